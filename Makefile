@@ -1,0 +1,49 @@
+# The two commands of the quick start: `make demo` and `make test`.
+# Both work on a fresh machine with only python3 and make: they create .venv and
+# install the locked dependencies (requirements.lock) into it first.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+export DAGSTER_HOME := $(CURDIR)/var/dagster_home
+export DAGSTER_DISABLE_TELEMETRY := 1
+export PYTHONDONTWRITEBYTECODE := 1
+
+.PHONY: demo test lint types contracts pytest venv clean lock bench
+
+$(STAMP): requirements.lock pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements.lock
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/python -m cli.demo
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+types: $(STAMP)
+	$(BIN)/mypy
+
+contracts: $(STAMP)
+	$(BIN)/lint-imports
+
+pytest: $(STAMP)
+	$(BIN)/python -m pytest
+
+test: lint types contracts pytest
+
+bench: $(STAMP)
+	$(BIN)/python -m bench
+
+# Regenerate the lock file from pyproject.toml (needs the network to the package index).
+lock:
+	$(PYTHON) -m pip install --quiet uv && $(PYTHON) -m uv pip compile pyproject.toml --extra dev --python-version 3.11 -o requirements.lock
+
+clean:
+	rm -rf $(VENV) var build *.egg-info

@@ -1,0 +1,125 @@
+"""Canonical JSON (RFC 8785, JSON Canonicalization Scheme) and SHA-256 digests.
+
+Everything the project hashes or signs goes through :func:`canonical_bytes`. Our records
+hold only strings, booleans, null, integers, lists and objects; floats are refused with a
+typed error rather than risk a second number formatting (RFC 8785 §3.2.2.3 would need
+ECMAScript number serialisation, which no record of ours needs).
+
+Rules implemented (RFC 8785 §3.2):
+- object members sorted by the UTF-16 code units of their names;
+- no insignificant whitespace;
+- strings: only ``"`` ``\\`` and control characters escaped (``\\b \\f \\n \\r \\t`` short
+  forms, other controls as lowercase ``\\u00xx``); everything else literal UTF-8;
+- lone surrogates are refused (they cannot be UTF-8 encoded).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from legal.errors import CanonicalError
+
+_SHORT = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+Json = Any  # JSON values: None | bool | int | str | list[Json] | dict[str, Json]
+
+
+def _utf16_key(name: str) -> bytes:
+    return name.encode("utf-16-be", "surrogatepass")
+
+
+def _string(value: str, out: list[str]) -> None:
+    out.append('"')
+    for ch in value:
+        short = _SHORT.get(ch)
+        if short is not None:
+            out.append(short)
+        elif ch < " ":
+            out.append(f"\\u{ord(ch):04x}")
+        elif "\ud800" <= ch <= "\udfff":
+            raise CanonicalError("lone surrogate in string", code="lone_surrogate", subject=repr(value[:40]))
+        else:
+            out.append(ch)
+    out.append('"')
+
+
+def _encode(value: Json, out: list[str], path: str) -> None:
+    if value is None:
+        out.append("null")
+    elif value is True:
+        out.append("true")
+    elif value is False:
+        out.append("false")
+    elif isinstance(value, int):
+        if abs(value) > 2**53 - 1:
+            raise CanonicalError("integer outside the IEEE-754 safe range", code="unsafe_integer", subject=path)
+        out.append(str(value))
+    elif isinstance(value, float):
+        raise CanonicalError("floats are not allowed in canonical records", code="float_not_allowed", subject=path)
+    elif isinstance(value, str):
+        _string(value, out)
+    elif isinstance(value, Mapping):
+        out.append("{")
+        items = []
+        for key in value:
+            if not isinstance(key, str):
+                raise CanonicalError("object keys must be strings", code="non_string_key", subject=path)
+            items.append(key)
+        items.sort(key=_utf16_key)
+        for i, key in enumerate(items):
+            if i:
+                out.append(",")
+            _string(key, out)
+            out.append(":")
+            _encode(value[key], out, f"{path}.{key}")
+        out.append("}")
+    elif isinstance(value, Sequence) and not isinstance(value, (bytes, bytearray)):
+        out.append("[")
+        for i, item in enumerate(value):
+            if i:
+                out.append(",")
+            _encode(item, out, f"{path}[{i}]")
+        out.append("]")
+    else:
+        raise CanonicalError(f"{type(value).__name__} is not a JSON value", code="not_json", subject=path)
+
+
+def canonical_text(value: Json) -> str:
+    """The RFC 8785 serialisation of ``value`` as text."""
+    out: list[str] = []
+    _encode(value, out, "$")
+    return "".join(out)
+
+
+def canonical_bytes(value: Json) -> bytes:
+    """The RFC 8785 serialisation of ``value`` as UTF-8 bytes (what we hash and sign)."""
+    return canonical_text(value).encode("utf-8")
+
+
+def sha256_hex(data: bytes) -> str:
+    """Lower-case hex SHA-256 of ``data``."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def digest(value: Json) -> str:
+    """Lower-case hex SHA-256 of the canonical bytes of ``value``."""
+    return sha256_hex(canonical_bytes(value))
+
+
+def pretty_bytes(value: Json) -> bytes:
+    """A stable human-readable rendering (sorted keys, 2-space indent, LF, final newline).
+
+    Used for files people read (records on disk). It is *not* what we hash: hashes are always
+    taken over :func:`canonical_bytes` of the parsed value, so reading then re-writing a record
+    never changes its hash.
+    """
+    # Validate canonicalisability first so that both renderings refuse the same values.
+    canonical_text(value)
+    return (json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True) + "\n").encode("utf-8")
+
+
+def is_sha256_hex(text: str) -> bool:
+    return len(text) == 64 and all(c in "0123456789abcdef" for c in text)

@@ -1,0 +1,225 @@
+"""Identifiers, parsed once into types that round-trip through ``str``.
+
+Forms (see docs/identifiers.md):
+
+- publisher id: ``lu-legilux`` | ``eu-eurlex``
+- work slug: LU from the ELI work URI (drop ``etat/leg`` or ``etat/adm``, join with ``-``,
+  ``: ? # & =`` → ``_``); EU from the CELEX number (lower-cased, ``/`` → ``-``)
+- version key (v4): ``<valid_from>--<sha256 hex of the full publisher version identifier>``
+- work lex id ``<publisher>:<slug>``; version lex id ``<publisher>:<slug>:<version key>``
+- provision id ``<version lex id>#<anchor>``
+
+Every parser raises :class:`legal.errors.IdentityError` naming the offending text.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import re
+from dataclasses import dataclass
+from enum import Enum
+
+from legal.errors import IdentityError
+
+
+class Publisher(str, Enum):
+    """The two publishers this project knows."""
+
+    LEGILUX = "lu-legilux"
+    EURLEX = "eu-eurlex"
+
+    @classmethod
+    def parse(cls, text: str) -> Publisher:
+        try:
+            return cls(text.strip().lower())
+        except ValueError:
+            raise IdentityError(f"unknown publisher id {text!r}", code="unknown_publisher", subject=text) from None
+
+    @property
+    def jurisdiction(self) -> str:
+        return "LU" if self is Publisher.LEGILUX else "EU"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+_SLUG = re.compile(r"^[a-z0-9][a-z0-9_().-]{0,199}$")
+_ANCHOR = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,127}$")
+_HEX64 = re.compile(r"^[0-9a-f]{64}$")
+_ELI_WORK = re.compile(r"^https?://data\.legilux\.public\.lu/eli/etat/(leg|adm)/(.+)$")
+_CELEX = re.compile(r"^[0-9CE][0-9A-Z()/._-]{3,60}$", re.IGNORECASE)
+_LU_SLUG_REPLACE = str.maketrans({":": "_", "?": "_", "#": "_", "&": "_", "=": "_"})
+
+
+def _check_slug(text: str) -> str:
+    if not _SLUG.match(text) or ".." in text:
+        raise IdentityError(f"invalid work slug {text!r}", code="invalid_slug", subject=text)
+    return text
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class WorkSlug:
+    """A work's directory name and the last segment of its work lex id."""
+
+    value: str
+
+    def __post_init__(self) -> None:
+        _check_slug(self.value)
+
+    @classmethod
+    def parse(cls, text: str) -> WorkSlug:
+        return cls(text)
+
+    @classmethod
+    def from_eli(cls, work_uri: str) -> WorkSlug:
+        """Slug of a Legilux work from its ELI work URI."""
+        match = _ELI_WORK.match(work_uri.strip())
+        if not match:
+            raise IdentityError(f"not a Legilux ELI work URI: {work_uri!r}", code="invalid_eli", subject=work_uri)
+        segments = [s for s in match.group(2).split("/") if s]
+        if not segments:
+            raise IdentityError(f"empty ELI path: {work_uri!r}", code="invalid_eli", subject=work_uri)
+        return cls("-".join(segments).translate(_LU_SLUG_REPLACE).lower())
+
+    @classmethod
+    def from_celex(cls, celex: str) -> WorkSlug:
+        """Slug of an EUR-Lex work from its CELEX number."""
+        text = celex.strip()
+        if not _CELEX.match(text):
+            raise IdentityError(f"invalid CELEX number {celex!r}", code="invalid_celex", subject=celex)
+        return cls(text.lower().replace("/", "-"))
+
+    def __str__(self) -> str:
+        return self.value
+
+
+def parse_date(text: str, *, what: str = "date") -> _dt.date:
+    """A strict ISO ``YYYY-MM-DD`` date (``20142209`` and ``2014-22-09`` are refused)."""
+    if not isinstance(text, str) or len(text) != 10 or text[4] != "-" or text[7] != "-":
+        raise IdentityError(f"invalid {what} {text!r} (expected YYYY-MM-DD)", code="invalid_date", subject=str(text))
+    try:
+        return _dt.date.fromisoformat(text)
+    except ValueError:
+        raise IdentityError(f"invalid {what} {text!r}", code="invalid_date", subject=text) from None
+
+
+def parse_compact_date(text: str) -> _dt.date:
+    """A publisher ``YYYYMMDD`` date (Legilux consolidation suffixes). ``20142209`` is refused."""
+    if len(text) != 8 or not text.isdigit():
+        raise IdentityError(f"invalid compact date {text!r}", code="invalid_date", subject=text)
+    return parse_date(f"{text[:4]}-{text[4:6]}-{text[6:]}")
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class VersionKey:
+    """``<valid_from>--<sha256 hex of the publisher version identifier>`` (76 characters)."""
+
+    valid_from: _dt.date
+    pvid_sha256: str
+
+    def __post_init__(self) -> None:
+        if not _HEX64.match(self.pvid_sha256):
+            raise IdentityError("version key hash must be 64 lower-case hex", code="invalid_version_key",
+                                subject=self.pvid_sha256)
+
+    @classmethod
+    def create(cls, valid_from: _dt.date, publisher_version_identifier: str) -> VersionKey:
+        if not publisher_version_identifier or not publisher_version_identifier.strip():
+            raise IdentityError("empty publisher version identifier", code="invalid_version_identifier")
+        digest = hashlib.sha256(publisher_version_identifier.encode("utf-8")).hexdigest()
+        return cls(valid_from, digest)
+
+    @classmethod
+    def parse(cls, text: str) -> VersionKey:
+        if len(text) != 76 or text[10:12] != "--":
+            raise IdentityError(f"invalid version key {text!r}", code="invalid_version_key", subject=text)
+        return cls(parse_date(text[:10], what="version key date"), text[12:])
+
+    @staticmethod
+    def looks_like(text: str) -> bool:
+        return len(text) == 76 and text[10:12] == "--" and bool(_HEX64.match(text[12:]))
+
+    def __str__(self) -> str:
+        return f"{self.valid_from.isoformat()}--{self.pvid_sha256}"
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class WorkId:
+    """``<publisher>:<slug>``."""
+
+    publisher: Publisher
+    slug: WorkSlug
+
+    @classmethod
+    def parse(cls, text: str) -> WorkId:
+        parts = text.split(":")
+        if len(parts) != 2:
+            raise IdentityError(f"invalid work lex id {text!r}", code="invalid_work_id", subject=text)
+        return cls(Publisher.parse(parts[0]), WorkSlug(parts[1]))
+
+    def version(self, key: VersionKey) -> VersionId:
+        return VersionId(self, key)
+
+    def __str__(self) -> str:
+        return f"{self.publisher.value}:{self.slug.value}"
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class VersionId:
+    """``<publisher>:<slug>:<version key>``."""
+
+    work: WorkId
+    key: VersionKey
+
+    @classmethod
+    def parse(cls, text: str) -> VersionId:
+        parts = text.split(":")
+        if len(parts) != 3:
+            raise IdentityError(f"invalid version lex id {text!r}", code="invalid_version_id", subject=text)
+        return cls(WorkId(Publisher.parse(parts[0]), WorkSlug(parts[1])), VersionKey.parse(parts[2]))
+
+    def provision(self, anchor: str) -> ProvisionId:
+        return ProvisionId(self, anchor)
+
+    def __str__(self) -> str:
+        return f"{self.work}:{self.key}"
+
+
+def check_anchor(anchor: str) -> str:
+    if not _ANCHOR.match(anchor):
+        raise IdentityError(f"invalid provision anchor {anchor!r}", code="invalid_anchor", subject=anchor)
+    return anchor
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class ProvisionId:
+    """``<version lex id>#<anchor>``; the anchor is the publisher's own (``art_1er``, ``anx_I``)."""
+
+    version: VersionId
+    anchor: str
+
+    def __post_init__(self) -> None:
+        check_anchor(self.anchor)
+
+    @classmethod
+    def parse(cls, text: str) -> ProvisionId:
+        head, sep, anchor = text.partition("#")
+        if not sep:
+            raise IdentityError(f"invalid provision id {text!r}", code="invalid_provision_id", subject=text)
+        return cls(VersionId.parse(head), anchor)
+
+    def __str__(self) -> str:
+        return f"{self.version}#{self.anchor}"
+
+
+def celex_of_uri(uri: str) -> str:
+    """The CELEX number at the end of a Cellar ``resource/celex/<CELEX>`` URI."""
+    marker = "/resource/celex/"
+    idx = uri.find(marker)
+    if idx < 0:
+        raise IdentityError(f"not a CELEX resource URI: {uri!r}", code="invalid_celex", subject=uri)
+    celex = uri[idx + len(marker):]
+    if not _CELEX.match(celex):
+        raise IdentityError(f"invalid CELEX in URI {uri!r}", code="invalid_celex", subject=uri)
+    return celex
