@@ -18,12 +18,12 @@ import datetime as _dt
 import hashlib
 import re
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 from legal.errors import IdentityError
 
 
-class Publisher(str, Enum):
+class Publisher(StrEnum):
     """The two publishers this project knows."""
 
     LEGILUX = "lu-legilux"

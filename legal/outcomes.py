@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 
-class _Closed(str, Enum):
+class _Closed(StrEnum):
     @classmethod
     def parse(cls, text: str) -> _Closed:
         from legal.errors import IdentityError
