@@ -1,0 +1,28 @@
+"""Shared test fixtures: paths to the real publisher fixtures (used by path, never copied)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED_FIXTURES = Path(os.environ.get("LEX_FIXTURES", ROOT.parent / "shared" / "fixtures")).resolve()
+
+
+@pytest.fixture(scope="session")
+def fixtures_dir() -> Path:
+    if not SHARED_FIXTURES.is_dir():
+        pytest.fail(f"real fixtures not found at {SHARED_FIXTURES} (set LEX_FIXTURES)")
+    return SHARED_FIXTURES
+
+
+@pytest.fixture(scope="session")
+def lu_fixture(fixtures_dir: Path) -> Path:
+    return fixtures_dir / "lex-corpus-lu-legilux"
+
+
+@pytest.fixture(scope="session")
+def eu_fixture(fixtures_dir: Path) -> Path:
+    return fixtures_dir / "lex-corpus-eu-eurlex"
