@@ -1,0 +1,45 @@
+"""``lex mcp``: the ten legal operations as MCP tools over stdio (for desktop MCP clients)."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+
+import click
+
+from cli.serve import mount_config, mount_options
+
+
+@click.command("mcp")
+@mount_options
+def group(index_dir: Path | None, release_root: Path | None, trust_roots: tuple[Path, ...], unsigned_dev: bool,
+          required: tuple[str, ...]) -> None:
+    """Serve MCP over stdin/stdout after verifying and mounting the artifact set.
+
+    Standard output carries only the MCP protocol; diagnostics go to standard error. A
+    refused artifact set is reported on standard error and every tool then answers
+    no_corpus_mounted.
+
+    \b
+    Example (an MCP client's server command):
+      lex mcp --release-root var/releases --trust-root keys/release-signing.pub.pem
+    """
+    import anyio
+
+    from serve.admission import AdmissionLimits
+    from serve.app import core_operations, new_state
+    from serve.http.catalog import catalog
+    from serve.mcp_server import run_stdio
+
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
+    config = mount_config(index_dir, release_root, trust_roots, unsigned_dev, required)
+    state = new_state(config, AdmissionLimits(client_per_minute=0, global_per_minute=0))
+    mounted = state.mount()
+    if mounted.refusal is not None:
+        click.echo(f"lex mcp: nothing mounted: {mounted.refusal.family}/{mounted.refusal.code} "
+                   f"{mounted.refusal.message}", err=True)
+    try:
+        anyio.run(run_stdio, state, catalog(core_operations()))
+    finally:
+        state.close()

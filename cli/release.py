@@ -1,0 +1,424 @@
+"""``lex release``: keys, signing, verification, benchmark reports, promotion and the ledger.
+
+A thin shell over :mod:`release`; every refusal is a ``ReleaseError`` printed once by
+``cli.main`` with its ``release/<code>``.
+"""
+
+from __future__ import annotations
+
+import getpass
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar, cast
+
+import click
+
+from release.keys import (
+    ALGORITHMS,
+    DEFAULT_PASSPHRASE_ENV,
+    DEFAULT_TRUST_ROOTS_ENV,
+    Algorithm,
+    TrustStore,
+    keygen,
+    load_signer,
+    load_trust_roots,
+    passphrase_from_env,
+    trust_roots_from_env,
+)
+
+F = TypeVar("F", bound=Callable[..., Any])
+EXISTING_DIR = click.Path(exists=True, file_okay=False, path_type=Path)
+EXISTING_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
+ANY_PATH = click.Path(path_type=Path)
+
+
+@click.group(name="release")
+def group() -> None:
+    """Sign, verify, evaluate, promote and roll back artifact sets.
+
+    \b
+    Order of operations:
+      lex release keygen --out keys/
+      lex release sign build/ --key keys/release-signing.key.pem
+      lex release verify build/ --trust-root keys/release-signing.pub.pem
+      lex release candidate var/releases build/
+      lex release evaluate var/releases SET_ID --report benchmark.dsse.json
+      lex release promote var/releases SET_ID
+      lex release rollback var/releases
+      lex release status var/releases
+      lex release ledger verify var/releases
+    """
+
+
+# -- shared options ------------------------------------------------------------------------
+
+
+def trust_options(func: F) -> F:
+    func = click.option("--trust-roots-env", default=DEFAULT_TRUST_ROOTS_ENV, show_default=True,
+                        help="Environment variable holding trust-root PEM paths (path-separator separated), "
+                             "used when no --trust-root is given.")(func)
+    return click.option("--trust-root", "trust_root", multiple=True, type=EXISTING_FILE,
+                        help="Pinned public key (PEM). Repeatable. Never a file inside the artifact set.")(func)
+
+
+def load_trust(trust_root: tuple[Path, ...], trust_roots_env: str) -> TrustStore:
+    return load_trust_roots(trust_root) if trust_root else trust_roots_from_env(trust_roots_env)
+
+
+def actor_option(func: F) -> F:
+    return click.option("--actor", default=None,
+                        help="Who performs the transition (default: $LEX_RELEASE_ACTOR or the login name).")(func)
+
+
+def gates_option(func: F) -> F:
+    return click.option("--gates", type=EXISTING_FILE, default=None,
+                        help='Gate thresholds JSON: {"thresholds": {"mrr": "0.6", ...}} (default thresholds otherwise).')(func)
+
+
+def resolve_actor(actor: str | None) -> str:
+    if actor:
+        return actor
+    try:
+        return os.environ.get("LEX_RELEASE_ACTOR") or getpass.getuser()
+    except (KeyError, OSError):
+        return "unknown"
+
+
+def echo_json(value: Any) -> None:
+    click.echo(json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False))
+
+
+# -- keys and signing ----------------------------------------------------------------------
+
+
+@group.command("keygen")
+@click.option("--out", "out_dir", required=True, type=ANY_PATH, help="Directory for the key pair.")
+@click.option("--algorithm", type=click.Choice(ALGORITHMS), default="ed25519", show_default=True)
+@click.option("--passphrase-env", default=DEFAULT_PASSPHRASE_ENV, show_default=True,
+              help="Environment variable holding the passphrase that encrypts the private key.")
+def keygen_command(out_dir: Path, algorithm: str, passphrase_env: str) -> None:
+    """Create an encrypted signing key and its public key (the trust root to pin).
+
+    \b
+    Example:
+      LEX_SIGNING_PASSPHRASE=... lex release keygen --out keys/ --algorithm p256
+    """
+    files = keygen(out_dir, cast(Algorithm, algorithm), passphrase_from_env(passphrase_env))
+    click.echo(f"private key  {files.private_key}")
+    click.echo(f"public key   {files.public_key}   (pin this file as a trust root)")
+    click.echo(f"key id       {files.key_id}")
+
+
+@group.command("sign")
+@click.argument("directory", type=EXISTING_DIR)
+@click.option("--key", "key_path", type=EXISTING_FILE, default=None, help="Encrypted PEM private key.")
+@click.option("--passphrase-env", default=DEFAULT_PASSPHRASE_ENV, show_default=True)
+@click.option("--created-by", default=None, help="Builder identity recorded in the predicate.")
+@click.option("--index-format", default="lex-index/1", show_default=True)
+@click.option("--label", "labels", multiple=True, help="KEY=VALUE recorded in predicate.labels. Repeatable.")
+@click.option("--sigstore", "use_sigstore", is_flag=True,
+              help="Also sign the same statement keylessly with sigstore (needs an OIDC identity, online).")
+@click.option("--sigstore-staging", is_flag=True, help="Use the sigstore staging instance.")
+def sign_command(directory: Path, key_path: Path | None, passphrase_env: str, created_by: str | None,
+                 index_format: str, labels: tuple[str, ...], use_sigstore: bool, sigstore_staging: bool) -> None:
+    """Hash every file of DIRECTORY and write statement.dsse.json (and statement.sigstore.json).
+
+    \b
+    Example:
+      lex release sign build/ --key keys/release-signing.key.pem --label corpus_commit=abc123
+    """
+    from release.signing import sign_statement, statement_for
+
+    if key_path is None and not use_sigstore:
+        raise click.UsageError("give --key, --sigstore, or both")
+    token = _sigstore_token() if use_sigstore else None
+    signer = load_signer(key_path, passphrase_from_env(passphrase_env)) if key_path is not None else None
+    statement = statement_for(directory, created_by=created_by or _default_creator(),
+                              index_format=index_format, labels=_parse_labels(labels))
+    if signer is not None:
+        signed = sign_statement(directory, statement, [signer])
+        click.echo(f"signed set {signed.set_id} ({len(statement['subject'])} files) with key {signer.key_id}")
+    if token is not None:
+        _sigstore_sign(directory, statement, token, sigstore_staging)
+
+
+def _sigstore_token() -> str:
+    from release.sigstore_support import identity_token
+
+    return identity_token()
+
+
+def _sigstore_sign(directory: Path, statement: dict[str, Any], token: str, staging: bool) -> None:
+    from legal.canonical import canonical_bytes
+    from release.sigstore_support import sign_payload, write_bundle
+
+    bundle = sign_payload(canonical_bytes(statement), token, staging=staging)
+    click.echo(f"sigstore bundle {write_bundle(directory, bundle)}")
+
+
+def _default_creator() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return f"lex-evidence/{version('lex-evidence')}"
+    except PackageNotFoundError:
+        return "lex-evidence"
+
+
+def _parse_labels(labels: tuple[str, ...]) -> dict[str, str]:
+    out = {}
+    for item in labels:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise click.BadParameter(f"expected KEY=VALUE, got {item!r}", param_hint="--label")
+        out[key] = value
+    return out
+
+
+@group.command("verify")
+@click.argument("directory", type=EXISTING_DIR)
+@trust_options
+@click.option("--sigstore-bundle", type=EXISTING_FILE, default=None, help="Verify this sigstore bundle too.")
+@click.option("--identity", default=None, help="Pinned signer identity (certificate SAN), with --sigstore-bundle.")
+@click.option("--issuer", default=None, help="Pinned OIDC issuer URL, with --sigstore-bundle.")
+@click.option("--sigstore-trusted-root", type=EXISTING_FILE, default=None,
+              help="Pinned sigstore trusted_root.json (default: the one embedded in sigstore-python).")
+@click.option("--sigstore-staging", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the verified set as JSON.")
+def verify_command(directory: Path, trust_root: tuple[Path, ...], trust_roots_env: str,
+                   sigstore_bundle: Path | None, identity: str | None, issuer: str | None,
+                   sigstore_trusted_root: Path | None, sigstore_staging: bool, as_json: bool) -> None:
+    """Verify DIRECTORY: signature against pinned roots, then every file's size and SHA-256.
+
+    \b
+    Examples:
+      lex release verify build/ --trust-root keys/release-signing.pub.pem
+      lex release verify build/ --sigstore-bundle build/statement.sigstore.json \\
+          --identity https://github.com/ORG/REPO/.github/workflows/release.yml@refs/heads/main \\
+          --issuer https://token.actions.githubusercontent.com
+    """
+    from release.verify import verify_artifact_set
+
+    results = []
+    if trust_root:
+        results.append(verify_artifact_set(directory, trust_root))
+    elif sigstore_bundle is None:
+        results.append(verify_artifact_set(directory, trust_roots_from_env(trust_roots_env)))
+    if sigstore_bundle is not None:
+        if not identity or not issuer:
+            raise click.UsageError("--sigstore-bundle needs --identity and --issuer")
+        from release.sigstore_support import verify_sigstore_set
+
+        results.append(verify_sigstore_set(directory, sigstore_bundle, identity=identity, issuer=issuer,
+                                           trusted_root=sigstore_trusted_root, staging=sigstore_staging))
+    verified = results[0]
+    if as_json:
+        echo_json({"set_id": verified.set_id, "key_ids": [k for r in results for k in r.key_ids],
+                   "subjects": {n: {"sha256": s.sha256, "size": s.size} for n, s in verified.subjects.items()}})
+        return
+    for result in results:
+        total = sum(s.size for s in result.subjects.values())
+        click.echo(f"OK set {result.set_id} ({len(result.subjects)} files, {total} bytes) "
+                   f"signed by {', '.join(result.key_ids)}")
+
+
+# -- benchmark reports ---------------------------------------------------------------------
+
+
+@group.group("report")
+def report_group() -> None:
+    """Sign and verify retrieval benchmark reports."""
+
+
+@report_group.command("sign")
+@click.argument("report_json", type=EXISTING_FILE)
+@click.option("--key", "key_path", type=EXISTING_FILE, required=True)
+@click.option("--passphrase-env", default=DEFAULT_PASSPHRASE_ENV, show_default=True)
+@click.option("--out", "out_path", type=ANY_PATH, required=True, help="Where to write the signed envelope.")
+def report_sign_command(report_json: Path, key_path: Path, passphrase_env: str, out_path: Path) -> None:
+    """Sign a report document (lex-retrieval-benchmark/1) as a DSSE envelope.
+
+    \b
+    Example:
+      lex release report sign bench/report.json --key keys/release-signing.key.pem --out report.dsse.json
+    """
+    from release.files import atomic_write
+    from release.report import sign_report
+
+    try:
+        document = json.loads(report_json.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise click.BadParameter(f"not JSON: {exc}", param_hint="REPORT_JSON") from exc
+    envelope = sign_report(document, [load_signer(key_path, passphrase_from_env(passphrase_env))])
+    atomic_write(out_path, envelope.to_bytes())
+    click.echo(f"signed report {out_path} (passed={document.get('passed')})")
+
+
+@report_group.command("verify")
+@click.argument("envelope", type=EXISTING_FILE)
+@trust_options
+@click.option("--set", "set_dir", type=EXISTING_DIR, default=None,
+              help="Also check the binding to this verified artifact set and the gates.")
+@gates_option
+def report_verify_command(envelope: Path, trust_root: tuple[Path, ...], trust_roots_env: str,
+                          set_dir: Path | None, gates: Path | None) -> None:
+    """Verify a signed report (and, with --set, its binding and gates).
+
+    \b
+    Example:
+      lex release report verify report.dsse.json --trust-root keys/release-signing.pub.pem --set build/
+    """
+    from release.report import verify_report
+    from release.verify import verify_artifact_set
+
+    trust = load_trust(trust_root, trust_roots_env)
+    expected = verify_artifact_set(set_dir, trust) if set_dir is not None else None
+    checked = verify_report(envelope, trust, expected=expected, policy=_policy(gates))
+    click.echo(f"OK report {checked.payload_sha256} bound to {json.dumps(checked.report['bound'], sort_keys=True)}")
+    for gate in checked.gates or checked.report["gates"]:
+        click.echo(f"  {'pass' if gate['passed'] else 'FAIL'}  {gate['name']} {gate['comparison']} "
+                   f"{gate['threshold']}: {gate['value']}")
+
+
+def _policy(gates: Path | None) -> Any:
+    from release.report import GatePolicy, load_gate_policy
+
+    return load_gate_policy(gates) if gates is not None else GatePolicy()
+
+
+# -- promotion -----------------------------------------------------------------------------
+
+
+def _release_root(root: Path, trust: TrustStore, actor: str | None, gates: Path | None = None) -> Any:
+    from release.promotion import ReleaseRoot
+
+    return ReleaseRoot(root, trust, actor=resolve_actor(actor), policy=_policy(gates))
+
+
+@group.command("candidate")
+@click.argument("root", type=ANY_PATH)
+@click.argument("directory", type=EXISTING_DIR)
+@trust_options
+@actor_option
+def candidate_command(root: Path, directory: Path, trust_root: tuple[Path, ...], trust_roots_env: str,
+                      actor: str | None) -> None:
+    """Copy a signed set into release ROOT as a candidate (verified, then frozen).
+
+    \b
+    Example:
+      lex release candidate var/releases build/ --trust-root keys/release-signing.pub.pem
+    """
+    verified = _release_root(root, load_trust(trust_root, trust_roots_env), actor).candidate(directory)
+    click.echo(f"candidate {verified.set_id}")
+
+
+@group.command("evaluate")
+@click.argument("root", type=ANY_PATH)
+@click.argument("set_id")
+@click.option("--report", "report_path", type=EXISTING_FILE, required=True, help="Signed benchmark report (DSSE).")
+@trust_options
+@gates_option
+@actor_option
+def evaluate_command(root: Path, set_id: str, report_path: Path, trust_root: tuple[Path, ...],
+                     trust_roots_env: str, gates: Path | None, actor: str | None) -> None:
+    """Bind a signed benchmark report to candidate SET_ID; its gates must pass.
+
+    \b
+    Example:
+      lex release evaluate var/releases 3f2a… --report benchmark.dsse.json
+    """
+    releaser = _release_root(root, load_trust(trust_root, trust_roots_env), actor, gates)
+    full_id = releaser.resolve_set_id(set_id)
+    checked = releaser.evaluate(full_id, report_path)
+    click.echo(f"evaluated {full_id}: {len(checked.gates)} gates passed")
+
+
+@group.command("promote")
+@click.argument("root", type=ANY_PATH)
+@click.argument("set_id")
+@trust_options
+@gates_option
+@actor_option
+def promote_command(root: Path, set_id: str, trust_root: tuple[Path, ...], trust_roots_env: str,
+                    gates: Path | None, actor: str | None) -> None:
+    """Make evaluated candidate SET_ID current; the previous current becomes the rollback.
+
+    \b
+    Example:
+      lex release promote var/releases 3f2a…
+    """
+    releaser = _release_root(root, load_trust(trust_root, trust_roots_env), actor, gates)
+    pointers = releaser.promote(releaser.resolve_set_id(set_id))
+    click.echo(f"current  {pointers.current}\nrollback {pointers.rollback}")
+
+
+@group.command("rollback")
+@click.argument("root", type=ANY_PATH)
+@trust_options
+@actor_option
+def rollback_command(root: Path, trust_root: tuple[Path, ...], trust_roots_env: str, actor: str | None) -> None:
+    """Swap current and the retained rollback set (re-verified; nothing is rebuilt).
+
+    \b
+    Example:
+      lex release rollback var/releases
+    """
+    pointers = _release_root(root, load_trust(trust_root, trust_roots_env), actor).rollback()
+    click.echo(f"current  {pointers.current}\nrollback {pointers.rollback}")
+
+
+@group.command("status")
+@click.argument("root", type=EXISTING_DIR)
+@click.option("--json", "as_json", is_flag=True)
+def status_command(root: Path, as_json: bool) -> None:
+    """Show current, rollback, candidates and the ledger's health.
+
+    \b
+    Example:
+      lex release status var/releases
+    """
+    from release.promotion import ledger_status, read_pointers
+
+    pointers = read_pointers(root)
+    health = ledger_status(root)
+    if as_json:
+        echo_json({**pointers.to_json(), "ledger": health})
+        return
+    click.echo(f"current    {pointers.current or '-'}")
+    click.echo(f"rollback   {pointers.rollback or '-'}")
+    for set_id, state in sorted(pointers.candidates.items()):
+        click.echo(f"candidate  {set_id}  {state}")
+    click.echo(f"ledger     {health['entries']} entries, {'ok' if health['ok'] else 'BROKEN: ' + health['error']}")
+
+
+@group.group("ledger")
+def ledger_group() -> None:
+    """Check the hash-chained release ledger."""
+
+
+@ledger_group.command("verify")
+@click.argument("root", type=EXISTING_DIR)
+def ledger_verify_command(root: Path) -> None:
+    """Detect any edited, deleted, inserted or reordered ledger line (exit 2 if so).
+
+    \b
+    Example:
+      lex release ledger verify var/releases
+    """
+    from release.ledger import LEDGER_NAME, verify_ledger
+    from release.promotion import read_pointers
+
+    head = verify_ledger(root / LEDGER_NAME, read_pointers(root).ledger_head)
+    click.echo(f"OK ledger: {head.seq + 1} entries, head {head.hash}")
+
+
+@ledger_group.command("recover")
+@click.argument("root", type=EXISTING_DIR)
+def ledger_recover_command(root: Path) -> None:
+    """Re-apply the last ledger entry to pointers.json after an interrupted transition."""
+    from release.promotion import ReleaseRoot
+
+    pointers = ReleaseRoot(root, TrustStore()).recover()
+    click.echo(f"current  {pointers.current}\nrollback {pointers.rollback}")

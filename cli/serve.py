@@ -1,0 +1,106 @@
+"""``lex serve``: verify the artifact set, mount it read-only, serve HTTP, MCP and web pages.
+
+The shared mount options (``--index-dir`` or ``--release-root``, ``--trust-root``,
+``--unsigned-dev``) are also used by ``lex mcp``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from legal.errors import ConfigError
+
+TRUST_ROOTS_ENV = "LEX_TRUST_ROOTS"
+
+
+def mount_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The options that say what to verify and mount, and which keys may sign it."""
+    options = [
+        click.option("--index-dir", type=click.Path(path_type=Path, file_okay=False),
+                     help="An artifact set directory (indexes plus statement.dsse.json)."),
+        click.option("--release-root", type=click.Path(path_type=Path, file_okay=False),
+                     help="A release root; its current pointer names the artifact set."),
+        click.option("--trust-root", "trust_roots", multiple=True,
+                     type=click.Path(path_type=Path, dir_okay=False, exists=True),
+                     help=f"A pinned public key (PEM); repeatable. Default: ${TRUST_ROOTS_ENV}."),
+        click.option("--unsigned-dev", is_flag=True,
+                     help="Development only: mount an unsigned index directory without verification."),
+        click.option("--require-publisher", "required", multiple=True,
+                     help="A publisher that must be mounted for /readyz to answer 200; repeatable."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def trust_roots(given: tuple[Path, ...]) -> tuple[Path, ...]:
+    """The given trust roots, else those of ``$LEX_TRUST_ROOTS`` (paths separated by ``os.pathsep``)."""
+    if given:
+        return given
+    value = os.environ.get(TRUST_ROOTS_ENV, "")
+    return tuple(Path(part) for part in value.split(os.pathsep) if part)
+
+
+def mount_config(index_dir: Path | None, release_root: Path | None, roots: tuple[Path, ...],
+                 unsigned_dev: bool, required: tuple[str, ...]) -> Any:
+    """A :class:`serve.mount.MountConfig`, refusing inconsistent combinations up front."""
+    from serve.mount import MountConfig
+
+    if (index_dir is None) == (release_root is None):
+        raise ConfigError("give exactly one of --index-dir or --release-root", code="no_artifact_source")
+    if unsigned_dev and release_root is not None:
+        raise ConfigError("--unsigned-dev applies to --index-dir only", code="unsigned_release_root")
+    return MountConfig(index_dir=index_dir, release_root=release_root, trust_roots=trust_roots(roots),
+                       unsigned_dev=unsigned_dev, required_publishers=tuple(p.lower() for p in required))
+
+
+@click.command("serve")
+@mount_options
+@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
+@click.option("--port", default=8080, show_default=True, type=click.IntRange(0, 65535), help="0 picks a free port.")
+@click.option("--deadline", default=10.0, show_default=True, type=click.FloatRange(0.1, 300),
+              help="Seconds every request may take.")
+@click.option("--client-rate", default=120.0, show_default=True, type=click.FloatRange(0),
+              help="Requests per minute per client (0: no per-client limit).")
+@click.option("--global-rate", default=600.0, show_default=True, type=click.FloatRange(0),
+              help="Requests per minute in total (0: no global limit).")
+@click.option("--trust-forwarded", is_flag=True, help="Charge requests to the last X-Forwarded-For entry.")
+@click.option("--allowed-host", "allowed_hosts", multiple=True,
+              help="A public Host (name:port) accepted by /mcp besides loopback; repeatable.")
+@click.option("--log-level", default="warning", show_default=True,
+              type=click.Choice(["critical", "error", "warning", "info", "debug"]))
+def group(index_dir: Path | None, release_root: Path | None, trust_roots: tuple[Path, ...], unsigned_dev: bool,
+          required: tuple[str, ...], host: str, port: int, deadline: float, client_rate: float,
+          global_rate: float, trust_forwarded: bool, allowed_hosts: tuple[str, ...], log_level: str) -> None:
+    """Verify the artifact set, mount it read-only, and serve the API, MCP and web pages.
+
+    Nothing is opened before the signature and every file hash are verified against the
+    pinned trust roots. A refusal keeps the server up with nothing mounted: every operation
+    answers no_corpus_mounted and /readyz answers 503 with the reason.
+
+    \b
+    Example:
+      lex serve --release-root var/releases --trust-root keys/release-signing.pub.pem
+      lex serve --index-dir var/index --unsigned-dev --port 8080
+    """
+    from serve.admission import AdmissionLimits
+    from serve.app import AppSettings, new_state, run
+
+    config = mount_config(index_dir, release_root, trust_roots, unsigned_dev, required)
+    limits = AdmissionLimits(client_per_minute=client_rate, client_burst=max(client_rate, 1.0),
+                             global_per_minute=global_rate, global_burst=max(global_rate, 1.0))
+    settings = AppSettings(limits=limits, deadline=deadline, trust_forwarded=trust_forwarded,
+                           allowed_hosts=allowed_hosts)
+    if unsigned_dev:
+        click.echo("warning: --unsigned-dev: the index is NOT verified; every page says so.", err=True)
+
+    def announce(url: str) -> None:
+        click.echo(f"lex serving on {url}  (API {url}api/v1, OpenAPI {url}openapi.json, MCP {url}mcp, "
+                   f"readiness {url}readyz)")
+
+    run(new_state(config, limits), settings, host=host, port=port, announce=announce, log_level=log_level)

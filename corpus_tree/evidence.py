@@ -1,0 +1,274 @@
+"""The evidence store: verbatim publisher bytes addressed by SHA-256, write-once.
+
+Layout: ``<root>/sha256/<aa>/<bb>/<hex>`` where ``aa``/``bb`` are the first two byte pairs of
+the lower-case hex digest. A blob is written to a temporary file in its final directory,
+fsynced and moved into place with :func:`os.replace`; putting bytes that are already stored is
+a no-op, and a stored file whose content does not hash to its name is never overwritten
+(:class:`legal.errors.IntegrityError`). Every read re-verifies the hash: :meth:`read` before
+returning, :meth:`open` while streaming (the mismatch is raised at end of file).
+
+The store's location is configurable: by default ``<tree>/evidence``; a shared filesystem
+path can be given explicitly or through the ``LEX_EVIDENCE_DIR`` environment variable (see
+:func:`corpus_tree.tree.CorpusTree.open`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, BinaryIO
+
+from legal.canonical import is_sha256_hex
+from legal.errors import CorpusError, IntegrityError
+
+CHUNK = 1 << 20
+ENV_EVIDENCE_DIR = "LEX_EVIDENCE_DIR"
+STAGING_DIR = ".staging"
+
+
+def check_sha256(sha256: str) -> str:
+    """``sha256`` if it is 64 lower-case hex characters, else an :class:`IntegrityError`."""
+    if not isinstance(sha256, str) or not is_sha256_hex(sha256):
+        raise IntegrityError(f"not a sha256 hex digest: {sha256!r}", code="invalid_sha256", subject=str(sha256))
+    return sha256
+
+
+def blob_relpath(sha256: str) -> str:
+    """``sha256/<aa>/<bb>/<hex>`` (POSIX separators), the blob's path inside a store."""
+    check_sha256(sha256)
+    return f"sha256/{sha256[:2]}/{sha256[2:4]}/{sha256}"
+
+
+def hash_stream(stream: IO[bytes], sink: IO[bytes] | None = None) -> tuple[str, int]:
+    """SHA-256 hex and size of everything left in ``stream``, optionally copying it to ``sink``."""
+    h = hashlib.sha256()
+    size = 0
+    buf = bytearray(CHUNK)
+    view = memoryview(buf)
+    readinto = getattr(stream, "readinto", None)
+    while True:
+        if readinto is not None:
+            n = readinto(buf)
+            if not n:
+                break
+            chunk = view[:n]
+        else:
+            data = stream.read(CHUNK)
+            if not data:
+                break
+            chunk = memoryview(data)
+            n = len(data)
+        h.update(chunk)
+        if sink is not None:
+            sink.write(chunk)
+        size += n
+    return h.hexdigest(), size
+
+
+def hash_file(path: Path) -> tuple[str, int]:
+    """SHA-256 hex and size of the file at ``path`` (streamed, binary)."""
+    with open(path, "rb", buffering=0) as f:
+        return hash_stream(f)
+
+
+def fsync_dir(path: Path) -> None:
+    """Flush a directory entry change to disk (no-op where directories cannot be opened)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+class VerifyingReader(io.RawIOBase):
+    """A read-only binary stream that hashes what it returns and checks it at end of file."""
+
+    def __init__(self, raw: io.FileIO, sha256: str, path: Path) -> None:
+        super().__init__()
+        self._raw = raw
+        self._expected = sha256
+        self._path = path
+        self._hash = hashlib.sha256()
+        self._checked = False
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        n = self._raw.readinto(buffer)
+        if n is None:
+            return 0
+        if n:
+            self._hash.update(memoryview(buffer)[:n])
+            return n
+        self._check()
+        return 0
+
+    def _check(self) -> None:
+        if self._checked:
+            return
+        self._checked = True
+        actual = self._hash.hexdigest()
+        if actual != self._expected:
+            raise IntegrityError(
+                f"evidence blob does not match its hash (got {actual})", code="evidence_hash_mismatch",
+                subject=str(self._path),
+            )
+
+    def close(self) -> None:
+        try:
+            self._raw.close()
+        finally:
+            super().close()
+
+
+class EvidenceStore:
+    """Verbatim bytes by SHA-256 under ``root``; write-once, verified on every read."""
+
+    def __init__(self, root: str | os.PathLike[str], *, durable: bool = True) -> None:
+        self.root = Path(root)
+        self.durable = durable
+
+    def __repr__(self) -> str:
+        return f"EvidenceStore({str(self.root)!r})"
+
+    # -- paths -------------------------------------------------------------------------------
+
+    def path_of(self, sha256: str) -> Path:
+        return self.root / blob_relpath(sha256)
+
+    def staging_root(self) -> Path:
+        """Where a transaction stages new blobs (same filesystem as the store)."""
+        return self.root / STAGING_DIR
+
+    def ensure(self) -> None:
+        (self.root / "sha256").mkdir(parents=True, exist_ok=True)
+
+    # -- queries -----------------------------------------------------------------------------
+
+    def has(self, sha256: str) -> bool:
+        return self.path_of(sha256).is_file()
+
+    def size(self, sha256: str) -> int:
+        try:
+            return self.path_of(sha256).stat().st_size
+        except FileNotFoundError:
+            raise CorpusError("evidence blob not held", code="evidence_missing", subject=sha256) from None
+
+    def iter_hashes(self) -> Iterator[str]:
+        """Every blob name in the store, sorted (no hashing; see :meth:`verify`)."""
+        base = self.root / "sha256"
+        if not base.is_dir():
+            return
+        for a in sorted(p.name for p in base.iterdir() if p.is_dir()):
+            for b in sorted(p.name for p in (base / a).iterdir() if p.is_dir()):
+                for name in sorted(p.name for p in (base / a / b).iterdir()):
+                    if is_sha256_hex(name) and name[:2] == a and name[2:4] == b:
+                        yield name
+
+    # -- reads -------------------------------------------------------------------------------
+
+    def open(self, sha256: str) -> BinaryIO:
+        """A binary stream of the blob; raises :class:`IntegrityError` at EOF on a mismatch."""
+        path = self.path_of(sha256)
+        try:
+            raw = open(path, "rb", buffering=0)  # noqa: SIM115 - handed to the caller
+        except FileNotFoundError:
+            raise CorpusError("evidence blob not held", code="evidence_missing", subject=sha256) from None
+        return io.BufferedReader(VerifyingReader(raw, sha256, path), CHUNK)
+
+    def read(self, sha256: str) -> bytes:
+        """The blob's bytes, after checking they hash to ``sha256``."""
+        path = self.path_of(sha256)
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            raise CorpusError("evidence blob not held", code="evidence_missing", subject=sha256) from None
+        actual = hashlib.sha256(data).hexdigest()
+        if actual != sha256:
+            raise IntegrityError(f"evidence blob does not match its hash (got {actual})",
+                                 code="evidence_hash_mismatch", subject=str(path))
+        return data
+
+    def verify(self, sha256: str) -> tuple[bool, int]:
+        """``(matches, size)`` of the stored blob, hashing it in a stream."""
+        actual, size = hash_file(self.path_of(sha256))
+        return actual == sha256, size
+
+    # -- writes ------------------------------------------------------------------------------
+
+    def put_bytes(self, data: bytes, sha256: str | None = None) -> str:
+        """Store ``data``; ``sha256`` (if given) must be its hash. Returns the hash."""
+        actual = hashlib.sha256(data).hexdigest()
+        if sha256 is not None and actual != sha256:
+            raise IntegrityError(f"bytes do not hash to the claimed sha256 (got {actual})",
+                                 code="body_hash_mismatch", subject=sha256)
+        return self.put_stream(io.BytesIO(data), actual)
+
+    def put_file(self, path: str | os.PathLike[str], sha256: str | None = None) -> str:
+        with open(path, "rb", buffering=0) as f:
+            return self.put_stream(f, sha256, source=str(path))
+
+    def put_stream(self, stream: IO[bytes], sha256: str | None = None, *, source: str | None = None) -> str:
+        """Store everything left in ``stream`` (streamed, never fully in memory).
+
+        The bytes are written to a temporary file in the store, hashed on the way, and moved to
+        their address only if they hash to ``sha256`` (when given). Returns the hash.
+        """
+        if sha256 is not None:
+            check_sha256(sha256)
+        self.ensure()
+        tmp_dir = self.root / "sha256"
+        fd, tmp_name = tempfile.mkstemp(prefix=".put-", dir=tmp_dir)
+        tmp = Path(tmp_name)
+        try:
+            with os.fdopen(fd, "wb") as sink:
+                actual, _ = hash_stream(stream, sink)
+                sink.flush()
+                if self.durable:
+                    os.fsync(sink.fileno())
+            if sha256 is not None and actual != sha256:
+                raise IntegrityError(f"bytes do not hash to the claimed sha256 (got {actual})",
+                                     code="body_hash_mismatch", subject=source or sha256)
+            self.install(tmp, actual)
+            return actual
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                tmp.unlink()
+
+    def install(self, tmp: Path, sha256: str) -> bool:
+        """Move an already-verified file ``tmp`` to the address of ``sha256``.
+
+        Returns ``True`` if the blob is new, ``False`` if identical content was already stored
+        (``tmp`` is then removed). A stored file with different content is refused.
+        """
+        final = self.path_of(sha256)
+        if final.exists():
+            self._check_existing(final, sha256)
+            tmp.unlink()
+            return False
+        final.parent.mkdir(parents=True, exist_ok=True)
+        os.chmod(tmp, 0o444)
+        os.replace(tmp, final)
+        if self.durable:
+            fsync_dir(final.parent)
+        return True
+
+    @staticmethod
+    def _check_existing(final: Path, sha256: str) -> None:
+        actual, _ = hash_file(final)
+        if actual != sha256:
+            raise IntegrityError(
+                f"stored evidence blob does not match its name (got {actual}); refusing to overwrite",
+                code="evidence_hash_mismatch", subject=str(final),
+            )

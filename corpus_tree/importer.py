@@ -1,0 +1,502 @@
+"""Import a published ``lex-corpus/3`` (Legilux) or ``lex-corpus/4`` (EUR-Lex) tree.
+
+Recipe (see ``docs/corpus-tree.md``):
+
+1. Read the source manifest; its ``schema`` must be ``lex-corpus/3`` or ``lex-corpus/4``.
+2. Read every work and version record **before anything is written**: strict UTF-8 and
+   JSON, known members only, a valid slug equal to its directory, and each version record's
+   ``record_sha256`` verified with the published recipe
+   (:func:`legal.dotnet_json.published_record_sha256`).
+3. Establish each version's identity: the record's ``publisher_version_identifier``, or —
+   for ``lex-corpus/3`` records, which lack it — the identifier recovered from the official
+   URIs (Legilux: the expression ``source_uri`` without its trailing ``/<lang>``, host
+   ``https://legilux.public.lu/`` rewritten to ``http://data.legilux.public.lu/``; EUR-Lex:
+   ``http://publications.europa.eu/resource/celex/`` + ``raw.celex``). The v4 key is then
+   ``VersionKey.create(valid_from, identifier)``; two records of one work with one
+   identifier are refused. ``lex-corpus/4`` directory names must already equal that key.
+4. Convert to ``lex-tree/1``: published events kept verbatim (nothing added),
+   ``valid_to_convention`` set by publisher, ``provenance`` = the published
+   ``{schema, lex_id, record_sha256}``; bodies present on disk get ``size``, bodies named
+   but absent are ``held_elsewhere: true``.
+5. Stage every present body into the evidence store, verifying its bytes against the
+   observation ``sha256``, and commit records + manifest in one journaled transaction
+   (:mod:`corpus_tree.txn`): all or nothing.
+
+Re-importing the same source changes nothing (no event, identical manifest).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import shutil
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from corpus_tree import txn
+from corpus_tree.evidence import hash_file
+from corpus_tree.manifest import build_manifest
+from corpus_tree.records import (
+    RECORD_FILE,
+    VersionRecord,
+    WorkRecord,
+    build_work_record,
+    parse_record_bytes,
+    render,
+    seal,
+)
+from corpus_tree.tree import MANIFEST, CorpusTree, version_relpath, work_relpath
+from legal.dotnet_json import published_record_sha256
+from legal.errors import CorpusError, IdentityError, IntegrityError, LexError
+from legal.ids import Publisher, VersionKey, WorkId, WorkSlug, parse_date
+from legal.validity import convention_of
+
+SOURCE_SCHEMAS = ("lex-corpus/3", "lex-corpus/4")
+LU_WEB = "https://legilux.public.lu/"
+LU_DATA = "http://data.legilux.public.lu/"
+CELEX_RESOURCE = "http://publications.europa.eu/resource/celex/"
+
+PUBLISHED_VERSION_MEMBERS = frozenset({
+    "lex_id", "publisher_version_identifier", "work_identifier", "publisher", "document_type", "valid_from",
+    "valid_to", "valid_time_source", "in_force_status", "publication_date", "events", "expressions",
+    "relations", "raw", "publisher_metadata", "document_roles", "record_sha256",
+})
+PUBLISHED_WORK_MEMBERS = frozenset({
+    "lex_work_id", "work_identifier", "publisher", "document_type", "slug", "title", "title_language",
+    "source_uri",
+})
+PUBLISHED_EXPRESSION_MEMBERS = frozenset({
+    "language", "valid_from", "valid_to", "valid_time_source", "title", "title_short", "source_uri",
+    "observations", "text",
+})
+PUBLISHED_OBSERVATION_MEMBERS = frozenset({
+    "file", "sha256", "source_uri", "retrieved_at", "observed_from", "format",
+})
+
+#: Progress callback ``(phase, done, total)``; phases: ``records``, ``bodies``, ``commit``.
+Progress = Callable[[str, int, int], None]
+
+
+@dataclass
+class ImportReport:
+    """What an import verified and wrote."""
+
+    source: str
+    schema: str
+    publisher: str
+    works: int = 0
+    records_verified: int = 0
+    records_written: int = 0
+    records_unchanged: int = 0
+    works_written: int = 0
+    bodies_verified: int = 0
+    bodies_added: int = 0
+    bodies_held_elsewhere: int = 0
+    bytes_hashed: int = 0
+    manifest_changed: bool = False
+    imported_at: str | None = None
+    unreferenced_files: list[str] = field(default_factory=list)
+
+    @property
+    def errors(self) -> int:
+        """Always 0 on return: any error aborts the import with a typed exception."""
+        return 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items()}
+
+
+@dataclass
+class _Source:
+    """Everything read and verified from the published tree (phase 1, no writes)."""
+
+    root: Path
+    schema: str
+    publisher: Publisher
+    works: dict[str, dict[str, Any]] = field(default_factory=dict)  # slug -> work record
+    versions: dict[str, dict[str, Any]] = field(default_factory=dict)  # rel path -> version record
+    blobs: dict[str, txn.BlobSource] = field(default_factory=dict)
+    extra_bodies: list[tuple[str, Path]] = field(default_factory=list)
+    held_elsewhere: int = 0
+    unreferenced: list[str] = field(default_factory=list)
+
+
+# -- public entry point ------------------------------------------------------------------------
+
+
+def import_published(
+    src: str | os.PathLike[str], into: str | os.PathLike[str] | CorpusTree, now: _dt.datetime | None = None,
+    progress: Progress | None = None, *, evidence_dir: str | os.PathLike[str] | None = None,
+    durable: bool = True,
+) -> ImportReport:
+    """Import the published corpus tree at ``src`` into the tree ``into`` (created if missing).
+
+    Raises a :class:`legal.errors.LexError` naming the offending path on any bad input; the
+    target tree is then left exactly as it was (and is not created).
+    """
+    source = read_source(Path(src), progress)
+    for sha, path in source.extra_bodies:
+        _verify_body(path, sha)
+    report = ImportReport(
+        str(src), source.schema, source.publisher.value, works=len(source.works),
+        records_verified=len(source.versions), bodies_held_elsewhere=source.held_elsewhere,
+        imported_at=None if now is None else now.astimezone(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        unreferenced_files=source.unreferenced,
+    )
+    if isinstance(into, CorpusTree):
+        _import_into(into, source, report, progress, durable)
+        return report
+    root = Path(into)
+    existed = (root / MANIFEST).exists()
+    was_dir = root.is_dir()
+    tree = CorpusTree.open_or_create(root, evidence_dir=evidence_dir)
+    try:
+        _import_into(tree, source, report, progress, durable)
+    except BaseException:
+        if not existed:
+            _remove_created_tree(tree, was_dir)
+        raise
+    return report
+
+
+def _remove_created_tree(tree: CorpusTree, was_dir: bool) -> None:
+    """Undo :meth:`CorpusTree.create` after a failed first import (the tree was empty)."""
+    shutil.rmtree(tree.root, ignore_errors=True)
+    if was_dir:
+        tree.root.mkdir(parents=True, exist_ok=True)
+
+
+def _verify_body(path: Path, sha: str) -> None:
+    actual, _ = hash_file(path)
+    if actual != sha:
+        raise IntegrityError(f"body does not hash to its recorded sha256 {sha} (got {actual})",
+                             code="body_hash_mismatch", subject=str(path))
+
+
+# -- phase 1: read and verify the source (no writes) ----------------------------------------------
+
+
+def read_source(root: Path, progress: Progress | None = None) -> _Source:
+    """Read and verify a published tree completely; raises on the first bad input."""
+    manifest_path = root / MANIFEST
+    if not manifest_path.is_file():
+        raise CorpusError("no manifest.json in the source tree", code="not_a_published_tree",
+                          subject=str(manifest_path))
+    manifest = parse_record_bytes(manifest_path.read_bytes(), str(manifest_path))
+    schema = manifest.get("schema")
+    if schema not in SOURCE_SCHEMAS:
+        raise CorpusError(f"unknown source schema {schema!r} (expected one of {', '.join(SOURCE_SCHEMAS)})",
+                          code="unknown_schema", subject=str(manifest_path))
+    pub = manifest.get("publisher")
+    pub_id = pub.get("id") if isinstance(pub, Mapping) else None
+    try:
+        publisher = Publisher.parse(str(pub_id))
+    except IdentityError as exc:
+        raise CorpusError(exc.message, code=exc.code, subject=str(manifest_path)) from None
+    source = _Source(root, str(schema), publisher)
+    works_dir = root / "works"
+    _require_real_dir(works_dir)
+    work_dirs = sorted(works_dir.iterdir())
+    version_dirs: list[tuple[str, Path]] = []
+    for wdir in work_dirs:
+        slug = _read_work(source, wdir)
+        vbase = wdir / "versions"
+        if vbase.exists():
+            _require_real_dir(vbase)
+            version_dirs.extend((slug, v) for v in sorted(vbase.iterdir()))
+    identities: dict[tuple[str, str], str] = {}
+    for i, (slug, vdir) in enumerate(version_dirs):
+        _read_version(source, slug, vdir, identities)
+        if progress is not None:
+            progress("records", i + 1, len(version_dirs))
+    return source
+
+
+def _require_real_dir(path: Path) -> None:
+    if path.is_symlink():
+        raise CorpusError("symbolic links are not allowed in a source tree", code="symlink", subject=str(path))
+    if not path.is_dir():
+        raise CorpusError("expected a directory", code="missing_directory", subject=str(path))
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    if path.is_symlink():
+        raise CorpusError("symbolic links are not allowed in a source tree", code="symlink", subject=str(path))
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise CorpusError("missing record", code="missing_record", subject=str(path)) from None
+    return parse_record_bytes(data, str(path))
+
+
+def _check_published_members(d: Mapping[str, Any], allowed: frozenset[str], what: str, path: Path) -> None:
+    unknown = sorted(set(d) - allowed)
+    if unknown:
+        raise CorpusError(f"unknown {what} member(s): {', '.join(unknown)}", code="unknown_member",
+                          subject=str(path))
+
+
+def _read_work(source: _Source, wdir: Path) -> str:
+    _require_real_dir(wdir)
+    try:
+        slug = WorkSlug(wdir.name).value
+    except IdentityError as exc:
+        raise CorpusError(exc.message, code="invalid_slug", subject=str(wdir)) from None
+    path = wdir / RECORD_FILE
+    work = _read_json(path)
+    _check_published_members(work, PUBLISHED_WORK_MEMBERS, "work", path)
+    expected = str(WorkId(source.publisher, WorkSlug(slug)))
+    for key, want in (("slug", slug), ("lex_work_id", expected), ("publisher", source.publisher.value)):
+        if work.get(key) != want:
+            raise CorpusError(f"work {key} {work.get(key)!r} does not match {want!r}", code="identity_mismatch",
+                              subject=str(path))
+    identifier = work.get("work_identifier")
+    if not isinstance(identifier, str) or not identifier:
+        raise CorpusError("work record has no work_identifier", code="invalid_record", subject=str(path))
+    optional = {k: work.get(k) for k in ("document_type", "title", "title_language", "source_uri")}
+    for key, value in optional.items():
+        if value is not None and not isinstance(value, str):
+            raise CorpusError(f"work member {key!r} must be a string", code="invalid_record", subject=str(path))
+    record = build_work_record(source.publisher, slug, identifier, **optional)
+    WorkRecord.from_dict(record, str(path))
+    source.works[slug] = record
+    return slug
+
+
+def _read_version(source: _Source, slug: str, vdir: Path, identities: dict[tuple[str, str], str]) -> None:
+    _require_real_dir(vdir)
+    path = vdir / RECORD_FILE
+    published = _read_json(path)
+    _check_published_members(published, PUBLISHED_VERSION_MEMBERS, "version", path)
+    claimed = published.get("record_sha256")
+    if not isinstance(claimed, str):
+        raise IntegrityError("record has no record_sha256", code="record_hash_missing", subject=str(path))
+    try:
+        actual = published_record_sha256(published)
+    except LexError as exc:
+        raise CorpusError(exc.message, code=exc.code, subject=str(path)) from None
+    if actual != claimed:
+        raise IntegrityError(f"record_sha256 does not verify (claimed {claimed}, computed {actual})",
+                             code="record_hash_mismatch", subject=str(path))
+    work = source.works[slug]
+    _check_version_identity(source, published, slug, vdir, work)
+    pvid = _version_identifier(source, published, path)
+    valid_from = parse_date(str(published["valid_from"]), what="valid_from")
+    key = VersionKey.create(valid_from, pvid)
+    if source.schema == "lex-corpus/4" and vdir.name != str(key):
+        raise IntegrityError(f"directory is not the v4 key {key}", code="identity_mismatch", subject=str(vdir))
+    seen = identities.get((slug, pvid))
+    if seen is not None:
+        raise IntegrityError(f"duplicate publisher version identifier {pvid!r} (also in {seen})",
+                             code="duplicate_version_identifier", subject=str(path))
+    identities[(slug, pvid)] = str(path)
+    record = _convert(source, published, slug, key, pvid, vdir, path)
+    VersionRecord.from_dict(record, str(path))
+    source.versions[version_relpath(slug, key)] = record
+
+
+def _check_version_identity(source: _Source, published: Mapping[str, Any], slug: str, vdir: Path,
+                            work: Mapping[str, Any]) -> None:
+    path = vdir / RECORD_FILE
+    want_id = f"{source.publisher.value}:{slug}:{vdir.name}"
+    if published.get("lex_id") != want_id:
+        raise IntegrityError(f"lex_id {published.get('lex_id')!r} does not match its path ({want_id})",
+                             code="identity_mismatch", subject=str(path))
+    if published.get("publisher") != source.publisher.value:
+        raise IntegrityError("record publisher differs from the manifest's", code="identity_mismatch",
+                             subject=str(path))
+    if published.get("work_identifier") != work["work_identifier"]:
+        raise IntegrityError("record work_identifier differs from its work's", code="identity_mismatch",
+                             subject=str(path))
+    valid_from = published.get("valid_from")
+    if not isinstance(valid_from, str) or not vdir.name.startswith(valid_from):
+        raise IntegrityError(f"directory {vdir.name} does not start with valid_from {valid_from!r}",
+                             code="identity_mismatch", subject=str(path))
+
+
+def _version_identifier(source: _Source, published: Mapping[str, Any], path: Path) -> str:
+    pvid = published.get("publisher_version_identifier")
+    if isinstance(pvid, str) and pvid.strip():
+        return pvid
+    if source.publisher is Publisher.LEGILUX:
+        return recover_legilux_identifier(published, str(path))
+    return recover_eurlex_identifier(published, str(path))
+
+
+def recover_legilux_identifier(record: Mapping[str, Any], subject: str) -> str:
+    """The ``jolux:Consolidation`` URI of a ``lex-corpus/3`` Legilux record.
+
+    From each expression's ``source_uri`` (else ``text.url``): drop a trailing ``/<language>``
+    and rewrite ``https://legilux.public.lu/`` to ``http://data.legilux.public.lu/``. All
+    expressions must agree; otherwise the identity cannot be recovered.
+    """
+    found: set[str] = set()
+    expressions = record.get("expressions")
+    for expr in expressions if isinstance(expressions, list) else []:
+        if not isinstance(expr, Mapping):
+            continue
+        text = expr.get("text")
+        uri = expr.get("source_uri") or (text.get("url") if isinstance(text, Mapping) else None)
+        if not isinstance(uri, str) or not uri.startswith(LU_WEB + "eli/"):
+            continue
+        lang = expr.get("language")
+        if isinstance(lang, str) and lang and uri.endswith("/" + lang):
+            uri = uri[: -len(lang) - 1]
+        found.add(LU_DATA + uri[len(LU_WEB):])
+    if len(found) != 1:
+        detail = "no official expression URI" if not found else f"conflicting URIs {sorted(found)}"
+        raise IdentityError(f"cannot recover the publisher version identifier: {detail}",
+                            code="unrecoverable_version_identifier", subject=subject)
+    return found.pop()
+
+
+def recover_eurlex_identifier(record: Mapping[str, Any], subject: str) -> str:
+    """``http://publications.europa.eu/resource/celex/<raw.celex>`` of an EUR-Lex record."""
+    raw = record.get("raw")
+    celex = raw.get("celex") if isinstance(raw, Mapping) else None
+    if not isinstance(celex, str) or not celex.strip():
+        raise IdentityError("cannot recover the publisher version identifier: no raw.celex",
+                            code="unrecoverable_version_identifier", subject=subject)
+    return CELEX_RESOURCE + celex
+
+
+def _convert(source: _Source, published: Mapping[str, Any], slug: str, key: VersionKey, pvid: str,
+             vdir: Path, path: Path) -> dict[str, Any]:
+    """The ``lex-tree/1`` record of a verified published record (events kept verbatim)."""
+    lex_id = str(WorkId(source.publisher, WorkSlug(slug)).version(key))
+    out: dict[str, Any] = {
+        "schema": "lex-tree/1",
+        "lex_id": lex_id,
+        "publisher_version_identifier": pvid,
+        "work_identifier": published["work_identifier"],
+        "publisher": source.publisher.value,
+    }
+    for k in ("document_type", "valid_from", "valid_to"):
+        if published.get(k) is not None:
+            out[k] = published[k]
+    out["valid_to_convention"] = convention_of(source.publisher).value
+    for k in ("valid_time_source", "in_force_status", "publication_date"):
+        if published.get(k) is not None:
+            out[k] = published[k]
+    out["events"] = published.get("events", [])
+    expressions = published.get("expressions", [])
+    if not isinstance(expressions, list):
+        raise CorpusError("expressions must be a list", code="invalid_record", subject=str(path))
+    out["expressions"] = [_convert_expression(source, e, vdir, path) for e in expressions]
+    out["relations"] = published.get("relations", [])
+    out["raw"] = published.get("raw", {})
+    out["publisher_metadata"] = published.get("publisher_metadata", [])
+    out["document_roles"] = published.get("document_roles", [])
+    out["provenance"] = {"schema": source.schema, "lex_id": published["lex_id"],
+                         "record_sha256": published["record_sha256"]}
+    return seal(out)
+
+
+def _convert_expression(source: _Source, expr: Any, vdir: Path, path: Path) -> dict[str, Any]:
+    if not isinstance(expr, Mapping):
+        raise CorpusError("an expression must be an object", code="invalid_record", subject=str(path))
+    _check_published_members(expr, PUBLISHED_EXPRESSION_MEMBERS, "expression", path)
+    out = {k: v for k, v in expr.items() if k != "observations"}
+    observations = expr.get("observations", [])
+    if not isinstance(observations, list):
+        raise CorpusError("observations must be a list", code="invalid_record", subject=str(path))
+    out["observations"] = [_convert_observation(source, o, vdir, path) for o in observations]
+    return out
+
+
+def _convert_observation(source: _Source, obs: Any, vdir: Path, path: Path) -> dict[str, Any]:
+    if not isinstance(obs, Mapping):
+        raise CorpusError("an observation must be an object", code="invalid_record", subject=str(path))
+    _check_published_members(obs, PUBLISHED_OBSERVATION_MEMBERS, "observation", path)
+    file = obs.get("file")
+    sha = obs.get("sha256")
+    if not isinstance(file, str) or not isinstance(sha, str):
+        raise CorpusError("observation needs file and sha256", code="invalid_record", subject=str(path))
+    body = _body_path(vdir, file, path)
+    out = dict(obs)
+    if body.is_file():
+        size = body.stat().st_size
+        out["size"] = size
+        if sha in source.blobs:
+            source.extra_bodies.append((sha, body))
+        else:
+            source.blobs[sha] = txn.BlobSource(path=body, label=str(body))
+    else:
+        out["held_elsewhere"] = True
+        source.held_elsewhere += 1
+    return out
+
+
+def _body_path(vdir: Path, file: str, record_path: Path) -> Path:
+    parts = file.split("/")
+    if not file or file.startswith("/") or "\\" in file or any(p in ("", ".", "..") for p in parts):
+        raise CorpusError(f"observation file {file!r} escapes its version directory", code="path_escape",
+                          subject=str(record_path))
+    current = vdir
+    for part in parts:
+        current = current / part
+        if current.is_symlink():
+            raise CorpusError("symbolic links are not allowed in a source tree", code="symlink",
+                              subject=str(current))
+    return current
+
+
+# -- phase 2: stage and commit ---------------------------------------------------------------------
+
+
+def _import_into(tree: CorpusTree, source: _Source, report: ImportReport, progress: Progress | None,
+                 durable: bool) -> None:
+    with tree.lock():
+        changes = txn.ChangeSet()
+        final_versions: dict[str, VersionRecord] = {}
+        for v in tree.iter_versions(verify=True):
+            final_versions[v.lex_id] = v
+        final_works: dict[str, WorkRecord] = {w.slug: w for w in tree.works()}
+        for slug, work in sorted(source.works.items()):
+            rel = work_relpath(slug)
+            existing = final_works.get(slug)
+            if existing is not None:
+                _check_same_work(existing, work, tree.path(rel))
+            if existing is None or existing.to_dict() != work:
+                changes.files[rel] = render(work)
+                report.works_written += 1
+            final_works[slug] = WorkRecord.from_dict(work, rel)
+        for rel, record in sorted(source.versions.items()):
+            existing_v = final_versions.get(record["lex_id"])
+            if existing_v is not None and existing_v.record_sha256 == record["record_sha256"]:
+                report.records_unchanged += 1
+                continue
+            if existing_v is not None:
+                _check_replaceable(existing_v, record, tree.path(rel))
+            changes.files[rel] = render(record)
+            final_versions[record["lex_id"]] = VersionRecord.from_dict(record, rel)
+            report.records_written += 1
+        manifest = build_manifest(final_works.values(), final_versions.values())
+        manifest_bytes = render(manifest)
+        if tree.path(MANIFEST).read_bytes() != manifest_bytes:
+            changes.files[MANIFEST] = manifest_bytes
+            report.manifest_changed = True
+        changes.blobs = dict(source.blobs)
+        result = txn.commit(tree.root, tree.evidence, changes, durable=durable, progress=progress)
+        report.bodies_verified = len(source.blobs) + len(source.extra_bodies)
+        report.bodies_added = result.blobs_added
+        report.bytes_hashed = result.bytes_hashed + sum(p.stat().st_size for _, p in source.extra_bodies)
+
+
+def _check_same_work(existing: WorkRecord, work: Mapping[str, Any], path: Path) -> None:
+    if existing.publisher.value != work["publisher"] or existing.work_identifier != work["work_identifier"]:
+        raise IntegrityError("the tree holds a different work under this slug", code="identity_mismatch",
+                             subject=str(path))
+
+
+def _check_replaceable(existing: VersionRecord, record: Mapping[str, Any], path: Path) -> None:
+    """A re-import may replace a record only by a later state of the same published record."""
+    if existing.publisher_version_identifier != record["publisher_version_identifier"]:
+        raise IntegrityError("existing record has a different publisher_version_identifier",
+                             code="identity_mismatch", subject=str(path))
+    old_events = [e.to_dict() for e in existing.events]
+    if existing.provenance is None or record["events"][: len(old_events)] != old_events:
+        raise CorpusError("the tree holds a different history for this version; refusing to replace it",
+                          code="import_conflict", subject=str(path))

@@ -1,0 +1,396 @@
+"""All-or-nothing commits of a change set to a tree, with a journal for crash recovery.
+
+A change set is (a) new or changed files of the tree (records, work records, the manifest),
+given as bytes, and (b) evidence blobs to add, given as bytes or a path. A commit:
+
+1. **stages** every file under ``<tree>/.staging/<run>/files/`` and every new blob under
+   ``<evidence>/.staging/<run>/`` (same filesystem as its final place), hashing each blob on
+   the way; a blob that does not hash to its name aborts the run, and nothing outside the
+   staging directories has been touched;
+2. writes the **journal** ``<tree>/.journal.json`` (fsynced) listing every planned rename,
+   the directories it will create and, for each file it replaces, the backup it will take;
+3. moves the blobs into the store, then for each file copies the current version to its
+   backup and ``os.replace``-s the staged file over it;
+4. marks the journal ``committed`` and removes it with the staging directories.
+
+If anything fails in step 3 the same process rolls back at once; if the process dies, the
+next :func:`recover` (run by :meth:`corpus_tree.tree.CorpusTree.open`) finds the journal and
+rolls back (or, if it says ``committed``, just cleans up). Rollback restores every backup,
+removes every file and directory the run created, and — when the evidence store lives inside
+the tree — the blobs it added, so the tree is byte-identical to before. (With a shared
+evidence store outside the tree, blobs added by a rolled-back run are left in place: they
+are content-addressed, verified and harmless, and another run may already rely on them.)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import shutil
+import uuid
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from corpus_tree.evidence import EvidenceStore, check_sha256, fsync_dir, hash_stream
+from legal.errors import CorpusError, IntegrityError
+
+JOURNAL = ".journal.json"
+STAGING = ".staging"
+LOCK = ".lock"
+
+#: Progress callback: ``(phase, done, total)``.
+Progress = Callable[[str, int, int], None]
+
+
+@dataclass(frozen=True)
+class BlobSource:
+    """Bytes to add to the evidence store: in memory (``data``) or at ``path``.
+
+    ``label`` names what the blob is for (a record path and file) in error messages.
+    """
+
+    data: bytes | None = None
+    path: Path | None = None
+    label: str = ""
+
+    def open(self) -> Any:
+        if self.data is not None:
+            import io
+
+            return io.BytesIO(self.data)
+        if self.path is None:
+            raise CorpusError("blob source has neither bytes nor a path", subject=self.label)
+        return open(self.path, "rb", buffering=0)
+
+
+@dataclass
+class ChangeSet:
+    """Files of the tree to write (relative POSIX path → bytes) and blobs to add."""
+
+    files: dict[str, bytes] = field(default_factory=dict)
+    blobs: dict[str, BlobSource] = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return bool(self.files or self.blobs)
+
+
+@dataclass
+class CommitReport:
+    run_id: str
+    files_written: int = 0
+    blobs_added: int = 0
+    blobs_present: int = 0
+    bytes_hashed: int = 0
+
+
+# -- locking -----------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def tree_lock(root: Path) -> Iterator[None]:
+    """An exclusive advisory lock on ``<tree>/.lock`` for the duration of a write."""
+    path = root / LOCK
+    with open(path, "a+b") as handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+# -- helpers -----------------------------------------------------------------------------------
+
+
+def _check_rel(rel: str) -> str:
+    parts = rel.split("/")
+    if not rel or rel.startswith("/") or "\\" in rel or any(p in ("", ".", "..") for p in parts):
+        raise CorpusError(f"unsafe path in change set: {rel!r}", code="path_escape", subject=rel)
+    if parts[0] in (STAGING, JOURNAL, LOCK):
+        raise CorpusError(f"reserved path in change set: {rel!r}", code="path_escape", subject=rel)
+    return rel
+
+
+def _write_file(path: Path, data: bytes, durable: bool) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(data)
+        f.flush()
+        if durable:
+            os.fsync(f.fileno())
+
+
+def _write_json_atomic(path: Path, tmp: Path, value: Any, durable: bool) -> None:
+    _write_file(tmp, json.dumps(value, indent=1, sort_keys=True).encode("utf-8"), durable)
+    os.replace(tmp, path)
+    if durable:
+        fsync_dir(path.parent)
+
+
+def _missing_dirs(root: Path, rel_dir: str) -> list[str]:
+    """Directories (relative, top-down) that would be created to make ``root/rel_dir``."""
+    out: list[str] = []
+    parts = [p for p in rel_dir.split("/") if p]
+    for i in range(1, len(parts) + 1):
+        rel = "/".join(parts[:i])
+        if not (root / rel).is_dir():
+            out.append(rel)
+    return out
+
+
+def _is_inside(child: Path, parent: Path) -> bool:
+    try:
+        child.resolve().relative_to(parent.resolve())
+        return True
+    except ValueError:
+        return False
+
+
+def _rmtree(path: Path) -> None:
+    if path.exists():
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def _rmdir_if_empty(path: Path) -> None:
+    with contextlib.suppress(OSError):
+        path.rmdir()
+
+
+# -- staging -----------------------------------------------------------------------------------
+
+
+def _stage_blob(evidence: EvidenceStore, sha: str, src: BlobSource, dest: Path, durable: bool) -> tuple[bool, int]:
+    """Verify ``src`` hashes to ``sha``; copy it to ``dest`` unless the store holds it already.
+
+    Returns ``(staged, size)``.
+    """
+    check_sha256(sha)
+    present = evidence.has(sha)
+    try:
+        stream = src.open()
+    except OSError as exc:
+        raise CorpusError(f"cannot read body: {exc.strerror}", code="body_unreadable", subject=src.label) from None
+    with stream:
+        if present:
+            actual, size = hash_stream(stream)
+        else:
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            with open(dest, "wb") as sink:
+                actual, size = hash_stream(stream, sink)
+                sink.flush()
+                if durable:
+                    os.fsync(sink.fileno())
+    if actual != sha:
+        raise IntegrityError(f"body does not hash to its recorded sha256 {sha} (got {actual})",
+                             code="body_hash_mismatch", subject=src.label or sha)
+    return (not present), size
+
+
+# -- commit ------------------------------------------------------------------------------------
+
+
+def commit(
+    root: Path, evidence: EvidenceStore, changes: ChangeSet, *, durable: bool = True,
+    progress: Progress | None = None,
+) -> CommitReport:
+    """Apply ``changes`` to the tree at ``root`` atomically (see the module docstring).
+
+    The caller must hold :func:`tree_lock`. Files whose current bytes already equal the new
+    bytes are skipped; an empty effective change set writes nothing at all.
+    """
+    run_id = uuid.uuid4().hex
+    report = CommitReport(run_id)
+    staging = root / STAGING / run_id
+    ev_staging = evidence.staging_root() / run_id
+    try:
+        new_blobs = _stage_blobs(evidence, changes.blobs, ev_staging, durable, report, progress)
+        files = {rel: data for rel, data in sorted(changes.files.items()) if _differs(root / _check_rel(rel), data)}
+        if not files and not new_blobs:
+            return report
+        for rel, data in files.items():
+            _write_file(staging / "files" / rel, data, durable)
+        journal = _plan(root, evidence, run_id, files, new_blobs)
+        _write_json_atomic(root / JOURNAL, staging / "journal.tmp", journal, durable)
+    except BaseException:
+        _cleanup(root, evidence, run_id)
+        raise
+    try:
+        _apply(root, evidence, journal, durable, progress)
+        _write_json_atomic(root / JOURNAL, staging / "journal.tmp", {**journal, "state": "committed"}, durable)
+    except BaseException:
+        rollback(root, evidence, journal)
+        raise
+    _finish(root, evidence, run_id)
+    report.files_written = len(files)
+    report.blobs_added = len(new_blobs)
+    return report
+
+
+def _differs(path: Path, data: bytes) -> bool:
+    try:
+        return path.read_bytes() != data
+    except FileNotFoundError:
+        return True
+
+
+def _stage_blobs(
+    evidence: EvidenceStore, blobs: Mapping[str, BlobSource], ev_staging: Path, durable: bool,
+    report: CommitReport, progress: Progress | None,
+) -> list[str]:
+    new: list[str] = []
+    total = len(blobs)
+    for i, (sha, src) in enumerate(sorted(blobs.items())):
+        staged, size = _stage_blob(evidence, sha, src, ev_staging / sha, durable)
+        report.bytes_hashed += size
+        if staged:
+            new.append(sha)
+        else:
+            report.blobs_present += 1
+        if progress is not None:
+            progress("bodies", i + 1, total)
+    return new
+
+
+def _plan(root: Path, evidence: EvidenceStore, run_id: str, files: Mapping[str, bytes],
+          new_blobs: list[str]) -> dict[str, Any]:
+    new_dirs: list[str] = []
+    ops = []
+    for rel in files:
+        parent = rel.rpartition("/")[0]
+        for d in _missing_dirs(root, parent):
+            if d not in new_dirs:
+                new_dirs.append(d)
+        ops.append({"path": rel, "backup": (root / rel).exists()})
+    blob_dirs: list[str] = []
+    for sha in new_blobs:
+        for d in _missing_dirs(evidence.root, f"sha256/{sha[:2]}/{sha[2:4]}"):
+            if d not in blob_dirs:
+                blob_dirs.append(d)
+    return {
+        "schema": "lex-tree-journal/1",
+        "run_id": run_id,
+        "state": "prepared",
+        "evidence_root": str(evidence.root),
+        "evidence_in_tree": _is_inside(evidence.root, root),
+        "ops": ops,
+        "new_dirs": new_dirs,
+        "blobs": new_blobs,
+        "blob_dirs": blob_dirs,
+    }
+
+
+def _apply(root: Path, evidence: EvidenceStore, journal: Mapping[str, Any], durable: bool,
+           progress: Progress | None) -> None:
+    run_id = journal["run_id"]
+    ev_staging = evidence.staging_root() / run_id
+    for sha in journal["blobs"]:
+        evidence.install(ev_staging / sha, sha)
+    staging = root / STAGING / run_id
+    for d in journal["new_dirs"]:
+        (root / d).mkdir(exist_ok=True)
+    total = len(journal["ops"])
+    touched: set[Path] = set()
+    for i, op in enumerate(journal["ops"]):
+        _apply_op(root, staging, op)
+        touched.add((root / op["path"]).parent)
+        if progress is not None:
+            progress("commit", i + 1, total)
+    if durable:
+        for d in sorted(touched):
+            fsync_dir(d)
+
+
+def _apply_op(root: Path, staging: Path, op: Mapping[str, Any]) -> None:
+    target = root / op["path"]
+    if op["backup"]:
+        backup = staging / "backup" / op["path"]
+        backup.parent.mkdir(parents=True, exist_ok=True)
+        tmp = backup.with_name(backup.name + ".tmp")
+        shutil.copyfile(target, tmp)
+        os.replace(tmp, backup)
+    os.replace(staging / "files" / op["path"], target)
+
+
+# -- rollback and recovery ---------------------------------------------------------------------
+
+
+def rollback(root: Path, evidence: EvidenceStore, journal: Mapping[str, Any]) -> None:
+    """Undo a (partially) applied journal; idempotent, so it can itself be interrupted."""
+    staging = root / STAGING / journal["run_id"]
+    for op in reversed(journal["ops"]):
+        target = root / op["path"]
+        backup = staging / "backup" / op["path"]
+        if op["backup"]:
+            if backup.exists():
+                os.rename(backup, target)
+        else:
+            with contextlib.suppress(FileNotFoundError):
+                target.unlink()
+    for d in reversed(journal["new_dirs"]):
+        _rmdir_if_empty(root / d)
+    if journal.get("evidence_in_tree"):
+        for sha in journal["blobs"]:
+            with contextlib.suppress(FileNotFoundError):
+                evidence.path_of(sha).unlink()
+        for d in reversed(journal["blob_dirs"]):
+            _rmdir_if_empty(evidence.root / d)
+    _finish(root, evidence, journal["run_id"])
+
+
+def _finish(root: Path, evidence: EvidenceStore, run_id: str) -> None:
+    """Remove the journal and this run's staging directories."""
+    _cleanup(root, evidence, run_id)
+    journal = root / JOURNAL
+    with contextlib.suppress(FileNotFoundError):
+        journal.unlink()
+
+
+def _cleanup(root: Path, evidence: EvidenceStore, run_id: str) -> None:
+    _rmtree(root / STAGING / run_id)
+    _rmtree(evidence.staging_root() / run_id)
+    _rmdir_if_empty(root / STAGING)
+    _rmdir_if_empty(evidence.staging_root())
+
+
+def read_journal(root: Path) -> dict[str, Any] | None:
+    path = root / JOURNAL
+    try:
+        value = json.loads(path.read_bytes())
+    except FileNotFoundError:
+        return None
+    except (ValueError, UnicodeDecodeError):
+        # A journal is written atomically; a torn one means the run never started applying.
+        return {"state": "torn"}
+    if not isinstance(value, dict):
+        return {"state": "torn"}
+    return value
+
+
+def recover(root: Path, evidence: EvidenceStore) -> str | None:
+    """Finish or undo an interrupted commit. Returns what was done, or ``None``."""
+    journal = read_journal(root)
+    stale = sorted(p.name for p in (root / STAGING).iterdir()) if (root / STAGING).is_dir() else []
+    if journal is None and not stale:
+        return None
+    with tree_lock(root):
+        journal = read_journal(root)
+        action = None
+        if journal is not None and "run_id" in journal:
+            if journal.get("state") == "committed":
+                _finish(root, evidence, journal["run_id"])
+                action = "rolled_forward"
+            else:
+                if journal.get("evidence_root") and Path(journal["evidence_root"]) != evidence.root:
+                    evidence = EvidenceStore(journal["evidence_root"])
+                rollback(root, evidence, journal)
+                action = "rolled_back"
+        elif journal is not None:
+            (root / JOURNAL).unlink()
+            action = "discarded_torn_journal"
+        for run_id in stale:
+            _cleanup(root, evidence, run_id)
+            action = action or "removed_stale_staging"
+        return action

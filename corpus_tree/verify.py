@@ -1,0 +1,403 @@
+"""Integrity verification of a ``lex-tree/1`` tree: every problem at once, each with its path.
+
+:func:`verify_tree` is read-only (it never recovers a journal; a leftover journal is itself a
+problem). It checks:
+
+- layout: no symbolic links anywhere, no unexpected entries, valid slugs and v4 keys, a
+  ``meta.json`` in every work and version directory;
+- records: strict JSON, the canonical on-disk rendering (any byte changed is caught), the
+  record shape, ``record_sha256`` recomputed, identity (directory = version key =
+  ``VersionKey.create(valid_from, publisher_version_identifier)``; ``lex_id`` =
+  ``publisher:slug:key``; work directory = slug; work identifier and publisher agree),
+  duplicate lex ids, repeated languages, safe observation file names;
+- bodies: every referenced blob present (unless ``held_elsewhere``) and re-hashed in a
+  stream, with its recorded size; with the store inside the tree, unreferenced blobs too;
+- the manifest: recomputed from the records and compared member by member, with a per-work
+  entry so that a missing or extra version directory is reported against its work.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from corpus_tree import txn
+from corpus_tree.evidence import blob_relpath, hash_file
+from corpus_tree.manifest import build_manifest
+from corpus_tree.records import (
+    RECORD_FILE,
+    SCHEMA,
+    VersionRecord,
+    WorkRecord,
+    parse_record_bytes,
+    render_unchecked,
+)
+from corpus_tree.tree import EVIDENCE, MANIFEST, VERSIONS, WORKS, resolve_evidence_dir
+from legal.errors import LexError
+from legal.ids import VersionKey, WorkSlug
+
+Progress = Callable[[str, int, int], None]
+TOP_LEVEL = frozenset({MANIFEST, WORKS, EVIDENCE, txn.LOCK})
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    """One integrity problem: where (path relative to the tree, or absolute outside it), what."""
+
+    path: str
+    code: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message} [{self.code}]"
+
+
+@dataclass
+class VerifyReport:
+    root: str
+    problems: list[Problem] = field(default_factory=list)
+    works: int = 0
+    versions: int = 0
+    current_versions: int = 0
+    expressions: int = 0
+    observations: int = 0
+    held_elsewhere: int = 0
+    bodies_checked: int = 0
+    bytes_hashed: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {k: v for k, v in self.__dict__.items() if k != "problems"}
+        out["ok"] = self.ok
+        out["problems"] = [{"path": p.path, "code": p.code, "message": p.message} for p in self.problems]
+        return out
+
+
+class _Checker:
+    def __init__(self, root: Path, evidence_root: Path, progress: Progress | None) -> None:
+        self.root = root
+        self.evidence_root = evidence_root
+        self.evidence_in_tree = _inside(evidence_root, root)
+        self.progress = progress
+        self.report = VerifyReport(str(root))
+        self.works: dict[str, WorkRecord] = {}
+        self.versions: list[VersionRecord] = []
+        self.lex_ids: dict[str, str] = {}
+        self.refs: dict[str, list[tuple[str, str, int | None]]] = {}  # sha -> [(record, file, size)]
+        self.version_dirs: dict[str, int] = {}  # work slug -> version dirs seen
+
+    # -- helpers -------------------------------------------------------------------------------
+
+    def problem(self, path: str, code: str, message: str) -> None:
+        self.report.problems.append(Problem(path, code, message))
+
+    def rel(self, path: Path) -> str:
+        try:
+            return path.relative_to(self.root).as_posix()
+        except ValueError:
+            return str(path)
+
+    # -- layout ----------------------------------------------------------------------------------
+
+    def check_layout(self) -> None:
+        if not self.root.is_dir():
+            self.problem(str(self.root), "not_a_tree", "tree directory does not exist")
+            return
+        for name in (txn.JOURNAL, txn.STAGING):
+            if (self.root / name).exists():
+                self.problem(name, "uncommitted_transaction",
+                             "an interrupted commit is pending; open the tree to recover it")
+        for entry in sorted(self.root.iterdir()):
+            if entry.name not in TOP_LEVEL and entry.name not in (txn.JOURNAL, txn.STAGING):
+                self.problem(entry.name, "unexpected_entry", "unexpected entry at the top of the tree")
+        for dirpath, dirnames, filenames in os.walk(self.root, followlinks=False):
+            for name in (*dirnames, *filenames):
+                p = Path(dirpath) / name
+                if p.is_symlink():
+                    self.problem(self.rel(p), "symlink", "symbolic links are not allowed in a tree")
+        if not self.evidence_in_tree and self.evidence_root.is_dir():
+            for dirpath, dirnames, filenames in os.walk(self.evidence_root, followlinks=False):
+                for name in (*dirnames, *filenames):
+                    p = Path(dirpath) / name
+                    if p.is_symlink():
+                        self.problem(str(p), "symlink", "symbolic links are not allowed in the evidence store")
+
+    # -- records -------------------------------------------------------------------------------
+
+    def read(self, path: Path) -> dict[str, Any] | None:
+        rel = self.rel(path)
+        if path.is_symlink():
+            return None
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            self.problem(rel, "missing_record", "record file is missing")
+            return None
+        try:
+            value = parse_record_bytes(data, rel)
+        except LexError as exc:
+            self.problem(rel, exc.code, exc.message)
+            return None
+        try:
+            rendered = render_unchecked(value)  # parse_record_bytes already refused floats
+        except UnicodeEncodeError:
+            self.problem(rel, "lone_surrogate", "record holds a lone surrogate (not canonical JSON)")
+            return None
+        if rendered != data:
+            self.problem(rel, "non_canonical_rendering",
+                         "record file is not the canonical rendering of its content (bytes changed)")
+        return value
+
+    def check_works(self) -> None:
+        base = self.root / WORKS
+        if not base.is_dir() or base.is_symlink():
+            self.problem(WORKS, "missing_directory", "works/ directory is missing")
+            return
+        entries = sorted(base.iterdir())
+        for i, wdir in enumerate(entries):
+            self.check_work(wdir)
+            if self.progress is not None:
+                self.progress("records", i + 1, len(entries))
+
+    def check_work(self, wdir: Path) -> None:
+        rel = self.rel(wdir)
+        if wdir.is_symlink():
+            return
+        if not wdir.is_dir():
+            self.problem(rel, "unexpected_entry", "unexpected file in works/")
+            return
+        try:
+            slug = WorkSlug(wdir.name).value
+        except LexError as exc:
+            self.problem(rel, "invalid_slug", exc.message)
+            return
+        for entry in sorted(wdir.iterdir()):
+            if entry.name not in (RECORD_FILE, VERSIONS):
+                self.problem(self.rel(entry), "unexpected_entry", "unexpected entry in a work directory")
+        work = self.check_work_record(wdir / RECORD_FILE, slug)
+        vbase = wdir / VERSIONS
+        if not vbase.is_dir() or vbase.is_symlink():
+            self.problem(self.rel(vbase), "missing_directory", "versions/ directory is missing")
+            return
+        dirs = sorted(vbase.iterdir())
+        self.version_dirs[slug] = len(dirs)
+        for vdir in dirs:
+            self.check_version(vdir, slug, work)
+
+    def check_work_record(self, path: Path, slug: str) -> WorkRecord | None:
+        value = self.read(path)
+        if value is None:
+            return None
+        rel = self.rel(path)
+        try:
+            work = WorkRecord.from_dict(value, rel)
+        except LexError as exc:
+            self.problem(rel, exc.code, exc.message)
+            return None
+        if work.slug != slug:
+            self.problem(rel, "identity_mismatch", f"work slug {work.slug!r} differs from its directory {slug!r}")
+        if work.lex_work_id != f"{work.publisher.value}:{slug}":
+            self.problem(rel, "identity_mismatch", f"lex_work_id {work.lex_work_id!r} does not match the slug")
+        self.works[slug] = work
+        self.report.works += 1
+        return work
+
+    def check_version(self, vdir: Path, slug: str, work: WorkRecord | None) -> None:
+        rel_dir = self.rel(vdir)
+        if vdir.is_symlink():
+            return
+        if not vdir.is_dir():
+            self.problem(rel_dir, "unexpected_entry", "unexpected file in versions/")
+            return
+        if not VersionKey.looks_like(vdir.name):
+            self.problem(rel_dir, "invalid_version_key", "directory name is not a v4 version key")
+        for entry in sorted(vdir.iterdir()):
+            if entry.name != RECORD_FILE:
+                self.problem(self.rel(entry), "unexpected_entry", "unexpected entry in a version directory")
+        path = vdir / RECORD_FILE
+        value = self.read(path)
+        if value is None:
+            return
+        rel = self.rel(path)
+        try:
+            record = VersionRecord.from_dict(value, rel)
+        except LexError as exc:
+            self.problem(rel, exc.code, exc.message)
+            return
+        try:
+            hash_ok = record.hash_ok()
+        except LexError as exc:
+            self.problem(rel, exc.code, exc.message)
+            return
+        if not hash_ok:
+            self.problem(rel, "record_hash_mismatch",
+                         f"record_sha256 {record.record_sha256} does not match the content "
+                         f"({record.computed_sha256()})")
+        self.check_identity(record, rel, rel_dir, vdir.name, slug, work)
+        self.check_contents(record, rel)
+        self.versions.append(record)
+
+    def check_identity(self, record: VersionRecord, rel: str, rel_dir: str, dirname: str, slug: str,
+                       work: WorkRecord | None) -> None:
+        try:
+            expected = str(record.expected_key())
+        except LexError as exc:
+            self.problem(rel, exc.code, exc.message)
+            return
+        if dirname != expected:
+            self.problem(rel_dir, "identity_mismatch",
+                         f"directory is not the version key {expected} of (valid_from, publisher_version_identifier)")
+        want = f"{record.publisher.value}:{slug}:{expected}"
+        if record.lex_id != want:
+            self.problem(rel, "identity_mismatch", f"lex_id {record.lex_id!r} is not {want!r}")
+        if record.lex_id in self.lex_ids:
+            self.problem(rel, "duplicate_lex_id", f"lex_id also used by {self.lex_ids[record.lex_id]}")
+        self.lex_ids[record.lex_id] = rel
+        if work is not None:
+            if record.publisher is not work.publisher:
+                self.problem(rel, "identity_mismatch", "publisher differs from the work's")
+            if record.work_identifier != work.work_identifier:
+                self.problem(rel, "identity_mismatch", "work_identifier differs from the work's")
+
+    def check_contents(self, record: VersionRecord, rel: str) -> None:
+        r = self.report
+        r.versions += 1
+        r.current_versions += 0 if record.is_withdrawn else 1
+        seen: set[str] = set()
+        for expr in record.expressions:
+            r.expressions += 1
+            if expr.language in seen:
+                self.problem(rel, "repeated_language", f"language {expr.language!r} appears twice")
+            seen.add(expr.language)
+            for obs in expr.observations:
+                r.observations += 1
+                if not _safe_file(obs.file):
+                    self.problem(rel, "path_escape", f"observation file {obs.file!r} is not a safe relative name")
+                if obs.held_elsewhere:
+                    r.held_elsewhere += 1
+                    continue
+                self.refs.setdefault(obs.sha256, []).append((rel, f"{expr.language}:{obs.file}", obs.size))
+
+    # -- bodies --------------------------------------------------------------------------------
+
+    def blob_name(self, sha: str) -> str:
+        return self.rel(self.evidence_root / blob_relpath(sha))
+
+    def check_bodies(self) -> None:
+        shas = sorted(self.refs)
+        extra: list[str] = []
+        if self.evidence_in_tree:
+            extra = [s for s in _iter_store(self.evidence_root) if s not in self.refs]
+        total = len(shas) + len(extra)
+        for i, sha in enumerate([*shas, *extra]):
+            self.check_blob(sha, self.refs.get(sha, []))
+            if self.progress is not None:
+                self.progress("bodies", i + 1, total)
+
+    def check_blob(self, sha: str, refs: list[tuple[str, str, int | None]]) -> None:
+        path = self.evidence_root / blob_relpath(sha)
+        name = self.blob_name(sha)
+        users = ", ".join(sorted({f"{r} ({f})" for r, f, _ in refs})) or "no record"
+        if not path.is_file() or path.is_symlink():
+            for rec, file, _ in refs:
+                self.problem(rec, "missing_body", f"body {file} ({sha}) is not in the evidence store ({name})")
+            return
+        try:
+            actual, size = hash_file(path)
+        except OSError as exc:
+            self.problem(name, "unreadable_body", f"cannot read body: {exc.strerror}")
+            return
+        self.report.bodies_checked += 1
+        self.report.bytes_hashed += size
+        if actual != sha:
+            self.problem(name, "body_hash_mismatch", f"body bytes hash to {actual}; referenced by {users}")
+            return
+        for rec, file, want in refs:
+            if want is not None and want != size:
+                self.problem(rec, "body_size_mismatch", f"body {file} is {size} bytes, record says {want}")
+
+    # -- manifest ------------------------------------------------------------------------------
+
+    def check_manifest(self) -> None:
+        value = self.read(self.root / MANIFEST)
+        if value is None:
+            return
+        if value.get("schema") != SCHEMA:
+            self.problem(MANIFEST, "unknown_schema", f"manifest schema {value.get('schema')!r} is not {SCHEMA!r}")
+            return
+        expected = build_manifest(self.works.values(), self.versions)
+        for key in sorted(set(value) | set(expected)):
+            if key == "works_index":
+                continue
+            for where, have, want in _diff(key, value.get(key), expected.get(key)):
+                self.problem(MANIFEST, "manifest_mismatch", f"{where}: manifest {have!r}, tree {want!r}")
+        self.check_works_index(value.get("works_index"), expected["works_index"])
+
+    def check_works_index(self, have: Any, want: dict[str, Any]) -> None:
+        if not isinstance(have, dict):
+            self.problem(MANIFEST, "manifest_mismatch", "works_index is missing")
+            return
+        for wid in sorted(set(have) | set(want)):
+            slug = wid.partition(":")[2]
+            where = f"{WORKS}/{slug}" if slug else MANIFEST
+            h, w = have.get(wid), want.get(wid)
+            if h == w:
+                continue
+            if h is None:
+                self.problem(where, "manifest_mismatch", "work is not listed in the manifest")
+            elif w is None:
+                self.problem(where, "manifest_mismatch", "work listed in the manifest is missing from the tree")
+            elif isinstance(h, dict) and h.get("versions") != w["versions"]:
+                self.problem(f"{where}/{VERSIONS}", "manifest_mismatch",
+                             f"manifest lists {h.get('versions')} version records, tree has {w['versions']}")
+            else:
+                self.problem(f"{where}/{VERSIONS}", "manifest_mismatch",
+                             "version records differ from those the manifest lists")
+
+
+def _diff(where: str, have: Any, want: Any) -> Iterable[tuple[str, Any, Any]]:
+    if isinstance(have, dict) and isinstance(want, dict):
+        for key in sorted(set(have) | set(want)):
+            yield from _diff(f"{where}.{key}", have.get(key), want.get(key))
+    elif have != want:
+        yield where, have, want
+
+
+def _safe_file(name: str) -> bool:
+    parts = name.split("/")
+    return bool(name) and not name.startswith("/") and "\\" not in name and all(
+        p not in ("", ".", "..") for p in parts)
+
+
+def _inside(child: Path, parent: Path) -> bool:
+    try:
+        child.resolve().relative_to(parent.resolve())
+        return True
+    except ValueError:
+        return False
+
+
+def _iter_store(root: Path) -> list[str]:
+    from corpus_tree.evidence import EvidenceStore
+
+    return list(EvidenceStore(root).iter_hashes())
+
+
+def verify_tree(path: str | os.PathLike[str], *, evidence_dir: str | os.PathLike[str] | None = None,
+                progress: Progress | None = None) -> VerifyReport:
+    """Check everything about the tree at ``path``; never raises for a problem found."""
+    root = Path(path)
+    checker = _Checker(root, resolve_evidence_dir(root, evidence_dir), progress)
+    checker.check_layout()
+    if root.is_dir():
+        checker.check_works()
+        checker.check_bodies()
+        checker.check_manifest()
+    checker.report.problems.sort()
+    return checker.report

@@ -1,0 +1,82 @@
+"""Pick the profile for one body by sniffing its bytes, never by file name (model §6.3).
+
+- ``%PDF`` → ``pdf-lu/1`` (a Mémorial gazette issue, format ``pdf-memorial``, is a typed gap);
+- a zip (``PK``) → ``fmx4-eu/1`` over its main member, with bomb guards;
+- ``<akomaNtoso`` / ``:akomaNtoso`` in the first 16 KiB → ``akn-lu/1``, and
+  ``akn-lu-document/1`` when that finds no article or annex;
+- a Formex root (``CONS.ACT``/``ACT``) → ``fmx4-eu/1``;
+- (X)HTML → strict ``xhtml-eu/1``; on an XML error or zero provisions → ``html-eu-tolerant/1``;
+- any other XML root → :class:`DerivationError` ``unknown_namespace``; anything else
+  ``unknown_format``. Errors always name the evidence SHA-256.
+"""
+
+from __future__ import annotations
+
+import re
+
+from derive.limits import DEFAULT_LIMITS, Limits, check_size, local, namespace, parse_xml
+from derive.model import ExtractionResult
+from derive.profiles import akn_lu, fmx4_eu, html_eu, pdf_lu, xhtml_eu
+from legal.canonical import sha256_hex
+from legal.errors import DerivationError
+
+SNIFF = 16384
+_FORMEX_ROOT = re.compile(rb"<(CONS\.ACT|ACT)[\s>/]")
+_TOLERATED = frozenset({"malformed_xml", "xml_entities_refused"})
+
+
+def sniff(data: bytes) -> str:
+    """``pdf`` | ``zip`` | ``akn`` | ``formex`` | ``html`` | ``xml`` | ``unknown``."""
+    head = data[:SNIFF].lstrip(b"\xef\xbb\xbf \t\r\n")
+    if head.startswith(b"%PDF"):
+        return "pdf"
+    if head.startswith(b"PK\x03\x04"):
+        return "zip"
+    lowered = head.lower()
+    if b"<akomantoso" in lowered or b":akomantoso" in lowered:
+        return "akn"
+    if _FORMEX_ROOT.search(head) and b"<html" not in lowered:
+        return "formex"
+    if b"<html" in lowered or b"<!doctype html" in lowered:
+        return "html"
+    if head.startswith(b"<"):
+        return "xml"
+    return "unknown"
+
+
+def derive_body(data: bytes, *, language: str, fmt: str | None = None,
+                limits: Limits = DEFAULT_LIMITS) -> ExtractionResult:
+    """Run the profile this body calls for; pure and deterministic."""
+    sha = sha256_hex(data)
+    check_size(data, sha, limits)
+    kind = sniff(data)
+    if kind == "pdf":
+        if fmt == "pdf-memorial":
+            return pdf_lu.memorial_gap(data, language=language)
+        return pdf_lu.extract(data, language=language, limits=limits)
+    if kind == "zip":
+        return fmx4_eu.extract_zip(data, language=language, limits=limits)
+    if kind == "akn":
+        result = akn_lu.extract(data, language=language, limits=limits)
+        return result if result.provisions else akn_lu.extract_document(data, language=language, limits=limits)
+    if kind == "formex":
+        return fmx4_eu.extract(data, language=language, limits=limits)
+    if kind == "html":
+        return _html(data, sha, language, limits)
+    if kind == "xml":
+        root = parse_xml(data, sha, limits)
+        raise DerivationError(f"no profile for XML root {local(root.tag)!r} in namespace {namespace(root.tag)!r}",
+                              code="unknown_namespace", subject=sha)
+    raise DerivationError("body is neither XML, HTML, PDF nor a zip", code="unknown_format", subject=sha)
+
+
+def _html(data: bytes, sha: str, language: str, limits: Limits) -> ExtractionResult:
+    try:
+        result = xhtml_eu.extract(data, language=language, limits=limits)
+    except DerivationError as exc:
+        if exc.code not in _TOLERATED:
+            raise
+    else:
+        if result.provisions:
+            return result
+    return html_eu.extract(data, language=language, limits=limits)

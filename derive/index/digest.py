@@ -1,0 +1,30 @@
+"""The content digest of an index: SHA-256 over every content table in a canonical order.
+
+For each table of :data:`derive.index.schema.DIGEST_ORDER`, in that order: one line
+``#<table>\\n``, then one line per row ordered by the table's key, each row being the RFC 8785
+canonical JSON array of its column values (columns in DDL order) followed by ``\\n``. Index
+values are only integers, strings and nulls, so the rendering is exact. The ``stamp`` table
+and the FTS5 tables are not part of the digest (the FTS tables are a function of
+``lexical_states``, ``texts`` and ``works`` and are checked by rebuilding in tests).
+
+Builder and verifier call the same function over the SQLite file, so "the digest in the
+stamp equals the digest of the contents" is a check anyone can repeat.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+
+from derive.index.schema import DIGEST_ORDER
+from legal.canonical import canonical_bytes
+
+
+def content_digest(conn: sqlite3.Connection) -> str:
+    h = hashlib.sha256()
+    for table, order in DIGEST_ORDER:
+        h.update(f"#{table}\n".encode())
+        for row in conn.execute(f"SELECT * FROM {table} ORDER BY {order}"):
+            h.update(canonical_bytes(list(row)))
+            h.update(b"\n")
+    return h.hexdigest()

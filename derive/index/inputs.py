@@ -1,0 +1,300 @@
+"""Build inputs: the corpus tree's records and the per-article dataset, read into plain values.
+
+The builder is a pure function of these values plus ``built_at``. Reading is the only I/O:
+
+- :func:`read_tree` takes anything with ``manifest()``, ``works()`` and ``versions(slug)``
+  (a :class:`corpus_tree.CorpusTree`, or an in-memory stand-in in tests) and copies its
+  records into dicts;
+- :func:`read_dataset` reads a dataset directory (``docs/contracts.md`` §2): provision rows
+  from ``provisions.jsonl`` (else ``provisions.parquet``, else every other ``*.jsonl`` /
+  ``*.parquet``), text gaps from ``gaps.jsonl`` and refused versions from ``errors.jsonl``
+  (indexed as ``text_not_available`` gaps naming the refusal); every file read is listed with
+  its SHA-256 so the stamp names its inputs. The dataset's own per-work history files are not
+  read: the index derives its provision history from the rows (``derive/index/history.py``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from legal.errors import IndexError_
+
+ROWS_FILES = ("provisions.jsonl", "provisions.parquet")
+GAPS_FILE = "gaps.jsonl"
+ERRORS_FILE = "errors.jsonl"
+_NOT_ROWS = {GAPS_FILE, ERRORS_FILE}
+_HISTORY_DIRS = {"history", "histories"}
+
+
+class TreeLike(Protocol):
+    """The read side of a corpus tree that the builder needs."""
+
+    def manifest(self) -> Any: ...
+
+    def works(self) -> Iterable[Any]: ...
+
+    def versions(self, slug: str) -> Sequence[Any]: ...
+
+
+def as_dict(record: Any) -> dict[str, Any]:
+    """A plain dict copy of a record (a mapping, or an object with ``to_dict()``)."""
+    to_dict = getattr(record, "to_dict", None)
+    if callable(to_dict):
+        value = to_dict()
+        if isinstance(value, dict):
+            return value
+    if isinstance(record, Mapping):
+        return {str(k): v for k, v in record.items()}
+    raise IndexError_(f"cannot read record of type {type(record).__name__}", code="unreadable_record")
+
+
+@dataclass(frozen=True)
+class TreeInput:
+    """The records of one publisher's corpus tree."""
+
+    manifest: dict[str, Any]
+    works: tuple[dict[str, Any], ...]
+    versions: Mapping[str, tuple[dict[str, Any], ...]]
+
+
+def read_tree(tree: TreeLike) -> TreeInput:
+    works = tuple(sorted((as_dict(w) for w in tree.works()), key=lambda w: str(w.get("slug", ""))))
+    versions = {str(w["slug"]): tuple(as_dict(v) for v in tree.versions(str(w["slug"]))) for w in works}
+    return TreeInput(manifest=as_dict(tree.manifest()), works=works, versions=versions)
+
+
+@dataclass(frozen=True)
+class CitationRow:
+    href: str
+    text: str | None
+    target_work: str | None
+
+
+@dataclass(frozen=True)
+class ProvisionRow:
+    """One row of the per-article dataset (``docs/contracts.md`` §2)."""
+
+    provision_id: str
+    lex_id: str
+    work_id: str
+    publisher: str
+    version_key: str
+    language: str
+    anchor: str
+    type: str
+    num: str | None
+    heading: str | None
+    path: tuple[str, ...]
+    article_valid_from: str | None
+    text_md: str
+    text_sha256: str
+    citations: tuple[CitationRow, ...]
+    profile: str
+    evidence_sha256: str | None
+    evidence_file: str | None
+    record_sha256: str
+    span_start: int | None
+    span_end: int | None
+    order: int = 0
+
+
+@dataclass(frozen=True)
+class GapRow:
+    lex_id: str
+    work_id: str
+    language: str
+    gap: str
+    reason: str | None
+    evidence_sha256: str | None
+
+
+@dataclass(frozen=True)
+class InputFile:
+    path: str
+    sha256: str
+    size: int
+
+
+@dataclass(frozen=True)
+class DatasetInput:
+    rows: tuple[ProvisionRow, ...]
+    gaps: tuple[GapRow, ...]
+    files: tuple[InputFile, ...] = field(default=())
+
+    def for_publisher(self, publisher: str) -> DatasetInput:
+        return DatasetInput(
+            rows=tuple(r for r in self.rows if r.publisher == publisher),
+            gaps=tuple(g for g in self.gaps if g.work_id.split(":", 1)[0] == publisher),
+            files=self.files,
+        )
+
+
+def _opt_str(d: Mapping[str, Any], key: str, where: str) -> str | None:
+    value = d.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise IndexError_(f"dataset member {key!r} must be a string", code="bad_dataset_row", subject=where)
+    return value
+
+
+def _req_str(d: Mapping[str, Any], key: str, where: str) -> str:
+    value = _opt_str(d, key, where)
+    if value is None:
+        raise IndexError_(f"dataset row lacks {key!r}", code="bad_dataset_row", subject=where)
+    return value
+
+
+def _citations(value: Any, where: str) -> tuple[CitationRow, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str):  # Parquet writers sometimes store nested values as JSON text
+        value = json.loads(value)
+    out = []
+    for item in value:
+        if not isinstance(item, Mapping) or not isinstance(item.get("href"), str):
+            raise IndexError_("citation without href", code="bad_dataset_row", subject=where)
+        out.append(CitationRow(href=item["href"], text=_opt_str(item, "text", where),
+                               target_work=_opt_str(item, "target_work", where)))
+    return tuple(out)
+
+
+def _path(value: Any, where: str) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        value = json.loads(value) if value.startswith("[") else [value]
+    if not all(isinstance(p, str) for p in value):
+        raise IndexError_("path must be a list of strings", code="bad_dataset_row", subject=where)
+    return tuple(value)
+
+
+def _span(value: Any) -> tuple[int | None, int | None]:
+    if isinstance(value, str):
+        value = json.loads(value)
+    if isinstance(value, Mapping) and isinstance(value.get("start"), int) and isinstance(value.get("end"), int):
+        return int(value["start"]), int(value["end"])
+    return None, None
+
+
+def provision_row(d: Mapping[str, Any], order: int, where: str) -> ProvisionRow:
+    start, end = _span(d.get("span"))
+    return ProvisionRow(
+        provision_id=_req_str(d, "provision_id", where),
+        lex_id=_req_str(d, "lex_id", where),
+        work_id=_req_str(d, "work_id", where),
+        publisher=_req_str(d, "publisher", where),
+        version_key=_req_str(d, "version_key", where),
+        language=_req_str(d, "language", where),
+        anchor=_req_str(d, "anchor", where),
+        type=_req_str(d, "type", where),
+        num=_opt_str(d, "num", where),
+        heading=_opt_str(d, "heading", where),
+        path=_path(d.get("path"), where),
+        article_valid_from=_opt_str(d, "article_valid_from", where),
+        text_md=_req_str(d, "text_md", where),
+        text_sha256=_req_str(d, "text_sha256", where),
+        citations=_citations(d.get("citations"), where),
+        profile=_req_str(d, "profile", where),
+        evidence_sha256=_opt_str(d, "evidence_sha256", where),
+        evidence_file=_opt_str(d, "evidence_file", where),
+        record_sha256=_req_str(d, "record_sha256", where),
+        span_start=start,
+        span_end=end,
+        order=order,
+    )
+
+
+def gap_row(d: Mapping[str, Any], where: str) -> GapRow:
+    """A gap; ``language`` null (a state with no expression at all) is stored as ``""``."""
+    return GapRow(
+        lex_id=_req_str(d, "lex_id", where),
+        work_id=_req_str(d, "work_id", where),
+        language=_opt_str(d, "language", where) or "",
+        gap=_req_str(d, "gap", where),
+        reason=_opt_str(d, "reason", where),
+        evidence_sha256=_opt_str(d, "evidence_sha256", where),
+    )
+
+
+def error_gap(d: Mapping[str, Any], where: str) -> GapRow:
+    """A version the deriver refused, as a ``text_not_available`` gap naming the refusal."""
+    code = _opt_str(d, "code", where) or "derivation_error"
+    message = _opt_str(d, "message", where) or ""
+    return GapRow(
+        lex_id=_req_str(d, "lex_id", where),
+        work_id=_req_str(d, "work_id", where),
+        language=_opt_str(d, "language", where) or "",
+        gap="text_not_available",
+        reason=f"derivation refused ({code}): {message}".strip(),
+        evidence_sha256=_opt_str(d, "evidence_sha256", where),
+    )
+
+
+def _file_entry(root: Path, path: Path) -> InputFile:
+    data = path.read_bytes()
+    return InputFile(path=path.relative_to(root).as_posix(), sha256=hashlib.sha256(data).hexdigest(), size=len(data))
+
+
+def _jsonl(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
+    with path.open("r", encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            if line.strip():
+                value = json.loads(line)
+                if not isinstance(value, dict):
+                    raise IndexError_("dataset line is not an object", code="bad_dataset_row",
+                                      subject=f"{path.name}:{number}")
+                yield f"{path.name}:{number}", value
+
+
+def _parquet(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(path)
+    for number, value in enumerate(table.to_pylist(), 1):
+        yield f"{path.name}:{number}", value
+
+
+def _candidate_files(root: Path, suffix: str) -> list[Path]:
+    found = []
+    for path in sorted(root.rglob(f"*{suffix}")):
+        rel = path.relative_to(root)
+        if path.name in _NOT_ROWS or any(part in _HISTORY_DIRS for part in rel.parts[:-1]):
+            continue
+        if path.is_file():
+            found.append(path)
+    return found
+
+
+def row_files(directory: Path) -> list[Path]:
+    for name in ROWS_FILES:
+        if (directory / name).is_file():
+            return [directory / name]
+    return _candidate_files(directory, ".jsonl") or _candidate_files(directory, ".parquet")
+
+
+def read_dataset(directory: Path) -> DatasetInput:
+    """Provision rows, gaps and refusals of a dataset directory (JSONL preferred over Parquet)."""
+    if not directory.is_dir():
+        raise IndexError_("dataset directory not found", code="dataset_missing", subject=directory.name)
+    rows: list[ProvisionRow] = []
+    files: list[InputFile] = []
+    for path in row_files(directory):
+        reader = _jsonl if path.suffix == ".jsonl" else _parquet
+        for where, value in reader(path):
+            rows.append(provision_row(value, len(rows), where))
+        files.append(_file_entry(directory, path))
+    gaps: list[GapRow] = []
+    for path in sorted(directory.rglob(GAPS_FILE)):
+        gaps.extend(gap_row(value, where) for where, value in _jsonl(path))
+        files.append(_file_entry(directory, path))
+    for path in sorted(directory.rglob(ERRORS_FILE)):
+        gaps.extend(error_gap(value, where) for where, value in _jsonl(path))
+        files.append(_file_entry(directory, path))
+    files.sort(key=lambda f: f.path)
+    return DatasetInput(rows=tuple(rows), gaps=tuple(gaps), files=tuple(files))

@@ -1,0 +1,425 @@
+"""From tree records and dataset rows to index table rows (pure, deterministic).
+
+:func:`assemble` is the whole build logic without SQLite: it validates the inputs against
+each other (fail closed) and returns every table's rows in insertion order. Row ids follow
+the documented order (``derive/index/schema.py``), never the input order.
+
+Refusals (raised as :class:`legal.errors.IndexError_`): a dataset row whose text does not
+hash to its ``text_sha256``; a row for a version or language the tree does not hold; a row
+whose ``record_sha256`` is not the tree record's (the dataset was derived from other
+records); two rows with one anchor in one expression; one expression derived by two
+profiles. Whitespace-only provisions are dropped and counted, never indexed.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from derive.index.catalogue import (
+    Name,
+    dedupe,
+    fts_columns,
+    identifier_names,
+    metadata_names,
+    metadata_rows,
+    title_names,
+)
+from derive.index.history import VersionText, build_history
+from derive.index.identifiers import href_slug_candidates
+from derive.index.inputs import DatasetInput, GapRow, ProvisionRow, TreeInput
+from derive.index.text import anchor_article_key
+from legal.canonical import canonical_text, digest
+from legal.errors import IdentityError, IndexError_, TemporalError
+from legal.ids import Publisher, VersionId, celex_of_uri, parse_date
+from legal.outcomes import RecordEvent, TextGap, ValidToConvention
+from legal.validity import Interval, convention_of
+
+Row = tuple[Any, ...]
+_LIFECYCLE = {RecordEvent.WITHDRAWN_FROM_SOURCE.value, RecordEvent.RESIGHTED.value}
+
+
+@dataclass
+class IndexRows:
+    """Every table's rows, in insertion order (column order as in the DDL)."""
+
+    works: list[Row] = field(default_factory=list)
+    work_names: list[Row] = field(default_factory=list)
+    work_metadata: list[Row] = field(default_factory=list)
+    versions: list[Row] = field(default_factory=list)
+    expressions: list[Row] = field(default_factory=list)
+    texts: dict[str, str] = field(default_factory=dict)
+    lexical_states: list[Row] = field(default_factory=list)
+    provisions: list[Row] = field(default_factory=list)
+    citations: list[Row] = field(default_factory=list)
+    gaps: list[Row] = field(default_factory=list)
+    provision_states: list[Row] = field(default_factory=list)
+    anchor_events: list[Row] = field(default_factory=list)
+    events: list[Row] = field(default_factory=list)
+    observations: list[Row] = field(default_factory=list)
+    provision_fts: list[Row] = field(default_factory=list)
+    work_fts: list[Row] = field(default_factory=list)
+    excluded_empty_provisions: int = 0
+
+    def table(self, name: str) -> list[Row]:
+        if name == "texts":
+            return sorted(self.texts.items())
+        value = getattr(self, name)
+        assert isinstance(value, list)
+        return value
+
+
+@dataclass
+class _Context:
+    publisher: Publisher
+    rows_by_expression: dict[tuple[str, str], list[ProvisionRow]]
+    gaps_by_expression: dict[tuple[str, str], GapRow]
+    held_slugs: set[str]
+    aliases: dict[str, str]
+    out: IndexRows = field(default_factory=IndexRows)
+    states: dict[tuple[int, str, str, str], int] = field(default_factory=dict)
+
+
+@dataclass
+class _Interval:
+    end_exclusive: str | None
+    status: str
+
+
+def _fail(message: str, subject: str | None, code: str = "inconsistent_inputs") -> IndexError_:
+    return IndexError_(message, code=code, subject=subject)
+
+
+def is_withdrawn(events: Sequence[Mapping[str, Any]]) -> bool:
+    """The last of {withdrawn_from_source, resighted} is withdrawn_from_source."""
+    last = None
+    for event in events:
+        if event.get("event") in _LIFECYCLE:
+            last = event.get("event")
+    return last == RecordEvent.WITHDRAWN_FROM_SOURCE.value
+
+
+def first_observed(events: Sequence[Mapping[str, Any]]) -> str | None:
+    for event in events:
+        if event.get("event") == RecordEvent.FIRST_SIGHTING.value:
+            return str(event.get("observed_from"))
+    stamps = [str(e["observed_from"]) for e in events if e.get("observed_from")]
+    return min(stamps) if stamps else None
+
+
+def normalised_interval(valid_from: str, valid_to: str | None, convention: ValidToConvention) -> _Interval:
+    """Half-open end of a publisher interval; an inverted interval covers no day at all."""
+    start = parse_date(valid_from, what="valid_from")
+    end = parse_date(valid_to, what="valid_to") if valid_to else None
+    try:
+        interval = Interval.from_publisher(start, end, convention)
+    except TemporalError:
+        return _Interval(end_exclusive=valid_from, status="inverted")
+    if end is None:
+        return _Interval(end_exclusive=None, status="open")
+    status = "one_day" if end == start and convention is ValidToConvention.EXCLUSIVE else "closed"
+    assert interval.end is not None
+    return _Interval(end_exclusive=interval.end.isoformat(), status=status)
+
+
+def version_key_of(record: Mapping[str, Any]) -> str:
+    lex_id = str(record.get("lex_id") or "")
+    try:
+        return str(VersionId.parse(lex_id).key)
+    except IdentityError as exc:
+        raise _fail(f"version record has no v4 lex id: {exc.message}", lex_id, code="bad_version_identity") from None
+
+
+def _sort_versions(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    return sorted(records, key=lambda r: (str(r["valid_from"]), version_key_of(r)))
+
+
+def _ordered_rows(rows: list[ProvisionRow]) -> list[ProvisionRow]:
+    if rows and all(r.span_start is not None for r in rows):
+        return sorted(rows, key=lambda r: (r.span_start or 0, r.span_end or 0, r.order))
+    return sorted(rows, key=lambda r: r.order)
+
+
+def _check_row(row: ProvisionRow, record_sha: str) -> None:
+    if hashlib.sha256(row.text_md.encode("utf-8")).hexdigest() != row.text_sha256:
+        raise _fail("text_md does not hash to text_sha256", row.provision_id, code="text_hash_mismatch")
+    if row.record_sha256 != record_sha:
+        raise _fail("dataset row names another record_sha256 than the tree record", row.provision_id,
+                    code="record_hash_mismatch")
+
+
+def resolve_citation(href: str, target_work: str | None, ctx: _Context) -> tuple[str | None, int, str]:
+    """``(target_work_id, held_here, resolution)`` of one citation."""
+    publisher = ctx.publisher.value
+    if target_work:
+        slug = target_work.split(":", 1)[-1]
+        held = int(target_work.startswith(publisher + ":") and slug in ctx.held_slugs)
+        return target_work, held, "dataset"
+    for pub, slug in href_slug_candidates(href):
+        if pub == publisher and slug in ctx.held_slugs:
+            return f"{pub}:{slug}", 1, "href"
+        if pub == publisher:
+            alias = _alias_target(slug, ctx.aliases)
+            if alias:
+                return f"{pub}:{alias}", 1, "alias"
+        if pub != publisher:
+            return f"{pub}:{slug}", 0, "href"
+    candidates = href_slug_candidates(href)
+    if candidates:
+        pub, slug = candidates[0]
+        return f"{pub}:{slug}", 0, "href_unheld"
+    return None, 0, "unresolved"
+
+
+def _alias_target(slug: str, aliases: Mapping[str, str]) -> str | None:
+    if slug in aliases:
+        return aliases[slug]
+    best = max((a for a in aliases if slug.startswith(a + "-")), key=len, default=None)
+    return aliases[best] if best else None
+
+
+def _state_rowid(ctx: _Context, work_rowid: int, work_title: str, row: ProvisionRow) -> int:
+    key = (work_rowid, row.language, row.anchor, row.text_sha256)
+    existing = ctx.states.get(key)
+    if existing is not None:
+        return existing
+    rowid = len(ctx.states) + 1
+    ctx.states[key] = rowid
+    ctx.out.lexical_states.append((rowid, work_rowid, row.language, row.anchor, row.text_sha256, row.type, row.num,
+                                   row.heading, anchor_article_key(row.anchor)))
+    number = " ".join(p for p in (row.num, row.anchor.replace("_", " ")) if p)
+    ctx.out.provision_fts.append((rowid, work_title, number, row.heading or "", row.text_md))
+    return rowid
+
+
+@dataclass
+class _Expr:
+    rowid: int
+    language: str
+    provisions: list[ProvisionRow]
+
+
+def _expression(ctx: _Context, version_rowid: int, lex_id: str, record_sha: str, expr: Mapping[str, Any],
+                expression_rowid: int) -> _Expr:
+    language = str(expr["language"])
+    text = expr.get("text") or {}
+    raw_rows = ctx.rows_by_expression.pop((lex_id, language), [])
+    for row in raw_rows:
+        _check_row(row, record_sha)
+    rows = [r for r in _ordered_rows(raw_rows) if r.text_md.strip()]
+    ctx.out.excluded_empty_provisions += len(raw_rows) - len(rows)
+    anchors = Counter(r.anchor for r in rows)
+    duplicate = next((a for a, n in anchors.items() if n > 1), None)
+    if duplicate:
+        raise _fail(f"anchor {duplicate!r} occurs twice", f"{lex_id}|{language}", code="duplicate_anchor")
+    profiles = sorted({r.profile for r in rows})
+    if len(profiles) > 1:
+        raise _fail(f"one expression derived by several profiles: {profiles}", f"{lex_id}|{language}",
+                    code="mixed_profiles")
+    gap = ctx.gaps_by_expression.pop((lex_id, language), None)
+    if rows:
+        state, gap_reason = "provisions", None
+    elif gap is not None:
+        state, gap_reason = str(TextGap.parse(gap.gap)), gap.reason
+    elif not text.get("available"):
+        state, gap_reason = TextGap.TEXT_NOT_AVAILABLE.value, text.get("reason") or "publisher_text_unavailable"
+    else:
+        state, gap_reason = TextGap.TEXT_NOT_AVAILABLE.value, "no_derived_provisions"
+    evidence = rows[0].evidence_sha256 if rows else (gap.evidence_sha256 if gap else None)
+    evidence_file = rows[0].evidence_file if rows else None
+    prov_digest = digest([[r.anchor, r.text_sha256] for r in rows]) if rows else None
+    ctx.out.expressions.append((
+        expression_rowid, version_rowid, language, expr.get("title"), expr.get("title_short"), expr.get("source_uri"),
+        int(bool(text.get("available"))), text.get("reason"), text.get("url"), state, gap_reason,
+        profiles[0] if profiles else None, evidence, evidence_file, len(rows), prov_digest,
+    ))
+    for seq, obs in enumerate(expr.get("observations") or []):
+        ctx.out.observations.append((
+            expression_rowid, seq, obs.get("file"), obs.get("sha256"), obs.get("size"), obs.get("source_uri"),
+            obs.get("retrieved_at"), obs.get("format"), int(bool(obs.get("held_elsewhere"))),
+        ))
+    return _Expr(rowid=expression_rowid, language=language, provisions=rows)
+
+
+def _provisions(ctx: _Context, work_rowid: int, titles: Mapping[str, str], expr: _Expr) -> None:
+    for seq, row in enumerate(expr.provisions):
+        ctx.out.texts.setdefault(row.text_sha256, row.text_md)
+        state = _state_rowid(ctx, work_rowid, titles.get(row.language, ""), row)
+        ctx.out.provisions.append((
+            expr.rowid, seq, row.anchor, row.type, row.num, row.heading, canonical_text(list(row.path)),
+            row.article_valid_from, row.text_sha256, state, row.span_start, row.span_end,
+        ))
+        for cseq, citation in enumerate(row.citations):
+            target, held, how = resolve_citation(citation.href, citation.target_work, ctx)
+            ctx.out.citations.append((expr.rowid, _citation_seq(seq, cseq), row.anchor, citation.href,
+                                      citation.text, target, held, how))
+
+
+def _citation_seq(provision_seq: int, citation_seq: int) -> int:
+    return provision_seq * 10_000 + citation_seq
+
+
+def _primary_language(counts: Counter[str], title_language: str | None) -> str | None:
+    if not counts:
+        return title_language
+    best = max(counts.values())
+    tied = sorted(lang for lang, n in counts.items() if n == best)
+    return title_language if title_language in tied else tied[0]
+
+
+def _work_titles(versions: Sequence[dict[str, Any]], work: Mapping[str, Any], names: Sequence[Name]) -> dict[str, str]:
+    """The FTS ``title`` column per language: newest short title and title, work title, short titles."""
+    out: dict[str, list[str]] = defaultdict(list)
+    for record in reversed(versions):
+        for expr in record.get("expressions") or []:
+            lang = str(expr.get("language"))
+            if lang not in out:
+                out[lang] = [str(v) for v in (expr.get("title_short"), expr.get("title")) if v]
+    shorts = [n.value for n in names if n.kind == "publisher_short_title"]
+    extra = [str(work.get("title") or ""), *shorts]
+    return {lang: " \n".join(dict.fromkeys([*vals, *extra])) for lang, vals in out.items()}
+
+
+def _version_row(ctx: _Context, work_rowid: int, rowid: int, record: Mapping[str, Any]) -> _Interval:
+    convention = ValidToConvention(str(record.get("valid_to_convention") or convention_of(ctx.publisher).value))
+    valid_from = str(record["valid_from"])
+    valid_to = record.get("valid_to")
+    interval = normalised_interval(valid_from, valid_to, convention)
+    events = record.get("events") or []
+    provenance = record.get("provenance") or {}
+    ctx.out.versions.append((
+        rowid, work_rowid, record["lex_id"], version_key_of(record), record["publisher_version_identifier"],
+        record.get("document_type"), valid_from, valid_to, convention.value, interval.end_exclusive, interval.status,
+        record.get("valid_time_source") or "publisher", record.get("in_force_status"), record.get("publication_date"),
+        int(is_withdrawn(events)), first_observed(events), record["record_sha256"],
+        provenance.get("record_sha256") if isinstance(provenance, Mapping) else None,
+        canonical_text(sorted(record.get("document_roles") or [])), canonical_text(record.get("raw") or {}),
+    ))
+    for seq, event in enumerate(events):
+        ctx.out.events.append((rowid, seq, event.get("event"), event.get("observed_from"), event.get("scope"),
+                               event.get("detail")))
+    return interval
+
+
+def _work(ctx: _Context, work_rowid: int, work: Mapping[str, Any], records: Sequence[dict[str, Any]]) -> None:
+    slug = str(work["slug"])
+    versions = _sort_versions(records)
+    live = [r for r in versions if not is_withdrawn(r.get("events") or [])]
+    names = _work_names(ctx, work, live)
+    titles = _work_titles(live or versions, work, names)
+    texts: dict[str, list[VersionText]] = defaultdict(list)
+    text_counts: Counter[str] = Counter()
+    languages: set[str] = set()
+    for record in versions:
+        version_rowid = len(ctx.out.versions) + 1
+        interval = _version_row(ctx, work_rowid, version_rowid, record)
+        withdrawn = is_withdrawn(record.get("events") or [])
+        for expr in sorted(record.get("expressions") or [], key=lambda e: str(e["language"])):
+            built = _expression(ctx, version_rowid, str(record["lex_id"]), str(record["record_sha256"]), expr,
+                                len(ctx.out.expressions) + 1)
+            _provisions(ctx, work_rowid, titles, built)
+            languages.add(built.language)
+            if built.provisions and not withdrawn:
+                text_counts[built.language] += 1
+                texts[built.language].append(VersionText(
+                    version_rowid, str(record["valid_from"]), interval.end_exclusive,
+                    tuple((p.anchor, p.text_sha256, p.article_valid_from) for p in built.provisions)))
+    for language in sorted(texts):
+        history = build_history(work_rowid, language, texts[language])
+        ctx.out.provision_states.extend(history.states)
+        ctx.out.anchor_events.extend(history.events)
+    primary = _primary_language(text_counts, work.get("title_language"))
+    ctx.out.works.append((work_rowid, f"{ctx.publisher.value}:{slug}", slug, work["work_identifier"],
+                          work.get("document_type"), work.get("title"), work.get("title_language"),
+                          work.get("source_uri"), primary, canonical_text(sorted(languages))))
+    dated = [(str(r["valid_from"]), m) for r in live for m in (r.get("publisher_metadata") or [])]
+    metadata = metadata_rows(dated)
+    for m in metadata:
+        ctx.out.work_metadata.append((work_rowid, m.kind, m.identifier, m.label, m.language, m.normalized,
+                                      m.source_uri, m.first_valid_from, m.last_valid_from))
+    for n in names:
+        ctx.out.work_names.append((work_rowid, n.kind, n.normalized, n.value, n.language))
+    ctx.out.work_fts.append((work_rowid, *fts_columns(names, metadata)))
+
+
+def _celex(work: Mapping[str, Any], publisher: Publisher) -> str | None:
+    if publisher is not Publisher.EURLEX:
+        return None
+    try:
+        return celex_of_uri(str(work["work_identifier"]))
+    except IdentityError:
+        return None
+
+
+def _work_names(ctx: _Context, work: Mapping[str, Any], live: Sequence[Mapping[str, Any]]) -> list[Name]:
+    expressions = [e for r in live for e in (r.get("expressions") or [])]
+    metadata = [m for r in live for m in (r.get("publisher_metadata") or [])]
+    names = [
+        *identifier_names(work, ctx.publisher.value, _celex(work, ctx.publisher)),
+        *title_names(expressions, work.get("title"), work.get("title_language")),
+        *metadata_names(metadata),
+    ]
+    return dedupe(names)
+
+
+def _aliases(tree: TreeInput) -> dict[str, str]:
+    """``legilux_same_as`` alias slug → held slug; one alias naming two works is refused."""
+    out: dict[str, str] = {}
+    for work in tree.works:
+        slug = str(work["slug"])
+        names = metadata_names(m for r in tree.versions.get(slug, ()) for m in (r.get("publisher_metadata") or []))
+        for name in names:
+            if name.kind != "alias":
+                continue
+            if out.get(name.value, slug) != slug:
+                raise _fail(f"alias {name.value!r} names two works", name.value, code="alias_collision")
+            out[name.value] = slug
+    return out
+
+
+def _group_rows(dataset: DatasetInput) -> dict[tuple[str, str], list[ProvisionRow]]:
+    grouped: dict[tuple[str, str], list[ProvisionRow]] = defaultdict(list)
+    for row in dataset.rows:
+        grouped[(row.lex_id, row.language)].append(row)
+    return grouped
+
+
+def _gaps(dataset: DatasetInput) -> dict[tuple[str, str], GapRow]:
+    out: dict[tuple[str, str], GapRow] = {}
+    for gap in dataset.gaps:
+        TextGap.parse(gap.gap)
+        out[(gap.lex_id, gap.language)] = gap
+    return out
+
+
+def assemble(publisher: Publisher, tree: TreeInput, dataset: DatasetInput) -> IndexRows:
+    """Every table's rows for one publisher (see the module docstring for the refusals)."""
+    data = dataset.for_publisher(publisher.value)
+    ctx = _Context(publisher=publisher, rows_by_expression=_group_rows(data), gaps_by_expression=_gaps(data),
+                   held_slugs={str(w["slug"]) for w in tree.works}, aliases=_aliases(tree))
+    for work in tree.works:
+        if work.get("publisher", publisher.value) != publisher.value:
+            raise _fail("work of another publisher in the tree", str(work.get("slug")), code="mixed_publishers")
+    for work_rowid, work in enumerate(sorted(tree.works, key=lambda w: str(w["slug"])), 1):
+        _work(ctx, work_rowid, work, tree.versions.get(str(work["slug"]), ()))
+    if ctx.rows_by_expression:
+        lex_id, language = sorted(ctx.rows_by_expression)[0]
+        raise _fail("dataset rows for an expression the tree does not hold", f"{lex_id}|{language}",
+                    code="orphan_dataset_rows")
+    unique = {(g.lex_id, g.language, g.gap): g for g in sorted(data.gaps, key=lambda g: (g.lex_id, g.language, g.gap,
+                                                                                            g.reason or ""))}
+    ctx.out.gaps = [(g.lex_id, g.language, g.gap, g.reason, g.evidence_sha256) for _, g in sorted(unique.items())]
+    return ctx.out
+
+
+def check_timestamp(text: str) -> str:
+    """``built_at`` must be a UTC ``YYYY-MM-DDTHH:MM:SSZ`` instant."""
+    try:
+        _dt.datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ")
+    except ValueError:
+        raise _fail(f"built_at {text!r} is not YYYY-MM-DDTHH:MM:SSZ", text, code="bad_built_at") from None
+    return text

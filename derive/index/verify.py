@@ -1,0 +1,74 @@
+"""Full verification of a built index (``lex index verify``).
+
+Beyond the mount checks of :mod:`derive.index.read`: the content digest is recomputed and
+compared with the stamp; every stored text hashes to its key; every lexical state has an FTS
+row; and, when ``<publisher>.stamp.json`` is beside the file, it must name this file's size
+and SHA-256 and repeat the embedded stamp exactly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from derive.index.digest import content_digest
+from derive.index.read import mount_problems, open_readonly, read_stamp
+from derive.index.schema import stamp_file_name
+
+
+@dataclass
+class VerifyReport:
+    index: str
+    problems: list[str] = field(default_factory=list)
+    stamp: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def _text_problems(conn_rows: list[tuple[str, str]]) -> list[str]:
+    out = []
+    for sha, text in conn_rows:
+        if hashlib.sha256(text.encode("utf-8")).hexdigest() != sha:
+            out.append(f"text {sha[:12]}… does not hash to its key")
+    return out
+
+
+def _stamp_file_problems(path: Path, stamp: dict[str, str]) -> list[str]:
+    stamp_path = path.with_name(stamp_file_name(stamp.get("publisher", "")))
+    if not stamp_path.is_file():
+        return []
+    doc = json.loads(stamp_path.read_text(encoding="utf-8"))
+    data = path.read_bytes()
+    problems = []
+    index = doc.get("index") or {}
+    if index.get("sha256") != hashlib.sha256(data).hexdigest() or index.get("bytes") != len(data):
+        problems.append(f"{stamp_path.name} names another index file (size or sha256 differ)")
+    if doc.get("stamp") != stamp:
+        problems.append(f"{stamp_path.name} does not repeat the embedded stamp")
+    return problems
+
+
+def verify_index(path: Path) -> VerifyReport:
+    report = VerifyReport(index=path.name)
+    conn = open_readonly(path)
+    try:
+        report.problems.extend(mount_problems(conn))
+        if report.problems:
+            return report
+        report.stamp = read_stamp(conn)
+        digest = content_digest(conn)
+        if digest != report.stamp.get("content_digest"):
+            report.problems.append(f"content digest {digest} differs from the stamp's {report.stamp.get('content_digest')}")
+        report.problems.extend(_text_problems(list(conn.execute("SELECT text_sha256, text_md FROM texts"))))
+        states = conn.execute("SELECT COUNT(*) FROM lexical_states").fetchone()[0]
+        fts = conn.execute("SELECT COUNT(*) FROM provision_fts_docsize").fetchone()[0]
+        if states != fts:
+            report.problems.append(f"{states} lexical states but {fts} FTS rows")
+    finally:
+        conn.close()
+    report.problems.extend(_stamp_file_problems(path, report.stamp))
+    return report

@@ -1,0 +1,129 @@
+"""The records a profile produces: provisions, citations, notes and typed gaps.
+
+A profile is a pure function ``bytes → ExtractionResult``. The result is frozen and carries
+everything needed to reproduce a dataset row except the record-level coordinates (lex id,
+version key, valid time), which the dataset builder adds from the version record.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field, replace
+
+from legal.outcomes import TextGap
+
+
+def text_sha256(text_md: str) -> str:
+    """SHA-256 of ``text_md`` exactly as stored (UTF-8)."""
+    return hashlib.sha256(text_md.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A half-open code-point span ``[start, end)`` in the profile's rendered Markdown document."""
+
+    start: int
+    end: int
+
+    def to_dict(self) -> dict[str, int]:
+        return {"start": self.start, "end": self.end}
+
+
+@dataclass(frozen=True, slots=True)
+class DerivedFrom:
+    """The hash-chain link: which evidence bytes, and where in the rendering."""
+
+    evidence_sha256: str
+    span: Span | None = None
+    pages: tuple[int, int] | None = None  # 1-based first/last PDF page (pdf profiles only)
+
+
+@dataclass(frozen=True, slots=True)
+class Citation:
+    """A link out of a provision, as the publisher marked it; ``target_work`` once resolved."""
+
+    href: str
+    text: str
+    target_work: str | None = None
+
+    def to_dict(self) -> dict[str, str | None]:
+        return {"href": self.href, "text": self.text, "target_work": self.target_work}
+
+
+@dataclass(frozen=True, slots=True)
+class Provision:
+    """One article/annex/document state as one profile read it from one body."""
+
+    anchor: str
+    type: str
+    num: str | None
+    heading: str | None
+    path: tuple[str, ...]
+    text_md: str
+    text_sha256: str
+    citations: tuple[Citation, ...]
+    article_valid_from: str | None
+    eli: str | None
+    language: str
+    profile: str
+    derived_from: DerivedFrom
+    index_terms: tuple[str, ...] = ()
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.text_md.strip()
+
+
+@dataclass(frozen=True, slots=True)
+class Gap:
+    """Why a body yields no text, as a closed :class:`TextGap` plus the reason in words."""
+
+    gap: TextGap
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ExtractionResult:
+    """What one profile made of one body."""
+
+    profile: str
+    evidence_sha256: str
+    language: str
+    provisions: tuple[Provision, ...] = ()
+    notes: tuple[str, ...] = ()
+    gap: Gap | None = None
+    document_md: str = ""
+
+    @property
+    def empty_provisions(self) -> int:
+        return sum(1 for p in self.provisions if p.is_empty)
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint(self.provisions)
+
+    def with_notes(self, *notes: str) -> ExtractionResult:
+        return replace(self, notes=self.notes + tuple(notes))
+
+
+def fingerprint(provisions: tuple[Provision, ...] | list[Provision]) -> str:
+    """Frozen-output fingerprint: ``sha256("|".join(anchor + ":" + text_sha256))``."""
+    joined = "|".join(f"{p.anchor}:{p.text_sha256}" for p in provisions)
+    return hashlib.sha256(joined.encode("utf-8")).hexdigest()
+
+
+@dataclass(slots=True)
+class Draft:
+    """A provision while a profile is building it (mutable; frozen by :mod:`derive.render`)."""
+
+    anchor: str
+    type: str
+    num: str | None
+    heading: str | None
+    path: tuple[str, ...]
+    body: str
+    citations: list[Citation] = field(default_factory=list)
+    article_valid_from: str | None = None
+    eli: str | None = None
+    index_terms: tuple[str, ...] = ()
+    pages: tuple[int, int] | None = None

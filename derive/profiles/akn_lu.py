@@ -1,0 +1,374 @@
+"""``akn-lu/1``: Legilux Akoma Ntoso 3.0 (CSD13 + ``scl:`` metadata).
+
+Provision sources, in document order: every top-level ``article`` (type ``article``) and every
+``attachment``/``doc`` holding a ``mainBody`` (type ``annex``). Articles inside another article,
+an ``embeddedStructure``/``quotedStructure``/``mod`` or an attachment are quoted or annexed
+text, never provisions of their own; their text stays in the provision that quotes them,
+rendered as a Markdown quotation.
+
+- anchor: the publisher's ``id`` verbatim (``art_1er``, ``art_4-1``, ``art_l_010-1``), else
+  ``article_<n>`` / slug of the annex title / ``annex_<n>``;
+- ``num``/``heading``: plain text (``Art. 1<sup>er</sup>.`` → ``Art. 1er.``);
+- ``path``: ``book|part|title|chapter|subchapter|section|subsection`` labels
+  ``"<num> — <heading>"``, plain text, outermost first;
+- ``eli`` and ``article_valid_from``: the article's own ``scl:JOLUXLegalResource``
+  ``uriThis`` / ``dateApplicability``;
+- ``<del>`` (struck-through repealed wording) is excluded; ``mod`` milestones keep their
+  content; ``noteRef``, ``eop`` and every ``scl:`` element never render; ``scl:indexterms``
+  become the provision's index terms; ``scl:postit`` editorial notes become result notes;
+- ``ref`` → citation (href + inline text), only the text stays inline.
+
+``akn-lu-document/1`` is the fallback when a body has no article/annex boundary at all: the
+official ``body`` becomes one ``document`` provision.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from lxml import etree
+
+from derive.limits import DEFAULT_LIMITS, Limits, local, namespace, parse_xml
+from derive.lists import bullet_marker, ordered_marker
+from derive.model import Citation, Draft, ExtractionResult
+from derive.render import Context, finish
+from derive.text import collapse_ws, emphasis, gfm_table, prefix_num, slug
+from legal.canonical import sha256_hex
+from legal.errors import DerivationError
+
+PROFILE = "akn-lu/1"
+DOCUMENT_PROFILE = "akn-lu-document/1"
+
+AKN_NAMESPACES = frozenset({
+    "http://docs.oasis-open.org/legaldocml/ns/akn/3.0/CSD13",
+    "http://docs.oasis-open.org/legaldocml/ns/akn/3.0",
+})
+SCL = "http://www.scl.lu"
+
+CONTAINERS = frozenset({"book", "part", "title", "chapter", "subchapter", "section", "subsection"})
+QUOTED = frozenset({"embeddedStructure", "quotedStructure"})
+NOT_SOURCES = frozenset({"meta", "preface", "preamble", "conclusions", "mod", "embeddedText", *QUOTED})
+SILENT = frozenset({"noteRef", "eop", "authorialNote", "note", "notes", "meta", "del", "mmlSemantics"})
+TITLED = frozenset({"article", *CONTAINERS, "division", "rule"})
+NUMBERED = frozenset({"paragraph", "subparagraph", "point", "item", "clause", "indent", "list", "alinea"})
+BLOCK = frozenset({
+    "p", "alinea", "content", "paragraph", "subparagraph", "point", "list", "blockList", "item",
+    "ol", "ul", "li", "table", "div", "container", "hcontainer", "blockContainer", "intro",
+    "wrapUp", "listIntroduction", "listWrapUp", "mainBody", "article", "tblock", "formula",
+    "clause", "indent", "longTitle", "heading", "subheading", "num", *QUOTED, *CONTAINERS,
+})
+
+
+@dataclass
+class _State:
+    citations: list[Citation] = field(default_factory=list)
+    deleted: int = 0
+
+
+class _Reader:
+    """Renders AKN elements to Markdown blocks and inline text, collecting citations."""
+
+    def __init__(self) -> None:
+        self.state = _State()
+        self.active: set[str] = set()
+
+    # -- inline -------------------------------------------------------------------------
+    def inline(self, el: etree._Element, plain: bool = False) -> str:
+        out = [el.text or ""]
+        for child in el:
+            out.append(self.inline_child(child, plain))
+            out.append(child.tail or "")
+        return "".join(out)
+
+    def inline_child(self, el: etree._Element, plain: bool) -> str:
+        tag = local(el.tag)
+        if not tag or namespace(el.tag) == SCL:
+            return ""
+        if tag == "del":
+            self.state.deleted += 1
+            return ""
+        if tag in SILENT:
+            return ""
+        if tag == "br":
+            return " "
+        if tag == "img":
+            return f" [image: {el.get('src', '')}] " if not plain else ""
+        if tag in ("ref", "a") and el.get("href") is not None and not plain:
+            text = collapse_ws(self.inline(el, plain=True))
+            if text:
+                self.state.citations.append(Citation(href=el.get("href", ""), text=text))
+        marker = {"b": "**", "strong": "**", "i": "*", "em": "*"}.get(tag)
+        if plain or marker is None or marker in self.active:
+            return self.inline(el, plain)
+        self.active.add(marker)
+        inner = self.inline(el, plain)
+        self.active.discard(marker)
+        return emphasis(inner, marker)
+
+    def plain(self, el: etree._Element | None) -> str | None:
+        if el is None:
+            return None
+        saved = len(self.state.citations)
+        text = collapse_ws(self.inline(el, plain=True))
+        del self.state.citations[saved:]
+        return text or None
+
+    # -- blocks -------------------------------------------------------------------------
+    def blocks(self, el: etree._Element) -> list[str]:
+        tag = local(el.tag)
+        if not tag or namespace(el.tag) == SCL or tag in SILENT:
+            if tag == "del":
+                self.state.deleted += 1
+            return []
+        if tag == "table":
+            return [self.table(el)]
+        if tag in ("ol", "ul"):
+            return self.list_items(el, ordered=tag == "ol")
+        if tag in QUOTED:
+            return [_quote(b) for b in self.children_blocks(el)]
+        if tag in TITLED:
+            return self.titled(el)
+        if tag in NUMBERED and _child(el, "num") is not None:
+            num = self.plain(_child(el, "num"))
+            return prefix_num(num, self.children_blocks(el, skip=("num",)))
+        return self.mixed(el)
+
+    def children_blocks(self, el: etree._Element, skip: tuple[str, ...] = ()) -> list[str]:
+        out: list[str] = []
+        for child in el:
+            if local(child.tag) not in skip:
+                out.extend(self.blocks(child))
+        return out
+
+    def mixed(self, el: etree._Element) -> list[str]:
+        """Inline runs become blocks; block-level children contribute their own blocks."""
+        out: list[str] = []
+        run = [el.text or ""]
+        for child in el:
+            tag = local(child.tag)
+            if tag in BLOCK and namespace(child.tag) != SCL:
+                out.append(collapse_ws("".join(run)))
+                run = []
+                out.extend(self.blocks(child))
+            else:
+                run.append(self.inline_child(child, plain=False))
+            run.append(child.tail or "")
+        out.append(collapse_ws("".join(run)))
+        return [b for b in out if b]
+
+    def titled(self, el: etree._Element) -> list[str]:
+        label = " ".join(x for x in (self.plain(_child(el, "num")), self.plain(_child(el, "heading"))) if x)
+        body = self.children_blocks(el, skip=("num", "heading"))
+        return ([f"**{label}**"] if label else []) + body
+
+    def list_items(self, el: etree._Element, ordered: bool) -> list[str]:
+        out: list[str] = []
+        symbol = el.get(f"{{{SCL}}}symbol")
+        start = el.get(f"{{{SCL}}}start")
+        index = 0
+        for li in el:
+            if local(li.tag) != "li":
+                out.extend(self.blocks(li))
+                continue
+            item_symbol = li.get(f"{{{SCL}}}symbol")
+            if ordered:
+                marker = ordered_marker(symbol, index, start)
+            else:
+                marker = item_symbol if symbol == "custom" and item_symbol else bullet_marker(symbol)
+            index += 1
+            body = self.mixed(li)
+            if not body:
+                continue
+            out.extend(_mark(marker, body))
+        return out
+
+    def table(self, el: etree._Element) -> str:
+        rows = []
+        for tr in el.iter(f"{{{namespace(el.tag)}}}tr"):
+            cells = [c for c in tr if local(c.tag) in ("td", "th")]
+            rows.append([" ".join(self.mixed(c)) for c in cells])
+        return gfm_table(rows)
+
+
+def _child(el: etree._Element, name: str) -> etree._Element | None:
+    for child in el:
+        if local(child.tag) == name and namespace(child.tag) != SCL:
+            return child
+    return None
+
+
+def _text(el: etree._Element) -> str:
+    return collapse_ws("".join(t for t in el.itertext() if isinstance(t, str)))
+
+
+def _quote(block: str) -> str:
+    return "\n".join("> " + line if line else ">" for line in block.split("\n"))
+
+
+def _mark(marker: str, body: list[str]) -> list[str]:
+    if not marker:
+        return body
+    first = body[0]
+    if first.startswith(("|", ">")):
+        return [marker, *body]
+    return [f"{marker} {first}", *body[1:]]
+
+
+# -- provisions -------------------------------------------------------------------------------
+
+
+def _root(data: bytes, sha: str, limits: Limits) -> etree._Element:
+    root = parse_xml(data, sha, limits)
+    if local(root.tag) != "akomaNtoso" or namespace(root.tag) not in AKN_NAMESPACES:
+        raise DerivationError(
+            f"not Akoma Ntoso 3.0: root {root.tag!r}", code="unknown_namespace", subject=sha,
+        )
+    return root
+
+
+def _postit_notes(root: etree._Element) -> list[str]:
+    notes = []
+    for child in root:
+        if namespace(child.tag) == SCL and local(child.tag) == "postit":
+            text = _text(child)
+            notes.append(f"publisher editorial note (scl:postit) not rendered: {text}")
+    return notes
+
+
+def _document_element(root: etree._Element, sha: str) -> etree._Element:
+    for child in root:
+        if namespace(child.tag) in AKN_NAMESPACES:
+            return child
+    raise DerivationError("Akoma Ntoso document has no document element", code="malformed_akn", subject=sha)
+
+
+def _has_main_body(el: etree._Element) -> bool:
+    return any(local(x.tag) == "mainBody" for x in el.iter())
+
+
+def _sources(el: etree._Element, path: tuple[str, ...], reader: _Reader,
+             out: list[tuple[etree._Element, tuple[str, ...]]]) -> None:
+    for child in el:
+        tag = local(child.tag)
+        if not tag or namespace(child.tag) == SCL or tag in NOT_SOURCES:
+            continue
+        if tag == "article" or (tag in ("attachment", "doc") and _has_main_body(child)):
+            out.append((child, path))
+        elif tag in CONTAINERS:
+            label = " — ".join(
+                x for x in (reader.plain(_child(child, "num")), reader.plain(_child(child, "heading"))) if x
+            )
+            _sources(child, path + ((label,) if label else ()), reader, out)
+        else:
+            _sources(child, path, reader, out)
+
+
+def _jolux(article: etree._Element, name: str) -> str | None:
+    for work in article:
+        if namespace(work.tag) != SCL or local(work.tag) != "JOLUXWork":
+            continue
+        for res in work:
+            if local(res.tag) != "JOLUXLegalResource":
+                continue
+            for item in res:
+                if local(item.tag) == "jolux" and item.get(f"{{{SCL}}}name") == name:
+                    return collapse_ws(item.text or "") or None
+    return None
+
+
+def _index_terms(el: etree._Element) -> tuple[str, ...]:
+    terms: list[str] = []
+    for block in el.iter(f"{{{SCL}}}indexterms"):
+        if any(local(a.tag) == "indexterm" for a in block.iterancestors()):
+            continue
+        _collect_terms(block, "", terms)
+    return tuple(dict.fromkeys(terms))
+
+
+def _collect_terms(block: etree._Element, prefix: str, terms: list[str]) -> None:
+    for term in block:
+        if local(term.tag) != "indexterm":
+            continue
+        label_el = next((x for x in term if local(x.tag) == "label"), None)
+        label = _text(label_el) if label_el is not None else ""
+        label = label.lstrip("-– ").strip() if prefix else label
+        full = f"{prefix} — {label}" if prefix and label else (label or prefix)
+        if full:
+            terms.append(full)
+        for sub in term:
+            if local(sub.tag) == "indexterms":
+                _collect_terms(sub, full, terms)
+
+
+def _article_draft(el: etree._Element, path: tuple[str, ...], n: int, reader: _Reader) -> Draft:
+    reader.state.citations = []
+    body = reader.children_blocks(el, skip=("num", "heading"))
+    return Draft(
+        anchor=el.get("id") or f"article_{n}", type="article",
+        num=reader.plain(_child(el, "num")), heading=reader.plain(_child(el, "heading")), path=path,
+        body="\n\n".join(body), citations=list(reader.state.citations),
+        article_valid_from=_jolux(el, "dateApplicability"), eli=_jolux(el, "uriThis"),
+        index_terms=_index_terms(el),
+    )
+
+
+def _annex_draft(el: etree._Element, path: tuple[str, ...], n: int, reader: _Reader) -> Draft:
+    reader.state.citations = []
+    title_el = next((x for x in el.iter() if local(x.tag) == "longTitle"), None)
+    heading = reader.plain(title_el)
+    main = next(x for x in el.iter() if local(x.tag) == "mainBody")
+    body = reader.blocks(main)
+    anchor = el.get("id") or (slug(heading) if heading else f"annex_{n}")
+    return Draft(anchor=anchor, type="annex", num=None, heading=heading, path=path,
+                 body="\n\n".join(body), citations=list(reader.state.citations))
+
+
+def _drafts(doc: etree._Element, reader: _Reader) -> list[Draft]:
+    sources: list[tuple[etree._Element, tuple[str, ...]]] = []
+    _sources(doc, (), reader, sources)
+    drafts = []
+    counts = {"article": 0, "annex": 0}
+    for el, path in sources:
+        kind = "article" if local(el.tag) == "article" else "annex"
+        counts[kind] += 1
+        make = _article_draft if kind == "article" else _annex_draft
+        drafts.append(make(el, path, counts[kind], reader))
+    return drafts
+
+
+def _notes(reader: _Reader, base: list[str]) -> list[str]:
+    notes = list(base)
+    if reader.state.deleted:
+        notes.append(f"deleted text excluded: {reader.state.deleted} <del> span(s) (repealed wording, struck through)")
+    return notes
+
+
+def extract(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS) -> ExtractionResult:
+    """``akn-lu/1`` over one Legilux AKN body."""
+    sha = sha256_hex(data)
+    root = _root(data, sha, limits)
+    reader = _Reader()
+    drafts = _drafts(_document_element(root, sha), reader)
+    notes = _notes(reader, _postit_notes(root))
+    if not drafts:
+        notes.append("no article/annex elements found (profile coverage gap)")
+    return finish(Context(PROFILE, language, sha, title_joiner=" "), drafts, notes)
+
+
+def extract_document(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS) -> ExtractionResult:
+    """``akn-lu-document/1``: the official ``body`` as one ``document`` provision."""
+    sha = sha256_hex(data)
+    root = _root(data, sha, limits)
+    reader = _Reader()
+    doc = _document_element(root, sha)
+    body_el = next((x for x in doc if local(x.tag) in ("body", "mainBody")), None)
+    notes = _postit_notes(root)
+    ctx = Context(DOCUMENT_PROFILE, language, sha, title_joiner=" ")
+    blocks = reader.children_blocks(body_el) if body_el is not None else []
+    if not blocks:
+        return finish(ctx, [], _notes(reader, [*notes, "official body is empty; no text to extract"]))
+    draft = Draft(anchor="document", type="document", num=None, heading=None, path=(),
+                  body="\n\n".join(blocks), citations=list(reader.state.citations))
+    notes.append("publisher markup exposes no article or annex boundary; "
+                 "used the official AKN body as one document-level provision")
+    return finish(ctx, [draft], _notes(reader, notes))

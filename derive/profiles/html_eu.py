@@ -1,0 +1,138 @@
+"""``html-eu-tolerant/1``: EUR-Lex bodies that are not well-formed XML (web pages, HTML 4.01).
+
+The bytes are parsed by ``lxml.html`` (libxml2's recovering HTML parser; no network) — only the
+in-memory DOM is repaired, the evidence is untouched. Then, in order:
+
+1. the ``xhtml-eu/1`` layouts (eli-subdivisions, flat article titles) on the repaired DOM;
+2. the official text fragment of an EUR-Lex page (``div#TexteOnly`` / ``TXT_TE`` of the HTML 4.01
+   pages, ``div#text``/``#document1`` of later pages) split at paragraphs whose whole text is an
+   article heading (``Article 83``, ``Article premier``) or an annex heading;
+3. that fragment as one ``document`` provision when it exposes no such heading;
+4. otherwise a typed gap ``unsupported_manifestation``: a page with only title and metadata
+   (e.g. an HTML5 EUR-Lex page without its text tab) is never turned into text.
+"""
+
+from __future__ import annotations
+
+import re
+
+import lxml.html
+from lxml import etree
+
+from derive.limits import DEFAULT_LIMITS, Limits, check_size, local
+from derive.model import Draft, ExtractionResult, Gap
+from derive.profiles.xhtml_eu import Walker, drafts_for, stream_drafts
+from derive.render import Context, finish
+from legal.canonical import sha256_hex
+from legal.errors import DerivationError
+from legal.outcomes import TextGap
+
+PROFILE = "html-eu-tolerant/1"
+FRAGMENT_IDS = ("TexteOnly", "text", "document1", "textTabContent")
+_ARTICLE = re.compile(r"^(Article|Artikel|Articolo|Art\.)\s+(premier|1er|\d+\s?[a-z]{0,9})\s*$", re.IGNORECASE)
+_ANNEX = re.compile(r"^(ANNEX|ANNEXE|ANHANG)(\s+[IVXLC]+)?\s*$")
+DOCUMENT_PREFIX = '<a id="document"></a>\n\n### Document\n\n'
+
+
+def _encoding(data: bytes) -> str:
+    """UTF-8 when the bytes are valid UTF-8 (all EUR-Lex bodies measured are), else cp1252."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return "cp1252"
+    return "utf-8"
+
+
+def parse_html(data: bytes, sha: str, limits: Limits) -> etree._Element:
+    check_size(data, sha, limits)
+    body = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+    parser = lxml.html.HTMLParser(no_network=True, huge_tree=False, remove_comments=True, recover=True,
+                                  encoding=_encoding(body))
+    try:
+        root = lxml.html.document_fromstring(body, parser=parser)
+    except (etree.ParserError, ValueError) as exc:
+        raise DerivationError(f"unparseable HTML: {exc}", code="malformed_html", subject=sha) from None
+    return root
+
+
+def _by_id(root: etree._Element, ident: str) -> etree._Element | None:
+    return next((x for x in root.iter() if isinstance(x.tag, str) and x.get("id") == ident), None)
+
+
+def _fragment(root: etree._Element) -> etree._Element | None:
+    for ident in FRAGMENT_IDS:
+        found = _by_id(root, ident)
+        if found is not None:
+            inner = [x for x in found.iter() if local(x.tag).lower() == "txt_te"]
+            return inner[0] if inner else found
+    return None
+
+
+def _is_web_page(root: etree._Element) -> bool:
+    return any(local(x.tag).lower() == "script" or x.get("id") in ("PP1Contents", "banner")
+               for x in root.iter() if isinstance(x.tag, str))
+
+
+def _heading_kind(walker: Walker, el: etree._Element) -> str | None:
+    text = walker.plain(el) or ""
+    if _ARTICLE.match(text):
+        return "title-article-norm"
+    if _ANNEX.match(text):
+        return "title-annex-1"
+    return None
+
+
+def _looks_like_subtitle(text: str) -> bool:
+    return 0 < len(text) <= 100 and not text.endswith((".", ";", ":", ",")) and not text[0].isdigit() \
+        and not text.startswith(("(", "-", "—", "\"", "‘", "«"))
+
+
+def _split_fragment(fragment: etree._Element, walker: Walker) -> list[Draft]:
+    stream = [el for el in fragment if isinstance(el.tag, str) and (walker.plain(el) or "")]
+    marked = False
+    for i, el in enumerate(stream):
+        kind = _heading_kind(walker, el)
+        if kind:
+            el.set("class", kind)
+            marked = True
+            nxt = stream[i + 1] if i + 1 < len(stream) else None
+            if (kind == "title-article-norm" and nxt is not None and i + 2 < len(stream)
+                    and not _heading_kind(walker, nxt) and _looks_like_subtitle(walker.plain(nxt) or "")):
+                nxt.set("class", "stitle-article-norm")
+    return stream_drafts(stream, walker) if marked else []
+
+
+def _body(root: etree._Element) -> etree._Element | None:
+    return next((x for x in root.iter() if local(x.tag).lower() == "body"), None)
+
+
+def extract(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS) -> ExtractionResult:
+    """``html-eu-tolerant/1`` over an EUR-Lex HTML body."""
+    sha = sha256_hex(data)
+    root = parse_html(data, sha, limits)
+    ctx = Context(PROFILE, language, sha)
+    walker = Walker()
+    drafts, note = drafts_for(root, walker)
+    if drafts:
+        return finish(ctx, drafts, [note, "DOM repaired in memory (not well-formed XML); evidence untouched"])
+    fragment = _fragment(root)
+    if fragment is None and not _is_web_page(root):
+        fragment = _body(root)
+    if fragment is None:
+        return finish(ctx, [], ["no official text fragment in this page"], gap=Gap(
+            TextGap.UNSUPPORTED_MANIFESTATION,
+            "EUR-Lex page carries no text fragment (title and metadata only); no text derived",
+        ))
+    walker.citations = []
+    drafts = _split_fragment(fragment, walker)
+    if drafts:
+        return finish(ctx, drafts, ["boundaries: whole-paragraph article headings in the official EUR-Lex text "
+                                    "fragment (DOM repaired in memory)"])
+    walker.citations = []
+    blocks = walker.children(fragment)
+    if not blocks:
+        return finish(ctx, [], ["official text fragment is empty"], gap=Gap(
+            TextGap.UNSUPPORTED_MANIFESTATION, "EUR-Lex page text fragment is empty; no text derived"))
+    draft = Draft(anchor="document", type="document", num=None, heading=None, path=(),
+                  body="\n\n".join(blocks), citations=list(walker.citations))
+    return finish(ctx, [draft], ["boundaries: document-level fallback; publisher markup exposes no provision boundary"])

@@ -1,0 +1,180 @@
+"""``pdf-lu/1``: born-digital Legilux consolidated PDFs (``format: pdf``), text layer via pypdf.
+
+Text is never invented: when the PDF has no text layer, when it is a whole Mémorial gazette
+issue (several acts, ``format: pdf-memorial``), or when article segmentation is not safe
+(no ``Art. N.`` heads, repeated anchors, numbers going backwards — signs of quoted amending
+text or of several acts), the result is a typed gap ``unsupported_manifestation`` with the
+reason, and no provision.
+
+Segmentation: lines repeated on more than half of the pages (≥ 4 pages; digits folded) are page
+furniture and dropped; ``Art. 1er.``/``Art. 13bis.``/``Art. 7-1.`` at the start of a line opens
+an article (anchor ``art_1er``…, num ``Art. 1er.``; text after the head is the heading when
+short); ``Livre|Partie|Titre|Chapitre|Section <n> : <title>`` lines set the path; text before
+the first head is front matter. Lines are re-joined into paragraphs: a line opening with an
+enumeration (``(1)``, ``1°``, ``a)``, ``-``) starts a block, other lines continue the previous
+one. Each provision records the PDF pages it came from.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from derive.limits import DEFAULT_LIMITS, Limits, check_size
+from derive.model import Draft, ExtractionResult, Gap
+from derive.render import Context, finish
+from derive.text import collapse_ws
+from legal.canonical import sha256_hex
+from legal.errors import DerivationError
+from legal.outcomes import TextGap
+
+PROFILE = "pdf-lu/1"
+MAX_PAGES = 5000
+SUFFIXES = "bis|ter|quater|quinquies|sexies|septies|octies|novies|decies"
+_HEAD = re.compile(rf"^Art\.\s?(\d+(?:-\d+)*)(er|{SUFFIXES})?\.(?:\s+(.*))?$", re.IGNORECASE)
+_CONTAINER = re.compile(
+    r"^(Livre|Partie|Titre|Chapitre|Section)\s+([IVXLCDM]+|\d+)(?:er|re|e)?\.?\s*[-–—:]\s*(\S.*)$"
+)
+LEVELS = {"Livre": 0, "Partie": 0, "Titre": 1, "Chapitre": 2, "Section": 3}
+_BLOCK_START = re.compile(r"^(\(\d+[a-z]*\)|\d+°|[a-z]\)|\d+\)|[-–•]\s|\([a-z]+\)\s|[IVX]+\.\s)")
+_SUFFIX_RANK = {s: i for i, s in enumerate(["", "er", *SUFFIXES.split("|")])}
+
+
+def _pages(data: bytes, sha: str) -> list[str]:
+    from pypdf import PdfReader
+    from pypdf.errors import PyPdfError
+
+    try:
+        reader = PdfReader(io.BytesIO(data), strict=False)
+        if len(reader.pages) > MAX_PAGES:
+            raise DerivationError(f"PDF has {len(reader.pages)} pages (bound {MAX_PAGES})",
+                                  code="body_too_large", subject=sha)
+        return [page.extract_text() or "" for page in reader.pages]
+    except (PyPdfError, ValueError, KeyError, TypeError, OSError) as exc:
+        raise DerivationError(f"unreadable PDF: {exc}", code="malformed_pdf", subject=sha) from None
+
+
+def _furniture(pages: list[list[str]]) -> set[str]:
+    if len(pages) < 4:
+        return set()
+    seen: Counter[str] = Counter()
+    for lines in pages:
+        seen.update({_fold(line) for line in lines})
+    return {key for key, n in seen.items() if len(key) > 8 and n > len(pages) / 2}
+
+
+def _fold(line: str) -> str:
+    return re.sub(r"\d", "#", collapse_ws(line)).lower()
+
+
+@dataclass
+class _Article:
+    draft: Draft
+    lines: list[str] = field(default_factory=list)
+    first_page: int = 0
+    last_page: int = 0
+
+
+def _order_key(match: re.Match[str]) -> tuple[int, ...]:
+    numbers = tuple(int(x) for x in match.group(1).split("-"))
+    return (*numbers, _SUFFIX_RANK.get((match.group(2) or "").lower(), 0))
+
+
+def _paragraphs(lines: list[str]) -> str:
+    blocks: list[str] = []
+    for line in lines:
+        text = collapse_ws(line)
+        if not text:
+            continue
+        if not blocks or _BLOCK_START.match(text):
+            blocks.append(text)
+        elif blocks[-1].endswith("-") and not blocks[-1].endswith(" -"):
+            blocks[-1] += text
+        else:
+            blocks[-1] += " " + text
+    return "\n\n".join(blocks)
+
+
+@dataclass
+class _Segmenter:
+    articles: list[_Article] = field(default_factory=list)
+    path: list[tuple[int, str]] = field(default_factory=list)
+    keys: list[tuple[int, ...]] = field(default_factory=list)
+
+    def feed(self, line: str, page: int) -> None:
+        text = collapse_ws(line)
+        container = _CONTAINER.match(text)
+        head = _HEAD.match(text)
+        if container:
+            level = LEVELS[container.group(1)]
+            self.path = [p for p in self.path if p[0] < level] + [(level, text)]
+        elif head:
+            self.open(head, page)
+        elif self.articles:
+            self.articles[-1].lines.append(text)
+            self.articles[-1].last_page = page
+
+    def open(self, head: re.Match[str], page: int) -> None:
+        number = head.group(1) + (head.group(2) or "")
+        rest = collapse_ws(head.group(3) or "")
+        heading = rest if 0 < len(rest) <= 120 and not rest.startswith("(") else None
+        draft = Draft(anchor=f"art_{number.lower()}", type="article", num=f"Art. {number}.", heading=heading,
+                      path=tuple(label for _, label in self.path), body="")
+        article = _Article(draft, [] if heading or not rest else [rest], page, page)
+        self.articles.append(article)
+        self.keys.append(_order_key(head))
+
+
+def _unsafe(seg: _Segmenter) -> str | None:
+    if not seg.articles:
+        return "no 'Art. N.' article heads found in the text layer (profile coverage gap)"
+    anchors = Counter(a.draft.anchor for a in seg.articles)
+    repeated = sorted(a for a, n in anchors.items() if n > 1)
+    if repeated:
+        return f"article heads repeat ({', '.join(repeated[:5])}): quoted amending text or several acts"
+    for before, after in zip(seg.keys, seg.keys[1:], strict=False):
+        if after < before:
+            return "article numbers go backwards: quoted amending text or several acts"
+    return None
+
+
+def extract(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS) -> ExtractionResult:
+    """``pdf-lu/1`` over one born-digital consolidated PDF."""
+    sha = sha256_hex(data)
+    check_size(data, sha, limits)
+    ctx = Context(PROFILE, language, sha, title_joiner=" ")
+    pages = [text.splitlines() for text in _pages(data, sha)]
+    if sum(len(collapse_ws(" ".join(p))) for p in pages) < 20:
+        return finish(ctx, [], [f"pages: {len(pages)}"], gap=Gap(
+            TextGap.UNSUPPORTED_MANIFESTATION, "PDF carries no extractable text layer (scanned image?)"))
+    furniture = _furniture(pages)
+    seg = _Segmenter()
+    removed = 0
+    for number, lines in enumerate(pages, start=1):
+        for line in lines:
+            if _fold(line) in furniture:
+                removed += 1
+                continue
+            seg.feed(line, number)
+    notes = [f"pages: {len(pages)}; page furniture lines removed: {removed}"]
+    reason = _unsafe(seg)
+    if reason:
+        return finish(ctx, [], notes, gap=Gap(TextGap.UNSUPPORTED_MANIFESTATION,
+                                              f"article segmentation not safe: {reason}"))
+    drafts = []
+    for article in seg.articles:
+        article.draft.body = _paragraphs(article.lines)
+        article.draft.pages = (article.first_page, article.last_page)
+        drafts.append(article.draft)
+    return finish(ctx, drafts, notes)
+
+
+def memorial_gap(data: bytes, *, language: str) -> ExtractionResult:
+    """A Mémorial gazette issue: several acts in one PDF; no act is cut out of it."""
+    sha = sha256_hex(data)
+    return finish(Context(PROFILE, language, sha), [], ["format pdf-memorial: not segmented"], gap=Gap(
+        TextGap.UNSUPPORTED_MANIFESTATION,
+        "Mémorial gazette issue (whole issue, several acts); this build does not cut one act out of an issue",
+    ))

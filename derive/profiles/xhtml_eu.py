@@ -1,0 +1,384 @@
+"""``xhtml-eu/1``: Cellar XHTML (CONVEX and fmx2xhtml), strictly parsed.
+
+Two layouts:
+
+- **subdivision** (CONVEX, fmx2xhtml ≥ 9): the outermost ``div.eli-subdivision`` whose id starts
+  ``art_`` (article) or ``anx`` (annex) is a provision; its id is the anchor verbatim
+  (``art_6``, ``anx_I``). num = first article title (``title-article-norm``/``oj-ti-art``/
+  ``ti-art``), heading = first subtitle; path = the ``title-division``/``oj-ti-section`` labels
+  of the enclosing divisions, ``"CHAPTER II — Principles"``.
+- **flat** (older fmx2xhtml, single treaty articles): a stream of siblings starting at the first
+  article title; each title opens an article (``Article 50a`` → ``art_50a``), annex titles open
+  an annex (``ANNEX II`` → ``anx_ii``), division titles set the path. Text before the first
+  article (title, recitals) is out of scope.
+
+Rendering: ``►M1``/``▼C1`` amendment arrows and ``p.modref`` rows become citations (their
+``title`` as text) and never text; list grids render as ``<marker> <text>``; ``span.no-parag``
+numbers are bold prefixes (and so is the leading number of an OJ-format paragraph
+``div#006.001``); real tables become GFM; footnote calls are dropped; ``a[href]`` outside the
+document become citations with their inline text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+from lxml import etree
+
+from derive.limits import DEFAULT_LIMITS, Limits, local, namespace, parse_xml
+from derive.lists import ordered_marker
+from derive.model import Citation, Draft, ExtractionResult
+from derive.render import Context, finish
+from derive.text import annex_anchor, article_anchor, collapse_ws, emphasis, gfm_table, prefix_num
+from legal.canonical import sha256_hex
+from legal.errors import DerivationError
+
+PROFILE = "xhtml-eu/1"
+XHTML = "http://www.w3.org/1999/xhtml"
+ARTICLE_TITLES = frozenset({"title-article-norm", "oj-ti-art", "ti-art"})
+ARTICLE_SUBTITLES = frozenset({"stitle-article-norm", "oj-sti-art", "sti-art"})
+DIVISION_TITLES = frozenset({"title-division-1", "title-division-2", "oj-ti-section-1", "oj-ti-section-2",
+                             "ti-section-1", "ti-section-2"})
+FURNITURE = frozenset({"hd-date", "hd-lg", "hd-ti", "hd-oj", "oj-hd-date", "oj-hd-lg", "oj-hd-ti", "oj-hd-oj",
+                       "reference", "disclaimer", "hd-modifiers", "oj-doc-end", "doc-end"})
+ANNEX_TITLES = frozenset({"title-annex-1", "title-annex-2", "oj-ti-annex", "ti-annex", "doc-ti-annex"})
+SILENT_TAGS = frozenset({"script", "style", "head", "title", "hr", "col", "colgroup", "meta", "link", "noscript",
+                         "button", "input", "select", "form"})
+BLOCK_TAGS = frozenset({"p", "div", "table", "ul", "ol", "li", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote",
+                        "dl", "dt", "dd", "tr", "td", "th", "tbody", "thead", "tfoot", "section", "article",
+                        "center", "txt_te", "TXT_TE", "pre"})
+_ARROW = re.compile(r"^[►▼]\s*([A-Z]\d*)?\s*$")
+_OJ_PARA_ID = re.compile(r"^\d{3}\.\d{3}$")
+_OJ_PARA_NUM = re.compile(r"^(\d+[a-z]?\.)\s+(\S.*)$", re.S)
+_CLOSING_ARROW = re.compile(r"\s*◄")
+
+
+def classes(el: etree._Element) -> set[str]:
+    value = el.get("class")
+    return set(value.split()) if value else set()
+
+
+class Walker:
+    """Renders (X)HTML elements to blocks/inline text; shared by the tolerant profile."""
+
+    def __init__(self) -> None:
+        self.citations: list[Citation] = []
+        self.active: set[str] = set()
+
+    # -- inline ---------------------------------------------------------------------------
+    def inline(self, el: etree._Element, plain: bool = False) -> str:
+        out = [el.text or ""]
+        for child in el:
+            out.append(self.inline_child(child, plain))
+            out.append(child.tail or "")
+        return "".join(out)
+
+    def inline_child(self, el: etree._Element, plain: bool) -> str:
+        tag = local(el.tag).lower()
+        if not tag or tag in SILENT_TAGS:
+            return ""
+        cls = classes(el)
+        if tag == "br":
+            return " "
+        if "oj-note-tag" in cls or "note-tag" in cls:
+            return ""
+        if tag == "a":
+            return self.anchor(el, plain)
+        if tag == "img":
+            return ""
+        marker = _marker(tag, cls)
+        if marker and not plain and marker not in self.active:
+            self.active.add(marker)
+            inner = self.inline(el, plain)
+            self.active.discard(marker)
+            return emphasis(inner, marker)
+        inner = self.inline(el, plain)
+        if plain or marker:
+            return inner
+        if tag == "sup" or cls & {"superscript", "oj-super"}:
+            return "^" + collapse_ws(inner) if collapse_ws(inner) else ""
+        if tag == "sub" or cls & {"subscript", "oj-sub"}:
+            return "_" + collapse_ws(inner) if collapse_ws(inner) else ""
+        return inner
+
+    def anchor(self, el: etree._Element, plain: bool) -> str:
+        href = el.get("href") or ""
+        text = collapse_ws(self.inline(el, plain=True))
+        if href.startswith("#"):
+            # in-document links: footnote calls (digits) are dropped, other labels kept
+            return "" if re.fullmatch(r"\(?\d+\)?", text) else self.inline(el, plain)
+        if _ARROW.match(text):
+            if not plain and href:
+                self.citations.append(Citation(href=href, text=collapse_ws(el.get("title") or text)))
+            return ""
+        if href and text and not plain:
+            self.citations.append(Citation(href=href, text=text))
+        return self.inline(el, plain)
+
+    def plain(self, el: etree._Element | None) -> str | None:
+        if el is None:
+            return None
+        return _clean(self.inline(el, plain=True)) or None
+
+    # -- blocks ---------------------------------------------------------------------------
+    def blocks(self, el: etree._Element) -> list[str]:
+        tag = local(el.tag).lower()
+        if not tag or tag in SILENT_TAGS:
+            return []
+        cls = classes(el)
+        if cls & (ARTICLE_TITLES | ARTICLE_SUBTITLES | DIVISION_TITLES | FURNITURE | {"eli-title", "footnote", "oj-note"}):
+            return []
+        if cls & {"modref", "arrow"}:
+            self.inline(el)  # citations only
+            return []
+        if "grid-container" in cls:
+            return self.grid(el)
+        if tag == "table":
+            return self.table(el)
+        if tag in ("ul", "ol"):
+            return self.list_items(el, ordered=tag == "ol")
+        num_el = next((c for c in el if c.get("class") == "no-parag"), None) if tag == "div" else None
+        if num_el is not None:
+            num = _clean(self.inline(num_el, plain=True)) or None
+            return prefix_num(num, self.children(el, skip=num_el))
+        if tag == "div" and _OJ_PARA_ID.match(el.get("id") or ""):
+            return _oj_paragraph(self.mixed(el))
+        return self.mixed(el)
+
+    def children(self, el: etree._Element, skip: etree._Element | None = None) -> list[str]:
+        out: list[str] = []
+        run = [el.text or ""]
+        for child in el:
+            if child is skip:
+                pass
+            elif local(child.tag).lower() in BLOCK_TAGS:
+                out.append(_clean("".join(run)))
+                run = []
+                out.extend(self.blocks(child))
+            else:
+                run.append(self.inline_child(child, plain=False))
+            run.append(child.tail or "")
+        out.append(_clean("".join(run)))
+        return [b for b in out if b]
+
+    def mixed(self, el: etree._Element) -> list[str]:
+        return self.children(el)
+
+    def grid(self, el: etree._Element) -> list[str]:
+        cols = [c for c in el if local(c.tag).lower() == "div"]
+        if len(cols) < 2:
+            return self.mixed(el)
+        marker = _clean(self.inline(cols[0]))
+        body: list[str] = []
+        for col in cols[1:]:
+            body.extend(self.blocks(col))
+        return _mark(marker, body)
+
+    def list_items(self, el: etree._Element, ordered: bool) -> list[str]:
+        out: list[str] = []
+        index = 0
+        for li in el:
+            if local(li.tag).lower() != "li":
+                out.extend(self.blocks(li))
+                continue
+            marker = ordered_marker(None, index, el.get("start")) if ordered else "-"
+            index += 1
+            out.extend(_mark(marker, self.mixed(li)))
+        return out
+
+    def table(self, el: etree._Element) -> list[str]:
+        grid = [[c for c in tr if local(c.tag).lower() in ("td", "th")] for tr in _rows(el)]
+        texts = [[_text(c) for c in row] for row in grid]
+        layout = [(row, t) for row, t in zip(grid, texts, strict=True) if any(t)]
+        if layout and all(len(row) == 2 and 0 < len(t[0]) <= 12 for row, t in layout):
+            out: list[str] = []
+            for row, _ in layout:
+                out.extend(_mark(_clean(self.inline(row[0])), self.mixed(row[1])))
+            return out
+        table = gfm_table([[self.cell(c) for c in row] for row, _ in layout])
+        return [table] if table else []
+
+    def cell(self, el: etree._Element) -> str:
+        return " ".join(self.mixed(el))
+
+
+def _marker(tag: str, cls: set[str]) -> str | None:
+    if tag in ("b", "strong") or cls & {"boldface", "bold", "oj-bold"}:
+        return "**"
+    if tag in ("i", "em") or cls & {"italics", "italic", "oj-italic"}:
+        return "*"
+    return None
+
+
+def _text(el: etree._Element) -> str:
+    return collapse_ws("".join(t for t in el.itertext() if isinstance(t, str)))
+
+
+def _rows(table: etree._Element) -> Iterator[etree._Element]:
+    for child in table:
+        tag = local(child.tag).lower()
+        if tag == "tr":
+            yield child
+        elif tag in ("tbody", "thead", "tfoot"):
+            yield from (r for r in child if local(r.tag).lower() == "tr")
+
+
+def _clean(text: str) -> str:
+    return collapse_ws(_CLOSING_ARROW.sub(" ", text) if "◄" in text else text)
+
+
+def _mark(marker: str, body: list[str]) -> list[str]:
+    if not marker:
+        return body
+    if not body:
+        return [marker]
+    if body[0].startswith(("|", ">")):
+        return [marker, *body]
+    return [f"{marker} {body[0]}", *body[1:]]
+
+
+def _oj_paragraph(blocks: list[str]) -> list[str]:
+    if blocks:
+        match = _OJ_PARA_NUM.match(blocks[0])
+        if match:
+            return [f"**{match.group(1)}** {match.group(2)}", *blocks[1:]]
+    return blocks
+
+
+# -- layouts ---------------------------------------------------------------------------------
+
+
+def _is_subdivision(el: etree._Element) -> bool:
+    ident = el.get("id")
+    return bool(ident) and ident.startswith(("art_", "anx")) and "eli-subdivision" in classes(el)
+
+
+def _division_label(div: etree._Element, walker: Walker) -> str | None:
+    titles = []
+    for child in div:
+        if not isinstance(child.tag, str):
+            continue
+        if classes(child) & DIVISION_TITLES:
+            titles.append(child)
+        elif "eli-title" in classes(child):
+            titles.extend(c for c in child if isinstance(c.tag, str) and classes(c) & DIVISION_TITLES)
+    parts = [walker.plain(c) for c in titles]
+    label = " — ".join(p for p in parts if p)
+    return label or None
+
+
+def _path(el: etree._Element, walker: Walker) -> tuple[str, ...]:
+    labels = []
+    for anc in el.iterancestors():
+        if local(anc.tag).lower() == "div":
+            label = _division_label(anc, walker)
+            if label:
+                labels.append(label)
+    return tuple(reversed(labels))
+
+
+def _first(el: etree._Element, names: frozenset[str]) -> etree._Element | None:
+    return next((x for x in el.iter(f"{{{XHTML}}}p", "p") if classes(x) & names), None)
+
+
+def subdivision_drafts(root: etree._Element, walker: Walker) -> list[Draft]:
+    drafts = []
+    for el in root.iter(f"{{{XHTML}}}div", "div"):
+        if not _is_subdivision(el):
+            continue
+        if any(_is_subdivision(a) for a in el.iterancestors()):
+            continue
+        walker.citations = []
+        ident = el.get("id") or ""
+        is_article = ident.startswith("art_")
+        num = walker.plain(_first(el, ARTICLE_TITLES)) if is_article else None
+        heading = walker.plain(_first(el, ARTICLE_SUBTITLES)) if is_article else None
+        body = walker.children(el)
+        drafts.append(Draft(anchor=ident, type="article" if is_article else "annex", num=num, heading=heading,
+                            path=_path(el, walker), body="\n\n".join(body), citations=list(walker.citations)))
+    return drafts
+
+
+def _kind(el: etree._Element) -> str:
+    cls = classes(el)
+    if cls & ARTICLE_TITLES:
+        return "article"
+    if cls & ARTICLE_SUBTITLES:
+        return "subtitle"
+    if cls & ANNEX_TITLES:
+        return "annex"
+    if cls & {"title-division-1", "oj-ti-section-1", "ti-section-1"}:
+        return "division1"
+    if cls & {"title-division-2", "oj-ti-section-2", "ti-section-2"}:
+        return "division2"
+    return "content"
+
+
+def flat_drafts(root: etree._Element, walker: Walker) -> list[Draft]:
+    first = _first(root, ARTICLE_TITLES)
+    if first is None:
+        return []
+    return stream_drafts([first, *first.itersiblings()], walker)
+
+
+def stream_drafts(stream: Iterable[etree._Element], walker: Walker) -> list[Draft]:
+    drafts: list[Draft] = []
+    path: tuple[str, ...] = ()
+    current: Draft | None = None
+    blocks: list[str] = []
+
+    def close() -> None:
+        if current is not None:
+            current.body = "\n\n".join(b for b in blocks if b)
+            current.citations = list(walker.citations)
+            drafts.append(current)
+
+    for el in stream:
+        if not isinstance(el.tag, str):
+            continue
+        kind = _kind(el)
+        text = walker.plain(el) or ""
+        if kind in ("article", "annex"):
+            close()
+            walker.citations, blocks = [], []
+            anchor = article_anchor(_premier(text)) if kind == "article" else annex_anchor(text)
+            current = Draft(anchor=anchor, type=kind, num=text if kind == "article" else None,
+                            heading=None if kind == "article" else text, path=path, body="")
+        elif kind == "subtitle" and current is not None and not blocks and current.heading is None:
+            current.heading = text or None
+        elif kind == "division1":
+            path = (text,) if text else ()
+        elif kind == "division2":
+            path = (f"{path[0]} — {text}",) if path and text else path
+        elif current is not None:
+            blocks.extend(walker.blocks(el))
+    close()
+    return drafts
+
+
+def _premier(text: str) -> str:
+    return re.sub(r"(?i)\b(premier|1er)\b", "1", text)
+
+
+def drafts_for(root: etree._Element, walker: Walker) -> tuple[list[Draft], str]:
+    """Provisions of an (X)HTML DOM and the layout note; empty when no boundary is exposed."""
+    drafts = subdivision_drafts(root, walker)
+    if drafts:
+        return drafts, "boundaries: publisher eli-subdivision fragment identifiers (structural-in-presentation)"
+    drafts = flat_drafts(root, walker)
+    if drafts:
+        return drafts, "boundaries: flat format (publisher article title paragraphs)"
+    return [], ""
+
+
+def extract(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS) -> ExtractionResult:
+    """``xhtml-eu/1`` over a well-formed Cellar XHTML body (may yield zero provisions)."""
+    sha = sha256_hex(data)
+    root = parse_xml(data, sha, limits)
+    if local(root.tag) != "html" or namespace(root.tag) not in (XHTML, ""):
+        raise DerivationError(f"not XHTML: root {root.tag!r}", code="unknown_namespace", subject=sha)
+    walker = Walker()
+    drafts, note = drafts_for(root, walker)
+    notes = [note] if note else ["no article boundary found (profile coverage gap)"]
+    return finish(Context(PROFILE, language, sha), drafts, notes)

@@ -1,0 +1,105 @@
+"""Freeze drafts into provisions and render the profile's Markdown document (model §6.4).
+
+For each provision, container headings are emitted when the path changes
+(``#`` × min(2 + depth, 5) + label), then::
+
+    \\n<a id="<anchor>"></a>\\n\\n### <title>\\n\\n<body>\\n
+
+The title is the anchor when there is neither num nor heading; Legilux profiles join num
+and heading with a space, EU profiles with `` — ``. Spans are code-point offsets into this
+document such that ``document[start:end] == text_md``. Duplicate anchors in one document
+become ``<anchor>__2``, ``__3``… with a note.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from derive.model import (
+    Citation,
+    DerivedFrom,
+    Draft,
+    ExtractionResult,
+    Gap,
+    Provision,
+    Span,
+    text_sha256,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """Per-run inputs of a profile besides the bytes."""
+
+    profile: str
+    language: str
+    evidence_sha256: str
+    title_joiner: str = " — "
+
+
+def dedupe_citations(citations: Sequence[Citation]) -> tuple[Citation, ...]:
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for c in citations:
+        key = (c.href, c.text)
+        if key not in seen:
+            seen.add(key)
+            out.append(c)
+    return tuple(out)
+
+
+def unique_anchors(drafts: Sequence[Draft]) -> tuple[list[str], list[str]]:
+    """Anchors with ``__n`` suffixes for repeats, and one note per repeated anchor."""
+    counts: dict[str, int] = {}
+    anchors = []
+    for d in drafts:
+        counts[d.anchor] = counts.get(d.anchor, 0) + 1
+        anchors.append(d.anchor if counts[d.anchor] == 1 else f"{d.anchor}__{counts[d.anchor]}")
+    notes = [f"duplicate anchor {a!r} x{n} in one document; repeats suffixed __2.." for a, n in counts.items() if n > 1]
+    return anchors, notes
+
+
+def _title(d: Draft, anchor: str, joiner: str) -> str:
+    parts = [x for x in (d.num, d.heading) if x]
+    return joiner.join(parts) if parts else anchor
+
+
+def _container_lines(prev: tuple[str, ...], path: tuple[str, ...]) -> list[str]:
+    common = 0
+    while common < min(len(prev), len(path)) and prev[common] == path[common]:
+        common += 1
+    return [f"\n{'#' * min(2 + depth, 5)} {label}\n" for depth, label in enumerate(path) if depth >= common]
+
+
+def finish(ctx: Context, drafts: Sequence[Draft], notes: Sequence[str] = (), gap: Gap | None = None,
+           prefix: str = "") -> ExtractionResult:
+    """Render the document and freeze the drafts into provisions with spans and hashes."""
+    anchors, dup_notes = unique_anchors(drafts)
+    parts: list[str] = [prefix]
+    length = len(prefix)
+    prev: tuple[str, ...] = ()
+    provisions = []
+    for d, anchor in zip(drafts, anchors, strict=True):
+        for line in _container_lines(prev, d.path):
+            parts.append(line)
+            length += len(line)
+        prev = d.path
+        head = f'\n<a id="{anchor}"></a>\n\n### {_title(d, anchor, ctx.title_joiner)}\n\n'
+        parts.append(head)
+        start = length + len(head)
+        parts.append(d.body + "\n")
+        length = start + len(d.body) + 1
+        provisions.append(Provision(
+            anchor=anchor, type=d.type, num=d.num, heading=d.heading, path=d.path,
+            text_md=d.body, text_sha256=text_sha256(d.body), citations=dedupe_citations(d.citations),
+            article_valid_from=d.article_valid_from, eli=d.eli, language=ctx.language,
+            profile=ctx.profile,
+            derived_from=DerivedFrom(ctx.evidence_sha256, Span(start, start + len(d.body)), d.pages),
+            index_terms=d.index_terms,
+        ))
+    return ExtractionResult(
+        profile=ctx.profile, evidence_sha256=ctx.evidence_sha256, language=ctx.language,
+        provisions=tuple(provisions), notes=tuple(notes) + tuple(dup_notes), gap=gap,
+        document_md="".join(parts),
+    )

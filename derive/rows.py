@@ -1,0 +1,83 @@
+"""Dataset rows (docs/contracts.md §2): one per provision state, plus gap rows.
+
+Rows are plain JSON-able dicts with a fixed set of keys (optional values are ``null``), so the
+JSONL lines (RFC 8785 canonical encoding) and the Parquet columns carry the same data.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pyarrow as pa
+
+from corpus_tree import Observation, VersionRecord
+from derive.citations import AliasTable, resolve
+from derive.model import Gap, Provision
+
+COLUMNS = (
+    "provision_id", "lex_id", "work_id", "publisher", "version_key", "language", "valid_from", "valid_to",
+    "valid_to_convention", "anchor", "type", "num", "heading", "path", "article_valid_from", "text_md",
+    "text_sha256", "citations", "profile", "evidence_sha256", "evidence_file", "record_sha256", "span",
+)
+
+SCHEMA = pa.schema([
+    ("provision_id", pa.string()), ("lex_id", pa.string()), ("work_id", pa.string()), ("publisher", pa.string()),
+    ("version_key", pa.string()), ("language", pa.string()), ("valid_from", pa.string()),
+    ("valid_to", pa.string()), ("valid_to_convention", pa.string()), ("anchor", pa.string()),
+    ("type", pa.string()), ("num", pa.string()), ("heading", pa.string()), ("path", pa.list_(pa.string())),
+    ("article_valid_from", pa.string()), ("text_md", pa.string()), ("text_sha256", pa.string()),
+    ("citations", pa.list_(pa.struct([("href", pa.string()), ("text", pa.string()), ("target_work", pa.string())]))),
+    ("profile", pa.string()), ("evidence_sha256", pa.string()), ("evidence_file", pa.string()),
+    ("record_sha256", pa.string()), ("span", pa.struct([("start", pa.int64()), ("end", pa.int64())])),
+])
+
+
+def provision_row(p: Provision, version: VersionRecord, obs: Observation, aliases: AliasTable) -> dict[str, Any]:
+    span = p.derived_from.span
+    return {
+        "provision_id": f"{version.lex_id}#{p.anchor}",
+        "lex_id": version.lex_id,
+        "work_id": str(version.work_id),
+        "publisher": version.publisher.value,
+        "version_key": str(version.version_key),
+        "language": p.language,
+        "valid_from": version.valid_from,
+        "valid_to": version.valid_to,
+        "valid_to_convention": version.valid_to_convention.value,
+        "anchor": p.anchor,
+        "type": p.type,
+        "num": p.num,
+        "heading": p.heading,
+        "path": list(p.path),
+        "article_valid_from": p.article_valid_from,
+        "text_md": p.text_md,
+        "text_sha256": p.text_sha256,
+        "citations": [
+            {"href": c.href, "text": c.text, "target_work": resolve(c.href, aliases)} for c in p.citations
+        ],
+        "profile": p.profile,
+        "evidence_sha256": p.derived_from.evidence_sha256,
+        "evidence_file": obs.file,
+        "record_sha256": version.record_sha256,
+        "span": None if span is None else span.to_dict(),
+    }
+
+
+def gap_row(version: VersionRecord, language: str | None, gap: Gap, evidence_sha256: str | None = None) -> dict[str, Any]:
+    row: dict[str, Any] = {
+        "lex_id": version.lex_id, "work_id": str(version.work_id), "language": language,
+        "gap": gap.gap.value, "reason": gap.reason,
+    }
+    if evidence_sha256 is not None:
+        row["evidence_sha256"] = evidence_sha256
+    return row
+
+
+def row_order(row: dict[str, Any]) -> tuple[str, str, str, int]:
+    """Rows sort by work, version key, language, then document order (span start)."""
+    span = row.get("span") or {}
+    return (row["work_id"], row["version_key"], row["language"], int(span.get("start", 0)))
+
+
+def gap_order(row: dict[str, Any]) -> tuple[str, str, str]:
+    return (row["work_id"], row["lex_id"], row["language"] or "")

@@ -1,0 +1,58 @@
+"""Where the pipeline reads and writes, and which publisher source it uses.
+
+The environment — ``sample`` (the bundled demonstration corpus served by the replay publisher
+on loopback), ``replay`` (a replay publisher already running at ``replay_url``), ``fixtures``
+(published corpus trees imported as they are) or ``live`` (the official endpoints) — is chosen
+here and nowhere else.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import dagster as dg
+
+PUBLISHERS = ("lu-legilux", "eu-eurlex")
+SHARDS = 4  # static shards of works per publisher: bounded, never one partition per work
+
+
+class LexSettings(dg.ConfigurableResource):  # type: ignore[misc]
+    """Locations and the publisher source of one deployment."""
+
+    workdir: str = "var/pipeline"
+    source: str = "sample"  # sample | replay | fixtures | live
+    replay_url: str = ""
+    fixtures_dir: str = ""
+    evidence_dir: str = ""  # empty: <tree>/evidence; set to a shared filesystem path at scale
+    signing_key: str = ""  # PEM; passphrase from LEX_SIGNING_PASSPHRASE
+    built_at: str = ""  # the index build date (YYYY-MM-DD); empty: today (UTC)
+
+    @property
+    def root(self) -> Path:
+        return Path(self.workdir).resolve()
+
+    def tree(self, publisher: str) -> Path:
+        return self.root / "trees" / publisher
+
+    def derived(self, publisher: str) -> Path:
+        return self.root / "derived" / publisher
+
+    def indexes(self) -> Path:
+        return self.root / "indexes"
+
+    def release_dir(self) -> Path:
+        return self.root / "release"
+
+
+def settings_from_env() -> LexSettings:
+    """Settings from ``LEX_*`` environment variables (used by ``workspace.yaml`` deployments)."""
+    return LexSettings(
+        workdir=os.environ.get("LEX_WORKDIR", "var/pipeline"),
+        source=os.environ.get("LEX_SOURCE", "sample"),
+        replay_url=os.environ.get("LEX_REPLAY_URL", ""),
+        fixtures_dir=os.environ.get("LEX_FIXTURES", ""),
+        evidence_dir=os.environ.get("LEX_EVIDENCE_DIR", ""),
+        signing_key=os.environ.get("LEX_SIGNING_KEY", ""),
+        built_at=os.environ.get("LEX_BUILT_AT", ""),
+    )

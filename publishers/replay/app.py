@@ -1,0 +1,382 @@
+"""The replay publisher: one Starlette app that plays Legilux and/or EUR-Lex from corpus trees.
+
+Routes (same shapes as the live publishers, on 127.0.0.1):
+
+- ``GET|POST /sparqlendpoint`` — Legilux SPARQL 1.1 protocol (``query=``), SPARQL JSON;
+- ``GET /filestore/<path>`` — Legilux files;
+- ``GET|POST /webapi/rdf/sparql`` — Cellar SPARQL;
+- ``GET /resource/celex/<CELEX>`` — Cellar content negotiation (``Accept``,
+  ``Accept-Language``): ``303`` to ``/resource/cellar/…`` (XHTML) or to the Formex zip path;
+  ``406`` when that representation does not exist;
+- ``GET /resource/cellar/<path>`` — the bytes;
+- ``GET|POST /_replay/faults``, ``POST /_replay/reset``, ``GET /_replay/stats`` — control.
+
+Bodies carry an ``ETag`` (conditional GET answers 304) and a ``Repr-Digest``. A body whose
+bytes the source tree does not hold is answered with a *held-elsewhere* document
+(``application/vnd.lex-replay.held-elsewhere+json``) naming its file, sha256 and size.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import io
+import json
+import random
+import threading
+import zipfile
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import unquote
+
+from rdflib import BNode, Graph, Literal, URIRef
+from rdflib.query import Result
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+from starlette.types import Receive, Scope, Send
+
+from legal.ids import Publisher
+from publishers.protocol import HELD_ELSEWHERE_MEDIA_TYPE
+from publishers.replay.cdm import CellarProjection, project_eurlex
+from publishers.replay.faults import GRAPH_FAULTS, Faults
+from publishers.replay.jolux import Projection, ServedFile, project_legilux
+from publishers.replay.records import state_records
+from publishers.replay.source import ReplaySource
+
+SPARQL_JSON = "application/sparql-results+json"
+
+
+@dataclass
+class _Built:
+    lu: Projection | None = None
+    eu: CellarProjection | None = None
+
+
+@dataclass
+class ReplayPublisher:
+    """Serves the given sources (at most one per publisher) with the given faults."""
+
+    sources: Sequence[ReplaySource]
+    faults: Faults = field(default_factory=Faults)
+    stats: Counter[str] = field(default_factory=Counter)
+
+    def __post_init__(self) -> None:
+        publishers = [s.publisher for s in self.sources]
+        if len(set(publishers)) != len(publishers):
+            raise ValueError("at most one source per publisher")
+        self._lock = threading.RLock()
+        self._built = _Built()
+        self._readers = {s.publisher: s.read_body for s in self.sources}
+        self._zips: dict[str, bytes] = {}
+        self.rebuild()
+
+    # -- state -----------------------------------------------------------------------------------
+
+    def rebuild(self) -> None:
+        """Re-project every source under the current faults."""
+        with self._lock:
+            built = _Built()
+            f = self.faults
+            for source in self.sources:
+                records = state_records([v.to_dict() for v in source.current], withdrawn=f.withdrawn,
+                                        same_day=f.same_day, shuffle_seed=f.shuffle_seed,
+                                        publisher=source.publisher)
+                if source.publisher is Publisher.LEGILUX:
+                    built.lu = project_legilux(records)
+                    _patch(built.lu.graph, f.patch_add, f.patch_remove)
+                else:
+                    built.eu = project_eurlex(records)
+                    _patch(built.eu.graph, f.patch_add, f.patch_remove)
+            self._built = built
+            self._zips.clear()
+
+    def set_faults(self, **changes: Any) -> dict[str, Any]:
+        """Change fault switches (rebuilding the graphs when a record-level fault changed)."""
+        with self._lock:
+            changed = self.faults.update(changes)
+            if changed & GRAPH_FAULTS:
+                self.rebuild()
+            return self.faults.to_dict()
+
+    def reset(self) -> None:
+        with self._lock:
+            self.faults = Faults()
+            self.stats.clear()
+            self.rebuild()
+
+    # -- the ASGI app --------------------------------------------------------------------------
+
+    def app(self) -> Starlette:
+        return Starlette(routes=[
+            Route("/sparqlendpoint", self._sparql_lu, methods=["GET", "POST"]),
+            Route("/webapi/rdf/sparql", self._sparql_eu, methods=["GET", "POST"]),
+            Route("/filestore/{path:path}", self._filestore, methods=["GET"]),
+            Route("/resource/celex/{celex:path}", self._celex, methods=["GET"]),
+            Route("/resource/cellar/{path:path}", self._cellar, methods=["GET"]),
+            Route("/_replay/faults", self._faults, methods=["GET", "POST"]),
+            Route("/_replay/reset", self._reset, methods=["POST"]),
+            Route("/_replay/stats", self._stats, methods=["GET"]),
+        ])
+
+    # -- control -----------------------------------------------------------------------------------
+
+    async def _faults(self, request: Request) -> Response:
+        if request.method == "POST":
+            try:
+                changes = json.loads(await request.body() or b"{}")
+                return JSONResponse(self.set_faults(**changes))
+            except (ValueError, TypeError) as exc:
+                return JSONResponse({"error": str(exc)}, status_code=400)
+            except Exception as exc:
+                return JSONResponse({"error": str(exc)}, status_code=400)
+        return JSONResponse(self.faults.to_dict())
+
+    async def _reset(self, request: Request) -> Response:
+        self.reset()
+        return JSONResponse(self.faults.to_dict())
+
+    async def _stats(self, request: Request) -> Response:
+        return JSONResponse(dict(self.stats))
+
+    # -- faults applied to every publisher request ----------------------------------------------
+
+    async def _countdown(self, kind: str) -> Response | None:
+        self.stats[kind] += 1
+        with self._lock:
+            f = self.faults
+            if not f.hits(kind):
+                return None
+            if f.burst > 0:
+                f.burst -= 1
+                self.stats["fault_burst"] += 1
+                return Response(f"replay fault: burst {f.burst_status}", status_code=f.burst_status)
+            if f.rate_limit > 0:
+                f.rate_limit -= 1
+                self.stats["fault_rate_limit"] += 1
+                return Response("replay fault: rate limited", status_code=429,
+                                headers={"Retry-After": str(f.retry_after)})
+            delay = 0.0
+            if f.slow > 0:
+                f.slow -= 1
+                self.stats["fault_slow"] += 1
+                delay = f.slow_seconds
+        if delay:
+            await asyncio.sleep(delay)
+        return None
+
+    # -- SPARQL ------------------------------------------------------------------------------------
+
+    async def _sparql_lu(self, request: Request) -> Response:
+        return await self._sparql(request, self._built.lu.graph if self._built.lu else None)
+
+    async def _sparql_eu(self, request: Request) -> Response:
+        return await self._sparql(request, self._built.eu.graph if self._built.eu else None)
+
+    async def _sparql(self, request: Request, graph: Graph | None) -> Response:
+        fault = await self._countdown("sparql")
+        if fault is not None:
+            return fault
+        if graph is None:
+            return Response("no corpus for this publisher", status_code=404)
+        query = await _query_text(request)
+        if not query:
+            return Response("missing query", status_code=400)
+        with self._lock:
+            if self.faults.malformed_sparql > 0:
+                self.faults.malformed_sparql -= 1
+                return Response(b'{"head": {"vars": ["c"]}, "results": {"bindings": [', media_type=SPARQL_JSON)
+            seed = self.faults.shuffle_seed
+            try:
+                result = graph.query(query)
+            except Exception as exc:
+                return Response(f"bad query: {exc}", status_code=400)
+            document = results_json(result, shuffle_seed=seed)
+        return Response(json.dumps(document).encode("utf-8"), media_type=SPARQL_JSON)
+
+    # -- Legilux files -------------------------------------------------------------------------------
+
+    async def _filestore(self, request: Request) -> Response | _Truncated:
+        fault = await self._countdown("files")
+        if fault is not None:
+            return fault
+        path = "filestore/" + request.path_params["path"]
+        served = self._built.lu.files.get(path) if self._built.lu else None
+        if served is None:
+            return Response("not found", status_code=404)
+        return self._body(request, Publisher.LEGILUX, [served], served.content_type)
+
+    # -- Cellar ----------------------------------------------------------------------------------------
+
+    async def _celex(self, request: Request) -> Response:
+        fault = await self._countdown("files")
+        if fault is not None:
+            return fault
+        eu = self._built.eu
+        if eu is None:
+            return Response("no corpus for this publisher", status_code=404)
+        celex = unquote(request.path_params["celex"])
+        language = _language(request.headers.get("accept-language", ""))
+        accept = request.headers.get("accept", "").replace(" ", "").lower()
+        if language is None:
+            return Response("Accept-Language required", status_code=406)
+        if "mtype=fmx4" in accept:
+            formex = eu.formex.get((celex, language))
+            if formex is None:
+                return Response("no Formex manifestation", status_code=406)
+            return Response(status_code=303, headers={"Location": f"/{formex.path}"})
+        primary = eu.primary.get((celex, language))
+        if primary is None:
+            known = any(k[0] == celex for k in eu.primary) or any(k[0] == celex for k in eu.formex)
+            return Response("no such expression", status_code=406 if known else 404)
+        return Response(status_code=303, headers={"Location": f"/resource/cellar/sha256-{primary.sha256}/DOC_1"})
+
+    async def _cellar(self, request: Request) -> Response | _Truncated:
+        fault = await self._countdown("files")
+        if fault is not None:
+            return fault
+        eu = self._built.eu
+        path = request.path_params["path"]
+        if eu is None:
+            return Response("not found", status_code=404)
+        if path.startswith("sha256-") and path.endswith("/DOC_1"):
+            served = eu.by_sha.get(path[len("sha256-"):-len("/DOC_1")])
+            if served is None:
+                return Response("not found", status_code=404)
+            return self._body(request, Publisher.EURLEX, [served], served.content_type)
+        for formex in eu.formex.values():
+            if formex.path == "resource/cellar/" + path:
+                return self._body(request, Publisher.EURLEX, list(formex.members), "application/zip",
+                                  zip_key=formex.path)
+        return Response("not found", status_code=404)
+
+    # -- bodies ------------------------------------------------------------------------------------------
+
+    def _body(self, request: Request, publisher: Publisher, files: list[ServedFile], content_type: str,
+              zip_key: str | None = None) -> Response | _Truncated:
+        f = self.faults
+        shas = {s.sha256 for s in files}
+        if shas & set(f.not_found):
+            return Response("not found (replay fault)", status_code=404)
+        if shas & set(f.gone):
+            return Response("gone (replay fault)", status_code=410)
+        read = self._readers[publisher]
+        contents = [read(s.sha256) for s in files]
+        if any(c is None for c in contents):
+            return _held_elsewhere(files)
+        data = self._zip(zip_key, files, contents) if zip_key else contents[0]
+        assert data is not None
+        etag = '"' + hashlib.sha256(data).hexdigest() + '"'
+        if request.headers.get("if-none-match") == etag:
+            return Response(status_code=304, headers={"ETag": etag})
+        digest = "sha-256=:" + base64.b64encode(hashlib.sha256(data).digest()).decode("ascii") + ":"
+        headers = {"ETag": etag, "Repr-Digest": digest}
+        self.stats["bodies"] += 1
+        with self._lock:
+            if f.truncate > 0 and f.hits("files"):
+                f.truncate -= 1
+                self.stats["fault_truncate"] += 1
+                if f.truncate_mode == "length":
+                    return _Truncated(data, content_type, headers)
+                return Response(data[: len(data) // 2], media_type=content_type, headers=headers)
+        return Response(data, media_type=content_type, headers=headers)
+
+    def _zip(self, key: str, files: Sequence[ServedFile], contents: Sequence[bytes | None]) -> bytes:
+        with self._lock:
+            cached = self._zips.get(key)
+            if cached is None:
+                cached = build_zip((s.file.rsplit("/", 1)[-1], c or b"") for s, c in zip(files, contents, strict=True))
+                self._zips[key] = cached
+            return cached
+
+
+class _Truncated:
+    """An ASGI response that declares the full length and sends only half the body."""
+
+    def __init__(self, data: bytes, content_type: str, headers: Mapping[str, str]) -> None:
+        self.data = data
+        self.headers = [(b"content-type", content_type.encode()), (b"content-length", str(len(data)).encode())]
+        self.headers += [(k.lower().encode(), v.encode()) for k, v in headers.items()]
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await send({"type": "http.response.start", "status": 200, "headers": self.headers})
+        await send({"type": "http.response.body", "body": self.data[: len(self.data) // 2], "more_body": True})
+        raise ConnectionAbortedError("replay fault: truncated body")
+
+
+def build_zip(members: Iterable[tuple[str, bytes]]) -> bytes:
+    """A deterministic zip (fixed timestamps, sorted members)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name, content in sorted(members):
+            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, content)
+    return buffer.getvalue()
+
+
+def _held_elsewhere(files: Sequence[ServedFile]) -> Response:
+    doc = {"held_elsewhere": [{"file": s.file, "sha256": s.sha256, "size": s.size} for s in files]}
+    return Response(json.dumps(doc).encode("utf-8"), media_type=HELD_ELSEWHERE_MEDIA_TYPE)
+
+
+def _language(header: str) -> str | None:
+    for part in header.lower().split(","):
+        tag = part.split(";")[0].strip()
+        if tag in ("en", "eng"):
+            return "en"
+        if tag in ("fr", "fra", "fre"):
+            return "fr"
+    return None
+
+
+async def _query_text(request: Request) -> str | None:
+    if request.method == "GET":
+        return request.query_params.get("query")
+    ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if ctype == "application/sparql-query":
+        return (await request.body()).decode("utf-8")
+    form = await request.form()
+    value = form.get("query")
+    return value if isinstance(value, str) else None
+
+
+def _term(term: Any) -> dict[str, str]:
+    if isinstance(term, URIRef):
+        return {"type": "uri", "value": str(term)}
+    if isinstance(term, BNode):
+        return {"type": "bnode", "value": str(term)}
+    if isinstance(term, Literal):
+        out = {"type": "literal", "value": str(term)}
+        if term.language:
+            out["xml:lang"] = term.language
+        elif term.datatype:
+            out["datatype"] = str(term.datatype)
+        return out
+    return {"type": "literal", "value": str(term)}
+
+
+def results_json(result: Result, *, shuffle_seed: int | None = None) -> dict[str, Any]:
+    """A SPARQL 1.1 JSON results document for a SELECT result."""
+    names = [str(v) for v in (result.vars or [])]
+    bindings = []
+    for row in result:
+        values = row if isinstance(row, tuple) else (row,)
+        binding = {name: _term(value) for name, value in zip(names, values, strict=False) if value is not None}
+        bindings.append(binding)
+    if shuffle_seed is not None:
+        random.Random(shuffle_seed).shuffle(bindings)
+    return {"head": {"vars": names}, "results": {"bindings": bindings}}
+
+
+def _patch(graph: Graph, add: Sequence[str], remove: Sequence[str]) -> None:
+    if remove:
+        for triple in Graph().parse(data="\n".join(remove), format="nt"):
+            graph.remove(triple)
+    if add:
+        for triple in Graph().parse(data="\n".join(add), format="nt"):
+            graph.add(triple)

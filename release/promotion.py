@@ -1,0 +1,361 @@
+"""Promotion: candidate → evaluated → current, with exactly one rollback kept.
+
+A release root holds::
+
+    <root>/sets/<set_id>/              immutable, read-only copies of verified artifact sets
+    <root>/reports/<set_id>.dsse.json  the signed benchmark report that evaluated a set
+    <root>/pointers.json               {current, rollback, candidates, ledger_head}
+    <root>/ledger.jsonl                hash-chained record of every transition
+
+Rules:
+
+- ``candidate`` copies a directory in, verifies the copy, and freezes it under its set id.
+- ``evaluate`` needs a report signed by a pinned root, bound to this set's identity, whose
+  gates pass under the operator's policy; the report is kept beside the set.
+- ``promote`` needs an evaluated candidate; it re-verifies the set and its report, then the
+  previous current becomes the one rollback (the older rollback is no longer pointed to).
+- ``rollback`` swaps current and rollback after re-verifying the retained set and its own
+  report; nothing is rebuilt.
+
+A refused transition changes nothing: checks run before the ledger line is appended and
+``pointers.json`` is rewritten (temp file, fsync, rename). Transitions hold an exclusive
+lock on ``<root>/.lock``.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import secrets
+import shutil
+import stat
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, NoReturn
+
+from legal.canonical import is_sha256_hex, pretty_bytes, sha256_hex
+from legal.errors import ReleaseError
+from release import ledger
+from release.codes import Reason, refuse
+from release.files import atomic_write, fsync_dir
+from release.keys import TrustStore
+from release.ledger import EMPTY_HEAD, LedgerHead
+from release.report import GatePolicy, VerifiedReport, check_binding, verify_report
+from release.signing import utc_now
+from release.verify import VerifiedSet, verify_artifact_set
+
+SETS_DIR = "sets"
+REPORTS_DIR = "reports"
+POINTERS_NAME = "pointers.json"
+LOCK_NAME = ".lock"
+POINTERS_SCHEMA = "lex-release-pointers/1"
+CANDIDATE = "candidate"
+EVALUATED = "evaluated"
+
+
+# -- pointers ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Pointers:
+    """Which set is current, which is the rollback, which are candidates (and their state)."""
+
+    current: str | None = None
+    rollback: str | None = None
+    candidates: Mapping[str, str] = field(default_factory=dict)
+    ledger_head: LedgerHead = EMPTY_HEAD
+
+    def state(self) -> dict[str, Any]:
+        return {"current": self.current, "rollback": self.rollback, "candidates": dict(sorted(self.candidates.items()))}
+
+    def to_json(self) -> dict[str, Any]:
+        return {"schema": POINTERS_SCHEMA, **self.state(), "ledger_head": self.ledger_head.to_json()}
+
+    @classmethod
+    def from_state(cls, state: object, head: LedgerHead) -> Pointers:
+        if not isinstance(state, dict):
+            refuse(Reason.POINTERS_CORRUPT, "pointer state must be an object")
+        current, rollback, candidates = state.get("current"), state.get("rollback"), state.get("candidates")
+        for value in (current, rollback):
+            if value is not None and not (isinstance(value, str) and is_sha256_hex(value)):
+                refuse(Reason.POINTERS_CORRUPT, "current/rollback must be a set id or null")
+        if not isinstance(candidates, dict) or not all(
+            is_sha256_hex(k) and v in (CANDIDATE, EVALUATED) for k, v in candidates.items()
+        ):
+            refuse(Reason.POINTERS_CORRUPT, "candidates must map set ids to candidate|evaluated")
+        return cls(current, rollback, dict(candidates), head)
+
+
+def read_pointers(root: Path) -> Pointers:
+    """The pointers of a release root (empty when the root has none yet)."""
+    path = Path(root) / POINTERS_NAME
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return Pointers()
+    try:
+        document = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        refuse(Reason.POINTERS_CORRUPT, "pointers.json is not JSON", str(path))
+    if not isinstance(document, dict) or document.get("schema") != POINTERS_SCHEMA:
+        refuse(Reason.POINTERS_CORRUPT, f"pointers.json schema must be {POINTERS_SCHEMA}", str(path))
+    return Pointers.from_state(document, LedgerHead.from_json(document.get("ledger_head")))
+
+
+def write_pointers(root: Path, pointers: Pointers) -> None:
+    atomic_write(Path(root) / POINTERS_NAME, pretty_bytes(pointers.to_json()))
+
+
+def current_set(root: Path) -> Path | None:
+    """The directory of the current artifact set, or None. Verify it before mounting."""
+    pointers = read_pointers(Path(root))
+    return Path(root) / SETS_DIR / pointers.current if pointers.current else None
+
+
+def ledger_status(root: Path) -> dict[str, Any]:
+    """``{ok, entries, head}`` or ``{ok: false, entries, error}`` for ``lex release status``."""
+    path = Path(root) / ledger.LEDGER_NAME
+    try:
+        head = ledger.verify_ledger(path, read_pointers(root).ledger_head)
+    except ReleaseError as exc:
+        lines = path.read_bytes().count(b"\n") if path.exists() else 0
+        return {"ok": False, "entries": lines, "error": f"{exc.code}: {exc.message}"}
+    return {"ok": True, "entries": head.seq + 1, "head": head.hash}
+
+
+# -- the release root ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReleaseRoot:
+    """Transitions over one release root, verified against pinned trust roots."""
+
+    root: Path
+    trust: TrustStore
+    actor: str = "unknown"
+    clock: Callable[[], str] = utc_now
+    policy: GatePolicy = field(default_factory=GatePolicy)
+    workers: int | None = None
+
+    # paths
+
+    def set_dir(self, set_id: str) -> Path:
+        if not is_sha256_hex(set_id):
+            refuse(Reason.UNKNOWN_SET, "a set id is 64 lower-case hex characters", set_id[:80])
+        return self.root / SETS_DIR / set_id
+
+    def report_path(self, set_id: str) -> Path:
+        self.set_dir(set_id)
+        return self.root / REPORTS_DIR / f"{set_id}.dsse.json"
+
+    @property
+    def ledger_path(self) -> Path:
+        return self.root / ledger.LEDGER_NAME
+
+    # reads
+
+    def pointers(self) -> Pointers:
+        return read_pointers(self.root)
+
+    def resolve_set_id(self, text: str) -> str:
+        """A full set id from a full id or a unique prefix (8+ characters) of a known set."""
+        if is_sha256_hex(text):
+            return text
+        pointers = self.pointers()
+        known = {x for x in (pointers.current, pointers.rollback, *pointers.candidates) if x}
+        matches = [k for k in known if len(text) >= 8 and k.startswith(text)]
+        if len(matches) != 1:
+            refuse(Reason.UNKNOWN_SET, "give a full set id or a unique prefix (8+ characters) of a known set", text[:80])
+        return matches[0]
+
+    def verify_ledger(self) -> LedgerHead:
+        """The whole chain, and its head against the head recorded in ``pointers.json``."""
+        return ledger.verify_ledger(self.ledger_path, self.pointers().ledger_head)
+
+    # transitions
+
+    def candidate(self, directory: Path) -> VerifiedSet:
+        """Copy ``directory`` in, verify the copy, freeze it; record it as a candidate."""
+        with self._transition() as before:
+            verified = self._import(Path(directory))
+            set_id = verified.set_id
+            if set_id == before.current or set_id == before.rollback or set_id in before.candidates:
+                return verified
+            after = replace(before, candidates={**before.candidates, set_id: CANDIDATE})
+            self._commit(before, after, "candidate", set_id, {"files": len(verified.subjects)})
+            return verified
+
+    def evaluate(self, set_id: str, report: Path) -> VerifiedReport:
+        """Bind a signed benchmark report to a candidate; its gates must pass."""
+        with self._transition() as before:
+            if set_id not in before.candidates:
+                self._refuse_not_candidate(before, set_id)
+            verified = self._verify_set(set_id)
+            data = _read_report(Path(report))
+            checked = verify_report(data, self.trust, expected=verified, policy=self.policy)
+            self._store_report(set_id, data)
+            after = replace(before, candidates={**before.candidates, set_id: EVALUATED})
+            self._commit(before, after, "evaluate", set_id, _report_detail(checked, data))
+            return checked
+
+    def promote(self, set_id: str) -> Pointers:
+        """Make an evaluated candidate current; the previous current becomes the rollback."""
+        with self._transition() as before:
+            if set_id == before.current:
+                refuse(Reason.ALREADY_CURRENT, "this set is already current", set_id)
+            if set_id not in before.candidates:
+                self._refuse_not_candidate(before, set_id)
+            if before.candidates[set_id] != EVALUATED or not self.report_path(set_id).is_file():
+                refuse(Reason.NO_REPORT, "promotion needs a signed benchmark report (lex release evaluate)", set_id)
+            verified = self._verify_set(set_id)
+            checked = verify_report(self.report_path(set_id), self.trust, expected=verified, policy=self.policy)
+            candidates = {k: v for k, v in before.candidates.items() if k != set_id}
+            after = replace(before, current=set_id, rollback=before.current, candidates=candidates)
+            detail = {"previous_current": before.current, "released_rollback": before.rollback,
+                      "report_payload_sha256": checked.payload_sha256}
+            return self._commit(before, after, "promote", set_id, detail)
+
+    def rollback(self) -> Pointers:
+        """Swap current and rollback, after re-verifying the retained set and its report."""
+        with self._transition() as before:
+            target = before.rollback
+            if target is None:
+                refuse(Reason.NO_ROLLBACK, "there is no retained rollback set")
+            verified = self._verify_set(target)
+            checked = self._verify_retained_report(target, verified)
+            after = replace(before, current=target, rollback=before.current)
+            detail = {"previous_current": before.current, "report_payload_sha256": checked.payload_sha256}
+            return self._commit(before, after, "rollback", target, detail)
+
+    def recover(self) -> Pointers:
+        """After a crash between the ledger append and the pointer rename, re-apply the last
+        ledger entry to ``pointers.json``. Refuses unless the ledger is exactly one entry ahead."""
+        with self._lock():
+            before = self.pointers()
+            entries = ledger.read_entries(self.ledger_path)
+            if not entries or entries[-1]["seq"] != before.ledger_head.seq + 1 or entries[-1]["prev"] != before.ledger_head.hash:
+                ledger.verify_ledger(self.ledger_path, before.ledger_head)
+                return before
+            last = entries[-1]
+            after = Pointers.from_state(last["state"], LedgerHead(last["seq"], last["hash"]))
+            write_pointers(self.root, after)
+            return after
+
+    # internals
+
+    @contextmanager
+    def _lock(self) -> Iterator[None]:
+        self.root.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.root / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                refuse(Reason.RELEASE_ROOT_LOCKED, "another release operation holds the lock", str(self.root))
+            yield
+        finally:
+            os.close(fd)
+
+    @contextmanager
+    def _transition(self) -> Iterator[Pointers]:
+        with self._lock():
+            before = self.pointers()
+            ledger.verify_ledger(self.ledger_path, before.ledger_head)
+            yield before
+
+    def _commit(self, before: Pointers, after: Pointers, action: str, set_id: str, detail: Mapping[str, Any]) -> Pointers:
+        entry = ledger.append(self.ledger_path, head=before.ledger_head, action=action, set_id=set_id,
+                              state=after.state(), actor=self.actor, at=self.clock(), detail=detail)
+        committed = replace(after, ledger_head=LedgerHead(entry["seq"], entry["hash"]))
+        write_pointers(self.root, committed)
+        return committed
+
+    def _refuse_not_candidate(self, pointers: Pointers, set_id: str) -> NoReturn:
+        if set_id == pointers.current or set_id == pointers.rollback:
+            refuse(Reason.NOT_A_CANDIDATE, "set is current or the rollback, not a candidate", set_id)
+        if self.set_dir(set_id).is_dir():
+            refuse(Reason.NOT_A_CANDIDATE, "set is known but no longer a candidate; add it again", set_id)
+        refuse(Reason.UNKNOWN_SET, "no such set in this release root", set_id)
+
+    def _verify_set(self, set_id: str) -> VerifiedSet:
+        directory = self.set_dir(set_id)
+        if not directory.is_dir():
+            refuse(Reason.UNKNOWN_SET, "set directory is missing from the release root", set_id)
+        verified = verify_artifact_set(directory, self.trust, workers=self.workers)
+        if verified.set_id != set_id:
+            refuse(Reason.SET_ID_MISMATCH, "set directory holds another set", set_id)
+        return verified
+
+    def _verify_retained_report(self, set_id: str, verified: VerifiedSet) -> VerifiedReport:
+        """Rollback re-checks the retained set's own report: signature, binding, passed.
+        It does not re-apply today's thresholds (a stricter policy must not block rollback)."""
+        path = self.report_path(set_id)
+        if not path.is_file():
+            refuse(Reason.NO_REPORT, "the retained set has no stored report", set_id)
+        checked = verify_report(path, self.trust)
+        check_binding(checked.report, verified)
+        if checked.report["passed"] is not True:
+            refuse(Reason.GATE_FAILED, "the retained set's report did not pass", set_id)
+        return checked
+
+    def _store_report(self, set_id: str, data: bytes) -> None:
+        path = self.report_path(set_id)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, data)
+
+    def _import(self, directory: Path) -> VerifiedSet:
+        sets = self.root / SETS_DIR
+        sets.mkdir(parents=True, exist_ok=True)
+        incoming = sets / f".incoming-{secrets.token_hex(8)}"
+        try:
+            shutil.copytree(directory, incoming, symlinks=True)
+            verified = verify_artifact_set(incoming, self.trust, workers=self.workers)
+            target = sets / verified.set_id
+            if target.is_dir():
+                return self._verify_set(verified.set_id)
+            _freeze(incoming)
+            os.rename(incoming, target)
+            fsync_dir(sets)
+            return replace(verified, root=target)
+        finally:
+            if incoming.exists():
+                _thaw(incoming)
+                shutil.rmtree(incoming)
+
+
+def _read_report(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        refuse(Reason.NO_REPORT, "no benchmark report at this path", str(path))
+    except OSError as exc:
+        refuse(Reason.NO_REPORT, f"cannot read the benchmark report: {exc.strerror}", str(path))
+
+
+def _report_detail(checked: VerifiedReport, data: bytes) -> dict[str, Any]:
+    return {
+        "report_sha256": sha256_hex(data),
+        "report_payload_sha256": checked.payload_sha256,
+        "report_key_ids": list(checked.key_ids),
+        "gates": [dict(g) for g in checked.gates],
+    }
+
+
+def _freeze(directory: Path) -> None:
+    """Make a copied set read-only: files 0444, directories 0555 (deepest first)."""
+    for current, dirs, files in os.walk(directory, topdown=False):
+        for name in files:
+            os.chmod(os.path.join(current, name), stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH)
+        for name in dirs:
+            os.chmod(os.path.join(current, name), 0o555)
+    os.chmod(directory, 0o555)
+
+
+def _thaw(directory: Path) -> None:
+    os.chmod(directory, 0o755)
+    for current, dirs, _files in os.walk(directory):
+        for name in dirs:
+            os.chmod(os.path.join(current, name), 0o755)

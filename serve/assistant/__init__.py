@@ -1,0 +1,16 @@
+"""The bounded assistant: resolve the subject in code, plan once, guard, freeze, execute.
+
+The assistant has no legal authority (ARCHITECTURE.md §4). Identity and dates are resolved
+in code before any model runs; a model (or the deterministic rule planner) may propose one
+typed plan over the closed catalog; code validates it, allows one correction, re-derives its
+instants from the question, freezes it and executes it in user order against the in-process
+legal core. Optional prose is composed and judged only on explicit request and can only lose
+to the typed reply.
+
+Modules, in pipeline order: :mod:`.subjects` (preflight), :mod:`.planning` and :mod:`.rules`
+(planners), :mod:`.arguments` and :mod:`.plan` (gate and freeze), :mod:`.dates` (date guard),
+:mod:`.execute` (executor and outcome router), :mod:`.evidence` and :mod:`.compose`
+(optional synthesis), :mod:`.service` (deadlines and the terminal object), :mod:`.memory`,
+:mod:`.admission` and :mod:`.web` (the web boundary). Importing this package has no side
+effects.
+"""

@@ -1,0 +1,109 @@
+"""``LegalCore``: mounted indexes plus the operation registry, behind one ``call``.
+
+::
+
+    core = LegalCore.mount(index_dir, artifact={"set_id": "…"})
+    core.call("as_of", {"work": "eu-eurlex:32016r0679", "date": "2021-01-01", "anchors": ["art_6"]})
+
+``call`` validates the arguments against the operation's declaration (raising
+:class:`legal.errors.RequestError` for invalid ones), then always returns a JSON-ready answer
+with an outcome from :class:`legal.outcomes.Outcome` and the envelope. With no index mounted,
+every operation answers ``no_corpus_mounted``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from derive.index.schema import index_file_name
+from legal.errors import IndexError_, RequestError
+from legal.ids import Publisher
+from serve.core.envelope import Answer, CallContext, no_corpus_mounted
+from serve.core.mount import MountedIndex
+from serve.core.registry import OPERATIONS
+from serve.core.spec import OperationSpec
+
+DEFAULT_DEADLINE_SECONDS = 5.0
+
+
+class LegalCore:
+    """The legal operations over a set of mounted, read-only publisher indexes."""
+
+    def __init__(self, indexes: Mapping[str, MountedIndex] | None = None, artifact: Mapping[str, Any] | None = None,
+                 *, deadline_seconds: float = DEFAULT_DEADLINE_SECONDS) -> None:
+        self._indexes = MappingProxyType(dict(indexes or {}))
+        self._artifact = MappingProxyType(dict(artifact or {}))
+        self.deadline_seconds = deadline_seconds
+
+    @classmethod
+    def empty(cls) -> LegalCore:
+        """A core with nothing mounted: every operation answers ``no_corpus_mounted``."""
+        return cls({})
+
+    @classmethod
+    def mount(cls, index_dir: Path, artifact: Mapping[str, Any] | None = None, *,
+              publishers: tuple[str, ...] | None = None, deadline_seconds: float = DEFAULT_DEADLINE_SECONDS) -> LegalCore:
+        """Mount every ``<publisher>.sqlite`` of ``index_dir`` (already verified by the shell).
+
+        ``publishers`` restricts and requires: each named publisher must be present and fit.
+        An unfit file raises :class:`legal.errors.IndexError_` rather than mount half a corpus.
+        """
+        wanted = publishers or tuple(p.value for p in Publisher)
+        indexes: dict[str, MountedIndex] = {}
+        for publisher in wanted:
+            path = index_dir / index_file_name(Publisher.parse(publisher).value)
+            if not path.is_file():
+                if publishers:
+                    raise IndexError_("required index is missing", code="index_missing", subject=path.name)
+                continue
+            index = MountedIndex.open(path)
+            if index.publisher.value != publisher:
+                raise IndexError_("index file names another publisher", code="index_unfit", subject=path.name)
+            indexes[publisher] = index
+        return cls(indexes, artifact, deadline_seconds=deadline_seconds)
+
+    @property
+    def publishers(self) -> tuple[str, ...]:
+        return tuple(sorted(self._indexes))
+
+    @property
+    def indexes(self) -> Mapping[str, MountedIndex]:
+        """The mounted indexes by publisher id (read-only; for catalogue readers such as the assistant)."""
+        return self._indexes
+
+    @property
+    def artifact(self) -> Mapping[str, Any]:
+        return self._artifact
+
+    def stamps(self) -> dict[str, dict[str, str]]:
+        return {k: dict(v.stamp) for k, v in sorted(self._indexes.items())}
+
+    @staticmethod
+    def operation(name: str) -> OperationSpec:
+        spec = OPERATIONS.get(name)
+        if spec is None:
+            raise RequestError(f"unknown operation {name!r}", code="unknown_operation", subject=name)
+        return spec
+
+    def call(self, name: str, args: Mapping[str, Any] | None = None) -> Answer:
+        """Validate ``args`` for operation ``name`` and answer it (see the module docstring)."""
+        spec = self.operation(name)
+        checked = spec.validate(args if args is not None else {})
+        if not self._indexes:
+            return no_corpus_mounted(name, self._artifact)
+        ctx = CallContext(operation=name, indexes=self._indexes, artifact=self._artifact,
+                          deadline_seconds=self.deadline_seconds)
+        return spec.handler(ctx, checked)
+
+    def close(self) -> None:
+        for index in self._indexes.values():
+            index.close()
+
+    def __enter__(self) -> LegalCore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

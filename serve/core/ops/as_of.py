@@ -1,0 +1,182 @@
+"""``as_of``: what a work (or some of its provisions) said on a date."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from typing import Any
+
+from legal.outcomes import Outcome
+from serve.core.anchors import match_anchor, nearest_anchors
+from serve.core.envelope import Answer, CallContext, answer, is_provisional
+from serve.core.mount import MountedIndex
+from serve.core.resolve import DateResolution, locate_work, neighbours, resolve_on
+from serve.core.shapes import (
+    choose_expression,
+    provision_doc,
+    text_outcome,
+    version_choice,
+    version_doc,
+)
+from serve.core.store import (
+    Expression,
+    Provision,
+    Version,
+    Work,
+    citations_of,
+    expressions_for,
+    expressions_of,
+    provisions_of,
+    texts,
+    versions_of,
+)
+
+MAX_PROVISIONS = 2000
+MAX_CHARACTERS = 250_000
+MAX_CITATIONS = 200
+MAX_CHOICES = 20
+AMBIGUITY_HINT = "Several states of this work start on the same day; retry with one version_key."
+
+
+def version_choices(conn: sqlite3.Connection, work: Work, versions: Sequence[Version]) -> list[dict[str, Any]]:
+    exprs = expressions_for(conn, [v.rowid for v in versions])
+    return [version_choice(work, v, exprs.get(v.rowid, [])) for v in versions[:MAX_CHOICES]]
+
+
+def refusal_for_date(ctx: CallContext, index: MountedIndex, conn: sqlite3.Connection, work: Work,
+                     versions: Sequence[Version], resolution: DateResolution, day: str,
+                     base: dict[str, Any]) -> Answer | None:
+    """The ambiguous_version / no_version_for_date answer, or None when one state was found."""
+    provisional = is_provisional(index, day)
+    if resolution.ambiguous:
+        return answer(ctx, index, Outcome.AMBIGUOUS_VERSION, {
+            **base, "version_choices": version_choices(conn, work, resolution.choices),
+            "choices_truncated": len(resolution.choices) > MAX_CHOICES, "hint": AMBIGUITY_HINT,
+        }, provisional=provisional)
+    if resolution.version is None:
+        before, after = neighbours(versions, day)
+        near = version_choices(conn, work, [v for v in (before, after) if v is not None])
+        return answer(ctx, index, Outcome.NO_VERSION_FOR_DATE, {
+            **base, "nearest_versions": near,
+            "detail": "No published state of this work covers this date (before its first state, in a gap "
+                      "the publisher left, or after a closed last state).",
+        }, provisional=provisional)
+    return None
+
+
+def _with_citations(docs: list[dict[str, Any]], cites: dict[str, list[dict[str, Any]]]) -> bool:
+    budget = MAX_CITATIONS
+    truncated = False
+    for doc in docs:
+        items = cites.get(doc["anchor"], [])
+        doc["citations"] = items[:budget]
+        truncated = truncated or len(items) > budget
+        budget = max(0, budget - len(items))
+    return truncated
+
+
+def _full(conn: sqlite3.Connection, version: Version, provisions: Sequence[Provision]) -> dict[str, Any]:
+    chosen = list(provisions[:MAX_PROVISIONS])
+    bodies = texts(conn, [p.text_sha256 for p in chosen])
+    docs: list[dict[str, Any]] = []
+    used = 0
+    text_truncated = False
+    for p in chosen:
+        body = bodies[p.text_sha256]
+        if used + len(body) > MAX_CHARACTERS:
+            text_truncated = True
+            doc = provision_doc(version, p, None)
+            doc["text_omitted"] = True
+            doc["text_characters"] = len(body)
+            docs.append(doc)
+            continue
+        used += len(body)
+        docs.append(provision_doc(version, p, body))
+    return {"provisions": docs, "total_provisions": len(provisions), "truncated": len(provisions) > len(chosen),
+            "text_truncated": text_truncated}
+
+
+def _select(conn: sqlite3.Connection, version: Version, provisions: Sequence[Provision], anchors: Sequence[str],
+            with_text: bool) -> dict[str, Any]:
+    held = [p.anchor for p in provisions]
+    by_anchor = {p.anchor: p for p in provisions}
+    found: list[Provision] = []
+    missing: list[str] = []
+    widened: dict[str, str] = {}
+    for requested in anchors:
+        matched = match_anchor(requested, held)
+        if matched is None:
+            missing.append(requested)
+            continue
+        if matched != requested:
+            widened[requested] = matched
+        if by_anchor[matched] not in found:
+            found.append(by_anchor[matched])
+    bodies = texts(conn, [p.text_sha256 for p in found]) if with_text else {}
+    out: dict[str, Any] = {
+        "provisions": [provision_doc(version, p, bodies.get(p.text_sha256)) for p in found],
+        "total_provisions": len(provisions),
+        "anchors_in_version": len(held),
+        "anchors_not_in_version": missing,
+    }
+    if widened:
+        out["anchor_matches"] = widened
+    if missing:
+        out["nearest_anchors"] = {a: nearest_anchors(a, held) for a in missing}
+    return out
+
+
+def _outline(version: Version, provisions: Sequence[Provision]) -> dict[str, Any]:
+    chosen = provisions[:MAX_PROVISIONS]
+    return {"provisions": [provision_doc(version, p, None) for p in chosen], "total_provisions": len(provisions),
+            "truncated": len(provisions) > len(chosen)}
+
+
+def provisions_payload(conn: sqlite3.Connection, version: Version, expression: Expression, mode: str,
+                       anchors: Sequence[str] | None) -> dict[str, Any]:
+    provisions = provisions_of(conn, expression.rowid)
+    if anchors:
+        payload = _select(conn, version, provisions, anchors, with_text=mode != "outline")
+    elif mode == "outline":
+        payload = _outline(version, provisions)
+    else:
+        payload = _full(conn, version, provisions)
+    if mode != "outline":
+        payload["citations_truncated"] = _with_citations(payload["provisions"], citations_of(conn, expression.rowid))
+    return payload
+
+
+def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
+    located = locate_work(ctx, args["work"], args["publisher"])
+    if isinstance(located, dict):
+        return located
+    index, work, day = located.index, located.work, args["date"]
+    mode = args["mode"] or ("select" if args["anchors"] else "full")
+    base: dict[str, Any] = {"work": work.work_id, "date": day, "mode": mode}
+    provisional = is_provisional(index, day)
+    with index.session(ctx.deadline_seconds) as conn:
+        versions = versions_of(conn, work.rowid)
+        resolution = resolve_on(versions, day, args["version_key"])
+        refusal = refusal_for_date(ctx, index, conn, work, versions, resolution, day, base)
+        if refusal is not None:
+            return refusal
+        version = resolution.version
+        assert version is not None
+        expressions = expressions_of(conn, version.rowid)
+        expression = choose_expression(expressions, args["language"], work.primary_language)
+        payload: dict[str, Any] = {
+            **base, "version": version_doc(work, version, expression),
+            "available_languages": [e.language for e in expressions],
+        }
+        if resolution.withdrawn_same_day:
+            payload["withdrawn_same_day"] = [v.version_key for v in resolution.withdrawn_same_day]
+        blocked = text_outcome(index, expression)
+        if blocked is not None:
+            outcome, reason = blocked
+            return answer(ctx, index, outcome, {**payload, "text_unavailable_reason": reason}, provisional=provisional)
+        assert expression is not None
+        payload.update(provisions_payload(conn, version, expression, mode, args["anchors"]))
+    outcome = Outcome.SUCCEEDED
+    if args["anchors"] and not payload["provisions"]:
+        outcome = Outcome.ANCHOR_NOT_IN_VERSION
+    return answer(ctx, index, outcome, payload, provisional=provisional)

@@ -1,0 +1,159 @@
+"""``diff``: what changed in a work between two dates, provision by provision, word by word."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from legal.outcomes import Outcome
+from serve.core.anchors import match_anchor
+from serve.core.envelope import Answer, CallContext, answer, is_provisional
+from serve.core.mount import MountedIndex
+from serve.core.ops.as_of import AMBIGUITY_HINT, version_choices
+from serve.core.resolve import DateResolution, locate_work, resolve_on
+from serve.core.shapes import choose_expression, text_outcome, version_doc
+from serve.core.store import (
+    Expression,
+    Provision,
+    Version,
+    Work,
+    expressions_of,
+    provisions_of,
+    texts,
+    versions_of,
+)
+from serve.core.worddiff import word_changes
+
+MAX_ANCHOR_LIST = 100
+
+
+@dataclass(frozen=True)
+class Side:
+    version: Version
+    expression: Expression | None
+    provisions: tuple[Provision, ...]
+
+
+def _side(conn: sqlite3.Connection, version: Version, language: str | None, primary: str | None) -> Side:
+    expression = choose_expression(expressions_of(conn, version.rowid), language, primary)
+    provisions = tuple(provisions_of(conn, expression.rowid)) if expression and expression.has_text else ()
+    return Side(version, expression, provisions)
+
+
+def _date_refusal(ctx: CallContext, index: MountedIndex, conn: sqlite3.Connection, work: Work,
+                  sides: dict[str, DateResolution], base: dict[str, Any], provisional: bool) -> Answer | None:
+    ambiguous = {k: r for k, r in sides.items() if r.ambiguous}
+    if ambiguous:
+        payload = {**base, "hint": AMBIGUITY_HINT.replace("version_key", "from_version_key / to_version_key")}
+        for k, r in ambiguous.items():
+            payload[f"{k}_version_choices"] = version_choices(conn, work, r.choices)
+        return answer(ctx, index, Outcome.AMBIGUOUS_VERSION, payload, provisional=provisional)
+    missing = [k for k, r in sides.items() if r.version is None]
+    if missing:
+        resolved = {f"{k}_resolved": r.version is not None for k, r in sides.items()}
+        return answer(ctx, index, Outcome.NO_VERSION_FOR_DATE, {**base, **resolved}, provisional=provisional)
+    return None
+
+
+def _change(kind: str, anchor: str, before: Provision | None, after: Provision | None,
+            bodies: dict[str, str]) -> dict[str, Any]:
+    ref = after or before
+    assert ref is not None
+    out: dict[str, Any] = {
+        "anchor": anchor, "change": kind, "num": ref.num, "heading": ref.heading,
+        "from_text_sha256": before.text_sha256 if before else None,
+        "to_text_sha256": after.text_sha256 if after else None,
+    }
+    if kind == "changed" and before and after:
+        out["words"] = word_changes(bodies[before.text_sha256], bodies[after.text_sha256])
+    elif kind == "added" and after:
+        out["text"] = bodies[after.text_sha256]
+    elif kind == "removed" and before:
+        out["text"] = bodies[before.text_sha256]
+    return out
+
+
+def provision_changes(conn: sqlite3.Connection, old: Sequence[Provision], new: Sequence[Provision],
+                      limit: int) -> dict[str, Any]:
+    """Added, removed and changed provisions (document order of the later text, then removals)."""
+    before = {p.anchor: p for p in old}
+    after = {p.anchor: p for p in new}
+    entries: list[tuple[str, str, Provision | None, Provision | None]] = []
+    for p in new:
+        if p.anchor not in before:
+            entries.append(("added", p.anchor, None, p))
+        elif before[p.anchor].text_sha256 != p.text_sha256:
+            entries.append(("changed", p.anchor, before[p.anchor], p))
+    entries.extend(("removed", p.anchor, p, None) for p in old if p.anchor not in after)
+    shown = entries[:limit]
+    shas = [p.text_sha256 for _, _, b, a in shown for p in (b, a) if p is not None]
+    bodies = texts(conn, shas)
+    summary = {k: sum(1 for e in entries if e[0] == k) for k in ("added", "removed", "changed")}
+    summary["unchanged"] = sum(1 for p in new if p.anchor in before and before[p.anchor].text_sha256 == p.text_sha256)
+    return {"summary": summary, "changes": [_change(*e, bodies) for e in shown], "truncated": len(entries) > limit}
+
+
+def _one_anchor(sides: tuple[Side, Side], anchor: str) -> tuple[list[Provision], list[Provision], str | None]:
+    old, new = sides
+    a = match_anchor(anchor, [p.anchor for p in old.provisions])
+    b = match_anchor(anchor, [p.anchor for p in new.provisions])
+    keep_old = [p for p in old.provisions if p.anchor == a]
+    keep_new = [p for p in new.provisions if p.anchor == b]
+    if a and b and a != b:  # one article under two spellings (art_1 / art_1er): compare them as one
+        keep_old = [Provision(p.expression_rowid, p.seq, b, p.type, p.num, p.heading, p.path, p.article_valid_from,
+                              p.text_sha256, p.state_rowid) for p in keep_old]
+    return keep_old, keep_new, a or b
+
+
+def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
+    located = locate_work(ctx, args["work"], args["publisher"])
+    if isinstance(located, dict):
+        return located
+    index, work = located.index, located.work
+    base: dict[str, Any] = {"work": work.work_id, "from_date": args["from_date"], "to_date": args["to_date"]}
+    provisional = is_provisional(index, args["from_date"], args["to_date"])
+    with index.session(ctx.deadline_seconds) as conn:
+        versions = versions_of(conn, work.rowid)
+        resolutions = {"from": resolve_on(versions, args["from_date"], args["from_version_key"]),
+                       "to": resolve_on(versions, args["to_date"], args["to_version_key"])}
+        refusal = _date_refusal(ctx, index, conn, work, resolutions, base, provisional)
+        if refusal is not None:
+            return refusal
+        old_v, new_v = resolutions["from"].version, resolutions["to"].version
+        assert old_v is not None and new_v is not None
+        language = args["language"] or work.primary_language
+        sides = (_side(conn, old_v, language, work.primary_language), _side(conn, new_v, language, work.primary_language))
+        payload: dict[str, Any] = {
+            **base, "from": version_doc(work, old_v, sides[0].expression), "to": version_doc(work, new_v, sides[1].expression),
+            "same_version": old_v.rowid == new_v.rowid,
+        }
+        for name, side in zip(("from", "to"), sides, strict=True):
+            blocked = text_outcome(index, side.expression)
+            if blocked is not None:
+                return answer(ctx, index, blocked[0], {**payload, "changed": old_v.rowid != new_v.rowid,
+                                                       "provision_level_comparable": False,
+                                                       f"{name}_text_unavailable_reason": blocked[1]},
+                              provisional=provisional)
+        profiles = (sides[0].expression.profile if sides[0].expression else None,
+                    sides[1].expression.profile if sides[1].expression else None)
+        if profiles[0] != profiles[1]:
+            return answer(ctx, index, Outcome.NOT_COMPARABLE, {
+                **payload, "changed": old_v.rowid != new_v.rowid, "provision_level_comparable": False,
+                "detail": f"the two texts were derived by different profiles ({profiles[0]} / {profiles[1]}); "
+                          "compare them with as_of on each date",
+            }, provisional=provisional)
+        old, new = list(sides[0].provisions), list(sides[1].provisions)
+        if args["anchor"]:
+            old, new, matched = _one_anchor(sides, args["anchor"])
+            if matched is None:
+                held = sorted({p.anchor for s in sides for p in s.provisions})
+                return answer(ctx, index, Outcome.UNKNOWN_ANCHOR, {
+                    **payload, "anchor": args["anchor"], "anchors_held": held[:MAX_ANCHOR_LIST],
+                    "anchors_truncated": len(held) > MAX_ANCHOR_LIST}, provisional=provisional)
+            payload.update({"anchor": matched, "anchor_from_present": bool(old), "anchor_to_present": bool(new)})
+        payload.update(provision_changes(conn, old, new, args["limit"]))
+    payload["changed"] = any(payload["summary"][k] for k in ("added", "removed", "changed"))
+    payload["provision_level_comparable"] = True
+    return answer(ctx, index, Outcome.SUCCEEDED, payload, provisional=provisional)

@@ -1,0 +1,304 @@
+"""``search``: provisions and works matching a query, per publisher, filters applied before ranking.
+
+Lanes, in order of evidence strength: an exact anchor named by a provision id; the article
+lane (an article number, within the named works, or matching the remaining words); the
+keyword lane (FTS5 BM25 with column weights title 10, number 4, heading 6, text 1); work rows
+for a named work when nothing else is asked; then, only when direct hits are few and no work
+was named, a fuzzy expansion of unknown words (always reported) and the weak metadata lane
+(EuroVoc / subject labels, with the matched label as the reason). One hit per distinct
+wording: its newest occurrence that passes the filters (or the one valid on ``as_of``).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from derive.index.schema import PROVISION_FTS_WEIGHTS
+from derive.index.text import fts_query, levenshtein_within
+from legal.outcomes import Outcome
+from serve.core.envelope import Answer, CallContext, answer, fanout, is_provisional
+from serve.core.mount import MountedIndex
+from serve.core.resolve import mounted_publisher
+from serve.core.searchplan import Plan, build_plan
+from serve.core.snippet import snippet
+from serve.core.store import texts, versions_of, works_by_rowid
+from serve.query import ParsedQuery, parse_query
+
+OVERSAMPLE = 6
+FUZZY_MIN_EXACT_HITS = 5
+FUZZY_MAX_TOKENS = 8
+FUZZY_MAX_EXPANSIONS = 6
+FUZZY_PER_TOKEN = 2
+_BM25 = "bm25(provision_fts, " + ", ".join(str(w) for w in PROVISION_FTS_WEIGHTS) + ")"
+_FTS_SOURCE = f"(SELECT rowid AS state_rowid, {_BM25} AS score FROM provision_fts WHERE provision_fts MATCH ?)"
+
+
+@dataclass(frozen=True)
+class Filters:
+    works: tuple[int, ...] = ()
+    language: str | None = None
+    document_type: str | None = None
+    as_of: str | None = None
+
+    def sql(self) -> tuple[str, list[Any]]:
+        clauses: list[str] = ["v.withdrawn = 0"]
+        params: list[Any] = []
+        if self.works:
+            clauses.append(f"s.work_rowid IN ({','.join('?' * len(self.works))})")
+            params.extend(self.works)
+        if self.language:
+            clauses.append("s.language = ?")
+            params.append(self.language)
+        if self.document_type:
+            clauses.append("v.document_type = ?")
+            params.append(self.document_type)
+        if self.as_of:
+            clauses.append("v.valid_from <= ? AND (v.end_exclusive IS NULL OR v.end_exclusive > ?)")
+            params.extend([self.as_of, self.as_of])
+        return " AND ".join(clauses), params
+
+
+@dataclass
+class Hit:
+    row: dict[str, Any]
+    reasons: list[str]
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def occurrences(conn: sqlite3.Connection, source: str, source_params: Sequence[Any], filters: Filters,
+                limit: int) -> list[dict[str, Any]]:
+    """Newest eligible occurrence of each matched lexical state, best score first."""
+    where, params = filters.sql()
+    query = (
+        "SELECT * FROM (SELECT s.state_rowid, s.work_rowid, s.language, s.anchor, s.text_sha256, s.num, s.heading, "
+        "s.type, v.lex_id, v.version_key, v.valid_from, v.valid_to, v.end_exclusive, v.document_type, "
+        "m.score AS score, ROW_NUMBER() OVER (PARTITION BY s.state_rowid "
+        "ORDER BY v.valid_from DESC, v.version_key DESC) AS rn "
+        f"FROM {source} m JOIN lexical_states s ON s.state_rowid = m.state_rowid "
+        "JOIN provisions p ON p.state_rowid = s.state_rowid "
+        "JOIN expressions e ON e.expression_rowid = p.expression_rowid "
+        "JOIN versions v ON v.version_rowid = e.version_rowid "
+        f"WHERE {where}) WHERE rn = 1 ORDER BY score, valid_from DESC, state_rowid LIMIT ?"
+    )
+    return [dict(r) for r in conn.execute(query, [*source_params, *params, limit])]
+
+
+def _groups(terms: Sequence[str], expansions: dict[str, list[str]] | None = None) -> list[list[str]]:
+    return [[t, *(expansions or {}).get(t, [])] for t in terms]
+
+
+def keyword_lane(conn: sqlite3.Connection, terms: Sequence[str], filters: Filters, limit: int,
+                 expansions: dict[str, list[str]] | None = None) -> list[dict[str, Any]]:
+    match = fts_query(_groups(terms, expansions))
+    if match is None:
+        return []
+    return occurrences(conn, _FTS_SOURCE, [match], filters, limit)
+
+
+def article_lane(conn: sqlite3.Connection, key: str, terms: Sequence[str], filters: Filters, limit: int,
+                 primary: dict[int, str | None]) -> tuple[list[dict[str, Any]], bool]:
+    match = fts_query(_groups(terms)) if terms and not filters.works else None
+    if match is not None:
+        source = (f"(SELECT ls.state_rowid, f.score FROM lexical_states ls JOIN {_FTS_SOURCE} f "
+                  "ON f.state_rowid = ls.state_rowid WHERE ls.article_key = ?)")
+        return occurrences(conn, source, [match, key], filters, limit), True
+    source = "(SELECT state_rowid, 0.0 AS score FROM lexical_states WHERE article_key = ?)"
+    rows = occurrences(conn, source, [key], filters, limit)
+    rows.sort(key=lambda r: (r["language"] != primary.get(r["work_rowid"]), _desc(r["valid_from"])))
+    return rows, False
+
+
+def anchor_lane(conn: sqlite3.Connection, anchor: str, filters: Filters, limit: int) -> list[dict[str, Any]]:
+    source = "(SELECT state_rowid, 0.0 AS score FROM lexical_states WHERE anchor = ?)"
+    rows = occurrences(conn, source, [anchor], filters, limit)
+    rows.sort(key=lambda r: _desc(r["valid_from"]))
+    return rows
+
+
+def _desc(day: str) -> tuple[int, ...]:
+    return tuple(-ord(c) for c in day)
+
+
+def fuzzy_expansions(conn: sqlite3.Connection, terms: Sequence[str]) -> dict[str, list[str]]:
+    """Vocabulary neighbours of words the index does not hold (Levenshtein 1, or 2 from 8 letters)."""
+    out: dict[str, list[str]] = {}
+    budget = FUZZY_MAX_EXPANSIONS
+    for token in [t for t in terms if " " not in t and len(t) >= 4 and t.isalpha()][:FUZZY_MAX_TOKENS]:
+        if budget <= 0 or conn.execute("SELECT 1 FROM provision_vocab WHERE term = ?", (token,)).fetchone():
+            continue
+        limit = 2 if len(token) >= 8 else 1
+        rows = conn.execute("SELECT term, doc FROM provision_vocab WHERE term >= ? AND term < ? "
+                            "AND length(term) BETWEEN ? AND ?",
+                            (token[0], chr(ord(token[0]) + 1), len(token) - limit, len(token) + limit))
+        scored = sorted((d, -int(doc), str(term)) for term, doc in rows
+                        if (d := levenshtein_within(token, str(term), limit)) is not None)
+        chosen = [term for _, _, term in scored[:min(FUZZY_PER_TOKEN, budget)]]
+        if chosen:
+            out[token] = chosen
+            budget -= len(chosen)
+    return out
+
+
+def work_rows(conn: sqlite3.Connection, plan: Plan, filters: Filters) -> list[Hit]:
+    hits = []
+    for mention in plan.mentions:
+        if mention.status != "resolved":
+            continue
+        for rowid in mention.works:
+            eligible = [v for v in versions_of(conn, rowid) if not v.withdrawn
+                        and (filters.as_of is None or v.covers(filters.as_of))
+                        and (filters.document_type is None or v.document_type == filters.document_type)]
+            if not eligible:
+                continue
+            v = eligible[-1]
+            hits.append(Hit({"work_rowid": rowid, "lex_id": v.lex_id, "version_key": v.version_key,
+                             "valid_from": v.valid_from, "valid_to": v.valid_to, "end_exclusive": v.end_exclusive,
+                             "document_type": v.document_type, "anchor": None, "language": None},
+                            [mention.reason]))
+    return hits
+
+
+def metadata_lane(conn: sqlite3.Connection, terms: Sequence[str], filters: Filters, limit: int) -> list[Hit]:
+    tokens = [t for t in terms if " " not in t and len(t) >= 3]
+    match = fts_query([[t] for t in tokens], any_of=True)
+    if match is None:
+        return []
+    rows = conn.execute("SELECT rowid FROM work_fts WHERE work_fts MATCH ? ORDER BY bm25(work_fts, 0, 0, 0, 0, 1) "
+                        "LIMIT ?", (f"metadata : ({match})", limit)).fetchall()
+    hits = []
+    for (rowid,) in rows:
+        if filters.works and rowid not in filters.works:
+            continue
+        meta = [dict(r) for r in conn.execute(
+            "SELECT kind, identifier, label, language, normalized FROM work_metadata WHERE work_rowid = ? "
+            "ORDER BY kind, identifier, label, language", (rowid,))]
+        matched = max(meta, key=lambda m: sum(1 for t in tokens if t in m["normalized"].split()), default=None)
+        if matched is None:
+            continue
+        eligible = [v for v in versions_of(conn, rowid) if not v.withdrawn
+                    and (filters.as_of is None or v.covers(filters.as_of))]
+        if not eligible:
+            continue
+        v = eligible[-1]
+        matched.pop("normalized")
+        hits.append(Hit({"work_rowid": rowid, "lex_id": v.lex_id, "version_key": v.version_key,
+                         "valid_from": v.valid_from, "valid_to": v.valid_to, "end_exclusive": v.end_exclusive,
+                         "document_type": v.document_type, "anchor": None, "language": None},
+                        ["work_metadata"], {"matched_metadata": matched}))
+    return hits
+
+
+def _merge(hits: list[Hit], rows: Sequence[dict[str, Any]], reasons: list[str], seen: set[tuple[Any, ...]]) -> None:
+    for row in rows:
+        key = (row["work_rowid"], row["anchor"])
+        if key in seen:
+            continue
+        seen.add(key)
+        hits.append(Hit(row, list(reasons)))
+
+
+def _shape(conn: sqlite3.Connection, index: MountedIndex, hits: Sequence[Hit], words: Sequence[str]) -> list[dict[str, Any]]:
+    works = works_by_rowid(conn, [h.row["work_rowid"] for h in hits])
+    bodies = texts(conn, [h.row["text_sha256"] for h in hits if h.row.get("text_sha256")])
+    out = []
+    for rank, hit in enumerate(hits, 1):
+        row, work = hit.row, works[hit.row["work_rowid"]]
+        text = bodies.get(row.get("text_sha256") or "")
+        if row["anchor"] is None:
+            cut = work.title or ""
+        elif ("article_intent" in hit.reasons and "keyword" not in hit.reasons) or text is None:
+            cut = " — ".join(p for p in (row.get("num"), row.get("heading")) if p) or row["anchor"]
+        else:
+            cut = snippet(text, words)
+        out.append({
+            "rank": rank, "work": work.work_id, "title": work.title, "lex_id": row["lex_id"],
+            "version_key": row["version_key"], "language": row["language"], "anchor": row["anchor"],
+            "provision_id": f"{row['lex_id']}#{row['anchor']}" if row["anchor"] else None,
+            "num": row.get("num"), "heading": row.get("heading"), "valid_from": row["valid_from"],
+            "valid_to": row["valid_to"], "end_exclusive": row["end_exclusive"],
+            "document_type": row.get("document_type") or work.document_type,
+            "text_sha256": row.get("text_sha256"), "snippet": cut, "match_reasons": hit.reasons, **hit.extra,
+        })
+    return out
+
+
+def _lexical(conn: sqlite3.Connection, index: MountedIndex, plan: Plan, filters: Filters, limit: int,
+             fuzzy: bool) -> tuple[list[Hit], list[str]]:
+    hits: list[Hit] = []
+    seen: set[tuple[Any, ...]] = set()
+    expansions_shown: list[str] = []
+    budget = limit * OVERSAMPLE
+    if plan.anchor and plan.constraints:
+        _merge(hits, anchor_lane(conn, plan.anchor, filters, budget), ["exact_identifier"], seen)
+    elif plan.article_key:
+        primary = {w: _primary(conn, w) for w in plan.constraints}
+        rows, joined = article_lane(conn, plan.article_key, plan.terms, filters, budget, primary)
+        _merge(hits, rows, ["article_intent", "keyword"] if joined else ["article_intent"], seen)
+    elif plan.terms:
+        _merge(hits, keyword_lane(conn, plan.terms, filters, budget), ["keyword"], seen)
+        if fuzzy and len(hits) < FUZZY_MIN_EXACT_HITS and not plan.strong:
+            expansions = fuzzy_expansions(conn, plan.terms)
+            if expansions:
+                expansions_shown = [f"{src} -> {dst}" for src, dsts in expansions.items() for dst in dsts]
+                _merge(hits, keyword_lane(conn, plan.terms, filters, budget, expansions), ["fuzzy"], seen)
+    if plan.strong and not plan.article_key and not plan.terms and not plan.anchor:
+        hits.extend(work_rows(conn, plan, filters))
+    if not plan.strong and plan.terms and len(hits) < limit:
+        known = {h.row["work_rowid"] for h in hits if h.row["anchor"] is None}
+        hits.extend(h for h in metadata_lane(conn, plan.terms, filters, limit) if h.row["work_rowid"] not in known)
+    return hits[:limit], expansions_shown
+
+
+def _primary(conn: sqlite3.Connection, work_rowid: int) -> str | None:
+    row = conn.execute("SELECT primary_language FROM works WHERE work_rowid = ?", (work_rowid,)).fetchone()
+    return str(row[0]) if row and row[0] else None
+
+
+def search_section(ctx: CallContext, index: MountedIndex, parsed: ParsedQuery, plan: Plan, args: dict[str, Any],
+                   suppressed: bool) -> Answer:
+    as_of = args["as_of"] if args["time_scope"] == "as_of" else None
+    base: dict[str, Any] = {"retrieval_mode": "keyword", "time_scope": args["time_scope"], "as_of": as_of,
+                            "query_plan": {"terms": plan.terms, "article_key": plan.article_key, "anchor": plan.anchor,
+                                           "work_resolution_status": plan.status,
+                                           "work_mentions": [m.to_dict(index.catalogue, index.publisher.value)
+                                                             for m in plan.mentions],
+                                           "work_constraints": [f"{index.publisher.value}:{index.catalogue.slug_of[w]}"
+                                                                for w in plan.constraints]}}
+    provisional = is_provisional(index, as_of)
+    if args["retrieval_mode"] == "hybrid":
+        return answer(ctx, index, Outcome.RETRIEVAL_MODE_UNAVAILABLE, {
+            "requested_retrieval_mode": "hybrid", "retrieval_unavailable_reason": "not_activated", "hits": []},
+            provisional=provisional)
+    if suppressed or (plan.explicit_works and not plan.constraints):
+        note = ("the query names a work held by another publisher" if suppressed
+                else "none of the requested works is held by this publisher")
+        return answer(ctx, index, Outcome.EMPTY, {**base, "hits": [], "query_expansions": [], "note": note},
+                      provisional=provisional)
+    filters = Filters(tuple(plan.constraints), args["language"], args["document_type"], as_of)
+    with index.session(ctx.deadline_seconds) as conn:
+        hits, expansions = _lexical(conn, index, plan, filters, args["limit"], args["fuzzy"] == "auto")
+        words = plan.terms + [e.split(" -> ")[1] for e in expansions]
+        shaped = _shape(conn, index, hits, words)
+    payload = {**base, "query_expansions": expansions, "hits": shaped,
+               "row_set": {"returned": len(shaped), "limit": args["limit"], "truncated": len(shaped) >= args["limit"]}}
+    return answer(ctx, index, Outcome.SUCCEEDED if shaped else Outcome.EMPTY, payload, provisional=provisional)
+
+
+def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
+    chosen = mounted_publisher(ctx, args["publisher"])
+    if isinstance(chosen, dict):
+        return chosen
+    indexes = [chosen] if chosen is not None else ctx.ordered()
+    if args["time_scope"] is None:
+        args = {**args, "time_scope": "as_of" if args["as_of"] else "all_versions"}
+    parsed = parse_query(args["query"])
+    plans = {i.publisher.value: build_plan(i, parsed, args["works"]) for i in indexes}
+    someone_strong = any(p.strong for p in plans.values())
+    sections = [search_section(ctx, i, parsed, plans[i.publisher.value], args,
+                               suppressed=someone_strong and not plans[i.publisher.value].strong
+                               and not args["works"])
+                for i in indexes]
+    return fanout(ctx, sections, {"query": parsed.to_dict()})

@@ -1,0 +1,114 @@
+"""``timeline`` (the dated states of a work) and ``article_history`` (one provision across them)."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from legal.outcomes import Outcome
+from serve.core.anchors import match_anchor, nearest_anchors
+from serve.core.envelope import Answer, CallContext, answer, is_provisional
+from serve.core.resolve import locate_work
+from serve.core.shapes import last_day, version_choice
+from serve.core.store import (
+    Work,
+    expressions_for,
+    has_history,
+    texts,
+    versions_by_rowid,
+    versions_of,
+)
+
+MAX_STATES = 500
+HISTORY_HINT = "List the anchors of a version with as_of and mode=outline."
+
+
+def timeline(ctx: CallContext, args: dict[str, Any]) -> Answer:
+    located = locate_work(ctx, args["work"], args["publisher"])
+    if isinstance(located, dict):
+        return located
+    index, work = located.index, located.work
+    with index.session(ctx.deadline_seconds) as conn:
+        versions = [v for v in versions_of(conn, work.rowid) if args["include_withdrawn"] or not v.withdrawn]
+        page = versions[args["offset"]:args["offset"] + args["limit"]]
+        exprs = expressions_for(conn, [v.rowid for v in page])
+    rows = []
+    for v in page:
+        entry = version_choice(work, v, exprs.get(v.rowid, []))
+        entry["expressions"] = [{"language": e.language, "title": e.title, "title_short": e.title_short,
+                                 "source_uri": e.source_uri, "text_state": e.text_state, "text_reason": e.gap_reason,
+                                 "extraction_profile": e.profile, "provisions": e.provision_count,
+                                 "evidence_sha256": e.evidence_sha256} for e in exprs.get(v.rowid, [])]
+        rows.append(entry)
+    payload = {"work": work.work_id, "title": work.title, "primary_language": work.primary_language,
+               "total_count": len(versions), "offset": args["offset"], "limit": args["limit"],
+               "truncated": len(versions) > args["offset"] + len(page), "versions": rows}
+    outcome = Outcome.SUCCEEDED if versions else Outcome.EMPTY
+    provisional = any(is_provisional(index, v.valid_from) for v in page)
+    return answer(ctx, index, outcome, payload, provisional=provisional)
+
+
+def _held_anchors(conn: sqlite3.Connection, work: Work, language: str) -> list[str]:
+    query = "SELECT DISTINCT anchor FROM provision_states WHERE work_rowid = ? AND language = ? ORDER BY anchor"
+    return [str(r[0]) for r in conn.execute(query, (work.rowid, language))]
+
+
+def _in_window(valid_from: str, end: str | None, start: str | None, stop: str | None) -> bool:
+    return (stop is None or valid_from <= stop) and (start is None or end is None or end > start)
+
+
+def _states(conn: sqlite3.Connection, work: Work, language: str, anchor: str, args: dict[str, Any]) -> list[dict[str, Any]]:
+    query = ("SELECT * FROM provision_states WHERE work_rowid = ? AND language = ? AND anchor = ? ORDER BY seq")
+    rows = [r for r in conn.execute(query, (work.rowid, language, anchor))
+            if _in_window(r["valid_from"], r["end_exclusive"], args["from_date"], args["to_date"])]
+    versions = versions_by_rowid(conn, [r["first_version_rowid"] for r in rows] + [r["last_version_rowid"] for r in rows])
+    bodies = texts(conn, [r["text_sha256"] for r in rows]) if args["include_text"] else {}
+    out = []
+    for r in rows[:MAX_STATES]:
+        first, last = versions[r["first_version_rowid"]], versions[r["last_version_rowid"]]
+        state: dict[str, Any] = {
+            "valid_from": r["valid_from"], "end_exclusive": r["end_exclusive"], "last_day": last_day(r["end_exclusive"]),
+            "text_sha256": r["text_sha256"], "versions": r["versions"],
+            "first_version": first.lex_id, "last_version": last.lex_id,
+            "provision_id": f"{first.lex_id}#{anchor}", "article_valid_from": r["article_valid_from"],
+            "validity_conflict": bool(r["article_valid_from"] and r["article_valid_from"] != r["valid_from"]),
+            "record_sha256": first.record_sha256,
+        }
+        if args["include_text"]:
+            state["text"] = bodies.get(r["text_sha256"])
+        out.append(state)
+    return out
+
+
+def _events(conn: sqlite3.Connection, work: Work, language: str, anchor: str) -> list[dict[str, Any]]:
+    query = ("SELECT e.*, v.lex_id, v.valid_from FROM anchor_events e JOIN versions v USING (version_rowid) "
+             "WHERE e.work_rowid = ? AND e.language = ? AND (e.anchor = ? OR e.from_anchor = ?) ORDER BY e.seq")
+    return [{"event": r["event"], "anchor": r["anchor"], "from_anchor": r["from_anchor"], "at_version": r["lex_id"],
+             "valid_from": r["valid_from"], "text_sha256": r["text_sha256"]}
+            for r in conn.execute(query, (work.rowid, language, anchor, anchor))]
+
+
+def article_history(ctx: CallContext, args: dict[str, Any]) -> Answer:
+    located = locate_work(ctx, args["work"], args["publisher"])
+    if isinstance(located, dict):
+        return located
+    index, work = located.index, located.work
+    language = args["language"] or work.primary_language or ""
+    base: dict[str, Any] = {"work": work.work_id, "anchor": args["anchor"], "language": language}
+    with index.session(ctx.deadline_seconds) as conn:
+        if not has_history(conn, work.rowid, language):
+            return answer(ctx, index, Outcome.NO_PROVISION_HISTORY, {**base, "hint": HISTORY_HINT})
+        held = _held_anchors(conn, work, language)
+        anchor = match_anchor(args["anchor"], held)
+        if anchor is None:
+            return answer(ctx, index, Outcome.UNKNOWN_ANCHOR, {
+                **base, "nearest_anchors": nearest_anchors(args["anchor"], held), "anchors_in_history": len(held)})
+        states = _states(conn, work, language, anchor, args)
+        events = _events(conn, work, language, anchor)
+    payload = {**base, "anchor": anchor, "distinct_texts": len({s["text_sha256"] for s in states}),
+               "states": states, "truncated": len(states) >= MAX_STATES, "anchor_events": events}
+    if anchor != args["anchor"]:
+        payload["requested_anchor"] = args["anchor"]
+    outcome = Outcome.SUCCEEDED if states else Outcome.EMPTY
+    provisional = is_provisional(index, args["from_date"], args["to_date"])
+    return answer(ctx, index, outcome, payload, provisional=provisional)

@@ -1,0 +1,162 @@
+"""Which work, which publisher, which dated state: identity and date resolution.
+
+Work arguments accept a work lex id (``eu-eurlex:32016r0679``, a version lex id or provision
+id — the version part is ignored), a CELEX number, an ELI URL, a bare slug, a Legilux alias
+(``code-penal``) or an exact official name (short title, title) when it names one work only.
+
+Date resolution follows ``legal.validity``: among the *live* (non-withdrawn) states whose
+half-open interval contains the day, the latest start wins; several states with that start
+are ambiguous and every key is offered. Withdrawn states never take part in a bare-date
+answer (they are no longer published) but stay addressable by their exact ``version_key``,
+and a withdrawn state sharing the winner's start is disclosed beside the answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from derive.index.identifiers import celex_numbers, celex_to_slug, eu_eli_celex, lu_slug_candidates
+from derive.index.text import normalize
+from legal.errors import RequestError
+from legal.ids import Publisher
+from serve.core.envelope import Answer, CallContext, unknown_publisher, unknown_work
+from serve.core.mount import MountedIndex
+from serve.core.store import Version, Work, work_by_slug
+
+IDENTITY_KINDS = ("official_identifier", "alias", "publisher_short_title", "official_title")
+
+
+@dataclass(frozen=True)
+class Located:
+    index: MountedIndex
+    work: Work
+
+
+@dataclass(frozen=True)
+class DateResolution:
+    version: Version | None
+    choices: tuple[Version, ...] = ()
+    withdrawn_same_day: tuple[Version, ...] = field(default=())
+
+    @property
+    def ambiguous(self) -> bool:
+        return len(self.choices) > 1
+
+
+def mounted_publisher(ctx: CallContext, requested: str | None) -> MountedIndex | Answer | None:
+    """The mounted index named by ``requested`` (case-insensitive), an unknown_publisher answer, or None."""
+    if requested is None:
+        return None
+    key = requested.strip().lower()
+    if key in ctx.indexes:
+        return ctx.indexes[key]
+    by_jurisdiction = [i for i in ctx.indexes.values() if i.publisher.jurisdiction.lower() == key]
+    if len(by_jurisdiction) == 1:
+        return by_jurisdiction[0]
+    return unknown_publisher(ctx, requested)
+
+
+def slug_candidates(text: str) -> list[tuple[str | None, str]]:
+    """``(publisher or None, slug)`` readings of a work argument, most specific first."""
+    raw = text.strip()
+    head = raw.split("#", 1)[0]
+    parts = head.split(":")
+    out: list[tuple[str | None, str]] = []
+    if len(parts) >= 2 and parts[0].lower() in {p.value for p in Publisher}:
+        out.append((parts[0].lower(), parts[1].lower()))
+    if raw.lower().startswith("http"):
+        out.extend(("lu-legilux", s) for s in lu_slug_candidates(raw))
+        celex = eu_eli_celex(raw)
+        if celex:
+            out.append(("eu-eurlex", celex_to_slug(celex)))
+    found = celex_numbers(head)
+    if found and found[0][1] - found[0][0] >= len(head.strip()) - 6:
+        out.append(("eu-eurlex", celex_to_slug(found[0][2])))
+    if len(parts) == 1:
+        out.append((None, raw.lower()))
+    return out
+
+
+def _by_slug(ctx: CallContext, candidates: Sequence[tuple[str | None, str]],
+             only: MountedIndex | None) -> Located | Answer | None:
+    for publisher, slug in candidates:
+        if publisher is not None and publisher not in ctx.indexes:
+            if only is None:
+                return unknown_publisher(ctx, publisher)
+            continue
+        for index in ([only] if only else ctx.ordered()):
+            if publisher is not None and index.publisher.value != publisher:
+                continue
+            rowid = index.catalogue.rowid_of.get(slug)
+            if rowid is None:
+                entries = [e for e in index.catalogue.names.get(slug, []) if e.kind == "alias"]
+                rowid = entries[0].work_rowid if entries else None
+            if rowid is not None:
+                with index.session(ctx.deadline_seconds) as conn:
+                    work = work_by_slug(conn, index.catalogue.slug_of[rowid])
+                if work is not None:
+                    return Located(index, work)
+    return None
+
+
+def _by_name(ctx: CallContext, text: str, only: MountedIndex | None) -> Located | list[str]:
+    normalized = normalize(text)
+    hits: dict[tuple[str, int], MountedIndex] = {}
+    for kind in IDENTITY_KINDS:
+        for index in ([only] if only else ctx.ordered()):
+            for entry in index.catalogue.names.get(normalized, []):
+                if entry.kind == kind:
+                    hits[(index.publisher.value, entry.work_rowid)] = index
+        if hits:
+            break
+    if len(hits) == 1:
+        (_, rowid), index = next(iter(hits.items()))
+        with index.session(ctx.deadline_seconds) as conn:
+            work = work_by_slug(conn, index.catalogue.slug_of[rowid])
+        if work is not None:
+            return Located(index, work)
+    return sorted(f"{pub}:{hits[(pub, rowid)].catalogue.slug_of[rowid]}" for pub, rowid in hits)[:20]
+
+
+def locate_work(ctx: CallContext, work: str, publisher: str | None) -> Located | Answer:
+    """The mounted index and work named by the arguments, or the answer explaining why not."""
+    chosen = mounted_publisher(ctx, publisher)
+    if isinstance(chosen, dict):
+        return chosen
+    found = _by_slug(ctx, slug_candidates(work), chosen)
+    if found is not None:
+        return found
+    by_name = _by_name(ctx, work, chosen)
+    if isinstance(by_name, Located):
+        return by_name
+    return unknown_work(ctx, work, by_name, chosen)
+
+
+def resolve_on(versions: Sequence[Version], day: str, version_key: str | None = None) -> DateResolution:
+    """The state of a work on ``day`` (see the module docstring)."""
+    covering = [v for v in versions if v.covers(day)]
+    if version_key is not None:
+        chosen = next((v for v in versions if v.version_key == version_key), None)
+        if chosen is None:
+            raise RequestError("version_key names no state of this work", code="unknown_version_key",
+                               subject=version_key)
+        if chosen not in covering:
+            raise RequestError(f"version_key names a state that does not cover {day}",
+                               code="version_key_not_effective", subject=version_key)
+        return DateResolution(chosen, (chosen,))
+    live = [v for v in covering if not v.withdrawn]
+    if not live:
+        return DateResolution(None)
+    start = max(v.valid_from for v in live)
+    winners = tuple(sorted((v for v in live if v.valid_from == start), key=lambda v: v.version_key))
+    twins = tuple(v for v in covering if v.withdrawn and v.valid_from == start)
+    return DateResolution(winners[0] if len(winners) == 1 else None, winners, twins)
+
+
+def neighbours(versions: Sequence[Version], day: str) -> tuple[Version | None, Version | None]:
+    """The nearest live states before and after ``day`` (for no_version_for_date answers)."""
+    live = [v for v in versions if not v.withdrawn]
+    before = [v for v in live if v.valid_from <= day]
+    after = [v for v in live if v.valid_from > day]
+    return (before[-1] if before else None), (after[0] if after else None)

@@ -1,0 +1,148 @@
+"""Search planning against one mounted catalogue: which works a query names, what text is left.
+
+Work identity comes only from exact matches: identifiers (slug, CELEX, ELI, lex id, alias)
+and official names contained in the query as whole tokens (publisher short titles of at least
+3 characters; titles with a space and at least 12 characters or starting with an act form).
+A name held by several works is *ambiguous* and constrains nothing. EuroVoc labels and
+Legilux subjects never make identity (they feed the weak metadata lane of the search).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from derive.index.identifiers import celex_numbers, celex_to_slug
+from derive.index.text import normalize
+from serve.core.mount import Catalogue, MountedIndex
+from serve.query import STOP_WORDS, ParsedQuery, ngrams
+
+ACT_FORMS = ("loi", "reglement", "arrete", "code", "constitution", "convention", "ordonnance", "decret",
+             "directive", "regulation", "traite", "treaty", "decision")
+MAX_NAME_TOKENS = 30
+MAX_CANDIDATES = 20
+_KIND_REASON = {"official_identifier": "identifier", "alias": "alias", "publisher_short_title": "publisher_short_title",
+                "official_title": "title"}
+
+
+@dataclass
+class Mention:
+    text: str
+    status: str  # resolved | ambiguous | unresolved
+    reason: str
+    works: list[int] = field(default_factory=list)
+
+    def to_dict(self, catalogue: Catalogue, publisher: str) -> dict[str, Any]:
+        return {"text": self.text, "status": self.status, "reason": self.reason,
+                "works": [f"{publisher}:{catalogue.slug_of[w]}" for w in self.works[:MAX_CANDIDATES]]}
+
+
+@dataclass
+class Plan:
+    terms: list[str]
+    article_key: str | None
+    anchor: str | None
+    mentions: list[Mention]
+    constraints: list[int]
+    explicit_works: bool
+    foreign_mentions: int = 0
+
+    @property
+    def strong(self) -> bool:
+        return any(m.status == "resolved" for m in self.mentions)
+
+    @property
+    def status(self) -> str:
+        statuses = {m.status for m in self.mentions}
+        for status in ("ambiguous", "unresolved", "resolved"):
+            if status in statuses:
+                return status
+        return "not_requested"
+
+
+def _eligible(kind: str, phrase: str) -> bool:
+    if kind == "publisher_short_title":
+        return len(phrase) >= 3
+    if kind == "official_title":
+        return " " in phrase and (len(phrase) >= 12 or phrase.split()[0] in ACT_FORMS)
+    if kind == "official_identifier":
+        return len(phrase) >= 4 and any(ch.isdigit() for ch in phrase)
+    return kind == "alias"
+
+
+def _slug_rowid(catalogue: Catalogue, slug: str) -> int | None:
+    rowid = catalogue.rowid_of.get(slug)
+    if rowid is not None:
+        return rowid
+    aliases = [e.work_rowid for e in catalogue.names.get(slug, []) if e.kind == "alias"]
+    return aliases[0] if aliases else None
+
+
+def _identifier_mentions(index: MountedIndex, parsed: ParsedQuery, plan: Plan) -> None:
+    for ident in parsed.identifiers:
+        if ident.publisher is not None and ident.publisher != index.publisher.value:
+            plan.foreign_mentions += 1
+            continue
+        if not ident.slugs:
+            continue
+        rowid = next((r for r in (_slug_rowid(index.catalogue, s) for s in ident.slugs) if r is not None), None)
+        exact = normalize(parsed.raw) == normalize(ident.text)
+        reason = ("exact_" if exact else "contained_") + "identifier"
+        if rowid is None:
+            plan.mentions.append(Mention(ident.text, "unresolved", reason))
+            continue
+        plan.mentions.append(Mention(ident.text, "resolved", reason, [rowid]))
+        if ident.anchor:
+            plan.anchor = ident.anchor
+
+
+def _name_mentions(index: MountedIndex, tokens: list[str], whole: str, plan: Plan) -> set[int]:
+    consumed: set[int] = set()
+    longest = min(index.catalogue.longest_name_tokens, MAX_NAME_TOKENS)
+    for start, end, phrase in ngrams(tokens, longest):
+        if consumed & set(range(start, end)) or all(t in STOP_WORDS for t in tokens[start:end]):
+            continue
+        entries = [e for e in index.catalogue.names.get(phrase, []) if _eligible(e.kind, phrase)]
+        if not entries:
+            continue
+        kind = min(entries, key=lambda e: list(_KIND_REASON).index(e.kind)).kind
+        works = sorted({e.work_rowid for e in entries if e.kind == kind})
+        reason = ("exact_" if phrase == whole else "contained_") + _KIND_REASON[kind]
+        status = "resolved" if len(works) == 1 else "ambiguous"
+        plan.mentions.append(Mention(phrase, status, reason, works))
+        consumed.update(range(start, end))
+    return consumed
+
+
+def explicit_works(index: MountedIndex, works: Sequence[str]) -> list[int]:
+    out: list[int] = []
+    for text in works:
+        value = text.strip()
+        publisher, _, slug = value.rpartition(":") if ":" in value else ("", "", value)
+        if publisher and publisher.split(":")[0].lower() != index.publisher.value:
+            continue
+        slug = slug.split("#")[0].lower()
+        found = celex_numbers(slug)
+        candidates = [slug] + ([celex_to_slug(found[0][2])] if found else [])
+        rowid = next((r for r in (_slug_rowid(index.catalogue, s) for s in candidates) if r is not None), None)
+        if rowid is not None and rowid not in out:
+            out.append(rowid)
+    return out
+
+
+def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | None) -> Plan:
+    plan = Plan(terms=[], article_key=parsed.article.key if parsed.article else None, anchor=None, mentions=[],
+                constraints=[], explicit_works=bool(works))
+    _identifier_mentions(index, parsed, plan)
+    tokens = [t for t in normalize(parsed.residual.replace('"', " ")).split()]
+    consumed = _name_mentions(index, tokens, normalize(parsed.raw), plan)
+    phrases = [normalize(p) for p in parsed.phrases]
+    phrase_tokens = {t for p in phrases for t in p.split()}
+    plan.terms = [t for i, t in enumerate(tokens) if i not in consumed and t not in STOP_WORDS and t not in phrase_tokens]
+    plan.terms = list(dict.fromkeys(plan.terms)) + [p for p in phrases if p and p not in plan.terms]
+    if works:
+        plan.constraints = explicit_works(index, works)
+    else:
+        plan.constraints = sorted({w for m in plan.mentions if m.status == "resolved" for w in m.works})
+    return plan

@@ -1,0 +1,206 @@
+"""Typed reads of one mounted index (the only module of the core that writes SQL by hand,
+apart from search ranking in :mod:`serve.core.search`).
+
+Every function takes the connection of a :meth:`serve.core.mount.MountedIndex.session` and
+returns frozen dataclasses, so the operations reason on values, not on cursor rows.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Work:
+    rowid: int
+    work_id: str
+    slug: str
+    work_identifier: str
+    document_type: str | None
+    title: str | None
+    title_language: str | None
+    source_uri: str | None
+    primary_language: str | None
+    languages: tuple[str, ...]
+
+    @classmethod
+    def of(cls, r: sqlite3.Row) -> Work:
+        return cls(r["work_rowid"], r["work_id"], r["slug"], r["work_identifier"], r["document_type"], r["title"],
+                   r["title_language"], r["source_uri"], r["primary_language"], tuple(json.loads(r["languages"])))
+
+
+@dataclass(frozen=True)
+class Version:
+    rowid: int
+    work_rowid: int
+    lex_id: str
+    version_key: str
+    publisher_version_identifier: str
+    document_type: str | None
+    valid_from: str
+    valid_to: str | None
+    valid_to_convention: str
+    end_exclusive: str | None
+    interval_status: str
+    valid_time_source: str
+    in_force_status: str | None
+    publication_date: str | None
+    withdrawn: bool
+    first_observed: str | None
+    record_sha256: str
+    provenance_record_sha256: str | None
+    document_roles: tuple[str, ...]
+    raw: dict[str, Any]
+
+    @classmethod
+    def of(cls, r: sqlite3.Row) -> Version:
+        return cls(r["version_rowid"], r["work_rowid"], r["lex_id"], r["version_key"],
+                   r["publisher_version_identifier"], r["document_type"], r["valid_from"], r["valid_to"],
+                   r["valid_to_convention"], r["end_exclusive"], r["interval_status"], r["valid_time_source"],
+                   r["in_force_status"], r["publication_date"], bool(r["withdrawn"]), r["first_observed"],
+                   r["record_sha256"], r["provenance_record_sha256"], tuple(json.loads(r["document_roles"])),
+                   json.loads(r["raw"]))
+
+    def covers(self, day: str) -> bool:
+        """Half-open containment ``valid_from <= day < end_exclusive`` (ISO strings)."""
+        return self.valid_from <= day and (self.end_exclusive is None or day < self.end_exclusive)
+
+
+@dataclass(frozen=True)
+class Expression:
+    rowid: int
+    version_rowid: int
+    language: str
+    title: str | None
+    title_short: str | None
+    source_uri: str | None
+    text_available: bool
+    text_reason: str | None
+    text_url: str | None
+    text_state: str
+    gap_reason: str | None
+    profile: str | None
+    evidence_sha256: str | None
+    evidence_file: str | None
+    provision_count: int
+    provisions_digest: str | None
+
+    @classmethod
+    def of(cls, r: sqlite3.Row) -> Expression:
+        return cls(r["expression_rowid"], r["version_rowid"], r["language"], r["title"], r["title_short"],
+                   r["source_uri"], bool(r["text_available"]), r["text_reason"], r["text_url"], r["text_state"],
+                   r["gap_reason"], r["profile"], r["evidence_sha256"], r["evidence_file"], r["provision_count"],
+                   r["provisions_digest"])
+
+    @property
+    def has_text(self) -> bool:
+        return self.text_state == "provisions" and self.provision_count > 0
+
+
+@dataclass(frozen=True)
+class Provision:
+    expression_rowid: int
+    seq: int
+    anchor: str
+    type: str
+    num: str | None
+    heading: str | None
+    path: tuple[str, ...]
+    article_valid_from: str | None
+    text_sha256: str
+    state_rowid: int
+
+    @classmethod
+    def of(cls, r: sqlite3.Row) -> Provision:
+        return cls(r["expression_rowid"], r["seq"], r["anchor"], r["type"], r["num"], r["heading"],
+                   tuple(json.loads(r["path"])), r["article_valid_from"], r["text_sha256"], r["state_rowid"])
+
+
+def _marks(values: Sequence[Any]) -> str:
+    return ",".join("?" * len(values))
+
+
+def work_by_slug(conn: sqlite3.Connection, slug: str) -> Work | None:
+    row = conn.execute("SELECT * FROM works WHERE slug = ?", (slug,)).fetchone()
+    return Work.of(row) if row else None
+
+
+def works_by_rowid(conn: sqlite3.Connection, rowids: Iterable[int]) -> dict[int, Work]:
+    ids = sorted(set(rowids))
+    if not ids:
+        return {}
+    rows = conn.execute(f"SELECT * FROM works WHERE work_rowid IN ({_marks(ids)})", ids)
+    return {r["work_rowid"]: Work.of(r) for r in rows}
+
+
+def versions_of(conn: sqlite3.Connection, work_rowid: int) -> list[Version]:
+    rows = conn.execute("SELECT * FROM versions WHERE work_rowid = ? ORDER BY valid_from, version_key", (work_rowid,))
+    return [Version.of(r) for r in rows]
+
+
+def version_by_lex_id(conn: sqlite3.Connection, lex_id: str) -> Version | None:
+    row = conn.execute("SELECT * FROM versions WHERE lex_id = ?", (lex_id,)).fetchone()
+    return Version.of(row) if row else None
+
+
+def versions_by_rowid(conn: sqlite3.Connection, rowids: Iterable[int]) -> dict[int, Version]:
+    ids = sorted(set(rowids))
+    if not ids:
+        return {}
+    rows = conn.execute(f"SELECT * FROM versions WHERE version_rowid IN ({_marks(ids)})", ids)
+    return {r["version_rowid"]: Version.of(r) for r in rows}
+
+
+def expressions_of(conn: sqlite3.Connection, version_rowid: int) -> list[Expression]:
+    rows = conn.execute("SELECT * FROM expressions WHERE version_rowid = ? ORDER BY language", (version_rowid,))
+    return [Expression.of(r) for r in rows]
+
+
+def expressions_for(conn: sqlite3.Connection, version_rowids: Iterable[int]) -> dict[int, list[Expression]]:
+    ids = sorted(set(version_rowids))
+    out: dict[int, list[Expression]] = defaultdict(list)
+    for start in range(0, len(ids), 500):
+        chunk = ids[start:start + 500]
+        query = f"SELECT * FROM expressions WHERE version_rowid IN ({_marks(chunk)}) ORDER BY version_rowid, language"
+        for r in conn.execute(query, chunk):
+            out[r["version_rowid"]].append(Expression.of(r))
+    return out
+
+
+def provisions_of(conn: sqlite3.Connection, expression_rowid: int) -> list[Provision]:
+    rows = conn.execute("SELECT * FROM provisions WHERE expression_rowid = ? ORDER BY seq", (expression_rowid,))
+    return [Provision.of(r) for r in rows]
+
+
+def anchors_of(conn: sqlite3.Connection, expression_rowid: int) -> list[str]:
+    rows = conn.execute("SELECT anchor FROM provisions WHERE expression_rowid = ? ORDER BY seq", (expression_rowid,))
+    return [str(r[0]) for r in rows]
+
+
+def texts(conn: sqlite3.Connection, shas: Iterable[str]) -> dict[str, str]:
+    ids = sorted(set(shas))
+    out: dict[str, str] = {}
+    for start in range(0, len(ids), 500):
+        chunk = ids[start:start + 500]
+        query = f"SELECT text_sha256, text_md FROM texts WHERE text_sha256 IN ({_marks(chunk)})"
+        out.update({str(r[0]): str(r[1]) for r in conn.execute(query, chunk)})
+    return out
+
+
+def citations_of(conn: sqlite3.Connection, expression_rowid: int) -> dict[str, list[dict[str, Any]]]:
+    out: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    query = ("SELECT anchor, href, label, target_work_id FROM citations WHERE expression_rowid = ? ORDER BY seq")
+    for r in conn.execute(query, (expression_rowid,)):
+        out[r["anchor"]].append({"href": r["href"], "text": r["label"], "work": r["target_work_id"]})
+    return out
+
+
+def has_history(conn: sqlite3.Connection, work_rowid: int, language: str) -> bool:
+    row = conn.execute("SELECT 1 FROM provision_states WHERE work_rowid = ? AND language = ? LIMIT 1",
+                       (work_rowid, language)).fetchone()
+    return row is not None

@@ -1,0 +1,1 @@
+"""The HTTP edge: JSON API, OpenAPI document, health, errors and middleware."""

@@ -1,0 +1,31 @@
+"""Liveness and readiness.
+
+``/healthz`` answers 200 ``ok`` whenever the process is up. ``/readyz`` answers 200 only when
+a verified artifact set is mounted with every required publisher index; otherwise 503 with
+the typed reason (``release/bad_signature``, ``release/missing_file``, ``serve/mount_pending``…).
+"""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+from serve.mount import ServeState
+
+
+async def healthz(request: Request) -> Response:
+    return PlainTextResponse("ok")
+
+
+async def readyz(request: Request) -> Response:
+    state: ServeState = request.app.state.lex
+    mounted = state.mounted
+    return JSONResponse(mounted.readiness(), status_code=200 if mounted.ready else 503)
+
+
+def routes() -> list[Route]:
+    return [
+        Route("/healthz", healthz, methods=["GET"], name="healthz"),
+        Route("/readyz", readyz, methods=["GET"], name="readyz"),
+    ]

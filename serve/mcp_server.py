@@ -1,0 +1,171 @@
+"""The ten legal operations as MCP tools (official SDK, low-level ``Server``), over two transports.
+
+- Streamable HTTP at ``/mcp`` inside the same Starlette app (stateless, JSON responses),
+  behind the same body limit, rate limit and admission gate as the HTTP API.
+- stdio (``lex mcp``): the same server object over standard input/output.
+
+Tool names, descriptions and input schemas are projected from the legal core's catalogue;
+arguments are validated against that same schema before the core runs. A refusal of the
+arguments is a tool result with ``isError: true`` carrying the one error shape; a legal answer
+(including ``no_corpus_mounted``) is a normal result with the answer as indented JSON text and
+as structured content. Nothing about an unexpected failure leaks beyond a fixed message.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import asynccontextmanager
+from typing import Any
+
+import mcp_types as types
+from mcp.server import Server, ServerRequestContext
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp.server.transport_security import TransportSecuritySettings
+from mcp.shared.exceptions import MCPError
+from starlette.types import Receive, Scope, Send
+
+from legal.errors import LexError
+from serve.admission import TransportError
+from serve.http.catalog import Operation
+from serve.http.errors import error_body, jsonrpc_error
+from serve.http.validation import validate_arguments
+from serve.mount import ServeState
+
+log = logging.getLogger("serve.mcp")
+
+SERVER_NAME = "lex"
+INSTRUCTIONS = (
+    "Point-in-time Luxembourg (Legilux) and EU (EUR-Lex) law. Search first, take the work id, then use "
+    "as_of for the wording on a date. Every answer names the artifact set it came from and a closed status; "
+    "a refusal such as ambiguous_version or no_version_for_date is an honest answer, not a failure."
+)
+LOCAL_HOSTS = ("127.0.0.1:*", "localhost:*", "[::1]:*")
+MAX_BODY = 64 * 1024
+_INVALID_PARAMS = -32602
+_INTERNAL_ERROR = -32603
+_TRANSPORT_CODES = {"busy": -32001, "rate_limited": -32002, "deadline_exceeded": -32004}
+
+StateProvider = Callable[[], ServeState]
+
+
+def _version() -> str:
+    from serve.http.openapi import _version as package_version
+
+    return package_version()
+
+
+def tool_of(operation: Operation) -> types.Tool:
+    """The MCP tool of one operation: same name, description and (closed) input schema."""
+    return types.Tool(
+        name=operation.name,
+        title=operation.title or None,
+        description=operation.description,
+        input_schema=operation.closed_schema(),
+        annotations=types.ToolAnnotations(read_only_hint=True, idempotent_hint=True, destructive_hint=False,
+                                          open_world_hint=False),
+    )
+
+
+def answer_result(answer: Any) -> types.CallToolResult:
+    """A legal answer as a tool result: indented JSON text plus structured content."""
+    text = json.dumps(answer, ensure_ascii=False, indent=2)
+    structured = answer if isinstance(answer, dict) else {"results": answer}
+    return types.CallToolResult(content=[types.TextContent(type="text", text=text)],
+                                structured_content=structured)
+
+
+def refusal_result(error: LexError) -> types.CallToolResult:
+    """A refused call (bad arguments) as a tool error result carrying the one error shape."""
+    body = error_body(error)
+    return types.CallToolResult(content=[types.TextContent(type="text", text=json.dumps(body))],
+                                structured_content=body, is_error=True)
+
+
+async def call_tool(state: ServeState, catalog: Mapping[str, Operation],
+                    params: types.CallToolRequestParams) -> types.CallToolResult:
+    """Validate, admit and run one tool call."""
+    operation = catalog.get(params.name)
+    if operation is None:
+        raise MCPError(code=_INVALID_PARAMS, message="unknown tool", data={"tool": params.name[:64]})
+    try:
+        arguments = validate_arguments(operation, params.arguments or {})
+    except LexError as error:
+        return refusal_result(error)
+    try:
+        answer = await state.call(operation.name, arguments)
+    except TransportError as error:
+        raise MCPError(code=_TRANSPORT_CODES.get(error.code, -32000), message=error.code,
+                       data=error_body(error)) from None
+    except LexError as error:
+        return refusal_result(error)
+    except Exception:
+        log.exception("tool %s failed", operation.name)
+        raise MCPError(code=_INTERNAL_ERROR, message="The MCP tool failed internally.") from None
+    return answer_result(answer)
+
+
+def build_server(state: StateProvider, catalog: Mapping[str, Operation]) -> Server[Any]:
+    """The MCP server listing ``catalog`` as tools and calling the legal core of ``state()``."""
+    tools = [tool_of(op) for op in catalog.values()]
+
+    async def on_list_tools(ctx: ServerRequestContext[Any],
+                            params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=tools)
+
+    async def on_call_tool(ctx: ServerRequestContext[Any],
+                           params: types.CallToolRequestParams) -> types.CallToolResult:
+        return await call_tool(state(), catalog, params)
+
+    def input_schema(name: str) -> Mapping[str, Any] | None:
+        operation = catalog.get(name)
+        return operation.closed_schema() if operation else None
+
+    return Server(SERVER_NAME, version=_version(), instructions=INSTRUCTIONS,
+                  get_tool_input_schema=input_schema, on_list_tools=on_list_tools, on_call_tool=on_call_tool)
+
+
+def transport_security(allowed_hosts: tuple[str, ...] = ()) -> TransportSecuritySettings:
+    """DNS-rebinding protection: loopback hosts plus the configured public host names."""
+    hosts = [*LOCAL_HOSTS, *allowed_hosts]
+    origins = [f"http://{h}" for h in hosts] + [f"https://{h}" for h in allowed_hosts]
+    return TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=hosts,
+                                     allowed_origins=origins)
+
+
+class McpHttpEndpoint:
+    """The ``/mcp`` ASGI endpoint; a fresh session manager runs for each app lifespan."""
+
+    def __init__(self, server: Server[Any], security: TransportSecuritySettings) -> None:
+        self._server = server
+        self._security = security
+        self._manager: StreamableHTTPSessionManager | None = None
+
+    @asynccontextmanager
+    async def running(self) -> AsyncIterator[None]:
+        manager = StreamableHTTPSessionManager(app=self._server, json_response=True, stateless=True,
+                                               security_settings=self._security, max_request_body_size=MAX_BODY)
+        async with manager.run():
+            self._manager = manager
+            try:
+                yield
+            finally:
+                self._manager = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        manager = self._manager
+        if manager is None:
+            error = TransportError("the MCP endpoint is not running", code="busy", retry_after=1)
+            await jsonrpc_error(error, status=503)(scope, receive, send)
+            return
+        await manager.handle_request(scope, receive, send)
+
+
+async def run_stdio(state: ServeState, catalog: Mapping[str, Operation]) -> None:
+    """Serve MCP over stdin/stdout until the client closes the stream."""
+    from mcp.server.stdio import stdio_server
+
+    server = build_server(lambda: state, catalog)
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())

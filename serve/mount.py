@@ -1,0 +1,259 @@
+"""Verify, then mount: what the server serves from, and the one way to call it.
+
+The server is configured with an index directory *or* a release root (whose ``current``
+pointer names the artifact set) and with pinned trust-root public keys taken from
+configuration, never from the artifact directory. :func:`verify_then_mount` verifies the
+whole artifact set (:func:`release.verify_artifact_set`: signature by a pinned key, then
+every file's size and SHA-256, nothing missing, nothing extra) *before* the legal core opens
+anything. A refusal mounts nothing and keeps its typed reason, which ``/readyz`` reports.
+
+``--unsigned-dev`` skips verification for a local index directory; the artifact identity then
+says ``signed: false`` everywhere it is shown.
+
+:class:`ServeState` holds what is mounted now and runs every legal-core call through the
+admission :class:`serve.admission.Gate` on a small thread pool.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+from legal.errors import ConfigError, LexError
+from serve.admission import AdmissionLimits, Gate
+
+MountStatus = Literal["pending", "mounted", "refused"]
+
+
+class Core(Protocol):
+    """The legal core as the shells use it."""
+
+    def call(self, operation: str, arguments: Mapping[str, Any]) -> Any: ...
+
+
+class CoreBackend(Protocol):
+    """How to obtain a legal core: empty (nothing mounted) or over a verified directory."""
+
+    def empty(self) -> Core: ...
+
+    def mount(self, directory: Path, artifact: ArtifactIdentity) -> Core: ...
+
+    def publishers(self, core: Core) -> tuple[str, ...]: ...
+
+
+@dataclass(frozen=True)
+class MountConfig:
+    """Where the artifact set is and which keys may sign it (all from configuration)."""
+
+    index_dir: Path | None = None
+    release_root: Path | None = None
+    trust_roots: tuple[Path, ...] = ()
+    unsigned_dev: bool = False
+    required_publishers: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ArtifactIdentity:
+    """The identity of the mounted artifact set, shown in envelopes, pages and ``/readyz``."""
+
+    set_id: str
+    signed: bool
+    key_ids: tuple[str, ...] = ()
+    source: str = "index_dir"
+    name: str = ""
+    files: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"set_id": self.set_id, "signed": self.signed, "key_ids": list(self.key_ids),
+                "source": self.source, "name": self.name}
+
+    @property
+    def short(self) -> str:
+        prefix = "" if self.signed else "unsigned-dev "
+        return f"{prefix}{self.set_id[:16]}"
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why nothing is mounted: a typed reason (family, code, message, subject)."""
+
+    family: str
+    code: str
+    message: str
+    subject: str | None = None
+
+    @classmethod
+    def of(cls, error: LexError) -> Refusal:
+        return cls(error.family, error.code, error.message, _safe_subject(error.subject))
+
+    def to_dict(self) -> dict[str, str]:
+        out = {"family": self.family, "code": self.code, "message": self.message}
+        if self.subject is not None:
+            out["subject"] = self.subject
+        return out
+
+
+def _safe_subject(subject: str | None) -> str | None:
+    """Never hand out a machine-absolute path: keep only its last component."""
+    if subject is None:
+        return None
+    return Path(subject).name if subject.startswith("/") else subject
+
+
+@dataclass(frozen=True)
+class Mounted:
+    """What is served now: a core (possibly empty) and either an identity or a refusal."""
+
+    core: Core
+    status: MountStatus
+    artifact: ArtifactIdentity | None = None
+    refusal: Refusal | None = None
+    publishers: tuple[str, ...] = ()
+    required: tuple[str, ...] = ()
+
+    @property
+    def missing_publishers(self) -> tuple[str, ...]:
+        return tuple(p for p in self.required if p not in self.publishers)
+
+    @property
+    def ready(self) -> bool:
+        return self.status == "mounted" and bool(self.publishers) and not self.missing_publishers
+
+    def readiness(self) -> dict[str, Any]:
+        """The ``/readyz`` document."""
+        issues = [f"{p}:not_mounted" for p in self.missing_publishers]
+        if self.status == "mounted" and not self.publishers:
+            issues.append("no_index_mounted")
+        if self.artifact is not None and not self.artifact.signed:
+            issues.append("artifact_unsigned_dev")
+        return {
+            "ready": self.ready,
+            "status": self.status,
+            "reason": self.refusal.to_dict() if self.refusal else None,
+            "artifact": self.artifact.to_dict() if self.artifact else None,
+            "mounted_publishers": list(self.publishers),
+            "required_publishers": list(self.required),
+            "issues": issues,
+        }
+
+
+PENDING = Refusal("serve", "mount_pending", "the artifact set is being verified")
+
+
+def artifact_directory(config: MountConfig) -> tuple[Path, str]:
+    """The directory to verify and mount, and which setting named it."""
+    if (config.index_dir is None) == (config.release_root is None):
+        raise ConfigError("configure exactly one of an index directory or a release root",
+                          code="no_artifact_source")
+    if config.index_dir is not None:
+        return Path(config.index_dir), "index_dir"
+    from release import current_set
+
+    assert config.release_root is not None
+    current = current_set(Path(config.release_root))
+    if current is None:
+        raise ConfigError("the release root has no current artifact set", code="no_current_set")
+    return current, "release_root"
+
+
+def verify(directory: Path, source: str, config: MountConfig) -> ArtifactIdentity:
+    """Verify the artifact set (or, with ``unsigned_dev``, only describe it)."""
+    if config.unsigned_dev:
+        return unsigned_identity(directory, source)
+    if not config.trust_roots:
+        raise ConfigError("no trust roots configured; pass --trust-root (or --unsigned-dev)",
+                          code="no_trust_roots")
+    from release import verify_artifact_set
+
+    verified = verify_artifact_set(directory, config.trust_roots)
+    return ArtifactIdentity(verified.set_id, True, tuple(verified.key_ids), source, directory.name,
+                            tuple(sorted(verified.subjects)))
+
+
+def unsigned_identity(directory: Path, source: str) -> ArtifactIdentity:
+    """An identity for an unverified development directory: a digest of its listing."""
+    if not directory.is_dir():
+        raise ConfigError("the index directory does not exist", code="not_a_directory", subject=directory.name)
+    listing = sorted(p.relative_to(directory).as_posix() for p in directory.rglob("*") if p.is_file())
+    lines = "".join(f"{name}\t{(directory / name).stat().st_size}\n" for name in listing)
+    digest = hashlib.sha256(lines.encode("utf-8")).hexdigest()
+    return ArtifactIdentity(f"unsigned-{digest}", False, (), source, directory.name, tuple(listing))
+
+
+INDEXES_SUBDIR = "indexes"
+
+
+def index_directory(directory: Path) -> Path:
+    """Where the publisher indexes of a set are: ``<set>/indexes/`` when present, else the set."""
+    nested = directory / INDEXES_SUBDIR
+    return nested if nested.is_dir() else directory
+
+
+def verify_then_mount(config: MountConfig, backend: CoreBackend) -> Mounted:
+    """Verify the configured artifact set, then mount it; a refusal mounts nothing."""
+    try:
+        directory, source = artifact_directory(config)
+        artifact = verify(directory, source, config)
+    except LexError as error:
+        return Mounted(backend.empty(), "refused", refusal=Refusal.of(error), required=config.required_publishers)
+    try:
+        core = backend.mount(index_directory(directory), artifact)
+    except LexError as error:
+        return Mounted(backend.empty(), "refused", artifact=artifact, refusal=Refusal.of(error),
+                       required=config.required_publishers)
+    return Mounted(core, "mounted", artifact=artifact, publishers=backend.publishers(core),
+                   required=config.required_publishers)
+
+
+@dataclass
+class ServeState:
+    """What the server serves now, and the admitted way to call the legal core."""
+
+    config: MountConfig
+    backend: CoreBackend
+    limits: AdmissionLimits = field(default_factory=AdmissionLimits)
+    mounted: Mounted = field(init=False)
+    gate: Gate = field(init=False)
+    _pool: ThreadPoolExecutor = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.mounted = Mounted(self.backend.empty(), "pending", refusal=PENDING,
+                               required=self.config.required_publishers)
+        self.gate = Gate(self.limits.executing, self.limits.queued, self.limits.queue_deadline)
+        self._pool = ThreadPoolExecutor(self.limits.executing, thread_name_prefix="lex-core")
+
+    def mount(self) -> Mounted:
+        """Verify then mount now (blocking); the new state replaces the old one atomically."""
+        self.mounted = verify_then_mount(self.config, self.backend)
+        return self.mounted
+
+    def adopt(self, mounted: Mounted) -> None:
+        """Serve an already mounted state (tests, embedding)."""
+        self.mounted = replace(mounted)
+
+    async def call(self, operation: str, arguments: Mapping[str, Any]) -> Any:
+        """Call the legal core through the gate; the slot is held until the thread finishes."""
+        await self.gate.acquire()
+        core = self.mounted.core
+        try:
+            future = self._pool.submit(core.call, operation, dict(arguments))
+        except BaseException:
+            self.gate.release()
+            raise
+        future.add_done_callback(_releaser(self.gate))
+        return await asyncio.wrap_future(future)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _releaser(gate: Gate) -> Callable[[object], None]:
+    def release(_future: object) -> None:
+        gate.release()
+
+    return release

@@ -1,0 +1,209 @@
+"""Parse a free-text legal query into typed parts: identifiers, an article, dates, terms.
+
+Pure and index-free: the legal core matches the parts against a mounted catalogue.
+
+- **Identifiers**: lex ids (``eu-eurlex:32016r0679[:<version key>][#art_6]``), version keys,
+  ELI URLs (Legilux and EU), EUR-Lex URLs carrying a CELEX, CELEX numbers (``32016R0679``,
+  ``CELEX:02016R0679-20160504``, ``12012E/TXT``), Legilux slugs (``loi-2009-02-06-n3``).
+- **Article**: ``Article 6``, ``art. 1er``, ``Art. 42ter``, ``article L. 111-1`` → an
+  :func:`~derive.index.text.article_key` (``1er`` ↔ ``1``; ``42`` never ↔ ``42ter``).
+- **Dates**: ISO ``2021-01-01``, ``1er janvier 2021``, ``1 January 2021``, ``January 1, 2021``,
+  ``01/01/2021`` (day first). Reported, never silently applied as a filter.
+- **Terms**: what is left, normalised, without conversational stop words; ``"quoted text"``
+  stays one phrase.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from derive.index.identifiers import celex_numbers, celex_to_slug, eu_eli_celex, lu_slug_candidates
+from derive.index.text import article_key, fold, normalize
+
+MAX_QUERY_CHARS = 1000
+
+_LEX_ID = re.compile(
+    r"\b(lu-legilux|eu-eurlex):([a-z0-9][a-z0-9_().-]*[a-z0-9)])"
+    r"(?::(\d{4}-\d{2}-\d{2}--[0-9a-f]{64}))?(?:#([A-Za-z0-9][A-Za-z0-9_.-]*))?",
+    re.IGNORECASE,
+)
+_VERSION_KEY = re.compile(r"(?<![\w-])\d{4}-\d{2}-\d{2}--[0-9a-f]{64}(?![\w-])")
+_URL = re.compile(r"https?://[^\s\"'<>]+", re.IGNORECASE)
+_LU_SLUG = re.compile(r"(?<![\w-])((?:[a-z]{1,12}-\d{4}-\d{2}-\d{2}-[a-z]{0,2}\d+)|(?:code|recueil)-[a-z][a-z_]*)(?![\w-])",
+                      re.IGNORECASE)
+_LATIN = r"bis|ter|quater|quinquies|sexies|septies|octies|nonies|decies"
+_ARTICLE = re.compile(
+    r"\b(?:articles?|art)\b\.?\s*"
+    r"((?:[a-z]\.?\s?)?\d+(?:\s?(?:" + _LATIN + r")(?![a-z])|(?:er|re)(?![a-z])|[a-z](?![a-z]))?(?:[-.]\d+)*)"
+)
+_MONTHS = {
+    "janvier": 1, "fevrier": 2, "mars": 3, "avril": 4, "mai": 5, "juin": 6, "juillet": 7, "aout": 8,
+    "septembre": 9, "octobre": 10, "novembre": 11, "decembre": 12,
+    "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7, "august": 8,
+    "september": 9, "october": 10, "november": 11, "december": 12,
+}
+_MONTH_NAMES = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_ISO_DATE = re.compile(r"(?<![\d-])(\d{4})-(\d{2})-(\d{2})(?![\d-])")
+_DMY_WORDS = re.compile(r"\b(\d{1,2})(?:er|re|st|nd|rd|th)?\s+(" + _MONTH_NAMES + r")\s+(\d{4})\b")
+_MDY_WORDS = re.compile(r"\b(" + _MONTH_NAMES + r")\s+(\d{1,2}),?\s+(\d{4})\b")
+_DMY_NUM = re.compile(r"(?<![\d/.])(\d{1,2})[/.](\d{1,2})[/.](\d{4})(?![\d/.])")
+_PHRASE = re.compile(r'"([^"]+)"')
+
+STOP_WORDS = frozenset(["a", "about", "according", "an", "and", "are", "as", "at", "au", "aux", "be", "between", "by", "ce", "ces", "comment", "compare", "concerning", "dans", "de", "des", "did", "do", "does", "du", "en", "est", "et", "for", "from", "how", "i", "in", "into", "is", "it", "its", "la", "le", "les", "me", "my", "of", "on", "or", "par", "please", "pour", "que", "quel", "quelle", "quelles", "quels", "qui", "quoi", "regarding", "say", "says", "show", "sur", "tell", "than", "that", "the", "their", "them", "this", "to", "un", "une", "was", "what", "whats", "when", "where", "which", "who", "why", "with"])
+
+
+@dataclass(frozen=True)
+class Identifier:
+    kind: str  # lex_id | version_key | eli | url | celex | slug
+    text: str
+    publisher: str | None
+    slugs: tuple[str, ...]
+    version_key: str | None = None
+    anchor: str | None = None
+
+
+@dataclass(frozen=True)
+class ArticleRef:
+    text: str
+    key: str
+
+
+@dataclass(frozen=True)
+class DateMention:
+    text: str
+    date: str
+
+
+@dataclass(frozen=True)
+class ParsedQuery:
+    raw: str
+    identifiers: tuple[Identifier, ...] = ()
+    article: ArticleRef | None = None
+    dates: tuple[DateMention, ...] = ()
+    phrases: tuple[str, ...] = ()
+    residual: str = ""
+    stripped: bool = False
+    spans: tuple[tuple[int, int], ...] = field(default=(), repr=False)
+
+    def residual_tokens(self) -> list[str]:
+        """Normalised residual tokens without stop words (phrases excluded)."""
+        return [t for t in normalize(_PHRASE.sub(" ", self.residual)).split() if t not in STOP_WORDS]
+
+    def to_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        out.pop("spans")
+        out["terms"] = self.residual_tokens()
+        return out
+
+
+def _iso(year: int, month: int, day: int) -> str | None:
+    try:
+        return _dt.date(year, month, day).isoformat()
+    except ValueError:
+        return None
+
+
+def _free(spans: list[tuple[int, int]], start: int, end: int) -> bool:
+    return all(end <= s or start >= e for s, e in spans)
+
+
+def _url_identifier(url: str) -> Identifier | None:
+    clean = url.rstrip(".,;)")
+    lu = lu_slug_candidates(clean)
+    if lu:
+        return Identifier("eli", clean, "lu-legilux", tuple(lu))
+    celex = eu_eli_celex(clean)
+    if celex:
+        return Identifier("eli", clean, "eu-eurlex", (celex_to_slug(celex),))
+    found = celex_numbers(clean)
+    if found:
+        return Identifier("url", clean, "eu-eurlex", (celex_to_slug(found[0][2]),))
+    return None
+
+
+def _identifiers(text: str, spans: list[tuple[int, int]]) -> list[Identifier]:
+    out: list[Identifier] = []
+    for m in _URL.finditer(text):
+        ident = _url_identifier(m.group())
+        spans.append(m.span())
+        if ident:
+            out.append(ident)
+    for m in _LEX_ID.finditer(text):
+        if _free(spans, *m.span()):
+            spans.append(m.span())
+            out.append(Identifier("lex_id", m.group(), m.group(1).lower(), (m.group(2).lower(),), m.group(3), m.group(4)))
+    for m in _VERSION_KEY.finditer(text):
+        if _free(spans, *m.span()):
+            spans.append(m.span())
+            out.append(Identifier("version_key", m.group(), None, (), m.group()))
+    for start, end, celex in celex_numbers(text):
+        if _free(spans, start, end):
+            spans.append((start, end))
+            out.append(Identifier("celex", text[start:end], "eu-eurlex", (celex_to_slug(celex),)))
+    for m in _LU_SLUG.finditer(text):
+        if _free(spans, *m.span()):
+            spans.append(m.span())
+            out.append(Identifier("slug", m.group(), "lu-legilux", (m.group().lower(),)))
+    return out
+
+
+def _dates(folded: str, spans: list[tuple[int, int]]) -> list[DateMention]:
+    found: list[tuple[int, DateMention]] = []
+    patterns: list[tuple[re.Pattern[str], Any]] = [
+        (_ISO_DATE, lambda m: _iso(int(m[1]), int(m[2]), int(m[3]))),
+        (_DMY_WORDS, lambda m: _iso(int(m[3]), _MONTHS[m[2]], int(m[1]))),
+        (_MDY_WORDS, lambda m: _iso(int(m[3]), _MONTHS[m[1]], int(m[2]))),
+        (_DMY_NUM, lambda m: _iso(int(m[3]), int(m[2]), int(m[1]))),
+    ]
+    for pattern, convert in patterns:
+        for m in pattern.finditer(folded):
+            iso = convert(m)
+            if iso and _free(spans, *m.span()):
+                spans.append(m.span())
+                found.append((m.start(), DateMention(m.group(), iso)))
+    return [d for _, d in sorted(found, key=lambda x: x[0])]
+
+
+def _article(folded: str, spans: list[tuple[int, int]]) -> ArticleRef | None:
+    for m in _ARTICLE.finditer(folded):
+        if _free(spans, *m.span()):
+            key = article_key(m.group(1))
+            if key:
+                spans.append(m.span())
+                return ArticleRef(m.group().strip(), key)
+    return None
+
+
+def _blank(text: str, spans: list[tuple[int, int]]) -> str:
+    chars = list(text)
+    for start, end in spans:
+        for i in range(start, min(end, len(chars))):
+            chars[i] = " "
+    return re.sub(r"\s+", " ", "".join(chars)).strip()
+
+
+def parse_query(text: str) -> ParsedQuery:
+    """Split ``text`` into identifiers, one article reference, dates, phrases and residual text."""
+    raw = text.strip()[:MAX_QUERY_CHARS]
+    folded = fold(raw)  # same length as raw for Latin text: spans found on it apply to raw
+    if len(folded) != len(raw):
+        folded = raw.lower()
+    spans: list[tuple[int, int]] = []
+    identifiers = _identifiers(raw, spans)
+    dates = _dates(folded, spans)
+    article = _article(folded, spans)
+    phrases = tuple(p.strip() for p in _PHRASE.findall(_blank(raw, spans)) if p.strip())
+    residual = _blank(raw, spans)
+    return ParsedQuery(raw=raw, identifiers=tuple(identifiers), article=article, dates=tuple(dates), phrases=phrases,
+                       residual=residual, stripped=bool(spans), spans=tuple(spans))
+
+
+def ngrams(tokens: list[str], longest: int) -> Iterator[tuple[int, int, str]]:
+    """Every ``(start, end, phrase)`` of 1..``longest`` consecutive tokens, longest first."""
+    for size in range(min(longest, len(tokens)), 0, -1):
+        for start in range(0, len(tokens) - size + 1):
+            yield start, start + size, " ".join(tokens[start:start + size])

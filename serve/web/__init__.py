@@ -1,0 +1,1 @@
+"""Server-rendered web pages (Jinja2 templates, one stylesheet, no JavaScript)."""

@@ -1,0 +1,103 @@
+"""Rendering of the server-side pages: one Jinja environment, escaped output, shared context.
+
+Every page receives the artifact identity it was served from and the timeline semantics of
+the publisher it is about (Legilux: dates of applicability; EUR-Lex: dates of consolidated
+wording states, never "entry into force"). Autoescaping is always on; templates never mark
+user text safe.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Mapping
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from jinja2 import ChainableUndefined, ChoiceLoader, Environment, FileSystemLoader, PackageLoader
+from starlette.requests import Request
+from starlette.responses import HTMLResponse
+
+from serve.mount import Mounted, ServeState
+
+SEMANTICS_LABELS: Mapping[str, str] = {
+    "publisher_applicability": "Legilux timeline: the publisher's dates of applicability.",
+    "official_consolidation_state": "EUR-Lex timeline: dates of consolidated wording states "
+                                    "(the state of the text, not its entry into force).",
+}
+PUBLISHER_SEMANTICS: Mapping[str, str] = {
+    "lu-legilux": "publisher_applicability",
+    "eu-eurlex": "official_consolidation_state",
+}
+PUBLISHER_NAMES: Mapping[str, str] = {"lu-legilux": "Legilux (Luxembourg)", "eu-eurlex": "EUR-Lex (European Union)"}
+ASK_TEMPLATE = "assistant/ask_panel.html"
+
+
+def _assistant_templates() -> Path | None:
+    """The assistant's template directory, when the assistant web package is installed."""
+    try:
+        spec = importlib.util.find_spec("serve.assistant.web")
+    except ModuleNotFoundError:
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    for location in spec.submodule_search_locations:
+        candidate = Path(location) / "templates"
+        if candidate.is_dir():
+            return candidate
+    return None
+
+
+@lru_cache(maxsize=1)
+def environment() -> Environment:
+    """The one Jinja environment (autoescape on; assistant templates found if present)."""
+    loaders: list[Any] = [PackageLoader("serve.web", "templates")]
+    assistant = _assistant_templates()
+    if assistant is not None:
+        loaders.append(FileSystemLoader(str(assistant)))
+    env = Environment(loader=ChoiceLoader(loaders), autoescape=True, undefined=ChainableUndefined,
+                      trim_blocks=True, lstrip_blocks=True)
+    env.globals["semantics_labels"] = SEMANTICS_LABELS
+    env.globals["publisher_names"] = PUBLISHER_NAMES
+    env.filters["short"] = short_hash
+    return env
+
+
+def short_hash(value: object, length: int = 12) -> str:
+    text = "" if value is None else str(value)
+    return text if len(text) <= length else f"{text[:length]}…"
+
+
+def semantics_for(publisher: str | None, envelope: Mapping[str, Any] | None = None) -> str | None:
+    """The timeline-semantics label for a publisher (the envelope's own value wins)."""
+    key = envelope.get("timeline_semantics") if envelope else None
+    if not isinstance(key, str) or key not in SEMANTICS_LABELS:
+        key = PUBLISHER_SEMANTICS.get(publisher or "")
+    return SEMANTICS_LABELS.get(key) if key else None
+
+
+def artifact_view(mounted: Mounted) -> dict[str, Any]:
+    """What the footer says about the served artifact set."""
+    artifact = mounted.artifact
+    if mounted.status == "mounted" and artifact is not None:
+        return {"status": "mounted", "signed": artifact.signed, "set_id": artifact.set_id,
+                "key_ids": list(artifact.key_ids), "publishers": list(mounted.publishers)}
+    reason = mounted.refusal.to_dict() if mounted.refusal else None
+    return {"status": mounted.status, "signed": False, "set_id": None, "key_ids": [],
+            "publishers": [], "reason": reason}
+
+
+def page(request: Request, template: str, context: Mapping[str, Any], *, status: int = 200,
+         publisher: str | None = None, envelope: Mapping[str, Any] | None = None) -> HTMLResponse:
+    """Render ``template`` with the shared context (artifact identity, semantics, ask hook)."""
+    state: ServeState = request.app.state.lex
+    shared = {
+        "artifact": artifact_view(state.mounted),
+        "semantics": semantics_for(publisher, envelope),
+        "publisher": publisher,
+        "ask_enabled": bool(getattr(request.app.state, "ask_enabled", False)),
+        "ask_template": ASK_TEMPLATE,
+        "query": request.query_params.get("q", ""),
+    }
+    html = environment().get_template(template).render({**shared, **context})
+    return HTMLResponse(html, status_code=status)

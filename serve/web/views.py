@@ -1,0 +1,391 @@
+"""The server-rendered pages: search, work timeline, version as of a date, diff, provenance, verify.
+
+Permalinks:
+
+- ``/{publisher}/{work}``: the work's timeline;
+- ``/{publisher}/{work}/{date}`` or ``/{publisher}/{work}/{version key}`` (``#anchor`` for one
+  provision): the wording on a date or of one exact version. A bare date that falls on two
+  states answers **409** with links to the exact keys; a date with no version answers **404**,
+  also with the exact keys;
+- ``/{publisher}/{work}/diff/{A}/{B}``: provision-by-provision comparison (A, B: date or key);
+- ``/{publisher}/{work}/{version key}/provenance``: the hash chain of one version.
+
+Pages need no JavaScript. Every core call goes through the admission gate like the API.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+
+from legal.errors import LexError, RequestError
+from serve.http.validation import validate_arguments
+from serve.mount import ServeState
+from serve.web import diffing
+from serve.web.render import page
+from serve.web.shape import (
+    Point,
+    choices_of,
+    diff_url,
+    first,
+    is_future,
+    items,
+    mapping,
+    outcome_of,
+    parse_point,
+    point_url,
+    provenance_url,
+    sections,
+    split_work,
+    valid_work,
+    version_link,
+    work_url,
+)
+
+TIMELINE_LIMIT = 200
+SEARCH_LIMIT = 20
+
+
+async def _call(request: Request, operation: str, arguments: dict[str, Any]) -> Any:
+    state: ServeState = request.app.state.lex
+    return await state.call(operation, arguments)
+
+
+def _error_page(request: Request, status: int, title: str, message: str, *,
+                publisher: str | None = None, links: list[dict[str, Any]] | None = None,
+                code: str | None = None) -> Response:
+    context = {"title": title, "message": message, "links": links or [], "code": code, "status": status}
+    return page(request, "error.html", context, status=status, publisher=publisher)
+
+
+def _not_found(request: Request, what: str = "No such page.") -> Response:
+    return _error_page(request, 404, "Not found", what, code="not_found")
+
+
+def _no_corpus(request: Request, answer: Any) -> Response:
+    state: ServeState = request.app.state.lex
+    reason = state.mounted.refusal.to_dict() if state.mounted.refusal else None
+    detail = str(first(answer).get("detail") or "No verified index is mounted on this server.")
+    return page(request, "no_corpus.html", {"title": "No corpus mounted", "detail": detail, "reason": reason},
+                status=503)
+
+
+def _work_args(request: Request) -> tuple[str, str] | None:
+    publisher = str(request.path_params.get("publisher", ""))
+    slug = str(request.path_params.get("work", ""))
+    return (publisher, slug) if valid_work(publisher, slug) else None
+
+
+# -- home, search, verify ----------------------------------------------------------------------
+
+
+async def home(request: Request) -> Response:
+    answer = await _call(request, "coverage", {})
+    if outcome_of(answer) == "no_corpus_mounted":
+        return _no_corpus(request, answer)
+    return page(request, "home.html", {"title": "Point-in-time legal evidence", "coverage": sections(answer)})
+
+
+def _search_arguments(request: Request) -> dict[str, Any]:
+    params = request.query_params
+    args: dict[str, Any] = {"query": params.get("q", "").strip(), "limit": SEARCH_LIMIT}
+    if params.get("publisher"):
+        args["publisher"] = params["publisher"]
+    if params.get("as_of"):
+        args.update(time_scope="as_of", as_of=params["as_of"])
+    return args
+
+
+async def search(request: Request) -> Response:
+    args = _search_arguments(request)
+    context: dict[str, Any] = {"title": "Search", "args": args, "results": [], "searched": False}
+    if not args["query"]:
+        return page(request, "search.html", context)
+    try:
+        args = validate_arguments(request.app.state.catalog["search"], args)
+    except LexError as error:
+        return _error_page(request, 400, "Search not accepted", error.message, code=error.code)
+    answer = await _call(request, "search", args)
+    if outcome_of(answer) == "no_corpus_mounted":
+        return _no_corpus(request, answer)
+    context.update(results=[_search_element(e) for e in sections(answer)], searched=True)
+    return page(request, "search.html", context)
+
+
+def _search_element(element: Any) -> dict[str, Any]:
+    publisher = str(element.get("publisher") or "")
+    hits = [_hit(publisher, hit) for hit in items(element.get("hits"))]
+    return {"publisher": publisher, "status": outcome_of(element), "hits": hits,
+            "semantics": element.get("timeline_semantics")}
+
+
+def _hit(publisher: str, hit: Any) -> dict[str, Any]:
+    pub, slug = split_work(str(hit.get("work") or hit.get("work_id") or ""))
+    pub = pub or publisher
+    key = str(hit.get("version_key") or "")
+    anchor = hit.get("anchor")
+    target = point_url(pub, slug, key, anchor) if key else work_url(pub, slug)
+    return {**hit, "url": target, "work_url": work_url(pub, slug)}
+
+
+async def verify(request: Request) -> Response:
+    state: ServeState = request.app.state.lex
+    mounted = state.mounted
+    artifact = mounted.artifact
+    answer = await _call(request, "coverage", {})
+    coverage = [] if outcome_of(answer) == "no_corpus_mounted" else sections(answer)
+    context = {"title": "Verification", "readiness": mounted.readiness(),
+               "files": list(artifact.files) if artifact else [], "coverage": coverage}
+    return page(request, "verify.html", context, status=200)
+
+
+# -- work timeline ----------------------------------------------------------------------------
+
+
+async def _timeline(request: Request, publisher: str, slug: str) -> Any:
+    return await _call(request, "timeline", {"work": f"{publisher}:{slug}", "limit": TIMELINE_LIMIT})
+
+
+async def work(request: Request) -> Response:
+    parsed = _work_args(request)
+    if parsed is None:
+        return _not_found(request)
+    publisher, slug = parsed
+    answer = await _timeline(request, publisher, slug)
+    status = outcome_of(answer)
+    if status == "no_corpus_mounted":
+        return _no_corpus(request, answer)
+    if status not in ("succeeded", "empty"):
+        return _error_page(request, 404, "Unknown work", f"No work {publisher}:{slug} is held.",
+                           publisher=publisher, code=status)
+    body = first(answer)
+    versions = [version_link(publisher, slug, doc) for doc in items(body.get("versions"))]
+    context = {"title": _work_title(body, slug), "work": f"{publisher}:{slug}", "slug": slug,
+               "versions": versions, "total": body.get("total_count"), "truncated": body.get("truncated"),
+               "work_url": work_url(publisher, slug)}
+    return page(request, "work.html", context, publisher=publisher, envelope=body)
+
+
+def _work_title(body: Any, slug: str) -> str:
+    versions = items(body.get("versions"))
+    title = body.get("title") or (versions[-1].get("title") if versions else None)
+    return str(title or slug)
+
+
+async def go_to_date(request: Request) -> Response:
+    """The no-JavaScript date form: redirect to the permalink of the date."""
+    parsed = _work_args(request)
+    point = parse_point(request.query_params.get("date", ""))
+    if parsed is None:
+        return _not_found(request)
+    if point is None:
+        return _error_page(request, 400, "Not a date", "Give a date as YYYY-MM-DD.", publisher=parsed[0],
+                           code="invalid_date")
+    return RedirectResponse(point_url(*parsed, point.text), status_code=303)
+
+
+async def go_to_diff(request: Request) -> Response:
+    """The no-JavaScript comparison form: redirect to the diff permalink."""
+    parsed = _work_args(request)
+    if parsed is None:
+        return _not_found(request)
+    a = parse_point(request.query_params.get("from", ""))
+    b = parse_point(request.query_params.get("to", ""))
+    if a is None or b is None:
+        return _error_page(request, 400, "Not a date", "Give two dates as YYYY-MM-DD.", publisher=parsed[0],
+                           code="invalid_date")
+    return RedirectResponse(diff_url(*parsed, a.text, b.text), status_code=303)
+
+
+# -- one version as of a date -----------------------------------------------------------------
+
+
+async def _exact_keys(request: Request, publisher: str, slug: str) -> list[dict[str, Any]]:
+    answer = await _timeline(request, publisher, slug)
+    return [version_link(publisher, slug, doc) for doc in items(first(answer).get("versions"))]
+
+
+async def _no_version_page(request: Request, publisher: str, slug: str, point: Point, message: str) -> Response:
+    keys = await _exact_keys(request, publisher, slug)
+    context = {"title": "No version for this point", "message": message, "point": point.text,
+               "choices": keys, "work": f"{publisher}:{slug}", "work_url": work_url(publisher, slug),
+               "conflict": False}
+    return page(request, "choices.html", context, status=404, publisher=publisher)
+
+
+def _ambiguous_page(request: Request, publisher: str, slug: str, point: Point,
+                    choices: list[dict[str, Any]], envelope: Any) -> Response:
+    message = (f"Two or more states of {publisher}:{slug} begin on {point.date}. "
+               "Choose one exact version:")
+    context = {"title": "Ambiguous date", "message": message, "point": point.text, "choices": choices,
+               "work": f"{publisher}:{slug}", "work_url": work_url(publisher, slug), "conflict": True}
+    return page(request, "choices.html", context, status=409, publisher=publisher, envelope=envelope)
+
+
+async def version(request: Request) -> Response:
+    parsed = _work_args(request)
+    point = parse_point(str(request.path_params.get("point", "")))
+    if parsed is None or point is None:
+        return _not_found(request)
+    publisher, slug = parsed
+    args: dict[str, Any] = {"work": f"{publisher}:{slug}", "date": point.date}
+    if point.version_key:
+        args["version_key"] = point.version_key
+    try:
+        answer = await _call(request, "as_of", args)
+    except RequestError:
+        return await _no_version_page(request, publisher, slug, point, "No version with this exact key.")
+    return await _version_answer(request, publisher, slug, point, answer)
+
+
+async def _version_answer(request: Request, publisher: str, slug: str, point: Point, answer: Any) -> Response:
+    body = first(answer)
+    status = outcome_of(answer)
+    if status == "no_corpus_mounted":
+        return _no_corpus(request, answer)
+    if status == "unknown_work":
+        return _error_page(request, 404, "Unknown work", f"No work {publisher}:{slug} is held.",
+                           publisher=publisher, code=status)
+    if status == "ambiguous_version":
+        choices = [version_link(publisher, slug, d) for d in choices_of(body, "version_choices", "choices")]
+        return _ambiguous_page(request, publisher, slug, point, choices, body)
+    if status == "no_version_for_date":
+        message = f"No state of {publisher}:{slug} is held for {point.date}."
+        return await _no_version_page(request, publisher, slug, point, message)
+    return page(request, "version.html", _version_context(publisher, slug, point, body),
+                publisher=publisher, envelope=body)
+
+
+def _version_context(publisher: str, slug: str, point: Point, body: Any) -> dict[str, Any]:
+    document = mapping(body.get("version") or body.get("document"))
+    key = str(document.get("version_key") or point.version_key or "")
+    provisions = [{**p, "url": point_url(publisher, slug, key, str(p.get("anchor") or ""))}
+                  for p in items(body.get("provisions"))]
+    freshness = mapping(body.get("freshness"))
+    return {
+        "title": str(document.get("title") or slug), "work": f"{publisher}:{slug}", "slug": slug,
+        "point": point, "document": document, "provisions": provisions, "status": outcome_of(body),
+        "body": body, "version_key": key, "work_url": work_url(publisher, slug),
+        "exact_url": point_url(publisher, slug, key) if key else None,
+        "provenance_url": provenance_url(publisher, slug, key) if key else None,
+        "provisional": bool(body.get("provisional")) or is_future(point.date, freshness.get("built_at")),
+    }
+
+
+# -- diff -------------------------------------------------------------------------------------
+
+
+def _diff_arguments(publisher: str, slug: str, a: Point, b: Point) -> dict[str, Any]:
+    args: dict[str, Any] = {"work": f"{publisher}:{slug}", "from_date": a.date, "to_date": b.date}
+    if a.version_key:
+        args["from_version_key"] = a.version_key
+    if b.version_key:
+        args["to_version_key"] = b.version_key
+    return args
+
+
+async def diff(request: Request) -> Response:
+    parsed = _work_args(request)
+    a = parse_point(str(request.path_params.get("a", "")))
+    b = parse_point(str(request.path_params.get("b", "")))
+    if parsed is None or a is None or b is None:
+        return _not_found(request)
+    publisher, slug = parsed
+    if a.date > b.date:
+        links = [{"url": diff_url(publisher, slug, b.text, a.text), "label": "Compare in date order"}]
+        return _error_page(request, 400, "Dates out of order", "The first point must not be after the second.",
+                           publisher=publisher, links=links, code="dates_out_of_order")
+    try:
+        answer = await _call(request, "diff", _diff_arguments(publisher, slug, a, b))
+    except RequestError:
+        return await _no_version_page(request, publisher, slug, a, "No version with this exact key.")
+    return await _diff_answer(request, publisher, slug, (a, b), answer)
+
+
+async def _diff_answer(request: Request, publisher: str, slug: str, points: tuple[Point, Point],
+                       answer: Any) -> Response:
+    body = first(answer)
+    status = outcome_of(answer)
+    a, b = points
+    if status == "no_corpus_mounted":
+        return _no_corpus(request, answer)
+    if status == "unknown_work":
+        return _error_page(request, 404, "Unknown work", f"No work {publisher}:{slug} is held.",
+                           publisher=publisher, code=status)
+    if status == "ambiguous_version":
+        return _diff_ambiguous(request, publisher, slug, points, body)
+    if status == "no_version_for_date":
+        missing = a if body.get("from_resolved") is False else b
+        return await _no_version_page(request, publisher, slug, missing,
+                                      f"No state of {publisher}:{slug} is held for {missing.date}.")
+    left, right = mapping(body.get("from")), mapping(body.get("to"))
+    rows = await _provision_rows(request, publisher, slug, left, right)
+    context = {"title": f"Changes in {slug}", "work": f"{publisher}:{slug}", "slug": slug, "a": a, "b": b,
+               "from_doc": left, "to_doc": right, "rows": rows, "summary": diffing.summary(rows),
+               "body": body, "status": status, "work_url": work_url(publisher, slug),
+               "from_url": point_url(publisher, slug, str(left.get("version_key") or a.text)),
+               "to_url": point_url(publisher, slug, str(right.get("version_key") or b.text))}
+    return page(request, "diff.html", context, publisher=publisher, envelope=body)
+
+
+def _diff_ambiguous(request: Request, publisher: str, slug: str, points: tuple[Point, Point],
+                    body: Any) -> Response:
+    a, b = points
+    choices: list[dict[str, Any]] = []
+    for side, docs in (("from", choices_of(body, "from_version_choices")), ("to", choices_of(body, "to_version_choices"))):
+        for doc in docs:
+            link = version_link(publisher, slug, doc)
+            key = link["version_key"]
+            link["url"] = diff_url(publisher, slug, key, b.text) if side == "from" else diff_url(publisher, slug, a.text, key)
+            link["side"] = side
+            choices.append(link)
+    message = "One of the two dates falls on several states of this work. Choose exact versions:"
+    context = {"title": "Ambiguous date", "message": message, "point": f"{a.text} → {b.text}",
+               "choices": choices, "work": f"{publisher}:{slug}", "work_url": work_url(publisher, slug),
+               "conflict": True}
+    return page(request, "choices.html", context, status=409, publisher=publisher, envelope=body)
+
+
+async def _provision_rows(request: Request, publisher: str, slug: str, left: Any, right: Any) -> list[diffing.Row]:
+    """Fetch both versions' text (exact keys) and compare them provision by provision."""
+    texts = []
+    for doc in (left, right):
+        key, date = doc.get("version_key"), doc.get("valid_from")
+        if not key or not date:
+            return []
+        answer = await _call(request, "as_of", {"work": f"{publisher}:{slug}", "date": str(date)[:10],
+                                                "version_key": str(key)})
+        if outcome_of(answer) != "succeeded":
+            return []
+        texts.append(items(first(answer).get("provisions")))
+    return diffing.compare(texts[0], texts[1])
+
+
+# -- provenance ---------------------------------------------------------------------------------
+
+
+async def provenance(request: Request) -> Response:
+    parsed = _work_args(request)
+    point = parse_point(str(request.path_params.get("point", "")))
+    if parsed is None or point is None or not point.is_exact:
+        return _not_found(request, "Provenance is shown for exact version keys.")
+    publisher, slug = parsed
+    answer = await _call(request, "provenance", {"lex_id": f"{publisher}:{slug}:{point.version_key}"})
+    status = outcome_of(answer)
+    if status == "no_corpus_mounted":
+        return _no_corpus(request, answer)
+    if status != "succeeded":
+        return await _no_version_page(request, publisher, slug, point, "No version with this exact key.")
+    body = first(answer)
+    context = {"title": "Provenance", "work": f"{publisher}:{slug}", "slug": slug, "body": body,
+               "events": items(body.get("events")), "expressions": items(body.get("expressions")),
+               "chain": mapping(body.get("chain")),
+               "version_url": point_url(publisher, slug, str(point.version_key)),
+               "work_url": work_url(publisher, slug)}
+    return page(request, "provenance.html", context, publisher=publisher, envelope=body)
+
+
+async def not_found(request: Request) -> Response:
+    return _not_found(request)

@@ -1,0 +1,168 @@
+"""Integrity verification: a clean tree passes; any tampering fails and names the file."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from cli.corpus import group
+from corpus_tree import CorpusTree
+from corpus_tree.evidence import blob_relpath
+from corpus_tree.verify import verify_tree
+
+GDPR = "32016r0679"
+
+
+def _paths(tree: Path) -> set[str]:
+    return {p.path for p in verify_tree(tree).problems}
+
+
+def _flip(path: Path, offset: int | None = None) -> None:
+    os.chmod(path, 0o644)
+    data = bytearray(path.read_bytes())
+    i = len(data) // 2 if offset is None else offset
+    data[i] ^= 0x01
+    path.write_bytes(bytes(data))
+
+
+def _gdpr_record(tree: Path, index: int = 1) -> Path:
+    return sorted((tree / "works" / GDPR / "versions").glob("*/meta.json"))[index]
+
+
+def test_imported_fixture_tree_verifies_clean(imported_tree: Path) -> None:
+    report = verify_tree(imported_tree)
+    assert report.ok, report.problems
+    assert report.versions == 360 and report.works == 97
+    assert report.bodies_checked == 240 and report.held_elsewhere == 2501
+
+
+def test_small_tree_verifies_clean(small_tree: Path) -> None:
+    assert verify_tree(small_tree).ok
+
+
+def test_flipped_byte_in_a_body_names_the_blob_and_its_record(tree_copy: Path) -> None:
+    tree = CorpusTree.open(tree_copy)
+    record = tree.versions(GDPR)[1]
+    sha = record.expressions[0].observations[0].sha256
+    _flip(tree.evidence.path_of(sha))
+    problems = verify_tree(tree_copy).problems
+    assert [p.code for p in problems] == ["body_hash_mismatch"]
+    assert problems[0].path == f"evidence/{blob_relpath(sha)}"
+    assert record.path is not None and record.path in problems[0].message
+
+
+def test_flipped_byte_in_a_record_names_the_record(tree_copy: Path) -> None:
+    record = _gdpr_record(tree_copy)
+    _flip(record, record.read_bytes().index(b"consolidated") + 2)
+    rel = record.relative_to(tree_copy).as_posix()
+    problems = verify_tree(tree_copy).problems
+    assert rel in {p.path for p in problems}
+    assert {p.code for p in problems if p.path == rel} >= {"record_hash_mismatch"}
+
+
+def test_flipped_byte_anywhere_in_a_record_is_caught(tree_copy: Path) -> None:
+    record = _gdpr_record(tree_copy, 0)
+    rel = record.relative_to(tree_copy).as_posix()
+    original = record.read_bytes()
+    for offset in (0, 1, 7, len(original) // 3, len(original) - 2, len(original) - 1):
+        _flip(record, offset)
+        assert rel in _paths(tree_copy), offset
+        record.write_bytes(original)
+    assert verify_tree(tree_copy).ok
+
+
+def test_reformatted_record_with_same_content_is_caught(tree_copy: Path) -> None:
+    record = _gdpr_record(tree_copy)
+    record.write_bytes(json.dumps(json.loads(record.read_bytes())).encode())
+    problems = verify_tree(tree_copy).problems
+    assert [(p.path, p.code) for p in problems] == [
+        (record.relative_to(tree_copy).as_posix(), "non_canonical_rendering")]
+
+
+def test_deleted_record_names_the_file(tree_copy: Path) -> None:
+    record = _gdpr_record(tree_copy)
+    record.unlink()
+    paths = _paths(tree_copy)
+    assert record.relative_to(tree_copy).as_posix() in paths
+
+
+def test_deleted_version_directory_names_the_work(tree_copy: Path) -> None:
+    record = _gdpr_record(tree_copy)
+    for p in record.parent.iterdir():
+        p.unlink()
+    record.parent.rmdir()
+    problems = verify_tree(tree_copy).problems
+    assert f"works/{GDPR}/versions" in {p.path for p in problems}
+    assert any("manifest lists 2 version records, tree has 1" in p.message for p in problems)
+
+
+def test_renamed_version_directory_names_the_directory(tree_copy: Path) -> None:
+    vdir = _gdpr_record(tree_copy).parent
+    renamed = vdir.with_name(vdir.name[:12] + "0" * 64)
+    vdir.rename(renamed)
+    problems = verify_tree(tree_copy).problems
+    rel = renamed.relative_to(tree_copy).as_posix()
+    assert (rel, "identity_mismatch") in {(p.path, p.code) for p in problems}
+
+
+def test_legacy_positional_directory_name_is_caught(tree_copy: Path) -> None:
+    vdir = _gdpr_record(tree_copy).parent
+    renamed = vdir.with_name("2016-05-04--02")
+    vdir.rename(renamed)
+    codes = {p.code for p in verify_tree(tree_copy).problems if p.path == renamed.relative_to(tree_copy).as_posix()}
+    assert {"invalid_version_key", "identity_mismatch"} <= codes
+
+
+def test_deleted_body_names_the_record(tree_copy: Path) -> None:
+    tree = CorpusTree.open(tree_copy)
+    record = tree.versions(GDPR)[0]
+    path = tree.evidence.path_of(record.expressions[0].observations[0].sha256)
+    path.unlink()
+    problems = verify_tree(tree_copy).problems
+    assert ("works/" + GDPR, "missing_body") in {(p.path.rsplit("/versions", 1)[0], p.code) for p in problems}
+    assert record.path in {p.path for p in problems}
+
+
+def test_symlink_in_the_tree_is_caught(tree_copy: Path) -> None:
+    link = tree_copy / "works" / GDPR / "versions" / "link"
+    link.symlink_to("/")
+    problems = verify_tree(tree_copy).problems
+    assert (f"works/{GDPR}/versions/link", "symlink") in {(p.path, p.code) for p in problems}
+
+
+def test_every_problem_is_reported_at_once(tree_copy: Path) -> None:
+    tree = CorpusTree.open(tree_copy)
+    first, second = tree.versions(GDPR)
+    _flip(tree.evidence.path_of(first.expressions[0].observations[0].sha256))
+    _flip(_gdpr_record(tree_copy, 1), _gdpr_record(tree_copy, 1).read_bytes().index(b"consolidated") + 2)
+    (tree_copy / "works" / "32022r0827" / "meta.json").unlink()
+    paths = _paths(tree_copy)
+    assert f"evidence/{blob_relpath(first.expressions[0].observations[0].sha256)}" in paths
+    assert second.path in paths
+    assert "works/32022r0827/meta.json" in paths
+
+
+def test_cli_verify_exits_0_on_a_clean_tree(imported_tree: Path) -> None:
+    result = CliRunner().invoke(group, ["verify", str(imported_tree), "--no-progress"])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("OK")
+
+
+def test_cli_verify_exits_1_and_lists_every_problem(tree_copy: Path) -> None:
+    record = _gdpr_record(tree_copy)
+    record.unlink()
+    result = CliRunner().invoke(group, ["verify", str(tree_copy), "--no-progress"])
+    assert result.exit_code == 1
+    assert record.relative_to(tree_copy).as_posix() in result.output
+    assert "FAILED" in result.output
+
+
+def test_cli_verify_json(tree_copy: Path) -> None:
+    _gdpr_record(tree_copy).unlink()
+    result = CliRunner().invoke(group, ["verify", str(tree_copy), "--json"])
+    assert result.exit_code == 1
+    report = json.loads(result.output)
+    assert report["ok"] is False and report["problems"]

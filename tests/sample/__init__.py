@@ -1,0 +1,1 @@
+"""Tests of the bundled sample corpus (publishers/sample)."""

@@ -1,0 +1,32 @@
+"""Run an ASGI app on a loopback port in a background thread (for MCP, browser and load tests)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import uvicorn
+
+
+@contextmanager
+def running(app: Any, *, host: str = "127.0.0.1", timeout: float = 20.0) -> Iterator[str]:
+    """Serve ``app`` on ``host`` and an ephemeral port; yield its base URL."""
+    config = uvicorn.Config(app, host=host, port=0, log_level="warning", lifespan="on", access_log=False)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, name="uvicorn-test", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + timeout
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            server.should_exit = True
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.02)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield f"http://{host}:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout)
