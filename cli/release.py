@@ -74,7 +74,8 @@ def actor_option(func: F) -> F:
 
 def gates_option(func: F) -> F:
     return click.option("--gates", type=EXISTING_FILE, default=None,
-                        help='Gate thresholds JSON: {"thresholds": {"mrr": "0.6", ...}} (default thresholds otherwise).')(func)
+                        help='Gate thresholds JSON: {"thresholds": {"mrr": "0.6", ...}} '
+                             "(default thresholds otherwise).")(func)
 
 
 def resolve_actor(actor: str | None) -> str:

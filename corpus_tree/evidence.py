@@ -246,7 +246,7 @@ class EvidenceStore:
             with contextlib.suppress(FileNotFoundError):
                 tmp.unlink()
 
-    def install(self, tmp: Path, sha256: str) -> bool:
+    def install(self, tmp: Path, sha256: str, *, sync_dir: bool | None = None) -> bool:
         """Move an already-verified file ``tmp`` to the address of ``sha256``.
 
         Returns ``True`` if the blob is new, ``False`` if identical content was already stored
@@ -260,7 +260,7 @@ class EvidenceStore:
         final.parent.mkdir(parents=True, exist_ok=True)
         os.chmod(tmp, 0o444)
         os.replace(tmp, final)
-        if self.durable:
+        if self.durable if sync_dir is None else sync_dir:
             fsync_dir(final.parent)
         return True
 

@@ -45,6 +45,7 @@ from corpus_tree.records import (
     build_work_record,
     parse_record_bytes,
     render,
+    render_unchecked,
     seal,
 )
 from corpus_tree.tree import MANIFEST, CorpusTree, version_relpath, work_relpath
@@ -470,7 +471,7 @@ def _import_into(tree: CorpusTree, source: _Source, report: ImportReport, progre
                 continue
             if existing_v is not None:
                 _check_replaceable(existing_v, record, tree.path(rel))
-            changes.files[rel] = render(record)
+            changes.files[rel] = render_unchecked(record)  # sealed: digest already validated it
             final_versions[record["lex_id"]] = VersionRecord.from_dict(record, rel)
             report.records_written += 1
         manifest = build_manifest(final_works.values(), final_versions.values())

@@ -9,8 +9,10 @@ given as bytes, and (b) evidence blobs to add, given as bytes or a path. A commi
    staging directories has been touched;
 2. writes the **journal** ``<tree>/.journal.json`` (fsynced) listing every planned rename,
    the directories it will create and, for each file it replaces, the backup it will take;
-3. moves the blobs into the store, then for each file copies the current version to its
-   backup and ``os.replace``-s the staged file over it;
+3. moves the blobs into the store, keeps every file it will replace as a backup (a hard
+   link to the current file, so nothing is copied), and ``os.replace``-s each staged file
+   over its target; durability barriers (one ``sync(2)`` each) come after staging and after
+   the renames, and the journal itself is fsynced;
 4. marks the journal ``committed`` and removes it with the staging directories.
 
 If anything fails in step 3 the same process rolls back at once; if the process dies, the
@@ -114,17 +116,23 @@ def _check_rel(rel: str) -> str:
     return rel
 
 
-def _write_file(path: Path, data: bytes, durable: bool) -> None:
+def _write_file(path: Path, data: bytes, fsync: bool = False) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "wb") as f:
         f.write(data)
         f.flush()
-        if durable:
+        if fsync:
             os.fsync(f.fileno())
 
 
+def _barrier(durable: bool) -> None:
+    """Make everything written so far durable: one ``sync(2)`` instead of an fsync per file."""
+    if durable:
+        os.sync()
+
+
 def _write_json_atomic(path: Path, tmp: Path, value: Any, durable: bool) -> None:
-    _write_file(tmp, json.dumps(value, indent=1, sort_keys=True).encode("utf-8"), durable)
+    _write_file(tmp, json.dumps(value, indent=1, sort_keys=True).encode("utf-8"), fsync=durable)
     os.replace(tmp, path)
     if durable:
         fsync_dir(path.parent)
@@ -162,7 +170,7 @@ def _rmdir_if_empty(path: Path) -> None:
 # -- staging -----------------------------------------------------------------------------------
 
 
-def _stage_blob(evidence: EvidenceStore, sha: str, src: BlobSource, dest: Path, durable: bool) -> tuple[bool, int]:
+def _stage_blob(evidence: EvidenceStore, sha: str, src: BlobSource, dest: Path) -> tuple[bool, int]:
     """Verify ``src`` hashes to ``sha``; copy it to ``dest`` unless the store holds it already.
 
     Returns ``(staged, size)``.
@@ -180,9 +188,6 @@ def _stage_blob(evidence: EvidenceStore, sha: str, src: BlobSource, dest: Path, 
             dest.parent.mkdir(parents=True, exist_ok=True)
             with open(dest, "wb") as sink:
                 actual, size = hash_stream(stream, sink)
-                sink.flush()
-                if durable:
-                    os.fsync(sink.fileno())
     if actual != sha:
         raise IntegrityError(f"body does not hash to its recorded sha256 {sha} (got {actual})",
                              code="body_hash_mismatch", subject=src.label or sha)
@@ -206,13 +211,15 @@ def commit(
     staging = root / STAGING / run_id
     ev_staging = evidence.staging_root() / run_id
     try:
-        new_blobs = _stage_blobs(evidence, changes.blobs, ev_staging, durable, report, progress)
+        new_blobs = _stage_blobs(evidence, changes.blobs, ev_staging, report, progress)
         files = {rel: data for rel, data in sorted(changes.files.items()) if _differs(root / _check_rel(rel), data)}
         if not files and not new_blobs:
+            _cleanup(root, evidence, run_id)
             return report
-        for rel, data in files.items():
-            _write_file(staging / "files" / rel, data, durable)
+        for i, data in enumerate(files.values()):
+            _write_file(staging / "files" / str(i), data)
         journal = _plan(root, evidence, run_id, files, new_blobs)
+        _barrier(durable)
         _write_json_atomic(root / JOURNAL, staging / "journal.tmp", journal, durable)
     except BaseException:
         _cleanup(root, evidence, run_id)
@@ -237,13 +244,13 @@ def _differs(path: Path, data: bytes) -> bool:
 
 
 def _stage_blobs(
-    evidence: EvidenceStore, blobs: Mapping[str, BlobSource], ev_staging: Path, durable: bool,
+    evidence: EvidenceStore, blobs: Mapping[str, BlobSource], ev_staging: Path,
     report: CommitReport, progress: Progress | None,
 ) -> list[str]:
     new: list[str] = []
     total = len(blobs)
     for i, (sha, src) in enumerate(sorted(blobs.items())):
-        staged, size = _stage_blob(evidence, sha, src, ev_staging / sha, durable)
+        staged, size = _stage_blob(evidence, sha, src, ev_staging / sha)
         report.bytes_hashed += size
         if staged:
             new.append(sha)
@@ -258,12 +265,12 @@ def _plan(root: Path, evidence: EvidenceStore, run_id: str, files: Mapping[str, 
           new_blobs: list[str]) -> dict[str, Any]:
     new_dirs: list[str] = []
     ops = []
-    for rel in files:
+    for i, rel in enumerate(files):
         parent = rel.rpartition("/")[0]
         for d in _missing_dirs(root, parent):
             if d not in new_dirs:
                 new_dirs.append(d)
-        ops.append({"path": rel, "backup": (root / rel).exists()})
+        ops.append({"path": rel, "staged": str(i), "backup": (root / rel).exists()})
     blob_dirs: list[str] = []
     for sha in new_blobs:
         for d in _missing_dirs(evidence.root, f"sha256/{sha[:2]}/{sha[2:4]}"):
@@ -287,31 +294,39 @@ def _apply(root: Path, evidence: EvidenceStore, journal: Mapping[str, Any], dura
     run_id = journal["run_id"]
     ev_staging = evidence.staging_root() / run_id
     for sha in journal["blobs"]:
-        evidence.install(ev_staging / sha, sha)
+        evidence.install(ev_staging / sha, sha, sync_dir=False)
     staging = root / STAGING / run_id
     for d in journal["new_dirs"]:
         (root / d).mkdir(exist_ok=True)
-    total = len(journal["ops"])
-    touched: set[Path] = set()
-    for i, op in enumerate(journal["ops"]):
+    ops = journal["ops"]
+    for op in ops:
+        if op["backup"]:
+            _backup_op(root, staging, op)
+    _barrier(durable)
+    for i, op in enumerate(ops):
         _apply_op(root, staging, op)
-        touched.add((root / op["path"]).parent)
         if progress is not None:
-            progress("commit", i + 1, total)
-    if durable:
-        for d in sorted(touched):
-            fsync_dir(d)
+            progress("commit", i + 1, len(ops))
+    _barrier(durable)
+
+
+def _backup_op(root: Path, staging: Path, op: Mapping[str, Any]) -> None:
+    """Keep the current file as ``backup/<n>``: a hard link (no copy), else an fsynced copy."""
+    target = root / op["path"]
+    backup = staging / "backup" / op["staged"]
+    backup.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.link(target, backup)
+    except OSError:
+        tmp = backup.with_name(backup.name + ".tmp")
+        shutil.copyfile(target, tmp)
+        with open(tmp, "rb") as f:
+            os.fsync(f.fileno())
+        os.replace(tmp, backup)
 
 
 def _apply_op(root: Path, staging: Path, op: Mapping[str, Any]) -> None:
-    target = root / op["path"]
-    if op["backup"]:
-        backup = staging / "backup" / op["path"]
-        backup.parent.mkdir(parents=True, exist_ok=True)
-        tmp = backup.with_name(backup.name + ".tmp")
-        shutil.copyfile(target, tmp)
-        os.replace(tmp, backup)
-    os.replace(staging / "files" / op["path"], target)
+    os.replace(staging / "files" / op["staged"], root / op["path"])
 
 
 # -- rollback and recovery ---------------------------------------------------------------------
@@ -322,7 +337,7 @@ def rollback(root: Path, evidence: EvidenceStore, journal: Mapping[str, Any]) ->
     staging = root / STAGING / journal["run_id"]
     for op in reversed(journal["ops"]):
         target = root / op["path"]
-        backup = staging / "backup" / op["path"]
+        backup = staging / "backup" / op["staged"]
         if op["backup"]:
             if backup.exists():
                 os.rename(backup, target)

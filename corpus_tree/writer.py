@@ -58,6 +58,7 @@ from corpus_tree.records import (
     build_work_record,
     is_withdrawn,
     render,
+    render_unchecked,
     seal,
 )
 from corpus_tree.tree import MANIFEST, CorpusTree, version_relpath, work_relpath
@@ -123,7 +124,7 @@ def apply_enumeration(
         for lex_id, record in sorted(new_versions.items()):
             vid = VersionId.parse(lex_id)
             rel = version_relpath(vid.work.slug.value, vid.key)
-            changes.files[rel] = render(record)
+            changes.files[rel] = render_unchecked(record)  # sealed: digest already validated it
             versions[lex_id] = VersionRecord.from_dict(record, rel)
             report.records_written += 1
             report.changed.append(lex_id)

@@ -46,7 +46,7 @@ class LedgerHead:
 
     @classmethod
     def from_json(cls, value: object) -> LedgerHead:
-        if not isinstance(value, dict) or not isinstance(value.get("seq"), int) or not isinstance(value.get("hash"), str):
+        if not (isinstance(value, dict) and isinstance(value.get("seq"), int) and isinstance(value.get("hash"), str)):
             refuse(Reason.POINTERS_CORRUPT, "ledger_head must be {seq, hash}")
         return cls(value["seq"], value["hash"])
 

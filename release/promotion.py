@@ -168,7 +168,7 @@ class ReleaseRoot:
         known = {x for x in (pointers.current, pointers.rollback, *pointers.candidates) if x}
         matches = [k for k in known if len(text) >= 8 and k.startswith(text)]
         if len(matches) != 1:
-            refuse(Reason.UNKNOWN_SET, "give a full set id or a unique prefix (8+ characters) of a known set", text[:80])
+            refuse(Reason.UNKNOWN_SET, "give a full set id or a unique 8+ character prefix of a known set", text[:80])
         return matches[0]
 
     def verify_ledger(self) -> LedgerHead:
@@ -236,10 +236,10 @@ class ReleaseRoot:
         with self._lock():
             before = self.pointers()
             entries = ledger.read_entries(self.ledger_path)
-            if not entries or entries[-1]["seq"] != before.ledger_head.seq + 1 or entries[-1]["prev"] != before.ledger_head.hash:
+            last = entries[-1] if entries else None
+            if last is None or (last["seq"], last["prev"]) != (before.ledger_head.seq + 1, before.ledger_head.hash):
                 ledger.verify_ledger(self.ledger_path, before.ledger_head)
                 return before
-            last = entries[-1]
             after = Pointers.from_state(last["state"], LedgerHead(last["seq"], last["hash"]))
             write_pointers(self.root, after)
             return after
@@ -266,7 +266,9 @@ class ReleaseRoot:
             ledger.verify_ledger(self.ledger_path, before.ledger_head)
             yield before
 
-    def _commit(self, before: Pointers, after: Pointers, action: str, set_id: str, detail: Mapping[str, Any]) -> Pointers:
+    def _commit(
+        self, before: Pointers, after: Pointers, action: str, set_id: str, detail: Mapping[str, Any]
+    ) -> Pointers:
         entry = ledger.append(self.ledger_path, head=before.ledger_head, action=action, set_id=set_id,
                               state=after.state(), actor=self.actor, at=self.clock(), detail=detail)
         committed = replace(after, ledger_head=LedgerHead(entry["seq"], entry["hash"]))

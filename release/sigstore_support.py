@@ -154,7 +154,8 @@ def verify_sigstore_set(
     """Verify ``directory`` against a sigstore bundle under a pinned identity, offline."""
     directory = Path(directory)
     if trusted_root is not None and is_inside(trusted_root, directory):
-        refuse(Reason.TRUST_ROOT_IN_ARTIFACT_DIR, "the sigstore trusted root must come from configuration", trusted_root.name)
+        refuse(Reason.TRUST_ROOT_IN_ARTIFACT_DIR, "the sigstore trusted root must come from configuration",
+               trusted_root.name)
     policy = identity_policy(identity, issuer)
     bundle = load_bundle(bundle_path)
     payload = verify_bundle_payload(bundle, policy, offline_verifier(trusted_root, staging=staging))

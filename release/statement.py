@@ -135,7 +135,8 @@ def parse_statement(payload: bytes) -> ArtifactStatement:
         refuse(Reason.MALFORMED_STATEMENT, "subjects must be sorted by name")
     set_id = compute_set_id(subjects)
     if predicate.get("set_id") != set_id:
-        refuse(Reason.SET_ID_MISMATCH, "predicate set_id does not match the subjects", str(predicate.get("set_id"))[:80])
+        claimed = str(predicate.get("set_id"))[:80]
+        refuse(Reason.SET_ID_MISMATCH, "predicate set_id does not match the subjects", claimed)
     return ArtifactStatement(set_id, {s.name: s for s in subjects}, predicate)
 
 
@@ -145,7 +146,8 @@ def parse_intoto(payload: bytes, predicate_type: str, reason: Reason) -> tuple[l
     if document.get("_type") != STATEMENT_TYPE:
         refuse(reason, f"not an in-toto Statement v1 ({STATEMENT_TYPE})", str(document.get("_type"))[:100])
     if document.get("predicateType") != predicate_type:
-        refuse(Reason.WRONG_PREDICATE_TYPE, f"expected predicateType {predicate_type}", str(document.get("predicateType"))[:100])
+        actual = str(document.get("predicateType"))[:100]
+        refuse(Reason.WRONG_PREDICATE_TYPE, f"expected predicateType {predicate_type}", actual)
     subjects, predicate = document.get("subject"), document.get("predicate")
     if not isinstance(subjects, list) or not subjects or not isinstance(predicate, dict):
         refuse(reason, "statement needs a non-empty subject list and a predicate object")

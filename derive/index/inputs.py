@@ -61,6 +61,27 @@ class TreeInput:
     works: tuple[dict[str, Any], ...]
     versions: Mapping[str, tuple[dict[str, Any], ...]]
 
+    @property
+    def publishers(self) -> tuple[str, ...]:
+        return tuple(sorted({work_publisher(w) for w in self.works}))
+
+    def for_publisher(self, publisher: str) -> TreeInput:
+        works = tuple(w for w in self.works if work_publisher(w) == publisher)
+        return TreeInput(self.manifest, works, {str(w["slug"]): self.versions.get(str(w["slug"]), ()) for w in works})
+
+    def latest_transaction_time(self) -> str | None:
+        """The newest transaction-time stamp in the records (a deterministic default ``built_at``)."""
+        stamps = [str(e["observed_from"]) for vs in self.versions.values() for v in vs
+                  for e in v.get("events") or [] if e.get("observed_from")]
+        stamps += [str(o["retrieved_at"]) for vs in self.versions.values() for v in vs
+                   for x in v.get("expressions") or [] for o in x.get("observations") or [] if o.get("retrieved_at")]
+        return max(stamps) if stamps else None
+
+
+def work_publisher(work: Mapping[str, Any]) -> str:
+    value = work.get("publisher") or str(work.get("lex_work_id") or "").split(":", 1)[0]
+    return str(value)
+
 
 def read_tree(tree: TreeLike) -> TreeInput:
     works = tuple(sorted((as_dict(w) for w in tree.works()), key=lambda w: str(w.get("slug", ""))))

@@ -33,6 +33,7 @@ from derive.index.history import VersionText, build_history
 from derive.index.identifiers import href_slug_candidates
 from derive.index.inputs import DatasetInput, GapRow, ProvisionRow, TreeInput
 from derive.index.text import anchor_article_key
+from derive.index.textstore import encode
 from legal.canonical import canonical_text, digest
 from legal.errors import IdentityError, IndexError_, TemporalError
 from legal.ids import Publisher, VersionId, celex_of_uri, parse_date
@@ -67,7 +68,7 @@ class IndexRows:
 
     def table(self, name: str) -> list[Row]:
         if name == "texts":
-            return sorted(self.texts.items())
+            return [(sha, *encode(text)) for sha, text in sorted(self.texts.items())]
         value = getattr(self, name)
         assert isinstance(value, list)
         return value
@@ -399,11 +400,9 @@ def _gaps(dataset: DatasetInput) -> dict[tuple[str, str], GapRow]:
 def assemble(publisher: Publisher, tree: TreeInput, dataset: DatasetInput) -> IndexRows:
     """Every table's rows for one publisher (see the module docstring for the refusals)."""
     data = dataset.for_publisher(publisher.value)
+    tree = tree.for_publisher(publisher.value)
     ctx = _Context(publisher=publisher, rows_by_expression=_group_rows(data), gaps_by_expression=_gaps(data),
                    held_slugs={str(w["slug"]) for w in tree.works}, aliases=_aliases(tree))
-    for work in tree.works:
-        if work.get("publisher", publisher.value) != publisher.value:
-            raise _fail("work of another publisher in the tree", str(work.get("slug")), code="mixed_publishers")
     for work_rowid, work in enumerate(sorted(tree.works, key=lambda w: str(w["slug"])), 1):
         _work(ctx, work_rowid, work, tree.versions.get(str(work["slug"]), ()))
     if ctx.rows_by_expression:

@@ -111,8 +111,10 @@ DDL: tuple[str, ...] = (
     )""",
     """CREATE TABLE texts(
         text_sha256 TEXT PRIMARY KEY,
-        text_md TEXT NOT NULL
-    ) WITHOUT ROWID""",
+        encoding TEXT NOT NULL,
+        characters INTEGER NOT NULL,
+        body BLOB NOT NULL
+    )""",
     """CREATE TABLE lexical_states(
         state_rowid INTEGER PRIMARY KEY,
         work_rowid INTEGER NOT NULL REFERENCES works(work_rowid),

@@ -23,6 +23,7 @@ from derive.index.schema import (
     WORK_FTS_WEIGHTS,
     count_key,
 )
+from derive.index.textstore import LEVEL, ZLIB_VERSION
 from legal.canonical import canonical_text, digest
 from legal.ids import Publisher
 from legal.validity import convention_of, semantics_of
@@ -94,6 +95,8 @@ def format_facts(sqlite_version: str) -> dict[str, str]:
         "builder": BUILDER,
         "sqlite_version": sqlite_version,
         "page_size": str(PAGE_SIZE),
+        "text_encoding": f"utf8|zlib-{LEVEL}",
+        "zlib_version": ZLIB_VERSION,
         "fts_tokenizer": FTS_TOKENIZER,
         "provision_fts_weights": canonical_text([str(w) for w in PROVISION_FTS_WEIGHTS]),
         "work_fts_weights": canonical_text([str(w) for w in WORK_FTS_WEIGHTS]),

@@ -16,6 +16,8 @@ from pathlib import Path
 from derive.index.digest import content_digest
 from derive.index.read import mount_problems, open_readonly, read_stamp
 from derive.index.schema import stamp_file_name
+from derive.index.textstore import check
+from legal.errors import LexError
 
 
 @dataclass
@@ -29,11 +31,16 @@ class VerifyReport:
         return not self.problems
 
 
-def _text_problems(conn_rows: list[tuple[str, str]]) -> list[str]:
+def _text_problems(rows: list[tuple[str, str, int, bytes]]) -> list[str]:
     out = []
-    for sha, text in conn_rows:
-        if hashlib.sha256(text.encode("utf-8")).hexdigest() != sha:
-            out.append(f"text {sha[:12]}… does not hash to its key")
+    for sha, encoding, characters, body in rows:
+        try:
+            text = check(sha, encoding, body)
+        except LexError as exc:
+            out.append(f"text {sha[:12]}…: {exc.message}")
+            continue
+        if len(text) != characters:
+            out.append(f"text {sha[:12]}… has {len(text)} characters, not {characters}")
     return out
 
 
@@ -63,7 +70,7 @@ def verify_index(path: Path) -> VerifyReport:
         digest = content_digest(conn)
         if digest != report.stamp.get("content_digest"):
             report.problems.append(f"content digest {digest} differs from the stamp's {report.stamp.get('content_digest')}")
-        report.problems.extend(_text_problems(list(conn.execute("SELECT text_sha256, text_md FROM texts"))))
+        report.problems.extend(_text_problems(list(conn.execute("SELECT * FROM texts"))))
         states = conn.execute("SELECT COUNT(*) FROM lexical_states").fetchone()[0]
         fts = conn.execute("SELECT COUNT(*) FROM provision_fts_docsize").fetchone()[0]
         if states != fts:

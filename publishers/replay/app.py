@@ -11,7 +11,8 @@ Routes (same shapes as the live publishers, on 127.0.0.1):
 - ``GET /resource/cellar/<path>`` — the bytes;
 - ``GET|POST /_replay/faults``, ``POST /_replay/reset``, ``GET /_replay/stats`` — control.
 
-Bodies carry an ``ETag`` (conditional GET answers 304) and a ``Repr-Digest``. A body whose
+SPARQL answers are cached per graph generation (the graph only changes when a record-level
+fault changes), so a repeated query costs no rdflib evaluation. Bodies carry an ``ETag`` (conditional GET answers 304) and a ``Repr-Digest``. A body whose
 bytes the source tree does not hold is answered with a *held-elsewhere* document
 (``application/vnd.lex-replay.held-elsewhere+json``) naming its file, sha256 and size.
 """
@@ -73,6 +74,7 @@ class ReplayPublisher:
         self._built = _Built()
         self._readers = {s.publisher: s.read_body for s in self.sources}
         self._zips: dict[str, bytes] = {}
+        self._answers: dict[tuple[int, str], dict[str, Any]] = {}
         self.rebuild()
 
     # -- state -----------------------------------------------------------------------------------
@@ -94,6 +96,7 @@ class ReplayPublisher:
                     _patch(built.eu.graph, f.patch_add, f.patch_remove)
             self._built = built
             self._zips.clear()
+            self._answers.clear()
 
     def set_faults(self, **changes: Any) -> dict[str, Any]:
         """Change fault switches (rebuilding the graphs when a record-level fault changed)."""
@@ -190,12 +193,16 @@ class ReplayPublisher:
             if self.faults.malformed_sparql > 0:
                 self.faults.malformed_sparql -= 1
                 return Response(b'{"head": {"vars": ["c"]}, "results": {"bindings": [', media_type=SPARQL_JSON)
-            seed = self.faults.shuffle_seed
-            try:
-                result = graph.query(query)
-            except Exception as exc:
-                return Response(f"bad query: {exc}", status_code=400)
-            document = results_json(result, shuffle_seed=seed)
+            key = (id(graph), query)
+            document = self._answers.get(key)
+            if document is None:
+                try:
+                    document = results_json(graph.query(query))
+                except Exception as exc:  # rdflib raises many kinds on a bad query: the client's error
+                    return Response(f"bad query: {exc}", status_code=400)
+                self._answers[key] = document
+                self.stats["sparql_evaluated"] += 1
+            document = shuffled(document, self.faults.shuffle_seed)
         return Response(json.dumps(document).encode("utf-8"), media_type=SPARQL_JSON)
 
     # -- Legilux files -------------------------------------------------------------------------------
@@ -360,7 +367,16 @@ def _term(term: Any) -> dict[str, str]:
     return {"type": "literal", "value": str(term)}
 
 
-def results_json(result: Result, *, shuffle_seed: int | None = None) -> dict[str, Any]:
+def shuffled(document: dict[str, Any], seed: int | None) -> dict[str, Any]:
+    """``document`` with its bindings in a seeded random order (``None``: unchanged)."""
+    if seed is None:
+        return document
+    bindings = list(document["results"]["bindings"])
+    random.Random(seed).shuffle(bindings)
+    return {"head": document["head"], "results": {"bindings": bindings}}
+
+
+def results_json(result: Result) -> dict[str, Any]:
     """A SPARQL 1.1 JSON results document for a SELECT result."""
     names = [str(v) for v in (result.vars or [])]
     bindings = []
@@ -368,8 +384,6 @@ def results_json(result: Result, *, shuffle_seed: int | None = None) -> dict[str
         values = row if isinstance(row, tuple) else (row,)
         binding = {name: _term(value) for name, value in zip(names, values, strict=False) if value is not None}
         bindings.append(binding)
-    if shuffle_seed is not None:
-        random.Random(shuffle_seed).shuffle(bindings)
     return {"head": {"vars": names}, "results": {"bindings": bindings}}
 
 

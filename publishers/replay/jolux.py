@@ -79,7 +79,12 @@ def _consolidation(p: Projection, record: Mapping[str, Any]) -> None:
     page = str(c).replace(LU_DATA, LU_PUBLIC, 1)
     for e in record.get("expressions", []):
         if e.get("source_uri") in (None, page):
-            continue  # the adapter's synthetic expression: the publisher lists none
+            primary = primary_observation(e)
+            if primary is None or primary["source_uri"] == page:
+                continue  # the adapter's synthetic expression: the publisher lists none
+            # A body observed from an expression page the record does not name: list that
+            # expression so the body stays reachable (its page becomes the source_uri).
+            e = {**e, "source_uri": primary["source_uri"]}
         _expression(p, c, e)
 
 

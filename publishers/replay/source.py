@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -42,8 +42,21 @@ class ReplaySource:
         return [v for v in self.versions if not v.is_withdrawn]
 
 
-def load_source(path: str | Path) -> ReplaySource:
-    """A :class:`ReplaySource` for the tree at ``path`` (ours or a published one)."""
+def load_source(path: str | Path, *, works: Iterable[str] | None = None) -> ReplaySource:
+    """A :class:`ReplaySource` for the tree at ``path`` (ours or a published one).
+
+    ``works`` (slugs) restricts what is served to those works (a smaller publisher).
+    """
+    source = _load(Path(path))
+    if works is None:
+        return source
+    keep = set(works)
+    source.works = [w for w in source.works if w.slug in keep]
+    source.versions = [v for v in source.versions if v.slug in keep]
+    return source
+
+
+def _load(path: Path) -> ReplaySource:
     root = Path(path)
     manifest = root / "manifest.json"
     try:

@@ -28,8 +28,7 @@ AUTHORITY = DATA + "/resource/authority"
 JOLUX = DATA + "/resource/ontology/jolux#"
 LANGUAGE_FRA = "http://publications.europa.eu/resource/authority/language/FRA"
 COUNTRY_LUX = "http://publications.europa.eu/resource/authority/country/LUX"
-LICENSE = "http://creativecommons.org/licenses/by/4.0/"
-RIGHTS = "Copyright : Ministère d’État du Grand-Duché de Luxembourg – Service central de législation"
+RIGHTS = "Texte de démonstration rédigé pour le projet lex-evidence – sans valeur juridique"
 DECLARATION = '<?xml version="1.0" encoding="UTF-8" standalone="no"?>'
 
 _SUP = re.compile(r"(\d)(er|re)\b")
@@ -241,8 +240,6 @@ def _jolux_manifestation(w: _Writer, this: str) -> None:
     if doc.style != "jo":
         w.jolux(5, "embodies", this + "/fr")
     w.jolux(5, "rights", RIGHTS, lang=True)
-    w.jolux(5, "rightsHolder", f"{AUTHORITY}/legal-institution/ME")
-    w.jolux(5, "license", LICENSE)
     w.jolux(5, "userFormat", f"{AUTHORITY}/user-format/xml-akomantoso")
     w.jolux(5, "format", "http://publications.europa.eu/resource/authority/file-type/XML")
     file_name = this.replace(DATA + "/", "").replace("/", "-") + "-fr-xml.xml"

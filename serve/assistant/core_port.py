@@ -44,7 +44,7 @@ def operation_schemas(operations: Mapping[str, Any]) -> dict[str, tuple[str, Map
 
 
 def _schema_of(spec: Any) -> Mapping[str, Any] | None:
-    for attribute in ("schema", "arguments_schema", "json_schema", "input_schema", "parameters"):
+    for attribute in ("input_schema", "schema", "arguments_schema", "json_schema"):
         value = getattr(spec, attribute, None)
         if callable(value):
             value = value()

@@ -118,14 +118,13 @@ def _instant(clause: _Clause) -> dict[str, str]:
     return {}
 
 
-def _scope(request: PlannerRequest, clause: _Clause) -> dict[str, str]:
-    jurisdictions = request.catalog.vocabulary("jurisdiction")
-    lu = _has(clause.norm, ("luxembourg", "luxembourgish", "luxembourgeois", "luxembourgeoises", "lu"))
-    eu = _has(clause.norm, ("eu", "european", "europeen", "europeennes", "ue", "union"))
-    if lu != eu and jurisdictions:
-        wanted = "LU" if lu else "EU"
-        if wanted in jurisdictions or not jurisdictions:
-            return {"jurisdiction": wanted}
+def _scope(clause: _Clause) -> dict[str, str]:
+    """A publisher filter when the clause names exactly one of Luxembourg and the EU."""
+    lu = _has(clause.norm, ("luxembourg", "luxembourgish", "luxembourgeois", "luxembourgeoises", "lu",
+                            "legilux"))
+    eu = _has(clause.norm, ("eu", "european", "europeen", "europeennes", "ue", "eur lex", "eurlex"))
+    if lu != eu:
+        return {"publisher": "lu-legilux" if lu else "eu-eurlex"}
     return {}
 
 
@@ -163,9 +162,9 @@ def _corpus_operation(request: PlannerRequest, clause: _Clause) -> dict[str, Any
     if _has(text, CHANGES) and window and (_has(text, POPULATION) or request.authority is None):
         order = "by_churn" if _has(text, ("most", "le plus", "les plus", "churn")) else "by_date"
         return {"tool": "changes_in_period",
-                "arguments": {**window, "order": order, **_scope(request, clause)}}
+                "arguments": {**window, "order": order, **_scope(clause)}}
     if _has(text, IN_FORCE) and (request.authority is None or _has(text, POPULATION)):
-        return {"tool": "in_force_on", "arguments": {**_instant(clause), **_scope(request, clause)}}
+        return {"tool": "in_force_on", "arguments": {**_instant(clause), **_scope(clause)}}
     return None
 
 

@@ -14,6 +14,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from derive.index.textstore import decode
+
 
 @dataclass(frozen=True)
 class Work:
@@ -187,8 +189,8 @@ def texts(conn: sqlite3.Connection, shas: Iterable[str]) -> dict[str, str]:
     out: dict[str, str] = {}
     for start in range(0, len(ids), 500):
         chunk = ids[start:start + 500]
-        query = f"SELECT text_sha256, text_md FROM texts WHERE text_sha256 IN ({_marks(chunk)})"
-        out.update({str(r[0]): str(r[1]) for r in conn.execute(query, chunk)})
+        query = f"SELECT text_sha256, encoding, body FROM texts WHERE text_sha256 IN ({_marks(chunk)})"
+        out.update({str(r[0]): decode(str(r[1]), bytes(r[2])) for r in conn.execute(query, chunk)})
     return out
 
 

@@ -34,7 +34,7 @@ SLUG = "32016r0679"
 ORIGINAL = WORK_URI
 CONSOLIDATED = "http://publications.europa.eu/resource/celex/02016R0679-20160504"
 EN_BODY = b"<html><body><p>Article 1</p>\r\n</body></html>"
-FR_BODY = "<html><body><p>Article premier</p>\r\n</body></html>".encode()
+FR_BODY = b"<html><body><p>Article premier</p>\r\n</body></html>"
 
 
 def _sha(data: bytes) -> str:

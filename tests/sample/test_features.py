@@ -206,6 +206,7 @@ def test_everything_is_labelled_as_a_demonstration(roots: dict[str, Path], versi
 
 def test_docs_table_lists_every_version(versions: list[HeldVersion]) -> None:
     text = DOCS.read_text("utf-8")
+    assert f"{len(versions)} versions:" in text
     for held in versions:
         assert f"`{held.slug}`" in text, held.slug
         assert held.key[:20] in text, held.key

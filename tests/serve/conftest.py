@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -45,8 +46,8 @@ def dev_index(tmp_path: Path) -> Path:
 @pytest.fixture
 def make_state() -> Callable[..., ServeState]:
     def build(config: MountConfig | None = None, *, limits: AdmissionLimits = NO_RATE, delay: float = 0.0,
-              mount: bool = False) -> ServeState:
-        state = ServeState(config or MountConfig(), FakeBackend(delay=delay), limits)
+              hold: threading.Event | None = None, mount: bool = False) -> ServeState:
+        state = ServeState(config or MountConfig(), FakeBackend(delay=delay, hold=hold), limits)
         if mount:
             state.mount()
         return state

@@ -113,10 +113,11 @@ class FakeCore:
     """Answers like the legal core; ``mounted=False`` answers ``no_corpus_mounted`` everywhere."""
 
     def __init__(self, mounted: bool = False, artifact: Mapping[str, Any] | None = None,
-                 delay: float = 0.0) -> None:
+                 delay: float = 0.0, hold: threading.Event | None = None) -> None:
         self.mounted = mounted
         self.artifact = dict(artifact or {})
         self.delay = delay
+        self.hold = hold
         self.publishers = (PUB,) if mounted else ()
         self.calls = 0
         self._lock = threading.Lock()
@@ -126,6 +127,8 @@ class FakeCore:
             self.calls += 1
         if self.delay:
             time.sleep(self.delay)
+        if self.hold is not None:
+            self.hold.wait(10.0)
         if operation not in OPERATIONS:
             raise RequestError("no such operation", code="unknown_operation", subject=operation)
         if not self.mounted:
@@ -213,16 +216,17 @@ class FakeCore:
 class FakeBackend:
     """A :class:`serve.mount.CoreBackend` over :class:`FakeCore`."""
 
-    def __init__(self, delay: float = 0.0) -> None:
+    def __init__(self, delay: float = 0.0, hold: threading.Event | None = None) -> None:
         self.delay = delay
+        self.hold = hold
         self.mounted_dirs: list[Path] = []
 
     def empty(self) -> FakeCore:
-        return FakeCore(False, delay=self.delay)
+        return FakeCore(False, delay=self.delay, hold=self.hold)
 
     def mount(self, directory: Path, artifact: ArtifactIdentity) -> FakeCore:
         self.mounted_dirs.append(directory)
-        return FakeCore(True, artifact.to_dict(), delay=self.delay)
+        return FakeCore(True, artifact.to_dict(), delay=self.delay, hold=self.hold)
 
     def publishers(self, core: Any) -> tuple[str, ...]:
         return tuple(core.publishers)

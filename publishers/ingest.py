@@ -1,0 +1,256 @@
+"""Ingest: enumerate → fetch only what the tree lacks → apply, all or nothing.
+
+1. The adapter enumerates completely (an incomplete enumeration raises; nothing is read from
+   or written to the tree before that).
+2. For every expression, the manifestations to fetch are those the tree has no observation
+   for: the primary body while the expression has no primary observation (once one exists
+   it is never refetched); an alternative file (Legilux PDF) while no observation of it
+   exists; EUR-Lex Formex only alongside a primary fetch. Bodies already in the evidence
+   store are not passed again.
+3. Every fetch must succeed. A permanent failure (``body_not_found``, ``body_gone``), an
+   exhausted retry budget or bad bytes abort the run with an error naming the record, and
+   the tree stays byte-identical. ``publisher_metadata_only`` is coverage, not failure. With
+   ``strict=False`` failures are recorded as the expression's text reason instead.
+4. The enumeration, with the new observations, goes to
+   :func:`corpus_tree.writer.apply_enumeration` (one journaled transaction), which appends
+   the events (first sighting, revisions, withdrawals, resightings).
+
+Truncated bodies never reach step 4: the HTTP policy refuses a body shorter than its
+``Content-Length`` or not matching its ``Repr-Digest``; the writer re-hashes every body.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as _dt
+import tempfile
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from corpus_tree import CorpusTree, VersionRecord
+from corpus_tree.model import Enumeration, ObservationInput, VersionInput
+from corpus_tree.writer import ApplyReport, apply_enumeration
+from legal.errors import PublisherError
+from legal.ids import VersionKey, WorkSlug
+from legal.outcomes import FetchOutcome
+from publishers.protocol import (
+    PUBLISHER_METADATA_ONLY,
+    FetchResult,
+    Manifestation,
+    PublisherAdapter,
+)
+
+#: Progress callback ``(phase, done, total)``; phases ``fetch`` and the writer's phases.
+Progress = Callable[[str, int, int], None]
+
+
+@dataclass
+class IngestReport:
+    """What one ingest run did."""
+
+    publisher: str
+    works: int = 0
+    versions: int = 0
+    expressions: int = 0
+    manifestations_listed: int = 0
+    manifestations_fetched: int = 0
+    bodies_fetched: int = 0
+    bodies_new: int = 0
+    bodies_held_elsewhere: int = 0
+    body_bytes: int = 0
+    requests: int = 0
+    bytes_downloaded: int = 0
+    retries: int = 0
+    retry_waits: list[float] = field(default_factory=list)
+    text_reasons: dict[str, int] = field(default_factory=dict)
+    timings: dict[str, float] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    apply: ApplyReport | None = None
+
+    @property
+    def events(self) -> dict[str, int]:
+        return dict(self.apply.events) if self.apply else {}
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {k: v for k, v in dataclasses.asdict(self).items() if k != "apply"}
+        out["apply"] = self.apply.to_dict() if self.apply else None
+        return out
+
+
+@dataclass
+class _Fetched:
+    observations: dict[tuple[str, str], list[ObservationInput]] = field(default_factory=dict)
+    reasons: dict[tuple[str, str], str] = field(default_factory=dict)
+    bodies: dict[str, str] = field(default_factory=dict)
+
+
+def ingest(adapter: PublisherAdapter, tree: CorpusTree, *, scope: object | None = None,
+           now: _dt.datetime | None = None, strict: bool = True, staging_dir: str | Path | None = None,
+           progress: Progress | None = None, durable: bool = True) -> IngestReport:
+    """Run one ingest of ``adapter`` into ``tree``; see the module docstring."""
+    stamp = now or _dt.datetime.now(_dt.UTC)
+    report = IngestReport(adapter.publisher.value)
+    started = time.monotonic()
+    listing = adapter.enumerate(scope)
+    report.timings["enumerate_s"] = time.monotonic() - started
+    enumeration = listing.enumeration
+    report.works, report.versions = len(enumeration.works), len(enumeration.versions)
+    report.expressions = sum(len(v.expressions) for v in enumeration.versions)
+    report.manifestations_listed = len(listing.manifestations)
+    report.notes.extend(listing.notes)
+    existing = {v.lex_id: v for v in tree.iter_versions(verify=True) if v.publisher is adapter.publisher}
+    plan = _plan(enumeration, listing.manifestations, existing)
+    with tempfile.TemporaryDirectory(prefix="lex-ingest-", dir=staging_dir) as staging:
+        fetched = _fetch_all(adapter, plan, tree, stamp, Path(staging), strict, report, progress)
+        report.timings["fetch_s"] = time.monotonic() - started - report.timings["enumerate_s"]
+        final = _with_observations(enumeration, fetched)
+        applied = time.monotonic()
+        report.apply = apply_enumeration(tree, final, fetched.bodies, stamp, durable=durable, progress=progress)
+        report.timings["apply_s"] = time.monotonic() - applied
+    _count_reasons(final, existing, report)
+    _http_counters(adapter, report)
+    report.timings["total_s"] = time.monotonic() - started
+    return report
+
+
+# -- planning ----------------------------------------------------------------------------------
+
+
+def lex_id_of(adapter_publisher: str, v: VersionInput) -> str:
+    key = VersionKey.create(v.valid_from, v.publisher_version_identifier)
+    return f"{adapter_publisher}:{WorkSlug(v.slug).value}:{key}"
+
+
+def _plan(enumeration: Enumeration, manifestations: Sequence[Manifestation],
+          existing: Mapping[str, VersionRecord]) -> list[Manifestation]:
+    """The manifestations to fetch: those the tree has no observation for."""
+    wid_prefix = enumeration.publisher.value
+    by_expression: dict[tuple[str, str], list[Manifestation]] = {}
+    for m in manifestations:
+        by_expression.setdefault((m.publisher_version_identifier, m.language), []).append(m)
+    plan: list[Manifestation] = []
+    for v in enumeration.versions:
+        old = existing.get(lex_id_of(wid_prefix, v))
+        for e in v.expressions:
+            held = old.expression(e.language) if old is not None else None
+            observed = [] if held is None else list(held.observations)
+            has_primary = any(o.format is None for o in observed)
+            formats = {(o.format, o.source_uri) for o in observed}
+            alt_formats = {o.format for o in observed if o.format}
+            for m in by_expression.get((v.publisher_version_identifier, e.language), []):
+                if m.is_primary:
+                    wanted = not has_primary
+                elif m.optional:
+                    wanted = not has_primary and m.format not in alt_formats
+                else:
+                    wanted = (m.format, m.source_uri) not in formats
+                if wanted:
+                    plan.append(m)
+    return plan
+
+
+# -- fetching ----------------------------------------------------------------------------------
+
+
+def _fetch_all(adapter: PublisherAdapter, plan: Sequence[Manifestation], tree: CorpusTree, now: _dt.datetime,
+               staging: Path, strict: bool, report: IngestReport, progress: Progress | None) -> _Fetched:
+    out = _Fetched()
+    for i, m in enumerate(plan):
+        key = (m.publisher_version_identifier, m.language)
+        try:
+            result = adapter.fetch(m)
+        except PublisherError as exc:
+            if strict:
+                raise _named(exc, m) from exc
+            out.reasons.setdefault(key, exc.code)
+            continue
+        report.manifestations_fetched += 1
+        if result.outcome is not FetchOutcome.OK:
+            _failed(result, m, strict, out)
+        else:
+            _record(result, key, tree, now, staging, out, report)
+        if progress is not None:
+            progress("fetch", i + 1, len(plan))
+    return out
+
+
+def _named(exc: PublisherError, m: Manifestation) -> PublisherError:
+    return PublisherError(f"{exc.message}; nothing committed (work {m.slug})", code=exc.code, subject=m.subject,
+                          retryable=exc.retryable)
+
+
+def _failed(result: FetchResult, m: Manifestation, strict: bool, out: _Fetched) -> None:
+    reason = result.reason or "body_not_found"
+    if result.outcome is FetchOutcome.PUBLISHER_METADATA_ONLY:
+        out.reasons.setdefault((m.publisher_version_identifier, m.language), PUBLISHER_METADATA_ONLY)
+        return
+    if m.optional:
+        return
+    if strict:
+        detail = f" ({result.detail})" if result.detail else ""
+        raise PublisherError(
+            f"fetch failed with {result.outcome.value} (HTTP {result.status}){detail}; nothing committed "
+            f"(work {m.slug})", code=reason, subject=m.subject,
+            retryable=result.outcome is FetchOutcome.RETRY_EXHAUSTED)
+    out.reasons[(m.publisher_version_identifier, m.language)] = reason
+
+
+def _record(result: FetchResult, key: tuple[str, str], tree: CorpusTree, now: _dt.datetime, staging: Path,
+            out: _Fetched, report: IngestReport) -> None:
+    for member in result.members:
+        out.observations.setdefault(key, []).append(ObservationInput(
+            file=member.file, sha256=member.sha256, source_uri=member.source_uri, retrieved_at=now,
+            format=member.format, size=member.size or None, held_elsewhere=member.held_elsewhere))
+        if member.body is None:
+            report.bodies_held_elsewhere += 1
+            continue
+        report.bodies_fetched += 1
+        report.body_bytes += len(member.body)
+        if member.sha256 in out.bodies or tree.evidence.has(member.sha256):
+            continue
+        path = staging / member.sha256
+        path.write_bytes(member.body)
+        out.bodies[member.sha256] = str(path)
+        report.bodies_new += 1
+
+
+def _with_observations(enumeration: Enumeration, fetched: _Fetched) -> Enumeration:
+    versions = []
+    for v in enumeration.versions:
+        expressions = []
+        for e in v.expressions:
+            key = (v.publisher_version_identifier, e.language)
+            observations = tuple(fetched.observations.get(key, ()))
+            reason = fetched.reasons.get(key, e.text_reason)
+            expressions.append(dataclasses.replace(e, observations=observations, text_reason=reason))
+        versions.append(dataclasses.replace(v, expressions=tuple(expressions)))
+    return dataclasses.replace(enumeration, versions=tuple(versions))
+
+
+def _count_reasons(enumeration: Enumeration, existing: Mapping[str, VersionRecord], report: IngestReport) -> None:
+    """Expressions left without any observation, by text reason (coverage, not failure)."""
+    for v in enumeration.versions:
+        old = existing.get(lex_id_of(enumeration.publisher.value, v))
+        for e in v.expressions:
+            held = old.expression(e.language) if old is not None else None
+            if e.observations or (held is not None and held.observations):
+                continue
+            reason = e.text_reason or "not-fetched"
+            report.text_reasons[reason] = report.text_reasons.get(reason, 0) + 1
+
+
+def _http_counters(adapter: PublisherAdapter, report: IngestReport) -> None:
+    http = getattr(adapter, "http", None)
+    stats = getattr(http, "stats", None)
+    if stats is None:
+        return
+    report.requests = stats.requests
+    report.bytes_downloaded = stats.bytes_downloaded
+    report.retries = stats.retries
+    report.retry_waits = list(stats.retry_waits)
+
+
+__all__ = ["IngestReport", "Progress", "ingest", "lex_id_of"]

@@ -1,0 +1,90 @@
+"""``xhtml-eu/1`` and ``html-eu-tolerant/1`` on real EUR-Lex bodies (trap 19, 20)."""
+
+from __future__ import annotations
+
+from derive.dispatch import derive_body
+from derive.profiles import html_eu, xhtml_eu
+from legal.outcomes import TextGap
+
+
+def test_gdpr_consolidated_en_and_fr_articles_1_to_99(eu_body):
+    for lang in ("en", "fr"):
+        result = derive_body(eu_body(f"32016r0679/2016-05-04/{lang}.html"), language=lang)
+        assert result.profile == "xhtml-eu/1"
+        assert [p.anchor for p in result.provisions] == [f"art_{n}" for n in range(1, 100)]
+
+
+def test_gdpr_article_6_is_golden_on_every_run(eu_body, golden):
+    expected = golden("gdpr-art_6-2016-05-04.json")
+    for lang in ("en", "fr"):
+        runs = [derive_body(eu_body(f"32016r0679/2016-05-04/{lang}.html"), language=lang) for _ in range(2)]
+        arts = [next(p for p in r.provisions if p.anchor == "art_6") for r in runs]
+        assert arts[0] == arts[1]
+        assert arts[0].text_sha256 == expected[lang]["text_sha256"]
+        assert arts[0].text_md == expected[lang]["text_md"]
+        assert (arts[0].num, arts[0].heading, list(arts[0].path)) == (
+            expected[lang]["num"], expected[lang]["heading"], expected[lang]["path"])
+
+
+def test_trap_19_amendment_arrows_are_citations_never_text(eu_body):
+    result = xhtml_eu.extract(eu_body("32016r0679/2016-05-04/en.html"), language="en")
+    art37 = next(p for p in result.provisions if p.anchor == "art_37")
+    assert "▼" not in art37.text_md and "►" not in art37.text_md and "C1" not in art37.text_md
+    assert any(c.text == "32016R0679R(02): REPLACED" for c in art37.citations)
+
+
+def test_list_items_are_not_glued(eu_body):
+    # the reference renders "applies:(a) the data subject…"
+    art6 = next(p for p in xhtml_eu.extract(eu_body("32016r0679/2016-05-04/en.html"), language="en").provisions
+                if p.anchor == "art_6")
+    assert "applies:\n\n(a) the data subject" in art6.text_md
+
+
+def test_oj_format_original_has_num_heading_and_paragraph_numbers(eu_body):
+    result = xhtml_eu.extract(eu_body("32016r0679/2016-04-27/en.xml"), language="en")
+    art6 = next(p for p in result.provisions if p.anchor == "art_6")
+    assert (art6.num, art6.heading) == ("Article 6", "Lawfulness of processing")
+    assert art6.path == ("CHAPTER II — Principles",)
+    assert art6.text_md.startswith("**1.** Processing shall be lawful")
+
+
+def test_flat_fmx2xhtml_layout(eu_body):
+    result = xhtml_eu.extract(eu_body("32013r1336/2016-04-18/en.html"), language="en")
+    assert [p.anchor for p in result.provisions] == ["art_3", "art_4"]
+    assert "▼" not in result.provisions[0].text_md
+    assert {c.href for c in result.provisions[0].citations} >= {"http://publications.europa.eu/resource/celex/32013R1336"}
+
+
+def test_single_treaty_article_convex(eu_body):
+    result = xhtml_eu.extract(eu_body("12016e062/2016-06-07/en.xml"), language="en")
+    (art,) = result.provisions
+    assert (art.anchor, art.num, art.heading) == ("art_62", "Article 62", "(ex Article 55 TEC)")
+    assert art.text_md == "The provisions of Articles 51 to 54 shall apply to the matters covered by this Chapter."
+
+
+def test_trap_20_html401_eurlex_page_is_repaired_in_memory(eu_body):
+    body = eu_body("11997e083/1957-03-25/en.html")
+    result = derive_body(body, language="en")
+    assert result.profile == "html-eu-tolerant/1"
+    (art,) = result.provisions
+    assert art.anchor == "art_83" and art.num == "Article 83"
+    assert "Avis juridique" not in art.text_md  # site chrome is not law
+    assert art.text_md.startswith("1. The appropriate regulations or directives")
+
+
+def test_trap_20_html5_page_without_text_is_a_typed_gap(eu_body):
+    result = html_eu.extract(eu_body("12010e113/1957-03-25/en.html"), language="en")
+    assert result.provisions == ()
+    assert result.gap is not None and result.gap.gap is TextGap.UNSUPPORTED_MANIFESTATION
+
+
+def test_corrigendum_without_articles_is_one_document_provision(eu_body):
+    result = derive_body(eu_body("32016r0679r(02)/2018-05-23/en.xml"), language="en")
+    assert result.profile == "html-eu-tolerant/1"
+    (doc,) = result.provisions
+    assert doc.type == "document" and "On page 14, recital 71" in doc.text_md
+
+
+def test_old_html_pages_decode_as_utf8(eu_body):
+    result = derive_body(eu_body("31978l0583/1978-06-26/fr.html"), language="fr")
+    assert "Par dérogation à l'article 1er" in result.provisions[0].text_md
