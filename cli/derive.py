@@ -24,6 +24,14 @@ from derive.verify import verify_dataset
 TREE = click.Path(exists=True, file_okay=False, path_type=Path)
 
 
+class Failed(click.ClickException):
+    """A run that completed but must exit non-zero (2: versions refused, 3: verify mismatch)."""
+
+    def __init__(self, message: str, exit_code: int) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
 @contextmanager
 def _bar(tree: CorpusTree, enabled: bool, label: str) -> Iterator[Callable[[str], None] | None]:
     if not enabled:
@@ -77,7 +85,7 @@ def run_cmd(tree_path: Path, out: Path, progress: bool, as_json: bool) -> None:
         click.echo(f"error: {error.get('lex_id') or error['work_id']} [{error.get('language')}] "
                    f"{error['code']}: {error['message']} (evidence {error.get('evidence_sha256')})", err=True)
     if report.errors:
-        raise click.exceptions.Exit(2)
+        raise Failed(f"{len(report.errors)} version(s) could not be derived", 2)
 
 
 @group.command(name="verify")
@@ -99,7 +107,7 @@ def verify_cmd(dataset: Path, tree_path: Path, progress: bool) -> None:
         for name in names:
             click.echo(f"  {kind}: {name}", err=True)
     if not report.ok:
-        raise click.exceptions.Exit(3)
+        raise Failed("dataset does not match a fresh derivation", 3)
 
 
 @group.command(name="git-lens")

@@ -14,7 +14,7 @@ import click
 
 from corpus_tree import CorpusTree
 from derive.index import build_index, read_dataset, read_tree, verify_index
-from derive.index.inputs import TreeInput
+from derive.index.inputs import TreeInput, merge_datasets
 from derive.index.schema import index_file_name
 from legal.errors import IndexError_
 from legal.ids import Publisher
@@ -43,15 +43,17 @@ def _merge(trees: list[TreeInput]) -> TreeInput:
 @group.command("build")
 @click.option("--tree", "trees", required=True, multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
               help="A corpus tree (lex-tree/1); repeat for several.")
-@click.option("--dataset", required=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
-              help="The per-article dataset directory built by `lex derive`.")
+@click.option("--dataset", "datasets", required=True, multiple=True,
+              type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="A per-article dataset directory built by `lex derive`; repeat for several.")
 @click.option("--out", required=True, type=click.Path(file_okay=False, path_type=Path),
               help="Directory receiving <publisher>.sqlite and <publisher>.stamp.json.")
 @click.option("--built-at", default=None, metavar="YYYY-MM-DDTHH:MM:SSZ",
               help="The build instant recorded in the stamp. Default: the newest transaction time in the tree "
                    "(never the clock, so a rebuild is byte-identical).")
 @click.option("--publisher", "publishers", multiple=True, help="Only these publishers (default: all in the tree).")
-def build(trees: tuple[Path, ...], dataset: Path, out: Path, built_at: str | None, publishers: tuple[str, ...]) -> None:
+def build(trees: tuple[Path, ...], datasets: tuple[Path, ...], out: Path, built_at: str | None,
+          publishers: tuple[str, ...]) -> None:
     """Build the index of every publisher found in the tree(s).
 
     \b
@@ -59,7 +61,7 @@ def build(trees: tuple[Path, ...], dataset: Path, out: Path, built_at: str | Non
       lex index build --tree var/tree-eu --dataset var/dataset-eu --out var/index --built-at 2026-08-22T00:00:00Z
     """
     tree = _merge([read_tree(CorpusTree.open(t)) for t in trees])
-    data = read_dataset(dataset)
+    data = merge_datasets([read_dataset(d) for d in datasets], [d.name for d in datasets])
     stamp_time = built_at or tree.latest_transaction_time()
     if stamp_time is None:
         raise IndexError_("no transaction time in the tree; pass --built-at", code="bad_built_at")

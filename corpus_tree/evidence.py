@@ -27,6 +27,8 @@ from legal.canonical import is_sha256_hex
 from legal.errors import CorpusError, IntegrityError
 
 CHUNK = 1 << 20
+STREAM_CHUNK = 1 << 18
+WHOLE_READ = 8 << 20
 ENV_EVIDENCE_DIR = "LEX_EVIDENCE_DIR"
 STAGING_DIR = ".staging"
 
@@ -48,7 +50,7 @@ def hash_stream(stream: IO[bytes], sink: IO[bytes] | None = None) -> tuple[str, 
     """SHA-256 hex and size of everything left in ``stream``, optionally copying it to ``sink``."""
     h = hashlib.sha256()
     size = 0
-    buf = bytearray(CHUNK)
+    buf = bytearray(STREAM_CHUNK)
     view = memoryview(buf)
     readinto = getattr(stream, "readinto", None)
     while True:
@@ -58,7 +60,7 @@ def hash_stream(stream: IO[bytes], sink: IO[bytes] | None = None) -> tuple[str, 
                 break
             chunk = view[:n]
         else:
-            data = stream.read(CHUNK)
+            data = stream.read(STREAM_CHUNK)
             if not data:
                 break
             chunk = memoryview(data)
@@ -71,8 +73,11 @@ def hash_stream(stream: IO[bytes], sink: IO[bytes] | None = None) -> tuple[str, 
 
 
 def hash_file(path: Path) -> tuple[str, int]:
-    """SHA-256 hex and size of the file at ``path`` (streamed, binary)."""
+    """SHA-256 hex and size of the file at ``path`` (binary; streamed above ``WHOLE_READ``)."""
     with open(path, "rb", buffering=0) as f:
+        if os.fstat(f.fileno()).st_size <= WHOLE_READ:
+            data = f.read()  # FileIO.read() with no size reads to EOF, even if the file grew
+            return hashlib.sha256(data).hexdigest(), len(data)
         return hash_stream(f)
 
 

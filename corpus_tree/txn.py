@@ -93,11 +93,14 @@ class CommitReport:
 
 
 @contextlib.contextmanager
-def tree_lock(root: Path) -> Iterator[None]:
-    """An exclusive advisory lock on ``<tree>/.lock`` for the duration of a write."""
+def tree_lock(root: Path, *, blocking: bool = True) -> Iterator[None]:
+    """An exclusive advisory lock on ``<tree>/.lock`` for the duration of a write.
+
+    With ``blocking=False`` a lock held by another process raises :class:`BlockingIOError`.
+    """
     path = root / LOCK
     with open(path, "a+b") as handle:
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | (0 if blocking else fcntl.LOCK_NB))
         try:
             yield
         finally:
@@ -385,27 +388,37 @@ def read_journal(root: Path) -> dict[str, Any] | None:
 
 
 def recover(root: Path, evidence: EvidenceStore) -> str | None:
-    """Finish or undo an interrupted commit. Returns what was done, or ``None``."""
-    journal = read_journal(root)
-    stale = sorted(p.name for p in (root / STAGING).iterdir()) if (root / STAGING).is_dir() else []
-    if journal is None and not stale:
+    """Finish or undo an interrupted commit. Returns what was done, or ``None``.
+
+    Only a run whose process is gone is recovered: if another process holds the tree lock
+    (a live writer), nothing is touched and ``"busy"`` is returned.
+    """
+    if not (root / JOURNAL).exists() and not (root / STAGING).exists():
         return None
-    with tree_lock(root):
-        journal = read_journal(root)
-        action = None
-        if journal is not None and "run_id" in journal:
-            if journal.get("state") == "committed":
-                _finish(root, evidence, journal["run_id"])
-                action = "rolled_forward"
-            else:
-                if journal.get("evidence_root") and Path(journal["evidence_root"]) != evidence.root:
-                    evidence = EvidenceStore(journal["evidence_root"])
-                rollback(root, evidence, journal)
-                action = "rolled_back"
-        elif journal is not None:
-            (root / JOURNAL).unlink()
-            action = "discarded_torn_journal"
-        for run_id in stale:
-            _cleanup(root, evidence, run_id)
-            action = action or "removed_stale_staging"
-        return action
+    try:
+        with tree_lock(root, blocking=False):
+            return _recover_locked(root, evidence)
+    except BlockingIOError:
+        return "busy"
+
+
+def _recover_locked(root: Path, evidence: EvidenceStore) -> str | None:
+    journal = read_journal(root)
+    action = None
+    if journal is not None and "run_id" in journal:
+        if journal.get("state") == "committed":
+            _finish(root, evidence, journal["run_id"])
+            action = "rolled_forward"
+        else:
+            if journal.get("evidence_root") and Path(journal["evidence_root"]) != evidence.root:
+                evidence = EvidenceStore(journal["evidence_root"])
+            rollback(root, evidence, journal)
+            action = "rolled_back"
+    elif journal is not None:
+        (root / JOURNAL).unlink()
+        action = "discarded_torn_journal"
+    stale = sorted(p.name for p in (root / STAGING).iterdir()) if (root / STAGING).is_dir() else []
+    for run_id in stale:
+        _cleanup(root, evidence, run_id)
+        action = action or "removed_stale_staging"
+    return action

@@ -319,3 +319,15 @@ def read_dataset(directory: Path) -> DatasetInput:
         files.append(_file_entry(directory, path))
     files.sort(key=lambda f: f.path)
     return DatasetInput(rows=tuple(rows), gaps=tuple(gaps), files=tuple(files))
+
+
+def merge_datasets(datasets: Sequence[DatasetInput], names: Sequence[str]) -> DatasetInput:
+    """Several dataset directories as one input; file names are prefixed with their directory name."""
+    if len(datasets) == 1:
+        return datasets[0]
+    rows: list[ProvisionRow] = []
+    for data in datasets:
+        rows.extend(ProvisionRow(**{**r.__dict__, "order": len(rows) + i}) for i, r in enumerate(data.rows))
+    files = sorted((InputFile(f"{name}/{f.path}", f.sha256, f.size) for data, name in zip(datasets, names, strict=True)
+                    for f in data.files), key=lambda f: f.path)
+    return DatasetInput(rows=tuple(rows), gaps=tuple(g for d in datasets for g in d.gaps), files=tuple(files))

@@ -71,8 +71,8 @@ def anchor_article_key(anchor: str) -> str | None:
 
 
 def fts_string(token: str) -> str:
-    """One FTS5 string literal (double quotes doubled)."""
-    return '"' + token.replace('"', '""') + '"'
+    """One FTS5 string literal (double quotes doubled, NUL characters dropped)."""
+    return '"' + token.replace("\x00", "").replace('"', '""') + '"'
 
 
 def fts_query(groups: list[list[str]], *, any_of: bool = False) -> str | None:

@@ -222,9 +222,12 @@ def _styled(tag: str, el: etree._Element, inner: str, plain: bool, reader: _Read
     return inner
 
 
+_OPERATORS = frozenset(" +−-·÷/=<>≤≥±")
+
+
 def _group(text: str) -> str:
     value = collapse_ws(text)
-    return value if len(value) <= 1 or value.isalnum() else f"({value})"
+    return f"({value})" if _OPERATORS.intersection(value) else value
 
 
 def _code_point(code: str | None) -> str:

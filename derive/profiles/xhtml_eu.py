@@ -319,19 +319,26 @@ def flat_drafts(root: etree._Element, walker: Walker) -> list[Draft]:
     first = _first(root, ARTICLE_TITLES)
     if first is None:
         return []
-    return stream_drafts([first, *first.itersiblings()], walker)
+    markers = []
+    for prev in first.itersiblings(preceding=True):
+        if not (isinstance(prev.tag, str) and classes(prev) & {"modref", "arrow"}):
+            break
+        markers.insert(0, prev)
+    return stream_drafts([*markers, first, *first.itersiblings()], walker)
 
 
 def stream_drafts(stream: Iterable[etree._Element], walker: Walker) -> list[Draft]:
+    """Articles from a flat stream of siblings; amendment arrows go to the block they precede."""
     drafts: list[Draft] = []
     path: tuple[str, ...] = ()
     current: Draft | None = None
     blocks: list[str] = []
+    carry: list[Citation] = []
 
     def close() -> None:
         if current is not None:
             current.body = "\n\n".join(b for b in blocks if b)
-            current.citations = list(walker.citations)
+            current.citations = list(walker.citations) + carry
             drafts.append(current)
 
     for el in stream:
@@ -341,7 +348,7 @@ def stream_drafts(stream: Iterable[etree._Element], walker: Walker) -> list[Draf
         text = walker.plain(el) or ""
         if kind in ("article", "annex"):
             close()
-            walker.citations, blocks = [], []
+            walker.citations, blocks, carry = list(carry), [], []
             anchor = article_anchor(_premier(text)) if kind == "article" else annex_anchor(text)
             current = Draft(anchor=anchor, type=kind, num=text if kind == "article" else None,
                             heading=None if kind == "article" else text, path=path, body="")
@@ -351,7 +358,14 @@ def stream_drafts(stream: Iterable[etree._Element], walker: Walker) -> list[Draf
             path = (text,) if text else ()
         elif kind == "division2":
             path = (f"{path[0]} — {text}",) if path and text else path
+        elif classes(el) & {"modref", "arrow"}:
+            before = len(walker.citations)
+            walker.inline(el)
+            carry.extend(walker.citations[before:])
+            del walker.citations[before:]
         elif current is not None:
+            walker.citations.extend(carry)
+            carry = []
             blocks.extend(walker.blocks(el))
     close()
     return drafts

@@ -313,9 +313,9 @@ class HttpClient:
                     raise BodyOversized(f"body larger than {cap} bytes", subject=url)
                 chunks.append(chunk)
         finally:
-            self.stats.bytes_downloaded += response.num_bytes_downloaded
+            self.stats.bytes_downloaded += response.num_bytes_downloaded or size
         body = b"".join(chunks)
-        self._check_complete(headers, body, response.num_bytes_downloaded, url)
+        self._check_complete(headers, body, response.num_bytes_downloaded or size, url)
         return HttpResponse(status, str(response.url), headers, body)
 
     @staticmethod

@@ -43,7 +43,7 @@ from starlette.types import Receive, Scope, Send
 
 from legal.ids import Publisher
 from publishers.protocol import HELD_ELSEWHERE_MEDIA_TYPE
-from publishers.replay.cdm import CellarProjection, project_eurlex
+from publishers.replay.cdm import CellarProjection, project_eurlex, quiet_rdflib
 from publishers.replay.faults import GRAPH_FAULTS, Faults
 from publishers.replay.jolux import Projection, ServedFile, project_legilux
 from publishers.replay.records import state_records
@@ -90,10 +90,12 @@ class ReplayPublisher:
                                         publisher=source.publisher)
                 if source.publisher is Publisher.LEGILUX:
                     built.lu = project_legilux(records)
-                    _patch(built.lu.graph, f.patch_add, f.patch_remove)
                 else:
                     built.eu = project_eurlex(records)
-                    _patch(built.eu.graph, f.patch_add, f.patch_remove)
+            with quiet_rdflib():
+                for projection in (built.lu, built.eu):
+                    if projection is not None:
+                        _patch(projection.graph, f.patch_add, f.patch_remove)
             self._built = built
             self._zips.clear()
             self._answers.clear()
@@ -197,7 +199,8 @@ class ReplayPublisher:
             document = self._answers.get(key)
             if document is None:
                 try:
-                    document = results_json(graph.query(query))
+                    with quiet_rdflib():
+                        document = results_json(graph.query(query))
                 except Exception as exc:  # rdflib raises many kinds on a bad query: the client's error
                     return Response(f"bad query: {exc}", status_code=400)
                 self._answers[key] = document

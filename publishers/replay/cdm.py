@@ -14,8 +14,10 @@ and ``(CELEX, language) → Formex members`` (with the Cellar zip path they were
 
 from __future__ import annotations
 
+import contextlib
 import uuid
-from collections.abc import Iterable, Mapping
+import warnings
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -65,8 +67,21 @@ def celex_of(record: Mapping[str, Any]) -> str:
     return str(celex) if celex else str(record["publisher_version_identifier"])[len(CELEX_BASE):]
 
 
+@contextlib.contextmanager
+def quiet_rdflib() -> Iterator[None]:
+    """rdflib 7 warns on every union-graph lookup of its own ``Dataset``; nothing to act on."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", category=DeprecationWarning, module="rdflib")
+        yield
+
+
 def project_eurlex(records: Iterable[Mapping[str, Any]]) -> CellarProjection:
     """The CDM dataset and Cellar indexes of the given current records."""
+    with quiet_rdflib():
+        return _project(records)
+
+
+def _project(records: Iterable[Mapping[str, Any]]) -> CellarProjection:
     projection = CellarProjection(Dataset(default_union=True))
     by_work: dict[str, list[Mapping[str, Any]]] = {}
     for record in records:

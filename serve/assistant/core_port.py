@@ -151,9 +151,15 @@ class MountedCatalogue:
                     if slug is None or kind is None:
                         continue
                     work = f"{publisher}:{slug}"
-                    if kind == "title" and work not in self._titles:
-                        self._titles[work] = entry.value
+                    if kind == "title":
+                        self._keep_title(work, entry.value)
                     yield WorkName(work, kind, normalized, entry.value)
+
+    def _keep_title(self, work: str, value: str) -> None:
+        """The shortest official title names a work in replies (``Code du travail``)."""
+        current = self._titles.get(work)
+        if current is None or (len(value), value) < (len(current), current):
+            self._titles[work] = value
 
     def title(self, work: str) -> str | None:
         if not self._titles:

@@ -75,14 +75,15 @@ class OperationResult:
         op = self.operation
         return {
             "operation_id": op.operation_id, "order": op.user_order, "tool": op.tool,
-            "result_class": op.result_class, "disposition": op.disposition,
+            "result_class": _value(op.result_class), "disposition": _value(op.disposition),
             "legal_outcome": self.legal_outcome.value,
             "transport_outcome": self.transport_outcome.value,
-            "effects": sorted(self.effects), "ui": dict(self.cards) or None,
+            "effects": sorted(e.value for e in self.effects), "ui": dict(self.cards) or None,
         }
 
     def trace(self) -> dict[str, Any]:
-        row: dict[str, Any] = {"phase": "primary", "operation_id": self.operation.operation_id,
+        phase = "application" if self.operation.is_application else "primary"
+        row: dict[str, Any] = {"phase": phase, "operation_id": self.operation.operation_id,
                                "tool": self.operation.tool, "args": dict(self.executed_arguments or {}),
                                "status": self.legal_outcome.value,
                                "transport": self.transport_outcome.value,
@@ -90,6 +91,10 @@ class OperationResult:
         if self.detail:
             row["detail"] = self.detail
         return row
+
+
+def _value(item: Any) -> str | None:
+    return None if item is None else str(item.value)
 
 
 # --- argument execution -----------------------------------------------------------------------
@@ -182,8 +187,8 @@ def cards_for(op: RequestedOperation, effects: frozenset[Effect], outcome: Legal
 # --- named deterministic lines ----------------------------------------------------------------
 
 
-def _name(payload: Mapping[str, Any], work: str | None) -> str:
-    title = cp.first(payload, "title")
+def _name(payload: Mapping[str, Any], work: str | None, known_title: str | None = None) -> str:
+    title = known_title or cp.first(payload, "title")
     work = work or cp.first(payload, "work")
     if title and work:
         return f"{title} ({work})"
@@ -191,12 +196,14 @@ def _name(payload: Mapping[str, Any], work: str | None) -> str:
 
 
 def named_line(op: RequestedOperation, payload: Mapping[str, Any], outcome: LegalOutcome,
-               args: Mapping[str, Any]) -> str:
+               args: Mapping[str, Any], known_title: str | None = None) -> str:
     """The one named sentence of a completed legal operation: instrument and instant always named."""
-    name = _name(payload, args.get("work"))
+    name = _name(payload, args.get("work"), known_title)
     if outcome in GAP_OUTCOMES:
         detail = cp.first(payload, "detail", "hint", "text_unavailable_reason")
-        return f"{op.tool} for {name}: {outcome.value.replace('_', ' ')}." + (f" {detail}" if detail else "")
+        subject = f" for {name}" if args.get("work") or cp.first(payload, "work") else ""
+        head = f"The {op.tool.replace('_', ' ')} operation{subject} is {outcome.value.replace('_', ' ')}."
+        return head + (f" {detail}" if isinstance(detail, str) else "")
     return _LINES.get(op.tool, _generic)(op, payload, args, name)
 
 
@@ -362,9 +369,15 @@ class Executor:
             return transport_gap(op, transport, self.locale, exc.code)
         except Exception as exc:
             return transport_gap(op, TransportOutcome.UPSTREAM_FAILED, self.locale, type(exc).__name__)
-        line = named_line(op, payload, outcome, args)
+        line = named_line(op, payload, outcome, args, self._title(args.get("work")))
         return completed_result(op, outcome, TransportOutcome.COMPLETED, line, payload=payload, args=args,
                           line=line, started=started)
+
+    def _title(self, work: Any) -> str | None:
+        """The catalogue title of an authorised work (identity data, never model text)."""
+        if self.authority is None:
+            return None
+        return next((m.title for m in self.authority.members if m.work == work), None)
 
     async def _call(self, tool: str, args: Mapping[str, Any]) -> Mapping[str, Any]:
         remaining = self.first_deadline()

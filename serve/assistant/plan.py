@@ -98,8 +98,9 @@ class RequestedOperation:
     def trace(self) -> dict[str, Any]:
         return {
             "operation_id": self.operation_id, "order": self.user_order, "tool": self.tool,
-            "result_class": self.result_class, "disposition": self.disposition,
-            "arguments": self.arguments, "effects": sorted(self.effects),
+            "result_class": self.result_class.value if self.result_class else None,
+            "disposition": self.disposition.value if self.disposition else None,
+            "arguments": self.arguments, "effects": sorted(e.value for e in self.effects),
             "repairs": list(self.repairs),
         }
 

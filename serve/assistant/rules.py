@@ -50,6 +50,7 @@ TIMELINE = ("timeline", "versions", "version list", "consolidations", "chronolog
             "when was", "amendments", "consolidated versions")
 SEARCH = ("find", "search", "laws about", "which laws mention", "recherche", "cherche", "textes sur",
           "lois sur", "about ", "concerning", "relating to")
+EXPLICIT_SEARCH = ("find", "search", "mention", "mentions", "recherche", "cherche", "trouve")
 SYNTHESIS = ("explain", "summarise", "summarize", "summary", "describe", "resume", "resumer",
              "explique", "expliquer", "decris", "decrire")
 
@@ -138,16 +139,18 @@ def _work_operation(request: PlannerRequest, clause: _Clause, ref: str) -> dict[
         lex_refs = request.refs_for.get("lex_id", [])
         return {"tool": "provenance", "arguments": {"subject_ref": lex_refs[0]}}
     window = _window(clause)
-    if _has(text, DIFF) and (len(clause.days) >= 2 or len(clause.years) >= 2) and window:
+    two_instants = len(clause.days) >= 2 or len(clause.years) >= 2
+    if (_has(text, DIFF) or _has(text, CHANGES)) and two_instants and window:
         return {"tool": "diff", "arguments": {"subject_ref": ref, **window}}
-    if article and (_has(text, HISTORY) or (clause.years and not clause.days)):
+    if article and _has(text, HISTORY):
         args: dict[str, Any] = {"subject_ref": ref}
         if window and (clause.years or len(clause.days) >= 2):
             args.update(window)
         return {"tool": "article_history", "arguments": args}
-    if _has(text, TIMELINE) or _has(text, HISTORY) or _has(text, PROVENANCE) or (
-            clause.years and not clause.days):
+    if _has(text, TIMELINE) or _has(text, HISTORY) or _has(text, PROVENANCE):
         return {"tool": "timeline", "arguments": {"subject_ref": ref}}
+    # A bare year is planned naively (its last day); the date guard then widens it to the
+    # year's window and discloses that, exactly as for a model's plan.
     args = {"subject_ref": ref, **_instant(clause)}
     if _has(text, ("outline", "table of contents", "sommaire", "structure")):
         args["mode"] = "outline"
@@ -168,10 +171,26 @@ def _corpus_operation(request: PlannerRequest, clause: _Clause) -> dict[str, Any
     return None
 
 
+_REQUEST_WORDS = re.compile(
+    r"^\s*(?:please\s+)?(?:find|search(?:\s+for)?|look\s+for|show\s+me|list|which|what|"
+    r"recherche[rz]?|cherche[rz]?|trouve[rz]?)\s+(?:(?:the|all|les|des)\s+)?"
+    r"(?:(?:provisions?|laws?|texts?|articles?|acts?|instruments?|dispositions?|textes?|lois?)\s+)?"
+    r"(?:(?:about|on|concerning|mentioning|that\s+mention|which\s+mention|mention|relating\s+to|sur|"
+    r"concernant|mentionnant)\s+)?",
+    re.IGNORECASE,
+)
+
+
+def search_terms(raw: str) -> str:
+    """The reader's topic words without the request phrasing ("Find provisions about …")."""
+    stripped = _REQUEST_WORDS.sub("", raw.strip(), count=1).strip().rstrip("?.!").strip()
+    return (stripped or raw.strip())[:1000]
+
+
 def _search(clause: _Clause) -> dict[str, Any] | None:
     if not _has(clause.norm, SEARCH) or len(clause.norm.split()) < 2:
         return None
-    return {"tool": "search", "arguments": {"query": clause.raw.strip()[:1000]}}
+    return {"tool": "search", "arguments": {"query": search_terms(clause.raw)}}
 
 
 def classify(request: PlannerRequest, raw: str) -> dict[str, Any]:
@@ -182,6 +201,10 @@ def classify(request: PlannerRequest, raw: str) -> dict[str, Any]:
     corpus = _corpus_operation(request, clause)
     if corpus is not None:
         return corpus
+    if _has(clause.norm, EXPLICIT_SEARCH):
+        found = _search(clause)
+        if found is not None:
+            return found
     ref = _subject_ref(request, clause)
     if ref is not None:
         return _work_operation(request, clause, ref)

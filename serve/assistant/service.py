@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import datetime as dt
+import logging
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -243,7 +244,10 @@ class Assistant:
             if self.transport is None:
                 return await RulePlanner().plan(request), None
             planner: Planner = ModelPlanner(self.transport, self.clock)
-            budget = min(self.deadlines.planner_s, self._first_remaining(turn) or self.deadlines.planner_s)
+            remaining = self._first_remaining(turn)
+            budget = self.deadlines.planner_s if remaining is None else min(self.deadlines.planner_s, remaining)
+            if budget <= 0:
+                raise TimeoutError
             deadline = started + budget
             result = await asyncio.wait_for(
                 planner.plan(request, remaining=lambda: deadline - self.clock()), timeout=max(budget, 0.001))
@@ -363,6 +367,9 @@ class Assistant:
             return SynthesisResult("deadline")
         except ModelUnavailableError:
             return SynthesisResult("unavailable")
+        except Exception:  # optional prose can only lose: any failure keeps the typed reply
+            logging.getLogger(__name__).exception("synthesis failed")
+            return SynthesisResult("failed")
 
     # --- bodies -------------------------------------------------------------------------------
 

@@ -1,8 +1,10 @@
 """Snippets cut in code (the FTS tables are contentless, so SQLite's ``snippet()`` is not available).
 
-The window opens around the earliest word-start occurrence of a query term (compared
-diacritics-folded and lower-cased, so ``prevues`` finds ``prévues``), extends to whitespace
-boundaries, and is marked with ``…`` where text was cut. No term found: the opening words.
+The window opens around the earliest word-start occurrence of a query term, found
+accent- and case-insensitively (``prevues`` finds ``prévues``) by a regular expression whose
+letters are classes of their accented forms, so the original text is never copied or folded;
+it extends to whitespace boundaries and is marked with ``…`` where text was cut. No term
+found: the opening words.
 """
 
 from __future__ import annotations
@@ -10,41 +12,52 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
+from functools import lru_cache
 
 WINDOW = 240
 _SPACE = re.compile(r"\s+")
 
 
-def _folded_with_offsets(text: str) -> tuple[str, list[int]]:
-    chars: list[str] = []
-    offsets: list[int] = []
-    for i, ch in enumerate(text):
-        for part in unicodedata.normalize("NFKD", ch):
-            if not unicodedata.combining(part):
-                chars.append(part.lower())
-                offsets.append(i)
-    return "".join(chars), offsets
+def _variants() -> dict[str, str]:
+    table: dict[str, set[str]] = {}
+    for code in range(0x00C0, 0x0250):
+        ch = chr(code)
+        base = unicodedata.normalize("NFKD", ch)[:1].lower()
+        if base.isascii() and base.isalpha():
+            table.setdefault(base, {base}).update({ch.lower(), ch.upper()})
+    return {k: "".join(sorted(v)) for k, v in table.items()}
 
 
-def _first_hit(folded: str, terms: Sequence[str]) -> int | None:
+_VARIANTS = _variants()
+
+
+@lru_cache(maxsize=1024)
+def term_pattern(term: str) -> re.Pattern[str]:
+    """A word-start, accent- and case-insensitive pattern for a normalised term."""
+    parts = []
+    for ch in term:
+        variants = _VARIANTS.get(ch)
+        parts.append(f"[{re.escape(variants)}]" if variants else re.escape(ch))
+    return re.compile(r"(?<!\w)" + "".join(parts), re.IGNORECASE)
+
+
+def _first_hit(text: str, terms: Sequence[str]) -> int | None:
     best: int | None = None
     for term in terms:
         if len(term) < 3:
             continue
-        for m in re.finditer(re.escape(term), folded):
-            if m.start() == 0 or not folded[m.start() - 1].isalnum():
-                best = m.start() if best is None else min(best, m.start())
-                break
+        found = term_pattern(term).search(text, 0, len(text) if best is None else best)
+        if found is not None:
+            best = found.start()
     return best
 
 
 def snippet(text: str, terms: Sequence[str], window: int = WINDOW) -> str:
     if not text.strip():
         return ""
-    folded, offsets = _folded_with_offsets(text)
-    hit = _first_hit(folded, terms)
-    centre = offsets[hit] if hit is not None and hit < len(offsets) else 0
-    start = max(0, centre - window // 3) if hit is not None else 0
+    words = [w for t in terms for w in t.split()]
+    hit = _first_hit(text, words)
+    start = max(0, hit - window // 3) if hit is not None else 0
     while start > 0 and not text[start - 1].isspace():
         start -= 1
     end = min(len(text), start + window)

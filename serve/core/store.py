@@ -179,6 +179,30 @@ def provisions_of(conn: sqlite3.Connection, expression_rowid: int) -> list[Provi
     return [Provision.of(r) for r in rows]
 
 
+def provisions_by_anchors(conn: sqlite3.Connection, expression_rowid: int, anchors: Sequence[str]) -> list[Provision]:
+    """The provisions with exactly these anchors (index lookup, document order)."""
+    if not anchors:
+        return []
+    query = (f"SELECT * FROM provisions WHERE expression_rowid = ? AND anchor IN ({_marks(anchors)}) "  # noqa: S608
+             "ORDER BY seq")
+    return [Provision.of(r) for r in conn.execute(query, [expression_rowid, *anchors])]
+
+
+@dataclass(frozen=True)
+class ProvisionKey:
+    """The light form of a provision used for comparisons (no path decoding)."""
+
+    anchor: str
+    text_sha256: str
+    num: str | None
+    heading: str | None
+
+
+def provision_keys(conn: sqlite3.Connection, expression_rowid: int) -> list[ProvisionKey]:
+    query = "SELECT anchor, text_sha256, num, heading FROM provisions WHERE expression_rowid = ? ORDER BY seq"
+    return [ProvisionKey(*r) for r in conn.execute(query, (expression_rowid,))]
+
+
 def anchors_of(conn: sqlite3.Connection, expression_rowid: int) -> list[str]:
     rows = conn.execute("SELECT anchor FROM provisions WHERE expression_rowid = ? ORDER BY seq", (expression_rowid,))
     return [str(r[0]) for r in rows]
@@ -194,10 +218,15 @@ def texts(conn: sqlite3.Connection, shas: Iterable[str]) -> dict[str, str]:
     return out
 
 
-def citations_of(conn: sqlite3.Connection, expression_rowid: int) -> dict[str, list[dict[str, Any]]]:
+def citations_of(conn: sqlite3.Connection, expression_rowid: int,
+                 anchors: Sequence[str] | None = None) -> dict[str, list[dict[str, Any]]]:
     out: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    query = ("SELECT anchor, href, label, target_work_id FROM citations WHERE expression_rowid = ? ORDER BY seq")
-    for r in conn.execute(query, (expression_rowid,)):
+    query = "SELECT anchor, href, label, target_work_id FROM citations WHERE expression_rowid = ?"
+    params: list[Any] = [expression_rowid]
+    if anchors is not None:
+        query += f" AND anchor IN ({_marks(anchors)})" if anchors else " AND 0"
+        params.extend(anchors)
+    for r in conn.execute(query + " ORDER BY seq", params):
         out[r["anchor"]].append({"href": r["href"], "text": r["label"], "work": r["target_work_id"]})
     return out
 
@@ -206,3 +235,10 @@ def has_history(conn: sqlite3.Connection, work_rowid: int, language: str) -> boo
     row = conn.execute("SELECT 1 FROM provision_states WHERE work_rowid = ? AND language = ? LIMIT 1",
                        (work_rowid, language)).fetchone()
     return row is not None
+
+
+def version_gap_reason(conn: sqlite3.Connection, lex_id: str, language: str = "") -> str | None:
+    """The dataset's gap reason for a version (``language=""``: the version as a whole)."""
+    row = conn.execute("SELECT gap, reason FROM gaps WHERE lex_id = ? AND language = ? ORDER BY gap LIMIT 1",
+                       (lex_id, language)).fetchone()
+    return None if row is None else str(row["reason"] or row["gap"])

@@ -9,6 +9,7 @@ user text safe.
 from __future__ import annotations
 
 import importlib.util
+import secrets
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
@@ -22,8 +23,7 @@ from serve.mount import Mounted, ServeState
 
 SEMANTICS_LABELS: Mapping[str, str] = {
     "publisher_applicability": "Legilux timeline: the publisher's dates of applicability.",
-    "official_consolidation_state": "EUR-Lex timeline: dates of consolidated wording states "
-                                    "(the state of the text, not its entry into force).",
+    "official_consolidation_state": "EUR-Lex timeline: dates of consolidated wording states.",
 }
 PUBLISHER_SEMANTICS: Mapping[str, str] = {
     "lu-legilux": "publisher_applicability",
@@ -31,6 +31,10 @@ PUBLISHER_SEMANTICS: Mapping[str, str] = {
 }
 PUBLISHER_NAMES: Mapping[str, str] = {"lu-legilux": "Legilux (Luxembourg)", "eu-eurlex": "EUR-Lex (European Union)"}
 ASK_TEMPLATE = "assistant/ask_panel.html"
+#: The pages need no script; the only scripts allowed are inline ones carrying this response's
+#: nonce (the assistant's ask panel), and they may only call this origin.
+PAGE_CSP = ("default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; "
+            "frame-ancestors 'none'; connect-src 'self'; script-src 'nonce-{nonce}'")
 
 
 def _assistant_templates() -> Path | None:
@@ -91,7 +95,9 @@ def page(request: Request, template: str, context: Mapping[str, Any], *, status:
          publisher: str | None = None, envelope: Mapping[str, Any] | None = None) -> HTMLResponse:
     """Render ``template`` with the shared context (artifact identity, semantics, ask hook)."""
     state: ServeState = request.app.state.lex
+    nonce = secrets.token_urlsafe(16)
     shared = {
+        "csp_nonce": nonce,
         "artifact": artifact_view(state.mounted),
         "semantics": semantics_for(publisher, envelope),
         "publisher": publisher,
@@ -100,4 +106,4 @@ def page(request: Request, template: str, context: Mapping[str, Any], *, status:
         "query": request.query_params.get("q", ""),
     }
     html = environment().get_template(template).render({**shared, **context})
-    return HTMLResponse(html, status_code=status)
+    return HTMLResponse(html, status_code=status, headers={"content-security-policy": PAGE_CSP.format(nonce=nonce)})

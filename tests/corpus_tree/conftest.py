@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from corpus_tree.importer import import_published
+from corpus_tree.importer import ImportReport, import_published
 
 
 def snapshot(root: Path) -> dict[str, str]:
@@ -27,12 +27,19 @@ def snapshot(root: Path) -> dict[str, str]:
 
 
 @pytest.fixture(scope="session")
-def imported_tree(tmp_path_factory: pytest.TempPathFactory, lu_fixture: Path, eu_fixture: Path) -> Path:
-    """Both fixture corpora imported into one tree (session-wide; never modify it)."""
+def imported(tmp_path_factory: pytest.TempPathFactory, lu_fixture: Path,
+             eu_fixture: Path) -> tuple[Path, ImportReport, ImportReport]:
+    """Both fixture corpora imported into one tree, with the two import reports."""
     root = tmp_path_factory.mktemp("imported") / "tree"
-    import_published(lu_fixture, root, durable=False)
-    import_published(eu_fixture, root, durable=False)
-    return root
+    lu = import_published(lu_fixture, root)
+    eu = import_published(eu_fixture, root)
+    return root, lu, eu
+
+
+@pytest.fixture(scope="session")
+def imported_tree(imported: tuple[Path, ImportReport, ImportReport]) -> Path:
+    """The tree of :func:`imported` (session-wide; never modify it)."""
+    return imported[0]
 
 
 SMALL_EU = ("32016r0679", "32016r0679r(02)", "32022r0827")

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from corpus_tree import CorpusTree
-from corpus_tree.importer import import_published, recover_legilux_identifier
+from corpus_tree.importer import ImportReport, import_published, recover_legilux_identifier
 from corpus_tree.verify import verify_tree
 from legal.dotnet_json import published_record_sha256
 from legal.errors import CorpusError, IdentityError, IntegrityError, LexError
@@ -23,10 +23,8 @@ CODE_DU_TRAVAIL = "loi-2006-07-31-n2"
 GDPR = "32016r0679"
 
 
-def test_import_legilux_and_eurlex_verifies_every_record(tmp_path: Path, lu_fixture: Path, eu_fixture: Path) -> None:
-    root = tmp_path / "tree"
-    lu = import_published(lu_fixture, root, durable=False)
-    eu = import_published(eu_fixture, root, durable=False)
+def test_import_legilux_and_eurlex_verifies_every_record(imported: tuple[Path, ImportReport, ImportReport]) -> None:
+    root, lu, eu = imported
     assert (lu.schema, lu.records_verified, lu.errors, lu.works) == ("lex-corpus/3", 298, 0, 68)
     assert (eu.schema, eu.records_verified, eu.errors, eu.works) == ("lex-corpus/4", 62, 0, 29)
     assert lu.records_written == 298 and eu.records_written == 62
@@ -333,3 +331,36 @@ def test_nothing_is_created_when_the_first_import_fails(mini_source: Callable[..
     with pytest.raises(IntegrityError):
         import_published(src, target, durable=False)
     assert target.is_dir() and list(target.iterdir()) == []
+
+
+def test_import_failing_at_any_rename_leaves_the_tree_byte_identical(
+        tree_copy: Path, mini_source: Callable[..., Path], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import os
+    import shutil
+
+    src = mini_source("32013r1336", "32019r0401", "32024l1405")
+    pristine = tmp_path / "pristine"
+    shutil.copytree(tree_copy, pristine)
+    before = snapshot(tree_copy)
+    real = os.replace
+    calls = {"n": 0, "fail_at": 0}
+
+    def flaky(a: object, b: object) -> None:
+        calls["n"] += 1
+        if calls["n"] == calls["fail_at"]:
+            raise OSError(28, "No space left on device")
+        real(a, b)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "replace", flaky)
+    import_published(src, tree_copy)  # dry run: count the renames of a successful import
+    total = calls["n"]
+    assert total > 10
+    for nth in sorted({1, 2, total // 3, total // 2, total - 1, total}):
+        target = tmp_path / f"t{nth}"
+        shutil.copytree(pristine, target)
+        calls.update(n=0, fail_at=nth)
+        with pytest.raises(OSError):
+            import_published(src, target)
+        assert snapshot(target) == before, f"failure at os.replace #{nth} of {total}"
+    monkeypatch.undo()
+    assert verify_tree(pristine).ok

@@ -360,3 +360,13 @@ def test_stale_staging_without_journal_is_removed_on_open(tree: CorpusTree) -> N
     (stale / "x").write_bytes(b"partial")
     CorpusTree.open(tree.root)
     assert snapshot(tree.root) == before
+
+
+def test_open_does_not_touch_a_live_writers_staging(tree: CorpusTree) -> None:
+    stale = tree.root / txn_module.STAGING / "live-run"
+    stale.mkdir(parents=True)
+    with txn_module.tree_lock(tree.root):
+        assert txn_module.recover(tree.root, tree.evidence) == "busy"
+        assert stale.is_dir()
+    CorpusTree.open(tree.root)
+    assert not (tree.root / txn_module.STAGING).exists()

@@ -163,7 +163,7 @@ def test_queued_requests_past_the_deadline_are_busy(make_state: Callable[..., Se
 
 
 def test_a_client_over_its_rate_gets_429(make_state: Callable[..., ServeState], dev_index: Path) -> None:
-    limits = AdmissionLimits(client_per_minute=60, client_burst=5, global_per_minute=0)
+    limits = AdmissionLimits(client_per_minute=6, client_burst=5, global_per_minute=0)
     app = _app(make_state, dev_index, limits, delay=0.0)
     responses = asyncio.run(_fire(app, 12))
     statuses = Counter(r.status_code for r in responses)
@@ -173,7 +173,7 @@ def test_a_client_over_its_rate_gets_429(make_state: Callable[..., ServeState], 
 
 
 def test_health_is_never_rate_limited(make_state: Callable[..., ServeState], dev_index: Path) -> None:
-    limits = AdmissionLimits(client_per_minute=60, client_burst=1, global_per_minute=0)
+    limits = AdmissionLimits(client_per_minute=6, client_burst=1, global_per_minute=0)
     app = _app(make_state, dev_index, limits, delay=0.0)
     responses = asyncio.run(_fire(app, 5, "/healthz"))
     assert {r.status_code for r in responses} <= {200, 405}

@@ -23,11 +23,14 @@ from serve.core.store import (
     Provision,
     Version,
     Work,
+    anchors_of,
     citations_of,
     expressions_for,
     expressions_of,
+    provisions_by_anchors,
     provisions_of,
     texts,
+    version_gap_reason,
     versions_of,
 )
 
@@ -64,6 +67,14 @@ def refusal_for_date(ctx: CallContext, index: MountedIndex, conn: sqlite3.Connec
     return None
 
 
+def missing_expression_reason(conn: sqlite3.Connection, version: Version, expressions: Sequence[Expression],
+                              language: str | None) -> str:
+    if expressions:
+        held = ", ".join(e.language for e in expressions)
+        return f"this state has no {language} expression (held: {held})"
+    return version_gap_reason(conn, version.lex_id) or "the publisher lists no expression for this state"
+
+
 def _with_citations(docs: list[dict[str, Any]], cites: dict[str, list[dict[str, Any]]]) -> bool:
     budget = MAX_CITATIONS
     truncated = False
@@ -96,27 +107,28 @@ def _full(conn: sqlite3.Connection, version: Version, provisions: Sequence[Provi
             "text_truncated": text_truncated}
 
 
-def _select(conn: sqlite3.Connection, version: Version, provisions: Sequence[Provision], anchors: Sequence[str],
+def _select(conn: sqlite3.Connection, version: Version, expression: Expression, anchors: Sequence[str],
             with_text: bool) -> dict[str, Any]:
-    held = [p.anchor for p in provisions]
-    by_anchor = {p.anchor: p for p in provisions}
+    exact = {p.anchor: p for p in provisions_by_anchors(conn, expression.rowid, anchors)}
+    held: list[str] = [] if all(a in exact for a in anchors) else anchors_of(conn, expression.rowid)
     found: list[Provision] = []
     missing: list[str] = []
     widened: dict[str, str] = {}
     for requested in anchors:
-        matched = match_anchor(requested, held)
+        matched = requested if requested in exact else match_anchor(requested, held)
         if matched is None:
             missing.append(requested)
             continue
         if matched != requested:
             widened[requested] = matched
-        if by_anchor[matched] not in found:
-            found.append(by_anchor[matched])
+            exact.update({p.anchor: p for p in provisions_by_anchors(conn, expression.rowid, [matched])})
+        if exact[matched] not in found:
+            found.append(exact[matched])
     bodies = texts(conn, [p.text_sha256 for p in found]) if with_text else {}
     out: dict[str, Any] = {
         "provisions": [provision_doc(version, p, bodies.get(p.text_sha256)) for p in found],
-        "total_provisions": len(provisions),
-        "anchors_in_version": len(held),
+        "total_provisions": expression.provision_count,
+        "anchors_in_version": expression.provision_count,
         "anchors_not_in_version": missing,
     }
     if widened:
@@ -134,15 +146,16 @@ def _outline(version: Version, provisions: Sequence[Provision]) -> dict[str, Any
 
 def provisions_payload(conn: sqlite3.Connection, version: Version, expression: Expression, mode: str,
                        anchors: Sequence[str] | None) -> dict[str, Any]:
-    provisions = provisions_of(conn, expression.rowid)
     if anchors:
-        payload = _select(conn, version, provisions, anchors, with_text=mode != "outline")
+        payload = _select(conn, version, expression, anchors, with_text=mode != "outline")
     elif mode == "outline":
-        payload = _outline(version, provisions)
+        payload = _outline(version, provisions_of(conn, expression.rowid))
     else:
-        payload = _full(conn, version, provisions)
+        payload = _full(conn, version, provisions_of(conn, expression.rowid))
     if mode != "outline":
-        payload["citations_truncated"] = _with_citations(payload["provisions"], citations_of(conn, expression.rowid))
+        returned = [p["anchor"] for p in payload["provisions"]]
+        cites = citations_of(conn, expression.rowid, returned if anchors else None)
+        payload["citations_truncated"] = _with_citations(payload["provisions"], cites)
     return payload
 
 
@@ -173,6 +186,8 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
         blocked = text_outcome(index, expression)
         if blocked is not None:
             outcome, reason = blocked
+            if expression is None:
+                reason = missing_expression_reason(conn, version, expressions, args["language"])
             return answer(ctx, index, outcome, {**payload, "text_unavailable_reason": reason}, provisional=provisional)
         assert expression is not None
         payload.update(provisions_payload(conn, version, expression, mode, args["anchors"]))

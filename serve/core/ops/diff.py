@@ -33,12 +33,12 @@ MAX_ANCHOR_LIST = 100
 class Side:
     version: Version
     expression: Expression | None
-    provisions: tuple[Provision, ...]
+    provisions: tuple[ProvisionKey, ...]
 
 
 def _side(conn: sqlite3.Connection, version: Version, language: str | None, primary: str | None) -> Side:
     expression = choose_expression(expressions_of(conn, version.rowid), language, primary)
-    provisions = tuple(provisions_of(conn, expression.rowid)) if expression and expression.has_text else ()
+    provisions = tuple(provision_keys(conn, expression.rowid)) if expression and expression.has_text else ()
     return Side(version, expression, provisions)
 
 
@@ -57,7 +57,7 @@ def _date_refusal(ctx: CallContext, index: MountedIndex, conn: sqlite3.Connectio
     return None
 
 
-def _change(kind: str, anchor: str, before: Provision | None, after: Provision | None,
+def _change(kind: str, anchor: str, before: ProvisionKey | None, after: ProvisionKey | None,
             bodies: dict[str, str]) -> dict[str, Any]:
     ref = after or before
     assert ref is not None
@@ -75,12 +75,12 @@ def _change(kind: str, anchor: str, before: Provision | None, after: Provision |
     return out
 
 
-def provision_changes(conn: sqlite3.Connection, old: Sequence[Provision], new: Sequence[Provision],
+def provision_changes(conn: sqlite3.Connection, old: Sequence[ProvisionKey], new: Sequence[ProvisionKey],
                       limit: int) -> dict[str, Any]:
     """Added, removed and changed provisions (document order of the later text, then removals)."""
     before = {p.anchor: p for p in old}
     after = {p.anchor: p for p in new}
-    entries: list[tuple[str, str, Provision | None, Provision | None]] = []
+    entries: list[tuple[str, str, ProvisionKey | None, ProvisionKey | None]] = []
     for p in new:
         if p.anchor not in before:
             entries.append(("added", p.anchor, None, p))
@@ -95,15 +95,14 @@ def provision_changes(conn: sqlite3.Connection, old: Sequence[Provision], new: S
     return {"summary": summary, "changes": [_change(*e, bodies) for e in shown], "truncated": len(entries) > limit}
 
 
-def _one_anchor(sides: tuple[Side, Side], anchor: str) -> tuple[list[Provision], list[Provision], str | None]:
+def _one_anchor(sides: tuple[Side, Side], anchor: str) -> tuple[list[ProvisionKey], list[ProvisionKey], str | None]:
     old, new = sides
     a = match_anchor(anchor, [p.anchor for p in old.provisions])
     b = match_anchor(anchor, [p.anchor for p in new.provisions])
     keep_old = [p for p in old.provisions if p.anchor == a]
     keep_new = [p for p in new.provisions if p.anchor == b]
     if a and b and a != b:  # one article under two spellings (art_1 / art_1er): compare them as one
-        keep_old = [Provision(p.expression_rowid, p.seq, b, p.type, p.num, p.heading, p.path, p.article_valid_from,
-                              p.text_sha256, p.state_rowid) for p in keep_old]
+        keep_old = [ProvisionKey(b, p.text_sha256, p.num, p.heading) for p in keep_old]
     return keep_old, keep_new, a or b
 
 

@@ -25,13 +25,15 @@ from serve.core.resolve import mounted_publisher
 from serve.core.searchplan import Plan, build_plan
 from serve.core.snippet import snippet
 from serve.core.store import texts, versions_of, works_by_rowid
-from serve.query import ParsedQuery, parse_query
+from serve.query import parse_query
 
 OVERSAMPLE = 6
 FUZZY_MIN_EXACT_HITS = 5
 FUZZY_MAX_TOKENS = 8
 FUZZY_MAX_EXPANSIONS = 6
 FUZZY_PER_TOKEN = 2
+#: A metadata label must hold this many query words (or all of them, if fewer) to be a weak hit.
+MIN_METADATA_TOKENS = 2
 _BM25 = "bm25(provision_fts, " + ", ".join(str(w) for w in PROVISION_FTS_WEIGHTS) + ")"
 _FTS_SOURCE = f"(SELECT rowid AS state_rowid, {_BM25} AS score FROM provision_fts WHERE provision_fts MATCH ?)"
 
@@ -122,12 +124,21 @@ def _desc(day: str) -> tuple[int, ...]:
     return tuple(-ord(c) for c in day)
 
 
-def fuzzy_expansions(conn: sqlite3.Connection, terms: Sequence[str]) -> dict[str, list[str]]:
-    """Vocabulary neighbours of words the index does not hold (Levenshtein 1, or 2 from 8 letters)."""
+def fuzzy_candidates(terms: Sequence[str]) -> list[str]:
+    """Words eligible for fuzzy expansion: single words of 4+ letters, no digits."""
+    return [t for t in terms if " " not in t and len(t) >= 4 and t.isalpha()][:FUZZY_MAX_TOKENS]
+
+
+def known_terms(conn: sqlite3.Connection, terms: Sequence[str]) -> set[str]:
+    return {t for t in terms if conn.execute("SELECT 1 FROM provision_vocab WHERE term = ?", (t,)).fetchone()}
+
+
+def fuzzy_expansions(conn: sqlite3.Connection, terms: Sequence[str], known: set[str]) -> dict[str, list[str]]:
+    """Vocabulary neighbours of words no mounted index holds (Levenshtein 1, or 2 from 8 letters)."""
     out: dict[str, list[str]] = {}
     budget = FUZZY_MAX_EXPANSIONS
-    for token in [t for t in terms if " " not in t and len(t) >= 4 and t.isalpha()][:FUZZY_MAX_TOKENS]:
-        if budget <= 0 or conn.execute("SELECT 1 FROM provision_vocab WHERE term = ?", (token,)).fetchone():
+    for token in fuzzy_candidates(terms):
+        if budget <= 0 or token in known:
             continue
         limit = 2 if len(token) >= 8 else 1
         rows = conn.execute("SELECT term, doc FROM provision_vocab WHERE term >= ? AND term < ? "
@@ -175,9 +186,11 @@ def metadata_lane(conn: sqlite3.Connection, terms: Sequence[str], filters: Filte
         meta = [dict(r) for r in conn.execute(
             "SELECT kind, identifier, label, language, normalized FROM work_metadata WHERE work_rowid = ? "
             "ORDER BY kind, identifier, label, language", (rowid,))]
-        matched = max(meta, key=lambda m: sum(1 for t in tokens if t in m["normalized"].split()), default=None)
-        if matched is None:
+        overlap = {i: sum(1 for t in tokens if t in m["normalized"].split()) for i, m in enumerate(meta)}
+        best = max(overlap, key=lambda i: (overlap[i], -i), default=None)
+        if best is None or overlap[best] < min(MIN_METADATA_TOKENS, len(tokens)):
             continue
+        matched = meta[best]
         eligible = [v for v in versions_of(conn, rowid) if not v.withdrawn
                     and (filters.as_of is None or v.covers(filters.as_of))]
         if not eligible:
@@ -191,13 +204,18 @@ def metadata_lane(conn: sqlite3.Connection, terms: Sequence[str], filters: Filte
     return hits
 
 
-def _merge(hits: list[Hit], rows: Sequence[dict[str, Any]], reasons: list[str], seen: set[tuple[Any, ...]]) -> None:
+def _merge(hits: list[Hit], rows: Sequence[dict[str, Any]], reasons: list[str], seen: set[tuple[Any, ...]],
+           newest: bool = False) -> None:
+    """Append one hit per (work, anchor) in rank order; with ``newest`` the group's newest wording stands for it."""
+    groups: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
     for row in rows:
         key = (row["work_rowid"], row["anchor"])
-        if key in seen:
-            continue
+        if key not in seen:
+            groups.setdefault(key, []).append(row)
+    for key, group in groups.items():
         seen.add(key)
-        hits.append(Hit(row, list(reasons)))
+        chosen = max(group, key=lambda r: (r["valid_from"], r["version_key"])) if newest else group[0]
+        hits.append(Hit(chosen, list(reasons)))
 
 
 def _shape(conn: sqlite3.Connection, index: MountedIndex, hits: Sequence[Hit], words: Sequence[str]) -> list[dict[str, Any]]:
@@ -225,22 +243,22 @@ def _shape(conn: sqlite3.Connection, index: MountedIndex, hits: Sequence[Hit], w
     return out
 
 
-def _lexical(conn: sqlite3.Connection, index: MountedIndex, plan: Plan, filters: Filters, limit: int,
-             fuzzy: bool) -> tuple[list[Hit], list[str]]:
+def _lexical(conn: sqlite3.Connection, plan: Plan, filters: Filters, limit: int,
+             fuzzy: bool, known: set[str]) -> tuple[list[Hit], list[str]]:
     hits: list[Hit] = []
     seen: set[tuple[Any, ...]] = set()
     expansions_shown: list[str] = []
     budget = limit * OVERSAMPLE
     if plan.anchor and plan.constraints:
-        _merge(hits, anchor_lane(conn, plan.anchor, filters, budget), ["exact_identifier"], seen)
+        _merge(hits, anchor_lane(conn, plan.anchor, filters, budget), ["exact_identifier"], seen, newest=True)
     elif plan.article_key:
         primary = {w: _primary(conn, w) for w in plan.constraints}
         rows, joined = article_lane(conn, plan.article_key, plan.terms, filters, budget, primary)
-        _merge(hits, rows, ["article_intent", "keyword"] if joined else ["article_intent"], seen)
+        _merge(hits, rows, ["article_intent", "keyword"] if joined else ["article_intent"], seen, newest=True)
     elif plan.terms:
         _merge(hits, keyword_lane(conn, plan.terms, filters, budget), ["keyword"], seen)
         if fuzzy and len(hits) < FUZZY_MIN_EXACT_HITS and not plan.strong:
-            expansions = fuzzy_expansions(conn, plan.terms)
+            expansions = fuzzy_expansions(conn, plan.terms, known)
             if expansions:
                 expansions_shown = [f"{src} -> {dst}" for src, dsts in expansions.items() for dst in dsts]
                 _merge(hits, keyword_lane(conn, plan.terms, filters, budget, expansions), ["fuzzy"], seen)
@@ -257,8 +275,8 @@ def _primary(conn: sqlite3.Connection, work_rowid: int) -> str | None:
     return str(row[0]) if row and row[0] else None
 
 
-def search_section(ctx: CallContext, index: MountedIndex, parsed: ParsedQuery, plan: Plan, args: dict[str, Any],
-                   suppressed: bool) -> Answer:
+def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict[str, Any], suppressed: bool,
+                   known: set[str]) -> Answer:
     as_of = args["as_of"] if args["time_scope"] == "as_of" else None
     base: dict[str, Any] = {"retrieval_mode": "keyword", "time_scope": args["time_scope"], "as_of": as_of,
                             "query_plan": {"terms": plan.terms, "article_key": plan.article_key, "anchor": plan.anchor,
@@ -279,12 +297,23 @@ def search_section(ctx: CallContext, index: MountedIndex, parsed: ParsedQuery, p
                       provisional=provisional)
     filters = Filters(tuple(plan.constraints), args["language"], args["document_type"], as_of)
     with index.session(ctx.deadline_seconds) as conn:
-        hits, expansions = _lexical(conn, index, plan, filters, args["limit"], args["fuzzy"] == "auto")
+        hits, expansions = _lexical(conn, plan, filters, args["limit"], args["fuzzy"] == "auto", known)
         words = plan.terms + [e.split(" -> ")[1] for e in expansions]
         shaped = _shape(conn, index, hits, words)
     payload = {**base, "query_expansions": expansions, "hits": shaped,
                "row_set": {"returned": len(shaped), "limit": args["limit"], "truncated": len(shaped) >= args["limit"]}}
     return answer(ctx, index, Outcome.SUCCEEDED if shaped else Outcome.EMPTY, payload, provisional=provisional)
+
+
+def _known_anywhere(ctx: CallContext, plans: dict[str, Plan]) -> set[str]:
+    """Words held by any mounted index: a word one publisher knows is not a typo for another."""
+    words = sorted({t for p in plans.values() for t in fuzzy_candidates(p.terms)})
+    known: set[str] = set()
+    for index in ctx.ordered():
+        if words:
+            with index.session(ctx.deadline_seconds) as conn:
+                known |= known_terms(conn, words)
+    return known
 
 
 def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
@@ -297,8 +326,9 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
     parsed = parse_query(args["query"])
     plans = {i.publisher.value: build_plan(i, parsed, args["works"]) for i in indexes}
     someone_strong = any(p.strong for p in plans.values())
-    sections = [search_section(ctx, i, parsed, plans[i.publisher.value], args,
+    known = _known_anywhere(ctx, plans) if args["fuzzy"] == "auto" else set()
+    sections = [search_section(ctx, i, plans[i.publisher.value], args,
                                suppressed=someone_strong and not plans[i.publisher.value].strong
-                               and not args["works"])
+                               and not args["works"], known=known)
                 for i in indexes]
     return fanout(ctx, sections, {"query": parsed.to_dict()})

@@ -1,0 +1,120 @@
+"""Benchmark: import + verify of both real fixture corpora into a fresh corpus tree.
+
+Prints, over a few repetitions (median and p95): wall time of the import of both corpora,
+of the verification, and of both together; records imported per second; MB of evidence
+hashed (import + verify) and the evidence hashing rate of the store (streamed SHA-256 over
+every stored blob, the code path ``verify`` uses).
+
+Targets: whole fixture import + verify < 5 s; hashing >= 500 MB/s.
+
+Usage::
+
+    python -m bench.bench_corpus [--repeat 5] [--no-durable] [--json]
+
+The fixtures are found at ``../shared/fixtures`` from the repository root (or
+``$LEX_FIXTURES``), as the tests find them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from corpus_tree import CorpusTree
+from corpus_tree.evidence import hash_file
+from corpus_tree.importer import import_published
+from corpus_tree.verify import verify_tree
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = Path(os.environ.get("LEX_FIXTURES", ROOT.parent / "shared" / "fixtures"))
+CORPORA = ("lex-corpus-lu-legilux", "lex-corpus-eu-eurlex")
+
+
+def _p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+
+
+def _hash_store(tree: CorpusTree) -> tuple[int, float]:
+    start = time.perf_counter()
+    total = 0
+    for sha in tree.evidence.iter_hashes():
+        actual, size = hash_file(tree.evidence.path_of(sha))
+        assert actual == sha
+        total += size
+    return total, time.perf_counter() - start
+
+
+def run_once(durable: bool) -> dict[str, float]:
+    with tempfile.TemporaryDirectory(prefix="bench-corpus-") as tmp:
+        target = Path(tmp) / "tree"
+        start = time.perf_counter()
+        records = 0
+        hashed = 0
+        for name in CORPORA:
+            report = import_published(FIXTURES / name, target, durable=durable)
+            records += report.records_verified
+            hashed += report.bytes_hashed
+        imported = time.perf_counter()
+        check = verify_tree(target)
+        verified = time.perf_counter()
+        if not check.ok:
+            raise SystemExit(f"verify failed: {check.problems[:3]}")
+        store_bytes, store_seconds = _hash_store(CorpusTree.open(target))
+        return {
+            "import_s": imported - start,
+            "verify_s": verified - imported,
+            "total_s": verified - start,
+            "records": records,
+            "records_per_s": records / (imported - start),
+            "evidence_mb_hashed": (hashed + check.bytes_hashed) / 1e6,
+            "store_mb": store_bytes / 1e6,
+            "hash_mb_per_s": store_bytes / 1e6 / store_seconds,
+        }
+
+
+def summarise(runs: list[dict[str, float]]) -> dict[str, Any]:
+    out: dict[str, Any] = {"repetitions": len(runs)}
+    for key in runs[0]:
+        values = [r[key] for r in runs]
+        out[key] = {"median": statistics.median(values), "p95": _p95(values)}
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--no-durable", action="store_true", help="skip sync(2) barriers (measure CPU cost)")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    if not all((FIXTURES / name / "manifest.json").is_file() for name in CORPORA):
+        print(f"fixtures not found under {FIXTURES} (set LEX_FIXTURES)", file=sys.stderr)
+        return 2
+    runs = [run_once(not args.no_durable) for _ in range(args.repeat)]
+    summary = summarise(runs)
+    summary["durable"] = not args.no_durable
+    if args.json:
+        print(json.dumps(summary, indent=2))
+        return 0
+    print(f"corpus import + verify, both fixture corpora, {args.repeat} runs, durable={not args.no_durable}")
+    units = {"import_s": "s", "verify_s": "s", "total_s": "s", "records": "", "records_per_s": "rec/s",
+             "evidence_mb_hashed": "MB", "store_mb": "MB", "hash_mb_per_s": "MB/s"}
+    for key, unit in units.items():
+        s = summary[key]
+        print(f"  {key:<20} median {s['median']:>9.2f} {unit:<6} p95 {s['p95']:>9.2f} {unit}")
+    total = summary["total_s"]["median"]
+    rate = summary["hash_mb_per_s"]["median"]
+    print(f"  target import+verify < 5 s: {'met' if total < 5 else 'MISSED'} ({total:.2f} s); "
+          f"hashing >= 500 MB/s: {'met' if rate >= 500 else 'MISSED'} ({rate:.0f} MB/s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

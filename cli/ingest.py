@@ -1,0 +1,77 @@
+"""``lex ingest``: enumerate a publisher, fetch what the tree lacks, apply all or nothing."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+import httpx
+
+from legal.errors import ConfigError
+from legal.ids import Publisher
+
+
+@click.group(name="ingest")
+def group() -> None:
+    """Ingest publisher records into a corpus tree.
+
+    \b
+    Example:
+      lex ingest run --publisher lu-legilux --source replay --replay-url http://127.0.0.1:8765 --tree var/tree-lu
+    """
+
+
+@group.command("run")
+@click.option("--publisher", type=click.Choice([p.value for p in Publisher]), required=True)
+@click.option("--source", type=click.Choice(["replay", "live"]), default="replay", show_default=True,
+              help="replay: a `lex replay serve` on loopback; live: the real publisher endpoints.")
+@click.option("--tree", type=click.Path(file_okay=False), required=True, help="Corpus tree (created if missing).")
+@click.option("--replay-url", default=None, help="Base URL of the replay publisher (with --source replay).")
+@click.option("--scope", "scope_path", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="EUR-Lex scope file (lex-eu-scope/1); default: the bundled reviewed scope.")
+@click.option("--delay", type=float, default=None,
+              help="Politeness delay between requests, seconds (default: 1.5 live, 0 replay).")
+@click.option("--max-attempts", type=click.IntRange(1, 10), default=4, show_default=True)
+@click.option("--user-agent", default=None, help="Override the identifying User-Agent.")
+@click.option("--lenient", is_flag=True, help="Record body failures as text reasons instead of aborting.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def run(publisher: str, source: str, tree: str, replay_url: str | None, scope_path: str | None,
+        delay: float | None, max_attempts: int, user_agent: str | None, lenient: bool, as_json: bool) -> None:
+    """Run one ingest: enumerate → fetch missing bodies → apply (nothing committed on failure).
+
+    \b
+    Example:
+      lex ingest run --publisher eu-eurlex --source replay --replay-url http://127.0.0.1:8765 \\
+          --tree var/tree-eu --scope scope.json
+    """
+    from corpus_tree import CorpusTree
+    from publishers import adapter_for
+    from publishers.eurlex import EurlexScope
+    from publishers.ingest import ingest
+
+    pub = Publisher.parse(publisher)
+    if source == "replay" and not replay_url:
+        raise ConfigError("--source replay needs --replay-url", code="missing_replay_url")
+    if source == "live" and replay_url:
+        raise ConfigError("--replay-url is only for --source replay", code="invalid_option")
+    scope = EurlexScope.load(scope_path) if pub is Publisher.EURLEX else None
+    if scope_path and pub is not Publisher.EURLEX:
+        raise ConfigError("--scope is only for eu-eurlex", code="invalid_option")
+    target = CorpusTree.open_or_create(tree)
+    with httpx.Client() as client:
+        adapter = adapter_for(pub, client, replay_url=replay_url, delay=delay, max_attempts=max_attempts,
+                              user_agent=user_agent)
+        report = ingest(adapter, target, scope=scope, strict=not lenient, progress=_progress)
+    if as_json:
+        click.echo(json.dumps(report.to_dict(), indent=2, sort_keys=True))
+        return
+    click.echo(f"{report.publisher}: {report.works} works, {report.versions} versions, "
+               f"{report.manifestations_fetched} manifestations fetched, {report.bodies_new} new bodies, "
+               f"{report.bodies_held_elsewhere} held elsewhere; {report.requests} requests, "
+               f"{report.bytes_downloaded} bytes; events {report.events or 'none'}")
+
+
+def _progress(phase: str, done: int, total: int) -> None:
+    if sys.stderr.isatty() and total and (done == total or done % 25 == 0):
+        click.echo(f"\r{phase}: {done}/{total}", err=True, nl=done == total)

@@ -1,0 +1,44 @@
+"""``lex derive run | verify | git-lens`` through the real CLI entry point."""
+
+from __future__ import annotations
+
+import json
+
+from cli.main import main
+from legal.canonical import sha256_hex
+from tests.derive.test_build_errors import small_tree
+
+
+def test_run_then_verify(tmp_path, eu_tree, capsys):
+    out = tmp_path / "ds"
+    assert main(["derive", "run", "--tree", str(eu_tree.root), "--out", str(out), "--no-progress", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["errors"] == 0 and summary["provisions"] > 3000
+    assert main(["derive", "verify", str(out), "--tree", str(eu_tree.root)]) == 0
+    assert "mismatched=0 missing=0 extra=0" in capsys.readouterr().out
+
+
+def test_run_exits_non_zero_and_names_the_hash(tmp_path, lu_body, capsys):
+    good = lu_body("rgd-2001-10-18-n3/2026-02-24/fr.xml")
+    bad = good.replace(b"http://docs.oasis-open.org/legaldocml/ns/akn/3.0/CSD13", b"urn:x:unknown")
+    tree = small_tree(tmp_path, {"2025-02-22": bad, "2026-02-24": good})
+    code = main(["derive", "run", "--tree", str(tree.root), "--out", str(tmp_path / "ds"), "--no-progress"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "unknown_namespace" in err and sha256_hex(bad) in err
+
+
+def test_verify_exit_3_on_mismatch(tmp_path, lu_body, capsys):
+    tree = small_tree(tmp_path, {"2026-02-24": lu_body("rgd-2001-10-18-n3/2026-02-24/fr.xml")})
+    out = tmp_path / "ds"
+    assert main(["derive", "run", "--tree", str(tree.root), "--out", str(out), "--no-progress"]) == 0
+    (out / "summary.json").write_bytes(b"{}\n")
+    assert main(["derive", "verify", str(out), "--tree", str(tree.root)]) == 3
+    assert "mismatched: summary.json" in capsys.readouterr().err
+
+
+def test_git_lens_command(tmp_path, lu_body, capsys):
+    tree = small_tree(tmp_path, {"2026-02-24": lu_body("rgd-2001-10-18-n3/2026-02-24/fr.xml")})
+    assert main(["derive", "git-lens", str(tree.root), "--out", str(tmp_path / "lens"), "--no-progress"]) == 0
+    assert "git lens: 2 commits over 1 works" in capsys.readouterr().out
+    assert (tmp_path / "lens" / "lu-legilux" / "rgd-2001-10-18-n3.md").is_file()

@@ -1,0 +1,56 @@
+"""Build real indexes from ``../shared/fixtures``: import → derive dataset → index (once per session).
+
+The shared fixtures are read in place (never copied into the repository). Trees, datasets and
+indexes go under pytest's temporary directory.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+BUILT_AT = "2026-08-22T00:00:00Z"
+SOURCES = (("eu", "lex-corpus-eu-eurlex"), ("lu", "lex-corpus-lu-legilux"))
+
+
+@dataclass(frozen=True)
+class FixtureBuild:
+    root: Path
+    trees: dict[str, Path]
+    datasets: dict[str, Path]
+    index_dir: Path
+
+
+_CACHE: dict[Path, FixtureBuild] = {}
+
+
+def build_indexes(trees: dict[str, Path], datasets: dict[str, Path], out: Path) -> None:
+    from corpus_tree import CorpusTree
+    from derive.index import build_index, read_dataset, read_tree
+    from legal.ids import Publisher
+
+    for name, publisher in (("eu", Publisher.EURLEX), ("lu", Publisher.LEGILUX)):
+        build_index(publisher, read_tree(CorpusTree.open(trees[name])), read_dataset(datasets[name]), out,
+                    built_at=BUILT_AT)
+
+
+def fixture_build(fixtures_dir: Path, factory: pytest.TempPathFactory) -> FixtureBuild:
+    """The session's fixture indexes (built on first use)."""
+    if fixtures_dir in _CACHE:
+        return _CACHE[fixtures_dir]
+    importer = pytest.importorskip("corpus_tree.importer")
+    dataset = pytest.importorskip("derive.dataset")
+    from corpus_tree import CorpusTree
+
+    root = factory.mktemp("fixture-index")
+    trees, datasets = {}, {}
+    for name, folder in SOURCES:
+        trees[name] = root / f"tree-{name}"
+        importer.import_published(fixtures_dir / folder, trees[name], durable=False)
+        datasets[name] = root / f"dataset-{name}"
+        dataset.build_dataset(CorpusTree.open(trees[name]), datasets[name])
+    build_indexes(trees, datasets, root / "index")
+    _CACHE[fixtures_dir] = FixtureBuild(root, trees, datasets, root / "index")
+    return _CACHE[fixtures_dir]

@@ -1,0 +1,133 @@
+"""Building an index: byte-identical rebuilds, verification, stamp, refusals."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from derive.index import build_index, read_tree, verify_index
+from derive.index.read import check_mountable, open_readonly
+from derive.index.schema import INDEX_FORMAT
+from legal.errors import IndexError_
+from legal.ids import Publisher
+from tests.index import handmade
+from tests.index.pipeline import FixtureBuild, build_indexes
+
+
+def _bytes(directory: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(directory.iterdir()) if not p.name.startswith(".")}
+
+
+def test_handmade_rebuild_is_byte_identical(tmp_path: Path) -> None:
+    handmade.build_handmade(tmp_path / "a")
+    handmade.build_handmade(tmp_path / "b")
+    a, b = _bytes(tmp_path / "a"), _bytes(tmp_path / "b")
+    assert sorted(a) == ["eu-eurlex.sqlite", "eu-eurlex.stamp.json", "lu-legilux.sqlite", "lu-legilux.stamp.json"]
+    assert a == b
+
+
+def test_fixture_rebuild_is_byte_identical(fixture_indexes: FixtureBuild, tmp_path: Path) -> None:
+    build_indexes(fixture_indexes.trees, fixture_indexes.datasets, tmp_path)
+    assert _bytes(tmp_path) == _bytes(fixture_indexes.index_dir)
+
+
+def test_fixture_indexes_verify(fixture_indexes: FixtureBuild) -> None:
+    for name in ("eu-eurlex.sqlite", "lu-legilux.sqlite"):
+        report = verify_index(fixture_indexes.index_dir / name)
+        assert report.ok, report.problems
+        assert int(report.stamp["count.provisions"]) > 1000
+
+
+def test_built_at_is_an_input_and_changes_only_the_stamp(tmp_path: Path) -> None:
+    handmade.build_handmade(tmp_path / "a", built_at="2026-08-01T00:00:00Z")
+    handmade.build_handmade(tmp_path / "b", built_at="2027-01-01T00:00:00Z")
+    conns = [open_readonly(tmp_path / d / "eu-eurlex.sqlite") for d in ("a", "b")]
+    stamps = [check_mountable(c, "eu") for c in conns]
+    assert stamps[0]["built_at"] == "2026-08-01T00:00:00Z" and stamps[1]["built_at"] == "2027-01-01T00:00:00Z"
+    assert stamps[0]["content_digest"] == stamps[1]["content_digest"]
+
+
+def test_stamp_file_repeats_the_stamp_and_names_the_file(handmade_dir: Path) -> None:
+    doc = json.loads((handmade_dir / "eu-eurlex.stamp.json").read_text(encoding="utf-8"))
+    conn = open_readonly(handmade_dir / "eu-eurlex.sqlite")
+    assert doc["stamp"] == check_mountable(conn, "eu")
+    assert doc["index"]["file"] == "eu-eurlex.sqlite"
+    assert doc["stamp"]["schema"] == INDEX_FORMAT
+    assert doc["stamp"]["timeline_semantics"] == "official_consolidation_state"
+    assert not any("/tmp" in v or str(handmade_dir) in v for v in doc["stamp"].values())
+
+
+def test_editing_a_text_breaks_verification(handmade_dir: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "eu-eurlex.sqlite"
+    shutil.copy(handmade_dir / "eu-eurlex.sqlite", copy)
+    conn = sqlite3.connect(copy)
+    conn.execute("UPDATE texts SET encoding = 'utf8', body = CAST('tampered' AS BLOB) "
+                 "WHERE rowid = (SELECT MIN(rowid) FROM texts)")
+    conn.commit()
+    conn.close()
+    problems = verify_index(copy).problems
+    assert any("content digest" in p for p in problems)
+    assert any("does not hash" in p for p in problems)
+
+
+def test_wrong_counter_refuses_mount(handmade_dir: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "eu-eurlex.sqlite"
+    shutil.copy(handmade_dir / "eu-eurlex.sqlite", copy)
+    conn = sqlite3.connect(copy)
+    conn.execute("DELETE FROM gaps")
+    conn.execute("UPDATE stamp SET v = '99' WHERE k = 'count.works'")
+    conn.commit()
+    conn.close()
+    with pytest.raises(IndexError_) as err:
+        check_mountable(open_readonly(copy), copy.name)
+    assert err.value.code == "index_unfit"
+
+
+def _eu_inputs() -> tuple[handmade.MemoryTree, list[dict[str, object]]]:
+    tree, rows, _ = handmade.eu_corpus()
+    return tree, rows
+
+
+def test_row_whose_text_does_not_hash_is_refused(tmp_path: Path) -> None:
+    tree, rows = _eu_inputs()
+    rows[0] = {**rows[0], "text_md": "something else"}
+    with pytest.raises(IndexError_) as err:
+        build_index(Publisher.EURLEX, read_tree(tree), handmade.dataset(rows, []), tmp_path, built_at="2026-01-01T00:00:00Z")
+    assert err.value.code == "text_hash_mismatch"
+
+
+def test_row_from_another_record_is_refused(tmp_path: Path) -> None:
+    tree, rows = _eu_inputs()
+    rows[0] = {**rows[0], "record_sha256": "0" * 64}
+    with pytest.raises(IndexError_) as err:
+        build_index(Publisher.EURLEX, read_tree(tree), handmade.dataset(rows, []), tmp_path, built_at="2026-01-01T00:00:00Z")
+    assert err.value.code == "record_hash_mismatch"
+
+
+def test_row_for_an_unknown_version_is_refused(tmp_path: Path) -> None:
+    tree, rows = _eu_inputs()
+    rows[0] = {**rows[0], "lex_id": rows[0]["lex_id"].replace("2020-01-01--", "2020-01-02--")}  # type: ignore[attr-defined]
+    with pytest.raises(IndexError_) as err:
+        build_index(Publisher.EURLEX, read_tree(tree), handmade.dataset(rows, []), tmp_path, built_at="2026-01-01T00:00:00Z")
+    assert err.value.code in {"orphan_dataset_rows", "record_hash_mismatch"}
+
+
+def test_built_at_must_be_a_utc_instant(tmp_path: Path) -> None:
+    tree, rows = _eu_inputs()
+    with pytest.raises(IndexError_):
+        build_index(Publisher.EURLEX, read_tree(tree), handmade.dataset(rows, []), tmp_path, built_at="yesterday")
+
+
+def test_whitespace_only_provisions_are_dropped_and_counted(tmp_path: Path) -> None:
+    tree, rows, _ = handmade.eu_corpus()
+    blank = dict(rows[0])
+    blank.update(anchor="art_99", provision_id=rows[0]["provision_id"].replace("art_1", "art_99"),  # type: ignore[attr-defined]
+                 text_md="   ", text_sha256=handmade.sha("   "))
+    result = build_index(Publisher.EURLEX, read_tree(tree), handmade.dataset([*rows, blank], []), tmp_path,
+                         built_at="2026-01-01T00:00:00Z")
+    assert result.stamp["excluded_empty_provisions"] == "1"
+    assert result.stamp["count.provisions"] == str(len(rows))

@@ -1,0 +1,110 @@
+"""Pure parts of the index builder: normalisation, article keys, FTS escaping, identifiers, history."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from derive.index.digest import row_bytes
+from derive.index.history import VersionText, build_history
+from derive.index.identifiers import celex_to_slug, eu_eli_celex, href_slug_candidates, lu_slug_candidates
+from derive.index.text import anchor_article_key, article_key, fts_query, normalize
+from derive.index.textstore import check, encode
+from legal.canonical import canonical_bytes
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Règlement Général (RGPD)", "reglement general rgpd"),
+    ("  AI-Act / IA  ", "ai act ia"),
+    ("C R R", "crr"),
+    ("Protection des données à caractère personnel", "protection des donnees a caractere personnel"),
+])
+def test_normalize(text: str, expected: str) -> None:
+    assert normalize(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("art_1er", "1"), ("Art. 1er.", "1"), ("1", "1"), ("1re", "1"), ("article 1", "1"),
+    ("art_42ter", "42-ter"), ("42 ter", "42-ter"), ("art_l_111-1", "l-111-1"), ("L. 111-1", "l-111-1"),
+    ("art_6a", "6-a"), ("Article 92a", "92-a"), ("anx_I", None), ("Annex", None),
+])
+def test_article_key(text: str, expected: str | None) -> None:
+    assert article_key(text) == expected
+
+
+def test_42_never_meets_42ter() -> None:
+    assert anchor_article_key("art_42") != anchor_article_key("art_42ter")
+    assert anchor_article_key("art_1") == anchor_article_key("art_1er")
+    assert anchor_article_key("anx_1") is None
+
+
+@pytest.mark.parametrize("hostile", [
+    'NEAR(a b)', '"unbalanced', "col : value", "a* OR b", "AND", "-x", "^start", "(((", "'; DROP TABLE texts; --",
+    "\x00", "title:thing", '""', "*",
+])
+def test_fts_query_quotes_everything(hostile: str) -> None:
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE VIRTUAL TABLE f USING fts5(title, text, tokenize='unicode61 remove_diacritics 2')")
+    conn.execute("INSERT INTO f VALUES ('thing', 'a b value start x')")
+    match = fts_query([[t] for t in hostile.split()] or [[hostile]])
+    if match is not None:
+        conn.execute("SELECT rowid FROM f WHERE f MATCH ?", (match,)).fetchall()
+
+
+def test_fts_query_groups_alternatives() -> None:
+    assert fts_query([["data"], ["protecton", "protection"]]) == '"data" AND ("protecton" OR "protection")'
+    assert fts_query([["a"], ["b"]], any_of=True) == '"a" OR "b"'
+    assert fts_query([]) is None
+
+
+def test_identifiers() -> None:
+    assert lu_slug_candidates("http://data.legilux.public.lu/eli/etat/leg/loi/2020/06/04/a476/jo")[0] == \
+        "loi-2020-06-04-a476"
+    assert lu_slug_candidates("https://legilux.public.lu/eli/etat/leg/loi/2011/04/08/n2/consolide/20240910/fr") == \
+        ["loi-2011-04-08-n2", "loi-2011-04-08", "loi-2011-04", "loi-2011"]
+    assert "code-penal" in lu_slug_candidates("http://data.legilux.public.lu/eli/etat/leg/code/penal/art_454/20210430")
+    assert eu_eli_celex("http://data.europa.eu/eli/reg/2016/679/oj") == "32016R0679"
+    assert eu_eli_celex("http://data.europa.eu/eli/dir/2014/65/oj") == "32014L0065"
+    assert celex_to_slug("02016R0679-20160504") == "32016r0679"
+    assert celex_to_slug("12012E/TXT") == "12012e-txt"
+    assert href_slug_candidates("https://eur-lex.europa.eu/legal-content/EN/TXT/?uri=CELEX:32013R0575") == \
+        [("eu-eurlex", "32013r0575")]
+
+
+values = st.one_of(st.none(), st.integers(min_value=-(2**53) + 1, max_value=2**53 - 1),
+                   st.text(alphabet=st.characters(blacklist_categories=("Cs",))))
+
+
+@given(st.lists(values, max_size=8))
+def test_row_bytes_is_rfc8785(row: list[object]) -> None:
+    assert row_bytes(row) == canonical_bytes(row)
+
+
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",))))
+def test_text_store_round_trip(text: str) -> None:
+    import hashlib
+
+    encoding, characters, body = encode(text)
+    assert characters == len(text)
+    assert check(hashlib.sha256(text.encode()).hexdigest(), encoding, body) == text
+
+
+def _vt(rowid: int, start: str, end: str | None, provisions: dict[str, str]) -> VersionText:
+    return VersionText(rowid, start, end, tuple((a, s, None) for a, s in provisions.items()))
+
+
+def test_history_states_and_renumbering() -> None:
+    history = build_history(1, "fr", [
+        _vt(1, "2020-01-01", "2021-01-01", {"art_1": "a", "art_2": "b", "art_3": "c"}),
+        _vt(2, "2021-01-01", "2022-01-01", {"art_1": "a", "art_2": "b2", "art_4": "c"}),
+        _vt(3, "2023-01-01", None, {"art_1": "a", "art_2": "b2", "art_4": "c"}),  # after a publisher gap
+    ])
+    states = {(s[2], s[3]): s for s in history.states}
+    assert states[("art_1", 0)][4:6] == ("2020-01-01", "2022-01-01")  # two touching versions, one state
+    assert states[("art_1", 1)][4:6] == ("2023-01-01", None)  # the gap closes the state
+    assert states[("art_2", 1)][6] == "b2"
+    events = [(e[4], e[5], e[6]) for e in history.events]
+    assert events == [("renumbered", "art_4", "art_3")]

@@ -1,0 +1,103 @@
+"""The pages in headless Chromium: they render without JavaScript; screenshots are kept.
+
+Screenshots go to ``tests/artifacts/serve/`` (ignored by git) for a person to look at.
+Skipped, with the reason, when ``/usr/bin/chromium`` is not installed.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from serve.app import AppSettings, create_app
+from serve.mount import MountConfig, ServeState
+from tests.serve.conftest import NO_RATE, real_core_available
+from tests.serve.fakes import OPERATIONS, SLUG, V2A, FakeBackend
+from tests.serve.server import running
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts" / "serve"
+FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--hide-scrollbars", "--window-size=1280,1000")
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="headless Chromium (/usr/bin/chromium) is not installed"),
+]
+
+
+def chromium(url: str, *extra: str) -> subprocess.CompletedProcess[str]:
+    profile = tempfile.mkdtemp(prefix="lex-chromium-")
+    try:
+        return subprocess.run([str(CHROMIUM), *FLAGS, f"--user-data-dir={profile}", *extra, url],
+                              capture_output=True, text=True, timeout=90, check=False)
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def screenshot(url: str, name: str) -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    out = ARTIFACTS / f"{name}.png"
+    out.unlink(missing_ok=True)
+    chromium(url, f"--screenshot={out}")
+    return out
+
+
+@pytest.fixture(scope="module")
+def fake_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    index = tmp_path_factory.mktemp("browser") / "index"
+    index.mkdir()
+    state = ServeState(MountConfig(index_dir=index, unsigned_dev=True), FakeBackend(), NO_RATE)
+    state.mount()
+    with running(create_app(state, AppSettings(limits=NO_RATE, mount_on_startup=False), OPERATIONS)) as base:
+        yield base
+
+
+FAKE_PAGES = {
+    "work": f"/lu-legilux/{SLUG}",
+    "version": f"/lu-legilux/{SLUG}/2021-06-01",
+    "ambiguous-409": f"/lu-legilux/{SLUG}/2022-06-01",
+    "diff": f"/lu-legilux/{SLUG}/diff/2021-01-01/{V2A}",
+    "search": "/search?q=loi",
+    "verify": "/verify",
+}
+
+
+def render_all(base: str, pages: dict[str, str], prefix: str) -> dict[str, tuple[str, Path]]:
+    """DOM and screenshot of every page, Chromium processes run side by side."""
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        doms = {name: pool.submit(chromium, base + path, "--dump-dom") for name, path in pages.items()}
+        shots = {name: pool.submit(screenshot, base + path, f"{prefix}-{name}") for name, path in pages.items()}
+        return {name: (doms[name].result().stdout, shots[name].result()) for name in pages}
+
+
+def test_pages_render_in_chromium(fake_site: str) -> None:
+    for name, (dom, shot) in render_all(fake_site, FAKE_PAGES, "fake").items():
+        assert 'id="artifact-identity"' in dom, name
+        assert "Legilux timeline" in dom, name
+        assert "<main" in dom, name
+        assert shot.stat().st_size > 10_000, name
+
+
+@pytest.mark.skipif(not real_core_available(), reason="serve.core (the legal core) is not built yet")
+def test_real_core_pages_render_in_chromium(tmp_path: Path) -> None:
+    from serve.app import new_state
+    from tests.index.handmade import LU_SLUG, build_handmade
+
+    build_handmade(tmp_path / "indexes")
+    state = new_state(MountConfig(index_dir=tmp_path, unsigned_dev=True), NO_RATE)
+    state.mount()
+    pages = {"home": "/", "work": f"/lu-legilux/{LU_SLUG}", "version": f"/lu-legilux/{LU_SLUG}/2024-06-01",
+             "diff": "/eu-eurlex/32099r0001/diff/2020-06-01/2022-06-01",
+             "ambiguous-409": f"/lu-legilux/{LU_SLUG}/2025-08-01"}
+    with running(create_app(state, AppSettings(limits=NO_RATE, mount_on_startup=False))) as base:
+        for name, (dom, shot) in render_all(base, pages, "core").items():
+            assert 'id="artifact-identity"' in dom, name
+            assert shot.stat().st_size > 10_000, name

@@ -1,0 +1,129 @@
+"""MCP with the official client: the ten tools over stdio (``lex mcp``) and streamable HTTP (/mcp)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+
+from legal.outcomes import Outcome
+from serve.app import AppSettings, core_operations, create_app, new_state
+from serve.http.catalog import catalog
+from serve.mount import MountConfig
+from tests.index.handmade import LU_SLUG, build_handmade
+from tests.serve.conftest import NO_RATE, needs_real_core
+from tests.serve.server import running
+
+pytestmark = needs_real_core
+ROOT = Path(__file__).resolve().parents[2]
+OUTCOMES = {o.value for o in Outcome}
+
+ARGUMENTS: dict[str, dict[str, Any]] = {
+    "search": {"query": "choses"},
+    "as_of": {"work": f"lu-legilux:{LU_SLUG}", "date": "2024-06-01"},
+    "diff": {"work": "eu-eurlex:32099r0001", "from_date": "2020-06-01", "to_date": "2022-06-01"},
+    "timeline": {"work": "eu-eurlex:32099r0001"},
+    "article_history": {"work": "eu-eurlex:32099r0001", "anchor": "art_1"},
+    "changes_in_period": {"from_date": "2019-01-01", "to_date": "2023-01-01"},
+    "in_force_on": {"date": "2022-06-01"},
+    "coverage": {},
+    "cited_by": {"work": "eu-eurlex:32099r0001"},
+    "provenance": {"lex_id": f"lu-legilux:{LU_SLUG}"},
+}
+
+
+@pytest.fixture(scope="module")
+def index_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    directory = tmp_path_factory.mktemp("mcp-index")
+    build_handmade(directory)
+    return directory
+
+
+def _payload(result: Any) -> dict[str, Any]:
+    assert len(result.content) == 1 and result.content[0].type == "text"
+    payload = json.loads(result.content[0].text)
+    assert isinstance(payload, dict)
+    return payload
+
+
+async def _exercise(client: Client, expect_mounted: bool) -> dict[str, str]:
+    listed = await client.list_tools()
+    names = [tool.name for tool in listed.tools]
+    assert sorted(names) == sorted(ARGUMENTS)
+    schemas = catalog(core_operations())
+    for tool in listed.tools:
+        assert tool.input_schema["additionalProperties"] is False
+        assert tool.input_schema["properties"] == schemas[tool.name].input_schema["properties"]
+    outcomes: dict[str, str] = {}
+    for name, args in ARGUMENTS.items():
+        result = await client.call_tool(name, args)
+        assert not result.is_error, (name, result.content)
+        payload = _payload(result)
+        assert payload["outcome"] in OUTCOMES
+        assert result.structured_content == payload
+        outcomes[name] = payload["outcome"]
+    if expect_mounted:
+        assert outcomes["as_of"] == "succeeded" and outcomes["coverage"] == "succeeded"
+    else:
+        assert set(outcomes.values()) == {"no_corpus_mounted"}
+    refused = await client.call_tool("as_of", {"work": "x", "date": "not a date", "colour": "red"})
+    assert refused.is_error
+    assert _payload(refused)["error"]["family"] == "request"
+    return outcomes
+
+
+def _stdio(*args: str) -> StdioServerParameters:
+    return StdioServerParameters(command=sys.executable, args=["-m", "cli", "mcp", *args], cwd=str(ROOT))
+
+
+def test_stdio_lists_the_ten_tools_and_calls_each(index_dir: Path) -> None:
+    async def scenario() -> None:
+        async with Client(_stdio("--index-dir", str(index_dir), "--unsigned-dev")) as client:
+            await _exercise(client, expect_mounted=True)
+
+    asyncio.run(scenario())
+
+
+def test_stdio_with_a_refused_set_answers_no_corpus_mounted(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    trust = tmp_path / "not-a-key.pem"
+    trust.write_text("not a key")
+
+    async def scenario() -> None:
+        async with Client(_stdio("--index-dir", str(tmp_path / "empty"), "--trust-root", str(trust))) as client:
+            await _exercise(client, expect_mounted=False)
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+def test_streamable_http_lists_the_ten_tools_and_calls_each(index_dir: Path, mode: str) -> None:
+    state = new_state(MountConfig(index_dir=index_dir, unsigned_dev=True), NO_RATE)
+    state.mount()
+    app = create_app(state, AppSettings(limits=NO_RATE, mount_on_startup=False))
+
+    async def scenario(url: str) -> None:
+        async with Client(url, mode=mode) as client:  # type: ignore[arg-type]
+            await _exercise(client, expect_mounted=True)
+
+    with running(app) as base:
+        asyncio.run(scenario(f"{base}/mcp"))
+
+
+def test_streamable_http_refuses_a_foreign_host_header(index_dir: Path) -> None:
+    import httpx
+
+    state = new_state(MountConfig(index_dir=index_dir, unsigned_dev=True), NO_RATE)
+    app = create_app(state, AppSettings(limits=NO_RATE, mount_on_startup=False))
+    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
+    headers = {"host": "evil.example:80", "accept": "application/json, text/event-stream",
+               "mcp-protocol-version": "2025-06-18"}
+    with running(app) as base:
+        response = httpx.post(f"{base}/mcp", json=body, headers=headers, timeout=10)
+    assert response.status_code in (403, 421)
