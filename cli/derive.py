@@ -24,12 +24,16 @@ from derive.verify import verify_dataset
 TREE = click.Path(exists=True, file_okay=False, path_type=Path)
 
 
-class Failed(click.ClickException):
-    """A run that completed but must exit non-zero (2: versions refused, 3: verify mismatch)."""
+class RunFailed(click.ClickException):
+    """The run completed but some versions were refused (exit 2)."""
 
-    def __init__(self, message: str, exit_code: int) -> None:
-        super().__init__(message)
-        self.exit_code = exit_code
+    exit_code = 2
+
+
+class VerifyFailed(click.ClickException):
+    """The dataset differs from a fresh derivation (exit 3)."""
+
+    exit_code = 3
 
 
 @contextmanager
@@ -85,7 +89,7 @@ def run_cmd(tree_path: Path, out: Path, progress: bool, as_json: bool) -> None:
         click.echo(f"error: {error.get('lex_id') or error['work_id']} [{error.get('language')}] "
                    f"{error['code']}: {error['message']} (evidence {error.get('evidence_sha256')})", err=True)
     if report.errors:
-        raise Failed(f"{len(report.errors)} version(s) could not be derived", 2)
+        raise RunFailed(f"{len(report.errors)} version(s) could not be derived")
 
 
 @group.command(name="verify")
@@ -107,7 +111,7 @@ def verify_cmd(dataset: Path, tree_path: Path, progress: bool) -> None:
         for name in names:
             click.echo(f"  {kind}: {name}", err=True)
     if not report.ok:
-        raise Failed("dataset does not match a fresh derivation", 3)
+        raise VerifyFailed("dataset does not match a fresh derivation")
 
 
 @group.command(name="git-lens")

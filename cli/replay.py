@@ -28,7 +28,9 @@ def group() -> None:
 @click.option("--faults", "faults_json", default=None,
               help='Initial fault switches as JSON, e.g. \'{"rate_limit": 3, "retry_after": 2}\'.')
 @click.option("--work", "works", multiple=True, help="Serve only these work slugs (repeatable).")
-def serve(corpora: tuple[str, ...], port: int, faults_json: str | None, works: tuple[str, ...]) -> None:
+@click.option("--warm/--no-warm", default=True, show_default=True,
+              help="Build every Formex zip before serving (as the live Cellar has them ready).")
+def serve(corpora: tuple[str, ...], port: int, faults_json: str | None, works: tuple[str, ...], warm: bool) -> None:
     """Serve CORPUS trees on http://127.0.0.1:PORT until interrupted.
 
     \b
@@ -48,6 +50,8 @@ def serve(corpora: tuple[str, ...], port: int, faults_json: str | None, works: t
             replay.set_faults(**json.loads(faults_json))
         except (ValueError, TypeError) as exc:
             raise ConfigError(f"--faults is not a JSON object of fault switches: {exc}", code="invalid_fault") from None
+    if warm:
+        replay.warm()
     names = ", ".join(f"{s.publisher.value} ({len(s.current)} versions)" for s in sources)
     click.echo(f"replaying {names} on http://127.0.0.1:{port}", err=True)
     serve_forever(replay.app(), port=port)

@@ -262,7 +262,8 @@ class EvidenceStore:
             self._check_existing(final, sha256)
             tmp.unlink()
             return False
-        final.parent.mkdir(parents=True, exist_ok=True)
+        if not final.parent.is_dir():
+            final.parent.mkdir(parents=True, exist_ok=True)
         os.chmod(tmp, 0o444)
         os.replace(tmp, final)
         if self.durable if sync_dir is None else sync_dir:

@@ -110,8 +110,14 @@ class ImportReport:
 
 
 @dataclass
-class _Source:
-    """Everything read and verified from the published tree (phase 1, no writes)."""
+class PublishedSource:
+    """Everything :func:`read_source` read and verified from a published tree (no writes).
+
+    ``works``: slug → ``lex-tree/1`` work record; ``versions``: tree-relative record path →
+    converted, sealed ``lex-tree/1`` version record; ``blobs``: sha256 → the body file to
+    stage (``BlobSource.path``); ``extra_bodies``: further files with an already-listed
+    sha256 (shared bodies), verified separately.
+    """
 
     root: Path
     schema: str
@@ -179,7 +185,7 @@ def _verify_body(path: Path, sha: str) -> None:
 # -- phase 1: read and verify the source (no writes) ----------------------------------------------
 
 
-def read_source(root: Path, progress: Progress | None = None) -> _Source:
+def read_source(root: Path, progress: Progress | None = None) -> PublishedSource:
     """Read and verify a published tree completely; raises on the first bad input."""
     manifest_path = root / MANIFEST
     if not manifest_path.is_file():
@@ -196,7 +202,7 @@ def read_source(root: Path, progress: Progress | None = None) -> _Source:
         publisher = Publisher.parse(str(pub_id))
     except IdentityError as exc:
         raise CorpusError(exc.message, code=exc.code, subject=str(manifest_path)) from None
-    source = _Source(root, str(schema), publisher)
+    source = PublishedSource(root, str(schema), publisher)
     works_dir = root / "works"
     _require_real_dir(works_dir)
     work_dirs = sorted(works_dir.iterdir())
@@ -239,7 +245,7 @@ def _check_published_members(d: Mapping[str, Any], allowed: frozenset[str], what
                           subject=str(path))
 
 
-def _read_work(source: _Source, wdir: Path) -> str:
+def _read_work(source: PublishedSource, wdir: Path) -> str:
     _require_real_dir(wdir)
     try:
         slug = WorkSlug(wdir.name).value
@@ -266,7 +272,7 @@ def _read_work(source: _Source, wdir: Path) -> str:
     return slug
 
 
-def _read_version(source: _Source, slug: str, vdir: Path, identities: dict[tuple[str, str], str]) -> None:
+def _read_version(source: PublishedSource, slug: str, vdir: Path, identities: dict[tuple[str, str], str]) -> None:
     _require_real_dir(vdir)
     path = vdir / RECORD_FILE
     published = _read_json(path)
@@ -298,7 +304,7 @@ def _read_version(source: _Source, slug: str, vdir: Path, identities: dict[tuple
     source.versions[version_relpath(slug, key)] = record
 
 
-def _check_version_identity(source: _Source, published: Mapping[str, Any], slug: str, vdir: Path,
+def _check_version_identity(source: PublishedSource, published: Mapping[str, Any], slug: str, vdir: Path,
                             work: Mapping[str, Any]) -> None:
     path = vdir / RECORD_FILE
     want_id = f"{source.publisher.value}:{slug}:{vdir.name}"
@@ -317,7 +323,7 @@ def _check_version_identity(source: _Source, published: Mapping[str, Any], slug:
                              code="identity_mismatch", subject=str(path))
 
 
-def _version_identifier(source: _Source, published: Mapping[str, Any], path: Path) -> str:
+def _version_identifier(source: PublishedSource, published: Mapping[str, Any], path: Path) -> str:
     pvid = published.get("publisher_version_identifier")
     if isinstance(pvid, str) and pvid.strip():
         return pvid
@@ -363,7 +369,7 @@ def recover_eurlex_identifier(record: Mapping[str, Any], subject: str) -> str:
     return CELEX_RESOURCE + celex
 
 
-def _convert(source: _Source, published: Mapping[str, Any], slug: str, key: VersionKey, pvid: str,
+def _convert(source: PublishedSource, published: Mapping[str, Any], slug: str, key: VersionKey, pvid: str,
              vdir: Path, path: Path) -> dict[str, Any]:
     """The ``lex-tree/1`` record of a verified published record (events kept verbatim)."""
     lex_id = str(WorkId(source.publisher, WorkSlug(slug)).version(key))
@@ -395,7 +401,7 @@ def _convert(source: _Source, published: Mapping[str, Any], slug: str, key: Vers
     return seal(out)
 
 
-def _convert_expression(source: _Source, expr: Any, vdir: Path, path: Path) -> dict[str, Any]:
+def _convert_expression(source: PublishedSource, expr: Any, vdir: Path, path: Path) -> dict[str, Any]:
     if not isinstance(expr, Mapping):
         raise CorpusError("an expression must be an object", code="invalid_record", subject=str(path))
     _check_published_members(expr, PUBLISHED_EXPRESSION_MEMBERS, "expression", path)
@@ -407,7 +413,7 @@ def _convert_expression(source: _Source, expr: Any, vdir: Path, path: Path) -> d
     return out
 
 
-def _convert_observation(source: _Source, obs: Any, vdir: Path, path: Path) -> dict[str, Any]:
+def _convert_observation(source: PublishedSource, obs: Any, vdir: Path, path: Path) -> dict[str, Any]:
     if not isinstance(obs, Mapping):
         raise CorpusError("an observation must be an object", code="invalid_record", subject=str(path))
     _check_published_members(obs, PUBLISHED_OBSERVATION_MEMBERS, "observation", path)
@@ -447,12 +453,14 @@ def _body_path(vdir: Path, file: str, record_path: Path) -> Path:
 # -- phase 2: stage and commit ---------------------------------------------------------------------
 
 
-def _import_into(tree: CorpusTree, source: _Source, report: ImportReport, progress: Progress | None,
+def _import_into(tree: CorpusTree, source: PublishedSource, report: ImportReport, progress: Progress | None,
                  durable: bool) -> None:
     with tree.lock():
         changes = txn.ChangeSet()
         final_versions: dict[str, VersionRecord] = {}
-        for v in tree.iter_versions(verify=True):
+        # Existing records are only compared by their claimed hash, never rewritten from, so
+        # they are not re-hashed here (verify_tree reports a stale one).
+        for v in tree.iter_versions(verify=False):
             final_versions[v.lex_id] = v
         final_works: dict[str, WorkRecord] = {w.slug: w for w in tree.works()}
         for slug, work in sorted(source.works.items()):

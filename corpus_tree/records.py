@@ -15,17 +15,19 @@ from __future__ import annotations
 import copy
 import datetime as _dt
 import json
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from legal.canonical import digest, is_sha256_hex, pretty_bytes
+from legal.canonical import digest, pretty_bytes
 from legal.errors import CorpusError, IdentityError, IntegrityError
 from legal.ids import Publisher, VersionId, VersionKey, WorkId, WorkSlug, parse_date
 from legal.outcomes import RecordEvent, ValidToConvention
 from legal.validity import Interval, convention_of
 
 SCHEMA = "lex-tree/1"
+_HEX64 = re.compile(r"[0-9a-f]{64}")
 RECORD_FILE = "meta.json"
 
 #: Members a version record may carry, in the documented order (rendering sorts keys anyway).
@@ -216,7 +218,7 @@ class Observation:
             raise _fail("an observation must be an object", path)
         _check_members(d, OBSERVATION_MEMBERS, "observation", path)
         sha = _req(d, "sha256", path)
-        if not is_sha256_hex(sha):
+        if not _HEX64.fullmatch(sha):
             raise _fail(f"observation sha256 {sha!r} is not 64 lower-case hex", path, code="invalid_sha256")
         size = d.get("size")
         if size is not None and (not isinstance(size, int) or isinstance(size, bool) or size < 0):

@@ -120,7 +120,6 @@ def _check_rel(rel: str) -> str:
 
 
 def _write_file(path: Path, data: bytes, fsync: bool = False) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "wb") as f:
         f.write(data)
         f.flush()
@@ -188,7 +187,6 @@ def _stage_blob(evidence: EvidenceStore, sha: str, src: BlobSource, dest: Path) 
         if present:
             actual, size = hash_stream(stream)
         else:
-            dest.parent.mkdir(parents=True, exist_ok=True)
             with open(dest, "wb") as sink:
                 actual, size = hash_stream(stream, sink)
     if actual != sha:
@@ -219,6 +217,7 @@ def commit(
         if not files and not new_blobs:
             _cleanup(root, evidence, run_id)
             return report
+        (staging / "files").mkdir(parents=True)
         for i, data in enumerate(files.values()):
             _write_file(staging / "files" / str(i), data)
         journal = _plan(root, evidence, run_id, files, new_blobs)
@@ -252,6 +251,8 @@ def _stage_blobs(
 ) -> list[str]:
     new: list[str] = []
     total = len(blobs)
+    if blobs:
+        ev_staging.mkdir(parents=True, exist_ok=True)
     for i, (sha, src) in enumerate(sorted(blobs.items())):
         staged, size = _stage_blob(evidence, sha, src, ev_staging / sha)
         report.bytes_hashed += size
@@ -302,6 +303,8 @@ def _apply(root: Path, evidence: EvidenceStore, journal: Mapping[str, Any], dura
     for d in journal["new_dirs"]:
         (root / d).mkdir(exist_ok=True)
     ops = journal["ops"]
+    if any(op["backup"] for op in ops):
+        (staging / "backup").mkdir()
     for op in ops:
         if op["backup"]:
             _backup_op(root, staging, op)
@@ -317,7 +320,6 @@ def _backup_op(root: Path, staging: Path, op: Mapping[str, Any]) -> None:
     """Keep the current file as ``backup/<n>``: a hard link (no copy), else an fsynced copy."""
     target = root / op["path"]
     backup = staging / "backup" / op["staged"]
-    backup.parent.mkdir(parents=True, exist_ok=True)
     try:
         os.link(target, backup)
     except OSError:

@@ -101,7 +101,8 @@ def ingest(adapter: PublisherAdapter, tree: CorpusTree, *, scope: object | None 
     report.expressions = sum(len(v.expressions) for v in enumeration.versions)
     report.manifestations_listed = len(listing.manifestations)
     report.notes.extend(listing.notes)
-    existing = {v.lex_id: v for v in tree.iter_versions(verify=True) if v.publisher is adapter.publisher}
+    # Only to decide what to fetch; the writer re-reads and verifies every record it touches.
+    existing = {v.lex_id: v for v in tree.iter_versions(verify=False) if v.publisher is adapter.publisher}
     plan = _plan(enumeration, listing.manifestations, existing)
     with tempfile.TemporaryDirectory(prefix="lex-ingest-", dir=staging_dir) as staging:
         fetched = _fetch_all(adapter, plan, tree, stamp, Path(staging), strict, report, progress)

@@ -206,5 +206,7 @@ def run(state: ServeState, settings: AppSettings, *, host: str, port: int,
                             access_log=False, server_header=False, timeout_graceful_shutdown=5)
     try:
         _AnnouncingServer(config, announce).run()
+    except KeyboardInterrupt:  # uvicorn re-raises the SIGINT it handled, after a clean shutdown
+        pass
     finally:
         state.close()

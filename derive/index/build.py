@@ -27,6 +27,7 @@ from derive.index.schema import (
     DIGEST_ORDER,
     PAGE_SIZE,
     USER_VERSION,
+    VOCABULARY_MIN_LENGTH,
     index_file_name,
     stamp_file_name,
 )
@@ -63,6 +64,9 @@ def _write_tables(conn: sqlite3.Connection, rows: IndexRows) -> None:
         rows.work_fts)
     conn.execute("INSERT INTO provision_fts(provision_fts) VALUES('optimize')")
     conn.execute("INSERT INTO work_fts(work_fts) VALUES('optimize')")
+    words = [(t, d) for t, d in conn.execute("SELECT term, doc FROM provision_vocab ORDER BY term")
+             if len(t) >= VOCABULARY_MIN_LENGTH and t.isalpha()]
+    conn.executemany("INSERT INTO vocabulary(term, docs) VALUES (?, ?)", words)
 
 
 def write_index(path: Path, rows: IndexRows, stamp: Mapping[str, str]) -> dict[str, str]:

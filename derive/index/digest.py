@@ -3,9 +3,9 @@
 For each table of :data:`derive.index.schema.DIGEST_ORDER`, in that order: one line
 ``#<table>\\n``, then one line per row ordered by the table's key, each row being the RFC 8785
 canonical JSON array of its column values (columns in DDL order) followed by ``\\n``. Index
-values are only integers, strings and nulls, so the rendering is exact. The ``stamp`` table
-and the FTS5 tables are not part of the digest (the FTS tables are a function of
-``lexical_states``, ``texts`` and ``works`` and are checked by rebuilding in tests).
+values are only integers, strings and nulls, so the rendering is exact. The ``stamp`` table,
+the FTS5 tables and ``vocabulary`` are not part of the digest (they are functions of
+``lexical_states``, ``texts`` and ``works``, checked by rebuilding in tests).
 
 Builder and verifier call the same function over the SQLite file, so "the digest in the
 stamp equals the digest of the contents" is a check anyone can repeat.

@@ -216,6 +216,10 @@ DDL: tuple[str, ...] = (
         content='', tokenize='{FTS_TOKENIZER}'
     )""",
     "CREATE VIRTUAL TABLE provision_vocab USING fts5vocab(provision_fts, 'row')",
+    """CREATE TABLE vocabulary(
+        term TEXT PRIMARY KEY,
+        docs INTEGER NOT NULL
+    ) WITHOUT ROWID""",
     f"""CREATE VIRTUAL TABLE work_fts USING fts5(
         identifiers, titles, short_titles, aliases, metadata,
         content='', tokenize='{FTS_TOKENIZER}'
@@ -244,8 +248,11 @@ DIGEST_ORDER: tuple[tuple[str, str], ...] = (
 COUNTED_TABLES: tuple[str, ...] = tuple(name for name, _ in DIGEST_ORDER)
 
 REQUIRED_TABLES: frozenset[str] = frozenset(
-    {"stamp", "provision_fts", "work_fts", "provision_vocab", *COUNTED_TABLES}
+    {"stamp", "provision_fts", "work_fts", "provision_vocab", "vocabulary", *COUNTED_TABLES}
 )
+
+#: Words kept in ``vocabulary`` (the fuzzy-expansion targets): letters only, at least this long.
+VOCABULARY_MIN_LENGTH = 4
 
 #: Stamp keys every index carries (more may be present).
 REQUIRED_STAMP_KEYS: tuple[str, ...] = (

@@ -94,20 +94,36 @@ def fts_query(groups: list[list[str]], *, any_of: bool = False) -> str | None:
     return (" OR " if any_of else " AND ").join(parts)
 
 
+def edit_distance(a: str, b: str) -> int:
+    """Levenshtein distance by Myers' bit-parallel algorithm (Hyyrö's formulation), O(len(b)) word ops."""
+    if not a:
+        return len(b)
+    peq: dict[str, int] = {}
+    for i, ch in enumerate(a):
+        peq[ch] = peq.get(ch, 0) | (1 << i)
+    full = (1 << len(a)) - 1
+    last = 1 << (len(a) - 1)
+    pv, mv, score = full, 0, len(a)
+    for ch in b:
+        eq = peq.get(ch, 0)
+        xv = eq | mv
+        xh = (((eq & pv) + pv) ^ pv) | eq
+        ph = mv | (~(xh | pv) & full)
+        mh = pv & xh
+        if ph & last:
+            score += 1
+        elif mh & last:
+            score -= 1
+        ph = ((ph << 1) | 1) & full
+        mh = (mh << 1) & full
+        pv = mh | (~(xv | ph) & full)
+        mv = ph & xv
+    return score
+
+
 def levenshtein_within(a: str, b: str, limit: int) -> int | None:
     """Levenshtein distance of ``a`` and ``b`` if it is at most ``limit``, else ``None``."""
     if abs(len(a) - len(b)) > limit:
         return None
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        current = [i]
-        best = i
-        for j, cb in enumerate(b, 1):
-            cost = 0 if ca == cb else 1
-            value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-            current.append(value)
-            best = min(best, value)
-        if best > limit:
-            return None
-        previous = current
-    return previous[-1] if previous[-1] <= limit else None
+    distance = edit_distance(a, b)
+    return distance if distance <= limit else None

@@ -4,7 +4,8 @@ Provision sources, in document order: every top-level ``article`` (type ``articl
 ``attachment``/``doc`` holding a ``mainBody`` (type ``annex``). Articles inside another article,
 an ``embeddedStructure``/``quotedStructure``/``mod`` or an attachment are quoted or annexed
 text, never provisions of their own; their text stays in the provision that quotes them,
-rendered as a Markdown quotation.
+rendered as a Markdown quotation unless the publisher hides the quotation
+(``scl:hide-quote="true"``: then as plain blocks, as Legilux displays it).
 
 - anchor: the publisher's ``id`` verbatim (``art_1er``, ``art_4-1``, ``art_l_010-1``), else
   ``article_<n>`` / slug of the annex title / ``annex_<n>``;
@@ -24,6 +25,7 @@ official ``body`` becomes one ``document`` provision.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from lxml import etree
@@ -76,8 +78,9 @@ class _Reader:
     def inline(self, el: etree._Element, plain: bool = False) -> str:
         out = [el.text or ""]
         for child in el:
-            out.append(self.inline_child(child, plain))
-            out.append(child.tail or "")
+            rendered = self.inline_child(child, plain)
+            out.append(rendered)
+            out.append(_tail(child, rendered))
         return "".join(out)
 
     def inline_child(self, el: etree._Element, plain: bool) -> str:
@@ -109,7 +112,7 @@ class _Reader:
         if el is None:
             return None
         saved = len(self.state.citations)
-        text = collapse_ws(self.inline(el, plain=True))
+        text = _flush([self.inline(el, plain=True)])
         del self.state.citations[saved:]
         return text or None
 
@@ -125,7 +128,8 @@ class _Reader:
         if tag in ("ol", "ul"):
             return self.list_items(el, ordered=tag == "ol")
         if tag in QUOTED:
-            return [_quote(b) for b in self.children_blocks(el)]
+            blocks = self.children_blocks(el)
+            return blocks if el.get(f"{{{SCL}}}hide-quote") == "true" else [_quote(b) for b in blocks]
         if tag in TITLED:
             return self.titled(el)
         if tag in NUMBERED and _child(el, "num") is not None:
@@ -147,13 +151,15 @@ class _Reader:
         for child in el:
             tag = local(child.tag)
             if tag in BLOCK and namespace(child.tag) != SCL:
-                out.append(collapse_ws("".join(run)))
+                out.append(_flush(run))
                 run = []
                 out.extend(self.blocks(child))
+                run.append(child.tail or "")
             else:
-                run.append(self.inline_child(child, plain=False))
-            run.append(child.tail or "")
-        out.append(collapse_ws("".join(run)))
+                rendered = self.inline_child(child, plain=False)
+                run.append(rendered)
+                run.append(_tail(child, rendered))
+        out.append(_flush(run))
         return [b for b in out if b]
 
     def titled(self, el: etree._Element) -> list[str]:
@@ -188,6 +194,26 @@ class _Reader:
             cells = [c for c in tr if local(c.tag) in ("td", "th")]
             rows.append([" ".join(self.mixed(c)) for c in cells])
         return gfm_table(rows)
+
+
+SOFT = "\x00"  # cannot occur in XML 1.0 text
+_SOFT_BEFORE_PUNCT = re.compile("\x00+(?=[.,;:!?)\\]»])")
+
+
+def _tail(child: etree._Element, rendered: str) -> str:
+    """A whitespace-only tail after an element that renders nothing (``noteRef``, a ``mod``
+    milestone, ``del``) is layout, not a word separator, when punctuation follows it."""
+    tail = child.tail or ""
+    if not rendered and tail and not tail.strip():
+        return SOFT
+    return tail
+
+
+def _flush(run: list[str]) -> str:
+    text = "".join(run)
+    if SOFT in text:
+        text = _SOFT_BEFORE_PUNCT.sub("", text).replace(SOFT, " ")
+    return collapse_ws(text)
 
 
 def _child(el: etree._Element, name: str) -> etree._Element | None:

@@ -250,8 +250,8 @@ def _oj_paragraph(blocks: list[str]) -> list[str]:
 
 
 def _is_subdivision(el: etree._Element) -> bool:
-    ident = el.get("id")
-    return bool(ident) and ident.startswith(("art_", "anx")) and "eli-subdivision" in classes(el)
+    ident = el.get("id") or ""
+    return ident.startswith(("art_", "anx")) and "eli-subdivision" in classes(el)
 
 
 def _division_label(div: etree._Element, walker: Walker) -> str | None:
@@ -319,7 +319,7 @@ def flat_drafts(root: etree._Element, walker: Walker) -> list[Draft]:
     first = _first(root, ARTICLE_TITLES)
     if first is None:
         return []
-    markers = []
+    markers: list[etree._Element] = []
     for prev in first.itersiblings(preceding=True):
         if not (isinstance(prev.tag, str) and classes(prev) & {"modref", "arrow"}):
             break

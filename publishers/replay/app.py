@@ -48,6 +48,7 @@ from publishers.replay.faults import GRAPH_FAULTS, Faults
 from publishers.replay.jolux import Projection, ServedFile, project_legilux
 from publishers.replay.records import state_records
 from publishers.replay.source import ReplaySource
+from publishers.replay.sparql import evaluate
 
 SPARQL_JSON = "application/sparql-results+json"
 
@@ -100,6 +101,21 @@ class ReplayPublisher:
             self._zips.clear()
             self._answers.clear()
 
+    def warm(self) -> int:
+        """Build every Formex zip ahead of the first request (as a real Cellar has them ready);
+        returns how many were built."""
+        eu = self._built.eu
+        if eu is None:
+            return 0
+        read = self._readers[Publisher.EURLEX]
+        built = 0
+        for formex in eu.formex.values():
+            contents = [read(s.sha256) for s in formex.members]
+            if all(c is not None for c in contents):
+                self._zip(formex.path, formex.members, contents)
+                built += 1
+        return built
+
     def set_faults(self, **changes: Any) -> dict[str, Any]:
         """Change fault switches (rebuilding the graphs when a record-level fault changed)."""
         with self._lock:
@@ -109,10 +125,14 @@ class ReplayPublisher:
             return self.faults.to_dict()
 
     def reset(self) -> None:
+        """Clear every fault and counter (the graphs are rebuilt only if a record-level fault was set)."""
         with self._lock:
-            self.faults = Faults()
+            default = Faults()
+            changed = {name for name in GRAPH_FAULTS if getattr(self.faults, name) != getattr(default, name)}
+            self.faults = default
             self.stats.clear()
-            self.rebuild()
+            if changed:
+                self.rebuild()
 
     # -- the ASGI app --------------------------------------------------------------------------
 
@@ -200,7 +220,7 @@ class ReplayPublisher:
             if document is None:
                 try:
                     with quiet_rdflib():
-                        document = results_json(graph.query(query))
+                        document = results_json(evaluate(graph, query))
                 except Exception as exc:  # rdflib raises many kinds on a bad query: the client's error
                     return Response(f"bad query: {exc}", status_code=400)
                 self._answers[key] = document
@@ -321,7 +341,7 @@ class _Truncated:
 def build_zip(members: Iterable[tuple[str, bytes]]) -> bytes:
     """A deterministic zip (fixed timestamps, sorted members)."""
     buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as archive:
         for name, content in sorted(members):
             info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED

@@ -7,10 +7,13 @@ instants from the question, freezes it and executes it in user order against the
 legal core. Optional prose is composed and judged only on explicit request and can only lose
 to the typed reply.
 
-Modules, in pipeline order: :mod:`.subjects` (preflight), :mod:`.planning` and :mod:`.rules`
-(planners), :mod:`.arguments` and :mod:`.plan` (gate and freeze), :mod:`.dates` (date guard),
-:mod:`.execute` (executor and outcome router), :mod:`.evidence` and :mod:`.compose`
-(optional synthesis), :mod:`.service` (deadlines and the terminal object), :mod:`.memory`,
-:mod:`.admission` and :mod:`.web` (the web boundary). Importing this package has no side
-effects.
+Modules, in pipeline order: :mod:`.subjects` (preflight), :mod:`.catalog` (the closed
+catalog over the core's schemas), :mod:`.planning` and :mod:`.rules` (planners, the gate),
+:mod:`.arguments` and :mod:`.plan` (argument gate and freeze), :mod:`.dates` (date guard),
+:mod:`.execute` and :mod:`.replies` (executor, outcome router, named lines), :mod:`.evidence`
+and :mod:`.compose` (optional synthesis), :mod:`.model` (the chat transport),
+:mod:`.service` (deadlines and the terminal object), :mod:`.build` (assembly over a mounted
+core), :mod:`.memory`, :mod:`.admission` and :mod:`.web` (the web boundary). Closed
+vocabularies live in :mod:`.vocab`; the core's answers are read only in :mod:`.core_port`.
+Importing this package has no side effects.
 """

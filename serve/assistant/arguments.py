@@ -10,6 +10,7 @@ with a :class:`PlanViolation` naming one closed violation class.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -131,6 +132,8 @@ def _value(tool: str, arg: ArgSpec, value: Any, repairs: list[str]) -> Any:
         return None
     if len(text) > arg.max_length:
         raise PlanViolation("out_of_bounds", f"Argument '{arg.name}' is too long.")
+    if arg.pattern and not re.search(arg.pattern, text):
+        raise PlanViolation("unsupported_value", f"Argument '{arg.name}' has an unsupported value.")
     return text
 
 

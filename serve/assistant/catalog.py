@@ -140,6 +140,7 @@ class ArgSpec:
     min_items: int = 1
     max_items: int = 50
     item_max_length: int = 512
+    pattern: str | None = None
     description: str = ""
 
 
@@ -184,7 +185,7 @@ def arg_spec(name: str, schema: Mapping[str, Any]) -> ArgSpec:
     if name in DATE_ARGUMENTS or schema.get("format") == "date" or _DATE_PATTERN_HINT.search(pattern):
         return ArgSpec(name, "date", max_length=10, description=description)
     return ArgSpec(name, "string", max_length=max_length, opaque=name in OPAQUE_ARGUMENTS,
-                   description=description)
+                   pattern=pattern or None, description=description)
 
 
 def _int(value: Any) -> int | None:

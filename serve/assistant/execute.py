@@ -18,15 +18,12 @@ from typing import Any
 from legal.errors import LexError, RequestError
 from serve.assistant import core_port as cp
 from serve.assistant.plan import RequestedOperation, computed_effects
+from serve.assistant.replies import named_line
 from serve.assistant.subjects import SubjectAuthority
 from serve.assistant.vocab import Effect, LegalOutcome, TransportOutcome, UnknownStatusError
 
 CoreCall = Callable[[str, Mapping[str, Any]], Awaitable[Mapping[str, Any]]]
 ResultSink = Callable[["OperationResult"], Awaitable[None]]
-
-GAP_OUTCOMES = frozenset({LegalOutcome.NEEDS_CLARIFICATION, LegalOutcome.NOT_AVAILABLE,
-                          LegalOutcome.NOT_COMPARABLE, LegalOutcome.NOT_FOUND,
-                          LegalOutcome.INVALID_REQUEST, LegalOutcome.LEGAL_BOUNDARY})
 
 _TEXT = {
     "en": {
@@ -184,110 +181,6 @@ def cards_for(op: RequestedOperation, effects: frozenset[Effect], outcome: Legal
     return cards
 
 
-# --- named deterministic lines ----------------------------------------------------------------
-
-
-def _name(payload: Mapping[str, Any], work: str | None, known_title: str | None = None) -> str:
-    title = known_title or cp.first(payload, "title")
-    work = work or cp.first(payload, "work")
-    if title and work:
-        return f"{title} ({work})"
-    return str(title or work or "the requested instrument")
-
-
-def named_line(op: RequestedOperation, payload: Mapping[str, Any], outcome: LegalOutcome,
-               args: Mapping[str, Any], known_title: str | None = None) -> str:
-    """The one named sentence of a completed legal operation: instrument and instant always named."""
-    name = _name(payload, args.get("work"), known_title)
-    if outcome in GAP_OUTCOMES:
-        detail = cp.first(payload, "detail", "hint", "text_unavailable_reason")
-        subject = f" for {name}" if args.get("work") or cp.first(payload, "work") else ""
-        head = f"The {op.tool.replace('_', ' ')} operation{subject} is {outcome.value.replace('_', ' ')}."
-        return head + (f" {detail}" if isinstance(detail, str) else "")
-    return _LINES.get(op.tool, _generic)(op, payload, args, name)
-
-
-def _generic(op: RequestedOperation, payload: Mapping[str, Any], args: Mapping[str, Any], name: str) -> str:
-    return f"The {op.tool.replace('_', ' ')} result for {name} is open below."
-
-
-def _as_of(op: RequestedOperation, payload: Mapping[str, Any], args: Mapping[str, Any], name: str) -> str:
-    valid_from = cp.first(payload, "valid_from")
-    provisions = cp.rows(payload, ("provisions",))
-    head = f"The verified publisher text of {name}, state from {valid_from}, as asked for {args.get('date')}"
-    if len(provisions) == 1 and isinstance(provisions[0].get("text"), str):
-        anchor = provisions[0].get("num") or provisions[0].get("anchor")
-        excerpt = provisions[0]["text"][:600]
-        return f"{head}, {anchor}: \"{excerpt}\""
-    if args.get("mode") == "outline":
-        return f"The publisher table of contents of {name}, state from {valid_from}, is open below."
-    return f"{head}, holds {cp.count(payload, 'total_provisions') or len(provisions)} provision(s), open below."
-
-
-def _timeline(op: RequestedOperation, payload: Mapping[str, Any], args: Mapping[str, Any], name: str) -> str:
-    total = cp.count(payload, "total_count") or len(cp.rows(payload))
-    return f"Lex holds {total} publisher version(s) of {name}; the timeline is open below."
-
-
-def _history(op: RequestedOperation, payload: Mapping[str, Any], args: Mapping[str, Any], name: str) -> str:
-    states = cp.rows(payload, ("states",))
-    distinct = cp.count(payload, "distinct_texts") or len(states)
-    window = f" between {args['from_date']} and {args['to_date']}" if "from_date" in args else ""
-    return (f"The verified history of {args.get('anchor', 'the article')} in {name}{window} contains "
-            f"{distinct} distinct text(s). These are publisher consolidation states, not "
-            "conclusions about legal effect.")
-
-
-def _diff(op: RequestedOperation, payload: Mapping[str, Any], args: Mapping[str, Any], name: str) -> str:
-    changed = cp.first(payload, "changed")
-    verdict = "differ" if changed else "do not differ" if changed is False else "were compared"
-    scope = f" at {args['anchor']}" if "anchor" in args else ""
-    return (f"The publisher states of {name}{scope} on {args.get('from_date')} and "
-            f"{args.get('to_date')} {verdict}; the comparison is open below.")
-
-
-def _ranking(op: RequestedOperation, payload: Mapping[str, Any], args: Mapping[str, Any], name: str) -> str:
-    works = cp.count(payload, "works_changed") or len(cp.rows(payload, ("changes",)))
-    versions = cp.count(payload, "new_versions")
-    counted = f" with {versions} publisher version date(s)" if versions is not None else ""
-    return (f"Between {args.get('from_date')} and {args.get('to_date')}, Lex found {works} "
-            f"instrument(s){counted}. The verified ranking is open below.")
-
-
-def _in_force(op: RequestedOperation, payload: Mapping[str, Any], args: Mapping[str, Any], name: str) -> str:
-    total = cp.count(payload, "total_works_in_force") or len(cp.rows(payload, ("works",)))
-    return (f"Lex found {total} publisher-observed state(s) covering {args.get('date')}. This is "
-            "not an exhaustive legal-effect inventory.")
-
-
-def _coverage(op: RequestedOperation, payload: Mapping[str, Any], args: Mapping[str, Any], name: str) -> str:
-    sections = cp.sections(payload)
-    works = cp.count(payload, "works")
-    held = f", {works} work(s)" if works is not None else ""
-    return f"Coverage of the mounted corpus: {len(sections)} publisher section(s){held}; open below."
-
-
-def _cited_by(op: RequestedOperation, payload: Mapping[str, Any], args: Mapping[str, Any], name: str) -> str:
-    total = cp.count(payload, "citing_articles") or len(cp.rows(payload, ("citations",)))
-    return f"Lex found {total} article(s) referring to {name}."
-
-
-def _provenance(op: RequestedOperation, payload: Mapping[str, Any], args: Mapping[str, Any], name: str) -> str:
-    return f"The verification record of {args.get('lex_id')} is open below."
-
-
-def _search(op: RequestedOperation, payload: Mapping[str, Any], args: Mapping[str, Any], name: str) -> str:
-    hits = len(cp.rows(payload, ("hits", "results")))
-    return f"Lex found {hits} pointer(s) for your query; they are search hits, open below."
-
-
-_LINES: dict[str, Callable[[RequestedOperation, Mapping[str, Any], Mapping[str, Any], str], str]] = {
-    "as_of": _as_of, "timeline": _timeline, "article_history": _history, "diff": _diff,
-    "changes_in_period": _ranking, "in_force_on": _in_force, "coverage": _coverage,
-    "cited_by": _cited_by, "provenance": _provenance, "search": _search,
-}
-
-
 # --- the executor -----------------------------------------------------------------------------
 
 
@@ -369,7 +262,7 @@ class Executor:
             return transport_gap(op, transport, self.locale, exc.code)
         except Exception as exc:
             return transport_gap(op, TransportOutcome.UPSTREAM_FAILED, self.locale, type(exc).__name__)
-        line = named_line(op, payload, outcome, args, self._title(args.get("work")))
+        line = named_line(op.tool, payload, outcome, args, self.locale, self._title(args.get("work")))
         return completed_result(op, outcome, TransportOutcome.COMPLETED, line, payload=payload, args=args,
                           line=line, started=started)
 

@@ -200,13 +200,13 @@ class CatalogueIndex:
 
     def __init__(self, source: CatalogueSource) -> None:
         self.source = source
-        self.by_first: dict[str, list[WorkName]] = defaultdict(list)
+        self.by_prefix: dict[tuple[str, ...], list[WorkName]] = defaultdict(list)
         self.works_by_name: dict[tuple[str, str], set[str]] = defaultdict(set)
         self.works: set[str] = set()
         for name in source.names():
             if not name.normalized:
                 continue
-            self.by_first[name.normalized.split()[0]].append(name)
+            self.by_prefix[tuple(name.normalized.split()[:2])].append(name)
             self.works_by_name[(name.kind, name.normalized)].add(name.work)
             self.works.add(name.work)
 
@@ -234,7 +234,8 @@ def scan_names(index: CatalogueIndex, normalized_turn: str) -> list[Mention]:
     words = normalized_turn.split()
     found: dict[tuple[str, tuple[int, int]], set[str]] = defaultdict(set)
     for start, word in enumerate(words):
-        for name in index.by_first.get(word, ()):
+        candidates = [*index.by_prefix.get((word,), ()), *index.by_prefix.get(tuple(words[start:start + 2]), ())]
+        for name in candidates:
             size = len(name.normalized.split())
             if words[start:start + size] == name.normalized.split() and _name_eligible(name, normalized_turn):
                 found[(name.kind, (start, start + size))].add(name.work)
@@ -513,13 +514,17 @@ def _from_spans(index: CatalogueIndex, spans: Sequence[_Span], mentions: Sequenc
         key = "short_title" if any(s.kinds == {"short_title"} and len(s.works) > 1 for s in spans) \
             else "ambiguous"
         return _clarify(clarification_for(index, decision.ordered, key, locale, "ambiguous"), decision)
-    source = {s: k for sp in spans for s in sp.works for k in sorted(sp.kinds)}
-    members = tuple(_member(index, w, mentions, source.get(w, "identifier"), lex_ids)
-                    for w in decision.works)
+    members = tuple(_member(index, w, mentions, _source(spans, w), lex_ids) for w in decision.works)
     disclosure = None
     if decision.runner_up:
         disclosure = Disclosure(decision.runner_up, index.title(decision.runner_up))
     return _authority(SubjectAuthority(members, article, disclosure, status=decision.reason))
+
+
+def _source(spans: Sequence[_Span], work: str) -> str:
+    """The strongest kind of name that authorised ``work``: identifier, title, short title."""
+    kinds = {k for s in spans if work in s.works for k in s.kinds}
+    return next((k for k in TRUSTED_KINDS if k in kinds), "identifier")
 
 
 def _without_authority(index: CatalogueIndex, mentions: Sequence[Mention], normalized_turn: str,

@@ -83,7 +83,7 @@ _SPECS = (
             TextList("anchors", "Provision anchors (art_6, art_1er, anx_I); article numbers match 1 ↔ 1er.",
                      max_items=50, item_max_length=512, item_pattern=ANCHOR_PATTERN),
         ),
-        rules=(RequiredWhen("anchors", "mode", ("select",)),),
+        rules=(RequiredWhen("anchors", "mode", ("select",)), ForbiddenWhen("anchors", "mode", ("full",))),
         handler=as_of.run,
     ),
     OperationSpec(

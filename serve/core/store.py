@@ -12,7 +12,7 @@ import sqlite3
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from derive.index.textstore import decode
 
@@ -183,13 +183,12 @@ def provisions_by_anchors(conn: sqlite3.Connection, expression_rowid: int, ancho
     """The provisions with exactly these anchors (index lookup, document order)."""
     if not anchors:
         return []
-    query = (f"SELECT * FROM provisions WHERE expression_rowid = ? AND anchor IN ({_marks(anchors)}) "  # noqa: S608
+    query = (f"SELECT * FROM provisions WHERE expression_rowid = ? AND anchor IN ({_marks(anchors)}) "
              "ORDER BY seq")
     return [Provision.of(r) for r in conn.execute(query, [expression_rowid, *anchors])]
 
 
-@dataclass(frozen=True)
-class ProvisionKey:
+class ProvisionKey(NamedTuple):
     """The light form of a provision used for comparisons (no path decoding)."""
 
     anchor: str
@@ -199,8 +198,10 @@ class ProvisionKey:
 
 
 def provision_keys(conn: sqlite3.Connection, expression_rowid: int) -> list[ProvisionKey]:
+    cursor = conn.cursor()
+    cursor.row_factory = None
     query = "SELECT anchor, text_sha256, num, heading FROM provisions WHERE expression_rowid = ? ORDER BY seq"
-    return [ProvisionKey(*r) for r in conn.execute(query, (expression_rowid,))]
+    return list(map(ProvisionKey._make, cursor.execute(query, (expression_rowid,))))
 
 
 def anchors_of(conn: sqlite3.Connection, expression_rowid: int) -> list[str]:

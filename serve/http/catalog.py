@@ -8,9 +8,11 @@ its arguments, effect kind). HTTP, OpenAPI, MCP and the web pages read it throug
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
+
+Validator = Callable[[Any], Any]
 
 _SCALAR_TYPES = frozenset({"string", "integer", "number", "boolean"})
 
@@ -27,6 +29,7 @@ class Operation:
     input_schema: Mapping[str, Any]
     effect: str
     title: str = ""
+    validator: Validator | None = None
 
     @property
     def properties(self) -> Mapping[str, Mapping[str, Any]]:
@@ -87,12 +90,14 @@ def project(name: str, spec: Any) -> Operation:
     if callable(schema):
         schema = schema()
     effect = _attr(spec, "effect", "effect_kind", "kind")
+    validator = getattr(spec, "validate", None)
     return Operation(
         name=str(_attr(spec, "name") or name),
         description=str(_attr(spec, "description") or ""),
         input_schema=dict(schema or {"type": "object", "properties": {}}),
         effect=str(getattr(effect, "value", effect) or ""),
         title=str(_attr(spec, "title") or ""),
+        validator=validator if callable(validator) else None,
     )
 
 

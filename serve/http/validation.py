@@ -1,9 +1,10 @@
-"""Argument validation at the edge, against the operation's own JSON Schema.
+"""Argument validation at the edge, against the operation's own declaration.
 
-Arguments arrive as a JSON object (``POST``) or as query parameters (``GET``, scalar
-operations only). Both end here, as one ``dict`` checked against the closed schema of the
-operation (unknown members refused). A refusal is one :class:`legal.errors.RequestError`
-naming the argument, never echoing the offending value.
+Arguments arrive as a JSON object (``POST``) or as query parameters (``GET``). Both end here,
+as one ``dict`` checked before any queueing: by the legal core's own validator of the
+operation when it has one (the same declarations its JSON Schema is rendered from), else
+against the closed JSON Schema (unknown members refused). A refusal is one
+:class:`legal.errors.RequestError` naming the argument.
 """
 
 from __future__ import annotations
@@ -84,7 +85,12 @@ def _validator_for(operation: Operation) -> ArgumentValidator:
 
 
 def validate_arguments(operation: Operation, arguments: object) -> dict[str, Any]:
-    """Validate ``arguments`` for ``operation`` (validators are cached per operation)."""
+    """Validate ``arguments`` for ``operation``; return them unchanged (as a plain dict)."""
+    if operation.validator is not None:
+        if not isinstance(arguments, Mapping):
+            raise RequestError("arguments must be a JSON object", code="invalid_arguments")
+        operation.validator(arguments)
+        return dict(arguments)
     return _validator_for(operation).validate(arguments)
 
 

@@ -53,6 +53,7 @@ def test_defaulted_instant_is_recorded() -> None:
     ("timeline", {}, "missing_work_identity"),
     ("search", {"query": 5}, "wrong_type"),
     ("search", {"query": "x" * 1001}, "out_of_bounds"),
+    ("as_of", {"work": "w:x", "date": "2020-01-01", "language": "French"}, "unsupported_value"),
     ("nonsense", {}, "unknown_operation"),
 ])
 def test_answer_changing_arguments_are_refused(tool: str, args: dict[str, Any], violation: str) -> None:

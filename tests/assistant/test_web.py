@@ -71,8 +71,7 @@ def test_sse_events_and_terminal_object_equal_the_json_body() -> None:
             streamed = [e["payload"] for name, e in events if name == "operation_result"]
             assert streamed == done["operations"] and [o["tool"] for o in streamed] == ["coverage", "timeline"]
             joined = await http.post("/ask", json=body, headers={"Idempotency-Key": "k-1"})
-            terminal = {k: v for k, v in done.items() if k != "status"}
-            assert joined.json() == terminal
+            assert joined.json() == done and done["status"] == 200
             conflict = await http.post("/ask", json={"message": "Show coverage."}, headers={"Idempotency-Key": "k-1"})
             assert conflict.status_code == 409 and conflict.json()["error"] == "key_reused"
     run(scenario())

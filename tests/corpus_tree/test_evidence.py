@@ -115,3 +115,19 @@ def test_shared_store_location_from_parameter_and_environment(tmp_path: Path,
     assert CorpusTree.open(tmp_path / "a").evidence.root == shared
     monkeypatch.delenv(ENV_EVIDENCE_DIR)
     assert CorpusTree.open(tmp_path / "a", evidence_dir=shared).evidence.root == shared
+
+
+def test_import_and_verify_with_a_shared_store_outside_the_tree(tmp_path: Path, eu_fixture: Path) -> None:
+    from corpus_tree.importer import import_published
+    from corpus_tree.verify import verify_tree
+
+    from .conftest import copy_source
+
+    shared = tmp_path / "shared"
+    src = copy_source(eu_fixture, tmp_path / "src", ("32016r0679",))
+    report = import_published(src, tmp_path / "tree", evidence_dir=shared, durable=False)
+    assert report.bodies_added == 8 and not (tmp_path / "tree" / "evidence").exists()
+    assert len(list(EvidenceStore(shared).iter_hashes())) == 8
+    assert verify_tree(tmp_path / "tree", evidence_dir=shared).ok
+    missing = verify_tree(tmp_path / "tree", evidence_dir=tmp_path / "elsewhere")
+    assert {p.code for p in missing.problems} == {"missing_body"}

@@ -77,8 +77,8 @@ def test_trap_12_quoted_articles_stay_inside_the_amending_article(lu_body):
     assert [p.anchor for p in result.provisions] == ["art_1er", "art_2", "art_3"] or \
         all(not p.anchor.startswith("article_") for p in result.provisions)
     art2 = next(p for p in result.provisions if p.anchor == "art_2")
-    assert "> **Art. 1er.**" in art2.text_md  # the replaced article, quoted
-    assert "> **(1)** La représentation indirecte" in art2.text_md
+    # the replaced article stays in the amending one (scl:hide-quote="true": shown unquoted, as Legilux does)
+    assert "est remplacé par ce qui suit :\n\n**Art. 1er.**\n\n**(1)** La représentation indirecte" in art2.text_md
 
 
 def test_trap_12_embedded_structures_never_become_provisions(lu_body):
@@ -136,7 +136,7 @@ def test_refs_become_citations_with_inline_text_only(lu_body):
     assert "convention amendée du 13 décembre 1993" in art.text_md
     assert "http" not in art.text_md and "](" not in art.text_md
     assert any(c.href.endswith("/eli/etat/leg/conv/1993/12/13/n7/jo") for c in art.citations)
-    assert "> **Filtre de Ryser :** membrane" in art.text_md  # embeddedStructure quoted, bold kept
+    assert "\n\n**Filtre de Ryser :** membrane" in art.text_md  # embeddedStructure kept, bold kept
 
 
 def test_unknown_namespace_is_refused_with_the_evidence_hash(lu_body):
@@ -148,3 +148,9 @@ def test_unknown_namespace_is_refused_with_the_evidence_hash(lu_body):
     with pytest.raises(DerivationError) as err:
         akn_lu.extract(body, language="fr")
     assert err.value.code == "unknown_namespace" and err.value.subject == sha256_hex(body)
+
+
+def test_trap_12_shown_quotations_render_as_markdown_quotes(lu_body):
+    body = lu_body("rmin-2024-07-18-a293/2024-10-29/fr.xml").replace(b'scl:hide-quote="true"', b'scl:hide-quote="false"')
+    art2 = next(p for p in akn_lu.extract(body, language="fr").provisions if p.anchor == "art_2")
+    assert "\n\n> **Art. 1er.**\n\n> **(1)** La représentation indirecte" in art2.text_md

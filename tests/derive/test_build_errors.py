@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import datetime as _dt
 
-from corpus_tree import CorpusTree, Enumeration, ExpressionInput, ObservationInput, VersionInput, WorkInput
+from corpus_tree import (
+    CorpusTree,
+    Enumeration,
+    ExpressionInput,
+    ObservationInput,
+    VersionInput,
+    WorkInput,
+)
 from corpus_tree.writer import apply_enumeration
 from derive.dataset import build_dataset
 from legal.canonical import sha256_hex

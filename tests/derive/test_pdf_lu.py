@@ -23,9 +23,9 @@ def test_consolidated_pdf_articles_with_page_spans(lu_body):
     assert by["art_1er"].num == "Art. 1er." and by["art_1er"].path == (
         "Chapitre 1er : Limitation des regroupements de personnes",)
     assert by["art_6"].heading == "Sanctions à l’égard des personnes physiques"
-    assert by["art_1er"].derived_from.pages == (1, 1)
+    assert by["art_1er"].derived_from.pages == (2, 2)  # after the cover page
     assert all(p.derived_from.pages is not None for p in result.provisions)
-    assert by["art_3"].text_md.startswith("(1) Toutes les activités commerciales et artisanales")
+    assert by["art_3"].text_md.startswith("Les foires et salons dans des établissements fermés sont interdits.")
 
 
 def test_pdf_text_is_only_what_the_text_layer_holds(lu_body):

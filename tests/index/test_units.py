@@ -10,7 +10,12 @@ from hypothesis import strategies as st
 
 from derive.index.digest import row_bytes
 from derive.index.history import VersionText, build_history
-from derive.index.identifiers import celex_to_slug, eu_eli_celex, href_slug_candidates, lu_slug_candidates
+from derive.index.identifiers import (
+    celex_to_slug,
+    eu_eli_celex,
+    href_slug_candidates,
+    lu_slug_candidates,
+)
 from derive.index.text import anchor_article_key, article_key, fts_query, normalize
 from derive.index.textstore import check, encode
 from legal.canonical import canonical_bytes

@@ -63,7 +63,7 @@ def sequence(*responses: httpx.Response | Exception) -> tuple[Handler, list[http
 
 def test_503_retry_after_is_capped_then_success() -> None:
     clock = Clock()
-    handler, seen = sequence(httpx.Response(503, headers={"Retry-After": "12"}), httpx.Response(200, text="ok"))
+    handler, _seen = sequence(httpx.Response(503, headers={"Retry-After": "12"}), httpx.Response(200, text="ok"))
     http = client(handler, clock, max_delay=5.0)
     response = http.get("https://example.test/a")
     assert response.status == 200 and response.attempts == 2

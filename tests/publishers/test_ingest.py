@@ -13,7 +13,6 @@ from legal.errors import PublisherError
 from legal.ids import Publisher
 from publishers.http import Paging
 from publishers.replay.records import CELEX_BASE
-
 from tests.publishers.conftest import NOW, Harness, snapshot
 
 LATER = NOW + _dt.timedelta(days=1)
@@ -166,16 +165,17 @@ def test_withdrawn_then_restored(small: Harness, target: CorpusTree) -> None:
     pvid = a_state(small)
     # EUR-Lex end dates are computed from the next state: withdrawing the consolidation
     # reopens the original state's interval (and restoring it closes it again).
-    neighbour = {} if small.publisher is Publisher.LEGILUX else {"validity_revised": 1}
+    eu = small.publisher is Publisher.EURLEX
+    reopened, closed = ({"validity_revised": 1}, {"interval_closed": 1}) if eu else ({}, {})
     small.replay.set_faults(withdrawn=[pvid])
     report = small.ingest(target, now=LATER)
-    assert report.events == {"withdrawn_from_source": 1, **neighbour}
+    assert report.events == {"withdrawn_from_source": 1, **reopened}
     events = record_of(target, pvid)["events"]
     assert events[-1] == {"event": "withdrawn_from_source", "observed_from": "2026-12-02T06:00:00Z",  # type: ignore[index]
                           "scope": "version", "detail": "publisher record absent from the current enumeration"}
     small.replay.set_faults(withdrawn=[])
     report = small.ingest(target, now=LATER + _dt.timedelta(days=1))
-    assert report.events == {"resighted": 1, **neighbour}
+    assert report.events == {"resighted": 1, **closed}
     assert record_of(target, pvid)["events"][-1]["event"] == "resighted"  # type: ignore[index]
     assert report.bodies_fetched == 0
 

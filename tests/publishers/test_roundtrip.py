@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 from corpus_tree import CorpusTree, VersionRecord
-
 from tests.publishers.conftest import Harness
 
 #: The one known divergence, on purpose: this published Legilux record pairs a

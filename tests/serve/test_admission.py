@@ -193,3 +193,22 @@ def test_a_request_past_its_deadline_answers_504(make_state: Callable[..., Serve
     (response,) = asyncio.run(_fire(app, 1))
     assert response.status_code == 504
     assert response.json()["error"]["code"] == "deadline_exceeded"
+
+
+def test_mcp_refusals_at_the_edge_are_json_rpc(make_state: Callable[..., ServeState], dev_index: Path) -> None:
+    from starlette.testclient import TestClient
+
+    limits = AdmissionLimits(client_per_minute=6, client_burst=1, global_per_minute=0)
+    app = _app(make_state, dev_index, limits)
+    body = {"jsonrpc": "2.0", "id": 7, "method": "tools/list", "params": {}}
+    with TestClient(app) as client:  # type: ignore[arg-type]
+        too_big = client.post("/mcp", content=b"{" + b" " * (70 * 1024) + b"}",
+                              headers={"content-type": "application/json"})
+        assert too_big.status_code == 413
+        assert too_big.json()["error"]["code"] == -32003
+        client.post("/mcp", json=body)
+        limited = client.post("/mcp", json=body)
+    assert limited.status_code == 429
+    error = limited.json()["error"]
+    assert (error["code"], error["message"]) == (-32002, "rate_limited")
+    assert error["data"]["error"]["family"] == "transport"

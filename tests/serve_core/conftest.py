@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.index.handmade import build_handmade
 from serve.core import LegalCore
+from tests.index.handmade import build_handmade
 from tests.index.pipeline import FixtureBuild, fixture_build
 
 

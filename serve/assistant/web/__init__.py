@@ -161,7 +161,8 @@ class _Turn:
 
 async def _run_turn(turn: _Turn, client: str) -> tuple[int, dict[str, Any]]:
     """Lease the thread, admit, ask, commit; always completes the idempotency entry."""
-    status, body, retain = 500, {"error": "internal_error", "reply": ""}, False
+    status, retain = 500, False
+    body: dict[str, Any] = {"error": "internal_error", "reply": ""}
     lease: Lease | None = None
     slot: AdmissionLease | None = None
     try:
@@ -177,6 +178,7 @@ async def _run_turn(turn: _Turn, client: str) -> tuple[int, dict[str, Any]]:
     except Exception:
         logging.getLogger(__name__).exception("assistant turn failed")
     finally:
+        body = {**body, "status": status}
         if slot is not None:
             slot.release()
         if lease is not None:
@@ -219,15 +221,14 @@ async def _stream(turn: _Turn, task: asyncio.Task[tuple[int, dict[str, Any]]] | 
     if not streamed:
         for operation in body.get("operations") or []:
             yield frame("operation_result", operation)
-    yield frame("done", {**body, "status": turn.entry.status})
+    yield frame("done", body)
 
 
 async def _replay(entry: Entry, request_id: str) -> AsyncIterator[bytes]:
     await entry.done.wait()
     started = time.monotonic()
     body = entry.body or {}
-    events = [*(("operation_result", op) for op in body.get("operations") or []),
-              ("done", {**body, "status": entry.status})]
+    events = [*(("operation_result", op) for op in body.get("operations") or []), ("done", body)]
     for sequence, (name, payload) in enumerate(events, start=1):
         yield sse_frame(name, request_id, sequence, int((time.monotonic() - started) * 1000), payload)
 
@@ -253,7 +254,7 @@ async def ask_endpoint(request: Request) -> Response:
         return _error(503, "assistant_disabled", "no verified legal core is mounted")
     if Assistant.is_non_selection(message):
         outcome = await assistant.ask(message)
-        return JSONResponse(outcome.body, headers=_HEADERS)
+        return JSONResponse({**outcome.body, "status": outcome.status}, headers=_HEADERS)
     try:
         claim = state.idempotency.claim(key, fingerprint(PURPOSE, token, raw))
     except IdempotencyConflict as exc:

@@ -16,11 +16,11 @@ from serve.core.resolve import DateResolution, locate_work, resolve_on
 from serve.core.shapes import choose_expression, text_outcome, version_doc
 from serve.core.store import (
     Expression,
-    Provision,
+    ProvisionKey,
     Version,
     Work,
     expressions_of,
-    provisions_of,
+    provision_keys,
     texts,
     versions_of,
 )
@@ -36,10 +36,14 @@ class Side:
     provisions: tuple[ProvisionKey, ...]
 
 
-def _side(conn: sqlite3.Connection, version: Version, language: str | None, primary: str | None) -> Side:
+def _side(conn: sqlite3.Connection, version: Version, language: str | None, primary: str | None,
+          cache: dict[int, tuple[ProvisionKey, ...]]) -> Side:
     expression = choose_expression(expressions_of(conn, version.rowid), language, primary)
-    provisions = tuple(provision_keys(conn, expression.rowid)) if expression and expression.has_text else ()
-    return Side(version, expression, provisions)
+    if expression is None or not expression.has_text:
+        return Side(version, expression, ())
+    if expression.rowid not in cache:
+        cache[expression.rowid] = tuple(provision_keys(conn, expression.rowid))
+    return Side(version, expression, cache[expression.rowid])
 
 
 def _date_refusal(ctx: CallContext, index: MountedIndex, conn: sqlite3.Connection, work: Work,
@@ -78,6 +82,9 @@ def _change(kind: str, anchor: str, before: ProvisionKey | None, after: Provisio
 def provision_changes(conn: sqlite3.Connection, old: Sequence[ProvisionKey], new: Sequence[ProvisionKey],
                       limit: int) -> dict[str, Any]:
     """Added, removed and changed provisions (document order of the later text, then removals)."""
+    if old is new:  # one state on both dates: nothing to compare
+        return {"summary": {"added": 0, "removed": 0, "changed": 0, "unchanged": len(new)}, "changes": [],
+                "truncated": False}
     before = {p.anchor: p for p in old}
     after = {p.anchor: p for p in new}
     entries: list[tuple[str, str, ProvisionKey | None, ProvisionKey | None]] = []
@@ -95,14 +102,15 @@ def provision_changes(conn: sqlite3.Connection, old: Sequence[ProvisionKey], new
     return {"summary": summary, "changes": [_change(*e, bodies) for e in shown], "truncated": len(entries) > limit}
 
 
-def _one_anchor(sides: tuple[Side, Side], anchor: str) -> tuple[list[ProvisionKey], list[ProvisionKey], str | None]:
+def _one_anchor(sides: tuple[Side, Side], anchor: str) -> tuple[tuple[ProvisionKey, ...], tuple[ProvisionKey, ...],
+                                                               str | None]:
     old, new = sides
     a = match_anchor(anchor, [p.anchor for p in old.provisions])
     b = match_anchor(anchor, [p.anchor for p in new.provisions])
-    keep_old = [p for p in old.provisions if p.anchor == a]
-    keep_new = [p for p in new.provisions if p.anchor == b]
+    keep_old = tuple(p for p in old.provisions if p.anchor == a)
+    keep_new = tuple(p for p in new.provisions if p.anchor == b)
     if a and b and a != b:  # one article under two spellings (art_1 / art_1er): compare them as one
-        keep_old = [ProvisionKey(b, p.text_sha256, p.num, p.heading) for p in keep_old]
+        keep_old = tuple(ProvisionKey(b, p.text_sha256, p.num, p.heading) for p in keep_old)
     return keep_old, keep_new, a or b
 
 
@@ -123,7 +131,9 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
         old_v, new_v = resolutions["from"].version, resolutions["to"].version
         assert old_v is not None and new_v is not None
         language = args["language"] or work.primary_language
-        sides = (_side(conn, old_v, language, work.primary_language), _side(conn, new_v, language, work.primary_language))
+        cache: dict[int, tuple[ProvisionKey, ...]] = {}
+        sides = (_side(conn, old_v, language, work.primary_language, cache),
+                 _side(conn, new_v, language, work.primary_language, cache))
         payload: dict[str, Any] = {
             **base, "from": version_doc(work, old_v, sides[0].expression), "to": version_doc(work, new_v, sides[1].expression),
             "same_version": old_v.rowid == new_v.rowid,
@@ -143,7 +153,7 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
                 "detail": f"the two texts were derived by different profiles ({profiles[0]} / {profiles[1]}); "
                           "compare them with as_of on each date",
             }, provisional=provisional)
-        old, new = list(sides[0].provisions), list(sides[1].provisions)
+        old, new = sides[0].provisions, sides[1].provisions
         if args["anchor"]:
             old, new, matched = _one_anchor(sides, args["anchor"])
             if matched is None:

@@ -63,13 +63,16 @@ def in_force_section(ctx: CallContext, index: MountedIndex, args: dict[str, Any]
     day, language = args["date"], args["language"]
     with index.session(ctx.deadline_seconds) as conn:
         winners = _winners(_covering(conn, day, args["document_type"]))
-        exprs = expressions_for(conn, [v.rowid for vs in winners.values() for v in vs])
         if language:
+            exprs = expressions_for(conn, [v.rowid for vs in winners.values() for v in vs])
             winners = {w: vs for w, vs in winners.items()
                        if any(e.language == language for v in vs for e in exprs.get(v.rowid, []))}
-        works = works_by_rowid(conn, winners)
-    ordered = sorted(winners.items(), key=lambda kv: works[kv[0]].slug)
-    page = ordered[args["offset"]:args["offset"] + args["limit"]]
+        slugs = index.catalogue.slug_of
+        ordered = sorted(winners.items(), key=lambda kv: slugs[kv[0]])
+        page = ordered[args["offset"]:args["offset"] + args["limit"]]
+        works = works_by_rowid(conn, [w for w, _ in page])
+        if not language:
+            exprs = expressions_for(conn, [v.rowid for _, vs in page for v in vs])
     single, ambiguous = [], []
     for rowid, versions in page:
         work = works[rowid]

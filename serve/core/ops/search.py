@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from derive.index.schema import PROVISION_FTS_WEIGHTS
+from derive.index.schema import PROVISION_FTS_WEIGHTS, VOCABULARY_MIN_LENGTH
 from derive.index.text import fts_query, levenshtein_within
 from legal.outcomes import Outcome
 from serve.core.envelope import Answer, CallContext, answer, fanout, is_provisional
@@ -28,6 +28,8 @@ from serve.core.store import texts, versions_of, works_by_rowid
 from serve.query import parse_query
 
 OVERSAMPLE = 6
+#: States ranked before filters are joined (see :func:`ranked_occurrences`).
+RANK_FIRST = 300
 FUZZY_MIN_EXACT_HITS = 5
 FUZZY_MAX_TOKENS = 8
 FUZZY_MAX_EXPANSIONS = 6
@@ -92,12 +94,27 @@ def _groups(terms: Sequence[str], expansions: dict[str, list[str]] | None = None
     return [[t, *(expansions or {}).get(t, [])] for t in terms]
 
 
+def ranked_occurrences(conn: sqlite3.Connection, match: str, filters: Filters, limit: int) -> list[dict[str, Any]]:
+    """Occurrences of the best-ranked states; exact under every filter.
+
+    The filtered join first runs over the ``RANK_FIRST`` best-scored states only (cheap for
+    frequent words); when that leaves fewer than ``limit`` rows the filters may have removed
+    better-ranked eligible states, so the full match set is filtered and ranked instead.
+    """
+    capped = f"(SELECT rowid AS state_rowid, {_BM25} AS score FROM provision_fts WHERE provision_fts MATCH ? " \
+             f"ORDER BY score LIMIT {RANK_FIRST})"
+    rows = occurrences(conn, capped, [match], filters, limit)
+    if len(rows) >= limit:
+        return rows
+    return occurrences(conn, _FTS_SOURCE, [match], filters, limit)
+
+
 def keyword_lane(conn: sqlite3.Connection, terms: Sequence[str], filters: Filters, limit: int,
                  expansions: dict[str, list[str]] | None = None) -> list[dict[str, Any]]:
     match = fts_query(_groups(terms, expansions))
     if match is None:
         return []
-    return occurrences(conn, _FTS_SOURCE, [match], filters, limit)
+    return ranked_occurrences(conn, match, filters, limit)
 
 
 def article_lane(conn: sqlite3.Connection, key: str, terms: Sequence[str], filters: Filters, limit: int,
@@ -126,11 +143,11 @@ def _desc(day: str) -> tuple[int, ...]:
 
 def fuzzy_candidates(terms: Sequence[str]) -> list[str]:
     """Words eligible for fuzzy expansion: single words of 4+ letters, no digits."""
-    return [t for t in terms if " " not in t and len(t) >= 4 and t.isalpha()][:FUZZY_MAX_TOKENS]
+    return [t for t in terms if " " not in t and len(t) >= VOCABULARY_MIN_LENGTH and t.isalpha()][:FUZZY_MAX_TOKENS]
 
 
 def known_terms(conn: sqlite3.Connection, terms: Sequence[str]) -> set[str]:
-    return {t for t in terms if conn.execute("SELECT 1 FROM provision_vocab WHERE term = ?", (t,)).fetchone()}
+    return {t for t in terms if conn.execute("SELECT 1 FROM vocabulary WHERE term = ?", (t,)).fetchone()}
 
 
 def fuzzy_expansions(conn: sqlite3.Connection, terms: Sequence[str], known: set[str]) -> dict[str, list[str]]:
@@ -141,7 +158,7 @@ def fuzzy_expansions(conn: sqlite3.Connection, terms: Sequence[str], known: set[
         if budget <= 0 or token in known:
             continue
         limit = 2 if len(token) >= 8 else 1
-        rows = conn.execute("SELECT term, doc FROM provision_vocab WHERE term >= ? AND term < ? "
+        rows = conn.execute("SELECT term, docs FROM vocabulary WHERE term >= ? AND term < ? "
                             "AND length(term) BETWEEN ? AND ?",
                             (token[0], chr(ord(token[0]) + 1), len(token) - limit, len(token) + limit))
         scored = sorted((d, -int(doc), str(term)) for term, doc in rows

@@ -57,14 +57,17 @@ def _in_window(valid_from: str, end: str | None, start: str | None, stop: str | 
     return (stop is None or valid_from <= stop) and (start is None or end is None or end > start)
 
 
-def _states(conn: sqlite3.Connection, work: Work, language: str, anchor: str, args: dict[str, Any]) -> list[dict[str, Any]]:
+def _states(conn: sqlite3.Connection, work: Work, language: str, anchor: str,
+            args: dict[str, Any]) -> tuple[list[dict[str, Any]], bool]:
     query = ("SELECT * FROM provision_states WHERE work_rowid = ? AND language = ? AND anchor = ? ORDER BY seq")
     rows = [r for r in conn.execute(query, (work.rowid, language, anchor))
             if _in_window(r["valid_from"], r["end_exclusive"], args["from_date"], args["to_date"])]
+    truncated = len(rows) > MAX_STATES
+    rows = rows[:MAX_STATES]
     versions = versions_by_rowid(conn, [r["first_version_rowid"] for r in rows] + [r["last_version_rowid"] for r in rows])
     bodies = texts(conn, [r["text_sha256"] for r in rows]) if args["include_text"] else {}
     out = []
-    for r in rows[:MAX_STATES]:
+    for r in rows:
         first, last = versions[r["first_version_rowid"]], versions[r["last_version_rowid"]]
         state: dict[str, Any] = {
             "valid_from": r["valid_from"], "end_exclusive": r["end_exclusive"], "last_day": last_day(r["end_exclusive"]),
@@ -77,7 +80,7 @@ def _states(conn: sqlite3.Connection, work: Work, language: str, anchor: str, ar
         if args["include_text"]:
             state["text"] = bodies.get(r["text_sha256"])
         out.append(state)
-    return out
+    return out, truncated
 
 
 def _events(conn: sqlite3.Connection, work: Work, language: str, anchor: str) -> list[dict[str, Any]]:
@@ -103,10 +106,10 @@ def article_history(ctx: CallContext, args: dict[str, Any]) -> Answer:
         if anchor is None:
             return answer(ctx, index, Outcome.UNKNOWN_ANCHOR, {
                 **base, "nearest_anchors": nearest_anchors(args["anchor"], held), "anchors_in_history": len(held)})
-        states = _states(conn, work, language, anchor, args)
+        states, truncated = _states(conn, work, language, anchor, args)
         events = _events(conn, work, language, anchor)
     payload = {**base, "anchor": anchor, "distinct_texts": len({s["text_sha256"] for s in states}),
-               "states": states, "truncated": len(states) >= MAX_STATES, "anchor_events": events}
+               "states": states, "truncated": truncated, "anchor_events": events}
     if anchor != args["anchor"]:
         payload["requested_anchor"] = args["anchor"]
     outcome = Outcome.SUCCEEDED if states else Outcome.EMPTY

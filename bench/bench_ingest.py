@@ -1,0 +1,173 @@
+"""Benchmark: ingest both fixture corpora through the replay publisher (politeness delay 0).
+
+Setup (not timed as ingest): import the two published fixture trees into temporary trees of
+ours, then start ``lex replay serve`` on them in a separate process (a real server: the
+client does not share its interpreter). Then, per publisher:
+
+1. **first run** into an empty tree: wall time, requests/s, MB/s (bytes on the wire),
+   bodies/s (bodies whose bytes were downloaded; "held elsewhere" stubs are counted apart);
+2. **no-change re-run** into the same tree: wall time as a ratio of the first run, once
+   against the same server (its SPARQL answer cache warm) and once against a freshly
+   started server (cold cache: every SPARQL query evaluated again by rdflib).
+
+Targets: ≥ 50 bodies/s; re-run < 10 % of the first run.
+
+    python bench/bench_ingest.py [--fixtures DIR] [--json OUT]
+
+The fixtures directory defaults to ``$LEX_FIXTURES`` or ``../shared/fixtures`` next to the
+repository.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from corpus_tree import CorpusTree
+from corpus_tree.importer import import_published
+from legal.ids import Publisher
+from publishers import adapter_for
+from publishers.eurlex import EurlexScope
+from publishers.ingest import IngestReport, ingest
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPORA = {Publisher.LEGILUX: "lex-corpus-lu-legilux", Publisher.EURLEX: "lex-corpus-eu-eurlex"}
+
+
+def fixtures_dir(given: str | None) -> Path:
+    path = Path(given or os.environ.get("LEX_FIXTURES") or ROOT.parent / "shared" / "fixtures")
+    if not path.is_dir():
+        raise SystemExit(f"fixtures not found at {path} (use --fixtures or LEX_FIXTURES)")
+    return path
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def replay_server(trees: list[Path]) -> Iterator[str]:
+    """``lex replay serve`` on the trees, in a child process; yields its base URL."""
+    port = free_port()
+    args = [sys.executable, "-m", "cli", "replay", "serve", "--port", str(port)]
+    for tree in trees:
+        args += ["--corpus", str(tree)]
+    proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            if proc.poll() is not None:
+                raise SystemExit(f"replay server exited: {proc.stderr.read().decode() if proc.stderr else ''}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(base + "/_replay/stats", timeout=1).status_code == 200:
+                    break
+            if time.monotonic() > deadline:
+                raise SystemExit("replay server did not start")
+            time.sleep(0.1)
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def scope_of(tree: Path) -> EurlexScope:
+    return EurlexScope.of([w.work_identifier.rsplit("/", 1)[-1] for w in CorpusTree.open(tree).works()])
+
+
+def run(publisher: Publisher, base: str, tree: CorpusTree, scope: EurlexScope | None) -> tuple[float, IngestReport]:
+    with httpx.Client() as client:
+        adapter = adapter_for(publisher, client, replay_url=base, delay=0.0)
+        started = time.perf_counter()
+        report = ingest(adapter, tree, scope=scope)
+        return time.perf_counter() - started, report
+
+
+def figures(wall: float, report: IngestReport) -> dict[str, Any]:
+    return {
+        "wall_s": round(wall, 3),
+        "requests": report.requests,
+        "requests_per_s": round(report.requests / wall, 1),
+        "mb_downloaded": round(report.bytes_downloaded / 1e6, 2),
+        "mb_per_s": round(report.bytes_downloaded / 1e6 / wall, 2),
+        "bodies": report.bodies_fetched,
+        "bodies_per_s": round(report.bodies_fetched / wall, 1),
+        "bodies_per_s_fetch_phase": round(report.bodies_fetched / max(report.timings.get("fetch_s", 0), 1e-9), 1),
+        "held_elsewhere": report.bodies_held_elsewhere,
+        "versions": report.versions,
+        "events": report.events,
+        "phases_s": {k: round(v, 3) for k, v in report.timings.items()},
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--fixtures", default=None)
+    parser.add_argument("--json", dest="out", default=None, help="write the figures as JSON here")
+    args = parser.parse_args()
+    fixtures = fixtures_dir(args.fixtures)
+    results: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory(prefix="lex-bench-") as tmp:
+        work = Path(tmp)
+        sources = {}
+        for publisher, name in CORPORA.items():
+            started = time.perf_counter()
+            sources[publisher] = import_published(fixtures / name, work / f"source-{publisher.value}") and \
+                work / f"source-{publisher.value}"
+            results.setdefault("setup_import_s", {})[publisher.value] = round(time.perf_counter() - started, 3)
+        targets = {p: CorpusTree.create(work / f"target-{p.value}") for p in CORPORA}
+        scopes = {p: (scope_of(sources[p]) if p is Publisher.EURLEX else None) for p in CORPORA}
+        with replay_server(list(sources.values())) as base:
+            for p in CORPORA:
+                wall, report = run(p, base, targets[p], scopes[p])
+                results[p.value] = {"first_run": figures(wall, report)}
+            for p in CORPORA:
+                wall, report = run(p, base, targets[p], scopes[p])
+                results[p.value]["rerun_warm"] = figures(wall, report)
+        with replay_server(list(sources.values())) as base:
+            for p in CORPORA:
+                wall, report = run(p, base, targets[p], scopes[p])
+                results[p.value]["rerun_cold"] = figures(wall, report)
+    summarise(results)
+    if args.out:
+        Path(args.out).write_text(json.dumps(results, indent=2, sort_keys=True) + "\n")
+
+
+def summarise(results: dict[str, Any]) -> None:
+    first = {p: results[p.value]["first_run"] for p in CORPORA}
+    total_wall = sum(f["wall_s"] for f in first.values())
+    total_bodies = sum(f["bodies"] for f in first.values())
+    print(f"{'publisher':<11} {'wall s':>7} {'req/s':>7} {'MB/s':>6} {'bodies':>6} {'bodies/s':>8} "
+          f"{'rerun warm':>10} {'rerun cold':>10}")
+    for p in CORPORA:
+        r = results[p.value]
+        f = r["first_run"]
+        warm = r["rerun_warm"]["wall_s"] / f["wall_s"]
+        cold = r["rerun_cold"]["wall_s"] / f["wall_s"]
+        print(f"{p.value:<11} {f['wall_s']:>7.2f} {f['requests_per_s']:>7.1f} {f['mb_per_s']:>6.2f} "
+              f"{f['bodies']:>6} {f['bodies_per_s']:>8.1f} {warm:>9.1%} {cold:>10.1%}")
+        assert not r["rerun_warm"]["events"] and r["rerun_warm"]["bodies"] == 0
+    rerun = sum(results[p.value]["rerun_warm"]["wall_s"] for p in CORPORA)
+    print(f"{'both':<11} {total_wall:>7.2f} {'':>7} {'':>6} {total_bodies:>6} {total_bodies / total_wall:>8.1f} "
+          f"{rerun / total_wall:>9.1%}")
+    results["summary"] = {"first_run_wall_s": round(total_wall, 3), "bodies": total_bodies,
+                          "bodies_per_s": round(total_bodies / total_wall, 1),
+                          "rerun_warm_ratio": round(rerun / total_wall, 4)}
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,149 @@
+"""``lex bench``: the retrieval benchmark (signed report) and the assistant evaluation.
+
+A thin shell over :mod:`serve.evaluation` (retrieval) and ``bench.bench_assistant``
+(assistant, when that module is present). Errors are :class:`legal.errors.LexError`,
+reported once by :func:`cli.main.main`. ``retrieval`` exits 5 when a release gate fails
+(the report is still written), like the reference benchmark.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_JUDGMENTS = ROOT / "evals" / "retrieval_judgments.json"
+GATES_FAILED_EXIT = 5
+EXISTING_DIR = click.Path(exists=True, file_okay=False, path_type=Path)
+EXISTING_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
+
+
+class Failed(click.ClickException):
+    """A run that completed but must exit non-zero (5: a retrieval gate failed; 1: assistant cases failed)."""
+
+    def __init__(self, message: str, exit_code: int) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+@click.group(name="bench")
+def group() -> None:
+    """Benchmarks: retrieval relevance/latency (signed report) and the assistant evaluation.
+
+    \b
+    Example:
+      lex bench retrieval --index-dir var/index --out var/retrieval-report.json
+      lex bench retrieval --index-dir var/index --mode hybrid --out var/hybrid-report.json
+      lex bench assistant --deterministic
+    """
+
+
+def envelope_path(out: Path) -> Path:
+    """``report.json`` → ``report.dsse.json`` (next to the report)."""
+    stem = out.name[: -len(".json")] if out.name.endswith(".json") else out.name
+    return out.with_name(f"{stem}.dsse.json")
+
+
+@group.command("retrieval")
+@click.option("--index-dir", required=True, type=EXISTING_DIR, help="Directory holding <publisher>.sqlite indexes.")
+@click.option("--mode", type=click.Choice(["keyword", "hybrid"]), default="keyword", show_default=True,
+              help="Retrieval mode asked of the search operation.")
+@click.option("--out", "out_path", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Where to write the report (lex-retrieval-benchmark/1 JSON).")
+@click.option("--judgments", "judgments_path", type=EXISTING_FILE, default=None,
+              help="Judgments file (default: evals/retrieval_judgments.json of this checkout).")
+@click.option("--sign-key", "sign_key", type=EXISTING_FILE, default=None,
+              help="Encrypted PEM private key: also write the signed DSSE envelope.")
+@click.option("--passphrase-env", default=None, help="Environment variable holding the key passphrase.")
+@click.option("--envelope-out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Where to write the envelope (default: <out>.dsse.json).")
+@click.option("--trust-root", "trust_roots", multiple=True, type=EXISTING_FILE,
+              help="Verify --index-dir as a signed artifact set with these roots and bind the report to its set id.")
+@click.option("--gates", type=EXISTING_FILE, default=None, help='Gate policy file {"thresholds": {...}}.')
+@click.option("--created-at", default=None, metavar="YYYY-MM-DDTHH:MM:SSZ", help="Report time (default: now, UTC).")
+def retrieval(index_dir: Path, mode: str, out_path: Path, judgments_path: Path | None, sign_key: Path | None,
+              passphrase_env: str | None, envelope_out: Path | None, trust_roots: tuple[Path, ...],
+              gates: Path | None, created_at: str | None) -> None:
+    """Run the judged queries against the indexes in process and write the report.
+
+    \b
+    Example:
+      lex bench retrieval --index-dir var/index --out docs/retrieval-report.json \\
+          --sign-key keys/release-signing.key.pem
+    """
+    from legal.canonical import pretty_bytes
+    from release.files import atomic_write
+    from release.keys import DEFAULT_PASSPHRASE_ENV, load_signer, passphrase_from_env
+    from release.report import GatePolicy, load_gate_policy, sign_report
+    from release.signing import utc_now
+    from release.verify import verify_artifact_set
+    from serve.evaluation import load_judgments, retrieval_benchmark
+
+    judgments = load_judgments(judgments_path or DEFAULT_JUDGMENTS)
+    verified = verify_artifact_set(index_dir, list(trust_roots)) if trust_roots else None
+    policy = load_gate_policy(gates) if gates is not None else GatePolicy()
+    report, _run = retrieval_benchmark(index_dir, judgments, created_at=created_at or utc_now(), mode=mode,
+                                       verified=verified, policy=policy)
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(out_path, pretty_bytes(report))
+    click.echo(summary(report))
+    click.echo(f"report {out_path}")
+    if sign_key is not None:
+        signer = load_signer(sign_key, passphrase_from_env(passphrase_env or DEFAULT_PASSPHRASE_ENV))
+        target = envelope_out or envelope_path(out_path)
+        atomic_write(target, sign_report(report, [signer]).to_bytes())
+        click.echo(f"signed envelope {target}")
+    if not report["passed"]:
+        failed = ", ".join(g["name"] for g in report["gates"] if not g["passed"])
+        raise Failed(f"release gates failed: {failed} (report written)", GATES_FAILED_EXIT)
+
+
+def summary(report: dict[str, Any]) -> str:
+    """A per-category table and the gates, as plain text."""
+    context = report["context"]
+    columns = ("cases", "passed", "mrr", "recall_at_10", "ndcg_at_10", "exact_first_accuracy",
+               "temporal_leakage_failures", "no_hit_accuracy", "latency_p95_ms")
+    lines = [f"mode {context['retrieval_mode']} ({context['mode_status']}), "
+             f"judgments {context['judgments']['sha256'][:12]}, {context['judgments']['cases']} cases",
+             "category      " + " ".join(f"{c[:9]:>9}" for c in columns)]
+    rows = {**context["per_category"], "overall": {**report["metrics"], "passed": report["metrics"].get("cases_passed")}}
+    for name, values in rows.items():
+        lines.append(f"{name:<13} " + " ".join(f"{values.get(c, '-') or '-'!s:>9}" for c in columns))
+    lines.extend(f"gate {'pass' if g['passed'] else 'FAIL'}  {g['name']} {g['comparison']} {g['threshold']}: {g['value']}"
+                 for g in report["gates"])
+    return "\n".join(lines)
+
+
+@group.command("assistant")
+@click.option("--cases", "cases_path", type=EXISTING_FILE, default=None, help="Assistant cases file.")
+@click.option("--index-dir", type=EXISTING_DIR, default=None, help="Run against the real legal core over this index.")
+@click.option("--deterministic", is_flag=True, help="Ignore any configured model (rule planner).")
+def assistant(cases_path: Path | None, index_dir: Path | None, deterministic: bool) -> None:
+    """Run the assistant evaluation (``bench.bench_assistant.run``) when that module is present.
+
+    \b
+    Example:
+      lex bench assistant --deterministic
+    """
+    module = assistant_module()
+    if module is None:
+        raise click.ClickException("the assistant evaluation (bench/bench_assistant.py) is not available here")
+    result = module.run(cases_path, index_dir, deterministic=deterministic)
+    if isinstance(result, dict) and result.get("passed") != result.get("scored"):
+        raise Failed(f"assistant evaluation: {result.get('passed')}/{result.get('scored')} cases passed", 1)
+
+
+def assistant_module() -> Any | None:
+    """``bench.bench_assistant`` from the installed path or this checkout, else ``None``."""
+    name = "bench.bench_assistant"
+    if importlib.util.find_spec("bench") is None and (ROOT / "bench" / "bench_assistant.py").is_file():
+        sys.path.insert(0, str(ROOT))
+    try:
+        return importlib.import_module(name) if importlib.util.find_spec(name) is not None else None
+    except ModuleNotFoundError:
+        return None

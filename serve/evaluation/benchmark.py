@@ -1,0 +1,212 @@
+"""The retrieval benchmark end to end: mount, run, score, report (release/report.py format).
+
+::
+
+    report = retrieval_benchmark(index_dir, load_judgments(path), mode="keyword",
+                                 created_at="2026-08-22T00:00:00Z")
+    envelope = sign_report(report, [signer])        # release.report
+
+The report is a ``lex-retrieval-benchmark/1`` document built by
+:func:`release.report.build_report`: overall metrics under the names the release gates read
+(``mrr``, ``recall_at_10``, ``ndcg_at_10``, ``exact_first_accuracy``,
+``temporal_leakage_failures``, ``no_hit_accuracy``, ``latency_p95_ms``) plus descriptive
+ones, gates evaluated under the policy, and a ``context`` holding the protocol, the
+judgments digest, the index identities, the per-category table, every case's result and
+the failing cases. It is bound to the SHA-256 of each mounted index file (names relative to
+the index directory) and, when the directory was verified as a signed artifact set, to its
+set id as well.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from derive.index.schema import index_file_name
+from legal.ids import Publisher
+from release.files import hash_file
+from release.report import GatePolicy, bind, build_report, metric
+from release.verify import VerifiedSet
+from serve.core import LegalCore
+from serve.evaluation.judgments import Judgments, describe
+from serve.evaluation.runner import (
+    LIMIT,
+    UNAVAILABLE,
+    CaseRun,
+    SearchCore,
+    check_cases,
+    run_cases,
+    warm_up,
+)
+from serve.evaluation.scoring import Aggregate, CaseScore, aggregate, by_category, score_case
+
+RUNNER = "lex bench retrieval"
+#: metric names measured besides the gated ones
+LATENCY_P50_MS = "latency_p50_ms"
+ANCHOR_RECALL = "anchor_recall_at_10"
+
+
+@dataclass(frozen=True)
+class IndexFile:
+    """One mounted index file and the identity its stamp declares."""
+
+    name: str
+    publisher: str
+    sha256: str
+    bytes: int
+    stamp: Mapping[str, str]
+
+    def to_json(self) -> dict[str, Any]:
+        keep = ("content_digest", "built_at", "corpus_manifest_sha256", "schema")
+        return {"name": self.name, "publisher": self.publisher, "sha256": self.sha256, "bytes": self.bytes,
+                **{k: self.stamp[k] for k in keep if k in self.stamp}}
+
+
+@dataclass(frozen=True)
+class BenchmarkRun:
+    """Everything one run measured."""
+
+    mode: str
+    status: str  # ok | retrieval_mode_unavailable
+    unavailable_reason: str | None
+    runs: tuple[CaseRun, ...]
+    scores: tuple[CaseScore, ...]
+    overall: Aggregate
+    per_category: Mapping[str, Aggregate]
+    cold_query_ms: float
+
+
+# -- identity ------------------------------------------------------------------------------
+
+
+def index_files(index_dir: Path, stamps: Mapping[str, Mapping[str, str]]) -> tuple[IndexFile, ...]:
+    """The index file of each mounted publisher, hashed."""
+    out = []
+    for publisher in sorted(stamps):
+        name = index_file_name(Publisher.parse(publisher).value)
+        size, sha = hash_file(index_dir / name)
+        out.append(IndexFile(name, publisher, sha, size, dict(stamps[publisher])))
+    return tuple(out)
+
+
+def binding(files: Sequence[IndexFile], verified: VerifiedSet | None = None) -> dict[str, Any]:
+    """The report's ``bound`` member: index file digests, plus the set id when verified."""
+    return bind(set_id=verified.set_id if verified is not None else None,
+                subjects={f.name: f.sha256 for f in files})
+
+
+# -- running -------------------------------------------------------------------------------
+
+
+def run(core: SearchCore, judgments: Judgments, *, mode: str = "keyword", validate: Callable[[Mapping[str, Any]], object],
+        timer: Callable[[], float] = time.perf_counter) -> BenchmarkRun:
+    """Validate every case against the search declaration, then run and score them all."""
+    check_cases(judgments.cases, validate, mode)
+    cold = warm_up(core, mode, timer)
+    runs = run_cases(core, judgments.cases, mode, limit=LIMIT, timer=timer)
+    unavailable = [r for r in runs if r.status == "unavailable"]
+    scores = tuple(score_case(c, r.hits, latency_ms=r.latency_ms, status=r.status)
+                   for c, r in zip(judgments.cases, runs, strict=True))
+    return BenchmarkRun(
+        mode=mode, status=UNAVAILABLE if unavailable else "ok",
+        unavailable_reason=unavailable[0].detail if unavailable else None,
+        runs=tuple(runs), scores=scores, overall=aggregate(scores),
+        per_category=by_category(scores, judgments.categories()), cold_query_ms=cold,
+    )
+
+
+# -- reporting -----------------------------------------------------------------------------
+
+
+def _number(value: float | int | None, places: int = 6) -> str | None:
+    return None if value is None else metric(value, places=places if isinstance(value, float) else 0)
+
+
+def aggregate_json(agg: Aggregate) -> dict[str, Any]:
+    """Measured metrics of an aggregate as decimal strings (unmeasured ones omitted)."""
+    values: dict[str, float | int | None] = {
+        "mrr": agg.mrr, "recall_at_10": agg.recall_at_10, "ndcg_at_10": agg.ndcg_at_10,
+        "exact_first_accuracy": agg.exact_first_accuracy, "temporal_leakage_failures": agg.temporal_leakage_failures,
+        "no_hit_accuracy": agg.no_hit_accuracy, ANCHOR_RECALL: agg.anchor_recall_at_10,
+    }
+    latencies = {LATENCY_P50_MS: agg.latency_p50_ms, "latency_p95_ms": agg.latency_p95_ms}
+    out: dict[str, Any] = {"cases": agg.cases, "passed": agg.passed}
+    out.update({k: text for k, v in values.items() if (text := _number(v)) is not None})
+    out.update({k: text for k, v in latencies.items() if (text := _number(v, 3)) is not None})
+    return out
+
+
+def report_metrics(result: BenchmarkRun) -> dict[str, str]:
+    """The report's ``metrics``: overall values when the mode ran, else only the counts."""
+    counts = {"cases": metric(result.overall.cases, 0),
+              "cases_unavailable": metric(sum(1 for r in result.runs if r.status == "unavailable"), 0),
+              "cases_errored": metric(sum(1 for r in result.runs if r.status == "error"), 0)}
+    if result.status != "ok":
+        return counts
+    measured = {k: v for k, v in aggregate_json(result.overall).items() if k not in ("cases", "passed")}
+    return {**counts, "cases_passed": metric(result.overall.passed, 0), **measured}
+
+
+def case_json(score: CaseScore) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": score.case_id, "category": score.category, "status": score.status,
+                           "passed": score.passed, "hits": score.hits, "ranked_works": list(score.ranked)}
+    optional: dict[str, Any] = {
+        "first_relevant_rank": score.first_relevant_rank, "reciprocal_rank": _number(score.reciprocal_rank),
+        "recall_at_10": _number(score.recall_at_10), "ndcg_at_10": _number(score.ndcg_at_10),
+        ANCHOR_RECALL: _number(score.anchor_recall_at_10), "exact_first": score.exact_first,
+        "no_hit_correct": score.no_hit_correct, "latency_ms": _number(score.latency_ms, 3),
+    }
+    out.update({k: v for k, v in optional.items() if v is not None})
+    if score.leaks:
+        out["leaks"] = list(score.leaks)
+    if score.failures:
+        out["failures"] = list(score.failures)
+    return out
+
+
+def report_context(result: BenchmarkRun, judgments: Judgments, files: Sequence[IndexFile]) -> dict[str, Any]:
+    context: dict[str, Any] = {
+        "benchmark": "retrieval",
+        "retrieval_mode": result.mode,
+        "mode_status": result.status,
+        "protocol": {"operation": "search", "limit": LIMIT, "ranking_unit": "distinct work",
+                     "fuzzy": "auto for the fuzzy category, off otherwise (unless a case sets it)",
+                     "merge": "round-robin over publisher sections",
+                     "gain": "linear in the judged grade (1..3)", "percentiles": "nearest rank"},
+        "judgments": dict(describe(judgments)),
+        "indexes": [f.to_json() for f in files],
+        "cold_query_ms": _number(result.cold_query_ms, 3),
+        "per_category": {},
+        "failures": [],
+        "cases": [case_json(s) for s in result.scores],
+    }
+    if result.status != "ok":
+        context["retrieval_unavailable_reason"] = result.unavailable_reason
+        return context
+    context["per_category"] = {c: aggregate_json(a) for c, a in result.per_category.items()}
+    context["failures"] = [{"id": s.case_id, "reasons": list(s.failures)} for s in result.scores if s.failures]
+    return context
+
+
+def benchmark_report(result: BenchmarkRun, judgments: Judgments, files: Sequence[IndexFile], *, created_at: str,
+                     verified: VerifiedSet | None = None, policy: GatePolicy | None = None,
+                     runner: str = RUNNER) -> dict[str, Any]:
+    """The ``lex-retrieval-benchmark/1`` report of a run, gates evaluated under ``policy``."""
+    return build_report(binding(files, verified), report_metrics(result), created_at=created_at, runner=runner,
+                        policy=policy, context=report_context(result, judgments, files))
+
+
+def retrieval_benchmark(index_dir: Path, judgments: Judgments, *, created_at: str, mode: str = "keyword",
+                        verified: VerifiedSet | None = None, policy: GatePolicy | None = None,
+                        runner: str = RUNNER) -> tuple[dict[str, Any], BenchmarkRun]:
+    """Mount ``index_dir`` in process, run every case, and build the report."""
+    artifact = {"set_id": verified.set_id} if verified is not None else {}
+    with LegalCore.mount(index_dir, artifact) as core:
+        result = run(core, judgments, mode=mode, validate=LegalCore.operation("search").validate)
+        files = index_files(index_dir, core.stamps())
+    report = benchmark_report(result, judgments, files, created_at=created_at, verified=verified, policy=policy,
+                              runner=runner)
+    return report, result

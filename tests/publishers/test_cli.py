@@ -1,0 +1,57 @@
+"""``lex ingest run`` and ``lex replay serve`` (the CLI is a thin shell over the same functions)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.ingest import group as ingest_group
+from cli.main import main
+from cli.replay import group as replay_group
+from corpus_tree import CorpusTree
+from tests.publishers.conftest import Harness
+
+
+def test_ingest_run_against_a_replay(lu_small: Harness, tmp_path: Path) -> None:
+    tree = tmp_path / "tree"
+    args = ["run", "--publisher", "lu-legilux", "--source", "replay", "--replay-url", lu_small.base_url,
+            "--tree", str(tree), "--json"]
+    result = CliRunner().invoke(ingest_group, args, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["publisher"] == "lu-legilux" and report["requests"] > 0 and report["apply"]["records_written"] > 0
+    assert len(list(CorpusTree.open(tree).iter_versions())) == report["versions"]
+    again = CliRunner().invoke(ingest_group, args[:-1], catch_exceptions=False)
+    assert again.exit_code == 0 and "events none" in again.output
+
+
+def test_eurlex_ingest_with_a_scope_file(eu_small: Harness, tmp_path: Path) -> None:
+    scope = tmp_path / "scope.json"
+    scope.write_text(json.dumps({"schema": "lex-eu-scope/1", "scope_id": "test", "approved_wave": 1,
+                                 "languages": ["en", "fr"], "legal_forms": ["REG"],
+                                 "relations": {"depth": 0}, "domains": [{"id": "t", "wave": 1,
+                                                                         "seeds": ["32016R0679"]}]}))
+    code = main(["ingest", "run", "--publisher", "eu-eurlex", "--source", "replay", "--replay-url",
+                 eu_small.base_url, "--tree", str(tmp_path / "tree"), "--scope", str(scope)])
+    assert code == 0
+    assert [w.slug for w in CorpusTree.open(tmp_path / "tree").works()] == ["32016r0679"]
+
+
+def test_errors_are_one_line_with_their_code(lu_small: Harness, tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    lu_small.replay.set_faults(malformed_sparql=1)
+    code = main(["ingest", "run", "--publisher", "lu-legilux", "--replay-url", lu_small.base_url,
+                 "--tree", str(tmp_path / "tree")])
+    assert code == 2
+    assert "[publisher/enumeration_parser_failure]" in capsys.readouterr().err
+    assert main(["ingest", "run", "--publisher", "lu-legilux", "--source", "replay",
+                 "--tree", str(tmp_path / "t2")]) == 2
+
+
+def test_help_has_examples() -> None:
+    for group, name in ((ingest_group, "run"), (replay_group, "serve")):
+        result = CliRunner().invoke(group, [name, "--help"])
+        assert result.exit_code == 0 and "Example" in result.output
