@@ -7,7 +7,9 @@ p95 latency (nearest rank), plus the serving process's RSS. Also reports index b
 provision and, with ``--fts-variants``, the size/build/query cost of FTS5 prefix and trigram
 indexes over the same texts (measured before adopting them; neither is used today).
 
-Targets: as_of p95 <= 2 ms, search p95 <= 10 ms, diff p95 <= 20 ms.
+Targets: as_of p95 <= 2 ms, search p95 <= 10 ms, diff p95 <= 20 ms. Wall time and the calling
+thread's CPU time are both reported, with the load average: on a shared machine the wall p95 mostly
+measures waiting for a CPU.
 
 Usage::
 
@@ -126,23 +128,30 @@ def serve_figures(index_dir: Path, repeat: int) -> dict[str, Any]:
     mount_s = time.perf_counter() - start
     rss_mounted = _rss_kib()
     per_op: dict[str, list[float]] = {}
+    per_op_cpu: dict[str, list[float]] = {}
     per_case: list[dict[str, Any]] = []
     outcomes: dict[str, str] = {}
     for op, args in CASES:
         outcomes[f"{op} {json.dumps(args, ensure_ascii=False)}"] = core.call(op, args)["outcome"]
-        samples = []
+        samples, cpu = [], []
         for _ in range(repeat):
-            t0 = time.perf_counter_ns()
+            t0, c0 = time.perf_counter_ns(), time.thread_time_ns()
             core.call(op, args)
+            cpu.append((time.thread_time_ns() - c0) / 1e6)
             samples.append((time.perf_counter_ns() - t0) / 1e6)
         per_op.setdefault(op, []).extend(samples)
+        per_op_cpu.setdefault(op, []).extend(cpu)
         per_case.append({"operation": op, "args": args, "median_ms": round(percentile(samples, 0.5), 3),
-                         "p95_ms": round(percentile(samples, 0.95), 3)})
+                         "p95_ms": round(percentile(samples, 0.95), 3),
+                         "cpu_median_ms": round(percentile(cpu, 0.5), 3), "cpu_p95_ms": round(percentile(cpu, 0.95), 3)})
     ops = {op: {"median_ms": round(percentile(v, 0.5), 3), "p95_ms": round(percentile(v, 0.95), 3),
+                "cpu_median_ms": round(percentile(per_op_cpu[op], 0.5), 3),
+                "cpu_p95_ms": round(percentile(per_op_cpu[op], 0.95), 3),
                 "calls": len(v), "target_p95_ms": TARGETS_MS.get(op),
-                "meets_target": None if op not in TARGETS_MS else percentile(v, 0.95) <= TARGETS_MS[op]}
+                "meets_target": None if op not in TARGETS_MS else percentile(v, 0.95) <= TARGETS_MS[op],
+                "meets_target_cpu": None if op not in TARGETS_MS else percentile(per_op_cpu[op], 0.95) <= TARGETS_MS[op]}
            for op, v in per_op.items()}
-    return {"mount_s": round(mount_s, 4), "rss_kib_start": rss_before, "rss_kib_mounted": rss_mounted,
+    return {"load_average": os.getloadavg(), "cpus": os.cpu_count(), "mount_s": round(mount_s, 4), "rss_kib_start": rss_before, "rss_kib_mounted": rss_mounted,
             "rss_kib_after_queries": _rss_kib(), "max_rss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
             "operations": ops, "cases": per_case, "outcomes": outcomes}
 
@@ -208,10 +217,16 @@ def _print_human(report: dict[str, Any]) -> None:
     print(f"mount {serve['mount_s'] * 1000:.1f} ms; RSS start {serve['rss_kib_start'] / 1024:.1f} MiB, "
           f"mounted {serve['rss_kib_mounted'] / 1024:.1f} MiB, after queries {serve['rss_kib_after_queries'] / 1024:.1f} MiB",
           file=out)
-    print(f"{'operation':<20}{'median ms':>10}{'p95 ms':>10}{'target':>9}", file=out)
+    print(f"load average {serve['load_average']} on {serve['cpus']} CPUs (wall figures include waiting for a CPU)",
+          file=out)
+    print(f"{'operation':<20}{'median ms':>10}{'p95 ms':>10}{'cpu med':>10}{'cpu p95':>10}  target p95", file=out)
     for op, fig in serve["operations"].items():
-        target = "" if fig["target_p95_ms"] is None else ("ok " if fig["meets_target"] else "MISS ") + str(fig["target_p95_ms"])
-        print(f"{op:<20}{fig['median_ms']:>10.3f}{fig['p95_ms']:>10.3f}{target:>9}", file=out)
+        target = ""
+        if fig["target_p95_ms"] is not None:
+            target = (f"{fig['target_p95_ms']} ms: wall {'ok' if fig['meets_target'] else 'MISS'}, "
+                      f"cpu {'ok' if fig['meets_target_cpu'] else 'MISS'}")
+        print(f"{op:<20}{fig['median_ms']:>10.3f}{fig['p95_ms']:>10.3f}{fig['cpu_median_ms']:>10.3f}"
+              f"{fig['cpu_p95_ms']:>10.3f}  {target}", file=out)
     if "fts_variants" in report:
         print(json.dumps(report["fts_variants"], indent=1), file=out)
 

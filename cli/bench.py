@@ -23,12 +23,16 @@ EXISTING_DIR = click.Path(exists=True, file_okay=False, path_type=Path)
 EXISTING_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 
 
-class Failed(click.ClickException):
-    """A run that completed but must exit non-zero (5: a retrieval gate failed; 1: assistant cases failed)."""
+class GatesFailed(click.ClickException):
+    """The retrieval run completed and its report was written, but a release gate failed."""
 
-    def __init__(self, message: str, exit_code: int) -> None:
-        super().__init__(message)
-        self.exit_code = exit_code
+    exit_code = GATES_FAILED_EXIT
+
+
+class CasesFailed(click.ClickException):
+    """The assistant evaluation completed with failing cases."""
+
+    exit_code = 1
 
 
 @click.group(name="bench")
@@ -100,7 +104,7 @@ def retrieval(index_dir: Path, mode: str, out_path: Path, judgments_path: Path |
         click.echo(f"signed envelope {target}")
     if not report["passed"]:
         failed = ", ".join(g["name"] for g in report["gates"] if not g["passed"])
-        raise Failed(f"release gates failed: {failed} (report written)", GATES_FAILED_EXIT)
+        raise GatesFailed(f"release gates failed: {failed} (report written)")
 
 
 def summary(report: dict[str, Any]) -> str:
@@ -135,7 +139,7 @@ def assistant(cases_path: Path | None, index_dir: Path | None, deterministic: bo
         raise click.ClickException("the assistant evaluation (bench/bench_assistant.py) is not available here")
     result = module.run(cases_path, index_dir, deterministic=deterministic)
     if isinstance(result, dict) and result.get("passed") != result.get("scored"):
-        raise Failed(f"assistant evaluation: {result.get('passed')}/{result.get('scored')} cases passed", 1)
+        raise CasesFailed(f"assistant evaluation: {result.get('passed')}/{result.get('scored')} cases passed")
 
 
 def assistant_module() -> Any | None:

@@ -59,7 +59,7 @@ def cli() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     try:
-        cli.main(args=argv, prog_name="lex", standalone_mode=False)
+        result = cli.main(args=argv, prog_name="lex", standalone_mode=False)
     except LexError as exc:
         click.echo(f"error: {exc.message} [{exc.family}/{exc.code}]" + (f" ({exc.subject})" if exc.subject else ""),
                    err=True)
@@ -72,7 +72,8 @@ def main(argv: list[str] | None = None) -> int:
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
         return 130
-    return 0
+    # With standalone_mode=False click returns ctx.exit(n)'s code instead of raising.
+    return result if isinstance(result, int) else 0
 
 
 if __name__ == "__main__":

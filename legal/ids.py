@@ -45,7 +45,7 @@ class Publisher(StrEnum):
 
 
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9_().-]{0,199}$")
-_ANCHOR = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,127}$")
+_ANCHOR = re.compile(r"^[^\W_][\w.\-]{0,127}$")
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 _ELI_WORK = re.compile(r"^https?://data\.legilux\.public\.lu/eli/etat/(leg|adm)/(.+)$")
 _CELEX = re.compile(r"^[0-9CE][0-9A-Z()/._-]{3,60}$", re.IGNORECASE)

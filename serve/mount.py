@@ -249,7 +249,11 @@ class ServeState:
         return await asyncio.wrap_future(future)
 
     def close(self) -> None:
+        """Stop the worker pool and close the mounted indexes."""
         self._pool.shutdown(wait=False, cancel_futures=True)
+        closer = getattr(self.mounted.core, "close", None)
+        if callable(closer):
+            closer()
 
 
 def _releaser(gate: Gate) -> Callable[[object], None]:

@@ -33,7 +33,8 @@ import httpx
 
 from legal.errors import PublisherError
 
-DEFAULT_USER_AGENT = "lex-evidence/0.1.0 (point-in-time legal evidence; +https://github.com/SFHAJJI/lex)"
+#: Identifies the software; live operators should add a contact (``lex ingest run --user-agent``).
+DEFAULT_USER_AGENT = "lex-evidence/0.1.0 (point-in-time legal evidence ingest; python-httpx)"
 RETRYABLE_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 MIB = 1024 * 1024

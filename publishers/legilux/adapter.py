@@ -188,21 +188,19 @@ class LegiluxAdapter:
         listed = files.get((c.uri, last_segment(e.uri)), [])
         xml = sorted(f for fmt, f in listed if fmt == USER_FORMAT_XML)
         pdf = sorted(f for fmt, f in listed if fmt == USER_FORMAT_PDF)
-        base = {"slug": c.slug, "publisher_version_identifier": c.uri, "valid_from": c.valid_from,
-                "language": e.language}
+        base = Manifestation(slug=c.slug, publisher_version_identifier=c.uri, valid_from=c.valid_from,
+                             language=e.language, url="", source_uri=e.source_uri)
         if xml:
             official = official_file_uri(xml[0], subject=c.uri)
-            return [Manifestation(url=self._fetch_url(official), source_uri=e.source_uri,
-                                  file=f"{e.language}.xml", **base)]  # type: ignore[arg-type]
+            return [dataclasses.replace(base, url=self._fetch_url(official), file=f"{e.language}.xml")]
         if not pdf or (c.document_type or "").upper() in PDF_SKIPPED_TYPES:
             return []
         out = []
         for file_uri in pdf:
             official = official_file_uri(file_uri, subject=c.uri)
             fmt = "pdf-memorial" if "/memorial/" in official else "pdf"
-            out.append(Manifestation(url=self._fetch_url(official), source_uri=official, format=fmt,
-                                     file=f"{e.language}.{fmt}/{last_segment(official)}",
-                                     **base))  # type: ignore[arg-type]
+            out.append(dataclasses.replace(base, url=self._fetch_url(official), source_uri=official, format=fmt,
+                                           file=f"{e.language}.{fmt}/{last_segment(official)}"))
         return out
 
     def _fetch_url(self, official: str) -> str:

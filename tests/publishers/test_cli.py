@@ -55,3 +55,38 @@ def test_help_has_examples() -> None:
     for group, name in ((ingest_group, "run"), (replay_group, "serve")):
         result = CliRunner().invoke(group, [name, "--help"])
         assert result.exit_code == 0 and "Example" in result.output
+
+
+def test_replay_serve_runs_a_loopback_server(lu_fixture: Path) -> None:
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    import httpx
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.Popen([sys.executable, "-m", "cli", "replay", "serve", "--corpus", str(lu_fixture),
+                             "--work", "rgd-2001-10-18-n3", "--port", str(port), "--faults", '{"rate_limit": 1}'],
+                            cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                stats = httpx.get(base + "/_replay/stats", timeout=1)
+                break
+            except httpx.HTTPError:
+                assert proc.poll() is None and time.monotonic() < deadline
+                time.sleep(0.2)
+        assert stats.status_code == 200
+        query = {"query": "SELECT ?c WHERE { ?c a <http://data.legilux.public.lu/resource/ontology/jolux#Consolidation> }"}
+        assert httpx.post(base + "/sparqlendpoint", data=query).status_code == 429  # the start-up fault
+        answer = httpx.post(base + "/sparqlendpoint", data=query).json()
+        assert len(answer["results"]["bindings"]) == 12
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

@@ -28,8 +28,8 @@ from serve.core.store import texts, versions_of, works_by_rowid
 from serve.query import parse_query
 
 OVERSAMPLE = 6
-#: States ranked before filters are joined (see :func:`ranked_occurrences`).
-RANK_FIRST = 300
+#: States ranked before filters are joined, at least (see :func:`ranked_occurrences`).
+RANK_FIRST = 120
 FUZZY_MIN_EXACT_HITS = 5
 FUZZY_MAX_TOKENS = 8
 FUZZY_MAX_EXPANSIONS = 6
@@ -101,8 +101,9 @@ def ranked_occurrences(conn: sqlite3.Connection, match: str, filters: Filters, l
     frequent words); when that leaves fewer than ``limit`` rows the filters may have removed
     better-ranked eligible states, so the full match set is filtered and ranked instead.
     """
+    first = max(RANK_FIRST, 2 * limit)
     capped = f"(SELECT rowid AS state_rowid, {_BM25} AS score FROM provision_fts WHERE provision_fts MATCH ? " \
-             f"ORDER BY score LIMIT {RANK_FIRST})"
+             f"ORDER BY score LIMIT {first})"
     rows = occurrences(conn, capped, [match], filters, limit)
     if len(rows) >= limit:
         return rows
@@ -141,6 +142,10 @@ def _desc(day: str) -> tuple[int, ...]:
     return tuple(-ord(c) for c in day)
 
 
+def _bigrams(word: str) -> set[str]:
+    return {word[i:i + 2] for i in range(len(word) - 1)}
+
+
 def fuzzy_candidates(terms: Sequence[str]) -> list[str]:
     """Words eligible for fuzzy expansion: single words of 4+ letters, no digits."""
     return [t for t in terms if " " not in t and len(t) >= VOCABULARY_MIN_LENGTH and t.isalpha()][:FUZZY_MAX_TOKENS]
@@ -161,8 +166,13 @@ def fuzzy_expansions(conn: sqlite3.Connection, terms: Sequence[str], known: set[
         rows = conn.execute("SELECT term, docs FROM vocabulary WHERE term >= ? AND term < ? "
                             "AND length(term) BETWEEN ? AND ?",
                             (token[0], chr(ord(token[0]) + 1), len(token) - limit, len(token) + limit))
-        scored = sorted((d, -int(doc), str(term)) for term, doc in rows
-                        if (d := levenshtein_within(token, str(term), limit)) is not None)
+        letters, pairs = set(token), _bigrams(token)
+        # Exact pre-filters: an edit changes the letter set by at most two letters and destroys at
+        # most two of the token's bigrams.
+        near = [(str(t), int(doc)) for t, doc in rows if len(letters.symmetric_difference(t)) <= 2 * limit
+                and len(pairs & _bigrams(t)) >= len(pairs) - 2 * limit]
+        scored = sorted((d, -doc, term) for term, doc in near
+                        if (d := levenshtein_within(token, term, limit)) is not None)
         chosen = [term for _, _, term in scored[:min(FUZZY_PER_TOKEN, budget)]]
         if chosen:
             out[token] = chosen

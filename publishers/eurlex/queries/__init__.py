@@ -1,0 +1,1 @@
+"""The eurlex SPARQL queries (``*.rq``), loaded with :func:`publishers.http.load_query`."""
