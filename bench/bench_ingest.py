@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import json
 import os
 import socket
@@ -59,9 +60,27 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU seconds of process ``pid`` (Linux ``/proc``; ``None`` elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+@dataclasses.dataclass
+class Server:
+    base: str
+    pid: int
+
+    def cpu(self) -> float | None:
+        return cpu_seconds(self.pid)
+
+
 @contextlib.contextmanager
-def replay_server(trees: list[Path]) -> Iterator[str]:
-    """``lex replay serve`` on the trees, in a child process; yields its base URL."""
+def replay_server(trees: list[Path]) -> Iterator[Server]:
+    """``lex replay serve`` on the trees, in a child process; yields its base URL and pid."""
     port = free_port()
     args = [sys.executable, "-m", "cli", "replay", "serve", "--port", str(port)]
     for tree in trees:
@@ -79,7 +98,7 @@ def replay_server(trees: list[Path]) -> Iterator[str]:
             if time.monotonic() > deadline:
                 raise SystemExit("replay server did not start")
             time.sleep(0.1)
-        yield base
+        yield Server(base, proc.pid)
     finally:
         proc.terminate()
         proc.wait(timeout=10)
@@ -89,16 +108,23 @@ def scope_of(tree: Path) -> EurlexScope:
     return EurlexScope.of([w.work_identifier.rsplit("/", 1)[-1] for w in CorpusTree.open(tree).works()])
 
 
-def run(publisher: Publisher, base: str, tree: CorpusTree, scope: EurlexScope | None) -> tuple[float, IngestReport]:
+def run(publisher: Publisher, server: Server, tree: CorpusTree,
+        scope: EurlexScope | None) -> tuple[float, IngestReport, dict[str, float | None]]:
     with httpx.Client() as client:
-        adapter = adapter_for(publisher, client, replay_url=base, delay=0.0)
+        adapter = adapter_for(publisher, client, replay_url=server.base, delay=0.0)
+        server_cpu, client_cpu = server.cpu(), time.process_time()
         started = time.perf_counter()
         report = ingest(adapter, tree, scope=scope)
-        return time.perf_counter() - started, report
+        wall = time.perf_counter() - started
+        after = server.cpu()
+        cpu = {"client_cpu_s": round(time.process_time() - client_cpu, 3),
+               "server_cpu_s": round(after - server_cpu, 3) if after is not None and server_cpu is not None else None}
+        return wall, report, cpu
 
 
-def figures(wall: float, report: IngestReport) -> dict[str, Any]:
+def figures(wall: float, report: IngestReport, cpu: dict[str, float | None]) -> dict[str, Any]:
     return {
+        **cpu,
         "wall_s": round(wall, 3),
         "requests": report.requests,
         "requests_per_s": round(report.requests / wall, 1),
@@ -126,22 +152,20 @@ def main() -> None:
         sources = {}
         for publisher, name in CORPORA.items():
             started = time.perf_counter()
-            sources[publisher] = import_published(fixtures / name, work / f"source-{publisher.value}") and \
-                work / f"source-{publisher.value}"
+            sources[publisher] = work / f"source-{publisher.value}"
+            import_published(fixtures / name, sources[publisher])
             results.setdefault("setup_import_s", {})[publisher.value] = round(time.perf_counter() - started, 3)
         targets = {p: CorpusTree.create(work / f"target-{p.value}") for p in CORPORA}
         scopes = {p: (scope_of(sources[p]) if p is Publisher.EURLEX else None) for p in CORPORA}
-        with replay_server(list(sources.values())) as base:
+        with replay_server(list(sources.values())) as server:
             for p in CORPORA:
-                wall, report = run(p, base, targets[p], scopes[p])
-                results[p.value] = {"first_run": figures(wall, report)}
+                results[p.value] = {"first_run": figures(*run(p, server, targets[p], scopes[p]))}
             for p in CORPORA:
-                wall, report = run(p, base, targets[p], scopes[p])
-                results[p.value]["rerun_warm"] = figures(wall, report)
-        with replay_server(list(sources.values())) as base:
+                results[p.value]["rerun_warm"] = figures(*run(p, server, targets[p], scopes[p]))
+        with replay_server(list(sources.values())) as server:
             for p in CORPORA:
-                wall, report = run(p, base, targets[p], scopes[p])
-                results[p.value]["rerun_cold"] = figures(wall, report)
+                results[p.value]["rerun_cold"] = figures(*run(p, server, targets[p], scopes[p]))
+        results["load_average"] = os.getloadavg()
     summarise(results)
     if args.out:
         Path(args.out).write_text(json.dumps(results, indent=2, sort_keys=True) + "\n")
@@ -151,15 +175,17 @@ def summarise(results: dict[str, Any]) -> None:
     first = {p: results[p.value]["first_run"] for p in CORPORA}
     total_wall = sum(f["wall_s"] for f in first.values())
     total_bodies = sum(f["bodies"] for f in first.values())
+    print(f"load average during the run: {results.get('load_average')}")
     print(f"{'publisher':<11} {'wall s':>7} {'req/s':>7} {'MB/s':>6} {'bodies':>6} {'bodies/s':>8} "
-          f"{'rerun warm':>10} {'rerun cold':>10}")
+          f"{'rerun warm':>10} {'rerun cold':>10} {'client cpu':>10} {'server cpu':>10}")
     for p in CORPORA:
         r = results[p.value]
         f = r["first_run"]
         warm = r["rerun_warm"]["wall_s"] / f["wall_s"]
         cold = r["rerun_cold"]["wall_s"] / f["wall_s"]
         print(f"{p.value:<11} {f['wall_s']:>7.2f} {f['requests_per_s']:>7.1f} {f['mb_per_s']:>6.2f} "
-              f"{f['bodies']:>6} {f['bodies_per_s']:>8.1f} {warm:>9.1%} {cold:>10.1%}")
+              f"{f['bodies']:>6} {f['bodies_per_s']:>8.1f} {warm:>9.1%} {cold:>10.1%} "
+              f"{f['client_cpu_s']:>10} {f['server_cpu_s']!s:>10}")
         assert not r["rerun_warm"]["events"] and r["rerun_warm"]["bodies"] == 0
     rerun = sum(results[p.value]["rerun_warm"]["wall_s"] for p in CORPORA)
     print(f"{'both':<11} {total_wall:>7.2f} {'':>7} {'':>6} {total_bodies:>6} {total_bodies / total_wall:>8.1f} "

@@ -17,12 +17,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from legal.errors import CanonicalError
 
 _SHORT = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+# Characters that need escaping (or refusing); strings without any take the fast path.
+_NEEDS_WORK = re.compile('[\x00-\x1f"\\\\\ud800-\udfff]')
 
 Json = Any  # JSON values: None | bool | int | str | list[Json] | dict[str, Json]
 
@@ -32,6 +36,9 @@ def _utf16_key(name: str) -> bytes:
 
 
 def _string(value: str, out: list[str]) -> None:
+    if _NEEDS_WORK.search(value) is None:
+        out.append('"' + value + '"')
+        return
     out.append('"')
     for ch in value:
         short = _SHORT.get(ch)

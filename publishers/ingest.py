@@ -93,6 +93,7 @@ def ingest(adapter: PublisherAdapter, tree: CorpusTree, *, scope: object | None 
     """Run one ingest of ``adapter`` into ``tree``; see the module docstring."""
     stamp = now or _dt.datetime.now(_dt.UTC)
     report = IngestReport(adapter.publisher.value)
+    counters = _http_counters(adapter)
     started = time.monotonic()
     listing = adapter.enumerate(scope)
     report.timings["enumerate_s"] = time.monotonic() - started
@@ -112,7 +113,7 @@ def ingest(adapter: PublisherAdapter, tree: CorpusTree, *, scope: object | None 
         report.apply = apply_enumeration(tree, final, fetched.bodies, stamp, durable=durable, progress=progress)
         report.timings["apply_s"] = time.monotonic() - applied
     _count_reasons(final, existing, report)
-    _http_counters(adapter, report)
+    _record_http(adapter, counters, report)
     report.timings["total_s"] = time.monotonic() - started
     return report
 
@@ -164,6 +165,9 @@ def _fetch_all(adapter: PublisherAdapter, plan: Sequence[Manifestation], tree: C
         try:
             result = adapter.fetch(m)
         except PublisherError as exc:
+            if m.optional and not exc.retryable:
+                report.notes.append(f"{m.subject}: not kept ({exc.code}: {exc.message})")
+                continue
             if strict:
                 raise _named(exc, m) from exc
             out.reasons.setdefault(key, exc.code)
@@ -188,8 +192,8 @@ def _failed(result: FetchResult, m: Manifestation, strict: bool, out: _Fetched) 
     if result.outcome is FetchOutcome.PUBLISHER_METADATA_ONLY:
         out.reasons.setdefault((m.publisher_version_identifier, m.language), PUBLISHER_METADATA_ONLY)
         return
-    if m.optional:
-        return
+    if m.optional and result.outcome is not FetchOutcome.RETRY_EXHAUSTED:
+        return  # an optional manifestation that does not exist (a transient failure still fails the run)
     if strict:
         detail = f" ({result.detail})" if result.detail else ""
         raise PublisherError(
@@ -243,15 +247,23 @@ def _count_reasons(enumeration: Enumeration, existing: Mapping[str, VersionRecor
             report.text_reasons[reason] = report.text_reasons.get(reason, 0) + 1
 
 
-def _http_counters(adapter: PublisherAdapter, report: IngestReport) -> None:
-    http = getattr(adapter, "http", None)
-    stats = getattr(http, "stats", None)
+def _http_counters(adapter: PublisherAdapter) -> tuple[int, int, int, int]:
+    """(requests, bytes, retries, waits) of the adapter's HTTP client so far (zeros if none)."""
+    stats = getattr(getattr(adapter, "http", None), "stats", None)
+    if stats is None:
+        return (0, 0, 0, 0)
+    return (stats.requests, stats.bytes_downloaded, stats.retries, len(stats.retry_waits))
+
+
+def _record_http(adapter: PublisherAdapter, before: tuple[int, int, int, int], report: IngestReport) -> None:
+    """This run's share of the adapter's HTTP counters (an adapter may serve several runs)."""
+    stats = getattr(getattr(adapter, "http", None), "stats", None)
     if stats is None:
         return
-    report.requests = stats.requests
-    report.bytes_downloaded = stats.bytes_downloaded
-    report.retries = stats.retries
-    report.retry_waits = list(stats.retry_waits)
+    report.requests = stats.requests - before[0]
+    report.bytes_downloaded = stats.bytes_downloaded - before[1]
+    report.retries = stats.retries - before[2]
+    report.retry_waits = list(stats.retry_waits[before[3]:])
 
 
 __all__ = ["IngestReport", "Progress", "ingest", "lex_id_of"]

@@ -219,7 +219,8 @@ class Assistant:
         if not 1 <= len(question.strip()) <= MAX_QUESTION:
             return AskOutcome(400, {"error": "question_length", "reply": ""}, retain=False)
         if self.is_non_selection(question):
-            return AskOutcome(200, self._body(turn, NONE_REPLY[locale], []), ContextDisposition.CLEAR,
+            return AskOutcome(200, self._body(turn, self._labelled(NONE_REPLY[locale], locale), []),
+                              ContextDisposition.CLEAR,
                               retain=False)
         await turn.emit("phase", {"phase": "resolution", "status": "started"})
         previous = next((m["content"] for m in reversed(history) if m.get("role") == "user"), None)
@@ -400,6 +401,10 @@ class Assistant:
             body["clarification"] = dict(clarification)
         return body
 
+    def _labelled(self, reply: str, locale: str) -> str:
+        """With no model configured, every reply says so."""
+        return reply if self.transport is not None else f"{reply}\n{DETERMINISTIC_LABEL[locale]}"
+
     def _subject_clarification(self, turn: _Turn, preflight: Preflight) -> AskOutcome:
         assert preflight.clarification is not None
         clar = preflight.clarification
@@ -409,14 +414,14 @@ class Assistant:
         op = dataclasses.replace(op, operation_id=f"{turn.request_id}:subject")
         result = completed_result(op, LegalOutcome.NEEDS_CLARIFICATION, TransportOutcome.COMPLETED,
                                   clar.question, available=values)
-        body = self._body(turn, clar.question, [result], clarification={
+        body = self._body(turn, self._labelled(clar.question, turn.locale), [result], clarification={
             "question": clar.question, "options": [c.label for c in clar.choices],
             "choices": [{"label": c.label, "value": c.value} for c in clar.choices]})
         anaphoric = is_anaphoric(normalize(turn.question))
         return AskOutcome(200, body, ContextDisposition.PRESERVE if anaphoric else ContextDisposition.CLEAR)
 
     def _invalid_plan(self, turn: _Turn, violation: str, attempts: int) -> AskOutcome:
-        reply = INVALID_PLAN[turn.locale]
+        reply = self._labelled(INVALID_PLAN[turn.locale], turn.locale)
         turn.trace.append({"phase": "operation_plan", "request_id": turn.request_id,
                            "status": "invalid_request", "violation": violation, "attempts": attempts})
         body = self._body(turn, reply, [])

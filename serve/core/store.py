@@ -56,8 +56,8 @@ class Version:
     first_observed: str | None
     record_sha256: str
     provenance_record_sha256: str | None
-    document_roles: tuple[str, ...]
-    raw: dict[str, Any]
+    document_roles_json: str = "[]"
+    raw_json: str = "{}"
 
     @classmethod
     def of(cls, r: sqlite3.Row) -> Version:
@@ -65,8 +65,16 @@ class Version:
                    r["publisher_version_identifier"], r["document_type"], r["valid_from"], r["valid_to"],
                    r["valid_to_convention"], r["end_exclusive"], r["interval_status"], r["valid_time_source"],
                    r["in_force_status"], r["publication_date"], bool(r["withdrawn"]), r["first_observed"],
-                   r["record_sha256"], r["provenance_record_sha256"], tuple(json.loads(r["document_roles"])),
-                   json.loads(r["raw"]))
+                   r["record_sha256"], r["provenance_record_sha256"], r["document_roles"], r["raw"])
+
+    @property
+    def document_roles(self) -> tuple[str, ...]:
+        return tuple(json.loads(self.document_roles_json))
+
+    @property
+    def raw(self) -> dict[str, Any]:
+        value: dict[str, Any] = json.loads(self.raw_json)
+        return value
 
     def covers(self, day: str) -> bool:
         """Half-open containment ``valid_from <= day < end_exclusive`` (ISO strings)."""
@@ -197,11 +205,16 @@ class ProvisionKey(NamedTuple):
     heading: str | None
 
 
-def provision_keys(conn: sqlite3.Connection, expression_rowid: int) -> list[ProvisionKey]:
+def provision_keys(conn: sqlite3.Connection, expression_rowid: int,
+                   anchors: Sequence[str] | None = None) -> list[ProvisionKey]:
     cursor = conn.cursor()
     cursor.row_factory = None
-    query = "SELECT anchor, text_sha256, num, heading FROM provisions WHERE expression_rowid = ? ORDER BY seq"
-    return list(map(ProvisionKey._make, cursor.execute(query, (expression_rowid,))))
+    query = "SELECT anchor, text_sha256, num, heading FROM provisions WHERE expression_rowid = ?"
+    params: list[Any] = [expression_rowid]
+    if anchors is not None:
+        query += f" AND anchor IN ({_marks(anchors)})"
+        params.extend(anchors)
+    return list(map(ProvisionKey._make, cursor.execute(query + " ORDER BY seq", params)))
 
 
 def anchors_of(conn: sqlite3.Connection, expression_rowid: int) -> list[str]:

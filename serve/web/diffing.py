@@ -1,16 +1,17 @@
 """Provision-by-provision comparison of two versions for the web diff page.
 
-Pure functions over the ``provisions`` lists the legal core returns: provisions are matched
-by anchor, equal texts are recognised by ``text_sha256`` first, and changed texts get a word
-level diff (bounded: past :data:`MAX_WORDS` words the two texts are shown side by side
-instead). The templates escape every segment; nothing here produces markup.
+The legal core's ``diff`` says which provisions were added, removed or changed (by anchor and
+text hash); this module turns each change into a row with the full texts and, for a changed
+provision, a word-level diff (bounded: past :data:`MAX_WORDS` words the two texts are shown
+side by side instead). The
+templates escape every segment; nothing here produces markup.
 """
 
 from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -86,29 +87,6 @@ def _text(provision: Mapping[str, Any]) -> str:
     return value if isinstance(value, str) else ""
 
 
-def _ordered_anchors(left: Sequence[Mapping[str, Any]], right: Sequence[Mapping[str, Any]]) -> list[str]:
-    """Anchors in the later version's order, with anchors only in the earlier one slotted in."""
-    order: list[str] = [str(p.get("anchor")) for p in right]
-    seen = set(order)
-    position = 0
-    for provision in left:
-        anchor = str(provision.get("anchor"))
-        if anchor in seen:
-            position = order.index(anchor) + 1
-            continue
-        order.insert(position, anchor)
-        seen.add(anchor)
-        position += 1
-    return order
-
-
-def compare(left: Sequence[Mapping[str, Any]], right: Sequence[Mapping[str, Any]]) -> list[Row]:
-    """Rows for every anchor of either version, in document order."""
-    before = {str(p.get("anchor")): p for p in left}
-    after = {str(p.get("anchor")): p for p in right}
-    return [_row(anchor, before.get(anchor), after.get(anchor)) for anchor in _ordered_anchors(left, right)]
-
-
 def _row(anchor: str, old: Mapping[str, Any] | None, new: Mapping[str, Any] | None) -> Row:
     if old is None and new is not None:
         return Row(anchor, label_of(new), "added", after=_text(new))
@@ -130,3 +108,26 @@ def summary(rows: Iterable[Row]) -> dict[str, int]:
     for row in rows:
         counts[row.state] += 1
     return counts
+
+
+def summary_of(answer: Mapping[str, Any], rows: Iterable[Row]) -> dict[str, int]:
+    """The counts of the core's ``summary`` (``unchanged`` shown as ``same``), else of ``rows``."""
+    given = answer.get("summary")
+    if not isinstance(given, Mapping):
+        return summary(rows)
+    return {"same": int(given.get("unchanged") or 0), "changed": int(given.get("changed") or 0),
+            "added": int(given.get("added") or 0), "removed": int(given.get("removed") or 0)}
+
+
+def row_of(change: Mapping[str, Any], before: Mapping[str, str], after: Mapping[str, str]) -> Row:
+    """A row from one entry of the core's ``changes`` and the texts of changed provisions."""
+    anchor = str(change.get("anchor") or "")
+    kind = change.get("change")
+    if kind == "added":
+        return Row(anchor, label_of(change), "added", after=_text(change))
+    if kind == "removed":
+        return Row(anchor, label_of(change), "removed", before=_text(change))
+    old = {"anchor": anchor, "text": before.get(anchor, ""), "text_sha256": change.get("from_text_sha256")}
+    new = {"anchor": anchor, "num": change.get("num"), "heading": change.get("heading"),
+           "text": after.get(anchor, ""), "text_sha256": change.get("to_text_sha256")}
+    return _row(anchor, old, new)

@@ -9,6 +9,7 @@ user text safe.
 from __future__ import annotations
 
 import importlib.util
+import re
 import secrets
 from collections.abc import Mapping
 from functools import lru_cache
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import ChainableUndefined, ChoiceLoader, Environment, FileSystemLoader, PackageLoader
+from markupsafe import Markup, escape
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
@@ -64,7 +66,18 @@ def environment() -> Environment:
     env.globals["semantics_labels"] = SEMANTICS_LABELS
     env.globals["publisher_names"] = PUBLISHER_NAMES
     env.filters["short"] = short_hash
+    env.filters["emphasis"] = emphasis
     return env
+
+
+_STRONG = re.compile(r"\*\*(\S(?:.*?\S)?)\*\*")
+_EM = re.compile(r"(?<![*\w])\*(\S(?:.*?\S)?)\*(?![*\w])")
+
+
+def emphasis(text: object) -> Markup:
+    """Escape ``text``, then render Markdown ``**strong**`` and ``*emphasis*`` (nothing else)."""
+    escaped = str(escape("" if text is None else str(text)))
+    return Markup(_EM.sub(r"<em>\1</em>", _STRONG.sub(r"<strong>\1</strong>", escaped)))
 
 
 def short_hash(value: object, length: int = 12) -> str:

@@ -46,6 +46,7 @@ from serve.web.shape import (
 
 TIMELINE_LIMIT = 200
 SEARCH_LIMIT = 20
+ANCHORS_PER_CALL = 50
 
 
 async def _call(request: Request, operation: str, arguments: dict[str, Any]) -> Any:
@@ -321,9 +322,9 @@ async def _diff_answer(request: Request, publisher: str, slug: str, points: tupl
         return await _no_version_page(request, publisher, slug, missing,
                                       f"No state of {publisher}:{slug} is held for {missing.date}.")
     left, right = mapping(body.get("from")), mapping(body.get("to"))
-    rows = await _provision_rows(request, publisher, slug, left, right)
+    rows = await _provision_rows(request, publisher, slug, body)
     context = {"title": f"Changes in {slug}", "work": f"{publisher}:{slug}", "slug": slug, "a": a, "b": b,
-               "from_doc": left, "to_doc": right, "rows": rows, "summary": diffing.summary(rows),
+               "from_doc": left, "to_doc": right, "rows": rows, "summary": diffing.summary_of(body, rows),
                "body": body, "status": status, "work_url": work_url(publisher, slug),
                "from_url": point_url(publisher, slug, str(left.get("version_key") or a.text)),
                "to_url": point_url(publisher, slug, str(right.get("version_key") or b.text))}
@@ -348,19 +349,26 @@ def _diff_ambiguous(request: Request, publisher: str, slug: str, points: tuple[P
     return page(request, "choices.html", context, status=409, publisher=publisher, envelope=body)
 
 
-async def _provision_rows(request: Request, publisher: str, slug: str, left: Any, right: Any) -> list[diffing.Row]:
-    """Fetch both versions' text (exact keys) and compare them provision by provision."""
-    texts = []
-    for doc in (left, right):
-        key, date = doc.get("version_key"), doc.get("valid_from")
-        if not key or not date:
-            return []
+async def _texts(request: Request, publisher: str, slug: str, doc: Any, anchors: list[str]) -> dict[str, str]:
+    """The texts of ``anchors`` in one exact version (as_of select, in chunks of 50)."""
+    key, date = doc.get("version_key"), doc.get("valid_from")
+    out: dict[str, str] = {}
+    if not key or not date:
+        return out
+    for start in range(0, len(anchors), ANCHORS_PER_CALL):
         answer = await _call(request, "as_of", {"work": f"{publisher}:{slug}", "date": str(date)[:10],
-                                                "version_key": str(key)})
-        if outcome_of(answer) != "succeeded":
-            return []
-        texts.append(items(first(answer).get("provisions")))
-    return diffing.compare(texts[0], texts[1])
+                                                "version_key": str(key), "anchors": anchors[start:start + ANCHORS_PER_CALL]})
+        out.update({str(p.get("anchor")): str(p.get("text") or "") for p in items(first(answer).get("provisions"))})
+    return out
+
+
+async def _provision_rows(request: Request, publisher: str, slug: str, body: Any) -> list[diffing.Row]:
+    """Rows for the provisions the core reports as added, removed or changed, with full texts."""
+    changes = items(body.get("changes"))
+    changed = [str(c.get("anchor")) for c in changes if c.get("change") == "changed"]
+    before = await _texts(request, publisher, slug, mapping(body.get("from")), changed) if changed else {}
+    after = await _texts(request, publisher, slug, mapping(body.get("to")), changed) if changed else {}
+    return [diffing.row_of(change, before, after) for change in changes]
 
 
 # -- provenance ---------------------------------------------------------------------------------

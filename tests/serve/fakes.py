@@ -109,6 +109,25 @@ def _provisions(version_key: str) -> list[dict[str, Any]]:
              "text_sha256": hashlib.sha256(t.encode()).hexdigest()} for a, n, h, t in TEXTS[version_key]]
 
 
+def _changes(old_key: str, new_key: str) -> dict[str, Any]:
+    """The core's ``summary`` and ``changes`` between two versions of the fake work."""
+    old = {p["anchor"]: p for p in _provisions(old_key)}
+    new = {p["anchor"]: p for p in _provisions(new_key)}
+    changes: list[dict[str, Any]] = []
+    for anchor, p in new.items():
+        if anchor not in old:
+            changes.append({"anchor": anchor, "change": "added", "num": p["num"], "heading": p["heading"],
+                            "text": p["text"]})
+        elif old[anchor]["text_sha256"] != p["text_sha256"]:
+            changes.append({"anchor": anchor, "change": "changed", "num": p["num"], "heading": p["heading"],
+                            "from_text_sha256": old[anchor]["text_sha256"], "to_text_sha256": p["text_sha256"]})
+    changes += [{"anchor": a, "change": "removed", "num": p["num"], "heading": p["heading"], "text": p["text"]}
+                for a, p in old.items() if a not in new]
+    summary = {kind: sum(1 for c in changes if c["change"] == kind) for kind in ("added", "removed", "changed")}
+    summary["unchanged"] = sum(1 for a, p in new.items() if a in old and old[a]["text_sha256"] == p["text_sha256"])
+    return {"summary": summary, "changes": changes, "truncated": False}
+
+
 class FakeCore:
     """Answers like the legal core; ``mounted=False`` answers ``no_corpus_mounted`` everywhere."""
 
@@ -164,8 +183,10 @@ class FakeCore:
             return {"outcome": "ambiguous_version", "work": WORK, "version_choices": [_doc(v) for v in found]}
         if kind == "none":
             return {"outcome": "no_version_for_date", "work": WORK, "nearest_versions": []}
-        return {"outcome": "succeeded", "work": WORK, "version": _doc(found),
-                "provisions": _provisions(found["version_key"])}
+        provisions = _provisions(found["version_key"])
+        if args.get("anchors"):
+            provisions = [p for p in provisions if p["anchor"] in args["anchors"]]
+        return {"outcome": "succeeded", "work": WORK, "version": _doc(found), "provisions": provisions}
 
     def _timeline(self, args: dict[str, Any]) -> dict[str, Any]:
         if args["work"] != WORK:
@@ -188,7 +209,8 @@ class FakeCore:
             return {"outcome": "no_version_for_date", "work": WORK, "from_resolved": a[0] != "none",
                     "to_resolved": b[0] != "none"}
         return {"outcome": "succeeded", "work": WORK, "from": _doc(a[1]), "to": _doc(b[1]),
-                "changed": a[1] is not b[1], "provision_level_comparable": True}
+                "changed": a[1] is not b[1], "provision_level_comparable": True,
+                **_changes(a[1]["version_key"], b[1]["version_key"])}
 
     def _search(self, args: dict[str, Any]) -> dict[str, Any]:
         hits = [{"work": WORK, "title": "Loi du 1er janvier 2020 <test>", "anchor": a, "num": n, "heading": h,

@@ -168,3 +168,17 @@ def test_pages_over_the_real_core(tmp_path: Path) -> None:
         key = timeline["versions"][0]["version_key"]
         status, page = get(client, f"{work}/{key}/provenance")
         assert status == 200 and "Hash chain" in page
+
+
+def test_markdown_emphasis_is_rendered_after_escaping() -> None:
+    from serve.web.render import emphasis
+
+    assert str(emphasis("**1.** Le *président* <b>x</b>")) == \
+        "<strong>1.</strong> Le <em>président</em> &lt;b&gt;x&lt;/b&gt;"
+    assert str(emphasis("**<script>alert(1)</script>**")) == "<strong>&lt;script&gt;alert(1)&lt;/script&gt;</strong>"
+    assert str(emphasis("a * b * c")) == "a * b * c"
+
+
+def test_the_version_page_escapes_the_publisher_text(dev_client: TestClient) -> None:
+    status, page = get(dev_client, f"{WORK_URL}/2021-06-01")
+    assert status == 200 and "&lt;toute&gt;" in page and "<toute>" not in page

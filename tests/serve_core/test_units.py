@@ -75,7 +75,7 @@ def _v(key: str, start: str, end: str | None, withdrawn: bool = False) -> Versio
                    publisher_version_identifier=key, document_type=None, valid_from=start, valid_to=None,
                    valid_to_convention="exclusive", end_exclusive=end, interval_status="closed",
                    valid_time_source="publisher", in_force_status=None, publication_date=None, withdrawn=withdrawn,
-                   first_observed=None, record_sha256="0" * 64, provenance_record_sha256=None, document_roles=(), raw={})
+                   first_observed=None, record_sha256="0" * 64, provenance_record_sha256=None)
 
 
 def test_resolution_latest_start_wins_and_withdrawn_never_competes() -> None:

@@ -37,12 +37,15 @@ class Side:
 
 
 def _side(conn: sqlite3.Connection, version: Version, language: str | None, primary: str | None,
-          cache: dict[int, tuple[ProvisionKey, ...]]) -> Side:
+          cache: dict[int, tuple[ProvisionKey, ...]], anchor: str | None) -> Side:
+    """One side of the comparison; with ``anchor`` only that provision is read (all of them only when
+    the exact anchor is absent, to match another spelling or list what is held)."""
     expression = choose_expression(expressions_of(conn, version.rowid), language, primary)
     if expression is None or not expression.has_text:
         return Side(version, expression, ())
     if expression.rowid not in cache:
-        cache[expression.rowid] = tuple(provision_keys(conn, expression.rowid))
+        keys = tuple(provision_keys(conn, expression.rowid, [anchor])) if anchor else ()
+        cache[expression.rowid] = keys or tuple(provision_keys(conn, expression.rowid))
     return Side(version, expression, cache[expression.rowid])
 
 
@@ -132,8 +135,8 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
         assert old_v is not None and new_v is not None
         language = args["language"] or work.primary_language
         cache: dict[int, tuple[ProvisionKey, ...]] = {}
-        sides = (_side(conn, old_v, language, work.primary_language, cache),
-                 _side(conn, new_v, language, work.primary_language, cache))
+        sides = (_side(conn, old_v, language, work.primary_language, cache, args["anchor"]),
+                 _side(conn, new_v, language, work.primary_language, cache, args["anchor"]))
         payload: dict[str, Any] = {
             **base, "from": version_doc(work, old_v, sides[0].expression), "to": version_doc(work, new_v, sides[1].expression),
             "same_version": old_v.rowid == new_v.rowid,
@@ -157,7 +160,7 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
         if args["anchor"]:
             old, new, matched = _one_anchor(sides, args["anchor"])
             if matched is None:
-                held = sorted({p.anchor for s in sides for p in s.provisions})
+                held = sorted({p.anchor for s in sides for p in s.provisions})  # both sides read in full here
                 return answer(ctx, index, Outcome.UNKNOWN_ANCHOR, {
                     **payload, "anchor": args["anchor"], "anchors_held": held[:MAX_ANCHOR_LIST],
                     "anchors_truncated": len(held) > MAX_ANCHOR_LIST}, provisional=provisional)
