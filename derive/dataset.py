@@ -1,4 +1,4 @@
-"""Build the per-article dataset from a corpus tree (docs/contracts.md §2).
+"""Build the per-article dataset from a corpus tree (docs/contracts.md §2), incrementally.
 
 Output directory (every file deterministic: same tree + same code → same bytes)::
 
@@ -8,17 +8,24 @@ Output directory (every file deterministic: same tree + same code → same bytes
     errors.jsonl            one line per version that could not be derived (typed, with the hash)
     history/<publisher>/<slug>.json   distinct text states per anchor, derived intervals
     summary.json            counts (profiles, provisions, empty provisions, gaps, errors)
+    shard.json              only in a shard's output (``shard=(i, n)``), read by :func:`merge_shards`
 
 A version is atomic: if any of its bodies raises a :class:`legal.errors.DerivationError`
 (malformed XML, unknown namespace, zip bomb, oversize body), nothing of that version is written
 and the error is recorded; the run carries on with the next version.
+
+A run is incremental (:mod:`derive.cache`): a work whose input digest is unchanged is read from
+the per-work cache instead of re-derived, and citations are resolved against the current alias
+table when the outputs are assembled, so the assembled files are byte-identical to a
+from-scratch build. The output replaces ``out`` atomically (:mod:`derive.staging`).
 """
 
 from __future__ import annotations
 
-import shutil
+import functools
+import json
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,23 +35,33 @@ import pyarrow.parquet as pq
 
 from corpus_tree import CorpusTree, VersionRecord
 from derive import rows as R
-from derive.citations import LU, AliasTable, alias_slug
+from derive.cache import WorkCache, code_digest, work_input_digest
+from derive.citations import LU, AliasTable, alias_slug, resolve
 from derive.dispatch import derive_body
+from derive.fastjson import canonical_line, pretty
 from derive.history import VersionTexts, build_history
 from derive.limits import DEFAULT_LIMITS, Limits
 from derive.model import ExtractionResult, Gap
+from derive.staging import staged
 from derive.units import Evidence, Unit, fmx4_languages, held, units_for
-from legal.canonical import canonical_bytes, pretty_bytes
-from legal.errors import LexError
+from legal.canonical import digest, sha256_hex
+from legal.errors import ConfigError, DerivationError, LexError
 from legal.outcomes import TextGap
 
 Progress = Callable[[str], None]
 WITHHELD_REASONS = frozenset({"pending-gate"})
+SHARD_SCHEMA = "lex-derive-shard/1"
+SHARD_FILE = "shard.json"
 
 
 @dataclass
 class BuildReport:
-    """What a run did; ``errors`` lists every refused version (empty on a clean run)."""
+    """What a run did; ``errors`` lists every refused version (empty on a clean run).
+
+    :meth:`to_dict` is ``summary.json`` (the same for a from-scratch, an incremental, and a
+    merged sharded build); :meth:`run_dict` adds how the run got there (works derived vs reused
+    from the cache, the shard).
+    """
 
     works: int = 0
     versions: int = 0
@@ -54,6 +71,9 @@ class BuildReport:
     profiles: Counter[str] = field(default_factory=Counter)
     gaps: Counter[str] = field(default_factory=Counter)
     errors: list[dict[str, Any]] = field(default_factory=list)
+    works_derived: int = 0
+    works_reused: int = 0
+    shard: tuple[int, int] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -63,6 +83,17 @@ class BuildReport:
             "errors": len(self.errors),
         }
 
+    def run_dict(self) -> dict[str, Any]:
+        return {**self.to_dict(), "works_derived": self.works_derived, "works_reused": self.works_reused,
+                "shard": None if self.shard is None else list(self.shard)}
+
+    def add_summary(self, summary: dict[str, Any]) -> None:
+        """Add the counts of another ``summary.json`` (errors are added by the caller)."""
+        for name in ("works", "versions", "units", "provisions", "empty_provisions"):
+            setattr(self, name, getattr(self, name) + int(summary[name]))
+        self.profiles.update(summary["profiles"])
+        self.gaps.update(summary["gaps"])
+
 
 @dataclass
 class VersionOutcome:
@@ -71,6 +102,38 @@ class VersionOutcome:
     errors: list[dict[str, Any]] = field(default_factory=list)
     texts: VersionTexts | None = None
     results: list[ExtractionResult] = field(default_factory=list)
+
+
+@dataclass
+class WorkBlock:
+    """Everything one work contributes to the dataset; rows keep citations unresolved."""
+
+    work_id: str
+    lex_ids: list[str] = field(default_factory=list)
+    units: int = 0
+    provisions: int = 0
+    empty_provisions: int = 0
+    profiles: Counter[str] = field(default_factory=Counter)
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    gaps: list[dict[str, Any]] = field(default_factory=list)
+    errors: list[dict[str, Any]] = field(default_factory=list)
+    history: bytes | None = None
+
+    def to_entry(self) -> dict[str, Any]:
+        return {
+            "lex_ids": self.lex_ids, "units": self.units, "provisions": self.provisions,
+            "empty_provisions": self.empty_provisions, "profiles": dict(sorted(self.profiles.items())),
+            "rows": self.rows, "gaps": self.gaps, "errors": self.errors,
+            "history": None if self.history is None else self.history.decode("utf-8"),
+        }
+
+    @classmethod
+    def from_entry(cls, entry: dict[str, Any]) -> WorkBlock:
+        history = entry["history"]
+        return cls(work_id=entry["work_id"], lex_ids=list(entry["lex_ids"]), units=entry["units"],
+                   provisions=entry["provisions"], empty_provisions=entry["empty_provisions"],
+                   profiles=Counter(entry["profiles"]), rows=entry["rows"], gaps=entry["gaps"],
+                   errors=entry["errors"], history=None if history is None else history.encode("utf-8"))
 
 
 # -- one version ---------------------------------------------------------------------------------
@@ -104,9 +167,12 @@ def _expression_gaps(version: VersionRecord, evidence: Evidence, units: list[Uni
     return out
 
 
-def derive_version(version: VersionRecord, evidence: Evidence, fmx4_langs: frozenset[str], aliases: AliasTable,
-                   limits: Limits = DEFAULT_LIMITS) -> VersionOutcome:
-    """Rows, gaps and history texts of one version — or only errors, if any body was refused."""
+def derive_version(version: VersionRecord, evidence: Evidence, fmx4_langs: frozenset[str],
+                   aliases: AliasTable | None, limits: Limits = DEFAULT_LIMITS) -> VersionOutcome:
+    """Rows, gaps and history texts of one version — or only errors, if any body was refused.
+
+    With ``aliases=None`` the rows' citations stay unresolved (see :func:`derive.rows.with_targets`).
+    """
     outcome = VersionOutcome()
     texts = VersionTexts(version.lex_id, str(version.version_key), version.valid_from)
     units = units_for(version, evidence, fmx4_langs)
@@ -131,7 +197,7 @@ def derive_version(version: VersionRecord, evidence: Evidence, fmx4_langs: froze
 
 
 def _collect(outcome: VersionOutcome, texts: VersionTexts, version: VersionRecord, unit: Unit,
-             result: ExtractionResult, aliases: AliasTable) -> None:
+             result: ExtractionResult, aliases: AliasTable | None) -> None:
     if not result.provisions:
         gap = result.gap or Gap(TextGap.UNSUPPORTED_MANIFESTATION,
                                 "; ".join(result.notes) or "profile found no provision in this body")
@@ -145,6 +211,59 @@ def _collect(outcome: VersionOutcome, texts: VersionTexts, version: VersionRecor
             texts.empty[unit.language] += 1
         else:
             lang_texts[p.anchor] = (p.text_sha256, p.article_valid_from)
+
+
+# -- one work --------------------------------------------------------------------------------------
+
+
+def _hash_ok(record: VersionRecord) -> bool:
+    body = {k: v for k, v in record.data.items() if k != "record_sha256"}
+    return sha256_hex(canonical_line(body)) == record.record_sha256
+
+
+def load_versions(tree: CorpusTree, slug: str) -> list[VersionRecord]:
+    """A work's version records, hash-checked, ordered by (valid_from, version key).
+
+    Raises exactly what ``tree.versions(slug)`` (verifying) raises; the hash check itself uses
+    the fast canonical encoder and falls back to the corpus's own check on any doubt.
+    """
+    try:
+        records: list[VersionRecord] | None = tree.versions(slug, verify=False)
+    except LexError:
+        records = None
+    if records is None or not all(_hash_ok(r) for r in records):
+        records = tree.versions(slug)
+    return sorted(records, key=lambda v: (v.valid_from, str(v.version_key)))
+
+
+def derive_work(work_id: str, versions: Sequence[VersionRecord], evidence: Evidence,
+                limits: Limits = DEFAULT_LIMITS, progress: Progress | None = None) -> WorkBlock:
+    """Derive every version of one work (``versions`` ordered as :func:`load_versions` orders them)."""
+    langs = fmx4_languages(list(versions), evidence)
+    block = WorkBlock(work_id)
+    texts: list[VersionTexts] = []
+    for version in versions:
+        outcome = derive_version(version, evidence, langs, None, limits)
+        if progress is not None:
+            progress(version.lex_id)
+        block.lex_ids.append(version.lex_id)
+        block.errors.extend(outcome.errors)
+        block.gaps.extend(outcome.gaps)
+        block.rows.extend(outcome.rows)
+        block.units += len(outcome.results)
+        for result in outcome.results:
+            if result.provisions:
+                block.profiles[result.profile] += 1
+            block.provisions += len(result.provisions)
+            block.empty_provisions += result.empty_provisions
+        if outcome.texts is not None and not version.is_withdrawn:
+            texts.append(outcome.texts)
+        elif outcome.texts is None and not version.is_withdrawn:
+            texts.append(VersionTexts(version.lex_id, str(version.version_key), version.valid_from))
+    block.rows.sort(key=R.row_order)
+    if versions:
+        block.history = pretty(build_history(work_id, texts))
+    return block
 
 
 # -- the tree --------------------------------------------------------------------------------------
@@ -167,56 +286,38 @@ def alias_table(tree: CorpusTree) -> AliasTable:
     return AliasTable.build(sorted(set(pairs)), held_ids)
 
 
-def count_versions(tree: CorpusTree) -> int:
-    return sum(len(tree.version_keys(slug)) for slug in tree.slugs())
+def shard_of(slug: str, shards: int) -> int:
+    """The stable shard of a work: ``int(sha256(slug)[:8], 16) % shards``."""
+    return int(sha256_hex(slug.encode("utf-8"))[:8], 16) % shards
 
 
-def _works(tree: CorpusTree) -> list[tuple[str, str]]:
-    return sorted((w.publisher.value, w.slug) for w in tree.works())
+def _check_shard(shard: tuple[int, int] | None) -> None:
+    if shard is not None and not (isinstance(shard[0], int) and isinstance(shard[1], int)
+                                  and 0 <= shard[0] < shard[1]):
+        raise ConfigError(f"shard must be (i, n) with 0 <= i < n, not {shard!r}", code="bad_shard",
+                          subject=repr(shard))
 
 
-@dataclass
-class _Writers:
-    out: Path
-    jsonl: Any = None
-    gaps: list[dict[str, Any]] = field(default_factory=list)
-    errors: list[dict[str, Any]] = field(default_factory=list)
-    parquet: pq.ParquetWriter | None = None
-
-    def open(self) -> None:
-        self.jsonl = (self.out / "provisions.jsonl").open("wb")
-        self.parquet = pq.ParquetWriter(self.out / "provisions.parquet", R.SCHEMA, compression="zstd",
-                                        use_dictionary=True, write_statistics=True)
-
-    def rows(self, rows: list[dict[str, Any]]) -> None:
-        rows = sorted(rows, key=R.row_order)
-        for row in rows:
-            self.jsonl.write(canonical_bytes(row) + b"\n")
-        if rows and self.parquet is not None:
-            self.parquet.write_table(pa.Table.from_pylist(rows, schema=R.SCHEMA))
-
-    def close(self) -> None:
-        if self.jsonl is not None:
-            self.jsonl.close()
-        if self.parquet is not None:
-            self.parquet.close()
+def _works(tree: CorpusTree, shard: tuple[int, int] | None = None) -> list[tuple[str, str]]:
+    works = sorted((w.publisher.value, w.slug) for w in tree.works())
+    if shard is None:
+        return works
+    return [(p, s) for p, s in works if shard_of(s, shard[1]) == shard[0]]
 
 
-def _write_lines(path: Path, rows: list[dict[str, Any]]) -> None:
-    with path.open("wb") as fh:
-        for row in rows:
-            fh.write(canonical_bytes(row) + b"\n")
+def count_versions(tree: CorpusTree, shard: tuple[int, int] | None = None) -> int:
+    return sum(len(tree.version_keys(slug)) for _publisher, slug in _works(tree, shard))
 
 
 def iter_work_outcomes(tree: CorpusTree, aliases: AliasTable, limits: Limits = DEFAULT_LIMITS,
                        progress: Progress | None = None) -> Iterator[tuple[str, list[VersionRecord], list[VersionOutcome], list[dict[str, Any]]]]:
-    """Per work (sorted): its versions, their outcomes, and work-level errors."""
+    """Per work (sorted): its versions, their outcomes (citations resolved), and work-level errors."""
     for publisher, slug in _works(tree):
         work_id = f"{publisher}:{slug}"
         try:
-            versions = sorted(tree.versions(slug), key=lambda v: (v.valid_from, str(v.version_key)))
+            versions = load_versions(tree, slug)
         except LexError as exc:
-            yield work_id, [], [], [{"lex_id": None, "work_id": work_id, "language": None, **exc.to_dict()}]
+            yield work_id, [], [], [_work_error(work_id, exc)]
             continue
         langs = fmx4_languages(versions, tree.evidence)
         outcomes = []
@@ -227,55 +328,247 @@ def iter_work_outcomes(tree: CorpusTree, aliases: AliasTable, limits: Limits = D
         yield work_id, versions, outcomes, []
 
 
-def build_dataset(tree: CorpusTree, out: str | Path, *, limits: Limits = DEFAULT_LIMITS,
-                  progress: Progress | None = None) -> BuildReport:
-    """Derive every version of ``tree`` into ``out`` (replaced). Returns the run report."""
+def _work_error(work_id: str, exc: LexError) -> dict[str, Any]:
+    return {"lex_id": None, "work_id": work_id, "language": None, **exc.to_dict()}
+
+
+# -- assembling the outputs ------------------------------------------------------------------------
+
+
+def _error_order(e: dict[str, Any]) -> tuple[str, str, str]:
+    return (e["work_id"], e.get("lex_id") or "", e.get("language") or "")
+
+
+def _write_lines(path: Path, rows: list[dict[str, Any]]) -> None:
+    with path.open("wb") as fh:
+        for row in rows:
+            fh.write(canonical_line(row) + b"\n")
+
+
+class _Assembler:
+    """Writes the dataset files from per-work pieces given in work order."""
+
+    def __init__(self, out: Path) -> None:
+        self.out = out
+        (out / "history").mkdir(parents=True, exist_ok=True)
+        self.gaps: list[dict[str, Any]] = []
+        self.errors: list[dict[str, Any]] = []
+        self.jsonl = (out / "provisions.jsonl").open("wb")
+        self.parquet = pq.ParquetWriter(out / "provisions.parquet", R.SCHEMA, compression="zstd",
+                                        use_dictionary=True, write_statistics=True)
+
+    def rows(self, lines: list[bytes], rows: list[dict[str, Any]]) -> None:
+        for line in lines:
+            self.jsonl.write(line + b"\n")
+        if rows:
+            self.parquet.write_table(pa.Table.from_pylist(rows, schema=R.SCHEMA))
+
+    def history(self, work_id: str, data: bytes) -> None:
+        publisher, slug = work_id.split(":", 1)
+        path = self.out / "history" / publisher / f"{slug}.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+
+    def block(self, block: WorkBlock, target: Callable[[str], str | None]) -> None:
+        rows = [R.with_targets(r, target) for r in block.rows]
+        self.rows([canonical_line(r) for r in rows], rows)
+        self.gaps.extend(block.gaps)
+        self.errors.extend(block.errors)
+        if block.history is not None:
+            self.history(block.work_id, block.history)
+
+    def close(self) -> None:
+        self.jsonl.close()
+        self.parquet.close()
+
+    def finish(self, report: BuildReport) -> None:
+        self.close()
+        self.gaps.sort(key=R.gap_order)
+        self.errors.sort(key=_error_order)
+        _write_lines(self.out / "gaps.jsonl", self.gaps)
+        _write_lines(self.out / "errors.jsonl", self.errors)
+        report.errors = self.errors
+        (self.out / "summary.json").write_bytes(pretty(report.to_dict()))
+
+
+def _count(report: BuildReport, block: WorkBlock) -> None:
+    report.works += 1
+    report.versions += len(block.lex_ids)
+    report.units += block.units
+    report.provisions += block.provisions
+    report.empty_provisions += block.empty_provisions
+    report.profiles.update(block.profiles)
+    report.gaps.update(g["gap"] for g in block.gaps)
+
+
+def default_cache_dir(out: str | Path) -> Path:
+    """``.<name>.cache`` beside the dataset directory (never inside it: the dataset stays pure)."""
     target = Path(out)
-    if target.exists():
-        shutil.rmtree(target)
-    (target / "history").mkdir(parents=True)
-    report = BuildReport()
-    writers = _Writers(target)
-    writers.open()
-    try:
-        for work_id, versions, outcomes, work_errors in iter_work_outcomes(tree, alias_table(tree), limits, progress):
-            report.works += 1
-            writers.errors.extend(work_errors)
-            _work(report, writers, work_id, versions, outcomes)
-    finally:
-        writers.close()
-    writers.gaps.sort(key=R.gap_order)
-    writers.errors.sort(key=lambda e: (e["work_id"], e.get("lex_id") or "", e.get("language") or ""))
-    _write_lines(target / "gaps.jsonl", writers.gaps)
-    _write_lines(target / "errors.jsonl", writers.errors)
-    report.errors = writers.errors
-    (target / "summary.json").write_bytes(pretty_bytes(report.to_dict()))
+    return target.parent / f".{target.name}.cache"
+
+
+def _tree_digest(tree: CorpusTree, aliases: AliasTable, limits: Limits, shards: int) -> str:
+    """What every shard of one build must agree on: works, version keys, aliases, code, limits."""
+    works = [[p, s, tree.version_keys(s)] for p, s in _works(tree)]
+    return digest({"works": works, "aliases": sorted(aliases.aliases.items()), "held": sorted(aliases.held),
+                   "code": code_digest(), "limits": [limits.max_body_bytes, limits.max_zip_bytes,
+                                                     limits.max_member_bytes, limits.max_expanded_bytes,
+                                                     limits.max_members, limits.max_ratio],
+                   "shards": shards})
+
+
+def build_dataset(tree: CorpusTree, out: str | Path, *, limits: Limits = DEFAULT_LIMITS,
+                  progress: Progress | None = None, cache: str | Path | None = None, use_cache: bool = True,
+                  shard: tuple[int, int] | None = None) -> BuildReport:
+    """Derive ``tree`` into ``out`` (replaced atomically). Returns the run report.
+
+    ``cache`` is the per-work cache directory (default :func:`default_cache_dir`); with
+    ``use_cache=False`` every work is derived and no cache is read or written. With
+    ``shard=(i, n)`` only the works of shard ``i`` (:func:`shard_of`) are derived, into a shard
+    output that :func:`merge_shards` combines.
+    """
+    _check_shard(shard)
+    target = Path(out)
+    aliases = alias_table(tree)
+    target_of = functools.cache(lambda href: resolve(href, aliases))
+    store = WorkCache(cache if cache is not None else default_cache_dir(target)) if use_cache else None
+    code = code_digest() if store is not None else ""
+    report = BuildReport(shard=shard)
+    keep: dict[str, str] = {}
+    works = _works(tree, shard)
+    with staged(target) as staging:
+        assembler = _Assembler(staging)
+        try:
+            for publisher, slug in works:
+                work_id = f"{publisher}:{slug}"
+                block, reused, key = _work_block(tree, work_id, slug, limits, store, code, progress)
+                if key is not None:
+                    keep[work_id] = key
+                report.works_reused += reused
+                report.works_derived += not reused
+                _count(report, block)
+                assembler.block(block, target_of)
+        finally:
+            assembler.close()
+        assembler.finish(report)
+        if shard is not None:
+            (staging / SHARD_FILE).write_bytes(pretty({
+                "schema": SHARD_SCHEMA, "shard": shard[0], "shards": shard[1],
+                "tree": _tree_digest(tree, aliases, limits, shard[1]),
+                "works": [f"{p}:{s}" for p, s in works],
+            }))
+    if store is not None:
+        store.prune(keep)
     return report
 
 
-def _work(report: BuildReport, writers: _Writers, work_id: str, versions: list[VersionRecord],
-          outcomes: list[VersionOutcome]) -> None:
-    texts: list[VersionTexts] = []
+def _work_block(tree: CorpusTree, work_id: str, slug: str, limits: Limits, store: WorkCache | None, code: str,
+                progress: Progress | None) -> tuple[WorkBlock, bool, str | None]:
+    """The block of one work, from the cache when its input digest is known there."""
+    try:
+        versions = load_versions(tree, slug)
+    except LexError as exc:
+        return WorkBlock(work_id, errors=[_work_error(work_id, exc)]), False, None
+    if store is None:
+        return derive_work(work_id, versions, tree.evidence, limits, progress), False, None
+    key = work_input_digest(work_id, versions, tree.evidence, limits, code)
+    entry = store.get(work_id, key)
+    if entry is not None:
+        block = WorkBlock.from_entry(entry)
+        if progress is not None:
+            for lex_id in block.lex_ids:
+                progress(lex_id)
+        return block, True, key
+    block = derive_work(work_id, versions, tree.evidence, limits, progress)
+    store.put(work_id, key, block.to_entry())
+    return block, False, key
+
+
+# -- shards ----------------------------------------------------------------------------------------
+
+
+def _read_shard(path: Path) -> dict[str, Any]:
+    try:
+        meta = json.loads((path / SHARD_FILE).read_bytes())
+    except (OSError, ValueError):
+        raise DerivationError("not a shard output (no readable shard.json)", code="not_a_shard",
+                              subject=path.name) from None
+    if not isinstance(meta, dict) or meta.get("schema") != SHARD_SCHEMA:
+        raise DerivationError("not a shard output (unknown shard.json schema)", code="not_a_shard",
+                              subject=path.name)
+    return meta
+
+
+def _shard_blocks(path: Path) -> Iterator[tuple[str, list[bytes], list[dict[str, Any]]]]:
+    """(work id, canonical lines, rows) per work, in file order."""
+    work_id: str | None = None
+    lines: list[bytes] = []
     rows: list[dict[str, Any]] = []
-    for version, outcome in zip(versions, outcomes, strict=True):
-        report.versions += 1
-        writers.errors.extend(outcome.errors)
-        writers.gaps.extend(outcome.gaps)
-        report.gaps.update(g["gap"] for g in outcome.gaps)
-        rows.extend(outcome.rows)
-        report.units += len(outcome.results)
-        for result in outcome.results:
-            if result.provisions:
-                report.profiles[result.profile] += 1
-            report.provisions += len(result.provisions)
-            report.empty_provisions += result.empty_provisions
-        if outcome.texts is not None and not version.is_withdrawn:
-            texts.append(outcome.texts)
-        elif outcome.texts is None and not version.is_withdrawn:
-            texts.append(VersionTexts(version.lex_id, str(version.version_key), version.valid_from))
-    writers.rows(rows)
-    if versions:
-        publisher, slug = work_id.split(":", 1)
-        path = writers.out / "history" / publisher / f"{slug}.json"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(pretty_bytes(build_history(work_id, texts)))
+    with (path / "provisions.jsonl").open("rb") as fh:
+        for raw in fh:
+            line = raw.rstrip(b"\n")
+            row = json.loads(line)
+            if row["work_id"] != work_id:
+                if work_id is not None:
+                    yield work_id, lines, rows
+                work_id, lines, rows = row["work_id"], [], []
+            lines.append(line)
+            rows.append(row)
+    if work_id is not None:
+        yield work_id, lines, rows
+
+
+def _read_lines(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_bytes().splitlines() if line]
+
+
+def merge_shards(shards: Sequence[str | Path], out: str | Path) -> BuildReport:
+    """Combine the outputs of every shard of one build into ``out`` (replaced atomically).
+
+    The result is byte-identical to the unsharded build of the same tree. Refused
+    (``DerivationError``) unless the shards are exactly ``0 … n-1`` of one build (same ``n``,
+    same works, version keys, aliases, code and limits).
+    """
+    paths = [Path(p) for p in shards]
+    metas = [_read_shard(p) for p in paths]
+    if not metas:
+        raise DerivationError("no shard to merge", code="shards_incomplete")
+    n = metas[0]["shards"]
+    if any(m["shards"] != n or m["tree"] != metas[0]["tree"] for m in metas):
+        raise DerivationError("shards come from different builds (tree, code, limits or shard count differ)",
+                              code="shard_mismatch")
+    indices = sorted(m["shard"] for m in metas)
+    if indices != list(range(n)):
+        raise DerivationError(f"shards {indices} are not exactly 0..{n - 1}", code="shards_incomplete")
+    owner = {work: path for path, meta in zip(paths, metas, strict=True) for work in meta["works"]}
+    order = sorted(owner, key=lambda w: tuple(w.split(":", 1)))
+    streams = {path: _shard_blocks(path) for path in paths}
+    pending: dict[Path, tuple[str, list[bytes], list[dict[str, Any]]] | None] = {
+        path: next(stream, None) for path, stream in streams.items()}
+    report = BuildReport()
+    for meta, path in zip(metas, paths, strict=True):
+        report.add_summary(json.loads((path / "summary.json").read_bytes()))
+    with staged(Path(out)) as staging:
+        assembler = _Assembler(staging)
+        try:
+            for work_id in order:
+                path = owner[work_id]
+                head = pending[path]
+                if head is not None and head[0] == work_id:
+                    assembler.rows(head[1], head[2])
+                    pending[path] = next(streams[path], None)
+                publisher, slug = work_id.split(":", 1)
+                history = path / "history" / publisher / f"{slug}.json"
+                if history.is_file():
+                    assembler.history(work_id, history.read_bytes())
+            for path in paths:
+                assembler.gaps.extend(_read_lines(path / "gaps.jsonl"))
+                assembler.errors.extend(_read_lines(path / "errors.jsonl"))
+            leftover = [p.name for p, head in pending.items() if head is not None]
+            if leftover:
+                raise DerivationError("a shard holds rows of a work it does not list", code="shard_mismatch",
+                                      subject=leftover[0])
+        finally:
+            assembler.close()
+        assembler.finish(report)
+    return report

@@ -6,6 +6,7 @@ JSONL lines (RFC 8785 canonical encoding) and the Parquet columns carry the same
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pyarrow as pa
@@ -32,7 +33,10 @@ SCHEMA = pa.schema([
 ])
 
 
-def provision_row(p: Provision, version: VersionRecord, obs: Observation, aliases: AliasTable) -> dict[str, Any]:
+def provision_row(p: Provision, version: VersionRecord, obs: Observation,
+                  aliases: AliasTable | None) -> dict[str, Any]:
+    """The row of one provision; with ``aliases=None`` citations stay unresolved (``href`` and
+    ``text`` only) until :func:`with_targets` resolves them."""
     span = p.derived_from.span
     return {
         "provision_id": f"{version.lex_id}#{p.anchor}",
@@ -53,7 +57,9 @@ def provision_row(p: Provision, version: VersionRecord, obs: Observation, aliase
         "text_md": p.text_md,
         "text_sha256": p.text_sha256,
         "citations": [
-            {"href": c.href, "text": c.text, "target_work": resolve(c.href, aliases)} for c in p.citations
+            {"href": c.href, "text": c.text} if aliases is None
+            else {"href": c.href, "text": c.text, "target_work": resolve(c.href, aliases)}
+            for c in p.citations
         ],
         "profile": p.profile,
         "evidence_sha256": p.derived_from.evidence_sha256,
@@ -61,6 +67,14 @@ def provision_row(p: Provision, version: VersionRecord, obs: Observation, aliase
         "record_sha256": version.record_sha256,
         "span": None if span is None else span.to_dict(),
     }
+
+
+def with_targets(row: dict[str, Any], target: Callable[[str], str | None]) -> dict[str, Any]:
+    """``row`` with each citation's ``target_work`` set by ``target(href)`` (a new dict)."""
+    if not row["citations"]:
+        return row
+    cites = [{"href": c["href"], "text": c["text"], "target_work": target(c["href"])} for c in row["citations"]]
+    return {**row, "citations": cites}
 
 
 def gap_row(version: VersionRecord, language: str | None, gap: Gap, evidence_sha256: str | None = None) -> dict[str, Any]:

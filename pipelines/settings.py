@@ -8,6 +8,7 @@ here and nowhere else.
 
 from __future__ import annotations
 
+import datetime as _dt
 import os
 from pathlib import Path
 
@@ -26,7 +27,13 @@ class LexSettings(dg.ConfigurableResource):  # type: ignore[misc]
     fixtures_dir: str = ""
     evidence_dir: str = ""  # empty: <tree>/evidence; set to a shared filesystem path at scale
     signing_key: str = ""  # PEM; passphrase from LEX_SIGNING_PASSPHRASE
-    built_at: str = ""  # the index build date (YYYY-MM-DD); empty: today (UTC)
+    built_at: str = ""  # the index build instant (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ); empty: today 00:00Z
+
+    def built_at_stamp(self) -> str:
+        """The build instant as ``YYYY-MM-DDTHH:MM:SSZ``: an input, so that rebuilding the same
+        inputs on the same day gives byte-identical indexes."""
+        value = self.built_at or _dt.datetime.now(_dt.UTC).date().isoformat()
+        return value if "T" in value else f"{value}T00:00:00Z"
 
     @property
     def root(self) -> Path:

@@ -41,6 +41,7 @@ from publishers.protocol import (
     FetchResult,
     Manifestation,
     PublisherAdapter,
+    PublisherEnumeration,
 )
 
 #: Progress callback ``(phase, done, total)``; phases ``fetch`` and the writer's phases.
@@ -94,28 +95,44 @@ def ingest(adapter: PublisherAdapter, tree: CorpusTree, *, scope: object | None 
     stamp = now or _dt.datetime.now(_dt.UTC)
     report = IngestReport(adapter.publisher.value)
     counters = _http_counters(adapter)
-    started = time.monotonic()
+    clock = _Phases(report)
     listing = adapter.enumerate(scope)
-    report.timings["enumerate_s"] = time.monotonic() - started
+    clock.done("enumerate_s")
+    _count_listing(listing, report)
+    # Only to decide what to fetch; the writer re-reads and verifies every record it touches.
+    existing = {v.lex_id: v for v in tree.iter_versions(verify=False) if v.publisher is adapter.publisher}
+    plan = _plan(listing.enumeration, listing.manifestations, existing)
+    with tempfile.TemporaryDirectory(prefix="lex-ingest-", dir=staging_dir) as staging:
+        fetched = _fetch_all(adapter, plan, tree, stamp, Path(staging), strict, report, progress)
+        clock.done("fetch_s")
+        final = _with_observations(listing.enumeration, fetched)
+        report.apply = apply_enumeration(tree, final, fetched.bodies, stamp, durable=durable, progress=progress)
+        clock.done("apply_s")
+    _count_reasons(final, existing, report)
+    _record_http(adapter, counters, report)
+    report.timings["total_s"] = sum(report.timings.values())
+    return report
+
+
+class _Phases:
+    """Wall time of each phase, into ``report.timings``."""
+
+    def __init__(self, report: IngestReport) -> None:
+        self.report = report
+        self.last = time.monotonic()
+
+    def done(self, name: str) -> None:
+        now = time.monotonic()
+        self.report.timings[name] = now - self.last
+        self.last = now
+
+
+def _count_listing(listing: PublisherEnumeration, report: IngestReport) -> None:
     enumeration = listing.enumeration
     report.works, report.versions = len(enumeration.works), len(enumeration.versions)
     report.expressions = sum(len(v.expressions) for v in enumeration.versions)
     report.manifestations_listed = len(listing.manifestations)
     report.notes.extend(listing.notes)
-    # Only to decide what to fetch; the writer re-reads and verifies every record it touches.
-    existing = {v.lex_id: v for v in tree.iter_versions(verify=False) if v.publisher is adapter.publisher}
-    plan = _plan(enumeration, listing.manifestations, existing)
-    with tempfile.TemporaryDirectory(prefix="lex-ingest-", dir=staging_dir) as staging:
-        fetched = _fetch_all(adapter, plan, tree, stamp, Path(staging), strict, report, progress)
-        report.timings["fetch_s"] = time.monotonic() - started - report.timings["enumerate_s"]
-        final = _with_observations(enumeration, fetched)
-        applied = time.monotonic()
-        report.apply = apply_enumeration(tree, final, fetched.bodies, stamp, durable=durable, progress=progress)
-        report.timings["apply_s"] = time.monotonic() - applied
-    _count_reasons(final, existing, report)
-    _record_http(adapter, counters, report)
-    report.timings["total_s"] = time.monotonic() - started
-    return report
 
 
 # -- planning ----------------------------------------------------------------------------------

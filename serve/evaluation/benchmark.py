@@ -2,8 +2,8 @@
 
 ::
 
-    report = retrieval_benchmark(index_dir, load_judgments(path), mode="keyword",
-                                 created_at="2026-08-22T00:00:00Z")
+    report, measured = retrieval_benchmark(index_dir, load_judgments(path), mode="keyword",
+                                           created_at="2026-08-22T00:00:00Z")
     envelope = sign_report(report, [signer])        # release.report
 
 The report is a ``lex-retrieval-benchmark/1`` document built by

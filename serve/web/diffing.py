@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 MAX_WORDS = 6000
-_TOKEN = re.compile(r"\s+|[^\s]+")
+_TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
 
 RowState = Literal["same", "changed", "added", "removed"]
 SegmentOp = Literal["same", "del", "ins"]
@@ -43,7 +43,7 @@ class Row:
 
 
 def tokens(text: str) -> list[str]:
-    """Words and the whitespace between them, so joining the tokens gives the text back."""
+    """Words, runs of whitespace and single punctuation marks; joined they give the text back."""
     return _TOKEN.findall(text)
 
 

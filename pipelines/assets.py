@@ -1,0 +1,148 @@
+"""The assets: corpus tree → provisions (dataset) → search index, per publisher.
+
+Each asset is a thin shell over the same functions the ``lex`` command line calls; it reports
+counts, digests and timings as metadata, and a ``data_version`` that is a digest of what it
+produced, so unchanged inputs are visible as unchanged outputs in the Dagster UI. Stages record
+their input digests (:mod:`pipelines.state`) and skip work when nothing changed.
+"""
+
+import datetime as _dt
+import time
+from typing import Any
+
+import dagster as dg
+from dagster import AssetExecutionContext, RunFailureSensorContext, ScheduleEvaluationContext
+
+from corpus_tree import CorpusTree
+from corpus_tree.verify import verify_tree
+from legal.ids import Publisher
+from pipelines.settings import PUBLISHERS, LexSettings
+from pipelines.sources import update_tree
+from pipelines.state import StageState, file_sha256
+
+publisher_partitions = dg.StaticPartitionsDefinition(list(PUBLISHERS))
+
+CORPUS_VERIFIES = dg.AssetCheckSpec("verifies", asset="corpus_tree", blocking=True,
+                                    description="Every record, body and identity of the tree verifies.")
+INDEX_VERIFIES = dg.AssetCheckSpec("stamp_digest_recomputes", asset="search_index", blocking=True,
+                                   description="The index's content digest, recomputed, equals its stamp.")
+PROVISIONS_DETERMINISTIC = dg.AssetCheckSpec(
+    "deterministic_sample", asset="provisions", blocking=True,
+    description="Re-deriving a sample of versions from evidence gives byte-identical rows.")
+
+
+def _publisher(context: AssetExecutionContext) -> Publisher:
+    return Publisher.parse(context.partition_key)
+
+
+def _progress(context: AssetExecutionContext, every: int = 200) -> Any:
+    def report(phase: str, done: int, total: int) -> None:
+        if total and (done == total or done % every == 0):
+            context.log.info(f"{phase}: {done}/{total}")
+
+    return report
+
+
+def _meta(values: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in values.items():
+        if isinstance(value, (bool, int, float, str, dg.MetadataValue)):
+            out[key] = value
+        elif value is not None:
+            out[key] = dg.MetadataValue.json(value)
+    return out
+
+
+#: Each publisher's tree must have been refreshed within 26 hours (nightly run plus slack).
+CORPUS_FRESHNESS = dg.FreshnessPolicy.time_window(fail_window=_dt.timedelta(hours=26),
+                                                  warn_window=_dt.timedelta(hours=25))
+
+
+@dg.asset(partitions_def=publisher_partitions, group_name="evidence", kinds={"python", "filesystem"},
+          check_specs=[CORPUS_VERIFIES], pool="publisher_http", freshness_policy=CORPUS_FRESHNESS)
+def corpus_tree(context: AssetExecutionContext, lex: LexSettings) -> dg.MaterializeResult:  # type: ignore[type-arg]
+    """The append-only evidence store and dated work/version tree of one publisher."""
+    publisher = _publisher(context)
+    started = time.monotonic()
+    report = update_tree(lex, publisher, progress=_progress(context))
+    tree = CorpusTree.open(lex.tree(publisher.value), evidence_dir=lex.evidence_dir or None)
+    manifest = tree.manifest()
+    verify = verify_tree(tree.root, evidence_dir=lex.evidence_dir or None)
+    problems = [str(p) for p in verify.problems][:20]
+    return dg.MaterializeResult(
+        metadata=_meta({
+            "source": lex.source,
+            "works": manifest.get("works"),
+            "versions": manifest.get("versions"),
+            "expressions": manifest.get("expressions"),
+            "records_digest": manifest.get("records_digest"),
+            "run": report,
+            "seconds": round(time.monotonic() - started, 3),
+            "tree": dg.MetadataValue.path(str(tree.root)),
+        }),
+        data_version=dg.DataVersion(str(manifest.get("records_digest"))),
+        check_results=[dg.AssetCheckResult(check_name="verifies", passed=verify.ok,
+                                           metadata=_meta({"problems": problems}))],
+    )
+
+
+@dg.asset(partitions_def=publisher_partitions, group_name="derived", kinds={"python", "parquet"},
+          deps=[corpus_tree], check_specs=[PROVISIONS_DETERMINISTIC])
+def provisions(context: AssetExecutionContext, lex: LexSettings) -> dg.MaterializeResult:  # type: ignore[type-arg]
+    """The per-article dataset (Parquet + JSONL), gaps and per-work histories of one publisher."""
+    from pipelines import derive_stage
+
+    publisher = _publisher(context)
+    result = derive_stage.run(lex, publisher, progress=_progress(context))
+    return dg.MaterializeResult(
+        metadata=_meta(result.metadata),
+        data_version=dg.DataVersion(result.data_version),
+        check_results=[dg.AssetCheckResult(check_name="deterministic_sample", passed=result.deterministic,
+                                           metadata=_meta({"sampled": result.sampled}))],
+    )
+
+
+@dg.asset_check(asset=provisions, description="Empty provisions do not increase between runs (the ratchet).")
+def empty_provisions_not_increasing(lex: LexSettings) -> dg.AssetCheckResult:
+    from pipelines import derive_stage
+
+    problems = derive_stage.ratchet_problems(lex)
+    return dg.AssetCheckResult(passed=not problems, metadata=_meta({"problems": problems[:20]}))
+
+
+@dg.asset(partitions_def=publisher_partitions, group_name="derived", kinds={"sqlite"},
+          deps=[provisions], check_specs=[INDEX_VERIFIES])
+def search_index(context: AssetExecutionContext, lex: LexSettings) -> dg.MaterializeResult:  # type: ignore[type-arg]
+    """The SQLite FTS5 index of one publisher, with its stamp."""
+    from derive.index import build_index, read_dataset, read_tree, verify_index
+
+    publisher = _publisher(context)
+    tree = CorpusTree.open(lex.tree(publisher.value), evidence_dir=lex.evidence_dir or None)
+    dataset_dir = lex.derived(publisher.value)
+    out_dir = lex.indexes()
+    built_at = lex.built_at_stamp()
+    index_path = out_dir / f"{publisher.value}.sqlite"
+    stamp_path = out_dir / f"{publisher.value}.stamp.json"
+    state = StageState(lex.root, f"index-{publisher.value}")
+    inputs = {"records": tree.manifest().get("records_digest"), "built_at": built_at,
+              "dataset": {p.name: file_sha256(p) for p in sorted(dataset_dir.glob("*.jsonl"))}}
+    outputs = {"index": index_path, "stamp": stamp_path}
+    started = time.monotonic()
+    skipped = state.unchanged(inputs, outputs)
+    if not skipped:
+        build_index(publisher, read_tree(tree), read_dataset(dataset_dir), out_dir, built_at=built_at)
+        state.record(inputs, outputs)
+    report = verify_index(index_path)
+    return dg.MaterializeResult(
+        metadata=_meta({
+            "skipped": "inputs unchanged" if skipped else "",
+            "index_sha256": file_sha256(index_path),
+            "index_bytes": index_path.stat().st_size,
+            "stamp": dict(report.stamp),
+            "seconds": round(time.monotonic() - started, 3),
+            "index": dg.MetadataValue.path(str(index_path)),
+        }),
+        data_version=dg.DataVersion(file_sha256(index_path)),
+        check_results=[dg.AssetCheckResult(check_name="stamp_digest_recomputes", passed=report.ok,
+                                           metadata=_meta({"problems": report.problems[:20]}))],
+    )

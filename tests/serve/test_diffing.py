@@ -1,0 +1,30 @@
+"""The web diff's word-level segments: they rebuild both texts exactly."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from serve.web.diffing import row_of, word_diff
+
+words = st.lists(st.sampled_from(["la", "loi", "s'applique", "à", "toute", "chose", "\n", "  ", "révisée."]),
+                 max_size=30).map(" ".join)
+
+
+@given(before=words, after=words)
+@settings(max_examples=200, deadline=None)
+def test_segments_rebuild_both_texts(before: str, after: str) -> None:
+    segments = word_diff(before, after)
+    assert "".join(s.text for s in segments if s.op != "ins") == before
+    assert "".join(s.text for s in segments if s.op != "del") == after
+    assert all(a.op != b.op for a, b in zip(segments, segments[1:], strict=False))
+
+
+def test_rows_from_the_cores_changes() -> None:
+    added = row_of({"anchor": "art_3", "change": "added", "num": "Art. 3", "text": "Nouveau."}, {}, {})
+    assert (added.state, added.after, added.label) == ("added", "Nouveau.", "Art. 3")
+    changed = row_of({"anchor": "art_1", "change": "changed", "num": "Art. 1er", "heading": "Objet",
+                      "from_text_sha256": "a", "to_text_sha256": "b"},
+                     {"art_1": "La loi s'applique."}, {"art_1": "La loi s'applique partout."})
+    assert changed.state == "changed" and changed.label == "Art. 1er — Objet"
+    assert [s.op for s in changed.segments] == ["same", "ins", "same"]
