@@ -2,7 +2,7 @@
 
 A thin shell over :mod:`derive`; errors are :class:`legal.errors.LexError`, reported once by
 :func:`cli.main.main`. ``run`` exits 2 when any version could not be derived (each is listed),
-``verify`` exits 3 on any mismatch.
+``verify`` exits 3 on any mismatch, ``ratchet`` exits 4 when a work's empty-provision signatures grew.
 """
 
 from __future__ import annotations
@@ -17,9 +17,11 @@ from typing import Any
 import click
 
 from corpus_tree import CorpusTree
-from derive.dataset import build_dataset, count_versions
+from derive.dataset import BuildReport, build_dataset, count_versions, merge_shards
 from derive.git_lens import build_git_lens
+from derive.ratchet import check_ratchet, empty_signature_counts
 from derive.verify import verify_dataset
+from legal.errors import ConfigError
 
 TREE = click.Path(exists=True, file_okay=False, path_type=Path)
 
@@ -36,12 +38,29 @@ class VerifyFailed(click.ClickException):
     exit_code = 3
 
 
+class RatchetFailed(click.ClickException):
+    """Some work's empty-provision signatures grew past the accepted baseline (exit 4)."""
+
+    exit_code = 4
+
+
+def _shard(value: str | None) -> tuple[int, int] | None:
+    if value is None:
+        return None
+    try:
+        i, n = (int(x) for x in value.split("/", 1))
+    except ValueError:
+        raise ConfigError(f"--shard takes I/N (e.g. 0/4), not {value!r}", code="bad_shard", subject=value) from None
+    return i, n
+
+
 @contextmanager
-def _bar(tree: CorpusTree, enabled: bool, label: str) -> Iterator[Callable[[str], None] | None]:
+def _bar(tree: CorpusTree, enabled: bool, label: str,
+         shard: tuple[int, int] | None = None) -> Iterator[Callable[[str], None] | None]:
     if not enabled:
         yield None
         return
-    bar: Any = click.progressbar(length=count_versions(tree), label=label, file=sys.stderr)
+    bar: Any = click.progressbar(length=count_versions(tree, shard), label=label, file=sys.stderr)
     with bar:
         yield lambda _lex_id: bar.update(1)
 
@@ -55,17 +74,28 @@ def group() -> None:
       lex derive run --tree var/tree --out var/dataset
       lex derive verify var/dataset --tree var/tree
       lex derive git-lens var/tree --out var/git-lens
+      lex derive ratchet var/dataset.accepted var/dataset
     """
 
 
 @group.command(name="run")
 @click.option("--tree", "tree_path", required=True, type=TREE, help="Corpus tree (lex-tree/1) to derive.")
 @click.option("--out", required=True, type=click.Path(file_okay=False, path_type=Path),
-              help="Dataset directory (replaced).")
+              help="Dataset directory (replaced atomically).")
+@click.option("--cache", "cache_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Per-work cache directory [default: .<OUT name>.cache beside OUT].")
+@click.option("--no-cache", is_flag=True, help="Derive every work; read and write no cache.")
+@click.option("--shard", "shard_spec", metavar="I/N", default=None,
+              help="Derive only shard I of N (stable by work slug) into a shard output for `merge`.")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Show a progress bar.")
 @click.option("--json", "as_json", is_flag=True, help="Print the run summary as JSON.")
-def run_cmd(tree_path: Path, out: Path, progress: bool, as_json: bool) -> None:
+def run_cmd(tree_path: Path, out: Path, cache_dir: Path | None, no_cache: bool, shard_spec: str | None,
+            progress: bool, as_json: bool) -> None:
     """Derive every version of a tree into OUT: provisions.jsonl/.parquet, gaps, history.
+
+    Incremental: a work whose inputs (version records, held evidence, code, limits) are
+    unchanged is reused from the cache, not re-derived; the files are byte-identical to a
+    from-scratch build. OUT is replaced only when the run completes.
 
     Versions whose bodies are refused (malformed XML, unknown namespace, zip bomb, body over
     the size bound) are listed with the evidence hash and skipped; the exit status is then 2.
@@ -73,16 +103,23 @@ def run_cmd(tree_path: Path, out: Path, progress: bool, as_json: bool) -> None:
     \b
     Example:
       lex derive run --tree var/tree --out var/dataset
+      lex derive run --tree var/tree --out var/shards/0 --shard 0/4
     """
+    shard = _shard(shard_spec)
     tree = CorpusTree.open(tree_path)
-    with _bar(tree, progress, "derive") as tick:
-        report = build_dataset(tree, out, progress=tick)
+    with _bar(tree, progress, "derive", shard) as tick:
+        report = build_dataset(tree, out, progress=tick, cache=cache_dir, use_cache=not no_cache, shard=shard)
+    _report(report, out, as_json)
+
+
+def _report(report: BuildReport, out: Path, as_json: bool) -> None:
     if as_json:
-        click.echo(json.dumps(report.to_dict(), indent=2, sort_keys=True))
+        click.echo(json.dumps(report.run_dict(), indent=2, sort_keys=True))
     else:
         summary = report.to_dict()
         click.echo(f"derived {summary['provisions']} provisions ({summary['empty_provisions']} empty) from "
                    f"{summary['versions']} versions of {summary['works']} works into {out}")
+        click.echo(f"works: {report.works_derived} derived, {report.works_reused} reused from the cache")
         click.echo(f"profiles: {json.dumps(summary['profiles'], sort_keys=True)}  gaps: "
                    f"{json.dumps(summary['gaps'], sort_keys=True)}")
     for error in report.errors:
@@ -90,6 +127,42 @@ def run_cmd(tree_path: Path, out: Path, progress: bool, as_json: bool) -> None:
                    f"{error['code']}: {error['message']} (evidence {error.get('evidence_sha256')})", err=True)
     if report.errors:
         raise RunFailed(f"{len(report.errors)} version(s) could not be derived")
+
+
+@group.command(name="merge")
+@click.argument("shards", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--out", required=True, type=click.Path(file_okay=False, path_type=Path),
+              help="Dataset directory (replaced atomically).")
+@click.option("--json", "as_json", is_flag=True, help="Print the run summary as JSON.")
+def merge_cmd(shards: tuple[Path, ...], out: Path, as_json: bool) -> None:
+    """Merge the outputs of shards 0..N-1 of one build into OUT (the same bytes as an
+    unsharded build). Exit 2 when the shards hold refused versions.
+
+    \b
+    Example:
+      lex derive merge var/shards/0 var/shards/1 --out var/dataset
+    """
+    report = merge_shards(list(shards), out)
+    _report(report, out, as_json)
+
+
+@group.command(name="ratchet")
+@click.argument("baseline", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("dataset", type=click.Path(exists=True, file_okay=False, path_type=Path))
+def ratchet_cmd(baseline: Path, dataset: Path) -> None:
+    """Refuse works whose empty-provision signatures grew past the accepted BASELINE dataset
+    (reference model §6.7); exit 4 listing them.
+
+    \b
+    Example:
+      lex derive ratchet var/dataset.accepted var/dataset
+    """
+    problems = check_ratchet(empty_signature_counts(baseline), empty_signature_counts(dataset))
+    for problem in problems:
+        click.echo(f"refused: {problem}", err=True)
+    click.echo(f"ratchet: {len({p.work_id for p in problems})} work(s) refused, {len(problems)} signature(s) grew")
+    if problems:
+        raise RatchetFailed("empty-provision ratchet refused some works")
 
 
 @group.command(name="verify")

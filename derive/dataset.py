@@ -22,6 +22,7 @@ from-scratch build. The output replaces ``out`` atomically (:mod:`derive.staging
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 from collections import Counter
@@ -411,10 +412,7 @@ def _tree_digest(tree: CorpusTree, aliases: AliasTable, limits: Limits, shards: 
     """What every shard of one build must agree on: works, version keys, aliases, code, limits."""
     works = [[p, s, tree.version_keys(s)] for p, s in _works(tree)]
     return digest({"works": works, "aliases": sorted(aliases.aliases.items()), "held": sorted(aliases.held),
-                   "code": code_digest(), "limits": [limits.max_body_bytes, limits.max_zip_bytes,
-                                                     limits.max_member_bytes, limits.max_expanded_bytes,
-                                                     limits.max_members, limits.max_ratio],
-                   "shards": shards})
+                   "code": code_digest(), "limits": dataclasses.asdict(limits), "shards": shards})
 
 
 def build_dataset(tree: CorpusTree, out: str | Path, *, limits: Limits = DEFAULT_LIMITS,
@@ -430,7 +428,11 @@ def build_dataset(tree: CorpusTree, out: str | Path, *, limits: Limits = DEFAULT
     _check_shard(shard)
     target = Path(out)
     aliases = alias_table(tree)
-    target_of = functools.cache(lambda href: resolve(href, aliases))
+
+    @functools.cache
+    def target_of(href: str) -> str | None:
+        return resolve(href, aliases)
+
     store = WorkCache(cache if cache is not None else default_cache_dir(target)) if use_cache else None
     code = code_digest() if store is not None else ""
     report = BuildReport(shard=shard)
@@ -546,7 +548,7 @@ def merge_shards(shards: Sequence[str | Path], out: str | Path) -> BuildReport:
     pending: dict[Path, tuple[str, list[bytes], list[dict[str, Any]]] | None] = {
         path: next(stream, None) for path, stream in streams.items()}
     report = BuildReport()
-    for meta, path in zip(metas, paths, strict=True):
+    for path in paths:
         report.add_summary(json.loads((path / "summary.json").read_bytes()))
     with staged(Path(out)) as staging:
         assembler = _Assembler(staging)

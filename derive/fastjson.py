@@ -36,7 +36,7 @@ def _plain(value: Any) -> bool:
             return False
         if type(item) is dict:
             for key, sub in item.items():
-                if type(key) is not str or (key and max(key) >= "\ud800"):
+                if type(key) is not str or (not key.isascii() and max(key) >= "\ud800"):
                     return False
                 stack.append(sub)
             continue

@@ -2,7 +2,8 @@
 
 The claim checked is "this code over these evidence bytes yields exactly these files". A
 mismatch means the dataset was produced by other code (a different profile version), from
-other evidence, or was edited afterwards.
+other evidence, or was edited afterwards. The re-derivation never reads the per-work cache
+(:mod:`derive.cache`): it checks the code, not the cache.
 """
 
 from __future__ import annotations
@@ -55,5 +56,5 @@ def verify_dataset(dataset: str | Path, tree: CorpusTree, *, limits: Limits = DE
                    progress: Progress | None = None) -> VerifyReport:
     with tempfile.TemporaryDirectory(prefix="lex-derive-verify-") as tmp:
         fresh = Path(tmp) / "dataset"
-        build_dataset(tree, fresh, limits=limits, progress=progress)
+        build_dataset(tree, fresh, limits=limits, progress=progress, use_cache=False)
         return compare_dirs(fresh, Path(dataset))

@@ -146,3 +146,35 @@ def search_index(context: AssetExecutionContext, lex: LexSettings) -> dg.Materia
         check_results=[dg.AssetCheckResult(check_name="stamp_digest_recomputes", passed=report.ok,
                                            metadata=_meta({"problems": report.problems[:20]}))],
     )
+
+
+ARTIFACT_SET_VERIFIES = dg.AssetCheckSpec(
+    "verifies_against_trust_root", asset="artifact_set", blocking=True,
+    description="The promoted set's signature and every file's size and hash verify.")
+
+
+@dg.asset(group_name="release", kinds={"python"}, deps=[search_index, provisions, corpus_tree],
+          check_specs=[ARTIFACT_SET_VERIFIES])
+def artifact_set(context: AssetExecutionContext, lex: LexSettings) -> dg.MaterializeResult:  # type: ignore[type-arg]
+    """The signed artifact set (indexes, dataset, manifests, scope, benchmark report), promoted
+    to ``current`` when its signed benchmark report passes the gates."""
+    from pipelines import release_stage
+
+    started = time.monotonic()
+    result = release_stage.run(lex)
+    context.log.info(f"artifact set {result.set_id} ({'promoted' if result.promoted else 'not promoted'})")
+    return dg.MaterializeResult(
+        metadata=_meta({
+            "set_id": result.set_id,
+            "skipped": "inputs unchanged" if result.skipped else "",
+            "promoted": result.promoted,
+            "report_passed": result.report_passed,
+            "metrics": result.metrics,
+            "failed_gates": [g["name"] for g in result.gates if not g.get("passed")],
+            "development_key": result.development_key,
+            "seconds": round(time.monotonic() - started, 3),
+            "set_dir": dg.MetadataValue.path(str(result.set_dir)),
+        }),
+        data_version=dg.DataVersion(result.set_id),
+        check_results=[dg.AssetCheckResult(check_name="verifies_against_trust_root", passed=result.verified)],
+    )

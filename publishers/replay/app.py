@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import dataclasses
 import hashlib
 import io
 import json
@@ -80,11 +81,11 @@ class ReplayPublisher:
 
     # -- state -----------------------------------------------------------------------------------
 
-    def rebuild(self) -> None:
-        """Re-project every source under the current faults."""
+    def rebuild(self, faults: Faults | None = None) -> None:
+        """Re-project every source under ``faults`` (default: the current ones)."""
         with self._lock:
             built = _Built()
-            f = self.faults
+            f = faults or self.faults
             for source in self.sources:
                 records = state_records([v.to_dict() for v in source.current], withdrawn=f.withdrawn,
                                         same_day=f.same_day, shuffle_seed=f.shuffle_seed,
@@ -119,9 +120,11 @@ class ReplayPublisher:
     def set_faults(self, **changes: Any) -> dict[str, Any]:
         """Change fault switches (rebuilding the graphs when a record-level fault changed)."""
         with self._lock:
-            changed = self.faults.update(changes)
+            candidate = dataclasses.replace(self.faults)
+            changed = candidate.update(changes)
             if changed & GRAPH_FAULTS:
-                self.rebuild()
+                self.rebuild(candidate)  # raises before anything changes if the faults are unusable
+            self.faults = candidate
             return self.faults.to_dict()
 
     def reset(self) -> None:
@@ -155,9 +158,7 @@ class ReplayPublisher:
             try:
                 changes = json.loads(await request.body() or b"{}")
                 return JSONResponse(self.set_faults(**changes))
-            except (ValueError, TypeError) as exc:
-                return JSONResponse({"error": str(exc)}, status_code=400)
-            except Exception as exc:
+            except Exception as exc:  # a bad switch (unknown name, bad value, unparsable N-Triples): 400
                 return JSONResponse({"error": str(exc)}, status_code=400)
         return JSONResponse(self.faults.to_dict())
 

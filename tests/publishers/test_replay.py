@@ -130,3 +130,11 @@ def test_clone_follows_the_identifier() -> None:
 def test_zip_is_deterministic() -> None:
     members = [("b.xml", b"2"), ("a.xml", b"1")]
     assert build_zip(members) == build_zip(reversed(members))
+
+
+def test_unusable_faults_change_nothing(lu_small: Harness) -> None:
+    with httpx.Client(base_url=lu_small.base_url) as c:
+        bad = c.post("/_replay/faults", json={"patch_add": ["this is not N-Triples"], "burst": 3})
+        assert bad.status_code == 400
+        assert c.get("/_replay/faults").json() == Faults().to_dict()
+        assert c.get("/sparqlendpoint", params={"query": ASK}).status_code == 200

@@ -47,8 +47,9 @@ class Filters:
     document_type: str | None = None
     as_of: str | None = None
 
-    def sql(self) -> tuple[str, list[Any]]:
-        clauses: list[str] = ["v.withdrawn = 0"]
+    def state_sql(self) -> tuple[str, list[Any]]:
+        """Predicates on the lexical state ``s`` (work, language)."""
+        clauses: list[str] = ["1"]
         params: list[Any] = []
         if self.works:
             clauses.append(f"s.work_rowid IN ({','.join('?' * len(self.works))})")
@@ -56,6 +57,12 @@ class Filters:
         if self.language:
             clauses.append("s.language = ?")
             params.append(self.language)
+        return " AND ".join(clauses), params
+
+    def version_sql(self) -> tuple[str, list[Any]]:
+        """Predicates on the occurrence's version ``v`` (never withdrawn; type; valid on ``as_of``)."""
+        clauses: list[str] = ["v.withdrawn = 0"]
+        params: list[Any] = []
         if self.document_type:
             clauses.append("v.document_type = ?")
             params.append(self.document_type)
@@ -74,20 +81,27 @@ class Hit:
 
 def occurrences(conn: sqlite3.Connection, source: str, source_params: Sequence[Any], filters: Filters,
                 limit: int) -> list[dict[str, Any]]:
-    """Newest eligible occurrence of each matched lexical state, best score first."""
-    where, params = filters.sql()
+    """Newest eligible occurrence of each matched lexical state, best score first.
+
+    ``source`` yields ``(state_rowid, score)``; states failing the state filters drop out first,
+    then for each remaining state a correlated subquery picks the newest version holding it that
+    passes the version filters (states without one drop out), and only then are rows ranked.
+    """
+    state_where, state_params = filters.state_sql()
+    version_where, version_params = filters.version_sql()
     query = (
-        "SELECT * FROM (SELECT s.state_rowid, s.work_rowid, s.language, s.anchor, s.text_sha256, s.num, s.heading, "
-        "s.type, v.lex_id, v.version_key, v.valid_from, v.valid_to, v.end_exclusive, v.document_type, "
-        "m.score AS score, ROW_NUMBER() OVER (PARTITION BY s.state_rowid "
-        "ORDER BY v.valid_from DESC, v.version_key DESC) AS rn "
-        f"FROM {source} m JOIN lexical_states s ON s.state_rowid = m.state_rowid "
-        "JOIN provisions p ON p.state_rowid = s.state_rowid "
+        "SELECT m.*, v.lex_id, v.version_key, v.valid_from, v.valid_to, v.end_exclusive, v.document_type FROM ("
+        "SELECT s.state_rowid, s.work_rowid, s.language, s.anchor, s.text_sha256, s.num, s.heading, s.type, "
+        "mm.score AS score, (SELECT e.version_rowid FROM provisions p "
         "JOIN expressions e ON e.expression_rowid = p.expression_rowid "
         "JOIN versions v ON v.version_rowid = e.version_rowid "
-        f"WHERE {where}) WHERE rn = 1 ORDER BY score, valid_from DESC, state_rowid LIMIT ?"
+        f"WHERE p.state_rowid = s.state_rowid AND {version_where} "
+        "ORDER BY v.valid_from DESC, v.version_key DESC LIMIT 1) AS version_rowid "
+        f"FROM {source} mm JOIN lexical_states s ON s.state_rowid = mm.state_rowid WHERE {state_where}) m "
+        "JOIN versions v ON v.version_rowid = m.version_rowid "
+        "ORDER BY m.score, v.valid_from DESC, m.state_rowid LIMIT ?"
     )
-    return [dict(r) for r in conn.execute(query, [*source_params, *params, limit])]
+    return [dict(r) for r in conn.execute(query, [*version_params, *source_params, *state_params, limit])]
 
 
 def _groups(terms: Sequence[str], expansions: dict[str, list[str]] | None = None) -> list[list[str]]:

@@ -1,0 +1,179 @@
+"""The release stage: assemble the artifact set, benchmark it, sign it, verify it, promote it.
+
+1. The set's files are staged: each publisher's index and stamp, the per-article dataset
+   (Parquet and gaps), the corpus manifests, the EUR-Lex scope file.
+2. The retrieval benchmark runs in process over the staged indexes; its report is bound to the
+   index files' digests, signed, and travels inside the set (``reports/``).
+3. The set is signed (``statement.dsse.json``) and verified against the pinned trust root.
+4. The release root (``<workdir>/release``) takes it as a candidate, evaluates it with the signed
+   report, and promotes it — unless it is already current (same set id: nothing moves).
+
+The signing key is ``settings.signing_key`` (passphrase from ``LEX_SIGNING_PASSPHRASE``). With no
+key configured, a development key is generated under ``<workdir>/keys`` with a development
+passphrase, and everything says so: such a set is for the demo only.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from legal.canonical import pretty_bytes
+from legal.ids import Publisher
+from pipelines.settings import LexSettings
+
+DEV_PASSPHRASE = "lex-development-only"
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@dataclass
+class ReleaseResult:
+    set_id: str
+    set_dir: Path
+    promoted: bool
+    report_passed: bool
+    metrics: dict[str, str] = field(default_factory=dict)
+    gates: list[dict[str, Any]] = field(default_factory=list)
+    verified: bool = False
+    development_key: bool = False
+    skipped: bool = False
+
+
+def key_paths(lex: LexSettings) -> tuple[Path, Path, bytes, bool]:
+    """(private key, trust root public key, passphrase, is_development_key)."""
+    from release.keys import PRIVATE_KEY_NAME, PUBLIC_KEY_NAME, keygen
+
+    if lex.signing_key:
+        private = Path(lex.signing_key)
+        public = private.with_name(PUBLIC_KEY_NAME)
+        return private, public, os.environ.get("LEX_SIGNING_PASSPHRASE", "").encode(), False
+    keys = lex.root / "keys"
+    passphrase = os.environ.get("LEX_SIGNING_PASSPHRASE", DEV_PASSPHRASE).encode()
+    if not (keys / PRIVATE_KEY_NAME).is_file():
+        keygen(keys, "ed25519", passphrase)
+    return keys / PRIVATE_KEY_NAME, keys / PUBLIC_KEY_NAME, passphrase, True
+
+
+def judgments_for(lex: LexSettings) -> Path:
+    """The judgments that fit the configured corpus."""
+    name = "sample_judgments.json" if lex.source in ("sample", "replay") else "retrieval_judgments.json"
+    return ROOT / "evals" / name
+
+
+def stage_files(lex: LexSettings, staging: Path) -> None:
+    if staging.exists():
+        shutil.rmtree(staging)
+    (staging / "indexes").mkdir(parents=True)
+    for publisher in Publisher:
+        pub = publisher.value
+        for name in (f"{pub}.sqlite", f"{pub}.stamp.json"):
+            shutil.copy2(lex.indexes() / name, staging / "indexes" / name)
+        dataset = staging / "dataset" / pub
+        dataset.mkdir(parents=True)
+        for name in ("provisions.parquet", "gaps.jsonl"):
+            shutil.copy2(lex.derived(pub) / name, dataset / name)
+        corpus = staging / "corpus" / pub
+        corpus.mkdir(parents=True)
+        shutil.copy2(lex.tree(pub) / "manifest.json", corpus / "manifest.json")
+    scope = staging / "scope"
+    scope.mkdir()
+    (scope / "eu-scope.json").write_bytes(_scope_bytes(lex))
+
+
+def _scope_bytes(lex: LexSettings) -> bytes:
+    from dataclasses import asdict
+
+    if lex.source == "sample":
+        from pipelines.sources import sample_scope
+
+        return pretty_bytes(_jsonable(asdict(sample_scope())))
+    from importlib import resources
+
+    return resources.files("publishers.eurlex").joinpath("scope.json").read_bytes()
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+def benchmark(lex: LexSettings, staging: Path, signer: Any, created_at: str) -> dict[str, Any]:
+    from release.files import atomic_write
+    from release.report import sign_report
+    from serve.evaluation import load_judgments, retrieval_benchmark
+
+    judgments = load_judgments(judgments_for(lex))
+    report, _ = retrieval_benchmark(staging / "indexes", judgments, created_at=created_at)
+    reports = staging / "reports"
+    reports.mkdir(exist_ok=True)
+    atomic_write(reports / "retrieval-report.json", pretty_bytes(report))
+    atomic_write(reports / "retrieval-report.dsse.json", sign_report(report, [signer]).to_bytes())
+    return report
+
+
+def _inputs(lex: LexSettings) -> dict[str, Any]:
+    """What the set is made of (the benchmark report aside, whose latencies vary run to run)."""
+    from pipelines.state import file_sha256
+
+    files: dict[str, str] = {}
+    for publisher in Publisher:
+        pub = publisher.value
+        for path in (lex.indexes() / f"{pub}.sqlite", lex.derived(pub) / "provisions.parquet",
+                     lex.derived(pub) / "gaps.jsonl", lex.tree(pub) / "manifest.json"):
+            files[str(path.relative_to(lex.root))] = file_sha256(path)
+    return {"files": files, "judgments": file_sha256(judgments_for(lex)), "source": lex.source}
+
+
+def current(lex: LexSettings) -> str | None:
+    from release.promotion import read_pointers
+
+    if not (lex.release_dir() / "pointers.json").is_file():
+        return None
+    return read_pointers(lex.release_dir()).current
+
+
+def run(lex: LexSettings) -> ReleaseResult:
+    from pipelines.state import StageState
+    from release.keys import load_signer
+    from release.promotion import ReleaseRoot
+    from release.signing import sign_artifact_set
+    from release.verify import as_trust_store, verify_artifact_set
+
+    private, public, passphrase, dev = key_paths(lex)
+    state = StageState(lex.root, "release")
+    inputs = _inputs(lex)
+    held = current(lex)
+    if held is not None and state.unchanged(inputs, {}):
+        set_dir = lex.release_dir() / "sets" / held
+        verified = verify_artifact_set(set_dir, [public])
+        return ReleaseResult(set_id=held, set_dir=set_dir, promoted=False, report_passed=True, verified=True,
+                             development_key=dev, skipped=True)
+    signer = load_signer(private, passphrase)
+    created_at = lex.built_at_stamp()
+    staging = lex.root / "release-staging"
+    stage_files(lex, staging)
+    report = benchmark(lex, staging, signer, created_at)
+    signed = sign_artifact_set(staging, [signer], created_by="lex pipeline", created_at=created_at,
+                               labels={"source": lex.source, "development_key": str(dev).lower()})
+    verified = verify_artifact_set(staging, [public])
+    root = ReleaseRoot(lex.release_dir(), as_trust_store([public]), actor="pipeline", clock=lambda: created_at)
+    promoted = False
+    if root.pointers().current != signed.set_id:
+        root.candidate(staging)
+        if report["passed"]:
+            root.evaluate(signed.set_id, staging / "reports" / "retrieval-report.dsse.json")
+            root.promote(signed.set_id)
+            promoted = True
+    if verified.set_id == signed.set_id and root.pointers().current == signed.set_id:
+        state.record(inputs, {})
+    return ReleaseResult(
+        set_id=signed.set_id, set_dir=root.set_dir(signed.set_id), promoted=promoted,
+        report_passed=bool(report["passed"]), metrics=dict(report["metrics"]), gates=list(report["gates"]),
+        verified=verified.set_id == signed.set_id, development_key=dev,
+    )
