@@ -21,6 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 WORKDIR = ROOT / "var" / "demo"
 DAGSTER_HOME = ROOT / "var" / "dagster_home"
 DAGSTER_YAML = "telemetry:\n  enabled: false\n"
+SHOWN = ("skipped", "requests", "new_bodies", "works", "versions", "expressions", "provisions", "index_bytes", "set_id", "promoted",
+         "report_passed", "failed_gates", "seconds")
 
 
 def _prepare_dagster_home() -> None:
@@ -39,8 +41,18 @@ def _say(text: str) -> None:
 def _materialize(assets: list[object], lex: object, partition: str | None) -> None:
     import dagster as dg
 
-    result = dg.materialize(assets, partition_key=partition, resources={"lex": lex},
+    quiet = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
+    result = dg.materialize(assets, partition_key=partition, resources={"lex": lex}, run_config=quiet,
                             instance=dg.DagsterInstance.get(), raise_on_error=False, tags={"lex/run": "demo"})
+    for event in result.all_events:
+        if event.event_type_value == "ASSET_MATERIALIZATION":
+            mat = event.event_specific_data.materialization
+            meta = {k: v.value for k, v in mat.metadata.items()}
+            shown = ", ".join(f"{k} {meta[k]}" for k in SHOWN if k in meta and meta[k] not in ("", None))
+            _say(f"    {mat.asset_key.to_user_string():<14} {shown}")
+        elif event.event_type_value == "ASSET_CHECK_EVALUATION":
+            data = event.event_specific_data
+            _say(f"      check {data.check_name}: {'passed' if data.passed else 'FAILED'}")
     failed_checks = [e.event_specific_data.check_name for e in result.all_events
                      if e.event_type_value == "ASSET_CHECK_EVALUATION" and not e.event_specific_data.passed]
     if not result.success or failed_checks:
@@ -61,8 +73,8 @@ def _summary(workdir: Path) -> dict[str, object]:
         manifest = tree.manifest()
         summary = json.loads((workdir / "derived" / publisher.value / "summary.json").read_bytes())
         out[publisher.value] = {
-            "works": manifest.get("works"), "versions": manifest.get("versions"),
-            "expressions": manifest.get("expressions"), "bodies": len(list(tree.evidence.iter_hashes())),
+            "works": manifest["counts"]["works"], "versions": manifest["counts"]["versions"],
+            "expressions": manifest["counts"]["expressions"], "bodies": len(list(tree.evidence.iter_hashes())),
             "provisions": summary.get("provisions"), "gaps": summary.get("gaps"),
             "index_bytes": (workdir / "indexes" / f"{publisher.value}.sqlite").stat().st_size,
         }

@@ -65,6 +65,7 @@ def corpus_tree(context: AssetExecutionContext, lex: LexSettings) -> dg.Material
     publisher = _publisher(context)
     started = time.monotonic()
     report = update_tree(lex, publisher, progress=_progress(context))
+    downloads = report.get("bodies_new", report.get("bodies", 0))
     tree = CorpusTree.open(lex.tree(publisher.value), evidence_dir=lex.evidence_dir or None)
     manifest = tree.manifest()
     verify = verify_tree(tree.root, evidence_dir=lex.evidence_dir or None)
@@ -72,10 +73,11 @@ def corpus_tree(context: AssetExecutionContext, lex: LexSettings) -> dg.Material
     return dg.MaterializeResult(
         metadata=_meta({
             "source": lex.source,
-            "works": manifest.get("works"),
-            "versions": manifest.get("versions"),
-            "expressions": manifest.get("expressions"),
+            **{k: manifest["counts"].get(k) for k in ("works", "versions", "expressions", "bodies_held",
+                                                      "bodies_held_elsewhere", "withdrawn_versions")},
             "records_digest": manifest.get("records_digest"),
+            "new_bodies": downloads,
+            "requests": report.get("requests", 0),
             "run": report,
             "seconds": round(time.monotonic() - started, 3),
             "tree": dg.MetadataValue.path(str(tree.root)),

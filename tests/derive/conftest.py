@@ -1,12 +1,13 @@
 """Fixtures for the derive tests: real publisher bodies read by path, imported trees, a dataset.
 
-Bodies are read directly from ``../shared/fixtures`` (never copied). The trees and the dataset
-are built once per session under pytest's temporary directory.
+Bodies are read directly from ``../shared/fixtures`` (never copied). The trees and the datasets
+are the session-wide ones of :mod:`tests.fixture_builds` (imported and built once per session).
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -14,8 +15,14 @@ from typing import Any
 import pytest
 
 from corpus_tree import CorpusTree
-from corpus_tree.importer import import_published
-from derive.dataset import BuildReport, build_dataset
+from derive.dataset import BuildReport
+from tests.fixture_builds import FixtureDatasets, ImportedTrees
+
+_ROOT = sys.modules.get("tests.conftest")
+if not (hasattr(_ROOT, "imported_trees") or "tests.fixture_builds" in getattr(_ROOT, "pytest_plugins", ())):
+    # Until tests/conftest.py registers tests.fixture_builds for the whole suite, its session
+    # fixtures are registered here (only then: a second registration would build them twice).
+    from tests.fixture_builds import fixture_dataset, imported_trees  # noqa: F401
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "derive"
 
@@ -72,29 +79,23 @@ def golden() -> Callable[[str], Any]:
 
 
 @pytest.fixture(scope="session")
-def eu_tree(tmp_path_factory: pytest.TempPathFactory, fixtures_dir: Path) -> CorpusTree:
-    root = tmp_path_factory.mktemp("trees") / "eu"
-    import_published(fixtures_dir / "lex-corpus-eu-eurlex", root, durable=False)
-    return CorpusTree.open(root)
+def eu_tree(imported_trees: ImportedTrees) -> CorpusTree:
+    return imported_trees["eu"]
 
 
 @pytest.fixture(scope="session")
-def lu_tree(tmp_path_factory: pytest.TempPathFactory, fixtures_dir: Path) -> CorpusTree:
-    root = tmp_path_factory.mktemp("trees") / "lu"
-    import_published(fixtures_dir / "lex-corpus-lu-legilux", root, durable=False)
-    return CorpusTree.open(root)
+def lu_tree(imported_trees: ImportedTrees) -> CorpusTree:
+    return imported_trees["lu"]
 
 
 @pytest.fixture(scope="session")
-def eu_dataset(tmp_path_factory: pytest.TempPathFactory, eu_tree: CorpusTree) -> tuple[Path, BuildReport]:
-    out = tmp_path_factory.mktemp("datasets") / "eu"
-    return out, build_dataset(eu_tree, out)
+def eu_dataset(fixture_dataset: FixtureDatasets) -> tuple[Path, BuildReport]:
+    return fixture_dataset["eu"]
 
 
 @pytest.fixture(scope="session")
-def lu_dataset(tmp_path_factory: pytest.TempPathFactory, lu_tree: CorpusTree) -> tuple[Path, BuildReport]:
-    out = tmp_path_factory.mktemp("datasets") / "lu"
-    return out, build_dataset(lu_tree, out)
+def lu_dataset(fixture_dataset: FixtureDatasets) -> tuple[Path, BuildReport]:
+    return fixture_dataset["lu"]
 
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:

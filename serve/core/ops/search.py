@@ -116,6 +116,10 @@ def ranked_occurrences(conn: sqlite3.Connection, match: str, filters: Filters, l
     better-ranked eligible states, so the full match set is filtered and ranked instead.
     """
     first = max(RANK_FIRST, 2 * limit)
+    matched = conn.execute("SELECT COUNT(*) FROM (SELECT 1 FROM provision_fts WHERE provision_fts MATCH ? LIMIT ?)",
+                           (match, first + 1)).fetchone()[0]
+    if matched <= first:
+        return occurrences(conn, _FTS_SOURCE, [match], filters, limit)
     capped = f"(SELECT rowid AS state_rowid, {_BM25} AS score FROM provision_fts WHERE provision_fts MATCH ? " \
              f"ORDER BY score LIMIT {first})"
     rows = occurrences(conn, capped, [match], filters, limit)

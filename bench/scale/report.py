@@ -1,0 +1,190 @@
+"""Results of a scale run: growth against the smallest N, a Markdown table, a PNG plot, and
+publishing them into the docs (between ``<!-- scale:begin -->`` / ``<!-- scale:end -->``).
+
+Targets (issue #7): time grows at most 18× for 16× the data; every stage's peak RSS stays
+at or under 1 GB whatever N; index bytes per provision stay constant (±10 %).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from bench.scale.stages import STAGES
+
+TIME_TARGET = 18.0 / 16.0  # time ratio per data ratio (18× for 16×)
+RSS_TARGET_MB = 1024.0
+BPP_TOLERANCE = 0.10
+BEGIN, END = "<!-- scale:begin -->", "<!-- scale:end -->"
+
+
+def growth(runs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Ratios of every run against the smallest N, and the three target checks."""
+    if not runs:
+        return {}
+    base = min(runs, key=lambda r: r["n"])
+    rows = []
+    for run in sorted(runs, key=lambda r: r["n"]):
+        data = run["provisions"] / base["provisions"] if base["provisions"] else float(run["n"] / base["n"])
+        times = {s: _ratio(run["stages"][s]["wall_s"], base["stages"][s]["wall_s"]) for s in STAGES}
+        cpus = {s: _ratio(run["stages"][s]["cpu_s"], base["stages"][s]["cpu_s"]) for s in STAGES}
+        rows.append({"n": run["n"], "data_ratio": round(data, 3),
+                     "wall_ratio": _ratio(run["total_wall_s"], base["total_wall_s"]),
+                     "cpu_ratio": _ratio(run["total_cpu_s"], base["total_cpu_s"]),
+                     "stage_wall_ratio": times, "stage_cpu_ratio": cpus,
+                     "max_peak_rss_mb": run["max_peak_rss_mb"],
+                     "index_bytes_per_provision": run["index_bytes_per_provision"]})
+    bpp = [r["index_bytes_per_provision"] for r in rows if r["index_bytes_per_provision"]]
+    spread = (max(bpp) - min(bpp)) / min(bpp) if bpp else 0.0
+    top = rows[-1]
+    return {"base_n": base["n"], "rows": rows, "checks": {
+        "time": {"data_ratio": top["data_ratio"], "wall_ratio": top["wall_ratio"], "cpu_ratio": top["cpu_ratio"],
+                 "limit": round(TIME_TARGET * top["data_ratio"], 2),
+                 "passed_wall": top["wall_ratio"] <= TIME_TARGET * top["data_ratio"],
+                 "passed_cpu": top["cpu_ratio"] <= TIME_TARGET * top["data_ratio"]},
+        "rss": {"max_mb": max(r["max_peak_rss_mb"] for r in rows), "limit_mb": RSS_TARGET_MB,
+                "passed": max(r["max_peak_rss_mb"] for r in rows) <= RSS_TARGET_MB},
+        "index_bytes_per_provision": {"values": bpp, "spread": round(spread, 4), "tolerance": BPP_TOLERANCE,
+                                      "passed": spread <= BPP_TOLERANCE},
+    }}
+
+
+def _ratio(a: float, b: float) -> float:
+    return round(a / b, 2) if b else 0.0
+
+
+# -- text ----------------------------------------------------------------------------------------
+
+
+def markdown(results: Mapping[str, Any]) -> str:
+    """The run table, the per-stage table and the growth checks, as Markdown."""
+    runs = sorted(results["runs"], key=lambda r: r["n"])
+    parts = [_summary_table(runs), "", _stage_table(runs), ""]
+    if results.get("growth"):
+        parts += [_growth_lines(results["growth"]), ""]
+    meta = results.get("meta", {})
+    parts.append(f"Machine: {meta.get('cpus')} CPUs, Python {meta.get('python')}, SQLite "
+                 f"{meta.get('sqlite')}; load average (1 min) during the run "
+                 f"{meta.get('load_min')}–{meta.get('load_max')} (shared machine). Commit {meta.get('commit')}.")
+    return "\n".join(parts)
+
+
+def _summary_table(runs: Sequence[Mapping[str, Any]]) -> str:
+    head = ("| N | works | versions | provisions | bodies MB | tree MB | index MB | index B/provision "
+            "| total wall s | total CPU s | max peak RSS MB | load (1 min) |")
+    lines = [head, "|" + "---:|" * 12]
+    for r in runs:
+        lines.append(
+            f"| {r['n']} | {r['works']:,} | {r['versions']:,} | {r['provisions']:,} | {r['body_bytes'] / 1e6:,.1f} "
+            f"| {r['tree_bytes'] / 1e6:,.1f} | {r['index_bytes'] / 1e6:,.1f} | {r['index_bytes_per_provision']:,.0f} "
+            f"| {r['total_wall_s']:,.1f} | {r['total_cpu_s']:,.1f} | {r['max_peak_rss_mb']:,.0f} "
+            f"| {r['load_min']:.1f}–{r['load_max']:.1f} |")
+    return "\n".join(lines)
+
+
+def _stage_table(runs: Sequence[Mapping[str, Any]]) -> str:
+    ns = [r["n"] for r in runs]
+    head = "| stage | " + " | ".join(f"N={n} wall / CPU s" for n in ns) + " | " + \
+        " | ".join(f"N={n} peak RSS MB" for n in ns) + " | " + " | ".join(f"N={n} written MB" for n in ns) + " |"
+    lines = [head, "|---|" + "---:|" * (3 * len(ns))]
+    for stage in STAGES:
+        cells = [f"{r['stages'][stage]['wall_s']:,.1f} / {r['stages'][stage]['cpu_s']:,.1f}" for r in runs]
+        cells += [f"{r['stages'][stage]['peak_rss_mb']:,.0f}" for r in runs]
+        cells += [f"{r['stages'][stage]['bytes_written'] / 1e6:,.1f}" for r in runs]
+        lines.append(f"| {stage} | " + " | ".join(cells) + " |")
+    server = [f"{r['replay_server'].get('cpu_s')}" for r in runs]
+    lines.append("| (replay server, CPU s during ingest) | " + " | ".join(server) + " |" + " |" * (2 * len(ns)))
+    return "\n".join(lines)
+
+
+def _growth_lines(g: Mapping[str, Any]) -> str:
+    c = g["checks"]
+    t, rss, bpp = c["time"], c["rss"], c["index_bytes_per_provision"]
+    rows = ["| N | data × | wall × | CPU × | " + " | ".join(f"{s} wall ×" for s in STAGES) + " |",
+            "|" + "---:|" * (4 + len(STAGES))]
+    for r in g["rows"]:
+        rows.append(f"| {r['n']} | {r['data_ratio']:g} | {r['wall_ratio']:g} | {r['cpu_ratio']:g} | "
+                    + " | ".join(f"{r['stage_wall_ratio'][s]:g}" for s in STAGES) + " |")
+    checks = [
+        f"- **Time**: {t['data_ratio']:g}× the data took {t['wall_ratio']:g}× the wall time and "
+        f"{t['cpu_ratio']:g}× the CPU time (limit {t['limit']:g}×): wall {_ok(t['passed_wall'])}, "
+        f"CPU {_ok(t['passed_cpu'])}.",
+        f"- **Memory**: the largest per-stage peak RSS is {rss['max_mb']:,.0f} MB (limit {rss['limit_mb']:,.0f} MB): "
+        f"{_ok(rss['passed'])}.",
+        f"- **Index bytes per provision**: {', '.join(f'{v:,.0f}' for v in bpp['values'])} "
+        f"(spread {bpp['spread']:.1%}, tolerance {bpp['tolerance']:.0%}): {_ok(bpp['passed'])}.",
+    ]
+    return "\n".join([f"Growth against N={g['base_n']}:", "", *rows, "", *checks])
+
+
+def _ok(passed: bool) -> str:
+    return "**met**" if passed else "**not met**"
+
+
+def print_table(results: Mapping[str, Any]) -> None:
+    print(markdown(results))
+
+
+def write_json(results: Mapping[str, Any], path: Path) -> None:
+    path.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")
+
+
+# -- plot and publishing -------------------------------------------------------------------------
+
+
+def plot(results: Mapping[str, Any], path: Path) -> None:
+    """Wall time and peak RSS per stage against N (log-log), with the linear and 1 GB guides."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    runs = sorted(results["runs"], key=lambda r: r["n"])
+    ns = [r["n"] for r in runs]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.5))
+    for stage in STAGES:
+        left.plot(ns, [r["stages"][stage]["wall_s"] for r in runs], marker="o", label=stage)
+        right.plot(ns, [r["stages"][stage]["peak_rss_mb"] for r in runs], marker="o", label=stage)
+    base = runs[0]
+    left.plot(ns, [base["total_wall_s"] * n / base["n"] for n in ns], "k--", linewidth=0.8,
+              label=f"linear (total at N={base['n']} × N)")
+    left.plot(ns, [r["total_wall_s"] for r in runs], "k-", marker="s", label="total")
+    right.axhline(RSS_TARGET_MB, color="red", linestyle="--", linewidth=0.8, label="1 GB target")
+    for ax, title, unit in ((left, "Wall time per stage", "seconds"), (right, "Peak RSS per stage", "MB")):
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xticks(ns, [str(n) for n in ns])
+        ax.set_xlabel("N (replicas of the fixture corpora)")
+        ax.set_ylabel(unit)
+        ax.set_title(title)
+        ax.grid(True, which="both", linewidth=0.3)
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def replace_block(path: Path, block: str) -> bool:
+    """Replace the text between the scale markers of ``path``; False when it has none."""
+    if not path.is_file():
+        return False
+    text = path.read_text(encoding="utf-8")
+    start, end = text.find(BEGIN), text.find(END)
+    if start < 0 or end < start:
+        return False
+    path.write_text(text[:start + len(BEGIN)] + "\n" + block.rstrip() + "\n" + text[end:], encoding="utf-8")
+    return True
+
+
+def publish(results: Mapping[str, Any], png: Path, root: Path) -> list[str]:
+    """Copy the plot to ``docs/scale.png``; put the tables into docs/scale.md and bench/README.md."""
+    shutil.copyfile(png, root / "docs" / "scale.png")
+    block = markdown(results)
+    done = ["docs/scale.png"]
+    for rel in ("docs/scale.md", "bench/README.md"):
+        if replace_block(root / rel, block):
+            done.append(rel)
+    return done

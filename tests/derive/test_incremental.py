@@ -1,0 +1,256 @@
+"""Incremental derivation (issue #7): a change in one work re-derives that work only, and the
+assembled dataset is byte-identical to a from-scratch build; runs replace the output atomically;
+shards merge to the bytes of an unsharded build."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+import derive.dataset as D
+from corpus_tree.records import render, seal
+from derive.citations import AliasTable
+from derive.dataset import build_dataset, default_cache_dir, merge_shards, shard_of
+from derive.staging import locked
+from derive.verify import compare_dirs
+from legal.errors import ConfigError, DerivationError
+from tests.derive.conftest import read_jsonl
+from tests.fixture_builds import copy_tree
+
+
+def _same(a: Path, b: Path) -> None:
+    report = compare_dirs(a, b)
+    assert report.ok, (report.mismatched, report.missing, report.extra)
+    assert report.compared >= 6
+
+
+def _snapshot(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def lu_copy(tmp_path_factory, lu_tree):
+    """A private copy of the Legilux tree (tests below change it: each restores what it changes)."""
+    return copy_tree(lu_tree, tmp_path_factory.mktemp("incremental") / "tree")
+
+
+@pytest.fixture(scope="module")
+def warm(tmp_path_factory, lu_copy, lu_dataset):
+    """A cold cached build of the copy; its cache is then warm."""
+    base = tmp_path_factory.mktemp("warm")
+    report = build_dataset(lu_copy, base / "ds", cache=base / "cache")
+    return base, report
+
+
+def test_cold_build_derives_every_work_and_equals_a_scratch_build(warm, lu_dataset):
+    base, report = warm
+    assert report.works_derived == report.works == 68 and report.works_reused == 0
+    _same(lu_dataset[0], base / "ds")
+    assert not (base / "ds" / ".cache").exists()  # the cache lives outside the dataset
+
+
+def test_unchanged_tree_rederives_nothing(warm, lu_copy, lu_dataset, tmp_path):
+    base, _ = warm
+    derived = []
+    report = build_dataset(lu_copy, tmp_path / "ds", cache=base / "cache", progress=derived.append)
+    assert report.works_derived == 0 and report.works_reused == 68
+    assert len(derived) == report.versions  # progress still ticks once per version
+    _same(lu_dataset[0], tmp_path / "ds")
+    assert report.to_dict() == json.loads((lu_dataset[0] / "summary.json").read_bytes())
+
+
+def _version_meta(tree, slug: str) -> Path:
+    return sorted((tree.root / "works" / slug / "versions").glob("*/meta.json"))[-1]
+
+
+def test_one_changed_record_rederives_that_work_only(warm, lu_copy, tmp_path):
+    base, _ = warm
+    meta = _version_meta(lu_copy, "rgd-2001-10-18-n3")
+    original = meta.read_bytes()
+    record = json.loads(original)
+    meta.write_bytes(render(seal({**record, "raw": {"test": "changed"}})))
+    try:
+        report = build_dataset(lu_copy, tmp_path / "inc", cache=base / "cache")
+        assert (report.works_derived, report.works_reused) == (1, 67)
+        build_dataset(lu_copy, tmp_path / "scratch", use_cache=False)
+        _same(tmp_path / "scratch", tmp_path / "inc")
+        changed = {r["record_sha256"] for r in read_jsonl(tmp_path / "inc" / "provisions.jsonl")
+                   if r["work_id"] == "lu-legilux:rgd-2001-10-18-n3"}
+        assert seal({**record, "raw": {"test": "changed"}})["record_sha256"] in changed
+    finally:
+        meta.write_bytes(original)
+
+
+def test_a_record_that_fails_its_hash_is_an_error_never_a_cache_hit(warm, lu_copy, tmp_path):
+    base, _ = warm
+    meta = _version_meta(lu_copy, "rgd-2001-10-18-n3")
+    original = meta.read_bytes()
+    meta.write_bytes(original.replace(b'"raw": {}', b'"raw": {"x": "y"}'))
+    try:
+        report = build_dataset(lu_copy, tmp_path / "inc", cache=base / "cache")
+        (error,) = report.errors
+        assert error["code"] == "record_hash_mismatch" and error["work_id"] == "lu-legilux:rgd-2001-10-18-n3"
+        build_dataset(lu_copy, tmp_path / "scratch", use_cache=False)
+        _same(tmp_path / "scratch", tmp_path / "inc")
+    finally:
+        meta.write_bytes(original)
+
+
+def test_evidence_leaving_the_store_rederives_the_works_that_read_it(warm, lu_copy, tmp_path):
+    base, _ = warm
+    record = json.loads(_version_meta(lu_copy, "rgd-2001-10-18-n3").read_bytes())
+    sha = record["expressions"][0]["observations"][0]["sha256"]
+    blob = lu_copy.evidence.path_of(sha)
+    saved = tmp_path / "blob"
+    shutil.copyfile(blob, saved)
+    blob.unlink()
+    try:
+        report = build_dataset(lu_copy, tmp_path / "inc", cache=base / "cache")
+        assert (report.works_derived, report.works_reused) == (1, 67)
+        gaps = read_jsonl(tmp_path / "inc" / "gaps.jsonl")
+        assert any(g["lex_id"] == record["lex_id"] and "held elsewhere" in g["reason"] for g in gaps)
+        build_dataset(lu_copy, tmp_path / "scratch", use_cache=False)
+        _same(tmp_path / "scratch", tmp_path / "inc")
+    finally:
+        shutil.copyfile(saved, blob)
+
+
+def test_a_removed_work_rederives_nothing_else(warm, lu_copy, tmp_path):
+    base, _ = warm
+    work = lu_copy.root / "works" / "rgd-2001-10-18-n3"
+    moved = tmp_path / "moved"
+    shutil.move(work, moved)
+    try:
+        report = build_dataset(lu_copy, tmp_path / "inc", cache=base / "cache")
+        assert (report.works, report.works_derived, report.works_reused) == (67, 0, 67)
+        build_dataset(lu_copy, tmp_path / "scratch", use_cache=False)
+        _same(tmp_path / "scratch", tmp_path / "inc")
+    finally:
+        shutil.move(moved, work)
+
+
+def test_alias_changes_re_resolve_citations_without_rederiving(warm, lu_copy, tmp_path, monkeypatch):
+    base, _ = warm
+    real = D.alias_table
+
+    def aliased(tree):
+        table = real(tree)
+        return AliasTable.build([("conv-1993-12-13-n7", "lu-legilux:constitution-1868-10-17-n1")], table.held)
+
+    monkeypatch.setattr(D, "alias_table", aliased)
+    report = build_dataset(lu_copy, tmp_path / "inc", cache=base / "cache")
+    assert report.works_derived == 0
+    cites = [c for r in read_jsonl(tmp_path / "inc" / "provisions.jsonl") for c in r["citations"]]
+    assert not any(c["target_work"] == "lu-legilux:conv-1993-12-13-n7" for c in cites)
+    assert any(c["target_work"] == "lu-legilux:constitution-1868-10-17-n1" and "1993/12/13" in c["href"]
+               for c in cites)
+    build_dataset(lu_copy, tmp_path / "scratch", use_cache=False)
+    _same(tmp_path / "scratch", tmp_path / "inc")
+
+
+def test_new_code_rederives_everything_and_a_bad_entry_is_a_miss(warm, lu_copy, tmp_path, monkeypatch):
+    base, _ = warm
+    cache = tmp_path / "cache"
+    shutil.copytree(base / "cache", cache)
+    entry = next(iter(sorted((cache / "works" / "lu-legilux" / "rgd-2001-10-18-n3").glob("*.json"))))
+    entry.write_bytes(b'{"truncated')
+    report = build_dataset(lu_copy, tmp_path / "ds", cache=cache)
+    assert (report.works_derived, report.works_reused) == (1, 67)
+    monkeypatch.setattr(D, "code_digest", lambda: "0" * 64)
+    report = build_dataset(lu_copy, tmp_path / "ds", cache=cache)
+    assert (report.works_derived, report.works_reused) == (68, 0)
+    # superseded entries are pruned: one entry per work
+    assert all(len(list(d.glob("*.json"))) == 1 for d in (cache / "works" / "lu-legilux").iterdir())
+
+
+def test_default_cache_sits_beside_the_dataset(tmp_path, eu_tree):
+    out = tmp_path / "ds"
+    build_dataset(eu_tree, out)
+    assert default_cache_dir(out) == tmp_path / ".ds.cache" and (tmp_path / ".ds.cache" / "works").is_dir()
+    assert build_dataset(eu_tree, out).works_derived == 0
+
+
+# -- atomic replacement ------------------------------------------------------------------------------
+
+
+def test_a_run_that_fails_midway_leaves_the_previous_dataset(tmp_path, eu_tree, monkeypatch):
+    out = tmp_path / "ds"
+    build_dataset(eu_tree, out, use_cache=False)
+    before = _snapshot(out)
+    real, calls = D.derive_work, []
+
+    def failing(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 5:
+            raise RuntimeError("killed midway")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(D, "derive_work", failing)
+    with pytest.raises(RuntimeError, match="killed midway"):
+        build_dataset(eu_tree, out, use_cache=False)
+    assert _snapshot(out) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".ds.lock", "ds"]  # no staging left behind
+
+
+def test_a_kill_between_the_renames_is_recovered(tmp_path, eu_tree):
+    out = tmp_path / "ds"
+    build_dataset(eu_tree, out, use_cache=False)
+    before = _snapshot(out)
+    out.rename(tmp_path / ".ds.previous")  # what a kill after the first rename leaves
+    (tmp_path / ".ds.staging-abc").mkdir()
+    report = build_dataset(eu_tree, out, use_cache=False)
+    assert report.errors == [] and _snapshot(out) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".ds.lock", "ds"]
+
+
+def test_a_concurrent_run_is_refused(tmp_path, eu_tree):
+    out = tmp_path / "ds"
+    with locked(out), pytest.raises(DerivationError) as info:
+        build_dataset(eu_tree, out, use_cache=False)
+    assert info.value.code == "dataset_locked" and not out.exists()
+
+
+# -- shards ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name,shards", [("eu", 3), ("lu", 2)])
+def test_shards_merge_to_the_bytes_of_an_unsharded_build(tmp_path, imported_trees, fixture_dataset, name, shards):
+    tree = imported_trees[name]
+    outs = [tmp_path / f"shard-{i}" for i in range(shards)]
+    seen: list[str] = []
+    for i, out in enumerate(outs):
+        report = build_dataset(tree, out, shard=(i, shards), cache=tmp_path / "cache")
+        meta = json.loads((out / "shard.json").read_bytes())
+        assert (meta["shard"], meta["shards"]) == (i, shards) and report.shard == (i, shards)
+        assert all(shard_of(w.split(":", 1)[1], shards) == i for w in meta["works"])
+        seen += meta["works"]
+    assert len(seen) == len(set(seen)) == fixture_dataset[name][1].works
+    merged = merge_shards(list(reversed(outs)), tmp_path / "merged")
+    _same(fixture_dataset.paths[name], tmp_path / "merged")
+    assert merged.to_dict() == fixture_dataset[name][1].to_dict()
+    assert not (tmp_path / "merged" / "shard.json").exists()
+
+
+def test_merge_refuses_incomplete_or_foreign_shards(tmp_path, eu_tree):
+    for i in range(2):
+        build_dataset(eu_tree, tmp_path / f"a{i}", shard=(i, 2), use_cache=False)
+    build_dataset(eu_tree, tmp_path / "b0", shard=(0, 3), use_cache=False)
+    cases = {
+        "shards_incomplete": [tmp_path / "a0"],
+        "shard_mismatch": [tmp_path / "a0", tmp_path / "b0"],
+        "not_a_shard": [tmp_path / "a0", tmp_path],
+    }
+    for code, shards in cases.items():
+        with pytest.raises(DerivationError) as info:
+            merge_shards(shards, tmp_path / "merged")
+        assert info.value.code == code
+    assert not (tmp_path / "merged").exists()
+
+
+@pytest.mark.parametrize("shard", [(2, 2), (-1, 2), (0, 0)])
+def test_bad_shard_is_a_config_error(tmp_path, eu_tree, shard):
+    with pytest.raises(ConfigError):
+        build_dataset(eu_tree, tmp_path / "ds", shard=shard)

@@ -1,0 +1,85 @@
+"""Session-wide builds of the real fixture corpora, shared by every test package.
+
+Importing both publisher fixtures into corpus trees and deriving their datasets is the slow
+part of many tests; these fixtures do each once per session, under pytest's temporary
+directory (the shared fixtures are read in place, never copied into the repository):
+
+- ``imported_trees`` — :class:`ImportedTrees`: ``imported_trees["eu"]`` / ``["lu"]`` is the
+  opened :class:`corpus_tree.CorpusTree`; ``imported_trees.paths`` maps ``"eu"``/``"lu"`` to the
+  tree roots (one tree per publisher);
+- ``fixture_dataset`` — :class:`FixtureDatasets`: ``fixture_dataset["eu"]`` is
+  ``(dataset_dir, BuildReport)`` of a from-scratch :func:`derive.dataset.build_dataset` of that
+  tree; ``fixture_dataset.paths`` maps ``"eu"``/``"lu"`` to the dataset directories.
+
+Both are **read-only**: a test that changes a tree or a dataset works on a copy
+(:func:`copy_tree`, ``shutil.copytree``). Registered for the whole suite by
+``pytest_plugins = ["tests.fixture_builds"]`` in ``tests/conftest.py``.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from corpus_tree import CorpusTree
+from derive.dataset import BuildReport
+
+__all__ = ["SOURCES", "FixtureDatasets", "ImportedTrees", "copy_tree", "fixture_dataset", "imported_trees"]
+
+SOURCES: Mapping[str, str] = {"eu": "lex-corpus-eu-eurlex", "lu": "lex-corpus-lu-legilux"}
+
+
+@dataclass(frozen=True)
+class ImportedTrees:
+    """Both fixture corpora, each imported into its own tree (never modify them)."""
+
+    root: Path
+    paths: Mapping[str, Path]
+
+    def __getitem__(self, name: str) -> CorpusTree:
+        return CorpusTree.open(self.paths[name])
+
+
+@dataclass(frozen=True)
+class FixtureDatasets:
+    """The dataset of each fixture tree, built once (never modify them)."""
+
+    paths: Mapping[str, Path]
+    reports: Mapping[str, BuildReport]
+
+    def __getitem__(self, name: str) -> tuple[Path, BuildReport]:
+        return self.paths[name], self.reports[name]
+
+
+def copy_tree(tree: CorpusTree, dest: Path) -> CorpusTree:
+    """A private copy of a fixture tree (records and evidence) that a test may change."""
+    shutil.copytree(tree.root, dest, symlinks=True)
+    return CorpusTree.open(dest)
+
+
+@pytest.fixture(scope="session")
+def imported_trees(tmp_path_factory: pytest.TempPathFactory, fixtures_dir: Path) -> ImportedTrees:
+    from corpus_tree.importer import import_published
+
+    root = tmp_path_factory.mktemp("fixture-trees")
+    paths = {}
+    for name, folder in SOURCES.items():
+        paths[name] = root / name
+        import_published(fixtures_dir / folder, paths[name], durable=False)
+    return ImportedTrees(root, paths)
+
+
+@pytest.fixture(scope="session")
+def fixture_dataset(tmp_path_factory: pytest.TempPathFactory, imported_trees: ImportedTrees) -> FixtureDatasets:
+    from derive.dataset import build_dataset
+
+    root = tmp_path_factory.mktemp("fixture-datasets")
+    paths, reports = {}, {}
+    for name in SOURCES:
+        paths[name] = root / name
+        reports[name] = build_dataset(imported_trees[name], paths[name], use_cache=False)
+    return FixtureDatasets(paths, reports)
