@@ -75,6 +75,7 @@ class BuildReport:
     works_derived: int = 0
     works_reused: int = 0
     shard: tuple[int, int] | None = None
+    derived: list[str] = field(default_factory=list)  # ids of the works derived (not reused) by this run
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -448,6 +449,8 @@ def build_dataset(tree: CorpusTree, out: str | Path, *, limits: Limits = DEFAULT
                     keep[work_id] = key
                 report.works_reused += reused
                 report.works_derived += not reused
+                if not reused:
+                    report.derived.append(work_id)
                 _count(report, block)
                 assembler.block(block, target_of)
         finally:

@@ -1,10 +1,12 @@
 """Run one stage in a fresh child process and measure it.
 
-The child's own resource usage comes from ``os.wait4`` on that child (not
-``RUSAGE_CHILDREN``, whose ``ru_maxrss`` is the maximum over *every* child waited for so
-far): user + system CPU seconds and peak resident set size (``ru_maxrss``, KiB on Linux) of
-that process and the descendants it waited for. Wall time is measured around it. The child
-prints its stage facts as one JSON line on stdout; its stderr goes to a log file.
+CPU time comes from ``os.wait4`` on that very child (not ``RUSAGE_CHILDREN``, which
+accumulates over every child waited for so far): user + system seconds of the process and
+the descendants it waited for. Peak RSS is the child's own ``VmHWM`` (``/proc/self/status``,
+read by the child at its end): ``ru_maxrss`` is kept as ``ru_maxrss_mb`` but is not used,
+because on Linux it also counts the parent's resident set at fork time. Wall time is
+measured around the child. The child prints its stage facts as one JSON line on stdout; its
+stderr goes to a log file.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ class Measured:
     wall_s: float
     cpu_s: float
     peak_rss_mb: float
+    ru_maxrss_mb: float
     load_before: tuple[float, float, float]
     load_after: tuple[float, float, float]
     facts: dict[str, Any]
@@ -36,7 +39,7 @@ class Measured:
     def to_dict(self) -> dict[str, Any]:
         io = self.facts.get("io", {})
         return {"wall_s": round(self.wall_s, 3), "cpu_s": round(self.cpu_s, 3),
-                "peak_rss_mb": round(self.peak_rss_mb, 1),
+                "peak_rss_mb": round(self.peak_rss_mb, 1), "ru_maxrss_mb": round(self.ru_maxrss_mb, 1),
                 "bytes_written": io.get("wchar", 0), "output_bytes": self.facts.get("output_bytes", 0),
                 "load_before": [round(x, 2) for x in self.load_before],
                 "load_after": [round(x, 2) for x in self.load_after],
@@ -66,8 +69,10 @@ def run_measured(stage: str, args: list[str], log: Path) -> Measured:
     if proc.returncode != 0:
         raise SystemExit(f"stage {stage} failed (exit {proc.returncode}); see {log}")
     facts = json.loads(out.decode("utf-8").strip().splitlines()[-1])
-    return Measured(stage, wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024,
-                    load_before, os.getloadavg(), facts)
+    maxrss = usage.ru_maxrss / 1024
+    peak = facts["vm_hwm_kb"] / 1024 if facts.get("vm_hwm_kb") else maxrss
+    return Measured(stage, wall, usage.ru_utime + usage.ru_stime, peak, maxrss, load_before, os.getloadavg(),
+                    facts)
 
 
 def process_figures(pid: int) -> dict[str, float | None]:

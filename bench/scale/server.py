@@ -4,7 +4,7 @@ The child builds the replicated records from the base trees, writes what it serv
 ``<run>/served.json`` (counts and the EUR-Lex seeds the ingest uses as its scope), warms the
 Formex zips (a real Cellar has them ready), starts the replay on ``127.0.0.1`` (any free port)
 and prints its base URL; it serves until its stdin closes. The parent reads the server's CPU
-time and peak RSS from ``/proc`` before stopping it: the publisher's cost is reported apart
+time (startup, and during the ingest) and peak RSS from ``/proc`` before stopping it: the publisher's cost is reported apart
 from the ingest stage's.
 """
 
@@ -62,8 +62,11 @@ def replay_server(base: Path, n: int, served: Path, log: Path, works: dict[str, 
     try:
         line = _await_url(proc)
         server = Server(line, proc.pid, json.loads(served.read_text()))
+        before = process_figures(proc.pid)
         yield server
-        server.figures = process_figures(proc.pid)
+        after = process_figures(proc.pid)
+        server.figures = {"startup_cpu_s": before["cpu_s"], "cpu_s": _minus(after["cpu_s"], before["cpu_s"]),
+                          "peak_rss_mb": after["peak_rss_mb"]}
     finally:
         proc.stdin.close()
         try:
@@ -72,6 +75,10 @@ def replay_server(base: Path, n: int, served: Path, log: Path, works: dict[str, 
             proc.terminate()
             proc.wait(timeout=10)
         proc.stdout.close()
+
+
+def _minus(a: float | None, b: float | None) -> float | None:
+    return round(a - b, 2) if a is not None and b is not None else None
 
 
 def _await_url(proc: subprocess.Popen[bytes]) -> str:

@@ -204,7 +204,23 @@ def run_stage(name: str, dirs: RunDirs, *, url: str | None = None, n: int = 1) -
     }
     facts = table[name]()
     facts["io"] = proc_io()
+    facts["vm_hwm_kb"] = vm_hwm_kb()
     return facts
+
+
+def vm_hwm_kb() -> int | None:
+    """This process's peak RSS (``VmHWM`` of ``/proc/self/status``, KiB; Linux only).
+
+    Read by the stage itself because ``ru_maxrss`` of a child also counts the parent's RSS at
+    fork time (Linux folds the pre-``exec`` memory map into it).
+    """
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
 
 
 def proc_io() -> dict[str, int]:

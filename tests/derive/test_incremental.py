@@ -66,74 +66,65 @@ def _version_meta(tree, slug: str) -> Path:
     return sorted((tree.root / "works" / slug / "versions").glob("*/meta.json"))[-1]
 
 
-def test_one_changed_record_rederives_that_work_only(warm, lu_copy, tmp_path):
-    base, _ = warm
-    meta = _version_meta(lu_copy, "rgd-2001-10-18-n3")
-    original = meta.read_bytes()
-    record = json.loads(original)
-    meta.write_bytes(render(seal({**record, "raw": {"test": "changed"}})))
-    try:
-        report = build_dataset(lu_copy, tmp_path / "inc", cache=base / "cache")
-        assert (report.works_derived, report.works_reused) == (1, 67)
-        build_dataset(lu_copy, tmp_path / "scratch", use_cache=False)
-        _same(tmp_path / "scratch", tmp_path / "inc")
-        changed = {r["record_sha256"] for r in read_jsonl(tmp_path / "inc" / "provisions.jsonl")
-                   if r["work_id"] == "lu-legilux:rgd-2001-10-18-n3"}
-        assert seal({**record, "raw": {"test": "changed"}})["record_sha256"] in changed
-    finally:
-        meta.write_bytes(original)
+@pytest.fixture
+def cache(warm, tmp_path):
+    """A private copy of the warm cache (runs prune superseded entries)."""
+    shutil.copytree(warm[0] / "cache", tmp_path / "cache")
+    return tmp_path / "cache"
 
 
-def test_a_record_that_fails_its_hash_is_an_error_never_a_cache_hit(warm, lu_copy, tmp_path):
-    base, _ = warm
-    meta = _version_meta(lu_copy, "rgd-2001-10-18-n3")
-    original = meta.read_bytes()
-    meta.write_bytes(original.replace(b'"raw": {}', b'"raw": {"x": "y"}'))
-    try:
-        report = build_dataset(lu_copy, tmp_path / "inc", cache=base / "cache")
-        (error,) = report.errors
-        assert error["code"] == "record_hash_mismatch" and error["work_id"] == "lu-legilux:rgd-2001-10-18-n3"
-        build_dataset(lu_copy, tmp_path / "scratch", use_cache=False)
-        _same(tmp_path / "scratch", tmp_path / "inc")
-    finally:
-        meta.write_bytes(original)
+@pytest.fixture
+def changed(lu_copy, tmp_path):
+    """Four changes to four works of the copy, undone afterwards:
 
-
-def test_evidence_leaving_the_store_rederives_the_works_that_read_it(warm, lu_copy, tmp_path):
-    base, _ = warm
-    record = json.loads(_version_meta(lu_copy, "rgd-2001-10-18-n3").read_bytes())
-    sha = record["expressions"][0]["observations"][0]["sha256"]
-    blob = lu_copy.evidence.path_of(sha)
-    saved = tmp_path / "blob"
-    shutil.copyfile(blob, saved)
+    - a re-sealed version record (``rgd-2001-10-18-n3``): its rows' ``record_sha256`` change;
+    - a version record edited without re-sealing (``loi-2000-08-08-n4``): a hash mismatch;
+    - an evidence blob leaving the store (the body of ``a-1938-01-14-n1``): now "held elsewhere";
+    - a work removed from the tree (``agd-1965-06-25-n1``).
+    """
+    saved = tmp_path / "saved"
+    saved.mkdir()
+    resealed, tampered = _version_meta(lu_copy, "rgd-2001-10-18-n3"), _version_meta(lu_copy, "loi-2000-08-08-n4")
+    originals = {resealed: resealed.read_bytes(), tampered: tampered.read_bytes()}
+    record = json.loads(originals[resealed])
+    resealed.write_bytes(render(seal({**record, "raw": {"test": "changed"}})))
+    tampered.write_bytes(originals[tampered].replace(b'"raw": {}', b'"raw": {"x": "y"}'))
+    assert tampered.read_bytes() != originals[tampered]
+    body = json.loads(_version_meta(lu_copy, "a-1938-01-14-n1").read_bytes())
+    blob = lu_copy.evidence.path_of(body["expressions"][0]["observations"][0]["sha256"])
+    shutil.copyfile(blob, saved / "blob")
     blob.unlink()
+    work = lu_copy.root / "works" / "agd-1965-06-25-n1"
+    shutil.move(work, saved / "work")
     try:
-        report = build_dataset(lu_copy, tmp_path / "inc", cache=base / "cache")
-        assert (report.works_derived, report.works_reused) == (1, 67)
-        gaps = read_jsonl(tmp_path / "inc" / "gaps.jsonl")
-        assert any(g["lex_id"] == record["lex_id"] and "held elsewhere" in g["reason"] for g in gaps)
-        build_dataset(lu_copy, tmp_path / "scratch", use_cache=False)
-        _same(tmp_path / "scratch", tmp_path / "inc")
+        yield {"resealed": seal({**record, "raw": {"test": "changed"}})["record_sha256"],
+               "held_elsewhere": body["lex_id"]}
     finally:
-        shutil.copyfile(saved, blob)
+        for path, data in originals.items():
+            path.write_bytes(data)
+        shutil.copyfile(saved / "blob", blob)
+        shutil.move(saved / "work", work)
 
 
-def test_a_removed_work_rederives_nothing_else(warm, lu_copy, tmp_path):
-    base, _ = warm
-    work = lu_copy.root / "works" / "rgd-2001-10-18-n3"
-    moved = tmp_path / "moved"
-    shutil.move(work, moved)
-    try:
-        report = build_dataset(lu_copy, tmp_path / "inc", cache=base / "cache")
-        assert (report.works, report.works_derived, report.works_reused) == (67, 0, 67)
-        build_dataset(lu_copy, tmp_path / "scratch", use_cache=False)
-        _same(tmp_path / "scratch", tmp_path / "inc")
-    finally:
-        shutil.move(moved, work)
+def test_a_change_in_a_work_rederives_that_work_only(cache, lu_copy, changed, tmp_path):
+    report = build_dataset(lu_copy, tmp_path / "inc", cache=cache)
+    assert sorted(report.derived) == ["lu-legilux:a-1938-01-14-n1", "lu-legilux:loi-2000-08-08-n4",
+                                      "lu-legilux:rgd-2001-10-18-n3"]
+    assert (report.works, report.works_derived, report.works_reused) == (67, 3, 64)
+    # the assembled dataset is byte-identical to a from-scratch build of the changed tree
+    build_dataset(lu_copy, tmp_path / "scratch", use_cache=False)
+    _same(tmp_path / "scratch", tmp_path / "inc")
+    rows = read_jsonl(tmp_path / "inc" / "provisions.jsonl")
+    assert changed["resealed"] in {r["record_sha256"] for r in rows}
+    assert not any(r["work_id"] == "lu-legilux:agd-1965-06-25-n1" for r in rows)
+    gaps = read_jsonl(tmp_path / "inc" / "gaps.jsonl")
+    assert any(g["lex_id"] == changed["held_elsewhere"] and "held elsewhere" in g["reason"] for g in gaps)
+    # a record that fails its hash is an error, never a cache hit
+    (error,) = report.errors
+    assert error["code"] == "record_hash_mismatch" and error["work_id"] == "lu-legilux:loi-2000-08-08-n4"
 
 
-def test_alias_changes_re_resolve_citations_without_rederiving(warm, lu_copy, tmp_path, monkeypatch):
-    base, _ = warm
+def test_alias_changes_re_resolve_citations_without_rederiving(cache, lu_copy, tmp_path, monkeypatch):
     real = D.alias_table
 
     def aliased(tree):
@@ -141,7 +132,7 @@ def test_alias_changes_re_resolve_citations_without_rederiving(warm, lu_copy, tm
         return AliasTable.build([("conv-1993-12-13-n7", "lu-legilux:constitution-1868-10-17-n1")], table.held)
 
     monkeypatch.setattr(D, "alias_table", aliased)
-    report = build_dataset(lu_copy, tmp_path / "inc", cache=base / "cache")
+    report = build_dataset(lu_copy, tmp_path / "inc", cache=cache)
     assert report.works_derived == 0
     cites = [c for r in read_jsonl(tmp_path / "inc" / "provisions.jsonl") for c in r["citations"]]
     assert not any(c["target_work"] == "lu-legilux:conv-1993-12-13-n7" for c in cites)
@@ -151,10 +142,7 @@ def test_alias_changes_re_resolve_citations_without_rederiving(warm, lu_copy, tm
     _same(tmp_path / "scratch", tmp_path / "inc")
 
 
-def test_new_code_rederives_everything_and_a_bad_entry_is_a_miss(warm, lu_copy, tmp_path, monkeypatch):
-    base, _ = warm
-    cache = tmp_path / "cache"
-    shutil.copytree(base / "cache", cache)
+def test_new_code_rederives_everything_and_a_bad_entry_is_a_miss(cache, lu_copy, tmp_path, monkeypatch):
     entry = next(iter(sorted((cache / "works" / "lu-legilux" / "rgd-2001-10-18-n3").glob("*.json"))))
     entry.write_bytes(b'{"truncated')
     report = build_dataset(lu_copy, tmp_path / "ds", cache=cache)
