@@ -22,7 +22,7 @@ $(STAMP): requirements.lock pyproject.toml
 venv: $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/python -m cli.demo
+	$(BIN)/python -m pipelines.demo
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -1,4 +1,5 @@
-"""The assets: corpus tree → provisions (dataset) → search index, per publisher.
+"""The assets: corpus tree → provision shards → provisions (dataset) → search index, per
+publisher; then the signed artifact set.
 
 Each asset is a thin shell over the same functions the ``lex`` command line calls; it reports
 counts, digests and timings as metadata, and a ``data_version`` that is a digest of what it
@@ -8,19 +9,31 @@ their input digests (:mod:`pipelines.state`) and skip work when nothing changed.
 
 import datetime as _dt
 import time
+import warnings
 from typing import Any
 
 import dagster as dg
-from dagster import AssetExecutionContext, RunFailureSensorContext, ScheduleEvaluationContext
+from dagster import AssetExecutionContext
 
 from corpus_tree import CorpusTree
 from corpus_tree.verify import verify_tree
 from legal.ids import Publisher
-from pipelines.settings import PUBLISHERS, LexSettings
+from pipelines.settings import PUBLISHERS, SHARDS, LexSettings
 from pipelines.sources import update_tree
 from pipelines.state import StageState, file_sha256
 
 publisher_partitions = dg.StaticPartitionsDefinition(list(PUBLISHERS))
+#: publisher × shard (``lu-legilux|0`` … ``eu-eurlex|3``): a bounded number of static shards of
+#: works per publisher, never one partition per work.
+shard_partitions = dg.MultiPartitionsDefinition({
+    "publisher": publisher_partitions,
+    "shard": dg.StaticPartitionsDefinition([str(i) for i in range(SHARDS)]),
+})
+#: A publisher partition ↔ every ``publisher|shard`` partition of that publisher (what Dagster
+#: would infer; explicit for the reader, its beta warning silenced).
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", dg.BetaWarning)
+    BY_PUBLISHER = dg.MultiToSingleDimensionPartitionMapping(partition_dimension_name="publisher")
 
 CORPUS_VERIFIES = dg.AssetCheckSpec("verifies", asset="corpus_tree", blocking=True,
                                     description="Every record, body and identity of the tree verifies.")
@@ -88,10 +101,24 @@ def corpus_tree(context: AssetExecutionContext, lex: LexSettings) -> dg.Material
     )
 
 
+@dg.asset(partitions_def=shard_partitions, group_name="derived", kinds={"python", "jsonl"},
+          deps=[dg.AssetDep(corpus_tree, partition_mapping=BY_PUBLISHER)])
+def provision_shards(context: AssetExecutionContext, lex: LexSettings) -> dg.MaterializeResult:  # type: ignore[type-arg]
+    """One shard of one publisher's works derived to provisions (the fan-out unit at scale)."""
+    from pipelines import derive_stage
+
+    key = context.partition_key.keys_by_dimension
+    result = derive_stage.run_shard(lex, Publisher.parse(key["publisher"]), int(key["shard"]),
+                                    progress=_progress(context))
+    return dg.MaterializeResult(metadata=_meta(result.metadata), data_version=dg.DataVersion(result.data_version))
+
+
 @dg.asset(partitions_def=publisher_partitions, group_name="derived", kinds={"python", "parquet"},
-          deps=[corpus_tree], check_specs=[PROVISIONS_DETERMINISTIC])
+          deps=[corpus_tree, dg.AssetDep(provision_shards, partition_mapping=BY_PUBLISHER)],
+          check_specs=[PROVISIONS_DETERMINISTIC])
 def provisions(context: AssetExecutionContext, lex: LexSettings) -> dg.MaterializeResult:  # type: ignore[type-arg]
-    """The per-article dataset (Parquet + JSONL), gaps and per-work histories of one publisher."""
+    """The per-article dataset (Parquet + JSONL), gaps and per-work histories of one publisher:
+    the merge of its shards (any shard not current is derived in-step first)."""
     from pipelines import derive_stage
 
     publisher = _publisher(context)

@@ -1,4 +1,11 @@
-"""The derive stage of the pipeline: dataset build (incremental), determinism sample, ratchet.
+"""The derive stage of the pipeline: sharded dataset build (incremental), merge, determinism
+sample, ratchet.
+
+A publisher's works are split into ``SHARDS`` static shards (:func:`derive.dataset.shard_of`,
+a stable hash of the work slug: bounded, never one partition per work). Each shard is derived
+into ``<workdir>/shards/<publisher>/<i>-of-<n>`` (:func:`run_shard`, the ``provision_shards``
+asset) and the shards are merged into ``<workdir>/derived/<publisher>`` (:func:`run`, the
+``provisions`` asset).
 
 Kept out of ``assets.py`` so the Dagster shell stays thin; everything here is plain functions
 over the ``derive`` package.
@@ -17,10 +24,11 @@ from typing import Any
 from corpus_tree import CorpusTree
 from legal.canonical import canonical_bytes, digest
 from legal.ids import Publisher
-from pipelines.settings import LexSettings
+from pipelines.settings import SHARDS, LexSettings
 from pipelines.state import StageState, file_sha256
 
 SAMPLE_SIZE = 3
+Progress = Callable[[str, int, int], None]
 OUTPUTS = ("provisions.jsonl", "provisions.parquet", "gaps.jsonl", "errors.jsonl", "summary.json")
 
 
@@ -30,39 +38,103 @@ class StageResult:
     data_version: str = ""
     deterministic: bool = True
     sampled: list[str] = field(default_factory=list)
+    skipped: bool = False
 
 
 def _profile_fingerprint() -> str:
-    """Identifies the derivation code's output contract (profile ids and limits)."""
+    """Identifies the derivation code's output contract: profile ids, limits, and the digest of
+    the derivation code itself (:func:`derive.cache.code_digest`), so a code change re-derives."""
+    from derive.cache import code_digest
     from derive.limits import DEFAULT_LIMITS
     from derive.profiles import registry
 
-    return digest({"profiles": sorted(registry()), "limits": repr(DEFAULT_LIMITS)})
+    return digest({"profiles": sorted(registry()), "limits": repr(DEFAULT_LIMITS), "code": code_digest()})
 
 
-def run(lex: LexSettings, publisher: Publisher, progress: Callable[[str, int, int], None] | None = None) -> StageResult:
-    from derive.dataset import build_dataset
+def _version_progress(progress: Progress | None, phase: str, total: int) -> Callable[[str], None] | None:
+    """Adapt the pipeline's ``(phase, done, total)`` progress to the derive per-version callback."""
+    if progress is None:
+        return None
+    done = 0
+
+    def step(_lex_id: str) -> None:
+        nonlocal done
+        done += 1
+        progress(phase, done, total)
+
+    return step
+
+
+def shard_outputs(out: Path) -> dict[str, Path]:
+    from derive.dataset import SHARD_FILE
+
+    return {name: out / name for name in (*OUTPUTS, SHARD_FILE)}
+
+
+def run_shard(lex: LexSettings, publisher: Publisher, index: int, shards: int = SHARDS,
+              progress: Progress | None = None) -> StageResult:
+    """Derive shard ``index`` of ``shards`` of a publisher's works (skipped when current)."""
+    from derive.dataset import build_dataset, count_versions
+
+    tree = CorpusTree.open(lex.tree(publisher.value), evidence_dir=lex.evidence_dir or None)
+    out = lex.shard(publisher.value, index, shards)
+    state = StageState(lex.root, f"derive-{publisher.value}-shard-{index}-of-{shards}")
+    inputs = {"records": tree.manifest().get("records_digest"), "code": _profile_fingerprint(),
+              "shard": [index, shards]}
+    outputs = shard_outputs(out)
+    started = time.monotonic()
+    skipped = state.unchanged(inputs, outputs)
+    run: dict[str, Any]
+    if skipped:
+        run = {**json.loads((out / "summary.json").read_bytes()), "works_derived": 0}
+    else:
+        shard = (index, shards)
+        step = _version_progress(progress, f"derive shard {index}/{shards}", count_versions(tree, shard))
+        run = build_dataset(tree, out, shard=shard, progress=step).run_dict()
+        state.record(inputs, outputs)
+    rows_sha = file_sha256(out / "provisions.jsonl")
+    return StageResult(
+        metadata={"skipped": "inputs unchanged" if skipped else "", **run, "shard": f"{index}/{shards}",
+                  "provisions_jsonl_sha256": rows_sha, "seconds": round(time.monotonic() - started, 3)},
+        data_version=rows_sha, skipped=skipped,
+    )
+
+
+def run(lex: LexSettings, publisher: Publisher, shards: int = SHARDS,
+        progress: Progress | None = None) -> StageResult:
+    """The publisher's dataset: the merge of its ``shards`` shard outputs (byte-identical to an
+    unsharded build). A shard that is not current for the tree (its ``provision_shards``
+    partition was not run since the tree changed) is derived here first, in-step, so one
+    per-publisher run is complete on its own; in the fan-out deployment every shard is already
+    current and this step only merges."""
+    from derive.dataset import merge_shards
 
     tree = CorpusTree.open(lex.tree(publisher.value), evidence_dir=lex.evidence_dir or None)
     out = lex.derived(publisher.value)
     state = StageState(lex.root, f"derive-{publisher.value}")
-    inputs = {"records": tree.manifest().get("records_digest"), "code": _profile_fingerprint()}
+    inputs = {"records": tree.manifest().get("records_digest"), "code": _profile_fingerprint(),
+              "shards": shards}
     outputs = {name: out / name for name in OUTPUTS}
     started = time.monotonic()
     skipped = state.unchanged(inputs, outputs)
     summary: dict[str, Any]
+    in_step: list[int] = []
     if skipped:
         summary = json.loads((out / "summary.json").read_bytes())
     else:
+        for index in range(shards):
+            if not run_shard(lex, publisher, index, shards, progress).skipped:
+                in_step.append(index)
         _remember_empty_counts(lex, publisher, out)
-        summary = build_dataset(tree, out).to_dict()
+        summary = merge_shards([lex.shard(publisher.value, i, shards) for i in range(shards)], out).to_dict()
         state.record(inputs, outputs)
     sampled, same = determinism_sample(tree, out)
     rows_sha = file_sha256(out / "provisions.jsonl")
     return StageResult(
-        metadata={"skipped": "inputs unchanged" if skipped else "", **summary,
-                  "provisions_jsonl_sha256": rows_sha, "seconds": round(time.monotonic() - started, 3)},
-        data_version=rows_sha, deterministic=same, sampled=sampled,
+        metadata={"skipped": "inputs unchanged" if skipped else "", **summary, "shards": shards,
+                  "shards_derived_in_step": in_step, "provisions_jsonl_sha256": rows_sha,
+                  "seconds": round(time.monotonic() - started, 3)},
+        data_version=rows_sha, deterministic=same, sampled=sampled, skipped=skipped,
     )
 
 

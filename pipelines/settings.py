@@ -45,6 +45,10 @@ class LexSettings(dg.ConfigurableResource):  # type: ignore[misc]
     def derived(self, publisher: str) -> Path:
         return self.root / "derived" / publisher
 
+    def shard(self, publisher: str, index: int, shards: int = SHARDS) -> Path:
+        """The output of shard ``index`` of ``shards`` of a publisher's dataset build."""
+        return self.root / "shards" / publisher / f"{index}-of-{shards}"
+
     def indexes(self) -> Path:
         return self.root / "indexes"
 

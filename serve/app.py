@@ -201,9 +201,6 @@ class _AnnouncingServer(uvicorn.Server):
 def run(state: ServeState, settings: AppSettings, *, host: str, port: int,
         announce: Callable[[str], None], log_level: str = "warning") -> None:
     """Serve ``state`` with uvicorn until interrupted; ``announce`` receives the URL."""
-    import os, sys
-    if os.environ.get("LEX_SWITCH_INTERVAL"):
-        sys.setswitchinterval(float(os.environ["LEX_SWITCH_INTERVAL"]))
     app = create_app(state, settings)
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level, lifespan="on",
                             access_log=False, server_header=False, timeout_graceful_shutdown=5)

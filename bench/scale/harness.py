@@ -38,6 +38,7 @@ class Options:
     keep: bool = False
     publish: bool = False
     plot: bool = True
+    base: Path | None = None  # where the fixture corpora are imported (default: <out>/work/base)
 
 
 def run_scale(options: Options) -> dict[str, Any]:
@@ -45,7 +46,7 @@ def run_scale(options: Options) -> dict[str, Any]:
     options.out.mkdir(parents=True, exist_ok=True)
     log = options.out / "scale.log"
     started = time.perf_counter()
-    base = options.out / "work" / "base"
+    base = options.base or options.out / "work" / "base"
     prepare_base(options.fixtures, base)
     results: dict[str, Any] = {"schema": "lex-scale-bench/1", "meta": machine(),
                                "setup_import_s": round(time.perf_counter() - started, 3),

@@ -143,54 +143,69 @@ def test_alias_changes_re_resolve_citations_without_rederiving(cache, lu_copy, t
 
 
 def test_new_code_rederives_everything_and_a_bad_entry_is_a_miss(cache, lu_copy, tmp_path, monkeypatch):
+    shard = (shard_of("rgd-2001-10-18-n3", 4), 4)  # a quarter of the works is enough here
+    report = build_dataset(lu_copy, tmp_path / "ds", cache=cache, shard=shard)
+    assert report.works_derived == 0 and report.works_reused == report.works > 1
     entry = next(iter(sorted((cache / "works" / "lu-legilux" / "rgd-2001-10-18-n3").glob("*.json"))))
     entry.write_bytes(b'{"truncated')
-    report = build_dataset(lu_copy, tmp_path / "ds", cache=cache)
-    assert (report.works_derived, report.works_reused) == (1, 67)
+    report = build_dataset(lu_copy, tmp_path / "ds", cache=cache, shard=shard)
+    assert report.derived == ["lu-legilux:rgd-2001-10-18-n3"]
     monkeypatch.setattr(D, "code_digest", lambda: "0" * 64)
-    report = build_dataset(lu_copy, tmp_path / "ds", cache=cache)
-    assert (report.works_derived, report.works_reused) == (68, 0)
+    report = build_dataset(lu_copy, tmp_path / "ds", cache=cache, shard=shard)
+    assert report.works_derived == report.works and report.works_reused == 0
     # superseded entries are pruned: one entry per work
     assert all(len(list(d.glob("*.json"))) == 1 for d in (cache / "works" / "lu-legilux").iterdir())
 
 
 def test_default_cache_sits_beside_the_dataset(tmp_path, eu_tree):
     out = tmp_path / "ds"
-    build_dataset(eu_tree, out)
+    build_dataset(eu_tree, out, shard=(0, 4))
     assert default_cache_dir(out) == tmp_path / ".ds.cache" and (tmp_path / ".ds.cache" / "works").is_dir()
-    assert build_dataset(eu_tree, out).works_derived == 0
+    assert not any(p.name.startswith(".") for p in out.rglob("*"))  # nothing of the cache in the dataset
+    assert build_dataset(eu_tree, out, shard=(0, 4)).works_derived == 0
 
 
 # -- atomic replacement ------------------------------------------------------------------------------
 
 
-def test_a_run_that_fails_midway_leaves_the_previous_dataset(tmp_path, eu_tree, monkeypatch):
-    out = tmp_path / "ds"
-    build_dataset(eu_tree, out, use_cache=False)
-    before = _snapshot(out)
+def _previous(out: Path) -> dict[str, bytes]:
+    (out / "history").mkdir(parents=True)
+    (out / "provisions.jsonl").write_bytes(b'{"previous":"dataset"}\n')
+    (out / "history" / "w.json").write_bytes(b"{}\n")
+    return _snapshot(out)
+
+
+def _fail_after(monkeypatch, n: int) -> None:
     real, calls = D.derive_work, []
 
     def failing(*args, **kwargs):
         calls.append(1)
-        if len(calls) == 5:
+        if len(calls) > n:
             raise RuntimeError("killed midway")
         return real(*args, **kwargs)
 
     monkeypatch.setattr(D, "derive_work", failing)
+
+
+def test_a_run_that_fails_midway_leaves_the_previous_dataset(tmp_path, eu_tree, monkeypatch):
+    out = tmp_path / "ds"
+    before = _previous(out)
+    _fail_after(monkeypatch, 4)
     with pytest.raises(RuntimeError, match="killed midway"):
         build_dataset(eu_tree, out, use_cache=False)
     assert _snapshot(out) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == [".ds.lock", "ds"]  # no staging left behind
 
 
-def test_a_kill_between_the_renames_is_recovered(tmp_path, eu_tree):
+def test_a_kill_between_the_renames_is_recovered(tmp_path, eu_tree, monkeypatch):
     out = tmp_path / "ds"
-    build_dataset(eu_tree, out, use_cache=False)
-    before = _snapshot(out)
-    out.rename(tmp_path / ".ds.previous")  # what a kill after the first rename leaves
-    (tmp_path / ".ds.staging-abc").mkdir()
-    report = build_dataset(eu_tree, out, use_cache=False)
-    assert report.errors == [] and _snapshot(out) == before
+    before = _previous(out)
+    out.rename(tmp_path / ".ds.previous")  # what a kill after the first rename of a swap leaves
+    (tmp_path / ".ds.staging-killed").mkdir()  # and a kill while staging
+    _fail_after(monkeypatch, 0)
+    with pytest.raises(RuntimeError, match="killed midway"):
+        build_dataset(eu_tree, out, use_cache=False)
+    assert _snapshot(out) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == [".ds.lock", "ds"]
 
 
@@ -222,10 +237,13 @@ def test_shards_merge_to_the_bytes_of_an_unsharded_build(tmp_path, imported_tree
     assert not (tmp_path / "merged" / "shard.json").exists()
 
 
-def test_merge_refuses_incomplete_or_foreign_shards(tmp_path, eu_tree):
+def test_merge_refuses_incomplete_or_foreign_shards(tmp_path, lu_body):
+    from tests.derive.test_build_errors import small_tree
+
+    tree = small_tree(tmp_path, {"2026-02-24": lu_body("rgd-2001-10-18-n3/2026-02-24/fr.xml")})
     for i in range(2):
-        build_dataset(eu_tree, tmp_path / f"a{i}", shard=(i, 2), use_cache=False)
-    build_dataset(eu_tree, tmp_path / "b0", shard=(0, 3), use_cache=False)
+        build_dataset(tree, tmp_path / f"a{i}", shard=(i, 2), use_cache=False)
+    build_dataset(tree, tmp_path / "b0", shard=(0, 3), use_cache=False)
     cases = {
         "shards_incomplete": [tmp_path / "a0"],
         "shard_mismatch": [tmp_path / "a0", tmp_path / "b0"],
@@ -236,6 +254,9 @@ def test_merge_refuses_incomplete_or_foreign_shards(tmp_path, eu_tree):
             merge_shards(shards, tmp_path / "merged")
         assert info.value.code == code
     assert not (tmp_path / "merged").exists()
+    merge_shards([tmp_path / "a1", tmp_path / "a0"], tmp_path / "merged")
+    build_dataset(tree, tmp_path / "whole", use_cache=False)
+    _same(tmp_path / "whole", tmp_path / "merged")
 
 
 @pytest.mark.parametrize("shard", [(2, 2), (-1, 2), (0, 0)])

@@ -24,8 +24,8 @@ SUBSET = {Publisher.LEGILUX: LU_WORKS, Publisher.EURLEX: EU_WORKS}
 
 
 @pytest.fixture(scope="module")
-def base(fixtures_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[Publisher, Path]:
-    return prepare_base(fixtures_dir, tmp_path_factory.mktemp("scale-base"))
+def base(fixtures_dir: Path, scale_base: Path) -> dict[Publisher, Path]:
+    return prepare_base(fixtures_dir, scale_base)
 
 
 @pytest.fixture(scope="module")

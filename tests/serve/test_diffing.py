@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,7 +19,7 @@ def test_segments_rebuild_both_texts(before: str, after: str) -> None:
     segments = word_diff(before, after)
     assert "".join(s.text for s in segments if s.op != "ins") == before
     assert "".join(s.text for s in segments if s.op != "del") == after
-    assert all(a.op != b.op for a, b in zip(segments, segments[1:], strict=False))
+    assert all(a.op != b.op for a, b in pairwise(segments))
 
 
 def test_rows_from_the_cores_changes() -> None:

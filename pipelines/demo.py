@@ -15,7 +15,12 @@ import json
 import os
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
+
+import dagster as dg
+
+from pipelines.settings import LexSettings
 
 ROOT = Path(__file__).resolve().parents[1]
 WORKDIR = ROOT / "var" / "demo"
@@ -38,29 +43,27 @@ def _say(text: str) -> None:
     print(text, flush=True)
 
 
-def _materialize(assets: list[object], lex: object, partition: str | None) -> None:
-    import dagster as dg
-
+def _materialize(assets: Sequence[dg.AssetsDefinition], lex: LexSettings, partition: str | None) -> None:
     quiet = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
     result = dg.materialize(assets, partition_key=partition, resources={"lex": lex}, run_config=quiet,
                             instance=dg.DagsterInstance.get(), raise_on_error=False, tags={"lex/run": "demo"})
-    for event in result.all_events:
-        if event.event_type_value == "ASSET_MATERIALIZATION":
-            mat = event.event_specific_data.materialization
-            meta = {k: v.value for k, v in mat.metadata.items()}
-            shown = ", ".join(f"{k} {meta[k]}" for k in SHOWN if k in meta and meta[k] not in ("", None))
-            _say(f"    {mat.asset_key.to_user_string():<14} {shown}")
-        elif event.event_type_value == "ASSET_CHECK_EVALUATION":
-            data = event.event_specific_data
-            _say(f"      check {data.check_name}: {'passed' if data.passed else 'FAILED'}")
-    failed_checks = [e.event_specific_data.check_name for e in result.all_events
-                     if e.event_type_value == "ASSET_CHECK_EVALUATION" and not e.event_specific_data.passed]
+    for event in result.get_asset_materialization_events():
+        mat = event.step_materialization_data.materialization
+        meta = {k: v.value for k, v in mat.metadata.items()}
+        shown = ", ".join(f"{k} {meta[k]}" for k in SHOWN if k in meta and meta[k] not in ("", None))
+        _say(f"    {mat.asset_key.to_user_string():<14} {shown}")
+    evaluations = result.get_asset_check_evaluations()
+    for check in evaluations:
+        _say(f"      check {check.check_name}: {'passed' if check.passed else 'FAILED'}")
+    failed_checks = [c.check_name for c in evaluations if not c.passed]
     if not result.success or failed_checks:
-        for event in result.all_events:
-            if event.event_type_value == "STEP_FAILURE" and event.event_specific_data.error:
-                _say(event.event_specific_data.error.to_string()[-3000:])
-        raise SystemExit(f"demo failed ({partition or 'release'}): checks failed {failed_checks}" if failed_checks
-                         else f"demo failed ({partition or 'release'}); see the Dagster run log above")
+        for failure in result.get_step_failure_events():
+            error = failure.step_failure_data.error
+            if error is not None:
+                _say(error.to_string()[-3000:])
+        where = partition or "release"
+        raise SystemExit(f"demo failed ({where}): checks failed {failed_checks}" if failed_checks
+                         else f"demo failed ({where}); see the error above")
 
 
 def _summary(workdir: Path) -> dict[str, object]:
@@ -89,7 +92,6 @@ def main() -> int:
     from legal.ids import Publisher
     from pipelines.assets import artifact_set, corpus_tree, provisions, search_index
     from pipelines.release_stage import current
-    from pipelines.settings import LexSettings
 
     lex = LexSettings(workdir=str(WORKDIR), source="sample", built_at=os.environ.get("LEX_BUILT_AT", ""))
     started = time.monotonic()
@@ -114,7 +116,7 @@ def main() -> int:
          f"--trust-root {(keys / 'release-signing.pub.pem').relative_to(ROOT)}" if set_id else "")
     _say("  serve:  .venv/bin/lex serve --release-root var/demo/release "
          f"--trust-root {(keys / 'release-signing.pub.pem').relative_to(ROOT)}  → open http://127.0.0.1:8080/")
-    _say(f"  dagster UI: DAGSTER_HOME=var/dagster_home .venv/bin/dagster dev -m pipelines.definitions")
+    _say("  dagster UI: DAGSTER_HOME=var/dagster_home .venv/bin/dagster dev -m pipelines.definitions")
     _say(f"done in {time.monotonic() - started:.1f}s")
     return 0
 
