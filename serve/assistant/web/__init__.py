@@ -19,6 +19,7 @@ import asyncio
 import json
 import logging
 import os
+import secrets
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable, Mapping
@@ -283,16 +284,27 @@ async def reset_endpoint(request: Request) -> Response:
     return JSONResponse({"reset": removed}, headers=_HEADERS)
 
 
-def panel_html(endpoint: str = "/ask") -> str:
-    """The ask panel fragment (no Jinja needed): the same markup the template renders."""
+def panel_html(endpoint: str = "/ask", nonce: str = "") -> str:
+    """The ask panel fragment (no Jinja needed): the same markup the template renders.
+
+    ``nonce`` is the Content-Security-Policy nonce that lets the panel's inline script run.
+    """
     template = (TEMPLATES / "assistant" / "ask_panel.html").read_text(encoding="utf-8")
     safe = json.dumps(endpoint)[1:-1].replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
-    return template.replace("{{ ask_endpoint | default('/ask') }}", safe)
+    html = template.replace("{{ ask_endpoint | default('/ask') }}", safe)
+    return html.replace("{{ csp_nonce | default('') }}", nonce)
+
+
+#: The panel's own response may run only its nonce-carrying inline script and call this origin.
+PANEL_CSP = ("default-src 'none'; script-src 'nonce-{nonce}'; connect-src 'self'; style-src 'self' 'unsafe-inline'; "
+             "frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
 
 
 async def panel_endpoint(request: Request) -> Response:
     base = request.url.path.rsplit("/panel", 1)[0] or "/ask"
-    return HTMLResponse(panel_html(base), headers=_HEADERS)
+    nonce = secrets.token_urlsafe(16)
+    headers = {**_HEADERS, "content-security-policy": PANEL_CSP.format(nonce=nonce)}
+    return HTMLResponse(panel_html(base, nonce), headers=headers)
 
 
 routes: list[BaseRoute] = [
