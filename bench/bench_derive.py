@@ -5,7 +5,13 @@ single process, CPU time per body (``time.process_time``), and measures the peak
 of deriving the largest XML body in a fresh subprocess. Targets: ≥ 10 MB/s of XML per core,
 peak RSS ≤ 500 MB.
 
-Usage: ``python bench/bench_derive.py [--fixtures DIR] [--repeat N] [--json]``.
+With ``--dataset`` it measures incremental dataset builds instead (issue #7): both fixture
+corpora imported into temporary trees, then per tree a from-scratch build (no cache), a cold
+cached build, a re-run with nothing changed, and a re-run after one work's version record
+changed (re-sealed) — CPU and wall seconds, works derived vs reused, and a byte comparison of
+every incremental output with the from-scratch one.
+
+Usage: ``python bench/bench_derive.py [--fixtures DIR] [--repeat N] [--json] [--dataset]``.
 """
 
 from __future__ import annotations
@@ -95,14 +101,85 @@ def peak_rss_child(path: Path, language: str) -> dict[str, Any]:
             "cpu_s": round(cpu, 3), "peak_rss_mb": round(rss_kb / 1024, 1)}
 
 
+def _build(tree: Any, target: Path, repeat: int, **kwargs: Any) -> dict[str, Any]:
+    """Best (least CPU) of ``repeat`` builds: CPU and wall seconds, works derived and reused."""
+    from derive.dataset import build_dataset
+
+    best: dict[str, Any] | None = None
+    for _ in range(repeat):
+        cpu, wall = time.process_time(), time.perf_counter()
+        report = build_dataset(tree, target, **kwargs)
+        cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+        if best is None or cpu < best["cpu_s"]:
+            best = {"cpu_s": round(cpu, 3), "wall_s": round(wall, 3), "works_derived": report.works_derived,
+                    "works_reused": report.works_reused}
+    assert best is not None
+    return best
+
+
+def _tree_runs(tree: Any, base: Path, repeat: int) -> dict[str, Any]:
+    from corpus_tree.records import render, seal
+    from derive.dataset import build_dataset
+    from derive.verify import compare_dirs
+
+    runs = {"scratch": _build(tree, base / "scratch", repeat, use_cache=False),
+            "cold": _build(tree, base / "inc", 1, cache=base / "cache"),
+            "unchanged": _build(tree, base / "inc", repeat, cache=base / "cache")}
+    runs["unchanged"]["identical"] = compare_dirs(base / "scratch", base / "inc").ok
+    # one work changed: re-seal (differently each time) the latest record of the work with most versions
+    slug = max(tree.slugs(), key=lambda s: (len(tree.version_keys(s)), s))
+    meta = sorted((tree.root / "works" / slug / "versions").glob("*/meta.json"))[-1]
+    original = meta.read_bytes()
+    best: dict[str, Any] | None = None
+    for n in range(repeat):
+        meta.write_bytes(render(seal({**json.loads(original), "raw": {"bench": n}})))
+        run = _build(tree, base / "inc", 1, cache=base / "cache")
+        best = run if best is None or run["cpu_s"] < best["cpu_s"] else best
+    assert best is not None
+    build_dataset(tree, base / "scratch-changed", use_cache=False)
+    runs["one_work_changed"] = {**best, "work": slug,
+                                "identical": compare_dirs(base / "scratch-changed", base / "inc").ok}
+    meta.write_bytes(original)
+    return runs
+
+
+def dataset_runs(fixtures: Path, repeat: int) -> dict[str, Any]:
+    """Scratch, cold, unchanged and one-work-changed dataset builds of each fixture tree."""
+    import tempfile
+
+    from corpus_tree import CorpusTree
+    from corpus_tree.importer import import_published
+
+    out: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory(prefix="bench-derive-") as tmp:
+        for name, folder in (("eu", "lex-corpus-eu-eurlex"), ("lu", "lex-corpus-lu-legilux")):
+            base = Path(tmp) / name
+            import_published(fixtures / folder, base / "tree", durable=False)
+            out[name] = _tree_runs(CorpusTree.open(base / "tree"), base, repeat)
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--fixtures", type=Path,
                         default=Path(os.environ.get("LEX_FIXTURES", ROOT.parent / "shared" / "fixtures")))
     parser.add_argument("--repeat", type=int, default=3, help="runs per body; the fastest counts")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--dataset", action="store_true", help="measure incremental dataset builds instead")
     args = parser.parse_args()
     fixtures = args.fixtures.resolve()
+    if args.dataset:
+        runs = dataset_runs(fixtures, args.repeat)
+        if args.json:
+            print(json.dumps(runs, indent=2, sort_keys=True))
+        for name, by_label in runs.items():
+            if args.json:
+                break
+            for label, r in by_label.items():
+                print(f"{name} {label:17} {r['cpu_s']:7.2f} s CPU {r['wall_s']:7.2f} s wall  "
+                      f"derived {r['works_derived']:3} reused {r['works_reused']:3}"
+                      + (f"  identical={r['identical']}" if "identical" in r else ""))
+        return 0
     report = run(fixtures, args.repeat)
     xml = [(p, lang) for p, lang, _ in bodies(fixtures) if sniff(p.read_bytes()[:16384]) in XML_KINDS]
     largest = max(xml, key=lambda x: x[0].stat().st_size)

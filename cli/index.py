@@ -105,3 +105,34 @@ def verify(paths: tuple[Path, ...], as_json: bool) -> None:
     failed = [r.index for r in reports if not r.ok]
     if failed:
         raise IndexError_("index verification failed", code="index_verify_failed", subject=", ".join(failed))
+
+
+@group.command("vectors")
+@click.option("--index-dir", required=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="Directory holding <publisher>.sqlite; the vectors are written beside each index.")
+@click.option("--publisher", "publishers", multiple=True, help="Only these publishers (default: every index found).")
+@click.option("--cache", "cache_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Content-addressed embedding cache (SQLite) reused across builds; never changes the output.")
+def vectors(index_dir: Path, publishers: tuple[str, ...], cache_path: Path | None) -> None:
+    """Embed provision states and work titles for the hybrid lane: <publisher>.vectors.npy + .vectors.json.
+
+    Needs the optional encoder (pip install 'lex-evidence[hybrid]'); deterministic for the same index
+    and encoder. See docs/hybrid.md.
+
+    \b
+    Example:
+      lex index vectors --index-dir var/index --cache var/embedding-cache.sqlite
+    """
+    from derive.vectors.build import build_vectors, find_indexes
+    from derive.vectors.encoder import load_encoder
+
+    encoder = load_encoder()
+    wanted = {Publisher.parse(p).value for p in publishers}
+    for path in find_indexes(index_dir):
+        if wanted and path.name.removesuffix(".sqlite") not in wanted:
+            continue
+        result = build_vectors(path, encoder, cache_path=cache_path)
+        click.echo(f"{result.vectors_path.name}: {result.count} vectors ({result.state_rows} provision chunks, "
+                   f"{result.work_rows} work titles), {result.chunks_embedded} embedded, {result.chunks_cached} cached, "
+                   f"{result.seconds:.1f} s")
+        click.echo(f"  sha256 {result.manifest['vectors']['sha256']}  encoder {encoder.identity.encoder_id}")

@@ -21,14 +21,14 @@ import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, BinaryIO
+from typing import IO, Any, BinaryIO
 
 from legal.canonical import is_sha256_hex
 from legal.errors import CorpusError, IntegrityError
 
 CHUNK = 1 << 20
-STREAM_CHUNK = 1 << 18
-WHOLE_READ = 8 << 20
+#: Buffer of every streamed read (hashing, staging copies): 1 MiB.
+STREAM_CHUNK = 1 << 20
 ENV_EVIDENCE_DIR = "LEX_EVIDENCE_DIR"
 STAGING_DIR = ".staging"
 
@@ -72,13 +72,33 @@ def hash_stream(stream: IO[bytes], sink: IO[bytes] | None = None) -> tuple[str, 
     return h.hexdigest(), size
 
 
-def hash_file(path: Path) -> tuple[str, int]:
-    """SHA-256 hex and size of the file at ``path`` (binary; streamed above ``WHOLE_READ``)."""
+def _file_digest(f: io.FileIO, bufsize: int) -> Any:
+    """``hashlib.file_digest`` of ``f`` with a read buffer of ``bufsize`` bytes (where this
+    Python lets the buffer be sized; its default, 256 KiB, elsewhere)."""
+    try:
+        return hashlib.file_digest(f, "sha256", _bufsize=bufsize)  # type: ignore[call-arg]
+    except TypeError:
+        return hashlib.file_digest(f, "sha256")
+
+
+def hash_file(path: str | os.PathLike[str]) -> tuple[str, int]:
+    """SHA-256 hex and size (bytes read to end of file) of the file at ``path``.
+
+    Streamed by :func:`hashlib.file_digest` (no Python-level loop over chunks) with a buffer
+    of the file's size up to ``STREAM_CHUNK`` (1 MiB): a small file takes one read into a
+    buffer of its own size, a large one 1 MiB reads, never the whole file in memory.
+    """
     with open(path, "rb", buffering=0) as f:
-        if os.fstat(f.fileno()).st_size <= WHOLE_READ:
-            data = f.read()  # FileIO.read() with no size reads to EOF, even if the file grew
-            return hashlib.sha256(data).hexdigest(), len(data)
-        return hash_stream(f)
+        size = os.fstat(f.fileno()).st_size
+        digest = _file_digest(f, max(1, min(STREAM_CHUNK, size + 1)))
+        return digest.hexdigest(), f.tell()
+
+
+def _names(path: str, *, dirs_only: bool) -> list[str]:
+    """Sorted entry names of the directory ``path`` (only directories, symbolic links to
+    directories included, with ``dirs_only``)."""
+    with os.scandir(path) as entries:
+        return sorted(e.name for e in entries if not dirs_only or e.is_dir())
 
 
 def fsync_dir(path: Path) -> None:
@@ -172,12 +192,12 @@ class EvidenceStore:
 
     def iter_hashes(self) -> Iterator[str]:
         """Every blob name in the store, sorted (no hashing; see :meth:`verify`)."""
-        base = self.root / "sha256"
-        if not base.is_dir():
+        base = os.path.join(self.root, "sha256")
+        if not os.path.isdir(base):
             return
-        for a in sorted(p.name for p in base.iterdir() if p.is_dir()):
-            for b in sorted(p.name for p in (base / a).iterdir() if p.is_dir()):
-                for name in sorted(p.name for p in (base / a / b).iterdir()):
+        for a in _names(base, dirs_only=True):
+            for b in _names(os.path.join(base, a), dirs_only=True):
+                for name in _names(os.path.join(base, a, b), dirs_only=False):
                     if is_sha256_hex(name) and name[:2] == a and name[2:4] == b:
                         yield name
 

@@ -15,10 +15,16 @@ recovers an interrupted commit first (see :func:`corpus_tree.txn.recover`).
 
 The evidence store defaults to ``<tree>/evidence``; pass ``evidence_dir`` or set
 ``LEX_EVIDENCE_DIR`` to use a shared filesystem path instead.
+
+Inside ``with tree.caching():`` (an ingest run: plan, then write) each version record file is
+parsed, and its hash checked, at most once per file state: a record is re-read whenever its
+inode, size, modification or change time differ from when it was read (every write replaces
+the file, so a new inode). Outside such a block nothing is cached.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterator
 from contextlib import AbstractContextManager
@@ -69,6 +75,8 @@ class CorpusTree:
     def __init__(self, root: Path, evidence: EvidenceStore) -> None:
         self.root = root
         self.evidence = evidence
+        # relative path -> (file state, record, hash checked); only inside ``caching()``
+        self._records: dict[str, tuple[tuple[int, ...], VersionRecord, bool]] | None = None
 
     def __repr__(self) -> str:
         return f"CorpusTree({str(self.root)!r})"
@@ -124,6 +132,19 @@ class CorpusTree:
         """Exclusive write lock (held by the writer and the importer)."""
         return txn.tree_lock(self.root)
 
+    @contextlib.contextmanager
+    def caching(self) -> Iterator[CorpusTree]:
+        """Within the block, parse each version record file (and check its hash) at most once
+        per file state (inode, size, mtime, ctime); nested blocks share the outer cache."""
+        if self._records is not None:
+            yield self
+            return
+        self._records = {}
+        try:
+            yield self
+        finally:
+            self._records = None
+
     # -- paths -------------------------------------------------------------------------------
 
     def path(self, rel: str) -> Path:
@@ -143,10 +164,7 @@ class CorpusTree:
 
     def slugs(self) -> list[str]:
         """Work directory names, sorted (not validated; see :func:`corpus_tree.verify.verify_tree`)."""
-        base = self.root / WORKS
-        if not base.is_dir():
-            return []
-        return sorted(p.name for p in base.iterdir() if p.is_dir() and not p.is_symlink())
+        return _subdirectories(os.path.join(self.root, WORKS))
 
     def has_work(self, slug: str) -> bool:
         return (self.work_dir(slug) / RECORD_FILE).is_file()
@@ -162,14 +180,14 @@ class CorpusTree:
     def works(self) -> Iterator[WorkRecord]:
         """Every work record, in slug order."""
         for slug in self.slugs():
-            if self.has_work(slug):
-                yield self.work(slug)
+            path = os.path.join(self.work_dir(slug), RECORD_FILE)  # work_dir validates the slug
+            if os.path.isfile(path):
+                with open(path, "rb") as f:
+                    data = f.read()
+                yield load_work(data, f"{WORKS}/{slug}/{RECORD_FILE}")
 
     def version_keys(self, slug: str) -> list[str]:
-        base = self.work_dir(slug) / VERSIONS
-        if not base.is_dir():
-            return []
-        return sorted(p.name for p in base.iterdir() if p.is_dir() and not p.is_symlink())
+        return _subdirectories(os.path.join(self.work_dir(slug), VERSIONS))
 
     def versions(self, slug: str, *, verify: bool = True) -> list[VersionRecord]:
         """Every version record of a work, in key order (date, then identifier hash).
@@ -177,11 +195,12 @@ class CorpusTree:
         With ``verify`` (the default) each record's ``record_sha256`` is recomputed and a
         mismatch raises :class:`legal.errors.IntegrityError`.
         """
+        base = os.path.join(self.work_dir(slug), VERSIONS)  # work_dir validates the slug
         out = []
-        for key in self.version_keys(slug):
-            path = self.version_dir(slug, key) / RECORD_FILE
-            if path.is_file():
-                out.append(self._load_version(path, verify))
+        for key in _subdirectories(base):
+            path = os.path.join(base, key, RECORD_FILE)
+            if os.path.isfile(path):
+                out.append(self._load_version(path, f"{WORKS}/{slug}/{VERSIONS}/{key}/{RECORD_FILE}", verify))
         return out
 
     def iter_versions(self, *, verify: bool = True) -> Iterator[VersionRecord]:
@@ -198,18 +217,54 @@ class CorpusTree:
         path = self.version_dir(vid.work.slug.value, vid.key) / RECORD_FILE
         if not path.is_file():
             raise CorpusError("unknown version", code="unknown_version", subject=str(vid))
-        record = self._load_version(path, verify)
+        record = self._load_version(str(path), self._rel(path), verify)
         if record.lex_id != str(vid):
             raise CorpusError("record lex_id does not match its path", code="identity_mismatch",
                               subject=record.path)
         return record
 
-    def _load_version(self, path: Path, verify: bool) -> VersionRecord:
-        record = load_version(path.read_bytes(), self._rel(path))
-        return require_hash(record) if verify else record
+    def _load_version(self, path: str, rel: str, verify: bool) -> VersionRecord:
+        cache = self._records
+        with open(path, "rb") as f:
+            if cache is None:
+                record = load_version(f.read(), rel)
+                return require_hash(record) if verify else record
+            st = os.fstat(f.fileno())
+            state = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+            hit = cache.get(rel)
+            if hit is not None and hit[0] == state:
+                record, checked = hit[1], hit[2]
+            else:
+                record, checked = load_version(f.read(), rel), False
+        if verify and not checked:
+            require_hash(record)
+            checked = True
+        cache[rel] = (state, record, checked)
+        return record
+
+    def checked(self, record: VersionRecord) -> VersionRecord:
+        """``record`` after checking its ``record_sha256`` (once per file state while caching)."""
+        cache = self._records
+        hit = None if cache is None or record.path is None else cache.get(record.path)
+        if cache is None or hit is None or hit[1] is not record:
+            return require_hash(record)
+        if not hit[2]:
+            require_hash(record)
+            cache[str(record.path)] = (hit[0], record, True)
+        return record
 
     def _rel(self, path: Path) -> str:
         try:
             return path.relative_to(self.root).as_posix()
         except ValueError:
             return str(path)
+
+
+def _subdirectories(path: str) -> list[str]:
+    """Names of the real (not symbolically linked) directories in ``path``, sorted; none if
+    ``path`` is not a directory."""
+    try:
+        with os.scandir(path) as entries:
+            return sorted(e.name for e in entries if e.is_dir(follow_symlinks=False))
+    except (FileNotFoundError, NotADirectoryError):
+        return []

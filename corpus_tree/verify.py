@@ -116,17 +116,11 @@ class _Checker:
         for entry in sorted(self.root.iterdir()):
             if entry.name not in TOP_LEVEL and entry.name not in (txn.JOURNAL, txn.STAGING):
                 self.problem(entry.name, "unexpected_entry", "unexpected entry at the top of the tree")
-        for dirpath, dirnames, filenames in os.walk(self.root, followlinks=False):
-            for name in (*dirnames, *filenames):
-                p = Path(dirpath) / name
-                if p.is_symlink():
-                    self.problem(self.rel(p), "symlink", "symbolic links are not allowed in a tree")
+        for link in _symlinks(self.root):
+            self.problem(self.rel(Path(link)), "symlink", "symbolic links are not allowed in a tree")
         if not self.evidence_in_tree and self.evidence_root.is_dir():
-            for dirpath, dirnames, filenames in os.walk(self.evidence_root, followlinks=False):
-                for name in (*dirnames, *filenames):
-                    p = Path(dirpath) / name
-                    if p.is_symlink():
-                        self.problem(str(p), "symlink", "symbolic links are not allowed in the evidence store")
+            for link in _symlinks(self.evidence_root):
+                self.problem(link, "symlink", "symbolic links are not allowed in the evidence store")
 
     # -- records -------------------------------------------------------------------------------
 
@@ -367,6 +361,26 @@ def _diff(where: str, have: Any, want: Any) -> Iterable[tuple[str, Any, Any]]:
             yield from _diff(f"{where}.{key}", have.get(key), want.get(key))
     elif have != want:
         yield where, have, want
+
+
+def _symlinks(root: Path) -> list[str]:
+    """Paths of the symbolic links under ``root`` (not followed), as ``os.walk`` would find
+    them, from directory entries alone (no ``lstat`` per file); unreadable directories are
+    skipped, as ``os.walk`` skips them."""
+    found: list[str] = []
+    pending = [str(root)]
+    while pending:
+        top = pending.pop()
+        try:
+            with os.scandir(top) as entries:
+                for e in entries:
+                    if e.is_symlink():
+                        found.append(e.path)
+                    elif e.is_dir(follow_symlinks=False):
+                        pending.append(e.path)
+        except OSError:
+            continue
+    return found
 
 
 def _safe_file(name: str) -> bool:

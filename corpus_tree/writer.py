@@ -29,14 +29,24 @@ Refused, with nothing written: an incomplete enumeration; two versions of one wo
 publisher version identifier; an existing record whose identifier does not give its own key;
 a body whose bytes do not hash to its sha256; an observation whose bytes are neither given
 nor already stored (unless ``held_elsewhere``).
+
+No-change fast path: an enumerated version whose record the merge would leave as it is (no
+lifecycle event due, the same ``valid_to``, metadata and languages, no new observation —
+:func:`is_unchanged`, the merge's own comparisons without copying anything) is left alone: it
+is neither re-verified nor re-sealed nor rendered. A record is hash-checked before it is
+revised or withdrawn (``verify`` checks them all). Bodies already in the evidence store are
+not staged again (the store is content-addressed and ``verify`` re-hashes it); only new ones
+are hashed, while being staged. Records are read once per run (:meth:`CorpusTree.caching`).
 """
 
 from __future__ import annotations
 
 import copy
 import datetime as _dt
+import json
 import os
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -114,13 +124,14 @@ def apply_enumeration(
     _validate(enumeration)
     report = ApplyReport(enumeration.publisher.value, works_enumerated=len(enumeration.works),
                          versions_enumerated=len(enumeration.versions))
-    with tree.lock():
+    with tree.lock(), tree.caching():
         changes = txn.ChangeSet()
         works = {w.slug: w for w in tree.works()}
-        versions = {v.lex_id: v for v in tree.iter_versions(verify=True)}
+        # Hashes are checked only for the records this run revises (see is_unchanged).
+        versions = {v.lex_id: v for v in tree.iter_versions(verify=False)}
         _check_existing_identities(versions.values(), enumeration.publisher)
         new_works = _apply_works(enumeration, works, changes, report)
-        new_versions = _apply_versions(enumeration, versions, stamp, report)
+        new_versions = _apply_versions(tree, enumeration, versions, stamp, report)
         for lex_id, record in sorted(new_versions.items()):
             vid = VersionId.parse(lex_id)
             rel = version_relpath(vid.work.slug.value, vid.key)
@@ -219,7 +230,7 @@ def _apply_works(enumeration: Enumeration, works: dict[str, WorkRecord], changes
                                      or existing.work_identifier != w.work_identifier):
             raise IntegrityError("the tree holds a different work under this slug", code="identity_mismatch",
                                  subject=existing.path)
-        if existing is None or existing.to_dict() != record:
+        if existing is None or existing.data != record:
             rel = work_relpath(w.slug)
             changes.files[rel] = render(record)
             out[w.slug] = WorkRecord.from_dict(record, rel)
@@ -240,11 +251,12 @@ def _lex_id(publisher: Publisher, v: VersionInput) -> str:
     return str(WorkId(publisher, WorkSlug(v.slug)).version(key))
 
 
-def _apply_versions(enumeration: Enumeration, existing: Mapping[str, VersionRecord], stamp: str,
-                    report: ApplyReport) -> dict[str, dict[str, Any]]:
+def _apply_versions(tree: CorpusTree, enumeration: Enumeration, existing: Mapping[str, VersionRecord],
+                    stamp: str, report: ApplyReport) -> dict[str, dict[str, Any]]:
     """New or changed version records (sealed), by lex id."""
     out: dict[str, dict[str, Any]] = {}
     enumerated: set[str] = set()
+    canonical_list = _Memo(_canonical_list)
     for v in enumeration.versions:
         lex_id = _lex_id(enumeration.publisher, v)
         enumerated.add(lex_id)
@@ -253,16 +265,20 @@ def _apply_versions(enumeration: Enumeration, existing: Mapping[str, VersionReco
             record = new_record(enumeration.publisher, v, lex_id, stamp)
             report.count(RecordEvent.FIRST_SIGHTING)
             report.observations_added += sum(len(e.observations) for e in v.expressions)
-        else:
-            if old.publisher_version_identifier != v.publisher_version_identifier:
-                raise IntegrityError("existing record has a different publisher_version_identifier",
-                                     code="identity_mismatch", subject=old.path)
-            record = merge_record(old.to_dict(), v, stamp, report)
-        sealed = seal(record)
-        if old is None or sealed != dict(old.data):
+            out[lex_id] = seal(record)
+            continue
+        if old.publisher_version_identifier != v.publisher_version_identifier:
+            raise IntegrityError("existing record has a different publisher_version_identifier",
+                                 code="identity_mismatch", subject=old.path)
+        if is_unchanged(old.data, v, canonical_list):
+            continue  # the merge would change nothing: no copy, no re-verification, no re-sealing
+        tree.checked(old)  # a record is revised only after its hash is checked
+        sealed = seal(merge_record(old.to_dict(), v, stamp, report))
+        if sealed != dict(old.data):
             out[lex_id] = sealed
     for lex_id, old in existing.items():
         if old.publisher is enumeration.publisher and lex_id not in enumerated and not old.is_withdrawn:
+            tree.checked(old)
             record = old.to_dict()
             record["events"].append(_event(RecordEvent.WITHDRAWN_FROM_SOURCE, stamp, "version", WITHDRAWN_DETAIL))
             report.count(RecordEvent.WITHDRAWN_FROM_SOURCE)
@@ -291,8 +307,48 @@ def _set(d: dict[str, Any], key: str, value: Any) -> None:
         d[key] = value
 
 
+# Characters for which the standard library's JSON text may differ from RFC 8785 (surrogates;
+# UTF-16 key order differs from code point order only from U+E000 up): those take the slow path.
+_NOT_PLAIN = re.compile("[\ud800-\U0010ffff]")
+
+
+def _canonical_key(item: dict[str, Any]) -> str:
+    """``canonical_text(item)``, computed by the C JSON encoder for string-to-string objects.
+
+    For such an object without characters from U+D800 up, ``json.dumps`` with sorted keys,
+    no whitespace and ``ensure_ascii=False`` escapes exactly what RFC 8785 escapes (``"``,
+    ``\\``, the short forms and ``\\u00xx`` in lower case for the other controls) and sorts the
+    keys in the same order, so the two texts are identical. Anything else is encoded by
+    :func:`legal.canonical.canonical_text` itself.
+    """
+    if all(type(k) is str and type(v) is str for k, v in item.items()):
+        text = json.dumps(item, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        if _NOT_PLAIN.search(text) is None:
+            return text
+    return canonical_text(item)
+
+
+class _Memo:
+    """``function(items)`` remembered by the identity of ``items`` (kept alive meanwhile, so an
+    identity is never reused); for comparisons only — the result is shared."""
+
+    def __init__(self, function: Callable[[Any], list[dict[str, Any]]]) -> None:
+        self.function = function
+        self.memo: dict[int, tuple[Any, list[dict[str, Any]]]] = {}
+
+    def __call__(self, items: Any) -> list[dict[str, Any]]:
+        hit = self.memo.get(id(items))
+        if hit is None or hit[0] is not items:
+            hit = (items, self.function(items))
+            self.memo[id(items)] = hit
+        return hit[1]
+
+
 def _canonical_list(items: Any) -> list[dict[str, Any]]:
-    unique = {canonical_text(dict(i)): dict(i) for i in items}
+    unique = {}
+    for i in items:
+        d = dict(i)
+        unique[_canonical_key(d)] = d
     return [unique[k] for k in sorted(unique)]
 
 
@@ -345,6 +401,48 @@ def new_record(publisher: Publisher, v: VersionInput, lex_id: str, stamp: str) -
     out["publisher_metadata"] = _canonical_list(v.publisher_metadata)
     out["document_roles"] = sorted(set(v.document_roles))
     return out
+
+
+def is_unchanged(old: Mapping[str, Any], v: VersionInput,
+                 canonical_list: Callable[[Any], list[dict[str, Any]]] | None = None) -> bool:
+    """Whether :func:`merge_record` would leave the stored record ``old`` exactly as it is.
+
+    The merge's own tests, in its order, on the stored value (nothing copied): no lifecycle
+    event due (not withdrawn), the same ``valid_to``, no metadata field revised, no new
+    language, no new observation, and no expression whose text would become available.
+    ``canonical_list`` may memoise the canonical form of ``publisher_metadata`` (the versions
+    of one work usually share one sequence).
+    """
+    if is_withdrawn(old["events"]):
+        return False  # resighted
+    if old.get("valid_to") != _iso(v.valid_to):
+        return False  # interval_closed / validity_revised
+    if old.get("document_type") != v.document_type or old.get("in_force_status") != v.in_force_status:
+        return False
+    raw = old["raw"]
+    if any(raw.get(key) != value for key, value in v.raw.items()):
+        return False
+    if old.get("publisher_metadata", []) != (canonical_list or _canonical_list)(v.publisher_metadata):
+        return False
+    if old.get("document_roles", []) != sorted(set(v.document_roles)):
+        return False
+    by_lang = {e["language"]: e for e in old["expressions"]}
+    for e in v.expressions:
+        held = by_lang.get(e.language)
+        if held is None:
+            return False  # expression_added
+        if (held.get("title") != e.title or held.get("title_short") != e.title_short
+                or held.get("source_uri") != e.source_uri
+                or held["text"].get("url") != (e.text_url or e.source_uri)):
+            return False  # metadata_revised
+        observations = held["observations"]
+        if observations and not held["text"].get("available"):
+            return False  # the text becomes available
+        if e.observations:
+            have = {(o["file"], o["sha256"]) for o in observations}
+            if any((o.file, o.sha256) not in have for o in e.observations):
+                return False  # a new observation
+    return True
 
 
 def merge_record(old: dict[str, Any], v: VersionInput, stamp: str, report: ApplyReport) -> dict[str, Any]:
@@ -453,13 +551,14 @@ def _needed_bodies(tree: CorpusTree, new_versions: Mapping[str, dict[str, Any]],
                 if o.get("held_elsewhere"):
                     continue
                 sha = o["sha256"]
+                if sha in out or tree.evidence.has(sha):
+                    continue  # staged already, or stored (content-addressed; verify re-hashes the store)
                 label = f"{lex_id} {e['language']}:{o['file']}"
                 body = bodies.get(sha)
-                if body is not None:
-                    out.setdefault(sha, _source(body, label))
-                elif sha not in out and not tree.evidence.has(sha):
+                if body is None:
                     raise CorpusError(f"no bytes for body {o['file']} ({sha}) and the store does not hold it",
                                       code="missing_body", subject=label)
+                out[sha] = _source(body, label)
     return out
 
 

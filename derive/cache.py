@@ -3,8 +3,9 @@
 A work's *input digest* is the SHA-256 of the canonical JSON of everything its derived outputs
 depend on:
 
-- the code: a digest of the source of :mod:`derive` (not :mod:`derive.index`), :mod:`legal`
-  and :mod:`corpus_tree`, the registered profile ids, and the versions of Python, Unicode,
+- the code: a digest of the source of :mod:`derive` (its modules and :mod:`derive.profiles`;
+  not the packages that read the dataset, such as :mod:`derive.index`), :mod:`legal` and
+  :mod:`corpus_tree`, the registered profile ids, and the versions of Python, Unicode,
   lxml/libxml2 and pypdf (:func:`code_digest`) — any edit there is a new digest;
 - the limits in force;
 - the work id, and each version's ``lex_id`` with its verified ``record_sha256`` (the record
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import importlib
 import json
 import os
 import sys
@@ -44,18 +46,24 @@ from legal.canonical import digest, sha256_hex
 CACHE_SCHEMA = "lex-derive-cache/1"
 INPUT_SCHEMA = "lex-derive-work-input/1"
 _PACKAGES = ("derive", "legal", "corpus_tree")
-_EXCLUDED = ("derive/index/",)
+_DERIVE_SUBPACKAGES = ("derive/profiles/",)  # not derive.index, derive.vectors…: they read the dataset
+
+
+def _counted(rel: str) -> bool:
+    if not rel.startswith("derive/"):
+        return True
+    return "/" not in rel[len("derive/"):] or rel.startswith(_DERIVE_SUBPACKAGES)
 
 
 def _sources() -> list[tuple[str, str]]:
     """(package-relative path, sha256) of every Python source the derivation runs."""
     out = []
     for name in _PACKAGES:
-        module = sys.modules.get(name) or __import__(name)
+        module = importlib.import_module(name)
         base = Path(str(module.__file__)).parent
         for path in sorted(base.rglob("*.py")):
             rel = f"{name}/{path.relative_to(base).as_posix()}"
-            if not rel.startswith(_EXCLUDED):
+            if _counted(rel):
                 out.append((rel, sha256_hex(path.read_bytes())))
     return sorted(out)
 

@@ -43,8 +43,9 @@ from derive.fastjson import canonical_line, pretty
 from derive.history import VersionTexts, build_history
 from derive.limits import DEFAULT_LIMITS, Limits
 from derive.model import ExtractionResult, Gap
+from derive.profiles.pdf_memorial_lu import Act
 from derive.staging import staged
-from derive.units import Evidence, Unit, fmx4_languages, held, units_for
+from derive.units import PDF_MEMORIAL, Evidence, Unit, fmx4_languages, held, units_for
 from legal.canonical import digest, sha256_hex
 from legal.errors import ConfigError, DerivationError, LexError
 from legal.outcomes import TextGap
@@ -169,19 +170,29 @@ def _expression_gaps(version: VersionRecord, evidence: Evidence, units: list[Uni
     return out
 
 
+def memorial_act(version: VersionRecord, first_valid_from: str | None) -> Act | None:
+    """Which act (and state) a Mémorial issue of ``version`` is asked for (from its slug)."""
+    first = first_valid_from is None or version.valid_from <= first_valid_from
+    return Act.from_slug(version.slug, version.valid_from, first)
+
+
 def derive_version(version: VersionRecord, evidence: Evidence, fmx4_langs: frozenset[str],
-                   aliases: AliasTable | None, limits: Limits = DEFAULT_LIMITS) -> VersionOutcome:
+                   aliases: AliasTable | None, limits: Limits = DEFAULT_LIMITS,
+                   first_valid_from: str | None = None) -> VersionOutcome:
     """Rows, gaps and history texts of one version — or only errors, if any body was refused.
 
     With ``aliases=None`` the rows' citations stay unresolved (see :func:`derive.rows.with_targets`).
+    ``first_valid_from`` is the earliest ``valid_from`` of the work (a Mémorial issue publishing
+    the original act is taken only for the first version).
     """
     outcome = VersionOutcome()
     texts = VersionTexts(version.lex_id, str(version.version_key), version.valid_from)
     units = units_for(version, evidence, fmx4_langs)
     for unit in units:
+        act = memorial_act(version, first_valid_from) if unit.kind == PDF_MEMORIAL else None
         try:
             result = derive_body(evidence.read(unit.observation.sha256), language=unit.language,
-                                 fmt=unit.kind, limits=limits)
+                                 fmt=unit.kind, limits=limits, act=act)
         except LexError as exc:
             outcome.errors.append({
                 "lex_id": version.lex_id, "work_id": str(version.work_id), "language": unit.language,
@@ -242,10 +253,11 @@ def derive_work(work_id: str, versions: Sequence[VersionRecord], evidence: Evide
                 limits: Limits = DEFAULT_LIMITS, progress: Progress | None = None) -> WorkBlock:
     """Derive every version of one work (``versions`` ordered as :func:`load_versions` orders them)."""
     langs = fmx4_languages(list(versions), evidence)
+    first = min((v.valid_from for v in versions), default=None)
     block = WorkBlock(work_id)
     texts: list[VersionTexts] = []
     for version in versions:
-        outcome = derive_version(version, evidence, langs, None, limits)
+        outcome = derive_version(version, evidence, langs, None, limits, first)
         if progress is not None:
             progress(version.lex_id)
         block.lex_ids.append(version.lex_id)
@@ -322,9 +334,10 @@ def iter_work_outcomes(tree: CorpusTree, aliases: AliasTable, limits: Limits = D
             yield work_id, [], [], [_work_error(work_id, exc)]
             continue
         langs = fmx4_languages(versions, tree.evidence)
+        first = min((v.valid_from for v in versions), default=None)
         outcomes = []
         for version in versions:
-            outcomes.append(derive_version(version, tree.evidence, langs, aliases, limits))
+            outcomes.append(derive_version(version, tree.evidence, langs, aliases, limits, first))
             if progress is not None:
                 progress(version.lex_id)
         yield work_id, versions, outcomes, []

@@ -1,6 +1,7 @@
 """Pick the profile for one body by sniffing its bytes, never by file name (model §6.3).
 
-- ``%PDF`` → ``pdf-lu/1`` (a Mémorial gazette issue, format ``pdf-memorial``, is a typed gap);
+- ``%PDF`` → ``pdf-lu/1``; a Mémorial gazette issue (format ``pdf-memorial``) →
+  ``pdf-memorial-lu/1`` when the caller says which act it stands for (``act``), else a typed gap;
 - a zip (``PK``) → ``fmx4-eu/1`` over its main member, with bomb guards;
 - ``<akomaNtoso`` / ``:akomaNtoso`` in the first 16 KiB → ``akn-lu/1``, and
   ``akn-lu-document/1`` when that finds no article or annex;
@@ -16,7 +17,7 @@ import re
 
 from derive.limits import DEFAULT_LIMITS, Limits, check_size, local, namespace, parse_xml
 from derive.model import ExtractionResult
-from derive.profiles import akn_lu, fmx4_eu, html_eu, pdf_lu, xhtml_eu
+from derive.profiles import akn_lu, fmx4_eu, html_eu, pdf_lu, pdf_memorial_lu, xhtml_eu
 from legal.canonical import sha256_hex
 from legal.errors import DerivationError
 
@@ -44,15 +45,20 @@ def sniff(data: bytes) -> str:
     return "unknown"
 
 
-def derive_body(data: bytes, *, language: str, fmt: str | None = None,
-                limits: Limits = DEFAULT_LIMITS) -> ExtractionResult:
-    """Run the profile this body calls for; pure and deterministic."""
+def derive_body(data: bytes, *, language: str, fmt: str | None = None, limits: Limits = DEFAULT_LIMITS,
+                act: pdf_memorial_lu.Act | None = None) -> ExtractionResult:
+    """Run the profile this body calls for; pure and deterministic.
+
+    ``act`` (from the version record) names the act a Mémorial issue is asked for.
+    """
     sha = sha256_hex(data)
     check_size(data, sha, limits)
     kind = sniff(data)
     if kind == "pdf":
         if fmt == "pdf-memorial":
-            return pdf_lu.memorial_gap(data, language=language)
+            if act is None:
+                return pdf_lu.memorial_gap(data, language=language)
+            return pdf_memorial_lu.extract(data, language=language, act=act, limits=limits)
         return pdf_lu.extract(data, language=language, limits=limits)
     if kind == "zip":
         return fmx4_eu.extract_zip(data, language=language, limits=limits)

@@ -7,7 +7,7 @@ by default; ``LEX_EXECUTOR=k8s|celery|in_process`` selects another (see ``deploy
 ``LEX_AUTOMATION=off|nightly|fanout`` selects which schedules and sensors start switched on
 (see :mod:`pipelines.operations` and ``docs/pipeline.md``).
 
-Jobs (one partitions definition each):
+Jobs (one partitions definition each, inferred from the selected assets):
 
 - ``evidence`` (per publisher): corpus tree → provisions (shards derived in-step) → index;
 - ``ingest`` (per publisher), ``derive_shards`` (per publisher × shard), ``index`` (per
@@ -28,9 +28,7 @@ from pipelines.assets import (
     empty_provisions_not_increasing,
     provision_shards,
     provisions,
-    publisher_partitions,
     search_index,
-    shard_partitions,
 )
 from pipelines.executors import executor_from_env
 from pipelines.operations import (
@@ -46,19 +44,18 @@ EVIDENCE_ASSETS = [corpus_tree, provisions, search_index]
 
 evidence_job = dg.define_asset_job(
     "evidence", selection=dg.AssetSelection.assets(*EVIDENCE_ASSETS),
-    partitions_def=publisher_partitions,
     description="corpus tree → provisions (shards derived in-step) → search index, one run per publisher",
 )
 ingest_job = dg.define_asset_job(
-    "ingest", selection=dg.AssetSelection.assets(corpus_tree), partitions_def=publisher_partitions,
+    "ingest", selection=dg.AssetSelection.assets(corpus_tree),
     description="fan-out step 1: the publisher's corpus tree",
 )
 derive_shards_job = dg.define_asset_job(
-    "derive_shards", selection=dg.AssetSelection.assets(provision_shards), partitions_def=shard_partitions,
+    "derive_shards", selection=dg.AssetSelection.assets(provision_shards),
     description="fan-out step 2: one shard of one publisher's works derived (one run per publisher|shard)",
 )
 index_job = dg.define_asset_job(
-    "index", selection=dg.AssetSelection.assets(provisions, search_index), partitions_def=publisher_partitions,
+    "index", selection=dg.AssetSelection.assets(provisions, search_index),
     description="fan-out step 3: merge the publisher's shards, then its search index",
 )
 release_job = dg.define_asset_job(

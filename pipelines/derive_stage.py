@@ -119,12 +119,15 @@ def run(lex: LexSettings, publisher: Publisher, shards: int = SHARDS,
     skipped = state.unchanged(inputs, outputs)
     summary: dict[str, Any]
     in_step: list[int] = []
+    works_derived = 0
     if skipped:
         summary = json.loads((out / "summary.json").read_bytes())
     else:
         for index in range(shards):
-            if not run_shard(lex, publisher, index, shards, progress).skipped:
+            shard = run_shard(lex, publisher, index, shards, progress)
+            if not shard.skipped:
                 in_step.append(index)
+                works_derived += int(shard.metadata.get("works_derived", 0))
         _remember_empty_counts(lex, publisher, out)
         summary = merge_shards([lex.shard(publisher.value, i, shards) for i in range(shards)], out).to_dict()
         state.record(inputs, outputs)
@@ -132,7 +135,8 @@ def run(lex: LexSettings, publisher: Publisher, shards: int = SHARDS,
     rows_sha = file_sha256(out / "provisions.jsonl")
     return StageResult(
         metadata={"skipped": "inputs unchanged" if skipped else "", **summary, "shards": shards,
-                  "shards_derived_in_step": in_step, "provisions_jsonl_sha256": rows_sha,
+                  "shards_derived_in_step": in_step, "works_derived_in_step": works_derived,
+                  "provisions_jsonl_sha256": rows_sha,
                   "seconds": round(time.monotonic() - started, 3)},
         data_version=rows_sha, deterministic=same, sampled=sampled, skipped=skipped,
     )

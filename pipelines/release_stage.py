@@ -105,11 +105,14 @@ def _jsonable(value: Any) -> Any:
 
 def benchmark(lex: LexSettings, staging: Path, signer: Any, created_at: str) -> dict[str, Any]:
     from release.files import atomic_write
-    from release.report import sign_report
+    from release.report import bind, sign_report
     from serve.evaluation import load_judgments, retrieval_benchmark
 
     judgments = load_judgments(judgments_for(lex))
     report, _ = retrieval_benchmark(staging / "indexes", judgments, created_at=created_at)
+    # the benchmark names the index files it measured; the set names them ``indexes/<file>``,
+    # and the release root checks the report's binding against the set's subjects
+    report["bound"] = bind(subjects={f"indexes/{name}": sha for name, sha in report["bound"]["subjects"].items()})
     reports = staging / "reports"
     reports.mkdir(exist_ok=True)
     atomic_write(reports / "retrieval-report.json", pretty_bytes(report))
@@ -138,22 +141,47 @@ def current(lex: LexSettings) -> str | None:
     return read_pointers(lex.release_dir()).current
 
 
+def _result_path(lex: LexSettings) -> Path:
+    return lex.root / "state" / "release-result.json"
+
+
+def _skip(lex: LexSettings, inputs: dict[str, Any], public: Path, dev: bool) -> ReleaseResult | None:
+    """The recorded outcome, when the inputs are those of the last run and its set is still held
+    in the release root (re-verified); else ``None``. A set whose report failed a gate is not
+    re-built night after night from the same inputs either."""
+    import json
+
+    from pipelines.state import StageState
+    from release.verify import verify_artifact_set
+
+    path = _result_path(lex)
+    try:
+        recorded = json.loads(path.read_bytes())
+        set_dir = lex.release_dir() / "sets" / str(recorded["set_id"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if not StageState(lex.root, "release").unchanged(inputs, {"result": path, "statement": set_dir / "statement.dsse.json"}):
+        return None
+    verified = verify_artifact_set(set_dir, [public])
+    return ReleaseResult(set_id=recorded["set_id"], set_dir=set_dir, promoted=False,
+                         report_passed=bool(recorded["report_passed"]), metrics=dict(recorded["metrics"]),
+                         gates=list(recorded["gates"]), verified=verified.set_id == recorded["set_id"],
+                         development_key=dev, skipped=True)
+
+
 def run(lex: LexSettings) -> ReleaseResult:
     from pipelines.state import StageState
+    from release.files import atomic_write
     from release.keys import load_signer
     from release.promotion import ReleaseRoot
     from release.signing import sign_artifact_set
     from release.verify import as_trust_store, verify_artifact_set
 
     private, public, passphrase, dev = key_paths(lex)
-    state = StageState(lex.root, "release")
     inputs = _inputs(lex)
-    held = current(lex)
-    if held is not None and state.unchanged(inputs, {}):
-        set_dir = lex.release_dir() / "sets" / held
-        verified = verify_artifact_set(set_dir, [public])
-        return ReleaseResult(set_id=held, set_dir=set_dir, promoted=False, report_passed=True, verified=True,
-                             development_key=dev, skipped=True)
+    skipped = _skip(lex, inputs, public, dev)
+    if skipped is not None:
+        return skipped
     signer = load_signer(private, passphrase)
     created_at = lex.built_at_stamp()
     staging = lex.root / "release-staging"
@@ -170,10 +198,17 @@ def run(lex: LexSettings) -> ReleaseResult:
             root.evaluate(signed.set_id, staging / "reports" / "retrieval-report.dsse.json")
             root.promote(signed.set_id)
             promoted = True
-    if verified.set_id == signed.set_id and root.pointers().current == signed.set_id:
-        state.record(inputs, {})
-    return ReleaseResult(
+    result = ReleaseResult(
         set_id=signed.set_id, set_dir=root.set_dir(signed.set_id), promoted=promoted,
         report_passed=bool(report["passed"]), metrics=dict(report["metrics"]), gates=list(report["gates"]),
         verified=verified.set_id == signed.set_id, development_key=dev,
     )
+    if result.verified and (result.set_dir / "statement.dsse.json").is_file():
+        # the outcome, then the state (written last, atomically): a killed run redoes the stage
+        path = _result_path(lex)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, pretty_bytes({"set_id": result.set_id, "report_passed": result.report_passed,
+                                         "metrics": result.metrics, "gates": result.gates}))
+        StageState(lex.root, "release").record(inputs, {"result": path,
+                                                        "statement": result.set_dir / "statement.dsse.json"})
+    return result

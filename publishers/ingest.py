@@ -16,7 +16,8 @@
    the events (first sighting, revisions, withdrawals, resightings).
 
 Truncated bodies never reach step 4: the HTTP policy refuses a body shorter than its
-``Content-Length`` or not matching its ``Repr-Digest``; the writer re-hashes every body.
+``Content-Length`` or not matching its ``Repr-Digest``; the writer re-hashes every new body
+while staging it.
 """
 
 from __future__ import annotations
@@ -99,10 +100,12 @@ def ingest(adapter: PublisherAdapter, tree: CorpusTree, *, scope: object | None 
     listing = adapter.enumerate(scope)
     clock.done("enumerate_s")
     _count_listing(listing, report)
-    # Only to decide what to fetch; the writer re-reads and verifies every record it touches.
-    existing = {v.lex_id: v for v in tree.iter_versions(verify=False) if v.publisher is adapter.publisher}
-    plan = _plan(listing.enumeration, listing.manifestations, existing)
-    with tempfile.TemporaryDirectory(prefix="lex-ingest-", dir=staging_dir) as staging:
+    # Records are parsed once for the run: to plan here, and again by the writer (under its
+    # lock) only if the file changed meanwhile; the writer checks the hash of every record it
+    # revises.
+    with tree.caching(), tempfile.TemporaryDirectory(prefix="lex-ingest-", dir=staging_dir) as staging:
+        existing = {v.lex_id: v for v in tree.iter_versions(verify=False) if v.publisher is adapter.publisher}
+        plan = _plan(listing.enumeration, listing.manifestations, existing)
         fetched = _fetch_all(adapter, plan, tree, stamp, Path(staging), strict, report, progress)
         clock.done("fetch_s")
         final = _with_observations(listing.enumeration, fetched)
@@ -247,7 +250,10 @@ def _with_observations(enumeration: Enumeration, fetched: _Fetched) -> Enumerati
             key = (v.publisher_version_identifier, e.language)
             observations = tuple(fetched.observations.get(key, ()))
             reason = fetched.reasons.get(key, e.text_reason)
-            expressions.append(dataclasses.replace(e, observations=observations, text_reason=reason))
+            if observations == e.observations and reason == e.text_reason:
+                expressions.append(e)  # the same value: no copy (most expressions of a re-run)
+            else:
+                expressions.append(dataclasses.replace(e, observations=observations, text_reason=reason))
         versions.append(dataclasses.replace(v, expressions=tuple(expressions)))
     return dataclasses.replace(enumeration, versions=tuple(versions))
 

@@ -33,6 +33,8 @@ from lxml import etree  # noqa: E402
 
 from derive.dispatch import derive_body  # noqa: E402
 from derive.model import ExtractionResult  # noqa: E402
+from derive.profiles.pdf_memorial_lu import Act  # noqa: E402
+from derive.text import collapse_ws  # noqa: E402
 
 WORD = re.compile(r"\w+", re.UNICODE)
 OURS, THEIRS, UNCLEAR = "ours right", "theirs right", "unclear"
@@ -82,6 +84,26 @@ def body_index(fixtures: Path) -> dict[str, tuple[Path, str | None]]:
     return index
 
 
+def first_valid_from(fixtures: Path) -> dict[str, str]:
+    """Earliest ``valid_from`` of each Legilux fixture work (a Mémorial original is its first state)."""
+    out: dict[str, str] = {}
+    for meta in sorted((fixtures / "lex-corpus-lu-legilux" / "works").glob("*/versions/*/meta.json")):
+        slug, valid_from = meta.parts[-4], json.loads(meta.read_bytes())["valid_from"]
+        out[slug] = min(out.get(slug, valid_from), valid_from)
+    return out
+
+
+def pdf_text(body: bytes) -> str:
+    """The collapsed text layer of a PDF body ("" for other bodies)."""
+    if not body.startswith(b"%PDF"):
+        return ""
+    import io
+
+    from pypdf import PdfReader
+
+    return collapse_ws(" ".join(page.extract_text() or "" for page in PdfReader(io.BytesIO(body)).pages))
+
+
 def deleted_words(body: bytes) -> set[str]:
     if b"akomaNtoso" not in body[:4096]:
         return set()
@@ -103,6 +125,18 @@ def body_words(body: bytes) -> set[str]:
 
 
 COUNTER = re.compile(r"\d+|[a-z]|[ivxlcdm]+")
+
+
+def classify_pdf_text(ours: str, theirs: str, heading: str | None) -> tuple[str, str] | None:
+    """PDF profiles: the reference cuts the head line's text off as a heading, and runs a Mémorial
+    act's last article into what follows it in the issue."""
+    ow, tw = words(ours), words(((heading or "") + " " + theirs).strip())
+    if ow == tw and heading:
+        return OURS, "same wording; the reference cuts the first line of the article's text off as its heading"
+    if heading and tw[:len(ow)] == ow and len(tw) > len(ow):
+        return OURS, ("the reference runs the act's last article past its closing formula (signatures and the "
+                      "next document of the Mémorial issue)")
+    return None
 
 
 def classify_text(ours: str, theirs: str, dels: set[str], source: set[str], symbols: bool) -> tuple[str, str]:
@@ -141,7 +175,22 @@ def classify_text(ours: str, theirs: str, dels: set[str], source: set[str], symb
 NOT_COMPARABLE = "not comparable"
 
 
-def classify_anchor(anchor: str, side: str, ours: ExtractionResult, their: dict[str, Any]) -> tuple[str, str]:
+def after_the_act(their_text: str, ours: ExtractionResult, layer: str) -> bool:
+    """The reference's provision text sits in the issue after the end of the act we cut out."""
+    if not layer or not ours.provisions:
+        return False
+    end = layer.find(ours.provisions[-1].text_md[-40:])
+    start = layer.find(collapse_ws(their_text)[:40])
+    return end >= 0 and start > end
+
+
+def classify_anchor(anchor: str, side: str, ours: ExtractionResult, their: dict[str, Any],
+                    layer: str = "") -> tuple[str, str]:
+    if side == "theirs" and ours.profile == "pdf-memorial-lu/1" and ours.provisions:
+        provision = next(p for p in their["provisions"] if p["anchor"] == anchor)
+        if after_the_act(((provision["heading"] or "") + " " + provision["text_md"]).strip(), ours, layer):
+            return OURS, ("an article of another document of the Mémorial issue (after the act's closing formula); "
+                          "the reference glues it to the act")
     if side == "theirs" and not ours.provisions and ours.gap is not None:
         return NOT_COMPARABLE, (f"we return a typed gap ({ours.gap.gap.value}: {ours.gap.reason}); the reference "
                                 f"derived it with {their['generator']['profile']}")
@@ -152,8 +201,12 @@ def classify_anchor(anchor: str, side: str, ours: ExtractionResult, their: dict[
     return UNCLEAR, f"anchor only in {side}"
 
 
-def compare(work: str, version: str, their: dict[str, Any], body: bytes, fmt: str | None) -> VersionRow:
-    result = derive_body(body, language=their["language"], fmt=fmt)
+def compare(work: str, version: str, their: dict[str, Any], body: bytes, fmt: str | None,
+            first: str | None = None) -> VersionRow:
+    act = Act.from_slug(work, their["valid_from"], first is None or their["valid_from"] <= first) \
+        if fmt == "pdf-memorial" else None
+    result = derive_body(body, language=their["language"], fmt=fmt, act=act)
+    layer = pdf_text(body)
     mine = {p.anchor: p for p in result.provisions}
     theirs = {p["anchor"]: p for p in their["provisions"]}
     common = sorted(set(mine) & set(theirs))
@@ -164,13 +217,15 @@ def compare(work: str, version: str, their: dict[str, Any], body: bytes, fmt: st
         if mine[anchor].text_sha256 == theirs[anchor]["text_sha256"]:
             row.texts_equal += 1
             continue
-        verdict, reason = classify_text(mine[anchor].text_md, theirs[anchor]["text_md"], dels, source,
-                                        b"scl:symbol" in body)
+        pdf = classify_pdf_text(mine[anchor].text_md, theirs[anchor]["text_md"], theirs[anchor]["heading"]) \
+            if layer else None
+        verdict, reason = pdf or classify_text(mine[anchor].text_md, theirs[anchor]["text_md"], dels, source,
+                                               b"scl:symbol" in body)
         row.diffs.append(Diff(work, version, row.lang, anchor, verdict, reason, _sample(mine[anchor].text_md,
                                                                                           theirs[anchor]["text_md"])))
     for side, anchors in (("theirs", set(theirs) - set(mine)), ("ours", set(mine) - set(theirs))):
         for anchor in sorted(anchors):
-            verdict, reason = classify_anchor(anchor, side, result, their)
+            verdict, reason = classify_anchor(anchor, side, result, their, layer)
             row.diffs.append(Diff(work, version, row.lang, anchor, verdict, f"anchor only in {side}: {reason}"))
     return row
 
@@ -183,6 +238,7 @@ def _sample(ours: str, theirs: str) -> str:
 
 def collect(fixtures: Path) -> tuple[list[VersionRow], list[str]]:
     index = body_index(fixtures)
+    firsts = first_valid_from(fixtures)
     rows, skipped = [], []
     for path in sorted((fixtures / "lex-articles").glob("*/works/*/versions/*/*.json")):
         their = json.loads(path.read_bytes())
@@ -192,7 +248,7 @@ def collect(fixtures: Path) -> tuple[list[VersionRow], list[str]]:
             skipped.append(f"{work} {version} {their['language']}: body {their['derived_from']['sha256'][:12]}… "
                            "not in the fixtures")
             continue
-        rows.append(compare(work, version, their, found[0].read_bytes(), found[1]))
+        rows.append(compare(work, version, their, found[0].read_bytes(), found[1], firsts.get(work)))
     return rows, skipped
 
 

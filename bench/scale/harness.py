@@ -97,8 +97,10 @@ def run_record(n: int, stages: dict[str, Measured], served: dict[str, Any],
         "body_bytes": sum(ingest[p]["body_bytes"] for p in ("lu-legilux", "eu-eurlex")),
         "distinct_bodies": counts.get("distinct_bodies_held"),
         "tree_bytes": ingest["output_bytes"], "dataset_bytes": stages["derive"].facts["output_bytes"],
-        "index_bytes": index["index_bytes"],
-        "index_bytes_per_provision": round(index["index_bytes"] / index["provisions"], 1) if index["provisions"] else 0,
+        "index_bytes": index["index_bytes"], "index_text_bytes": index["text_bytes"],
+        "distinct_texts": index["texts"],
+        "index_bytes_per_provision": _per(index["index_bytes"], index["provisions"]),
+        "index_bytes_per_provision_excl_texts": _per(index["index_bytes"] - index["text_bytes"], index["provisions"]),
         "served": served_counts, "replay_server": {**server_figures, "startup_s": served.get("startup_s")},
         "stages": {name: m.to_dict() for name, m in stages.items()},
         "total_wall_s": round(sum(m.wall_s for m in stages.values()), 3),
@@ -106,6 +108,10 @@ def run_record(n: int, stages: dict[str, Measured], served: dict[str, Any],
         "max_peak_rss_mb": round(max(m.peak_rss_mb for m in stages.values()), 1),
         "load_min": round(min(loads), 2), "load_max": round(max(loads), 2),
     }
+
+
+def _per(numerator: float, denominator: float) -> float:
+    return round(numerator / denominator, 1) if denominator else 0.0
 
 
 def machine() -> dict[str, Any]:

@@ -30,6 +30,8 @@ STAGES = ("ingest", "derive", "index", "sign", "verify")
 PUBLISHERS = ("lu-legilux", "eu-eurlex")
 DATASET_FILES = ("provisions.parquet", "provisions.jsonl", "gaps.jsonl", "errors.jsonl", "summary.json")
 CREATED_BY = "bench.scale"
+#: The index's store of distinct wordings (deduplicated by text hash, so shared by replicas).
+TEXT_TABLES = frozenset({"texts", "sqlite_autoindex_texts_1"})
 
 
 @dataclass(frozen=True)
@@ -150,11 +152,29 @@ def index_stage(dirs: RunDirs) -> dict[str, Any]:
         result = build_index(Publisher(publisher), tree, dataset, dirs.index, built_at=built_at)
         facts[publisher] = {"index_bytes": result.index_bytes,
                             "provisions": int(result.stamp.get("count.provisions", 0)),
-                            "versions": int(result.stamp.get("count.versions", 0))}
-    facts["index_bytes"] = sum(facts[p]["index_bytes"] for p in PUBLISHERS)
-    facts["provisions"] = sum(facts[p]["provisions"] for p in PUBLISHERS)
+                            "texts": int(result.stamp.get("count.texts", 0)),
+                            "versions": int(result.stamp.get("count.versions", 0)),
+                            "table_bytes": table_bytes(result.index_path)}
+    for key in ("index_bytes", "provisions", "texts"):
+        facts[key] = sum(facts[p][key] for p in PUBLISHERS)
+    facts["text_bytes"] = sum(b for p in PUBLISHERS for name, b in facts[p]["table_bytes"].items()
+                              if name in TEXT_TABLES)
     facts["output_bytes"] = tree_bytes(dirs.index)
     return facts
+
+
+def table_bytes(path: Path) -> dict[str, int]:
+    """Bytes of every table and index of an SQLite file (``dbstat``: pages × page size)."""
+    import sqlite3
+
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        rows = conn.execute("SELECT name, SUM(pgsize) FROM dbstat GROUP BY name").fetchall()
+    except sqlite3.OperationalError:  # SQLite built without dbstat
+        return {}
+    finally:
+        conn.close()
+    return {str(name): int(size) for name, size in sorted(rows)}
 
 
 # -- release -----------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from derive.index.schema import (
     USER_VERSION,
     count_key,
 )
+from derive.index.text import NORMALIZATION
 from legal.errors import IndexError_
 
 
@@ -57,6 +58,8 @@ def mount_problems(conn: sqlite3.Connection) -> list[str]:
     if stamp.get("schema") != INDEX_FORMAT:
         problems.append(f"schema {stamp.get('schema')!r} is not {INDEX_FORMAT!r}; rebuild the index")
     problems.extend(f"stamp lacks {key!r}" for key in REQUIRED_STAMP_KEYS if key not in stamp)
+    if "text_normalization" in stamp and stamp["text_normalization"] != NORMALIZATION:
+        problems.append(f"names normalised by {stamp['text_normalization']!r}, not {NORMALIZATION!r}; rebuild the index")
     for table in COUNTED_TABLES:
         actual = conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
         if stamp.get(count_key(table)) != str(actual):

@@ -258,7 +258,7 @@ VOCABULARY_MIN_LENGTH = 4
 REQUIRED_STAMP_KEYS: tuple[str, ...] = (
     "schema", "publisher", "publisher_name", "jurisdiction", "timeline_semantics",
     "valid_to_convention", "built_at", "content_digest", "corpus_manifest_sha256",
-    "dataset_sha256", "text_public", "fts_tokenizer",
+    "dataset_sha256", "text_public", "fts_tokenizer", "text_normalization",
 )
 
 

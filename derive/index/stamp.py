@@ -23,12 +23,13 @@ from derive.index.schema import (
     WORK_FTS_WEIGHTS,
     count_key,
 )
+from derive.index.text import NORMALIZATION
 from derive.index.textstore import LEVEL, ZLIB_VERSION
 from legal.canonical import canonical_text, digest
 from legal.ids import Publisher
 from legal.validity import convention_of, semantics_of
 
-BUILDER = "derive.index/1"
+BUILDER = "derive.index/2"
 STAMP_FILE_SCHEMA = "lex-evidence-index-stamp/1"
 _DEFAULT_NAMES = {
     Publisher.LEGILUX: "Service central de législation (Legilux)",
@@ -98,6 +99,7 @@ def format_facts(sqlite_version: str) -> dict[str, str]:
         "text_encoding": f"utf8|zlib-{LEVEL}",
         "zlib_version": ZLIB_VERSION,
         "fts_tokenizer": FTS_TOKENIZER,
+        "text_normalization": NORMALIZATION,
         "provision_fts_weights": canonical_text([str(w) for w in PROVISION_FTS_WEIGHTS]),
         "work_fts_weights": canonical_text([str(w) for w in WORK_FTS_WEIGHTS]),
     }

@@ -4,8 +4,11 @@ One normalisation is used for every comparison the index offers outside FTS5 (wo
 identifiers, article numbers), so that a name stored at build time and the same name typed
 in a query meet on identical strings:
 
-- :func:`normalize`: NFD, combining marks dropped, letters/digits lower-cased, every other
-  run of characters one space; a sequence of single letters is joined (``"C R R"`` → ``crr``).
+- :func:`normalize`: the text cut into words and folded exactly as the FTS5 tokenizer
+  (``unicode61 remove_diacritics 2``) cuts and folds it, words joined by one space; a sequence
+  of single letters is joined (``"C R R"`` → ``crr``). A normalised query word is therefore
+  the very term the index holds (``Großherzogtum`` → ``großherzogtum``, ``Łódź`` → ``łodz``,
+  ``l'État`` → ``l etat``), see :func:`fts_tokens`.
 - :func:`article_key`: the comparable form of an article number, from an anchor
   (``art_1er``), a publisher number (``Art. 1er.``) or a query (``article 1``): letter and
   digit runs joined by ``-``; ``1er``/``1re`` widen to ``1`` and nothing else is widened, so
@@ -17,9 +20,17 @@ in a query meet on identical strings:
 from __future__ import annotations
 
 import re
+import sqlite3
+import threading
 import unicodedata
+from collections.abc import Iterable
 
-_NON_ALNUM = re.compile(r"[^0-9a-z]+")
+from derive.index.schema import FTS_TOKENIZER
+
+#: Identity of :func:`normalize`, recorded in the index stamp (``text_normalization``): names
+#: stored by the builder and words typed in a query meet only if both sides normalise alike.
+NORMALIZATION = f"fts5-tokens/1 ({FTS_TOKENIZER})"
+
 _RUNS = re.compile(r"[a-z]+|[0-9]+")
 _ARTICLE_PREFIX = re.compile(r"^(?:articles?|art)(?=[^a-z]|$)")
 _ORDINAL_ONE = {"1-er", "1-re", "1-ier", "premier"}
@@ -31,13 +42,86 @@ def fold(text: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).lower()
 
 
+class _Tokenizer:
+    """How the FTS5 tokenizer treats each character, learnt from SQLite itself and cached.
+
+    ``unicode61`` decides per code point: a separator, or a token character folded to one
+    character (lower case, Latin diacritics removed) or to nothing (a combining mark). ASCII is
+    answered directly (``[0-9A-Za-z]`` are the token characters); any other character is put,
+    once, to the same tokenizer in a private in-memory FTS5 table (``fts5vocab`` instance
+    view), so the answer is the tokenizer's by construction, for the SQLite version in use,
+    including the Unicode tables it was compiled with.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._conn: sqlite3.Connection | None = None
+        #: code point → folded text ("" = token character folded to nothing); None = separator.
+        self.fold: dict[str, str | None] = {chr(c): (chr(c).lower() if chr(c).isalnum() else None) for c in range(128)}
+
+    def _connection(self) -> sqlite3.Connection:
+        if self._conn is None:
+            conn = sqlite3.connect(":memory:", check_same_thread=False)
+            conn.execute(f"CREATE VIRTUAL TABLE probe USING fts5(x, tokenize='{FTS_TOKENIZER}')")
+            conn.execute("CREATE VIRTUAL TABLE probe_terms USING fts5vocab(probe, 'instance')")
+            self._conn = conn
+        return self._conn
+
+    def learn(self, chars: Iterable[str]) -> None:
+        """Classify every character of ``chars`` not yet known (one SQLite round trip)."""
+        with self._lock:
+            todo = sorted({ch for ch in chars if ch not in self.fold})
+            if not todo:
+                return
+            for ch in [c for c in todo if 0xD800 <= ord(c) < 0xE000]:  # lone surrogates: not encodable text
+                self.fold[ch] = None
+            todo = [c for c in todo if c not in self.fold]
+            conn = self._connection()
+            # Each character between two ASCII letters: a separator leaves ``q``,``q``; a token
+            # character folded to ``x`` gives ``qxq``; one folded to nothing gives ``qq``.
+            conn.executemany("INSERT INTO probe(rowid, x) VALUES (?, ?)",
+                             [(i + 1, f"q{ch}q") for i, ch in enumerate(todo)])
+            terms: dict[int, list[str]] = {}
+            for doc, term in conn.execute("SELECT doc, term FROM probe_terms ORDER BY doc, offset"):
+                terms.setdefault(int(doc), []).append(str(term))
+            conn.execute("DELETE FROM probe")
+            for i, ch in enumerate(todo):
+                found = terms.get(i + 1, [])
+                if len(found) == 1 and len(found[0]) >= 2:
+                    self.fold[ch] = found[0][1:-1]
+                else:
+                    self.fold[ch] = None
+
+
+_TOKENIZER = _Tokenizer()
+
+
+def fts_tokens(text: str) -> list[str]:
+    """The words of ``text`` exactly as the index's FTS5 tokenizer cuts and folds them."""
+    fold_of = _TOKENIZER.fold
+    if not all(ch in fold_of for ch in text):
+        _TOKENIZER.learn(text)
+    out: list[str] = []
+    word: list[str] = []
+    for ch in text:
+        folded = fold_of[ch]
+        if folded is None:
+            if word:
+                out.append("".join(word))
+                word = []
+        else:
+            word.append(folded)
+    if word:
+        out.append("".join(word))
+    return [w for w in out if w]
+
+
 def normalize(text: str) -> str:
     """The comparable form of a name or query (see the module docstring)."""
-    folded = _NON_ALNUM.sub(" ", fold(text)).strip()
-    tokens = folded.split()
-    if len(tokens) > 1 and all(len(t) == 1 and t.isalpha() for t in tokens):
-        return "".join(tokens)
-    return " ".join(tokens)
+    words = fts_tokens(text)
+    if len(words) > 1 and all(len(t) == 1 and t.isalpha() for t in words):
+        return "".join(words)
+    return " ".join(words)
 
 
 def tokens(text: str) -> list[str]:

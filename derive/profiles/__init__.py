@@ -15,7 +15,7 @@ Profile = Callable[..., ExtractionResult]
 
 def registry() -> dict[str, Profile]:
     """Every runnable profile id → its extraction function (imported lazily)."""
-    from derive.profiles import akn_lu, fmx4_eu, html_eu, pdf_lu, xhtml_eu
+    from derive.profiles import akn_lu, fmx4_eu, html_eu, pdf_lu, pdf_memorial_lu, xhtml_eu
 
     return {
         akn_lu.PROFILE: akn_lu.extract,
@@ -24,4 +24,5 @@ def registry() -> dict[str, Profile]:
         xhtml_eu.PROFILE: xhtml_eu.extract,
         html_eu.PROFILE: html_eu.extract,
         pdf_lu.PROFILE: pdf_lu.extract,
+        pdf_memorial_lu.PROFILE: pdf_memorial_lu.extract,
     }

@@ -11,8 +11,12 @@ Routes (same shapes as the live publishers, on 127.0.0.1):
 - ``GET /resource/cellar/<path>`` — the bytes;
 - ``GET|POST /_replay/faults``, ``POST /_replay/reset``, ``GET /_replay/stats`` — control.
 
-SPARQL answers are cached per graph generation (the graph only changes when a record-level
-fault changes), so a repeated query costs no rdflib evaluation. Bodies carry an ``ETag`` (conditional GET answers 304) and a ``Repr-Digest``. A body whose
+The adapters' own query templates are answered from the graph's indexes
+(:mod:`publishers.replay.fast`: the same documents rdflib gives, byte for byte); any other
+query — and every query while N-Triples patches are applied — is evaluated by rdflib. Answers
+are cached per graph generation (the graph only changes when a record-level fault changes), so
+a repeated query costs nothing. Bodies carry an ``ETag`` (conditional GET answers 304) and a
+``Repr-Digest``. A body whose
 bytes the source tree does not hold is answered with a *held-elsewhere* document
 (``application/vnd.lex-replay.held-elsewhere+json``) naming its file, sha256 and size.
 """
@@ -34,7 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote
 
-from rdflib import BNode, Graph, Literal, URIRef
+from rdflib import Graph
 from rdflib.query import Result
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -44,7 +48,8 @@ from starlette.types import Receive, Scope, Send
 
 from legal.ids import Publisher
 from publishers.protocol import HELD_ELSEWHERE_MEDIA_TYPE
-from publishers.replay.cdm import CellarProjection, project_eurlex, quiet_rdflib
+from publishers.replay.cdm import CellarProjection, Formex, project_eurlex, quiet_rdflib
+from publishers.replay.fast import FastAnswers, term_json
 from publishers.replay.faults import GRAPH_FAULTS, Faults
 from publishers.replay.jolux import Projection, ServedFile, project_legilux
 from publishers.replay.records import state_records
@@ -58,6 +63,10 @@ SPARQL_JSON = "application/sparql-results+json"
 class _Built:
     lu: Projection | None = None
     eu: CellarProjection | None = None
+    #: Template answerers by graph id (none while N-Triples patches are applied: rdflib only).
+    fast: dict[int, FastAnswers] = field(default_factory=dict)
+    #: Formex members by Cellar zip path.
+    formex_paths: dict[str, Formex] = field(default_factory=dict)
 
 
 @dataclass
@@ -76,7 +85,8 @@ class ReplayPublisher:
         self._built = _Built()
         self._readers = {s.publisher: s.read_body for s in self.sources}
         self._zips: dict[str, bytes] = {}
-        self._answers: dict[tuple[int, str], dict[str, Any]] = {}
+        # (graph id, query) -> (document, its JSON bytes)
+        self._answers: dict[tuple[int, str], tuple[dict[str, Any], bytes]] = {}
         self.rebuild()
 
     # -- state -----------------------------------------------------------------------------------
@@ -98,6 +108,10 @@ class ReplayPublisher:
                 for projection in (built.lu, built.eu):
                     if projection is not None:
                         _patch(projection.graph, f.patch_add, f.patch_remove)
+                        if not (f.patch_add or f.patch_remove):
+                            built.fast[id(projection.graph)] = FastAnswers(projection.graph)
+            if built.eu is not None:
+                built.formex_paths = {formex.path: formex for formex in built.eu.formex.values()}
             self._built = built
             self._zips.clear()
             self._answers.clear()
@@ -217,17 +231,26 @@ class ReplayPublisher:
                 self.faults.malformed_sparql -= 1
                 return Response(b'{"head": {"vars": ["c"]}, "results": {"bindings": [', media_type=SPARQL_JSON)
             key = (id(graph), query)
-            document = self._answers.get(key)
-            if document is None:
-                try:
-                    with quiet_rdflib():
-                        document = results_json(evaluate(graph, query))
-                except Exception as exc:  # rdflib raises many kinds on a bad query: the client's error
-                    return Response(f"bad query: {exc}", status_code=400)
-                self._answers[key] = document
-                self.stats["sparql_evaluated"] += 1
-            document = shuffled(document, self.faults.shuffle_seed)
-        return Response(json.dumps(document).encode("utf-8"), media_type=SPARQL_JSON)
+            cached = self._answers.get(key)
+            if cached is None:
+                fast = self._built.fast.get(id(graph))
+                with quiet_rdflib():
+                    document = fast.answer(query) if fast is not None else None
+                if document is not None:
+                    self.stats["sparql_fast"] += 1
+                else:
+                    try:
+                        with quiet_rdflib():
+                            document = results_json(evaluate(graph, query))
+                    except Exception as exc:  # rdflib raises many kinds on a bad query: the client's error
+                        return Response(f"bad query: {exc}", status_code=400)
+                    self.stats["sparql_evaluated"] += 1
+                cached = (document, json.dumps(document).encode("utf-8"))
+                self._answers[key] = cached
+            seed = self.faults.shuffle_seed
+        if seed is None:
+            return Response(cached[1], media_type=SPARQL_JSON)
+        return Response(json.dumps(shuffled(cached[0], seed)).encode("utf-8"), media_type=SPARQL_JSON)
 
     # -- Legilux files -------------------------------------------------------------------------------
 
@@ -279,10 +302,10 @@ class ReplayPublisher:
             if served is None:
                 return Response("not found", status_code=404)
             return self._body(request, Publisher.EURLEX, [served], served.content_type)
-        for formex in eu.formex.values():
-            if formex.path == "resource/cellar/" + path:
-                return self._body(request, Publisher.EURLEX, list(formex.members), "application/zip",
-                                  zip_key=formex.path)
+        formex = self._built.formex_paths.get("resource/cellar/" + path)
+        if formex is not None:
+            return self._body(request, Publisher.EURLEX, list(formex.members), "application/zip",
+                              zip_key=formex.path)
         return Response("not found", status_code=404)
 
     # -- bodies ------------------------------------------------------------------------------------------
@@ -301,10 +324,11 @@ class ReplayPublisher:
             return _held_elsewhere(files)
         data = self._zip(zip_key, files, contents) if zip_key else contents[0]
         assert data is not None
-        etag = '"' + hashlib.sha256(data).hexdigest() + '"'
+        sha = hashlib.sha256(data).digest()  # one hash for both headers
+        etag = '"' + sha.hex() + '"'
         if request.headers.get("if-none-match") == etag:
             return Response(status_code=304, headers={"ETag": etag})
-        digest = "sha-256=:" + base64.b64encode(hashlib.sha256(data).digest()).decode("ascii") + ":"
+        digest = "sha-256=:" + base64.b64encode(sha).decode("ascii") + ":"
         headers = {"ETag": etag, "Repr-Digest": digest}
         self.stats["bodies"] += 1
         with self._lock:
@@ -376,21 +400,6 @@ async def _query_text(request: Request) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _term(term: Any) -> dict[str, str]:
-    if isinstance(term, URIRef):
-        return {"type": "uri", "value": str(term)}
-    if isinstance(term, BNode):
-        return {"type": "bnode", "value": str(term)}
-    if isinstance(term, Literal):
-        out = {"type": "literal", "value": str(term)}
-        if term.language:
-            out["xml:lang"] = term.language
-        elif term.datatype:
-            out["datatype"] = str(term.datatype)
-        return out
-    return {"type": "literal", "value": str(term)}
-
-
 def shuffled(document: dict[str, Any], seed: int | None) -> dict[str, Any]:
     """``document`` with its bindings in a seeded random order (``None``: unchanged)."""
     if seed is None:
@@ -406,7 +415,7 @@ def results_json(result: Result) -> dict[str, Any]:
     bindings = []
     for row in result:
         values = row if isinstance(row, tuple) else (row,)
-        binding = {name: _term(value) for name, value in zip(names, values, strict=False) if value is not None}
+        binding = {name: term_json(value) for name, value in zip(names, values, strict=False) if value is not None}
         bindings.append(binding)
     return {"head": {"vars": names}, "results": {"bindings": bindings}}
 

@@ -1,9 +1,9 @@
 """Assemble an :class:`~serve.assistant.service.Assistant` over a mounted legal core.
 
 The catalog comes from the core's operation registry (``serve.core.OPERATIONS``, the single
-source of argument schemas), the works catalogue from the core's mounted indexes, the model
-from the environment (none configured: the deterministic rule planner serves). Nothing here
-runs at import time.
+source of argument schemas), the works catalogue from the core's public accessor
+``catalogue_entries()``, the model from the environment (none configured: the deterministic
+rule planner serves). Nothing here runs at import time.
 """
 
 from __future__ import annotations
@@ -32,15 +32,15 @@ def core_operations() -> Mapping[str, Any]:
 
 
 def catalogue_of(core: Any) -> CatalogueSource:
-    """The works catalogue a mounted core exposes (read-only)."""
+    """The works catalogue a mounted core exposes (read-only): its ``catalogue_entries()``."""
+    entries = getattr(core, "catalogue_entries", None)
+    if callable(entries):
+        return MountedCatalogue(entries)
     accessor = getattr(core, "catalogue", None)
     if callable(accessor):
         source = accessor()
         if hasattr(source, "names") and hasattr(source, "title"):
             return source  # type: ignore[no-any-return]
-    indexes = getattr(core, "indexes", None)
-    if isinstance(indexes, Mapping):
-        return MountedCatalogue(indexes)
     raise ConfigError("the legal core exposes no works catalogue", code="catalogue_unavailable")
 
 

@@ -12,11 +12,11 @@ and its mounted works catalogue to the assistant's :class:`~.catalog.Catalog` an
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, Protocol
 
 from legal.errors import ConfigError
-from serve.assistant.subjects import KIND_FROM_INDEX, WorkName
+from serve.assistant.subjects import WorkName
 from serve.assistant.vocab import LegalOutcome, dominant_outcome
 
 ROW_KEYS = ("provisions", "versions", "changes", "works", "citations", "states", "hits",
@@ -132,28 +132,39 @@ def bounded_json(payload: Any, limit: int = 8000) -> str:
 # --- the catalogue accessor ---------------------------------------------------------------
 
 
-class MountedCatalogue:
-    """Works catalogue read from the core's mounted indexes (read-only, in memory)."""
+#: Kinds of the core's ``CatalogueEntry`` → the subject preflight's kinds (every publisher
+#: identifier, whatever its form, is an ``identifier``).
+KIND_FROM_CATALOGUE: Mapping[str, str] = {
+    "identifier": "identifier", "slug": "identifier", "celex": "identifier", "eli": "identifier",
+    "title": "title", "short_title": "short_title", "alias": "alias",
+}
 
-    def __init__(self, indexes: Mapping[str, Any]) -> None:
-        self._indexes = indexes
+
+class MountedCatalogue:
+    """Works catalogue read through the core's public accessor ``catalogue_entries()``
+    (``CatalogueEntry(work_id, kind, normalized, value)``; read-only, in memory).
+
+    ``source`` is that accessor; a mapping of mounted indexes (each with ``catalogue_entries()``)
+    is still accepted for callers written before the accessor existed.
+    """
+
+    def __init__(self, source: Callable[[], Iterable[Any]] | Mapping[str, Any]) -> None:
+        if isinstance(source, Mapping):
+            indexes = source
+            self._entries: Callable[[], Iterable[Any]] = lambda: (
+                entry for _, index in sorted(indexes.items()) for entry in index.catalogue_entries())
+        else:
+            self._entries = source
         self._titles: dict[str, str] = {}
 
     def names(self) -> Iterator[WorkName]:
-        for publisher, index in sorted(self._indexes.items()):
-            catalogue = getattr(index, "catalogue", None)
-            if catalogue is None:
+        for entry in self._entries():
+            kind = KIND_FROM_CATALOGUE.get(entry.kind)
+            if kind is None:
                 continue
-            for normalized, entries in catalogue.names.items():
-                for entry in entries:
-                    slug = catalogue.slug_of.get(entry.work_rowid)
-                    kind = KIND_FROM_INDEX.get(entry.kind)
-                    if slug is None or kind is None:
-                        continue
-                    work = f"{publisher}:{slug}"
-                    if kind == "title":
-                        self._keep_title(work, entry.value)
-                    yield WorkName(work, kind, normalized, entry.value)
+            if kind == "title":
+                self._keep_title(entry.work_id, entry.value)
+            yield WorkName(entry.work_id, kind, entry.normalized, entry.value)
 
     def _keep_title(self, work: str, value: str) -> None:
         """The shortest official title names a work in replies (``Code du travail``)."""

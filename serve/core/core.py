@@ -13,7 +13,7 @@ every operation answers ``no_corpus_mounted``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -22,7 +22,7 @@ from derive.index.schema import index_file_name
 from legal.errors import IndexError_, RequestError
 from legal.ids import Publisher
 from serve.core.envelope import Answer, CallContext, no_corpus_mounted
-from serve.core.mount import MountedIndex
+from serve.core.mount import CatalogueEntry, MountedIndex
 from serve.core.registry import OPERATIONS
 from serve.core.spec import OperationSpec
 
@@ -71,8 +71,18 @@ class LegalCore:
 
     @property
     def indexes(self) -> Mapping[str, MountedIndex]:
-        """The mounted indexes by publisher id (read-only; for catalogue readers such as the assistant)."""
+        """The mounted indexes by publisher id (read-only)."""
         return self._indexes
+
+    def catalogue_entries(self) -> Iterator[CatalogueEntry]:
+        """Every stored name of every held work, publisher by publisher (ids in order).
+
+        The stable catalogue accessor for name readers such as the assistant's subject
+        preflight: ``CatalogueEntry(work_id, kind, normalized, value)`` with ``kind`` one of
+        ``identifier, slug, celex, eli, title, short_title, alias`` (``docs/legal-core.md`` §6).
+        """
+        for publisher in self.publishers:
+            yield from self._indexes[publisher].catalogue_entries()
 
     @property
     def artifact(self) -> Mapping[str, Any]:

@@ -49,7 +49,8 @@ _SPECS = (
         name="search", title="Search provisions and works",
         description="Find provisions (and works) matching words, identifiers, article numbers and official short "
                     "titles. Filters (works, language, document type, as_of) apply before ranking. Returns one "
-                    "section per publisher with its query plan and any fuzzy expansion.",
+                    "section per publisher with its query plan and any fuzzy expansion or relaxation, and the "
+                    "hits of every publisher merged by normalised score.",
         effect=Effect.SEARCH, fans_out=True,
         params=(
             Text("query", "Free text: words, CELEX, ELI, lex ids, 'Article 6 GDPR', quoted phrases.", required=True),
@@ -62,6 +63,13 @@ _SPECS = (
                    choices=("keyword", "hybrid"), default_value="keyword"),
             Choice("fuzzy", "auto: expand unknown words when exact hits are few (reported); off: never.",
                    choices=("auto", "off"), default_value="auto"),
+            Choice("relax", "auto: when exact hits are few add light-stem (prefix) variants of French and English "
+                            "words, and when nothing matches drop stop words, then let any word match (all reported "
+                            "in query_expansions / query_relaxed); off: never.",
+                   choices=("auto", "off"), default_value="auto"),
+            Integer("per_work_limit", "At most this many hits of one work per publisher (1..50; default 3) unless "
+                                      "the query names the works or works is given.",
+                    minimum=1, maximum=50, default_value=3),
             _limit(10, 50),
         ),
         rules=(RequiredWhen("as_of", "time_scope", ("as_of",)), ForbiddenWhen("as_of", "time_scope", ("all_versions",))),

@@ -13,6 +13,7 @@ from typing import Any
 
 from derive.dispatch import derive_body
 from derive.history import VersionTexts, build_history
+from derive.profiles.pdf_memorial_lu import Act
 
 LU = "lex-corpus-lu-legilux/works/"
 EU = "lex-corpus-eu-eurlex/works/"
@@ -37,6 +38,18 @@ FINGERPRINT_CASES: dict[str, tuple[str, str, str]] = {
     "pdf-rgd-2020-03-18-a165": (LU + "rgd-2020-03-18-a165/versions/2020-06-12/fr.pdf/*.pdf", "fr", "pdf-lu/1"),
 }
 
+MEMORIAL_CASES: dict[str, tuple[str, str, str, bool]] = {
+    # name: (glob of the Mémorial issue, work slug, version valid_from, first version) → pdf-memorial-lu/1
+    "memorial-loi-1969-07-11-original": (LU + "loi-1969-07-11-n1/versions/1969-07-20/fr.pdf-memorial/*.pdf",
+                                         "loi-1969-07-11-n1", "1969-07-20", True),
+    "memorial-agc-2000-11-10-original": (LU + "agc-2000-11-10-n1/versions/2000-12-16/fr.pdf-memorial/*.pdf",
+                                         "agc-2000-11-10-n1", "2000-12-16", True),
+    "memorial-agd-1909-coordinated-1987": (LU + "agd-1909-12-23-n1/versions/1987-05-24/fr.pdf-memorial/*.pdf",
+                                           "agd-1909-12-23-n1", "1987-05-24", True),
+    "memorial-agd-1909-coordinated-1991": (LU + "agd-1909-12-23-n1/versions/1991-04-15/fr.pdf-memorial/*.pdf",
+                                           "agd-1909-12-23-n1", "1991-04-15", False),
+}
+
 CRR_VERSIONS = ("2013-06-28", "2019-12-25", "2020-06-27", "2021-06-29")
 CRR_LEX_ID = "eu-eurlex:32013r0575:{date}"
 
@@ -54,7 +67,12 @@ def fingerprints(fixtures: Path) -> dict[str, Any]:
         result = derive_body(one(fixtures, pattern).read_bytes(), language=language)
         out[name] = {"profile": result.profile, "provisions": len(result.provisions),
                      "empty_provisions": result.empty_provisions, "fingerprint": result.fingerprint}
-    return out
+    for name, (pattern, slug, valid_from, first) in sorted(MEMORIAL_CASES.items()):
+        act = Act.from_slug(slug, valid_from, first)
+        result = derive_body(one(fixtures, pattern).read_bytes(), language="fr", fmt="pdf-memorial", act=act)
+        out[name] = {"profile": result.profile, "provisions": len(result.provisions),
+                     "empty_provisions": result.empty_provisions, "fingerprint": result.fingerprint}
+    return dict(sorted(out.items()))
 
 
 def gdpr_article_6(fixtures: Path) -> dict[str, Any]:
@@ -98,5 +116,5 @@ def regenerate(fixtures: Path, golden_dir: Path) -> list[Path]:
     return written
 
 
-__all__ = ["CRR_VERSIONS", "FINGERPRINT_CASES", "crr_article_92_history", "fingerprints",
+__all__ = ["CRR_VERSIONS", "FINGERPRINT_CASES", "MEMORIAL_CASES", "crr_article_92_history", "fingerprints",
            "gdpr_article_6", "one", "regenerate"]

@@ -16,9 +16,28 @@ def test_run_then_verify(tmp_path, lu_body, capsys):
     assert main(["derive", "run", "--tree", str(tree.root), "--out", str(out), "--no-progress", "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary == {"empty_provisions": 0, "errors": 0, "gaps": {}, "profiles": {"akn-lu/1": 2},
-                       "provisions": 4, "units": 2, "versions": 2, "works": 1}
+                       "provisions": 4, "units": 2, "versions": 2, "works": 1,
+                       "works_derived": 1, "works_reused": 0, "shard": None}
+    assert json.loads((out / "summary.json").read_bytes()) == {
+        k: v for k, v in summary.items() if k not in ("works_derived", "works_reused", "shard")}
     assert main(["derive", "verify", str(out), "--tree", str(tree.root)]) == 0
     assert "mismatched=0 missing=0 extra=0" in capsys.readouterr().out
+    assert main(["derive", "run", "--tree", str(tree.root), "--out", str(out), "--no-progress"]) == 0
+    assert "works: 0 derived, 1 reused from the cache" in capsys.readouterr().out
+
+
+def test_shards_then_merge(tmp_path, lu_body, capsys):
+    tree = small_tree(tmp_path, {"2026-02-24": lu_body("rgd-2001-10-18-n3/2026-02-24/fr.xml")})
+    shards = [str(tmp_path / f"s{i}") for i in range(2)]
+    for i, out in enumerate(shards):
+        assert main(["derive", "run", "--tree", str(tree.root), "--out", out, "--shard", f"{i}/2", "--no-cache",
+                     "--no-progress"]) == 0
+    capsys.readouterr()
+    assert main(["derive", "merge", *shards, "--out", str(tmp_path / "ds"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["provisions"] == 2
+    assert main(["derive", "verify", str(tmp_path / "ds"), "--tree", str(tree.root)]) == 0
+    assert main(["derive", "run", "--tree", str(tree.root), "--out", shards[0], "--shard", "x"]) != 0
+    assert "bad_shard" in capsys.readouterr().err
 
 
 def test_run_exits_non_zero_and_names_the_hash(tmp_path, lu_body, capsys):

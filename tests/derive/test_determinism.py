@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from derive.dispatch import derive_body
 from legal.errors import LexError
-from tests.derive.golden_cases import FINGERPRINT_CASES, fingerprints, one
+from tests.derive.golden_cases import FINGERPRINT_CASES, MEMORIAL_CASES, fingerprints, one
 
 
 def test_frozen_profile_fingerprints(fixtures_dir, golden):
@@ -17,6 +17,8 @@ def test_frozen_profile_fingerprints(fixtures_dir, golden):
     assert actual == expected
     for name, (_pattern, _lang, profile) in FINGERPRINT_CASES.items():
         assert actual[name]["profile"] == profile, name
+    for name in MEMORIAL_CASES:
+        assert actual[name]["profile"] == "pdf-memorial-lu/1" and actual[name]["provisions"] > 0, name
 
 
 def test_rerun_is_byte_identical(fixtures_dir):

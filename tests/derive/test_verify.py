@@ -8,12 +8,17 @@ from derive.dataset import build_dataset
 from derive.verify import compare_dirs, verify_dataset
 
 
-def test_rebuild_is_byte_identical_and_verifies(tmp_path, lu_tree, lu_dataset):
-    out, _ = lu_dataset
-    again = tmp_path / "again"
-    build_dataset(lu_tree, again)
-    report = compare_dirs(out, again)
+def test_rebuild_is_byte_identical_and_verifies(tmp_path, lu_body):
+    # the whole fixture trees are rebuilt and compared in test_incremental (cold, warm, sharded)
+    from tests.derive.test_build_errors import small_tree
+
+    tree = small_tree(tmp_path, {"2025-02-22": lu_body("rgd-2001-10-18-n3/2025-02-22/fr.xml"),
+                                 "2026-02-24": lu_body("rgd-2001-10-18-n3/2026-02-24/fr.xml")})
+    build_dataset(tree, tmp_path / "first", use_cache=False)
+    build_dataset(tree, tmp_path / "again", use_cache=False)
+    report = compare_dirs(tmp_path / "first", tmp_path / "again")
     assert report.ok and report.compared >= 5
+    assert verify_dataset(tmp_path / "first", tree).ok
 
 
 def test_verify_detects_a_tampered_row(tmp_path, eu_tree, eu_dataset):

@@ -22,7 +22,8 @@ WORK_ELI = "http://data.legilux.public.lu/eli/etat/leg/rmin/2021/04/12/n907"
 SOURCE_STATE = "2021-05-01"  # the AKN state whose body the new state starts from
 LAST_STATE = "2023-02-01"  # the state closed by the new one
 NEW_VALID_FROM = "2024-06-01"
-MARKER = "jardins partagés (texte modifié pour le test du pipeline)"
+PHRASE = "comporte les rubriques suivantes"  # in art_1er of the source state
+MARKER = "comporte les rubriques suivantes, modifiées pour le test du pipeline,"
 
 
 def _version_dir(work: Path, valid_from: str) -> Path:
@@ -37,7 +38,7 @@ def _write_record(path: Path, record: dict[str, Any]) -> None:
 
 def _rewrite_body(body: bytes) -> bytes:
     text = body.decode("utf-8")
-    changed = text.replace("jardins partagés", MARKER, 1)
+    changed = text.replace(PHRASE, MARKER, 1)
     assert changed != text, "the sample body no longer contains the phrase this helper rewrites"
     return changed.encode("utf-8")
 

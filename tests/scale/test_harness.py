@@ -20,7 +20,8 @@ from tests.scale.test_replicate import EU_WORKS, LU_WORKS
 
 STAGE_FIELDS = {"wall_s", "cpu_s", "peak_rss_mb", "ru_maxrss_mb", "bytes_written", "output_bytes",
                 "load_before", "load_after", "facts"}
-RUN_FIELDS = {"n", "works", "versions", "provisions", "body_bytes", "tree_bytes", "index_bytes",
+RUN_FIELDS = {"n", "works", "versions", "provisions", "body_bytes", "tree_bytes", "index_bytes", "distinct_texts",
+              "index_text_bytes", "index_bytes_per_provision_excl_texts",
               "index_bytes_per_provision", "stages", "total_wall_s", "total_cpu_s", "max_peak_rss_mb",
               "load_min", "load_max", "replay_server", "served"}
 

@@ -3,24 +3,29 @@
 Lanes, in order of evidence strength: an exact anchor named by a provision id; the article
 lane (an article number, within the named works, or matching the remaining words); the
 keyword lane (FTS5 BM25 with column weights title 10, number 4, heading 6, text 1); work rows
-for a named work when nothing else is asked; then, only when direct hits are few and no work
-was named, a fuzzy expansion of unknown words (always reported) and the weak metadata lane
-(EuroVoc / subject labels, with the matched label as the reason). One hit per distinct
-wording: its newest occurrence that passes the filters (or the one valid on ``as_of``).
+for a named work when nothing else is asked (a work named by its identifier is followed by its
+held corrigenda); then, only when direct hits are few, a fuzzy expansion of unknown words (no
+work named) and light-stem prefix variants (:mod:`serve.core.relax`), and, when nothing
+matched, the relaxed query (stop words dropped, then any word); last, with no work named, the
+weak metadata lane (EuroVoc / subject labels, with the matched label as the reason). Every
+expansion and relaxation is reported. One hit per distinct wording: its newest occurrence that
+passes the filters (or the one valid on ``as_of``); at most ``per_work_limit`` hits per work
+unless works are named. The fan-out answer adds ``merged`` (:mod:`serve.core.merge`).
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from derive.index.schema import PROVISION_FTS_WEIGHTS, VOCABULARY_MIN_LENGTH
 from derive.index.text import fts_query, levenshtein_within
 from legal.outcomes import Outcome
+from serve.core import merge, relax
 from serve.core.envelope import Answer, CallContext, answer, fanout, is_provisional
-from serve.core.mount import MountedIndex
+from serve.core.mount import Catalogue, MountedIndex
 from serve.core.resolve import mounted_publisher
 from serve.core.searchplan import Plan, build_plan
 from serve.core.snippet import snippet
@@ -38,6 +43,7 @@ FUZZY_PER_TOKEN = 2
 MIN_METADATA_TOKENS = 2
 _BM25 = "bm25(provision_fts, " + ", ".join(str(w) for w in PROVISION_FTS_WEIGHTS) + ")"
 _FTS_SOURCE = f"(SELECT rowid AS state_rowid, {_BM25} AS score FROM provision_fts WHERE provision_fts MATCH ?)"
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -137,8 +143,11 @@ def keyword_lane(conn: sqlite3.Connection, terms: Sequence[str], filters: Filter
 
 
 def article_lane(conn: sqlite3.Connection, key: str, terms: Sequence[str], filters: Filters, limit: int,
-                 primary: dict[int, str | None]) -> tuple[list[dict[str, Any]], bool]:
-    match = fts_query(_groups(terms)) if terms and not filters.works else None
+                 primary: dict[int, str | None], match: str | None = None) -> tuple[list[dict[str, Any]], bool]:
+    """Provisions numbered ``key``: joined with the words' FTS match when no work is named
+    (``match`` overrides the words' strict query), else every such provision of the works."""
+    if match is None:
+        match = fts_query(_groups(terms)) if terms and not filters.works else None
     if match is not None:
         source = (f"(SELECT ls.state_rowid, f.score FROM lexical_states ls JOIN {_FTS_SOURCE} f "
                   "ON f.state_rowid = ls.state_rowid WHERE ls.article_key = ?)")
@@ -198,22 +207,74 @@ def fuzzy_expansions(conn: sqlite3.Connection, terms: Sequence[str], known: set[
     return out
 
 
-def work_rows(conn: sqlite3.Connection, plan: Plan, filters: Filters) -> list[Hit]:
-    hits = []
+def stem_variants(conn: sqlite3.Connection, terms: Sequence[str], groups: Sequence[Sequence[str]],
+                  language: str | None) -> dict[str, list[str]]:
+    """The held inflections of each stemmable query word (:func:`serve.core.relax.variants`)
+    that its group (the word and any fuzzy expansion) does not hold yet."""
+    group_of = dict(zip(terms, groups, strict=True))
+    out: dict[str, list[str]] = {}
+    for term, stem in relax.stems(terms, language).items():
+        held = [(str(t), int(d)) for t, d in conn.execute(
+            "SELECT term, docs FROM vocabulary WHERE term >= ? AND term < ? AND length(term) <= ?",
+            (stem, stem + chr(0x10FFFF), max(len(stem) + relax.STEM_MAX_ENDING, len(term) + relax.WORD_MAX_ENDING)))]
+        found = [v for v in relax.variants(term, stem, held) if v not in group_of[term]]
+        if found:
+            out[term] = found
+    return out
+
+
+def work_rows(conn: sqlite3.Connection, plan: Plan, filters: Filters, index: MountedIndex | None = None) -> list[Hit]:
+    """A row per named work (its newest eligible state); a work named by an identifier is
+    followed by its held corrigenda (CELEX ``…R(NN)``, same reason, ``corrigendum_of``), never
+    preceded by them (index_ops.md §9.2 C15)."""
+    catalogue: Catalogue | None = index.catalogue if index is not None else None
+    hits: list[Hit] = []
+    done: set[int] = set()
     for mention in plan.mentions:
         if mention.status != "resolved":
             continue
         for rowid in mention.works:
-            eligible = [v for v in versions_of(conn, rowid) if not v.withdrawn
-                        and (filters.as_of is None or v.covers(filters.as_of))
-                        and (filters.document_type is None or v.document_type == filters.document_type)]
-            if not eligible:
-                continue
-            v = eligible[-1]
-            hits.append(Hit({"work_rowid": rowid, "lex_id": v.lex_id, "version_key": v.version_key,
-                             "valid_from": v.valid_from, "valid_to": v.valid_to, "end_exclusive": v.end_exclusive,
-                             "document_type": v.document_type, "anchor": None, "language": None},
-                            [mention.reason]))
+            related = catalogue.corrigenda.get(rowid, []) if catalogue and mention.reason.endswith("identifier") else []
+            for work in [rowid, *related]:
+                if work in done:
+                    continue
+                done.add(work)
+                hit = _work_row(conn, work, filters, [mention.reason])
+                if hit is not None:
+                    if work != rowid and index is not None and catalogue is not None:
+                        hit.extra["corrigendum_of"] = f"{index.publisher.value}:{catalogue.slug_of[rowid]}"
+                    hits.append(hit)
+    return hits
+
+
+def _work_row(conn: sqlite3.Connection, rowid: int, filters: Filters, reasons: list[str]) -> Hit | None:
+    eligible = [v for v in versions_of(conn, rowid) if not v.withdrawn
+                and (filters.as_of is None or v.covers(filters.as_of))
+                and (filters.document_type is None or v.document_type == filters.document_type)]
+    if not eligible:
+        return None
+    v = eligible[-1]
+    return Hit({"work_rowid": rowid, "lex_id": v.lex_id, "version_key": v.version_key,
+                "valid_from": v.valid_from, "valid_to": v.valid_to, "end_exclusive": v.end_exclusive,
+                "document_type": v.document_type, "anchor": None, "language": None}, reasons)
+
+
+def title_lane(conn: sqlite3.Connection, groups: list[list[str]], filters: Filters, limit: int) -> list[Hit]:
+    """Works whose official titles or short titles hold every query word (``title_words``): the
+    answer for a question naming a work whose text is not held (reference §2.6, identifier/title
+    fallback). A work row, never a provision."""
+    match = fts_query(groups)
+    if match is None:
+        return []
+    rows = conn.execute("SELECT rowid FROM work_fts WHERE work_fts MATCH ? ORDER BY bm25(work_fts, 0, 8, 10, 0, 0) "
+                        "LIMIT ?", (f"{{titles short_titles}} : ({match})", limit)).fetchall()
+    hits = []
+    for (rowid,) in rows:
+        if filters.works and rowid not in filters.works:
+            continue
+        hit = _work_row(conn, rowid, filters, ["title_words"])
+        if hit is not None:
+            hits.append(hit)
     return hits
 
 
@@ -231,7 +292,8 @@ def metadata_lane(conn: sqlite3.Connection, terms: Sequence[str], filters: Filte
         meta = [dict(r) for r in conn.execute(
             "SELECT kind, identifier, label, language, normalized FROM work_metadata WHERE work_rowid = ? "
             "ORDER BY kind, identifier, label, language", (rowid,))]
-        overlap = {i: sum(1 for t in tokens if t in m["normalized"].split()) for i, m in enumerate(meta)}
+        words = [set(m["normalized"].split()) for m in meta]
+        overlap = {i: sum(1 for t in tokens if t in words[i]) for i in range(len(meta))}
         best = max(overlap, key=lambda i: (overlap[i], -i), default=None)
         if best is None or overlap[best] < min(MIN_METADATA_TOKENS, len(tokens)):
             continue
@@ -283,36 +345,217 @@ def _shape(conn: sqlite3.Connection, index: MountedIndex, hits: Sequence[Hit], w
             "num": row.get("num"), "heading": row.get("heading"), "valid_from": row["valid_from"],
             "valid_to": row["valid_to"], "end_exclusive": row["end_exclusive"],
             "document_type": row.get("document_type") or work.document_type,
-            "text_sha256": row.get("text_sha256"), "snippet": cut, "match_reasons": hit.reasons, **hit.extra,
+            "text_sha256": row.get("text_sha256"), "snippet": cut, "match_reasons": hit.reasons,
+            "bm25": _bm25_of(row), **hit.extra,
         })
     return out
 
 
+def _bm25_of(row: dict[str, Any]) -> float | None:
+    """The row's BM25 (negative; lower is better) when a full-text match ranked it."""
+    value = row.get("score")
+    return round(value, 6) if isinstance(value, float) and value < 0 else None
+
+
+@dataclass(frozen=True)
+class LaneOptions:
+    """The search arguments the lexical lanes read."""
+
+    limit: int
+    fuzzy: bool = True
+    stem: bool = False
+    relax: bool = False
+    per_work_limit: int | None = None
+    language: str | None = None
+
+
+@dataclass
+class Lexical:
+    """What the lexical lanes found, with every expansion and relaxation they used."""
+
+    hits: list[Hit]
+    expansions: list[str] = field(default_factory=list)
+    relaxed: dict[str, Any] | None = None
+    words: list[str] = field(default_factory=list)
+    #: Candidate hits left out because their work already had ``per_work_limit`` hits.
+    held_back: int = 0
+    #: Why nothing was relaxed although nothing matched (``unknown_terms`` / ``filters``).
+    relaxation_withheld: dict[str, Any] | None = None
+
+
+def _ranked_groups(conn: sqlite3.Connection, groups: list[list[str]], filters: Filters, limit: int) -> list[dict[str, Any]]:
+    match = fts_query(groups)
+    return ranked_occurrences(conn, match, filters, limit) if match is not None else []
+
+
+def quorum_occurrences(conn: sqlite3.Connection, groups: list[list[str]], min_terms: int, filters: Filters,
+                       limit: int, article_key: str | None = None) -> list[dict[str, Any]]:
+    """Occurrences of the states holding at least ``min_terms`` of the term ``groups``, ranked
+    by the BM25 of the groups OR-ed (optionally only provisions numbered ``article_key``)."""
+    parts = [m for m in (fts_query([g]) for g in groups) if m is not None]
+    match = fts_query(groups, any_of=True)
+    if not parts or match is None:
+        return []
+    each = " UNION ALL ".join("SELECT rowid FROM provision_fts WHERE provision_fts MATCH ?" for _ in parts)
+    ranked = (f"SELECT rowid AS state_rowid, {_BM25} AS score FROM provision_fts WHERE provision_fts MATCH ? "
+              f"AND rowid IN (SELECT rowid FROM ({each}) GROUP BY rowid HAVING COUNT(*) >= ?)")
+    params: list[Any] = [match, *parts, min_terms]
+    if article_key is not None:
+        ranked = (f"SELECT ls.state_rowid, f.score FROM lexical_states ls JOIN ({ranked}) f "
+                  "ON f.state_rowid = ls.state_rowid WHERE ls.article_key = ?")
+        params.append(article_key)
+    # As in ranked_occurrences: join the filters over the best-scored states first, and over
+    # all of them only when that leaves fewer rows than asked.
+    first = max(RANK_FIRST, 2 * limit)
+    rows = occurrences(conn, f"({ranked} ORDER BY score LIMIT {first})", params, filters, limit)
+    if len(rows) >= limit:
+        return rows
+    return occurrences(conn, f"({ranked})", params, filters, limit)
+
+
+def _relaxed_rows(conn: sqlite3.Connection, relaxation: relax.Relaxation, filters: Filters, limit: int,
+                  article_key: str | None = None) -> list[dict[str, Any]]:
+    if not relaxation.any_of and article_key is None:
+        return _ranked_groups(conn, relaxation.groups, filters, limit)
+    return quorum_occurrences(conn, relaxation.groups, relaxation.min_terms, filters, limit, article_key)
+
+
+def _held(conn: sqlite3.Connection, group: list[str]) -> bool:
+    match = fts_query([group])
+    return match is not None and conn.execute(
+        "SELECT 1 FROM provision_fts WHERE provision_fts MATCH ? LIMIT 1", (match,)).fetchone() is not None
+
+
+def relaxation_withheld(conn: sqlite3.Connection, terms: Sequence[str], groups: list[list[str]], filters: Filters,
+                        article_key: str | None = None) -> dict[str, Any] | None:
+    """Why a query that found nothing must not be relaxed, or ``None``.
+
+    Relaxing answers the same question less strictly; it must not answer another one:
+    ``unknown_terms`` — a content word this index does not hold at all is what the question
+    is about, so the corpus has nothing on it; ``filters`` — the words do match provisions of
+    the same works once ``as_of``/``language``/``document_type`` are lifted, so the filters,
+    not the words, emptied the answer.
+    """
+    unknown = [t for t, g in zip(terms, groups, strict=True) if not relax.relaxable(t) and not _held(conn, g)]
+    if unknown:
+        return {"reason": "unknown_terms", "terms": unknown}
+    if filters.as_of or filters.language or filters.document_type:
+        lifted = Filters(works=filters.works)
+        if article_key is not None:
+            match = fts_query(groups)
+            source = (f"(SELECT ls.state_rowid, f.score FROM lexical_states ls JOIN {_FTS_SOURCE} f "
+                      "ON f.state_rowid = ls.state_rowid WHERE ls.article_key = ?)")
+            found = bool(match) and bool(occurrences(conn, source, [match, article_key], lifted, 1))
+        else:
+            found = bool(_ranked_groups(conn, groups, lifted, 1))
+        if found:
+            return {"reason": "filters", "filters": {k: v for k, v in (("as_of", filters.as_of),
+                    ("language", filters.language), ("document_type", filters.document_type)) if v}}
+    return None
+
+
+def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, options: LaneOptions, known: set[str],
+                  index: MountedIndex | None = None, memo: dict[str, Any] | None = None) -> Lexical:
+    """Every keyword-mode lane of one publisher, in order (see the module docstring).
+
+    ``memo`` keeps lane results between the calls of one search (strict, then with stems,
+    then relaxed: :func:`run`), so a weaker stage only adds its own queries.
+    """
+    cache: dict[str, Any] = {} if memo is None else memo
+
+    def once(key: str, compute: Callable[[], T]) -> T:
+        if key not in cache:
+            cache[key] = compute()
+        return cast(T, cache[key])
+
+    out = Lexical([], words=list(plan.terms))
+    hits, seen = out.hits, set[tuple[Any, ...]]()
+    budget = options.limit * OVERSAMPLE
+    if plan.anchor and plan.constraints:
+        rows = once("anchor", lambda: anchor_lane(conn, plan.anchor or "", filters, budget))
+        _merge(hits, rows, ["exact_identifier"], seen, newest=True)
+    elif plan.article_key:
+        _article_lanes(conn, plan, filters, options, out, seen, once)
+    elif plan.terms:
+        _keyword_lanes(conn, plan, filters, options, known, out, seen, once)
+    if plan.strong and not plan.article_key and not plan.terms and not plan.anchor:
+        hits.extend(once("works", lambda: work_rows(conn, plan, filters, index)))
+    if not plan.strong and plan.terms and len(hits) < options.limit:
+        listed = {h.row["work_rowid"] for h in hits if h.row["anchor"] is None}
+        weak = once("metadata", lambda: metadata_lane(conn, plan.terms, filters, options.limit))
+        hits.extend(h for h in weak if h.row["work_rowid"] not in listed)
+    cap = None if plan.constraints else options.per_work_limit
+    capped = merge.cap_per_work(hits, lambda h: h.row["work_rowid"], cap)
+    out.held_back = len(hits) - len(capped)
+    out.hits = capped[:options.limit]
+    return out
+
+
+_Once = Callable[[str, Callable[[], Any]], Any]
+
+
+def _article_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, options: LaneOptions, out: Lexical,
+                   seen: set[tuple[Any, ...]], once: _Once) -> None:
+    key = plan.article_key or ""
+    budget = options.limit * OVERSAMPLE
+    primary = {w: _primary(conn, w) for w in plan.constraints}
+    rows, joined = once("article", lambda: article_lane(conn, key, plan.terms, filters, budget, primary))
+    reasons = ["article_intent", "keyword"] if joined else ["article_intent"]
+    if joined and not rows and options.relax:
+        strict = _groups(plan.terms)
+        out.relaxation_withheld = relaxation_withheld(conn, plan.terms, strict, filters, key)
+        for relaxation in relax.relaxations(plan.terms, strict) if out.relaxation_withheld is None else ():
+            rows = _relaxed_rows(conn, relaxation, filters, budget, key)
+            if rows:
+                reasons = ["article_intent", relaxation.match_reason]
+                out.relaxed = relaxation.report(strict)
+                out.words = [str(t) for g in relaxation.groups for t in g]
+                break
+    _merge(out.hits, rows, reasons, seen, newest=True)
+
+
+def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, options: LaneOptions, known: set[str],
+                   out: Lexical, seen: set[tuple[Any, ...]], once: _Once) -> None:
+    hits = out.hits
+    budget = options.limit * OVERSAMPLE
+    groups = _groups(plan.terms)
+    _merge(hits, once("keyword", lambda: keyword_lane(conn, plan.terms, filters, budget)), ["keyword"], seen)
+    if options.fuzzy and len(hits) < FUZZY_MIN_EXACT_HITS and not plan.strong:
+        expansions = once("fuzzy_expansions", lambda: fuzzy_expansions(conn, plan.terms, known))
+        if expansions:
+            out.expansions += [f"{src} -> {dst}" for src, dsts in expansions.items() for dst in dsts]
+            out.words += [dst for dsts in expansions.values() for dst in dsts]
+            groups = _groups(plan.terms, expansions)
+            rows = once("fuzzy", lambda: keyword_lane(conn, plan.terms, filters, budget, expansions))
+            _merge(hits, rows, ["fuzzy"], seen)
+    if options.stem and len(hits) < FUZZY_MIN_EXACT_HITS:
+        expanded = groups
+        found = once("stem_variants", lambda: stem_variants(conn, plan.terms, expanded, options.language))
+        if found:
+            out.expansions += relax.expansion_labels(found)
+            out.words += [v for words in found.values() for v in words]
+            groups = relax.with_variants(groups, plan.terms, found)
+            stemmed = groups
+            _merge(hits, once("stem", lambda: _ranked_groups(conn, stemmed, filters, budget)), ["stem"], seen)
+    if not hits and not plan.strong:
+        titled = groups
+        hits.extend(once(f"title:{options.stem}", lambda: title_lane(conn, titled, filters, options.limit)))
+    if options.relax and not hits:
+        out.relaxation_withheld = relaxation_withheld(conn, plan.terms, groups, filters)
+        for relaxation in relax.relaxations(plan.terms, groups) if out.relaxation_withheld is None else ():
+            rows = _relaxed_rows(conn, relaxation, filters, budget)
+            if rows:
+                _merge(hits, rows, [relaxation.match_reason], seen)
+                out.relaxed = relaxation.report(groups)
+                out.words = [str(t) for g in relaxation.groups for t in g]
+                break
+
+
 def _lexical(conn: sqlite3.Connection, plan: Plan, filters: Filters, limit: int,
              fuzzy: bool, known: set[str]) -> tuple[list[Hit], list[str]]:
-    hits: list[Hit] = []
-    seen: set[tuple[Any, ...]] = set()
-    expansions_shown: list[str] = []
-    budget = limit * OVERSAMPLE
-    if plan.anchor and plan.constraints:
-        _merge(hits, anchor_lane(conn, plan.anchor, filters, budget), ["exact_identifier"], seen, newest=True)
-    elif plan.article_key:
-        primary = {w: _primary(conn, w) for w in plan.constraints}
-        rows, joined = article_lane(conn, plan.article_key, plan.terms, filters, budget, primary)
-        _merge(hits, rows, ["article_intent", "keyword"] if joined else ["article_intent"], seen, newest=True)
-    elif plan.terms:
-        _merge(hits, keyword_lane(conn, plan.terms, filters, budget), ["keyword"], seen)
-        if fuzzy and len(hits) < FUZZY_MIN_EXACT_HITS and not plan.strong:
-            expansions = fuzzy_expansions(conn, plan.terms, known)
-            if expansions:
-                expansions_shown = [f"{src} -> {dst}" for src, dsts in expansions.items() for dst in dsts]
-                _merge(hits, keyword_lane(conn, plan.terms, filters, budget, expansions), ["fuzzy"], seen)
-    if plan.strong and not plan.article_key and not plan.terms and not plan.anchor:
-        hits.extend(work_rows(conn, plan, filters))
-    if not plan.strong and plan.terms and len(hits) < limit:
-        known = {h.row["work_rowid"] for h in hits if h.row["anchor"] is None}
-        hits.extend(h for h in metadata_lane(conn, plan.terms, filters, limit) if h.row["work_rowid"] not in known)
-    return hits[:limit], expansions_shown
+    """Compatibility form of :func:`lexical_lanes`: no stemming or relaxation, no per-work cap."""
+    found = lexical_lanes(conn, plan, filters, LaneOptions(limit, fuzzy=fuzzy), known)
+    return found.hits, found.expansions
 
 
 def _primary(conn: sqlite3.Connection, work_rowid: int) -> str | None:
@@ -321,7 +564,8 @@ def _primary(conn: sqlite3.Connection, work_rowid: int) -> str | None:
 
 
 def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict[str, Any], suppressed: bool,
-                   known: set[str]) -> Answer:
+                   known: set[str], *, stem: bool = False, relaxed: bool = False,
+                   memo: dict[str, Any] | None = None) -> Answer:
     as_of = args["as_of"] if args["time_scope"] == "as_of" else None
     base: dict[str, Any] = {"retrieval_mode": "keyword", "time_scope": args["time_scope"], "as_of": as_of,
                             "query_plan": {"terms": plan.terms, "article_key": plan.article_key, "anchor": plan.anchor,
@@ -332,21 +576,31 @@ def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict
                                                                 for w in plan.constraints]}}
     provisional = is_provisional(index, as_of)
     if args["retrieval_mode"] == "hybrid":
-        return answer(ctx, index, Outcome.RETRIEVAL_MODE_UNAVAILABLE, {
-            "requested_retrieval_mode": "hybrid", "retrieval_unavailable_reason": "not_activated", "hits": []},
-            provisional=provisional)
+        # the hybrid lane is optional and decided at mount time (serve.hybrid.activate)
+        from serve.hybrid.registry import decision_for
+
+        decision = decision_for(index)
+        if not decision.activated:
+            return answer(ctx, index, Outcome.RETRIEVAL_MODE_UNAVAILABLE, {
+                "requested_retrieval_mode": "hybrid", "retrieval_unavailable_reason": decision.reason,
+                "retrieval_unavailable_details": list(decision.details), "hits": []}, provisional=provisional)
     if suppressed or (plan.explicit_works and not plan.constraints):
         note = ("the query names a work held by another publisher" if suppressed
                 else "none of the requested works is held by this publisher")
-        return answer(ctx, index, Outcome.EMPTY, {**base, "hits": [], "query_expansions": [], "note": note},
-                      provisional=provisional)
+        return answer(ctx, index, Outcome.EMPTY, {**base, "hits": [], "query_expansions": [], "query_relaxed": None,
+                                                  "relaxation_withheld": None, "note": note}, provisional=provisional)
     filters = Filters(tuple(plan.constraints), args["language"], args["document_type"], as_of)
+    options = LaneOptions(args["limit"], fuzzy=args["fuzzy"] == "auto", stem=stem, relax=relaxed,
+                          per_work_limit=args.get("per_work_limit"), language=args["language"])
     with index.session(ctx.deadline_seconds) as conn:
-        hits, expansions = _lexical(conn, plan, filters, args["limit"], args["fuzzy"] == "auto", known)
-        words = plan.terms + [e.split(" -> ")[1] for e in expansions]
-        shaped = _shape(conn, index, hits, words)
-    payload = {**base, "query_expansions": expansions, "hits": shaped,
-               "row_set": {"returned": len(shaped), "limit": args["limit"], "truncated": len(shaped) >= args["limit"]}}
+        found = lexical_lanes(conn, plan, filters, options, known, index, memo)
+        shaped = _shape(conn, index, found.hits, found.words)
+    cap = None if plan.constraints else args.get("per_work_limit")
+    payload = {**base, "query_expansions": found.expansions, "query_relaxed": found.relaxed,
+               "relaxation_withheld": found.relaxation_withheld, "hits": shaped,
+               "row_set": {"returned": len(shaped), "limit": args["limit"],
+                           "truncated": len(shaped) >= args["limit"] or found.held_back > 0,
+                           "per_work_limit": cap, "held_back_by_per_work_limit": found.held_back}}
     return answer(ctx, index, Outcome.SUCCEEDED if shaped else Outcome.EMPTY, payload, provisional=provisional)
 
 
@@ -361,6 +615,13 @@ def _known_anywhere(ctx: CallContext, plans: dict[str, Plan]) -> set[str]:
     return known
 
 
+def _strict_hits(sections: Sequence[Answer]) -> int:
+    """Hits of an answer that hold every query word: provisions (counting those the per-work
+    limit held back) and works whose titles hold every word."""
+    return sum(sum(1 for hit in section.get("hits") or [] if hit.get("anchor") or "title_words" in hit["match_reasons"])
+               + int((section.get("row_set") or {}).get("held_back_by_per_work_limit") or 0) for section in sections)
+
+
 def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
     chosen = mounted_publisher(ctx, args["publisher"])
     if isinstance(chosen, dict):
@@ -372,8 +633,28 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
     plans = {i.publisher.value: build_plan(i, parsed, args["works"]) for i in indexes}
     someone_strong = any(p.strong for p in plans.values())
     known = _known_anywhere(ctx, plans) if args["fuzzy"] == "auto" else set()
-    sections = [search_section(ctx, i, plans[i.publisher.value], args,
+
+    memos: dict[str, dict[str, Any]] = {i.publisher.value: {} for i in indexes}
+
+    def sections_of(stem: bool = False, relaxed: bool = False) -> list[Answer]:
+        return [search_section(ctx, i, plans[i.publisher.value], args,
                                suppressed=someone_strong and not plans[i.publisher.value].strong
-                               and not args["works"], known=known)
+                               and not args["works"], known=known, stem=stem, relaxed=relaxed,
+                               memo=memos[i.publisher.value])
                 for i in indexes]
-    return fanout(ctx, sections, {"query": parsed.to_dict()})
+
+    sections = sections_of()
+    # Weaker queries are decided over the whole answer: a publisher's strict hits are not
+    # diluted by another publisher's stemmed or relaxed ones (serve.core.relax).
+    if args["retrieval_mode"] in ("keyword", "hybrid") and args.get("relax", "auto") == "auto" \
+            and _strict_hits(sections) < FUZZY_MIN_EXACT_HITS:
+        sections = sections_of(stem=True)
+        if not _strict_hits(sections):
+            sections = sections_of(stem=True, relaxed=True)
+    if args["retrieval_mode"] == "hybrid":
+        # the keyword sections above, fused per publisher with the semantic lane
+        from serve.hybrid.sections import fuse_sections
+
+        sections = fuse_sections(ctx, indexes, plans, args, sections)
+    merge.score_hits(sections)
+    return fanout(ctx, sections, {"query": parsed.to_dict(), "merged": merge.merged(sections, args["limit"])})

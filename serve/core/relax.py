@@ -1,0 +1,183 @@
+"""Weaker forms of a keyword query for ``search``: light stemming and relaxation, always reported.
+
+The keyword lane asks FTS5 for the provisions holding *every* query word. Two fallbacks widen
+that question; each runs only when the strict question is not enough, and each is reported in
+the answer so that a reader can tell a weaker match from a direct one:
+
+- **Light stemming / bounded prefix matching** (French and English; when exact hits are few):
+  a word of at least :data:`STEM_MIN_WORD` letters that is not a stop word also matches the
+  words the index holds that start with its *light stem* (the word without one inflectional or
+  common derivational ending, :data:`SUFFIXES`, longest first, at least
+  :data:`STEM_MIN_LENGTH` letters left) and extend it by at most :data:`STEM_MAX_ENDING`
+  letters (the common French and English endings: ``-s -e -es -ee -ees -er -ed -ent -ing``),
+  or that extend the word itself by at most :data:`WORD_MAX_ENDING` (its plural and feminine):
+  its inflections, not its whole prefix family. ``entree`` (stem ``entre``) → ``entrer``,
+  ``entrees``, never ``entreprise`` nor the stop word ``entre``; ``interdiction``
+  (``interdi``) → ``interdictions``, ``interdit``, ``interdites``; ``mutuelles`` → ``mutuelle``,
+  never ``mutuellement``. The bound is one of length, not of meaning: a short false friend can
+  pass (``entrepot``), which is why stems are a reported fallback only. At most
+  :data:`STEM_MAX_VARIANTS` variants per word, closest in length first. Listed in
+  ``query_expansions`` as ``entree -> entrer``; hits carry the match reason ``stem``.
+- **Relaxation** (when the strict query, with any expansion, finds no provision in any
+  publisher): first the French, English and German stop words, the words that only frame a
+  comparison (:data:`RELAXABLE_WORDS`: ``versus``, ``comparer``, the elided ``l'``…) and bare
+  years (``2015``: the compared dates of a comparison, not words of the provision) are dropped
+  and every remaining word is still required (reason ``stop_words_dropped``, hits
+  ``relaxed``); if that finds nothing either, the remaining words are OR-ed and BM25 ranks the
+  provisions (reason ``any_term``, hits ``any_term``), but a provision must still hold a
+  strict majority of them (:func:`quorum`): a single shared word is a coincidence, not an
+  answer, and a question about a subject the corpus does not hold stays empty. Reported as
+  ``query_relaxed: {from, to, reason, dropped, min_terms}``.
+
+Nothing here reads an index: the functions turn normalised terms into FTS5 term groups
+(:func:`derive.index.text.fts_query`), and :func:`describe` renders a group list for the report.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+#: Languages whose endings :data:`SUFFIXES` knows.
+STEM_LANGUAGES = frozenset({"fr", "en"})
+STEM_MIN_WORD = 6
+STEM_MIN_LENGTH = 5
+#: At most this many words are stemmed per query (as for fuzzy expansion).
+STEM_MAX_WORDS = 8
+#: A variant extends the stem by at most this many letters (an inflection, not a derivation) …
+STEM_MAX_ENDING = 3
+#: … or the word itself by at most this many (``-s``, ``-e``, ``-es``).
+WORD_MAX_ENDING = 2
+STEM_MAX_VARIANTS = 6
+
+#: French and English endings (accents folded), longest first: plurals, feminines, participles,
+#: infinitives, and the noun endings that hang on a verb stem (``-ction``, ``-ation``, ``-ement``).
+SUFFIXES: tuple[str, ...] = tuple(sorted({
+    "issements", "issement", "ations", "ctions", "itions", "ements", "ation", "ction", "ition", "ement", "ments",
+    "ances", "ences", "ment", "ance", "ence", "ings", "ions", "ites", "ing", "ion", "ite", "ees", "ers", "ee", "er",
+    "es", "ed", "s", "e",
+}, key=lambda s: (-len(s), s)))
+
+_FR = (
+    "a au aux avec c ce ceci cela celle celles celui ces cet cette ceux d dans de des donc dont du elle elles en "
+    "entre et eux il ils j je l la le les leur leurs lui m ma mais me mes n ne ni nos notre nous on ou par pas "
+    "pour qu que quel quelle quelles quels qui quoi s sa se ses si son sont sur t ta te tes toi ton tu un une vos "
+    "votre vous y est"
+)
+_EN = (
+    "a about an and are as at be been being between but by can could did do does for from had has have he her his "
+    "how i if in into is it its me my of on or our she so than that the their them then there these they this "
+    "those to us was we were what when where which while who whom why with would you your"
+)
+_DE = (
+    "aber als am an auch auf aus bei bis da das dass daß dem den der des die dies diese dieser dieses durch ein "
+    "eine einem einen einer eines er es fur gegen hat haben ich ihr ihre im in ins ist mit nach noch ob oder ohne "
+    "sich sie sind so uber um und uns unter vom von vor war waren was wie wir wird werden zu zum zur zwischen"
+)
+#: Words that only frame a comparison question ("X versus Y", "comparer … et …").
+_FRAME = (
+    "compare compared compares comparing comparison comparer comparez comparaison versus vs vergleich vergleiche "
+    "vergleichen difference differences unterschied unterschiede"
+)
+STOP_WORDS: frozenset[str] = frozenset(f"{_FR} {_EN} {_DE}".split())
+_YEAR = re.compile(r"^(?:1[89]|2[01])\d\d$")
+#: Words a relaxed query drops: stop words (fr, en, de) and comparison frame words.
+RELAXABLE_WORDS: frozenset[str] = STOP_WORDS | frozenset(_FRAME.split())
+
+
+def relaxable(word: str) -> bool:
+    """A word a relaxed query drops: a stop word, a comparison frame word or a bare year."""
+    return word in RELAXABLE_WORDS or bool(_YEAR.match(word))
+
+
+def quorum(terms: int) -> int:
+    """Words a provision must hold in an any-term query: a strict majority."""
+    return terms // 2 + 1
+
+
+def light_stem(word: str) -> str | None:
+    """The light stem of a normalised French or English word, or ``None`` (too short, a stop
+    word, not alphabetic, or no known ending leaves enough letters)."""
+    if len(word) < STEM_MIN_WORD or not word.isalpha() or relaxable(word):
+        return None
+    for suffix in SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= STEM_MIN_LENGTH:
+            return word[: -len(suffix)]
+    return None
+
+
+def stems(terms: Sequence[str], language: str | None) -> dict[str, str]:
+    """``term → light stem`` for the words that light stemming applies to (none outside fr/en)."""
+    if language is not None and language not in STEM_LANGUAGES:
+        return {}
+    out: dict[str, str] = {}
+    for term in terms:
+        stem = light_stem(term) if " " not in term else None
+        if stem is not None and len(out) < STEM_MAX_WORDS:
+            out[term] = stem
+    return out
+
+
+def variants(term: str, stem: str, held: Sequence[tuple[str, int]]) -> list[str]:
+    """The inflections of ``term`` among ``held`` (index words starting with ``stem``, with their
+    document counts): at most :data:`STEM_MAX_ENDING` letters past the stem or
+    :data:`WORD_MAX_ENDING` past the word, no stop word, not the term itself; closest in length
+    to the term first, then the most frequent."""
+    def inflection(word: str) -> bool:
+        return ((word.startswith(term) and len(word) - len(term) <= WORD_MAX_ENDING)
+                or (word.startswith(stem) and len(word) - len(stem) <= STEM_MAX_ENDING))
+
+    eligible = [(abs(len(word) - len(term)), -docs, word) for word, docs in held
+                if word != term and not relaxable(word) and inflection(word)]
+    return [word for _, _, word in sorted(eligible)[:STEM_MAX_VARIANTS]]
+
+
+def with_variants(groups: Sequence[Sequence[str]], terms: Sequence[str],
+                  found: dict[str, list[str]]) -> list[list[str]]:
+    """Each term's group with its variants added as alternatives."""
+    return [[*group, *(v for v in found.get(term, []) if v not in group)]
+            for term, group in zip(terms, groups, strict=True)]
+
+
+def expansion_labels(found: dict[str, list[str]]) -> list[str]:
+    return [f"{term} -> {variant}" for term, words in found.items() for variant in words]
+
+
+@dataclass(frozen=True)
+class Relaxation:
+    """One weaker form of the query: term groups, AND or OR, and why."""
+
+    groups: list[list[str]]
+    any_of: bool
+    reason: str  # stop_words_dropped | any_term
+    dropped: tuple[str, ...]
+    min_terms: int
+
+    @property
+    def match_reason(self) -> str:
+        return "any_term" if self.any_of else "relaxed"
+
+    def report(self, strict: Sequence[Sequence[str]]) -> dict[str, Any]:
+        return {"from": describe(strict), "to": describe(self.groups, any_of=self.any_of), "reason": self.reason,
+                "dropped": list(self.dropped), "min_terms": self.min_terms}
+
+
+def relaxations(terms: Sequence[str], groups: Sequence[Sequence[str]]) -> Iterator[Relaxation]:
+    """The weaker forms to try, in order, for ``terms`` (with their expansion ``groups``)."""
+    kept = [list(g) for t, g in zip(terms, groups, strict=True) if not relaxable(t)]
+    dropped = tuple(t for t in terms if relaxable(t))
+    if dropped and kept:
+        yield Relaxation(kept, False, "stop_words_dropped", dropped, len(kept))
+    if quorum(len(kept)) < len(kept):
+        yield Relaxation(kept, True, "any_term", dropped, quorum(len(kept)))
+
+
+def describe(groups: Sequence[Sequence[str]], *, any_of: bool = False) -> str:
+    """A readable form of term groups: ``a AND (b OR c)``."""
+    parts = []
+    for group in groups:
+        words = list(group)
+        parts.append(words[0] if len(words) == 1 else "(" + " OR ".join(words) + ")")
+    return (" OR " if any_of else " AND ").join(parts)

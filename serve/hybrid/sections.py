@@ -1,0 +1,127 @@
+"""Hybrid answers: the keyword sections of a ``search`` answer, fused per publisher with the semantic lane.
+
+Called by :func:`serve.core.ops.search.run` only for ``retrieval_mode: hybrid``, after the keyword
+pipeline has produced its sections exactly as in keyword mode (every pass: strict, stemmed,
+relaxed). For each publisher section:
+
+- a section the hybrid gate refused (``retrieval_mode_unavailable``) is returned as it is;
+- ``keyword_anchored``: when the query is an identifier, an article or anchor request, a named
+  work with nothing else asked, or when the keyword pipeline returned no provision hit, the
+  keyword hits stand (so a query without lexical evidence — a negative or gap case — is answered
+  exactly as keyword mode answers it);
+- ``rrf``: otherwise the semantic hits, found under the same :class:`Filters` as the keyword lane
+  (filters applied before any ranking: a state failing one never becomes a candidate), are fused
+  with the keyword hits by reciprocal rank fusion (k = 60), and the work-title lane adds
+  ``0.65 / (60 + rank)`` to the best hit of each work already present (it inserts nothing).
+
+Every fused section says ``retrieval_mode: hybrid`` and ``retrieval_fusion``; hits found by the
+semantic lane carry the match reason ``semantic`` (``semantic_work`` for the title boost).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from legal.outcomes import Outcome
+from serve.core.envelope import Answer, CallContext
+from serve.core.mount import MountedIndex
+from serve.core.ops.search import Filters, _shape
+from serve.core.searchplan import Plan
+from serve.hybrid.fusion import RRF_K, rrf
+from serve.hybrid.lane import WORK_WEIGHT
+from serve.hybrid.registry import lane_for
+
+KEYWORD_ANCHORED = "keyword_anchored"
+RRF = "rrf"
+
+
+def _key(hit: Mapping[str, Any]) -> tuple[Any, ...]:
+    return (hit["work"], hit.get("anchor"))
+
+
+def fuse_shaped(keyword: Sequence[Mapping[str, Any]], semantic: Sequence[Mapping[str, Any]],
+                works: Sequence[str], limit: int) -> list[dict[str, Any]]:
+    """RRF of two ranked lists of shaped hits (key: work and anchor), the work boost, ranks renumbered."""
+    by_key: dict[tuple[Any, ...], dict[str, Any]] = {}
+    keyword_keys: list[tuple[Any, ...]] = []
+    for hit in keyword:
+        if _key(hit) not in by_key:
+            by_key[_key(hit)] = dict(hit)
+            keyword_keys.append(_key(hit))
+    semantic_by_key: dict[tuple[Any, ...], dict[str, Any]] = {}
+    semantic_keys: list[tuple[Any, ...]] = []
+    for hit in semantic:
+        if _key(hit) not in semantic_by_key:
+            semantic_by_key[_key(hit)] = dict(hit)
+            semantic_keys.append(_key(hit))
+    fused = rrf([keyword_keys, semantic_keys], k=RRF_K)
+    scores: dict[Any, float] = {f.key: f.score for f in fused}
+    position = {f.key: i for i, f in enumerate(fused)}
+    best_of_work: dict[str, Any] = {}
+    for f in fused:
+        assert isinstance(f.key, tuple)
+        best_of_work.setdefault(f.key[0], f.key)
+    boosted: set[Any] = set()
+    for rank, work in enumerate(works, 1):
+        found = best_of_work.get(work)
+        if found is not None:
+            scores[found] += WORK_WEIGHT / (RRF_K + rank)
+            boosted.add(found)
+    out: list[dict[str, Any]] = []
+    for key in sorted(scores, key=lambda k: (-scores[k], position[k]))[:limit]:
+        lexical = by_key.get(key)
+        semantic_hit = semantic_by_key.get(key)
+        chosen: dict[str, Any]
+        if lexical is None:
+            assert semantic_hit is not None
+            chosen = semantic_hit
+        else:
+            chosen = lexical
+            if semantic_hit is not None:
+                chosen["match_reasons"] = [*chosen["match_reasons"], "semantic"]
+                chosen["similarity"] = semantic_hit.get("similarity")
+        if key in boosted:
+            chosen["match_reasons"] = [*chosen["match_reasons"], "semantic_work"]
+        chosen["rank"] = len(out) + 1
+        chosen["rrf_score"] = round(scores[key], 6)
+        out.append(chosen)
+    return out
+
+
+def anchored(plan: Plan, hits: Sequence[Mapping[str, Any]]) -> bool:
+    """True when the semantic lane must not take part (see the module docstring)."""
+    direct = not plan.terms or plan.anchor is not None or plan.article_key is not None
+    return direct or not any(h.get("anchor") is not None for h in hits)
+
+
+def fuse_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: Mapping[str, Any],
+                 section: Answer) -> Answer:
+    lane = lane_for(index)
+    if lane is None or section.get("outcome") == Outcome.RETRIEVAL_MODE_UNAVAILABLE.value:
+        return section
+    keyword = [h for h in section.get("hits") or [] if isinstance(h, Mapping)]
+    out = {**section, "retrieval_mode": "hybrid", "retrieval_fusion": KEYWORD_ANCHORED}
+    lane.stats.queries += 1
+    if anchored(plan, keyword):
+        return out
+    as_of = args["as_of"] if args["time_scope"] == "as_of" else None
+    filters = Filters(tuple(plan.constraints), args["language"], args["document_type"], as_of)
+    query = lane.encode(str(args["query"]))
+    with index.session(ctx.deadline_seconds) as conn:
+        hits = lane.semantic_hits(conn, query, filters)
+        shaped = _shape(conn, index, hits, plan.terms)
+    works = [f"{index.publisher.value}:{index.catalogue.slug_of[w]}" for w in lane.work_ranking(query)
+             if w in index.catalogue.slug_of]
+    fused = fuse_shaped(keyword, shaped, works, int(args["limit"]))
+    row_set = dict(out.get("row_set") or {})
+    row_set.update({"returned": len(fused), "limit": args["limit"], "truncated": len(fused) >= args["limit"]})
+    out.update({"retrieval_fusion": RRF, "hits": fused, "row_set": row_set,
+                "outcome": Outcome.SUCCEEDED.value if fused else section.get("outcome")})
+    return out
+
+
+def fuse_sections(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mapping[str, Plan],
+                  args: Mapping[str, Any], sections: Sequence[Answer]) -> list[Answer]:
+    return [fuse_section(ctx, index, plans[index.publisher.value], args, section)
+            for index, section in zip(indexes, sections, strict=True)]
