@@ -140,13 +140,21 @@ def _write_json_atomic(path: Path, tmp: Path, value: Any, durable: bool) -> None
         fsync_dir(path.parent)
 
 
-def _missing_dirs(root: Path, rel_dir: str) -> list[str]:
-    """Directories (relative, top-down) that would be created to make ``root/rel_dir``."""
+def _missing_dirs(root: Path, rel_dir: str, known: dict[str, bool] | None = None) -> list[str]:
+    """Directories (relative, top-down) that would be created to make ``root/rel_dir``.
+
+    ``known`` remembers, across the calls of one plan, which directories exist."""
     out: list[str] = []
     parts = [p for p in rel_dir.split("/") if p]
+    base = os.fspath(root)
     for i in range(1, len(parts) + 1):
         rel = "/".join(parts[:i])
-        if not (root / rel).is_dir():
+        exists = None if known is None else known.get(rel)
+        if exists is None:
+            exists = os.path.isdir(os.path.join(base, rel))
+            if known is not None:
+                known[rel] = exists
+        if not exists:
             out.append(rel)
     return out
 
@@ -267,19 +275,17 @@ def _stage_blobs(
 
 def _plan(root: Path, evidence: EvidenceStore, run_id: str, files: Mapping[str, bytes],
           new_blobs: list[str]) -> dict[str, Any]:
-    new_dirs: list[str] = []
+    new_dirs: dict[str, None] = {}  # ordered set
+    known: dict[str, bool] = {}
     ops = []
     for i, rel in enumerate(files):
         parent = rel.rpartition("/")[0]
-        for d in _missing_dirs(root, parent):
-            if d not in new_dirs:
-                new_dirs.append(d)
-        ops.append({"path": rel, "staged": str(i), "backup": (root / rel).exists()})
-    blob_dirs: list[str] = []
+        new_dirs.update(dict.fromkeys(_missing_dirs(root, parent, known)))
+        ops.append({"path": rel, "staged": str(i), "backup": os.path.exists(os.path.join(root, rel))})
+    blob_dirs: dict[str, None] = {}
+    known_blobs: dict[str, bool] = {}
     for sha in new_blobs:
-        for d in _missing_dirs(evidence.root, f"sha256/{sha[:2]}/{sha[2:4]}"):
-            if d not in blob_dirs:
-                blob_dirs.append(d)
+        blob_dirs.update(dict.fromkeys(_missing_dirs(evidence.root, f"sha256/{sha[:2]}/{sha[2:4]}", known_blobs)))
     return {
         "schema": "lex-tree-journal/1",
         "run_id": run_id,
@@ -287,9 +293,9 @@ def _plan(root: Path, evidence: EvidenceStore, run_id: str, files: Mapping[str, 
         "evidence_root": str(evidence.root),
         "evidence_in_tree": _is_inside(evidence.root, root),
         "ops": ops,
-        "new_dirs": new_dirs,
+        "new_dirs": list(new_dirs),
         "blobs": new_blobs,
-        "blob_dirs": blob_dirs,
+        "blob_dirs": list(blob_dirs),
     }
 
 

@@ -72,7 +72,7 @@ from corpus_tree.records import (
     seal,
 )
 from corpus_tree.tree import MANIFEST, CorpusTree, version_relpath, work_relpath
-from legal.canonical import canonical_text, is_sha256_hex
+from legal.canonical import canonical_text
 from legal.errors import CorpusError, IdentityError, IntegrityError
 from legal.ids import Publisher, VersionId, VersionKey, WorkId, WorkSlug
 from legal.outcomes import RecordEvent
@@ -82,6 +82,7 @@ from legal.validity import convention_of, format_timestamp
 Body = bytes | str | os.PathLike[str]
 
 WITHDRAWN_DETAIL = "publisher record absent from the current enumeration"
+_SHA256 = re.compile("[0-9a-f]{64}")
 RESIGHTED_DETAIL = "publisher record returned to the current enumeration"
 
 
@@ -199,7 +200,7 @@ def _check_observation(o: ObservationInput, subject: str) -> None:
     if not o.file or o.file.startswith("/") or "\\" in o.file or any(p in ("", ".", "..") for p in parts):
         raise CorpusError(f"observation file {o.file!r} is not a safe relative name", code="path_escape",
                           subject=subject)
-    if not is_sha256_hex(o.sha256):
+    if not _SHA256.fullmatch(o.sha256):  # legal.canonical.is_sha256_hex, compiled
         raise IntegrityError(f"observation sha256 {o.sha256!r} is not 64 lower-case hex", code="invalid_sha256",
                              subject=subject)
     if o.retrieved_at.tzinfo is None:

@@ -1,7 +1,8 @@
 """Ingest: enumerate → fetch only what the tree lacks → apply, all or nothing.
 
-1. The adapter enumerates completely (an incomplete enumeration raises; nothing is read from
-   or written to the tree before that).
+1. The adapter enumerates completely (an incomplete enumeration raises; nothing is written
+   to the tree before that). Meanwhile a reader thread parses the tree's records once for
+   the run (the enumeration mostly waits on the publisher; see :meth:`CorpusTree.caching`).
 2. For every expression, the manifestations to fetch are those the tree has no observation
    for: the primary body while the expression has no primary observation (once one exists
    it is never refetched); an alternative file (Legilux PDF) while no observation of it
@@ -25,8 +26,10 @@ from __future__ import annotations
 import dataclasses
 import datetime as _dt
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,7 +38,7 @@ from corpus_tree import CorpusTree, VersionRecord
 from corpus_tree.model import Enumeration, ObservationInput, VersionInput
 from corpus_tree.writer import ApplyReport, apply_enumeration
 from legal.errors import PublisherError
-from legal.ids import VersionKey, WorkSlug
+from legal.ids import Publisher, VersionKey, WorkSlug
 from legal.outcomes import FetchOutcome
 from publishers.protocol import (
     PUBLISHER_METADATA_ONLY,
@@ -97,24 +100,52 @@ def ingest(adapter: PublisherAdapter, tree: CorpusTree, *, scope: object | None 
     report = IngestReport(adapter.publisher.value)
     counters = _http_counters(adapter)
     clock = _Phases(report)
-    listing = adapter.enumerate(scope)
-    clock.done("enumerate_s")
-    _count_listing(listing, report)
-    # Records are parsed once for the run: to plan here, and again by the writer (under its
-    # lock) only if the file changed meanwhile; the writer checks the hash of every record it
-    # revises.
-    with tree.caching(), tempfile.TemporaryDirectory(prefix="lex-ingest-", dir=staging_dir) as staging:
-        existing = {v.lex_id: v for v in tree.iter_versions(verify=False) if v.publisher is adapter.publisher}
-        plan = _plan(listing.enumeration, listing.manifestations, existing)
-        fetched = _fetch_all(adapter, plan, tree, stamp, Path(staging), strict, report, progress)
-        clock.done("fetch_s")
-        final = _with_observations(listing.enumeration, fetched)
-        report.apply = apply_enumeration(tree, final, fetched.bodies, stamp, durable=durable, progress=progress)
-        clock.done("apply_s")
+    # Records are parsed once for the run — while the publisher answers the enumeration, to
+    # plan here — and again by the writer (under its lock) only if a file changed meanwhile;
+    # the writer checks the hash of every record it revises.
+    with tree.caching():
+        stop = threading.Event()
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="lex-ingest-read") as pool:
+            reading = pool.submit(_existing, tree, adapter.publisher, stop)
+            try:
+                listing = adapter.enumerate(scope)
+            except BaseException:
+                stop.set()  # the reader stops at its next record; its result is discarded
+                raise
+            clock.done("enumerate_s")
+            existing = reading.result()
+        _count_listing(listing, report)
+        with tempfile.TemporaryDirectory(prefix="lex-ingest-", dir=staging_dir) as staging:
+            report.apply, final = _fetch_and_apply(adapter, tree, listing, existing, stamp, Path(staging), strict,
+                                                   report, progress, durable, clock)
     _count_reasons(final, existing, report)
     _record_http(adapter, counters, report)
     report.timings["total_s"] = time.monotonic() - clock.started
     return report
+
+
+def _existing(tree: CorpusTree, publisher: Publisher, stop: threading.Event) -> dict[str, VersionRecord]:
+    """The publisher's version records in the tree (for planning only), by lex id."""
+    out: dict[str, VersionRecord] = {}
+    for v in tree.iter_versions(verify=False):
+        if stop.is_set():
+            break
+        if v.publisher is publisher:
+            out[v.lex_id] = v
+    return out
+
+
+def _fetch_and_apply(adapter: PublisherAdapter, tree: CorpusTree, listing: PublisherEnumeration,
+                     existing: Mapping[str, VersionRecord], stamp: _dt.datetime, staging: Path, strict: bool,
+                     report: IngestReport, progress: Progress | None, durable: bool,
+                     clock: _Phases) -> tuple[ApplyReport, Enumeration]:
+    plan = _plan(listing.enumeration, listing.manifestations, existing)
+    fetched = _fetch_all(adapter, plan, tree, stamp, staging, strict, report, progress)
+    clock.done("fetch_s")
+    final = _with_observations(listing.enumeration, fetched)
+    applied = apply_enumeration(tree, final, fetched.bodies, stamp, durable=durable, progress=progress)
+    clock.done("apply_s")
+    return applied, final
 
 
 class _Phases:

@@ -268,7 +268,10 @@ def render(rows: list[VersionRow], skipped: list[str]) -> str:
            "Reference: `../shared/fixtures/lex-articles` (lex-articles/1, an older generation of the C#",
            "reference). Our side: `derive.dispatch.derive_body` over the very same body bytes (matched",
            "by sha256). The reference is known to keep `<del>` text, to drop some list text and to glue",
-           "list items, so a text difference is not by itself our error: each one is classified below.", "",
+           "list items, so a text difference is not by itself our error: each one is classified below.",
+           "PDF differences are checked against the body's text layer; for a Mémorial issue the act is cut",
+           "out by both sides with `pdf-memorial-lu/1` (ours: docs/derive.md §1), and an anchor only the",
+           "reference has is ours-right only when its text sits in the issue after the end of our act.", "",
            "## Summary", "",
            f"- versions compared: {len(rows)} ({len(skipped)} reference files skipped: body not in the fixtures)",
            f"- anchor-set agreement (pooled |∩|/|∪|): **{100 * inter / union:.2f} %** ({inter}/{union}); "

@@ -45,8 +45,9 @@ from __future__ import annotations
 
 import itertools
 import re
+import threading
 import unicodedata
-from collections import Counter
+from collections import Counter, OrderedDict
 from dataclasses import dataclass
 
 from derive.limits import DEFAULT_LIMITS, Limits, check_size
@@ -108,6 +109,27 @@ class Act:
     def needle(self) -> str:
         year, month, day = self.date.split("-")
         return f"{self.kind}du{'1er' if day == '01' else str(int(day))}{MONTHS[int(month) - 1]}{year}"
+
+
+_PAGES: OrderedDict[str, tuple[str, ...]] = OrderedDict()
+_PAGES_KEPT = 8
+_PAGES_LOCK = threading.Lock()
+
+
+def _issue_pages(data: bytes, sha: str) -> tuple[str, ...]:
+    """The text layer of each page, remembered for the last few issues: one issue often stands
+    for several acts (the 1969 issue for four works), and parsing is most of this profile's time."""
+    with _PAGES_LOCK:
+        pages = _PAGES.get(sha)
+        if pages is not None:
+            _PAGES.move_to_end(sha)
+            return pages
+    pages = tuple(_pages(data, sha))
+    with _PAGES_LOCK:
+        _PAGES[sha] = pages
+        while len(_PAGES) > _PAGES_KEPT:
+            _PAGES.popitem(last=False)
+    return pages
 
 
 def fold(text: str) -> str:
@@ -250,7 +272,7 @@ def extract(data: bytes, *, language: str, act: Act, limits: Limits = DEFAULT_LI
     sha = sha256_hex(data)
     check_size(data, sha, limits)
     ctx = Context(PROFILE, language, sha, title_joiner=" ")
-    pages = [text.splitlines() for text in _pages(data, sha)]
+    pages = [text.splitlines() for text in _issue_pages(data, sha)]
     notes = [f"pages: {len(pages)}; act sought: {act.needle}"]
     if sum(len(collapse_ws(" ".join(p))) for p in pages) < 20:
         return _refuse(ctx, notes, "PDF carries no extractable text layer (scanned image?)")

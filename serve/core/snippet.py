@@ -31,25 +31,32 @@ def _variants() -> dict[str, str]:
 _VARIANTS = _variants()
 
 
-@lru_cache(maxsize=1024)
-def term_pattern(term: str) -> re.Pattern[str]:
-    """A word-start, accent- and case-insensitive pattern for a normalised term."""
+def _term_regex(term: str) -> str:
     parts = []
     for ch in term:
         variants = _VARIANTS.get(ch)
         parts.append(f"[{re.escape(variants)}]" if variants else re.escape(ch))
-    return re.compile(r"(?<!\w)" + "".join(parts), re.IGNORECASE)
+    return "".join(parts)
+
+
+@lru_cache(maxsize=1024)
+def term_pattern(term: str) -> re.Pattern[str]:
+    """A word-start, accent- and case-insensitive pattern for a normalised term."""
+    return re.compile(r"(?<!\w)" + _term_regex(term), re.IGNORECASE)
+
+
+@lru_cache(maxsize=256)
+def _any_term(terms: tuple[str, ...]) -> re.Pattern[str]:
+    """One pattern for all ``terms``: a single scan finds the earliest word start of any."""
+    return re.compile(r"(?<!\w)(?:" + "|".join(_term_regex(t) for t in terms) + ")", re.IGNORECASE)
 
 
 def _first_hit(text: str, terms: Sequence[str]) -> int | None:
-    best: int | None = None
-    for term in terms:
-        if len(term) < 3:
-            continue
-        found = term_pattern(term).search(text, 0, len(text) if best is None else best)
-        if found is not None:
-            best = found.start()
-    return best
+    wanted = tuple(sorted({t for t in terms if len(t) >= 3}))
+    if not wanted:
+        return None
+    found = _any_term(wanted).search(text)
+    return found.start() if found is not None else None
 
 
 def snippet(text: str, terms: Sequence[str], window: int = WINDOW) -> str:

@@ -224,12 +224,6 @@ def test_the_correctness_gates_pass_on_the_sample(sample_run: tuple[dict[str, An
     assert report["metrics"]["temporal_leakage_failures"] == "0"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "recall_at_10 is below 0.7 on the sample index: conceptual-001..004, bilingual-003, ambiguity-001 and "
-    "comparison-001..002 return no hit (every query word is an AND term: elisions d'/qu'/l', 'cas', years, "
-    "'comparer'; no stemming; Legilux index terms and chapter headings are not indexed; '2018/9901' "
-    "does not name the act without '(EU)'). See docs/retrieval-benchmark.md, 'Sample corpus judgments'. "
-    "Remove this marker when the gates pass."))
 def test_every_default_gate_passes_on_the_sample(sample_run: tuple[dict[str, Any], BenchmarkRun]) -> None:
     report, _ = sample_run
     assert report["passed"], [g for g in report["gates"] if not g["passed"]]

@@ -12,7 +12,7 @@ from derive.vectors.build import manifest_file_name, vectors_file_name
 from legal.errors import IndexError_
 from release.keys import KeySigner, TrustStore, generate_private_key
 from serve.core import LegalCore
-from serve.hybrid.activate import activate_hybrid, artifact_subjects, attach_for_measurement
+from serve.hybrid.activate import activate_hybrid, attach_for_measurement
 from serve.hybrid.gate import HYBRID_POLICY, decide, gate_details
 from tests.hybrid.fakes import FAKE_IDENTITY, FakeEncoder
 from tests.hybrid.reports import PASSING, report, signed
@@ -167,4 +167,3 @@ def test_subjects_name_every_artifact(index_dir: Path) -> None:
     names = set(_subjects(index_dir))
     assert names == {"encoder/weights", "encoder/engine", f"{EU}.sqlite", f"{LU}.sqlite",
                      vectors_file_name(EU), vectors_file_name(LU), manifest_file_name(EU), manifest_file_name(LU)}
-    assert artifact_subjects is not None

@@ -289,15 +289,18 @@ def metadata_lane(conn: sqlite3.Connection, terms: Sequence[str], filters: Filte
     for (rowid,) in rows:
         if filters.works and rowid not in filters.works:
             continue
-        meta = [dict(r) for r in conn.execute(
+        meta = conn.execute(
             "SELECT kind, identifier, label, language, normalized FROM work_metadata WHERE work_rowid = ? "
-            "ORDER BY kind, identifier, label, language", (rowid,))]
-        words = [set(m["normalized"].split()) for m in meta]
-        overlap = {i: sum(1 for t in tokens if t in words[i]) for i in range(len(meta))}
-        best = max(overlap, key=lambda i: (overlap[i], -i), default=None)
-        if best is None or overlap[best] < min(MIN_METADATA_TOKENS, len(tokens)):
+            "ORDER BY kind, identifier, label, language", (rowid,)).fetchall()
+        best, best_overlap = None, -1
+        for i, row in enumerate(meta):  # the first label holding the most query words
+            words = set(row["normalized"].split())
+            overlap = sum(1 for t in tokens if t in words)
+            if overlap > best_overlap:
+                best, best_overlap = i, overlap
+        if best is None or best_overlap < min(MIN_METADATA_TOKENS, len(tokens)):
             continue
-        matched = meta[best]
+        matched = dict(meta[best])
         eligible = [v for v in versions_of(conn, rowid) if not v.withdrawn
                     and (filters.as_of is None or v.covers(filters.as_of))]
         if not eligible:
@@ -397,8 +400,10 @@ def quorum_occurrences(conn: sqlite3.Connection, groups: list[list[str]], min_te
     if not parts or match is None:
         return []
     each = " UNION ALL ".join("SELECT rowid FROM provision_fts WHERE provision_fts MATCH ?" for _ in parts)
+    # ``+rowid``: a plain filter over the OR match; a bare ``rowid IN`` would make FTS5 re-run the
+    # match once per quorum row (6x slower on the fixtures).
     ranked = (f"SELECT rowid AS state_rowid, {_BM25} AS score FROM provision_fts WHERE provision_fts MATCH ? "
-              f"AND rowid IN (SELECT rowid FROM ({each}) GROUP BY rowid HAVING COUNT(*) >= ?)")
+              f"AND +rowid IN (SELECT rowid FROM ({each}) GROUP BY rowid HAVING COUNT(*) >= ?)")
     params: list[Any] = [match, *parts, min_terms]
     if article_key is not None:
         ranked = (f"SELECT ls.state_rowid, f.score FROM lexical_states ls JOIN ({ranked}) f "
@@ -645,7 +650,9 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
 
     sections = sections_of()
     # Weaker queries are decided over the whole answer: a publisher's strict hits are not
-    # diluted by another publisher's stemmed or relaxed ones (serve.core.relax).
+    # diluted by another publisher's stemmed or relaxed ones (serve.core.relax). Lane results
+    # are kept between stages (memos), and a stage is replaced only when it found fewer than
+    # five exact hits, so shaping the replaced stage costs little.
     if args["retrieval_mode"] in ("keyword", "hybrid") and args.get("relax", "auto") == "auto" \
             and _strict_hits(sections) < FUZZY_MIN_EXACT_HITS:
         sections = sections_of(stem=True)

@@ -1,0 +1,200 @@
+"""The writer's no-change fast path: nothing written, the merge's own decision, reads once."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import datetime as dt
+import hashlib
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from corpus_tree import (
+    CorpusTree,
+    Enumeration,
+    ExpressionInput,
+    ObservationInput,
+    VersionInput,
+    WorkInput,
+)
+from corpus_tree.evidence import STREAM_CHUNK, hash_file
+from corpus_tree.records import parse_record_bytes, render, seal
+from corpus_tree.writer import (
+    ApplyReport,
+    _canonical_key,
+    apply_enumeration,
+    is_unchanged,
+    merge_record,
+    new_record,
+)
+from legal.canonical import canonical_text
+from legal.errors import LexError
+from legal.ids import Publisher, VersionKey
+
+T0 = dt.datetime(2026, 8, 1, 2, 0, tzinfo=dt.UTC)
+T1 = dt.datetime(2026, 8, 2, 2, 0, tzinfo=dt.UTC)
+WORK = "http://publications.europa.eu/resource/celex/32016R0679"
+SLUG = "32016r0679"
+BODY = b"<html><body><p>Article 1</p></body></html>"
+FR_BODY = b"<html><body><p>Article premier</p></body></html>"
+URL = "https://eur-lex.europa.eu/legal-content/EN/TXT/?uri=CELEX:32016R0679"
+METADATA = ({"kind": "eurovoc", "identifier": "http://eurovoc.europa.eu/1", "label": "données", "language": "fr",
+             "source_uri": WORK},
+            {"kind": "directory", "identifier": "http://publications.europa.eu/resource/authority/dir/1",
+             "label": "Data", "language": "en", "source_uri": WORK})
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _obs(data: bytes, file: str = "en.html") -> ObservationInput:
+    return ObservationInput(file, _sha(data), URL, T0)
+
+
+def _version(**kw: Any) -> VersionInput:
+    values: dict[str, Any] = {
+        "slug": SLUG, "publisher_version_identifier": WORK, "work_identifier": WORK,
+        "valid_from": dt.date(2016, 4, 27), "document_type": "REG", "in_force_status": "1",
+        "expressions": (ExpressionInput("en", URL, title="GDPR", observations=(_obs(BODY),)),),
+        "raw": {"celex": "32016R0679"}, "publisher_metadata": METADATA, "document_roles": ("base",),
+    }
+    values.update(kw)
+    return VersionInput(**values)
+
+
+def _enum(*versions: VersionInput) -> Enumeration:
+    return Enumeration(Publisher.EURLEX, True, (WorkInput(SLUG, WORK, document_type="REG"),), versions)
+
+
+def _states(root: Path) -> dict[str, tuple[int, int, int, str]]:
+    """Every entry under ``root``: inode, modification time, size and content hash — equal
+    states mean nothing was written, not even the same bytes again."""
+    out = {}
+    for path in sorted(root.rglob("*")):
+        st_ = path.lstat()
+        digest = "" if path.is_dir() else hashlib.sha256(path.read_bytes()).hexdigest()
+        out[path.relative_to(root).as_posix()] = (st_.st_ino, st_.st_mtime_ns, st_.st_size, digest)
+    return out
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> CorpusTree:
+    t = CorpusTree.create(tmp_path / "tree")
+    apply_enumeration(t, _enum(_version()), {_sha(BODY): BODY}, T0, durable=False)
+    return t
+
+
+def test_a_no_change_apply_writes_no_byte_and_hashes_nothing(tree: CorpusTree) -> None:
+    before = _states(tree.root)
+    report = apply_enumeration(tree, _enum(_version()), {_sha(BODY): BODY}, T1, durable=False)
+    assert not report.wrote_anything and report.events == {} and report.bytes_hashed == 0
+    assert _states(tree.root) == before  # manifest and records untouched (same inode and mtime)
+
+
+def test_a_body_already_stored_is_not_hashed_again(tree: CorpusTree) -> None:
+    later = _version(expressions=(ExpressionInput("en", URL, title="GDPR", observations=(_obs(BODY),)),
+                                  ExpressionInput("fr", URL, observations=(_obs(BODY, "fr.html"),))))
+    report = apply_enumeration(tree, _enum(later), {_sha(BODY): BODY}, T1, durable=False)
+    assert report.events == {"expression_added": 1} and report.bytes_hashed == 0 and report.bodies_added == 0
+
+
+def _stored(tree: CorpusTree) -> tuple[Path, dict[str, Any]]:
+    key = VersionKey.create(dt.date(2016, 4, 27), WORK)
+    path = tree.version_dir(SLUG, key) / "meta.json"
+    return path, parse_record_bytes(path.read_bytes(), str(path))
+
+
+def test_an_unchanged_record_is_not_re_verified_but_a_revised_one_is(tree: CorpusTree) -> None:
+    path, record = _stored(tree)
+    record["raw"]["note"] = "edited by hand"  # the stored hash no longer matches the content
+    path.write_bytes(render(record))
+    before = _states(tree.root)
+    quiet = apply_enumeration(tree, _enum(_version()), {}, T1, durable=False)
+    assert not quiet.wrote_anything and _states(tree.root) == before  # left alone (verify reports it)
+    with pytest.raises(LexError) as err:
+        apply_enumeration(tree, _enum(_version(in_force_status="0")), {}, T1, durable=False)
+    assert err.value.code == "record_hash_mismatch"  # never revised on top of a bad record
+    assert _states(tree.root) == before
+
+
+def _variants() -> list[tuple[str, VersionInput]]:
+    base = _version()
+    en = base.expressions[0]
+    return [
+        ("same", base),
+        ("same, metadata reordered and repeated", _version(publisher_metadata=(METADATA[1], METADATA[0], METADATA[1]))),
+        ("same, roles repeated", _version(document_roles=("base", "base"))),
+        ("same, an observation seen again later",
+         _version(expressions=(dataclasses.replace(en, observations=(dataclasses.replace(_obs(BODY), retrieved_at=T1),)),))),
+        ("same, no observation this time", _version(expressions=(dataclasses.replace(en, observations=()),))),
+        ("valid_to closed", _version(valid_to=dt.date(2018, 5, 24))),
+        ("document_type", _version(document_type="DIR")),
+        ("in_force_status", _version(in_force_status=None)),
+        ("raw value", _version(raw={"celex": "32016R0679", "legal_form": "REG"})),
+        ("raw key absent is kept", _version(raw={})),
+        ("metadata", _version(publisher_metadata=METADATA[:1])),
+        ("roles", _version(document_roles=("base", "amending"))),
+        ("title", _version(expressions=(dataclasses.replace(en, title="Regulation"),))),
+        ("title_short", _version(expressions=(dataclasses.replace(en, title_short="GDPR"),))),
+        ("source_uri", _version(expressions=(dataclasses.replace(en, source_uri=URL + "&x"),))),
+        ("text_url", _version(expressions=(dataclasses.replace(en, text_url=URL + "#text"),))),
+        ("new language", _version(expressions=(en, ExpressionInput("fr", URL)))),
+        ("new observation", _version(expressions=(dataclasses.replace(en, observations=(_obs(BODY), _obs(FR_BODY, "en.pdf"))),))),
+        ("same file, new bytes", _version(expressions=(dataclasses.replace(en, observations=(_obs(FR_BODY),)),))),
+        ("expression valid_to only", _version(expressions=(dataclasses.replace(en, valid_to=dt.date(2020, 1, 1)),))),
+    ]
+
+
+@pytest.mark.parametrize(("label", "variant"), _variants(), ids=[label for label, _ in _variants()])
+def test_is_unchanged_is_exactly_the_merge_changing_nothing(label: str, variant: VersionInput) -> None:
+    lex_id = f"eu-eurlex:{SLUG}:{VersionKey.create(dt.date(2016, 4, 27), WORK)}"
+    stored = seal(new_record(Publisher.EURLEX, _version(), lex_id, "2026-08-01T02:00:00Z"))
+    states = [stored]
+    withdrawn = copy.deepcopy(stored)
+    withdrawn["events"].append({"event": "withdrawn_from_source", "observed_from": "2026-08-02T02:00:00Z",
+                                "scope": "version", "detail": "gone"})
+    states.append(seal(withdrawn))
+    unavailable = copy.deepcopy(stored)
+    unavailable["expressions"][0]["text"] = {"available": False, "reason": "body_not_found", "url": URL}
+    states.append(seal(unavailable))
+    for old in states:
+        merged = seal(merge_record(copy.deepcopy(old), variant, "2026-09-01T00:00:00Z", ApplyReport("eu-eurlex")))
+        assert is_unchanged(old, variant) == (merged == old), label
+
+
+def test_caching_reads_each_record_once_per_file_state(tree: CorpusTree) -> None:
+    with tree.caching():
+        first = tree.versions(SLUG, verify=False)
+        assert tree.versions(SLUG, verify=True)[0] is first[0]  # parsed once, hash checked once
+        apply_enumeration(tree, _enum(_version(in_force_status="0")), {}, T1, durable=False)
+        after = tree.versions(SLUG, verify=True)
+        assert after[0] is not first[0] and after[0].in_force_status == "0"  # the file was replaced
+    assert tree.versions(SLUG)[0] is not after[0]  # nothing cached outside the block
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.text(max_size=6), st.text(max_size=12), max_size=5))
+def test_the_fast_canonical_key_is_rfc_8785(item: dict[str, str]) -> None:
+    try:
+        expected: str | None = canonical_text(item)
+    except LexError:
+        expected = None
+    try:
+        got: str | None = _canonical_key(item)
+    except LexError:
+        got = None
+    assert got == expected
+
+
+@pytest.mark.parametrize("size", [0, 1, 4095, STREAM_CHUNK - 1, STREAM_CHUNK, STREAM_CHUNK + 1, 3 * STREAM_CHUNK + 7])
+def test_hash_file_streams_any_size(tmp_path: Path, size: int) -> None:
+    data = os.urandom(size)
+    path = tmp_path / "blob"
+    path.write_bytes(data)
+    assert hash_file(path) == (hashlib.sha256(data).hexdigest(), size)
