@@ -48,6 +48,7 @@ def measure(index_dir: Path, judgments_path: Path, encoder_name: str, minilm_dir
             created_at: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """(report, figures) of one keyword + hybrid comparison."""
     from derive.vectors.encoder import load_encoder
+    from release.report import metric
     from serve.core import LegalCore
     from serve.evaluation import load_judgments
     from serve.evaluation.benchmark import index_files, run
@@ -81,9 +82,9 @@ def measure(index_dir: Path, judgments_path: Path, encoder_name: str, minilm_dir
         files = index_files(index_dir, core.stamps())
         publishers = list(core.publishers)
         memory = Memory(rss_before, rss_after, rss_peak, sum(lane.nbytes for lane in lanes))
-        extra = {"encoder_load_ms": round(load_ms, 1),
+        extra = {"code": _code_identity(), "encoder_load_ms": metric(load_ms, 1),
                  "semantic_lane": {"queries_encoded": encoded,
-                                   "encode_ms_mean": round(encode_ms / encoded, 3) if encoded else None,
+                                   "encode_ms_mean": metric(encode_ms / encoded, 3) if encoded else None,
                                    "sections_fused_or_anchored": sum(lane.stats.queries for lane in lanes)}}
         report = comparison_report(keyword, hybrid, judgments, files, subjects, encoder.identity.as_dict(),
                                    _vectors_summary(index_dir, publishers), memory, created_at=created_at,
@@ -91,6 +92,21 @@ def measure(index_dir: Path, judgments_path: Path, encoder_name: str, minilm_dir
     figures = {"encoder": encoder.identity.encoder_id, "metrics": report["metrics"],
                "decision": report["context"]["decision"], **extra}
     return report, figures
+
+
+def _code_identity() -> dict[str, Any]:
+    """The commit measured, and whether the working tree differed from it (read-only git calls)."""
+    import subprocess
+
+    def git(*args: str) -> str:
+        try:
+            return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=True,
+                                  timeout=30).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            return ""
+
+    return {"code_commit": git("rev-parse", "HEAD") or None,
+            "working_tree_modified": bool(git("status", "--porcelain", "--untracked-files=no"))}
 
 
 def _has_torch() -> bool:

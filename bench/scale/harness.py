@@ -10,11 +10,13 @@ Layout under ``--out`` (default ``bench/out/scale``)::
 
 from __future__ import annotations
 
+import hashlib
 import os
 import platform
 import shutil
 import sqlite3
 import subprocess
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,8 +55,31 @@ def run_scale(options: Options) -> dict[str, Any]:
                                "works_subset": {k: v for k, v in options.works.items() if v}, "runs": []}
     for n in options.ns:
         results["runs"].append(run_one(n, base, options, log))
+        check_code(results, n)
         finish(results, options)
     return results
+
+
+#: The code a run measures. In a shared working tree it can change under a long run; a run
+#: whose code changed is flagged (``meta.code_changed_during``) rather than silently mixed.
+WATCHED = ("legal", "corpus_tree", "publishers", "derive", "release", "bench/scale")
+
+
+def code_digest() -> str:
+    """SHA-256 (16 hex) over the path and bytes of every ``.py`` file of the watched packages."""
+    digest = hashlib.sha256()
+    for package in WATCHED:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def check_code(results: dict[str, Any], n: int) -> None:
+    now = code_digest()
+    if now != results["meta"]["code_digest"]:
+        results["meta"].setdefault("code_changed_during", []).append(n)
+        results["meta"]["code_digest"] = now
+        print(f"warning: the measured code changed during the run of N={n}", file=sys.stderr)
 
 
 def finish(results: dict[str, Any], options: Options) -> None:
@@ -123,5 +148,5 @@ def machine() -> dict[str, Any]:
         commit = None
     return {"cpus": os.cpu_count(), "python": platform.python_version(), "sqlite": sqlite3.sqlite_version,
             "platform": platform.platform(terse=True), "commit": commit,
-            "started_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            "started_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "code_digest": code_digest(),
             "load_at_start": [round(x, 2) for x in os.getloadavg()]}

@@ -3,11 +3,13 @@
 Replica 0 is the corpus as imported. Replica ``r`` ≥ 1 is a copy in which every identity the
 publisher would mint differently for another act is rewritten, consistently across records:
 
-- **Legilux**: one path segment ``scale-r<r>`` is inserted after ``/eli/etat/leg/`` (and
-  ``/eli/etat/adm/``) in every URI of the record — work URI, consolidation URI (the publisher
-  version identifier), expression pages, ``text.url``, filestore URLs of XML and PDF bodies.
-  ``loi-2006-07-31-n2`` becomes ``scale-r3-loi-2006-07-31-n2``; the date tails the adapter
-  reads stay intact.
+- **Legilux**: one path segment ``scale-r<r>`` is inserted into every ELI of the record —
+  work URI, consolidation URI (the publisher version identifier), expression pages,
+  ``text.url``, filestore URLs of XML and PDF bodies: after ``/eli/etat/leg/<kind>/<yyyy>/<mm>/<dd>/``
+  when the ELI has that shape, else right after ``/eli/etat/leg/`` (or ``adm/``).
+  ``loi-2006-07-31-n2`` becomes ``loi-2006-07-31-scale-r3-n2``: the slug keeps the
+  ``<kind>-<date>`` head by which the Mémorial profile finds the act in a gazette issue, and
+  the date tails the adapter reads from consolidation URIs stay intact.
 - **EUR-Lex**: the CELEX number gets ``9`` and the three-digit replica number inserted after
   its type letters (``32016R0679`` → ``32016R90030679``, ``02016R0679-20160504`` →
   ``02016R90030679-20160504``, ``32004L0048R(03)`` → ``32004L90030048R(03)``), in ``raw.celex``
@@ -47,7 +49,7 @@ Rename = Callable[[str], str]
 CELEX_BASE = "http://publications.europa.eu/resource/celex/"
 CELLAR_PATH = "/resource/cellar/"
 MAX_REPLICAS = 999
-_LU_ELI = re.compile(r"/eli/etat/(leg|adm)/")
+_LU_ELI = re.compile(r"/eli/etat/(?:leg|adm)/(?:[^/]+/\d{4}/\d{2}/\d{2}/)?")
 _CELEX_IN_URI = re.compile(r"(resource/celex/|CELEX:)([^\s\"&#?]+)")
 _CELEX_PARTS = re.compile(r"^([0-9CE])(\d{4})([A-Z]+)(.+)$", re.IGNORECASE)
 _SKIP_KEYS = frozenset({"sha256", "file", "record_sha256", "lex_id", "provenance", "events", "title",

@@ -17,7 +17,8 @@ the answer so that a reader can tell a weaker match from a direct one:
   never ``mutuellement``. The bound is one of length, not of meaning: a short false friend can
   pass (``entrepot``), which is why stems are a reported fallback only. At most
   :data:`STEM_MAX_VARIANTS` variants per word, closest in length first. Listed in
-  ``query_expansions`` as ``entree -> entrer``; hits carry the match reason ``stem``.
+  ``query_expansions`` as ``entree -> entrer``; hits carry the match reason ``stem``. A word
+  already replaced by fuzzy expansion (a typo) is not stemmed as well.
 - **Relaxation** (when the strict query, with any expansion, finds no provision in any
   publisher): first the French, English and German stop words, the words that only frame a
   comparison (:data:`RELAXABLE_WORDS`: ``versus``, ``comparer``, the elided ``l'``…) and bare
@@ -27,7 +28,10 @@ the answer so that a reader can tell a weaker match from a direct one:
   provisions (reason ``any_term``, hits ``any_term``), but a provision must still hold a
   strict majority of them (:func:`quorum`): a single shared word is a coincidence, not an
   answer, and a question about a subject the corpus does not hold stays empty. Reported as
-  ``query_relaxed: {from, to, reason, dropped, min_terms}``.
+  ``query_relaxed: {from, to, reason, dropped, min_terms}``. Relaxation is withheld, and
+  ``relaxation_withheld`` says why, when a content word is in no provision of the index or when
+  the caller's filters, not the words, emptied the answer
+  (:func:`serve.core.ops.search.relaxation_withheld`).
 
 Nothing here reads an index: the functions turn normalised terms into FTS5 term groups
 (:func:`derive.index.text.fts_query`), and :func:`describe` renders a group list for the report.

@@ -17,6 +17,7 @@ that produces the report (it is how the evidence is measured in the first place)
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Protocol
@@ -24,8 +25,8 @@ from typing import Any, Protocol
 from derive.vectors.build import manifest_file_name, vectors_file_name
 from derive.vectors.encoder import Encoder, load_encoder, sha256_file
 from derive.vectors.store import LoadedVectors, load_vectors
-from legal.errors import IndexError_
-from release.keys import TrustStore
+from legal.errors import IndexError_, LexError
+from release.keys import TrustStore, trust_roots_from_env
 from release.report import GatePolicy
 from serve.core.mount import MountedIndex
 from serve.hybrid.gate import (
@@ -123,3 +124,26 @@ def attach_for_measurement(core: HasIndexes, index_dir: Path, encoder: Encoder) 
 
 def decisions_json(decisions: Mapping[str, Decision]) -> list[dict[str, Any]]:
     return [decisions[p].to_dict() for p in sorted(decisions)]
+
+
+#: Path of the signed hybrid benchmark report (``*.dsse.json``) a server may activate hybrid with.
+REPORT_ENV = "LEX_HYBRID_REPORT"
+
+
+def activate_from_env(core: HasIndexes, index_dir: Path, environ: Mapping[str, str] | None = None) -> dict[
+        str, Decision] | None:
+    """The server's entry point: with ``LEX_HYBRID_REPORT`` set, decide hybrid for ``core``.
+
+    The report is verified against the trust roots of ``LEX_TRUST_ROOTS`` (the same pinned keys
+    as the artifact set). Never raises: every problem becomes a typed refusal and keyword serving
+    is unaffected. Without the variable nothing is decided (hybrid answers ``not_activated``).
+    """
+    env = os.environ if environ is None else environ
+    report = env.get(REPORT_ENV)
+    if not report:
+        return None
+    try:
+        trust: TrustStore | None = trust_roots_from_env(environ=env)
+    except LexError:
+        trust = None
+    return activate_hybrid(core, index_dir, report=Path(report), trust=trust)

@@ -218,7 +218,9 @@ async def _no_version_page(request: Request, publisher: str, slug: str, point: P
 
 def _ambiguous_page(request: Request, publisher: str, slug: str, point: Point,
                     choices: list[dict[str, Any]], envelope: Any) -> Response:
-    message = (f"Two or more states of {publisher}:{slug} begin on {point.date}. "
+    starts = sorted({str(c.get("valid_from")) for c in choices if c.get("valid_from")})
+    began = f", all beginning {', '.join(starts)}" if starts else ""
+    message = (f"On {point.date}, {len(choices)} states of {publisher}:{slug} apply{began}. "
                "Choose one exact version:")
     context = {"title": "Ambiguous date", "message": message, "point": point.text, "choices": choices,
                "work": f"{publisher}:{slug}", "work_url": work_url(publisher, slug), "conflict": True}

@@ -47,9 +47,19 @@ def test_celex_rename_keeps_sector_year_and_type(celex: str, replica: int, expec
 def test_legilux_rename_inserts_one_segment() -> None:
     rename = lu_renamer(3)
     assert rename("http://data.legilux.public.lu/eli/etat/leg/loi/2006/07/31/n2") == \
-        "http://data.legilux.public.lu/eli/etat/leg/scale-r3/loi/2006/07/31/n2"
-    assert rename("https://legilux.public.lu/filestore/eli/etat/adm/x/fr/pdf/a.pdf") == \
-        "https://legilux.public.lu/filestore/eli/etat/adm/scale-r3/x/fr/pdf/a.pdf"
+        "http://data.legilux.public.lu/eli/etat/leg/loi/2006/07/31/scale-r3/n2"
+    assert rename("http://data.legilux.public.lu/eli/etat/leg/code/travail/20110221") == \
+        "http://data.legilux.public.lu/eli/etat/leg/scale-r3/code/travail/20110221"
+    assert rename("https://legilux.public.lu/filestore/eli/etat/leg/memorial/2000/a125/fr/pdf/a.pdf") == \
+        "https://legilux.public.lu/filestore/eli/etat/leg/scale-r3/memorial/2000/a125/fr/pdf/a.pdf"
+
+
+def test_legilux_replica_slug_keeps_kind_and_date() -> None:
+    """The Mémorial profile finds an act in a gazette issue by the slug's ``<kind>-<date>`` head."""
+    from bench.scale.replicate import slug_of
+
+    work = lu_renamer(12)("http://data.legilux.public.lu/eli/etat/leg/rgd/2026/02/11/a74")
+    assert slug_of(Publisher.LEGILUX, work) == "rgd-2026-02-11-scale-r12-a74"
 
 
 @pytest.mark.parametrize(("head", "expected"), [

@@ -60,6 +60,8 @@ def test_an_ambiguous_bare_date_is_409_with_exact_key_links(dev_client: TestClie
     assert status == 409
     assert "ambiguous_version" in page
     assert {f"{WORK_URL}/{V2A}", f"{WORK_URL}/{V2B}"} <= hrefs(page)
+    # The message names the date asked and the states' own start, never one for the other.
+    assert "On 2022-06-01, 2 states" in page and f"all beginning {V2A[:10]}" in page
 
 
 def test_a_date_without_a_version_is_404_with_exact_key_links(dev_client: TestClient) -> None:

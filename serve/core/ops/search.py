@@ -209,11 +209,14 @@ def fuzzy_expansions(conn: sqlite3.Connection, terms: Sequence[str], known: set[
 
 def stem_variants(conn: sqlite3.Connection, terms: Sequence[str], groups: Sequence[Sequence[str]],
                   language: str | None) -> dict[str, list[str]]:
-    """The held inflections of each stemmable query word (:func:`serve.core.relax.variants`)
-    that its group (the word and any fuzzy expansion) does not hold yet."""
+    """The held inflections of each stemmable query word (:func:`serve.core.relax.variants`).
+    A word already replaced by fuzzy expansion (a typo) is not stemmed as well: two
+    approximations are not stacked."""
     group_of = dict(zip(terms, groups, strict=True))
     out: dict[str, list[str]] = {}
     for term, stem in relax.stems(terms, language).items():
+        if len(group_of[term]) > 1:
+            continue
         held = [(str(t), int(d)) for t, d in conn.execute(
             "SELECT term, docs FROM vocabulary WHERE term >= ? AND term < ? AND length(term) <= ?",
             (stem, stem + chr(0x10FFFF), max(len(stem) + relax.STEM_MAX_ENDING, len(term) + relax.WORD_MAX_ENDING)))]
