@@ -169,7 +169,9 @@ def determinism_sample(tree: CorpusTree, out: Path) -> tuple[list[str], bool]:
     same = True
     for version in sample:
         siblings = tree.versions(version.work_id.slug.value, verify=False)
-        outcome = derive_version(version, tree.evidence, fmx4_languages(siblings, tree.evidence), aliases)
+        first = min(str(v.valid_from) for v in siblings)
+        outcome = derive_version(version, tree.evidence, fmx4_languages(siblings, tree.evidence), aliases,
+                                 first_valid_from=first)
         fresh = sorted(canonical_bytes(r) for r in outcome.rows)
         same = same and fresh == sorted(stored[version.lex_id])
     return [v.lex_id for v in sample], same
@@ -179,36 +181,27 @@ def _counts_path(lex: LexSettings, publisher: Publisher) -> Path:
     return lex.root / "state" / f"empty-provisions-{publisher.value}.json"
 
 
-def empty_counts(dataset: Path) -> dict[str, int]:
-    """Empty provisions per work in a dataset directory."""
-    counts: dict[str, int] = {}
-    path = dataset / "provisions.jsonl"
-    if not path.is_file():
-        return counts
-    with path.open("rb") as handle:
-        for line in handle:
-            row = json.loads(line)
-            if not str(row.get("text_md", "")).strip():
-                counts[row["work_id"]] = counts.get(row["work_id"], 0) + 1
-    return counts
-
-
 def _remember_empty_counts(lex: LexSettings, publisher: Publisher, out: Path) -> None:
+    """Keep the accepted dataset's empty-provision signatures as the ratchet's baseline."""
+    from derive.ratchet import empty_signature_counts
+
     if (out / "provisions.jsonl").is_file():
         path = _counts_path(lex, publisher)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(canonical_bytes(empty_counts(out)))
+        path.write_bytes(canonical_bytes(empty_signature_counts(out)))
 
 
 def ratchet_problems(lex: LexSettings) -> list[str]:
-    """Works whose number of empty provisions grew since the previous accepted dataset."""
+    """(work, signature) pairs whose empty provisions grew since the previous accepted dataset
+    (reference model §6.7); a work with no baseline is accepted as it is."""
+    from derive.ratchet import check_ratchet, empty_signature_counts
+
     problems: list[str] = []
     for publisher in Publisher:
         previous_path = _counts_path(lex, publisher)
-        if not previous_path.is_file():
+        dataset = lex.derived(publisher.value)
+        if not previous_path.is_file() or not (dataset / "provisions.jsonl").is_file():
             continue
         previous = json.loads(previous_path.read_bytes())
-        for work, count in sorted(empty_counts(lex.derived(publisher.value)).items()):
-            if count > previous.get(work, 0):
-                problems.append(f"{work}: empty provisions {previous.get(work, 0)} -> {count}")
+        problems.extend(str(p) for p in check_ratchet(previous, empty_signature_counts(dataset)))
     return problems

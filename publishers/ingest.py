@@ -1,8 +1,7 @@
 """Ingest: enumerate → fetch only what the tree lacks → apply, all or nothing.
 
-1. The adapter enumerates completely (an incomplete enumeration raises; nothing is written
-   to the tree before that). Meanwhile a reader thread parses the tree's records once for
-   the run (the enumeration mostly waits on the publisher; see :meth:`CorpusTree.caching`).
+1. The adapter enumerates completely (an incomplete enumeration raises; nothing is read from
+   or written to the tree before that).
 2. For every expression, the manifestations to fetch are those the tree has no observation
    for: the primary body while the expression has no primary observation (once one exists
    it is never refetched); an alternative file (Legilux PDF) while no observation of it
@@ -26,10 +25,8 @@ from __future__ import annotations
 import dataclasses
 import datetime as _dt
 import tempfile
-import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -100,21 +97,14 @@ def ingest(adapter: PublisherAdapter, tree: CorpusTree, *, scope: object | None 
     report = IngestReport(adapter.publisher.value)
     counters = _http_counters(adapter)
     clock = _Phases(report)
-    # Records are parsed once for the run — while the publisher answers the enumeration, to
-    # plan here — and again by the writer (under its lock) only if a file changed meanwhile;
-    # the writer checks the hash of every record it revises.
+    listing = adapter.enumerate(scope)
+    clock.done("enumerate_s")
+    _count_listing(listing, report)
+    # Records are parsed once for the run — to plan here — and again by the writer (under its
+    # lock) only if a file changed meanwhile; the writer checks the hash of every record it
+    # revises.
     with tree.caching():
-        stop = threading.Event()
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="lex-ingest-read") as pool:
-            reading = pool.submit(_existing, tree, adapter.publisher, stop)
-            try:
-                listing = adapter.enumerate(scope)
-            except BaseException:
-                stop.set()  # the reader stops at its next record; its result is discarded
-                raise
-            clock.done("enumerate_s")
-            existing = reading.result()
-        _count_listing(listing, report)
+        existing = _existing(tree, adapter.publisher)
         with tempfile.TemporaryDirectory(prefix="lex-ingest-", dir=staging_dir) as staging:
             report.apply, final = _fetch_and_apply(adapter, tree, listing, existing, stamp, Path(staging), strict,
                                                    report, progress, durable, clock)
@@ -124,15 +114,9 @@ def ingest(adapter: PublisherAdapter, tree: CorpusTree, *, scope: object | None 
     return report
 
 
-def _existing(tree: CorpusTree, publisher: Publisher, stop: threading.Event) -> dict[str, VersionRecord]:
+def _existing(tree: CorpusTree, publisher: Publisher) -> dict[str, VersionRecord]:
     """The publisher's version records in the tree (for planning only), by lex id."""
-    out: dict[str, VersionRecord] = {}
-    for v in tree.iter_versions(verify=False):
-        if stop.is_set():
-            break
-        if v.publisher is publisher:
-            out[v.lex_id] = v
-    return out
+    return {v.lex_id: v for v in tree.iter_versions(verify=False) if v.publisher is publisher}
 
 
 def _fetch_and_apply(adapter: PublisherAdapter, tree: CorpusTree, listing: PublisherEnumeration,

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+pytest_plugins = ["tests.fixture_builds"]
+
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_FIXTURES = Path(os.environ.get("LEX_FIXTURES", ROOT.parent / "shared" / "fixtures")).resolve()
 

@@ -1,7 +1,8 @@
 """Command line of the scale harness (see :mod:`bench.scale`).
 
 Public: ``python -m bench.scale --n 1 4 16 [--out DIR] [--fixtures DIR] [--lu-works SLUG…]
-[--eu-works SLUG…] [--keep] [--publish] [--no-plot]``.
+[--eu-works SLUG…] [--keep] [--publish] [--no-plot]``; ``--report-only [--publish]`` re-renders
+the tables and plot from an existing ``scale.json``.
 
 Internal (started by the harness itself): ``_serve`` (the replay child) and ``_stage NAME``
 (one measured stage).
@@ -36,7 +37,15 @@ def main_run(argv: list[str]) -> None:
     parser.add_argument("--keep", action="store_true", help="keep each N's tree, dataset, index and release")
     parser.add_argument("--publish", action="store_true", help="copy the plot and tables into the docs")
     parser.add_argument("--no-plot", dest="plot", action="store_false")
+    parser.add_argument("--report-only", action="store_true",
+                        help="no run: re-render scale.md and scale.png (and --publish) from --out/scale.json")
     args = parser.parse_args(argv)
+    if args.report_only:
+        results = report.rerender(args.out.resolve(), draw=args.plot)
+        report.print_table(results)
+        if args.publish:
+            print("published:", ", ".join(report.publish(results, args.out.resolve() / "scale.png", ROOT)))
+        return
     fixtures = (args.fixtures or default_fixtures()).resolve()
     if not fixtures.is_dir():
         raise SystemExit(f"fixtures not found at {fixtures} (use --fixtures or LEX_FIXTURES)")

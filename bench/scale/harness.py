@@ -83,13 +83,9 @@ def check_code(results: dict[str, Any], n: int) -> None:
 
 
 def finish(results: dict[str, Any], options: Options) -> None:
-    results["growth"] = report.growth(results["runs"])
     loads = [x for r in results["runs"] for x in (r["load_min"], r["load_max"])]
     results["meta"].update(load_min=min(loads), load_max=max(loads))
-    report.write_json(results, options.out / "scale.json")
-    (options.out / "scale.md").write_text(report.markdown(results) + "\n")
-    if options.plot:
-        report.plot(results, options.out / "scale.png")
+    report.render(results, options.out, draw=options.plot)
 
 
 def run_one(n: int, base: Path, options: Options, log: Path) -> dict[str, Any]:

@@ -2,7 +2,8 @@
 publishing them into the docs (between ``<!-- scale:begin -->`` / ``<!-- scale:end -->``).
 
 Targets (issue #7): time grows at most 18× for 16× the data; every stage's peak RSS stays
-at or under 1 GB whatever N; index bytes per provision stay constant (±10 %).
+at or under 1 GB whatever N (measured, and not on course to pass it before
+:data:`FLAT_HORIZON_N`); index bytes per provision stay constant (±10 %).
 
 Replicas repeat the fixtures' wording, and the index stores each distinct wording once
 (``texts``), so the *measured* bytes per provision fall as N grows. The constancy check is
@@ -24,6 +25,10 @@ from bench.scale.stages import STAGES
 TIME_TARGET = 18.0 / 16.0  # time ratio per data ratio (18× for 16×)
 RSS_TARGET_MB = 1024.0
 BPP_TOLERANCE = 0.10
+#: "Whatever N": no stage may be on course to pass 1 GB before this many replicas (256 × the
+#: fixtures ≈ 7.5 GB of bodies, 25,000 works), judged from its growth between the smallest and
+#: the largest N measured.
+FLAT_HORIZON_N = 256
 BEGIN, END = "<!-- scale:begin -->", "<!-- scale:end -->"
 
 
@@ -31,34 +36,48 @@ def growth(runs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """Ratios of every run against the smallest N, and the three target checks."""
     if not runs:
         return {}
-    base = min(runs, key=lambda r: r["n"])
-    rows = []
-    for run in sorted(runs, key=lambda r: r["n"]):
-        data = run["provisions"] / base["provisions"] if base["provisions"] else float(run["n"] / base["n"])
-        times = {s: _ratio(run["stages"][s]["wall_s"], base["stages"][s]["wall_s"]) for s in STAGES}
-        cpus = {s: _ratio(run["stages"][s]["cpu_s"], base["stages"][s]["cpu_s"]) for s in STAGES}
-        rows.append({"n": run["n"], "data_ratio": round(data, 3),
-                     "wall_ratio": _ratio(run["total_wall_s"], base["total_wall_s"]),
-                     "cpu_ratio": _ratio(run["total_cpu_s"], base["total_cpu_s"]),
-                     "stage_wall_ratio": times, "stage_cpu_ratio": cpus,
-                     "max_peak_rss_mb": run["max_peak_rss_mb"],
-                     "index_bytes_per_provision": run["index_bytes_per_provision"],
-                     "index_bytes_per_provision_excl_texts": run["index_bytes_per_provision_excl_texts"]})
+    ordered = sorted(runs, key=lambda r: r["n"])
+    base, top = ordered[0], ordered[-1]
+    rows = [_growth_row(run, base) for run in ordered]
+    trend = rss_trend(base, top)
+    return {"base_n": base["n"], "rows": rows, "rss_trend": trend,
+            "checks": {"time": _time_check(rows[-1]), "rss": _rss_check(rows, trend),
+                       "index_bytes_per_provision": _bpp_check(rows, base)}}
+
+
+def _growth_row(run: Mapping[str, Any], base: Mapping[str, Any]) -> dict[str, Any]:
+    data = run["provisions"] / base["provisions"] if base["provisions"] else run["n"] / base["n"]
+    return {"n": run["n"], "data_ratio": round(data, 3),
+            "wall_ratio": _ratio(run["total_wall_s"], base["total_wall_s"]),
+            "cpu_ratio": _ratio(run["total_cpu_s"], base["total_cpu_s"]),
+            "stage_wall_ratio": {s: _ratio(run["stages"][s]["wall_s"], base["stages"][s]["wall_s"]) for s in STAGES},
+            "stage_cpu_ratio": {s: _ratio(run["stages"][s]["cpu_s"], base["stages"][s]["cpu_s"]) for s in STAGES},
+            "max_peak_rss_mb": run["max_peak_rss_mb"],
+            "index_bytes_per_provision": run["index_bytes_per_provision"],
+            "index_bytes_per_provision_excl_texts": run["index_bytes_per_provision_excl_texts"]}
+
+
+def _time_check(top: Mapping[str, Any]) -> dict[str, Any]:
+    limit = TIME_TARGET * top["data_ratio"]
+    return {"data_ratio": top["data_ratio"], "wall_ratio": top["wall_ratio"], "cpu_ratio": top["cpu_ratio"],
+            "limit": round(limit, 2), "passed_wall": top["wall_ratio"] <= limit,
+            "passed_cpu": top["cpu_ratio"] <= limit}
+
+
+def _rss_check(rows: Sequence[Mapping[str, Any]], trend: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    top = max(r["max_peak_rss_mb"] for r in rows)
+    early = {s: t["n_at_1gb"] for s, t in trend.items() if t["n_at_1gb"] is not None and t["n_at_1gb"] < FLAT_HORIZON_N}
+    return {"max_mb": top, "limit_mb": RSS_TARGET_MB, "within_limit": top <= RSS_TARGET_MB,
+            "flat_horizon_n": FLAT_HORIZON_N, "reaches_limit_before_horizon": early,
+            "passed": top <= RSS_TARGET_MB and not early}
+
+
+def _bpp_check(rows: Sequence[Mapping[str, Any]], base: Mapping[str, Any]) -> dict[str, Any]:
     bpp = [r["index_bytes_per_provision_excl_texts"] for r in rows if r["index_bytes_per_provision_excl_texts"]]
     spread = (max(bpp) - min(bpp)) / min(bpp) if bpp else 0.0
-    top = rows[-1]
-    return {"base_n": base["n"], "rows": rows, "rss_trend": rss_trend(base, max(runs, key=lambda r: r["n"])),
-            "checks": {
-        "time": {"data_ratio": top["data_ratio"], "wall_ratio": top["wall_ratio"], "cpu_ratio": top["cpu_ratio"],
-                 "limit": round(TIME_TARGET * top["data_ratio"], 2),
-                 "passed_wall": top["wall_ratio"] <= TIME_TARGET * top["data_ratio"],
-                 "passed_cpu": top["cpu_ratio"] <= TIME_TARGET * top["data_ratio"]},
-        "rss": {"max_mb": max(r["max_peak_rss_mb"] for r in rows), "limit_mb": RSS_TARGET_MB,
-                "passed": max(r["max_peak_rss_mb"] for r in rows) <= RSS_TARGET_MB},
-        "index_bytes_per_provision": {"values": bpp, "measured": [r["index_bytes_per_provision"] for r in rows],
-                                      "text_share_at_base": _text_share(base), "spread": round(spread, 4),
-                                      "tolerance": BPP_TOLERANCE, "passed": spread <= BPP_TOLERANCE},
-    }}
+    return {"values": bpp, "measured": [r["index_bytes_per_provision"] for r in rows],
+            "text_share_at_base": _text_share(base), "spread": round(spread, 4), "tolerance": BPP_TOLERANCE,
+            "passed": spread <= BPP_TOLERANCE}
 
 
 def rss_trend(base: Mapping[str, Any], top: Mapping[str, Any]) -> dict[str, dict[str, float | None]]:
@@ -144,8 +163,9 @@ def _growth_lines(g: Mapping[str, Any]) -> str:
         f"- **Time**: {t['data_ratio']:g}× the data took {t['wall_ratio']:g}× the wall time and "
         f"{t['cpu_ratio']:g}× the CPU time (limit {t['limit']:g}×): wall {_ok(t['passed_wall'])}, "
         f"CPU {_ok(t['passed_cpu'])}.",
-        f"- **Memory**: the largest per-stage peak RSS is {rss['max_mb']:,.0f} MB (limit {rss['limit_mb']:,.0f} MB): "
-        f"{_ok(rss['passed'])}." + (f" Growing: {'; '.join(growing)}." if growing else ""),
+        f"- **Memory**: the largest per-stage peak RSS is {rss['max_mb']:,.0f} MB (limit {rss['limit_mb']:,.0f} MB, "
+        f"{'within' if rss['within_limit'] else 'over'}); flat up to N={rss['flat_horizon_n']}: {_ok(rss['passed'])}."
+        + (f" Growing: {'; '.join(growing)}." if growing else ""),
         f"- **Index bytes per provision** (excluding the deduplicated text store): "
         f"{', '.join(f'{v:,.0f}' for v in bpp['values'])} (spread {bpp['spread']:.1%}, tolerance "
         f"{bpp['tolerance']:.0%}): {_ok(bpp['passed'])}. Measured with the text store: "
@@ -161,6 +181,21 @@ def _ok(passed: bool) -> str:
 
 def print_table(results: Mapping[str, Any]) -> None:
     print(markdown(results))
+
+
+def render(results: dict[str, Any], out: Path, *, draw: bool = True) -> dict[str, Any]:
+    """Recompute growth; write ``scale.json``, ``scale.md`` and (``draw``) ``scale.png`` under ``out``."""
+    results["growth"] = growth(results["runs"])
+    write_json(results, out / "scale.json")
+    (out / "scale.md").write_text(markdown(results) + "\n")
+    if draw:
+        plot(results, out / "scale.png")
+    return results
+
+
+def rerender(out: Path, *, draw: bool = True) -> dict[str, Any]:
+    """:func:`render` again from an existing ``out/scale.json`` (no run)."""
+    return render(json.loads((out / "scale.json").read_text()), out, draw=draw)
 
 
 def write_json(results: Mapping[str, Any], path: Path) -> None:

@@ -167,3 +167,22 @@ def test_subjects_name_every_artifact(index_dir: Path) -> None:
     names = set(_subjects(index_dir))
     assert names == {"encoder/weights", "encoder/engine", f"{EU}.sqlite", f"{LU}.sqlite",
                      vectors_file_name(EU), vectors_file_name(LU), manifest_file_name(EU), manifest_file_name(LU)}
+
+
+def test_server_entry_point_reads_the_environment(core: LegalCore, index_dir: Path, tmp_path: Path,
+                                                  signer: KeySigner) -> None:
+    from release.keys import public_pem
+    from serve.hybrid.activate import REPORT_ENV, activate_from_env
+
+    assert activate_from_env(core, index_dir, environ={}) is None
+    path = signed(tmp_path / "hybrid.dsse.json", report(_subjects(index_dir), FAKE_IDENTITY.as_dict()), signer)
+    root = tmp_path / "trust" / "hybrid.pub.pem"
+    root.parent.mkdir()
+    root.write_bytes(public_pem(signer.private_key.public_key()))
+    without_roots = activate_from_env(core, index_dir, environ={REPORT_ENV: str(path)})
+    assert without_roots is not None
+    # the real encoder is loaded here: it is either absent/refused, or it is not the one measured
+    assert {d.reason for d in without_roots.values()} <= {"encoder_unavailable", "vectors_unverified",
+                                                          "benchmark_invalid"}
+    with_roots = activate_from_env(core, index_dir, environ={REPORT_ENV: str(path), "LEX_TRUST_ROOTS": str(root)})
+    assert with_roots is not None and not any(d.activated for d in with_roots.values())
