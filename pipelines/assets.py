@@ -142,8 +142,12 @@ def empty_provisions_not_increasing(lex: LexSettings) -> dg.AssetCheckResult:
 @dg.asset(partitions_def=publisher_partitions, group_name="derived", kinds={"sqlite"},
           deps=[provisions], check_specs=[INDEX_VERIFIES])
 def search_index(context: AssetExecutionContext, lex: LexSettings) -> dg.MaterializeResult:  # type: ignore[type-arg]
-    """The SQLite FTS5 index of one publisher, with its stamp."""
+    """The SQLite FTS5 index of one publisher, with its stamp (rebuilt only when its inputs —
+    records, dataset files, build instant, builder and normalisation versions — changed)."""
     from derive.index import build_index, read_dataset, read_tree, verify_index
+    from derive.index.schema import INDEX_FORMAT
+    from derive.index.stamp import BUILDER
+    from derive.index.text import NORMALIZATION
 
     publisher = _publisher(context)
     tree = CorpusTree.open(lex.tree(publisher.value), evidence_dir=lex.evidence_dir or None)
@@ -154,6 +158,7 @@ def search_index(context: AssetExecutionContext, lex: LexSettings) -> dg.Materia
     stamp_path = out_dir / f"{publisher.value}.stamp.json"
     state = StageState(lex.root, f"index-{publisher.value}")
     inputs = {"records": tree.manifest().get("records_digest"), "built_at": built_at,
+              "builder": [BUILDER, INDEX_FORMAT, NORMALIZATION],
               "dataset": {p.name: file_sha256(p) for p in sorted(dataset_dir.glob("*.jsonl"))}}
     outputs = {"index": index_path, "stamp": stamp_path}
     started = time.monotonic()

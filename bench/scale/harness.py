@@ -5,18 +5,17 @@ Layout under ``--out`` (default ``bench/out/scale``)::
 
     scale.json  scale.md  scale.png  scale.log
     work/base/{lu,eu}/     the fixture corpora imported once (kept between runs)
+    work/code/             the frozen copy of the code every child runs (bench/scale/snapshot.py)
     work/n<N>/             tree, dataset, index, release, keys of one N (removed unless --keep)
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import platform
 import shutil
 import sqlite3
 import subprocess
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +25,7 @@ from bench.scale import report
 from bench.scale.corpus import prepare_base
 from bench.scale.measure import ROOT, Measured, run_measured, stage_command
 from bench.scale.server import replay_server
+from bench.scale.snapshot import code_digest, snapshot
 from bench.scale.stages import STAGES, RunDirs
 
 
@@ -50,36 +50,14 @@ def run_scale(options: Options) -> dict[str, Any]:
     started = time.perf_counter()
     base = options.base or options.out / "work" / "base"
     prepare_base(options.fixtures, base)
-    results: dict[str, Any] = {"schema": "lex-scale-bench/1", "meta": machine(),
+    code = snapshot(options.out / "work" / "code")
+    results: dict[str, Any] = {"schema": "lex-scale-bench/1", "meta": machine() | {"code_digest": code_digest(code)},
                                "setup_import_s": round(time.perf_counter() - started, 3),
                                "works_subset": {k: v for k, v in options.works.items() if v}, "runs": []}
     for n in options.ns:
-        results["runs"].append(run_one(n, base, options, log))
-        check_code(results, n)
+        results["runs"].append(run_one(n, base, code, options, log))
         finish(results, options)
     return results
-
-
-#: The code a run measures. In a shared working tree it can change under a long run; a run
-#: whose code changed is flagged (``meta.code_changed_during``) rather than silently mixed.
-WATCHED = ("legal", "corpus_tree", "publishers", "derive", "release", "bench/scale")
-
-
-def code_digest() -> str:
-    """SHA-256 (16 hex) over the path and bytes of every ``.py`` file of the watched packages."""
-    digest = hashlib.sha256()
-    for package in WATCHED:
-        for path in sorted((ROOT / package).rglob("*.py")):
-            digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
-def check_code(results: dict[str, Any], n: int) -> None:
-    now = code_digest()
-    if now != results["meta"]["code_digest"]:
-        results["meta"].setdefault("code_changed_during", []).append(n)
-        results["meta"]["code_digest"] = now
-        print(f"warning: the measured code changed during the run of N={n}", file=sys.stderr)
 
 
 def finish(results: dict[str, Any], options: Options) -> None:
@@ -88,17 +66,17 @@ def finish(results: dict[str, Any], options: Options) -> None:
     report.render(results, options.out, draw=options.plot)
 
 
-def run_one(n: int, base: Path, options: Options, log: Path) -> dict[str, Any]:
+def run_one(n: int, base: Path, code: Path, options: Options, log: Path) -> dict[str, Any]:
     """Serve N replicas, ingest them, then derive, index, sign and verify — each measured."""
     dirs = RunDirs(options.out / "work" / f"n{n}")
     if dirs.root.exists():
         shutil.rmtree(dirs.root)
     dirs.root.mkdir(parents=True)
     stages: dict[str, Measured] = {}
-    with replay_server(base, n, dirs.served, log, options.works) as server:
-        stages["ingest"] = run_measured("ingest", stage_command("ingest", dirs.root, url=server.url, n=n), log)
+    with replay_server(base, n, dirs.served, log, options.works, code) as server:
+        stages["ingest"] = run_measured("ingest", stage_command("ingest", dirs.root, url=server.url, n=n), log, code)
     for stage in STAGES[1:]:
-        stages[stage] = run_measured(stage, stage_command(stage, dirs.root), log)
+        stages[stage] = run_measured(stage, stage_command(stage, dirs.root), log, code)
     record = run_record(n, stages, server.served, server.figures)
     if not options.keep:
         shutil.rmtree(dirs.root)
@@ -144,5 +122,5 @@ def machine() -> dict[str, Any]:
         commit = None
     return {"cpus": os.cpu_count(), "python": platform.python_version(), "sqlite": sqlite3.sqlite_version,
             "platform": platform.platform(terse=True), "commit": commit,
-            "started_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "code_digest": code_digest(),
+            "started_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             "load_at_start": [round(x, 2) for x in os.getloadavg()]}

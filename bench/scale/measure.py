@@ -54,12 +54,12 @@ def stage_command(stage: str, run_dir: Path, **options: Any) -> list[str]:
     return args
 
 
-def run_measured(stage: str, args: list[str], log: Path) -> Measured:
-    """Run ``args`` (a child printing one JSON line) and measure it; raise if it fails."""
+def run_measured(stage: str, args: list[str], log: Path, code: Path = ROOT) -> Measured:
+    """Run ``args`` in ``code`` (a child printing one JSON line) and measure it; raise if it fails."""
     load_before = os.getloadavg()
     with log.open("ab") as err:
         started = time.perf_counter()
-        proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=err)
+        proc = subprocess.Popen(args, cwd=code, stdout=subprocess.PIPE, stderr=err)
         assert proc.stdout is not None
         out = proc.stdout.read()
         _, status, usage = os.wait4(proc.pid, 0)

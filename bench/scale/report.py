@@ -109,9 +109,6 @@ def markdown(results: Mapping[str, Any]) -> str:
     if results.get("growth"):
         parts += [_growth_lines(results["growth"]), ""]
     meta = results.get("meta", {})
-    if meta.get("code_changed_during"):
-        parts.append(f"**Warning**: the measured code changed while N={meta['code_changed_during']} ran "
-                     "(shared working tree); those figures mix two versions of the code.\n")
     parts.append(f"Machine: {meta.get('cpus')} CPUs, Python {meta.get('python')}, SQLite "
                  f"{meta.get('sqlite')}; load average (1 min) during the run "
                  f"{meta.get('load_min')}–{meta.get('load_max')} (shared machine). Working tree on commit "

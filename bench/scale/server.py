@@ -52,12 +52,13 @@ class Server:
 
 
 @contextlib.contextmanager
-def replay_server(base: Path, n: int, served: Path, log: Path, works: dict[str, list[str] | None]) -> Iterator[Server]:
-    """Start the replay child, yield it, read its ``/proc`` figures, stop it."""
+def replay_server(base: Path, n: int, served: Path, log: Path, works: dict[str, list[str] | None],
+                  code: Path = ROOT) -> Iterator[Server]:
+    """Start the replay child (in ``code``), yield it, read its ``/proc`` figures, stop it."""
     args = [sys.executable, "-m", "bench.scale", "_serve", "--base", str(base), "--n", str(n),
             "--served", str(served), "--works", json.dumps(works)]
     with log.open("ab") as err:
-        proc = subprocess.Popen(args, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err)
+        proc = subprocess.Popen(args, cwd=code, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err)
     assert proc.stdin is not None and proc.stdout is not None
     try:
         line = _await_url(proc)

@@ -225,7 +225,18 @@ def run_stage(name: str, dirs: RunDirs, *, url: str | None = None, n: int = 1) -
     facts = table[name]()
     facts["io"] = proc_io()
     facts["vm_hwm_kb"] = vm_hwm_kb()
+    facts["frozen_code"] = runs_from_cwd()
     return facts
+
+
+def runs_from_cwd() -> bool:
+    """True when every loaded pipeline module comes from the working directory (the snapshot)."""
+    import sys
+
+    cwd = Path.cwd().resolve()
+    roots = ("legal", "corpus_tree", "publishers", "derive", "release", "bench")
+    files = [getattr(m, "__file__", None) for name, m in list(sys.modules.items()) if name.split(".")[0] in roots]
+    return all(Path(f).resolve().is_relative_to(cwd) for f in files if f)
 
 
 def vm_hwm_kb() -> int | None:

@@ -45,6 +45,7 @@ def test_json_has_every_stage_field(run: tuple[Path, dict[str, Any]]) -> None:
             figures = r["stages"][stage]
             assert set(figures) >= STAGE_FIELDS, stage
             assert figures["wall_s"] > 0 and figures["peak_rss_mb"] > 0, stage
+            assert figures["facts"]["frozen_code"], f"{stage} did not run the snapshot"
         assert r["stages"]["ingest"]["output_bytes"] > 0 and r["stages"]["index"]["bytes_written"] > 0
         assert r["index_bytes_per_provision"] > 0
     assert {"time", "rss", "index_bytes_per_provision"} == set(results["growth"]["checks"])
