@@ -86,8 +86,9 @@ class MiniLMEncoder:
         self.w = _read_safetensors(weights)
         vocab = (model_dir / "vocab.txt").read_text(encoding="utf-8").splitlines()
         self.vocab = {tok: i for i, tok in enumerate(vocab)}
+        # the "engine" is this module's forward pass: its source digest stands for it
         self._identity = EncoderIdentity("numpy/all-minilm-l6-v2", "sentence-transformers/all-MiniLM-L6-v2",
-                                         sha, "numpy-reference-forward", 384, "", "")
+                                         sha, sha256_file(Path(__file__)), 384, "", "")
         self._pieces: dict[str, list[int]] = {}
 
     @property

@@ -311,19 +311,20 @@ def _set(d: dict[str, Any], key: str, value: Any) -> None:
 # Characters for which the standard library's JSON text may differ from RFC 8785 (surrogates;
 # UTF-16 key order differs from code point order only from U+E000 up): those take the slow path.
 _NOT_PLAIN = re.compile("[\ud800-\U0010ffff]")
+_PLAIN_ENCODER = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
 def _canonical_key(item: dict[str, Any]) -> str:
     """``canonical_text(item)``, computed by the C JSON encoder for string-to-string objects.
 
-    For such an object without characters from U+D800 up, ``json.dumps`` with sorted keys,
-    no whitespace and ``ensure_ascii=False`` escapes exactly what RFC 8785 escapes (``"``,
+    For such an object without characters from U+D800 up, the standard JSON encoder with
+    sorted keys, no whitespace and ``ensure_ascii=False`` escapes exactly what RFC 8785 escapes (``"``,
     ``\\``, the short forms and ``\\u00xx`` in lower case for the other controls) and sorts the
     keys in the same order, so the two texts are identical. Anything else is encoded by
     :func:`legal.canonical.canonical_text` itself.
     """
     if all(type(k) is str and type(v) is str for k, v in item.items()):
-        text = json.dumps(item, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        text = _PLAIN_ENCODER.encode(item)
         if _NOT_PLAIN.search(text) is None:
             return text
     return canonical_text(item)

@@ -144,7 +144,7 @@ def empty_provisions_not_increasing(lex: LexSettings) -> dg.AssetCheckResult:
 def search_index(context: AssetExecutionContext, lex: LexSettings) -> dg.MaterializeResult:  # type: ignore[type-arg]
     """The SQLite FTS5 index of one publisher, with its stamp (rebuilt only when its inputs —
     records, dataset files, build instant, builder and normalisation versions — changed)."""
-    from derive.index import build_index, read_dataset, read_tree, verify_index
+    from derive.index import build_from_paths, verify_index
     from derive.index.schema import INDEX_FORMAT
     from derive.index.stamp import BUILDER
     from derive.index.text import NORMALIZATION
@@ -164,7 +164,7 @@ def search_index(context: AssetExecutionContext, lex: LexSettings) -> dg.Materia
     started = time.monotonic()
     skipped = state.unchanged(inputs, outputs)
     if not skipped:
-        build_index(publisher, read_tree(tree), read_dataset(dataset_dir), out_dir, built_at=built_at)
+        build_from_paths(publisher, tree, dataset_dir, out_dir, built_at=built_at)
         state.record(inputs, outputs)
     report = verify_index(index_path)
     return dg.MaterializeResult(

@@ -100,15 +100,16 @@ def ingest(adapter: PublisherAdapter, tree: CorpusTree, *, scope: object | None 
     listing = adapter.enumerate(scope)
     clock.done("enumerate_s")
     _count_listing(listing, report)
+    lex_ids = [lex_id_of(adapter.publisher.value, v) for v in listing.enumeration.versions]  # in order
     # Records are parsed once for the run — to plan here — and again by the writer (under its
     # lock) only if a file changed meanwhile; the writer checks the hash of every record it
     # revises.
     with tree.caching():
         existing = _existing(tree, adapter.publisher)
         with tempfile.TemporaryDirectory(prefix="lex-ingest-", dir=staging_dir) as staging:
-            report.apply, final = _fetch_and_apply(adapter, tree, listing, existing, stamp, Path(staging), strict,
-                                                   report, progress, durable, clock)
-    _count_reasons(final, existing, report)
+            report.apply, final = _fetch_and_apply(adapter, tree, listing, existing, lex_ids, stamp, Path(staging),
+                                                   strict, report, progress, durable, clock)
+    _count_reasons(final, existing, report, lex_ids)
     _record_http(adapter, counters, report)
     report.timings["total_s"] = time.monotonic() - clock.started
     return report
@@ -120,10 +121,10 @@ def _existing(tree: CorpusTree, publisher: Publisher) -> dict[str, VersionRecord
 
 
 def _fetch_and_apply(adapter: PublisherAdapter, tree: CorpusTree, listing: PublisherEnumeration,
-                     existing: Mapping[str, VersionRecord], stamp: _dt.datetime, staging: Path, strict: bool,
-                     report: IngestReport, progress: Progress | None, durable: bool,
+                     existing: Mapping[str, VersionRecord], lex_ids: Sequence[str], stamp: _dt.datetime,
+                     staging: Path, strict: bool, report: IngestReport, progress: Progress | None, durable: bool,
                      clock: _Phases) -> tuple[ApplyReport, Enumeration]:
-    plan = _plan(listing.enumeration, listing.manifestations, existing)
+    plan = _plan(listing.enumeration, listing.manifestations, existing, lex_ids)
     fetched = _fetch_all(adapter, plan, tree, stamp, staging, strict, report, progress)
     clock.done("fetch_s")
     final = _with_observations(listing.enumeration, fetched)
@@ -162,15 +163,14 @@ def lex_id_of(adapter_publisher: str, v: VersionInput) -> str:
 
 
 def _plan(enumeration: Enumeration, manifestations: Sequence[Manifestation],
-          existing: Mapping[str, VersionRecord]) -> list[Manifestation]:
+          existing: Mapping[str, VersionRecord], lex_ids: Sequence[str]) -> list[Manifestation]:
     """The manifestations to fetch: those the tree has no observation for."""
-    wid_prefix = enumeration.publisher.value
     by_expression: dict[tuple[str, str], list[Manifestation]] = {}
     for m in manifestations:
         by_expression.setdefault((m.publisher_version_identifier, m.language), []).append(m)
     plan: list[Manifestation] = []
-    for v in enumeration.versions:
-        old = existing.get(lex_id_of(wid_prefix, v))
+    for v, lex_id in zip(enumeration.versions, lex_ids, strict=True):
+        old = existing.get(lex_id)
         for e in v.expressions:
             held = old.expression(e.language) if old is not None else None
             observed = [] if held is None else list(held.observations)
@@ -269,14 +269,21 @@ def _with_observations(enumeration: Enumeration, fetched: _Fetched) -> Enumerati
                 expressions.append(e)  # the same value: no copy (most expressions of a re-run)
             else:
                 expressions.append(dataclasses.replace(e, observations=observations, text_reason=reason))
-        versions.append(dataclasses.replace(v, expressions=tuple(expressions)))
+        if isinstance(v.expressions, tuple) and all(a is b for a, b in zip(expressions, v.expressions, strict=True)):
+            versions.append(v)  # nothing fetched for it: the same value
+        else:
+            versions.append(dataclasses.replace(v, expressions=tuple(expressions)))
+    if isinstance(enumeration.versions, tuple) and all(
+            a is b for a, b in zip(versions, enumeration.versions, strict=True)):
+        return enumeration
     return dataclasses.replace(enumeration, versions=tuple(versions))
 
 
-def _count_reasons(enumeration: Enumeration, existing: Mapping[str, VersionRecord], report: IngestReport) -> None:
+def _count_reasons(enumeration: Enumeration, existing: Mapping[str, VersionRecord], report: IngestReport,
+                   lex_ids: Sequence[str]) -> None:
     """Expressions left without any observation, by text reason (coverage, not failure)."""
-    for v in enumeration.versions:
-        old = existing.get(lex_id_of(enumeration.publisher.value, v))
+    for v, lex_id in zip(enumeration.versions, lex_ids, strict=True):
+        old = existing.get(lex_id)
         for e in v.expressions:
             held = old.expression(e.language) if old is not None else None
             if e.observations or (held is not None and held.observations):

@@ -51,7 +51,7 @@ def main_run(argv: list[str]) -> None:
         raise SystemExit(f"fixtures not found at {fixtures} (use --fixtures or LEX_FIXTURES)")
     options = Options(ns=sorted(set(args.n)), out=args.out.resolve(), fixtures=fixtures,
                       works={"lu-legilux": args.lu_works, "eu-eurlex": args.eu_works},
-                      keep=args.keep, publish=args.publish, plot=args.plot)
+                      keep=args.keep, plot=args.plot)
     results = run_scale(options)
     report.print_table(results)
     if args.publish:

@@ -38,7 +38,6 @@ class Options:
     fixtures: Path
     works: dict[str, list[str] | None] = field(default_factory=lambda: {"lu-legilux": None, "eu-eurlex": None})
     keep: bool = False
-    publish: bool = False
     plot: bool = True
     base: Path | None = None  # where the fixture corpora are imported (default: <out>/work/base)
 

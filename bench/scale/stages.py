@@ -141,15 +141,15 @@ def derive_stage(dirs: RunDirs) -> dict[str, Any]:
 
 def index_stage(dirs: RunDirs) -> dict[str, Any]:
     from corpus_tree import CorpusTree
-    from derive.index import build_index, read_dataset, read_tree
+    from derive.index import build_from_paths
+    from derive.index.inputs import latest_transaction_time
     from legal.ids import Publisher
 
-    tree = read_tree(CorpusTree.open(dirs.tree))
-    dataset = read_dataset(dirs.dataset)
-    built_at = tree.latest_transaction_time() or "2026-01-01T00:00:00Z"
+    tree = CorpusTree.open(dirs.tree)
+    built_at = latest_transaction_time(tree) or "2026-01-01T00:00:00Z"
     facts: dict[str, Any] = {"built_at": built_at}
     for publisher in PUBLISHERS:
-        result = build_index(Publisher(publisher), tree, dataset, dirs.index, built_at=built_at)
+        result = build_from_paths(Publisher(publisher), tree, dirs.dataset, dirs.index, built_at=built_at)
         facts[publisher] = {"index_bytes": result.index_bytes,
                             "provisions": int(result.stamp.get("count.provisions", 0)),
                             "texts": int(result.stamp.get("count.texts", 0)),

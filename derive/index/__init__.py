@@ -7,7 +7,7 @@ Format description: ``docs/index.md``.
 
 from __future__ import annotations
 
-from derive.index.build import BuildResult, build_index
+from derive.index.build import BuildResult, build_from_paths, build_index
 from derive.index.inputs import DatasetInput, TreeInput, TreeLike, read_dataset, read_tree
 from derive.index.schema import INDEX_FORMAT
 from derive.index.verify import VerifyReport, verify_index
@@ -19,6 +19,7 @@ __all__ = [
     "TreeInput",
     "TreeLike",
     "VerifyReport",
+    "build_from_paths",
     "build_index",
     "read_dataset",
     "read_tree",

@@ -1,4 +1,4 @@
-"""Write one publisher's index file and its stamp file, byte-reproducibly.
+"""Write one publisher's index file and its stamp file, byte-reproducibly, in bounded memory.
 
 Reproducibility recipe (tested by rebuilding and comparing bytes): a fresh file with a fixed
 ``page_size``; the whole schema and content written in one transaction in the deterministic
@@ -6,6 +6,11 @@ row order of :func:`derive.index.rows.assemble`; FTS5 segments merged with ``opt
 ``ANALYZE``; then ``VACUUM``. No value comes from the clock (``built_at`` is an input) or
 from the build machine's paths. The file is written beside its destination and renamed into
 place, so a reader never sees a half-written index.
+
+Memory: :func:`build_from_paths` reads the tree one work at a time and the dataset one row at
+a time; rows wait in a scratch SQLite file beside the index (``derive/index/spill.py``) and are
+copied into the index tables in the same order :func:`write_index` inserts the in-memory rows
+of :func:`derive.index.rows.assemble` (the reference, byte-compared in the tests).
 """
 
 from __future__ import annotations
@@ -13,14 +18,25 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from derive.index.digest import content_digest
-from derive.index.inputs import DatasetInput, TreeInput
-from derive.index.rows import IndexRows, assemble, check_timestamp
+from derive.index.inputs import (
+    DatasetInput,
+    GapRow,
+    InputFile,
+    TreeInput,
+    TreeLike,
+    as_dict,
+    dataset_gaps,
+    dataset_row_values,
+    merged_files,
+    work_publisher,
+)
+from derive.index.rows import ExpressionRows, GroupedRows, IndexRows, assemble_into, check_timestamp
 from derive.index.schema import (
     APPLICATION_ID,
     DDL,
@@ -31,7 +47,8 @@ from derive.index.schema import (
     index_file_name,
     stamp_file_name,
 )
-from derive.index.stamp import build_stamp, stamp_document
+from derive.index.spill import SCHEMA, SpilledRows, SpillSink
+from derive.index.stamp import build_stamp, content_facts, stamp_document, stored_facts
 from legal.canonical import pretty_bytes
 from legal.errors import IndexError_
 from legal.ids import Publisher
@@ -54,14 +71,31 @@ def _insert(conn: sqlite3.Connection, table: str, rows: list[tuple[Any, ...]]) -
     conn.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)
 
 
+_PROVISION_FTS = "provision_fts(rowid, title, number, heading, text)"
+_WORK_FTS = "work_fts(rowid, identifiers, titles, short_titles, aliases, metadata)"
+
+
 def _write_tables(conn: sqlite3.Connection, rows: IndexRows) -> None:
     for table, _ in DIGEST_ORDER:
         _insert(conn, table, rows.table(table))
-    conn.executemany("INSERT INTO provision_fts(rowid, title, number, heading, text) VALUES (?,?,?,?,?)",
-                     rows.provision_fts)
-    conn.executemany(
-        "INSERT INTO work_fts(rowid, identifiers, titles, short_titles, aliases, metadata) VALUES (?,?,?,?,?,?)",
-        rows.work_fts)
+    conn.executemany(f"INSERT INTO {_PROVISION_FTS} VALUES (?,?,?,?,?)", rows.provision_fts)
+    conn.executemany(f"INSERT INTO {_WORK_FTS} VALUES (?,?,?,?,?,?)", rows.work_fts)
+    _finish_search(conn)
+
+
+def _copy_tables(conn: sqlite3.Connection, sink: SpillSink) -> None:
+    """:func:`_write_tables` from the scratch database: the same rows in the same order."""
+    for table, _ in DIGEST_ORDER:
+        if table == "texts":
+            conn.executemany("INSERT INTO texts VALUES (?,?,?,?)", sink.encoded_texts())
+        else:
+            sink.table(table).copy_into(table)
+    sink.table("provision_fts").copy_into(_PROVISION_FTS)
+    sink.table("work_fts").copy_into(_WORK_FTS)
+    _finish_search(conn)
+
+
+def _finish_search(conn: sqlite3.Connection) -> None:
     conn.execute("INSERT INTO provision_fts(provision_fts) VALUES('optimize')")
     conn.execute("INSERT INTO work_fts(work_fts) VALUES('optimize')")
     words = [(t, d) for t, d in conn.execute("SELECT term, doc FROM provision_vocab ORDER BY term")
@@ -69,29 +103,88 @@ def _write_tables(conn: sqlite3.Connection, rows: IndexRows) -> None:
     conn.executemany("INSERT INTO vocabulary(term, docs) VALUES (?, ?)", words)
 
 
-def write_index(path: Path, rows: IndexRows, stamp: Mapping[str, str]) -> dict[str, str]:
-    """Create ``path`` from ``rows``; returns the stamp completed with ``content_digest``."""
+def _create(path: Path) -> sqlite3.Connection:
     if path.exists():
         path.unlink()
     conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute(f"PRAGMA page_size={PAGE_SIZE}")
+    conn.execute("PRAGMA journal_mode=OFF")
+    conn.execute("PRAGMA synchronous=OFF")
+    conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
+    conn.execute(f"PRAGMA user_version={USER_VERSION}")
+    return conn
+
+
+def _seal(conn: sqlite3.Connection, stamp: Mapping[str, str]) -> dict[str, str]:
+    """Digest, stamp table, commit, ``ANALYZE``, ``VACUUM``; the stamp with ``content_digest``."""
+    full = dict(stamp)
+    full["content_digest"] = content_digest(conn)
+    conn.executemany("INSERT INTO stamp(k, v) VALUES (?, ?)", sorted(full.items()))
+    conn.execute("COMMIT")
+    conn.execute("ANALYZE")
+    conn.execute("VACUUM")
+    return dict(sorted(full.items()))
+
+
+def write_index(path: Path, rows: IndexRows, stamp: Mapping[str, str]) -> dict[str, str]:
+    """Create ``path`` from in-memory ``rows``; returns the stamp completed with ``content_digest``.
+
+    The reference the streaming build is compared with, byte for byte, in the tests.
+    """
+    conn = _create(path)
     try:
-        conn.execute(f"PRAGMA page_size={PAGE_SIZE}")
-        conn.execute("PRAGMA journal_mode=OFF")
-        conn.execute("PRAGMA synchronous=OFF")
-        conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
-        conn.execute(f"PRAGMA user_version={USER_VERSION}")
         conn.execute("BEGIN")
         for statement in DDL:
             conn.execute(statement)
         _write_tables(conn, rows)
-        full = dict(stamp)
+        return _seal(conn, stamp)
+    finally:
+        conn.close()
+
+
+@dataclass(frozen=True)
+class _Sources:
+    """One publisher's build inputs, read lazily."""
+
+    manifest: dict[str, Any]
+    works: Sequence[dict[str, Any]]
+    versions: Callable[[str], Sequence[dict[str, Any]]]
+    gaps: Sequence[GapRow]
+    files: Sequence[InputFile]
+    rows: Callable[[sqlite3.Connection], ExpressionRows]
+
+
+def _stream_index(path: Path, publisher: Publisher, sources: _Sources, stamp: Callable[[dict[str, str]], dict[str, str]]
+                  ) -> dict[str, str]:
+    """Create ``path`` streaming: rows go through a scratch file next to it, removed afterwards."""
+    scratch = path.with_name(path.name + ".scratch")
+    scratch.unlink(missing_ok=True)
+    conn = _create(path)
+    try:
+        conn.execute(f"ATTACH DATABASE ? AS {SCHEMA}", (str(scratch),))
+        conn.execute(f"PRAGMA {SCHEMA}.journal_mode=OFF")
+        conn.execute(f"PRAGMA {SCHEMA}.synchronous=OFF")
+        conn.execute("BEGIN")
+        for statement in DDL:
+            conn.execute(statement)
+        sink = SpillSink(conn)
+        assemble_into(sink, publisher, sources.works, sources.versions, sources.rows(conn), sources.gaps)
+        _copy_tables(conn, sink)
+        content = stored_facts(conn, sink.excluded_empty_provisions)
+        full = dict(stamp(content))
         full["content_digest"] = content_digest(conn)
         conn.executemany("INSERT INTO stamp(k, v) VALUES (?, ?)", sorted(full.items()))
         conn.execute("COMMIT")
+        conn.execute(f"DETACH DATABASE {SCHEMA}")
         conn.execute("ANALYZE")
         conn.execute("VACUUM")
-    finally:
+    except BaseException:
         conn.close()
+        path.unlink(missing_ok=True)
+        raise
+    finally:
+        scratch.unlink(missing_ok=True)
+    conn.close()
     return dict(sorted(full.items()))
 
 
@@ -109,16 +202,72 @@ def _replace(tmp: Path, final: Path) -> None:
 
 def build_index(publisher: Publisher, tree: TreeInput, dataset: DatasetInput, out_dir: Path, *, built_at: str,
                 extra_stamp: Mapping[str, str] | None = None) -> BuildResult:
-    """Build ``<out_dir>/<publisher>.sqlite`` and ``<publisher>.stamp.json`` from the inputs."""
+    """Build ``<out_dir>/<publisher>.sqlite`` and ``<publisher>.stamp.json`` from already-read inputs."""
+    data = dataset.for_publisher(publisher.value)
+    mine = tree.for_publisher(publisher.value)
+    sources = _Sources(manifest=tree.manifest, works=mine.works, versions=lambda slug: mine.versions.get(slug, ()),
+                       gaps=data.gaps, files=dataset.files, rows=lambda _conn: GroupedRows(data.rows))
+    return _build(publisher, sources, out_dir, built_at, extra_stamp)
+
+
+def build_from_paths(publisher: Publisher, tree: TreeLike, datasets: Path | Sequence[Path], out_dir: Path, *,
+                     built_at: str, extra_stamp: Mapping[str, str] | None = None) -> BuildResult:
+    """:func:`build_index` reading the tree one work and the dataset(s) one row at a time.
+
+    Several dataset directories are one input as in :func:`derive.index.inputs.merge_datasets`.
+    Peak memory does not grow with the corpus (the scale harness measures it).
+    """
+    dirs = [datasets] if isinstance(datasets, Path) else list(datasets)
+    read = [dataset_gaps(d) for d in dirs]
+    gaps = [g for group, _ in read for g in group if g.work_id.split(":", 1)[0] == publisher.value]
+    works = tuple(sorted((w for w in (as_dict(w) for w in tree.works()) if work_publisher(w) == publisher.value),
+                         key=lambda w: str(w.get("slug", ""))))
+
+    def versions(slug: str) -> tuple[dict[str, Any], ...]:
+        return tuple(as_dict(v) for v in tree.versions(slug))
+
+    def rows(conn: sqlite3.Connection) -> ExpressionRows:
+        spilled = SpilledRows(conn)
+        for directory in dirs:
+            spilled.load(dataset_row_values(directory), publisher.value)
+        spilled.index()
+        return spilled
+
+    sources = _Sources(manifest=as_dict(tree.manifest()), works=works, versions=versions, gaps=gaps,
+                       files=merged_files([f for _, f in read], [d.name for d in dirs]), rows=rows)
+    return _build(publisher, sources, out_dir, built_at, extra_stamp)
+
+
+def build_in_memory(publisher: Publisher, tree: TreeInput, dataset: DatasetInput, out_dir: Path, *, built_at: str,
+                    extra_stamp: Mapping[str, str] | None = None) -> BuildResult:
+    """The pre-streaming builder (:func:`assemble` then :func:`write_index`), kept as the byte reference."""
+    from derive.index.rows import assemble
+
     check_timestamp(built_at)
     rows = assemble(publisher, tree, dataset)
     if not rows.works:
         raise IndexError_("the tree holds no work for this publisher", code="empty_index", subject=publisher.value)
-    stamp = build_stamp(publisher, tree, dataset, rows, built_at, extra_stamp)
+    stamp = build_stamp(publisher, tree.manifest, dataset.files, content_facts(rows), built_at, extra_stamp)
+    return _publish(publisher, out_dir, lambda tmp: write_index(tmp, rows, stamp))
+
+
+def _build(publisher: Publisher, sources: _Sources, out_dir: Path, built_at: str,
+           extra_stamp: Mapping[str, str] | None) -> BuildResult:
+    check_timestamp(built_at)
+    if not sources.works:
+        raise IndexError_("the tree holds no work for this publisher", code="empty_index", subject=publisher.value)
+
+    def stamp(content: dict[str, str]) -> dict[str, str]:
+        return build_stamp(publisher, sources.manifest, sources.files, content, built_at, extra_stamp)
+
+    return _publish(publisher, out_dir, lambda tmp: _stream_index(tmp, publisher, sources, stamp))
+
+
+def _publish(publisher: Publisher, out_dir: Path, write: Callable[[Path], dict[str, str]]) -> BuildResult:
     out_dir.mkdir(parents=True, exist_ok=True)
     final = out_dir / index_file_name(publisher.value)
     tmp = out_dir / f".{final.name}.building"
-    full = write_index(tmp, rows, stamp)
+    full = write(tmp)
     _replace(tmp, final)
     sha, size = _sha256_file(final), final.stat().st_size
     stamp_path = out_dir / stamp_file_name(publisher.value)

@@ -258,8 +258,12 @@ def error_gap(d: Mapping[str, Any], where: str) -> GapRow:
 
 
 def _file_entry(root: Path, path: Path) -> InputFile:
-    data = path.read_bytes()
-    return InputFile(path=path.relative_to(root).as_posix(), sha256=hashlib.sha256(data).hexdigest(), size=len(data))
+    h, size = hashlib.sha256(), 0
+    with path.open("rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            h.update(chunk)
+            size += len(chunk)
+    return InputFile(path=path.relative_to(root).as_posix(), sha256=h.hexdigest(), size=size)
 
 
 def _jsonl(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -276,9 +280,11 @@ def _jsonl(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
 def _parquet(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
     import pyarrow.parquet as pq
 
-    table = pq.read_table(path)
-    for number, value in enumerate(table.to_pylist(), 1):
-        yield f"{path.name}:{number}", value
+    number = 0
+    for batch in pq.ParquetFile(path).iter_batches(batch_size=4096):
+        for value in batch.to_pylist():
+            number += 1
+            yield f"{path.name}:{number}", value
 
 
 def _candidate_files(root: Path, suffix: str) -> list[Path]:
@@ -297,6 +303,51 @@ def row_files(directory: Path) -> list[Path]:
         if (directory / name).is_file():
             return [directory / name]
     return _candidate_files(directory, ".jsonl") or _candidate_files(directory, ".parquet")
+
+
+def dataset_row_values(directory: Path) -> Iterator[tuple[str, dict[str, Any]]]:
+    """``(where, value)`` of every provision row of a dataset directory, one at a time, in file order."""
+    for path in row_files(directory):
+        reader = _jsonl if path.suffix == ".jsonl" else _parquet
+        yield from reader(path)
+
+
+def dataset_gaps(directory: Path) -> tuple[list[GapRow], list[InputFile]]:
+    """The gaps and refusals of a dataset directory, and every file the dataset is read from."""
+    if not directory.is_dir():
+        raise IndexError_("dataset directory not found", code="dataset_missing", subject=directory.name)
+    files = [_file_entry(directory, path) for path in row_files(directory)]
+    gaps: list[GapRow] = []
+    for path in sorted(directory.rglob(GAPS_FILE)):
+        gaps.extend(gap_row(value, where) for where, value in _jsonl(path))
+        files.append(_file_entry(directory, path))
+    for path in sorted(directory.rglob(ERRORS_FILE)):
+        gaps.extend(error_gap(value, where) for where, value in _jsonl(path))
+        files.append(_file_entry(directory, path))
+    files.sort(key=lambda f: f.path)
+    return gaps, files
+
+
+def merged_files(files: Sequence[Sequence[InputFile]], names: Sequence[str]) -> tuple[InputFile, ...]:
+    """The files of several dataset directories as one list (prefixed with their directory name)."""
+    if len(files) == 1:
+        return tuple(files[0])
+    return tuple(sorted((InputFile(f"{name}/{f.path}", f.sha256, f.size) for group, name in
+                         zip(files, names, strict=True) for f in group), key=lambda f: f.path))
+
+
+def latest_transaction_time(tree: TreeLike) -> str | None:
+    """:meth:`TreeInput.latest_transaction_time` reading one work's records at a time."""
+    latest: str | None = None
+    for work in tree.works():
+        for version in tree.versions(str(as_dict(work)["slug"])):
+            v = as_dict(version)
+            stamps = [str(e["observed_from"]) for e in v.get("events") or [] if e.get("observed_from")]
+            stamps += [str(o["retrieved_at"]) for x in v.get("expressions") or [] for o in x.get("observations") or []
+                       if o.get("retrieved_at")]
+            for stamp in stamps:
+                latest = stamp if latest is None or stamp > latest else latest
+    return latest
 
 
 def read_dataset(directory: Path) -> DatasetInput:

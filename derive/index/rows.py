@@ -16,9 +16,9 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from derive.index.catalogue import (
     Name,
@@ -66,6 +66,12 @@ class IndexRows:
     work_fts: list[Row] = field(default_factory=list)
     excluded_empty_provisions: int = 0
 
+    def add_text(self, sha256: str, text: str) -> None:
+        self.texts.setdefault(sha256, text)
+
+    def sink(self, table: str) -> RowSink:
+        return _sink_of(self, table)
+
     def table(self, name: str) -> list[Row]:
         if name == "texts":
             return [(sha, *encode(text)) for sha, text in sorted(self.texts.items())]
@@ -74,15 +80,74 @@ class IndexRows:
         return value
 
 
+class RowSink(Protocol):
+    """Where the rows of one table go, in insertion order (a list, or a spill to disk)."""
+
+    def append(self, row: Row, /) -> None: ...
+
+    def extend(self, rows: Iterable[Row], /) -> None: ...
+
+    def __len__(self) -> int: ...
+
+
+class Sink(Protocol):
+    """Every table's rows (:class:`IndexRows` in memory, or a streaming writer)."""
+
+    excluded_empty_provisions: int
+
+    def sink(self, table: str) -> RowSink: ...
+
+    def add_text(self, sha256: str, text: str) -> None: ...
+
+
+class ExpressionRows(Protocol):
+    """The dataset rows of each expression, each handed out once."""
+
+    def take(self, lex_id: str, language: str) -> list[ProvisionRow]: ...
+
+    def first_left(self) -> tuple[str, str] | None: ...
+
+
+class GroupedRows:
+    """:class:`ExpressionRows` over rows held in memory."""
+
+    def __init__(self, rows: Iterable[ProvisionRow]) -> None:
+        self._grouped: dict[tuple[str, str], list[ProvisionRow]] = defaultdict(list)
+        for row in rows:
+            self._grouped[(row.lex_id, row.language)].append(row)
+
+    def take(self, lex_id: str, language: str) -> list[ProvisionRow]:
+        return self._grouped.pop((lex_id, language), [])
+
+    def first_left(self) -> tuple[str, str] | None:
+        return min(self._grouped) if self._grouped else None
+
+
+def _sink_of(out: IndexRows, table: str) -> RowSink:
+    value = getattr(out, table)
+    assert isinstance(value, list)
+    return value
+
+
 @dataclass
 class _Context:
     publisher: Publisher
-    rows_by_expression: dict[tuple[str, str], list[ProvisionRow]]
+    rows_by_expression: ExpressionRows
     gaps_by_expression: dict[tuple[str, str], GapRow]
     held_slugs: set[str]
     aliases: dict[str, str]
-    out: IndexRows = field(default_factory=IndexRows)
+    out: Sink
     states: dict[tuple[int, str, str, str], int] = field(default_factory=dict)
+    states_before: int = 0
+    t: dict[str, RowSink] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.t = {name: self.out.sink(name) for name in _TABLES}
+
+
+_TABLES = ("works", "work_names", "work_metadata", "versions", "expressions", "lexical_states", "provisions",
+           "citations", "gaps", "provision_states", "anchor_events", "events", "observations", "provision_fts",
+           "work_fts")
 
 
 @dataclass
@@ -188,12 +253,12 @@ def _state_rowid(ctx: _Context, work_rowid: int, work_title: str, row: Provision
     existing = ctx.states.get(key)
     if existing is not None:
         return existing
-    rowid = len(ctx.states) + 1
+    rowid = ctx.states_before + len(ctx.states) + 1
     ctx.states[key] = rowid
-    ctx.out.lexical_states.append((rowid, work_rowid, row.language, row.anchor, row.text_sha256, row.type, row.num,
+    ctx.t["lexical_states"].append((rowid, work_rowid, row.language, row.anchor, row.text_sha256, row.type, row.num,
                                    row.heading, anchor_article_key(row.anchor)))
     number = " ".join(p for p in (row.num, row.anchor.replace("_", " ")) if p)
-    ctx.out.provision_fts.append((rowid, work_title, number, row.heading or "", row.text_md))
+    ctx.t["provision_fts"].append((rowid, work_title, number, row.heading or "", row.text_md))
     return rowid
 
 
@@ -208,7 +273,7 @@ def _expression(ctx: _Context, version_rowid: int, lex_id: str, record_sha: str,
                 expression_rowid: int) -> _Expr:
     language = str(expr["language"])
     text = expr.get("text") or {}
-    raw_rows = ctx.rows_by_expression.pop((lex_id, language), [])
+    raw_rows = ctx.rows_by_expression.take(lex_id, language)
     for row in raw_rows:
         _check_row(row, record_sha)
     rows = [r for r in _ordered_rows(raw_rows) if r.text_md.strip()]
@@ -233,13 +298,13 @@ def _expression(ctx: _Context, version_rowid: int, lex_id: str, record_sha: str,
     evidence = rows[0].evidence_sha256 if rows else (gap.evidence_sha256 if gap else None)
     evidence_file = rows[0].evidence_file if rows else None
     prov_digest = digest([[r.anchor, r.text_sha256] for r in rows]) if rows else None
-    ctx.out.expressions.append((
+    ctx.t["expressions"].append((
         expression_rowid, version_rowid, language, expr.get("title"), expr.get("title_short"), expr.get("source_uri"),
         int(bool(text.get("available"))), text.get("reason"), text.get("url"), state, gap_reason,
         profiles[0] if profiles else None, evidence, evidence_file, len(rows), prov_digest,
     ))
     for seq, obs in enumerate(expr.get("observations") or []):
-        ctx.out.observations.append((
+        ctx.t["observations"].append((
             expression_rowid, seq, obs.get("file"), obs.get("sha256"), obs.get("size"), obs.get("source_uri"),
             obs.get("retrieved_at"), obs.get("format"), int(bool(obs.get("held_elsewhere"))),
         ))
@@ -248,15 +313,15 @@ def _expression(ctx: _Context, version_rowid: int, lex_id: str, record_sha: str,
 
 def _provisions(ctx: _Context, work_rowid: int, titles: Mapping[str, str], expr: _Expr) -> None:
     for seq, row in enumerate(expr.provisions):
-        ctx.out.texts.setdefault(row.text_sha256, row.text_md)
+        ctx.out.add_text(row.text_sha256, row.text_md)
         state = _state_rowid(ctx, work_rowid, titles.get(row.language, ""), row)
-        ctx.out.provisions.append((
+        ctx.t["provisions"].append((
             expr.rowid, seq, row.anchor, row.type, row.num, row.heading, canonical_text(list(row.path)),
             row.article_valid_from, row.text_sha256, state, row.span_start, row.span_end,
         ))
         for cseq, citation in enumerate(row.citations):
             target, held, how = resolve_citation(citation.href, citation.target_work, ctx)
-            ctx.out.citations.append((expr.rowid, _citation_seq(seq, cseq), row.anchor, citation.href,
+            ctx.t["citations"].append((expr.rowid, _citation_seq(seq, cseq), row.anchor, citation.href,
                                       citation.text, target, held, how))
 
 
@@ -292,7 +357,7 @@ def _version_row(ctx: _Context, work_rowid: int, rowid: int, record: Mapping[str
     interval = normalised_interval(valid_from, valid_to, convention)
     events = record.get("events") or []
     provenance = record.get("provenance") or {}
-    ctx.out.versions.append((
+    ctx.t["versions"].append((
         rowid, work_rowid, record["lex_id"], version_key_of(record), record["publisher_version_identifier"],
         record.get("document_type"), valid_from, valid_to, convention.value, interval.end_exclusive, interval.status,
         record.get("valid_time_source") or "publisher", record.get("in_force_status"), record.get("publication_date"),
@@ -301,13 +366,15 @@ def _version_row(ctx: _Context, work_rowid: int, rowid: int, record: Mapping[str
         canonical_text(sorted(record.get("document_roles") or [])), canonical_text(record.get("raw") or {}),
     ))
     for seq, event in enumerate(events):
-        ctx.out.events.append((rowid, seq, event.get("event"), event.get("observed_from"), event.get("scope"),
+        ctx.t["events"].append((rowid, seq, event.get("event"), event.get("observed_from"), event.get("scope"),
                                event.get("detail")))
     return interval
 
 
 def _work(ctx: _Context, work_rowid: int, work: Mapping[str, Any], records: Sequence[dict[str, Any]]) -> None:
     slug = str(work["slug"])
+    ctx.states_before += len(ctx.states)  # a state's key names its work: no state is shared across works
+    ctx.states.clear()
     versions = _sort_versions(records)
     live = [r for r in versions if not is_withdrawn(r.get("events") or [])]
     names = _work_names(ctx, work, live)
@@ -316,12 +383,12 @@ def _work(ctx: _Context, work_rowid: int, work: Mapping[str, Any], records: Sequ
     text_counts: Counter[str] = Counter()
     languages: set[str] = set()
     for record in versions:
-        version_rowid = len(ctx.out.versions) + 1
+        version_rowid = len(ctx.t["versions"]) + 1
         interval = _version_row(ctx, work_rowid, version_rowid, record)
         withdrawn = is_withdrawn(record.get("events") or [])
         for expr in sorted(record.get("expressions") or [], key=lambda e: str(e["language"])):
             built = _expression(ctx, version_rowid, str(record["lex_id"]), str(record["record_sha256"]), expr,
-                                len(ctx.out.expressions) + 1)
+                                len(ctx.t["expressions"]) + 1)
             _provisions(ctx, work_rowid, titles, built)
             languages.add(built.language)
             if built.provisions and not withdrawn:
@@ -331,20 +398,20 @@ def _work(ctx: _Context, work_rowid: int, work: Mapping[str, Any], records: Sequ
                     tuple((p.anchor, p.text_sha256, p.article_valid_from) for p in built.provisions)))
     for language in sorted(texts):
         history = build_history(work_rowid, language, texts[language])
-        ctx.out.provision_states.extend(history.states)
-        ctx.out.anchor_events.extend(history.events)
+        ctx.t["provision_states"].extend(history.states)
+        ctx.t["anchor_events"].extend(history.events)
     primary = _primary_language(text_counts, work.get("title_language"))
-    ctx.out.works.append((work_rowid, f"{ctx.publisher.value}:{slug}", slug, work["work_identifier"],
+    ctx.t["works"].append((work_rowid, f"{ctx.publisher.value}:{slug}", slug, work["work_identifier"],
                           work.get("document_type"), work.get("title"), work.get("title_language"),
                           work.get("source_uri"), primary, canonical_text(sorted(languages))))
     dated = [(str(r["valid_from"]), m) for r in live for m in (r.get("publisher_metadata") or [])]
     metadata = metadata_rows(dated)
     for m in metadata:
-        ctx.out.work_metadata.append((work_rowid, m.kind, m.identifier, m.label, m.language, m.normalized,
+        ctx.t["work_metadata"].append((work_rowid, m.kind, m.identifier, m.label, m.language, m.normalized,
                                       m.source_uri, m.first_valid_from, m.last_valid_from))
     for n in names:
-        ctx.out.work_names.append((work_rowid, n.kind, n.normalized, n.value, n.language))
-    ctx.out.work_fts.append((work_rowid, *fts_columns(names, metadata)))
+        ctx.t["work_names"].append((work_rowid, n.kind, n.normalized, n.value, n.language))
+    ctx.t["work_fts"].append((work_rowid, *fts_columns(names, metadata)))
 
 
 def _celex(work: Mapping[str, Any], publisher: Publisher) -> str | None:
@@ -367,12 +434,13 @@ def _work_names(ctx: _Context, work: Mapping[str, Any], live: Sequence[Mapping[s
     return dedupe(names)
 
 
-def _aliases(tree: TreeInput) -> dict[str, str]:
+def _aliases(works: Iterable[Mapping[str, Any]], versions: Callable[[str], Sequence[Mapping[str, Any]]]
+             ) -> dict[str, str]:
     """``legilux_same_as`` alias slug → held slug; one alias naming two works is refused."""
     out: dict[str, str] = {}
-    for work in tree.works:
+    for work in works:
         slug = str(work["slug"])
-        names = metadata_names(m for r in tree.versions.get(slug, ()) for m in (r.get("publisher_metadata") or []))
+        names = metadata_names(m for r in versions(slug) for m in (r.get("publisher_metadata") or []))
         for name in names:
             if name.kind != "alias":
                 continue
@@ -382,37 +450,44 @@ def _aliases(tree: TreeInput) -> dict[str, str]:
     return out
 
 
-def _group_rows(dataset: DatasetInput) -> dict[tuple[str, str], list[ProvisionRow]]:
-    grouped: dict[tuple[str, str], list[ProvisionRow]] = defaultdict(list)
-    for row in dataset.rows:
-        grouped[(row.lex_id, row.language)].append(row)
-    return grouped
-
-
-def _gaps(dataset: DatasetInput) -> dict[tuple[str, str], GapRow]:
+def _gaps(gaps: Sequence[GapRow]) -> dict[tuple[str, str], GapRow]:
     out: dict[tuple[str, str], GapRow] = {}
-    for gap in dataset.gaps:
+    for gap in gaps:
         TextGap.parse(gap.gap)
         out[(gap.lex_id, gap.language)] = gap
     return out
 
 
-def assemble(publisher: Publisher, tree: TreeInput, dataset: DatasetInput) -> IndexRows:
-    """Every table's rows for one publisher (see the module docstring for the refusals)."""
-    data = dataset.for_publisher(publisher.value)
-    tree = tree.for_publisher(publisher.value)
-    ctx = _Context(publisher=publisher, rows_by_expression=_group_rows(data), gaps_by_expression=_gaps(data),
-                   held_slugs={str(w["slug"]) for w in tree.works}, aliases=_aliases(tree))
-    for work_rowid, work in enumerate(sorted(tree.works, key=lambda w: str(w["slug"])), 1):
-        _work(ctx, work_rowid, work, tree.versions.get(str(work["slug"]), ()))
-    if ctx.rows_by_expression:
-        lex_id, language = sorted(ctx.rows_by_expression)[0]
+def assemble_into(out: Sink, publisher: Publisher, works: Sequence[Mapping[str, Any]],
+                  versions: Callable[[str], Sequence[dict[str, Any]]], rows: ExpressionRows,
+                  gaps: Sequence[GapRow]) -> None:
+    """Write every table's rows for one publisher into ``out``, one work at a time.
+
+    ``works`` are the publisher's works, ``versions(slug)`` a work's version records (read when
+    the work is reached), ``rows`` the publisher's dataset rows and ``gaps`` its gaps.
+    """
+    ctx = _Context(publisher=publisher, rows_by_expression=rows, gaps_by_expression=_gaps(gaps),
+                   held_slugs={str(w["slug"]) for w in works}, aliases=_aliases(works, versions), out=out)
+    for work_rowid, work in enumerate(sorted(works, key=lambda w: str(w["slug"])), 1):
+        _work(ctx, work_rowid, work, versions(str(work["slug"])))
+    left = rows.first_left()
+    if left is not None:
+        lex_id, language = left
         raise _fail("dataset rows for an expression the tree does not hold", f"{lex_id}|{language}",
                     code="orphan_dataset_rows")
-    unique = {(g.lex_id, g.language, g.gap): g for g in sorted(data.gaps, key=lambda g: (g.lex_id, g.language, g.gap,
-                                                                                            g.reason or ""))}
-    ctx.out.gaps = [(g.lex_id, g.language, g.gap, g.reason, g.evidence_sha256) for _, g in sorted(unique.items())]
-    return ctx.out
+    unique = {(g.lex_id, g.language, g.gap): g for g in sorted(gaps, key=lambda g: (g.lex_id, g.language, g.gap,
+                                                                                       g.reason or ""))}
+    ctx.t["gaps"].extend((g.lex_id, g.language, g.gap, g.reason, g.evidence_sha256) for _, g in sorted(unique.items()))
+
+
+def assemble(publisher: Publisher, tree: TreeInput, dataset: DatasetInput) -> IndexRows:
+    """Every table's rows for one publisher, in memory (see the module docstring for the refusals)."""
+    data = dataset.for_publisher(publisher.value)
+    tree = tree.for_publisher(publisher.value)
+    out = IndexRows()
+    assemble_into(out, publisher, tree.works, lambda slug: tree.versions.get(slug, ()), GroupedRows(data.rows),
+                  data.gaps)
+    return out
 
 
 def check_timestamp(text: str) -> str:

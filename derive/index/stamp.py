@@ -9,10 +9,10 @@ file names relative to the dataset directory and their hashes).
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from derive.index.inputs import DatasetInput, TreeInput
+from derive.index.inputs import InputFile
 from derive.index.rows import IndexRows
 from derive.index.schema import (
     COUNTED_TABLES,
@@ -63,15 +63,15 @@ def publisher_facts(publisher: Publisher, manifest: Mapping[str, Any]) -> dict[s
     return out
 
 
-def input_facts(tree: TreeInput, dataset: DatasetInput) -> dict[str, str]:
-    files = [{"path": f.path, "sha256": f.sha256, "size": f.size} for f in dataset.files]
+def input_facts(manifest: Mapping[str, Any], dataset_files: Sequence[InputFile]) -> dict[str, str]:
+    files = [{"path": f.path, "sha256": f.sha256, "size": f.size} for f in dataset_files]
     out = {
-        "corpus_manifest_sha256": digest(tree.manifest),
+        "corpus_manifest_sha256": digest(manifest),
         "dataset_sha256": digest(files),
         "dataset_files": canonical_text(files),
     }
     for key in ("schema", "digest", "records_digest", "content_digest"):
-        value = tree.manifest.get(key)
+        value = manifest.get(key)
         if isinstance(value, str):
             out[f"corpus_manifest.{key}"] = value
     return out
@@ -86,6 +86,21 @@ def content_facts(rows: IndexRows) -> dict[str, str]:
         "withdrawn_versions": str(sum(1 for v in versions if v[14])),
         "valid_from_earliest": froms[0] if froms else "",
         "valid_from_latest": froms[-1] if froms else "",
+    })
+    return out
+
+
+def stored_facts(conn: sqlite3.Connection, excluded_empty_provisions: int) -> dict[str, str]:
+    """:func:`content_facts` read from the written tables (no row is held in memory)."""
+    out = {count_key(t): str(conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]) for t in COUNTED_TABLES}
+    withdrawn, earliest, latest = conn.execute(
+        "SELECT (SELECT count(*) FROM versions WHERE withdrawn), min(valid_from), max(valid_from)"
+        " FROM versions WHERE NOT withdrawn").fetchone()
+    out.update({
+        "excluded_empty_provisions": str(excluded_empty_provisions),
+        "withdrawn_versions": str(withdrawn),
+        "valid_from_earliest": earliest or "",
+        "valid_from_latest": latest or "",
     })
     return out
 
@@ -105,13 +120,13 @@ def format_facts(sqlite_version: str) -> dict[str, str]:
     }
 
 
-def build_stamp(publisher: Publisher, tree: TreeInput, dataset: DatasetInput, rows: IndexRows, built_at: str,
-                extra: Mapping[str, str] | None = None) -> dict[str, str]:
-    """Every stamp entry except ``content_digest`` (computed from the written tables)."""
+def build_stamp(publisher: Publisher, manifest: Mapping[str, Any], dataset_files: Sequence[InputFile],
+                content: Mapping[str, str], built_at: str, extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Every stamp entry except ``content_digest``; ``content`` is :func:`content_facts` or :func:`stored_facts`."""
     stamp = {
-        **publisher_facts(publisher, tree.manifest),
-        **input_facts(tree, dataset),
-        **content_facts(rows),
+        **publisher_facts(publisher, manifest),
+        **input_facts(manifest, dataset_files),
+        **content,
         **format_facts(sqlite3.sqlite_version),
         "built_at": built_at,
     }

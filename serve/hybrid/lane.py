@@ -2,12 +2,13 @@
 
 A :class:`HybridLane` holds one index's verified vectors (dequantised once, at mount) and the
 encoder. For a query it scores every provision-state vector (the best chunk stands for its
-state), then joins the best states with the *same* :class:`~serve.core.ops.search.Filters` as
-the keyword lane through :func:`~serve.core.ops.search.occurrences` — work constraints,
-language, document type, ``as_of``, never withdrawn — so a state that fails a filter is dropped
-before any ranking or fusion. Exact, like the keyword lane: when the first ``SEMANTIC_FIRST``
-states leave too few eligible rows, every state is filtered. Fusion with the keyword hits is
-:mod:`serve.hybrid.sections`.
+state). Filters come first: the states with an occurrence passing the *same*
+:class:`~serve.core.ops.search.Filters` as the keyword lane (work constraints, language,
+document type, ``as_of``, never withdrawn; built from the keyword lane's own predicates) form a
+mask, and only masked-in states are ranked. The best of them go through
+:func:`~serve.core.ops.search.occurrences`, which re-applies every predicate and picks each
+state's newest eligible occurrence. A state that fails a filter therefore never becomes a
+candidate. Fusion with the keyword hits is :mod:`serve.hybrid.sections`.
 """
 
 from __future__ import annotations
@@ -28,8 +29,8 @@ from serve.core.ops.search import Filters, Hit, occurrences
 
 #: Semantic hits (after the filters) taken into the fusion.
 FUSE_DEPTH = 50
-#: Best-scored states joined with the filters first (then all states when that is too few).
-SEMANTIC_FIRST = 400
+#: Eligibility masks kept per lane (one per distinct filter set).
+ELIGIBLE_CACHE = 64
 #: Weight of the work-title lane relative to a provision lane (reference: 0.65).
 WORK_WEIGHT = 0.65
 _SOURCE = ("(SELECT CAST(json_extract(j.value, '$[0]') AS INTEGER) AS state_rowid, "
@@ -65,6 +66,7 @@ class HybridLane:
         self._work_starts = wstarts
         self.work_ids: npt.NDArray[np.int64] = work_ids[wstarts] if len(work_ids) else work_ids
         self.stats = LaneStats()
+        self._eligible: dict[Filters, npt.NDArray[np.bool_]] = {}
 
     @property
     def nbytes(self) -> int:
@@ -76,33 +78,59 @@ class HybridLane:
         """Best-chunk similarity of every state, aligned with :attr:`state_ids`."""
         if not len(self.state_ids):
             return np.zeros(0, dtype=np.float32)
-        per_row = self._state_matrix @ query
+        # einsum, not BLAS: a multi-threaded gemv costs ~100x more on a contended 2-core machine
+        per_row = np.einsum("ij,j->i", self._state_matrix, query)
         return np.maximum.reduceat(per_row, self._state_starts).astype(np.float32)
 
     def work_ranking(self, query: npt.NDArray[np.float32]) -> list[int]:
         """Work rowids by best title similarity, best first (ties by rowid)."""
         if not len(self.work_ids):
             return []
-        best = np.maximum.reduceat(self._work_matrix @ query, self._work_starts)
+        best = np.maximum.reduceat(np.einsum("ij,j->i", self._work_matrix, query), self._work_starts)
         order = np.lexsort((self.work_ids, -best))
         return [int(self.work_ids[i]) for i in order]
 
+    def eligible(self, conn: sqlite3.Connection, filters: Filters) -> npt.NDArray[np.bool_]:
+        """Mask over :attr:`state_ids`: states with at least one occurrence passing ``filters``.
+
+        Built from the keyword lane's own predicates (:meth:`Filters.state_sql`,
+        :meth:`Filters.version_sql`), so both lanes admit exactly the same states; cached per
+        filter set (the index is immutable).
+        """
+        cached = self._eligible.get(filters)
+        if cached is not None:
+            return cached
+        state_where, state_params = filters.state_sql()
+        version_where, version_params = filters.version_sql()
+        rows = conn.execute(
+            "SELECT DISTINCT s.state_rowid FROM lexical_states s "
+            "JOIN provisions p ON p.state_rowid = s.state_rowid "
+            "JOIN expressions e ON e.expression_rowid = p.expression_rowid "
+            "JOIN versions v ON v.version_rowid = e.version_rowid "
+            f"WHERE {state_where} AND {version_where}", [*state_params, *version_params]).fetchall()
+        mask = np.isin(self.state_ids, np.array([int(r[0]) for r in rows], dtype=np.int64))
+        if len(self._eligible) >= ELIGIBLE_CACHE:
+            self._eligible.pop(next(iter(self._eligible)))
+        self._eligible[filters] = mask
+        return mask
+
     def semantic_rows(self, conn: sqlite3.Connection, query: npt.NDArray[np.float32], filters: Filters,
                       depth: int) -> list[dict[str, Any]]:
-        """Eligible occurrences of the best states under ``filters``, best first (filters first)."""
+        """Eligible occurrences of the best states under ``filters``, best first.
+
+        Filters first: states failing them are masked out *before* ranking; the best ``depth``
+        remaining states then go through :func:`occurrences` with the same filters (which picks
+        each state's newest eligible occurrence and re-applies every predicate).
+        """
         scores = self.state_scores(query)
         if not len(scores):
             return []
-        order = np.lexsort((self.state_ids, -scores))
-
-        def run(positions: npt.NDArray[np.intp]) -> list[dict[str, Any]]:
-            payload = json.dumps([[int(self.state_ids[i]), -round(float(scores[i]), 6)] for i in positions])
-            return occurrences(conn, _SOURCE, [payload], filters, depth)
-
-        rows = run(order[:SEMANTIC_FIRST])
-        if len(rows) < depth and len(order) > SEMANTIC_FIRST:
-            rows = run(order)
-        return rows
+        positions = np.flatnonzero(self.eligible(conn, filters))
+        if not len(positions):
+            return []
+        order = positions[np.lexsort((self.state_ids[positions], -scores[positions]))][:depth]
+        payload = json.dumps([[int(self.state_ids[i]), -round(float(scores[i]), 6)] for i in order])
+        return occurrences(conn, _SOURCE, [payload], filters, depth)
 
     def encode(self, query_text: str) -> npt.NDArray[np.float32]:
         started = time.perf_counter()

@@ -96,7 +96,9 @@ def anchored(plan: Plan, hits: Sequence[Mapping[str, Any]]) -> bool:
 
 
 def fuse_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: Mapping[str, Any],
-                 section: Answer) -> Answer:
+                 section: Answer, encoded: dict[int, Any] | None = None) -> Answer:
+    """One publisher's hybrid section. ``encoded`` shares the query vector between publishers
+    whose lanes use the same encoder (the query is encoded once per call)."""
     lane = lane_for(index)
     if lane is None or section.get("outcome") == Outcome.RETRIEVAL_MODE_UNAVAILABLE.value:
         return section
@@ -107,7 +109,10 @@ def fuse_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: Mappin
         return out
     as_of = args["as_of"] if args["time_scope"] == "as_of" else None
     filters = Filters(tuple(plan.constraints), args["language"], args["document_type"], as_of)
-    query = lane.encode(str(args["query"]))
+    shared = encoded if encoded is not None else {}
+    query = shared.get(id(lane.encoder))
+    if query is None:
+        query = shared[id(lane.encoder)] = lane.encode(str(args["query"]))
     with index.session(ctx.deadline_seconds) as conn:
         hits = lane.semantic_hits(conn, query, filters)
         shaped = _shape(conn, index, hits, plan.terms)
@@ -123,5 +128,6 @@ def fuse_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: Mappin
 
 def fuse_sections(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mapping[str, Plan],
                   args: Mapping[str, Any], sections: Sequence[Answer]) -> list[Answer]:
-    return [fuse_section(ctx, index, plans[index.publisher.value], args, section)
+    encoded: dict[int, Any] = {}
+    return [fuse_section(ctx, index, plans[index.publisher.value], args, section, encoded)
             for index, section in zip(indexes, sections, strict=True)]

@@ -10,7 +10,6 @@ import pytest
 
 from serve.core import LegalCore
 from serve.core.ops.search import Filters
-from serve.hybrid import lane as lane_module
 from serve.hybrid.activate import attach_for_measurement
 from serve.hybrid.registry import lane_for
 from tests.hybrid.fakes import FakeEncoder
@@ -48,15 +47,19 @@ def test_semantic_first_candidate_is_dropped_by_as_of(core: LegalCore) -> None:
     assert on_2020  # the eligible states are still found (exact fallback past the first candidates)
 
 
-def test_exact_fallback_when_the_first_candidates_are_all_filtered(core: LegalCore,
-                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(lane_module, "SEMANTIC_FIRST", 1)
+def test_eligibility_is_decided_before_ranking(core: LegalCore) -> None:
     index = core.indexes[EU]
     lane = lane_for(index)
     assert lane is not None
     with index.session(5.0) as conn:
-        hits = lane.semantic_hits(conn, lane.encoder.encode_query(QUERY), Filters(as_of="2020-06-01"))
-    assert {h.row["anchor"] for h in hits} == {"art_1", "art_2"}
+        mask = lane.eligible(conn, Filters(as_of="2020-06-01"))
+        eligible_ids = {int(i) for i in lane.state_ids[mask]}
+        anchors = {r[0] for r in conn.execute(
+            f"SELECT anchor FROM lexical_states WHERE state_rowid IN ({','.join(map(str, eligible_ids))})")}
+        assert anchors == {"art_1", "art_2"}  # the 2020 wordings only; art_3 exists from 2022
+        # depth 1: the single best *eligible* state, although a filtered one scores higher
+        hits = lane.semantic_hits(conn, lane.encoder.encode_query(QUERY), Filters(as_of="2020-06-01"), depth=1)
+    assert len(hits) == 1 and hits[0].row["anchor"] in {"art_1", "art_2"}
 
 
 def test_hybrid_search_never_returns_the_filtered_candidate(core: LegalCore) -> None:

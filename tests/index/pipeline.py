@@ -28,12 +28,11 @@ _CACHE: dict[Path, FixtureBuild] = {}
 
 def build_indexes(trees: dict[str, Path], datasets: dict[str, Path], out: Path) -> None:
     from corpus_tree import CorpusTree
-    from derive.index import build_index, read_dataset, read_tree
+    from derive.index import build_from_paths
     from legal.ids import Publisher
 
     for name, publisher in (("eu", Publisher.EURLEX), ("lu", Publisher.LEGILUX)):
-        build_index(publisher, read_tree(CorpusTree.open(trees[name])), read_dataset(datasets[name]), out,
-                    built_at=BUILT_AT)
+        build_from_paths(publisher, CorpusTree.open(trees[name]), datasets[name], out, built_at=BUILT_AT)
 
 
 def fixture_build(fixtures_dir: Path, factory: pytest.TempPathFactory) -> FixtureBuild:

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from derive.index import build_index, read_tree, verify_index
+from derive.index import build_from_paths, build_index, read_dataset, read_tree, verify_index
+from derive.index.build import build_in_memory
 from derive.index.read import check_mountable, open_readonly
 from derive.index.schema import INDEX_FORMAT
 from legal.errors import IndexError_
@@ -33,6 +34,46 @@ def test_handmade_rebuild_is_byte_identical(tmp_path: Path) -> None:
 def test_fixture_rebuild_is_byte_identical(fixture_indexes: FixtureBuild, tmp_path: Path) -> None:
     build_indexes(fixture_indexes.trees, fixture_indexes.datasets, tmp_path)
     assert _bytes(tmp_path) == _bytes(fixture_indexes.index_dir)
+
+
+def test_streaming_build_equals_the_in_memory_reference(fixture_indexes: FixtureBuild, tmp_path: Path) -> None:
+    """The streaming build (scratch file, one work at a time) writes the same bytes as
+    ``assemble`` + ``write_index``, the builder that held every row in memory."""
+    from corpus_tree import CorpusTree
+    from tests.index.pipeline import BUILT_AT
+
+    for name, publisher in (("eu", Publisher.EURLEX), ("lu", Publisher.LEGILUX)):
+        build_in_memory(publisher, read_tree(CorpusTree.open(fixture_indexes.trees[name])),
+                        read_dataset(fixture_indexes.datasets[name]), tmp_path, built_at=BUILT_AT)
+    assert _bytes(tmp_path) == _bytes(fixture_indexes.index_dir)
+
+
+def _write_dataset(directory: Path, rows: list[dict[str, object]], gaps: list[dict[str, object]]) -> Path:
+    directory.mkdir(parents=True)
+    (directory / "provisions.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    (directory / "gaps.jsonl").write_text("".join(json.dumps(g) + "\n" for g in gaps), encoding="utf-8")
+    return directory
+
+
+def test_handmade_streaming_from_paths_equals_the_in_memory_reference(tmp_path: Path) -> None:
+    for publisher, (tree, rows, gaps) in ((Publisher.EURLEX, handmade.eu_corpus()),
+                                          (Publisher.LEGILUX, handmade.lu_corpus())):
+        data = _write_dataset(tmp_path / f"data-{publisher.value}", rows, gaps)
+        build_from_paths(publisher, tree, data, tmp_path / "stream", built_at="2026-08-01T00:00:00Z")
+        build_in_memory(publisher, read_tree(tree), read_dataset(data), tmp_path / "memory",
+                        built_at="2026-08-01T00:00:00Z")
+    assert _bytes(tmp_path / "stream") == _bytes(tmp_path / "memory")
+    assert sorted(p.name for p in (tmp_path / "stream").iterdir()) == sorted(_bytes(tmp_path / "stream"))
+
+
+def test_streaming_refusal_leaves_no_files(tmp_path: Path) -> None:
+    tree, rows = _eu_inputs()
+    rows[0] = {**rows[0], "text_md": "something else"}
+    data = _write_dataset(tmp_path / "data", rows, [])
+    with pytest.raises(IndexError_) as err:
+        build_from_paths(Publisher.EURLEX, tree, data, tmp_path / "out", built_at="2026-01-01T00:00:00Z")
+    assert err.value.code == "text_hash_mismatch"
+    assert list((tmp_path / "out").iterdir()) == []
 
 
 def test_fixture_indexes_verify(fixture_indexes: FixtureBuild) -> None:

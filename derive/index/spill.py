@@ -1,0 +1,148 @@
+"""Bounded-memory build state: dataset rows and table rows spilled to a scratch SQLite file.
+
+The builder walks the corpus one work at a time (``derive/index/rows.py``). What it would
+otherwise hold for the whole corpus lives in a scratch database attached to the index
+connection as ``scratch``:
+
+- :class:`SpilledRows` — the dataset's provision rows, loaded once (validated as they are
+  read) and handed out per expression through an index on ``(lex_id, language, ord)``;
+- :class:`SpillSink` — every table's rows in insertion order (``s_<table>``) and the distinct
+  texts keyed by SHA-256 (``s_texts``), copied into the index tables at the end in the order
+  the in-memory builder inserts them, so the index file is byte-identical.
+
+Only a bounded batch of rows is ever held in Python.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from derive.index.inputs import ProvisionRow, provision_row
+from derive.index.rows import Row, RowSink
+from derive.index.textstore import encode
+
+BATCH = 2000
+SCHEMA = "scratch"
+
+
+class _SpillTable:
+    """One table's rows, appended in order and flushed to ``scratch.s_<table>`` in batches."""
+
+    def __init__(self, conn: sqlite3.Connection, table: str) -> None:
+        self._conn = conn
+        self.name = f"{SCHEMA}.s_{table}"
+        self._buffer: list[Row] = []
+        self._count = 0
+        self.width: int | None = None
+
+    def append(self, row: Row, /) -> None:
+        self._buffer.append(row)
+        self._count += 1
+        if len(self._buffer) >= BATCH:
+            self.flush()
+
+    def extend(self, rows: Iterable[Row], /) -> None:
+        for row in rows:
+            self.append(row)
+
+    def __len__(self) -> int:
+        return self._count
+
+    def flush(self) -> None:
+        if not self._buffer:
+            return
+        if self.width is None:
+            self.width = len(self._buffer[0])
+            columns = ",".join(f"c{i}" for i in range(self.width))
+            self._conn.execute(f"CREATE TABLE {self.name}({columns})")
+        marks = ",".join("?" * self.width)
+        self._conn.executemany(f"INSERT INTO {self.name} VALUES ({marks})", self._buffer)
+        self._buffer.clear()
+
+    def copy_into(self, target: str) -> None:
+        """``INSERT INTO <target> SELECT … ORDER BY rowid`` (insertion order); nothing when empty."""
+        self.flush()
+        if self.width is None:
+            return
+        columns = ",".join(f"c{i}" for i in range(self.width))
+        self._conn.execute(f"INSERT INTO {target} SELECT {columns} FROM {self.name} ORDER BY rowid")
+
+
+class SpillSink:
+    """A :class:`derive.index.rows.Sink` that keeps table rows and texts on disk."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+        self._tables: dict[str, _SpillTable] = {}
+        self._texts: dict[str, str] = {}
+        self.excluded_empty_provisions = 0
+        conn.execute(f"CREATE TABLE {SCHEMA}.s_texts(sha TEXT PRIMARY KEY, body TEXT NOT NULL) WITHOUT ROWID")
+
+    def sink(self, table: str) -> RowSink:
+        return self.table(table)
+
+    def table(self, table: str) -> _SpillTable:
+        if table not in self._tables:
+            self._tables[table] = _SpillTable(self._conn, table)
+        return self._tables[table]
+
+    def add_text(self, sha256: str, text: str) -> None:
+        self._texts.setdefault(sha256, text)
+        if len(self._texts) >= BATCH:
+            self._flush_texts()
+
+    def _flush_texts(self) -> None:
+        self._conn.executemany(f"INSERT OR IGNORE INTO {SCHEMA}.s_texts VALUES (?, ?)", self._texts.items())
+        self._texts.clear()
+
+    def encoded_texts(self) -> Iterator[Row]:
+        """``texts`` rows in ``text_sha256`` order, encoded one at a time."""
+        self._flush_texts()
+        for sha, body in self._conn.execute(f"SELECT sha, body FROM {SCHEMA}.s_texts ORDER BY sha"):
+            yield (sha, *encode(body))
+
+
+class SpilledRows:
+    """A :class:`derive.index.rows.ExpressionRows` over dataset rows loaded into the scratch database."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+        self._count = 0
+        conn.execute(f"CREATE TABLE {SCHEMA}.rows(lex_id TEXT NOT NULL, language TEXT NOT NULL, ord INTEGER NOT NULL,"
+                     " src TEXT NOT NULL, body TEXT NOT NULL)")
+
+    def load(self, values: Iterable[tuple[str, dict[str, Any]]], publisher: str) -> None:
+        """Validate every row (as :func:`derive.index.inputs.read_dataset` does); keep the publisher's."""
+        batch: list[tuple[str, str, int, str, str]] = []
+        for where, value in values:
+            row = provision_row(value, self._count, where)
+            self._count += 1
+            if row.publisher != publisher:
+                continue
+            batch.append((row.lex_id, row.language, row.order, where, json.dumps(value, ensure_ascii=False)))
+            if len(batch) >= BATCH:
+                self._insert(batch)
+        self._insert(batch)
+
+    def _insert(self, batch: list[tuple[str, str, int, str, str]]) -> None:
+        self._conn.executemany(f"INSERT INTO {SCHEMA}.rows VALUES (?,?,?,?,?)", batch)
+        batch.clear()
+
+    def index(self) -> None:
+        self._conn.execute(f"CREATE INDEX {SCHEMA}.ix_rows ON rows(lex_id, language, ord)")
+
+    def take(self, lex_id: str, language: str) -> list[ProvisionRow]:
+        found = self._conn.execute(f"SELECT ord, src, body FROM {SCHEMA}.rows WHERE lex_id = ? AND language = ?"
+                                   " ORDER BY ord", (lex_id, language)).fetchall()
+        if not found:
+            return []
+        self._conn.execute(f"DELETE FROM {SCHEMA}.rows WHERE lex_id = ? AND language = ?", (lex_id, language))
+        return [provision_row(json.loads(body), order, src) for order, src, body in found]
+
+    def first_left(self) -> tuple[str, str] | None:
+        row = self._conn.execute(f"SELECT lex_id, language FROM {SCHEMA}.rows ORDER BY lex_id, language LIMIT 1"
+                                 ).fetchone()
+        return (str(row[0]), str(row[1])) if row else None
