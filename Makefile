@@ -43,7 +43,7 @@ bench: $(STAMP)
 
 # Regenerate the lock file from pyproject.toml (needs the network to the package index).
 lock:
-	$(PYTHON) -m pip install --quiet uv && $(PYTHON) -m uv pip compile pyproject.toml --extra dev --python-version 3.11 -o requirements.lock
+	$(PYTHON) -m pip install --quiet uv && $(PYTHON) -m uv pip compile pyproject.toml --extra dev --extra hybrid --python-version 3.11 -o requirements.lock
 
 clean:
 	rm -rf $(VENV) var build *.egg-info
