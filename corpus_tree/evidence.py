@@ -18,12 +18,12 @@ import contextlib
 import hashlib
 import io
 import os
+import re
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any, BinaryIO
 
-from legal.canonical import is_sha256_hex
 from legal.errors import CorpusError, IntegrityError
 
 CHUNK = 1 << 20
@@ -33,9 +33,12 @@ ENV_EVIDENCE_DIR = "LEX_EVIDENCE_DIR"
 STAGING_DIR = ".staging"
 
 
+_SHA256 = re.compile("[0-9a-f]{64}")
+
+
 def check_sha256(sha256: str) -> str:
     """``sha256`` if it is 64 lower-case hex characters, else an :class:`IntegrityError`."""
-    if not isinstance(sha256, str) or not is_sha256_hex(sha256):
+    if not isinstance(sha256, str) or not _SHA256.fullmatch(sha256):  # is_sha256_hex, compiled
         raise IntegrityError(f"not a sha256 hex digest: {sha256!r}", code="invalid_sha256", subject=str(sha256))
     return sha256
 
@@ -198,7 +201,7 @@ class EvidenceStore:
         for a in _names(base, dirs_only=True):
             for b in _names(os.path.join(base, a), dirs_only=True):
                 for name in _names(os.path.join(base, a, b), dirs_only=False):
-                    if is_sha256_hex(name) and name[:2] == a and name[2:4] == b:
+                    if _SHA256.fullmatch(name) and name[:2] == a and name[2:4] == b:
                         yield name
 
     # -- reads -------------------------------------------------------------------------------

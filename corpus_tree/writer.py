@@ -82,8 +82,8 @@ from legal.validity import convention_of, format_timestamp
 Body = bytes | str | os.PathLike[str]
 
 WITHDRAWN_DETAIL = "publisher record absent from the current enumeration"
-_SHA256 = re.compile("[0-9a-f]{64}")
 RESIGHTED_DETAIL = "publisher record returned to the current enumeration"
+_SHA256 = re.compile("[0-9a-f]{64}")
 
 
 @dataclass
@@ -318,10 +318,10 @@ def _canonical_key(item: dict[str, Any]) -> str:
     """``canonical_text(item)``, computed by the C JSON encoder for string-to-string objects.
 
     For such an object without characters from U+D800 up, the standard JSON encoder with
-    sorted keys, no whitespace and ``ensure_ascii=False`` escapes exactly what RFC 8785 escapes (``"``,
-    ``\\``, the short forms and ``\\u00xx`` in lower case for the other controls) and sorts the
-    keys in the same order, so the two texts are identical. Anything else is encoded by
-    :func:`legal.canonical.canonical_text` itself.
+    sorted keys, no whitespace and ``ensure_ascii=False`` escapes exactly what RFC 8785
+    escapes (``"``, ``\\``, the short forms and ``\\u00xx`` in lower case for the other
+    controls) and sorts the keys in the same order, so the two texts are identical (a property
+    test checks it). Anything else is encoded by :func:`legal.canonical.canonical_text` itself.
     """
     if all(type(k) is str and type(v) is str for k, v in item.items()):
         text = _PLAIN_ENCODER.encode(item)

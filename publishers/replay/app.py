@@ -16,9 +16,9 @@ The adapters' own query templates are answered from the graph's indexes
 query — and every query while N-Triples patches are applied — is evaluated by rdflib. Answers
 are cached per graph generation (the graph only changes when a record-level fault changes), so
 a repeated query costs nothing. Bodies carry an ``ETag`` (conditional GET answers 304) and a
-``Repr-Digest``. A body whose
-bytes the source tree does not hold is answered with a *held-elsewhere* document
-(``application/vnd.lex-replay.held-elsewhere+json``) naming its file, sha256 and size.
+``Repr-Digest``. A body whose bytes the source tree does not hold is answered with a
+*held-elsewhere* document (``application/vnd.lex-replay.held-elsewhere+json``) naming its file,
+sha256 and size.
 """
 
 from __future__ import annotations
@@ -111,7 +111,8 @@ class ReplayPublisher:
                         if not (f.patch_add or f.patch_remove):
                             built.fast[id(projection.graph)] = FastAnswers(projection.graph)
             if built.eu is not None:
-                built.formex_paths = {formex.path: formex for formex in built.eu.formex.values()}
+                for formex in built.eu.formex.values():
+                    built.formex_paths.setdefault(formex.path, formex)  # the first one, as a scan finds it
             self._built = built
             self._zips.clear()
             self._answers.clear()
