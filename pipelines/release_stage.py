@@ -58,7 +58,9 @@ def key_paths(lex: LexSettings) -> tuple[Path, Path, bytes, bool]:
 
 
 def judgments_for(lex: LexSettings) -> Path:
-    """The judgments that fit the configured corpus."""
+    """The judgments that fit the configured corpus (``settings.judgments`` when given)."""
+    if lex.judgments:
+        return Path(lex.judgments)
     name = "sample_judgments.json" if lex.source in ("sample", "replay") else "retrieval_judgments.json"
     return ROOT / "evals" / name
 
@@ -90,6 +92,8 @@ def _scope_bytes(lex: LexSettings) -> bytes:
         from pipelines.sources import sample_scope
 
         return pretty_bytes(_jsonable(asdict(sample_scope())))
+    if lex.eu_scope:
+        return Path(lex.eu_scope).read_bytes()
     from importlib import resources
 
     return resources.files("publishers.eurlex").joinpath("scope.json").read_bytes()

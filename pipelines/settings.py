@@ -27,6 +27,8 @@ class LexSettings(dg.ConfigurableResource):  # type: ignore[misc]
     fixtures_dir: str = ""
     evidence_dir: str = ""  # empty: <tree>/evidence; set to a shared filesystem path at scale
     signing_key: str = ""  # PEM; passphrase from LEX_SIGNING_PASSPHRASE
+    eu_scope: str = ""  # EUR-Lex scope file (lex-eu-scope/1); empty: the bundled reviewed scope
+    judgments: str = ""  # retrieval judgments for the release gate; empty: chosen by source
     built_at: str = ""  # the index build instant (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ); empty: today 00:00Z
 
     def built_at_stamp(self) -> str:
@@ -65,5 +67,7 @@ def settings_from_env() -> LexSettings:
         fixtures_dir=os.environ.get("LEX_FIXTURES", ""),
         evidence_dir=os.environ.get("LEX_EVIDENCE_DIR", ""),
         signing_key=os.environ.get("LEX_SIGNING_KEY", ""),
+        eu_scope=os.environ.get("LEX_EU_SCOPE", ""),
+        judgments=os.environ.get("LEX_JUDGMENTS", ""),
         built_at=os.environ.get("LEX_BUILT_AT", ""),
     )

@@ -73,10 +73,19 @@ def update_tree(settings: LexSettings, publisher: Publisher, progress: Progress 
     if settings.source == "replay":
         if not settings.replay_url:
             raise ConfigError("source 'replay' needs replay_url", code="missing_replay_url")
-        return _ingest(target, evidence, publisher, settings.replay_url, None, progress)
+        return _ingest(target, evidence, publisher, settings.replay_url, _scope(settings, publisher), progress)
     if settings.source == "live":
-        return _ingest(target, evidence, publisher, None, None, progress)
+        return _ingest(target, evidence, publisher, None, _scope(settings, publisher), progress)
     raise ConfigError(f"unknown source {settings.source!r}", code="unknown_source", subject=settings.source)
+
+
+def _scope(settings: LexSettings, publisher: Publisher) -> Any:
+    """The configured EUR-Lex scope file, or None (the adapter's bundled reviewed scope)."""
+    if publisher is not Publisher.EURLEX or not settings.eu_scope:
+        return None
+    from publishers.eurlex import EurlexScope
+
+    return EurlexScope.load(settings.eu_scope)
 
 
 def _ingest(target: Path, evidence: str | None, publisher: Publisher, replay_url: str | None, scope: Any,
