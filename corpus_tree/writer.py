@@ -34,9 +34,12 @@ No-change fast path: an enumerated version whose record the merge would leave as
 lifecycle event due, the same ``valid_to``, metadata and languages, no new observation —
 :func:`is_unchanged`, the merge's own comparisons without copying anything) is left alone: it
 is neither re-verified nor re-sealed nor rendered. A record is hash-checked before it is
-revised or withdrawn (``verify`` checks them all). Bodies already in the evidence store are
-not staged again (the store is content-addressed and ``verify`` re-hashes it); only new ones
-are hashed, while being staged. Records are read once per run (:meth:`CorpusTree.caching`).
+revised or withdrawn (``verify`` checks them all). When no record changes, the manifest (a
+function of the records) is not rebuilt either, so an apply never rewrites a manifest that
+``verify`` would report as not matching untouched records. Bodies already in the evidence
+store are not staged again (the store is content-addressed and ``verify`` re-hashes it); only
+new ones are hashed, while being staged. Records are read once per run
+(:meth:`CorpusTree.caching`).
 """
 
 from __future__ import annotations
@@ -142,10 +145,11 @@ def apply_enumeration(
             report.changed.append(lex_id)
         changes.blobs = _needed_bodies(tree, new_versions, versions, bodies)
         works.update(new_works)
-        manifest_bytes = render(build_manifest(works.values(), versions.values()))
-        if tree.path(MANIFEST).read_bytes() != manifest_bytes:
-            changes.files[MANIFEST] = manifest_bytes
-            report.manifest_changed = True
+        if new_works or new_versions:  # else no record changes, so neither does their manifest
+            manifest_bytes = render(build_manifest(works.values(), versions.values()))
+            if tree.path(MANIFEST).read_bytes() != manifest_bytes:
+                changes.files[MANIFEST] = manifest_bytes
+                report.manifest_changed = True
         result = txn.commit(tree.root, tree.evidence, changes, durable=durable, progress=progress)
         report.bodies_added = result.blobs_added
         report.bytes_hashed = result.bytes_hashed

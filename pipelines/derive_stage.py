@@ -130,8 +130,11 @@ def run(lex: LexSettings, publisher: Publisher, shards: int = SHARDS,
                 works_derived += int(shard.metadata.get("works_derived", 0))
         _remember_empty_counts(lex, publisher, out)
         summary = merge_shards([lex.shard(publisher.value, i, shards) for i in range(shards)], out).to_dict()
+    # The determinism sample runs whenever the dataset was (re)built; the stage is recorded only
+    # if it passed, so a skipped stage means "this exact dataset passed when it was built".
+    sampled, same = ([], True) if skipped else determinism_sample(tree, out)
+    if not skipped and same:
         state.record(inputs, outputs)
-    sampled, same = determinism_sample(tree, out)
     rows_sha = file_sha256(out / "provisions.jsonl")
     return StageResult(
         metadata={"skipped": "inputs unchanged" if skipped else "", **summary, "shards": shards,

@@ -24,6 +24,7 @@ from corpus_tree import (
 )
 from corpus_tree.evidence import STREAM_CHUNK, hash_file
 from corpus_tree.records import parse_record_bytes, render, seal
+from corpus_tree.verify import verify_tree
 from corpus_tree.writer import (
     ApplyReport,
     _canonical_key,
@@ -95,6 +96,19 @@ def test_a_no_change_apply_writes_no_byte_and_hashes_nothing(tree: CorpusTree) -
     report = apply_enumeration(tree, _enum(_version()), {_sha(BODY): BODY}, T1, durable=False)
     assert not report.wrote_anything and report.events == {} and report.bytes_hashed == 0
     assert _states(tree.root) == before  # manifest and records untouched (same inode and mtime)
+
+
+def test_a_no_change_apply_does_not_rewrite_a_manifest_verify_reports(tree: CorpusTree) -> None:
+    """The manifest is a function of the records: when none changes, it is left as found (an
+    apply never papers over a manifest that no longer matches untouched records)."""
+    manifest = tree.root / "manifest.json"
+    stale = manifest.read_bytes().replace(b'"works": 1', b'"works": 2', 1)
+    manifest.write_bytes(stale)
+    assert not verify_tree(tree.root).ok
+    report = apply_enumeration(tree, _enum(_version()), {}, T1, durable=False)
+    assert not report.wrote_anything and manifest.read_bytes() == stale
+    revised = apply_enumeration(tree, _enum(_version(in_force_status="0")), {}, T1, durable=False)
+    assert revised.manifest_changed and verify_tree(tree.root).ok  # rebuilt with the next change
 
 
 def test_a_body_already_stored_is_not_hashed_again(tree: CorpusTree) -> None:
