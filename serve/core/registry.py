@@ -90,6 +90,9 @@ _SPECS = (
                            "Default: select when anchors are given, else full.", choices=("full", "outline", "select")),
             TextList("anchors", "Provision anchors (art_6, art_1er, anx_I); article numbers match 1 ↔ 1er.",
                      max_items=50, item_max_length=512, item_pattern=ANCHOR_PATTERN),
+            Flag("include_withdrawn", "Resolve the date over every state ever published, withdrawn ones too: a "
+                                      "withdrawn same-day twin then answers ambiguous_version with both keys. "
+                                      "Default: only states the publisher still lists."),
         ),
         rules=(RequiredWhen("anchors", "mode", ("select",)), ForbiddenWhen("anchors", "mode", ("full",))),
         handler=as_of.run,

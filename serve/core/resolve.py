@@ -133,8 +133,14 @@ def locate_work(ctx: CallContext, work: str, publisher: str | None) -> Located |
     return unknown_work(ctx, work, by_name, chosen)
 
 
-def resolve_on(versions: Sequence[Version], day: str, version_key: str | None = None) -> DateResolution:
-    """The state of a work on ``day`` (see the module docstring)."""
+def resolve_on(versions: Sequence[Version], day: str, version_key: str | None = None, *,
+               include_withdrawn: bool = False) -> DateResolution:
+    """The state of a work on ``day`` (see the module docstring).
+
+    ``include_withdrawn`` resolves over every state ever published for the work, withdrawn ones
+    included (the transaction-time-inclusive view): a withdrawn same-day twin then makes the date
+    ``ambiguous_version`` with both keys instead of being disclosed beside the live answer.
+    """
     covering = [v for v in versions if v.covers(day)]
     if version_key is not None:
         chosen = next((v for v in versions if v.version_key == version_key), None)
@@ -145,12 +151,12 @@ def resolve_on(versions: Sequence[Version], day: str, version_key: str | None = 
             raise RequestError(f"version_key names a state that does not cover {day}",
                                code="version_key_not_effective", subject=version_key)
         return DateResolution(chosen, (chosen,))
-    live = [v for v in covering if not v.withdrawn]
+    live = list(covering) if include_withdrawn else [v for v in covering if not v.withdrawn]
     if not live:
         return DateResolution(None)
     start = max(v.valid_from for v in live)
     winners = tuple(sorted((v for v in live if v.valid_from == start), key=lambda v: v.version_key))
-    twins = tuple(v for v in covering if v.withdrawn and v.valid_from == start)
+    twins = () if include_withdrawn else tuple(v for v in covering if v.withdrawn and v.valid_from == start)
     return DateResolution(winners[0] if len(winners) == 1 else None, winners, twins)
 
 

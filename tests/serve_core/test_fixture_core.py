@@ -72,6 +72,21 @@ def test_consumer_code_same_day_twin(fixture_core: LegalCore) -> None:
             assert chosen["outcome"] in {"succeeded", "text_withheld", "text_not_available"}
 
 
+def test_consumer_code_same_day_is_ambiguous_when_withdrawn_states_count(fixture_core: LegalCore) -> None:
+    """Counting every state ever published (include_withdrawn), a same-day date of the Code de la
+    consommation answers ambiguous_version with the exact keys, and version_key selects one."""
+    for day, probe in (("2024-09-10", "2024-10-01"), ("2025-10-19", "2025-11-01")):
+        answer = fixture_core.call("as_of", {"work": CONSUMER_CODE, "date": probe, "mode": "outline",
+                                             "include_withdrawn": True})
+        assert answer["outcome"] == "ambiguous_version"
+        keys = [c["version_key"] for c in answer["version_choices"]]
+        assert len(keys) == 2 and all(k.startswith(f"{day}--") for k in keys)
+        for key in keys:
+            chosen = fixture_core.call("as_of", {"work": CONSUMER_CODE, "date": probe, "version_key": key,
+                                                 "mode": "outline"})
+            assert chosen["version"]["version_key"] == key
+
+
 def test_no_version_for_date_in_a_publisher_gap(fixture_core: LegalCore) -> None:
     answer = fixture_core.call("as_of", {"work": CONSUMER_CODE, "date": "2018-05-01"})
     assert answer["outcome"] == "no_version_for_date"

@@ -169,7 +169,7 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
     provisional = is_provisional(index, day)
     with index.session(ctx.deadline_seconds) as conn:
         versions = versions_of(conn, work.rowid)
-        resolution = resolve_on(versions, day, args["version_key"])
+        resolution = resolve_on(versions, day, args["version_key"], include_withdrawn=args["include_withdrawn"])
         refusal = refusal_for_date(ctx, index, conn, work, versions, resolution, day, base)
         if refusal is not None:
             return refusal
