@@ -29,7 +29,8 @@ _MONTHS: dict[str, int] = {
     "august": 8, "september": 9, "october": 10, "november": 11, "december": 12,
 }
 _MONTH = "(" + "|".join(_MONTHS) + ")"
-_ISO = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
+# Not inside an identifier: "loi-2017-03-01-n901" or a version key states no day.
+_ISO = re.compile(r"(?<![\w/.-])(\d{4})-(\d{2})-(\d{2})(?![\w/-])")
 _NUMERIC = re.compile(r"(?<![\d/.])(\d{1,2})[/.](\d{1,2})[/.](\d{4})(?![\d/.])")
 _DAY_MONTH = re.compile(r"(?<!\d)(\d{1,2})(?:er|st|nd|rd|th)?\s+" + _MONTH + r",?\s+(\d{4})(?!\d)")
 _MONTH_DAY = re.compile(_MONTH + r"\s+(\d{1,2})(?:er|st|nd|rd|th)?,?\s+(\d{4})(?!\d)")
