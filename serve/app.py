@@ -124,11 +124,15 @@ async def http_exception_handler(request: Request, exc: Exception) -> Response:
     return response
 
 
+#: Routes that enforce their own deadlines (the assistant's turn deadlines).
+SELF_BOUNDED_PATHS = ("/ask",)
+
+
 def _middleware(settings: AppSettings) -> list[Middleware]:
     return [
         Middleware(SecurityHeadersMiddleware),
         Middleware(CatchAllMiddleware),
-        Middleware(DeadlineMiddleware, seconds=settings.deadline),
+        Middleware(DeadlineMiddleware, seconds=settings.deadline, exempt=SELF_BOUNDED_PATHS),
         Middleware(RateLimitMiddleware, limiter=RateLimiter(settings.limits),
                    trust_forwarded=settings.trust_forwarded),
         Middleware(BodyLimitMiddleware, limit=settings.body_limit),

@@ -89,14 +89,20 @@ class _ResponseTracker:
 
 
 class DeadlineMiddleware:
-    """Every HTTP request gets ``seconds`` to complete; past it, 504 ``deadline_exceeded``."""
+    """Every HTTP request gets ``seconds`` to complete; past it, 504 ``deadline_exceeded``.
 
-    def __init__(self, app: ASGIApp, seconds: float) -> None:
+    Paths under ``exempt`` prefixes bound themselves (the assistant's ``/ask`` has its own
+    planner, first-result and synthesis deadlines and must return its deterministic reply when
+    they expire, not a 504 cut by this edge deadline).
+    """
+
+    def __init__(self, app: ASGIApp, seconds: float, exempt: tuple[str, ...] = ()) -> None:
         self.app = app
         self.seconds = seconds
+        self.exempt = exempt
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] != "http" or str(scope.get("path", "")).startswith(self.exempt):
             await self.app(scope, receive, send)
             return
         tracker = _ResponseTracker(send)
