@@ -26,12 +26,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from serve.assistant.catalog import Catalog
-from serve.assistant.core_port import MountedCatalogue, operation_schemas
-from serve.assistant.model import ChatTransport
-from serve.assistant.service import AskOutcome, Assistant, Deadlines, thread_call
-from serve.assistant.subjects import CatalogueIndex, CatalogueSource, StaticCatalogue
-from serve.assistant.vocab import ContextDisposition
+from assistant.catalog import Catalog
+from assistant.core_port import MountedCatalogue, operation_schemas
+from assistant.model import ChatTransport
+from assistant.service import AskOutcome, Assistant, Deadlines, thread_call
+from assistant.subjects import CatalogueIndex, CatalogueSource, StaticCatalogue
+from assistant.vocab import ContextDisposition
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES = ROOT / "evals" / "assistant_cases.json"
@@ -152,7 +152,7 @@ async def _ask_case(assistant: Assistant, case: Mapping[str, Any]) -> AskOutcome
 def _transport(deterministic: bool) -> ChatTransport | None:
     if deterministic:
         return None
-    from serve.assistant.build import transport_from_env
+    from assistant.build import transport_from_env
 
     return transport_from_env(os.environ)
 

@@ -2,9 +2,9 @@
 
 Mounts the indexes of ``--index-dir`` in process, runs the judged cases of the retrieval benchmark
 in keyword mode, then loads the pinned encoder, attaches the hybrid lanes **for measurement**
-(:func:`serve.hybrid.activate.attach_for_measurement`: vectors verified, no report gate — this
+(:func:`hybrid.activate.attach_for_measurement`: vectors verified, no report gate — this
 run is what produces the report) and runs them again in hybrid mode. Writes the comparison report
-(:mod:`serve.hybrid.report`) whose gates decide whether a server may activate hybrid, and with
+(:mod:`hybrid.report`) whose gates decide whether a server may activate hybrid, and with
 ``--sign-key`` its DSSE envelope. Exit status 5 when a gate fails (the report is still written).
 
 ``--encoder minilm --minilm-dir DIR`` measures the English-only all-MiniLM-L6-v2 instead (numpy or
@@ -48,13 +48,13 @@ def measure(index_dir: Path, judgments_path: Path, encoder_name: str, minilm_dir
             created_at: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """(report, figures) of one keyword + hybrid comparison."""
     from derive.vectors.encoder import load_encoder
+    from hybrid.activate import attach_for_measurement
+    from hybrid.registry import lane_for
+    from hybrid.report import Memory, comparison_report, process_memory
+    from release.benchmark import load_judgments
+    from release.benchmark.benchmark import index_files, run
     from release.report import metric
     from serve.core import LegalCore
-    from serve.evaluation import load_judgments
-    from serve.evaluation.benchmark import index_files, run
-    from serve.hybrid.activate import attach_for_measurement
-    from serve.hybrid.registry import lane_for
-    from serve.hybrid.report import Memory, comparison_report, process_memory
 
     judgments = load_judgments(judgments_path)
     validate = LegalCore.operation("search").validate

@@ -1,6 +1,6 @@
 """``lex ask``: one assistant turn over a local index directory, printed or as JSON.
 
-A thin shell over :mod:`serve.assistant`: it mounts the indexes of ``--index-dir`` read-only
+A thin shell over :mod:`assistant`: it mounts the indexes of ``--index-dir`` read-only
 (a local, unverified mount: ``lex serve`` is the verified path), runs one turn with the
 configured model or, with none configured, the deterministic rule planner, and prints the
 typed reply and one line per operation.
@@ -33,7 +33,7 @@ def group(question: str, index_dir: Path | None, as_json: bool) -> None:
       lex ask "What did Article 6 of the GDPR say on 1 March 2020?" --index-dir var/index
       lex ask "Show coverage." --json
     """
-    from serve.assistant.build import assistant_for_core
+    from assistant.build import assistant_for_core
     from serve.core import LegalCore
 
     directory = index_dir or Path(os.environ.get(INDEX_ENV) or "var/index")

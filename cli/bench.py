@@ -1,6 +1,6 @@
 """``lex bench``: the retrieval benchmark (signed report) and the assistant evaluation.
 
-A thin shell over :mod:`serve.evaluation` (retrieval) and ``bench.bench_assistant``
+A thin shell over :mod:`release.benchmark` (retrieval) and ``bench.bench_assistant``
 (assistant, when that module is present). Errors are :class:`legal.errors.LexError`,
 reported once by :func:`cli.main.main`. ``retrieval`` exits 5 when a release gate fails
 (the report is still written), like the reference benchmark.
@@ -81,12 +81,12 @@ def retrieval(index_dir: Path, mode: str, out_path: Path, judgments_path: Path |
           --sign-key keys/release-signing.key.pem
     """
     from legal.canonical import pretty_bytes
+    from release.benchmark import load_judgments, retrieval_benchmark
     from release.files import atomic_write
     from release.keys import DEFAULT_PASSPHRASE_ENV, load_signer, passphrase_from_env
     from release.report import GatePolicy, load_gate_policy, sign_report
     from release.signing import utc_now
     from release.verify import verify_artifact_set
-    from serve.evaluation import load_judgments, retrieval_benchmark
 
     judgments = load_judgments(judgments_path or DEFAULT_JUDGMENTS)
     verified = verify_artifact_set(index_dir, list(trust_roots)) if trust_roots else None

@@ -108,9 +108,9 @@ def _jsonable(value: Any) -> Any:
 
 
 def benchmark(lex: LexSettings, staging: Path, signer: Any, created_at: str) -> dict[str, Any]:
+    from release.benchmark import load_judgments, retrieval_benchmark
     from release.files import atomic_write
     from release.report import bind, sign_report
-    from serve.evaluation import load_judgments, retrieval_benchmark
 
     judgments = load_judgments(judgments_for(lex))
     report, _ = retrieval_benchmark(staging / "indexes", judgments, created_at=created_at)

@@ -2,7 +2,7 @@
 
 ``create_app(state)`` assembles, in this order of routes: ``/healthz`` and ``/readyz``; the
 JSON API under ``/api/v1`` and ``/openapi.json``; MCP (streamable HTTP) at ``/mcp``; the
-assistant's routes when :mod:`serve.assistant.web` is importable; the web pages. Around them,
+assistant's routes when :mod:`assistant.web` is importable; the web pages. Around them,
 outermost first: security headers, the request deadline, the per-client rate limit and the
 64 KiB body limit. Every error leaves through :mod:`serve.http.errors` (one shape, no stack
 trace). The artifact set is verified and mounted in the background when the app starts, so
@@ -49,7 +49,7 @@ from serve.web import routes as web_routes
 log = logging.getLogger("serve")
 
 BODY_LIMIT = 64 * 1024
-ASSISTANT_MODULE = "serve.assistant.web"
+ASSISTANT_MODULE = "assistant.web"
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,7 @@ class LegalCoreBackend:
     def mount(self, directory: Path, artifact: ArtifactIdentity) -> Core:
         core: Core = self._core_class().mount(directory, artifact.to_dict(), publishers=self.required or None)
         # hybrid retrieval only with a signed, passing benchmark report (LEX_HYBRID_REPORT); never raises
-        importlib.import_module("serve.hybrid.activate").activate_from_env(core, directory)
+        importlib.import_module("hybrid.activate").activate_from_env(core, directory)
         return core
 
     def publishers(self, core: Core) -> tuple[str, ...]:

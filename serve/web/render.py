@@ -42,7 +42,7 @@ PAGE_CSP = ("default-src 'none'; style-src 'self'; img-src 'self'; form-action '
 def _assistant_templates() -> Path | None:
     """The assistant's template directory, when the assistant web package is installed."""
     try:
-        spec = importlib.util.find_spec("serve.assistant.web")
+        spec = importlib.util.find_spec("assistant.web")
     except ModuleNotFoundError:
         return None
     if spec is None or not spec.submodule_search_locations:

@@ -21,11 +21,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from serve.assistant.catalog import Catalog
-from serve.assistant.core_port import operation_schemas
-from serve.assistant.model import ChatRequest, ChatResponse, ModelIdentity, ToolCall
-from serve.assistant.service import Assistant, Deadlines
-from serve.assistant.subjects import CatalogueIndex, StaticCatalogue
+from assistant.catalog import Catalog
+from assistant.core_port import operation_schemas
+from assistant.model import ChatRequest, ChatResponse, ModelIdentity, ToolCall
+from assistant.service import Assistant, Deadlines
+from assistant.subjects import CatalogueIndex, StaticCatalogue
 from serve.core import OPERATIONS
 
 TODAY = "2026-03-01"
@@ -182,7 +182,7 @@ def assistant(core: FakeCore | None = None, transport: Any = None, *, deadlines:
               records: Sequence[Mapping[str, Any]] = RECORDS) -> Assistant:
     import datetime as dt
 
-    from serve.assistant.service import thread_call
+    from assistant.service import thread_call
 
     return Assistant(thread_call(core or FakeCore()), catalog(), catalogue(records), transport,
                      deadlines or Deadlines(), today=lambda: dt.date.fromisoformat(TODAY),

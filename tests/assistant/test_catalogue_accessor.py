@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from serve.assistant.build import catalogue_of
-from serve.assistant.core_port import KIND_FROM_CATALOGUE, MountedCatalogue
-from serve.assistant.subjects import WorkName
+from assistant.build import catalogue_of
+from assistant.core_port import KIND_FROM_CATALOGUE, MountedCatalogue
+from assistant.subjects import WorkName
 from serve.core import LegalCore
 from serve.core.mount import CATALOGUE_KINDS
 from tests.index.handmade import build_handmade

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from serve.assistant.dates import free_years, ordered_days
+from assistant.dates import free_years, ordered_days
 
 
 def test_slug_date_is_not_a_stated_day() -> None:

@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
+from assistant.catalog import Catalog
+from assistant.core_port import operation_schemas
+from assistant.service import Assistant, Deadlines, thread_call
+from assistant.subjects import CatalogueIndex, StaticCatalogue
 from bench import bench_assistant
-from serve.assistant.catalog import Catalog
-from serve.assistant.core_port import operation_schemas
-from serve.assistant.service import Assistant, Deadlines, thread_call
-from serve.assistant.subjects import CatalogueIndex, StaticCatalogue
 from serve.core import OPERATIONS, LegalCore
 
 CASES = Path(bench_assistant.__file__).resolve().parents[1] / "evals" / "assistant_cases.json"

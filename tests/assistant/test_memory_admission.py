@@ -9,14 +9,14 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from serve.assistant.admission import (
+from assistant.admission import (
     Admission,
     AdmissionRefused,
     IdempotencyConflict,
     IdempotencyRegistry,
 )
-from serve.assistant.memory import SHORTENED, ThreadError, ThreadRegistry
-from serve.assistant.vocab import ContextDisposition
+from assistant.memory import SHORTENED, ThreadError, ThreadRegistry
+from assistant.vocab import ContextDisposition
 
 CLEAR = ContextDisposition.CLEAR
 

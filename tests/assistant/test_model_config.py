@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from assistant.model import ModelConfig
 from legal.errors import ConfigError
-from serve.assistant.model import ModelConfig
 
 
 def test_no_model_configured_means_none() -> None:

@@ -7,7 +7,7 @@ import re
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
-from serve.assistant.web import panel_html, routes
+from assistant.web import panel_html, routes
 
 
 def test_panel_fragment_carries_the_given_nonce() -> None:

@@ -7,13 +7,13 @@ from typing import Any
 
 import pytest
 
-from serve.assistant.arguments import PlanViolation, normalize_arguments
-from serve.assistant.catalog import planner_tool_schema
-from serve.assistant.dates import derived_year, guard_instants, instant_source
-from serve.assistant.plan import OperationPlan, RequestedOperation, UndeclaredEffectError
-from serve.assistant.planning import PlannerRequest, gate_plan
-from serve.assistant.subjects import SubjectAuthority, SubjectMember
-from serve.assistant.vocab import Effect, InstantSource
+from assistant.arguments import PlanViolation, normalize_arguments
+from assistant.catalog import planner_tool_schema
+from assistant.dates import derived_year, guard_instants, instant_source
+from assistant.plan import OperationPlan, RequestedOperation, UndeclaredEffectError
+from assistant.planning import PlannerRequest, gate_plan
+from assistant.subjects import SubjectAuthority, SubjectMember
+from assistant.vocab import Effect, InstantSource
 from tests.assistant.fakes import catalog
 
 CATALOG = catalog()

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from serve.assistant.model import ChatResponse, ModelConfig, OpenAIChatTransport
-from serve.assistant.plan import UndeclaredEffectError
-from serve.assistant.service import Deadlines
-from serve.assistant.vocab import Effect
+from assistant.model import ChatResponse, ModelConfig, OpenAIChatTransport
+from assistant.plan import UndeclaredEffectError
+from assistant.service import Deadlines
+from assistant.vocab import Effect
 from tests.assistant.fakes import (
     FakeCore,
     FakeOpenAIServer,
@@ -156,7 +156,7 @@ def test_a_work_operation_without_a_resolved_subject_is_not_offered(model: Model
 
 
 def test_undeclared_effect_raises(model: Model, monkeypatch: pytest.MonkeyPatch) -> None:
-    import serve.assistant.execute as execute
+    import assistant.execute as execute
 
     monkeypatch.setattr(execute, "computed_effects", lambda op, outcome, transport: frozenset({Effect.RANKING}))
     with pytest.raises(UndeclaredEffectError):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from serve.assistant.subjects import (
+from assistant.subjects import (
     CHOICE_PREFIX,
     NONE_OF_THESE,
     article_number,
@@ -12,7 +12,7 @@ from serve.assistant.subjects import (
     cites_instrument_by_date,
     resolve_subject,
 )
-from serve.assistant.text import normalize
+from assistant.text import normalize
 from tests.assistant.fakes import catalogue
 
 INDEX = catalogue()

@@ -6,11 +6,11 @@ from typing import Any
 
 import pytest
 
-from serve.assistant.compose import DraftViolation, parse_draft, validate_draft, validate_judgment
-from serve.assistant.evidence import MAX_CHARACTERS, MAX_ITEMS, Evidence, bound, build_ledger
-from serve.assistant.execute import completed_result
-from serve.assistant.plan import RequestedOperation
-from serve.assistant.vocab import EvidenceKind, LegalOutcome, TransportOutcome
+from assistant.compose import DraftViolation, parse_draft, validate_draft, validate_judgment
+from assistant.evidence import MAX_CHARACTERS, MAX_ITEMS, Evidence, bound, build_ledger
+from assistant.execute import completed_result
+from assistant.plan import RequestedOperation
+from assistant.vocab import EvidenceKind, LegalOutcome, TransportOutcome
 from tests.assistant.fakes import default_answer
 
 LINK = "https://eur-lex.europa.eu/legal-content/EN/TXT/?uri=CELEX:32016R0679"

@@ -9,8 +9,8 @@ from typing import Any
 import httpx
 from starlette.applications import Starlette
 
-from serve.assistant.admission import Admission
-from serve.assistant.web import AskWeb, panel_html, routes
+from assistant.admission import Admission
+from assistant.web import AskWeb, panel_html, routes
 from tests.assistant.fakes import FakeCore, assistant
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from serve.evaluation.judgments import Case, parse_case
+from release.benchmark.judgments import Case, parse_case
 from tests.index.pipeline import FixtureBuild, fixture_build
 
 ROOT = Path(__file__).resolve().parents[2]

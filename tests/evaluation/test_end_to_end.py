@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from cli.bench import group as bench_group
 from legal.errors import ReleaseError
+from release.benchmark import BenchmarkRun, load_judgments, retrieval_benchmark
 from release.keys import (
     KeySigner,
     TrustStore,
@@ -21,7 +22,6 @@ from release.keys import (
     public_pem,
 )
 from release.report import REPORT_SCHEMA, check_report_shape, sign_report, verify_report
-from serve.evaluation import BenchmarkRun, load_judgments, retrieval_benchmark
 from tests.index.pipeline import FixtureBuild
 
 from .conftest import CREATED_AT, JUDGMENTS

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
+from release.benchmark.judgments import CATEGORIES, JudgmentsError, load_judgments, parse_judgments
+from release.benchmark.runner import check_cases
 from serve.core import LegalCore
-from serve.evaluation.judgments import CATEGORIES, JudgmentsError, load_judgments, parse_judgments
-from serve.evaluation.runner import check_cases
 
 from .conftest import JUDGMENTS, judgments_document
 

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from serve.evaluation import metrics
+from release.benchmark import metrics
 
 
 def test_reciprocal_rank_is_one_over_the_first_relevant_rank() -> None:

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from legal.errors import RequestError
+from release.benchmark.judgments import Case, JudgmentsError, parse_judgments
+from release.benchmark.runner import check_cases, interleave, merged_hits, run_case, search_args
 from serve.core import LegalCore
-from serve.evaluation.judgments import Case, JudgmentsError, parse_judgments
-from serve.evaluation.runner import check_cases, interleave, merged_hits, run_case, search_args
 
 from .conftest import judgments_document
 

@@ -22,9 +22,9 @@ from corpus_tree import CorpusTree
 from derive.index import build_index, read_dataset, read_tree
 from legal.ids import Publisher
 from publishers.sample import sample_corpus_roots
+from release.benchmark import BenchmarkRun, Judgments, load_judgments, retrieval_benchmark
+from release.benchmark.judgments import CATEGORIES
 from release.report import REPORT_SCHEMA, check_report_shape
-from serve.evaluation import BenchmarkRun, Judgments, load_judgments, retrieval_benchmark
-from serve.evaluation.judgments import CATEGORIES
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE_JUDGMENTS = ROOT / "evals" / "sample_judgments.json"

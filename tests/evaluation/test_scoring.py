@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from serve.evaluation.judgments import Case
-from serve.evaluation.scoring import (
+from release.benchmark.judgments import Case
+from release.benchmark.scoring import (
     Hit,
     aggregate,
     by_category,

@@ -6,9 +6,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from hybrid.gate import BENCHMARK_KIND, HYBRID_POLICY
 from release.keys import KeySigner
 from release.report import bind, build_report, sign_report
-from serve.hybrid.gate import BENCHMARK_KIND, HYBRID_POLICY
 
 PASSING: dict[str, str] = {
     "exact_regressions": "0", "negative_regressions": "0", "gap_regressions": "0",

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from hybrid.gate import BENCHMARK_KIND, decide, gate_details
 from release.keys import load_trust_roots
 from release.report import verify_report
-from serve.hybrid.gate import BENCHMARK_KIND, decide, gate_details
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
+from hybrid.activate import attach_for_measurement
+from hybrid.registry import lane_for
 from serve.core import LegalCore
 from serve.core.ops.search import Filters
-from serve.hybrid.activate import attach_for_measurement
-from serve.hybrid.registry import lane_for
 from tests.hybrid.fakes import FakeEncoder
 
 EU = "eu-eurlex"

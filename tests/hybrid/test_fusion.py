@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from serve.hybrid.fusion import RRF_K, rrf
-from serve.hybrid.sections import anchored, fuse_shaped
+from hybrid.fusion import RRF_K, rrf
+from hybrid.sections import anchored, fuse_shaped
 
 
 def test_rrf_scores_by_hand() -> None:

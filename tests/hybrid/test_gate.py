@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 
 from derive.vectors.build import manifest_file_name, vectors_file_name
+from hybrid.activate import activate_hybrid, attach_for_measurement
+from hybrid.gate import HYBRID_POLICY, decide, gate_details
 from legal.errors import IndexError_
 from release.keys import KeySigner, TrustStore, generate_private_key
 from serve.core import LegalCore
-from serve.hybrid.activate import activate_hybrid, attach_for_measurement
-from serve.hybrid.gate import HYBRID_POLICY, decide, gate_details
 from tests.hybrid.fakes import FAKE_IDENTITY, FakeEncoder
 from tests.hybrid.reports import PASSING, report, signed
 
@@ -171,8 +171,8 @@ def test_subjects_name_every_artifact(index_dir: Path) -> None:
 
 def test_server_entry_point_reads_the_environment(core: LegalCore, index_dir: Path, tmp_path: Path,
                                                   signer: KeySigner) -> None:
+    from hybrid.activate import REPORT_ENV, activate_from_env
     from release.keys import public_pem
-    from serve.hybrid.activate import REPORT_ENV, activate_from_env
 
     assert activate_from_env(core, index_dir, environ={}) is None
     path = signed(tmp_path / "hybrid.dsse.json", report(_subjects(index_dir), FAKE_IDENTITY.as_dict()), signer)

@@ -584,8 +584,8 @@ def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict
                                                                 for w in plan.constraints]}}
     provisional = is_provisional(index, as_of)
     if args["retrieval_mode"] == "hybrid":
-        # the hybrid lane is optional and decided at mount time (serve.hybrid.activate)
-        from serve.hybrid.registry import decision_for
+        # the hybrid lane is optional and decided at mount time (hybrid.activate)
+        from hybrid.registry import decision_for
 
         decision = decision_for(index)
         if not decision.activated:
@@ -663,7 +663,7 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
             sections = sections_of(stem=True, relaxed=True)
     if args["retrieval_mode"] == "hybrid":
         # the keyword sections above, fused per publisher with the semantic lane
-        from serve.hybrid.sections import fuse_sections
+        from hybrid.sections import fuse_sections
 
         sections = fuse_sections(ctx, indexes, plans, args, sections)
     merge.score_hits(sections)

@@ -19,25 +19,24 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from legal.errors import ConfigError
-from serve.assistant.arguments import PlanViolation
-from serve.assistant.catalog import Catalog
-from serve.assistant.compose import UNAVAILABLE, Finalizer, SynthesisResult
-from serve.assistant.core_port import LegalCorePort
-from serve.assistant.dates import guard_instants, instant_source
-from serve.assistant.evidence import build_ledger
-from serve.assistant.execute import CoreCall, Executor, OperationResult, completed_result
-from serve.assistant.model import ChatTransport, ModelUnavailableError, Usage
-from serve.assistant.plan import OperationPlan, RequestedOperation
-from serve.assistant.planning import (
+from assistant.arguments import PlanViolation
+from assistant.catalog import Catalog
+from assistant.compose import UNAVAILABLE, Finalizer, SynthesisResult
+from assistant.core_port import LegalCorePort
+from assistant.dates import guard_instants, instant_source
+from assistant.evidence import build_ledger
+from assistant.execute import CoreCall, Executor, OperationResult, completed_result
+from assistant.model import ChatTransport, ModelUnavailableError, Usage
+from assistant.plan import OperationPlan, RequestedOperation
+from assistant.planning import (
     InvalidPlanError,
     ModelPlanner,
     Planner,
     PlannerRequest,
     PlanningResult,
 )
-from serve.assistant.rules import RulePlanner
-from serve.assistant.subjects import (
+from assistant.rules import RulePlanner
+from assistant.subjects import (
     NONE_OF_THESE,
     CatalogueIndex,
     Preflight,
@@ -45,8 +44,9 @@ from serve.assistant.subjects import (
     is_anaphoric,
     resolve_subject,
 )
-from serve.assistant.text import locale_of, normalize
-from serve.assistant.vocab import ContextDisposition, InstantSource, LegalOutcome, TransportOutcome
+from assistant.text import locale_of, normalize
+from assistant.vocab import ContextDisposition, InstantSource, LegalOutcome, TransportOutcome
+from legal.errors import ConfigError
 
 EventSink = Callable[[str, Mapping[str, Any]], Awaitable[None]]
 MAX_QUESTION = 1000

@@ -15,12 +15,12 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from assistant import core_port as cp
+from assistant.plan import RequestedOperation, computed_effects
+from assistant.replies import named_line
+from assistant.subjects import SubjectAuthority
+from assistant.vocab import Effect, LegalOutcome, TransportOutcome, UnknownStatusError
 from legal.errors import LexError, RequestError
-from serve.assistant import core_port as cp
-from serve.assistant.plan import RequestedOperation, computed_effects
-from serve.assistant.replies import named_line
-from serve.assistant.subjects import SubjectAuthority
-from serve.assistant.vocab import Effect, LegalOutcome, TransportOutcome, UnknownStatusError
 
 CoreCall = Callable[[str, Mapping[str, Any]], Awaitable[Mapping[str, Any]]]
 ResultSink = Callable[["OperationResult"], Awaitable[None]]

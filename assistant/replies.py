@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from serve.assistant import core_port as cp
-from serve.assistant.vocab import LegalOutcome
+from assistant import core_port as cp
+from assistant.vocab import LegalOutcome
 
 GAP_OUTCOMES = frozenset({LegalOutcome.NEEDS_CLARIFICATION, LegalOutcome.NOT_AVAILABLE,
                           LegalOutcome.NOT_COMPARABLE, LegalOutcome.NOT_FOUND,

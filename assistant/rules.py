@@ -15,10 +15,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from serve.assistant.dates import free_years, ordered_days
-from serve.assistant.planning import PlannerRequest, PlanningResult, gate_plan
-from serve.assistant.subjects import CHOICE_PREFIX
-from serve.assistant.text import normalize
+from assistant.dates import free_years, ordered_days
+from assistant.planning import PlannerRequest, PlanningResult, gate_plan
+from assistant.subjects import CHOICE_PREFIX
+from assistant.text import normalize
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'«(])")
 _COMPOUND = re.compile(r"\s*(?:;|\band then\b|\bthen\b|\bpuis\b|\bensuite\b|\band also\b|\bas well as\b)\s*",

@@ -17,16 +17,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from legal.errors import RequestError
-from serve.assistant.arguments import NOT_RETRIED, PlanViolation, normalize_arguments
-from serve.assistant.catalog import (
+from assistant.arguments import NOT_RETRIED, PlanViolation, normalize_arguments
+from assistant.catalog import (
     PLANNER_TOOLS,
     POLICIES,
     Catalog,
     offered_tools,
     planner_tool_schema,
 )
-from serve.assistant.model import (
+from assistant.model import (
     ChatRequest,
     ChatResponse,
     ChatTransport,
@@ -37,9 +36,10 @@ from serve.assistant.model import (
     single_call,
     tool_message,
 )
-from serve.assistant.plan import MAX_OPERATIONS, OperationPlan, RequestedOperation
-from serve.assistant.subjects import SubjectAuthority
-from serve.assistant.text import sanitize
+from assistant.plan import MAX_OPERATIONS, OperationPlan, RequestedOperation
+from assistant.subjects import SubjectAuthority
+from assistant.text import sanitize
+from legal.errors import RequestError
 
 PLAN_FUNCTION = "submit_operation_plan"
 MAX_ATTEMPTS = 2

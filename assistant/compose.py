@@ -16,9 +16,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from legal.errors import RequestError
-from serve.assistant.evidence import Evidence
-from serve.assistant.model import (
+from assistant.evidence import Evidence
+from assistant.model import (
     ChatRequest,
     ChatTransport,
     Usage,
@@ -26,7 +25,8 @@ from serve.assistant.model import (
     single_call,
     tool_message,
 )
-from serve.assistant.vocab import CLAIM_KINDS, EvidenceKind
+from assistant.vocab import CLAIM_KINDS, EvidenceKind
+from legal.errors import RequestError
 
 DRAFT_FUNCTION = "submit_answer_draft"
 JUDGE_FUNCTION = "submit_grounding_judgment"

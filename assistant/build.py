@@ -1,4 +1,4 @@
-"""Assemble an :class:`~serve.assistant.service.Assistant` over a mounted legal core.
+"""Assemble an :class:`~assistant.service.Assistant` over a mounted legal core.
 
 The catalog comes from the core's operation registry (``serve.core.OPERATIONS``, the single
 source of argument schemas), the works catalogue from the core's public accessor
@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from assistant.catalog import Catalog
+from assistant.core_port import LegalCorePort, MountedCatalogue, operation_schemas
+from assistant.execute import CoreCall
+from assistant.model import ChatTransport, ModelConfig, OpenAIChatTransport
+from assistant.service import Assistant, Deadlines, thread_call
+from assistant.subjects import CatalogueIndex, CatalogueSource
 from legal.errors import ConfigError
-from serve.assistant.catalog import Catalog
-from serve.assistant.core_port import LegalCorePort, MountedCatalogue, operation_schemas
-from serve.assistant.execute import CoreCall
-from serve.assistant.model import ChatTransport, ModelConfig, OpenAIChatTransport
-from serve.assistant.service import Assistant, Deadlines, thread_call
-from serve.assistant.subjects import CatalogueIndex, CatalogueSource
 
 
 def core_operations() -> Mapping[str, Any]:

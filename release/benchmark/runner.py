@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from legal.errors import LexError, RequestError
-from serve.evaluation.judgments import Case, JudgmentsError
+from release.benchmark.judgments import Case, JudgmentsError
 
 LIMIT = 10
 MODES = ("keyword", "hybrid")

@@ -14,9 +14,9 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from assistant.catalog import NEVER_DROPPED, RECOVERABLE_ENUMS, ArgSpec, Catalog, ToolSpec
+from assistant.text import parse_iso_date
 from legal.errors import RequestError
-from serve.assistant.catalog import NEVER_DROPPED, RECOVERABLE_ENUMS, ArgSpec, Catalog, ToolSpec
-from serve.assistant.text import parse_iso_date
 
 VIOLATION_CLASSES = frozenset({
     "unknown_operation", "reversed_window", "wrong_type", "unparsable_instant", "unparsable_date",

@@ -1,6 +1,6 @@
 """Which mounted index has an active hybrid lane, and why the others have none.
 
-Activation is decided once, at mount time (:func:`serve.hybrid.activate.activate_hybrid`), never
+Activation is decided once, at mount time (:func:`hybrid.activate.activate_hybrid`), never
 per query. The registry is keyed by the :class:`serve.core.mount.MountedIndex` object (weakly),
 so closing and dropping a core forgets its lanes. An index that was never considered answers
 ``not_activated``.
@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from hybrid.lane import HybridLane
     from serve.core.mount import MountedIndex
-    from serve.hybrid.lane import HybridLane
 
 NOT_ACTIVATED = "not_activated"
 #: Closed vocabulary of ``retrieval_unavailable_reason`` (index_ops.md §5 order, plus ours).

@@ -7,8 +7,8 @@ Public API:
 - :func:`retrieval_benchmark` — mount an index directory in process, run every case in
   ``keyword`` or ``hybrid`` mode and build the signed-report document of
   :mod:`release.report`, bound to the index file digests (and the verified set id);
-- :mod:`serve.evaluation.metrics` — MRR, recall@10, nDCG@10, percentiles (pure functions);
-- :mod:`serve.evaluation.scoring` — per-case scoring (ranked works, leakage, no-hit) and
+- :mod:`release.benchmark.metrics` — MRR, recall@10, nDCG@10, percentiles (pure functions);
+- :mod:`release.benchmark.scoring` — per-case scoring (ranked works, leakage, no-hit) and
   aggregation per category.
 
 Definitions and the current figures: ``docs/retrieval-benchmark.md``.
@@ -16,8 +16,8 @@ Definitions and the current figures: ``docs/retrieval-benchmark.md``.
 
 from __future__ import annotations
 
-from serve.evaluation.benchmark import BenchmarkRun, benchmark_report, retrieval_benchmark, run
-from serve.evaluation.judgments import (
+from release.benchmark.benchmark import BenchmarkRun, benchmark_report, retrieval_benchmark, run
+from release.benchmark.judgments import (
     Case,
     Judgments,
     JudgmentsError,

@@ -2,14 +2,14 @@
 
 ``routes`` is a list of Starlette routes the HTTP app mounts. A request body is exactly
 ``{"message": "<1..1,000 characters>"}`` (at most 65,536 bytes); the conversation lives on the
-server (:mod:`serve.assistant.memory`) behind the opaque ``X-Lex-Thread-Token``; admission and
+server (:mod:`assistant.memory`) behind the opaque ``X-Lex-Thread-Token``; admission and
 ``Idempotency-Key`` are checked here. With ``Accept: text/event-stream`` the turn streams
 ``phase``, ``step``, ``operation_result`` and ``synthesis`` events and ends with ``done``,
 whose payload equals the JSON body a non-streaming request receives.
 
 State is created on the first request, never at import: ``app.state.assistant_web`` (an
 :class:`AskWeb`) may be set by the host app; otherwise one is built over ``app.state.assistant``
-(an :class:`~serve.assistant.service.Assistant`) or over the mounted legal core of
+(an :class:`~assistant.service.Assistant`) or over the mounted legal core of
 ``app.state.lex``.
 """
 
@@ -31,7 +31,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 
-from serve.assistant.admission import (
+from assistant.admission import (
     Admission,
     AdmissionLease,
     AdmissionRefused,
@@ -41,8 +41,8 @@ from serve.assistant.admission import (
     fingerprint,
     valid_key,
 )
-from serve.assistant.memory import Lease, ThreadError, ThreadRegistry
-from serve.assistant.service import AskOutcome, Assistant
+from assistant.memory import Lease, ThreadError, ThreadRegistry
+from assistant.service import AskOutcome, Assistant
 
 MAX_BODY = 65_536
 MAX_MESSAGE = 1000
@@ -82,7 +82,7 @@ def _assistant_source(app: Any, env: Mapping[str, str]) -> Callable[[], Assistan
             return None
         core = mounted.core
         if id(core) not in cache:
-            from serve.assistant.build import assistant_for_core
+            from assistant.build import assistant_for_core
 
             cache.clear()
             cache[id(core)] = assistant_for_core(core, env, call=lex.call)

@@ -14,10 +14,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from assistant.arguments import PlanViolation
+from assistant.catalog import INVENTORY_TOOLS, POLICIES
+from assistant.vocab import Disposition, Effect, ResultClass
 from legal.errors import IntegrityError
-from serve.assistant.arguments import PlanViolation
-from serve.assistant.catalog import INVENTORY_TOOLS, POLICIES
-from serve.assistant.vocab import Disposition, Effect, ResultClass
 
 MAX_OPERATIONS = 8
 MAX_ARGUMENT_BYTES = 32_768

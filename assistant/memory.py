@@ -19,8 +19,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from assistant.vocab import ContextDisposition
 from legal.errors import LexError
-from serve.assistant.vocab import ContextDisposition
 
 MAX_THREADS = 1024
 MAX_TURNS = 6

@@ -17,9 +17,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from assistant.catalog import MAX_SUBJECTS
+from assistant.text import find_spans, normalize
 from derive.index.identifiers import celex_numbers, celex_to_slug, eu_eli_celex, lu_slug_candidates
-from serve.assistant.catalog import MAX_SUBJECTS
-from serve.assistant.text import find_spans, normalize
 
 TRUSTED_KINDS = ("identifier", "title", "short_title")
 KIND_FROM_INDEX = {

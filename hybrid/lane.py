@@ -8,7 +8,7 @@ document type, ``as_of``, never withdrawn; built from the keyword lane's own pre
 mask, and only masked-in states are ranked. The best of them go through
 :func:`~serve.core.ops.search.occurrences`, which re-applies every predicate and picks each
 state's newest eligible occurrence. A state that fails a filter therefore never becomes a
-candidate. Fusion with the keyword hits is :mod:`serve.hybrid.sections`.
+candidate. Fusion with the keyword hits is :mod:`hybrid.sections`.
 """
 
 from __future__ import annotations

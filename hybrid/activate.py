@@ -6,10 +6,10 @@
 2. the index's vectors load and verify against the index and the manifest — else
    ``vectors_missing`` / ``vectors_unverified`` (also when they were built by another encoder);
 3. a signed hybrid benchmark report binds exactly these files and this encoder and passes the
-   gates (:mod:`serve.hybrid.gate`) — else ``benchmark_missing`` / ``benchmark_invalid`` /
+   gates (:mod:`hybrid.gate`) — else ``benchmark_missing`` / ``benchmark_invalid`` /
    ``benchmark_identity_mismatch`` / ``benchmark_gate_failed``, with the gate's details.
 
-Only then is a :class:`~serve.hybrid.lane.HybridLane` registered for the index. Whatever the
+Only then is a :class:`~hybrid.lane.HybridLane` registered for the index. Whatever the
 outcome, the keyword lane is untouched: it is still the default, and a refusal here never
 unmounts anything. :func:`attach_for_measurement` skips step 3 and exists only for the benchmark
 that produces the report (it is how the evidence is measured in the first place).
@@ -25,18 +25,18 @@ from typing import Any, Protocol
 from derive.vectors.build import manifest_file_name, vectors_file_name
 from derive.vectors.encoder import Encoder, load_encoder, sha256_file
 from derive.vectors.store import LoadedVectors, load_vectors
-from legal.errors import IndexError_, LexError
-from release.keys import TrustStore, trust_roots_from_env
-from release.report import GatePolicy
-from serve.core.mount import MountedIndex
-from serve.hybrid.gate import (
+from hybrid.gate import (
     ENCODER_ENGINE_SUBJECT,
     ENCODER_WEIGHTS_SUBJECT,
     HYBRID_POLICY,
     check_report,
 )
-from serve.hybrid.lane import HybridLane
-from serve.hybrid.registry import Decision, record
+from hybrid.lane import HybridLane
+from hybrid.registry import Decision, record
+from legal.errors import IndexError_, LexError
+from release.keys import TrustStore, trust_roots_from_env
+from release.report import GatePolicy
+from serve.core.mount import MountedIndex
 
 
 class HasIndexes(Protocol):

@@ -15,9 +15,9 @@ import datetime as dt
 import re
 from collections.abc import Sequence
 
-from serve.assistant.plan import OperationPlan, RequestedOperation
-from serve.assistant.text import fold, parse_iso_date
-from serve.assistant.vocab import InstantSource
+from assistant.plan import OperationPlan, RequestedOperation
+from assistant.text import fold, parse_iso_date
+from assistant.vocab import InstantSource
 
 WIDENED = "date widened_to_year_window"
 POINT_IN_TIME_TOOLS = ("as_of", "in_force_on")

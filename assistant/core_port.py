@@ -15,9 +15,9 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, Protocol
 
+from assistant.subjects import WorkName
+from assistant.vocab import LegalOutcome, dominant_outcome
 from legal.errors import ConfigError
-from serve.assistant.subjects import WorkName
-from serve.assistant.vocab import LegalOutcome, dominant_outcome
 
 ROW_KEYS = ("provisions", "versions", "changes", "works", "citations", "states", "hits",
             "results", "entries", "events", "items")

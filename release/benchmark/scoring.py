@@ -14,8 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from serve.evaluation import metrics
-from serve.evaluation.judgments import Case
+from release.benchmark import metrics
+from release.benchmark.judgments import Case
 
 OTHER_VERSION = "@other-version"
 

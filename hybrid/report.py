@@ -5,8 +5,8 @@ indexes, vectors and encoder (keyword mode, then hybrid mode with the lanes atta
 measurement) into a ``lex-retrieval-benchmark/1`` document (:mod:`release.report`):
 
 - ``bound.subjects``: every index file, vectors file and manifest, and the encoder's weights and
-  engine (:func:`serve.hybrid.activate.artifact_subjects`);
-- ``metrics``: the gated ones of :data:`serve.hybrid.gate.HYBRID_POLICY`, plus descriptive
+  engine (:func:`hybrid.activate.artifact_subjects`);
+- ``metrics``: the gated ones of :data:`hybrid.gate.HYBRID_POLICY`, plus descriptive
   ``keyword_*`` / ``hybrid_*`` values (overall, conceptual, French-language and bilingual cases);
 - ``gates`` / ``passed``: evaluated under the hybrid policy; ``context.decision`` repeats the
   outcome in words (``activate`` and the failing gates);
@@ -23,11 +23,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from hybrid.gate import BENCHMARK_KIND, HYBRID_POLICY, decide, gate_details
+from release.benchmark.benchmark import BenchmarkRun, IndexFile, aggregate_json, case_json
+from release.benchmark.judgments import Judgments, describe
+from release.benchmark.scoring import CaseScore, aggregate
 from release.report import bind, build_report, metric
-from serve.evaluation.benchmark import BenchmarkRun, IndexFile, aggregate_json, case_json
-from serve.evaluation.judgments import Judgments, describe
-from serve.evaluation.scoring import CaseScore, aggregate
-from serve.hybrid.gate import BENCHMARK_KIND, HYBRID_POLICY, decide, gate_details
 
 RUNNER = "python -m bench.bench_hybrid"
 NO_REGRESSION_CATEGORIES = ("exact", "negative", "gap")
@@ -132,7 +132,7 @@ def comparison_report(keyword: BenchmarkRun, hybrid: BenchmarkRun, judgments: Ju
     context: dict[str, Any] = {
         "benchmark": BENCHMARK_KIND,
         "decision": {"activate": passed, "failed_gates": gate_details(gates),
-                     "rule": "hybrid mounts only when every gate of serve.hybrid.gate.HYBRID_POLICY passes; "
+                     "rule": "hybrid mounts only when every gate of hybrid.gate.HYBRID_POLICY passes; "
                              "keyword stays the default either way"},
         "protocol": {"operation": "search", "limit": 10, "modes": ["keyword", "hybrid"],
                      "ranking_unit": "distinct work", "merge": "as lex bench retrieval",

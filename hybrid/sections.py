@@ -23,14 +23,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from hybrid.fusion import RRF_K, rrf
+from hybrid.lane import WORK_WEIGHT
+from hybrid.registry import lane_for
 from legal.outcomes import Outcome
 from serve.core.envelope import Answer, CallContext
 from serve.core.mount import MountedIndex
 from serve.core.ops.search import Filters, _shape
 from serve.core.searchplan import Plan
-from serve.hybrid.fusion import RRF_K, rrf
-from serve.hybrid.lane import WORK_WEIGHT
-from serve.hybrid.registry import lane_for
 
 KEYWORD_ANCHORED = "keyword_anchored"
 RRF = "rrf"

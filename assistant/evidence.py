@@ -13,9 +13,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from serve.assistant import core_port as cp
-from serve.assistant.execute import OperationResult
-from serve.assistant.vocab import EvidenceKind, LegalOutcome
+from assistant import core_port as cp
+from assistant.execute import OperationResult
+from assistant.vocab import EvidenceKind, LegalOutcome
 
 MAX_ITEMS = 64
 MAX_CHARACTERS = 96_000

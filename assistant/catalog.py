@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal
 
+from assistant.vocab import Disposition, Effect, ResultClass
 from legal.errors import ConfigError
-from serve.assistant.vocab import Disposition, Effect, ResultClass
 
 ArgKind = Literal["string", "integer", "boolean", "date", "enum", "list"]
 

@@ -27,12 +27,8 @@ from typing import Any
 
 from derive.index.schema import index_file_name
 from legal.ids import Publisher
-from release.files import hash_file
-from release.report import GatePolicy, bind, build_report, metric
-from release.verify import VerifiedSet
-from serve.core import LegalCore
-from serve.evaluation.judgments import Judgments, describe
-from serve.evaluation.runner import (
+from release.benchmark.judgments import Judgments, describe
+from release.benchmark.runner import (
     LIMIT,
     UNAVAILABLE,
     CaseRun,
@@ -41,7 +37,11 @@ from serve.evaluation.runner import (
     run_cases,
     warm_up,
 )
-from serve.evaluation.scoring import Aggregate, CaseScore, aggregate, by_category, score_case
+from release.benchmark.scoring import Aggregate, CaseScore, aggregate, by_category, score_case
+from release.files import hash_file
+from release.report import GatePolicy, bind, build_report, metric
+from release.verify import VerifiedSet
+from serve.core import LegalCore
 
 RUNNER = "lex bench retrieval"
 #: metric names measured besides the gated ones
