@@ -1,26 +1,45 @@
-"""Per-work derivation cache: a work is re-derived only when its inputs change (issue #7).
+"""Per-work derivation cache: a work is re-derived only when its inputs change (issues #7, #12).
 
-A work's *input digest* is the SHA-256 of the canonical JSON of everything its derived outputs
-depend on:
+A work's **cache key** is the SHA-256 of the canonical JSON of two things, and nothing else:
 
-- the code: a digest of the source of :mod:`derive` (its modules and :mod:`derive.profiles`;
-  not the packages that read the dataset, such as :mod:`derive.index`), :mod:`legal` and
-  :mod:`corpus_tree`, the registered profile ids, and the versions of Python, Unicode,
-  lxml/libxml2 and pypdf (:func:`code_digest`) — any edit there is a new digest;
-- the limits in force;
-- the work id, and each version's ``lex_id`` with its verified ``record_sha256`` (the record
-  names every observation's evidence hash, its format and text status);
-- which of those evidence hashes this store holds (bytes are content-addressed, so the set of
-  held hashes fixes every byte a profile can read).
+1. its *inputs* (:func:`work_inputs_digest`):
+
+   - the declared derivation versions (:func:`derivation_versions`): the version constants of
+     the shared, non-profile code (text normalisation, rendering, rows, history, body selection,
+     parsing, the dispatch rules, the cache entry format) and the versions of Python, Unicode,
+     lxml/libxml2 and pypdf;
+   - the limits in force;
+   - the work id, and each version's ``lex_id`` with its verified ``record_sha256`` (the record
+     names every observation's evidence hash, its format and text status);
+   - which of those evidence hashes this store holds (bytes are content-addressed, so the set of
+     held hashes fixes every byte a profile can read);
+
+2. the **profile id and version** (``akn-lu/1``) of every profile that derives, or could derive,
+   a body of the work (:func:`work_key`): per body, the dispatch *route* its bytes take
+   (:func:`route`: ``akn``, ``html``, ``pdf``…) names the profiles the dispatcher runs or falls
+   back to (:func:`route_profiles`).
+
+No source file is hashed: editing a docstring or refactoring re-derives nothing, and a change
+that alters output must bump the version it falls under (a profile's id, or one of the declared
+constants, each defined next to the code it versions). ``tests/derive/test_cache_keys.py`` ties
+the profile versions to the frozen per-profile output fingerprints of the fixture bodies.
+
+The routes of a work are a function of its held bytes, which are part of its inputs, so they are
+learnt when the work is derived and kept in its entry: an entry is stored under the inputs
+digest, ``<cache>/works/<publisher>/<slug>/<inputs-digest>.json``, with its routes and key, and is
+a hit only if the key recomputed from those routes with the *current* profile versions is the
+stored key. An unchanged re-run therefore reads no body; a profile bump re-derives exactly the
+works with a body on one of its routes.
 
 The alias table is deliberately *not* an input: cached rows keep their citations unresolved
 (``href`` and ``text``) and :mod:`derive.dataset` resolves them against the current table when
 it assembles the dataset, so a new work or alias re-resolves links without re-deriving bodies.
+The resolver's own version (:data:`derive.citations.RESOLVER_VERSION`) enters only
+:func:`derivation_digest`, the identity of a whole build (shards, pipeline stage).
 
-Entries are content-addressed files ``<cache>/works/<publisher>/<slug>/<input-digest>.json``
-written atomically (temporary file + rename); an entry that cannot be read, or that names
-another digest, is a miss. After a run, other digests of the works it processed are pruned.
-The cache is never evidence: deleting it only makes the next run slower, and
+Entries are written atomically (temporary file + rename); an entry that cannot be read, or that
+names another digest, is a miss. After a run, other digests of the works it processed are
+pruned. The cache is never evidence: deleting it only makes the next run slower, and
 ``lex derive verify`` always re-derives from scratch.
 """
 
@@ -28,67 +47,109 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import importlib
 import json
 import os
 import sys
 import tempfile
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from corpus_tree import VersionRecord
-from derive.limits import Limits
-from derive.units import Evidence, held
-from legal.canonical import digest, sha256_hex
+from derive.dispatch import sniff
+from derive.limits import DEFAULT_LIMITS, Limits
+from derive.units import PDF_MEMORIAL, Evidence, held
+from legal.canonical import digest
 
-CACHE_SCHEMA = "lex-derive-cache/1"
-INPUT_SCHEMA = "lex-derive-work-input/1"
-_PACKAGES = ("derive", "legal", "corpus_tree")
-_DERIVE_SUBPACKAGES = ("derive/profiles/",)  # not derive.index, derive.vectors…: they read the dataset
+CACHE_SCHEMA = "lex-derive-cache/2"
+INPUT_SCHEMA = "lex-derive-work-input/2"
 
-
-def _counted(rel: str) -> bool:
-    if not rel.startswith("derive/"):
-        return True
-    return "/" not in rel[len("derive/"):] or rel.startswith(_DERIVE_SUBPACKAGES)
+# Version of the dispatch rules of derive/dispatch.py (sniffing, fallbacks between profiles, the
+# errors and gaps it returns itself) and of the route table below. It is part of every cache key:
+# a change there that changes which profile a body goes to, or any output, must bump it.
+DISPATCH_VERSION = 1
 
 
-def _sources() -> list[tuple[str, str]]:
-    """(package-relative path, sha256) of every Python source the derivation runs."""
-    out = []
-    for name in _PACKAGES:
-        module = importlib.import_module(name)
-        base = Path(str(module.__file__)).parent
-        for path in sorted(base.rglob("*.py")):
-            rel = f"{name}/{path.relative_to(base).as_posix()}"
-            if _counted(rel):
-                out.append((rel, sha256_hex(path.read_bytes())))
-    return sorted(out)
+def route(data: bytes, fmt: str | None = None) -> str:
+    """The dispatch route of one body: what :func:`derive.dispatch.derive_body` does with it.
+
+    ``akn`` | ``formex`` | ``zip`` | ``html`` | ``pdf`` | ``pdf-memorial`` | ``xml`` | ``unknown``.
+    """
+    kind = sniff(data)
+    return PDF_MEMORIAL if kind == "pdf" and fmt == PDF_MEMORIAL else kind
+
+
+def route_profiles() -> dict[str, tuple[str, ...]]:
+    """Route → the ids (with version) of every profile the dispatcher may run on it.
+
+    Read from the profile modules' own constants at each call, so bumping ``PROFILE`` in a
+    profile module is all it takes to re-derive the works it touches.
+    """
+    from derive.profiles import akn_lu, fmx4_eu, html_eu, pdf_lu, pdf_memorial_lu, xhtml_eu
+
+    return {
+        "akn": (akn_lu.PROFILE, akn_lu.DOCUMENT_PROFILE),  # articles, else the whole document
+        "formex": (fmx4_eu.PROFILE,),
+        "zip": (fmx4_eu.PROFILE,),
+        "html": (xhtml_eu.PROFILE, html_eu.PROFILE),  # strict, else tolerant
+        "pdf": (pdf_lu.PROFILE,),
+        PDF_MEMORIAL: (pdf_memorial_lu.PROFILE, pdf_lu.PROFILE),  # pdf-lu: the gap without an act
+        "xml": (),  # refused by the dispatcher (unknown_namespace)
+        "unknown": (),  # refused by the dispatcher (unknown_format)
+    }
+
+
+def profile_ids() -> list[str]:
+    """Every profile id (with version) the dispatcher can run now, sorted."""
+    return sorted({p for ids in route_profiles().values() for p in ids})
 
 
 @functools.cache
-def code_digest() -> str:
-    """Digest of the derivation code and the parsers it relies on (computed once per process)."""
+def _environment() -> dict[str, Any]:
     from lxml import etree
     from pypdf import __version__ as pypdf_version
 
-    from derive.profiles import registry
-
-    return digest({
-        "sources": [list(s) for s in _sources()],
-        "profiles": sorted(registry()),
-        "python": list(sys.version_info[:2]),
-        "unicode": unicodedata.unidata_version,
+    return {
+        "python": list(sys.version_info[:2]), "unicode": unicodedata.unidata_version,
         "lxml": list(etree.LXML_VERSION), "libxml2": list(etree.LIBXML_VERSION),
         "pypdf": pypdf_version,
-    })
+    }
 
 
-def work_input_digest(work_id: str, versions: Iterable[VersionRecord], evidence: Evidence, limits: Limits,
-                      code: str) -> str:
-    """The input digest of one work (``versions`` already hash-checked)."""
+def derivation_versions() -> dict[str, Any]:
+    """The declared, non-profile versions every derived output depends on (read at each call)."""
+    from derive import dataset, history, limits, render, rows, text, units
+
+    return {
+        "cache": CACHE_SCHEMA,
+        "dispatch": DISPATCH_VERSION,
+        "history": history.HISTORY_VERSION,
+        "normalisation": text.NORMALISATION_VERSION,
+        "parsing": limits.PARSING_VERSION,
+        "render": render.RENDER_VERSION,
+        "rows": rows.ROW_FORMAT_VERSION,
+        "units": units.UNITS_VERSION,
+        "work_block": dataset.WORK_BLOCK_VERSION,
+        **_environment(),
+    }
+
+
+def derivation_digest(limits: Limits = DEFAULT_LIMITS) -> str:
+    """The identity of the derivation as a whole: every profile id, the declared versions, the
+    citation resolver's version and the limits. Shards of one build must agree on it, and the
+    pipeline's derive stage re-runs when it changes (the per-work cache then re-derives only the
+    works whose own key changed)."""
+    from derive.citations import RESOLVER_VERSION
+
+    return digest({"profiles": profile_ids(), "versions": derivation_versions(),
+                   "resolver": RESOLVER_VERSION, "limits": dataclasses.asdict(limits)})
+
+
+def work_inputs_digest(work_id: str, versions: Iterable[VersionRecord], evidence: Evidence,
+                       limits: Limits, derivation: Mapping[str, Any]) -> str:
+    """The digest of one work's inputs (``versions`` already hash-checked)."""
+    versions = list(versions)
     records = sorted((v.lex_id, v.record_sha256) for v in versions)
     hashes: set[str] = set()
     for version in versions:
@@ -96,9 +157,17 @@ def work_input_digest(work_id: str, versions: Iterable[VersionRecord], evidence:
             if held(obs, evidence):
                 hashes.add(obs.sha256)
     return digest({
-        "schema": INPUT_SCHEMA, "code": code, "limits": dataclasses.asdict(limits), "work_id": work_id,
-        "versions": [list(r) for r in records], "held": sorted(hashes),
+        "schema": INPUT_SCHEMA, "derivation": dict(derivation), "limits": dataclasses.asdict(limits),
+        "work_id": work_id, "versions": [list(r) for r in records], "held": sorted(hashes),
     })
+
+
+def work_key(inputs: str, routes: Iterable[str], table: Mapping[str, Iterable[str]]) -> str:
+    """The cache key of a work: its inputs digest and the profile ids (with version) of its
+    bodies' ``routes`` in ``table`` (:func:`route_profiles`). A route the table does not know
+    (a dispatch change) keys as itself, so it can never match a key made with that route known."""
+    profiles = sorted({p for r in routes for p in table.get(r, (f"route:{r}?",))})
+    return digest({"inputs": inputs, "profiles": profiles})
 
 
 class WorkCache:
@@ -114,21 +183,32 @@ class WorkCache:
     def path(self, work_id: str, input_digest: str) -> Path:
         return self._dir(work_id) / f"{input_digest}.json"
 
-    def get(self, work_id: str, input_digest: str) -> dict[str, Any] | None:
-        """The cached entry, or ``None`` (absent, unreadable, or not this work and digest)."""
+    def get(self, work_id: str, input_digest: str,
+            table: Mapping[str, Iterable[str]] | None = None) -> dict[str, Any] | None:
+        """The cached entry, or ``None`` (absent, unreadable, not this work and digest, or keyed
+        with profile versions other than the current ones of ``table``, default
+        :func:`route_profiles`)."""
         try:
             entry = json.loads(self.path(work_id, input_digest).read_bytes())
         except (OSError, ValueError):
             return None
         if (not isinstance(entry, dict) or entry.get("schema") != CACHE_SCHEMA
-                or entry.get("input_digest") != input_digest or entry.get("work_id") != work_id):
+                or entry.get("input_digest") != input_digest or entry.get("work_id") != work_id
+                or not isinstance(entry.get("routes"), list)):
+            return None
+        current = work_key(input_digest, entry["routes"], route_profiles() if table is None else table)
+        if entry.get("key") != current:
             return None
         return entry
 
-    def put(self, work_id: str, input_digest: str, entry: dict[str, Any]) -> None:
+    def put(self, work_id: str, input_digest: str, entry: dict[str, Any],
+            table: Mapping[str, Iterable[str]] | None = None) -> None:
+        """Store ``entry`` (which names its ``routes``) under its inputs digest, with its key."""
         path = self.path(work_id, input_digest)
         path.parent.mkdir(parents=True, exist_ok=True)
-        data = {**entry, "schema": CACHE_SCHEMA, "input_digest": input_digest, "work_id": work_id}
+        key = work_key(input_digest, entry["routes"], route_profiles() if table is None else table)
+        data = {**entry, "schema": CACHE_SCHEMA, "input_digest": input_digest, "work_id": work_id,
+                "key": key}
         fd, tmp = tempfile.mkstemp(prefix=".entry-", suffix=".tmp", dir=path.parent)
         try:
             with os.fdopen(fd, "wb") as fh:

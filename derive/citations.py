@@ -23,6 +23,11 @@ from urllib.parse import unquote
 
 from legal.errors import DerivationError
 
+# Version of the citation resolver (href → work). Not part of the per-work cache key (cached rows
+# keep citations unresolved) but of the shard and pipeline stage digests: a change here that
+# resolves any link differently must bump it.
+RESOLVER_VERSION = 1
+
 LU = "lu-legilux"
 EU = "eu-eurlex"
 _CELEX_IN_URL = re.compile(r"(?:CELEX[:=]|/resource/celex/)([0-9A-Z][0-9A-Z()./_-]+?)(?=$|[&#?;]|:[A-Z]{2}:)", re.I)

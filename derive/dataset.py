@@ -36,7 +36,14 @@ import pyarrow.parquet as pq
 
 from corpus_tree import CorpusTree, VersionRecord
 from derive import rows as R
-from derive.cache import WorkCache, code_digest, work_input_digest
+from derive.cache import (
+    WorkCache,
+    derivation_digest,
+    derivation_versions,
+    route,
+    route_profiles,
+    work_inputs_digest,
+)
 from derive.citations import LU, AliasTable, alias_slug, resolve
 from derive.dispatch import derive_body
 from derive.fastjson import canonical_line, pretty
@@ -54,6 +61,10 @@ Progress = Callable[[str], None]
 WITHHELD_REASONS = frozenset({"pending-gate"})
 SHARD_SCHEMA = "lex-derive-shard/1"
 SHARD_FILE = "shard.json"
+# Version of the per-work assembly in this module (derive_version, derive_work: gap rows and their
+# reasons, errors, counts). It is part of every derive cache key: a change here that changes any
+# per-work output must bump it.
+WORK_BLOCK_VERSION = 1
 
 
 @dataclass
@@ -105,6 +116,7 @@ class VersionOutcome:
     errors: list[dict[str, Any]] = field(default_factory=list)
     texts: VersionTexts | None = None
     results: list[ExtractionResult] = field(default_factory=list)
+    routes: set[str] = field(default_factory=set)  # dispatch routes of its bodies (cache keys)
 
 
 @dataclass
@@ -121,6 +133,7 @@ class WorkBlock:
     gaps: list[dict[str, Any]] = field(default_factory=list)
     errors: list[dict[str, Any]] = field(default_factory=list)
     history: bytes | None = None
+    routes: set[str] = field(default_factory=set)  # dispatch routes of its bodies (cache keys)
 
     def to_entry(self) -> dict[str, Any]:
         return {
@@ -128,6 +141,7 @@ class WorkBlock:
             "empty_provisions": self.empty_provisions, "profiles": dict(sorted(self.profiles.items())),
             "rows": self.rows, "gaps": self.gaps, "errors": self.errors,
             "history": None if self.history is None else self.history.decode("utf-8"),
+            "routes": sorted(self.routes),
         }
 
     @classmethod
@@ -136,7 +150,8 @@ class WorkBlock:
         return cls(work_id=entry["work_id"], lex_ids=list(entry["lex_ids"]), units=entry["units"],
                    provisions=entry["provisions"], empty_provisions=entry["empty_provisions"],
                    profiles=Counter(entry["profiles"]), rows=entry["rows"], gaps=entry["gaps"],
-                   errors=entry["errors"], history=None if history is None else history.encode("utf-8"))
+                   errors=entry["errors"], history=None if history is None else history.encode("utf-8"),
+                   routes=set(entry["routes"]))
 
 
 # -- one version ---------------------------------------------------------------------------------
@@ -190,9 +205,10 @@ def derive_version(version: VersionRecord, evidence: Evidence, fmx4_langs: froze
     units = units_for(version, evidence, fmx4_langs)
     for unit in units:
         act = memorial_act(version, first_valid_from) if unit.kind == PDF_MEMORIAL else None
+        data = evidence.read(unit.observation.sha256)
+        outcome.routes.add(route(data, unit.kind))
         try:
-            result = derive_body(evidence.read(unit.observation.sha256), language=unit.language,
-                                 fmt=unit.kind, limits=limits, act=act)
+            result = derive_body(data, language=unit.language, fmt=unit.kind, limits=limits, act=act)
         except LexError as exc:
             outcome.errors.append({
                 "lex_id": version.lex_id, "work_id": str(version.work_id), "language": unit.language,
@@ -203,7 +219,7 @@ def derive_version(version: VersionRecord, evidence: Evidence, fmx4_langs: froze
         outcome.results.append(result)
         _collect(outcome, texts, version, unit, result, aliases)
     if outcome.errors:
-        return VersionOutcome(errors=outcome.errors)
+        return VersionOutcome(errors=outcome.errors, routes=outcome.routes)
     outcome.gaps.extend(_expression_gaps(version, evidence, units))
     outcome.texts = texts
     return outcome
@@ -262,6 +278,7 @@ def derive_work(work_id: str, versions: Sequence[VersionRecord], evidence: Evide
             progress(version.lex_id)
         block.lex_ids.append(version.lex_id)
         block.errors.extend(outcome.errors)
+        block.routes |= outcome.routes
         block.gaps.extend(outcome.gaps)
         block.rows.extend(outcome.rows)
         block.units += len(outcome.results)
@@ -423,10 +440,11 @@ def default_cache_dir(out: str | Path) -> Path:
 
 
 def _tree_digest(tree: CorpusTree, aliases: AliasTable, limits: Limits, shards: int) -> str:
-    """What every shard of one build must agree on: works, version keys, aliases, code, limits."""
+    """What every shard of one build must agree on: works, version keys, aliases, the derivation
+    (:func:`derive.cache.derivation_digest`: profile ids, declared versions), limits."""
     works = [[p, s, tree.version_keys(s)] for p, s in _works(tree)]
     return digest({"works": works, "aliases": sorted(aliases.aliases.items()), "held": sorted(aliases.held),
-                   "code": code_digest(), "limits": dataclasses.asdict(limits), "shards": shards})
+                   "code": derivation_digest(limits), "limits": dataclasses.asdict(limits), "shards": shards})
 
 
 def build_dataset(tree: CorpusTree, out: str | Path, *, limits: Limits = DEFAULT_LIMITS,
@@ -448,7 +466,8 @@ def build_dataset(tree: CorpusTree, out: str | Path, *, limits: Limits = DEFAULT
         return resolve(href, aliases)
 
     store = WorkCache(cache if cache is not None else default_cache_dir(target)) if use_cache else None
-    code = code_digest() if store is not None else ""
+    derivation = derivation_versions() if store is not None else {}
+    table = route_profiles()
     report = BuildReport(shard=shard)
     keep: dict[str, str] = {}
     works = _works(tree, shard)
@@ -457,7 +476,8 @@ def build_dataset(tree: CorpusTree, out: str | Path, *, limits: Limits = DEFAULT
         try:
             for publisher, slug in works:
                 work_id = f"{publisher}:{slug}"
-                block, reused, key = _work_block(tree, work_id, slug, limits, store, code, progress)
+                block, reused, key = _work_block(tree, work_id, slug, limits, store, derivation, table,
+                                                 progress)
                 if key is not None:
                     keep[work_id] = key
                 report.works_reused += reused
@@ -480,17 +500,19 @@ def build_dataset(tree: CorpusTree, out: str | Path, *, limits: Limits = DEFAULT
     return report
 
 
-def _work_block(tree: CorpusTree, work_id: str, slug: str, limits: Limits, store: WorkCache | None, code: str,
+def _work_block(tree: CorpusTree, work_id: str, slug: str, limits: Limits, store: WorkCache | None,
+                derivation: dict[str, Any], table: dict[str, tuple[str, ...]],
                 progress: Progress | None) -> tuple[WorkBlock, bool, str | None]:
-    """The block of one work, from the cache when its input digest is known there."""
+    """The block of one work, from the cache when its key (inputs digest and the current
+    versions of its profiles, :mod:`derive.cache`) is known there."""
     try:
         versions = load_versions(tree, slug)
     except LexError as exc:
         return WorkBlock(work_id, errors=[_work_error(work_id, exc)]), False, None
     if store is None:
         return derive_work(work_id, versions, tree.evidence, limits, progress), False, None
-    key = work_input_digest(work_id, versions, tree.evidence, limits, code)
-    entry = store.get(work_id, key)
+    key = work_inputs_digest(work_id, versions, tree.evidence, limits, derivation)
+    entry = store.get(work_id, key, table)
     if entry is not None:
         block = WorkBlock.from_entry(entry)
         if progress is not None:
@@ -498,7 +520,7 @@ def _work_block(tree: CorpusTree, work_id: str, slug: str, limits: Limits, store
                 progress(lex_id)
         return block, True, key
     block = derive_work(work_id, versions, tree.evidence, limits, progress)
-    store.put(work_id, key, block.to_entry())
+    store.put(work_id, key, block.to_entry(), table)
     return block, False, key
 
 

@@ -18,6 +18,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 SCHEMA = "lex-history/1"
+# Version of the history computation (states, derived ends, events). It is part of every derive
+# cache key: a change here that changes any history file must bump it (and SCHEMA if its shape changes).
+HISTORY_VERSION = 1
+
 EMPTY_SHA = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 
 

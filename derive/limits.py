@@ -17,6 +17,10 @@ from lxml import etree
 
 from legal.errors import DerivationError
 
+# Version of the safe parsing (parser options, zip guards; the bounds themselves are keyed by value).
+# It is part of every derive cache key: a change here that changes what any body parses to must bump it.
+PARSING_VERSION = 1
+
 MiB = 1024 * 1024
 
 

@@ -27,6 +27,10 @@ from derive.model import (
     text_sha256,
 )
 
+# Version of the shared rendering (titles, headings, anchors, spans, text hashes). It is part of
+# every derive cache key: a change here that changes any provision or document must bump it.
+RENDER_VERSION = 1
+
 
 @dataclass(frozen=True, slots=True)
 class Context:

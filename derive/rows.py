@@ -15,6 +15,10 @@ from corpus_tree import Observation, VersionRecord
 from derive.citations import AliasTable, resolve
 from derive.model import Gap, Provision
 
+# Version of the dataset row and gap row format built here. It is part of every derive cache key:
+# a change here that changes any row, gap row or column must bump it.
+ROW_FORMAT_VERSION = 1
+
 COLUMNS = (
     "provision_id", "lex_id", "work_id", "publisher", "version_key", "language", "valid_from", "valid_to",
     "valid_to_convention", "anchor", "type", "num", "heading", "path", "article_valid_from", "text_md",

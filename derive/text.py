@@ -20,6 +20,10 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 
 # .NET char.IsWhiteSpace (Unicode 15): Zs + Zl + Zp + \t\n\v\f\r + U+0085 + U+00A0.
+# Version of the shared text normalisation (this module and the list markers of derive/lists.py).
+# It is part of every derive cache key: a change here that changes any derived text must bump it.
+NORMALISATION_VERSION = 1
+
 DOTNET_WHITESPACE = (
     "\t\n\x0b\x0c\r \x85\xa0\u1680"
     "\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"

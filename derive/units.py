@@ -21,6 +21,10 @@ from typing import Protocol
 from corpus_tree import Expression, Observation, VersionRecord
 from derive.profiles.fmx4_eu import main_member_name
 
+# Version of the body selection (which observation is derived for which language). It is part of
+# every derive cache key: a change here that picks other bodies must bump it.
+UNITS_VERSION = 1
+
 STRUCTURED = "structured"
 FMX4 = "fmx4"
 PDF = "pdf"

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from corpus_tree import CorpusTree
-from legal.canonical import canonical_bytes, digest
+from legal.canonical import canonical_bytes
 from legal.ids import Publisher
 from pipelines.settings import SHARDS, LexSettings
 from pipelines.state import StageState, file_sha256
@@ -42,13 +42,14 @@ class StageResult:
 
 
 def _profile_fingerprint() -> str:
-    """Identifies the derivation code's output contract: profile ids, limits, and the digest of
-    the derivation code itself (:func:`derive.cache.code_digest`), so a code change re-derives."""
-    from derive.cache import code_digest
-    from derive.limits import DEFAULT_LIMITS
-    from derive.profiles import registry
+    """The derive code digest of the stage inputs: what the derivation declares about its output
+    (:func:`derive.cache.derivation_digest`: every profile id with its version, the declared
+    versions of the shared code and of the citation resolver, the parser versions, the limits).
+    The same declared versions key the per-work cache, so a bump re-runs the stage and the
+    stage re-derives only the works whose own key changed. No source file is hashed."""
+    from derive.cache import derivation_digest
 
-    return digest({"profiles": sorted(registry()), "limits": repr(DEFAULT_LIMITS), "code": code_digest()})
+    return derivation_digest()
 
 
 def _version_progress(progress: Progress | None, phase: str, total: int) -> Callable[[str], None] | None:

@@ -12,6 +12,7 @@ import pytest
 
 import derive.dataset as D
 from corpus_tree.records import render, seal
+from derive import text
 from derive.citations import AliasTable
 from derive.dataset import build_dataset, default_cache_dir, merge_shards, shard_of
 from derive.staging import locked
@@ -149,7 +150,7 @@ def test_alias_changes_re_resolve_citations_without_rederiving(cache, lu_copy, l
     assert retargeted > 0
 
 
-def test_new_code_rederives_everything_and_a_bad_entry_is_a_miss(cache, lu_copy, tmp_path, monkeypatch):
+def test_a_shared_version_bump_rederives_everything_and_a_bad_entry_is_a_miss(cache, lu_copy, tmp_path, monkeypatch):
     shard = (shard_of("rgd-2001-10-18-n3", 4), 4)  # a quarter of the works is enough here
     report = build_dataset(lu_copy, tmp_path / "ds", cache=cache, shard=shard)
     assert report.works_derived == 0 and report.works_reused == report.works > 1
@@ -157,7 +158,7 @@ def test_new_code_rederives_everything_and_a_bad_entry_is_a_miss(cache, lu_copy,
     entry.write_bytes(b'{"truncated')
     report = build_dataset(lu_copy, tmp_path / "ds", cache=cache, shard=shard)
     assert report.derived == ["lu-legilux:rgd-2001-10-18-n3"]
-    monkeypatch.setattr(D, "code_digest", lambda: "0" * 64)
+    monkeypatch.setattr(text, "NORMALISATION_VERSION", text.NORMALISATION_VERSION + 1)  # shared code bumped
     report = build_dataset(lu_copy, tmp_path / "ds", cache=cache, shard=shard)
     assert report.works_derived == report.works and report.works_reused == 0
     # superseded entries are pruned: one entry per work
