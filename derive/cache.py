@@ -117,8 +117,12 @@ def _environment() -> dict[str, Any]:
     }
 
 
-def derivation_versions() -> dict[str, Any]:
-    """The declared, non-profile versions every derived output depends on (read at each call)."""
+def declared_versions() -> dict[str, Any]:
+    """The version constants of the shared, non-profile derivation code (read at each call).
+
+    Each is defined next to the code it versions; ``body`` ones (:data:`BODY_VERSIONS`) shape
+    what a profile makes of one body and are frozen with the profiles' output fingerprints.
+    """
     from derive import dataset, history, limits, render, rows, text, units
 
     return {
@@ -131,8 +135,18 @@ def derivation_versions() -> dict[str, Any]:
         "rows": rows.ROW_FORMAT_VERSION,
         "units": units.UNITS_VERSION,
         "work_block": dataset.WORK_BLOCK_VERSION,
-        **_environment(),
     }
+
+
+# The declared versions that shape one body's extraction result (the others shape rows, history,
+# body selection or the cache): a profile's frozen fingerprints hold only under these.
+BODY_VERSIONS = ("dispatch", "normalisation", "parsing", "render")
+
+
+def derivation_versions() -> dict[str, Any]:
+    """What every derived output depends on besides profiles and inputs: the declared versions
+    and the versions of Python, Unicode, lxml/libxml2 and pypdf."""
+    return {**declared_versions(), **_environment()}
 
 
 def derivation_digest(limits: Limits = DEFAULT_LIMITS) -> str:

@@ -75,6 +75,28 @@ def fingerprints(fixtures: Path) -> dict[str, Any]:
     return dict(sorted(out.items()))
 
 
+def profile_versions(fixtures: Path, cases: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Profile id (with version) → its cases and one fingerprint over their outputs, under the
+    declared versions that shape a body's extraction (:data:`derive.cache.BODY_VERSIONS`).
+
+    The same profile ids key the derive cache (:func:`derive.cache.route_profiles`): a profile
+    whose fingerprint here changes under the same id would leave stale works in every cache.
+    """
+    from derive.cache import BODY_VERSIONS, declared_versions
+    from legal.canonical import digest
+
+    cases = fingerprints(fixtures) if cases is None else cases
+    by_profile: dict[str, dict[str, Any]] = {}
+    for name, case in sorted(cases.items()):
+        by_profile.setdefault(case["profile"], {})[name] = case
+    declared = declared_versions()
+    return {
+        "declared": {name: declared[name] for name in BODY_VERSIONS},
+        "profiles": {pid: {"cases": sorted(named), "fingerprint": digest(named)}
+                     for pid, named in sorted(by_profile.items())},
+    }
+
+
 def gdpr_article_6(fixtures: Path) -> dict[str, Any]:
     out = {}
     for language in ("en", "fr"):
@@ -107,7 +129,9 @@ def regenerate(fixtures: Path, golden_dir: Path) -> list[Path]:
 
     golden_dir.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, value in (("fingerprints.json", fingerprints(fixtures)),
+    cases = fingerprints(fixtures)
+    for name, value in (("fingerprints.json", cases),
+                        ("profile-versions.json", profile_versions(fixtures, cases)),
                         ("gdpr-art_6-2016-05-04.json", gdpr_article_6(fixtures)),
                         ("crr-art_92-formex-history.json", crr_article_92_history(fixtures))):
         path = golden_dir / name
@@ -117,4 +141,4 @@ def regenerate(fixtures: Path, golden_dir: Path) -> list[Path]:
 
 
 __all__ = ["CRR_VERSIONS", "FINGERPRINT_CASES", "MEMORIAL_CASES", "crr_article_92_history", "fingerprints",
-           "gdpr_article_6", "one", "regenerate"]
+           "gdpr_article_6", "one", "profile_versions", "regenerate"]
