@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 import socket
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -150,12 +150,11 @@ async def _mount_in_background(state: ServeState) -> None:
                  ", ".join(mounted.publishers))
 
 
-def create_app(state: ServeState, settings: AppSettings | None = None,
-               operations: Mapping[str, Any] | None = None, extensions: Iterable[Extension] = ()) -> Starlette:
+def create_app(state: ServeState, settings: AppSettings | None = None, extensions: Iterable[Extension] = ()) -> Starlette:
     """The whole serving app over ``state`` (HTTP API, MCP, web pages, health) plus ``extensions``."""
     settings = settings or AppSettings()
     extensions = tuple(extensions)
-    ops: dict[str, Operation] = catalog(operations if operations is not None else OPERATIONS)
+    ops: dict[str, Operation] = catalog(OPERATIONS)
     mcp = McpHttpEndpoint(build_server(lambda: state, ops), transport_security(settings.allowed_hosts))
     routes: list[BaseRoute] = [
         *health.routes(),

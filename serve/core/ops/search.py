@@ -559,13 +559,6 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
                 break
 
 
-def _lexical(conn: sqlite3.Connection, plan: Plan, filters: Filters, limit: int,
-             fuzzy: bool, known: set[str]) -> tuple[list[Hit], list[str]]:
-    """Compatibility form of :func:`lexical_lanes`: no stemming or relaxation, no per-work cap."""
-    found = lexical_lanes(conn, plan, filters, LaneOptions(limit, fuzzy=fuzzy), known)
-    return found.hits, found.expansions
-
-
 def _primary(conn: sqlite3.Connection, work_rowid: int) -> str | None:
     row = conn.execute("SELECT primary_language FROM works WHERE work_rowid = ?", (work_rowid,)).fetchone()
     return str(row[0]) if row and row[0] else None
