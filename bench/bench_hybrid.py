@@ -79,7 +79,7 @@ def measure(index_dir: Path, judgments_path: Path, encoder_name: str, minilm_dir
         lanes = [lane for index in core.indexes.values() if (lane := lane_for(index)) is not None]
         encode_ms = sum(lane.stats.encode_ms_total for lane in lanes)
         encoded = sum(lane.stats.semantic_queries for lane in lanes)
-        files = index_files(index_dir, core.stamps())
+        files = index_files(index_dir, core)
         publishers = list(core.publishers)
         memory = Memory(rss_before, rss_after, rss_peak, sum(lane.nbytes for lane in lanes))
         extra = {"code": _code_identity(), "encoder_load_ms": metric(load_ms, 1),

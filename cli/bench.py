@@ -8,8 +8,6 @@ reported once by :func:`cli.main.main`. ``retrieval`` exits 5 when a release gat
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import sys
 from pathlib import Path
 from typing import Any
@@ -87,12 +85,15 @@ def retrieval(index_dir: Path, mode: str, out_path: Path, judgments_path: Path |
     from release.report import GatePolicy, load_gate_policy, sign_report
     from release.signing import utc_now
     from release.verify import verify_artifact_set
+    from serve.core import LegalCore
 
     judgments = load_judgments(judgments_path or DEFAULT_JUDGMENTS)
     verified = verify_artifact_set(index_dir, list(trust_roots)) if trust_roots else None
     policy = load_gate_policy(gates) if gates is not None else GatePolicy()
-    report, _run = retrieval_benchmark(index_dir, judgments, created_at=created_at or utc_now(), mode=mode,
-                                       verified=verified, policy=policy)
+    artifact = {"set_id": verified.set_id} if verified is not None else {}
+    with LegalCore.mount(index_dir, artifact) as core:
+        report, _run = retrieval_benchmark(core, index_dir, judgments, created_at=created_at or utc_now(), mode=mode,
+                                           verified=verified, policy=policy)
     out_path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(out_path, pretty_bytes(report))
     click.echo(summary(report))
@@ -143,11 +144,14 @@ def assistant(cases_path: Path | None, index_dir: Path | None, deterministic: bo
 
 
 def assistant_module() -> Any | None:
-    """``bench.bench_assistant`` from the installed path or this checkout, else ``None``."""
-    name = "bench.bench_assistant"
-    if importlib.util.find_spec("bench") is None and (ROOT / "bench" / "bench_assistant.py").is_file():
-        sys.path.insert(0, str(ROOT))
+    """``bench.bench_assistant`` of this checkout (the evaluation lives beside the benchmarks,
+    not in the installed packages), else ``None``."""
+    if (ROOT / "bench" / "bench_assistant.py").is_file() and str(ROOT) not in sys.path:
+        sys.path.append(str(ROOT))
     try:
-        return importlib.import_module(name) if importlib.util.find_spec(name) is not None else None
-    except ModuleNotFoundError:
+        from bench import bench_assistant
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("bench", "bench.bench_assistant"):
+            raise
         return None
+    return bench_assistant

@@ -8,41 +8,81 @@ and the process exits non-zero.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import sys
+from collections.abc import Callable
 
 import click
 
 from legal.errors import LexError
 
-# (group name, module) — a module that does not exist yet is simply not offered.
-GROUPS = (
-    ("corpus", "cli.corpus"),
-    ("ingest", "cli.ingest"),
-    ("replay", "cli.replay"),
-    ("derive", "cli.derive"),
-    ("index", "cli.index"),
-    ("release", "cli.release"),
-    ("bench", "cli.bench"),
-    ("serve", "cli.serve"),
-    ("mcp", "cli.mcp"),
-    ("ask", "cli.ask"),
-)
+
+def _corpus() -> click.Command:
+    from cli import corpus
+    return corpus.group
+
+
+def _ingest() -> click.Command:
+    from cli import ingest
+    return ingest.group
+
+
+def _replay() -> click.Command:
+    from cli import replay
+    return replay.group
+
+
+def _derive() -> click.Command:
+    from cli import derive
+    return derive.group
+
+
+def _index() -> click.Command:
+    from cli import index
+    return index.group
+
+
+def _release() -> click.Command:
+    from cli import release
+    return release.group
+
+
+def _bench() -> click.Command:
+    from cli import bench
+    return bench.group
+
+
+def _serve() -> click.Command:
+    from cli import serve
+    return serve.group
+
+
+def _mcp() -> click.Command:
+    from cli import mcp
+    return mcp.group
+
+
+def _ask() -> click.Command:
+    from cli import ask
+    return ask.group
+
+
+#: Command group name → its loader. Each group's module is imported only when that group is
+#: used (``lex --help`` stays fast); a module that fails to import fails the command loudly.
+GROUPS: dict[str, Callable[[], click.Command]] = {
+    "corpus": _corpus, "ingest": _ingest, "replay": _replay, "derive": _derive, "index": _index,
+    "release": _release, "bench": _bench, "serve": _serve, "mcp": _mcp, "ask": _ask,
+}
 
 
 class LazyGroup(click.Group):
     """Imports a sub-command's module only when that sub-command is used."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return [name for name, module in GROUPS if importlib.util.find_spec(module) is not None]
+        return list(GROUPS)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        for name, module in GROUPS:
-            if name == cmd_name and importlib.util.find_spec(module) is not None:
-                command = getattr(importlib.import_module(module), "group", None)
-                return command if isinstance(command, click.Command) else None
-        return None
+        loader = GROUPS.get(cmd_name)
+        return loader() if loader is not None else None
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from cli.serve import mount_config, mount_options
+from cli.serve import hybrid_hook, mount_config, mount_options
 
 
 @click.command("mcp")
@@ -28,18 +28,19 @@ def group(index_dir: Path | None, release_root: Path | None, trust_roots: tuple[
     import anyio
 
     from serve.admission import AdmissionLimits
-    from serve.app import core_operations, new_state
+    from serve.app import new_state
+    from serve.core import OPERATIONS
     from serve.http.catalog import catalog
     from serve.mcp_server import run_stdio
 
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
     config = mount_config(index_dir, release_root, trust_roots, unsigned_dev, required)
-    state = new_state(config, AdmissionLimits(client_per_minute=0, global_per_minute=0))
+    state = new_state(config, AdmissionLimits(client_per_minute=0, global_per_minute=0), mount_hooks=(hybrid_hook,))
     mounted = state.mount()
     if mounted.refusal is not None:
         click.echo(f"lex mcp: nothing mounted: {mounted.refusal.family}/{mounted.refusal.code} "
                    f"{mounted.refusal.message}", err=True)
     try:
-        anyio.run(run_stdio, state, catalog(core_operations()))
+        anyio.run(run_stdio, state, catalog(OPERATIONS))
     finally:
         state.close()

@@ -1,5 +1,10 @@
 """``lex serve``: verify the artifact set, mount it read-only, serve HTTP, MCP and web pages.
 
+This is the composition root of the server: ``serve`` never imports the assistant or the
+hybrid lane; :func:`assistant_extension` hands the assistant's web boundary to
+``serve.app.create_app`` and :func:`hybrid_hook` activates the hybrid lane after each mount
+(only with a signed, passing benchmark report named by ``LEX_HYBRID_REPORT``).
+
 The shared mount options (``--index-dir`` or ``--release-root``, ``--trust-root``,
 ``--unsigned-dev``) are also used by ``lex mcp``.
 """
@@ -46,6 +51,22 @@ def trust_roots(given: tuple[Path, ...]) -> tuple[Path, ...]:
     return tuple(Path(part) for part in value.split(os.pathsep) if part)
 
 
+def assistant_extension() -> Any:
+    """The assistant's web boundary as a :class:`serve.app.Extension` (``POST /ask``, the ask panel)."""
+    from assistant import web
+    from serve.app import Extension
+
+    return Extension(routes=tuple(web.routes), templates=(web.TEMPLATES,), self_bounded=web.SELF_BOUNDED_PATHS,
+                     work_panel=web.PANEL_TEMPLATE)
+
+
+def hybrid_hook(core: Any, index_dir: Path) -> object:
+    """Decide the hybrid lane of a freshly mounted core (``LEX_HYBRID_REPORT``); never raises."""
+    from hybrid.activate import activate_from_env
+
+    return activate_from_env(core, index_dir)
+
+
 def mount_config(index_dir: Path | None, release_root: Path | None, roots: tuple[Path, ...],
                  unsigned_dev: bool, required: tuple[str, ...]) -> Any:
     """A :class:`serve.mount.MountConfig`, refusing inconsistent combinations up front."""
@@ -89,7 +110,7 @@ def group(index_dir: Path | None, release_root: Path | None, trust_roots: tuple[
       lex serve --index-dir var/index --unsigned-dev --port 8080
     """
     from serve.admission import AdmissionLimits
-    from serve.app import AppSettings, new_state, run
+    from serve.app import AppSettings, create_app, new_state, run
 
     config = mount_config(index_dir, release_root, trust_roots, unsigned_dev, required)
     limits = AdmissionLimits(client_per_minute=client_rate, client_burst=max(client_rate, 1.0),
@@ -103,4 +124,6 @@ def group(index_dir: Path | None, release_root: Path | None, trust_roots: tuple[
         click.echo(f"lex serving on {url}  (API {url}api/v1, OpenAPI {url}openapi.json, MCP {url}mcp, "
                    f"readiness {url}readyz)")
 
-    run(new_state(config, limits), settings, host=host, port=port, announce=announce, log_level=log_level)
+    state = new_state(config, limits, mount_hooks=(hybrid_hook,))
+    app = create_app(state, settings, extensions=(assistant_extension(),))
+    run(app, host=host, port=port, announce=announce, log_level=log_level)

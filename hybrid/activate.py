@@ -33,15 +33,20 @@ from hybrid.gate import (
 )
 from hybrid.lane import HybridLane
 from hybrid.registry import Decision, record
+from hybrid.sections import HYBRID_SEARCH
 from legal.errors import IndexError_, LexError
 from release.keys import TrustStore, trust_roots_from_env
 from release.report import GatePolicy
-from serve.core.mount import MountedIndex
+from serve.core import MountedIndex, SearchLane
 
 
 class HasIndexes(Protocol):
+    """What activation needs of a :class:`serve.core.LegalCore`: its indexes and the lane slot."""
+
     @property
     def indexes(self) -> Mapping[str, MountedIndex]: ...
+
+    def attach_search_lane(self, lane: SearchLane | None) -> None: ...
 
 
 EncoderLoader = Callable[[], Encoder]
@@ -92,6 +97,7 @@ def activate_hybrid(core: HasIndexes, index_dir: Path, *, report: Path | None, t
         for publisher, index in core.indexes.items():
             decisions[publisher] = Decision(publisher, False, "encoder_unavailable", (f"{exc.code}: {exc.message}",))
             record(index, decisions[publisher])
+        core.attach_search_lane(HYBRID_SEARCH)
         return decisions
     vectors, shas = _load_all(core, index_dir, encoder, decisions)
     if vectors:
@@ -104,6 +110,7 @@ def activate_hybrid(core: HasIndexes, index_dir: Path, *, report: Path | None, t
                 decisions[publisher] = Decision(publisher, True, None, (), HybridLane(loaded, encoder))
     for publisher, index in core.indexes.items():
         record(index, decisions[publisher])
+    core.attach_search_lane(HYBRID_SEARCH)
     return decisions
 
 
@@ -119,6 +126,7 @@ def attach_for_measurement(core: HasIndexes, index_dir: Path, encoder: Encoder) 
         decisions[publisher] = Decision(publisher, True, None, ("measurement",), HybridLane(loaded, encoder))
     for publisher, index in core.indexes.items():
         record(index, decisions[publisher])
+    core.attach_search_lane(HYBRID_SEARCH)
     return decisions, artifact_subjects(index_dir, vectors, shas, encoder)
 
 

@@ -3,10 +3,10 @@
 A :class:`HybridLane` holds one index's verified vectors (dequantised once, at mount) and the
 encoder. For a query it scores every provision-state vector (the best chunk stands for its
 state). Filters come first: the states with an occurrence passing the *same*
-:class:`~serve.core.ops.search.Filters` as the keyword lane (work constraints, language,
+:class:`~serve.core.SearchFilters` as the keyword lane (work constraints, language,
 document type, ``as_of``, never withdrawn; built from the keyword lane's own predicates) form a
 mask, and only masked-in states are ranked. The best of them go through
-:func:`~serve.core.ops.search.occurrences`, which re-applies every predicate and picks each
+:func:`~serve.core.occurrences`, which re-applies every predicate and picks each
 state's newest eligible occurrence. A state that fails a filter therefore never becomes a
 candidate. Fusion with the keyword hits is :mod:`hybrid.sections`.
 """
@@ -25,7 +25,8 @@ import numpy.typing as npt
 from derive.vectors.encoder import Encoder
 from derive.vectors.quantise import dequantise
 from derive.vectors.store import LoadedVectors
-from serve.core.ops.search import Filters, Hit, occurrences
+from serve.core import Hit, occurrences
+from serve.core import SearchFilters as Filters
 
 #: Semantic hits (after the filters) taken into the fusion.
 FUSE_DEPTH = 50

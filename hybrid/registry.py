@@ -1,7 +1,7 @@
 """Which mounted index has an active hybrid lane, and why the others have none.
 
 Activation is decided once, at mount time (:func:`hybrid.activate.activate_hybrid`), never
-per query. The registry is keyed by the :class:`serve.core.mount.MountedIndex` object (weakly),
+per query. The registry is keyed by the :class:`serve.core.MountedIndex` object (weakly),
 so closing and dropping a core forgets its lanes. An index that was never considered answers
 ``not_activated``.
 """
@@ -13,11 +13,11 @@ import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from serve.core import NOT_ACTIVATED, MountedIndex
+
 if TYPE_CHECKING:
     from hybrid.lane import HybridLane
-    from serve.core.mount import MountedIndex
 
-NOT_ACTIVATED = "not_activated"
 #: Closed vocabulary of ``retrieval_unavailable_reason`` (index_ops.md §5 order, plus ours).
 REASONS = (
     "not_activated", "encoder_unavailable", "vectors_missing", "vectors_unverified", "benchmark_missing",

@@ -1,6 +1,7 @@
 """Hybrid answers: the keyword sections of a ``search`` answer, fused per publisher with the semantic lane.
 
-Called by :func:`serve.core.ops.search.run` only for ``retrieval_mode: hybrid``, after the keyword
+Called through :data:`HYBRID_SEARCH` (the :class:`serve.core.SearchLane` that activation attaches
+to the core) only for ``retrieval_mode: hybrid``, after the keyword
 pipeline has produced its sections exactly as in keyword mode (every pass: strict, stemmed,
 relaxed). For each publisher section:
 
@@ -25,12 +26,11 @@ from typing import Any
 
 from hybrid.fusion import RRF_K, rrf
 from hybrid.lane import WORK_WEIGHT
-from hybrid.registry import lane_for
+from hybrid.registry import decision_for, lane_for
 from legal.outcomes import Outcome
-from serve.core.envelope import Answer, CallContext
-from serve.core.mount import MountedIndex
-from serve.core.ops.search import Filters, _shape
-from serve.core.searchplan import Plan
+from serve.core import Answer, CallContext, MountedIndex, shape_hits
+from serve.core import SearchFilters as Filters
+from serve.core import SearchPlan as Plan
 
 KEYWORD_ANCHORED = "keyword_anchored"
 RRF = "rrf"
@@ -115,7 +115,7 @@ def fuse_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: Mappin
         query = shared[id(lane.encoder)] = lane.encode(str(args["query"]))
     with index.session(ctx.deadline_seconds) as conn:
         hits = lane.semantic_hits(conn, query, filters)
-        shaped = _shape(conn, index, hits, plan.terms)
+        shaped = shape_hits(conn, index, hits, plan.terms)
     works = [f"{index.publisher.value}:{index.catalogue.slug_of[w]}" for w in lane.work_ranking(query)
              if w in index.catalogue.slug_of]
     fused = fuse_shaped(keyword, shaped, works, int(args["limit"]))
@@ -131,3 +131,19 @@ def fuse_sections(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mapp
     encoded: dict[int, Any] = {}
     return [fuse_section(ctx, index, plans[index.publisher.value], args, section, encoded)
             for index, section in zip(indexes, sections, strict=True)]
+
+
+class HybridSearch:
+    """The hybrid lane as the core sees it: a :class:`serve.core.SearchLane` over the registry."""
+
+    def refusal(self, index: MountedIndex) -> tuple[str, tuple[str, ...]] | None:
+        decision = decision_for(index)
+        return None if decision.activated else (decision.reason or "not_activated", decision.details)
+
+    def fuse(self, ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mapping[str, Plan],
+             args: Mapping[str, Any], sections: Sequence[Answer]) -> list[Answer]:
+        return fuse_sections(ctx, indexes, plans, args, sections)
+
+
+#: The one instance activation attaches (:func:`hybrid.activate.activate_hybrid`).
+HYBRID_SEARCH = HybridSearch()

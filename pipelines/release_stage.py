@@ -111,9 +111,11 @@ def benchmark(lex: LexSettings, staging: Path, signer: Any, created_at: str) -> 
     from release.benchmark import load_judgments, retrieval_benchmark
     from release.files import atomic_write
     from release.report import bind, sign_report
+    from serve.core import LegalCore
 
     judgments = load_judgments(judgments_for(lex))
-    report, _ = retrieval_benchmark(staging / "indexes", judgments, created_at=created_at)
+    with LegalCore.mount(staging / "indexes") as core:
+        report, _ = retrieval_benchmark(core, staging / "indexes", judgments, created_at=created_at)
     # the benchmark names the index files it measured; the set names them ``indexes/<file>``,
     # and the release root checks the report's binding against the set's subjects
     report["bound"] = bind(subjects={f"indexes/{name}": sha for name, sha in report["bound"]["subjects"].items()})

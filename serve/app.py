@@ -1,8 +1,10 @@
 """The serving application: one Starlette app with the HTTP API, MCP, web pages and health.
 
-``create_app(state)`` assembles, in this order of routes: ``/healthz`` and ``/readyz``; the
-JSON API under ``/api/v1`` and ``/openapi.json``; MCP (streamable HTTP) at ``/mcp``; the
-assistant's routes when :mod:`assistant.web` is importable; the web pages. Around them,
+``create_app(state, extensions=…)`` assembles, in this order of routes: ``/healthz`` and
+``/readyz``; the JSON API under ``/api/v1`` and ``/openapi.json``; MCP (streamable HTTP) at
+``/mcp``; the routes of each :class:`Extension` the composition root passes (``lex serve``
+passes the assistant's); the web pages. ``serve`` never imports the assistant or the hybrid
+lane: the composition root (``cli/serve.py``) hands in their routes, templates and mount hooks. Around them,
 outermost first: security headers, the request deadline, the per-client rate limit and the
 64 KiB body limit. Every error leaves through :mod:`serve.http.errors` (one shape, no stack
 trace). The artifact set is verified and mounted in the background when the app starts, so
@@ -11,11 +13,9 @@ trace). The artifact set is verified and mounted in the background when the app 
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import logging
 import socket
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,10 +28,11 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import BaseRoute, Route, Router
+from starlette.routing import BaseRoute, Route
 
 from legal.errors import LexError
 from serve.admission import AdmissionLimits, RateLimiter
+from serve.core import OPERATIONS, LegalCore
 from serve.http import api, health
 from serve.http.catalog import Operation, catalog
 from serve.http.errors import edge_error, http_exception_error, lex_error_handler
@@ -49,7 +50,23 @@ from serve.web import routes as web_routes
 log = logging.getLogger("serve")
 
 BODY_LIMIT = 64 * 1024
-ASSISTANT_MODULE = "assistant.web"
+#: Called with the freshly mounted core and its index directory (e.g. hybrid activation).
+MountHook = Callable[[LegalCore, Path], object]
+
+
+@dataclass(frozen=True)
+class Extension:
+    """What a composition root adds to the app (``lex serve`` adds the assistant's web boundary).
+
+    ``routes`` are mounted after MCP and before the web pages; ``templates`` are directories
+    searched after serve's own; ``self_bounded`` are paths that enforce their own deadlines (the
+    edge deadline skips them); ``work_panel`` is a template included on every work page.
+    """
+
+    routes: Sequence[BaseRoute] = ()
+    templates: Sequence[Path] = ()
+    self_bounded: tuple[str, ...] = ()
+    work_panel: str | None = None
 
 
 @dataclass(frozen=True)
@@ -65,55 +82,30 @@ class AppSettings:
 
 
 class LegalCoreBackend:
-    """The production backend: :class:`serve.core.LegalCore`, imported on first use."""
+    """The production backend: :class:`serve.core.LegalCore`, then each mount hook in turn."""
 
-    def _core_class(self) -> Any:
-        return importlib.import_module("serve.core").LegalCore
-
-    def __init__(self, required: tuple[str, ...] = ()) -> None:
+    def __init__(self, required: tuple[str, ...] = (), mount_hooks: Sequence[MountHook] = ()) -> None:
         self.required = required
+        self.mount_hooks = tuple(mount_hooks)
 
     def empty(self) -> Core:
-        core: Core = self._core_class().empty()
-        return core
+        return LegalCore.empty()
 
     def mount(self, directory: Path, artifact: ArtifactIdentity) -> Core:
-        core: Core = self._core_class().mount(directory, artifact.to_dict(), publishers=self.required or None)
-        # hybrid retrieval only with a signed, passing benchmark report (LEX_HYBRID_REPORT); never raises
-        importlib.import_module("hybrid.activate").activate_from_env(core, directory)
+        core = LegalCore.mount(directory, artifact.to_dict(), publishers=self.required or None)
+        for hook in self.mount_hooks:
+            hook(core, directory)
         return core
 
     def publishers(self, core: Core) -> tuple[str, ...]:
         return tuple(str(p) for p in getattr(core, "publishers", ()))
 
 
-def core_operations() -> Mapping[str, Any]:
-    """The legal core's ``OPERATIONS`` (the single source of schemas)."""
-    operations: Mapping[str, Any] = importlib.import_module("serve.core").OPERATIONS
-    return operations
-
-
 def new_state(config: MountConfig, limits: AdmissionLimits | None = None,
-              backend: CoreBackend | None = None) -> ServeState:
+              backend: CoreBackend | None = None, *, mount_hooks: Sequence[MountHook] = ()) -> ServeState:
     """A :class:`ServeState` over the production legal core (nothing mounted yet)."""
-    backend = backend or LegalCoreBackend(config.required_publishers)
+    backend = backend or LegalCoreBackend(config.required_publishers, mount_hooks)
     return ServeState(config, backend, limits or AdmissionLimits())
-
-
-def assistant_routes() -> list[BaseRoute]:
-    """The assistant's routes (``POST /ask`` …) when its web package is installed."""
-    try:
-        if importlib.util.find_spec(ASSISTANT_MODULE) is None:
-            return []
-        routes = getattr(importlib.import_module(ASSISTANT_MODULE), "routes", None)
-    except ImportError:
-        log.warning("the assistant web routes could not be imported; serving without them")
-        return []
-    if callable(routes) and not isinstance(routes, Router):
-        routes = routes()
-    if isinstance(routes, Router):
-        return list(routes.routes)
-    return list(routes) if isinstance(routes, Sequence) else []
 
 
 async def http_exception_handler(request: Request, exc: Exception) -> Response:
@@ -124,15 +116,11 @@ async def http_exception_handler(request: Request, exc: Exception) -> Response:
     return response
 
 
-#: Routes that enforce their own deadlines (the assistant's turn deadlines).
-SELF_BOUNDED_PATHS = ("/ask",)
-
-
-def _middleware(settings: AppSettings) -> list[Middleware]:
+def _middleware(settings: AppSettings, self_bounded: tuple[str, ...]) -> list[Middleware]:
     return [
         Middleware(SecurityHeadersMiddleware),
         Middleware(CatchAllMiddleware),
-        Middleware(DeadlineMiddleware, seconds=settings.deadline, exempt=SELF_BOUNDED_PATHS),
+        Middleware(DeadlineMiddleware, seconds=settings.deadline, exempt=self_bounded),
         Middleware(RateLimitMiddleware, limiter=RateLimiter(settings.limits),
                    trust_forwarded=settings.trust_forwarded),
         Middleware(BodyLimitMiddleware, limit=settings.body_limit),
@@ -162,30 +150,30 @@ async def _mount_in_background(state: ServeState) -> None:
                  ", ".join(mounted.publishers))
 
 
-def create_app(state: ServeState, settings: AppSettings | None = None,
-               operations: Mapping[str, Any] | None = None) -> Starlette:
-    """The whole serving app over ``state`` (HTTP API, MCP, web pages, health)."""
+def create_app(state: ServeState, settings: AppSettings | None = None, extensions: Iterable[Extension] = ()) -> Starlette:
+    """The whole serving app over ``state`` (HTTP API, MCP, web pages, health) plus ``extensions``."""
     settings = settings or AppSettings()
-    ops: dict[str, Operation] = catalog(operations if operations is not None else core_operations())
+    extensions = tuple(extensions)
+    ops: dict[str, Operation] = catalog(OPERATIONS)
     mcp = McpHttpEndpoint(build_server(lambda: state, ops), transport_security(settings.allowed_hosts))
-    assistant = assistant_routes()
     routes: list[BaseRoute] = [
         *health.routes(),
         *api.routes(),
         Route("/mcp", mcp, name="mcp"),
-        *assistant,
+        *(route for extension in extensions for route in extension.routes),
         *web_routes.routes(),
     ]
     app = Starlette(
         routes=routes,
-        middleware=_middleware(settings),
+        middleware=_middleware(settings, tuple(p for e in extensions for p in e.self_bounded)),
         exception_handlers={LexError: lex_error_handler, HTTPException: http_exception_handler},
         lifespan=_lifespan(mcp, settings),
     )
     app.state.lex = state
     app.state.catalog = ops
     app.state.openapi = None
-    app.state.ask_enabled = bool(assistant)
+    app.state.templates = tuple(Path(d) for e in extensions for d in e.templates)
+    app.state.work_panel = next((e.work_panel for e in extensions if e.work_panel), None)
     return app
 
 
@@ -204,10 +192,9 @@ class _AnnouncingServer(uvicorn.Server):
             self._announce(f"http://{shown}:{port}/")
 
 
-def run(state: ServeState, settings: AppSettings, *, host: str, port: int,
-        announce: Callable[[str], None], log_level: str = "warning") -> None:
-    """Serve ``state`` with uvicorn until interrupted; ``announce`` receives the URL."""
-    app = create_app(state, settings)
+def run(app: Starlette, *, host: str, port: int, announce: Callable[[str], None], log_level: str = "warning") -> None:
+    """Serve ``app`` (from :func:`create_app`) with uvicorn until interrupted; ``announce`` receives the URL."""
+    state: ServeState = app.state.lex
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level, lifespan="on",
                             access_log=False, server_header=False, timeout_graceful_shutdown=5)
     try:

@@ -1,6 +1,8 @@
 """The assistant's web boundary: ``POST /ask`` (JSON or SSE), thread reset, the ask panel.
 
-``routes`` is a list of Starlette routes the HTTP app mounts. A request body is exactly
+``routes`` is a list of Starlette routes the HTTP app mounts; the composition root
+(``cli/serve.py``) hands them, :data:`TEMPLATES`, :data:`PANEL_TEMPLATE` and
+:data:`SELF_BOUNDED_PATHS` to ``serve.app.create_app`` (serve never imports the assistant). A request body is exactly
 ``{"message": "<1..1,000 characters>"}`` (at most 65,536 bytes); the conversation lives on the
 server (:mod:`assistant.memory`) behind the opaque ``X-Lex-Thread-Token``; admission and
 ``Idempotency-Key`` are checked here. With ``Accept: text/event-stream`` the turn streams
@@ -49,6 +51,10 @@ MAX_MESSAGE = 1000
 PURPOSE = "ask-v1"
 STREAM_VERSION = "1"
 TEMPLATES = Path(__file__).parent / "templates"
+#: The ask panel the host app includes on its work pages (found under :data:`TEMPLATES`).
+PANEL_TEMPLATE = "assistant/ask_panel.html"
+#: Paths whose turn deadlines the assistant enforces itself (the host's edge deadline skips them).
+SELF_BOUNDED_PATHS = ("/ask",)
 _STATUS = {"thread_unavailable": 409, "thread_busy": 429, "thread_capacity": 503, "key_reused": 409,
            "replay_unavailable": 409, "busy": 429, "per_client_quota": 429, "global_quota": 429}
 _HEADERS = {"Cache-Control": "private, no-store, max-age=0"}
@@ -289,7 +295,7 @@ def panel_html(endpoint: str = "/ask", nonce: str = "") -> str:
 
     ``nonce`` is the Content-Security-Policy nonce that lets the panel's inline script run.
     """
-    template = (TEMPLATES / "assistant" / "ask_panel.html").read_text(encoding="utf-8")
+    template = (TEMPLATES / PANEL_TEMPLATE).read_text(encoding="utf-8")
     safe = json.dumps(endpoint)[1:-1].replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
     html = template.replace("{{ ask_endpoint | default('/ask') }}", safe)
     return html.replace("{{ csp_nonce | default('') }}", nonce)
@@ -313,4 +319,4 @@ routes: list[BaseRoute] = [
     Route("/ask/panel", panel_endpoint, methods=["GET"], name="ask_panel"),
 ]
 
-__all__ = ["AskWeb", "panel_html", "routes", "web_state"]
+__all__ = ["PANEL_TEMPLATE", "SELF_BOUNDED_PATHS", "TEMPLATES", "AskWeb", "panel_html", "routes", "web_state"]

@@ -4,9 +4,10 @@ Public API:
 
 - :func:`load_judgments` / :class:`Judgments` / :class:`JudgmentsError` — the judgments file
   (``evals/retrieval_judgments.json``, schema ``lex-retrieval-judgments/1``), validated;
-- :func:`retrieval_benchmark` — mount an index directory in process, run every case in
-  ``keyword`` or ``hybrid`` mode and build the signed-report document of
-  :mod:`release.report`, bound to the index file digests (and the verified set id);
+- :func:`retrieval_benchmark` — run every case, in ``keyword`` or ``hybrid`` mode, against an
+  injected legal core (:class:`BenchmarkCore`, mounted by the caller: release never imports
+  ``serve``) and build the signed-report document of :mod:`release.report`, bound to the
+  index file digests (and the verified set id);
 - :mod:`release.benchmark.metrics` — MRR, recall@10, nDCG@10, percentiles (pure functions);
 - :mod:`release.benchmark.scoring` — per-case scoring (ranked works, leakage, no-hit) and
   aggregation per category.
@@ -16,7 +17,13 @@ Definitions and the current figures: ``docs/retrieval-benchmark.md``.
 
 from __future__ import annotations
 
-from release.benchmark.benchmark import BenchmarkRun, benchmark_report, retrieval_benchmark, run
+from release.benchmark.benchmark import (
+    BenchmarkCore,
+    BenchmarkRun,
+    benchmark_report,
+    retrieval_benchmark,
+    run,
+)
 from release.benchmark.judgments import (
     Case,
     Judgments,
@@ -26,6 +33,7 @@ from release.benchmark.judgments import (
 )
 
 __all__ = [
+    "BenchmarkCore",
     "BenchmarkRun",
     "Case",
     "Judgments",

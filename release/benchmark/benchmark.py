@@ -1,9 +1,11 @@
 """The retrieval benchmark end to end: mount, run, score, report (release/report.py format).
 
-::
+The legal core is injected (:class:`BenchmarkCore`; ``serve.core.LegalCore`` fits): release
+never imports ``serve`` or ``derive``. The caller mounts the indexes and passes the core::
 
-    report, measured = retrieval_benchmark(index_dir, load_judgments(path), mode="keyword",
-                                           created_at="2026-08-22T00:00:00Z")
+    with LegalCore.mount(index_dir, {"set_id": …}) as core:          # serve.core, in the caller
+        report, measured = retrieval_benchmark(core, index_dir, load_judgments(path), mode="keyword",
+                                               created_at="2026-08-22T00:00:00Z")
     envelope = sign_report(report, [signer])        # release.report
 
 The report is a ``lex-retrieval-benchmark/1`` document built by
@@ -23,10 +25,8 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from derive.index.schema import index_file_name
-from legal.ids import Publisher
 from release.benchmark.judgments import Judgments, describe
 from release.benchmark.runner import (
     LIMIT,
@@ -41,7 +41,6 @@ from release.benchmark.scoring import Aggregate, CaseScore, aggregate, by_catego
 from release.files import hash_file
 from release.report import GatePolicy, bind, build_report, metric
 from release.verify import VerifiedSet
-from serve.core import LegalCore
 
 RUNNER = "lex bench retrieval"
 #: metric names measured besides the gated ones
@@ -79,14 +78,37 @@ class BenchmarkRun:
     cold_query_ms: float
 
 
+class Validates(Protocol):
+    def validate(self, args: Any) -> dict[str, Any]: ...
+
+
+class NamedIndex(Protocol):
+    """A mounted index: ``name`` is its file name inside the index directory."""
+
+    @property
+    def name(self) -> str: ...
+
+
+class BenchmarkCore(SearchCore, Protocol):
+    """What the benchmark needs of a mounted legal core (:class:`serve.core.LegalCore` fits)."""
+
+    @property
+    def indexes(self) -> Mapping[str, NamedIndex]: ...
+
+    def stamps(self) -> dict[str, dict[str, str]]: ...
+
+    def operation(self, name: str) -> Validates: ...
+
+
 # -- identity ------------------------------------------------------------------------------
 
 
-def index_files(index_dir: Path, stamps: Mapping[str, Mapping[str, str]]) -> tuple[IndexFile, ...]:
-    """The index file of each mounted publisher, hashed."""
+def index_files(index_dir: Path, core: BenchmarkCore) -> tuple[IndexFile, ...]:
+    """The index file of each publisher mounted in ``core``, hashed (names as the core mounted them)."""
     out = []
+    stamps = core.stamps()
     for publisher in sorted(stamps):
-        name = index_file_name(Publisher.parse(publisher).value)
+        name = core.indexes[publisher].name
         size, sha = hash_file(index_dir / name)
         out.append(IndexFile(name, publisher, sha, size, dict(stamps[publisher])))
     return tuple(out)
@@ -199,14 +221,12 @@ def benchmark_report(result: BenchmarkRun, judgments: Judgments, files: Sequence
                         policy=policy, context=report_context(result, judgments, files))
 
 
-def retrieval_benchmark(index_dir: Path, judgments: Judgments, *, created_at: str, mode: str = "keyword",
-                        verified: VerifiedSet | None = None, policy: GatePolicy | None = None,
+def retrieval_benchmark(core: BenchmarkCore, index_dir: Path, judgments: Judgments, *, created_at: str,
+                        mode: str = "keyword", verified: VerifiedSet | None = None, policy: GatePolicy | None = None,
                         runner: str = RUNNER) -> tuple[dict[str, Any], BenchmarkRun]:
-    """Mount ``index_dir`` in process, run every case, and build the report."""
-    artifact = {"set_id": verified.set_id} if verified is not None else {}
-    with LegalCore.mount(index_dir, artifact) as core:
-        result = run(core, judgments, mode=mode, validate=LegalCore.operation("search").validate)
-        files = index_files(index_dir, core.stamps())
+    """Run every case against ``core`` (mounted by the caller over ``index_dir``) and build the report."""
+    result = run(core, judgments, mode=mode, validate=core.operation("search").validate)
+    files = index_files(index_dir, core)
     report = benchmark_report(result, judgments, files, created_at=created_at, verified=verified, policy=policy,
                               runner=runner)
     return report, result

@@ -22,6 +22,7 @@ from derive.index.schema import index_file_name
 from legal.errors import IndexError_, RequestError
 from legal.ids import Publisher
 from serve.core.envelope import Answer, CallContext, no_corpus_mounted
+from serve.core.lanes import SearchLane
 from serve.core.mount import CatalogueEntry, MountedIndex
 from serve.core.registry import OPERATIONS
 from serve.core.spec import OperationSpec
@@ -37,6 +38,7 @@ class LegalCore:
         self._indexes = MappingProxyType(dict(indexes or {}))
         self._artifact = MappingProxyType(dict(artifact or {}))
         self.deadline_seconds = deadline_seconds
+        self._search_lane: SearchLane | None = None
 
     @classmethod
     def empty(cls) -> LegalCore:
@@ -85,6 +87,15 @@ class LegalCore:
             yield from self._indexes[publisher].catalogue_entries()
 
     @property
+    def search_lane(self) -> SearchLane | None:
+        """The optional lane ``retrieval_mode: hybrid`` searches fuse with (``serve.core.lanes``)."""
+        return self._search_lane
+
+    def attach_search_lane(self, lane: SearchLane | None) -> None:
+        """Attach (or, with ``None``, detach) the optional search lane of this core."""
+        self._search_lane = lane
+
+    @property
     def artifact(self) -> Mapping[str, Any]:
         return self._artifact
 
@@ -105,7 +116,7 @@ class LegalCore:
         if not self._indexes:
             return no_corpus_mounted(name, self._artifact)
         ctx = CallContext(operation=name, indexes=self._indexes, artifact=self._artifact,
-                          deadline_seconds=self.deadline_seconds)
+                          deadline_seconds=self.deadline_seconds, search_lane=self._search_lane)
         return spec.handler(ctx, checked)
 
     def close(self) -> None:

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from legal.outcomes import Outcome
 from serve.core.mount import MountedIndex
+
+if TYPE_CHECKING:
+    from serve.core.lanes import SearchLane
 
 Answer = dict[str, Any]
 
@@ -49,6 +52,7 @@ class CallContext:
     indexes: Mapping[str, MountedIndex]
     artifact: Mapping[str, Any]
     deadline_seconds: float
+    search_lane: SearchLane | None = None
 
     def ordered(self) -> list[MountedIndex]:
         return [self.indexes[k] for k in sorted(self.indexes)]

@@ -12,6 +12,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from serve.core import OperationSpec
+
 Validator = Callable[[Any], Any]
 
 _SCALAR_TYPES = frozenset({"string", "integer", "number", "boolean"})
@@ -28,8 +30,8 @@ class Operation:
     description: str
     input_schema: Mapping[str, Any]
     effect: str
-    title: str = ""
-    validator: Validator | None = None
+    title: str
+    validator: Validator
 
     @property
     def properties(self) -> Mapping[str, Mapping[str, Any]]:
@@ -76,31 +78,12 @@ def scalar_type(prop: Mapping[str, Any]) -> str | None:
     return _scalar_type(prop)
 
 
-def _attr(spec: Any, *names: str) -> Any:
-    for name in names:
-        value = spec.get(name) if isinstance(spec, Mapping) else getattr(spec, name, None)
-        if value is not None:
-            return value
-    return None
-
-
-def project(name: str, spec: Any) -> Operation:
+def project(spec: OperationSpec) -> Operation:
     """An :class:`Operation` from one entry of the core's ``OPERATIONS``."""
-    schema = _attr(spec, "input_schema", "schema", "arguments_schema", "json_schema")
-    if callable(schema):
-        schema = schema()
-    effect = _attr(spec, "effect", "effect_kind", "kind")
-    validator = getattr(spec, "validate", None)
-    return Operation(
-        name=str(_attr(spec, "name") or name),
-        description=str(_attr(spec, "description") or ""),
-        input_schema=dict(schema or {"type": "object", "properties": {}}),
-        effect=str(getattr(effect, "value", effect) or ""),
-        title=str(_attr(spec, "title") or ""),
-        validator=validator if callable(validator) else None,
-    )
+    return Operation(name=spec.name, description=spec.description, input_schema=spec.input_schema,
+                     effect=spec.effect.value, title=spec.title, validator=spec.validate)
 
 
-def catalog(operations: Mapping[str, Any]) -> dict[str, Operation]:
+def catalog(operations: Mapping[str, OperationSpec]) -> dict[str, Operation]:
     """Every operation of the core's ``OPERATIONS``, in the core's order."""
-    return {name: project(name, spec) for name, spec in operations.items()}
+    return {name: project(spec) for name, spec in operations.items()}

@@ -1,9 +1,8 @@
 """Argument validation at the edge, against the operation's own declaration.
 
 Arguments arrive as a JSON object (``POST``) or as query parameters (``GET``). Both end here,
-as one ``dict`` checked before any queueing: by the legal core's own validator of the
-operation when it has one (the same declarations its JSON Schema is rendered from), else
-against the closed JSON Schema (unknown members refused). A refusal is one
+as one ``dict`` checked before any queueing by the legal core's own validator of the
+operation (the same declarations its JSON Schema is rendered from). A refusal is one
 :class:`legal.errors.RequestError` naming the argument.
 """
 
@@ -12,11 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping
-from functools import lru_cache
 from typing import Any
-
-from jsonschema import Draft202012Validator, FormatChecker
-from jsonschema.exceptions import ValidationError
 
 from legal.errors import RequestError
 from serve.http.catalog import Operation, is_list, scalar_type
@@ -30,68 +25,12 @@ def _subject(text: str) -> str:
     return text[:MAX_SUBJECT]
 
 
-class ArgumentValidator:
-    """Validates arguments of one operation against its closed schema."""
-
-    def __init__(self, operation: Operation) -> None:
-        self.operation = operation
-        self._validator = Draft202012Validator(operation.closed_schema(), format_checker=FormatChecker())
-
-    def validate(self, arguments: object) -> dict[str, Any]:
-        """Return the arguments as a plain dict, or raise :class:`RequestError`."""
-        if not isinstance(arguments, Mapping):
-            raise RequestError("arguments must be a JSON object", code="invalid_arguments")
-        args = dict(arguments)
-        unknown = sorted(name for name in args if name not in self.operation.properties)
-        if unknown:
-            raise RequestError(f"unknown argument for {self.operation.name}",
-                               code="unknown_argument", subject=_subject(unknown[0]))
-        errors = sorted(self._validator.iter_errors(args), key=_error_order)
-        if errors:
-            raise _refusal(errors[0])
-        return args
-
-
-def _error_order(error: ValidationError) -> tuple[int, str]:
-    rank = {"required": 0, "type": 1}.get(str(error.validator), 2)
-    return rank, "/".join(str(p) for p in error.absolute_path)
-
-
-def _refusal(error: ValidationError) -> RequestError:
-    path = "/".join(str(part) for part in error.absolute_path)
-    keyword = str(error.validator)
-    if keyword == "required":
-        missing = _missing_name(error)
-        return RequestError("a required argument is missing", code="missing_argument", subject=_subject(missing))
-    if keyword == "additionalProperties":
-        return RequestError("unknown argument", code="unknown_argument", subject=_subject(path or "arguments"))
-    where = path or "arguments"
-    return RequestError(f"argument {where!r} is not valid ({keyword})", code="invalid_argument",
-                        subject=_subject(where))
-
-
-def _missing_name(error: ValidationError) -> str:
-    required = error.validator_value if isinstance(error.validator_value, list) else []
-    present = error.instance if isinstance(error.instance, Mapping) else {}
-    for name in required:
-        if name not in present:
-            return str(name)
-    return "arguments"
-
-
-@lru_cache(maxsize=64)
-def _validator_for(operation: Operation) -> ArgumentValidator:
-    return ArgumentValidator(operation)
-
-
 def validate_arguments(operation: Operation, arguments: object) -> dict[str, Any]:
-    """Validate ``arguments`` for ``operation``; return them unchanged (as a plain dict)."""
-    if operation.validator is not None:
-        if not isinstance(arguments, Mapping):
-            raise RequestError("arguments must be a JSON object", code="invalid_arguments")
-        operation.validator(arguments)
-        return dict(arguments)
-    return _validator_for(operation).validate(arguments)
+    """Validate ``arguments`` with the core's own validator of ``operation``; return them as a plain dict."""
+    if not isinstance(arguments, Mapping):
+        raise RequestError("arguments must be a JSON object", code="invalid_arguments")
+    operation.validator(arguments)
+    return dict(arguments)
 
 
 def parse_json_body(body: bytes) -> object:

@@ -8,7 +8,6 @@ user text safe.
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import secrets
 from collections.abc import Mapping
@@ -16,7 +15,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from jinja2 import ChainableUndefined, ChoiceLoader, Environment, FileSystemLoader, PackageLoader
+from jinja2 import (
+    BaseLoader,
+    ChainableUndefined,
+    ChoiceLoader,
+    Environment,
+    FileSystemLoader,
+    PackageLoader,
+)
 from markupsafe import Markup, escape
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
@@ -32,35 +38,18 @@ PUBLISHER_SEMANTICS: Mapping[str, str] = {
     "eu-eurlex": "official_consolidation_state",
 }
 PUBLISHER_NAMES: Mapping[str, str] = {"lu-legilux": "Legilux (Luxembourg)", "eu-eurlex": "EUR-Lex (European Union)"}
-ASK_TEMPLATE = "assistant/ask_panel.html"
 #: The pages need no script; the only scripts allowed are inline ones carrying this response's
-#: nonce (the assistant's ask panel), and they may only call this origin.
+#: nonce (an extension's work panel: the assistant's ask panel), and they may only call this origin.
 PAGE_CSP = ("default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; "
             "frame-ancestors 'none'; connect-src 'self'; script-src 'nonce-{nonce}'")
 
 
-def _assistant_templates() -> Path | None:
-    """The assistant's template directory, when the assistant web package is installed."""
-    try:
-        spec = importlib.util.find_spec("assistant.web")
-    except ModuleNotFoundError:
-        return None
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    for location in spec.submodule_search_locations:
-        candidate = Path(location) / "templates"
-        if candidate.is_dir():
-            return candidate
-    return None
-
-
-@lru_cache(maxsize=1)
-def environment() -> Environment:
-    """The one Jinja environment (autoescape on; assistant templates found if present)."""
-    loaders: list[Any] = [PackageLoader("serve.web", "templates")]
-    assistant = _assistant_templates()
-    if assistant is not None:
-        loaders.append(FileSystemLoader(str(assistant)))
+@lru_cache(maxsize=4)
+def environment(extra: tuple[Path, ...] = ()) -> Environment:
+    """The Jinja environment (autoescape on): serve's templates, then the ``extra`` directories
+    an app's extensions brought (:class:`serve.app.Extension`)."""
+    loaders: list[BaseLoader] = [PackageLoader("serve.web", "templates")]
+    loaders.extend(FileSystemLoader(str(directory)) for directory in extra)
     env = Environment(loader=ChoiceLoader(loaders), autoescape=True, undefined=ChainableUndefined,
                       trim_blocks=True, lstrip_blocks=True)
     env.globals["semantics_labels"] = SEMANTICS_LABELS
@@ -106,17 +95,17 @@ def artifact_view(mounted: Mounted) -> dict[str, Any]:
 
 def page(request: Request, template: str, context: Mapping[str, Any], *, status: int = 200,
          publisher: str | None = None, envelope: Mapping[str, Any] | None = None) -> HTMLResponse:
-    """Render ``template`` with the shared context (artifact identity, semantics, ask hook)."""
+    """Render ``template`` with the shared context (artifact identity, semantics, work panel)."""
     state: ServeState = request.app.state.lex
+    panel = getattr(request.app.state, "work_panel", None)
     nonce = secrets.token_urlsafe(16)
     shared = {
         "csp_nonce": nonce,
         "artifact": artifact_view(state.mounted),
         "semantics": semantics_for(publisher, envelope),
         "publisher": publisher,
-        "ask_enabled": bool(getattr(request.app.state, "ask_enabled", False)),
-        "ask_template": ASK_TEMPLATE,
+        "work_panel": panel,
         "query": request.query_params.get("q", ""),
     }
-    html = environment().get_template(template).render({**shared, **context})
+    html = environment(getattr(request.app.state, "templates", ())).get_template(template).render({**shared, **context})
     return HTMLResponse(html, status_code=status, headers={"content-security-policy": PAGE_CSP.format(nonce=nonce)})

@@ -9,12 +9,20 @@ from typing import Any
 
 import pytest
 
+from release.benchmark import BenchmarkRun, Judgments, retrieval_benchmark
 from release.benchmark.judgments import Case, parse_case
+from serve.core import LegalCore
 from tests.index.pipeline import FixtureBuild, fixture_build
 
 ROOT = Path(__file__).resolve().parents[2]
 JUDGMENTS = ROOT / "evals" / "retrieval_judgments.json"
 CREATED_AT = "2026-08-22T00:00:00Z"
+
+
+def benchmark(index_dir: Path, judgments: Judgments, **options: Any) -> tuple[dict[str, Any], BenchmarkRun]:
+    """The benchmark with the real legal core injected (mounted over ``index_dir`` here, as callers do)."""
+    with LegalCore.mount(index_dir) as core:
+        return retrieval_benchmark(core, index_dir, judgments, **options)
 
 
 @pytest.fixture(scope="session")

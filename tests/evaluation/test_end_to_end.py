@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from cli.bench import group as bench_group
 from legal.errors import ReleaseError
-from release.benchmark import BenchmarkRun, load_judgments, retrieval_benchmark
+from release.benchmark import BenchmarkRun, load_judgments
 from release.keys import (
     KeySigner,
     TrustStore,
@@ -24,14 +24,14 @@ from release.keys import (
 from release.report import REPORT_SCHEMA, check_report_shape, sign_report, verify_report
 from tests.index.pipeline import FixtureBuild
 
-from .conftest import CREATED_AT, JUDGMENTS
+from .conftest import CREATED_AT, JUDGMENTS, benchmark
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
 def keyword_run(fixture_indexes: FixtureBuild) -> tuple[dict[str, Any], BenchmarkRun]:
-    return retrieval_benchmark(fixture_indexes.index_dir, load_judgments(JUDGMENTS), created_at=CREATED_AT)
+    return benchmark(fixture_indexes.index_dir, load_judgments(JUDGMENTS), created_at=CREATED_AT)
 
 
 @pytest.fixture(scope="module")
@@ -88,10 +88,8 @@ def test_the_signed_report_verifies(keyword_run: tuple[dict[str, Any], Benchmark
 
 
 def test_hybrid_mode_is_reported_unavailable(fixture_indexes: FixtureBuild) -> None:
-    report, result = retrieval_benchmark(fixture_indexes.index_dir, load_judgments(JUDGMENTS), created_at=CREATED_AT,
-                                         mode="hybrid")
-    if result.status == "ok":
-        pytest.skip("the core serves hybrid retrieval now; the keyword assertions apply")
+    report, result = benchmark(fixture_indexes.index_dir, load_judgments(JUDGMENTS), created_at=CREATED_AT,
+                               mode="hybrid")
     assert result.status == "retrieval_mode_unavailable"
     assert report["context"]["retrieval_unavailable_reason"]
     assert report["passed"] is False

@@ -22,9 +22,11 @@ from corpus_tree import CorpusTree
 from derive.index import build_index, read_dataset, read_tree
 from legal.ids import Publisher
 from publishers.sample import sample_corpus_roots
-from release.benchmark import BenchmarkRun, Judgments, load_judgments, retrieval_benchmark
+from release.benchmark import BenchmarkRun, Judgments, load_judgments
 from release.benchmark.judgments import CATEGORIES
 from release.report import REPORT_SCHEMA, check_report_shape
+
+from .conftest import benchmark
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE_JUDGMENTS = ROOT / "evals" / "sample_judgments.json"
@@ -105,7 +107,7 @@ def sample_build(tmp_path_factory: pytest.TempPathFactory) -> SampleBuild:
 
 @pytest.fixture(scope="module")
 def sample_run(sample_build: SampleBuild, judgments: Judgments) -> tuple[dict[str, Any], BenchmarkRun]:
-    return retrieval_benchmark(sample_build.index_dir, judgments, created_at=CREATED_AT)
+    return benchmark(sample_build.index_dir, judgments, created_at=CREATED_AT)
 
 
 # -- the judgments ---------------------------------------------------------------------------

@@ -11,7 +11,7 @@ import pytest
 from hybrid.activate import attach_for_measurement
 from hybrid.registry import lane_for
 from serve.core import LegalCore
-from serve.core.ops.search import Filters
+from serve.core import SearchFilters as Filters
 from tests.hybrid.fakes import FakeEncoder
 
 EU = "eu-eurlex"

@@ -39,9 +39,8 @@ def fixture_build(fixtures_dir: Path, factory: pytest.TempPathFactory) -> Fixtur
     """The session's fixture indexes (built on first use)."""
     if fixtures_dir in _CACHE:
         return _CACHE[fixtures_dir]
-    importer = pytest.importorskip("corpus_tree.importer")
-    dataset = pytest.importorskip("derive.dataset")
-    from corpus_tree import CorpusTree
+    from corpus_tree import CorpusTree, importer
+    from derive import dataset
 
     root = factory.mktemp("fixture-index")
     trees, datasets = {}, {}

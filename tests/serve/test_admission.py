@@ -14,7 +14,7 @@ import pytest
 from serve.admission import AdmissionLimits, Busy, Gate, RateLimited, RateLimiter, TokenBucket
 from serve.app import AppSettings, create_app
 from serve.mount import MountConfig, ServeState
-from tests.serve.fakes import OPERATIONS, WORK
+from tests.serve.corpus import WORK
 
 # -- the gate, alone ---------------------------------------------------------------------------
 
@@ -126,7 +126,7 @@ def _app(make_state: Callable[..., ServeState], dev_index: Path, limits: Admissi
          hold: threading.Event | None = None) -> object:
     state = make_state(MountConfig(index_dir=dev_index, unsigned_dev=True), limits=limits, delay=delay, hold=hold,
                        mount=True)
-    return create_app(state, AppSettings(limits=limits, mount_on_startup=False), OPERATIONS)
+    return create_app(state, AppSettings(limits=limits, mount_on_startup=False))
 
 
 async def _saturate(app: object, hold: threading.Event, count: int, refused: int) -> list[httpx.Response]:
@@ -189,7 +189,7 @@ def test_health_is_never_rate_limited(make_state: Callable[..., ServeState], dev
 def test_a_request_past_its_deadline_answers_504(make_state: Callable[..., ServeState], dev_index: Path) -> None:
     limits = AdmissionLimits(client_per_minute=0, global_per_minute=0)
     state = make_state(MountConfig(index_dir=dev_index, unsigned_dev=True), limits=limits, delay=1.0, mount=True)
-    app = create_app(state, AppSettings(limits=limits, deadline=0.2, mount_on_startup=False), OPERATIONS)
+    app = create_app(state, AppSettings(limits=limits, deadline=0.2, mount_on_startup=False))
     (response,) = asyncio.run(_fire(app, 1))
     assert response.status_code == 504
     assert response.json()["error"]["code"] == "deadline_exceeded"

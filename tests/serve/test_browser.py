@@ -15,10 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from serve.app import AppSettings, create_app
-from serve.mount import MountConfig, ServeState
-from tests.serve.conftest import NO_RATE, real_core_available
-from tests.serve.fakes import OPERATIONS, SLUG, V2A, FakeBackend
+from serve.app import AppSettings, create_app, new_state
+from serve.mount import MountConfig
+from tests.index.handmade import LU_SLUG, build_handmade
+from tests.serve.conftest import NO_RATE
+from tests.serve.corpus import SLUG, V2A
 from tests.serve.server import running
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -51,16 +52,15 @@ def screenshot(url: str, name: str) -> Path:
 
 
 @pytest.fixture(scope="module")
-def fake_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    index = tmp_path_factory.mktemp("browser") / "index"
-    index.mkdir()
-    state = ServeState(MountConfig(index_dir=index, unsigned_dev=True), FakeBackend(), NO_RATE)
+def corpus_site(dev_index: Path) -> Iterator[str]:
+    """The real core over the shells' corpus (:mod:`tests.serve.corpus`)."""
+    state = new_state(MountConfig(index_dir=dev_index, unsigned_dev=True), NO_RATE)
     state.mount()
-    with running(create_app(state, AppSettings(limits=NO_RATE, mount_on_startup=False), OPERATIONS)) as base:
+    with running(create_app(state, AppSettings(limits=NO_RATE, mount_on_startup=False))) as base:
         yield base
 
 
-FAKE_PAGES = {
+CORPUS_PAGES = {
     "work": f"/lu-legilux/{SLUG}",
     "ambiguous-409": f"/lu-legilux/{SLUG}/2022-06-01",
     "diff": f"/lu-legilux/{SLUG}/diff/2021-01-01/{V2A}",
@@ -75,24 +75,20 @@ def shoot_all(base: str, pages: dict[str, str], prefix: str) -> dict[str, Path]:
         return {name: future.result() for name, future in shots.items()}
 
 
-def test_the_rendered_dom_carries_identity_semantics_and_anchors(fake_site: str) -> None:
-    dom = chromium(f"{fake_site}/lu-legilux/{SLUG}/2021-06-01", "--dump-dom").stdout
+def test_the_rendered_dom_carries_identity_semantics_and_anchors(corpus_site: str) -> None:
+    dom = chromium(f"{corpus_site}/lu-legilux/{SLUG}/2021-06-01", "--dump-dom").stdout
     assert 'id="artifact-identity"' in dom and "Unsigned development index" in dom
     assert "Legilux timeline" in dom
     assert 'id="art_1"' in dom and 'id="art_2"' in dom
     assert "&lt;toute&gt;" in dom
 
 
-def test_pages_render_in_chromium(fake_site: str) -> None:
-    for name, shot in shoot_all(fake_site, FAKE_PAGES, "fake").items():
+def test_pages_render_in_chromium(corpus_site: str) -> None:
+    for name, shot in shoot_all(corpus_site, CORPUS_PAGES, "corpus").items():
         assert shot.stat().st_size > 10_000, name
 
 
-@pytest.mark.skipif(not real_core_available(), reason="serve.core (the legal core) is not built yet")
-def test_real_core_pages_render_in_chromium(tmp_path: Path) -> None:
-    from serve.app import new_state
-    from tests.index.handmade import LU_SLUG, build_handmade
-
+def test_handmade_pages_render_in_chromium(tmp_path: Path) -> None:
     build_handmade(tmp_path / "indexes")
     state = new_state(MountConfig(index_dir=tmp_path, unsigned_dev=True), NO_RATE)
     state.mount()
@@ -100,5 +96,5 @@ def test_real_core_pages_render_in_chromium(tmp_path: Path) -> None:
              "diff": "/eu-eurlex/32099r0001/diff/2020-06-01/2022-06-01"}
     with running(create_app(state, AppSettings(limits=NO_RATE, mount_on_startup=False))) as base:
         assert "EUR-Lex timeline" in chromium(base + pages["diff"], "--dump-dom").stdout
-        for name, shot in shoot_all(base, pages, "core").items():
+        for name, shot in shoot_all(base, pages, "handmade").items():
             assert shot.stat().st_size > 10_000, name

@@ -14,7 +14,6 @@ import httpx
 import pytest
 
 from cli.main import main
-from tests.serve.conftest import needs_real_core
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -38,7 +37,6 @@ def test_inconsistent_configuration_is_a_typed_error(argv: list[str], code: str,
     assert f"config/{code}" in capsys.readouterr().err
 
 
-@needs_real_core
 def test_lex_serve_starts_prints_its_url_and_answers(tmp_path: Path) -> None:
     from tests.index.handmade import build_handmade
 

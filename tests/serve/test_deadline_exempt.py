@@ -9,7 +9,7 @@ from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
-from serve.app import SELF_BOUNDED_PATHS
+from assistant.web import SELF_BOUNDED_PATHS
 from serve.http.middleware import DeadlineMiddleware
 
 

@@ -21,29 +21,22 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from serve.app import AppSettings, create_app
-from serve.mount import MountConfig, ServeState
-from tests.serve.conftest import NO_RATE, real_core_available
-from tests.serve.fakes import OPERATIONS, FakeBackend
+from serve.app import AppSettings, create_app, new_state
+from serve.core import OPERATIONS
+from serve.mount import MountConfig
+from tests.index.handmade import build_handmade
+from tests.serve.conftest import NO_RATE
 
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
 MAX_EXAMPLES = 300
 
 
 def _app(index_dir: Path) -> Any:
-    if real_core_available():
-        from serve.app import new_state
-        from tests.index.handmade import build_handmade
-
-        build_handmade(index_dir)
-        state = new_state(MountConfig(index_dir=index_dir, unsigned_dev=True), NO_RATE)
-        operations = None
-    else:
-        state = ServeState(MountConfig(index_dir=index_dir, unsigned_dev=True), FakeBackend(), NO_RATE)
-        operations = OPERATIONS
-        index_dir.mkdir(parents=True, exist_ok=True)
+    """The real core over the hand-made indexes (both publishers)."""
+    build_handmade(index_dir)
+    state = new_state(MountConfig(index_dir=index_dir, unsigned_dev=True), NO_RATE)
     state.mount()
-    return create_app(state, AppSettings(limits=NO_RATE, mount_on_startup=False), operations)
+    return create_app(state, AppSettings(limits=NO_RATE, mount_on_startup=False))
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +48,7 @@ def api_schema(tmp_path_factory: pytest.TempPathFactory) -> Any:
 def test_the_openapi_document_covers_every_operation(api_schema: Any) -> None:
     operations = [result.ok() for result in api_schema.get_all_operations()]
     labels = {op.label for op in operations}
-    assert len([label for label in labels if label.startswith("POST /api/v1/")]) == 10
+    assert len([label for label in labels if label.startswith("POST /api/v1/")]) == len(OPERATIONS)
     assert "GET /readyz" in labels
 
 

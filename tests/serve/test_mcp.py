@@ -1,4 +1,4 @@
-"""MCP with the official client: the ten tools over stdio (``lex mcp``) and streamable HTTP (/mcp)."""
+"""MCP with the official client: every operation as a tool, over stdio (``lex mcp``) and streamable HTTP (/mcp)."""
 
 from __future__ import annotations
 
@@ -13,14 +13,14 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 from legal.outcomes import Outcome
-from serve.app import AppSettings, core_operations, create_app, new_state
+from serve.app import AppSettings, create_app, new_state
+from serve.core import OPERATIONS
 from serve.http.catalog import catalog
 from serve.mount import MountConfig
 from tests.index.handmade import LU_SLUG, build_handmade
-from tests.serve.conftest import NO_RATE, needs_real_core
+from tests.serve.conftest import NO_RATE
 from tests.serve.server import running
 
-pytestmark = needs_real_core
 ROOT = Path(__file__).resolve().parents[2]
 OUTCOMES = {o.value for o in Outcome}
 
@@ -55,8 +55,8 @@ def _payload(result: Any) -> dict[str, Any]:
 async def _exercise(client: Client, expect_mounted: bool) -> dict[str, str]:
     listed = await client.list_tools()
     names = [tool.name for tool in listed.tools]
-    assert sorted(names) == sorted(ARGUMENTS)
-    schemas = catalog(core_operations())
+    assert sorted(names) == sorted(OPERATIONS) == sorted(ARGUMENTS)
+    schemas = catalog(OPERATIONS)
     for tool in listed.tools:
         assert tool.input_schema["additionalProperties"] is False
         assert tool.input_schema["properties"] == schemas[tool.name].input_schema["properties"]
@@ -82,7 +82,7 @@ def _stdio(*args: str) -> StdioServerParameters:
     return StdioServerParameters(command=sys.executable, args=["-m", "cli", "mcp", *args], cwd=str(ROOT))
 
 
-def test_stdio_lists_the_ten_tools_and_calls_each(index_dir: Path) -> None:
+def test_stdio_lists_every_tool_and_calls_each(index_dir: Path) -> None:
     async def scenario() -> None:
         async with Client(_stdio("--index-dir", str(index_dir), "--unsigned-dev")) as client:
             await _exercise(client, expect_mounted=True)
@@ -103,7 +103,7 @@ def test_stdio_with_a_refused_set_answers_no_corpus_mounted(tmp_path: Path) -> N
 
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
-def test_streamable_http_lists_the_ten_tools_and_calls_each(index_dir: Path, mode: str) -> None:
+def test_streamable_http_lists_every_tool_and_calls_each(index_dir: Path, mode: str) -> None:
     state = new_state(MountConfig(index_dir=index_dir, unsigned_dev=True), NO_RATE)
     state.mount()
     app = create_app(state, AppSettings(limits=NO_RATE, mount_on_startup=False))

@@ -18,9 +18,8 @@ from release.statement import ENVELOPE_NAME
 from serve.app import AppSettings, create_app, new_state
 from serve.mount import MountConfig, ServeState, verify_then_mount
 from tests.index.handmade import build_handmade
-from tests.serve.conftest import NO_RATE, needs_real_core
+from tests.serve.conftest import NO_RATE
 
-pytestmark = needs_real_core
 PASSPHRASE = b"test passphrase"
 
 

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
 
 from serve.app import AppSettings, create_app, new_state
-from serve.mount import MountConfig
+from serve.mount import MountConfig, ServeState
 from tests.index.handmade import LU_SLUG, build_handmade
-from tests.serve.conftest import NO_RATE, needs_real_core
-from tests.serve.fakes import SLUG, V1, V2A, V2B
+from tests.serve.conftest import NO_RATE
+from tests.serve.corpus import SLUG, V1, V1_RECORD_SHA256, V2A, V2B
 
 HTML = {"accept": "text/html"}
 LU_LABEL = "Legilux timeline: the publisher&#39;s dates of applicability."
@@ -108,7 +109,7 @@ def test_a_diff_in_reverse_order_is_400_with_the_right_link(dev_client: TestClie
 def test_the_provenance_page_shows_the_hash_chain(dev_client: TestClient) -> None:
     status, page = get(dev_client, f"{WORK_URL}/{V1}/provenance")
     assert status == 200
-    assert "ab" * 32 in page and "first_sighting" in page
+    assert V1_RECORD_SHA256 in page and "first_sighting" in page
 
 
 def test_the_forms_redirect_to_permalinks(dev_client: TestClient) -> None:
@@ -149,7 +150,6 @@ def test_with_nothing_mounted_pages_say_no_corpus_mounted(empty_client: TestClie
     assert status == 200 and "mount_pending" in page
 
 
-@needs_real_core
 def test_pages_over_the_real_core(tmp_path: Path) -> None:
     build_handmade(tmp_path / "indexes")
     state = new_state(MountConfig(index_dir=tmp_path, unsigned_dev=True), NO_RATE)
@@ -184,3 +184,20 @@ def test_markdown_emphasis_is_rendered_after_escaping() -> None:
 def test_the_version_page_escapes_the_publisher_text(dev_client: TestClient) -> None:
     status, page = get(dev_client, f"{WORK_URL}/2021-06-01")
     assert status == 200 and "&lt;toute&gt;" in page and "<toute>" not in page
+
+
+def test_without_extensions_there_is_no_ask_route_and_a_placeholder(dev_client: TestClient) -> None:
+    assert dev_client.post("/ask", json={"message": "hello"}).status_code in (404, 405)
+    page = get(dev_client, WORK_URL)[1]
+    assert 'data-hook="ask-panel"' in page and "<script" not in page
+
+
+def test_the_composition_root_adds_the_assistant(make_state: Callable[..., ServeState],
+                                                 make_client: Callable[..., TestClient], dev_index: Path) -> None:
+    from cli.serve import assistant_extension
+
+    state = make_state(MountConfig(index_dir=dev_index, unsigned_dev=True), mount=True)
+    client = make_client(state, extensions=(assistant_extension(),))
+    assert client.get("/ask/panel").status_code == 200
+    status, page = get(client, WORK_URL)
+    assert status == 200 and 'id="ask-panel"' in page and "<script nonce=" in page

@@ -23,7 +23,7 @@ from typing import Any, TypeVar, cast
 from derive.index.schema import PROVISION_FTS_WEIGHTS, VOCABULARY_MIN_LENGTH
 from derive.index.text import fts_query, levenshtein_within
 from legal.outcomes import Outcome
-from serve.core import merge, relax
+from serve.core import lanes, merge, relax
 from serve.core.envelope import Answer, CallContext, answer, fanout, is_provisional
 from serve.core.mount import Catalogue, MountedIndex
 from serve.core.resolve import mounted_publisher
@@ -331,7 +331,7 @@ def _merge(hits: list[Hit], rows: Sequence[dict[str, Any]], reasons: list[str], 
         hits.append(Hit(chosen, list(reasons)))
 
 
-def _shape(conn: sqlite3.Connection, index: MountedIndex, hits: Sequence[Hit], words: Sequence[str]) -> list[dict[str, Any]]:
+def shape_hits(conn: sqlite3.Connection, index: MountedIndex, hits: Sequence[Hit], words: Sequence[str]) -> list[dict[str, Any]]:
     works = works_by_rowid(conn, [h.row["work_rowid"] for h in hits])
     bodies = texts(conn, [h.row["text_sha256"] for h in hits if h.row.get("text_sha256")])
     out = []
@@ -559,13 +559,6 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
                 break
 
 
-def _lexical(conn: sqlite3.Connection, plan: Plan, filters: Filters, limit: int,
-             fuzzy: bool, known: set[str]) -> tuple[list[Hit], list[str]]:
-    """Compatibility form of :func:`lexical_lanes`: no stemming or relaxation, no per-work cap."""
-    found = lexical_lanes(conn, plan, filters, LaneOptions(limit, fuzzy=fuzzy), known)
-    return found.hits, found.expansions
-
-
 def _primary(conn: sqlite3.Connection, work_rowid: int) -> str | None:
     row = conn.execute("SELECT primary_language FROM works WHERE work_rowid = ?", (work_rowid,)).fetchone()
     return str(row[0]) if row and row[0] else None
@@ -584,14 +577,12 @@ def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict
                                                                 for w in plan.constraints]}}
     provisional = is_provisional(index, as_of)
     if args["retrieval_mode"] == "hybrid":
-        # the hybrid lane is optional and decided at mount time (hybrid.activate)
-        from hybrid.registry import decision_for
-
-        decision = decision_for(index)
-        if not decision.activated:
+        # the lane is optional, attached by the composition root (serve.core.lanes)
+        refused = lanes.refusal(ctx.search_lane, index)
+        if refused is not None:
             return answer(ctx, index, Outcome.RETRIEVAL_MODE_UNAVAILABLE, {
-                "requested_retrieval_mode": "hybrid", "retrieval_unavailable_reason": decision.reason,
-                "retrieval_unavailable_details": list(decision.details), "hits": []}, provisional=provisional)
+                "requested_retrieval_mode": "hybrid", "retrieval_unavailable_reason": refused[0],
+                "retrieval_unavailable_details": list(refused[1]), "hits": []}, provisional=provisional)
     if suppressed or (plan.explicit_works and not plan.constraints):
         note = ("the query names a work held by another publisher" if suppressed
                 else "none of the requested works is held by this publisher")
@@ -602,7 +593,7 @@ def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict
                           per_work_limit=args.get("per_work_limit"), language=args["language"])
     with index.session(ctx.deadline_seconds) as conn:
         found = lexical_lanes(conn, plan, filters, options, known, index, memo)
-        shaped = _shape(conn, index, found.hits, found.words)
+        shaped = shape_hits(conn, index, found.hits, found.words)
     cap = None if plan.constraints else args.get("per_work_limit")
     payload = {**base, "query_expansions": found.expansions, "query_relaxed": found.relaxed,
                "relaxation_withheld": found.relaxation_withheld, "hits": shaped,
@@ -661,10 +652,8 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
         sections = sections_of(stem=True)
         if not _strict_hits(sections):
             sections = sections_of(stem=True, relaxed=True)
-    if args["retrieval_mode"] == "hybrid":
-        # the keyword sections above, fused per publisher with the semantic lane
-        from hybrid.sections import fuse_sections
-
-        sections = fuse_sections(ctx, indexes, plans, args, sections)
+    if args["retrieval_mode"] == "hybrid" and ctx.search_lane is not None:
+        # the keyword sections above, fused per publisher with the attached lane
+        sections = ctx.search_lane.fuse(ctx, indexes, plans, args, sections)
     merge.score_hits(sections)
     return fanout(ctx, sections, {"query": parsed.to_dict(), "merged": merge.merged(sections, args["limit"])})
