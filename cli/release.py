@@ -245,15 +245,15 @@ def report_sign_command(report_json: Path, key_path: Path, passphrase_env: str, 
     Example:
       lex release report sign bench/report.json --key keys/release-signing.key.pem --out report.dsse.json
     """
-    from release.files import atomic_write
     from release.report import sign_report
+    from release.signatures import write_envelope
 
     try:
         document = json.loads(report_json.read_text(encoding="utf-8"))
     except ValueError as exc:
         raise click.BadParameter(f"not JSON: {exc}", param_hint="REPORT_JSON") from exc
     envelope = sign_report(document, [load_signer(key_path, passphrase_from_env(passphrase_env))])
-    atomic_write(out_path, envelope.to_bytes())
+    write_envelope(out_path, envelope)
     click.echo(f"signed report {out_path} (passed={document.get('passed')})")
 
 
