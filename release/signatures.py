@@ -34,7 +34,9 @@ from pathlib import Path
 from typing import Any
 
 from securesystemslib.dsse import Envelope as DsseEnvelope
-from securesystemslib.signer import Signature as DsseSignature
+
+# the package re-exports Signature without naming it in __all__
+from securesystemslib.signer import Signature as DsseSignature  # type: ignore[attr-defined]
 
 from legal.canonical import canonical_bytes
 from release.codes import Reason, refuse
