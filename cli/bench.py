@@ -83,6 +83,7 @@ def retrieval(index_dir: Path, mode: str, out_path: Path, judgments_path: Path |
     from release.files import atomic_write
     from release.keys import DEFAULT_PASSPHRASE_ENV, load_signer, passphrase_from_env
     from release.report import GatePolicy, load_gate_policy, sign_report
+    from release.signatures import write_envelope
     from release.signing import utc_now
     from release.verify import verify_artifact_set
     from serve.core import LegalCore
@@ -101,7 +102,7 @@ def retrieval(index_dir: Path, mode: str, out_path: Path, judgments_path: Path |
     if sign_key is not None:
         signer = load_signer(sign_key, passphrase_from_env(passphrase_env or DEFAULT_PASSPHRASE_ENV))
         target = envelope_out or envelope_path(out_path)
-        atomic_write(target, sign_report(report, [signer]).to_bytes())
+        write_envelope(target, sign_report(report, [signer]))
         click.echo(f"signed envelope {target}")
     if not report["passed"]:
         failed = ", ".join(g["name"] for g in report["gates"] if not g["passed"])

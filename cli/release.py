@@ -15,6 +15,7 @@ from typing import Any, TypeVar, cast
 
 import click
 
+from legal.ids import Publisher
 from release.keys import (
     ALGORITHMS,
     DEFAULT_PASSPHRASE_ENV,
@@ -36,11 +37,13 @@ ANY_PATH = click.Path(path_type=Path)
 
 @click.group(name="release")
 def group() -> None:
-    """Sign, verify, evaluate, promote and roll back artifact sets.
+    """Assemble, sign, verify, evaluate, promote and roll back artifact sets.
 
     \b
     Order of operations:
       lex release keygen --out keys/
+      lex release assemble build/ --index-dir var/indexes --dataset-root var/derived \\
+          --corpus-root var/trees --scope eu-scope.json=publishers/eurlex/scope.json
       lex release sign build/ --key keys/release-signing.key.pem
       lex release verify build/ --trust-root keys/release-signing.pub.pem
       lex release candidate var/releases build/
@@ -110,6 +113,75 @@ def keygen_command(out_dir: Path, algorithm: str, passphrase_env: str) -> None:
     click.echo(f"private key  {files.private_key}")
     click.echo(f"public key   {files.public_key}   (pin this file as a trust root)")
     click.echo(f"key id       {files.key_id}")
+
+
+@group.command("assemble")
+@click.argument("directory", type=ANY_PATH)
+@click.option("--index-dir", required=True, type=EXISTING_DIR,
+              help="Directory holding <publisher>.sqlite and <publisher>.stamp.json.")
+@click.option("--dataset-root", required=True, type=EXISTING_DIR,
+              help="Directory holding <publisher>/provisions.parquet and <publisher>/gaps.jsonl.")
+@click.option("--corpus-root", required=True, type=EXISTING_DIR,
+              help="Directory holding the corpus trees, <publisher>/manifest.json.")
+@click.option("--publisher", "publishers", multiple=True, type=click.Choice([p.value for p in Publisher]),
+              help="Only these publishers (repeatable; default: every publisher).")
+@click.option("--scope", "scopes", multiple=True, metavar="[NAME=]FILE",
+              help="A scope file, copied as scope/NAME (default: its file name). Repeatable.")
+@click.option("--report", "report_json", type=EXISTING_FILE, default=None,
+              help="A retrieval benchmark report (lex bench retrieval --out) measured on these indexes; "
+                   "bound to the set's index files and signed with --key into reports/.")
+@click.option("--key", "key_path", type=EXISTING_FILE, default=None, help="Encrypted PEM private key (with --report).")
+@click.option("--passphrase-env", default=DEFAULT_PASSPHRASE_ENV, show_default=True)
+def assemble_command(directory: Path, index_dir: Path, dataset_root: Path, corpus_root: Path,
+                     publishers: tuple[str, ...], scopes: tuple[str, ...], report_json: Path | None,
+                     key_path: Path | None, passphrase_env: str) -> None:
+    """Lay out a new artifact set in DIRECTORY (which must not exist), ready to sign.
+
+    The layout is the one the server mounts: indexes/, dataset/<publisher>/,
+    corpus/<publisher>/manifest.json, scope/, reports/ (see docs/release.md).
+
+    \b
+    Example (over the work directory of `make demo`):
+      lex bench retrieval --index-dir var/demo/indexes --judgments evals/sample_judgments.json \\
+          --out var/report.json
+      LEX_SIGNING_PASSPHRASE=... lex release assemble var/build --index-dir var/demo/indexes \\
+          --dataset-root var/demo/derived --corpus-root var/demo/trees \\
+          --scope eu-scope.json=publishers/eurlex/scope.json --report var/report.json --key keys/release-signing.key.pem
+      lex release sign var/build --key keys/release-signing.key.pem
+      lex release verify var/build --trust-root keys/release-signing.pub.pem
+    """
+    from release.assemble import SetSources, add_report, assemble_set, publisher_sources
+
+    if (report_json is None) != (key_path is None):
+        raise click.UsageError("--report and --key go together")
+    signer = load_signer(key_path, passphrase_from_env(passphrase_env)) if key_path is not None else None
+    report = _read_json(report_json, "--report") if report_json is not None else None
+    names = publishers or tuple(p.value for p in Publisher)
+    sources = SetSources(publisher_sources(names, index_dir=index_dir, dataset_root=dataset_root,
+                                           corpus_root=corpus_root),
+                         dict(_scope_file(item) for item in scopes))
+    assembled = assemble_set(directory, sources, progress=lambda name, size: click.echo(f"  {name}  {size} bytes"))
+    if report is not None and signer is not None:
+        for path in add_report(directory, report, [signer]):
+            click.echo(f"  {path.relative_to(directory).as_posix()}  {path.stat().st_size} bytes")
+    click.echo(f"assembled {directory} ({len(assembled.files)} files, {assembled.total_bytes} bytes); "
+               f"next: lex release sign {directory} --key ...")
+
+
+def _scope_file(item: str) -> tuple[str, bytes]:
+    name, sep, file = item.partition("=")
+    path = Path(file if sep else item)
+    try:
+        return (name if sep else path.name), path.read_bytes()
+    except OSError as exc:
+        raise click.BadParameter(f"cannot read {path}: {exc.strerror}", param_hint="--scope") from exc
+
+
+def _read_json(path: Path, hint: str) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise click.BadParameter(f"not JSON: {exc}", param_hint=hint) from exc
 
 
 @group.command("sign")
@@ -245,15 +317,15 @@ def report_sign_command(report_json: Path, key_path: Path, passphrase_env: str, 
     Example:
       lex release report sign bench/report.json --key keys/release-signing.key.pem --out report.dsse.json
     """
-    from release.files import atomic_write
     from release.report import sign_report
+    from release.signatures import write_envelope
 
     try:
         document = json.loads(report_json.read_text(encoding="utf-8"))
     except ValueError as exc:
         raise click.BadParameter(f"not JSON: {exc}", param_hint="REPORT_JSON") from exc
     envelope = sign_report(document, [load_signer(key_path, passphrase_from_env(passphrase_env))])
-    atomic_write(out_path, envelope.to_bytes())
+    write_envelope(out_path, envelope)
     click.echo(f"signed report {out_path} (passed={document.get('passed')})")
 
 

@@ -46,14 +46,15 @@ from derive.cache import (
 )
 from derive.citations import LU, AliasTable, alias_slug, resolve
 from derive.dispatch import derive_body
-from derive.fastjson import canonical_line, pretty
 from derive.history import VersionTexts, build_history
 from derive.limits import DEFAULT_LIMITS, Limits
 from derive.model import ExtractionResult, Gap
 from derive.profiles.pdf_memorial_lu import Act
 from derive.staging import staged
 from derive.units import PDF_MEMORIAL, Evidence, Unit, fmx4_languages, held, units_for
+from legal.canonical import canonical_bytes as canonical_line
 from legal.canonical import digest, sha256_hex
+from legal.canonical import pretty_bytes as pretty
 from legal.errors import ConfigError, DerivationError, LexError
 from legal.outcomes import TextGap
 

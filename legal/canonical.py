@@ -11,6 +11,16 @@ Rules implemented (RFC 8785 §3.2):
 - strings: only ``"`` ``\\`` and control characters escaped (``\\b \\f \\n \\r \\t`` short
   forms, other controls as lowercase ``\\u00xx``); everything else literal UTF-8;
 - lone surrogates are refused (they cannot be UTF-8 encoded).
+
+Fast path. For values whose object keys all sort the same by code point as by UTF-16 code
+units (keys of BMP characters below the surrogate range: every key the project writes is
+ASCII), RFC 8785 is exactly what the C ``json`` encoder writes with sorted keys, no
+whitespace and literal UTF-8: the same short escapes, other controls as lowercase ``\\u00xx``,
+nothing else escaped, integers as digits. Such values (checked by :func:`_plain`) are encoded
+by the C encoder; anything else (a float, an unsafe integer, a lone surrogate, a key outside
+that range, a non-JSON type) takes the character-by-character encoder below, which encodes it
+or raises its typed :class:`legal.errors.CanonicalError`. ``tests/legal/test_canonical.py``
+checks both paths byte for byte against the ``rfc8785`` reference library and each other.
 """
 
 from __future__ import annotations
@@ -29,6 +39,10 @@ _SHORT = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r":
 _NEEDS_WORK = re.compile('[\x00-\x1f"\\\\\ud800-\udfff]')
 
 Json = Any  # JSON values: None | bool | int | str | list[Json] | dict[str, Json]
+
+_SAFE_INT = 2**53 - 1
+_FAST = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=True, allow_nan=False,
+                         check_circular=False)
 
 
 def _utf16_key(name: str) -> bytes:
@@ -94,16 +108,50 @@ def _encode(value: Json, out: list[str], path: str) -> None:
         raise CanonicalError(f"{type(value).__name__} is not a JSON value", code="not_json", subject=path)
 
 
-def canonical_text(value: Json) -> str:
-    """The RFC 8785 serialisation of ``value`` as text."""
+def _plain(value: Json) -> bool:
+    """True when the C encoder's output is the RFC 8785 text of ``value`` (lone surrogates
+    aside: they surface as ``UnicodeEncodeError`` when the text is encoded to UTF-8)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if item is None or item is True or item is False or type(item) is str:
+            continue
+        if type(item) is int:
+            if -_SAFE_INT <= item <= _SAFE_INT:
+                continue
+            return False
+        if type(item) is dict:
+            for key, sub in item.items():
+                if type(key) is not str or (not key.isascii() and max(key) >= "\ud800"):
+                    return False
+                stack.append(sub)
+            continue
+        if type(item) is list or type(item) is tuple:
+            stack.extend(item)
+            continue
+        return False
+    return True
+
+
+def _slow_text(value: Json) -> str:
     out: list[str] = []
     _encode(value, out, "$")
     return "".join(out)
 
 
+def canonical_text(value: Json) -> str:
+    """The RFC 8785 serialisation of ``value`` as text."""
+    return canonical_bytes(value).decode("utf-8")
+
+
 def canonical_bytes(value: Json) -> bytes:
     """The RFC 8785 serialisation of ``value`` as UTF-8 bytes (what we hash and sign)."""
-    return canonical_text(value).encode("utf-8")
+    if _plain(value):
+        try:
+            return _FAST.encode(value).encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate: the full encoder names it
+            pass
+    return _slow_text(value).encode("utf-8")
 
 
 def sha256_hex(data: bytes) -> str:
@@ -123,8 +171,13 @@ def pretty_bytes(value: Json) -> bytes:
     taken over :func:`canonical_bytes` of the parsed value, so reading then re-writing a record
     never changes its hash.
     """
+    if _plain(value):
+        try:
+            return (json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True) + "\n").encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate: the full encoder names it below
+            pass
     # Validate canonicalisability first so that both renderings refuse the same values.
-    canonical_text(value)
+    _slow_text(value)
     return (json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True) + "\n").encode("utf-8")
 
 

@@ -1,7 +1,8 @@
 """The release stage: assemble the artifact set, benchmark it, sign it, verify it, promote it.
 
-1. The set's files are staged: each publisher's index and stamp, the per-article dataset
-   (Parquet and gaps), the corpus manifests, the EUR-Lex scope file.
+1. The set's files are staged by :func:`release.assemble.assemble_set` (the layout is release's):
+   each publisher's index and stamp, the per-article dataset (Parquet and gaps), the corpus
+   manifests, the EUR-Lex scope file.
 2. The retrieval benchmark runs in process over the staged indexes; its report is bound to the
    index files' digests, signed, and travels inside the set (``reports/``).
 3. The set is signed (``statement.dsse.json``) and verified against the pinned trust root.
@@ -19,11 +20,14 @@ import os
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from legal.canonical import pretty_bytes
 from legal.ids import Publisher
 from pipelines.settings import LexSettings
+
+if TYPE_CHECKING:
+    from release.assemble import SetSources
 
 DEV_PASSPHRASE = "lex-development-only"
 ROOT = Path(__file__).resolve().parents[1]
@@ -65,24 +69,25 @@ def judgments_for(lex: LexSettings) -> Path:
     return ROOT / "evals" / name
 
 
+EU_SCOPE_FILE = "eu-scope.json"
+
+
+def set_sources(lex: LexSettings) -> SetSources:
+    """What the set is made of, from the work directory (the benchmark report aside)."""
+    from release.assemble import PublisherSources, SetSources
+
+    publishers = tuple(PublisherSources(p.value, lex.indexes(), lex.derived(p.value), lex.tree(p.value))
+                       for p in Publisher)
+    return SetSources(publishers, {EU_SCOPE_FILE: _scope_bytes(lex)})
+
+
 def stage_files(lex: LexSettings, staging: Path) -> None:
+    """Assemble the set (reports aside) into ``staging``, replacing what a previous run left."""
+    from release.assemble import assemble_set
+
     if staging.exists():
         shutil.rmtree(staging)
-    (staging / "indexes").mkdir(parents=True)
-    for publisher in Publisher:
-        pub = publisher.value
-        for name in (f"{pub}.sqlite", f"{pub}.stamp.json"):
-            shutil.copy2(lex.indexes() / name, staging / "indexes" / name)
-        dataset = staging / "dataset" / pub
-        dataset.mkdir(parents=True)
-        for name in ("provisions.parquet", "gaps.jsonl"):
-            shutil.copy2(lex.derived(pub) / name, dataset / name)
-        corpus = staging / "corpus" / pub
-        corpus.mkdir(parents=True)
-        shutil.copy2(lex.tree(pub) / "manifest.json", corpus / "manifest.json")
-    scope = staging / "scope"
-    scope.mkdir()
-    (scope / "eu-scope.json").write_bytes(_scope_bytes(lex))
+    assemble_set(staging, set_sources(lex))
 
 
 def _scope_bytes(lex: LexSettings) -> bytes:
@@ -108,21 +113,15 @@ def _jsonable(value: Any) -> Any:
 
 
 def benchmark(lex: LexSettings, staging: Path, signer: Any, created_at: str) -> dict[str, Any]:
+    """Run the retrieval benchmark over the staged indexes; the set takes the signed report."""
+    from release.assemble import INDEXES_DIR, add_report
     from release.benchmark import load_judgments, retrieval_benchmark
-    from release.files import atomic_write
-    from release.report import bind, sign_report
     from serve.core import LegalCore
 
     judgments = load_judgments(judgments_for(lex))
-    with LegalCore.mount(staging / "indexes") as core:
-        report, _ = retrieval_benchmark(core, staging / "indexes", judgments, created_at=created_at)
-    # the benchmark names the index files it measured; the set names them ``indexes/<file>``,
-    # and the release root checks the report's binding against the set's subjects
-    report["bound"] = bind(subjects={f"indexes/{name}": sha for name, sha in report["bound"]["subjects"].items()})
-    reports = staging / "reports"
-    reports.mkdir(exist_ok=True)
-    atomic_write(reports / "retrieval-report.json", pretty_bytes(report))
-    atomic_write(reports / "retrieval-report.dsse.json", sign_report(report, [signer]).to_bytes())
+    with LegalCore.mount(staging / INDEXES_DIR) as core:
+        report, _ = retrieval_benchmark(core, staging / INDEXES_DIR, judgments, created_at=created_at)
+    add_report(staging, report, [signer])
     return report
 
 
@@ -130,12 +129,7 @@ def _inputs(lex: LexSettings) -> dict[str, Any]:
     """What the set is made of (the benchmark report aside, whose latencies vary run to run)."""
     from pipelines.state import file_sha256
 
-    files: dict[str, str] = {}
-    for publisher in Publisher:
-        pub = publisher.value
-        for path in (lex.indexes() / f"{pub}.sqlite", lex.derived(pub) / "provisions.parquet",
-                     lex.derived(pub) / "gaps.jsonl", lex.tree(pub) / "manifest.json"):
-            files[str(path.relative_to(lex.root))] = file_sha256(path)
+    files = {str(path.relative_to(lex.root)): file_sha256(path) for path in set_sources(lex).files().values()}
     return {"files": files, "judgments": file_sha256(judgments_for(lex)), "source": lex.source}
 
 
@@ -177,6 +171,7 @@ def _skip(lex: LexSettings, inputs: dict[str, Any], public: Path, dev: bool) -> 
 
 def run(lex: LexSettings) -> ReleaseResult:
     from pipelines.state import StageState
+    from release.assemble import RETRIEVAL_REPORT_ENVELOPE
     from release.files import atomic_write
     from release.keys import load_signer
     from release.promotion import ReleaseRoot
@@ -201,7 +196,7 @@ def run(lex: LexSettings) -> ReleaseResult:
     if root.pointers().current != signed.set_id:
         root.candidate(staging)
         if report["passed"]:
-            root.evaluate(signed.set_id, staging / "reports" / "retrieval-report.dsse.json")
+            root.evaluate(signed.set_id, staging / RETRIEVAL_REPORT_ENVELOPE)
             root.promote(signed.set_id)
             promoted = True
     result = ReleaseResult(

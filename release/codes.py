@@ -34,6 +34,10 @@ class Reason(StrEnum):
     MALFORMED_STATEMENT = "malformed_statement"
     WRONG_PREDICATE_TYPE = "wrong_predicate_type"
     SET_ID_MISMATCH = "set_id_mismatch"
+    # assembling a set
+    SET_DIR_EXISTS = "set_dir_exists"
+    ASSEMBLY_INPUT_MISSING = "assembly_input_missing"
+    ASSEMBLY_CONFLICT = "assembly_conflict"
     # the files
     NOT_A_DIRECTORY = "not_a_directory"
     EMPTY_SET = "empty_set"

@@ -31,12 +31,12 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any, Literal
 
-from legal.canonical import canonical_bytes, is_sha256_hex, sha256_hex
+from legal.canonical import is_sha256_hex, sha256_hex
 from legal.errors import ReleaseError
-from release import dsse
 from release.codes import Reason, refuse
 from release.files import check_name
 from release.keys import Signer, TrustStore
+from release.signatures import Envelope, Opened, open_statement, sign_statement
 from release.statement import intoto_statement, parse_intoto
 from release.verify import VerifiedSet
 
@@ -226,12 +226,11 @@ def report_statement(report: Mapping[str, Any]) -> dict[str, Any]:
     return intoto_statement(_bound_subjects(report["bound"]), REPORT_PREDICATE, dict(report))
 
 
-def sign_report(report: Mapping[str, Any], signers: Sequence[Signer]) -> dsse.Envelope:
+def sign_report(report: Mapping[str, Any], signers: Sequence[Signer]) -> Envelope:
     """Check the report's shape and consistency, then sign it (DSSE, in-toto payload)."""
     check_report_shape(report)
     check_claimed_gates(report)
-    payload = canonical_bytes(report_statement(report))
-    return dsse.sign(payload, dsse.INTOTO_PAYLOAD_TYPE, signers)
+    return sign_statement(report_statement(report), signers)
 
 
 def _bound_subjects(bound: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -331,35 +330,29 @@ class VerifiedReport:
 
 
 def verify_report(
-    envelope: dsse.Envelope | bytes | Path,
+    envelope: Envelope | bytes | Path,
     trust: TrustStore,
     *,
     expected: VerifiedSet | None = None,
     policy: GatePolicy | None = None,
 ) -> VerifiedReport:
     """Verify a signed report; with ``expected``, also its binding and the gates."""
-    env = _signed_envelope(envelope, trust)
-    subjects, report = parse_intoto(env.payload, REPORT_PREDICATE, Reason.MALFORMED_REPORT)
+    opened = _opened(envelope, trust)
+    subjects, report = parse_intoto(opened.payload, REPORT_PREDICATE, Reason.MALFORMED_REPORT)
     check_report_shape(report)
     if subjects != _bound_subjects(report["bound"]):
         refuse(Reason.REPORT_INCONSISTENT, "statement subjects differ from report.bound")
     check_claimed_gates(report)
-    key_ids = tuple(s.keyid for s in env.signatures if trust.get(s.keyid) is not None)
-    verified = VerifiedReport(report, key_ids, sha256_hex(env.payload))
+    verified = VerifiedReport(report, opened.key_ids, sha256_hex(opened.payload))
     if expected is None:
         return verified
     check_binding(report, expected)
     return replace(verified, gates=tuple(check_gates(report, policy)))
 
 
-def _signed_envelope(envelope: dsse.Envelope | bytes | Path, trust: TrustStore) -> dsse.Envelope:
+def _opened(envelope: Envelope | bytes | Path, trust: TrustStore) -> Opened:
     """Parse and verify; every signature failure becomes ``bad_report_signature``."""
     try:
-        if isinstance(envelope, Path):
-            envelope = dsse.read(envelope)
-        elif isinstance(envelope, bytes):
-            envelope = dsse.parse(envelope)
-        dsse.verify_typed(envelope, trust, dsse.INTOTO_PAYLOAD_TYPE)
+        return open_statement(envelope, trust)
     except ReleaseError as exc:
         refuse(Reason.BAD_REPORT_SIGNATURE, f"report signature refused: {exc.message} [{exc.code}]", exc.subject)
-    return envelope

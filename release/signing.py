@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from legal.canonical import canonical_bytes
-from release import dsse
-from release.files import atomic_write
 from release.keys import Signer
+from release.signatures import sign_statement as sign_intoto
+from release.signatures import write_envelope
 from release.statement import ENVELOPE_NAME, build_statement, scan_subjects
 
 DEFAULT_INDEX_FORMAT = "lex-index/1"
@@ -55,9 +55,8 @@ def statement_for(
 def sign_statement(directory: Path, statement: Mapping[str, Any], signers: Sequence[Signer]) -> SignedSet:
     """Sign ``statement`` and write its envelope into ``directory`` (atomically)."""
     payload = canonical_bytes(statement)
-    envelope = dsse.sign(payload, dsse.INTOTO_PAYLOAD_TYPE, signers)
-    path = Path(directory) / ENVELOPE_NAME
-    atomic_write(path, envelope.to_bytes())
+    envelope = sign_intoto(statement, signers)
+    path = write_envelope(Path(directory) / ENVELOPE_NAME, envelope)
     key_ids = tuple(s.keyid for s in envelope.signatures)
     return SignedSet(statement["predicate"]["set_id"], path, statement, payload, key_ids)
 

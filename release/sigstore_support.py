@@ -29,9 +29,9 @@ from sigstore.sign import SigningContext
 from sigstore.verify import Verifier
 from sigstore.verify.policy import Identity
 
-from release import dsse
 from release.codes import Reason, refuse
 from release.files import atomic_write, is_inside
+from release.signatures import check_payload_type, unverified_payload
 from release.statement import ENVELOPE_NAME, SIGSTORE_BUNDLE_NAME, parse_statement
 from release.verify import VerifiedSet, check_files, verified
 
@@ -82,8 +82,8 @@ def sign_payload(payload: bytes, token: str, *, staging: bool = False) -> str:
 
 def sign_directory(directory: Path, token: str, *, staging: bool = False) -> Path:
     """Sign the statement of an already key-signed set (``statement.dsse.json``)."""
-    envelope = dsse.read(Path(directory) / ENVELOPE_NAME)
-    return write_bundle(directory, sign_payload(envelope.payload, token, staging=staging))
+    payload = unverified_payload(Path(directory) / ENVELOPE_NAME)
+    return write_bundle(directory, sign_payload(payload, token, staging=staging))
 
 
 def write_bundle(directory: Path, bundle_json: str) -> Path:
@@ -136,8 +136,7 @@ def verify_bundle_payload(bundle: Bundle, policy: Identity, verifier: Verifier) 
         payload_type, payload = verifier.verify_dsse(bundle, policy)
     except SigstoreError as exc:
         refuse(Reason.SIGSTORE_VERIFICATION_FAILED, f"sigstore verification failed: {exc}")
-    if payload_type != dsse.INTOTO_PAYLOAD_TYPE:
-        refuse(Reason.WRONG_PAYLOAD_TYPE, f"expected payloadType {dsse.INTOTO_PAYLOAD_TYPE}", payload_type)
+    check_payload_type(payload_type)
     return payload
 
 

@@ -28,10 +28,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from release import dsse
 from release.codes import Reason, refuse
 from release.files import hash_files, is_inside, list_files
 from release.keys import TrustStore, load_trust_roots
+from release.signatures import open_statement
 from release.statement import (
     ENVELOPE_NAME,
     RESERVED_NAMES,
@@ -82,11 +82,10 @@ def verify_artifact_set(
     trust.require_outside(directory)
     if not directory.is_dir():
         refuse(Reason.NOT_A_DIRECTORY, "artifact set must be a directory", str(directory))
-    envelope = dsse.read(directory / ENVELOPE_NAME)
-    key_ids = dsse.verify_typed(envelope, trust, dsse.INTOTO_PAYLOAD_TYPE)
-    statement = parse_statement(envelope.payload)
+    opened = open_statement(directory / ENVELOPE_NAME, trust)
+    statement = parse_statement(opened.payload)
     check_files(directory, statement.subjects, workers=workers)
-    return verified(directory, statement, key_ids)
+    return verified(directory, statement, opened.key_ids)
 
 
 def verified(directory: Path, statement: ArtifactStatement, key_ids: tuple[str, ...]) -> VerifiedSet:

@@ -13,6 +13,10 @@ inputs insert the same rows in the same order and produce the same bytes.
 
 from __future__ import annotations
 
+# the naming rule is shared with release (which may not import derive); re-exported here
+from legal.artifacts import index_file_name as index_file_name
+from legal.artifacts import stamp_file_name as stamp_file_name
+
 INDEX_FORMAT = "lex-evidence-index/1"
 #: ``PRAGMA application_id`` of every index file ("LEXI").
 APPLICATION_ID = 0x4C455849
@@ -265,11 +269,3 @@ REQUIRED_STAMP_KEYS: tuple[str, ...] = (
 def count_key(table: str) -> str:
     """The stamp key holding the row count of ``table``."""
     return f"count.{table}"
-
-
-def index_file_name(publisher: str) -> str:
-    return f"{publisher}.sqlite"
-
-
-def stamp_file_name(publisher: str) -> str:
-    return f"{publisher}.stamp.json"

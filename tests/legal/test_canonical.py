@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 import pytest
 import rfc8785
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from legal.canonical import canonical_bytes, digest, pretty_bytes
+from legal.canonical import _slow_text, canonical_bytes, digest, pretty_bytes
 from legal.errors import CanonicalError, LexError
 
 # Strings without lone surrogates (they cannot be UTF-8 encoded).
@@ -63,3 +64,52 @@ def test_refuses_non_canonical_values_with_typed_error(value: object, code: str)
         canonical_bytes(value)
     assert err.value.code == code
     assert isinstance(err.value, LexError)
+
+
+# -- the fast path (C encoder) and the full encoder agree byte for byte, or refuse alike -----
+
+# every code point, including controls, DEL, lone surrogates and non-BMP characters
+ANY_TEXT = st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x10FFFF), max_size=24)
+ANY_KEYS = ANY_TEXT | st.sampled_from(["a", "b", "\ue000", "\U0001f600", "é", "Z", ""])
+ANY_SCALARS = (st.none() | st.booleans() | st.integers(min_value=-(2**60), max_value=2**60) | ANY_TEXT
+               | st.floats(allow_nan=False))
+ANY_VALUES = st.recursive(ANY_SCALARS,
+                          lambda inner: st.lists(inner, max_size=4) | st.dictionaries(ANY_KEYS, inner, max_size=4),
+                          max_leaves=20)
+
+
+def _outcome(encode: Callable[[object], bytes], value: object) -> object:
+    try:
+        return encode(value)
+    except CanonicalError as exc:
+        return ("error", exc.code)
+
+
+def _slow_bytes(value: object) -> bytes:
+    return _slow_text(value).encode("utf-8")
+
+
+def _slow_pretty(value: object) -> bytes:
+    _slow_text(value)
+    return (json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True) + "\n").encode("utf-8")
+
+
+@settings(max_examples=400, deadline=None)
+@given(ANY_VALUES)
+def test_fast_path_is_the_full_encoder(value: object) -> None:
+    assert _outcome(canonical_bytes, value) == _outcome(_slow_bytes, value)
+
+
+@settings(max_examples=200, deadline=None)
+@given(ANY_VALUES)
+def test_fast_pretty_is_the_checked_pretty(value: object) -> None:
+    assert _outcome(pretty_bytes, value) == _outcome(_slow_pretty, value)
+
+
+@pytest.mark.parametrize("value", [
+    {"\ue000": 1, "\U0001f600": 2},  # UTF-16 order differs from code point order here
+    ["\ud800"], {"x": 1.5}, {"x": 2**53}, {"x": ("a", 1)}, "\x7f\x1f\u2028",
+], ids=["utf16-order", "lone-surrogate", "float", "unsafe-int", "tuple", "controls"])
+def test_fast_path_edge_values(value: object) -> None:
+    assert _outcome(canonical_bytes, value) == _outcome(_slow_bytes, value)
+    assert _outcome(pretty_bytes, value) == _outcome(_slow_pretty, value)

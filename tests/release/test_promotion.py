@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from legal.errors import ReleaseError
-from release import current_set, dsse, ledger, verify_artifact_set
+from release import current_set, ledger, signatures, verify_artifact_set
 from release.keys import KeySigner, TrustStore
 from release.promotion import POINTERS_NAME, ReleaseRoot, ledger_status, read_pointers
 from release.report import GatePolicy, bind, build_report, sign_report
@@ -192,8 +192,8 @@ def test_a_tampered_stored_report_blocks_promotion(root: ReleaseRoot, started: d
     b = started["b"]
     root.evaluate(b, report_file(b))
     stored = root.report_path(b)
-    envelope = dsse.read(stored)
-    stored.write_bytes(dsse.Envelope(envelope.payload_type, envelope.payload.replace(b"0.81", b"0.91"),
+    envelope = signatures.read(stored)
+    stored.write_bytes(signatures.Envelope(envelope.payload_type, envelope.payload.replace(b"0.81", b"0.91"),
                                      envelope.signatures).to_bytes())
     before = snapshot(root)
     assert refused(root.promote, b) == "bad_report_signature"

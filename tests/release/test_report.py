@@ -11,7 +11,7 @@ import pytest
 
 from legal.canonical import canonical_bytes
 from legal.errors import ReleaseError
-from release import dsse, verify_artifact_set
+from release import signatures, verify_artifact_set
 from release.keys import KeySigner, TrustStore
 from release.report import (
     GatePolicy,
@@ -200,14 +200,14 @@ def test_inconsistent_signed_claims_are_refused(verified: VerifiedSet, ed_signer
     report["gates"][0]["passed"] = True
     report["passed"] = True
     statement = report_statement(report)
-    envelope = dsse.sign(canonical_bytes(statement), dsse.INTOTO_PAYLOAD_TYPE, [ed_signer])
+    envelope = signatures.sign(canonical_bytes(statement), signatures.INTOTO_PAYLOAD_TYPE, [ed_signer])
     assert code_of(verify_report, envelope, trust, expected=verified) == "report_inconsistent"
 
 
 def test_statement_subjects_must_match_bound(verified: VerifiedSet, ed_signer: KeySigner, trust: TrustStore) -> None:
     statement = report_statement(report_for(bind_to_verified_set(verified)))
     statement["subject"][0]["digest"]["sha256"] = "c" * 64
-    envelope = dsse.sign(canonical_bytes(statement), dsse.INTOTO_PAYLOAD_TYPE, [ed_signer])
+    envelope = signatures.sign(canonical_bytes(statement), signatures.INTOTO_PAYLOAD_TYPE, [ed_signer])
     assert code_of(verify_report, envelope, trust, expected=verified) == "report_inconsistent"
 
 
@@ -218,12 +218,12 @@ def test_signature_failures_are_bad_report_signature(verified: VerifiedSet, ed_s
     envelope = sign_report(report, [stranger if damage == "unknown-key" else ed_signer])
     data = envelope.to_bytes()
     if damage == "flip-payload":
-        data = dsse.Envelope(envelope.payload_type, envelope.payload.replace(b"0.81", b"0.99"),
+        data = signatures.Envelope(envelope.payload_type, envelope.payload.replace(b"0.81", b"0.99"),
                              envelope.signatures).to_bytes()
     elif damage == "truncate-sig":
         sig = envelope.signatures[0]
-        data = dsse.Envelope(envelope.payload_type, envelope.payload,
-                             (dsse.Signature(sig.keyid, sig.sig[:32]),)).to_bytes()
+        data = signatures.Envelope(envelope.payload_type, envelope.payload,
+                             (signatures.Signature(sig.keyid, sig.sig[:32]),)).to_bytes()
     elif damage == "garbage":
         data = b"{not json"
     assert code_of(verify_report, data, trust, expected=verified) == "bad_report_signature"

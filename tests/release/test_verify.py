@@ -11,7 +11,7 @@ import pytest
 
 from legal.canonical import canonical_bytes
 from legal.errors import ReleaseError
-from release import dsse, verify_artifact_set
+from release import signatures, verify_artifact_set
 from release.keys import KeySigner, TrustStore, load_trust_roots, public_pem
 from release.statement import ENVELOPE_NAME, SIGSTORE_BUNDLE_NAME, compute_set_id, scan_subjects
 
@@ -68,7 +68,7 @@ def test_set_id_does_not_depend_on_signer_or_time(build: Path, sign: SignFn, p25
 
 def test_statement_is_canonical_in_toto(build: Path, sign: SignFn) -> None:
     signed = sign(build)
-    envelope = dsse.read(build / ENVELOPE_NAME)
+    envelope = signatures.read(build / ENVELOPE_NAME)
     assert envelope.payload_type == "application/vnd.in-toto+json"
     assert envelope.payload == canonical_bytes(json.loads(envelope.payload)) == signed.payload
     statement = json.loads(envelope.payload)
@@ -145,10 +145,10 @@ def test_a_damaged_envelope_is_malformed_envelope(build: Path, sign: SignFn, tru
 def test_an_edited_statement_is_bad_signature(build: Path, sign: SignFn, trust: TrustStore) -> None:
     sign(build)
     path = build / ENVELOPE_NAME
-    envelope = dsse.read(path)
+    envelope = signatures.read(path)
     statement = json.loads(envelope.payload)
     statement["subject"] = statement["subject"][1:]
-    forged = dsse.Envelope(envelope.payload_type, canonical_bytes(statement), envelope.signatures)
+    forged = signatures.Envelope(envelope.payload_type, canonical_bytes(statement), envelope.signatures)
     path.write_bytes(forged.to_bytes())
     assert refused(build, trust) == "bad_signature"
 
@@ -190,9 +190,9 @@ def _remove(directory: Path) -> None:
 
 
 def _truncate_sig(directory: Path) -> None:
-    envelope = dsse.read(directory / ENVELOPE_NAME)
+    envelope = signatures.read(directory / ENVELOPE_NAME)
     sig = envelope.signatures[0]
-    short = dsse.Envelope(envelope.payload_type, envelope.payload, (dsse.Signature(sig.keyid, sig.sig[:40]),))
+    short = signatures.Envelope(envelope.payload_type, envelope.payload, (signatures.Signature(sig.keyid, sig.sig[:40]),))
     (directory / ENVELOPE_NAME).write_bytes(short.to_bytes())
 
 
@@ -267,9 +267,9 @@ def test_unsafe_subject_names_are_refused(build: Path, trust: TrustStore, ed_sig
 def test_a_non_canonical_payload_is_refused(build: Path, sign: SignFn, trust: TrustStore,
                                             ed_signer: KeySigner) -> None:
     sign(build)
-    envelope = dsse.read(build / ENVELOPE_NAME)
+    envelope = signatures.read(build / ENVELOPE_NAME)
     pretty = json.dumps(json.loads(envelope.payload), indent=1).encode()
-    resigned = dsse.sign(pretty, envelope.payload_type, [ed_signer])
+    resigned = signatures.sign(pretty, envelope.payload_type, [ed_signer])
     (build / ENVELOPE_NAME).write_bytes(resigned.to_bytes())
     assert refused(build, trust) == "malformed_statement"
 
