@@ -84,7 +84,8 @@ def build_fixture_indexes(work: Path) -> dict[str, Any]:
     from corpus_tree import CorpusTree
     from corpus_tree.importer import import_published
     from derive.dataset import build_dataset
-    from derive.index import build_index, read_dataset, read_tree
+    from derive.index.build import build_index
+    from derive.index.inputs import read_dataset, read_tree
     from legal.ids import Publisher
 
     timings: dict[str, Any] = {}

@@ -13,9 +13,10 @@ from pathlib import Path
 import click
 
 from corpus_tree import CorpusTree
-from derive.index import build_index, read_dataset, read_tree, verify_index
-from derive.index.inputs import TreeInput, merge_datasets
+from derive.index.build import build_index
+from derive.index.inputs import TreeInput, merge_datasets, read_dataset, read_tree
 from derive.index.schema import index_file_name
+from derive.index.verify import verify_index
 from legal.errors import IndexError_
 from legal.ids import Publisher
 

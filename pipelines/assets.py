@@ -155,10 +155,11 @@ def empty_provisions_not_increasing(lex: LexSettings) -> dg.AssetCheckResult:
 def search_index(context: AssetExecutionContext, lex: LexSettings) -> dg.MaterializeResult:  # type: ignore[type-arg]
     """The SQLite FTS5 index of one publisher, with its stamp (rebuilt only when its inputs —
     records, dataset files, build instant, builder and normalisation versions — changed)."""
-    from derive.index import build_from_paths, verify_index
+    from derive.index.build import build_from_paths
     from derive.index.schema import INDEX_FORMAT
     from derive.index.stamp import BUILDER
     from derive.index.text import NORMALIZATION
+    from derive.index.verify import verify_index
 
     publisher = _publisher(context)
     tree = CorpusTree.open(lex.tree(publisher.value), evidence_dir=lex.evidence_dir or None)

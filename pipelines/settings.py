@@ -18,7 +18,7 @@ PUBLISHERS = ("lu-legilux", "eu-eurlex")
 SHARDS = 4  # static shards of works per publisher: bounded, never one partition per work
 
 
-class LexSettings(dg.ConfigurableResource):  # type: ignore[misc]
+class LexSettings(dg.ConfigurableResource):  # type: ignore[misc, type-arg]  # dagster ships ConfigurableResource unparametrised
     """Locations and the publisher source of one deployment."""
 
     workdir: str = "var/pipeline"

@@ -141,7 +141,7 @@ def derive_stage(dirs: RunDirs) -> dict[str, Any]:
 
 def index_stage(dirs: RunDirs) -> dict[str, Any]:
     from corpus_tree import CorpusTree
-    from derive.index import build_from_paths
+    from derive.index.build import build_from_paths
     from derive.index.inputs import latest_transaction_time
     from legal.ids import Publisher
 

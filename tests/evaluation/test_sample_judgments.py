@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 
 from corpus_tree import CorpusTree
-from derive.index import build_index, read_dataset, read_tree
+from derive.index.build import build_index
+from derive.index.inputs import read_dataset, read_tree
 from legal.ids import Publisher
 from publishers.sample import sample_corpus_roots
 from release.benchmark import BenchmarkRun, Judgments, load_judgments

@@ -28,7 +28,7 @@ _CACHE: dict[Path, FixtureBuild] = {}
 
 def build_indexes(trees: dict[str, Path], datasets: dict[str, Path], out: Path) -> None:
     from corpus_tree import CorpusTree
-    from derive.index import build_from_paths
+    from derive.index.build import build_from_paths
     from legal.ids import Publisher
 
     for name, publisher in (("eu", Publisher.EURLEX), ("lu", Publisher.LEGILUX)):

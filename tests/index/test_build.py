@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from derive.index import build_from_paths, build_index, read_dataset, read_tree, verify_index
-from derive.index.build import build_in_memory
+from derive.index.build import build_from_paths, build_in_memory, build_index
+from derive.index.inputs import read_dataset, read_tree
 from derive.index.read import check_mountable, open_readonly
 from derive.index.schema import INDEX_FORMAT
+from derive.index.verify import verify_index
 from legal.errors import IndexError_
 from legal.ids import Publisher
 from tests.index import handmade

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from corpus_tree import CorpusTree
 from corpus_tree.verify import verify_tree
-from derive.index import verify_index
+from derive.index.verify import verify_index
 from derive.verify import verify_dataset
 from legal.ids import Publisher
 from pipelines.derive_stage import OUTPUTS
