@@ -20,10 +20,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
+from derive.index import relax
 from derive.index.schema import PROVISION_FTS_WEIGHTS, VOCABULARY_MIN_LENGTH
 from derive.index.text import fts_query, levenshtein_within
 from legal.outcomes import Outcome
-from serve.core import lanes, merge, relax
+from serve.core import lanes, merge
 from serve.core.envelope import Answer, CallContext, answer, fanout, is_provisional
 from serve.core.mount import Catalogue, MountedIndex
 from serve.core.resolve import mounted_publisher

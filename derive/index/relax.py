@@ -1,5 +1,8 @@
 """Weaker forms of a keyword query for ``search``: light stemming and relaxation, always reported.
 
+Query-side text analysis, kept next to the index's own normalisation (:mod:`derive.index.text`)
+so that build and query analyse words alike; the serving core calls it.
+
 The keyword lane asks FTS5 for the provisions holding *every* query word. Two fallbacks widen
 that question; each runs only when the strict question is not enough, and each is reported in
 the answer so that a reader can tell a weaker match from a direct one:
@@ -31,7 +34,7 @@ the answer so that a reader can tell a weaker match from a direct one:
   ``query_relaxed: {from, to, reason, dropped, min_terms}``. Relaxation is withheld, and
   ``relaxation_withheld`` says why, when a content word is in no provision of the index or when
   the caller's filters, not the words, emptied the answer
-  (:func:`serve.core.ops.search.relaxation_withheld`).
+  (the search operation decides, see ``relaxation_withheld`` in the serving core).
 
 Nothing here reads an index: the functions turn normalised terms into FTS5 term groups
 (:func:`derive.index.text.fts_query`), and :func:`describe` renders a group list for the report.
