@@ -4,9 +4,9 @@ Every other package asks this module; none keeps its own regular expressions for
 (see ``docs/identifiers.md`` and ADR 0007). All functions are pure and return *candidates*:
 a slug is only an identity once a corpus or an index holds it.
 
-- **Legilux ELI** (``http://data.legilux.public.lu/eli/etat/leg/loi/2020/06/04/a476/jo``, the
-  hosts ``legilux.public.lu`` and ``www.legilux.public.lu``, or a host-less ``/eli/etat/…``
-  path): the work is the path after ``etat/{leg,adm}``. A dated act
+- **Legilux ELI** (``http://data.legilux.public.lu/eli/etat/leg/loi/2020/06/04/a476/jo``, any
+  host under ``legilux.public.lu`` or ``legilux.lu`` — the bodies link ``legilux.public.lu``,
+  ``www.legilux.lu``, ``eli.legilux.lu`` — or a host-less ``/eli/etat/…`` path): the work is the path after ``etat/{leg,adm}``. A dated act
   (``<type>/<yyyy>/<mm>/<dd>/<n>``) is exactly those five segments — ``/jo``, ``/consolide/…``,
   ``/fr`` and article paths name manifestations or parts of that work, never another work.
   Other paths (``code/civil/20240910/fr``) lose their language/format and ``jo`` tails and
@@ -39,7 +39,7 @@ CELEX_RESOURCE = "http://publications.europa.eu/resource/celex/"
 
 # --- Legilux ELI ---------------------------------------------------------------------------
 
-_LU_HOST = re.compile(r"^https?://(?:data\.|www\.)?legilux\.public\.lu(?=/)", re.IGNORECASE)
+_LU_HOST = re.compile(r"^https?://(?:[a-z0-9-]+\.)*legilux\.(?:public\.)?lu(?=/)", re.IGNORECASE)
 _ANY_HOST = re.compile(r"^[a-z][a-z0-9+.-]*://[^/]*", re.IGNORECASE)
 _LU_TAILS = frozenset({"fr", "de", "en", "lb", "jo", "pdf", "html", "xml"})
 _YEAR = re.compile(r"^\d{4}$")
@@ -57,6 +57,8 @@ def _eli_path(url: str, hosts: re.Pattern[str]) -> str | None:
         return None
     text = text.split("?", 1)[0].split("#", 1)[0]
     stripped = text.lstrip("/")
+    if stripped.startswith("filestore/eli/"):  # Legilux's file store serves the same ELI paths
+        stripped = stripped[len("filestore/"):]
     if stripped.startswith("eli/"):
         return stripped[len("eli/"):]
     if stripped.startswith("etat/"):
@@ -120,8 +122,8 @@ def lu_eli_slug(url: str) -> str | None:
 # --- EU ELI and CELEX ----------------------------------------------------------------------
 
 _EU_HOST = re.compile(r"^https?://(?:data\.europa\.eu|(?:www\.)?eur-lex\.europa\.eu)(?=/)", re.IGNORECASE)
-_EU_ELI_PATH = re.compile(r"^([a-z_]+)/(\d{4})/(\d+)(?:/|$)", re.IGNORECASE)
-_LU_EU_ELI_PATH = re.compile(r"^((?:reg|dir|dec)_ue)/(\d{4})/(\d+)(?:/|$)", re.IGNORECASE)
+_EU_ELI_PATH = re.compile(r"^([a-z_]+)/(\d{4})/(\d+)(?:[/(]|$)", re.IGNORECASE)
+_LU_EU_ELI_PATH = re.compile(r"^((?:reg|dir|dec)_ue)/(\d{4})/(\d+)(?:[/(]|$)", re.IGNORECASE)
 _EU_HOST_ANYWHERE = re.compile(r"^https?://(?:[a-z0-9-]+\.)*(?:eur-lex|publications)\.europa\.eu/", re.IGNORECASE)
 _EU_FORM = {"reg": "R", "dir": "L", "dec": "D"}
 
