@@ -12,13 +12,19 @@ import pytest
 
 from corpus_tree.importer import import_published
 from legal.errors import IdentityError
-from legal.ids import Publisher, WorkId, WorkSlug
 from legal.identifiers import url_candidates
+from legal.ids import Publisher, WorkId, WorkSlug
 from legal.outcomes import TimelineSemantics, ValidToConvention
 from legal.publishers import EURLEX, LEGILUX, IdentifierRules, PublisherFacts, registry
 from legal.validity import convention_of, semantics_of
 from publishers import adapter_for
-from publishers.registry import PublisherPlugin, load_scope, plugin_for, register_plugin, unregister_plugin
+from publishers.registry import (
+    PublisherPlugin,
+    load_scope,
+    plugin_for,
+    register_plugin,
+    unregister_plugin,
+)
 
 TOY = PublisherFacts(
     id="xx-toy", jurisdiction="XX", valid_to_convention=ValidToConvention.INCLUSIVE,
