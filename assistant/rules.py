@@ -19,6 +19,7 @@ from assistant.dates import free_years, ordered_days
 from assistant.planning import PlannerRequest, PlanningResult, gate_plan
 from assistant.subjects import CHOICE_PREFIX
 from assistant.text import normalize
+from legal.publishers import registry as publisher_registry
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'«(])")
 _COMPOUND = re.compile(r"\s*(?:;|\band then\b|\bthen\b|\bpuis\b|\bensuite\b|\band also\b|\bas well as\b)\s*",
@@ -120,13 +121,9 @@ def _instant(clause: _Clause) -> dict[str, str]:
 
 
 def _scope(clause: _Clause) -> dict[str, str]:
-    """A publisher filter when the clause names exactly one of Luxembourg and the EU."""
-    lu = _has(clause.norm, ("luxembourg", "luxembourgish", "luxembourgeois", "luxembourgeoises", "lu",
-                            "legilux"))
-    eu = _has(clause.norm, ("eu", "european", "europeen", "europeennes", "ue", "eur lex", "eurlex"))
-    if lu != eu:
-        return {"publisher": "lu-legilux" if lu else "eu-eurlex"}
-    return {}
+    """A publisher filter when the clause names exactly one registered publisher's jurisdiction."""
+    named = [f.id for f in publisher_registry().all() if f.scope_words and _has(clause.norm, f.scope_words)]
+    return {"publisher": named[0]} if len(named) == 1 else {}
 
 
 def _work_operation(request: PlannerRequest, clause: _Clause, ref: str) -> dict[str, Any]:

@@ -19,7 +19,14 @@ from typing import Any, Protocol
 
 from assistant.catalog import MAX_SUBJECTS
 from assistant.text import find_spans, normalize
-from derive.index.identifiers import celex_numbers, celex_to_slug, eu_eli_celex, lu_slug_candidates
+from legal.identifiers import (
+    EURLEX_ID,
+    URL_IN_TEXT,
+    celex_numbers,
+    celex_to_slug,
+    lex_ids_in_text,
+    url_identifier,
+)
 
 TRUSTED_KINDS = ("identifier", "title", "short_title")
 KIND_FROM_INDEX = {
@@ -41,11 +48,6 @@ NONE_OF_THESE = "none of these"
 CHOICE_PREFIX = "Clarification choice: "
 MENU_WORKS = 3
 
-_LEX_ID = re.compile(
-    r"(?<![\w-])(lu-legilux|eu-eurlex):([a-z0-9_().-]+?)(?::(\d{4}-\d{2}-\d{2}--[0-9a-f]{64}))?(?![\w(])",
-    re.IGNORECASE,
-)
-_URL = re.compile(r"https?://[^\s<>\"')]+", re.IGNORECASE)
 _EU_NUMBER = re.compile(
     r"\b(regulation|directive|decision|r[eè]glement|d[eé]cision)\s*(?:\((?:eu|ec|eec|ue|ce|cee|euratom)\)\s*)?"
     r"(?:no\.?\s*|n[°o]\s*)?(\d{1,4})/(\d{1,4})(?:/(?:eu|ec|eec|ue|ce|cee))?",
@@ -253,7 +255,7 @@ def _eu_candidates(kind_word: str | None, first: str, second: str) -> list[str]:
     if len(first) == 2 and not pairs:
         pairs.append((1900 + a if a > 50 else 2000 + a, b))
     kinds = [_EU_KIND.get(normalize(kind_word), "")] if kind_word else ["R", "L", "D"]
-    return [f"eu-eurlex:3{year}{k}{number:04d}".lower() for year, number in pairs for k in kinds if k]
+    return [f"{EURLEX_ID}:3{year}{k}{number:04d}".lower() for year, number in pairs for k in kinds if k]
 
 
 def identifier_mentions(index: CatalogueIndex, raw: str, normalized_turn: str) -> list[Mention]:
@@ -265,17 +267,16 @@ def identifier_mentions(index: CatalogueIndex, raw: str, normalized_turn: str) -
         span = spans[0] if spans else (0, 0)
         out.append(Mention(text, "identifier", frozenset(w for w in works if index.held(w)), span))
 
-    for match in _LEX_ID.finditer(raw):
-        add(match.group(0), [f"{match.group(1).lower()}:{match.group(2).lower()}"])
-    for _start, _end, celex in celex_numbers(raw):
-        add(celex, [f"eu-eurlex:{celex_to_slug(celex)}"])
-    for match in _URL.finditer(raw):
-        url = match.group(0).rstrip(".,;:")
-        eli_celex = eu_eli_celex(url)
-        works = [f"eu-eurlex:{celex_to_slug(eli_celex)}"] if eli_celex else [
-            f"lu-legilux:{slug}" for slug in lu_slug_candidates(url)]
-        if works:
-            add(url, [next((w for w in works if index.held(w)), works[0])])
+    for lex in lex_ids_in_text(raw):
+        add(lex.text.split("#", 1)[0], [lex.work])
+    urls = [(m.span(), url_identifier(m.group(0))) for m in URL_IN_TEXT.finditer(raw)]
+    for start, end, celex in celex_numbers(raw):
+        if not any(s <= start and end <= e for (s, e), _ in urls):  # a URL's CELEX is the URL's
+            add(celex, [f"{EURLEX_ID}:{celex_to_slug(celex)}"])
+    for _span, ident in urls:
+        if ident is not None:
+            works = ident.works
+            add(ident.text, [next((w for w in works if index.held(w)), works[0])])
     for match in _EU_NUMBER.finditer(raw):
         add(match.group(0), _eu_candidates(match.group(1), match.group(2), match.group(3)))
     covered = {m.span for m in out}
@@ -307,10 +308,9 @@ def cites_instrument_by_date(normalized_turn: str) -> bool:
 def exact_lex_ids(raw: str) -> dict[str, str]:
     """Full version keys literally present in the turn, by work."""
     out: dict[str, str] = {}
-    for match in _LEX_ID.finditer(raw):
-        if match.group(3):
-            work = f"{match.group(1).lower()}:{match.group(2).lower()}"
-            out.setdefault(work, f"{work}:{match.group(3).lower()}")
+    for lex in lex_ids_in_text(raw):
+        if lex.version_key:
+            out.setdefault(lex.work, f"{lex.work}:{lex.version_key.lower()}")
     return out
 
 

@@ -6,10 +6,8 @@ import json
 import sys
 
 import click
-import httpx
 
 from legal.errors import ConfigError
-from legal.ids import Publisher
 
 
 @click.group(name="ingest")
@@ -23,13 +21,13 @@ def group() -> None:
 
 
 @group.command("run")
-@click.option("--publisher", type=click.Choice([p.value for p in Publisher]), required=True)
+@click.option("--publisher", required=True, help="A registered publisher id (lu-legilux, eu-eurlex).")
 @click.option("--source", type=click.Choice(["replay", "live"]), default="replay", show_default=True,
               help="replay: a `lex replay serve` on loopback; live: the real publisher endpoints.")
 @click.option("--tree", type=click.Path(file_okay=False), required=True, help="Corpus tree (created if missing).")
 @click.option("--replay-url", default=None, help="Base URL of the replay publisher (with --source replay).")
 @click.option("--scope", "scope_path", type=click.Path(exists=True, dir_okay=False), default=None,
-              help="EUR-Lex scope file (lex-eu-scope/1); default: the bundled reviewed scope.")
+              help="Scope file of a publisher that takes one (EUR-Lex: lex-eu-scope/1); default: its bundled scope.")
 @click.option("--delay", type=float, default=None,
               help="Politeness delay between requests, seconds (default: 1.5 live, 0 replay).")
 @click.option("--max-attempts", type=click.IntRange(1, 10), default=4, show_default=True)
@@ -45,24 +43,14 @@ def run(publisher: str, source: str, tree: str, replay_url: str | None, scope_pa
       lex ingest run --publisher eu-eurlex --source replay --replay-url http://127.0.0.1:8765 \\
           --tree var/tree-eu --scope scope.json
     """
-    from corpus_tree import CorpusTree
-    from publishers import adapter_for
-    from publishers.eurlex import EurlexScope
-    from publishers.ingest import ingest
+    from publishers.wiring import run_ingest
 
-    pub = Publisher.parse(publisher)
     if source == "replay" and not replay_url:
         raise ConfigError("--source replay needs --replay-url", code="missing_replay_url")
     if source == "live" and replay_url:
         raise ConfigError("--replay-url is only for --source replay", code="invalid_option")
-    scope = EurlexScope.load(scope_path) if pub is Publisher.EURLEX else None
-    if scope_path and pub is not Publisher.EURLEX:
-        raise ConfigError("--scope is only for eu-eurlex", code="invalid_option")
-    target = CorpusTree.open_or_create(tree)
-    with httpx.Client() as client:
-        adapter = adapter_for(pub, client, replay_url=replay_url, delay=delay, max_attempts=max_attempts,
-                              user_agent=user_agent)
-        report = ingest(adapter, target, scope=scope, strict=not lenient, progress=_progress)
+    report = run_ingest(publisher, tree, replay_url=replay_url, scope_path=scope_path, delay=delay,
+                        max_attempts=max_attempts, user_agent=user_agent, strict=not lenient, progress=_progress)
     if as_json:
         click.echo(json.dumps(report.to_dict(), indent=2, sort_keys=True))
         return

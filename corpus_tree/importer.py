@@ -51,13 +51,11 @@ from corpus_tree.records import (
 from corpus_tree.tree import MANIFEST, CorpusTree, version_relpath, work_relpath
 from legal.dotnet_json import published_record_sha256
 from legal.errors import CorpusError, IdentityError, IntegrityError, LexError
+from legal.identifiers import recover_eurlex_identifier, recover_legilux_identifier  # noqa: F401 - re-exported
 from legal.ids import Publisher, VersionKey, WorkId, WorkSlug, parse_date
 from legal.validity import convention_of
 
 SOURCE_SCHEMAS = ("lex-corpus/3", "lex-corpus/4")
-LU_WEB = "https://legilux.public.lu/"
-LU_DATA = "http://data.legilux.public.lu/"
-CELEX_RESOURCE = "http://publications.europa.eu/resource/celex/"
 
 PUBLISHED_VERSION_MEMBERS = frozenset({
     "lex_id", "publisher_version_identifier", "work_identifier", "publisher", "document_type", "valid_from",
@@ -201,7 +199,7 @@ def read_source(root: Path, progress: Progress | None = None) -> PublishedSource
     try:
         publisher = Publisher.parse(str(pub_id))
     except IdentityError as exc:
-        raise CorpusError(exc.message, code=exc.code, subject=str(manifest_path)) from None
+        raise IdentityError(exc.message, code=exc.code, subject=str(manifest_path)) from None
     source = PublishedSource(root, str(schema), publisher)
     works_dir = root / "works"
     _require_real_dir(works_dir)
@@ -327,46 +325,7 @@ def _version_identifier(source: PublishedSource, published: Mapping[str, Any], p
     pvid = published.get("publisher_version_identifier")
     if isinstance(pvid, str) and pvid.strip():
         return pvid
-    if source.publisher is Publisher.LEGILUX:
-        return recover_legilux_identifier(published, str(path))
-    return recover_eurlex_identifier(published, str(path))
-
-
-def recover_legilux_identifier(record: Mapping[str, Any], subject: str) -> str:
-    """The ``jolux:Consolidation`` URI of a ``lex-corpus/3`` Legilux record.
-
-    From each expression's ``source_uri`` (else ``text.url``): drop a trailing ``/<language>``
-    and rewrite ``https://legilux.public.lu/`` to ``http://data.legilux.public.lu/``. All
-    expressions must agree; otherwise the identity cannot be recovered.
-    """
-    found: set[str] = set()
-    expressions = record.get("expressions")
-    for expr in expressions if isinstance(expressions, list) else []:
-        if not isinstance(expr, Mapping):
-            continue
-        text = expr.get("text")
-        uri = expr.get("source_uri") or (text.get("url") if isinstance(text, Mapping) else None)
-        if not isinstance(uri, str) or not uri.startswith(LU_WEB + "eli/"):
-            continue
-        lang = expr.get("language")
-        if isinstance(lang, str) and lang and uri.endswith("/" + lang):
-            uri = uri[: -len(lang) - 1]
-        found.add(LU_DATA + uri[len(LU_WEB):])
-    if len(found) != 1:
-        detail = "no official expression URI" if not found else f"conflicting URIs {sorted(found)}"
-        raise IdentityError(f"cannot recover the publisher version identifier: {detail}",
-                            code="unrecoverable_version_identifier", subject=subject)
-    return found.pop()
-
-
-def recover_eurlex_identifier(record: Mapping[str, Any], subject: str) -> str:
-    """``http://publications.europa.eu/resource/celex/<raw.celex>`` of an EUR-Lex record."""
-    raw = record.get("raw")
-    celex = raw.get("celex") if isinstance(raw, Mapping) else None
-    if not isinstance(celex, str) or not celex.strip():
-        raise IdentityError("cannot recover the publisher version identifier: no raw.celex",
-                            code="unrecoverable_version_identifier", subject=subject)
-    return CELEX_RESOURCE + celex
+    return source.publisher.facts.identifiers.recover_version_identifier(published, str(path))
 
 
 def _convert(source: PublishedSource, published: Mapping[str, Any], slug: str, key: VersionKey, pvid: str,

@@ -2,9 +2,10 @@
 
 Forms (see docs/identifiers.md):
 
-- publisher id: ``lu-legilux`` | ``eu-eurlex``
-- work slug: LU from the ELI work URI (drop ``etat/leg`` or ``etat/adm``, join with ``-``,
-  ``: ? # & =`` → ``_``); EU from the CELEX number (lower-cased, ``/`` → ``-``)
+- publisher id: any id registered in :mod:`legal.publishers` (``lu-legilux``, ``eu-eurlex``)
+- work slug: the publisher's rule (:mod:`legal.identifiers`): LU from the ELI work URI (drop
+  ``etat/leg`` or ``etat/adm``, join with ``-``, ``: ? # & =`` → ``_``); EU from the CELEX
+  number (lower-cased, ``/`` → ``-``; a consolidated number names its base act)
 - version key (v4): ``<valid_from>--<sha256 hex of the full publisher version identifier>``
 - work lex id ``<publisher>:<slug>``; version lex id ``<publisher>:<slug>:<version key>``
 - provision id ``<version lex id>#<anchor>``
@@ -17,39 +18,92 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
-from enum import StrEnum
+from typing import TYPE_CHECKING, ClassVar
 
+from legal import identifiers as grammar
 from legal.errors import IdentityError
 
+if TYPE_CHECKING:
+    from legal.publishers import PublisherFacts
 
-class Publisher(StrEnum):
-    """The two publishers this project knows."""
 
-    LEGILUX = "lu-legilux"
-    EURLEX = "eu-eurlex"
+class _PublisherType(type):
+    """Iterating ``Publisher`` lists every registered publisher, in registration order."""
+
+    def __iter__(cls) -> Iterator[Publisher]:
+        from legal.publishers import registry
+
+        return iter(tuple(Publisher.parse(f.id) for f in registry().all()))
+
+
+class Publisher(str, metaclass=_PublisherType):
+    """A registered publisher id (``lu-legilux``); its facts come from :mod:`legal.publishers`.
+
+    Not a closed enum: any publisher registered there parses, anything else is
+    ``IdentityError(code="unknown_publisher")``. Parsed values are interned, so ``is`` holds
+    between two parses of one id. ``Publisher.LEGILUX`` / ``Publisher.EURLEX`` name the
+    built-ins; nothing may branch on them to pick behaviour — ask :attr:`facts`.
+    """
+
+    __slots__ = ()
+    LEGILUX: ClassVar[Publisher]
+    EURLEX: ClassVar[Publisher]
+    _interned: ClassVar[dict[str, Publisher]] = {}
+
+    def __new__(cls, text: str) -> Publisher:
+        from legal.publishers import registry
+
+        if not isinstance(text, str):
+            raise IdentityError(f"unknown publisher id {text!r}", code="unknown_publisher", subject=str(text))
+        key = text.strip().lower()
+        registry().get(key)
+        held = cls._interned.get(key)
+        if held is None:
+            held = cls._interned.setdefault(key, str.__new__(cls, key))
+        return held
 
     @classmethod
     def parse(cls, text: str) -> Publisher:
-        try:
-            return cls(text.strip().lower())
-        except ValueError:
-            raise IdentityError(f"unknown publisher id {text!r}", code="unknown_publisher", subject=text) from None
+        return text if isinstance(text, Publisher) else cls(text)
+
+    @property
+    def value(self) -> str:
+        return str.__str__(self)
+
+    @property
+    def facts(self) -> PublisherFacts:
+        from legal.publishers import registry
+
+        return registry().get(self.value)
 
     @property
     def jurisdiction(self) -> str:
-        return "LU" if self is Publisher.LEGILUX else "EU"
+        return self.facts.jurisdiction
 
     def __str__(self) -> str:
         return self.value
+
+    def __repr__(self) -> str:
+        return f"Publisher({self.value!r})"
+
+    def __reduce__(self) -> tuple[type[Publisher], tuple[str]]:
+        return (Publisher, (self.value,))
+
+
+def _declare(publisher_id: str) -> Publisher:
+    """A built-in constant, interned without touching the registry (no import-time registration)."""
+    return Publisher._interned.setdefault(publisher_id, str.__new__(Publisher, publisher_id))
+
+
+Publisher.LEGILUX = _declare("lu-legilux")
+Publisher.EURLEX = _declare("eu-eurlex")
 
 
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9_().-]{0,199}$")
 _ANCHOR = re.compile(r"^[^\W_][\w.\-]{0,127}$")
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
-_ELI_WORK = re.compile(r"^https?://data\.legilux\.public\.lu/eli/etat/(leg|adm)/(.+)$")
-_CELEX = re.compile(r"^[0-9CE][0-9A-Z()/._-]{3,60}$", re.IGNORECASE)
-_LU_SLUG_REPLACE = str.maketrans({":": "_", "?": "_", "#": "_", "&": "_", "=": "_"})
 
 
 def _check_slug(text: str) -> str:
@@ -73,22 +127,18 @@ class WorkSlug:
 
     @classmethod
     def from_eli(cls, work_uri: str) -> WorkSlug:
-        """Slug of a Legilux work from its ELI work URI."""
-        match = _ELI_WORK.match(work_uri.strip())
-        if not match:
-            raise IdentityError(f"not a Legilux ELI work URI: {work_uri!r}", code="invalid_eli", subject=work_uri)
-        segments = [s for s in match.group(2).split("/") if s]
-        if not segments:
-            raise IdentityError(f"empty ELI path: {work_uri!r}", code="invalid_eli", subject=work_uri)
-        return cls("-".join(segments).translate(_LU_SLUG_REPLACE).lower())
+        """Slug of a Legilux work from its ELI (see :func:`legal.identifiers.legilux_work_slug`)."""
+        return cls(grammar.legilux_work_slug(work_uri))
 
     @classmethod
     def from_celex(cls, celex: str) -> WorkSlug:
-        """Slug of an EUR-Lex work from its CELEX number."""
-        text = celex.strip()
-        if not _CELEX.match(text):
-            raise IdentityError(f"invalid CELEX number {celex!r}", code="invalid_celex", subject=celex)
-        return cls(text.lower().replace("/", "-"))
+        """Slug of an EUR-Lex work from its CELEX number (a consolidated number names its base act)."""
+        return cls(grammar.celex_to_slug(grammar.check_celex(celex)))
+
+    @classmethod
+    def of_work(cls, publisher: Publisher | str, work_identifier: str) -> WorkSlug:
+        """Slug of a work from its publisher work identifier, by that publisher's rule."""
+        return cls(Publisher.parse(publisher).facts.identifiers.work_slug(work_identifier))
 
     def __str__(self) -> str:
         return self.value
@@ -213,13 +263,4 @@ class ProvisionId:
         return f"{self.version}#{self.anchor}"
 
 
-def celex_of_uri(uri: str) -> str:
-    """The CELEX number at the end of a Cellar ``resource/celex/<CELEX>`` URI."""
-    marker = "/resource/celex/"
-    idx = uri.find(marker)
-    if idx < 0:
-        raise IdentityError(f"not a CELEX resource URI: {uri!r}", code="invalid_celex", subject=uri)
-    celex = uri[idx + len(marker):]
-    if not _CELEX.match(celex):
-        raise IdentityError(f"invalid CELEX in URI {uri!r}", code="invalid_celex", subject=uri)
-    return celex
+celex_of_uri = grammar.celex_of_uri

@@ -17,18 +17,19 @@ from typing import Generic, TypeVar
 from legal.errors import TemporalError
 from legal.ids import Publisher
 from legal.outcomes import TimelineSemantics, ValidToConvention
+from legal.publishers import registry
 
 ONE_DAY = _dt.timedelta(days=1)
 
 
-def convention_of(publisher: Publisher) -> ValidToConvention:
-    return ValidToConvention.EXCLUSIVE if publisher is Publisher.LEGILUX else ValidToConvention.INCLUSIVE
+def convention_of(publisher: Publisher | str) -> ValidToConvention:
+    """The publisher's ``valid_to`` convention (its registered fact; unknown ids are refused)."""
+    return registry().get(str(publisher)).valid_to_convention
 
 
-def semantics_of(publisher: Publisher) -> TimelineSemantics:
-    if publisher is Publisher.LEGILUX:
-        return TimelineSemantics.PUBLISHER_APPLICABILITY
-    return TimelineSemantics.OFFICIAL_CONSOLIDATION_STATE
+def semantics_of(publisher: Publisher | str) -> TimelineSemantics:
+    """What the publisher's valid time means (its registered fact; unknown ids are refused)."""
+    return registry().get(str(publisher)).timeline_semantics
 
 
 @dataclass(frozen=True, slots=True)

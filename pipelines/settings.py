@@ -14,7 +14,11 @@ from pathlib import Path
 
 import dagster as dg
 
-PUBLISHERS = ("lu-legilux", "eu-eurlex")
+from legal.publishers import BUILT_IN
+
+#: the partitions: every built-in publisher of the registry, in its order (static: Dagster partitions
+#: are declared once; a new publisher is added to ``legal.publishers.BUILT_IN`` and appears here)
+PUBLISHERS = tuple(facts.id for facts in BUILT_IN)
 SHARDS = 4  # static shards of works per publisher: bounded, never one partition per work
 
 
@@ -40,6 +44,11 @@ class LexSettings(dg.ConfigurableResource):  # type: ignore[misc, type-arg]  # d
     @property
     def root(self) -> Path:
         return Path(self.workdir).resolve()
+
+    def scope_file(self, publisher: str) -> str | None:
+        """The configured scope file of ``publisher`` (only EUR-Lex takes one today: ``eu_scope``)."""
+        files = {"eu-eurlex": self.eu_scope}
+        return files.get(str(publisher)) or None
 
     def tree(self, publisher: str) -> Path:
         return self.root / "trees" / publisher

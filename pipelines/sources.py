@@ -10,14 +10,10 @@
 from __future__ import annotations
 
 import contextlib
-import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
-
-from corpus_tree import CorpusTree
 from corpus_tree.importer import import_published
 from legal.errors import ConfigError
 from legal.ids import Publisher
@@ -32,16 +28,13 @@ def sample_root(publisher: Publisher) -> Path:
     return Path(sample_corpus_roots()[publisher.value])
 
 
-def sample_scope() -> Any:
-    """Seeds of the EUR-Lex adapter for the sample: every sample EU work (one relation level)."""
-    from publishers.eurlex import EurlexScope
+def sample_scope(publisher: Publisher | str = Publisher.EURLEX) -> Any:
+    """The publisher's scope for the bundled sample (EUR-Lex: every sample EU work, one relation
+    level; a publisher without scopes: ``None``)."""
+    from publishers.wiring import sample_scope as scope_of_root
 
-    works = sample_root(Publisher.EURLEX) / "works"
-    celexes = []
-    for meta in sorted(works.glob("*/meta.json")):
-        identifier = json.loads(meta.read_bytes())["work_identifier"]
-        celexes.append(identifier.rsplit("/", 1)[-1])
-    return EurlexScope.of(celexes, depth=1, scope_id="sample")
+    pub = Publisher.parse(publisher)
+    return scope_of_root(pub, sample_root(pub))
 
 
 @contextlib.contextmanager
@@ -67,37 +60,27 @@ def update_tree(settings: LexSettings, publisher: Publisher, progress: Progress 
         report = import_published(src, target)
         return dict(report.to_dict())
     if settings.source == "sample":
-        scope = sample_scope() if publisher is Publisher.EURLEX else None
         with replay_of(sample_root(publisher)) as url:
-            return _ingest(target, evidence, publisher, url, scope, progress)
+            return _ingest(target, evidence, publisher, url, sample_scope(publisher), progress)
     if settings.source == "replay":
         if not settings.replay_url:
             raise ConfigError("source 'replay' needs replay_url", code="missing_replay_url")
-        return _ingest(target, evidence, publisher, settings.replay_url, _scope(settings, publisher), progress)
+        return _ingest(target, evidence, publisher, settings.replay_url, _DEFAULT_SCOPE, progress,
+                       settings.scope_file(publisher.value))
     if settings.source == "live":
-        return _ingest(target, evidence, publisher, None, _scope(settings, publisher), progress)
+        return _ingest(target, evidence, publisher, None, _DEFAULT_SCOPE, progress, settings.scope_file(publisher.value))
     raise ConfigError(f"unknown source {settings.source!r}", code="unknown_source", subject=settings.source)
 
 
-def _scope(settings: LexSettings, publisher: Publisher) -> Any:
-    """The configured EUR-Lex scope file, or None (the adapter's bundled reviewed scope)."""
-    if publisher is not Publisher.EURLEX or not settings.eu_scope:
-        return None
-    from publishers.eurlex import EurlexScope
-
-    return EurlexScope.load(settings.eu_scope)
+_DEFAULT_SCOPE: Any = object()
 
 
 def _ingest(target: Path, evidence: str | None, publisher: Publisher, replay_url: str | None, scope: Any,
-            progress: Progress | None) -> dict[str, Any]:
-    from publishers import adapter_for
-    from publishers.eurlex import EurlexScope
-    from publishers.ingest import ingest
+            progress: Progress | None, scope_path: str | None = None) -> dict[str, Any]:
+    """One ingest through :func:`publishers.wiring.run_ingest` (the CLI's code path)."""
+    from publishers.wiring import run_ingest
 
-    if publisher is Publisher.EURLEX and scope is None:
-        scope = EurlexScope.load()
-    tree = CorpusTree.open_or_create(target, evidence_dir=evidence)
-    with httpx.Client() as client:
-        adapter = adapter_for(publisher, client, replay_url=replay_url, delay=0.0 if replay_url else None)
-        report = ingest(adapter, tree, scope=scope, progress=progress)
+    kwargs: dict[str, Any] = {} if scope is _DEFAULT_SCOPE else {"scope": scope}
+    report = run_ingest(publisher, target, replay_url=replay_url, scope_path=scope_path, evidence_dir=evidence,
+                        delay=0.0 if replay_url else None, progress=progress, **kwargs)
     return dict(report.to_dict())

@@ -3,8 +3,10 @@
 - :mod:`publishers.protocol` — ``enumerate(scope)`` / ``fetch(manifestation)``;
 - :mod:`publishers.http` — the one HTTP policy (User-Agent, politeness, retries, caps) and
   the SPARQL 1.1 protocol client;
-- :mod:`publishers.legilux`, :mod:`publishers.eurlex` — the two adapters;
+- :mod:`publishers.legilux`, :mod:`publishers.eurlex` — the two adapters, each registered
+  through its ``plugin.py`` in :mod:`publishers.registry`;
 - :mod:`publishers.ingest` — enumerate → fetch missing bodies → apply (all or nothing);
+  :mod:`publishers.wiring` — the one ``run_ingest`` the CLI and the pipeline both call;
 - :mod:`publishers.replay` — any corpus tree served back as the publishers, with faults.
 
 :func:`adapter_for` builds an adapter for the live publisher or a replay URL; nothing is
@@ -14,7 +16,6 @@ created at import time.
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
 
 from legal.ids import Publisher
 
@@ -30,25 +31,18 @@ def adapter_for(publisher: Publisher | str, client: httpx.Client, *, replay_url:
     """The adapter of ``publisher`` over ``client``: live endpoints, or the replay at ``replay_url``.
 
     ``delay`` is the politeness delay (default 1.5 s live, 0 for a replay); a replay's host is
-    the only redirect target allowed in replay mode.
+    the only redirect target allowed in replay mode. The adapter comes from the publisher's
+    registered plugin (:mod:`publishers.registry`); an unregistered id is ``unknown_publisher``.
     """
-    from publishers.eurlex import EurlexAdapter, EurlexConfig, eurlex_policy
-    from publishers.http import HttpClient
-    from publishers.legilux import LegiluxAdapter, LegiluxConfig, legilux_policy
+    from publishers.registry import plugin_for
 
-    pub = Publisher.parse(publisher) if isinstance(publisher, str) else publisher
+    plugin = plugin_for(publisher)
     policy: dict[str, object] = {"max_attempts": max_attempts,
                                  "politeness_delay": delay if delay is not None else (0.0 if replay_url else 1.5)}
     if user_agent:
         policy["user_agent"] = user_agent
     extra = {"sleep": sleep} if sleep is not None else {}
-    if pub is Publisher.LEGILUX:
-        lu = LegiluxConfig.for_replay(replay_url) if replay_url else LegiluxConfig()
-        return LegiluxAdapter(HttpClient(client, legilux_policy(**policy), **extra), lu)  # type: ignore[arg-type]
-    if replay_url:
-        policy.update(allowed_hosts=(urlsplit(replay_url).hostname or "127.0.0.1",), upgrade_http=False)
-    eu = EurlexConfig.for_replay(replay_url) if replay_url else EurlexConfig()
-    return EurlexAdapter(HttpClient(client, eurlex_policy(**policy), **extra), eu)  # type: ignore[arg-type]
+    return plugin.make_adapter(client, replay_url, policy, extra)
 
 
 __all__ = ["adapter_for"]

@@ -2,9 +2,10 @@
 
 Pure and index-free: the legal core matches the parts against a mounted catalogue.
 
-- **Identifiers**: lex ids (``eu-eurlex:32016r0679[:<version key>][#art_6]``), version keys,
-  ELI URLs (Legilux and EU), EUR-Lex URLs carrying a CELEX, CELEX numbers (``32016R0679``,
-  ``CELEX:02016R0679-20160504``, ``12012E/TXT``), Legilux slugs (``loi-2009-02-06-n3``).
+- **Identifiers**: :func:`legal.identifiers.scan_identifiers` (the one grammar): lex ids
+  (``eu-eurlex:32016r0679[:<version key>][#art_6]``), version keys, ELI URLs (Legilux and EU),
+  EUR-Lex URLs carrying a CELEX, CELEX numbers (``32016R0679``, ``CELEX:02016R0679-20160504``,
+  ``12012E/TXT``), Legilux slugs (``loi-2009-02-06-n3``).
 - **Article**: ``Article 6``, ``art. 1er``, ``Art. 42ter``, ``article L. 111-1`` → an
   :func:`~derive.index.text.article_key` (``1er`` ↔ ``1``; ``42`` never ↔ ``42ter``).
 - **Dates**: ISO ``2021-01-01``, ``1er janvier 2021``, ``1 January 2021``, ``January 1, 2021``,
@@ -21,20 +22,11 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from derive.index.identifiers import celex_numbers, celex_to_slug, eu_eli_celex, lu_slug_candidates
 from derive.index.text import article_key, fold, normalize
+from legal.identifiers import Identifier, scan_identifiers
 
 MAX_QUERY_CHARS = 1000
 
-_LEX_ID = re.compile(
-    r"\b(lu-legilux|eu-eurlex):([a-z0-9][a-z0-9_().-]*[a-z0-9)])"
-    r"(?::(\d{4}-\d{2}-\d{2}--[0-9a-f]{64}))?(?:#([A-Za-z0-9][A-Za-z0-9_.-]*))?",
-    re.IGNORECASE,
-)
-_VERSION_KEY = re.compile(r"(?<![\w-])\d{4}-\d{2}-\d{2}--[0-9a-f]{64}(?![\w-])")
-_URL = re.compile(r"https?://[^\s\"'<>]+", re.IGNORECASE)
-_LU_SLUG = re.compile(r"(?<![\w-])((?:[a-z]{1,12}-\d{4}-\d{2}-\d{2}-[a-z]{0,2}\d+)|(?:code|recueil)-[a-z][a-z_]*)(?![\w-])",
-                      re.IGNORECASE)
 _LATIN = r"bis|ter|quater|quinquies|sexies|septies|octies|nonies|decies"
 _ARTICLE = re.compile(
     r"\b(?:articles?|art)\b\.?\s*"
@@ -54,16 +46,6 @@ _DMY_NUM = re.compile(r"(?<![\d/.])(\d{1,2})[/.](\d{1,2})[/.](\d{4})(?![\d/.])")
 _PHRASE = re.compile(r'"([^"]+)"')
 
 STOP_WORDS = frozenset(["a", "about", "according", "an", "and", "are", "as", "at", "au", "aux", "be", "between", "by", "ce", "ces", "comment", "compare", "concerning", "dans", "de", "des", "did", "do", "does", "du", "en", "est", "et", "for", "from", "how", "i", "in", "into", "is", "it", "its", "la", "le", "les", "me", "my", "of", "on", "or", "par", "please", "pour", "que", "quel", "quelle", "quelles", "quels", "qui", "quoi", "regarding", "say", "says", "show", "sur", "tell", "than", "that", "the", "their", "them", "this", "to", "un", "une", "was", "what", "whats", "when", "where", "which", "who", "why", "with"])
-
-
-@dataclass(frozen=True)
-class Identifier:
-    kind: str  # lex_id | version_key | eli | url | celex | slug
-    text: str
-    publisher: str | None
-    slugs: tuple[str, ...]
-    version_key: str | None = None
-    anchor: str | None = None
 
 
 @dataclass(frozen=True)
@@ -111,46 +93,6 @@ def _free(spans: list[tuple[int, int]], start: int, end: int) -> bool:
     return all(end <= s or start >= e for s, e in spans)
 
 
-def _url_identifier(url: str) -> Identifier | None:
-    clean = url.rstrip(".,;)")
-    lu = lu_slug_candidates(clean)
-    if lu:
-        return Identifier("eli", clean, "lu-legilux", tuple(lu))
-    celex = eu_eli_celex(clean)
-    if celex:
-        return Identifier("eli", clean, "eu-eurlex", (celex_to_slug(celex),))
-    found = celex_numbers(clean)
-    if found:
-        return Identifier("url", clean, "eu-eurlex", (celex_to_slug(found[0][2]),))
-    return None
-
-
-def _identifiers(text: str, spans: list[tuple[int, int]]) -> list[Identifier]:
-    out: list[Identifier] = []
-    for m in _URL.finditer(text):
-        ident = _url_identifier(m.group())
-        spans.append(m.span())
-        if ident:
-            out.append(ident)
-    for m in _LEX_ID.finditer(text):
-        if _free(spans, *m.span()):
-            spans.append(m.span())
-            out.append(Identifier("lex_id", m.group(), m.group(1).lower(), (m.group(2).lower(),), m.group(3), m.group(4)))
-    for m in _VERSION_KEY.finditer(text):
-        if _free(spans, *m.span()):
-            spans.append(m.span())
-            out.append(Identifier("version_key", m.group(), None, (), m.group()))
-    for start, end, celex in celex_numbers(text):
-        if _free(spans, start, end):
-            spans.append((start, end))
-            out.append(Identifier("celex", text[start:end], "eu-eurlex", (celex_to_slug(celex),)))
-    for m in _LU_SLUG.finditer(text):
-        if _free(spans, *m.span()):
-            spans.append(m.span())
-            out.append(Identifier("slug", m.group(), "lu-legilux", (m.group().lower(),)))
-    return out
-
-
 def _dates(folded: str, spans: list[tuple[int, int]]) -> list[DateMention]:
     found: list[tuple[int, DateMention]] = []
     patterns: list[tuple[re.Pattern[str], Any]] = [
@@ -193,7 +135,7 @@ def parse_query(text: str) -> ParsedQuery:
     if len(folded) != len(raw):
         folded = raw.lower()
     spans: list[tuple[int, int]] = []
-    identifiers = _identifiers(raw, spans)
+    identifiers = scan_identifiers(raw, spans)
     dates = _dates(folded, spans)
     article = _article(folded, spans)
     phrases = tuple(p.strip() for p in _PHRASE.findall(_blank(raw, spans)) if p.strip())

@@ -31,10 +31,6 @@ from legal.validity import convention_of, semantics_of
 
 BUILDER = "derive.index/2"
 STAMP_FILE_SCHEMA = "lex-evidence-index-stamp/1"
-_DEFAULT_NAMES = {
-    Publisher.LEGILUX: "Service central de législation (Legilux)",
-    Publisher.EURLEX: "Publications Office of the EU (EUR-Lex / Cellar)",
-}
 
 
 def _text(value: Any) -> str:
@@ -50,7 +46,7 @@ def publisher_facts(publisher: Publisher, manifest: Mapping[str, Any]) -> dict[s
     name = info.get("name") if isinstance(info, Mapping) else None
     out = {
         "publisher": publisher.value,
-        "publisher_name": str(name or _DEFAULT_NAMES[publisher]),
+        "publisher_name": str(name or publisher.facts.authority),
         "jurisdiction": publisher.jurisdiction,
         "timeline_semantics": semantics_of(publisher).value,
         "valid_to_convention": convention_of(publisher).value,

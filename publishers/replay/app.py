@@ -46,6 +46,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
+from legal.errors import PublisherError
 from legal.ids import Publisher
 from publishers.protocol import HELD_ELSEWHERE_MEDIA_TYPE
 from publishers.replay.cdm import CellarProjection, Formex, project_eurlex, quiet_rdflib
@@ -102,8 +103,11 @@ class ReplayPublisher:
                                         publisher=source.publisher)
                 if source.publisher is Publisher.LEGILUX:
                     built.lu = project_legilux(records)
-                else:
+                elif source.publisher is Publisher.EURLEX:
                     built.eu = project_eurlex(records)
+                else:
+                    raise PublisherError(f"the replay publisher has no projection for {source.publisher}",
+                                         code="replay_unsupported_publisher", subject=str(source.publisher))
             with quiet_rdflib():
                 for projection in (built.lu, built.eu):
                     if projection is not None:

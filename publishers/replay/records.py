@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 from urllib.parse import quote
 
+from legal.errors import PublisherError
 from legal.ids import Publisher
 
 Record = dict[str, Any]
@@ -50,11 +51,14 @@ def clone(record: Mapping[str, Any], identifier: str, publisher: Publisher) -> R
     if publisher is Publisher.LEGILUX:
         old_page, new_page = _lu_public(old), _lu_public(identifier)
         twin["expressions"] = [_rewrite_expression(e, old_page, new_page) for e in record["expressions"]]
-    else:
+    elif publisher is Publisher.EURLEX:
         old_celex, new_celex = old[len(CELEX_BASE):], identifier[len(CELEX_BASE):]
         twin["raw"] = {**record.get("raw", {}), "celex": new_celex}
         twin["expressions"] = [_rewrite_expression(e, _escape(old_celex), _escape(new_celex))
                                for e in record["expressions"]]
+    else:
+        raise PublisherError(f"the replay cannot clone records of {publisher}", code="replay_unsupported_publisher",
+                             subject=str(publisher))
     return twin
 
 

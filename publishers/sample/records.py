@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from legal.dotnet_json import dotnet_serialize, published_record_sha256
-from legal.ids import Publisher, VersionKey, WorkSlug, celex_of_uri
+from legal.ids import Publisher, VersionKey, WorkSlug
 from publishers.sample.model import Expression, Version, Work
 
 SCHEMA = "lex-corpus/4"
@@ -60,9 +60,7 @@ def is_eu(work: Work) -> bool:
 
 
 def work_slug(work: Work) -> str:
-    if is_eu(work):
-        return WorkSlug.from_celex(celex_of_uri(work.work_identifier)).value
-    return WorkSlug.from_eli(work.work_identifier).value
+    return WorkSlug.of_work(work.publisher, work.work_identifier).value
 
 
 def version_key(version: Version) -> str:

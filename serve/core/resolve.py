@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from derive.index.identifiers import celex_numbers, celex_to_slug, eu_eli_celex, lu_slug_candidates
 from derive.index.text import normalize
 from legal.errors import RequestError
-from legal.ids import Publisher
+from legal.identifiers import EURLEX_ID, celex_numbers, celex_to_slug, clean_url, url_candidates
+from legal.publishers import registry as publisher_registry
 from serve.core.envelope import Answer, CallContext, unknown_publisher, unknown_work
 from serve.core.mount import MountedIndex
 from serve.core.store import Version, Work, work_by_slug
@@ -63,16 +63,13 @@ def slug_candidates(text: str) -> list[tuple[str | None, str]]:
     head = raw.split("#", 1)[0]
     parts = head.split(":")
     out: list[tuple[str | None, str]] = []
-    if len(parts) >= 2 and parts[0].lower() in {p.value for p in Publisher}:
+    if len(parts) >= 2 and publisher_registry().find(parts[0]) is not None:
         out.append((parts[0].lower(), parts[1].lower()))
     if raw.lower().startswith("http"):
-        out.extend(("lu-legilux", s) for s in lu_slug_candidates(raw))
-        celex = eu_eli_celex(raw)
-        if celex:
-            out.append(("eu-eurlex", celex_to_slug(celex)))
+        out.extend(url_candidates(clean_url(raw)))
     found = celex_numbers(head)
     if found and found[0][1] - found[0][0] >= len(head.strip()) - 6:
-        out.append(("eu-eurlex", celex_to_slug(found[0][2])))
+        out.append((EURLEX_ID, celex_to_slug(found[0][2])))
     if len(parts) == 1:
         out.append((None, raw.lower()))
     return out

@@ -27,17 +27,15 @@ from markupsafe import Markup, escape
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
+from legal.publishers import DISPLAY_NAMES, TIMELINE_SEMANTICS
 from serve.mount import Mounted, ServeState
 
 SEMANTICS_LABELS: Mapping[str, str] = {
     "publisher_applicability": "Legilux timeline: the publisher's dates of applicability.",
     "official_consolidation_state": "EUR-Lex timeline: dates of consolidated wording states.",
 }
-PUBLISHER_SEMANTICS: Mapping[str, str] = {
-    "lu-legilux": "publisher_applicability",
-    "eu-eurlex": "official_consolidation_state",
-}
-PUBLISHER_NAMES: Mapping[str, str] = {"lu-legilux": "Legilux (Luxembourg)", "eu-eurlex": "EUR-Lex (European Union)"}
+PUBLISHER_SEMANTICS: Mapping[str, str] = TIMELINE_SEMANTICS  # from the publisher registry
+PUBLISHER_NAMES: Mapping[str, str] = DISPLAY_NAMES
 #: The pages need no script; the only scripts allowed are inline ones carrying this response's
 #: nonce (an extension's work panel: the assistant's ask panel), and they may only call this origin.
 PAGE_CSP = ("default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; "
