@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from derive.index.identifiers import celex_numbers, celex_to_slug
+from derive.index.query import STOP_WORDS, ParsedQuery, ngrams
 from derive.index.text import normalize
 from serve.core.mount import Catalogue, MountedIndex
-from serve.query import STOP_WORDS, ParsedQuery, ngrams
 
 ACT_FORMS = ("loi", "reglement", "arrete", "code", "constitution", "convention", "ordonnance", "decret",
              "directive", "regulation", "traite", "treaty", "decision")

@@ -2,30 +2,22 @@
 
 The legal core's ``diff`` says which provisions were added, removed or changed (by anchor and
 text hash); this module turns each change into a row with the full texts and, for a changed
-provision, a word-level diff (bounded: past :data:`MAX_WORDS` words the two texts are shown
+provision, a word-level diff (:func:`derive.index.worddiff.word_segments`; bounded: past :data:`MAX_WORDS` words the two texts are shown
 side by side instead). The
 templates escape every segment; nothing here produces markup.
 """
 
 from __future__ import annotations
 
-import difflib
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from derive.index.worddiff import Segment, tokens, word_segments
+
 MAX_WORDS = 6000
-_TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
 
 RowState = Literal["same", "changed", "added", "removed"]
-SegmentOp = Literal["same", "del", "ins"]
-
-
-@dataclass(frozen=True)
-class Segment:
-    op: SegmentOp
-    text: str
 
 
 @dataclass(frozen=True)
@@ -40,37 +32,6 @@ class Row:
     after: str = ""
     too_long: bool = False
     notes: tuple[str, ...] = field(default_factory=tuple)
-
-
-def tokens(text: str) -> list[str]:
-    """Words, runs of whitespace and single punctuation marks; joined they give the text back."""
-    return _TOKEN.findall(text)
-
-
-def word_diff(before: str, after: str) -> tuple[Segment, ...]:
-    """The word-level edit from ``before`` to ``after`` as same/del/ins segments."""
-    a, b = tokens(before), tokens(after)
-    matcher = difflib.SequenceMatcher(a=a, b=b, autojunk=False)
-    out: list[Segment] = []
-    for op, i1, i2, j1, j2 in matcher.get_opcodes():
-        if op == "equal":
-            out.append(Segment("same", "".join(a[i1:i2])))
-            continue
-        if i2 > i1:
-            out.append(Segment("del", "".join(a[i1:i2])))
-        if j2 > j1:
-            out.append(Segment("ins", "".join(b[j1:j2])))
-    return tuple(_merge(out))
-
-
-def _merge(segments: Iterable[Segment]) -> list[Segment]:
-    merged: list[Segment] = []
-    for segment in segments:
-        if merged and merged[-1].op == segment.op:
-            merged[-1] = Segment(segment.op, merged[-1].text + segment.text)
-        elif segment.text:
-            merged.append(segment)
-    return merged
 
 
 def label_of(provision: Mapping[str, Any]) -> str:
@@ -100,7 +61,7 @@ def _row(anchor: str, old: Mapping[str, Any] | None, new: Mapping[str, Any] | No
         return Row(anchor, label, "same", after=new_text)
     if len(tokens(old_text)) + len(tokens(new_text)) > MAX_WORDS:
         return Row(anchor, label, "changed", before=old_text, after=new_text, too_long=True)
-    return Row(anchor, label, "changed", segments=word_diff(old_text, new_text), before=old_text, after=new_text)
+    return Row(anchor, label, "changed", segments=word_segments(old_text, new_text), before=old_text, after=new_text)
 
 
 def summary(rows: Iterable[Row]) -> dict[str, int]:

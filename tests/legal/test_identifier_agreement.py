@@ -19,10 +19,10 @@ from assistant.subjects import CatalogueIndex, identifier_mentions
 from assistant.text import normalize
 from derive.citations import resolve
 from derive.index.identifiers import href_slug_candidates
+from derive.index.query import parse_query
 from legal.identifiers import url_candidates
 from legal.ids import WorkSlug
 from serve.core.resolve import slug_candidates
-from serve.query import parse_query
 from tests.conftest import SHARED_FIXTURES
 
 LU = SHARED_FIXTURES / "lex-corpus-lu-legilux"

@@ -7,7 +7,8 @@ from itertools import pairwise
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from serve.web.diffing import row_of, word_diff
+from derive.index.worddiff import word_segments as word_diff
+from serve.web.diffing import row_of
 
 words = st.lists(st.sampled_from(["la", "loi", "s'applique", "à", "toute", "chose", "\n", "  ", "révisée."]),
                  max_size=30).map(" ".join)

@@ -1,10 +1,10 @@
-"""Free-text query parsing (serve/query.py)."""
+"""Free-text query parsing (derive/index/query.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from serve.query import parse_query
+from derive.index.query import parse_query
 
 
 @pytest.mark.parametrize(("query", "key"), [

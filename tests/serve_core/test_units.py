@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from derive.index.text import edit_distance
+from derive.index.worddiff import word_changes
 from legal.errors import RequestError
 from serve.core import LegalCore
 from serve.core.anchors import match_anchor, nearest_anchors
@@ -14,7 +15,6 @@ from serve.core.ops import search
 from serve.core.resolve import resolve_on
 from serve.core.snippet import snippet
 from serve.core.store import Version
-from serve.core.worddiff import word_changes
 
 
 def _dp(a: str, b: str) -> int:

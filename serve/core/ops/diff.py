@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from derive.index.worddiff import word_changes
 from legal.outcomes import Outcome
 from serve.core.anchors import match_anchor
 from serve.core.envelope import Answer, CallContext, answer, is_provisional
@@ -24,7 +25,6 @@ from serve.core.store import (
     texts,
     versions_of,
 )
-from serve.core.worddiff import word_changes
 
 MAX_ANCHOR_LIST = 100
 

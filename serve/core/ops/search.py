@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
 from derive.index import relax
+from derive.index.query import parse_query
 from derive.index.schema import PROVISION_FTS_WEIGHTS, VOCABULARY_MIN_LENGTH
 from derive.index.text import fts_query, levenshtein_within
 from legal.outcomes import Outcome
@@ -31,7 +32,6 @@ from serve.core.resolve import mounted_publisher
 from serve.core.searchplan import Plan, build_plan
 from serve.core.snippet import snippet
 from serve.core.store import texts, versions_of, works_by_rowid
-from serve.query import parse_query
 
 OVERSAMPLE = 6
 #: States ranked before filters are joined, at least (see :func:`ranked_occurrences`).

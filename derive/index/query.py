@@ -1,5 +1,7 @@
 """Parse a free-text legal query into typed parts: identifiers, an article, dates, terms.
 
+Query-side text analysis, beside the index's normalisation (the serving core and the assistant use it).
+
 Pure and index-free: the legal core matches the parts against a mounted catalogue.
 
 - **Identifiers**: :func:`legal.identifiers.scan_identifiers` (the one grammar): lex ids
