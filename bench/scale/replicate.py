@@ -3,10 +3,12 @@
 Replica 0 is the corpus as imported. Replica ``r`` ≥ 1 is a copy in which every identity the
 publisher would mint differently for another act is rewritten, consistently across records:
 
-- **Legilux**: one path segment ``scale-r<r>`` is inserted into every ELI of the record —
-  work URI, consolidation URI (the publisher version identifier), expression pages,
-  ``text.url``, filestore URLs of XML and PDF bodies: after ``/eli/etat/leg/<kind>/<yyyy>/<mm>/<dd>/``
-  when the ELI has that shape, else right after ``/eli/etat/leg/`` (or ``adm/``).
+- **Legilux**: the prefix ``scale-r<r>-`` is put before one path segment of every ELI of the
+  record — work URI, consolidation URI (the publisher version identifier), expression pages,
+  ``text.url``, filestore URLs of XML and PDF bodies: the segment after
+  ``/eli/etat/leg/<kind>/<yyyy>/<mm>/<dd>/`` when the ELI has that shape (a dated Legilux ELI
+  keeps its five segments, as the identifier grammar expects), else the one right after
+  ``/eli/etat/leg/`` (or ``adm/``).
   ``loi-2006-07-31-n2`` becomes ``loi-2006-07-31-scale-r3-n2``: the slug keeps the
   ``<kind>-<date>`` head by which the Mémorial profile finds the act in a gazette issue, and
   the date tails the adapter reads from consolidation URIs stay intact.
@@ -81,7 +83,7 @@ def rename_celex(celex: str, replica: int) -> str:
 
 def lu_renamer(replica: int) -> Rename:
     """Rewrites Legilux ELIs of ``replica``."""
-    return lambda text: _LU_ELI.sub(lambda m: f"{m.group(0)}scale-r{replica}/", text)
+    return lambda text: _LU_ELI.sub(lambda m: f"{m.group(0)}scale-r{replica}-", text)
 
 
 def eu_renamer(replica: int) -> Rename:

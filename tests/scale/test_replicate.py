@@ -44,14 +44,14 @@ def test_celex_rename_keeps_sector_year_and_type(celex: str, replica: int, expec
     assert rename_celex(celex, replica) == expected
 
 
-def test_legilux_rename_inserts_one_segment() -> None:
+def test_legilux_rename_prefixes_one_segment() -> None:
     rename = lu_renamer(3)
     assert rename("http://data.legilux.public.lu/eli/etat/leg/loi/2006/07/31/n2") == \
-        "http://data.legilux.public.lu/eli/etat/leg/loi/2006/07/31/scale-r3/n2"
+        "http://data.legilux.public.lu/eli/etat/leg/loi/2006/07/31/scale-r3-n2"
     assert rename("http://data.legilux.public.lu/eli/etat/leg/code/travail/20110221") == \
-        "http://data.legilux.public.lu/eli/etat/leg/scale-r3/code/travail/20110221"
+        "http://data.legilux.public.lu/eli/etat/leg/scale-r3-code/travail/20110221"
     assert rename("https://legilux.public.lu/filestore/eli/etat/leg/memorial/2000/a125/fr/pdf/a.pdf") == \
-        "https://legilux.public.lu/filestore/eli/etat/leg/scale-r3/memorial/2000/a125/fr/pdf/a.pdf"
+        "https://legilux.public.lu/filestore/eli/etat/leg/scale-r3-memorial/2000/a125/fr/pdf/a.pdf"
 
 
 def test_legilux_replica_slug_keeps_kind_and_date() -> None:
