@@ -17,7 +17,10 @@ import click
 
 from corpus_tree import CorpusTree
 from corpus_tree.importer import import_published
+from corpus_tree.manifest import text_holdings
 from corpus_tree.verify import verify_tree
+
+HELD_SHOWN = 20  # held-elsewhere bodies listed in the text report (all of them with --json)
 
 Progress = Callable[[str, int, int], None]
 
@@ -70,20 +73,27 @@ def group() -> None:
 @click.option("--evidence-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Evidence store location (default <tree>/evidence, or $LEX_EVIDENCE_DIR).")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Show progress bars.")
+@click.option("--strict", is_flag=True, help="Refuse a source whose records name bodies it does not hold.")
+@click.option("--rehash", is_flag=True, help="Re-read and re-verify bodies the evidence store already holds.")
 @click.option("--json", "as_json", is_flag=True, help="Print the import report as JSON.")
-def import_cmd(src: Path, into: Path, evidence_dir: Path | None, progress: bool, as_json: bool) -> None:
+def import_cmd(src: Path, into: Path, evidence_dir: Path | None, progress: bool, strict: bool, rehash: bool,
+               as_json: bool) -> None:
     """Import a published lex-corpus/3 or lex-corpus/4 tree SRC into a tree.
 
-    Every record is verified with the published hash recipe and every body against its
+    Every record is verified with the published hash recipe and every new body against its
     sha256 before anything is written; the import is all or nothing, and importing the same
-    source again changes nothing.
+    source again changes nothing. Bodies the store already holds are not read again unless
+    --rehash. Bodies a record names but the source lacks are listed (held elsewhere: typed
+    text gaps downstream); --strict refuses them.
 
     \b
     Example:
       lex corpus import ../shared/fixtures/lex-corpus-eu-eurlex --into var/tree
+      lex corpus import ../shared/fixtures/lex-corpus-lu-legilux --into var/tree --json
     """
     with _progress_bars(progress and not as_json) as bar:
-        report = import_published(src, into, progress=bar, evidence_dir=evidence_dir)
+        report = import_published(src, into, progress=bar, evidence_dir=evidence_dir, strict=strict,
+                                  rehash=rehash)
     if as_json:
         click.echo(json.dumps(report.to_dict(), indent=2, sort_keys=True))
         return
@@ -91,9 +101,14 @@ def import_cmd(src: Path, into: Path, evidence_dir: Path | None, progress: bool,
         f"imported {report.source} ({report.schema}, {report.publisher}): "
         f"{report.records_verified} records verified, {report.errors} errors; "
         f"{report.records_written} written, {report.records_unchanged} unchanged; "
-        f"{report.bodies_verified} bodies verified ({report.bodies_added} new), "
+        f"{report.bodies_verified} bodies verified ({report.bodies_added} new, "
+        f"{report.bodies_not_reread} already held, not re-read), "
         f"{report.bodies_held_elsewhere} held elsewhere"
     )
+    for entry in report.held_elsewhere[:HELD_SHOWN]:
+        click.echo(f"  held elsewhere: {entry['path']}  sha256 {entry['sha256']}")
+    if len(report.held_elsewhere) > HELD_SHOWN:
+        click.echo(f"  … and {len(report.held_elsewhere) - HELD_SHOWN} more (the whole list: --json)")
 
 
 @group.command(name="verify")
@@ -139,8 +154,11 @@ def stats_cmd(tree: Path, as_json: bool) -> None:
     Example:
       lex corpus stats var/tree --json
     """
-    manifest = CorpusTree.open(tree).manifest()
+    opened = CorpusTree.open(tree)
+    manifest = opened.manifest()
+    holdings = text_holdings(opened.iter_versions(verify=False))
     stats = {k: v for k, v in manifest.items() if k not in ("works_index",)}
+    stats["text_holdings"] = holdings
     if as_json:
         click.echo(json.dumps(stats, indent=2, sort_keys=True))
         return
@@ -156,3 +174,6 @@ def stats_cmd(tree: Path, as_json: bool) -> None:
         click.echo(f"{pub}: {c.get('works')} works, {c.get('versions')} versions, "
                    f"{c.get('expressions')} expressions, {c.get('bodies_held')} bodies held, "
                    f"{c.get('bodies_held_elsewhere')} held elsewhere")
+        h = holdings.get(pub, {})
+        click.echo(f"{pub}: text held for {h.get('expressions_text_held', 0)} expressions; "
+                   f"text held elsewhere only for {h.get('expressions_text_held_elsewhere_only', 0)}")

@@ -20,8 +20,13 @@ Recipe (see ``docs/corpus-tree.md``):
    but absent are ``held_elsewhere: true``.
 5. Stage every present body into the evidence store, verifying its bytes against the
    observation ``sha256``, and commit records + manifest in one journaled transaction
-   (:mod:`corpus_tree.txn`): all or nothing.
+   (:mod:`corpus_tree.txn`): all or nothing. A body the store already holds under its address
+   is not read again (``rehash=True`` / ``lex corpus import --rehash`` re-reads and re-verifies
+   it; ``lex corpus verify`` re-hashes the whole store).
 
+Bodies named by a record but absent from the source (published snapshots leave out large
+files) are listed in the report (``held_elsewhere``: path and sha256) and become typed text
+gaps downstream; ``strict=True`` (``--strict``) refuses such a source before anything is written.
 Re-importing the same source changes nothing (no event, identical manifest).
 """
 
@@ -94,9 +99,13 @@ class ImportReport:
     bodies_added: int = 0
     bodies_held_elsewhere: int = 0
     bytes_hashed: int = 0
+    bodies_not_reread: int = 0
     manifest_changed: bool = False
     imported_at: str | None = None
     unreferenced_files: list[str] = field(default_factory=list)
+    #: every body a record names whose bytes the source does not hold: ``{path, sha256}``, the path
+    #: relative to the source root (they become ``held_elsewhere`` observations, typed text gaps)
+    held_elsewhere: list[dict[str, str]] = field(default_factory=list)
 
     @property
     def errors(self) -> int:
@@ -125,6 +134,7 @@ class PublishedSource:
     blobs: dict[str, txn.BlobSource] = field(default_factory=dict)
     extra_bodies: list[tuple[str, Path]] = field(default_factory=list)
     held_elsewhere: int = 0
+    held_elsewhere_bodies: list[dict[str, str]] = field(default_factory=list)
     unreferenced: list[str] = field(default_factory=list)
 
 
@@ -134,31 +144,38 @@ class PublishedSource:
 def import_published(
     src: str | os.PathLike[str], into: str | os.PathLike[str] | CorpusTree, now: _dt.datetime | None = None,
     progress: Progress | None = None, *, evidence_dir: str | os.PathLike[str] | None = None,
-    durable: bool = True,
+    durable: bool = True, strict: bool = False, rehash: bool = False,
 ) -> ImportReport:
     """Import the published corpus tree at ``src`` into the tree ``into`` (created if missing).
 
     Raises a :class:`legal.errors.LexError` naming the offending path on any bad input; the
-    target tree is then left exactly as it was (and is not created).
+    target tree is then left exactly as it was (and is not created). The report lists every
+    body held elsewhere (named by a record, absent from the source); ``strict`` refuses the
+    import if there is any. A body the evidence store already holds under its address is not
+    read again unless ``rehash``.
     """
     source = read_source(Path(src), progress)
-    for sha, path in source.extra_bodies:
-        _verify_body(path, sha)
+    if strict and source.held_elsewhere_bodies:
+        first = source.held_elsewhere_bodies[0]
+        raise CorpusError(
+            f"{len(source.held_elsewhere_bodies)} bodies named by records are absent from the source "
+            f"(first: {first['path']}, sha256 {first['sha256']}); strict import refuses bodies held elsewhere",
+            code="bodies_held_elsewhere", subject=str(Path(src) / first["path"]))
     report = ImportReport(
         str(src), source.schema, source.publisher.value, works=len(source.works),
         records_verified=len(source.versions), bodies_held_elsewhere=source.held_elsewhere,
         imported_at=None if now is None else now.astimezone(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        unreferenced_files=source.unreferenced,
+        unreferenced_files=source.unreferenced, held_elsewhere=source.held_elsewhere_bodies,
     )
     if isinstance(into, CorpusTree):
-        _import_into(into, source, report, progress, durable)
+        _import_into(into, source, report, progress, durable, rehash)
         return report
     root = Path(into)
     existed = (root / MANIFEST).exists()
     was_dir = root.is_dir()
     tree = CorpusTree.open_or_create(root, evidence_dir=evidence_dir)
     try:
-        _import_into(tree, source, report, progress, durable)
+        _import_into(tree, source, report, progress, durable, rehash)
     except BaseException:
         if not existed:
             _remove_created_tree(tree, was_dir)
@@ -392,6 +409,7 @@ def _convert_observation(source: PublishedSource, obs: Any, vdir: Path, path: Pa
     else:
         out["held_elsewhere"] = True
         source.held_elsewhere += 1
+        source.held_elsewhere_bodies.append({"path": body.relative_to(source.root).as_posix(), "sha256": sha})
     return out
 
 
@@ -413,7 +431,11 @@ def _body_path(vdir: Path, file: str, record_path: Path) -> Path:
 
 
 def _import_into(tree: CorpusTree, source: PublishedSource, report: ImportReport, progress: Progress | None,
-                 durable: bool) -> None:
+                 durable: bool, rehash: bool = False) -> None:
+    # a second file with an already-listed sha256 is verified unless the store holds those bytes
+    extra = [(sha, path) for sha, path in source.extra_bodies if rehash or not tree.evidence.has(sha)]
+    for sha, path in extra:
+        _verify_body(path, sha)
     with tree.lock():
         changes = txn.ChangeSet()
         final_versions: dict[str, VersionRecord] = {}
@@ -447,10 +469,12 @@ def _import_into(tree: CorpusTree, source: PublishedSource, report: ImportReport
             changes.files[MANIFEST] = manifest_bytes
             report.manifest_changed = True
         changes.blobs = dict(source.blobs)
-        result = txn.commit(tree.root, tree.evidence, changes, durable=durable, progress=progress)
-        report.bodies_verified = len(source.blobs) + len(source.extra_bodies)
+        result = txn.commit(tree.root, tree.evidence, changes, durable=durable, progress=progress, rehash=rehash)
+        not_reread = 0 if rehash else result.blobs_present_unread
+        report.bodies_not_reread = not_reread + len(source.extra_bodies) - len(extra)
+        report.bodies_verified = len(source.blobs) + len(source.extra_bodies) - report.bodies_not_reread
         report.bodies_added = result.blobs_added
-        report.bytes_hashed = result.bytes_hashed + sum(p.stat().st_size for _, p in source.extra_bodies)
+        report.bytes_hashed = result.bytes_hashed + sum(p.stat().st_size for _, p in extra)
 
 
 def _check_same_work(existing: WorkRecord, work: Mapping[str, Any], path: Path) -> None:

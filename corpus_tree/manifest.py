@@ -106,3 +106,23 @@ def build_manifest(works: Iterable[WorkRecord], versions: Iterable[VersionRecord
 
 def empty_manifest() -> dict[str, Any]:
     return build_manifest((), ())
+
+
+def text_holdings(versions: Iterable[VersionRecord]) -> dict[str, dict[str, int]]:
+    """Per publisher: expressions whose text bytes this store holds, and those whose every body
+    is held elsewhere (the publisher said there is text, but no byte of it is here).
+
+    The manifest's ``expressions_with_text`` counts both; a reader of ``lex corpus stats`` must
+    not take a text held elsewhere for a text held.
+    """
+    out: dict[str, dict[str, int]] = {}
+    for v in versions:
+        c = out.setdefault(v.publisher.value, {"expressions_text_held": 0, "expressions_text_held_elsewhere_only": 0})
+        for e in v.expressions:
+            if not e.has_text:
+                continue
+            if any(not o.held_elsewhere for o in e.observations):
+                c["expressions_text_held"] += 1
+            else:
+                c["expressions_text_held_elsewhere_only"] += 1
+    return out

@@ -86,6 +86,7 @@ class CommitReport:
     files_written: int = 0
     blobs_added: int = 0
     blobs_present: int = 0
+    blobs_present_unread: int = 0  # held already, so not read again (no ``rehash``)
     bytes_hashed: int = 0
 
 
@@ -180,13 +181,18 @@ def _rmdir_if_empty(path: Path) -> None:
 # -- staging -----------------------------------------------------------------------------------
 
 
-def _stage_blob(evidence: EvidenceStore, sha: str, src: BlobSource, dest: Path) -> tuple[bool, int]:
+def _stage_blob(evidence: EvidenceStore, sha: str, src: BlobSource, dest: Path,
+                rehash: bool = False) -> tuple[bool, int]:
     """Verify ``src`` hashes to ``sha``; copy it to ``dest`` unless the store holds it already.
 
-    Returns ``(staged, size)``.
+    A body the store already holds under its address is not read at all unless ``rehash``: the
+    store's copy was verified when it was installed (``lex corpus verify`` re-hashes the store).
+    Returns ``(staged, bytes hashed)``.
     """
     check_sha256(sha)
     present = evidence.has(sha)
+    if present and not rehash:
+        return False, 0
     try:
         stream = src.open()
     except OSError as exc:
@@ -208,9 +214,11 @@ def _stage_blob(evidence: EvidenceStore, sha: str, src: BlobSource, dest: Path) 
 
 def commit(
     root: Path, evidence: EvidenceStore, changes: ChangeSet, *, durable: bool = True,
-    progress: Progress | None = None,
+    progress: Progress | None = None, rehash: bool = False,
 ) -> CommitReport:
     """Apply ``changes`` to the tree at ``root`` atomically (see the module docstring).
+
+    Bodies the evidence store already holds are neither copied nor re-read unless ``rehash``.
 
     The caller must hold :func:`tree_lock`. Files whose current bytes already equal the new
     bytes are skipped; an empty effective change set writes nothing at all.
@@ -220,7 +228,7 @@ def commit(
     staging = root / STAGING / run_id
     ev_staging = evidence.staging_root() / run_id
     try:
-        new_blobs = _stage_blobs(evidence, changes.blobs, ev_staging, report, progress)
+        new_blobs = _stage_blobs(evidence, changes.blobs, ev_staging, report, progress, rehash)
         files = {rel: data for rel, data in sorted(changes.files.items()) if _differs(root / _check_rel(rel), data)}
         if not files and not new_blobs:
             _cleanup(root, evidence, run_id)
@@ -255,19 +263,20 @@ def _differs(path: Path, data: bytes) -> bool:
 
 def _stage_blobs(
     evidence: EvidenceStore, blobs: Mapping[str, BlobSource], ev_staging: Path,
-    report: CommitReport, progress: Progress | None,
+    report: CommitReport, progress: Progress | None, rehash: bool = False,
 ) -> list[str]:
     new: list[str] = []
     total = len(blobs)
     if blobs:
         ev_staging.mkdir(parents=True, exist_ok=True)
     for i, (sha, src) in enumerate(sorted(blobs.items())):
-        staged, size = _stage_blob(evidence, sha, src, ev_staging / sha)
+        staged, size = _stage_blob(evidence, sha, src, ev_staging / sha, rehash)
         report.bytes_hashed += size
         if staged:
             new.append(sha)
         else:
             report.blobs_present += 1
+            report.blobs_present_unread += 0 if rehash else 1
         if progress is not None:
             progress("bodies", i + 1, total)
     return new
