@@ -7,14 +7,18 @@ by :func:`cli.main.main`.
 from __future__ import annotations
 
 import json
+import sys
 import time
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import click
 
 from corpus_tree import CorpusTree
-from derive.index.build import build_index
-from derive.index.inputs import TreeInput, merge_datasets, read_dataset, read_tree
+from derive.index.build import build_from_paths
+from derive.index.inputs import as_dict, latest_transaction_time, work_publisher
+from derive.index.progress import Progress
 from derive.index.schema import index_file_name
 from derive.index.verify import verify_index
 from legal.errors import IndexError_
@@ -32,13 +36,56 @@ def group() -> None:
     """
 
 
-def _merge(trees: list[TreeInput]) -> TreeInput:
-    if len(trees) == 1:
-        return trees[0]
-    works = tuple(w for t in trees for w in t.works)
-    versions = {k: v for t in trees for k, v in t.versions.items()}
-    manifest = {"trees": [t.manifest for t in trees]}
-    return TreeInput(manifest, works, versions)
+class _Trees:
+    """Several corpus trees read as one (:class:`derive.index.inputs.TreeLike`), one work at a time."""
+
+    def __init__(self, trees: list[CorpusTree]) -> None:
+        self._trees = trees
+        self._owner: dict[str, CorpusTree] = {}
+
+    def manifest(self) -> Any:
+        if len(self._trees) == 1:
+            return self._trees[0].manifest()
+        return {"trees": [as_dict(t.manifest()) for t in self._trees]}
+
+    def works(self) -> Iterator[Any]:
+        for tree in self._trees:
+            for work in tree.works():
+                self._owner[str(as_dict(work)["slug"])] = tree
+                yield work
+
+    def versions(self, slug: str) -> Sequence[Any]:
+        if not self._owner:
+            for _ in self.works():
+                pass
+        tree = self._owner.get(slug)
+        return tree.versions(slug) if tree is not None else ()
+
+
+def _publishers(tree: _Trees) -> list[str]:
+    return sorted({work_publisher(as_dict(w)) for w in tree.works()})
+
+
+def _reporter(enabled: bool) -> Callable[[Progress], None] | None:
+    """On a terminal: one line redrawn in place; otherwise a log line every 10 s and at each phase end."""
+    if not enabled:
+        return None
+    tty = sys.stderr.isatty()
+    last_phase = [""]
+    last_at = [0.0]
+
+    def report(p: Progress) -> None:
+        if tty:
+            click.echo(f"\r\x1b[K{p.line()}", nl=False, err=True)
+            if p.total and p.done >= p.total:
+                click.echo("", err=True)
+            return
+        now = time.monotonic()
+        if p.phase != last_phase[0] or now - last_at[0] >= 10 or (p.total and p.done >= p.total):
+            click.echo(p.line(), err=True)
+            last_phase[0], last_at[0] = p.phase, now
+
+    return report
 
 
 @group.command("build")
@@ -53,29 +100,48 @@ def _merge(trees: list[TreeInput]) -> TreeInput:
               help="The build instant recorded in the stamp. Default: the newest transaction time in the tree "
                    "(never the clock, so a rebuild is byte-identical).")
 @click.option("--publisher", "publishers", multiple=True, help="Only these publishers (default: all in the tree).")
+@click.option("--incremental-from", "previous", default=None,
+              type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="Directory holding the previous <publisher>.sqlite: only works whose inputs changed are rebuilt "
+                   "(same content digest as a full build; a full build when it cannot be updated).")
+@click.option("--incremental", is_flag=True, help="Shorthand for --incremental-from OUT.")
+@click.option("--progress/--no-progress", default=True, show_default=True,
+              help="Progress on stderr (a live line on a terminal, a log line every 10 s otherwise).")
+@click.option("--json", "as_json", is_flag=True, help="Print each build's stamp summary and metrics as JSON.")
 def build(trees: tuple[Path, ...], datasets: tuple[Path, ...], out: Path, built_at: str | None,
-          publishers: tuple[str, ...]) -> None:
-    """Build the index of every publisher found in the tree(s).
+          publishers: tuple[str, ...], previous: Path | None, incremental: bool, progress: bool, as_json: bool) -> None:
+    """Build the index of every publisher found in the tree(s), in memory that does not grow with the corpus.
 
     \b
     Example:
       lex index build --tree var/tree-eu --dataset var/dataset-eu --out var/index --built-at 2026-08-22T00:00:00Z
+      lex index build --tree var/tree-lu --dataset var/dataset-lu --out var/index --incremental
     """
-    tree = _merge([read_tree(CorpusTree.open(t)) for t in trees])
-    data = merge_datasets([read_dataset(d) for d in datasets], [d.name for d in datasets])
-    stamp_time = built_at or tree.latest_transaction_time()
+    tree = _Trees([CorpusTree.open(t) for t in trees])
+    stamp_time = built_at or latest_transaction_time(tree)
     if stamp_time is None:
         raise IndexError_("no transaction time in the tree; pass --built-at", code="bad_built_at")
-    wanted = [Publisher.parse(p) for p in (publishers or tree.publishers)]
+    if incremental and previous is None and out.is_dir():
+        previous = out
+    wanted = [Publisher.parse(p) for p in (publishers or _publishers(tree))]
+    report = _reporter(progress)
+    summaries = []
     for publisher in wanted:
-        started = time.perf_counter()
-        result = build_index(publisher, tree, data, out, built_at=stamp_time)
-        seconds = time.perf_counter() - started
-        stamp = result.stamp
+        result = build_from_paths(publisher, tree, list(datasets), out, built_at=stamp_time, previous=previous,
+                                  progress=report)
+        stamp, metrics = result.stamp, result.metrics
+        summaries.append({"index": result.index_path.name, "sha256": result.index_sha256, "bytes": result.index_bytes,
+                          "content_digest": stamp["content_digest"], "metrics": metrics})
+        if as_json:
+            continue
         click.echo(f"{result.index_path.name}: {stamp['count.works']} works, {stamp['count.versions']} versions, "
                    f"{stamp['count.provisions']} provisions, {stamp['count.texts']} texts, "
-                   f"{result.index_bytes} bytes, {seconds:.2f} s")
+                   f"{result.index_bytes} bytes, {metrics.get('mode')} build, {metrics.get('seconds')} s "
+                   f"({metrics.get('cpu_seconds')} CPU-s)"
+                   + (f", {metrics['works_changed']} works changed" if "works_changed" in metrics else ""))
         click.echo(f"  content_digest {stamp['content_digest']}  sha256 {result.index_sha256}")
+    if as_json:
+        click.echo(json.dumps(summaries, indent=2))
 
 
 @group.command("verify")

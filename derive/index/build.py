@@ -16,13 +16,16 @@ of :func:`derive.index.rows.assemble` (the reference, byte-compared in the tests
 from __future__ import annotations
 
 import hashlib
+import json
 import os
+import shutil
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from derive.index.catalogue import MetadataRow, Name, fts_columns
 from derive.index.digest import content_digest
 from derive.index.inputs import (
     DatasetInput,
@@ -36,19 +39,31 @@ from derive.index.inputs import (
     merged_files,
     work_publisher,
 )
-from derive.index.rows import ExpressionRows, GroupedRows, IndexRows, assemble_into, check_timestamp
+from derive.index.progress import BuildMeter, ProgressFn
+from derive.index.rows import (
+    WORK_SPAN,
+    ExpressionRows,
+    GroupedRows,
+    IndexRows,
+    assemble_into,
+    check_timestamp,
+)
 from derive.index.schema import (
     APPLICATION_ID,
+    BUILD_TABLES,
     DDL,
     DIGEST_ORDER,
+    INDEX_FORMAT,
     PAGE_SIZE,
     USER_VERSION,
     VOCABULARY_MIN_LENGTH,
     index_file_name,
     stamp_file_name,
 )
-from derive.index.spill import SCHEMA, SpilledRows, SpillSink
+from derive.index.spill import SCHEMA, DirectSink, SpilledRows, SpillSink
 from derive.index.stamp import build_stamp, content_facts, stamp_document, stored_facts
+from derive.index.text import fts_number, fts_text
+from derive.index.textstore import ZLIB_VERSION, decode
 from legal.canonical import pretty_bytes
 from legal.errors import IndexError_
 from legal.ids import Publisher
@@ -62,6 +77,9 @@ class BuildResult:
     stamp: dict[str, str]
     index_sha256: str
     index_bytes: int
+    #: Wall/CPU seconds, per-phase figures (:mod:`derive.index.progress`), ``mode`` (``full`` or
+    #: ``incremental``) and, for an incremental build, ``works_changed``.
+    metrics: dict[str, object] = field(default_factory=dict)
 
 
 def _insert(conn: sqlite3.Connection, table: str, rows: list[tuple[Any, ...]]) -> None:
@@ -78,6 +96,7 @@ _WORK_FTS = "work_fts(rowid, identifiers, titles, short_titles, aliases, metadat
 def _write_tables(conn: sqlite3.Connection, rows: IndexRows) -> None:
     for table, _ in DIGEST_ORDER:
         _insert(conn, table, rows.table(table))
+    _insert(conn, "work_inputs", rows.work_inputs)
     conn.executemany(f"INSERT INTO {_PROVISION_FTS} VALUES (?,?,?,?,?)", rows.provision_fts)
     conn.executemany(f"INSERT INTO {_WORK_FTS} VALUES (?,?,?,?,?,?)", rows.work_fts)
     _finish_search(conn)
@@ -90,6 +109,8 @@ def _copy_tables(conn: sqlite3.Connection, sink: SpillSink) -> None:
             conn.executemany("INSERT INTO texts VALUES (?,?,?,?)", sink.encoded_texts())
         else:
             sink.table(table).copy_into(table)
+    for table in BUILD_TABLES:
+        sink.table(table).copy_into(table)
     sink.table("provision_fts").copy_into(_PROVISION_FTS)
     sink.table("work_fts").copy_into(_WORK_FTS)
     _finish_search(conn)
@@ -151,33 +172,53 @@ class _Sources:
     versions: Callable[[str], Sequence[dict[str, Any]]]
     gaps: Sequence[GapRow]
     files: Sequence[InputFile]
-    rows: Callable[[sqlite3.Connection], ExpressionRows]
+    rows: Callable[[sqlite3.Connection, BuildMeter], ExpressionRows]
 
 
-def _stream_index(path: Path, publisher: Publisher, sources: _Sources, stamp: Callable[[dict[str, str]], dict[str, str]]
-                  ) -> dict[str, str]:
+def _attach_scratch(conn: sqlite3.Connection, scratch: Path) -> None:
+    scratch.unlink(missing_ok=True)
+    conn.execute(f"ATTACH DATABASE ? AS {SCHEMA}", (str(scratch),))
+    conn.execute(f"PRAGMA {SCHEMA}.journal_mode=OFF")
+    conn.execute(f"PRAGMA {SCHEMA}.synchronous=OFF")
+
+
+def _work_progress(meter: BuildMeter) -> Callable[[int, int, int], None]:
+    def done(works_done: int, _total: int, chars: int) -> None:
+        meter.advance(chars=chars, done=works_done)
+    return done
+
+
+def _seal_streamed(conn: sqlite3.Connection, meter: BuildMeter, excluded: int,
+                   stamp: Callable[[dict[str, str]], dict[str, str]]) -> dict[str, str]:
+    meter.phase("finish")
+    content = stored_facts(conn, excluded)
+    full = dict(stamp(content))
+    full["content_digest"] = content_digest(conn)
+    conn.executemany("INSERT INTO stamp(k, v) VALUES (?, ?)", sorted(full.items()))
+    conn.execute("COMMIT")
+    conn.execute(f"DETACH DATABASE {SCHEMA}")
+    conn.execute("ANALYZE")
+    conn.execute("VACUUM")
+    return dict(sorted(full.items()))
+
+
+def _stream_index(path: Path, publisher: Publisher, sources: _Sources, stamp: Callable[[dict[str, str]], dict[str, str]],
+                  meter: BuildMeter) -> dict[str, str]:
     """Create ``path`` streaming: rows go through a scratch file next to it, removed afterwards."""
     scratch = path.with_name(path.name + ".scratch")
-    scratch.unlink(missing_ok=True)
     conn = _create(path)
     try:
-        conn.execute(f"ATTACH DATABASE ? AS {SCHEMA}", (str(scratch),))
-        conn.execute(f"PRAGMA {SCHEMA}.journal_mode=OFF")
-        conn.execute(f"PRAGMA {SCHEMA}.synchronous=OFF")
+        _attach_scratch(conn, scratch)
         conn.execute("BEGIN")
         for statement in DDL:
             conn.execute(statement)
         sink = SpillSink(conn)
-        assemble_into(sink, publisher, sources.works, sources.versions, sources.rows(conn), sources.gaps)
+        rows = sources.rows(conn, meter)
+        meter.phase("works", len(sources.works))
+        assemble_into(sink, publisher, sources.works, sources.versions, rows, sources.gaps, done=_work_progress(meter))
+        meter.phase("copy")
         _copy_tables(conn, sink)
-        content = stored_facts(conn, sink.excluded_empty_provisions)
-        full = dict(stamp(content))
-        full["content_digest"] = content_digest(conn)
-        conn.executemany("INSERT INTO stamp(k, v) VALUES (?, ?)", sorted(full.items()))
-        conn.execute("COMMIT")
-        conn.execute(f"DETACH DATABASE {SCHEMA}")
-        conn.execute("ANALYZE")
-        conn.execute("VACUUM")
+        full = _seal_streamed(conn, meter, sink.excluded_empty_provisions, stamp)
     except BaseException:
         conn.close()
         path.unlink(missing_ok=True)
@@ -185,7 +226,109 @@ def _stream_index(path: Path, publisher: Publisher, sources: _Sources, stamp: Ca
     finally:
         scratch.unlink(missing_ok=True)
     conn.close()
-    return dict(sorted(full.items()))
+    meter.facts["mode"] = "full"
+    return full
+
+
+def _previous_works(conn: sqlite3.Connection, publisher: Publisher) -> dict[int, tuple[str, str]] | None:
+    """``work_rowid → (slug, inputs_sha256)`` of a previous index this build can update, else None."""
+    try:
+        if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID or \
+                conn.execute("PRAGMA user_version").fetchone()[0] != USER_VERSION:
+            return None
+        stamp = dict(conn.execute("SELECT k, v FROM stamp").fetchall())
+        if stamp.get("publisher") != publisher.value or stamp.get("schema") != INDEX_FORMAT or \
+                stamp.get("sqlite_version") != sqlite3.sqlite_version or stamp.get("zlib_version") != ZLIB_VERSION:
+            return None
+        return {r: (slug, sha) for r, slug, sha in conn.execute("SELECT work_rowid, slug, inputs_sha256 FROM work_inputs")}
+    except sqlite3.DatabaseError:
+        return None
+
+
+def _incremental_index(path: Path, previous: Path, publisher: Publisher, sources: _Sources,
+                       stamp: Callable[[dict[str, str]], dict[str, str]], meter: BuildMeter) -> dict[str, str] | None:
+    """Update a copy of ``previous`` in place: delete and re-insert the rows of every work whose inputs
+    changed, FTS rows included; None (nothing written) when ``previous`` cannot be updated (another
+    format, SQLite or zlib version, or another set of works: then every row id would move)."""
+    meter.phase("copy previous")
+    shutil.copyfile(previous, path)
+    conn = sqlite3.connect(path, isolation_level=None)
+    scratch = path.with_name(path.name + ".scratch")
+    try:
+        known = _previous_works(conn, publisher)
+        slugs = sorted(str(w["slug"]) for w in sources.works)
+        if known is None or [known.get(i, ("", ""))[0] for i in range(1, len(slugs) + 1)] != slugs \
+                or len(known) != len(slugs):
+            conn.close()
+            path.unlink(missing_ok=True)
+            return None
+        conn.execute("PRAGMA journal_mode=OFF")
+        conn.execute("PRAGMA synchronous=OFF")
+        _attach_scratch(conn, scratch)
+        conn.execute("BEGIN")
+        rows = sources.rows(conn, meter)
+        changed: list[str] = []
+
+        def keep(work_rowid: int, slug: str, inputs_sha256: str) -> bool:
+            if known.get(work_rowid) == (slug, inputs_sha256):
+                return True
+            delete_work(conn, work_rowid)
+            changed.append(slug)
+            return False
+
+        sink = DirectSink(conn)
+        conn.execute("DELETE FROM gaps")
+        meter.phase("works", len(sources.works))
+        assemble_into(sink, publisher, sources.works, sources.versions, rows, sources.gaps, keep=keep,
+                      done=_work_progress(meter))
+        sink.flush()
+        conn.execute("DELETE FROM texts WHERE text_sha256 NOT IN (SELECT text_sha256 FROM lexical_states)")
+        conn.execute("DELETE FROM vocabulary")
+        _finish_search(conn)
+        conn.execute("DELETE FROM stamp")
+        excluded = conn.execute("SELECT COALESCE(SUM(excluded_empty_provisions), 0) FROM work_inputs").fetchone()[0]
+        full = _seal_streamed(conn, meter, int(excluded), stamp)
+    except BaseException:
+        conn.close()
+        path.unlink(missing_ok=True)
+        raise
+    finally:
+        scratch.unlink(missing_ok=True)
+    conn.close()
+    meter.facts.update(mode="incremental", works_changed=len(changed), changed=changed[:20])
+    return full
+
+
+def delete_work(conn: sqlite3.Connection, work_rowid: int) -> None:
+    """Remove every row of one work from an index (FTS entries through FTS5's ``delete`` command, with the
+    values they were inserted with); shared ``texts`` are pruned by the caller."""
+    lo, hi = work_rowid * WORK_SPAN, (work_rowid + 1) * WORK_SPAN - 1
+    found = conn.execute("SELECT fts_titles FROM work_inputs WHERE work_rowid = ?", (work_rowid,)).fetchone()
+    titles = json.loads(found[0]) if found else {}
+    states = conn.execute("SELECT s.state_rowid, s.language, s.anchor, s.num, s.heading, t.encoding, t.body "
+                          "FROM lexical_states s JOIN texts t USING (text_sha256) WHERE s.work_rowid = ?",
+                          (work_rowid,)).fetchall()
+    conn.executemany(f"INSERT INTO {_PROVISION_FTS_DELETE} VALUES ('delete', ?, ?, ?, ?, ?)",
+                     ((rowid, titles.get(language, ""), fts_number(num, anchor), heading or "",
+                       fts_text(decode(encoding, body))) for rowid, language, anchor, num, heading, encoding, body in states))
+    names = [Name(k, n, v, lang) for k, n, v, lang in conn.execute(
+        "SELECT kind, normalized, value, language FROM work_names WHERE work_rowid = ?", (work_rowid,))]
+    labels = [MetadataRow(k, i, label, lang, n, u, f, last) for k, i, label, lang, n, u, f, last in conn.execute(
+        "SELECT kind, identifier, label, language, normalized, source_uri, first_valid_from, last_valid_from "
+        "FROM work_metadata WHERE work_rowid = ?", (work_rowid,))]
+    if conn.execute("SELECT 1 FROM works WHERE work_rowid = ?", (work_rowid,)).fetchone():
+        conn.execute(f"INSERT INTO {_WORK_FTS_DELETE} VALUES ('delete', ?, ?, ?, ?, ?, ?)",
+                     (work_rowid, *fts_columns(names, labels)))
+    for table in ("citations", "observations", "provisions", "expressions"):
+        conn.execute(f"DELETE FROM {table} WHERE expression_rowid BETWEEN ? AND ?", (lo, hi))
+    conn.execute("DELETE FROM events WHERE version_rowid BETWEEN ? AND ?", (lo, hi))
+    for table in ("versions", "lexical_states", "provision_states", "anchor_events", "work_names", "work_metadata",
+                  "works", "work_inputs"):
+        conn.execute(f"DELETE FROM {table} WHERE work_rowid = ?", (work_rowid,))
+
+
+_PROVISION_FTS_DELETE = "provision_fts(provision_fts, rowid, title, number, heading, text)"
+_WORK_FTS_DELETE = "work_fts(work_fts, rowid, identifiers, titles, short_titles, aliases, metadata)"
 
 
 def _sha256_file(path: Path) -> str:
@@ -206,36 +349,45 @@ def build_index(publisher: Publisher, tree: TreeInput, dataset: DatasetInput, ou
     data = dataset.for_publisher(publisher.value)
     mine = tree.for_publisher(publisher.value)
     sources = _Sources(manifest=tree.manifest, works=mine.works, versions=lambda slug: mine.versions.get(slug, ()),
-                       gaps=data.gaps, files=dataset.files, rows=lambda _conn: GroupedRows(data.rows))
+                       gaps=data.gaps, files=dataset.files, rows=lambda _conn, _meter: GroupedRows(data.rows))
     return _build(publisher, sources, out_dir, built_at, extra_stamp)
 
 
 def build_from_paths(publisher: Publisher, tree: TreeLike, datasets: Path | Sequence[Path], out_dir: Path, *,
-                     built_at: str, extra_stamp: Mapping[str, str] | None = None) -> BuildResult:
+                     built_at: str, extra_stamp: Mapping[str, str] | None = None, previous: Path | None = None,
+                     progress: ProgressFn | None = None) -> BuildResult:
     """:func:`build_index` reading the tree one work and the dataset(s) one row at a time.
 
     Several dataset directories are one input as in :func:`derive.index.inputs.merge_datasets`.
-    Peak memory does not grow with the corpus (the scale harness measures it).
+    Peak memory does not grow with the corpus (the scale harness measures it). With ``previous`` (an
+    index file of this publisher, or a directory holding one) only the works whose inputs changed are
+    rebuilt in a copy of it; the result has the same content digest as a full build (``docs/index.md``
+    §2.1). ``progress`` receives :class:`derive.index.progress.Progress` snapshots.
     """
     dirs = [datasets] if isinstance(datasets, Path) else list(datasets)
     read = [dataset_gaps(d) for d in dirs]
     gaps = [g for group, _ in read for g in group if g.work_id.split(":", 1)[0] == publisher.value]
     works = tuple(sorted((w for w in (as_dict(w) for w in tree.works()) if work_publisher(w) == publisher.value),
                          key=lambda w: str(w.get("slug", ""))))
+    files = merged_files([f for _, f in read], [d.name for d in dirs])
+    total_chars = sum(f.size for f in files if not f.path.endswith((".json", "gaps.jsonl", "errors.jsonl")))
 
     def versions(slug: str) -> tuple[dict[str, Any], ...]:
         return tuple(as_dict(v) for v in tree.versions(slug))
 
-    def rows(conn: sqlite3.Connection) -> ExpressionRows:
+    def rows(conn: sqlite3.Connection, meter: BuildMeter) -> ExpressionRows:
+        meter.phase("dataset", total_chars)
         spilled = SpilledRows(conn)
         for directory in dirs:
-            spilled.load(dataset_row_values(directory), publisher.value)
+            spilled.load(dataset_row_values(directory), publisher.value, lambda n: meter.advance(n, n))
         spilled.index()
         return spilled
 
     sources = _Sources(manifest=as_dict(tree.manifest()), works=works, versions=versions, gaps=gaps,
-                       files=merged_files([f for _, f in read], [d.name for d in dirs]), rows=rows)
-    return _build(publisher, sources, out_dir, built_at, extra_stamp)
+                       files=files, rows=rows)
+    if previous is not None and previous.is_dir():
+        previous = previous / index_file_name(publisher.value)
+    return _build(publisher, sources, out_dir, built_at, extra_stamp, previous=previous, progress=progress)
 
 
 def build_in_memory(publisher: Publisher, tree: TreeInput, dataset: DatasetInput, out_dir: Path, *, built_at: str,
@@ -252,18 +404,29 @@ def build_in_memory(publisher: Publisher, tree: TreeInput, dataset: DatasetInput
 
 
 def _build(publisher: Publisher, sources: _Sources, out_dir: Path, built_at: str,
-           extra_stamp: Mapping[str, str] | None) -> BuildResult:
+           extra_stamp: Mapping[str, str] | None, *, previous: Path | None = None,
+           progress: ProgressFn | None = None) -> BuildResult:
     check_timestamp(built_at)
     if not sources.works:
         raise IndexError_("the tree holds no work for this publisher", code="empty_index", subject=publisher.value)
+    meter = BuildMeter(publisher.value, progress)
 
     def stamp(content: dict[str, str]) -> dict[str, str]:
         return build_stamp(publisher, sources.manifest, sources.files, content, built_at, extra_stamp)
 
-    return _publish(publisher, out_dir, lambda tmp: _stream_index(tmp, publisher, sources, stamp))
+    def write(tmp: Path) -> dict[str, str]:
+        if previous is not None and previous.is_file():
+            updated = _incremental_index(tmp, previous, publisher, sources, stamp, meter)
+            if updated is not None:
+                return updated
+            meter.facts["incremental_refused"] = "previous index not updatable (format, versions or set of works)"
+        return _stream_index(tmp, publisher, sources, stamp, meter)
+
+    return _publish(publisher, out_dir, write, meter)
 
 
-def _publish(publisher: Publisher, out_dir: Path, write: Callable[[Path], dict[str, str]]) -> BuildResult:
+def _publish(publisher: Publisher, out_dir: Path, write: Callable[[Path], dict[str, str]],
+             meter: BuildMeter | None = None) -> BuildResult:
     out_dir.mkdir(parents=True, exist_ok=True)
     final = out_dir / index_file_name(publisher.value)
     tmp = out_dir / f".{final.name}.building"
@@ -274,5 +437,8 @@ def _publish(publisher: Publisher, out_dir: Path, write: Callable[[Path], dict[s
     tmp_stamp = out_dir / f".{stamp_path.name}.building"
     tmp_stamp.write_bytes(pretty_bytes(stamp_document(full, final.name, sha, size)))
     _replace(tmp_stamp, stamp_path)
+    metrics = meter.metrics() if meter is not None else {}
+    if metrics:
+        metrics["bytes"] = size
     return BuildResult(publisher=publisher.value, index_path=final, stamp_path=stamp_path, stamp=full,
-                       index_sha256=sha, index_bytes=size)
+                       index_sha256=sha, index_bytes=size, metrics=metrics)

@@ -13,6 +13,7 @@ profiles. Whitespace-only provisions are dropped and counted, never indexed.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
 import hashlib
 from collections import Counter, defaultdict
@@ -32,7 +33,7 @@ from derive.index.catalogue import (
 from derive.index.history import VersionText, build_history
 from derive.index.identifiers import href_slug_candidates
 from derive.index.inputs import DatasetInput, GapRow, ProvisionRow, TreeInput
-from derive.index.text import anchor_article_key
+from derive.index.text import anchor_article_key, fts_number, fts_text
 from derive.index.textstore import encode
 from legal.canonical import canonical_text, digest
 from legal.errors import IdentityError, IndexError_, TemporalError
@@ -62,6 +63,7 @@ class IndexRows:
     anchor_events: list[Row] = field(default_factory=list)
     events: list[Row] = field(default_factory=list)
     observations: list[Row] = field(default_factory=list)
+    work_inputs: list[Row] = field(default_factory=list)
     provision_fts: list[Row] = field(default_factory=list)
     work_fts: list[Row] = field(default_factory=list)
     excluded_empty_provisions: int = 0
@@ -107,6 +109,22 @@ class ExpressionRows(Protocol):
 
     def first_left(self) -> tuple[str, str] | None: ...
 
+    def peek(self, lex_id: str, language: str) -> list[ProvisionRow]:
+        """The rows :meth:`take` would hand out, left in place."""
+        ...
+
+
+#: Row ids of versions, expressions and lexical states are ``work_rowid * WORK_SPAN + n`` (n = 1, 2, … in
+#: the documented order within the work): a work's rows keep their ids when another work changes, so an
+#: incremental build replaces one work's rows without renumbering the others.
+WORK_SPAN = 1 << 24
+
+#: Called once per work before it is assembled: ``(work_rowid, slug, inputs_sha256)`` → True to keep the
+#: rows an earlier build wrote for it (incremental build), False to (re)build them.
+KeepWork = Callable[[int, str, str], bool]
+#: Called after each work: ``(works_done, works_total, text_bytes)``.
+WorkDone = Callable[[int, int, int], None]
+
 
 class GroupedRows:
     """:class:`ExpressionRows` over rows held in memory."""
@@ -118,6 +136,9 @@ class GroupedRows:
 
     def take(self, lex_id: str, language: str) -> list[ProvisionRow]:
         return self._grouped.pop((lex_id, language), [])
+
+    def peek(self, lex_id: str, language: str) -> list[ProvisionRow]:
+        return list(self._grouped.get((lex_id, language), []))
 
     def first_left(self) -> tuple[str, str] | None:
         return min(self._grouped) if self._grouped else None
@@ -137,8 +158,9 @@ class _Context:
     held_slugs: set[str]
     aliases: dict[str, str]
     out: Sink
+    keep: KeepWork | None = None
+    context_digest: str = ""
     states: dict[tuple[int, str, str, str], int] = field(default_factory=dict)
-    states_before: int = 0
     t: dict[str, RowSink] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -146,8 +168,8 @@ class _Context:
 
 
 _TABLES = ("works", "work_names", "work_metadata", "versions", "expressions", "lexical_states", "provisions",
-           "citations", "gaps", "provision_states", "anchor_events", "events", "observations", "provision_fts",
-           "work_fts")
+           "citations", "gaps", "provision_states", "anchor_events", "events", "observations", "work_inputs",
+           "provision_fts", "work_fts")
 
 
 @dataclass
@@ -248,17 +270,24 @@ def _alias_target(slug: str, aliases: Mapping[str, str]) -> str | None:
     return aliases[best] if best else None
 
 
+def _scoped(work_rowid: int, n: int, what: str) -> int:
+    if n >= WORK_SPAN:
+        raise _fail(f"a work has more {what} than one work's row id range holds", str(work_rowid),
+                    code="work_too_large")
+    return work_rowid * WORK_SPAN + n
+
+
 def _state_rowid(ctx: _Context, work_rowid: int, work_title: str, row: ProvisionRow) -> int:
     key = (work_rowid, row.language, row.anchor, row.text_sha256)
     existing = ctx.states.get(key)
     if existing is not None:
         return existing
-    rowid = ctx.states_before + len(ctx.states) + 1
+    rowid = _scoped(work_rowid, len(ctx.states) + 1, "lexical states")
     ctx.states[key] = rowid
     ctx.t["lexical_states"].append((rowid, work_rowid, row.language, row.anchor, row.text_sha256, row.type, row.num,
                                    row.heading, anchor_article_key(row.anchor)))
-    number = " ".join(p for p in (row.num, row.anchor.replace("_", " ")) if p)
-    ctx.t["provision_fts"].append((rowid, work_title, number, row.heading or "", row.text_md))
+    ctx.t["provision_fts"].append((rowid, work_title, fts_number(row.num, row.anchor), row.heading or "",
+                                   fts_text(row.text_md)))
     return rowid
 
 
@@ -270,10 +299,12 @@ class _Expr:
 
 
 def _expression(ctx: _Context, version_rowid: int, lex_id: str, record_sha: str, expr: Mapping[str, Any],
-                expression_rowid: int) -> _Expr:
+                expression_rowid: int, inputs: Any) -> _Expr:
     language = str(expr["language"])
     text = expr.get("text") or {}
     raw_rows = ctx.rows_by_expression.take(lex_id, language)
+    if ctx.keep is None:
+        _digest_expression(inputs, ctx, lex_id, language, raw_rows)
     for row in raw_rows:
         _check_row(row, record_sha)
     rows = [r for r in _ordered_rows(raw_rows) if r.text_md.strip()]
@@ -373,22 +404,30 @@ def _version_row(ctx: _Context, work_rowid: int, rowid: int, record: Mapping[str
 
 def _work(ctx: _Context, work_rowid: int, work: Mapping[str, Any], records: Sequence[dict[str, Any]]) -> None:
     slug = str(work["slug"])
-    ctx.states_before += len(ctx.states)  # a state's key names its work: no state is shared across works
     ctx.states.clear()
     versions = _sort_versions(records)
+    inputs = _work_inputs_digest(ctx, work, versions, ctx.rows_by_expression.peek if ctx.keep else None)
+    if ctx.keep is not None and ctx.keep(work_rowid, slug, inputs.hexdigest()):
+        for record in versions:
+            for expr in record.get("expressions") or []:
+                ctx.rows_by_expression.take(str(record["lex_id"]), str(expr["language"]))
+        return
+    excluded_before = ctx.out.excluded_empty_provisions
     live = [r for r in versions if not is_withdrawn(r.get("events") or [])]
     names = _work_names(ctx, work, live)
     titles = _work_titles(live or versions, work, names)
     texts: dict[str, list[VersionText]] = defaultdict(list)
     text_counts: Counter[str] = Counter()
     languages: set[str] = set()
-    for record in versions:
-        version_rowid = len(ctx.t["versions"]) + 1
+    expressions = 0
+    for position, record in enumerate(versions, 1):
+        version_rowid = _scoped(work_rowid, position, "versions")
         interval = _version_row(ctx, work_rowid, version_rowid, record)
         withdrawn = is_withdrawn(record.get("events") or [])
         for expr in sorted(record.get("expressions") or [], key=lambda e: str(e["language"])):
+            expressions += 1
             built = _expression(ctx, version_rowid, str(record["lex_id"]), str(record["record_sha256"]), expr,
-                                len(ctx.t["expressions"]) + 1)
+                                _scoped(work_rowid, expressions, "expressions"), inputs)
             _provisions(ctx, work_rowid, titles, built)
             languages.add(built.language)
             if built.provisions and not withdrawn:
@@ -412,6 +451,28 @@ def _work(ctx: _Context, work_rowid: int, work: Mapping[str, Any], records: Sequ
     for n in names:
         ctx.t["work_names"].append((work_rowid, n.kind, n.normalized, n.value, n.language))
     ctx.t["work_fts"].append((work_rowid, *fts_columns(names, metadata)))
+    ctx.t["work_inputs"].append((work_rowid, slug, inputs.hexdigest(),
+                                 ctx.out.excluded_empty_provisions - excluded_before, canonical_text(titles)))
+
+
+def _work_inputs_digest(ctx: _Context, work: Mapping[str, Any], versions: Sequence[Mapping[str, Any]],
+                        peek: Callable[[str, str], list[ProvisionRow]] | None) -> Any:
+    """SHA-256 over everything one work's rows are built from (completed by :func:`_expression` when
+    ``peek`` is None): the work and version records, the build context (held works, aliases), and per
+    expression its dataset rows (without their position in the dataset files) and its gap."""
+    h = hashlib.sha256(ctx.context_digest.encode())
+    h.update(canonical_text([dict(work), [dict(r) for r in versions]]).encode())
+    if peek is not None:
+        for record in versions:
+            for expr in sorted(record.get("expressions") or [], key=lambda e: str(e["language"])):
+                lex_id, language = str(record["lex_id"]), str(expr["language"])
+                _digest_expression(h, ctx, lex_id, language, peek(lex_id, language))
+    return h
+
+
+def _digest_expression(h: Any, ctx: _Context, lex_id: str, language: str, rows: Sequence[ProvisionRow]) -> None:
+    gap = ctx.gaps_by_expression.get((lex_id, language))
+    h.update(repr((lex_id, language, gap, [dataclasses.replace(r, order=0) for r in rows])).encode())
 
 
 def _celex(work: Mapping[str, Any], publisher: Publisher) -> str | None:
@@ -460,16 +521,25 @@ def _gaps(gaps: Sequence[GapRow]) -> dict[tuple[str, str], GapRow]:
 
 def assemble_into(out: Sink, publisher: Publisher, works: Sequence[Mapping[str, Any]],
                   versions: Callable[[str], Sequence[dict[str, Any]]], rows: ExpressionRows,
-                  gaps: Sequence[GapRow]) -> None:
+                  gaps: Sequence[GapRow], *, keep: KeepWork | None = None, done: WorkDone | None = None) -> None:
     """Write every table's rows for one publisher into ``out``, one work at a time.
 
     ``works`` are the publisher's works, ``versions(slug)`` a work's version records (read when
-    the work is reached), ``rows`` the publisher's dataset rows and ``gaps`` its gaps.
+    the work is reached), ``rows`` the publisher's dataset rows and ``gaps`` its gaps. With ``keep``
+    (incremental build) a work whose inputs digest ``keep`` accepts is skipped: its rows are already
+    in ``out``'s target. ``done`` is told after every work (progress).
     """
+    held = {str(w["slug"]) for w in works}
+    aliases = _aliases(works, versions)
+    context = digest([publisher.value, sorted(held), sorted(aliases.items())])
     ctx = _Context(publisher=publisher, rows_by_expression=rows, gaps_by_expression=_gaps(gaps),
-                   held_slugs={str(w["slug"]) for w in works}, aliases=_aliases(works, versions), out=out)
-    for work_rowid, work in enumerate(sorted(works, key=lambda w: str(w["slug"])), 1):
+                   held_slugs=held, aliases=aliases, out=out, keep=keep, context_digest=context)
+    ordered = sorted(works, key=lambda w: str(w["slug"]))
+    for work_rowid, work in enumerate(ordered, 1):
+        before = getattr(out, "text_bytes", 0)
         _work(ctx, work_rowid, work, versions(str(work["slug"])))
+        if done is not None:
+            done(work_rowid, len(ordered), getattr(out, "text_bytes", 0) - before)
     left = rows.first_left()
     if left is not None:
         lex_id, language = left

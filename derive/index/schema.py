@@ -215,6 +215,13 @@ DDL: tuple[str, ...] = (
         held_elsewhere INTEGER NOT NULL,
         PRIMARY KEY (expression_rowid, seq)
     ) WITHOUT ROWID""",
+    """CREATE TABLE work_inputs(
+        work_rowid INTEGER PRIMARY KEY REFERENCES works(work_rowid),
+        slug TEXT NOT NULL,
+        inputs_sha256 TEXT NOT NULL,
+        excluded_empty_provisions INTEGER NOT NULL,
+        fts_titles TEXT NOT NULL
+    )""",
     f"""CREATE VIRTUAL TABLE provision_fts USING fts5(
         title, number, heading, text,
         content='', tokenize='{FTS_TOKENIZER}'
@@ -229,6 +236,10 @@ DDL: tuple[str, ...] = (
         content='', tokenize='{FTS_TOKENIZER}'
     )""",
 )
+
+#: Build bookkeeping for incremental builds (``work_inputs``): not content, not in the digest, not
+#: required by readers.
+BUILD_TABLES: tuple[str, ...] = ("work_inputs",)
 
 #: Content tables in digest order, each with the ORDER BY that makes its rows canonical.
 DIGEST_ORDER: tuple[tuple[str, str], ...] = (

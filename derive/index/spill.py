@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from derive.index.inputs import ProvisionRow, provision_row
@@ -71,6 +71,54 @@ class _SpillTable:
         self._conn.execute(f"INSERT INTO {target} SELECT {columns} FROM {self.name} ORDER BY rowid")
 
 
+class _DirectTable(_SpillTable):
+    """Rows appended straight into an index table (incremental build), in batches."""
+
+    def __init__(self, conn: sqlite3.Connection, target: str) -> None:
+        super().__init__(conn, "direct")
+        self.name = target
+
+    def flush(self) -> None:
+        if not self._buffer:
+            return
+        marks = ",".join("?" * len(self._buffer[0]))
+        self._conn.executemany(f"INSERT INTO {self.name} VALUES ({marks})", self._buffer)
+        self._buffer.clear()
+
+
+#: Column lists of the FTS tables as the builder inserts them.
+FTS_TARGETS = {"provision_fts": "provision_fts(rowid, title, number, heading, text)",
+               "work_fts": "work_fts(rowid, identifiers, titles, short_titles, aliases, metadata)"}
+
+
+class DirectSink:
+    """A :class:`derive.index.rows.Sink` writing into the index tables of ``conn`` (incremental build)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+        self._tables: dict[str, _DirectTable] = {}
+        self._texts: list[Row] = []
+        self.excluded_empty_provisions = 0
+        self.text_bytes = 0
+
+    def sink(self, table: str) -> RowSink:
+        if table not in self._tables:
+            self._tables[table] = _DirectTable(self._conn, FTS_TARGETS.get(table, table))
+        return self._tables[table]
+
+    def add_text(self, sha256: str, text: str) -> None:
+        self.text_bytes += len(text)
+        self._texts.append((sha256, *encode(text)))
+        if len(self._texts) >= BATCH:
+            self.flush()
+
+    def flush(self) -> None:
+        for table in self._tables.values():
+            table.flush()
+        self._conn.executemany("INSERT OR IGNORE INTO texts VALUES (?,?,?,?)", self._texts)
+        self._texts.clear()
+
+
 class SpillSink:
     """A :class:`derive.index.rows.Sink` that keeps table rows and texts on disk."""
 
@@ -79,6 +127,7 @@ class SpillSink:
         self._tables: dict[str, _SpillTable] = {}
         self._texts: dict[str, str] = {}
         self.excluded_empty_provisions = 0
+        self.text_bytes = 0
         conn.execute(f"CREATE TABLE {SCHEMA}.s_texts(sha TEXT PRIMARY KEY, body TEXT NOT NULL) WITHOUT ROWID")
 
     def sink(self, table: str) -> RowSink:
@@ -90,6 +139,7 @@ class SpillSink:
         return self._tables[table]
 
     def add_text(self, sha256: str, text: str) -> None:
+        self.text_bytes += len(text)
         self._texts.setdefault(sha256, text)
         if len(self._texts) >= BATCH:
             self._flush_texts()
@@ -114,18 +164,28 @@ class SpilledRows:
         conn.execute(f"CREATE TABLE {SCHEMA}.rows(lex_id TEXT NOT NULL, language TEXT NOT NULL, ord INTEGER NOT NULL,"
                      " src TEXT NOT NULL, body TEXT NOT NULL)")
 
-    def load(self, values: Iterable[tuple[str, dict[str, Any]]], publisher: str) -> None:
-        """Validate every row (as :func:`derive.index.inputs.read_dataset` does); keep the publisher's."""
+    def load(self, values: Iterable[tuple[str, dict[str, Any]]], publisher: str,
+             loaded: Callable[[int], None] | None = None) -> None:
+        """Validate every row (as :func:`derive.index.inputs.read_dataset` does); keep the publisher's.
+
+        ``loaded`` is told the size of each batch of rows read (characters, for progress)."""
         batch: list[tuple[str, str, int, str, str]] = []
+        size = 0
         for where, value in values:
             row = provision_row(value, self._count, where)
             self._count += 1
-            if row.publisher != publisher:
-                continue
-            batch.append((row.lex_id, row.language, row.order, where, json.dumps(value, ensure_ascii=False)))
-            if len(batch) >= BATCH:
+            body = json.dumps(value, ensure_ascii=False)
+            size += len(body) + 1
+            if row.publisher == publisher:
+                batch.append((row.lex_id, row.language, row.order, where, body))
+            if len(batch) >= BATCH or size >= 1 << 22:
                 self._insert(batch)
+                if loaded is not None:
+                    loaded(size)
+                size = 0
         self._insert(batch)
+        if loaded is not None:
+            loaded(size)
 
     def _insert(self, batch: list[tuple[str, str, int, str, str]]) -> None:
         self._conn.executemany(f"INSERT INTO {SCHEMA}.rows VALUES (?,?,?,?,?)", batch)
@@ -133,6 +193,11 @@ class SpilledRows:
 
     def index(self) -> None:
         self._conn.execute(f"CREATE INDEX {SCHEMA}.ix_rows ON rows(lex_id, language, ord)")
+
+    def peek(self, lex_id: str, language: str) -> list[ProvisionRow]:
+        found = self._conn.execute(f"SELECT ord, src, body FROM {SCHEMA}.rows WHERE lex_id = ? AND language = ?"
+                                   " ORDER BY ord", (lex_id, language)).fetchall()
+        return [provision_row(json.loads(body), order, src) for order, src, body in found]
 
     def take(self, lex_id: str, language: str) -> list[ProvisionRow]:
         found = self._conn.execute(f"SELECT ord, src, body FROM {SCHEMA}.rows WHERE lex_id = ? AND language = ?"

@@ -154,6 +154,28 @@ def anchor_article_key(anchor: str) -> str | None:
     return article_key(lowered[4:])
 
 
+#: A ``data:`` URI (RFC 2397): optional media type and parameters, then a comma and the payload up to
+#: whitespace or a closing bracket/quote. Prose such as ``personal data: …`` has no comma right after the
+#: colon and is not matched.
+_DATA_URI = re.compile(r"\bdata:(?:[a-z]+/[\w.+-]+)?(?:;[\w.+=-]+)*,[^\s)\]\"'<>]*", re.IGNORECASE)
+
+
+def fts_text(text: str) -> str:
+    """The text a provision contributes to ``provision_fts``: its wording with every ``data:`` URI removed.
+
+    Inline images (base64 ``data:`` URIs) would otherwise put thousands of junk terms in the index;
+    the stored text (``texts``) keeps them verbatim.
+    """
+    if "ata:" not in text and "ATA:" not in text:
+        return text
+    return _DATA_URI.sub(" ", text)
+
+
+def fts_number(num: str | None, anchor: str) -> str:
+    """The ``number`` column of ``provision_fts``: the provision number and its anchor as words."""
+    return " ".join(p for p in (num, anchor.replace("_", " ")) if p)
+
+
 def fts_string(token: str) -> str:
     """One FTS5 string literal (double quotes doubled, NUL characters dropped)."""
     return '"' + token.replace("\x00", "").replace('"', '""') + '"'

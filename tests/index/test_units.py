@@ -113,3 +113,11 @@ def test_history_states_and_renumbering() -> None:
     assert states[("art_2", 1)][6] == "b2"
     events = [(e[4], e[5], e[6]) for e in history.events]
     assert events == [("renumbered", "art_4", "art_3")]
+
+
+def test_data_uris_are_kept_out_of_the_fts_text() -> None:
+    from derive.index.text import fts_text
+
+    text = "Personal data: kept ![logo](data:image/png;base64,iVBORw0KGgo+/AAA=) and DATA:,plain end"
+    assert fts_text(text) == "Personal data: kept ![logo]( ) and   end"
+    assert fts_text("no uri here") == "no uri here"
