@@ -8,8 +8,8 @@ import sqlite3
 from pathlib import Path
 
 from corpus_tree import CorpusTree
-from derive.index import build_from_paths, verify_index
-from derive.index.build import BuildResult
+from derive.index.build import BuildResult, build_from_paths
+from derive.index.verify import verify_index
 from legal.ids import Publisher
 from tests.index.pipeline import BUILT_AT, FixtureBuild
 
