@@ -102,7 +102,7 @@ _RELATIVE: tuple[tuple[str, re.Pattern[str]], ...] = (
                               r"(?:im\s+)?(?:letzten|vergangenen|vorigen)\s+monat)\b")),
     ("this_month", re.compile(r"\b(?:this\s+month|ce\s+mois[\s-]+ci|(?:in\s+)?diesem\s+monat)\b")),
     ("last_week", re.compile(r"\b(?:last\s+week|la\s+semaine\s+(?:derniere|passee)|"
-                             r"(?:in\s+der\s+)?(?:letzten|vergangenen|vorigen)\s+woche)\b")),
+                             r"(?:in\s+der\s+)?(?:letzte|letzten|vergangene|vergangenen|vorige|vorigen)\s+woche)\b")),
     ("yesterday", re.compile(r"\b(?:yesterday|gestern)\b")),
     ("hier", re.compile(r"\bhier\b")),
     ("today", re.compile(r"\b(?:today|aujourd\s*'?\s*hui|heute|currently|at\s+present|actuellement|"

@@ -114,10 +114,10 @@ def first_sentence(question: str) -> str:
     return text.strip()
 
 
-def _clause_spans(text: str) -> list[tuple[int, int]]:
-    """Spans of the explicit compound parts of the first own sentence, in the reader's order."""
-    stripped = text.strip()
-    lead = text.index(stripped) if stripped else 0
+def _clause_spans(text: str, offset: int = 0) -> list[tuple[int, int]]:
+    """Spans of the explicit compound parts of the first own sentence (from ``offset``)."""
+    stripped = text[offset:].strip()
+    lead = text.index(stripped, offset) if stripped else offset
     first = next((m for m in [_SENTENCE.search(stripped)] if m), None)
     end = lead + (first.start() if first else len(stripped))
     spans: list[tuple[int, int]] = []
@@ -342,20 +342,31 @@ def propose(request: PlannerRequest) -> dict[str, Any]:
     """The planner output (same shape a model submits) for one request."""
     question = effective_question(request)
     own = own_words(question).text
-    spans = _clause_spans(own)
     reading = request.reading
     choice = reading.choice.isoformat() if reading.choice else None
-    instants = reading.usable
+    spans = _clause_spans(own)
+    operations = _operations(request, own, spans, reading.usable, choice)
+    framing_end = spans[-1][1]
+    if all(op["tool"] == "clarification" for op in operations) and own[:framing_end] != question[:framing_end] \
+            and own[framing_end:].strip():
+        # The first sentence only introduced a quoted passage: the request is the next own sentence.
+        spans = _clause_spans(own, framing_end + 1)
+        operations = _operations(request, own, spans, reading.usable, choice)
+    kept = [op for op in operations if op["tool"] != "clarification"]
+    operations = kept or operations[:1]
+    legal = [op for op in operations if op["tool"] not in ("clarification", "legal_boundary")]
+    return {"operations": operations, "synthesis": bool(legal) and wants_synthesis(question)}
+
+
+def _operations(request: PlannerRequest, own: str, spans: list[tuple[int, int]],
+                instants: list[DateMention], choice: str | None) -> list[dict[str, Any]]:
     operations = []
     for i, (start, stop) in enumerate(spans[:8]):
         last = i == len(spans[:8]) - 1
         # Dates of later own sentences belong to the last clause (never to a new operation).
         mine = tuple(m for m in instants if start <= m.start < stop or (last and m.start >= stop))
         operations.append(classify(request, own[start:stop].strip(), mine, choice))
-    kept = [op for op in operations if op["tool"] != "clarification"]
-    operations = kept or operations[:1]
-    legal = [op for op in operations if op["tool"] not in ("clarification", "legal_boundary")]
-    return {"operations": operations, "synthesis": bool(legal) and wants_synthesis(question)}
+    return operations
 
 
 @dataclass

@@ -119,7 +119,7 @@ def test_date_never_stated_is_widened_to_the_year_window(model: Model) -> None:
                                                "to_date": "2024-12-31", "anchor": "art_92"})]
     plan = next(t for t in outcome.body["trace"] if t["phase"] == "operation_plan")
     assert "as_of.date widened_to_stated_period" in plan["operations"][0]["repairs"]
-    assert "whole year" in outcome.body["reply"]
+    assert "a period rather than a day" in outcome.body["reply"]
 
 
 def test_snapshot_of_a_bare_year_becomes_a_clarification(model: Model) -> None:
