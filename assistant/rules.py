@@ -22,7 +22,8 @@ from assistant.text import normalize
 from assistant.untrusted import own_words
 from legal.publishers import registry as publisher_registry
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=\S)|\n\s*\n")
+# A sentence ends at . ! ? — not after an ordinal day ("am 1. Januar") or "Art.".
+_SENTENCE = re.compile(r"(?<=[.!?])(?<!\d\.)(?<![Aa]rt\.)(?<!No\.)\s+(?=\S)|\n\s*\n")
 # Explicit compounds only: "; then", ", then", "and then", "puis"/"ensuite" as conjunctions,
 # "und dann"/", dann". A bare adverbial "then" ("the text in force then") never splits.
 _COMPOUND = re.compile(
@@ -63,17 +64,19 @@ CHANGES = ("changed", "changes", "change ", "modified", "amended", "modifie", "m
 WHEN = ("when did", "when was", "when were", "quand", "a quelle date", "wann", "seit wann")
 POPULATION = ("which laws", "what laws", "which acts", "which instruments", "what instruments",
               "which regulations", "quelles lois", "quels textes", "quels actes", "laws changed",
-              "laws were", "lois ont")
+              "laws were", "lois ont", "welche gesetze", "welche rechtsakte", "welche texte", "welche eu rechtsakte",
+              "welche verordnungen")
 IN_FORCE = ("in force", "en vigueur", "applicable on", "applicable at", "in kraft")
 CITED_BY = ("cite", "cites", "citing", "cited", "refer to", "refers to", "referring to",
             "references to", "citent", "renvoient", "mentionnent", "point to")
 PROVENANCE = ("provenance", "verify", "verification", "signature", "where does", "origin",
               "record hash", "verifier")
 DIFF = ("compare", "comparison", "difference", "differences", "diff ", "comparer", "comparez",
-        "difference entre", "differe")
+        "difference entre", "differe", "vergleiche", "vergleich", "unterschied", "unterschiede")
 HISTORY = ("history", "historique", "how has", "evolved", "evolution", "over time", "changed over",
            "geschichte", "verlauf", "entwicklung")
-TIMELINE = ("timeline", "versions", "version list", "consolidations", "chronologie",
+TIMELINE = ("timeline", "versions", "version list", "consolidations", "chronologie", "versionen", "fassungen",
+            "zeitleiste",
             "when was", "amendments", "consolidated versions")
 SEARCH = ("find", "search", "laws about", "which laws mention", "recherche", "cherche", "textes sur",
           "lois sur", "about ", "concerning", "relating to", "suche", "finde")
@@ -305,12 +308,19 @@ def _undated(clause: _Clause) -> str:
     return " ".join(text.split()) or clause.raw
 
 
+_LEADING_SEARCH = re.compile(r"^(?:please\s+)?(?:find|search|look\s+for|cherche|recherche|trouve|suche|finde)\b")
+
+
 def classify(request: PlannerRequest, raw: str, mentions: tuple[DateMention, ...] = (),
              choice: str | None = None) -> dict[str, Any]:
     """One operation for one clause."""
     clause = _Clause(raw, normalize(raw), mentions, choice)
     if _has(clause.norm, BOUNDARY):
         return {"tool": "legal_boundary", "arguments": {"reason": _BOUNDARY_REASON}}
+    if _LEADING_SEARCH.match(clause.norm):
+        found = _search(clause)
+        if found is not None:
+            return found
     corpus = _corpus_operation(request, clause)
     if corpus is not None:
         return corpus

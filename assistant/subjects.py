@@ -57,7 +57,7 @@ _EU_NUMBER = re.compile(
 )
 _EU_BARE_NUMBER = re.compile(r"(?<![\w/])((?:19|20)\d{2})/(\d{1,4})(?![\w/])")
 _ARTICLE = re.compile(
-    r"\b(?:article|articles|art)\s((?:[a-z]\s)?\d+[a-z]*(?:\s\d+)*(?:\s(?:bis|ter|quater))?|premier)\b"
+    r"\b(?:article|articles|art|artikel|artikels)\s((?:[a-z]\s)?\d+[a-z]*(?:\s\d+)*(?:\s(?:bis|ter|quater))?|premier)\b"
 )
 _MONTHS = (
     "janvier fevrier mars avril mai juin juillet aout septembre octobre novembre decembre "
