@@ -33,7 +33,7 @@ Kind = Literal["day", "month", "year", "window", "invalid", "unanchored"]
 Role = Literal["instant", "citation"]
 
 _MONTH_WORDS: dict[str, int] = {}
-for _number, _names in enumerate((
+for _month_number, _names in enumerate((
     "janvier january januar janner jan janv",
     "fevrier february februar feb fev fevr",
     "mars march marz maerz mar",
@@ -48,7 +48,7 @@ for _number, _names in enumerate((
     "decembre december dezember dec dez",
 ), start=1):
     for _name in _names.split():
-        _MONTH_WORDS[_name] = _number
+        _MONTH_WORDS[_name] = _month_number
 
 _MONTH = r"(?P<month>" + "|".join(sorted(_MONTH_WORDS, key=len, reverse=True)) + r")\.?"
 _ORD = r"(?:er|re|eme|st|nd|rd|th|\.)?"

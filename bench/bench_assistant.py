@@ -245,7 +245,8 @@ def run(cases_path: Path | str | None = None, index_dir: Path | str | None = Non
                "planner": assistant.planner_kind, "core": core_label,
                "failed": [r.case_id for r in scored if not r.passed],
                "categories": by_category(results)}
-    for name, row in summary["categories"].items():
+    categories = by_category(results)
+    for name, row in categories.items():
         out(f"  {name:<16} {row['passed']:>3}/{row['scored']:<3} {row['rate']:.3f}")
     out(f"assistant eval: {passed}/{len(scored)} passed, score {summary['score']:.3f} "
         f"(planner={summary['planner']}, core={core_label})")
