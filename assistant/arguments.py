@@ -21,7 +21,7 @@ from legal.errors import RequestError
 VIOLATION_CLASSES = frozenset({
     "unknown_operation", "reversed_window", "wrong_type", "unparsable_instant", "unparsable_date",
     "missing_work_identity", "unsupported_argument", "unsupported_value", "missing_required",
-    "out_of_bounds", "server_owned", "unoffered_subject", "other",
+    "out_of_bounds", "server_owned", "unoffered_subject", "invented_date", "other",
 })
 #: Violations a correction turn would only "fix" by choosing the answer: never retried.
 NOT_RETRIED = frozenset({"unparsable_instant", "reversed_window"})

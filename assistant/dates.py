@@ -1,4 +1,6 @@
-"""The date guard: every planned instant is re-derived from the reader's own words.
+"""Superseded by date provenance (`assistant/provenance.py`, ADR 0012); kept for its helpers.
+
+The former date guard: every planned instant re-derived from the reader's own words.
 
 For each point-in-time operation (``as_of``, ``in_force_on``) the guard asks whether the
 planned day is one the turn states. If it is not, and the turn carries a bare year equal to

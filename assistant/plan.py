@@ -12,12 +12,15 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assistant.arguments import PlanViolation
 from assistant.catalog import INVENTORY_TOOLS, POLICIES
 from assistant.vocab import Disposition, Effect, ResultClass
 from legal.errors import IntegrityError
+
+if TYPE_CHECKING:
+    from assistant.provenance import DateSource
 
 MAX_OPERATIONS = 8
 MAX_ARGUMENT_BYTES = 32_768
@@ -51,6 +54,7 @@ class RequestedOperation:
     arguments_json: bytes
     effects: frozenset[Effect]
     repairs: tuple[str, ...] = ()
+    dates: tuple[DateSource, ...] = ()
 
     @classmethod
     def create(cls, request_id: str, index: int, tool: str, arguments: Mapping[str, Any],
@@ -83,7 +87,11 @@ class RequestedOperation:
         """A new operation at the same position (the original is untouched)."""
         repairs = (*self.repairs, repair) if repair else self.repairs
         return replace(self, tool=tool, arguments_json=canonical_arguments(arguments),
-                       effects=POLICIES[tool].declared_effects, repairs=repairs)
+                       effects=POLICIES[tool].declared_effects, repairs=repairs, dates=())
+
+    def with_dates(self, dates: tuple[DateSource, ...]) -> RequestedOperation:
+        """The same operation carrying the provenance of each of its dates."""
+        return replace(self, dates=tuple(dates))
 
     def check_effects(self, produced: Iterable[Effect]) -> frozenset[Effect]:
         """``produced`` if it lies inside the frozen declaration, else raise."""
@@ -102,6 +110,7 @@ class RequestedOperation:
             "disposition": self.disposition.value if self.disposition else None,
             "arguments": self.arguments, "effects": sorted(e.value for e in self.effects),
             "repairs": list(self.repairs),
+            **({"dates": [d.to_dict() for d in self.dates]} if self.dates else {}),
         }
 
 

@@ -157,16 +157,97 @@ BUILDERS: Mapping[str, Builder] = {
 }
 
 
+MAX_DETAIL = 240
+MAX_LISTED = 5
+LANGUAGE_NAMES = {"en": {"fr": "French", "en": "English", "de": "German", "lb": "Luxembourgish"},
+                  "fr": {"fr": "français", "en": "anglais", "de": "allemand", "lb": "luxembourgeois"}}
+FACTS = {
+    "en": {
+        "asked": " (asked for {instant})",
+        "provisional": "The answer is provisional: the publisher record of this date may still change.",
+        "same_day": "The publisher also holds a withdrawn state starting the same day ({count}); Lex answered "
+                    "with the live state.",
+        "withdrawn": "This state has been withdrawn by the publisher.",
+        "language_held": "You asked for the {language} text; it is the text shown.",
+        "language_missing": "You asked for the {language} text; the publisher holds none for this state "
+                            "(held: {held}).",
+        "more": "… and {more} more ({total} in all).",
+    },
+    "fr": {
+        "asked": " (demandé pour {instant})",
+        "provisional": "La réponse est provisoire : l'enregistrement de l'éditeur pour cette date peut encore "
+                       "changer.",
+        "same_day": "L'éditeur détient aussi un état retiré commençant le même jour ({count}) ; Lex a répondu "
+                    "avec l'état non retiré.",
+        "withdrawn": "Cet état a été retiré par l'éditeur.",
+        "language_held": "Vous avez demandé le texte en {language} ; c'est le texte affiché.",
+        "language_missing": "Vous avez demandé le texte en {language} ; l'éditeur n'en détient pas pour cet "
+                            "état (détenu : {held}).",
+        "more": "… et {more} de plus ({total} au total).",
+    },
+}
+
+
+def _instant_of(args: Mapping[str, Any]) -> str | None:
+    if args.get("date") or args.get("as_of"):
+        return str(args.get("date") or args.get("as_of"))
+    if args.get("from_date") and args.get("to_date"):
+        return f"{args['from_date']}..{args['to_date']}"
+    return None
+
+
+def bounded(detail: str, facts: Mapping[str, str]) -> str:
+    """A gap detail kept short: at most five listed items with a count, at most ~240 characters."""
+    parts = [p.strip() for p in detail.split(",")]
+    if len(parts) > MAX_LISTED and len(detail) > MAX_DETAIL:
+        return ", ".join(parts[:MAX_LISTED]) + " " + facts["more"].format(more=len(parts) - MAX_LISTED,
+                                                                          total=len(parts))
+    return detail if len(detail) <= MAX_DETAIL else detail[:MAX_DETAIL].rstrip() + "…"
+
+
+def state_facts(tool: str, payload: Mapping[str, Any], args: Mapping[str, Any], locale: str) -> list[str]:
+    """Provisional, same-day, withdrawn and requested-language facts of one answer."""
+    facts = FACTS.get(locale, FACTS["en"])
+    out: list[str] = []
+    if payload.get("provisional") is True or any(s.get("provisional") is True for s in cp.sections(payload)):
+        out.append(facts["provisional"])
+    twins = payload.get("withdrawn_same_day")
+    if isinstance(twins, list) and twins:
+        out.append(facts["same_day"].format(count=len(twins)))
+    version = payload.get("version")
+    if isinstance(version, Mapping) and version.get("withdrawn") is True:
+        out.append(facts["withdrawn"])
+    asked = args.get("language")
+    if isinstance(asked, str) and tool in ("as_of", "diff", "article_history"):
+        names = LANGUAGE_NAMES.get(locale, LANGUAGE_NAMES["en"])
+        held = payload.get("available_languages")
+        shown = cp.first(payload, "language")
+        if shown == asked or (isinstance(held, list) and asked in held
+                              and not payload.get("text_unavailable_reason")):
+            out.append(facts["language_held"].format(language=names.get(asked, asked)))
+        else:
+            listed = ", ".join(str(x) for x in held) if isinstance(held, list) and held else "-"
+            out.append(facts["language_missing"].format(language=names.get(asked, asked), held=listed))
+    return out
+
+
 def named_line(tool: str, payload: Mapping[str, Any], outcome: LegalOutcome, args: Mapping[str, Any],
                locale: str = "en", known_title: str | None = None) -> str:
-    """The one named sentence of a completed legal operation: instrument and instant always named."""
+    """The one named sentence of a completed legal operation: instrument and instant always named,
+    then the state facts (provisional, same-day, withdrawn, requested language)."""
     texts = TEMPLATES.get(locale, TEMPLATES["en"])
+    facts = FACTS.get(locale, FACTS["en"])
     name = _name(payload, args.get("work"), known_title, texts)
+    extra = state_facts(tool, payload, args, locale)
     if outcome in GAP_OUTCOMES:
         detail = cp.first(payload, "detail", "hint", "text_unavailable_reason")
         subject = texts["gap_subject"].format(name=name) if args.get("work") or cp.first(payload, "work") else ""
+        instant = _instant_of(args)
         head = texts["gap"].format(tool=tool.replace("_", " "), subject=subject,
                                    outcome=outcome.value.replace("_", " "))
-        return head + (f" {detail}" if isinstance(detail, str) else "")
+        if instant:
+            head = head[:-1] + facts["asked"].format(instant=instant) + "."
+        line = head + (f" {bounded(detail, facts)}" if isinstance(detail, str) else "")
+        return " ".join([line, *extra])
     key, values = BUILDERS[tool](payload, args, texts)
-    return texts[key].format(name=name, **values)
+    return " ".join([texts[key].format(name=name, **values), *extra])

@@ -15,45 +15,83 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from assistant.dates import free_years, ordered_days
+from assistant.datereader import DateMention
 from assistant.planning import PlannerRequest, PlanningResult, gate_plan
 from assistant.subjects import CHOICE_PREFIX
 from assistant.text import normalize
+from assistant.untrusted import own_words
 from legal.publishers import registry as publisher_registry
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'«(])")
-_COMPOUND = re.compile(r"\s*(?:;|\band then\b|\bthen\b|\bpuis\b|\bensuite\b|\band also\b|\bas well as\b)\s*",
-                       re.IGNORECASE)
+# A sentence ends at . ! ? — not after an ordinal day ("am 1. Januar") or "Art.".
+_SENTENCE = re.compile(r"(?<=[.!?])(?<!\d\.)(?<![Aa]rt\.)(?<!No\.)\s+(?=\S)|\n\s*\n")
+# Explicit compounds only: "; then", ", then", "and then", "puis"/"ensuite" as conjunctions,
+# "und dann"/", dann". A bare adverbial "then" ("the text in force then") never splits.
+_COMPOUND = re.compile(
+    r"\s*(?:;\s*(?:and\s+)?(?:then\s+|puis\s+|ensuite\s+|dann\s+|danach\s+)?|,\s*(?:and\s+)?then\b|"
+    r"\band\s+then\b|,?\s*\bet\s+(?:puis|ensuite)\b|,\s*(?:puis|ensuite)\b(?!\s*-?\s*je)|"
+    r"\bpuis\b(?!\s*-?\s*je)(?=\s+\w+\s)|,?\s*\bund\s+(?:dann|danach)\b|,\s*(?:dann|danach)\b|"
+    r"\band\s+also\b|\bas\s+well\s+as\b)\s*",
+    re.IGNORECASE)
 
 BOUNDARY = (
+    # English
     "should i", "should we", "do i have to", "do i need to", "must i", "am i ", "are we ",
     "compliant", "comply", "legal advice", "advise", "recommend", "my company", "my employer",
-    "my landlord", "can i ", "may i ", "how can i avoid", "how do i avoid", "evade", "loophole",
-    "dois je", "devons nous", "suis je", "conseil juridique", "conforme", "puis je",
-    "est ce que je", "mon employeur", "ma societe",
+    "my landlord", "my tenant", "my rent", "my boss", "my contract", "my lease", "can i ", "may i ",
+    "how can i avoid", "how do i avoid", "evade", "loophole", "is it legal", "am i allowed",
+    "can my", "can they", "sue ", "lawsuit", "my rights",
+    # French
+    "dois je", "devons nous", "suis je", "conseil juridique", "conforme", "puis je", "est ce que je",
+    "mon employeur", "ma societe", "mon entreprise", "mon proprietaire", "mon bailleur", "mon locataire",
+    "mon loyer", "mon bail", "mon patron", "mon contrat", "peut il ", "peut elle ", "ai je le droit",
+    "ai je droit", "est ce legal", "est il legal", "est ce permis", "a t il le droit", "a t elle le droit",
+    "que risque", "je risque", "suis je oblige", "mes droits", "attaquer en justice", "porter plainte",
+    # German
+    "muss ich", "darf ich", "kann ich", "soll ich", "sollte ich", "bin ich", "mein vermieter",
+    "meine vermieterin", "meine miete", "mein mieter", "mein arbeitgeber", "mein chef", "mein vertrag",
+    "darf mein", "darf meine", "ist es legal", "ist das legal", "ist es erlaubt", "rechtsberatung",
+    "rechtlich beraten", "meine rechte", "verklagen",
 )
 COVERAGE = ("coverage", "couverture", "what do you hold", "what does lex hold", "which publishers",
-            "what corpus", "quelles sources", "what is held", "corpus held")
+            "what corpus", "quelles sources", "what is held", "corpus held", "sources loaded",
+            "loaded sources", "which sources", "what sources", "what data", "what is loaded",
+            "what do you have", "which corpora", "what corpora", "is loaded", "are loaded",
+            "sources chargees", "quelles donnees", "qu est ce qui est charge", "quels corpus",
+            "que contient", "welche quellen", "welche daten", "geladen", "abdeckung", "welche korpora")
 CHANGES = ("changed", "changes", "change ", "modified", "amended", "modifie", "modifies", "modifiee",
-           "modifiees", "changements", "churn")
+           "modifiees", "changements", "churn", "change", "amend", "geandert", "anderungen", "anderung",
+           "modifications", "modification")
+WHEN = ("when did", "when was", "when were", "quand", "a quelle date", "wann", "seit wann")
 POPULATION = ("which laws", "what laws", "which acts", "which instruments", "what instruments",
               "which regulations", "quelles lois", "quels textes", "quels actes", "laws changed",
-              "laws were", "lois ont")
-IN_FORCE = ("in force", "en vigueur", "applicable on", "applicable at")
+              "laws were", "lois ont", "welche gesetze", "welche rechtsakte", "welche texte", "welche eu rechtsakte",
+              "welche verordnungen")
+IN_FORCE = ("in force", "en vigueur", "applicable on", "applicable at", "in kraft")
 CITED_BY = ("cite", "cites", "citing", "cited", "refer to", "refers to", "referring to",
             "references to", "citent", "renvoient", "mentionnent", "point to")
 PROVENANCE = ("provenance", "verify", "verification", "signature", "where does", "origin",
               "record hash", "verifier")
 DIFF = ("compare", "comparison", "difference", "differences", "diff ", "comparer", "comparez",
-        "difference entre", "differe")
-HISTORY = ("history", "historique", "how has", "evolved", "evolution", "over time", "changed over")
-TIMELINE = ("timeline", "versions", "version list", "consolidations", "chronologie",
+        "difference entre", "differe", "vergleiche", "vergleich", "unterschied", "unterschiede")
+HISTORY = ("history", "historique", "how has", "evolved", "evolution", "over time", "changed over",
+           "geschichte", "verlauf", "entwicklung")
+TIMELINE = ("timeline", "versions", "version list", "consolidations", "chronologie", "versionen", "fassungen",
+            "zeitleiste",
             "when was", "amendments", "consolidated versions")
 SEARCH = ("find", "search", "laws about", "which laws mention", "recherche", "cherche", "textes sur",
-          "lois sur", "about ", "concerning", "relating to")
-EXPLICIT_SEARCH = ("find", "search", "mention", "mentions", "recherche", "cherche", "trouve")
-SYNTHESIS = ("explain", "summarise", "summarize", "summary", "describe", "resume", "resumer",
-             "explique", "expliquer", "decris", "decrire")
+          "lois sur", "about ", "concerning", "relating to", "suche", "finde")
+EXPLICIT_SEARCH = ("find", "search", "mention", "mentions", "recherche", "cherche", "trouve", "suche", "finde")
+# Only an explicit request to explain or summarise asks for prose ("describe" does not).
+SYNTHESIS = ("explain", "summarise", "summarize", "summary", "resume", "resumer", "explique",
+             "expliquer", "erklare", "erklaren", "zusammenfassung", "fasse")
+LANGUAGES = {
+    "fr": ("in french", "en francais", "auf franzosisch", "french text", "texte francais", "version francaise",
+           "franzosische fassung"),
+    "en": ("in english", "en anglais", "auf englisch", "english text", "english version", "version anglaise"),
+    "de": ("in german", "en allemand", "auf deutsch", "german text", "german version", "version allemande",
+           "deutsche fassung"),
+    "lb": ("in luxembourgish", "en luxembourgeois", "auf luxemburgisch"),
+}
 
 _CLARIFY = {
     "en": ("Which law, date or topic should Lex look at?",
@@ -71,13 +109,39 @@ def _has(text: str, words: Sequence[str]) -> bool:
 
 
 def first_sentence(question: str) -> str:
-    return _SENTENCE.split(question.strip(), maxsplit=1)[0]
+    """The first non-empty sentence of the reader's own words (quotes and injections blanked)."""
+    text = own_words(question).text
+    for part in _SENTENCE.split(text.strip()):
+        if part.strip():
+            return part
+    return text.strip()
+
+
+def _clause_spans(text: str, offset: int = 0) -> list[tuple[int, int]]:
+    """Spans of the explicit compound parts of the first own sentence (from ``offset``)."""
+    stripped = text[offset:].strip()
+    lead = text.index(stripped, offset) if stripped else offset
+    first = next((m for m in [_SENTENCE.search(stripped)] if m), None)
+    end = lead + (first.start() if first else len(stripped))
+    spans: list[tuple[int, int]] = []
+    cursor = lead
+    for m in _COMPOUND.finditer(text, lead, end):
+        spans.append((cursor, m.start()))
+        cursor = m.end()
+    spans.append((cursor, end))
+    kept: list[tuple[int, int]] = []
+    for start, stop in spans:
+        if len(text[start:stop].split()) < 2 and kept:
+            kept[-1] = (kept[-1][0], stop)  # a fragment joins the clause before it
+        elif text[start:stop].strip():
+            kept.append((start, stop))
+    return kept or [(lead, end)]
 
 
 def clauses(question: str) -> list[str]:
-    """The explicit compound parts of the first sentence, in the reader's order."""
-    parts = [p.strip() for p in _COMPOUND.split(first_sentence(question)) if p and p.strip()]
-    return parts or [question.strip()]
+    """The explicit compound parts of the first own sentence, in the reader's order."""
+    text = own_words(question).text
+    return [text[a:b].strip() for a, b in _clause_spans(text)] or [question.strip()]
 
 
 def wants_synthesis(question: str) -> bool:
@@ -88,8 +152,22 @@ def wants_synthesis(question: str) -> bool:
 class _Clause:
     raw: str
     norm: str
-    days: list[str]
-    years: list[int]
+    mentions: tuple[DateMention, ...] = ()
+    choice: str | None = None
+
+    @property
+    def days(self) -> list[str]:
+        if self.choice:
+            return [self.choice]
+        return [m.first.isoformat() for m in self.mentions if m.is_day and m.first]
+
+    @property
+    def windows(self) -> list[DateMention]:
+        return [] if self.choice else [m for m in self.mentions if m.is_window]
+
+    @property
+    def years(self) -> list[int]:
+        return [m.first.year for m in self.windows if m.kind == "year" and m.first]
 
 
 def _subject_ref(request: PlannerRequest, clause: _Clause) -> str | None:
@@ -103,21 +181,42 @@ def _subject_ref(request: PlannerRequest, clause: _Clause) -> str | None:
 
 
 def _window(clause: _Clause) -> dict[str, str] | None:
-    if len(clause.days) >= 2:
-        return {"from_date": clause.days[0], "to_date": clause.days[1]}
-    if len(clause.years) >= 2:
-        return {"from_date": f"{clause.years[0]}-01-01", "to_date": f"{clause.years[1]}-12-31"}
-    if len(clause.years) == 1 and not clause.days:
-        return {"from_date": f"{clause.years[0]}-01-01", "to_date": f"{clause.years[0]}-12-31"}
+    """A from/to window from the clause's own dates (days, periods, or both)."""
+    edges: list[tuple[str, str]] = []
+    for m in clause.mentions:
+        if m.first and m.last:
+            edges.append((m.first.isoformat(), m.last.isoformat()))
+    if clause.choice:
+        edges = [(clause.choice, clause.choice)]
+    if len(edges) >= 2:
+        return {"from_date": edges[0][0], "to_date": edges[1][1]}
+    if len(edges) == 1:
+        return {"from_date": edges[0][0], "to_date": edges[0][1]}
+    return None
+
+
+def _diff_window(clause: _Clause) -> dict[str, str] | None:
+    """Two instants in date order: days as stated, periods by their outer edges."""
+    days = sorted(clause.days)
+    if len(days) >= 2:
+        return {"from_date": days[0], "to_date": days[-1]}
+    if len(clause.mentions) >= 2:
+        return _window(clause)
     return None
 
 
 def _instant(clause: _Clause) -> dict[str, str]:
-    if clause.days:
-        return {"date": clause.days[0]}
-    if clause.years:
-        return {"date": f"{clause.years[0]}-12-31"}
-    return {}
+    """The one stated day; a period alone is left to the gate (widened or clarified there)."""
+    return {"date": clause.days[0]} if clause.days else {}
+
+
+def _language(clause: _Clause, request: PlannerRequest, tool: str) -> dict[str, str]:
+    """The text language the reader asked for, when the operation takes one."""
+    spec = request.catalog.spec(tool)
+    if spec is None or "language" not in spec.arguments:
+        return {}
+    asked = [code for code, words in LANGUAGES.items() if _has(clause.norm, words)]
+    return {"language": asked[0]} if len(asked) == 1 else {}
 
 
 def _scope(clause: _Clause) -> dict[str, str]:
@@ -127,6 +226,12 @@ def _scope(clause: _Clause) -> dict[str, str]:
 
 
 def _work_operation(request: PlannerRequest, clause: _Clause, ref: str) -> dict[str, Any]:
+    op = _work_operation_core(request, clause, ref)
+    op["arguments"].update(_language(clause, request, op["tool"]))
+    return op
+
+
+def _work_operation_core(request: PlannerRequest, clause: _Clause, ref: str) -> dict[str, Any]:
     text = clause.norm
     article = request.authority.article_number if request.authority else None
     offered = request.offered
@@ -136,20 +241,21 @@ def _work_operation(request: PlannerRequest, clause: _Clause, ref: str) -> dict[
         lex_refs = request.refs_for.get("lex_id", [])
         return {"tool": "provenance", "arguments": {"subject_ref": lex_refs[0]}}
     window = _window(clause)
-    two_instants = len(clause.days) >= 2 or len(clause.years) >= 2
-    if (_has(text, DIFF) or _has(text, CHANGES)) and two_instants and window:
-        return {"tool": "diff", "arguments": {"subject_ref": ref, **window}}
-    if article and _has(text, HISTORY):
+    two_instants = _diff_window(clause)
+    if (_has(text, DIFF) or _has(text, CHANGES)) and two_instants and not _has(text, WHEN):
+        return {"tool": "diff", "arguments": {"subject_ref": ref, **two_instants}}
+    when_changed = _has(text, WHEN) and (_has(text, CHANGES) or _has(text, TIMELINE))
+    if article and (_has(text, HISTORY) or when_changed or (_has(text, CHANGES) and not clause.days)):
         args: dict[str, Any] = {"subject_ref": ref}
-        if window and (clause.years or len(clause.days) >= 2):
+        if window and not clause.days:
             args.update(window)
         return {"tool": "article_history", "arguments": args}
-    if _has(text, TIMELINE) or _has(text, HISTORY) or _has(text, PROVENANCE):
+    if when_changed or _has(text, TIMELINE) or _has(text, HISTORY) or _has(text, PROVENANCE) or (
+            _has(text, CHANGES) and not clause.mentions):
         return {"tool": "timeline", "arguments": {"subject_ref": ref}}
-    # A bare year is planned naively (its last day); the date guard then widens it to the
-    # year's window and discloses that, exactly as for a model's plan.
+    # A period with no day is left undated: the gate widens it to the period and says so.
     args = {"subject_ref": ref, **_instant(clause)}
-    if _has(text, ("outline", "table of contents", "sommaire", "structure")):
+    if _has(text, ("outline", "table of contents", "sommaire", "structure", "inhaltsverzeichnis")):
         args["mode"] = "outline"
     return {"tool": "as_of", "arguments": args}
 
@@ -157,10 +263,10 @@ def _work_operation(request: PlannerRequest, clause: _Clause, ref: str) -> dict[
 def _corpus_operation(request: PlannerRequest, clause: _Clause) -> dict[str, Any] | None:
     text = clause.norm
     if _has(text, COVERAGE):
-        return {"tool": "coverage", "arguments": {}}
+        return {"tool": "coverage", "arguments": {**_scope(clause)}}
     window = _window(clause)
     if _has(text, CHANGES) and window and (_has(text, POPULATION) or request.authority is None):
-        order = "by_churn" if _has(text, ("most", "le plus", "les plus", "churn")) else "by_date"
+        order = "by_churn" if _has(text, ("most", "le plus", "les plus", "churn", "am meisten")) else "by_date"
         return {"tool": "changes_in_period",
                 "arguments": {**window, "order": order, **_scope(clause)}}
     if _has(text, IN_FORCE) and (request.authority is None or _has(text, POPULATION)):
@@ -187,14 +293,34 @@ def search_terms(raw: str) -> str:
 def _search(clause: _Clause) -> dict[str, Any] | None:
     if not _has(clause.norm, SEARCH) or len(clause.norm.split()) < 2:
         return None
-    return {"tool": "search", "arguments": {"query": search_terms(clause.raw)}}
+    args: dict[str, Any] = {"query": search_terms(_undated(clause))}
+    if clause.days:
+        args.update({"time_scope": "as_of", "as_of": clause.days[0]})
+    return {"tool": "search", "arguments": args}
 
 
-def classify(request: PlannerRequest, raw: str) -> dict[str, Any]:
+def _undated(clause: _Clause) -> str:
+    """The clause without its date words (a date is a filter, not a search term)."""
+    text = clause.raw
+    for mention in sorted(clause.mentions, key=lambda m: -len(m.text)):
+        text = text.replace(mention.text, " ")
+    text = re.sub(r"\b(?:on|as of|at|au|le|am|zum|in force|en vigueur)\s*(?=[?.!]?\s*$)", "", text.strip())
+    return " ".join(text.split()) or clause.raw
+
+
+_LEADING_SEARCH = re.compile(r"^(?:please\s+)?(?:find|search|look\s+for|cherche|recherche|trouve|suche|finde)\b")
+
+
+def classify(request: PlannerRequest, raw: str, mentions: tuple[DateMention, ...] = (),
+             choice: str | None = None) -> dict[str, Any]:
     """One operation for one clause."""
-    clause = _Clause(raw, normalize(raw), [d.isoformat() for d in ordered_days(raw)], free_years(raw))
+    clause = _Clause(raw, normalize(raw), mentions, choice)
     if _has(clause.norm, BOUNDARY):
         return {"tool": "legal_boundary", "arguments": {"reason": _BOUNDARY_REASON}}
+    if _LEADING_SEARCH.match(clause.norm):
+        found = _search(clause)
+        if found is not None:
+            return found
     corpus = _corpus_operation(request, clause)
     if corpus is not None:
         return corpus
@@ -225,11 +351,32 @@ def effective_question(request: PlannerRequest) -> str:
 def propose(request: PlannerRequest) -> dict[str, Any]:
     """The planner output (same shape a model submits) for one request."""
     question = effective_question(request)
-    operations = [classify(request, part) for part in clauses(question)][:8]
+    own = own_words(question).text
+    reading = request.reading
+    choice = reading.choice.isoformat() if reading.choice else None
+    spans = _clause_spans(own)
+    operations = _operations(request, own, spans, reading.usable, choice)
+    framing_end = spans[-1][1]
+    if all(op["tool"] == "clarification" for op in operations) and own[:framing_end] != question[:framing_end] \
+            and own[framing_end:].strip():
+        # The first sentence only introduced a quoted passage: the request is the next own sentence.
+        spans = _clause_spans(own, framing_end + 1)
+        operations = _operations(request, own, spans, reading.usable, choice)
     kept = [op for op in operations if op["tool"] != "clarification"]
     operations = kept or operations[:1]
     legal = [op for op in operations if op["tool"] not in ("clarification", "legal_boundary")]
     return {"operations": operations, "synthesis": bool(legal) and wants_synthesis(question)}
+
+
+def _operations(request: PlannerRequest, own: str, spans: list[tuple[int, int]],
+                instants: list[DateMention], choice: str | None) -> list[dict[str, Any]]:
+    operations = []
+    for i, (start, stop) in enumerate(spans[:8]):
+        last = i == len(spans[:8]) - 1
+        # Dates of later own sentences belong to the last clause (never to a new operation).
+        mine = tuple(m for m in instants if start <= m.start < stop or (last and m.start >= stop))
+        operations.append(classify(request, own[start:stop].strip(), mine, choice))
+    return operations
 
 
 @dataclass

@@ -23,7 +23,6 @@ from assistant.arguments import PlanViolation
 from assistant.catalog import Catalog
 from assistant.compose import UNAVAILABLE, Finalizer, SynthesisResult
 from assistant.core_port import LegalCorePort
-from assistant.dates import guard_instants, instant_source
 from assistant.evidence import build_ledger
 from assistant.execute import CoreCall, Executor, OperationResult, completed_result
 from assistant.model import ChatTransport, ModelUnavailableError, Usage
@@ -35,6 +34,7 @@ from assistant.planning import (
     PlannerRequest,
     PlanningResult,
 )
+from assistant.provenance import date_sentences, require_provenance
 from assistant.rules import RulePlanner
 from assistant.subjects import (
     NONE_OF_THESE,
@@ -45,7 +45,8 @@ from assistant.subjects import (
     resolve_subject,
 )
 from assistant.text import locale_of, normalize
-from assistant.vocab import ContextDisposition, InstantSource, LegalOutcome, TransportOutcome
+from assistant.untrusted import own_words
+from assistant.vocab import ContextDisposition, LegalOutcome, TransportOutcome
 from legal.errors import ConfigError
 
 EventSink = Callable[[str, Mapping[str, Any]], Awaitable[None]]
@@ -64,17 +65,6 @@ FALLBACK = {
     "fr": "Le planificateur à modèle n'a pas répondu à temps : Lex a planifié ce tour avec son "
           "planificateur déterministe.",
 }
-INSTANT = {
-    "en": {InstantSource.DEFAULTED_TO_TODAY: "You gave no date, so Lex read the question as being about today.",
-           InstantSource.WIDENED_FROM_YEAR: "You gave a year with no day, so Lex read the question as "
-                                            "covering the whole year rather than picking a date inside it."},
-    "fr": {InstantSource.DEFAULTED_TO_TODAY: "Vous n'avez pas indiqué de date : Lex a lu la question comme "
-                                             "portant sur aujourd'hui.",
-           InstantSource.WIDENED_FROM_YEAR: "Vous avez indiqué une année sans jour : Lex a lu la question "
-                                            "comme portant sur l'année entière plutôt que de choisir une date."},
-}
-
-
 @dataclass(frozen=True)
 class Deadlines:
     """Seconds allowed to the planner, to the first typed result and to optional synthesis."""
@@ -139,16 +129,15 @@ def runner_up_clause(authority: SubjectAuthority | None, locale: str) -> str | N
     return f"Your wording named more than one instrument; Lex used {used} rather than {named}."
 
 
-def disclosures(plan: OperationPlan, authority: SubjectAuthority | None, locale: str) -> list[str]:
-    """Forced disclosures: runner-up, defaulted or widened instants (each once)."""
+def disclosures(plan: OperationPlan, authority: SubjectAuthority | None, locale: str,
+                today: dt.date | None = None) -> list[str]:
+    """Forced disclosures: runner-up, then every date used and its provenance (each once)."""
     out: list[str] = []
     clause = runner_up_clause(authority, locale)
     if clause and any(op.arguments.get("work") for op in plan.operations):
         out.append(clause)
     for op in plan.operations:
-        source = instant_source(op.repairs)
-        if source is not InstantSource.STATED:
-            sentence = INSTANT.get(locale, INSTANT["en"])[source]
+        for sentence in date_sentences(op, locale, today or utc_today()):
             if sentence not in out:
                 out.append(sentence)
     return out
@@ -224,7 +213,8 @@ class Assistant:
                               retain=False)
         await turn.emit("phase", {"phase": "resolution", "status": "started"})
         previous = next((m["content"] for m in reversed(history) if m.get("role") == "user"), None)
-        preflight = resolve_subject(self.catalogue, question, locale, context=context, previous_turn=previous)
+        own = own_words(question)
+        preflight = resolve_subject(self.catalogue, own.text, locale, context=context, previous_turn=previous)
         turn.trace.append(dict(preflight.trace))
         await turn.emit("phase", {"phase": "resolution", "status": "completed"})
         if preflight.clarification is not None:
@@ -278,7 +268,13 @@ class Assistant:
             return self._invalid_plan(turn, exc.violation, exc.attempts)
         except PlanViolation as exc:  # a rule-planner violation is an invalid plan too
             return self._invalid_plan(turn, exc.violation, 1)
-        plan, diagnostics = guard_instants(planned.plan, turn.question)
+        plan, diagnostics = planned.plan, [f"dates {op.operation_id} {op.tool} "
+                                           + ",".join(f"{d.argument}={d.source}" for d in op.dates)
+                                           for op in planned.plan.operations if op.dates]
+        try:
+            require_provenance(plan.operations)
+        except PlanViolation as exc:
+            return self._invalid_plan(turn, exc.violation, planned.attempts)
         plan_trace = plan.trace()
         plan_trace.update({"planner": planned.planner, "attempts": planned.attempts,
                            "diagnostics": [*planned.diagnostics, *diagnostics]})
@@ -307,7 +303,7 @@ class Assistant:
         results = await executor.run(plan.operations, sink)
         turn.timing["core_ms"] = int((self.clock() - started) * 1000)
         await turn.emit("phase", {"phase": "execution", "status": "completed"})
-        notes = disclosures(plan, authority, turn.locale)
+        notes = disclosures(plan, authority, turn.locale, self.today())
         if fallback:
             notes.append(FALLBACK[turn.locale])
         typed = self._typed_reply(turn, results, notes, planner)

@@ -11,10 +11,12 @@ only opaque ``subject_1..N`` refs (N ≤ 8) and the reader's own words for them.
 
 from __future__ import annotations
 
+import json
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 from assistant.catalog import MAX_SUBJECTS
@@ -55,7 +57,7 @@ _EU_NUMBER = re.compile(
 )
 _EU_BARE_NUMBER = re.compile(r"(?<![\w/])((?:19|20)\d{2})/(\d{1,4})(?![\w/])")
 _ARTICLE = re.compile(
-    r"\b(?:article|articles|art)\s((?:[a-z]\s)?\d+[a-z]*(?:\s\d+)*(?:\s(?:bis|ter|quater))?|premier)\b"
+    r"\b(?:article|articles|art|artikel|artikels)\s((?:[a-z]\s)?\d+[a-z]*(?:\s\d+)*(?:\s(?:bis|ter|quater))?|premier)\b"
 )
 _MONTHS = (
     "janvier fevrier mars avril mai juin juillet aout septembre octobre novembre decembre "
@@ -68,6 +70,25 @@ _CITES_BY_DATE = re.compile(
     r"(?:" + "|".join(_MONTHS.split()) + r")\s\d{4}\b"
 )
 _EU_KIND = {"regulation": "R", "reglement": "R", "directive": "L", "decision": "D"}
+
+
+POPULAR_NAMES = Path(__file__).with_name("popular_names.json")
+
+
+def popular_names(held: Iterable[str], path: Path = POPULAR_NAMES) -> list[WorkName]:
+    """The reviewed popular names (``popular_names.json``) of held works, as short titles.
+
+    Each entry is reviewed and names exactly one work, so it authorises like an official short
+    title; a name whose work is not held is ignored.
+    """
+    held_works = set(held)
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    out = []
+    for entry in doc["aliases"]:
+        work, alias = str(entry["work"]), str(entry["alias"])
+        if work in held_works and normalize(alias):
+            out.append(WorkName(work, "short_title", normalize(alias), alias))
+    return out
 
 
 @dataclass(frozen=True, order=True)
@@ -205,12 +226,12 @@ class CatalogueIndex:
         self.by_prefix: dict[tuple[str, ...], list[WorkName]] = defaultdict(list)
         self.works_by_name: dict[tuple[str, str], set[str]] = defaultdict(set)
         self.works: set[str] = set()
-        for name in source.names():
-            if not name.normalized:
-                continue
+        names = [n for n in source.names() if n.normalized]
+        for name in names:
+            self.works.add(name.work)
+        for name in [*names, *popular_names(self.works)]:
             self.by_prefix[tuple(name.normalized.split()[:2])].append(name)
             self.works_by_name[(name.kind, name.normalized)].add(name.work)
-            self.works.add(name.work)
 
     def title(self, work: str) -> str | None:
         return self.source.title(work)

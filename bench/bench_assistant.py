@@ -35,6 +35,7 @@ from assistant.vocab import ContextDisposition
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES = ROOT / "evals" / "assistant_cases.json"
+DATE_CASES = ROOT / "evals" / "assistant_date_cases.json"
 
 
 class StubCore:
@@ -61,6 +62,8 @@ class CaseResult:
     case_id: str
     failures: list[str] = field(default_factory=list)
     skipped: bool = False
+    category: str = "general"
+    adversarial: bool = False
 
     @property
     def passed(self) -> bool:
@@ -105,6 +108,31 @@ def _check_operation(index: int, expected: Mapping[str, Any], actual: Mapping[st
     return failures
 
 
+def _planned_dates(body: Mapping[str, Any]) -> list[list[dict[str, str]]]:
+    """Per planned operation, the provenance of each date (from the frozen plan's trace)."""
+    plan = next((t for t in body.get("trace", []) if t.get("phase") == "operation_plan"
+                 and "operations" in t), None)
+    return [list(op.get("dates") or []) for op in (plan or {}).get("operations", [])]
+
+
+def _check_dates(expected: Sequence[Mapping[str, Any]], body: Mapping[str, Any]) -> list[str]:
+    """Each expected date provenance (argument, value, source) is in the frozen plan."""
+    failures: list[str] = []
+    planned = _planned_dates(body)
+    for index, want in enumerate(expected):
+        if "dates" not in want:
+            continue
+        got = planned[index] if index < len(planned) else []
+        got_keys = {(d.get("argument"), d.get("value"), d.get("source")) for d in got}
+        for d in want["dates"]:
+            if (d["argument"], d["value"], d["source"]) not in got_keys:
+                failures.append(f"op{index + 1}: date {d['argument']}={d['value']} ({d['source']}) "
+                                f"not in plan {sorted(got_keys)}")
+        if not want["dates"] and got:
+            failures.append(f"op{index + 1}: unexpected dates {got}")
+    return failures
+
+
 def score_case(case: Mapping[str, Any], outcome: AskOutcome, canaries: Sequence[str],
                strict: bool = True) -> list[str]:
     """Every way one case's terminal object departs from its expectation (empty: passed)."""
@@ -118,6 +146,7 @@ def score_case(case: Mapping[str, Any], outcome: AskOutcome, canaries: Sequence[
     executed = _primary_args(body)
     for i, (want, got) in enumerate(zip(expected["operations"], actual_ops, strict=False)):
         failures += _check_operation(i, want, got, executed.get(got.get("operation_id"), {}), strict)
+    failures += _check_dates(expected["operations"], body)
     if "primary_calls" in expected and len(executed) != expected["primary_calls"]:
         failures.append(f"primary calls {len(executed)} != {expected['primary_calls']}")
     if ("clarification" in body) != expected.get("clarification", False):
@@ -157,6 +186,30 @@ def _transport(deterministic: bool) -> ChatTransport | None:
     return transport_from_env(os.environ)
 
 
+def load_cases(path: Path | str) -> dict[str, Any]:
+    """A cases document; ``catalogue_from`` borrows the fixture catalogue of another file."""
+    doc: dict[str, Any] = json.loads(Path(path).read_text(encoding="utf-8"))
+    if "catalogue" not in doc and doc.get("catalogue_from"):
+        doc["catalogue"] = json.loads((ROOT / doc["catalogue_from"]).read_text(encoding="utf-8"))["catalogue"]
+    return doc
+
+
+def by_category(results: Sequence[CaseResult]) -> dict[str, dict[str, Any]]:
+    """Pass rates per category (and for the adversarial cases), skipped cases left out."""
+    table: dict[str, dict[str, Any]] = {}
+    for result in results:
+        if result.skipped:
+            continue
+        keys = [result.category, *(["adversarial"] if result.adversarial else [])]
+        for key in keys:
+            row = table.setdefault(key, {"scored": 0, "passed": 0})
+            row["scored"] += 1
+            row["passed"] += int(result.passed)
+    for row in table.values():
+        row["rate"] = round(row["passed"] / row["scored"], 4) if row["scored"] else 0.0
+    return dict(sorted(table.items()))
+
+
 def build(doc: Mapping[str, Any], index_dir: Path | None, deterministic: bool) -> tuple[Assistant, str, Any]:
     from serve.core import OPERATIONS, LegalCore
 
@@ -177,7 +230,7 @@ def build(doc: Mapping[str, Any], index_dir: Path | None, deterministic: bool) -
 def run(cases_path: Path | str | None = None, index_dir: Path | str | None = None, *,
         deterministic: bool = False, out: Callable[[str], None] = print) -> dict[str, Any]:
     """Run every case, print one line per case and the score, and return the summary."""
-    doc = json.loads(Path(cases_path or CASES).read_text(encoding="utf-8"))
+    doc = load_cases(cases_path or CASES)
     directory = Path(index_dir) if index_dir else (Path(os.environ["LEX_INDEX_DIR"])
                                                     if os.environ.get("LEX_INDEX_DIR") else None)
     assistant, core_label, _core = build(doc, directory, deterministic)
@@ -190,7 +243,11 @@ def run(cases_path: Path | str | None = None, index_dir: Path | str | None = Non
     summary = {"cases": len(results), "scored": len(scored), "passed": passed,
                "score": round(passed / len(scored), 4) if scored else 0.0,
                "planner": assistant.planner_kind, "core": core_label,
-               "failed": [r.case_id for r in scored if not r.passed]}
+               "failed": [r.case_id for r in scored if not r.passed],
+               "categories": by_category(results)}
+    categories = by_category(results)
+    for name, row in categories.items():
+        out(f"  {name:<16} {row['passed']:>3}/{row['scored']:<3} {row['rate']:.3f}")
     out(f"assistant eval: {passed}/{len(scored)} passed, score {summary['score']:.3f} "
         f"(planner={summary['planner']}, core={core_label})")
     return summary
@@ -199,12 +256,13 @@ def run(cases_path: Path | str | None = None, index_dir: Path | str | None = Non
 async def _run_all(assistant: Assistant, doc: Mapping[str, Any], with_index: bool) -> list[CaseResult]:
     results = []
     for case in doc["cases"]:
-        if with_index and case.get("catalogue_only"):
-            results.append(CaseResult(case["id"], skipped=True))
+        category, adversarial = str(case.get("category", "general")), bool(case.get("adversarial"))
+        if (with_index and case.get("catalogue_only")) or (not with_index and case.get("needs_full_corpus")):
+            results.append(CaseResult(case["id"], skipped=True, category=category, adversarial=adversarial))
             continue
         outcome = await _ask_case(assistant, case)
         failures = score_case(case, outcome, doc.get("canaries", []), strict=not with_index)
-        results.append(CaseResult(case["id"], failures))
+        results.append(CaseResult(case["id"], failures, category=category, adversarial=adversarial))
     return results
 
 

@@ -129,16 +129,22 @@ def summary(report: dict[str, Any]) -> str:
 @click.option("--cases", "cases_path", type=EXISTING_FILE, default=None, help="Assistant cases file.")
 @click.option("--index-dir", type=EXISTING_DIR, default=None, help="Run against the real legal core over this index.")
 @click.option("--deterministic", is_flag=True, help="Ignore any configured model (rule planner).")
-def assistant(cases_path: Path | None, index_dir: Path | None, deterministic: bool) -> None:
-    """Run the assistant evaluation (``bench.bench_assistant.run``) when that module is present.
+@click.option("--dates", "dates_cases", is_flag=True,
+              help="Run the date-provenance cases (evals/assistant_date_cases.json) instead.")
+def assistant(cases_path: Path | None, index_dir: Path | None, deterministic: bool, dates_cases: bool) -> None:
+    """Run the assistant evaluation (``bench.bench_assistant.run``) when that module is present;
+    prints one line per case, the pass rate per category (and for adversarial cases), the score.
 
     \b
     Example:
       lex bench assistant --deterministic
+      lex bench assistant --dates --deterministic
     """
     module = assistant_module()
     if module is None:
         raise click.ClickException("the assistant evaluation (bench/bench_assistant.py) is not available here")
+    if dates_cases and cases_path is None:
+        cases_path = getattr(module, "DATE_CASES", None)
     result = module.run(cases_path, index_dir, deterministic=deterministic)
     if isinstance(result, dict) and result.get("passed") != result.get("scored"):
         raise CasesFailed(f"assistant evaluation: {result.get('passed')}/{result.get('scored')} cases passed")

@@ -59,3 +59,15 @@ def test_real_core_accepts_every_executed_plan() -> None:
     for case in doc["cases"]:
         for legal, transport in asyncio.run(outcomes(case)):
             assert legal != "invalid_request" and transport == "completed", case["id"]
+
+
+def test_date_cases_cover_the_issue_and_the_deterministic_planner_passes_them() -> None:
+    doc = bench_assistant.load_cases(bench_assistant.DATE_CASES)
+    cases = doc["cases"]
+    assert len(cases) >= 120 and sum(c["adversarial"] for c in cases) >= 30
+    assert {c["language"] for c in cases} == {"en", "fr", "de"}
+    lines: list[str] = []
+    summary = bench_assistant.run(bench_assistant.DATE_CASES, deterministic=True, out=lines.append)
+    assert summary["failed"] == [], "\n".join(lines)
+    assert summary["scored"] == len([c for c in cases if not c.get("needs_full_corpus")])
+    assert summary["categories"]["adversarial"]["rate"] == 1.0

@@ -118,8 +118,8 @@ def test_date_never_stated_is_widened_to_the_year_window(model: Model) -> None:
     assert core.calls == [("article_history", {"work": "eu-eurlex:32013r0575", "from_date": "2024-01-01",
                                                "to_date": "2024-12-31", "anchor": "art_92"})]
     plan = next(t for t in outcome.body["trace"] if t["phase"] == "operation_plan")
-    assert "as_of.date widened_to_year_window" in plan["operations"][0]["repairs"]
-    assert "whole year" in outcome.body["reply"]
+    assert "as_of.date widened_to_stated_period" in plan["operations"][0]["repairs"]
+    assert "a period rather than a day" in outcome.body["reply"]
 
 
 def test_snapshot_of_a_bare_year_becomes_a_clarification(model: Model) -> None:
