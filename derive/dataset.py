@@ -44,7 +44,7 @@ from derive.cache import (
     route_profiles,
     work_inputs_digest,
 )
-from derive.citations import LU, AliasTable, alias_slug, resolve
+from derive.citations import AliasTable, alias_slug, resolve
 from derive.dispatch import derive_body
 from derive.history import VersionTexts, build_history
 from derive.limits import DEFAULT_LIMITS, Limits
@@ -307,7 +307,7 @@ def alias_table(tree: CorpusTree) -> AliasTable:
     held_ids: set[str] = set()
     for work in tree.works():
         held_ids.add(work.lex_work_id)
-        if work.publisher.value != LU:
+        if not work.publisher.facts.identifiers.aliases:  # facts: its official aliases name works
             continue
         for version in tree.versions(work.slug, verify=False):
             for meta in version.publisher_metadata:

@@ -1,4 +1,5 @@
-"""The one place publishers register their code: adapter factory, typed scope, sample seeds.
+"""The one place publishers register their code: adapter factory, typed scope, sample seeds,
+replay projection.
 
 A publisher's *facts* (id, jurisdiction, conventions, identifier rules, profile ids) live in
 :mod:`legal.publishers`; its *code* lives in its own folder (``publishers/legilux/``,
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from legal.errors import ConfigError, IdentityError
+from legal.errors import ConfigError, IdentityError, PublisherError
 from legal.ids import Publisher
 from legal.publishers import PublisherFacts
 from legal.publishers import registry as facts_registry
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     import httpx
 
     from publishers.protocol import PublisherAdapter
+    from publishers.replay.projection import ReplayProjection
 
 #: ``(client, replay_url, policy, extra)`` → adapter; ``policy`` holds the HTTP policy options
 #: (``max_attempts``, ``politeness_delay``, ``user_agent``), ``extra`` the client extras (``sleep``).
@@ -52,6 +54,9 @@ class PublisherPlugin:
     #: the scope that ingests exactly the works of a bundled/replayed corpus root
     sample_scope: Callable[[Path], object | None] = _no_sample_scope
     takes_scope_file: bool = False
+    #: how the replay publisher plays it (``None``: the replay refuses its sources with
+    #: ``replay_unsupported_publisher``); a loader, so that rdflib loads only when replaying
+    replay_projection: Callable[[], ReplayProjection] | None = None
 
 
 BUILT_IN_PLUGINS = ("publishers.legilux.plugin", "publishers.eurlex.plugin")
@@ -103,6 +108,15 @@ def plugin_for(publisher: Publisher | str) -> PublisherPlugin:
 
 def plugins() -> Mapping[str, PublisherPlugin]:
     return dict(_plugins())
+
+
+def replay_projection(publisher: Publisher | str) -> ReplayProjection:
+    """How the replay plays ``publisher``; ``replay_unsupported_publisher`` if its plugin declares none."""
+    plugin = plugin_for(publisher)
+    if plugin.replay_projection is None:
+        raise PublisherError(f"the replay publisher has no projection for {plugin.facts.id}",
+                             code="replay_unsupported_publisher", subject=plugin.facts.id)
+    return plugin.replay_projection()
 
 
 def load_scope(publisher: Publisher | str, path: str | None) -> object | None:

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     import httpx
 
     from publishers.protocol import PublisherAdapter
+    from publishers.replay.projection import ReplayProjection
 
 
 def make_adapter(client: httpx.Client, replay_url: str | None, policy: dict[str, Any],
@@ -45,5 +46,12 @@ def sample_scope(root: Path) -> object:
     return EurlexScope.of(celexes, depth=1, scope_id="sample")
 
 
+def replay_projection() -> ReplayProjection:
+    from publishers.eurlex.replay import replay_projection
+
+    return replay_projection()
+
+
 PLUGIN = PublisherPlugin(facts=EURLEX, make_adapter=make_adapter, load_scope=load_scope,
-                         sample_scope=sample_scope, takes_scope_file=True)
+                         sample_scope=sample_scope, takes_scope_file=True,
+                         replay_projection=replay_projection)

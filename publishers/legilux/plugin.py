@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     import httpx
 
     from publishers.protocol import PublisherAdapter
+    from publishers.replay.projection import ReplayProjection
 
 
 def make_adapter(client: httpx.Client, replay_url: str | None, policy: dict[str, Any],
@@ -22,4 +23,10 @@ def make_adapter(client: httpx.Client, replay_url: str | None, policy: dict[str,
     return LegiluxAdapter(HttpClient(client, legilux_policy(**policy), **extra), config)
 
 
-PLUGIN = PublisherPlugin(facts=LEGILUX, make_adapter=make_adapter)
+def replay_projection() -> ReplayProjection:
+    from publishers.legilux.replay import replay_projection
+
+    return replay_projection()
+
+
+PLUGIN = PublisherPlugin(facts=LEGILUX, make_adapter=make_adapter, replay_projection=replay_projection)

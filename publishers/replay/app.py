@@ -1,15 +1,17 @@
-"""The replay publisher: one Starlette app that plays Legilux and/or EUR-Lex from corpus trees.
+"""The replay publisher: one Starlette app that plays registered publishers from corpus trees.
 
-Routes (same shapes as the live publishers, on 127.0.0.1):
+Each publisher is played by the replay projection its plugin declares
+(:class:`publishers.replay.projection.ReplayProjection`, in ``publishers/<name>/replay.py``):
+its SPARQL path, its file routes and how they resolve, its same-day twins, its query
+templates. This module holds only the shared machinery, on 127.0.0.1:
 
-- ``GET|POST /sparqlendpoint`` — Legilux SPARQL 1.1 protocol (``query=``), SPARQL JSON;
-- ``GET /filestore/<path>`` — Legilux files;
-- ``GET|POST /webapi/rdf/sparql`` — Cellar SPARQL;
-- ``GET /resource/celex/<CELEX>`` — Cellar content negotiation (``Accept``,
-  ``Accept-Language``): ``303`` to ``/resource/cellar/…`` (XHTML) or to the Formex zip path;
-  ``406`` when that representation does not exist;
-- ``GET /resource/cellar/<path>`` — the bytes;
+- every registered publisher's routes (SPARQL 1.1 protocol, ``query=``, SPARQL JSON; its
+  file routes) — a publisher the replay holds no source of answers 404;
 - ``GET|POST /_replay/faults``, ``POST /_replay/reset``, ``GET /_replay/stats`` — control.
+
+The built-ins: Legilux at ``/sparqlendpoint`` and ``/filestore/<path>``; EUR-Lex at
+``/webapi/rdf/sparql``, ``/resource/celex/<CELEX>`` (content negotiation) and
+``/resource/cellar/<path>``.
 
 The adapters' own query templates are answered from the graph's indexes
 (:mod:`publishers.replay.fast`: the same documents rdflib gives, byte for byte); any other
@@ -33,10 +35,9 @@ import random
 import threading
 import zipfile
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import unquote
 
 from rdflib import Graph
 from rdflib.query import Result
@@ -46,13 +47,18 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
-from legal.errors import PublisherError
-from legal.ids import Publisher
 from publishers.protocol import HELD_ELSEWHERE_MEDIA_TYPE
-from publishers.replay.cdm import CellarProjection, Formex, project_eurlex, quiet_rdflib
+from publishers.registry import plugins, replay_projection
 from publishers.replay.fast import FastAnswers, term_json
 from publishers.replay.faults import GRAPH_FAULTS, Faults
-from publishers.replay.jolux import Projection, ServedFile, project_legilux
+from publishers.replay.projection import (
+    FileRequest,
+    FileRoute,
+    Plain,
+    Projected,
+    ServedFile,
+    quiet_rdflib,
+)
 from publishers.replay.records import state_records
 from publishers.replay.source import ReplaySource
 from publishers.replay.sparql import evaluate
@@ -62,17 +68,26 @@ SPARQL_JSON = "application/sparql-results+json"
 
 @dataclass
 class _Built:
-    lu: Projection | None = None
-    eu: CellarProjection | None = None
+    #: Each source's projection, by publisher id.
+    projected: dict[str, Projected] = field(default_factory=dict)
     #: Template answerers by graph id (none while N-Triples patches are applied: rdflib only).
     fast: dict[int, FastAnswers] = field(default_factory=dict)
-    #: Formex members by Cellar zip path.
-    formex_paths: dict[str, Formex] = field(default_factory=dict)
+
+    def __getattr__(self, name: str) -> Any:
+        """``built.lu``, ``built.eu``: the projection of the source of that jurisdiction, if any
+        (for tests that look inside a projection)."""
+        if name.startswith("_") or not name.isalpha():
+            raise AttributeError(name)
+        found = [p for key, p in self.projected.items() if key.split("-", 1)[0] == name]
+        return found[0] if found else None
 
 
 @dataclass
 class ReplayPublisher:
-    """Serves the given sources (at most one per publisher) with the given faults."""
+    """Serves the given sources (at most one per publisher) with the given faults.
+
+    Each source's publisher must be registered with a replay projection
+    (``replay_unsupported_publisher`` otherwise)."""
 
     sources: Sequence[ReplaySource]
     faults: Faults = field(default_factory=Faults)
@@ -84,7 +99,8 @@ class ReplayPublisher:
             raise ValueError("at most one source per publisher")
         self._lock = threading.RLock()
         self._built = _Built()
-        self._readers = {s.publisher: s.read_body for s in self.sources}
+        self._readers = {str(s.publisher): s.read_body for s in self.sources}
+        self._projections = {str(s.publisher): replay_projection(s.publisher) for s in self.sources}
         self._zips: dict[str, bytes] = {}
         # (graph id, query) -> (document, its JSON bytes)
         self._answers: dict[tuple[int, str], tuple[dict[str, Any], bytes]] = {}
@@ -101,39 +117,29 @@ class ReplayPublisher:
                 records = state_records([v.to_dict() for v in source.current], withdrawn=f.withdrawn,
                                         same_day=f.same_day, shuffle_seed=f.shuffle_seed,
                                         publisher=source.publisher)
-                if source.publisher is Publisher.LEGILUX:
-                    built.lu = project_legilux(records)
-                elif source.publisher is Publisher.EURLEX:
-                    built.eu = project_eurlex(records)
-                else:
-                    raise PublisherError(f"the replay publisher has no projection for {source.publisher}",
-                                         code="replay_unsupported_publisher", subject=str(source.publisher))
+                with quiet_rdflib():
+                    built.projected[str(source.publisher)] = self._projections[str(source.publisher)].project(records)
             with quiet_rdflib():
-                for projection in (built.lu, built.eu):
-                    if projection is not None:
-                        _patch(projection.graph, f.patch_add, f.patch_remove)
-                        if not (f.patch_add or f.patch_remove):
-                            built.fast[id(projection.graph)] = FastAnswers(projection.graph)
-            if built.eu is not None:
-                for formex in built.eu.formex.values():
-                    built.formex_paths.setdefault(formex.path, formex)  # the first one, as a scan finds it
+                for key, projected in built.projected.items():
+                    _patch(projected.graph, f.patch_add, f.patch_remove)
+                    if not (f.patch_add or f.patch_remove):
+                        built.fast[id(projected.graph)] = FastAnswers(projected.graph,
+                                                                      self._projections[key].templates)
             self._built = built
             self._zips.clear()
             self._answers.clear()
 
     def warm(self) -> int:
-        """Build every Formex zip ahead of the first request (as a real Cellar has them ready);
-        returns how many were built."""
-        eu = self._built.eu
-        if eu is None:
-            return 0
-        read = self._readers[Publisher.EURLEX]
+        """Build every zip a projection serves ahead of the first request (as a real Cellar has
+        its Formex zips ready); returns how many were built."""
         built = 0
-        for formex in eu.formex.values():
-            contents = [read(s.sha256) for s in formex.members]
-            if all(c is not None for c in contents):
-                self._zip(formex.path, formex.members, contents)
-                built += 1
+        for key, projected in self._built.projected.items():
+            read = self._readers[key]
+            for path, members in self._projections[key].archives(projected):
+                contents = [read(s.sha256) for s in members]
+                if all(c is not None for c in contents):
+                    self._zip(path, members, contents)
+                    built += 1
         return built
 
     def set_faults(self, **changes: Any) -> dict[str, Any]:
@@ -159,12 +165,15 @@ class ReplayPublisher:
     # -- the ASGI app --------------------------------------------------------------------------
 
     def app(self) -> Starlette:
+        routes = []
+        for plugin in plugins().values():  # every registered publisher the replay can play
+            if plugin.replay_projection is None:
+                continue
+            projection, key = plugin.replay_projection(), plugin.facts.id
+            routes.append(Route(projection.sparql_path, self._sparql_endpoint(key), methods=["GET", "POST"]))
+            routes += [Route(r.path, self._file_endpoint(key, r), methods=["GET"]) for r in projection.file_routes]
         return Starlette(routes=[
-            Route("/sparqlendpoint", self._sparql_lu, methods=["GET", "POST"]),
-            Route("/webapi/rdf/sparql", self._sparql_eu, methods=["GET", "POST"]),
-            Route("/filestore/{path:path}", self._filestore, methods=["GET"]),
-            Route("/resource/celex/{celex:path}", self._celex, methods=["GET"]),
-            Route("/resource/cellar/{path:path}", self._cellar, methods=["GET"]),
+            *routes,
             Route("/_replay/faults", self._faults, methods=["GET", "POST"]),
             Route("/_replay/reset", self._reset, methods=["POST"]),
             Route("/_replay/stats", self._stats, methods=["GET"]),
@@ -216,11 +225,12 @@ class ReplayPublisher:
 
     # -- SPARQL ------------------------------------------------------------------------------------
 
-    async def _sparql_lu(self, request: Request) -> Response:
-        return await self._sparql(request, self._built.lu.graph if self._built.lu else None)
+    def _sparql_endpoint(self, key: str) -> Callable[[Request], Awaitable[Response]]:
+        async def endpoint(request: Request) -> Response:
+            projected = self._built.projected.get(key)
+            return await self._sparql(request, projected.graph if projected is not None else None)
 
-    async def _sparql_eu(self, request: Request) -> Response:
-        return await self._sparql(request, self._built.eu.graph if self._built.eu else None)
+        return endpoint
 
     async def _sparql(self, request: Request, graph: Graph | None) -> Response:
         fault = await self._countdown("sparql")
@@ -257,65 +267,23 @@ class ReplayPublisher:
             return Response(cached[1], media_type=SPARQL_JSON)
         return Response(json.dumps(shuffled(cached[0], seed)).encode("utf-8"), media_type=SPARQL_JSON)
 
-    # -- Legilux files -------------------------------------------------------------------------------
+    # -- files -------------------------------------------------------------------------------------------
 
-    async def _filestore(self, request: Request) -> Response | _Truncated:
-        fault = await self._countdown("files")
-        if fault is not None:
-            return fault
-        path = "filestore/" + request.path_params["path"]
-        served = self._built.lu.files.get(path) if self._built.lu else None
-        if served is None:
-            return Response("not found", status_code=404)
-        return self._body(request, Publisher.LEGILUX, [served], served.content_type)
+    def _file_endpoint(self, key: str, route: FileRoute) -> Callable[[Request], Awaitable[Response | _Truncated]]:
+        async def endpoint(request: Request) -> Response | _Truncated:
+            fault = await self._countdown("files")
+            if fault is not None:
+                return fault
+            answer = route.resolve(self._built.projected.get(key), FileRequest(request.path_params, request.headers))
+            if isinstance(answer, Plain):
+                return Response(answer.text, status_code=answer.status, headers=dict(answer.headers))
+            return self._body(request, key, list(answer.files), answer.content_type, zip_key=answer.zip_key)
 
-    # -- Cellar ----------------------------------------------------------------------------------------
-
-    async def _celex(self, request: Request) -> Response:
-        fault = await self._countdown("files")
-        if fault is not None:
-            return fault
-        eu = self._built.eu
-        if eu is None:
-            return Response("no corpus for this publisher", status_code=404)
-        celex = unquote(request.path_params["celex"])
-        language = _language(request.headers.get("accept-language", ""))
-        accept = request.headers.get("accept", "").replace(" ", "").lower()
-        if language is None:
-            return Response("Accept-Language required", status_code=406)
-        if "mtype=fmx4" in accept:
-            formex = eu.formex.get((celex, language))
-            if formex is None:
-                return Response("no Formex manifestation", status_code=406)
-            return Response(status_code=303, headers={"Location": f"/{formex.path}"})
-        primary = eu.primary.get((celex, language))
-        if primary is None:
-            known = any(k[0] == celex for k in eu.primary) or any(k[0] == celex for k in eu.formex)
-            return Response("no such expression", status_code=406 if known else 404)
-        return Response(status_code=303, headers={"Location": f"/resource/cellar/sha256-{primary.sha256}/DOC_1"})
-
-    async def _cellar(self, request: Request) -> Response | _Truncated:
-        fault = await self._countdown("files")
-        if fault is not None:
-            return fault
-        eu = self._built.eu
-        path = request.path_params["path"]
-        if eu is None:
-            return Response("not found", status_code=404)
-        if path.startswith("sha256-") and path.endswith("/DOC_1"):
-            served = eu.by_sha.get(path[len("sha256-"):-len("/DOC_1")])
-            if served is None:
-                return Response("not found", status_code=404)
-            return self._body(request, Publisher.EURLEX, [served], served.content_type)
-        formex = self._built.formex_paths.get("resource/cellar/" + path)
-        if formex is not None:
-            return self._body(request, Publisher.EURLEX, list(formex.members), "application/zip",
-                              zip_key=formex.path)
-        return Response("not found", status_code=404)
+        return endpoint
 
     # -- bodies ------------------------------------------------------------------------------------------
 
-    def _body(self, request: Request, publisher: Publisher, files: list[ServedFile], content_type: str,
+    def _body(self, request: Request, publisher: str, files: list[ServedFile], content_type: str,
               zip_key: str | None = None) -> Response | _Truncated:
         f = self.faults
         shas = {s.sha256 for s in files}
@@ -382,16 +350,6 @@ def build_zip(members: Iterable[tuple[str, bytes]]) -> bytes:
 def _held_elsewhere(files: Sequence[ServedFile]) -> Response:
     doc = {"held_elsewhere": [{"file": s.file, "sha256": s.sha256, "size": s.size} for s in files]}
     return Response(json.dumps(doc).encode("utf-8"), media_type=HELD_ELSEWHERE_MEDIA_TYPE)
-
-
-def _language(header: str) -> str | None:
-    for part in header.lower().split(","):
-        tag = part.split(";")[0].strip()
-        if tag in ("en", "eng"):
-            return "en"
-        if tag in ("fr", "fra", "fre"):
-            return "fr"
-    return None
 
 
 async def _query_text(request: Request) -> str | None:

@@ -3,13 +3,15 @@
 The replay publisher answers every query with rdflib (:mod:`publishers.replay.sparql`), so
 the SPARQL protocol stays honest. Parsing and evaluating the adapters' batch queries with
 rdflib costs tens to hundreds of milliseconds each, though, and a first ingest sends dozens.
-This module recognises the adapters' query *templates* (the ``queries/*.rq`` files of
-:mod:`publishers.legilux` and :mod:`publishers.eurlex`, filled in by ``string.Template``) and
-answers them directly from the projection's graph indexes:
+This module recognises the adapters' query *templates* (a publisher's ``queries/*.rq`` files,
+filled in by ``string.Template``) and answers them directly from the projection's graph
+indexes. The templates and their solvers live in each publisher's folder
+(``publishers/<name>/replay_answers.py``) and are declared by its replay projection
+(:class:`publishers.replay.projection.ReplayProjection`); this module is the shared machinery:
 
 1. the query text must be exactly a template with its parameters filled in (``LIMIT`` /
    ``OFFSET`` integers, a list of IRIs, ``("literal" <iri>)`` pairs), and the template text
-   must be the one each solver was written for (its SHA-256 is pinned here: an edited query
+   must be the one each solver was written for (its SHA-256 is pinned with it: an edited query
    falls back to rdflib until its solver is reviewed);
 2. the solver computes the solution multiset of the template's graph pattern with plain
    index look-ups (``graph.triples``), following SPARQL's semantics (OPTIONAL as a left join
@@ -34,25 +36,12 @@ import datetime as _dt
 import hashlib
 import itertools
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from rdflib import OWL, RDF, SKOS, XSD, BNode, Graph, Literal, Namespace, URIRef, Variable
-from rdflib.plugins.sparql.operators import _lang_range_check
-
-JOLUX = Namespace("http://data.legilux.public.lu/resource/ontology/jolux#")
-CDM = Namespace("http://publications.europa.eu/ontology/cdm#")
-EV = Namespace("http://eurovoc.europa.eu/schema#")
-EUROVOC_GRAPH = URIRef("http://eurovoc.europa.eu/100141")
-_LANG = "http://publications.europa.eu/resource/authority/language/"
-EU_LANGUAGES = frozenset({URIRef(_LANG + "ENG"), URIRef(_LANG + "FRA")})
-LU_USER_FORMATS = frozenset({URIRef("http://data.legilux.public.lu/resource/authority/user-format/xml"),
-                             URIRef("http://data.legilux.public.lu/resource/authority/user-format/pdf")})
-IN_FORCE = URIRef(str(CDM) + "resource_legal_in-force")
-RESOURCE_TYPE = URIRef(str(CDM) + "work_has_resource-type")
-DIRECTORY = URIRef(str(CDM) + "resource_legal_is_about_concept_directory-code")
+from rdflib import XSD, BNode, Graph, Literal, URIRef, Variable
 
 Term = Any  # an rdflib term (URIRef, Literal, BNode) or None for an unbound variable
 Row = tuple[Term, ...]
@@ -103,211 +92,33 @@ _PARAMS: dict[str, tuple[str, Callable[[str], Any]]] = {
 }
 
 
-# -- graph look-ups ----------------------------------------------------------------------------------
+# -- graph look-ups (for the publishers' solvers) ------------------------------------------------------
 
 
-def _objects(g: Graph, s: Term, p: URIRef) -> list[Term]:
+def objects(g: Graph, s: Term, p: URIRef) -> list[Term]:
     if isinstance(s, Literal):
         return []  # a literal is never a subject
     return [o for _, _, o in g.triples((s, p, None))]
 
 
-def _subjects(g: Graph, p: URIRef, o: Term) -> list[Term]:
+def subjects(g: Graph, p: URIRef, o: Term) -> list[Term]:
     return [s for s, _, _ in g.triples((None, p, o))]
 
 
-def _has(g: Graph, s: Term, p: URIRef, o: Term) -> bool:
+def has(g: Graph, s: Term, p: URIRef, o: Term) -> bool:
     if isinstance(s, Literal):
         return False
     return next(iter(g.triples((s, p, o))), None) is not None
 
 
-def _or_unbound(values: list[Term]) -> list[Term]:
+def or_unbound(values: list[Term]) -> list[Term]:
     """An OPTIONAL over one triple pattern: its values, or one unbound solution."""
     return values or [None]
 
 
-def _in(term: Term, allowed: frozenset[URIRef]) -> bool:
+def is_in(term: Term, allowed: frozenset[URIRef]) -> bool:
     """``FILTER(?x IN (<a>, <b>))`` for IRIs (rdflib: ``x == term``, which needs equal types)."""
     return type(term) is URIRef and term in allowed
-
-
-def _languages_of(g: Graph, expression: Term) -> list[Term]:
-    return [lang for lang in _objects(g, expression, CDM.expression_uses_language) if _in(lang, EU_LANGUAGES)]
-
-
-# -- solvers (one per template): the solution multiset, projected ---------------------------------------
-
-
-def _catalogue(g: Graph, p: Mapping[str, Any]) -> Iterator[Row]:
-    for c in _subjects(g, RDF.type, JOLUX.Consolidation):
-        expressions = [
-            (e, lang, title, short)
-            for e in _objects(g, c, JOLUX.isRealizedBy)
-            for lang in _or_unbound(_objects(g, e, JOLUX.language))
-            for title in _or_unbound(_objects(g, e, JOLUX.title))
-            for short in _or_unbound(_objects(g, e, JOLUX.titleShort))
-        ] or [(None, None, None, None)]
-        for work, start, kind, end, status, published, (e, lang, title, short) in itertools.product(
-                _or_unbound(_objects(g, c, JOLUX.isMemberOf)),
-                _or_unbound(_objects(g, c, JOLUX.dateApplicability)),
-                _or_unbound(_objects(g, c, JOLUX.typeDocument)),
-                _or_unbound(_objects(g, c, JOLUX.dateEndApplicability)),
-                _or_unbound(_objects(g, c, JOLUX.inForceStatus)),
-                _or_unbound(_objects(g, c, JOLUX.publicationDate)),
-                expressions):
-            yield (c, work, kind, start, end, status, published, e, lang, title, short)
-
-
-def _manifestations(g: Graph, p: Mapping[str, Any]) -> Iterator[Row]:
-    for c in _subjects(g, RDF.type, JOLUX.Consolidation):
-        for e in _objects(g, c, JOLUX.isRealizedBy):
-            for m in _objects(g, e, JOLUX.isEmbodiedBy):
-                files = _objects(g, m, JOLUX.isExemplifiedBy)
-                for fmt in _objects(g, m, JOLUX.userFormat):
-                    if _in(fmt, LU_USER_FORMATS):
-                        for file in files:
-                            yield (c, e, fmt, file)
-
-
-def _same_as(g: Graph, p: Mapping[str, Any]) -> Iterator[Row]:
-    for work in p["works"]:
-        for identifier in [*_objects(g, work, OWL.sameAs), *_subjects(g, OWL.sameAs, work)]:
-            if type(identifier) is not URIRef:
-                raise Unsupported("FILTER(!=) on a non-IRI")
-            if str(identifier) != str(work):
-                yield (work, identifier)
-
-
-_LEVELS = ((Literal("1"), JOLUX.subjectLevel1), (Literal("2"), JOLUX.subjectLevel2))
-_FR = Literal("fr")
-
-
-def _french(label: Term) -> bool:
-    """``langMatches(lang(?label), "fr")``: false for a non-literal (an error) or no language tag."""
-    return isinstance(label, Literal) and bool(label.language) and bool(
-        _lang_range_check(_FR, Literal(label.language)))
-
-
-def _subjects_of_works(g: Graph, p: Mapping[str, Any]) -> Iterator[Row]:
-    for work in p["works"]:
-        for act in _subjects(g, JOLUX.isMemberOf, work):
-            if not _has(g, act, RDF.type, JOLUX.Act):
-                continue
-            for level, predicate in _LEVELS:
-                for concept in _objects(g, act, predicate):
-                    labels = _or_unbound([x for x in _objects(g, concept, SKOS.prefLabel) if _french(x)])
-                    schemes = _or_unbound(_objects(g, concept, SKOS.inScheme))
-                    for label, scheme in itertools.product(labels, schemes):
-                        yield (work, level, concept, label, scheme)
-
-
-def _works_of(g: Graph, alias: Term) -> list[Term]:
-    return _subjects(g, OWL.sameAs, alias)
-
-
-def _work(g: Graph, p: Mapping[str, Any]) -> Iterator[Row]:
-    for alias in p["aliases"]:
-        for w in _works_of(g, alias):
-            expressions = [
-                (lang, title, short)
-                for e in _subjects(g, CDM.expression_belongs_to_work, w)
-                for lang in _languages_of(g, e)
-                for title in _or_unbound(_objects(g, e, CDM.expression_title))
-                for short in _or_unbound(_objects(g, e, CDM.expression_title_short))
-            ] or [(None, None, None)]
-            for date, legacy, in_force, kind, (lang, title, short) in itertools.product(
-                    _or_unbound(_objects(g, w, CDM.work_date_document)),
-                    _or_unbound(_objects(g, w, CDM.date_creation_legacy)),
-                    _or_unbound(_objects(g, w, IN_FORCE)),
-                    _or_unbound(_objects(g, w, RESOURCE_TYPE)),
-                    expressions):
-                yield (alias, date, legacy, in_force, kind, lang, title, short)
-
-
-_AMENDS, _CORRECTS = Literal("amends"), Literal("corrects")
-
-
-def _roles(g: Graph, p: Mapping[str, Any]) -> Iterator[Row]:
-    for alias in p["aliases"]:
-        for w in _works_of(g, alias):
-            for _ in _objects(g, w, CDM.resource_legal_amends_resource_legal):
-                yield (alias, _AMENDS)
-            for _ in _objects(g, w, CDM.resource_legal_corrects_resource_legal):
-                yield (alias, _CORRECTS)
-
-
-def _consolidations(g: Graph, p: Mapping[str, Any]) -> Iterator[Row]:
-    for alias in p["aliases"]:
-        for w in _works_of(g, alias):
-            for s in _subjects(g, CDM.act_consolidated_based_on_resource_legal, w):
-                expressions = [
-                    (lang, title)
-                    for e in _subjects(g, CDM.expression_belongs_to_work, s)
-                    for lang in _languages_of(g, e)
-                    for title in _or_unbound(_objects(g, e, CDM.expression_title))
-                ] or [(None, None)]
-                for celex, date, (lang, title) in itertools.product(
-                        _objects(g, s, CDM.resource_legal_id_celex),
-                        _or_unbound(_objects(g, s, CDM.act_consolidated_date)),
-                        expressions):
-                    yield (alias, celex, date, lang, title)
-
-
-_KINDS = {name: Literal(name) for name in ("directory", "eurovoc", "eurovoc_alt_label", "eurovoc_broader",
-                                           "eurovoc_subdomain", "eurovoc_domain")}
-_LABEL_LANGUAGES = (Literal("en"), Literal("fr"))
-
-
-def _metadata(g: Graph, p: Mapping[str, Any]) -> Iterator[Row]:
-    ev = g.get_context(EUROVOC_GRAPH) if hasattr(g, "get_context") else None
-    if ev is None:
-        raise Unsupported("GRAPH on a graph that is not a dataset")
-    for alias in p["aliases"]:
-        for w in _works_of(g, alias):
-            found: list[tuple[str, Term, Term]] = []
-            for i in _objects(g, w, DIRECTORY):
-                found += [("directory", i, label) for label in _objects(g, i, SKOS.prefLabel)]
-            concepts = _objects(g, w, CDM.work_is_about_concept_eurovoc)
-            for i in concepts:
-                found += [("eurovoc", i, label) for label in _objects(ev, i, SKOS.prefLabel)]
-            for i in concepts:
-                found += [("eurovoc_alt_label", i, label) for label in _objects(ev, i, SKOS.altLabel)]
-            for c in concepts:
-                for i in _objects(ev, c, SKOS.broader):
-                    found += [("eurovoc_broader", i, label) for label in _objects(ev, i, SKOS.prefLabel)]
-            for c in concepts:
-                for i in _objects(ev, c, SKOS.inScheme):
-                    if _has(ev, i, RDF.type, EV.MicroThesaurus):
-                        found += [("eurovoc_subdomain", i, label) for label in _objects(ev, i, SKOS.prefLabel)]
-            for c in concepts:
-                for mt in _objects(ev, c, SKOS.inScheme):
-                    if _has(ev, mt, RDF.type, EV.MicroThesaurus):
-                        for i in _objects(ev, mt, EV.domain):
-                            found += [("eurovoc_domain", i, label) for label in _objects(ev, i, SKOS.prefLabel)]
-            for kind, i, label in found:
-                if not isinstance(label, Literal):
-                    continue  # lang() of a non-literal is an error: ?labelLang unbound, FILTER false
-                label_lang = Literal((label.language or "").lower())
-                if label_lang in _LABEL_LANGUAGES:
-                    yield (alias, _KINDS[kind], i, label, label_lang)
-
-
-_OUT, _IN = Literal("out"), Literal("in")
-
-
-def _relations(g: Graph, p: Mapping[str, Any]) -> Iterator[Row]:
-    predicates = p["predicates"]
-    for seed, alias in p["seeds"]:
-        for w in _works_of(g, alias):
-            for pred in predicates:
-                linked = [(_OUT, o) for o in _objects(g, w, pred)] + [(_IN, s) for s in _subjects(g, pred, w)]
-                for direction, other in linked:
-                    celexes = _objects(g, other, CDM.resource_legal_id_celex)
-                    if celexes and any(_languages_of(g, e)
-                                       for e in _subjects(g, CDM.expression_belongs_to_work, other)):
-                        for celex in celexes:
-                            yield (seed, pred, direction, celex)
 
 
 # -- templates ---------------------------------------------------------------------------------------
@@ -327,39 +138,15 @@ class Template:
     solve: Callable[[Graph, Mapping[str, Any]], Iterable[Row]]
 
 
-_LU, _EU = "publishers.legilux", "publishers.eurlex"
+def registered_templates() -> tuple[Template, ...]:
+    """The templates of every registered publisher's replay projection, in registration order."""
+    from publishers.registry import plugins
 
-TEMPLATES = (
-    Template(_LU, "catalogue.rq", "e745b1609892e6b3afd8562288542024f9de97c56d3841ae15b12a07670a3ddb",
-             ("c", "work", "type", "from", "to", "status", "pub", "expr", "lang", "title", "titleShort"),
-             ("c", "expr", "work", "from", "type", "to", "status", "pub", "lang", "title", "titleShort"),
-             distinct=False, paged=True, solve=_catalogue),
-    Template(_LU, "manifestations.rq", "6926bfff320ffac4e787428e2359709fbc657b886d2e595fcec6510dd7b26bec",
-             ("c", "expr", "fmt", "file"), ("c", "expr", "fmt", "file"),
-             distinct=False, paged=True, solve=_manifestations),
-    Template(_LU, "same_as.rq", "528ccaee2692e24ed0dd8c818c8332eb1aa1ea2ea6e3892d3e80deed70681fed",
-             ("work", "identifier"), ("work", "identifier"),
-             distinct=True, paged=False, solve=_same_as),
-    Template(_LU, "subjects.rq", "8a855d1682eff287711ee68ebf9dd1d9bc4c8db8e37f15e8bffc8081e4f18100",
-             ("work", "level", "concept", "label", "scheme"), ("work", "level", "concept", "label", "scheme"),
-             distinct=True, paged=False, solve=_subjects_of_works),
-    Template(_EU, "work.rq", "854c81820606a036919ac4d00bdced51b5a46c4b9e7e9f5df4a855300da7f552",
-             ("alias", "date", "legacyDate", "inForce", "type", "lang", "title", "titleShort"),
-             ("alias", "lang", "date", "legacyDate", "inForce", "type", "title", "titleShort"),
-             distinct=False, paged=False, solve=_work),
-    Template(_EU, "roles.rq", "4b4c2e40df7148a49ec8730b5473a8f0a5cbbfec8db01d86e7320e996db3b551",
-             ("alias", "role"), ("alias", "role"),
-             distinct=True, paged=False, solve=_roles),
-    Template(_EU, "consolidations.rq", "7ddfc2f78759efc693ca7749eee62f305104432e0f025cb66e8a70126f78da2f",
-             ("alias", "celex", "date", "lang", "title"), ("alias", "celex", "date", "lang", "title"),
-             distinct=False, paged=False, solve=_consolidations),
-    Template(_EU, "metadata.rq", "ac9f01e78bef9b0372f01499e50f165fc3d16e4ea5467ff798cc66876cf538d5",
-             ("alias", "kind", "id", "label", "labelLang"), ("alias", "kind", "id", "labelLang", "label"),
-             distinct=True, paged=False, solve=_metadata),
-    Template(_EU, "relations.rq", "6b360bd156ab9be8800722e043a162960fb61adea1f4d5bed4fb795d275c66d0",
-             ("seed", "pred", "dir", "celex"), ("seed", "pred", "dir", "celex"),
-             distinct=True, paged=False, solve=_relations),
-)
+    out: list[Template] = []
+    for plugin in plugins().values():
+        if plugin.replay_projection is not None:
+            out.extend(plugin.replay_projection().templates)
+    return tuple(out)
 
 
 def template_text(template: Template) -> str:
@@ -411,14 +198,16 @@ def _compile(templates: Sequence[Template]) -> list[_Compiled]:
     return out
 
 
-_COMPILED: list[_Compiled] | None = None
+_COMPILED: dict[tuple[Template, ...], list[_Compiled]] = {}
 
 
-def compiled() -> list[_Compiled]:
-    global _COMPILED
-    if _COMPILED is None:
-        _COMPILED = _compile(TEMPLATES)
-    return _COMPILED
+def compiled(templates: Sequence[Template] | None = None) -> list[_Compiled]:
+    """``templates`` (default: every registered publisher's) compiled, once per set."""
+    key = tuple(registered_templates() if templates is None else templates)
+    found = _COMPILED.get(key)
+    if found is None:
+        found = _COMPILED[key] = _compile(key)
+    return found
 
 
 # -- answering -------------------------------------------------------------------------------------
@@ -517,12 +306,13 @@ class FastAnswers:
     """Answers the adapters' templates over one graph; ``answer`` returns ``None`` for any
     other query (or whenever in doubt), and the caller asks rdflib."""
 
-    def __init__(self, graph: Graph) -> None:
+    def __init__(self, graph: Graph, templates: Sequence[Template] | None = None) -> None:
         self.graph = graph
+        self._compiled = compiled(templates)
         self._full: dict[tuple[str, tuple[tuple[str, Any], ...]], list[Row]] = {}
 
     def answer(self, query: str) -> dict[str, Any] | None:
-        for c in compiled():
+        for c in self._compiled:
             m = c.pattern.fullmatch(query)
             if m is None:
                 continue
@@ -544,4 +334,11 @@ class FastAnswers:
         return document(c.template.variables, rows[offset:offset + limit])
 
 
-__all__ = ["TEMPLATES", "FastAnswers", "Template", "Unsupported", "document", "template_text", "term_json"]
+def __getattr__(name: str) -> Any:
+    if name == "TEMPLATES":  # every registered publisher's templates (they live in its folder)
+        return registered_templates()
+    raise AttributeError(name)
+
+
+__all__ = ["FastAnswers", "Template", "Unsupported", "compiled", "document", "has", "is_in", "objects",
+           "or_unbound", "registered_templates", "subjects", "template_text", "term_json"]
