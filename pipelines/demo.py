@@ -116,7 +116,7 @@ def main() -> int:
          f"--trust-root {(keys / 'release-signing.pub.pem').relative_to(ROOT)}" if set_id else "")
     _say("  serve:  .venv/bin/lex serve --release-root var/demo/release "
          f"--trust-root {(keys / 'release-signing.pub.pem').relative_to(ROOT)}  → open http://127.0.0.1:8080/")
-    _say("  dagster UI: DAGSTER_HOME=var/dagster_home .venv/bin/dagster dev -m pipelines.definitions")
+    _say("  dagster UI: DAGSTER_HOME=\"$PWD/var/dagster_home\" .venv/bin/dagster dev -m pipelines.definitions")
     _say(f"done in {time.monotonic() - started:.1f}s")
     return 0
 
