@@ -78,8 +78,8 @@ def actor_option(func: F) -> F:
 
 def gates_option(func: F) -> F:
     return click.option("--gates", type=EXISTING_FILE, default=None,
-                        help='Gate thresholds JSON: {"thresholds": {"mrr": "0.6", ...}} '
-                             "(default thresholds otherwise).")(func)
+                        help='Gate thresholds JSON: {"thresholds": {"mrr": "0.6", ...}}; default: the file '
+                             "named by $LEX_RELEASE_GATES, else the default thresholds (docs/release.md §5).")(func)
 
 
 def resolve_actor(actor: str | None) -> str:
@@ -357,9 +357,9 @@ def report_verify_command(envelope: Path, trust_root: tuple[Path, ...], trust_ro
 
 
 def _policy(gates: Path | None) -> Any:
-    from release.report import GatePolicy, load_gate_policy
+    from release.report import gate_policy
 
-    return load_gate_policy(gates) if gates is not None else GatePolicy()
+    return gate_policy(gates)
 
 
 # -- promotion -----------------------------------------------------------------------------

@@ -26,7 +26,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPError
 from starlette.types import Receive, Scope, Send
 
-from legal.errors import LexError
+from legal.errors import LexError, RequestError
 from serve.admission import TransportError
 from serve.http.catalog import Operation
 from serve.http.errors import error_body, jsonrpc_error
@@ -154,6 +154,15 @@ class McpHttpEndpoint:
                 self._manager = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope.get("method") != "POST":
+            # stateless, JSON responses: no server-sent event stream to hold open (GET) and no
+            # session to end (DELETE); answer at once instead of an idle stream
+            error = RequestError("the MCP endpoint takes POST (stateless, JSON responses)",
+                                 code="method_not_allowed")
+            response = jsonrpc_error(error, status=405)
+            response.headers["Allow"] = "POST"
+            await response(scope, receive, send)
+            return
         manager = self._manager
         if manager is None:
             error = TransportError("the MCP endpoint is not running", code="busy", retry_after=1)
