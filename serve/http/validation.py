@@ -25,10 +25,30 @@ def _subject(text: str) -> str:
     return text[:MAX_SUBJECT]
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def check_unicode(value: object, where: str = "arguments") -> None:
+    """Refuse text that is not valid Unicode: a lone surrogate (``"\\ud800"``) can be written
+    in JSON but encodes to no UTF-8, so nothing downstream could store, search or echo it."""
+    if isinstance(value, str):
+        if _SURROGATE.search(value):
+            raise RequestError("text holds a lone UTF-16 surrogate (not valid Unicode)", code="invalid_unicode",
+                               subject=_subject(where))
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            check_unicode(key, where)
+            check_unicode(item, str(key) if isinstance(key, str) and not _SURROGATE.search(key) else where)
+    elif isinstance(value, list):
+        for item in value:
+            check_unicode(item, where)
+
+
 def validate_arguments(operation: Operation, arguments: object) -> dict[str, Any]:
     """Validate ``arguments`` with the core's own validator of ``operation``; return them as a plain dict."""
     if not isinstance(arguments, Mapping):
         raise RequestError("arguments must be a JSON object", code="invalid_arguments")
+    check_unicode(arguments)
     operation.validator(arguments)
     return dict(arguments)
 

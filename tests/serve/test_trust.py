@@ -22,6 +22,7 @@ from release.promotion import POINTERS_NAME, ReleaseRoot
 from release.report import bind, build_report, sign_report
 from release.signing import sign_artifact_set
 from serve.app import AppSettings, create_app, header_timeout_protocol, install_sighup, new_state
+from serve.core import OPERATIONS
 from serve.mount import MountConfig, ServeState
 from tests.index.handmade import build_handmade
 from tests.serve.conftest import NO_RATE
@@ -178,3 +179,40 @@ def test_get_mcp_answers_405_at_once(small_index: Path) -> None:
         assert time.monotonic() - started < 2
         assert response.status_code == 405 and response.headers["allow"] == "POST"
         assert response.json()["error"]["data"]["error"]["code"] == "method_not_allowed"
+
+
+# -- invalid input (defect 10) ---------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def dev_client(small_index: Path) -> object:
+    state = new_state(MountConfig(index_dir=small_index, unsigned_dev=True), NO_RATE)
+    state.mount()
+    with TestClient(create_app(state, AppSettings(limits=NO_RATE, mount_on_startup=False)),
+                    raise_server_exceptions=False) as client:
+        yield client
+
+
+@pytest.mark.parametrize("operation", sorted(OPERATIONS))
+def test_a_lone_surrogate_is_a_typed_400_on_every_operation(dev_client: TestClient, operation: str) -> None:
+    name = next(iter(OPERATIONS[operation].input_schema["properties"]), "query")
+    body = ('{"' + name + '": "\\ud800"}').encode()
+    response = dev_client.post(f"/api/v1/{operation}", content=body, headers={"content-type": "application/json"})
+    assert response.status_code == 400, response.text
+    assert response.json()["error"] == {"family": "request", "code": "invalid_unicode",
+                                        "message": response.json()["error"]["message"], "subject": name}
+
+
+def test_mcp_stdio_answers_unreadable_lines(small_index: Path) -> None:
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    lines = [b"this is not json\n", b'{"jsonrpc": "2.0"}\n', b'{"query": "\\ud800"}\n']
+    process = subprocess.run([sys.executable, "-m", "cli", "mcp", "--index-dir", str(small_index), "--unsigned-dev"],
+                             input=b"".join(lines), capture_output=True, cwd=root, timeout=60,
+                             env={**os.environ, "PYTHONPATH": str(root)})
+    replies = [json.loads(line) for line in process.stdout.splitlines() if line.strip()]
+    assert len(replies) == 3, (process.stdout, process.stderr[-2000:])
+    assert replies[0] == {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}}
+    assert all(r["id"] is None and r["error"]["code"] in (-32700, -32600) for r in replies)
