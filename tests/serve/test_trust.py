@@ -216,3 +216,23 @@ def test_mcp_stdio_answers_unreadable_lines(small_index: Path) -> None:
     assert len(replies) == 3, (process.stdout, process.stderr[-2000:])
     assert replies[0] == {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}}
     assert all(r["id"] is None and r["error"]["code"] in (-32700, -32600) for r in replies)
+
+
+# -- the published schema is what the edge validates (defect 13) -----------------------------
+
+
+def test_schema_and_validation_agree_on_the_drifted_cases(dev_client: TestClient) -> None:
+    import re
+
+    document = dev_client.get("/openapi.json").json()
+    search = document["components"]["schemas"]["search_arguments"]["properties"]
+    date = document["components"]["schemas"]["as_of_arguments"]["properties"]["date"]["pattern"]
+    assert not re.match(date, "0000-01-01") and not re.match(date, "2023-02-29") and re.match(date, "2024-02-29")
+    assert dev_client.post("/api/v1/as_of", json={"work": "x", "date": "0000-01-01"}).status_code == 400
+    assert search["limit"]["type"] == "integer"  # JSON Schema's integer: 7.0 is one, and is accepted
+    assert dev_client.post("/api/v1/search", json={"query": "choses", "limit": 7.0}).status_code == 200
+    refused = dev_client.post("/api/v1/search", json={"query": "choses", "publisher": None})
+    assert refused.status_code == 400 and refused.json()["error"]["code"] == "invalid_argument"
+    assert "null" not in json.dumps(search)  # null is declared nowhere, and refused
+    reason = document["components"]["schemas"]["LegalAnswer"]["properties"]["reason"]
+    assert reason["required"] == ["family", "code", "message"]
