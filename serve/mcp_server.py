@@ -157,9 +157,9 @@ class McpHttpEndpoint:
         if scope.get("method") != "POST":
             # stateless, JSON responses: no server-sent event stream to hold open (GET) and no
             # session to end (DELETE); answer at once instead of an idle stream
-            error = RequestError("the MCP endpoint takes POST (stateless, JSON responses)",
+            refusal = RequestError("the MCP endpoint takes POST (stateless, JSON responses)",
                                  code="method_not_allowed")
-            response = jsonrpc_error(error, status=405)
+            response = jsonrpc_error(refusal, status=405)
             response.headers["Allow"] = "POST"
             await response(scope, receive, send)
             return
