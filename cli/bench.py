@@ -52,7 +52,9 @@ def envelope_path(out: Path) -> Path:
 
 
 @group.command("retrieval")
-@click.option("--index-dir", required=True, type=EXISTING_DIR, help="Directory holding <publisher>.sqlite indexes.")
+@click.option("--index-dir", required=True, type=EXISTING_DIR,
+              help="An artifact set in the release layout (indexes/<publisher>.sqlite) or a directory "
+                   "holding <publisher>.sqlite indexes.")
 @click.option("--mode", type=click.Choice(["keyword", "hybrid"]), default="keyword", show_default=True,
               help="Retrieval mode asked of the search operation.")
 @click.option("--out", "out_path", required=True, type=click.Path(dir_okay=False, path_type=Path),
@@ -66,35 +68,44 @@ def envelope_path(out: Path) -> Path:
               help="Where to write the envelope (default: <out>.dsse.json).")
 @click.option("--trust-root", "trust_roots", multiple=True, type=EXISTING_FILE,
               help="Verify --index-dir as a signed artifact set with these roots and bind the report to its set id.")
-@click.option("--gates", type=EXISTING_FILE, default=None, help='Gate policy file {"thresholds": {...}}.')
+@click.option("--gates", type=EXISTING_FILE, default=None,
+              help='Gate policy file {"thresholds": {...}}; default: $LEX_RELEASE_GATES, else the defaults '
+                   "(the same file evaluate and promote read; docs/release.md §5).")
 @click.option("--created-at", default=None, metavar="YYYY-MM-DDTHH:MM:SSZ", help="Report time (default: now, UTC).")
 def retrieval(index_dir: Path, mode: str, out_path: Path, judgments_path: Path | None, sign_key: Path | None,
               passphrase_env: str | None, envelope_out: Path | None, trust_roots: tuple[Path, ...],
               gates: Path | None, created_at: str | None) -> None:
     """Run the judged queries against the indexes in process and write the report.
 
+    Given a set in the release layout (indexes/), the report is bound to the set's file
+    names (indexes/<publisher>.sqlite), so `lex release evaluate` accepts it for that set.
+    Nothing measured (no index, an empty index, no judged case) is a typed refusal, never a
+    report.
+
     \b
     Example:
-      lex bench retrieval --index-dir var/index --out docs/retrieval-report.json \\
+      lex bench retrieval --index-dir var/build --out var/report.json \\
           --sign-key keys/release-signing.key.pem
     """
     from legal.canonical import pretty_bytes
     from release.benchmark import load_judgments, retrieval_benchmark
+    from release.benchmark.benchmark import index_layout
     from release.files import atomic_write
     from release.keys import DEFAULT_PASSPHRASE_ENV, load_signer, passphrase_from_env
-    from release.report import GatePolicy, load_gate_policy, sign_report
+    from release.report import gate_policy, sign_report
     from release.signatures import write_envelope
     from release.signing import utc_now
     from release.verify import verify_artifact_set
     from serve.core import LegalCore
 
     judgments = load_judgments(judgments_path or DEFAULT_JUDGMENTS)
+    layout = index_layout(index_dir)
     verified = verify_artifact_set(index_dir, list(trust_roots)) if trust_roots else None
-    policy = load_gate_policy(gates) if gates is not None else GatePolicy()
+    policy = gate_policy(gates)
     artifact = {"set_id": verified.set_id} if verified is not None else {}
-    with LegalCore.mount(index_dir, artifact) as core:
-        report, _run = retrieval_benchmark(core, index_dir, judgments, created_at=created_at or utc_now(), mode=mode,
-                                           verified=verified, policy=policy)
+    with LegalCore.mount(layout.mount_dir, artifact) as core:
+        report, _run = retrieval_benchmark(core, layout.mount_dir, judgments, created_at=created_at or utc_now(),
+                                           mode=mode, verified=verified, policy=policy, name_prefix=layout.prefix)
     out_path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(out_path, pretty_bytes(report))
     click.echo(summary(report))

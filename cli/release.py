@@ -15,6 +15,7 @@ from typing import Any, TypeVar, cast
 
 import click
 
+from legal.errors import ReleaseError
 from legal.ids import Publisher
 from release.keys import (
     ALGORITHMS,
@@ -77,8 +78,8 @@ def actor_option(func: F) -> F:
 
 def gates_option(func: F) -> F:
     return click.option("--gates", type=EXISTING_FILE, default=None,
-                        help='Gate thresholds JSON: {"thresholds": {"mrr": "0.6", ...}} '
-                             "(default thresholds otherwise).")(func)
+                        help='Gate thresholds JSON: {"thresholds": {"mrr": "0.6", ...}}; default: the file '
+                             "named by $LEX_RELEASE_GATES, else the default thresholds (docs/release.md §5).")(func)
 
 
 def resolve_actor(actor: str | None) -> str:
@@ -356,9 +357,9 @@ def report_verify_command(envelope: Path, trust_root: tuple[Path, ...], trust_ro
 
 
 def _policy(gates: Path | None) -> Any:
-    from release.report import GatePolicy, load_gate_policy
+    from release.report import gate_policy
 
-    return load_gate_policy(gates) if gates is not None else GatePolicy()
+    return gate_policy(gates)
 
 
 # -- promotion -----------------------------------------------------------------------------
@@ -429,16 +430,21 @@ def promote_command(root: Path, set_id: str, trust_root: tuple[Path, ...], trust
 
 @group.command("rollback")
 @click.argument("root", type=ANY_PATH)
+@click.option("--reason", required=True, help="Why (recorded in the ledger), e.g. 'search regression in 4f2a'.")
 @trust_options
 @actor_option
-def rollback_command(root: Path, trust_root: tuple[Path, ...], trust_roots_env: str, actor: str | None) -> None:
+def rollback_command(root: Path, reason: str, trust_root: tuple[Path, ...], trust_roots_env: str,
+                     actor: str | None) -> None:
     """Swap current and the retained rollback set (re-verified; nothing is rebuilt).
+
+    Rollback is the only way back to an older set: promotion only moves forward
+    (docs/release.md, "Promotion is monotonic").
 
     \b
     Example:
-      lex release rollback var/releases
+      lex release rollback var/releases --reason "search regression in 4f2a"
     """
-    pointers = _release_root(root, load_trust(trust_root, trust_roots_env), actor).rollback()
+    pointers = _release_root(root, load_trust(trust_root, trust_roots_env), actor).rollback(reason)
     click.echo(f"current  {pointers.current}\nrollback {pointers.rollback}")
 
 
@@ -446,24 +452,32 @@ def rollback_command(root: Path, trust_root: tuple[Path, ...], trust_roots_env: 
 @click.argument("root", type=EXISTING_DIR)
 @click.option("--json", "as_json", is_flag=True)
 def status_command(root: Path, as_json: bool) -> None:
-    """Show current, rollback, candidates and the ledger's health.
+    """Show current, rollback, candidates (as the ledger records them) and the ledger's health.
+
+    The ledger is the authority: the pointers shown are its last entry's. When pointers.json
+    disagrees with it (or the chain is broken) the status says so and exits 2.
 
     \b
     Example:
       lex release status var/releases
     """
-    from release.promotion import ledger_status, read_pointers
+    from release.promotion import Pointers, ledger_state, ledger_status
 
-    pointers = read_pointers(root)
     health = ledger_status(root)
+    try:
+        pointers = ledger_state(root)
+    except ReleaseError:
+        pointers = Pointers()
     if as_json:
         echo_json({**pointers.to_json(), "ledger": health})
-        return
-    click.echo(f"current    {pointers.current or '-'}")
-    click.echo(f"rollback   {pointers.rollback or '-'}")
-    for set_id, state in sorted(pointers.candidates.items()):
-        click.echo(f"candidate  {set_id}  {state}")
-    click.echo(f"ledger     {health['entries']} entries, {'ok' if health['ok'] else 'BROKEN: ' + health['error']}")
+    else:
+        click.echo(f"current    {pointers.current or '-'}")
+        click.echo(f"rollback   {pointers.rollback or '-'}")
+        for set_id, state in sorted(pointers.candidates.items()):
+            click.echo(f"candidate  {set_id}  {state}")
+        click.echo(f"ledger     {health['entries']} entries, {'ok' if health['ok'] else 'BROKEN: ' + health['error']}")
+    if not health["ok"]:
+        raise click.exceptions.Exit(2)
 
 
 @group.group("ledger")
@@ -474,16 +488,16 @@ def ledger_group() -> None:
 @ledger_group.command("verify")
 @click.argument("root", type=EXISTING_DIR)
 def ledger_verify_command(root: Path) -> None:
-    """Detect any edited, deleted, inserted or reordered ledger line (exit 2 if so).
+    """Detect any edited, deleted, inserted or reordered ledger line, and a pointers.json that
+    is not the ledger's last entry (edited current/rollback), exit 2 if so.
 
     \b
     Example:
       lex release ledger verify var/releases
     """
-    from release.ledger import LEDGER_NAME, verify_ledger
-    from release.promotion import read_pointers
+    from release.promotion import ledger_pointers
 
-    head = verify_ledger(root / LEDGER_NAME, read_pointers(root).ledger_head)
+    head = ledger_pointers(root).ledger_head
     click.echo(f"OK ledger: {head.seq + 1} entries, head {head.hash}")
 
 

@@ -76,6 +76,9 @@ def mount_config(index_dir: Path | None, release_root: Path | None, roots: tuple
         raise ConfigError("give exactly one of --index-dir or --release-root", code="no_artifact_source")
     if unsigned_dev and release_root is not None:
         raise ConfigError("--unsigned-dev applies to --index-dir only", code="unsigned_release_root")
+    if release_root is not None and not release_root.is_dir():
+        raise ConfigError("the release root does not exist (create it with `lex release candidate`)",
+                          code="release_root_missing", subject=release_root.name)
     return MountConfig(index_dir=index_dir, release_root=release_root, trust_roots=trust_roots(roots),
                        unsigned_dev=unsigned_dev, required_publishers=tuple(p.lower() for p in required))
 
@@ -93,16 +96,23 @@ def mount_config(index_dir: Path | None, release_root: Path | None, roots: tuple
 @click.option("--trust-forwarded", is_flag=True, help="Charge requests to the last X-Forwarded-For entry.")
 @click.option("--allowed-host", "allowed_hosts", multiple=True,
               help="A public Host (name:port) accepted by /mcp besides loopback; repeatable.")
+@click.option("--reverify-interval", default=300.0, show_default=True, type=click.FloatRange(0),
+              help="Seconds between re-verifications of the mounted set (0: only on SIGHUP). A mismatch unmounts it.")
+@click.option("--header-timeout", default=10.0, show_default=True, type=click.FloatRange(0.1, 300),
+              help="Seconds a client may take to send a request's headers.")
 @click.option("--log-level", default="warning", show_default=True,
               type=click.Choice(["critical", "error", "warning", "info", "debug"]))
 def group(index_dir: Path | None, release_root: Path | None, trust_roots: tuple[Path, ...], unsigned_dev: bool,
           required: tuple[str, ...], host: str, port: int, deadline: float, client_rate: float,
-          global_rate: float, trust_forwarded: bool, allowed_hosts: tuple[str, ...], log_level: str) -> None:
+          global_rate: float, trust_forwarded: bool, allowed_hosts: tuple[str, ...], reverify_interval: float,
+          header_timeout: float, log_level: str) -> None:
     """Verify the artifact set, mount it read-only, and serve the API, MCP and web pages.
 
     Nothing is opened before the signature and every file hash are verified against the
     pinned trust roots. A refusal keeps the server up with nothing mounted: every operation
-    answers no_corpus_mounted and /readyz answers 503 with the reason.
+    answers no_corpus_mounted (with the reason) and /readyz answers 503 with the reason. The
+    mounted set is re-verified every --reverify-interval seconds and on SIGHUP; a mismatch
+    unmounts it. A missing --release-root refuses to start.
 
     \b
     Example:
@@ -116,7 +126,8 @@ def group(index_dir: Path | None, release_root: Path | None, trust_roots: tuple[
     limits = AdmissionLimits(client_per_minute=client_rate, client_burst=max(client_rate, 1.0),
                              global_per_minute=global_rate, global_burst=max(global_rate, 1.0))
     settings = AppSettings(limits=limits, deadline=deadline, trust_forwarded=trust_forwarded,
-                           allowed_hosts=allowed_hosts)
+                           allowed_hosts=allowed_hosts, reverify_interval=reverify_interval or None,
+                           header_timeout=header_timeout)
     if unsigned_dev:
         click.echo("warning: --unsigned-dev: the index is NOT verified; every page says so.", err=True)
 
@@ -126,4 +137,4 @@ def group(index_dir: Path | None, release_root: Path | None, trust_roots: tuple[
 
     state = new_state(config, limits, mount_hooks=(hybrid_hook,))
     app = create_app(state, settings, extensions=(assistant_extension(),))
-    run(app, host=host, port=port, announce=announce, log_level=log_level)
+    run(app, host=host, port=port, announce=announce, log_level=log_level, header_timeout=header_timeout)

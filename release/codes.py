@@ -70,6 +70,10 @@ class Reason(StrEnum):
     LEDGER_CORRUPT = "ledger_corrupt"
     LEDGER_BROKEN_CHAIN = "ledger_broken_chain"
     LEDGER_HEAD_MISMATCH = "ledger_head_mismatch"
+    POINTERS_MISMATCH = "pointers_mismatch"
+    NOT_NEWER = "not_newer"
+    ALREADY_RELEASED = "already_released"
+    ROLLBACK_REASON_MISSING = "rollback_reason_missing"
 
 
 def refuse(reason: Reason, message: str, subject: str | None = None) -> NoReturn:

@@ -15,7 +15,19 @@ Rules:
 - ``promote`` needs an evaluated candidate; it re-verifies the set and its report, then the
   previous current becomes the one rollback (the older rollback is no longer pointed to).
 - ``rollback`` swaps current and rollback after re-verifying the retained set and its own
-  report; nothing is rebuilt.
+  report; nothing is rebuilt; the operator's reason is recorded.
+
+**The ledger is the authority.** ``pointers.json`` is a cache of the ledger's last entry:
+every reader (:func:`ledger_pointers`, hence :func:`current_set`, ``status``, ``ledger
+verify``, the server's mount and every transition) checks that its ``ledger_head`` is the
+last entry and that its state is that entry's state, and refuses otherwise
+(``ledger_head_mismatch``, ``pointers_mismatch``). Editing ``current`` (or swapping current
+and rollback) in ``pointers.json`` therefore serves nothing.
+
+**Promotion is monotonic.** A set's *build sequence* is the ``created_at`` instant of its
+signed statement (UTC, to the second; recorded in the ledger as ``built_at``). ``promote``
+refuses a set built before the current one (``not_newer``) and any set that has already been
+current (``already_released``); going back is only ``rollback``, to the one retained set.
 
 A refused transition changes nothing: checks run before the ledger line is appended and
 ``pointers.json`` is rewritten (temp file, fsync, rename). Transitions hold an exclusive
@@ -44,8 +56,11 @@ from release.files import atomic_write, fsync_dir
 from release.keys import TrustStore
 from release.ledger import EMPTY_HEAD, LedgerHead
 from release.report import GatePolicy, VerifiedReport, check_binding, verify_report
+from release.signatures import open_statement
 from release.signing import utc_now
+from release.statement import ENVELOPE_NAME, parse_statement
 from release.verify import VerifiedSet, verify_artifact_set
+from release.verify import verified as verified_set
 
 SETS_DIR = "sets"
 REPORTS_DIR = "reports"
@@ -89,8 +104,8 @@ class Pointers:
         return cls(current, rollback, dict(candidates), head)
 
 
-def read_pointers(root: Path) -> Pointers:
-    """The pointers of a release root (empty when the root has none yet)."""
+def read_pointers_file(root: Path) -> Pointers:
+    """``pointers.json`` as written, *not* checked against the ledger (recovery only)."""
     path = Path(root) / POINTERS_NAME
     try:
         data = path.read_bytes()
@@ -109,21 +124,56 @@ def write_pointers(root: Path, pointers: Pointers) -> None:
     atomic_write(Path(root) / POINTERS_NAME, pretty_bytes(pointers.to_json()))
 
 
+def check_against_ledger(pointers: Pointers, entries: list[dict[str, Any]]) -> Pointers:
+    """``pointers`` when they are exactly the ledger's last entry (head and state), else refuse."""
+    last = entries[-1] if entries else None
+    head = LedgerHead(last["seq"], last["hash"]) if last is not None else EMPTY_HEAD
+    if head != pointers.ledger_head:
+        refuse(Reason.LEDGER_HEAD_MISMATCH,
+               f"ledger head is seq {head.seq}, pointers.json records seq {pointers.ledger_head.seq}", head.hash[:16])
+    expected = Pointers.from_state(last["state"], head) if last is not None else Pointers()
+    if expected.state() != pointers.state():
+        refuse(Reason.POINTERS_MISMATCH, "pointers.json disagrees with the ledger's last entry (edited?)",
+               f"ledger current {expected.current}")
+    return pointers
+
+
+def ledger_pointers(root: Path) -> Pointers:
+    """The pointers of a release root, verified against its whole ledger (the authority)."""
+    root = Path(root)
+    return check_against_ledger(read_pointers_file(root), ledger.read_entries(root / ledger.LEDGER_NAME))
+
+
+def read_pointers(root: Path) -> Pointers:
+    """The pointers of a release root (empty when it has none yet), checked against the ledger."""
+    return ledger_pointers(root)
+
+
 def current_set(root: Path) -> Path | None:
-    """The directory of the current artifact set, or None. Verify it before mounting."""
-    pointers = read_pointers(Path(root))
+    """The directory of the current artifact set, or None. The pointers are checked against the
+    ledger first (a hand-edited ``pointers.json`` is refused); verify the set before mounting."""
+    pointers = ledger_pointers(Path(root))
     return Path(root) / SETS_DIR / pointers.current if pointers.current else None
+
+
+def ledger_state(root: Path) -> Pointers:
+    """What the ledger says (its last entry's state), whatever ``pointers.json`` holds."""
+    entries = ledger.read_entries(Path(root) / ledger.LEDGER_NAME)
+    if not entries:
+        return Pointers()
+    last = entries[-1]
+    return Pointers.from_state(last["state"], LedgerHead(last["seq"], last["hash"]))
 
 
 def ledger_status(root: Path) -> dict[str, Any]:
     """``{ok, entries, head}`` or ``{ok: false, entries, error}`` for ``lex release status``."""
     path = Path(root) / ledger.LEDGER_NAME
     try:
-        head = ledger.verify_ledger(path, read_pointers(root).ledger_head)
+        pointers = ledger_pointers(root)
     except ReleaseError as exc:
         lines = path.read_bytes().count(b"\n") if path.exists() else 0
         return {"ok": False, "entries": lines, "error": f"{exc.code}: {exc.message}"}
-    return {"ok": True, "entries": head.seq + 1, "head": head.hash}
+    return {"ok": True, "entries": pointers.ledger_head.seq + 1, "head": pointers.ledger_head.hash}
 
 
 # -- the release root ----------------------------------------------------------------------
@@ -158,7 +208,8 @@ class ReleaseRoot:
     # reads
 
     def pointers(self) -> Pointers:
-        return read_pointers(self.root)
+        """The pointers, verified against the ledger (the authority)."""
+        return ledger_pointers(self.root)
 
     def resolve_set_id(self, text: str) -> str:
         """A full set id from a full id or a unique prefix (8+ characters) of a known set."""
@@ -172,8 +223,8 @@ class ReleaseRoot:
         return matches[0]
 
     def verify_ledger(self) -> LedgerHead:
-        """The whole chain, and its head against the head recorded in ``pointers.json``."""
-        return ledger.verify_ledger(self.ledger_path, self.pointers().ledger_head)
+        """The whole chain, and ``pointers.json`` (head and state) against its last entry."""
+        return self.pointers().ledger_head
 
     # transitions
 
@@ -211,15 +262,19 @@ class ReleaseRoot:
             if before.candidates[set_id] != EVALUATED or not self.report_path(set_id).is_file():
                 refuse(Reason.NO_REPORT, "promotion needs a signed benchmark report (lex release evaluate)", set_id)
             verified = self._verify_set(set_id)
+            built_at = self._check_monotonic(before, verified)
             checked = verify_report(self.report_path(set_id), self.trust, expected=verified, policy=self.policy)
             candidates = {k: v for k, v in before.candidates.items() if k != set_id}
             after = replace(before, current=set_id, rollback=before.current, candidates=candidates)
             detail = {"previous_current": before.current, "released_rollback": before.rollback,
-                      "report_payload_sha256": checked.payload_sha256}
+                      "report_payload_sha256": checked.payload_sha256, "built_at": built_at}
             return self._commit(before, after, "promote", set_id, detail)
 
-    def rollback(self) -> Pointers:
-        """Swap current and rollback, after re-verifying the retained set and its report."""
+    def rollback(self, reason: str = "unspecified") -> Pointers:
+        """Swap current and rollback, after re-verifying the retained set and its report.
+        The only way back to an older set; ``reason`` is recorded in the ledger."""
+        if not isinstance(reason, str) or not reason.strip():
+            refuse(Reason.ROLLBACK_REASON_MISSING, "a rollback needs a reason (recorded in the ledger)")
         with self._transition() as before:
             target = before.rollback
             if target is None:
@@ -227,19 +282,19 @@ class ReleaseRoot:
             verified = self._verify_set(target)
             checked = self._verify_retained_report(target, verified)
             after = replace(before, current=target, rollback=before.current)
-            detail = {"previous_current": before.current, "report_payload_sha256": checked.payload_sha256}
+            detail = {"previous_current": before.current, "report_payload_sha256": checked.payload_sha256,
+                      "reason": reason.strip()[:500]}
             return self._commit(before, after, "rollback", target, detail)
 
     def recover(self) -> Pointers:
         """After a crash between the ledger append and the pointer rename, re-apply the last
         ledger entry to ``pointers.json``. Refuses unless the ledger is exactly one entry ahead."""
         with self._lock():
-            before = self.pointers()
+            before = read_pointers_file(self.root)
             entries = ledger.read_entries(self.ledger_path)
             last = entries[-1] if entries else None
             if last is None or (last["seq"], last["prev"]) != (before.ledger_head.seq + 1, before.ledger_head.hash):
-                ledger.verify_ledger(self.ledger_path, before.ledger_head)
-                return before
+                return check_against_ledger(before, entries)
             after = Pointers.from_state(last["state"], LedgerHead(last["seq"], last["hash"]))
             write_pointers(self.root, after)
             return after
@@ -262,9 +317,28 @@ class ReleaseRoot:
     @contextmanager
     def _transition(self) -> Iterator[Pointers]:
         with self._lock():
-            before = self.pointers()
-            ledger.verify_ledger(self.ledger_path, before.ledger_head)
-            yield before
+            yield ledger_pointers(self.root)
+
+    def _check_monotonic(self, before: Pointers, candidate: VerifiedSet) -> str:
+        """Refuse a set that was current before, or was built before the current set; return its
+        build instant (the signed statement's ``created_at``)."""
+        built_at = build_instant(candidate)
+        for entry in ledger.read_entries(self.ledger_path):
+            if entry["state"].get("current") == candidate.set_id:
+                refuse(Reason.ALREADY_RELEASED,
+                       "this set has been current before; going back is `lex release rollback`", candidate.set_id)
+        if before.current is not None:
+            current_built = build_instant(self._verify_statement(before.current))
+            if built_at < current_built:
+                refuse(Reason.NOT_NEWER, f"this set was built at {built_at}, before the current set "
+                                         f"({current_built}); promotion only moves forward", candidate.set_id)
+        return built_at
+
+    def _verify_statement(self, set_id: str) -> VerifiedSet:
+        """The signed statement of a set in the root (signature only, not every file)."""
+        directory = self.set_dir(set_id)
+        opened = open_statement(directory / ENVELOPE_NAME, self.trust)
+        return verified_set(directory, parse_statement(opened.payload), opened.key_ids)
 
     def _commit(
         self, before: Pointers, after: Pointers, action: str, set_id: str, detail: Mapping[str, Any]
@@ -326,6 +400,15 @@ class ReleaseRoot:
             if incoming.exists():
                 _thaw(incoming)
                 shutil.rmtree(incoming)
+
+
+def build_instant(verified: VerifiedSet) -> str:
+    """A set's build sequence: its signed statement's ``created_at`` (``YYYY-MM-DDTHH:MM:SSZ``)."""
+    created = verified.predicate.get("created_at")
+    if not (isinstance(created, str) and len(created) == 20 and created.endswith("Z")):
+        refuse(Reason.MALFORMED_STATEMENT, "the statement has no created_at instant (YYYY-MM-DDTHH:MM:SSZ)",
+               verified.set_id)
+    return created
 
 
 def _read_report(path: Path) -> bytes:

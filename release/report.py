@@ -24,6 +24,7 @@ every gate of the *verifier's* policy passes (a report cannot pick its own thres
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -153,6 +154,18 @@ def load_gate_policy(path: Path) -> GatePolicy:
     if not isinstance(document, dict) or not isinstance(document.get("thresholds"), dict):
         refuse(Reason.GATE_POLICY_INVALID, 'gate policy must be {"thresholds": {metric: value}}', path.name)
     return GatePolicy().with_thresholds(document["thresholds"])
+
+
+GATES_ENV = "LEX_RELEASE_GATES"
+
+
+def gate_policy(path: Path | None = None, env: Mapping[str, str] | None = None) -> GatePolicy:
+    """The operator's one gate policy: ``path`` (``--gates``), else the file named by
+    ``$LEX_RELEASE_GATES``, else the defaults. Every command that applies gates reads it here."""
+    if path is None:
+        named = (os.environ if env is None else env).get(GATES_ENV, "").strip()
+        path = Path(named) if named else None
+    return load_gate_policy(path) if path is not None else GatePolicy()
 
 
 def evaluate_gates(metrics: Mapping[str, str], policy: GatePolicy | None = None) -> list[dict[str, Any]]:

@@ -13,7 +13,9 @@ trace). The artifact set is verified and mounted in the background when the app 
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import signal
 import socket
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
@@ -22,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import h11
 import uvicorn
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -29,6 +32,7 @@ from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from legal.errors import LexError
 from serve.admission import AdmissionLimits, RateLimiter
@@ -79,6 +83,10 @@ class AppSettings:
     trust_forwarded: bool = False
     allowed_hosts: tuple[str, ...] = ()
     mount_on_startup: bool = True
+    #: seconds between re-verifications of the mounted set (``None`` or 0: only on SIGHUP)
+    reverify_interval: float | None = 300.0
+    #: seconds a connection may take to send a request's headers (slow clients are closed)
+    header_timeout: float = 10.0
 
 
 class LegalCoreBackend:
@@ -134,10 +142,33 @@ def _lifespan(mcp: McpHttpEndpoint, settings: AppSettings) -> Any:
         async with mcp.running(), anyio.create_task_group() as group:
             if settings.mount_on_startup and state.mounted.status == "pending":
                 group.start_soon(_mount_in_background, state)
+            group.start_soon(_reverify_on_schedule, state, settings.reverify_interval)
             yield
             group.cancel_scope.cancel()
 
     return lifespan
+
+
+REVERIFY_TICK = 0.5
+
+
+async def _reverify_on_schedule(state: ServeState, interval: float | None, tick: float = REVERIFY_TICK) -> None:
+    """Re-verify the mounted set every ``interval`` seconds and whenever one is requested
+    (SIGHUP); a mismatch unmounts it (:meth:`serve.mount.ServeState.reverify`)."""
+    while True:
+        await anyio.sleep(tick)
+        if state.mounted.status == "pending" or not state.reverify_due(interval):
+            continue
+        await anyio.to_thread.run_sync(state.reverify, abandon_on_cancel=True)
+
+
+def install_sighup(state: ServeState) -> bool:
+    """SIGHUP asks for a re-verification of the mounted set (main thread only; False elsewhere)."""
+    try:
+        signal.signal(signal.SIGHUP, lambda _signum, _frame: state.request_reverify())
+    except (ValueError, AttributeError, OSError):  # not the main thread, or no SIGHUP here
+        return False
+    return True
 
 
 async def _mount_in_background(state: ServeState) -> None:
@@ -192,11 +223,62 @@ class _AnnouncingServer(uvicorn.Server):
             self._announce(f"http://{shown}:{port}/")
 
 
-def run(app: Starlette, *, host: str, port: int, announce: Callable[[str], None], log_level: str = "warning") -> None:
-    """Serve ``app`` (from :func:`create_app`) with uvicorn until interrupted; ``announce`` receives the URL."""
+def header_timeout_protocol(seconds: float) -> type[H11Protocol]:
+    """uvicorn's h11 protocol with a header-read timeout: a connection that has not sent a
+    complete request head within ``seconds`` (on connect, and again after each response) is
+    closed with ``408``. uvicorn's own ``timeout_keep_alive`` is reset by every byte received,
+    so alone it does not bound a client that drips its headers."""
+
+    class HeaderTimeoutProtocol(H11Protocol):
+        _header_timer: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._arm()
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self.conn.their_state is not h11.IDLE:  # the request head is complete
+                self._disarm()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing():
+                self._arm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+        def _arm(self) -> None:
+            self._disarm()
+            self._header_timer = self.loop.call_later(seconds, self._headers_too_slow)
+
+        def _disarm(self) -> None:
+            if self._header_timer is not None:
+                self._header_timer.cancel()
+                self._header_timer = None
+
+        def _headers_too_slow(self) -> None:
+            self._header_timer = None
+            if self.transport.is_closing() or self.conn.their_state is not h11.IDLE:
+                return
+            log.info("closing a connection that sent no complete request head within %.1f s", seconds)
+            self.transport.write(b"HTTP/1.1 408 Request Timeout\r\ncontent-length: 0\r\nconnection: close\r\n\r\n")
+            self.transport.close()
+
+    return HeaderTimeoutProtocol
+
+
+def run(app: Starlette, *, host: str, port: int, announce: Callable[[str], None], log_level: str = "warning",
+        header_timeout: float = 10.0) -> None:
+    """Serve ``app`` (from :func:`create_app`) with uvicorn until interrupted; ``announce`` receives the URL.
+    SIGHUP re-verifies the mounted set."""
     state: ServeState = app.state.lex
+    install_sighup(state)
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level, lifespan="on",
-                            access_log=False, server_header=False, timeout_graceful_shutdown=5)
+                            access_log=False, server_header=False, timeout_graceful_shutdown=5,
+                            http=header_timeout_protocol(header_timeout), timeout_keep_alive=5)
     try:
         _AnnouncingServer(config, announce).run()
     except KeyboardInterrupt:  # uvicorn re-raises the SIGINT it handled, after a clean shutdown

@@ -26,7 +26,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPError
 from starlette.types import Receive, Scope, Send
 
-from legal.errors import LexError
+from legal.errors import LexError, RequestError
 from serve.admission import TransportError
 from serve.http.catalog import Operation
 from serve.http.errors import error_body, jsonrpc_error
@@ -154,6 +154,15 @@ class McpHttpEndpoint:
                 self._manager = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope.get("method") != "POST":
+            # stateless, JSON responses: no server-sent event stream to hold open (GET) and no
+            # session to end (DELETE); answer at once instead of an idle stream
+            refusal = RequestError("the MCP endpoint takes POST (stateless, JSON responses)",
+                                 code="method_not_allowed")
+            response = jsonrpc_error(refusal, status=405)
+            response.headers["Allow"] = "POST"
+            await response(scope, receive, send)
+            return
         manager = self._manager
         if manager is None:
             error = TransportError("the MCP endpoint is not running", code="busy", retry_after=1)
@@ -162,10 +171,43 @@ class McpHttpEndpoint:
         await manager.handle_request(scope, receive, send)
 
 
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+
+
+def parse_error_reply(error: Exception) -> Any:
+    """The JSON-RPC reply to a stdio line that is not JSON (``-32700``) or not a JSON-RPC
+    message (``-32600``); ``id`` is null because it could not be read."""
+    kinds = {e.get("type") for e in getattr(error, "errors", lambda: [])()} if hasattr(error, "errors") else set()
+    not_json = not kinds or "json_invalid" in kinds
+    code, message = (PARSE_ERROR, "Parse error") if not_json else (INVALID_REQUEST, "Invalid Request")
+    return types.JSONRPCError(jsonrpc="2.0", id=None, error=types.ErrorData(code=code, message=message))
+
+
+async def answer_parse_errors(source: Any, sink: Any, write_stream: Any) -> None:
+    """Forward messages from ``source`` to ``sink``; answer every unreadable line itself
+    (the SDK's stdio transport hands those on as exceptions, which the server only logs)."""
+    from mcp.shared.message import SessionMessage
+
+    async with sink:
+        async for item in source:
+            if isinstance(item, Exception):
+                log.info("stdio: unreadable line answered with a JSON-RPC error: %s", type(item).__name__)
+                await write_stream.send(SessionMessage(parse_error_reply(item)))
+                continue
+            await sink.send(item)
+
+
 async def run_stdio(state: ServeState, catalog: Mapping[str, Operation]) -> None:
-    """Serve MCP over stdin/stdout until the client closes the stream."""
+    """Serve MCP over stdin/stdout until the client closes the stream. A line that is not
+    JSON gets a ``-32700`` reply (not JSON-RPC: ``-32600``), never silence."""
+    import anyio
     from mcp.server.stdio import stdio_server
 
     server = build_server(lambda: state, catalog)
     async with stdio_server() as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options())
+        sink, source = anyio.create_memory_object_stream[Any](0)
+        async with anyio.create_task_group() as group:
+            group.start_soon(answer_parse_errors, read_stream, sink, write_stream)
+            await server.run(source, write_stream, server.create_initialization_options())
+            group.cancel_scope.cancel()

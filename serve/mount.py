@@ -18,6 +18,9 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
+import threading
+import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -26,6 +29,8 @@ from typing import Any, Literal, Protocol
 
 from legal.errors import ConfigError, LexError
 from serve.admission import AdmissionLimits, Gate
+
+log = logging.getLogger("serve")
 
 MountStatus = Literal["pending", "mounted", "refused"]
 
@@ -155,6 +160,9 @@ def artifact_directory(config: MountConfig) -> tuple[Path, str]:
     from release import current_set
 
     assert config.release_root is not None
+    if not Path(config.release_root).is_dir():
+        raise ConfigError("the release root does not exist", code="release_root_missing",
+                          subject=Path(config.release_root).name)
     current = current_set(Path(config.release_root))
     if current is None:
         raise ConfigError("the release root has no current artifact set", code="no_current_set")
@@ -221,15 +229,69 @@ class ServeState:
     gate: Gate = field(init=False)
     _pool: ThreadPoolExecutor = field(init=False, repr=False)
 
+    _reverify_requested: threading.Event = field(init=False, repr=False)
+    _verified_at: float = field(init=False, default=0.0)
+
     def __post_init__(self) -> None:
         self.mounted = Mounted(self.backend.empty(), "pending", refusal=PENDING,
                                required=self.config.required_publishers)
         self.gate = Gate(self.limits.executing, self.limits.queued, self.limits.queue_deadline)
         self._pool = ThreadPoolExecutor(self.limits.executing, thread_name_prefix="lex-core")
+        self._reverify_requested = threading.Event()
 
     def mount(self) -> Mounted:
         """Verify then mount now (blocking); the new state replaces the old one atomically."""
         self.mounted = verify_then_mount(self.config, self.backend)
+        self._verified_at = time.monotonic()
+        return self.mounted
+
+    # -- re-verification (on a schedule and on SIGHUP) -------------------------------------
+
+    def request_reverify(self) -> None:
+        """Ask for a re-verification at the next scheduler tick (the SIGHUP handler calls this)."""
+        self._reverify_requested.set()
+
+    def reverify_due(self, interval: float | None) -> bool:
+        """True when a re-verification was requested, or ``interval`` seconds have passed."""
+        if self._reverify_requested.is_set():
+            return True
+        return bool(interval) and time.monotonic() - self._verified_at >= float(interval or 0)
+
+    def reverify(self) -> Mounted:
+        """Verify the mounted set again (signature and every file; for a release root, that the
+        ledger still names it current). A mismatch unmounts it: every answer is then
+        ``no_corpus_mounted`` with the reason, and ``/readyz`` 503. A set that was refused, or
+        that the ledger has replaced (promotion, rollback), is verified and mounted afresh."""
+        self._reverify_requested.clear()
+        before = self.mounted
+        if self.config.unsigned_dev and before.status == "mounted":
+            self._verified_at = time.monotonic()
+            return before
+        if before.status != "mounted" or before.artifact is None:
+            return self.mount()
+        try:
+            directory, source = artifact_directory(self.config)
+            artifact = verify(directory, source, self.config)
+        except LexError as error:
+            return self._unmount(error)
+        self._verified_at = time.monotonic()
+        if artifact.set_id != before.artifact.set_id:
+            log.warning("the current artifact set changed (%s -> %s): mounting it", before.artifact.set_id,
+                        artifact.set_id)
+            return self.mount()
+        return before
+
+    def _unmount(self, error: LexError) -> Mounted:
+        refusal = Refusal.of(error)
+        previous = self.mounted
+        self.mounted = Mounted(self.backend.empty(), "refused", artifact=None, refusal=refusal,
+                               required=self.config.required_publishers)
+        self._verified_at = time.monotonic()
+        log.error("re-verification refused the mounted artifact set %s: %s/%s %s; unmounted",
+                  previous.artifact.set_id if previous.artifact else "?", refusal.family, refusal.code,
+                  refusal.message)
+        # the previous core is not closed here: calls admitted before the switch may still use it;
+        # it is released (and its read-only connections closed) when the last of them finishes.
         return self.mounted
 
     def adopt(self, mounted: Mounted) -> None:
@@ -246,7 +308,8 @@ class ServeState:
             self.gate.release()
             raise
         future.add_done_callback(_releaser(self.gate))
-        return await asyncio.wrap_future(future)
+        answer = await asyncio.wrap_future(future)
+        return with_refusal(answer, self.mounted.refusal)
 
     def close(self) -> None:
         """Stop the worker pool and close the mounted indexes."""
@@ -254,6 +317,16 @@ class ServeState:
         closer = getattr(self.mounted.core, "close", None)
         if callable(closer):
             closer()
+
+
+NO_CORPUS = "no_corpus_mounted"
+
+
+def with_refusal(answer: Any, refusal: Refusal | None) -> Any:
+    """A ``no_corpus_mounted`` answer carries why nothing is mounted (``reason``)."""
+    if refusal is None or not isinstance(answer, dict) or answer.get("outcome") != NO_CORPUS:
+        return answer
+    return {**answer, "reason": refusal.to_dict()}
 
 
 def _releaser(gate: Gate) -> Callable[[object], None]:

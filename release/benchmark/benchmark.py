@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from legal.errors import LexError
+from release.assemble import INDEXES_DIR
 from release.benchmark.judgments import Judgments, describe
 from release.benchmark.runner import (
     LIMIT,
@@ -100,17 +102,73 @@ class BenchmarkCore(SearchCore, Protocol):
     def operation(self, name: str) -> Validates: ...
 
 
+class BenchmarkRefused(LexError):
+    """The benchmark cannot measure anything, so it writes (and signs) no report.
+
+    Codes: ``unknown_layout`` (neither ``indexes/`` nor ``<publisher>.sqlite`` in the
+    directory), ``no_index_mounted``, ``empty_index`` (no provisions in any mounted index),
+    ``no_judged_cases``, ``no_case_ran`` (every case errored or found nothing mounted).
+    """
+
+    family = "evaluation"
+    default_code = "benchmark_refused"
+
+
+@dataclass(frozen=True)
+class IndexLayout:
+    """Where the indexes of a benchmarked directory are, and how a set names them."""
+
+    mount_dir: Path
+    prefix: str  # "indexes/" for a set in the release layout, "" for a bare index directory
+
+    @property
+    def is_set(self) -> bool:
+        return bool(self.prefix)
+
+
+def index_layout(directory: Path) -> IndexLayout:
+    """A set in the release layout (``indexes/<publisher>.sqlite``) or a bare index directory
+    (``<publisher>.sqlite``); anything else is refused (``unknown_layout``)."""
+    directory = Path(directory)
+    nested = directory / INDEXES_DIR
+    if nested.is_dir() and any(nested.glob("*.sqlite")):
+        return IndexLayout(nested, f"{INDEXES_DIR}/")
+    if any(directory.glob("*.sqlite")):
+        return IndexLayout(directory, "")
+    raise BenchmarkRefused("no <publisher>.sqlite here nor under indexes/: nothing to benchmark",
+                           code="unknown_layout", subject=directory.name)
+
+
+def check_measurable(core: BenchmarkCore, judgments: Judgments) -> None:
+    """Refuse before running when nothing could be measured."""
+    if not judgments.cases:
+        raise BenchmarkRefused("no judged cases were loaded", code="no_judged_cases")
+    if not core.indexes:
+        raise BenchmarkRefused("no publisher index was mounted", code="no_index_mounted")
+    counts = [stamp.get("count.provisions") for stamp in core.stamps().values()]
+    if counts and all(c is not None and str(c) == "0" for c in counts):
+        raise BenchmarkRefused("the mounted indexes hold no provisions", code="empty_index")
+
+
+def check_ran(result: BenchmarkRun) -> None:
+    """Refuse a run in which no case was actually answered from an index."""
+    answered = [r for r in result.runs if r.status != "error" and r.outcome != "no_corpus_mounted"]
+    if not answered:
+        raise BenchmarkRefused("no case was answered from a mounted index", code="no_case_ran")
+
+
 # -- identity ------------------------------------------------------------------------------
 
 
-def index_files(index_dir: Path, core: BenchmarkCore) -> tuple[IndexFile, ...]:
-    """The index file of each publisher mounted in ``core``, hashed (names as the core mounted them)."""
+def index_files(index_dir: Path, core: BenchmarkCore, prefix: str = "") -> tuple[IndexFile, ...]:
+    """The index file of each publisher mounted in ``core``, hashed; named as the core mounted
+    them, after ``prefix`` (``indexes/`` binds the report to a set's file names)."""
     out = []
     stamps = core.stamps()
     for publisher in sorted(stamps):
         name = core.indexes[publisher].name
         size, sha = hash_file(index_dir / name)
-        out.append(IndexFile(name, publisher, sha, size, dict(stamps[publisher])))
+        out.append(IndexFile(f"{prefix}{name}", publisher, sha, size, dict(stamps[publisher])))
     return tuple(out)
 
 
@@ -223,10 +281,15 @@ def benchmark_report(result: BenchmarkRun, judgments: Judgments, files: Sequence
 
 def retrieval_benchmark(core: BenchmarkCore, index_dir: Path, judgments: Judgments, *, created_at: str,
                         mode: str = "keyword", verified: VerifiedSet | None = None, policy: GatePolicy | None = None,
-                        runner: str = RUNNER) -> tuple[dict[str, Any], BenchmarkRun]:
-    """Run every case against ``core`` (mounted by the caller over ``index_dir``) and build the report."""
+                        runner: str = RUNNER, name_prefix: str = "") -> tuple[dict[str, Any], BenchmarkRun]:
+    """Run every case against ``core`` (mounted by the caller over ``index_dir``) and build the report.
+
+    Refuses (:class:`BenchmarkRefused`) rather than report a run that measured nothing.
+    """
+    check_measurable(core, judgments)
     result = run(core, judgments, mode=mode, validate=core.operation("search").validate)
-    files = index_files(index_dir, core)
+    check_ran(result)
+    files = index_files(index_dir, core, name_prefix)
     report = benchmark_report(result, judgments, files, created_at=created_at, verified=verified, policy=policy,
                               runner=runner)
     return report, result

@@ -48,11 +48,45 @@ class Operation:
         return all(_scalar_type(prop) is not None or is_list(prop) for prop in self.properties.values())
 
     def closed_schema(self) -> dict[str, Any]:
-        """The argument schema with unknown members always refused."""
+        """The argument schema as the edge validates it: unknown members refused, dates that
+        are calendar dates (year 0001 on), strings that are not blank (see :func:`edge_property`)."""
         schema = copy.deepcopy(dict(self.input_schema))
         schema.setdefault("type", "object")
         schema["additionalProperties"] = False
+        props = schema.get("properties")
+        if isinstance(props, dict):
+            schema["properties"] = {name: edge_property(prop) for name, prop in props.items()}
         return schema
+
+
+#: A calendar date ``YYYY-MM-DD`` from 0001-01-01 to 9999-12-31 (leap years included): exactly
+#: what the core's date check accepts (its pattern, then ``date.fromisoformat``).
+_YEAR = "(?:[1-9][0-9]{3}|0[1-9][0-9]{2}|00[1-9][0-9]|000[1-9])"
+_LEAP_YEAR = "(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[48]|[2468][048]|[13579][26])00)"
+CALENDAR_DATE = (
+    f"^(?:{_YEAR}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)"
+    f"|02-(?:0[1-9]|1[0-9]|2[0-8]))|{_LEAP_YEAR}-02-29)$"
+)
+#: At least one character that Python's ``str.strip`` keeps (the core refuses blank strings).
+NOT_BLANK = "[^\\t\\n\\u000b\\f\\r\\u001c-\\u001f \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]"
+
+
+def edge_property(prop: Mapping[str, Any]) -> dict[str, Any]:
+    """One argument's schema, tightened to what the core's validator accepts."""
+    out = dict(prop)
+    if out.get("format") == "date":
+        out["pattern"] = CALENDAR_DATE
+    elif out.get("type") == "string" and "enum" not in out:
+        out = _with_pattern(out, NOT_BLANK)
+    elif out.get("type") == "array" and isinstance(out.get("items"), Mapping) and out["items"].get("type") == "string":
+        out["items"] = _with_pattern(dict(out["items"]), NOT_BLANK)
+    return out
+
+
+def _with_pattern(schema: dict[str, Any], pattern: str) -> dict[str, Any]:
+    if "pattern" not in schema:
+        return {**schema, "pattern": pattern}
+    return {**schema, "allOf": [*schema.get("allOf", []), {"pattern": pattern}]}
 
 
 def _scalar_type(prop: Mapping[str, Any]) -> str | None:

@@ -49,6 +49,8 @@ ANSWER_SCHEMA: dict[str, Any] = {
         "provisional": {"type": "boolean"},
         "artifact": {"type": "object"},
         "publishers": {"type": "array", "items": {"type": "object"}},
+        "reason": {**ERROR_SCHEMA["properties"]["error"],
+                   "description": "With outcome `no_corpus_mounted`: why nothing is mounted (as /readyz says)."},
     },
 }
 

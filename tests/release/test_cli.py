@@ -67,11 +67,19 @@ def test_the_operator_flow(env: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert code == 0 and f"current    {set_id}" in out and "3 entries, ok" in out
     code, out, _ = run(capsys, "release", "ledger", "verify", root)
     assert code == 0 and out.startswith("OK ledger: 3 entries")
-    code, _, err = run(capsys, "release", "rollback", root, "--trust-root", pub)
+    code, _, err = run(capsys, "release", "rollback", root, "--reason", "drill", "--trust-root", pub)
     assert code == 2 and "release/no_rollback" in err
 
     entries = [json.loads(line) for line in (root / "ledger.jsonl").read_text().splitlines()]
     assert {e["actor"] for e in entries} == {"operator"}
+
+    # an edited pointers.json (current forged, ledger_head left alone) is caught by every reader
+    pointers = json.loads((root / "pointers.json").read_text())
+    (root / "pointers.json").write_text(json.dumps({**pointers, "current": None, "rollback": set_id}))
+    code, _, err = run(capsys, "release", "ledger", "verify", root)
+    assert code == 2 and "release/pointers_mismatch" in err
+    code, out, _ = run(capsys, "release", "status", root)
+    assert code == 2 and f"current    {set_id}" in out and "BROKEN: pointers_mismatch" in out
 
 
 def test_verify_reports_typed_failures(env: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -16,6 +16,7 @@ from release import current_set, ledger, signatures, verify_artifact_set
 from release.keys import KeySigner, TrustStore
 from release.promotion import POINTERS_NAME, ReleaseRoot, ledger_status, read_pointers
 from release.report import GatePolicy, bind, build_report, sign_report
+from release.signing import sign_artifact_set
 
 from .conftest import FIXED_TIME, SignFn, write_build
 
@@ -335,3 +336,85 @@ def test_a_held_lock_refuses_a_concurrent_transition(root: ReleaseRoot, started:
     with root._lock(), pytest.raises(ReleaseError) as caught:
         root.rollback()
     assert caught.value.code == "release_root_locked"
+
+
+# -- the ledger is the authority (issue #16, defect 1) --------------------------------------
+
+
+def _edit_pointers(root: ReleaseRoot, **changes: Any) -> None:
+    path = root.root / POINTERS_NAME
+    document = json.loads(path.read_text())
+    document.update(changes)
+    path.write_text(json.dumps(document, indent=2))
+
+
+def test_editing_current_in_pointers_is_refused_everywhere(root: ReleaseRoot, make_set: Callable[[str], Path],
+                                                           report_file: Callable[..., Path]) -> None:
+    a = promoted(root, make_set, report_file, "a")
+    promoted(root, make_set, report_file, "b")
+    _edit_pointers(root, current=a)  # ledger_head left alone
+    assert refused(current_set, root.root) == "pointers_mismatch"
+    assert refused(root.verify_ledger) == "pointers_mismatch"
+    assert refused(root.rollback) == "pointers_mismatch"
+    status = ledger_status(root.root)
+    assert status["ok"] is False and "pointers_mismatch" in status["error"]
+
+
+def test_swapping_current_and_rollback_is_refused(root: ReleaseRoot, make_set: Callable[[str], Path],
+                                                  report_file: Callable[..., Path]) -> None:
+    a = promoted(root, make_set, report_file, "a")
+    b = promoted(root, make_set, report_file, "b")
+    _edit_pointers(root, current=a, rollback=b)
+    assert refused(current_set, root.root) == "pointers_mismatch"
+    assert refused(read_pointers, root.root) == "pointers_mismatch"
+
+
+def test_pointers_without_a_ledger_are_refused(root: ReleaseRoot, make_set: Callable[[str], Path],
+                                               report_file: Callable[..., Path]) -> None:
+    a = promoted(root, make_set, report_file, "a")
+    root.ledger_path.unlink()
+    _edit_pointers(root, ledger_head={"seq": -1, "hash": "0" * 64}, current=a)
+    assert refused(current_set, root.root) == "pointers_mismatch"
+
+
+# -- promotion is monotonic (issue #16, defect 2) -------------------------------------------
+
+
+def test_repromoting_an_older_released_set_is_refused(root: ReleaseRoot, make_set: Callable[[str], Path],
+                                                      report_file: Callable[..., Path]) -> None:
+    a = promoted(root, make_set, report_file, "a")
+    promoted(root, make_set, report_file, "b")
+    promoted(root, make_set, report_file, "c")  # a is no longer even the rollback
+    assert root.candidate(root.root / "sets" / a).set_id == a  # the normal commands...
+    root.evaluate(a, report_file(a))
+    before = snapshot(root)
+    assert refused(root.promote, a) == "already_released"  # ...cannot go back
+    assert snapshot(root) == before
+
+
+def test_promoting_a_set_built_before_the_current_one_is_refused(
+        root: ReleaseRoot, tmp_path: Path, ed_signer: KeySigner, report_file: Callable[..., Path]) -> None:
+    def build(name: str, created_at: str) -> str:
+        directory = write_build(tmp_path / "builds" / name, {"indexes/eu-eurlex.sqlite": name.encode()})
+        sign_artifact_set(directory, [ed_signer], created_by="tests", created_at=created_at)
+        set_id = root.candidate(directory).set_id
+        root.evaluate(set_id, report_file(set_id))
+        return set_id
+
+    new = build("new", "2026-03-01T00:00:00Z")
+    old = build("old", "2026-02-01T00:00:00Z")
+    root.promote(new)
+    assert refused(root.promote, old) == "not_newer"
+    newer = build("newer", "2026-03-02T00:00:00Z")
+    assert root.promote(newer).current == newer
+    promote = [e for e in ledger.read_entries(root.ledger_path) if e["action"] == "promote"][-1]
+    assert promote["detail"]["built_at"] == "2026-03-02T00:00:00Z"
+
+
+def test_rollback_records_its_reason_and_needs_one(root: ReleaseRoot, make_set: Callable[[str], Path],
+                                                   report_file: Callable[..., Path]) -> None:
+    promoted(root, make_set, report_file, "a")
+    promoted(root, make_set, report_file, "b")
+    assert refused(root.rollback, " ") == "rollback_reason_missing"
+    root.rollback("search regression")
+    assert ledger.read_entries(root.ledger_path)[-1]["detail"]["reason"] == "search regression"

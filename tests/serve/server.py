@@ -12,9 +12,10 @@ import uvicorn
 
 
 @contextmanager
-def running(app: Any, *, host: str = "127.0.0.1", timeout: float = 20.0) -> Iterator[str]:
-    """Serve ``app`` on ``host`` and an ephemeral port; yield its base URL."""
-    config = uvicorn.Config(app, host=host, port=0, log_level="warning", lifespan="on", access_log=False)
+def running(app: Any, *, host: str = "127.0.0.1", timeout: float = 20.0,
+            config: uvicorn.Config | None = None) -> Iterator[str]:
+    """Serve ``app`` on ``host`` and an ephemeral port (or with ``config``); yield its base URL."""
+    config = config or uvicorn.Config(app, host=host, port=0, log_level="warning", lifespan="on", access_log=False)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name="uvicorn-test", daemon=True)
     thread.start()

@@ -12,7 +12,6 @@ import pytest
 from starlette.testclient import TestClient
 
 from release.keys import keygen, load_signer
-from release.promotion import Pointers, write_pointers
 from release.signing import sign_artifact_set
 from release.statement import ENVELOPE_NAME
 from serve.app import AppSettings, create_app, new_state
@@ -161,12 +160,22 @@ def test_a_trust_root_inside_the_artifact_directory_is_refused(signed_set: Path,
 
 def test_the_release_root_current_pointer_names_the_set(tmp_path: Path, signed_set: Path,
                                                         keys: dict[str, Path]) -> None:
-    root = tmp_path / "releases"
-    state = new_state(MountConfig(index_dir=signed_set, trust_roots=(keys["pinned_public"],)), NO_RATE)
-    set_id = state.mount().artifact.set_id  # type: ignore[union-attr]
-    shutil.copytree(signed_set, root / "sets" / set_id)
-    write_pointers(root, Pointers(current=set_id))
-    mounted = new_state(MountConfig(release_root=root, trust_roots=(keys["pinned_public"],)), NO_RATE).mount()
+    from release.keys import load_trust_roots
+    from release.promotion import ReleaseRoot
+    from release.report import bind, build_report, sign_report
+
+    releaser = ReleaseRoot(tmp_path / "releases", load_trust_roots([keys["pinned_public"]]), actor="tests")
+    set_id = releaser.candidate(signed_set).set_id
+    metrics = {"mrr": "1", "recall_at_10": "1", "ndcg_at_10": "1", "exact_first_accuracy": "1",
+               "temporal_leakage_failures": "0", "no_hit_accuracy": "1", "latency_p95_ms": "1"}
+    report = tmp_path / "report.dsse.json"
+    report.write_bytes(sign_report(build_report(bind(set_id=set_id), metrics, created_at="2026-01-02T03:04:05Z",
+                                                runner="tests"),
+                                   [load_signer(keys["pinned_private"], PASSPHRASE)]).to_bytes())
+    releaser.evaluate(set_id, report)
+    releaser.promote(set_id)
+    mounted = new_state(MountConfig(release_root=releaser.root, trust_roots=(keys["pinned_public"],)),
+                        NO_RATE).mount()
     assert mounted.ready and mounted.artifact is not None
     assert (mounted.artifact.set_id, mounted.artifact.source) == (set_id, "release_root")
 
