@@ -21,6 +21,11 @@ from legal.errors import RequestError
 
 DATE_PATTERN = r"^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$"
 _DATE = re.compile(DATE_PATTERN)
+#: "not blank", published as one character outside the whitespace the server strips (Python's
+#: ``str.isspace`` set, spelled out so that JSON Schema (ECMA-262) and Python regex engines read
+#: the same class; ``\S`` differs between them, e.g. for U+001C or U+0085)
+NOT_BLANK_PATTERN = (r"[^\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000-\u200a"
+                     r"\u2028\u2029\u202f\u205f\u3000]")
 Json = dict[str, Any]
 
 
@@ -57,9 +62,8 @@ class Text(Param):
     lower: bool = False
 
     def schema(self) -> Json:
-        out: Json = {"type": "string", "minLength": 1, "maxLength": self.max_length}
-        if self.pattern:
-            out["pattern"] = self.pattern
+        out: Json = {"type": "string", "minLength": 1, "maxLength": self.max_length,
+                     "pattern": self.pattern or NOT_BLANK_PATTERN}
         return self._with_description(out)
 
     def check(self, value: Any) -> Any:
@@ -159,9 +163,8 @@ class TextList(Param):
     item_pattern: str | None = None
 
     def schema(self) -> Json:
-        item: Json = {"type": "string", "minLength": 1, "maxLength": self.item_max_length}
-        if self.item_pattern:
-            item["pattern"] = self.item_pattern
+        item: Json = {"type": "string", "minLength": 1, "maxLength": self.item_max_length,
+                      "pattern": self.item_pattern or NOT_BLANK_PATTERN}
         return self._with_description({"type": "array", "items": item, "minItems": 1, "maxItems": self.max_items,
                                        "uniqueItems": True})
 
