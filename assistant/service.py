@@ -206,7 +206,9 @@ class Assistant:
         locale = locale_of(question)
         turn = _Turn(request_id or self.new_request_id(), question, locale, self.clock(), emit or _no_events)
         if not 1 <= len(question.strip()) <= MAX_QUESTION:
-            return AskOutcome(400, {"error": "question_length", "reply": ""}, retain=False)
+            return AskOutcome(400, {"error": {"family": "request", "code": "question_length",
+                                              "message": "the question must hold 1..1000 characters"},
+                                    "reply": ""}, retain=False)
         if self.is_non_selection(question):
             return AskOutcome(200, self._body(turn, self._labelled(NONE_REPLY[locale], locale), []),
                               ContextDisposition.CLEAR,

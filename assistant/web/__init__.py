@@ -105,8 +105,13 @@ def web_state(request: Request) -> AskWeb:
     return state
 
 
-def _error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": code, "message": message}, status_code=status, headers=_HEADERS)
+def error_body(family: str, code: str, message: str) -> dict[str, Any]:
+    """The project's one error shape (as every other route answers), with an empty reply."""
+    return {"error": {"family": family, "code": code, "message": message}, "reply": ""}
+
+
+def _error(status: int, code: str, message: str, family: str = "request") -> JSONResponse:
+    return JSONResponse(error_body(family, code, message), status_code=status, headers=_HEADERS)
 
 
 def client_address(request: Request) -> str:
@@ -169,7 +174,7 @@ class _Turn:
 async def _run_turn(turn: _Turn, client: str) -> tuple[int, dict[str, Any]]:
     """Lease the thread, admit, ask, commit; always completes the idempotency entry."""
     status, retain = 500, False
-    body: dict[str, Any] = {"error": "internal_error", "reply": ""}
+    body: dict[str, Any] = error_body("lex", "internal_error", "the assistant turn failed")
     lease: Lease | None = None
     slot: AdmissionLease | None = None
     try:
@@ -181,7 +186,7 @@ async def _run_turn(turn: _Turn, client: str) -> tuple[int, dict[str, Any]]:
         if _commit(lease, turn, outcome) or turn.token is not None:
             body["thread_token"] = lease.token
     except (ThreadError, AdmissionRefused) as exc:
-        status, body = _STATUS.get(exc.code, 503), {"error": exc.code, "message": exc.message, "reply": ""}
+        status, body = _STATUS.get(exc.code, 503), error_body(exc.family, exc.code, exc.message)
     except Exception:
         logging.getLogger(__name__).exception("assistant turn failed")
     finally:
@@ -258,14 +263,14 @@ async def ask_endpoint(request: Request) -> Response:
         return _error(400, "invalid_idempotency_key", "the idempotency key has 1-128 [A-Za-z0-9._-]")
     assistant = state.assistant_source()
     if assistant is None:
-        return _error(503, "assistant_disabled", "no verified legal core is mounted")
+        return _error(503, "assistant_disabled", "no verified legal core is mounted", family="config")
     if Assistant.is_non_selection(message):
         outcome = await assistant.ask(message)
         return JSONResponse({**outcome.body, "status": outcome.status}, headers=_HEADERS)
     try:
         claim = state.idempotency.claim(key, fingerprint(PURPOSE, token, raw))
     except IdempotencyConflict as exc:
-        return _error(_STATUS.get(exc.code, 409), exc.code, exc.message)
+        return _error(_STATUS.get(exc.code, 409), exc.code, exc.message, family=exc.family)
     request_id = uuid.uuid4().hex
     headers = {**_HEADERS, "X-Lex-Request-Id": request_id}
     if not claim.owner:

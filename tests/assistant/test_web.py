@@ -52,7 +52,7 @@ def test_json_turn_and_thread_continuity() -> None:
             assert core.calls[-1][1]["work"] == "eu-eurlex:32016r0679" and core.calls[-1][1]["date"] == "2018-06-01"
             unknown = await http.post("/ask", json={"message": "Show coverage."},
                                       headers={"X-Lex-Thread-Token": "Z" * 43})
-            assert unknown.status_code == 409 and unknown.json()["error"] == "thread_unavailable"
+            assert unknown.status_code == 409 and unknown.json()["error"]["code"] == "thread_unavailable"
     run(scenario())
 
 
@@ -73,7 +73,7 @@ def test_sse_events_and_terminal_object_equal_the_json_body() -> None:
             joined = await http.post("/ask", json=body, headers={"Idempotency-Key": "k-1"})
             assert joined.json() == done and done["status"] == 200
             conflict = await http.post("/ask", json={"message": "Show coverage."}, headers={"Idempotency-Key": "k-1"})
-            assert conflict.status_code == 409 and conflict.json()["error"] == "key_reused"
+            assert conflict.status_code == 409 and conflict.json()["error"]["code"] == "key_reused"
     run(scenario())
 
 
@@ -95,7 +95,7 @@ def test_admission_bounds_concurrent_turns() -> None:
                                              for i in range(7)))
         codes = sorted(r.status_code for r in replies)
         assert codes == [200] * 4 + [429] * 3
-        assert {r.json()["error"] for r in replies if r.status_code == 429} == {"busy"}
+        assert {r.json()["error"]["code"] for r in replies if r.status_code == 429} == {"busy"}
         assert app.state.assistant_web.admission.snapshot()["executing"] == 0
     run(scenario())
 
@@ -139,3 +139,16 @@ def test_panel_fragment_keeps_the_token_in_memory_only() -> None:
         assert "localStorage" not in page.text and "sessionStorage" not in page.text
     run(scenario())
     assert 'data-endpoint="/api/ask"' in panel_html("/api/ask")
+
+
+def test_ask_errors_have_the_one_documented_shape() -> None:
+    """Every /ask refusal answers {"error": {family, code, message}} like every other route."""
+    async def scenario() -> None:
+        async with client(app_with(FakeCore())) as http:
+            bad = await http.post("/ask", json={"nope": 1})
+            assert bad.status_code == 400
+            error = bad.json()["error"]
+            assert set(error) == {"family", "code", "message"} and error["code"] == "invalid_body"
+            long = await http.post("/ask", json={"message": "x" * 1001})
+            assert long.status_code == 400 and set(long.json()["error"]) == {"family", "code", "message"}
+    run(scenario())
