@@ -151,7 +151,7 @@ class EurlexAdapter:
         label = f"{batch[0]} (+{len(batch) - 1})"
         rows = {name: _by_alias(self._capped(f"{name}.rq", aliases, cap, f"{name} of {label}"))
                 for name in ("work", "roles", "consolidations", "metadata")}
-        self._check_count("consolidations", aliases, sum(len(r) for r in rows["consolidations"].values()), label)
+        self._check_count("consolidations", aliases, [r for rs in rows["consolidations"].values() for r in rs], label)
         for celex in batch:
             alias = vocab.celex_uri(celex)
             base = records.work_meta(celex, rows["work"].get(alias, []),
@@ -163,14 +163,22 @@ class EurlexAdapter:
             built = records.versions(base, states, scope.languages, metadata)
             yield records.work_input(base, built), built
 
-    def _check_count(self, name: str, aliases: str, got: int, label: str) -> None:
-        """The rows of ``name`` (the versions of a batch) must be exactly the publisher's own
-        ``COUNT`` of that pattern: a truncated answer would otherwise withdraw versions."""
-        query = load_query(_QUERIES, f"{name}_count.rq").substitute(aliases=aliases)
+    def _check_count(self, name: str, aliases: str, rows: Sequence[Row], label: str) -> None:
+        """The rows of ``name`` (the versions of a batch) must be distinct and exactly the
+        publisher's own ``COUNT`` of that pattern: a truncated or lossy answer would otherwise
+        withdraw versions."""
         subject = f"{name} of {label}"
+        seen: set[tuple[tuple[str, str], ...]] = set()
+        for row in rows:
+            key = tuple(sorted(row.items()))
+            if key in seen:
+                raise PublisherError(f"{subject}: the publisher returned a row twice: {row!r}", code="duplicate_rows",
+                                     subject=subject, retryable=True)
+            seen.add(key)
+        query = load_query(_QUERIES, f"{name}_count.rq").substitute(aliases=aliases)
         expected = self.sparql.count(query, subject=f"{subject} (COUNT)")
-        if got != expected:
-            raise PublisherError(f"{subject}: {got} rows returned but the publisher counts {expected}",
+        if len(rows) != expected:
+            raise PublisherError(f"{subject}: {len(rows)} rows returned but the publisher counts {expected}",
                                  code="incomplete_enumeration", subject=subject, retryable=True)
 
     def _capped(self, name: str, aliases: str, cap: int, subject: str) -> list[Row]:
@@ -196,9 +204,7 @@ class EurlexAdapter:
 
     def fetch(self, manifestation: Manifestation) -> FetchResult:
         m = manifestation
-        headers = {"Accept": m.accept or "*/*"}
-        if m.accept_language:
-            headers["Accept-Language"] = m.accept_language
+        headers = m.request_headers()
         cap = self.config.formex.archive if m.format else self.config.body_max_bytes
         try:
             response = self.http.get(m.url, headers=headers, timeout=self.config.body_timeout, max_bytes=cap,

@@ -220,7 +220,9 @@ class LegiluxAdapter:
         m = manifestation
         cap = self.config.pdf_max_bytes if m.format else self.config.xml_max_bytes
         try:
-            response = self.http.get(m.url, timeout=self.config.body_timeout, max_bytes=cap, pace="body")
+            headers = {"If-Modified-Since": m.if_modified_since} if m.if_modified_since else None
+            response = self.http.get(m.url, headers=headers, timeout=self.config.body_timeout, max_bytes=cap,
+                                     pace="body")
         except RetryExhausted as exc:
             return FetchResult(FetchOutcome.RETRY_EXHAUSTED, m, status=exc.last_status, detail=exc.message)
         except BodyOversized as exc:
