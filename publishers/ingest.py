@@ -271,7 +271,7 @@ def _revalidation_plan(enumeration: Enumeration, manifestations: Sequence[Manife
                            and (m.is_primary or o.source_uri == m.source_uri)]
                 if not matched:
                     continue
-                since = max(o.retrieved_at for o in matched)
+                since = max(_instant(o.retrieved_at) for o in matched)
                 files: dict[str, set[str]] = {}
                 for o in matched:
                     files.setdefault(o.file, set()).add(o.sha256)
@@ -279,6 +279,14 @@ def _revalidation_plan(enumeration: Enumeration, manifestations: Sequence[Manife
                     since.astimezone(_dt.UTC), usegmt=True))
                 out.append(_Recheck(conditional, {f: frozenset(s) for f, s in files.items()}))
     return out
+
+
+def _instant(value: object) -> _dt.datetime:
+    """An observation's ``retrieved_at`` (stored as ``YYYY-MM-DDTHH:MM:SSZ``) as an aware datetime."""
+    if isinstance(value, _dt.datetime):
+        return value if value.tzinfo else value.replace(tzinfo=_dt.UTC)
+    parsed = _dt.datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=_dt.UTC)
 
 
 def _revalidate(adapter: PublisherAdapter, rechecks: Sequence[_Recheck], tree: CorpusTree, now: _dt.datetime,
