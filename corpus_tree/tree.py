@@ -102,6 +102,11 @@ class CorpusTree:
                 return cls.open(root, evidence_dir=evidence_dir)
             raise CorpusError("a corpus tree already exists here", code="tree_exists", subject=str(root))
         if root.exists() and any(root.iterdir()):
+            if (root / MANIFEST).exists():  # made by a concurrent creator since the first look
+                if exist_ok:
+                    return cls.open(root, evidence_dir=evidence_dir)
+                raise CorpusError("another process created a corpus tree here at the same time",
+                                  code="tree_created_concurrently", subject=str(root))
             raise CorpusError("refusing to create a tree in a non-empty directory", code="not_empty",
                               subject=str(root))
         with enospc_as_disk_full(str(root)):

@@ -467,3 +467,22 @@ def _recover_locked(root: Path, evidence: EvidenceStore) -> str | None:
 def _put_leftovers(evidence: EvidenceStore) -> bool:
     sha_dir = evidence.root / "sha256"
     return sha_dir.is_dir() and any(sha_dir.glob(".put-*"))
+
+
+def repair(root: Path, evidence: EvidenceStore) -> list[str]:
+    """Safe repairs, under the tree lock: finish or undo an interrupted commit, remove staging
+    orphans (never a live run's) and leftover temporary files, and make writable blobs read-only
+    (after re-hashing them). Returns what was done; ``["busy"]`` if a live writer holds the tree."""
+    done: list[str] = []
+    try:
+        with tree_lock(root, blocking=False):
+            action = _recover_locked(root, evidence)
+            if action:
+                done.append(action)
+            done.extend(f"removed staging orphan {name}" for name in evidence.sweep_staging())
+            for sha in evidence.iter_hashes():
+                if evidence.make_read_only(sha):
+                    done.append(f"made blob {sha} read-only")
+    except BlockingIOError:
+        return ["busy"]
+    return done

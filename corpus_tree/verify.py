@@ -137,6 +137,8 @@ class _Checker:
         staging = ev / STAGING_DIR
         if staging.is_dir():
             for entry in sorted(staging.iterdir()):
+                if entry.name.endswith(".lock") and (staging / entry.name[: -len(".lock")]).exists():
+                    continue  # reported with its run directory
                 size = _size_under(entry)
                 self.problem(self.rel(entry), "staging_orphan",
                              f"evidence staging entry ({size} bytes) left by an interrupted or running "

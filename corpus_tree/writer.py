@@ -607,7 +607,8 @@ def _merge_expressions(rec: dict[str, Any], v: VersionInput, stamp: str, report:
         have = {(o["file"], o["sha256"]) for o in old["observations"]}
         for o in e.observations:
             if (o.file, o.sha256) not in have:
-                changed = any(f == o.file for f, _ in have)
+                changed = any(f == o.file for f, _ in have) or (o.format is None and any(
+                    x.get("format") is None and not x.get("held_elsewhere") for x in old["observations"]))
                 old["observations"].append(_observation(o))
                 have.add((o.file, o.sha256))
                 report.observations_added += 1
