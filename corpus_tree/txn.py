@@ -37,7 +37,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from corpus_tree.evidence import EvidenceStore, check_sha256, enospc_as_disk_full, fsync_dir, hash_stream
+from corpus_tree.evidence import (
+    EvidenceStore,
+    check_sha256,
+    enospc_as_disk_full,
+    fsync_dir,
+    hash_stream,
+)
 from legal.errors import CorpusError, IntegrityError
 
 JOURNAL = ".journal.json"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as _dt
 import os
 from pathlib import Path
+from typing import Any
 
 import dagster as dg
 
@@ -37,7 +38,7 @@ class LexSettings(dg.ConfigurableResource):  # type: ignore[misc, type-arg]  # d
     allow_withdrawals: int = -1  # versions one ingest may withdraw past the 5 % guard; -1: none
     revalidate_weekdays: str = ""  # e.g. "sun" or "mon,thu": ingests on those UTC days revalidate held bodies
 
-    def ingest_options(self, today: _dt.date | None = None) -> dict[str, object]:
+    def ingest_options(self, today: _dt.date | None = None) -> dict[str, Any]:
         """The withdrawal allowance and whether today's ingest revalidates held bodies."""
         day = (today or _dt.datetime.now(_dt.UTC).date()).strftime("%a").lower()
         days = {d.strip().lower()[:3] for d in self.revalidate_weekdays.split(",") if d.strip()}

@@ -53,8 +53,8 @@ from pathlib import Path
 from typing import Any
 
 from corpus_tree import CorpusTree, VersionRecord
-from corpus_tree.model import Enumeration, ObservationInput, VersionInput
 from corpus_tree.evidence import enospc_as_disk_full
+from corpus_tree.model import Enumeration, ObservationInput, VersionInput
 from corpus_tree.writer import ApplyReport, WithdrawalGuard, apply_enumeration, planned_withdrawals
 from legal.errors import PublisherError
 from legal.ids import Publisher, VersionKey, WorkSlug

@@ -67,7 +67,7 @@ def install(point: str, nth: int) -> None:
     setattr(owner, name, wrapper)
 
 
-class _killing_inside:  # noqa: N801 - a tiny context-manager shim
+class _killing_inside:
     def __init__(self, inner: Any) -> None:
         self.inner = inner
 

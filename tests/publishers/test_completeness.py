@@ -216,3 +216,54 @@ def test_revalidation_of_unchanged_bodies_is_conditional(lu_small: Harness, tmp_
     assert report.bodies_revalidated > 0 and report.bodies_unchanged == report.bodies_revalidated
     assert lu_small.replay.stats["bodies"] == bodies  # every answer a 304: no body sent
     assert snapshot(tree.root) == before
+
+
+# -- temporary files and disk full at the ingest edge ---------------------------------------------
+
+
+def test_bodies_are_staged_in_the_store_never_in_tmpdir(lu_small: Harness, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    import tempfile
+
+    import publishers.ingest as ingest_module
+
+    tmpdir = tmp_path / "tmpdir"
+    tmpdir.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmpdir))
+    tree = CorpusTree.create(tmp_path / "t")
+    seen: list[Path] = []
+    real = ingest_module._record
+
+    def spy(result: Any, key: Any, tree_: Any, now: Any, staging: Path, out: Any, report: Any) -> None:
+        seen.append(staging)
+        real(result, key, tree_, now, staging, out, report)
+
+    monkeypatch.setattr(ingest_module, "_record", spy)
+    report = ingest(lu_small.adapter(), tree, now=NOW, durable=False)
+    assert report.bodies_new > 0 and seen
+    assert all(s.parent == tree.evidence.staging_root() for s in seen)
+    assert list(tmpdir.iterdir()) == [] and not tree.evidence.staging_root().exists()
+
+
+def test_disk_full_while_staging_a_body_is_typed(lu_small: Harness, tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    import errno
+
+    from cli.main import main
+
+    real = Path.write_bytes
+
+    def full(self: Path, data: bytes) -> int:
+        if ".staging" in self.parts:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(self, data)
+
+    monkeypatch.setattr(Path, "write_bytes", full)
+    tree = CorpusTree.create(tmp_path / "t")
+    before = snapshot(tree.root)
+    code = main(["ingest", "run", "--publisher", "lu-legilux", "--replay-url", lu_small.base_url,
+                 "--tree", str(tree.root)])
+    err = capsys.readouterr().err
+    assert code == 2 and "[corpus/disk_full]" in err and "Traceback" not in err
+    assert snapshot(tree.root) == before
