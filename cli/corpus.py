@@ -1,4 +1,4 @@
-"""``lex corpus``: import published corpus trees, verify a tree, show its statistics.
+"""``lex corpus``: import published corpus trees, verify and repair a tree, show its statistics.
 
 A thin shell over :mod:`corpus_tree`; errors are :class:`legal.errors.LexError` and are
 reported once by :func:`cli.main.main`.
@@ -142,6 +142,37 @@ def verify_cmd(tree: Path, evidence_dir: Path | None, progress: bool, as_json: b
         )
     if not report.ok:
         raise click.exceptions.Exit(1)
+
+
+@group.command(name="repair")
+@click.argument("tree", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--evidence-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Evidence store location (default <tree>/evidence, or $LEX_EVIDENCE_DIR).")
+def repair_cmd(tree: Path, evidence_dir: Path | None) -> None:
+    """Repair what is safe to repair in TREE, then verify it.
+
+    Rolls an interrupted commit back (or forward if it was committed), removes staging orphans
+    of killed runs (never a live run's) and leftover temporary files, and makes writable blobs
+    read-only after re-hashing them. Nothing referenced is ever deleted. Exits 1 if `verify`
+    still reports a problem.
+
+    \b
+    Example:
+      lex corpus repair var/tree
+    """
+    from corpus_tree import txn
+    from corpus_tree.evidence import EvidenceStore
+    from corpus_tree.tree import resolve_evidence_dir
+
+    store = EvidenceStore(resolve_evidence_dir(tree, evidence_dir))
+    for line in txn.repair(tree, store) or ["nothing to repair"]:
+        click.echo(line)
+    report = verify_tree(tree, evidence_dir=evidence_dir)
+    for problem in report.problems:
+        click.echo(str(problem))
+    if not report.ok:
+        raise click.exceptions.Exit(1)
+    click.echo("OK")
 
 
 @group.command(name="stats")

@@ -33,15 +33,26 @@ def group() -> None:
 @click.option("--max-attempts", type=click.IntRange(1, 10), default=4, show_default=True)
 @click.option("--user-agent", default=None, help="Override the identifying User-Agent.")
 @click.option("--lenient", is_flag=True, help="Record body failures as text reasons instead of aborting.")
+@click.option("--revalidate", is_flag=True,
+              help="Ask every held body again (If-Modified-Since); changed bytes are appended as a new observation.")
+@click.option("--allow-withdrawals", type=click.IntRange(0), default=None,
+              help="Let this run withdraw up to N versions (an empty enumeration, or more than 5 % withdrawn, "
+                   "is refused otherwise).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def run(publisher: str, source: str, tree: str, replay_url: str | None, scope_path: str | None,
-        delay: float | None, max_attempts: int, user_agent: str | None, lenient: bool, as_json: bool) -> None:
+        delay: float | None, max_attempts: int, user_agent: str | None, lenient: bool, revalidate: bool,
+        allow_withdrawals: int | None, as_json: bool) -> None:
     """Run one ingest: enumerate → fetch missing bodies → apply (nothing committed on failure).
 
     \b
     Example:
       lex ingest run --publisher eu-eurlex --source replay --replay-url http://127.0.0.1:8765 \\
           --tree var/tree-eu --scope scope.json
+      lex ingest run --publisher lu-legilux --source live --tree var/tree-lu --revalidate
+
+    An empty enumeration, or one that would withdraw more than 5 % of the current versions,
+    is refused (error ``empty_enumeration`` / ``withdrawal_guard``; nothing is committed)
+    unless --allow-withdrawals N covers it.
     """
     from publishers.wiring import run_ingest
 
@@ -50,7 +61,8 @@ def run(publisher: str, source: str, tree: str, replay_url: str | None, scope_pa
     if source == "live" and replay_url:
         raise ConfigError("--replay-url is only for --source replay", code="invalid_option")
     report = run_ingest(publisher, tree, replay_url=replay_url, scope_path=scope_path, delay=delay,
-                        max_attempts=max_attempts, user_agent=user_agent, strict=not lenient, progress=_progress)
+                        max_attempts=max_attempts, user_agent=user_agent, strict=not lenient, progress=_progress,
+                        revalidate=revalidate, allow_withdrawals=allow_withdrawals)
     if as_json:
         click.echo(json.dumps(report.to_dict(), indent=2, sort_keys=True))
         return
@@ -58,6 +70,11 @@ def run(publisher: str, source: str, tree: str, replay_url: str | None, scope_pa
                f"{report.manifestations_fetched} manifestations fetched, {report.bodies_new} new bodies, "
                f"{report.bodies_held_elsewhere} held elsewhere; {report.requests} requests, "
                f"{report.bytes_downloaded} bytes; events {report.events or 'none'}")
+    if revalidate:
+        click.echo(f"revalidated {report.bodies_revalidated} held bodies: {report.bodies_unchanged} unchanged, "
+                   f"{report.bodies_changed} changed, {report.revalidation_failures} not revalidated")
+    for note in report.notes:
+        click.echo(f"  note: {note}")
 
 
 def _progress(phase: str, done: int, total: int) -> None:

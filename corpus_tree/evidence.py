@@ -7,6 +7,14 @@ a no-op, and a stored file whose content does not hash to its name is never over
 (:class:`legal.errors.IntegrityError`). Every read re-verifies the hash: :meth:`read` before
 returning, :meth:`open` while streaming (the mismatch is raised at end of file).
 
+Staging (``<root>/.staging/``) holds the bytes of work in progress — a transaction's new
+blobs, an ingest's fetched bodies — on the store's own filesystem (never ``$TMPDIR``). Each run
+is a directory ``<run>`` guarded by an exclusive ``flock`` on ``<run>.lock`` taken *before*
+the directory exists and held until after it is removed (:meth:`EvidenceStore.staging_run`),
+so :meth:`EvidenceStore.sweep_staging` can tell an orphan of a killed process (lock free, or
+no lock file) from the work of a live one (lock held) and removes only orphans — also when the
+store is shared by several trees and writers.
+
 The store's location is configurable: by default ``<tree>/evidence``; a shared filesystem
 path can be given explicitly or through the ``LEX_EVIDENCE_DIR`` environment variable (see
 :func:`corpus_tree.tree.CorpusTree.open`).
@@ -15,11 +23,15 @@ path can be given explicitly or through the ``LEX_EVIDENCE_DIR`` environment var
 from __future__ import annotations
 
 import contextlib
+import errno
+import fcntl
 import hashlib
 import io
 import os
 import re
+import shutil
 import tempfile
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any, BinaryIO
@@ -97,6 +109,27 @@ def hash_file(path: str | os.PathLike[str]) -> tuple[str, int]:
         return digest.hexdigest(), f.tell()
 
 
+def disk_full(exc: OSError, subject: str) -> CorpusError:
+    """The typed error of a write that ran out of space (``ENOSPC``, ``EDQUOT``)."""
+    return CorpusError(f"no space left on the device while writing ({exc.strerror or exc})", code="disk_full",
+                       subject=subject)
+
+
+def is_disk_full(exc: BaseException) -> bool:
+    return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)
+
+
+@contextlib.contextmanager
+def enospc_as_disk_full(subject: str) -> Iterator[None]:
+    """Turn ``ENOSPC`` / ``EDQUOT`` raised inside the block into :func:`disk_full` (an edge)."""
+    try:
+        yield
+    except OSError as exc:
+        if is_disk_full(exc):
+            raise disk_full(exc, subject) from exc
+        raise
+
+
 def _names(path: str, *, dirs_only: bool) -> list[str]:
     """Sorted entry names of the directory ``path`` (only directories, symbolic links to
     directories included, with ``dirs_only``)."""
@@ -116,6 +149,21 @@ def fsync_dir(path: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+def _lock_free(path: Path) -> bool:
+    """Whether no process holds a ``flock`` on ``path`` (a missing file counts as free)."""
+    try:
+        handle = open(path, "rb")  # noqa: SIM115 - closed below
+    except FileNotFoundError:
+        return True
+    with handle:
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+        return True
 
 
 class VerifyingReader(io.RawIOBase):
@@ -181,6 +229,92 @@ class EvidenceStore:
 
     def ensure(self) -> None:
         (self.root / "sha256").mkdir(parents=True, exist_ok=True)
+
+    @contextlib.contextmanager
+    def staging_run(self, name: str | None = None) -> Iterator[Path]:
+        """A private staging directory ``<root>/.staging/<name>`` for the duration of the block,
+        guarded by a lock on ``<name>.lock`` (see the module docstring); removed on exit."""
+        base = self.staging_root()
+        base.mkdir(parents=True, exist_ok=True)
+        run = name or uuid.uuid4().hex
+        lock_path = base / f"{run}.lock"
+        with open(lock_path, "a+b") as handle:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+            path = base / run
+            try:
+                path.mkdir(exist_ok=True)
+                yield path
+            finally:
+                shutil.rmtree(path, ignore_errors=True)
+                with contextlib.suppress(FileNotFoundError):
+                    lock_path.unlink()
+                fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+        with contextlib.suppress(OSError):
+            base.rmdir()
+
+    def staging_entries(self) -> list[Path]:
+        """Every entry of the staging area (live runs and orphans alike), sorted."""
+        base = self.staging_root()
+        try:
+            return sorted(base.iterdir())
+        except (FileNotFoundError, NotADirectoryError):
+            return []
+
+    def sweep_staging(self) -> list[str]:
+        """Remove the staging runs no live process holds (orphans of killed runs) and stray
+        temporary files of :meth:`put_stream`; returns the names removed."""
+        removed: list[str] = []
+        base = self.staging_root()
+        for entry in self.staging_entries():
+            if entry.name.endswith(".lock"):
+                run = entry.name[: -len(".lock")]
+                if (base / run).exists():
+                    continue  # judged with its directory
+            else:
+                run = entry.name
+            if self._take_orphan(base, run):
+                removed.append(run)
+        with contextlib.suppress(OSError):
+            base.rmdir()
+        sha_dir = self.root / "sha256"
+        if sha_dir.is_dir():
+            for tmp in sorted(sha_dir.glob(".put-*")):
+                if _lock_free(tmp):
+                    with contextlib.suppress(FileNotFoundError):
+                        tmp.unlink()
+                    removed.append(tmp.name)
+        return sorted(set(removed))
+
+    @staticmethod
+    def _take_orphan(base: Path, run: str) -> bool:
+        lock_path = base / f"{run}.lock"
+        path = base / run
+        if not lock_path.exists():
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                with contextlib.suppress(FileNotFoundError):
+                    path.unlink()
+            return True
+        try:
+            handle = open(lock_path, "rb")  # noqa: SIM115 - closed below
+        except FileNotFoundError:
+            return False  # its owner just finished
+        with handle:
+            try:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return False  # a live run
+            try:
+                if path.is_dir() and not path.is_symlink():
+                    shutil.rmtree(path, ignore_errors=True)
+                elif path.exists() or path.is_symlink():
+                    path.unlink()
+                with contextlib.suppress(FileNotFoundError):
+                    lock_path.unlink()
+            finally:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+        return True
 
     # -- queries -----------------------------------------------------------------------------
 
@@ -259,6 +393,7 @@ class EvidenceStore:
         tmp_dir = self.root / "sha256"
         fd, tmp_name = tempfile.mkstemp(prefix=".put-", dir=tmp_dir)
         tmp = Path(tmp_name)
+        fcntl.flock(fd, fcntl.LOCK_EX)  # a live temporary file (sweep_staging leaves it alone)
         try:
             with os.fdopen(fd, "wb") as sink:
                 actual, _ = hash_stream(stream, sink)
@@ -291,6 +426,16 @@ class EvidenceStore:
         os.replace(tmp, final)
         if self.durable if sync_dir is None else sync_dir:
             fsync_dir(final.parent)
+        return True
+
+    def make_read_only(self, sha256: str) -> bool:
+        """Clear the write bits of a stored blob (after checking its bytes); ``True`` if changed."""
+        path = self.path_of(sha256)
+        mode = path.stat().st_mode
+        if not mode & 0o222:
+            return False
+        self._check_existing(path, sha256)
+        os.chmod(path, mode & ~0o222)
         return True
 
     @staticmethod

@@ -119,10 +119,12 @@ class Enumeration:
 
     ``complete`` must be true for the writer to apply it: only a complete enumeration can
     withdraw records that are absent from it. Every version's ``slug`` must name a work of
-    ``works``.
+    ``works``. A ``scoped`` enumeration covers only its ``works`` (e.g. a EUR-Lex scope): it
+    withdraws absent versions of those works only, never versions of works outside it.
     """
 
     publisher: Publisher
     complete: bool
     works: Sequence[WorkInput] = ()
     versions: Sequence[VersionInput] = ()
+    scoped: bool = False

@@ -25,14 +25,17 @@ the file, so a new inode). Outside such a block nothing is cached.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import shutil
+import uuid
 from collections.abc import Iterator
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
 from corpus_tree import txn
-from corpus_tree.evidence import ENV_EVIDENCE_DIR, EvidenceStore
+from corpus_tree.evidence import ENV_EVIDENCE_DIR, EvidenceStore, enospc_as_disk_full
 from corpus_tree.manifest import empty_manifest
 from corpus_tree.records import (
     RECORD_FILE,
@@ -86,21 +89,50 @@ class CorpusTree:
     @classmethod
     def create(cls, path: str | os.PathLike[str], *, evidence_dir: str | os.PathLike[str] | None = None,
                exist_ok: bool = False) -> CorpusTree:
-        """Create an empty tree at ``path`` (an empty or missing directory)."""
+        """Create an empty tree at ``path`` (an empty or missing directory).
+
+        The tree is built in a private sibling directory and renamed into place in one step, so
+        a reader never sees a half-made tree and, of several processes creating the same tree at
+        once, exactly one wins; the others get ``tree_created_concurrently`` (or, with
+        ``exist_ok``, open the winner's tree). Running out of space is ``disk_full``.
+        """
         root = Path(path)
         if (root / MANIFEST).exists():
             if exist_ok:
                 return cls.open(root, evidence_dir=evidence_dir)
             raise CorpusError("a corpus tree already exists here", code="tree_exists", subject=str(root))
         if root.exists() and any(root.iterdir()):
+            if (root / MANIFEST).exists():  # made by a concurrent creator since the first look
+                if exist_ok:
+                    return cls.open(root, evidence_dir=evidence_dir)
+                raise CorpusError("another process created a corpus tree here at the same time",
+                                  code="tree_created_concurrently", subject=str(root))
             raise CorpusError("refusing to create a tree in a non-empty directory", code="not_empty",
                               subject=str(root))
-        root.mkdir(parents=True, exist_ok=True)
-        (root / WORKS).mkdir(exist_ok=True)
-        (root / txn.LOCK).touch()
-        evidence = EvidenceStore(resolve_evidence_dir(root, evidence_dir))
-        evidence.ensure()
-        (root / MANIFEST).write_bytes(render(empty_manifest()))
+        with enospc_as_disk_full(str(root)):
+            root.parent.mkdir(parents=True, exist_ok=True)
+            building = root.parent / f".{root.name}.creating-{uuid.uuid4().hex}"
+            try:
+                building.mkdir()
+                (building / WORKS).mkdir()
+                (building / txn.LOCK).touch()
+                (building / MANIFEST).write_bytes(render(empty_manifest()))
+                try:
+                    os.rename(building, root)  # replaces a missing or empty directory, atomically
+                except OSError as exc:
+                    if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST, errno.EISDIR, errno.ENOTDIR):
+                        raise
+                    if exist_ok and (root / MANIFEST).exists():
+                        return cls.open(root, evidence_dir=evidence_dir)
+                    code = "tree_created_concurrently" if (root / MANIFEST).exists() else "not_empty"
+                    raise CorpusError("another process created a corpus tree here at the same time"
+                                      if code == "tree_created_concurrently" else
+                                      "refusing to create a tree in a non-empty directory", code=code,
+                                      subject=str(root)) from None
+            finally:
+                shutil.rmtree(building, ignore_errors=True)
+            evidence = EvidenceStore(resolve_evidence_dir(root, evidence_dir))
+            evidence.ensure()
         return cls(root, evidence)
 
     @classmethod
@@ -126,7 +158,7 @@ class CorpusTree:
         root = Path(path)
         if (root / MANIFEST).exists():
             return cls.open(root, evidence_dir=evidence_dir)
-        return cls.create(root, evidence_dir=evidence_dir)
+        return cls.create(root, evidence_dir=evidence_dir, exist_ok=True)
 
     def lock(self) -> AbstractContextManager[None]:
         """Exclusive write lock (held by the writer and the importer)."""

@@ -37,7 +37,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from corpus_tree.evidence import EvidenceStore, check_sha256, fsync_dir, hash_stream
+from corpus_tree.evidence import (
+    EvidenceStore,
+    check_sha256,
+    enospc_as_disk_full,
+    fsync_dir,
+    hash_stream,
+)
 from legal.errors import CorpusError, IntegrityError
 
 JOURNAL = ".journal.json"
@@ -221,9 +227,29 @@ def commit(
     Bodies the evidence store already holds are neither copied nor re-read unless ``rehash``.
 
     The caller must hold :func:`tree_lock`. Files whose current bytes already equal the new
-    bytes are skipped; an empty effective change set writes nothing at all.
+    bytes are skipped; an empty effective change set writes nothing at all. A write that runs
+    out of space is rolled back like any other failure and raised as ``disk_full``.
     """
     run_id = uuid.uuid4().hex
+    if not rehash and not any(_differs(root / _check_rel(rel), data) for rel, data in changes.files.items()) \
+            and all(evidence.has(check_sha256(sha)) for sha in changes.blobs):
+        n = len(changes.blobs)  # nothing to write: no staging directory is even created
+        return CommitReport(run_id, blobs_present=n, blobs_present_unread=n)
+    with enospc_as_disk_full(str(root)):
+        # The tree's own staging directory exists before anything is staged, so that recovery
+        # knows this run (and its evidence staging) even if it is killed while staging blobs.
+        (root / STAGING / run_id).mkdir(parents=True)
+        try:
+            with evidence.staging_run(run_id):
+                return _commit(root, evidence, changes, run_id, durable, progress, rehash)
+        finally:
+            if not (root / JOURNAL).exists():  # a pending journal keeps its staging for recovery
+                _rmtree(root / STAGING / run_id)
+                _rmdir_if_empty(root / STAGING)
+
+
+def _commit(root: Path, evidence: EvidenceStore, changes: ChangeSet, run_id: str, durable: bool,
+            progress: Progress | None, rehash: bool) -> CommitReport:
     report = CommitReport(run_id)
     staging = root / STAGING / run_id
     ev_staging = evidence.staging_root() / run_id
@@ -267,8 +293,6 @@ def _stage_blobs(
 ) -> list[str]:
     new: list[str] = []
     total = len(blobs)
-    if blobs:
-        ev_staging.mkdir(parents=True, exist_ok=True)
     for i, (sha, src) in enumerate(sorted(blobs.items())):
         staged, size = _stage_blob(evidence, sha, src, ev_staging / sha, rehash)
         report.bytes_hashed += size
@@ -386,6 +410,8 @@ def _finish(root: Path, evidence: EvidenceStore, run_id: str) -> None:
 def _cleanup(root: Path, evidence: EvidenceStore, run_id: str) -> None:
     _rmtree(root / STAGING / run_id)
     _rmtree(evidence.staging_root() / run_id)
+    with contextlib.suppress(FileNotFoundError):
+        (evidence.staging_root() / f"{run_id}.lock").unlink()  # only reached with no live owner
     _rmdir_if_empty(root / STAGING)
     _rmdir_if_empty(evidence.staging_root())
 
@@ -410,7 +436,8 @@ def recover(root: Path, evidence: EvidenceStore) -> str | None:
     Only a run whose process is gone is recovered: if another process holds the tree lock
     (a live writer), nothing is touched and ``"busy"`` is returned.
     """
-    if not (root / JOURNAL).exists() and not (root / STAGING).exists():
+    if (not (root / JOURNAL).exists() and not (root / STAGING).exists()
+            and not evidence.staging_root().exists() and not _put_leftovers(evidence)):
         return None
     try:
         with tree_lock(root, blocking=False):
@@ -438,4 +465,30 @@ def _recover_locked(root: Path, evidence: EvidenceStore) -> str | None:
     for run_id in stale:
         _cleanup(root, evidence, run_id)
         action = action or "removed_stale_staging"
+    if evidence.sweep_staging():  # orphans of killed ingests and commits (live runs are kept)
+        action = action or "removed_stale_staging"
     return action
+
+
+def _put_leftovers(evidence: EvidenceStore) -> bool:
+    sha_dir = evidence.root / "sha256"
+    return sha_dir.is_dir() and any(sha_dir.glob(".put-*"))
+
+
+def repair(root: Path, evidence: EvidenceStore) -> list[str]:
+    """Safe repairs, under the tree lock: finish or undo an interrupted commit, remove staging
+    orphans (never a live run's) and leftover temporary files, and make writable blobs read-only
+    (after re-hashing them). Returns what was done; ``["busy"]`` if a live writer holds the tree."""
+    done: list[str] = []
+    try:
+        with tree_lock(root, blocking=False):
+            action = _recover_locked(root, evidence)
+            if action:
+                done.append(action)
+            done.extend(f"removed staging orphan {name}" for name in evidence.sweep_staging())
+            for sha in evidence.iter_hashes():
+                if evidence.make_read_only(sha):
+                    done.append(f"made blob {sha} read-only")
+    except BlockingIOError:
+        return ["busy"]
+    return done

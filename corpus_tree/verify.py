@@ -12,6 +12,10 @@ problem). It checks:
   duplicate lex ids, repeated languages, safe observation file names;
 - bodies: every referenced blob present (unless ``held_elsewhere``) and re-hashed in a
   stream, with its recorded size; with the store inside the tree, unreferenced blobs too;
+- the store's layout: anything in the evidence staging area (``staging_orphan``: bytes left
+  by a killed run, or a run in progress), any entry that is not ``sha256/<aa>/<bb>/<hex>``
+  (``unexpected_entry``: stray files, leftover temporary files), and blobs that are writable
+  (``writable_blob``: blobs are installed read-only);
 - the manifest: recomputed from the records and compared member by member, with a per-work
   entry so that a missing or extra version directory is reported against its work.
 """
@@ -19,13 +23,14 @@ problem). It checks:
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from corpus_tree import txn
-from corpus_tree.evidence import blob_relpath, hash_file
+from corpus_tree.evidence import STAGING_DIR, blob_relpath, hash_file
 from corpus_tree.manifest import build_manifest
 from corpus_tree.records import (
     RECORD_FILE,
@@ -41,6 +46,8 @@ from legal.ids import VersionKey, WorkSlug
 
 Progress = Callable[[str, int, int], None]
 TOP_LEVEL = frozenset({MANIFEST, WORKS, EVIDENCE, txn.LOCK})
+_HEX2 = re.compile("[0-9a-f]{2}")
+_SHA = re.compile("[0-9a-f]{64}")
 
 
 @dataclass(frozen=True, order=True)
@@ -121,6 +128,45 @@ class _Checker:
         if not self.evidence_in_tree and self.evidence_root.is_dir():
             for link in _symlinks(self.evidence_root):
                 self.problem(link, "symlink", "symbolic links are not allowed in the evidence store")
+
+    def check_store_layout(self) -> None:
+        """Staging leftovers, stray entries and writable blobs of the evidence store."""
+        ev = self.evidence_root
+        if not ev.is_dir():
+            return
+        staging = ev / STAGING_DIR
+        if staging.is_dir():
+            for entry in sorted(staging.iterdir()):
+                if entry.name.endswith(".lock") and (staging / entry.name[: -len(".lock")]).exists():
+                    continue  # reported with its run directory
+                size = _size_under(entry)
+                self.problem(self.rel(entry), "staging_orphan",
+                             f"evidence staging entry ({size} bytes) left by an interrupted or running "
+                             "write; `lex corpus repair` (or opening the tree) removes orphans")
+        for entry in sorted(ev.iterdir()):
+            if entry.name not in ("sha256", STAGING_DIR):
+                self.problem(self.rel(entry), "unexpected_entry", "unexpected entry in the evidence store")
+        base = ev / "sha256"
+        if not base.is_dir():
+            return
+        for a in sorted(base.iterdir()):
+            if not (a.is_dir() and _HEX2.fullmatch(a.name)):
+                self.problem(self.rel(a), "unexpected_entry", "unexpected entry in the evidence store")
+                continue
+            for b in sorted(a.iterdir()):
+                if not (b.is_dir() and _HEX2.fullmatch(b.name)):
+                    self.problem(self.rel(b), "unexpected_entry", "unexpected entry in the evidence store")
+                    continue
+                with os.scandir(b) as entries:
+                    found = sorted(entries, key=lambda e: e.name)
+                for e in found:
+                    if not (_SHA.fullmatch(e.name) and e.name[:2] == a.name and e.name[2:4] == b.name
+                            and e.is_file(follow_symlinks=False)):
+                        self.problem(self.rel(Path(e.path)), "unexpected_entry",
+                                     "unexpected entry in the evidence store (not a blob named by its sha256)")
+                    elif e.stat(follow_symlinks=False).st_mode & 0o222:
+                        self.problem(self.rel(Path(e.path)), "writable_blob",
+                                     "evidence blob is writable (blobs are installed read-only, 0444)")
 
     # -- records -------------------------------------------------------------------------------
 
@@ -363,6 +409,12 @@ def _diff(where: str, have: Any, want: Any) -> Iterable[tuple[str, Any, Any]]:
         yield where, have, want
 
 
+def _size_under(path: Path) -> int:
+    if path.is_file():
+        return path.stat().st_size
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file() and not p.is_symlink())
+
+
 def _symlinks(root: Path) -> list[str]:
     """Paths of the symbolic links under ``root`` (not followed), as ``os.walk`` would find
     them, from directory entries alone (no ``lstat`` per file); unreadable directories are
@@ -409,6 +461,7 @@ def verify_tree(path: str | os.PathLike[str], *, evidence_dir: str | os.PathLike
     root = Path(path)
     checker = _Checker(root, resolve_evidence_dir(root, evidence_dir), progress)
     checker.check_layout()
+    checker.check_store_layout()
     if root.is_dir():
         checker.check_works()
         checker.check_bodies()

@@ -19,7 +19,18 @@ events it appends (transaction time ``now``), per version:
   appended to that expression's ``observations`` (the observation is its own
   transaction-time entry; no event);
 - a version of this publisher absent from the enumeration → ``withdrawn_from_source``
-  (never deleted).
+  (never deleted); a *scoped* enumeration (``Enumeration.scoped``) withdraws only versions
+  of the works it lists, never those of works outside its scope;
+- a changed body (a new observation of an expression whose stored observation has the same
+  ``file`` but another sha256, found by revalidation) → the observation is appended (the
+  old one and its blob stay) and one ``metadata_revised`` with
+  ``detail="fields=expressions.<lang>.observations.<file>"`` (``scope=<lang>``).
+
+Withdrawal guard (``guard``, :class:`WithdrawalGuard`, given by every ingest): an
+enumeration with no version at all is ``empty_enumeration``, and one that would withdraw more
+than ``share`` of the publisher's current versions in its scope is ``withdrawal_guard`` —
+both fail closed (nothing written) unless the run allows that many withdrawals (``allow``,
+``lex ingest run --allow-withdrawals N``).
 
 Not revised (as in the reference writer): ``valid_from`` (part of the key: a re-dated state
 is a new version and the old one is withdrawn), ``valid_time_source``,
@@ -49,7 +60,7 @@ import datetime as _dt
 import json
 import os
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -102,6 +113,8 @@ class ApplyReport:
     works_written: int = 0
     bodies_added: int = 0
     bytes_hashed: int = 0
+    bodies_changed: int = 0
+    withdrawals_planned: int = 0
     manifest_changed: bool = False
     changed: list[str] = field(default_factory=list)
 
@@ -116,14 +129,69 @@ class ApplyReport:
         return {k: v for k, v in self.__dict__.items()}
 
 
+# -- withdrawal guard ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WithdrawalGuard:
+    """How many withdrawals one run may make without being told (see the module docstring).
+
+    ``allow``: withdrawals explicitly allowed for this run (``None``: none, and an empty
+    enumeration is refused); ``share``: withdrawals up to this share of the current versions in
+    scope pass without ``allow`` (rounded down, so a small tree allows none).
+    """
+
+    allow: int | None = None
+    share: float = 0.05
+
+    def check(self, publisher: str, withdrawing: list[str], current: int, enumerated: int) -> None:
+        allowed = self.allow or 0
+        if enumerated == 0 and (self.allow is None or len(withdrawing) > allowed):
+            raise CorpusError(
+                f"the enumeration lists no version at all; it would withdraw all {len(withdrawing)} current "
+                f"version(s) — refused (allow them with --allow-withdrawals {len(withdrawing)})",
+                code="empty_enumeration", subject=publisher)
+        tolerated = int(self.share * current)
+        if len(withdrawing) > max(allowed, tolerated):
+            shown = ", ".join(withdrawing[:5]) + (" …" if len(withdrawing) > 5 else "")
+            raise CorpusError(
+                f"the enumeration would withdraw {len(withdrawing)} of {current} current version(s) "
+                f"(more than {self.share:.0%}, tolerated {tolerated}, allowed {allowed}): {shown} — refused "
+                f"(allow them with --allow-withdrawals {len(withdrawing)})",
+                code="withdrawal_guard", subject=publisher)
+
+
+def planned_withdrawals(enumeration: Enumeration, existing: Iterable[Any],
+                        enumerated: set[str]) -> tuple[list[str], int]:
+    """``(lex ids the enumeration would withdraw, current versions in its scope)``.
+
+    ``existing`` are version records (anything with ``lex_id``, ``publisher``, ``is_withdrawn``);
+    ``enumerated`` the lex ids the enumeration lists. A scoped enumeration only covers the
+    versions of its works."""
+    works = {WorkSlug(w.slug).value for w in enumeration.works} if enumeration.scoped else None
+    withdrawing: list[str] = []
+    current = 0
+    for old in existing:
+        if old.publisher is not enumeration.publisher or old.is_withdrawn:
+            continue
+        if works is not None and old.lex_id.split(":")[1] not in works:
+            continue
+        current += 1
+        if old.lex_id not in enumerated:
+            withdrawing.append(old.lex_id)
+    return sorted(withdrawing), current
+
+
 # -- entry point ---------------------------------------------------------------------------------
 
 
 def apply_enumeration(
     tree: CorpusTree, enumeration: Enumeration, bodies: Mapping[str, Body], now: _dt.datetime, *,
-    durable: bool = True, progress: txn.Progress | None = None,
+    durable: bool = True, progress: txn.Progress | None = None, guard: WithdrawalGuard | None = None,
 ) -> ApplyReport:
-    """Apply ``enumeration`` to ``tree``; all or nothing. See the module docstring."""
+    """Apply ``enumeration`` to ``tree``; all or nothing. See the module docstring.
+
+    ``guard`` (``None``: no guard) refuses empty enumerations and mass withdrawals."""
     stamp = format_timestamp(now)
     _validate(enumeration)
     report = ApplyReport(enumeration.publisher.value, works_enumerated=len(enumeration.works),
@@ -135,7 +203,7 @@ def apply_enumeration(
         versions = {v.lex_id: v for v in tree.iter_versions(verify=False)}
         _check_existing_identities(versions.values(), enumeration.publisher)
         new_works = _apply_works(enumeration, works, changes, report)
-        new_versions = _apply_versions(tree, enumeration, versions, stamp, report)
+        new_versions = _apply_versions(tree, enumeration, versions, stamp, report, guard)
         for lex_id, record in sorted(new_versions.items()):
             vid = VersionId.parse(lex_id)
             rel = version_relpath(vid.work.slug.value, vid.key)
@@ -257,7 +325,7 @@ def _lex_id(publisher: Publisher, v: VersionInput) -> str:
 
 
 def _apply_versions(tree: CorpusTree, enumeration: Enumeration, existing: Mapping[str, VersionRecord],
-                    stamp: str, report: ApplyReport) -> dict[str, dict[str, Any]]:
+                    stamp: str, report: ApplyReport, guard: WithdrawalGuard | None = None) -> dict[str, dict[str, Any]]:
     """New or changed version records (sealed), by lex id."""
     out: dict[str, dict[str, Any]] = {}
     enumerated: set[str] = set()
@@ -281,13 +349,16 @@ def _apply_versions(tree: CorpusTree, enumeration: Enumeration, existing: Mappin
         sealed = seal(merge_record(old.to_dict(), v, stamp, report))
         if sealed != dict(old.data):
             out[lex_id] = sealed
-    for lex_id, old in existing.items():
-        if old.publisher is enumeration.publisher and lex_id not in enumerated and not old.is_withdrawn:
-            tree.checked(old)
-            record = old.to_dict()
-            record["events"].append(_event(RecordEvent.WITHDRAWN_FROM_SOURCE, stamp, "version", WITHDRAWN_DETAIL))
-            report.count(RecordEvent.WITHDRAWN_FROM_SOURCE)
-            out[lex_id] = seal(record)
+    withdrawing, current = planned_withdrawals(enumeration, existing.values(), enumerated)
+    if guard is not None:
+        guard.check(enumeration.publisher.value, withdrawing, current, len(enumeration.versions))
+    report.withdrawals_planned = len(withdrawing)
+    for lex_id in withdrawing:
+        old = tree.checked(existing[lex_id])
+        record = old.to_dict()
+        record["events"].append(_event(RecordEvent.WITHDRAWN_FROM_SOURCE, stamp, "version", WITHDRAWN_DETAIL))
+        report.count(RecordEvent.WITHDRAWN_FROM_SOURCE)
+        out[lex_id] = seal(record)
     return out
 
 
@@ -536,9 +607,16 @@ def _merge_expressions(rec: dict[str, Any], v: VersionInput, stamp: str, report:
         have = {(o["file"], o["sha256"]) for o in old["observations"]}
         for o in e.observations:
             if (o.file, o.sha256) not in have:
+                changed = any(f == o.file for f, _ in have) or (o.format is None and any(
+                    x.get("format") is None and not x.get("held_elsewhere") for x in old["observations"]))
                 old["observations"].append(_observation(o))
                 have.add((o.file, o.sha256))
                 report.observations_added += 1
+                if changed:  # the publisher now serves other bytes for a body we hold
+                    rec["events"].append(_event(RecordEvent.METADATA_REVISED, stamp, e.language,
+                                                f"fields=expressions.{e.language}.observations.{o.file}"))
+                    report.count(RecordEvent.METADATA_REVISED)
+                    report.bodies_changed += 1
         if old["observations"] and not old["text"].get("available"):
             old["text"]["available"] = True
             old["text"].pop("reason", None)

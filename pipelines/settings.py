@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as _dt
 import os
 from pathlib import Path
+from typing import Any
 
 import dagster as dg
 
@@ -34,6 +35,15 @@ class LexSettings(dg.ConfigurableResource):  # type: ignore[misc, type-arg]  # d
     eu_scope: str = ""  # EUR-Lex scope file (lex-eu-scope/1); empty: the bundled reviewed scope
     judgments: str = ""  # retrieval judgments for the release gate; empty: chosen by source
     built_at: str = ""  # the index build instant (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ); empty: today 00:00Z
+    allow_withdrawals: int = -1  # versions one ingest may withdraw past the 5 % guard; -1: none
+    revalidate_weekdays: str = ""  # e.g. "sun" or "mon,thu": ingests on those UTC days revalidate held bodies
+
+    def ingest_options(self, today: _dt.date | None = None) -> dict[str, Any]:
+        """The withdrawal allowance and whether today's ingest revalidates held bodies."""
+        day = (today or _dt.datetime.now(_dt.UTC).date()).strftime("%a").lower()
+        days = {d.strip().lower()[:3] for d in self.revalidate_weekdays.split(",") if d.strip()}
+        return {"allow_withdrawals": self.allow_withdrawals if self.allow_withdrawals >= 0 else None,
+                "revalidate": day in days or "all" in days}
 
     def built_at_stamp(self) -> str:
         """The build instant as ``YYYY-MM-DDTHH:MM:SSZ``: an input, so that rebuilding the same
@@ -78,5 +88,7 @@ def settings_from_env() -> LexSettings:
         signing_key=os.environ.get("LEX_SIGNING_KEY", ""),
         eu_scope=os.environ.get("LEX_EU_SCOPE", ""),
         judgments=os.environ.get("LEX_JUDGMENTS", ""),
+        allow_withdrawals=int(os.environ.get("LEX_ALLOW_WITHDRAWALS", "-1")),
+        revalidate_weekdays=os.environ.get("LEX_REVALIDATE_WEEKDAYS", ""),
         built_at=os.environ.get("LEX_BUILT_AT", ""),
     )

@@ -59,16 +59,18 @@ def update_tree(settings: LexSettings, publisher: Publisher, progress: Progress 
         src = Path(settings.fixtures_dir) / f"lex-corpus-{publisher.value}"
         report = import_published(src, target)
         return dict(report.to_dict())
+    guards = settings.ingest_options()
     if settings.source == "sample":
         with replay_of(sample_root(publisher)) as url:
-            return _ingest(target, evidence, publisher, url, sample_scope(publisher), progress)
+            return _ingest(target, evidence, publisher, url, sample_scope(publisher), progress, **guards)
     if settings.source == "replay":
         if not settings.replay_url:
             raise ConfigError("source 'replay' needs replay_url", code="missing_replay_url")
         return _ingest(target, evidence, publisher, settings.replay_url, _DEFAULT_SCOPE, progress,
-                       settings.scope_file(publisher.value))
+                       settings.scope_file(publisher.value), **guards)
     if settings.source == "live":
-        return _ingest(target, evidence, publisher, None, _DEFAULT_SCOPE, progress, settings.scope_file(publisher.value))
+        return _ingest(target, evidence, publisher, None, _DEFAULT_SCOPE, progress, settings.scope_file(publisher.value),
+                       **guards)
     raise ConfigError(f"unknown source {settings.source!r}", code="unknown_source", subject=settings.source)
 
 
@@ -76,11 +78,12 @@ _DEFAULT_SCOPE: Any = object()
 
 
 def _ingest(target: Path, evidence: str | None, publisher: Publisher, replay_url: str | None, scope: Any,
-            progress: Progress | None, scope_path: str | None = None) -> dict[str, Any]:
+            progress: Progress | None, scope_path: str | None = None, **guards: Any) -> dict[str, Any]:
     """One ingest through :func:`publishers.wiring.run_ingest` (the CLI's code path)."""
     from publishers.wiring import run_ingest
 
     kwargs: dict[str, Any] = {} if scope is _DEFAULT_SCOPE else {"scope": scope}
+    kwargs.update(guards)
     report = run_ingest(publisher, target, replay_url=replay_url, scope_path=scope_path, evidence_dir=evidence,
                         delay=0.0 if replay_url else None, progress=progress, **kwargs)
     return dict(report.to_dict())

@@ -15,6 +15,24 @@
    :func:`corpus_tree.writer.apply_enumeration` (one journaled transaction), which appends
    the events (first sighting, revisions, withdrawals, resightings).
 
+Before any body request, the withdrawals the enumeration implies are checked against the
+:class:`corpus_tree.writer.WithdrawalGuard` (an empty enumeration, or more withdrawals than
+the tolerated share, fails closed with ``empty_enumeration`` / ``withdrawal_guard`` unless the
+run allows them); the writer checks again under its lock.
+
+With ``revalidate=True`` every held body the enumeration still lists (primary bodies and
+Legilux PDFs; not the optional Formex members) is asked again with ``If-Modified-Since`` (the
+time we retrieved it). ``304`` or the same bytes: unchanged. Other bytes: a new observation and
+blob are appended (never overwritten) and the writer records a ``metadata_revised`` event
+naming the file. A body that cannot be revalidated is reported (``notes``,
+``revalidation_failures``), never silently skipped; with ``strict`` an exhausted retry budget
+aborts the run.
+
+Fetched bodies are staged in the evidence store's own staging area (a locked run directory,
+:meth:`corpus_tree.evidence.EvidenceStore.staging_run`), never in ``$TMPDIR``: a killed ingest
+leaves an orphan that ``verify`` reports and the next open removes. Running out of space is
+the typed ``disk_full``; the tree stays byte-identical.
+
 Truncated bodies never reach step 4: the HTTP policy refuses a body shorter than its
 ``Content-Length`` or not matching its ``Repr-Digest``; the writer re-hashes every new body
 while staging it.
@@ -22,18 +40,22 @@ while staging it.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime as _dt
+import email.utils
 import tempfile
 import time
-from collections.abc import Callable, Mapping, Sequence
+import uuid
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from corpus_tree import CorpusTree, VersionRecord
+from corpus_tree.evidence import enospc_as_disk_full
 from corpus_tree.model import Enumeration, ObservationInput, VersionInput
-from corpus_tree.writer import ApplyReport, apply_enumeration
+from corpus_tree.writer import ApplyReport, WithdrawalGuard, apply_enumeration, planned_withdrawals
 from legal.errors import PublisherError
 from legal.ids import Publisher, VersionKey, WorkSlug
 from legal.outcomes import FetchOutcome
@@ -68,6 +90,11 @@ class IngestReport:
     retries: int = 0
     retry_waits: list[float] = field(default_factory=list)
     text_reasons: dict[str, int] = field(default_factory=dict)
+    withdrawals: int = 0
+    bodies_revalidated: int = 0
+    bodies_unchanged: int = 0
+    bodies_changed: int = 0
+    revalidation_failures: int = 0
     timings: dict[str, float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     apply: ApplyReport | None = None
@@ -89,11 +116,24 @@ class _Fetched:
     bodies: dict[str, str] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class _Recheck:
+    """A held body to revalidate: the conditional request and the sha256s held per file."""
+
+    manifestation: Manifestation
+    held: Mapping[str, frozenset[str]]
+
+
 def ingest(adapter: PublisherAdapter, tree: CorpusTree, *, scope: object | None = None,
            now: _dt.datetime | None = None, strict: bool = True, staging_dir: str | Path | None = None,
-           progress: Progress | None = None, durable: bool = True) -> IngestReport:
-    """Run one ingest of ``adapter`` into ``tree``; see the module docstring."""
+           progress: Progress | None = None, durable: bool = True, revalidate: bool = False,
+           guard: WithdrawalGuard | None = None) -> IngestReport:
+    """Run one ingest of ``adapter`` into ``tree``; see the module docstring.
+
+    ``guard`` defaults to :class:`WithdrawalGuard` ``()`` (5 %, nothing explicitly allowed);
+    ``staging_dir`` (tests) stages fetched bodies there instead of the evidence staging area."""
     stamp = now or _dt.datetime.now(_dt.UTC)
+    guard = guard or WithdrawalGuard()
     report = IngestReport(adapter.publisher.value)
     counters = _http_counters(adapter)
     clock = _Phases(report)
@@ -106,13 +146,26 @@ def ingest(adapter: PublisherAdapter, tree: CorpusTree, *, scope: object | None 
     # revises.
     with tree.caching():
         existing = _existing(tree, adapter.publisher)
-        with tempfile.TemporaryDirectory(prefix="lex-ingest-", dir=staging_dir) as staging:
-            report.apply, final = _fetch_and_apply(adapter, tree, listing, existing, lex_ids, stamp, Path(staging),
-                                                   strict, report, progress, durable, clock)
+        withdrawing, current = planned_withdrawals(listing.enumeration, existing.values(), set(lex_ids))
+        guard.check(adapter.publisher.value, withdrawing, current, len(lex_ids))  # before any body request
+        report.withdrawals = len(withdrawing)
+        with enospc_as_disk_full(str(tree.root)), _staging_area(tree, staging_dir) as staging:
+            report.apply, final = _fetch_and_apply(adapter, tree, listing, existing, lex_ids, stamp, staging,
+                                                   strict, report, progress, durable, clock, revalidate, guard)
     _count_reasons(final, existing, report, lex_ids)
     _record_http(adapter, counters, report)
     report.timings["total_s"] = time.monotonic() - clock.started
     return report
+
+
+@contextlib.contextmanager
+def _staging_area(tree: CorpusTree, staging_dir: str | Path | None) -> Iterator[Path]:
+    if staging_dir is not None:
+        with tempfile.TemporaryDirectory(prefix="lex-ingest-", dir=staging_dir) as staging:
+            yield Path(staging)
+        return
+    with tree.evidence.staging_run(f"ingest-{uuid.uuid4().hex}") as staging:
+        yield staging
 
 
 def _existing(tree: CorpusTree, publisher: Publisher) -> dict[str, VersionRecord]:
@@ -123,12 +176,17 @@ def _existing(tree: CorpusTree, publisher: Publisher) -> dict[str, VersionRecord
 def _fetch_and_apply(adapter: PublisherAdapter, tree: CorpusTree, listing: PublisherEnumeration,
                      existing: Mapping[str, VersionRecord], lex_ids: Sequence[str], stamp: _dt.datetime,
                      staging: Path, strict: bool, report: IngestReport, progress: Progress | None, durable: bool,
-                     clock: _Phases) -> tuple[ApplyReport, Enumeration]:
+                     clock: _Phases, revalidate: bool = False,
+                     guard: WithdrawalGuard | None = None) -> tuple[ApplyReport, Enumeration]:
     plan = _plan(listing.enumeration, listing.manifestations, existing, lex_ids)
     fetched = _fetch_all(adapter, plan, tree, stamp, staging, strict, report, progress)
+    if revalidate:
+        rechecks = _revalidation_plan(listing.enumeration, listing.manifestations, existing, lex_ids, plan)
+        _revalidate(adapter, rechecks, tree, stamp, staging, strict, report, fetched)
     clock.done("fetch_s")
     final = _with_observations(listing.enumeration, fetched)
-    applied = apply_enumeration(tree, final, fetched.bodies, stamp, durable=durable, progress=progress)
+    applied = apply_enumeration(tree, final, fetched.bodies, stamp, durable=durable, progress=progress,
+                                guard=guard)
     clock.done("apply_s")
     return applied, final
 
@@ -187,6 +245,81 @@ def _plan(enumeration: Enumeration, manifestations: Sequence[Manifestation],
                 if wanted:
                     plan.append(m)
     return plan
+
+
+def _revalidation_plan(enumeration: Enumeration, manifestations: Sequence[Manifestation],
+                       existing: Mapping[str, VersionRecord], lex_ids: Sequence[str],
+                       plan: Sequence[Manifestation]) -> list[_Recheck]:
+    """Held bodies the enumeration still lists, each with a conditional request."""
+    planned = set(plan)
+    by_expression: dict[tuple[str, str], list[Manifestation]] = {}
+    for m in manifestations:
+        by_expression.setdefault((m.publisher_version_identifier, m.language), []).append(m)
+    out: list[_Recheck] = []
+    for v, lex_id in zip(enumeration.versions, lex_ids, strict=True):
+        old = existing.get(lex_id)
+        if old is None:
+            continue
+        for e in v.expressions:
+            held = old.expression(e.language)
+            if held is None:
+                continue
+            for m in by_expression.get((v.publisher_version_identifier, e.language), []):
+                if m in planned or m.optional:
+                    continue
+                matched = [o for o in held.observations if not o.held_elsewhere and o.format == m.format
+                           and (m.is_primary or o.source_uri == m.source_uri)]
+                if not matched:
+                    continue
+                since = max(_instant(o.retrieved_at) for o in matched)
+                files: dict[str, set[str]] = {}
+                for o in matched:
+                    files.setdefault(o.file, set()).add(o.sha256)
+                conditional = dataclasses.replace(m, if_modified_since=email.utils.format_datetime(
+                    since.astimezone(_dt.UTC), usegmt=True))
+                out.append(_Recheck(conditional, {f: frozenset(s) for f, s in files.items()}))
+    return out
+
+
+def _instant(value: object) -> _dt.datetime:
+    """An observation's ``retrieved_at`` (stored as ``YYYY-MM-DDTHH:MM:SSZ``) as an aware datetime."""
+    if isinstance(value, _dt.datetime):
+        return value if value.tzinfo else value.replace(tzinfo=_dt.UTC)
+    parsed = _dt.datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=_dt.UTC)
+
+
+def _revalidate(adapter: PublisherAdapter, rechecks: Sequence[_Recheck], tree: CorpusTree, now: _dt.datetime,
+                staging: Path, strict: bool, report: IngestReport, out: _Fetched) -> None:
+    for r in rechecks:
+        m = r.manifestation
+        report.bodies_revalidated += 1
+        try:
+            result = adapter.fetch(m)
+        except PublisherError as exc:
+            if strict and exc.retryable:
+                raise _named(exc, m) from exc
+            report.revalidation_failures += 1
+            report.notes.append(f"{m.subject}: not revalidated ({exc.code}: {exc.message})")
+            continue
+        if result.outcome is not FetchOutcome.OK:
+            if strict and result.outcome is FetchOutcome.RETRY_EXHAUSTED:
+                _failed(result, m, strict, out)
+            report.revalidation_failures += 1
+            report.notes.append(f"{m.subject}: not revalidated ({result.outcome.value}, HTTP {result.status})")
+            continue
+        if result.status == 304:
+            report.bodies_unchanged += 1
+            continue
+        changed = [x for x in result.members if x.body is not None and x.sha256 not in r.held.get(x.file, ())]
+        if not changed:
+            report.bodies_unchanged += 1
+            continue
+        report.bodies_changed += 1
+        report.notes.append(f"{m.subject}: the publisher serves changed bytes "
+                            f"({', '.join(f'{x.file} sha256 {x.sha256}' for x in changed)}); new observation appended")
+        _record(dataclasses.replace(result, members=tuple(changed)),
+                (m.publisher_version_identifier, m.language), tree, now, staging, out, report)
 
 
 # -- fetching ----------------------------------------------------------------------------------

@@ -69,6 +69,18 @@ class Manifestation:
     accept: str | None = None
     accept_language: str | None = None
     optional: bool = False
+    #: revalidation of a held body: an HTTP-date sent as ``If-Modified-Since`` (a ``304`` answer
+    #: means the publisher's bytes did not change since we retrieved them)
+    if_modified_since: str | None = None
+
+    def request_headers(self) -> dict[str, str]:
+        """The negotiation and conditional headers of this request."""
+        headers = {"Accept": self.accept or "*/*"}
+        if self.accept_language:
+            headers["Accept-Language"] = self.accept_language
+        if self.if_modified_since:
+            headers["If-Modified-Since"] = self.if_modified_since
+        return headers
 
     @property
     def is_primary(self) -> bool:
@@ -190,11 +202,14 @@ def held_elsewhere_members(m: Manifestation, body: bytes, *, source_uri: str | N
 def status_result(m: Manifestation, status: int, final_url: str) -> FetchResult | None:
     """The typed result of a non-200 final status (``None`` for 200).
 
-    404 → ``permanent_not_found``; 410 → ``gone``; any other status is a terminal
+    404 → ``permanent_not_found``; 410 → ``gone``; 304 (a revalidation answered "not
+    modified") → ``ok`` with no member and ``status`` 304; any other status is a terminal
     :class:`legal.errors.PublisherError` (``body_http_failure``) naming the manifestation.
     """
     if status == 200:
         return None
+    if status == 304 and m.if_modified_since:
+        return FetchResult(FetchOutcome.OK, m, status=304, final_url=final_url, detail="not_modified")
     if status == 404:
         return FetchResult(FetchOutcome.PERMANENT_NOT_FOUND, m, status=status, final_url=final_url)
     if status == 410:

@@ -19,16 +19,21 @@ _DEFAULT = object()
 def run_ingest(publisher: Publisher | str, tree: str | Path, *, replay_url: str | None = None,
                scope: object | None = _DEFAULT, scope_path: str | None = None, evidence_dir: str | None = None,
                delay: float | None = None, max_attempts: int = 4, user_agent: str | None = None,
-               strict: bool = True, progress: Progress | None = None) -> IngestReport:
+               strict: bool = True, progress: Progress | None = None, revalidate: bool = False,
+               allow_withdrawals: int | None = None) -> IngestReport:
     """One ingest of ``publisher`` into the corpus tree at ``tree`` (created if missing).
 
     ``replay_url`` selects a replay publisher (else the live endpoints). The run scope is
     ``scope`` when given, else the scope file ``scope_path``, else the publisher's default
     (a publisher without scopes refuses a scope file with ``invalid_option``).
+    ``revalidate`` asks every held body again (conditional requests); ``allow_withdrawals``
+    lets this run withdraw up to that many versions past the guard (see
+    :class:`corpus_tree.writer.WithdrawalGuard`).
     """
     import httpx
 
     from corpus_tree import CorpusTree
+    from corpus_tree.writer import WithdrawalGuard
     from publishers import adapter_for
     from publishers.ingest import ingest
     from publishers.registry import load_scope, plugin_for
@@ -40,7 +45,8 @@ def run_ingest(publisher: Publisher | str, tree: str | Path, *, replay_url: str 
     with httpx.Client() as client:
         adapter = adapter_for(pub, client, replay_url=replay_url, delay=delay, max_attempts=max_attempts,
                               user_agent=user_agent)
-        return ingest(adapter, target, scope=run_scope, strict=strict, progress=progress)
+        return ingest(adapter, target, scope=run_scope, strict=strict, progress=progress, revalidate=revalidate,
+                      guard=WithdrawalGuard(allow=allow_withdrawals))
 
 
 def sample_scope(publisher: Publisher | str, root: Path) -> object | None:

@@ -3,7 +3,10 @@
 Enumeration (all before any body request, reference model §5.3): the reviewed scope's seeds
 plus one level of relations; then, per batch of 16 works, work metadata, roles, consolidated
 versions and official discovery metadata (directory codes, EuroVoc); versions are built by
-:mod:`publishers.eurlex.records`.
+:mod:`publishers.eurlex.records`. The consolidated versions of each batch are checked against
+the publisher's own ``COUNT`` of them (``consolidations_count.rq``). The enumeration is
+*scoped* (:attr:`corpus_tree.model.Enumeration.scoped`): versions of works the scope does not
+select are never withdrawn by it.
 
 Bodies: the primary XHTML by ``GET <cellar>/resource/celex/<CELEX>`` with ``Accept:
 application/xhtml+xml, text/html`` and ``Accept-Language: eng|fra``; for published
@@ -110,7 +113,8 @@ class EurlexAdapter:
                 versions.extend(built)
                 manifestations.extend(m for v in built for m in self._manifestations_of(v))
         enumeration = Enumeration(publisher=self.publisher, complete=True,
-                                  works=tuple(sorted(works, key=lambda w: w.slug)), versions=tuple(versions))
+                                  works=tuple(sorted(works, key=lambda w: w.slug)), versions=tuple(versions),
+                                  scoped=True)
         notes = (f"scope {chosen.scope_id} sha256={chosen.sha256}",) if chosen.sha256 else ()
         return PublisherEnumeration(enumeration=enumeration, manifestations=tuple(manifestations), notes=notes)
 
@@ -147,6 +151,7 @@ class EurlexAdapter:
         label = f"{batch[0]} (+{len(batch) - 1})"
         rows = {name: _by_alias(self._capped(f"{name}.rq", aliases, cap, f"{name} of {label}"))
                 for name in ("work", "roles", "consolidations", "metadata")}
+        self._check_count("consolidations", aliases, [r for rs in rows["consolidations"].values() for r in rs], label)
         for celex in batch:
             alias = vocab.celex_uri(celex)
             base = records.work_meta(celex, rows["work"].get(alias, []),
@@ -157,6 +162,24 @@ class EurlexAdapter:
             metadata = records.metadata_entries(rows["metadata"].get(alias, []), alias)
             built = records.versions(base, states, scope.languages, metadata)
             yield records.work_input(base, built), built
+
+    def _check_count(self, name: str, aliases: str, rows: Sequence[Row], label: str) -> None:
+        """The rows of ``name`` (the versions of a batch) must be distinct and exactly the
+        publisher's own ``COUNT`` of that pattern: a truncated or lossy answer would otherwise
+        withdraw versions."""
+        subject = f"{name} of {label}"
+        seen: set[tuple[tuple[str, str], ...]] = set()
+        for row in rows:
+            key = tuple(sorted(row.items()))
+            if key in seen:
+                raise PublisherError(f"{subject}: the publisher returned a row twice: {row!r}", code="duplicate_rows",
+                                     subject=subject, retryable=True)
+            seen.add(key)
+        query = load_query(_QUERIES, f"{name}_count.rq").substitute(aliases=aliases)
+        expected = self.sparql.count(query, subject=f"{subject} (COUNT)")
+        if len(rows) != expected:
+            raise PublisherError(f"{subject}: {len(rows)} rows returned but the publisher counts {expected}",
+                                 code="incomplete_enumeration", subject=subject, retryable=True)
 
     def _capped(self, name: str, aliases: str, cap: int, subject: str) -> list[Row]:
         query = load_query(_QUERIES, name).substitute(aliases=aliases, limit=cap + 1)
@@ -181,9 +204,7 @@ class EurlexAdapter:
 
     def fetch(self, manifestation: Manifestation) -> FetchResult:
         m = manifestation
-        headers = {"Accept": m.accept or "*/*"}
-        if m.accept_language:
-            headers["Accept-Language"] = m.accept_language
+        headers = m.request_headers()
         cap = self.config.formex.archive if m.format else self.config.body_max_bytes
         try:
             response = self.http.get(m.url, headers=headers, timeout=self.config.body_timeout, max_bytes=cap,

@@ -233,6 +233,16 @@ class HttpClient:
         raise RetryExhausted(f"{method} gave up after {attempts} attempts: {last.reason}", subject=url,
                              attempts=attempts, last_status=last.status)
 
+    def backoff_wait(self, attempt: int) -> float:
+        """Wait the policy's backoff before attempt ``attempt + 1`` of a caller-level retry (a
+        malformed SPARQL answer); counted in ``stats`` like every other retry. Returns the wait."""
+        delay = self.policy.backoff(attempt)
+        self.stats.retries += 1
+        self.stats.retry_waits.append(delay)
+        if delay > 0:
+            self._sleep(delay)
+        return delay
+
     # -- internals --------------------------------------------------------------------------
 
     def _wait_before_retry(self, attempt: int, failure: _Transient) -> None:

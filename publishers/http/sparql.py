@@ -6,10 +6,24 @@ Every failure is a :class:`legal.errors.PublisherError` with a run-level code:
 ``enumeration_retry_exhausted``, ``enumeration_http_failure`` or ``enumeration_parser_failure``.
 
 Paging follows the reference protocol (Virtuoso cannot verify a sorted window beyond
-``window`` rows): each request asks ``min(page_size, remaining + 1)`` rows, where
+``window`` rows): each request asks ``min(page_size, remaining + 1)`` new rows, where
 ``remaining = max_rows - accumulated``; a page larger than requested or than ``remaining``
 aborts ("exceeds the configured maximum"); a short page ends; a request whose
 ``offset + limit`` would pass the window aborts before it is sent. Never truncate.
+
+An enumeration proves its completeness (it is never trusted because it ended):
+
+- **overlap**: every page after the first starts ``overlap`` rows back, and those rows must
+  equal the last rows already read — rows that moved between pages (an unstable sort) are
+  ``unstable_paging``;
+- **unique key**: a paged query orders by all its projected variables, so a row seen twice is
+  ``duplicate_rows``;
+- **count**: the publisher's own ``COUNT`` of the same pattern must equal the rows paging
+  returned (``incomplete_enumeration`` otherwise: a truncated or lossy answer).
+
+A malformed answer (not SPARQL JSON) is asked again with bounded exponential backoff
+(``malformed_attempts``, the HTTP policy's backoff and sleep); after the last attempt it is
+``enumeration_parser_failure`` (``retryable``) naming the query.
 """
 
 from __future__ import annotations
@@ -35,6 +49,7 @@ class Paging:
     page_size: int = 5000
     max_rows: int = 20000
     window: int = 10000
+    overlap: int = 1
 
 
 def parse_results(body: bytes, *, subject: str) -> list[Row]:
@@ -75,14 +90,51 @@ def _parser_failure(message: str, subject: str) -> PublisherError:
 class SparqlClient:
     """One SPARQL endpoint behind the HTTP policy."""
 
-    def __init__(self, http: HttpClient, endpoint: str, *, timeout: float = 120.0, pace: str = "sparql") -> None:
+    def __init__(self, http: HttpClient, endpoint: str, *, timeout: float = 120.0, pace: str = "sparql",
+                 malformed_attempts: int = 3) -> None:
         self.http = http
         self.endpoint = endpoint
         self.timeout = timeout
         self.pace = pace
+        self.malformed_attempts = max(1, malformed_attempts)
+        #: malformed answers asked again (each one also counted in ``http.stats.retries``)
+        self.malformed_retries = 0
 
     def select(self, query: str, *, subject: str) -> list[Row]:
-        """Run one SELECT; ``subject`` names what is being enumerated (for error messages)."""
+        """Run one SELECT; ``subject`` names what is being enumerated (for error messages).
+
+        A malformed answer is retried (bounded backoff); bad *data* in a well-formed answer is
+        the caller's to judge and is never retried here."""
+        attempt = 1
+        while True:
+            try:
+                return self._select_once(query, subject=subject)
+            except PublisherError as exc:
+                if exc.code != "enumeration_parser_failure":
+                    raise
+                if attempt >= self.malformed_attempts:
+                    raise PublisherError(f"malformed SPARQL answer after {attempt} attempt(s): {exc.message}",
+                                         code="enumeration_parser_failure", subject=subject,
+                                         retryable=True) from None
+                self.malformed_retries += 1
+                self.http.backoff_wait(attempt)
+                attempt += 1
+
+    def count(self, query: str, *, subject: str) -> int:
+        """The single integer a ``SELECT (COUNT(*) AS ?n)`` query answers (typed error otherwise)."""
+        rows = self.select(query, subject=subject)
+        try:
+            (row,) = rows
+            (value,) = row.values()
+            n = int(value)
+        except (ValueError, TypeError):
+            raise PublisherError(f"COUNT answer is not one integer: {rows[:2]!r}", code="enumeration_parser_failure",
+                                 subject=subject) from None
+        if n < 0:
+            raise PublisherError(f"COUNT answer is negative: {n}", code="enumeration_parser_failure", subject=subject)
+        return n
+
+    def _select_once(self, query: str, *, subject: str) -> list[Row]:
         try:
             response = self.http.post_form(self.endpoint, {"query": query},
                                            headers={"Accept": SPARQL_JSON}, timeout=self.timeout,
@@ -98,23 +150,47 @@ class SparqlClient:
                                  code="enumeration_http_failure", subject=subject)
         return parse_results(response.body, subject=subject)
 
-    def select_paged(self, render: Callable[[int, int], str], paging: Paging, *, subject: str) -> list[Row]:
-        """All rows of a sorted query rendered by ``render(limit, offset)``, fail-closed."""
+    def select_paged(self, render: Callable[[int, int], str], paging: Paging, *, subject: str,
+                     expected: int | None = None) -> list[Row]:
+        """All rows of a sorted query rendered by ``render(limit, offset)``, fail-closed.
+
+        ``expected`` is the publisher's own count of the rows (its ``COUNT`` query); paging must
+        return exactly that many. See the module docstring for the overlap and duplicate checks.
+        """
         rows: list[Row] = []
+        seen: set[tuple[tuple[str, str], ...]] = set()
         while True:
             remaining = paging.max_rows - len(rows)
-            limit = min(paging.page_size, remaining + 1)
-            offset = len(rows)
+            take = min(paging.page_size, remaining + 1)
+            back = min(paging.overlap, len(rows))
+            offset, limit = len(rows) - back, take + back
             if offset + limit > paging.window:
                 raise PublisherError(f"cannot verify a sorted result beyond {paging.window} rows",
                                      code="incomplete_enumeration", subject=subject)
             page = self.select(render(limit, offset), subject=subject)
-            if len(page) > limit or len(page) > remaining:
+            if back:
+                if page[:back] != rows[len(rows) - back:]:
+                    raise PublisherError(
+                        f"unstable paging: the page at offset {offset} does not start with the last "
+                        f"{back} row(s) of the previous page (rows moved between pages)",
+                        code="unstable_paging", subject=subject, retryable=True)
+                page = page[back:]
+            if len(page) > take or len(page) > remaining:
                 raise PublisherError(f"{subject} exceeds the configured maximum of {paging.max_rows} rows",
                                      code="incomplete_enumeration", subject=subject)
+            for row in page:
+                key = tuple(sorted(row.items()))
+                if key in seen:
+                    raise PublisherError(f"paging returned a row twice (offset {offset}): {row!r}",
+                                         code="duplicate_rows", subject=subject, retryable=True)
+                seen.add(key)
             rows.extend(page)
-            if len(page) < limit:
-                return rows
+            if len(page) < take:
+                break
+        if expected is not None and len(rows) != expected:
+            raise PublisherError(f"paging returned {len(rows)} rows but the publisher counts {expected}",
+                                 code="incomplete_enumeration", subject=subject, retryable=True)
+        return rows
 
     def select_capped(self, query: str, cap: int, *, subject: str) -> list[Row]:
         """One unpaged query whose text carries ``LIMIT cap + 1``; more than ``cap`` rows aborts."""

@@ -4,6 +4,9 @@ Enumeration (all before any body request, reference model §5.2):
 
 1. the consolidation catalogue (paged, cap 20,000 rows) → versions and expressions;
 2. the XML/PDF manifestations (paged) keyed by consolidation and expression language;
+   both paged queries are checked against the publisher's own ``COUNT`` of the same pattern
+   (``*_count.rq``), with overlapping pages and a duplicate check
+   (:meth:`publishers.http.SparqlClient.select_paged`);
 3. per batch of 8 works: subjects (levels 1 and 2) and ``owl:sameAs`` aliases → official
    discovery metadata copied onto every version of the work.
 
@@ -131,9 +134,13 @@ class LegiluxAdapter:
         return PublisherEnumeration(enumeration=enumeration, manifestations=tuple(manifestations))
 
     def _paged(self, name: str, paging: Paging, subject: str) -> list[Row]:
+        """All rows of a paged query, checked against the publisher's own ``COUNT`` of them."""
         template = load_query(_QUERIES, name)
+        expected = self.sparql.count(load_query(_QUERIES, name.replace(".rq", "_count.rq")).template,
+                                     subject=f"{subject} (COUNT)")
         return self.sparql.select_paged(
-            lambda limit, offset: template.substitute(limit=limit, offset=offset), paging, subject=subject)
+            lambda limit, offset: template.substitute(limit=limit, offset=offset), paging, subject=subject,
+            expected=expected)
 
     def _manifestation_index(self) -> dict[tuple[str, str], list[tuple[str, str]]]:
         rows = self._paged("manifestations.rq", self.config.manifestations, "Legilux manifestations")
@@ -213,7 +220,9 @@ class LegiluxAdapter:
         m = manifestation
         cap = self.config.pdf_max_bytes if m.format else self.config.xml_max_bytes
         try:
-            response = self.http.get(m.url, timeout=self.config.body_timeout, max_bytes=cap, pace="body")
+            headers = {"If-Modified-Since": m.if_modified_since} if m.if_modified_since else None
+            response = self.http.get(m.url, headers=headers, timeout=self.config.body_timeout, max_bytes=cap,
+                                     pace="body")
         except RetryExhausted as exc:
             return FetchResult(FetchOutcome.RETRY_EXHAUSTED, m, status=exc.last_status, detail=exc.message)
         except BodyOversized as exc:

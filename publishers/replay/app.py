@@ -32,6 +32,7 @@ import hashlib
 import io
 import json
 import random
+import re
 import threading
 import zipfile
 from collections import Counter
@@ -64,6 +65,9 @@ from publishers.replay.source import ReplaySource
 from publishers.replay.sparql import evaluate
 
 SPARQL_JSON = "application/sparql-results+json"
+#: appended to a body served under the ``changed_bodies`` fault
+CHANGED_MARKER = b"\n<!-- replay fault: the publisher changed this body -->\n"
+_PAGE = re.compile(r"LIMIT ([0-9]+) OFFSET ([0-9]+)")
 
 
 @dataclass
@@ -114,7 +118,8 @@ class ReplayPublisher:
             built = _Built()
             f = faults or self.faults
             for source in self.sources:
-                records = state_records([v.to_dict() for v in source.current], withdrawn=f.withdrawn,
+                current = [] if f.empty_catalogue else [v.to_dict() for v in source.current]
+                records = state_records(current, withdrawn=f.withdrawn,
                                         same_day=f.same_day, shuffle_seed=f.shuffle_seed,
                                         publisher=source.publisher)
                 with quiet_rdflib():
@@ -245,27 +250,68 @@ class ReplayPublisher:
             if self.faults.malformed_sparql > 0:
                 self.faults.malformed_sparql -= 1
                 return Response(b'{"head": {"vars": ["c"]}, "results": {"bindings": [', media_type=SPARQL_JSON)
-            key = (id(graph), query)
-            cached = self._answers.get(key)
-            if cached is None:
-                fast = self._built.fast.get(id(graph))
-                with quiet_rdflib():
-                    document = fast.answer(query) if fast is not None else None
-                if document is not None:
-                    self.stats["sparql_fast"] += 1
-                else:
-                    try:
-                        with quiet_rdflib():
-                            document = results_json(evaluate(graph, query))
-                    except Exception as exc:  # rdflib raises many kinds on a bad query: the client's error
-                        return Response(f"bad query: {exc}", status_code=400)
-                    self.stats["sparql_evaluated"] += 1
-                cached = (document, json.dumps(document).encode("utf-8"))
-                self._answers[key] = cached
+            answered = self._answer(graph, query)
+            if isinstance(answered, Response):
+                return answered
+            document, encoded = answered
+            faulted = self._enumeration_faults(graph, query, document)
             seed = self.faults.shuffle_seed
+        if faulted is not None:
+            document, encoded = faulted, json.dumps(faulted).encode("utf-8")
         if seed is None:
-            return Response(cached[1], media_type=SPARQL_JSON)
-        return Response(json.dumps(shuffled(cached[0], seed)).encode("utf-8"), media_type=SPARQL_JSON)
+            return Response(encoded, media_type=SPARQL_JSON)
+        return Response(json.dumps(shuffled(document, seed)).encode("utf-8"), media_type=SPARQL_JSON)
+
+    def _answer(self, graph: Graph, query: str) -> tuple[dict[str, Any], bytes] | Response:
+        """The (cached) answer document of ``query`` and its JSON bytes, or a 400 response."""
+        key = (id(graph), query)
+        cached = self._answers.get(key)
+        if cached is None:
+            fast = self._built.fast.get(id(graph))
+            with quiet_rdflib():
+                document = fast.answer(query) if fast is not None else None
+            if document is not None:
+                self.stats["sparql_fast"] += 1
+            else:
+                try:
+                    with quiet_rdflib():
+                        document = results_json(evaluate(graph, query))
+                except Exception as exc:  # rdflib raises many kinds on a bad query: the client's error
+                    return Response(f"bad query: {exc}", status_code=400)
+                self.stats["sparql_evaluated"] += 1
+            cached = (document, json.dumps(document).encode("utf-8"))
+            self._answers[key] = cached
+        return cached
+
+    def _enumeration_faults(self, graph: Graph, query: str, document: dict[str, Any]) -> dict[str, Any] | None:
+        """``document`` changed by the enumeration faults (``None``: none applies). Lock held."""
+        f = self.faults
+        if "COUNT(" in query.upper() or (f.enumeration_target and f.enumeration_target not in query):
+            return None
+        rows = list(document["results"]["bindings"])
+        if f.unstable_paging > 0:
+            paged = _PAGE.search(query)
+            if paged is not None and int(paged.group(2)) > 0:
+                limit, offset = int(paged.group(1)), int(paged.group(2))
+                whole = self._answer(graph, query[:paged.start()] + f"LIMIT {offset + limit + 1} OFFSET 0"
+                                     + query[paged.end():])
+                if not isinstance(whole, Response):
+                    f.unstable_paging -= 1
+                    self.stats["fault_unstable_paging"] += 1
+                    order = list(whole[0]["results"]["bindings"])
+                    if offset < len(order):
+                        order[offset - 1], order[offset] = order[offset], order[offset - 1]
+                    rows = order[offset:offset + limit]
+                    return {"head": document["head"], "results": {"bindings": rows}}
+        if f.truncate_enumeration > 0 and rows:
+            f.truncate_enumeration -= 1
+            self.stats["fault_truncate_enumeration"] += 1
+            return {"head": document["head"], "results": {"bindings": rows[:-1]}}
+        if f.duplicate_rows > 0 and len(rows) >= 2:
+            f.duplicate_rows -= 1
+            self.stats["fault_duplicate_rows"] += 1
+            return {"head": document["head"], "results": {"bindings": [rows[0], rows[0], *rows[2:]]}}
+        return None
 
     # -- files -------------------------------------------------------------------------------------------
 
@@ -297,6 +343,12 @@ class ReplayPublisher:
             return _held_elsewhere(files)
         data = self._zip(zip_key, files, contents) if zip_key else contents[0]
         assert data is not None
+        changed = zip_key is None and bool({"*", *shas} & set(f.changed_bodies)) and bool(f.changed_bodies)
+        if changed:
+            self.stats["fault_changed_body"] += 1
+            data = data + CHANGED_MARKER
+        elif request.headers.get("if-modified-since"):
+            return Response(status_code=304)  # the replay's bytes never change unless a fault says so
         sha = hashlib.sha256(data).digest()  # one hash for both headers
         etag = '"' + sha.hex() + '"'
         if request.headers.get("if-none-match") == etag:

@@ -11,7 +11,23 @@ Countdown faults hit the next *N* matching requests (``target``: ``all``, ``spar
   ``Content-Length`` and closes after half (caught by the length check);
 - ``malformed_sparql`` (sparql only): a response that is not SPARQL JSON.
 
-Standing faults: ``not_found`` / ``gone`` (body sha256s answered 404 / 410), ``withdrawn``
+Enumeration faults (SPARQL ``SELECT`` answers other than ``COUNT``s; ``enumeration_target``,
+if set, limits them to queries whose text contains it):
+
+- ``truncate_enumeration``: the next N answers with rows lose their last row (a publisher
+  that stops early without saying so);
+- ``unstable_paging``: the next N paged answers (``OFFSET`` > 0) are cut from an order in
+  which the row at the page boundary and the row before it are swapped (an unstable sort:
+  without overlap, one row is read twice and its neighbour never);
+- ``duplicate_rows``: the next N answers with at least two rows repeat their first row in
+  place of their second (same length: a row read twice, another lost).
+
+Body faults: ``changed_bodies`` (body sha256s, or ``"*"`` for all single-file bodies, served
+with other bytes — the publisher changed them; ``If-Modified-Since`` is answered ``304``
+only for unchanged bodies).
+
+Standing faults: ``empty_catalogue`` (a well-formed but empty publisher: no record at all,
+every ``COUNT`` 0), ``not_found`` / ``gone`` (body sha256s answered 404 / 410), ``withdrawn``
 (publisher version identifiers absent from the graph), ``same_day`` (``{"of": pvid,
 "identifier": new pvid}`` twins added), ``shuffle_seed`` (record order and each response's
 row order shuffled), ``patch_add`` / ``patch_remove`` (N-Triples lines added to / removed
@@ -27,7 +43,7 @@ from typing import Any
 from legal.errors import ConfigError
 
 #: Faults that change the projected graph (a change rebuilds it).
-GRAPH_FAULTS = frozenset({"withdrawn", "same_day", "shuffle_seed", "patch_add", "patch_remove"})
+GRAPH_FAULTS = frozenset({"withdrawn", "same_day", "shuffle_seed", "patch_add", "patch_remove", "empty_catalogue"})
 
 
 @dataclass
@@ -41,6 +57,12 @@ class Faults:
     truncate: int = 0
     truncate_mode: str = "digest"
     malformed_sparql: int = 0
+    truncate_enumeration: int = 0
+    unstable_paging: int = 0
+    duplicate_rows: int = 0
+    enumeration_target: str = ""
+    empty_catalogue: bool = False
+    changed_bodies: list[str] = field(default_factory=list)
     target: str = "all"
     not_found: list[str] = field(default_factory=list)
     gone: list[str] = field(default_factory=list)

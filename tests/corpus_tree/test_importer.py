@@ -361,8 +361,9 @@ def test_import_failing_at_any_rename_leaves_the_tree_byte_identical(
         target = tmp_path / f"t{nth}"
         shutil.copytree(pristine, target)
         calls.update(n=0, fail_at=nth)
-        with pytest.raises(OSError):
+        with pytest.raises(CorpusError) as info:  # ENOSPC at an edge is the typed disk_full
             import_published(src, target)
+        assert info.value.code == "disk_full"
         assert snapshot(target) == before, f"failure at os.replace #{nth} of {total}"
     monkeypatch.undo()
     assert verify_tree(pristine).ok

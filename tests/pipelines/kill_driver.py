@@ -8,6 +8,9 @@ the kill test — optionally stopping dead at a known point so the test can SIGK
 disk) so that, when the point is reached, the driver writes ``--marker`` and sleeps; the test
 waits for the marker and kills the process with SIGKILL:
 
+- ``ingest-stage-body``: inside an ingest's fetch phase, after the 1st new body was staged
+  (:func:`publishers.ingest._record`): the body sits in the evidence store's staging area, nothing
+  committed;
 - ``ingest-commit``: inside a corpus-tree commit, after the 2nd file rename
   (:func:`corpus_tree.txn._apply_op`): journal written, tree half-updated;
 - ``derive-shard``: inside a shard build, at its 1st work derived (:func:`derive.dataset.derive_work`):
@@ -33,7 +36,7 @@ from typing import Any
 
 os.environ.setdefault("DAGSTER_DISABLE_TELEMETRY", "1")
 
-POINTS = ("ingest-commit", "derive-shard", "derive-merge")
+POINTS = ("ingest-stage-body", "ingest-commit", "derive-shard", "derive-merge")
 
 
 def _pause(marker: Path) -> None:
@@ -60,7 +63,11 @@ def _after_calls(module: Any, name: str, calls: int, marker: Path, before: bool)
 
 
 def install(point: str, marker: Path) -> None:
-    if point == "ingest-commit":
+    if point == "ingest-stage-body":
+        import publishers.ingest
+
+        _after_calls(publishers.ingest, "_record", 1, marker, before=False)
+    elif point == "ingest-commit":
         import corpus_tree.txn
 
         _after_calls(corpus_tree.txn, "_apply_op", 2, marker, before=False)

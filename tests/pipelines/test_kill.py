@@ -94,6 +94,14 @@ def test_sigkill_mid_ingest_and_mid_derive_leaves_committed_assets_valid(tmp_pat
     tree_before = CorpusTree.open(lex.tree(LU)).manifest()["records_digest"]
     dataset_before = _dataset(lex)
 
+    # 0. killed while the ingest stages fetched bodies: an orphan in the evidence staging area,
+    #    reported by verify, removed by the next open, nothing committed
+    _kill_at("ingest-stage-body", workdir, dagster_dir, lu_corpus, tmp_path)
+    codes = {p.code for p in verify_tree(lex.tree(LU)).problems}
+    assert codes == {"staging_orphan"}, codes
+    assert CorpusTree.open(lex.tree(LU)).manifest()["records_digest"] == tree_before
+    assert verify_tree(lex.tree(LU)).ok
+
     # 1. killed inside the corpus-tree commit: journal on disk, tree half-updated
     _kill_at("ingest-commit", workdir, dagster_dir, lu_corpus, tmp_path)
     assert (lex.tree(LU) / ".journal.json").is_file()

@@ -42,7 +42,7 @@ def test_eurlex_ingest_with_a_scope_file(eu_small: Harness, tmp_path: Path) -> N
 
 def test_errors_are_one_line_with_their_code(lu_small: Harness, tmp_path: Path,
                                              capsys: pytest.CaptureFixture[str]) -> None:
-    lu_small.replay.set_faults(malformed_sparql=1)
+    lu_small.replay.set_faults(malformed_sparql=3, target="sparql")  # more than the 3 attempts of one query
     code = main(["ingest", "run", "--publisher", "lu-legilux", "--replay-url", lu_small.base_url,
                  "--tree", str(tmp_path / "tree")])
     assert code == 2

@@ -37,7 +37,7 @@ def test_eleven_rows_over_a_cap_of_ten_abort_after_the_sentinel() -> None:
     seen: list[tuple[int, int]] = []
     with pytest.raises(PublisherError) as info:
         endpoint(11, seen).select_paged(render, Paging(page_size=5, max_rows=10), subject="catalogue")
-    assert seen == [(5, 0), (5, 5), (1, 10)]
+    assert seen == [(5, 0), (6, 4), (2, 9)]  # each later page starts one row back (the overlap)
     assert info.value.code == "incomplete_enumeration"
     assert "exceeds the configured maximum of 10 rows" in info.value.message
 
@@ -46,14 +46,14 @@ def test_exactly_the_cap_is_accepted_after_the_sentinel() -> None:
     seen: list[tuple[int, int]] = []
     rows = endpoint(10, seen).select_paged(render, Paging(page_size=5, max_rows=10), subject="catalogue")
     assert [r["n"] for r in rows] == [str(i) for i in range(10)]
-    assert seen == [(5, 0), (5, 5), (1, 10)]
+    assert seen == [(5, 0), (6, 4), (2, 9)]  # each later page starts one row back (the overlap)
 
 
 def test_the_sorted_window_cannot_be_exceeded() -> None:
     seen: list[tuple[int, int]] = []
     with pytest.raises(PublisherError) as info:
         endpoint(30, seen).select_paged(render, Paging(page_size=5, max_rows=20, window=10), subject="catalogue")
-    assert seen == [(5, 0), (5, 5)]
+    assert seen == [(5, 0), (6, 4)]
     assert "cannot verify a sorted result beyond 10 rows" in info.value.message
 
 
