@@ -3,25 +3,39 @@
 Work identity comes only from exact matches: identifiers (slug, CELEX, ELI, lex id, alias)
 and official names contained in the query as whole tokens (publisher short titles of at least
 3 characters; titles with a space and at least 12 characters or starting with an act form).
-A name held by several works is *ambiguous* and constrains nothing. EuroVoc labels and
-Legilux subjects never make identity (they feed the weak metadata lane of the search).
+A name held by several works is *ambiguous* and constrains nothing, unless exactly one of them
+is a principal act in force (a popular name shared by a recast and its repealed predecessor, a
+law and the laws amending it): that one is chosen (``preferred: in_force_principal``). EuroVoc
+labels and Legilux subjects never make identity (they feed the weak metadata lane of the search).
+
+Names include the index's alias lexicon (kind ``alias``: reviewed common names, popular names
+of official titles, :mod:`derive.index.aliases`); every name fires only as a whole run of query
+tokens. A name that is an ordinary phrase of the corpus text (held by more than
+:data:`FREQUENT_PHRASE_STATES` provisions) in a query that says more than the name is *soft*:
+its work is boosted in the ranking, its words stay search words, and it restricts nothing.
+
+A **role intent** ("which acts amend X", "actes délégués du X") with a resolved work X sets
+``intent`` (:func:`serve.core.ranking.role_intent`); its words leave the search words.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from derive.index.identifiers import celex_numbers, celex_to_slug
 from derive.index.query import STOP_WORDS, ParsedQuery, ngrams
 from derive.index.text import normalize
+from serve.core import ranking
 from serve.core.mount import Catalogue, MountedIndex
 
 ACT_FORMS = ("loi", "reglement", "arrete", "code", "constitution", "convention", "ordonnance", "decret",
              "directive", "regulation", "traite", "treaty", "decision")
 MAX_NAME_TOKENS = 30
 MAX_CANDIDATES = 20
+#: A non-identifier name held as a phrase by more provisions than this is an ordinary phrase.
+FREQUENT_PHRASE_STATES = 150
 _KIND_REASON = {"official_identifier": "identifier", "alias": "alias", "publisher_short_title": "publisher_short_title",
                 "official_title": "title"}
 
@@ -32,10 +46,19 @@ class Mention:
     status: str  # resolved | ambiguous | unresolved
     reason: str
     works: list[int] = field(default_factory=list)
+    #: An ordinary phrase of the corpus: boosts its work, restricts nothing.
+    soft: bool = False
+    #: Why one of several candidates was chosen (``in_force_principal``).
+    preferred: str | None = None
 
     def to_dict(self, catalogue: Catalogue, publisher: str) -> dict[str, Any]:
-        return {"text": self.text, "status": self.status, "reason": self.reason,
-                "works": [f"{publisher}:{catalogue.slug_of[w]}" for w in self.works[:MAX_CANDIDATES]]}
+        out = {"text": self.text, "status": self.status, "reason": self.reason,
+               "works": [f"{publisher}:{catalogue.slug_of[w]}" for w in self.works[:MAX_CANDIDATES]]}
+        if self.soft:
+            out["soft"] = True
+        if self.preferred:
+            out["preferred"] = self.preferred
+        return out
 
 
 @dataclass
@@ -47,10 +70,14 @@ class Plan:
     constraints: list[int]
     explicit_works: bool
     foreign_mentions: int = 0
+    #: Works named by a soft mention (ranked up, not restricted to).
+    boost: list[int] = field(default_factory=list)
+    #: A role intent towards the one constrained work (``amending``, ``delegated``…).
+    intent: str | None = None
 
     @property
     def strong(self) -> bool:
-        return any(m.status == "resolved" for m in self.mentions)
+        return any(m.status == "resolved" and not m.soft for m in self.mentions)
 
     @property
     def status(self) -> str:
@@ -97,7 +124,19 @@ def _identifier_mentions(index: MountedIndex, parsed: ParsedQuery, plan: Plan) -
             plan.anchor = ident.anchor
 
 
-def _name_mentions(index: MountedIndex, tokens: list[str], whole: str, plan: Plan) -> set[int]:
+Frequent = Callable[[str], bool]
+
+
+def _prefer_in_force(works: list[int], profiles: Mapping[int, ranking.WorkProfile] | None) -> int | None:
+    if not profiles:
+        return None
+    best = [w for w in works if w in profiles and profiles[w].status == "in_force" and profiles[w].role == "principal"]
+    return best[0] if len(best) == 1 else None
+
+
+def _name_mentions(index: MountedIndex, tokens: list[str], whole: str, plan: Plan,
+                   profiles: Mapping[int, ranking.WorkProfile] | None = None,
+                   frequent: Frequent | None = None) -> set[int]:
     consumed: set[int] = set()
     longest = min(index.catalogue.longest_name_tokens, MAX_NAME_TOKENS)
     for start, end, phrase in ngrams(tokens, longest):
@@ -110,8 +149,16 @@ def _name_mentions(index: MountedIndex, tokens: list[str], whole: str, plan: Pla
         works = sorted({e.work_rowid for e in entries if e.kind == kind})
         reason = ("exact_" if phrase == whole else "contained_") + _KIND_REASON[kind]
         status = "resolved" if len(works) == 1 else "ambiguous"
-        plan.mentions.append(Mention(phrase, status, reason, works))
-        consumed.update(range(start, end))
+        preferred = None
+        if status == "ambiguous" and kind != "official_identifier":
+            chosen = _prefer_in_force(works, profiles)
+            if chosen is not None:
+                status, works, preferred = "resolved", [chosen], "in_force_principal"
+        soft = (status == "resolved" and phrase != whole and kind != "official_identifier" and frequent is not None
+                and frequent(phrase))
+        plan.mentions.append(Mention(phrase, status, reason, works, soft=soft, preferred=preferred))
+        if not soft:
+            consumed.update(range(start, end))
     return consumed
 
 
@@ -131,12 +178,13 @@ def explicit_works(index: MountedIndex, works: Sequence[str]) -> list[int]:
     return out
 
 
-def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | None) -> Plan:
+def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | None,
+               profiles: Mapping[int, ranking.WorkProfile] | None = None, frequent: Frequent | None = None) -> Plan:
     plan = Plan(terms=[], article_key=parsed.article.key if parsed.article else None, anchor=None, mentions=[],
                 constraints=[], explicit_works=bool(works))
     _identifier_mentions(index, parsed, plan)
     tokens = [t for t in normalize(parsed.residual.replace('"', " ")).split()]
-    consumed = _name_mentions(index, tokens, normalize(parsed.raw), plan)
+    consumed = _name_mentions(index, tokens, normalize(parsed.raw), plan, profiles, frequent)
     phrases = [normalize(p) for p in parsed.phrases]
     phrase_tokens = {t for p in phrases for t in p.split()}
     plan.terms = [t for i, t in enumerate(tokens) if i not in consumed and t not in STOP_WORDS and t not in phrase_tokens]
@@ -144,5 +192,12 @@ def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | 
     if works:
         plan.constraints = explicit_works(index, works)
     else:
-        plan.constraints = sorted({w for m in plan.mentions if m.status == "resolved" for w in m.works})
+        plan.constraints = sorted({w for m in plan.mentions if m.status == "resolved" and not m.soft
+                                   for w in m.works})
+    plan.boost = sorted({w for m in plan.mentions if m.soft for w in m.works} - set(plan.constraints))
+    left = " ".join(t for i, t in enumerate(tokens) if i not in consumed)
+    intent = ranking.role_intent(left) if len(plan.constraints) == 1 and not plan.article_key and left else None
+    if intent is not None:
+        plan.intent = intent[0]
+        plan.terms = [t for t in plan.terms if t not in intent[1] and t not in ranking.INTENT_WORDS]
     return plan
