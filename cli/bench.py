@@ -52,7 +52,8 @@ def envelope_path(out: Path) -> Path:
 
 
 @group.command("retrieval")
-@click.option("--index-dir", required=True, type=EXISTING_DIR, help="Directory holding <publisher>.sqlite indexes.")
+@click.option("--index-dir", required=True, type=EXISTING_DIR,
+              help="Directory holding <publisher>.sqlite indexes, or an artifact set (release layout) with indexes/.")
 @click.option("--mode", type=click.Choice(["keyword", "hybrid"]), default="keyword", show_default=True,
               help="Retrieval mode asked of the search operation.")
 @click.option("--out", "out_path", required=True, type=click.Path(dir_okay=False, path_type=Path),
@@ -77,6 +78,8 @@ def retrieval(index_dir: Path, mode: str, out_path: Path, judgments_path: Path |
     Example:
       lex bench retrieval --index-dir var/index --out docs/retrieval-report.json \\
           --sign-key keys/release-signing.key.pem
+      lex bench retrieval --index-dir var/release/set --judgments evals/full_judgments_holdout.json \\
+          --out var/full-holdout.json
     """
     from legal.canonical import pretty_bytes
     from release.benchmark import load_judgments, retrieval_benchmark
@@ -92,8 +95,9 @@ def retrieval(index_dir: Path, mode: str, out_path: Path, judgments_path: Path |
     verified = verify_artifact_set(index_dir, list(trust_roots)) if trust_roots else None
     policy = load_gate_policy(gates) if gates is not None else GatePolicy()
     artifact = {"set_id": verified.set_id} if verified is not None else {}
-    with LegalCore.mount(index_dir, artifact) as core:
-        report, _run = retrieval_benchmark(core, index_dir, judgments, created_at=created_at or utc_now(), mode=mode,
+    mounted = indexes_of(index_dir)
+    with LegalCore.mount(mounted, artifact) as core:
+        report, _run = retrieval_benchmark(core, mounted, judgments, created_at=created_at or utc_now(), mode=mode,
                                            verified=verified, policy=policy)
     out_path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(out_path, pretty_bytes(report))
@@ -107,6 +111,17 @@ def retrieval(index_dir: Path, mode: str, out_path: Path, judgments_path: Path |
     if not report["passed"]:
         failed = ", ".join(g["name"] for g in report["gates"] if not g["passed"])
         raise GatesFailed(f"release gates failed: {failed} (report written)")
+
+
+def indexes_of(directory: Path) -> Path:
+    """The directory holding the ``<publisher>.sqlite`` files: ``directory`` itself (an index
+    directory) or its ``indexes/`` folder (an artifact set in the release layout)."""
+    from release.assemble import INDEXES_DIR
+
+    nested = directory / INDEXES_DIR
+    if not any(directory.glob("*.sqlite")) and nested.is_dir():
+        return nested
+    return directory
 
 
 def summary(report: dict[str, Any]) -> str:
