@@ -10,8 +10,8 @@ labels and Legilux subjects never make identity (they feed the weak metadata lan
 
 Names include the index's alias lexicon (kind ``alias``: reviewed common names, popular names
 of official titles, :mod:`derive.index.aliases`); every name fires only as a whole run of query
-tokens. A name that is an ordinary phrase of the corpus text (held by more than
-:data:`FREQUENT_PHRASE_STATES` provisions) in a query that says more than the name is *soft*:
+tokens. A name that is an ordinary phrase of the corpus text (held as a phrase by the
+provisions of more than :data:`FREQUENT_PHRASE_WORKS` works) in a query that says more than the name is *soft*:
 its work is boosted in the ranking, its words stay search words, and it restricts nothing.
 
 A **role intent** ("which acts amend X", "actes délégués du X") with a resolved work X sets
@@ -20,6 +20,7 @@ A **role intent** ("which acts amend X", "actes délégués du X") with a resolv
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,8 +35,8 @@ ACT_FORMS = ("loi", "reglement", "arrete", "code", "constitution", "convention",
              "directive", "regulation", "traite", "treaty", "decision")
 MAX_NAME_TOKENS = 30
 MAX_CANDIDATES = 20
-#: A non-identifier name held as a phrase by more provisions than this is an ordinary phrase.
-FREQUENT_PHRASE_STATES = 150
+#: A non-identifier name held as a phrase by the text of more works than this is an ordinary phrase.
+FREQUENT_PHRASE_WORKS = 3
 _KIND_REASON = {"official_identifier": "identifier", "alias": "alias", "publisher_short_title": "publisher_short_title",
                 "official_title": "title"}
 
@@ -74,6 +75,8 @@ class Plan:
     boost: list[int] = field(default_factory=list)
     #: A role intent towards the one constrained work (``amending``, ``delegated``…).
     intent: str | None = None
+    #: The query holds an act number (``2031/4444``) that resolved no work: never relaxed.
+    act_number: bool = False
 
     @property
     def strong(self) -> bool:
@@ -125,6 +128,7 @@ def _identifier_mentions(index: MountedIndex, parsed: ParsedQuery, plan: Plan) -
 
 
 Frequent = Callable[[str], bool]
+_ACT_NUMBER = re.compile(r"(?<![\w/])\d{1,4}/\d{1,4}(?:/[A-Za-z]{2,4})?(?![\w/])")
 
 
 def _prefer_in_force(works: list[int], profiles: Mapping[int, ranking.WorkProfile] | None) -> int | None:
@@ -162,6 +166,38 @@ def _name_mentions(index: MountedIndex, tokens: list[str], whole: str, plan: Pla
     return consumed
 
 
+_ACT_NUMBER_PARTS = re.compile(r"(?<![\w/])(\d{1,4})/(\d{1,4})(?:/[A-Za-z]{2,4})?(?![\w/])")
+_ACT_KINDS = (("r", ("regulation", "reglement", "verordnung")), ("l", ("directive", "richtlinie")),
+              ("d", ("decision", "beschluss", "entscheidung")))
+
+
+def _act_slugs(before: str, first: str, second: str) -> list[str]:
+    """CELEX slugs an act number may stand for (``2016/679``, ``575/2013``, ``95/46``), of the act
+    kind named just before it when there is one."""
+    words = normalize(before).split()[-4:]
+    kinds = [k for k, names in _ACT_KINDS if any(w in names for w in words)] or [k for k, _ in _ACT_KINDS]
+    pairs = []
+    for year, number in ((first, second), (second, first)):
+        if len(year) == 2:
+            year = ("19" if int(year) > 50 else "20") + year
+        if len(year) == 4 and 1950 <= int(year) <= 2099 and number.isdigit() and 0 < int(number) < 10000:
+            pairs.append((year, int(number)))
+    return [f"3{year}{kind}{number:04d}" for year, number in pairs for kind in kinds]
+
+
+def _act_number_mentions(index: MountedIndex, parsed: ParsedQuery, plan: Plan) -> set[str]:
+    """Act numbers (``Regulation 1336/2013``, ``directive 95/46``) that name exactly one held act:
+    resolved like an identifier; returns the normalised number words they consume."""
+    consumed: set[str] = set()
+    for m in _ACT_NUMBER_PARTS.finditer(parsed.residual):
+        held = sorted({r for r in (index.catalogue.rowid_of.get(s) for s in
+                                   _act_slugs(parsed.residual[:m.start()], m.group(1), m.group(2))) if r is not None})
+        if len(held) == 1:
+            plan.mentions.append(Mention(m.group(), "resolved", "contained_identifier", held))
+            consumed.update(normalize(m.group()).split())
+    return consumed
+
+
 def explicit_works(index: MountedIndex, works: Sequence[str]) -> list[int]:
     out: list[int] = []
     for text in works:
@@ -183,8 +219,10 @@ def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | 
     plan = Plan(terms=[], article_key=parsed.article.key if parsed.article else None, anchor=None, mentions=[],
                 constraints=[], explicit_works=bool(works))
     _identifier_mentions(index, parsed, plan)
+    numbers = _act_number_mentions(index, parsed, plan) if index.publisher.value == "eu-eurlex" else set()
     tokens = [t for t in normalize(parsed.residual.replace('"', " ")).split()]
     consumed = _name_mentions(index, tokens, normalize(parsed.raw), plan, profiles, frequent)
+    consumed |= {i for i, t in enumerate(tokens) if t in numbers}
     phrases = [normalize(p) for p in parsed.phrases]
     phrase_tokens = {t for p in phrases for t in p.split()}
     plan.terms = [t for i, t in enumerate(tokens) if i not in consumed and t not in STOP_WORDS and t not in phrase_tokens]
@@ -195,6 +233,7 @@ def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | 
         plan.constraints = sorted({w for m in plan.mentions if m.status == "resolved" and not m.soft
                                    for w in m.works})
     plan.boost = sorted({w for m in plan.mentions if m.soft for w in m.works} - set(plan.constraints))
+    plan.act_number = bool(_ACT_NUMBER.search(parsed.raw)) and not plan.strong
     left = " ".join(t for i, t in enumerate(tokens) if i not in consumed)
     intent = ranking.role_intent(left) if len(plan.constraints) == 1 and not plan.article_key and left else None
     if intent is not None:

@@ -15,6 +15,7 @@ unless works are named. The fan-out answer adds ``merged`` (:mod:`serve.core.mer
 
 from __future__ import annotations
 
+import math
 import sqlite3
 import weakref
 from collections.abc import Callable, Sequence
@@ -30,7 +31,7 @@ from serve.core import lanes, merge, ranking
 from serve.core.envelope import Answer, CallContext, answer, fanout, is_provisional
 from serve.core.mount import Catalogue, MountedIndex
 from serve.core.resolve import mounted_publisher
-from serve.core.searchplan import FREQUENT_PHRASE_STATES, Plan, build_plan
+from serve.core.searchplan import FREQUENT_PHRASE_WORKS, Plan, build_plan
 from serve.core.snippet import snippet
 from serve.core.store import texts, versions_of, works_by_rowid
 
@@ -50,6 +51,13 @@ WORK_OVERSAMPLE = 12
 #: Ranking tiers: hits inside the work the query names; direct keyword hits; weaker lanes.
 TIER_NAMED, TIER_DIRECT, TIER_WEAK = 0, 1, 2
 _WEAK_REASONS = frozenset({"partial_terms", "any_term", "relaxed", "title_words", "work_metadata"})
+#: Share of the query words' IDF mass a partially matching provision must hold.
+IDF_QUORUM = 0.65
+#: Publisher routing: a section whose best works' titles hold this much less of the query than another
+#: section's is left out of a fan-out answer (:func:`route_sections`).
+ROUTING_MARGIN = 0.5
+#: Provisions sampled when counting the works whose text holds a name as a phrase.
+PHRASE_SAMPLE = 5000
 #: Relevance multiplier of a work a soft (ordinary-phrase) name mention points at.
 SOFT_MENTION_BOOST = 2.0
 _BM25 = "bm25(provision_fts, " + ", ".join(str(w) for w in PROVISION_FTS_WEIGHTS) + ")"
@@ -262,12 +270,20 @@ def snowball_variants(conn: sqlite3.Connection, terms: Sequence[str], language: 
                 return {}
             for word, docs in rows:
                 # a form, not the bare stem of a longer word (``journaliste`` never widens to ``journal``)
-                if word != term and not relax.relaxable(str(word)) and len(str(word)) >= len(term) - 2:
+                # and an inflection: the shorter word, less its last letter, begins the longer one, which is
+                # at most 3 letters longer (``authority`` meets ``authorities``, never ``authorized``,
+                # which Porter2 also stems to ``author``)
+                if word != term and not relax.relaxable(str(word)) and _inflection(term, str(word)):
                     found[str(word)] = max(found.get(str(word), 0), int(docs))
         chosen = sorted(found, key=lambda w: (-found[w], w))[:SNOWBALL_MAX_VARIANTS]
         if chosen:
             out[term] = chosen
     return out
+
+
+def _inflection(term: str, word: str) -> bool:
+    short, long = sorted((term, word), key=len)
+    return len(long) - len(short) <= 3 and long.startswith(short[:-1])
 
 
 def work_rows(conn: sqlite3.Connection, plan: Plan, filters: Filters, index: MountedIndex | None = None) -> list[Hit]:
@@ -472,6 +488,10 @@ class Lexical:
     held_back: int = 0
     #: Why nothing was relaxed although nothing matched (``unknown_terms`` / ``filters``).
     relaxation_withheld: dict[str, Any] | None = None
+    #: The content words' term groups (with their Snowball forms), for the title coverage.
+    groups: list[list[str]] = field(default_factory=list)
+    #: Share of the content words the titles of the best works hold (:func:`title_coverage`).
+    title_coverage: float | None = None
 
 
 def _ranked_groups(conn: sqlite3.Connection, groups: list[list[str]], filters: Filters, limit: int) -> list[dict[str, Any]]:
@@ -487,12 +507,18 @@ def quorum_occurrences(conn: sqlite3.Connection, groups: list[list[str]], min_te
     match = fts_query(groups, any_of=True)
     if not parts or match is None:
         return []
-    each = " UNION ALL ".join("SELECT rowid FROM provision_fts WHERE provision_fts MATCH ?" for _ in parts)
+    weights = idf_weights(conn, groups)
+    each = " UNION ALL ".join(f"SELECT rowid, {w!r} AS w FROM provision_fts WHERE provision_fts MATCH ?"
+                              for w in weights)
     # ``+rowid``: a plain filter over the OR match; a bare ``rowid IN`` would make FTS5 re-run the
-    # match once per quorum row (6x slower on the fixtures).
+    # match once per quorum row (6x slower on the fixtures). Coverage-aware: a provision must hold
+    # ``min_terms`` of the words *and* at least IDF_QUORUM of their IDF mass, so the rare word a
+    # question is about cannot be dropped for two common ones.
     ranked = (f"SELECT rowid AS state_rowid, {_BM25} AS score FROM provision_fts WHERE provision_fts MATCH ? "
-              f"AND +rowid IN (SELECT rowid FROM ({each}) GROUP BY rowid HAVING COUNT(*) >= ?)")
-    params: list[Any] = [match, *parts, min_terms]
+              f"AND +rowid IN (SELECT rowid FROM ({each}) GROUP BY rowid HAVING COUNT(*) >= ? AND SUM(w) >= ?)")
+    # (not in the article lane: the article number the question names is itself the rare part)
+    share = IDF_QUORUM if article_key is None else 0.0
+    params: list[Any] = [match, *parts, min_terms, round(share * sum(weights), 6)]
     if article_key is not None:
         ranked = (f"SELECT ls.state_rowid, f.score FROM lexical_states ls JOIN ({ranked}) f "
                   "ON f.state_rowid = ls.state_rowid WHERE ls.article_key = ?")
@@ -504,6 +530,21 @@ def quorum_occurrences(conn: sqlite3.Connection, groups: list[list[str]], min_te
     if len(rows) >= limit:
         return rows
     return occurrences(conn, f"({ranked})", params, filters, limit)
+
+
+def idf_weights(conn: sqlite3.Connection, groups: Sequence[Sequence[str]]) -> list[float]:
+    """``ln(1 + N / df)`` per term group (``df``: provisions holding any of its words, from
+    ``vocabulary``; a word it does not list, such as a number, counts as rare)."""
+    row = conn.execute("SELECT v FROM stamp WHERE k = 'count.lexical_states'").fetchone()
+    total = int(row[0]) if row else 1
+    out = []
+    for group in groups:
+        df = 0
+        for term in group:
+            row = conn.execute("SELECT docs FROM vocabulary WHERE term = ?", (term,)).fetchone()
+            df += int(row[0]) if row else 1
+        out.append(round(math.log(1 + total / max(df, 1)), 4))
+    return out
 
 
 def _relaxed_rows(conn: sqlite3.Connection, relaxation: relax.Relaxation, filters: Filters, limit: int,
@@ -582,6 +623,15 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
     if named:
         for hit in hits:
             hit.tier = TIER_NAMED
+    for hit in hits:  # a work named by an ordinary phrase comes first too, without restricting the rest
+        if hit.row["work_rowid"] in plan.boost:
+            hit.tier = TIER_NAMED
+    missing = [w for w in plan.boost if w not in {h.row["work_rowid"] for h in hits}]
+    if missing and not plan.explicit_works:
+        soft = replace(plan, mentions=[replace(m, works=[w for w in m.works if w in missing], soft=False)
+                                       for m in plan.mentions if m.soft])
+        hits.extend(Hit(dict(r.row), [*r.reasons, "residual_unmatched"], dict(r.extra), tier=TIER_NAMED)
+                    for r in once("soft_works", lambda: work_rows(conn, soft, filters, index)))
     if plan.strong and (not hits or (not plan.article_key and not plan.terms and not plan.anchor)):
         # a named work is never lost: its row answers when its text holds none of the other words
         rows = once("works", lambda: work_rows(conn, plan, filters, index))
@@ -599,7 +649,10 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         listed = {h.row["work_rowid"] for h in hits if h.row["anchor"] is None}
         weak = once("metadata", lambda: metadata_lane(conn, plan.terms, filters, options.limit))
         hits.extend(h for h in weak if h.row["work_rowid"] not in listed)
+    out.expansions = list(dict.fromkeys(out.expansions))
     ranked = rank_hits(hits, profiles, plan, options)
+    out.title_coverage = title_coverage(conn, [h.row["work_rowid"] for h in ranked
+                                               if "work_metadata" not in h.reasons], out.groups)
     if options.grain == "works":
         grouped = group_by_work(ranked, options.per_work_limit)
         out.held_back = 0
@@ -610,6 +663,45 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         out.held_back = len(ranked) - len(capped)
         out.hits = capped[:options.limit]
     return out
+
+
+def title_coverage(conn: sqlite3.Connection, works: Sequence[int], groups: Sequence[Sequence[str]],
+                   top: int = 3) -> float | None:
+    """The largest share of the query's content words (a word or one of its forms) that the names of
+    one of the ``top`` best works hold (official titles, short titles, aliases); ``None`` without words."""
+    if not groups or not works:
+        return None
+    best = 0.0
+    for work in list(dict.fromkeys(works))[:top]:
+        words: set[str] = set()
+        for (normalized,) in conn.execute("SELECT normalized FROM work_names WHERE work_rowid = ? "
+                                          "AND kind != 'official_identifier'", (work,)):
+            words.update(str(normalized).split())
+        best = max(best, sum(1 for g in groups if any(t in words for t in g)) / len(groups))
+    return round(best, 4)
+
+
+def route_sections(sections: list[Answer]) -> None:
+    """Publisher routing of a fan-out answer (in place): when the best works of one publisher are
+    titled by the query (:func:`title_coverage` at least 0.5) and another publisher's are titled by
+    at least :data:`ROUTING_MARGIN` less of it, the other publisher's hits are left out and it says
+    why (``routed``). A French question on the Luxembourg law of that name is not answered first by
+    an EU act that merely uses its words."""
+    covers = [s.get("title_coverage") for s in sections]
+    known = [c for c in covers if isinstance(c, float | int)]
+    if len(known) < 2:
+        return
+    best = max(known)
+    if best < 0.5:
+        return
+    for section, cover in zip(sections, covers, strict=True):
+        if isinstance(cover, float | int) and best - cover >= ROUTING_MARGIN and section.get("hits"):
+            section["routed"] = {"reason": "another publisher's works are titled by the query",
+                                 "title_coverage": cover, "best_title_coverage": best,
+                                 "left_out": len(section["hits"])}
+            section["hits"] = []
+            if section.get("outcome") == Outcome.SUCCEEDED.value:
+                section["outcome"] = Outcome.EMPTY.value
 
 
 def _relevance(hit: Hit) -> float:
@@ -710,6 +802,8 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
         out.words += [v for words in snow.values() for v in words]
     groups = _groups(plan.terms, snow)
     strict = groups
+    if not out.groups:
+        out.groups = [g for t, g in zip(plan.terms, groups, strict=True) if not relax.relaxable(t)]
     _merge(hits, once("keyword", lambda: _ranked_groups(conn, strict, filters, budget)), ["keyword"], seen)
     typos: dict[str, list[str]] = {}
     if options.fuzzy and len(hits) < FUZZY_MIN_EXACT_HITS and not plan.strong:
@@ -736,6 +830,11 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
         titled = groups
         hits.extend(once(f"title:{options.stem}", lambda: title_lane(conn, titled, filters, options.limit)))
     content = [g for t, g in zip(plan.terms, groups, strict=True) if not relax.relaxable(t)]
+    if plan.act_number and not plan.strong:
+        # an act number that names no held act: the question is about that act, not about its words
+        if not hits:
+            out.relaxation_withheld = {"reason": "unresolved_act_number"}
+        return
     if options.partial and len(content) >= 3 and any(h.row.get("anchor") for h in hits) \
             and _distinct_works(hits) < options.limit:
         withheld = once("withheld", lambda: relaxation_withheld(conn, plan.terms, groups, Filters()))
@@ -795,6 +894,7 @@ def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict
         found = lexical_lanes(conn, plan, filters, options, known, index, memo)
         shaped = shape_hits(conn, index, found.hits, found.words)
     base["result_grain"] = grain
+    base["title_coverage"] = found.title_coverage
     if plan.intent:
         base["query_plan"]["role_intent"] = plan.intent
     cap = None if plan.constraints and grain == "provisions" else args.get("per_work_limit")
@@ -859,21 +959,21 @@ _FREQUENT: weakref.WeakKeyDictionary[MountedIndex, dict[str, bool]] = weakref.We
 
 
 def phrase_is_frequent(conn: sqlite3.Connection, index: MountedIndex, phrase: str) -> bool:
-    """Whether ``phrase`` is held, as a phrase, by more than ``FREQUENT_PHRASE_STATES``
-    provisions of the index (answer kept per index and phrase)."""
+    """Whether ``phrase`` is an ordinary phrase of the corpus: held, as a phrase, by the text of
+    more than ``FREQUENT_PHRASE_WORKS`` works (answer kept per mounted index and phrase)."""
     known = _FREQUENT.setdefault(index, {})
     if phrase not in known:
-        limit = FREQUENT_PHRASE_STATES
         words = phrase.split()
-        rare = min((int(r[0]) for w in words
-                    for r in conn.execute("SELECT docs FROM vocabulary WHERE term = ?", (w,))), default=None)
-        if rare is not None and rare <= limit and len(words) == len([w for w in words if len(w) >= VOCABULARY_MIN_LENGTH and w.isalpha()]):
-            known[phrase] = False
+        docs = [int(r[0]) for w in words for r in conn.execute("SELECT docs FROM vocabulary WHERE term = ?", (w,))]
+        if len(docs) == len(words) and min(docs, default=0) <= FREQUENT_PHRASE_WORKS:
+            known[phrase] = False  # a word of the phrase is in too few provisions to be in many works
         else:
-            match = '"' + phrase.replace('"', '""') + '"'
-            count = conn.execute("SELECT COUNT(*) FROM (SELECT 1 FROM provision_fts WHERE provision_fts MATCH ? LIMIT ?)",
-                                 (f"text : {match}", limit + 1)).fetchone()[0]
-            known[phrase] = int(count) > limit
+            match = "text : " + '"' + phrase.replace('"', '""') + '"'
+            count = conn.execute(
+                "SELECT COUNT(DISTINCT s.work_rowid) FROM lexical_states s WHERE s.state_rowid IN "
+                f"(SELECT rowid FROM provision_fts WHERE provision_fts MATCH ? LIMIT {PHRASE_SAMPLE})", (match,)
+            ).fetchone()[0]
+            known[phrase] = int(count) > FREQUENT_PHRASE_WORKS
     return known[phrase]
 
 
@@ -908,6 +1008,8 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
         sections = sections_of(stem=True)
         if not _strict_hits(sections):
             sections = sections_of(stem=True, relaxed=True)
+    if len(sections) > 1 and not args["works"] and not someone_strong:
+        route_sections(sections)
     if args["retrieval_mode"] == "hybrid" and ctx.search_lane is not None:
         # the keyword sections above, fused per publisher with the attached lane
         sections = ctx.search_lane.fuse(ctx, indexes, plans, args, sections)
