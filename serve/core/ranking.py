@@ -6,7 +6,8 @@ version the publisher still lists, its titles, its document type) and kept in me
 - ``status``: ``in_force`` / ``repealed`` / ``not_yet`` / ``unknown`` — EUR-Lex: the newest
   version's ``in_force_status`` (``1`` in force, ``0`` not in force); Legilux: its applicability
   (``applicable``, ``not-applicable``, ``not-yet-applicable``).
-- ``role``: ``principal`` / ``amending`` / ``delegated`` / ``implementing`` / ``corrigendum`` —
+- ``role``: ``principal`` / ``amending`` / ``delegated`` / ``implementing`` / ``corrigendum`` /
+  ``compilation`` (a Legilux *recueil*: a thematic collection of texts, not an act) —
   from the document type (``…_DEL``, ``…_IMPL``, ``CORRIGENDUM``, a CELEX ``…R(NN)`` slug) and,
   for acts whose only object is another act, from the official title: the words right after the
   act's date (``… of 20 May 2019 amending Regulation …``, ``Loi du 9 août 2018 modifiant …``,
@@ -46,7 +47,7 @@ from derive.index.text import fold, normalize
 STATUS_PRIOR: Mapping[str, float] = {"in_force": 1.0, "not_yet": 0.9, "unknown": 0.9, "repealed": 0.5}
 #: Multiplier of a work's relevance by its role.
 ROLE_PRIOR: Mapping[str, float] = {"principal": 1.0, "implementing": 0.7, "delegated": 0.7, "amending": 0.55,
-                                   "corrigendum": 0.3}
+                                   "compilation": 0.6, "corrigendum": 0.3}
 ROLES = ("amending", "delegated", "implementing", "corrigendum")
 
 _CORRIGENDUM_SLUG = re.compile(r"r\(\d{2}\)$")
@@ -100,6 +101,8 @@ def title_role(title: str) -> str | None:
 
 def role_of(slug: str, document_type: str | None, titles: Iterable[str]) -> str:
     kind = (document_type or "").upper()
+    if slug.startswith("recueil-") or (kind in {"RECUEIL", "CODE_RECUEIL"} and not slug.startswith("code-")):
+        return "compilation"
     if "CORR" in kind or _CORRIGENDUM_SLUG.search(slug):
         return "corrigendum"
     if kind.endswith("_DEL"):

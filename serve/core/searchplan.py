@@ -12,7 +12,8 @@ Names include the index's alias lexicon (kind ``alias``: reviewed common names, 
 of official titles, :mod:`derive.index.aliases`); every name fires only as a whole run of query
 tokens. A name that is an ordinary phrase of the corpus text (held as a phrase by the
 provisions of more than :data:`FREQUENT_PHRASE_WORKS` works) in a query that says more than the name is *soft*:
-its work is boosted in the ranking, its words stay search words, and it restricts nothing.
+its work is boosted in the ranking, its words stay search words, and it restricts nothing. So
+is a name of a Legilux *recueil* (a thematic collection, not an act).
 
 A **role intent** ("which acts amend X", "actes délégués du X") with a resolved work X sets
 ``intent`` (:func:`serve.core.ranking.role_intent`); its words leave the search words.
@@ -158,8 +159,10 @@ def _name_mentions(index: MountedIndex, tokens: list[str], whole: str, plan: Pla
             chosen = _prefer_in_force(works, profiles)
             if chosen is not None:
                 status, works, preferred = "resolved", [chosen], "in_force_principal"
-        soft = (status == "resolved" and phrase != whole and kind != "official_identifier" and frequent is not None
-                and frequent(phrase))
+        compilation = status == "resolved" and profiles is not None and works[0] in profiles \
+            and profiles[works[0]].role == "compilation"  # a recueil names a subject, not an act
+        soft = status == "resolved" and kind != "official_identifier" and (
+            compilation or (phrase != whole and frequent is not None and frequent(phrase)))
         plan.mentions.append(Mention(phrase, status, reason, works, soft=soft, preferred=preferred))
         if not soft:
             consumed.update(range(start, end))
