@@ -54,8 +54,8 @@ class Mention:
     preferred: str | None = None
 
     def to_dict(self, catalogue: Catalogue, publisher: str) -> dict[str, Any]:
-        out = {"text": self.text, "status": self.status, "reason": self.reason,
-               "works": [f"{publisher}:{catalogue.slug_of[w]}" for w in self.works[:MAX_CANDIDATES]]}
+        out: dict[str, Any] = {"text": self.text, "status": self.status, "reason": self.reason,
+                               "works": [f"{publisher}:{catalogue.slug_of[w]}" for w in self.works[:MAX_CANDIDATES]]}
         if self.soft:
             out["soft"] = True
         if self.preferred:

@@ -634,9 +634,9 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
                     for r in once("soft_works", lambda: work_rows(conn, soft, filters, index)))
     if plan.strong and (not hits or (not plan.article_key and not plan.terms and not plan.anchor)):
         # a named work is never lost: its row answers when its text holds none of the other words
-        rows = once("works", lambda: work_rows(conn, plan, filters, index))
+        named_rows = once("works", lambda: work_rows(conn, plan, filters, index))
         residual = ["residual_unmatched"] if plan.terms or plan.article_key else []
-        hits.extend(Hit(dict(r.row), [*r.reasons, *residual], dict(r.extra), tier=TIER_NAMED) for r in rows)
+        hits.extend(Hit(dict(r.row), [*r.reasons, *residual], dict(r.extra), tier=TIER_NAMED) for r in named_rows)
     if named and plan.terms and not plan.anchor and not plan.article_key:
         # … and the other words are also searched everywhere, after the named work
         wider = replace(plan, constraints=[], mentions=[m for m in plan.mentions if m.soft])
