@@ -47,7 +47,7 @@ from derive.index.text import fold, normalize
 STATUS_PRIOR: Mapping[str, float] = {"in_force": 1.0, "not_yet": 0.9, "unknown": 0.9, "repealed": 0.5}
 #: Multiplier of a work's relevance by its role.
 ROLE_PRIOR: Mapping[str, float] = {"principal": 1.0, "implementing": 0.7, "delegated": 0.7, "amending": 0.55,
-                                   "compilation": 0.6, "corrigendum": 0.3}
+                                   "compilation": 0.4, "corrigendum": 0.3}
 ROLES = ("amending", "delegated", "implementing", "corrigendum")
 
 _CORRIGENDUM_SLUG = re.compile(r"r\(\d{2}\)$")

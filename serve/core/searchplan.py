@@ -235,7 +235,8 @@ def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | 
     else:
         plan.constraints = sorted({w for m in plan.mentions if m.status == "resolved" and not m.soft
                                    for w in m.works})
-    plan.boost = sorted({w for m in plan.mentions if m.soft for w in m.works} - set(plan.constraints))
+    compilations = {w for w, p in (profiles or {}).items() if p.role == "compilation"}
+    plan.boost = sorted({w for m in plan.mentions if m.soft for w in m.works} - set(plan.constraints) - compilations)
     plan.act_number = bool(_ACT_NUMBER.search(parsed.raw)) and not plan.strong
     left = " ".join(t for i, t in enumerate(tokens) if i not in consumed)
     intent = ranking.role_intent(left) if len(plan.constraints) == 1 and not plan.article_key and left else None

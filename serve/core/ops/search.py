@@ -51,6 +51,8 @@ WORK_OVERSAMPLE = 12
 #: Ranking tiers: hits inside the work the query names; direct keyword hits; weaker lanes.
 TIER_NAMED, TIER_DIRECT, TIER_WEAK = 0, 1, 2
 _WEAK_REASONS = frozenset({"partial_terms", "any_term", "relaxed", "title_words", "work_metadata"})
+#: Work-level title field weight: a work whose names hold every query word weighs ``1 + TITLE_BOOST``.
+TITLE_BOOST = 1.0
 #: Share of the query words' IDF mass a partially matching provision must hold.
 IDF_QUORUM = 0.65
 #: Publisher routing: a section whose best works' titles hold this much less of the query than another
@@ -650,9 +652,10 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         weak = once("metadata", lambda: metadata_lane(conn, plan.terms, filters, options.limit))
         hits.extend(h for h in weak if h.row["work_rowid"] not in listed)
     out.expansions = list(dict.fromkeys(out.expansions))
-    ranked = rank_hits(hits, profiles, plan, options)
-    out.title_coverage = title_coverage(conn, [h.row["work_rowid"] for h in ranked
-                                               if "work_metadata" not in h.reasons], out.groups)
+    coverage = works_title_coverage(conn, [h.row["work_rowid"] for h in hits], out.groups)
+    ranked = rank_hits(hits, profiles, plan, options, coverage)
+    out.title_coverage = title_coverage(coverage, [h.row["work_rowid"] for h in ranked
+                                                   if "work_metadata" not in h.reasons])
     if options.grain == "works":
         grouped = group_by_work(ranked, options.per_work_limit)
         out.held_back = 0
@@ -665,28 +668,40 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
     return out
 
 
-def title_coverage(conn: sqlite3.Connection, works: Sequence[int], groups: Sequence[Sequence[str]],
-                   top: int = 3) -> float | None:
-    """The largest share of the query's content words (a word or one of its forms) that the names of
-    one of the ``top`` best works hold (official titles, short titles, aliases); ``None`` without words."""
-    if not groups or not works:
+def works_title_coverage(conn: sqlite3.Connection, works: Sequence[int],
+                         groups: Sequence[Sequence[str]]) -> dict[int, float]:
+    """Per work, the share of the query's content words (a word or one of its forms) that its names
+    hold (official titles, short titles, aliases)."""
+    ids = sorted(set(works))
+    if not groups or not ids:
+        return {}
+    words: dict[int, set[str]] = {w: set() for w in ids}
+    for work, normalized in conn.execute(
+            f"SELECT work_rowid, normalized FROM work_names WHERE work_rowid IN ({','.join(map(str, ids))}) "
+            "AND kind != 'official_identifier'"):
+        words[int(work)].update(str(normalized).split())
+    return {w: round(sum(1 for g in groups if any(t in held for t in g)) / len(groups), 4)
+            for w, held in words.items()}
+
+
+def title_coverage(coverage: dict[int, float], works: Sequence[int], top: int = 3) -> float | None:
+    """The largest :func:`works_title_coverage` among the ``top`` best works; ``None`` without words."""
+    if not coverage or not works:
         return None
-    best = 0.0
-    for work in list(dict.fromkeys(works))[:top]:
-        words: set[str] = set()
-        for (normalized,) in conn.execute("SELECT normalized FROM work_names WHERE work_rowid = ? "
-                                          "AND kind != 'official_identifier'", (work,)):
-            words.update(str(normalized).split())
-        best = max(best, sum(1 for g in groups if any(t in words for t in g)) / len(groups))
-    return round(best, 4)
+    return max(coverage.get(w, 0.0) for w in list(dict.fromkeys(works))[:top])
 
 
 def route_sections(sections: list[Answer]) -> None:
-    """Publisher routing of a fan-out answer (in place): when the best works of one publisher are
+    """Publisher routing of a fan-out answer (in place). A publisher whose hits are all weaker
+    matches (some of the words, metadata) yields to one that holds every word; and when the best works of one publisher are
     titled by the query (:func:`title_coverage` at least 0.5) and another publisher's are titled by
     at least :data:`ROUTING_MARGIN` less of it, the other publisher's hits are left out and it says
     why (``routed``). A French question on the Luxembourg law of that name is not answered first by
     an EU act that merely uses its words."""
+    if any(_direct(s) for s in sections):
+        for section in sections:
+            if section.get("hits") and not _direct(section):
+                _route_out(section, "another publisher holds every word of the query", None, None)
     covers = [s.get("title_coverage") for s in sections]
     known = [c for c in covers if isinstance(c, float | int)]
     if len(known) < 2:
@@ -696,12 +711,22 @@ def route_sections(sections: list[Answer]) -> None:
         return
     for section, cover in zip(sections, covers, strict=True):
         if isinstance(cover, float | int) and best - cover >= ROUTING_MARGIN and section.get("hits"):
-            section["routed"] = {"reason": "another publisher's works are titled by the query",
-                                 "title_coverage": cover, "best_title_coverage": best,
-                                 "left_out": len(section["hits"])}
-            section["hits"] = []
-            if section.get("outcome") == Outcome.SUCCEEDED.value:
-                section["outcome"] = Outcome.EMPTY.value
+            _route_out(section, "another publisher's works are titled by the query", cover, best)
+
+
+def _direct(section: Answer) -> bool:
+    """Whether a section holds a provision matching every query word (or a named work)."""
+    return any((h.get("anchor") and not _WEAK_REASONS & set(h.get("match_reasons") or ()))
+               or any(r.startswith(("exact_", "contained_")) for r in h.get("match_reasons") or ())
+               for h in section.get("hits") or [])
+
+
+def _route_out(section: Answer, reason: str, cover: float | None, best: float | None) -> None:
+    section["routed"] = {"reason": reason, "title_coverage": cover, "best_title_coverage": best,
+                         "left_out": len(section["hits"])}
+    section["hits"] = []
+    if section.get("outcome") == Outcome.SUCCEEDED.value:
+        section["outcome"] = Outcome.EMPTY.value
 
 
 def _relevance(hit: Hit) -> float:
@@ -710,11 +735,13 @@ def _relevance(hit: Hit) -> float:
 
 
 def rank_hits(hits: Sequence[Hit], profiles: dict[int, ranking.WorkProfile], plan: Plan,
-              options: LaneOptions) -> list[Hit]:
+              options: LaneOptions, coverage: dict[int, float] | None = None) -> list[Hit]:
     """Hits by tier (named work, direct, weaker lanes), then relevance × the work's prior
-    (:mod:`serve.core.ranking`; a soft mention's work × :data:`SOFT_MENTION_BOOST`). The order
+    (:mod:`serve.core.ranking`; a soft mention's work × :data:`SOFT_MENTION_BOOST`) × the title
+    field factor ``1 + TITLE_BOOST × share of the query's words in the work's names``. The order
     of the lanes inside a tier is kept for hits without a BM25 score (they weigh 1)."""
     boost = set(plan.boost)
+    titled = coverage or {}
 
     def key(item: tuple[int, Hit]) -> tuple[int, float, int]:
         position, hit = item
@@ -724,6 +751,7 @@ def rank_hits(hits: Sequence[Hit], profiles: dict[int, ranking.WorkProfile], pla
         prior = profile.prior(options.status_prior) if profile is not None and tier != TIER_NAMED else 1.0
         if work in boost:
             prior *= SOFT_MENTION_BOOST
+        prior *= 1.0 + TITLE_BOOST * titled.get(work, 0.0)
         return tier, -_relevance(hit) * prior, position
 
     return [hit for _, hit in sorted(enumerate(hits), key=key)]
