@@ -1014,7 +1014,8 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
         args = {**args, "time_scope": "as_of" if args["as_of"] else "all_versions"}
     parsed = parse_query(args["query"])
     plans = {i.publisher.value: _plan(ctx, i, parsed, args) for i in indexes}
-    someone_strong = any(p.strong for p in plans.values())
+    # a work named by an ordinary phrase (soft) still says which publisher the question is about
+    someone_strong = any(p.strong or p.boost for p in plans.values())
     known = _known_anywhere(ctx, plans) if args["fuzzy"] == "auto" else set()
 
     memos: dict[str, dict[str, Any]] = {i.publisher.value: {} for i in indexes}
@@ -1022,7 +1023,8 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
     def sections_of(stem: bool = False, relaxed: bool = False) -> list[Answer]:
         return [search_section(ctx, i, plans[i.publisher.value], args,
                                suppressed=someone_strong and not plans[i.publisher.value].strong
-                               and not args["works"], known=known, stem=stem, relaxed=relaxed,
+                               and not plans[i.publisher.value].boost and not args["works"],
+                               known=known, stem=stem, relaxed=relaxed,
                                memo=memos[i.publisher.value])
                 for i in indexes]
 
