@@ -86,6 +86,10 @@ def retrieval(index_dir: Path, mode: str, out_path: Path, judgments_path: Path |
     Example:
       lex bench retrieval --index-dir var/build --out var/report.json \\
           --sign-key keys/release-signing.key.pem
+      lex bench retrieval --index-dir var/release/set --judgments evals/full_judgments_holdout.json \\
+          --out var/full-holdout.json
+      lex bench retrieval --index-dir var/release/set --judgments evals/full_judgments_holdout.json \\
+          --out var/full-holdout.json
     """
     from legal.canonical import pretty_bytes
     from release.benchmark import load_judgments, retrieval_benchmark

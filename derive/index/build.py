@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from derive.index.analysis import term_stem_rows
 from derive.index.catalogue import MetadataRow, Name, fts_columns
 from derive.index.digest import content_digest
 from derive.index.inputs import (
@@ -122,6 +123,15 @@ def _finish_search(conn: sqlite3.Connection) -> None:
     words = [(t, d) for t, d in conn.execute("SELECT term, doc FROM provision_vocab ORDER BY term")
              if len(t) >= VOCABULARY_MIN_LENGTH and t.isalpha()]
     conn.executemany("INSERT INTO vocabulary(term, docs) VALUES (?, ?)", words)
+    _write_term_stems(conn, words)
+
+
+# --- search: Snowball stems of the vocabulary (derive/index/analysis.py) ---
+def _write_term_stems(conn: sqlite3.Connection, words: list[tuple[str, int]]) -> None:
+    conn.execute("DELETE FROM term_stems")
+    conn.executemany("INSERT INTO term_stems(language, stem, term, docs) VALUES (?, ?, ?, ?)",
+                     sorted(term_stem_rows(words)))
+# --- end search ---
 
 
 def _create(path: Path) -> sqlite3.Connection:

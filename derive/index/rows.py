@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from derive.index.aliases import alias_names, lexicon_digest
 from derive.index.catalogue import (
     Name,
     dedupe,
@@ -491,6 +492,9 @@ def _work_names(ctx: _Context, work: Mapping[str, Any], live: Sequence[Mapping[s
         *identifier_names(work, ctx.publisher.value, _celex(work, ctx.publisher)),
         *title_names(expressions, work.get("title"), work.get("title_language")),
         *metadata_names(metadata),
+        # --- search: alias lexicon (derive/index/aliases.py) ---
+        *alias_names(work, ctx.publisher.value, expressions),
+        # --- end search ---
     ]
     return dedupe(names)
 
@@ -531,7 +535,8 @@ def assemble_into(out: Sink, publisher: Publisher, works: Sequence[Mapping[str, 
     """
     held = {str(w["slug"]) for w in works}
     aliases = _aliases(works, versions)
-    context = digest([publisher.value, sorted(held), sorted(aliases.items())])
+    context = digest([publisher.value, sorted(held), sorted(aliases.items()),
+                      lexicon_digest()])  # search: the reviewed alias lexicon is a build input
     ctx = _Context(publisher=publisher, rows_by_expression=rows, gaps_by_expression=_gaps(gaps),
                    held_slugs=held, aliases=aliases, out=out, keep=keep, context_digest=context)
     ordered = sorted(works, key=lambda w: str(w["slug"]))

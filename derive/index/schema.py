@@ -237,6 +237,20 @@ DDL: tuple[str, ...] = (
     )""",
 )
 
+# --- search: Snowball stems of the vocabulary (derive/index/analysis.py) ---
+#: ``term_stems``: every ``vocabulary`` word under its Snowball stem per language (en, fr, de). A
+#: function of ``vocabulary`` (not in the digest); optional for readers (an index without it gets
+#: no stem alternatives).
+TERM_STEMS_DDL = """CREATE TABLE term_stems(
+        language TEXT NOT NULL,
+        stem TEXT NOT NULL,
+        term TEXT NOT NULL,
+        docs INTEGER NOT NULL,
+        PRIMARY KEY (language, stem, term)
+    ) WITHOUT ROWID"""
+DDL = (*DDL, TERM_STEMS_DDL)
+# --- end search ---
+
 #: Build bookkeeping for incremental builds (``work_inputs``): not content, not in the digest, not
 #: required by readers.
 BUILD_TABLES: tuple[str, ...] = ("work_inputs",)

@@ -67,9 +67,20 @@ _SPECS = (
                             "words, and when nothing matches drop stop words, then let any word match (all reported "
                             "in query_expansions / query_relaxed); off: never.",
                    choices=("auto", "off"), default_value="auto"),
-            Integer("per_work_limit", "At most this many hits of one work per publisher (1..50; default 3) unless "
-                                      "the query names the works or works is given.",
+            Integer("per_work_limit", "At most this many hits of one work per publisher (1..50; default 3): with "
+                                      "result_grain works, the provisions shown for a work (the best one and the "
+                                      "others nested in provisions); with provisions, unless the query names the works.",
                     minimum=1, maximum=50, default_value=3),
+            Choice("result_grain", "works (default): one row per work, its best provisions nested in provisions; "
+                                   "provisions: one row per provision.", choices=("works", "provisions"),
+                   default_value="works"),
+            Text("hierarchy", "Only works of this hierarchy level: EUR-Lex primary or secondary; Legilux "
+                              "constitution, law or regulation.", max_length=64),
+            Text("domain", "Only works with this EuroVoc concept, domain, directory code or Legilux subject (its URI, "
+                           "code or label).", max_length=256),
+            Choice("role", "Only the acts holding this role towards the one work the query names: amending, "
+                           "delegated, implementing or corrigendum (also understood from the query: 'which acts "
+                           "amend …').", choices=("amending", "delegated", "implementing", "corrigendum")),
             _limit(10, 50),
         ),
         rules=(RequiredWhen("as_of", "time_scope", ("as_of",)), ForbiddenWhen("as_of", "time_scope", ("all_versions",))),

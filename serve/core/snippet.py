@@ -2,7 +2,10 @@
 
 The window opens around the earliest word-start occurrence of a query term, found
 accent- and case-insensitively (``prevues`` finds ``prévues``) by a regular expression whose
-letters are classes of their accented forms, so the original text is never copied or folded;
+letters are classes of their accented forms (over the lower-cased text, with the common
+French and German accents only, which is cheap to compile; with every Latin accent only when
+lower-casing changes the text's length),
+so the original text is never folded;
 it extends to whitespace boundaries and is marked with ``…`` where text was cut. No term
 found: the opening words.
 """
@@ -15,6 +18,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 WINDOW = 240
+#: Only this many leading characters are scanned for a query word (large annexes run to megabytes).
+SCAN = 20_000
 _SPACE = re.compile(r"\s+")
 
 
@@ -51,11 +56,29 @@ def _any_term(terms: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(r"(?<!\w)(?:" + "|".join(_term_regex(t) for t in terms) + ")", re.IGNORECASE)
 
 
+#: The accented lower-case letters of French, German and Luxembourgish texts, by base letter.
+_COMMON = {"a": "aàâäáã", "e": "eéèêë", "i": "iîïí", "o": "oôöó", "u": "uùûüú", "c": "cç", "n": "nñ", "y": "yÿ"}
+
+
+@lru_cache(maxsize=256)
+def _lower_terms(terms: tuple[str, ...]) -> re.Pattern[str]:
+    """One pattern for ``terms`` over lower-cased text with small accent classes (cheap to compile,
+    unlike the full classes of :func:`_any_term` under IGNORECASE)."""
+    def one(term: str) -> str:
+        return "".join(f"[{_COMMON[ch]}]" if ch in _COMMON else re.escape(ch) for ch in term)
+    return re.compile(r"(?<!\w)(?:" + "|".join(one(t) for t in terms) + ")")
+
+
 def _first_hit(text: str, terms: Sequence[str]) -> int | None:
     wanted = tuple(sorted({t for t in terms if len(t) >= 3}))
     if not wanted:
         return None
-    found = _any_term(wanted).search(text)
+    head = text[:SCAN]
+    lowered = head.lower()
+    if len(lowered) == len(head):
+        found = _lower_terms(wanted).search(lowered)
+    else:  # lower-casing changed lengths: the full accent classes over the text itself
+        found = _any_term(wanted).search(head)
     return found.start() if found is not None else None
 
 

@@ -15,21 +15,23 @@ unless works are named. The fan-out answer adds ``merged`` (:mod:`serve.core.mer
 
 from __future__ import annotations
 
+import math
 import sqlite3
+import weakref
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar, cast
 
-from derive.index import relax
+from derive.index import analysis, relax
 from derive.index.query import parse_query
 from derive.index.schema import PROVISION_FTS_WEIGHTS, VOCABULARY_MIN_LENGTH
 from derive.index.text import fts_query, levenshtein_within
 from legal.outcomes import Outcome
-from serve.core import lanes, merge
+from serve.core import lanes, merge, ranking
 from serve.core.envelope import Answer, CallContext, answer, fanout, is_provisional
 from serve.core.mount import Catalogue, MountedIndex
 from serve.core.resolve import mounted_publisher
-from serve.core.searchplan import Plan, build_plan
+from serve.core.searchplan import FREQUENT_PHRASE_WORKS, Plan, build_plan
 from serve.core.snippet import snippet
 from serve.core.store import texts, versions_of, works_by_rowid
 
@@ -42,6 +44,24 @@ FUZZY_MAX_EXPANSIONS = 6
 FUZZY_PER_TOKEN = 2
 #: A metadata label must hold this many query words (or all of them, if fewer) to be a weak hit.
 MIN_METADATA_TOKENS = 2
+#: Held word forms added per query word from its Snowball stem (most frequent first).
+SNOWBALL_MAX_VARIANTS = 8
+#: Candidate provisions fetched per requested row when results are grouped by work.
+WORK_OVERSAMPLE = 12
+#: Ranking tiers: hits inside the work the query names; direct keyword hits; weaker lanes.
+TIER_NAMED, TIER_DIRECT, TIER_WEAK = 0, 1, 2
+_WEAK_REASONS = frozenset({"partial_terms", "any_term", "relaxed", "title_words", "work_metadata"})
+#: Work-level title field weight: a work whose names hold every query word weighs ``1 + TITLE_BOOST``.
+TITLE_BOOST = 1.0
+#: Share of the query words' IDF mass a partially matching provision must hold.
+IDF_QUORUM = 0.65
+#: Publisher routing: a section whose best works' titles hold this much less of the query than another
+#: section's is left out of a fan-out answer (:func:`route_sections`).
+ROUTING_MARGIN = 0.5
+#: Provisions sampled when counting the works whose text holds a name as a phrase.
+PHRASE_SAMPLE = 5000
+#: Relevance multiplier of a work a soft (ordinary-phrase) name mention points at.
+SOFT_MENTION_BOOST = 2.0
 _BM25 = "bm25(provision_fts, " + ", ".join(str(w) for w in PROVISION_FTS_WEIGHTS) + ")"
 _FTS_SOURCE = f"(SELECT rowid AS state_rowid, {_BM25} AS score FROM provision_fts WHERE provision_fts MATCH ?)"
 T = TypeVar("T")
@@ -53,6 +73,8 @@ class Filters:
     language: str | None = None
     document_type: str | None = None
     as_of: str | None = None
+    #: Works allowed by the hierarchy / domain filters (``None``: every work).
+    allowed: frozenset[int] | None = None
 
     def state_sql(self) -> tuple[str, list[Any]]:
         """Predicates on the lexical state ``s`` (work, language)."""
@@ -61,6 +83,8 @@ class Filters:
         if self.works:
             clauses.append(f"s.work_rowid IN ({','.join('?' * len(self.works))})")
             params.extend(self.works)
+        if self.allowed is not None:
+            clauses.append(f"s.work_rowid IN ({','.join(str(int(w)) for w in sorted(self.allowed)) or 'NULL'})")
         if self.language:
             clauses.append("s.language = ?")
             params.append(self.language)
@@ -84,6 +108,9 @@ class Hit:
     row: dict[str, Any]
     reasons: list[str]
     extra: dict[str, Any] = field(default_factory=dict)
+    #: More provisions of the same work (works grain), best first.
+    nested: list[Hit] = field(default_factory=list)
+    tier: int = TIER_DIRECT
 
 
 def occurrences(conn: sqlite3.Connection, source: str, source_params: Sequence[Any], filters: Filters,
@@ -227,6 +254,40 @@ def stem_variants(conn: sqlite3.Connection, terms: Sequence[str], groups: Sequen
     return out
 
 
+def snowball_variants(conn: sqlite3.Connection, terms: Sequence[str], language: str | None) -> dict[str, list[str]]:
+    """The held word forms sharing each query word's Snowball stem (``term_stems``,
+    :mod:`derive.index.analysis`): in the ``language`` filter's language, or in EN, FR and DE."""
+    languages = analysis.languages_for(language)
+    out: dict[str, list[str]] = {}
+    for term in [t for t in terms if " " not in t and not relax.relaxable(t)][:relax.STEM_MAX_WORDS]:
+        found: dict[str, int] = {}
+        for lang in languages:
+            stem = analysis.stem_word(term, lang)
+            if stem is None:
+                continue
+            try:
+                rows = conn.execute("SELECT term, docs FROM term_stems WHERE language = ? AND stem = ? "
+                                    "ORDER BY docs DESC LIMIT ?", (lang, stem, 2 * SNOWBALL_MAX_VARIANTS)).fetchall()
+            except sqlite3.OperationalError:  # an index built before term_stems
+                return {}
+            for word, docs in rows:
+                # a form, not the bare stem of a longer word (``journaliste`` never widens to ``journal``)
+                # and an inflection: the shorter word, less its last letter, begins the longer one, which is
+                # at most 3 letters longer (``authority`` meets ``authorities``, never ``authorized``,
+                # which Porter2 also stems to ``author``)
+                if word != term and not relax.relaxable(str(word)) and _inflection(term, str(word)):
+                    found[str(word)] = max(found.get(str(word), 0), int(docs))
+        chosen = sorted(found, key=lambda w: (-found[w], w))[:SNOWBALL_MAX_VARIANTS]
+        if chosen:
+            out[term] = chosen
+    return out
+
+
+def _inflection(term: str, word: str) -> bool:
+    short, long = sorted((term, word), key=len)
+    return len(long) - len(short) <= 3 and long.startswith(short[:-1])
+
+
 def work_rows(conn: sqlite3.Connection, plan: Plan, filters: Filters, index: MountedIndex | None = None) -> list[Hit]:
     """A row per named work (its newest eligible state); a work named by an identifier is
     followed by its held corrigenda (CELEX ``…R(NN)``, same reason, ``corrigendum_of``), never
@@ -276,10 +337,25 @@ def title_lane(conn: sqlite3.Connection, groups: list[list[str]], filters: Filte
     for (rowid,) in rows:
         if filters.works and rowid not in filters.works:
             continue
+        if filters.allowed is not None and rowid not in filters.allowed:
+            continue
+        if filters.language and not _titled_in(conn, rowid, groups, filters.language):
+            continue
         hit = _work_row(conn, rowid, filters, ["title_words"])
         if hit is not None:
             hits.append(hit)
     return hits
+
+
+def _titled_in(conn: sqlite3.Connection, rowid: int, groups: Sequence[Sequence[str]], language: str) -> bool:
+    """Whether one of the work's titles or names *in* ``language`` holds a word of every group."""
+    for (normalized,) in conn.execute("SELECT normalized FROM work_names WHERE work_rowid = ? AND language = ? "
+                                      "AND kind IN ('official_title', 'publisher_short_title', 'alias')",
+                                      (rowid, language)):
+        words = set(str(normalized).split())
+        if all(any(t in words for t in group) for group in groups if group):
+            return True
+    return False
 
 
 def metadata_lane(conn: sqlite3.Connection, terms: Sequence[str], filters: Filters, limit: int) -> list[Hit]:
@@ -293,9 +369,12 @@ def metadata_lane(conn: sqlite3.Connection, terms: Sequence[str], filters: Filte
     for (rowid,) in rows:
         if filters.works and rowid not in filters.works:
             continue
-        meta = conn.execute(
+        if filters.allowed is not None and rowid not in filters.allowed:
+            continue
+        meta = [r for r in conn.execute(
             "SELECT kind, identifier, label, language, normalized FROM work_metadata WHERE work_rowid = ? "
             "ORDER BY kind, identifier, label, language", (rowid,)).fetchall()
+            if not filters.language or r["language"] in ("", filters.language)]
         best, best_overlap = None, -1
         for i, row in enumerate(meta):  # the first label holding the most query words
             words = set(row["normalized"].split())
@@ -333,6 +412,21 @@ def _merge(hits: list[Hit], rows: Sequence[dict[str, Any]], reasons: list[str], 
 
 
 def shape_hits(conn: sqlite3.Connection, index: MountedIndex, hits: Sequence[Hit], words: Sequence[str]) -> list[dict[str, Any]]:
+    """The public rows of ``hits``; a work row's more provisions (works grain) are nested in
+    ``provisions`` with the same fields, without ``rank``."""
+    flat = [*hits, *(n for h in hits for n in h.nested)]
+    shaped = _shape(conn, flat, words)
+    out = shaped[:len(hits)]
+    position = len(hits)
+    for row, hit in zip(out, hits, strict=True):
+        if hit.nested:
+            row["provisions"] = [{k: v for k, v in r.items() if k != "rank"}
+                                 for r in shaped[position:position + len(hit.nested)]]
+            position += len(hit.nested)
+    return out
+
+
+def _shape(conn: sqlite3.Connection, hits: Sequence[Hit], words: Sequence[str]) -> list[dict[str, Any]]:
     works = works_by_rowid(conn, [h.row["work_rowid"] for h in hits])
     bodies = texts(conn, [h.row["text_sha256"] for h in hits if h.row.get("text_sha256")])
     out = []
@@ -374,6 +468,14 @@ class LaneOptions:
     relax: bool = False
     per_work_limit: int | None = None
     language: str | None = None
+    #: ``works``: one row per work, its best provisions nested; ``provisions``: one row per provision.
+    grain: str = "works"
+    #: Add provisions holding a majority of the words when all-words hits are fewer than ``limit`` works.
+    partial: bool = True
+    #: Apply the status prior (not with ``as_of``).
+    status_prior: bool = True
+    #: Add Snowball stem forms to every word (``relax: auto``).
+    relax_words: bool = True
 
 
 @dataclass
@@ -388,6 +490,10 @@ class Lexical:
     held_back: int = 0
     #: Why nothing was relaxed although nothing matched (``unknown_terms`` / ``filters``).
     relaxation_withheld: dict[str, Any] | None = None
+    #: The content words' term groups (with their Snowball forms), for the title coverage.
+    groups: list[list[str]] = field(default_factory=list)
+    #: Share of the content words the titles of the best works hold (:func:`title_coverage`).
+    title_coverage: float | None = None
 
 
 def _ranked_groups(conn: sqlite3.Connection, groups: list[list[str]], filters: Filters, limit: int) -> list[dict[str, Any]]:
@@ -403,12 +509,18 @@ def quorum_occurrences(conn: sqlite3.Connection, groups: list[list[str]], min_te
     match = fts_query(groups, any_of=True)
     if not parts or match is None:
         return []
-    each = " UNION ALL ".join("SELECT rowid FROM provision_fts WHERE provision_fts MATCH ?" for _ in parts)
+    weights = idf_weights(conn, groups)
+    each = " UNION ALL ".join(f"SELECT rowid, {w!r} AS w FROM provision_fts WHERE provision_fts MATCH ?"
+                              for w in weights)
     # ``+rowid``: a plain filter over the OR match; a bare ``rowid IN`` would make FTS5 re-run the
-    # match once per quorum row (6x slower on the fixtures).
+    # match once per quorum row (6x slower on the fixtures). Coverage-aware: a provision must hold
+    # ``min_terms`` of the words *and* at least IDF_QUORUM of their IDF mass, so the rare word a
+    # question is about cannot be dropped for two common ones.
     ranked = (f"SELECT rowid AS state_rowid, {_BM25} AS score FROM provision_fts WHERE provision_fts MATCH ? "
-              f"AND +rowid IN (SELECT rowid FROM ({each}) GROUP BY rowid HAVING COUNT(*) >= ?)")
-    params: list[Any] = [match, *parts, min_terms]
+              f"AND +rowid IN (SELECT rowid FROM ({each}) GROUP BY rowid HAVING COUNT(*) >= ? AND SUM(w) >= ?)")
+    # (not in the article lane: the article number the question names is itself the rare part)
+    share = IDF_QUORUM if article_key is None else 0.0
+    params: list[Any] = [match, *parts, min_terms, round(share * sum(weights), 6)]
     if article_key is not None:
         ranked = (f"SELECT ls.state_rowid, f.score FROM lexical_states ls JOIN ({ranked}) f "
                   "ON f.state_rowid = ls.state_rowid WHERE ls.article_key = ?")
@@ -420,6 +532,21 @@ def quorum_occurrences(conn: sqlite3.Connection, groups: list[list[str]], min_te
     if len(rows) >= limit:
         return rows
     return occurrences(conn, f"({ranked})", params, filters, limit)
+
+
+def idf_weights(conn: sqlite3.Connection, groups: Sequence[Sequence[str]]) -> list[float]:
+    """``ln(1 + N / df)`` per term group (``df``: provisions holding any of its words, from
+    ``vocabulary``; a word it does not list, such as a number, counts as rare)."""
+    row = conn.execute("SELECT v FROM stamp WHERE k = 'count.lexical_states'").fetchone()
+    total = int(row[0]) if row else 1
+    out = []
+    for group in groups:
+        df = 0
+        for term in group:
+            row = conn.execute("SELECT docs FROM vocabulary WHERE term = ?", (term,)).fetchone()
+            df += int(row[0]) if row else 1
+        out.append(round(math.log(1 + total / max(df, 1)), 4))
+    return out
 
 
 def _relaxed_rows(conn: sqlite3.Connection, relaxation: relax.Relaxation, filters: Filters, limit: int,
@@ -465,7 +592,8 @@ def relaxation_withheld(conn: sqlite3.Connection, terms: Sequence[str], groups: 
 
 def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, options: LaneOptions, known: set[str],
                   index: MountedIndex | None = None, memo: dict[str, Any] | None = None) -> Lexical:
-    """Every keyword-mode lane of one publisher, in order (see the module docstring).
+    """Every keyword-mode lane of one publisher, in order (see the module docstring), then the
+    ranking of works (:func:`rank_hits`).
 
     ``memo`` keeps lane results between the calls of one search (strict, then with stems,
     then relaxed: :func:`run`), so a weaker stage only adds its own queries.
@@ -479,7 +607,13 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
 
     out = Lexical([], words=list(plan.terms))
     hits, seen = out.hits, set[tuple[Any, ...]]()
-    budget = options.limit * OVERSAMPLE
+    budget = options.limit * (WORK_OVERSAMPLE if options.grain == "works" else OVERSAMPLE)
+    profiles = ranking.profiles(conn, index) if index is not None else {}
+    if plan.intent and plan.constraints and index is not None:
+        hits.extend(once("intent", lambda: _intent_rows(conn, index, plan, filters, profiles)))
+        if hits:
+            out.hits = hits[:options.limit]
+            return out
     if plan.anchor and plan.constraints:
         rows = once("anchor", lambda: anchor_lane(conn, plan.anchor or "", filters, budget))
         _merge(hits, rows, ["exact_identifier"], seen, newest=True)
@@ -487,17 +621,176 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         _article_lanes(conn, plan, filters, options, out, seen, once)
     elif plan.terms:
         _keyword_lanes(conn, plan, filters, options, known, out, seen, once)
-    if plan.strong and not plan.article_key and not plan.terms and not plan.anchor:
-        hits.extend(once("works", lambda: work_rows(conn, plan, filters, index)))
-    if not plan.strong and plan.terms and len(hits) < options.limit:
+    named = bool(plan.constraints) and not plan.explicit_works
+    if named:
+        for hit in hits:
+            hit.tier = TIER_NAMED
+    for hit in hits:  # a work named by an ordinary phrase comes first too, without restricting the rest
+        if hit.row["work_rowid"] in plan.boost:
+            hit.tier = TIER_NAMED
+    missing = [w for w in plan.boost if w not in {h.row["work_rowid"] for h in hits}]
+    if missing and not plan.explicit_works:
+        soft = replace(plan, mentions=[replace(m, works=[w for w in m.works if w in missing], soft=False)
+                                       for m in plan.mentions if m.soft])
+        hits.extend(Hit(dict(r.row), [*r.reasons, "residual_unmatched"], dict(r.extra), tier=TIER_NAMED)
+                    for r in once("soft_works", lambda: work_rows(conn, soft, filters, index)))
+    if plan.strong and (not hits or (not plan.article_key and not plan.terms and not plan.anchor)):
+        # a named work is never lost: its row answers when its text holds none of the other words
+        named_rows = once("works", lambda: work_rows(conn, plan, filters, index))
+        residual = ["residual_unmatched"] if plan.terms or plan.article_key else []
+        hits.extend(Hit(dict(r.row), [*r.reasons, *residual], dict(r.extra), tier=TIER_NAMED) for r in named_rows)
+    if named and plan.terms and not plan.anchor and not plan.article_key:
+        # … and the other words are also searched everywhere, after the named work
+        wider = replace(plan, constraints=[], mentions=[m for m in plan.mentions if m.soft])
+        extra = Lexical([], words=[])
+        _keyword_lanes(conn, wider, replace(filters, works=()), options, known, extra, seen,
+                       lambda key, compute: once("wide:" + key, compute))
+        hits.extend(extra.hits)
+        out.expansions += [e for e in extra.expansions if e not in out.expansions]
+    if not plan.strong and plan.terms and len({h.row["work_rowid"] for h in hits}) < options.limit:
         listed = {h.row["work_rowid"] for h in hits if h.row["anchor"] is None}
         weak = once("metadata", lambda: metadata_lane(conn, plan.terms, filters, options.limit))
         hits.extend(h for h in weak if h.row["work_rowid"] not in listed)
-    cap = None if plan.constraints else options.per_work_limit
-    capped = merge.cap_per_work(hits, lambda h: h.row["work_rowid"], cap)
-    out.held_back = len(hits) - len(capped)
-    out.hits = capped[:options.limit]
+    out.expansions = list(dict.fromkeys(out.expansions))
+    coverage = works_title_coverage(conn, [h.row["work_rowid"] for h in hits], out.groups)
+    ranked = rank_hits(hits, profiles, plan, options, coverage)
+    out.title_coverage = title_coverage(coverage, [h.row["work_rowid"] for h in ranked
+                                                   if "work_metadata" not in h.reasons])
+    if options.grain == "works":
+        grouped = group_by_work(ranked, options.per_work_limit)
+        out.held_back = 0
+        out.hits = grouped[:options.limit]
+    else:
+        cap = None if plan.constraints else options.per_work_limit
+        capped = merge.cap_per_work(ranked, lambda h: h.row["work_rowid"], cap)
+        out.held_back = len(ranked) - len(capped)
+        out.hits = capped[:options.limit]
     return out
+
+
+def works_title_coverage(conn: sqlite3.Connection, works: Sequence[int],
+                         groups: Sequence[Sequence[str]]) -> dict[int, float]:
+    """Per work, the share of the query's content words (a word or one of its forms) that its names
+    hold (official titles, short titles, aliases)."""
+    ids = sorted(set(works))
+    if not groups or not ids:
+        return {}
+    words: dict[int, set[str]] = {w: set() for w in ids}
+    for work, normalized in conn.execute(
+            f"SELECT work_rowid, normalized FROM work_names WHERE work_rowid IN ({','.join(map(str, ids))}) "
+            "AND kind != 'official_identifier'"):
+        words[int(work)].update(str(normalized).split())
+    return {w: round(sum(1 for g in groups if any(t in held for t in g)) / len(groups), 4)
+            for w, held in words.items()}
+
+
+def title_coverage(coverage: dict[int, float], works: Sequence[int], top: int = 3) -> float | None:
+    """The largest :func:`works_title_coverage` among the ``top`` best works; ``None`` without words."""
+    if not coverage or not works:
+        return None
+    return max(coverage.get(w, 0.0) for w in list(dict.fromkeys(works))[:top])
+
+
+def route_sections(sections: list[Answer]) -> None:
+    """Publisher routing of a fan-out answer (in place). A publisher whose hits are all weaker
+    matches (some of the words, metadata) yields to one that holds every word; and when the best works of one publisher are
+    titled by the query (:func:`title_coverage` at least 0.5) and another publisher's are titled by
+    at least :data:`ROUTING_MARGIN` less of it, the other publisher's hits are left out and it says
+    why (``routed``). A French question on the Luxembourg law of that name is not answered first by
+    an EU act that merely uses its words."""
+    if any(_direct(s) for s in sections):
+        for section in sections:
+            if section.get("hits") and not _direct(section):
+                _route_out(section, "another publisher holds every word of the query", None, None)
+    covers = [s.get("title_coverage") for s in sections]
+    known = [c for c in covers if isinstance(c, float | int)]
+    if len(known) < 2:
+        return
+    best = max(known)
+    if best < 0.5:
+        return
+    for section, cover in zip(sections, covers, strict=True):
+        if isinstance(cover, float | int) and best - cover >= ROUTING_MARGIN and section.get("hits"):
+            _route_out(section, "another publisher's works are titled by the query", cover, best)
+
+
+def _direct(section: Answer) -> bool:
+    """Whether a section holds a provision matching every query word (or a named work)."""
+    return any((h.get("anchor") and not _WEAK_REASONS & set(h.get("match_reasons") or ()))
+               or any(r.startswith(("exact_", "contained_")) for r in h.get("match_reasons") or ())
+               for h in section.get("hits") or [])
+
+
+def _route_out(section: Answer, reason: str, cover: float | None, best: float | None) -> None:
+    section["routed"] = {"reason": reason, "title_coverage": cover, "best_title_coverage": best,
+                         "left_out": len(section["hits"])}
+    section["hits"] = []
+    if section.get("outcome") == Outcome.SUCCEEDED.value:
+        section["outcome"] = Outcome.EMPTY.value
+
+
+def _relevance(hit: Hit) -> float:
+    value = hit.row.get("score")
+    return -float(value) if isinstance(value, float) and value < 0 else 1.0
+
+
+def rank_hits(hits: Sequence[Hit], profiles: dict[int, ranking.WorkProfile], plan: Plan,
+              options: LaneOptions, coverage: dict[int, float] | None = None) -> list[Hit]:
+    """Hits by tier (named work, direct, weaker lanes), then relevance × the work's prior
+    (:mod:`serve.core.ranking`; a soft mention's work × :data:`SOFT_MENTION_BOOST`) × the title
+    field factor ``1 + TITLE_BOOST × share of the query's words in the work's names``. The order
+    of the lanes inside a tier is kept for hits without a BM25 score (they weigh 1)."""
+    boost = set(plan.boost)
+    titled = coverage or {}
+
+    def key(item: tuple[int, Hit]) -> tuple[int, float, int]:
+        position, hit = item
+        tier = TIER_WEAK if hit.tier == TIER_DIRECT and _WEAK_REASONS & set(hit.reasons) else hit.tier
+        work = hit.row["work_rowid"]
+        profile = profiles.get(work)
+        prior = profile.prior(options.status_prior) if profile is not None and tier != TIER_NAMED else 1.0
+        if work in boost:
+            prior *= SOFT_MENTION_BOOST
+        prior *= 1.0 + TITLE_BOOST * titled.get(work, 0.0)
+        return tier, -_relevance(hit) * prior, position
+
+    return [hit for _, hit in sorted(enumerate(hits), key=key)]
+
+
+def group_by_work(hits: Sequence[Hit], per_work: int | None) -> list[Hit]:
+    """One hit per work in rank order, its next best provisions nested (at most ``per_work`` in all)."""
+    cap = per_work or 3
+    first: dict[int, Hit] = {}
+    out: list[Hit] = []
+    for hit in hits:
+        work = hit.row["work_rowid"]
+        if work not in first:
+            first[work] = hit
+            hit.nested = []
+            out.append(hit)
+        elif hit.row.get("anchor") and len(first[work].nested) + 1 < cap:
+            first[work].nested.append(hit)
+    return out
+
+
+def _intent_rows(conn: sqlite3.Connection, index: MountedIndex, plan: Plan, filters: Filters,
+                 profiles: dict[int, ranking.WorkProfile]) -> list[Hit]:
+    """Work rows of the acts holding ``plan.intent`` towards the named work."""
+    target = plan.constraints[0]
+    slug = index.catalogue.slug_of[target]
+    related = ranking.related_works(conn, profiles, target, slug, f"{index.publisher.value}:{slug}",
+                                    plan.intent or "", index.catalogue.corrigenda.get(target, []))
+    hits = []
+    for work in related:
+        if filters.allowed is not None and work not in filters.allowed:
+            continue
+        hit = _work_row(conn, work, replace(filters, works=()), ["role_intent"])
+        if hit is not None:
+            hit.tier = TIER_NAMED
+            hit.extra["role"] = plan.intent
+            hit.extra["role_of"] = f"{index.publisher.value}:{slug}"
+            hits.append(hit)
+    return hits
 
 
 _Once = Callable[[str, Callable[[], Any]], Any]
@@ -523,22 +816,37 @@ def _article_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
     _merge(out.hits, rows, reasons, seen, newest=True)
 
 
+def _distinct_works(hits: Sequence[Hit]) -> int:
+    return len({h.row["work_rowid"] for h in hits})
+
+
 def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, options: LaneOptions, known: set[str],
                    out: Lexical, seen: set[tuple[Any, ...]], once: _Once) -> None:
     hits = out.hits
-    budget = options.limit * OVERSAMPLE
-    groups = _groups(plan.terms)
-    _merge(hits, once("keyword", lambda: keyword_lane(conn, plan.terms, filters, budget)), ["keyword"], seen)
+    budget = options.limit * (WORK_OVERSAMPLE if options.grain == "works" else OVERSAMPLE)
+    snow = once("snowball", lambda: snowball_variants(conn, plan.terms, options.language)) if options.relax_words else {}
+    if snow:
+        out.expansions += [label for label in relax.expansion_labels(snow) if label not in out.expansions]
+        out.words += [v for words in snow.values() for v in words]
+    groups = _groups(plan.terms, snow)
+    strict = groups
+    if not out.groups:
+        out.groups = [g for t, g in zip(plan.terms, groups, strict=True) if not relax.relaxable(t)]
+    _merge(hits, once("keyword", lambda: _ranked_groups(conn, strict, filters, budget)), ["keyword"], seen)
+    typos: dict[str, list[str]] = {}
     if options.fuzzy and len(hits) < FUZZY_MIN_EXACT_HITS and not plan.strong:
         expansions = once("fuzzy_expansions", lambda: fuzzy_expansions(conn, plan.terms, known))
+        typos = expansions
         if expansions:
             out.expansions += [f"{src} -> {dst}" for src, dsts in expansions.items() for dst in dsts]
             out.words += [dst for dsts in expansions.values() for dst in dsts]
-            groups = _groups(plan.terms, expansions)
-            rows = once("fuzzy", lambda: keyword_lane(conn, plan.terms, filters, budget, expansions))
+            merged_expansions = {t: [*expansions.get(t, []), *snow.get(t, [])] for t in plan.terms}
+            groups = _groups(plan.terms, merged_expansions)
+            fuzzed = groups
+            rows = once("fuzzy", lambda: _ranked_groups(conn, fuzzed, filters, budget))
             _merge(hits, rows, ["fuzzy"], seen)
     if options.stem and len(hits) < FUZZY_MIN_EXACT_HITS:
-        expanded = groups
+        expanded = _groups(plan.terms, typos)  # a typo is not stemmed as well; a Snowball form may be
         found = once("stem_variants", lambda: stem_variants(conn, plan.terms, expanded, options.language))
         if found:
             out.expansions += relax.expansion_labels(found)
@@ -549,6 +857,20 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
     if not hits and not plan.strong:
         titled = groups
         hits.extend(once(f"title:{options.stem}", lambda: title_lane(conn, titled, filters, options.limit)))
+    content = [g for t, g in zip(plan.terms, groups, strict=True) if not relax.relaxable(t)]
+    if plan.act_number and not plan.strong:
+        # an act number that names no held act: the question is about that act, not about its words
+        if not hits:
+            out.relaxation_withheld = {"reason": "unresolved_act_number"}
+        return
+    if options.partial and len(content) >= 3 and any(h.row.get("anchor") for h in hits) \
+            and _distinct_works(hits) < options.limit:
+        withheld = once("withheld", lambda: relaxation_withheld(conn, plan.terms, groups, Filters()))
+        if withheld is None:
+            partial = content
+            rows = once("partial", lambda: quorum_occurrences(conn, partial, relax.quorum(len(partial)), filters,
+                                                              budget))
+            _merge(hits, rows, ["partial_terms"], seen)
     if options.relax and not hits:
         out.relaxation_withheld = relaxation_withheld(conn, plan.terms, groups, filters)
         for relaxation in relax.relaxations(plan.terms, groups) if out.relaxation_withheld is None else ():
@@ -589,19 +911,38 @@ def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict
                 else "none of the requested works is held by this publisher")
         return answer(ctx, index, Outcome.EMPTY, {**base, "hits": [], "query_expansions": [], "query_relaxed": None,
                                                   "relaxation_withheld": None, "note": note}, provisional=provisional)
-    filters = Filters(tuple(plan.constraints), args["language"], args["document_type"], as_of)
+    grain = args.get("result_grain") or "works"
+    auto = args.get("relax", "auto") == "auto"
     options = LaneOptions(args["limit"], fuzzy=args["fuzzy"] == "auto", stem=stem, relax=relaxed,
-                          per_work_limit=args.get("per_work_limit"), language=args["language"])
+                          per_work_limit=args.get("per_work_limit"), language=args["language"], grain=grain,
+                          partial=auto, status_prior=as_of is None, relax_words=auto)
     with index.session(ctx.deadline_seconds) as conn:
+        allowed = _allowed_works(conn, index, args)
+        filters = Filters(tuple(plan.constraints), args["language"], args["document_type"], as_of, allowed)
         found = lexical_lanes(conn, plan, filters, options, known, index, memo)
         shaped = shape_hits(conn, index, found.hits, found.words)
-    cap = None if plan.constraints else args.get("per_work_limit")
+    base["result_grain"] = grain
+    base["title_coverage"] = found.title_coverage
+    if plan.intent:
+        base["query_plan"]["role_intent"] = plan.intent
+    cap = None if plan.constraints and grain == "provisions" else args.get("per_work_limit")
     payload = {**base, "query_expansions": found.expansions, "query_relaxed": found.relaxed,
                "relaxation_withheld": found.relaxation_withheld, "hits": shaped,
                "row_set": {"returned": len(shaped), "limit": args["limit"],
                            "truncated": len(shaped) >= args["limit"] or found.held_back > 0,
                            "per_work_limit": cap, "held_back_by_per_work_limit": found.held_back}}
     return answer(ctx, index, Outcome.SUCCEEDED if shaped else Outcome.EMPTY, payload, provisional=provisional)
+
+
+def _allowed_works(conn: sqlite3.Connection, index: MountedIndex, args: dict[str, Any]) -> frozenset[int] | None:
+    """The works the ``hierarchy`` and ``domain`` filters allow (``None``: no such filter)."""
+    allowed: set[int] | None = None
+    if args.get("hierarchy"):
+        allowed = ranking.hierarchy_works(ranking.profiles(conn, index), str(args["hierarchy"]))
+    if args.get("domain"):
+        found = ranking.domain_works(conn, str(args["domain"]))
+        allowed = found if allowed is None else allowed & found
+    return frozenset(allowed) if allowed is not None else None
 
 
 def _known_anywhere(ctx: CallContext, plans: dict[str, Plan]) -> set[str]:
@@ -618,8 +959,50 @@ def _known_anywhere(ctx: CallContext, plans: dict[str, Plan]) -> set[str]:
 def _strict_hits(sections: Sequence[Answer]) -> int:
     """Hits of an answer that hold every query word: provisions (counting those the per-work
     limit held back) and works whose titles hold every word."""
-    return sum(sum(1 for hit in section.get("hits") or [] if hit.get("anchor") or "title_words" in hit["match_reasons"])
+    def strict(hit: dict[str, Any]) -> bool:
+        reasons = set(hit.get("match_reasons") or ())
+        return (bool(hit.get("anchor")) and not reasons & {"partial_terms", "any_term"}) or "title_words" in reasons
+
+    return sum(sum(strict(hit) + sum(strict(p) for p in hit.get("provisions") or []) for hit in section.get("hits") or [])
                + int((section.get("row_set") or {}).get("held_back_by_per_work_limit") or 0) for section in sections)
+
+
+def _plan(ctx: CallContext, index: MountedIndex, parsed: Any, args: dict[str, Any]) -> Plan:
+    """The query plan of one publisher, with the work profiles (recast preference) and the
+    corpus-frequency test of names (:mod:`serve.core.searchplan`)."""
+    with index.session(ctx.deadline_seconds) as conn:
+        profiles = ranking.profiles(conn, index)
+
+    def frequent(phrase: str) -> bool:
+        with index.session(ctx.deadline_seconds) as conn:
+            return phrase_is_frequent(conn, index, phrase)
+
+    plan = build_plan(index, parsed, args["works"], profiles, frequent)
+    if args.get("role") and len(plan.constraints) == 1:
+        plan.intent = str(args["role"])
+    return plan
+
+
+_FREQUENT: weakref.WeakKeyDictionary[MountedIndex, dict[str, bool]] = weakref.WeakKeyDictionary()
+
+
+def phrase_is_frequent(conn: sqlite3.Connection, index: MountedIndex, phrase: str) -> bool:
+    """Whether ``phrase`` is an ordinary phrase of the corpus: held, as a phrase, by the text of
+    more than ``FREQUENT_PHRASE_WORKS`` works (answer kept per mounted index and phrase)."""
+    known = _FREQUENT.setdefault(index, {})
+    if phrase not in known:
+        words = phrase.split()
+        docs = [int(r[0]) for w in words for r in conn.execute("SELECT docs FROM vocabulary WHERE term = ?", (w,))]
+        if len(docs) == len(words) and min(docs, default=0) <= FREQUENT_PHRASE_WORKS:
+            known[phrase] = False  # a word of the phrase is in too few provisions to be in many works
+        else:
+            match = "text : " + '"' + phrase.replace('"', '""') + '"'
+            count = conn.execute(
+                "SELECT COUNT(DISTINCT s.work_rowid) FROM lexical_states s WHERE s.state_rowid IN "
+                f"(SELECT rowid FROM provision_fts WHERE provision_fts MATCH ? LIMIT {PHRASE_SAMPLE})", (match,)
+            ).fetchone()[0]
+            known[phrase] = int(count) > FREQUENT_PHRASE_WORKS
+    return known[phrase]
 
 
 def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
@@ -630,8 +1013,9 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
     if args["time_scope"] is None:
         args = {**args, "time_scope": "as_of" if args["as_of"] else "all_versions"}
     parsed = parse_query(args["query"])
-    plans = {i.publisher.value: build_plan(i, parsed, args["works"]) for i in indexes}
-    someone_strong = any(p.strong for p in plans.values())
+    plans = {i.publisher.value: _plan(ctx, i, parsed, args) for i in indexes}
+    # a work named by an ordinary phrase (soft) still says which publisher the question is about
+    someone_strong = any(p.strong or p.boost for p in plans.values())
     known = _known_anywhere(ctx, plans) if args["fuzzy"] == "auto" else set()
 
     memos: dict[str, dict[str, Any]] = {i.publisher.value: {} for i in indexes}
@@ -639,7 +1023,8 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
     def sections_of(stem: bool = False, relaxed: bool = False) -> list[Answer]:
         return [search_section(ctx, i, plans[i.publisher.value], args,
                                suppressed=someone_strong and not plans[i.publisher.value].strong
-                               and not args["works"], known=known, stem=stem, relaxed=relaxed,
+                               and not plans[i.publisher.value].boost and not args["works"],
+                               known=known, stem=stem, relaxed=relaxed,
                                memo=memos[i.publisher.value])
                 for i in indexes]
 
@@ -653,6 +1038,8 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
         sections = sections_of(stem=True)
         if not _strict_hits(sections):
             sections = sections_of(stem=True, relaxed=True)
+    if len(sections) > 1 and not args["works"] and not someone_strong:
+        route_sections(sections)
     if args["retrieval_mode"] == "hybrid" and ctx.search_lane is not None:
         # the keyword sections above, fused per publisher with the attached lane
         sections = ctx.search_lane.fuse(ctx, indexes, plans, args, sections)

@@ -1,0 +1,65 @@
+"""Language analysis shared by the index builder and the query side: Snowball stems.
+
+The index's FTS5 tokenizer (``unicode61 remove_diacritics 2``) folds case and accents but does
+not stem, so ``platform`` never meets ``platforms``. Stemming is added beside it, not inside it:
+
+- at build time every word of ``vocabulary`` (letters only, 4+ characters) is stemmed with the
+  Snowball stemmers of English, French and German (PyStemmer, the maintained C implementation
+  of snowballstem.org) and written to ``term_stems(language, stem, term, docs)``
+  (:func:`term_stem_rows`);
+- at query time a query word is stemmed the same way and every held word with the same stem is
+  added to its FTS5 term group as an alternative (:func:`stem_word`). This is a stemmed column
+  in effect (the match is the union of the word forms of one stem) without re-tokenising the
+  provision text, and the index keeps its exact-word ranking: BM25 still scores the forms found.
+
+Words are stemmed in their folded form (the form the index holds), so the French ``données`` is
+stemmed as ``donnees``. Stems are only ever an OR-alternative of the word typed: a word is never
+replaced by its stem.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Iterator
+
+import Stemmer
+
+#: Languages with a Snowball stemmer, ISO 639-1 → Snowball algorithm name.
+SNOWBALL: dict[str, str] = {"en": "english", "fr": "french", "de": "german"}
+#: Words shorter than this are not stemmed (``data`` → ``data``, ``lois`` stays ``lois``).
+MIN_STEM_WORD = 4
+#: A stem shorter than this is too general to expand (``don``, ``org``).
+MIN_STEM = 4
+
+
+@functools.lru_cache(maxsize=8)
+def _stemmer(language: str) -> Stemmer.Stemmer:
+    stemmer = Stemmer.Stemmer(SNOWBALL[language])
+    stemmer.maxCacheSize = 20000
+    return stemmer
+
+
+def stem_word(word: str, language: str) -> str | None:
+    """The Snowball stem of a folded word, or ``None`` (no stemmer, too short, not alphabetic,
+    or a stem shorter than :data:`MIN_STEM`)."""
+    if language not in SNOWBALL or len(word) < MIN_STEM_WORD or not word.isalpha():
+        return None
+    stem = str(_stemmer(language).stemWord(word))
+    return stem if len(stem) >= MIN_STEM else None
+
+
+def languages_for(language: str | None) -> tuple[str, ...]:
+    """The stemming languages of a query: its ``language`` filter, or every one."""
+    if language is None:
+        return tuple(SNOWBALL)
+    return (language,) if language in SNOWBALL else ()
+
+
+def term_stem_rows(words: Iterable[tuple[str, int]]) -> Iterator[tuple[str, str, str, int]]:
+    """``(language, stem, term, docs)`` for every vocabulary word and stemming language; a word
+    whose stem is itself is written too (it is its stem's most common form, often)."""
+    for term, docs in words:
+        for language in SNOWBALL:
+            stem = stem_word(term, language)
+            if stem is not None:
+                yield language, stem, term, docs

@@ -1,0 +1,251 @@
+"""Work-level facts the search ranks and filters by: status, role, hierarchy; priors; role intent.
+
+A **work profile** is read once per mounted index from the index's own tables (the newest
+version the publisher still lists, its titles, its document type) and kept in memory:
+
+- ``status``: ``in_force`` / ``repealed`` / ``not_yet`` / ``unknown`` — EUR-Lex: the newest
+  version's ``in_force_status`` (``1`` in force, ``0`` not in force); Legilux: its applicability
+  (``applicable``, ``not-applicable``, ``not-yet-applicable``).
+- ``role``: ``principal`` / ``amending`` / ``delegated`` / ``implementing`` / ``corrigendum`` /
+  ``compilation`` (a Legilux *recueil*: a thematic collection of texts, not an act) —
+  from the document type (``…_DEL``, ``…_IMPL``, ``CORRIGENDUM``, a CELEX ``…R(NN)`` slug) and,
+  for acts whose only object is another act, from the official title: the words right after the
+  act's date (``… of 20 May 2019 amending Regulation …``, ``Loi du 9 août 2018 modifiant …``,
+  ``Règlement grand-ducal … portant exécution de l'article …``). The publisher's ``amending``
+  document role is *not* used: EUR-Lex sets it on principal acts that also amend others (the
+  CRR, Solvency II).
+- ``hierarchy``: EUR-Lex ``primary`` / ``secondary`` (publisher ``hierarchy``); Legilux
+  ``constitution`` / ``law`` (lois, codes) / ``regulation`` (règlements and arrêtés) / ``other``.
+
+**Priors** (:data:`STATUS_PRIOR`, :data:`ROLE_PRIOR`) multiply a keyword hit's relevance
+(``-bm25``) when works are ranked: a principal act in force keeps its score, a repealed
+predecessor, an amending, delegated or implementing act or a corrigendum needs a clearly better
+text match to outrank it. With ``as_of`` the status prior is not applied (the date already
+chooses the state). The weights are module constants, documented in
+``docs/retrieval-benchmark.md`` §8, and tuned only on the tuning split of the judgments.
+
+**Role intent** (:func:`role_intent`): "which acts amend X", "what implements X", "actes
+délégués du X", "Berichtigung X" with X a resolved work → the works holding that role towards X:
+works whose provisions cite X (``citations``) or whose official title names X (its number, or a
+Legilux act's date), filtered by their role.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import threading
+import weakref
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from derive.index.text import fold, normalize
+
+#: Multiplier of a work's relevance by its status (no ``as_of``).
+STATUS_PRIOR: Mapping[str, float] = {"in_force": 1.0, "not_yet": 0.9, "unknown": 0.9, "repealed": 0.5}
+#: Multiplier of a work's relevance by its role.
+ROLE_PRIOR: Mapping[str, float] = {"principal": 1.0, "implementing": 0.7, "delegated": 0.7, "amending": 0.55,
+                                   "compilation": 0.4, "corrigendum": 0.3}
+ROLES = ("amending", "delegated", "implementing", "corrigendum")
+
+_CORRIGENDUM_SLUG = re.compile(r"r\(\d{2}\)$")
+#: The act's own header: everything up to its date (``of 20 May 2019``, ``du 9 août 2018``).
+_HEADER = re.compile(r"^.*?\b(?:of|du|vom|des)\s+(?:1er\s+|\d{1,2}\.?\s*)\w+\s+(?:an\s+\w+\s+\()?\d{4}\)?\s*[,:]?\s*",
+                     re.IGNORECASE | re.DOTALL)
+_AMENDING_START = re.compile(r"^(?:amending|modifying|correcting|modifiant|portant\s+(?:\S+\s+)?(?:modification|derogation)|"
+                             r"rectifiant|zur\s+anderung|zur\s+berichtigung|abrogeant|repealing)\b")
+_IMPLEMENTING_START = re.compile(r"^(?:laying down (?:detailed rules|implementing|rules for the (?:application|implementation))|"
+                                 r"implementing|portant (?:\S+\s+)?execution|pris en execution|fixant les modalites d.execution|"
+                                 r"zur durchfuhrung|mit durchfuhrungsbestimmungen)\b")
+_DELEGATED_START = re.compile(r"^(?:supplementing|completant|zur erganzung)\b")
+_LU_REGULATION = ("RGD", "AGD", "RMIN", "AMIN", "RGC", "AGC", "RI", "AM", "ARR")
+
+
+@dataclass(frozen=True)
+class WorkProfile:
+    status: str
+    role: str
+    hierarchy: str | None
+    title: str
+
+    def prior(self, with_status: bool = True) -> float:
+        status = STATUS_PRIOR.get(self.status, 1.0) if with_status else 1.0
+        return status * ROLE_PRIOR.get(self.role, 1.0)
+
+
+def _status(value: str | None) -> str:
+    v = (value or "").strip().lower()
+    if v in {"1", "applicable", "in_force", "true"}:
+        return "in_force"
+    if v in {"0", "not-applicable", "not_in_force", "false"}:
+        return "repealed"
+    if v == "not-yet-applicable":
+        return "not_yet"
+    return "unknown"
+
+
+def title_role(title: str) -> str | None:
+    """``amending`` / ``implementing`` / ``delegated`` when the title's first words after the
+    act's date say the act's object is another act; ``None`` otherwise."""
+    rest = _HEADER.sub("", " ".join(fold(title).split()), count=1).lstrip("0123456789.)°- ")
+    if _AMENDING_START.match(rest):
+        return "amending"
+    if _IMPLEMENTING_START.match(rest):
+        return "implementing"
+    if _DELEGATED_START.match(rest):
+        return "delegated"
+    return None
+
+
+def role_of(slug: str, document_type: str | None, titles: Iterable[str]) -> str:
+    kind = (document_type or "").upper()
+    if slug.startswith("recueil-") or (kind in {"RECUEIL", "CODE_RECUEIL"} and not slug.startswith("code-")):
+        return "compilation"
+    if "CORR" in kind or _CORRIGENDUM_SLUG.search(slug):
+        return "corrigendum"
+    if kind.endswith("_DEL"):
+        return "delegated"
+    if kind.endswith("_IMPL"):
+        return "implementing"
+    for title in titles:
+        found = title_role(title)
+        if found:
+            return found
+    return "principal"
+
+
+def hierarchy_of(raw: Mapping[str, Any], document_type: str | None, slug: str) -> str | None:
+    value = str(raw.get("hierarchy") or "")
+    if value:
+        return value.split("_")[0]  # primary_eu_law → primary
+    kind = (document_type or "").upper()
+    if slug.startswith("constitution") or kind == "CONSTITUTION":
+        return "constitution"
+    if kind in {"LOI", "CODE"} or slug.startswith("code-") or slug.startswith("loi-"):
+        return "law"
+    if kind in _LU_REGULATION or slug.split("-")[0].upper() in _LU_REGULATION:
+        return "regulation"
+    return "other" if kind or slug else None
+
+
+def load_profiles(conn: sqlite3.Connection, today: str = "9999-12-31") -> dict[int, WorkProfile]:
+    """Every work's profile from its newest listed version valid by ``today`` (the build date; a
+    future-dated state does not make a law "not yet" in force), see the module docstring."""
+    newest: dict[int, sqlite3.Row | tuple[Any, ...]] = {}
+    for row in conn.execute(
+            "SELECT v.work_rowid, v.version_rowid, v.in_force_status, v.raw, w.slug, w.document_type, v.valid_from "
+            "FROM versions v JOIN works w ON w.work_rowid = v.work_rowid WHERE v.withdrawn = 0 "
+            "ORDER BY v.work_rowid, v.valid_from, v.version_key"):
+        if int(row[0]) not in newest or str(row[6]) <= today:
+            newest[int(row[0])] = tuple(row)
+    titles: dict[int, list[str]] = {}
+    for rowid, value, language in conn.execute(
+            "SELECT work_rowid, value, language FROM work_names WHERE kind = 'official_title' ORDER BY work_rowid"):
+        if language in ("en", "fr", "de", ""):
+            titles.setdefault(int(rowid), []).append(str(value))
+    out: dict[int, WorkProfile] = {}
+    for rowid, row in newest.items():
+        _, _, in_force, raw_text, slug, document_type, _ = row
+        try:
+            raw = json.loads(raw_text) if raw_text else {}
+        except ValueError:
+            raw = {}
+        names = sorted(titles.get(rowid, []), key=len, reverse=True)
+        out[rowid] = WorkProfile(_status(in_force), role_of(str(slug), document_type, names),
+                                 hierarchy_of(raw if isinstance(raw, dict) else {}, document_type, str(slug)),
+                                 names[0] if names else "")
+    return out
+
+
+_CACHE: weakref.WeakKeyDictionary[Any, dict[int, WorkProfile]] = weakref.WeakKeyDictionary()
+_LOCK = threading.Lock()
+
+
+def profiles(conn: sqlite3.Connection, index: Any) -> dict[int, WorkProfile]:
+    """The profiles of ``index``'s works, read once per mounted index."""
+    with _LOCK:
+        found = _CACHE.get(index)
+    if found is None:
+        found = load_profiles(conn, str(getattr(index, "built_date", "9999-12-31")))
+        with _LOCK:
+            _CACHE[index] = found
+    return found
+
+
+# -- filters ------------------------------------------------------------------------------------
+
+DOMAIN_KINDS = ("eurovoc", "eurovoc_alt_label", "eurovoc_broader", "eurovoc_subdomain", "eurovoc_domain", "directory")
+
+
+def domain_works(conn: sqlite3.Connection, domain: str) -> set[int]:
+    """Works carrying a EuroVoc concept / domain / directory code or Legilux subject ``domain``
+    (its URI, the URI's last segment, or its label in any language)."""
+    value = domain.strip()
+    normalized = normalize(value)
+    rows = conn.execute(
+        "SELECT DISTINCT work_rowid FROM work_metadata WHERE (kind IN (" + ",".join("?" * len(DOMAIN_KINDS)) + ") "
+        "OR kind LIKE 'legilux_subject%') AND (identifier = ? OR identifier LIKE ? OR normalized = ?)",
+        (*DOMAIN_KINDS, value, "%/" + value.rsplit("/", 1)[-1], normalized))
+    return {int(r[0]) for r in rows}
+
+
+def hierarchy_works(profiles_: Mapping[int, WorkProfile], hierarchy: str) -> set[int]:
+    wanted = fold(hierarchy).strip().split("_")[0]
+    return {w for w, p in profiles_.items() if p.hierarchy == wanted}
+
+
+# -- role intent --------------------------------------------------------------------------------
+
+_INTENTS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("corrigendum", re.compile(r"\b(?:corrigend(?:um|a)|rectificatifs?|berichtigung(?:en)?)\b")),
+    ("delegated", re.compile(r"\b(?:delegated|deleguee?s?|delegierte[nr]?|supplement(?:s|ing)?|complet(?:ent|ant))\b")),
+    ("implementing", re.compile(r"\b(?:implement(?:s|ing|ation)?|execution|durchfuhrung(?:s\w*)?|executent)\b")),
+    ("amending", re.compile(r"\b(?:amend(?:s|ing|ed|ments?)?|modif(?:ie|ient|iant|ications?|ier|iee?s?)|anderung(?:en)?|"
+                            r"andern|geandert|andert)\b")),
+)
+#: Words of a role question that are not its subject ("which acts amend …").
+INTENT_WORDS = frozenset(
+    ["which", "what", "acts", "act", "regulations", "directives", "laws", "lois", "actes", "quels", "quelles", "welche", "rechtsakte", "texts", "textes", "has", "have", "been", "was", "were", "ont", "sont", "by", "par", "durch"])
+
+
+def role_intent(text: str) -> tuple[str, set[str]] | None:
+    """``(role, words)`` when ``text`` asks for the acts holding a role towards a work; ``words``
+    are the folded words that express the intent (dropped from the keyword terms)."""
+    folded = fold(text)
+    for role, pattern in _INTENTS:
+        found = {m.group(0) for m in pattern.finditer(folded)}
+        if found:
+            return role, {w for f in found for w in normalize(f).split()}
+    return None
+
+
+def _reference(slug: str, title: str) -> str | None:
+    """How other titles name the work: a CELEX act's number (``575 2013``, ``2016 679``), a
+    Legilux act's date (``8 avril 2018``)."""
+    celex = re.match(r"^3(\d{4})([rld])(\d{4})$", slug)
+    if celex:
+        year, number = celex.group(1), str(int(celex.group(3)))
+        return f"{number} {year}" if int(year) < 2015 else f"{year} {number}"
+    match = re.search(r"\b(?:du|vom|of)\s+((?:1er|\d{1,2})\s+\w+\s+\d{4})", fold(title))
+    return normalize(match.group(1)) if match else None
+
+
+def related_works(conn: sqlite3.Connection, profiles_: Mapping[int, WorkProfile], target: int, target_slug: str,
+                  target_work_id: str, role: str, corrigenda: Iterable[int]) -> list[int]:
+    """Works holding ``role`` towards ``target``: cited-by or named-in-title, newest slug first."""
+    if role == "corrigendum":
+        return list(corrigenda)
+    found = {int(r[0]) for r in conn.execute(
+        "SELECT DISTINCT v.work_rowid FROM citations c JOIN expressions e ON e.expression_rowid = c.expression_rowid "
+        "JOIN versions v ON v.version_rowid = e.version_rowid WHERE c.target_work_id = ?", (target_work_id,))}
+    reference = _reference(target_slug, profiles_[target].title if target in profiles_ else "")
+    if reference:
+        found |= {int(r[0]) for r in conn.execute(
+            "SELECT DISTINCT work_rowid FROM work_names WHERE kind = 'official_title' AND ' ' || normalized || ' ' "
+            "LIKE ?", (f"% {reference} %",))}
+    found.discard(target)
+    chosen = [w for w in found if w in profiles_ and profiles_[w].role == role]
+    slugs = dict(conn.execute(f"SELECT work_rowid, slug FROM works WHERE work_rowid IN ({','.join(map(str, chosen)) or 0})"))
+    return sorted(chosen, key=lambda w: str(slugs.get(w, "")), reverse=True)
