@@ -25,8 +25,11 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
-from collections import Counter
+import multiprocessing
+import os
+from collections import Counter, deque
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -447,15 +450,21 @@ def _tree_digest(tree: CorpusTree, aliases: AliasTable, limits: Limits, shards: 
                    "code": derivation_digest(limits), "limits": dataclasses.asdict(limits), "shards": shards})
 
 
+def default_workers() -> int:
+    """The default number of derivation processes: the machine's cores."""
+    return os.cpu_count() or 1
+
+
 def build_dataset(tree: CorpusTree, out: str | Path, *, limits: Limits = DEFAULT_LIMITS,
                   progress: Progress | None = None, cache: str | Path | None = None, use_cache: bool = True,
-                  shard: tuple[int, int] | None = None) -> BuildReport:
+                  shard: tuple[int, int] | None = None, workers: int = 1) -> BuildReport:
     """Derive ``tree`` into ``out`` (replaced atomically). Returns the run report.
 
     ``cache`` is the per-work cache directory (default :func:`default_cache_dir`); with
     ``use_cache=False`` every work is derived and no cache is read or written. With
     ``shard=(i, n)`` only the works of shard ``i`` (:func:`shard_of`) are derived, into a shard
-    output that :func:`merge_shards` combines.
+    output that :func:`merge_shards` combines. With ``workers > 1`` works are derived by that
+    many processes (:func:`work_blocks`); the output is the same bytes as with one.
     """
     _check_shard(shard)
     target = Path(out)
@@ -465,19 +474,15 @@ def build_dataset(tree: CorpusTree, out: str | Path, *, limits: Limits = DEFAULT
     def target_of(href: str) -> str | None:
         return resolve(href, aliases)
 
-    store = WorkCache(cache if cache is not None else default_cache_dir(target)) if use_cache else None
-    derivation = derivation_versions() if store is not None else {}
-    table = route_profiles()
+    cache_dir = (Path(cache) if cache is not None else default_cache_dir(target)) if use_cache else None
     report = BuildReport(shard=shard)
     keep: dict[str, str] = {}
     works = _works(tree, shard)
     with staged(target) as staging:
         assembler = _Assembler(staging)
         try:
-            for publisher, slug in works:
-                work_id = f"{publisher}:{slug}"
-                block, reused, key = _work_block(tree, work_id, slug, limits, store, derivation, table,
-                                                 progress)
+            for work_id, block, reused, key in work_blocks(tree, works, limits=limits, cache_dir=cache_dir,
+                                                           workers=workers, progress=progress):
                 if key is not None:
                     keep[work_id] = key
                 report.works_reused += reused
@@ -495,9 +500,84 @@ def build_dataset(tree: CorpusTree, out: str | Path, *, limits: Limits = DEFAULT
                 "tree": _tree_digest(tree, aliases, limits, shard[1]),
                 "works": [f"{p}:{s}" for p, s in works],
             }))
-    if store is not None:
-        store.prune(keep)
+    if cache_dir is not None:
+        WorkCache(cache_dir).prune(keep)
     return report
+
+
+WorkResult = tuple[str, WorkBlock, bool, "str | None"]
+
+
+def work_blocks(tree: CorpusTree, works: Sequence[tuple[str, str]], *, limits: Limits = DEFAULT_LIMITS,
+                cache_dir: Path | None = None, workers: int = 1,
+                progress: Progress | None = None) -> Iterator[WorkResult]:
+    """``(work id, block, reused from the cache, cache key)`` per work, in the order of ``works``.
+
+    With ``workers > 1`` the works are derived by a pool of that many processes (forkserver),
+    at most a bounded number of blocks ahead of the consumer, and yielded in order: the same
+    blocks as one process, so the same bytes. ``progress`` is called per version, in the caller's
+    process, as each work's block is handed over.
+    """
+    if workers <= 1 or len(works) <= 1 or multiprocessing.current_process().daemon:
+        state = _WorkerState(tree, limits, cache_dir)
+        for publisher, slug in works:
+            yield state.derive(publisher, slug, progress)
+        return
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["derive.dataset"])
+    window = max(8, 8 * workers)
+    pending: deque[Future[WorkResult]] = deque()
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker_init,
+                             initargs=(str(tree.root), str(tree.evidence.root), limits, cache_dir)) as pool:
+        items = iter(works)
+        try:
+            for publisher, slug in items:
+                pending.append(pool.submit(_worker_derive, publisher, slug))
+                if len(pending) >= window:
+                    yield _handed(pending.popleft().result(), progress)
+            while pending:
+                yield _handed(pending.popleft().result(), progress)
+        finally:
+            for future in pending:
+                future.cancel()
+
+
+def _handed(result: WorkResult, progress: Progress | None) -> WorkResult:
+    if progress is not None:
+        for lex_id in result[1].lex_ids:
+            progress(lex_id)
+    return result
+
+
+class _WorkerState:
+    """What one process needs to derive works: the tree, the limits, the cache and its keys."""
+
+    def __init__(self, tree: CorpusTree, limits: Limits, cache_dir: Path | None) -> None:
+        self.tree = tree
+        self.limits = limits
+        self.store = WorkCache(cache_dir) if cache_dir is not None else None
+        self.derivation = derivation_versions() if self.store is not None else {}
+        self.table = route_profiles()
+
+    def derive(self, publisher: str, slug: str, progress: Progress | None = None) -> WorkResult:
+        work_id = f"{publisher}:{slug}"
+        block, reused, key = _work_block(self.tree, work_id, slug, self.limits, self.store, self.derivation,
+                                         self.table, progress)
+        return work_id, block, reused, key
+
+
+_WORKER: _WorkerState | None = None
+
+
+def _worker_init(tree_root: str, evidence_root: str, limits: Limits, cache_dir: Path | None) -> None:
+    global _WORKER
+    tree = CorpusTree.open(tree_root, evidence_dir=evidence_root, recover=False)
+    _WORKER = _WorkerState(tree, limits, cache_dir)
+
+
+def _worker_derive(publisher: str, slug: str) -> WorkResult:
+    assert _WORKER is not None, "worker not initialised"
+    return _WORKER.derive(publisher, slug)
 
 
 def _work_block(tree: CorpusTree, work_id: str, slug: str, limits: Limits, store: WorkCache | None,
