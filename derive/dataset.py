@@ -157,6 +157,39 @@ class WorkBlock:
                    routes=set(entry["routes"]))
 
 
+@dataclass
+class EncodedBlock:
+    """A work's block ready for the writers: citations resolved, rows already encoded (canonical
+    JSONL lines and an Arrow IPC stream), so a worker process hands over compact bytes, not
+    hundreds of thousands of dicts, and the writer process only copies them."""
+
+    work_id: str
+    lex_ids: list[str]
+    units: int
+    provisions: int
+    empty_provisions: int
+    profiles: Counter[str]
+    gaps: list[dict[str, Any]]
+    errors: list[dict[str, Any]]
+    history: bytes | None
+    lines: bytes  # provisions.jsonl lines of the work
+    table: bytes  # the same rows as an Arrow IPC stream (b"" when none)
+
+
+def encode_block(block: WorkBlock, target: Callable[[str], str | None]) -> EncodedBlock:
+    """:class:`EncodedBlock` of ``block``, citations resolved by ``target``."""
+    rows = [R.with_targets(r, target) for r in block.rows]
+    lines = b"".join(canonical_line(r) + b"\n" for r in rows)
+    table = b""
+    if rows:
+        sink = pa.BufferOutputStream()
+        with pa.ipc.new_stream(sink, R.SCHEMA) as writer:
+            writer.write_table(pa.Table.from_pylist(rows, schema=R.SCHEMA))
+        table = sink.getvalue().to_pybytes()
+    return EncodedBlock(block.work_id, block.lex_ids, block.units, block.provisions, block.empty_provisions,
+                        block.profiles, block.gaps, block.errors, block.history, lines, table)
+
+
 # -- one version ---------------------------------------------------------------------------------
 
 
@@ -404,9 +437,10 @@ class _Assembler:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
 
-    def block(self, block: WorkBlock, target: Callable[[str], str | None]) -> None:
-        rows = [R.with_targets(r, target) for r in block.rows]
-        self.rows([canonical_line(r) for r in rows], rows)
+    def block(self, block: EncodedBlock) -> None:
+        self.jsonl.write(block.lines)
+        if block.table:
+            self.parquet.write_table(pa.ipc.open_stream(block.table).read_all())
         self.gaps.extend(block.gaps)
         self.errors.extend(block.errors)
         if block.history is not None:
@@ -426,7 +460,7 @@ class _Assembler:
         (self.out / "summary.json").write_bytes(pretty(report.to_dict()))
 
 
-def _count(report: BuildReport, block: WorkBlock) -> None:
+def _count(report: BuildReport, block: EncodedBlock) -> None:
     report.works += 1
     report.versions += len(block.lex_ids)
     report.units += block.units
@@ -469,11 +503,6 @@ def build_dataset(tree: CorpusTree, out: str | Path, *, limits: Limits = DEFAULT
     _check_shard(shard)
     target = Path(out)
     aliases = alias_table(tree)
-
-    @functools.cache
-    def target_of(href: str) -> str | None:
-        return resolve(href, aliases)
-
     cache_dir = (Path(cache) if cache is not None else default_cache_dir(target)) if use_cache else None
     report = BuildReport(shard=shard)
     keep: dict[str, str] = {}
@@ -481,7 +510,7 @@ def build_dataset(tree: CorpusTree, out: str | Path, *, limits: Limits = DEFAULT
     with staged(target) as staging:
         assembler = _Assembler(staging)
         try:
-            for work_id, block, reused, key in work_blocks(tree, works, limits=limits, cache_dir=cache_dir,
+            for work_id, block, reused, key in work_blocks(tree, works, aliases, limits=limits, cache_dir=cache_dir,
                                                            workers=workers, progress=progress):
                 if key is not None:
                     keep[work_id] = key
@@ -490,7 +519,7 @@ def build_dataset(tree: CorpusTree, out: str | Path, *, limits: Limits = DEFAULT
                 if not reused:
                     report.derived.append(work_id)
                 _count(report, block)
-                assembler.block(block, target_of)
+                assembler.block(block)
         finally:
             assembler.close()
         assembler.finish(report)
@@ -505,13 +534,14 @@ def build_dataset(tree: CorpusTree, out: str | Path, *, limits: Limits = DEFAULT
     return report
 
 
-WorkResult = tuple[str, WorkBlock, bool, "str | None"]
+WorkResult = tuple[str, EncodedBlock, bool, "str | None"]
 
 
-def work_blocks(tree: CorpusTree, works: Sequence[tuple[str, str]], *, limits: Limits = DEFAULT_LIMITS,
-                cache_dir: Path | None = None, workers: int = 1,
+def work_blocks(tree: CorpusTree, works: Sequence[tuple[str, str]], aliases: AliasTable, *,
+                limits: Limits = DEFAULT_LIMITS, cache_dir: Path | None = None, workers: int = 1,
                 progress: Progress | None = None) -> Iterator[WorkResult]:
-    """``(work id, block, reused from the cache, cache key)`` per work, in the order of ``works``.
+    """``(work id, encoded block, reused from the cache, cache key)`` per work, in the order of
+    ``works``; citations resolved against ``aliases``.
 
     With ``workers > 1`` the works are derived by a pool of that many processes (forkserver),
     at most a bounded number of blocks ahead of the consumer, and yielded in order: the same
@@ -519,7 +549,7 @@ def work_blocks(tree: CorpusTree, works: Sequence[tuple[str, str]], *, limits: L
     process, as each work's block is handed over.
     """
     if workers <= 1 or len(works) <= 1 or multiprocessing.current_process().daemon:
-        state = _WorkerState(tree, limits, cache_dir)
+        state = _WorkerState(tree, aliases, limits, cache_dir)
         for publisher, slug in works:
             yield state.derive(publisher, slug, progress)
         return
@@ -528,7 +558,7 @@ def work_blocks(tree: CorpusTree, works: Sequence[tuple[str, str]], *, limits: L
     window = max(8, 8 * workers)
     pending: deque[Future[WorkResult]] = deque()
     with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker_init,
-                             initargs=(str(tree.root), str(tree.evidence.root), limits, cache_dir)) as pool:
+                             initargs=(str(tree.root), str(tree.evidence.root), aliases, limits, cache_dir)) as pool:
         items = iter(works)
         try:
             for publisher, slug in items:
@@ -552,8 +582,9 @@ def _handed(result: WorkResult, progress: Progress | None) -> WorkResult:
 class _WorkerState:
     """What one process needs to derive works: the tree, the limits, the cache and its keys."""
 
-    def __init__(self, tree: CorpusTree, limits: Limits, cache_dir: Path | None) -> None:
+    def __init__(self, tree: CorpusTree, aliases: AliasTable, limits: Limits, cache_dir: Path | None) -> None:
         self.tree = tree
+        self.target = functools.cache(functools.partial(resolve, table=aliases))
         self.limits = limits
         self.store = WorkCache(cache_dir) if cache_dir is not None else None
         self.derivation = derivation_versions() if self.store is not None else {}
@@ -563,16 +594,17 @@ class _WorkerState:
         work_id = f"{publisher}:{slug}"
         block, reused, key = _work_block(self.tree, work_id, slug, self.limits, self.store, self.derivation,
                                          self.table, progress)
-        return work_id, block, reused, key
+        return work_id, encode_block(block, self.target), reused, key
 
 
 _WORKER: _WorkerState | None = None
 
 
-def _worker_init(tree_root: str, evidence_root: str, limits: Limits, cache_dir: Path | None) -> None:
+def _worker_init(tree_root: str, evidence_root: str, aliases: AliasTable, limits: Limits,
+                 cache_dir: Path | None) -> None:
     global _WORKER
     tree = CorpusTree.open(tree_root, evidence_dir=evidence_root, recover=False)
-    _WORKER = _WorkerState(tree, limits, cache_dir)
+    _WORKER = _WorkerState(tree, aliases, limits, cache_dir)
 
 
 def _worker_derive(publisher: str, slug: str) -> WorkResult:
