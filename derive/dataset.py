@@ -172,20 +172,35 @@ class EncodedBlock:
     gaps: list[dict[str, Any]]
     errors: list[dict[str, Any]]
     history: bytes | None
-    lines: bytes  # provisions.jsonl lines of the work
-    table: bytes  # the same rows as an Arrow IPC stream (b"" when none)
+    lines: list[bytes]  # provisions.jsonl lines of the work, in chunks
+    table: pa.Buffer | None  # the same rows as an Arrow IPC stream (None when none)
+
+
+ENCODE_CHUNK = 2048  # rows per Arrow record batch when a block is encoded
 
 
 def encode_block(block: WorkBlock, target: Callable[[str], str | None]) -> EncodedBlock:
-    """:class:`EncodedBlock` of ``block``, citations resolved by ``target``."""
-    rows = [R.with_targets(r, target) for r in block.rows]
-    lines = b"".join(canonical_line(r) + b"\n" for r in rows)
-    table = b""
-    if rows:
-        sink = pa.BufferOutputStream()
-        with pa.ipc.new_stream(sink, R.SCHEMA) as writer:
-            writer.write_table(pa.Table.from_pylist(rows, schema=R.SCHEMA))
-        table = sink.getvalue().to_pybytes()
+    """:class:`EncodedBlock` of ``block``, citations resolved by ``target``.
+
+    Rows are encoded a chunk at a time and released from ``block`` as they go (``block.rows`` is
+    emptied), so a large work (the Code du travail: 33k rows, 88 MB of JSONL) never holds its
+    rows as dicts, resolved dicts, lines and Arrow buffers all at once.
+    """
+    rows, block.rows = block.rows, []
+    lines: list[bytes] = []
+    sink = pa.BufferOutputStream()
+    writer = pa.ipc.new_stream(sink, R.SCHEMA) if rows else None
+    for start in range(0, len(rows), ENCODE_CHUNK):
+        chunk = [R.with_targets(r, target) for r in rows[start:start + ENCODE_CHUNK]]
+        for i in range(start, min(start + ENCODE_CHUNK, len(rows))):
+            rows[i] = {}  # release the unresolved row
+        lines.append(b"".join(canonical_line(r) + b"\n" for r in chunk))
+        assert writer is not None
+        writer.write_batch(pa.RecordBatch.from_pylist(chunk, schema=R.SCHEMA))
+    table = None
+    if writer is not None:
+        writer.close()
+        table = sink.getvalue()
     return EncodedBlock(block.work_id, block.lex_ids, block.units, block.provisions, block.empty_provisions,
                         block.profiles, block.gaps, block.errors, block.history, lines, table)
 
@@ -438,9 +453,11 @@ class _Assembler:
         path.write_bytes(data)
 
     def block(self, block: EncodedBlock) -> None:
-        self.jsonl.write(block.lines)
-        if block.table:
-            self.parquet.write_table(pa.ipc.open_stream(block.table).read_all())
+        for chunk in block.lines:
+            self.jsonl.write(chunk)
+        if block.table is not None:
+            # one chunk, as a single from_pylist table was: the Parquet pages are then the same
+            self.parquet.write_table(pa.ipc.open_stream(block.table).read_all().combine_chunks())
         self.gaps.extend(block.gaps)
         self.errors.extend(block.errors)
         if block.history is not None:

@@ -82,20 +82,22 @@ def _page_text(doc: Any, index: int, sha: str) -> str:
         page.close()
 
 
-# PDFium's text differs from the layout-free reading the segmentation was written for in five
+# PDFium's text differs from the layout-free reading the segmentation was written for in six
 # ways, undone here: CRLF line ends; U+FFFE marks a soft hyphen at a line end (read as "-", so
 # the paragraph join glues the word back); a line break before punctuation that follows a
 # superscript ("1er" + "\n." → "1er."); a space before the superscript of "1er"/"1re"
 # or line break ("paragraphe 1 er", "1\\ner" → "1er"); and a line-initial enumeration glued to its word
-# ("1°le" → "1° le").
+# ("1°le" → "1° le"), as is a line-initial article head glued to its text ("Art. 22.A défaut").
 _JOIN_PUNCT = re.compile(r"\n(?=[.,;:](?:[ \n]|$))")
 _ENUM_GLUED = re.compile(r"^(\d+°)(?=[^\s\d°])", re.MULTILINE)
 _SUPERSCRIPT = re.compile(r"(?<=\b\d)[ \n](?=(?:er|re)\b)")
+_HEAD_GLUED = re.compile(rf"^(Art\.\s?\d+(?:-\d+)*(?:er|{SUFFIXES})?\.)(?=[^\W\d_])", re.MULTILINE | re.IGNORECASE)
 
 
 def _tidy(text: str) -> str:
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\ufffe", "-")
-    return _ENUM_GLUED.sub(r"\1 ", _SUPERSCRIPT.sub("", _JOIN_PUNCT.sub("", text)))
+    text = _SUPERSCRIPT.sub("", _JOIN_PUNCT.sub("", text))
+    return _HEAD_GLUED.sub(r"\1 ", _ENUM_GLUED.sub(r"\1 ", text))
 
 
 def _furniture(pages: list[list[str]]) -> set[str]:

@@ -208,8 +208,8 @@ def _locate(lines: list[_Line], act: Act) -> list[int]:
     toc = _sommaire(lines)
     found = []
     for i, line in enumerate(lines):
-        if i in toc:
-            continue
+        if i in toc or not line.folded:
+            continue  # a line with no letter or digit (PDFium: an unmapped glyph "\x01") heads nothing
         joined = line.folded + (lines[i + 1].folded if i + 1 < len(lines) else "")
         if not joined.startswith(act.needle):
             continue
