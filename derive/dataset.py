@@ -27,6 +27,8 @@ import functools
 import json
 import multiprocessing
 import os
+import shutil
+import tempfile
 from collections import Counter, deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -172,37 +174,56 @@ class EncodedBlock:
     gaps: list[dict[str, Any]]
     errors: list[dict[str, Any]]
     history: bytes | None
-    lines: list[bytes]  # provisions.jsonl lines of the work, in chunks
-    table: pa.Buffer | None  # the same rows as an Arrow IPC stream (None when none)
+    lines: list[bytes]  # provisions.jsonl lines of the work, in chunks (empty when spooled)
+    table: pa.Buffer | None  # the same rows as an Arrow IPC stream (None when none or spooled)
+    spool: str | None = None  # a worker's files <spool>.jsonl and <spool>.arrow, instead of both
 
 
 ENCODE_CHUNK = 2048  # rows per Arrow record batch when a block is encoded
 
 
-def encode_block(block: WorkBlock, target: Callable[[str], str | None]) -> EncodedBlock:
+def encode_block(block: WorkBlock, target: Callable[[str], str | None], spool: str | None = None) -> EncodedBlock:
     """:class:`EncodedBlock` of ``block``, citations resolved by ``target``.
 
     Rows are encoded a chunk at a time and released from ``block`` as they go (``block.rows`` is
     emptied), so a large work (the Code du travail: 33k rows, 88 MB of JSONL) never holds its
-    rows as dicts, resolved dicts, lines and Arrow buffers all at once.
+    rows as dicts, resolved dicts, lines and Arrow buffers all at once. With ``spool`` (a path
+    prefix) the lines and the Arrow stream are written to ``<spool>.jsonl``/``<spool>.arrow``
+    instead of memory: a worker process then hands over two file names, not the bytes.
     """
     rows, block.rows = block.rows, []
     lines: list[bytes] = []
-    sink = pa.BufferOutputStream()
-    writer = pa.ipc.new_stream(sink, R.SCHEMA) if rows else None
-    for start in range(0, len(rows), ENCODE_CHUNK):
-        chunk = [R.with_targets(r, target) for r in rows[start:start + ENCODE_CHUNK]]
-        for i in range(start, min(start + ENCODE_CHUNK, len(rows))):
-            rows[i] = {}  # release the unresolved row
-        lines.append(b"".join(canonical_line(r) + b"\n" for r in chunk))
-        assert writer is not None
-        writer.write_batch(pa.RecordBatch.from_pylist(chunk, schema=R.SCHEMA))
+    sink: Any = None
+    writer: Any = None
+    jsonl: Any = None
+    if rows:
+        sink = pa.OSFile(f"{spool}.arrow", "wb") if spool else pa.BufferOutputStream()
+        writer = pa.ipc.new_stream(sink, R.SCHEMA)
+        jsonl = open(f"{spool}.jsonl", "wb") if spool else None  # noqa: SIM115 - closed below
+    try:
+        for start in range(0, len(rows), ENCODE_CHUNK):
+            chunk = [R.with_targets(r, target) for r in rows[start:start + ENCODE_CHUNK]]
+            for i in range(start, min(start + ENCODE_CHUNK, len(rows))):
+                rows[i] = {}  # release the unresolved row
+            data = b"".join(canonical_line(r) + b"\n" for r in chunk)
+            if jsonl is not None:
+                jsonl.write(data)
+            else:
+                lines.append(data)
+            writer.write_batch(pa.RecordBatch.from_pylist(chunk, schema=R.SCHEMA))
+    finally:
+        if writer is not None:
+            writer.close()
+        if jsonl is not None:
+            jsonl.close()
     table = None
-    if writer is not None:
-        writer.close()
+    if sink is not None and not spool:
         table = sink.getvalue()
+    elif sink is not None:
+        sink.close()
     return EncodedBlock(block.work_id, block.lex_ids, block.units, block.provisions, block.empty_provisions,
-                        block.profiles, block.gaps, block.errors, block.history, lines, table)
+                        block.profiles, block.gaps, block.errors, block.history, lines, table,
+                        spool if rows else None)
 
 
 # -- one version ---------------------------------------------------------------------------------
@@ -456,8 +477,16 @@ class _Assembler:
         for chunk in block.lines:
             self.jsonl.write(chunk)
         if block.table is not None:
-            # one chunk, as a single from_pylist table was: the Parquet pages are then the same
-            self.parquet.write_table(pa.ipc.open_stream(block.table).read_all().combine_chunks())
+            # record batches of ENCODE_CHUNK rows: the Parquet bytes are those of one table
+            self.parquet.write_table(pa.ipc.open_stream(block.table).read_all())
+        if block.spool is not None:
+            with open(f"{block.spool}.jsonl", "rb") as fh:
+                shutil.copyfileobj(fh, self.jsonl, 1 << 20)
+            with pa.memory_map(f"{block.spool}.arrow") as source:
+                # one write per work (one row group), as in memory: zero-copy from the map
+                self.parquet.write_table(pa.ipc.open_stream(source).read_all())
+            os.unlink(f"{block.spool}.jsonl")
+            os.unlink(f"{block.spool}.arrow")
         self.gaps.extend(block.gaps)
         self.errors.extend(block.errors)
         if block.history is not None:
@@ -574,8 +603,10 @@ def work_blocks(tree: CorpusTree, works: Sequence[tuple[str, str]], aliases: Ali
     context.set_forkserver_preload(["derive.dataset"])
     window = max(8, 8 * workers)
     pending: deque[Future[WorkResult]] = deque()
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker_init,
-                             initargs=(str(tree.root), str(tree.evidence.root), aliases, limits, cache_dir)) as pool:
+    with tempfile.TemporaryDirectory(prefix="lex-derive-spool-") as spool, \
+            ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker_init,
+                                initargs=(str(tree.root), str(tree.evidence.root), aliases, limits, cache_dir,
+                                          spool)) as pool:
         items = iter(works)
         try:
             for publisher, slug in items:
@@ -599,29 +630,34 @@ def _handed(result: WorkResult, progress: Progress | None) -> WorkResult:
 class _WorkerState:
     """What one process needs to derive works: the tree, the limits, the cache and its keys."""
 
-    def __init__(self, tree: CorpusTree, aliases: AliasTable, limits: Limits, cache_dir: Path | None) -> None:
+    def __init__(self, tree: CorpusTree, aliases: AliasTable, limits: Limits, cache_dir: Path | None,
+                 spool: str | None = None) -> None:
         self.tree = tree
+        self.spool = spool  # a directory: hand blocks over as files (worker processes)
         self.target = functools.cache(functools.partial(resolve, table=aliases))
         self.limits = limits
         self.store = WorkCache(cache_dir) if cache_dir is not None else None
         self.derivation = derivation_versions() if self.store is not None else {}
         self.table = route_profiles()
+        self.handed = 0
 
     def derive(self, publisher: str, slug: str, progress: Progress | None = None) -> WorkResult:
         work_id = f"{publisher}:{slug}"
         block, reused, key = _work_block(self.tree, work_id, slug, self.limits, self.store, self.derivation,
                                          self.table, progress)
-        return work_id, encode_block(block, self.target), reused, key
+        spool = None if self.spool is None else os.path.join(self.spool, f"{os.getpid()}-{self.handed}")
+        self.handed += 1
+        return work_id, encode_block(block, self.target, spool), reused, key
 
 
 _WORKER: _WorkerState | None = None
 
 
 def _worker_init(tree_root: str, evidence_root: str, aliases: AliasTable, limits: Limits,
-                 cache_dir: Path | None) -> None:
+                 cache_dir: Path | None, spool: str) -> None:
     global _WORKER
     tree = CorpusTree.open(tree_root, evidence_dir=evidence_root, recover=False)
-    _WORKER = _WorkerState(tree, aliases, limits, cache_dir)
+    _WORKER = _WorkerState(tree, aliases, limits, cache_dir, spool)
 
 
 def _worker_derive(publisher: str, slug: str) -> WorkResult:

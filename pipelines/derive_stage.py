@@ -9,7 +9,8 @@ asset) and the shards are merged into ``<workdir>/derived/<publisher>`` (:func:`
 
 Every build is parallel over works (``build_dataset(workers=…)``, a process pool, the same bytes
 as one process): a shard partition uses its share of the machine's cores (the partitions run
-side by side), a shard derived in-step by :func:`run` uses all of them. On one machine the
+side by side), a shard derived in-step by :func:`run` uses all of them (``LEX_DERIVE_WORKERS``
+overrides the number of cores). On one machine the
 shards are therefore not needed for speed; they remain the unit of fan-out across machines.
 
 Kept out of ``assets.py`` so the Dagster shell stays thin; everything here is plain functions
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -77,11 +79,16 @@ def shard_outputs(out: Path) -> dict[str, Path]:
     return {name: out / name for name in (*OUTPUTS, SHARD_FILE)}
 
 
-def shard_workers(shards: int) -> int:
-    """Processes per shard partition when ``shards`` partitions run side by side on this machine."""
+def stage_workers() -> int:
+    """Derivation processes of one build in this stage: ``LEX_DERIVE_WORKERS``, else the cores."""
     from derive.dataset import default_workers
 
-    return max(1, default_workers() // max(1, shards))
+    return int(os.environ.get("LEX_DERIVE_WORKERS", "0") or 0) or default_workers()
+
+
+def shard_workers(shards: int) -> int:
+    """Processes per shard partition when ``shards`` partitions run side by side on this machine."""
+    return max(1, stage_workers() // max(1, shards))
 
 
 def run_shard(lex: LexSettings, publisher: Publisher, index: int, shards: int = SHARDS,
@@ -122,7 +129,7 @@ def run(lex: LexSettings, publisher: Publisher, shards: int = SHARDS,
     partition was not run since the tree changed) is derived here first, in-step, so one
     per-publisher run is complete on its own; in the fan-out deployment every shard is already
     current and this step only merges."""
-    from derive.dataset import default_workers, merge_shards
+    from derive.dataset import merge_shards
 
     tree = CorpusTree.open(lex.tree(publisher.value), evidence_dir=lex.evidence_dir or None)
     out = lex.derived(publisher.value)
@@ -139,7 +146,7 @@ def run(lex: LexSettings, publisher: Publisher, shards: int = SHARDS,
         summary = json.loads((out / "summary.json").read_bytes())
     else:
         for index in range(shards):
-            shard = run_shard(lex, publisher, index, shards, progress, workers=default_workers())
+            shard = run_shard(lex, publisher, index, shards, progress, workers=stage_workers())
             if not shard.skipped:
                 in_step.append(index)
                 works_derived += int(shard.metadata.get("works_derived", 0))
