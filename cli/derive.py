@@ -17,13 +17,16 @@ from typing import Any
 import click
 
 from corpus_tree import CorpusTree
-from derive.dataset import BuildReport, build_dataset, count_versions, merge_shards
+from derive.dataset import BuildReport, build_dataset, count_versions, default_workers, merge_shards
 from derive.git_lens import build_git_lens
 from derive.ratchet import check_ratchet, empty_signature_counts
 from derive.verify import verify_dataset
 from legal.errors import ConfigError
 
 TREE = click.Path(exists=True, file_okay=False, path_type=Path)
+WORKERS = click.option("--workers", type=click.IntRange(min=1), default=None,
+                       help="Derivation processes, parallel over works; the output is the same bytes "
+                            "whatever the number [default: the number of cores].")
 
 
 class RunFailed(click.ClickException):
@@ -87,10 +90,11 @@ def group() -> None:
 @click.option("--no-cache", is_flag=True, help="Derive every work; read and write no cache.")
 @click.option("--shard", "shard_spec", metavar="I/N", default=None,
               help="Derive only shard I of N (stable by work slug) into a shard output for `merge`.")
+@WORKERS
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Show a progress bar.")
 @click.option("--json", "as_json", is_flag=True, help="Print the run summary as JSON.")
 def run_cmd(tree_path: Path, out: Path, cache_dir: Path | None, no_cache: bool, shard_spec: str | None,
-            progress: bool, as_json: bool) -> None:
+            workers: int | None, progress: bool, as_json: bool) -> None:
     """Derive every version of a tree into OUT: provisions.jsonl/.parquet, gaps, history.
 
     Incremental: a work whose inputs (version records, held evidence, code, limits) are
@@ -103,12 +107,14 @@ def run_cmd(tree_path: Path, out: Path, cache_dir: Path | None, no_cache: bool, 
     \b
     Example:
       lex derive run --tree var/tree --out var/dataset
+      lex derive run --tree var/tree --out var/dataset --workers 4
       lex derive run --tree var/tree --out var/shards/0 --shard 0/4
     """
     shard = _shard(shard_spec)
     tree = CorpusTree.open(tree_path)
     with _bar(tree, progress, "derive", shard) as tick:
-        report = build_dataset(tree, out, progress=tick, cache=cache_dir, use_cache=not no_cache, shard=shard)
+        report = build_dataset(tree, out, progress=tick, cache=cache_dir, use_cache=not no_cache, shard=shard,
+                               workers=workers or default_workers())
     _report(report, out, as_json)
 
 
@@ -168,17 +174,19 @@ def ratchet_cmd(baseline: Path, dataset: Path) -> None:
 @group.command(name="verify")
 @click.argument("dataset", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--tree", "tree_path", required=True, type=TREE, help="The tree the dataset was derived from.")
+@WORKERS
 @click.option("--progress/--no-progress", default=False, show_default=True, help="Show a progress bar.")
-def verify_cmd(dataset: Path, tree_path: Path, progress: bool) -> None:
+def verify_cmd(dataset: Path, tree_path: Path, workers: int | None, progress: bool) -> None:
     """Re-derive DATASET from its tree and byte-compare every file (exit 3 on any difference).
 
     \b
     Example:
       lex derive verify var/dataset --tree var/tree
+      lex derive verify var/dataset --tree var/tree --workers 2
     """
     tree = CorpusTree.open(tree_path)
     with _bar(tree, progress, "verify") as tick:
-        report = verify_dataset(dataset, tree, progress=tick)
+        report = verify_dataset(dataset, tree, progress=tick, workers=workers or default_workers())
     click.echo(report.line())
     for kind, names in (("mismatched", report.mismatched), ("missing", report.missing), ("extra", report.extra)):
         for name in names:

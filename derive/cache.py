@@ -7,7 +7,7 @@ A work's **cache key** is the SHA-256 of the canonical JSON of two things, and n
    - the declared derivation versions (:func:`derivation_versions`): the version constants of
      the shared, non-profile code (text normalisation, rendering, rows, history, body selection,
      parsing, the dispatch rules, the cache entry format) and the versions of Python, Unicode,
-     lxml/libxml2 and pypdf;
+     lxml/libxml2, pypdfium2 and PDFium;
    - the limits in force;
    - the work id, and each version's ``lex_id`` with its verified ``record_sha256`` (the record
      names every observation's evidence hash, its format and text status);
@@ -108,12 +108,12 @@ def profile_ids() -> list[str]:
 @functools.cache
 def _environment() -> dict[str, Any]:
     from lxml import etree
-    from pypdf import __version__ as pypdf_version
+    from pypdfium2 import version as pdfium_version
 
     return {
         "python": list(sys.version_info[:2]), "unicode": unicodedata.unidata_version,
         "lxml": list(etree.LXML_VERSION), "libxml2": list(etree.LIBXML_VERSION),
-        "pypdf": pypdf_version,
+        "pypdfium2": str(pdfium_version.PYPDFIUM_INFO), "pdfium": str(pdfium_version.PDFIUM_INFO),
     }
 
 
@@ -145,7 +145,7 @@ BODY_VERSIONS = ("dispatch", "normalisation", "parsing", "render")
 
 def derivation_versions() -> dict[str, Any]:
     """What every derived output depends on besides profiles and inputs: the declared versions
-    and the versions of Python, Unicode, lxml/libxml2 and pypdf."""
+    and the versions of Python, Unicode, lxml/libxml2, pypdfium2 and PDFium."""
     return {**declared_versions(), **_environment()}
 
 

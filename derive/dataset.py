@@ -25,8 +25,13 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
-from collections import Counter
+import multiprocessing
+import os
+import shutil
+import tempfile
+from collections import Counter, deque
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -153,6 +158,73 @@ class WorkBlock:
                    profiles=Counter(entry["profiles"]), rows=entry["rows"], gaps=entry["gaps"],
                    errors=entry["errors"], history=None if history is None else history.encode("utf-8"),
                    routes=set(entry["routes"]))
+
+
+@dataclass
+class EncodedBlock:
+    """A work's block ready for the writers: citations resolved, rows already encoded (canonical
+    JSONL lines and an Arrow IPC stream), so a worker process hands over compact bytes, not
+    hundreds of thousands of dicts, and the writer process only copies them."""
+
+    work_id: str
+    lex_ids: list[str]
+    units: int
+    provisions: int
+    empty_provisions: int
+    profiles: Counter[str]
+    gaps: list[dict[str, Any]]
+    errors: list[dict[str, Any]]
+    history: bytes | None
+    lines: list[bytes]  # provisions.jsonl lines of the work, in chunks (empty when spooled)
+    table: pa.Buffer | None  # the same rows as an Arrow IPC stream (None when none or spooled)
+    spool: str | None = None  # a worker's files <spool>.jsonl and <spool>.arrow, instead of both
+
+
+ENCODE_CHUNK = 2048  # rows per Arrow record batch when a block is encoded
+
+
+def encode_block(block: WorkBlock, target: Callable[[str], str | None], spool: str | None = None) -> EncodedBlock:
+    """:class:`EncodedBlock` of ``block``, citations resolved by ``target``.
+
+    Rows are encoded a chunk at a time and released from ``block`` as they go (``block.rows`` is
+    emptied), so a large work (the Code du travail: 33k rows, 88 MB of JSONL) never holds its
+    rows as dicts, resolved dicts, lines and Arrow buffers all at once. With ``spool`` (a path
+    prefix) the lines and the Arrow stream are written to ``<spool>.jsonl``/``<spool>.arrow``
+    instead of memory: a worker process then hands over two file names, not the bytes.
+    """
+    rows, block.rows = block.rows, []
+    lines: list[bytes] = []
+    sink: Any = None
+    writer: Any = None
+    jsonl: Any = None
+    if rows:
+        sink = pa.OSFile(f"{spool}.arrow", "wb") if spool else pa.BufferOutputStream()
+        writer = pa.ipc.new_stream(sink, R.SCHEMA)
+        jsonl = open(f"{spool}.jsonl", "wb") if spool else None  # noqa: SIM115 - closed below
+    try:
+        for start in range(0, len(rows), ENCODE_CHUNK):
+            chunk = [R.with_targets(r, target) for r in rows[start:start + ENCODE_CHUNK]]
+            for i in range(start, min(start + ENCODE_CHUNK, len(rows))):
+                rows[i] = {}  # release the unresolved row
+            data = b"".join(canonical_line(r) + b"\n" for r in chunk)
+            if jsonl is not None:
+                jsonl.write(data)
+            else:
+                lines.append(data)
+            writer.write_batch(pa.RecordBatch.from_pylist(chunk, schema=R.SCHEMA))
+    finally:
+        if writer is not None:
+            writer.close()
+        if jsonl is not None:
+            jsonl.close()
+    table = None
+    if sink is not None and not spool:
+        table = sink.getvalue()
+    elif sink is not None:
+        sink.close()
+    return EncodedBlock(block.work_id, block.lex_ids, block.units, block.provisions, block.empty_provisions,
+                        block.profiles, block.gaps, block.errors, block.history, lines, table,
+                        spool if rows else None)
 
 
 # -- one version ---------------------------------------------------------------------------------
@@ -402,9 +474,20 @@ class _Assembler:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
 
-    def block(self, block: WorkBlock, target: Callable[[str], str | None]) -> None:
-        rows = [R.with_targets(r, target) for r in block.rows]
-        self.rows([canonical_line(r) for r in rows], rows)
+    def block(self, block: EncodedBlock) -> None:
+        for chunk in block.lines:
+            self.jsonl.write(chunk)
+        if block.table is not None:
+            # record batches of ENCODE_CHUNK rows: the Parquet bytes are those of one table
+            self.parquet.write_table(pa.ipc.open_stream(block.table).read_all())
+        if block.spool is not None:
+            with open(f"{block.spool}.jsonl", "rb") as fh:
+                shutil.copyfileobj(fh, self.jsonl, 1 << 20)
+            with pa.memory_map(f"{block.spool}.arrow") as source:
+                # one write per work (one row group), as in memory: zero-copy from the map
+                self.parquet.write_table(pa.ipc.open_stream(source).read_all())
+            os.unlink(f"{block.spool}.jsonl")
+            os.unlink(f"{block.spool}.arrow")
         self.gaps.extend(block.gaps)
         self.errors.extend(block.errors)
         if block.history is not None:
@@ -424,7 +507,7 @@ class _Assembler:
         (self.out / "summary.json").write_bytes(pretty(report.to_dict()))
 
 
-def _count(report: BuildReport, block: WorkBlock) -> None:
+def _count(report: BuildReport, block: EncodedBlock) -> None:
     report.works += 1
     report.versions += len(block.lex_ids)
     report.units += block.units
@@ -448,37 +531,34 @@ def _tree_digest(tree: CorpusTree, aliases: AliasTable, limits: Limits, shards: 
                    "code": derivation_digest(limits), "limits": dataclasses.asdict(limits), "shards": shards})
 
 
+def default_workers() -> int:
+    """The default number of derivation processes: the machine's cores."""
+    return os.cpu_count() or 1
+
+
 def build_dataset(tree: CorpusTree, out: str | Path, *, limits: Limits = DEFAULT_LIMITS,
                   progress: Progress | None = None, cache: str | Path | None = None, use_cache: bool = True,
-                  shard: tuple[int, int] | None = None) -> BuildReport:
+                  shard: tuple[int, int] | None = None, workers: int = 1) -> BuildReport:
     """Derive ``tree`` into ``out`` (replaced atomically). Returns the run report.
 
     ``cache`` is the per-work cache directory (default :func:`default_cache_dir`); with
     ``use_cache=False`` every work is derived and no cache is read or written. With
     ``shard=(i, n)`` only the works of shard ``i`` (:func:`shard_of`) are derived, into a shard
-    output that :func:`merge_shards` combines.
+    output that :func:`merge_shards` combines. With ``workers > 1`` works are derived by that
+    many processes (:func:`work_blocks`); the output is the same bytes as with one.
     """
     _check_shard(shard)
     target = Path(out)
     aliases = alias_table(tree)
-
-    @functools.cache
-    def target_of(href: str) -> str | None:
-        return resolve(href, aliases)
-
-    store = WorkCache(cache if cache is not None else default_cache_dir(target)) if use_cache else None
-    derivation = derivation_versions() if store is not None else {}
-    table = route_profiles()
+    cache_dir = (Path(cache) if cache is not None else default_cache_dir(target)) if use_cache else None
     report = BuildReport(shard=shard)
     keep: dict[str, str] = {}
     works = _works(tree, shard)
     with staged(target) as staging:
         assembler = _Assembler(staging)
         try:
-            for publisher, slug in works:
-                work_id = f"{publisher}:{slug}"
-                block, reused, key = _work_block(tree, work_id, slug, limits, store, derivation, table,
-                                                 progress)
+            for work_id, block, reused, key in work_blocks(tree, works, aliases, limits=limits, cache_dir=cache_dir,
+                                                           workers=workers, progress=progress):
                 if key is not None:
                     keep[work_id] = key
                 report.works_reused += reused
@@ -486,7 +566,7 @@ def build_dataset(tree: CorpusTree, out: str | Path, *, limits: Limits = DEFAULT
                 if not reused:
                     report.derived.append(work_id)
                 _count(report, block)
-                assembler.block(block, target_of)
+                assembler.block(block)
         finally:
             assembler.close()
         assembler.finish(report)
@@ -496,9 +576,94 @@ def build_dataset(tree: CorpusTree, out: str | Path, *, limits: Limits = DEFAULT
                 "tree": _tree_digest(tree, aliases, limits, shard[1]),
                 "works": [f"{p}:{s}" for p, s in works],
             }))
-    if store is not None:
-        store.prune(keep)
+    if cache_dir is not None:
+        WorkCache(cache_dir).prune(keep)
     return report
+
+
+WorkResult = tuple[str, EncodedBlock, bool, "str | None"]
+
+
+def work_blocks(tree: CorpusTree, works: Sequence[tuple[str, str]], aliases: AliasTable, *,
+                limits: Limits = DEFAULT_LIMITS, cache_dir: Path | None = None, workers: int = 1,
+                progress: Progress | None = None) -> Iterator[WorkResult]:
+    """``(work id, encoded block, reused from the cache, cache key)`` per work, in the order of
+    ``works``; citations resolved against ``aliases``.
+
+    With ``workers > 1`` the works are derived by a pool of that many processes (forkserver),
+    at most a bounded number of blocks ahead of the consumer, and yielded in order: the same
+    blocks as one process, so the same bytes. ``progress`` is called per version, in the caller's
+    process, as each work's block is handed over.
+    """
+    if workers <= 1 or len(works) <= 1 or multiprocessing.current_process().daemon:
+        state = _WorkerState(tree, aliases, limits, cache_dir)
+        for publisher, slug in works:
+            yield state.derive(publisher, slug, progress)
+        return
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["derive.dataset"])
+    window = max(8, 8 * workers)
+    pending: deque[Future[WorkResult]] = deque()
+    with tempfile.TemporaryDirectory(prefix="lex-derive-spool-") as spool, \
+            ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker_init,
+                                initargs=(str(tree.root), str(tree.evidence.root), aliases, limits, cache_dir,
+                                          spool)) as pool:
+        items = iter(works)
+        try:
+            for publisher, slug in items:
+                pending.append(pool.submit(_worker_derive, publisher, slug))
+                if len(pending) >= window:
+                    yield _handed(pending.popleft().result(), progress)
+            while pending:
+                yield _handed(pending.popleft().result(), progress)
+        finally:
+            for future in pending:
+                future.cancel()
+
+
+def _handed(result: WorkResult, progress: Progress | None) -> WorkResult:
+    if progress is not None:
+        for lex_id in result[1].lex_ids:
+            progress(lex_id)
+    return result
+
+
+class _WorkerState:
+    """What one process needs to derive works: the tree, the limits, the cache and its keys."""
+
+    def __init__(self, tree: CorpusTree, aliases: AliasTable, limits: Limits, cache_dir: Path | None,
+                 spool: str | None = None) -> None:
+        self.tree = tree
+        self.spool = spool  # a directory: hand blocks over as files (worker processes)
+        self.target = functools.cache(functools.partial(resolve, table=aliases))
+        self.limits = limits
+        self.store = WorkCache(cache_dir) if cache_dir is not None else None
+        self.derivation = derivation_versions() if self.store is not None else {}
+        self.table = route_profiles()
+        self.handed = 0
+
+    def derive(self, publisher: str, slug: str, progress: Progress | None = None) -> WorkResult:
+        work_id = f"{publisher}:{slug}"
+        block, reused, key = _work_block(self.tree, work_id, slug, self.limits, self.store, self.derivation,
+                                         self.table, progress)
+        spool = None if self.spool is None else os.path.join(self.spool, f"{os.getpid()}-{self.handed}")
+        self.handed += 1
+        return work_id, encode_block(block, self.target, spool), reused, key
+
+
+_WORKER: _WorkerState | None = None
+
+
+def _worker_init(tree_root: str, evidence_root: str, aliases: AliasTable, limits: Limits,
+                 cache_dir: Path | None, spool: str) -> None:
+    global _WORKER
+    tree = CorpusTree.open(tree_root, evidence_dir=evidence_root, recover=False)
+    _WORKER = _WorkerState(tree, aliases, limits, cache_dir, spool)
+
+
+def _worker_derive(publisher: str, slug: str) -> WorkResult:
+    assert _WORKER is not None, "worker not initialised"
+    return _WORKER.derive(publisher, slug)
 
 
 def _work_block(tree: CorpusTree, work_id: str, slug: str, limits: Limits, store: WorkCache | None,

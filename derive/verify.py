@@ -33,6 +33,22 @@ class VerifyReport:
                 f"missing={len(self.missing)} extra={len(self.extra)}")
 
 
+CHUNK = 1 << 20
+
+
+def same_bytes(a: Path, b: Path) -> bool:
+    """Byte equality of two files, read in 1 MiB chunks (never a whole file in memory)."""
+    if a.stat().st_size != b.stat().st_size:
+        return False
+    with a.open("rb") as fa, b.open("rb") as fb:
+        while True:
+            left, right = fa.read(CHUNK), fb.read(CHUNK)
+            if left != right:
+                return False
+            if not left:
+                return True
+
+
 def _files(root: Path) -> dict[str, Path]:
     return {p.relative_to(root).as_posix(): p for p in sorted(root.rglob("*")) if p.is_file()}
 
@@ -46,15 +62,17 @@ def compare_dirs(expected: Path, actual: Path) -> VerifyReport:
             report.missing.append(rel)
             continue
         report.compared += 1
-        if path.read_bytes() != have[rel].read_bytes():
+        if not same_bytes(path, have[rel]):
             report.mismatched.append(rel)
     report.extra = sorted(set(have) - set(want))
     return report
 
 
 def verify_dataset(dataset: str | Path, tree: CorpusTree, *, limits: Limits = DEFAULT_LIMITS,
-                   progress: Progress | None = None) -> VerifyReport:
+                   progress: Progress | None = None, workers: int = 1) -> VerifyReport:
+    """Re-derive ``tree`` (``workers`` processes, no cache) beside nothing else, then compare
+    file by file, streamed. Peak memory is that of a build, not the size of the dataset."""
     with tempfile.TemporaryDirectory(prefix="lex-derive-verify-") as tmp:
         fresh = Path(tmp) / "dataset"
-        build_dataset(tree, fresh, limits=limits, progress=progress, use_cache=False)
+        build_dataset(tree, fresh, limits=limits, progress=progress, use_cache=False, workers=workers)
         return compare_dirs(fresh, Path(dataset))

@@ -7,6 +7,12 @@ into ``<workdir>/shards/<publisher>/<i>-of-<n>`` (:func:`run_shard`, the ``provi
 asset) and the shards are merged into ``<workdir>/derived/<publisher>`` (:func:`run`, the
 ``provisions`` asset).
 
+Every build is parallel over works (``build_dataset(workers=…)``, a process pool, the same bytes
+as one process): a shard partition uses its share of the machine's cores (the partitions run
+side by side), a shard derived in-step by :func:`run` uses all of them (``LEX_DERIVE_WORKERS``
+overrides the number of cores). On one machine the
+shards are therefore not needed for speed; they remain the unit of fan-out across machines.
+
 Kept out of ``assets.py`` so the Dagster shell stays thin; everything here is plain functions
 over the ``derive`` package.
 """
@@ -15,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -72,9 +79,22 @@ def shard_outputs(out: Path) -> dict[str, Path]:
     return {name: out / name for name in (*OUTPUTS, SHARD_FILE)}
 
 
+def stage_workers() -> int:
+    """Derivation processes of one build in this stage: ``LEX_DERIVE_WORKERS``, else the cores."""
+    from derive.dataset import default_workers
+
+    return int(os.environ.get("LEX_DERIVE_WORKERS", "0") or 0) or default_workers()
+
+
+def shard_workers(shards: int) -> int:
+    """Processes per shard partition when ``shards`` partitions run side by side on this machine."""
+    return max(1, stage_workers() // max(1, shards))
+
+
 def run_shard(lex: LexSettings, publisher: Publisher, index: int, shards: int = SHARDS,
-              progress: Progress | None = None) -> StageResult:
-    """Derive shard ``index`` of ``shards`` of a publisher's works (skipped when current)."""
+              progress: Progress | None = None, workers: int | None = None) -> StageResult:
+    """Derive shard ``index`` of ``shards`` of a publisher's works (skipped when current), with
+    ``workers`` processes (default :func:`shard_workers`)."""
     from derive.dataset import build_dataset, count_versions
 
     tree = CorpusTree.open(lex.tree(publisher.value), evidence_dir=lex.evidence_dir or None)
@@ -91,7 +111,8 @@ def run_shard(lex: LexSettings, publisher: Publisher, index: int, shards: int = 
     else:
         shard = (index, shards)
         step = _version_progress(progress, f"derive shard {index}/{shards}", count_versions(tree, shard))
-        run = build_dataset(tree, out, shard=shard, progress=step).run_dict()
+        run = build_dataset(tree, out, shard=shard, progress=step,
+                            workers=workers if workers is not None else shard_workers(shards)).run_dict()
         state.record(inputs, outputs)
     rows_sha = file_sha256(out / "provisions.jsonl")
     return StageResult(
@@ -125,7 +146,7 @@ def run(lex: LexSettings, publisher: Publisher, shards: int = SHARDS,
         summary = json.loads((out / "summary.json").read_bytes())
     else:
         for index in range(shards):
-            shard = run_shard(lex, publisher, index, shards, progress)
+            shard = run_shard(lex, publisher, index, shards, progress, workers=stage_workers())
             if not shard.skipped:
                 in_step.append(index)
                 works_derived += int(shard.metadata.get("works_derived", 0))

@@ -1,4 +1,4 @@
-"""``pdf-memorial-lu/1``: one act cut out of a Mémorial gazette issue — only when it is safe.
+"""``pdf-memorial-lu/2``: one act cut out of a Mémorial gazette issue — only when it is safe.
 
 A Mémorial issue (``format: pdf-memorial``) is a whole gazette issue: a table of contents and
 several acts, original acts and *textes coordonnés*, sometimes in two languages. The version
@@ -32,7 +32,7 @@ The act (:class:`Act`, from the work slug ``<kind>-<yyyy>-<mm>-<dd>-…`` and th
    the printer's line, or the end of the issue. What follows the act up to the next act (the
    signatures) is left out; if that is more than 800 characters of text, or holds an annex,
    the act is refused (the annex could be part of it).
-5. **Segmented** as ``pdf-lu/1`` does (``Art. 1 er.`` folded to ``art_1er``, paragraphs
+5. **Segmented** as ``pdf-lu/2`` does (``Art. 1 er.`` folded to ``art_1er``, paragraphs
    re-joined, hyphenation mended, page numbers dropped), heading always ``null`` (Mémorial
    article heads run straight into their text), with the same safety: no repeated anchor, no
    number going backwards (quoted amending text or several acts), first article 1/1er. Short
@@ -58,7 +58,7 @@ from derive.text import collapse_ws
 from legal.canonical import sha256_hex
 from legal.outcomes import TextGap
 
-PROFILE = "pdf-memorial-lu/1"
+PROFILE = "pdf-memorial-lu/2"
 MONTHS = ("janvier", "fevrier", "mars", "avril", "mai", "juin", "juillet", "aout", "septembre", "octobre",
           "novembre", "decembre")
 KINDS = {  # slug kind → folded heading words
@@ -152,7 +152,7 @@ class _Line:
 
 def _furniture(pages: list[list[str]]) -> set[str]:
     """Running headers/footers: among the first 3 and last 2 lines of each page, those repeated
-    (digits folded) on more than half of the pages (≥ 4 pages). Unlike ``pdf-lu/1``, a line in
+    (digits folded) on more than half of the pages (≥ 4 pages). Unlike ``pdf-lu/2``, a line in
     the middle of a page is never furniture: amendment markers repeat on many pages."""
     if len(pages) < 4:
         return set()
@@ -208,8 +208,8 @@ def _locate(lines: list[_Line], act: Act) -> list[int]:
     toc = _sommaire(lines)
     found = []
     for i, line in enumerate(lines):
-        if i in toc:
-            continue
+        if i in toc or not line.folded:
+            continue  # a line with no letter or digit (PDFium: an unmapped glyph "\x01") heads nothing
         joined = line.folded + (lines[i + 1].folded if i + 1 < len(lines) else "")
         if not joined.startswith(act.needle):
             continue
@@ -268,7 +268,7 @@ def _late_dates(block: list[str], body: list[str], act: Act) -> list[str]:
 
 
 def extract(data: bytes, *, language: str, act: Act, limits: Limits = DEFAULT_LIMITS) -> ExtractionResult:
-    """``pdf-memorial-lu/1``: the articles of ``act`` in one Mémorial issue, or a typed gap."""
+    """``pdf-memorial-lu/2``: the articles of ``act`` in one Mémorial issue, or a typed gap."""
     sha = sha256_hex(data)
     check_size(data, sha, limits)
     ctx = Context(PROFILE, language, sha, title_joiner=" ")

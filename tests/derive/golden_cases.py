@@ -35,11 +35,11 @@ FINGERPRINT_CASES: dict[str, tuple[str, str, str]] = {
     "gdpr-2016-04-27-en-convex": (EU + "32016r0679/versions/2016-04-27--*/en.xml", "en", "xhtml-eu/1"),
     "flat-fmx2xhtml-32013r1336": (EU + "32013r1336/versions/2016-04-18--*/en.html", "en", "xhtml-eu/1"),
     "eurlex-html401-11997e083": (EU + "11997e083/versions/*/en.html", "en", "html-eu-tolerant/1"),
-    "pdf-rgd-2020-03-18-a165": (LU + "rgd-2020-03-18-a165/versions/2020-06-12/fr.pdf/*.pdf", "fr", "pdf-lu/1"),
+    "pdf-rgd-2020-03-18-a165": (LU + "rgd-2020-03-18-a165/versions/2020-06-12/fr.pdf/*.pdf", "fr", "pdf-lu/2"),
 }
 
 MEMORIAL_CASES: dict[str, tuple[str, str, str, bool]] = {
-    # name: (glob of the Mémorial issue, work slug, version valid_from, first version) → pdf-memorial-lu/1
+    # name: (glob of the Mémorial issue, work slug, version valid_from, first version) → pdf-memorial-lu/2
     "memorial-loi-1969-07-11-original": (LU + "loi-1969-07-11-n1/versions/1969-07-20/fr.pdf-memorial/*.pdf",
                                          "loi-1969-07-11-n1", "1969-07-20", True),
     "memorial-agc-2000-11-10-original": (LU + "agc-2000-11-10-n1/versions/2000-12-16/fr.pdf-memorial/*.pdf",

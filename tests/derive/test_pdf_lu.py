@@ -1,14 +1,15 @@
-"""``pdf-lu/1``: text from the PDF text layer with page spans, or a typed gap — never invented."""
+"""``pdf-lu/2``: text from the PDF text layer with page spans, or a typed gap — never invented."""
 
 from __future__ import annotations
 
 import io
 import re
 
-from pypdf import PdfReader, PdfWriter
+from pypdf import PdfWriter
 
 from derive.dispatch import derive_body
 from derive.profiles import pdf_lu
+from derive.profiles.pdf_lu import _pages
 from derive.text import collapse_ws
 from legal.outcomes import TextGap
 
@@ -30,7 +31,8 @@ def test_consolidated_pdf_articles_with_page_spans(lu_body):
 
 def test_pdf_text_is_only_what_the_text_layer_holds(lu_body):
     body = lu_body(A165.format(date="2020-03-20"))
-    layer = collapse_ws(" ".join(page.extract_text() or "" for page in PdfReader(io.BytesIO(body)).pages))
+    # the PDFium text layer, as the profile reads it (normalised by pdf_lu._tidy)
+    layer = collapse_ws(" ".join(_pages(body, "test")))
     words = set(re.findall(r"\w+", layer))
     result = pdf_lu.extract(body, language="fr")
     for p in result.provisions:

@@ -74,6 +74,8 @@ def install(point: str, marker: Path) -> None:
     elif point == "derive-shard":
         import derive.dataset
 
+        # the wrapped function must run in this process: derive in-process, not in a worker pool
+        os.environ["LEX_DERIVE_WORKERS"] = "1"
         _after_calls(derive.dataset, "derive_work", 1, marker, before=False)
     elif point == "derive-merge":
         import derive.dataset
