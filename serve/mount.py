@@ -22,10 +22,12 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, TypeVar
 
 from legal.errors import ConfigError, LexError
 from serve.admission import AdmissionLimits, Gate
+
+_T = TypeVar("_T")
 
 MountStatus = Literal["pending", "mounted", "refused"]
 
@@ -242,6 +244,17 @@ class ServeState:
         core = self.mounted.core
         try:
             future = self._pool.submit(core.call, operation, dict(arguments))
+        except BaseException:
+            self.gate.release()
+            raise
+        future.add_done_callback(_releaser(self.gate))
+        return await asyncio.wrap_future(future)
+
+    async def run(self, function: Callable[..., _T], *args: Any) -> _T:
+        """Run CPU-bound page shaping (a word diff) through the same gate, on the worker pool."""
+        await self.gate.acquire()
+        try:
+            future = self._pool.submit(function, *args)
         except BaseException:
             self.gate.release()
             raise

@@ -31,6 +31,15 @@ def _common_ends(a: list[str], b: list[str]) -> tuple[int, int]:
     return prefix, suffix
 
 
+def diff_cost(before: str, after: str) -> int:
+    """The words :func:`word_changes` hands to ``SequenceMatcher`` once the common ends are set
+    aside: the measure the serving budget bounds (the matcher's work grows with it, and faster
+    than linearly on long, repetitive middles)."""
+    a, b = before.split(), after.split()
+    prefix, suffix = _common_ends(a, b)
+    return (len(a) - prefix - suffix) + (len(b) - prefix - suffix)
+
+
 def word_changes(before: str, after: str, context: int = CONTEXT_WORDS) -> list[dict[str, Any]]:
     a, b = before.split(), after.split()
     prefix, suffix = _common_ends(a, b)

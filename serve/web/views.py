@@ -370,7 +370,8 @@ async def _provision_rows(request: Request, publisher: str, slug: str, body: Any
     changed = [str(c.get("anchor")) for c in changes if c.get("change") == "changed"]
     before = await _texts(request, publisher, slug, mapping(body.get("from")), changed) if changed else {}
     after = await _texts(request, publisher, slug, mapping(body.get("to")), changed) if changed else {}
-    return [diffing.row_of(change, before, after) for change in changes]
+    state: ServeState = request.app.state.lex
+    return await state.run(diffing.rows_of, changes, before, after)
 
 
 # -- provenance ---------------------------------------------------------------------------------
