@@ -69,7 +69,7 @@ def _open(path: Path) -> sqlite3.Connection:
 def _terms(conn: sqlite3.Connection, rng: random.Random, language: str) -> dict[str, list[str]]:
     """Words of provisions in ``language`` by document frequency: rare, mid, very high."""
     rows = conn.execute("SELECT p.text_sha256 FROM provisions p JOIN expressions e USING (expression_rowid) "
-                        "WHERE e.language = ? ORDER BY p.rowid LIMIT 20000", (language,)).fetchall()
+                        "WHERE e.language = ? ORDER BY p.expression_rowid DESC, p.seq LIMIT 50000", (language,)).fetchall()
     if not rows:
         return {}
     from derive.index.textstore import decode

@@ -63,6 +63,9 @@ def word_changes(before: str, after: str, context: int = CONTEXT_WORDS) -> list[
 
 
 _TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
+#: The units the page diff aligns: a word or a punctuation mark with the whitespace before it (far
+#: fewer repeated units than bare whitespace tokens, which made ``SequenceMatcher`` quadratic).
+_UNIT = re.compile(r"\s*\w+|\s*[^\w\s]|\s+")
 SegmentOp = Literal["same", "del", "ins"]
 
 
@@ -79,14 +82,17 @@ def tokens(text: str) -> list[str]:
 
 def word_segments(before: str, after: str) -> tuple[Segment, ...]:
     """The word-level edit from ``before`` to ``after`` as same/del/ins segments."""
-    a, b = tokens(before), tokens(after)
-    out: list[Segment] = []
-    for op, i1, i2, j1, j2 in SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+    a, b = _UNIT.findall(before), _UNIT.findall(after)
+    prefix, suffix = _common_ends(a, b)  # amendments are local: match only the middles
+    middle_a, middle_b = a[prefix:len(a) - suffix], b[prefix:len(b) - suffix]
+    out: list[Segment] = [Segment("same", "".join(a[:prefix]))]
+    for op, i1, i2, j1, j2 in SequenceMatcher(a=middle_a, b=middle_b, autojunk=False).get_opcodes():
         if op == "equal":
-            out.append(Segment("same", "".join(a[i1:i2])))
+            out.append(Segment("same", "".join(middle_a[i1:i2])))
             continue
-        out.append(Segment("del", "".join(a[i1:i2])))
-        out.append(Segment("ins", "".join(b[j1:j2])))
+        out.append(Segment("del", "".join(middle_a[i1:i2])))
+        out.append(Segment("ins", "".join(middle_b[j1:j2])))
+    out.append(Segment("same", "".join(a[len(a) - suffix:])))
     return tuple(_merge(out))
 
 

@@ -15,6 +15,7 @@ Pages need no JavaScript. Every core call goes through the admission gate like t
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from starlette.requests import Request
@@ -330,7 +331,8 @@ async def _diff_answer(request: Request, publisher: str, slug: str, points: tupl
                "body": body, "status": status, "work_url": work_url(publisher, slug),
                "from_url": point_url(publisher, slug, str(left.get("version_key") or a.text)),
                "to_url": point_url(publisher, slug, str(right.get("version_key") or b.text))}
-    return page(request, "diff.html", context, publisher=publisher, envelope=body)
+    state: ServeState = request.app.state.lex  # rendering hundreds of rows is CPU work: off the event loop
+    return await state.run(functools.partial(page, request, "diff.html", context, publisher=publisher, envelope=body))
 
 
 def _diff_ambiguous(request: Request, publisher: str, slug: str, points: tuple[Point, Point],
