@@ -245,14 +245,14 @@ def served(index_dir: Path, ops: dict[str, list[Call]], seconds: float, clients:
     for kind, calls in sorted(ops.items()):
         for name, args in calls[:8]:
             mix.append((f"api:{kind}", "POST", f"api/v1/{name}", args))
-    for name, args in ops.get("diff:largest", [])[:6]:
+    for _, args in ops.get("diff:largest", [])[:6]:
         publisher, slug = args["work"].split(":", 1)
         mix.append(("page:diff", "GET", f"{publisher}/{slug}/diff/{args['from_date']}/{args['to_date']}", None))
-    for name, args in ops.get("as_of", [])[:4]:
+    for _, args in ops.get("as_of", [])[:4]:
         publisher, slug = args["work"].split(":", 1)
         mix.append(("page:work", "GET", f"{publisher}/{slug}", None))
         mix.append(("page:version", "GET", f"{publisher}/{slug}/{args['date']}", None))
-    for name, args in ops.get("search:fr:mid", [])[:3]:
+    for _, args in ops.get("search:fr:mid", [])[:3]:
         mix.append(("page:search", "GET", f"search?q={quote(args['query'])}", None))
     mix.append(("healthz", "GET", "healthz", None))
     random.Random(0).shuffle(mix)

@@ -60,8 +60,8 @@ from derive.index.schema import (
     index_file_name,
     stamp_file_name,
 )
-from derive.index.spill import SCHEMA, DirectSink, SpilledRows, SpillSink
 from derive.index.serving import write_serving_tables
+from derive.index.spill import SCHEMA, DirectSink, SpilledRows, SpillSink
 from derive.index.stamp import build_stamp, content_facts, stamp_document, stored_facts
 from derive.index.text import fts_number, fts_text
 from derive.index.textstore import ZLIB_VERSION, decode

@@ -13,12 +13,12 @@ inputs insert the same rows in the same order and produce the same bytes.
 
 from __future__ import annotations
 
+from derive.index.serving import DDL as SERVING_DDL
+from derive.index.serving import TABLES as SERVING_TABLES
+
 # the naming rule is shared with release (which may not import derive); re-exported here
 from legal.artifacts import index_file_name as index_file_name
 from legal.artifacts import stamp_file_name as stamp_file_name
-
-from derive.index.serving import DDL as SERVING_DDL
-from derive.index.serving import TABLES as SERVING_TABLES
 
 INDEX_FORMAT = "lex-evidence-index/2"
 #: ``PRAGMA application_id`` of every index file ("LEXI").

@@ -24,16 +24,19 @@ import sqlite3
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar, cast
 
 from derive.index.identifiers import celex_numbers
 from derive.index.read import check_mountable, open_readonly
 from legal.errors import IndexError_, LexError
 from legal.ids import Publisher
 from legal.outcomes import TimelineSemantics
+
+_M = TypeVar("_M")
 
 #: Virtual-machine instructions between two deadline checks.
 PROGRESS_STEPS = 2000
@@ -178,6 +181,8 @@ class MountedIndex:
         self._opened: list[_Reader] = []
         self._open_lock = threading.Lock()
         self._closed = False
+        self._memo: dict[str, object] = {}
+        self._memo_lock = threading.Lock()
         first = _Reader(conn, self)
         self._opened.append(first)
         self.catalogue = load_catalogue(conn)
@@ -192,6 +197,17 @@ class MountedIndex:
         except BaseException:
             conn.close()
             raise
+
+    def memo(self, name: str, load: Callable[[sqlite3.Connection], _M]) -> _M:
+        """``load(conn)`` once per mounted index (an immutable file: the value never goes stale)."""
+        found = self._memo.get(name)
+        if found is None:
+            with self._memo_lock:
+                found = self._memo.get(name)
+                if found is None:
+                    with self.session(60.0) as conn:
+                        found = self._memo[name] = load(conn)
+        return cast(_M, found)
 
     @property
     def connections(self) -> int:

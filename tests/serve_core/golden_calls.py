@@ -12,6 +12,7 @@ Regenerate with ``python -m tests.serve_core.regen_golden`` after a deliberate c
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 from typing import Any
 
@@ -86,7 +87,7 @@ def golden_calls(core: LegalCore, *, search: bool = False) -> list[tuple[str, di
             calls.append(("as_of", {"work": work, "date": day}))
         if starts:
             calls.append(("as_of", {"work": work, "date": starts[-1], "mode": "outline"}))
-        for a, b in zip(starts, starts[1:], strict=False):
+        for a, b in itertools.pairwise(starts):
             calls.append(("diff", {"work": work, "from_date": a, "to_date": b}))
         if len(starts) > 2:
             calls.append(("diff", {"work": work, "from_date": starts[0], "to_date": starts[-1]}))

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 from pathlib import Path
@@ -118,6 +119,7 @@ def test_the_largest_diff_is_bounded_and_says_what_it_elided(fixture_core: Legal
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     args = _largest_diff(fixture_core)
     monkeypatch.setattr(diff_op, "TEXT_BUDGET", 10**9)
+    monkeypatch.setattr(diff_op, "WORD_BUDGET", 10**9)
     full = fixture_core.call("diff", args)
     assert full["outcome"] == "succeeded" and "diff_truncated" not in full
     monkeypatch.setattr(diff_op, "WORD_BUDGET", 0)
@@ -146,7 +148,7 @@ def test_consecutive_states_use_the_precomputed_word_diffs(fixture_core: LegalCo
         assert conn.execute("SELECT COUNT(*) FROM word_diffs").fetchone()[0] > 0
     compared = 0
     for work, states in _text_states(fixture_core).items():
-        for (a, digest_a, _), (b, digest_b, _) in zip(states, states[1:], strict=False):
+        for (a, digest_a, _), (b, digest_b, _) in itertools.pairwise(states):
             if digest_a == digest_b:
                 continue
             answer = fixture_core.call("diff", {"work": work, "from_date": a, "to_date": b, "limit": 2000})

@@ -8,18 +8,24 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections import defaultdict
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
 from derive.index.serving import coverage_counts
-
 from legal.outcomes import Outcome
 from serve.core.envelope import Answer, CallContext, answer, fanout, is_provisional
 from serve.core.mount import MountedIndex
+from serve.core.periods import Periods, State, WorkPeriods, load_periods
 from serve.core.resolve import mounted_publisher
 from serve.core.shapes import choose_expression, version_choice
-from serve.core.store import Expression, Version, Work, expressions_for, versions_by_rowid, works_by_rowid
+from serve.core.store import (
+    Expression,
+    Version,
+    Work,
+    expressions_for,
+    versions_by_rowid,
+    works_by_rowid,
+)
 
 Section = Callable[[CallContext, MountedIndex, dict[str, Any]], Answer]
 
@@ -33,41 +39,8 @@ def over_publishers(ctx: CallContext, args: dict[str, Any], section: Section,
     return fanout(ctx, [section(ctx, index, args) for index in indexes], payload)
 
 
-class _State(NamedTuple):
-    """A live state as the period index (``serving_states``) holds it."""
-
-    rowid: int
-    work_rowid: int
-    valid_from: str
-    version_key: str
-    expressions: str
-
-
-def _covering(conn: sqlite3.Connection, day: str, document_type: str | None) -> list[_State]:
-    query = ("SELECT version_rowid, work_rowid, valid_from, version_key, expressions FROM serving_states "
-             "WHERE valid_from <= ? AND (end_exclusive IS NULL OR end_exclusive > ?)")
-    params: list[Any] = [day, day]
-    if document_type:
-        query += " AND document_type = ?"
-        params.append(document_type)
-    cursor = conn.cursor()
-    cursor.row_factory = None
-    return list(map(_State._make, cursor.execute(query + " ORDER BY work_rowid, valid_from, version_key", params)))
-
-
-def _winners(states: list[_State]) -> dict[int, list[_State]]:
-    by_work: dict[int, list[_State]] = defaultdict(list)
-    for v in states:
-        by_work[v.work_rowid].append(v)
-    out = {}
-    for rowid, items in by_work.items():
-        start = max(v.valid_from for v in items)
-        out[rowid] = [v for v in items if v.valid_from == start]
-    return out
-
-
-def _languages(state: _State) -> set[str]:
-    return {str(e[0]) for e in json.loads(state.expressions)}
+def _periods(index: MountedIndex) -> Periods:
+    return index.memo("periods", load_periods)
 
 
 def _in_force_entry(work: Work, version: Version, expressions: list[Expression], language: str | None) -> dict[str, Any]:
@@ -79,22 +52,23 @@ def _in_force_entry(work: Work, version: Version, expressions: list[Expression],
 
 
 def in_force_section(ctx: CallContext, index: MountedIndex, args: dict[str, Any]) -> Answer:
-    day, language = args["date"], args["language"]
+    day, language, document_type = args["date"], args["language"], args["document_type"]
+    winners: list[tuple[WorkPeriods, list[State]]] = []
+    for work in _periods(index):
+        states = work.winners(day) if not document_type else _winners_of_type(work, day, document_type)
+        if states and (not language or any(e.language == language for s in states for e in s.expressions)):
+            winners.append((work, states))
+    slugs = index.catalogue.slug_of
+    ordered = sorted(winners, key=lambda kv: slugs[kv[0].work_rowid])
+    page = ordered[args["offset"]:args["offset"] + args["limit"]]
     with index.session(ctx.deadline_seconds) as conn:
-        winners = _winners(_covering(conn, day, args["document_type"]))
-        if language:
-            winners = {w: vs for w, vs in winners.items() if any(language in _languages(v) for v in vs)}
-        slugs = index.catalogue.slug_of
-        ordered = sorted(winners.items(), key=lambda kv: slugs[kv[0]])
-        page = ordered[args["offset"]:args["offset"] + args["limit"]]
-        works = works_by_rowid(conn, [w for w, _ in page])
-        page_ids = [v.rowid for _, vs in page for v in vs]
+        works = works_by_rowid(conn, [w.work_rowid for w, _ in page])
+        page_ids = [s.version_rowid for _, states in page for s in states]
         versions = versions_by_rowid(conn, page_ids)
         exprs = expressions_for(conn, page_ids)
+    page = [(works[w.work_rowid], [versions[s.version_rowid] for s in states]) for w, states in page]
     single, ambiguous = [], []
-    for rowid, states in page:
-        work = works[rowid]
-        chosen = [versions[v.rowid] for v in states]
+    for work, chosen in page:
         if len(chosen) == 1:
             single.append(_in_force_entry(work, chosen[0], exprs.get(chosen[0].rowid, []), language))
         else:
@@ -112,23 +86,13 @@ def in_force_on(ctx: CallContext, args: dict[str, Any]) -> Answer:
     return over_publishers(ctx, args, in_force_section, {"date": args["date"]})
 
 
-class _WorkLine(NamedTuple):
-    work_id: str
-    title: str | None
-    document_type: str | None
-    primary_language: str | None
-
-
-def _primary_digest(state: _State, primary: str | None) -> tuple[str | None, str | None]:
-    """``choose_expression(…, None, primary)`` over the state's expression summary: its digest and
-    profile when that expression holds text."""
-    summary = json.loads(state.expressions)  # [[language, has_text, digest, profile], …]
-    if not summary:
-        return None, None
-    chosen = min(summary, key=lambda e: (not e[1], e[0] != primary, e[0]))
-    if not chosen[1]:
-        return None, None
-    return chosen[2], chosen[3]
+def _winners_of_type(work: WorkPeriods, day: str, document_type: str) -> list[State]:
+    """The winners among the covering states of one document type (the type filters first)."""
+    covering = [s for s in work.states if s.document_type == document_type and s.covers(day)]
+    if not covering:
+        return []
+    start = max(s.valid_from for s in covering)
+    return [s for s in covering if s.valid_from == start]
 
 
 def _distinct_texts(first: tuple[str | None, str | None], last: tuple[str | None, str | None]) -> tuple[int, bool]:
@@ -139,16 +103,16 @@ def _distinct_texts(first: tuple[str | None, str | None], last: tuple[str | None
     return (1 if first[0] == last[0] else 2), first[1] == last[1]
 
 
-def _change_entry(work: _WorkLine, in_window: list[_State], history: list[_State]) -> dict[str, Any]:
-    first, last = in_window[0], in_window[-1]
-    earlier = [v for v in history if v.valid_from < first.valid_from]
-    baseline = earlier[-1] if earlier else None
+def _change_entry(work: WorkPeriods, lo: int, hi: int) -> dict[str, Any]:
+    history = work.states
+    first, last = history[lo], history[hi - 1]
+    baseline = history[lo - 1] if lo > 0 else None  # states start in order: the one before the window
     start_side = baseline or first
-    distinct, comparable = _distinct_texts(_primary_digest(start_side, work.primary_language),
-                                           _primary_digest(last, work.primary_language))
+    distinct, comparable = _distinct_texts(start_side.primary(work.primary_language),
+                                           last.primary(work.primary_language))
     return {
         "work": work.work_id, "title": work.title, "document_type": work.document_type,
-        "versions_in_period": len(in_window), "versions_total": len(history),
+        "versions_in_period": hi - lo, "versions_total": len(history),
         "first_change": first.valid_from, "last_change": last.valid_from,
         "baseline": baseline.valid_from if baseline else None,
         "distinct_texts": distinct, "wording_changed": distinct == 2, "text_comparable": comparable,
@@ -156,51 +120,30 @@ def _change_entry(work: _WorkLine, in_window: list[_State], history: list[_State
     }
 
 
-def _order_key(order: str) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
+def _ordered(found: list[tuple[WorkPeriods, int, int]], order: str) -> list[tuple[WorkPeriods, int, int]]:
+    """``by_date``: latest last change, most states, work id; ``by_churn``: most states, latest last
+    change, work id (two stable sorts instead of a key of negated characters)."""
+    found = sorted(found, key=lambda f: f[0].work_id)
     if order == "by_churn":
-        return lambda c: (-c["versions_in_period"], _neg(c["last_change"]), c["work"])
-    return lambda c: (_neg(c["last_change"]), -c["versions_in_period"], c["work"])
-
-
-def _neg(day: str) -> tuple[int, ...]:
-    return tuple(-ord(ch) for ch in day)
+        return sorted(found, key=lambda f: (f[2] - f[1], f[0].starts[f[2] - 1]), reverse=True)
+    return sorted(found, key=lambda f: (f[0].starts[f[2] - 1], f[2] - f[1]), reverse=True)
 
 
 def changes_section(ctx: CallContext, index: MountedIndex, args: dict[str, Any]) -> Answer:
-    start, stop = args["from_date"], args["to_date"]
-    query = "SELECT DISTINCT work_rowid FROM serving_states WHERE valid_from BETWEEN ? AND ?"
-    params: list[Any] = [start, stop]
-    if args["document_type"]:
-        query += " AND document_type = ?"
-        params.append(args["document_type"])
-    with index.session(ctx.deadline_seconds) as conn:
-        cursor = conn.cursor()
-        cursor.row_factory = None
-        rowids = [int(r[0]) for r in cursor.execute(query + " ORDER BY work_rowid", params)]
-        works: dict[int, _WorkLine] = {}
-        history: dict[int, list[_State]] = defaultdict(list)
-        for i in range(0, len(rowids), 500):
-            chunk = rowids[i:i + 500]
-            marks = ",".join("?" * len(chunk))
-            for r in cursor.execute("SELECT work_rowid, work_id, title, document_type, primary_language FROM works "
-                                    f"WHERE work_rowid IN ({marks})", chunk):
-                works[r[0]] = _WorkLine(*r[1:])
-            for r in cursor.execute("SELECT version_rowid, work_rowid, valid_from, version_key, expressions "
-                                    f"FROM serving_states WHERE work_rowid IN ({marks}) "
-                                    "ORDER BY work_rowid, valid_from, version_key", chunk):
-                history[r[1]].append(_State._make(r))
-    changes = []
-    for w in rowids:
-        window = [v for v in history[w] if start <= v.valid_from <= stop]
-        changes.append(_change_entry(works[w], window, history[w]))
-    changes.sort(key=_order_key(args["order"]))
-    page = changes[args["offset"]:args["offset"] + args["limit"]]
+    start, stop, document_type = args["from_date"], args["to_date"], args["document_type"]
+    found: list[tuple[WorkPeriods, int, int]] = []
+    for work in _periods(index):
+        lo, hi = work.in_window(start, stop)
+        if hi > lo and (not document_type or any(s.document_type == document_type for s in work.states[lo:hi])):
+            found.append((work, lo, hi))
+    ordered = _ordered(found, args["order"])
+    page = [_change_entry(*f) for f in ordered[args["offset"]:args["offset"] + args["limit"]]]
     for rank, entry in enumerate(page, args["offset"] + 1):
         entry["rank"] = rank
-    payload = {"window": {"from": start, "to": stop}, "order": args["order"], "works_changed": len(changes),
-               "new_versions": sum(c["versions_in_period"] for c in changes), "offset": args["offset"],
-               "limit": args["limit"], "truncated": len(changes) > args["offset"] + len(page), "changes": page}
-    outcome = Outcome.SUCCEEDED if changes else Outcome.NO_CHANGES_IN_PERIOD
+    payload = {"window": {"from": start, "to": stop}, "order": args["order"], "works_changed": len(found),
+               "new_versions": sum(hi - lo for _, lo, hi in found), "offset": args["offset"],
+               "limit": args["limit"], "truncated": len(found) > args["offset"] + len(page), "changes": page}
+    outcome = Outcome.SUCCEEDED if found else Outcome.NO_CHANGES_IN_PERIOD
     return answer(ctx, index, outcome, payload, provisional=is_provisional(index, stop))
 
 
