@@ -35,6 +35,7 @@ from derive.index.read import check_mountable, open_readonly
 from legal.errors import IndexError_, LexError
 from legal.ids import Publisher
 from legal.outcomes import TimelineSemantics
+from serve.core.topk import IndexConnection, RankedCache
 
 _M = TypeVar("_M")
 
@@ -80,6 +81,8 @@ class _Reader:
         self.conn = conn
         self.deadline = float("inf")
         self.index = index
+        if isinstance(conn, IndexConnection):
+            conn.ranked_cache = index.ranked_cache
         conn.row_factory = sqlite3.Row
         conn.set_progress_handler(self._past_deadline, PROGRESS_STEPS)
 
@@ -183,6 +186,7 @@ class MountedIndex:
         self._closed = False
         self._memo: dict[str, object] = {}
         self._memo_lock = threading.Lock()
+        self.ranked_cache = RankedCache()
         first = _Reader(conn, self)
         self._opened.append(first)
         self.catalogue = load_catalogue(conn)
@@ -190,7 +194,7 @@ class MountedIndex:
 
     @classmethod
     def open(cls, path: Path, *, max_connections: int = MAX_CONNECTIONS) -> MountedIndex:
-        conn = open_readonly(path, check_same_thread=False)
+        conn = open_readonly(path, check_same_thread=False, factory=IndexConnection)
         try:
             stamp = check_mountable(conn, path.name)
             return cls(path, conn, stamp, max_connections=max_connections)
@@ -238,7 +242,7 @@ class MountedIndex:
             if self._closed:
                 raise IndexError_("the index is closed", code="index_closed", subject=self.publisher.value)
             if len(self._opened) < self.max_connections:
-                reader = _Reader(open_readonly(self.path, check_same_thread=False), self)
+                reader = _Reader(open_readonly(self.path, check_same_thread=False, factory=IndexConnection), self)
                 self._opened.append(reader)
                 return reader
         try:
