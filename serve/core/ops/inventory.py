@@ -54,10 +54,10 @@ def _in_force_entry(work: Work, version: Version, expressions: list[Expression],
 def in_force_section(ctx: CallContext, index: MountedIndex, args: dict[str, Any]) -> Answer:
     day, language, document_type = args["date"], args["language"], args["document_type"]
     winners: list[tuple[WorkPeriods, list[State]]] = []
-    for work in _periods(index):
-        states = work.winners(day) if not document_type else _winners_of_type(work, day, document_type)
+    for held in _periods(index):
+        states = held.winners(day) if not document_type else _winners_of_type(held, day, document_type)
         if states and (not language or any(e.language == language for s in states for e in s.expressions)):
-            winners.append((work, states))
+            winners.append((held, states))
     slugs = index.catalogue.slug_of
     ordered = sorted(winners, key=lambda kv: slugs[kv[0].work_rowid])
     page = ordered[args["offset"]:args["offset"] + args["limit"]]
@@ -66,9 +66,9 @@ def in_force_section(ctx: CallContext, index: MountedIndex, args: dict[str, Any]
         page_ids = [s.version_rowid for _, states in page for s in states]
         versions = versions_by_rowid(conn, page_ids)
         exprs = expressions_for(conn, page_ids)
-    page = [(works[w.work_rowid], [versions[s.version_rowid] for s in states]) for w, states in page]
+    shown = [(works[w.work_rowid], [versions[s.version_rowid] for s in states]) for w, states in page]
     single, ambiguous = [], []
-    for work, chosen in page:
+    for work, chosen in shown:
         if len(chosen) == 1:
             single.append(_in_force_entry(work, chosen[0], exprs.get(chosen[0].rowid, []), language))
         else:
