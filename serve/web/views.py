@@ -50,6 +50,13 @@ SEARCH_LIMIT = 20
 ANCHORS_PER_CALL = 50
 
 
+async def _render(request: Request, template: str, context: dict[str, Any], **options: Any) -> Response:
+    """Render a page that may be large (a whole version, a diff of hundreds of rows) in a worker
+    thread, through the same admission gate as the API: CPU work never runs on the event loop."""
+    state: ServeState = request.app.state.lex
+    return await state.run(functools.partial(page, request, template, context, **options))
+
+
 async def _call(request: Request, operation: str, arguments: dict[str, Any]) -> Any:
     state: ServeState = request.app.state.lex
     return await state.call(operation, arguments)
@@ -258,8 +265,8 @@ async def _version_answer(request: Request, publisher: str, slug: str, point: Po
     if status == "no_version_for_date":
         message = f"No state of {publisher}:{slug} is held for {point.date}."
         return await _no_version_page(request, publisher, slug, point, message)
-    return page(request, "version.html", _version_context(publisher, slug, point, body),
-                publisher=publisher, envelope=body)
+    return await _render(request, "version.html", _version_context(publisher, slug, point, body),
+                         publisher=publisher, envelope=body)
 
 
 def _version_context(publisher: str, slug: str, point: Point, body: Any) -> dict[str, Any]:
@@ -331,8 +338,7 @@ async def _diff_answer(request: Request, publisher: str, slug: str, points: tupl
                "body": body, "status": status, "work_url": work_url(publisher, slug),
                "from_url": point_url(publisher, slug, str(left.get("version_key") or a.text)),
                "to_url": point_url(publisher, slug, str(right.get("version_key") or b.text))}
-    state: ServeState = request.app.state.lex  # rendering hundreds of rows is CPU work: off the event loop
-    return await state.run(functools.partial(page, request, "diff.html", context, publisher=publisher, envelope=body))
+    return await _render(request, "diff.html", context, publisher=publisher, envelope=body)
 
 
 def _diff_ambiguous(request: Request, publisher: str, slug: str, points: tuple[Point, Point],
