@@ -29,9 +29,11 @@ from typing import Any
 from derive.index.textstore import decode, encode
 from derive.index.worddiff import diff_cost, word_changes
 
-#: A pair of wordings whose word diff would compare more words than this is not precomputed
-#: (and ``diff`` elides it too: :data:`serve.core.ops.diff` reports it in ``diff_truncated``).
+#: A pair of wordings whose word diff would compare more words, or walk more matching word pairs
+#: (:class:`derive.index.worddiff.DiffCost`), than this is not precomputed (``diff`` elides it too
+#: when it is asked for: ``provision_too_large`` in ``diff_truncated``).
 MAX_PAIR_WORDS = 40_000
+MAX_PAIR_MATCHES = 5_000_000
 
 DDL: tuple[str, ...] = (
     """CREATE TABLE serving_states(
@@ -130,7 +132,8 @@ def _text(conn: sqlite3.Connection, sha: str) -> str:
 def _word_diff_rows(conn: sqlite3.Connection) -> Iterator[tuple[str, str, str, bytes]]:
     for before_sha, after_sha in sorted(set(_successive_pairs(conn))):
         before, after = _text(conn, before_sha), _text(conn, after_sha)
-        if diff_cost(before, after) > MAX_PAIR_WORDS:
+        cost = diff_cost(before, after)
+        if cost.words > MAX_PAIR_WORDS or cost.pairs > MAX_PAIR_MATCHES:
             continue
         words = json.dumps(word_changes(before, after), ensure_ascii=False, separators=(",", ":"))
         encoding, _, body = encode(words)

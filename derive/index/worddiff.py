@@ -12,10 +12,11 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from difflib import SequenceMatcher
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 CONTEXT_WORDS = 4
 
@@ -31,13 +32,22 @@ def _common_ends(a: list[str], b: list[str]) -> tuple[int, int]:
     return prefix, suffix
 
 
-def diff_cost(before: str, after: str) -> int:
-    """The words :func:`word_changes` hands to ``SequenceMatcher`` once the common ends are set
-    aside: the measure the serving budget bounds (the matcher's work grows with it, and faster
-    than linearly on long, repetitive middles)."""
+class DiffCost(NamedTuple):
+    """What :func:`word_changes` will hand to ``SequenceMatcher`` once the common ends are set aside:
+    ``words`` on both sides, and ``pairs``, the (word of one side, equal word of the other) pairs its
+    longest-match search walks — the measure of its work, which grows far faster than ``words`` on
+    repetitive text (tables of figures: 8,600 words, 3.4 M pairs, 0.8 s)."""
+
+    words: int
+    pairs: int
+
+
+def diff_cost(before: str, after: str) -> DiffCost:
     a, b = before.split(), after.split()
     prefix, suffix = _common_ends(a, b)
-    return (len(a) - prefix - suffix) + (len(b) - prefix - suffix)
+    middle_a, middle_b = a[prefix:len(a) - suffix], b[prefix:len(b) - suffix]
+    counts = Counter(middle_b)
+    return DiffCost(len(middle_a) + len(middle_b), sum(counts[w] for w in middle_a))
 
 
 def word_changes(before: str, after: str, context: int = CONTEXT_WORDS) -> list[dict[str, Any]]:

@@ -120,6 +120,7 @@ def test_the_largest_diff_is_bounded_and_says_what_it_elided(fixture_core: Legal
     args = _largest_diff(fixture_core)
     monkeypatch.setattr(diff_op, "TEXT_BUDGET", 10**9)
     monkeypatch.setattr(diff_op, "WORD_BUDGET", 10**9)
+    monkeypatch.setattr(diff_op, "MATCH_BUDGET", 10**12)
     full = fixture_core.call("diff", args)
     assert full["outcome"] == "succeeded" and "diff_truncated" not in full
     monkeypatch.setattr(diff_op, "WORD_BUDGET", 0)

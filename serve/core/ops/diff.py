@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from derive.index.serving import MAX_PAIR_WORDS, stored_word_changes
+from derive.index.serving import MAX_PAIR_MATCHES, MAX_PAIR_WORDS, stored_word_changes
 from derive.index.worddiff import diff_cost, word_changes
 from legal.outcomes import DiffElision, Outcome
 from serve.core.anchors import match_anchor
@@ -28,10 +28,12 @@ from serve.core.store import (
 )
 
 MAX_ANCHOR_LIST = 100
-#: Words one answer may hand to the word diff beyond the precomputed pairs (``diff_cost``; about
-#: 2.6 ms of CPU per 1,000 words on the full EU corpus). A one-anchor diff may use up to
-#: ``MAX_PAIR_WORDS`` for its one pair.
+#: What one answer may hand to the word diff beyond the precomputed pairs (``diff_cost``): words,
+#: and matching word pairs walked (about 0.25 µs each; repetitive tables make them explode). A
+#: one-anchor diff may use the per-pair bounds (``MAX_PAIR_WORDS``, :data:`ONE_PAIR_MATCHES`).
 WORD_BUDGET = 12_000
+MATCH_BUDGET = 150_000
+ONE_PAIR_MATCHES = 1_000_000
 #: Characters of added/removed text one answer may return (twice the ``as_of`` text budget).
 TEXT_BUDGET = 500_000
 #: Texts of added/removed provisions read in one statement before the budget is applied.
@@ -74,11 +76,12 @@ def _date_refusal(ctx: CallContext, index: MountedIndex, conn: sqlite3.Connectio
 
 
 class _Budget:
-    """What one diff answer may spend: words handed to the word diff, characters of text returned."""
+    """What one diff answer may spend: words and word matches handed to the word diff, characters of
+    text returned."""
 
-    def __init__(self, words: int, characters: int) -> None:
-        self.word_budget = words
-        self.words = words
+    def __init__(self, words: int, matches: int, characters: int) -> None:
+        self.word_budget, self.match_budget = words, matches
+        self.words, self.matches = words, matches
         self.characters = characters
         self.elided: list[dict[str, str]] = []
 
@@ -88,7 +91,8 @@ class _Budget:
     def report(self) -> dict[str, Any]:
         reasons = sorted({e["reason"] for e in self.elided})
         return {"elided_count": len(self.elided), "elided": self.elided, "reasons": reasons,
-                "word_budget": self.word_budget, "pair_word_limit": MAX_PAIR_WORDS, "text_budget": TEXT_BUDGET,
+                "word_budget": self.word_budget, "match_budget": self.match_budget,
+                "pair_word_limit": MAX_PAIR_WORDS, "pair_match_limit": MAX_PAIR_MATCHES, "text_budget": TEXT_BUDGET,
                 "detail": "the listed provisions are still counted and listed in changes; their word spans "
                           "(words: null) or text (text: null) were left out to keep the answer bounded. "
                           "Ask for one of them with anchor=… to get it."}
@@ -102,13 +106,14 @@ def _words(conn: sqlite3.Connection, anchor: str, before: ProvisionKey, after: P
     check_deadline()
     old, new = _body(conn, before.text_sha256, bodies), _body(conn, after.text_sha256, bodies)
     cost = diff_cost(old, new)
-    if cost > MAX_PAIR_WORDS:
+    if cost.words > MAX_PAIR_WORDS or cost.pairs > MAX_PAIR_MATCHES:
         budget.elide(anchor, "words", DiffElision.PROVISION_TOO_LARGE)
         return None
-    if cost > budget.words:
+    if cost.words > budget.words or cost.pairs > budget.matches:
         budget.elide(anchor, "words", DiffElision.WORD_BUDGET)
         return None
-    budget.words -= cost
+    budget.words -= cost.words
+    budget.matches -= cost.pairs
     return word_changes(old, new)
 
 
@@ -147,7 +152,7 @@ def _change(conn: sqlite3.Connection, kind: str, anchor: str, before: ProvisionK
 
 
 def provision_changes(conn: sqlite3.Connection, old: Sequence[ProvisionKey], new: Sequence[ProvisionKey],
-                      limit: int, word_budget: int | None = None) -> dict[str, Any]:
+                      limit: int, one_pair: bool = False) -> dict[str, Any]:
     """Added, removed and changed provisions (document order of the later text, then removals).
 
     Bounded: word spans come from the precomputed ``word_diffs`` when the two wordings followed each
@@ -172,7 +177,8 @@ def provision_changes(conn: sqlite3.Connection, old: Sequence[ProvisionKey], new
                                           for p in (b, a) if p is not None][:TEXT_PREFETCH])
     summary = {k: sum(1 for e in entries if e[0] == k) for k in ("added", "removed", "changed")}
     summary["unchanged"] = sum(1 for p in new if p.anchor in before and before[p.anchor].text_sha256 == p.text_sha256)
-    budget = _Budget(WORD_BUDGET if word_budget is None else word_budget, TEXT_BUDGET)
+    budget = (_Budget(MAX_PAIR_WORDS, ONE_PAIR_MATCHES, TEXT_BUDGET) if one_pair
+              else _Budget(WORD_BUDGET, MATCH_BUDGET, TEXT_BUDGET))
     changes = []
     for entry in shown:
         changes.append(_change(conn, *entry, bodies, budget))
@@ -242,8 +248,7 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
                     **payload, "anchor": args["anchor"], "anchors_held": held[:MAX_ANCHOR_LIST],
                     "anchors_truncated": len(held) > MAX_ANCHOR_LIST}, provisional=provisional)
             payload.update({"anchor": matched, "anchor_from_present": bool(old), "anchor_to_present": bool(new)})
-        payload.update(provision_changes(conn, old, new, args["limit"],
-                                         MAX_PAIR_WORDS if args["anchor"] else None))
+        payload.update(provision_changes(conn, old, new, args["limit"], one_pair=bool(args["anchor"])))
     payload["changed"] = any(payload["summary"][k] for k in ("added", "removed", "changed"))
     payload["provision_level_comparable"] = True
     return answer(ctx, index, Outcome.SUCCEEDED, payload, provisional=provisional)
