@@ -18,7 +18,7 @@ from derive.index.worddiff import Segment, tokens, word_segments
 MAX_WORDS = 6000
 #: Tokens one page may hand to the word diff in all; past it, further changed rows are shown side
 #: by side (``too_long``) like a single row past :data:`MAX_WORDS`.
-PAGE_WORDS = 40_000
+PAGE_WORDS = 10_000
 
 RowState = Literal["same", "changed", "added", "removed"]
 
@@ -88,10 +88,10 @@ def summary_of(answer: Mapping[str, Any], rows: Iterable[Row]) -> dict[str, int]
 
 
 def rows_of(changes: Iterable[Mapping[str, Any]], before: Mapping[str, str], after: Mapping[str, str],
-            budget: int = PAGE_WORDS) -> list[Row]:
-    """The rows of a page, the word diffs bounded by ``budget`` tokens in all (CPU-bound: shells
-    run it in a worker thread, never on the event loop)."""
-    allowance = [budget]
+            budget: int | None = None) -> list[Row]:
+    """The rows of a page, the word diffs bounded by ``budget`` tokens in all (default
+    :data:`PAGE_WORDS`; CPU-bound: shells run it in a worker thread, never on the event loop)."""
+    allowance = [PAGE_WORDS if budget is None else budget]
     return [row_of(change, before, after, allowance) for change in changes]
 
 
