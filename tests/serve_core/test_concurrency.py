@@ -22,6 +22,7 @@ from legal.outcomes import DiffElision
 from serve.core import DeadlineExceeded, LegalCore
 from serve.core.mount import call_deadline, check_deadline
 from serve.core.ops import diff as diff_op
+from tests.index.pipeline import FixtureBuild
 
 #: Seconds a call may take while another one is stuck (a shared 2-CPU box under load included).
 BUDGET = 0.5
@@ -115,31 +116,33 @@ def _largest_diff(core: LegalCore) -> dict[str, Any]:
     return {"work": work, "from_date": states[work][0][0], "to_date": states[work][-1][0], "limit": 2000}
 
 
-def test_the_largest_diff_is_bounded_and_says_what_it_elided(fixture_core: LegalCore,
+def test_the_largest_diff_is_bounded_and_says_what_it_elided(fixture_indexes: FixtureBuild,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    args = _largest_diff(fixture_core)
-    monkeypatch.setattr(diff_op, "TEXT_BUDGET", 10**9)
-    monkeypatch.setattr(diff_op, "WORD_BUDGET", 10**9)
-    monkeypatch.setattr(diff_op, "MATCH_BUDGET", 10**12)
-    full = fixture_core.call("diff", args)
-    assert full["outcome"] == "succeeded" and "diff_truncated" not in full
-    monkeypatch.setattr(diff_op, "WORD_BUDGET", 0)
-    monkeypatch.setattr(diff_op, "TEXT_BUDGET", 100)
-    monkeypatch.setattr(diff_op, "stored_word_changes", lambda *_: None)  # nothing precomputed either
-    bounded = fixture_core.call("diff", args)
-    assert bounded["outcome"] == "succeeded"
-    assert bounded["summary"] == full["summary"]
-    assert [c["anchor"] for c in bounded["changes"]] == [c["anchor"] for c in full["changes"]]
-    report = bounded["diff_truncated"]
-    elided = {(e["anchor"], e["part"]) for e in report["elided"]}
-    assert report["elided_count"] == len(report["elided"]) > 0
-    assert set(report["reasons"]) <= {r.value for r in DiffElision}
-    for change in bounded["changes"]:
-        part = "words" if change["change"] == "changed" else "text"
-        if (change["anchor"], part) in elided:
-            assert change[part] is None
-        else:
-            assert change[part] == next(c for c in full["changes"] if c["anchor"] == change["anchor"])[part]
+    # the unbounded reference answer may take seconds on a loaded machine: a core with a long deadline
+    with LegalCore.mount(fixture_indexes.index_dir, {"set_id": "unbounded"}, deadline_seconds=120.0) as fixture_core:
+        args = _largest_diff(fixture_core)
+        monkeypatch.setattr(diff_op, "TEXT_BUDGET", 10**9)
+        monkeypatch.setattr(diff_op, "WORD_BUDGET", 10**9)
+        monkeypatch.setattr(diff_op, "MATCH_BUDGET", 10**12)
+        full = fixture_core.call("diff", args)
+        assert full["outcome"] == "succeeded" and "diff_truncated" not in full
+        monkeypatch.setattr(diff_op, "WORD_BUDGET", 0)
+        monkeypatch.setattr(diff_op, "TEXT_BUDGET", 100)
+        monkeypatch.setattr(diff_op, "stored_word_changes", lambda *_: None)  # nothing precomputed either
+        bounded = fixture_core.call("diff", args)
+        assert bounded["outcome"] == "succeeded"
+        assert bounded["summary"] == full["summary"]
+        assert [c["anchor"] for c in bounded["changes"]] == [c["anchor"] for c in full["changes"]]
+        report = bounded["diff_truncated"]
+        elided = {(e["anchor"], e["part"]) for e in report["elided"]}
+        assert report["elided_count"] == len(report["elided"]) > 0
+        assert set(report["reasons"]) <= {r.value for r in DiffElision}
+        for change in bounded["changes"]:
+            part = "words" if change["change"] == "changed" else "text"
+            if (change["anchor"], part) in elided:
+                assert change[part] is None
+            else:
+                assert change[part] == next(c for c in full["changes"] if c["anchor"] == change["anchor"])[part]
 
 
 def test_consecutive_states_use_the_precomputed_word_diffs(fixture_core: LegalCore,
@@ -159,3 +162,17 @@ def test_consecutive_states_use_the_precomputed_word_diffs(fixture_core: LegalCo
             assert not [e for e in elided if e["part"] == "words"], (work, a, b)
             compared += answer["summary"]["changed"]
     assert compared > 0
+
+
+def test_the_default_budgets_bound_the_cpu_of_the_largest_diff(fixture_core: LegalCore,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(diff_op, "stored_word_changes", lambda *_: None)  # every pair on the fly
+    args = _largest_diff(fixture_core)
+    started = time.thread_time()
+    answer = fixture_core.call("diff", args)
+    spent = time.thread_time() - started
+    assert answer["outcome"] == "succeeded"
+    assert spent < 0.5, f"{spent:.3f} s of CPU"  # 12,000 words / 150,000 matches: tens of ms
+    computed = [c for c in answer["changes"] if c["change"] == "changed" and c["words"] is not None]
+    elided = answer["diff_truncated"]["elided"]
+    assert computed and elided and all(e["reason"] == "word_budget" for e in elided if e["part"] == "words")
