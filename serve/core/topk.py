@@ -2,7 +2,8 @@
 
 Ranking a very frequent word (``article``: 62,000 states of the EU corpus) computes bm25 for
 every matching row: 20–50 ms of CPU each time, the same answer every time on an immutable index.
-The ranked first rows of such matches (only those with more matches than the ranked window) are
+The ranked first rows of such matches (only those with more matches than the ranked window) come
+from the build's ``frequent_matches`` table for one-word matches of very frequent words, and are
 kept in a small LRU shared by the pooled connections of one index (:class:`IndexConnection`).
 The search then filters and joins exactly as before, over the same rows.
 """
@@ -13,6 +14,8 @@ import sqlite3
 import threading
 from collections import OrderedDict
 from typing import Any
+
+from derive.index.serving import frequent_window
 
 #: Frequent matches remembered per index (each: at most the ranked window, 120 rows by default).
 CACHE_ENTRIES = 512
@@ -58,6 +61,8 @@ def ranked_window(conn: sqlite3.Connection, match: str, bm25: str, window: int) 
     cache = getattr(conn, "ranked_cache", None)
     key = (match, window)
     rows = cache.get(key) if cache is not None else None
+    if rows is None:
+        rows = frequent_window(conn, match, window)  # precomputed by the build for very frequent words
     if rows is None:
         cursor = conn.cursor()
         cursor.row_factory = None
