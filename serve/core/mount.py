@@ -41,8 +41,12 @@ _M = TypeVar("_M")
 
 #: Virtual-machine instructions between two deadline checks.
 PROGRESS_STEPS = 2000
-#: Connections per mounted index (one per worker thread of the shells' pools is enough).
-MAX_CONNECTIONS = 8
+#: Connections per mounted index: a call waits (within its deadline) for a free one beyond that.
+#: Two CPUs gain nothing from more concurrent statements, and each connection holds its own cache.
+MAX_CONNECTIONS = 4
+#: Page cache of each pooled connection (KiB; SQLite's default is 2,000). The files are immutable:
+#: the operating system's page cache holds them once for every connection.
+CACHE_KIB = 1024
 
 #: The absolute (``time.monotonic``) deadline of the call running in this context.
 _CALL_DEADLINE: contextvars.ContextVar[float] = contextvars.ContextVar("lex_call_deadline", default=float("inf"))
@@ -84,6 +88,7 @@ class _Reader:
         if isinstance(conn, IndexConnection):
             conn.ranked_cache = index.ranked_cache
         conn.row_factory = sqlite3.Row
+        conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
         conn.set_progress_handler(self._past_deadline, PROGRESS_STEPS)
 
     def _past_deadline(self) -> int:
