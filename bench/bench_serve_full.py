@@ -47,6 +47,9 @@ DEFAULT_TARGET_MS = 10.0
 DIFF_P99_MS = 100.0
 SERVED = {"p95_ms": 50.0, "requests_per_s": 300.0, "rss_mb": 150.0}
 WORD = re.compile(r"[^\W\d_]{4,}")
+#: Anchors the API accepts (``serve.core.registry.ANCHOR_PATTERN``; a few real anchors hold letters
+#: outside it and cannot be asked for: reported, not benchmarked).
+ANCHOR = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
 Call = tuple[str, dict[str, Any]]
 
 
@@ -128,7 +131,9 @@ def workload(index_dir: Path, seed: int, calls: int) -> dict[str, list[Call]]:
             work = rng.choice(works)
             start, _, expression = rng.choice(by_work[work])
             anchors = [r[0] for r in conn.execute("SELECT anchor FROM provisions WHERE expression_rowid = ? "
-                                                  "ORDER BY seq", (expression,))]
+                                                  "ORDER BY seq", (expression,)) if ANCHOR.match(r[0])]
+            if not anchors:
+                continue
             ops["as_of"].append(("as_of", {"work": work, "date": start, "anchors": rng.sample(anchors, min(3, len(anchors)))}))
             ops["timeline"].append(("timeline", {"work": work}))
             ops["cited_by"].append(("cited_by", {"work": work}))
@@ -138,7 +143,7 @@ def workload(index_dir: Path, seed: int, calls: int) -> dict[str, list[Call]]:
             starts = sorted({s for s, _, _ in by_work[work]})
             if len(starts) > 1:
                 a, b = sorted(rng.sample(starts, 2))
-                ops["diff"].append(("diff", {"work": work, "from_date": a, "to_date": b}))
+                ops["diff:random"].append(("diff", {"work": work, "from_date": a, "to_date": b}))
         for _ in range(calls // 4):
             ops["in_force_on"].append(("in_force_on", {"date": _day(rng), "publisher": publisher}))
             a, b = sorted((_day(rng), _day(rng)))

@@ -31,8 +31,8 @@ MAX_ANCHOR_LIST = 100
 #: What one answer may hand to the word diff beyond the precomputed pairs (``diff_cost``): words,
 #: and matching word pairs walked (about 0.25 µs each; repetitive tables make them explode). A
 #: one-anchor diff may use the per-pair bounds (``MAX_PAIR_WORDS``, :data:`ONE_PAIR_MATCHES`).
-WORD_BUDGET = 12_000
-MATCH_BUDGET = 150_000
+WORD_BUDGET = 6_000
+MATCH_BUDGET = 60_000
 ONE_PAIR_MATCHES = 1_000_000
 #: Characters of added/removed text one answer may return (twice the ``as_of`` text budget).
 TEXT_BUDGET = 500_000
@@ -104,6 +104,9 @@ def _words(conn: sqlite3.Connection, anchor: str, before: ProvisionKey, after: P
     if stored is not None:
         return stored
     check_deadline()
+    if budget.words <= 0 or budget.matches <= 0:  # spent: not even the texts are read
+        budget.elide(anchor, "words", DiffElision.WORD_BUDGET)
+        return None
     old, new = _body(conn, before.text_sha256, bodies), _body(conn, after.text_sha256, bodies)
     cost = diff_cost(old, new)
     if cost.words > MAX_PAIR_WORDS or cost.pairs > MAX_PAIR_MATCHES:
