@@ -48,6 +48,8 @@ from serve.web.shape import (
 TIMELINE_LIMIT = 200
 SEARCH_LIMIT = 20
 ANCHORS_PER_CALL = 50
+#: Changes one diff page shows (the summary counts them all; the page says when more exist).
+DIFF_PAGE_CHANGES = 100
 
 
 async def _render(request: Request, template: str, context: dict[str, Any], **options: Any) -> Response:
@@ -289,7 +291,8 @@ def _version_context(publisher: str, slug: str, point: Point, body: Any) -> dict
 
 
 def _diff_arguments(publisher: str, slug: str, a: Point, b: Point) -> dict[str, Any]:
-    args: dict[str, Any] = {"work": f"{publisher}:{slug}", "from_date": a.date, "to_date": b.date}
+    args: dict[str, Any] = {"work": f"{publisher}:{slug}", "from_date": a.date, "to_date": b.date,
+                            "limit": DIFF_PAGE_CHANGES}
     if a.version_key:
         args["from_version_key"] = a.version_key
     if b.version_key:
