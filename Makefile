@@ -41,6 +41,16 @@ test: lint types contracts pytest
 bench: $(STAMP)
 	$(BIN)/python -m bench
 
+# Serving benchmark over a directory of full-corpus indexes (default: the release of `make bench-full`):
+#   make bench-serve OUT=var/bench-serve [INDEX_DIR=var/bench-full/indexes] [BENCH_SECONDS=60] [BENCH_CLIENTS=8]
+INDEX_DIR ?= var/bench-full/indexes
+BENCH_SECONDS ?= 60
+BENCH_CLIENTS ?= 8
+.PHONY: bench-serve
+bench-serve: $(STAMP)
+	@test -n "$(OUT)" || (echo "usage: make bench-serve OUT=DIR [INDEX_DIR=DIR]" >&2; exit 2)
+	$(BIN)/python -m bench.bench_serve_full --index-dir $(INDEX_DIR) --out $(OUT) --seconds $(BENCH_SECONDS) --clients $(BENCH_CLIENTS)
+
 # Regenerate the lock file from pyproject.toml (needs the network to the package index).
 lock:
 	$(PYTHON) -m pip install --quiet uv && $(PYTHON) -m uv pip compile pyproject.toml --extra dev --extra hybrid --python-version 3.11 -o requirements.lock

@@ -82,3 +82,15 @@ class ValidToConvention(_Closed):
 
     EXCLUSIVE = "exclusive"  # Legilux: end == next start
     INCLUSIVE = "inclusive"  # EUR-Lex: end == next start - 1 day
+
+
+class DiffElision(_Closed):
+    """Why a ``diff`` answer left out part of a change (listed in its ``diff_truncated`` field).
+
+    A bounded answer, never an outcome: the changes and the summary stay complete, only the
+    word spans or the full text of the listed provisions are withheld.
+    """
+
+    WORD_BUDGET = "word_budget"  # the answer's budget of words to compare was spent
+    PROVISION_TOO_LARGE = "provision_too_large"  # this one pair of wordings exceeds the per-pair bound
+    TEXT_BUDGET = "text_budget"  # the answer's budget of returned characters was spent

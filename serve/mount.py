@@ -25,12 +25,13 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, TypeVar
 
 from legal.errors import ConfigError, LexError
 from serve.admission import AdmissionLimits, Gate
 
 log = logging.getLogger("serve")
+_T = TypeVar("_T")
 
 MountStatus = Literal["pending", "mounted", "refused"]
 
@@ -310,6 +311,17 @@ class ServeState:
         future.add_done_callback(_releaser(self.gate))
         answer = await asyncio.wrap_future(future)
         return with_refusal(answer, self.mounted.refusal)
+
+    async def run(self, function: Callable[..., _T], *args: Any) -> _T:
+        """Run CPU-bound page shaping (a word diff) through the same gate, on the worker pool."""
+        await self.gate.acquire()
+        try:
+            future = self._pool.submit(function, *args)
+        except BaseException:
+            self.gate.release()
+            raise
+        future.add_done_callback(_releaser(self.gate))
+        return await asyncio.wrap_future(future)
 
     def close(self) -> None:
         """Stop the worker pool and close the mounted indexes."""

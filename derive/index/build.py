@@ -61,6 +61,7 @@ from derive.index.schema import (
     index_file_name,
     stamp_file_name,
 )
+from derive.index.serving import write_serving_tables
 from derive.index.spill import SCHEMA, DirectSink, SpilledRows, SpillSink
 from derive.index.stamp import build_stamp, content_facts, stamp_document, stored_facts
 from derive.index.text import fts_number, fts_text
@@ -150,6 +151,7 @@ def _seal(conn: sqlite3.Connection, stamp: Mapping[str, str]) -> dict[str, str]:
     """Digest, stamp table, commit, ``ANALYZE``, ``VACUUM``; the stamp with ``content_digest``."""
     full = dict(stamp)
     full["content_digest"] = content_digest(conn)
+    write_serving_tables(conn)
     conn.executemany("INSERT INTO stamp(k, v) VALUES (?, ?)", sorted(full.items()))
     conn.execute("COMMIT")
     conn.execute("ANALYZE")
@@ -204,6 +206,8 @@ def _seal_streamed(conn: sqlite3.Connection, meter: BuildMeter, excluded: int,
     content = stored_facts(conn, excluded)
     full = dict(stamp(content))
     full["content_digest"] = content_digest(conn)
+    meter.phase("serving")
+    meter.facts["serving_rows"] = write_serving_tables(conn)
     conn.executemany("INSERT INTO stamp(k, v) VALUES (?, ?)", sorted(full.items()))
     conn.execute("COMMIT")
     conn.execute(f"DETACH DATABASE {SCHEMA}")

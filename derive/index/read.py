@@ -23,12 +23,14 @@ from derive.index.text import NORMALIZATION
 from legal.errors import IndexError_
 
 
-def open_readonly(path: Path, *, check_same_thread: bool = True) -> sqlite3.Connection:
+def open_readonly(path: Path, *, check_same_thread: bool = True,
+                  factory: type[sqlite3.Connection] = sqlite3.Connection) -> sqlite3.Connection:
     """A read-only connection: ``mode=ro&immutable=1`` URI and ``PRAGMA query_only=1``."""
     if not path.is_file():
         raise IndexError_("index file not found", code="index_missing", subject=path.name)
     uri = path.resolve().as_uri() + "?mode=ro&immutable=1"
-    conn = sqlite3.connect(uri, uri=True, check_same_thread=check_same_thread, isolation_level=None)
+    conn = sqlite3.connect(uri, uri=True, check_same_thread=check_same_thread, isolation_level=None,
+                           factory=factory)
     conn.execute("PRAGMA query_only=1")
     return conn
 

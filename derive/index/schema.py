@@ -1,4 +1,4 @@
-"""The index format ``lex-evidence-index/1``: DDL, table order, digest order, read-side constants.
+"""The index format ``lex-evidence-index/2``: DDL, table order, digest order, read-side constants.
 
 One SQLite file per publisher (``<publisher>.sqlite``). Both the builder and the serving
 side import this module: the builder to create the file, the server to check what it mounts.
@@ -13,15 +13,18 @@ inputs insert the same rows in the same order and produce the same bytes.
 
 from __future__ import annotations
 
+from derive.index.serving import DDL as SERVING_DDL
+from derive.index.serving import TABLES as SERVING_TABLES
+
 # the naming rule is shared with release (which may not import derive); re-exported here
 from legal.artifacts import index_file_name as index_file_name
 from legal.artifacts import stamp_file_name as stamp_file_name
 
-INDEX_FORMAT = "lex-evidence-index/1"
+INDEX_FORMAT = "lex-evidence-index/2"
 #: ``PRAGMA application_id`` of every index file ("LEXI").
 APPLICATION_ID = 0x4C455849
 #: ``PRAGMA user_version``: the integer version of :data:`INDEX_FORMAT`.
-USER_VERSION = 1
+USER_VERSION = 2
 PAGE_SIZE = 4096
 
 FTS_TOKENIZER = "unicode61 remove_diacritics 2"
@@ -235,6 +238,7 @@ DDL: tuple[str, ...] = (
         identifiers, titles, short_titles, aliases, metadata,
         content='', tokenize='{FTS_TOKENIZER}'
     )""",
+    *SERVING_DDL,
 )
 
 # --- search: Snowball stems of the vocabulary (derive/index/analysis.py) ---
@@ -277,7 +281,7 @@ DIGEST_ORDER: tuple[tuple[str, str], ...] = (
 COUNTED_TABLES: tuple[str, ...] = tuple(name for name, _ in DIGEST_ORDER)
 
 REQUIRED_TABLES: frozenset[str] = frozenset(
-    {"stamp", "provision_fts", "work_fts", "provision_vocab", "vocabulary", *COUNTED_TABLES}
+    {"stamp", "provision_fts", "work_fts", "provision_vocab", "vocabulary", *SERVING_TABLES, *COUNTED_TABLES}
 )
 
 #: Words kept in ``vocabulary`` (the fuzzy-expansion targets): letters only, at least this long.

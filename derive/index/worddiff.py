@@ -12,10 +12,11 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from difflib import SequenceMatcher
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 CONTEXT_WORDS = 4
 
@@ -29,6 +30,24 @@ def _common_ends(a: list[str], b: list[str]) -> tuple[int, int]:
     while suffix < limit - prefix and a[-1 - suffix] == b[-1 - suffix]:
         suffix += 1
     return prefix, suffix
+
+
+class DiffCost(NamedTuple):
+    """What :func:`word_changes` will hand to ``SequenceMatcher`` once the common ends are set aside:
+    ``words`` on both sides, and ``pairs``, the (word of one side, equal word of the other) pairs its
+    longest-match search walks — the measure of its work, which grows far faster than ``words`` on
+    repetitive text (tables of figures: 8,600 words, 3.4 M pairs, 0.8 s)."""
+
+    words: int
+    pairs: int
+
+
+def diff_cost(before: str, after: str) -> DiffCost:
+    a, b = before.split(), after.split()
+    prefix, suffix = _common_ends(a, b)
+    middle_a, middle_b = a[prefix:len(a) - suffix], b[prefix:len(b) - suffix]
+    counts = Counter(middle_b)
+    return DiffCost(len(middle_a) + len(middle_b), sum(counts[w] for w in middle_a))
 
 
 def word_changes(before: str, after: str, context: int = CONTEXT_WORDS) -> list[dict[str, Any]]:
@@ -54,6 +73,9 @@ def word_changes(before: str, after: str, context: int = CONTEXT_WORDS) -> list[
 
 
 _TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
+#: The units the page diff aligns: a word or a punctuation mark with the whitespace before it (far
+#: fewer repeated units than bare whitespace tokens, which made ``SequenceMatcher`` quadratic).
+_UNIT = re.compile(r"\s*\w+|\s*[^\w\s]|\s+")
 SegmentOp = Literal["same", "del", "ins"]
 
 
@@ -70,14 +92,17 @@ def tokens(text: str) -> list[str]:
 
 def word_segments(before: str, after: str) -> tuple[Segment, ...]:
     """The word-level edit from ``before`` to ``after`` as same/del/ins segments."""
-    a, b = tokens(before), tokens(after)
-    out: list[Segment] = []
-    for op, i1, i2, j1, j2 in SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+    a, b = _UNIT.findall(before), _UNIT.findall(after)
+    prefix, suffix = _common_ends(a, b)  # amendments are local: match only the middles
+    middle_a, middle_b = a[prefix:len(a) - suffix], b[prefix:len(b) - suffix]
+    out: list[Segment] = [Segment("same", "".join(a[:prefix]))]
+    for op, i1, i2, j1, j2 in SequenceMatcher(a=middle_a, b=middle_b, autojunk=False).get_opcodes():
         if op == "equal":
-            out.append(Segment("same", "".join(a[i1:i2])))
+            out.append(Segment("same", "".join(middle_a[i1:i2])))
             continue
-        out.append(Segment("del", "".join(a[i1:i2])))
-        out.append(Segment("ins", "".join(b[j1:j2])))
+        out.append(Segment("del", "".join(middle_a[i1:i2])))
+        out.append(Segment("ins", "".join(middle_b[j1:j2])))
+    out.append(Segment("same", "".join(a[len(a) - suffix:])))
     return tuple(_merge(out))
 
 

@@ -23,7 +23,7 @@ from legal.errors import IndexError_, RequestError
 from legal.ids import Publisher
 from serve.core.envelope import Answer, CallContext, no_corpus_mounted
 from serve.core.lanes import SearchLane
-from serve.core.mount import CatalogueEntry, MountedIndex
+from serve.core.mount import CatalogueEntry, MountedIndex, call_deadline
 from serve.core.registry import OPERATIONS
 from serve.core.spec import OperationSpec
 
@@ -117,7 +117,8 @@ class LegalCore:
             return no_corpus_mounted(name, self._artifact)
         ctx = CallContext(operation=name, indexes=self._indexes, artifact=self._artifact,
                           deadline_seconds=self.deadline_seconds, search_lane=self._search_lane)
-        return spec.handler(ctx, checked)
+        with call_deadline(self.deadline_seconds):
+            return spec.handler(ctx, checked)
 
     def close(self) -> None:
         for index in self._indexes.values():

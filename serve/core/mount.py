@@ -2,32 +2,54 @@
 
 An index is mounted only after the release verification of the server shell has checked its
 bytes; mounting then re-checks the format and the stamp counters
-(:func:`derive.index.read.check_mountable`) and refuses anything unfit. Each mounted index
-holds one connection (``mode=ro&immutable=1``, ``PRAGMA query_only=1``) guarded by a lock, and
-a SQLite progress handler that aborts any statement running past the current call's deadline.
+(:func:`derive.index.read.check_mountable`) and refuses anything unfit.
+
+Reads are concurrent: each mounted index keeps a small pool of read-only connections
+(``mode=ro&immutable=1``, ``PRAGMA query_only=1``), opened on demand up to ``max_connections``
+and lent to one session at a time; nothing serialises two calls on one index. Each connection
+carries its own deadline and a SQLite progress handler that interrupts its statement once the
+deadline passes, so a call past its deadline stops working and gives its connection back.
+The deadline of a session is the earlier of its own and the call's (:func:`call_deadline`, set
+by ``LegalCore.call``), and CPU-bound Python loops of an operation check it with
+:func:`check_deadline`.
 """
 
 from __future__ import annotations
 
+import contextvars
 import datetime as _dt
+import queue
 import re
 import sqlite3
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar, cast
 
 from derive.index.identifiers import celex_numbers
 from derive.index.read import check_mountable, open_readonly
-from legal.errors import LexError
+from legal.errors import IndexError_, LexError
 from legal.ids import Publisher
 from legal.outcomes import TimelineSemantics
+from serve.core.topk import IndexConnection, RankedCache
+
+_M = TypeVar("_M")
 
 #: Virtual-machine instructions between two deadline checks.
 PROGRESS_STEPS = 2000
+#: Connections per mounted index: a call waits (within its deadline) for a free one beyond that.
+#: Two CPUs gain nothing from more concurrent statements, and each connection holds its own cache.
+MAX_CONNECTIONS = 4
+#: Page cache of each pooled connection (KiB; SQLite's default is 2,000). The files are immutable:
+#: the operating system's page cache holds them once for every connection.
+CACHE_KIB = 1024
+
+#: The absolute (``time.monotonic``) deadline of the call running in this context.
+_CALL_DEADLINE: contextvars.ContextVar[float] = contextvars.ContextVar("lex_call_deadline", default=float("inf"))
 
 
 class DeadlineExceeded(LexError):
@@ -35,6 +57,45 @@ class DeadlineExceeded(LexError):
 
     family = "deadline"
     default_code = "deadline_exceeded"
+
+
+@contextmanager
+def call_deadline(seconds: float) -> Iterator[float]:
+    """Bound everything the enclosed call does (sessions and :func:`check_deadline`) to ``seconds``."""
+    deadline = min(_CALL_DEADLINE.get(), time.monotonic() + seconds)
+    token = _CALL_DEADLINE.set(deadline)
+    try:
+        yield deadline
+    finally:
+        _CALL_DEADLINE.reset(token)
+
+
+def check_deadline(subject: str | None = None) -> None:
+    """Raise :class:`DeadlineExceeded` when the current call's deadline has passed."""
+    if time.monotonic() > _CALL_DEADLINE.get():
+        raise DeadlineExceeded("the call exceeded its deadline", subject=subject)
+
+
+class _Reader:
+    """One pooled read-only connection and the deadline its progress handler enforces."""
+
+    __slots__ = ("conn", "deadline", "index")
+
+    def __init__(self, conn: sqlite3.Connection, index: MountedIndex) -> None:
+        self.conn = conn
+        self.deadline = float("inf")
+        self.index = index
+        if isinstance(conn, IndexConnection):
+            conn.ranked_cache = index.ranked_cache
+        conn.row_factory = sqlite3.Row
+        conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
+        conn.set_progress_handler(self._past_deadline, PROGRESS_STEPS)
+
+    def _past_deadline(self) -> int:
+        if time.monotonic() > self.deadline:
+            self.index.interrupts += 1
+            return 1
+        return 0
 
 
 @dataclass(frozen=True)
@@ -112,29 +173,60 @@ def load_catalogue(conn: sqlite3.Connection) -> Catalogue:
 class MountedIndex:
     """One publisher's index, mounted read-only."""
 
-    def __init__(self, path: Path, conn: sqlite3.Connection, stamp: dict[str, str]) -> None:
+    def __init__(self, path: Path, conn: sqlite3.Connection, stamp: dict[str, str], *,
+                 max_connections: int = MAX_CONNECTIONS) -> None:
         self.name = path.name
+        self.path = path
         self.publisher = Publisher.parse(stamp["publisher"])
         self.stamp = stamp
         self.semantics = TimelineSemantics.parse(stamp["timeline_semantics"])
         self.built_date = _dt.date.fromisoformat(stamp["built_at"][:10]).isoformat()
         self.text_public = stamp.get("text_public", "true") == "true"
-        self._conn = conn
-        self._lock = threading.Lock()
-        self._deadline = float("inf")
-        conn.row_factory = sqlite3.Row
-        conn.set_progress_handler(self._past_deadline, PROGRESS_STEPS)
+        self.max_connections = max(1, max_connections)
+        #: Statements interrupted by the progress handler at their deadline (observability).
+        self.interrupts = 0
+        self._idle: queue.SimpleQueue[_Reader] = queue.SimpleQueue()
+        self._opened: list[_Reader] = []
+        self._open_lock = threading.Lock()
+        self._closed = False
+        self._memo: dict[str, object] = {}
+        self._memo_lock = threading.Lock()
+        self.ranked_cache = RankedCache()
+        first = _Reader(conn, self)
+        self._opened.append(first)
         self.catalogue = load_catalogue(conn)
+        self._idle.put(first)
 
     @classmethod
-    def open(cls, path: Path) -> MountedIndex:
-        conn = open_readonly(path, check_same_thread=False)
+    def open(cls, path: Path, *, max_connections: int = MAX_CONNECTIONS) -> MountedIndex:
+        conn = open_readonly(path, check_same_thread=False, factory=IndexConnection)
         try:
             stamp = check_mountable(conn, path.name)
-            return cls(path, conn, stamp)
+            return cls(path, conn, stamp, max_connections=max_connections)
         except BaseException:
             conn.close()
             raise
+
+    def memo(self, name: str, load: Callable[[sqlite3.Connection], _M]) -> _M:
+        """``load(conn)`` once per mounted index (an immutable file: the value never goes stale)."""
+        found = self._memo.get(name)
+        if found is None:
+            with self._memo_lock:
+                found = self._memo.get(name)
+                if found is None:
+                    with self.session(60.0) as conn:
+                        found = self._memo[name] = load(conn)
+        return cast(_M, found)
+
+    @property
+    def connections(self) -> int:
+        """Connections opened so far (at most ``max_connections``)."""
+        return len(self._opened)
+
+    @property
+    def idle_connections(self) -> int:
+        """Connections not lent to a session right now."""
+        return self._idle.qsize()
 
     def catalogue_entries(self) -> Iterator[CatalogueEntry]:
         """Every stored name of every held work (normalised name, kind, work order)."""
@@ -146,24 +238,53 @@ class MountedIndex:
                     yield CatalogueEntry(f"{publisher}:{slug}", self.catalogue.public_kind(entry), normalized,
                                          entry.value)
 
-    def _past_deadline(self) -> int:
-        return 1 if time.monotonic() > self._deadline else 0
+    def _borrow(self, deadline: float) -> _Reader:
+        try:
+            return self._idle.get_nowait()
+        except queue.Empty:
+            pass
+        with self._open_lock:
+            if self._closed:
+                raise IndexError_("the index is closed", code="index_closed", subject=self.publisher.value)
+            if len(self._opened) < self.max_connections:
+                reader = _Reader(open_readonly(self.path, check_same_thread=False, factory=IndexConnection), self)
+                self._opened.append(reader)
+                return reader
+        try:
+            return self._idle.get(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            raise DeadlineExceeded("no connection to the index was free before the deadline",
+                                   subject=self.publisher.value) from None
 
     @contextmanager
     def session(self, seconds: float) -> Iterator[sqlite3.Connection]:
-        """Exclusive use of the connection until the block ends or the deadline passes."""
-        with self._lock:
-            self._deadline = time.monotonic() + seconds
-            try:
-                yield self._conn
-            except sqlite3.OperationalError as exc:
-                if "interrupt" in str(exc):
-                    raise DeadlineExceeded(f"query exceeded its {seconds:.3f} s deadline",
-                                           subject=self.publisher.value) from None
-                raise
-            finally:
-                self._deadline = float("inf")
+        """A pooled connection until the block ends; statements stop at the deadline.
+
+        The deadline is ``seconds`` from now or the enclosing call's (:func:`call_deadline`),
+        whichever comes first. A statement past it raises :class:`DeadlineExceeded` and the
+        connection goes back to the pool, free for the next caller.
+        """
+        deadline = min(time.monotonic() + seconds, _CALL_DEADLINE.get())
+        reader = self._borrow(deadline)
+        reader.deadline = deadline
+        token = _CALL_DEADLINE.set(deadline)
+        try:
+            yield reader.conn
+        except sqlite3.OperationalError as exc:
+            if "interrupt" in str(exc):
+                raise DeadlineExceeded(f"query exceeded its {seconds:.3f} s deadline",
+                                       subject=self.publisher.value) from None
+            raise
+        finally:
+            _CALL_DEADLINE.reset(token)
+            reader.deadline = float("inf")
+            if reader.conn.in_transaction:  # never expected read-only; keep the pool clean anyway
+                reader.conn.rollback()
+            self._idle.put(reader)
 
     def close(self) -> None:
-        with self._lock:
-            self._conn.close()
+        with self._open_lock:
+            self._closed = True
+            readers = list(self._opened)
+        for reader in readers:
+            reader.conn.close()

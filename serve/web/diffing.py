@@ -16,6 +16,9 @@ from typing import Any, Literal
 from derive.index.worddiff import Segment, tokens, word_segments
 
 MAX_WORDS = 6000
+#: Tokens one page may hand to the word diff in all; past it, further changed rows are shown side
+#: by side (``too_long``) like a single row past :data:`MAX_WORDS`.
+PAGE_WORDS = 10_000
 
 RowState = Literal["same", "changed", "added", "removed"]
 
@@ -48,7 +51,8 @@ def _text(provision: Mapping[str, Any]) -> str:
     return value if isinstance(value, str) else ""
 
 
-def _row(anchor: str, old: Mapping[str, Any] | None, new: Mapping[str, Any] | None) -> Row:
+def _row(anchor: str, old: Mapping[str, Any] | None, new: Mapping[str, Any] | None,
+         allowance: list[int] | None = None) -> Row:
     if old is None and new is not None:
         return Row(anchor, label_of(new), "added", after=_text(new))
     if new is None and old is not None:
@@ -59,8 +63,11 @@ def _row(anchor: str, old: Mapping[str, Any] | None, new: Mapping[str, Any] | No
     same_hash = old.get("text_sha256") and old.get("text_sha256") == new.get("text_sha256")
     if same_hash or old_text == new_text:
         return Row(anchor, label, "same", after=new_text)
-    if len(tokens(old_text)) + len(tokens(new_text)) > MAX_WORDS:
+    size = len(tokens(old_text)) + len(tokens(new_text))
+    if size > MAX_WORDS or (allowance is not None and size > allowance[0]):
         return Row(anchor, label, "changed", before=old_text, after=new_text, too_long=True)
+    if allowance is not None:
+        allowance[0] -= size
     return Row(anchor, label, "changed", segments=word_segments(old_text, new_text), before=old_text, after=new_text)
 
 
@@ -80,7 +87,16 @@ def summary_of(answer: Mapping[str, Any], rows: Iterable[Row]) -> dict[str, int]
             "added": int(given.get("added") or 0), "removed": int(given.get("removed") or 0)}
 
 
-def row_of(change: Mapping[str, Any], before: Mapping[str, str], after: Mapping[str, str]) -> Row:
+def rows_of(changes: Iterable[Mapping[str, Any]], before: Mapping[str, str], after: Mapping[str, str],
+            budget: int | None = None) -> list[Row]:
+    """The rows of a page, the word diffs bounded by ``budget`` tokens in all (default
+    :data:`PAGE_WORDS`; CPU-bound: shells run it in a worker thread, never on the event loop)."""
+    allowance = [PAGE_WORDS if budget is None else budget]
+    return [row_of(change, before, after, allowance) for change in changes]
+
+
+def row_of(change: Mapping[str, Any], before: Mapping[str, str], after: Mapping[str, str],
+           allowance: list[int] | None = None) -> Row:
     """A row from one entry of the core's ``changes`` and the texts of changed provisions."""
     anchor = str(change.get("anchor") or "")
     kind = change.get("change")
@@ -91,4 +107,4 @@ def row_of(change: Mapping[str, Any], before: Mapping[str, str], after: Mapping[
     old = {"anchor": anchor, "text": before.get(anchor, ""), "text_sha256": change.get("from_text_sha256")}
     new = {"anchor": anchor, "num": change.get("num"), "heading": change.get("heading"),
            "text": after.get(anchor, ""), "text_sha256": change.get("to_text_sha256")}
-    return _row(anchor, old, new)
+    return _row(anchor, old, new, allowance)

@@ -15,6 +15,7 @@ Pages need no JavaScript. Every core call goes through the admission gate like t
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from starlette.requests import Request
@@ -47,6 +48,15 @@ from serve.web.shape import (
 TIMELINE_LIMIT = 200
 SEARCH_LIMIT = 20
 ANCHORS_PER_CALL = 50
+#: Changes one diff page shows (the summary counts them all; the page says when more exist).
+DIFF_PAGE_CHANGES = 100
+
+
+async def _render(request: Request, template: str, context: dict[str, Any], **options: Any) -> Response:
+    """Render a page that may be large (a whole version, a diff of hundreds of rows) in a worker
+    thread, through the same admission gate as the API: CPU work never runs on the event loop."""
+    state: ServeState = request.app.state.lex
+    return await state.run(functools.partial(page, request, template, context, **options))
 
 
 async def _call(request: Request, operation: str, arguments: dict[str, Any]) -> Any:
@@ -257,8 +267,8 @@ async def _version_answer(request: Request, publisher: str, slug: str, point: Po
     if status == "no_version_for_date":
         message = f"No state of {publisher}:{slug} is held for {point.date}."
         return await _no_version_page(request, publisher, slug, point, message)
-    return page(request, "version.html", _version_context(publisher, slug, point, body),
-                publisher=publisher, envelope=body)
+    return await _render(request, "version.html", _version_context(publisher, slug, point, body),
+                         publisher=publisher, envelope=body)
 
 
 def _version_context(publisher: str, slug: str, point: Point, body: Any) -> dict[str, Any]:
@@ -281,7 +291,8 @@ def _version_context(publisher: str, slug: str, point: Point, body: Any) -> dict
 
 
 def _diff_arguments(publisher: str, slug: str, a: Point, b: Point) -> dict[str, Any]:
-    args: dict[str, Any] = {"work": f"{publisher}:{slug}", "from_date": a.date, "to_date": b.date}
+    args: dict[str, Any] = {"work": f"{publisher}:{slug}", "from_date": a.date, "to_date": b.date,
+                            "limit": DIFF_PAGE_CHANGES}
     if a.version_key:
         args["from_version_key"] = a.version_key
     if b.version_key:
@@ -330,7 +341,7 @@ async def _diff_answer(request: Request, publisher: str, slug: str, points: tupl
                "body": body, "status": status, "work_url": work_url(publisher, slug),
                "from_url": point_url(publisher, slug, str(left.get("version_key") or a.text)),
                "to_url": point_url(publisher, slug, str(right.get("version_key") or b.text))}
-    return page(request, "diff.html", context, publisher=publisher, envelope=body)
+    return await _render(request, "diff.html", context, publisher=publisher, envelope=body)
 
 
 def _diff_ambiguous(request: Request, publisher: str, slug: str, points: tuple[Point, Point],
@@ -370,7 +381,8 @@ async def _provision_rows(request: Request, publisher: str, slug: str, body: Any
     changed = [str(c.get("anchor")) for c in changes if c.get("change") == "changed"]
     before = await _texts(request, publisher, slug, mapping(body.get("from")), changed) if changed else {}
     after = await _texts(request, publisher, slug, mapping(body.get("to")), changed) if changed else {}
-    return [diffing.row_of(change, before, after) for change in changes]
+    state: ServeState = request.app.state.lex
+    return await state.run(diffing.rows_of, changes, before, after)
 
 
 # -- provenance ---------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from derive.index.schema import INDEX_FORMAT
 from legal.errors import RequestError
 from serve.core import LegalCore
 from serve.core.mount import DeadlineExceeded
@@ -23,7 +24,7 @@ def test_envelope(handmade_core: LegalCore) -> None:
     assert answer["provisional"] is False
     artifact = answer["artifact"]
     assert artifact["set_id"] == "handmade-set"
-    assert artifact["index_format"] == "lex-evidence-index/1"
+    assert artifact["index_format"] == INDEX_FORMAT
     assert len(artifact["content_digest"]) == 64
     lu = handmade_core.call("timeline", {"work": LU_WORK})
     assert lu["timeline_semantics"] == "publisher_applicability"

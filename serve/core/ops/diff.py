@@ -7,11 +7,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from derive.index.worddiff import word_changes
-from legal.outcomes import Outcome
+from derive.index.serving import MAX_PAIR_MATCHES, MAX_PAIR_WORDS, stored_word_changes
+from derive.index.worddiff import diff_cost, word_changes
+from legal.outcomes import DiffElision, Outcome
 from serve.core.anchors import match_anchor
 from serve.core.envelope import Answer, CallContext, answer, is_provisional
-from serve.core.mount import MountedIndex
+from serve.core.mount import MountedIndex, check_deadline
 from serve.core.ops.as_of import AMBIGUITY_HINT, version_choices
 from serve.core.resolve import DateResolution, locate_work, resolve_on
 from serve.core.shapes import choose_expression, text_outcome, version_doc
@@ -27,6 +28,16 @@ from serve.core.store import (
 )
 
 MAX_ANCHOR_LIST = 100
+#: What one answer may hand to the word diff beyond the precomputed pairs (``diff_cost``): words,
+#: and matching word pairs walked (about 0.25 µs each; repetitive tables make them explode). A
+#: one-anchor diff may use the per-pair bounds (``MAX_PAIR_WORDS``, :data:`ONE_PAIR_MATCHES`).
+WORD_BUDGET = 6_000
+MATCH_BUDGET = 60_000
+ONE_PAIR_MATCHES = 1_000_000
+#: Characters of added/removed text one answer may return (twice the ``as_of`` text budget).
+TEXT_BUDGET = 500_000
+#: Texts of added/removed provisions read in one statement before the budget is applied.
+TEXT_PREFETCH = 200
 
 
 @dataclass(frozen=True)
@@ -64,8 +75,69 @@ def _date_refusal(ctx: CallContext, index: MountedIndex, conn: sqlite3.Connectio
     return None
 
 
-def _change(kind: str, anchor: str, before: ProvisionKey | None, after: ProvisionKey | None,
-            bodies: dict[str, str]) -> dict[str, Any]:
+class _Budget:
+    """What one diff answer may spend: words and word matches handed to the word diff, characters of
+    text returned."""
+
+    def __init__(self, words: int, matches: int, characters: int) -> None:
+        self.word_budget, self.match_budget = words, matches
+        self.words, self.matches = words, matches
+        self.characters = characters
+        self.elided: list[dict[str, str]] = []
+
+    def elide(self, anchor: str, part: str, reason: DiffElision) -> None:
+        self.elided.append({"anchor": anchor, "part": part, "reason": reason.value})
+
+    def report(self) -> dict[str, Any]:
+        reasons = sorted({e["reason"] for e in self.elided})
+        return {"elided_count": len(self.elided), "elided": self.elided, "reasons": reasons,
+                "word_budget": self.word_budget, "match_budget": self.match_budget,
+                "pair_word_limit": MAX_PAIR_WORDS, "pair_match_limit": MAX_PAIR_MATCHES, "text_budget": TEXT_BUDGET,
+                "detail": "the listed provisions are still counted and listed in changes; their word spans "
+                          "(words: null) or text (text: null) were left out to keep the answer bounded. "
+                          "Ask for one of them with anchor=… to get it."}
+
+
+def _words(conn: sqlite3.Connection, anchor: str, before: ProvisionKey, after: ProvisionKey,
+           bodies: dict[str, str], budget: _Budget) -> list[dict[str, Any]] | None:
+    stored = stored_word_changes(conn, before.text_sha256, after.text_sha256)
+    if stored is not None:
+        return stored
+    check_deadline()
+    if budget.words <= 0 or budget.matches <= 0:  # spent: not even the texts are read
+        budget.elide(anchor, "words", DiffElision.WORD_BUDGET)
+        return None
+    old, new = _body(conn, before.text_sha256, bodies), _body(conn, after.text_sha256, bodies)
+    cost = diff_cost(old, new)
+    if cost.words > MAX_PAIR_WORDS or cost.pairs > MAX_PAIR_MATCHES:
+        budget.elide(anchor, "words", DiffElision.PROVISION_TOO_LARGE)
+        return None
+    if cost.words > budget.words or cost.pairs > budget.matches:
+        budget.elide(anchor, "words", DiffElision.WORD_BUDGET)
+        return None
+    budget.words -= cost.words
+    budget.matches -= cost.pairs
+    return word_changes(old, new)
+
+
+def _body(conn: sqlite3.Connection, sha: str, bodies: dict[str, str]) -> str:
+    if sha not in bodies:
+        bodies.update(texts(conn, [sha]))
+    return bodies[sha]
+
+
+def _full_text(conn: sqlite3.Connection, anchor: str, key: ProvisionKey, bodies: dict[str, str],
+               budget: _Budget) -> str | None:
+    text = _body(conn, key.text_sha256, bodies)
+    if len(text) > budget.characters:
+        budget.elide(anchor, "text", DiffElision.TEXT_BUDGET)
+        return None
+    budget.characters -= len(text)
+    return text
+
+
+def _change(conn: sqlite3.Connection, kind: str, anchor: str, before: ProvisionKey | None,
+            after: ProvisionKey | None, bodies: dict[str, str], budget: _Budget) -> dict[str, Any]:
     ref = after or before
     assert ref is not None
     out: dict[str, Any] = {
@@ -74,17 +146,23 @@ def _change(kind: str, anchor: str, before: ProvisionKey | None, after: Provisio
         "to_text_sha256": after.text_sha256 if after else None,
     }
     if kind == "changed" and before and after:
-        out["words"] = word_changes(bodies[before.text_sha256], bodies[after.text_sha256])
+        out["words"] = _words(conn, anchor, before, after, bodies, budget)
     elif kind == "added" and after:
-        out["text"] = bodies[after.text_sha256]
+        out["text"] = _full_text(conn, anchor, after, bodies, budget)
     elif kind == "removed" and before:
-        out["text"] = bodies[before.text_sha256]
+        out["text"] = _full_text(conn, anchor, before, bodies, budget)
     return out
 
 
 def provision_changes(conn: sqlite3.Connection, old: Sequence[ProvisionKey], new: Sequence[ProvisionKey],
-                      limit: int) -> dict[str, Any]:
-    """Added, removed and changed provisions (document order of the later text, then removals)."""
+                      limit: int, one_pair: bool = False) -> dict[str, Any]:
+    """Added, removed and changed provisions (document order of the later text, then removals).
+
+    Bounded: word spans come from the precomputed ``word_diffs`` when the two wordings followed each
+    other in the work's time line, else are computed within :data:`WORD_BUDGET` words; full texts
+    of added and removed provisions within :data:`TEXT_BUDGET` characters. What does not fit is
+    listed in ``diff_truncated`` (present only then).
+    """
     if old is new:  # one state on both dates: nothing to compare
         return {"summary": {"added": 0, "removed": 0, "changed": 0, "unchanged": len(new)}, "changes": [],
                 "truncated": False}
@@ -98,11 +176,19 @@ def provision_changes(conn: sqlite3.Connection, old: Sequence[ProvisionKey], new
             entries.append(("changed", p.anchor, before[p.anchor], p))
     entries.extend(("removed", p.anchor, p, None) for p in old if p.anchor not in after)
     shown = entries[:limit]
-    shas = [p.text_sha256 for _, _, b, a in shown for p in (b, a) if p is not None]
-    bodies = texts(conn, shas)
+    bodies: dict[str, str] = texts(conn, [p.text_sha256 for kind, _, b, a in shown if kind != "changed"
+                                          for p in (b, a) if p is not None][:TEXT_PREFETCH])
     summary = {k: sum(1 for e in entries if e[0] == k) for k in ("added", "removed", "changed")}
     summary["unchanged"] = sum(1 for p in new if p.anchor in before and before[p.anchor].text_sha256 == p.text_sha256)
-    return {"summary": summary, "changes": [_change(*e, bodies) for e in shown], "truncated": len(entries) > limit}
+    budget = (_Budget(MAX_PAIR_WORDS, ONE_PAIR_MATCHES, TEXT_BUDGET) if one_pair
+              else _Budget(WORD_BUDGET, MATCH_BUDGET, TEXT_BUDGET))
+    changes = []
+    for entry in shown:
+        changes.append(_change(conn, *entry, bodies, budget))
+    out: dict[str, Any] = {"summary": summary, "changes": changes, "truncated": len(entries) > limit}
+    if budget.elided:
+        out["diff_truncated"] = budget.report()
+    return out
 
 
 def _one_anchor(sides: tuple[Side, Side], anchor: str) -> tuple[tuple[ProvisionKey, ...], tuple[ProvisionKey, ...],
@@ -165,7 +251,7 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
                     **payload, "anchor": args["anchor"], "anchors_held": held[:MAX_ANCHOR_LIST],
                     "anchors_truncated": len(held) > MAX_ANCHOR_LIST}, provisional=provisional)
             payload.update({"anchor": matched, "anchor_from_present": bool(old), "anchor_to_present": bool(new)})
-        payload.update(provision_changes(conn, old, new, args["limit"]))
+        payload.update(provision_changes(conn, old, new, args["limit"], one_pair=bool(args["anchor"])))
     payload["changed"] = any(payload["summary"][k] for k in ("added", "removed", "changed"))
     payload["provision_level_comparable"] = True
     return answer(ctx, index, Outcome.SUCCEEDED, payload, provisional=provisional)

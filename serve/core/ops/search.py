@@ -34,6 +34,7 @@ from serve.core.resolve import mounted_publisher
 from serve.core.searchplan import FREQUENT_PHRASE_WORKS, Plan, build_plan
 from serve.core.snippet import snippet
 from serve.core.store import texts, versions_of, works_by_rowid
+from serve.core.topk import ranked_window
 
 OVERSAMPLE = 6
 #: States ranked before filters are joined, at least (see :func:`ranked_occurrences`).
@@ -154,9 +155,8 @@ def ranked_occurrences(conn: sqlite3.Connection, match: str, filters: Filters, l
                            (match, first + 1)).fetchone()[0]
     if matched <= first:
         return occurrences(conn, _FTS_SOURCE, [match], filters, limit)
-    capped = f"(SELECT rowid AS state_rowid, {_BM25} AS score FROM provision_fts WHERE provision_fts MATCH ? " \
-             f"ORDER BY score LIMIT {first})"
-    rows = occurrences(conn, capped, [match], filters, limit)
+    capped, params = ranked_window(conn, match, _BM25, first)  # remembered per index: a frequent match
+    rows = occurrences(conn, capped, params, filters, limit)
     if len(rows) >= limit:
         return rows
     return occurrences(conn, _FTS_SOURCE, [match], filters, limit)
