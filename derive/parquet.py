@@ -189,7 +189,7 @@ def plain_batch(batch: pa.RecordBatch | pa.Table) -> list[dict[str, Any]]:
     """Rows of a Parquet batch in their JSONL form: derived validity columns dropped, dates as ISO
     strings, categoricals as strings (what :mod:`derive.rows` wrote; for readers of either file)."""
     names = [n for n in batch.schema.names if n not in VALIDITY_COLUMNS]
-    rows = batch.select(names).to_pylist()
+    rows: list[dict[str, Any]] = batch.select(names).to_pylist()
     dates = [f.name for f in batch.schema if f.name in names and f.type == pa.date32()]
     for row in rows:
         for name in dates:

@@ -18,7 +18,7 @@ import pyarrow as pa
 from derive.parquet import DICT
 
 COLUMNS = (
-    "work_id", "publisher", "language", "anchor", "state", "text_sha256", "valid_from",
+    "work_id", "publisher", "language", "anchor", "state", "text_sha256", "previous_text_sha256", "valid_from",
     "valid_to_inclusive", "valid_to_exclusive", "first_lex_id", "first_provision_id",
     "article_valid_from", "validity_conflict",
 )
@@ -26,7 +26,8 @@ COLUMNS = (
 # Rows are built typed; the sink's conversion leaves them as they are.
 SCHEMA = pa.schema([
     ("work_id", pa.string()), ("publisher", DICT), ("language", DICT), ("anchor", pa.string()),
-    ("state", pa.int32()), ("text_sha256", pa.string()), ("valid_from", pa.date32()),
+    ("state", pa.int32()), ("text_sha256", pa.string()), ("previous_text_sha256", pa.string()),
+    ("valid_from", pa.date32()),
     ("valid_to_inclusive", pa.date32()), ("valid_to_exclusive", pa.date32()), ("first_lex_id", pa.string()),
     ("first_provision_id", pa.string()), ("article_valid_from", pa.date32()), ("validity_conflict", pa.bool_()),
 ])
@@ -44,17 +45,20 @@ def state_rows(history: dict[str, Any]) -> list[dict[str, Any]]:
     for language, anchors in sorted(history["anchors_by_language"].items()):
         for anchor, runs in sorted(anchors.items()):
             ordered = sorted(runs, key=lambda r: r["valid_from"])
+            previous: str | None = None
             for number, run in enumerate(ordered, 1):
                 end = _date(run["valid_to"])
                 rows.append({
                     "work_id": work_id, "publisher": publisher, "language": language, "anchor": anchor,
-                    "state": number, "text_sha256": run["text_sha256"], "valid_from": _date(run["valid_from"]),
+                    "state": number, "text_sha256": run["text_sha256"], "previous_text_sha256": previous,
+                    "valid_from": _date(run["valid_from"]),
                     "valid_to_inclusive": end,
                     "valid_to_exclusive": None if end is None else end + _dt.timedelta(days=1),
                     "first_lex_id": run["in_version"], "first_provision_id": f"{run['in_version']}#{anchor}",
                     "article_valid_from": _date(run.get("article_valid_from")),
                     "validity_conflict": bool(run.get("validity_conflict", False)),
                 })
+                previous = run["text_sha256"]
     return rows
 
 
