@@ -3,7 +3,9 @@
 Output directory (every file deterministic: same tree + same code → same bytes)::
 
     provisions.jsonl        one canonical JSON line per provision state, sorted
-    provisions.parquet      the same rows and columns (no timestamps in metadata)
+    provisions.parquet      the same rows, typed (dates, categoricals, both validity conventions),
+                            large row groups, key-value metadata (:mod:`derive.parquet`)
+    states.parquet          distinct text states per work/language/anchor (:mod:`derive.states`)
     gaps.jsonl              one line per version/language without text (typed TextGap)
     errors.jsonl            one line per version that could not be derived (typed, with the hash)
     history/<publisher>/<slug>.json   distinct text states per anchor, derived intervals
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import importlib.metadata
 import json
 import multiprocessing
 import os
@@ -54,8 +57,11 @@ from derive.dispatch import derive_body
 from derive.history import VersionTexts, build_history
 from derive.limits import DEFAULT_LIMITS, Limits
 from derive.model import ExtractionResult, Gap
+from derive.parquet import LICENCES, ParquetSink, key_value_metadata, parquet_schema
 from derive.profiles.pdf_memorial_lu import Act
 from derive.staging import staged
+from derive.states import SCHEMA as STATES_SCHEMA
+from derive.states import states_table
 from derive.units import PDF_MEMORIAL, Evidence, Unit, fmx4_languages, held, units_for
 from legal.canonical import canonical_bytes as canonical_line
 from legal.canonical import digest, sha256_hex
@@ -450,42 +456,91 @@ def _write_lines(path: Path, rows: list[dict[str, Any]]) -> None:
             fh.write(canonical_line(row) + b"\n")
 
 
+GENERATOR = "lex-evidence"
+VALIDITY_NOTE = ("valid_to is the publisher's, verbatim, in valid_to_convention; valid_to_exclusive and "
+                 "valid_to_inclusive state it in both conventions: a version is in force on d when "
+                 "valid_from <= d and (valid_to_exclusive is null or d < valid_to_exclusive)")
+
+
+def _generator() -> str:
+    try:
+        version = importlib.metadata.version(GENERATOR)
+    except importlib.metadata.PackageNotFoundError:
+        version = "unknown"
+    return f"{GENERATOR} {version} (derive.dataset)"
+
+
+def dataset_metadata(tree: CorpusTree, limits: Limits) -> dict[str, str]:
+    """The Parquet files' key-value metadata (besides ``lex:contract``/``lex:table``): what the
+    dataset was derived from (the tree's manifest and records digests), by what (generator and
+    :func:`derive.cache.derivation_digest`), and the publishers' licences and attributions."""
+    try:
+        manifest: dict[str, Any] = tree.manifest()
+    except (OSError, LexError):
+        manifest = {}
+    publishers = sorted({p for p, _slug in _works(tree)})
+    return {
+        "lex:generator": _generator(),
+        "lex:derivation_digest": derivation_digest(limits),
+        "lex:corpus_manifest_sha256": digest(manifest) if manifest else "",
+        "lex:corpus_records_digest": str(manifest.get("records_digest", "")),
+        "lex:publishers": canonical_line(publishers).decode("utf-8"),
+        "lex:licence": canonical_line({p: LICENCES[p] for p in publishers if p in LICENCES}).decode("utf-8"),
+        "lex:validity": VALIDITY_NOTE,
+    }
+
+
+def _file_metadata(path: Path) -> dict[str, str]:
+    """The ``lex:`` metadata of a dataset's ``provisions.parquet`` (without contract and table)."""
+    try:
+        meta = pq.read_schema(path).metadata or {}
+    except (OSError, pa.ArrowException):
+        raise DerivationError("not a shard output (unreadable provisions.parquet)", code="not_a_shard",
+                              subject=path.parent.name) from None
+    return {k.decode(): v.decode() for k, v in meta.items()
+            if k.startswith(b"lex:") and k not in (b"lex:contract", b"lex:table")}
+
+
 class _Assembler:
     """Writes the dataset files from per-work pieces given in work order."""
 
-    def __init__(self, out: Path) -> None:
+    def __init__(self, out: Path, metadata: dict[str, str]) -> None:
         self.out = out
         (out / "history").mkdir(parents=True, exist_ok=True)
         self.gaps: list[dict[str, Any]] = []
         self.errors: list[dict[str, Any]] = []
         self.jsonl = (out / "provisions.jsonl").open("wb")
-        self.parquet = pq.ParquetWriter(out / "provisions.parquet", R.SCHEMA, compression="zstd",
-                                        use_dictionary=True, write_statistics=True)
+        self.parquet = ParquetSink(out / "provisions.parquet", R.SCHEMA, parquet_schema(R.SCHEMA),
+                                   key_value_metadata("provisions", metadata))
+        self.states = ParquetSink(out / "states.parquet", STATES_SCHEMA, STATES_SCHEMA,
+                                  key_value_metadata("states", metadata))
+        self.closed = False
 
     def rows(self, lines: list[bytes], rows: list[dict[str, Any]]) -> None:
         for line in lines:
             self.jsonl.write(line + b"\n")
         if rows:
-            self.parquet.write_table(pa.Table.from_pylist(rows, schema=R.SCHEMA))
+            self.parquet.add(pa.Table.from_pylist(rows, schema=R.SCHEMA), sum(len(line) + 1 for line in lines))
 
     def history(self, work_id: str, data: bytes) -> None:
         publisher, slug = work_id.split(":", 1)
         path = self.out / "history" / publisher / f"{slug}.json"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
+        self.states.add(*states_table(data))
 
     def block(self, block: EncodedBlock) -> None:
         for chunk in block.lines:
             self.jsonl.write(chunk)
         if block.table is not None:
-            # record batches of ENCODE_CHUNK rows: the Parquet bytes are those of one table
-            self.parquet.write_table(pa.ipc.open_stream(block.table).read_all())
+            self.parquet.add(pa.ipc.open_stream(block.table).read_all(), sum(len(chunk) for chunk in block.lines))
         if block.spool is not None:
             with open(f"{block.spool}.jsonl", "rb") as fh:
                 shutil.copyfileobj(fh, self.jsonl, 1 << 20)
-            with pa.memory_map(f"{block.spool}.arrow") as source:
-                # one write per work (one row group), as in memory: zero-copy from the map
-                self.parquet.write_table(pa.ipc.open_stream(source).read_all())
+                size = fh.tell()
+            # zero-copy from the map, kept open until its rows are in a row group
+            source = pa.memory_map(f"{block.spool}.arrow")
+            self.parquet.add(pa.ipc.open_stream(source).read_all(), size, hold=source)
             os.unlink(f"{block.spool}.jsonl")
             os.unlink(f"{block.spool}.arrow")
         self.gaps.extend(block.gaps)
@@ -494,8 +549,18 @@ class _Assembler:
             self.history(block.work_id, block.history)
 
     def close(self) -> None:
-        self.jsonl.close()
-        self.parquet.close()
+        if not self.closed:
+            self.closed = True
+            self.jsonl.close()
+            self.parquet.close()
+            self.states.close()
+
+    def abort(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.jsonl.close()
+            self.parquet.abort()
+            self.states.abort()
 
     def finish(self, report: BuildReport) -> None:
         self.close()
@@ -555,7 +620,7 @@ def build_dataset(tree: CorpusTree, out: str | Path, *, limits: Limits = DEFAULT
     keep: dict[str, str] = {}
     works = _works(tree, shard)
     with staged(target) as staging:
-        assembler = _Assembler(staging)
+        assembler = _Assembler(staging, dataset_metadata(tree, limits))
         try:
             for work_id, block, reused, key in work_blocks(tree, works, aliases, limits=limits, cache_dir=cache_dir,
                                                            workers=workers, progress=progress):
@@ -567,8 +632,9 @@ def build_dataset(tree: CorpusTree, out: str | Path, *, limits: Limits = DEFAULT
                     report.derived.append(work_id)
                 _count(report, block)
                 assembler.block(block)
-        finally:
-            assembler.close()
+        except BaseException:
+            assembler.abort()
+            raise
         assembler.finish(report)
         if shard is not None:
             (staging / SHARD_FILE).write_bytes(pretty({
@@ -754,8 +820,12 @@ def merge_shards(shards: Sequence[str | Path], out: str | Path) -> BuildReport:
     report = BuildReport()
     for path in paths:
         report.add_summary(json.loads((path / "summary.json").read_bytes()))
+    metadata = [_file_metadata(path / "provisions.parquet") for path in paths]
+    if any(m != metadata[0] for m in metadata):
+        raise DerivationError("shards carry different dataset metadata (corpus, code or licence)",
+                              code="shard_mismatch")
     with staged(Path(out)) as staging:
-        assembler = _Assembler(staging)
+        assembler = _Assembler(staging, metadata[0])
         try:
             for work_id in order:
                 path = owner[work_id]
@@ -774,7 +844,8 @@ def merge_shards(shards: Sequence[str | Path], out: str | Path) -> BuildReport:
             if leftover:
                 raise DerivationError("a shard holds rows of a work it does not list", code="shard_mismatch",
                                       subject=leftover[0])
-        finally:
-            assembler.close()
+        except BaseException:
+            assembler.abort()
+            raise
         assembler.finish(report)
     return report

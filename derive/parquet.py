@@ -1,0 +1,199 @@
+"""The Parquet form of the dataset (docs/derive.md §6.5): typed, dictionary-encoded, large row
+groups, described by its own key-value metadata.
+
+The JSONL rows (:mod:`derive.rows`) are the canonical form; the Parquet file carries the same
+columns, typed for readers, plus two derived validity columns:
+
+- the row schema's date columns (:data:`DATE_COLUMNS`) become ``date32``; any other column of the
+  row schema flows through with its own type, so a new row field is a new Parquet column;
+- low-cardinality strings (:data:`CATEGORICAL`) become ``dictionary<int32, string>`` (pandas reads
+  them as categoricals);
+- ``valid_to_exclusive`` / ``valid_to_inclusive`` (``date32``) state the version's end in both
+  conventions whatever the publisher's: one half-open test ``valid_from <= d AND (valid_to_exclusive
+  IS NULL OR d < valid_to_exclusive)`` serves every publisher; ``valid_to`` stays verbatim.
+
+:class:`ParquetSink` buffers whole works into row groups of at least :data:`ROW_GROUP_ROWS` rows
+or :data:`ROW_GROUP_BYTES` bytes of JSONL (whichever comes first), so row-group boundaries depend
+on the rows alone (not on processes, shards or Arrow chunking) and memory holds one row group.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from legal.errors import DerivationError
+
+# Version of the Parquet files' format written here (types, derived columns, row groups, metadata,
+# the states table). It is part of derive.cache.derivation_digest(): a change here that changes any
+# Parquet byte must bump it. (It is not in the per-work cache key: the cache holds rows, not Parquet.)
+DATASET_FORMAT_VERSION = 2
+DATASET_CONTRACT = f"lex-dataset/{DATASET_FORMAT_VERSION}"
+
+DATE_COLUMNS = frozenset({"valid_from", "valid_to", "article_valid_from"})
+CATEGORICAL = frozenset({"publisher", "language", "valid_to_convention", "type", "profile"})
+VALIDITY_AFTER = "valid_to_convention"  # the derived validity columns follow this column
+VALIDITY_COLUMNS = ("valid_to_exclusive", "valid_to_inclusive")
+CONVENTIONS = ("exclusive", "inclusive")
+
+ROW_GROUP_ROWS = 131_072
+ROW_GROUP_BYTES = 128 << 20
+
+DICT = pa.dictionary(pa.int32(), pa.string())
+
+# The publishers' terms (model §7.4). Both publish under CC BY 4.0: Legilux by its dct:license,
+# EUR-Lex by Commission Decision 2011/833/EU as implemented by C(2019) 1655.
+LICENCES: dict[str, dict[str, str]] = {
+    "lu-legilux": {
+        "licence": "CC-BY-4.0",
+        "licence_url": "https://creativecommons.org/licenses/by/4.0/",
+        "attribution": "Legilux — Ministère d'État, Service central de législation, Grand-Duché de Luxembourg "
+                       "(CC-BY-4.0); derived by lex-evidence, not an official publication",
+    },
+    "eu-eurlex": {
+        "licence": "CC-BY-4.0",
+        "licence_url": "https://creativecommons.org/licenses/by/4.0/",
+        "attribution": "© European Union, https://eur-lex.europa.eu (reuse under Commission Decision 2011/833/EU, "
+                       "CC-BY-4.0); only the Official Journal is authentic; derived by lex-evidence",
+    },
+}
+
+
+def parquet_schema(rows: pa.Schema) -> pa.Schema:
+    """The Parquet schema of a row schema: dates typed, categoricals dictionary-encoded, the two
+    derived validity columns after ``valid_to_convention``; every other field unchanged."""
+    fields: list[pa.Field] = []
+    for f in rows:
+        if f.name in DATE_COLUMNS:
+            fields.append(pa.field(f.name, pa.date32(), f.nullable))
+        elif f.name in CATEGORICAL:
+            fields.append(pa.field(f.name, DICT, f.nullable))
+        else:
+            fields.append(f)
+        if f.name == VALIDITY_AFTER:
+            fields.extend(pa.field(name, pa.date32()) for name in VALIDITY_COLUMNS)
+    return pa.schema(fields)
+
+
+def _dates(column: pa.ChunkedArray, name: str) -> pa.ChunkedArray:
+    try:
+        return column.cast(pa.date32())
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
+        raise DerivationError(f"column {name!r} holds a value that is not an ISO date ({exc})",
+                                 code="bad_date", subject=name) from None
+
+
+def _validity(table: pa.Table) -> dict[str, pa.ChunkedArray]:
+    convention = table.column("valid_to_convention")
+    unknown = pc.invert(pc.is_in(convention, pa.array(CONVENTIONS)))
+    if pc.any(unknown).as_py():
+        raise DerivationError("valid_to_convention must be 'exclusive' or 'inclusive'",
+                                 code="bad_convention", subject="valid_to_convention")
+    days = _dates(table.column("valid_to"), "valid_to").cast(pa.int32())
+    inclusive = pc.equal(convention, "inclusive")
+    one = pa.scalar(1, pa.int32())
+    return {
+        "valid_to_exclusive": pc.if_else(inclusive, pc.add(days, one), days).cast(pa.date32()),
+        "valid_to_inclusive": pc.if_else(inclusive, days, pc.subtract(days, one)).cast(pa.date32()),
+    }
+
+
+def to_parquet(table: pa.Table, schema: pa.Schema) -> pa.Table:
+    """``table`` (of the row schema) in the Parquet ``schema`` of :func:`parquet_schema`."""
+    wanted = VALIDITY_COLUMNS[0] in schema.names and VALIDITY_COLUMNS[0] not in table.schema.names
+    derived = _validity(table) if wanted else {}
+    columns: list[pa.ChunkedArray] = []
+    for f in schema:
+        if f.name in derived:
+            columns.append(derived[f.name])
+        elif f.type == pa.date32() and table.schema.field(f.name).type != pa.date32():
+            columns.append(_dates(table.column(f.name), f.name))
+        elif f.type == DICT and table.schema.field(f.name).type != DICT:
+            columns.append(pc.dictionary_encode(table.column(f.name).cast(pa.string())))
+        else:
+            columns.append(table.column(f.name).cast(f.type))
+    return pa.Table.from_arrays(columns, schema=schema)
+
+
+def key_value_metadata(table: str, values: Mapping[str, str]) -> dict[bytes, bytes]:
+    """The file's key-value metadata: ``lex:contract``, ``lex:table`` and ``values`` (``lex:`` keys)."""
+    meta = {"lex:contract": DATASET_CONTRACT, "lex:table": table, **values}
+    return {k.encode("utf-8"): v.encode("utf-8") for k, v in sorted(meta.items())}
+
+
+class ParquetSink:
+    """A Parquet file written whole works at a time, in row groups of at least
+    :data:`ROW_GROUP_ROWS` rows or :data:`ROW_GROUP_BYTES` bytes (measured on the rows' JSONL,
+    so the same rows cut the same groups however they were produced).
+
+    :meth:`add` takes a table of ``source`` (the row schema) and, optionally, something to close
+    once its rows are written (a memory map). The file exists from construction (an empty dataset
+    is a valid file with the schema and metadata).
+    """
+
+    def __init__(self, path: Path, source: pa.Schema, schema: pa.Schema, metadata: Mapping[bytes, bytes],
+                 *, rows: int = ROW_GROUP_ROWS, size: int = ROW_GROUP_BYTES) -> None:
+        self.source = source
+        self.schema = schema.with_metadata(dict(metadata))
+        self.limit_rows = rows
+        self.limit_bytes = size
+        self.pending: list[pa.Table] = []
+        self.holds: list[Any] = []
+        self.rows = 0
+        self.bytes = 0
+        self.writer = pq.ParquetWriter(path, self.schema, compression="zstd", use_dictionary=True,
+                                       write_statistics=True, store_schema=True)
+
+    def add(self, table: pa.Table, size: int, hold: Any = None) -> None:
+        """Add one work's rows; ``size`` is their JSONL size in bytes."""
+        if hold is not None:
+            self.holds.append(hold)
+        if table.num_rows:
+            self.pending.append(table)
+            self.rows += table.num_rows
+            self.bytes += size
+        if self.rows >= self.limit_rows or self.bytes >= self.limit_bytes:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.pending:
+            table = pa.concat_tables(self.pending)
+            self.pending = []
+            # one contiguous chunk per column: pages do not depend on how the rows were chunked
+            group = to_parquet(table.combine_chunks(), self.schema)
+            del table
+            self.writer.write_table(group, row_group_size=group.num_rows)
+        for hold in self.holds:
+            hold.close()
+        self.holds = []
+        self.rows = self.bytes = 0
+
+    def close(self) -> None:
+        self.flush()
+        self.writer.close()
+
+    def abort(self) -> None:
+        for hold in self.holds:
+            hold.close()
+        self.holds = []
+        self.pending = []
+        self.writer.close()
+
+
+def plain_batch(batch: pa.RecordBatch | pa.Table) -> list[dict[str, Any]]:
+    """Rows of a Parquet batch in their JSONL form: derived validity columns dropped, dates as ISO
+    strings, categoricals as strings (what :mod:`derive.rows` wrote; for readers of either file)."""
+    names = [n for n in batch.schema.names if n not in VALIDITY_COLUMNS]
+    rows: list[dict[str, Any]] = batch.select(names).to_pylist()
+    dates = [f.name for f in batch.schema if f.name in names and f.type == pa.date32()]
+    for row in rows:
+        for name in dates:
+            value = row[name]
+            if value is not None:
+                row[name] = value.isoformat()
+    return rows

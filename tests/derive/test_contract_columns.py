@@ -1,0 +1,63 @@
+"""docs/contracts.md §2 and the dataset files name the same columns (drift fails here)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+from derive import rows as R
+from derive import states as S
+from derive.parquet import VALIDITY_COLUMNS, parquet_schema
+from tests.derive.conftest import read_jsonl
+
+CONTRACTS = Path(__file__).resolve().parents[2] / "docs" / "contracts.md"
+# Documented in the contract but not yet written by derive/rows.py at this commit (issue #19: another
+# branch adds them to the rows). Once they are written this allowance is moot; delete it then.
+PENDING = frozenset({"eli", "index_terms", "pages", "label", "figures"})
+
+
+def _tables() -> list[list[str]]:
+    """The column tables of §2, each as the list of its column names."""
+    text = CONTRACTS.read_text(encoding="utf-8")
+    section = text[text.index("## 2."):text.index("## 3.")]
+    tables: list[list[str]] = []
+    current: list[str] | None = None
+    for line in section.splitlines():
+        if line.startswith("| column |"):
+            current = []
+            tables.append(current)
+        elif current is not None and line.startswith("|") and not line.startswith("|---"):
+            current.extend(re.findall(r"`([a-z0-9_]+)`", line.split("|")[1]))
+        elif not line.startswith("|"):
+            current = None
+    return tables
+
+
+def test_contract_has_the_provision_and_state_tables():
+    provisions, states = _tables()
+    assert provisions[0] == "provision_id" and states[0] == "work_id"
+
+
+def test_provisions_parquet_has_every_documented_column_and_no_other(eu_dataset, lu_dataset):
+    documented = set(_tables()[0])
+    for out, _ in (eu_dataset, lu_dataset):
+        written = set(pq.read_schema(out / "provisions.parquet").names)
+        assert written == set(parquet_schema(R.SCHEMA).names)
+        assert not written - documented, f"undocumented columns: {sorted(written - documented)}"
+        missing = documented - written
+        assert missing <= PENDING, f"documented but not written: {sorted(missing - PENDING)}"
+
+
+def test_jsonl_has_the_documented_columns_but_the_parquet_only_ones(eu_dataset):
+    documented = set(_tables()[0]) - set(VALIDITY_COLUMNS)
+    keys = set(read_jsonl(eu_dataset[0] / "provisions.jsonl")[0])
+    assert keys == set(R.COLUMNS)
+    assert not keys - documented and documented - keys <= PENDING
+
+
+def test_states_parquet_matches_its_table(eu_dataset):
+    documented = _tables()[1]
+    written = pq.read_schema(eu_dataset[0] / "states.parquet").names
+    assert sorted(documented) == sorted(written) == sorted(S.COLUMNS)

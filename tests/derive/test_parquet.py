@@ -1,0 +1,95 @@
+"""The Parquet form of the dataset (docs/derive.md §6.5): types, validity, metadata, row groups, states."""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+import json
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from derive import parquet as P
+from derive.cache import derivation_digest
+from derive.dataset import build_dataset
+from legal.canonical import digest
+
+
+def test_dates_are_date32_and_categoricals_dictionaries(lu_dataset):
+    schema = pq.read_schema(lu_dataset[0] / "provisions.parquet")
+    for name in ("valid_from", "valid_to", "article_valid_from", *P.VALIDITY_COLUMNS):
+        assert schema.field(name).type == pa.date32(), name
+    for name in P.CATEGORICAL:
+        assert pa.types.is_dictionary(schema.field(name).type), name
+
+
+def test_one_validity_convention_for_both_publishers(eu_dataset, lu_dataset):
+    for out, convention in ((eu_dataset[0], "inclusive"), (lu_dataset[0], "exclusive")):
+        rows = pq.read_table(out / "provisions.parquet", columns=[
+            "valid_to", "valid_to_convention", *P.VALIDITY_COLUMNS]).to_pylist()
+        ended = [r for r in rows if r["valid_to"] is not None]
+        assert ended and {r["valid_to_convention"] for r in rows} == {convention}
+        one = dt.timedelta(days=1)
+        for r in ended:
+            assert r["valid_to_exclusive"] - r["valid_to_inclusive"] == one
+            verbatim = r["valid_to_inclusive"] if convention == "inclusive" else r["valid_to_exclusive"]
+            assert verbatim == r["valid_to"]
+        assert all(r["valid_to_exclusive"] is None for r in rows if r["valid_to"] is None)
+
+
+def test_metadata_names_corpus_code_and_licence(imported_trees, lu_dataset):
+    manifest = imported_trees["lu"].manifest()
+    for table in ("provisions", "states"):
+        meta = {k.decode(): v.decode() for k, v in pq.read_schema(lu_dataset[0] / f"{table}.parquet").metadata.items()}
+        assert meta["lex:contract"] == P.DATASET_CONTRACT and meta["lex:table"] == table
+        assert meta["lex:corpus_records_digest"] == manifest["records_digest"]
+        assert meta["lex:corpus_manifest_sha256"] == digest(manifest)
+        assert meta["lex:derivation_digest"] == derivation_digest()
+        assert json.loads(meta["lex:publishers"]) == ["lu-legilux"]
+        assert json.loads(meta["lex:licence"])["lu-legilux"]["licence"] == "CC-BY-4.0"
+        assert meta["lex:generator"].startswith("lex-evidence ")
+
+
+def test_row_groups_are_whole_works_and_large(eu_dataset, imported_trees, tmp_path, monkeypatch):
+    assert pq.ParquetFile(eu_dataset[0] / "provisions.parquet").metadata.num_row_groups == 1
+    out = tmp_path / "small"
+    original = P.ParquetSink.__init__
+
+    def small(self: P.ParquetSink, *args: object, **kwargs: object) -> None:
+        original(self, *args, rows=500)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(P.ParquetSink, "__init__", small)
+    build_dataset(imported_trees["eu"], out, use_cache=False)
+    small_file = pq.ParquetFile(out / "provisions.parquet")
+    groups = [small_file.metadata.row_group(i) for i in range(small_file.metadata.num_row_groups)]
+    assert len(groups) > 1 and all(g.num_rows >= 500 for g in groups[:-1])
+    works = [set(small_file.read_row_group(i, columns=["work_id"]).column(0).to_pylist())
+             for i in range(len(groups))]
+    assert all(not (a & b) for a, b in itertools.pairwise(works))  # a work never spans two groups
+    assert small_file.read().to_pylist() == pq.read_table(eu_dataset[0] / "provisions.parquet").to_pylist()
+
+
+def test_states_are_the_history_files(eu_dataset):
+    out = eu_dataset[0]
+    states = pq.read_table(out / "states.parquet").to_pylist()
+    expected = 0
+    for path in sorted((out / "history").rglob("*.json")):
+        doc = json.loads(path.read_bytes())
+        expected += sum(len(runs) for anchors in doc["anchors_by_language"].values() for runs in anchors.values())
+    assert len(states) == expected
+    keys = [(s["work_id"], s["language"], s["anchor"], s["valid_from"]) for s in states]
+    assert keys == sorted(keys)
+    art92 = [s for s in states if s["work_id"] == "eu-eurlex:32013r0575" and s["language"] == "en"
+             and s["anchor"] == "art_92"]
+    assert [s["state"] for s in art92] == [1, 2, 3]
+    assert [s["previous_text_sha256"] for s in art92] == [None, art92[0]["text_sha256"], art92[1]["text_sha256"]]
+    provisions = set(pq.read_table(out / "provisions.parquet", columns=["provision_id"]).column(0).to_pylist())
+    assert all(s["first_provision_id"] in provisions for s in states)
+
+
+def test_empty_dataset_files_are_valid(tmp_path: Path):
+    sink = P.ParquetSink(tmp_path / "x.parquet", pa.schema([("valid_to", pa.string())]),
+                         pa.schema([("valid_to", pa.date32())]), P.key_value_metadata("provisions", {}))
+    sink.close()
+    assert pq.read_table(tmp_path / "x.parquet").num_rows == 0
