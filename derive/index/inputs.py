@@ -280,9 +280,11 @@ def _jsonl(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
 def _parquet(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
     import pyarrow.parquet as pq
 
+    from derive.parquet import plain_batch  # rows in their JSONL form (dates as ISO text)
+
     number = 0
     for batch in pq.ParquetFile(path).iter_batches(batch_size=4096):
-        for value in batch.to_pylist():
+        for value in plain_batch(batch):
             number += 1
             yield f"{path.name}:{number}", value
 
