@@ -102,7 +102,13 @@ Publisher.EURLEX = _declare("eu-eurlex")
 
 
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9_().-]{0,199}$")
-_ANCHOR = re.compile(r"^[^\W_][\w.\-]{0,127}$")
+#: A provision anchor is the publisher's own id (``art_1er``, ``anx_I``, ``art_34_le_comité_des_élèves``,
+#: ``pt_(a)``): any characters but whitespace, controls and the URL/fragment delimiters
+#: ``# / ? % " < > \``, 1..512 of them. Spelled out (no ``\s``/``\w``) so that JSON Schema's
+#: ECMA-262 engine and Python's read the published pattern alike.
+ANCHOR_PATTERN = (r'^[^\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000'
+                  r'\x00-\x08\x0e-\x1b\x7f#/?%"<>\\]{1,512}$')
+_ANCHOR = re.compile(ANCHOR_PATTERN)
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 
 

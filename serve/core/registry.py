@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from legal import ids
 from serve.core.ops import as_of, diff, evidence, inventory, search, timeline
 from serve.core.params import (
     Choice,
@@ -25,7 +26,7 @@ from serve.core.params import (
 )
 from serve.core.spec import Effect, OperationSpec
 
-ANCHOR_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$"
+ANCHOR_PATTERN = ids.ANCHOR_PATTERN  # the publisher's own anchors, accented letters included
 LANGUAGE_PATTERN = r"^[a-z]{2,3}$"
 VERSION_KEY_PATTERN = r"^\d{4}-\d{2}-\d{2}--[0-9a-f]{64}$"
 
