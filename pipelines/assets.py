@@ -19,6 +19,7 @@ from dagster import AssetExecutionContext
 from corpus_tree import CorpusTree
 from corpus_tree.verify import verify_tree
 from legal.ids import Publisher
+from pipelines import versions
 from pipelines.settings import PUBLISHERS, SHARDS, LexSettings
 from pipelines.sources import update_tree
 from pipelines.state import StageState, file_sha256
@@ -40,6 +41,10 @@ CORPUS_VERIFIES = dg.AssetCheckSpec("verifies", asset="corpus_tree", blocking=Tr
                                     description="Every record, body and identity of the tree verifies.")
 INDEX_VERIFIES = dg.AssetCheckSpec("stamp_digest_recomputes", asset="search_index", blocking=True,
                                    description="The index's content digest, recomputed, equals its stamp.")
+#: the tags under which Dagster reads a materialisation's data and code versions (what a
+#: ``MaterializeResult(data_version=...)`` of an asset with a ``code_version`` records)
+DATA_VERSION_TAG = "dagster/data_version"
+CODE_VERSION_TAG = "dagster/code_version"
 PROVISIONS_DETERMINISTIC = dg.AssetCheckSpec(
     "deterministic_sample", asset="provisions", blocking=True,
     description="Re-deriving a sample of versions from evidence gives byte-identical rows.")
@@ -73,7 +78,8 @@ CORPUS_FRESHNESS = dg.FreshnessPolicy.time_window(fail_window=_dt.timedelta(hour
 
 
 @dg.asset(partitions_def=publisher_partitions, group_name="evidence", kinds={"python", "filesystem"},
-          check_specs=[CORPUS_VERIFIES], pool="publisher_http", freshness_policy=CORPUS_FRESHNESS)
+          check_specs=[CORPUS_VERIFIES], pool="publisher_http", freshness_policy=CORPUS_FRESHNESS,
+          code_version=versions.corpus_tree())
 def corpus_tree(context: AssetExecutionContext, lex: LexSettings) -> dg.MaterializeResult:  # type: ignore[type-arg]
     """The append-only evidence store and dated work/version tree of one publisher."""
     publisher = _publisher(context)
@@ -113,7 +119,7 @@ def corpus_tree(context: AssetExecutionContext, lex: LexSettings) -> dg.Material
 
 
 @dg.asset(partitions_def=shard_partitions, group_name="derived", kinds={"python", "jsonl"},
-          deps=[dg.AssetDep(corpus_tree, partition_mapping=BY_PUBLISHER)])
+          deps=[dg.AssetDep(corpus_tree, partition_mapping=BY_PUBLISHER)], code_version=versions.derivation())
 def provision_shards(context: AssetExecutionContext, lex: LexSettings) -> dg.MaterializeResult:  # type: ignore[type-arg]
     """One shard of one publisher's works derived to provisions (the fan-out unit at scale)."""
     from pipelines import derive_stage
@@ -126,19 +132,42 @@ def provision_shards(context: AssetExecutionContext, lex: LexSettings) -> dg.Mat
 
 @dg.asset(partitions_def=publisher_partitions, group_name="derived", kinds={"python", "parquet"},
           deps=[corpus_tree, dg.AssetDep(provision_shards, partition_mapping=BY_PUBLISHER)],
-          check_specs=[PROVISIONS_DETERMINISTIC])
+          check_specs=[PROVISIONS_DETERMINISTIC], code_version=versions.derivation())
 def provisions(context: AssetExecutionContext, lex: LexSettings) -> dg.MaterializeResult:  # type: ignore[type-arg]
     """The per-article dataset (Parquet + JSONL), gaps and per-work histories of one publisher:
-    the merge of its shards (any shard not current is derived in-step first)."""
+    the merge of its shards. In a run that does not materialise ``provision_shards`` itself (the
+    ``evidence`` job), each shard is brought up to date here first and recorded as a
+    materialisation of its own ``provision_shards`` partition, so Dagster shows the shards that
+    ran in this step."""
     from pipelines import derive_stage
 
     publisher = _publisher(context)
+    if not _shards_in_run(context):
+        for index in range(SHARDS):
+            shard = derive_stage.run_shard(lex, publisher, index, progress=_progress(context))
+            context.log_event(_shard_materialization(publisher, index, shard))
     result = derive_stage.run(lex, publisher, progress=_progress(context))
     return dg.MaterializeResult(
         metadata=_meta(result.metadata),
         data_version=dg.DataVersion(result.data_version),
         check_results=[dg.AssetCheckResult(check_name="deterministic_sample", passed=result.deterministic,
                                            metadata=_meta({"sampled": result.sampled}))],
+    )
+
+
+def _shards_in_run(context: AssetExecutionContext) -> bool:
+    """Whether ``provision_shards`` is materialised by this run itself (then its own steps record it)."""
+    return dg.AssetKey("provision_shards") in context.run.asset_selection if context.run.asset_selection else False
+
+
+def _shard_materialization(publisher: Publisher, index: int, shard: Any) -> dg.AssetMaterialization:
+    """A ``provision_shards`` materialisation for a shard run inside the ``provisions`` step, with the
+    data and code versions its own step would have recorded."""
+    key = dg.MultiPartitionKey({"publisher": publisher.value, "shard": str(index)})
+    return dg.AssetMaterialization(
+        asset_key="provision_shards", partition=key,
+        metadata={**_meta(shard.metadata), "run_in_step": "provisions"},
+        tags={DATA_VERSION_TAG: shard.data_version, CODE_VERSION_TAG: versions.derivation()},
     )
 
 
@@ -151,7 +180,7 @@ def empty_provisions_not_increasing(lex: LexSettings) -> dg.AssetCheckResult:
 
 
 @dg.asset(partitions_def=publisher_partitions, group_name="derived", kinds={"sqlite"},
-          deps=[provisions], check_specs=[INDEX_VERIFIES])
+          deps=[provisions], check_specs=[INDEX_VERIFIES], code_version=versions.search_index())
 def search_index(context: AssetExecutionContext, lex: LexSettings) -> dg.MaterializeResult:  # type: ignore[type-arg]
     """The SQLite FTS5 index of one publisher, with its stamp (rebuilt only when its inputs —
     records, dataset files, build instant, builder and normalisation versions — changed)."""
@@ -205,7 +234,7 @@ ARTIFACT_SET_VERIFIES = dg.AssetCheckSpec(
 
 
 @dg.asset(group_name="release", kinds={"python"}, deps=[search_index, provisions, corpus_tree],
-          check_specs=[ARTIFACT_SET_VERIFIES])
+          check_specs=[ARTIFACT_SET_VERIFIES], code_version=versions.artifact_set())
 def artifact_set(context: AssetExecutionContext, lex: LexSettings) -> dg.MaterializeResult:  # type: ignore[type-arg]
     """The signed artifact set (indexes, dataset, manifests, scope, benchmark report), promoted
     to ``current`` when its signed benchmark report passes the gates."""

@@ -3,7 +3,10 @@
 - ``sample``: the bundled demonstration corpus is served by the replay publisher on loopback
   and ingested through the real adapters (the same code path as ``live``);
 - ``replay``: a replay publisher already running at ``settings.replay_url``;
-- ``fixtures``: published ``lex-corpus`` trees imported as they are (verified record by record);
+- ``published`` (older name ``fixtures``): exported ``lex-corpus-<publisher>`` trees under
+  ``settings.fixtures_dir`` (the test fixtures, or the two full corpora) imported as they are,
+  verified record by record (:func:`corpus_tree.importer.import_published`, what
+  ``lex corpus import`` calls);
 - ``live``: the official endpoints.
 """
 
@@ -53,9 +56,10 @@ def update_tree(settings: LexSettings, publisher: Publisher, progress: Progress 
     """Bring the publisher's tree up to date from the configured source; returns a report dict."""
     target = settings.tree(publisher.value)
     evidence = settings.evidence_dir or None
-    if settings.source == "fixtures":
+    if settings.published:
         if not settings.fixtures_dir:
-            raise ConfigError("source 'fixtures' needs fixtures_dir", code="missing_fixtures_dir")
+            raise ConfigError(f"source {settings.source!r} needs the directory of the published trees "
+                              "(LEX_PUBLISHED_DIR)", code="missing_fixtures_dir")
         src = Path(settings.fixtures_dir) / f"lex-corpus-{publisher.value}"
         report = import_published(src, target)
         return dict(report.to_dict())
