@@ -205,9 +205,13 @@ def changed_corpora(corpora: Path, dest: Path, work: str = CHANGED_WORK, new_val
     new = versions / new_valid_from
     new.mkdir()
     (new / "fr.xml").write_bytes(changed)
-    old_from = record["valid_from"]
-    record.update({"lex_id": record["lex_id"].replace(old_from, new_valid_from), "valid_from": new_valid_from,
-                   "publication_date": new_valid_from})
+    # the new state's identity: its dates, and the publisher URLs that carry the consolidation date
+    # (the version identifier is recovered from them)
+    old_from = str(record["valid_from"])
+    text = json.dumps(record, ensure_ascii=False)
+    text = text.replace(old_from, new_valid_from).replace(old_from.replace("-", ""), new_valid_from.replace("-", ""))
+    record = json.loads(text)  # member order kept: the published recipe hashes the members in order
+    record.update({"valid_from": new_valid_from, "publication_date": new_valid_from})
     record.pop("valid_to", None)
     for expr in record["expressions"]:
         expr["valid_from"] = new_valid_from
