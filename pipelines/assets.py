@@ -72,6 +72,15 @@ def _meta(values: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+#: Declarative automation (evaluated only while the ``lex_automation`` sensor runs:
+#: ``LEX_AUTOMATION=eager``): each publisher's tree is refreshed at 03:00 UTC, the dataset and index
+#: of a publisher follow as soon as their parent partition has a new materialisation (the data
+#: version decides whether anything downstream is stale), and the artifact set is built at 05:00 UTC
+#: once its inputs were updated since that tick.
+NIGHTLY_TREE = dg.AutomationCondition.on_cron("0 3 * * *", "UTC")
+FOLLOW = dg.AutomationCondition.eager()
+NIGHTLY_RELEASE = dg.AutomationCondition.on_cron("0 5 * * *", "UTC")
+
 #: Each publisher's tree must have been refreshed within 26 hours (nightly run plus slack).
 CORPUS_FRESHNESS = dg.FreshnessPolicy.time_window(fail_window=_dt.timedelta(hours=26),
                                                   warn_window=_dt.timedelta(hours=25))
@@ -79,7 +88,7 @@ CORPUS_FRESHNESS = dg.FreshnessPolicy.time_window(fail_window=_dt.timedelta(hour
 
 @dg.asset(partitions_def=publisher_partitions, group_name="evidence", kinds={"python", "filesystem"},
           check_specs=[CORPUS_VERIFIES], pool="publisher_http", freshness_policy=CORPUS_FRESHNESS,
-          code_version=versions.corpus_tree())
+          code_version=versions.corpus_tree(), automation_condition=NIGHTLY_TREE)
 def corpus_tree(context: AssetExecutionContext, lex: LexSettings) -> dg.MaterializeResult:  # type: ignore[type-arg]
     """The append-only evidence store and dated work/version tree of one publisher."""
     publisher = _publisher(context)
@@ -132,7 +141,7 @@ def provision_shards(context: AssetExecutionContext, lex: LexSettings) -> dg.Mat
 
 @dg.asset(partitions_def=publisher_partitions, group_name="derived", kinds={"python", "parquet"},
           deps=[corpus_tree, dg.AssetDep(provision_shards, partition_mapping=BY_PUBLISHER)],
-          check_specs=[PROVISIONS_DETERMINISTIC], code_version=versions.derivation())
+          check_specs=[PROVISIONS_DETERMINISTIC], code_version=versions.derivation(), automation_condition=FOLLOW)
 def provisions(context: AssetExecutionContext, lex: LexSettings) -> dg.MaterializeResult:  # type: ignore[type-arg]
     """The per-article dataset (Parquet + JSONL), gaps and per-work histories of one publisher:
     the merge of its shards. In a run that does not materialise ``provision_shards`` itself (the
@@ -180,7 +189,8 @@ def empty_provisions_not_increasing(lex: LexSettings) -> dg.AssetCheckResult:
 
 
 @dg.asset(partitions_def=publisher_partitions, group_name="derived", kinds={"sqlite"},
-          deps=[provisions], check_specs=[INDEX_VERIFIES], code_version=versions.search_index())
+          deps=[provisions], check_specs=[INDEX_VERIFIES], code_version=versions.search_index(),
+          automation_condition=FOLLOW)
 def search_index(context: AssetExecutionContext, lex: LexSettings) -> dg.MaterializeResult:  # type: ignore[type-arg]
     """The SQLite FTS5 index of one publisher, with its stamp (rebuilt only when its inputs —
     records, dataset files, build instant, builder and normalisation versions — changed)."""
@@ -234,7 +244,8 @@ ARTIFACT_SET_VERIFIES = dg.AssetCheckSpec(
 
 
 @dg.asset(group_name="release", kinds={"python"}, deps=[search_index, provisions, corpus_tree],
-          check_specs=[ARTIFACT_SET_VERIFIES], code_version=versions.artifact_set())
+          check_specs=[ARTIFACT_SET_VERIFIES], code_version=versions.artifact_set(),
+          automation_condition=NIGHTLY_RELEASE)
 def artifact_set(context: AssetExecutionContext, lex: LexSettings) -> dg.MaterializeResult:  # type: ignore[type-arg]
     """The signed artifact set (indexes, dataset, manifests, scope, benchmark report), promoted
     to ``current`` when its signed benchmark report passes the gates."""
