@@ -143,7 +143,8 @@ def run_stage(out: Path, phase: str, job: str, asset: str, partition: str | None
     _pid, status, usage = os.wait4(child.pid, 0)
     child.returncode = os.waitstatus_to_exitcode(status)
     wall = time.monotonic() - started
-    outcome = json.loads(report.read_text()) if report.is_file() else {"success": False, "errors": ["no report"]}
+    outcome: dict[str, Any] = (json.loads(report.read_text()) if report.is_file()
+                               else {"success": False, "errors": ["no report"]})
     report.unlink(missing_ok=True)
     name = f"{asset}[{partition}]" if partition else asset
     if child.returncode != 0 or not outcome.get("success"):
@@ -270,7 +271,7 @@ def git_head() -> str:
 
 
 def _total(rows: list[dict[str, Any]], key: str) -> float:
-    return round(sum(r[key] for r in rows), 2)
+    return round(float(sum(r[key] for r in rows)), 2)
 
 
 def main(argv: list[str] | None = None) -> int:
