@@ -145,19 +145,27 @@ def provision_shards(context: AssetExecutionContext, lex: LexSettings) -> dg.Mat
 def provisions(context: AssetExecutionContext, lex: LexSettings) -> dg.MaterializeResult:  # type: ignore[type-arg]
     """The per-article dataset (Parquet + JSONL), gaps and per-work histories of one publisher:
     the merge of its shards. In a run that does not materialise ``provision_shards`` itself (the
-    ``evidence`` job), each shard is brought up to date here first and recorded as a
-    materialisation of its own ``provision_shards`` partition, so Dagster shows the shards that
-    ran in this step."""
+    ``evidence`` job), each shard is brought up to date here first, and each shard that ran is
+    recorded as a materialisation of its own ``provision_shards`` partition, so Dagster shows the
+    shards that ran in this step."""
     from pipelines import derive_stage
 
     publisher = _publisher(context)
+    in_step: list[int] = []
+    works_derived = 0
     if not _shards_in_run(context):
         for index in range(SHARDS):
             shard = derive_stage.run_shard(lex, publisher, index, progress=_progress(context))
-            context.log_event(_shard_materialization(publisher, index, shard))
+            if not shard.skipped:  # a shard that was current did not run: nothing to record
+                in_step.append(index)
+                works_derived += int(shard.metadata.get("works_derived", 0))
+                context.log_event(_shard_materialization(publisher, index, shard))
     result = derive_stage.run(lex, publisher, progress=_progress(context))
+    metadata = dict(result.metadata)
+    if in_step:  # the shards this step derived (before the merge, which then found them current)
+        metadata.update({"shards_derived_in_step": in_step, "works_derived_in_step": works_derived})
     return dg.MaterializeResult(
-        metadata=_meta(result.metadata),
+        metadata=_meta(metadata),
         data_version=dg.DataVersion(result.data_version),
         check_results=[dg.AssetCheckResult(check_name="deterministic_sample", passed=result.deterministic,
                                            metadata=_meta({"sampled": result.sampled}))],

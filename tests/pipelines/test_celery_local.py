@@ -35,6 +35,9 @@ def test_celery_runs_steps_with_sqlite_broker_and_backend(tmp_path: Path, monkey
            "PYTHONPATH": str(ROOT), "DAGSTER_DISABLE_TELEMETRY": "1"}
     for key in ("DAGSTER_HOME", "LEX_CELERY_BROKER", "LEX_CELERY_BACKEND"):
         monkeypatch.setenv(key, env[key])
+    # the instance's SQLite storage is created (and its schema stamped) here, before a worker opens
+    # it: two processes creating it at once race on the schema version table
+    dg.DagsterInstance.get().dispose()
     worker = subprocess.Popen(
         [str(Path(sys.executable).parent / "dagster-celery"), "worker", "start", "-A", "dagster_celery.app",
          "-y", str(config), "-q", "dagster", "--", "--concurrency", "1", "--pool", "solo"],
