@@ -94,7 +94,8 @@ def corpus_tree(context: AssetExecutionContext, lex: LexSettings) -> dg.Material
     publisher = _publisher(context)
     started = time.monotonic()
     report = update_tree(lex, publisher, progress=_progress(context))
-    downloads = report.get("bodies_new", report.get("bodies", 0))
+    # new bodies: fetched (ingest: bodies_new) or taken from a published tree (import: bodies_added)
+    downloads = report.get("bodies_new", report.get("bodies_added", report.get("bodies", 0)))
     tree = CorpusTree.open(lex.tree(publisher.value), evidence_dir=lex.evidence_dir or None)
     manifest = tree.manifest()
     # Full verification (every record, identity and body hash) whenever the tree changed; an
@@ -110,6 +111,7 @@ def corpus_tree(context: AssetExecutionContext, lex: LexSettings) -> dg.Material
     return dg.MaterializeResult(
         metadata=_meta({
             "source": lex.source,
+            "skipped": str(report.get("skipped", "")),
             **{k: manifest["counts"].get(k) for k in ("works", "versions", "expressions", "bodies_held",
                                                       "bodies_held_elsewhere", "withdrawn_versions")},
             "records_digest": manifest.get("records_digest"),

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import functools
 import itertools
+import os
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -24,8 +26,10 @@ import dagster as dg
 import pytest
 
 from cli.main import main as lex
+from legal.ids import Publisher
 from pipelines.definitions import build_definitions
 from pipelines.settings import PUBLISHERS, LexSettings
+from pipelines.sources import update_tree
 from tests.pipelines.conftest import BUILT_AT, ROOT, run_job
 
 STAMP = f"{BUILT_AT}T00:00:00Z"
@@ -103,3 +107,19 @@ def test_dagster_and_cli_paths_give_byte_identical_sets(tmp_path: Path, fixtures
     ours, theirs = _files(dagster_set), _files(cli / "set")
     assert sorted(ours) == sorted(theirs)
     assert [name for name in ours if ours[name] != theirs[name]] == []
+
+
+def test_published_source_is_imported_again_only_when_a_file_changed(tmp_path: Path, fixtures_dir: Path) -> None:
+    src = tmp_path / "corpora" / "lex-corpus-lu-legilux"
+    shutil.copytree(fixtures_dir / "lex-corpus-lu-legilux", src)
+    lex = LexSettings(workdir=str(tmp_path / "work"), source="published", fixtures_dir=str(src.parent))
+    first = update_tree(lex, Publisher.LEGILUX)
+    assert "skipped" not in first and first["bodies_added"] > 0
+    assert update_tree(lex, Publisher.LEGILUX)["skipped"]  # same files: not read again
+    record = next(src.glob("works/*/versions/*/meta.json"))
+    os.utime(record, ns=(record.stat().st_atime_ns, record.stat().st_mtime_ns + 1_000_000_000))
+    again = update_tree(lex, Publisher.LEGILUX)  # a touched file: imported (and verified) again
+    assert "skipped" not in again and again["bodies_added"] == 0
+    manifest = tmp_path / "work" / "trees" / "lu-legilux" / "manifest.json"
+    manifest.write_bytes(manifest.read_bytes() + b"\n")
+    assert update_tree(lex, Publisher.LEGILUX)["manifest_changed"]  # a changed tree: imported (repaired) again
