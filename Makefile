@@ -10,7 +10,7 @@ export DAGSTER_HOME := $(CURDIR)/var/dagster_home
 export DAGSTER_DISABLE_TELEMETRY := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: demo test lint types contracts pytest venv clean lock bench
+.PHONY: demo test lint types contracts pytest venv clean lock bench bench-full
 
 $(STAMP): requirements.lock pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -50,6 +50,12 @@ BENCH_CLIENTS ?= 8
 bench-serve: $(STAMP)
 	@test -n "$(OUT)" || (echo "usage: make bench-serve OUT=DIR [INDEX_DIR=DIR]" >&2; exit 2)
 	$(BIN)/python -m bench.bench_serve_full --index-dir $(INDEX_DIR) --out $(OUT) --seconds $(BENCH_SECONDS) --clients $(BENCH_CLIENTS)
+
+# The full-corpus benchmark (not part of `make test`; bench/README.md): CORPORA holds the exported
+# lex-corpus-lu-legilux/ and lex-corpus-eu-eurlex/ (only read); everything is built into OUT.
+bench-full: $(STAMP)
+	@test -n "$(CORPORA)" -a -n "$(OUT)" || { echo "usage: make bench-full CORPORA=DIR OUT=DIR"; exit 2; }
+	$(BIN)/python -m bench.bench_full --corpora "$(CORPORA)" --out "$(OUT)" $(BENCH_FULL_ARGS)
 
 # Regenerate the lock file from pyproject.toml (needs the network to the package index).
 lock:

@@ -19,6 +19,7 @@ from dagster import AssetExecutionContext
 from corpus_tree import CorpusTree
 from corpus_tree.verify import verify_tree
 from legal.ids import Publisher
+from pipelines import versions
 from pipelines.settings import PUBLISHERS, SHARDS, LexSettings
 from pipelines.sources import update_tree
 from pipelines.state import StageState, file_sha256
@@ -40,6 +41,10 @@ CORPUS_VERIFIES = dg.AssetCheckSpec("verifies", asset="corpus_tree", blocking=Tr
                                     description="Every record, body and identity of the tree verifies.")
 INDEX_VERIFIES = dg.AssetCheckSpec("stamp_digest_recomputes", asset="search_index", blocking=True,
                                    description="The index's content digest, recomputed, equals its stamp.")
+#: the tags under which Dagster reads a materialisation's data and code versions (what a
+#: ``MaterializeResult(data_version=...)`` of an asset with a ``code_version`` records)
+DATA_VERSION_TAG = "dagster/data_version"
+CODE_VERSION_TAG = "dagster/code_version"
 PROVISIONS_DETERMINISTIC = dg.AssetCheckSpec(
     "deterministic_sample", asset="provisions", blocking=True,
     description="Re-deriving a sample of versions from evidence gives byte-identical rows.")
@@ -67,19 +72,30 @@ def _meta(values: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+#: Declarative automation (evaluated only while the ``lex_automation`` sensor runs:
+#: ``LEX_AUTOMATION=eager``): each publisher's tree is refreshed at 03:00 UTC, the dataset and index
+#: of a publisher follow as soon as their parent partition has a new materialisation (the data
+#: version decides whether anything downstream is stale), and the artifact set is built at 05:00 UTC
+#: once its inputs were updated since that tick.
+NIGHTLY_TREE = dg.AutomationCondition.on_cron("0 3 * * *", "UTC")
+FOLLOW = dg.AutomationCondition.eager()
+NIGHTLY_RELEASE = dg.AutomationCondition.on_cron("0 5 * * *", "UTC")
+
 #: Each publisher's tree must have been refreshed within 26 hours (nightly run plus slack).
 CORPUS_FRESHNESS = dg.FreshnessPolicy.time_window(fail_window=_dt.timedelta(hours=26),
                                                   warn_window=_dt.timedelta(hours=25))
 
 
 @dg.asset(partitions_def=publisher_partitions, group_name="evidence", kinds={"python", "filesystem"},
-          check_specs=[CORPUS_VERIFIES], pool="publisher_http", freshness_policy=CORPUS_FRESHNESS)
+          check_specs=[CORPUS_VERIFIES], pool="publisher_http", freshness_policy=CORPUS_FRESHNESS,
+          code_version=versions.corpus_tree(), automation_condition=NIGHTLY_TREE)
 def corpus_tree(context: AssetExecutionContext, lex: LexSettings) -> dg.MaterializeResult:  # type: ignore[type-arg]
     """The append-only evidence store and dated work/version tree of one publisher."""
     publisher = _publisher(context)
     started = time.monotonic()
     report = update_tree(lex, publisher, progress=_progress(context))
-    downloads = report.get("bodies_new", report.get("bodies", 0))
+    # new bodies: fetched (ingest: bodies_new) or taken from a published tree (import: bodies_added)
+    downloads = report.get("bodies_new", report.get("bodies_added", report.get("bodies", 0)))
     tree = CorpusTree.open(lex.tree(publisher.value), evidence_dir=lex.evidence_dir or None)
     manifest = tree.manifest()
     # Full verification (every record, identity and body hash) whenever the tree changed; an
@@ -95,6 +111,7 @@ def corpus_tree(context: AssetExecutionContext, lex: LexSettings) -> dg.Material
     return dg.MaterializeResult(
         metadata=_meta({
             "source": lex.source,
+            "skipped": str(report.get("skipped", "")),
             **{k: manifest["counts"].get(k) for k in ("works", "versions", "expressions", "bodies_held",
                                                       "bodies_held_elsewhere", "withdrawn_versions")},
             "records_digest": manifest.get("records_digest"),
@@ -113,7 +130,7 @@ def corpus_tree(context: AssetExecutionContext, lex: LexSettings) -> dg.Material
 
 
 @dg.asset(partitions_def=shard_partitions, group_name="derived", kinds={"python", "jsonl"},
-          deps=[dg.AssetDep(corpus_tree, partition_mapping=BY_PUBLISHER)])
+          deps=[dg.AssetDep(corpus_tree, partition_mapping=BY_PUBLISHER)], code_version=versions.derivation())
 def provision_shards(context: AssetExecutionContext, lex: LexSettings) -> dg.MaterializeResult:  # type: ignore[type-arg]
     """One shard of one publisher's works derived to provisions (the fan-out unit at scale)."""
     from pipelines import derive_stage
@@ -126,19 +143,50 @@ def provision_shards(context: AssetExecutionContext, lex: LexSettings) -> dg.Mat
 
 @dg.asset(partitions_def=publisher_partitions, group_name="derived", kinds={"python", "parquet"},
           deps=[corpus_tree, dg.AssetDep(provision_shards, partition_mapping=BY_PUBLISHER)],
-          check_specs=[PROVISIONS_DETERMINISTIC])
+          check_specs=[PROVISIONS_DETERMINISTIC], code_version=versions.derivation(), automation_condition=FOLLOW)
 def provisions(context: AssetExecutionContext, lex: LexSettings) -> dg.MaterializeResult:  # type: ignore[type-arg]
     """The per-article dataset (Parquet + JSONL), gaps and per-work histories of one publisher:
-    the merge of its shards (any shard not current is derived in-step first)."""
+    the merge of its shards. In a run that does not materialise ``provision_shards`` itself (the
+    ``evidence`` job), each shard is brought up to date here first, and each shard that ran is
+    recorded as a materialisation of its own ``provision_shards`` partition, so Dagster shows the
+    shards that ran in this step."""
     from pipelines import derive_stage
 
     publisher = _publisher(context)
+    in_step: list[int] = []
+    works_derived = 0
+    if not _shards_in_run(context):
+        for index in range(SHARDS):
+            shard = derive_stage.run_shard(lex, publisher, index, progress=_progress(context))
+            if not shard.skipped:  # a shard that was current did not run: nothing to record
+                in_step.append(index)
+                works_derived += int(shard.metadata.get("works_derived", 0))
+                context.log_event(_shard_materialization(publisher, index, shard))
     result = derive_stage.run(lex, publisher, progress=_progress(context))
+    metadata = dict(result.metadata)
+    if in_step:  # the shards this step derived (before the merge, which then found them current)
+        metadata.update({"shards_derived_in_step": in_step, "works_derived_in_step": works_derived})
     return dg.MaterializeResult(
-        metadata=_meta(result.metadata),
+        metadata=_meta(metadata),
         data_version=dg.DataVersion(result.data_version),
         check_results=[dg.AssetCheckResult(check_name="deterministic_sample", passed=result.deterministic,
                                            metadata=_meta({"sampled": result.sampled}))],
+    )
+
+
+def _shards_in_run(context: AssetExecutionContext) -> bool:
+    """Whether ``provision_shards`` is materialised by this run itself (then its own steps record it)."""
+    return dg.AssetKey("provision_shards") in context.run.asset_selection if context.run.asset_selection else False
+
+
+def _shard_materialization(publisher: Publisher, index: int, shard: Any) -> dg.AssetMaterialization:
+    """A ``provision_shards`` materialisation for a shard run inside the ``provisions`` step, with the
+    data and code versions its own step would have recorded."""
+    key = dg.MultiPartitionKey({"publisher": publisher.value, "shard": str(index)})
+    return dg.AssetMaterialization(
+        asset_key="provision_shards", partition=key,
+        metadata={**_meta(shard.metadata), "run_in_step": "provisions"},
+        tags={DATA_VERSION_TAG: shard.data_version, CODE_VERSION_TAG: versions.derivation()},
     )
 
 
@@ -151,7 +199,8 @@ def empty_provisions_not_increasing(lex: LexSettings) -> dg.AssetCheckResult:
 
 
 @dg.asset(partitions_def=publisher_partitions, group_name="derived", kinds={"sqlite"},
-          deps=[provisions], check_specs=[INDEX_VERIFIES])
+          deps=[provisions], check_specs=[INDEX_VERIFIES], code_version=versions.search_index(),
+          automation_condition=FOLLOW)
 def search_index(context: AssetExecutionContext, lex: LexSettings) -> dg.MaterializeResult:  # type: ignore[type-arg]
     """The SQLite FTS5 index of one publisher, with its stamp (rebuilt only when its inputs —
     records, dataset files, build instant, builder and normalisation versions — changed)."""
@@ -205,7 +254,8 @@ ARTIFACT_SET_VERIFIES = dg.AssetCheckSpec(
 
 
 @dg.asset(group_name="release", kinds={"python"}, deps=[search_index, provisions, corpus_tree],
-          check_specs=[ARTIFACT_SET_VERIFIES])
+          check_specs=[ARTIFACT_SET_VERIFIES], code_version=versions.artifact_set(),
+          automation_condition=NIGHTLY_RELEASE)
 def artifact_set(context: AssetExecutionContext, lex: LexSettings) -> dg.MaterializeResult:  # type: ignore[type-arg]
     """The signed artifact set (indexes, dataset, manifests, scope, benchmark report), promoted
     to ``current`` when its signed benchmark report passes the gates."""

@@ -1,15 +1,16 @@
 """The one Dagster ``Definitions`` of the project.
 
 Load it with ``dagster dev -m pipelines.definitions`` (or ``workspace.yaml``). The environment
-(sample / replay / fixtures / live) comes from :class:`pipelines.settings.LexSettings`, read
+(sample / replay / published / live) comes from :class:`pipelines.settings.LexSettings`, read
 from ``LEX_*`` variables. Execution: the multiprocess executor bounded to the machine's cores
 by default; ``LEX_EXECUTOR=k8s|celery|in_process`` selects another (see ``deploy/``).
-``LEX_AUTOMATION=off|nightly|fanout`` selects which schedules and sensors start switched on
+``LEX_AUTOMATION=off|nightly|fanout|eager`` selects which schedules and sensors start switched on
 (see :mod:`pipelines.operations` and ``docs/pipeline.md``).
 
 Jobs (one partitions definition each, inferred from the selected assets):
 
-- ``evidence`` (per publisher): corpus tree → provisions (shards derived in-step) → index;
+- ``evidence`` (per publisher): corpus tree → provisions (its shards brought up to date in-step and
+  recorded as ``provision_shards`` materialisations) → index;
 - ``ingest`` (per publisher), ``derive_shards`` (per publisher × shard), ``index`` (per
   publisher: merge + index): the same chain fanned out over machines;
 - ``release`` (unpartitioned): the signed artifact set.
@@ -33,6 +34,7 @@ from pipelines.assets import (
 from pipelines.executors import executor_from_env
 from pipelines.operations import (
     AUTOMATIONS,
+    automation_sensor,
     evidence_schedule,
     failure_sensor,
     fanout_sensors,
@@ -73,7 +75,7 @@ def build_definitions(executor: str | None = None, settings: LexSettings | None 
     if mode not in AUTOMATIONS:
         raise ConfigError(f"unknown automation {mode!r} ({' | '.join(AUTOMATIONS)})",
                           code="unknown_automation", subject=mode)
-    nightly, fanout = mode == "nightly", mode == "fanout"
+    nightly, fanout, eager = mode == "nightly", mode == "fanout", mode == "eager"
     return dg.Definitions(
         assets=[corpus_tree, provision_shards, provisions, search_index, artifact_set],
         asset_checks=[empty_provisions_not_increasing],
@@ -81,7 +83,7 @@ def build_definitions(executor: str | None = None, settings: LexSettings | None 
         schedules=[evidence_schedule(evidence_job, on=nightly),
                    evidence_schedule(ingest_job, name="nightly_ingest", on=fanout),
                    release_schedule(release_job, on=nightly or fanout)],
-        sensors=[failure_sensor(on=nightly or fanout),
+        sensors=[failure_sensor(on=nightly or fanout or eager), automation_sensor(on=eager),
                  *fanout_sensors(ingest_job, derive_shards_job, index_job, on=fanout)],
         resources={"lex": settings if settings is not None else settings_from_env()},
         executor=executor_from_env(executor or os.environ.get("LEX_EXECUTOR", "multiprocess")),

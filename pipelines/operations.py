@@ -8,8 +8,12 @@
   ``publisher|shard`` partition of a successful ingest run (tagged ``lex/fanout=<ingest run>``);
   ``index_after_shards`` requests the ``index`` run (merge + search index) of that publisher
   once every shard of the batch has succeeded.
+- Declarative (``eager``): the assets' automation conditions (``assets.py``: the trees on a
+  03:00 UTC cron, datasets and indexes eagerly after their tree, the set on a 05:00 UTC cron),
+  evaluated by the ``lex_automation`` sensor; Dagster then decides from the data and code versions
+  which partitions are stale.
 - ``LEX_AUTOMATION`` picks what is switched on by default: ``off`` (default: everything stopped,
-  start it in the UI), ``nightly`` or ``fanout``; the failure sensor is on in both.
+  start it in the UI), ``nightly``, ``fanout`` or ``eager``; the failure sensor is on in all three.
 - Freshness: a ``FreshnessPolicy`` on the corpus tree asset (26 hours; see ``assets.py``).
 - Failure notification: ``LEX_NOTIFY_URL`` (an HTTP endpoint receiving a JSON POST) and/or
   ``LEX_NOTIFY_COMMAND`` (a command receiving the JSON on standard input). Unset: log only.
@@ -29,7 +33,7 @@ from pipelines.settings import PUBLISHERS, SHARDS
 
 #: Tag carried by the runs of one fan-out batch: the run id of the ingest run that started it.
 FANOUT_TAG = "lex/fanout"
-AUTOMATIONS = ("off", "nightly", "fanout")
+AUTOMATIONS = ("off", "nightly", "fanout", "eager")
 
 
 def failure_payload(run_id: str, job_name: str, message: str) -> dict[str, Any]:
@@ -74,6 +78,12 @@ def failure_sensor(on: bool = False) -> dg.SensorDefinition:
 
 
 notify_on_run_failure = failure_sensor()
+
+
+def automation_sensor(on: bool = False) -> dg.AutomationConditionSensorDefinition:
+    """The sensor that evaluates the assets' automation conditions (``LEX_AUTOMATION=eager``)."""
+    return dg.AutomationConditionSensorDefinition("lex_automation", target=dg.AssetSelection.all(),
+                                                  default_status=_status(on), minimum_interval_seconds=60)
 
 
 def evidence_schedule(job: Any, name: str = "nightly_evidence", on: bool = False) -> dg.ScheduleDefinition:

@@ -69,6 +69,15 @@ def judgments_for(lex: LexSettings) -> Path:
     return ROOT / "evals" / name
 
 
+def gate_policy_for(lex: LexSettings) -> Any:
+    """The release gate policy: ``settings.gate_policy`` (a ``{"thresholds": {...}}`` file) or the
+    defaults of :mod:`release.report`. The thresholds used are written into the signed report, so an
+    override is visible in every set it let through."""
+    from release.report import GatePolicy, load_gate_policy
+
+    return load_gate_policy(Path(lex.gate_policy)) if lex.gate_policy else GatePolicy()
+
+
 EU_SCOPE_FILE = "eu-scope.json"
 
 
@@ -120,7 +129,8 @@ def benchmark(lex: LexSettings, staging: Path, signer: Any, created_at: str) -> 
 
     judgments = load_judgments(judgments_for(lex))
     with LegalCore.mount(staging / INDEXES_DIR) as core:
-        report, _ = retrieval_benchmark(core, staging / INDEXES_DIR, judgments, created_at=created_at)
+        report, _ = retrieval_benchmark(core, staging / INDEXES_DIR, judgments, created_at=created_at,
+                                        policy=gate_policy_for(lex))
     add_report(staging, report, [signer])
     return report
 
@@ -130,7 +140,9 @@ def _inputs(lex: LexSettings) -> dict[str, Any]:
     from pipelines.state import file_sha256
 
     files = {str(path.relative_to(lex.root)): file_sha256(path) for path in set_sources(lex).files().values()}
-    return {"files": files, "judgments": file_sha256(judgments_for(lex)), "source": lex.source}
+    policy = file_sha256(Path(lex.gate_policy)) if lex.gate_policy else "defaults"
+    return {"files": files, "judgments": file_sha256(judgments_for(lex)), "gate_policy": policy,
+            "source": "published" if lex.published else lex.source}
 
 
 def current(lex: LexSettings) -> str | None:
@@ -191,7 +203,8 @@ def run(lex: LexSettings) -> ReleaseResult:
     signed = sign_artifact_set(staging, [signer], created_by="lex pipeline", created_at=created_at,
                                labels={"source": lex.source, "development_key": str(dev).lower()})
     verified = verify_artifact_set(staging, [public])
-    root = ReleaseRoot(lex.release_dir(), as_trust_store([public]), actor="pipeline", clock=lambda: created_at)
+    root = ReleaseRoot(lex.release_dir(), as_trust_store([public]), actor="pipeline", clock=lambda: created_at,
+                       policy=gate_policy_for(lex))
     promoted = False
     if root.pointers().current != signed.set_id:
         root.candidate(staging)

@@ -3,7 +3,10 @@
 - ``sample``: the bundled demonstration corpus is served by the replay publisher on loopback
   and ingested through the real adapters (the same code path as ``live``);
 - ``replay``: a replay publisher already running at ``settings.replay_url``;
-- ``fixtures``: published ``lex-corpus`` trees imported as they are (verified record by record);
+- ``published`` (older name ``fixtures``): exported ``lex-corpus-<publisher>`` trees under
+  ``settings.fixtures_dir`` (the test fixtures, or the two full corpora) imported as they are,
+  verified record by record (:func:`corpus_tree.importer.import_published`, what
+  ``lex corpus import`` calls);
 - ``live``: the official endpoints.
 """
 
@@ -53,12 +56,12 @@ def update_tree(settings: LexSettings, publisher: Publisher, progress: Progress 
     """Bring the publisher's tree up to date from the configured source; returns a report dict."""
     target = settings.tree(publisher.value)
     evidence = settings.evidence_dir or None
-    if settings.source == "fixtures":
+    if settings.published:
         if not settings.fixtures_dir:
-            raise ConfigError("source 'fixtures' needs fixtures_dir", code="missing_fixtures_dir")
+            raise ConfigError(f"source {settings.source!r} needs the directory of the published trees "
+                              "(LEX_PUBLISHED_DIR)", code="missing_fixtures_dir")
         src = Path(settings.fixtures_dir) / f"lex-corpus-{publisher.value}"
-        report = import_published(src, target)
-        return dict(report.to_dict())
+        return _import(settings, publisher, src, target)
     guards = settings.ingest_options()
     if settings.source == "sample":
         with replay_of(sample_root(publisher)) as url:
@@ -72,6 +75,39 @@ def update_tree(settings: LexSettings, publisher: Publisher, progress: Progress 
         return _ingest(target, evidence, publisher, None, _DEFAULT_SCOPE, progress, settings.scope_file(publisher.value),
                        **guards)
     raise ConfigError(f"unknown source {settings.source!r}", code="unknown_source", subject=settings.source)
+
+
+def source_fingerprint(src: Path) -> str:
+    """A digest of every file's relative path, size and modification time under ``src`` (the quick
+    check of rsync and make): an exported tree whose files all keep their size and time is taken as
+    unchanged; a new, removed, rewritten or touched file changes it."""
+    import hashlib
+    import os
+
+    h = hashlib.sha256()
+    for dirpath, dirnames, filenames in os.walk(src):
+        dirnames.sort()
+        for name in sorted(filenames):
+            path = Path(dirpath) / name
+            st = path.lstat()
+            h.update(f"{path.relative_to(src).as_posix()}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()
+
+
+def _import(settings: LexSettings, publisher: Publisher, src: Path, target: Path) -> dict[str, Any]:
+    """Import the published tree ``src`` (what ``lex corpus import`` does), unless it is the very
+    source imported last time into the very tree that import left (then nothing could change: the
+    importer would read and verify every record to commit nothing)."""
+    from pipelines.state import StageState
+
+    state = StageState(settings.root, f"import-{publisher.value}")
+    inputs = {"source": str(src.resolve()), "files": source_fingerprint(src), "evidence": settings.evidence_dir}
+    outputs = {"manifest": target / "manifest.json"}
+    if state.unchanged(inputs, outputs):
+        return {"skipped": "source unchanged (every file's size and time)", "bodies_new": 0}
+    report = dict(import_published(src, target).to_dict())
+    state.record(inputs, outputs)
+    return report
 
 
 _DEFAULT_SCOPE: Any = object()

@@ -49,6 +49,8 @@ def snapshot(defs: dg.Definitions) -> dict[str, Any]:
             "deps": deps,
             "partitions": _partitions(node.partitions_def),
             "group": node.group_name,
+            "code_version": node.code_version,
+            "automation": node.automation_condition.get_label() if node.automation_condition else None,
             "kinds": sorted(node.kinds),
             "pools": sorted(node.pools or []),
             "checks": sorted(c.name for c in graph.get_check_keys_for_assets({key})),

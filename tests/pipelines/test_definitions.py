@@ -119,6 +119,7 @@ def test_release_schedule_requests_one_unpartitioned_run() -> None:
     ("nightly", {"nightly_evidence", "nightly_release", "notify_on_run_failure"}),
     ("fanout", {"nightly_ingest", "nightly_release", "notify_on_run_failure", "shards_after_ingest",
                 "index_after_shards"}),
+    ("eager", {"lex_automation", "notify_on_run_failure"}),
 ])
 def test_automation_mode_decides_what_starts_running(automation: str, running: set[str]) -> None:
     defs = build_definitions("in_process", automation=automation)

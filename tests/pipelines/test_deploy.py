@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import shlex
 import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -117,6 +118,18 @@ def test_celery_worker_commands_parse(source: str) -> None:
     context = worker_start_command.make_context("start", list(args))
     assert context.params["app"] == "dagster_celery.app" and context.params["queue"] == ("dagster",)
     assert context.params["additional_args"] == ("--concurrency", "1")
+
+
+def test_systemd_worker_finds_celery_on_its_path() -> None:
+    """``dagster-celery worker start`` runs ``celery`` from PATH: the unit puts the venv's ``bin``
+    (where ExecStart's ``dagster-celery`` is, and ``celery`` beside it) first on its PATH."""
+    unit = (DEPLOY / "celery" / "lex-celery-worker@.service").read_text()
+    (exec_line,) = [x for x in unit.splitlines() if x.startswith("ExecStart=")]
+    (path_line,) = [x for x in unit.splitlines() if x.startswith("Environment=PATH=")]
+    program = Path(shlex.split(exec_line.removeprefix("ExecStart="))[0])
+    assert path_line.removeprefix("Environment=PATH=").split(":")[0] == str(program.parent)
+    venv_bin = Path(sys.executable).parent  # the same layout here: celery beside dagster-celery
+    assert (venv_bin / "dagster-celery").exists() and (venv_bin / "celery").exists()
 
 
 def test_k8s_instance_matches_the_run_launcher_schema(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

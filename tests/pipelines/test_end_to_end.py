@@ -44,7 +44,11 @@ def test_first_run_materialises_every_asset_with_every_check_passing(baseline: B
     print(f"first run: {baseline.first.seconds:.1f}s")
     for publisher, outcome in baseline.first.evidence.items():
         assert outcome.success
-        assert set(outcome.metadata) == {f"{a}[{publisher}]" for a in EVIDENCE_ASSETS}
+        # the shards derived in the provisions step are recorded as their own partitions
+        shards = {f"provision_shards[{publisher}|{i}]" for i in range(SHARDS)}
+        assert set(outcome.metadata) == {f"{a}[{publisher}]" for a in EVIDENCE_ASSETS} | shards
+        assert all(outcome.metadata[s]["run_in_step"] == "provisions" for s in shards)
+        assert all(outcome.data_versions[s] for s in shards)
         assert outcome.checks == dict.fromkeys(EVIDENCE_CHECKS, True)
         tree = outcome.meta("corpus_tree", publisher)
         assert tree["new_bodies"] > 0 and tree["works"] > 0
@@ -72,8 +76,10 @@ def test_second_run_skips_every_stage_and_downloads_nothing(baseline: Baseline,
         for asset in ("provisions", "search_index"):
             assert outcome.meta(asset, publisher)["skipped"] == SKIPPED, asset
         assert outcome.meta("provisions", publisher)["shards_derived_in_step"] == []
+        assert set(outcome.metadata) == {f"{a}[{publisher}]" for a in EVIDENCE_ASSETS}  # no shard ran
         first = baseline.first.evidence[publisher]
-        assert outcome.data_versions == first.data_versions  # same outputs, same data versions
+        assert outcome.data_versions == {k: v for k, v in first.data_versions.items()
+                                         if not k.startswith("provision_shards")}  # same outputs, same versions
     release = baseline.second.release
     assert release.success and all(release.checks.values())
     meta = release.meta("artifact_set")
@@ -162,7 +168,8 @@ def test_one_changed_work_reruns_only_its_publisher(tmp_path: Path, baseline: Ba
     assert eu.meta("corpus_tree", "eu-eurlex")["new_bodies"] == 0
     for asset in ("provisions", "search_index"):
         assert eu.meta(asset, "eu-eurlex")["skipped"] == SKIPPED
-    assert eu.data_versions == baseline.first.evidence["eu-eurlex"].data_versions
+    assert eu.data_versions == {k: v for k, v in baseline.first.evidence["eu-eurlex"].data_versions.items()
+                                if not k.startswith("provision_shards")}  # no EUR-Lex shard ran
 
     release = run.release.meta("artifact_set")
     assert release["skipped"] == "" and release["promoted"] is release["report_passed"]

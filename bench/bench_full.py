@@ -1,0 +1,418 @@
+"""``make bench-full``: the two full published corpora built cold, again unchanged, and again with one
+Legilux work changed, through the Dagster jobs a data engineer runs, into a signed, verified,
+promoted release.
+
+    .venv/bin/python -m bench.bench_full --corpora DIR --out DIR [--judgments F] [--gate-policy F]
+                                         [--publish]
+
+``DIR`` (``--corpora``) holds the exported ``lex-corpus-lu-legilux/`` and ``lex-corpus-eu-eurlex/``
+trees; it is only read. The build is the project's one code path: the ``evidence`` job (per
+publisher: ``corpus_tree`` → ``provisions`` → ``search_index``) and the ``release`` job of
+:func:`pipelines.definitions.build_definitions`, with the source ``published`` pointing at
+``--corpora``. To measure each stage, every asset of every partition runs as its own child process
+(``execute_in_process`` of the job with that one asset selected, in-process executor); the parent
+reads the child's CPU time and peak RSS from ``os.wait4`` (so a stage's own worker processes count
+too). Stages run one after the other: the wall times add up to the build's wall time on one core
+per stage.
+
+``OUT`` receives: ``trees/<publisher>`` (corpus trees and evidence), ``shards/<publisher>``,
+``datasets/<publisher>/`` (``provisions.jsonl`` …), ``indexes/``, ``release/`` (the release root:
+the promoted set), ``keys/release-signing.pub.pem`` (the trust root; a development key generated
+there), ``dagster_home/`` (the runs, viewable with ``dagster dev``), ``bench-full.json``.
+
+Three builds:
+
+1. **cold**: ``trees``, ``shards``, ``datasets``, ``indexes``, ``release``, ``state`` are emptied first;
+2. **no change**: the same jobs again over the same corpora;
+3. **one work changed**: the jobs over ``OUT/changed-corpora``, a copy of the corpora made of hard
+   links (no bytes copied; the importer refuses symbolic links) in which one Legilux work
+   (:data:`CHANGED_WORK`) is a real copy with one more version: a record copied from its latest version,
+   valid from :data:`NEW_VALID_FROM`, re-hashed with the published recipe, whose body is the
+   latest body with one word changed (and the latest version closed at that date) — a new
+   version at the publisher, the ordinary nightly change.
+
+The release gate: ``--judgments`` (default ``evals/full_judgments.json`` when it exists, otherwise
+the fixture judgments ``evals/retrieval_judgments.json`` restricted to the cases whose judged works
+are all present in the trees, written to ``OUT/judgments-restricted.json``) and ``--gate-policy``
+(default: none with full judgments; with the restricted fixture judgments
+``bench/full-corpus-gates.json``, an explicit override of the thresholds the fixture judgments
+cannot meet on the full corpora, recorded in the signed report and in ``bench-full.json``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+PUBLISHERS = ("lu-legilux", "eu-eurlex")
+FULL_JUDGMENTS = ROOT / "evals" / "full_judgments.json"
+FIXTURE_JUDGMENTS = ROOT / "evals" / "retrieval_judgments.json"
+FULL_CORPUS_GATES = ROOT / "bench" / "full-corpus-gates.json"
+CHANGED_WORK = "rmin-2024-07-18-a293"  # a small Legilux work, also in the fixtures
+NEW_VALID_FROM = "2026-12-01"
+FRESH = ("trees", "shards", "datasets", "derived", "indexes", "release", "release-staging", "state", "keys",
+         "changed-corpora", "dagster_home")
+#: (job, asset) per stage, in the order a single-node run materialises them
+STAGES = [("evidence", "corpus_tree"), ("evidence", "provisions"), ("evidence", "search_index")]
+PASSPHRASE = "lex-development-only"
+
+
+# -- one stage in a child process ---------------------------------------------------------------
+
+
+def run_stage_child(spec: dict[str, Any]) -> int:
+    """(In the child.) Execute one asset of one job and partition; write what it reported."""
+    os.environ.setdefault("DAGSTER_DISABLE_TELEMETRY", "1")
+    import dagster as dg
+
+    from pipelines.definitions import build_definitions
+    from pipelines.settings import LexSettings
+
+    defs = build_definitions(executor="in_process", settings=LexSettings(**spec["settings"]), automation="off")
+    job = defs.resolve_job_def(spec["job"])
+    result = job.execute_in_process(partition_key=spec["partition"], instance=dg.DagsterInstance.get(),
+                                    asset_selection=[dg.AssetKey(spec["asset"])], raise_on_error=False,
+                                    run_config={"loggers": {"console": {"config": {"log_level": "WARNING"}}}},
+                                    tags={"lex/run": "bench-full", "lex/phase": spec["phase"]})
+    meta: dict[str, Any] = {}
+    for event in result.get_asset_materialization_events():
+        mat = event.step_materialization_data.materialization
+        label = mat.asset_key.to_user_string() + (f"[{mat.partition}]" if mat.partition else "")
+        meta[label] = {k: _plain(v.value) for k, v in mat.metadata.items()}
+    checks = {c.check_name: c.passed for c in result.get_asset_check_evaluations()}
+    errors = [f.step_failure_data.error.to_string()[-3000:] for f in result.get_step_failure_events()
+              if f.step_failure_data.error is not None]
+    Path(spec["report"]).write_text(json.dumps({"success": result.success, "metadata": meta, "checks": checks,
+                                                "errors": errors}, default=str))
+    return 0 if result.success and all(checks.values()) else 1
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, (str, int, float, bool, list, dict)) or value is None:
+        return value
+    return str(value)
+
+
+def _du(paths: list[Path]) -> int:
+    total = 0
+    for path in paths:
+        if path.is_file():
+            total += path.stat().st_size
+            continue
+        for dirpath, _dirs, files in os.walk(path):
+            for name in files:
+                p = Path(dirpath) / name
+                if not p.is_symlink():
+                    total += p.stat().st_size
+    return total
+
+
+def stage_outputs(out: Path, asset: str, partition: str | None) -> list[Path]:
+    if asset == "corpus_tree":
+        return [out / "trees" / str(partition)]
+    if asset == "provisions":
+        return [out / "datasets" / str(partition), out / "shards" / str(partition)]
+    if asset == "search_index":
+        return [out / "indexes" / f"{partition}.sqlite", out / "indexes" / f"{partition}.stamp.json"]
+    return [out / "release"]
+
+
+def run_stage(out: Path, phase: str, job: str, asset: str, partition: str | None,
+              settings: dict[str, Any]) -> dict[str, Any]:
+    """Run one stage as a child process; its wall time, CPU time (user + system, descendants
+    included) and peak RSS from ``wait4``."""
+    report = out / "bench-stage.json"
+    spec = {"job": job, "asset": asset, "partition": partition, "settings": settings, "report": str(report),
+            "phase": phase}
+    env = {**os.environ, "DAGSTER_HOME": str(out / "dagster_home"), "DAGSTER_DISABLE_TELEMETRY": "1",
+           "LEX_SIGNING_PASSPHRASE": PASSPHRASE, "PYTHONPATH": str(ROOT)}
+    load = os.getloadavg()[0]
+    started = time.monotonic()
+    child = subprocess.Popen([sys.executable, "-m", "bench.bench_full", "--stage", json.dumps(spec)],
+                             cwd=ROOT, env=env)
+    _pid, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    wall = time.monotonic() - started
+    outcome: dict[str, Any] = (json.loads(report.read_text()) if report.is_file()
+                               else {"success": False, "errors": ["no report"]})
+    report.unlink(missing_ok=True)
+    name = f"{asset}[{partition}]" if partition else asset
+    if child.returncode != 0 or not outcome.get("success"):
+        for error in outcome.get("errors", []):
+            print(error, file=sys.stderr)
+        raise SystemExit(f"bench-full: stage {name} ({phase}) failed: exit {child.returncode}, "
+                         f"checks {outcome.get('checks')}")
+    meta = outcome["metadata"].get(name, {})
+    row = {"name": name, "phase": phase, "wall_s": round(wall, 2),
+           "cpu_s": round(usage.ru_utime + usage.ru_stime, 2), "peak_rss_mb": round(usage.ru_maxrss / 1024, 1),
+           "output_mb": round(_du(stage_outputs(out, asset, partition)) / 1e6, 1), "items": _items(asset, meta),
+           "skipped": bool(meta.get("skipped")), "load_avg": [round(load, 2), round(os.getloadavg()[0], 2)]}
+    if asset == "artifact_set":
+        row["release"] = {k: meta.get(k) for k in ("set_id", "promoted", "report_passed", "failed_gates",
+                                                   "metrics", "development_key")}
+    if asset == "provisions":
+        row["works_derived"] = meta.get("works_derived_in_step")
+    print(f"  {phase:<9} {name:<26} wall {row['wall_s']:>8.1f} s  CPU {row['cpu_s']:>8.1f} s  "
+          f"RSS {row['peak_rss_mb']:>7.1f} MB  out {row['output_mb']:>9.1f} MB  items {row['items']}"
+          f"{'  (skipped)' if row['skipped'] else ''}", flush=True)
+    return row
+
+
+def _items(asset: str, meta: dict[str, Any]) -> Any:
+    if asset == "corpus_tree":
+        return meta.get("versions")
+    if asset in ("provisions", "search_index"):
+        stamp = meta.get("stamp")
+        if isinstance(stamp, dict):
+            return int((stamp.get("stamp") or {}).get("count.provisions", 0)) or None
+        return meta.get("provisions")
+    metrics = meta.get("metrics")
+    return len(metrics) if isinstance(metrics, dict) else None
+
+
+# -- the one changed work ---------------------------------------------------------------------------
+
+
+def changed_corpora(corpora: Path, dest: Path, work: str = CHANGED_WORK, new_valid_from: str = NEW_VALID_FROM) -> Path:
+    """``dest`` with the EUR-Lex tree linked and the Legilux tree linked work by work, except ``work``,
+    copied with one more version (see the module docstring). Nothing under ``corpora`` is written."""
+    from legal.dotnet_json import published_record_sha256
+
+    if dest.exists():
+        shutil.rmtree(dest)
+    dest.mkdir(parents=True)
+    # the importer refuses symbolic links in a source tree: hard links (no bytes copied), falling
+    # back to copies across filesystems; the changed work is a real copy (it is written to)
+    shutil.copytree(corpora / "lex-corpus-eu-eurlex", dest / "lex-corpus-eu-eurlex", copy_function=_link)
+    src_lu, lu = corpora / "lex-corpus-lu-legilux", dest / "lex-corpus-lu-legilux"
+    shutil.copytree(src_lu, lu, copy_function=_link, ignore=lambda d, names: [work] if Path(d).name == "works" else [])
+    shutil.copytree(src_lu / "works" / work, lu / "works" / work)
+    versions = lu / "works" / work / "versions"
+    latest = max((d for d in versions.iterdir() if (d / "fr.xml").is_file()), key=lambda d: d.name)
+    record = json.loads((latest / "meta.json").read_bytes())
+    body = (latest / "fr.xml").read_bytes()
+    changed = body.replace(b" le ", b" ce ", 1)
+    assert changed != body, f"no word to change in {latest}"
+    new = versions / new_valid_from
+    new.mkdir()
+    (new / "fr.xml").write_bytes(changed)
+    # the new state's identity: its dates, and the publisher URLs that carry the consolidation date
+    # (the version identifier is recovered from them)
+    old_from = str(record["valid_from"])
+    text = json.dumps(record, ensure_ascii=False)
+    text = text.replace(old_from, new_valid_from).replace(old_from.replace("-", ""), new_valid_from.replace("-", ""))
+    record = json.loads(text)  # member order kept: the published recipe hashes the members in order
+    record.update({"valid_from": new_valid_from, "publication_date": new_valid_from})
+    record.pop("valid_to", None)
+    for expr in record["expressions"]:
+        expr["valid_from"] = new_valid_from
+        expr.pop("valid_to", None)
+        for obs in expr.get("observations", []):
+            if str(obs.get("file", "")).endswith("fr.xml"):
+                obs["sha256"] = hashlib.sha256(changed).hexdigest()
+    _write_record(new / "meta.json", record, published_record_sha256)
+    last = json.loads((latest / "meta.json").read_bytes())
+    last["valid_to"] = new_valid_from
+    for expr in last["expressions"]:
+        expr["valid_to"] = new_valid_from
+    _write_record(latest / "meta.json", last, published_record_sha256)
+    return dest
+
+
+def _link(src: str, dst: str) -> None:
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copy2(src, dst)
+
+
+def _write_record(path: Path, record: dict[str, Any], recipe: Any) -> None:
+    record["record_sha256"] = recipe(record)
+    path.write_text(json.dumps(record, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+
+
+# -- judgments ------------------------------------------------------------------------------------
+
+
+def restricted_judgments(source: Path, trees: Path, dest: Path) -> tuple[Path, int, int]:
+    """The cases of ``source`` whose judged works are all present in ``trees`` (no-hit cases kept)."""
+    present = {f"{p.name}:{w.name}" for p in trees.iterdir() if (p / "works").is_dir() for w in (p / "works").iterdir()}
+    document = json.loads(source.read_bytes())
+    cases = document["cases"]
+    kept = [c for c in cases if all(r["work"] in present for r in c.get("relevant", []))]
+    document["cases"] = kept
+    document["title"] = f"{document.get('title', '')} (restricted to the works present in the full corpora)"
+    dest.write_text(json.dumps(document, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    return dest, len(kept), len(cases)
+
+
+# -- the whole bench -----------------------------------------------------------------------------
+
+
+def git_head() -> str:
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=ROOT, capture_output=True,
+                              text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
+                               capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return head + ("+dirty" if dirty else "")
+
+
+def _total(rows: list[dict[str, Any]], key: str) -> float:
+    return round(float(sum(r[key] for r in rows)), 2)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--stage", help=argparse.SUPPRESS)
+    parser.add_argument("--corpora", type=Path)
+    parser.add_argument("--out", type=Path)
+    parser.add_argument("--judgments", type=Path, default=None)
+    parser.add_argument("--gate-policy", type=Path, default=None)
+    parser.add_argument("--built-at", default=_dt.datetime.now(_dt.UTC).date().isoformat())
+    parser.add_argument("--phases", default="cold,nochange,onechange",
+                        help="which builds to run (a later phase without the earlier ones reuses OUT)")
+    parser.add_argument("--publish", action="store_true", help="write the table into bench/README.md")
+    args = parser.parse_args(argv)
+    if args.stage:
+        return run_stage_child(json.loads(args.stage))
+    if args.corpora is None or args.out is None:
+        parser.error("--corpora and --out are required")
+    corpora, out = args.corpora.resolve(), args.out.resolve()
+    for publisher in PUBLISHERS:
+        if not (corpora / f"lex-corpus-{publisher}" / "manifest.json").is_file():
+            parser.error(f"{corpora} holds no lex-corpus-{publisher}/manifest.json")
+    phases = args.phases.split(",")
+    out.mkdir(parents=True, exist_ok=True)
+    if "cold" in phases:
+        for name in FRESH:
+            target = out / name
+            if target.is_symlink() or target.is_file():
+                target.unlink()
+            elif target.exists():
+                shutil.rmtree(target)
+    (out / "dagster_home").mkdir(exist_ok=True)
+    (out / "dagster_home" / "dagster.yaml").write_text("telemetry:\n  enabled: false\n")
+    settings: dict[str, Any] = {"workdir": str(out), "source": "published", "fixtures_dir": str(corpora),
+                                "datasets_dir": str(out / "datasets"), "built_at": args.built_at}
+    judgments, gate_policy, note = args.judgments, args.gate_policy, ""
+    if judgments is None and FULL_JUDGMENTS.is_file():
+        judgments, note = FULL_JUDGMENTS, "full-corpus judgments"
+    previous: dict[str, Any] = {}
+    if (out / "bench-full.json").is_file():
+        previous = json.loads((out / "bench-full.json").read_bytes())
+    rows: list[dict[str, Any]] = list(previous.get("stages", [])) if "cold" not in phases else []
+    rows = [r for r in rows if r["phase"] not in phases]
+    started = time.monotonic()
+    print(f"bench-full: {corpora} → {out} (built at {args.built_at}, commit {git_head()})", flush=True)
+    for phase in phases:
+        if phase == "onechange":
+            changed_corpora(corpora, out / "changed-corpora")
+            settings["fixtures_dir"] = str(out / "changed-corpora")
+        if judgments is None:  # the trees exist once the first stage ran: restrict then
+            for publisher in PUBLISHERS:
+                rows.append(run_stage(out, phase, "evidence", "corpus_tree", publisher, settings))
+            restricted, kept, total = restricted_judgments(FIXTURE_JUDGMENTS, out / "trees",
+                                                           out / "judgments-restricted.json")
+            judgments = restricted
+            note = f"fixture judgments restricted to the works present ({kept} of {total} cases)"
+            if gate_policy is None:
+                gate_policy = FULL_CORPUS_GATES
+            done = {"corpus_tree"}
+        else:
+            done = set()
+        settings["judgments"] = str(judgments)
+        settings["gate_policy"] = str(gate_policy) if gate_policy else ""
+        for publisher in PUBLISHERS:
+            for job, asset in STAGES:
+                if asset not in done:
+                    rows.append(run_stage(out, phase, job, asset, publisher, settings))
+        rows.append(run_stage(out, phase, "release", "artifact_set", None, settings))
+        _write(out, rows, judgments, gate_policy, note, args)
+    print(f"bench-full: done in {time.monotonic() - started:.0f} s", flush=True)
+    result = _write(out, rows, judgments, gate_policy, note, args)
+    print(json.dumps({k: v for k, v in result.items() if k != "stages"}, indent=2))
+    if args.publish:
+        publish(result)
+    return 0
+
+
+def _write(out: Path, rows: list[dict[str, Any]], judgments: Path | None, gate_policy: Path | None, note: str,
+           args: argparse.Namespace) -> dict[str, Any]:
+    cold = [r for r in rows if r["phase"] == "cold"]
+    index_bytes = sum((out / "indexes" / f"{p}.sqlite").stat().st_size for p in PUBLISHERS
+                      if (out / "indexes" / f"{p}.sqlite").is_file())
+    loads = [x for r in rows for x in r["load_avg"]]
+    release = next((r.get("release") for r in reversed(rows) if r.get("release")), None)
+    result = {
+        "git_head": git_head(), "built_at": args.built_at, "machine": {"cpus": os.cpu_count(),
+                                                                        "python": sys.version.split()[0]},
+        "stages": rows,
+        "cold_cpu_s": _total(cold, "cpu_s"), "cold_wall_s": _total(cold, "wall_s"),
+        "nochange_cpu_s": _total([r for r in rows if r["phase"] == "nochange"], "cpu_s"),
+        "nochange_wall_s": _total([r for r in rows if r["phase"] == "nochange"], "wall_s"),
+        "onechange_cpu_s": _total([r for r in rows if r["phase"] == "onechange"], "cpu_s"),
+        "onechange_wall_s": _total([r for r in rows if r["phase"] == "onechange"], "wall_s"),
+        "max_peak_rss_mb": max((r["peak_rss_mb"] for r in rows), default=0),
+        "index_mb": round(index_bytes / 1e6, 1),
+        "load_avg": [min(loads, default=0), max(loads, default=0)],
+        "judgments": str(judgments.relative_to(out) if judgments and judgments.is_relative_to(out)
+                         else judgments.relative_to(ROOT) if judgments and judgments.is_relative_to(ROOT)
+                         else judgments),
+        "judgments_note": note,
+        "gate_policy": (json.loads(gate_policy.read_bytes()) if gate_policy else "defaults"),
+        "release": release,
+        "changed_work": f"lu-legilux:{CHANGED_WORK}, new version {NEW_VALID_FROM}",
+    }
+    (out / "bench-full.json").write_text(json.dumps(result, indent=2) + "\n")
+    return result
+
+
+def table(result: dict[str, Any]) -> str:
+    lines = ["| phase | stage | wall s | CPU s | peak RSS MB | output MB | items |",
+             "|---|---|---:|---:|---:|---:|---:|"]
+    for r in result["stages"]:
+        lines.append(f"| {r['phase']} | {r['name']}{' (skipped)' if r.get('skipped') else ''} | {r['wall_s']:,.1f} | "
+                     f"{r['cpu_s']:,.1f} | {r['peak_rss_mb']:,.0f} | {r['output_mb']:,.1f} | {r['items'] or ''} |")
+    cold = result["cold_cpu_s"] or 1
+    lines += ["", "| figure | measured | target |", "|---|---:|---:|",
+              f"| cold CPU / wall | {result['cold_cpu_s']:,.0f} s / {result['cold_wall_s']:,.0f} s | ≤ 600 s / ≤ 600 s |",
+              f"| no change CPU (wall) | {result['nochange_cpu_s']:,.1f} s ({result['nochange_wall_s']:,.1f} s), "
+              f"{100 * result['nochange_cpu_s'] / cold:.1f} % of cold | ≤ 5 % |",
+              f"| one work changed CPU (wall) | {result['onechange_cpu_s']:,.1f} s ({result['onechange_wall_s']:,.1f} s), "
+              f"{100 * result['onechange_cpu_s'] / cold:.1f} % of cold | ≤ 5 % |",
+              f"| largest peak RSS of a stage | {result['max_peak_rss_mb']:,.0f} MB | ≤ 1,024 MB |",
+              f"| both indexes | {result['index_mb']:,.1f} MB | ≤ 470 MB |",
+              f"| load average (1 min) | {result['load_avg'][0]}–{result['load_avg'][1]} | |"]
+    return "\n".join(lines)
+
+
+def publish(result: dict[str, Any]) -> None:
+    readme = ROOT / "bench" / "README.md"
+    text = readme.read_text()
+    begin, end = "<!-- bench-full:begin -->", "<!-- bench-full:end -->"
+    block = (f"{begin}\n{table(result)}\n\nCommit {result['git_head']}, built at {result['built_at']}; "
+             f"judgments: {result['judgments_note'] or result['judgments']}; gate policy: "
+             f"{json.dumps(result['gate_policy'])}.\n{end}")
+    if begin in text:
+        head, rest = text.split(begin, 1)
+        text = head + block + rest.split(end, 1)[1]
+    else:
+        text += "\n" + block + "\n"
+    readme.write_text(text)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
