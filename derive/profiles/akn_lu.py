@@ -32,14 +32,14 @@ from lxml import etree
 
 from derive.limits import DEFAULT_LIMITS, Limits, local, namespace, parse_xml
 from derive.lists import bullet_marker, ordered_marker
-from derive.model import Citation, Draft, ExtractionResult
+from derive.model import Citation, Draft, ExtractionResult, Figure
 from derive.render import Context, finish
-from derive.text import collapse_ws, emphasis, gfm_table, prefix_num, slug
+from derive.text import collapse_ws, emphasis, figure, gfm_table, prefix_num, slug
 from legal.canonical import sha256_hex
 from legal.errors import DerivationError
 
-PROFILE = "akn-lu/1"
-DOCUMENT_PROFILE = "akn-lu-document/1"
+PROFILE = "akn-lu/2"
+DOCUMENT_PROFILE = "akn-lu-document/2"
 
 AKN_NAMESPACES = frozenset({
     "http://docs.oasis-open.org/legaldocml/ns/akn/3.0/CSD13",
@@ -64,6 +64,7 @@ BLOCK = frozenset({
 @dataclass
 class _State:
     citations: list[Citation] = field(default_factory=list)
+    figures: list[Figure] = field(default_factory=list)
     deleted: int = 0
 
 
@@ -95,11 +96,17 @@ class _Reader:
         if tag == "br":
             return " "
         if tag == "img":
-            return f" [image: {el.get('src', '')}] " if not plain else ""
+            if plain:
+                return ""
+            fig = figure(len(self.state.figures) + 1, el.get("src", ""))
+            self.state.figures.append(fig)
+            return f" {fig.marker()} "
         if tag in ("ref", "a") and el.get("href") is not None and not plain:
             text = collapse_ws(self.inline(el, plain=True))
             if text:
                 self.state.citations.append(Citation(href=el.get("href", ""), text=text))
+        if tag in BLOCK and tag not in ("num", "heading"):
+            return f" {self.inline(el, plain)} "  # a block read inline keeps a word boundary
         marker = {"b": "**", "strong": "**", "i": "*", "em": "*"}.get(tag)
         if plain or marker is None or marker in self.active:
             return self.inline(el, plain)
@@ -327,26 +334,27 @@ def _collect_terms(block: etree._Element, prefix: str, terms: list[str]) -> None
 
 
 def _article_draft(el: etree._Element, path: tuple[str, ...], n: int, reader: _Reader) -> Draft:
-    reader.state.citations = []
+    reader.state.citations, reader.state.figures = [], []
     body = reader.children_blocks(el, skip=("num", "heading"))
     return Draft(
         anchor=el.get("id") or f"article_{n}", type="article",
         num=reader.plain(_child(el, "num")), heading=reader.plain(_child(el, "heading")), path=path,
         body="\n\n".join(body), citations=list(reader.state.citations),
         article_valid_from=_jolux(el, "dateApplicability"), eli=_jolux(el, "uriThis"),
-        index_terms=_index_terms(el),
+        index_terms=_index_terms(el), figures=list(reader.state.figures),
     )
 
 
 def _annex_draft(el: etree._Element, path: tuple[str, ...], n: int, reader: _Reader) -> Draft:
-    reader.state.citations = []
+    reader.state.citations, reader.state.figures = [], []
     title_el = next((x for x in el.iter() if local(x.tag) == "longTitle"), None)
     heading = reader.plain(title_el)
     main = next(x for x in el.iter() if local(x.tag) == "mainBody")
     body = reader.blocks(main)
     anchor = el.get("id") or (slug(heading) if heading else f"annex_{n}")
     return Draft(anchor=anchor, type="annex", num=None, heading=heading, path=path,
-                 body="\n\n".join(body), citations=list(reader.state.citations))
+                 body="\n\n".join(body), citations=list(reader.state.citations),
+                 figures=list(reader.state.figures))
 
 
 def _drafts(doc: etree._Element, reader: _Reader) -> list[Draft]:
@@ -394,7 +402,8 @@ def extract_document(data: bytes, *, language: str, limits: Limits = DEFAULT_LIM
     if not blocks:
         return finish(ctx, [], _notes(reader, [*notes, "official body is empty; no text to extract"]))
     draft = Draft(anchor="document", type="document", num=None, heading=None, path=(),
-                  body="\n\n".join(blocks), citations=list(reader.state.citations))
+                  body="\n\n".join(blocks), citations=list(reader.state.citations),
+                  figures=list(reader.state.figures))
     notes.append("publisher markup exposes no article or annex boundary; "
                  "used the official AKN body as one document-level provision")
     return finish(ctx, [draft], _notes(reader, notes))

@@ -25,14 +25,15 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
+from derive.anchors import eu_annex_anchor, eu_article_anchor
 from derive.limits import DEFAULT_LIMITS, Limits, local, namespace, parse_xml, read_zip
 from derive.model import Citation, Draft, ExtractionResult
 from derive.render import Context, finish
-from derive.text import annex_anchor, article_anchor, collapse_ws, emphasis, gfm_table, prefix_num
+from derive.text import article_anchor, collapse_ws, emphasis, gfm_table, prefix_num
 from legal.canonical import sha256_hex
 from legal.errors import DerivationError
 
-PROFILE = "fmx4-eu/1"
+PROFILE = "fmx4-eu/2"
 ROOTS = frozenset({"CONS.ACT", "ACT"})
 SKIP = frozenset({
     "TOC", "BIB.INSTANCE.CONS", "BIB.INSTANCE", "BIB.DATA", "INFO.CONSLEG", "INFO.PROD",
@@ -53,13 +54,29 @@ _ACTION = re.compile(r'ACTION="([^"]+)"')
 @dataclass
 class _State:
     citations: list[Citation] = field(default_factory=list)
+    footnotes: list[str] = field(default_factory=list)  # ``[^n]: text`` of the current provision
     notes_dropped: int = 0
 
 
 class _Reader:
-    def __init__(self) -> None:
+    def __init__(self, numbers: dict[etree._Element, str] | None = None) -> None:
         self.state = _State()
         self.active: set[str] = set()
+        self.numbers = numbers or {}  # footnote number of each NOTE, in document order
+
+    def note(self, el: etree._Element) -> str:
+        """A footnote: ``[^n]`` where it is called, its text appended to the provision."""
+        number = self.numbers.get(el)
+        if number is None:
+            self.state.notes_dropped += 1
+            return ""
+        definition = f"[^{number}]: " + " ".join(self.children(el))
+        if definition not in self.state.footnotes:
+            self.state.footnotes.append(definition)
+        return f"[^{number}]"
+
+    def body(self, blocks: list[str]) -> str:
+        return "\n\n".join([*blocks, *self.state.footnotes])
 
     # -- inline ---------------------------------------------------------------------------
     def inline(self, el: etree._Element, plain: bool = False) -> str:
@@ -77,9 +94,7 @@ class _Reader:
         if not tag:
             return ""
         if tag == "NOTE":
-            if not plain:
-                self.state.notes_dropped += 1
-            return ""
+            return "" if plain else self.note(el)
         if tag in ("QUOT.START", "QUOT.END"):
             return _code_point(el.get("CODE"))
         if tag in ("IE", "INCLUSIONS"):
@@ -88,6 +103,8 @@ class _Reader:
             return f"[{(el.get('CONTENT') or 'element').lower()} image: {el.get('FILEREF', '')}]"
         if tag in ("OP.MATH", "OP.CMP"):
             return f" {OPS.get(el.get('TYPE', ''), el.get('TYPE', '').lower())} "
+        if tag in BLOCK or tag in ("TI", "STI", "CELL", "ROW"):
+            return f" {self.inline(el, plain)} "  # a block read inline keeps a word boundary
         marker = {"BOLD": "**", "ITALIC": "*"}.get(el.get("TYPE", "")) if tag == "HT" else None
         if marker is None or plain or marker in self.active:
             inner = self.inline(el, plain)
@@ -120,9 +137,10 @@ class _Reader:
             self.provenance(el, plain=False)
             return []
         tag = local(el.tag)
+        if tag == "NOTE":
+            call = self.note(el)
+            return [call] if call else []
         if not tag or tag in SKIP:
-            if tag == "NOTE":
-                self.state.notes_dropped += 1
             return []
         if tag == "PARAG":
             num = self.plain(_child(el, "NO.PARAG"))
@@ -287,28 +305,28 @@ def _article_anchor(el: etree._Element, num: str | None, n: int) -> str:
     if match:
         return "art_" + match.group(1).lower()
     if num:
-        return article_anchor(re.sub(r"(?i)\b(premier|1er)\b", "1", num))
+        return eu_article_anchor(num) or article_anchor(re.sub(r"(?i)\b(premier|1er)\b", "1", num))
     return f"article_{n}"
 
 
 def _article(el: etree._Element, path: tuple[str, ...], n: int, reader: _Reader) -> Draft:
-    reader.state.citations = []
+    reader.state.citations, reader.state.footnotes = [], []
     num = reader.plain(_child(el, "TI.ART"))
     body = reader.children(el, skip=("TI.ART", "STI.ART"))
     return Draft(anchor=_article_anchor(el, num, n), type="article", num=num,
-                 heading=reader.plain(_child(el, "STI.ART")), path=path, body="\n\n".join(body),
+                 heading=reader.plain(_child(el, "STI.ART")), path=path, body=reader.body(body),
                  citations=list(reader.state.citations))
 
 
 def _annex(el: etree._Element, path: tuple[str, ...], n: int, reader: _Reader) -> Draft:
-    reader.state.citations = []
+    reader.state.citations, reader.state.footnotes = [], []
     ti = _child(_child(el, "TITLE"), "TI")
     first = _child(ti, "P") if ti is not None else None
     heading = reader.plain(ti)
     key = reader.plain(first) or heading
     body = reader.children(el, skip=("TITLE",))
-    return Draft(anchor=annex_anchor(key) if key else f"annex_{n}", type="annex", num=None,
-                 heading=heading, path=path, body="\n\n".join(body), citations=list(reader.state.citations))
+    return Draft(anchor=eu_annex_anchor(key) if key else f"annex_{n}", type="annex", num=None,
+                 heading=heading, path=path, body=reader.body(body), citations=list(reader.state.citations))
 
 
 def extract(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS) -> ExtractionResult:
@@ -317,7 +335,7 @@ def extract(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS) -> E
     root = parse_xml(data, sha, limits)
     if namespace(root.tag) or local(root.tag) not in ROOTS:
         raise DerivationError(f"not a Formex 4 act: root {root.tag!r}", code="unknown_namespace", subject=sha)
-    reader = _Reader()
+    reader = _Reader(_note_numbers(root))
     sources: list[tuple[etree._Element, tuple[str, ...]]] = []
     _sources(root, (), reader, sources)
     drafts = []
@@ -331,10 +349,15 @@ def extract(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS) -> E
             drafts.append(_annex(el, path, counts["x"], reader))
     notes = _consleg_notes(root)
     if reader.state.notes_dropped:
-        notes.append(f"footnotes omitted from provision text: {reader.state.notes_dropped}")
+        notes.append(f"footnotes without a number omitted from provision text: {reader.state.notes_dropped}")
     if not drafts:
         notes.append("no ARTICLE or annex elements found (profile coverage gap)")
     return finish(Context(PROFILE, language, sha), drafts, notes)
+
+
+def _note_numbers(root: etree._Element) -> dict[etree._Element, str]:
+    """Footnotes are numbered in document order, as the Official Journal prints them."""
+    return {note: str(i) for i, note in enumerate(root.iter("NOTE"), start=1)}
 
 
 def _consleg_notes(root: etree._Element) -> list[str]:

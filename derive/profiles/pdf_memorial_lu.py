@@ -58,7 +58,7 @@ from derive.text import collapse_ws
 from legal.canonical import sha256_hex
 from legal.outcomes import TextGap
 
-PROFILE = "pdf-memorial-lu/1"
+PROFILE = "pdf-memorial-lu/2"
 MONTHS = ("janvier", "fevrier", "mars", "avril", "mai", "juin", "juillet", "aout", "septembre", "octobre",
           "novembre", "decembre")
 KINDS = {  # slug kind → folded heading words
@@ -75,6 +75,7 @@ _ACT_HEADING = re.compile(rf"^(?:{_ANY_KIND})du\d")
 _DATE = re.compile(rf"du(1er|\d{{1,2}})({'|'.join(MONTHS)})(\d{{4}})")
 _LOOSE_DATE = re.compile(rf"(1er|\d{{1,2}})({'|'.join(MONTHS)})(\d{{4}})")
 _COORDINATION_DATE = re.compile(rf"textecoordonnedu(?:1er|\d{{1,2}})(?:{'|'.join(MONTHS)})\d{{4}}")
+_COORDINATED_PREFIX = re.compile(rf"^textecoordonne(?:du(?:1er|\d{{1,2}})(?:{'|'.join(MONTHS)})\d{{4}})?(?:dela|del|du|des)?")
 _STARTS = re.compile(r"^(?:nous|avonsarrete|avonsordonne|arrete|arretent|legouvernementenconseil|textecoordonne"
                      r"|modifiep|modifieep|mem(?:a|\d))")
 _HEAD = re.compile(rf"^Art\.?\s?(\d+(?:-\d+)*)\s?(er|{SUFFIXES})?\s?\.(?:\s+(.*))?$", re.IGNORECASE)
@@ -211,6 +212,8 @@ def _locate(lines: list[_Line], act: Act) -> list[int]:
         if i in toc:
             continue
         joined = line.folded + (lines[i + 1].folded if i + 1 < len(lines) else "")
+        if joined.startswith("textecoordonne"):  # "Texte coordonné du … de la loi du …" names the act
+            joined = _COORDINATED_PREFIX.sub("", "".join(x.folded for x in lines[i:i + 3]), count=1)
         if not joined.startswith(act.needle):
             continue
         for j in range(i + 1, min(i + 1 + MAX_HEADING_BLOCK, len(lines))):
@@ -289,7 +292,7 @@ def extract(data: bytes, *, language: str, act: Act, limits: Limits = DEFAULT_LI
     heading = found[0]
     first = next(j for j in range(heading + 1, len(lines)) if _head(lines[j]))
     block = [line.text for line in lines[heading:first]]
-    coordinated = "textecoordonne" in fold(" ".join(block[1:]))
+    coordinated = "textecoordonne" in fold(" ".join(block[1:])) or lines[heading].folded.startswith("textecoordonne")
     notes.append(f"act heading on page {lines[heading].page}: {lines[heading].text!r}; "
                  f"{'texte coordonné' if coordinated else 'original act'}")
     if not coordinated and not act.first_version:
