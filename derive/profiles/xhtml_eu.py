@@ -26,7 +26,7 @@ from collections.abc import Iterable, Iterator
 
 from lxml import etree
 
-from derive.anchors import eu_annex_anchor, eu_article_anchor
+from derive.anchors import annex_number, eu_annex_anchor, eu_article_anchor
 from derive.limits import DEFAULT_LIMITS, Limits, local, namespace, parse_xml
 from derive.lists import ordered_marker
 from derive.model import Citation, Draft, ExtractionResult
@@ -192,7 +192,8 @@ class Walker:
         if not tag or tag in SILENT_TAGS:
             return []
         cls = classes(el)
-        if cls & (ARTICLE_TITLES | ARTICLE_SUBTITLES | DIVISION_TITLES | FURNITURE | {"eli-title", "footnote", "oj-note"}):
+        if cls & (ARTICLE_TITLES | ARTICLE_SUBTITLES | DIVISION_TITLES | FURNITURE
+                   | {"eli-title", "footnote", "oj-note", "note"}):
             return []
         if cls & {"modref", "arrow"}:
             self.inline(el)  # citations only
@@ -390,6 +391,8 @@ def _kind(el: etree._Element) -> str:
         return "subtitle"
     if cls & ANNEX_TITLES:
         return "annex"
+    if cls & {"doc-ti", "oj-doc-ti"}:
+        return "document-title"
     if cls & {"title-division-1", "oj-ti-section-1", "ti-section-1"}:
         return "division1"
     if cls & {"title-division-2", "oj-ti-section-2", "ti-section-2"}:
@@ -423,11 +426,22 @@ def stream_drafts(stream: Iterable[etree._Element], walker: Walker) -> list[Draf
             current.citations = list(walker.citations) + carry
             drafts.append(current)
 
-    for el in stream:
+    for el in _flatten(stream):
         if not isinstance(el.tag, str):
             continue
         kind = _kind(el)
         text = walker.plain(el) or ""
+        if kind == "document-title":
+            kind = "annex" if annex_number(text) is not None else "content"
+            if kind == "content" and current is not None and current.type == "annex" and not blocks:
+                current.heading = f"{current.heading} — {text}" if current.heading else text
+                continue
+        if classes(el) & FINAL or (kind == "content" and _SIGNATURE.match(text) and len(text) < 400):
+            # the signature ends the enacting terms: what follows up to the next title (signatories,
+            # the Official Journal's notes) belongs to no provision
+            close()
+            current, blocks, carry = None, [], []
+            continue
         if kind == "annex" and current is not None and current.type == "annex" and _annex_part(el, text, blocks):
             if blocks or "title-annex-2" not in classes(el):
                 blocks.append(f"**{text}**")  # an appendix of this annex, as Formex keeps it
@@ -457,6 +471,22 @@ def stream_drafts(stream: Iterable[etree._Element], walker: Walker) -> list[Draf
             blocks.extend(walker.blocks(el))
     close()
     return drafts
+
+
+FINAL = frozenset({"final", "oj-final", "signatory", "oj-signatory"})
+_SIGNATURE = re.compile(r"^(?:Done at|Fait à|Geschehen zu|Hecho en|Fatto a|Gedaan te)\s", re.IGNORECASE)
+
+
+def _flatten(stream: Iterable[etree._Element]) -> Iterator[etree._Element]:
+    """The stream, with a document part (an OJ annex ``<div>`` that opens with a ``doc-ti``
+    title) read as its own children, so its title opens an annex instead of gluing the annex
+    into the last article."""
+    for el in stream:
+        if isinstance(el.tag, str) and local(el.tag).lower() == "div" and any(
+                isinstance(c.tag, str) and classes(c) & {"doc-ti", "oj-doc-ti"} for c in el):
+            yield from _flatten(list(el))
+        else:
+            yield el
 
 
 _APPENDIX = re.compile(r"^(?:Appendix|Appendice|Apéndice|Anlage|Appendices)\b", re.IGNORECASE)
