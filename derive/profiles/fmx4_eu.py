@@ -8,7 +8,8 @@
 - blocks: ``PARAG`` (``NO.PARAG`` prefix), list items ``NP`` as ``<NO.P> <text>`` followed by
   nested lists as their own blocks, ``DLIST`` items as ``<TERM> = <DEFINITION>``, ``TBL`` as an
   optional bold title plus a GFM table, ``TITLE`` bold, formulas as linear text;
-- inline: ``NOTE`` removed (counted in a note), ``QUOT.START/END`` → the code point,
+- inline: ``NOTE`` → a footnote reference ``[^n]`` (numbered per provision in order of call),
+  its text appended to the provision as ``[^n]: …``; ``QUOT.START/END`` → the code point,
   ``HT`` bold/italic → ``**``/``*``, subscripts ``_x``, superscripts ``^x``,
   ``INCL.ELEMENT`` → ``[<content> image: <file>]``;
 - amendment processing instructions (``<?CLG.MDFO … ACTIVE.DOC="32019R0876"?>``) become
@@ -44,6 +45,10 @@ BLOCK = frozenset({
     "LIST", "TBL", "PARAG", "NP", "GR.SEQ", "ALINEA", "TITLE", "P", "DLIST", "QUOT.STRUCT",
     "ITEM", "CONTENTS", "TXT", "FORMULA_OUTLINE", "GR.NOTES", "ARTICLE", "DIVISION",
 })
+# elements that are blocks where they stand but may be read inline (a QUOT.S quoting a whole
+# article): each keeps a word boundary on both sides
+INLINE_BLOCKS = frozenset({"TI", "STI", "TI.ART", "STI.ART", "CELL", "ROW", "NO.PARAG", "NO.P", "TERM", "DEFINITION",
+                           "DLIST.ITEM", "GR.TBL", "CORPUS", "GR.SEQ"})
 OPS = {"MULT": "·", "PLUS": "+", "MINUS": "−", "DIV": "÷", "PLUSMINUS": "±", "EQ": "=",
        "NE": "≠", "LT": "<", "GT": ">", "LE": "≤", "GE": "≥", "APPROX": "≈", "EQUIV": "≡"}
 BRACKETS = {"BRACKET": ("[", "]"), "BRACE": ("{", "}"), "PARENTHESIS": ("(", ")")}
@@ -55,24 +60,19 @@ _ACTION = re.compile(r'ACTION="([^"]+)"')
 class _State:
     citations: list[Citation] = field(default_factory=list)
     footnotes: list[str] = field(default_factory=list)  # ``[^n]: text`` of the current provision
-    notes_dropped: int = 0
 
 
 class _Reader:
-    def __init__(self, numbers: dict[etree._Element, str] | None = None) -> None:
+    def __init__(self) -> None:
         self.state = _State()
         self.active: set[str] = set()
-        self.numbers = numbers or {}  # footnote number of each NOTE, in document order
 
     def note(self, el: etree._Element) -> str:
-        """A footnote: ``[^n]`` where it is called, its text appended to the provision."""
-        number = self.numbers.get(el)
-        if number is None:
-            self.state.notes_dropped += 1
-            return ""
-        definition = f"[^{number}]: " + " ".join(self.children(el))
-        if definition not in self.state.footnotes:
-            self.state.footnotes.append(definition)
+        """A footnote: ``[^n]`` where it is called (numbered per provision in order of call, so a
+        note added elsewhere never changes this provision), its text appended to the provision."""
+        number = len(self.state.footnotes) + 1
+        self.state.footnotes.append("")  # reserve the number before rendering nested notes
+        self.state.footnotes[number - 1] = f"[^{number}]: " + " ".join(self.children(el))
         return f"[^{number}]"
 
     def body(self, blocks: list[str]) -> str:
@@ -103,7 +103,7 @@ class _Reader:
             return f"[{(el.get('CONTENT') or 'element').lower()} image: {el.get('FILEREF', '')}]"
         if tag in ("OP.MATH", "OP.CMP"):
             return f" {OPS.get(el.get('TYPE', ''), el.get('TYPE', '').lower())} "
-        if tag in BLOCK or tag in ("TI", "STI", "CELL", "ROW"):
+        if tag in BLOCK or tag in INLINE_BLOCKS:
             return f" {self.inline(el, plain)} "  # a block read inline keeps a word boundary
         marker = {"BOLD": "**", "ITALIC": "*"}.get(el.get("TYPE", "")) if tag == "HT" else None
         if marker is None or plain or marker in self.active:
@@ -335,7 +335,7 @@ def extract(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS) -> E
     root = parse_xml(data, sha, limits)
     if namespace(root.tag) or local(root.tag) not in ROOTS:
         raise DerivationError(f"not a Formex 4 act: root {root.tag!r}", code="unknown_namespace", subject=sha)
-    reader = _Reader(_note_numbers(root))
+    reader = _Reader()
     sources: list[tuple[etree._Element, tuple[str, ...]]] = []
     _sources(root, (), reader, sources)
     drafts = []
@@ -348,16 +348,9 @@ def extract(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS) -> E
             counts["x"] += 1
             drafts.append(_annex(el, path, counts["x"], reader))
     notes = _consleg_notes(root)
-    if reader.state.notes_dropped:
-        notes.append(f"footnotes without a number omitted from provision text: {reader.state.notes_dropped}")
     if not drafts:
         notes.append("no ARTICLE or annex elements found (profile coverage gap)")
     return finish(Context(PROFILE, language, sha), drafts, notes)
-
-
-def _note_numbers(root: etree._Element) -> dict[etree._Element, str]:
-    """Footnotes are numbered in document order, as the Official Journal prints them."""
-    return {note: str(i) for i, note in enumerate(root.iter("NOTE"), start=1)}
 
 
 def _consleg_notes(root: etree._Element) -> list[str]:

@@ -216,9 +216,12 @@ def _locate(lines: list[_Line], act: Act) -> list[int]:
             joined = _COORDINATED_PREFIX.sub("", "".join(x.folded for x in lines[i:i + 3]), count=1)
         if not joined.startswith(act.needle):
             continue
+        coordinated = line.folded.startswith("textecoordonne")
         for j in range(i + 1, min(i + 1 + MAX_HEADING_BLOCK, len(lines))):
             if _head(lines[j]):
-                if _is_first_article(lines[j]):
+                # a coordinated heading followed by other acts' headings is a table-of-contents entry
+                if _is_first_article(lines[j]) and not (coordinated and any(
+                        _is_boundary(lines, k) for k in range(i + 3, j))):
                     found.append(i)
                 break
     return found

@@ -15,7 +15,9 @@ Two layouts:
 Rendering: ``►M1``/``▼C1`` amendment arrows and ``p.modref`` rows become citations (their
 ``title`` as text) and never text; list grids render as ``<marker> <text>``; ``span.no-parag``
 numbers are bold prefixes (and so is the leading number of an OJ-format paragraph
-``div#006.001``); real tables become GFM; footnote calls are dropped; ``a[href]`` outside the
+``div#006.001``); real tables become GFM; footnote calls become ``[^n]`` (numbered per provision,
+the publisher's brackets absorbed) and the notes they call follow the provision's text as
+``[^n]: …``; ``a[href]`` outside the
 document become citations with their inline text.
 """
 
@@ -56,6 +58,7 @@ _CLOSING_ARROW = re.compile(r"\s*◄")
 CALL_OPEN, CALL_CLOSE = "\x01", "\x02"  # cannot occur in XML 1.0 text
 _NOTE_CALL = re.compile(r"\(?\s*(\d+[a-z]?)\s*\)?")
 _CALL = re.compile(r"\s*(?:\(\s*\x01(\w+)\x02\s*\)|\x01(\w+)\x02)")
+_MARK = re.compile(r"\x01(\w+)\x02")
 _LEADING_CALL = re.compile(r"^\s*(?:\(\s*\x01\w+\x02\s*\)|\x01\w+\x02)\s*")
 
 
@@ -66,11 +69,29 @@ def _unarrow(text: str) -> str:
     return " " if _ARROW.match(text.strip()) and text.strip() else text
 
 
-def footnote_calls(blocks: list[str]) -> list[str]:
-    """Call marks → Markdown footnote references ``[^n]``, absorbing the publisher's brackets
-    and the space before them (``Council (<sup>1</sup>);`` → ``Council[^1];``), as Formex
-    places its ``NOTE`` directly after the word."""
-    return [_CALL.sub(lambda m: f"[^{m.group(1) or m.group(2)}]", b) if CALL_OPEN in b else b for b in blocks]
+def footnote_calls(blocks: list[str], targets: list[str]) -> tuple[list[str], list[str]]:
+    """Call marks → Markdown footnote references, numbered per provision in order of first call
+    (``[^1]``, ``[^2]``…, so a note added elsewhere in the act never changes this provision's
+    text), absorbing the publisher's brackets and the space before them (``Council
+    (<sup>1</sup>);`` → ``Council[^1];``, as Formex places its ``NOTE`` right after the word).
+    ``targets[k]`` is the note the ``k``-th call mark points to. Returns the blocks and the
+    targets in local-number order."""
+    order: list[str] = []
+
+    def local(match: re.Match[str]) -> str:
+        target = targets[int(match.group(1) or match.group(2))]
+        if target not in order:
+            order.append(target)
+        return f"[^{order.index(target) + 1}]"
+
+    return [_CALL.sub(local, b) if CALL_OPEN in b else b for b in blocks], order
+
+
+def shift_calls(blocks: list[str], offset: int) -> list[str]:
+    """Call marks of blocks rendered on their own, renumbered to follow ``offset`` earlier calls."""
+    def shifted(match: re.Match[str]) -> str:
+        return f"{CALL_OPEN}{int(match.group(1)) + offset}{CALL_CLOSE}"
+    return [_MARK.sub(shifted, b) if CALL_OPEN in b else b for b in blocks]
 
 
 def strip_calls(text: str) -> str:
@@ -88,7 +109,7 @@ class Walker:
     def __init__(self) -> None:
         self.citations: list[Citation] = []
         self.active: set[str] = set()
-        self.calls: list[tuple[str, str]] = []  # footnote calls of the current provision: (number, target id)
+        self.calls: list[str] = []  # the note each footnote call of the current provision points to
         self.notes: dict[str, str] = {}  # footnote text by the id a call points to
 
     def start(self) -> None:
@@ -96,17 +117,10 @@ class Walker:
         self.citations, self.calls = [], []
 
     def body(self, blocks: list[str]) -> str:
-        """A provision body: blocks with resolved footnote calls, then the footnotes it calls."""
-        return "\n\n".join(b for b in footnote_calls(blocks) + self.footnotes() if b)
-
-    def footnotes(self) -> list[str]:
-        out, seen = [], set()
-        for number, target in self.calls:
-            text = self.notes.get(target)
-            if text is not None and number not in seen:
-                seen.add(number)
-                out.append(f"[^{number}]: {text}")
-        return out
+        """A provision body: blocks with resolved footnote calls, then the notes they call."""
+        resolved, order = footnote_calls(blocks, self.calls)
+        notes = [f"[^{n}]: {self.notes[t]}" for n, t in enumerate(order, start=1) if self.notes.get(t)]
+        return "\n\n".join(b for b in resolved + notes if b)
 
     def collect_notes(self, root: etree._Element) -> None:
         """Footnote texts of the document (``p.footnote``/``p.oj-note``), keyed by the id of the
@@ -121,7 +135,7 @@ class Walker:
             self.citations, self.calls = [], []
             text = _clean(self.inline(p))
             self.citations, self.calls = saved, calls
-            self.notes[back.get("id") or ""] = _LEADING_CALL.sub("", text, count=1).strip()
+            self.notes[back.get("id") or ""] = strip_calls(_LEADING_CALL.sub("", text, count=1)).strip()
 
     # -- inline ---------------------------------------------------------------------------
     def inline(self, el: etree._Element, plain: bool = False) -> str:
@@ -170,9 +184,10 @@ class Walker:
             call = _NOTE_CALL.fullmatch(text)
             if call is None:
                 return self.inline(el, plain)
-            if not plain:
-                self.calls.append((call.group(1), href[1:]))
-            return f"{CALL_OPEN}{call.group(1)}{CALL_CLOSE}"
+            if plain:
+                return f"{CALL_OPEN}0{CALL_CLOSE}"  # stripped from plain text
+            self.calls.append(href[1:])
+            return f"{CALL_OPEN}{len(self.calls) - 1}{CALL_CLOSE}"
         if _ARROW.match(text):
             if not plain and href:
                 self.citations.append(Citation(href=href, text=collapse_ws(el.get("title") or text)))
@@ -368,7 +383,7 @@ def subdivision_drafts(root: etree._Element, walker: Walker) -> list[Draft]:
         owner = next((p for p in reversed(parts) if p[0].anchor == anchor), None) if "." in ident else None
         if owner is not None and not is_article:
             # an appendix (``anx_II.app_I``) is part of its annex, as in Formex
-            owner[1].extend(blocks)
+            owner[1].extend(shift_calls(blocks, len(owner[2])))
             owner[2].extend(walker.calls)
             owner[0].citations.extend(walker.citations)
             continue
