@@ -21,7 +21,10 @@ def test_run_then_verify(tmp_path, lu_body, capsys):
     assert json.loads((out / "summary.json").read_bytes()) == {
         k: v for k, v in summary.items() if k not in ("works_derived", "works_reused", "shard")}
     assert main(["derive", "verify", str(out), "--tree", str(tree.root)]) == 0
-    assert "mismatched=0 missing=0 extra=0" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "mismatched=0 missing=0 extra=0" in printed
+    assert "text lint: 4 provisions, empty_parentheses=0, glued_words=0, markup_debris=0, embedded_binary=0, " \
+           "text_outside_anchor=0" in printed
     assert main(["derive", "run", "--tree", str(tree.root), "--out", str(out), "--no-progress"]) == 0
     assert "works: 0 derived, 1 reused from the cache" in capsys.readouterr().out
 
