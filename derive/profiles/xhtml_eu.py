@@ -367,7 +367,7 @@ def _first(el: etree._Element, names: frozenset[str]) -> etree._Element | None:
 
 
 def subdivision_drafts(root: etree._Element, walker: Walker) -> list[Draft]:
-    parts: list[tuple[Draft, list[str], list[tuple[str, str]]]] = []
+    parts: list[tuple[Draft, list[str], list[str]]] = []
     for el in root.iter(f"{{{XHTML}}}div", "div"):
         if not _is_subdivision(el):
             continue
