@@ -57,7 +57,7 @@ _OJ_PARA_NUM = re.compile(r"^(\d+[a-z]?\.)\s+(\S.*)$", re.S)
 _CLOSING_ARROW = re.compile(r"\s*◄")
 CALL_OPEN, CALL_CLOSE = "\x01", "\x02"  # cannot occur in XML 1.0 text
 _NOTE_CALL = re.compile(r"\(?\s*(\d+[a-z]?)\s*\)?")
-_CALL = re.compile(r"\s*(?:\(\s*\x01(\w+)\x02\s*\)|\x01(\w+)\x02)")
+_CALL = re.compile(r"\s*(?:\(\s*(?:\*{1,2}\s*)?\x01(\w+)\x02(?:\s*\*{1,2})?\s*\)|\x01(\w+)\x02)")
 _MARK = re.compile(r"\x01(\w+)\x02")
 _LEADING_CALL = re.compile(r"^\s*(?:\(\s*\x01\w+\x02\s*\)|\x01\w+\x02)\s*")
 
@@ -377,6 +377,12 @@ def subdivision_drafts(root: etree._Element, walker: Walker) -> list[Draft]:
         ident = el.get("id") or ""
         is_article = ident.startswith("art_")
         anchor = (eu_article_anchor(ident) or ident) if is_article else eu_annex_anchor(ident)
+        if not is_article and "." not in ident:
+            # the annex's own title wins over its id: Cellar ids can be cut short (``ANNEX IX`` as
+            # ``anx_I``, ``ANNEX X`` as ``anx_``, 32006L0112 2024-01-01)
+            title = walker.plain(_first(el, ANNEX_TITLES)) or ""
+            if annex_number(title) is not None:
+                anchor = eu_annex_anchor(title)
         num = walker.plain(_first(el, ARTICLE_TITLES)) if is_article else None
         heading = walker.plain(_first(el, ARTICLE_SUBTITLES)) if is_article else None
         blocks = walker.children(el)
