@@ -3,22 +3,23 @@
     python scripts/anchor_churn.py DATASET [--json] [--examples N]
 
 Reads ``DATASET/provisions.jsonl`` (sorted by work, so one work is held at a time). For each
-work and language, the derived versions in valid-time order are compared pairwise:
+work and language, the derived versions in valid-time order are compared pairwise, and what
+happens **where the profile changes** (XHTML ↔ Formex ↔ HTML: the manifestation, not the law)
+is churn:
 
-- ``renamed``: at a change of profile (XHTML ↔ Formex…), anchors that vanish while others
-  appear — counted as ``min(vanished, appeared)`` per pair: the same provision under another
-  anchor (``anx_I`` → ``anx_i``, ``annexe_xiv`` → ``anx_XIV``);
-- ``flicker``: an anchor present in the versions before and after but absent in between
-  (an appendix that appears, vanishes and reappears);
-- ``moved``: an anchor that vanishes while another that appears carries exactly its text.
+- ``renamed``: anchors that vanish while others appear — ``min(vanished, appeared)`` per pair:
+  the same provision under another anchor (``anx_I`` → ``anx_i``, ``annexe_xiv`` → ``anx_XIV``);
+- ``flicker``: an anchor present in the versions before and after but absent in between, the
+  middle version derived by another profile than a neighbour (an appendix that appears, vanishes
+  and reappears);
+- ``moved``: an anchor that vanishes while one that appears carries exactly its (non-empty) text.
 
-Not churn, counted apart as ``document_fallback``: a switch to or from a single ``document``
-provision (a publisher page without article structure, e.g. an HTML stub of a few KB while the
-Formex member of the same version holds the articles) — the wording itself differs there.
-
-Only works whose versions mix profiles are reported in ``works_mixing_profiles``; ``churn``
-is the sum of the three counts over every work. The target is 0. Exit status is 0 either way
-(this measures; the benchmark decides).
+``churn`` is their sum; the target is 0. The same counts between versions of *one* profile are
+reported apart (``same_profile_*``): there the publisher's own ids changed (Legilux mints dated
+ids such as ``art_10_20090316``; a Cellar id cut short) and the wording may too. Not churn either,
+``document_fallback``: a switch to or from a single ``document`` provision (a page without article
+structure, e.g. an HTML stub while the Formex member holds the articles). Exit status 0 either
+way (this measures; the benchmark decides).
 """
 
 from __future__ import annotations
@@ -48,6 +49,9 @@ class Report:
     renamed: int = 0
     flicker: int = 0
     moved: int = 0
+    same_profile_renamed: int = 0
+    same_profile_flicker: int = 0
+    same_profile_moved: int = 0
     document_fallback: int = 0
     examples: list[dict[str, Any]] = field(default_factory=list)
     limit: int = 20
@@ -63,7 +67,9 @@ class Report:
     def to_dict(self) -> dict[str, Any]:
         return {"works": self.works, "works_mixing_profiles": self.works_mixing_profiles,
                 "profile_switches": self.profile_switches, "renamed": self.renamed, "flicker": self.flicker,
-                "moved": self.moved, "churn": self.churn, "document_fallback": self.document_fallback,
+                "moved": self.moved, "churn": self.churn, "same_profile_renamed": self.same_profile_renamed,
+                "same_profile_flicker": self.same_profile_flicker, "same_profile_moved": self.same_profile_moved,
+                "document_fallback": self.document_fallback,
                 "examples": self.examples}
 
 
@@ -97,6 +103,9 @@ def _states(rows: list[dict[str, Any]]) -> dict[str, list[State]]:
     return {lang: sorted(s.values(), key=lambda x: (x.valid_from, x.version_key)) for lang, s in by_lang.items()}
 
 
+EMPTY = "e3b0c44298fc1c149afbfc8996fb92427ae41e4649b934ca495991b7852b855"
+
+
 def check_work(work: str, rows: list[dict[str, Any]], report: Report) -> None:
     report.works += 1
     states = _states(rows)
@@ -108,23 +117,32 @@ def check_work(work: str, rows: list[dict[str, Any]], report: Report) -> None:
             if "document" in a.texts or "document" in b.texts:
                 report.document_fallback += 1 if gone or new else 0
                 continue
-            if a.profile != b.profile:
+            switch = a.profile != b.profile
+            if switch:
                 report.profile_switches += 1
-                n = min(len(gone), len(new))
-                if n:
-                    report.renamed += n
-                    report.example(kind="renamed", work=work, language=lang, between=[a.valid_from, b.valid_from],
-                                   profiles=[a.profile, b.profile], vanished=sorted(gone)[:5], appeared=sorted(new)[:5])
-            by_text = {b.texts[x]: x for x in new}
+            n = min(len(gone), len(new))
+            if n and switch:
+                report.renamed += n
+                report.example(kind="renamed", work=work, language=lang, between=[a.valid_from, b.valid_from],
+                               profiles=[a.profile, b.profile], vanished=sorted(gone)[:5], appeared=sorted(new)[:5])
+            elif n:
+                report.same_profile_renamed += n
+            by_text = {b.texts[x]: x for x in new if b.texts[x] != EMPTY}
             for anchor in sorted(gone):
                 if a.texts[anchor] in by_text:
-                    report.moved += 1
-                    report.example(kind="moved", work=work, language=lang, between=[a.valid_from, b.valid_from],
-                                   anchor=anchor, to=by_text[a.texts[anchor]])
+                    if switch:
+                        report.moved += 1
+                        report.example(kind="moved", work=work, language=lang, between=[a.valid_from, b.valid_from],
+                                       anchor=anchor, to=by_text[a.texts[anchor]], profiles=[a.profile, b.profile])
+                    else:
+                        report.same_profile_moved += 1
         for a, b, c in zip(seq, seq[1:], seq[2:], strict=False):
             if "document" in b.texts:
                 continue
             for anchor in sorted((set(a.texts) & set(c.texts)) - set(b.texts)):
+                if b.profile in (a.profile, c.profile) and a.profile == c.profile == b.profile:
+                    report.same_profile_flicker += 1
+                    continue
                 report.flicker += 1
                 report.example(kind="flicker", work=work, language=lang, anchor=anchor,
                                versions=[a.valid_from, b.valid_from, c.valid_from],
@@ -155,7 +173,8 @@ def main(argv: list[str]) -> int:
     else:
         d = report.to_dict()
         print(" ".join(f"{k}={d[k]}" for k in ("works", "works_mixing_profiles", "profile_switches", "renamed",
-                                                 "flicker", "moved", "churn", "document_fallback")))
+                                                 "flicker", "moved", "churn", "same_profile_renamed",
+                                                 "same_profile_flicker", "same_profile_moved", "document_fallback")))
         for e in report.examples:
             print("  " + json.dumps(e, ensure_ascii=False))
     return 0
