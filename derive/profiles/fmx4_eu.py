@@ -48,7 +48,8 @@ BLOCK = frozenset({
 # elements that are blocks where they stand but may be read inline (a QUOT.S quoting a whole
 # article): each keeps a word boundary on both sides
 INLINE_BLOCKS = frozenset({"TI", "STI", "TI.ART", "STI.ART", "CELL", "ROW", "NO.PARAG", "NO.P", "TERM", "DEFINITION",
-                           "DLIST.ITEM", "GR.TBL", "CORPUS", "GR.SEQ"})
+                           "DLIST.ITEM", "GR.TBL", "CORPUS", "GR.SEQ", "TOC.BLK", "TOC.ITEM", "NO.ITEM",
+                           "ITEM.CONT"})
 OPS = {"MULT": "·", "PLUS": "+", "MINUS": "−", "DIV": "÷", "PLUSMINUS": "±", "EQ": "=",
        "NE": "≠", "LT": "<", "GT": ">", "LE": "≤", "GE": "≥", "APPROX": "≈", "EQUIV": "≡"}
 BRACKETS = {"BRACKET": ("[", "]"), "BRACE": ("{", "}"), "PARENTHESIS": ("(", ")")}

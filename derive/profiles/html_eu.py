@@ -30,7 +30,7 @@ from legal.outcomes import TextGap
 PROFILE = "html-eu-tolerant/2"
 FRAGMENT_IDS = ("TexteOnly", "text", "document1", "textTabContent")
 _ARTICLE = re.compile(r"^(Article|Artikel|Articolo|Art\.)\s+(premier|1er|\d+\s?[a-z]{0,9})\s*$", re.IGNORECASE)
-_ANNEX = re.compile(r"^(ANNEX|ANNEXE|ANHANG)(\s+[IVXLC]+)?\s*$")
+_ANNEX = re.compile(r"^(ANNEX|ANNEXE|ANHANG)(\s+(?:[IVXLC]+[a-z]{0,2}|[A-Z]|\d+))?\s*$")
 DOCUMENT_PREFIX = '<a id="document"></a>\n\n### Document\n\n'
 
 

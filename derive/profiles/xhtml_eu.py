@@ -59,6 +59,7 @@ CALL_OPEN, CALL_CLOSE = "\x01", "\x02"  # cannot occur in XML 1.0 text
 _NOTE_CALL = re.compile(r"\(?\s*(\d+[a-z]?)\s*\)?")
 _CALL = re.compile(r"\s*(?:\(\s*(?:\*{1,2}\s*)?\x01(\w+)\x02(?:\s*\*{1,2})?\s*\)|\x01(\w+)\x02)")
 _MARK = re.compile(r"\x01(\w+)\x02")
+_EMPTY_NUMBER = re.compile(r"^\s*\(\s*\)\s*")
 _LEADING_CALL = re.compile(r"^\s*(?:\(\s*\x01\w+\x02\s*\)|\x01\w+\x02)\s*")
 
 
@@ -135,7 +136,9 @@ class Walker:
             self.citations, self.calls = [], []
             text = _clean(self.inline(p))
             self.citations, self.calls = saved, calls
-            self.notes[back.get("id") or ""] = strip_calls(_LEADING_CALL.sub("", text, count=1)).strip()
+            text = strip_calls(_LEADING_CALL.sub("", text, count=1))
+            # a back-link whose number the publisher left empty prints "( )": the [^n] carries it
+            self.notes[back.get("id") or ""] = _EMPTY_NUMBER.sub("", text, count=1).strip()
 
     # -- inline ---------------------------------------------------------------------------
     def inline(self, el: etree._Element, plain: bool = False) -> str:
