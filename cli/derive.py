@@ -19,6 +19,7 @@ import click
 from corpus_tree import CorpusTree
 from derive.dataset import BuildReport, build_dataset, count_versions, default_workers, merge_shards
 from derive.git_lens import build_git_lens
+from derive.lint import lint_dataset
 from derive.ratchet import check_ratchet, empty_signature_counts
 from derive.verify import verify_dataset
 from legal.errors import ConfigError
@@ -177,7 +178,8 @@ def ratchet_cmd(baseline: Path, dataset: Path) -> None:
 @WORKERS
 @click.option("--progress/--no-progress", default=False, show_default=True, help="Show a progress bar.")
 def verify_cmd(dataset: Path, tree_path: Path, workers: int | None, progress: bool) -> None:
-    """Re-derive DATASET from its tree and byte-compare every file (exit 3 on any difference).
+    """Re-derive DATASET from its tree and byte-compare every file (exit 3 on any difference),
+    then print the text lint of DATASET (suspicious patterns per profile, with examples).
 
     \b
     Example:
@@ -191,6 +193,7 @@ def verify_cmd(dataset: Path, tree_path: Path, workers: int | None, progress: bo
     for kind, names in (("mismatched", report.mismatched), ("missing", report.missing), ("extra", report.extra)):
         for name in names:
             click.echo(f"  {kind}: {name}", err=True)
+    click.echo("\n".join(lint_dataset(dataset).lines()))  # counts only; never changes the exit status
     if not report.ok:
         raise VerifyFailed("dataset does not match a fresh derivation")
 

@@ -2,7 +2,7 @@
 
 - :mod:`derive.profiles` — immutable, versioned profiles (``akn-lu/1``, ``fmx4-eu/1``,
   ``xhtml-eu/1``, ``html-eu-tolerant/1``, ``pdf-lu/2``, ``akn-lu-document/1``,
-  ``pdf-memorial-lu/2``);
+  ``pdf-memorial-lu/3``);
 - :mod:`derive.dispatch` — :func:`derive_body`, the profile for one body by sniffing;
 - :mod:`derive.dataset` — :func:`build_dataset` from a corpus tree (incremental through
   :mod:`derive.cache`, replaced atomically by :mod:`derive.staging`, sharded and

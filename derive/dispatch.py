@@ -1,7 +1,7 @@
 """Pick the profile for one body by sniffing its bytes, never by file name (model §6.3).
 
 - ``%PDF`` → ``pdf-lu/2``; a Mémorial gazette issue (format ``pdf-memorial``) →
-  ``pdf-memorial-lu/2`` when the caller says which act it stands for (``act``), else a typed gap;
+  ``pdf-memorial-lu/3`` when the caller says which act it stands for (``act``), else a typed gap;
 - a zip (``PK``) → ``fmx4-eu/1`` over its main member, with bomb guards;
 - ``<akomaNtoso`` / ``:akomaNtoso`` in the first 16 KiB → ``akn-lu/1``, and
   ``akn-lu-document/1`` when that finds no article or annex;

@@ -51,6 +51,33 @@ class Citation:
 
 
 @dataclass(frozen=True, slots=True)
+class Figure:
+    """An image the publisher placed in a provision, as a typed placeholder (never as text).
+
+    ``text_md`` carries only the marker :meth:`marker` where the image stood. For an inline
+    ``data:`` URI the bytes stay in the evidence (they are inside the publisher body):
+    ``media_type``, ``size`` and ``sha256`` describe the *decoded* bytes. For an image the
+    publisher links (``src`` a URL or a file name) only ``src`` is known.
+    """
+
+    n: int
+    media_type: str | None
+    size: int | None = None
+    sha256: str | None = None
+    src: str | None = None
+
+    def marker(self) -> str:
+        if self.src is not None:
+            return f"[figure {self.n}: {self.src}]"
+        size = "undecodable" if self.size is None else f"{self.size} bytes"
+        return f"[figure {self.n}: {self.media_type or 'unknown type'}, {size}]"
+
+    def to_dict(self) -> dict[str, str | int | None]:
+        return {"n": self.n, "media_type": self.media_type, "size": self.size, "sha256": self.sha256,
+                "src": self.src}
+
+
+@dataclass(frozen=True, slots=True)
 class Provision:
     """One article/annex/document state as one profile read it from one body."""
 
@@ -68,10 +95,20 @@ class Provision:
     profile: str
     derived_from: DerivedFrom
     index_terms: tuple[str, ...] = ()
+    figures: tuple[Figure, ...] = ()
 
     @property
     def is_empty(self) -> bool:
         return not self.text_md.strip()
+
+    @property
+    def label(self) -> str | None:
+        """The publisher's own display label: ``num`` as printed (``Article premier``,
+        ``Art. 1er.``), else an annex's title (``ANNEX I``); ``None`` for a document. The
+        anchor (``art_1``) is the stable key, this is what a reader sees."""
+        if self.num:
+            return self.num
+        return self.heading if self.type == "annex" else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,3 +164,4 @@ class Draft:
     eli: str | None = None
     index_terms: tuple[str, ...] = ()
     pages: tuple[int, int] | None = None
+    figures: list[Figure] = field(default_factory=list)

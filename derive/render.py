@@ -100,7 +100,7 @@ def finish(ctx: Context, drafts: Sequence[Draft], notes: Sequence[str] = (), gap
             article_valid_from=d.article_valid_from, eli=d.eli, language=ctx.language,
             profile=ctx.profile,
             derived_from=DerivedFrom(ctx.evidence_sha256, Span(start, start + len(d.body)), d.pages),
-            index_terms=d.index_terms,
+            index_terms=d.index_terms, figures=tuple(d.figures),
         ))
     return ExtractionResult(
         profile=ctx.profile, evidence_sha256=ctx.evidence_sha256, language=ctx.language,

@@ -17,12 +17,13 @@ from derive.model import Gap, Provision
 
 # Version of the dataset row and gap row format built here. It is part of every derive cache key:
 # a change here that changes any row, gap row or column must bump it.
-ROW_FORMAT_VERSION = 1
+ROW_FORMAT_VERSION = 2
 
 COLUMNS = (
     "provision_id", "lex_id", "work_id", "publisher", "version_key", "language", "valid_from", "valid_to",
     "valid_to_convention", "anchor", "type", "num", "heading", "path", "article_valid_from", "text_md",
     "text_sha256", "citations", "profile", "evidence_sha256", "evidence_file", "record_sha256", "span",
+    "label", "eli", "index_terms", "pages", "figures",
 )
 
 SCHEMA = pa.schema([
@@ -34,6 +35,10 @@ SCHEMA = pa.schema([
     ("citations", pa.list_(pa.struct([("href", pa.string()), ("text", pa.string()), ("target_work", pa.string())]))),
     ("profile", pa.string()), ("evidence_sha256", pa.string()), ("evidence_file", pa.string()),
     ("record_sha256", pa.string()), ("span", pa.struct([("start", pa.int64()), ("end", pa.int64())])),
+    ("label", pa.string()), ("eli", pa.string()), ("index_terms", pa.list_(pa.string())),
+    ("pages", pa.struct([("first", pa.int64()), ("last", pa.int64())])),
+    ("figures", pa.list_(pa.struct([("n", pa.int64()), ("media_type", pa.string()), ("size", pa.int64()),
+                                    ("sha256", pa.string()), ("src", pa.string())]))),
 ])
 
 
@@ -42,6 +47,7 @@ def provision_row(p: Provision, version: VersionRecord, obs: Observation,
     """The row of one provision; with ``aliases=None`` citations stay unresolved (``href`` and
     ``text`` only) until :func:`with_targets` resolves them."""
     span = p.derived_from.span
+    pages = p.derived_from.pages
     return {
         "provision_id": f"{version.lex_id}#{p.anchor}",
         "lex_id": version.lex_id,
@@ -70,6 +76,11 @@ def provision_row(p: Provision, version: VersionRecord, obs: Observation,
         "evidence_file": obs.file,
         "record_sha256": version.record_sha256,
         "span": None if span is None else span.to_dict(),
+        "label": p.label,
+        "eli": p.eli,
+        "index_terms": list(p.index_terms),
+        "pages": None if pages is None else {"first": pages[0], "last": pages[1]},
+        "figures": [f.to_dict() for f in p.figures],
     }
 
 

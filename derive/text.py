@@ -15,9 +15,15 @@ Rules, exactly:
 
 from __future__ import annotations
 
+import base64
+import binascii
+import hashlib
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
+from urllib.parse import unquote_to_bytes
+
+from derive.model import Figure
 
 # .NET char.IsWhiteSpace (Unicode 15): Zs + Zl + Zp + \t\n\v\f\r + U+0085 + U+00A0.
 # Version of the shared text normalisation (this module and the list markers of derive/lists.py).
@@ -117,3 +123,27 @@ def annex_anchor(title_text: str) -> str:
     """``ANNEX I`` → ``anx_i`` (EU Formex/flat XHTML annexes)."""
     value = slug(title_text)
     return "anx_" + value[len("annex_"):] if value.startswith("annex_") else value
+
+
+_DATA_URI = re.compile(r"^data:([\w.+-]+/[\w.+-]+)?((?:;[^,;]*)*?)(;base64)?,", re.I)
+
+
+def figure(n: int, src: str) -> Figure:
+    """The ``n``-th figure of a provision from an image ``src``.
+
+    A ``data:`` URI is decoded (whitespace inside the base64 ignored) and described by its media
+    type, decoded size and SHA-256; it never becomes text. Any other ``src`` is kept as a link.
+    """
+    match = _DATA_URI.match(src.strip())
+    if match is None:
+        return Figure(n=n, media_type=None, src=collapse_ws(src) or "no source")
+    media_type = (match.group(1) or "text/plain").lower()
+    payload = src.strip()[match.end():]
+    try:
+        if match.group(3):
+            raw = base64.b64decode("".join(payload.split()), validate=True)
+        else:
+            raw = unquote_to_bytes(payload)
+    except (binascii.Error, ValueError):
+        return Figure(n=n, media_type=media_type)
+    return Figure(n=n, media_type=media_type, size=len(raw), sha256=hashlib.sha256(raw).hexdigest())

@@ -62,7 +62,8 @@ class PublisherFacts:
     name: str  # display name (web pages)
     authority: str  # publishing authority (index stamp default when the manifest names none)
     identifiers: IdentifierRules
-    #: extraction profile ids (``derive.profiles``) this publisher's bodies may be derived with
+    #: extraction profile families (``derive.profiles``; the version is the profile module's own)
+    #: this publisher's bodies may be derived with
     profiles: tuple[str, ...] = ()
     #: words that name this publisher's jurisdiction in a reader's question (assistant scope)
     scope_words: tuple[str, ...] = ()
@@ -86,7 +87,7 @@ LEGILUX = PublisherFacts(
     authority="Service central de législation (Legilux)",
     identifiers=IdentifierRules(work_slug=grammar.legilux_work_slug, url_slugs=grammar.legilux_url_slugs,
                                 recover_version_identifier=grammar.recover_legilux_identifier, aliases=True),
-    profiles=("akn-lu/1", "akn-lu-document/1", "pdf-lu/1", "pdf-memorial-lu/1"),
+    profiles=("akn-lu", "akn-lu-document", "pdf-lu", "pdf-memorial-lu"),
     scope_words=("luxembourg", "luxembourgish", "luxembourgeois", "luxembourgeoises", "lu", "legilux"),
 )
 
@@ -99,7 +100,7 @@ EURLEX = PublisherFacts(
     authority="Publications Office of the EU (EUR-Lex / Cellar)",
     identifiers=IdentifierRules(work_slug=grammar.eurlex_work_slug, url_slugs=grammar.eurlex_url_slugs,
                                 recover_version_identifier=grammar.recover_eurlex_identifier),
-    profiles=("fmx4-eu/1", "xhtml-eu/1", "html-eu-tolerant/1"),
+    profiles=("fmx4-eu", "xhtml-eu", "html-eu-tolerant"),
     scope_words=("eu", "european", "europeen", "europeennes", "ue", "eur lex", "eurlex"),
 )
 

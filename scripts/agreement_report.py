@@ -186,7 +186,7 @@ def after_the_act(their_text: str, ours: ExtractionResult, layer: str) -> bool:
 
 def classify_anchor(anchor: str, side: str, ours: ExtractionResult, their: dict[str, Any],
                     layer: str = "") -> tuple[str, str]:
-    if side == "theirs" and ours.profile == "pdf-memorial-lu/1" and ours.provisions:
+    if side == "theirs" and ours.profile == "pdf-memorial-lu/2" and ours.provisions:
         provision = next(p for p in their["provisions"] if p["anchor"] == anchor)
         if after_the_act(((provision["heading"] or "") + " " + provision["text_md"]).strip(), ours, layer):
             return OURS, ("an article of another document of the Mémorial issue (after the act's closing formula); "

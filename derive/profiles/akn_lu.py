@@ -32,14 +32,14 @@ from lxml import etree
 
 from derive.limits import DEFAULT_LIMITS, Limits, local, namespace, parse_xml
 from derive.lists import bullet_marker, ordered_marker
-from derive.model import Citation, Draft, ExtractionResult
+from derive.model import Citation, Draft, ExtractionResult, Figure
 from derive.render import Context, finish
-from derive.text import collapse_ws, emphasis, gfm_table, prefix_num, slug
+from derive.text import collapse_ws, emphasis, figure, gfm_table, prefix_num, slug
 from legal.canonical import sha256_hex
 from legal.errors import DerivationError
 
-PROFILE = "akn-lu/1"
-DOCUMENT_PROFILE = "akn-lu-document/1"
+PROFILE = "akn-lu/2"
+DOCUMENT_PROFILE = "akn-lu-document/2"
 
 AKN_NAMESPACES = frozenset({
     "http://docs.oasis-open.org/legaldocml/ns/akn/3.0/CSD13",
@@ -50,7 +50,7 @@ SCL = "http://www.scl.lu"
 CONTAINERS = frozenset({"book", "part", "title", "chapter", "subchapter", "section", "subsection"})
 QUOTED = frozenset({"embeddedStructure", "quotedStructure"})
 NOT_SOURCES = frozenset({"meta", "preface", "preamble", "conclusions", "mod", "embeddedText", *QUOTED})
-SILENT = frozenset({"noteRef", "eop", "authorialNote", "note", "notes", "meta", "del", "mmlSemantics"})
+SILENT = frozenset({"eop", "authorialNote", "note", "notes", "meta", "del", "mmlSemantics"})
 TITLED = frozenset({"article", *CONTAINERS, "division", "rule"})
 NUMBERED = frozenset({"paragraph", "subparagraph", "point", "item", "clause", "indent", "list", "alinea"})
 BLOCK = frozenset({
@@ -64,15 +64,49 @@ BLOCK = frozenset({
 @dataclass
 class _State:
     citations: list[Citation] = field(default_factory=list)
+    figures: list[Figure] = field(default_factory=list)
+    footnotes: list[str] = field(default_factory=list)  # ``[^n]: text`` of the current provision
     deleted: int = 0
+
+    def reset(self) -> None:
+        self.citations, self.figures, self.footnotes = [], [], []
 
 
 class _Reader:
     """Renders AKN elements to Markdown blocks and inline text, collecting citations."""
 
-    def __init__(self) -> None:
+    def __init__(self, notes: dict[str, etree._Element] | None = None) -> None:
         self.state = _State()
         self.active: set[str] = set()
+        self.notes = notes or {}  # the document's ``note`` elements by id (``noteRef`` targets)
+
+    def note_ref(self, el: etree._Element) -> str:
+        """``noteRef`` → ``[^n]`` numbered per provision; the note's text follows the provision.
+
+        A *modification* note (``notes[@scl:type="modification"]``: "Loi du … portant révision
+        de l'article 10") is the publisher's amendment history, not wording: its links become
+        citations and the call renders nothing (a wholly repealed article stays empty)."""
+        note = self.notes.get((el.get("href") or "").lstrip("#"))
+        if note is None:
+            return ""
+        parent = note.getparent()
+        if parent is not None and parent.get(f"{{{SCL}}}type") == "modification":
+            for ref in note.iter():
+                if local(ref.tag) in ("ref", "a") and ref.get("href"):
+                    text = _text(ref)
+                    if text:
+                        self.state.citations.append(Citation(href=ref.get("href", ""), text=text))
+            return ""
+        number = len(self.state.footnotes) + 1
+        self.state.footnotes.append("")  # reserve the number before rendering nested notes
+        self.state.footnotes[number - 1] = f"[^{number}]: " + " ".join(self.children_blocks(note))
+        return f"[^{number}]"
+
+    def body(self, blocks: list[str]) -> str:
+        """Blocks with footnote references (the publisher's brackets around a call absorbed), then
+        the notes they call."""
+        text = "\n\n".join([*blocks, *self.state.footnotes])
+        return _BRACKETED_CALL.sub(r"\1", text) if "[^" in text else text
 
     # -- inline -------------------------------------------------------------------------
     def inline(self, el: etree._Element, plain: bool = False) -> str:
@@ -94,12 +128,20 @@ class _Reader:
             return ""
         if tag == "br":
             return " "
+        if tag == "noteRef":
+            return "" if plain else self.note_ref(el)
         if tag == "img":
-            return f" [image: {el.get('src', '')}] " if not plain else ""
+            if plain:
+                return ""
+            fig = figure(len(self.state.figures) + 1, el.get("src", ""))
+            self.state.figures.append(fig)
+            return f" {fig.marker()} "
         if tag in ("ref", "a") and el.get("href") is not None and not plain:
             text = collapse_ws(self.inline(el, plain=True))
             if text:
                 self.state.citations.append(Citation(href=el.get("href", ""), text=text))
+        if tag in BLOCK and tag not in ("num", "heading"):
+            return f" {self.inline(el, plain)} "  # a block read inline keeps a word boundary
         marker = {"b": "**", "strong": "**", "i": "*", "em": "*"}.get(tag)
         if plain or marker is None or marker in self.active:
             return self.inline(el, plain)
@@ -197,6 +239,7 @@ class _Reader:
 
 
 SOFT = "\x00"  # cannot occur in XML 1.0 text
+_BRACKETED_CALL = re.compile(r"[ ]?\([ ]?(\[\^\d+\])[ ]?\)")
 _SOFT_BEFORE_PUNCT = re.compile("\x00+(?=[.,;:!?)\\]»])")
 
 
@@ -250,6 +293,10 @@ def _root(data: bytes, sha: str, limits: Limits) -> etree._Element:
             f"not Akoma Ntoso 3.0: root {root.tag!r}", code="unknown_namespace", subject=sha,
         )
     return root
+
+
+def _notes_by_id(root: etree._Element) -> dict[str, etree._Element]:
+    return {n.get("id", ""): n for n in root.iter() if local(n.tag) == "note" and n.get("id")}
 
 
 def _postit_notes(root: etree._Element) -> list[str]:
@@ -327,26 +374,27 @@ def _collect_terms(block: etree._Element, prefix: str, terms: list[str]) -> None
 
 
 def _article_draft(el: etree._Element, path: tuple[str, ...], n: int, reader: _Reader) -> Draft:
-    reader.state.citations = []
+    reader.state.reset()
     body = reader.children_blocks(el, skip=("num", "heading"))
     return Draft(
         anchor=el.get("id") or f"article_{n}", type="article",
         num=reader.plain(_child(el, "num")), heading=reader.plain(_child(el, "heading")), path=path,
-        body="\n\n".join(body), citations=list(reader.state.citations),
+        body=reader.body(body), citations=list(reader.state.citations),
         article_valid_from=_jolux(el, "dateApplicability"), eli=_jolux(el, "uriThis"),
-        index_terms=_index_terms(el),
+        index_terms=_index_terms(el), figures=list(reader.state.figures),
     )
 
 
 def _annex_draft(el: etree._Element, path: tuple[str, ...], n: int, reader: _Reader) -> Draft:
-    reader.state.citations = []
+    reader.state.reset()
     title_el = next((x for x in el.iter() if local(x.tag) == "longTitle"), None)
     heading = reader.plain(title_el)
     main = next(x for x in el.iter() if local(x.tag) == "mainBody")
     body = reader.blocks(main)
     anchor = el.get("id") or (slug(heading) if heading else f"annex_{n}")
     return Draft(anchor=anchor, type="annex", num=None, heading=heading, path=path,
-                 body="\n\n".join(body), citations=list(reader.state.citations))
+                 body=reader.body(body), citations=list(reader.state.citations),
+                 figures=list(reader.state.figures))
 
 
 def _drafts(doc: etree._Element, reader: _Reader) -> list[Draft]:
@@ -373,7 +421,7 @@ def extract(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS) -> E
     """``akn-lu/1`` over one Legilux AKN body."""
     sha = sha256_hex(data)
     root = _root(data, sha, limits)
-    reader = _Reader()
+    reader = _Reader(_notes_by_id(root))
     drafts = _drafts(_document_element(root, sha), reader)
     notes = _notes(reader, _postit_notes(root))
     if not drafts:
@@ -385,7 +433,7 @@ def extract_document(data: bytes, *, language: str, limits: Limits = DEFAULT_LIM
     """``akn-lu-document/1``: the official ``body`` as one ``document`` provision."""
     sha = sha256_hex(data)
     root = _root(data, sha, limits)
-    reader = _Reader()
+    reader = _Reader(_notes_by_id(root))
     doc = _document_element(root, sha)
     body_el = next((x for x in doc if local(x.tag) in ("body", "mainBody")), None)
     notes = _postit_notes(root)
@@ -394,7 +442,8 @@ def extract_document(data: bytes, *, language: str, limits: Limits = DEFAULT_LIM
     if not blocks:
         return finish(ctx, [], _notes(reader, [*notes, "official body is empty; no text to extract"]))
     draft = Draft(anchor="document", type="document", num=None, heading=None, path=(),
-                  body="\n\n".join(blocks), citations=list(reader.state.citations))
+                  body=reader.body(blocks), citations=list(reader.state.citations),
+                  figures=list(reader.state.figures))
     notes.append("publisher markup exposes no article or annex boundary; "
                  "used the official AKN body as one document-level provision")
     return finish(ctx, [draft], _notes(reader, notes))

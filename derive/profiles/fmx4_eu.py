@@ -8,7 +8,8 @@
 - blocks: ``PARAG`` (``NO.PARAG`` prefix), list items ``NP`` as ``<NO.P> <text>`` followed by
   nested lists as their own blocks, ``DLIST`` items as ``<TERM> = <DEFINITION>``, ``TBL`` as an
   optional bold title plus a GFM table, ``TITLE`` bold, formulas as linear text;
-- inline: ``NOTE`` removed (counted in a note), ``QUOT.START/END`` → the code point,
+- inline: ``NOTE`` → a footnote reference ``[^n]`` (numbered per provision in order of call),
+  its text appended to the provision as ``[^n]: …``; ``QUOT.START/END`` → the code point,
   ``HT`` bold/italic → ``**``/``*``, subscripts ``_x``, superscripts ``^x``,
   ``INCL.ELEMENT`` → ``[<content> image: <file>]``;
 - amendment processing instructions (``<?CLG.MDFO … ACTIVE.DOC="32019R0876"?>``) become
@@ -25,14 +26,15 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
+from derive.anchors import eu_annex_anchor, eu_article_anchor
 from derive.limits import DEFAULT_LIMITS, Limits, local, namespace, parse_xml, read_zip
 from derive.model import Citation, Draft, ExtractionResult
 from derive.render import Context, finish
-from derive.text import annex_anchor, article_anchor, collapse_ws, emphasis, gfm_table, prefix_num
+from derive.text import article_anchor, collapse_ws, emphasis, gfm_table, prefix_num
 from legal.canonical import sha256_hex
 from legal.errors import DerivationError
 
-PROFILE = "fmx4-eu/1"
+PROFILE = "fmx4-eu/2"
 ROOTS = frozenset({"CONS.ACT", "ACT"})
 SKIP = frozenset({
     "TOC", "BIB.INSTANCE.CONS", "BIB.INSTANCE", "BIB.DATA", "INFO.CONSLEG", "INFO.PROD",
@@ -43,6 +45,11 @@ BLOCK = frozenset({
     "LIST", "TBL", "PARAG", "NP", "GR.SEQ", "ALINEA", "TITLE", "P", "DLIST", "QUOT.STRUCT",
     "ITEM", "CONTENTS", "TXT", "FORMULA_OUTLINE", "GR.NOTES", "ARTICLE", "DIVISION",
 })
+# elements that are blocks where they stand but may be read inline (a QUOT.S quoting a whole
+# article): each keeps a word boundary on both sides
+INLINE_BLOCKS = frozenset({"TI", "STI", "TI.ART", "STI.ART", "CELL", "ROW", "NO.PARAG", "NO.P", "TERM", "DEFINITION",
+                           "DLIST.ITEM", "GR.TBL", "CORPUS", "GR.SEQ", "TOC.BLK", "TOC.ITEM", "NO.ITEM",
+                           "ITEM.CONT"})
 OPS = {"MULT": "·", "PLUS": "+", "MINUS": "−", "DIV": "÷", "PLUSMINUS": "±", "EQ": "=",
        "NE": "≠", "LT": "<", "GT": ">", "LE": "≤", "GE": "≥", "APPROX": "≈", "EQUIV": "≡"}
 BRACKETS = {"BRACKET": ("[", "]"), "BRACE": ("{", "}"), "PARENTHESIS": ("(", ")")}
@@ -53,13 +60,24 @@ _ACTION = re.compile(r'ACTION="([^"]+)"')
 @dataclass
 class _State:
     citations: list[Citation] = field(default_factory=list)
-    notes_dropped: int = 0
+    footnotes: list[str] = field(default_factory=list)  # ``[^n]: text`` of the current provision
 
 
 class _Reader:
     def __init__(self) -> None:
         self.state = _State()
         self.active: set[str] = set()
+
+    def note(self, el: etree._Element) -> str:
+        """A footnote: ``[^n]`` where it is called (numbered per provision in order of call, so a
+        note added elsewhere never changes this provision), its text appended to the provision."""
+        number = len(self.state.footnotes) + 1
+        self.state.footnotes.append("")  # reserve the number before rendering nested notes
+        self.state.footnotes[number - 1] = f"[^{number}]: " + " ".join(self.children(el))
+        return f"[^{number}]"
+
+    def body(self, blocks: list[str]) -> str:
+        return "\n\n".join([*blocks, *self.state.footnotes])
 
     # -- inline ---------------------------------------------------------------------------
     def inline(self, el: etree._Element, plain: bool = False) -> str:
@@ -77,9 +95,7 @@ class _Reader:
         if not tag:
             return ""
         if tag == "NOTE":
-            if not plain:
-                self.state.notes_dropped += 1
-            return ""
+            return "" if plain else self.note(el)
         if tag in ("QUOT.START", "QUOT.END"):
             return _code_point(el.get("CODE"))
         if tag in ("IE", "INCLUSIONS"):
@@ -88,6 +104,8 @@ class _Reader:
             return f"[{(el.get('CONTENT') or 'element').lower()} image: {el.get('FILEREF', '')}]"
         if tag in ("OP.MATH", "OP.CMP"):
             return f" {OPS.get(el.get('TYPE', ''), el.get('TYPE', '').lower())} "
+        if tag in BLOCK or tag in INLINE_BLOCKS:
+            return f" {self.inline(el, plain)} "  # a block read inline keeps a word boundary
         marker = {"BOLD": "**", "ITALIC": "*"}.get(el.get("TYPE", "")) if tag == "HT" else None
         if marker is None or plain or marker in self.active:
             inner = self.inline(el, plain)
@@ -120,9 +138,10 @@ class _Reader:
             self.provenance(el, plain=False)
             return []
         tag = local(el.tag)
+        if tag == "NOTE":
+            call = self.note(el)
+            return [call] if call else []
         if not tag or tag in SKIP:
-            if tag == "NOTE":
-                self.state.notes_dropped += 1
             return []
         if tag == "PARAG":
             num = self.plain(_child(el, "NO.PARAG"))
@@ -287,28 +306,28 @@ def _article_anchor(el: etree._Element, num: str | None, n: int) -> str:
     if match:
         return "art_" + match.group(1).lower()
     if num:
-        return article_anchor(re.sub(r"(?i)\b(premier|1er)\b", "1", num))
+        return eu_article_anchor(num) or article_anchor(re.sub(r"(?i)\b(premier|1er)\b", "1", num))
     return f"article_{n}"
 
 
 def _article(el: etree._Element, path: tuple[str, ...], n: int, reader: _Reader) -> Draft:
-    reader.state.citations = []
+    reader.state.citations, reader.state.footnotes = [], []
     num = reader.plain(_child(el, "TI.ART"))
     body = reader.children(el, skip=("TI.ART", "STI.ART"))
     return Draft(anchor=_article_anchor(el, num, n), type="article", num=num,
-                 heading=reader.plain(_child(el, "STI.ART")), path=path, body="\n\n".join(body),
+                 heading=reader.plain(_child(el, "STI.ART")), path=path, body=reader.body(body),
                  citations=list(reader.state.citations))
 
 
 def _annex(el: etree._Element, path: tuple[str, ...], n: int, reader: _Reader) -> Draft:
-    reader.state.citations = []
+    reader.state.citations, reader.state.footnotes = [], []
     ti = _child(_child(el, "TITLE"), "TI")
     first = _child(ti, "P") if ti is not None else None
     heading = reader.plain(ti)
     key = reader.plain(first) or heading
     body = reader.children(el, skip=("TITLE",))
-    return Draft(anchor=annex_anchor(key) if key else f"annex_{n}", type="annex", num=None,
-                 heading=heading, path=path, body="\n\n".join(body), citations=list(reader.state.citations))
+    return Draft(anchor=eu_annex_anchor(key) if key else f"annex_{n}", type="annex", num=None,
+                 heading=heading, path=path, body=reader.body(body), citations=list(reader.state.citations))
 
 
 def extract(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS) -> ExtractionResult:
@@ -330,8 +349,6 @@ def extract(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS) -> E
             counts["x"] += 1
             drafts.append(_annex(el, path, counts["x"], reader))
     notes = _consleg_notes(root)
-    if reader.state.notes_dropped:
-        notes.append(f"footnotes omitted from provision text: {reader.state.notes_dropped}")
     if not drafts:
         notes.append("no ARTICLE or annex elements found (profile coverage gap)")
     return finish(Context(PROFILE, language, sha), drafts, notes)

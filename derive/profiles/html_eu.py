@@ -27,10 +27,10 @@ from legal.canonical import sha256_hex
 from legal.errors import DerivationError
 from legal.outcomes import TextGap
 
-PROFILE = "html-eu-tolerant/1"
+PROFILE = "html-eu-tolerant/2"
 FRAGMENT_IDS = ("TexteOnly", "text", "document1", "textTabContent")
 _ARTICLE = re.compile(r"^(Article|Artikel|Articolo|Art\.)\s+(premier|1er|\d+\s?[a-z]{0,9})\s*$", re.IGNORECASE)
-_ANNEX = re.compile(r"^(ANNEX|ANNEXE|ANHANG)(\s+[IVXLC]+)?\s*$")
+_ANNEX = re.compile(r"^(ANNEX|ANNEXE|ANHANG)(\s+(?:[IVXLC]+[a-z]{0,2}|[A-Z]|\d+))?\s*$")
 DOCUMENT_PREFIX = '<a id="document"></a>\n\n### Document\n\n'
 
 
@@ -123,16 +123,16 @@ def extract(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS) -> E
             TextGap.UNSUPPORTED_MANIFESTATION,
             "EUR-Lex page carries no text fragment (title and metadata only); no text derived",
         ))
-    walker.citations = []
+    walker.start()
     drafts = _split_fragment(fragment, walker)
     if drafts:
         return finish(ctx, drafts, ["boundaries: whole-paragraph article headings in the official EUR-Lex text "
                                     "fragment (DOM repaired in memory)"])
-    walker.citations = []
+    walker.start()
     blocks = walker.children(fragment)
     if not blocks:
         return finish(ctx, [], ["official text fragment is empty"], gap=Gap(
             TextGap.UNSUPPORTED_MANIFESTATION, "EUR-Lex page text fragment is empty; no text derived"))
     draft = Draft(anchor="document", type="document", num=None, heading=None, path=(),
-                  body="\n\n".join(blocks), citations=list(walker.citations))
+                  body=walker.body(blocks), citations=list(walker.citations))
     return finish(ctx, [draft], ["boundaries: document-level fallback; publisher markup exposes no provision boundary"])

@@ -1,4 +1,4 @@
-"""``pdf-memorial-lu/2``: one act cut out of a Mémorial gazette issue — only when it is safe.
+"""``pdf-memorial-lu/3``: one act cut out of a Mémorial gazette issue — only when it is safe.
 
 A Mémorial issue (``format: pdf-memorial``) is a whole gazette issue: a table of contents and
 several acts, original acts and *textes coordonnés*, sometimes in two languages. The version
@@ -58,7 +58,7 @@ from derive.text import collapse_ws
 from legal.canonical import sha256_hex
 from legal.outcomes import TextGap
 
-PROFILE = "pdf-memorial-lu/2"
+PROFILE = "pdf-memorial-lu/3"
 MONTHS = ("janvier", "fevrier", "mars", "avril", "mai", "juin", "juillet", "aout", "septembre", "octobre",
           "novembre", "decembre")
 KINDS = {  # slug kind → folded heading words
@@ -75,6 +75,7 @@ _ACT_HEADING = re.compile(rf"^(?:{_ANY_KIND})du\d")
 _DATE = re.compile(rf"du(1er|\d{{1,2}})({'|'.join(MONTHS)})(\d{{4}})")
 _LOOSE_DATE = re.compile(rf"(1er|\d{{1,2}})({'|'.join(MONTHS)})(\d{{4}})")
 _COORDINATION_DATE = re.compile(rf"textecoordonnedu(?:1er|\d{{1,2}})(?:{'|'.join(MONTHS)})\d{{4}}")
+_COORDINATED_PREFIX = re.compile(rf"^textecoordonne(?:du(?:1er|\d{{1,2}})(?:{'|'.join(MONTHS)})\d{{4}})?(?:dela|del|du|des)?")
 _STARTS = re.compile(r"^(?:nous|avonsarrete|avonsordonne|arrete|arretent|legouvernementenconseil|textecoordonne"
                      r"|modifiep|modifieep|mem(?:a|\d))")
 _HEAD = re.compile(rf"^Art\.?\s?(\d+(?:-\d+)*)\s?(er|{SUFFIXES})?\s?\.(?:\s+(.*))?$", re.IGNORECASE)
@@ -211,11 +212,16 @@ def _locate(lines: list[_Line], act: Act) -> list[int]:
         if i in toc or not line.folded:
             continue  # a line with no letter or digit (PDFium: an unmapped glyph "\x01") heads nothing
         joined = line.folded + (lines[i + 1].folded if i + 1 < len(lines) else "")
+        if joined.startswith("textecoordonne"):  # "Texte coordonné du … de la loi du …" names the act
+            joined = _COORDINATED_PREFIX.sub("", "".join(x.folded for x in lines[i:i + 3]), count=1)
         if not joined.startswith(act.needle):
             continue
+        coordinated = line.folded.startswith("textecoordonne")
         for j in range(i + 1, min(i + 1 + MAX_HEADING_BLOCK, len(lines))):
             if _head(lines[j]):
-                if _is_first_article(lines[j]):
+                # a coordinated heading followed by other acts' headings is a table-of-contents entry
+                if _is_first_article(lines[j]) and not (coordinated and any(
+                        _is_boundary(lines, k) for k in range(i + 3, j))):
                     found.append(i)
                 break
     return found
@@ -268,7 +274,7 @@ def _late_dates(block: list[str], body: list[str], act: Act) -> list[str]:
 
 
 def extract(data: bytes, *, language: str, act: Act, limits: Limits = DEFAULT_LIMITS) -> ExtractionResult:
-    """``pdf-memorial-lu/2``: the articles of ``act`` in one Mémorial issue, or a typed gap."""
+    """``pdf-memorial-lu/3``: the articles of ``act`` in one Mémorial issue, or a typed gap."""
     sha = sha256_hex(data)
     check_size(data, sha, limits)
     ctx = Context(PROFILE, language, sha, title_joiner=" ")
@@ -289,7 +295,7 @@ def extract(data: bytes, *, language: str, act: Act, limits: Limits = DEFAULT_LI
     heading = found[0]
     first = next(j for j in range(heading + 1, len(lines)) if _head(lines[j]))
     block = [line.text for line in lines[heading:first]]
-    coordinated = "textecoordonne" in fold(" ".join(block[1:]))
+    coordinated = "textecoordonne" in fold(" ".join(block[1:])) or lines[heading].folded.startswith("textecoordonne")
     notes.append(f"act heading on page {lines[heading].page}: {lines[heading].text!r}; "
                  f"{'texte coordonné' if coordinated else 'original act'}")
     if not coordinated and not act.first_version:

@@ -15,7 +15,9 @@ Two layouts:
 Rendering: ``►M1``/``▼C1`` amendment arrows and ``p.modref`` rows become citations (their
 ``title`` as text) and never text; list grids render as ``<marker> <text>``; ``span.no-parag``
 numbers are bold prefixes (and so is the leading number of an OJ-format paragraph
-``div#006.001``); real tables become GFM; footnote calls are dropped; ``a[href]`` outside the
+``div#006.001``); real tables become GFM; footnote calls become ``[^n]`` (numbered per provision,
+the publisher's brackets absorbed) and the notes they call follow the provision's text as
+``[^n]: …``; ``a[href]`` outside the
 document become citations with their inline text.
 """
 
@@ -26,15 +28,16 @@ from collections.abc import Iterable, Iterator
 
 from lxml import etree
 
+from derive.anchors import annex_number, eu_annex_anchor, eu_article_anchor
 from derive.limits import DEFAULT_LIMITS, Limits, local, namespace, parse_xml
 from derive.lists import ordered_marker
 from derive.model import Citation, Draft, ExtractionResult
 from derive.render import Context, finish
-from derive.text import annex_anchor, article_anchor, collapse_ws, emphasis, gfm_table, prefix_num
+from derive.text import article_anchor, collapse_ws, emphasis, gfm_table, prefix_num
 from legal.canonical import sha256_hex
 from legal.errors import DerivationError
 
-PROFILE = "xhtml-eu/1"
+PROFILE = "xhtml-eu/2"
 XHTML = "http://www.w3.org/1999/xhtml"
 ARTICLE_TITLES = frozenset({"title-article-norm", "oj-ti-art", "ti-art"})
 ARTICLE_SUBTITLES = frozenset({"stitle-article-norm", "oj-sti-art", "sti-art"})
@@ -52,6 +55,48 @@ _ARROW = re.compile(r"^[►▼]\s*([A-Z]\d*)?\s*$")
 _OJ_PARA_ID = re.compile(r"^\d{3}\.\d{3}$")
 _OJ_PARA_NUM = re.compile(r"^(\d+[a-z]?\.)\s+(\S.*)$", re.S)
 _CLOSING_ARROW = re.compile(r"\s*◄")
+CALL_OPEN, CALL_CLOSE = "\x01", "\x02"  # cannot occur in XML 1.0 text
+_NOTE_CALL = re.compile(r"\(?\s*(\d+[a-z]?)\s*\)?")
+_CALL = re.compile(r"\s*(?:\(\s*(?:\*{1,2}\s*)?\x01(\w+)\x02(?:\s*\*{1,2})?\s*\)|\x01(\w+)\x02)")
+_MARK = re.compile(r"\x01(\w+)\x02")
+_EMPTY_NUMBER = re.compile(r"^\s*\(\s*\)\s*")
+_LEADING_CALL = re.compile(r"^\s*(?:\(\s*\x01\w+\x02\s*\)|\x01\w+\x02)\s*")
+
+
+def _unarrow(text: str) -> str:
+    """Amendment arrows are never text: a bold ``◄`` or ``▼B`` must not leave ``** **``."""
+    if "◄" in text:
+        text = _CLOSING_ARROW.sub(" ", text)
+    return " " if _ARROW.match(text.strip()) and text.strip() else text
+
+
+def footnote_calls(blocks: list[str], targets: list[str]) -> tuple[list[str], list[str]]:
+    """Call marks → Markdown footnote references, numbered per provision in order of first call
+    (``[^1]``, ``[^2]``…, so a note added elsewhere in the act never changes this provision's
+    text), absorbing the publisher's brackets and the space before them (``Council
+    (<sup>1</sup>);`` → ``Council[^1];``, as Formex places its ``NOTE`` right after the word).
+    ``targets[k]`` is the note the ``k``-th call mark points to. Returns the blocks and the
+    targets in local-number order."""
+    order: list[str] = []
+
+    def local(match: re.Match[str]) -> str:
+        target = targets[int(match.group(1) or match.group(2))]
+        if target not in order:
+            order.append(target)
+        return f"[^{order.index(target) + 1}]"
+
+    return [_CALL.sub(local, b) if CALL_OPEN in b else b for b in blocks], order
+
+
+def shift_calls(blocks: list[str], offset: int) -> list[str]:
+    """Call marks of blocks rendered on their own, renumbered to follow ``offset`` earlier calls."""
+    def shifted(match: re.Match[str]) -> str:
+        return f"{CALL_OPEN}{int(match.group(1)) + offset}{CALL_CLOSE}"
+    return [_MARK.sub(shifted, b) if CALL_OPEN in b else b for b in blocks]
+
+
+def strip_calls(text: str) -> str:
+    return _CALL.sub("", text) if CALL_OPEN in text else text
 
 
 def classes(el: etree._Element) -> set[str]:
@@ -65,6 +110,35 @@ class Walker:
     def __init__(self) -> None:
         self.citations: list[Citation] = []
         self.active: set[str] = set()
+        self.calls: list[str] = []  # the note each footnote call of the current provision points to
+        self.notes: dict[str, str] = {}  # footnote text by the id a call points to
+
+    def start(self) -> None:
+        """Begin a provision: no citations, no footnote calls yet."""
+        self.citations, self.calls = [], []
+
+    def body(self, blocks: list[str]) -> str:
+        """A provision body: blocks with resolved footnote calls, then the notes they call."""
+        resolved, order = footnote_calls(blocks, self.calls)
+        notes = [f"[^{n}]: {self.notes[t]}" for n, t in enumerate(order, start=1) if self.notes.get(t)]
+        return "\n\n".join(b for b in resolved + notes if b)
+
+    def collect_notes(self, root: etree._Element) -> None:
+        """Footnote texts of the document (``p.footnote``/``p.oj-note``), keyed by the id of the
+        back-link a call points to, rendered without their own leading ``(n)``."""
+        for p in root.iter(f"{{{XHTML}}}p", "p"):
+            if not classes(p) & {"footnote", "oj-note", "note"}:
+                continue
+            back = next((a for a in p.iter(f"{{{XHTML}}}a", "a") if a.get("id")), None)
+            if back is None:
+                continue
+            saved, calls = self.citations, self.calls
+            self.citations, self.calls = [], []
+            text = _clean(self.inline(p))
+            self.citations, self.calls = saved, calls
+            text = strip_calls(_LEADING_CALL.sub("", text, count=1))
+            # a back-link whose number the publisher left empty prints "( )": the [^n] carries it
+            self.notes[back.get("id") or ""] = _EMPTY_NUMBER.sub("", text, count=1).strip()
 
     # -- inline ---------------------------------------------------------------------------
     def inline(self, el: etree._Element, plain: bool = False) -> str:
@@ -82,15 +156,17 @@ class Walker:
         if tag == "br":
             return " "
         if "oj-note-tag" in cls or "note-tag" in cls:
-            return ""
+            return self.inline(el, plain=True)
         if tag == "a":
             return self.anchor(el, plain)
         if tag == "img":
             return ""
+        if tag in BLOCK_TAGS:
+            return f" {self.inline(el, plain)} "  # a block read inline keeps a word boundary
         marker = _marker(tag, cls)
         if marker and not plain and marker not in self.active:
             self.active.add(marker)
-            inner = self.inline(el, plain)
+            inner = _unarrow(self.inline(el, plain))
             self.active.discard(marker)
             return emphasis(inner, marker)
         inner = self.inline(el, plain)
@@ -106,8 +182,15 @@ class Walker:
         href = el.get("href") or ""
         text = collapse_ws(self.inline(el, plain=True))
         if href.startswith("#"):
-            # in-document links: footnote calls (digits) are dropped, other labels kept
-            return "" if re.fullmatch(r"\(?\d+\)?", text) else self.inline(el, plain)
+            # in-document links: a footnote call (digits) becomes a call mark resolved by
+            # :func:`footnote_calls`; other labels are kept as text
+            call = _NOTE_CALL.fullmatch(text)
+            if call is None:
+                return self.inline(el, plain)
+            if plain:
+                return f"{CALL_OPEN}0{CALL_CLOSE}"  # stripped from plain text
+            self.calls.append(href[1:])
+            return f"{CALL_OPEN}{len(self.calls) - 1}{CALL_CLOSE}"
         if _ARROW.match(text):
             if not plain and href:
                 self.citations.append(Citation(href=href, text=collapse_ws(el.get("title") or text)))
@@ -119,7 +202,7 @@ class Walker:
     def plain(self, el: etree._Element | None) -> str | None:
         if el is None:
             return None
-        return _clean(self.inline(el, plain=True)) or None
+        return _clean(strip_calls(self.inline(el, plain=True))) or None
 
     # -- blocks ---------------------------------------------------------------------------
     def blocks(self, el: etree._Element) -> list[str]:
@@ -127,7 +210,8 @@ class Walker:
         if not tag or tag in SILENT_TAGS:
             return []
         cls = classes(el)
-        if cls & (ARTICLE_TITLES | ARTICLE_SUBTITLES | DIVISION_TITLES | FURNITURE | {"eli-title", "footnote", "oj-note"}):
+        if cls & (ARTICLE_TITLES | ARTICLE_SUBTITLES | DIVISION_TITLES | FURNITURE
+                   | {"eli-title", "footnote", "oj-note", "note"}):
             return []
         if cls & {"modref", "arrow"}:
             self.inline(el)  # citations only
@@ -251,7 +335,10 @@ def _oj_paragraph(blocks: list[str]) -> list[str]:
 
 def _is_subdivision(el: etree._Element) -> bool:
     ident = el.get("id") or ""
-    return ident.startswith(("art_", "anx")) and "eli-subdivision" in classes(el)
+    if ident.startswith(("art_", "anx")) and "eli-subdivision" in classes(el):
+        return True
+    # consolidated CONVEX annexes and their appendices: ``<div id="anx_I">`` without the class
+    return ident.startswith("anx_") and local(el.tag).lower() == "div"
 
 
 def _division_label(div: etree._Element, walker: Walker) -> str | None:
@@ -283,20 +370,40 @@ def _first(el: etree._Element, names: frozenset[str]) -> etree._Element | None:
 
 
 def subdivision_drafts(root: etree._Element, walker: Walker) -> list[Draft]:
-    drafts = []
+    parts: list[tuple[Draft, list[str], list[str]]] = []
     for el in root.iter(f"{{{XHTML}}}div", "div"):
         if not _is_subdivision(el):
             continue
         if any(_is_subdivision(a) for a in el.iterancestors()):
             continue
-        walker.citations = []
+        walker.start()
         ident = el.get("id") or ""
         is_article = ident.startswith("art_")
+        anchor = (eu_article_anchor(ident) or ident) if is_article else eu_annex_anchor(ident)
+        if not is_article and "." not in ident:
+            # the annex's own title wins over its id: Cellar ids can be cut short (``ANNEX IX`` as
+            # ``anx_I``, ``ANNEX X`` as ``anx_``, 32006L0112 2024-01-01)
+            title = walker.plain(_first(el, ANNEX_TITLES)) or ""
+            if annex_number(title) is not None:
+                anchor = eu_annex_anchor(title)
         num = walker.plain(_first(el, ARTICLE_TITLES)) if is_article else None
         heading = walker.plain(_first(el, ARTICLE_SUBTITLES)) if is_article else None
-        body = walker.children(el)
-        drafts.append(Draft(anchor=ident, type="article" if is_article else "annex", num=num, heading=heading,
-                            path=_path(el, walker), body="\n\n".join(body), citations=list(walker.citations)))
+        blocks = walker.children(el)
+        owner = next((p for p in reversed(parts) if p[0].anchor == anchor), None) if "." in ident else None
+        if owner is not None and not is_article:
+            # an appendix (``anx_II.app_I``) is part of its annex, as in Formex
+            owner[1].extend(shift_calls(blocks, len(owner[2])))
+            owner[2].extend(walker.calls)
+            owner[0].citations.extend(walker.citations)
+            continue
+        parts.append((Draft(anchor=anchor, type="article" if is_article else "annex", num=num, heading=heading,
+                            path=_path(el, walker), body="", citations=list(walker.citations)),
+                      blocks, list(walker.calls)))
+    drafts = []
+    for draft, blocks, calls in parts:
+        walker.calls = calls
+        draft.body = walker.body(blocks)
+        drafts.append(draft)
     return drafts
 
 
@@ -308,6 +415,8 @@ def _kind(el: etree._Element) -> str:
         return "subtitle"
     if cls & ANNEX_TITLES:
         return "annex"
+    if cls & {"doc-ti", "oj-doc-ti"}:
+        return "document-title"
     if cls & {"title-division-1", "oj-ti-section-1", "ti-section-1"}:
         return "division1"
     if cls & {"title-division-2", "oj-ti-section-2", "ti-section-2"}:
@@ -337,19 +446,36 @@ def stream_drafts(stream: Iterable[etree._Element], walker: Walker) -> list[Draf
 
     def close() -> None:
         if current is not None:
-            current.body = "\n\n".join(b for b in blocks if b)
+            current.body = walker.body(blocks)
             current.citations = list(walker.citations) + carry
             drafts.append(current)
 
-    for el in stream:
+    for el in _flatten(stream):
         if not isinstance(el.tag, str):
             continue
         kind = _kind(el)
         text = walker.plain(el) or ""
-        if kind in ("article", "annex"):
+        if kind == "document-title":
+            kind = "annex" if annex_number(text) is not None else "content"
+            if kind == "content" and current is not None and current.type == "annex" and not blocks:
+                current.heading = f"{current.heading} — {text}" if current.heading else text
+                continue
+        if classes(el) & FINAL or (kind == "content" and _SIGNATURE.match(text) and len(text) < 400):
+            # the signature ends the enacting terms: what follows up to the next title (signatories,
+            # the Official Journal's notes) belongs to no provision
             close()
-            walker.citations, blocks, carry = list(carry), [], []
-            anchor = article_anchor(_premier(text)) if kind == "article" else annex_anchor(text)
+            current, blocks, carry = None, [], []
+            continue
+        if kind == "annex" and current is not None and current.type == "annex" and _annex_part(el, text, blocks):
+            if blocks or "title-annex-2" not in classes(el):
+                blocks.append(f"**{text}**")  # an appendix of this annex, as Formex keeps it
+            else:
+                current.heading = f"{current.heading} — {text}" if current.heading else text
+        elif kind in ("article", "annex"):
+            close()
+            walker.citations, walker.calls, blocks, carry = list(carry), [], [], []
+            anchor = (eu_article_anchor(text) or article_anchor(_premier(text))) if kind == "article" \
+                else eu_annex_anchor(text)
             current = Draft(anchor=anchor, type=kind, num=text if kind == "article" else None,
                             heading=None if kind == "article" else text, path=path, body="")
         elif kind == "subtitle" and current is not None and not blocks and current.heading is None:
@@ -371,12 +497,38 @@ def stream_drafts(stream: Iterable[etree._Element], walker: Walker) -> list[Draf
     return drafts
 
 
+FINAL = frozenset({"final", "oj-final", "signatory", "oj-signatory"})
+_SIGNATURE = re.compile(r"^(?:Done at|Fait à|Geschehen zu|Hecho en|Fatto a|Gedaan te)\s", re.IGNORECASE)
+
+
+def _flatten(stream: Iterable[etree._Element]) -> Iterator[etree._Element]:
+    """The stream, with a document part (an OJ annex ``<div>`` that opens with a ``doc-ti``
+    title) read as its own children, so its title opens an annex instead of gluing the annex
+    into the last article."""
+    for el in stream:
+        if isinstance(el.tag, str) and local(el.tag).lower() == "div" and any(
+                isinstance(c.tag, str) and classes(c) & {"doc-ti", "oj-doc-ti"} for c in el):
+            yield from _flatten(list(el))
+        else:
+            yield el
+
+
+_APPENDIX = re.compile(r"^(?:Appendix|Appendice|Apéndice|Anlage|Appendices)\b", re.IGNORECASE)
+
+
+def _annex_part(el: etree._Element, text: str, blocks: list[str]) -> bool:
+    """An annex subtitle right after the annex title, or an appendix title inside an annex, is
+    part of that annex, not an annex of its own."""
+    return ("title-annex-2" in classes(el) and not blocks) or bool(_APPENDIX.match(text))
+
+
 def _premier(text: str) -> str:
     return re.sub(r"(?i)\b(premier|1er)\b", "1", text)
 
 
 def drafts_for(root: etree._Element, walker: Walker) -> tuple[list[Draft], str]:
     """Provisions of an (X)HTML DOM and the layout note; empty when no boundary is exposed."""
+    walker.collect_notes(root)
     drafts = subdivision_drafts(root, walker)
     if drafts:
         return drafts, "boundaries: publisher eli-subdivision fragment identifiers (structural-in-presentation)"

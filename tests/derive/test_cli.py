@@ -15,13 +15,16 @@ def test_run_then_verify(tmp_path, lu_body, capsys):
     out = tmp_path / "ds"
     assert main(["derive", "run", "--tree", str(tree.root), "--out", str(out), "--no-progress", "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)
-    assert summary == {"empty_provisions": 0, "errors": 0, "gaps": {}, "profiles": {"akn-lu/1": 2},
+    assert summary == {"empty_provisions": 0, "errors": 0, "gaps": {}, "profiles": {"akn-lu/2": 2},
                        "provisions": 4, "units": 2, "versions": 2, "works": 1,
                        "works_derived": 1, "works_reused": 0, "shard": None}
     assert json.loads((out / "summary.json").read_bytes()) == {
         k: v for k, v in summary.items() if k not in ("works_derived", "works_reused", "shard")}
     assert main(["derive", "verify", str(out), "--tree", str(tree.root)]) == 0
-    assert "mismatched=0 missing=0 extra=0" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "mismatched=0 missing=0 extra=0" in printed
+    assert "text lint: 4 provisions, empty_parentheses=0, glued_words=0, markup_debris=0, embedded_binary=0, " \
+           "text_outside_anchor=0" in printed
     assert main(["derive", "run", "--tree", str(tree.root), "--out", str(out), "--no-progress"]) == 0
     assert "works: 0 derived, 1 reused from the cache" in capsys.readouterr().out
 

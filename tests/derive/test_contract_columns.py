@@ -13,9 +13,6 @@ from derive.parquet import VALIDITY_COLUMNS, parquet_schema
 from tests.derive.conftest import read_jsonl
 
 CONTRACTS = Path(__file__).resolve().parents[2] / "docs" / "contracts.md"
-# Documented in the contract but not yet written by derive/rows.py at this commit (issue #19: another
-# branch adds them to the rows). Once they are written this allowance is moot; delete it then.
-PENDING = frozenset({"eli", "index_terms", "pages", "label", "figures"})
 
 
 def _tables() -> list[list[str]]:
@@ -46,15 +43,14 @@ def test_provisions_parquet_has_every_documented_column_and_no_other(eu_dataset,
         written = set(pq.read_schema(out / "provisions.parquet").names)
         assert written == set(parquet_schema(R.SCHEMA).names)
         assert not written - documented, f"undocumented columns: {sorted(written - documented)}"
-        missing = documented - written
-        assert missing <= PENDING, f"documented but not written: {sorted(missing - PENDING)}"
+        assert not documented - written, f"documented but not written: {sorted(documented - written)}"
 
 
 def test_jsonl_has_the_documented_columns_but_the_parquet_only_ones(eu_dataset):
     documented = set(_tables()[0]) - set(VALIDITY_COLUMNS)
     keys = set(read_jsonl(eu_dataset[0] / "provisions.jsonl")[0])
     assert keys == set(R.COLUMNS)
-    assert not keys - documented and documented - keys <= PENDING
+    assert keys == documented
 
 
 def test_states_parquet_matches_its_table(eu_dataset):

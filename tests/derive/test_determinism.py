@@ -18,7 +18,7 @@ def test_frozen_profile_fingerprints(fixtures_dir, golden):
     for name, (_pattern, _lang, profile) in FINGERPRINT_CASES.items():
         assert actual[name]["profile"] == profile, name
     for name in MEMORIAL_CASES:
-        assert actual[name]["profile"] == "pdf-memorial-lu/2" and actual[name]["provisions"] > 0, name
+        assert actual[name]["profile"] == "pdf-memorial-lu/3" and actual[name]["provisions"] > 0, name
 
 
 def test_rerun_is_byte_identical(fixtures_dir):

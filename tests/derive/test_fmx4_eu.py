@@ -18,7 +18,11 @@ def test_gdpr_formex_en_articles_1_to_99(formex_main):
     assert (art6.num, art6.heading, art6.path) == ("Article 6", "Lawfulness of processing", ("CHAPTER II — Principles",))
     assert art6.text_md.startswith("**1.** Processing shall be lawful only if and to the extent that at least one "
                                    "of the following applies:\n\n(a) the data subject has given consent")
-    assert "footnotes omitted from provision text: 3" in result.notes
+    # footnotes are kept: a call where the publisher placed it, the note at the end of the provision
+    art4 = result.provisions[3].text_md
+    assert "of the European Parliament and of the Council[^1];" in art4
+    assert "\n\n[^1]: Directive (EU) 2015/1535 of the European Parliament and of the Council of 9 September 2015" in art4
+    assert not any("footnotes" in n for n in result.notes)
 
 
 def test_gdpr_formex_fr_uses_identifiers_not_article_premier(formex_main):

@@ -1,4 +1,4 @@
-"""``pdf-memorial-lu/2``: one act cut out of a Mémorial gazette issue, only when that is safe."""
+"""``pdf-memorial-lu/3``: one act cut out of a Mémorial gazette issue, only when that is safe."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def _run(lu_body, slug: str, date: str, *, valid_from: str | None = None, first:
 
 def _refused(result, words: str) -> None:
     assert result.provisions == () and result.gap is not None
-    assert result.gap.gap is TextGap.UNSUPPORTED_MANIFESTATION and result.profile == "pdf-memorial-lu/2"
+    assert result.gap.gap is TextGap.UNSUPPORTED_MANIFESTATION and result.profile == "pdf-memorial-lu/3"
     assert result.gap.reason.startswith("Mémorial issue: ") and words in result.gap.reason, result.gap.reason
 
 
@@ -43,7 +43,7 @@ def test_act_identity_from_the_slug():
 
 def test_original_act_ends_at_its_closing_formula(lu_body):
     body, result = _run(lu_body, "loi-1969-07-11-n1", "1969-07-20")
-    assert result.gap is None and result.profile == "pdf-memorial-lu/2"
+    assert result.gap is None and result.profile == "pdf-memorial-lu/3"
     assert [p.anchor for p in result.provisions] == ["art_1er", "art_2", "art_3", "art_4"]
     by = {p.anchor: p for p in result.provisions}
     assert by["art_1er"].num == "Art. 1er." and by["art_1er"].heading is None
@@ -119,8 +119,8 @@ def test_without_the_act_the_issue_stays_a_gap(lu_body):
 
 def test_in_the_dataset(lu_dataset):
     out, report = lu_dataset
-    assert report.profiles["pdf-memorial-lu/2"] == 4
-    rows = [r for r in read_jsonl(out / "provisions.jsonl") if r["profile"] == "pdf-memorial-lu/2"]
+    assert report.profiles["pdf-memorial-lu/3"] == 4
+    rows = [r for r in read_jsonl(out / "provisions.jsonl") if r["profile"] == "pdf-memorial-lu/3"]
     assert {r["work_id"] for r in rows} == {"lu-legilux:loi-1969-07-11-n1", "lu-legilux:agc-2000-11-10-n1",
                                             "lu-legilux:agd-1909-12-23-n1"}
     assert all(r["evidence_file"].startswith("fr.pdf-memorial/") for r in rows)
