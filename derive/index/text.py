@@ -160,12 +160,19 @@ def anchor_article_key(anchor: str) -> str | None:
 _DATA_URI = re.compile(r"\bdata:(?:[a-z]+/[\w.+-]+)?(?:;[\w.+=-]+)*,[^\s)\]\"'<>]*", re.IGNORECASE)
 
 
-def fts_text(text: str) -> str:
-    """The text a provision contributes to ``provision_fts``: its wording with every ``data:`` URI removed.
+#: The typed figure placeholder derivation puts where an image stood (``derive.model.Figure.marker``).
+_FIGURE_MARKER = re.compile(r"\[figure \d+: [^\]\n]*\]")
 
-    Inline images (base64 ``data:`` URIs) would otherwise put thousands of junk terms in the index;
-    the stored text (``texts``) keeps them verbatim.
+
+def fts_text(text: str) -> str:
+    """The text a provision contributes to ``provision_fts``: its wording without figure placeholders
+    (``[figure 1: image/png, 130114 bytes]``) and without any ``data:`` URI.
+
+    Images are not text: their placeholders would index "figure", "png" and byte counts, and an inline
+    base64 ``data:`` URI thousands of junk terms; the stored text (``texts``) keeps what derivation wrote.
     """
+    if "[figure " in text:
+        text = _FIGURE_MARKER.sub(" ", text)
     if "ata:" not in text and "ATA:" not in text:
         return text
     return _DATA_URI.sub(" ", text)
