@@ -26,10 +26,27 @@ from derive.model import (
     Span,
     text_sha256,
 )
+from legal.errors import IdentityError
+from legal.ids import parse_compact_date, parse_date
 
 # Version of the shared rendering (titles, headings, anchors, spans, text hashes). It is part of
 # every derive cache key: a change here that changes any provision or document must bump it.
-RENDER_VERSION = 1
+RENDER_VERSION = 2  # 2: article dates normalised to ISO (the publisher writes 20220101 as well)
+
+
+def iso_date(value: str | None) -> str | None:
+    """A publisher's article date as ``YYYY-MM-DD``: ISO kept, compact ``YYYYMMDD`` rewritten; a
+    value that is no calendar date (``20142209``) is not a date and gives ``None`` (the evidence
+    keeps the publisher's bytes)."""
+    if not value:
+        return None
+    text = value.strip()
+    try:
+        if len(text) == 8 and text.isdigit():
+            return parse_compact_date(text).isoformat()
+        return parse_date(text[:10]).isoformat() if len(text) >= 10 else None
+    except IdentityError:
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +114,7 @@ def finish(ctx: Context, drafts: Sequence[Draft], notes: Sequence[str] = (), gap
         provisions.append(Provision(
             anchor=anchor, type=d.type, num=d.num, heading=d.heading, path=d.path,
             text_md=d.body, text_sha256=text_sha256(d.body), citations=dedupe_citations(d.citations),
-            article_valid_from=d.article_valid_from, eli=d.eli, language=ctx.language,
+            article_valid_from=iso_date(d.article_valid_from), eli=d.eli, language=ctx.language,
             profile=ctx.profile,
             derived_from=DerivedFrom(ctx.evidence_sha256, Span(start, start + len(d.body)), d.pages),
             index_terms=d.index_terms, figures=tuple(d.figures),
