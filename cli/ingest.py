@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-import sys
 
 import click
 
+from cli.output import phase_progress
 from legal.errors import ConfigError
 
 
@@ -38,10 +38,12 @@ def group() -> None:
 @click.option("--allow-withdrawals", type=click.IntRange(0), default=None,
               help="Let this run withdraw up to N versions (an empty enumeration, or more than 5 % withdrawn, "
                    "is refused otherwise).")
+@click.option("--progress/--no-progress", default=True, show_default=True,
+              help="Progress on stderr (a live line on a terminal, a log line every 10 s otherwise).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def run(publisher: str, source: str, tree: str, replay_url: str | None, scope_path: str | None,
         delay: float | None, max_attempts: int, user_agent: str | None, lenient: bool, revalidate: bool,
-        allow_withdrawals: int | None, as_json: bool) -> None:
+        allow_withdrawals: int | None, progress: bool, as_json: bool) -> None:
     """Run one ingest: enumerate → fetch missing bodies → apply (nothing committed on failure).
 
     \b
@@ -60,9 +62,10 @@ def run(publisher: str, source: str, tree: str, replay_url: str | None, scope_pa
         raise ConfigError("--source replay needs --replay-url", code="missing_replay_url")
     if source == "live" and replay_url:
         raise ConfigError("--replay-url is only for --source replay", code="invalid_option")
-    report = run_ingest(publisher, tree, replay_url=replay_url, scope_path=scope_path, delay=delay,
-                        max_attempts=max_attempts, user_agent=user_agent, strict=not lenient, progress=_progress,
-                        revalidate=revalidate, allow_withdrawals=allow_withdrawals)
+    with phase_progress(progress) as reporter:
+        report = run_ingest(publisher, tree, replay_url=replay_url, scope_path=scope_path, delay=delay,
+                            max_attempts=max_attempts, user_agent=user_agent, strict=not lenient, progress=reporter,
+                            revalidate=revalidate, allow_withdrawals=allow_withdrawals)
     if as_json:
         click.echo(json.dumps(report.to_dict(), indent=2, sort_keys=True))
         return
@@ -76,7 +79,3 @@ def run(publisher: str, source: str, tree: str, replay_url: str | None, scope_pa
     for note in report.notes:
         click.echo(f"  note: {note}")
 
-
-def _progress(phase: str, done: int, total: int) -> None:
-    if sys.stderr.isatty() and total and (done == total or done % 25 == 0):
-        click.echo(f"\r{phase}: {done}/{total}", err=True, nl=done == total)
