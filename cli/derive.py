@@ -118,7 +118,7 @@ def run_cmd(tree_path: Path, out: Path, cache_dir: Path | None, no_cache: bool, 
     """
     shard = _shard(shard_spec)
     tree = CorpusTree.open(tree_path)
-    with _bar(tree, progress, "derive", shard) as tick:
+    with _bar(tree, progress and not as_json, "derive", shard) as tick:
         report = build_dataset(tree, out, progress=tick, cache=cache_dir, use_cache=not no_cache, shard=shard,
                                workers=workers or default_workers())
     _report(report, out, as_json)
@@ -198,7 +198,7 @@ def verify_cmd(dataset: Path, tree_path: Path, workers: int | None, progress: bo
       lex derive verify var/dataset --tree var/tree --workers 2
     """
     tree = CorpusTree.open(tree_path)
-    with _bar(tree, progress, "verify") as tick:
+    with _bar(tree, progress and not as_json, "verify") as tick:
         report = verify_dataset(dataset, tree, progress=tick, workers=workers or default_workers())
     if as_json:
         echo_json({"ok": report.ok, "compared": report.compared, "mismatched": report.mismatched,
@@ -228,7 +228,7 @@ def git_lens_cmd(tree_path: Path, out: Path, force: bool, progress: bool, as_jso
       lex derive git-lens var/tree --out var/git-lens
     """
     tree = CorpusTree.open(tree_path)
-    with _bar(tree, progress, "git-lens") as tick:
+    with _bar(tree, progress and not as_json, "git-lens") as tick:
         report = build_git_lens(tree, out, force=force, progress=tick)
     if as_json:
         echo_json({"out": str(out), "commits": report.commits, "works": report.works, "head": report.head,

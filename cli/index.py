@@ -125,7 +125,7 @@ def build(trees: tuple[Path, ...], datasets: tuple[Path, ...], out: Path, built_
     if incremental and previous is None and out.is_dir():
         previous = out
     wanted = [Publisher.parse(p) for p in (publishers or _publishers(tree))]
-    report = _reporter(progress)
+    report = _reporter(progress and not as_json)
     summaries = []
     for publisher in wanted:
         result = build_from_paths(publisher, tree, list(datasets), out, built_at=stamp_time, previous=previous,
@@ -205,7 +205,7 @@ def vectors(index_dir: Path, publishers: tuple[str, ...], cache_path: Path | Non
         name = path.name.removesuffix(".sqlite")
         if wanted and name not in wanted:
             continue
-        with phase_progress(progress) as reporter:
+        with phase_progress(progress and not as_json) as reporter:
             tick = (lambda done, total, phase=f"{name} vectors": reporter(phase, done, total)) if reporter else None
             result = build_vectors(path, encoder, cache_path=cache_path, progress=tick)
         summaries.append({"vectors": result.vectors_path.name, "count": result.count, "state_rows": result.state_rows,

@@ -4,7 +4,8 @@
 output** describing its result (:func:`echo_json`), and nothing else there. Errors are not
 printed by commands: :func:`cli.main.main` reports them once, as ``{"error": {...}}`` on
 standard error under ``--json`` (:func:`error_document`). Progress always goes to standard
-error (:func:`progress_line`) and is never an empty label.
+error (:func:`progress_line`), is never an empty label, and is off under ``--json`` (so that
+a caller capturing both streams reads only JSON).
 """
 
 from __future__ import annotations
