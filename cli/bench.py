@@ -87,12 +87,12 @@ def retrieval(index_dir: Path, mode: str, out_path: Path, judgments_path: Path |
 
     \b
     Example:
-      lex bench retrieval --index-dir var/build --out var/report.json \\
-          --sign-key keys/release-signing.key.pem
-      lex bench retrieval --index-dir var/release/set --judgments evals/full_judgments_holdout.json \\
-          --out var/full-holdout.json
-      lex bench retrieval --index-dir var/release/set --judgments evals/full_judgments_holdout.json \\
-          --out var/full-holdout.json
+      lex bench retrieval --index-dir var/build --judgments evals/sample_judgments.json \\
+          --out var/report.json --sign-key keys/release-signing.key.pem
+      lex bench retrieval --index-dir var/index --out var/fixtures-report.json
+
+    On the full corpora (a promoted set of them): --judgments evals/full_judgments_holdout.json
+    (or full_judgments_tuning.json).
     """
     from legal.canonical import pretty_bytes
     from release.benchmark import load_judgments, retrieval_benchmark

@@ -114,7 +114,8 @@ def run_cmd(tree_path: Path, out: Path, cache_dir: Path | None, no_cache: bool, 
     Example:
       lex derive run --tree var/tree --out var/dataset
       lex derive run --tree var/tree --out var/dataset --workers 4
-      lex derive run --tree var/tree --out var/shards/0 --shard 0/4
+      lex derive run --tree var/tree --out var/shards/0 --shard 0/2
+      lex derive run --tree var/tree --out var/shards/1 --shard 1/2
     """
     shard = _shard(shard_spec)
     tree = CorpusTree.open(tree_path)

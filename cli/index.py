@@ -32,6 +32,7 @@ def group() -> None:
 
     \b
     Example:
+      lex derive run --tree var/tree-eu --out var/dataset-eu
       lex index build --tree var/tree-eu --dataset var/dataset-eu --out var/index
       lex index verify var/index
     """
@@ -115,6 +116,7 @@ def build(trees: tuple[Path, ...], datasets: tuple[Path, ...], out: Path, built_
 
     \b
     Example:
+      lex derive run --tree var/tree-lu --out var/dataset-lu
       lex index build --tree var/tree-eu --dataset var/dataset-eu --out var/index --built-at 2026-08-22T00:00:00Z
       lex index build --tree var/tree-lu --dataset var/dataset-lu --out var/index --incremental
     """

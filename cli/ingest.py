@@ -49,9 +49,9 @@ def run(publisher: str, source: str, tree: str, replay_url: str | None, scope_pa
 
     \b
     Example:
-      lex ingest scope 32018R9901 32020L9902 --out var/eu-scope.json
+      lex ingest scope 32016R0679 32013R0575 --out var/eu-scope.json
       lex ingest run --publisher eu-eurlex --source replay --replay-url http://127.0.0.1:8765 \\
-          --tree var/tree-eu --scope var/eu-scope.json
+          --tree var/tree-chosen --scope var/eu-scope.json
       lex ingest run --publisher lu-legilux --source replay --replay-url http://127.0.0.1:8765 \\
           --tree var/tree-lu --revalidate
 

@@ -96,7 +96,12 @@ def cli() -> None:
     \b
     Example:
       lex corpus import ../shared/fixtures/lex-corpus-eu-eurlex --into var/tree-eu
+      lex corpus import ../shared/fixtures/lex-corpus-lu-legilux --into var/tree-lu
       lex corpus verify var/tree-eu
+
+    Every command takes --json (one JSON document on stdout; an error is
+    {"error": {...}} on stderr) and -h/--help with examples. Shell completion:
+    eval "$(_LEX_COMPLETE=bash_source lex)" (zsh_source, fish_source); see docs/cli.md.
     """
 
 

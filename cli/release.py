@@ -41,19 +41,26 @@ ANY_PATH = click.Path(path_type=Path)
 def group() -> None:
     """Assemble, sign, verify, evaluate, promote and roll back artifact sets.
 
+    The order of operations, over the work directory of `make demo` (var/demo); the
+    passphrase comes from $LEX_SIGNING_PASSPHRASE, the trust roots from --trust-root or
+    $LEX_TRUST_ROOTS; SET_ID is the id `candidate` prints (any unique prefix).
+
     \b
-    Order of operations:
-      lex release keygen --out keys/
-      lex release assemble build/ --index-dir var/indexes --dataset-root var/derived \\
-          --corpus-root var/trees --scope eu-scope.json=publishers/eurlex/scope.json
+    Example:
+      LEX_SIGNING_PASSPHRASE=... lex release keygen --out keys/
+      lex release assemble build/ --index-dir var/demo/indexes --dataset-root var/demo/derived \\
+          --corpus-root var/demo/trees --scope eu-scope.json=publishers/eurlex/scope.json
+      lex bench retrieval --index-dir build/ --judgments evals/sample_judgments.json \\
+          --out benchmark.json --sign-key keys/release-signing.key.pem
       lex release sign build/ --key keys/release-signing.key.pem
       lex release verify build/ --trust-root keys/release-signing.pub.pem
-      lex release candidate var/releases build/
-      lex release evaluate var/releases SET_ID --report benchmark.dsse.json
-      lex release promote var/releases SET_ID
-      lex release rollback var/releases
+      lex release candidate var/releases build/ --trust-root keys/release-signing.pub.pem
       lex release status var/releases
       lex release ledger verify var/releases
+
+    then `lex release evaluate var/releases SET_ID --report benchmark.dsse.json`,
+    `lex release promote var/releases SET_ID`, and, once a second set was promoted,
+    `lex release rollback var/releases --reason "..."`.
     """
 
 
@@ -110,7 +117,7 @@ def keygen_command(out_dir: Path, algorithm: str, passphrase_env: str, as_json: 
 
     \b
     Example:
-      LEX_SIGNING_PASSPHRASE=... lex release keygen --out keys/ --algorithm p256
+      LEX_SIGNING_PASSPHRASE=... lex release keygen --out keys/p256/ --algorithm p256
     """
     files = keygen(out_dir, cast(Algorithm, algorithm), passphrase_from_env(passphrase_env))
     if as_json:
@@ -344,7 +351,7 @@ def report_sign_command(report_json: Path, key_path: Path, passphrase_env: str, 
 
     \b
     Example:
-      lex release report sign bench/report.json --key keys/release-signing.key.pem --out report.dsse.json
+      lex release report sign benchmark.json --key keys/release-signing.key.pem --out report.dsse.json
     """
     from release.report import sign_report
     from release.signatures import write_envelope
@@ -419,7 +426,7 @@ def candidate_command(root: Path, directory: Path, trust_root: tuple[Path, ...],
 
     \b
     Example:
-      lex release candidate var/releases build/ --trust-root keys/release-signing.pub.pem
+      lex release candidate var/releases var/build --trust-root keys/release-signing.pub.pem
     """
     verified = _release_root(root, load_trust(trust_root, trust_roots_env), actor).candidate(directory)
     if as_json:
