@@ -55,12 +55,13 @@ def group() -> None:
       lex release sign build/ --key keys/release-signing.key.pem
       lex release verify build/ --trust-root keys/release-signing.pub.pem
       lex release candidate var/releases build/ --trust-root keys/release-signing.pub.pem
+      lex release evaluate var/releases SET_ID --report benchmark.dsse.json
+      lex release promote var/releases SET_ID
       lex release status var/releases
       lex release ledger verify var/releases
 
-    then `lex release evaluate var/releases SET_ID --report benchmark.dsse.json`,
-    `lex release promote var/releases SET_ID`, and, once a second set was promoted,
-    `lex release rollback var/releases --reason "..."`.
+    Once a second set was promoted, `lex release rollback var/releases --reason "..."`
+    makes the previous one current again.
     """
 
 

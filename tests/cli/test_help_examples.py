@@ -12,8 +12,10 @@ last, so a new command's examples are run too). The workspace is the documented 
 - ``lex`` on ``PATH`` runs this checkout's command line;
 - the session has ``LEX_SIGNING_PASSPHRASE=...`` (as the keygen example sets it) and
   ``LEX_TRUST_ROOTS=keys/release-signing.pub.pem``;
-- substituted text: the ports ``8765`` and ``8080`` become free loopback ports, and the set
-  id placeholder ``3f2a…`` the id of the set ``var/build`` (the examples' second set).
+- substituted text: the ports ``8765`` and ``8080`` become free loopback ports; the set id
+  placeholders ``SET_ID`` and ``3f2a…`` become the ids of the examples' first set (``build/``)
+  and second set (``var/build``);
+- ``var/dataset.accepted`` (the ratchet's accepted baseline) is a copy of ``var/dataset``.
 
 Servers (``lex replay serve``, ``lex serve``, ``lex mcp``) are started in the background on
 127.0.0.1; a server example passes when it is still running (``serve``: answering) after
@@ -59,6 +61,8 @@ ORDER = [
 #: Examples that cannot run offline (prefix of the example → why).
 NOT_RUN = {
     "lex release verify build/ --sigstore-bundle": "sigstore: needs an OIDC-signed bundle and the network",
+    "lex index vectors": "embeds every provision with the optional encoder: minutes of CPU (tests/hybrid covers it)",
+    "lex bench retrieval --index-dir var/index --mode hybrid": "needs the vectors of `lex index vectors` (above)",
 }
 
 SERVERS = ("lex replay serve", "lex serve", "lex mcp")
@@ -189,9 +193,10 @@ def test_every_help_example_runs(tmp_path: Path, fixtures_dir: Path, demo_workdi
             line = example.line
             for printed, port in ports.items():
                 line = re.sub(rf"\b{printed}\b", port, line)
-            if "3f2a…" in line:
-                line = line.replace("3f2a…", (_set_id(work, "var/build") or "missing-set")[:12])
-            if example.command == "lex derive ratchet" and not (work / "var" / "dataset.accepted").exists():
+            for placeholder, directory in (("SET_ID", "build"), ("3f2a…", "var/build")):
+                if placeholder in line:
+                    line = line.replace(placeholder, (_set_id(work, directory) or "missing-set")[:12])
+            if "var/dataset.accepted" in line and not (work / "var" / "dataset.accepted").exists():
                 shutil.copytree(work / "var" / "dataset", work / "var" / "dataset.accepted")
             ran += 1
             if line.split(" --", 1)[0].startswith(SERVERS) or any(line.startswith(s + " ") for s in SERVERS):
