@@ -14,6 +14,8 @@ from typing import Any
 
 import click
 
+from cli.output import echo_json, json_option
+
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_JUDGMENTS = ROOT / "evals" / "retrieval_judgments.json"
 GATES_FAILED_EXIT = 5
@@ -72,9 +74,10 @@ def envelope_path(out: Path) -> Path:
               help='Gate policy file {"thresholds": {...}}; default: $LEX_RELEASE_GATES, else the defaults '
                    "(the same file evaluate and promote read; docs/release.md §5).")
 @click.option("--created-at", default=None, metavar="YYYY-MM-DDTHH:MM:SSZ", help="Report time (default: now, UTC).")
+@json_option
 def retrieval(index_dir: Path, mode: str, out_path: Path, judgments_path: Path | None, sign_key: Path | None,
               passphrase_env: str | None, envelope_out: Path | None, trust_roots: tuple[Path, ...],
-              gates: Path | None, created_at: str | None) -> None:
+              gates: Path | None, created_at: str | None, as_json: bool) -> None:
     """Run the judged queries against the indexes in process and write the report.
 
     Given a set in the release layout (indexes/), the report is bound to the set's file
@@ -84,12 +87,12 @@ def retrieval(index_dir: Path, mode: str, out_path: Path, judgments_path: Path |
 
     \b
     Example:
-      lex bench retrieval --index-dir var/build --out var/report.json \\
-          --sign-key keys/release-signing.key.pem
-      lex bench retrieval --index-dir var/release/set --judgments evals/full_judgments_holdout.json \\
-          --out var/full-holdout.json
-      lex bench retrieval --index-dir var/release/set --judgments evals/full_judgments_holdout.json \\
-          --out var/full-holdout.json
+      lex bench retrieval --index-dir var/build --judgments evals/sample_judgments.json \\
+          --out var/report.json --sign-key keys/release-signing.key.pem
+      lex bench retrieval --index-dir var/index --out var/fixtures-report.json
+
+    On the full corpora (a promoted set of them): --judgments evals/full_judgments_holdout.json
+    (or full_judgments_tuning.json).
     """
     from legal.canonical import pretty_bytes
     from release.benchmark import load_judgments, retrieval_benchmark
@@ -112,13 +115,19 @@ def retrieval(index_dir: Path, mode: str, out_path: Path, judgments_path: Path |
                                            mode=mode, verified=verified, policy=policy, name_prefix=layout.prefix)
     out_path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(out_path, pretty_bytes(report))
-    click.echo(summary(report))
-    click.echo(f"report {out_path}")
+    if not as_json:
+        click.echo(summary(report))
+        click.echo(f"report {out_path}")
+    target = None
     if sign_key is not None:
         signer = load_signer(sign_key, passphrase_from_env(passphrase_env or DEFAULT_PASSPHRASE_ENV))
         target = envelope_out or envelope_path(out_path)
         write_envelope(target, sign_report(report, [signer]))
-        click.echo(f"signed envelope {target}")
+        if not as_json:
+            click.echo(f"signed envelope {target}")
+    if as_json:
+        echo_json({"report": str(out_path), "envelope": str(target) if target else None, "passed": report["passed"],
+                   "metrics": report["metrics"], "gates": report["gates"]})
     if not report["passed"]:
         failed = ", ".join(g["name"] for g in report["gates"] if not g["passed"])
         raise GatesFailed(f"release gates failed: {failed} (report written)")
@@ -146,7 +155,9 @@ def summary(report: dict[str, Any]) -> str:
 @click.option("--deterministic", is_flag=True, help="Ignore any configured model (rule planner).")
 @click.option("--dates", "dates_cases", is_flag=True,
               help="Run the date-provenance cases (evals/assistant_date_cases.json) instead.")
-def assistant(cases_path: Path | None, index_dir: Path | None, deterministic: bool, dates_cases: bool) -> None:
+@json_option
+def assistant(cases_path: Path | None, index_dir: Path | None, deterministic: bool, dates_cases: bool,
+              as_json: bool) -> None:
     """Run the assistant evaluation (``bench.bench_assistant.run``) when that module is present;
     prints one line per case, the pass rate per category (and for adversarial cases), the score.
 
@@ -160,7 +171,11 @@ def assistant(cases_path: Path | None, index_dir: Path | None, deterministic: bo
         raise click.ClickException("the assistant evaluation (bench/bench_assistant.py) is not available here")
     if dates_cases and cases_path is None:
         cases_path = getattr(module, "DATE_CASES", None)
-    result = module.run(cases_path, index_dir, deterministic=deterministic)
+    if as_json:
+        result = module.run(cases_path, index_dir, deterministic=deterministic, out=lambda _line: None)
+        echo_json(result)
+    else:
+        result = module.run(cases_path, index_dir, deterministic=deterministic)
     if isinstance(result, dict) and result.get("passed") != result.get("scored"):
         raise CasesFailed(f"assistant evaluation: {result.get('passed')}/{result.get('scored')} cases passed")
 

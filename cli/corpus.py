@@ -7,52 +7,17 @@ reported once by :func:`cli.main.main`.
 from __future__ import annotations
 
 import json
-import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import click
 
+from cli.output import echo_json, json_option, phase_progress
 from corpus_tree import CorpusTree
 from corpus_tree.importer import import_published
 from corpus_tree.manifest import text_holdings
 from corpus_tree.verify import verify_tree
 
 HELD_SHOWN = 20  # held-elsewhere bodies listed in the text report (all of them with --json)
-
-Progress = Callable[[str, int, int], None]
-
-
-@contextmanager
-def _progress_bars(enabled: bool) -> Iterator[Progress]:
-    """A ``(phase, done, total)`` callback drawing one click progress bar per phase."""
-    bars: dict[str, Any] = {}
-    seen: dict[str, int] = {}
-
-    def start(phase: str, total: int) -> Any:
-        for other in bars.values():
-            other.render_finish()
-        bar: Any = click.progressbar(length=total, label=f"{phase:<8}", file=sys.stderr)
-        bar.__enter__()
-        bars[phase] = bar
-        seen[phase] = 0
-        return bar
-
-    def update(phase: str, done: int, total: int) -> None:
-        if not enabled:
-            return
-        bar = bars.get(phase) or start(phase, total)
-        bar.update(done - seen[phase])
-        seen[phase] = done
-
-    try:
-        yield update
-    finally:
-        for bar in bars.values():
-            bar.__exit__(None, None, None)
-
 
 @click.group(name="corpus")
 def group() -> None:
@@ -91,7 +56,7 @@ def import_cmd(src: Path, into: Path, evidence_dir: Path | None, progress: bool,
       lex corpus import ../shared/fixtures/lex-corpus-eu-eurlex --into var/tree
       lex corpus import ../shared/fixtures/lex-corpus-lu-legilux --into var/tree --json
     """
-    with _progress_bars(progress and not as_json) as bar:
+    with phase_progress(progress and not as_json) as bar:
         report = import_published(src, into, progress=bar, evidence_dir=evidence_dir, strict=strict,
                                   rehash=rehash)
     if as_json:
@@ -126,7 +91,7 @@ def verify_cmd(tree: Path, evidence_dir: Path | None, progress: bool, as_json: b
     Example:
       lex corpus verify var/tree
     """
-    with _progress_bars(progress and not as_json) as bar:
+    with phase_progress(progress and not as_json) as bar:
         report = verify_tree(tree, evidence_dir=evidence_dir, progress=bar)
     if as_json:
         click.echo(json.dumps(report.to_dict(), indent=2, sort_keys=True))
@@ -148,7 +113,8 @@ def verify_cmd(tree: Path, evidence_dir: Path | None, progress: bool, as_json: b
 @click.argument("tree", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--evidence-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Evidence store location (default <tree>/evidence, or $LEX_EVIDENCE_DIR).")
-def repair_cmd(tree: Path, evidence_dir: Path | None) -> None:
+@json_option
+def repair_cmd(tree: Path, evidence_dir: Path | None, as_json: bool) -> None:
     """Repair what is safe to repair in TREE, then verify it.
 
     Rolls an interrupted commit back (or forward if it was committed), removes staging orphans
@@ -165,9 +131,15 @@ def repair_cmd(tree: Path, evidence_dir: Path | None) -> None:
     from corpus_tree.tree import resolve_evidence_dir
 
     store = EvidenceStore(resolve_evidence_dir(tree, evidence_dir))
-    for line in txn.repair(tree, store) or ["nothing to repair"]:
-        click.echo(line)
+    repaired = list(txn.repair(tree, store) or [])
     report = verify_tree(tree, evidence_dir=evidence_dir)
+    if as_json:
+        echo_json({"repaired": repaired, "verify": report.to_dict(), "ok": report.ok})
+        if not report.ok:
+            raise click.exceptions.Exit(1)
+        return
+    for line in repaired or ["nothing to repair"]:
+        click.echo(line)
     for problem in report.problems:
         click.echo(str(problem))
     if not report.ok:

@@ -8,14 +8,13 @@ A thin shell over :mod:`derive`; errors are :class:`legal.errors.LexError`, repo
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import click
 
+from cli.output import echo_json, json_option, phase_progress
 from corpus_tree import CorpusTree
 from derive.dataset import BuildReport, build_dataset, count_versions, default_workers, merge_shards
 from derive.git_lens import build_git_lens
@@ -61,12 +60,19 @@ def _shard(value: str | None) -> tuple[int, int] | None:
 @contextmanager
 def _bar(tree: CorpusTree, enabled: bool, label: str,
          shard: tuple[int, int] | None = None) -> Iterator[Callable[[str], None] | None]:
-    if not enabled:
-        yield None
-        return
-    bar: Any = click.progressbar(length=count_versions(tree, shard), label=label, file=sys.stderr)
-    with bar:
-        yield lambda _lex_id: bar.update(1)
+    """A per-version tick drawing ``label: done/total`` on stderr (see :class:`cli.output.PhaseProgress`)."""
+    with phase_progress(enabled) as reporter:
+        if reporter is None:
+            yield None
+            return
+        total = count_versions(tree, shard)
+        done = [0]
+
+        def tick(_lex_id: str) -> None:
+            done[0] += 1
+            reporter(label, done[0], total)
+
+        yield tick
 
 
 @click.group(name="derive")
@@ -109,11 +115,12 @@ def run_cmd(tree_path: Path, out: Path, cache_dir: Path | None, no_cache: bool, 
     Example:
       lex derive run --tree var/tree --out var/dataset
       lex derive run --tree var/tree --out var/dataset --workers 4
-      lex derive run --tree var/tree --out var/shards/0 --shard 0/4
+      lex derive run --tree var/tree --out var/shards/0 --shard 0/2
+      lex derive run --tree var/tree --out var/shards/1 --shard 1/2
     """
     shard = _shard(shard_spec)
     tree = CorpusTree.open(tree_path)
-    with _bar(tree, progress, "derive", shard) as tick:
+    with _bar(tree, progress and not as_json, "derive", shard) as tick:
         report = build_dataset(tree, out, progress=tick, cache=cache_dir, use_cache=not no_cache, shard=shard,
                                workers=workers or default_workers())
     _report(report, out, as_json)
@@ -156,7 +163,8 @@ def merge_cmd(shards: tuple[Path, ...], out: Path, as_json: bool) -> None:
 @group.command(name="ratchet")
 @click.argument("baseline", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.argument("dataset", type=click.Path(exists=True, file_okay=False, path_type=Path))
-def ratchet_cmd(baseline: Path, dataset: Path) -> None:
+@json_option
+def ratchet_cmd(baseline: Path, dataset: Path, as_json: bool) -> None:
     """Refuse works whose empty-provision signatures grew past the accepted BASELINE dataset
     (reference model §6.7); exit 4 listing them.
 
@@ -165,9 +173,14 @@ def ratchet_cmd(baseline: Path, dataset: Path) -> None:
       lex derive ratchet var/dataset.accepted var/dataset
     """
     problems = check_ratchet(empty_signature_counts(baseline), empty_signature_counts(dataset))
+    if as_json:
+        echo_json({"ok": not problems, "works_refused": len({p.work_id for p in problems}),
+                   "problems": [p.to_dict() for p in problems]})
     for problem in problems:
         click.echo(f"refused: {problem}", err=True)
-    click.echo(f"ratchet: {len({p.work_id for p in problems})} work(s) refused, {len(problems)} signature(s) grew")
+    if not as_json:
+        click.echo(f"ratchet: {len({p.work_id for p in problems})} work(s) refused, "
+                   f"{len(problems)} signature(s) grew")
     if problems:
         raise RatchetFailed("empty-provision ratchet refused some works")
 
@@ -177,7 +190,8 @@ def ratchet_cmd(baseline: Path, dataset: Path) -> None:
 @click.option("--tree", "tree_path", required=True, type=TREE, help="The tree the dataset was derived from.")
 @WORKERS
 @click.option("--progress/--no-progress", default=False, show_default=True, help="Show a progress bar.")
-def verify_cmd(dataset: Path, tree_path: Path, workers: int | None, progress: bool) -> None:
+@json_option
+def verify_cmd(dataset: Path, tree_path: Path, workers: int | None, progress: bool, as_json: bool) -> None:
     """Re-derive DATASET from its tree and byte-compare every file (exit 3 on any difference),
     then print the text lint of DATASET (suspicious patterns per profile, with examples).
 
@@ -187,13 +201,19 @@ def verify_cmd(dataset: Path, tree_path: Path, workers: int | None, progress: bo
       lex derive verify var/dataset --tree var/tree --workers 2
     """
     tree = CorpusTree.open(tree_path)
-    with _bar(tree, progress, "verify") as tick:
+    with _bar(tree, progress and not as_json, "verify") as tick:
         report = verify_dataset(dataset, tree, progress=tick, workers=workers or default_workers())
-    click.echo(report.line())
+    lint = lint_dataset(dataset)  # counts only; never changes the exit status
+    if as_json:
+        echo_json({"ok": report.ok, "compared": report.compared, "mismatched": report.mismatched,
+                   "missing": report.missing, "extra": report.extra, "lint": lint.to_dict()})
+    else:
+        click.echo(report.line())
     for kind, names in (("mismatched", report.mismatched), ("missing", report.missing), ("extra", report.extra)):
         for name in names:
             click.echo(f"  {kind}: {name}", err=True)
-    click.echo("\n".join(lint_dataset(dataset).lines()))  # counts only; never changes the exit status
+    if not as_json:
+        click.echo("\n".join(lint.lines()))
     if not report.ok:
         raise VerifyFailed("dataset does not match a fresh derivation")
 
@@ -204,7 +224,8 @@ def verify_cmd(dataset: Path, tree_path: Path, workers: int | None, progress: bo
               help="Directory of the generated git repository (absent or empty).")
 @click.option("--force", is_flag=True, help="Replace a non-empty output directory.")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Show a progress bar.")
-def git_lens_cmd(tree_path: Path, out: Path, force: bool, progress: bool) -> None:
+@json_option
+def git_lens_cmd(tree_path: Path, out: Path, force: bool, progress: bool, as_json: bool) -> None:
     """Write a generated, never-authoritative git repository: one file per work, one commit
     per legal date (commit date = legal date; pre-1970 clamped, true date in `Legal-Date:`).
 
@@ -213,8 +234,12 @@ def git_lens_cmd(tree_path: Path, out: Path, force: bool, progress: bool) -> Non
       lex derive git-lens var/tree --out var/git-lens
     """
     tree = CorpusTree.open(tree_path)
-    with _bar(tree, progress, "git-lens") as tick:
+    with _bar(tree, progress and not as_json, "git-lens") as tick:
         report = build_git_lens(tree, out, force=force, progress=tick)
-    click.echo(f"git lens: {report.commits} commits over {report.works} works, HEAD {report.head} in {out}")
+    if as_json:
+        echo_json({"out": str(out), "commits": report.commits, "works": report.works, "head": report.head,
+                   "skipped_errors": report.skipped_errors})
+    else:
+        click.echo(f"git lens: {report.commits} commits over {report.works} works, HEAD {report.head} in {out}")
     for lex_id in report.skipped_errors:
         click.echo(f"skipped (derivation error): {lex_id}", err=True)

@@ -15,6 +15,7 @@ from typing import Any
 
 import click
 
+from cli.output import echo_json, json_option, phase_progress
 from corpus_tree import CorpusTree
 from derive.index.build import build_from_paths
 from derive.index.inputs import as_dict, latest_transaction_time, work_publisher
@@ -31,6 +32,7 @@ def group() -> None:
 
     \b
     Example:
+      lex derive run --tree var/tree-eu --out var/dataset-eu
       lex index build --tree var/tree-eu --dataset var/dataset-eu --out var/index
       lex index verify var/index
     """
@@ -114,6 +116,7 @@ def build(trees: tuple[Path, ...], datasets: tuple[Path, ...], out: Path, built_
 
     \b
     Example:
+      lex derive run --tree var/tree-lu --out var/dataset-lu
       lex index build --tree var/tree-eu --dataset var/dataset-eu --out var/index --built-at 2026-08-22T00:00:00Z
       lex index build --tree var/tree-lu --dataset var/dataset-lu --out var/index --incremental
     """
@@ -124,7 +127,7 @@ def build(trees: tuple[Path, ...], datasets: tuple[Path, ...], out: Path, built_
     if incremental and previous is None and out.is_dir():
         previous = out
     wanted = [Publisher.parse(p) for p in (publishers or _publishers(tree))]
-    report = _reporter(progress)
+    report = _reporter(progress and not as_json)
     summaries = []
     for publisher in wanted:
         result = build_from_paths(publisher, tree, list(datasets), out, built_at=stamp_time, previous=previous,
@@ -180,7 +183,11 @@ def verify(paths: tuple[Path, ...], as_json: bool) -> None:
 @click.option("--publisher", "publishers", multiple=True, help="Only these publishers (default: every index found).")
 @click.option("--cache", "cache_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Content-addressed embedding cache (SQLite) reused across builds; never changes the output.")
-def vectors(index_dir: Path, publishers: tuple[str, ...], cache_path: Path | None) -> None:
+@click.option("--progress/--no-progress", default=True, show_default=True,
+              help="Progress on stderr (a live line on a terminal, a log line every 10 s otherwise).")
+@json_option
+def vectors(index_dir: Path, publishers: tuple[str, ...], cache_path: Path | None, progress: bool,
+            as_json: bool) -> None:
     """Embed provision states and work titles for the hybrid lane: <publisher>.vectors.npy + .vectors.json.
 
     Needs the optional encoder (pip install 'lex-evidence[hybrid]'); deterministic for the same index
@@ -195,11 +202,23 @@ def vectors(index_dir: Path, publishers: tuple[str, ...], cache_path: Path | Non
 
     encoder = load_encoder()
     wanted = {Publisher.parse(p).value for p in publishers}
+    summaries = []
     for path in find_indexes(index_dir):
-        if wanted and path.name.removesuffix(".sqlite") not in wanted:
+        name = path.name.removesuffix(".sqlite")
+        if wanted and name not in wanted:
             continue
-        result = build_vectors(path, encoder, cache_path=cache_path)
+        with phase_progress(progress and not as_json) as reporter:
+            tick = (lambda done, total, phase=f"{name} vectors": reporter(phase, done, total)) if reporter else None
+            result = build_vectors(path, encoder, cache_path=cache_path, progress=tick)
+        summaries.append({"vectors": result.vectors_path.name, "count": result.count, "state_rows": result.state_rows,
+                          "work_rows": result.work_rows, "chunks_embedded": result.chunks_embedded,
+                          "chunks_cached": result.chunks_cached, "seconds": round(result.seconds, 3),
+                          "sha256": result.manifest["vectors"]["sha256"], "encoder": encoder.identity.encoder_id})
+        if as_json:
+            continue
         click.echo(f"{result.vectors_path.name}: {result.count} vectors ({result.state_rows} provision chunks, "
                    f"{result.work_rows} work titles), {result.chunks_embedded} embedded, {result.chunks_cached} cached, "
                    f"{result.seconds:.1f} s")
         click.echo(f"  sha256 {result.manifest['vectors']['sha256']}  encoder {encoder.identity.encoder_id}")
+    if as_json:
+        echo_json(summaries)

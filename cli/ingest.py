@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
-import sys
+from pathlib import Path
 
 import click
 
+from cli.output import phase_progress
 from legal.errors import ConfigError
 
 
@@ -38,17 +39,34 @@ def group() -> None:
 @click.option("--allow-withdrawals", type=click.IntRange(0), default=None,
               help="Let this run withdraw up to N versions (an empty enumeration, or more than 5 % withdrawn, "
                    "is refused otherwise).")
+@click.option("--progress/--no-progress", default=True, show_default=True,
+              help="Progress on stderr (a live line on a terminal, a log line every 10 s otherwise).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def run(publisher: str, source: str, tree: str, replay_url: str | None, scope_path: str | None,
         delay: float | None, max_attempts: int, user_agent: str | None, lenient: bool, revalidate: bool,
-        allow_withdrawals: int | None, as_json: bool) -> None:
+        allow_withdrawals: int | None, progress: bool, as_json: bool) -> None:
     """Run one ingest: enumerate → fetch missing bodies → apply (nothing committed on failure).
 
     \b
     Example:
+      lex ingest scope 32016R0679 32013R0575 --out var/eu-scope.json
       lex ingest run --publisher eu-eurlex --source replay --replay-url http://127.0.0.1:8765 \\
-          --tree var/tree-eu --scope scope.json
-      lex ingest run --publisher lu-legilux --source live --tree var/tree-lu --revalidate
+          --tree var/tree-chosen --scope var/eu-scope.json
+      lex ingest run --publisher lu-legilux --source replay --replay-url http://127.0.0.1:8765 \\
+          --tree var/tree-lu --revalidate
+
+    Against the real publishers: --source live (no --replay-url), e.g.
+    `lex ingest run --publisher lu-legilux --source live --tree var/tree-lu --revalidate`.
+
+    Chosen EUR-Lex works: write a scope file (lex-eu-scope/1) naming them with `lex ingest
+    scope CELEX…` (or by hand: {"schema": "lex-eu-scope/1", "scope_id", "approved_wave": 1,
+    "languages": ["en", "fr"], "legal_forms": [...], "relations": {"depth": 0},
+    "domains": [{"id", "wave": 1, "seeds": [CELEX, …]}]}; depth 1 adds the acts each seed
+    amends, corrects, repeals or is based on) and pass it with --scope. Without --scope the
+    bundled reviewed scope (publishers/eurlex/scope.json) is used. Legilux takes no scope.
+
+    A replay that serves no corpus of --publisher is refused with
+    ``replay_publisher_mismatch``, naming the publishers it does serve.
 
     An empty enumeration, or one that would withdraw more than 5 % of the current versions,
     is refused (error ``empty_enumeration`` / ``withdrawal_guard``; nothing is committed)
@@ -60,9 +78,10 @@ def run(publisher: str, source: str, tree: str, replay_url: str | None, scope_pa
         raise ConfigError("--source replay needs --replay-url", code="missing_replay_url")
     if source == "live" and replay_url:
         raise ConfigError("--replay-url is only for --source replay", code="invalid_option")
-    report = run_ingest(publisher, tree, replay_url=replay_url, scope_path=scope_path, delay=delay,
-                        max_attempts=max_attempts, user_agent=user_agent, strict=not lenient, progress=_progress,
-                        revalidate=revalidate, allow_withdrawals=allow_withdrawals)
+    with phase_progress(progress and not as_json) as reporter:
+        report = run_ingest(publisher, tree, replay_url=replay_url, scope_path=scope_path, delay=delay,
+                            max_attempts=max_attempts, user_agent=user_agent, strict=not lenient, progress=reporter,
+                            revalidate=revalidate, allow_withdrawals=allow_withdrawals)
     if as_json:
         click.echo(json.dumps(report.to_dict(), indent=2, sort_keys=True))
         return
@@ -77,6 +96,40 @@ def run(publisher: str, source: str, tree: str, replay_url: str | None, scope_pa
         click.echo(f"  note: {note}")
 
 
-def _progress(phase: str, done: int, total: int) -> None:
-    if sys.stderr.isatty() and total and (done == total or done % 25 == 0):
-        click.echo(f"\r{phase}: {done}/{total}", err=True, nl=done == total)
+
+@group.command("scope")
+@click.argument("celexes", nargs=-1, required=True)
+@click.option("--out", "out_path", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Where to write the scope file (lex-eu-scope/1).")
+@click.option("--depth", type=click.IntRange(0, 1), default=0, show_default=True,
+              help="1: also the acts each seed amends, corrects, repeals or is based on (and those doing so to it).")
+@click.option("--language", "languages", multiple=True, type=click.Choice(["en", "fr"]),
+              help="Expression languages (repeatable; default: en and fr).")
+@click.option("--scope-id", default="chosen-works", show_default=True, help="The scope's name, recorded per run.")
+@click.option("--json", "as_json", is_flag=True, help="Print the scope document as JSON.")
+def scope_cmd(celexes: tuple[str, ...], out_path: Path, depth: int, languages: tuple[str, ...], scope_id: str,
+              as_json: bool) -> None:
+    """Write an EUR-Lex scope file that ingests exactly the works CELEXES (for --scope).
+
+    \b
+    Example:
+      lex ingest scope 32016R0679 32013R0575 --out var/eu-scope.json --depth 1
+    """
+    from legal.identifiers import check_celex
+    from publishers.eurlex.scope import EurlexScope
+
+    seeds = sorted({check_celex(c).upper() for c in celexes})
+    document = {
+        "schema": "lex-eu-scope/1", "scope_id": scope_id, "approved_wave": 1,
+        "languages": list(languages or ("en", "fr")),
+        "legal_forms": ["REG", "DIR", "DEC", "TREATY", "CHARTER"],
+        "relations": {"depth": depth},
+        "domains": [{"id": scope_id, "wave": 1, "seeds": seeds}],
+    }
+    EurlexScope.from_document(document, where=str(out_path))  # refuses what an ingest would refuse
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    out_path.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+    if as_json:
+        click.echo(json.dumps(document, indent=2, sort_keys=True))
+    else:
+        click.echo(f"scope {out_path}: {len(seeds)} seed work(s), relation depth {depth}")

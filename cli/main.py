@@ -2,8 +2,10 @@
 
 Each command group lives in its own module (``cli/<group>.py``) exposing a click group
 named ``group``; this module only assembles them. Every error the project raises on purpose
-(:class:`legal.errors.LexError`) is caught once here and printed as one line with its code,
-and the process exits non-zero.
+(:class:`legal.errors.LexError`) and every click error is caught once here and printed on
+standard error: one line with its code, or, when the invocation has ``--json``, one JSON
+document ``{"error": {"family", "code", "message", "subject"?}}``. The exit status is the same
+either way (2 for a ``LexError``, click's own code otherwise). See docs/cli.md.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from collections.abc import Callable
 
 import click
 
+from cli.output import click_error, error_document, json_requested
 from legal.errors import LexError
 
 
@@ -93,24 +96,37 @@ def cli() -> None:
     \b
     Example:
       lex corpus import ../shared/fixtures/lex-corpus-eu-eurlex --into var/tree-eu
+      lex corpus import ../shared/fixtures/lex-corpus-lu-legilux --into var/tree-lu
       lex corpus verify var/tree-eu
+
+    Every command takes --json (one JSON document on stdout; an error is
+    {"error": {...}} on stderr) and -h/--help with examples. Shell completion:
+    eval "$(_LEX_COMPLETE=bash_source lex)" (zsh_source, fish_source); see docs/cli.md.
     """
 
 
 def main(argv: list[str] | None = None) -> int:
+    as_json = json_requested(argv)
+
+    def report(error: dict[str, str], text: str) -> None:
+        click.echo(error_document(error) if as_json else text, err=True)
+
     try:
         result = cli.main(args=argv, prog_name="lex", standalone_mode=False)
     except LexError as exc:
-        click.echo(f"error: {exc.message} [{exc.family}/{exc.code}]" + (f" ({exc.subject})" if exc.subject else ""),
-                   err=True)
+        report(exc.to_dict(), f"error: {exc.message} [{exc.family}/{exc.code}]"
+               + (f" ({exc.subject})" if exc.subject else ""))
         return 2
     except click.exceptions.Exit as exc:
         return int(exc.exit_code)
     except click.ClickException as exc:
-        exc.show()
+        if as_json:
+            report(click_error(exc), "")
+        else:
+            exc.show()
         return exc.exit_code
     except click.exceptions.Abort:
-        click.echo("aborted", err=True)
+        report({"family": "cli", "code": "aborted", "message": "aborted"}, "aborted")
         return 130
     # With standalone_mode=False click returns ctx.exit(n)'s code instead of raising.
     return result if isinstance(result, int) else 0

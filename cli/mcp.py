@@ -8,18 +8,21 @@ from pathlib import Path
 
 import click
 
+from cli.output import error_document, json_option
 from cli.serve import hybrid_hook, mount_config, mount_options
 
 
 @click.command("mcp")
 @mount_options
+@json_option
 def group(index_dir: Path | None, release_root: Path | None, trust_roots: tuple[Path, ...], unsigned_dev: bool,
-          required: tuple[str, ...]) -> None:
+          required: tuple[str, ...], as_json: bool) -> None:
     """Serve MCP over stdin/stdout after verifying and mounting the artifact set.
 
     Standard output carries only the MCP protocol; diagnostics go to standard error. A
     refused artifact set is reported on standard error and every tool then answers
-    no_corpus_mounted.
+    no_corpus_mounted. With --json that report is one JSON line {"error": {...}} on standard
+    error (standard output stays the protocol's).
 
     \b
     Example (an MCP client's server command):
@@ -37,7 +40,10 @@ def group(index_dir: Path | None, release_root: Path | None, trust_roots: tuple[
     config = mount_config(index_dir, release_root, trust_roots, unsigned_dev, required)
     state = new_state(config, AdmissionLimits(client_per_minute=0, global_per_minute=0), mount_hooks=(hybrid_hook,))
     mounted = state.mount()
-    if mounted.refusal is not None:
+    if mounted.refusal is not None and as_json:
+        click.echo(error_document({"family": mounted.refusal.family, "code": mounted.refusal.code,
+                                   "message": f"nothing mounted: {mounted.refusal.message}"}), err=True)
+    elif mounted.refusal is not None:
         click.echo(f"lex mcp: nothing mounted: {mounted.refusal.family}/{mounted.refusal.code} "
                    f"{mounted.refusal.message}", err=True)
     try:

@@ -15,6 +15,7 @@ from typing import Any, TypeVar, cast
 
 import click
 
+from cli.output import json_option
 from legal.errors import ReleaseError
 from legal.ids import Publisher
 from release.keys import (
@@ -40,19 +41,27 @@ ANY_PATH = click.Path(path_type=Path)
 def group() -> None:
     """Assemble, sign, verify, evaluate, promote and roll back artifact sets.
 
+    The order of operations, over the work directory of `make demo` (var/demo); the
+    passphrase comes from $LEX_SIGNING_PASSPHRASE, the trust roots from --trust-root or
+    $LEX_TRUST_ROOTS; SET_ID is the id `candidate` prints (any unique prefix).
+
     \b
-    Order of operations:
-      lex release keygen --out keys/
-      lex release assemble build/ --index-dir var/indexes --dataset-root var/derived \\
-          --corpus-root var/trees --scope eu-scope.json=publishers/eurlex/scope.json
+    Example:
+      LEX_SIGNING_PASSPHRASE=... lex release keygen --out keys/
+      lex release assemble build/ --index-dir var/demo/indexes --dataset-root var/demo/derived \\
+          --corpus-root var/demo/trees --scope eu-scope.json=publishers/eurlex/scope.json
+      lex bench retrieval --index-dir build/ --judgments evals/sample_judgments.json \\
+          --out benchmark.json --sign-key keys/release-signing.key.pem
       lex release sign build/ --key keys/release-signing.key.pem
       lex release verify build/ --trust-root keys/release-signing.pub.pem
-      lex release candidate var/releases build/
+      lex release candidate var/releases build/ --trust-root keys/release-signing.pub.pem
       lex release evaluate var/releases SET_ID --report benchmark.dsse.json
       lex release promote var/releases SET_ID
-      lex release rollback var/releases
       lex release status var/releases
       lex release ledger verify var/releases
+
+    Once a second set was promoted, `lex release rollback var/releases --reason "..."`
+    makes the previous one current again.
     """
 
 
@@ -103,14 +112,19 @@ def echo_json(value: Any) -> None:
 @click.option("--algorithm", type=click.Choice(ALGORITHMS), default="ed25519", show_default=True)
 @click.option("--passphrase-env", default=DEFAULT_PASSPHRASE_ENV, show_default=True,
               help="Environment variable holding the passphrase that encrypts the private key.")
-def keygen_command(out_dir: Path, algorithm: str, passphrase_env: str) -> None:
+@json_option
+def keygen_command(out_dir: Path, algorithm: str, passphrase_env: str, as_json: bool) -> None:
     """Create an encrypted signing key and its public key (the trust root to pin).
 
     \b
     Example:
-      LEX_SIGNING_PASSPHRASE=... lex release keygen --out keys/ --algorithm p256
+      LEX_SIGNING_PASSPHRASE=... lex release keygen --out keys/p256/ --algorithm p256
     """
     files = keygen(out_dir, cast(Algorithm, algorithm), passphrase_from_env(passphrase_env))
+    if as_json:
+        echo_json({"private_key": str(files.private_key), "public_key": str(files.public_key),
+                   "key_id": files.key_id, "algorithm": files.algorithm})
+        return
     click.echo(f"private key  {files.private_key}")
     click.echo(f"public key   {files.public_key}   (pin this file as a trust root)")
     click.echo(f"key id       {files.key_id}")
@@ -133,9 +147,10 @@ def keygen_command(out_dir: Path, algorithm: str, passphrase_env: str) -> None:
                    "bound to the set's index files and signed with --key into reports/.")
 @click.option("--key", "key_path", type=EXISTING_FILE, default=None, help="Encrypted PEM private key (with --report).")
 @click.option("--passphrase-env", default=DEFAULT_PASSPHRASE_ENV, show_default=True)
+@json_option
 def assemble_command(directory: Path, index_dir: Path, dataset_root: Path, corpus_root: Path,
                      publishers: tuple[str, ...], scopes: tuple[str, ...], report_json: Path | None,
-                     key_path: Path | None, passphrase_env: str) -> None:
+                     key_path: Path | None, passphrase_env: str, as_json: bool) -> None:
     """Lay out a new artifact set in DIRECTORY (which must not exist), ready to sign.
 
     The layout is the one the server mounts: indexes/, dataset/<publisher>/,
@@ -161,10 +176,20 @@ def assemble_command(directory: Path, index_dir: Path, dataset_root: Path, corpu
     sources = SetSources(publisher_sources(names, index_dir=index_dir, dataset_root=dataset_root,
                                            corpus_root=corpus_root),
                          dict(_scope_file(item) for item in scopes))
-    assembled = assemble_set(directory, sources, progress=lambda name, size: click.echo(f"  {name}  {size} bytes"))
+    files: dict[str, int] = {}
+
+    def added(name: str, size: int) -> None:
+        files[name] = size
+        if not as_json:
+            click.echo(f"  {name}  {size} bytes")
+
+    assembled = assemble_set(directory, sources, progress=added)
     if report is not None and signer is not None:
         for path in add_report(directory, report, [signer]):
-            click.echo(f"  {path.relative_to(directory).as_posix()}  {path.stat().st_size} bytes")
+            added(path.relative_to(directory).as_posix(), path.stat().st_size)
+    if as_json:
+        echo_json({"directory": str(directory), "files": files, "total_bytes": assembled.total_bytes})
+        return
     click.echo(f"assembled {directory} ({len(assembled.files)} files, {assembled.total_bytes} bytes); "
                f"next: lex release sign {directory} --key ...")
 
@@ -195,8 +220,10 @@ def _read_json(path: Path, hint: str) -> Any:
 @click.option("--sigstore", "use_sigstore", is_flag=True,
               help="Also sign the same statement keylessly with sigstore (needs an OIDC identity, online).")
 @click.option("--sigstore-staging", is_flag=True, help="Use the sigstore staging instance.")
+@json_option
 def sign_command(directory: Path, key_path: Path | None, passphrase_env: str, created_by: str | None,
-                 index_format: str, labels: tuple[str, ...], use_sigstore: bool, sigstore_staging: bool) -> None:
+                 index_format: str, labels: tuple[str, ...], use_sigstore: bool, sigstore_staging: bool,
+                 as_json: bool) -> None:
     """Hash every file of DIRECTORY and write statement.dsse.json (and statement.sigstore.json).
 
     \b
@@ -211,11 +238,16 @@ def sign_command(directory: Path, key_path: Path | None, passphrase_env: str, cr
     signer = load_signer(key_path, passphrase_from_env(passphrase_env)) if key_path is not None else None
     statement = statement_for(directory, created_by=created_by or _default_creator(),
                               index_format=index_format, labels=_parse_labels(labels))
+    result: dict[str, Any] = {"directory": str(directory), "files": len(statement["subject"])}
     if signer is not None:
         signed = sign_statement(directory, statement, [signer])
-        click.echo(f"signed set {signed.set_id} ({len(statement['subject'])} files) with key {signer.key_id}")
+        result.update(set_id=signed.set_id, key_id=signer.key_id)
+        if not as_json:
+            click.echo(f"signed set {signed.set_id} ({len(statement['subject'])} files) with key {signer.key_id}")
     if token is not None:
-        _sigstore_sign(directory, statement, token, sigstore_staging)
+        result["sigstore_bundle"] = str(_sigstore_sign(directory, statement, token, sigstore_staging, not as_json))
+    if as_json:
+        echo_json(result)
 
 
 def _sigstore_token() -> str:
@@ -224,12 +256,15 @@ def _sigstore_token() -> str:
     return identity_token()
 
 
-def _sigstore_sign(directory: Path, statement: dict[str, Any], token: str, staging: bool) -> None:
+def _sigstore_sign(directory: Path, statement: dict[str, Any], token: str, staging: bool, say: bool) -> Path:
     from legal.canonical import canonical_bytes
     from release.sigstore_support import sign_payload, write_bundle
 
     bundle = sign_payload(canonical_bytes(statement), token, staging=staging)
-    click.echo(f"sigstore bundle {write_bundle(directory, bundle)}")
+    written = Path(write_bundle(directory, bundle))
+    if say:
+        click.echo(f"sigstore bundle {written}")
+    return written
 
 
 def _default_creator() -> str:
@@ -311,12 +346,13 @@ def report_group() -> None:
 @click.option("--key", "key_path", type=EXISTING_FILE, required=True)
 @click.option("--passphrase-env", default=DEFAULT_PASSPHRASE_ENV, show_default=True)
 @click.option("--out", "out_path", type=ANY_PATH, required=True, help="Where to write the signed envelope.")
-def report_sign_command(report_json: Path, key_path: Path, passphrase_env: str, out_path: Path) -> None:
+@json_option
+def report_sign_command(report_json: Path, key_path: Path, passphrase_env: str, out_path: Path, as_json: bool) -> None:
     """Sign a report document (lex-retrieval-benchmark/1) as a DSSE envelope.
 
     \b
     Example:
-      lex release report sign bench/report.json --key keys/release-signing.key.pem --out report.dsse.json
+      lex release report sign benchmark.json --key keys/release-signing.key.pem --out report.dsse.json
     """
     from release.report import sign_report
     from release.signatures import write_envelope
@@ -327,6 +363,9 @@ def report_sign_command(report_json: Path, key_path: Path, passphrase_env: str, 
         raise click.BadParameter(f"not JSON: {exc}", param_hint="REPORT_JSON") from exc
     envelope = sign_report(document, [load_signer(key_path, passphrase_from_env(passphrase_env))])
     write_envelope(out_path, envelope)
+    if as_json:
+        echo_json({"envelope": str(out_path), "passed": document.get("passed")})
+        return
     click.echo(f"signed report {out_path} (passed={document.get('passed')})")
 
 
@@ -336,8 +375,9 @@ def report_sign_command(report_json: Path, key_path: Path, passphrase_env: str, 
 @click.option("--set", "set_dir", type=EXISTING_DIR, default=None,
               help="Also check the binding to this verified artifact set and the gates.")
 @gates_option
+@json_option
 def report_verify_command(envelope: Path, trust_root: tuple[Path, ...], trust_roots_env: str,
-                          set_dir: Path | None, gates: Path | None) -> None:
+                          set_dir: Path | None, gates: Path | None, as_json: bool) -> None:
     """Verify a signed report (and, with --set, its binding and gates).
 
     \b
@@ -350,6 +390,10 @@ def report_verify_command(envelope: Path, trust_root: tuple[Path, ...], trust_ro
     trust = load_trust(trust_root, trust_roots_env)
     expected = verify_artifact_set(set_dir, trust) if set_dir is not None else None
     checked = verify_report(envelope, trust, expected=expected, policy=_policy(gates))
+    if as_json:
+        echo_json({"payload_sha256": checked.payload_sha256, "bound": checked.report["bound"],
+                   "gates": checked.gates or checked.report["gates"]})
+        return
     click.echo(f"OK report {checked.payload_sha256} bound to {json.dumps(checked.report['bound'], sort_keys=True)}")
     for gate in checked.gates or checked.report["gates"]:
         click.echo(f"  {'pass' if gate['passed'] else 'FAIL'}  {gate['name']} {gate['comparison']} "
@@ -376,15 +420,19 @@ def _release_root(root: Path, trust: TrustStore, actor: str | None, gates: Path 
 @click.argument("directory", type=EXISTING_DIR)
 @trust_options
 @actor_option
+@json_option
 def candidate_command(root: Path, directory: Path, trust_root: tuple[Path, ...], trust_roots_env: str,
-                      actor: str | None) -> None:
+                      actor: str | None, as_json: bool) -> None:
     """Copy a signed set into release ROOT as a candidate (verified, then frozen).
 
     \b
     Example:
-      lex release candidate var/releases build/ --trust-root keys/release-signing.pub.pem
+      lex release candidate var/releases var/build --trust-root keys/release-signing.pub.pem
     """
     verified = _release_root(root, load_trust(trust_root, trust_roots_env), actor).candidate(directory)
+    if as_json:
+        echo_json({"candidate": verified.set_id})
+        return
     click.echo(f"candidate {verified.set_id}")
 
 
@@ -395,8 +443,9 @@ def candidate_command(root: Path, directory: Path, trust_root: tuple[Path, ...],
 @trust_options
 @gates_option
 @actor_option
+@json_option
 def evaluate_command(root: Path, set_id: str, report_path: Path, trust_root: tuple[Path, ...],
-                     trust_roots_env: str, gates: Path | None, actor: str | None) -> None:
+                     trust_roots_env: str, gates: Path | None, actor: str | None, as_json: bool) -> None:
     """Bind a signed benchmark report to candidate SET_ID; its gates must pass.
 
     \b
@@ -406,6 +455,9 @@ def evaluate_command(root: Path, set_id: str, report_path: Path, trust_root: tup
     releaser = _release_root(root, load_trust(trust_root, trust_roots_env), actor, gates)
     full_id = releaser.resolve_set_id(set_id)
     checked = releaser.evaluate(full_id, report_path)
+    if as_json:
+        echo_json({"evaluated": full_id, "gates": checked.gates})
+        return
     click.echo(f"evaluated {full_id}: {len(checked.gates)} gates passed")
 
 
@@ -415,8 +467,9 @@ def evaluate_command(root: Path, set_id: str, report_path: Path, trust_root: tup
 @trust_options
 @gates_option
 @actor_option
+@json_option
 def promote_command(root: Path, set_id: str, trust_root: tuple[Path, ...], trust_roots_env: str,
-                    gates: Path | None, actor: str | None) -> None:
+                    gates: Path | None, actor: str | None, as_json: bool) -> None:
     """Make evaluated candidate SET_ID current; the previous current becomes the rollback.
 
     \b
@@ -424,8 +477,7 @@ def promote_command(root: Path, set_id: str, trust_root: tuple[Path, ...], trust
       lex release promote var/releases 3f2a…
     """
     releaser = _release_root(root, load_trust(trust_root, trust_roots_env), actor, gates)
-    pointers = releaser.promote(releaser.resolve_set_id(set_id))
-    click.echo(f"current  {pointers.current}\nrollback {pointers.rollback}")
+    _echo_pointers(releaser.promote(releaser.resolve_set_id(set_id)), as_json)
 
 
 @group.command("rollback")
@@ -433,8 +485,9 @@ def promote_command(root: Path, set_id: str, trust_root: tuple[Path, ...], trust
 @click.option("--reason", required=True, help="Why (recorded in the ledger), e.g. 'search regression in 4f2a'.")
 @trust_options
 @actor_option
+@json_option
 def rollback_command(root: Path, reason: str, trust_root: tuple[Path, ...], trust_roots_env: str,
-                     actor: str | None) -> None:
+                     actor: str | None, as_json: bool) -> None:
     """Swap current and the retained rollback set (re-verified; nothing is rebuilt).
 
     Rollback is the only way back to an older set: promotion only moves forward
@@ -444,8 +497,14 @@ def rollback_command(root: Path, reason: str, trust_root: tuple[Path, ...], trus
     Example:
       lex release rollback var/releases --reason "search regression in 4f2a"
     """
-    pointers = _release_root(root, load_trust(trust_root, trust_roots_env), actor).rollback(reason)
-    click.echo(f"current  {pointers.current}\nrollback {pointers.rollback}")
+    _echo_pointers(_release_root(root, load_trust(trust_root, trust_roots_env), actor).rollback(reason), as_json)
+
+
+def _echo_pointers(pointers: Any, as_json: bool) -> None:
+    if as_json:
+        echo_json(pointers.to_json())
+    else:
+        click.echo(f"current  {pointers.current}\nrollback {pointers.rollback}")
 
 
 @group.command("status")
@@ -487,7 +546,8 @@ def ledger_group() -> None:
 
 @ledger_group.command("verify")
 @click.argument("root", type=EXISTING_DIR)
-def ledger_verify_command(root: Path) -> None:
+@json_option
+def ledger_verify_command(root: Path, as_json: bool) -> None:
     """Detect any edited, deleted, inserted or reordered ledger line, and a pointers.json that
     is not the ledger's last entry (edited current/rollback), exit 2 if so.
 
@@ -498,14 +558,22 @@ def ledger_verify_command(root: Path) -> None:
     from release.promotion import ledger_pointers
 
     head = ledger_pointers(root).ledger_head
+    if as_json:
+        echo_json({"ok": True, "entries": head.seq + 1, "head": head.hash})
+        return
     click.echo(f"OK ledger: {head.seq + 1} entries, head {head.hash}")
 
 
 @ledger_group.command("recover")
 @click.argument("root", type=EXISTING_DIR)
-def ledger_recover_command(root: Path) -> None:
-    """Re-apply the last ledger entry to pointers.json after an interrupted transition."""
+@json_option
+def ledger_recover_command(root: Path, as_json: bool) -> None:
+    """Re-apply the last ledger entry to pointers.json after an interrupted transition.
+
+    \b
+    Example:
+      lex release ledger recover var/releases
+    """
     from release.promotion import ReleaseRoot
 
-    pointers = ReleaseRoot(root, TrustStore()).recover()
-    click.echo(f"current  {pointers.current}\nrollback {pointers.rollback}")
+    _echo_pointers(ReleaseRoot(root, TrustStore()).recover(), as_json)

@@ -6,6 +6,7 @@ import json
 
 import click
 
+from cli.output import json_option
 from legal.errors import ConfigError
 
 
@@ -30,13 +31,16 @@ def group() -> None:
 @click.option("--work", "works", multiple=True, help="Serve only these work slugs (repeatable).")
 @click.option("--warm/--no-warm", default=True, show_default=True,
               help="Build every Formex zip before serving (as the live Cellar has them ready).")
-def serve(corpora: tuple[str, ...], port: int, faults_json: str | None, works: tuple[str, ...], warm: bool) -> None:
+@json_option
+def serve(corpora: tuple[str, ...], port: int, faults_json: str | None, works: tuple[str, ...], warm: bool,
+          as_json: bool) -> None:
     """Serve CORPUS trees on http://127.0.0.1:PORT until interrupted.
 
     \b
     Endpoints: /sparqlendpoint and /filestore/… (Legilux); /webapi/rdf/sparql,
     /resource/celex/… and /resource/cellar/… (EUR-Lex); /_replay/faults (GET/POST JSON),
-    /_replay/reset, /_replay/stats.
+    /_replay/reset, /_replay/stats. With --json, one line {"url", "publishers": {id: versions}}
+    is printed on stdout before listening starts.
     \b
     Example:
       lex replay serve --corpus ../shared/fixtures/lex-corpus-lu-legilux --port 8765
@@ -52,6 +56,10 @@ def serve(corpora: tuple[str, ...], port: int, faults_json: str | None, works: t
             raise ConfigError(f"--faults is not a JSON object of fault switches: {exc}", code="invalid_fault") from None
     if warm:
         replay.warm()
-    names = ", ".join(f"{s.publisher.value} ({len(s.current)} versions)" for s in sources)
-    click.echo(f"replaying {names} on http://127.0.0.1:{port}", err=True)
+    if as_json:
+        click.echo(json.dumps({"url": f"http://127.0.0.1:{port}",
+                               "publishers": {s.publisher.value: len(s.current) for s in sources}}, sort_keys=True))
+    else:
+        names = ", ".join(f"{s.publisher.value} ({len(s.current)} versions)" for s in sources)
+        click.echo(f"replaying {names} on http://127.0.0.1:{port}", err=True)
     serve_forever(replay.app(), port=port)

@@ -11,6 +11,7 @@ The shared mount options (``--index-dir`` or ``--release-root``, ``--trust-root`
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -18,6 +19,7 @@ from typing import Any
 
 import click
 
+from cli.output import json_option
 from legal.errors import ConfigError
 
 TRUST_ROOTS_ENV = "LEX_TRUST_ROOTS"
@@ -102,17 +104,19 @@ def mount_config(index_dir: Path | None, release_root: Path | None, roots: tuple
               help="Seconds a client may take to send a request's headers.")
 @click.option("--log-level", default="warning", show_default=True,
               type=click.Choice(["critical", "error", "warning", "info", "debug"]))
+@json_option
 def group(index_dir: Path | None, release_root: Path | None, trust_roots: tuple[Path, ...], unsigned_dev: bool,
           required: tuple[str, ...], host: str, port: int, deadline: float, client_rate: float,
           global_rate: float, trust_forwarded: bool, allowed_hosts: tuple[str, ...], reverify_interval: float,
-          header_timeout: float, log_level: str) -> None:
+          header_timeout: float, log_level: str, as_json: bool) -> None:
     """Verify the artifact set, mount it read-only, and serve the API, MCP and web pages.
 
     Nothing is opened before the signature and every file hash are verified against the
     pinned trust roots. A refusal keeps the server up with nothing mounted: every operation
     answers no_corpus_mounted (with the reason) and /readyz answers 503 with the reason. The
     mounted set is re-verified every --reverify-interval seconds and on SIGHUP; a mismatch
-    unmounts it. A missing --release-root refuses to start.
+    unmounts it. A missing --release-root refuses to start. With --json, the announcement is one
+    line {"url", "api", "openapi", "mcp", "readyz"} on stdout.
 
     \b
     Example:
@@ -132,6 +136,10 @@ def group(index_dir: Path | None, release_root: Path | None, trust_roots: tuple[
         click.echo("warning: --unsigned-dev: the index is NOT verified; every page says so.", err=True)
 
     def announce(url: str) -> None:
+        if as_json:
+            click.echo(json.dumps({"url": url, "api": f"{url}api/v1", "openapi": f"{url}openapi.json",
+                                   "mcp": f"{url}mcp", "readyz": f"{url}readyz"}, sort_keys=True))
+            return
         click.echo(f"lex serving on {url}  (API {url}api/v1, OpenAPI {url}openapi.json, MCP {url}mcp, "
                    f"readiness {url}readyz)")
 

@@ -8,12 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from legal.errors import PublisherError
 from legal.ids import Publisher
 from publishers.ingest import IngestReport
 
 Progress = Callable[[str, int, int], None]
 _DEFAULT = object()
+
+if TYPE_CHECKING:
+    import httpx
 
 
 def run_ingest(publisher: Publisher | str, tree: str | Path, *, replay_url: str | None = None,
@@ -45,8 +50,38 @@ def run_ingest(publisher: Publisher | str, tree: str | Path, *, replay_url: str 
     with httpx.Client() as client:
         adapter = adapter_for(pub, client, replay_url=replay_url, delay=delay, max_attempts=max_attempts,
                               user_agent=user_agent)
-        return ingest(adapter, target, scope=run_scope, strict=strict, progress=progress, revalidate=revalidate,
-                      guard=WithdrawalGuard(allow=allow_withdrawals))
+        try:
+            return ingest(adapter, target, scope=run_scope, strict=strict, progress=progress, revalidate=revalidate,
+                          guard=WithdrawalGuard(allow=allow_withdrawals))
+        except PublisherError as exc:
+            if replay_url and exc.code == "enumeration_http_failure" and "HTTP 404" in exc.message:
+                raise replay_mismatch(pub, replay_url, client) from exc
+            raise
+
+
+def replay_mismatch(publisher: Publisher, replay_url: str, client: httpx.Client) -> PublisherError:
+    """The typed error for a replay publisher that serves no corpus of ``publisher`` (its SPARQL
+    endpoint answered 404), naming the publishers it does serve: those whose endpoint answers a
+    query-less request with 400 ("missing query") rather than 404."""
+    import httpx
+
+    from publishers.registry import plugins
+
+    served = []
+    for plugin in plugins().values():
+        if plugin.replay_projection is None or plugin.facts.id == publisher.value:
+            continue
+        try:
+            answer = client.get(replay_url.rstrip("/") + plugin.replay_projection().sparql_path, timeout=5)
+        except httpx.HTTPError:
+            continue
+        if answer.status_code == 400:
+            served.append(str(plugin.facts.id))
+    return PublisherError(
+        f"the replay publisher at {replay_url} serves no {publisher.value} corpus (it serves "
+        f"{', '.join(sorted(served)) or 'no other publisher'}); start `lex replay serve` with a "
+        f"--corpus tree of {publisher.value}, or ingest --publisher {' / '.join(sorted(served)) or '…'}",
+        code="replay_publisher_mismatch", subject=publisher.value)
 
 
 def sample_scope(publisher: Publisher | str, root: Path) -> object | None:
