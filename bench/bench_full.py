@@ -31,7 +31,7 @@ Three builds:
    latest body with one word changed (and the latest version closed at that date) — a new
    version at the publisher, the ordinary nightly change.
 
-The release gate: ``--judgments`` (default ``evals/full_judgments.json`` when it exists, otherwise
+The release gate: ``--judgments`` (default ``evals/full_judgments_tuning.json`` when it exists, otherwise
 the fixture judgments ``evals/retrieval_judgments.json`` restricted to the cases whose judged works
 are all present in the trees, written to ``OUT/judgments-restricted.json``) and ``--gate-policy``
 (default: none with full judgments; with the restricted fixture judgments
@@ -55,7 +55,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 PUBLISHERS = ("lu-legilux", "eu-eurlex")
-FULL_JUDGMENTS = ROOT / "evals" / "full_judgments.json"
+FULL_JUDGMENTS = ROOT / "evals" / "full_judgments_tuning.json"  # the release gate set (the holdout split is for reporting)
 FIXTURE_JUDGMENTS = ROOT / "evals" / "retrieval_judgments.json"
 FULL_CORPUS_GATES = ROOT / "bench" / "full-corpus-gates.json"
 CHANGED_WORK = "rmin-2024-07-18-a293"  # a small Legilux work, also in the fixtures
