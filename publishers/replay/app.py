@@ -77,14 +77,6 @@ class _Built:
     #: Template answerers by graph id (none while N-Triples patches are applied: rdflib only).
     fast: dict[int, FastAnswers] = field(default_factory=dict)
 
-    def __getattr__(self, name: str) -> Any:
-        """``built.lu``, ``built.eu``: the projection of the source of that jurisdiction, if any
-        (for tests that look inside a projection)."""
-        if name.startswith("_") or not name.isalpha():
-            raise AttributeError(name)
-        found = [p for key, p in self.projected.items() if key.split("-", 1)[0] == name]
-        return found[0] if found else None
-
 
 @dataclass
 class ReplayPublisher:

@@ -334,11 +334,5 @@ class FastAnswers:
         return document(c.template.variables, rows[offset:offset + limit])
 
 
-def __getattr__(name: str) -> Any:
-    if name == "TEMPLATES":  # every registered publisher's templates (they live in its folder)
-        return registered_templates()
-    raise AttributeError(name)
-
-
 __all__ = ["FastAnswers", "Template", "Unsupported", "compiled", "document", "has", "is_in", "objects",
            "or_unbound", "registered_templates", "subjects", "template_text", "term_json"]

@@ -44,17 +44,4 @@ def clone(record: Mapping[str, Any], identifier: str, publisher: Publisher) -> R
     return replay_projection(publisher).clone(record, identifier)
 
 
-def __getattr__(name: str) -> Any:
-    """The publishers' URI bases, where they were before the projections moved to their folders."""
-    if name in ("LU_PUBLIC", "LU_DATA"):
-        from publishers.legilux import replay as legilux
-
-        return getattr(legilux, name)
-    if name == "CELEX_BASE":
-        from publishers.eurlex import replay as eurlex
-
-        return getattr(eurlex, name)
-    raise AttributeError(name)
-
-
 __all__ = ["Record", "alt_observations", "clone", "primary_observation", "state_records"]

@@ -12,8 +12,8 @@ from corpus_tree import CorpusTree
 from corpus_tree.writer import WithdrawalGuard
 from legal.errors import PublisherError
 from legal.ids import Publisher
+from publishers.eurlex.replay import CELEX_BASE
 from publishers.http import Paging
-from publishers.replay.records import CELEX_BASE
 from tests.publishers.conftest import NOW, Harness, snapshot
 
 LATER = NOW + _dt.timedelta(days=1)
@@ -257,7 +257,7 @@ def test_bad_legilux_data_is_a_typed_error_and_nothing_is_committed(
 
 def test_bad_eurlex_data_names_the_record(eu_small: Harness, target: CorpusTree) -> None:
     cdm = "http://publications.europa.eu/ontology/cdm#"
-    from publishers.replay.cdm import node
+    from publishers.eurlex.replay import node
 
     state = node("02016R0679-20160504")
     eu_small.replay.set_faults(

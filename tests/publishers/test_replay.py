@@ -39,7 +39,7 @@ def test_bad_query_is_400(lu_small: Harness) -> None:
 
 
 def test_filestore_bodies_etag_and_digest(lu_small: Harness) -> None:
-    path, served = next((p, f) for p, f in lu_small.replay._built.lu.files.items()  # type: ignore[union-attr]
+    path, served = next((p, f) for p, f in lu_small.replay._built.projected["lu-legilux"].files.items()
                         if f.file == "fr.xml" and lu_small.replay._readers[Publisher.LEGILUX](f.sha256))
     with httpx.Client(base_url=lu_small.base_url) as c:
         r = c.get("/" + path)
@@ -54,7 +54,7 @@ def test_filestore_bodies_etag_and_digest(lu_small: Harness) -> None:
 
 def test_held_elsewhere_document(lu_small: Harness) -> None:
     read = lu_small.replay._readers[Publisher.LEGILUX]
-    path, served = next((p, f) for p, f in lu_small.replay._built.lu.files.items()  # type: ignore[union-attr]
+    path, served = next((p, f) for p, f in lu_small.replay._built.projected["lu-legilux"].files.items()
                         if read(f.sha256) is None)
     with httpx.Client(base_url=lu_small.base_url) as c:
         r = c.get("/" + path)

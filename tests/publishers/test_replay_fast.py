@@ -21,13 +21,14 @@ import pytest
 from rdflib import OWL, RDF, SKOS, Dataset, Graph, Literal, URIRef
 
 from legal.ids import Publisher
+from publishers.eurlex.replay import CDM, EUROVOC_GRAPH, node, project_eurlex
 from publishers.eurlex.scope import PREDICATES, EurlexScope
 from publishers.http import iri, literal, load_query
+from publishers.legilux.replay import JOLUX, project_legilux
 from publishers.replay import ReplayPublisher, load_source
 from publishers.replay.app import results_json
-from publishers.replay.cdm import CDM, EUROVOC_GRAPH, node, project_eurlex, quiet_rdflib
-from publishers.replay.fast import TEMPLATES, FastAnswers, compiled
-from publishers.replay.jolux import JOLUX, project_legilux
+from publishers.replay.fast import FastAnswers, compiled, registered_templates
+from publishers.replay.projection import quiet_rdflib
 from publishers.replay.records import state_records
 from publishers.replay.sparql import evaluate
 from tests.publishers.conftest import Harness
@@ -116,8 +117,8 @@ def eu_records(eu_tree: Path) -> list[dict[str, Any]]:
 def test_every_template_has_a_solver_for_its_current_text() -> None:
     """An edited ``.rq`` file disables its fast path (pinned SHA-256): review the solver, then
     update the pin."""
-    assert [c.template.name for c in compiled()] == [t.name for t in TEMPLATES]
-    assert {t.name for t in TEMPLATES} == {
+    assert [c.template.name for c in compiled()] == [t.name for t in registered_templates()]
+    assert {t.name for t in registered_templates()} == {
         "catalogue.rq", "manifestations.rq", "same_as.rq", "subjects.rq", "work.rq", "roles.rq",
         "consolidations.rq", "metadata.rq", "relations.rq"}
 
@@ -239,7 +240,7 @@ def test_other_queries_and_doubtful_orders_go_to_rdflib(lu_records: list[dict[st
 def test_the_server_answers_adapter_queries_fast_and_others_with_rdflib(lu_small: Harness) -> None:
     catalogue = load_query(LU, "catalogue.rq").substitute(limit=50, offset=0)
     other = "SELECT ?c WHERE { ?c a <http://data.legilux.public.lu/resource/ontology/jolux#Consolidation> } LIMIT 2"
-    graph = lu_small.replay._built.lu.graph  # type: ignore[union-attr]
+    graph = lu_small.replay._built.projected["lu-legilux"].graph
     with httpx.Client(base_url=lu_small.base_url) as c:
         first = c.post("/sparqlendpoint", data={"query": catalogue})
         again = c.post("/sparqlendpoint", data={"query": catalogue})
