@@ -14,21 +14,17 @@ stamp equals the digest of the contents" is a check anyone can repeat.
 from __future__ import annotations
 
 import hashlib
-import json
 import sqlite3
 from collections.abc import Sequence
 
 from derive.index.schema import DIGEST_ORDER
+from legal.canonical import canonical_bytes
 from legal.errors import IndexError_
 
 
 def row_bytes(row: Sequence[object]) -> bytes:
-    """RFC 8785 bytes of a row of integers, strings and nulls (blobs as lower-case hex strings).
-
-    For such arrays ``json.dumps(ensure_ascii=False)`` with compact separators *is* RFC 8785
-    (the same short escapes, lower-case ``\\u00xx`` for other controls, no whitespace,
-    integers as written) and much faster than the general encoder; a test pins the equality.
-    """
+    """RFC 8785 bytes of a row of integers, strings and nulls (blobs as lower-case hex strings),
+    through the project's one canonical encoder; any other value is refused."""
     values: list[object] = []
     for value in row:
         if isinstance(value, bytes):
@@ -37,7 +33,7 @@ def row_bytes(row: Sequence[object]) -> bytes:
             raise IndexError_(f"index value of type {type(value).__name__} cannot be digested",
                               code="undigestable_value")
         values.append(value)
-    return json.dumps(values, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return canonical_bytes(values)
 
 
 def content_digest(conn: sqlite3.Connection) -> str:
