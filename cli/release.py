@@ -539,6 +539,70 @@ def status_command(root: Path, as_json: bool) -> None:
         raise click.exceptions.Exit(2)
 
 
+#: ``lex release history --at``: exit status when no set was current at the instant.
+NONE_CURRENT_EXIT = 3
+
+
+@group.command("history")
+@click.argument("root", type=EXISTING_DIR)
+@click.option("--at", "at", default=None, metavar="INSTANT",
+              help="Which set was current at INSTANT: YYYY-MM-DD (the end of that day, UTC) or "
+                   "YYYY-MM-DDTHH:MM:SSZ.")
+@json_option
+def history_command(root: Path, at: str | None, as_json: bool) -> None:
+    """The release ledger as history: every transition, or the set current at an instant.
+
+    The ledger is verified first (chain and pointers.json, like `ledger verify`; a broken
+    ledger is a release/ledger_* error naming the line). Without --at: each transition with
+    the current and rollback sets after it. With --at: the set current at that instant, the
+    transition that made it current, since when and until when (none: still current). A
+    transition takes effect at its own instant. Exit status: 0 with an answer, 3 when no set
+    was current at the instant (before the first promotion; the answer says so), 2 on an
+    error (broken ledger, malformed instant).
+
+    \b
+    Example:
+      lex release history var/releases
+      lex release history var/releases --at "$(date -u +%F)"
+      lex release history var/releases --at "$(date -u +%FT%TZ)" --json
+    """
+    from release.history import current_at, parse_instant, transitions
+    from release.promotion import verified_entries
+
+    instant = parse_instant(at) if at is not None else None
+    entries = verified_entries(root)
+    if instant is None:
+        steps = transitions(entries)
+        if as_json:
+            echo_json({"transitions": [t.to_json() for t in steps], "entries": len(steps)})
+            return
+        for t in steps:
+            click.echo(f"{t.seq:>4}  {t.at}  {t.action:<9} {_short(t.set_id)}  current {_short(t.current)}  "
+                       f"rollback {_short(t.rollback)}  by {t.actor}")
+        click.echo(f"{len(steps)} transitions")
+        return
+    answer = current_at(entries, instant)
+    if as_json:
+        echo_json(answer.to_json())
+    elif answer.entry is None:
+        first = answer.first_promotion
+        click.echo(f"no set was current at {answer.instant} "
+                   + (f"(the first promotion was at {first})" if first else "(no set has been promoted)"))
+    else:
+        made = answer.entry
+        click.echo(f"at        {answer.instant}")
+        click.echo(f"current   {answer.set_id}")
+        click.echo(f"since     {answer.since}  (ledger seq {made.seq}: {made.action} by {made.actor})")
+        click.echo(f"until     {answer.until or '- (still current at the ledger head)'}")
+        click.echo(f"rollback  {answer.rollback or '-'}")
+    if answer.none_current:
+        raise click.exceptions.Exit(NONE_CURRENT_EXIT)
+
+
+def _short(set_id: str | None) -> str:
+    return set_id[:12] if set_id else "-" + " " * 11
+
+
 @group.group("ledger")
 def ledger_group() -> None:
     """Check the hash-chained release ledger."""

@@ -74,6 +74,9 @@ class Reason(StrEnum):
     NOT_NEWER = "not_newer"
     ALREADY_RELEASED = "already_released"
     ROLLBACK_REASON_MISSING = "rollback_reason_missing"
+    # the ledger read as history (lex release history)
+    LEDGER_TIME_DISORDER = "ledger_time_disorder"
+    INVALID_INSTANT = "invalid_instant"
 
 
 def refuse(reason: Reason, message: str, subject: str | None = None) -> NoReturn:

@@ -144,6 +144,15 @@ def ledger_pointers(root: Path) -> Pointers:
     return check_against_ledger(read_pointers_file(root), ledger.read_entries(root / ledger.LEDGER_NAME))
 
 
+def verified_entries(root: Path) -> list[dict[str, Any]]:
+    """Every ledger entry of a release root, after the whole chain was verified and
+    ``pointers.json`` (head and state) was checked against its last entry."""
+    root = Path(root)
+    entries = ledger.read_entries(root / ledger.LEDGER_NAME)
+    check_against_ledger(read_pointers_file(root), entries)
+    return entries
+
+
 def read_pointers(root: Path) -> Pointers:
     """The pointers of a release root (empty when it has none yet), checked against the ledger."""
     return ledger_pointers(root)

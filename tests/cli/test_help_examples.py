@@ -54,7 +54,7 @@ ORDER = [
     "lex ask", "lex release", "lex release keygen", "lex release assemble", "lex release sign",
     "lex release verify", "lex release report sign", "lex release report verify", "lex release candidate",
     "lex release evaluate", "lex release promote", "lex release rollback", "lex release status",
-    "lex release ledger verify", "lex release ledger recover", "lex bench", "lex bench retrieval",
+    "lex release ledger verify", "lex release ledger recover", "lex release history", "lex bench", "lex bench retrieval",
     "lex bench assistant", "lex serve", "lex mcp",
 ]
 
