@@ -6,6 +6,8 @@ Output directory (every file deterministic: same tree + same code → same bytes
     provisions.parquet      the same rows, typed (dates, categoricals, both validity conventions),
                             large row groups, key-value metadata (:mod:`derive.parquet`)
     states.parquet          distinct text states per work/language/anchor (:mod:`derive.states`)
+    version_events.parquet  every event of every version record: transaction time (:mod:`derive.events`)
+    version_visibility.parquet  per version, the intervals of transaction time it was held as current
     gaps.jsonl              one line per version/language without text (typed TextGap)
     errors.jsonl            one line per version that could not be derived (typed, with the hash)
     history/<publisher>/<slug>.json   distinct text states per anchor, derived intervals
@@ -54,10 +56,17 @@ from derive.cache import (
 )
 from derive.citations import AliasTable, alias_slug, resolve
 from derive.dispatch import derive_body
+from derive.events import (
+    EVENTS_SCHEMA,
+    VISIBILITY_SCHEMA,
+    events_table,
+    visibility_table,
+    work_transaction_rows,
+)
 from derive.history import VersionTexts, build_history
 from derive.limits import DEFAULT_LIMITS, Limits
 from derive.model import ExtractionResult, Gap
-from derive.parquet import LICENCES, ParquetSink, key_value_metadata, parquet_schema
+from derive.parquet import LICENCES, ParquetSink, key_value_metadata, parquet_schema, plain_rows
 from derive.profiles.pdf_memorial_lu import Act
 from derive.staging import staged
 from derive.states import SCHEMA as STATES_SCHEMA
@@ -76,7 +85,7 @@ SHARD_FILE = "shard.json"
 # Version of the per-work assembly in this module (derive_version, derive_work: gap rows and their
 # reasons, errors, counts). It is part of every derive cache key: a change here that changes any
 # per-work output must bump it.
-WORK_BLOCK_VERSION = 1
+WORK_BLOCK_VERSION = 2  # 2: the versions' events and visibility intervals (derive.events)
 
 
 @dataclass
@@ -146,6 +155,8 @@ class WorkBlock:
     errors: list[dict[str, Any]] = field(default_factory=list)
     history: bytes | None = None
     routes: set[str] = field(default_factory=set)  # dispatch routes of its bodies (cache keys)
+    events: list[dict[str, Any]] = field(default_factory=list)  # version_events rows (derive.events)
+    visibility: list[dict[str, Any]] = field(default_factory=list)  # version_visibility rows
 
     def to_entry(self) -> dict[str, Any]:
         return {
@@ -153,7 +164,7 @@ class WorkBlock:
             "empty_provisions": self.empty_provisions, "profiles": dict(sorted(self.profiles.items())),
             "rows": self.rows, "gaps": self.gaps, "errors": self.errors,
             "history": None if self.history is None else self.history.decode("utf-8"),
-            "routes": sorted(self.routes),
+            "routes": sorted(self.routes), "events": self.events, "visibility": self.visibility,
         }
 
     @classmethod
@@ -163,7 +174,7 @@ class WorkBlock:
                    provisions=entry["provisions"], empty_provisions=entry["empty_provisions"],
                    profiles=Counter(entry["profiles"]), rows=entry["rows"], gaps=entry["gaps"],
                    errors=entry["errors"], history=None if history is None else history.encode("utf-8"),
-                   routes=set(entry["routes"]))
+                   routes=set(entry["routes"]), events=entry["events"], visibility=entry["visibility"])
 
 
 @dataclass
@@ -184,6 +195,8 @@ class EncodedBlock:
     lines: list[bytes]  # provisions.jsonl lines of the work, in chunks (empty when spooled)
     table: pa.Buffer | None  # the same rows as an Arrow IPC stream (None when none or spooled)
     spool: str | None = None  # a worker's files <spool>.jsonl and <spool>.arrow, instead of both
+    events: list[dict[str, Any]] = field(default_factory=list)  # version_events rows
+    visibility: list[dict[str, Any]] = field(default_factory=list)  # version_visibility rows
 
 
 ENCODE_CHUNK = 2048  # rows per Arrow record batch when a block is encoded
@@ -230,7 +243,7 @@ def encode_block(block: WorkBlock, target: Callable[[str], str | None], spool: s
         sink.close()
     return EncodedBlock(block.work_id, block.lex_ids, block.units, block.provisions, block.empty_provisions,
                         block.profiles, block.gaps, block.errors, block.history, lines, table,
-                        spool if rows else None)
+                        spool if rows else None, block.events, block.visibility)
 
 
 # -- one version ---------------------------------------------------------------------------------
@@ -373,6 +386,8 @@ def derive_work(work_id: str, versions: Sequence[VersionRecord], evidence: Evide
     block.rows.sort(key=R.row_order)
     if versions:
         block.history = pretty(build_history(work_id, texts))
+    transactions = work_transaction_rows(versions)
+    block.events, block.visibility = transactions["events"], transactions["visibility"]
     return block
 
 
@@ -456,6 +471,8 @@ def _write_lines(path: Path, rows: list[dict[str, Any]]) -> None:
             fh.write(canonical_line(row) + b"\n")
 
 
+EVENTS_FILE = "version_events.parquet"
+VISIBILITY_FILE = "version_visibility.parquet"
 GENERATOR = "lex-evidence"
 VALIDITY_NOTE = ("valid_to is the publisher's, verbatim, in valid_to_convention; valid_to_exclusive and "
                  "valid_to_inclusive state it in both conventions: a version is in force on d when "
@@ -514,7 +531,18 @@ class _Assembler:
                                    key_value_metadata("provisions", metadata))
         self.states = ParquetSink(out / "states.parquet", STATES_SCHEMA, STATES_SCHEMA,
                                   key_value_metadata("states", metadata))
+        self.events = ParquetSink(out / EVENTS_FILE, EVENTS_SCHEMA, EVENTS_SCHEMA,
+                                  key_value_metadata("version_events", metadata))
+        self.visibility = ParquetSink(out / VISIBILITY_FILE, VISIBILITY_SCHEMA, VISIBILITY_SCHEMA,
+                                      key_value_metadata("version_visibility", metadata))
         self.closed = False
+
+    def transactions(self, events: list[dict[str, Any]], visibility: list[dict[str, Any]]) -> None:
+        """One work's version_events and version_visibility rows (plain, :mod:`derive.events`)."""
+        if events:
+            self.events.add(*events_table(events))
+        if visibility:
+            self.visibility.add(*visibility_table(visibility))
 
     def rows(self, lines: list[bytes], rows: list[dict[str, Any]]) -> None:
         for line in lines:
@@ -547,6 +575,7 @@ class _Assembler:
         self.errors.extend(block.errors)
         if block.history is not None:
             self.history(block.work_id, block.history)
+        self.transactions(block.events, block.visibility)
 
     def close(self) -> None:
         if not self.closed:
@@ -554,6 +583,8 @@ class _Assembler:
             self.jsonl.close()
             self.parquet.close()
             self.states.close()
+            self.events.close()
+            self.visibility.close()
 
     def abort(self) -> None:
         if not self.closed:
@@ -561,6 +592,8 @@ class _Assembler:
             self.jsonl.close()
             self.parquet.abort()
             self.states.abort()
+            self.events.abort()
+            self.visibility.abort()
 
     def finish(self, report: BuildReport) -> None:
         self.close()
@@ -790,6 +823,20 @@ def _shard_blocks(path: Path) -> Iterator[tuple[str, list[bytes], list[dict[str,
         yield work_id, lines, rows
 
 
+def _shard_transactions(path: Path) -> dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]]:
+    """A shard's version_events and version_visibility rows by work (plain rows, in file order)."""
+    by_work: dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {}
+    for index, name in enumerate((EVENTS_FILE, VISIBILITY_FILE)):
+        try:
+            table = pq.read_table(path / name)
+        except (OSError, pa.ArrowException):
+            raise DerivationError(f"not a shard output (unreadable {name})", code="not_a_shard",
+                                  subject=path.name) from None
+        for row in plain_rows(table):
+            by_work.setdefault(row["work_id"], ([], []))[index].append(row)
+    return by_work
+
+
 def _read_lines(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_bytes().splitlines() if line]
 
@@ -815,6 +862,7 @@ def merge_shards(shards: Sequence[str | Path], out: str | Path) -> BuildReport:
     owner = {work: path for path, meta in zip(paths, metas, strict=True) for work in meta["works"]}
     order = sorted(owner, key=lambda w: tuple(w.split(":", 1)))
     streams = {path: _shard_blocks(path) for path in paths}
+    transactions = {path: _shard_transactions(path) for path in paths}
     pending: dict[Path, tuple[str, list[bytes], list[dict[str, Any]]] | None] = {
         path: next(stream, None) for path, stream in streams.items()}
     report = BuildReport()
@@ -837,6 +885,7 @@ def merge_shards(shards: Sequence[str | Path], out: str | Path) -> BuildReport:
                 history = path / "history" / publisher / f"{slug}.json"
                 if history.is_file():
                     assembler.history(work_id, history.read_bytes())
+                assembler.transactions(*transactions[path].pop(work_id, ([], [])))
             for path in paths:
                 assembler.gaps.extend(_read_lines(path / "gaps.jsonl"))
                 assembler.errors.extend(_read_lines(path / "errors.jsonl"))

@@ -4,7 +4,8 @@ groups, described by its own key-value metadata.
 The JSONL rows (:mod:`derive.rows`) are the canonical form; the Parquet file carries the same
 columns, typed for readers, plus two derived validity columns:
 
-- the row schema's date columns (:data:`DATE_COLUMNS`) become ``date32``; any other column of the
+- the row schema's date columns (:data:`DATE_COLUMNS`) become ``date32`` and its instants
+  (:data:`TIMESTAMP_COLUMNS`, transaction time) ``timestamp[ms, UTC]``; any other column of the
   row schema flows through with its own type, so a new row field is a new Parquet column;
 - low-cardinality strings (:data:`CATEGORICAL`) become ``dictionary<int32, string>`` (pandas reads
   them as categoricals);
@@ -32,10 +33,11 @@ from legal.errors import DerivationError
 # Version of the Parquet files' format written here (types, derived columns, row groups, metadata,
 # the states table). It is part of derive.cache.derivation_digest(): a change here that changes any
 # Parquet byte must bump it. (It is not in the per-work cache key: the cache holds rows, not Parquet.)
-DATASET_FORMAT_VERSION = 2
+DATASET_FORMAT_VERSION = 3
 DATASET_CONTRACT = f"lex-dataset/{DATASET_FORMAT_VERSION}"
 
 DATE_COLUMNS = frozenset({"valid_from", "valid_to", "article_valid_from"})
+TIMESTAMP_COLUMNS = frozenset({"first_observed"})
 CATEGORICAL = frozenset({"publisher", "language", "valid_to_convention", "type", "profile"})
 VALIDITY_AFTER = "valid_to_convention"  # the derived validity columns follow this column
 VALIDITY_COLUMNS = ("valid_to_exclusive", "valid_to_inclusive")
@@ -45,6 +47,8 @@ ROW_GROUP_ROWS = 131_072
 ROW_GROUP_BYTES = 128 << 20
 
 DICT = pa.dictionary(pa.int32(), pa.string())
+TIMESTAMP = pa.timestamp("ms", tz="UTC")  # transaction time; Parquet stores instants to the millisecond
+INSTANT_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 
 # The publishers' terms (model §7.4). Both publish under CC BY 4.0: Legilux by its dct:license,
 # EUR-Lex by Commission Decision 2011/833/EU as implemented by C(2019) 1655.
@@ -71,6 +75,8 @@ def parquet_schema(rows: pa.Schema) -> pa.Schema:
     for f in rows:
         if f.name in DATE_COLUMNS:
             fields.append(pa.field(f.name, pa.date32(), f.nullable))
+        elif f.name in TIMESTAMP_COLUMNS:
+            fields.append(pa.field(f.name, TIMESTAMP, f.nullable))
         elif f.name in CATEGORICAL:
             fields.append(pa.field(f.name, DICT, f.nullable))
         else:
@@ -86,6 +92,14 @@ def _dates(column: pa.ChunkedArray, name: str) -> pa.ChunkedArray:
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
         raise DerivationError(f"column {name!r} holds a value that is not an ISO date ({exc})",
                                  code="bad_date", subject=name) from None
+
+
+def _instants(column: pa.ChunkedArray, name: str) -> pa.ChunkedArray:
+    try:
+        return pc.strptime(column, format=INSTANT_FORMAT, unit="ms").cast(TIMESTAMP)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
+        raise DerivationError(f"column {name!r} holds a value that is not an instant YYYY-MM-DDTHH:MM:SSZ ({exc})",
+                              code="bad_timestamp", subject=name) from None
 
 
 def _validity(table: pa.Table) -> dict[str, pa.ChunkedArray]:
@@ -113,6 +127,8 @@ def to_parquet(table: pa.Table, schema: pa.Schema) -> pa.Table:
             columns.append(derived[f.name])
         elif f.type == pa.date32() and table.schema.field(f.name).type != pa.date32():
             columns.append(_dates(table.column(f.name), f.name))
+        elif f.type == TIMESTAMP and table.schema.field(f.name).type != TIMESTAMP:
+            columns.append(_instants(table.column(f.name), f.name))
         elif f.type == DICT and table.schema.field(f.name).type != DICT:
             columns.append(pc.dictionary_encode(table.column(f.name).cast(pa.string())))
         else:
@@ -187,13 +203,24 @@ class ParquetSink:
 
 def plain_batch(batch: pa.RecordBatch | pa.Table) -> list[dict[str, Any]]:
     """Rows of a Parquet batch in their JSONL form: derived validity columns dropped, dates as ISO
-    strings, categoricals as strings (what :mod:`derive.rows` wrote; for readers of either file)."""
-    names = [n for n in batch.schema.names if n not in VALIDITY_COLUMNS]
+    strings, instants as ``YYYY-MM-DDTHH:MM:SSZ``, categoricals as strings (what :mod:`derive.rows`
+    wrote; for readers of either file)."""
+    return plain_rows(batch, drop=VALIDITY_COLUMNS)
+
+
+def plain_rows(batch: pa.RecordBatch | pa.Table, drop: frozenset[str] | tuple[str, ...] = ()) -> list[dict[str, Any]]:
+    """Rows of a Parquet batch with dates and instants as the strings they were built from."""
+    names = [n for n in batch.schema.names if n not in drop]
     rows: list[dict[str, Any]] = batch.select(names).to_pylist()
     dates = [f.name for f in batch.schema if f.name in names and f.type == pa.date32()]
+    instants = [f.name for f in batch.schema if f.name in names and pa.types.is_timestamp(f.type)]
     for row in rows:
         for name in dates:
             value = row[name]
             if value is not None:
                 row[name] = value.isoformat()
+        for name in instants:
+            value = row[name]
+            if value is not None:
+                row[name] = value.strftime(INSTANT_FORMAT)
     return rows

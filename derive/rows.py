@@ -13,17 +13,18 @@ import pyarrow as pa
 
 from corpus_tree import Observation, VersionRecord
 from derive.citations import AliasTable, resolve
+from derive.events import first_observed
 from derive.model import Gap, Provision
 
 # Version of the dataset row and gap row format built here. It is part of every derive cache key:
-# a change here that changes any row, gap row or column must bump it.
-ROW_FORMAT_VERSION = 2
+# a change here that changes any row, gap row or column must bump it (3: ``first_observed``).
+ROW_FORMAT_VERSION = 3
 
 COLUMNS = (
     "provision_id", "lex_id", "work_id", "publisher", "version_key", "language", "valid_from", "valid_to",
     "valid_to_convention", "anchor", "type", "num", "heading", "path", "article_valid_from", "text_md",
     "text_sha256", "citations", "profile", "evidence_sha256", "evidence_file", "record_sha256", "span",
-    "label", "eli", "index_terms", "pages", "figures",
+    "label", "eli", "index_terms", "pages", "figures", "first_observed",
 )
 
 SCHEMA = pa.schema([
@@ -39,6 +40,7 @@ SCHEMA = pa.schema([
     ("pages", pa.struct([("first", pa.int64()), ("last", pa.int64())])),
     ("figures", pa.list_(pa.struct([("n", pa.int64()), ("media_type", pa.string()), ("size", pa.int64()),
                                     ("sha256", pa.string()), ("src", pa.string())]))),
+    ("first_observed", pa.string()),
 ])
 
 
@@ -81,6 +83,7 @@ def provision_row(p: Provision, version: VersionRecord, obs: Observation,
         "index_terms": list(p.index_terms),
         "pages": None if pages is None else {"first": pages[0], "last": pages[1]},
         "figures": [f.to_dict() for f in p.figures],
+        "first_observed": first_observed(version, obs),
     }
 
 
