@@ -109,16 +109,18 @@ def visibility_rows(version: VersionRecord) -> list[dict[str, Any]]:
     """The intervals ``[known_from, known_to)`` during which ``version`` was held as current.
 
     A ``first_sighting`` or ``resighted`` opens an interval (when none is open), a
-    ``withdrawn_from_source`` closes the open one; other events change nothing. The last
+    ``withdrawn_from_source`` closes the open one; other events change nothing (but the record's
+    first event opens the first interval whatever it is: a record starts held). The last
     interval stays open (``known_to`` null) unless the version is withdrawn now."""
     base = {"work_id": str(version.work_id), "publisher": version.publisher.value, "lex_id": version.lex_id,
             "version_key": str(version.version_key), "valid_from": version.valid_from,
             "valid_to_exclusive": _valid_to_exclusive(version)}
     rows: list[dict[str, Any]] = []
     open_row: dict[str, Any] | None = None
-    for e in version.events:
+    for number, e in enumerate(version.events):
         name, stamp = e.event.value, instant(e.observed_from)
-        if name in OPENS and open_row is None and stamp is not None:
+        opens = name in OPENS or (number == 0 and name not in CLOSES)  # a record starts held
+        if opens and open_row is None and stamp is not None:
             open_row = {**base, "interval": len(rows) + 1, "known_from": stamp, "known_to": None,
                         "opened_by": name, "closed_by": None}
             rows.append(open_row)

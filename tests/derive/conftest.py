@@ -98,5 +98,24 @@ def lu_dataset(fixture_dataset: FixtureDatasets) -> tuple[Path, BuildReport]:
     return fixture_dataset["lu"]
 
 
+@pytest.fixture(scope="session")
+def transaction_tree(imported_trees: ImportedTrees, tmp_path_factory: pytest.TempPathFactory) -> CorpusTree:
+    """A tree whose version of 2019-03-14 of Regulation 2019/401 was withdrawn and resighted
+    (:mod:`tests.derive.transaction_tree`; read-only)."""
+    from tests.derive.transaction_tree import build_transaction_tree
+
+    return build_transaction_tree(imported_trees["eu"], tmp_path_factory.mktemp("transaction") / "tree")
+
+
+@pytest.fixture(scope="session")
+def transaction_dataset(transaction_tree: CorpusTree, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The dataset of :func:`transaction_tree` (read-only)."""
+    from derive.dataset import build_dataset
+
+    out = tmp_path_factory.mktemp("transaction-dataset") / "eu-eurlex"
+    build_dataset(transaction_tree, out, use_cache=False)
+    return out
+
+
 def read_jsonl(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_bytes().splitlines() if line]

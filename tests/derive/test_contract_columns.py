@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
+from derive import events as E
 from derive import rows as R
 from derive import states as S
 from derive.parquet import VALIDITY_COLUMNS, parquet_schema
@@ -32,9 +33,10 @@ def _tables() -> list[list[str]]:
     return tables
 
 
-def test_contract_has_the_provision_and_state_tables():
-    provisions, states = _tables()
+def test_contract_has_the_provision_state_and_transaction_tables():
+    provisions, states, events, visibility = _tables()
     assert provisions[0] == "provision_id" and states[0] == "work_id"
+    assert "event" in events and "known_from" in visibility
 
 
 def test_provisions_parquet_has_every_documented_column_and_no_other(eu_dataset, lu_dataset):
@@ -57,3 +59,17 @@ def test_states_parquet_matches_its_table(eu_dataset):
     documented = _tables()[1]
     written = pq.read_schema(eu_dataset[0] / "states.parquet").names
     assert sorted(documented) == sorted(written) == sorted(S.COLUMNS)
+
+
+def test_transaction_tables_match_their_tables(eu_dataset, lu_dataset):
+    _, _, events, visibility = _tables()
+    for out, _ in (eu_dataset, lu_dataset):
+        assert sorted(pq.read_schema(out / "version_events.parquet").names) == sorted(events) == sorted(E.EVENT_COLUMNS)
+        written = pq.read_schema(out / "version_visibility.parquet").names
+        assert sorted(written) == sorted(visibility) == sorted(E.VISIBILITY_COLUMNS)
+
+
+def test_every_parquet_file_names_the_contract_and_its_table(eu_dataset):
+    for table in ("provisions", "states", "version_events", "version_visibility"):
+        meta = pq.read_schema(eu_dataset[0] / f"{table}.parquet").metadata
+        assert meta[b"lex:contract"] == b"lex-dataset/3" and meta[b"lex:table"] == table.encode()

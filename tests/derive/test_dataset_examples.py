@@ -1,4 +1,5 @@
-"""The DuckDB and pandas examples of docs/derive.md §6.5, executed over the fixture datasets."""
+"""The DuckDB and pandas examples of docs/derive.md §6.5 (over the fixture datasets) and §6.6
+(transaction time, over the dataset of a tree with a withdrawn and a resighted version)."""
 
 from __future__ import annotations
 
@@ -15,15 +16,19 @@ pd = pytest.importorskip("pandas")
 DOC = Path(__file__).resolve().parents[2] / "docs" / "derive.md"
 
 
-def _section() -> str:
+def _section(start: str = "### 6.5", end: str = "### 6.6") -> str:
     text = DOC.read_text(encoding="utf-8")
-    return text[text.index("### 6.5"):text.index("## 7. The git lens")]
+    return text[text.index(start):text.index(end)]
 
 
-def _examples() -> list[tuple[str, list[str]]]:
+def _examples(start: str = "### 6.5", end: str = "### 6.6") -> list[tuple[str, list[str]]]:
     """(query, expected lines) for each ```sql block followed by a ```text block."""
-    pairs = re.findall(r"```sql\n(.*?)```\s*```text\n(.*?)```", _section(), re.S)
+    pairs = re.findall(r"```sql\n(.*?)```\s*```text\n(.*?)```", _section(start, end), re.S)
     return [(sql, expected.splitlines()) for sql, expected in pairs]
+
+
+def _transaction_examples() -> list[tuple[str, list[str]]]:
+    return _examples("### 6.6", "## 7. The git lens")
 
 
 @pytest.fixture()
@@ -32,6 +37,19 @@ def layout(eu_dataset, lu_dataset, tmp_path: Path) -> Iterator[Path]:
     (tmp_path / "dataset").mkdir()
     (tmp_path / "dataset" / "eu-eurlex").symlink_to(eu_dataset[0])
     (tmp_path / "dataset" / "lu-legilux").symlink_to(lu_dataset[0])
+    before = Path.cwd()
+    os.chdir(tmp_path)
+    try:
+        yield tmp_path
+    finally:
+        os.chdir(before)
+
+
+@pytest.fixture()
+def transaction_layout(transaction_dataset, tmp_path: Path) -> Iterator[Path]:
+    """``dataset/eu-eurlex/`` holding the dataset of the withdrawn-and-resighted tree."""
+    (tmp_path / "dataset").mkdir()
+    (tmp_path / "dataset" / "eu-eurlex").symlink_to(transaction_dataset)
     before = Path.cwd()
     os.chdir(tmp_path)
     try:
@@ -69,3 +87,13 @@ def test_pandas_example_agrees_with_duckdb(layout):
     assert [[r.work_id, r.anchor, str(r.valid_from)] for r in changed.itertuples()] == third
     both = pd.read_parquet("dataset/eu-eurlex/provisions.parquet")
     assert isinstance(both["publisher"].dtype, pd.CategoricalDtype)  # dictionary-encoded
+
+
+def test_the_transaction_section_has_its_examples():
+    assert len(_transaction_examples()) == 2
+
+
+@pytest.mark.parametrize("number", range(2))
+def test_transaction_time_example_gives_the_documented_rows(transaction_layout, number):
+    sql, expected = _transaction_examples()[number]
+    assert _run(sql) == expected
