@@ -14,7 +14,10 @@ dataset, so that "as known on" queries are plain filters:
 - ``version_visibility.parquet`` (:data:`VISIBILITY_SCHEMA`): per version, the intervals of
   transaction time ``[known_from, known_to)`` during which it was held as a current publisher
   version (opened by ``first_sighting`` and ``resighted``, closed by ``withdrawn_from_source``;
-  ``known_to`` null = still held), with the version's valid time as the record states it now.
+  ``known_to`` null = still held), each with the version's valid time *as known then*: an
+  ``interval_closed`` or ``validity_revised`` that changed ``valid_to`` ends one interval and
+  starts the next (the old end is read from the event's ``detail``, in the writer's form or the
+  exported corpora's).
 
 Rows are built as plain JSON-able dicts (instants as ``YYYY-MM-DDTHH:MM:SSZ`` strings) — the
 per-work cache holds them as they are — and typed when a table is made (:func:`events_table`,
@@ -25,12 +28,14 @@ low-cardinality strings dictionaries.
 from __future__ import annotations
 
 import datetime as _dt
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import pyarrow as pa
 
 from corpus_tree import Observation, VersionRecord
+from corpus_tree.records import Event
 from derive.parquet import DICT, TIMESTAMP
 from legal.canonical import canonical_bytes
 
@@ -40,7 +45,7 @@ CLOSES = frozenset({"withdrawn_from_source"})
 EVENT_COLUMNS = ("work_id", "publisher", "lex_id", "version_key", "seq", "event", "observed_from", "scope",
                  "detail")
 VISIBILITY_COLUMNS = ("work_id", "publisher", "lex_id", "version_key", "interval", "known_from", "known_to",
-                      "opened_by", "closed_by", "valid_from", "valid_to_exclusive")
+                      "opened_by", "closed_by", "valid_from", "valid_to", "valid_to_exclusive")
 
 EVENTS_SCHEMA = pa.schema([
     ("work_id", pa.string()), ("publisher", DICT), ("lex_id", pa.string()), ("version_key", pa.string()),
@@ -50,7 +55,7 @@ EVENTS_SCHEMA = pa.schema([
 VISIBILITY_SCHEMA = pa.schema([
     ("work_id", pa.string()), ("publisher", DICT), ("lex_id", pa.string()), ("version_key", pa.string()),
     ("interval", pa.int32()), ("known_from", TIMESTAMP), ("known_to", TIMESTAMP), ("opened_by", DICT),
-    ("closed_by", DICT), ("valid_from", pa.date32()), ("valid_to_exclusive", pa.date32()),
+    ("closed_by", DICT), ("valid_from", pa.date32()), ("valid_to", pa.date32()), ("valid_to_exclusive", pa.date32()),
 ])
 
 
@@ -96,37 +101,108 @@ def event_rows(version: VersionRecord) -> list[dict[str, Any]]:
              "scope": e.scope, "detail": e.detail} for seq, e in enumerate(version.events)]
 
 
-def _valid_to_exclusive(version: VersionRecord) -> str | None:
-    if version.valid_to is None:
+_END = r"\d{4}-\d{2}-\d{2}|null"
+_VALID_TO_CHANGE = re.compile(
+    rf"field=valid_to;(?:old=(?P<old1>{_END}|);)?new=(?P<new1>{_END}|)"   # as the exported corpora state it
+    rf"|valid_to=(?P<new2>{_END})"                                        # the writer's interval_closed
+    rf"|valid_to: (?P<old3>{_END}) -> (?P<new3>{_END})")                   # the writer's validity_revised
+VALIDITY_EVENTS = frozenset({"interval_closed", "validity_revised"})
+
+
+def _end(text: str | None) -> str | None:
+    """An end as stated in an event (``null``/empty: none); raises ValueError when not a date."""
+    if text in (None, "", "null"):
         return None
-    end = _dt.date.fromisoformat(version.valid_to)
-    if version.valid_to_convention.value == "inclusive":
+    assert text is not None
+    return _dt.date.fromisoformat(text).isoformat()
+
+
+def valid_to_change(event: Event) -> tuple[str | None, str | None] | None:
+    """``(old, new)`` ``valid_to`` of a version-scoped ``interval_closed``/``validity_revised`` event
+    (an ``interval_closed`` had none before), or ``None`` when the event is not one or its
+    ``detail`` does not state the old end as a date."""
+    if event.event.value not in VALIDITY_EVENTS or event.scope not in (None, "version") or not event.detail:
+        return None
+    found = _VALID_TO_CHANGE.fullmatch(event.detail)
+    if found is None:
+        return None
+    try:
+        new = _end(found["new1"] if found["new1"] is not None else found["new2"] or found["new3"])
+        if event.event.value == "interval_closed":
+            return None, new
+        old = found["old1"] if found["old1"] is not None else found["old3"]
+        return None if old is None else (_end(old), new)
+    except ValueError:
+        return None
+
+
+def valid_to_as_known(version: VersionRecord) -> list[str | None]:
+    """The version's ``valid_to`` as known right after each of its events (record order).
+
+    Read backwards from the record's current ``valid_to``: before each ``interval_closed`` /
+    ``validity_revised`` it was that event's old end. A validity event whose detail does not
+    state the old end leaves the earlier ends as they are."""
+    out: list[str | None] = []
+    current = version.valid_to
+    for e in reversed(version.events):
+        out.append(current)
+        change = valid_to_change(e)
+        if change is not None:
+            current = change[0]
+    return out[::-1]
+
+
+def _exclusive(valid_to: str | None, convention: str) -> str | None:
+    if valid_to is None:
+        return None
+    try:
+        end = _dt.date.fromisoformat(valid_to)
+    except ValueError:
+        return None
+    if convention == "inclusive":
         end += _dt.timedelta(days=1)
     return end.isoformat()
 
 
 def visibility_rows(version: VersionRecord) -> list[dict[str, Any]]:
-    """The intervals ``[known_from, known_to)`` during which ``version`` was held as current.
+    """The intervals ``[known_from, known_to)`` during which ``version`` was held as current, each
+    with the version's valid time as known then.
 
     A ``first_sighting`` or ``resighted`` opens an interval (when none is open), a
-    ``withdrawn_from_source`` closes the open one; other events change nothing (but the record's
-    first event opens the first interval whatever it is: a record starts held). The last
-    interval stays open (``known_to`` null) unless the version is withdrawn now."""
+    ``withdrawn_from_source`` closes the open one, and an ``interval_closed`` or
+    ``validity_revised`` that changes ``valid_to`` (:func:`valid_to_as_known`) closes it and opens
+    the next with the new end; other events change nothing (but the record's first event opens
+    the first interval whatever it is: a record starts held). The last interval stays open
+    (``known_to`` null) unless the version is withdrawn now."""
     base = {"work_id": str(version.work_id), "publisher": version.publisher.value, "lex_id": version.lex_id,
-            "version_key": str(version.version_key), "valid_from": version.valid_from,
-            "valid_to_exclusive": _valid_to_exclusive(version)}
+            "version_key": str(version.version_key), "valid_from": version.valid_from}
+    convention = version.valid_to_convention.value
+    ends = valid_to_as_known(version)
     rows: list[dict[str, Any]] = []
     open_row: dict[str, Any] | None = None
+
+    def start(stamp: str, name: str, valid_to: str | None) -> dict[str, Any]:
+        row = {**base, "interval": len(rows) + 1, "known_from": stamp, "known_to": None, "opened_by": name,
+               "closed_by": None, "valid_to": valid_to, "valid_to_exclusive": _exclusive(valid_to, convention)}
+        rows.append(row)
+        return row
+
     for number, e in enumerate(version.events):
         name, stamp = e.event.value, instant(e.observed_from)
+        if stamp is None:
+            continue
         opens = name in OPENS or (number == 0 and name not in CLOSES)  # a record starts held
-        if opens and open_row is None and stamp is not None:
-            open_row = {**base, "interval": len(rows) + 1, "known_from": stamp, "known_to": None,
-                        "opened_by": name, "closed_by": None}
-            rows.append(open_row)
-        elif name in CLOSES and open_row is not None and stamp is not None:
+        if opens and open_row is None:
+            open_row = start(stamp, name, ends[number])
+        elif name in CLOSES and open_row is not None:
             open_row["known_to"], open_row["closed_by"] = stamp, name
             open_row = None
+        elif name in VALIDITY_EVENTS and open_row is not None and ends[number] != open_row["valid_to"]:
+            if stamp == open_row["known_from"]:  # revised in the run that opened it: one interval
+                open_row["valid_to"], open_row["valid_to_exclusive"] = ends[number], _exclusive(ends[number], convention)
+                continue
+            open_row["known_to"], open_row["closed_by"] = stamp, name
+            open_row = start(stamp, name, ends[number])
     return [{k: row[k] for k in VISIBILITY_COLUMNS} for row in rows]
 
 
