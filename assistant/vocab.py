@@ -117,6 +117,7 @@ _STATUS_OUTCOME: dict[str, LegalOutcome] = {
     "unknown_anchor": LegalOutcome.NOT_FOUND,
     "unknown_publisher": LegalOutcome.NOT_FOUND,
     "no_version_for_date": LegalOutcome.NOT_AVAILABLE,
+    "not_yet_known": LegalOutcome.NOT_AVAILABLE,
     "anchor_not_in_version": LegalOutcome.NOT_AVAILABLE,
     "no_provision_history": LegalOutcome.NOT_AVAILABLE,
     "text_not_available": LegalOutcome.NOT_AVAILABLE,

@@ -9,6 +9,14 @@ from typing import Any
 from legal.outcomes import Outcome
 from serve.core.anchors import match_anchor, nearest_anchors
 from serve.core.envelope import Answer, CallContext, answer, is_provisional
+from serve.core.known import (
+    disclosures,
+    expression_text_at,
+    known_expressions,
+    not_yet_known,
+    text_refusal,
+    work_view,
+)
 from serve.core.mount import MountedIndex
 from serve.core.resolve import DateResolution, locate_work, neighbours, resolve_on
 from serve.core.shapes import (
@@ -167,8 +175,15 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
     mode = args["mode"] or ("select" if args["anchors"] else "full")
     base: dict[str, Any] = {"work": work.work_id, "date": day, "mode": mode}
     provisional = is_provisional(index, day)
+    known_on = args["known_on"]
     with index.session(ctx.deadline_seconds) as conn:
         versions = versions_of(conn, work.rowid)
+        view = None if known_on is None else work_view(conn, versions, known_on)
+        if view is not None:
+            if not view.known:
+                return not_yet_known(ctx, index, view, base)
+            versions = view.versions
+            base["as_known"] = disclosures(view)
         resolution = resolve_on(versions, day, args["version_key"], include_withdrawn=args["include_withdrawn"])
         refusal = refusal_for_date(ctx, index, conn, work, versions, resolution, day, base)
         if refusal is not None:
@@ -176,11 +191,16 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
         version = resolution.version
         assert version is not None
         expressions = expressions_of(conn, version.rowid)
+        known = None if view is None else view.of(version)
+        if known is not None:
+            expressions = known_expressions(expressions, known)
         expression = choose_expression(expressions, args["language"], work.primary_language)
         payload: dict[str, Any] = {
             **base, "version": version_doc(work, version, expression),
             "available_languages": [e.language for e in expressions],
         }
+        if view is not None:
+            payload["as_known"] = disclosures(view, [version])
         if resolution.withdrawn_same_day:
             payload["withdrawn_same_day"] = [v.version_key for v in resolution.withdrawn_same_day]
         blocked = text_outcome(index, expression)
@@ -190,6 +210,9 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
                 reason = missing_expression_reason(conn, version, expressions, args["language"])
             return answer(ctx, index, outcome, {**payload, "text_unavailable_reason": reason}, provisional=provisional)
         assert expression is not None
+        then = None if known_on is None else expression_text_at(conn, expression, known_on)
+        if then is not None and known_on is not None:
+            return text_refusal(ctx, index, payload, expression, then, known_on, provisional=provisional)
         payload.update(provisions_payload(conn, version, expression, mode, args["anchors"]))
     outcome = Outcome.SUCCEEDED
     if args["anchors"] and not payload["provisions"]:

@@ -12,6 +12,15 @@ from derive.index.worddiff import diff_cost, word_changes
 from legal.outcomes import DiffElision, Outcome
 from serve.core.anchors import match_anchor
 from serve.core.envelope import Answer, CallContext, answer, is_provisional
+from serve.core.known import (
+    KnownVersion,
+    disclosures,
+    expression_text_at,
+    known_expressions,
+    not_yet_known,
+    text_refusal,
+    work_view,
+)
 from serve.core.mount import MountedIndex, check_deadline
 from serve.core.ops.as_of import AMBIGUITY_HINT, version_choices
 from serve.core.resolve import DateResolution, locate_work, resolve_on
@@ -48,10 +57,14 @@ class Side:
 
 
 def _side(conn: sqlite3.Connection, version: Version, language: str | None, primary: str | None,
-          cache: dict[int, tuple[ProvisionKey, ...]], anchor: str | None) -> Side:
+          cache: dict[int, tuple[ProvisionKey, ...]], anchor: str | None, known: KnownVersion | None = None) -> Side:
     """One side of the comparison; with ``anchor`` only that provision is read (all of them only when
-    the exact anchor is absent, to match another spelling or list what is held)."""
-    expression = choose_expression(expressions_of(conn, version.rowid), language, primary)
+    the exact anchor is absent, to match another spelling or list what is held). ``known``: only the
+    languages held on ``known_on``."""
+    expressions = expressions_of(conn, version.rowid)
+    if known is not None:
+        expressions = known_expressions(expressions, known)
+    expression = choose_expression(expressions, language, primary)
     if expression is None or not expression.has_text:
         return Side(version, expression, ())
     if expression.rowid not in cache:
@@ -210,8 +223,15 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
     index, work = located.index, located.work
     base: dict[str, Any] = {"work": work.work_id, "from_date": args["from_date"], "to_date": args["to_date"]}
     provisional = is_provisional(index, args["from_date"], args["to_date"])
+    known_on = args["known_on"]
     with index.session(ctx.deadline_seconds) as conn:
         versions = versions_of(conn, work.rowid)
+        view = None if known_on is None else work_view(conn, versions, known_on)
+        if view is not None:
+            if not view.known:
+                return not_yet_known(ctx, index, view, base)
+            versions = view.versions
+            base["as_known"] = disclosures(view)
         resolutions = {"from": resolve_on(versions, args["from_date"], args["from_version_key"]),
                        "to": resolve_on(versions, args["to_date"], args["to_version_key"])}
         refusal = _date_refusal(ctx, index, conn, work, resolutions, base, provisional)
@@ -221,12 +241,15 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
         assert old_v is not None and new_v is not None
         language = args["language"] or work.primary_language
         cache: dict[int, tuple[ProvisionKey, ...]] = {}
-        sides = (_side(conn, old_v, language, work.primary_language, cache, args["anchor"]),
-                 _side(conn, new_v, language, work.primary_language, cache, args["anchor"]))
+        knowns = (None, None) if view is None else (view.of(old_v), view.of(new_v))
+        sides = (_side(conn, old_v, language, work.primary_language, cache, args["anchor"], knowns[0]),
+                 _side(conn, new_v, language, work.primary_language, cache, args["anchor"], knowns[1]))
         payload: dict[str, Any] = {
             **base, "from": version_doc(work, old_v, sides[0].expression), "to": version_doc(work, new_v, sides[1].expression),
             "same_version": old_v.rowid == new_v.rowid,
         }
+        if view is not None:
+            payload["as_known"] = disclosures(view, [old_v, new_v])
         for name, side in zip(("from", "to"), sides, strict=True):
             blocked = text_outcome(index, side.expression)
             if blocked is not None:
@@ -234,6 +257,12 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
                                                        "provision_level_comparable": False,
                                                        f"{name}_text_unavailable_reason": blocked[1]},
                               provisional=provisional)
+            then = None if known_on is None else expression_text_at(conn, side.expression, known_on)
+            if then is not None and known_on is not None and side.expression is not None:
+                return text_refusal(ctx, index, {**payload, "changed": old_v.rowid != new_v.rowid,
+                                                 "provision_level_comparable": False},
+                                    side.expression, then, known_on, provisional=provisional,
+                                    key=f"{name}_text_unavailable_reason")
         profiles = (sides[0].expression.profile if sides[0].expression else None,
                     sides[1].expression.profile if sides[1].expression else None)
         if profiles[0] != profiles[1]:

@@ -9,6 +9,16 @@ from derive.index.identifiers import celex_to_slug
 from legal.outcomes import Outcome
 from serve.core.anchors import match_anchor, nearest_anchors
 from serve.core.envelope import Answer, CallContext, answer, artifact_identity, fanout, unknown_work
+from serve.core.known import (
+    KnownVersion,
+    TextAtK,
+    disclosures,
+    expression_text_at,
+    known_expressions,
+    not_yet_known,
+    text_refusal,
+    work_view,
+)
 from serve.core.mount import MountedIndex
 from serve.core.resolve import locate_work, mounted_publisher
 from serve.core.shapes import expression_doc, interval, provision_doc
@@ -30,10 +40,13 @@ def _events(conn: sqlite3.Connection, version: Version) -> list[dict[str, Any]]:
     return [dict(r) for r in conn.execute(query, (version.rowid,)).fetchmany(MAX_ROWS)]
 
 
-def _observations(conn: sqlite3.Connection, version: Version, expression: Expression, withdrawn_at: str | None) -> list[dict[str, Any]]:
+def _observations(conn: sqlite3.Connection, version: Version, expression: Expression, withdrawn_at: str | None,
+                  known_on: str | None = None) -> list[dict[str, Any]]:
     query = ("SELECT file, sha256, size, source_uri, retrieved_at, format, held_elsewhere FROM observations "
              "WHERE expression_rowid = ? ORDER BY seq")
     rows = [dict(r) for r in conn.execute(query, (expression.rowid,)).fetchmany(MAX_ROWS)]
+    if known_on is not None:
+        rows = [r for r in rows if r["retrieved_at"] is None or str(r["retrieved_at"])[:10] <= known_on]
     for row in rows:
         row["held_elsewhere"] = bool(row["held_elsewhere"])
         row["observed_to"] = withdrawn_at
@@ -81,10 +94,29 @@ def provenance(ctx: CallContext, args: dict[str, Any]) -> Answer:
             return unknown_work(ctx, args["lex_id"], index=index)
         work = works_by_rowid(conn, [version.work_rowid])[version.work_rowid]
         events = _events(conn, version)
+        known_on = args["known_on"]
+        known: KnownVersion | None = None
+        if known_on is not None:
+            view = work_view(conn, [version], known_on)
+            if not view.known:
+                return not_yet_known(ctx, index, view, {"lex_id": version.lex_id, "work": work.work_id})
+            known = view.known[0]
+            version = known.version
+            events = [e for e in events if str(e["observed_from"])[:10] <= known_on]
         withdrawn_at = _withdrawn_at(events)
         expressions = [e for e in expressions_of(conn, version.rowid)
                        if args["language"] is None or e.language == args["language"]]
-        docs = [{**expression_doc(e), "observations": _observations(conn, version, e, withdrawn_at)} for e in expressions]
+        if known is not None:
+            expressions = known_expressions(expressions, known)
+        docs = [{**expression_doc(e), "observations": _observations(conn, version, e, withdrawn_at, known_on)}
+                for e in expressions]
+        texts_then: dict[int, TextAtK] = {}
+        if known_on is not None:
+            for doc, e in zip(docs, expressions, strict=True):
+                then = expression_text_at(conn, e, known_on)
+                if then is not None:
+                    texts_then[e.rowid] = then
+                    doc["known_on_text"] = then.doc(known_on, e.evidence_file)
         chosen = next((e for e in expressions if e.has_text), expressions[0] if expressions else None)
         payload: dict[str, Any] = {
             "lex_id": version.lex_id, "work": work.work_id, "version_key": version.version_key,
@@ -96,8 +128,12 @@ def provenance(ctx: CallContext, args: dict[str, Any]) -> Answer:
                              "record_sha256 (the version record naming them) → corpus manifest → index content "
                              "digest → the signed artifact set.",
         }
+        if known is not None and known_on is not None:
+            payload["as_known"] = disclosures(view)
         if anchor is None:
             return answer(ctx, index, Outcome.SUCCEEDED, payload)
+        if chosen is not None and chosen.rowid in texts_then and known_on is not None:
+            return text_refusal(ctx, index, {**payload, "anchor": anchor}, chosen, texts_then[chosen.rowid], known_on)
         provisions = provisions_of(conn, chosen.rowid) if chosen is not None and chosen.has_text else []
     held = [p.anchor for p in provisions]
     matched = match_anchor(anchor, held)

@@ -8,6 +8,14 @@ from typing import Any
 from legal.outcomes import Outcome
 from serve.core.anchors import match_anchor, nearest_anchors
 from serve.core.envelope import Answer, CallContext, answer, is_provisional
+from serve.core.known import (
+    TextAtK,
+    disclosures,
+    expression_text_at,
+    known_expressions,
+    not_yet_known,
+    work_view,
+)
 from serve.core.resolve import locate_work
 from serve.core.shapes import last_day, version_choice
 from serve.core.store import (
@@ -28,10 +36,26 @@ def timeline(ctx: CallContext, args: dict[str, Any]) -> Answer:
     if isinstance(located, dict):
         return located
     index, work = located.index, located.work
+    known_on = args["known_on"]
+    texts_then: dict[int, TextAtK] = {}
     with index.session(ctx.deadline_seconds) as conn:
-        versions = [v for v in versions_of(conn, work.rowid) if args["include_withdrawn"] or not v.withdrawn]
+        held = versions_of(conn, work.rowid)
+        view = None if known_on is None else work_view(conn, held, known_on)
+        if view is not None:
+            if not view.known:
+                return not_yet_known(ctx, index, view, {"work": work.work_id, "title": work.title})
+            held = view.versions
+        versions = [v for v in held if args["include_withdrawn"] or not v.withdrawn]
         page = versions[args["offset"]:args["offset"] + args["limit"]]
         exprs = expressions_for(conn, [v.rowid for v in page])
+        if view is not None and known_on is not None:
+            for v in page:
+                kv = view.of(v)
+                exprs[v.rowid] = known_expressions(exprs.get(v.rowid, []), kv) if kv else exprs.get(v.rowid, [])
+                for e in exprs[v.rowid]:
+                    then = expression_text_at(conn, e, known_on)
+                    if then is not None:
+                        texts_then[e.rowid] = then
     rows = []
     for v in page:
         entry = version_choice(work, v, exprs.get(v.rowid, []))
@@ -39,10 +63,18 @@ def timeline(ctx: CallContext, args: dict[str, Any]) -> Answer:
                                  "source_uri": e.source_uri, "text_state": e.text_state, "text_reason": e.gap_reason,
                                  "extraction_profile": e.profile, "provisions": e.provision_count,
                                  "evidence_sha256": e.evidence_sha256} for e in exprs.get(v.rowid, [])]
+        if known_on is not None:
+            for doc, e in zip(entry["expressions"], exprs.get(v.rowid, []), strict=True):
+                if e.rowid in texts_then:
+                    doc["known_on_text"] = texts_then[e.rowid].doc(known_on, e.evidence_file)
+            entry["text_languages"] = [lang for lang, e in zip(entry["languages"], exprs.get(v.rowid, []), strict=True)
+                                       if lang in entry["text_languages"] and e.rowid not in texts_then]
         rows.append(entry)
     payload = {"work": work.work_id, "title": work.title, "primary_language": work.primary_language,
                "total_count": len(versions), "offset": args["offset"], "limit": args["limit"],
                "truncated": len(versions) > args["offset"] + len(page), "versions": rows}
+    if view is not None:
+        payload["as_known"] = disclosures(view)
     outcome = Outcome.SUCCEEDED if versions else Outcome.EMPTY
     provisional = any(is_provisional(index, v.valid_from) for v in page)
     return answer(ctx, index, outcome, payload, provisional=provisional)
