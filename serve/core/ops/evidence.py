@@ -19,6 +19,7 @@ from serve.core.known import (
     text_refusal,
     work_view,
 )
+from serve.core.known_index import index_at
 from serve.core.mount import MountedIndex
 from serve.core.resolve import locate_work, mounted_publisher
 from serve.core.shapes import expression_doc, interval, provision_doc
@@ -170,8 +171,11 @@ def cited_by_section(ctx: CallContext, index: MountedIndex, target: str, args: d
     query = ("SELECT c.anchor, c.href, c.label, v.lex_id, v.valid_from, v.version_key, w.work_id, w.title, p.num, "
              f"p.heading {_CITING} ORDER BY v.valid_from DESC, w.slug, c.anchor, c.seq LIMIT ? OFFSET ?")
     with index.session(ctx.deadline_seconds) as conn:
-        total, works = conn.execute(f"SELECT COUNT(*), COUNT(DISTINCT w.work_id) {_CITING}", (target,)).fetchone()
-        page = [dict(r) for r in conn.execute(query, (target, args["limit"], args["offset"]))]
+        if args["known_on"] is not None:
+            total, works, page = _citing_then(conn, index, target, args)
+        else:
+            total, works = conn.execute(f"SELECT COUNT(*), COUNT(DISTINCT w.work_id) {_CITING}", (target,)).fetchone()
+            page = [dict(r) for r in conn.execute(query, (target, args["limit"], args["offset"]))]
     citations = [{"work": r["work_id"], "title": r["title"], "lex_id": r["lex_id"], "valid_from": r["valid_from"],
                   "anchor": r["anchor"], "provision_id": f"{r['lex_id']}#{r['anchor']}", "num": r["num"],
                   "heading": r["heading"], "href": r["href"], "label": r["label"]} for r in page]
@@ -180,6 +184,23 @@ def cited_by_section(ctx: CallContext, index: MountedIndex, target: str, args: d
                "citing_works": works, "offset": args["offset"], "limit": args["limit"],
                "truncated": total > args["offset"] + len(page), "citations": citations}
     return answer(ctx, index, Outcome.SUCCEEDED if total else Outcome.EMPTY, payload)
+
+
+def _citing_then(conn: sqlite3.Connection, index: MountedIndex, target: str,
+                 args: dict[str, Any]) -> tuple[int, int, list[dict[str, Any]]]:
+    """The citing rows of versions live on ``known_on``, in languages and texts held then."""
+    then = index_at(index, args["known_on"])
+    query = ("SELECT c.anchor, c.href, c.label, v.lex_id, v.valid_from, v.version_key, w.work_id, w.title, p.num, "
+             "p.heading, v.version_rowid, e.expression_rowid, e.language "
+             f"{_CITING.replace(' AND v.withdrawn = 0', '')} ORDER BY v.valid_from DESC, w.slug, c.anchor, c.seq")
+    rows = []
+    for r in conn.execute(query, (target,)):
+        kv = then.known.get(r["version_rowid"])
+        if (r["version_rowid"] in then.live and kv is not None and r["language"] not in kv.hidden_languages
+                and r["expression_rowid"] not in then.unproven_text):
+            rows.append(dict(r))
+    page = rows[args["offset"]:args["offset"] + args["limit"]]
+    return len(rows), len({r["work_id"] for r in rows}), page
 
 
 def cited_by(ctx: CallContext, args: dict[str, Any]) -> Answer:

@@ -29,6 +29,7 @@ from derive.index.text import fts_query, levenshtein_within
 from legal.outcomes import Outcome
 from serve.core import lanes, merge, ranking
 from serve.core.envelope import Answer, CallContext, answer, fanout, is_provisional
+from serve.core.known_index import index_at
 from serve.core.mount import Catalogue, MountedIndex
 from serve.core.resolve import mounted_publisher
 from serve.core.searchplan import FREQUENT_PHRASE_WORKS, Plan, build_plan
@@ -920,6 +921,11 @@ def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict
         allowed = _allowed_works(conn, index, args)
         filters = Filters(tuple(plan.constraints), args["language"], args["document_type"], as_of, allowed)
         found = lexical_lanes(conn, plan, filters, options, known, index, memo)
+        if args.get("known_on") is not None:  # as known on: only hits on states, languages and texts held then
+            then = index_at(index, args["known_on"])
+            found.hits = [h for h in found.hits if then.held_row(h.row)]
+            for hit in found.hits:
+                hit.nested = [n for n in hit.nested if then.held_row(n.row)]
         shaped = shape_hits(conn, index, found.hits, found.words)
     base["result_grain"] = grain
     base["title_coverage"] = found.title_coverage
