@@ -57,6 +57,11 @@ class IndexAt:
     #: ``(lex_id, language)`` of :attr:`unproven_text`.
     unproven_pairs: frozenset[tuple[str, str]] = frozenset()
 
+    @property
+    def differs(self) -> bool:
+        """Whether anything was recorded after ``known_on`` (else the view is today's)."""
+        return self.sighted_later > 0 or any(kv.later for kv in self.known.values())
+
     @functools.cached_property
     def _by_lex_id(self) -> dict[str, Version]:
         return {v.lex_id: v for v in self.live.values()}

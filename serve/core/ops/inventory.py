@@ -197,7 +197,7 @@ def _coverage_then(ctx: CallContext, index: MountedIndex, known_on: str) -> Answ
 
 
 def coverage_section(ctx: CallContext, index: MountedIndex, args: dict[str, Any]) -> Answer:
-    if args["known_on"] is not None:
+    if args["known_on"] is not None and index_at(index, args["known_on"]).differs:
         return _coverage_then(ctx, index, args["known_on"])
     with index.session(ctx.deadline_seconds) as conn:
         counts = _coverage_counts(conn)
