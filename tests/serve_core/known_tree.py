@@ -60,7 +60,14 @@ def _meta(work_dir: Path, day: str) -> dict[str, Any]:
 
 
 def build_known_tree(fixtures_dir: Path, root: Path) -> KnownBuild:
-    from corpus_tree import CorpusTree, Enumeration, ExpressionInput, ObservationInput, VersionInput, WorkInput
+    from corpus_tree import (
+        CorpusTree,
+        Enumeration,
+        ExpressionInput,
+        ObservationInput,
+        VersionInput,
+        WorkInput,
+    )
     from corpus_tree.writer import WithdrawalGuard, apply_enumeration
     from derive import dataset
     from derive.index.build import build_from_paths

@@ -20,7 +20,7 @@ from legal.errors import RequestError
 from serve.core import LegalCore
 from serve.core.known import Event, known_version, text_at, valid_to_at
 from serve.core.known import Observation as Obs
-from tests.serve_core.known_tree import A, B, C, HORIZON, WORK, KnownBuild
+from tests.serve_core.known_tree import HORIZON, WORK, A, B, C, KnownBuild
 
 BEFORE = "2026-02-01"  # nothing held yet
 SIGHTED = "2026-03-05"  # A and B sighted, both open; C not yet sighted
