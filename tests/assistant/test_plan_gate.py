@@ -71,7 +71,8 @@ def test_subject_refs_bind_and_server_owned_keys_are_refused() -> None:
     [op] = plan.operations
     assert op.arguments == {"work": "eu-eurlex:32016r0679", "article_number": "6", "date": "2026-03-01",
                             "mode": "select"}
-    for args in ({"work": "eu-eurlex:32013r0575"}, {"subject_ref": "subject_1", "lex_id": "x"}):
+    for args in ({"work": "eu-eurlex:32013r0575"}, {"subject_ref": "subject_1", "lex_id": "x"},
+                 {"subject_ref": "subject_1", "known_on": "2020-01-01"}):  # a transaction-time day: never the model's
         with pytest.raises(PlanViolation, match="server-owned"):
             gate_plan({"operations": [{"tool": "timeline", "arguments": args}]}, request())
     with pytest.raises(PlanViolation) as caught:
@@ -87,6 +88,7 @@ def test_planner_schema_offers_refs_never_works() -> None:
                 for b in schema["properties"]["operations"]["items"]["anyOf"]}
     assert branches["as_of"]["properties"]["subject_ref"]["enum"] == ["subject_1"]
     assert "work" not in branches["as_of"]["properties"] and "anchors" not in branches["as_of"]["properties"]
+    assert not any("known_on" in b["properties"] for b in branches.values())
     assert "provenance" not in branches  # no exact version named
     assert schema["properties"]["operations"]["maxItems"] == 8
 

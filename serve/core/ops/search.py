@@ -1049,5 +1049,9 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
     if args["retrieval_mode"] == "hybrid" and ctx.search_lane is not None:
         # the keyword sections above, fused per publisher with the attached lane
         sections = ctx.search_lane.fuse(ctx, indexes, plans, args, sections)
+        if args.get("known_on") is not None:  # the lane's hits too: only those held then
+            for s in (s for s in sections if s.get("publisher") in ctx.indexes):
+                then = index_at(ctx.indexes[s["publisher"]], args["known_on"])
+                s["hits"] = [h for h in s.get("hits") or [] if then.held_row(h)]
     merge.score_hits(sections)
     return fanout(ctx, sections, {"query": parsed.to_dict(), "merged": merge.merged(sections, args["limit"])})
