@@ -230,6 +230,10 @@ def known_expressions(expressions: Sequence[Expression], kv: KnownVersion) -> li
     return [e for e in expressions if e.language not in kv.hidden_languages]
 
 
+#: ``text_state`` of an expression whose text held on ``known_on`` is not the one the index holds.
+NOT_HELD_THEN = "not_held_then"
+
+
 def text_at(expression: Expression, observations: Sequence[Observation], known_on: str) -> TextAtK | None:
     """None when the index's text of ``expression`` is provably the text held on K."""
     if not expression.has_text or expression.evidence_file is None:
@@ -320,3 +324,13 @@ def text_refusal(ctx: CallContext, index: MountedIndex, payload: Mapping[str, An
     return answer(ctx, index, Outcome.TEXT_NOT_AVAILABLE, {
         **payload, key: f"known_on:{then.reason}", "known_on_text": then.doc(known_on, expression.evidence_file),
     }, provisional=provisional)
+
+
+def held_then(conn: sqlite3.Connection, view: KnownView, version: Version,
+              expressions: Sequence[Expression]) -> list[Expression]:
+    """The expressions of ``version`` as held on the view's day: languages added later left out, and
+    a text not provably held then shown as no text (``text_state`` :data:`NOT_HELD_THEN`)."""
+    kv = view.of(version)
+    known = list(expressions) if kv is None else known_expressions(expressions, kv)
+    return [dataclasses.replace(e, text_state=NOT_HELD_THEN, provision_count=0)
+            if expression_text_at(conn, e, view.known_on) is not None else e for e in known]

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from serve.core.known import (
+    NOT_HELD_THEN,
     KnownVersion,
     Observation,
     all_events,
@@ -27,8 +28,6 @@ from serve.core.mount import MountedIndex
 from serve.core.periods import ExpressionSummary, Periods, State, WorkPeriods
 from serve.core.store import Expression, Version
 
-#: ``text_state`` of an expression whose text held on ``known_on`` is not the one this index holds.
-NOT_HELD_THEN = "not_held_then"
 #: Days whose view is kept per index.
 KEPT_DAYS = 8
 

@@ -119,6 +119,9 @@ def test_during_the_withdrawal_the_withdrawn_state_is_not_served(core: LegalCore
     assert today["outcome"] == "succeeded" and today["version"]["version_key"] == known_build.version_keys[C]
     then = core.call("as_of", {"work": WORK, "date": "2023-01-01", "mode": "outline", "known_on": WITHDRAWN})
     assert then["outcome"] == "no_version_for_date"
+    (before,) = then["nearest_versions"]  # B, as held then: French only, its text not the one held then
+    assert before["version_key"] == known_build.version_keys[B]
+    assert (before["languages"], before["text_languages"], before["valid_to"]) == (["fr"], [], C)
     anyway = core.call("as_of", {"work": WORK, "date": "2023-01-01", "mode": "outline", "known_on": WITHDRAWN,
                                  "include_withdrawn": True})
     assert anyway["outcome"] == "succeeded" and anyway["version"]["withdrawn"] is True

@@ -10,8 +10,10 @@ from legal.outcomes import Outcome
 from serve.core.anchors import match_anchor, nearest_anchors
 from serve.core.envelope import Answer, CallContext, answer, is_provisional
 from serve.core.known import (
+    KnownView,
     disclosures,
     expression_text_at,
+    held_then,
     known_expressions,
     not_yet_known,
     text_refusal,
@@ -49,24 +51,27 @@ MAX_CHOICES = 20
 AMBIGUITY_HINT = "Several states of this work start on the same day; retry with one version_key."
 
 
-def version_choices(conn: sqlite3.Connection, work: Work, versions: Sequence[Version]) -> list[dict[str, Any]]:
+def version_choices(conn: sqlite3.Connection, work: Work, versions: Sequence[Version],
+                    view: KnownView | None = None) -> list[dict[str, Any]]:
     exprs = expressions_for(conn, [v.rowid for v in versions])
+    if view is not None:
+        exprs = {v.rowid: held_then(conn, view, v, exprs.get(v.rowid, [])) for v in versions[:MAX_CHOICES]}
     return [version_choice(work, v, exprs.get(v.rowid, [])) for v in versions[:MAX_CHOICES]]
 
 
 def refusal_for_date(ctx: CallContext, index: MountedIndex, conn: sqlite3.Connection, work: Work,
                      versions: Sequence[Version], resolution: DateResolution, day: str,
-                     base: dict[str, Any]) -> Answer | None:
+                     base: dict[str, Any], view: KnownView | None = None) -> Answer | None:
     """The ambiguous_version / no_version_for_date answer, or None when one state was found."""
     provisional = is_provisional(index, day)
     if resolution.ambiguous:
         return answer(ctx, index, Outcome.AMBIGUOUS_VERSION, {
-            **base, "version_choices": version_choices(conn, work, resolution.choices),
+            **base, "version_choices": version_choices(conn, work, resolution.choices, view),
             "choices_truncated": len(resolution.choices) > MAX_CHOICES, "hint": AMBIGUITY_HINT,
         }, provisional=provisional)
     if resolution.version is None:
         before, after = neighbours(versions, day)
-        near = version_choices(conn, work, [v for v in (before, after) if v is not None])
+        near = version_choices(conn, work, [v for v in (before, after) if v is not None], view)
         return answer(ctx, index, Outcome.NO_VERSION_FOR_DATE, {
             **base, "nearest_versions": near,
             "detail": "No published state of this work covers this date (before its first state, in a gap "
@@ -185,7 +190,7 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
             versions = view.versions
             base["as_known"] = disclosures(view)
         resolution = resolve_on(versions, day, args["version_key"], include_withdrawn=args["include_withdrawn"])
-        refusal = refusal_for_date(ctx, index, conn, work, versions, resolution, day, base)
+        refusal = refusal_for_date(ctx, index, conn, work, versions, resolution, day, base, view)
         if refusal is not None:
             return refusal
         version = resolution.version

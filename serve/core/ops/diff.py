@@ -14,6 +14,7 @@ from serve.core.anchors import match_anchor
 from serve.core.envelope import Answer, CallContext, answer, is_provisional
 from serve.core.known import (
     KnownVersion,
+    KnownView,
     disclosures,
     expression_text_at,
     known_expressions,
@@ -74,12 +75,13 @@ def _side(conn: sqlite3.Connection, version: Version, language: str | None, prim
 
 
 def _date_refusal(ctx: CallContext, index: MountedIndex, conn: sqlite3.Connection, work: Work,
-                  sides: dict[str, DateResolution], base: dict[str, Any], provisional: bool) -> Answer | None:
+                  sides: dict[str, DateResolution], base: dict[str, Any], provisional: bool,
+                  view: KnownView | None = None) -> Answer | None:
     ambiguous = {k: r for k, r in sides.items() if r.ambiguous}
     if ambiguous:
         payload = {**base, "hint": AMBIGUITY_HINT.replace("version_key", "from_version_key / to_version_key")}
         for k, r in ambiguous.items():
-            payload[f"{k}_version_choices"] = version_choices(conn, work, r.choices)
+            payload[f"{k}_version_choices"] = version_choices(conn, work, r.choices, view)
         return answer(ctx, index, Outcome.AMBIGUOUS_VERSION, payload, provisional=provisional)
     missing = [k for k, r in sides.items() if r.version is None]
     if missing:
@@ -234,7 +236,7 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
             base["as_known"] = disclosures(view)
         resolutions = {"from": resolve_on(versions, args["from_date"], args["from_version_key"]),
                        "to": resolve_on(versions, args["to_date"], args["to_version_key"])}
-        refusal = _date_refusal(ctx, index, conn, work, resolutions, base, provisional)
+        refusal = _date_refusal(ctx, index, conn, work, resolutions, base, provisional, view)
         if refusal is not None:
             return refusal
         old_v, new_v = resolutions["from"].version, resolutions["to"].version
