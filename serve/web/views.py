@@ -74,6 +74,14 @@ def _as_known(url: str | None, known_on: str | None) -> str | None:
     return f"{path}?known_on={known_on}{hashmark}{anchor}"
 
 
+def _kept_known_on(request: Request) -> str | None:
+    """The forms' ``known_on`` when it is a date (the target page checks it again)."""
+    try:
+        return _known_on(request)
+    except RequestError:
+        return None
+
+
 def _known_on_refused(request: Request, error: RequestError) -> Response:
     return _error_page(request, 400, "Not accepted", error.message, code=error.code)
 
@@ -160,25 +168,26 @@ async def search(request: Request) -> Response:
         return _error_page(request, 400, "Search not accepted", error.message, code=error.code)
     if outcome_of(answer) == "no_corpus_mounted":
         return _no_corpus(request, answer)
-    context.update(results=[_search_element(e) for e in sections(answer)], searched=True,
-                   known_on=args.get("known_on"))
+    known_on = args.get("known_on")
+    context.update(results=[_search_element(e, known_on) for e in sections(answer)], searched=True,
+                   known_on=known_on)
     return page(request, "search.html", context)
 
 
-def _search_element(element: Any) -> dict[str, Any]:
+def _search_element(element: Any, known_on: str | None = None) -> dict[str, Any]:
     publisher = str(element.get("publisher") or "")
-    hits = [_hit(publisher, hit) for hit in items(element.get("hits"))]
+    hits = [_hit(publisher, hit, known_on) for hit in items(element.get("hits"))]
     return {"publisher": publisher, "status": outcome_of(element), "hits": hits,
             "semantics": element.get("timeline_semantics")}
 
 
-def _hit(publisher: str, hit: Any) -> dict[str, Any]:
+def _hit(publisher: str, hit: Any, known_on: str | None = None) -> dict[str, Any]:
     pub, slug = split_work(str(hit.get("work") or hit.get("work_id") or ""))
     pub = pub or publisher
     key = str(hit.get("version_key") or "")
     anchor = hit.get("anchor")
     target = point_url(pub, slug, key, anchor) if key else work_url(pub, slug)
-    return {**hit, "url": target, "work_url": work_url(pub, slug)}
+    return {**hit, "url": _as_known(target, known_on), "work_url": _as_known(work_url(pub, slug), known_on)}
 
 
 async def verify(request: Request) -> Response:
@@ -248,7 +257,7 @@ async def go_to_date(request: Request) -> Response:
     if point is None:
         return _error_page(request, 400, "Not a date", "Give a date as YYYY-MM-DD.", publisher=parsed[0],
                            code="invalid_date")
-    return RedirectResponse(point_url(*parsed, point.text), status_code=303)
+    return RedirectResponse(_as_known(point_url(*parsed, point.text), _kept_known_on(request)) or "", status_code=303)
 
 
 async def go_to_diff(request: Request) -> Response:
@@ -261,7 +270,8 @@ async def go_to_diff(request: Request) -> Response:
     if a is None or b is None:
         return _error_page(request, 400, "Not a date", "Give two dates as YYYY-MM-DD.", publisher=parsed[0],
                            code="invalid_date")
-    return RedirectResponse(diff_url(*parsed, a.text, b.text), status_code=303)
+    return RedirectResponse(_as_known(diff_url(*parsed, a.text, b.text), _kept_known_on(request)) or "",
+                            status_code=303)
 
 
 # -- one version as of a date -----------------------------------------------------------------
@@ -335,10 +345,10 @@ async def _version_answer(request: Request, publisher: str, slug: str, point: Po
 def _version_context(publisher: str, slug: str, point: Point, body: Any) -> dict[str, Any]:
     document = mapping(body.get("version") or body.get("document"))
     key = str(document.get("version_key") or point.version_key or "")
-    provisions = [{**p, "url": point_url(publisher, slug, key, str(p.get("anchor") or ""))}
+    known_on = body.get("known_on")
+    provisions = [{**p, "url": _as_known(point_url(publisher, slug, key, str(p.get("anchor") or "")), known_on)}
                   for p in items(body.get("provisions"))]
     freshness = mapping(body.get("freshness"))
-    known_on = body.get("known_on")
     return {
         "known_on": known_on, "known_on_text": mapping(body.get("known_on_text")),
         "title": str(document.get("title") or slug), "work": f"{publisher}:{slug}", "slug": slug,

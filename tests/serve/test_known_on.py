@@ -19,7 +19,7 @@ from serve.app import AppSettings, create_app, new_state
 from serve.mount import MountConfig, ServeState
 from tests.serve.conftest import NO_RATE
 from tests.serve.server import running
-from tests.serve_core.known_tree import SLUG, WORK, B, C, KnownBuild
+from tests.serve_core.known_tree import SLUG, WORK, A, B, C, KnownBuild
 
 WITHDRAWN = "2026-04-15"
 HTML = {"accept": "text/html"}
@@ -128,8 +128,13 @@ def test_web_pages_before_anything_was_held_and_bad_days(client: TestClient, kno
     for bad in ("yesterday", "2026-06-02"):
         status, _ = _get(client, f"{WORK_URL}?known_on={bad}")
         assert status == 400
-    status, page = _get(client, f"/search?q=entraide&known_on={WITHDRAWN}")
+    status, page = _get(client, f"/search?q=entraide+judiciaire&known_on={WITHDRAWN}")
     assert status == 200 and f"As known on {WITHDRAWN}" in page
+    assert f"?known_on={WITHDRAWN}" in page and known_build.version_keys[C] not in page
+    redirect = client.get(f"{WORK_URL}/at?date=2012-01-01&known_on={WITHDRAWN}", follow_redirects=False)
+    assert redirect.status_code == 303 and redirect.headers["location"] == f"{WORK_URL}/2012-01-01?known_on={WITHDRAWN}"
+    status, page = _get(client, f"{WORK_URL}/2012-01-01?known_on={WITHDRAWN}")
+    assert status == 200 and f"{WORK_URL}/{known_build.version_keys[A]}?known_on={WITHDRAWN}#art_4" in page
 
 
 def test_diff_and_provenance_pages_as_known(client: TestClient, known_build: KnownBuild) -> None:
