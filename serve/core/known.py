@@ -39,7 +39,6 @@ from serve.core.mount import MountedIndex
 from serve.core.store import Expression, Version
 
 _REVISED = re.compile(r"^valid_to:\s*(\S+)\s*->\s*(\S+)\s*$")
-_CLOSED = re.compile(r"^valid_to=(\S+)$")
 _LIFECYCLE = (RecordEvent.WITHDRAWN_FROM_SOURCE.value, RecordEvent.RESIGHTED.value)
 _VALIDITY = (RecordEvent.INTERVAL_CLOSED.value, RecordEvent.VALIDITY_REVISED.value)
 
