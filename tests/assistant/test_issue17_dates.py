@@ -5,6 +5,7 @@ date-bearing field of any operation is refused by the gate)."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -121,6 +122,27 @@ def test_failure_2_a_citation_date_is_not_the_instant() -> None:
     assert core.calls[0][1]["date"] == "2020-03-01"
 
 
+def test_failure_2_a_dated_citation_selects_its_act_and_its_date_is_never_the_instant() -> None:
+    outcome, core = ask("Que disait la loi du 17 décembre 1925 telle qu'applicable au 1er janvier 2000 ?")
+    assert core.calls == [("as_of", {"work": "lu-legilux:loi-1925-12-17-n1", "date": "2000-01-01",
+                                     "mode": "full"})]
+    reply = outcome.body["reply"]
+    assert "« loi du 17 décembre 1925 »" in reply and "lu-legilux:loi-1925-12-17-n1" in reply
+    assert "ce n'est pas la date du texte" in reply
+    # With no other date the instant is today (disclosed), never the citation's 1925-12-17.
+    outcome, core = ask("What does the Law of 17 December 1925 say?")
+    assert core.calls[0][1]["date"] == "2026-03-01"
+    assert '"Law of 17 December 1925"' in outcome.body["reply"]
+    assert "Date used: today, 2026-03-01" in outcome.body["reply"]
+
+
+def test_failure_2_a_model_may_not_take_a_citation_date_as_the_instant() -> None:
+    cited = {"tool": "as_of", "arguments": {"subject_ref": "subject_1", "date": "1925-12-17"}}
+    transport = ScriptedTransport([plan_response([cited]), plan_response([cited])])
+    outcome, core = ask("Was sagt das Gesetz vom 17. Dezember 1925?", transport=transport)
+    assert core.calls == [] and outcome.body["operations"][0]["legal_outcome"] == "invalid_request"
+
+
 def test_failure_2_an_impossible_date_asks_never_today() -> None:
     outcome, core = ask("What did Article 6 of the GDPR say on 2020-02-30?")
     assert core.calls == [] and tools(outcome) == ["clarification"]
@@ -213,7 +235,7 @@ def test_failure_8_gap_replies_name_the_date_and_stay_short() -> None:
 
 
 def test_failure_8_provisional_and_same_day_facts_are_in_the_reply() -> None:
-    def answer(a: dict[str, Any]) -> dict[str, Any]:
+    def answer(a: Mapping[str, Any]) -> Mapping[str, Any]:
         from tests.assistant.fakes import default_answer
         return {**default_answer("as_of", a), "provisional": True, "withdrawn_same_day": ["k1"]}
 
