@@ -4,7 +4,7 @@ It reads the reader's first sentence (later sentences and quoted notes are data,
 instructions), splits explicit compound requests ("…; then …", "… and then …", "… puis …"),
 classifies each clause by keyword into one catalog operation, and writes the same plan
 object a model would: tools, typed arguments and ``subject_ref`` refs only. Its output passes
-the same gate, date guard and freeze as a model's. Every reply it plans is labelled
+the same gate, date provenance and freeze as a model's. Every reply it plans is labelled
 ``deterministic``.
 """
 

@@ -1,4 +1,4 @@
-"""The assistant turn: preflight → plan → gate (one correction) → date guard → freeze → execute.
+"""The assistant turn: preflight → plan → gate (one correction) → date provenance → freeze → execute.
 
 :class:`Assistant.ask` runs one turn under three deadlines (planner 12 s, first typed result
 25 s, optional synthesis 45 s; all configurable). When the model planner misses its deadline

@@ -2,7 +2,7 @@
 
 ``run()`` plans every case with the configured planner — a model when ``LEX_MODEL_*`` (or the
 Azure variables) configure one, else the deterministic rule planner — and executes it through
-the whole pipeline (preflight, gate, date guard, freeze, executor, outcome router). The core is
+the whole pipeline (preflight, gate, date provenance, freeze, executor, outcome router). The core is
 the real legal core over ``index_dir`` (or ``LEX_INDEX_DIR``) when given; otherwise an offline
 stub that validates every call with the real operation declarations and answers each one
 ``succeeded``, so the offline score measures planning, arguments, guards, outcomes of the
