@@ -224,6 +224,27 @@ def test_failure_8_describe_does_not_ask_for_synthesis() -> None:
     assert outcome.body["synthesis"]["requested"] is False
 
 
+@pytest.mark.parametrize("prose", [
+    "Article 6 has read the same in 3 versions since 2016.",           # a count nobody stated
+    "Under Article 6, processing fines reach EUR 20,000,000.",         # an amount
+    "Article 6 read so on 1 March 2021.",                              # another day
+    "Article 8 makes processing lawful only where consent applies.",  # another article
+])
+def test_failure_8_numbers_in_composed_prose_are_checked(prose: str) -> None:
+    from tests.assistant.fakes import function_response
+
+    plan = plan_response([{"tool": "as_of", "arguments": {"subject_ref": "subject_1", "date": "2020-03-01"}}],
+                         synthesis=True)
+    draft = function_response("submit_answer_draft", {
+        "status": "answer", "answer": prose,
+        "claims": [{"text": "Processing shall be lawful only if consent applies.", "kind": "legal_text",
+                    "evidence_ids": ["as_of:1:1"]}]})
+    outcome, _ = ask("Explain Article 6 of the GDPR on 1 March 2020.",
+                     transport=ScriptedTransport([plan, draft, draft]))
+    assert outcome.body["synthesis"]["status"] == "failed"
+    assert prose not in outcome.body["reply"] and outcome.body["reply"].startswith(outcome.body["typed_reply"])
+
+
 def test_failure_8_gap_replies_name_the_date_and_stay_short() -> None:
     files = ", ".join(f"file-{i:04d}.xml" for i in range(400))
     core = FakeCore(answers={"as_of": lambda a: {"operation": "as_of", "outcome": "no_version_for_date",
