@@ -129,12 +129,13 @@ def runner_up_clause(authority: SubjectAuthority | None, locale: str) -> str | N
     return f"Your wording named more than one instrument; Lex used {used} rather than {named}."
 
 
-def citation_clauses(authority: SubjectAuthority | None, locale: str) -> list[str]:
-    """A work selected by a dated citation: the reader's words that selected it, and why."""
+def citation_clauses(authority: SubjectAuthority | None, locale: str, used: Sequence[str] = ()) -> list[str]:
+    """A work selected by a dated citation (and used by the plan): the reader's words that
+    selected it, and why."""
     out: list[str] = []
     for member in authority.members if authority is not None else ():
         citation = member.citation
-        if citation is None or citation.day is None:
+        if citation is None or citation.day is None or member.work not in used:
             continue
         named = f"{member.work} ({member.title})" if member.title else member.work
         kind, day = "/".join(citation.types), citation.day.isoformat()
@@ -153,8 +154,9 @@ def disclosures(plan: OperationPlan, authority: SubjectAuthority | None, locale:
     its provenance (each once)."""
     out: list[str] = []
     clause = runner_up_clause(authority, locale)
-    if any(op.arguments.get("work") for op in plan.operations):
-        out.extend(citation_clauses(authority, locale))
+    used = [str(op.arguments["work"]) for op in plan.operations if op.arguments.get("work")]
+    if used:
+        out.extend(citation_clauses(authority, locale, used))
         if clause:
             out.append(clause)
     for op in plan.operations:

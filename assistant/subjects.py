@@ -62,15 +62,17 @@ CHOICE_PREFIX = "Clarification choice: "
 MENU_WORKS = 3
 
 _EU_NUMBER = re.compile(
-    r"\b(regulation|directive|decision|r[eè]glement|d[eé]cision)\s*(?:\((?:eu|ec|eec|ue|ce|cee|euratom)\)\s*)?"
-    r"(?:no\.?\s*|n[°o]\s*)?(\d{1,4})/(\d{1,4})(?:/(?:eu|ec|eec|ue|ce|cee))?",
+    r"\b(regulation|directive|decision|r[eè]glement|d[eé]cision|verordnung|richtlinie|beschluss)\s*"
+    r"(?:\((?:eu|ec|eec|ue|ce|cee|ewg|eg|euratom)\)\s*)?"
+    r"(?:no\.?\s*|nr\.?\s*|n[°o]\s*)?(\d{1,4})/(\d{1,4})(?:/(?:eu|ec|eec|ue|ce|cee|ewg|eg))?",
     re.IGNORECASE,
 )
 _EU_BARE_NUMBER = re.compile(r"(?<![\w/])((?:19|20)\d{2})/(\d{1,4})(?![\w/])")
 _ARTICLE = re.compile(
     r"\b(?:article|articles|art|artikel|artikels)\s((?:[a-z]\s)?\d+[a-z]*(?:\s\d+)*(?:\s(?:bis|ter|quater))?|premier)\b"
 )
-_EU_KIND = {"regulation": "R", "reglement": "R", "directive": "L", "decision": "D"}
+_EU_KIND = {"regulation": "R", "reglement": "R", "verordnung": "R", "directive": "L", "richtlinie": "L",
+            "decision": "D", "beschluss": "D"}
 
 
 POPULAR_NAMES = Path(__file__).with_name("popular_names.json")
@@ -578,9 +580,10 @@ _TEXTS = {
 
 _CITATION_TEXTS = {
     "en": {
-        "ambiguous": 'Several held acts match "{words}" ({kind}, {day}): {count}. Which one should Lex use?',
-        "unresolved": 'No held act matches "{words}" ({kind}, {day}).',
-        "near": " Held acts of that type from {year}, nearest first:",
+        "ambiguous": 'Several held acts ({count}) match "{words}" (type {kind}, dated {day}). '
+                     "Which one should Lex use?",
+        "unresolved": 'No held act matches "{words}" (type {kind}, dated {day}).',
+        "near": " The choices are held acts of that type from {year}, nearest date first.",
         "ask": " Which one should Lex use?",
         "give": " Give an official title, identifier or ELI.",
         "untyped": 'Lex cannot tell which kind of held act "{words}" is (a date alone never selects an act). '
@@ -588,10 +591,11 @@ _CITATION_TEXTS = {
         "impossible": 'The date in "{words}" does not exist. Give an official title, identifier or ELI.',
     },
     "fr": {
-        "ambiguous": "Plusieurs actes détenus correspondent à « {words} » ({kind}, {day}) : {count}. "
-                     "Lequel Lex doit-il utiliser ?",
-        "unresolved": "Aucun acte détenu ne correspond à « {words} » ({kind}, {day}).",
-        "near": " Actes détenus de ce type en {year}, du plus proche au plus lointain :",
+        "ambiguous": "Plusieurs actes détenus ({count}) correspondent à « {words} » (type {kind}, daté du "
+                     "{day}). Lequel Lex doit-il utiliser ?",
+        "unresolved": "Aucun acte détenu ne correspond à « {words} » (type {kind}, daté du {day}).",
+        "near": " Les choix sont les actes détenus de ce type de {year}, de la date la plus proche à la "
+                "plus lointaine.",
         "ask": " Lequel Lex doit-il utiliser ?",
         "give": " Indiquez un titre officiel, un identifiant ou un ELI.",
         "untyped": "Lex ne peut pas dire quel type d'acte détenu est « {words} » (une date seule ne désigne "
