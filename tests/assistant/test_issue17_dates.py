@@ -187,6 +187,17 @@ def test_failure_4_the_requested_language_is_asked_for_and_disclosed() -> None:
     assert "You asked for the French text; the publisher holds none" in outcome.body["reply"]
 
 
+def test_failure_4_a_held_language_is_answered_in_it_and_said() -> None:
+    from tests.assistant.fakes import default_answer
+
+    def french(a: Mapping[str, Any]) -> Mapping[str, Any]:
+        return {**default_answer("as_of", a), "language": "fr", "available_languages": ["en", "fr"]}
+
+    outcome, core = ask("Montre l'article 6 du RGPD en français au 1er mars 2020.", FakeCore(answers={"as_of": french}))
+    assert core.calls[0][1]["language"] == "fr"
+    assert "Vous avez demandé le texte en français ; c'est le texte affiché." in outcome.body["reply"]
+
+
 # --- 5. "then" and injected clauses ----------------------------------------------------------
 
 def test_failure_5_an_adverbial_then_is_not_a_new_operation() -> None:
