@@ -19,7 +19,9 @@ import argparse
 import asyncio
 import datetime as dt
 import json
+import math
 import os
+import statistics
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -66,6 +68,8 @@ class CaseResult:
     adversarial: bool = False
     #: Date arguments of the executed operations, and their provenance sources ("" when none).
     dates: list[str] = field(default_factory=list)
+    #: Wall time of the scored turn (``timing.total_ms`` of its terminal object).
+    total_ms: int | None = None
 
     @property
     def passed(self) -> bool:
@@ -237,6 +241,15 @@ def by_category(results: Sequence[CaseResult]) -> dict[str, dict[str, Any]]:
     return dict(sorted(table.items()))
 
 
+def turn_times(results: Sequence[CaseResult]) -> dict[str, Any]:
+    """Median and p95 (nearest rank) of the scored turns' wall times, in milliseconds."""
+    times = sorted(r.total_ms for r in results if not r.skipped and r.total_ms is not None)
+    if not times:
+        return {"turns": 0, "median_ms": None, "p95_ms": None}
+    return {"turns": len(times), "median_ms": statistics.median(times),
+            "p95_ms": times[max(0, math.ceil(0.95 * len(times)) - 1)]}
+
+
 def date_provenance(results: Sequence[CaseResult]) -> dict[str, Any]:
     """Dates in executed plans, how many carry a provenance (must be all), and by source."""
     sources = [s for r in results if not r.skipped for s in r.dates]
@@ -280,17 +293,20 @@ def run(cases_path: Path | str | None = None, index_dir: Path | str | None = Non
     scored = [r for r in results if not r.skipped]
     passed = sum(r.passed for r in scored)
     provenance = date_provenance(results)
+    times = turn_times(results)
     summary = {"cases": len(results), "scored": len(scored), "passed": passed,
                "score": round(passed / len(scored), 4) if scored else 0.0,
                "planner": assistant.planner_kind, "core": core_label,
                "failed": [r.case_id for r in scored if not r.passed],
-               "categories": by_category(results), "date_provenance": provenance}
+               "categories": by_category(results), "date_provenance": provenance,
+               "turn_times": times}
     categories = by_category(results)
     for name, row in categories.items():
         out(f"  {name:<16} {row['passed']:>3}/{row['scored']:<3} {row['rate']:.3f}")
     out(f"  dates in executed plans: {provenance['dates']}, with provenance {provenance['attested']} "
         f"({provenance['rate']:.1%}); by source "
         + ", ".join(f"{k} {v}" for k, v in provenance["by_source"].items()))
+    out(f"  turn wall time over {times['turns']} turns: median {times['median_ms']} ms, p95 {times['p95_ms']} ms")
     out(f"assistant eval: {passed}/{len(scored)} passed, score {summary['score']:.3f} "
         f"(planner={summary['planner']}, core={core_label})")
     return summary
@@ -306,7 +322,8 @@ async def _run_all(assistant: Assistant, doc: Mapping[str, Any], with_index: boo
         outcome = await _ask_case(assistant, case)
         failures = score_case(case, outcome, doc.get("canaries", []), strict=not with_index)
         results.append(CaseResult(case["id"], failures, category=category, adversarial=adversarial,
-                                  dates=executed_date_sources(outcome.body)))
+                                  dates=executed_date_sources(outcome.body),
+                                  total_ms=(outcome.body.get("timing") or {}).get("total_ms")))
     return results
 
 
