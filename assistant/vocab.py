@@ -87,14 +87,6 @@ class EvidenceKind(StrEnum):
 CLAIM_KINDS = frozenset(k for k in EvidenceKind if k is not EvidenceKind.POINTER)
 
 
-class InstantSource(StrEnum):
-    """Where the instant of an operation came from (a forced disclosure unless stated)."""
-
-    STATED = "stated"
-    DEFAULTED_TO_TODAY = "defaulted_to_today"
-    WIDENED_FROM_YEAR = "widened_from_year"
-
-
 class ContextDisposition(StrEnum):
     """What a turn does to the conversation's subject context."""
 
