@@ -104,6 +104,8 @@ class KnownView:
     #: Versions first sighted after K (not part of the view).
     unseen: tuple[Version, ...]
     first_known: str | None
+    #: The first-sighting day of each version (by rowid) that has one.
+    sighted: Mapping[int, str] = dataclasses.field(default_factory=dict)
 
     @property
     def versions(self) -> list[Version]:
@@ -211,18 +213,18 @@ def known_view(versions: Sequence[Version], events: Mapping[int, Sequence[Event]
     """The view of one work's ``versions`` (with their ``events`` by version rowid) on K."""
     known: list[KnownVersion] = []
     unseen: list[Version] = []
-    firsts: list[str] = []
+    sighted: dict[int, str] = {}
     for version in versions:
         own = events.get(version.rowid, ())
         day = sighted_on(own)
         if day is not None:
-            firsts.append(day)
+            sighted[version.rowid] = day
         found = known_version(version, own, known_on)
         if found is None:
             unseen.append(version)
         else:
             known.append(found)
-    return KnownView(known_on, tuple(known), tuple(unseen), min(firsts, default=None))
+    return KnownView(known_on, tuple(known), tuple(unseen), min(sighted.values(), default=None), sighted)
 
 
 def known_expressions(expressions: Sequence[Expression], kv: KnownVersion) -> list[Expression]:
@@ -315,6 +317,20 @@ def not_yet_known(ctx: CallContext, index: MountedIndex, view: KnownView, base: 
         "detail": f"Nothing about this work was held on {view.known_on}: its first state was recorded on "
                   f"{view.first_known}.",
     })
+
+
+def unseen_key(ctx: CallContext, index: MountedIndex, view: KnownView, keys: Sequence[str | None],
+               base: Mapping[str, Any]) -> Answer | None:
+    """``not_yet_known`` when an exact ``version_key`` names a state first recorded after K."""
+    for key in keys:
+        version = next((v for v in view.unseen if key is not None and v.version_key == key), None)
+        if version is not None:
+            day = view.sighted.get(version.rowid)
+            return answer(ctx, index, Outcome.NOT_YET_KNOWN, {
+                **base, "version_key": key, "first_known": day,
+                "detail": f"This state was first recorded on {day}: nothing about it was held on {view.known_on}.",
+            })
+    return None
 
 
 def text_refusal(ctx: CallContext, index: MountedIndex, payload: Mapping[str, Any], expression: Expression,

@@ -78,6 +78,16 @@ def test_provenance_before_the_first_sighting_is_not_yet_known(core: LegalCore, 
     assert answer["outcome"] == "not_yet_known" and answer["first_known"] == "2026-03-10"
 
 
+def test_an_exact_key_of_a_state_sighted_later_is_not_yet_known(core: LegalCore, known_build: KnownBuild) -> None:
+    key = known_build.version_keys[C]
+    answer = core.call("as_of", {"work": WORK, "date": C, "version_key": key, "known_on": SIGHTED})
+    assert answer["outcome"] == "not_yet_known" and answer["first_known"] == "2026-03-10"
+    diff = core.call("diff", {"work": WORK, "from_date": A, "to_date": C, "to_version_key": key, "known_on": SIGHTED})
+    assert diff["outcome"] == "not_yet_known" and diff["version_key"] == key
+    assert core.call("as_of", {"work": WORK, "date": C, "version_key": key, "mode": "outline",
+                               "known_on": WITHDRAWN})["outcome"] == "succeeded"  # withdrawn then, still addressable
+
+
 def test_inventory_before_the_first_sighting_holds_nothing(core: LegalCore) -> None:
     coverage = core.call("coverage", {"known_on": BEFORE})["publishers"][0]
     assert (coverage["works"], coverage["versions"], coverage["versions_sighted_later"]) == (0, 0, 3)

@@ -17,6 +17,7 @@ from serve.core.known import (
     known_expressions,
     not_yet_known,
     text_refusal,
+    unseen_key,
     work_view,
 )
 from serve.core.mount import MountedIndex
@@ -189,6 +190,9 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
                 return not_yet_known(ctx, index, view, base)
             versions = view.versions
             base["as_known"] = disclosures(view)
+            unseen = unseen_key(ctx, index, view, [args["version_key"]], base)
+            if unseen is not None:
+                return unseen
         resolution = resolve_on(versions, day, args["version_key"], include_withdrawn=args["include_withdrawn"])
         refusal = refusal_for_date(ctx, index, conn, work, versions, resolution, day, base, view)
         if refusal is not None:

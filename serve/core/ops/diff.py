@@ -20,6 +20,7 @@ from serve.core.known import (
     known_expressions,
     not_yet_known,
     text_refusal,
+    unseen_key,
     work_view,
 )
 from serve.core.mount import MountedIndex, check_deadline
@@ -234,6 +235,9 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
                 return not_yet_known(ctx, index, view, base)
             versions = view.versions
             base["as_known"] = disclosures(view)
+            unseen = unseen_key(ctx, index, view, [args["from_version_key"], args["to_version_key"]], base)
+            if unseen is not None:
+                return unseen
         resolutions = {"from": resolve_on(versions, args["from_date"], args["from_version_key"]),
                        "to": resolve_on(versions, args["to_date"], args["to_version_key"])}
         refusal = _date_refusal(ctx, index, conn, work, resolutions, base, provisional, view)
