@@ -9,7 +9,7 @@ events are asked ``as_of`` (on their latest state's start), ``timeline``, ``diff
 latest start) and ``provenance`` (latest state), once without ``known_on`` and once per
 ``--known-on`` day (default: the middle day between the first and the last recorded event, and
 the indexes' build day). The publisher-wide ``in_force_on`` is asked cold (the first call for a
-day builds that day's view of the whole index) and warm. Prints wall and CPU milliseconds
+day builds that day's view of the whole index) and warm; then eight searches. Prints wall and CPU milliseconds
 (median, p95) per operation and mode, the load average, and how much of the index each day's view
 leaves out (states sighted later, withdrawn then, texts not held then).
 """
@@ -29,6 +29,10 @@ from typing import Any
 
 from serve.core import LegalCore
 from serve.core.known_index import index_at
+
+#: Searches asked with and without ``known_on`` (after ``in_force_on`` built each day's view).
+SEARCHES = ("protection des données", "data protection", "contrat de travail", "marchés publics",
+            "impôt sur le revenu", "article 6", "capital requirements", "Datenschutz")
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -113,6 +117,10 @@ def main(argv: list[str] | None = None) -> int:
     for _ in range(2):
         wall, cpu, answer = _timed(lambda: core.call("in_force_on", {"date": "2020-01-01"}))
         record("in_force_on", "default", (wall, cpu), str(answer["outcome"]))
+    for query in SEARCHES:
+        for mode, extra in [("default", {}), *((f"known_on={d}", {"known_on": d}) for d in days)]:
+            wall, cpu, answer = _timed(lambda query=query, extra=extra: core.call("search", {"query": query, **extra}))
+            record("search", mode, (wall, cpu), str(answer["outcome"]))
     load_after = os.getloadavg()
     report: dict[str, Any] = {"index_dir": args.index_dir.name, "known_on": days, "works_per_publisher": args.works,
                               "load_before": load_before, "load_after": load_after, "views": views, "operations": {}}
