@@ -8,7 +8,7 @@ dataset, so that "as known on" queries are plain filters:
 
 - ``first_observed`` on every provisions row (:func:`first_observed`): the first instant the
   store held both the version and the body the row was derived from (the later of the version's
-  ``first_sighting`` and that observation's ``observed_from``, else ``retrieved_at``);
+  ``first_sighting`` and that observation's ``retrieved_at``, else ``observed_from``);
 - ``version_events.parquet`` (:data:`EVENTS_SCHEMA`): one row per event of every version
   record, verbatim, in record order (``seq``);
 - ``version_visibility.parquet`` (:data:`VISIBILITY_SCHEMA`): per version, the intervals of
@@ -88,8 +88,11 @@ def first_sighting(version: VersionRecord) -> str | None:
 
 
 def first_observed(version: VersionRecord, observation: Observation) -> str | None:
-    """When the store first held this version *and* this body: the later of the two instants."""
-    seen = [s for s in (first_sighting(version), instant(observation.observed_from or observation.retrieved_at)) if s]
+    """When the store first held this version *and* this body: the later of the version's first
+    sighting and the observation's ``retrieved_at`` (the run that fetched it wrote it; else its
+    ``observed_from``). Rows derive from the latest observation of their file, so from this instant
+    on the body held for the file has been this one."""
+    seen = [s for s in (first_sighting(version), instant(observation.retrieved_at or observation.observed_from)) if s]
     return max(seen) if seen else None
 
 
@@ -119,18 +122,21 @@ def _end(text: str | None) -> str | None:
 
 def valid_to_change(event: Event) -> tuple[str | None, str | None] | None:
     """``(old, new)`` ``valid_to`` of a version-scoped ``interval_closed``/``validity_revised`` event
-    (an ``interval_closed`` had none before), or ``None`` when the event is not one or its
-    ``detail`` does not state the old end as a date."""
-    if event.event.value not in VALIDITY_EVENTS or event.scope not in (None, "version") or not event.detail:
+    (before an ``interval_closed`` the end was open, whatever its detail), or ``None`` when the
+    event is not one or a ``validity_revised`` detail does not state the old end as a date (``new``
+    is ``None`` when the detail does not state it)."""
+    if event.event.value not in VALIDITY_EVENTS or event.scope not in (None, "version"):
         return None
-    found = _VALID_TO_CHANGE.fullmatch(event.detail)
-    if found is None:
-        return None
+    found = _VALID_TO_CHANGE.fullmatch(event.detail or "")
     try:
-        new = _end(found["new1"] if found["new1"] is not None else found["new2"] or found["new3"])
-        if event.event.value == "interval_closed":
-            return None, new
-        old = found["old1"] if found["old1"] is not None else found["old3"]
+        new = None if found is None else _end(found["new1"] if found["new1"] is not None
+                                               else found["new2"] or found["new3"])
+    except ValueError:
+        new = None
+    if event.event.value == "interval_closed":
+        return None, new  # the end was open before it, whatever its detail says
+    old = None if found is None else found["old1"] if found["old1"] is not None else found["old3"]
+    try:
         return None if old is None else (_end(old), new)
     except ValueError:
         return None

@@ -181,6 +181,7 @@ def test_an_empty_dataset_has_empty_transaction_tables(tmp_path: Path) -> None:
     ("validity_revised", "valid_to: soon -> 2016-05-10", "version", None),
     ("validity_revised", "field=valid_to;old=2029-02-30;new=2015-12-10", "version", None),      # not a date
     ("metadata_revised", "fields=raw", "version", None),
+    ("interval_closed", "closed by the publisher", "version", (None, None)),                   # open before it anyway
 ])
 def test_valid_to_change(name: str, detail: str, scope: str, change: tuple[str | None, str | None] | None) -> None:
     assert valid_to_change(Event.from_dict({"event": name, "observed_from": "2026-09-01T00:00:00Z", "scope": scope,
