@@ -11,8 +11,8 @@ import shutil
 import signal
 import socket
 import time
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
