@@ -121,8 +121,13 @@ async def search(request: Request) -> Response:
     answer = await _call(request, "search", args)
     if outcome_of(answer) == "no_corpus_mounted":
         return _no_corpus(request, answer)
-    context.update(results=[_search_element(e) for e in sections(answer)], searched=True)
-    return page(request, "search.html", context)
+
+    def render() -> Response:  # shaping and rendering twenty hits: in a worker, not on the event loop
+        context.update(results=[_search_element(e) for e in sections(answer)], searched=True)
+        return page(request, "search.html", context)
+
+    state: ServeState = request.app.state.lex
+    return await state.run(render)
 
 
 def _search_element(element: Any) -> dict[str, Any]:
@@ -176,7 +181,7 @@ async def work(request: Request) -> Response:
     context = {"title": _work_title(body, slug), "work": f"{publisher}:{slug}", "slug": slug,
                "versions": versions, "total": body.get("total_count"), "truncated": body.get("truncated"),
                "work_url": work_url(publisher, slug)}
-    return page(request, "work.html", context, publisher=publisher, envelope=body)
+    return await _render(request, "work.html", context, publisher=publisher, envelope=body)
 
 
 def _work_title(body: Any, slug: str) -> str:
