@@ -29,10 +29,11 @@ APPLICATION_TOOLS: tuple[str, ...] = ("legal_boundary", "clarification")
 PLANNER_TOOLS: tuple[str, ...] = LEGAL_TOOLS + APPLICATION_TOOLS
 INVENTORY_TOOLS = frozenset({"coverage", "cited_by", "in_force_on"})
 
-#: Arguments the server owns: a planner may never write them.
+#: Arguments the server owns: a planner may never write them (``known_on``, the transaction-time
+#: day, is a date no reader's question attests here: the assistant always answers as held now).
 SERVER_OWNED = frozenset({
     "work", "work_query", "lex_id", "article_number", "anchor", "anchors", "version_key",
-    "from_version_key", "to_version_key", "publisher_metadata_identifier",
+    "from_version_key", "to_version_key", "publisher_metadata_identifier", "known_on",
 })
 #: Arguments that are never dropped when stray: dropping one would let a default answer a
 #: different instant, law or provision.

@@ -3,19 +3,25 @@
 :func:`validate_draft` is the answer contract, enforced in code: claim kinds must equal the
 cited evidence's kind (a ``pointer`` supports nothing), every number and article named in a
 claim must occur in the cited evidence, permalinks must be byte-identical to cited evidence,
-coverage limits must be disclosed. The composer gets one correction; the judge returns
-``pass``, ``repair`` or ``refuse`` and anything but ``pass`` keeps the typed reply. Prose can
-only lose to the typed result, never replace it.
+coverage limits must be disclosed. The prose the reader sees (the answer and the coverage
+disclosure) is checked too: every number in it — article numbers, dates, amounts, counts,
+spelled-out counts — must come from the executed operations' results (the evidence ledger and
+the deterministic typed reply) or the reader's own words (:func:`unsupported_numbers`). The
+composer gets one correction; the judge returns ``pass``, ``repair`` or ``refuse`` and anything
+but ``pass`` keeps the typed reply. Prose can only lose to the typed result, never replace it.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import datetime as dt
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from assistant.datereader import DateMention, read_dates
 from assistant.evidence import Evidence
 from assistant.model import (
     ChatRequest,
@@ -25,6 +31,7 @@ from assistant.model import (
     single_call,
     tool_message,
 )
+from assistant.untrusted import own_words
 from assistant.vocab import CLAIM_KINDS, EvidenceKind
 from legal.errors import RequestError
 
@@ -49,6 +56,114 @@ class DraftViolation(RequestError):
     """A draft or judgment breaks the deterministic evidence contract."""
 
     default_code = "draft_violation"
+
+
+# --- numbers in prose ----------------------------------------------------------------------------
+
+#: A numeral with optional thousands groups (``1,250``, ``1.250``, ``1 250`` with a no-break or
+#: thin space) and decimals; runs of digits inside identifiers count digit run by digit run.
+_NUMERAL = re.compile(r"\d+(?:[,.\u00a0\u202f]\d{3})*(?:[.,]\d+)?")
+_DIGITS = re.compile(r"\d+")
+_LOOSE_DAY = re.compile(r"(?<!\d)(\d{4})[-/](\d{2})[-/](\d{2})(?!\d)")
+#: Spelled-out counts, EN/FR/DE (words that are also articles, months or adjectives — "one", "un",
+#: "ein", "sept", "neuf" — are left out).
+_COUNT_WORDS = {
+    "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+    "eleven": 11, "twelve": 12, "twenty": 20, "hundred": 100, "thousand": 1000,
+    "deux": 2, "trois": 3, "quatre": 4, "cinq": 5, "huit": 8, "dix": 10, "onze": 11, "douze": 12,
+    "vingt": 20, "cent": 100, "mille": 1000,
+    "zwei": 2, "drei": 3, "vier": 4, "funf": 5, "fünf": 5, "sechs": 6, "sieben": 7, "acht": 8,
+    "neun": 9, "zehn": 10, "elf": 11, "zwolf": 12, "zwölf": 12, "zwanzig": 20, "hundert": 100,
+    "tausend": 1000,
+}
+_COUNT_WORD = re.compile(r"\b(" + "|".join(sorted(_COUNT_WORDS, key=len, reverse=True)) + r")\b",
+                         re.IGNORECASE)
+#: Relative expressions in prose are not checked against a clock; any day resolves them.
+_ANY_DAY = dt.date(2000, 1, 1)
+
+
+def _absolute_dates(text: str) -> list[DateMention]:
+    """The days, months and impossible days ``text`` writes out, "since X" included (as X)."""
+    out: list[DateMention] = []
+    for mention in read_dates(text, _ANY_DAY):
+        if not mention.relative and mention.kind in ("day", "month", "invalid"):
+            out.append(mention)
+        elif mention.relative and any(ch.isdigit() for ch in mention.text):
+            out.extend(dataclasses.replace(inner, start=inner.start + mention.start, end=inner.end + mention.start)
+                       for inner in read_dates(mention.text, _ANY_DAY)
+                       if not inner.relative and inner.kind in ("day", "month", "invalid"))
+    return out
+
+
+def _values(token: str) -> tuple[str, list[str]]:
+    """A numeral's value without separators and leading zeros, and its digit runs likewise."""
+    runs = [r.lstrip("0") or "0" for r in _DIGITS.findall(token)]
+    return "".join(_DIGITS.findall(token)).lstrip("0") or "0", runs
+
+
+def _source_facts(sources: Iterable[str]) -> tuple[set[str], set[dt.date], set[tuple[int, int]]]:
+    """Every number, day and month the sources state.
+
+    A date counts as a date (and its year as a number), never as loose numbers: "2020-03-01"
+    grounds "1 March 2020" and "2020", not "3 versions". Other numerals count by value and digit
+    run by digit run (``32016R0679`` grounds "2016/679").
+    """
+    numbers: set[str] = set()
+    days: set[dt.date] = set()
+    months: set[tuple[int, int]] = set()
+    for text in sources:
+        masked = list(text)
+        spans: list[tuple[int, int, dt.date | None, str]] = [
+            (m.start, m.end, m.first, m.kind) for m in _absolute_dates(text)]
+        for match in _LOOSE_DAY.finditer(text):
+            try:
+                day: dt.date | None = dt.date(*(int(g) for g in match.groups()))
+            except ValueError:
+                day = None
+            spans.append((match.start(), match.end(), day, "day"))
+        for start, end, first, kind in spans:
+            if first is None:
+                continue
+            if kind == "day":
+                days.add(first)
+            months.add((first.year, first.month))
+            numbers.add(str(first.year))
+            masked[start:end] = " " * (end - start)
+        rest = "".join(masked)
+        for token in _NUMERAL.findall(rest):
+            whole, runs = _values(token)
+            numbers.add(whole)
+            numbers.update(runs)
+        numbers.update(str(_COUNT_WORDS[w.lower()]) for w in _COUNT_WORD.findall(rest))
+    return numbers, days, months
+
+
+def unsupported_numbers(prose: str, sources: Sequence[str]) -> list[str]:
+    """The numbers of ``prose`` that no source states, in order (empty: every number is grounded).
+
+    Days and months are compared as dates ("1 March 2020" is grounded by "2020-03-01"; "2 March
+    2020" is not, even when 2 occurs elsewhere); an impossible day is never grounded; every other
+    numeral is compared by value, separators and leading zeros ignored; spelled-out counts
+    ("three versions") by their value. Links are left out (a permalink is checked on its own).
+    """
+    numbers, days, months = _source_facts(sources)
+    text = _URL.sub(" ", prose)
+    bad: list[str] = []
+    masked = list(text)
+    for mention in _absolute_dates(text):
+        first = mention.first
+        grounded = first is not None and (
+            first in days if mention.kind == "day" else (first.year, first.month) in months)
+        if not grounded:
+            bad.append(mention.text)
+        masked[mention.start:mention.end] = " " * (mention.end - mention.start)
+    rest = "".join(masked)
+    for token in _NUMERAL.findall(rest):
+        whole, runs = _values(token)
+        if whole not in numbers and not all(r in numbers for r in runs):
+            bad.append(token)
+    bad.extend(w for w in _COUNT_WORD.findall(rest) if str(_COUNT_WORDS[w.lower()]) not in numbers)
+    return bad
 
 
 @dataclass(frozen=True)
@@ -149,8 +264,20 @@ def _check_content(claim: Claim, cited: Sequence[Evidence]) -> None:
             raise _refuse("a change claim contradicts the comparison facts")
 
 
-def validate_draft(draft: Draft, ledger: Sequence[Evidence]) -> Draft:
-    """The draft if it holds the contract against ``ledger``, else :class:`DraftViolation`."""
+def _check_prose_numbers(draft: Draft, ledger: Sequence[Evidence], stated: Sequence[str]) -> None:
+    sources = [*stated, *(e.checkable_text() for e in ledger), *(e.permalink or "" for e in ledger)]
+    unsupported = unsupported_numbers(f"{draft.answer}\n{draft.coverage_disclosure or ''}", sources)
+    if unsupported:
+        raise _refuse("the prose states numbers absent from the results and the question: "
+                      + ", ".join(dict.fromkeys(unsupported[:5])))
+
+
+def validate_draft(draft: Draft, ledger: Sequence[Evidence], stated: Sequence[str] = ()) -> Draft:
+    """The draft if it holds the contract against ``ledger``, else :class:`DraftViolation`.
+
+    ``stated`` are the texts besides the ledger that a number in the prose may come from: the
+    reader's own words and the deterministic typed reply of the executed operations.
+    """
     by_id = {e.id: e for e in ledger}
     if draft.status not in STATUSES or not 1 <= len(draft.answer) <= MAX_ANSWER:
         raise _refuse("the draft has a known status and a 1-6000 character answer")
@@ -167,6 +294,7 @@ def validate_draft(draft: Draft, ledger: Sequence[Evidence]) -> Draft:
     cited = [e for claim in draft.claims for e in _check_claim(claim, by_id, draft.status)]
     _check_disclosure(draft, cited)
     _check_permalinks(draft, cited)
+    _check_prose_numbers(draft, ledger, stated)
     return draft
 
 
@@ -196,13 +324,14 @@ class Judgment:
     replacement: Draft | None
 
 
-def validate_judgment(value: Any, draft: Draft, ledger: Sequence[Evidence]) -> Judgment:
+def validate_judgment(value: Any, draft: Draft, ledger: Sequence[Evidence],
+                      stated: Sequence[str] = ()) -> Judgment:
     if not isinstance(value, Mapping) or set(value) - {"disposition", "issues", "replacement"}:
         raise _refuse("the judgment has disposition, issues and replacement only")
-    validate_draft(draft, ledger)
+    validate_draft(draft, ledger, stated)
     issues = tuple(dict.fromkeys(i.strip() for i in _strings(value.get("issues"), "issues") if i.strip()))
     raw = value.get("replacement")
-    replacement = validate_draft(parse_draft(raw), ledger) if raw is not None else None
+    replacement = validate_draft(parse_draft(raw), ledger, stated) if raw is not None else None
     disposition = value.get("disposition")
     valid = (disposition == "pass" and not issues and replacement is None) or (
         disposition == "repair" and issues and replacement is not None) or (
@@ -298,12 +427,13 @@ class Finalizer:
     async def run(self, question: str, typed_reply: str, ledger: Sequence[Evidence],
                   locale: str) -> SynthesisResult:
         result = SynthesisResult("failed")
-        draft = await self._compose(question, typed_reply, ledger, result.usage)
+        stated = (own_words(question).text, typed_reply)
+        draft = await self._compose(question, typed_reply, ledger, stated, result.usage)
         result.draft = draft
         if draft is None:
             return result
         if draft.status in ("answer", "gap") and draft.claims:
-            judgment = await self._judge(question, draft, ledger, result.usage)
+            judgment = await self._judge(question, draft, ledger, stated, result.usage)
             result.judge = judgment.disposition if judgment else "invalid"
             result.issues = len(judgment.issues) if judgment else 0
             if judgment is None or judgment.disposition != "pass":
@@ -316,7 +446,7 @@ class Finalizer:
         return result
 
     async def _compose(self, question: str, typed_reply: str, ledger: Sequence[Evidence],
-                       usage: Usage) -> Draft | None:
+                       stated: Sequence[str], usage: Usage) -> Draft | None:
         evidence = json.dumps([e.to_prompt() for e in ledger], ensure_ascii=False)
         messages: list[Mapping[str, Any]] = [
             {"role": "system", "content": _COMPOSER.format(function=DRAFT_FUNCTION)},
@@ -328,7 +458,7 @@ class Finalizer:
             usage.add(response)
             call = single_call(response, DRAFT_FUNCTION)
             try:
-                return validate_draft(parse_draft(_load(call)), ledger)
+                return validate_draft(parse_draft(_load(call)), ledger, stated)
             except DraftViolation as violation:
                 if attempt == 2 or call is None or call.id is None:
                     return None
@@ -338,7 +468,7 @@ class Finalizer:
         return None  # pragma: no cover
 
     async def _judge(self, question: str, draft: Draft, ledger: Sequence[Evidence],
-                     usage: Usage) -> Judgment | None:
+                     stated: Sequence[str], usage: Usage) -> Judgment | None:
         evidence = json.dumps([e.to_prompt() for e in ledger], ensure_ascii=False)
         body = json.dumps({"status": draft.status, "answer": draft.answer, "claims": [
             {"text": c.text, "kind": c.kind, "evidence_ids": list(c.evidence_ids)} for c in draft.claims],
@@ -351,6 +481,6 @@ class Finalizer:
             messages, JUDGE_FUNCTION, "Submit the grounding judgment.", JUDGMENT_SCHEMA, 2000))
         usage.add(response)
         try:
-            return validate_judgment(_load(single_call(response, JUDGE_FUNCTION)), draft, ledger)
+            return validate_judgment(_load(single_call(response, JUDGE_FUNCTION)), draft, ledger, stated)
         except DraftViolation:
             return None

@@ -32,7 +32,7 @@ from typing import Literal
 Kind = Literal["day", "month", "year", "window", "invalid", "unanchored"]
 Role = Literal["instant", "citation"]
 
-_MONTH_WORDS: dict[str, int] = {}
+MONTH_WORDS: dict[str, int] = {}
 for _month_number, _names in enumerate((
     "janvier january januar janner jan janv",
     "fevrier february februar feb fev fevr",
@@ -48,9 +48,9 @@ for _month_number, _names in enumerate((
     "decembre december dezember dec dez",
 ), start=1):
     for _name in _names.split():
-        _MONTH_WORDS[_name] = _month_number
+        MONTH_WORDS[_name] = _month_number
 
-_MONTH = r"(?P<month>" + "|".join(sorted(_MONTH_WORDS, key=len, reverse=True)) + r")\.?"
+_MONTH = r"(?P<month>" + "|".join(sorted(MONTH_WORDS, key=len, reverse=True)) + r")\.?"
 _ORD = r"(?:er|re|eme|st|nd|rd|th|\.)?"
 _NOT_IDENT_L = r"(?<![\w/.:@#-])"
 _NOT_IDENT_R = r"(?![\w/@-]|\.\d)"
@@ -219,11 +219,11 @@ def _absolute(folded: str, raw: str, taken: _Taken) -> list[DateMention]:
                     continue
                 mention = DateMention(start, end, text, "year", dt.date(year, 1, 1), dt.date(year, 12, 31))
             elif name == "my":
-                month = _MONTH_WORDS[groups["month"]]
+                month = MONTH_WORDS[groups["month"]]
                 first, last = _month_window(year, month)
                 mention = DateMention(start, end, text, "month", first, last)
             else:
-                month = int(groups["m"]) if "m" in groups and groups.get("m") else _MONTH_WORDS[groups["month"]]
+                month = int(groups["m"]) if "m" in groups and groups.get("m") else MONTH_WORDS[groups["month"]]
                 day_number = int(groups["d"])
                 if name == "numeric" and groups.get("sep") == "-" and year < 1800:
                     continue

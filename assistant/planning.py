@@ -120,7 +120,7 @@ def bind_subject(tool: str, arguments: Mapping[str, Any], request: PlannerReques
                  repairs: list[str]) -> dict[str, Any]:
     """Replace the planner's ``subject_ref`` by the authorised work (or exact version)."""
     args = dict(arguments)
-    for key in ("work", "work_query", "lex_id", "article_number", "anchor", "anchors"):
+    for key in ("work", "work_query", "lex_id", "article_number", "anchor", "anchors", "known_on"):
         if key in args:
             raise PlanViolation("server_owned", f"{tool}.{key} is server-owned; use subject_ref.")
     policy = POLICIES[tool]

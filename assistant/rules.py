@@ -4,7 +4,7 @@ It reads the reader's first sentence (later sentences and quoted notes are data,
 instructions), splits explicit compound requests ("…; then …", "… and then …", "… puis …"),
 classifies each clause by keyword into one catalog operation, and writes the same plan
 object a model would: tools, typed arguments and ``subject_ref`` refs only. Its output passes
-the same gate, date guard and freeze as a model's. Every reply it plans is labelled
+the same gate, date provenance and freeze as a model's. Every reply it plans is labelled
 ``deterministic``.
 """
 
@@ -17,7 +17,7 @@ from typing import Any
 
 from assistant.datereader import DateMention
 from assistant.planning import PlannerRequest, PlanningResult, gate_plan
-from assistant.subjects import CHOICE_PREFIX
+from assistant.subjects import CHOICE_PREFIX, read_citations
 from assistant.text import normalize
 from assistant.untrusted import own_words
 from legal.publishers import registry as publisher_registry
@@ -150,10 +150,14 @@ def wants_synthesis(question: str) -> bool:
 
 @dataclass(frozen=True)
 class _Clause:
+    """One clause: its words, their normalised form without dated citations (what the intent
+    keywords read: "la loi modifiée du …" asks for no change history), its dates."""
+
     raw: str
     norm: str
     mentions: tuple[DateMention, ...] = ()
     choice: str | None = None
+    named: str = ""
 
     @property
     def days(self) -> list[str]:
@@ -175,7 +179,7 @@ def _subject_ref(request: PlannerRequest, clause: _Clause) -> str | None:
         return None
     refs = request.authority.refs()
     for ref, member in refs.items():
-        if any(f" {normalize(m)} " in f" {clause.norm} " for m in member.mentions if m):
+        if any(f" {normalize(m)} " in f" {clause.named} " for m in member.mentions if m):
             return ref
     return next(iter(refs), None)
 
@@ -314,7 +318,10 @@ _LEADING_SEARCH = re.compile(r"^(?:please\s+)?(?:find|search|look\s+for|cherche|
 def classify(request: PlannerRequest, raw: str, mentions: tuple[DateMention, ...] = (),
              choice: str | None = None) -> dict[str, Any]:
     """One operation for one clause."""
-    clause = _Clause(raw, normalize(raw), mentions, choice)
+    intent = raw
+    for citation in read_citations(raw):
+        intent = intent.replace(citation.words, " ")
+    clause = _Clause(raw, normalize(intent), mentions, choice, normalize(raw))
     if _has(clause.norm, BOUNDARY):
         return {"tool": "legal_boundary", "arguments": {"reason": _BOUNDARY_REASON}}
     if _LEADING_SEARCH.match(clause.norm):

@@ -1,4 +1,4 @@
-"""The assistant turn: preflight → plan → gate (one correction) → date guard → freeze → execute.
+"""The assistant turn: preflight → plan → gate (one correction) → date provenance → freeze → execute.
 
 :class:`Assistant.ask` runs one turn under three deadlines (planner 12 s, first typed result
 25 s, optional synthesis 45 s; all configurable). When the model planner misses its deadline
@@ -129,13 +129,36 @@ def runner_up_clause(authority: SubjectAuthority | None, locale: str) -> str | N
     return f"Your wording named more than one instrument; Lex used {used} rather than {named}."
 
 
+def citation_clauses(authority: SubjectAuthority | None, locale: str, used: Sequence[str] = ()) -> list[str]:
+    """A work selected by a dated citation (and used by the plan): the reader's words that
+    selected it, and why."""
+    out: list[str] = []
+    for member in authority.members if authority is not None else ():
+        citation = member.citation
+        if citation is None or citation.day is None or member.work not in used:
+            continue
+        named = f"{member.work} ({member.title})" if member.title else member.work
+        kind, day = "/".join(citation.types), citation.day.isoformat()
+        if locale == "fr":
+            out.append(f"Lex a compris « {citation.words} » comme {named} : le seul acte détenu de type "
+                       f"{kind} daté du {day}. Cette date désigne l'acte ; ce n'est pas la date du texte.")
+        else:
+            out.append(f'Lex took "{citation.words}" to mean {named}: the only held act of type {kind} '
+                       f"dated {day}. That date names the act; it is not the date of the text.")
+    return out
+
+
 def disclosures(plan: OperationPlan, authority: SubjectAuthority | None, locale: str,
                 today: dt.date | None = None) -> list[str]:
-    """Forced disclosures: runner-up, then every date used and its provenance (each once)."""
+    """Forced disclosures: a dated citation's selection, the runner-up, then every date used and
+    its provenance (each once)."""
     out: list[str] = []
     clause = runner_up_clause(authority, locale)
-    if clause and any(op.arguments.get("work") for op in plan.operations):
-        out.append(clause)
+    used = [str(op.arguments["work"]) for op in plan.operations if op.arguments.get("work")]
+    if used:
+        out.extend(citation_clauses(authority, locale, used))
+        if clause:
+            out.append(clause)
     for op in plan.operations:
         for sentence in date_sentences(op, locale, today or utc_today()):
             if sentence not in out:

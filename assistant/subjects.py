@@ -1,9 +1,13 @@
 """Subject preflight: resolve the work(s) a turn names, in code, before any planner runs.
 
 Only identity may authorise a work: a publisher identifier (CELEX, ELI, slug, lex id), an exact
-title or an exact official short title found word-bounded in the reader's turn. Aliases and
-metadata never authorise; a date never selects ("loi du 5 avril 1993" is detected, not
-resolved). Several candidates become either a decided choice (containment, trailing-clause
+title or an exact official short title found word-bounded in the reader's turn, or a *dated
+citation* — an act form and a day ("la loi du 17 décembre 1925", "Gesetz vom 17. Dezember
+1925", "the Law of 17 December 1925") — that matches exactly one held act by the type and date
+its official identifier carries (a Legilux ELI ``…/eli/etat/leg/loi/1925/12/17/n1``); the
+reply discloses the words that selected it. A citation matching several held acts, or none,
+asks (at most three candidates). Aliases and metadata never authorise; a date alone never
+selects an act, and the date of a citation is never the instant. Several candidates become either a decided choice (containment, trailing-clause
 demotion, title over identifier) that carries its runner-up disclosure, a compound subject when
 each mention names exactly one work, or a clarification that ends the turn. The planner sees
 only opaque ``subject_1..N`` refs (N ≤ 8) and the reader's own words for them.
@@ -11,6 +15,7 @@ only opaque ``subject_1..N`` refs (N ≤ 8) and the reader's own words for them.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 from collections import defaultdict
@@ -20,17 +25,23 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from assistant.catalog import MAX_SUBJECTS
+from assistant.datereader import MONTH_WORDS, fold_keep
 from assistant.text import find_spans, normalize
 from legal.identifiers import (
     EURLEX_ID,
+    LEGILUX_ID,
     URL_IN_TEXT,
     celex_numbers,
     celex_to_slug,
     lex_ids_in_text,
+    lu_eli_segments,
     url_identifier,
 )
 
 TRUSTED_KINDS = ("identifier", "title", "short_title")
+#: Kinds that may authorise a work, strongest first: a dated citation authorises only when it
+#: matches exactly one held act, and is the weakest source of a member.
+AUTHORISING_KINDS = (*TRUSTED_KINDS, "dated_citation")
 KIND_FROM_INDEX = {
     "official_identifier": "identifier", "official_title": "title",
     "publisher_short_title": "short_title", "alias": "alias",
@@ -51,25 +62,17 @@ CHOICE_PREFIX = "Clarification choice: "
 MENU_WORKS = 3
 
 _EU_NUMBER = re.compile(
-    r"\b(regulation|directive|decision|r[eè]glement|d[eé]cision)\s*(?:\((?:eu|ec|eec|ue|ce|cee|euratom)\)\s*)?"
-    r"(?:no\.?\s*|n[°o]\s*)?(\d{1,4})/(\d{1,4})(?:/(?:eu|ec|eec|ue|ce|cee))?",
+    r"\b(regulation|directive|decision|r[eè]glement|d[eé]cision|verordnung|richtlinie|beschluss)\s*"
+    r"(?:\((?:eu|ec|eec|ue|ce|cee|ewg|eg|euratom)\)\s*)?"
+    r"(?:no\.?\s*|nr\.?\s*|n[°o]\s*)?(\d{1,4})/(\d{1,4})(?:/(?:eu|ec|eec|ue|ce|cee|ewg|eg))?",
     re.IGNORECASE,
 )
 _EU_BARE_NUMBER = re.compile(r"(?<![\w/])((?:19|20)\d{2})/(\d{1,4})(?![\w/])")
 _ARTICLE = re.compile(
     r"\b(?:article|articles|art|artikel|artikels)\s((?:[a-z]\s)?\d+[a-z]*(?:\s\d+)*(?:\s(?:bis|ter|quater))?|premier)\b"
 )
-_MONTHS = (
-    "janvier fevrier mars avril mai juin juillet aout septembre octobre novembre decembre "
-    "january february march april may june july august september october november december"
-)
-_CITES_BY_DATE = re.compile(
-    r"\b(?:loi|lois|reglement|reglements|arrete|arretes|decret|decrets|ordonnance|law|laws|act|acts)"
-    r"(?:\s(?:grand\sducal|ministeriel|ministerielle|communal|communale))?"
-    r"(?:\s(?:modifiee?s?|amended))?\s(?:of|du|de|des|dated)\s(?:the\s)?\d{1,2}(?:er)?\s"
-    r"(?:" + "|".join(_MONTHS.split()) + r")\s\d{4}\b"
-)
-_EU_KIND = {"regulation": "R", "reglement": "R", "directive": "L", "decision": "D"}
+_EU_KIND = {"regulation": "R", "reglement": "R", "verordnung": "R", "directive": "L", "richtlinie": "L",
+            "decision": "D", "beschluss": "D"}
 
 
 POPULAR_NAMES = Path(__file__).with_name("popular_names.json")
@@ -145,12 +148,13 @@ class StaticCatalogue:
 
 @dataclass(frozen=True)
 class Mention:
-    """Words of the turn that named works through one kind of stored name."""
+    """Words of the turn that named works through one kind of stored name (or a dated citation)."""
 
     text: str
     kind: str
     works: frozenset[str]
     span: tuple[int, int]
+    citation: Citation | None = None
 
 
 @dataclass(frozen=True)
@@ -160,6 +164,8 @@ class SubjectMember:
     mentions: tuple[str, ...]
     source: str
     exact_lex_id: str | None = None
+    #: The dated citation that selected this work (when ``source`` is ``dated_citation``).
+    citation: Citation | None = None
 
 
 @dataclass(frozen=True)
@@ -218,17 +224,50 @@ class Preflight:
     trace: Mapping[str, Any]
 
 
+_LU_DATED_SLUG = re.compile(r"^([a-z]+)-(\d{4})-(\d{2})-(\d{2})-[a-z]*\d+$")
+
+
+def act_identity(name: WorkName) -> tuple[str, dt.date] | None:
+    """The act type and date an identifier of a held work carries, else ``None``.
+
+    A dated Legilux ELI (``…/eli/etat/leg/loi/1925/12/17/n1``) or the work key built from it
+    (``lu-legilux:loi-1925-12-17-n1``) → ``("loi", 1925-12-17)``. Titles never count.
+    """
+    if name.kind != "identifier":
+        return None
+    value = name.value.strip().lower()
+    segments = lu_eli_segments(value) if "/eli/" in value or value.startswith("etat/") else None
+    if segments is not None:
+        slug = "-".join(segments[:5]) if len(segments) >= 5 else ""
+    elif value.startswith(LEGILUX_ID + ":") or (":" not in value and name.work.startswith(LEGILUX_ID + ":")):
+        slug = value.split(":", 1)[-1]
+    else:
+        return None
+    match = _LU_DATED_SLUG.match(slug)
+    if match is None:
+        return None
+    try:
+        day = dt.date(int(match.group(2)), int(match.group(3)), int(match.group(4)))
+    except ValueError:
+        return None
+    return match.group(1), day
+
+
 class CatalogueIndex:
-    """Names grouped for word-bounded scanning (built once per catalogue)."""
+    """Names grouped for word-bounded scanning, and held acts by type and date (built once)."""
 
     def __init__(self, source: CatalogueSource) -> None:
         self.source = source
         self.by_prefix: dict[tuple[str, ...], list[WorkName]] = defaultdict(list)
         self.works_by_name: dict[tuple[str, str], set[str]] = defaultdict(set)
         self.works: set[str] = set()
+        self.acts: dict[tuple[str, dt.date], set[str]] = defaultdict(set)
         names = [n for n in source.names() if n.normalized]
         for name in names:
             self.works.add(name.work)
+            identity = act_identity(name)
+            if identity is not None:
+                self.acts[identity].add(name.work)
         for name in [*names, *popular_names(self.works)]:
             self.by_prefix[tuple(name.normalized.split()[:2])].append(name)
             self.works_by_name[(name.kind, name.normalized)].add(name.work)
@@ -238,6 +277,86 @@ class CatalogueIndex:
 
     def held(self, work: str) -> bool:
         return work in self.works
+
+    def acts_dated(self, types: Iterable[str], day: dt.date) -> list[str]:
+        """Held acts of one of ``types`` whose identifier carries ``day`` (sorted)."""
+        return sorted({w for t in types for w in self.acts.get((t, day), ())})
+
+    def acts_near(self, types: Iterable[str], day: dt.date, limit: int) -> list[str]:
+        """Held acts of one of ``types`` from the same year, nearest date first (at most ``limit``)."""
+        wanted = set(types)
+        found = sorted((abs((d - day).days), w) for (t, d), works in self.acts.items()
+                       if t in wanted and d.year == day.year for w in works)
+        return list(dict.fromkeys(w for _, w in found))[:limit]
+
+
+# --- dated citations ---------------------------------------------------------------------------
+
+_S = r"[\s-]+"
+#: Act forms of a dated citation (accent-folded) and the Legilux ELI types each names. A form
+#: with no type ("règlement", "regulation", "directive", …) is detected — the turn then asks —
+#: but never resolved: it does not say which kind of held act it is.
+_CITATION_FORMS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (rf"reglements?{_S}grand{_S}ducaux|reglements?{_S}grand{_S}ducal|grand{_S}ducal{_S}regulations?|"
+     rf"gro(?:ss|ß)herzogliche[nrs]?{_S}verordnung(?:en)?", ("rgd",)),
+    (rf"arretes?{_S}grand{_S}ducaux|arretes?{_S}grand{_S}ducal|grand{_S}ducal{_S}(?:decrees?|orders?)|"
+     rf"gro(?:ss|ß)herzogliche[nrs]?{_S}beschlu(?:ss|ß)(?:es)?", ("agd",)),
+    (rf"reglements?{_S}ministeriels?|ministerial{_S}regulations?|ministerielle[nrs]?{_S}verordnung(?:en)?",
+     ("rmin",)),
+    (rf"arretes?{_S}ministeriels?|ministerial{_S}(?:decrees?|orders?)", ("amin",)),
+    (r"lois?|laws?|acts?|statutes?|gesetz(?:es|e)?", ("loi",)),
+    (r"ordonnances?", ("ord",)),
+    (r"reglements?|arretes?|decrets?|regulations?|verordnung(?:en)?|directives?|richtlinien?|decisions?|"
+     r"beschlu(?:ss|ß)(?:es)?|ordinances?|decrees?", ()),
+)
+_MONTH_NAMES = "|".join(sorted(MONTH_WORDS, key=len, reverse=True))
+_CITATION = re.compile(
+    r"(?<![\w])(?P<form>" + "|".join(form for form, _ in _CITATION_FORMS) + r")"
+    r"(?:,?\s+(?:modifiee?s?|amended|as\s+amended|coordonnee?s?|geandert(?:e[nrs]?)?),?)?"
+    r"\s+(?:du|of|vom|dated|en\s+date\s+du)\s+(?:the\s+)?(?:"
+    r"(?P<d1>\d{1,2})(?:er|re|st|nd|rd|th|\.)?\s+(?:of\s+)?(?P<m1>" + _MONTH_NAMES + r")\.?,?\s+(?P<y1>\d{4})|"
+    r"(?P<m2>" + _MONTH_NAMES + r")\.?\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?,?\s+(?P<y2>\d{4})|"
+    r"(?P<d3>\d{1,2})[./ ](?P<m3>\d{1,2})[./ ](?P<y3>\d{4})|"
+    r"(?P<y4>\d{4})-(?P<m4>\d{2})-(?P<d4>\d{2}))(?![\w/])")
+
+
+@dataclass(frozen=True)
+class Citation:
+    """An act named by its form and day in the reader's words ("la loi du 17 décembre 1925")."""
+
+    words: str
+    types: tuple[str, ...]
+    day: dt.date | None
+
+
+def read_citations(text: str) -> list[Citation]:
+    """Every dated citation of ``text`` with the reader's exact words (an impossible day: ``None``)."""
+    folded = fold_keep(text)
+    out: list[Citation] = []
+    for match in _CITATION.finditer(folded):
+        form = match.group("form")
+        types = next(t for pattern, t in _CITATION_FORMS if re.fullmatch(pattern, form))
+        groups = match.groupdict()
+        index = next(i for i in "1234" if groups.get(f"y{i}"))
+        raw_month = groups[f"m{index}"]
+        month = MONTH_WORDS[raw_month] if raw_month in MONTH_WORDS else int(raw_month)
+        try:
+            day: dt.date | None = dt.date(int(groups[f"y{index}"]), month, int(groups[f"d{index}"]))
+        except ValueError:
+            day = None
+        out.append(Citation(text[match.start():match.end()], types, day))
+    return out
+
+
+def citation_mentions(index: CatalogueIndex, raw: str, normalized_turn: str) -> list[Mention]:
+    """Each dated citation as a mention of the held acts of its type and day (possibly none)."""
+    out: list[Mention] = []
+    for citation in read_citations(raw):
+        spans = find_spans(normalized_turn, normalize(citation.words))
+        works = index.acts_dated(citation.types, citation.day) if citation.day else []
+        out.append(Mention(citation.words, "dated_citation", frozenset(works), spans[0] if spans else (0, 0),
+                           citation))
+    return out
 
 
 def _name_eligible(name: WorkName, normalized_turn: str) -> bool:
@@ -321,9 +440,9 @@ def article_number(normalized_turn: str) -> str | None:
     return "1er" if value == "premier" else value
 
 
-def cites_instrument_by_date(normalized_turn: str) -> bool:
-    """A detector, never a selector: "loi du 5 avril 1993" names an act only by its date."""
-    return _CITES_BY_DATE.search(normalized_turn) is not None
+def cites_instrument_by_date(text: str) -> bool:
+    """Whether the turn names an act by its form and date ("loi du 5 avril 1993")."""
+    return bool(read_citations(text))
 
 
 def exact_lex_ids(raw: str) -> dict[str, str]:
@@ -373,7 +492,7 @@ class Decision:
 def _spans(mentions: Sequence[Mention]) -> list[_Span]:
     grouped: dict[tuple[int, int], list[Mention]] = defaultdict(list)
     for mention in mentions:
-        if mention.kind in TRUSTED_KINDS and mention.works and mention.span != (0, 0):
+        if mention.kind in AUTHORISING_KINDS and mention.works and mention.span != (0, 0):
             grouped[mention.span].append(mention)
     return [
         _Span(span, frozenset().union(*(m.works for m in ms)), frozenset(m.kind for m in ms),
@@ -459,6 +578,61 @@ _TEXTS = {
 }
 
 
+_CITATION_TEXTS = {
+    "en": {
+        "ambiguous": 'Several held acts ({count}) match "{words}" (type {kind}, dated {day}). '
+                     "Which one should Lex use?",
+        "unresolved": 'No held act matches "{words}" (type {kind}, dated {day}).',
+        "near": " The choices are held acts of that type from {year}, nearest date first.",
+        "ask": " Which one should Lex use?",
+        "give": " Give an official title, identifier or ELI.",
+        "untyped": 'Lex cannot tell which kind of held act "{words}" is (a date alone never selects an act). '
+                   "Give an official title, identifier, ELI or CELEX number.",
+        "impossible": 'The date in "{words}" does not exist. Give an official title, identifier or ELI.',
+    },
+    "fr": {
+        "ambiguous": "Plusieurs actes détenus ({count}) correspondent à « {words} » (type {kind}, daté du "
+                     "{day}). Lequel Lex doit-il utiliser ?",
+        "unresolved": "Aucun acte détenu ne correspond à « {words} » (type {kind}, daté du {day}).",
+        "near": " Les choix sont les actes détenus de ce type de {year}, de la date la plus proche à la "
+                "plus lointaine.",
+        "ask": " Lequel Lex doit-il utiliser ?",
+        "give": " Indiquez un titre officiel, un identifiant ou un ELI.",
+        "untyped": "Lex ne peut pas dire quel type d'acte détenu est « {words} » (une date seule ne désigne "
+                   "jamais un acte). Indiquez un titre officiel, un identifiant, un ELI ou un numéro CELEX.",
+        "impossible": "La date de « {words} » n'existe pas. Indiquez un titre officiel, un identifiant ou un ELI.",
+    },
+}
+
+
+def citation_trace(citation: Citation, works: Sequence[str]) -> dict[str, Any]:
+    """A dated citation as the trace records it: the reader's words, type, day and matches."""
+    return {"words": citation.words, "types": list(citation.types),
+            "day": citation.day.isoformat() if citation.day else None, "works": list(works)}
+
+
+def citation_clarification(index: CatalogueIndex, citation: Citation, works: Sequence[str], locale: str,
+                           status: str) -> SubjectClarification:
+    """The question a dated citation asks when it matches several held acts, or none."""
+    texts = _CITATION_TEXTS.get(locale, _CITATION_TEXTS["en"])
+    none = _TEXTS.get(locale, _TEXTS["en"])["none"]
+    if citation.day is None:
+        return SubjectClarification(texts["impossible"].format(words=citation.words), (), status)
+    if not citation.types:
+        return SubjectClarification(texts["untyped"].format(words=citation.words), (), status)
+    fields = {"words": citation.words, "kind": "/".join(citation.types), "day": citation.day.isoformat(),
+              "count": len(works), "year": citation.day.year}
+    if status == "ambiguous":
+        question = texts["ambiguous"].format(**fields)
+    else:
+        question = texts["unresolved"].format(**fields) + (
+            texts["near"].format(**fields) + texts["ask"] if works else texts["give"])
+    choices = [Choice(choice_label(w, index.title(w)), CHOICE_PREFIX + w) for w in works[:MENU_WORKS]]
+    if choices:
+        choices.append(Choice(none, NONE_OF_THESE))
+    return SubjectClarification(question, tuple(choices), status)
+
+
 def choice_label(work: str, title: str | None) -> str:
     """A menu label of at most 100 characters that always ends with the work key."""
     suffix = f" [k: {work[:28]}]"
@@ -482,7 +656,9 @@ def clarification_for(index: CatalogueIndex, works: Sequence[str], key: str, loc
 def _member(index: CatalogueIndex, work: str, mentions: Sequence[Mention], source: str,
             lex_ids: Mapping[str, str]) -> SubjectMember:
     texts = tuple(dict.fromkeys(m.text for m in mentions if work in m.works))
-    return SubjectMember(work, index.title(work), texts, source, lex_ids.get(work))
+    citation = next((m.citation for m in mentions if m.citation is not None and m.works == {work}), None)
+    return SubjectMember(work, index.title(work), texts, source, lex_ids.get(work),
+                         citation if source == "dated_citation" else None)
 
 
 def _carried(context: Mapping[str, Any] | None, index: CatalogueIndex,
@@ -515,7 +691,8 @@ def resolve_subject(index: CatalogueIndex, raw: str, locale: str, *,
         previous_article = article_number(normalize(previous_turn or ""))
         member = SubjectMember(confirmed, index.title(confirmed), (), "confirmation")
         return _authority(SubjectAuthority((member,), previous_article, status="confirmed"))
-    mentions = identifier_mentions(index, raw, normalized_turn) + scan_names(index, normalized_turn)
+    mentions = (identifier_mentions(index, raw, normalized_turn) + scan_names(index, normalized_turn)
+                + citation_mentions(index, raw, normalized_turn))
     spans = _spans(mentions)
     if not spans and is_anaphoric(normalized_turn):
         carried = _carried(context, index, article)
@@ -532,6 +709,11 @@ def _from_spans(index: CatalogueIndex, spans: Sequence[_Span], mentions: Sequenc
                 lex_ids: Mapping[str, str]) -> Preflight:
     decision = decide(spans, normalized_turn)
     if not decision.works:
+        several = next((m for m in mentions if m.citation is not None and len(m.works) > 1
+                        and any(s.span == m.span and s.kinds == {"dated_citation"} for s in spans)), None)
+        if several is not None and several.citation is not None:
+            return _clarify(citation_clarification(index, several.citation, decision.ordered, locale,
+                                                   "ambiguous"), decision, several)
         key = "short_title" if any(s.kinds == {"short_title"} and len(s.works) > 1 for s in spans) \
             else "ambiguous"
         return _clarify(clarification_for(index, decision.ordered, key, locale, "ambiguous"), decision)
@@ -543,9 +725,10 @@ def _from_spans(index: CatalogueIndex, spans: Sequence[_Span], mentions: Sequenc
 
 
 def _source(spans: Sequence[_Span], work: str) -> str:
-    """The strongest kind of name that authorised ``work``: identifier, title, short title."""
+    """The strongest kind of name that authorised ``work``: identifier, title, short title,
+    dated citation."""
     kinds = {k for s in spans if work in s.works for k in s.kinds}
-    return next((k for k in TRUSTED_KINDS if k in kinds), "identifier")
+    return next((k for k in AUTHORISING_KINDS if k in kinds), "identifier")
 
 
 def _without_authority(index: CatalogueIndex, mentions: Sequence[Mention], normalized_turn: str,
@@ -554,7 +737,12 @@ def _without_authority(index: CatalogueIndex, mentions: Sequence[Mention], norma
     if aliases:
         return _clarify(clarification_for(index, aliases, "ambiguous", locale, "ambiguous"), None)
     unresolved = any(m.kind == "identifier" and not m.works for m in mentions)
-    if unresolved or cites_instrument_by_date(normalized_turn):
+    cited = next((m for m in mentions if m.citation is not None), None)
+    if cited is not None and cited.citation is not None and not unresolved:
+        citation = cited.citation
+        near = index.acts_near(citation.types, citation.day, MENU_WORKS) if citation.day else []
+        return _clarify(citation_clarification(index, citation, near, locale, "unresolved"), None, cited)
+    if unresolved:
         return _clarify(clarification_for(index, [], "unresolved", locale, "unresolved"), None)
     return Preflight(None, None, {"phase": "subject_resolution", "status": "none"})
 
@@ -568,12 +756,18 @@ def _authority(authority: SubjectAuthority) -> Preflight:
     }
     if authority.disclosure:
         trace["runner_up"] = authority.disclosure.runner_up_work
+    cited = [m for m in authority.members if m.citation is not None]
+    if cited:
+        trace["citations"] = [citation_trace(m.citation, [m.work]) for m in cited if m.citation]
     return Preflight(authority, None, trace)
 
 
-def _clarify(clarification: SubjectClarification, decision: Decision | None) -> Preflight:
+def _clarify(clarification: SubjectClarification, decision: Decision | None,
+            citation: Mention | None = None) -> Preflight:
     trace: dict[str, Any] = {"phase": "subject_resolution", "status": clarification.status,
                              "choices": [c.value for c in clarification.choices]}
+    if citation is not None and citation.citation is not None:
+        trace["citations"] = [citation_trace(citation.citation, sorted(citation.works))]
     if decision is not None:
         trace["ordered"] = list(decision.ordered)
     return Preflight(None, clarification, trace)

@@ -28,7 +28,7 @@ _INJECTION = re.compile(
     r"(?i)(?:\b(?:ignore|disregard|forget|override)\b[^.;!?\n]{0,40}\b(?:previous|prior|above|earlier|all|"
     r"your|system)\b[^.;!?\n]{0,20}\b(?:instructions?|rules?|prompts?|messages?|constraints?)\b"
     r"|\bignore[sz]?\b[^.;!?\n]{0,30}\b(?:les|tes|vos)\s+(?:instructions|consignes|regles|règles)\b"
-    r"|\boublie[sz]?\b[^.;!?\n]{0,30}\b(?:instructions|consignes)\b"
+    r"|\boublie[sz]?\b[^.;!?\n]{0,30}\b(?:instructions|consignes|r[eè]gles)\b"
     r"|\b(?:ignoriere|vergiss|missachte)\b[^.;!?\n]{0,40}\b(?:anweisungen|regeln|vorgaben)\b"
     r"|\b(?:you are now|tu es maintenant|du bist jetzt)\b|\bsystem prompt\b|\bnew instructions?\b)"
 )

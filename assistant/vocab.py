@@ -87,14 +87,6 @@ class EvidenceKind(StrEnum):
 CLAIM_KINDS = frozenset(k for k in EvidenceKind if k is not EvidenceKind.POINTER)
 
 
-class InstantSource(StrEnum):
-    """Where the instant of an operation came from (a forced disclosure unless stated)."""
-
-    STATED = "stated"
-    DEFAULTED_TO_TODAY = "defaulted_to_today"
-    WIDENED_FROM_YEAR = "widened_from_year"
-
-
 class ContextDisposition(StrEnum):
     """What a turn does to the conversation's subject context."""
 
@@ -117,6 +109,7 @@ _STATUS_OUTCOME: dict[str, LegalOutcome] = {
     "unknown_anchor": LegalOutcome.NOT_FOUND,
     "unknown_publisher": LegalOutcome.NOT_FOUND,
     "no_version_for_date": LegalOutcome.NOT_AVAILABLE,
+    "not_yet_known": LegalOutcome.NOT_AVAILABLE,
     "anchor_not_in_version": LegalOutcome.NOT_AVAILABLE,
     "no_provision_history": LegalOutcome.NOT_AVAILABLE,
     "text_not_available": LegalOutcome.NOT_AVAILABLE,

@@ -2,7 +2,7 @@
 
 ``run()`` plans every case with the configured planner — a model when ``LEX_MODEL_*`` (or the
 Azure variables) configure one, else the deterministic rule planner — and executes it through
-the whole pipeline (preflight, gate, date guard, freeze, executor, outcome router). The core is
+the whole pipeline (preflight, gate, date provenance, freeze, executor, outcome router). The core is
 the real legal core over ``index_dir`` (or ``LEX_INDEX_DIR``) when given; otherwise an offline
 stub that validates every call with the real operation declarations and answers each one
 ``succeeded``, so the offline score measures planning, arguments, guards, outcomes of the
@@ -19,7 +19,9 @@ import argparse
 import asyncio
 import datetime as dt
 import json
+import math
 import os
+import statistics
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -64,6 +66,10 @@ class CaseResult:
     skipped: bool = False
     category: str = "general"
     adversarial: bool = False
+    #: Date arguments of the executed operations, and their provenance sources ("" when none).
+    dates: list[str] = field(default_factory=list)
+    #: Wall time of the scored turn (``timing.total_ms`` of its terminal object).
+    total_ms: int | None = None
 
     @property
     def passed(self) -> bool:
@@ -133,6 +139,29 @@ def _check_dates(expected: Sequence[Mapping[str, Any]], body: Mapping[str, Any])
     return failures
 
 
+DATE_ARGUMENTS = ("date", "as_of", "from_date", "to_date")
+
+
+def executed_date_sources(body: Mapping[str, Any]) -> list[str]:
+    """The provenance source of every date argument an executed operation received ("" when the
+    frozen plan carries none for that argument and value — which must never happen)."""
+    plan = next((t for t in body.get("trace", []) if t.get("phase") == "operation_plan"
+                 and "operations" in t), None)
+    attested = {op.get("operation_id"): {(d.get("argument"), d.get("value")): d.get("source")
+                                         for d in op.get("dates") or []}
+                for op in (plan or {}).get("operations", [])}
+    out: list[str] = []
+    for row in body.get("trace", []):
+        if row.get("phase") != "primary":
+            continue
+        known = attested.get(row.get("operation_id"), {})
+        for argument in DATE_ARGUMENTS:
+            value = (row.get("args") or {}).get(argument)
+            if value:
+                out.append(str(known.get((argument, str(value))) or ""))
+    return out
+
+
 def score_case(case: Mapping[str, Any], outcome: AskOutcome, canaries: Sequence[str],
                strict: bool = True) -> list[str]:
     """Every way one case's terminal object departs from its expectation (empty: passed)."""
@@ -147,6 +176,8 @@ def score_case(case: Mapping[str, Any], outcome: AskOutcome, canaries: Sequence[
     for i, (want, got) in enumerate(zip(expected["operations"], actual_ops, strict=False)):
         failures += _check_operation(i, want, got, executed.get(got.get("operation_id"), {}), strict)
     failures += _check_dates(expected["operations"], body)
+    if "" in executed_date_sources(body):
+        failures.append("an executed date has no provenance")
     if "primary_calls" in expected and len(executed) != expected["primary_calls"]:
         failures.append(f"primary calls {len(executed)} != {expected['primary_calls']}")
     if ("clarification" in body) != expected.get("clarification", False):
@@ -210,6 +241,27 @@ def by_category(results: Sequence[CaseResult]) -> dict[str, dict[str, Any]]:
     return dict(sorted(table.items()))
 
 
+def turn_times(results: Sequence[CaseResult]) -> dict[str, Any]:
+    """Median and p95 (nearest rank) of the scored turns' wall times, in milliseconds."""
+    times = sorted(r.total_ms for r in results if not r.skipped and r.total_ms is not None)
+    if not times:
+        return {"turns": 0, "median_ms": None, "p95_ms": None}
+    return {"turns": len(times), "median_ms": statistics.median(times),
+            "p95_ms": times[max(0, math.ceil(0.95 * len(times)) - 1)]}
+
+
+def date_provenance(results: Sequence[CaseResult]) -> dict[str, Any]:
+    """Dates in executed plans, how many carry a provenance (must be all), and by source."""
+    sources = [s for r in results if not r.skipped for s in r.dates]
+    attested = [s for s in sources if s]
+    by_source: dict[str, int] = {}
+    for source in attested:
+        by_source[source] = by_source.get(source, 0) + 1
+    return {"dates": len(sources), "attested": len(attested),
+            "rate": round(len(attested) / len(sources), 4) if sources else 1.0,
+            "by_source": dict(sorted(by_source.items()))}
+
+
 def build(doc: Mapping[str, Any], index_dir: Path | None, deterministic: bool) -> tuple[Assistant, str, Any]:
     from serve.core import OPERATIONS, LegalCore
 
@@ -240,14 +292,21 @@ def run(cases_path: Path | str | None = None, index_dir: Path | str | None = Non
         out(f"{status} {result.case_id}" + (f"  {'; '.join(result.failures)}" if result.failures else ""))
     scored = [r for r in results if not r.skipped]
     passed = sum(r.passed for r in scored)
+    provenance = date_provenance(results)
+    times = turn_times(results)
     summary = {"cases": len(results), "scored": len(scored), "passed": passed,
                "score": round(passed / len(scored), 4) if scored else 0.0,
                "planner": assistant.planner_kind, "core": core_label,
                "failed": [r.case_id for r in scored if not r.passed],
-               "categories": by_category(results)}
+               "categories": by_category(results), "date_provenance": provenance,
+               "turn_times": times}
     categories = by_category(results)
     for name, row in categories.items():
         out(f"  {name:<16} {row['passed']:>3}/{row['scored']:<3} {row['rate']:.3f}")
+    out(f"  dates in executed plans: {provenance['dates']}, with provenance {provenance['attested']} "
+        f"({provenance['rate']:.1%}); by source "
+        + ", ".join(f"{k} {v}" for k, v in provenance["by_source"].items()))
+    out(f"  turn wall time over {times['turns']} turns: median {times['median_ms']} ms, p95 {times['p95_ms']} ms")
     out(f"assistant eval: {passed}/{len(scored)} passed, score {summary['score']:.3f} "
         f"(planner={summary['planner']}, core={core_label})")
     return summary
@@ -262,7 +321,9 @@ async def _run_all(assistant: Assistant, doc: Mapping[str, Any], with_index: boo
             continue
         outcome = await _ask_case(assistant, case)
         failures = score_case(case, outcome, doc.get("canaries", []), strict=not with_index)
-        results.append(CaseResult(case["id"], failures, category=category, adversarial=adversarial))
+        results.append(CaseResult(case["id"], failures, category=category, adversarial=adversarial,
+                                  dates=executed_date_sources(outcome.body),
+                                  total_ms=(outcome.body.get("timing") or {}).get("total_ms")))
     return results
 
 

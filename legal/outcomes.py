@@ -30,6 +30,7 @@ class Outcome(_Closed):
     UNKNOWN_ANCHOR = "unknown_anchor"
     UNKNOWN_PUBLISHER = "unknown_publisher"
     NO_VERSION_FOR_DATE = "no_version_for_date"
+    NOT_YET_KNOWN = "not_yet_known"  # known_on before anything about the work was held
     AMBIGUOUS_VERSION = "ambiguous_version"
     ANCHOR_NOT_IN_VERSION = "anchor_not_in_version"
     NO_PROVISION_HISTORY = "no_provision_history"

@@ -9,7 +9,10 @@ directory (the shared fixtures are read in place, never copied into the reposito
   tree roots (one tree per publisher);
 - ``fixture_dataset`` — :class:`FixtureDatasets`: ``fixture_dataset["eu"]`` is
   ``(dataset_dir, BuildReport)`` of a from-scratch :func:`derive.dataset.build_dataset` of that
-  tree; ``fixture_dataset.paths`` maps ``"eu"``/``"lu"`` to the dataset directories.
+  tree; ``fixture_dataset.paths`` maps ``"eu"``/``"lu"`` to the dataset directories;
+- ``known_build`` — :class:`tests.serve_core.known_tree.KnownBuild`: a Legilux tree written by
+  the writer on successive days (sighting, withdrawal, resighting, validity revision, later
+  language, changed body) and its index, for the ``known_on`` tests.
 
 Both are **read-only**: a test that changes a tree or a dataset works on a copy
 (:func:`copy_tree`, ``shutil.copytree``). Registered for the whole suite by
@@ -27,8 +30,10 @@ import pytest
 
 from corpus_tree import CorpusTree
 from derive.dataset import BuildReport
+from tests.serve_core.known_tree import KnownBuild, build_known_tree
 
-__all__ = ["SOURCES", "FixtureDatasets", "ImportedTrees", "copy_tree", "fixture_dataset", "imported_trees"]
+__all__ = ["SOURCES", "FixtureDatasets", "ImportedTrees", "copy_tree", "fixture_dataset", "imported_trees",
+           "known_build"]
 
 SOURCES: Mapping[str, str] = {"eu": "lex-corpus-eu-eurlex", "lu": "lex-corpus-lu-legilux"}
 
@@ -83,3 +88,8 @@ def fixture_dataset(tmp_path_factory: pytest.TempPathFactory, imported_trees: Im
         paths[name] = root / name
         reports[name] = build_dataset(imported_trees[name], paths[name], use_cache=False)
     return FixtureDatasets(paths, reports)
+
+
+@pytest.fixture(scope="session")
+def known_build(tmp_path_factory: pytest.TempPathFactory, fixtures_dir: Path) -> KnownBuild:
+    return build_known_tree(fixtures_dir, tmp_path_factory.mktemp("known-on"))

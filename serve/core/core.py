@@ -22,6 +22,7 @@ from derive.index.schema import index_file_name
 from legal.errors import IndexError_, RequestError
 from legal.ids import Publisher
 from serve.core.envelope import Answer, CallContext, no_corpus_mounted
+from serve.core.known import check_known_on
 from serve.core.lanes import SearchLane
 from serve.core.mount import CatalogueEntry, MountedIndex, call_deadline
 from serve.core.registry import OPERATIONS
@@ -115,10 +116,22 @@ class LegalCore:
         checked = spec.validate(args if args is not None else {})
         if not self._indexes:
             return no_corpus_mounted(name, self._artifact)
+        known_on = checked.get("known_on")
+        if known_on is not None:
+            check_known_on(known_on, self.horizon)
         ctx = CallContext(operation=name, indexes=self._indexes, artifact=self._artifact,
                           deadline_seconds=self.deadline_seconds, search_lane=self._search_lane)
         with call_deadline(self.deadline_seconds):
-            return spec.handler(ctx, checked)
+            out = spec.handler(ctx, checked)
+        if known_on is not None:
+            out["known_on"] = known_on
+        return out
+
+    @property
+    def horizon(self) -> str:
+        """The transaction-time horizon: the earliest build day of the mounted indexes (``known_on``
+        may not be later: nothing after it was recorded)."""
+        return min(index.built_date for index in self._indexes.values())
 
     def close(self) -> None:
         for index in self._indexes.values():

@@ -24,7 +24,7 @@ Answer = dict[str, Any]
 #: "not found", beats success, beats an empty success.
 DOMINANCE: tuple[Outcome, ...] = (
     Outcome.AMBIGUOUS_VERSION,
-    Outcome.NO_VERSION_FOR_DATE, Outcome.ANCHOR_NOT_IN_VERSION, Outcome.NO_PROVISION_HISTORY,
+    Outcome.NO_VERSION_FOR_DATE, Outcome.NOT_YET_KNOWN, Outcome.ANCHOR_NOT_IN_VERSION, Outcome.NO_PROVISION_HISTORY,
     Outcome.TEXT_NOT_AVAILABLE, Outcome.TEXT_WITHHELD, Outcome.RETRIEVAL_MODE_UNAVAILABLE,
     Outcome.NOT_COMPARABLE,
     Outcome.UNKNOWN_WORK, Outcome.UNKNOWN_ANCHOR, Outcome.UNKNOWN_PUBLISHER,

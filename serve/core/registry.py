@@ -43,6 +43,10 @@ def _limit(default: int, maximum: int) -> Integer:
     return Integer("limit", f"Page size (1..{maximum}).", minimum=1, maximum=maximum, default_value=default)
 
 
+KNOWN_ON = Date("known_on", "As known on this day (YYYY-MM-DD): the answer the system would have given then, from the "
+                            "records' transaction time (later sightings, withdrawals, resightings, validity "
+                            "revisions, languages and bodies undone; what differs is disclosed). Not after the day "
+                            "the index was built. Default: what is held now.")
 OFFSET = Integer("offset", "Rows to skip (0..100000).", minimum=0, maximum=100_000, default_value=0)
 
 _SPECS = (
@@ -82,7 +86,7 @@ _SPECS = (
             Choice("role", "Only the acts holding this role towards the one work the query names: amending, "
                            "delegated, implementing or corrigendum (also understood from the query: 'which acts "
                            "amend …').", choices=("amending", "delegated", "implementing", "corrigendum")),
-            _limit(10, 50),
+            _limit(10, 50), KNOWN_ON
         ),
         rules=(RequiredWhen("as_of", "time_scope", ("as_of",)), ForbiddenWhen("as_of", "time_scope", ("all_versions",))),
         handler=search.run,
@@ -104,7 +108,7 @@ _SPECS = (
                      max_items=50, item_max_length=512, item_pattern=ANCHOR_PATTERN),
             Flag("include_withdrawn", "Resolve the date over every state ever published, withdrawn ones too: a "
                                       "withdrawn same-day twin then answers ambiguous_version with both keys. "
-                                      "Default: only states the publisher still lists."),
+                                      "Default: only states the publisher still lists."), KNOWN_ON
         ),
         rules=(RequiredWhen("anchors", "mode", ("select",)), ForbiddenWhen("anchors", "mode", ("full",))),
         handler=as_of.run,
@@ -120,7 +124,7 @@ _SPECS = (
             Text("to_version_key", "Exact state on to_date.", max_length=128, pattern=VERSION_KEY_PATTERN),
             PUBLISHER, LANGUAGE,
             Text("anchor", "Compare one provision only.", max_length=512, pattern=ANCHOR_PATTERN),
-            _limit(500, 2000),
+            _limit(500, 2000), KNOWN_ON
         ),
         rules=(NotAfter("from_date", "to_date"),),
         handler=diff.run,
@@ -131,7 +135,7 @@ _SPECS = (
                     "its languages and text availability.",
         effect=Effect.TIMELINE,
         params=(WORK, PUBLISHER, Flag("include_withdrawn", "Also list states withdrawn from the source."),
-                _limit(100, 200), OFFSET),
+                _limit(100, 200), OFFSET, KNOWN_ON),
         rules=(),
         handler=timeline.timeline,
     ),
@@ -143,7 +147,7 @@ _SPECS = (
         params=(WORK, Text("anchor", "Provision anchor (art_92, art_1er).", required=True, max_length=512,
                            pattern=ANCHOR_PATTERN),
                 PUBLISHER, LANGUAGE, Date("from_date", "Window start."), Date("to_date", "Window end."),
-                Flag("include_text", "Include each state's text.")),
+                Flag("include_text", "Include each state's text."), KNOWN_ON),
         rules=(NotAfter("from_date", "to_date"),),
         handler=timeline.article_history,
     ),
@@ -156,7 +160,7 @@ _SPECS = (
                 Date("to_date", "Window end (inclusive).", required=True), PUBLISHER, DOCUMENT_TYPE,
                 Choice("order", "by_date (default) or by_churn.", choices=("by_date", "by_churn"),
                        default_value="by_date"),
-                _limit(20, 100), OFFSET),
+                _limit(20, 100), OFFSET, KNOWN_ON),
         rules=(NotAfter("from_date", "to_date"),),
         handler=inventory.changes_in_period,
     ),
@@ -165,7 +169,7 @@ _SPECS = (
         description="Works with a published state covering the date (Legilux: applicable; EUR-Lex: consolidated "
                     "wording state), latest state per work; same-day states are listed as ambiguous works.",
         effect=Effect.IN_FORCE, fans_out=True,
-        params=(Date("date", "The date.", required=True), PUBLISHER, DOCUMENT_TYPE, LANGUAGE, _limit(50, 100), OFFSET),
+        params=(Date("date", "The date.", required=True), PUBLISHER, DOCUMENT_TYPE, LANGUAGE, _limit(50, 100), OFFSET, KNOWN_ON),
         rules=(),
         handler=inventory.in_force_on,
     ),
@@ -174,7 +178,7 @@ _SPECS = (
         description="Counts of works, states, expressions, texts and gaps per publisher, so an absence can be "
                     "told from a gap.",
         effect=Effect.COVERAGE, fans_out=True,
-        params=(PUBLISHER,),
+        params=(PUBLISHER, KNOWN_ON),
         rules=(),
         handler=inventory.coverage,
     ),
@@ -183,7 +187,7 @@ _SPECS = (
         description="Provisions of held, non-withdrawn states that link to a work (captured cross-references only; "
                     "legal effect and relationship type are not assessed).",
         effect=Effect.CITED_BY, fans_out=True,
-        params=(WORK, _limit(50, 100), OFFSET),
+        params=(WORK, _limit(50, 100), OFFSET, KNOWN_ON),
         rules=(),
         handler=evidence.cited_by,
     ),
@@ -194,7 +198,7 @@ _SPECS = (
         effect=Effect.VERIFICATION,
         params=(Text("lex_id", "A version lex id, or a provision id (<version lex id>#<anchor>).", required=True,
                      max_length=1000),
-                LANGUAGE),
+                LANGUAGE, KNOWN_ON),
         rules=(),
         handler=evidence.provenance,
     ),

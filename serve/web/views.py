@@ -10,6 +10,11 @@ Permalinks:
 - ``/{publisher}/{work}/diff/{A}/{B}``: provision-by-provision comparison (A, B: date or key);
 - ``/{publisher}/{work}/{version key}/provenance``: the hash chain of one version.
 
+Every page of a work, version, diff, provenance and search takes ``?known_on=YYYY-MM-DD``: the
+answer as held that day (a banner says so; links keep it); a day before anything about the work
+was held answers **404** ``not_yet_known``, a day that is not a date or is after the index was
+built **400**.
+
 Pages need no JavaScript. Every core call goes through the admission gate like the API.
 """
 
@@ -22,6 +27,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from legal.errors import LexError, RequestError
+from serve.core.params import Date
 from serve.http.validation import validate_arguments
 from serve.mount import ServeState
 from serve.web import diffing
@@ -50,6 +56,42 @@ SEARCH_LIMIT = 20
 ANCHORS_PER_CALL = 50
 #: Changes one diff page shows (the summary counts them all; the page says when more exist).
 DIFF_PAGE_CHANGES = 100
+#: ``?known_on=YYYY-MM-DD`` on a page: the answer as held that day (checked like the API's argument).
+KNOWN_ON = Date("known_on", "As known on this day.")
+
+
+def _known_on(request: Request) -> str | None:
+    """The page's ``known_on`` (raises :class:`RequestError` for a value that is not a date)."""
+    raw = request.query_params.get("known_on")
+    return None if not raw else str(KNOWN_ON.check(raw))
+
+
+def _as_known(url: str | None, known_on: str | None) -> str | None:
+    """``url`` keeping the page's ``known_on`` (before any ``#anchor``)."""
+    if url is None or known_on is None:
+        return url
+    path, hashmark, anchor = url.partition("#")
+    return f"{path}?known_on={known_on}{hashmark}{anchor}"
+
+
+def _kept_known_on(request: Request) -> str | None:
+    """The forms' ``known_on`` when it is a date (the target page checks it again)."""
+    try:
+        return _known_on(request)
+    except RequestError:
+        return None
+
+
+def _known_on_refused(request: Request, error: RequestError) -> Response:
+    return _error_page(request, 400, "Not accepted", error.message, code=error.code)
+
+
+def _not_yet_known(request: Request, publisher: str, slug: str, body: Any) -> Response:
+    message = (f"Nothing about {publisher}:{slug} was held on {body.get('known_on')}; "
+               f"its first state was recorded on {body.get('first_known')}.")
+    return _error_page(request, 404, "Not yet known then", message, publisher=publisher,
+                       links=[{"url": work_url(publisher, slug), "label": "The timeline as held now"}],
+                       code="not_yet_known")
 
 
 async def _render(request: Request, template: str, context: dict[str, Any], **options: Any) -> Response:
@@ -106,6 +148,8 @@ def _search_arguments(request: Request) -> dict[str, Any]:
         args["publisher"] = params["publisher"]
     if params.get("as_of"):
         args.update(time_scope="as_of", as_of=params["as_of"])
+    if params.get("known_on"):
+        args["known_on"] = params["known_on"]
     return args
 
 
@@ -118,32 +162,37 @@ async def search(request: Request) -> Response:
         args = validate_arguments(request.app.state.catalog["search"], args)
     except LexError as error:
         return _error_page(request, 400, "Search not accepted", error.message, code=error.code)
-    answer = await _call(request, "search", args)
+    try:
+        answer = await _call(request, "search", args)
+    except RequestError as error:
+        return _error_page(request, 400, "Search not accepted", error.message, code=error.code)
     if outcome_of(answer) == "no_corpus_mounted":
         return _no_corpus(request, answer)
+    known_on = args.get("known_on")
 
     def render() -> Response:  # shaping and rendering twenty hits: in a worker, not on the event loop
-        context.update(results=[_search_element(e) for e in sections(answer)], searched=True)
+        context.update(results=[_search_element(e, known_on) for e in sections(answer)], searched=True,
+                       known_on=known_on)
         return page(request, "search.html", context)
 
     state: ServeState = request.app.state.lex
     return await state.run(render)
 
 
-def _search_element(element: Any) -> dict[str, Any]:
+def _search_element(element: Any, known_on: str | None = None) -> dict[str, Any]:
     publisher = str(element.get("publisher") or "")
-    hits = [_hit(publisher, hit) for hit in items(element.get("hits"))]
+    hits = [_hit(publisher, hit, known_on) for hit in items(element.get("hits"))]
     return {"publisher": publisher, "status": outcome_of(element), "hits": hits,
             "semantics": element.get("timeline_semantics")}
 
 
-def _hit(publisher: str, hit: Any) -> dict[str, Any]:
+def _hit(publisher: str, hit: Any, known_on: str | None = None) -> dict[str, Any]:
     pub, slug = split_work(str(hit.get("work") or hit.get("work_id") or ""))
     pub = pub or publisher
     key = str(hit.get("version_key") or "")
     anchor = hit.get("anchor")
     target = point_url(pub, slug, key, anchor) if key else work_url(pub, slug)
-    return {**hit, "url": target, "work_url": work_url(pub, slug)}
+    return {**hit, "url": _as_known(target, known_on), "work_url": _as_known(work_url(pub, slug), known_on)}
 
 
 async def verify(request: Request) -> Response:
@@ -160,8 +209,11 @@ async def verify(request: Request) -> Response:
 # -- work timeline ----------------------------------------------------------------------------
 
 
-async def _timeline(request: Request, publisher: str, slug: str) -> Any:
-    return await _call(request, "timeline", {"work": f"{publisher}:{slug}", "limit": TIMELINE_LIMIT})
+async def _timeline(request: Request, publisher: str, slug: str, known_on: str | None = None) -> Any:
+    args: dict[str, Any] = {"work": f"{publisher}:{slug}", "limit": TIMELINE_LIMIT}
+    if known_on is not None:
+        args["known_on"] = known_on
+    return await _call(request, "timeline", args)
 
 
 async def work(request: Request) -> Response:
@@ -169,19 +221,30 @@ async def work(request: Request) -> Response:
     if parsed is None:
         return _not_found(request)
     publisher, slug = parsed
-    answer = await _timeline(request, publisher, slug)
+    try:
+        known_on = _known_on(request)
+        answer = await _timeline(request, publisher, slug, known_on)
+    except RequestError as error:
+        return _known_on_refused(request, error)
     status = outcome_of(answer)
     if status == "no_corpus_mounted":
         return _no_corpus(request, answer)
+    if status == "not_yet_known":
+        return _not_yet_known(request, publisher, slug, first(answer))
     if status not in ("succeeded", "empty"):
         return _error_page(request, 404, "Unknown work", f"No work {publisher}:{slug} is held.",
                            publisher=publisher, code=status)
     body = first(answer)
-    versions = [version_link(publisher, slug, doc) for doc in items(body.get("versions"))]
+    versions = [_known_link(version_link(publisher, slug, doc), known_on) for doc in items(body.get("versions"))]
     context = {"title": _work_title(body, slug), "work": f"{publisher}:{slug}", "slug": slug,
                "versions": versions, "total": body.get("total_count"), "truncated": body.get("truncated"),
-               "work_url": work_url(publisher, slug)}
+               "work_url": work_url(publisher, slug), "known_on": known_on}
     return await _render(request, "work.html", context, publisher=publisher, envelope=body)
+
+
+def _known_link(link: dict[str, Any], known_on: str | None) -> dict[str, Any]:
+    return {**link, "url": _as_known(link.get("url"), known_on),
+            "provenance_url": _as_known(link.get("provenance_url"), known_on)}
 
 
 def _work_title(body: Any, slug: str) -> str:
@@ -199,7 +262,7 @@ async def go_to_date(request: Request) -> Response:
     if point is None:
         return _error_page(request, 400, "Not a date", "Give a date as YYYY-MM-DD.", publisher=parsed[0],
                            code="invalid_date")
-    return RedirectResponse(point_url(*parsed, point.text), status_code=303)
+    return RedirectResponse(_as_known(point_url(*parsed, point.text), _kept_known_on(request)) or "", status_code=303)
 
 
 async def go_to_diff(request: Request) -> Response:
@@ -212,7 +275,8 @@ async def go_to_diff(request: Request) -> Response:
     if a is None or b is None:
         return _error_page(request, 400, "Not a date", "Give two dates as YYYY-MM-DD.", publisher=parsed[0],
                            code="invalid_date")
-    return RedirectResponse(diff_url(*parsed, a.text, b.text), status_code=303)
+    return RedirectResponse(_as_known(diff_url(*parsed, a.text, b.text), _kept_known_on(request)) or "",
+                            status_code=303)
 
 
 # -- one version as of a date -----------------------------------------------------------------
@@ -252,8 +316,13 @@ async def version(request: Request) -> Response:
     if point.version_key:
         args["version_key"] = point.version_key
     try:
+        known_on = _known_on(request)
+        if known_on is not None:
+            args["known_on"] = known_on
         answer = await _call(request, "as_of", args)
-    except RequestError:
+    except RequestError as error:
+        if error.subject == "known_on":
+            return _known_on_refused(request, error)
         return await _no_version_page(request, publisher, slug, point, "No version with this exact key.")
     return await _version_answer(request, publisher, slug, point, answer)
 
@@ -266,6 +335,8 @@ async def _version_answer(request: Request, publisher: str, slug: str, point: Po
     if status == "unknown_work":
         return _error_page(request, 404, "Unknown work", f"No work {publisher}:{slug} is held.",
                            publisher=publisher, code=status)
+    if status == "not_yet_known":
+        return _not_yet_known(request, publisher, slug, body)
     if status == "ambiguous_version":
         choices = [version_link(publisher, slug, d) for d in choices_of(body, "version_choices", "choices")]
         return _ambiguous_page(request, publisher, slug, point, choices, body)
@@ -279,15 +350,17 @@ async def _version_answer(request: Request, publisher: str, slug: str, point: Po
 def _version_context(publisher: str, slug: str, point: Point, body: Any) -> dict[str, Any]:
     document = mapping(body.get("version") or body.get("document"))
     key = str(document.get("version_key") or point.version_key or "")
-    provisions = [{**p, "url": point_url(publisher, slug, key, str(p.get("anchor") or ""))}
+    known_on = body.get("known_on")
+    provisions = [{**p, "url": _as_known(point_url(publisher, slug, key, str(p.get("anchor") or "")), known_on)}
                   for p in items(body.get("provisions"))]
     freshness = mapping(body.get("freshness"))
     return {
+        "known_on": known_on, "known_on_text": mapping(body.get("known_on_text")),
         "title": str(document.get("title") or slug), "work": f"{publisher}:{slug}", "slug": slug,
         "point": point, "document": document, "provisions": provisions, "status": outcome_of(body),
         "body": body, "version_key": key, "work_url": work_url(publisher, slug),
-        "exact_url": point_url(publisher, slug, key) if key else None,
-        "provenance_url": provenance_url(publisher, slug, key) if key else None,
+        "exact_url": _as_known(point_url(publisher, slug, key), known_on) if key else None,
+        "provenance_url": _as_known(provenance_url(publisher, slug, key), known_on) if key else None,
         "provisional": bool(body.get("provisional")) or is_future(point.date, freshness.get("built_at")),
     }
 
@@ -317,8 +390,14 @@ async def diff(request: Request) -> Response:
         return _error_page(request, 400, "Dates out of order", "The first point must not be after the second.",
                            publisher=publisher, links=links, code="dates_out_of_order")
     try:
-        answer = await _call(request, "diff", _diff_arguments(publisher, slug, a, b))
-    except RequestError:
+        args = _diff_arguments(publisher, slug, a, b)
+        known_on = _known_on(request)
+        if known_on is not None:
+            args["known_on"] = known_on
+        answer = await _call(request, "diff", args)
+    except RequestError as error:
+        if error.subject == "known_on":
+            return _known_on_refused(request, error)
         return await _no_version_page(request, publisher, slug, a, "No version with this exact key.")
     return await _diff_answer(request, publisher, slug, (a, b), answer)
 
@@ -333,6 +412,8 @@ async def _diff_answer(request: Request, publisher: str, slug: str, points: tupl
     if status == "unknown_work":
         return _error_page(request, 404, "Unknown work", f"No work {publisher}:{slug} is held.",
                            publisher=publisher, code=status)
+    if status == "not_yet_known":
+        return _not_yet_known(request, publisher, slug, body)
     if status == "ambiguous_version":
         return _diff_ambiguous(request, publisher, slug, points, body)
     if status == "no_version_for_date":
@@ -344,8 +425,11 @@ async def _diff_answer(request: Request, publisher: str, slug: str, points: tupl
     context = {"title": f"Changes in {slug}", "work": f"{publisher}:{slug}", "slug": slug, "a": a, "b": b,
                "from_doc": left, "to_doc": right, "rows": rows, "summary": diffing.summary_of(body, rows),
                "body": body, "status": status, "work_url": work_url(publisher, slug),
-               "from_url": point_url(publisher, slug, str(left.get("version_key") or a.text)),
-               "to_url": point_url(publisher, slug, str(right.get("version_key") or b.text))}
+               "known_on": body.get("known_on"),
+               "from_url": _as_known(point_url(publisher, slug, str(left.get("version_key") or a.text)),
+                                     body.get("known_on")),
+               "to_url": _as_known(point_url(publisher, slug, str(right.get("version_key") or b.text)),
+                                   body.get("known_on"))}
     return await _render(request, "diff.html", context, publisher=publisher, envelope=body)
 
 
@@ -399,17 +483,27 @@ async def provenance(request: Request) -> Response:
     if parsed is None or point is None or not point.is_exact:
         return _not_found(request, "Provenance is shown for exact version keys.")
     publisher, slug = parsed
-    answer = await _call(request, "provenance", {"lex_id": f"{publisher}:{slug}:{point.version_key}"})
+    args: dict[str, Any] = {"lex_id": f"{publisher}:{slug}:{point.version_key}"}
+    try:
+        known_on = _known_on(request)
+        if known_on is not None:
+            args["known_on"] = known_on
+        answer = await _call(request, "provenance", args)
+    except RequestError as error:
+        return _known_on_refused(request, error)
     status = outcome_of(answer)
     if status == "no_corpus_mounted":
         return _no_corpus(request, answer)
+    if status == "not_yet_known":
+        return _not_yet_known(request, publisher, slug, first(answer))
     if status != "succeeded":
         return await _no_version_page(request, publisher, slug, point, "No version with this exact key.")
     body = first(answer)
     context = {"title": "Provenance", "work": f"{publisher}:{slug}", "slug": slug, "body": body,
                "events": items(body.get("events")), "expressions": items(body.get("expressions")),
                "chain": mapping(body.get("chain")),
-               "version_url": point_url(publisher, slug, str(point.version_key)),
+               "known_on": known_on,
+               "version_url": _as_known(point_url(publisher, slug, str(point.version_key)), known_on),
                "work_url": work_url(publisher, slug)}
     return page(request, "provenance.html", context, publisher=publisher, envelope=body)
 

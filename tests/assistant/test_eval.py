@@ -71,3 +71,17 @@ def test_date_cases_cover_the_issue_and_the_deterministic_planner_passes_them() 
     assert summary["failed"] == [], "\n".join(lines)
     assert summary["scored"] == len([c for c in cases if not c.get("needs_full_corpus")])
     assert summary["categories"]["adversarial"]["rate"] == 1.0
+    provenance = summary["date_provenance"]
+    assert provenance["dates"] > 100 and provenance["attested"] == provenance["dates"]
+
+
+def test_an_executed_date_without_provenance_fails_its_case() -> None:
+    plan = {"phase": "operation_plan", "operations": [
+        {"operation_id": "r:0", "dates": [{"argument": "date", "value": "2020-03-01", "source": "stated"}]}]}
+    attested = {"trace": [plan, {"phase": "primary", "operation_id": "r:0", "args": {"date": "2020-03-01"}}]}
+    assert bench_assistant.executed_date_sources(attested) == ["stated"]
+    forged = {"trace": [plan, {"phase": "primary", "operation_id": "r:0", "args": {"date": "2025-06-15"}}]}
+    assert bench_assistant.executed_date_sources(forged) == [""]
+    results = [bench_assistant.CaseResult("a", dates=["stated", "today"]), bench_assistant.CaseResult("b", dates=[""])]
+    assert bench_assistant.date_provenance(results) == {"dates": 3, "attested": 2, "rate": 0.6667,
+                                                        "by_source": {"stated": 1, "today": 1}}

@@ -1,4 +1,4 @@
-"""The argument gate, subject binding, freeze and value-copy, declared effects, date guard."""
+"""The argument gate, subject binding, freeze and value-copy, declared effects, date provenance."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ import pytest
 
 from assistant.arguments import PlanViolation, normalize_arguments
 from assistant.catalog import planner_tool_schema
-from assistant.dates import derived_year, guard_instants, instant_source
 from assistant.plan import OperationPlan, RequestedOperation, UndeclaredEffectError
 from assistant.planning import PlannerRequest, gate_plan
+from assistant.provenance import NeedsClarification, attest, reading_for
 from assistant.subjects import SubjectAuthority, SubjectMember
-from assistant.vocab import Effect, InstantSource
+from assistant.vocab import Effect
 from tests.assistant.fakes import catalog
 
 CATALOG = catalog()
@@ -41,7 +41,6 @@ def test_repairs_are_recorded_without_values() -> None:
 def test_defaulted_instant_is_recorded() -> None:
     args, repairs = gate("in_force_on", {})
     assert args["date"] == "2026-03-01" and repairs == ["in_force_on.date defaulted"]
-    assert instant_source(repairs) is InstantSource.DEFAULTED_TO_TODAY
 
 
 @pytest.mark.parametrize(("tool", "args", "violation"), [
@@ -71,7 +70,8 @@ def test_subject_refs_bind_and_server_owned_keys_are_refused() -> None:
     [op] = plan.operations
     assert op.arguments == {"work": "eu-eurlex:32016r0679", "article_number": "6", "date": "2026-03-01",
                             "mode": "select"}
-    for args in ({"work": "eu-eurlex:32013r0575"}, {"subject_ref": "subject_1", "lex_id": "x"}):
+    for args in ({"work": "eu-eurlex:32013r0575"}, {"subject_ref": "subject_1", "lex_id": "x"},
+                 {"subject_ref": "subject_1", "known_on": "2020-01-01"}):  # a transaction-time day: never the model's
         with pytest.raises(PlanViolation, match="server-owned"):
             gate_plan({"operations": [{"tool": "timeline", "arguments": args}]}, request())
     with pytest.raises(PlanViolation) as caught:
@@ -87,6 +87,7 @@ def test_planner_schema_offers_refs_never_works() -> None:
                 for b in schema["properties"]["operations"]["items"]["anyOf"]}
     assert branches["as_of"]["properties"]["subject_ref"]["enum"] == ["subject_1"]
     assert "work" not in branches["as_of"]["properties"] and "anchors" not in branches["as_of"]["properties"]
+    assert not any("known_on" in b["properties"] for b in branches.values())
     assert "provenance" not in branches  # no exact version named
     assert schema["properties"]["operations"]["maxItems"] == 8
 
@@ -124,30 +125,38 @@ def test_synthesis_is_reconciled_against_the_plan() -> None:
         OperationPlan.create("r", "en", [RequestedOperation.create("r", 0, "legal_boundary", {"reason": "x"})], True)
 
 
-@pytest.mark.parametrize(("turn", "planned", "year"), [
-    ("What did Article 92 of the CRR require in 2024", "2024-12-31", 2024),
-    ("Qu'exigeait l'article 92 du CRR en 2024 ?", "2024-06-30", 2024),
-    ("What did Article 92 of the CRR require on 31 December 2024", "2024-12-31", None),
-    ("What did Article 92 of the CRR require on 31/12/2024", "2024-12-31", None),
-    ("Article 92 du CRR au 1er janvier 2024", "2024-01-01", None),
-    ("Article 92 on December 31, 2024", "2024-12-31", None),
-    ("Que prevoyait l'article 92 de la loi du 12 novembre 2004 en 2024 ?", "2024-12-31", 2024),
-    ("Article 92 of the CRR of 26 June 2013 as adopted", "2013-06-26", None),
-    ("What did it require in December 2024?", "2024-12-31", 2024),
-    ("on 31 February 2024 in 2024", "2024-12-31", 2024),
-    ("What did it require in 2024", "2019-07-01", None),
-    ("What does CELEX 32013R0575 say", "2013-06-26", None),
+@pytest.mark.parametrize(("turn", "planned", "verdict"), [
+    ("What did Article 92 of the CRR require in 2024", "2024-12-31", "widened"),
+    ("Qu'exigeait l'article 92 du CRR en 2024 ?", "2024-06-30", "widened"),
+    ("What did Article 92 of the CRR require on 31 December 2024", "2024-12-31", "stated"),
+    ("What did Article 92 of the CRR require on 31/12/2024", "2024-12-31", "stated"),
+    ("Article 92 du CRR au 1er janvier 2024", "2024-01-01", "stated"),
+    ("Article 92 on December 31, 2024", "2024-12-31", "stated"),
+    ("Que prevoyait l'article 92 de la loi du 12 novembre 2004 en 2024 ?", "2024-12-31", "widened"),
+    ("Que prevoyait l'article 92 de la loi du 12 novembre 2004 ?", "2004-11-12", "invented_date"),
+    ("What did it require in December 2024?", "2024-12-31", "widened"),
+    ("on 31 February 2024 in 2024", "2024-12-31", "clarification"),
+    ("What did it require in 2024", "2019-07-01", "invented_date"),
+    ("What does CELEX 32013R0575 say", "2013-06-26", "invented_date"),
+    ("What did article 3 of loi-2017-03-01-n901 say?", "2017-03-01", "invented_date"),
 ])
-def test_derived_year(turn: str, planned: str, year: int | None) -> None:
-    assert derived_year(turn, planned) == year
-
-
-def test_guard_widens_as_of_and_keeps_stated_days() -> None:
-    op = RequestedOperation.create("r", 0, "as_of", {"work": "w:x", "date": "2024-12-31", "article_number": "92"})
-    plan = OperationPlan.create("r", "en", [op], False)
-    widened, notes = guard_instants(plan, "What did Article 92 require in 2024?")
-    [new] = widened.operations
-    assert new.tool == "article_history" and new.arguments["from_date"] == "2024-01-01"
-    assert new.repairs[-1] == "as_of.date widened_to_year_window" and notes
-    same, notes = guard_instants(plan, "What did Article 92 require on 31 December 2024?")
-    assert same is plan and not notes
+def test_a_planned_day_is_attested_by_the_readers_words(turn: str, planned: str, verdict: str) -> None:
+    """The one gate (date provenance) over a planned ``as_of`` day, whichever planner wrote it."""
+    op = RequestedOperation.create("r", 0, "as_of", {"work": "w:x", "date": planned, "article_number": "92"})
+    reading = reading_for(turn, TODAY)
+    if verdict == "invented_date":
+        with pytest.raises(PlanViolation) as caught:
+            attest([op], reading, "en")
+        assert caught.value.violation == "invented_date"
+        return
+    if verdict == "clarification":
+        with pytest.raises(NeedsClarification):
+            attest([op], reading, "en")
+        return
+    [new] = attest([op], reading, "en")
+    if verdict == "stated":
+        assert new.tool == "as_of" and [(d.value, d.source) for d in new.dates] == [(planned, "stated")]
+    else:
+        assert new.tool == "article_history" and new.repairs[-1] == "as_of.date widened_to_stated_period"
+        assert new.arguments["from_date"] <= planned <= new.arguments["to_date"]
+        assert {d.source for d in new.dates} == {"stated"}

@@ -192,6 +192,36 @@ def test_composer_number_absent_from_evidence_is_rejected_and_typed_reply_kept(m
     assert len(model.sent) == 3  # plan, draft, one correction; no judge
 
 
+def _prose(answer: str, claim: str) -> ChatResponse:
+    """A draft whose claim is grounded but whose prose (what the reader sees) says more."""
+    return function_response("submit_answer_draft", {
+        "status": "answer", "answer": answer,
+        "claims": [{"text": claim, "kind": "legal_text", "evidence_ids": ["as_of:1:1"]}],
+        "permalinks": [], "coverage_disclosure": None, "clarification": None})
+
+
+GROUNDED = "Article 6 makes processing lawful only where a condition such as consent applies."
+
+
+def test_a_wrong_number_in_the_prose_is_refused_and_the_typed_reply_kept(model: Model) -> None:
+    wrong = _prose("Since 25 May 2018, Article 6 has made processing lawful only with consent.", GROUNDED)
+    outcome = run(assistant(FakeCore(), model.load(SYNTH, wrong, wrong)).ask(EXPLAIN))
+    assert outcome.body["synthesis"]["status"] == "failed"
+    assert outcome.body["reply"].startswith(outcome.body["typed_reply"])
+    assert "25 May 2018" not in outcome.body["reply"]
+    assert len(model.sent) == 3  # plan, draft, one correction naming the number; no judge
+    assert "25 May 2018" in json.dumps(model.sent[2]["messages"][-1])
+
+
+def test_a_corrected_prose_number_passes(model: Model) -> None:
+    wrong = _prose("Article 9 makes processing lawful only where consent applies.", GROUNDED)
+    fixed = _prose("As asked for 1 March 2020, " + GROUNDED, GROUNDED)
+    judge = function_response("submit_grounding_judgment", {"disposition": "pass", "issues": [], "replacement": None})
+    outcome = run(assistant(FakeCore(), model.load(SYNTH, wrong, fixed, judge)).ask(EXPLAIN))
+    assert outcome.body["synthesis"]["status"] == "completed"
+    assert outcome.body["reply"].startswith("As asked for 1 March 2020, Article 6")
+
+
 def test_grounded_claim_passes_the_judge(model: Model) -> None:
     good = _draft("Article 6 makes processing lawful only where a condition such as consent applies.",
                   ["as_of:1:1"])

@@ -6,7 +6,13 @@ from typing import Any
 
 import pytest
 
-from assistant.compose import DraftViolation, parse_draft, validate_draft, validate_judgment
+from assistant.compose import (
+    DraftViolation,
+    parse_draft,
+    unsupported_numbers,
+    validate_draft,
+    validate_judgment,
+)
 from assistant.evidence import MAX_CHARACTERS, MAX_ITEMS, Evidence, bound, build_ledger
 from assistant.execute import completed_result
 from assistant.plan import RequestedOperation
@@ -85,3 +91,48 @@ def test_judgment_contract() -> None:
         validate_judgment({"disposition": "pass", "issues": ["odd"]}, good, ledger())
     with pytest.raises(DraftViolation):
         validate_judgment({"disposition": "repair", "issues": ["narrow"]}, good, ledger())
+
+
+# --- numbers in the prose the reader sees (issue #17, failure 8) -------------------------------
+
+SOURCES = ["Article 6 Lawfulness of processing; valid from 2016-05-04; requested 2020-03-01; "
+           "12 versions; a fee of EUR 1,250.50",
+           "What did Article 6 of the GDPR say on 1 March 2020?"]
+
+
+@pytest.mark.parametrize(("prose", "unsupported"), [
+    ("Article 6 applied on 1 March 2020.", []),
+    ("On 2020-03-01 the text in force dated from 4 May 2016.", []),
+    ("Seit dem 4. Mai 2016 gilt Artikel 6; depuis le 1er mars 2020 aussi.", []),
+    ("The work has 12 versions; the fee was EUR 1250.50 (1.250,50).", []),
+    ("Article 7 applied.", ["7"]),                                         # an article number
+    ("On 2 March 2020 Article 6 applied.", ["2 March 2020"]),              # a date, checked as a date
+    ("Since June 2016 Article 6 applies.", ["June 2016"]),                 # a month
+    ("The work has 13 versions.", ["13"]),                                  # a count
+    ("The fee was EUR 1,350.", ["1,350"]),                                  # an amount
+    ("The work has eleven versions.", ["eleven"]),                          # a spelled-out count
+    ("It was adopted on 30 February 2016.", ["30 February 2016"]),          # an impossible day
+    ("In 2016 and in 2019.", ["2019"]),                                     # a year
+    ("See https://eur-lex.europa.eu/eli/reg/2099/1/oj for Article 6.", []),  # links are checked apart
+])
+def test_every_number_in_prose_comes_from_the_results_or_the_question(prose: str,
+                                                                      unsupported: list[str]) -> None:
+    assert unsupported_numbers(prose, SOURCES) == unsupported
+
+
+def test_a_draft_whose_prose_adds_a_number_is_refused_even_with_grounded_claims() -> None:
+    grounded = {"text": "Article 6 makes processing lawful where consent applies.", "kind": "legal_text",
+                "evidence_ids": ["as_of:1:1"]}
+    for prose in ("Article 6, in force since 1999, makes processing lawful where consent applies.",
+                  "Article 6 had 3 versions by 2 March 2020.", "Article 9 makes processing lawful."):
+        bad = {"status": "answer", "answer": prose, "claims": [grounded]}
+        with pytest.raises(DraftViolation, match="numbers absent"):
+            validate_draft(parse_draft(bad), ledger(), ["What did Article 6 say?"])
+    # A number the reader gave, or the typed reply of the executed operations states, is grounded.
+    fine = {"status": "answer", "answer": "Asked for 1 March 2020, Article 6 applies from 2016-05-04.",
+            "claims": [grounded]}
+    assert validate_draft(parse_draft(fine), ledger(), ["What did Article 6 say on 1 March 2020?"])
+    counted = {"status": "answer", "answer": "Article 6 has 400 states.", "claims": [grounded]}
+    with pytest.raises(DraftViolation):
+        validate_draft(parse_draft(counted), ledger(), ["What did Article 6 say?"])
+    assert validate_draft(parse_draft(counted), ledger(), ["What did Article 6 say?", "… (400 in all)"])

@@ -9,6 +9,17 @@ from typing import Any
 from legal.outcomes import Outcome
 from serve.core.anchors import match_anchor, nearest_anchors
 from serve.core.envelope import Answer, CallContext, answer, is_provisional
+from serve.core.known import (
+    KnownView,
+    disclosures,
+    expression_text_at,
+    held_then,
+    known_expressions,
+    not_yet_known,
+    text_refusal,
+    unseen_key,
+    work_view,
+)
 from serve.core.mount import MountedIndex
 from serve.core.resolve import DateResolution, locate_work, neighbours, resolve_on
 from serve.core.shapes import (
@@ -41,24 +52,27 @@ MAX_CHOICES = 20
 AMBIGUITY_HINT = "Several states of this work start on the same day; retry with one version_key."
 
 
-def version_choices(conn: sqlite3.Connection, work: Work, versions: Sequence[Version]) -> list[dict[str, Any]]:
+def version_choices(conn: sqlite3.Connection, work: Work, versions: Sequence[Version],
+                    view: KnownView | None = None) -> list[dict[str, Any]]:
     exprs = expressions_for(conn, [v.rowid for v in versions])
+    if view is not None:
+        exprs = {v.rowid: held_then(conn, view, v, exprs.get(v.rowid, [])) for v in versions[:MAX_CHOICES]}
     return [version_choice(work, v, exprs.get(v.rowid, [])) for v in versions[:MAX_CHOICES]]
 
 
 def refusal_for_date(ctx: CallContext, index: MountedIndex, conn: sqlite3.Connection, work: Work,
                      versions: Sequence[Version], resolution: DateResolution, day: str,
-                     base: dict[str, Any]) -> Answer | None:
+                     base: dict[str, Any], view: KnownView | None = None) -> Answer | None:
     """The ambiguous_version / no_version_for_date answer, or None when one state was found."""
     provisional = is_provisional(index, day)
     if resolution.ambiguous:
         return answer(ctx, index, Outcome.AMBIGUOUS_VERSION, {
-            **base, "version_choices": version_choices(conn, work, resolution.choices),
+            **base, "version_choices": version_choices(conn, work, resolution.choices, view),
             "choices_truncated": len(resolution.choices) > MAX_CHOICES, "hint": AMBIGUITY_HINT,
         }, provisional=provisional)
     if resolution.version is None:
         before, after = neighbours(versions, day)
-        near = version_choices(conn, work, [v for v in (before, after) if v is not None])
+        near = version_choices(conn, work, [v for v in (before, after) if v is not None], view)
         return answer(ctx, index, Outcome.NO_VERSION_FOR_DATE, {
             **base, "nearest_versions": near,
             "detail": "No published state of this work covers this date (before its first state, in a gap "
@@ -167,20 +181,35 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
     mode = args["mode"] or ("select" if args["anchors"] else "full")
     base: dict[str, Any] = {"work": work.work_id, "date": day, "mode": mode}
     provisional = is_provisional(index, day)
+    known_on = args["known_on"]
     with index.session(ctx.deadline_seconds) as conn:
         versions = versions_of(conn, work.rowid)
+        view = None if known_on is None else work_view(conn, versions, known_on)
+        if view is not None:
+            if not view.known:
+                return not_yet_known(ctx, index, view, base)
+            versions = view.versions
+            base["as_known"] = disclosures(view)
+            unseen = unseen_key(ctx, index, view, [args["version_key"]], base)
+            if unseen is not None:
+                return unseen
         resolution = resolve_on(versions, day, args["version_key"], include_withdrawn=args["include_withdrawn"])
-        refusal = refusal_for_date(ctx, index, conn, work, versions, resolution, day, base)
+        refusal = refusal_for_date(ctx, index, conn, work, versions, resolution, day, base, view)
         if refusal is not None:
             return refusal
         version = resolution.version
         assert version is not None
         expressions = expressions_of(conn, version.rowid)
+        known = None if view is None else view.of(version)
+        if known is not None:
+            expressions = known_expressions(expressions, known)
         expression = choose_expression(expressions, args["language"], work.primary_language)
         payload: dict[str, Any] = {
             **base, "version": version_doc(work, version, expression),
             "available_languages": [e.language for e in expressions],
         }
+        if view is not None:
+            payload["as_known"] = disclosures(view, [version])
         if resolution.withdrawn_same_day:
             payload["withdrawn_same_day"] = [v.version_key for v in resolution.withdrawn_same_day]
         blocked = text_outcome(index, expression)
@@ -190,6 +219,9 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
                 reason = missing_expression_reason(conn, version, expressions, args["language"])
             return answer(ctx, index, outcome, {**payload, "text_unavailable_reason": reason}, provisional=provisional)
         assert expression is not None
+        then = None if known_on is None else expression_text_at(conn, expression, known_on)
+        if then is not None and known_on is not None:
+            return text_refusal(ctx, index, payload, expression, then, known_on, provisional=provisional)
         payload.update(provisions_payload(conn, version, expression, mode, args["anchors"]))
     outcome = Outcome.SUCCEEDED
     if args["anchors"] and not payload["provisions"]:

@@ -12,6 +12,17 @@ from derive.index.worddiff import diff_cost, word_changes
 from legal.outcomes import DiffElision, Outcome
 from serve.core.anchors import match_anchor
 from serve.core.envelope import Answer, CallContext, answer, is_provisional
+from serve.core.known import (
+    KnownVersion,
+    KnownView,
+    disclosures,
+    expression_text_at,
+    known_expressions,
+    not_yet_known,
+    text_refusal,
+    unseen_key,
+    work_view,
+)
 from serve.core.mount import MountedIndex, check_deadline
 from serve.core.ops.as_of import AMBIGUITY_HINT, version_choices
 from serve.core.resolve import DateResolution, locate_work, resolve_on
@@ -48,10 +59,14 @@ class Side:
 
 
 def _side(conn: sqlite3.Connection, version: Version, language: str | None, primary: str | None,
-          cache: dict[int, tuple[ProvisionKey, ...]], anchor: str | None) -> Side:
+          cache: dict[int, tuple[ProvisionKey, ...]], anchor: str | None, known: KnownVersion | None = None) -> Side:
     """One side of the comparison; with ``anchor`` only that provision is read (all of them only when
-    the exact anchor is absent, to match another spelling or list what is held)."""
-    expression = choose_expression(expressions_of(conn, version.rowid), language, primary)
+    the exact anchor is absent, to match another spelling or list what is held). ``known``: only the
+    languages held on ``known_on``."""
+    expressions = expressions_of(conn, version.rowid)
+    if known is not None:
+        expressions = known_expressions(expressions, known)
+    expression = choose_expression(expressions, language, primary)
     if expression is None or not expression.has_text:
         return Side(version, expression, ())
     if expression.rowid not in cache:
@@ -61,12 +76,13 @@ def _side(conn: sqlite3.Connection, version: Version, language: str | None, prim
 
 
 def _date_refusal(ctx: CallContext, index: MountedIndex, conn: sqlite3.Connection, work: Work,
-                  sides: dict[str, DateResolution], base: dict[str, Any], provisional: bool) -> Answer | None:
+                  sides: dict[str, DateResolution], base: dict[str, Any], provisional: bool,
+                  view: KnownView | None = None) -> Answer | None:
     ambiguous = {k: r for k, r in sides.items() if r.ambiguous}
     if ambiguous:
         payload = {**base, "hint": AMBIGUITY_HINT.replace("version_key", "from_version_key / to_version_key")}
         for k, r in ambiguous.items():
-            payload[f"{k}_version_choices"] = version_choices(conn, work, r.choices)
+            payload[f"{k}_version_choices"] = version_choices(conn, work, r.choices, view)
         return answer(ctx, index, Outcome.AMBIGUOUS_VERSION, payload, provisional=provisional)
     missing = [k for k, r in sides.items() if r.version is None]
     if missing:
@@ -210,23 +226,36 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
     index, work = located.index, located.work
     base: dict[str, Any] = {"work": work.work_id, "from_date": args["from_date"], "to_date": args["to_date"]}
     provisional = is_provisional(index, args["from_date"], args["to_date"])
+    known_on = args["known_on"]
     with index.session(ctx.deadline_seconds) as conn:
         versions = versions_of(conn, work.rowid)
+        view = None if known_on is None else work_view(conn, versions, known_on)
+        if view is not None:
+            if not view.known:
+                return not_yet_known(ctx, index, view, base)
+            versions = view.versions
+            base["as_known"] = disclosures(view)
+            unseen = unseen_key(ctx, index, view, [args["from_version_key"], args["to_version_key"]], base)
+            if unseen is not None:
+                return unseen
         resolutions = {"from": resolve_on(versions, args["from_date"], args["from_version_key"]),
                        "to": resolve_on(versions, args["to_date"], args["to_version_key"])}
-        refusal = _date_refusal(ctx, index, conn, work, resolutions, base, provisional)
+        refusal = _date_refusal(ctx, index, conn, work, resolutions, base, provisional, view)
         if refusal is not None:
             return refusal
         old_v, new_v = resolutions["from"].version, resolutions["to"].version
         assert old_v is not None and new_v is not None
         language = args["language"] or work.primary_language
         cache: dict[int, tuple[ProvisionKey, ...]] = {}
-        sides = (_side(conn, old_v, language, work.primary_language, cache, args["anchor"]),
-                 _side(conn, new_v, language, work.primary_language, cache, args["anchor"]))
+        knowns = (None, None) if view is None else (view.of(old_v), view.of(new_v))
+        sides = (_side(conn, old_v, language, work.primary_language, cache, args["anchor"], knowns[0]),
+                 _side(conn, new_v, language, work.primary_language, cache, args["anchor"], knowns[1]))
         payload: dict[str, Any] = {
             **base, "from": version_doc(work, old_v, sides[0].expression), "to": version_doc(work, new_v, sides[1].expression),
             "same_version": old_v.rowid == new_v.rowid,
         }
+        if view is not None:
+            payload["as_known"] = disclosures(view, [old_v, new_v])
         for name, side in zip(("from", "to"), sides, strict=True):
             blocked = text_outcome(index, side.expression)
             if blocked is not None:
@@ -234,6 +263,12 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
                                                        "provision_level_comparable": False,
                                                        f"{name}_text_unavailable_reason": blocked[1]},
                               provisional=provisional)
+            then = None if known_on is None else expression_text_at(conn, side.expression, known_on)
+            if then is not None and known_on is not None and side.expression is not None:
+                return text_refusal(ctx, index, {**payload, "changed": old_v.rowid != new_v.rowid,
+                                                 "provision_level_comparable": False},
+                                    side.expression, then, known_on, provisional=provisional,
+                                    key=f"{name}_text_unavailable_reason")
         profiles = (sides[0].expression.profile if sides[0].expression else None,
                     sides[1].expression.profile if sides[1].expression else None)
         if profiles[0] != profiles[1]:

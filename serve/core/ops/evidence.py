@@ -9,6 +9,17 @@ from derive.index.identifiers import celex_to_slug
 from legal.outcomes import Outcome
 from serve.core.anchors import match_anchor, nearest_anchors
 from serve.core.envelope import Answer, CallContext, answer, artifact_identity, fanout, unknown_work
+from serve.core.known import (
+    KnownVersion,
+    TextAtK,
+    disclosures,
+    expression_text_at,
+    known_expressions,
+    not_yet_known,
+    text_refusal,
+    work_view,
+)
+from serve.core.known_index import index_at
 from serve.core.mount import MountedIndex
 from serve.core.resolve import locate_work, mounted_publisher
 from serve.core.shapes import expression_doc, interval, provision_doc
@@ -30,10 +41,13 @@ def _events(conn: sqlite3.Connection, version: Version) -> list[dict[str, Any]]:
     return [dict(r) for r in conn.execute(query, (version.rowid,)).fetchmany(MAX_ROWS)]
 
 
-def _observations(conn: sqlite3.Connection, version: Version, expression: Expression, withdrawn_at: str | None) -> list[dict[str, Any]]:
+def _observations(conn: sqlite3.Connection, version: Version, expression: Expression, withdrawn_at: str | None,
+                  known_on: str | None = None) -> list[dict[str, Any]]:
     query = ("SELECT file, sha256, size, source_uri, retrieved_at, format, held_elsewhere FROM observations "
              "WHERE expression_rowid = ? ORDER BY seq")
     rows = [dict(r) for r in conn.execute(query, (expression.rowid,)).fetchmany(MAX_ROWS)]
+    if known_on is not None:
+        rows = [r for r in rows if r["retrieved_at"] is None or str(r["retrieved_at"])[:10] <= known_on]
     for row in rows:
         row["held_elsewhere"] = bool(row["held_elsewhere"])
         row["observed_to"] = withdrawn_at
@@ -81,10 +95,29 @@ def provenance(ctx: CallContext, args: dict[str, Any]) -> Answer:
             return unknown_work(ctx, args["lex_id"], index=index)
         work = works_by_rowid(conn, [version.work_rowid])[version.work_rowid]
         events = _events(conn, version)
+        known_on = args["known_on"]
+        known: KnownVersion | None = None
+        if known_on is not None:
+            view = work_view(conn, [version], known_on)
+            if not view.known:
+                return not_yet_known(ctx, index, view, {"lex_id": version.lex_id, "work": work.work_id})
+            known = view.known[0]
+            version = known.version
+            events = [e for e in events if str(e["observed_from"])[:10] <= known_on]
         withdrawn_at = _withdrawn_at(events)
         expressions = [e for e in expressions_of(conn, version.rowid)
                        if args["language"] is None or e.language == args["language"]]
-        docs = [{**expression_doc(e), "observations": _observations(conn, version, e, withdrawn_at)} for e in expressions]
+        if known is not None:
+            expressions = known_expressions(expressions, known)
+        docs = [{**expression_doc(e), "observations": _observations(conn, version, e, withdrawn_at, known_on)}
+                for e in expressions]
+        texts_then: dict[int, TextAtK] = {}
+        if known_on is not None:
+            for doc, e in zip(docs, expressions, strict=True):
+                then = expression_text_at(conn, e, known_on)
+                if then is not None:
+                    texts_then[e.rowid] = then
+                    doc["known_on_text"] = then.doc(known_on, e.evidence_file)
         chosen = next((e for e in expressions if e.has_text), expressions[0] if expressions else None)
         payload: dict[str, Any] = {
             "lex_id": version.lex_id, "work": work.work_id, "version_key": version.version_key,
@@ -96,8 +129,12 @@ def provenance(ctx: CallContext, args: dict[str, Any]) -> Answer:
                              "record_sha256 (the version record naming them) → corpus manifest → index content "
                              "digest → the signed artifact set.",
         }
+        if known is not None and known_on is not None:
+            payload["as_known"] = disclosures(view)
         if anchor is None:
             return answer(ctx, index, Outcome.SUCCEEDED, payload)
+        if chosen is not None and chosen.rowid in texts_then and known_on is not None:
+            return text_refusal(ctx, index, {**payload, "anchor": anchor}, chosen, texts_then[chosen.rowid], known_on)
         provisions = provisions_of(conn, chosen.rowid) if chosen is not None and chosen.has_text else []
     held = [p.anchor for p in provisions]
     matched = match_anchor(anchor, held)
@@ -134,8 +171,11 @@ def cited_by_section(ctx: CallContext, index: MountedIndex, target: str, args: d
     query = ("SELECT c.anchor, c.href, c.label, v.lex_id, v.valid_from, v.version_key, w.work_id, w.title, p.num, "
              f"p.heading {_CITING} ORDER BY v.valid_from DESC, w.slug, c.anchor, c.seq LIMIT ? OFFSET ?")
     with index.session(ctx.deadline_seconds) as conn:
-        total, works = conn.execute(f"SELECT COUNT(*), COUNT(DISTINCT w.work_id) {_CITING}", (target,)).fetchone()
-        page = [dict(r) for r in conn.execute(query, (target, args["limit"], args["offset"]))]
+        if args["known_on"] is not None:
+            total, works, page = _citing_then(conn, index, target, args)
+        else:
+            total, works = conn.execute(f"SELECT COUNT(*), COUNT(DISTINCT w.work_id) {_CITING}", (target,)).fetchone()
+            page = [dict(r) for r in conn.execute(query, (target, args["limit"], args["offset"]))]
     citations = [{"work": r["work_id"], "title": r["title"], "lex_id": r["lex_id"], "valid_from": r["valid_from"],
                   "anchor": r["anchor"], "provision_id": f"{r['lex_id']}#{r['anchor']}", "num": r["num"],
                   "heading": r["heading"], "href": r["href"], "label": r["label"]} for r in page]
@@ -144,6 +184,23 @@ def cited_by_section(ctx: CallContext, index: MountedIndex, target: str, args: d
                "citing_works": works, "offset": args["offset"], "limit": args["limit"],
                "truncated": total > args["offset"] + len(page), "citations": citations}
     return answer(ctx, index, Outcome.SUCCEEDED if total else Outcome.EMPTY, payload)
+
+
+def _citing_then(conn: sqlite3.Connection, index: MountedIndex, target: str,
+                 args: dict[str, Any]) -> tuple[int, int, list[dict[str, Any]]]:
+    """The citing rows of versions live on ``known_on``, in languages and texts held then."""
+    then = index_at(index, args["known_on"])
+    query = ("SELECT c.anchor, c.href, c.label, v.lex_id, v.valid_from, v.version_key, w.work_id, w.title, p.num, "
+             "p.heading, v.version_rowid, e.expression_rowid, e.language "
+             f"{_CITING.replace(' AND v.withdrawn = 0', '')} ORDER BY v.valid_from DESC, w.slug, c.anchor, c.seq")
+    rows = []
+    for r in conn.execute(query, (target,)):
+        kv = then.known.get(r["version_rowid"])
+        if (r["version_rowid"] in then.live and kv is not None and r["language"] not in kv.hidden_languages
+                and r["expression_rowid"] not in then.unproven_text):
+            rows.append(dict(r))
+    page = rows[args["offset"]:args["offset"] + args["limit"]]
+    return len(rows), len({r["work_id"] for r in rows}), page
 
 
 def cited_by(ctx: CallContext, args: dict[str, Any]) -> Answer:

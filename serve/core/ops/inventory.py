@@ -14,6 +14,7 @@ from typing import Any
 from derive.index.serving import coverage_counts
 from legal.outcomes import Outcome
 from serve.core.envelope import Answer, CallContext, answer, fanout, is_provisional
+from serve.core.known_index import IndexAt, held_expressions, index_at
 from serve.core.mount import MountedIndex
 from serve.core.periods import Periods, State, WorkPeriods, load_periods
 from serve.core.resolve import mounted_publisher
@@ -39,7 +40,9 @@ def over_publishers(ctx: CallContext, args: dict[str, Any], section: Section,
     return fanout(ctx, [section(ctx, index, args) for index in indexes], payload)
 
 
-def _periods(index: MountedIndex) -> Periods:
+def _periods(index: MountedIndex, known_on: str | None = None) -> Periods:
+    if known_on is not None:
+        return index_at(index, known_on).periods
     return index.memo("periods", load_periods)
 
 
@@ -54,7 +57,8 @@ def _in_force_entry(work: Work, version: Version, expressions: list[Expression],
 def in_force_section(ctx: CallContext, index: MountedIndex, args: dict[str, Any]) -> Answer:
     day, language, document_type = args["date"], args["language"], args["document_type"]
     winners: list[tuple[WorkPeriods, list[State]]] = []
-    for held in _periods(index):
+    known_on = args["known_on"]
+    for held in _periods(index, known_on):
         states = held.winners(day) if not document_type else _winners_of_type(held, day, document_type)
         if states and (not language or any(e.language == language for s in states for e in s.expressions)):
             winners.append((held, states))
@@ -66,6 +70,10 @@ def in_force_section(ctx: CallContext, index: MountedIndex, args: dict[str, Any]
         page_ids = [s.version_rowid for _, states in page for s in states]
         versions = versions_by_rowid(conn, page_ids)
         exprs = expressions_for(conn, page_ids)
+    then = None if known_on is None else index_at(index, known_on)
+    if then is not None:
+        versions = {rid: then.live.get(rid, v) for rid, v in versions.items()}
+        exprs = {rid: then.expressions(rid, held) for rid, held in exprs.items()}
     shown = [(works[w.work_rowid], [versions[s.version_rowid] for s in states]) for w, states in page]
     single, ambiguous = [], []
     for work, chosen in shown:
@@ -79,7 +87,14 @@ def in_force_section(ctx: CallContext, index: MountedIndex, args: dict[str, Any]
     payload = {"date": day, "population": "versioned works held by this index (withdrawn states excluded)",
                "total_works_in_force": len(ordered), "offset": args["offset"], "limit": args["limit"],
                "truncated": len(ordered) > args["offset"] + len(page), "works": single, "ambiguous_works": ambiguous}
+    if then is not None:
+        payload["as_known"] = _as_known(then)
     return answer(ctx, index, outcome, payload, provisional=is_provisional(index, day))
+
+
+def _as_known(then: IndexAt) -> dict[str, Any]:
+    return {"known_on": then.known_on, "versions_sighted_later": then.sighted_later,
+            "versions_withdrawn_then": then.withdrawn_then, "expressions_text_not_held_then": len(then.unproven_text)}
 
 
 def in_force_on(ctx: CallContext, args: dict[str, Any]) -> Answer:
@@ -132,7 +147,7 @@ def _ordered(found: list[tuple[WorkPeriods, int, int]], order: str) -> list[tupl
 def changes_section(ctx: CallContext, index: MountedIndex, args: dict[str, Any]) -> Answer:
     start, stop, document_type = args["from_date"], args["to_date"], args["document_type"]
     found: list[tuple[WorkPeriods, int, int]] = []
-    for work in _periods(index):
+    for work in _periods(index, args["known_on"]):
         lo, hi = work.in_window(start, stop)
         if hi > lo and (not document_type or any(s.document_type == document_type for s in work.states[lo:hi])):
             found.append((work, lo, hi))
@@ -143,6 +158,8 @@ def changes_section(ctx: CallContext, index: MountedIndex, args: dict[str, Any])
     payload = {"window": {"from": start, "to": stop}, "order": args["order"], "works_changed": len(found),
                "new_versions": sum(hi - lo for _, lo, hi in found), "offset": args["offset"],
                "limit": args["limit"], "truncated": len(found) > args["offset"] + len(page), "changes": page}
+    if args["known_on"] is not None:
+        payload["as_known"] = _as_known(index_at(index, args["known_on"]))
     outcome = Outcome.SUCCEEDED if found else Outcome.NO_CHANGES_IN_PERIOD
     return answer(ctx, index, outcome, payload, provisional=is_provisional(index, stop))
 
@@ -159,7 +176,29 @@ def _coverage_counts(conn: sqlite3.Connection) -> dict[str, Any]:
     return counts
 
 
+def _coverage_then(ctx: CallContext, index: MountedIndex, known_on: str) -> Answer:
+    """Coverage as held on ``known_on``: the counts the view of that day can rebuild."""
+    then = index_at(index, known_on)
+    exprs = [e for v in then.live.values() for e in then.expressions(v.rowid, held_expressions(index, v.rowid))]
+    with_text = {e.version_rowid for e in exprs if e.has_text}
+    payload = {
+        "works": len(then.periods.works), "versions": len(then.live), "withdrawn_versions": then.withdrawn_then,
+        "versions_sighted_later": then.sighted_later, "expressions": len(exprs),
+        "versions_with_text": len(with_text),
+        "expressions_text_not_held_then": sum(1 for e in exprs if e.rowid in then.unproven_text),
+        "future_versions": sum(1 for v in then.live.values() if v.valid_from > known_on),
+        "built_at": index.stamp.get("built_at"),
+        "note": f"Counts as held on {known_on}: states first sighted later are left out, states withdrawn then are "
+                "counted as withdrawn, languages added later are left out, and an expression whose body changed "
+                "later counts as without text (this index holds only the later text). Provision, text and gap "
+                "counts are those of the index and are not rebuilt for a past day.",
+    }
+    return answer(ctx, index, Outcome.SUCCEEDED, payload)
+
+
 def coverage_section(ctx: CallContext, index: MountedIndex, args: dict[str, Any]) -> Answer:
+    if args["known_on"] is not None and index_at(index, args["known_on"]).differs:
+        return _coverage_then(ctx, index, args["known_on"])
     with index.session(ctx.deadline_seconds) as conn:
         counts = _coverage_counts(conn)
         counts["future_versions"] = conn.execute(

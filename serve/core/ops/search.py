@@ -29,6 +29,7 @@ from derive.index.text import fts_query, levenshtein_within
 from legal.outcomes import Outcome
 from serve.core import lanes, merge, ranking
 from serve.core.envelope import Answer, CallContext, answer, fanout, is_provisional
+from serve.core.known_index import IndexAt, index_at
 from serve.core.mount import Catalogue, MountedIndex
 from serve.core.resolve import mounted_publisher
 from serve.core.searchplan import FREQUENT_PHRASE_WORKS, Plan, build_plan
@@ -913,13 +914,19 @@ def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict
                                                   "relaxation_withheld": None, "note": note}, provisional=provisional)
     grain = args.get("result_grain") or "works"
     auto = args.get("relax", "auto") == "auto"
-    options = LaneOptions(args["limit"], fuzzy=args["fuzzy"] == "auto", stem=stem, relax=relaxed,
-                          per_work_limit=args.get("per_work_limit"), language=args["language"], grain=grain,
+    # as known on a day after which something was recorded: more candidates, filtered below (ADR 0013)
+    then = index_at(index, args["known_on"]) if args.get("known_on") is not None else None
+    wide = then is not None and then.differs
+    options = LaneOptions(50 if wide else args["limit"], fuzzy=args["fuzzy"] == "auto", stem=stem, relax=relaxed,
+                          per_work_limit=50 if wide else args.get("per_work_limit"), language=args["language"],
+                          grain=grain,
                           partial=auto, status_prior=as_of is None, relax_words=auto)
     with index.session(ctx.deadline_seconds) as conn:
         allowed = _allowed_works(conn, index, args)
         filters = Filters(tuple(plan.constraints), args["language"], args["document_type"], as_of, allowed)
-        found = lexical_lanes(conn, plan, filters, options, known, index, memo)
+        found = lexical_lanes(conn, plan, filters, options, known, index, {} if wide else memo)
+        if then is not None and wide:  # only hits on states, languages and texts held then
+            found.hits = known_hits(then, found.hits, args["limit"], args.get("per_work_limit") or 3)
         shaped = shape_hits(conn, index, found.hits, found.words)
     base["result_grain"] = grain
     base["title_coverage"] = found.title_coverage
@@ -932,6 +939,21 @@ def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict
                            "truncated": len(shaped) >= args["limit"] or found.held_back > 0,
                            "per_work_limit": cap, "held_back_by_per_work_limit": found.held_back}}
     return answer(ctx, index, Outcome.SUCCEEDED if shaped else Outcome.EMPTY, payload, provisional=provisional)
+
+
+def known_hits(then: IndexAt, hits: Sequence[Hit], limit: int, per_work: int) -> list[Hit]:
+    """The hits held on ``then.known_on`` (``known_on``): per work, the first held one leads and
+    carries the next held ones (``per_work`` in all), at most ``limit`` rows."""
+    out: list[Hit] = []
+    rows: dict[Any, int] = {}
+    for hit in hits:
+        held = [h for h in (hit, *hit.nested) if then.held_row(h.row)]
+        work = hit.row.get("work_rowid")
+        if held and rows.get(work, 0) < per_work:
+            rows[work] = rows.get(work, 0) + 1
+            held[0].nested = held[1:per_work]
+            out.append(held[0])
+    return out[:limit]
 
 
 def _allowed_works(conn: sqlite3.Connection, index: MountedIndex, args: dict[str, Any]) -> frozenset[int] | None:
@@ -1043,5 +1065,9 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
     if args["retrieval_mode"] == "hybrid" and ctx.search_lane is not None:
         # the keyword sections above, fused per publisher with the attached lane
         sections = ctx.search_lane.fuse(ctx, indexes, plans, args, sections)
+        if args.get("known_on") is not None:  # the lane's hits too: only those held then
+            for s in (s for s in sections if s.get("publisher") in ctx.indexes):
+                then = index_at(ctx.indexes[s["publisher"]], args["known_on"])
+                s["hits"] = [h for h in s.get("hits") or [] if then.held_row(h)]
     merge.score_hits(sections)
     return fanout(ctx, sections, {"query": parsed.to_dict(), "merged": merge.merged(sections, args["limit"])})
