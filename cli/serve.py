@@ -25,7 +25,7 @@ from serve.admission import AdmissionLimits
 
 #: glibc malloc arenas of ``lex serve``: each worker thread otherwise gets an arena of its own
 #: (up to eight per core), whose freed memory stays mapped and counts in the resident set.
-DEFAULT_MALLOC_ARENAS = 2
+DEFAULT_MALLOC_ARENAS = 1
 
 TRUST_ROOTS_ENV = "LEX_TRUST_ROOTS"
 

@@ -75,7 +75,7 @@ class AdmissionLimits:
 
     #: Calls running at once (``lex serve --executing``): the core is Python under one interpreter lock,
     #: so more threads than cores (plus SQLite's lock-free reads) add switching and memory, not speed.
-    executing: int = 4
+    executing: int = 3
     queued: int = 16
     queue_deadline: float = 2.0
     client_per_minute: float = 120.0

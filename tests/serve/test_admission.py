@@ -224,9 +224,9 @@ def test_the_malloc_arenas_of_the_server_can_be_capped() -> None:
     assert limit_malloc_arenas(2) is True
 
 
-def test_lex_serve_runs_four_calls_at_once_by_default() -> None:
+def test_lex_serve_runs_three_calls_at_once_in_one_malloc_arena_by_default() -> None:
     from cli.serve import group
 
     options = {p.name: p for p in group.params}
-    assert AdmissionLimits().executing == options["executing"].default == 4
-    assert options["malloc_arenas"].default == 2
+    assert AdmissionLimits().executing == options["executing"].default == 3
+    assert options["malloc_arenas"].default == 1
