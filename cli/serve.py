@@ -21,6 +21,11 @@ import click
 
 from cli.output import json_option
 from legal.errors import ConfigError
+from serve.admission import AdmissionLimits
+
+#: glibc malloc arenas of ``lex serve``: each worker thread otherwise gets an arena of its own
+#: (up to eight per core), whose freed memory stays mapped and counts in the resident set.
+DEFAULT_MALLOC_ARENAS = 1
 
 TRUST_ROOTS_ENV = "LEX_TRUST_ROOTS"
 
@@ -102,13 +107,17 @@ def mount_config(index_dir: Path | None, release_root: Path | None, roots: tuple
               help="Seconds between re-verifications of the mounted set (0: only on SIGHUP). A mismatch unmounts it.")
 @click.option("--header-timeout", default=10.0, show_default=True, type=click.FloatRange(0.1, 300),
               help="Seconds a client may take to send a request's headers.")
+@click.option("--executing", default=AdmissionLimits.executing, show_default=True, type=click.IntRange(1, 64),
+              help="Legal-core calls (and page renderings) running at once; more wait in the admission queue.")
+@click.option("--malloc-arenas", default=DEFAULT_MALLOC_ARENAS, show_default=True, type=click.IntRange(0, 64),
+              help="glibc malloc arenas of the process (0: glibc's default, eight per core).")
 @click.option("--log-level", default="warning", show_default=True,
               type=click.Choice(["critical", "error", "warning", "info", "debug"]))
 @json_option
 def group(index_dir: Path | None, release_root: Path | None, trust_roots: tuple[Path, ...], unsigned_dev: bool,
           required: tuple[str, ...], host: str, port: int, deadline: float, client_rate: float,
           global_rate: float, trust_forwarded: bool, allowed_hosts: tuple[str, ...], reverify_interval: float,
-          header_timeout: float, log_level: str, as_json: bool) -> None:
+          header_timeout: float, executing: int, malloc_arenas: int, log_level: str, as_json: bool) -> None:
     """Verify the artifact set, mount it read-only, and serve the API, MCP and web pages.
 
     Nothing is opened before the signature and every file hash are verified against the
@@ -123,11 +132,12 @@ def group(index_dir: Path | None, release_root: Path | None, trust_roots: tuple[
       lex serve --release-root var/releases --trust-root keys/release-signing.pub.pem
       lex serve --index-dir var/index --unsigned-dev --port 8080
     """
-    from serve.admission import AdmissionLimits
-    from serve.app import AppSettings, create_app, new_state, run
+    from serve.app import AppSettings, create_app, limit_malloc_arenas, new_state, run
 
+    if malloc_arenas:
+        limit_malloc_arenas(malloc_arenas)
     config = mount_config(index_dir, release_root, trust_roots, unsigned_dev, required)
-    limits = AdmissionLimits(client_per_minute=client_rate, client_burst=max(client_rate, 1.0),
+    limits = AdmissionLimits(executing=executing, client_per_minute=client_rate, client_burst=max(client_rate, 1.0),
                              global_per_minute=global_rate, global_burst=max(global_rate, 1.0))
     settings = AppSettings(limits=limits, deadline=deadline, trust_forwarded=trust_forwarded,
                            allowed_hosts=allowed_hosts, reverify_interval=reverify_interval or None,

@@ -73,7 +73,9 @@ class DeadlineExceeded(TransportError):
 class AdmissionLimits:
     """The admission parameters. Rates are per minute; a rate of 0 disables that bucket."""
 
-    executing: int = 8
+    #: Calls running at once (``lex serve --executing``): the core is Python under one interpreter lock,
+    #: so more threads than cores (plus SQLite's lock-free reads) add switching and memory, not speed.
+    executing: int = 3
     queued: int = 16
     queue_deadline: float = 2.0
     client_per_minute: float = 120.0

@@ -29,6 +29,7 @@ from starlette.types import Receive, Scope, Send
 from legal.errors import LexError, RequestError
 from serve.admission import TransportError
 from serve.http.catalog import Operation
+from serve.http.encoding import indented
 from serve.http.errors import error_body, jsonrpc_error
 from serve.http.validation import validate_arguments
 from serve.mount import ServeState
@@ -70,7 +71,7 @@ def tool_of(operation: Operation) -> types.Tool:
 
 def answer_result(answer: Any) -> types.CallToolResult:
     """A legal answer as a tool result: indented JSON text plus structured content."""
-    text = json.dumps(answer, ensure_ascii=False, indent=2)
+    text = indented(answer)
     structured = answer if isinstance(answer, dict) else {"results": answer}
     return types.CallToolResult(content=[types.TextContent(type="text", text=text)],
                                 structured_content=structured)

@@ -7,18 +7,38 @@
   cheap without changing the result's meaning.
 - :func:`word_segments` (the web diff page): the whole edit as same/del/ins segments over words,
   runs of whitespace and single punctuation marks, so that joined they give both texts back.
+
+Both run ``SequenceMatcher`` from ``cydifflib`` (a compiled port of :mod:`difflib`'s algorithm that
+returns the same opcodes, about nine times faster on the corpora's provisions) and fall back to
+:mod:`difflib` where it is not installed: answers do not depend on which one ran
+(``tests/derive/test_worddiff_engine.py`` compares both).
 """
 
 from __future__ import annotations
 
+import difflib
+import importlib
 import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
-from difflib import SequenceMatcher
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, cast
 
 CONTEXT_WORDS = 4
+Matcher = type[difflib.SequenceMatcher[str]]
+
+
+def _engine() -> Matcher:
+    """``cydifflib.SequenceMatcher`` (the compiled port: the same opcodes, far less CPU) when it is
+    installed, else :class:`difflib.SequenceMatcher`."""
+    try:
+        module = importlib.import_module("cydifflib")
+    except ImportError:  # pragma: no cover - the pure-Python original
+        return difflib.SequenceMatcher
+    return cast(Matcher, module.SequenceMatcher)
+
+
+SequenceMatcher = _engine()
 
 
 def _common_ends(a: list[str], b: list[str]) -> tuple[int, int]:

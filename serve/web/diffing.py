@@ -51,6 +51,13 @@ def _text(provision: Mapping[str, Any]) -> str:
     return value if isinstance(value, str) else ""
 
 
+def _at_least(text: str) -> int:
+    """A lower bound of ``len(tokens(text))`` at a fraction of its cost: every whitespace-separated
+    chunk holds at least one word or punctuation token, and whitespace runs separate the chunks."""
+    chunks = len(text.split())
+    return 2 * chunks - 1 if chunks else (1 if text else 0)
+
+
 def _row(anchor: str, old: Mapping[str, Any] | None, new: Mapping[str, Any] | None,
          allowance: list[int] | None = None) -> Row:
     if old is None and new is not None:
@@ -63,8 +70,11 @@ def _row(anchor: str, old: Mapping[str, Any] | None, new: Mapping[str, Any] | No
     same_hash = old.get("text_sha256") and old.get("text_sha256") == new.get("text_sha256")
     if same_hash or old_text == new_text:
         return Row(anchor, label, "same", after=new_text)
+    limit = MAX_WORDS if allowance is None else min(MAX_WORDS, allowance[0])
+    if _at_least(old_text) + _at_least(new_text) > limit:  # decided without the tokens
+        return Row(anchor, label, "changed", before=old_text, after=new_text, too_long=True)
     size = len(tokens(old_text)) + len(tokens(new_text))
-    if size > MAX_WORDS or (allowance is not None and size > allowance[0]):
+    if size > limit:
         return Row(anchor, label, "changed", before=old_text, after=new_text, too_long=True)
     if allowance is not None:
         allowance[0] -= size

@@ -169,9 +169,14 @@ async def search(request: Request) -> Response:
     if outcome_of(answer) == "no_corpus_mounted":
         return _no_corpus(request, answer)
     known_on = args.get("known_on")
-    context.update(results=[_search_element(e, known_on) for e in sections(answer)], searched=True,
-                   known_on=known_on)
-    return page(request, "search.html", context)
+
+    def render() -> Response:  # shaping and rendering twenty hits: in a worker, not on the event loop
+        context.update(results=[_search_element(e, known_on) for e in sections(answer)], searched=True,
+                       known_on=known_on)
+        return page(request, "search.html", context)
+
+    state: ServeState = request.app.state.lex
+    return await state.run(render)
 
 
 def _search_element(element: Any, known_on: str | None = None) -> dict[str, Any]:
@@ -234,7 +239,7 @@ async def work(request: Request) -> Response:
     context = {"title": _work_title(body, slug), "work": f"{publisher}:{slug}", "slug": slug,
                "versions": versions, "total": body.get("total_count"), "truncated": body.get("truncated"),
                "work_url": work_url(publisher, slug), "known_on": known_on}
-    return page(request, "work.html", context, publisher=publisher, envelope=body)
+    return await _render(request, "work.html", context, publisher=publisher, envelope=body)
 
 
 def _known_link(link: dict[str, Any], known_on: str | None) -> dict[str, Any]:

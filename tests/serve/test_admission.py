@@ -1,4 +1,4 @@
-"""Admission: the execution gate (8 running, 16 queued, queue deadline) and the rate buckets."""
+"""Admission: the execution gate (running, queued, queue deadline) and the rate buckets."""
 
 from __future__ import annotations
 
@@ -212,3 +212,21 @@ def test_mcp_refusals_at_the_edge_are_json_rpc(make_state: Callable[..., ServeSt
     error = limited.json()["error"]
     assert (error["code"], error["message"]) == (-32002, "rate_limited")
     assert error["data"]["error"]["family"] == "transport"
+
+
+def test_the_malloc_arenas_of_the_server_can_be_capped() -> None:
+    import platform
+
+    from serve.app import limit_malloc_arenas
+
+    if platform.libc_ver()[0] != "glibc":
+        pytest.skip("mallopt(M_ARENA_MAX) is glibc's")
+    assert limit_malloc_arenas(2) is True
+
+
+def test_lex_serve_runs_three_calls_at_once_in_one_malloc_arena_by_default() -> None:
+    from cli.serve import group
+
+    options = {p.name: p for p in group.params}
+    assert AdmissionLimits().executing == options["executing"].default == 3
+    assert options["malloc_arenas"].default == 1

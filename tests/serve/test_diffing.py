@@ -31,3 +31,32 @@ def test_rows_from_the_cores_changes() -> None:
                      {"art_1": "La loi s'applique."}, {"art_1": "La loi s'applique partout."})
     assert changed.state == "changed" and changed.label == "Art. 1er — Objet"
     assert [s.op for s in changed.segments] == ["same", "ins", "same"]
+
+
+texts = st.text(alphabet=st.sampled_from(list("ab,.' \n\t\u00a0é1")), max_size=60)
+
+
+@given(text=texts)
+@settings(max_examples=300, deadline=None)
+def test_the_cheap_bound_never_exceeds_the_token_count(text: str) -> None:
+    from derive.index.worddiff import tokens
+    from serve.web.diffing import _at_least
+
+    assert _at_least(text) <= len(tokens(text))
+
+
+@given(before=texts, after=texts, allowance=st.integers(min_value=-3, max_value=40))
+@settings(max_examples=300, deadline=None)
+def test_a_row_is_shown_side_by_side_exactly_when_its_tokens_pass_the_allowance(before: str, after: str,
+                                                                                allowance: int) -> None:
+    from derive.index.worddiff import tokens
+
+    change = {"anchor": "a", "change": "changed", "from_text_sha256": "x", "to_text_sha256": "y"}
+    left = [allowance]
+    row = row_of(change, {"a": before}, {"a": after}, left)
+    if before == after:
+        assert row.state == "same"
+        return
+    size = len(tokens(before)) + len(tokens(after))
+    assert row.too_long == (size > allowance)
+    assert left == ([allowance] if row.too_long else [allowance - size])

@@ -12,6 +12,7 @@ import signal
 import socket
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
@@ -21,7 +22,14 @@ from release.keys import keygen, load_signer, load_trust_roots
 from release.promotion import POINTERS_NAME, ReleaseRoot
 from release.report import bind, build_report, sign_report
 from release.signing import sign_artifact_set
-from serve.app import AppSettings, create_app, header_timeout_protocol, install_sighup, new_state
+from serve.app import (
+    AppSettings,
+    create_app,
+    h11_header_timeout_protocol,
+    header_timeout_protocol,
+    install_sighup,
+    new_state,
+)
 from serve.core import OPERATIONS
 from serve.mount import MountConfig, ServeState
 from tests.index.handmade import build_handmade
@@ -148,16 +156,23 @@ def test_serve_refuses_to_start_on_a_missing_release_root(tmp_path: Path,
     assert "config/release_root_missing" in capsys.readouterr().err
 
 
-def test_a_client_that_drips_its_headers_is_cut_off(small_index: Path) -> None:
+@pytest.mark.parametrize("protocol", [header_timeout_protocol, h11_header_timeout_protocol],
+                         ids=["httptools", "h11"])
+@pytest.mark.parametrize("after_a_response", [False, True], ids=["first-head", "keep-alive"])
+def test_a_client_that_drips_its_headers_is_cut_off(small_index: Path, protocol: Any, after_a_response: bool) -> None:
     import uvicorn
 
     state = new_state(MountConfig(index_dir=small_index, unsigned_dev=True), NO_RATE)
     app = create_app(state, AppSettings(limits=NO_RATE))
     config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on",
-                            http=header_timeout_protocol(0.5))
+                            http=protocol(0.5))
     with running(app, config=config) as url:
         host, port = url.split("//")[1].rstrip("/").split(":")
         with socket.create_connection((host, int(port)), timeout=5) as sock:
+            if after_a_response:  # a whole request first: the timer is armed again after its response
+                sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+                first = sock.recv(4096)
+                assert first.startswith(b"HTTP/1.1 200")
             sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
             started = time.monotonic()
             for _ in range(20):  # drip a header byte every 0.1 s: never a complete head

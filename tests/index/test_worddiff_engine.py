@@ -1,0 +1,80 @@
+"""The word diff answers the same whichever ``SequenceMatcher`` runs it (``cydifflib`` or ``difflib``).
+
+``derive.index.worddiff`` uses the compiled port when it is installed; these tests compare it with the
+standard library on every pair of successive wordings of the fixture indexes (the pairs the index
+precomputes), on every pair of wordings of one anchor, and on generated repetitive texts.
+"""
+
+from __future__ import annotations
+
+import difflib
+import sqlite3
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from derive.index import worddiff
+from derive.index.read import open_readonly
+from derive.index.textstore import decode
+from tests.index.pipeline import FixtureBuild
+
+cydifflib = pytest.importorskip("cydifflib")
+
+
+def _with(engine: Any, before: str, after: str) -> tuple[list[dict[str, Any]], tuple[worddiff.Segment, ...]]:
+    saved = worddiff.SequenceMatcher
+    worddiff.SequenceMatcher = engine
+    try:
+        return worddiff.word_changes(before, after), worddiff.word_segments(before, after)
+    finally:
+        worddiff.SequenceMatcher = saved
+
+
+def _pairs(conn: sqlite3.Connection) -> Iterator[tuple[str, str]]:
+    """Every two different wordings one anchor of one work and language has had (both orders)."""
+    rows = conn.execute(
+        "SELECT DISTINCT a.text_sha256, b.text_sha256 FROM provisions a "
+        "JOIN expressions ea ON ea.expression_rowid = a.expression_rowid "
+        "JOIN versions va ON va.version_rowid = ea.version_rowid "
+        "JOIN provisions b ON b.anchor = a.anchor AND b.text_sha256 != a.text_sha256 "
+        "JOIN expressions eb ON eb.expression_rowid = b.expression_rowid AND eb.language = ea.language "
+        "JOIN versions vb ON vb.version_rowid = eb.version_rowid AND vb.work_rowid = va.work_rowid "
+        "ORDER BY 1, 2").fetchall()
+    texts: dict[str, str] = {}
+    for before, after in rows:
+        for sha in (before, after):
+            if sha not in texts:
+                encoding, body = conn.execute("SELECT encoding, body FROM texts WHERE text_sha256 = ?",
+                                              (sha,)).fetchone()
+                texts[sha] = decode(str(encoding), bytes(body))
+        yield texts[before], texts[after]
+
+
+def test_both_engines_agree_on_every_pair_of_wordings_of_the_fixtures(fixture_indexes: FixtureBuild) -> None:
+    assert worddiff.SequenceMatcher is cydifflib.SequenceMatcher  # installed: the index and the core use it
+    compared = 0
+    for path in sorted(fixture_indexes.index_dir.glob("*.sqlite")):
+        conn = open_readonly(path)
+        try:
+            for before, after in _pairs(conn):
+                cost = worddiff.diff_cost(before, after)
+                if cost.words > 20_000 or cost.pairs > 2_000_000:  # the pure-Python side would take seconds
+                    continue
+                assert _with(cydifflib.SequenceMatcher, before, after) == _with(difflib.SequenceMatcher, before, after)
+                compared += 1
+        finally:
+            conn.close()
+    assert compared > 100
+
+
+repetitive = st.lists(st.sampled_from(["1", "2", "0,5", "EUR", "|", "a)", "b)", "le", "la", "\n", "taux"]),
+                      max_size=120).map(" ".join)
+
+
+@given(before=repetitive, after=repetitive)
+@settings(max_examples=300, deadline=None)
+def test_both_engines_agree_on_repetitive_texts(before: str, after: str) -> None:
+    assert _with(cydifflib.SequenceMatcher, before, after) == _with(difflib.SequenceMatcher, before, after)
