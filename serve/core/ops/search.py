@@ -25,6 +25,7 @@ from typing import Any, TypeVar, cast
 from derive.index import analysis, relax
 from derive.index.query import parse_query
 from derive.index.schema import PROVISION_FTS_WEIGHTS, VOCABULARY_MIN_LENGTH
+from derive.index.serving import FREQUENT_WINDOW
 from derive.index.text import fts_query, levenshtein_within
 from legal.outcomes import Outcome
 from serve.core import lanes, merge, ranking
@@ -34,11 +35,14 @@ from serve.core.resolve import mounted_publisher
 from serve.core.searchplan import FREQUENT_PHRASE_WORKS, Plan, build_plan
 from serve.core.snippet import snippet
 from serve.core.store import texts, versions_of, works_by_rowid
-from serve.core.topk import ranked_window
+from serve.core.topk import precomputed_window, ranked_rows, values_source
 
 OVERSAMPLE = 6
 #: States ranked before filters are joined, at least (see :func:`ranked_occurrences`).
 RANK_FIRST = 120
+#: States ranked beyond the rows asked for in the first window, so that the last row asked for
+#: can score strictly better than the window's edge (:func:`_window_enough`).
+WINDOW_MARGIN = 8
 FUZZY_MIN_EXACT_HITS = 5
 FUZZY_MAX_TOKENS = 8
 FUZZY_MAX_EXPANSIONS = 6
@@ -46,7 +50,7 @@ FUZZY_PER_TOKEN = 2
 #: A metadata label must hold this many query words (or all of them, if fewer) to be a weak hit.
 MIN_METADATA_TOKENS = 2
 #: Held word forms added per query word from its Snowball stem (most frequent first).
-SNOWBALL_MAX_VARIANTS = 8
+SNOWBALL_MAX_VARIANTS = analysis.MAX_FORMS
 #: Candidate provisions fetched per requested row when results are grouped by work.
 WORK_OVERSAMPLE = 12
 #: Ranking tiers: hits inside the work the query names; direct keyword hits; weaker lanes.
@@ -100,7 +104,13 @@ class Filters:
             params.append(self.document_type)
         if self.as_of:
             clauses.append("v.valid_from <= ? AND (v.end_exclusive IS NULL OR v.end_exclusive > ?)")
-            params.extend([self.as_of, self.as_of])
+            # the state ``as_of`` answers with (serve.core.resolve.resolve_on): no live state of the work
+            # covering the day starts later, so an older state whose interval overlaps a newer one (a
+            # publisher's overlapping consolidations) never answers for a day the newer one governs
+            clauses.append("NOT EXISTS (SELECT 1 FROM versions v2 WHERE v2.work_rowid = v.work_rowid "
+                           "AND v2.withdrawn = 0 AND v2.valid_from > v.valid_from AND v2.valid_from <= ? "
+                           "AND (v2.end_exclusive IS NULL OR v2.end_exclusive > ?))")
+            params.extend([self.as_of, self.as_of, self.as_of, self.as_of])
         return " AND ".join(clauses), params
 
 
@@ -146,20 +156,38 @@ def _groups(terms: Sequence[str], expansions: dict[str, list[str]] | None = None
 def ranked_occurrences(conn: sqlite3.Connection, match: str, filters: Filters, limit: int) -> list[dict[str, Any]]:
     """Occurrences of the best-ranked states; exact under every filter.
 
-    The filtered join first runs over the ``RANK_FIRST`` best-scored states only (cheap for
-    frequent words); when that leaves fewer than ``limit`` rows the filters may have removed
-    better-ranked eligible states, so the full match set is filtered and ranked instead.
+    The filtered join first runs over the best-scored states only (cheap for frequent words): the
+    build's precomputed window when it holds one for ``match`` (:mod:`serve.core.topk`), else the
+    best ``max(RANK_FIRST, limit)`` states, then ``RANK_FIRST`` or twice ``limit``; a window is
+    enough when the filters leave at least ``limit`` rows of it (every state outside it scores
+    worse). When none is, the filters may have removed better-ranked eligible states, so the full
+    match set is filtered and ranked instead.
     """
     first = max(RANK_FIRST, 2 * limit)
     matched = conn.execute("SELECT COUNT(*) FROM (SELECT 1 FROM provision_fts WHERE provision_fts MATCH ? LIMIT ?)",
                            (match, first + 1)).fetchone()[0]
     if matched <= first:
         return occurrences(conn, _FTS_SOURCE, [match], filters, limit)
-    capped, params = ranked_window(conn, match, _BM25, first)  # remembered per index: a frequent match
-    rows = occurrences(conn, capped, params, filters, limit)
-    if len(rows) >= limit:
-        return rows
+    head = max(RANK_FIRST, limit + WINDOW_MARGIN)
+    precomputed = precomputed_window(conn, match) if limit <= FREQUENT_WINDOW else None
+    if precomputed is not None:
+        rows = occurrences(conn, *values_source(precomputed), filters, limit)
+        if _window_enough(rows, precomputed, limit):
+            return rows
+    ranked = ranked_rows(conn, match, _BM25, first)  # remembered per index: a frequent match
+    heads = [ranked[:head]] if len(ranked) > head and precomputed is None else []
+    for window in [*heads, ranked]:
+        rows = occurrences(conn, *values_source(window), filters, limit)
+        if _window_enough(rows, window, limit):
+            return rows
     return occurrences(conn, _FTS_SOURCE, [match], filters, limit)
+
+
+def _window_enough(rows: Sequence[dict[str, Any]], window: Sequence[tuple[int, float]], limit: int) -> bool:
+    """Whether the ``rows`` a ranked ``window`` of states left are the exact best ``limit``: as
+    many as asked, the last scoring strictly better than the window's worst (a state outside the
+    window scores no better than that; a tie there could rank either way)."""
+    return len(rows) >= limit and bool(window) and rows[limit - 1]["score"] < window[-1][1]
 
 
 def keyword_lane(conn: sqlite3.Connection, terms: Sequence[str], filters: Filters, limit: int,
@@ -256,36 +284,16 @@ def stem_variants(conn: sqlite3.Connection, terms: Sequence[str], groups: Sequen
 
 def snowball_variants(conn: sqlite3.Connection, terms: Sequence[str], language: str | None) -> dict[str, list[str]]:
     """The held word forms sharing each query word's Snowball stem (``term_stems``,
-    :mod:`derive.index.analysis`): in the ``language`` filter's language, or in EN, FR and DE."""
-    languages = analysis.languages_for(language)
+    :func:`derive.index.analysis.word_forms`): in the ``language`` filter's language, or in EN, FR and DE."""
     out: dict[str, list[str]] = {}
-    for term in [t for t in terms if " " not in t and not relax.relaxable(t)][:relax.STEM_MAX_WORDS]:
-        found: dict[str, int] = {}
-        for lang in languages:
-            stem = analysis.stem_word(term, lang)
-            if stem is None:
-                continue
-            try:
-                rows = conn.execute("SELECT term, docs FROM term_stems WHERE language = ? AND stem = ? "
-                                    "ORDER BY docs DESC LIMIT ?", (lang, stem, 2 * SNOWBALL_MAX_VARIANTS)).fetchall()
-            except sqlite3.OperationalError:  # an index built before term_stems
-                return {}
-            for word, docs in rows:
-                # a form, not the bare stem of a longer word (``journaliste`` never widens to ``journal``)
-                # and an inflection: the shorter word, less its last letter, begins the longer one, which is
-                # at most 3 letters longer (``authority`` meets ``authorities``, never ``authorized``,
-                # which Porter2 also stems to ``author``)
-                if word != term and not relax.relaxable(str(word)) and _inflection(term, str(word)):
-                    found[str(word)] = max(found.get(str(word), 0), int(docs))
-        chosen = sorted(found, key=lambda w: (-found[w], w))[:SNOWBALL_MAX_VARIANTS]
+    for term in [t for t in terms if analysis.expandable(t)][:relax.STEM_MAX_WORDS]:
+        try:
+            chosen = analysis.word_forms(conn, term, language)
+        except sqlite3.OperationalError:  # an index built before term_stems
+            return {}
         if chosen:
             out[term] = chosen
     return out
-
-
-def _inflection(term: str, word: str) -> bool:
-    short, long = sorted((term, word), key=len)
-    return len(long) - len(short) <= 3 and long.startswith(short[:-1])
 
 
 def work_rows(conn: sqlite3.Connection, plan: Plan, filters: Filters, index: MountedIndex | None = None) -> list[Hit]:
@@ -652,7 +660,7 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         weak = once("metadata", lambda: metadata_lane(conn, plan.terms, filters, options.limit))
         hits.extend(h for h in weak if h.row["work_rowid"] not in listed)
     out.expansions = list(dict.fromkeys(out.expansions))
-    coverage = works_title_coverage(conn, [h.row["work_rowid"] for h in hits], out.groups)
+    coverage = works_title_coverage(conn, [h.row["work_rowid"] for h in hits], out.groups, index)
     ranked = rank_hits(hits, profiles, plan, options, coverage)
     out.title_coverage = title_coverage(coverage, [h.row["work_rowid"] for h in ranked
                                                    if "work_metadata" not in h.reasons])
@@ -668,20 +676,35 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
     return out
 
 
-def works_title_coverage(conn: sqlite3.Connection, works: Sequence[int],
-                         groups: Sequence[Sequence[str]]) -> dict[int, float]:
+def works_title_coverage(conn: sqlite3.Connection, works: Sequence[int], groups: Sequence[Sequence[str]],
+                         index: MountedIndex | None = None) -> dict[int, float]:
     """Per work, the share of the query's content words (a word or one of its forms) that its names
-    hold (official titles, short titles, aliases)."""
+    hold (official titles, short titles, aliases); each work's name words are read once per mounted
+    ``index`` (:func:`name_words`)."""
     ids = sorted(set(works))
     if not groups or not ids:
         return {}
-    words: dict[int, set[str]] = {w: set() for w in ids}
-    for work, normalized in conn.execute(
-            f"SELECT work_rowid, normalized FROM work_names WHERE work_rowid IN ({','.join(map(str, ids))}) "
-            "AND kind != 'official_identifier'"):
-        words[int(work)].update(str(normalized).split())
+    words = name_words(conn, ids, index)
     return {w: round(sum(1 for g in groups if any(t in held for t in g)) / len(groups), 4)
             for w, held in words.items()}
+
+
+_NAME_WORDS: weakref.WeakKeyDictionary[MountedIndex, dict[int, frozenset[str]]] = weakref.WeakKeyDictionary()
+
+
+def name_words(conn: sqlite3.Connection, works: Sequence[int], index: MountedIndex | None = None) -> dict[int, frozenset[str]]:
+    """The words of each work's names (every ``work_names`` row but identifiers), remembered per
+    mounted index (an immutable file: at most one entry per work)."""
+    known = _NAME_WORDS.setdefault(index, {}) if index is not None else {}
+    missing = [w for w in works if w not in known]
+    if missing:
+        found: dict[int, set[str]] = {w: set() for w in missing}
+        for work, normalized in conn.execute(
+                f"SELECT work_rowid, normalized FROM work_names WHERE work_rowid IN ({','.join(map(str, missing))}) "
+                "AND kind != 'official_identifier'"):
+            found[int(work)].update(str(normalized).split())
+        known.update({w: frozenset(v) for w, v in found.items()})
+    return {w: known[w] for w in works}
 
 
 def title_coverage(coverage: dict[int, float], works: Sequence[int], top: int = 3) -> float | None:
