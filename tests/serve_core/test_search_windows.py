@@ -104,3 +104,36 @@ def test_as_of_search_answers_from_the_state_as_of_answers_with() -> None:
     assert answering("2023-08-01") == [2, 5]
     assert answering("2023-08-01", "LOI") == [5]  # the governing state is not of that type
     assert answering("2023-10-01") == [3, 5]
+
+
+def test_pivot_restricts_only_the_groups_that_cannot_make_the_quorum_alone() -> None:
+    parts = ['"union"', '"whistleblowers"', '"report"', '"law"']
+    weights = [1.4, 9.7, 1.9, 11.1]
+    threshold = 0.65 * sum(weights)  # 15.665: union + report + whistleblowers (13.0) never reach it
+    assert search.pivot_parts(parts, weights, threshold) == [
+        '("union") AND ("law")', '("whistleblowers") AND ("law")', '("report") AND ("law")', '"law"']
+    assert search.pivot_parts(parts, weights, 6.0) == [  # union + report (3.3) never reach 6
+        '("union") AND ("whistleblowers" OR "law")', '"whistleblowers"',
+        '("report") AND ("whistleblowers" OR "law")', '"law"']
+    assert search.pivot_parts(parts, weights, 0.0) == parts  # the article lane: no IDF share asked
+
+
+@pytest.mark.parametrize("words", [
+    "loi relative au secteur financier agrément", "protection des données à caractère personnel traitement",
+    "établissements de crédit surveillance prudentielle exigences", "marchés publics procédure recours délai",
+])
+def test_a_pivoted_quorum_counts_the_same_rows(fixture_indexes: FixtureBuild, monkeypatch: pytest.MonkeyPatch,
+                                               words: str) -> None:
+    from derive.index.text import normalize
+
+    for name in ("eu-eurlex", "lu-legilux"):
+        conn = sqlite3.connect(f"file:{fixture_indexes.index_dir / (name + '.sqlite')}?mode=ro", uri=True)
+        conn.row_factory = sqlite3.Row
+        terms = [t for t in normalize(words).split() if len(t) > 3]
+        groups = [[t, *snowball_variants(conn, [t], None).get(t, [])] for t in terms]
+        for filters in (Filters(), Filters(as_of="2019-01-01")):
+            pivoted = search.quorum_occurrences(conn, groups, len(groups) // 2 + 1, filters, 60)
+            with monkeypatch.context() as m:
+                m.setattr(search, "pivot_parts", lambda parts, weights, threshold: list(parts))
+                plain = search.quorum_occurrences(conn, groups, len(groups) // 2 + 1, filters, 60)
+            assert pivoted == plain, (name, words, filters)

@@ -513,11 +513,16 @@ def quorum_occurrences(conn: sqlite3.Connection, groups: list[list[str]], min_te
                        limit: int, article_key: str | None = None) -> list[dict[str, Any]]:
     """Occurrences of the states holding at least ``min_terms`` of the term ``groups``, ranked
     by the BM25 of the groups OR-ed (optionally only provisions numbered ``article_key``)."""
-    parts = [m for m in (fts_query([g]) for g in groups) if m is not None]
+    groups = [g for g in groups if fts_query([g]) is not None]
+    parts = [str(fts_query([g])) for g in groups]
     match = fts_query(groups, any_of=True)
     if not parts or match is None:
         return []
     weights = idf_weights(conn, groups)
+    # (not in the article lane: the article number the question names is itself the rare part)
+    share = IDF_QUORUM if article_key is None else 0.0
+    threshold = round(share * sum(weights), 6)
+    parts = pivot_parts(parts, weights, threshold)
     each = " UNION ALL ".join(f"SELECT rowid, {w!r} AS w FROM provision_fts WHERE provision_fts MATCH ?"
                               for w in weights)
     # ``+rowid``: a plain filter over the OR match; a bare ``rowid IN`` would make FTS5 re-run the
@@ -526,9 +531,7 @@ def quorum_occurrences(conn: sqlite3.Connection, groups: list[list[str]], min_te
     # question is about cannot be dropped for two common ones.
     ranked = (f"SELECT rowid AS state_rowid, {_BM25} AS score FROM provision_fts WHERE provision_fts MATCH ? "
               f"AND +rowid IN (SELECT rowid FROM ({each}) GROUP BY rowid HAVING COUNT(*) >= ? AND SUM(w) >= ?)")
-    # (not in the article lane: the article number the question names is itself the rare part)
-    share = IDF_QUORUM if article_key is None else 0.0
-    params: list[Any] = [match, *parts, min_terms, round(share * sum(weights), 6)]
+    params: list[Any] = [match, *parts, min_terms, threshold]
     if article_key is not None:
         ranked = (f"SELECT ls.state_rowid, f.score FROM lexical_states ls JOIN ({ranked}) f "
                   "ON f.state_rowid = ls.state_rowid WHERE ls.article_key = ?")
@@ -540,6 +543,30 @@ def quorum_occurrences(conn: sqlite3.Connection, groups: list[list[str]], min_te
     if len(rows) >= limit:
         return rows
     return occurrences(conn, f"({ranked})", params, filters, limit)
+
+
+def pivot_parts(parts: Sequence[str], weights: Sequence[float], threshold: float) -> list[str]:
+    """The per-group matches of a quorum, the common groups' restricted to the rows holding a rarer one.
+
+    The most common groups (lowest IDF weight first) whose weights together stay under
+    ``threshold`` can never make the quorum on their own, so a qualifying row holds one of the
+    other groups: each common group's match becomes ``(group) AND (any rarer group)``, which FTS5
+    answers by skipping through the common word's postings instead of reading them all. The rows
+    counted, hence the quorum, are the same.
+    """
+    order = sorted(range(len(parts)), key=lambda i: (weights[i], i))
+    common: set[int] = set()
+    mass = 0.0
+    for i in order:
+        if mass + weights[i] >= threshold:
+            break
+        common.add(i)
+        mass += weights[i]
+    rare = [parts[i] for i in range(len(parts)) if i not in common]
+    if not common or not rare:
+        return list(parts)
+    restrict = " OR ".join(rare)
+    return [f"({part}) AND ({restrict})" if i in common else part for i, part in enumerate(parts)]
 
 
 def idf_weights(conn: sqlite3.Connection, groups: Sequence[Sequence[str]]) -> list[float]:
