@@ -674,6 +674,11 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         named_rows = once("works", lambda: work_rows(conn, plan, filters, index))
         residual = ["residual_unmatched"] if plan.terms or plan.article_key else []
         hits.extend(Hit(dict(r.row), [*r.reasons, *residual], dict(r.extra), tier=TIER_NAMED) for r in named_rows)
+        if not residual and not plan.anchor and named and len(plan.constraints) == 1 and index is not None:
+            # a query that is only the name of one act: the acts around it follow it
+            listed = {h.row["work_rowid"] for h in hits}
+            hits.extend(h for h in once("related", lambda: _related_rows(conn, index, plan, filters, profiles))
+                        if h.row["work_rowid"] not in listed)
     if named and plan.terms and not plan.anchor and not plan.article_key:
         # … and the other words are also searched everywhere, after the named work
         wider = replace(plan, constraints=[], mentions=[m for m in plan.mentions if m.soft])
@@ -840,6 +845,34 @@ def _intent_rows(conn: sqlite3.Connection, index: MountedIndex, plan: Plan, filt
             hit.extra["role"] = plan.intent
             hit.extra["role_of"] = f"{index.publisher.value}:{slug}"
             hits.append(hit)
+    return hits
+
+
+#: Roles of the acts listed after an act named alone (:func:`_related_rows`), in this order.
+RELATED_ROLES = ("corrigendum", "amending", "delegated", "implementing")
+#: Acts of one role listed after an act named alone, at most (newest first).
+RELATED_PER_ROLE = 3
+
+
+def _related_rows(conn: sqlite3.Connection, index: MountedIndex, plan: Plan, filters: Filters,
+                  profiles: dict[int, ranking.WorkProfile]) -> list[Hit]:
+    """Work rows of the acts holding a role towards the one work a query only names (its
+    corrigenda, the acts amending it, its delegated and implementing acts: at most
+    :data:`RELATED_PER_ROLE` of each, newest first), reason ``related_work``, after the work."""
+    target = plan.constraints[0]
+    slug = index.catalogue.slug_of[target]
+    work_id = f"{index.publisher.value}:{slug}"
+    hits: list[Hit] = []
+    for role in RELATED_ROLES:
+        related = ranking.related_works(conn, profiles, target, slug, work_id, role,
+                                        index.catalogue.corrigenda.get(target, []))
+        for work in [w for w in related if filters.allowed is None or w in filters.allowed][:RELATED_PER_ROLE]:
+            hit = _work_row(conn, work, replace(filters, works=()), ["related_work"])
+            if hit is not None:
+                hit.tier = TIER_NAMED
+                hit.extra["role"] = role
+                hit.extra["role_of"] = work_id
+                hits.append(hit)
     return hits
 
 
