@@ -137,3 +137,35 @@ def test_a_pivoted_quorum_counts_the_same_rows(fixture_indexes: FixtureBuild, mo
                 m.setattr(search, "pivot_parts", lambda parts, weights, threshold: list(parts))
                 plain = search.quorum_occurrences(conn, groups, len(groups) // 2 + 1, filters, 60)
             assert pivoted == plain, (name, words, filters)
+
+
+def test_snippets_cut_from_the_head_of_a_long_text_equal_the_whole_texts(fixture_indexes: FixtureBuild,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A search decodes only the head of a stored text for its snippet; with the scan shortened to
+    500 characters (so that the fixture's texts are long in comparison), every snippet the head
+    decides equals the whole text's, and the head declines when it cannot decide."""
+    import re
+
+    from derive.index.textstore import decode
+    from serve.core import snippet as snippets
+
+    monkeypatch.setattr(snippets, "SCAN", 500)
+    decided = declined = 0
+    for name in ("eu-eurlex", "lu-legilux"):
+        conn = sqlite3.connect(f"file:{fixture_indexes.index_dir / (name + '.sqlite')}?mode=ro", uri=True)
+        for encoding, body in conn.execute("SELECT encoding, body FROM texts WHERE characters > 5000 "
+                                           "ORDER BY text_sha256 LIMIT 150"):
+            text = decode(str(encoding), bytes(body))
+            words = re.findall(r"\w{5,}", text)
+            probes = [[words[i]] for i in (0, len(words) // 8, len(words) // 3) if words] + [["zzzqqq"]]
+            head, complete = snippets.head_of(str(encoding), bytes(body), chars=500 + 2 * snippets.WINDOW + 40)
+            assert not complete and text.startswith(head)
+            late = [[m.group()] for m in re.finditer(r"\w{5,}", text[400:500])]
+            for cut, terms in [(head, t) for t in probes] + [(text[:600], t) for t in late[-1:]]:
+                got = snippets.head_snippet(cut, terms)
+                if got is None:
+                    declined += 1
+                else:
+                    decided += 1
+                    assert got == snippets.snippet(text, terms), (terms, name)
+    assert decided > 100 and declined > 0

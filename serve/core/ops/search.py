@@ -33,7 +33,7 @@ from serve.core.envelope import Answer, CallContext, answer, fanout, is_provisio
 from serve.core.mount import Catalogue, MountedIndex
 from serve.core.resolve import mounted_publisher
 from serve.core.searchplan import FREQUENT_PHRASE_WORKS, Plan, build_plan
-from serve.core.snippet import snippet
+from serve.core.snippet import head_of, head_snippet, snippet
 from serve.core.store import texts, versions_of, works_by_rowid
 from serve.core.topk import precomputed_window, ranked_rows, values_source
 
@@ -436,7 +436,7 @@ def shape_hits(conn: sqlite3.Connection, index: MountedIndex, hits: Sequence[Hit
 
 def _shape(conn: sqlite3.Connection, hits: Sequence[Hit], words: Sequence[str]) -> list[dict[str, Any]]:
     works = works_by_rowid(conn, [h.row["work_rowid"] for h in hits])
-    bodies = texts(conn, [h.row["text_sha256"] for h in hits if h.row.get("text_sha256")])
+    bodies = text_heads(conn, [h.row["text_sha256"] for h in hits if h.row.get("text_sha256")])
     out = []
     for rank, hit in enumerate(hits, 1):
         row, work = hit.row, works[hit.row["work_rowid"]]
@@ -446,7 +446,9 @@ def _shape(conn: sqlite3.Connection, hits: Sequence[Hit], words: Sequence[str]) 
         elif ("article_intent" in hit.reasons and "keyword" not in hit.reasons) or text is None:
             cut = " — ".join(p for p in (row.get("num"), row.get("heading")) if p) or row["anchor"]
         else:
-            cut = snippet(text, words)
+            head, complete = text
+            found = snippet(head, words) if complete else head_snippet(head, words)
+            cut = found if found is not None else snippet(texts(conn, [row["text_sha256"]])[row["text_sha256"]], words)
         out.append({
             "rank": rank, "work": work.work_id, "title": work.title, "lex_id": row["lex_id"],
             "version_key": row["version_key"], "language": row["language"], "anchor": row["anchor"],
@@ -457,6 +459,20 @@ def _shape(conn: sqlite3.Connection, hits: Sequence[Hit], words: Sequence[str]) 
             "text_sha256": row.get("text_sha256"), "snippet": cut, "match_reasons": hit.reasons,
             "bm25": _bm25_of(row), **hit.extra,
         })
+    return out
+
+
+def text_heads(conn: sqlite3.Connection, shas: Sequence[str]) -> dict[str, tuple[str, bool]]:
+    """``sha -> (head, complete)``: the first characters of each stored text, enough for its snippet
+    (:func:`serve.core.snippet.head_of`); a long body is not decoded whole."""
+    ids = sorted(set(shas))
+    out: dict[str, tuple[str, bool]] = {}
+    for start in range(0, len(ids), 500):
+        chunk = ids[start:start + 500]
+        for sha, encoding, body in conn.execute(
+                f"SELECT text_sha256, encoding, body FROM texts WHERE text_sha256 IN ({','.join('?' * len(chunk))})",
+                chunk):
+            out[str(sha)] = head_of(str(encoding), bytes(body))
     return out
 
 
@@ -852,6 +868,9 @@ def _intent_rows(conn: sqlite3.Connection, index: MountedIndex, plan: Plan, filt
 RELATED_ROLES = ("corrigendum", "amending", "delegated", "implementing")
 #: Acts of one role listed after an act named alone, at most (newest first).
 RELATED_PER_ROLE = 3
+#: Acts whose related acts are remembered per mounted index (an immutable file).
+RELATED_REMEMBERED = 2048
+_RELATED: weakref.WeakKeyDictionary[MountedIndex, dict[int, dict[str, list[int]]]] = weakref.WeakKeyDictionary()
 
 
 def _related_rows(conn: sqlite3.Connection, index: MountedIndex, plan: Plan, filters: Filters,
@@ -862,10 +881,15 @@ def _related_rows(conn: sqlite3.Connection, index: MountedIndex, plan: Plan, fil
     target = plan.constraints[0]
     slug = index.catalogue.slug_of[target]
     work_id = f"{index.publisher.value}:{slug}"
+    known = _RELATED.setdefault(index, {})
+    if target not in known:
+        if len(known) >= RELATED_REMEMBERED:
+            known.clear()
+        known[target] = {**ranking.related_by_role(conn, profiles, target, slug, work_id),
+                         "corrigendum": list(index.catalogue.corrigenda.get(target, []))}
     hits: list[Hit] = []
     for role in RELATED_ROLES:
-        related = ranking.related_works(conn, profiles, target, slug, work_id, role,
-                                        index.catalogue.corrigenda.get(target, []))
+        related = known[target].get(role, [])
         for work in [w for w in related if filters.allowed is None or w in filters.allowed][:RELATED_PER_ROLE]:
             hit = _work_row(conn, work, replace(filters, works=()), ["related_work"])
             if hit is not None:
