@@ -7,8 +7,10 @@ not stem, so ``platform`` never meets ``platforms``. Stemming is added beside it
   Snowball stemmers of English, French and German (PyStemmer, the maintained C implementation
   of snowballstem.org) and written to ``term_stems(language, stem, term, docs)``
   (:func:`term_stem_rows`);
-- at query time a query word is stemmed the same way and every held word with the same stem is
-  added to its FTS5 term group as an alternative (:func:`stem_word`). This is a stemmed column
+- at query time a query word is stemmed the same way and every held word with the same stem that
+  is an inflection of it is added to its FTS5 term group as an alternative (:func:`word_forms`);
+  the build precomputes the ranked window of a frequent word with those same forms
+  (:mod:`derive.index.serving`). This is a stemmed column
   in effect (the match is the union of the word forms of one stem) without re-tokenising the
   provision text, and the index keeps its exact-word ranking: BM25 still scores the forms found.
 
