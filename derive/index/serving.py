@@ -10,8 +10,11 @@ tables) and rebuilt whole by every full or incremental build:
 - ``serving_coverage`` — the ``coverage`` counts of the index (JSON), which otherwise take
   several aggregate scans of the largest tables.
 - ``frequent_matches`` — for every word held by at least :data:`FREQUENT_DOCS` searchable states,
-  the ranked window (:data:`FREQUENT_WINDOW` best bm25 scores) its one-word FTS match starts from:
-  ranking ``article`` over the 62,000 EU states it occurs in takes 45 ms at query time.
+  the ranked window (:data:`FREQUENT_WINDOW` best bm25 scores) its one-word FTS match starts from,
+  and the window of the match the search asks for that word with its Snowball forms
+  (``("directive" OR "directives")``, :func:`derive.index.analysis.word_forms`, no language
+  filter) whenever those forms are that frequent together (also for a word of at least
+  :data:`FORMS_MIN_DOCS` states, such as ``direct`` with ``directive``): ranking ``article`` over the 62,000 EU states it occurs in takes 45 ms at query time.
 - ``word_diffs`` — the word-level change spans (:func:`derive.index.worddiff.word_changes`) of
   every pair of wordings that follow each other in the time line of one anchor (consecutive
   states of a work with text in one language), keyed by the two text hashes. ``diff`` between
@@ -39,8 +42,13 @@ MAX_PAIR_WORDS = 40_000
 #: Words held by at least this many searchable states get their ranked window precomputed
 #: (``frequent_matches``): ranking them costs 3–50 ms of bm25 at query time.
 FREQUENT_DOCS = 3_000
-#: The ranked window the search filters first (``serve.core.ops.search.RANK_FIRST``).
-FREQUENT_WINDOW = 120
+#: A word held by at least this many states whose Snowball forms (with it) are held by at least
+#: :data:`FREQUENT_DOCS` states gets the window of that match too (``direct`` with ``directive``…).
+FORMS_MIN_DOCS = 100
+#: The ranked window the search filters first: its 120 rows (``serve.core.ops.search.RANK_FIRST``)
+#: and a margin, so that the 120th best state can be told to score strictly better than every
+#: state outside the window (a tie at the window's edge could rank either way).
+FREQUENT_WINDOW = 128
 MAX_PAIR_MATCHES = 5_000_000
 
 DDL: tuple[str, ...] = (
@@ -156,20 +164,28 @@ def _word_diff_rows(conn: sqlite3.Connection) -> Iterator[tuple[str, str, str, b
 
 
 def _frequent_rows(conn: sqlite3.Connection) -> Iterator[tuple[str, int, int, float]]:
+    from derive.index import analysis
     from derive.index.schema import PROVISION_FTS_WEIGHTS  # schema imports this module
     from derive.index.text import fts_query
 
     bm25 = "bm25(provision_fts, " + ", ".join(str(w) for w in PROVISION_FTS_WEIGHTS) + ")"
-    terms = [str(r[0]) for r in conn.execute("SELECT term FROM provision_vocab WHERE doc >= ? ORDER BY term",
-                                            (FREQUENT_DOCS,))]
-    for term in terms:
-        match = fts_query([[term]])
-        if match is None:
-            continue
-        rows = conn.execute(f"SELECT rowid, {bm25} AS score FROM provision_fts WHERE provision_fts MATCH ? "
-                            f"ORDER BY score, rowid LIMIT {FREQUENT_WINDOW}", (match,)).fetchall()
-        for rank, (rowid, score) in enumerate(rows):
-            yield match, rank, int(rowid), float(score)
+    docs = {str(t): int(d) for t, d in conn.execute("SELECT term, doc FROM provision_vocab WHERE doc >= ?",
+                                                   (min(FREQUENT_DOCS, FORMS_MIN_DOCS),))}
+    done: set[str] = set()
+    for term in sorted(docs):
+        forms = analysis.word_forms(conn, term, None) if analysis.expandable(term) else []
+        groups = [[term]] if docs[term] >= FREQUENT_DOCS else []
+        if forms and docs[term] + sum(docs.get(f, 0) for f in forms) >= FREQUENT_DOCS:
+            groups.append([term, *forms])
+        for group in groups:
+            match = fts_query([group])
+            if match is None or match in done:
+                continue
+            done.add(match)
+            rows = conn.execute(f"SELECT rowid, {bm25} AS score FROM provision_fts WHERE provision_fts MATCH ? "
+                                f"ORDER BY score, rowid LIMIT {FREQUENT_WINDOW}", (match,)).fetchall()
+            for rank, (rowid, score) in enumerate(rows):
+                yield match, rank, int(rowid), float(score)
 
 
 def frequent_window(conn: sqlite3.Connection, match: str, window: int) -> list[tuple[int, float]] | None:

@@ -237,6 +237,13 @@ def related_works(conn: sqlite3.Connection, profiles_: Mapping[int, WorkProfile]
     """Works holding ``role`` towards ``target``: cited-by or named-in-title, newest slug first."""
     if role == "corrigendum":
         return list(corrigenda)
+    return related_by_role(conn, profiles_, target, target_slug, target_work_id).get(role, [])
+
+
+def related_by_role(conn: sqlite3.Connection, profiles_: Mapping[int, WorkProfile], target: int, target_slug: str,
+                    target_work_id: str) -> dict[str, list[int]]:
+    """The works citing ``target`` or naming it in their title, by their role, newest slug first
+    (one pass for every role; corrigenda are the catalogue's)."""
     found = {int(r[0]) for r in conn.execute(
         "SELECT DISTINCT v.work_rowid FROM citations c JOIN expressions e ON e.expression_rowid = c.expression_rowid "
         "JOIN versions v ON v.version_rowid = e.version_rowid WHERE c.target_work_id = ?", (target_work_id,))}
@@ -246,6 +253,9 @@ def related_works(conn: sqlite3.Connection, profiles_: Mapping[int, WorkProfile]
             "SELECT DISTINCT work_rowid FROM work_names WHERE kind = 'official_title' AND ' ' || normalized || ' ' "
             "LIKE ?", (f"% {reference} %",))}
     found.discard(target)
-    chosen = [w for w in found if w in profiles_ and profiles_[w].role == role]
+    chosen = [w for w in found if w in profiles_ and profiles_[w].role in ROLES]
     slugs = dict(conn.execute(f"SELECT work_rowid, slug FROM works WHERE work_rowid IN ({','.join(map(str, chosen)) or 0})"))
-    return sorted(chosen, key=lambda w: str(slugs.get(w, "")), reverse=True)
+    out: dict[str, list[int]] = {}
+    for work in sorted(chosen, key=lambda w: str(slugs.get(w, "")), reverse=True):
+        out.setdefault(profiles_[work].role, []).append(work)
+    return out

@@ -6,6 +6,12 @@ The ranked first rows of such matches (only those with more matches than the ran
 from the build's ``frequent_matches`` table for one-word matches of very frequent words, and are
 kept in a small LRU shared by the pooled connections of one index (:class:`IndexConnection`).
 The search then filters and joins exactly as before, over the same rows.
+
+A search asking for at most :data:`~derive.index.serving.FREQUENT_WINDOW` rows first tries the
+build's window alone (:func:`precomputed_window`; a frequent word with its Snowball forms is
+stored under the same match string the search builds): when the filters leave at least as many
+rows as asked, they are the exact best ones (every state outside the window scores worse), so a
+cold search of a frequent word computes no bm25 at all.
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from derive.index.serving import frequent_window
+from derive.index.serving import FREQUENT_WINDOW, frequent_window
 
 #: Frequent matches remembered per index (each: at most the ranked window, 120 rows by default).
 CACHE_ENTRIES = 512
@@ -58,6 +64,12 @@ def ranked_window(conn: sqlite3.Connection, match: str, bm25: str, window: int) 
     """A ``(state_rowid, score)`` source of the ``window`` best-ranked states of ``match``, as SQL
     and parameters for :func:`serve.core.ops.search.occurrences` (remembered when the connection
     has a cache)."""
+    return values_source(ranked_rows(conn, match, bm25, window))
+
+
+def ranked_rows(conn: sqlite3.Connection, match: str, bm25: str, window: int) -> list[tuple[int, float]]:
+    """The ``window`` best-ranked ``(state_rowid, score)`` of ``match``, best first (remembered
+    when the connection has a cache; the build's window when it stored one that large)."""
     cache = getattr(conn, "ranked_cache", None)
     key = (match, window)
     rows = cache.get(key) if cache is not None else None
@@ -71,6 +83,17 @@ def ranked_window(conn: sqlite3.Connection, match: str, bm25: str, window: int) 
             (match,))]
         if cache is not None:
             cache.put(key, rows)
+    return rows
+
+
+def precomputed_window(conn: sqlite3.Connection, match: str) -> list[tuple[int, float]] | None:
+    """The build's ranked window of ``match`` (its :data:`FREQUENT_WINDOW` best states), or ``None``
+    when the build stored none."""
+    return frequent_window(conn, match, FREQUENT_WINDOW)
+
+
+def values_source(rows: list[tuple[int, float]]) -> tuple[str, list[Any]]:
+    """``(state_rowid, score)`` rows as an SQL source and its parameters."""
     if not rows:
         return "(SELECT NULL AS state_rowid, NULL AS score WHERE 0)", []
     values = ",".join("(?,?)" for _ in rows)

@@ -94,8 +94,10 @@ def test_celex_lane_lists_corrigenda_after_the_act(fixture_core: LegalCore) -> N
     assert [m["work"] for m in answer["merged"]] == [GDPR, GDPR_CORRIGENDUM]
     corrigendum = fixture_core.call("search", {"query": "32016R0679R(02)"})
     assert [h["work"] for h in _section(corrigendum, "eu-eurlex")["hits"]] == [GDPR_CORRIGENDUM]
-    titled = fixture_core.call("search", {"query": "GDPR"})  # a title names the act only
-    assert [h["work"] for h in _section(titled, "eu-eurlex")["hits"]] == [GDPR]
+    titled = fixture_core.call("search", {"query": "GDPR"})  # a name: the act, then the acts around it
+    hits = _section(titled, "eu-eurlex")["hits"]
+    assert [h["work"] for h in hits] == [GDPR, GDPR_CORRIGENDUM]
+    assert hits[0]["match_reasons"] == ["exact_alias"] and hits[1]["match_reasons"] == ["related_work"]
 
 
 def test_german_sharp_s_query_finds_the_constitution(fixture_core: LegalCore) -> None:

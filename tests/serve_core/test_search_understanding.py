@@ -56,6 +56,18 @@ def test_abbreviations_and_popular_names_resolve_to_the_act(fixture_core: LegalC
     assert eu["hits"][0]["work"] == GDPR
 
 
+@pytest.mark.parametrize("query", ["General Data Protection Regulation", "GDPR", "RGPD"])
+def test_an_act_named_alone_is_followed_by_the_acts_around_it(fixture_core: LegalCore, query: str) -> None:
+    eu = _section(fixture_core.call("search", {"query": query}), "eu-eurlex")
+    assert _works(eu)[:2] == [GDPR, GDPR_CORRIGENDUM]
+    related = eu["hits"][1]
+    assert related["match_reasons"] == ["related_work"]
+    assert related["role"] == "corrigendum" and related["role_of"] == GDPR
+    # a name with other words asks something about the act: no list of related acts
+    assert all("related_work" not in h["match_reasons"]
+               for h in _section(fixture_core.call("search", {"query": f"{query} zeppelin"}), "eu-eurlex")["hits"])
+
+
 def test_the_alias_lexicon_has_a_source_per_alias_and_title_names_skip_cited_acts() -> None:
     assert ("DSGVO", "de") in reviewed()[GDPR]
     assert title_popular_name("Regulation (EU) 2016/679 of 27 April 2016 on the protection of natural persons, and "

@@ -25,6 +25,7 @@ from typing import Any, TypeVar, cast
 from derive.index import analysis, relax
 from derive.index.query import parse_query
 from derive.index.schema import PROVISION_FTS_WEIGHTS, VOCABULARY_MIN_LENGTH
+from derive.index.serving import FREQUENT_WINDOW
 from derive.index.text import fts_query, levenshtein_within
 from legal.outcomes import Outcome
 from serve.core import lanes, merge, ranking
@@ -33,13 +34,16 @@ from serve.core.known_index import IndexAt, index_at
 from serve.core.mount import Catalogue, MountedIndex
 from serve.core.resolve import mounted_publisher
 from serve.core.searchplan import FREQUENT_PHRASE_WORKS, Plan, build_plan
-from serve.core.snippet import snippet
+from serve.core.snippet import head_of, head_snippet, snippet
 from serve.core.store import texts, versions_of, works_by_rowid
-from serve.core.topk import ranked_window
+from serve.core.topk import precomputed_window, ranked_rows, values_source
 
 OVERSAMPLE = 6
 #: States ranked before filters are joined, at least (see :func:`ranked_occurrences`).
 RANK_FIRST = 120
+#: States ranked beyond the rows asked for in the first window, so that the last row asked for
+#: can score strictly better than the window's edge (:func:`_window_enough`).
+WINDOW_MARGIN = 8
 FUZZY_MIN_EXACT_HITS = 5
 FUZZY_MAX_TOKENS = 8
 FUZZY_MAX_EXPANSIONS = 6
@@ -47,7 +51,7 @@ FUZZY_PER_TOKEN = 2
 #: A metadata label must hold this many query words (or all of them, if fewer) to be a weak hit.
 MIN_METADATA_TOKENS = 2
 #: Held word forms added per query word from its Snowball stem (most frequent first).
-SNOWBALL_MAX_VARIANTS = 8
+SNOWBALL_MAX_VARIANTS = analysis.MAX_FORMS
 #: Candidate provisions fetched per requested row when results are grouped by work.
 WORK_OVERSAMPLE = 12
 #: Ranking tiers: hits inside the work the query names; direct keyword hits; weaker lanes.
@@ -101,7 +105,13 @@ class Filters:
             params.append(self.document_type)
         if self.as_of:
             clauses.append("v.valid_from <= ? AND (v.end_exclusive IS NULL OR v.end_exclusive > ?)")
-            params.extend([self.as_of, self.as_of])
+            # the state ``as_of`` answers with (serve.core.resolve.resolve_on): no live state of the work
+            # covering the day starts later, so an older state whose interval overlaps a newer one (a
+            # publisher's overlapping consolidations) never answers for a day the newer one governs
+            clauses.append("NOT EXISTS (SELECT 1 FROM versions v2 WHERE v2.work_rowid = v.work_rowid "
+                           "AND v2.withdrawn = 0 AND v2.valid_from > v.valid_from AND v2.valid_from <= ? "
+                           "AND (v2.end_exclusive IS NULL OR v2.end_exclusive > ?))")
+            params.extend([self.as_of, self.as_of, self.as_of, self.as_of])
         return " AND ".join(clauses), params
 
 
@@ -147,20 +157,38 @@ def _groups(terms: Sequence[str], expansions: dict[str, list[str]] | None = None
 def ranked_occurrences(conn: sqlite3.Connection, match: str, filters: Filters, limit: int) -> list[dict[str, Any]]:
     """Occurrences of the best-ranked states; exact under every filter.
 
-    The filtered join first runs over the ``RANK_FIRST`` best-scored states only (cheap for
-    frequent words); when that leaves fewer than ``limit`` rows the filters may have removed
-    better-ranked eligible states, so the full match set is filtered and ranked instead.
+    The filtered join first runs over the best-scored states only (cheap for frequent words): the
+    build's precomputed window when it holds one for ``match`` (:mod:`serve.core.topk`), else the
+    best ``max(RANK_FIRST, limit)`` states, then ``RANK_FIRST`` or twice ``limit``; a window is
+    enough when the filters leave at least ``limit`` rows of it (every state outside it scores
+    worse). When none is, the filters may have removed better-ranked eligible states, so the full
+    match set is filtered and ranked instead.
     """
     first = max(RANK_FIRST, 2 * limit)
     matched = conn.execute("SELECT COUNT(*) FROM (SELECT 1 FROM provision_fts WHERE provision_fts MATCH ? LIMIT ?)",
                            (match, first + 1)).fetchone()[0]
     if matched <= first:
         return occurrences(conn, _FTS_SOURCE, [match], filters, limit)
-    capped, params = ranked_window(conn, match, _BM25, first)  # remembered per index: a frequent match
-    rows = occurrences(conn, capped, params, filters, limit)
-    if len(rows) >= limit:
-        return rows
+    head = max(RANK_FIRST, limit + WINDOW_MARGIN)
+    precomputed = precomputed_window(conn, match) if limit <= FREQUENT_WINDOW else None
+    if precomputed is not None:
+        rows = occurrences(conn, *values_source(precomputed), filters, limit)
+        if _window_enough(rows, precomputed, limit):
+            return rows
+    ranked = ranked_rows(conn, match, _BM25, first)  # remembered per index: a frequent match
+    heads = [ranked[:head]] if len(ranked) > head and precomputed is None else []
+    for window in [*heads, ranked]:
+        rows = occurrences(conn, *values_source(window), filters, limit)
+        if _window_enough(rows, window, limit):
+            return rows
     return occurrences(conn, _FTS_SOURCE, [match], filters, limit)
+
+
+def _window_enough(rows: Sequence[dict[str, Any]], window: Sequence[tuple[int, float]], limit: int) -> bool:
+    """Whether the ``rows`` a ranked ``window`` of states left are the exact best ``limit``: as
+    many as asked, the last scoring strictly better than the window's worst (a state outside the
+    window scores no better than that; a tie there could rank either way)."""
+    return len(rows) >= limit and bool(window) and rows[limit - 1]["score"] < window[-1][1]
 
 
 def keyword_lane(conn: sqlite3.Connection, terms: Sequence[str], filters: Filters, limit: int,
@@ -257,36 +285,16 @@ def stem_variants(conn: sqlite3.Connection, terms: Sequence[str], groups: Sequen
 
 def snowball_variants(conn: sqlite3.Connection, terms: Sequence[str], language: str | None) -> dict[str, list[str]]:
     """The held word forms sharing each query word's Snowball stem (``term_stems``,
-    :mod:`derive.index.analysis`): in the ``language`` filter's language, or in EN, FR and DE."""
-    languages = analysis.languages_for(language)
+    :func:`derive.index.analysis.word_forms`): in the ``language`` filter's language, or in EN, FR and DE."""
     out: dict[str, list[str]] = {}
-    for term in [t for t in terms if " " not in t and not relax.relaxable(t)][:relax.STEM_MAX_WORDS]:
-        found: dict[str, int] = {}
-        for lang in languages:
-            stem = analysis.stem_word(term, lang)
-            if stem is None:
-                continue
-            try:
-                rows = conn.execute("SELECT term, docs FROM term_stems WHERE language = ? AND stem = ? "
-                                    "ORDER BY docs DESC LIMIT ?", (lang, stem, 2 * SNOWBALL_MAX_VARIANTS)).fetchall()
-            except sqlite3.OperationalError:  # an index built before term_stems
-                return {}
-            for word, docs in rows:
-                # a form, not the bare stem of a longer word (``journaliste`` never widens to ``journal``)
-                # and an inflection: the shorter word, less its last letter, begins the longer one, which is
-                # at most 3 letters longer (``authority`` meets ``authorities``, never ``authorized``,
-                # which Porter2 also stems to ``author``)
-                if word != term and not relax.relaxable(str(word)) and _inflection(term, str(word)):
-                    found[str(word)] = max(found.get(str(word), 0), int(docs))
-        chosen = sorted(found, key=lambda w: (-found[w], w))[:SNOWBALL_MAX_VARIANTS]
+    for term in [t for t in terms if analysis.expandable(t)][:relax.STEM_MAX_WORDS]:
+        try:
+            chosen = analysis.word_forms(conn, term, language)
+        except sqlite3.OperationalError:  # an index built before term_stems
+            return {}
         if chosen:
             out[term] = chosen
     return out
-
-
-def _inflection(term: str, word: str) -> bool:
-    short, long = sorted((term, word), key=len)
-    return len(long) - len(short) <= 3 and long.startswith(short[:-1])
 
 
 def work_rows(conn: sqlite3.Connection, plan: Plan, filters: Filters, index: MountedIndex | None = None) -> list[Hit]:
@@ -429,7 +437,7 @@ def shape_hits(conn: sqlite3.Connection, index: MountedIndex, hits: Sequence[Hit
 
 def _shape(conn: sqlite3.Connection, hits: Sequence[Hit], words: Sequence[str]) -> list[dict[str, Any]]:
     works = works_by_rowid(conn, [h.row["work_rowid"] for h in hits])
-    bodies = texts(conn, [h.row["text_sha256"] for h in hits if h.row.get("text_sha256")])
+    bodies = text_heads(conn, [h.row["text_sha256"] for h in hits if h.row.get("text_sha256")])
     out = []
     for rank, hit in enumerate(hits, 1):
         row, work = hit.row, works[hit.row["work_rowid"]]
@@ -439,7 +447,9 @@ def _shape(conn: sqlite3.Connection, hits: Sequence[Hit], words: Sequence[str]) 
         elif ("article_intent" in hit.reasons and "keyword" not in hit.reasons) or text is None:
             cut = " — ".join(p for p in (row.get("num"), row.get("heading")) if p) or row["anchor"]
         else:
-            cut = snippet(text, words)
+            head, complete = text
+            found = snippet(head, words) if complete else head_snippet(head, words)
+            cut = found if found is not None else snippet(texts(conn, [row["text_sha256"]])[row["text_sha256"]], words)
         out.append({
             "rank": rank, "work": work.work_id, "title": work.title, "lex_id": row["lex_id"],
             "version_key": row["version_key"], "language": row["language"], "anchor": row["anchor"],
@@ -450,6 +460,20 @@ def _shape(conn: sqlite3.Connection, hits: Sequence[Hit], words: Sequence[str]) 
             "text_sha256": row.get("text_sha256"), "snippet": cut, "match_reasons": hit.reasons,
             "bm25": _bm25_of(row), **hit.extra,
         })
+    return out
+
+
+def text_heads(conn: sqlite3.Connection, shas: Sequence[str]) -> dict[str, tuple[str, bool]]:
+    """``sha -> (head, complete)``: the first characters of each stored text, enough for its snippet
+    (:func:`serve.core.snippet.head_of`); a long body is not decoded whole."""
+    ids = sorted(set(shas))
+    out: dict[str, tuple[str, bool]] = {}
+    for start in range(0, len(ids), 500):
+        chunk = ids[start:start + 500]
+        for sha, encoding, body in conn.execute(
+                f"SELECT text_sha256, encoding, body FROM texts WHERE text_sha256 IN ({','.join('?' * len(chunk))})",
+                chunk):
+            out[str(sha)] = head_of(str(encoding), bytes(body))
     return out
 
 
@@ -506,11 +530,16 @@ def quorum_occurrences(conn: sqlite3.Connection, groups: list[list[str]], min_te
                        limit: int, article_key: str | None = None) -> list[dict[str, Any]]:
     """Occurrences of the states holding at least ``min_terms`` of the term ``groups``, ranked
     by the BM25 of the groups OR-ed (optionally only provisions numbered ``article_key``)."""
-    parts = [m for m in (fts_query([g]) for g in groups) if m is not None]
+    groups = [g for g in groups if fts_query([g]) is not None]
+    parts = [str(fts_query([g])) for g in groups]
     match = fts_query(groups, any_of=True)
     if not parts or match is None:
         return []
     weights = idf_weights(conn, groups)
+    # (not in the article lane: the article number the question names is itself the rare part)
+    share = IDF_QUORUM if article_key is None else 0.0
+    threshold = round(share * sum(weights), 6)
+    parts = pivot_parts(parts, weights, threshold)
     each = " UNION ALL ".join(f"SELECT rowid, {w!r} AS w FROM provision_fts WHERE provision_fts MATCH ?"
                               for w in weights)
     # ``+rowid``: a plain filter over the OR match; a bare ``rowid IN`` would make FTS5 re-run the
@@ -519,9 +548,7 @@ def quorum_occurrences(conn: sqlite3.Connection, groups: list[list[str]], min_te
     # question is about cannot be dropped for two common ones.
     ranked = (f"SELECT rowid AS state_rowid, {_BM25} AS score FROM provision_fts WHERE provision_fts MATCH ? "
               f"AND +rowid IN (SELECT rowid FROM ({each}) GROUP BY rowid HAVING COUNT(*) >= ? AND SUM(w) >= ?)")
-    # (not in the article lane: the article number the question names is itself the rare part)
-    share = IDF_QUORUM if article_key is None else 0.0
-    params: list[Any] = [match, *parts, min_terms, round(share * sum(weights), 6)]
+    params: list[Any] = [match, *parts, min_terms, threshold]
     if article_key is not None:
         ranked = (f"SELECT ls.state_rowid, f.score FROM lexical_states ls JOIN ({ranked}) f "
                   "ON f.state_rowid = ls.state_rowid WHERE ls.article_key = ?")
@@ -533,6 +560,30 @@ def quorum_occurrences(conn: sqlite3.Connection, groups: list[list[str]], min_te
     if len(rows) >= limit:
         return rows
     return occurrences(conn, f"({ranked})", params, filters, limit)
+
+
+def pivot_parts(parts: Sequence[str], weights: Sequence[float], threshold: float) -> list[str]:
+    """The per-group matches of a quorum, the common groups' restricted to the rows holding a rarer one.
+
+    The most common groups (lowest IDF weight first) whose weights together stay under
+    ``threshold`` can never make the quorum on their own, so a qualifying row holds one of the
+    other groups: each common group's match becomes ``(group) AND (any rarer group)``, which FTS5
+    answers by skipping through the common word's postings instead of reading them all. The rows
+    counted, hence the quorum, are the same.
+    """
+    order = sorted(range(len(parts)), key=lambda i: (weights[i], i))
+    common: set[int] = set()
+    mass = 0.0
+    for i in order:
+        if mass + weights[i] >= threshold:
+            break
+        common.add(i)
+        mass += weights[i]
+    rare = [parts[i] for i in range(len(parts)) if i not in common]
+    if not common or not rare:
+        return list(parts)
+    restrict = " OR ".join(rare)
+    return [f"({part}) AND ({restrict})" if i in common else part for i, part in enumerate(parts)]
 
 
 def idf_weights(conn: sqlite3.Connection, groups: Sequence[Sequence[str]]) -> list[float]:
@@ -640,6 +691,11 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         named_rows = once("works", lambda: work_rows(conn, plan, filters, index))
         residual = ["residual_unmatched"] if plan.terms or plan.article_key else []
         hits.extend(Hit(dict(r.row), [*r.reasons, *residual], dict(r.extra), tier=TIER_NAMED) for r in named_rows)
+        if not residual and not plan.anchor and named and len(plan.constraints) == 1 and index is not None:
+            # a query that is only the name of one act: the acts around it follow it
+            listed = {h.row["work_rowid"] for h in hits}
+            hits.extend(h for h in once("related", lambda: _related_rows(conn, index, plan, filters, profiles))
+                        if h.row["work_rowid"] not in listed)
     if named and plan.terms and not plan.anchor and not plan.article_key:
         # … and the other words are also searched everywhere, after the named work
         wider = replace(plan, constraints=[], mentions=[m for m in plan.mentions if m.soft])
@@ -653,7 +709,7 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         weak = once("metadata", lambda: metadata_lane(conn, plan.terms, filters, options.limit))
         hits.extend(h for h in weak if h.row["work_rowid"] not in listed)
     out.expansions = list(dict.fromkeys(out.expansions))
-    coverage = works_title_coverage(conn, [h.row["work_rowid"] for h in hits], out.groups)
+    coverage = works_title_coverage(conn, [h.row["work_rowid"] for h in hits], out.groups, index)
     ranked = rank_hits(hits, profiles, plan, options, coverage)
     out.title_coverage = title_coverage(coverage, [h.row["work_rowid"] for h in ranked
                                                    if "work_metadata" not in h.reasons])
@@ -669,20 +725,35 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
     return out
 
 
-def works_title_coverage(conn: sqlite3.Connection, works: Sequence[int],
-                         groups: Sequence[Sequence[str]]) -> dict[int, float]:
+def works_title_coverage(conn: sqlite3.Connection, works: Sequence[int], groups: Sequence[Sequence[str]],
+                         index: MountedIndex | None = None) -> dict[int, float]:
     """Per work, the share of the query's content words (a word or one of its forms) that its names
-    hold (official titles, short titles, aliases)."""
+    hold (official titles, short titles, aliases); each work's name words are read once per mounted
+    ``index`` (:func:`name_words`)."""
     ids = sorted(set(works))
     if not groups or not ids:
         return {}
-    words: dict[int, set[str]] = {w: set() for w in ids}
-    for work, normalized in conn.execute(
-            f"SELECT work_rowid, normalized FROM work_names WHERE work_rowid IN ({','.join(map(str, ids))}) "
-            "AND kind != 'official_identifier'"):
-        words[int(work)].update(str(normalized).split())
+    words = name_words(conn, ids, index)
     return {w: round(sum(1 for g in groups if any(t in held for t in g)) / len(groups), 4)
             for w, held in words.items()}
+
+
+_NAME_WORDS: weakref.WeakKeyDictionary[MountedIndex, dict[int, frozenset[str]]] = weakref.WeakKeyDictionary()
+
+
+def name_words(conn: sqlite3.Connection, works: Sequence[int], index: MountedIndex | None = None) -> dict[int, frozenset[str]]:
+    """The words of each work's names (every ``work_names`` row but identifiers), remembered per
+    mounted index (an immutable file: at most one entry per work)."""
+    known = _NAME_WORDS.setdefault(index, {}) if index is not None else {}
+    missing = [w for w in works if w not in known]
+    if missing:
+        found: dict[int, set[str]] = {w: set() for w in missing}
+        for work, normalized in conn.execute(
+                f"SELECT work_rowid, normalized FROM work_names WHERE work_rowid IN ({','.join(map(str, missing))}) "
+                "AND kind != 'official_identifier'"):
+            found[int(work)].update(str(normalized).split())
+        known.update({w: frozenset(v) for w, v in found.items()})
+    return {w: known[w] for w in works}
 
 
 def title_coverage(coverage: dict[int, float], works: Sequence[int], top: int = 3) -> float | None:
@@ -791,6 +862,42 @@ def _intent_rows(conn: sqlite3.Connection, index: MountedIndex, plan: Plan, filt
             hit.extra["role"] = plan.intent
             hit.extra["role_of"] = f"{index.publisher.value}:{slug}"
             hits.append(hit)
+    return hits
+
+
+#: Roles of the acts listed after an act named alone (:func:`_related_rows`), in this order.
+RELATED_ROLES = ("corrigendum", "amending", "delegated", "implementing")
+#: Acts of one role listed after an act named alone, at most (newest first).
+RELATED_PER_ROLE = 3
+#: Acts whose related acts are remembered per mounted index (an immutable file).
+RELATED_REMEMBERED = 2048
+_RELATED: weakref.WeakKeyDictionary[MountedIndex, dict[int, dict[str, list[int]]]] = weakref.WeakKeyDictionary()
+
+
+def _related_rows(conn: sqlite3.Connection, index: MountedIndex, plan: Plan, filters: Filters,
+                  profiles: dict[int, ranking.WorkProfile]) -> list[Hit]:
+    """Work rows of the acts holding a role towards the one work a query only names (its
+    corrigenda, the acts amending it, its delegated and implementing acts: at most
+    :data:`RELATED_PER_ROLE` of each, newest first), reason ``related_work``, after the work."""
+    target = plan.constraints[0]
+    slug = index.catalogue.slug_of[target]
+    work_id = f"{index.publisher.value}:{slug}"
+    known = _RELATED.setdefault(index, {})
+    if target not in known:
+        if len(known) >= RELATED_REMEMBERED:
+            known.clear()
+        known[target] = {**ranking.related_by_role(conn, profiles, target, slug, work_id),
+                         "corrigendum": list(index.catalogue.corrigenda.get(target, []))}
+    hits: list[Hit] = []
+    for role in RELATED_ROLES:
+        related = known[target].get(role, [])
+        for work in [w for w in related if filters.allowed is None or w in filters.allowed][:RELATED_PER_ROLE]:
+            hit = _work_row(conn, work, replace(filters, works=()), ["related_work"])
+            if hit is not None:
+                hit.tier = TIER_NAMED
+                hit.extra["role"] = role
+                hit.extra["role_of"] = work_id
+                hits.append(hit)
     return hits
 
 

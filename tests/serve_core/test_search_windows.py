@@ -1,0 +1,171 @@
+"""Search speed without a different answer: the build's ranked windows of frequent words with their
+Snowball forms, and the ``as_of`` state a search answers from.
+
+The fixture corpora hold no word in 3,000 states (the full corpora's threshold), so the windows are
+rewritten over a copy of the real Legilux fixture index with lower thresholds; every answer taken
+from a window is compared with the full ranking of the same match.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from derive.index import serving
+from derive.index.text import fts_query
+from serve.core.ops import search
+from serve.core.ops.search import (
+    _FTS_SOURCE,
+    Filters,
+    occurrences,
+    ranked_occurrences,
+    snowball_variants,
+)
+from tests.index.pipeline import FixtureBuild
+
+
+@pytest.fixture()
+def windowed(fixture_indexes: FixtureBuild, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> sqlite3.Connection:
+    path = tmp_path / "lu-legilux.sqlite"
+    shutil.copy(fixture_indexes.index_dir / "lu-legilux.sqlite", path)
+    monkeypatch.setattr(serving, "FREQUENT_DOCS", 300)
+    monkeypatch.setattr(serving, "FORMS_MIN_DOCS", 30)
+    conn = sqlite3.connect(path)
+    conn.execute("DELETE FROM frequent_matches")
+    conn.executemany("INSERT INTO frequent_matches VALUES (?,?,?,?)", list(serving._frequent_rows(conn)))
+    conn.commit()
+    conn.row_factory = sqlite3.Row
+    return conn
+
+
+def _matches(conn: sqlite3.Connection) -> list[str]:
+    return [str(r[0]) for r in conn.execute("SELECT DISTINCT match FROM frequent_matches ORDER BY match")]
+
+
+def test_a_word_with_its_forms_has_the_window_of_the_match_the_search_builds(windowed: sqlite3.Connection) -> None:
+    grouped = [m for m in _matches(windowed) if m.startswith("(")]
+    assert grouped, "no frequent word with Snowball forms in the fixture index"
+    for match in grouped:
+        word = match[2:].split('"', 1)[0]
+        forms = snowball_variants(windowed, [word], None)
+        assert fts_query([[word, *forms.get(word, [])]]) == match
+
+
+def test_answers_from_a_precomputed_window_equal_the_full_ranking(windowed: sqlite3.Connection,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    bm25_windows: list[str] = []
+    real = search.ranked_rows
+
+    def counted(conn: sqlite3.Connection, match: str, bm25: str, window: int) -> list[tuple[int, float]]:
+        bm25_windows.append(match)
+        return real(conn, match, bm25, window)
+
+    monkeypatch.setattr(search, "ranked_rows", counted)
+    matches = _matches(windowed)
+    for match in matches:
+        for filters in (Filters(), Filters(language="fr"), Filters(as_of="2016-01-01")):
+            for limit in (10, 60, 120):
+                assert ranked_occurrences(windowed, match, filters, limit) == \
+                    occurrences(windowed, _FTS_SOURCE, [match], filters, limit), (match, filters, limit)
+    # without filters, a word the build ranked needs no bm25 window at query time (unless the
+    # scores tie across the window's edge)
+    bm25_windows.clear()
+    for match in matches:
+        ranked_occurrences(windowed, match, Filters(), 120)
+    assert len(bm25_windows) <= len(matches) // 10
+
+
+def test_as_of_search_answers_from_the_state_as_of_answers_with() -> None:
+    """Overlapping publisher states (a Legilux consolidation of 2023-01-01 valid to 2023-09-16 and
+    one of 2023-07-01 to the same day, as for the loi du 21 juin 1999 in the full corpus): on a
+    day both cover, ``as_of`` answers with the later one (``serve.core.resolve.resolve_on``), so
+    a search on that day must not return the text of the earlier one. No fixture work has such an
+    overlap with text in the earlier state, hence these rows."""
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE TABLE versions(version_rowid INTEGER PRIMARY KEY, work_rowid INT, version_key TEXT, "
+                 "valid_from TEXT, end_exclusive TEXT, withdrawn INT, document_type TEXT)")
+    conn.executemany("INSERT INTO versions VALUES (?,?,?,?,?,?,?)", [
+        (1, 1, "2023-01-01--a", "2023-01-01", "2023-09-16", 0, "LOI"),
+        (2, 1, "2023-07-01--b", "2023-07-01", "2023-09-16", 0, None),
+        (3, 1, "2023-09-16--c", "2023-09-16", None, 0, "LOI"),
+        (4, 1, "2023-08-01--d", "2023-08-01", None, 1, "LOI"),  # withdrawn: never governs
+        (5, 2, "2020-01-01--e", "2020-01-01", None, 0, "LOI"),  # another work
+    ])
+
+    def answering(day: str, document_type: str | None = None) -> list[int]:
+        where, params = Filters(as_of=day, document_type=document_type).version_sql()
+        return [int(r[0]) for r in conn.execute(f"SELECT v.version_rowid FROM versions v WHERE {where} "
+                                                "ORDER BY v.version_rowid", params)]
+
+    assert answering("2023-03-01") == [1, 5]
+    assert answering("2023-08-01") == [2, 5]
+    assert answering("2023-08-01", "LOI") == [5]  # the governing state is not of that type
+    assert answering("2023-10-01") == [3, 5]
+
+
+def test_pivot_restricts_only_the_groups_that_cannot_make_the_quorum_alone() -> None:
+    parts = ['"union"', '"whistleblowers"', '"report"', '"law"']
+    weights = [1.4, 9.7, 1.9, 11.1]
+    threshold = 0.65 * sum(weights)  # 15.665: union + report + whistleblowers (13.0) never reach it
+    assert search.pivot_parts(parts, weights, threshold) == [
+        '("union") AND ("law")', '("whistleblowers") AND ("law")', '("report") AND ("law")', '"law"']
+    assert search.pivot_parts(parts, weights, 6.0) == [  # union + report (3.3) never reach 6
+        '("union") AND ("whistleblowers" OR "law")', '"whistleblowers"',
+        '("report") AND ("whistleblowers" OR "law")', '"law"']
+    assert search.pivot_parts(parts, weights, 0.0) == parts  # the article lane: no IDF share asked
+
+
+@pytest.mark.parametrize("words", [
+    "loi relative au secteur financier agrément", "protection des données à caractère personnel traitement",
+    "établissements de crédit surveillance prudentielle exigences", "marchés publics procédure recours délai",
+])
+def test_a_pivoted_quorum_counts_the_same_rows(fixture_indexes: FixtureBuild, monkeypatch: pytest.MonkeyPatch,
+                                               words: str) -> None:
+    from derive.index.text import normalize
+
+    for name in ("eu-eurlex", "lu-legilux"):
+        conn = sqlite3.connect(f"file:{fixture_indexes.index_dir / (name + '.sqlite')}?mode=ro", uri=True)
+        conn.row_factory = sqlite3.Row
+        terms = [t for t in normalize(words).split() if len(t) > 3]
+        groups = [[t, *snowball_variants(conn, [t], None).get(t, [])] for t in terms]
+        for filters in (Filters(), Filters(as_of="2019-01-01")):
+            pivoted = search.quorum_occurrences(conn, groups, len(groups) // 2 + 1, filters, 60)
+            with monkeypatch.context() as m:
+                m.setattr(search, "pivot_parts", lambda parts, weights, threshold: list(parts))
+                plain = search.quorum_occurrences(conn, groups, len(groups) // 2 + 1, filters, 60)
+            assert pivoted == plain, (name, words, filters)
+
+
+def test_snippets_cut_from_the_head_of_a_long_text_equal_the_whole_texts(fixture_indexes: FixtureBuild,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A search decodes only the head of a stored text for its snippet; with the scan shortened to
+    500 characters (so that the fixture's texts are long in comparison), every snippet the head
+    decides equals the whole text's, and the head declines when it cannot decide."""
+    import re
+
+    from derive.index.textstore import decode
+    from serve.core import snippet as snippets
+
+    monkeypatch.setattr(snippets, "SCAN", 500)
+    decided = declined = 0
+    for name in ("eu-eurlex", "lu-legilux"):
+        conn = sqlite3.connect(f"file:{fixture_indexes.index_dir / (name + '.sqlite')}?mode=ro", uri=True)
+        for encoding, body in conn.execute("SELECT encoding, body FROM texts WHERE characters > 5000 "
+                                           "ORDER BY text_sha256 LIMIT 150"):
+            text = decode(str(encoding), bytes(body))
+            words = re.findall(r"\w{5,}", text)
+            probes = [[words[i]] for i in (0, len(words) // 8, len(words) // 3) if words] + [["zzzqqq"]]
+            head, complete = snippets.head_of(str(encoding), bytes(body), chars=500 + 2 * snippets.WINDOW + 40)
+            assert not complete and text.startswith(head)
+            late = [[m.group()] for m in re.finditer(r"\w{5,}", text[400:500])]
+            for cut, terms in [(head, t) for t in probes] + [(text[:600], t) for t in late[-1:]]:
+                got = snippets.head_snippet(cut, terms)
+                if got is None:
+                    declined += 1
+                else:
+                    decided += 1
+                    assert got == snippets.snippet(text, terms), (terms, name)
+    assert decided > 100 and declined > 0
