@@ -135,7 +135,8 @@ def keygen_command(out_dir: Path, algorithm: str, passphrase_env: str, as_json: 
 @click.option("--index-dir", required=True, type=EXISTING_DIR,
               help="Directory holding <publisher>.sqlite and <publisher>.stamp.json.")
 @click.option("--dataset-root", required=True, type=EXISTING_DIR,
-              help="Directory holding <publisher>/provisions.parquet and <publisher>/gaps.jsonl.")
+              help="Directory holding <publisher>/ with every dataset file (provisions, states, "
+                   "version_events, version_visibility .parquet and gaps.jsonl).")
 @click.option("--corpus-root", required=True, type=EXISTING_DIR,
               help="Directory holding the corpus trees, <publisher>/manifest.json.")
 @click.option("--publisher", "publishers", multiple=True, type=click.Choice([p.value for p in Publisher]),

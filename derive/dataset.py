@@ -72,6 +72,7 @@ from derive.staging import staged
 from derive.states import SCHEMA as STATES_SCHEMA
 from derive.states import states_table
 from derive.units import PDF_MEMORIAL, Evidence, Unit, fmx4_languages, held, units_for
+from legal.artifacts import DATASET_TABLES
 from legal.canonical import canonical_bytes as canonical_line
 from legal.canonical import digest, sha256_hex
 from legal.canonical import pretty_bytes as pretty
@@ -471,8 +472,8 @@ def _write_lines(path: Path, rows: list[dict[str, Any]]) -> None:
             fh.write(canonical_line(row) + b"\n")
 
 
-EVENTS_FILE = "version_events.parquet"
-VISIBILITY_FILE = "version_visibility.parquet"
+#: the contract's tables, named once in :mod:`legal.artifacts` (release carries every one of them)
+PROVISIONS_FILE, STATES_FILE, EVENTS_FILE, VISIBILITY_FILE = DATASET_TABLES
 GENERATOR = "lex-evidence"
 VALIDITY_NOTE = ("valid_to is the publisher's, verbatim, in valid_to_convention; valid_to_exclusive and "
                  "valid_to_inclusive state it in both conventions: a version is in force on d when "
@@ -527,9 +528,9 @@ class _Assembler:
         self.gaps: list[dict[str, Any]] = []
         self.errors: list[dict[str, Any]] = []
         self.jsonl = (out / "provisions.jsonl").open("wb")
-        self.parquet = ParquetSink(out / "provisions.parquet", R.SCHEMA, parquet_schema(R.SCHEMA),
+        self.parquet = ParquetSink(out / PROVISIONS_FILE, R.SCHEMA, parquet_schema(R.SCHEMA),
                                    key_value_metadata("provisions", metadata))
-        self.states = ParquetSink(out / "states.parquet", STATES_SCHEMA, STATES_SCHEMA,
+        self.states = ParquetSink(out / STATES_FILE, STATES_SCHEMA, STATES_SCHEMA,
                                   key_value_metadata("states", metadata))
         self.events = ParquetSink(out / EVENTS_FILE, EVENTS_SCHEMA, EVENTS_SCHEMA,
                                   key_value_metadata("version_events", metadata))

@@ -145,8 +145,9 @@ def provision_shards(context: AssetExecutionContext, lex: LexSettings) -> dg.Mat
           deps=[corpus_tree, dg.AssetDep(provision_shards, partition_mapping=BY_PUBLISHER)],
           check_specs=[PROVISIONS_DETERMINISTIC], code_version=versions.derivation(), automation_condition=FOLLOW)
 def provisions(context: AssetExecutionContext, lex: LexSettings) -> dg.MaterializeResult:  # type: ignore[type-arg]
-    """The per-article dataset (Parquet + JSONL), gaps and per-work histories of one publisher:
-    the merge of its shards. In a run that does not materialise ``provision_shards`` itself (the
+    """The per-article dataset of one publisher — the four tables of the dataset contract
+    (provisions, states, version_events, version_visibility: rows, bytes and digest of each in the
+    ``tables`` metadata), gaps, JSONL rows and per-work histories — the merge of its shards. In a run that does not materialise ``provision_shards`` itself (the
     ``evidence`` job), each shard is brought up to date here first, and each shard that ran is
     recorded as a materialisation of its own ``provision_shards`` partition, so Dagster shows the
     shards that ran in this step."""

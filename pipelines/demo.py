@@ -67,19 +67,25 @@ def _materialize(assets: Sequence[dg.AssetsDefinition], lex: LexSettings, partit
 
 
 def _summary(workdir: Path) -> dict[str, object]:
+    import pyarrow.parquet as pq
+
     from corpus_tree import CorpusTree
+    from legal.artifacts import DATASET_TABLES
     from legal.ids import Publisher
 
     out: dict[str, object] = {}
     for publisher in Publisher:
         tree = CorpusTree.open(workdir / "trees" / publisher.value)
         manifest = tree.manifest()
-        summary = json.loads((workdir / "derived" / publisher.value / "summary.json").read_bytes())
+        dataset = workdir / "derived" / publisher.value
+        summary = json.loads((dataset / "summary.json").read_bytes())
         out[publisher.value] = {
             "works": manifest["counts"]["works"], "versions": manifest["counts"]["versions"],
             "expressions": manifest["counts"]["expressions"], "bodies": len(list(tree.evidence.iter_hashes())),
             "provisions": summary.get("provisions"), "gaps": summary.get("gaps"),
             "index_bytes": (workdir / "indexes" / f"{publisher.value}.sqlite").stat().st_size,
+            "tables": {name.removesuffix(".parquet"): pq.read_metadata(dataset / name).num_rows
+                       for name in DATASET_TABLES},
         }
     return out
 
@@ -109,6 +115,10 @@ def main() -> int:
         assert isinstance(row, dict)
         _say(f"  {pub:<12} {row['works']:>5} {row['versions']:>8} {row['expressions']:>11} {row['bodies']:>6} "
              f"{row['provisions']:>10}")
+    _say("\ndataset tables (rows; each travels signed in the artifact set):")
+    for pub, row in summary.items():
+        assert isinstance(row, dict)
+        _say(f"  {pub:<12} " + ", ".join(f"{name} {rows}" for name, rows in row["tables"].items()))
     set_id = current(lex)
     keys = WORKDIR / "keys"
     _say(f"\nsigned artifact set (current): {set_id or 'none promoted — see the benchmark gates above'}")

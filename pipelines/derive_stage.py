@@ -29,14 +29,18 @@ from pathlib import Path
 from typing import Any
 
 from corpus_tree import CorpusTree
-from legal.canonical import canonical_bytes
+from legal.artifacts import DATASET_FILES, DATASET_TABLES
+from legal.canonical import canonical_bytes, digest
 from legal.ids import Publisher
 from pipelines.settings import SHARDS, LexSettings
-from pipelines.state import StageState, file_sha256
+from pipelines.state import StageState, files_digest
 
 SAMPLE_SIZE = 3
 Progress = Callable[[str, int, int], None]
-OUTPUTS = ("provisions.jsonl", "provisions.parquet", "gaps.jsonl", "errors.jsonl", "summary.json")
+#: What the stage writes and checks before skipping: every file of the dataset contract (the four
+#: Parquet tables and the gaps, which the artifact set carries) and the JSONL rows, errors and
+#: summary. A missing or changed one makes the stage run again.
+OUTPUTS = ("provisions.jsonl", *DATASET_FILES, "errors.jsonl", "summary.json")
 
 
 @dataclass
@@ -71,6 +75,20 @@ def _version_progress(progress: Progress | None, phase: str, total: int) -> Call
         progress(phase, done, total)
 
     return step
+
+
+def table_facts(out: Path, digests: dict[str, str]) -> dict[str, dict[str, Any]]:
+    """``{table file: {rows, bytes, sha256}}`` of the dataset's Parquet tables in ``out`` (rows
+    from the Parquet footer, digests as :func:`pipelines.state.files_digest` gave them)."""
+    import pyarrow.parquet as pq
+
+    return {name: {"rows": pq.read_metadata(out / name).num_rows, "bytes": (out / name).stat().st_size,
+                   "sha256": digests[name]} for name in DATASET_TABLES}
+
+
+def dataset_version(digests: dict[str, str]) -> str:
+    """The data version of a dataset: one digest over every output file's digest."""
+    return digest(digests)
 
 
 def shard_outputs(out: Path) -> dict[str, Path]:
@@ -114,11 +132,12 @@ def run_shard(lex: LexSettings, publisher: Publisher, index: int, shards: int = 
         run = build_dataset(tree, out, shard=shard, progress=step,
                             workers=workers if workers is not None else shard_workers(shards)).run_dict()
         state.record(inputs, outputs)
-    rows_sha = file_sha256(out / "provisions.jsonl")
+    digests = files_digest(outputs)
     return StageResult(
         metadata={"skipped": "inputs unchanged" if skipped else "", **run, "shard": f"{index}/{shards}",
-                  "provisions_jsonl_sha256": rows_sha, "seconds": round(time.monotonic() - started, 3)},
-        data_version=rows_sha, skipped=skipped,
+                  "provisions_jsonl_sha256": digests["provisions.jsonl"],
+                  "tables": table_facts(out, digests), "seconds": round(time.monotonic() - started, 3)},
+        data_version=dataset_version(digests), skipped=skipped,
     )
 
 
@@ -157,13 +176,13 @@ def run(lex: LexSettings, publisher: Publisher, shards: int = SHARDS,
     sampled, same = ([], True) if skipped else determinism_sample(tree, out)
     if not skipped and same:
         state.record(inputs, outputs)
-    rows_sha = file_sha256(out / "provisions.jsonl")
+    digests = files_digest(outputs)
     return StageResult(
         metadata={"skipped": "inputs unchanged" if skipped else "", **summary, "shards": shards,
                   "shards_derived_in_step": in_step, "works_derived_in_step": works_derived,
-                  "provisions_jsonl_sha256": rows_sha,
+                  "provisions_jsonl_sha256": digests["provisions.jsonl"], "tables": table_facts(out, digests),
                   "seconds": round(time.monotonic() - started, 3)},
-        data_version=rows_sha, deterministic=same, sampled=sampled, skipped=skipped,
+        data_version=dataset_version(digests), deterministic=same, sampled=sampled, skipped=skipped,
     )
 
 

@@ -1,8 +1,8 @@
 """The release stage: assemble the artifact set, benchmark it, sign it, verify it, promote it.
 
 1. The set's files are staged by :func:`release.assemble.assemble_set` (the layout is release's):
-   each publisher's index and stamp, the per-article dataset (Parquet and gaps), the corpus
-   manifests, the EUR-Lex scope file.
+   each publisher's index and stamp, the dataset (its four Parquet tables — provisions, states,
+   version_events, version_visibility — and gaps), the corpus manifests, the EUR-Lex scope file.
 2. The retrieval benchmark runs in process over the staged indexes; its report is bound to the
    index files' digests, signed, and travels inside the set (``reports/``).
 3. The set is signed (``statement.dsse.json``) and verified against the pinned trust root.

@@ -5,7 +5,10 @@ An artifact set is a directory of regular files; the server mounts it and
 
     indexes/<pub>.sqlite              the SQLite FTS5 index (the server opens ``indexes/``)
     indexes/<pub>.stamp.json          its build stamp
-    dataset/<pub>/provisions.parquet  the per-article dataset
+    dataset/<pub>/provisions.parquet  the per-article dataset (lex-dataset/3, docs/contracts.md §2)
+    dataset/<pub>/states.parquet      its distinct text states
+    dataset/<pub>/version_events.parquet      every event of every version record (transaction time)
+    dataset/<pub>/version_visibility.parquet  when each version was held, with its valid time then
     dataset/<pub>/gaps.jsonl          its typed gaps
     corpus/<pub>/manifest.json        the corpus-tree manifest the set was derived from
     scope/<name>                      scope files (the pipeline writes ``scope/eu-scope.json``)
@@ -30,20 +33,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from legal.artifacts import index_file_name, stamp_file_name
+from legal.artifacts import DATASET_FILES, index_file_name, stamp_file_name
 from legal.canonical import pretty_bytes
 from release.codes import Reason, refuse
 from release.files import atomic_write, check_name, fsync_dir, hash_file
 from release.keys import Signer
+from release.layout import dataset_name
 from release.report import bind, sign_report
 from release.signatures import write_envelope
 
 INDEXES_DIR = "indexes"
-DATASET_DIR = "dataset"
 CORPUS_DIR = "corpus"
 SCOPE_DIR = "scope"
 REPORTS_DIR = "reports"
-DATASET_FILES = ("provisions.parquet", "gaps.jsonl")
 CORPUS_MANIFEST = "manifest.json"
 RETRIEVAL_REPORT = f"{REPORTS_DIR}/retrieval-report.json"
 RETRIEVAL_REPORT_ENVELOPE = f"{REPORTS_DIR}/retrieval-report.dsse.json"
@@ -60,10 +62,6 @@ def stamp_name(publisher: str) -> str:
     return f"{INDEXES_DIR}/{stamp_file_name(publisher)}"
 
 
-def dataset_name(publisher: str, file_name: str) -> str:
-    return f"{DATASET_DIR}/{publisher}/{file_name}"
-
-
 def corpus_manifest_name(publisher: str) -> str:
     return f"{CORPUS_DIR}/{publisher}/{CORPUS_MANIFEST}"
 
@@ -77,7 +75,8 @@ class PublisherSources:
     """Where one publisher's files are before assembly.
 
     ``index_dir`` holds ``<pub>.sqlite`` and ``<pub>.stamp.json`` (``lex index build --out``),
-    ``dataset_dir`` holds ``provisions.parquet`` and ``gaps.jsonl`` (``lex derive dataset``),
+    ``dataset_dir`` holds the dataset contract's files (:data:`legal.artifacts.DATASET_FILES`:
+    the four Parquet tables and ``gaps.jsonl``, as ``lex derive run`` writes them),
     ``corpus_dir`` is the corpus tree (its ``manifest.json`` is taken).
     """
 

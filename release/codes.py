@@ -46,6 +46,7 @@ class Reason(StrEnum):
     EXTRA_FILE = "extra_file"
     SIZE_MISMATCH = "size_mismatch"
     DIGEST_MISMATCH = "digest_mismatch"
+    INCOMPLETE_DATASET = "incomplete_dataset"
     # sigstore
     NO_OIDC_IDENTITY = "no_oidc_identity"
     SIGSTORE_UNAVAILABLE = "sigstore_unavailable"

@@ -12,6 +12,10 @@ Shape (canonical JSON; this is the DSSE payload)::
 
 The set identity ``set_id`` is the SHA-256 of the canonical JSON of the sorted subject list:
 it names the exact bytes of the set, whoever signed it and whenever.
+
+A statement whose subjects hold part of a publisher's dataset (``dataset/<publisher>/``) but not
+every file of the dataset contract is refused ``incomplete_dataset`` (:mod:`release.layout`),
+when it is built (signing) and when it is parsed (verifying).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from legal.canonical import canonical_bytes, digest, is_sha256_hex
 from legal.errors import CanonicalError
 from release.codes import Reason, refuse
 from release.files import check_name, hash_files, list_files
+from release.layout import missing_dataset_files
 
 STATEMENT_TYPE = "https://in-toto.io/Statement/v1"
 ARTIFACT_SET_PREDICATE = "https://lex-evidence.dev/artifact-set/v1"
@@ -115,6 +120,9 @@ def _check_subject_names(ordered: list[Subject]) -> None:
         if subject.name in RESERVED_NAMES or subject.name in seen:
             refuse(Reason.MALFORMED_STATEMENT, "subject name is reserved or repeated", subject.name)
         seen.add(subject.name)
+    missing = missing_dataset_files(seen)
+    if missing:
+        refuse(Reason.INCOMPLETE_DATASET, "the set lacks a file of the dataset contract", missing[0])
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,8 @@ typed reason (:class:`release.codes.Reason`) per failure:
 ``extra_file``              a file is present but not listed (signature files excepted)
 ``size_mismatch``           a listed file has another size
 ``digest_mismatch``         a listed file has another SHA-256
+``incomplete_dataset``      a publisher's dataset lacks a file of the dataset contract (listed
+                            or not: the statement itself is refused, :mod:`release.layout`)
 ==========================  ===============================================================
 
 Cheap checks run first (envelope, signature, listing, sizes); only then are bytes hashed,

@@ -26,9 +26,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from legal.artifacts import DATASET_FILES as CONTRACT_FILES
+
 STAGES = ("ingest", "derive", "index", "sign", "verify")
 PUBLISHERS = ("lu-legilux", "eu-eurlex")
-DATASET_FILES = ("provisions.parquet", "provisions.jsonl", "gaps.jsonl", "errors.jsonl", "summary.json")
+#: every file of the dataset contract (what an artifact set carries) and the JSONL rows, errors, summary
+DATASET_FILES = (*CONTRACT_FILES, "provisions.jsonl", "errors.jsonl", "summary.json")
 CREATED_BY = "bench.scale"
 #: The index's store of distinct wordings (deduplicated by text hash, so shared by replicas).
 TEXT_TABLES = frozenset({"texts", "sqlite_autoindex_texts_1"})

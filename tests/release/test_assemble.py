@@ -31,8 +31,9 @@ PASSPHRASE = "operator passphrase"
 SCOPE = b'{"schema":"lex-eu-scope/1","works":[]}\n'
 EXPECTED_LAYOUT = sorted([
     "corpus/eu-eurlex/manifest.json", "corpus/lu-legilux/manifest.json",
-    "dataset/eu-eurlex/gaps.jsonl", "dataset/eu-eurlex/provisions.parquet",
-    "dataset/lu-legilux/gaps.jsonl", "dataset/lu-legilux/provisions.parquet",
+    *(f"dataset/{pub}/{name}" for pub in PUBLISHERS for name in (
+        "gaps.jsonl", "provisions.parquet", "states.parquet", "version_events.parquet",
+        "version_visibility.parquet")),
     "indexes/eu-eurlex.sqlite", "indexes/eu-eurlex.stamp.json",
     "indexes/lu-legilux.sqlite", "indexes/lu-legilux.stamp.json",
     "scope/eu-scope.json",
@@ -45,7 +46,8 @@ def write_workdir(root: Path) -> Path:
         files = {
             f"indexes/{pub}.sqlite": b"SQLite format 3\x00" + pub.encode() * 300,
             f"indexes/{pub}.stamp.json": json.dumps({"collection": pub}).encode() + b"\n",
-            f"derived/{pub}/provisions.parquet": b"PAR1" + pub.encode() * 50 + b"PAR1",
+            **{f"derived/{pub}/{table}.parquet": b"PAR1" + f"{pub} {table}".encode() * 50 + b"PAR1"
+               for table in ("provisions", "states", "version_events", "version_visibility")},
             f"derived/{pub}/gaps.jsonl": b'{"gap":"text_not_available"}\n',
             f"trees/{pub}/manifest.json": json.dumps({"schema": "lex-tree/1", "publisher": pub}).encode(),
         }
