@@ -6,8 +6,12 @@ Each check names a way the publisher's wording can be damaged on its way to ``te
   its brackets ("… of the Council ()");
 - ``glued_words``: a lower-case word or a capitalised run followed without a space by a
   capitalised word (``TECHNIQUESPartie``, ``annexeTableau``) — words of two elements glued at
-  a tag boundary, which breaks search tokens;
-- ``markup_debris``: emphasis markers left around nothing (``** **``, `` ** .``, ``****``);
+  a tag boundary, which breaks search tokens (a Roman number with a Latin ordinal, ``XVIIIbis``,
+  is one token); identifiers the publisher prints (``complexType`` in an XML schema) match too:
+  ``scripts/lint_sources.py`` tells them apart by reading the publisher's bytes;
+- ``markup_debris``: emphasis markers left around nothing (``** **``, `` ** .``, ``****``) — not
+  emphasis the publisher put on punctuation (``**,**``) or on wording that starts with it
+  (``**. In this case**``);
 - ``embedded_binary``: a ``data:`` URI or a long base64 run stored as text;
 - ``text_outside_anchor``: an article that carries what follows the last article of an act —
   the signature ("Done at Brussels", "Fait à …"), or an annex heading as a block of its own —
@@ -33,14 +37,17 @@ SNIPPET = 60
 
 _UPPER = "A-ZÀ-ÖØ-Þ"
 _LOWER = "a-zß-öø-ÿ"
+# a Roman number with a Latin ordinal (``XVIII<i>bis</i>``: section XVIIIbis) is one token, not two words
+_LATIN = "bis|ter|quater|quinquies|sexies|septies|octies|nonies|decies"
 
 CHECKS: dict[str, re.Pattern[str]] = {
     "empty_parentheses": re.compile(r"\(\s*\)"),
     "glued_words": re.compile(
-        rf"(?<![\w+/])(?:[{_LOWER}]{{3,}}|[{_UPPER}]{{4,}})[{_UPPER}][{_LOWER}]{{3,}}(?![\w+/])"
+        rf"(?<![\w+/])(?![IVXLC]+(?:{_LATIN})(?![{_UPPER}{_LOWER}]))"
+        rf"(?:[{_LOWER}]{{3,}}|[{_UPPER}]{{4,}})[{_UPPER}][{_LOWER}]{{3,}}(?![\w+/])"
     ),
     "markup_debris": re.compile(
-        r"(?:^|(?<=\s))(?:\*\*[ ]*\*\*|\*\*(?=[ ]*[.,;:)])|\*[ ]+\*)(?=\s|[.,;:)]|$)", re.M
+        r"(?:^|(?<=\s))(?:\*\*[ ]*\*\*|\*\*(?=[ ]+[.,;:)])|\*[ ]+\*)(?=\s|[.,;:)]|$)", re.M
     ),
     "embedded_binary": re.compile(r"data:[\w.+-]+/[\w.+-]+;base64,|[A-Za-z0-9+/]{200,}={0,2}"),
     "text_outside_anchor": re.compile(

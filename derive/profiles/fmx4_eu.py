@@ -11,7 +11,9 @@
 - inline: ``NOTE`` → a footnote reference ``[^n]`` (numbered per provision in order of call),
   its text appended to the provision as ``[^n]: …``; ``QUOT.START/END`` → the code point,
   ``HT`` bold/italic → ``**``/``*``, subscripts ``_x``, superscripts ``^x``,
-  ``INCL.ELEMENT`` → ``[<content> image: <file>]``;
+  ``INCL.ELEMENT`` (an image the act references, ``FILEREF``) → a typed figure (media type from
+  ``TYPE``, and the size and SHA-256 of the referenced file when the expression holds it) with
+  the marker ``[figure n: <file>]`` in the text, never the image as text;
 - amendment processing instructions (``<?CLG.MDFO … ACTIVE.DOC="32019R0876"?>``) become
   citations of the amending act; they never add text.
 
@@ -21,20 +23,22 @@ XML member, else the one the ``.doc.xml`` names in ``REF.PHYS TYPE="DOC.XML"``, 
 
 from __future__ import annotations
 
+import hashlib
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from lxml import etree
 
 from derive.anchors import eu_annex_anchor, eu_article_anchor
 from derive.limits import DEFAULT_LIMITS, Limits, local, namespace, parse_xml, read_zip
-from derive.model import Citation, Draft, ExtractionResult
+from derive.model import Citation, Draft, ExtractionResult, Figure
 from derive.render import Context, finish
 from derive.text import article_anchor, collapse_ws, emphasis, gfm_table, prefix_num
 from legal.canonical import sha256_hex
 from legal.errors import DerivationError
 
-PROFILE = "fmx4-eu/2"
+PROFILE = "fmx4-eu/3"
 ROOTS = frozenset({"CONS.ACT", "ACT"})
 SKIP = frozenset({
     "TOC", "BIB.INSTANCE.CONS", "BIB.INSTANCE", "BIB.DATA", "INFO.CONSLEG", "INFO.PROD",
@@ -57,16 +61,36 @@ _ACTIVE_DOC = re.compile(r'ACTIVE\.DOC="([^"]+)"')
 _ACTION = re.compile(r'ACTION="([^"]+)"')
 
 
+MEDIA_TYPES = {"TIFF": "image/tiff", "TIF": "image/tiff", "JPG": "image/jpeg", "JPEG": "image/jpeg",
+               "GIF": "image/gif", "PNG": "image/png", "PDF": "application/pdf", "EPS": "application/postscript",
+               "SVG": "image/svg+xml", "CGM": "image/cgm"}
+Attachment = tuple[str, int | None]  # (sha256, size) of a file an expression holds beside its main member
+
+
 @dataclass
 class _State:
     citations: list[Citation] = field(default_factory=list)
     footnotes: list[str] = field(default_factory=list)  # ``[^n]: text`` of the current provision
+    figures: list[Figure] = field(default_factory=list)
 
 
 class _Reader:
-    def __init__(self) -> None:
+    def __init__(self, attachments: Mapping[str, Attachment] | None = None) -> None:
         self.state = _State()
         self.active: set[str] = set()
+        self.attachments = attachments or {}
+
+    def start(self) -> None:
+        self.state.citations, self.state.footnotes, self.state.figures = [], [], []
+
+    def figure(self, el: etree._Element) -> str:
+        """``INCL.ELEMENT`` → a typed figure and its marker (the file is described, never inlined)."""
+        ref = collapse_ws(el.get("FILEREF") or "") or "no source"
+        kind = (el.get("TYPE") or ref.rsplit(".", 1)[-1]).upper()
+        sha, size = self.attachments.get(ref, (None, None))
+        fig = Figure(n=len(self.state.figures) + 1, media_type=MEDIA_TYPES.get(kind), size=size, sha256=sha, src=ref)
+        self.state.figures.append(fig)
+        return f" {fig.marker()} "
 
     def note(self, el: etree._Element) -> str:
         """A footnote: ``[^n]`` where it is called (numbered per provision in order of call, so a
@@ -101,7 +125,7 @@ class _Reader:
         if tag in ("IE", "INCLUSIONS"):
             return ""
         if tag == "INCL.ELEMENT":
-            return f"[{(el.get('CONTENT') or 'element').lower()} image: {el.get('FILEREF', '')}]"
+            return "" if plain else self.figure(el)
         if tag in ("OP.MATH", "OP.CMP"):
             return f" {OPS.get(el.get('TYPE', ''), el.get('TYPE', '').lower())} "
         if tag in BLOCK or tag in INLINE_BLOCKS:
@@ -311,32 +335,35 @@ def _article_anchor(el: etree._Element, num: str | None, n: int) -> str:
 
 
 def _article(el: etree._Element, path: tuple[str, ...], n: int, reader: _Reader) -> Draft:
-    reader.state.citations, reader.state.footnotes = [], []
+    reader.start()
     num = reader.plain(_child(el, "TI.ART"))
     body = reader.children(el, skip=("TI.ART", "STI.ART"))
     return Draft(anchor=_article_anchor(el, num, n), type="article", num=num,
                  heading=reader.plain(_child(el, "STI.ART")), path=path, body=reader.body(body),
-                 citations=list(reader.state.citations))
+                 citations=list(reader.state.citations), figures=list(reader.state.figures))
 
 
 def _annex(el: etree._Element, path: tuple[str, ...], n: int, reader: _Reader) -> Draft:
-    reader.state.citations, reader.state.footnotes = [], []
+    reader.start()
     ti = _child(_child(el, "TITLE"), "TI")
     first = _child(ti, "P") if ti is not None else None
     heading = reader.plain(ti)
     key = reader.plain(first) or heading
     body = reader.children(el, skip=("TITLE",))
     return Draft(anchor=eu_annex_anchor(key) if key else f"annex_{n}", type="annex", num=None,
-                 heading=heading, path=path, body=reader.body(body), citations=list(reader.state.citations))
+                 heading=heading, path=path, body=reader.body(body), citations=list(reader.state.citations),
+                 figures=list(reader.state.figures))
 
 
-def extract(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS) -> ExtractionResult:
-    """``fmx4-eu/1`` over one Formex main member (``CONS.ACT`` XML)."""
+def extract(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS,
+            attachments: Mapping[str, Attachment] | None = None) -> ExtractionResult:
+    """``fmx4-eu/1`` over one Formex main member (``CONS.ACT`` XML). ``attachments``: the other
+    files of the expression by name (``sha256``, size), which describe the figures it references."""
     sha = sha256_hex(data)
     root = parse_xml(data, sha, limits)
     if namespace(root.tag) or local(root.tag) not in ROOTS:
         raise DerivationError(f"not a Formex 4 act: root {root.tag!r}", code="unknown_namespace", subject=sha)
-    reader = _Reader()
+    reader = _Reader(attachments)
     sources: list[tuple[etree._Element, tuple[str, ...]]] = []
     _sources(root, (), reader, sources)
     drafts = []
@@ -401,4 +428,5 @@ def extract_zip(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS) 
     name = main_member(members)
     if name is None:
         raise DerivationError("Formex zip has no main XML member", code="formex_no_main_member", subject=sha)
-    return extract(members[name], language=language, limits=limits)
+    files = {n.rsplit("/", 1)[-1]: (hashlib.sha256(b).hexdigest(), len(b)) for n, b in members.items() if n != name}
+    return extract(members[name], language=language, limits=limits, attachments=files)

@@ -27,7 +27,7 @@ from legal.canonical import sha256_hex
 from legal.errors import DerivationError
 from legal.outcomes import TextGap
 
-PROFILE = "html-eu-tolerant/2"
+PROFILE = "html-eu-tolerant/3"
 FRAGMENT_IDS = ("TexteOnly", "text", "document1", "textTabContent")
 _ARTICLE = re.compile(r"^(Article|Artikel|Articolo|Art\.)\s+(premier|1er|\d+\s?[a-z]{0,9})\s*$", re.IGNORECASE)
 _ANNEX = re.compile(r"^(ANNEX|ANNEXE|ANHANG)(\s+(?:[IVXLC]+[a-z]{0,2}|[A-Z]|\d+))?\s*$")
@@ -133,6 +133,6 @@ def extract(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS) -> E
     if not blocks:
         return finish(ctx, [], ["official text fragment is empty"], gap=Gap(
             TextGap.UNSUPPORTED_MANIFESTATION, "EUR-Lex page text fragment is empty; no text derived"))
-    draft = Draft(anchor="document", type="document", num=None, heading=None, path=(),
-                  body=walker.body(blocks), citations=list(walker.citations))
+    draft = walker.fill(Draft(anchor="document", type="document", num=None, heading=None, path=(), body="",
+                              citations=list(walker.citations)), blocks)
     return finish(ctx, [draft], ["boundaries: document-level fallback; publisher markup exposes no provision boundary"])
