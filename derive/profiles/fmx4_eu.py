@@ -2,7 +2,9 @@
 
 - ``ARTICLE`` → anchor from ``TI.ART`` (``Article 50a`` → ``art_50a``), num = ``TI.ART``,
   heading = ``STI.ART``, path = ancestor ``DIVISION/TITLE`` ``TI — STI`` (plain text);
-- ``CONS.ANNEX``/``ANNEX`` → anchor from the title (``ANNEX I`` → ``anx_i``), heading = title;
+- ``CONS.ANNEX``/``ANNEX`` → anchor from the title (``ANNEX I`` → ``anx_I``), heading = title;
+  an annex inside an annex is part of it (an appendix) unless titled as a numbered annex
+  (``ANNEXE A`` inside ``ANNEXE X``): then it is a provision of its own, as in the XHTML;
 - articles inside ``QUOT.STRUCT`` (quoted amending text) or inside another article are never
   provisions of their own; their text is rendered as a quotation in the quoting provision;
 - blocks: ``PARAG`` (``NO.PARAG`` prefix), list items ``NP`` as ``<NO.P> <text>`` followed by
@@ -13,7 +15,7 @@
   ``HT`` bold/italic → ``**``/``*``, subscripts ``_x``, superscripts ``^x``,
   ``INCL.ELEMENT`` (an image the act references, ``FILEREF``) → a typed figure (media type from
   ``TYPE``, and the size and SHA-256 of the referenced file when the expression holds it) with
-  the marker ``[figure n: <file>]`` in the text, never the image as text;
+  the marker ``[figure n: image/tiff, 20144 bytes]`` in the text, never the image as text;
 - amendment processing instructions (``<?CLG.MDFO … ACTIVE.DOC="32019R0876"?>``) become
   citations of the amending act; they never add text.
 
@@ -30,11 +32,11 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from derive.anchors import eu_annex_anchor, eu_article_anchor
+from derive.anchors import annex_number, eu_annex_anchor, eu_article_anchor
 from derive.limits import DEFAULT_LIMITS, Limits, local, namespace, parse_xml, read_zip
 from derive.model import Citation, Draft, ExtractionResult, Figure
 from derive.render import Context, finish
-from derive.text import article_anchor, collapse_ws, emphasis, gfm_table, prefix_num
+from derive.text import article_anchor, collapse_ws, emphasis, gfm_table, media_type_of, prefix_num
 from legal.canonical import sha256_hex
 from legal.errors import DerivationError
 
@@ -61,9 +63,6 @@ _ACTIVE_DOC = re.compile(r'ACTIVE\.DOC="([^"]+)"')
 _ACTION = re.compile(r'ACTION="([^"]+)"')
 
 
-MEDIA_TYPES = {"TIFF": "image/tiff", "TIF": "image/tiff", "JPG": "image/jpeg", "JPEG": "image/jpeg",
-               "GIF": "image/gif", "PNG": "image/png", "PDF": "application/pdf", "EPS": "application/postscript",
-               "SVG": "image/svg+xml", "CGM": "image/cgm"}
 Attachment = tuple[str, int | None]  # (sha256, size) of a file an expression holds beside its main member
 
 
@@ -79,6 +78,7 @@ class _Reader:
         self.state = _State()
         self.active: set[str] = set()
         self.attachments = attachments or {}
+        self.split: set[etree._Element] = set()  # annexes inside an annex that are provisions of their own
 
     def start(self) -> None:
         self.state.citations, self.state.footnotes, self.state.figures = [], [], []
@@ -86,9 +86,10 @@ class _Reader:
     def figure(self, el: etree._Element) -> str:
         """``INCL.ELEMENT`` → a typed figure and its marker (the file is described, never inlined)."""
         ref = collapse_ws(el.get("FILEREF") or "") or "no source"
-        kind = (el.get("TYPE") or ref.rsplit(".", 1)[-1]).upper()
         sha, size = self.attachments.get(ref, (None, None))
-        fig = Figure(n=len(self.state.figures) + 1, media_type=MEDIA_TYPES.get(kind), size=size, sha256=sha, src=ref)
+        kind = media_type_of(f"x.{el.get('TYPE')}") if el.get("TYPE") else None
+        fig = Figure(n=len(self.state.figures) + 1, media_type=kind or media_type_of(ref), size=size, sha256=sha,
+                     src=ref)
         self.state.figures.append(fig)
         return f" {fig.marker()} "
 
@@ -165,7 +166,7 @@ class _Reader:
         if tag == "NOTE":
             call = self.note(el)
             return [call] if call else []
-        if not tag or tag in SKIP:
+        if not tag or tag in SKIP or (tag in ("CONS.ANNEX", "ANNEX") and el in self.split):
             return []
         if tag == "PARAG":
             num = self.plain(_child(el, "NO.PARAG"))
@@ -312,6 +313,10 @@ def _sources(el: etree._Element, path: tuple[str, ...], reader: _Reader,
             continue
         if tag in ("ARTICLE", "CONS.ANNEX", "ANNEX"):
             out.append((child, path))
+            if tag != "ARTICLE":
+                for inner in _named_annexes(child, reader):
+                    reader.split.add(inner)
+                    out.append((inner, path))
         elif tag == "DIVISION":
             title = _child(child, "TITLE")
             parts = (reader.plain(_child(title, "TI")), reader.plain(_child(title, "STI")))
@@ -319,6 +324,25 @@ def _sources(el: etree._Element, path: tuple[str, ...], reader: _Reader,
             _sources(child, path + ((label,) if label else ()), reader, out)
         else:
             _sources(child, path, reader, out)
+
+
+def _annex_key(el: etree._Element, reader: _Reader) -> str | None:
+    ti = _child(_child(el, "TITLE"), "TI")
+    first = _child(ti, "P") if ti is not None else None
+    return reader.plain(first) or reader.plain(ti)
+
+
+def _named_annexes(annex: etree._Element, reader: _Reader) -> list[etree._Element]:
+    """Annexes inside an annex that the publisher titles as annexes of their own (``ANNEXE A`` in
+    ``ANNEXE X`` of 32018R0858), not appendices: provisions of their own, as the XHTML of the same
+    act gives them (``anx_A``), so the anchor does not depend on the manifestation."""
+    found = []
+    for child in annex:
+        if local(child.tag) in ("CONS.ANNEX", "ANNEX"):
+            key = _annex_key(child, reader)
+            if key and annex_number(key):
+                found.append(child)
+    return found
 
 
 _IDENTIFIER = re.compile(r"^0*([0-9]+[A-Z]*)$")
@@ -345,10 +369,8 @@ def _article(el: etree._Element, path: tuple[str, ...], n: int, reader: _Reader)
 
 def _annex(el: etree._Element, path: tuple[str, ...], n: int, reader: _Reader) -> Draft:
     reader.start()
-    ti = _child(_child(el, "TITLE"), "TI")
-    first = _child(ti, "P") if ti is not None else None
-    heading = reader.plain(ti)
-    key = reader.plain(first) or heading
+    heading = reader.plain(_child(_child(el, "TITLE"), "TI"))
+    key = _annex_key(el, reader)
     body = reader.children(el, skip=("TITLE",))
     return Draft(anchor=eu_annex_anchor(key) if key else f"annex_{n}", type="annex", num=None,
                  heading=heading, path=path, body=reader.body(body), citations=list(reader.state.citations),
