@@ -18,12 +18,16 @@ Each check names a way the publisher's wording can be damaged on its way to ``te
   i.e. text the publisher did not put inside that article's anchor.
 
 The lint reads only ``provisions.jsonl``; it never changes the dataset and never fails a build.
+Whether a hit is the publisher's own wording (a camel-case identifier in a quoted XML schema, a
+call whose number the publisher left empty) is told by :func:`in_source` from the body's bytes;
+``scripts/lint_sources.py DATASET --tree TREE`` classifies and lists every hit that way.
 Its counts are what ``lex derive verify`` prints after the byte comparison, and what
 ``python -m derive.lint DATASET`` prints (``--json`` for the whole report).
 """
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import sys
@@ -110,6 +114,49 @@ class LintReport:
                 if examples:
                     out.extend(f"    {e['provision_id']}: …{e['text']}…" for e in c.examples[:2])
         return out
+
+
+# -- is a hit in the publisher's own bytes? ------------------------------------------------------
+
+_TAG = re.compile(r"<[^>]*>")
+_IMAGE = re.compile(r"<(?:img|INCL\.ELEMENT)\b[^>]*>", re.IGNORECASE)
+_WORD_BEFORE = re.compile(r"(\w+)[^\w(]{0,4}$")
+
+
+def body_text(body: bytes) -> str:
+    """The text of a publisher body as a reader sees it: tags removed (an image as ``IMG``),
+    entities decoded, whitespace folded. Not a rendering — only what :func:`in_source` compares."""
+    raw = body.decode("utf-8", "replace")
+    return " ".join(html.unescape(_TAG.sub("", _IMAGE.sub(" IMG ", raw))).split())
+
+
+def in_source(check: str, match: str, before: str, body: bytes, text: str | None = None) -> bool | None:
+    """Whether a lint hit is the publisher's own wording, read from the body's bytes.
+
+    - ``glued_words``: the glued run occurs verbatim in the bytes (inside one text node: a tag
+      between the two words would break it), ``ministeriöHandels`` — the publisher's;
+    - ``empty_parentheses``: the word before the parentheses is followed by ``()`` in the body's
+      text (``<a href="#E0004">()</a>``: a call whose number the publisher left empty);
+    - ``embedded_binary``: the run is in the body's text, not inside a tag (an ``img`` source);
+    - ``markup_debris``, ``text_outside_anchor``: never the publisher's (they are how we render).
+
+    ``None`` for a PDF body (its text layer is not in the bytes as text). ``text`` is
+    :func:`body_text` of ``body`` when the caller has it already.
+    """
+    if body.startswith(b"%PDF") or body.startswith(b"PK"):
+        return None
+    if check == "glued_words":
+        raw = body.decode("utf-8", "replace")
+        return match in raw or match in html.unescape(raw)
+    if check in ("markup_debris", "text_outside_anchor"):
+        return False
+    text = body_text(body) if text is None else text
+    if check == "empty_parentheses":
+        word = _WORD_BEFORE.search(re.sub(r"[*_^]", "", before))
+        if word is None:
+            return bool(CHECKS[check].search(text))
+        return re.search(re.escape(word.group(1)) + r"[^\w(]{0,6}\(\s*\)", text) is not None
+    return match in text
 
 
 def lint_rows(rows: Iterable[dict[str, Any]]) -> LintReport:

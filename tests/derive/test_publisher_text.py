@@ -16,7 +16,7 @@ import pytest
 from lxml import etree
 
 from derive.anchors import eu_annex_anchor, eu_article_anchor
-from derive.lint import lint_rows
+from derive.lint import in_source, lint_rows
 from derive.profiles import akn_lu, fmx4_eu, html_eu, pdf_memorial_lu, xhtml_eu
 from derive.rows import COLUMNS, SCHEMA
 from tests.derive.conftest import read_jsonl
@@ -286,3 +286,15 @@ def test_lint_counts_each_pattern_per_profile():
                                                   "embedded_binary", "text_outside_anchor")} == dict.fromkeys(
         ("empty_parentheses", "glued_words", "markup_debris", "embedded_binary", "text_outside_anchor"), 1)
     assert report.counts["p/1"]["empty_parentheses"].examples[0]["provision_id"] == "a"
+
+
+def test_lint_tells_the_publisher_s_wording_from_ours():
+    """``in_source`` reads the body's bytes: an image inside parentheses is not the publisher's
+    "( )"; a run the body holds verbatim is; a glue across a tag boundary is ours."""
+    body = (EXCERPTS / "32021r0424-2019-12-17-fr-art_1-325g2.xml").read_bytes()
+    assert in_source("empty_parentheses", "( )", "haussier de ce facteur de risque ", body) is False
+    assert in_source("glued_words", "facteurde", "", body) is False
+    assert in_source("glued_words", "établissements", "", body) is True
+    akn = (EXCERPTS / "lu-akn-emphasis-and-quoted-words.xml").read_bytes()
+    assert in_source("glued_words", "motsCentre", "", akn) is False  # "mots<embeddedText>Centre"
+    assert in_source("markup_debris", "** **", "", akn) is False
