@@ -123,11 +123,11 @@ _IMAGE = re.compile(r"<(?:img|INCL\.ELEMENT)\b[^>]*>", re.IGNORECASE)
 _WORD_BEFORE = re.compile(r"(\w+)[^\w(]{0,4}$")
 
 
-def body_text(body: bytes) -> str:
-    """The text of a publisher body as a reader sees it: tags removed (an image as ``IMG``),
+def body_text(body: bytes, sep: str = "") -> str:
+    """The text of a publisher body, roughly: tags removed (or replaced by ``sep``; an image ``IMG``),
     entities decoded, whitespace folded. Not a rendering — only what :func:`in_source` compares."""
     raw = body.decode("utf-8", "replace")
-    return " ".join(html.unescape(_TAG.sub("", _IMAGE.sub(" IMG ", raw))).split())
+    return " ".join(html.unescape(_TAG.sub(sep, _IMAGE.sub(" IMG ", raw))).split())
 
 
 def in_source(check: str, match: str, before: str, body: bytes, text: str | None = None) -> bool | None:
@@ -138,7 +138,8 @@ def in_source(check: str, match: str, before: str, body: bytes, text: str | None
     - ``empty_parentheses``: the word before the parentheses is followed by ``()`` in the body's
       text (``<a href="#E0004">()</a>``: a call whose number the publisher left empty);
     - ``embedded_binary``: the run is in the body's text, not inside a tag (an ``img`` source);
-    - ``markup_debris``, ``text_outside_anchor``: never the publisher's (they are how we render).
+    - ``markup_debris``: the publisher's only where the body prints asterisks right after the
+      same wording (``Eterlou ** ****``); ``text_outside_anchor``: never the publisher's.
 
     ``None`` for a PDF body (its text layer is not in the bytes as text). ``text`` is
     :func:`body_text` of ``body`` when the caller has it already.
@@ -148,8 +149,19 @@ def in_source(check: str, match: str, before: str, body: bytes, text: str | None
     if check == "glued_words":
         raw = body.decode("utf-8", "replace")
         return match in raw or match in html.unescape(raw)
-    if check in ("markup_debris", "text_outside_anchor"):
+    if check == "text_outside_anchor":
         return False
+    if check == "markup_debris":
+        text = body_text(body, " ")  # cells and paragraphs apart: "Triton crêté</p>…<p>Triturus"
+        # asterisks the publisher printed (``Eterlou ** ****``, a ``<i>**</i>`` protection grade)
+        # next to the same wording; otherwise the markers are ours
+        if "*" not in text:
+            return False
+        words = [w for w in re.sub(r"[*|\s]+", " ", before).split() if any(c.isalnum() for c in w)][-3:]
+        if not words:
+            return True
+        near = r"[\s*]+".join(re.escape(w) for w in words) + r"\s*\*"
+        return re.search(near, text) is not None
     text = body_text(body) if text is None else text
     if check == "empty_parentheses":
         word = _WORD_BEFORE.search(re.sub(r"[*_^]", "", before))
