@@ -39,7 +39,7 @@ _ANNEX_WORD = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 _NUMBER = re.compile(
-    r"^([IVXLCDM]+|\d+|[A-Z])(?:([a-z]{1,2}|bis|ter|quater|quinquies)|\s+([A-Z]|bis|ter|quater|quinquies))?(?=$|[\s.:,—–-])",
+    r"^([IVXLCDM]+|\d+|[A-Z])(?:([a-z]{1,2}|bis|ter|quater|quinquies)|\s+([A-Z]|bis|ter|quater|quinquies))?(?=$|[\s.:,—–(-])",
     re.IGNORECASE,
 )
 _ROMAN = re.compile(r"^[IVXLCDM]+$", re.IGNORECASE)

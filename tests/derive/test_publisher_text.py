@@ -102,7 +102,7 @@ def test_memorial_coordinated_heading_names_the_act_and_a_toc_entry_does_not():
 @pytest.mark.parametrize(("key", "anchor"), [
     ("anx_I", "anx_I"), ("anx_ II", "anx_II"), ("ANNEX I", "anx_I"), ("ANNEXE XIV", "anx_XIV"),
     ("ANHANG IIa", "anx_IIa"), ("ANNEXE II BIS", "anx_IIbis"), ("ANNEX", "anx"), ("anx_", "anx"),
-    ("anx_II.app_I", "anx_II"), ("ANNEX A", "anx_A"), ("PŘÍLOHA I", "anx_I"),
+    ("anx_II.app_I", "anx_II"), ("ANNEX A", "anx_A"), ("PŘÍLOHA I", "anx_I"), ("ANNEX XVII A(1)", "anx_XVIIa"),
 ])
 def test_annex_anchor_is_the_eli_form_from_ids_and_titles(key, anchor):
     assert eu_annex_anchor(key) == anchor
