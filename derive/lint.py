@@ -120,6 +120,7 @@ class LintReport:
 
 _TAG = re.compile(r"<[^>]*>")
 _IMAGE = re.compile(r"<(?:img|INCL\.ELEMENT)\b[^>]*>", re.IGNORECASE)
+_SYMBOL = re.compile(r'<li\b[^>]*\bsymbol="([^"]*)"[^>]*>')
 _WORD_BEFORE = re.compile(r"(\w+)[^\w(]{0,4}$")
 
 
@@ -139,7 +140,8 @@ def in_source(check: str, match: str, before: str, body: bytes, text: str | None
       text (``<a href="#E0004">()</a>``: a call whose number the publisher left empty);
     - ``embedded_binary``: the run is in the body's text, not inside a tag (an ``img`` source);
     - ``markup_debris``: the publisher's only where the body prints asterisks right after the
-      same wording (``Eterlou ** ****``); ``text_outside_anchor``: never the publisher's.
+      same wording (``Eterlou ** ****``, a list symbol ``scl:symbol="****"``);
+      ``text_outside_anchor``: never the publisher's.
 
     ``None`` for a PDF body (its text layer is not in the bytes as text). ``text`` is
     :func:`body_text` of ``body`` when the caller has it already.
@@ -152,7 +154,9 @@ def in_source(check: str, match: str, before: str, body: bytes, text: str | None
     if check == "text_outside_anchor":
         return False
     if check == "markup_debris":
-        text = body_text(body, " ")  # cells and paragraphs apart: "Triton crêté</p>…<p>Triturus"
+        # cells and paragraphs apart ("Triton crêté</p>…<p>Triturus"), a list item's printed
+        # symbol (Legilux ``<li scl:symbol="****">``) where it stands
+        text = body_text(_SYMBOL.sub(r" \1 ", body.decode("utf-8", "replace")).encode(), " ")
         # asterisks the publisher printed (``Eterlou ** ****``, a ``<i>**</i>`` protection grade)
         # next to the same wording; otherwise the markers are ours
         if "*" not in text:
