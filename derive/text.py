@@ -28,7 +28,7 @@ from derive.model import Figure
 # .NET char.IsWhiteSpace (Unicode 15): Zs + Zl + Zp + \t\n\v\f\r + U+0085 + U+00A0.
 # Version of the shared text normalisation (this module and the list markers of derive/lists.py).
 # It is part of every derive cache key: a change here that changes any derived text must bump it.
-NORMALISATION_VERSION = 1
+NORMALISATION_VERSION = 2  # 2: a linked figure's marker names its media type, never the link
 
 DOTNET_WHITESPACE = (
     "\t\n\x0b\x0c\r \x85\xa0\u1680"
