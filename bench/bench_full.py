@@ -20,6 +20,11 @@ per stage.
 the promoted set), ``keys/release-signing.pub.pem`` (the trust root; a development key generated
 there), ``dagster_home/`` (the runs, viewable with ``dagster dev``), ``bench-full.json``.
 
+After the builds, ``bench-full.json`` also gets ``text_lint``: per publisher, the provisions each
+check of the text lint (:mod:`derive.lint`) hits in the last dataset, and for EUR-Lex the anchor
+churn at profile switches (``scripts/anchor_churn.py``); which hits are the publisher's own
+wording is what ``scripts/lint_sources.py DATASET --tree TREE`` lists.
+
 Three builds:
 
 1. **cold**: ``trees``, ``shards``, ``datasets``, ``indexes``, ``release``, ``state`` are emptied first;
@@ -342,15 +347,38 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(run_stage(out, phase, "release", "artifact_set", None, settings))
         _write(out, rows, judgments, gate_policy, note, args)
     print(f"bench-full: done in {time.monotonic() - started:.0f} s", flush=True)
-    result = _write(out, rows, judgments, gate_policy, note, args)
+    result = _write(out, rows, judgments, gate_policy, note, args, text_lint(out))
     print(json.dumps({k: v for k, v in result.items() if k != "stages"}, indent=2))
     if args.publish:
         publish(result)
     return 0
 
 
+def text_lint(out: Path) -> dict[str, Any]:
+    """Text-lint counts (provisions hit, per check) of each dataset, and the EU anchor churn."""
+    import importlib.util
+
+    from derive.lint import CHECKS, lint_dataset
+
+    found: dict[str, Any] = {}
+    for publisher in PUBLISHERS:
+        dataset = out / "datasets" / publisher
+        if not (dataset / "provisions.jsonl").is_file():
+            continue
+        report = lint_dataset(dataset)
+        found[publisher] = {name: report.total(name) for name in CHECKS}
+        if publisher == "eu-eurlex":
+            spec = importlib.util.spec_from_file_location("anchor_churn", ROOT / "scripts" / "anchor_churn.py")
+            if spec is not None and spec.loader is not None:
+                module = importlib.util.module_from_spec(spec)
+                sys.modules[spec.name] = module  # dataclasses resolve their module by name
+                spec.loader.exec_module(module)
+                found[publisher]["anchor_churn"] = module.anchor_churn(dataset, examples=0).churn
+    return found
+
+
 def _write(out: Path, rows: list[dict[str, Any]], judgments: Path | None, gate_policy: Path | None, note: str,
-           args: argparse.Namespace) -> dict[str, Any]:
+           args: argparse.Namespace, lint: dict[str, Any] | None = None) -> dict[str, Any]:
     cold = [r for r in rows if r["phase"] == "cold"]
     index_bytes = sum((out / "indexes" / f"{p}.sqlite").stat().st_size for p in PUBLISHERS
                       if (out / "indexes" / f"{p}.sqlite").is_file())
@@ -376,6 +404,8 @@ def _write(out: Path, rows: list[dict[str, Any]], judgments: Path | None, gate_p
         "release": release,
         "changed_work": f"lu-legilux:{CHANGED_WORK}, new version {NEW_VALID_FROM}",
     }
+    if lint is not None:
+        result["text_lint"] = lint
     (out / "bench-full.json").write_text(json.dumps(result, indent=2) + "\n")
     return result
 

@@ -20,8 +20,10 @@ Articles (:func:`eu_article_anchor`): ``art_<n><letter>`` as the ELI ids and the
 ``IDENTIFIER`` (``016A`` → ``art_16a``) give them, whatever the language of the title
 (``Article 7``, ``Článek 7``, ``Artikel 7``, ``Article premier`` → ``art_1``) and with the Latin
 ordinals of inserted articles as the letters the publisher's identifiers use (``7 bis`` → ``7a``,
-``ter`` → ``b``, … ``novodecies`` → ``r``): one article read from a flat title (``art_7_bis``)
-and from an ELI id (``art_7a``) is one anchor.
+``ter`` → ``b``, … ``novodecies`` → ``r``), a Cyrillic or Greek letter as the Latin letter of
+the same place (``Член 9а`` → ``art_9a``; EUR-Lex served a Bulgarian body as the English page of
+31998L0070 2003-11-20): one article read from a flat title (``art_7_bis``) and from an ELI id
+(``art_7a``) is one anchor.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ _ANNEX_WORD = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 _NUMBER = re.compile(
-    r"^([IVXLCDM]+|\d+|[A-Z])(?:([a-z]{1,2}|bis|ter|quater|quinquies)|\s+([A-Z]|bis|ter|quater|quinquies))?(?=$|[\s.:,—–-])",
+    r"^([IVXLCDM]+|\d+|[A-Z])(?:([a-z]{1,2}|bis|ter|quater|quinquies)|\s+([A-Z]|bis|ter|quater|quinquies))?(?=$|[\s.:,—–(-])",
     re.IGNORECASE,
 )
 _ROMAN = re.compile(r"^[IVXLCDM]+$", re.IGNORECASE)
@@ -82,8 +84,12 @@ _LATIN = ("bis", "ter", "quater", "quinquies", "sexies", "septies", "octies", "n
           "duodecies", "terdecies", "quaterdecies", "quindecies", "sexdecies", "septdecies", "octodecies",
           "novodecies", "vicies")
 _LATIN_LETTER = {word: chr(ord("a") + i) for i, word in enumerate(_LATIN)}
-_ARTICLE_TITLE = re.compile(r"^(?:[^\W\d_]+\.?\s*)(premier|1er|\d+)\s*([a-z]{1,2}|" + "|".join(_LATIN) + r")?$",
-                            re.IGNORECASE)
+# the letter of an inserted article in the Cyrillic and Greek versions, by its place in the
+# alphabet as the Latin versions' letter (Bulgarian ``Член 9а`` is ``Article 9a``, Greek ``9α``)
+_ALPHABETS = ("абвгдежзийклмнопрстуфхцчшщъьюя", "αβγδεζηθικλμνξοπρστυφχψω")
+_FOREIGN_LETTER = {ch: chr(ord("a") + i) for alphabet in _ALPHABETS for i, ch in enumerate(alphabet[:26])}
+_ARTICLE_TITLE = re.compile(r"^(?:[^\W\d_]+\.?\s*)(premier|1er|\d+)\s*([a-z]{1,2}|[а-яα-ω]|" + "|".join(_LATIN)
+                            + r")?$", re.IGNORECASE)
 _ARTICLE_ID = re.compile(r"^art_(\d+)_?(" + "|".join(_LATIN) + r")$")
 
 
@@ -101,4 +107,4 @@ def eu_article_anchor(key: str) -> str | None:
         return None
     number = "1" if match.group(1).lower() in ("premier", "1er") else str(int(match.group(1)))
     suffix = (match.group(2) or "").lower()
-    return f"art_{number}{_LATIN_LETTER.get(suffix, suffix)}"
+    return f"art_{number}{_LATIN_LETTER.get(suffix) or _FOREIGN_LETTER.get(suffix, suffix)}"

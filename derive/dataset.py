@@ -71,7 +71,7 @@ from derive.profiles.pdf_memorial_lu import Act
 from derive.staging import staged
 from derive.states import SCHEMA as STATES_SCHEMA
 from derive.states import states_table
-from derive.units import PDF_MEMORIAL, Evidence, Unit, fmx4_languages, held, units_for
+from derive.units import FMX4, PDF_MEMORIAL, Evidence, Unit, fmx4_languages, held, units_for
 from legal.artifacts import DATASET_TABLES
 from legal.canonical import canonical_bytes as canonical_line
 from legal.canonical import digest, sha256_hex
@@ -301,7 +301,8 @@ def derive_version(version: VersionRecord, evidence: Evidence, fmx4_langs: froze
         data = evidence.read(unit.observation.sha256)
         outcome.routes.add(route(data, unit.kind))
         try:
-            result = derive_body(data, language=unit.language, fmt=unit.kind, limits=limits, act=act)
+            result = derive_body(data, language=unit.language, fmt=unit.kind, limits=limits, act=act,
+                                 attachments=attachments(version, unit))
         except LexError as exc:
             outcome.errors.append({
                 "lex_id": version.lex_id, "work_id": str(version.work_id), "language": unit.language,
@@ -316,6 +317,16 @@ def derive_version(version: VersionRecord, evidence: Evidence, fmx4_langs: froze
     outcome.gaps.extend(_expression_gaps(version, evidence, units))
     outcome.texts = texts
     return outcome
+
+
+def attachments(version: VersionRecord, unit: Unit) -> dict[str, tuple[str, int | None]]:
+    """The other files of a Formex unit's expression by name: their SHA-256 and size as the
+    version record gives them (the images a Formex act references; their bytes are not read)."""
+    if unit.kind != FMX4:
+        return {}
+    return {o.file.rsplit("/", 1)[-1]: (o.sha256, o.size)
+            for expr in version.expressions if expr.language == unit.language
+            for o in expr.observations if o.format == FMX4 and o.file != unit.observation.file}
 
 
 def _collect(outcome: VersionOutcome, texts: VersionTexts, version: VersionRecord, unit: Unit,

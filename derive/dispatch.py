@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from derive.limits import DEFAULT_LIMITS, Limits, check_size, local, namespace, parse_xml
 from derive.model import ExtractionResult
@@ -46,10 +47,13 @@ def sniff(data: bytes) -> str:
 
 
 def derive_body(data: bytes, *, language: str, fmt: str | None = None, limits: Limits = DEFAULT_LIMITS,
-                act: pdf_memorial_lu.Act | None = None) -> ExtractionResult:
+                act: pdf_memorial_lu.Act | None = None,
+                attachments: Mapping[str, fmx4_eu.Attachment] | None = None) -> ExtractionResult:
     """Run the profile this body calls for; pure and deterministic.
 
-    ``act`` (from the version record) names the act a Mémorial issue is asked for.
+    ``act`` (from the version record) names the act a Mémorial issue is asked for;
+    ``attachments`` (file name → SHA-256, size, from the version record) the other files of a
+    Formex expression, which describe the images the act references.
     """
     sha = sha256_hex(data)
     check_size(data, sha, limits)
@@ -66,7 +70,7 @@ def derive_body(data: bytes, *, language: str, fmt: str | None = None, limits: L
         result = akn_lu.extract(data, language=language, limits=limits)
         return result if result.provisions else akn_lu.extract_document(data, language=language, limits=limits)
     if kind == "formex":
-        return fmx4_eu.extract(data, language=language, limits=limits)
+        return fmx4_eu.extract(data, language=language, limits=limits, attachments=attachments)
     if kind == "html":
         return _html(data, sha, language, limits)
     if kind == "xml":

@@ -57,7 +57,8 @@ class Figure:
     ``text_md`` carries only the marker :meth:`marker` where the image stood. For an inline
     ``data:`` URI the bytes stay in the evidence (they are inside the publisher body):
     ``media_type``, ``size`` and ``sha256`` describe the *decoded* bytes. For an image the
-    publisher links (``src`` a URL or a file name) only ``src`` is known.
+    publisher links (``src`` a URL or a file name) ``src`` is kept, with the media type its name
+    implies (and, for a file the expression holds, its size and SHA-256).
     """
 
     n: int
@@ -67,10 +68,14 @@ class Figure:
     src: str | None = None
 
     def marker(self) -> str:
-        if self.src is not None:
-            return f"[figure {self.n}: {self.src}]"
-        size = "undecodable" if self.size is None else f"{self.size} bytes"
-        return f"[figure {self.n}: {self.media_type or 'unknown type'}, {size}]"
+        """``[figure 1: image/png, 48213 bytes]``; ``[figure 2: image/jpeg, linked]`` for an image
+        known only by its link. Never the link itself: Cellar names an image after the
+        consolidation (``…-20040501.ENG.xhtml.r1.jpg``), which would change the text of every
+        version with no change of wording."""
+        kind = self.media_type or "unknown type"
+        if self.size is not None:
+            return f"[figure {self.n}: {kind}, {self.size} bytes]"
+        return f"[figure {self.n}: {kind}, {'linked' if self.src is not None else 'undecodable'}]"
 
     def to_dict(self) -> dict[str, str | int | None]:
         return {"n": self.n, "media_type": self.media_type, "size": self.size, "sha256": self.sha256,

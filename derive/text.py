@@ -28,7 +28,7 @@ from derive.model import Figure
 # .NET char.IsWhiteSpace (Unicode 15): Zs + Zl + Zp + \t\n\v\f\r + U+0085 + U+00A0.
 # Version of the shared text normalisation (this module and the list markers of derive/lists.py).
 # It is part of every derive cache key: a change here that changes any derived text must bump it.
-NORMALISATION_VERSION = 1
+NORMALISATION_VERSION = 2  # 2: a linked figure's marker names its media type, never the link
 
 DOTNET_WHITESPACE = (
     "\t\n\x0b\x0c\r \x85\xa0\u1680"
@@ -125,6 +125,18 @@ def annex_anchor(title_text: str) -> str:
     return "anx_" + value[len("annex_"):] if value.startswith("annex_") else value
 
 
+# media types by file extension (a fixed table: the platform's ``mimetypes`` differs by machine)
+MEDIA_TYPES = {"jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png", "gif": "image/gif", "tif": "image/tiff",
+               "tiff": "image/tiff", "svg": "image/svg+xml", "bmp": "image/bmp", "webp": "image/webp",
+               "pdf": "application/pdf", "eps": "application/postscript", "cgm": "image/cgm"}
+
+
+def media_type_of(name: str) -> str | None:
+    """The media type a file name or link implies by its extension, else ``None``."""
+    tail = name.split("?", 1)[0].split("#", 1)[0].rsplit("/", 1)[-1]
+    return MEDIA_TYPES.get(tail.rsplit(".", 1)[-1].lower()) if "." in tail else None
+
+
 _DATA_URI = re.compile(r"^data:([\w.+-]+/[\w.+-]+)?((?:;[^,;]*)*?)(;base64)?,", re.I)
 
 
@@ -132,11 +144,13 @@ def figure(n: int, src: str) -> Figure:
     """The ``n``-th figure of a provision from an image ``src``.
 
     A ``data:`` URI is decoded (whitespace inside the base64 ignored) and described by its media
-    type, decoded size and SHA-256; it never becomes text. Any other ``src`` is kept as a link.
+    type, decoded size and SHA-256; it never becomes text. Any other ``src`` is kept as a link,
+    with the media type its extension implies.
     """
     match = _DATA_URI.match(src.strip())
     if match is None:
-        return Figure(n=n, media_type=None, src=collapse_ws(src) or "no source")
+        link = collapse_ws(src) or "no source"
+        return Figure(n=n, media_type=media_type_of(link), src=link)
     media_type = (match.group(1) or "text/plain").lower()
     payload = src.strip()[match.end():]
     try:

@@ -34,12 +34,12 @@ from derive.limits import DEFAULT_LIMITS, Limits, local, namespace, parse_xml
 from derive.lists import bullet_marker, ordered_marker
 from derive.model import Citation, Draft, ExtractionResult, Figure
 from derive.render import Context, finish
-from derive.text import collapse_ws, emphasis, figure, gfm_table, prefix_num, slug
+from derive.text import collapse_ws, emphasis, figure, gfm_table, is_ws, prefix_num, slug
 from legal.canonical import sha256_hex
 from legal.errors import DerivationError
 
-PROFILE = "akn-lu/2"
-DOCUMENT_PROFILE = "akn-lu-document/2"
+PROFILE = "akn-lu/3"
+DOCUMENT_PROFILE = "akn-lu-document/3"
 
 AKN_NAMESPACES = frozenset({
     "http://docs.oasis-open.org/legaldocml/ns/akn/3.0/CSD13",
@@ -140,15 +140,17 @@ class _Reader:
             text = collapse_ws(self.inline(el, plain=True))
             if text:
                 self.state.citations.append(Citation(href=el.get("href", ""), text=text))
-        if tag in BLOCK and tag not in ("num", "heading"):
-            return f" {self.inline(el, plain)} "  # a block read inline keeps a word boundary
+        if (tag in BLOCK and tag not in ("num", "heading")) or tag == "embeddedText":
+            # a block read inline, or quoted wording (``les mots<embeddedText>Centre …``), keeps a
+            # word boundary on each side
+            return f" {self.inline(el, plain)} "
         marker = {"b": "**", "strong": "**", "i": "*", "em": "*"}.get(tag)
         if plain or marker is None or marker in self.active:
             return self.inline(el, plain)
         self.active.add(marker)
         inner = self.inline(el, plain)
         self.active.discard(marker)
-        return emphasis(inner, marker)
+        return _emphasis(inner, marker)
 
     def plain(self, el: etree._Element | None) -> str | None:
         if el is None:
@@ -250,6 +252,28 @@ def _tail(child: etree._Element, rendered: str) -> str:
     if not rendered and tail and not tail.strip():
         return SOFT
     return tail
+
+
+def _edge(text: str) -> str:
+    """What a run of whitespace and soft separators at the edge of an emphasis becomes."""
+    if not text:
+        return ""
+    return " " if text.replace(SOFT, "") else SOFT
+
+
+def _emphasis(inner: str, marker: str) -> str:
+    """:func:`emphasis`, with the soft separators a struck-out or silent child leaves kept
+    outside the markers: emphasis around nothing (``<b><del>1°</del></b>``) leaves no ``** **``."""
+    if SOFT not in inner:
+        return emphasis(inner, marker)
+    start, end = 0, len(inner)
+    while start < end and (inner[start] == SOFT or is_ws(inner[start])):
+        start += 1
+    while end > start and (inner[end - 1] == SOFT or is_ws(inner[end - 1])):
+        end -= 1
+    if start == end:
+        return _edge(inner)
+    return _edge(inner[:start]) + emphasis(inner[start:end], marker) + _edge(inner[end:])
 
 
 def _flush(run: list[str]) -> str:

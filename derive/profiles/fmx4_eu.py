@@ -2,7 +2,9 @@
 
 - ``ARTICLE`` → anchor from ``TI.ART`` (``Article 50a`` → ``art_50a``), num = ``TI.ART``,
   heading = ``STI.ART``, path = ancestor ``DIVISION/TITLE`` ``TI — STI`` (plain text);
-- ``CONS.ANNEX``/``ANNEX`` → anchor from the title (``ANNEX I`` → ``anx_i``), heading = title;
+- ``CONS.ANNEX``/``ANNEX`` → anchor from the title (``ANNEX I`` → ``anx_I``), heading = title;
+  an annex inside an annex is part of it (an appendix) unless titled as a numbered annex
+  (``ANNEXE A`` inside ``ANNEXE X``): then it is a provision of its own, as in the XHTML;
 - articles inside ``QUOT.STRUCT`` (quoted amending text) or inside another article are never
   provisions of their own; their text is rendered as a quotation in the quoting provision;
 - blocks: ``PARAG`` (``NO.PARAG`` prefix), list items ``NP`` as ``<NO.P> <text>`` followed by
@@ -11,7 +13,9 @@
 - inline: ``NOTE`` → a footnote reference ``[^n]`` (numbered per provision in order of call),
   its text appended to the provision as ``[^n]: …``; ``QUOT.START/END`` → the code point,
   ``HT`` bold/italic → ``**``/``*``, subscripts ``_x``, superscripts ``^x``,
-  ``INCL.ELEMENT`` → ``[<content> image: <file>]``;
+  ``INCL.ELEMENT`` (an image the act references, ``FILEREF``) → a typed figure (media type from
+  ``TYPE``, and the size and SHA-256 of the referenced file when the expression holds it) with
+  the marker ``[figure n: image/tiff, 20144 bytes]`` in the text, never the image as text;
 - amendment processing instructions (``<?CLG.MDFO … ACTIVE.DOC="32019R0876"?>``) become
   citations of the amending act; they never add text.
 
@@ -21,20 +25,22 @@ XML member, else the one the ``.doc.xml`` names in ``REF.PHYS TYPE="DOC.XML"``, 
 
 from __future__ import annotations
 
+import hashlib
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from lxml import etree
 
-from derive.anchors import eu_annex_anchor, eu_article_anchor
+from derive.anchors import annex_number, eu_annex_anchor, eu_article_anchor
 from derive.limits import DEFAULT_LIMITS, Limits, local, namespace, parse_xml, read_zip
-from derive.model import Citation, Draft, ExtractionResult
+from derive.model import Citation, Draft, ExtractionResult, Figure
 from derive.render import Context, finish
-from derive.text import article_anchor, collapse_ws, emphasis, gfm_table, prefix_num
+from derive.text import article_anchor, collapse_ws, emphasis, gfm_table, media_type_of, prefix_num
 from legal.canonical import sha256_hex
 from legal.errors import DerivationError
 
-PROFILE = "fmx4-eu/2"
+PROFILE = "fmx4-eu/3"
 ROOTS = frozenset({"CONS.ACT", "ACT"})
 SKIP = frozenset({
     "TOC", "BIB.INSTANCE.CONS", "BIB.INSTANCE", "BIB.DATA", "INFO.CONSLEG", "INFO.PROD",
@@ -57,16 +63,35 @@ _ACTIVE_DOC = re.compile(r'ACTIVE\.DOC="([^"]+)"')
 _ACTION = re.compile(r'ACTION="([^"]+)"')
 
 
+Attachment = tuple[str, int | None]  # (sha256, size) of a file an expression holds beside its main member
+
+
 @dataclass
 class _State:
     citations: list[Citation] = field(default_factory=list)
     footnotes: list[str] = field(default_factory=list)  # ``[^n]: text`` of the current provision
+    figures: list[Figure] = field(default_factory=list)
 
 
 class _Reader:
-    def __init__(self) -> None:
+    def __init__(self, attachments: Mapping[str, Attachment] | None = None) -> None:
         self.state = _State()
         self.active: set[str] = set()
+        self.attachments = attachments or {}
+        self.split: set[etree._Element] = set()  # annexes inside an annex that are provisions of their own
+
+    def start(self) -> None:
+        self.state.citations, self.state.footnotes, self.state.figures = [], [], []
+
+    def figure(self, el: etree._Element) -> str:
+        """``INCL.ELEMENT`` → a typed figure and its marker (the file is described, never inlined)."""
+        ref = collapse_ws(el.get("FILEREF") or "") or "no source"
+        sha, size = self.attachments.get(ref, (None, None))
+        kind = media_type_of(f"x.{el.get('TYPE')}") if el.get("TYPE") else None
+        fig = Figure(n=len(self.state.figures) + 1, media_type=kind or media_type_of(ref), size=size, sha256=sha,
+                     src=ref)
+        self.state.figures.append(fig)
+        return f" {fig.marker()} "
 
     def note(self, el: etree._Element) -> str:
         """A footnote: ``[^n]`` where it is called (numbered per provision in order of call, so a
@@ -101,7 +126,7 @@ class _Reader:
         if tag in ("IE", "INCLUSIONS"):
             return ""
         if tag == "INCL.ELEMENT":
-            return f"[{(el.get('CONTENT') or 'element').lower()} image: {el.get('FILEREF', '')}]"
+            return "" if plain else self.figure(el)
         if tag in ("OP.MATH", "OP.CMP"):
             return f" {OPS.get(el.get('TYPE', ''), el.get('TYPE', '').lower())} "
         if tag in BLOCK or tag in INLINE_BLOCKS:
@@ -141,7 +166,7 @@ class _Reader:
         if tag == "NOTE":
             call = self.note(el)
             return [call] if call else []
-        if not tag or tag in SKIP:
+        if not tag or tag in SKIP or (tag in ("CONS.ANNEX", "ANNEX") and el in self.split):
             return []
         if tag == "PARAG":
             num = self.plain(_child(el, "NO.PARAG"))
@@ -288,6 +313,10 @@ def _sources(el: etree._Element, path: tuple[str, ...], reader: _Reader,
             continue
         if tag in ("ARTICLE", "CONS.ANNEX", "ANNEX"):
             out.append((child, path))
+            if tag != "ARTICLE":
+                for inner in _named_annexes(child, reader):
+                    reader.split.add(inner)
+                    out.append((inner, path))
         elif tag == "DIVISION":
             title = _child(child, "TITLE")
             parts = (reader.plain(_child(title, "TI")), reader.plain(_child(title, "STI")))
@@ -295,6 +324,25 @@ def _sources(el: etree._Element, path: tuple[str, ...], reader: _Reader,
             _sources(child, path + ((label,) if label else ()), reader, out)
         else:
             _sources(child, path, reader, out)
+
+
+def _annex_key(el: etree._Element, reader: _Reader) -> str | None:
+    ti = _child(_child(el, "TITLE"), "TI")
+    first = _child(ti, "P") if ti is not None else None
+    return reader.plain(first) or reader.plain(ti)
+
+
+def _named_annexes(annex: etree._Element, reader: _Reader) -> list[etree._Element]:
+    """Annexes inside an annex that the publisher titles as annexes of their own (``ANNEXE A`` in
+    ``ANNEXE X`` of 32018R0858), not appendices: provisions of their own, as the XHTML of the same
+    act gives them (``anx_A``), so the anchor does not depend on the manifestation."""
+    found = []
+    for child in annex:
+        if local(child.tag) in ("CONS.ANNEX", "ANNEX"):
+            key = _annex_key(child, reader)
+            if key and annex_number(key):
+                found.append(child)
+    return found
 
 
 _IDENTIFIER = re.compile(r"^0*([0-9]+[A-Z]*)$")
@@ -311,32 +359,33 @@ def _article_anchor(el: etree._Element, num: str | None, n: int) -> str:
 
 
 def _article(el: etree._Element, path: tuple[str, ...], n: int, reader: _Reader) -> Draft:
-    reader.state.citations, reader.state.footnotes = [], []
+    reader.start()
     num = reader.plain(_child(el, "TI.ART"))
     body = reader.children(el, skip=("TI.ART", "STI.ART"))
     return Draft(anchor=_article_anchor(el, num, n), type="article", num=num,
                  heading=reader.plain(_child(el, "STI.ART")), path=path, body=reader.body(body),
-                 citations=list(reader.state.citations))
+                 citations=list(reader.state.citations), figures=list(reader.state.figures))
 
 
 def _annex(el: etree._Element, path: tuple[str, ...], n: int, reader: _Reader) -> Draft:
-    reader.state.citations, reader.state.footnotes = [], []
-    ti = _child(_child(el, "TITLE"), "TI")
-    first = _child(ti, "P") if ti is not None else None
-    heading = reader.plain(ti)
-    key = reader.plain(first) or heading
+    reader.start()
+    heading = reader.plain(_child(_child(el, "TITLE"), "TI"))
+    key = _annex_key(el, reader)
     body = reader.children(el, skip=("TITLE",))
     return Draft(anchor=eu_annex_anchor(key) if key else f"annex_{n}", type="annex", num=None,
-                 heading=heading, path=path, body=reader.body(body), citations=list(reader.state.citations))
+                 heading=heading, path=path, body=reader.body(body), citations=list(reader.state.citations),
+                 figures=list(reader.state.figures))
 
 
-def extract(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS) -> ExtractionResult:
-    """``fmx4-eu/1`` over one Formex main member (``CONS.ACT`` XML)."""
+def extract(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS,
+            attachments: Mapping[str, Attachment] | None = None) -> ExtractionResult:
+    """``fmx4-eu/1`` over one Formex main member (``CONS.ACT`` XML). ``attachments``: the other
+    files of the expression by name (``sha256``, size), which describe the figures it references."""
     sha = sha256_hex(data)
     root = parse_xml(data, sha, limits)
     if namespace(root.tag) or local(root.tag) not in ROOTS:
         raise DerivationError(f"not a Formex 4 act: root {root.tag!r}", code="unknown_namespace", subject=sha)
-    reader = _Reader()
+    reader = _Reader(attachments)
     sources: list[tuple[etree._Element, tuple[str, ...]]] = []
     _sources(root, (), reader, sources)
     drafts = []
@@ -401,4 +450,5 @@ def extract_zip(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS) 
     name = main_member(members)
     if name is None:
         raise DerivationError("Formex zip has no main XML member", code="formex_no_main_member", subject=sha)
-    return extract(members[name], language=language, limits=limits)
+    files = {n.rsplit("/", 1)[-1]: (hashlib.sha256(b).hexdigest(), len(b)) for n, b in members.items() if n != name}
+    return extract(members[name], language=language, limits=limits, attachments=files)

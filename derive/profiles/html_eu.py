@@ -6,7 +6,8 @@ in-memory DOM is repaired, the evidence is untouched. Then, in order:
 1. the ``xhtml-eu/1`` layouts (eli-subdivisions, flat article titles) on the repaired DOM;
 2. the official text fragment of an EUR-Lex page (``div#TexteOnly`` / ``TXT_TE`` of the HTML 4.01
    pages, ``div#text``/``#document1`` of later pages) split at paragraphs whose whole text is an
-   article heading (``Article 83``, ``Article premier``) or an annex heading;
+   article heading (``Article 83``, ``Article premier``) or an annex heading (``ANNEX II``, or
+   with its upper-case title, ``ANNEX A LIST OF AGRICULTURAL PRODUCTION ACTIVITIES``);
 3. that fragment as one ``document`` provision when it exposes no such heading;
 4. otherwise a typed gap ``unsupported_manifestation``: a page with only title and metadata
    (e.g. an HTML5 EUR-Lex page without its text tab) is never turned into text.
@@ -27,10 +28,14 @@ from legal.canonical import sha256_hex
 from legal.errors import DerivationError
 from legal.outcomes import TextGap
 
-PROFILE = "html-eu-tolerant/2"
+PROFILE = "html-eu-tolerant/3"
 FRAGMENT_IDS = ("TexteOnly", "text", "document1", "textTabContent")
 _ARTICLE = re.compile(r"^(Article|Artikel|Articolo|Art\.)\s+(premier|1er|\d+\s?[a-z]{0,9})\s*$", re.IGNORECASE)
 _ANNEX = re.compile(r"^(ANNEX|ANNEXE|ANHANG)(\s+(?:[IVXLC]+[a-z]{0,2}|[A-Z]|\d+))?\s*$")
+# an annex heading with its title in the same paragraph, as the HTML 4.01 pages print them:
+# ``ANNEX A LIST OF AGRICULTURAL PRODUCTION ACTIVITIES``, ``ANNEX C (1) COMMON METHOD …`` — the
+# title is upper-case (no lower-case letter), so running text that starts with "ANNEX" is not one
+_ANNEX_TITLED = re.compile(r"^(ANNEX|ANNEXE|ANHANG)\s+(?:[IVXLC]+|[A-Z]|\d+)(?:\s+\(\d+\))?\s+\S.*$")
 DOCUMENT_PREFIX = '<a id="document"></a>\n\n### Document\n\n'
 
 
@@ -77,7 +82,7 @@ def _heading_kind(walker: Walker, el: etree._Element) -> str | None:
     text = walker.plain(el) or ""
     if _ARTICLE.match(text):
         return "title-article-norm"
-    if _ANNEX.match(text):
+    if _ANNEX.match(text) or (_ANNEX_TITLED.match(text) and text == text.upper() and len(text) <= 200):
         return "title-annex-1"
     return None
 
@@ -133,6 +138,6 @@ def extract(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS) -> E
     if not blocks:
         return finish(ctx, [], ["official text fragment is empty"], gap=Gap(
             TextGap.UNSUPPORTED_MANIFESTATION, "EUR-Lex page text fragment is empty; no text derived"))
-    draft = Draft(anchor="document", type="document", num=None, heading=None, path=(),
-                  body=walker.body(blocks), citations=list(walker.citations))
+    draft = walker.fill(Draft(anchor="document", type="document", num=None, heading=None, path=(), body="",
+                              citations=list(walker.citations)), blocks)
     return finish(ctx, [draft], ["boundaries: document-level fallback; publisher markup exposes no provision boundary"])

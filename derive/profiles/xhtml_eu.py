@@ -31,13 +31,13 @@ from lxml import etree
 from derive.anchors import annex_number, eu_annex_anchor, eu_article_anchor
 from derive.limits import DEFAULT_LIMITS, Limits, local, namespace, parse_xml
 from derive.lists import ordered_marker
-from derive.model import Citation, Draft, ExtractionResult
+from derive.model import Citation, Draft, ExtractionResult, Figure
 from derive.render import Context, finish
-from derive.text import article_anchor, collapse_ws, emphasis, gfm_table, prefix_num
+from derive.text import article_anchor, collapse_ws, emphasis, figure, gfm_table, prefix_num
 from legal.canonical import sha256_hex
 from legal.errors import DerivationError
 
-PROFILE = "xhtml-eu/2"
+PROFILE = "xhtml-eu/3"
 XHTML = "http://www.w3.org/1999/xhtml"
 ARTICLE_TITLES = frozenset({"title-article-norm", "oj-ti-art", "ti-art"})
 ARTICLE_SUBTITLES = frozenset({"stitle-article-norm", "oj-sti-art", "sti-art"})
@@ -56,6 +56,8 @@ _OJ_PARA_ID = re.compile(r"^\d{3}\.\d{3}$")
 _OJ_PARA_NUM = re.compile(r"^(\d+[a-z]?\.)\s+(\S.*)$", re.S)
 _CLOSING_ARROW = re.compile(r"\s*◄")
 CALL_OPEN, CALL_CLOSE = "\x01", "\x02"  # cannot occur in XML 1.0 text
+FIG_OPEN, FIG_CLOSE = "\x03", "\x04"  # an image, by its index in ``Walker.images`` (document-wide)
+_FIG = re.compile("\x03(\\d+)\x04")
 _NOTE_CALL = re.compile(r"\(?\s*(\d+[a-z]?)\s*\)?")
 _CALL = re.compile(r"\s*(?:\(\s*(?:\*{1,2}\s*)?\x01(\w+)\x02(?:\s*\*{1,2})?\s*\)|\x01(\w+)\x02)")
 _MARK = re.compile(r"\x01(\w+)\x02")
@@ -112,16 +114,34 @@ class Walker:
         self.active: set[str] = set()
         self.calls: list[str] = []  # the note each footnote call of the current provision points to
         self.notes: dict[str, str] = {}  # footnote text by the id a call points to
+        self.images: list[str] = []  # the ``src`` of each image of the document, as marks index them
+        self.figures: list[Figure] = []  # the figures of the last :meth:`body`
 
     def start(self) -> None:
         """Begin a provision: no citations, no footnote calls yet."""
         self.citations, self.calls = [], []
 
     def body(self, blocks: list[str]) -> str:
-        """A provision body: blocks with resolved footnote calls, then the notes they call."""
+        """A provision body: blocks with resolved footnote calls and figure markers, then the notes
+        they call. The figures, numbered in order, are left in :attr:`figures`."""
         resolved, order = footnote_calls(blocks, self.calls)
         notes = [f"[^{n}]: {self.notes[t]}" for n, t in enumerate(order, start=1) if self.notes.get(t)]
-        return "\n\n".join(b for b in resolved + notes if b)
+        text = "\n\n".join(b for b in resolved + notes if b)
+        self.figures = []
+        if FIG_OPEN in text:
+            text = _FIG.sub(self._figure, text)
+        return text
+
+    def fill(self, draft: Draft, blocks: list[str]) -> Draft:
+        """Set a draft's body and figures from its blocks."""
+        draft.body = self.body(blocks)
+        draft.figures = list(self.figures)
+        return draft
+
+    def _figure(self, match: re.Match[str]) -> str:
+        fig = figure(len(self.figures) + 1, self.images[int(match.group(1))])
+        self.figures.append(fig)
+        return fig.marker()
 
     def collect_notes(self, root: etree._Element) -> None:
         """Footnote texts of the document (``p.footnote``/``p.oj-note``), keyed by the id of the
@@ -160,7 +180,11 @@ class Walker:
         if tag == "a":
             return self.anchor(el, plain)
         if tag == "img":
-            return ""
+            # an image is a typed figure, never text (a ``data:`` URI is decoded and described)
+            if plain:
+                return ""
+            self.images.append(el.get("src") or "")
+            return f" {FIG_OPEN}{len(self.images) - 1}{FIG_CLOSE} "
         if tag in BLOCK_TAGS:
             return f" {self.inline(el, plain)} "  # a block read inline keeps a word boundary
         marker = _marker(tag, cls)
@@ -402,8 +426,7 @@ def subdivision_drafts(root: etree._Element, walker: Walker) -> list[Draft]:
     drafts = []
     for draft, blocks, calls in parts:
         walker.calls = calls
-        draft.body = walker.body(blocks)
-        drafts.append(draft)
+        drafts.append(walker.fill(draft, blocks))
     return drafts
 
 
@@ -446,7 +469,7 @@ def stream_drafts(stream: Iterable[etree._Element], walker: Walker) -> list[Draf
 
     def close() -> None:
         if current is not None:
-            current.body = walker.body(blocks)
+            walker.fill(current, blocks)
             current.citations = list(walker.citations) + carry
             drafts.append(current)
 

@@ -18,7 +18,7 @@ def test_constitution_2023_keeps_each_language_s_published_anchors(lu_body, lang
     anchors = [p.anchor for p in result.provisions]
     assert anchors[0] == first
     assert len(anchors) == 132 and len(set(anchors)) == 132
-    assert all(p.language == lang and p.profile == "akn-lu/2" for p in result.provisions)
+    assert all(p.language == lang and p.profile == "akn-lu/3" for p in result.provisions)
 
 
 def test_constitution_french_article_1er_metadata(lu_body):
@@ -124,7 +124,7 @@ def test_non_ascii_publisher_anchor_kept_verbatim(lu_body):
 
 def test_articleless_notice_becomes_one_document_provision(lu_body):
     result = derive_body(lu_body("div-2023-06-21-a323/*/fr.xml"), language="fr")
-    assert result.profile == "akn-lu-document/2"
+    assert result.profile == "akn-lu-document/3"
     (doc,) = result.provisions
     assert doc.anchor == "document" and doc.type == "document"
     assert "le Luxembourg a dénoncé l’accord avec effet au 17 juin 2024." in doc.text_md

@@ -15,7 +15,7 @@ def test_run_then_verify(tmp_path, lu_body, capsys):
     out = tmp_path / "ds"
     assert main(["derive", "run", "--tree", str(tree.root), "--out", str(out), "--no-progress", "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)
-    assert summary == {"empty_provisions": 0, "errors": 0, "gaps": {}, "profiles": {"akn-lu/2": 2},
+    assert summary == {"empty_provisions": 0, "errors": 0, "gaps": {}, "profiles": {"akn-lu/3": 2},
                        "provisions": 4, "units": 2, "versions": 2, "works": 1,
                        "works_derived": 1, "works_reused": 0, "shard": None}
     assert json.loads((out / "summary.json").read_bytes()) == {

@@ -13,10 +13,11 @@ import re
 from pathlib import Path
 
 import pytest
+from lxml import etree
 
 from derive.anchors import eu_annex_anchor, eu_article_anchor
-from derive.lint import lint_rows
-from derive.profiles import akn_lu, fmx4_eu, pdf_memorial_lu, xhtml_eu
+from derive.lint import in_source, lint_rows
+from derive.profiles import akn_lu, fmx4_eu, html_eu, pdf_memorial_lu, xhtml_eu
 from derive.rows import COLUMNS, SCHEMA
 from tests.derive.conftest import read_jsonl
 
@@ -101,7 +102,7 @@ def test_memorial_coordinated_heading_names_the_act_and_a_toc_entry_does_not():
 @pytest.mark.parametrize(("key", "anchor"), [
     ("anx_I", "anx_I"), ("anx_ II", "anx_II"), ("ANNEX I", "anx_I"), ("ANNEXE XIV", "anx_XIV"),
     ("ANHANG IIa", "anx_IIa"), ("ANNEXE II BIS", "anx_IIbis"), ("ANNEX", "anx"), ("anx_", "anx"),
-    ("anx_II.app_I", "anx_II"), ("ANNEX A", "anx_A"), ("PŘÍLOHA I", "anx_I"),
+    ("anx_II.app_I", "anx_II"), ("ANNEX A", "anx_A"), ("PŘÍLOHA I", "anx_I"), ("ANNEX XVII A(1)", "anx_XVIIa"),
 ])
 def test_annex_anchor_is_the_eli_form_from_ids_and_titles(key, anchor):
     assert eu_annex_anchor(key) == anchor
@@ -110,6 +111,7 @@ def test_annex_anchor_is_the_eli_form_from_ids_and_titles(key, anchor):
 @pytest.mark.parametrize(("key", "anchor"), [
     ("Article 7", "art_7"), ("Article 7 bis", "art_7a"), ("art_7_bis", "art_7a"), ("Článek 7", "art_7"),
     ("Article premier", "art_1"), ("Article 12 quaterdecies", "art_12m"), ("art_16a", "art_16a"),
+    ("Член 9а", "art_9a"), ("Член 9б", "art_9b"), ("Άρθρο 7β", "art_7b"),
 ])
 def test_article_anchor_is_the_formex_identifier_form(key, anchor):
     assert eu_article_anchor(key) == anchor
@@ -119,6 +121,27 @@ def test_formex_and_xhtml_give_one_anchor_per_annex(eu_body, formex_main):
     fmx = [p.anchor for p in fmx4_eu.extract(formex_main("32013r0575", "2021-06-29", "en"), language="en").provisions
            if p.type == "annex"]
     assert fmx and all(re.fullmatch(r"anx(_[IVXLC]+[a-z]*|_[A-Z0-9]+)?", a) for a in fmx), fmx
+
+
+def test_formex_annex_titled_as_an_annex_inside_an_annex_is_its_own_provision():
+    """32018R0858 (fr): Formex nests ANNEXE A–C in ANNEXE X, the XHTML gives anx_A–anx_C; an
+    appendix inside an annex stays part of it."""
+    result = fmx4_eu.extract((EXCERPTS / "32018r0858-2022-07-06-fr-fmx-anx_X.xml").read_bytes(), language="fr")
+    by = _by_anchor(result)
+    assert [p.anchor for p in result.provisions] == ["anx_X", "anx_A", "anx_B", "anx_C"]
+    assert by["anx_A"].text_md == "**ADRESSES DES SITES INTERNET VISÉS DANS LE PRÉSENT CERTIFICAT:**"
+    assert "ADRESSES DES SITES INTERNET" not in by["anx_X"].text_md
+    assert "Appendice" in by["anx_X"].text_md
+
+
+def test_html401_annex_heading_with_its_title_opens_an_annex():
+    """31977L0388 1977 (HTML 4.01): "ANNEX A LIST OF …" in one paragraph was glued into the last
+    article; the 2004 XHTML has anx_A…, so the history showed annexes appear with no change."""
+    result = html_eu.extract((EXCERPTS / "31977l0388-1977-05-17-en-tail.html").read_bytes(), language="en")
+    by = _by_anchor(result)
+    assert [p.anchor for p in result.provisions] == ["art_38", "anx_A", "anx_B"]
+    assert by["art_38"].text_md == "This Directive is addressed to the Member States."
+    assert by["anx_A"].heading == "ANNEX A LIST OF AGRICULTURAL PRODUCTION ACTIVITIES"
 
 
 # 5. words glued at tag boundaries ----------------------------------------------------------------
@@ -152,6 +175,44 @@ def test_inline_images_are_typed_figures_never_base64_text(lu_body, rel, anchor,
         assert f"[figure {fig.n}: image/png, {fig.size} bytes]" in prov.text_md
 
 
+def test_eu_xhtml_inline_images_are_typed_figures():
+    """32021R0424 (fr): formula images inside parentheses were dropped, leaving "( )"."""
+    data = (EXCERPTS / "32021r0424-2019-12-17-fr-art_1-325g2.xml").read_bytes()
+    prov = xhtml_eu.extract(data, language="fr").provisions[0]
+    assert "( )" not in prov.text_md and "base64" not in prov.text_md
+    assert "de ce facteur de risque ( [figure 1: image/jpg, 1074 bytes] ) et la position" in prov.text_md
+    payloads = re.findall(rb'src="data:image/jpg;base64,([^"]+)"', data)
+    assert len(prov.figures) == len(payloads) == 9
+    for fig, payload in zip(prov.figures, payloads, strict=True):
+        raw = base64.b64decode(b"".join(payload.split()))
+        assert (fig.media_type, fig.size, fig.sha256, fig.src) == ("image/jpg", len(raw),
+                                                                    hashlib.sha256(raw).hexdigest(), None)
+        assert f"[figure {fig.n}: image/jpg, {fig.size} bytes]" in prov.text_md
+
+
+def test_formex_referenced_images_are_figures_with_the_file_s_hash(fixtures_dir, formex_main):
+    """CRR 2020-06-27 (en): ``INCL.ELEMENT FILEREF="L_2020204EN….tif"``; the expression holds the files."""
+    folder = next((fixtures_dir / "lex-corpus-eu-eurlex/works/32013r0575/versions").glob("2020-06-27--*/en.fmx4"))
+    files = {f.name: (hashlib.sha256(f.read_bytes()).hexdigest(), f.stat().st_size) for f in folder.glob("*.tif")}
+    result = fmx4_eu.extract(formex_main("32013r0575", "2020-06-27", "en"), language="en", attachments=files)
+    figures = [(p, f) for p in result.provisions for f in p.figures]
+    assert figures and not any("image:" in p.text_md for p in result.provisions)
+    for prov, fig in figures:
+        assert fig.src in files and (fig.sha256, fig.size) == files[fig.src] and fig.media_type == "image/tiff"
+        assert f"[figure {fig.n}: image/tiff, {fig.size} bytes]" in prov.text_md
+    # without the files at hand the figure keeps its link, never a made-up size
+    bare = fmx4_eu.extract(formex_main("32013r0575", "2020-06-27", "en"), language="en")
+    fig = next(f for p in bare.provisions for f in p.figures)
+    assert fig.sha256 is None and fig.size is None and fig.src in files
+    assert f"[figure {fig.n}: image/tiff, linked]" in next(p.text_md for p in bare.provisions if fig in p.figures)
+
+
+def test_dataset_formex_figures_carry_the_referenced_file_s_hash(fixture_dataset):
+    rows = read_jsonl(fixture_dataset["eu"][0] / "provisions.jsonl")
+    figures = [f for r in rows if r["profile"].startswith("fmx4") for f in r["figures"]]
+    assert figures and all(f["sha256"] and f["size"] and f["src"].endswith(".tif") for f in figures)
+
+
 # 7. markup debris ------------------------------------------------------------------------------------
 
 
@@ -161,6 +222,28 @@ def test_bold_closing_arrow_leaves_no_empty_emphasis():
     assert "a) 400 000 EUR en ce qui concerne les marchés de fournitures et de services;" in text
     assert "**" not in text
     assert lint_rows([{"profile": "x", "type": "article", "text_md": text}]).total("markup_debris") == 0
+
+
+def test_emphasis_around_struck_out_text_and_quoted_words_leave_no_debris_and_no_glue():
+    """Legilux: ``<b><del>1°</del></b>`` table cells read "| ** ** |" (rgd-2022-06-20-a312);
+    ``les mots<embeddedText>Centre …</embeddedText>sont`` read "motsCentre" (loi-2017-06-22-a605)."""
+    root = etree.fromstring((EXCERPTS / "lu-akn-emphasis-and-quoted-words.xml").read_bytes())
+    row, para = list(root)
+    reader = akn_lu._Reader()
+    assert reader.table(row) == ""
+    text = reader.blocks(para)[0]
+    assert "les mots Centre de psychologie et d’orientation scolaires sont remplacés par ceux de Centre" in text
+    assert lint_rows([{"profile": "x", "type": "article", "text_md": text}]).total("glued_words") == 0
+
+
+def test_lint_debris_is_markers_around_nothing_not_bold_punctuation():
+    def debris(text: str) -> int:
+        return lint_rows([{"profile": "x", "type": "article", "text_md": text}]).total("markup_debris")
+    assert debris("prises et impliquent, le cas échéant **:**") == 0  # the publisher's <b>:</b>
+    assert debris("not be applied**[^1] **. In this case, Sections 6**") == 0  # bold that starts with "."
+    assert debris("| ** ** | ** ** |") == 1 and debris("Council ** .") == 1
+    assert lint_rows([{"profile": "x", "type": "article", "text_md": "section XVIII*bis* XVIIIbis"}]
+                     ).total("glued_words") == 0
 
 
 # 8. labels --------------------------------------------------------------------------------------------
@@ -203,3 +286,15 @@ def test_lint_counts_each_pattern_per_profile():
                                                   "embedded_binary", "text_outside_anchor")} == dict.fromkeys(
         ("empty_parentheses", "glued_words", "markup_debris", "embedded_binary", "text_outside_anchor"), 1)
     assert report.counts["p/1"]["empty_parentheses"].examples[0]["provision_id"] == "a"
+
+
+def test_lint_tells_the_publisher_s_wording_from_ours():
+    """``in_source`` reads the body's bytes: an image inside parentheses is not the publisher's
+    "( )"; a run the body holds verbatim is; a glue across a tag boundary is ours."""
+    body = (EXCERPTS / "32021r0424-2019-12-17-fr-art_1-325g2.xml").read_bytes()
+    assert in_source("empty_parentheses", "( )", "haussier de ce facteur de risque ", body) is False
+    assert in_source("glued_words", "facteurde", "", body) is False
+    assert in_source("glued_words", "établissements", "", body) is True
+    akn = (EXCERPTS / "lu-akn-emphasis-and-quoted-words.xml").read_bytes()
+    assert in_source("glued_words", "motsCentre", "", akn) is False  # "mots<embeddedText>Centre"
+    assert in_source("markup_debris", "** **", "", akn) is False
