@@ -12,12 +12,14 @@ tables) and rebuilt whole by every full or incremental build:
 - ``frequent_matches`` — for every word held by at least :data:`FREQUENT_DOCS` searchable states,
   the ranked window (:data:`FREQUENT_WINDOW` best bm25 scores) its one-word FTS match starts from:
   ranking ``article`` over the 62,000 EU states it occurs in takes 45 ms at query time.
-- ``word_diffs`` — the word-level change spans (:func:`derive.index.worddiff.word_changes`) of
-  every pair of wordings that follow each other in the time line of one anchor (consecutive
-  states of a work with text in one language), keyed by the two text hashes. ``diff`` between
-  any two dates looks a changed provision's pair up here (an article amended once between the
-  two dates is such a pair) and only computes, within its budget, the pairs that never followed
-  each other. ``word_changes`` is a pure function of the two texts, so the answer is the same.
+- ``word_diffs`` — the word-level change spans of every pair of wordings that follow each other
+  in the time line of one anchor (consecutive states of a work with text in one language), keyed
+  by the two text hashes (32-byte blobs). Only the spans' word offsets are stored
+  (:func:`derive.index.worddiff.word_opcodes`); the words and their context are cut from the two
+  texts when read (:func:`stored_word_changes`). ``diff`` between any two dates looks a changed
+  provision's pair up here (an article amended once between the two dates is such a pair) and
+  only computes, within its budget, the pairs that never followed each other. ``word_changes`` is
+  a pure function of the two texts, so the answer is the same.
   Pairs too large for the query-time budget (:data:`MAX_PAIR_WORDS`) are not stored either.
 """
 
@@ -29,8 +31,8 @@ from collections import defaultdict
 from collections.abc import Iterator
 from typing import Any
 
-from derive.index.textstore import decode, encode
-from derive.index.worddiff import diff_cost, word_changes
+from derive.index.textstore import decode
+from derive.index.worddiff import changes_from_opcodes, diff_cost, word_opcodes
 
 #: A pair of wordings whose word diff would compare more words, or walk more matching word pairs
 #: (:class:`derive.index.worddiff.DiffCost`), than this is not precomputed (``diff`` elides it too
@@ -59,10 +61,9 @@ DDL: tuple[str, ...] = (
         v TEXT NOT NULL
     ) WITHOUT ROWID""",
     """CREATE TABLE word_diffs(
-        from_sha256 TEXT NOT NULL,
-        to_sha256 TEXT NOT NULL,
-        encoding TEXT NOT NULL,
-        body BLOB NOT NULL,
+        from_sha256 BLOB NOT NULL,
+        to_sha256 BLOB NOT NULL,
+        opcodes TEXT NOT NULL,
         PRIMARY KEY (from_sha256, to_sha256)
     ) WITHOUT ROWID""",
     """CREATE TABLE frequent_matches(
@@ -144,15 +145,14 @@ def _text(conn: sqlite3.Connection, sha: str) -> str:
     return decode(str(encoding), bytes(body))
 
 
-def _word_diff_rows(conn: sqlite3.Connection) -> Iterator[tuple[str, str, str, bytes]]:
+def _word_diff_rows(conn: sqlite3.Connection) -> Iterator[tuple[bytes, bytes, str]]:
     for before_sha, after_sha in sorted(set(_successive_pairs(conn))):
         before, after = _text(conn, before_sha), _text(conn, after_sha)
         cost = diff_cost(before, after)
         if cost.words > MAX_PAIR_WORDS or cost.pairs > MAX_PAIR_MATCHES:
             continue
-        words = json.dumps(word_changes(before, after), ensure_ascii=False, separators=(",", ":"))
-        encoding, _, body = encode(words)
-        yield before_sha, after_sha, encoding, body
+        opcodes = json.dumps(word_opcodes(before, after), separators=(",", ":"))
+        yield bytes.fromhex(before_sha), bytes.fromhex(after_sha), opcodes
 
 
 def _frequent_rows(conn: sqlite3.Connection) -> Iterator[tuple[str, int, int, float]]:
@@ -188,16 +188,22 @@ def write_serving_tables(conn: sqlite3.Connection) -> dict[str, int]:
     conn.executemany("INSERT INTO serving_states VALUES (?,?,?,?,?,?,?)", _states(conn))
     conn.execute("INSERT INTO serving_coverage(k, v) VALUES ('counts', ?)",
                  (json.dumps(coverage_counts(conn), ensure_ascii=False, separators=(",", ":")),))
-    conn.executemany("INSERT INTO word_diffs VALUES (?,?,?,?)", list(_word_diff_rows(conn)))
+    conn.executemany("INSERT INTO word_diffs VALUES (?,?,?)", list(_word_diff_rows(conn)))
     conn.executemany("INSERT INTO frequent_matches VALUES (?,?,?,?)", list(_frequent_rows(conn)))
     return {t: int(conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]) for t in TABLES}
 
 
 def stored_word_changes(conn: sqlite3.Connection, before_sha: str, after_sha: str) -> list[dict[str, Any]] | None:
-    """The precomputed word changes of a pair of wordings, or ``None`` when not stored."""
-    row = conn.execute("SELECT encoding, body FROM word_diffs WHERE from_sha256 = ? AND to_sha256 = ?",
-                       (before_sha, after_sha)).fetchone()
+    """The precomputed word changes of a pair of wordings, or ``None`` when not stored.
+
+    Only the spans' word offsets are stored (a few bytes a pair); the words and their context are
+    cut from the two stored texts, which gives :func:`derive.index.worddiff.word_changes` exactly."""
+    try:
+        key = (bytes.fromhex(before_sha), bytes.fromhex(after_sha))
+    except ValueError:
+        return None
+    row = conn.execute("SELECT opcodes FROM word_diffs WHERE from_sha256 = ? AND to_sha256 = ?", key).fetchone()
     if row is None:
         return None
-    value: list[dict[str, Any]] = json.loads(decode(str(row[0]), bytes(row[1])))
-    return value
+    opcodes = [(str(t), int(i1), int(i2), int(j1), int(j2)) for t, i1, i2, j1, j2 in json.loads(row[0])]
+    return changes_from_opcodes(_text(conn, before_sha), _text(conn, after_sha), opcodes)
