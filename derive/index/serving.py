@@ -1,7 +1,8 @@
 """Serving tables: what is expensive at query time, computed once when the index is built.
 
 Derived from the content tables of the same file (so outside the content digest, like the FTS
-tables) and rebuilt whole by every full or incremental build:
+tables) and rebuilt by every full or incremental build (whole, but for ``word_diffs``: an
+incremental build computes only the pairs it does not hold yet):
 
 - ``serving_states`` — one compact row per **live** state (``withdrawn = 0``): work, interval,
   version key, document type and a summary of its expressions (language, text held, provisions
@@ -146,7 +147,17 @@ def _text(conn: sqlite3.Connection, sha: str) -> str:
 
 
 def _word_diff_rows(conn: sqlite3.Connection) -> Iterator[tuple[bytes, bytes, str]]:
-    for before_sha, after_sha in sorted(set(_successive_pairs(conn))):
+    """The rows of every successive pair not stored yet; the stored pairs that no longer follow
+    each other are removed (an incremental build keeps the others: a pair's row is a function of
+    its two texts)."""
+    pairs = sorted(set(_successive_pairs(conn)))
+    stored = {(bytes(f).hex(), bytes(t).hex()) for f, t in conn.execute("SELECT from_sha256, to_sha256 FROM word_diffs")}
+    gone = stored.difference(pairs)
+    conn.executemany("DELETE FROM word_diffs WHERE from_sha256 = ? AND to_sha256 = ?",
+                     sorted((bytes.fromhex(f), bytes.fromhex(t)) for f, t in gone))
+    for before_sha, after_sha in pairs:
+        if (before_sha, after_sha) in stored:
+            continue
         before, after = _text(conn, before_sha), _text(conn, after_sha)
         cost = diff_cost(before, after)
         if cost.words > MAX_PAIR_WORDS or cost.pairs > MAX_PAIR_MATCHES:
@@ -182,9 +193,11 @@ def frequent_window(conn: sqlite3.Connection, match: str, window: int) -> list[t
 
 
 def write_serving_tables(conn: sqlite3.Connection) -> dict[str, int]:
-    """(Re)fill the serving tables from the content tables; returns their row counts."""
+    """(Re)fill the serving tables from the content tables; returns their row counts. ``word_diffs``
+    is brought up to date (pairs computed only when new), the others are refilled whole."""
     for table in TABLES:
-        conn.execute(f"DELETE FROM {table}")
+        if table != "word_diffs":
+            conn.execute(f"DELETE FROM {table}")
     conn.executemany("INSERT INTO serving_states VALUES (?,?,?,?,?,?,?)", _states(conn))
     conn.execute("INSERT INTO serving_coverage(k, v) VALUES ('counts', ?)",
                  (json.dumps(coverage_counts(conn), ensure_ascii=False, separators=(",", ":")),))
