@@ -13,14 +13,17 @@ incremental build computes only the pairs it does not hold yet):
 - ``frequent_matches`` — for every word held by at least :data:`FREQUENT_DOCS` searchable states,
   the ranked window (:data:`FREQUENT_WINDOW` best bm25 scores) its one-word FTS match starts from:
   ranking ``article`` over the 62,000 EU states it occurs in takes 45 ms at query time.
-- ``word_diffs`` — the word-level change spans of every pair of wordings that follow each other
-  in the time line of one anchor (consecutive states of a work with text in one language), keyed
-  by the two text hashes (32-byte blobs). Only the spans' word offsets are stored
-  (:func:`derive.index.worddiff.word_opcodes`); the words and their context are cut from the two
-  texts when read (:func:`stored_word_changes`). ``diff`` between any two dates looks a changed
-  provision's pair up here (an article amended once between the two dates is such a pair) and
-  only computes, within its budget, the pairs that never followed each other. ``word_changes`` is
-  a pure function of the two texts, so the answer is the same.
+- ``word_diffs`` — the word-level change spans of every pair of wordings that follow each other in
+  the time line of one anchor (consecutive states of a work with text in one language), keyed by
+  the two text hashes (32-byte blobs). A pair whose changes (words and context) are shorter than
+  its two texts (:data:`WORDS_SHARE`) is stored as its changes (``encoding`` ``utf8``/``zlib``,
+  like ``texts``: read without the texts); any other keeps only the spans' word offsets
+  (``encoding`` ``opcodes``, :func:`derive.index.worddiff.word_opcodes`), and the words and their
+  context are cut from the two texts when read (:func:`stored_word_changes`): reading those texts
+  costs no more than reading changes that repeat them. ``diff`` between any two dates looks a
+  changed provision's pair up here (an article amended once between the two dates is such a pair)
+  and only computes, within its budget, the pairs that never followed each other. ``word_changes``
+  is a pure function of the two texts, so the answer is the same.
   Pairs too large for the query-time budget (:data:`MAX_PAIR_WORDS`) are not stored either.
 """
 
@@ -32,7 +35,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from typing import Any
 
-from derive.index.textstore import decode
+from derive.index.textstore import decode, encode
 from derive.index.worddiff import changes_from_opcodes, diff_cost, word_opcodes
 
 #: A pair of wordings whose word diff would compare more words, or walk more matching word pairs
@@ -45,6 +48,11 @@ FREQUENT_DOCS = 3_000
 #: The ranked window the search filters first (``serve.core.ops.search.RANK_FIRST``).
 FREQUENT_WINDOW = 120
 MAX_PAIR_MATCHES = 5_000_000
+#: A pair's word changes are stored as such when their JSON is at most this share of the two texts'
+#: characters (cheaper to read than the texts); otherwise only their word offsets are stored.
+WORDS_SHARE = 1.0
+#: ``word_diffs.encoding`` of a row holding word offsets (:func:`derive.index.worddiff.word_opcodes`).
+OPCODES = "opcodes"
 
 DDL: tuple[str, ...] = (
     """CREATE TABLE serving_states(
@@ -64,7 +72,8 @@ DDL: tuple[str, ...] = (
     """CREATE TABLE word_diffs(
         from_sha256 BLOB NOT NULL,
         to_sha256 BLOB NOT NULL,
-        opcodes TEXT NOT NULL,
+        encoding TEXT NOT NULL,
+        body BLOB NOT NULL,
         PRIMARY KEY (from_sha256, to_sha256)
     ) WITHOUT ROWID""",
     """CREATE TABLE frequent_matches(
@@ -146,7 +155,7 @@ def _text(conn: sqlite3.Connection, sha: str) -> str:
     return decode(str(encoding), bytes(body))
 
 
-def _word_diff_rows(conn: sqlite3.Connection) -> Iterator[tuple[bytes, bytes, str]]:
+def _word_diff_rows(conn: sqlite3.Connection) -> Iterator[tuple[bytes, bytes, str, bytes]]:
     """The rows of every successive pair not stored yet; the stored pairs that no longer follow
     each other are removed (an incremental build keeps the others: a pair's row is a function of
     its two texts)."""
@@ -162,8 +171,13 @@ def _word_diff_rows(conn: sqlite3.Connection) -> Iterator[tuple[bytes, bytes, st
         cost = diff_cost(before, after)
         if cost.words > MAX_PAIR_WORDS or cost.pairs > MAX_PAIR_MATCHES:
             continue
-        opcodes = json.dumps(word_opcodes(before, after), separators=(",", ":"))
-        yield bytes.fromhex(before_sha), bytes.fromhex(after_sha), opcodes
+        opcodes = word_opcodes(before, after)
+        words = json.dumps(changes_from_opcodes(before, after, opcodes), ensure_ascii=False, separators=(",", ":"))
+        if len(words) <= WORDS_SHARE * (len(before) + len(after)):
+            encoding, _, body = encode(words)
+        else:
+            encoding, body = OPCODES, json.dumps(opcodes, separators=(",", ":")).encode("utf-8")
+        yield bytes.fromhex(before_sha), bytes.fromhex(after_sha), encoding, body
 
 
 def _frequent_rows(conn: sqlite3.Connection) -> Iterator[tuple[str, int, int, float]]:
@@ -201,7 +215,7 @@ def write_serving_tables(conn: sqlite3.Connection) -> dict[str, int]:
     conn.executemany("INSERT INTO serving_states VALUES (?,?,?,?,?,?,?)", _states(conn))
     conn.execute("INSERT INTO serving_coverage(k, v) VALUES ('counts', ?)",
                  (json.dumps(coverage_counts(conn), ensure_ascii=False, separators=(",", ":")),))
-    conn.executemany("INSERT INTO word_diffs VALUES (?,?,?)", list(_word_diff_rows(conn)))
+    conn.executemany("INSERT INTO word_diffs VALUES (?,?,?,?)", list(_word_diff_rows(conn)))
     conn.executemany("INSERT INTO frequent_matches VALUES (?,?,?,?)", list(_frequent_rows(conn)))
     return {t: int(conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]) for t in TABLES}
 
@@ -209,14 +223,19 @@ def write_serving_tables(conn: sqlite3.Connection) -> dict[str, int]:
 def stored_word_changes(conn: sqlite3.Connection, before_sha: str, after_sha: str) -> list[dict[str, Any]] | None:
     """The precomputed word changes of a pair of wordings, or ``None`` when not stored.
 
-    Only the spans' word offsets are stored (a few bytes a pair); the words and their context are
-    cut from the two stored texts, which gives :func:`derive.index.worddiff.word_changes` exactly."""
+    A row holds the changes themselves, or only their word offsets; then the words and their
+    context are cut from the two stored texts, which gives :func:`derive.index.worddiff.word_changes`
+    exactly."""
     try:
         key = (bytes.fromhex(before_sha), bytes.fromhex(after_sha))
     except ValueError:
         return None
-    row = conn.execute("SELECT opcodes FROM word_diffs WHERE from_sha256 = ? AND to_sha256 = ?", key).fetchone()
+    row = conn.execute("SELECT encoding, body FROM word_diffs WHERE from_sha256 = ? AND to_sha256 = ?",
+                       key).fetchone()
     if row is None:
         return None
-    opcodes = [(str(t), int(i1), int(i2), int(j1), int(j2)) for t, i1, i2, j1, j2 in json.loads(row[0])]
+    if row[0] != OPCODES:
+        value: list[dict[str, Any]] = json.loads(decode(str(row[0]), bytes(row[1])))
+        return value
+    opcodes = [(str(t), int(i1), int(i2), int(j1), int(j2)) for t, i1, i2, j1, j2 in json.loads(bytes(row[1]))]
     return changes_from_opcodes(_text(conn, before_sha), _text(conn, after_sha), opcodes)
