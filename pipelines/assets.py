@@ -204,7 +204,8 @@ def empty_provisions_not_increasing(lex: LexSettings) -> dg.AssetCheckResult:
           automation_condition=FOLLOW)
 def search_index(context: AssetExecutionContext, lex: LexSettings) -> dg.MaterializeResult:  # type: ignore[type-arg]
     """The SQLite FTS5 index of one publisher, with its stamp (rebuilt only when its inputs —
-    records, dataset files, build instant, builder and normalisation versions — changed)."""
+    records, dataset files, build instant, builder and normalisation versions — changed; then
+    incrementally from the previous index when it can be updated)."""
     from derive.index.build import build_from_paths
     from derive.index.schema import INDEX_FORMAT
     from derive.index.stamp import BUILDER
@@ -226,8 +227,13 @@ def search_index(context: AssetExecutionContext, lex: LexSettings) -> dg.Materia
     started = time.monotonic()
     skipped = state.unchanged(inputs, outputs)
     problems: list[str] = []
+    metrics: dict[str, object] = {}
     if not skipped:
-        build_from_paths(publisher, tree, dataset_dir, out_dir, built_at=built_at)
+        # the previous index, when there is one of this format, is updated in place of a full
+        # build: only the works whose inputs changed are rebuilt (same content digest)
+        previous = index_path if index_path.is_file() else None
+        metrics = build_from_paths(publisher, tree, dataset_dir, out_dir, built_at=built_at,
+                                   previous=previous).metrics
         problems = verify_index(index_path).problems
         if not problems:  # recorded only once verified: a skip means this exact file verified
             state.record(inputs, outputs)
@@ -239,6 +245,8 @@ def search_index(context: AssetExecutionContext, lex: LexSettings) -> dg.Materia
             "index_bytes": index_path.stat().st_size,
             "stamp": stamp,
             "seconds": round(time.monotonic() - started, 3),
+            "build_mode": str(metrics.get("mode", "")),
+            "works_changed": int(str(metrics.get("works_changed", 0))),
             "index": dg.MetadataValue.path(str(index_path)),
         }),
         data_version=dg.DataVersion(file_sha256(index_path)),

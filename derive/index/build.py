@@ -297,6 +297,9 @@ def _incremental_index(path: Path, previous: Path, publisher: Publisher, sources
                       done=_work_progress(meter))
         sink.flush()
         conn.execute("DELETE FROM texts WHERE text_sha256 NOT IN (SELECT text_sha256 FROM lexical_states)")
+        conn.execute("DELETE FROM paths WHERE path_rowid NOT IN (SELECT path_rowid FROM provision_rows)")
+        conn.execute("DELETE FROM cites WHERE cite_rowid NOT IN (SELECT cite_rowid FROM citation_rows)")
+        conn.execute("DELETE FROM metadata_terms WHERE term_rowid NOT IN (SELECT term_rowid FROM work_metadata_rows)")
         conn.execute("DELETE FROM vocabulary")
         _finish_search(conn)
         conn.execute("DELETE FROM stamp")
@@ -333,10 +336,10 @@ def delete_work(conn: sqlite3.Connection, work_rowid: int) -> None:
     if conn.execute("SELECT 1 FROM works WHERE work_rowid = ?", (work_rowid,)).fetchone():
         conn.execute(f"INSERT INTO {_WORK_FTS_DELETE} VALUES ('delete', ?, ?, ?, ?, ?, ?)",
                      (work_rowid, *fts_columns(names, labels)))
-    for table in ("citations", "observations", "provisions", "expressions"):
+    for table in ("citation_rows", "observations", "provision_rows", "expressions"):
         conn.execute(f"DELETE FROM {table} WHERE expression_rowid BETWEEN ? AND ?", (lo, hi))
     conn.execute("DELETE FROM events WHERE version_rowid BETWEEN ? AND ?", (lo, hi))
-    for table in ("versions", "lexical_states", "provision_states", "anchor_events", "work_names", "work_metadata",
+    for table in ("versions", "lexical_states", "provision_state_rows", "anchor_events", "work_names", "work_metadata_rows",
                   "works", "work_inputs"):
         conn.execute(f"DELETE FROM {table} WHERE work_rowid = ?", (work_rowid,))
 

@@ -48,7 +48,7 @@ def mount_problems(conn: sqlite3.Connection) -> list[str]:
     try:
         app_id = conn.execute("PRAGMA application_id").fetchone()[0]
         user_version = conn.execute("PRAGMA user_version").fetchone()[0]
-        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")}
     except sqlite3.DatabaseError as exc:
         return [f"not a readable SQLite file: {exc}"]
     if app_id != APPLICATION_ID or user_version != USER_VERSION:

@@ -1,4 +1,4 @@
-"""The index format ``lex-evidence-index/2``: DDL, table order, digest order, read-side constants.
+"""The index format ``lex-evidence-index/3``: DDL, table order, digest order, read-side constants.
 
 One SQLite file per publisher (``<publisher>.sqlite``). Both the builder and the serving
 side import this module: the builder to create the file, the server to check what it mounts.
@@ -20,11 +20,11 @@ from derive.index.serving import TABLES as SERVING_TABLES
 from legal.artifacts import index_file_name as index_file_name
 from legal.artifacts import stamp_file_name as stamp_file_name
 
-INDEX_FORMAT = "lex-evidence-index/2"
+INDEX_FORMAT = "lex-evidence-index/3"
 #: ``PRAGMA application_id`` of every index file ("LEXI").
 APPLICATION_ID = 0x4C455849
 #: ``PRAGMA user_version``: the integer version of :data:`INDEX_FORMAT`.
-USER_VERSION = 2
+USER_VERSION = 3
 PAGE_SIZE = 4096
 
 FTS_TOKENIZER = "unicode61 remove_diacritics 2"
@@ -59,19 +59,43 @@ DDL: tuple[str, ...] = (
         PRIMARY KEY (normalized, kind, work_rowid, value, language)
     ) WITHOUT ROWID""",
     "CREATE INDEX ix_work_names_work ON work_names(work_rowid, kind)",
-    """CREATE TABLE work_metadata(
-        work_rowid INTEGER NOT NULL REFERENCES works(work_rowid),
+    # ``work_metadata`` is a view over ``metadata_terms`` (each distinct label once: a EuroVoc concept
+    # labels hundreds of works) and ``work_metadata_rows`` (which work carries it, over which dates).
+    """CREATE TABLE metadata_terms(
+        term_rowid INTEGER PRIMARY KEY,
         kind TEXT NOT NULL,
         identifier TEXT NOT NULL,
         label TEXT NOT NULL,
         language TEXT NOT NULL DEFAULT '',
         normalized TEXT NOT NULL,
-        source_uri TEXT,
+        source_uri TEXT
+    )""",
+    "CREATE INDEX ix_work_metadata_identifier ON metadata_terms(identifier, label)",
+    """CREATE TABLE work_metadata_rows(
+        work_rowid INTEGER NOT NULL REFERENCES works(work_rowid),
+        term_rowid INTEGER NOT NULL REFERENCES metadata_terms(term_rowid),
         first_valid_from TEXT NOT NULL,
         last_valid_from TEXT NOT NULL,
-        PRIMARY KEY (work_rowid, kind, identifier, label, language)
+        PRIMARY KEY (work_rowid, term_rowid)
     ) WITHOUT ROWID""",
-    "CREATE INDEX ix_work_metadata_identifier ON work_metadata(identifier)",
+    "CREATE INDEX ix_work_metadata_term ON work_metadata_rows(term_rowid)",
+    """CREATE VIEW work_metadata(
+        work_rowid, kind, identifier, label, language, normalized, source_uri, first_valid_from, last_valid_from
+    ) AS SELECT r.work_rowid, t.kind, t.identifier, t.label, t.language, t.normalized, t.source_uri,
+        r.first_valid_from, r.last_valid_from
+    FROM work_metadata_rows r JOIN metadata_terms t ON t.term_rowid = r.term_rowid""",
+    """CREATE TRIGGER work_metadata_insert INSTEAD OF INSERT ON work_metadata BEGIN
+        INSERT INTO metadata_terms(kind, identifier, label, language, normalized, source_uri)
+            SELECT NEW.kind, NEW.identifier, NEW.label, NEW.language, NEW.normalized, NEW.source_uri
+            WHERE NOT EXISTS (SELECT 1 FROM metadata_terms WHERE identifier = NEW.identifier AND label = NEW.label
+                AND kind = NEW.kind AND language = NEW.language AND normalized = NEW.normalized
+                AND source_uri IS NEW.source_uri);
+        INSERT INTO work_metadata_rows VALUES (NEW.work_rowid,
+            (SELECT term_rowid FROM metadata_terms WHERE identifier = NEW.identifier AND label = NEW.label
+                AND kind = NEW.kind AND language = NEW.language AND normalized = NEW.normalized
+                AND source_uri IS NEW.source_uri),
+            NEW.first_valid_from, NEW.last_valid_from);
+    END""",
     """CREATE TABLE versions(
         version_rowid INTEGER PRIMARY KEY,
         work_rowid INTEGER NOT NULL REFERENCES works(work_rowid),
@@ -135,35 +159,81 @@ DDL: tuple[str, ...] = (
         UNIQUE (work_rowid, language, anchor, text_sha256)
     )""",
     "CREATE INDEX ix_states_article ON lexical_states(article_key, work_rowid)",
-    """CREATE TABLE provisions(
+    # ``provisions`` is a view over ``provision_rows`` (one row per occurrence, without the columns
+    # it shares with others) and ``paths`` (each distinct heading path once): the path of a
+    # provision repeats in every version of its work, and its ``text_sha256`` is its lexical
+    # state's. Readers and writers see the columns below; the triggers store and remove rows.
+    """CREATE TABLE paths(
+        path_rowid INTEGER PRIMARY KEY,
+        path TEXT NOT NULL UNIQUE
+    )""",
+    """CREATE TABLE provision_rows(
         expression_rowid INTEGER NOT NULL REFERENCES expressions(expression_rowid),
         seq INTEGER NOT NULL,
         anchor TEXT NOT NULL,
         type TEXT NOT NULL,
         num TEXT,
         heading TEXT,
-        path TEXT NOT NULL,
+        path_rowid INTEGER NOT NULL REFERENCES paths(path_rowid),
         article_valid_from TEXT,
-        text_sha256 TEXT NOT NULL REFERENCES texts(text_sha256),
         state_rowid INTEGER NOT NULL REFERENCES lexical_states(state_rowid),
         span_start INTEGER,
         span_end INTEGER,
         PRIMARY KEY (expression_rowid, seq)
     ) WITHOUT ROWID""",
-    "CREATE INDEX ix_provisions_anchor ON provisions(expression_rowid, anchor)",
-    "CREATE INDEX ix_provisions_state ON provisions(state_rowid)",
-    """CREATE TABLE citations(
-        expression_rowid INTEGER NOT NULL REFERENCES expressions(expression_rowid),
-        seq INTEGER NOT NULL,
+    "CREATE INDEX ix_provisions_anchor ON provision_rows(expression_rowid, anchor)",
+    "CREATE INDEX ix_provisions_state ON provision_rows(state_rowid)",
+    """CREATE VIEW provisions(
+        expression_rowid, seq, anchor, type, num, heading, path, article_valid_from, text_sha256, state_rowid,
+        span_start, span_end
+    ) AS SELECT r.expression_rowid, r.seq, r.anchor, r.type, r.num, r.heading,
+        (SELECT h.path FROM paths h WHERE h.path_rowid = r.path_rowid), r.article_valid_from,
+        (SELECT s.text_sha256 FROM lexical_states s WHERE s.state_rowid = r.state_rowid), r.state_rowid,
+        r.span_start, r.span_end
+    FROM provision_rows r""",
+    """CREATE TRIGGER provisions_insert INSTEAD OF INSERT ON provisions BEGIN
+        SELECT RAISE(ABORT, 'provision text is not its lexical state''s')
+            WHERE NEW.text_sha256 IS NOT (SELECT text_sha256 FROM lexical_states WHERE state_rowid = NEW.state_rowid);
+        INSERT OR IGNORE INTO paths(path) VALUES (NEW.path);
+        INSERT INTO provision_rows VALUES (NEW.expression_rowid, NEW.seq, NEW.anchor, NEW.type, NEW.num, NEW.heading,
+            (SELECT path_rowid FROM paths WHERE path = NEW.path), NEW.article_valid_from, NEW.state_rowid,
+            NEW.span_start, NEW.span_end);
+    END""",
+    # ``citations`` is a view over ``citation_rows`` (one row per occurrence) and ``cites`` (each
+    # distinct link once: a provision's links repeat in every version that keeps its wording).
+    """CREATE TABLE cites(
+        cite_rowid INTEGER PRIMARY KEY,
         anchor TEXT NOT NULL,
         href TEXT NOT NULL,
         label TEXT,
         target_work_id TEXT,
         target_held INTEGER NOT NULL,
-        resolution TEXT NOT NULL,
+        resolution TEXT NOT NULL
+    )""",
+    "CREATE INDEX ix_cites_href ON cites(href, anchor)",
+    "CREATE INDEX ix_citations_target ON cites(target_work_id)",
+    """CREATE TABLE citation_rows(
+        expression_rowid INTEGER NOT NULL REFERENCES expressions(expression_rowid),
+        seq INTEGER NOT NULL,
+        cite_rowid INTEGER NOT NULL REFERENCES cites(cite_rowid),
         PRIMARY KEY (expression_rowid, seq)
     ) WITHOUT ROWID""",
-    "CREATE INDEX ix_citations_target ON citations(target_work_id)",
+    "CREATE INDEX ix_citation_rows_cite ON citation_rows(cite_rowid)",
+    """CREATE VIEW citations(
+        expression_rowid, seq, anchor, href, label, target_work_id, target_held, resolution
+    ) AS SELECT r.expression_rowid, r.seq, c.anchor, c.href, c.label, c.target_work_id, c.target_held, c.resolution
+    FROM citation_rows r JOIN cites c ON c.cite_rowid = r.cite_rowid""",
+    """CREATE TRIGGER citations_insert INSTEAD OF INSERT ON citations BEGIN
+        INSERT INTO cites(anchor, href, label, target_work_id, target_held, resolution)
+            SELECT NEW.anchor, NEW.href, NEW.label, NEW.target_work_id, NEW.target_held, NEW.resolution
+            WHERE NOT EXISTS (SELECT 1 FROM cites WHERE href = NEW.href AND anchor = NEW.anchor
+                AND label IS NEW.label AND target_work_id IS NEW.target_work_id
+                AND target_held = NEW.target_held AND resolution = NEW.resolution);
+        INSERT INTO citation_rows VALUES (NEW.expression_rowid, NEW.seq,
+            (SELECT cite_rowid FROM cites WHERE href = NEW.href AND anchor = NEW.anchor
+                AND label IS NEW.label AND target_work_id IS NEW.target_work_id
+                AND target_held = NEW.target_held AND resolution = NEW.resolution));
+    END""",
     """CREATE TABLE gaps(
         lex_id TEXT NOT NULL,
         language TEXT NOT NULL,
@@ -172,20 +242,36 @@ DDL: tuple[str, ...] = (
         evidence_sha256 TEXT,
         PRIMARY KEY (lex_id, language, gap)
     ) WITHOUT ROWID""",
-    """CREATE TABLE provision_states(
+    # ``provision_states`` is a view over ``provision_state_rows``, which names each wording by its
+    # lexical state (same work, language, anchor and text) instead of repeating its SHA-256.
+    """CREATE TABLE provision_state_rows(
         work_rowid INTEGER NOT NULL REFERENCES works(work_rowid),
         language TEXT NOT NULL,
         anchor TEXT NOT NULL,
         seq INTEGER NOT NULL,
         valid_from TEXT NOT NULL,
         end_exclusive TEXT,
-        text_sha256 TEXT NOT NULL,
+        state_rowid INTEGER NOT NULL REFERENCES lexical_states(state_rowid),
         first_version_rowid INTEGER NOT NULL,
         last_version_rowid INTEGER NOT NULL,
         versions INTEGER NOT NULL,
         article_valid_from TEXT,
         PRIMARY KEY (work_rowid, language, anchor, seq)
     ) WITHOUT ROWID""",
+    """CREATE VIEW provision_states(
+        work_rowid, language, anchor, seq, valid_from, end_exclusive, text_sha256, first_version_rowid,
+        last_version_rowid, versions, article_valid_from
+    ) AS SELECT r.work_rowid, r.language, r.anchor, r.seq, r.valid_from, r.end_exclusive,
+        (SELECT s.text_sha256 FROM lexical_states s WHERE s.state_rowid = r.state_rowid), r.first_version_rowid,
+        r.last_version_rowid, r.versions, r.article_valid_from
+    FROM provision_state_rows r""",
+    """CREATE TRIGGER provision_states_insert INSTEAD OF INSERT ON provision_states BEGIN
+        INSERT INTO provision_state_rows VALUES (NEW.work_rowid, NEW.language, NEW.anchor, NEW.seq, NEW.valid_from,
+            NEW.end_exclusive, COALESCE((SELECT state_rowid FROM lexical_states WHERE work_rowid = NEW.work_rowid
+                AND language = NEW.language AND anchor = NEW.anchor AND text_sha256 = NEW.text_sha256),
+                RAISE(ABORT, 'provision state without its lexical state')),
+            NEW.first_version_rowid, NEW.last_version_rowid, NEW.versions, NEW.article_valid_from);
+    END""",
     """CREATE TABLE anchor_events(
         work_rowid INTEGER NOT NULL REFERENCES works(work_rowid),
         language TEXT NOT NULL,

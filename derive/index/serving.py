@@ -1,7 +1,8 @@
 """Serving tables: what is expensive at query time, computed once when the index is built.
 
 Derived from the content tables of the same file (so outside the content digest, like the FTS
-tables) and rebuilt whole by every full or incremental build:
+tables) and rebuilt by every full or incremental build (whole, but for ``word_diffs``: an
+incremental build computes only the pairs it does not hold yet):
 
 - ``serving_states`` — one compact row per **live** state (``withdrawn = 0``): work, interval,
   version key, document type and a summary of its expressions (language, text held, provisions
@@ -15,12 +16,17 @@ tables) and rebuilt whole by every full or incremental build:
   (``("directive" OR "directives")``, :func:`derive.index.analysis.word_forms`, no language
   filter) whenever those forms are that frequent together (also for a word of at least
   :data:`FORMS_MIN_DOCS` states, such as ``direct`` with ``directive``): ranking ``article`` over the 62,000 EU states it occurs in takes 45 ms at query time.
-- ``word_diffs`` — the word-level change spans (:func:`derive.index.worddiff.word_changes`) of
-  every pair of wordings that follow each other in the time line of one anchor (consecutive
-  states of a work with text in one language), keyed by the two text hashes. ``diff`` between
-  any two dates looks a changed provision's pair up here (an article amended once between the
-  two dates is such a pair) and only computes, within its budget, the pairs that never followed
-  each other. ``word_changes`` is a pure function of the two texts, so the answer is the same.
+- ``word_diffs`` — the word-level change spans of every pair of wordings that follow each other in
+  the time line of one anchor (consecutive states of a work with text in one language), keyed by
+  the two text hashes (32-byte blobs). A pair whose changes (words and context) are shorter than
+  its two texts (:data:`WORDS_SHARE`) is stored as its changes (``encoding`` ``utf8``/``zlib``,
+  like ``texts``: read without the texts); any other keeps only the spans' word offsets
+  (``encoding`` ``opcodes``, :func:`derive.index.worddiff.word_opcodes`), and the words and their
+  context are cut from the two texts when read (:func:`stored_word_changes`): reading those texts
+  costs no more than reading changes that repeat them. ``diff`` between any two dates looks a
+  changed provision's pair up here (an article amended once between the two dates is such a pair)
+  and only computes, within its budget, the pairs that never followed each other. ``word_changes``
+  is a pure function of the two texts, so the answer is the same.
   Pairs too large for the query-time budget (:data:`MAX_PAIR_WORDS`) are not stored either.
 """
 
@@ -33,7 +39,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from derive.index.textstore import decode, encode
-from derive.index.worddiff import diff_cost, word_changes
+from derive.index.worddiff import changes_from_opcodes, diff_cost, word_opcodes
 
 #: A pair of wordings whose word diff would compare more words, or walk more matching word pairs
 #: (:class:`derive.index.worddiff.DiffCost`), than this is not precomputed (``diff`` elides it too
@@ -50,6 +56,11 @@ FORMS_MIN_DOCS = 100
 #: state outside the window (a tie at the window's edge could rank either way).
 FREQUENT_WINDOW = 128
 MAX_PAIR_MATCHES = 5_000_000
+#: A pair's word changes are stored as such when their JSON is at most this share of the two texts'
+#: characters (cheaper to read than the texts); otherwise only their word offsets are stored.
+WORDS_SHARE = 1.0
+#: ``word_diffs.encoding`` of a row holding word offsets (:func:`derive.index.worddiff.word_opcodes`).
+OPCODES = "opcodes"
 
 DDL: tuple[str, ...] = (
     """CREATE TABLE serving_states(
@@ -67,8 +78,8 @@ DDL: tuple[str, ...] = (
         v TEXT NOT NULL
     ) WITHOUT ROWID""",
     """CREATE TABLE word_diffs(
-        from_sha256 TEXT NOT NULL,
-        to_sha256 TEXT NOT NULL,
+        from_sha256 BLOB NOT NULL,
+        to_sha256 BLOB NOT NULL,
         encoding TEXT NOT NULL,
         body BLOB NOT NULL,
         PRIMARY KEY (from_sha256, to_sha256)
@@ -152,15 +163,29 @@ def _text(conn: sqlite3.Connection, sha: str) -> str:
     return decode(str(encoding), bytes(body))
 
 
-def _word_diff_rows(conn: sqlite3.Connection) -> Iterator[tuple[str, str, str, bytes]]:
-    for before_sha, after_sha in sorted(set(_successive_pairs(conn))):
+def _word_diff_rows(conn: sqlite3.Connection) -> Iterator[tuple[bytes, bytes, str, bytes]]:
+    """The rows of every successive pair not stored yet; the stored pairs that no longer follow
+    each other are removed (an incremental build keeps the others: a pair's row is a function of
+    its two texts)."""
+    pairs = sorted(set(_successive_pairs(conn)))
+    stored = {(bytes(f).hex(), bytes(t).hex()) for f, t in conn.execute("SELECT from_sha256, to_sha256 FROM word_diffs")}
+    gone = stored.difference(pairs)
+    conn.executemany("DELETE FROM word_diffs WHERE from_sha256 = ? AND to_sha256 = ?",
+                     sorted((bytes.fromhex(f), bytes.fromhex(t)) for f, t in gone))
+    for before_sha, after_sha in pairs:
+        if (before_sha, after_sha) in stored:
+            continue
         before, after = _text(conn, before_sha), _text(conn, after_sha)
         cost = diff_cost(before, after)
         if cost.words > MAX_PAIR_WORDS or cost.pairs > MAX_PAIR_MATCHES:
             continue
-        words = json.dumps(word_changes(before, after), ensure_ascii=False, separators=(",", ":"))
-        encoding, _, body = encode(words)
-        yield before_sha, after_sha, encoding, body
+        opcodes = word_opcodes(before, after)
+        words = json.dumps(changes_from_opcodes(before, after, opcodes), ensure_ascii=False, separators=(",", ":"))
+        if len(words) <= WORDS_SHARE * (len(before) + len(after)):
+            encoding, _, body = encode(words)
+        else:
+            encoding, body = OPCODES, json.dumps(opcodes, separators=(",", ":")).encode("utf-8")
+        yield bytes.fromhex(before_sha), bytes.fromhex(after_sha), encoding, body
 
 
 def _frequent_rows(conn: sqlite3.Connection) -> Iterator[tuple[str, int, int, float]]:
@@ -198,9 +223,11 @@ def frequent_window(conn: sqlite3.Connection, match: str, window: int) -> list[t
 
 
 def write_serving_tables(conn: sqlite3.Connection) -> dict[str, int]:
-    """(Re)fill the serving tables from the content tables; returns their row counts."""
+    """(Re)fill the serving tables from the content tables; returns their row counts. ``word_diffs``
+    is brought up to date (pairs computed only when new), the others are refilled whole."""
     for table in TABLES:
-        conn.execute(f"DELETE FROM {table}")
+        if table != "word_diffs":
+            conn.execute(f"DELETE FROM {table}")
     conn.executemany("INSERT INTO serving_states VALUES (?,?,?,?,?,?,?)", _states(conn))
     conn.execute("INSERT INTO serving_coverage(k, v) VALUES ('counts', ?)",
                  (json.dumps(coverage_counts(conn), ensure_ascii=False, separators=(",", ":")),))
@@ -210,10 +237,21 @@ def write_serving_tables(conn: sqlite3.Connection) -> dict[str, int]:
 
 
 def stored_word_changes(conn: sqlite3.Connection, before_sha: str, after_sha: str) -> list[dict[str, Any]] | None:
-    """The precomputed word changes of a pair of wordings, or ``None`` when not stored."""
+    """The precomputed word changes of a pair of wordings, or ``None`` when not stored.
+
+    A row holds the changes themselves, or only their word offsets; then the words and their
+    context are cut from the two stored texts, which gives :func:`derive.index.worddiff.word_changes`
+    exactly."""
+    try:
+        key = (bytes.fromhex(before_sha), bytes.fromhex(after_sha))
+    except ValueError:
+        return None
     row = conn.execute("SELECT encoding, body FROM word_diffs WHERE from_sha256 = ? AND to_sha256 = ?",
-                       (before_sha, after_sha)).fetchone()
+                       key).fetchone()
     if row is None:
         return None
-    value: list[dict[str, Any]] = json.loads(decode(str(row[0]), bytes(row[1])))
-    return value
+    if row[0] != OPCODES:
+        value: list[dict[str, Any]] = json.loads(decode(str(row[0]), bytes(row[1])))
+        return value
+    opcodes = [(str(t), int(i1), int(i2), int(j1), int(j2)) for t, i1, i2, j1, j2 in json.loads(bytes(row[1]))]
+    return changes_from_opcodes(_text(conn, before_sha), _text(conn, after_sha), opcodes)

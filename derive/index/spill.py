@@ -72,11 +72,21 @@ class _SpillTable:
 
 
 class _DirectTable(_SpillTable):
-    """Rows appended straight into an index table (incremental build), in batches."""
+    """Rows appended straight into an index table (incremental build), in batches.
 
-    def __init__(self, conn: sqlite3.Connection, target: str) -> None:
+    A full batch flushes every table of the sink, in the order the tables were first written
+    (``lexical_states`` before the ``provisions`` that refer to them)."""
+
+    def __init__(self, conn: sqlite3.Connection, target: str, flush_all: Callable[[], None]) -> None:
         super().__init__(conn, "direct")
         self.name = target
+        self._flush_all = flush_all
+
+    def append(self, row: Row, /) -> None:
+        self._buffer.append(row)
+        self._count += 1
+        if len(self._buffer) >= BATCH:
+            self._flush_all()
 
     def flush(self) -> None:
         if not self._buffer:
@@ -103,7 +113,7 @@ class DirectSink:
 
     def sink(self, table: str) -> RowSink:
         if table not in self._tables:
-            self._tables[table] = _DirectTable(self._conn, FTS_TARGETS.get(table, table))
+            self._tables[table] = _DirectTable(self._conn, FTS_TARGETS.get(table, table), self.flush)
         return self._tables[table]
 
     def add_text(self, sha256: str, text: str) -> None:

@@ -70,26 +70,38 @@ def diff_cost(before: str, after: str) -> DiffCost:
     return DiffCost(len(middle_a) + len(middle_b), sum(counts[w] for w in middle_a))
 
 
-def word_changes(before: str, after: str, context: int = CONTEXT_WORDS) -> list[dict[str, Any]]:
+#: One non-equal span of :func:`word_opcodes`: ``(op, i1, i2, j1, j2)`` over the whitespace words of the
+#: two texts (``op``: ``replace``, ``delete`` or ``insert``; ``a[i1:i2]`` became ``b[j1:j2]``).
+Opcode = tuple[str, int, int, int, int]
+
+
+def word_opcodes(before: str, after: str) -> list[Opcode]:
+    """The non-equal spans between the whitespace words of two texts, in order."""
     a, b = before.split(), after.split()
     prefix, suffix = _common_ends(a, b)
     middle_a, middle_b = a[prefix:len(a) - suffix], b[prefix:len(b) - suffix]
     matcher = SequenceMatcher(None, middle_a, middle_b, autojunk=False)
-    out: list[dict[str, Any]] = []
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            continue
-        i1, i2, j1, j2 = i1 + prefix, i2 + prefix, j1 + prefix, j2 + prefix
-        out.append({
-            "op": tag,
-            "from_word": i1,
-            "to_word": j1,
-            "removed": " ".join(a[i1:i2]),
-            "added": " ".join(b[j1:j2]),
-            "context_before": " ".join(a[max(0, i1 - context):i1]),
-            "context_after": " ".join(a[i2:i2 + context]),
-        })
-    return out
+    return [(tag, i1 + prefix, i2 + prefix, j1 + prefix, j2 + prefix)
+            for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
+
+
+def changes_from_opcodes(before: str, after: str, opcodes: Iterable[Opcode],
+                         context: int = CONTEXT_WORDS) -> list[dict[str, Any]]:
+    """:func:`word_changes` of two texts given their :func:`word_opcodes` (computed once, stored)."""
+    a, b = before.split(), after.split()
+    return [{
+        "op": tag,
+        "from_word": i1,
+        "to_word": j1,
+        "removed": " ".join(a[i1:i2]),
+        "added": " ".join(b[j1:j2]),
+        "context_before": " ".join(a[max(0, i1 - context):i1]),
+        "context_after": " ".join(a[i2:i2 + context]),
+    } for tag, i1, i2, j1, j2 in opcodes]
+
+
+def word_changes(before: str, after: str, context: int = CONTEXT_WORDS) -> list[dict[str, Any]]:
+    return changes_from_opcodes(before, after, word_opcodes(before, after), context)
 
 
 _TOKEN = re.compile(r"\w+|\s+|[^\w\s]")

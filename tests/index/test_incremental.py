@@ -60,6 +60,16 @@ def _fts_content(path: Path) -> dict[str, list[tuple[object, ...]]]:
         conn.close()
 
 
+def _serving_content(path: Path) -> dict[str, list[tuple[object, ...]]]:
+    """The serving tables' rows (``word_diffs`` kept and topped up by an incremental build, the others refilled)."""
+    conn = sqlite3.connect(path)
+    try:
+        return {t: conn.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall()
+                for t in ("serving_states", "serving_coverage", "word_diffs", "frequent_matches")}
+    finally:
+        conn.close()
+
+
 def test_one_changed_work_gives_the_full_build_content(fixture_indexes: FixtureBuild, tmp_path: Path) -> None:
     changed = tmp_path / "dataset-lu"
     dropped = _drop_one_version(fixture_indexes.datasets["lu"], changed)
@@ -73,6 +83,7 @@ def test_one_changed_work_gives_the_full_build_content(fixture_indexes: FixtureB
     # passes), so the FTS shadow pages differ; every content row, every FTS entry and the stamp are equal.
     assert incremental.stamp == full.stamp  # content digest, counters, inputs
     assert _fts_content(incremental.index_path) == _fts_content(full.index_path)
+    assert _serving_content(incremental.index_path) == _serving_content(full.index_path)
     assert verify_index(incremental.index_path).ok
     # The previous index is left as it was.
     assert verify_index(fixture_indexes.index_dir / "lu-legilux.sqlite").ok

@@ -1,0 +1,77 @@
+"""Format 3 stores shared values once; readers still see the format-2 columns, exactly.
+
+On the real fixture indexes: the view-backed tables (``provisions``, ``citations``,
+``provision_states``, ``work_metadata``) give the values the builder inserted, repeated values
+are stored once, a provision whose hash is not its lexical state's is refused, and every stored
+word diff rebuilds :func:`derive.index.worddiff.word_changes` of its two texts.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from derive.index.serving import stored_word_changes
+from derive.index.textstore import decode
+from derive.index.worddiff import word_changes
+from tests.index.pipeline import FixtureBuild
+
+PUBLISHERS = ("eu-eurlex", "lu-legilux")
+
+
+def _open(fixture_indexes: FixtureBuild, publisher: str) -> sqlite3.Connection:
+    return sqlite3.connect(f"file:{fixture_indexes.index_dir / f'{publisher}.sqlite'}?mode=ro", uri=True)
+
+
+def _one(conn: sqlite3.Connection, sql: str) -> int:
+    return int(conn.execute(sql).fetchone()[0])
+
+
+@pytest.mark.parametrize("publisher", PUBLISHERS)
+def test_shared_values_are_stored_once(fixture_indexes: FixtureBuild, publisher: str) -> None:
+    conn = _open(fixture_indexes, publisher)
+    assert _one(conn, "SELECT COUNT(*) FROM provisions") == _one(conn, "SELECT COUNT(*) FROM provision_rows") > 0
+    assert _one(conn, "SELECT COUNT(*) FROM paths") == _one(conn, "SELECT COUNT(DISTINCT path) FROM provisions")
+    assert _one(conn, "SELECT COUNT(*) FROM paths") < _one(conn, "SELECT COUNT(*) FROM provision_rows")
+    assert _one(conn, "SELECT COUNT(*) FROM citations") == _one(conn, "SELECT COUNT(*) FROM citation_rows")
+    assert _one(conn, "SELECT COUNT(*) FROM cites") == _one(conn, (
+        "SELECT COUNT(*) FROM (SELECT DISTINCT anchor, href, label, target_work_id, target_held, resolution "
+        "FROM citations)"))
+    assert _one(conn, "SELECT COUNT(*) FROM provision_states") == _one(conn, "SELECT COUNT(*) FROM provision_state_rows")
+    assert _one(conn, "SELECT COUNT(*) FROM work_metadata") == _one(conn, "SELECT COUNT(*) FROM work_metadata_rows")
+    # every hash a view hands out is a stored text's, and a provision's is its lexical state's
+    assert _one(conn, "SELECT COUNT(*) FROM provisions p JOIN lexical_states s USING (state_rowid) "
+                      "WHERE p.text_sha256 IS NOT s.text_sha256 OR p.anchor <> s.anchor") == 0
+    assert _one(conn, "SELECT COUNT(*) FROM provision_states WHERE text_sha256 IS NULL OR text_sha256 NOT IN "
+                      "(SELECT text_sha256 FROM texts)") == 0
+
+
+def test_a_provision_whose_hash_is_not_its_states_is_refused(fixture_indexes: FixtureBuild, tmp_path: Path) -> None:
+    path = tmp_path / "copy.sqlite"
+    shutil.copyfile(fixture_indexes.index_dir / "eu-eurlex.sqlite", path)
+    conn = sqlite3.connect(path)
+    row = list(conn.execute("SELECT * FROM provisions ORDER BY expression_rowid, seq LIMIT 1").fetchone())
+    row[1] = 999_999  # another seq
+    with pytest.raises(sqlite3.IntegrityError, match="lexical state"):
+        conn.execute("INSERT INTO provisions VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", [*row[:8], "0" * 64, *row[9:]])
+    conn.execute("INSERT INTO provisions VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", row)  # its own hash: accepted
+    assert conn.execute("SELECT * FROM provisions WHERE expression_rowid = ? AND seq = ?",
+                        (row[0], row[1])).fetchone() == tuple(row)
+    conn.close()
+
+
+@pytest.mark.parametrize("publisher", PUBLISHERS)
+def test_stored_word_diffs_rebuild_word_changes(fixture_indexes: FixtureBuild, publisher: str) -> None:
+    conn = _open(fixture_indexes, publisher)
+    pairs = conn.execute("SELECT hex(from_sha256), hex(to_sha256) FROM word_diffs").fetchall()
+    assert pairs
+    for before_hex, after_hex in pairs:
+        before_sha, after_sha = before_hex.lower(), after_hex.lower()
+        texts = {sha: decode(encoding, bytes(body)) for sha, encoding, body in conn.execute(
+            "SELECT text_sha256, encoding, body FROM texts WHERE text_sha256 IN (?, ?)", (before_sha, after_sha))}
+        assert stored_word_changes(conn, before_sha, after_sha) == word_changes(texts[before_sha], texts[after_sha])
+    assert stored_word_changes(conn, "0" * 64, "1" * 64) is None
+    assert stored_word_changes(conn, "not hex", "1" * 64) is None
