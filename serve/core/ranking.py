@@ -259,3 +259,47 @@ def related_by_role(conn: sqlite3.Connection, profiles_: Mapping[int, WorkProfil
     for work in sorted(chosen, key=lambda w: str(slugs.get(w, "")), reverse=True):
         out.setdefault(profiles_[work].role, []).append(work)
     return out
+
+
+# -- the principal act a subordinate hit executes -----------------------------------------------
+
+#: A subordinate act's parent is cited at least this many times in its provisions.
+PARENT_MIN_CITATIONS = 2
+#: ... and its names hold at least this share of the query's content words (the query names its subject).
+PARENT_MIN_COVERAGE = 0.25
+_SUBORDINATE_ROLES = frozenset({"amending", "implementing", "delegated"})
+
+
+def subordinate(profile: WorkProfile | None) -> bool:
+    """Whether a work's object is another act: a Legilux regulation (règlement, arrêté) or an
+    amending, implementing or delegated act."""
+    return profile is not None and (profile.hierarchy == "regulation" or profile.role in _SUBORDINATE_ROLES)
+
+
+def parent_act(cited: Iterable[tuple[int, int]], profiles_: Mapping[int, WorkProfile], child: int) -> int | None:
+    """The principal act a subordinate work executes or modifies: of the works its provisions cite
+    (``(work, citations)``, most cited first), the most cited principal act that is no regulation,
+    cited at least :data:`PARENT_MIN_CITATIONS` times; ``None`` for a work that is not
+    :func:`subordinate` or cites no such act."""
+    if not subordinate(profiles_.get(child)):
+        return None
+    for work, count in sorted(cited, key=lambda wc: -wc[1]):
+        profile = profiles_.get(work)
+        if work == child or profile is None or profile.role != "principal" or profile.hierarchy == "regulation":
+            continue
+        return work if count >= PARENT_MIN_CITATIONS else None
+    return None
+
+
+def cited_works(conn: sqlite3.Connection, work: int, rowid_of: Mapping[str, int], publisher: str) -> list[tuple[int, int]]:
+    """``(work, citations)`` of the held works of the same publisher that ``work``'s provisions cite."""
+    prefix = publisher + ":"
+    out = []
+    for target, count in conn.execute(
+            "SELECT c.target_work_id, COUNT(*) FROM versions v JOIN expressions e ON e.version_rowid = v.version_rowid "
+            "JOIN citations c ON c.expression_rowid = e.expression_rowid WHERE v.work_rowid = ? "
+            "AND c.target_work_id IS NOT NULL GROUP BY c.target_work_id", (work,)):
+        slug = str(target)[len(prefix):] if str(target).startswith(prefix) else None
+        if slug is not None and slug in rowid_of:
+            out.append((rowid_of[slug], int(count)))
+    return out

@@ -715,6 +715,8 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
                                                    if "work_metadata" not in h.reasons])
     if options.grain == "works":
         grouped = group_by_work(ranked, options.per_work_limit)
+        if index is not None and plan.terms and not plan.constraints and not plan.intent:
+            grouped = parents_first(conn, index, grouped, profiles, filters, out.groups, options.limit)
         out.held_back = 0
         out.hits = grouped[:options.limit]
     else:
@@ -827,6 +829,56 @@ def rank_hits(hits: Sequence[Hit], profiles: dict[int, ranking.WorkProfile], pla
         return tier, -_relevance(hit) * prior, position
 
     return [hit for _, hit in sorted(enumerate(hits), key=key)]
+
+
+_PARENTS: weakref.WeakKeyDictionary[MountedIndex, dict[int, int | None]] = weakref.WeakKeyDictionary()
+
+
+def parents_first(conn: sqlite3.Connection, index: MountedIndex, hits: Sequence[Hit],
+                  profiles: dict[int, ranking.WorkProfile], filters: Filters, groups: Sequence[Sequence[str]],
+                  limit: int) -> list[Hit]:
+    """Works (one hit each, rank order) with the principal act a subordinate work of the first
+    ``limit`` executes or modifies (:func:`serve.core.ranking.parent_act`) placed right before it,
+    when the parent's names hold at least :data:`serve.core.ranking.PARENT_MIN_COVERAGE` of the
+    query's words: a question on a law's subject finds the law before the règlements that execute
+    it. A parent already listed further down moves up; one not listed comes as its work row
+    (reason ``parent_act``, ``parent_of`` the subordinate work), if a state passes the filters."""
+    known = _PARENTS.setdefault(index, {})
+    out = list(hits)
+    placed: set[int] = set()
+    position = 0
+    while position < min(limit, len(out)):
+        child = out[position].row["work_rowid"]
+        if child not in known:
+            if len(known) >= RELATED_REMEMBERED:
+                known.clear()
+            known[child] = ranking.parent_act(
+                ranking.cited_works(conn, child, index.catalogue.rowid_of, index.publisher.value)
+                if ranking.subordinate(profiles.get(child)) else (), profiles, child)
+        parent = known[child]
+        if parent is None or parent in placed or (filters.allowed is not None and parent not in filters.allowed) \
+                or works_title_coverage(conn, [parent], groups, index).get(parent, 0.0) < ranking.PARENT_MIN_COVERAGE:
+            position += 1
+            continue
+        ahead = [i for i, h in enumerate(out[:position]) if h.row["work_rowid"] == parent]
+        if ahead:
+            position += 1
+            continue
+        placed.add(parent)
+        later = [i for i, h in enumerate(out) if h.row["work_rowid"] == parent]
+        if later:
+            hit: Hit | None = out.pop(later[0])
+        else:
+            same_language = filters.language is None or _primary(conn, parent) in (None, filters.language)
+            hit = _work_row(conn, parent, replace(filters, works=()), ["parent_act"]) if same_language else None
+            if hit is not None:
+                hit.extra["parent_of"] = f"{index.publisher.value}:{index.catalogue.slug_of[child]}"
+        if hit is None:
+            position += 1
+            continue
+        out.insert(position, hit)
+        position += 2
+    return out
 
 
 def group_by_work(hits: Sequence[Hit], per_work: int | None) -> list[Hit]:
