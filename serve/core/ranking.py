@@ -303,3 +303,32 @@ def cited_works(conn: sqlite3.Connection, work: int, rowid_of: Mapping[str, int]
         if slug is not None and slug in rowid_of:
             out.append((rowid_of[slug], int(count)))
     return out
+
+
+# -- acts of the same title ---------------------------------------------------------------------
+
+#: A title's subject (its words after the act's date) names other acts only from this length on.
+SUBJECT_MIN_CHARS = 12
+
+
+def title_subject(title: str) -> str | None:
+    """The normalised words of an official title after the act's date (``Loi du 22 février 1968
+    sur la nationalité luxembourgeoise`` → ``sur la nationalite luxembourgeoise``); ``None``
+    without a dated header or when short."""
+    text = " ".join(fold(title).split())
+    header = _HEADER.match(text)
+    if header is None:
+        return None
+    subject = normalize(text[header.end():])
+    return subject if len(subject) >= SUBJECT_MIN_CHARS else None
+
+
+def works_by_subject(conn: sqlite3.Connection) -> dict[str, frozenset[int]]:
+    """Title subject (:func:`title_subject`) → the works with an official title of that subject,
+    for subjects held by more than one work."""
+    found: dict[str, set[int]] = {}
+    for rowid, value in conn.execute("SELECT work_rowid, value FROM work_names WHERE kind = 'official_title'"):
+        subject = title_subject(str(value))
+        if subject is not None:
+            found.setdefault(subject, set()).add(int(rowid))
+    return {s: frozenset(w) for s, w in found.items() if len(w) > 1}

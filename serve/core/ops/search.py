@@ -692,8 +692,13 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         residual = ["residual_unmatched"] if plan.terms or plan.article_key else []
         hits.extend(Hit(dict(r.row), [*r.reasons, *residual], dict(r.extra), tier=TIER_NAMED) for r in named_rows)
         if not residual and not plan.anchor and named and len(plan.constraints) == 1 and index is not None:
-            # a query that is only the name of one act: the acts around it follow it
+            # a query that is only the name of one act: the other acts of that name, then the acts
+            # around it follow it
             listed = {h.row["work_rowid"] for h in hits}
+            same = [h for h in once("same_name", lambda: _same_name_rows(conn, index, plan, filters))
+                    if h.row["work_rowid"] not in listed]
+            hits.extend(same)
+            listed |= {h.row["work_rowid"] for h in same}
             hits.extend(h for h in once("related", lambda: _related_rows(conn, index, plan, filters, profiles))
                         if h.row["work_rowid"] not in listed)
     if named and plan.terms and not plan.anchor and not plan.article_key:
@@ -950,6 +955,36 @@ def _related_rows(conn: sqlite3.Connection, index: MountedIndex, plan: Plan, fil
                 hit.extra["role"] = role
                 hit.extra["role_of"] = work_id
                 hits.append(hit)
+    return hits
+
+
+#: Other acts of the same name or title listed after an act named alone, at most (newest first).
+SAME_NAME_MAX = 3
+_SUBJECTS: weakref.WeakKeyDictionary[MountedIndex, dict[str, frozenset[int]]] = weakref.WeakKeyDictionary()
+
+
+def _same_name_rows(conn: sqlite3.Connection, index: MountedIndex, plan: Plan, filters: Filters) -> list[Hit]:
+    """Work rows of the other works holding the name that resolved to the named act (the act in
+    force was preferred: :mod:`serve.core.searchplan`) or an official title of the same subject
+    (:func:`serve.core.ranking.title_subject`): the repealed predecessor of a recast, the earlier
+    law of the same title. At most :data:`SAME_NAME_MAX`, newest slug first, reason ``same_name``."""
+    target = plan.constraints[0]
+    chosen = f"{index.publisher.value}:{index.catalogue.slug_of[target]}"
+    others = {w for m in plan.mentions if m.status == "resolved" and m.works == [target] for w in m.shared}
+    subjects = _SUBJECTS.get(index)
+    if subjects is None:
+        subjects = _SUBJECTS[index] = ranking.works_by_subject(conn)
+    others |= {w for works in subjects.values() if target in works for w in works}
+    others.discard(target)
+    hits: list[Hit] = []
+    for work in sorted(others, key=lambda w: index.catalogue.slug_of.get(w, ""), reverse=True)[:SAME_NAME_MAX]:
+        if filters.allowed is not None and work not in filters.allowed:
+            continue
+        hit = _work_row(conn, work, replace(filters, works=()), ["same_name"])
+        if hit is not None:
+            hit.tier = TIER_NAMED
+            hit.extra["same_name_as"] = chosen
+            hits.append(hit)
     return hits
 
 
