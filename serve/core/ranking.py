@@ -41,6 +41,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from derive.index.query import STOP_WORDS
 from derive.index.text import fold, normalize
 
 #: Multiplier of a work's relevance by its status (no ``as_of``).
@@ -332,3 +333,36 @@ def works_by_subject(conn: sqlite3.Connection) -> dict[str, frozenset[int]]:
         if subject is not None:
             found.setdefault(subject, set()).add(int(rowid))
     return {s: frozenset(w) for s, w in found.items() if len(w) > 1}
+
+
+#: Words of a title subject that say nothing of it (relation words, act forms, institutions).
+_SUBJECT_NOISE = frozenset(
+    ["relative", "relatif", "relatifs", "relatives", "concernant", "portant", "loi", "reglement", "grand", "ducal",
+     "modifiee", "modifie", "modifiant", "modification", "code", "on", "concerning", "relating", "regulation",
+     "directive", "decision", "amending", "implementing", "laying", "down", "certain", "certaines", "provisions",
+     "dispositions", "eu", "ue", "ec", "ce", "eec", "cee", "no", "commission", "council", "conseil", "parliament",
+     "european", "europeen", "parlement", "text", "texte", "eea", "eee", "relevance", "pertinence", "repealing",
+     "abrogeant"])
+
+
+def subject_words(titles: Iterable[str]) -> frozenset[str]:
+    """The content words of a work's shortest official title subject (:func:`title_subject`; a
+    title without a dated header counts only when it holds no number: ``Code du travail``)."""
+    subjects = [s for s in (title_subject(t) for t in titles) if s]
+    if not subjects:
+        subjects = [normalize(t) for t in titles if not any(c.isdigit() for c in t)]
+    best: list[str] | None = None
+    for subject in subjects:
+        words = [w for w in subject.split() if w not in STOP_WORDS and w not in _SUBJECT_NOISE and len(w) > 2
+                 and not w.isdigit()]
+        if words and (best is None or len(words) < len(best)):
+            best = words
+    return frozenset(best or ())
+
+
+def title_precision(subject: frozenset[str], groups: Iterable[Iterable[str]]) -> float:
+    """The share of a title subject's words that the query holds (a word or one of its forms)."""
+    if not subject:
+        return 0.0
+    asked = {t for g in groups for t in g}
+    return round(sum(1 for w in subject if w in asked) / len(subject), 4)

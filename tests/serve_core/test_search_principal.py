@@ -124,3 +124,33 @@ def test_an_act_named_alone_is_followed_by_the_acts_of_its_title(fixture_core: L
     # a name with other words lists no acts around it
     more = _section(fixture_core.call("search", {"query": "Code du travail licenciement"}))["hits"]
     assert all("same_name" not in h["match_reasons"] for h in more)
+
+
+# -- a work whose title is about the query's words -------------------------------------------------
+
+def test_a_title_subject_is_its_content_words(fixture_core: LegalCore) -> None:
+    def titles(publisher: str, slug: str) -> list[str]:
+        db = sqlite3.connect(fixture_core._indexes[publisher].path)
+        return [str(r[0]) for r in db.execute(
+            "SELECT value FROM work_names n JOIN works w USING (work_rowid) WHERE w.slug = ? AND kind = 'official_title'",
+            (slug,))]
+
+    assert ranking.subject_words(titles(LU, "loi-1980-03-07-n1")) == {"organisation", "judiciaire"}
+    assert ranking.subject_words(titles("eu-eurlex", "32004r0139")) == {"control", "concentrations"}
+    # act forms, institutions and "(Text with EEA relevance)" say nothing of the subject
+    assert not {"regulation", "council", "text", "eea", "relevance"} & ranking.subject_words(
+        titles("eu-eurlex", "32016r0679"))
+    # a code's title without a dated header is its subject; its act form is not
+    assert ranking.subject_words(titles(LU, "loi-2011-04-08-n2")) == {"consommation"}
+    assert ranking.title_precision(frozenset({"organisation", "judiciaire"}), [["organisation"], ["judiciaire"]]) == 1.0
+    assert ranking.title_precision(frozenset({"organisation", "judiciaire"}), [["judiciaire", "judiciaires"]]) == 0.5
+
+
+def test_the_work_whose_title_is_about_the_query_weighs_more(fixture_core: LegalCore) -> None:
+    conn = _connect(fixture_core)
+    index = _index(fixture_core)
+    judicial, consumer = _rowid(fixture_core, "loi-1980-03-07-n1"), _rowid(fixture_core, "loi-2011-04-08-n2")
+    precision = search_op.works_subject_precision(conn, [judicial, consumer], [["organisation"], ["judiciaire"]], index)
+    assert precision == {judicial: 1.0, consumer: 0.0}
+    hits = _section(fixture_core.call("search", {"query": "organisation judiciaire", "publisher": LU}))["hits"]
+    assert hits[0]["work"] == f"{LU}:loi-1980-03-07-n1"

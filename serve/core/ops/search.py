@@ -59,6 +59,8 @@ TIER_NAMED, TIER_DIRECT, TIER_WEAK = 0, 1, 2
 _WEAK_REASONS = frozenset({"partial_terms", "any_term", "relaxed", "title_words", "work_metadata"})
 #: Work-level title field weight: a work whose names hold every query word weighs ``1 + TITLE_BOOST``.
 TITLE_BOOST = 1.0
+#: A work whose shortest title is about nothing but the query's words weighs ``1 + SUBJECT_BOOST`` more.
+SUBJECT_BOOST = 1.0
 #: Share of the query words' IDF mass a partially matching provision must hold.
 IDF_QUORUM = 0.65
 #: Publisher routing: a section whose best works' titles hold this much less of the query than another
@@ -715,7 +717,8 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         hits.extend(h for h in weak if h.row["work_rowid"] not in listed)
     out.expansions = list(dict.fromkeys(out.expansions))
     coverage = works_title_coverage(conn, [h.row["work_rowid"] for h in hits], out.groups, index)
-    ranked = rank_hits(hits, profiles, plan, options, coverage)
+    precision = works_subject_precision(conn, [h.row["work_rowid"] for h in hits], out.groups, index)
+    ranked = rank_hits(hits, profiles, plan, options, coverage, precision)
     out.title_coverage = title_coverage(coverage, [h.row["work_rowid"] for h in ranked
                                                    if "work_metadata" not in h.reasons])
     if options.grain == "works":
@@ -761,6 +764,27 @@ def name_words(conn: sqlite3.Connection, works: Sequence[int], index: MountedInd
             found[int(work)].update(str(normalized).split())
         known.update({w: frozenset(v) for w, v in found.items()})
     return {w: known[w] for w in works}
+
+
+_SUBJECT_WORDS: weakref.WeakKeyDictionary[MountedIndex, dict[int, frozenset[str]]] = weakref.WeakKeyDictionary()
+
+
+def works_subject_precision(conn: sqlite3.Connection, works: Sequence[int], groups: Sequence[Sequence[str]],
+                            index: MountedIndex | None = None) -> dict[int, float]:
+    """Per work, the share of its shortest title subject's words that the query holds
+    (:func:`serve.core.ranking.title_precision`); subjects read once per mounted ``index``."""
+    ids = sorted(set(works))
+    if not groups or not ids:
+        return {}
+    known = _SUBJECT_WORDS.setdefault(index, {}) if index is not None else {}
+    missing = [w for w in ids if w not in known]
+    if missing:
+        titles: dict[int, list[str]] = {w: [] for w in missing}
+        for work, value in conn.execute(f"SELECT work_rowid, value FROM work_names WHERE work_rowid IN "
+                                        f"({','.join(map(str, missing))}) AND kind = 'official_title'"):
+            titles[int(work)].append(str(value))
+        known.update({w: ranking.subject_words(t) for w, t in titles.items()})
+    return {w: ranking.title_precision(known[w], groups) for w in ids}
 
 
 def title_coverage(coverage: dict[int, float], works: Sequence[int], top: int = 3) -> float | None:
@@ -814,13 +838,15 @@ def _relevance(hit: Hit) -> float:
 
 
 def rank_hits(hits: Sequence[Hit], profiles: dict[int, ranking.WorkProfile], plan: Plan,
-              options: LaneOptions, coverage: dict[int, float] | None = None) -> list[Hit]:
+              options: LaneOptions, coverage: dict[int, float] | None = None,
+              precision: dict[int, float] | None = None) -> list[Hit]:
     """Hits by tier (named work, direct, weaker lanes), then relevance × the work's prior
     (:mod:`serve.core.ranking`; a soft mention's work × :data:`SOFT_MENTION_BOOST`) × the title
     field factor ``1 + TITLE_BOOST × share of the query's words in the work's names``. The order
     of the lanes inside a tier is kept for hits without a BM25 score (they weigh 1)."""
     boost = set(plan.boost)
     titled = coverage or {}
+    about = precision or {}
 
     def key(item: tuple[int, Hit]) -> tuple[int, float, int]:
         position, hit = item
@@ -831,6 +857,7 @@ def rank_hits(hits: Sequence[Hit], profiles: dict[int, ranking.WorkProfile], pla
         if work in boost:
             prior *= SOFT_MENTION_BOOST
         prior *= 1.0 + TITLE_BOOST * titled.get(work, 0.0)
+        prior *= 1.0 + SUBJECT_BOOST * about.get(work, 0.0)
         return tier, -_relevance(hit) * prior, position
 
     return [hit for _, hit in sorted(enumerate(hits), key=key)]
