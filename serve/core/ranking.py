@@ -360,9 +360,9 @@ def subject_words(titles: Iterable[str]) -> frozenset[str]:
     return frozenset(best or ())
 
 
-def title_precision(subject: frozenset[str], groups: Iterable[Iterable[str]]) -> float:
-    """The share of a title subject's words that the query holds (a word or one of its forms)."""
+def title_precision(subject: frozenset[str], asked: frozenset[str]) -> float:
+    """The share of a title subject's words that the query holds (``asked``: its words and their
+    forms)."""
     if not subject:
         return 0.0
-    asked = {t for g in groups for t in g}
-    return round(sum(1 for w in subject if w in asked) / len(subject), 4)
+    return round(len(subject & asked) / len(subject), 4)

@@ -142,8 +142,10 @@ def test_a_title_subject_is_its_content_words(fixture_core: LegalCore) -> None:
         titles("eu-eurlex", "32016r0679"))
     # a code's title without a dated header is its subject; its act form is not
     assert ranking.subject_words(titles(LU, "loi-2011-04-08-n2")) == {"consommation"}
-    assert ranking.title_precision(frozenset({"organisation", "judiciaire"}), [["organisation"], ["judiciaire"]]) == 1.0
-    assert ranking.title_precision(frozenset({"organisation", "judiciaire"}), [["judiciaire", "judiciaires"]]) == 0.5
+    subject = frozenset({"organisation", "judiciaire"})
+    assert ranking.title_precision(subject, frozenset({"organisation", "judiciaire"})) == 1.0
+    assert ranking.title_precision(subject, frozenset({"judiciaire", "judiciaires"})) == 0.5
+    assert ranking.title_precision(frozenset(), frozenset({"judiciaire"})) == 0.0
 
 
 def test_the_work_whose_title_is_about_the_query_weighs_more(fixture_core: LegalCore) -> None:

@@ -784,7 +784,8 @@ def works_subject_precision(conn: sqlite3.Connection, works: Sequence[int], grou
                                         f"({','.join(map(str, missing))}) AND kind = 'official_title'"):
             titles[int(work)].append(str(value))
         known.update({w: ranking.subject_words(t) for w, t in titles.items()})
-    return {w: ranking.title_precision(known[w], groups) for w in ids}
+    asked = frozenset(t for g in groups for t in g)
+    return {w: ranking.title_precision(known[w], asked) for w in ids}
 
 
 def title_coverage(coverage: dict[int, float], works: Sequence[int], top: int = 3) -> float | None:
