@@ -24,6 +24,13 @@ text match to outrank it. With ``as_of`` the status prior is not applied (the da
 chooses the state). The weights are module constants, documented in
 ``docs/retrieval-benchmark.md`` §8, and tuned only on the tuning split of the judgments.
 
+**Parents** (:func:`parent_act`): a subordinate work (a Legilux regulation; an amending,
+implementing or delegated act) executes the held principal act its provisions cite most (at least
+:data:`PARENT_MIN_CITATIONS` times); the search places that act before it when the query names its
+subject. **Title subjects** (:func:`title_subject`, :func:`subject_words`): an official title's
+words after the act's date; the share of them a query holds weighs a work up, and works with a
+title of one subject are "acts of the same title".
+
 **Role intent** (:func:`role_intent`): "which acts amend X", "what implements X", "actes
 délégués du X", "Berichtigung X" with X a resolved work → the works holding that role towards X:
 works whose provisions cite X (``citations``) or whose official title names X (its number, or a

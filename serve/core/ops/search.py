@@ -10,7 +10,10 @@ matched, the relaxed query (stop words dropped, then any word); last, with no wo
 weak metadata lane (EuroVoc / subject labels, with the matched label as the reason). Every
 expansion and relaxation is reported. One hit per distinct wording: its newest occurrence that
 passes the filters (or the one valid on ``as_of``); at most ``per_work_limit`` hits per work
-unless works are named. The fan-out answer adds ``merged`` (:mod:`serve.core.merge`).
+unless works are named. Works are ranked by tier, then relevance × priors × title factors
+(:func:`rank_hits`); a subordinate work's principal act comes before it when the query names its
+subject (:func:`parents_first`); an act named alone is followed by the acts of its name or title
+and the acts around it. The fan-out answer adds ``merged`` (:mod:`serve.core.merge`).
 """
 
 from __future__ import annotations
@@ -843,7 +846,8 @@ def rank_hits(hits: Sequence[Hit], profiles: dict[int, ranking.WorkProfile], pla
               precision: dict[int, float] | None = None) -> list[Hit]:
     """Hits by tier (named work, direct, weaker lanes), then relevance × the work's prior
     (:mod:`serve.core.ranking`; a soft mention's work × :data:`SOFT_MENTION_BOOST`) × the title
-    field factor ``1 + TITLE_BOOST × share of the query's words in the work's names``. The order
+    field factor ``1 + TITLE_BOOST × share of the query's words in the work's names`` × the subject
+    factor ``1 + SUBJECT_BOOST × share of the work's title-subject words in the query``. The order
     of the lanes inside a tier is kept for hits without a BM25 score (they weigh 1)."""
     boost = set(plan.boost)
     titled = coverage or {}
