@@ -24,6 +24,13 @@ text match to outrank it. With ``as_of`` the status prior is not applied (the da
 chooses the state). The weights are module constants, documented in
 ``docs/retrieval-benchmark.md`` §8, and tuned only on the tuning split of the judgments.
 
+**Parents** (:func:`parent_act`): a subordinate work (a Legilux regulation; an amending,
+implementing or delegated act) executes the held principal act its provisions cite most (at least
+:data:`PARENT_MIN_CITATIONS` times); the search places that act before it when the query names its
+subject. **Title subjects** (:func:`title_subject`, :func:`subject_words`): an official title's
+words after the act's date; the share of them a query holds weighs a work up, and works with a
+title of one subject are "acts of the same title".
+
 **Role intent** (:func:`role_intent`): "which acts amend X", "what implements X", "actes
 délégués du X", "Berichtigung X" with X a resolved work → the works holding that role towards X:
 works whose provisions cite X (``citations``) or whose official title names X (its number, or a
@@ -41,6 +48,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from derive.index.query import STOP_WORDS
 from derive.index.text import fold, normalize
 
 #: Multiplier of a work's relevance by its status (no ``as_of``).
@@ -259,3 +267,109 @@ def related_by_role(conn: sqlite3.Connection, profiles_: Mapping[int, WorkProfil
     for work in sorted(chosen, key=lambda w: str(slugs.get(w, "")), reverse=True):
         out.setdefault(profiles_[work].role, []).append(work)
     return out
+
+
+# -- the principal act a subordinate hit executes -----------------------------------------------
+
+#: A subordinate act's parent is cited at least this many times in its provisions.
+PARENT_MIN_CITATIONS = 2
+#: ... and its names hold at least this share of the query's content words (the query names its subject).
+PARENT_MIN_COVERAGE = 0.25
+_SUBORDINATE_ROLES = frozenset({"amending", "implementing", "delegated"})
+
+
+def subordinate(profile: WorkProfile | None) -> bool:
+    """Whether a work's object is another act: a Legilux regulation (règlement, arrêté) or an
+    amending, implementing or delegated act."""
+    return profile is not None and (profile.hierarchy == "regulation" or profile.role in _SUBORDINATE_ROLES)
+
+
+def parent_act(cited: Iterable[tuple[int, int]], profiles_: Mapping[int, WorkProfile], child: int) -> int | None:
+    """The principal act a subordinate work executes or modifies: of the works its provisions cite
+    (``(work, citations)``, most cited first), the most cited principal act that is no regulation,
+    cited at least :data:`PARENT_MIN_CITATIONS` times; ``None`` for a work that is not
+    :func:`subordinate` or cites no such act."""
+    if not subordinate(profiles_.get(child)):
+        return None
+    for work, count in sorted(cited, key=lambda wc: -wc[1]):
+        profile = profiles_.get(work)
+        if work == child or profile is None or profile.role != "principal" or profile.hierarchy == "regulation":
+            continue
+        return work if count >= PARENT_MIN_CITATIONS else None
+    return None
+
+
+def cited_works(conn: sqlite3.Connection, work: int, rowid_of: Mapping[str, int], publisher: str) -> list[tuple[int, int]]:
+    """``(work, citations)`` of the held works of the same publisher that ``work``'s provisions cite."""
+    prefix = publisher + ":"
+    out = []
+    for target, count in conn.execute(
+            "SELECT c.target_work_id, COUNT(*) FROM versions v JOIN expressions e ON e.version_rowid = v.version_rowid "
+            "JOIN citations c ON c.expression_rowid = e.expression_rowid WHERE v.work_rowid = ? "
+            "AND c.target_work_id IS NOT NULL GROUP BY c.target_work_id", (work,)):
+        slug = str(target)[len(prefix):] if str(target).startswith(prefix) else None
+        if slug is not None and slug in rowid_of:
+            out.append((rowid_of[slug], int(count)))
+    return out
+
+
+# -- acts of the same title ---------------------------------------------------------------------
+
+#: A title's subject (its words after the act's date) names other acts only from this length on.
+SUBJECT_MIN_CHARS = 12
+
+
+def title_subject(title: str) -> str | None:
+    """The normalised words of an official title after the act's date (``Loi du 22 février 1968
+    sur la nationalité luxembourgeoise`` → ``sur la nationalite luxembourgeoise``); ``None``
+    without a dated header or when short."""
+    text = " ".join(fold(title).split())
+    header = _HEADER.match(text)
+    if header is None:
+        return None
+    subject = normalize(text[header.end():])
+    return subject if len(subject) >= SUBJECT_MIN_CHARS else None
+
+
+def works_by_subject(conn: sqlite3.Connection) -> dict[str, frozenset[int]]:
+    """Title subject (:func:`title_subject`) → the works with an official title of that subject,
+    for subjects held by more than one work."""
+    found: dict[str, set[int]] = {}
+    for rowid, value in conn.execute("SELECT work_rowid, value FROM work_names WHERE kind = 'official_title'"):
+        subject = title_subject(str(value))
+        if subject is not None:
+            found.setdefault(subject, set()).add(int(rowid))
+    return {s: frozenset(w) for s, w in found.items() if len(w) > 1}
+
+
+#: Words of a title subject that say nothing of it (relation words, act forms, institutions).
+_SUBJECT_NOISE = frozenset(
+    ["relative", "relatif", "relatifs", "relatives", "concernant", "portant", "loi", "reglement", "grand", "ducal",
+     "modifiee", "modifie", "modifiant", "modification", "code", "on", "concerning", "relating", "regulation",
+     "directive", "decision", "amending", "implementing", "laying", "down", "certain", "certaines", "provisions",
+     "dispositions", "eu", "ue", "ec", "ce", "eec", "cee", "no", "commission", "council", "conseil", "parliament",
+     "european", "europeen", "parlement", "text", "texte", "eea", "eee", "relevance", "pertinence", "repealing",
+     "abrogeant"])
+
+
+def subject_words(titles: Iterable[str]) -> frozenset[str]:
+    """The content words of a work's shortest official title subject (:func:`title_subject`; a
+    title without a dated header counts only when it holds no number: ``Code du travail``)."""
+    subjects = [s for s in (title_subject(t) for t in titles) if s]
+    if not subjects:
+        subjects = [normalize(t) for t in titles if not any(c.isdigit() for c in t)]
+    best: list[str] | None = None
+    for subject in subjects:
+        words = [w for w in subject.split() if w not in STOP_WORDS and w not in _SUBJECT_NOISE and len(w) > 2
+                 and not w.isdigit()]
+        if words and (best is None or len(words) < len(best)):
+            best = words
+    return frozenset(best or ())
+
+
+def title_precision(subject: frozenset[str], asked: frozenset[str]) -> float:
+    """The share of a title subject's words that the query holds (``asked``: its words and their
+    forms)."""
+    if not subject:
+        return 0.0
+    return round(len(subject & asked) / len(subject), 4)

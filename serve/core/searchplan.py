@@ -52,6 +52,8 @@ class Mention:
     soft: bool = False
     #: Why one of several candidates was chosen (``in_force_principal``).
     preferred: str | None = None
+    #: The other works holding the same name when one was preferred (a repealed predecessor, …).
+    shared: list[int] = field(default_factory=list)
 
     def to_dict(self, catalogue: Catalogue, publisher: str) -> dict[str, Any]:
         out: dict[str, Any] = {"text": self.text, "status": self.status, "reason": self.reason,
@@ -154,16 +156,17 @@ def _name_mentions(index: MountedIndex, tokens: list[str], whole: str, plan: Pla
         works = sorted({e.work_rowid for e in entries if e.kind == kind})
         reason = ("exact_" if phrase == whole else "contained_") + _KIND_REASON[kind]
         status = "resolved" if len(works) == 1 else "ambiguous"
-        preferred = None
+        preferred, shared = None, []
         if status == "ambiguous" and kind != "official_identifier":
             chosen = _prefer_in_force(works, profiles)
             if chosen is not None:
+                shared = [w for w in works if w != chosen]
                 status, works, preferred = "resolved", [chosen], "in_force_principal"
         compilation = status == "resolved" and profiles is not None and works[0] in profiles \
             and profiles[works[0]].role == "compilation"  # a recueil names a subject, not an act
         soft = status == "resolved" and kind != "official_identifier" and (
             compilation or (phrase != whole and frequent is not None and frequent(phrase)))
-        plan.mentions.append(Mention(phrase, status, reason, works, soft=soft, preferred=preferred))
+        plan.mentions.append(Mention(phrase, status, reason, works, soft=soft, preferred=preferred, shared=shared))
         if not soft:
             consumed.update(range(start, end))
     return consumed

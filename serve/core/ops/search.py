@@ -10,7 +10,10 @@ matched, the relaxed query (stop words dropped, then any word); last, with no wo
 weak metadata lane (EuroVoc / subject labels, with the matched label as the reason). Every
 expansion and relaxation is reported. One hit per distinct wording: its newest occurrence that
 passes the filters (or the one valid on ``as_of``); at most ``per_work_limit`` hits per work
-unless works are named. The fan-out answer adds ``merged`` (:mod:`serve.core.merge`).
+unless works are named. Works are ranked by tier, then relevance × priors × title factors
+(:func:`rank_hits`); a subordinate work's principal act comes before it when the query names its
+subject (:func:`parents_first`); an act named alone is followed by the acts of its name or title
+and the acts around it. The fan-out answer adds ``merged`` (:mod:`serve.core.merge`).
 """
 
 from __future__ import annotations
@@ -59,6 +62,8 @@ TIER_NAMED, TIER_DIRECT, TIER_WEAK = 0, 1, 2
 _WEAK_REASONS = frozenset({"partial_terms", "any_term", "relaxed", "title_words", "work_metadata"})
 #: Work-level title field weight: a work whose names hold every query word weighs ``1 + TITLE_BOOST``.
 TITLE_BOOST = 1.0
+#: A work whose shortest title is about nothing but the query's words weighs ``1 + SUBJECT_BOOST`` more.
+SUBJECT_BOOST = 1.0
 #: Share of the query words' IDF mass a partially matching provision must hold.
 IDF_QUORUM = 0.65
 #: Publisher routing: a section whose best works' titles hold this much less of the query than another
@@ -692,8 +697,13 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         residual = ["residual_unmatched"] if plan.terms or plan.article_key else []
         hits.extend(Hit(dict(r.row), [*r.reasons, *residual], dict(r.extra), tier=TIER_NAMED) for r in named_rows)
         if not residual and not plan.anchor and named and len(plan.constraints) == 1 and index is not None:
-            # a query that is only the name of one act: the acts around it follow it
+            # a query that is only the name of one act: the other acts of that name, then the acts
+            # around it follow it
             listed = {h.row["work_rowid"] for h in hits}
+            same = [h for h in once("same_name", lambda: _same_name_rows(conn, index, plan, filters))
+                    if h.row["work_rowid"] not in listed]
+            hits.extend(same)
+            listed |= {h.row["work_rowid"] for h in same}
             hits.extend(h for h in once("related", lambda: _related_rows(conn, index, plan, filters, profiles))
                         if h.row["work_rowid"] not in listed)
     if named and plan.terms and not plan.anchor and not plan.article_key:
@@ -710,11 +720,14 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         hits.extend(h for h in weak if h.row["work_rowid"] not in listed)
     out.expansions = list(dict.fromkeys(out.expansions))
     coverage = works_title_coverage(conn, [h.row["work_rowid"] for h in hits], out.groups, index)
-    ranked = rank_hits(hits, profiles, plan, options, coverage)
+    precision = works_subject_precision(conn, [h.row["work_rowid"] for h in hits], out.groups, index)
+    ranked = rank_hits(hits, profiles, plan, options, coverage, precision)
     out.title_coverage = title_coverage(coverage, [h.row["work_rowid"] for h in ranked
                                                    if "work_metadata" not in h.reasons])
     if options.grain == "works":
         grouped = group_by_work(ranked, options.per_work_limit)
+        if index is not None and plan.terms and not plan.constraints and not plan.intent:
+            grouped = parents_first(conn, index, grouped, profiles, filters, out.groups, options.limit)
         out.held_back = 0
         out.hits = grouped[:options.limit]
     else:
@@ -754,6 +767,28 @@ def name_words(conn: sqlite3.Connection, works: Sequence[int], index: MountedInd
             found[int(work)].update(str(normalized).split())
         known.update({w: frozenset(v) for w, v in found.items()})
     return {w: known[w] for w in works}
+
+
+_SUBJECT_WORDS: weakref.WeakKeyDictionary[MountedIndex, dict[int, frozenset[str]]] = weakref.WeakKeyDictionary()
+
+
+def works_subject_precision(conn: sqlite3.Connection, works: Sequence[int], groups: Sequence[Sequence[str]],
+                            index: MountedIndex | None = None) -> dict[int, float]:
+    """Per work, the share of its shortest title subject's words that the query holds
+    (:func:`serve.core.ranking.title_precision`); subjects read once per mounted ``index``."""
+    ids = sorted(set(works))
+    if not groups or not ids:
+        return {}
+    known = _SUBJECT_WORDS.setdefault(index, {}) if index is not None else {}
+    missing = [w for w in ids if w not in known]
+    if missing:
+        titles: dict[int, list[str]] = {w: [] for w in missing}
+        for work, value in conn.execute(f"SELECT work_rowid, value FROM work_names WHERE work_rowid IN "
+                                        f"({','.join(map(str, missing))}) AND kind = 'official_title'"):
+            titles[int(work)].append(str(value))
+        known.update({w: ranking.subject_words(t) for w, t in titles.items()})
+    asked = frozenset(t for g in groups for t in g)
+    return {w: ranking.title_precision(known[w], asked) for w in ids}
 
 
 def title_coverage(coverage: dict[int, float], works: Sequence[int], top: int = 3) -> float | None:
@@ -807,13 +842,16 @@ def _relevance(hit: Hit) -> float:
 
 
 def rank_hits(hits: Sequence[Hit], profiles: dict[int, ranking.WorkProfile], plan: Plan,
-              options: LaneOptions, coverage: dict[int, float] | None = None) -> list[Hit]:
+              options: LaneOptions, coverage: dict[int, float] | None = None,
+              precision: dict[int, float] | None = None) -> list[Hit]:
     """Hits by tier (named work, direct, weaker lanes), then relevance × the work's prior
     (:mod:`serve.core.ranking`; a soft mention's work × :data:`SOFT_MENTION_BOOST`) × the title
-    field factor ``1 + TITLE_BOOST × share of the query's words in the work's names``. The order
+    field factor ``1 + TITLE_BOOST × share of the query's words in the work's names`` × the subject
+    factor ``1 + SUBJECT_BOOST × share of the work's title-subject words in the query``. The order
     of the lanes inside a tier is kept for hits without a BM25 score (they weigh 1)."""
     boost = set(plan.boost)
     titled = coverage or {}
+    about = precision or {}
 
     def key(item: tuple[int, Hit]) -> tuple[int, float, int]:
         position, hit = item
@@ -824,9 +862,60 @@ def rank_hits(hits: Sequence[Hit], profiles: dict[int, ranking.WorkProfile], pla
         if work in boost:
             prior *= SOFT_MENTION_BOOST
         prior *= 1.0 + TITLE_BOOST * titled.get(work, 0.0)
+        prior *= 1.0 + SUBJECT_BOOST * about.get(work, 0.0)
         return tier, -_relevance(hit) * prior, position
 
     return [hit for _, hit in sorted(enumerate(hits), key=key)]
+
+
+_PARENTS: weakref.WeakKeyDictionary[MountedIndex, dict[int, int | None]] = weakref.WeakKeyDictionary()
+
+
+def parents_first(conn: sqlite3.Connection, index: MountedIndex, hits: Sequence[Hit],
+                  profiles: dict[int, ranking.WorkProfile], filters: Filters, groups: Sequence[Sequence[str]],
+                  limit: int) -> list[Hit]:
+    """Works (one hit each, rank order) with the principal act a subordinate work of the first
+    ``limit`` executes or modifies (:func:`serve.core.ranking.parent_act`) placed right before it,
+    when the parent's names hold at least :data:`serve.core.ranking.PARENT_MIN_COVERAGE` of the
+    query's words: a question on a law's subject finds the law before the règlements that execute
+    it. A parent already listed further down moves up; one not listed comes as its work row
+    (reason ``parent_act``, ``parent_of`` the subordinate work), if a state passes the filters."""
+    known = _PARENTS.setdefault(index, {})
+    out = list(hits)
+    placed: set[int] = set()
+    position = 0
+    while position < min(limit, len(out)):
+        child = out[position].row["work_rowid"]
+        if child not in known:
+            if len(known) >= RELATED_REMEMBERED:
+                known.clear()
+            known[child] = ranking.parent_act(
+                ranking.cited_works(conn, child, index.catalogue.rowid_of, index.publisher.value)
+                if ranking.subordinate(profiles.get(child)) else (), profiles, child)
+        parent = known[child]
+        if parent is None or parent in placed or (filters.allowed is not None and parent not in filters.allowed) \
+                or works_title_coverage(conn, [parent], groups, index).get(parent, 0.0) < ranking.PARENT_MIN_COVERAGE:
+            position += 1
+            continue
+        ahead = [i for i, h in enumerate(out[:position]) if h.row["work_rowid"] == parent]
+        if ahead:
+            position += 1
+            continue
+        placed.add(parent)
+        later = [i for i, h in enumerate(out) if h.row["work_rowid"] == parent]
+        if later:
+            hit: Hit | None = out.pop(later[0])
+        else:
+            same_language = filters.language is None or _primary(conn, parent) in (None, filters.language)
+            hit = _work_row(conn, parent, replace(filters, works=()), ["parent_act"]) if same_language else None
+            if hit is not None:
+                hit.extra["parent_of"] = f"{index.publisher.value}:{index.catalogue.slug_of[child]}"
+        if hit is None:
+            position += 1
+            continue
+        out.insert(position, hit)
+        position += 2
+    return out
 
 
 def group_by_work(hits: Sequence[Hit], per_work: int | None) -> list[Hit]:
@@ -898,6 +987,36 @@ def _related_rows(conn: sqlite3.Connection, index: MountedIndex, plan: Plan, fil
                 hit.extra["role"] = role
                 hit.extra["role_of"] = work_id
                 hits.append(hit)
+    return hits
+
+
+#: Other acts of the same name or title listed after an act named alone, at most (newest first).
+SAME_NAME_MAX = 3
+_SUBJECTS: weakref.WeakKeyDictionary[MountedIndex, dict[str, frozenset[int]]] = weakref.WeakKeyDictionary()
+
+
+def _same_name_rows(conn: sqlite3.Connection, index: MountedIndex, plan: Plan, filters: Filters) -> list[Hit]:
+    """Work rows of the other works holding the name that resolved to the named act (the act in
+    force was preferred: :mod:`serve.core.searchplan`) or an official title of the same subject
+    (:func:`serve.core.ranking.title_subject`): the repealed predecessor of a recast, the earlier
+    law of the same title. At most :data:`SAME_NAME_MAX`, newest slug first, reason ``same_name``."""
+    target = plan.constraints[0]
+    chosen = f"{index.publisher.value}:{index.catalogue.slug_of[target]}"
+    others = {w for m in plan.mentions if m.status == "resolved" and m.works == [target] for w in m.shared}
+    subjects = _SUBJECTS.get(index)
+    if subjects is None:
+        subjects = _SUBJECTS[index] = ranking.works_by_subject(conn)
+    others |= {w for works in subjects.values() if target in works for w in works}
+    others.discard(target)
+    hits: list[Hit] = []
+    for work in sorted(others, key=lambda w: index.catalogue.slug_of.get(w, ""), reverse=True)[:SAME_NAME_MAX]:
+        if filters.allowed is not None and work not in filters.allowed:
+            continue
+        hit = _work_row(conn, work, replace(filters, works=()), ["same_name"])
+        if hit is not None:
+            hit.tier = TIER_NAMED
+            hit.extra["same_name_as"] = chosen
+            hits.append(hit)
     return hits
 
 
