@@ -111,7 +111,7 @@ def intoto_statement(subjects: list[dict[str, Any]], predicate_type: str, predic
     return {"_type": STATEMENT_TYPE, "subject": subjects, "predicateType": predicate_type, "predicate": predicate}
 
 
-def _check_subject_names(ordered: list[Subject]) -> None:
+def _check_subject_names(ordered: list[Subject], *, accept_legacy: bool = False) -> None:
     if not ordered:
         refuse(Reason.EMPTY_SET, "an artifact set needs at least one file")
     seen: set[str] = set()
@@ -120,7 +120,7 @@ def _check_subject_names(ordered: list[Subject]) -> None:
         if subject.name in RESERVED_NAMES or subject.name in seen:
             refuse(Reason.MALFORMED_STATEMENT, "subject name is reserved or repeated", subject.name)
         seen.add(subject.name)
-    missing = missing_dataset_files(seen)
+    missing = missing_dataset_files(seen, accept_legacy=accept_legacy)
     if missing:
         refuse(Reason.INCOMPLETE_DATASET, "the set lacks a file of the dataset contract", missing[0])
 
@@ -138,7 +138,7 @@ def parse_statement(payload: bytes) -> ArtifactStatement:
     """Parse a DSSE payload as an artifact-set statement; refuse anything off-shape."""
     subjects_json, predicate = parse_intoto(payload, ARTIFACT_SET_PREDICATE, Reason.MALFORMED_STATEMENT)
     subjects = [Subject.from_json(item) for item in subjects_json]
-    _check_subject_names(subjects)
+    _check_subject_names(subjects, accept_legacy=True)
     if [s.name for s in subjects] != sorted(s.name for s in subjects):
         refuse(Reason.MALFORMED_STATEMENT, "subjects must be sorted by name")
     set_id = compute_set_id(subjects)

@@ -20,6 +20,7 @@ import pytest
 
 from cli.main import main
 from legal.artifacts import DATASET_FILES, DATASET_TABLES
+from legal.canonical import canonical_bytes
 from legal.errors import ReleaseError
 from release import verify_artifact_set
 from release.assemble import PublisherSources, SetSources, assemble_set
@@ -28,10 +29,12 @@ from release.layout import missing_dataset_files
 from release.signing import sign_statement
 from release.statement import (
     ARTIFACT_SET_PREDICATE,
+    SET_SCHEMA,
     Subject,
     build_statement,
     compute_set_id,
     intoto_statement,
+    parse_statement,
     scan_subjects,
 )
 from tests.fixture_builds import FixtureDatasets, ImportedTrees
@@ -186,3 +189,31 @@ def test_a_statement_is_only_checked_for_the_publishers_whose_dataset_it_holds()
 
 def scan_subjects_of(files: dict[str, bytes]) -> list[Subject]:
     return [Subject(name, hashlib.sha256(data).hexdigest(), len(data)) for name, data in files.items()]
+
+
+def test_a_set_signed_before_the_tables_travelled_still_verifies_but_cannot_be_signed_again() -> None:
+    """The lex-dataset/2 layout (provisions and gaps only) is accepted when verifying, never when signing."""
+    legacy = {"dataset/lu-legilux/provisions.parquet": b"PAR1", "dataset/lu-legilux/gaps.jsonl": b"{}\n",
+              "indexes/lu-legilux.sqlite": b"SQLite"}
+    assert missing_dataset_files(legacy, accept_legacy=True) == []
+    statement = build_statement_unchecked(scan_subjects_of(legacy))
+    parsed = parse_statement(canonical_bytes(statement))
+    assert sorted(parsed.subjects) == sorted(legacy)
+    with pytest.raises(ReleaseError) as caught:
+        build_statement(scan_subjects_of(legacy), created_by="tests", created_at=FIXED_TIME, index_format="lex-index/1")
+    assert (caught.value.code, caught.value.subject) == ("incomplete_dataset", "dataset/lu-legilux/states.parquet")
+    # one table of the new layout without the others is not the legacy layout: refused when verifying too
+    partial = {**legacy, "dataset/lu-legilux/states.parquet": b"PAR1"}
+    with pytest.raises(ReleaseError) as caught:
+        parse_statement(canonical_bytes(build_statement_unchecked(scan_subjects_of(partial))))
+    assert (caught.value.code, caught.value.subject) == ("incomplete_dataset",
+                                                         "dataset/lu-legilux/version_events.parquet")
+
+
+def build_statement_unchecked(subjects: list[Subject]) -> dict[str, object]:
+    """A statement as an older release signed it (built without the completeness rule)."""
+    ordered = sorted(subjects, key=lambda s: s.name)
+    predicate = {"schema": SET_SCHEMA, "set_id": compute_set_id(ordered), "created_by": "tests",
+                 "created_at": FIXED_TIME, "index_format": "lex-index/1", "subject_count": len(ordered),
+                 "total_bytes": sum(s.size for s in ordered), "labels": {}}
+    return intoto_statement([s.to_json() for s in ordered], ARTIFACT_SET_PREDICATE, predicate)
