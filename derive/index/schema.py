@@ -25,7 +25,7 @@ INDEX_FORMAT = "lex-evidence-index/4"
 APPLICATION_ID = 0x4C455849
 #: ``PRAGMA user_version``: the integer version of :data:`INDEX_FORMAT`.
 USER_VERSION = 4
-PAGE_SIZE = 16384
+PAGE_SIZE = 4096
 
 FTS_TOKENIZER = "unicode61 remove_diacritics 2"
 #: bm25 weights of ``provision_fts`` columns (title, number, heading, text): lower score = better.

@@ -16,8 +16,8 @@ incremental build computes only the pairs it does not hold yet):
   (``("directive" OR "directives")``, :func:`derive.index.analysis.word_forms`, no language
   filter) whenever those forms are that frequent together (also for a word of at least
   :data:`FORMS_MIN_DOCS` states, such as ``direct`` with ``directive``): ranking ``article`` over the 62,000 EU states it occurs in takes 45 ms at query time.
-  One row per match string; its window is packed in one blob (:func:`pack_window`: int64 row
-  ids, then the exact bm25 doubles), a fifth of the space of one row per ranked state.
+  One row per match string; its window is packed in one blob (:func:`pack_window`: zlib of
+  the int64 row ids, then the exact bm25 doubles), a fifth of the space of one row per ranked state.
 - ``word_diffs`` — the word-level change spans of every pair of wordings that follow each other in
   the time line of one anchor (consecutive states of a work with text in one language), keyed by
   the two text hashes (32-byte blobs). A pair whose changes (words and context) are shorter than
@@ -37,11 +37,12 @@ from __future__ import annotations
 import json
 import sqlite3
 import struct
+import zlib
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from derive.index.textstore import decode, encode
+from derive.index.textstore import LEVEL, decode, encode
 from derive.index.worddiff import changes_from_opcodes, diff_cost, word_opcodes
 from legal.errors import IndexError_
 
@@ -88,10 +89,12 @@ DDL: tuple[str, ...] = (
         body BLOB NOT NULL,
         PRIMARY KEY (from_sha256, to_sha256)
     ) WITHOUT ROWID""",
+    # A rowid table: a window (about 1.2 KB once packed) stays on its leaf page; in a WITHOUT ROWID
+    # table every row would overflow onto a page of its own.
     """CREATE TABLE frequent_matches(
         match TEXT PRIMARY KEY,
         body BLOB NOT NULL
-    ) WITHOUT ROWID""",
+    )""",
 )
 
 TABLES: tuple[str, ...] = ("serving_states", "serving_coverage", "word_diffs", "frequent_matches")
@@ -216,14 +219,18 @@ def _frequent_rows(conn: sqlite3.Connection) -> Iterator[tuple[str, bytes]]:
 
 
 def pack_window(rows: Sequence[tuple[int, float]]) -> bytes:
-    """A ranked window as bytes: the states' row ids (int64 little-endian), then their scores
-    (IEEE doubles, the exact values bm25 gave)."""
+    """A ranked window as bytes: zlib (level :data:`derive.index.textstore.LEVEL`) of the states'
+    row ids (int64 little-endian), then their scores (IEEE doubles, the exact values bm25 gave)."""
     n = len(rows)
-    return struct.pack(f"<{n}q{n}d", *(r for r, _ in rows), *(s for _, s in rows))
+    return zlib.compress(struct.pack(f"<{n}q{n}d", *(r for r, _ in rows), *(s for _, s in rows)), LEVEL)
 
 
 def unpack_window(body: bytes, window: int) -> list[tuple[int, float]]:
     """The first ``window`` ``(state_rowid, score)`` pairs of a packed window, best first."""
+    try:
+        body = zlib.decompress(body)
+    except zlib.error as exc:
+        raise IndexError_("frequent_matches row is not a packed window", code="bad_frequent_window") from exc
     n = len(body) // 16
     if n * 16 != len(body):
         raise IndexError_("frequent_matches row of the wrong size", code="bad_frequent_window")

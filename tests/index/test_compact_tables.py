@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+import zlib
 from pathlib import Path
 
 import pytest
@@ -119,3 +120,5 @@ def test_a_packed_window_of_the_wrong_size_is_refused() -> None:
     assert unpack_window(pack_window(rows), 2) == rows[:2]
     with pytest.raises(IndexError_):
         unpack_window(pack_window(rows)[:-1], 10)
+    with pytest.raises(IndexError_):
+        unpack_window(zlib.compress(b"0" * 17), 10)
