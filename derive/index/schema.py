@@ -20,11 +20,11 @@ from derive.index.serving import TABLES as SERVING_TABLES
 from legal.artifacts import index_file_name as index_file_name
 from legal.artifacts import stamp_file_name as stamp_file_name
 
-INDEX_FORMAT = "lex-evidence-index/3"
+INDEX_FORMAT = "lex-evidence-index/4"
 #: ``PRAGMA application_id`` of every index file ("LEXI").
 APPLICATION_ID = 0x4C455849
 #: ``PRAGMA user_version``: the integer version of :data:`INDEX_FORMAT`.
-USER_VERSION = 3
+USER_VERSION = 4
 PAGE_SIZE = 4096
 
 FTS_TOKENIZER = "unicode61 remove_diacritics 2"

@@ -16,6 +16,8 @@ incremental build computes only the pairs it does not hold yet):
   (``("directive" OR "directives")``, :func:`derive.index.analysis.word_forms`, no language
   filter) whenever those forms are that frequent together (also for a word of at least
   :data:`FORMS_MIN_DOCS` states, such as ``direct`` with ``directive``): ranking ``article`` over the 62,000 EU states it occurs in takes 45 ms at query time.
+  One row per match string; its window is packed in one blob (:func:`pack_window`: zlib of
+  the int64 row ids, then the exact bm25 doubles), a fifth of the space of one row per ranked state.
 - ``word_diffs`` — the word-level change spans of every pair of wordings that follow each other in
   the time line of one anchor (consecutive states of a work with text in one language), keyed by
   the two text hashes (32-byte blobs). A pair whose changes (words and context) are shorter than
@@ -34,12 +36,15 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import struct
+import zlib
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
-from derive.index.textstore import decode, encode
+from derive.index.textstore import LEVEL, decode, encode
 from derive.index.worddiff import changes_from_opcodes, diff_cost, word_opcodes
+from legal.errors import IndexError_
 
 #: A pair of wordings whose word diff would compare more words, or walk more matching word pairs
 #: (:class:`derive.index.worddiff.DiffCost`), than this is not precomputed (``diff`` elides it too
@@ -84,13 +89,12 @@ DDL: tuple[str, ...] = (
         body BLOB NOT NULL,
         PRIMARY KEY (from_sha256, to_sha256)
     ) WITHOUT ROWID""",
+    # A rowid table: a window (about 1.2 KB once packed) stays on its leaf page; in a WITHOUT ROWID
+    # table every row would overflow onto a page of its own.
     """CREATE TABLE frequent_matches(
-        match TEXT NOT NULL,
-        rank INTEGER NOT NULL,
-        state_rowid INTEGER NOT NULL,
-        score REAL NOT NULL,
-        PRIMARY KEY (match, rank)
-    ) WITHOUT ROWID""",
+        match TEXT PRIMARY KEY,
+        body BLOB NOT NULL
+    )""",
 )
 
 TABLES: tuple[str, ...] = ("serving_states", "serving_coverage", "word_diffs", "frequent_matches")
@@ -188,7 +192,8 @@ def _word_diff_rows(conn: sqlite3.Connection) -> Iterator[tuple[bytes, bytes, st
         yield bytes.fromhex(before_sha), bytes.fromhex(after_sha), encoding, body
 
 
-def _frequent_rows(conn: sqlite3.Connection) -> Iterator[tuple[str, int, int, float]]:
+def _frequent_rows(conn: sqlite3.Connection) -> Iterator[tuple[str, bytes]]:
+    """One row per match: its ranked window packed by :func:`pack_window`."""
     from derive.index import analysis
     from derive.index.schema import PROVISION_FTS_WEIGHTS  # schema imports this module
     from derive.index.text import fts_query
@@ -209,17 +214,39 @@ def _frequent_rows(conn: sqlite3.Connection) -> Iterator[tuple[str, int, int, fl
             done.add(match)
             rows = conn.execute(f"SELECT rowid, {bm25} AS score FROM provision_fts WHERE provision_fts MATCH ? "
                                 f"ORDER BY score, rowid LIMIT {FREQUENT_WINDOW}", (match,)).fetchall()
-            for rank, (rowid, score) in enumerate(rows):
-                yield match, rank, int(rowid), float(score)
+            if rows:
+                yield match, pack_window([(int(rowid), float(score)) for rowid, score in rows])
+
+
+def pack_window(rows: Sequence[tuple[int, float]]) -> bytes:
+    """A ranked window as bytes: zlib (level :data:`derive.index.textstore.LEVEL`) of the states'
+    row ids (int64 little-endian), then their scores (IEEE doubles, the exact values bm25 gave)."""
+    n = len(rows)
+    return zlib.compress(struct.pack(f"<{n}q{n}d", *(r for r, _ in rows), *(s for _, s in rows)), LEVEL)
+
+
+def unpack_window(body: bytes, window: int) -> list[tuple[int, float]]:
+    """The first ``window`` ``(state_rowid, score)`` pairs of a packed window, best first."""
+    try:
+        body = zlib.decompress(body)
+    except zlib.error as exc:
+        raise IndexError_("frequent_matches row is not a packed window", code="bad_frequent_window") from exc
+    n = len(body) // 16
+    if n * 16 != len(body):
+        raise IndexError_("frequent_matches row of the wrong size", code="bad_frequent_window")
+    values = struct.unpack(f"<{n}q{n}d", body)
+    take = min(n, window)
+    return [(int(values[i]), float(values[n + i])) for i in range(take)]
 
 
 def frequent_window(conn: sqlite3.Connection, match: str, window: int) -> list[tuple[int, float]] | None:
     """The precomputed ranked window of a frequent one-word match, or ``None``."""
     if window > FREQUENT_WINDOW:
         return None
-    rows = conn.execute("SELECT state_rowid, score FROM frequent_matches WHERE match = ? ORDER BY rank LIMIT ?",
-                        (match, window)).fetchall()
-    return [(int(r[0]), float(r[1])) for r in rows] or None
+    row = conn.execute("SELECT body FROM frequent_matches WHERE match = ?", (match,)).fetchone()
+    if row is None:
+        return None
+    return unpack_window(bytes(row[0]), window) or None
 
 
 def write_serving_tables(conn: sqlite3.Connection) -> dict[str, int]:
@@ -232,7 +259,7 @@ def write_serving_tables(conn: sqlite3.Connection) -> dict[str, int]:
     conn.execute("INSERT INTO serving_coverage(k, v) VALUES ('counts', ?)",
                  (json.dumps(coverage_counts(conn), ensure_ascii=False, separators=(",", ":")),))
     conn.executemany("INSERT INTO word_diffs VALUES (?,?,?,?)", list(_word_diff_rows(conn)))
-    conn.executemany("INSERT INTO frequent_matches VALUES (?,?,?,?)", list(_frequent_rows(conn)))
+    conn.executemany("INSERT INTO frequent_matches VALUES (?,?)", list(_frequent_rows(conn)))
     return {t: int(conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]) for t in TABLES}
 
 

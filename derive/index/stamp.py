@@ -29,7 +29,7 @@ from legal.canonical import canonical_text, digest
 from legal.ids import Publisher
 from legal.validity import convention_of, semantics_of
 
-BUILDER = "derive.index/3"  # /3: figure placeholders are not indexed
+BUILDER = "derive.index/4"  # /4: frequent_matches packed one row per match
 STAMP_FILE_SCHEMA = "lex-evidence-index-stamp/1"
 
 

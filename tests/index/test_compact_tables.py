@@ -1,4 +1,4 @@
-"""Format 3 stores shared values once; readers still see the format-2 columns, exactly.
+"""Format 3 stores shared values once; readers still see the format-2 columns, exactly (format 4: packed windows).
 
 On the real fixture indexes: the view-backed tables (``provisions``, ``citations``,
 ``provision_states``, ``work_metadata``) give the values the builder inserted, repeated values
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+import zlib
 from pathlib import Path
 
 import pytest
@@ -75,3 +76,49 @@ def test_stored_word_diffs_rebuild_word_changes(fixture_indexes: FixtureBuild, p
         assert stored_word_changes(conn, before_sha, after_sha) == word_changes(texts[before_sha], texts[after_sha])
     assert stored_word_changes(conn, "0" * 64, "1" * 64) is None
     assert stored_word_changes(conn, "not hex", "1" * 64) is None
+
+
+@pytest.mark.parametrize("publisher", PUBLISHERS)
+def test_frequent_windows_are_packed_one_row_per_match(fixture_indexes: FixtureBuild, publisher: str,
+                                                       tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Format 4: one ``frequent_matches`` row per match; its window unpacks to the ranked rows bm25
+    gives at query time, row ids and scores exactly, best first (thresholds lowered: the fixtures
+    hold no word in 3,000 states)."""
+    from derive.index import serving
+
+    path = tmp_path / f"{publisher}.sqlite"
+    shutil.copy(fixture_indexes.index_dir / f"{publisher}.sqlite", path)
+    monkeypatch.setattr(serving, "FREQUENT_DOCS", 300)
+    monkeypatch.setattr(serving, "FORMS_MIN_DOCS", 30)
+    conn = sqlite3.connect(path)
+    conn.execute("DELETE FROM frequent_matches")
+    conn.executemany("INSERT INTO frequent_matches VALUES (?,?)", list(serving._frequent_rows(conn)))
+    matches = [str(r[0]) for r in conn.execute("SELECT match FROM frequent_matches ORDER BY match")]
+    assert matches
+    bm25 = "bm25(provision_fts, " + ", ".join(str(w) for w in serving_weights()) + ")"
+    for match in matches[:20]:
+        expected = [(int(r), float(s)) for r, s in conn.execute(
+            f"SELECT rowid, {bm25} AS score FROM provision_fts WHERE provision_fts MATCH ? "
+            f"ORDER BY score, rowid LIMIT {serving.FREQUENT_WINDOW}", (match,))]
+        assert serving.frequent_window(conn, match, serving.FREQUENT_WINDOW) == expected
+        assert serving.frequent_window(conn, match, 10) == expected[:10]
+    assert serving.frequent_window(conn, "not a stored match", 10) is None
+    assert serving.frequent_window(conn, matches[0], serving.FREQUENT_WINDOW + 1) is None
+
+
+def serving_weights() -> tuple[float, ...]:
+    from derive.index.schema import PROVISION_FTS_WEIGHTS
+    return PROVISION_FTS_WEIGHTS
+
+
+def test_a_packed_window_of_the_wrong_size_is_refused() -> None:
+    from derive.index.serving import pack_window, unpack_window
+    from legal.errors import IndexError_
+
+    rows = [(2**40 + 7, -12.345678901234567), (3, 0.0), (2**62, -1e-300)]
+    assert unpack_window(pack_window(rows), 10) == rows
+    assert unpack_window(pack_window(rows), 2) == rows[:2]
+    with pytest.raises(IndexError_):
+        unpack_window(pack_window(rows)[:-1], 10)
+    with pytest.raises(IndexError_):
+        unpack_window(zlib.compress(b"0" * 17), 10)

@@ -35,7 +35,7 @@ def windowed(fixture_indexes: FixtureBuild, tmp_path: Path, monkeypatch: pytest.
     monkeypatch.setattr(serving, "FORMS_MIN_DOCS", 30)
     conn = sqlite3.connect(path)
     conn.execute("DELETE FROM frequent_matches")
-    conn.executemany("INSERT INTO frequent_matches VALUES (?,?,?,?)", list(serving._frequent_rows(conn)))
+    conn.executemany("INSERT INTO frequent_matches VALUES (?,?)", list(serving._frequent_rows(conn)))
     conn.commit()
     conn.row_factory = sqlite3.Row
     return conn
