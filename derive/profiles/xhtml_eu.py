@@ -37,7 +37,7 @@ from derive.text import article_anchor, collapse_ws, emphasis, figure, gfm_table
 from legal.canonical import sha256_hex
 from legal.errors import DerivationError
 
-PROFILE = "xhtml-eu/3"
+PROFILE = "xhtml-eu/4"
 XHTML = "http://www.w3.org/1999/xhtml"
 ARTICLE_TITLES = frozenset({"title-article-norm", "oj-ti-art", "ti-art"})
 ARTICLE_SUBTITLES = frozenset({"stitle-article-norm", "oj-sti-art", "sti-art"})
@@ -540,9 +540,12 @@ _APPENDIX = re.compile(r"^(?:Appendix|Appendice|Apéndice|Anlage|Appendices)\b",
 
 
 def _annex_part(el: etree._Element, text: str, blocks: list[str]) -> bool:
-    """An annex subtitle right after the annex title, or an appendix title inside an annex, is
-    part of that annex, not an annex of its own."""
-    return ("title-annex-2" in classes(el) and not blocks) or bool(_APPENDIX.match(text))
+    """An annex subtitle right after the annex title, an appendix title inside an annex, or the
+    subtitle right after that appendix title (``Appendix 1`` / ``Motor-caravans, ambulances and
+    hearses``, 32018R0858), is part of that annex, not an annex of its own."""
+    if "title-annex-2" in classes(el) and (not blocks or _APPENDIX.match(blocks[-1].strip("*"))):
+        return True
+    return bool(_APPENDIX.match(text))
 
 
 def _premier(text: str) -> str:

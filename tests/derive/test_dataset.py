@@ -41,7 +41,7 @@ def test_gdpr_2016_05_04_en_and_fr_rows(eu_dataset, golden):
         art6 = next(r for r in mine if r["anchor"] == "art_6")
         assert art6["provision_id"] == f"{GDPR_CONSOLIDATED}#art_6"
         assert art6["text_sha256"] == expected[lang]["text_sha256"]
-        assert art6["profile"] == "xhtml-eu/3"  # the original has a primary body without Formex (§6.2)
+        assert art6["profile"] == "xhtml-eu/4"  # the original has a primary body without Formex (§6.2)
         assert art6["evidence_file"] == f"{lang}.html"
         assert art6["valid_to_convention"] == "inclusive" and art6["valid_to"] is None
         assert art6["record_sha256"] and art6["evidence_sha256"]

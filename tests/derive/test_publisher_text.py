@@ -134,6 +134,18 @@ def test_formex_annex_titled_as_an_annex_inside_an_annex_is_its_own_provision():
     assert "Appendice" in by["anx_X"].text_md
 
 
+def test_flat_xhtml_appendix_subtitle_stays_in_its_annex():
+    """32018R0858 2022-12-06 (CONVEX XHTML, flat): ``Appendix 1`` (title-annex-1) then its subtitle
+    ``Motor-caravans, ambulances and hearses`` (title-annex-2) opened a provision named after the
+    subtitle; Formex keeps the appendices in ANNEX II, so six anchors vanished at the switch."""
+    result = xhtml_eu.extract((EXCERPTS / "32018r0858-2022-12-06-en-anx_II-appendices.xml").read_bytes(),
+                              language="en")
+    assert result.profile == "xhtml-eu/4"
+    assert [p.anchor for p in result.provisions] == ["art_91", "anx_II"]
+    assert _by_anchor(result)["anx_II"].text_md.endswith(
+        "**Appendix 1**\n\n**Motor-caravans, ambulances and hearses**\n\n**Appendix 2**\n\n**Armoured vehicles**")
+
+
 def test_html401_annex_heading_with_its_title_opens_an_annex():
     """31977L0388 1977 (HTML 4.01): "ANNEX A LIST OF …" in one paragraph was glued into the last
     article; the 2004 XHTML has anx_A…, so the history showed annexes appear with no change."""

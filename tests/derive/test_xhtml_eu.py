@@ -10,7 +10,7 @@ from legal.outcomes import TextGap
 def test_gdpr_consolidated_en_and_fr_articles_1_to_99(eu_body):
     for lang in ("en", "fr"):
         result = derive_body(eu_body(f"32016r0679/2016-05-04/{lang}.html"), language=lang)
-        assert result.profile == "xhtml-eu/3"
+        assert result.profile == "xhtml-eu/4"
         assert [p.anchor for p in result.provisions] == [f"art_{n}" for n in range(1, 100)]
 
 
