@@ -27,14 +27,14 @@ FINGERPRINT_CASES: dict[str, tuple[str, str, str]] = {
     "ncpc-2025-12-19": (LU + "rgd-1998-08-03-n4/versions/2025-12-19/fr.xml", "fr", "akn-lu/3"),
     "div-notice-document": (LU + "div-2023-06-21-a323/versions/*/fr.xml", "fr", "akn-lu-document/3"),
     "gdpr-2016-05-04-en-formex": (EU + "32016r0679/versions/2016-05-04--*/en.fmx4/CL2016R0679EN0000020.0001.xml",
-                                  "en", "fmx4-eu/3"),
+                                  "en", "fmx4-eu/4"),
     "crr-2021-06-29-en-formex": (EU + "32013r0575/versions/2021-06-29--*/en.fmx4/CL2013R0575EN0100010.0001.xml",
-                                 "en", "fmx4-eu/3"),
+                                 "en", "fmx4-eu/4"),
     "gdpr-2016-05-04-en-xhtml": (EU + "32016r0679/versions/2016-05-04--*/en.html", "en", "xhtml-eu/4"),
     "gdpr-2016-05-04-fr-xhtml": (EU + "32016r0679/versions/2016-05-04--*/fr.html", "fr", "xhtml-eu/4"),
     "gdpr-2016-04-27-en-convex": (EU + "32016r0679/versions/2016-04-27--*/en.xml", "en", "xhtml-eu/4"),
     "flat-fmx2xhtml-32013r1336": (EU + "32013r1336/versions/2016-04-18--*/en.html", "en", "xhtml-eu/4"),
-    "eurlex-html401-11997e083": (EU + "11997e083/versions/*/en.html", "en", "html-eu-tolerant/3"),
+    "eurlex-html401-11997e083": (EU + "11997e083/versions/*/en.html", "en", "html-eu-tolerant/4"),
     "pdf-rgd-2020-03-18-a165": (LU + "rgd-2020-03-18-a165/versions/2020-06-12/fr.pdf/*.pdf", "fr", "pdf-lu/2"),
 }
 

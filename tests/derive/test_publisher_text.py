@@ -146,6 +146,17 @@ def test_flat_xhtml_appendix_subtitle_stays_in_its_annex():
         "**Appendix 1**\n\n**Motor-caravans, ambulances and hearses**\n\n**Appendix 2**\n\n**Armoured vehicles**")
 
 
+def test_html401_article_title_with_a_footnote_call_opens_an_article():
+    """32000R1346 2000-05-29 (HTML 4.01): "Article 37 (7)" — a footnote call after the number — was
+    read as text, gluing Article 37 into Article 36; the 2005 consolidation has art_37."""
+    result = html_eu.extract((EXCERPTS / "32000r1346-2000-05-29-en-art_36-38.html").read_bytes(), language="en")
+    assert result.profile == "html-eu-tolerant/4"
+    assert [p.anchor for p in result.provisions] == ["art_36", "art_37", "art_38"]
+    by = _by_anchor(result)
+    assert "Conversion" not in by["art_36"].text_md and by["art_37"].heading == "Conversion of earlier proceedings"
+    assert eu_article_anchor("Article 26 (6)") == "art_26" and eu_article_anchor("Article 5 (1) (a)") is None
+
+
 def test_html401_annex_heading_with_its_title_opens_an_annex():
     """31977L0388 1977 (HTML 4.01): "ANNEX A LIST OF …" in one paragraph was glued into the last
     article; the 2004 XHTML has anx_A…, so the history showed annexes appear with no change."""
