@@ -157,6 +157,15 @@ def test_html401_article_title_with_a_footnote_call_opens_an_article():
     assert eu_article_anchor("Article 26 (6)") == "art_26" and eu_article_anchor("Article 5 (1) (a)") is None
 
 
+def test_html401_annex_title_with_a_colon_opens_an_annex():
+    """32004R0802 2004-04-07 (HTML 4.01): "ANNEX III:" was read as text of Annex II; the 2007
+    consolidation has anx_III."""
+    result = html_eu.extract((EXCERPTS / "32004r0802-2004-04-07-en-anx_II-III.html").read_bytes(), language="en")
+    assert [p.anchor for p in result.provisions] == ["anx_II", "anx_III"]
+    assert _by_anchor(result)["anx_III"].text_md == "FORM RS"
+    assert "FORM RS" not in _by_anchor(result)["anx_II"].text_md
+
+
 def test_html401_annex_heading_with_its_title_opens_an_annex():
     """31977L0388 1977 (HTML 4.01): "ANNEX A LIST OF …" in one paragraph was glued into the last
     article; the 2004 XHTML has anx_A…, so the history showed annexes appear with no change."""
