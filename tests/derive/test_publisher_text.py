@@ -143,7 +143,9 @@ def test_flat_xhtml_appendix_subtitle_stays_in_its_annex():
     assert result.profile == "xhtml-eu/4"
     assert [p.anchor for p in result.provisions] == ["art_91", "anx_II"]
     assert _by_anchor(result)["anx_II"].text_md.endswith(
-        "**Appendix 1**\n\n**Motor-caravans, ambulances and hearses**\n\n**Appendix 2**\n\n**Armoured vehicles**")
+        "**Appendix 1**\n\n**Motor-caravans, ambulances and hearses**\n\n**Appendix 2**\n\n**Armoured vehicles**"
+        "\n\n**Appendix 4**\n\n**Other special purpose vehicles**\n\n"
+        "**(including special group, multi-equipment carrier and trailer caravans)**")  # two subtitles
 
 
 def test_html401_article_title_with_a_footnote_call_opens_an_article():
