@@ -89,7 +89,7 @@ _LATIN_LETTER = {word: chr(ord("a") + i) for i, word in enumerate(_LATIN)}
 _ALPHABETS = ("абвгдежзийклмнопрстуфхцчшщъьюя", "αβγδεζηθικλμνξοπρστυφχψω")
 _FOREIGN_LETTER = {ch: chr(ord("a") + i) for alphabet in _ALPHABETS for i, ch in enumerate(alphabet[:26])}
 _ARTICLE_TITLE = re.compile(r"^(?:[^\W\d_]+\.?\s*)(premier|1er|\d+)\s*([a-z]{1,2}|[а-яα-ω]|" + "|".join(_LATIN)
-                            + r")?$", re.IGNORECASE)
+                            + r")?(?:\s*\(\d{1,2}\))?$", re.IGNORECASE)  # a footnote call after the number: ``Article 26 (6)``
 _ARTICLE_ID = re.compile(r"^art_(\d+)_?(" + "|".join(_LATIN) + r")$")
 
 

@@ -40,7 +40,7 @@ from derive.text import article_anchor, collapse_ws, emphasis, gfm_table, media_
 from legal.canonical import sha256_hex
 from legal.errors import DerivationError
 
-PROFILE = "fmx4-eu/3"
+PROFILE = "fmx4-eu/4"
 ROOTS = frozenset({"CONS.ACT", "ACT"})
 SKIP = frozenset({
     "TOC", "BIB.INSTANCE.CONS", "BIB.INSTANCE", "BIB.DATA", "INFO.CONSLEG", "INFO.PROD",

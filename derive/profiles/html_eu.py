@@ -28,10 +28,13 @@ from legal.canonical import sha256_hex
 from legal.errors import DerivationError
 from legal.outcomes import TextGap
 
-PROFILE = "html-eu-tolerant/3"
+PROFILE = "html-eu-tolerant/4"
 FRAGMENT_IDS = ("TexteOnly", "text", "document1", "textTabContent")
-_ARTICLE = re.compile(r"^(Article|Artikel|Articolo|Art\.)\s+(premier|1er|\d+\s?[a-z]{0,9})\s*$", re.IGNORECASE)
-_ANNEX = re.compile(r"^(ANNEX|ANNEXE|ANHANG)(\s+(?:[IVXLC]+[a-z]{0,2}|[A-Z]|\d+))?\s*$")
+# an article title, with the footnote call the HTML 4.01 pages print after the number (``Article 26 (6)``,
+# 32000R1346 2000: the article was glued into the one before)
+_ARTICLE = re.compile(r"^(Article|Artikel|Articolo|Art\.)\s+(premier|1er|\d+\s?[a-z]{0,9})(?:\s*\(\d{1,2}\))?\s*$",
+                      re.IGNORECASE)
+_ANNEX = re.compile(r"^(ANNEX|ANNEXE|ANHANG)(\s+(?:[IVXLC]+[a-z]{0,2}|[A-Z]|\d+))?\s*:?\s*$")  # ``ANNEX III:`` (32004R0802)
 # an annex heading with its title in the same paragraph, as the HTML 4.01 pages print them:
 # ``ANNEX A LIST OF AGRICULTURAL PRODUCTION ACTIVITIES``, ``ANNEX C (1) COMMON METHOD …`` — the
 # title is upper-case (no lower-case letter), so running text that starts with "ANNEX" is not one

@@ -37,7 +37,7 @@ from derive.text import article_anchor, collapse_ws, emphasis, figure, gfm_table
 from legal.canonical import sha256_hex
 from legal.errors import DerivationError
 
-PROFILE = "xhtml-eu/3"
+PROFILE = "xhtml-eu/4"
 XHTML = "http://www.w3.org/1999/xhtml"
 ARTICLE_TITLES = frozenset({"title-article-norm", "oj-ti-art", "ti-art"})
 ARTICLE_SUBTITLES = frozenset({"stitle-article-norm", "oj-sti-art", "sti-art"})
@@ -466,6 +466,7 @@ def stream_drafts(stream: Iterable[etree._Element], walker: Walker) -> list[Draf
     current: Draft | None = None
     blocks: list[str] = []
     carry: list[Citation] = []
+    appendix_title = False  # the last elements were an appendix title and its subtitles
 
     def close() -> None:
         if current is not None:
@@ -489,12 +490,17 @@ def stream_drafts(stream: Iterable[etree._Element], walker: Walker) -> list[Draf
             close()
             current, blocks, carry = None, [], []
             continue
-        if kind == "annex" and current is not None and current.type == "annex" and _annex_part(el, text, blocks):
+        if kind == "annex" and current is not None and current.type == "annex" and \
+                _annex_part(el, text, blocks, appendix_title):
+            appendix_title = bool(_APPENDIX.match(text)) or (appendix_title and "title-annex-2" in classes(el))
             if blocks or "title-annex-2" not in classes(el):
                 blocks.append(f"**{text}**")  # an appendix of this annex, as Formex keeps it
             else:
                 current.heading = f"{current.heading} — {text}" if current.heading else text
-        elif kind in ("article", "annex"):
+            continue
+        if text:
+            appendix_title = False
+        if kind in ("article", "annex"):
             close()
             walker.citations, walker.calls, blocks, carry = list(carry), [], [], []
             anchor = (eu_article_anchor(text) or article_anchor(_premier(text))) if kind == "article" \
@@ -539,10 +545,13 @@ def _flatten(stream: Iterable[etree._Element]) -> Iterator[etree._Element]:
 _APPENDIX = re.compile(r"^(?:Appendix|Appendice|Apéndice|Anlage|Appendices)\b", re.IGNORECASE)
 
 
-def _annex_part(el: etree._Element, text: str, blocks: list[str]) -> bool:
-    """An annex subtitle right after the annex title, or an appendix title inside an annex, is
-    part of that annex, not an annex of its own."""
-    return ("title-annex-2" in classes(el) and not blocks) or bool(_APPENDIX.match(text))
+def _annex_part(el: etree._Element, text: str, blocks: list[str], after_appendix_title: bool = False) -> bool:
+    """An annex subtitle right after the annex title, an appendix title inside an annex, or the
+    subtitles right after that appendix title (``Appendix 1`` / ``Motor-caravans, ambulances and
+    hearses``, 32018R0858), are part of that annex, not an annex of their own."""
+    if "title-annex-2" in classes(el) and (not blocks or after_appendix_title):
+        return True
+    return bool(_APPENDIX.match(text))
 
 
 def _premier(text: str) -> str:

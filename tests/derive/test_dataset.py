@@ -41,7 +41,7 @@ def test_gdpr_2016_05_04_en_and_fr_rows(eu_dataset, golden):
         art6 = next(r for r in mine if r["anchor"] == "art_6")
         assert art6["provision_id"] == f"{GDPR_CONSOLIDATED}#art_6"
         assert art6["text_sha256"] == expected[lang]["text_sha256"]
-        assert art6["profile"] == "xhtml-eu/3"  # the original has a primary body without Formex (§6.2)
+        assert art6["profile"] == "xhtml-eu/4"  # the original has a primary body without Formex (§6.2)
         assert art6["evidence_file"] == f"{lang}.html"
         assert art6["valid_to_convention"] == "inclusive" and art6["valid_to"] is None
         assert art6["record_sha256"] and art6["evidence_sha256"]
@@ -62,7 +62,7 @@ def test_crr_formex_versions_and_article_92_states(eu_dataset, reference):
     out, _ = eu_dataset
     history = json.loads((out / "history/eu-eurlex/32013r0575.json").read_bytes())
     states = history["anchors_by_language"]["en"]["art_92"]
-    assert history["profiles"] == ["fmx4-eu/3"]
+    assert history["profiles"] == ["fmx4-eu/4"]
     assert [(s["valid_from"], s["text_sha256"][:8]) for s in states] == [
         ("2013-06-28", "e83414e2"), ("2019-12-25", "e83414e2"), ("2021-06-29", "750e3bdb")]
     # versions without bytes in this store break runs: 2013-06-28 ends the day before 2015-01-18

@@ -134,6 +134,40 @@ def test_formex_annex_titled_as_an_annex_inside_an_annex_is_its_own_provision():
     assert "Appendice" in by["anx_X"].text_md
 
 
+def test_flat_xhtml_appendix_subtitle_stays_in_its_annex():
+    """32018R0858 2022-12-06 (CONVEX XHTML, flat): ``Appendix 1`` (title-annex-1) then its subtitle
+    ``Motor-caravans, ambulances and hearses`` (title-annex-2) opened a provision named after the
+    subtitle; Formex keeps the appendices in ANNEX II, so six anchors vanished at the switch."""
+    result = xhtml_eu.extract((EXCERPTS / "32018r0858-2022-12-06-en-anx_II-appendices.xml").read_bytes(),
+                              language="en")
+    assert result.profile == "xhtml-eu/4"
+    assert [p.anchor for p in result.provisions] == ["art_91", "anx_II"]
+    assert _by_anchor(result)["anx_II"].text_md.endswith(
+        "**Appendix 1**\n\n**Motor-caravans, ambulances and hearses**\n\n**Appendix 2**\n\n**Armoured vehicles**"
+        "\n\n**Appendix 4**\n\n**Other special purpose vehicles**\n\n"
+        "**(including special group, multi-equipment carrier and trailer caravans)**")  # two subtitles
+
+
+def test_html401_article_title_with_a_footnote_call_opens_an_article():
+    """32000R1346 2000-05-29 (HTML 4.01): "Article 37 (7)" — a footnote call after the number — was
+    read as text, gluing Article 37 into Article 36; the 2005 consolidation has art_37."""
+    result = html_eu.extract((EXCERPTS / "32000r1346-2000-05-29-en-art_36-38.html").read_bytes(), language="en")
+    assert result.profile == "html-eu-tolerant/4"
+    assert [p.anchor for p in result.provisions] == ["art_36", "art_37", "art_38"]
+    by = _by_anchor(result)
+    assert "Conversion" not in by["art_36"].text_md and by["art_37"].heading == "Conversion of earlier proceedings"
+    assert eu_article_anchor("Article 26 (6)") == "art_26" and eu_article_anchor("Article 5 (1) (a)") is None
+
+
+def test_html401_annex_title_with_a_colon_opens_an_annex():
+    """32004R0802 2004-04-07 (HTML 4.01): "ANNEX III:" was read as text of Annex II; the 2007
+    consolidation has anx_III."""
+    result = html_eu.extract((EXCERPTS / "32004r0802-2004-04-07-en-anx_II-III.html").read_bytes(), language="en")
+    assert [p.anchor for p in result.provisions] == ["anx_II", "anx_III"]
+    assert _by_anchor(result)["anx_III"].text_md == "FORM RS"
+    assert "FORM RS" not in _by_anchor(result)["anx_II"].text_md
+
+
 def test_html401_annex_heading_with_its_title_opens_an_annex():
     """31977L0388 1977 (HTML 4.01): "ANNEX A LIST OF …" in one paragraph was glued into the last
     article; the 2004 XHTML has anx_A…, so the history showed annexes appear with no change."""
