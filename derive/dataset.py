@@ -35,7 +35,7 @@ import os
 import shutil
 import tempfile
 from collections import Counter, deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -624,11 +624,18 @@ class _Assembler:
         if visibility:
             self.visibility.add(*visibility_table(visibility))
 
-    def rows(self, lines: list[bytes], rows: list[dict[str, Any]]) -> None:
-        for line in lines:
-            self.jsonl.write(line + b"\n")
-        if rows:
-            self.parquet.add(pa.Table.from_pylist(rows, schema=R.SCHEMA), sum(len(line) + 1 for line in lines))
+    def rows(self, parts: Iterable[tuple[list[bytes], list[dict[str, Any]]]]) -> None:
+        """One work's canonical lines (without their newline) and rows, a part at a time: lines
+        written as they come, rows held only as Arrow batches until the work's rows are added to
+        the Parquet file."""
+        batches, size = [], 0
+        for lines, rows in parts:
+            data = b"".join(line + b"\n" for line in lines)
+            self.jsonl.write(data)
+            size += len(data)
+            batches.append(pa.RecordBatch.from_pylist(rows, schema=R.SCHEMA))
+        if batches:
+            self.parquet.add(pa.Table.from_batches(batches, schema=R.SCHEMA), size)
 
     def history(self, work_id: str, data: bytes) -> None:
         publisher, slug = work_id.split(":", 1)
@@ -908,8 +915,12 @@ def _read_shard(path: Path) -> dict[str, Any]:
     return meta
 
 
-def _shard_blocks(path: Path) -> Iterator[tuple[str, list[bytes], list[dict[str, Any]]]]:
-    """(work id, canonical lines, rows) per work, in file order."""
+Part = tuple[list[bytes], list[dict[str, Any]]]  # canonical lines (no newline) and their rows
+
+
+def _shard_blocks(path: Path) -> Iterator[tuple[str, Part]]:
+    """(work id, (lines, rows)) per run of at most :data:`ENCODE_CHUNK` rows of one work, in
+    file order (a work's rows are never read whole)."""
     work_id: str | None = None
     lines: list[bytes] = []
     rows: list[dict[str, Any]] = []
@@ -917,14 +928,24 @@ def _shard_blocks(path: Path) -> Iterator[tuple[str, list[bytes], list[dict[str,
         for raw in fh:
             line = raw.rstrip(b"\n")
             row = json.loads(line)
-            if row["work_id"] != work_id:
+            if row["work_id"] != work_id or len(lines) >= ENCODE_CHUNK:
                 if work_id is not None:
-                    yield work_id, lines, rows
+                    yield work_id, (lines, rows)
                 work_id, lines, rows = row["work_id"], [], []
             lines.append(line)
             rows.append(row)
     if work_id is not None:
-        yield work_id, lines, rows
+        yield work_id, (lines, rows)
+
+
+def _parts(work_id: str, head: tuple[str, Part], stream: Iterator[tuple[str, Part]],
+           pending: dict[Path, tuple[str, Part] | None], path: Path) -> Iterator[Part]:
+    """The parts of ``work_id`` from ``head`` on; ``pending[path]`` is left at the next work's."""
+    current: tuple[str, Part] | None = head
+    while current is not None and current[0] == work_id:
+        yield current[1]
+        current = next(stream, None)
+    pending[path] = current
 
 
 def _shard_transactions(path: Path) -> dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]]:
@@ -967,7 +988,7 @@ def merge_shards(shards: Sequence[str | Path], out: str | Path) -> BuildReport:
     order = sorted(owner, key=lambda w: tuple(w.split(":", 1)))
     streams = {path: _shard_blocks(path) for path in paths}
     transactions = {path: _shard_transactions(path) for path in paths}
-    pending: dict[Path, tuple[str, list[bytes], list[dict[str, Any]]] | None] = {
+    pending: dict[Path, tuple[str, Part] | None] = {
         path: next(stream, None) for path, stream in streams.items()}
     report = BuildReport()
     for path in paths:
@@ -981,10 +1002,8 @@ def merge_shards(shards: Sequence[str | Path], out: str | Path) -> BuildReport:
         try:
             for work_id in order:
                 path = owner[work_id]
-                head = pending[path]
-                if head is not None and head[0] == work_id:
-                    assembler.rows(head[1], head[2])
-                    pending[path] = next(streams[path], None)
+                if (head := pending[path]) is not None and head[0] == work_id:
+                    assembler.rows(_parts(work_id, head, streams[path], pending, path))
                 publisher, slug = work_id.split(":", 1)
                 history = path / "history" / publisher / f"{slug}.json"
                 if history.is_file():
