@@ -22,7 +22,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--tree", required=True)
     parser.add_argument("--out", required=True)
-    parser.add_argument("--work", action="append", required=True, help="work slug (repeatable)")
+    parser.add_argument("--work", action="append", default=None, help="work slug (repeatable; default: every work)")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--cache", default=None)
     parser.add_argument("--no-cache", action="store_true")
