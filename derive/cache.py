@@ -52,7 +52,7 @@ import os
 import sys
 import tempfile
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -200,13 +200,14 @@ class WorkCache:
     def path(self, work_id: str, input_digest: str) -> Path:
         return self._dir(work_id) / f"{input_digest}.json"
 
-    def get(self, work_id: str, input_digest: str,
-            table: Mapping[str, Iterable[str]] | None = None) -> dict[str, Any] | None:
-        """The cached entry, or ``None`` (absent, unreadable, not this work and digest, or keyed
-        with profile versions other than the current ones of ``table``, default
-        :func:`route_profiles`)."""
+    def open(self, work_id: str, input_digest: str,
+             table: Mapping[str, Iterable[str]] | None = None) -> CachedEntry | None:
+        """The cached entry, its rows still on disk, or ``None`` (absent, unreadable, truncated,
+        not this work and digest, or keyed with profile versions other than the current ones of
+        ``table``, default :func:`route_profiles`)."""
+        path = self.path(work_id, input_digest)
         try:
-            entry = json.loads(self.path(work_id, input_digest).read_bytes())
+            entry, offset = _read_entry(path)
         except (OSError, ValueError):
             return None
         if (not isinstance(entry, dict) or entry.get("schema") != CACHE_SCHEMA
@@ -216,23 +217,32 @@ class WorkCache:
         current = work_key(input_digest, entry["routes"], route_profiles() if table is None else table)
         if entry.get("key") != current:
             return None
-        return entry
+        return CachedEntry(path, entry, offset)
+
+    def get(self, work_id: str, input_digest: str,
+            table: Mapping[str, Iterable[str]] | None = None) -> dict[str, Any] | None:
+        """The cached entry with its ``rows`` (:meth:`open`, rows read), or ``None``."""
+        cached = self.open(work_id, input_digest, table)
+        if cached is None:
+            return None
+        return {**cached.entry, "rows": [row for rows in cached.rows() for row in rows]}
+
+    def writer(self, work_id: str, input_digest: str,
+               table: Mapping[str, Iterable[str]] | None = None) -> EntryWriter:
+        """A writer of the entry of ``work_id`` under ``input_digest``, rows first (as they come)."""
+        path = self.path(work_id, input_digest)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return EntryWriter(path, work_id, input_digest, route_profiles() if table is None else table)
 
     def put(self, work_id: str, input_digest: str, entry: dict[str, Any],
             table: Mapping[str, Iterable[str]] | None = None) -> None:
         """Store ``entry`` (which names its ``routes``) under its inputs digest, with its key."""
-        path = self.path(work_id, input_digest)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        key = work_key(input_digest, entry["routes"], route_profiles() if table is None else table)
-        data = {**entry, "schema": CACHE_SCHEMA, "input_digest": input_digest, "work_id": work_id,
-                "key": key}
-        fd, tmp = tempfile.mkstemp(prefix=".entry-", suffix=".tmp", dir=path.parent)
+        writer = self.writer(work_id, input_digest, table)
         try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
-            os.replace(tmp, path)
+            writer.rows(list(entry.get("rows", [])))
+            writer.finish(entry)
         except BaseException:
-            Path(tmp).unlink(missing_ok=True)
+            writer.abort()
             raise
 
     def prune(self, keep: dict[str, str]) -> int:
@@ -247,3 +257,103 @@ class WorkCache:
                     path.unlink(missing_ok=True)
                     removed += 1
         return removed
+
+
+# An entry is one JSON object, written as it is derived: its rows first, one a line, then the rest.
+#
+#     {"rows":[
+#     {…row…}
+#     ,{…row…}
+#     ],"lex_ids":[…],…,"schema":"lex-derive-cache/2","input_digest":…,"key":…,"row_count":N}
+#
+# ``json.loads`` reads it whole (the object is the same as a compact entry's); :class:`CachedEntry`
+# reads the trailer first and then the rows a chunk at a time, so a cached work is never held
+# whole. A compact entry (written whole) is still read, whole.
+_ROWS_HEAD = b'{"rows":[\n'
+_TRAILER = b"],"
+
+
+def _dumps(value: Any) -> bytes:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def _read_entry(path: Path) -> tuple[Any, int | None]:
+    """An entry file's object without its rows, and the offset of its row lines (``None``: the
+    entry is compact and its ``rows`` are in the object). Raises ``OSError``/``ValueError``."""
+    with path.open("rb") as fh:
+        if fh.readline() != _ROWS_HEAD:
+            entry = json.loads(path.read_bytes())
+            return entry, None
+        offset = fh.tell()
+        for count, line in enumerate(fh):
+            if line.startswith(_TRAILER):
+                trailer = json.loads(b"{" + line[len(_TRAILER):])
+                if not isinstance(trailer, dict) or trailer.get("row_count") != count:
+                    raise ValueError("cache entry rows and count differ")
+                return trailer, offset
+            if not (line.startswith((b"{", b",{")) and line.endswith(b"}\n")):
+                raise ValueError("not a cache entry row line")
+    raise ValueError("truncated cache entry")
+
+
+@dataclasses.dataclass
+class CachedEntry:
+    """A cache hit: ``entry`` (everything but the rows) and the rows, read on demand."""
+
+    path: Path
+    entry: dict[str, Any]
+    offset: int | None  # where the row lines start; None: the rows are in ``entry`` (compact entry)
+
+    def rows(self, chunk: int = 2048) -> Iterator[list[dict[str, Any]]]:
+        """The entry's rows, in order, ``chunk`` at a time."""
+        if self.offset is None:
+            rows = list(self.entry.get("rows", []))
+            for start in range(0, len(rows), chunk):
+                yield rows[start:start + chunk]
+            return
+        batch: list[dict[str, Any]] = []
+        with self.path.open("rb") as fh:
+            fh.seek(self.offset)
+            for line in fh:
+                if line.startswith(_TRAILER):
+                    break
+                batch.append(json.loads(line[1:] if line.startswith(b",") else line))
+                if len(batch) >= chunk:
+                    yield batch
+                    batch = []
+        if batch:
+            yield batch
+
+
+class EntryWriter:
+    """Writes one cache entry as its rows come (:meth:`rows`), then the rest (:meth:`finish`),
+    into a temporary file renamed into place at the end (atomic: a reader never sees half an entry)."""
+
+    def __init__(self, path: Path, work_id: str, input_digest: str, table: Mapping[str, Iterable[str]]) -> None:
+        self.path = path
+        self.work_id = work_id
+        self.input_digest = input_digest
+        self.table = table
+        self.count = 0
+        fd, self.tmp = tempfile.mkstemp(prefix=".entry-", suffix=".tmp", dir=path.parent)
+        self.fh = os.fdopen(fd, "wb")
+        self.fh.write(_ROWS_HEAD)
+
+    def rows(self, rows: Iterable[dict[str, Any]]) -> None:
+        for row in rows:
+            self.fh.write((b"," if self.count else b"") + _dumps(row) + b"\n")
+            self.count += 1
+
+    def finish(self, entry: dict[str, Any]) -> None:
+        """Complete the entry with ``entry`` (which names its ``routes``; any ``rows`` in it are
+        ignored: they are the ones written) and its key, and move it into place."""
+        key = work_key(self.input_digest, entry["routes"], self.table)
+        data = {**{k: v for k, v in entry.items() if k != "rows"}, "schema": CACHE_SCHEMA,
+                "input_digest": self.input_digest, "work_id": self.work_id, "key": key, "row_count": self.count}
+        self.fh.write(_TRAILER + _dumps(data)[1:] + b"\n")
+        self.fh.close()
+        os.replace(self.tmp, self.path)
+
+    def abort(self) -> None:
+        self.fh.close()
+        Path(self.tmp).unlink(missing_ok=True)

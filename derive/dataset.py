@@ -35,7 +35,7 @@ import os
 import shutil
 import tempfile
 from collections import Counter, deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -160,6 +160,8 @@ class WorkBlock:
     visibility: list[dict[str, Any]] = field(default_factory=list)  # version_visibility rows
 
     def to_entry(self) -> dict[str, Any]:
+        """The cache entry of the block (:mod:`derive.cache`); ``rows`` as the block holds them
+        (none when they were streamed, :func:`derive_work`'s ``rows_out``)."""
         return {
             "lex_ids": self.lex_ids, "units": self.units, "provisions": self.provisions,
             "empty_provisions": self.empty_provisions, "profiles": dict(sorted(self.profiles.items())),
@@ -173,7 +175,7 @@ class WorkBlock:
         history = entry["history"]
         return cls(work_id=entry["work_id"], lex_ids=list(entry["lex_ids"]), units=entry["units"],
                    provisions=entry["provisions"], empty_provisions=entry["empty_provisions"],
-                   profiles=Counter(entry["profiles"]), rows=entry["rows"], gaps=entry["gaps"],
+                   profiles=Counter(entry["profiles"]), rows=entry.get("rows", []), gaps=entry["gaps"],
                    errors=entry["errors"], history=None if history is None else history.encode("utf-8"),
                    routes=set(entry["routes"]), events=entry["events"], visibility=entry["visibility"])
 
@@ -203,48 +205,91 @@ class EncodedBlock:
 ENCODE_CHUNK = 2048  # rows per Arrow record batch when a block is encoded
 
 
-def encode_block(block: WorkBlock, target: Callable[[str], str | None], spool: str | None = None) -> EncodedBlock:
-    """:class:`EncodedBlock` of ``block``, citations resolved by ``target``.
+class RowEncoder:
+    """Encodes one work's rows as they come (already in output order), a chunk at a time:
+    citations resolved by ``target``, canonical JSONL lines and an Arrow IPC stream.
 
-    Rows are encoded a chunk at a time and released from ``block`` as they go (``block.rows`` is
-    emptied), so a large work (the Code du travail: 33k rows, 88 MB of JSONL) never holds its
-    rows as dicts, resolved dicts, lines and Arrow buffers all at once. With ``spool`` (a path
-    prefix) the lines and the Arrow stream are written to ``<spool>.jsonl``/``<spool>.arrow``
-    instead of memory: a worker process then hands over two file names, not the bytes.
+    Rows are released from the lists handed to :meth:`add` as they are encoded, so a large work
+    (the CRR: 120 MB of JSONL; the Code du travail: 96 MB) never holds its rows as dicts,
+    resolved dicts, lines and Arrow buffers all at once — and, fed a version at a time by
+    :func:`derive_work` or a cache entry a chunk at a time, never holds all its rows at all.
+    With ``spool`` (a path prefix) the lines and the Arrow stream go to ``<spool>.jsonl`` and
+    ``<spool>.arrow`` instead of memory: a worker process then hands over two file names, not
+    the bytes. The output does not depend on how the rows were split between calls (the JSONL is
+    their concatenation; the Parquet writer combines the Arrow chunks).
     """
-    rows, block.rows = block.rows, []
-    lines: list[bytes] = []
-    sink: Any = None
-    writer: Any = None
-    jsonl: Any = None
-    if rows:
-        sink = pa.OSFile(f"{spool}.arrow", "wb") if spool else pa.BufferOutputStream()
-        writer = pa.ipc.new_stream(sink, R.SCHEMA)
-        jsonl = open(f"{spool}.jsonl", "wb") if spool else None  # noqa: SIM115 - closed below
-    try:
+
+    def __init__(self, target: Callable[[str], str | None], spool: str | None = None) -> None:
+        self.target = target
+        self.spool = spool
+        self.lines: list[bytes] = []
+        self.count = 0
+        self._sink: Any = None
+        self._writer: Any = None
+        self._jsonl: Any = None
+
+    def add(self, rows: list[dict[str, Any]]) -> None:
+        """Encode ``rows`` (emptied: each is replaced by ``{}`` once encoded)."""
+        if not rows:
+            return
+        if self._writer is None:
+            self._sink = pa.OSFile(f"{self.spool}.arrow", "wb") if self.spool else pa.BufferOutputStream()
+            self._writer = pa.ipc.new_stream(self._sink, R.SCHEMA)
+            self._jsonl = open(f"{self.spool}.jsonl", "wb") if self.spool else None  # noqa: SIM115 - closed in finish
         for start in range(0, len(rows), ENCODE_CHUNK):
-            chunk = [R.with_targets(r, target) for r in rows[start:start + ENCODE_CHUNK]]
+            chunk = [R.with_targets(r, self.target) for r in rows[start:start + ENCODE_CHUNK]]
             for i in range(start, min(start + ENCODE_CHUNK, len(rows))):
                 rows[i] = {}  # release the unresolved row
             data = b"".join(canonical_line(r) + b"\n" for r in chunk)
-            if jsonl is not None:
-                jsonl.write(data)
+            if self._jsonl is not None:
+                self._jsonl.write(data)
             else:
-                lines.append(data)
-            writer.write_batch(pa.RecordBatch.from_pylist(chunk, schema=R.SCHEMA))
-    finally:
-        if writer is not None:
-            writer.close()
-        if jsonl is not None:
-            jsonl.close()
-    table = None
-    if sink is not None and not spool:
-        table = sink.getvalue()
-    elif sink is not None:
-        sink.close()
-    return EncodedBlock(block.work_id, block.lex_ids, block.units, block.provisions, block.empty_provisions,
-                        block.profiles, block.gaps, block.errors, block.history, lines, table,
-                        spool if rows else None, block.events, block.visibility)
+                self.lines.append(data)
+            self._writer.write_batch(pa.RecordBatch.from_pylist(chunk, schema=R.SCHEMA))
+        self.count += len(rows)
+
+    def _close(self) -> pa.Buffer | None:
+        table = None
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
+            if self._jsonl is not None:
+                self._jsonl.close()
+            if self.spool:
+                self._sink.close()
+            else:
+                table = self._sink.getvalue()
+            self._sink = None
+        return table
+
+    def finish(self, block: WorkBlock) -> EncodedBlock:
+        """The :class:`EncodedBlock` of ``block`` (whose own ``rows`` are encoded first, if any)."""
+        rows, block.rows = block.rows, []
+        try:
+            self.add(rows)
+            table = self._close()
+        except BaseException:
+            self.abort()
+            raise
+        return EncodedBlock(block.work_id, block.lex_ids, block.units, block.provisions, block.empty_provisions,
+                            block.profiles, block.gaps, block.errors, block.history, self.lines, table,
+                            self.spool if self.count else None, block.events, block.visibility)
+
+    def abort(self) -> None:
+        """Drop what was encoded (and the spool files)."""
+        try:
+            self._close()
+        finally:
+            self.lines, self.count = [], 0
+            if self.spool:
+                for suffix in (".jsonl", ".arrow"):
+                    Path(f"{self.spool}{suffix}").unlink(missing_ok=True)
+
+
+def encode_block(block: WorkBlock, target: Callable[[str], str | None], spool: str | None = None) -> EncodedBlock:
+    """:class:`EncodedBlock` of ``block``, citations resolved by ``target`` (:class:`RowEncoder`;
+    ``block.rows`` is emptied)."""
+    return RowEncoder(target, spool).finish(block)
 
 
 # -- one version ---------------------------------------------------------------------------------
@@ -370,34 +415,57 @@ def load_versions(tree: CorpusTree, slug: str) -> list[VersionRecord]:
 
 
 def derive_work(work_id: str, versions: Sequence[VersionRecord], evidence: Evidence,
-                limits: Limits = DEFAULT_LIMITS, progress: Progress | None = None) -> WorkBlock:
-    """Derive every version of one work (``versions`` ordered as :func:`load_versions` orders them)."""
+                limits: Limits = DEFAULT_LIMITS, progress: Progress | None = None,
+                rows_out: Callable[[list[dict[str, Any]]], None] | None = None) -> WorkBlock:
+    """Derive every version of one work (``versions`` ordered as :func:`load_versions` orders them).
+
+    Rows come out in output order (:func:`derive.rows.row_order`: work, version key, language,
+    document order) a version at a time: versions are derived in the order of their (work id,
+    version key) — versions sharing both, together — and each one's rows sorted, which is the
+    order a sort of all the work's rows gives. With ``rows_out`` each version's rows are handed
+    to it (and not kept in ``block.rows``), so a work never holds more than one version's rows;
+    without, they are collected in ``block.rows``. Everything else (lex ids, gaps, errors, the
+    history's texts) keeps the order of ``versions``.
+    """
     langs = fmx4_languages(list(versions), evidence)
     first = min((v.valid_from for v in versions), default=None)
-    block = WorkBlock(work_id)
-    texts: list[VersionTexts] = []
-    for version in versions:
-        outcome = derive_version(version, evidence, langs, None, limits, first)
-        if progress is not None:
-            progress(version.lex_id)
-        block.lex_ids.append(version.lex_id)
-        block.errors.extend(outcome.errors)
-        block.routes |= outcome.routes
-        block.gaps.extend(outcome.gaps)
-        block.rows.extend(outcome.rows)
-        block.units += len(outcome.results)
-        for result in outcome.results:
-            if result.provisions:
-                block.profiles[result.profile] += 1
-            block.provisions += len(result.provisions)
-            block.empty_provisions += result.empty_provisions
-        if outcome.texts is not None and not version.is_withdrawn:
-            texts.append(outcome.texts)
-        elif outcome.texts is None and not version.is_withdrawn:
-            texts.append(VersionTexts(version.lex_id, str(version.version_key), version.valid_from))
-    block.rows.sort(key=R.row_order)
+    block = WorkBlock(work_id, lex_ids=[v.lex_id for v in versions])
+    texts: list[VersionTexts | None] = [None] * len(versions)
+    gaps: list[list[dict[str, Any]]] = [[] for _ in versions]
+    errors: list[list[dict[str, Any]]] = [[] for _ in versions]
+    groups: dict[tuple[str, str], list[int]] = {}
+    for i, version in enumerate(versions):
+        groups.setdefault((str(version.work_id), str(version.version_key)), []).append(i)
+    for group in sorted(groups):
+        rows: list[dict[str, Any]] = []
+        for i in groups[group]:
+            version = versions[i]
+            outcome = derive_version(version, evidence, langs, None, limits, first)
+            if progress is not None:
+                progress(version.lex_id)
+            errors[i], gaps[i] = outcome.errors, outcome.gaps
+            block.routes |= outcome.routes
+            rows.extend(outcome.rows)
+            block.units += len(outcome.results)
+            for result in outcome.results:
+                if result.provisions:
+                    block.profiles[result.profile] += 1
+                block.provisions += len(result.provisions)
+                block.empty_provisions += result.empty_provisions
+            if not version.is_withdrawn:
+                texts[i] = (outcome.texts if outcome.texts is not None
+                            else VersionTexts(version.lex_id, str(version.version_key), version.valid_from))
+            del outcome
+        rows.sort(key=R.row_order)
+        if rows_out is None:
+            block.rows.extend(rows)
+        else:
+            rows_out(rows)
+        del rows
+    block.errors = [e for part in errors for e in part]
+    block.gaps = [g for part in gaps for g in part]
     if versions:
-        block.history = pretty(build_history(work_id, texts))
+        block.history = pretty(build_history(work_id, [t for t in texts if t is not None]))
     transactions = work_transaction_rows(versions)
     block.events, block.visibility = transactions["events"], transactions["visibility"]
     return block
@@ -556,11 +624,18 @@ class _Assembler:
         if visibility:
             self.visibility.add(*visibility_table(visibility))
 
-    def rows(self, lines: list[bytes], rows: list[dict[str, Any]]) -> None:
-        for line in lines:
-            self.jsonl.write(line + b"\n")
-        if rows:
-            self.parquet.add(pa.Table.from_pylist(rows, schema=R.SCHEMA), sum(len(line) + 1 for line in lines))
+    def rows(self, parts: Iterable[tuple[list[bytes], list[dict[str, Any]]]]) -> None:
+        """One work's canonical lines (without their newline) and rows, a part at a time: lines
+        written as they come, rows held only as Arrow batches until the work's rows are added to
+        the Parquet file."""
+        batches, size = [], 0
+        for lines, rows in parts:
+            data = b"".join(line + b"\n" for line in lines)
+            self.jsonl.write(data)
+            size += len(data)
+            batches.append(pa.RecordBatch.from_pylist(rows, schema=R.SCHEMA))
+        if batches:
+            self.parquet.add(pa.Table.from_batches(batches, schema=R.SCHEMA), size)
 
     def history(self, work_id: str, data: bytes) -> None:
         publisher, slug = work_id.split(":", 1)
@@ -648,14 +723,16 @@ def default_workers() -> int:
 
 def build_dataset(tree: CorpusTree, out: str | Path, *, limits: Limits = DEFAULT_LIMITS,
                   progress: Progress | None = None, cache: str | Path | None = None, use_cache: bool = True,
-                  shard: tuple[int, int] | None = None, workers: int = 1) -> BuildReport:
+                  shard: tuple[int, int] | None = None, workers: int = 1,
+                  only: Sequence[str] | None = None) -> BuildReport:
     """Derive ``tree`` into ``out`` (replaced atomically). Returns the run report.
 
     ``cache`` is the per-work cache directory (default :func:`default_cache_dir`); with
     ``use_cache=False`` every work is derived and no cache is read or written. With
     ``shard=(i, n)`` only the works of shard ``i`` (:func:`shard_of`) are derived, into a shard
     output that :func:`merge_shards` combines. With ``workers > 1`` works are derived by that
-    many processes (:func:`work_blocks`); the output is the same bytes as with one.
+    many processes (:func:`work_blocks`); the output is the same bytes as with one. ``only``
+    (work slugs) restricts the run to those works (a measurement aid: ``bench.derive_rss``).
     """
     _check_shard(shard)
     target = Path(out)
@@ -664,6 +741,8 @@ def build_dataset(tree: CorpusTree, out: str | Path, *, limits: Limits = DEFAULT
     report = BuildReport(shard=shard)
     keep: dict[str, str] = {}
     works = _works(tree, shard)
+    if only is not None:
+        works = [(p, s) for p, s in works if s in set(only)]
     with staged(target) as staging:
         assembler = _Assembler(staging, dataset_metadata(tree, limits))
         try:
@@ -755,11 +834,16 @@ class _WorkerState:
 
     def derive(self, publisher: str, slug: str, progress: Progress | None = None) -> WorkResult:
         work_id = f"{publisher}:{slug}"
-        block, reused, key = _work_block(self.tree, work_id, slug, self.limits, self.store, self.derivation,
-                                         self.table, progress)
         spool = None if self.spool is None else os.path.join(self.spool, f"{os.getpid()}-{self.handed}")
         self.handed += 1
-        return work_id, encode_block(block, self.target, spool), reused, key
+        encoder = RowEncoder(self.target, spool)
+        try:
+            block, reused, key = _work_block(self.tree, work_id, slug, self.limits, self.store, self.derivation,
+                                             self.table, progress, encoder.add)
+        except BaseException:
+            encoder.abort()
+            raise
+        return work_id, encoder.finish(block), reused, key
 
 
 _WORKER: _WorkerState | None = None
@@ -779,25 +863,40 @@ def _worker_derive(publisher: str, slug: str) -> WorkResult:
 
 def _work_block(tree: CorpusTree, work_id: str, slug: str, limits: Limits, store: WorkCache | None,
                 derivation: dict[str, Any], table: dict[str, tuple[str, ...]],
-                progress: Progress | None) -> tuple[WorkBlock, bool, str | None]:
+                progress: Progress | None,
+                rows_out: Callable[[list[dict[str, Any]]], None]) -> tuple[WorkBlock, bool, str | None]:
     """The block of one work, from the cache when its key (inputs digest and the current
-    versions of its profiles, :mod:`derive.cache`) is known there."""
+    versions of its profiles, :mod:`derive.cache`) is known there. Its rows, in output order,
+    go to ``rows_out`` a version (derived) or a chunk (cached) at a time; the block holds the rest.
+    A derived work's cache entry is written as its rows come (:meth:`derive.cache.WorkCache.writer`)."""
     try:
         versions = load_versions(tree, slug)
     except LexError as exc:
         return WorkBlock(work_id, errors=[_work_error(work_id, exc)]), False, None
     if store is None:
-        return derive_work(work_id, versions, tree.evidence, limits, progress), False, None
+        return derive_work(work_id, versions, tree.evidence, limits, progress, rows_out), False, None
     key = work_inputs_digest(work_id, versions, tree.evidence, limits, derivation)
-    entry = store.get(work_id, key, table)
-    if entry is not None:
-        block = WorkBlock.from_entry(entry)
+    cached = store.open(work_id, key, table)
+    if cached is not None:
+        for rows in cached.rows(ENCODE_CHUNK):
+            rows_out(rows)
+        block = WorkBlock.from_entry(cached.entry)
         if progress is not None:
             for lex_id in block.lex_ids:
                 progress(lex_id)
         return block, True, key
-    block = derive_work(work_id, versions, tree.evidence, limits, progress)
-    store.put(work_id, key, block.to_entry(), table)
+    writer = store.writer(work_id, key, table)
+
+    def both(rows: list[dict[str, Any]]) -> None:
+        writer.rows(rows)  # before the encoder releases them
+        rows_out(rows)
+
+    try:
+        block = derive_work(work_id, versions, tree.evidence, limits, progress, both)
+        writer.finish(block.to_entry())
+    except BaseException:
+        writer.abort()
+        raise
     return block, False, key
 
 
@@ -816,8 +915,12 @@ def _read_shard(path: Path) -> dict[str, Any]:
     return meta
 
 
-def _shard_blocks(path: Path) -> Iterator[tuple[str, list[bytes], list[dict[str, Any]]]]:
-    """(work id, canonical lines, rows) per work, in file order."""
+Part = tuple[list[bytes], list[dict[str, Any]]]  # canonical lines (no newline) and their rows
+
+
+def _shard_blocks(path: Path) -> Iterator[tuple[str, Part]]:
+    """(work id, (lines, rows)) per run of at most :data:`ENCODE_CHUNK` rows of one work, in
+    file order (a work's rows are never read whole)."""
     work_id: str | None = None
     lines: list[bytes] = []
     rows: list[dict[str, Any]] = []
@@ -825,14 +928,24 @@ def _shard_blocks(path: Path) -> Iterator[tuple[str, list[bytes], list[dict[str,
         for raw in fh:
             line = raw.rstrip(b"\n")
             row = json.loads(line)
-            if row["work_id"] != work_id:
+            if row["work_id"] != work_id or len(lines) >= ENCODE_CHUNK:
                 if work_id is not None:
-                    yield work_id, lines, rows
+                    yield work_id, (lines, rows)
                 work_id, lines, rows = row["work_id"], [], []
             lines.append(line)
             rows.append(row)
     if work_id is not None:
-        yield work_id, lines, rows
+        yield work_id, (lines, rows)
+
+
+def _parts(work_id: str, head: tuple[str, Part], stream: Iterator[tuple[str, Part]],
+           pending: dict[Path, tuple[str, Part] | None], path: Path) -> Iterator[Part]:
+    """The parts of ``work_id`` from ``head`` on; ``pending[path]`` is left at the next work's."""
+    current: tuple[str, Part] | None = head
+    while current is not None and current[0] == work_id:
+        yield current[1]
+        current = next(stream, None)
+    pending[path] = current
 
 
 def _shard_transactions(path: Path) -> dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]]:
@@ -875,7 +988,7 @@ def merge_shards(shards: Sequence[str | Path], out: str | Path) -> BuildReport:
     order = sorted(owner, key=lambda w: tuple(w.split(":", 1)))
     streams = {path: _shard_blocks(path) for path in paths}
     transactions = {path: _shard_transactions(path) for path in paths}
-    pending: dict[Path, tuple[str, list[bytes], list[dict[str, Any]]] | None] = {
+    pending: dict[Path, tuple[str, Part] | None] = {
         path: next(stream, None) for path, stream in streams.items()}
     report = BuildReport()
     for path in paths:
@@ -889,10 +1002,8 @@ def merge_shards(shards: Sequence[str | Path], out: str | Path) -> BuildReport:
         try:
             for work_id in order:
                 path = owner[work_id]
-                head = pending[path]
-                if head is not None and head[0] == work_id:
-                    assembler.rows(head[1], head[2])
-                    pending[path] = next(streams[path], None)
+                if (head := pending[path]) is not None and head[0] == work_id:
+                    assembler.rows(_parts(work_id, head, streams[path], pending, path))
                 publisher, slug = work_id.split(":", 1)
                 history = path / "history" / publisher / f"{slug}.json"
                 if history.is_file():

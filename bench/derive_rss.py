@@ -1,0 +1,56 @@
+"""Derive a few chosen works alone, to measure one work's peak RSS (issue #13).
+
+``python -m bench.derive_rss --tree TREE --out DIR --work SLUG [--work SLUG …] [--workers N]
+[--cache DIR | --no-cache] [--shards N]`` runs :func:`derive.dataset.build_dataset` restricted to
+those works (the code path of ``lex derive run``; with ``--shards N``, the pipeline's derive stage:
+N shards one after the other, then :func:`derive.dataset.merge_shards`, in this process) and prints wall time, CPU time and peak RSS of this process
+and of its worker processes. Run it under ``/usr/bin/time -v`` for the kernel's own figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import time
+
+from corpus_tree import CorpusTree
+from derive.dataset import BuildReport, build_dataset, merge_shards
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--tree", required=True)
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--work", action="append", default=None, help="work slug (repeatable; default: every work)")
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--cache", default=None)
+    parser.add_argument("--no-cache", action="store_true")
+    parser.add_argument("--shards", type=int, default=0, help="derive N shards, then merge them")
+    args = parser.parse_args(argv)
+    tree = CorpusTree.open(args.tree)
+    wall, cpu = time.perf_counter(), time.process_time()
+    report: BuildReport
+    if args.shards:
+        outs = [f"{args.out}.shard-{i}" for i in range(args.shards)]
+        for i, out in enumerate(outs):
+            build_dataset(tree, out, cache=args.cache and f"{args.cache}-{i}", use_cache=not args.no_cache,
+                          workers=args.workers, only=args.work, shard=(i, args.shards))
+        report = merge_shards(outs, args.out)
+    else:
+        report = build_dataset(tree, args.out, cache=args.cache, use_cache=not args.no_cache,
+                               workers=args.workers, only=args.work)
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    print(json.dumps({
+        "works": args.work, "wall_s": round(time.perf_counter() - wall, 2),
+        "cpu_s": round(time.process_time() - cpu + kids.ru_utime + kids.ru_stime, 2),
+        "peak_rss_mb": round(own.ru_maxrss / 1024, 1), "workers_peak_rss_mb": round(kids.ru_maxrss / 1024, 1),
+        "shards": args.shards, "workers": args.workers,
+        "provisions": report.provisions, "works_derived": report.works_derived,
+        "works_reused": report.works_reused,
+    }))
+
+
+if __name__ == "__main__":
+    main()
