@@ -309,21 +309,26 @@ class ReplayPublisher:
 
     def _file_endpoint(self, key: str, route: FileRoute) -> Callable[[Request], Awaitable[Response | _Truncated]]:
         async def endpoint(request: Request) -> Response | _Truncated:
+            arrived = self.faults  # the faults in force when the request arrived (see _body)
             fault = await self._countdown("files")
             if fault is not None:
                 return fault
             answer = route.resolve(self._built.projected.get(key), FileRequest(request.path_params, request.headers))
             if isinstance(answer, Plain):
                 return Response(answer.text, status_code=answer.status, headers=dict(answer.headers))
-            return self._body(request, key, list(answer.files), answer.content_type, zip_key=answer.zip_key)
+            return self._body(request, key, list(answer.files), answer.content_type, zip_key=answer.zip_key,
+                              arrived=arrived)
 
         return endpoint
 
     # -- bodies ------------------------------------------------------------------------------------------
 
     def _body(self, request: Request, publisher: str, files: list[ServedFile], content_type: str,
-              zip_key: str | None = None) -> Response | _Truncated:
-        f = self.faults
+              zip_key: str | None = None, arrived: Faults | None = None) -> Response | _Truncated:
+        """``arrived``: the faults in force when the request arrived. A request that outlives them
+        (one held by a ``slow`` fault across ``reset``/``set_faults``) is answered under its own
+        faults and never consumes a counted fault set after it arrived."""
+        f = self.faults if arrived is None else arrived
         shas = {s.sha256 for s in files}
         if shas & set(f.not_found):
             return Response("not found (replay fault)", status_code=404)
@@ -349,7 +354,7 @@ class ReplayPublisher:
         headers = {"ETag": etag, "Repr-Digest": digest}
         self.stats["bodies"] += 1
         with self._lock:
-            if f.truncate > 0 and f.hits("files"):
+            if f is self.faults and f.truncate > 0 and f.hits("files"):
                 f.truncate -= 1
                 self.stats["fault_truncate"] += 1
                 if f.truncate_mode == "length":

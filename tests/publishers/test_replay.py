@@ -138,3 +138,26 @@ def test_unusable_faults_change_nothing(lu_small: Harness) -> None:
         assert bad.status_code == 400
         assert c.get("/_replay/faults").json() == Faults().to_dict()
         assert c.get("/sparqlendpoint", params={"query": ASK}).status_code == 200
+
+
+def test_a_request_held_across_a_reset_never_consumes_the_next_tests_fault(lu_small: Harness) -> None:
+    """A straggler held by a ``slow`` fault (its client long gone) is answered under the faults it
+    arrived with: a truncation set after it arrived is left for the requests that follow."""
+    import hashlib
+    import threading
+
+    path, served = next((p, f) for p, f in lu_small.replay._built.projected["lu-legilux"].files.items()
+                        if f.file == "fr.xml" and lu_small.replay._readers[Publisher.LEGILUX](f.sha256))
+    lu_small.replay.set_faults(slow=1, slow_seconds=1.0, target="files")
+    answers: list[httpx.Response] = []
+    straggler = threading.Thread(target=lambda: answers.append(httpx.get(lu_small.base_url + "/" + path, timeout=10)))
+    straggler.start()
+    while lu_small.replay.stats["fault_slow"] == 0:
+        threading.Event().wait(0.01)
+    lu_small.replay.reset()
+    lu_small.replay.set_faults(truncate=1, truncate_mode="digest", target="files")
+    straggler.join()
+    assert hashlib.sha256(answers[0].content).hexdigest() == served.sha256  # whole: not the later fault
+    with httpx.Client(base_url=lu_small.base_url) as c:
+        truncated = c.get("/" + path)
+    assert len(truncated.content) == served.size // 2 and lu_small.replay.stats["fault_truncate"] == 1
