@@ -66,6 +66,14 @@ def _known_on(request: Request) -> str | None:
     return None if not raw else str(KNOWN_ON.check(raw))
 
 
+def _add_known_on(request: Request, args: dict[str, Any]) -> None:
+    """Put the page's ``known_on`` into an operation's ``args`` when it has one (raises as
+    :func:`_known_on`)."""
+    known_on = _known_on(request)
+    if known_on is not None:
+        args["known_on"] = known_on
+
+
 def _as_known(url: str | None, known_on: str | None) -> str | None:
     """``url`` keeping the page's ``known_on`` (before any ``#anchor``)."""
     if url is None or known_on is None:
@@ -316,9 +324,7 @@ async def version(request: Request) -> Response:
     if point.version_key:
         args["version_key"] = point.version_key
     try:
-        known_on = _known_on(request)
-        if known_on is not None:
-            args["known_on"] = known_on
+        _add_known_on(request, args)
         answer = await _call(request, "as_of", args)
     except RequestError as error:
         if error.subject == "known_on":
@@ -391,9 +397,7 @@ async def diff(request: Request) -> Response:
                            publisher=publisher, links=links, code="dates_out_of_order")
     try:
         args = _diff_arguments(publisher, slug, a, b)
-        known_on = _known_on(request)
-        if known_on is not None:
-            args["known_on"] = known_on
+        _add_known_on(request, args)
         answer = await _call(request, "diff", args)
     except RequestError as error:
         if error.subject == "known_on":
@@ -485,9 +489,8 @@ async def provenance(request: Request) -> Response:
     publisher, slug = parsed
     args: dict[str, Any] = {"lex_id": f"{publisher}:{slug}:{point.version_key}"}
     try:
-        known_on = _known_on(request)
-        if known_on is not None:
-            args["known_on"] = known_on
+        _add_known_on(request, args)
+        known_on = args.get("known_on")
         answer = await _call(request, "provenance", args)
     except RequestError as error:
         return _known_on_refused(request, error)
