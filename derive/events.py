@@ -28,7 +28,6 @@ low-cardinality strings dictionaries.
 from __future__ import annotations
 
 import datetime as _dt
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -38,6 +37,8 @@ from corpus_tree import Observation, VersionRecord
 from corpus_tree.records import Event
 from derive.parquet import DICT, TIMESTAMP
 from legal.canonical import canonical_bytes
+from legal.record_events import VALIDITY_EVENTS
+from legal.record_events import valid_to_change as record_valid_to_change
 
 OPENS = frozenset({"first_sighting", "resighted"})
 CLOSES = frozenset({"withdrawn_from_source"})
@@ -104,42 +105,12 @@ def event_rows(version: VersionRecord) -> list[dict[str, Any]]:
              "scope": e.scope, "detail": e.detail} for seq, e in enumerate(version.events)]
 
 
-_END = r"\d{4}-\d{2}-\d{2}|null"
-_VALID_TO_CHANGE = re.compile(
-    rf"field=valid_to;(?:old=(?P<old1>{_END}|);)?new=(?P<new1>{_END}|)"   # as the exported corpora state it
-    rf"|valid_to=(?P<new2>{_END})"                                        # the writer's interval_closed
-    rf"|valid_to: (?P<old3>{_END}) -> (?P<new3>{_END})")                   # the writer's validity_revised
-VALIDITY_EVENTS = frozenset({"interval_closed", "validity_revised"})
-
-
-def _end(text: str | None) -> str | None:
-    """An end as stated in an event (``null``/empty: none); raises ValueError when not a date."""
-    if text in (None, "", "null"):
-        return None
-    assert text is not None
-    return _dt.date.fromisoformat(text).isoformat()
-
-
 def valid_to_change(event: Event) -> tuple[str | None, str | None] | None:
-    """``(old, new)`` ``valid_to`` of a version-scoped ``interval_closed``/``validity_revised`` event
-    (before an ``interval_closed`` the end was open, whatever its detail), or ``None`` when the
-    event is not one or a ``validity_revised`` detail does not state the old end as a date (``new``
-    is ``None`` when the detail does not state it)."""
-    if event.event.value not in VALIDITY_EVENTS or event.scope not in (None, "version"):
+    """``(old, new)`` ``valid_to`` of a version-scoped validity event
+    (:func:`legal.record_events.valid_to_change`), ``None`` for any other event."""
+    if event.scope not in (None, "version"):
         return None
-    found = _VALID_TO_CHANGE.fullmatch(event.detail or "")
-    try:
-        new = None if found is None else _end(found["new1"] if found["new1"] is not None
-                                               else found["new2"] or found["new3"])
-    except ValueError:
-        new = None
-    if event.event.value == "interval_closed":
-        return None, new  # the end was open before it, whatever its detail says
-    old = None if found is None else found["old1"] if found["old1"] is not None else found["old3"]
-    try:
-        return None if old is None else (_end(old), new)
-    except ValueError:
-        return None
+    return record_valid_to_change(event.event.value, event.detail)
 
 
 def valid_to_as_known(version: VersionRecord) -> list[str | None]:

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as _dt
-import re
 import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -33,14 +32,13 @@ from typing import Any
 
 from legal.errors import RequestError, TemporalError
 from legal.outcomes import Outcome, RecordEvent, ValidToConvention
+from legal.record_events import VALIDITY_EVENTS, valid_to_change
 from legal.validity import Interval
 from serve.core.envelope import Answer, CallContext, answer
 from serve.core.mount import MountedIndex
 from serve.core.store import Expression, Version
 
-_REVISED = re.compile(r"^valid_to:\s*(\S+)\s*->\s*(\S+)\s*$")
 _LIFECYCLE = (RecordEvent.WITHDRAWN_FROM_SOURCE.value, RecordEvent.RESIGHTED.value)
-_VALIDITY = (RecordEvent.INTERVAL_CLOSED.value, RecordEvent.VALIDITY_REVISED.value)
 
 
 @dataclass(frozen=True)
@@ -134,19 +132,13 @@ def check_known_on(known_on: str | None, horizon: str) -> None:
 # -- pure view functions ---------------------------------------------------------------------------
 
 
-def _null(value: str) -> str | None:
-    return None if value == "null" else value
-
-
 def valid_to_at(version: Version, events: Sequence[Event], known_on: str) -> str | None:
     """``valid_to`` as held on K: the old value of the first validity event observed after K."""
     for event in events:
-        if event.day > known_on and event.event in _VALIDITY:
-            if event.event == RecordEvent.INTERVAL_CLOSED.value:
-                return None
-            found = _REVISED.match(event.detail or "")
-            if found:
-                return _null(found.group(1))
+        if event.day > known_on and event.event in VALIDITY_EVENTS:
+            change = valid_to_change(event.event, event.detail)
+            if change is not None:
+                return change[0]
             return version.valid_to  # an unreadable detail: the index's value stays (disclosed in ``later``)
     return version.valid_to
 

@@ -301,3 +301,16 @@ def test_text_at_needs_the_same_body_then() -> None:
     assert text_at(expr, seen, "2026-02-15") is None  # the same body B then: proven unchanged
     missing = text_at(expr, seen, "2025-12-31")
     assert missing is not None and missing.reason == "not_yet_held"
+
+
+def test_valid_to_reads_the_exported_corpora_detail_like_the_dataset() -> None:
+    """The exported corpora state a revised end as ``field=valid_to;old=…;new=…``: the core undoes
+    it as the dataset's transaction-time table does (one reading, ``legal.record_events``)."""
+    from serve.core.store import Version
+
+    version = Version(1, 1, "x", "k", "p", None, "2020-01-01", "2022-01-01", "exclusive", "2022-01-01", "closed",
+                      "publisher", None, None, False, None, "r", None)
+    events = [_ev("first_sighting", "2026-01-01"),
+              _ev("validity_revised", "2026-03-01", "field=valid_to;old=2021-01-01;new=2022-01-01")]
+    assert valid_to_at(version, events, "2026-02-01") == "2021-01-01"
+    assert valid_to_at(version, events, "2026-03-01") == "2022-01-01"
