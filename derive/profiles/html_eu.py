@@ -7,7 +7,9 @@ in-memory DOM is repaired, the evidence is untouched. Then, in order:
 2. the official text fragment of an EUR-Lex page (``div#TexteOnly`` / ``TXT_TE`` of the HTML 4.01
    pages, ``div#text``/``#document1`` of later pages) split at paragraphs whose whole text is an
    article heading (``Article 83``, ``Article premier``) or an annex heading (``ANNEX II``, or
-   with its upper-case title, ``ANNEX A LIST OF AGRICULTURAL PRODUCTION ACTIVITIES``);
+   with its upper-case title, ``ANNEX A LIST OF AGRICULTURAL PRODUCTION ACTIVITIES``) — except the
+   headings an amending act *quotes* (see ``quoted_paragraphs``: the structure it inserts or replaces
+   in another act stays inside the amending provision, never an anchor of its own);
 3. that fragment as one ``document`` provision when it exposes no such heading;
 4. otherwise a typed gap ``unsupported_manifestation``: a page with only title and metadata
    (e.g. an HTML5 EUR-Lex page without its text tab) is never turned into text.
@@ -28,7 +30,7 @@ from legal.canonical import sha256_hex
 from legal.errors import DerivationError
 from legal.outcomes import TextGap
 
-PROFILE = "html-eu-tolerant/4"
+PROFILE = "html-eu-tolerant/5"
 FRAGMENT_IDS = ("TexteOnly", "text", "document1", "textTabContent")
 # an article title, with the footnote call the HTML 4.01 pages print after the number (``Article 26 (6)``,
 # 32000R1346 2000: the article was glued into the one before)
@@ -39,6 +41,11 @@ _ANNEX = re.compile(r"^(ANNEX|ANNEXE|ANHANG)(\s+(?:[IVXLC]+[a-z]{0,2}|[A-Z]|\d+)
 # ``ANNEX A LIST OF AGRICULTURAL PRODUCTION ACTIVITIES``, ``ANNEX C (1) COMMON METHOD …`` — the
 # title is upper-case (no lower-case letter), so running text that starts with "ANNEX" is not one
 _ANNEX_TITLED = re.compile(r"^(ANNEX|ANNEXE|ANHANG)\s+(?:[IVXLC]+|[A-Z]|\d+)(?:\s+\(\d+\))?\s+\S.*$")
+# quotation marks: an opening mark and the mark that closes it (``„`` closes with ``“`` in German; the
+# ASCII ``"`` opens or closes by its place, see ``quote_depth``; the ASCII apostrophe only as a paragraph
+# of its own, see ``quoted_paragraphs``)
+_QUOTES = {'"': '"', "“": "”", "„": "“", "«": "»", "‘": "’"}
+_QUOTE_MARKS_ONLY = re.compile(r'^[\s"“”„«»‘’]+$')
 DOCUMENT_PREFIX = '<a id="document"></a>\n\n### Document\n\n'
 
 
@@ -90,6 +97,64 @@ def _heading_kind(walker: Walker, el: etree._Element) -> str | None:
     return None
 
 
+def quote_depth(text: str, opener: str) -> int:
+    """Quotations of ``opener``'s kind that ``text`` opens minus those it closes.
+
+    An ASCII ``"`` opens at the start of the text or after a space or bracket when a character follows
+    it (``"Article 10a``), else it closes (``… these duties."``); a ``’`` between letters or before one
+    is an apostrophe (``l’article``), not a closing mark. An ASCII ``'`` (which the HTML 4.01 pages
+    print for apostrophes too) closes only at the end of a paragraph, after a word (``… applied.';``).
+    """
+    if opener == "'":
+        return -1 if re.search(r"\w[.!?)]?'\s*[.;,]?\s*$", text) else 0
+    if opener == '"':
+        depth = 0
+        for found in re.finditer('"', text):
+            at = found.start()
+            before = text[at - 1] if at else " "
+            after = text[at + 1] if at + 1 < len(text) else " "
+            depth += 1 if (before.isspace() or before in '(["—-') and not after.isspace() else -1
+        return depth
+    closes = len(re.findall(r"’(?!\w)", text)) if opener == "‘" else text.count(_QUOTES[opener])
+    return text.count(opener) - closes
+
+
+def quoted_paragraphs(texts: list[str]) -> set[int]:
+    """Indices of the paragraphs an amending act quotes, after the paragraph that opens the quotation.
+
+    - After a paragraph ending with a colon (the amending formula: "the following Articles shall be
+      inserted:", "… is replaced by the following:", "les articles suivants sont insérés :"), a
+      paragraph that starts with a quotation mark and leaves it open (``"Article 10a``, ``«TITRE XVI
+      bis``, a lone ``«`` or ``'``) opens a quotation that runs to the paragraph where its marks balance
+      (nested quotations counted); a quotation that never closes is not read as one.
+    - After an unnumbered annex heading (``ANNEX``: the act's only annex), a paragraph made only of
+      quotation marks (``""``, as the HTML 4.01 page of 32002L0038 prints the annex it inserts) makes
+      the rest of the text that quotation: a later annex heading (``ANNEX L``) is the quoted one.
+    """
+    inside: set[int] = set()
+    i = 1
+    while i < len(texts):
+        text = texts[i].strip()
+        before = texts[i - 1].strip()
+        heading = _ANNEX.match(before)
+        if heading and heading.group(2) is None and _QUOTE_MARKS_ONLY.match(text):
+            inside.update(range(i + 1, len(texts)))
+            break
+        opener = text[:1]
+        if before.endswith(":") and (opener in _QUOTES or text == "'"):
+            depth = 1 if text == "'" else quote_depth(text, opener)
+            j = i + 1
+            while depth > 0 and j < len(texts):
+                depth += quote_depth(texts[j], opener)
+                j += 1
+            if j > i + 1 and depth <= 0:
+                inside.update(range(i + 1, j))
+                i = j
+                continue
+        i += 1
+    return inside
+
+
 def _looks_like_subtitle(text: str) -> bool:
     return 0 < len(text) <= 100 and not text.endswith((".", ";", ":", ",")) and not text[0].isdigit() \
         and not text.startswith(("(", "-", "—", "\"", "‘", "«"))
@@ -97,9 +162,10 @@ def _looks_like_subtitle(text: str) -> bool:
 
 def _split_fragment(fragment: etree._Element, walker: Walker) -> list[Draft]:
     stream = [el for el in fragment if isinstance(el.tag, str) and (walker.plain(el) or "")]
+    quoted = quoted_paragraphs([walker.plain(el) or "" for el in stream])
     marked = False
     for i, el in enumerate(stream):
-        kind = _heading_kind(walker, el)
+        kind = None if i in quoted else _heading_kind(walker, el)
         if kind:
             el.set("class", kind)
             marked = True

@@ -34,7 +34,7 @@ FINGERPRINT_CASES: dict[str, tuple[str, str, str]] = {
     "gdpr-2016-05-04-fr-xhtml": (EU + "32016r0679/versions/2016-05-04--*/fr.html", "fr", "xhtml-eu/4"),
     "gdpr-2016-04-27-en-convex": (EU + "32016r0679/versions/2016-04-27--*/en.xml", "en", "xhtml-eu/4"),
     "flat-fmx2xhtml-32013r1336": (EU + "32013r1336/versions/2016-04-18--*/en.html", "en", "xhtml-eu/4"),
-    "eurlex-html401-11997e083": (EU + "11997e083/versions/*/en.html", "en", "html-eu-tolerant/4"),
+    "eurlex-html401-11997e083": (EU + "11997e083/versions/*/en.html", "en", "html-eu-tolerant/5"),
     "pdf-rgd-2020-03-18-a165": (LU + "rgd-2020-03-18-a165/versions/2020-06-12/fr.pdf/*.pdf", "fr", "pdf-lu/2"),
 }
 

@@ -152,7 +152,7 @@ def test_html401_article_title_with_a_footnote_call_opens_an_article():
     """32000R1346 2000-05-29 (HTML 4.01): "Article 37 (7)" — a footnote call after the number — was
     read as text, gluing Article 37 into Article 36; the 2005 consolidation has art_37."""
     result = html_eu.extract((EXCERPTS / "32000r1346-2000-05-29-en-art_36-38.html").read_bytes(), language="en")
-    assert result.profile == "html-eu-tolerant/4"
+    assert result.profile == "html-eu-tolerant/5"
     assert [p.anchor for p in result.provisions] == ["art_36", "art_37", "art_38"]
     by = _by_anchor(result)
     assert "Conversion" not in by["art_36"].text_md and by["art_37"].heading == "Conversion of earlier proceedings"
@@ -176,6 +176,69 @@ def test_html401_annex_heading_with_its_title_opens_an_annex():
     assert [p.anchor for p in result.provisions] == ["art_38", "anx_A", "anx_B"]
     assert by["art_38"].text_md == "This Directive is addressed to the Member States."
     assert by["anx_A"].heading == "ANNEX A LIST OF AGRICULTURAL PRODUCTION ACTIVITIES"
+
+
+def test_html401_headings_quoted_by_an_amending_act_stay_in_its_provision():
+    """32002L0087 2002-12-16 (HTML 4.01), en and fr: Article 28 inserts Articles 10a and 10b into
+    Directive 98/78/EC ("the following Articles shall be inserted:", then "Article 10a … these
+    duties.""); the unquoted "Article 10b" was read as the act's own art_10b, which its 2005
+    consolidation keeps inside art_28 — anchor churn at the switch of profile. Article 29, after the
+    quotation closed, is still an article."""
+    for lang, quoted in (("en", "Article 10b"), ("fr", "Article 10 ter")):
+        result = html_eu.extract((EXCERPTS / f"32002l0087-2002-12-16-{lang}-art_28-29.html").read_bytes(),
+                                 language=lang)
+        assert result.profile == "html-eu-tolerant/5"
+        assert [p.anchor for p in result.provisions] == ["art_28", "art_29"]
+        art_28 = _by_anchor(result)["art_28"].text_md
+        assert f"\n\n{quoted}\n\n" in art_28 and art_28.endswith("duties.\"" if lang == "en" else "fonctions.\";")
+
+
+def test_html401_annex_quoted_by_an_amending_act_stays_in_its_annex():
+    """32002L0038 2002-05-07 (HTML 4.01, en): the act's only annex ("ANNEX") prints the quotation
+    marks of the annex it adds to Directive 77/388/EEC as a paragraph of their own ("\"\"") before
+    "ANNEX L"; anx_L was read as the act's own annex, the 2006 consolidation keeps it inside anx."""
+    result = html_eu.extract((EXCERPTS / "32002l0038-2002-05-07-en-tail.html").read_bytes(), language="en")
+    assert [p.anchor for p in result.provisions] == ["art_7", "anx"]
+    assert "ANNEX L\n\nILLUSTRATIVE LIST OF ELECTRONICALLY SUPPLIED SERVICES" in _by_anchor(result)["anx"].text_md
+
+
+def test_html401_quotation_opened_by_a_lone_apostrophe_stays_in_its_article():
+    """31994L0005 1994-02-14 (HTML 4.01, en): "7. the following Title and Article shall be inserted:"
+    then a paragraph holding only "'" opens Title XVIb and Article 28o, closed by "… applied.';".
+    Inside, "Article 28o" and a line broken before "Article 5 (4) (c)" were read as articles (art_28o,
+    art_5, and the real Article 5 became art_5__2); the fr page gives art_1 … art_5."""
+    result = html_eu.extract((EXCERPTS / "31994l0005-1994-02-14-en-art_1-2.html").read_bytes(), language="en")
+    assert [p.anchor for p in result.provisions] == ["art_1", "art_2"]
+    assert "\n\nArticle 28o\n\n" in _by_anchor(result)["art_1"].text_md
+
+
+@pytest.mark.parametrize(("texts", "inside"), [
+    # 32004L0056 2004-04-21 en: a quotation opened after the amending formula and closed four paragraphs on
+    (["the following Articles shall be inserted:", '"Article 8a', "Spontaneous exchange", "Article 8b",
+      'and coordinating the control operation."', "Article 2"], {2, 3, 4}),
+    # 31977L0388 1977 en: a definition that quotes its own term opens nothing
+    (["For the purposes of this Directive:", '"A building" shall be taken to mean any structure fixed to '
+      "or in the ground;", "Article 5"], set()),
+    # a quotation that never closes is not read as one (the heading stays a heading)
+    (["the following Article shall be inserted:", '"Article 10a', "Article 11"], set()),
+    # no amending formula (no colon) before the opening mark
+    (["Article 3", '"Article 10a', "Article 10b", 'duties."'], set()),
+    # « » nested, closed by the paragraph that balances them (31991L0680 1991 fr)
+    (["les articles 28 bis à 28 quaterdecies suivants sont insérés:", "«TITRE XVI bis", "Article 28 bis",
+      "L'article 16 paragraphe 2 est remplacé par le texte suivant:", "«2. Les États membres", "Article 16 bis",
+      "… exonèrent en application des points a) et b).»", "Article 28 ter", "… définitif.»", "Article 2"],
+     {2, 3, 4, 5, 6, 7, 8}),
+])
+def test_quoted_paragraphs(texts, inside):
+    assert html_eu.quoted_paragraphs(texts) == inside
+
+
+def test_quote_depth_reads_apostrophes_and_ascii_marks_by_their_place():
+    assert html_eu.quote_depth('"Article 10a', '"') == 1
+    assert html_eu.quote_depth('to perform these duties.";', '"') == -1
+    assert html_eu.quote_depth('"Accounting consolidation" method', '"') == 0
+    assert html_eu.quote_depth("‘Article 3 l’article des États’", "‘") == 0
+    assert html_eu.quote_depth("collectors' items", "'") == 0 and html_eu.quote_depth("have been applied.';", "'") == -1
 
 
 # 5. words glued at tag boundaries ----------------------------------------------------------------

@@ -65,7 +65,7 @@ def test_single_treaty_article_convex(eu_body):
 def test_trap_20_html401_eurlex_page_is_repaired_in_memory(eu_body):
     body = eu_body("11997e083/1957-03-25/en.html")
     result = derive_body(body, language="en")
-    assert result.profile == "html-eu-tolerant/4"
+    assert result.profile == "html-eu-tolerant/5"
     (art,) = result.provisions
     assert art.anchor == "art_83" and art.num == "Article 83"
     assert "Avis juridique" not in art.text_md  # site chrome is not law
@@ -80,7 +80,7 @@ def test_trap_20_html5_page_without_text_is_a_typed_gap(eu_body):
 
 def test_corrigendum_without_articles_is_one_document_provision(eu_body):
     result = derive_body(eu_body("32016r0679r(02)/2018-05-23/en.xml"), language="en")
-    assert result.profile == "html-eu-tolerant/4"
+    assert result.profile == "html-eu-tolerant/5"
     (doc,) = result.provisions
     assert doc.type == "document" and "On page 14, recital 71" in doc.text_md
 
