@@ -350,17 +350,44 @@ def limit_malloc_arenas(arenas: int) -> bool:
 
 
 def run(app: Starlette, *, host: str, port: int, announce: Callable[[str], None], log_level: str = "warning",
-        header_timeout: float = 10.0) -> None:
+        header_timeout: float = 10.0, sock: socket.socket | None = None) -> None:
     """Serve ``app`` (from :func:`create_app`) with uvicorn until interrupted; ``announce`` receives the URL.
-    SIGHUP re-verifies the mounted set."""
+    SIGHUP re-verifies the mounted set. With ``sock``, serve on that listening socket (a worker of
+    :func:`run_workers`) instead of binding ``host:port``."""
     state: ServeState = app.state.lex
     install_sighup(state)
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level, lifespan="on",
                             access_log=False, server_header=False, timeout_graceful_shutdown=5,
                             http=header_timeout_protocol(header_timeout), timeout_keep_alive=5)
     try:
-        _AnnouncingServer(config, announce).run()
+        _AnnouncingServer(config, announce).run(sockets=[sock] if sock is not None else None)
     except KeyboardInterrupt:  # uvicorn re-raises the SIGINT it handled, after a clean shutdown
         pass
     finally:
         state.close()
+
+
+def run_workers(make_app: Callable[[int], Starlette], *, workers: int, host: str, port: int,
+                announce: Callable[[str], None], log_level: str = "warning", header_timeout: float = 10.0,
+                grace: float = 10.0) -> int:
+    """Serve with ``workers`` processes (:mod:`serve.workers`): bind and listen here, announce the URL,
+    then fork; each worker builds its app with ``make_app(index)`` (its own state: it verifies and
+    mounts the set itself) and serves the shared socket. Returns when interrupted (SIGINT/SIGTERM)."""
+    from serve.workers import Supervisor, bound_url, listen, notify_supervisor
+
+    sock = listen(host, port)
+
+    def serve_worker(index: int) -> int:
+        app = make_app(index)
+        state: ServeState = app.state.lex
+        state.worker = index
+        state.on_refusal = notify_supervisor
+        run(app, host=host, port=port, announce=lambda _url: None, log_level=log_level,
+            header_timeout=header_timeout, sock=sock)
+        return 0
+
+    try:
+        announce(bound_url(sock))
+        return Supervisor(workers, serve_worker, grace=grace).run()
+    finally:
+        sock.close()
