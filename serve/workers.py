@@ -27,8 +27,10 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import ctypes.util
+import gc
 import logging
 import os
+import select
 import signal
 import socket
 import time
@@ -94,56 +96,93 @@ def _die_with_parent() -> None:
 
 @dataclass
 class Supervisor:
-    """Forks ``workers`` processes that each run ``serve_worker(index)`` and keeps them running."""
+    """Accepts connections on ``listener`` and hands them round-robin to ``workers`` processes, each
+    running ``serve_worker(index, handoff)`` (``handoff``: the worker's end of a Unix socket pair the
+    accepted connections arrive on, see :func:`receive_connections`); keeps the workers running."""
 
     workers: int
-    serve_worker: Callable[[int], int]
+    serve_worker: Callable[[int, socket.socket], int]
+    listener: socket.socket
     #: seconds the workers get to finish in-flight requests on shutdown before they are killed
     grace: float = 10.0
     children: dict[int, int] = field(default_factory=dict)  # pid -> worker index
     started: dict[int, float] = field(default_factory=dict)  # worker index -> monotonic start
+    handoffs: dict[int, socket.socket] = field(default_factory=dict)  # worker index -> our end
+    handed: dict[int, int] = field(default_factory=dict)  # worker index -> connections handed over
     restarts: int = 0
     _due: dict[int, float] = field(default_factory=dict)  # worker index -> restart time
+    _signals: list[int] = field(default_factory=list)
+    _next: int = 0
 
     def run(self) -> int:
         """Start the workers and supervise them until SIGINT or SIGTERM; the exit status."""
-        previous = signal.pthread_sigmask(signal.SIG_BLOCK, SUPERVISED)
+        wake_r, wake_w = os.pipe()
+        os.set_blocking(wake_r, False)
+        os.set_blocking(wake_w, False)
+        previous_fd = signal.set_wakeup_fd(wake_w, warn_on_full_buffer=False)
+        previous = {signum: signal.signal(signum, self._on_signal) for signum in SUPERVISED}
+        gc.collect()
+        gc.freeze()  # the imported objects stay out of the workers' collections: fewer pages copied on write
         try:
             for index in range(self.workers):
                 self._spawn(index)
-            return self._supervise()
+            return self._supervise(wake_r)
         finally:
             self._stop()
-            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+            signal.set_wakeup_fd(previous_fd)
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
+            os.close(wake_r)
+            os.close(wake_w)
+
+    def _on_signal(self, signum: int, _frame: object) -> None:
+        self._signals.append(signum)
 
     def _spawn(self, index: int) -> None:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         pid = os.fork()
         if pid == 0:  # the worker: never returns into the supervisor's stack
             code = 1
             try:
-                signal.pthread_sigmask(signal.SIG_SETMASK, set())
-                for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGUSR1):
+                for signum in SUPERVISED:
                     signal.signal(signum, signal.SIG_DFL)
-                signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+                signal.set_wakeup_fd(-1)
                 _die_with_parent()
-                code = self.serve_worker(index)
+                self.listener.close()
+                ours.close()
+                for other in self.handoffs.values():
+                    other.close()
+                code = self.serve_worker(index, theirs)
             except BaseException:  # a worker's crash is logged; its exit status tells the supervisor
                 log.exception("worker %d failed", index)
             finally:
                 os._exit(code)
+        theirs.close()
+        ours.setblocking(False)
+        old = self.handoffs.pop(index, None)
+        if old is not None:
+            old.close()
+        self.handoffs[index] = ours
         self.children[pid] = index
         self.started[index] = time.monotonic()
         log.info("worker %d started (pid %d)", index, pid)
 
-    def _supervise(self) -> int:
+    def _supervise(self, wake: int) -> int:
         while True:
             timeout = min((due - time.monotonic() for due in self._due.values()), default=1.0)
-            info = signal.sigtimedwait(SUPERVISED, max(0.01, min(1.0, timeout)))
-            if info is not None:
-                if info.si_signo in (signal.SIGINT, signal.SIGTERM):
+            readable, _, _ = select.select([self.listener.fileno(), wake], [], [], max(0.01, min(1.0, timeout)))
+            if wake in readable:
+                with contextlib.suppress(BlockingIOError):
+                    while os.read(wake, 512):
+                        pass
+            while self._signals:
+                signum = self._signals.pop(0)
+                if signum in (signal.SIGINT, signal.SIGTERM):
                     return 0
-                if info.si_signo in (signal.SIGHUP, signal.SIGUSR1):
+                if signum in (signal.SIGHUP, signal.SIGUSR1):
                     self.signal_workers(signal.SIGHUP)
+            if self.listener.fileno() in readable:
+                self._accept()
             self._reap()
             now = time.monotonic()
             for index, due in list(self._due.items()):
@@ -151,6 +190,32 @@ class Supervisor:
                     del self._due[index]
                     self.restarts += 1
                     self._spawn(index)
+
+    def _accept(self) -> None:
+        """Hand every pending connection to the next live worker in turn (closed if there is none)."""
+        while True:
+            try:
+                connection, _address = self.listener.accept()
+            except (BlockingIOError, InterruptedError):
+                return
+            except OSError as error:  # e.g. out of file descriptors: leave it queued for now
+                log.warning("accept failed: %s", error)
+                return
+            with connection:
+                self._hand(connection)
+
+    def _hand(self, connection: socket.socket) -> bool:
+        live = sorted(set(self.children.values()))
+        for _ in range(len(live)):
+            index = live[self._next % len(live)]
+            self._next += 1
+            try:
+                socket.send_fds(self.handoffs[index], [b"c"], [connection.fileno()])
+            except OSError:  # its queue is full or it is gone: the next one
+                continue
+            self.handed[index] = self.handed.get(index, 0) + 1
+            return True
+        return False
 
     def _reap(self) -> None:
         while self.children:
@@ -189,12 +254,36 @@ class Supervisor:
                 time.sleep(0.02)
         for pid in list(self.children):
             log.warning("worker pid %d did not stop within %.0f s; killing it", pid, self.grace)
-            try:
+            with contextlib.suppress(ProcessLookupError, ChildProcessError):
                 os.kill(pid, signal.SIGKILL)
                 os.waitpid(pid, 0)
-            except (ProcessLookupError, ChildProcessError):
-                pass
         self.children.clear()
+        for handoff in self.handoffs.values():
+            handoff.close()
+        self.handoffs.clear()
+
+
+def receive_connections(handoff: socket.socket, accept: Callable[[socket.socket], object],
+                        closed: Callable[[], object]) -> Callable[[], None]:
+    """In a worker: the reader callback of ``handoff`` — each connection handed over is passed to
+    ``accept`` (non-blocking); when the supervisor's end closes, ``closed`` is called."""
+    handoff.setblocking(False)
+
+    def on_readable() -> None:
+        while True:
+            try:
+                message, fds, _flags, _address = socket.recv_fds(handoff, 16, 16)
+            except (BlockingIOError, InterruptedError):
+                return
+            if not message and not fds:
+                closed()
+                return
+            for fd in fds:
+                connection = socket.socket(fileno=fd)
+                connection.setblocking(False)
+                accept(connection)
+
+    return on_readable
 
 
 def _describe(status: int) -> str:
