@@ -346,10 +346,13 @@ async def _client(host: str, port: int, requests: list[tuple[str, bytes]], stop:
             writer.write(raw)
             status, keep = await asyncio.wait_for(_response(reader), 30)
             ok = status == 200
+            if not ok:
+                tally["statuses"][f"{kind} {status}"] += 1
             if not keep:
                 writer.close()
                 connection = None
-        except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, TimeoutError, ValueError):
+        except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, TimeoutError, ValueError) as error:
+            tally["statuses"][f"{kind} {type(error).__name__}"] += 1
             if connection is not None:
                 connection[1].close()
             connection = None
@@ -374,7 +377,7 @@ def load(url: str, pid: int, mix: list[tuple[str, str, str, dict[str, Any] | Non
     CPU and memory of every server process (supervisor and workers) and of this client process."""
     host, port = url.split("//")[1].rstrip("/").rsplit(":", 1)
     requests = _raw_requests(host, int(port), mix)
-    tally: dict[str, Any] = {"latencies": defaultdict(list), "errors": Counter()}
+    tally: dict[str, Any] = {"latencies": defaultdict(list), "errors": Counter(), "statuses": Counter()}
     samples: list[dict[str, Any]] = []
     tree = process_tree(pid)
     cpu0 = {p: _cpu(p) for p in tree}
@@ -399,7 +402,7 @@ def load(url: str, pid: int, mix: list[tuple[str, str, str, dict[str, Any] | Non
     mb = 1024.0
     return {
         "seconds": round(elapsed, 2), "requests": requests_done, "requests_per_s": round(requests_done / elapsed, 1),
-        "errors": sum(tally["errors"].values()),
+        "errors": sum(tally["errors"].values()), "error_statuses": dict(tally["statuses"]),
         **{f"p{q}_ms": round(percentile(every, q / 100) * 1000, 2) for q in (50, 95, 99)},
         "max_ms": round(max(every, default=0) * 1000, 2),
         "server_processes": len(tree_after), "server_restarted": sorted(set(tree_after) ^ set(tree)) != [],
