@@ -425,9 +425,14 @@ def run_workers(make_app: Callable[[int], Starlette], *, workers: int, host: str
     then fork; each worker builds its app with ``make_app(index)`` (its own state: it verifies and
     mounts the set itself) and serves the connections this process accepts and hands to the workers
     in turn. Returns when interrupted (SIGINT/SIGTERM)."""
+    from legal.errors import ConfigError
     from serve.workers import Supervisor, bound_url, listen, notify_supervisor
 
-    sock = listen(host, port)
+    try:
+        sock = listen(host, port)
+    except OSError as error:
+        raise ConfigError(f"cannot listen on {host}:{port}: {error.strerror or error}", code="cannot_listen",
+                          subject=f"{host}:{port}") from None
 
     def serve_worker(index: int, handoff: socket.socket) -> int:
         app = make_app(index)

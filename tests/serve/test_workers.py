@@ -189,3 +189,15 @@ def test_sigterm_stops_the_supervisor_and_every_worker(small_set: Path) -> None:
             assert not Path(f"/proc/{pid}").exists() or "zombie" in Path(f"/proc/{pid}/status").read_text()
         with pytest.raises(httpx.ConnectError):
             httpx.get(f"{url}healthz", timeout=2)
+
+
+def test_a_port_in_use_is_a_typed_error(small_set: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        argv = [sys.executable, "-m", "cli", "serve", "--index-dir", str(small_set), "--unsigned-dev",
+                "--port", str(port), "--workers", "2"]
+        done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "config/cannot_listen" in done.stderr
