@@ -156,7 +156,8 @@ def test_a_slow_operation_in_one_worker_does_not_delay_healthz(small_set: Path) 
         assert max(healthz) < HEALTHZ_BUDGET, healthz
 
 
-def test_a_failed_reverification_in_one_worker_unmounts_in_every_worker(tmp_path: Path, small_set: Path) -> None:
+@pytest.mark.parametrize("told", ["one worker", "the supervisor"])
+def test_a_failed_reverification_unmounts_in_every_worker(told: str, tmp_path: Path, small_set: Path) -> None:
     files = keygen(tmp_path / "keys", "ed25519", PASSPHRASE)
     signed = tmp_path / "set"
     shutil.copytree(small_set, signed)
@@ -167,7 +168,8 @@ def test_a_failed_reverification_in_one_worker_unmounts_in_every_worker(tmp_path
         wait_for(lambda: ready_workers(url) == {0, 1})
         stamp = signed / "indexes" / "lu-legilux.stamp.json"
         stamp.write_bytes(stamp.read_bytes() + b" ")
-        os.kill(min(workers_of(process.pid)), signal.SIGHUP)  # only one worker is asked
+        target = min(workers_of(process.pid)) if told == "one worker" else process.pid
+        os.kill(target, signal.SIGHUP)  # one worker only, or the supervisor (which tells them all)
 
         def both_refused() -> bool:
             answers = [readyz(url) for _ in range(4)]
