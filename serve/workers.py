@@ -113,12 +113,14 @@ class Supervisor:
     _due: dict[int, float] = field(default_factory=dict)  # worker index -> restart time
     _signals: list[int] = field(default_factory=list)
     _next: int = 0
+    _wake: tuple[int, ...] = ()
 
     def run(self) -> int:
         """Start the workers and supervise them until SIGINT or SIGTERM; the exit status."""
         wake_r, wake_w = os.pipe()
         os.set_blocking(wake_r, False)
         os.set_blocking(wake_w, False)
+        self._wake = (wake_r, wake_w)
         previous_fd = signal.set_wakeup_fd(wake_w, warn_on_full_buffer=False)
         previous = {signum: signal.signal(signum, self._on_signal) for signum in SUPERVISED}
         gc.collect()
@@ -149,6 +151,8 @@ class Supervisor:
                 signal.set_wakeup_fd(-1)
                 _die_with_parent()
                 self.listener.close()
+                for fd in self._wake:
+                    os.close(fd)
                 ours.close()
                 for other in self.handoffs.values():
                     other.close()
@@ -238,7 +242,8 @@ class Supervisor:
                 os.kill(pid, signum)
 
     def _stop(self) -> None:
-        """SIGTERM to every worker, wait up to the grace period, then SIGKILL what is left."""
+        """Stop accepting; SIGTERM to every worker, wait up to the grace period, then SIGKILL what is left."""
+        self.listener.close()
         self._due.clear()
         self.signal_workers(signal.SIGTERM)
         deadline = time.monotonic() + self.grace
