@@ -124,7 +124,8 @@ def serving(set_dir: Path, trust_root: Path | None) -> Iterator[tuple[str, int]]
     """Run ``lex serve`` on an ephemeral loopback port; yield its URL and process id."""
     source = ["--trust-root", str(trust_root)] if trust_root else ["--unsigned-dev"]
     command = [sys.executable, "-m", "cli", "serve", "--index-dir", str(set_dir), *source, "--port", "0",
-               "--client-rate", "0", "--global-rate", "0", "--log-level", "error"]
+               "--client-rate", "0", "--global-rate", "0", "--log-level", "error",
+               "--workers", "1"]  # one process: the RSS sampled below is the whole server's
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True,
                                env={**os.environ, "PYTHONUNBUFFERED": "1"})
     try:

@@ -27,16 +27,19 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import itertools
 import json
 import os
 import random
 import re
+import signal
 import sqlite3
+import subprocess
 import sys
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -254,9 +257,222 @@ def mcp_in_process(index_dir: Path, ops: dict[str, list[Call]]) -> dict[str, Any
 # -- served ------------------------------------------------------------------------------------
 
 
-def served(index_dir: Path, ops: dict[str, list[Call]], seconds: float, clients: int) -> dict[str, Any]:
-    from bench import bench_http
+def _children(pid: int) -> list[int]:
+    out: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        with contextlib.suppress(OSError):
+            out += [int(x) for x in task.read_text().split()]
+    return out
 
+
+def process_tree(pid: int) -> list[int]:
+    """The server's processes: the one started and its descendants (the workers)."""
+    tree, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        tree.append(current)
+        todo += _children(current)
+    return tree
+
+
+def _cpu(pid: int) -> float:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def memory_kib(pid: int) -> dict[str, int]:
+    """``Rss`` and ``Pss`` (smaps_rollup: shared pages split between the processes mapping them)
+    and the peak ``VmHWM`` of a process, in KiB."""
+    out: dict[str, int] = {}
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            key, _, value = line.partition(":")
+            if key in ("Rss", "Pss"):
+                out[key] = int(value.split()[0])
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            key, _, value = line.partition(":")
+            if key == "VmHWM":
+                out[key] = int(value.split()[0])
+    except (OSError, ValueError, IndexError):
+        pass
+    return out
+
+
+def _raw_requests(host: str, port: int, mix: list[tuple[str, str, str, dict[str, Any] | None]]) -> list[tuple[str, bytes]]:
+    """The mix as ready HTTP/1.1 request bytes (keep-alive), so the clients do little more than I/O."""
+    out = []
+    for kind, method, path, body in mix:
+        data = json.dumps(body).encode() if body is not None else b""
+        head = (f"{method} /{path} HTTP/1.1\r\nhost: {host}:{port}\r\naccept: application/json\r\n"
+                + (f"content-type: application/json\r\ncontent-length: {len(data)}\r\n" if body is not None else "")
+                + "\r\n")
+        out.append((kind, head.encode() + data))
+    return out
+
+
+async def _response(reader: asyncio.StreamReader) -> tuple[int, bool]:
+    """Read one response; its status and whether the server keeps the connection open."""
+    head = await reader.readuntil(b"\r\n\r\n")
+    status = int(head[9:12])
+    lower = head.lower()
+    at = lower.find(b"\r\ncontent-length:")
+    if at >= 0:
+        await reader.readexactly(int(lower[at + 17:lower.index(b"\r\n", at + 2)]))
+    elif b"transfer-encoding: chunked" in lower:
+        while True:
+            size = int((await reader.readuntil(b"\r\n")).split(b";")[0], 16)
+            await reader.readexactly(size + 2)
+            if size == 0:
+                break
+    return status, b"connection: close" not in lower
+
+
+async def _client(host: str, port: int, requests: list[tuple[str, bytes]], stop: float, offset: int,
+                  tally: dict[str, Any]) -> None:
+    """One keep-alive client sending the mix in order until ``stop`` (reconnects if closed)."""
+    connection: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+    for kind, raw in itertools.islice(itertools.cycle(requests), offset, None):
+        if time.monotonic() >= stop:
+            break
+        start = time.perf_counter()
+        ok = False
+        try:
+            if connection is None:
+                connection = await asyncio.open_connection(host, port)
+            reader, writer = connection
+            writer.write(raw)
+            status, keep = await asyncio.wait_for(_response(reader), 30)
+            ok = status == 200
+            if not ok:
+                tally["statuses"][f"{kind} {status}"] += 1
+            if not keep:
+                writer.close()
+                connection = None
+        except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, TimeoutError, ValueError) as error:
+            tally["statuses"][f"{kind} {type(error).__name__}"] += 1
+            if connection is not None:
+                connection[1].close()
+            connection = None
+        tally["latencies"][kind].append(time.perf_counter() - start)
+        if not ok:
+            tally["errors"][kind] += 1
+    if connection is not None:
+        connection[1].close()
+
+
+async def _sample(pid: int, stop: float, samples: list[dict[str, Any]]) -> None:
+    while time.monotonic() < stop:
+        per = {p: memory_kib(p) for p in process_tree(pid)}
+        samples.append({"rss": sum(m.get("Rss", 0) for m in per.values()),
+                        "pss": sum(m.get("Pss", 0) for m in per.values()), "processes": len(per)})
+        await asyncio.sleep(2.0)
+
+
+def load(url: str, pid: int, mix: list[tuple[str, str, str, dict[str, Any] | None]], seconds: float,
+         clients: int) -> dict[str, Any]:
+    """``clients`` keep-alive clients on one asyncio loop for ``seconds``; latencies, errors, and the
+    CPU and memory of every server process (supervisor and workers) and of this client process."""
+    host, port = url.split("//")[1].rstrip("/").rsplit(":", 1)
+    requests = _raw_requests(host, int(port), mix)
+    tally: dict[str, Any] = {"latencies": defaultdict(list), "errors": Counter(), "statuses": Counter()}
+    samples: list[dict[str, Any]] = []
+    tree = process_tree(pid)
+    cpu0 = {p: _cpu(p) for p in tree}
+    started, own0 = time.perf_counter(), time.process_time()
+
+    async def run() -> None:
+        stop = time.monotonic() + seconds
+        await asyncio.gather(_sample(pid, stop, samples),
+                             *(_client(host, int(port), requests, stop, i * 7, tally) for i in range(clients)))
+
+    asyncio.run(run())
+    elapsed = time.perf_counter() - started
+    own = time.process_time() - own0
+    tree_after = process_tree(pid)
+    server_cpu = sum(_cpu(p) - cpu0.get(p, 0.0) for p in tree_after)
+    final = {p: memory_kib(p) for p in tree_after}
+    every = [x for values in tally["latencies"].values() for x in values]
+    requests_done = len(every)
+    kinds = {kind: {"count": len(v), "errors": tally["errors"].get(kind, 0),
+                    "p50_ms": round(percentile(v, 0.50) * 1000, 2), "p95_ms": round(percentile(v, 0.95) * 1000, 2)}
+             for kind, v in sorted(tally["latencies"].items())}
+    mb = 1024.0
+    return {
+        "seconds": round(elapsed, 2), "requests": requests_done, "requests_per_s": round(requests_done / elapsed, 1),
+        "errors": sum(tally["errors"].values()), "error_statuses": dict(tally["statuses"]),
+        **{f"p{q}_ms": round(percentile(every, q / 100) * 1000, 2) for q in (50, 95, 99)},
+        "max_ms": round(max(every, default=0) * 1000, 2),
+        "server_processes": len(tree_after), "server_restarted": sorted(set(tree_after) ^ set(tree)) != [],
+        "server_cpu_ms_per_request": round(server_cpu * 1000 / max(1, requests_done), 2),
+        "server_cpu_utilisation": round(server_cpu / elapsed, 2),
+        "client_cpu_ms_per_request": round(own * 1000 / max(1, requests_done), 2),
+        "client_cpu_utilisation": round(own / elapsed, 2),
+        "rss_mb_peak_sum": round(max((s["rss"] for s in samples), default=0) / mb, 1),
+        "pss_mb_peak_sum": round(max((s["pss"] for s in samples), default=0) / mb, 1),
+        "rss_mb_peak_per_process": [round(m.get("VmHWM", 0) / mb, 1) for m in final.values()],
+        "pss_mb_final_per_process": [round(m.get("Pss", 0) / mb, 1) for m in final.values()],
+        # the figure compared with the target: the sum of PSS (every page counted once over the processes)
+        "rss_mb_peak": round(max((s["pss"] for s in samples), default=0) / mb, 1),
+        "kinds": kinds,
+    }
+
+
+@contextlib.contextmanager
+def serving(index_dir: Path, workers: int, executing: int | None) -> Iterator[tuple[str, int]]:
+    """``lex serve --unsigned-dev`` on an ephemeral loopback port, rate limits off; its URL and pid."""
+    command = [sys.executable, "-m", "cli", "serve", "--index-dir", str(index_dir), "--unsigned-dev", "--port", "0",
+               "--client-rate", "0", "--global-rate", "0", "--log-level", "error", "--workers", str(workers)]
+    if executing:
+        command += ["--executing", str(executing)]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True,
+                               env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        assert process.stdout is not None
+        match = re.search(r"(http://127\.0\.0\.1:\d+/)", process.stdout.readline())
+        if match is None:
+            raise RuntimeError("lex serve did not print its URL")
+        yield match.group(1), process.pid
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def wait_ready(url: str, workers: int, timeout: float = 180.0) -> None:
+    """Wait until ``/readyz`` answers 200 from every worker (fresh connections land on any of them)."""
+    import http.client
+
+    host, port = url.split("//")[1].rstrip("/").rsplit(":", 1)
+    seen: set[Any] = set()
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and len(seen) < workers:
+        connection = http.client.HTTPConnection(host, int(port), timeout=10)
+        try:
+            connection.request("GET", "/readyz")
+            response = connection.getresponse()
+            body = json.loads(response.read())
+        except OSError:
+            body, response = {}, None
+        finally:
+            connection.close()
+        if response is not None and response.status == 200:
+            seen.add(body.get("worker"))
+        elif body.get("status") == "refused":
+            raise RuntimeError(f"the server refused the artifact set: {body['reason']}")
+        else:
+            time.sleep(0.2)
+    if len(seen) < workers:
+        raise RuntimeError("the server did not become ready")
+
+
+def served(index_dir: Path, ops: dict[str, list[Call]], seconds: float, clients: int, workers: int,
+           executing: int | None) -> dict[str, Any]:
     mix: list[tuple[str, str, str, dict[str, Any] | None]] = []
     for kind, calls in sorted(ops.items()):
         for name, args in calls[:8]:
@@ -272,19 +488,17 @@ def served(index_dir: Path, ops: dict[str, list[Call]], seconds: float, clients:
         mix.append(("page:search", "GET", f"search?q={quote(args['query'])}", None))
     mix.append(("healthz", "GET", "healthz", None))
     random.Random(0).shuffle(mix)
-
-    def requests(url: str, pages: bool) -> list[tuple[str, str, str, dict[str, Any] | None]]:
-        return [(kind, method, url + path, body) for kind, method, path, body in mix]
-
-    bench_http._requests = requests  # the load loop of bench_http, over this mix
-    set_dir = index_dir
-    load = [load_average()]
-    with bench_http.serving(set_dir, None) as (url, pid):
-        bench_http.wait_ready(url)
-        report = bench_http.run_load(url, pid, seconds, clients, True)
-    load.append(load_average())
-    report["load_average"] = load
+    before = [load_average()]
+    with serving(index_dir, workers, executing) as (url, pid):
+        wait_ready(url, workers)
+        ready = {p: memory_kib(p) for p in process_tree(pid)}
+        report = load(url, pid, mix, seconds, clients)
+    report["load_average"] = [*before, load_average()]
     report["mix_size"] = len(mix)
+    report["workers"] = workers
+    report["executing"] = executing
+    report["mounted_rss_mb_per_process"] = [round(m.get("Rss", 0) / 1024, 1) for m in ready.values()]
+    report["mounted_pss_mb_sum"] = round(sum(m.get("Pss", 0) for m in ready.values()) / 1024, 1)
     return report
 
 
@@ -292,7 +506,7 @@ def served(index_dir: Path, ops: dict[str, list[Call]], seconds: float, clients:
 
 
 def verdicts(report: dict[str, Any]) -> dict[str, Any]:
-    inproc = report["in_process"]
+    inproc = report.get("in_process", {})
     out = {}
     for op, fig in inproc.items():
         if ":" in op:
@@ -310,17 +524,17 @@ def verdicts(report: dict[str, Any]) -> dict[str, Any]:
     if "served" in report:
         s = report["served"]
         out["served"] = {"errors": s["errors"], "p95_ms": s["p95_ms"], "requests_per_s": s["requests_per_s"],
-                         "rss_mb_peak": s["rss_mb_peak"],
+                         "pss_mb_peak_sum": s["pss_mb_peak_sum"], "rss_mb_peak_sum": s["rss_mb_peak_sum"],
                          "met": {"errors": s["errors"] == 0, "p95": s["p95_ms"] <= SERVED["p95_ms"],
                                  "throughput": s["requests_per_s"] >= SERVED["requests_per_s"],
-                                 "rss": s["rss_mb_peak"] <= SERVED["rss_mb"]}}
+                                 "memory_pss_sum": s["pss_mb_peak_sum"] <= SERVED["rss_mb"]}}
     return out
 
 
 def markdown(report: dict[str, Any]) -> str:
     lines = ["| operation | calls | p50 ms | p95 ms | p99 ms | max ms | CPU p95 ms | CPU p99 ms | target p95 ms |",
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    for op, fig in sorted(report["in_process"].items()):
+    for op, fig in sorted(report.get("in_process", {}).items()):
         target = TARGETS_MS.get(op.split(":")[0], DEFAULT_TARGET_MS)
         lines.append(f"| {op} | {fig['calls']} | {fig['p50_ms']} | {fig['p95_ms']} | {fig['p99_ms']} | "
                      f"{fig['max_ms']} | {fig['cpu_p95_ms']} | {fig['cpu_p99_ms']} | {target:g} |")
@@ -330,12 +544,15 @@ def markdown(report: dict[str, Any]) -> str:
                      f"{fig['max_ms']} | {fig['cpu_p95_ms']} | {fig['cpu_p99_ms']} | 10 |")
     if "served" in report:
         s = report["served"]
-        lines += ["", "| served | clients | seconds | requests | req/s | errors | p50 ms | p95 ms | p99 ms | max ms | "
-                      "server CPU ms/request | peak RSS MB | load average |",
-                  "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
-                  f"| all kinds | {report['clients']} | {s['seconds']} | {s['requests']} | {s['requests_per_s']} | "
-                  f"{s['errors']} | {s['p50_ms']} | {s['p95_ms']} | {s['p99_ms']} | {s['max_ms']} | "
-                  f"{s['server_cpu_ms_per_request']} | {s['rss_mb_peak']} | "
+        lines += ["", "| served | workers | clients | seconds | requests | req/s | errors | p50 ms | p95 ms | p99 ms | "
+                      "max ms | server CPU ms/request | server CPUs | client CPU ms/request | PSS sum peak MB | "
+                      "RSS sum peak MB | peak RSS per process MB | load average |",
+                  "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|",
+                  f"| all kinds | {s['workers']} | {report['clients']} | {s['seconds']} | {s['requests']} | "
+                  f"{s['requests_per_s']} | {s['errors']} | {s['p50_ms']} | {s['p95_ms']} | {s['p99_ms']} | "
+                  f"{s['max_ms']} | {s['server_cpu_ms_per_request']} | {s['server_cpu_utilisation']} | "
+                  f"{s['client_cpu_ms_per_request']} | {s['pss_mb_peak_sum']} | {s['rss_mb_peak_sum']} | "
+                  f"{' + '.join(map(str, s['rss_mb_peak_per_process']))} | "
                   f"{' → '.join('/'.join(map(str, la)) for la in s['load_average'])} |"]
     lines.append("")
     lines.append(f"Load average (1/5/15 min) during the in-process run: "
@@ -355,6 +572,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--skip-served", action="store_true")
     parser.add_argument("--skip-mcp", action="store_true")
+    parser.add_argument("--skip-inprocess", action="store_true", help="Only the served run (no in-process, no MCP).")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="lex serve --workers.")
+    parser.add_argument("--executing", type=int, default=None, help="lex serve --executing (default: its own).")
     args = parser.parse_args(argv)
     index_dir = args.index_dir.resolve()
     args.out.mkdir(parents=True, exist_ok=True)
@@ -364,15 +584,16 @@ def main(argv: list[str] | None = None) -> int:
     report["workload"] = {k: len(v) for k, v in sorted(ops.items())}
     report["largest_diffs"] = [c[1] for c in ops.get("diff:largest", [])]
     step: Callable[[str], None] = lambda what: print(f"[bench-serve] {what} (load {load_average()})", file=sys.stderr)  # noqa: E731
-    step("in process")
-    report["in_process"] = in_process(index_dir, ops, args.repeat)
-    if not args.skip_mcp:
+    if not args.skip_inprocess:
+        step("in process")
+        report["in_process"] = in_process(index_dir, ops, args.repeat)
+    if not args.skip_mcp and not args.skip_inprocess:
         step("MCP in process")
         report["mcp"] = mcp_in_process(index_dir, ops)
     report["load_average"].append(load_average())
     if not args.skip_served:
         step("served")
-        report["served"] = served(index_dir, ops, args.seconds, args.clients)
+        report["served"] = served(index_dir, ops, args.seconds, args.clients, args.workers, args.executing)
     report["verdicts"] = verdicts(report)
     (args.out / "bench-serve.json").write_text(json.dumps(report, indent=2, sort_keys=True) + "\n")
     (args.out / "bench-serve.md").write_text(markdown(report))

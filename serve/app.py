@@ -14,6 +14,7 @@ trace). The artifact set is verified and mounted in the background when the app 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
 import socket
@@ -349,18 +350,101 @@ def limit_malloc_arenas(arenas: int) -> bool:
     return bool(mallopt is not None and mallopt(M_ARENA_MAX, int(arenas)) == 1)
 
 
+class _HandedServer(uvicorn.Server):
+    """A worker's uvicorn server: it listens on nothing and serves the connections the supervisor
+    hands over on ``handoff`` (:func:`serve.workers.receive_connections`)."""
+
+    def __init__(self, config: uvicorn.Config, handoff: socket.socket) -> None:
+        super().__init__(config)
+        self._handoff = handoff
+        self._pending: set[asyncio.Future[Any]] = set()
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        from serve.workers import receive_connections
+
+        await super().startup(sockets=[])
+        if not self.started:
+            return
+        loop = asyncio.get_running_loop()
+        config = self.config
+
+        def protocol() -> asyncio.Protocol:
+            made: asyncio.Protocol = config.http_protocol_class(  # type: ignore[call-arg]
+                config=config, server_state=self.server_state, app_state=self.lifespan.state)
+            return made
+
+        def accept(connection: socket.socket) -> None:
+            future = asyncio.ensure_future(loop.connect_accepted_socket(protocol, connection))
+            self._pending.add(future)
+            future.add_done_callback(self._connected)
+
+        def closed() -> None:
+            loop.remove_reader(self._handoff.fileno())
+            self.should_exit = True
+
+        loop.add_reader(self._handoff.fileno(), receive_connections(self._handoff, accept, closed))
+
+    def _connected(self, future: asyncio.Future[Any]) -> None:
+        self._pending.discard(future)
+        if not future.cancelled() and future.exception() is not None:
+            log.debug("a handed-over connection failed: %s", future.exception())
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        with contextlib.suppress(ValueError, OSError):
+            asyncio.get_running_loop().remove_reader(self._handoff.fileno())
+        await super().shutdown(sockets=None)
+
+
+def _config(app: Starlette, host: str, port: int, log_level: str, header_timeout: float) -> uvicorn.Config:
+    return uvicorn.Config(app, host=host, port=port, log_level=log_level, lifespan="on",
+                          access_log=False, server_header=False, timeout_graceful_shutdown=5,
+                          http=header_timeout_protocol(header_timeout), timeout_keep_alive=5)
+
+
 def run(app: Starlette, *, host: str, port: int, announce: Callable[[str], None], log_level: str = "warning",
-        header_timeout: float = 10.0) -> None:
+        header_timeout: float = 10.0, handoff: socket.socket | None = None) -> None:
     """Serve ``app`` (from :func:`create_app`) with uvicorn until interrupted; ``announce`` receives the URL.
-    SIGHUP re-verifies the mounted set."""
+    SIGHUP re-verifies the mounted set. With ``handoff`` (a worker of :func:`run_workers`), serve the
+    connections the supervisor hands over instead of binding ``host:port``."""
     state: ServeState = app.state.lex
     install_sighup(state)
-    config = uvicorn.Config(app, host=host, port=port, log_level=log_level, lifespan="on",
-                            access_log=False, server_header=False, timeout_graceful_shutdown=5,
-                            http=header_timeout_protocol(header_timeout), timeout_keep_alive=5)
+    config = _config(app, host, port, log_level, header_timeout)
+    server = _AnnouncingServer(config, announce) if handoff is None else _HandedServer(config, handoff)
     try:
-        _AnnouncingServer(config, announce).run()
+        server.run()
     except KeyboardInterrupt:  # uvicorn re-raises the SIGINT it handled, after a clean shutdown
         pass
     finally:
         state.close()
+
+
+def run_workers(make_app: Callable[[int], Starlette], *, workers: int, host: str, port: int,
+                announce: Callable[[str], None], log_level: str = "warning", header_timeout: float = 10.0,
+                grace: float = 10.0) -> int:
+    """Serve with ``workers`` processes (:mod:`serve.workers`): bind and listen here, announce the URL,
+    then fork; each worker builds its app with ``make_app(index)`` (its own state: it verifies and
+    mounts the set itself) and serves the connections this process accepts and hands to the workers
+    in turn. Returns when interrupted (SIGINT/SIGTERM)."""
+    from legal.errors import ConfigError
+    from serve.workers import Supervisor, bound_url, listen, notify_supervisor
+
+    try:
+        sock = listen(host, port)
+    except OSError as error:
+        raise ConfigError(f"cannot listen on {host}:{port}: {error.strerror or error}", code="cannot_listen",
+                          subject=f"{host}:{port}") from None
+
+    def serve_worker(index: int, handoff: socket.socket) -> int:
+        app = make_app(index)
+        state: ServeState = app.state.lex
+        state.worker = index
+        state.on_refusal = notify_supervisor
+        run(app, host=host, port=port, announce=lambda _url: None, log_level=log_level,
+            header_timeout=header_timeout, handoff=handoff)
+        return 0
+
+    try:
+        announce(bound_url(sock))
+        return Supervisor(workers, serve_worker, sock, grace=grace).run()
+    finally:
+        sock.close()

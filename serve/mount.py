@@ -226,6 +226,11 @@ class ServeState:
     config: MountConfig
     backend: CoreBackend
     limits: AdmissionLimits = field(default_factory=AdmissionLimits)
+    #: this process's worker number under ``lex serve --workers N`` (``None``: a single process)
+    worker: int | None = None
+    #: called when this process's set becomes refused (a refused mount, or a re-verification that
+    #: unmounted it); under several workers it asks the supervisor to make every worker re-verify
+    on_refusal: Callable[[], None] | None = None
     mounted: Mounted = field(init=False)
     gate: Gate = field(init=False)
     _pool: ThreadPoolExecutor = field(init=False, repr=False)
@@ -242,9 +247,19 @@ class ServeState:
 
     def mount(self) -> Mounted:
         """Verify then mount now (blocking); the new state replaces the old one atomically."""
+        before = self.mounted.status
         self.mounted = verify_then_mount(self.config, self.backend)
         self._verified_at = time.monotonic()
+        if self.mounted.status == "refused" and before != "refused":
+            self._refused()
         return self.mounted
+
+    def _refused(self) -> None:
+        if self.on_refusal is not None:
+            try:
+                self.on_refusal()
+            except Exception:  # telling others must never break this process's state
+                log.exception("could not report the refusal")
 
     # -- re-verification (on a schedule and on SIGHUP) -------------------------------------
 
@@ -291,6 +306,7 @@ class ServeState:
         log.error("re-verification refused the mounted artifact set %s: %s/%s %s; unmounted",
                   previous.artifact.set_id if previous.artifact else "?", refusal.family, refusal.code,
                   refusal.message)
+        self._refused()
         # the previous core is not closed here: calls admitted before the switch may still use it;
         # it is released (and its read-only connections closed) when the last of them finishes.
         return self.mounted

@@ -3,6 +3,8 @@
 ``/healthz`` answers 200 ``ok`` whenever the process is up. ``/readyz`` answers 200 only when
 a verified artifact set is mounted with every required publisher index; otherwise 503 with
 the typed reason (``release/bad_signature``, ``release/missing_file``, ``serve/mount_pending``…).
+Under several worker processes (``lex serve --workers N``) each worker answers for itself and
+``/readyz`` says which one did (``worker``).
 """
 
 from __future__ import annotations
@@ -21,7 +23,10 @@ async def healthz(request: Request) -> Response:
 async def readyz(request: Request) -> Response:
     state: ServeState = request.app.state.lex
     mounted = state.mounted
-    return JSONResponse(mounted.readiness(), status_code=200 if mounted.ready else 503)
+    document = mounted.readiness()
+    if state.worker is not None:
+        document["worker"] = state.worker
+    return JSONResponse(document, status_code=200 if mounted.ready else 503)
 
 
 def routes() -> list[Route]:

@@ -65,6 +65,8 @@ READINESS_SCHEMA: dict[str, Any] = {
         "mounted_publishers": {"type": "array", "items": {"type": "string"}},
         "required_publishers": {"type": "array", "items": {"type": "string"}},
         "issues": {"type": "array", "items": {"type": "string"}},
+        "worker": {"type": "integer", "minimum": 0,
+                   "description": "Which worker process answered (`lex serve --workers N`, N > 1)."},
     },
 }
 

@@ -225,8 +225,19 @@ def test_the_malloc_arenas_of_the_server_can_be_capped() -> None:
 
 
 def test_lex_serve_runs_three_calls_at_once_in_one_malloc_arena_by_default() -> None:
-    from cli.serve import group
+    from cli.serve import executing_slots, group
 
     options = {p.name: p for p in group.params}
-    assert AdmissionLimits().executing == options["executing"].default == 3
+    assert AdmissionLimits().executing == executing_slots(options["executing"].default, 1) == 3
+    assert executing_slots(options["executing"].default, 2) == 2  # per worker, with several
+    assert executing_slots(5, 2) == 5
     assert options["malloc_arenas"].default == 1
+
+
+def test_workers_share_out_the_global_rate_and_keep_the_client_rate() -> None:
+    from cli.serve import worker_limits
+
+    limits = worker_limits(2, client_rate=120.0, global_rate=600.0, workers=2)
+    assert (limits.global_per_minute, limits.global_burst) == (300.0, 300.0)
+    assert (limits.client_per_minute, limits.executing) == (120.0, 2)
+    assert worker_limits(3, 0.0, 0.0, 4).global_per_minute == 0.0  # off stays off

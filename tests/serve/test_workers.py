@@ -1,0 +1,205 @@
+"""``lex serve --workers N``: a supervisor and worker processes on loopback, over real indexes.
+
+Both workers answer (the supervisor hands connections out in turn); a killed worker is
+restarted; a deliberately slow operation in one worker delays ``/healthz`` by no more than the
+budget; a re-verification that fails in one worker unmounts the set in every worker; SIGTERM
+stops the supervisor and every worker cleanly.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from release.keys import keygen, load_signer
+from release.signing import sign_artifact_set
+from tests.index.handmade import build_handmade
+
+ROOT = Path(__file__).resolve().parents[2]
+HEALTHZ_BUDGET = 0.05
+PASSPHRASE = b"test passphrase"
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork, /proc and signals: Linux")
+
+
+@pytest.fixture(scope="module")
+def small_set(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    directory = tmp_path_factory.mktemp("workers-set")
+    build_handmade(directory / "indexes")
+    return directory
+
+
+@contextmanager
+def server(argv: list[str]) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """Start ``argv`` (a server printing its URL first); yield the URL and the process; stop it."""
+    process = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        match = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
+        assert match, line + (process.stderr.read() if process.stderr and process.poll() is not None else "")
+        yield match.group(1), process
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+def lex_serve(*args: str) -> list[str]:
+    return [sys.executable, "-m", "cli", "serve", "--port", "0", "--workers", "2", "--client-rate", "0",
+            "--global-rate", "0", *args]
+
+
+def workers_of(pid: int) -> set[int]:
+    children: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        children |= {int(x) for x in task.read_text().split()}
+    return children
+
+
+def readyz(url: str) -> tuple[int, dict[str, Any]]:
+    """``/readyz`` on a fresh connection (the supervisor hands each one to the next worker)."""
+    response = httpx.get(f"{url}readyz", timeout=10, headers={"connection": "close"})
+    return response.status_code, response.json()
+
+
+def raw_get(url: str, path: str) -> bytes:
+    """One GET on a fresh connection, as cheap as a client can be (no client library setup)."""
+    host, port = url.split("//")[1].rstrip("/").rsplit(":", 1)
+    with socket.create_connection((host, int(port)), timeout=10) as sock:
+        sock.sendall(f"GET {path} HTTP/1.1\r\nhost: {host}\r\nconnection: close\r\n\r\n".encode())
+        chunks = []
+        while chunk := sock.recv(65536):
+            chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def wait_for(condition: Any, timeout: float = 30.0) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError("the condition did not hold in time")
+
+
+def ready_workers(url: str, tries: int = 6) -> set[int]:
+    seen = set()
+    for _ in range(tries):
+        status, body = readyz(url)
+        if status == 200:
+            seen.add(body["worker"])
+    return seen
+
+
+def test_two_workers_each_answer(small_set: Path) -> None:
+    with server(lex_serve("--index-dir", str(small_set), "--unsigned-dev")) as (url, process):
+        assert wait_for(lambda: ready_workers(url) == {0, 1})
+        assert len(workers_of(process.pid)) == 2
+        with httpx.Client(base_url=url, timeout=10) as client:
+            answer = client.post("/api/v1/coverage", json={}).json()
+        assert answer["outcome"] == "succeeded"
+
+
+def test_a_killed_worker_is_restarted(small_set: Path) -> None:
+    with server(lex_serve("--index-dir", str(small_set), "--unsigned-dev")) as (url, process):
+        wait_for(lambda: ready_workers(url) == {0, 1})
+        before = workers_of(process.pid)
+        victim = min(before)
+        os.kill(victim, signal.SIGKILL)
+        after = wait_for(lambda: (w := workers_of(process.pid)) and len(w) == 2 and victim not in w and w)
+        assert len(after & before) == 1
+        assert wait_for(lambda: ready_workers(url) == {0, 1})
+        assert process.poll() is None
+
+
+def test_a_slow_operation_in_one_worker_does_not_delay_healthz(small_set: Path) -> None:
+    argv = [sys.executable, "-m", "tests.serve.workers_app", str(small_set)]
+    with server(argv) as (url, _process):
+        wait_for(lambda: ready_workers(url) == {0, 1})
+        slow_status: list[int] = []
+
+        def pathological() -> None:
+            with httpx.Client(base_url=url, timeout=20) as client:
+                slow_status.append(client.post("/api/v1/diff", json={
+                    "work": "eu-eurlex:32099r0001", "from_date": "2020-06-01", "to_date": "2022-06-01"}).status_code)
+
+        thread = threading.Thread(target=pathological)
+        thread.start()
+        time.sleep(0.2)
+        healthz: list[float] = []
+        while thread.is_alive() and len(healthz) < 20:  # fresh connections: both workers answer in turn
+            started = time.monotonic()
+            assert raw_get(url, "/healthz").endswith(b"\r\n\r\nok")
+            healthz.append(time.monotonic() - started)
+        thread.join()
+        assert slow_status == [504]
+        assert max(healthz) < HEALTHZ_BUDGET, healthz
+
+
+@pytest.mark.parametrize("told", ["one worker", "the supervisor"])
+def test_a_failed_reverification_unmounts_in_every_worker(told: str, tmp_path: Path, small_set: Path) -> None:
+    files = keygen(tmp_path / "keys", "ed25519", PASSPHRASE)
+    signed = tmp_path / "set"
+    shutil.copytree(small_set, signed)
+    sign_artifact_set(signed, [load_signer(files.private_key, PASSPHRASE)], created_by="tests",
+                      created_at="2026-01-02T03:04:05Z")
+    args = ("--index-dir", str(signed), "--trust-root", str(files.public_key), "--reverify-interval", "0")
+    with server(lex_serve(*args)) as (url, process):
+        wait_for(lambda: ready_workers(url) == {0, 1})
+        stamp = signed / "indexes" / "lu-legilux.stamp.json"
+        stamp.write_bytes(stamp.read_bytes() + b" ")
+        target = min(workers_of(process.pid)) if told == "one worker" else process.pid
+        os.kill(target, signal.SIGHUP)  # one worker only, or the supervisor (which tells them all)
+
+        def both_refused() -> bool:
+            answers = [readyz(url) for _ in range(4)]
+            workers = {body["worker"] for status, body in answers if status == 503 and body["status"] == "refused"}
+            return workers == {0, 1}
+
+        assert wait_for(both_refused)
+        status, body = readyz(url)
+        assert (status, body["reason"]["family"]) == (503, "release")
+
+
+def test_sigterm_stops_the_supervisor_and_every_worker(small_set: Path) -> None:
+    with server(lex_serve("--index-dir", str(small_set), "--unsigned-dev")) as (url, process):
+        wait_for(lambda: ready_workers(url) == {0, 1})
+        workers = workers_of(process.pid)
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=20) == 0
+        for pid in workers:
+            assert not Path(f"/proc/{pid}").exists() or "zombie" in Path(f"/proc/{pid}/status").read_text()
+        with pytest.raises(httpx.ConnectError):
+            httpx.get(f"{url}healthz", timeout=2)
+
+
+def test_a_port_in_use_is_a_typed_error(small_set: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        argv = [sys.executable, "-m", "cli", "serve", "--index-dir", str(small_set), "--unsigned-dev",
+                "--port", str(port), "--workers", "2"]
+        done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "config/cannot_listen" in done.stderr
