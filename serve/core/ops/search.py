@@ -524,6 +524,8 @@ class Lexical:
     groups: list[list[str]] = field(default_factory=list)
     #: Share of the content words the titles of the best works hold (:func:`title_coverage`).
     title_coverage: float | None = None
+    #: Share of the first work's title-subject words the query holds (:func:`order_sections`).
+    top_precision: float | None = None
 
 
 def _ranked_groups(conn: sqlite3.Connection, groups: list[list[str]], filters: Filters, limit: int) -> list[dict[str, Any]]:
@@ -735,6 +737,9 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         capped = merge.cap_per_work(ranked, lambda h: h.row["work_rowid"], cap)
         out.held_back = len(ranked) - len(capped)
         out.hits = capped[:options.limit]
+    if out.hits and out.groups:
+        top = out.hits[0].row["work_rowid"]
+        out.top_precision = works_subject_precision(conn, [top], out.groups, index).get(top, 0.0)
     return out
 
 
@@ -819,6 +824,28 @@ def route_sections(sections: list[Answer]) -> None:
     for section, cover in zip(sections, covers, strict=True):
         if isinstance(cover, float | int) and best - cover >= ROUTING_MARGIN and section.get("hits"):
             _route_out(section, "another publisher's works are titled by the query", cover, best)
+
+
+def order_sections(sections: Sequence[Answer]) -> list[Answer]:
+    """The sections of a fan-out answer, the publisher whose first hit is the best evidence first.
+
+    Evidence, compared in this order: a section with hits before one without; the share of its
+    first work's title-subject words the query holds (``top_subject_precision``: a question that
+    all but quotes a title is about that act); the normalised score of its first hit
+    (:func:`serve.core.merge.score_hits`, one scale over the sections). Ties keep publisher order.
+    A French question on a Luxembourg law is answered first by Legilux even though an EU act in
+    French also holds its words, and a question quoting an EU title by EUR-Lex."""
+    def key(item: tuple[int, Answer]) -> tuple[int, float, float, int]:
+        position, section = item
+        hits = section.get("hits") or []
+        if not hits:
+            return 1, 0.0, 0.0, position
+        precision = section.get("top_subject_precision")
+        score = hits[0].get("score")
+        return (0, -float(precision) if isinstance(precision, float | int) else 0.0,
+                -float(score) if isinstance(score, float | int) else 0.0, position)
+
+    return [s for _, s in sorted(enumerate(sections), key=key)]
 
 
 def _direct(section: Answer) -> bool:
@@ -1156,6 +1183,7 @@ def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict
         shaped = shape_hits(conn, index, found.hits, found.words)
     base["result_grain"] = grain
     base["title_coverage"] = found.title_coverage
+    base["top_subject_precision"] = found.top_precision
     if plan.intent:
         base["query_plan"]["role_intent"] = plan.intent
     cap = None if plan.constraints and grain == "provisions" else args.get("per_work_limit")
@@ -1296,4 +1324,7 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
                 then = index_at(ctx.indexes[s["publisher"]], args["known_on"])
                 s["hits"] = [h for h in s.get("hits") or [] if then.held_row(h)]
     merge.score_hits(sections)
-    return fanout(ctx, sections, {"query": parsed.to_dict(), "merged": merge.merged(sections, args["limit"])})
+    if len(sections) > 1:
+        sections = order_sections(sections)
+    merged = merge.merged(sections, args["limit"], lead=True)
+    return fanout(ctx, sections, {"query": parsed.to_dict(), "merged": merged})
