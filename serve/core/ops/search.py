@@ -140,16 +140,18 @@ def occurrences(conn: sqlite3.Connection, source: str, source_params: Sequence[A
     """
     state_where, state_params = filters.state_sql()
     version_where, version_params = filters.version_sql()
+    # ``m`` materialised: the correlated subquery picking each state's version runs once per state
+    # (inlined, SQLite ran it twice: for the join and for the output column)
     query = (
-        "SELECT m.*, v.lex_id, v.version_key, v.valid_from, v.valid_to, v.end_exclusive, v.document_type FROM ("
-        "SELECT s.state_rowid, s.work_rowid, s.language, s.anchor, s.text_sha256, s.num, s.heading, s.type, "
+        "WITH m AS MATERIALIZED (SELECT s.state_rowid, s.work_rowid, s.language, s.anchor, s.text_sha256, s.num, s.heading, s.type, "
         "mm.score AS score, (SELECT e.version_rowid FROM provisions p "
         "JOIN expressions e ON e.expression_rowid = p.expression_rowid "
         "JOIN versions v ON v.version_rowid = e.version_rowid "
         f"WHERE p.state_rowid = s.state_rowid AND {version_where} "
         "ORDER BY v.valid_from DESC, v.version_key DESC LIMIT 1) AS version_rowid "
-        f"FROM {source} mm JOIN lexical_states s ON s.state_rowid = mm.state_rowid WHERE {state_where}) m "
-        "JOIN versions v ON v.version_rowid = m.version_rowid "
+        f"FROM {source} mm JOIN lexical_states s ON s.state_rowid = mm.state_rowid WHERE {state_where}) "
+        "SELECT m.*, v.lex_id, v.version_key, v.valid_from, v.valid_to, v.end_exclusive, v.document_type "
+        "FROM m JOIN versions v ON v.version_rowid = m.version_rowid "
         "ORDER BY m.score, v.valid_from DESC, m.state_rowid LIMIT ?"
     )
     return [dict(r) for r in conn.execute(query, [*version_params, *source_params, *state_params, limit])]
@@ -190,10 +192,13 @@ def ranked_occurrences(conn: sqlite3.Connection, match: str, filters: Filters, l
 
 
 def _window_enough(rows: Sequence[dict[str, Any]], window: Sequence[tuple[int, float]], limit: int) -> bool:
-    """Whether the ``rows`` a ranked ``window`` of states left are the exact best ``limit``: as
-    many as asked, the last scoring strictly better than the window's worst (a state outside the
-    window scores no better than that; a tie there could rank either way)."""
-    return len(rows) >= limit and bool(window) and rows[limit - 1]["score"] < window[-1][1]
+    """Whether the ``rows`` a ranked ``window`` of states left are the best ``limit``: as many as
+    asked, the last scoring no worse than the window's worst (a state outside the window scores no
+    better than that). Rows that tie with the window's worst are taken from the window: a state
+    outside it with the same score is as relevant, and finding it would rank every posting again
+    (Legilux boilerplate such as ``point`` ties across the edge). So the answer is the full
+    ranking's up to the order among states tied at the edge score."""
+    return len(rows) >= limit and bool(window) and rows[limit - 1]["score"] <= window[-1][1]
 
 
 def keyword_lane(conn: sqlite3.Connection, terms: Sequence[str], filters: Filters, limit: int,
