@@ -19,6 +19,7 @@ and the acts around it. The fan-out answer adds ``merged`` (:mod:`serve.core.mer
 from __future__ import annotations
 
 import math
+import re
 import sqlite3
 import weakref
 from collections.abc import Callable, Sequence
@@ -29,14 +30,14 @@ from derive.index import analysis, relax
 from derive.index.query import parse_query
 from derive.index.schema import PROVISION_FTS_WEIGHTS, VOCABULARY_MIN_LENGTH
 from derive.index.serving import FREQUENT_WINDOW
-from derive.index.text import fts_query, levenshtein_within
+from derive.index.text import fts_query, levenshtein_within, normalize
 from legal.outcomes import Outcome
 from serve.core import lanes, merge, ranking
 from serve.core.envelope import Answer, CallContext, answer, fanout, is_provisional
 from serve.core.known_index import IndexAt, index_at
 from serve.core.mount import Catalogue, MountedIndex
 from serve.core.resolve import mounted_publisher
-from serve.core.searchplan import FREQUENT_PHRASE_WORKS, Plan, build_plan
+from serve.core.searchplan import FREQUENT_PHRASE_WORKS, Mention, Plan, build_plan
 from serve.core.snippet import head_of, head_snippet, snippet
 from serve.core.store import texts, versions_of, works_by_rowid
 from serve.core.topk import precomputed_window, ranked_rows, values_source
@@ -529,8 +530,8 @@ class Lexical:
     groups: list[list[str]] = field(default_factory=list)
     #: Share of the content words the titles of the best works hold (:func:`title_coverage`).
     title_coverage: float | None = None
-    #: Share of the first work's title-subject words the query holds (:func:`order_sections`).
-    top_precision: float | None = None
+    #: How well the first work's title fits the query (:func:`title_match`, :func:`order_sections`).
+    top_title_match: float | None = None
 
 
 def _ranked_groups(conn: sqlite3.Connection, groups: list[list[str]], filters: Filters, limit: int) -> list[dict[str, Any]]:
@@ -744,7 +745,8 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         out.hits = capped[:options.limit]
     if out.hits and out.groups:
         top = out.hits[0].row["work_rowid"]
-        out.top_precision = works_subject_precision(conn, [top], out.groups, index).get(top, 0.0)
+        out.top_title_match = title_match(works_subject_precision(conn, [top], out.groups, index).get(top, 0.0),
+                                          works_title_coverage(conn, [top], out.groups, index).get(top, 0.0))
     return out
 
 
@@ -831,12 +833,19 @@ def route_sections(sections: list[Answer]) -> None:
             _route_out(section, "another publisher's works are titled by the query", cover, best)
 
 
+def title_match(precision: float, coverage: float) -> float:
+    """How well a work's title fits a query: the harmonic mean of the share of its title-subject
+    words the query holds (``precision``: the title is about the question) and the share of the
+    query's words its names hold (``coverage``: the question is about the title)."""
+    return round(2 * precision * coverage / (precision + coverage), 4) if precision + coverage else 0.0
+
+
 def order_sections(sections: Sequence[Answer]) -> list[Answer]:
     """The sections of a fan-out answer, the publisher whose first hit is the best evidence first.
 
-    Evidence, compared in this order: a section with hits before one without; the share of its
-    first work's title-subject words the query holds (``top_subject_precision``: a question that
-    all but quotes a title is about that act); the normalised score of its first hit
+    Evidence, compared in this order: a section with hits before one without; how well its first
+    work's title fits the query (``top_title_match``, :func:`title_match`: a question that all but
+    quotes a title is about that act); the normalised score of its first hit
     (:func:`serve.core.merge.score_hits`, one scale over the sections). Ties keep publisher order.
     A French question on a Luxembourg law is answered first by Legilux even though an EU act in
     French also holds its words, and a question quoting an EU title by EUR-Lex."""
@@ -845,9 +854,9 @@ def order_sections(sections: Sequence[Answer]) -> list[Answer]:
         hits = section.get("hits") or []
         if not hits:
             return 1, 0.0, 0.0, position
-        precision = section.get("top_subject_precision")
+        fit = section.get("top_title_match")
         score = hits[0].get("score")
-        return (0, -float(precision) if isinstance(precision, float | int) else 0.0,
+        return (0, -float(fit) if isinstance(fit, float | int) else 0.0,
                 -float(score) if isinstance(score, float | int) else 0.0, position)
 
     return [s for _, s in sorted(enumerate(sections), key=key)]
@@ -1188,7 +1197,7 @@ def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict
         shaped = shape_hits(conn, index, found.hits, found.words)
     base["result_grain"] = grain
     base["title_coverage"] = found.title_coverage
-    base["top_subject_precision"] = found.top_precision
+    base["top_title_match"] = found.top_title_match
     if plan.intent:
         base["query_plan"]["role_intent"] = plan.intent
     cap = None if plan.constraints and grain == "provisions" else args.get("per_work_limit")
@@ -1261,7 +1270,51 @@ def _plan(ctx: CallContext, index: MountedIndex, parsed: Any, args: dict[str, An
     plan = build_plan(index, parsed, args["works"], profiles, frequent)
     if args.get("role") and len(plan.constraints) == 1:
         plan.intent = str(args["role"])
+    if not args["works"] and not plan.strong:
+        with index.session(ctx.deadline_seconds) as conn:
+            typed = typed_references(conn, index, parsed.raw, plan.terms)
+        if typed:
+            plan.mentions.extend(typed)
+            plan.boost = sorted(set(plan.boost) | {w for m in typed for w in m.works})
     return plan
+
+
+#: Act forms of a typed reference (``la loi de 1968 sur la nationalité``) → the slug prefix of the
+#: publisher's identifiers of that form (``loi-1968-02-22-n1``).
+TYPED_FORMS = {"loi": "loi", "lois": "loi"}
+_YEAR = re.compile(r"(?:1[89]|20)\d\d")
+_BY_YEAR: weakref.WeakKeyDictionary[MountedIndex, dict[str, list[int]]] = weakref.WeakKeyDictionary()
+
+
+def typed_references(conn: sqlite3.Connection, index: MountedIndex, query: str, terms: Sequence[str]) -> list[Mention]:
+    """Soft mentions of the acts a query refers to by form and year, ``la loi de 1968 sur la
+    nationalité``: for each year the query names next to an act form, the one act of that form and
+    year whose title subject holds most of the query's other words (some of them), when exactly one
+    does (reason ``typed_reference``; it ranks first without restricting the answer). The year and
+    the words are the user's; the act is the publisher's only one that fits both."""
+    words = normalize(query).split()
+    forms = sorted({TYPED_FORMS[w] for w in words if w in TYPED_FORMS})
+    years = list(dict.fromkeys(w for w in words if _YEAR.fullmatch(w)))
+    subject = [[t] for t in terms if t not in TYPED_FORMS and not t.isdigit()]
+    if not forms or not years or not subject:
+        return []
+    by_year = _BY_YEAR.get(index)
+    if by_year is None:
+        by_year = {}
+        for slug, rowid in index.catalogue.rowid_of.items():
+            form, _, rest = slug.partition("-")
+            if rest[:4].isdigit():
+                by_year.setdefault(f"{form}-{rest[:4]}", []).append(rowid)
+        _BY_YEAR[index] = by_year
+    out = []
+    for year in years:
+        candidates = sorted({w for form in forms for w in by_year.get(f"{form}-{year}", [])})
+        precision = works_subject_precision(conn, candidates, subject, index)
+        best = max(precision.values(), default=0.0)
+        chosen = [w for w, value in precision.items() if value == best]
+        if best > 0 and len(chosen) == 1:
+            out.append(Mention(f"{forms[0]} {year}", "resolved", "typed_reference", chosen, soft=True))
+    return out
 
 
 _FREQUENT: weakref.WeakKeyDictionary[MountedIndex, dict[str, bool]] = weakref.WeakKeyDictionary()
