@@ -40,7 +40,7 @@ from serve.core.resolve import mounted_publisher
 from serve.core.searchplan import FREQUENT_PHRASE_WORKS, Mention, Plan, build_plan
 from serve.core.snippet import head_of, head_snippet, snippet
 from serve.core.store import texts, versions_of, works_by_rowid
-from serve.core.topk import precomputed_window, ranked_rows, values_source
+from serve.core.topk import RankedCache, precomputed_window, ranked_rows, values_source
 
 OVERSAMPLE = 6
 #: States ranked before filters are joined, at least (see :func:`ranked_occurrences`).
@@ -175,8 +175,8 @@ def ranked_occurrences(conn: sqlite3.Connection, match: str, filters: Filters, l
     first = max(RANK_FIRST, 2 * limit)
     matched = conn.execute("SELECT COUNT(*) FROM (SELECT 1 FROM provision_fts WHERE provision_fts MATCH ? LIMIT ?)",
                            (match, first + 1)).fetchone()[0]
-    if matched <= first:
-        return occurrences(conn, _FTS_SOURCE, [match], filters, limit)
+    if matched <= first:  # every matched state, ranked once and remembered per index
+        return occurrences(conn, *values_source(ranked_rows(conn, match, _BM25, first)), filters, limit)
     head = max(RANK_FIRST, limit + WINDOW_MARGIN)
     precomputed = precomputed_window(conn, match) if limit <= FREQUENT_WINDOW else None
     if precomputed is not None:
@@ -446,21 +446,36 @@ def shape_hits(conn: sqlite3.Connection, index: MountedIndex, hits: Sequence[Hit
     return out
 
 
+def _from_text(hit: Hit) -> bool:
+    """Whether a hit's snippet is cut from its stored text (not its title, number or heading)."""
+    return hit.row["anchor"] is not None and bool(hit.row.get("text_sha256")) \
+        and not ("article_intent" in hit.reasons and "keyword" not in hit.reasons)
+
+
 def _shape(conn: sqlite3.Connection, hits: Sequence[Hit], words: Sequence[str]) -> list[dict[str, Any]]:
     works = works_by_rowid(conn, [h.row["work_rowid"] for h in hits])
-    bodies = text_heads(conn, [h.row["text_sha256"] for h in hits if h.row.get("text_sha256")])
+    memory: RankedCache | None = getattr(conn, "ranked_cache", None)
+    asked = tuple(words)
+    cuts = {h.row["text_sha256"]: memory.snippet((h.row["text_sha256"], asked)) if memory is not None else None
+            for h in hits if _from_text(h)}
+    bodies = text_heads(conn, [sha for sha, cut in cuts.items() if cut is None])
     out = []
     for rank, hit in enumerate(hits, 1):
         row, work = hit.row, works[hit.row["work_rowid"]]
-        text = bodies.get(row.get("text_sha256") or "")
+        sha = row.get("text_sha256") or ""
         if row["anchor"] is None:
             cut = work.title or ""
-        elif ("article_intent" in hit.reasons and "keyword" not in hit.reasons) or text is None:
+        elif not _from_text(hit) or (cuts.get(sha) is None and sha not in bodies):
             cut = " — ".join(p for p in (row.get("num"), row.get("heading")) if p) or row["anchor"]
+        elif cuts.get(sha) is not None:
+            cut = str(cuts[sha])
         else:
-            head, complete = text
+            head, complete = bodies[sha]
             found = snippet(head, words) if complete else head_snippet(head, words)
-            cut = found if found is not None else snippet(texts(conn, [row["text_sha256"]])[row["text_sha256"]], words)
+            cut = found if found is not None else snippet(texts(conn, [sha])[sha], words)
+            cuts[sha] = cut
+            if memory is not None:
+                memory.put_snippet((sha, asked), cut)
         out.append({
             "rank": rank, "work": work.work_id, "title": work.title, "lex_id": row["lex_id"],
             "version_key": row["version_key"], "language": row["language"], "anchor": row["anchor"],
