@@ -367,6 +367,43 @@ def title_lane(conn: sqlite3.Connection, groups: list[list[str]], filters: Filte
     return hits
 
 
+#: Work-row candidates read from the title index for :func:`untexted_title_rows`.
+UNTEXTED_CANDIDATES = 200
+
+
+def untexted_title_rows(conn: sqlite3.Connection, groups: list[list[str]], filters: Filters, limit: int,
+                        index: MountedIndex | None = None) -> list[Hit]:
+    """Works whose text is not held (no searchable state: only their names can find them) whose
+    official titles or short titles hold a strict majority of the query's words, as work rows
+    (``title_words``, a weak lane) beside the keyword hits: "secteur financier agrément" finds the
+    loi relative au secteur financier of 1993, whose text the corpus lacks."""
+    match = fts_query(groups, any_of=True)
+    if match is None or len(groups) < 2:
+        return []
+    found = [int(r[0]) for r in conn.execute(
+        "SELECT rowid FROM work_fts WHERE work_fts MATCH ? ORDER BY bm25(work_fts, 0, 8, 10, 0, 0) LIMIT ?",
+        (f"{{titles short_titles}} : ({match})", UNTEXTED_CANDIDATES))]
+    if not found:
+        return []
+    texted = {int(r[0]) for r in conn.execute(
+        f"SELECT DISTINCT work_rowid FROM lexical_states WHERE work_rowid IN ({','.join(map(str, found))})")}
+    candidates = [w for w in found if w not in texted and (filters.allowed is None or w in filters.allowed)
+                  and (not filters.works or w in filters.works)]
+    coverage = works_title_coverage(conn, candidates, groups, index)
+    hits = []
+    for work in candidates:
+        if coverage.get(work, 0.0) <= 0.5:
+            continue
+        if filters.language and not _titled_in(conn, work, [g for g in groups], filters.language):
+            continue
+        hit = _work_row(conn, work, filters, ["title_words"])
+        if hit is not None:
+            hits.append(hit)
+        if len(hits) >= limit:
+            break
+    return hits
+
+
 def _titled_in(conn: sqlite3.Connection, rowid: int, groups: Sequence[Sequence[str]], language: str) -> bool:
     """Whether one of the work's titles or names *in* ``language`` holds a word of every group."""
     for (normalized,) in conn.execute("SELECT normalized FROM work_names WHERE work_rowid = ? AND language = ? "
@@ -737,6 +774,12 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
                        lambda key, compute: once("wide:" + key, compute))
         hits.extend(extra.hits)
         out.expansions += [e for e in extra.expansions if e not in out.expansions]
+    if not plan.strong and hits and len(out.groups) >= 2 and options.grain == "works" \
+            and len({h.row["work_rowid"] for h in hits}) < options.limit:
+        # beside the keyword hits, the acts only their names can find
+        listed = {h.row["work_rowid"] for h in hits}
+        titled = once("untexted", lambda: untexted_title_rows(conn, out.groups, filters, options.limit, index))
+        hits.extend(h for h in titled if h.row["work_rowid"] not in listed)
     if not plan.strong and plan.terms and len({h.row["work_rowid"] for h in hits}) < options.limit:
         listed = {h.row["work_rowid"] for h in hits if h.row["anchor"] is None}
         weak = once("metadata", lambda: metadata_lane(conn, plan.terms, filters, options.limit))
