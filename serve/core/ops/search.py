@@ -6,14 +6,19 @@ keyword lane (FTS5 BM25 with column weights title 10, number 4, heading 6, text 
 for a named work when nothing else is asked (a work named by its identifier is followed by its
 held corrigenda); then, only when direct hits are few, a fuzzy expansion of unknown words (no
 work named) and light-stem prefix variants (:mod:`serve.core.relax`), and, when nothing
-matched, the relaxed query (stop words dropped, then any word); last, with no work named, the
-weak metadata lane (EuroVoc / subject labels, with the matched label as the reason). Every
+matched, the relaxed query (stop words dropped, then any word); beside keyword hits, the works
+whose text is not held and whose titles hold most of the words (:func:`untexted_title_rows`);
+last, with no work named, the weak metadata lane (EuroVoc / subject labels, with the matched
+label as the reason). A typed reference ("la loi de 1968 sur la nationalité") ranks the one act of
+that form and year on that subject first (:func:`typed_references`). Every
 expansion and relaxation is reported. One hit per distinct wording: its newest occurrence that
 passes the filters (or the one valid on ``as_of``); at most ``per_work_limit`` hits per work
 unless works are named. Works are ranked by tier, then relevance × priors × title factors
 (:func:`rank_hits`); a subordinate work's principal act comes before it when the query names its
 subject (:func:`parents_first`); an act named alone is followed by the acts of its name or title
-and the acts around it. The fan-out answer adds ``merged`` (:mod:`serve.core.merge`).
+and the acts around it. The fan-out answer lists its publisher sections in order of evidence
+(:func:`order_sections`) and adds ``merged`` (:mod:`serve.core.merge`), led by the first section's
+head (``docs/search.md``).
 """
 
 from __future__ import annotations
