@@ -6,8 +6,9 @@ Protocol (index_ops.md §6, adapted to this core):
   ``time_scope: as_of``); ``fuzzy`` is ``auto`` only for the ``fuzzy`` category unless the
   case says otherwise (the reference benchmark does the same);
 - the core answers one section per selected publisher; their hits are merged by
-  interleaving ranks (first hit of each publisher in publisher order, then the second…), so
-  no publisher is favoured; a case with a ``publisher`` filter has one section;
+  interleaving ranks (first hit of each section in the order the answer gives its sections —
+  the core orders them by evidence, docs/search.md — then the second…); a case with a
+  ``publisher`` filter has one section;
 - ``retrieval_mode: hybrid`` on a core that has not activated it answers
   ``retrieval_mode_unavailable``: the case is recorded as unavailable, never silently scored
   as keyword;

@@ -15,7 +15,10 @@ the lanes' documented order of evidence strength; a reason not listed weighs
 head with the highest score (ties: publisher order), never reorders a section (a hit's merge
 key is capped by the key of the hit ranked before it in its section), and stops at ``limit``.
 Unlike round-robin, a strong match of one publisher is never pushed down by a weak one of
-another. The per-publisher sections are unchanged.
+another. The per-publisher sections are unchanged. With ``lead``, the head of the first section
+comes first whatever its score: the search orders its sections by evidence
+(:func:`serve.core.ops.search.order_sections`), and the merged list then agrees with that order
+on which publisher answers first.
 
 :func:`cap_per_work` keeps at most ``per_work_limit`` hits of one work in a section.
 """
@@ -62,8 +65,9 @@ def score_hits(sections: Sequence[Mapping[str, Any]]) -> None:
             hit["score"] = max(round(weight(reasons) * factor, 4), 0.0001)
 
 
-def merged(sections: Sequence[Mapping[str, Any]], limit: int) -> list[dict[str, Any]]:
-    """The hits of every section interleaved by ``score`` (see the module docstring)."""
+def merged(sections: Sequence[Mapping[str, Any]], limit: int, *, lead: bool = False) -> list[dict[str, Any]]:
+    """The hits of every section interleaved by ``score``, led by the first section's head with
+    ``lead`` (see the module docstring)."""
     queues = [[dict(h) for h in s.get("hits") or []] for s in sections]
     publishers = [str(s.get("publisher")) for s in sections]
     positions = [0] * len(queues)
@@ -75,6 +79,8 @@ def merged(sections: Sequence[Mapping[str, Any]], limit: int) -> list[dict[str, 
         if not heads:
             break
         key, negative = max(heads)
+        if lead and not out and queues and queues[0]:
+            key, negative = heads[0]
         i = -negative
         hit = queues[i][positions[i]]
         positions[i] += 1

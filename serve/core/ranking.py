@@ -355,9 +355,10 @@ _SUBJECT_NOISE = frozenset(
 def subject_words(titles: Iterable[str]) -> frozenset[str]:
     """The content words of a work's shortest official title subject (:func:`title_subject`; a
     title without a dated header counts only when it holds no number: ``Code du travail``)."""
-    subjects = [s for s in (title_subject(t) for t in titles) if s]
+    whole = [t for t in titles if not truncated(t)]
+    subjects = [s for s in (title_subject(t) for t in whole) if s]
     if not subjects:
-        subjects = [normalize(t) for t in titles if not any(c.isdigit() for c in t)]
+        subjects = [normalize(t) for t in whole if not any(c.isdigit() for c in t)]
     best: list[str] | None = None
     for subject in subjects:
         words = [w for w in subject.split() if w not in STOP_WORDS and w not in _SUBJECT_NOISE and len(w) > 2
@@ -365,6 +366,12 @@ def subject_words(titles: Iterable[str]) -> frozenset[str]:
         if words and (best is None or len(words) < len(best)):
             best = words
     return frozenset(best or ())
+
+
+def truncated(title: str) -> bool:
+    """Whether a title was cut short by the publisher's metadata (``… du 23 octobre 2019 sur la
+    pro…``: most EUR-Lex works carry such a title beside the whole one); its subject is not the act's."""
+    return title.rstrip().endswith(("…", "..."))
 
 
 def title_precision(subject: frozenset[str], asked: frozenset[str]) -> float:

@@ -11,8 +11,10 @@ found: the opening words.
 
 Only the head of a stored text can matter (the scan stops at :data:`SCAN` characters), so a
 search decodes only :data:`HEAD` characters of each body (:func:`head_of`; a large annex runs to
-megabytes of zlib) and cuts the snippet from that head when the head decides it, the whole text
-otherwise (:func:`head_snippet` answers ``None`` then): the same snippet.
+megabytes of zlib, and only about as many bytes as characters are inflated) and cuts the snippet
+from that head when the head decides it, the whole text otherwise (:func:`head_snippet` answers
+``None`` then): the same snippet. A word's forms are scanned for as their shortest prefixes
+(:func:`_shortest`: where ``listings`` starts, ``list`` does): the same first word start.
 """
 
 from __future__ import annotations
@@ -80,8 +82,19 @@ def _lower_terms(terms: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(r"(?<!\w)(?:" + "|".join(one(t) for t in terms) + ")")
 
 
+def _shortest(terms: Sequence[str]) -> tuple[str, ...]:
+    """The terms no other term is a prefix of: a pattern has no end boundary, so where a longer
+    form (``listings``) matches, its prefix (``list``) matches at the same start."""
+    ordered = sorted(set(terms))
+    kept: list[str] = []
+    for term in ordered:  # a prefix sorts right before the words it starts
+        if not kept or not term.startswith(kept[-1]):
+            kept.append(term)
+    return tuple(kept)
+
+
 def _first_hit(text: str, terms: Sequence[str]) -> int | None:
-    wanted = tuple(sorted({t for t in terms if len(t) >= 3}))
+    wanted = _shortest([t for t in terms if len(t) >= 3])
     if not wanted:
         return None
     head = text[:SCAN]
@@ -129,8 +142,12 @@ def head_of(encoding: str, body: bytes, chars: int = HEAD) -> tuple[str, bool]:
     when ``complete``), decoding no more of a long body than that needs (``derive.index.textstore``)."""
     limit = 4 * chars  # UTF-8: at most 4 bytes a character
     if encoding == "zlib":
+        # inflate about as many bytes as characters are wanted (legal text is mostly one byte a
+        # character), then more only while the decoded head is still short
         inflater = zlib.decompressobj()
-        raw = inflater.decompress(body, limit)
+        raw = inflater.decompress(body, chars + chars // 8)
+        while not inflater.eof and len(raw) < limit and len(raw.decode("utf-8", "ignore")) < chars:
+            raw += inflater.decompress(inflater.unconsumed_tail, chars // 2)
         complete = inflater.eof
     elif encoding == "utf8":
         raw, complete = bytes(body[:limit]), len(body) <= limit

@@ -2,10 +2,15 @@
 
 Ranking a very frequent word (``article``: 62,000 states of the EU corpus) computes bm25 for
 every matching row: 20–50 ms of CPU each time, the same answer every time on an immutable index.
-The ranked first rows of such matches (only those with more matches than the ranked window) come
-from the build's ``frequent_matches`` table for one-word matches of very frequent words, and are
-kept in a small LRU shared by the pooled connections of one index (:class:`IndexConnection`).
-The search then filters and joins exactly as before, over the same rows.
+The ranked first rows of such matches come from the build's ``frequent_matches`` table for
+one-word matches of very frequent words, and are kept in a small LRU shared by the pooled
+connections of one index (:class:`IndexConnection`); so are all the ranked states of a match with
+no more states than the window (every one of them: the same rows as the match itself, and a
+repeated question computes no bm25). The search then filters and joins exactly as before, over
+the same rows. The same per-index memory keeps the snippets cut for a stored text and a query's
+words (:data:`SNIPPET_ENTRIES`; a snippet is a function of the two, and the index is immutable);
+:meth:`RankedCache.clear` forgets both. An entry is packed (two arrays, 16 bytes a state): 512 entries of 240 states hold
+about 2 MB per index.
 
 A search asking for at most :data:`~derive.index.serving.FREQUENT_WINDOW` rows first tries the
 build's window alone (:func:`precomputed_window`; a frequent word with its Snowball forms is
@@ -18,6 +23,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from array import array
 from collections import OrderedDict
 from typing import Any
 
@@ -25,30 +31,52 @@ from derive.index.serving import FREQUENT_WINDOW, frequent_window
 
 #: Frequent matches remembered per index (each: at most the ranked window, 120 rows by default).
 CACHE_ENTRIES = 512
+#: Snippets remembered per index, by stored text and query words (each about 300 characters).
+SNIPPET_ENTRIES = 4096
 
 
 class RankedCache:
-    """A thread-safe LRU of ``(match, window) -> [(state_rowid, score), …]``."""
+    """A thread-safe LRU of ``(match, window) -> [(state_rowid, score), …]``, each entry packed in
+    two arrays (16 bytes a row instead of a tuple, an int and a float: about 100)."""
 
     def __init__(self, entries: int = CACHE_ENTRIES) -> None:
         self.entries = entries
-        self._items: OrderedDict[tuple[str, int], list[tuple[int, float]]] = OrderedDict()
+        self._items: OrderedDict[tuple[str, int], tuple[array[int], array[float]]] = OrderedDict()
+        self._snippets: OrderedDict[tuple[str, tuple[str, ...]], str] = OrderedDict()
         self._lock = threading.Lock()
 
     def get(self, key: tuple[str, int]) -> list[tuple[int, float]] | None:
         with self._lock:
             found = self._items.get(key)
-            if found is not None:
-                self._items.move_to_end(key)
-            return found
+            if found is None:
+                return None
+            self._items.move_to_end(key)
+        return list(zip(found[0], found[1], strict=True))
 
     def clear(self) -> None:
         with self._lock:
             self._items.clear()
+            self._snippets.clear()
+
+    def snippet(self, key: tuple[str, tuple[str, ...]]) -> str | None:
+        """A snippet cut before from text ``key[0]`` for words ``key[1]`` (:func:`put_snippet`)."""
+        with self._lock:
+            found = self._snippets.get(key)
+            if found is not None:
+                self._snippets.move_to_end(key)
+            return found
+
+    def put_snippet(self, key: tuple[str, tuple[str, ...]], value: str) -> None:
+        with self._lock:
+            self._snippets[key] = value
+            self._snippets.move_to_end(key)
+            while len(self._snippets) > SNIPPET_ENTRIES:
+                self._snippets.popitem(last=False)
 
     def put(self, key: tuple[str, int], rows: list[tuple[int, float]]) -> None:
+        packed = (array("q", (r[0] for r in rows)), array("d", (r[1] for r in rows)))
         with self._lock:
-            self._items[key] = rows
+            self._items[key] = packed
             self._items.move_to_end(key)
             while len(self._items) > self.entries:
                 self._items.popitem(last=False)

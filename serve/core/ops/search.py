@@ -6,19 +6,25 @@ keyword lane (FTS5 BM25 with column weights title 10, number 4, heading 6, text 
 for a named work when nothing else is asked (a work named by its identifier is followed by its
 held corrigenda); then, only when direct hits are few, a fuzzy expansion of unknown words (no
 work named) and light-stem prefix variants (:mod:`serve.core.relax`), and, when nothing
-matched, the relaxed query (stop words dropped, then any word); last, with no work named, the
-weak metadata lane (EuroVoc / subject labels, with the matched label as the reason). Every
+matched, the relaxed query (stop words dropped, then any word); beside keyword hits, the works
+whose text is not held and whose titles hold most of the words (:func:`untexted_title_rows`);
+last, with no work named, the weak metadata lane (EuroVoc / subject labels, with the matched
+label as the reason). A typed reference ("la loi de 1968 sur la nationalité") ranks the one act of
+that form and year on that subject first (:func:`typed_references`). Every
 expansion and relaxation is reported. One hit per distinct wording: its newest occurrence that
 passes the filters (or the one valid on ``as_of``); at most ``per_work_limit`` hits per work
 unless works are named. Works are ranked by tier, then relevance × priors × title factors
 (:func:`rank_hits`); a subordinate work's principal act comes before it when the query names its
 subject (:func:`parents_first`); an act named alone is followed by the acts of its name or title
-and the acts around it. The fan-out answer adds ``merged`` (:mod:`serve.core.merge`).
+and the acts around it. The fan-out answer lists its publisher sections in order of evidence
+(:func:`order_sections`) and adds ``merged`` (:mod:`serve.core.merge`), led by the first section's
+head (``docs/search.md``).
 """
 
 from __future__ import annotations
 
 import math
+import re
 import sqlite3
 import weakref
 from collections.abc import Callable, Sequence
@@ -29,17 +35,17 @@ from derive.index import analysis, relax
 from derive.index.query import parse_query
 from derive.index.schema import PROVISION_FTS_WEIGHTS, VOCABULARY_MIN_LENGTH
 from derive.index.serving import FREQUENT_WINDOW
-from derive.index.text import fts_query, levenshtein_within
+from derive.index.text import fts_query, levenshtein_within, normalize
 from legal.outcomes import Outcome
 from serve.core import lanes, merge, ranking
 from serve.core.envelope import Answer, CallContext, answer, fanout, is_provisional
 from serve.core.known_index import IndexAt, index_at
 from serve.core.mount import Catalogue, MountedIndex
 from serve.core.resolve import mounted_publisher
-from serve.core.searchplan import FREQUENT_PHRASE_WORKS, Plan, build_plan
+from serve.core.searchplan import FREQUENT_PHRASE_WORKS, Mention, Plan, build_plan
 from serve.core.snippet import head_of, head_snippet, snippet
 from serve.core.store import texts, versions_of, works_by_rowid
-from serve.core.topk import precomputed_window, ranked_rows, values_source
+from serve.core.topk import RankedCache, precomputed_window, ranked_rows, values_source
 
 OVERSAMPLE = 6
 #: States ranked before filters are joined, at least (see :func:`ranked_occurrences`).
@@ -140,16 +146,18 @@ def occurrences(conn: sqlite3.Connection, source: str, source_params: Sequence[A
     """
     state_where, state_params = filters.state_sql()
     version_where, version_params = filters.version_sql()
+    # ``m`` materialised: the correlated subquery picking each state's version runs once per state
+    # (inlined, SQLite ran it twice: for the join and for the output column)
     query = (
-        "SELECT m.*, v.lex_id, v.version_key, v.valid_from, v.valid_to, v.end_exclusive, v.document_type FROM ("
-        "SELECT s.state_rowid, s.work_rowid, s.language, s.anchor, s.text_sha256, s.num, s.heading, s.type, "
+        "WITH m AS MATERIALIZED (SELECT s.state_rowid, s.work_rowid, s.language, s.anchor, s.text_sha256, s.num, s.heading, s.type, "
         "mm.score AS score, (SELECT e.version_rowid FROM provisions p "
         "JOIN expressions e ON e.expression_rowid = p.expression_rowid "
         "JOIN versions v ON v.version_rowid = e.version_rowid "
         f"WHERE p.state_rowid = s.state_rowid AND {version_where} "
         "ORDER BY v.valid_from DESC, v.version_key DESC LIMIT 1) AS version_rowid "
-        f"FROM {source} mm JOIN lexical_states s ON s.state_rowid = mm.state_rowid WHERE {state_where}) m "
-        "JOIN versions v ON v.version_rowid = m.version_rowid "
+        f"FROM {source} mm JOIN lexical_states s ON s.state_rowid = mm.state_rowid WHERE {state_where}) "
+        "SELECT m.*, v.lex_id, v.version_key, v.valid_from, v.valid_to, v.end_exclusive, v.document_type "
+        "FROM m JOIN versions v ON v.version_rowid = m.version_rowid "
         "ORDER BY m.score, v.valid_from DESC, m.state_rowid LIMIT ?"
     )
     return [dict(r) for r in conn.execute(query, [*version_params, *source_params, *state_params, limit])]
@@ -172,8 +180,8 @@ def ranked_occurrences(conn: sqlite3.Connection, match: str, filters: Filters, l
     first = max(RANK_FIRST, 2 * limit)
     matched = conn.execute("SELECT COUNT(*) FROM (SELECT 1 FROM provision_fts WHERE provision_fts MATCH ? LIMIT ?)",
                            (match, first + 1)).fetchone()[0]
-    if matched <= first:
-        return occurrences(conn, _FTS_SOURCE, [match], filters, limit)
+    if matched <= first:  # every matched state, ranked once and remembered per index
+        return occurrences(conn, *values_source(ranked_rows(conn, match, _BM25, first)), filters, limit)
     head = max(RANK_FIRST, limit + WINDOW_MARGIN)
     precomputed = precomputed_window(conn, match) if limit <= FREQUENT_WINDOW else None
     if precomputed is not None:
@@ -190,10 +198,13 @@ def ranked_occurrences(conn: sqlite3.Connection, match: str, filters: Filters, l
 
 
 def _window_enough(rows: Sequence[dict[str, Any]], window: Sequence[tuple[int, float]], limit: int) -> bool:
-    """Whether the ``rows`` a ranked ``window`` of states left are the exact best ``limit``: as
-    many as asked, the last scoring strictly better than the window's worst (a state outside the
-    window scores no better than that; a tie there could rank either way)."""
-    return len(rows) >= limit and bool(window) and rows[limit - 1]["score"] < window[-1][1]
+    """Whether the ``rows`` a ranked ``window`` of states left are the best ``limit``: as many as
+    asked, the last scoring no worse than the window's worst (a state outside the window scores no
+    better than that). Rows that tie with the window's worst are taken from the window: a state
+    outside it with the same score is as relevant, and finding it would rank every posting again
+    (Legilux boilerplate such as ``point`` ties across the edge). So the answer is the full
+    ranking's up to the order among states tied at the edge score."""
+    return len(rows) >= limit and bool(window) and rows[limit - 1]["score"] <= window[-1][1]
 
 
 def keyword_lane(conn: sqlite3.Connection, terms: Sequence[str], filters: Filters, limit: int,
@@ -361,6 +372,43 @@ def title_lane(conn: sqlite3.Connection, groups: list[list[str]], filters: Filte
     return hits
 
 
+#: Work-row candidates read from the title index for :func:`untexted_title_rows`.
+UNTEXTED_CANDIDATES = 200
+
+
+def untexted_title_rows(conn: sqlite3.Connection, groups: list[list[str]], filters: Filters, limit: int,
+                        index: MountedIndex | None = None) -> list[Hit]:
+    """Works whose text is not held (no searchable state: only their names can find them) whose
+    official titles or short titles hold a strict majority of the query's words, as work rows
+    (``title_words``, a weak lane) beside the keyword hits: "secteur financier agrément" finds the
+    loi relative au secteur financier of 1993, whose text the corpus lacks."""
+    match = fts_query(groups, any_of=True)
+    if match is None or len(groups) < 2:
+        return []
+    found = [int(r[0]) for r in conn.execute(
+        "SELECT rowid FROM work_fts WHERE work_fts MATCH ? ORDER BY bm25(work_fts, 0, 8, 10, 0, 0) LIMIT ?",
+        (f"{{titles short_titles}} : ({match})", UNTEXTED_CANDIDATES))]
+    if not found:
+        return []
+    texted = {int(r[0]) for r in conn.execute(
+        f"SELECT DISTINCT work_rowid FROM lexical_states WHERE work_rowid IN ({','.join(map(str, found))})")}
+    candidates = [w for w in found if w not in texted and (filters.allowed is None or w in filters.allowed)
+                  and (not filters.works or w in filters.works)]
+    coverage = works_title_coverage(conn, candidates, groups, index)
+    hits = []
+    for work in candidates:
+        if coverage.get(work, 0.0) <= 0.5:
+            continue
+        if filters.language and not _titled_in(conn, work, [g for g in groups], filters.language):
+            continue
+        hit = _work_row(conn, work, filters, ["title_words"])
+        if hit is not None:
+            hits.append(hit)
+        if len(hits) >= limit:
+            break
+    return hits
+
+
 def _titled_in(conn: sqlite3.Connection, rowid: int, groups: Sequence[Sequence[str]], language: str) -> bool:
     """Whether one of the work's titles or names *in* ``language`` holds a word of every group."""
     for (normalized,) in conn.execute("SELECT normalized FROM work_names WHERE work_rowid = ? AND language = ? "
@@ -440,21 +488,36 @@ def shape_hits(conn: sqlite3.Connection, index: MountedIndex, hits: Sequence[Hit
     return out
 
 
+def _from_text(hit: Hit) -> bool:
+    """Whether a hit's snippet is cut from its stored text (not its title, number or heading)."""
+    return hit.row["anchor"] is not None and bool(hit.row.get("text_sha256")) \
+        and not ("article_intent" in hit.reasons and "keyword" not in hit.reasons)
+
+
 def _shape(conn: sqlite3.Connection, hits: Sequence[Hit], words: Sequence[str]) -> list[dict[str, Any]]:
     works = works_by_rowid(conn, [h.row["work_rowid"] for h in hits])
-    bodies = text_heads(conn, [h.row["text_sha256"] for h in hits if h.row.get("text_sha256")])
+    memory: RankedCache | None = getattr(conn, "ranked_cache", None)
+    asked = tuple(words)
+    cuts = {h.row["text_sha256"]: memory.snippet((h.row["text_sha256"], asked)) if memory is not None else None
+            for h in hits if _from_text(h)}
+    bodies = text_heads(conn, [sha for sha, cut in cuts.items() if cut is None])
     out = []
     for rank, hit in enumerate(hits, 1):
         row, work = hit.row, works[hit.row["work_rowid"]]
-        text = bodies.get(row.get("text_sha256") or "")
+        sha = row.get("text_sha256") or ""
         if row["anchor"] is None:
             cut = work.title or ""
-        elif ("article_intent" in hit.reasons and "keyword" not in hit.reasons) or text is None:
+        elif not _from_text(hit) or (cuts.get(sha) is None and sha not in bodies):
             cut = " — ".join(p for p in (row.get("num"), row.get("heading")) if p) or row["anchor"]
+        elif cuts.get(sha) is not None:
+            cut = str(cuts[sha])
         else:
-            head, complete = text
+            head, complete = bodies[sha]
             found = snippet(head, words) if complete else head_snippet(head, words)
-            cut = found if found is not None else snippet(texts(conn, [row["text_sha256"]])[row["text_sha256"]], words)
+            cut = found if found is not None else snippet(texts(conn, [sha])[sha], words)
+            cuts[sha] = cut
+            if memory is not None:
+                memory.put_snippet((sha, asked), cut)
         out.append({
             "rank": rank, "work": work.work_id, "title": work.title, "lex_id": row["lex_id"],
             "version_key": row["version_key"], "language": row["language"], "anchor": row["anchor"],
@@ -524,6 +587,8 @@ class Lexical:
     groups: list[list[str]] = field(default_factory=list)
     #: Share of the content words the titles of the best works hold (:func:`title_coverage`).
     title_coverage: float | None = None
+    #: How well the first work's title fits the query (:func:`title_match`, :func:`order_sections`).
+    top_title_match: float | None = None
 
 
 def _ranked_groups(conn: sqlite3.Connection, groups: list[list[str]], filters: Filters, limit: int) -> list[dict[str, Any]]:
@@ -714,6 +779,12 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
                        lambda key, compute: once("wide:" + key, compute))
         hits.extend(extra.hits)
         out.expansions += [e for e in extra.expansions if e not in out.expansions]
+    if not plan.strong and hits and len(out.groups) >= 2 and options.grain == "works" \
+            and len({h.row["work_rowid"] for h in hits}) < options.limit:
+        # beside the keyword hits, the acts only their names can find
+        listed = {h.row["work_rowid"] for h in hits}
+        titled = once("untexted", lambda: untexted_title_rows(conn, out.groups, filters, options.limit, index))
+        hits.extend(h for h in titled if h.row["work_rowid"] not in listed)
     if not plan.strong and plan.terms and len({h.row["work_rowid"] for h in hits}) < options.limit:
         listed = {h.row["work_rowid"] for h in hits if h.row["anchor"] is None}
         weak = once("metadata", lambda: metadata_lane(conn, plan.terms, filters, options.limit))
@@ -735,6 +806,10 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         capped = merge.cap_per_work(ranked, lambda h: h.row["work_rowid"], cap)
         out.held_back = len(ranked) - len(capped)
         out.hits = capped[:options.limit]
+    if out.hits and out.groups:
+        top = out.hits[0].row["work_rowid"]
+        out.top_title_match = title_match(works_subject_precision(conn, [top], out.groups, index).get(top, 0.0),
+                                          works_title_coverage(conn, [top], out.groups, index).get(top, 0.0))
     return out
 
 
@@ -819,6 +894,35 @@ def route_sections(sections: list[Answer]) -> None:
     for section, cover in zip(sections, covers, strict=True):
         if isinstance(cover, float | int) and best - cover >= ROUTING_MARGIN and section.get("hits"):
             _route_out(section, "another publisher's works are titled by the query", cover, best)
+
+
+def title_match(precision: float, coverage: float) -> float:
+    """How well a work's title fits a query: the harmonic mean of the share of its title-subject
+    words the query holds (``precision``: the title is about the question) and the share of the
+    query's words its names hold (``coverage``: the question is about the title)."""
+    return round(2 * precision * coverage / (precision + coverage), 4) if precision + coverage else 0.0
+
+
+def order_sections(sections: Sequence[Answer]) -> list[Answer]:
+    """The sections of a fan-out answer, the publisher whose first hit is the best evidence first.
+
+    Evidence, compared in this order: a section with hits before one without; how well its first
+    work's title fits the query (``top_title_match``, :func:`title_match`: a question that all but
+    quotes a title is about that act); the normalised score of its first hit
+    (:func:`serve.core.merge.score_hits`, one scale over the sections). Ties keep publisher order.
+    A French question on a Luxembourg law is answered first by Legilux even though an EU act in
+    French also holds its words, and a question quoting an EU title by EUR-Lex."""
+    def key(item: tuple[int, Answer]) -> tuple[int, float, float, int]:
+        position, section = item
+        hits = section.get("hits") or []
+        if not hits:
+            return 1, 0.0, 0.0, position
+        fit = section.get("top_title_match")
+        score = hits[0].get("score")
+        return (0, -float(fit) if isinstance(fit, float | int) else 0.0,
+                -float(score) if isinstance(score, float | int) else 0.0, position)
+
+    return [s for _, s in sorted(enumerate(sections), key=key)]
 
 
 def _direct(section: Answer) -> bool:
@@ -1156,6 +1260,7 @@ def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict
         shaped = shape_hits(conn, index, found.hits, found.words)
     base["result_grain"] = grain
     base["title_coverage"] = found.title_coverage
+    base["top_title_match"] = found.top_title_match
     if plan.intent:
         base["query_plan"]["role_intent"] = plan.intent
     cap = None if plan.constraints and grain == "provisions" else args.get("per_work_limit")
@@ -1228,7 +1333,51 @@ def _plan(ctx: CallContext, index: MountedIndex, parsed: Any, args: dict[str, An
     plan = build_plan(index, parsed, args["works"], profiles, frequent)
     if args.get("role") and len(plan.constraints) == 1:
         plan.intent = str(args["role"])
+    if not args["works"] and not plan.strong:
+        with index.session(ctx.deadline_seconds) as conn:
+            typed = typed_references(conn, index, parsed.raw, plan.terms)
+        if typed:
+            plan.mentions.extend(typed)
+            plan.boost = sorted(set(plan.boost) | {w for m in typed for w in m.works})
     return plan
+
+
+#: Act forms of a typed reference (``la loi de 1968 sur la nationalité``) → the slug prefix of the
+#: publisher's identifiers of that form (``loi-1968-02-22-n1``).
+TYPED_FORMS = {"loi": "loi", "lois": "loi"}
+_YEAR = re.compile(r"(?:1[89]|20)\d\d")
+_BY_YEAR: weakref.WeakKeyDictionary[MountedIndex, dict[str, list[int]]] = weakref.WeakKeyDictionary()
+
+
+def typed_references(conn: sqlite3.Connection, index: MountedIndex, query: str, terms: Sequence[str]) -> list[Mention]:
+    """Soft mentions of the acts a query refers to by form and year, ``la loi de 1968 sur la
+    nationalité``: for each year the query names next to an act form, the one act of that form and
+    year whose title subject holds most of the query's other words (some of them), when exactly one
+    does (reason ``typed_reference``; it ranks first without restricting the answer). The year and
+    the words are the user's; the act is the publisher's only one that fits both."""
+    words = normalize(query).split()
+    forms = sorted({TYPED_FORMS[w] for w in words if w in TYPED_FORMS})
+    years = list(dict.fromkeys(w for w in words if _YEAR.fullmatch(w)))
+    subject = [[t] for t in terms if t not in TYPED_FORMS and not t.isdigit()]
+    if not forms or not years or not subject:
+        return []
+    by_year = _BY_YEAR.get(index)
+    if by_year is None:
+        by_year = {}
+        for slug, rowid in index.catalogue.rowid_of.items():
+            form, _, rest = slug.partition("-")
+            if rest[:4].isdigit():
+                by_year.setdefault(f"{form}-{rest[:4]}", []).append(rowid)
+        _BY_YEAR[index] = by_year
+    out = []
+    for year in years:
+        candidates = sorted({w for form in forms for w in by_year.get(f"{form}-{year}", [])})
+        precision = works_subject_precision(conn, candidates, subject, index)
+        best = max(precision.values(), default=0.0)
+        chosen = [w for w, value in precision.items() if value == best]
+        if best > 0 and len(chosen) == 1:
+            out.append(Mention(f"{forms[0]} {year}", "resolved", "typed_reference", chosen, soft=True))
+    return out
 
 
 _FREQUENT: weakref.WeakKeyDictionary[MountedIndex, dict[str, bool]] = weakref.WeakKeyDictionary()
@@ -1296,4 +1445,7 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
                 then = index_at(ctx.indexes[s["publisher"]], args["known_on"])
                 s["hits"] = [h for h in s.get("hits") or [] if then.held_row(h)]
     merge.score_hits(sections)
-    return fanout(ctx, sections, {"query": parsed.to_dict(), "merged": merge.merged(sections, args["limit"])})
+    if len(sections) > 1:
+        sections = order_sections(sections)
+    merged = merge.merged(sections, args["limit"], lead=True)
+    return fanout(ctx, sections, {"query": parsed.to_dict(), "merged": merged})
