@@ -81,7 +81,12 @@ from legal.outcomes import TextGap
 
 Progress = Callable[[str], None]
 WITHHELD_REASONS = frozenset({"pending-gate"})
-SHARD_SCHEMA = "lex-derive-shard/1"
+SHARD_SCHEMA = "lex-derive-shard/2"  # 2: whole-tree facts only in shard.json (``tree``, ``dataset``)
+#: The dataset metadata that are facts of the whole tree: in a shard's Parquet files they are blank,
+#: and the shard's ``shard.json`` carries them (``dataset``), so a shard whose own works did not
+#: change keeps its large files byte for byte when another work of the tree changes
+#: (:func:`refresh_shard`); the merge writes them from ``shard.json``.
+TREE_FACTS = ("lex:corpus_manifest_sha256", "lex:corpus_records_digest")
 SHARD_FILE = "shard.json"
 # Version of the per-work assembly in this module (derive_version, derive_work: gap rows and their
 # reasons, errors, counts). It is part of every derive cache key: a change here that changes any
@@ -716,6 +721,68 @@ def _tree_digest(tree: CorpusTree, aliases: AliasTable, limits: Limits, shards: 
                    "code": derivation_digest(limits), "limits": dataclasses.asdict(limits), "shards": shards})
 
 
+def shard_file_metadata(metadata: dict[str, str]) -> dict[str, str]:
+    """A shard's Parquet key-value metadata: the dataset's with its :data:`TREE_FACTS` blank."""
+    return {k: "" if k in TREE_FACTS else v for k, v in metadata.items()}
+
+
+def shard_inputs(tree: CorpusTree, shard: tuple[int, int], limits: Limits = DEFAULT_LIMITS,
+                 aliases: AliasTable | None = None) -> str:
+    """The digest of what a shard's files (all but ``shard.json``) are a function of: its own
+    works' records (work record digest and the manifest's per-work digest of version records),
+    the alias table and held works (citations resolve against them), the derivation code and
+    limits, the generator and the shard. Another work's new version leaves it unchanged."""
+    _check_shard(shard)
+    table = aliases if aliases is not None else alias_table(tree)
+    try:
+        index: dict[str, Any] = dict(tree.manifest().get("works_index") or {})
+    except (OSError, LexError):
+        index = {}
+    works = [[w.lex_work_id, w.digest(), index.get(w.lex_work_id)] for w in tree.works()
+             if shard_of(w.slug, shard[1]) == shard[0]]
+    works.sort()
+    return digest({"works": works, "aliases": sorted(table.aliases.items()), "held": sorted(table.held),
+                   "code": derivation_digest(limits), "limits": dataclasses.asdict(limits),
+                   "generator": _generator(), "shard": list(shard)})
+
+
+def _shard_document(tree: CorpusTree, aliases: AliasTable, limits: Limits, shard: tuple[int, int],
+                    works: Sequence[str]) -> bytes:
+    return pretty({
+        "schema": SHARD_SCHEMA, "shard": shard[0], "shards": shard[1],
+        "tree": _tree_digest(tree, aliases, limits, shard[1]),
+        "inputs": shard_inputs(tree, shard, limits, aliases),
+        "dataset": dataset_metadata(tree, limits),
+        "works": list(works),
+    })
+
+
+def refresh_shard(tree: CorpusTree, out: str | Path, shard: tuple[int, int], limits: Limits = DEFAULT_LIMITS,
+                  aliases: AliasTable | None = None) -> bool:
+    """Bring the shard output ``out`` up to date with ``tree`` without deriving anything, when its
+    own inputs (:func:`shard_inputs`) are those it was built from: only ``shard.json`` (the
+    whole-tree facts) is rewritten, atomically; every other file stays byte-identical. False
+    (nothing written) when the shard must be rebuilt."""
+    path = Path(out)
+    try:
+        meta = _read_shard(path)
+    except DerivationError:
+        return False
+    table = aliases if aliases is not None else alias_table(tree)
+    if [meta.get("shard"), meta.get("shards")] != list(shard) or meta.get("inputs") != shard_inputs(
+            tree, shard, limits, table):
+        return False
+    works = [f"{p}:{s}" for p, s in _works(tree, shard)]
+    if meta.get("works") != works:
+        return False
+    document = _shard_document(tree, table, limits, shard, works)
+    if (path / SHARD_FILE).read_bytes() != document:
+        tmp = path / f".{SHARD_FILE}.tmp"
+        tmp.write_bytes(document)
+        os.replace(tmp, path / SHARD_FILE)
+    return True
+
+
 def default_workers() -> int:
     """The default number of derivation processes: the machine's cores."""
     return os.cpu_count() or 1
@@ -744,7 +811,8 @@ def build_dataset(tree: CorpusTree, out: str | Path, *, limits: Limits = DEFAULT
     if only is not None:
         works = [(p, s) for p, s in works if s in set(only)]
     with staged(target) as staging:
-        assembler = _Assembler(staging, dataset_metadata(tree, limits))
+        metadata = dataset_metadata(tree, limits)
+        assembler = _Assembler(staging, metadata if shard is None else shard_file_metadata(metadata))
         try:
             for work_id, block, reused, key in work_blocks(tree, works, aliases, limits=limits, cache_dir=cache_dir,
                                                            workers=workers, progress=progress):
@@ -761,11 +829,8 @@ def build_dataset(tree: CorpusTree, out: str | Path, *, limits: Limits = DEFAULT
             raise
         assembler.finish(report)
         if shard is not None:
-            (staging / SHARD_FILE).write_bytes(pretty({
-                "schema": SHARD_SCHEMA, "shard": shard[0], "shards": shard[1],
-                "tree": _tree_digest(tree, aliases, limits, shard[1]),
-                "works": [f"{p}:{s}" for p, s in works],
-            }))
+            (staging / SHARD_FILE).write_bytes(_shard_document(tree, aliases, limits, shard,
+                                                                [f"{p}:{s}" for p, s in works]))
     if cache_dir is not None:
         WorkCache(cache_dir).prune(keep)
     return report
@@ -993,12 +1058,13 @@ def merge_shards(shards: Sequence[str | Path], out: str | Path) -> BuildReport:
     report = BuildReport()
     for path in paths:
         report.add_summary(json.loads((path / "summary.json").read_bytes()))
-    metadata = [_file_metadata(path / "provisions.parquet") for path in paths]
-    if any(m != metadata[0] for m in metadata):
+    dataset = metas[0].get("dataset")
+    if not isinstance(dataset, dict) or any(m.get("dataset") != dataset for m in metas) or any(
+            _file_metadata(path / PROVISIONS_FILE) != shard_file_metadata(dataset) for path in paths):
         raise DerivationError("shards carry different dataset metadata (corpus, code or licence)",
                               code="shard_mismatch")
     with staged(Path(out)) as staging:
-        assembler = _Assembler(staging, metadata[0])
+        assembler = _Assembler(staging, dataset)
         try:
             for work_id in order:
                 path = owner[work_id]

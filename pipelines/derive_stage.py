@@ -92,9 +92,10 @@ def dataset_version(digests: dict[str, str]) -> str:
 
 
 def shard_outputs(out: Path) -> dict[str, Path]:
-    from derive.dataset import SHARD_FILE
-
-    return {name: out / name for name in (*OUTPUTS, SHARD_FILE)}
+    """What a shard's stage state records: every file but ``shard.json``, which carries the
+    whole-tree facts and is rewritten when another shard's works change
+    (:func:`derive.dataset.refresh_shard`)."""
+    return {name: out / name for name in OUTPUTS}
 
 
 def stage_workers() -> int:
@@ -110,19 +111,31 @@ def shard_workers(shards: int) -> int:
 
 
 def run_shard(lex: LexSettings, publisher: Publisher, index: int, shards: int = SHARDS,
-              progress: Progress | None = None, workers: int | None = None) -> StageResult:
-    """Derive shard ``index`` of ``shards`` of a publisher's works (skipped when current), with
-    ``workers`` processes (default :func:`shard_workers`)."""
-    from derive.dataset import build_dataset, count_versions
+              progress: Progress | None = None, workers: int | None = None,
+              aliases: Any = None) -> StageResult:
+    """Derive shard ``index`` of ``shards`` of a publisher's works, with ``workers`` processes
+    (default :func:`shard_workers`). Skipped when the shard's own inputs
+    (:func:`derive.dataset.shard_inputs`: its works' records, the alias table, the code) are those
+    of its files: then only its ``shard.json`` is brought up to date with the tree
+    (:func:`derive.dataset.refresh_shard`), so one changed work re-derives one shard.
+    ``aliases``: the tree's alias table when the caller already has it."""
+    from derive.dataset import (
+        alias_table,
+        build_dataset,
+        count_versions,
+        refresh_shard,
+        shard_inputs,
+    )
 
     tree = CorpusTree.open(lex.tree(publisher.value), evidence_dir=lex.evidence_dir or None)
     out = lex.shard(publisher.value, index, shards)
     state = StageState(lex.root, f"derive-{publisher.value}-shard-{index}-of-{shards}")
-    inputs = {"records": tree.manifest().get("records_digest"), "code": _profile_fingerprint(),
+    table = aliases if aliases is not None else alias_table(tree)
+    inputs = {"shard_inputs": shard_inputs(tree, (index, shards), aliases=table), "code": _profile_fingerprint(),
               "shard": [index, shards]}
     outputs = shard_outputs(out)
     started = time.monotonic()
-    skipped = state.unchanged(inputs, outputs)
+    skipped = state.unchanged(inputs, outputs) and refresh_shard(tree, out, (index, shards), aliases=table)
     run: dict[str, Any]
     if skipped:
         run = {**json.loads((out / "summary.json").read_bytes()), "works_derived": 0}
@@ -148,7 +161,7 @@ def run(lex: LexSettings, publisher: Publisher, shards: int = SHARDS,
     partition was not run since the tree changed) is derived here first, in-step, so one
     per-publisher run is complete on its own; in the fan-out deployment every shard is already
     current and this step only merges."""
-    from derive.dataset import merge_shards
+    from derive.dataset import alias_table, merge_shards
 
     tree = CorpusTree.open(lex.tree(publisher.value), evidence_dir=lex.evidence_dir or None)
     out = lex.derived(publisher.value)
@@ -164,8 +177,9 @@ def run(lex: LexSettings, publisher: Publisher, shards: int = SHARDS,
     if skipped:
         summary = json.loads((out / "summary.json").read_bytes())
     else:
+        aliases = alias_table(tree)
         for index in range(shards):
-            shard = run_shard(lex, publisher, index, shards, progress, workers=stage_workers())
+            shard = run_shard(lex, publisher, index, shards, progress, workers=stage_workers(), aliases=aliases)
             if not shard.skipped:
                 in_step.append(index)
                 works_derived += int(shard.metadata.get("works_derived", 0))
