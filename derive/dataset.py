@@ -26,6 +26,7 @@ from-scratch build. The output replaces ``out`` atomically (:mod:`derive.staging
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import importlib.metadata
@@ -980,37 +981,56 @@ def _read_shard(path: Path) -> dict[str, Any]:
     return meta
 
 
-Part = tuple[list[bytes], list[dict[str, Any]]]  # canonical lines (no newline) and their rows
+_WORK_ID_KEY = b'"work_id":"'
 
 
-def _shard_blocks(path: Path) -> Iterator[tuple[str, Part]]:
-    """(work id, (lines, rows)) per run of at most :data:`ENCODE_CHUNK` rows of one work, in
-    file order (a work's rows are never read whole)."""
-    work_id: str | None = None
-    lines: list[bytes] = []
-    rows: list[dict[str, Any]] = []
-    with (path / "provisions.jsonl").open("rb") as fh:
-        for raw in fh:
-            line = raw.rstrip(b"\n")
-            row = json.loads(line)
-            if row["work_id"] != work_id or len(lines) >= ENCODE_CHUNK:
-                if work_id is not None:
-                    yield work_id, (lines, rows)
-                work_id, lines, rows = row["work_id"], [], []
-            lines.append(line)
-            rows.append(row)
-    if work_id is not None:
-        yield work_id, (lines, rows)
+def _plain_types(batch: pa.RecordBatch) -> pa.RecordBatch:
+    """A batch read from a shard's ``provisions.parquet`` with its dictionary columns as plain
+    strings: what :func:`derive.parquet.to_parquet` encodes again, as it does rows built from JSONL."""
+    columns = [c.cast(pa.string()) if pa.types.is_dictionary(c.type) else c for c in batch.columns]
+    return pa.RecordBatch.from_arrays(columns, names=batch.schema.names)
 
 
-def _parts(work_id: str, head: tuple[str, Part], stream: Iterator[tuple[str, Part]],
-           pending: dict[Path, tuple[str, Part] | None], path: Path) -> Iterator[Part]:
-    """The parts of ``work_id`` from ``head`` on; ``pending[path]`` is left at the next work's."""
-    current: tuple[str, Part] | None = head
-    while current is not None and current[0] == work_id:
-        yield current[1]
-        current = next(stream, None)
-    pending[path] = current
+def _shard_works(path: Path) -> Iterator[tuple[str, list[pa.RecordBatch]]]:
+    """(work id, its rows as Parquet-typed batches) per work of a shard's ``provisions.parquet``,
+    in file order, read :data:`ENCODE_CHUNK` rows at a time (no row parsed from JSON)."""
+    try:
+        source = pq.ParquetFile(path / PROVISIONS_FILE)
+    except (OSError, pa.ArrowException):
+        raise DerivationError(f"not a shard output (unreadable {PROVISIONS_FILE})", code="not_a_shard",
+                              subject=path.name) from None
+    current: str | None = None
+    parts: list[pa.RecordBatch] = []
+    for raw in source.iter_batches(batch_size=ENCODE_CHUNK):
+        batch = _plain_types(raw)
+        ids = batch.column(batch.schema.get_field_index("work_id")).to_pylist()
+        start = 0
+        for end in range(1, len(ids) + 1):
+            if end < len(ids) and ids[end] == ids[start]:
+                continue
+            if ids[start] != current:
+                if current is not None:
+                    yield current, parts
+                current, parts = str(ids[start]), []
+            parts.append(batch.slice(start, end - start))
+            start = end
+    if current is not None:
+        yield current, parts
+
+
+def _copy_lines(source: Any, work_id: str, count: int, target: Any, name: str) -> int:
+    """Copy ``count`` lines of ``work_id`` from a shard's ``provisions.jsonl`` (bytes, not parsed);
+    their size. A line of another work, or too few lines, is a shard that does not hold together."""
+    key = _WORK_ID_KEY + work_id.encode("utf-8") + b'"'
+    size = 0
+    for _ in range(count):
+        line = source.readline()
+        if not line.endswith(b"\n") or key not in line:
+            raise DerivationError("a shard's provisions.jsonl and provisions.parquet disagree", code="shard_mismatch",
+                                  subject=name)
+        target.write(line)
+        size += len(line)
+    return size
 
 
 def _shard_transactions(path: Path) -> dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]]:
@@ -1051,9 +1071,9 @@ def merge_shards(shards: Sequence[str | Path], out: str | Path) -> BuildReport:
         raise DerivationError(f"shards {indices} are not exactly 0..{n - 1}", code="shards_incomplete")
     owner = {work: path for path, meta in zip(paths, metas, strict=True) for work in meta["works"]}
     order = sorted(owner, key=lambda w: tuple(w.split(":", 1)))
-    streams = {path: _shard_blocks(path) for path in paths}
+    streams = {path: _shard_works(path) for path in paths}
     transactions = {path: _shard_transactions(path) for path in paths}
-    pending: dict[Path, tuple[str, Part] | None] = {
+    pending: dict[Path, tuple[str, list[pa.RecordBatch]] | None] = {
         path: next(stream, None) for path, stream in streams.items()}
     report = BuildReport()
     for path in paths:
@@ -1063,13 +1083,17 @@ def merge_shards(shards: Sequence[str | Path], out: str | Path) -> BuildReport:
             _file_metadata(path / PROVISIONS_FILE) != shard_file_metadata(dataset) for path in paths):
         raise DerivationError("shards carry different dataset metadata (corpus, code or licence)",
                               code="shard_mismatch")
-    with staged(Path(out)) as staging:
+    with staged(Path(out)) as staging, contextlib.ExitStack() as files:
+        lines = {path: files.enter_context((path / "provisions.jsonl").open("rb")) for path in paths}
         assembler = _Assembler(staging, dataset)
         try:
             for work_id in order:
                 path = owner[work_id]
                 if (head := pending[path]) is not None and head[0] == work_id:
-                    assembler.rows(_parts(work_id, head, streams[path], pending, path))
+                    table = pa.Table.from_batches(head[1])
+                    size = _copy_lines(lines[path], work_id, table.num_rows, assembler.jsonl, path.name)
+                    assembler.parquet.add(table, size)
+                    pending[path] = next(streams[path], None)
                 publisher, slug = work_id.split(":", 1)
                 history = path / "history" / publisher / f"{slug}.json"
                 if history.is_file():
@@ -1079,6 +1103,7 @@ def merge_shards(shards: Sequence[str | Path], out: str | Path) -> BuildReport:
                 assembler.gaps.extend(_read_lines(path / "gaps.jsonl"))
                 assembler.errors.extend(_read_lines(path / "errors.jsonl"))
             leftover = [p.name for p, head in pending.items() if head is not None]
+            leftover += [p.name for p, handle in lines.items() if handle.read(1)]
             if leftover:
                 raise DerivationError("a shard holds rows of a work it does not list", code="shard_mismatch",
                                       subject=leftover[0])

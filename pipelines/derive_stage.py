@@ -144,8 +144,9 @@ def run_shard(lex: LexSettings, publisher: Publisher, index: int, shards: int = 
         step = _version_progress(progress, f"derive shard {index}/{shards}", count_versions(tree, shard))
         run = build_dataset(tree, out, shard=shard, progress=step,
                             workers=workers if workers is not None else shard_workers(shards)).run_dict()
-        state.record(inputs, outputs)
     digests = files_digest(outputs)
+    if not skipped:
+        state.record(inputs, outputs, digests)
     return StageResult(
         metadata={"skipped": "inputs unchanged" if skipped else "", **run, "shard": f"{index}/{shards}",
                   "provisions_jsonl_sha256": digests["provisions.jsonl"],
@@ -188,9 +189,9 @@ def run(lex: LexSettings, publisher: Publisher, shards: int = SHARDS,
     # The determinism sample runs whenever the dataset was (re)built; the stage is recorded only
     # if it passed, so a skipped stage means "this exact dataset passed when it was built".
     sampled, same = ([], True) if skipped else determinism_sample(tree, out)
-    if not skipped and same:
-        state.record(inputs, outputs)
     digests = files_digest(outputs)
+    if not skipped and same:
+        state.record(inputs, outputs, digests)
     return StageResult(
         metadata={"skipped": "inputs unchanged" if skipped else "", **summary, "shards": shards,
                   "shards_derived_in_step": in_step, "works_derived_in_step": works_derived,
@@ -207,9 +208,14 @@ def _sample_versions(tree: CorpusTree) -> list[Any]:
 
 
 def _rows_by_lex_id(path: Path, wanted: set[str]) -> dict[str, list[bytes]]:
+    """The canonical lines of ``wanted`` lex ids; only the lines that name one of them (a byte
+    search: a canonical line holds ``"lex_id":"<id>"``) are parsed."""
     found: dict[str, list[bytes]] = {k: [] for k in wanted}
+    keys = [b'"lex_id":' + json.dumps(k).encode("utf-8") for k in sorted(wanted)]
     with path.open("rb") as handle:
         for line in handle:
+            if not any(key in line for key in keys):
+                continue
             row = json.loads(line)
             if row.get("lex_id") in wanted:
                 found[row["lex_id"]].append(line.rstrip(b"\n"))

@@ -49,8 +49,11 @@ class StageState:
             return False
         return recorded.get("outputs") == files_digest(outputs) and all(p.is_file() for p in outputs.values())
 
-    def record(self, inputs: object, outputs: Mapping[str, Path]) -> None:
+    def record(self, inputs: object, outputs: Mapping[str, Path], digests: Mapping[str, str] | None = None) -> None:
+        """Record ``inputs`` and the outputs' hashes (``digests``: :func:`files_digest` of ``outputs``
+        when the caller just computed it)."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_suffix(".tmp")
-        tmp.write_bytes(canonical_bytes({"inputs": digest(inputs), "outputs": files_digest(outputs)}))
+        hashes = dict(digests) if digests is not None else files_digest(outputs)
+        tmp.write_bytes(canonical_bytes({"inputs": digest(inputs), "outputs": hashes}))
         os.replace(tmp, self.path)
