@@ -36,7 +36,7 @@ import os
 import shutil
 import tempfile
 from collections import Counter, deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -629,19 +629,6 @@ class _Assembler:
             self.events.add(*events_table(events))
         if visibility:
             self.visibility.add(*visibility_table(visibility))
-
-    def rows(self, parts: Iterable[tuple[list[bytes], list[dict[str, Any]]]]) -> None:
-        """One work's canonical lines (without their newline) and rows, a part at a time: lines
-        written as they come, rows held only as Arrow batches until the work's rows are added to
-        the Parquet file."""
-        batches, size = [], 0
-        for lines, rows in parts:
-            data = b"".join(line + b"\n" for line in lines)
-            self.jsonl.write(data)
-            size += len(data)
-            batches.append(pa.RecordBatch.from_pylist(rows, schema=R.SCHEMA))
-        if batches:
-            self.parquet.add(pa.Table.from_batches(batches, schema=R.SCHEMA), size)
 
     def history(self, work_id: str, data: bytes) -> None:
         publisher, slug = work_id.split(":", 1)

@@ -317,3 +317,17 @@ def test_one_changed_work_rebuilds_its_shard_only_and_merges_to_a_cold_build(lu_
     finally:
         meta.write_bytes(original)
         manifest.write_bytes(saved_manifest)
+
+
+def test_merge_refuses_a_shard_whose_lines_and_table_disagree(tmp_path, eu_tree):
+    """The merge copies a work's JSONL lines as bytes, as many as its Parquet rows: a line of
+    another work there is a shard that does not hold together."""
+    outs = [tmp_path / f"s{i}" for i in range(2)]
+    for i, out in enumerate(outs):
+        build_dataset(eu_tree, out, shard=(i, 2), use_cache=False)
+    lines = (outs[0] / "provisions.jsonl").read_bytes().splitlines(keepends=True)
+    other = next(i for i, line in enumerate(lines) if json.loads(line)["work_id"] != json.loads(lines[0])["work_id"])
+    (outs[0] / "provisions.jsonl").write_bytes(b"".join([lines[other], *lines[:other], *lines[other + 1:]]))
+    with pytest.raises(DerivationError) as info:
+        merge_shards(outs, tmp_path / "merged")
+    assert info.value.code == "shard_mismatch" and not (tmp_path / "merged").exists()
