@@ -144,7 +144,7 @@ def run_shard(lex: LexSettings, publisher: Publisher, index: int, shards: int = 
         step = _version_progress(progress, f"derive shard {index}/{shards}", count_versions(tree, shard))
         run = build_dataset(tree, out, shard=shard, progress=step,
                             workers=workers if workers is not None else shard_workers(shards)).run_dict()
-    digests = files_digest(outputs)
+    digests = state.output_digests(outputs) if skipped else files_digest(outputs)
     if not skipped:
         state.record(inputs, outputs, digests)
     return StageResult(
@@ -189,7 +189,7 @@ def run(lex: LexSettings, publisher: Publisher, shards: int = SHARDS,
     # The determinism sample runs whenever the dataset was (re)built; the stage is recorded only
     # if it passed, so a skipped stage means "this exact dataset passed when it was built".
     sampled, same = ([], True) if skipped else determinism_sample(tree, out)
-    digests = files_digest(outputs)
+    digests = state.output_digests(outputs) if skipped else files_digest(outputs)
     if not skipped and same:
         state.record(inputs, outputs, digests)
     return StageResult(
