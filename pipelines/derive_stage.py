@@ -120,6 +120,7 @@ def run_shard(lex: LexSettings, publisher: Publisher, index: int, shards: int = 
     (:func:`derive.dataset.refresh_shard`), so one changed work re-derives one shard.
     ``aliases``: the tree's alias table when the caller already has it."""
     from derive.dataset import (
+        SHARD_FILE,
         alias_table,
         build_dataset,
         count_versions,
@@ -129,13 +130,24 @@ def run_shard(lex: LexSettings, publisher: Publisher, index: int, shards: int = 
 
     tree = CorpusTree.open(lex.tree(publisher.value), evidence_dir=lex.evidence_dir or None)
     out = lex.shard(publisher.value, index, shards)
-    state = StageState(lex.root, f"derive-{publisher.value}-shard-{index}-of-{shards}")
-    table = aliases if aliases is not None else alias_table(tree)
-    inputs = {"shard_inputs": shard_inputs(tree, (index, shards), aliases=table), "code": _profile_fingerprint(),
-              "shard": [index, shards]}
-    outputs = shard_outputs(out)
     started = time.monotonic()
-    skipped = state.unchanged(inputs, outputs) and refresh_shard(tree, out, (index, shards), aliases=table)
+    outputs = shard_outputs(out)
+    # The quick check first: the very tree (records digest) this shard and its shard.json were last
+    # made current for — then nothing is computed but the outputs' hashes (the no-change run).
+    current = StageState(lex.root, f"derive-{publisher.value}-shard-{index}-of-{shards}-tree")
+    whole = {**outputs, SHARD_FILE: out / SHARD_FILE}
+    tree_inputs = {"records": tree.manifest().get("records_digest"), "code": _profile_fingerprint(),
+                   "shard": [index, shards]}
+    state = StageState(lex.root, f"derive-{publisher.value}-shard-{index}-of-{shards}")
+    inputs: dict[str, Any] = {}
+    if current.unchanged(tree_inputs, whole):
+        skipped = True
+        state = current
+    else:
+        table = aliases if aliases is not None else alias_table(tree)
+        inputs = {"shard_inputs": shard_inputs(tree, (index, shards), aliases=table),
+                  "code": _profile_fingerprint(), "shard": [index, shards]}
+        skipped = state.unchanged(inputs, outputs) and refresh_shard(tree, out, (index, shards), aliases=table)
     run: dict[str, Any]
     if skipped:
         run = {**json.loads((out / "summary.json").read_bytes()), "works_derived": 0}
@@ -144,9 +156,17 @@ def run_shard(lex: LexSettings, publisher: Publisher, index: int, shards: int = 
         step = _version_progress(progress, f"derive shard {index}/{shards}", count_versions(tree, shard))
         run = build_dataset(tree, out, shard=shard, progress=step,
                             workers=workers if workers is not None else shard_workers(shards)).run_dict()
-    digests = state.output_digests(outputs) if skipped else files_digest(outputs)
+    if not skipped:
+        hashes = files_digest(whole)
+    elif state is current:
+        hashes = state.output_digests(whole)
+    else:  # refreshed: only shard.json was written since the check hashed the rest
+        hashes = {**state.output_digests(outputs), **files_digest({SHARD_FILE: out / SHARD_FILE})}
+    digests = {name: hashes[name] for name in outputs if name in hashes}
     if not skipped:
         state.record(inputs, outputs, digests)
+    if state is not current:  # built or refreshed for this tree
+        current.record(tree_inputs, whole, hashes)
     return StageResult(
         metadata={"skipped": "inputs unchanged" if skipped else "", **run, "shard": f"{index}/{shards}",
                   "provisions_jsonl_sha256": digests["provisions.jsonl"],
