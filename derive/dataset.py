@@ -779,7 +779,7 @@ def default_workers() -> int:
 def build_dataset(tree: CorpusTree, out: str | Path, *, limits: Limits = DEFAULT_LIMITS,
                   progress: Progress | None = None, cache: str | Path | None = None, use_cache: bool = True,
                   shard: tuple[int, int] | None = None, workers: int = 1,
-                  only: Sequence[str] | None = None) -> BuildReport:
+                  only: Sequence[str] | None = None, aliases: AliasTable | None = None) -> BuildReport:
     """Derive ``tree`` into ``out`` (replaced atomically). Returns the run report.
 
     ``cache`` is the per-work cache directory (default :func:`default_cache_dir`); with
@@ -788,10 +788,11 @@ def build_dataset(tree: CorpusTree, out: str | Path, *, limits: Limits = DEFAULT
     output that :func:`merge_shards` combines. With ``workers > 1`` works are derived by that
     many processes (:func:`work_blocks`); the output is the same bytes as with one. ``only``
     (work slugs) restricts the run to those works (a measurement aid: ``bench.derive_rss``).
+    ``aliases``: the tree's :func:`alias_table` when the caller already has it.
     """
     _check_shard(shard)
     target = Path(out)
-    aliases = alias_table(tree)
+    aliases = aliases if aliases is not None else alias_table(tree)
     cache_dir = (Path(cache) if cache is not None else default_cache_dir(target)) if use_cache else None
     report = BuildReport(shard=shard)
     keep: dict[str, str] = {}

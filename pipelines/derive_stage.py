@@ -110,6 +110,21 @@ def shard_workers(shards: int) -> int:
     return max(1, stage_workers() // max(1, shards))
 
 
+_ALIASES: dict[tuple[str, str], Any] = {}
+
+
+def _alias_table(tree: CorpusTree) -> Any:
+    """The tree's alias table (:func:`derive.dataset.alias_table`), computed once per tree and
+    records digest in this process (a function of the records: every shard of a run shares it)."""
+    from derive.dataset import alias_table
+
+    key = (str(tree.root), str(tree.manifest().get("records_digest")))
+    if key not in _ALIASES:
+        _ALIASES.clear()
+        _ALIASES[key] = alias_table(tree)
+    return _ALIASES[key]
+
+
 def run_shard(lex: LexSettings, publisher: Publisher, index: int, shards: int = SHARDS,
               progress: Progress | None = None, workers: int | None = None,
               aliases: Any = None) -> StageResult:
@@ -121,7 +136,6 @@ def run_shard(lex: LexSettings, publisher: Publisher, index: int, shards: int = 
     ``aliases``: the tree's alias table when the caller already has it."""
     from derive.dataset import (
         SHARD_FILE,
-        alias_table,
         build_dataset,
         count_versions,
         refresh_shard,
@@ -144,7 +158,7 @@ def run_shard(lex: LexSettings, publisher: Publisher, index: int, shards: int = 
         skipped = True
         state = current
     else:
-        table = aliases if aliases is not None else alias_table(tree)
+        table = aliases if aliases is not None else _alias_table(tree)
         inputs = {"shard_inputs": shard_inputs(tree, (index, shards), aliases=table),
                   "code": _profile_fingerprint(), "shard": [index, shards]}
         skipped = state.unchanged(inputs, outputs) and refresh_shard(tree, out, (index, shards), aliases=table)
@@ -154,7 +168,7 @@ def run_shard(lex: LexSettings, publisher: Publisher, index: int, shards: int = 
     else:
         shard = (index, shards)
         step = _version_progress(progress, f"derive shard {index}/{shards}", count_versions(tree, shard))
-        run = build_dataset(tree, out, shard=shard, progress=step,
+        run = build_dataset(tree, out, shard=shard, progress=step, aliases=_alias_table(tree),
                             workers=workers if workers is not None else shard_workers(shards)).run_dict()
     if not skipped:
         hashes = files_digest(whole)
@@ -182,7 +196,7 @@ def run(lex: LexSettings, publisher: Publisher, shards: int = SHARDS,
     partition was not run since the tree changed) is derived here first, in-step, so one
     per-publisher run is complete on its own; in the fan-out deployment every shard is already
     current and this step only merges."""
-    from derive.dataset import alias_table, merge_shards
+    from derive.dataset import merge_shards
 
     tree = CorpusTree.open(lex.tree(publisher.value), evidence_dir=lex.evidence_dir or None)
     out = lex.derived(publisher.value)
@@ -198,7 +212,7 @@ def run(lex: LexSettings, publisher: Publisher, shards: int = SHARDS,
     if skipped:
         summary = json.loads((out / "summary.json").read_bytes())
     else:
-        aliases = alias_table(tree)
+        aliases = _alias_table(tree)
         for index in range(shards):
             shard = run_shard(lex, publisher, index, shards, progress, workers=stage_workers(), aliases=aliases)
             if not shard.skipped:
