@@ -26,6 +26,7 @@ from-scratch build. The output replaces ``out`` atomically (:mod:`derive.staging
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import importlib.metadata
@@ -35,7 +36,7 @@ import os
 import shutil
 import tempfile
 from collections import Counter, deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -81,7 +82,12 @@ from legal.outcomes import TextGap
 
 Progress = Callable[[str], None]
 WITHHELD_REASONS = frozenset({"pending-gate"})
-SHARD_SCHEMA = "lex-derive-shard/1"
+SHARD_SCHEMA = "lex-derive-shard/2"  # 2: whole-tree facts only in shard.json (``tree``, ``dataset``)
+#: The dataset metadata that are facts of the whole tree: in a shard's Parquet files they are blank,
+#: and the shard's ``shard.json`` carries them (``dataset``), so a shard whose own works did not
+#: change keeps its large files byte for byte when another work of the tree changes
+#: (:func:`refresh_shard`); the merge writes them from ``shard.json``.
+TREE_FACTS = ("lex:corpus_manifest_sha256", "lex:corpus_records_digest")
 SHARD_FILE = "shard.json"
 # Version of the per-work assembly in this module (derive_version, derive_work: gap rows and their
 # reasons, errors, counts). It is part of every derive cache key: a change here that changes any
@@ -624,19 +630,6 @@ class _Assembler:
         if visibility:
             self.visibility.add(*visibility_table(visibility))
 
-    def rows(self, parts: Iterable[tuple[list[bytes], list[dict[str, Any]]]]) -> None:
-        """One work's canonical lines (without their newline) and rows, a part at a time: lines
-        written as they come, rows held only as Arrow batches until the work's rows are added to
-        the Parquet file."""
-        batches, size = [], 0
-        for lines, rows in parts:
-            data = b"".join(line + b"\n" for line in lines)
-            self.jsonl.write(data)
-            size += len(data)
-            batches.append(pa.RecordBatch.from_pylist(rows, schema=R.SCHEMA))
-        if batches:
-            self.parquet.add(pa.Table.from_batches(batches, schema=R.SCHEMA), size)
-
     def history(self, work_id: str, data: bytes) -> None:
         publisher, slug = work_id.split(":", 1)
         path = self.out / "history" / publisher / f"{slug}.json"
@@ -716,6 +709,68 @@ def _tree_digest(tree: CorpusTree, aliases: AliasTable, limits: Limits, shards: 
                    "code": derivation_digest(limits), "limits": dataclasses.asdict(limits), "shards": shards})
 
 
+def shard_file_metadata(metadata: dict[str, str]) -> dict[str, str]:
+    """A shard's Parquet key-value metadata: the dataset's with its :data:`TREE_FACTS` blank."""
+    return {k: "" if k in TREE_FACTS else v for k, v in metadata.items()}
+
+
+def shard_inputs(tree: CorpusTree, shard: tuple[int, int], limits: Limits = DEFAULT_LIMITS,
+                 aliases: AliasTable | None = None) -> str:
+    """The digest of what a shard's files (all but ``shard.json``) are a function of: its own
+    works' records (work record digest and the manifest's per-work digest of version records),
+    the alias table and held works (citations resolve against them), the derivation code and
+    limits, the generator and the shard. Another work's new version leaves it unchanged."""
+    _check_shard(shard)
+    table = aliases if aliases is not None else alias_table(tree)
+    try:
+        index: dict[str, Any] = dict(tree.manifest().get("works_index") or {})
+    except (OSError, LexError):
+        index = {}
+    works = [[w.lex_work_id, w.digest(), index.get(w.lex_work_id)] for w in tree.works()
+             if shard_of(w.slug, shard[1]) == shard[0]]
+    works.sort()
+    return digest({"works": works, "aliases": sorted(table.aliases.items()), "held": sorted(table.held),
+                   "code": derivation_digest(limits), "limits": dataclasses.asdict(limits),
+                   "generator": _generator(), "shard": list(shard)})
+
+
+def _shard_document(tree: CorpusTree, aliases: AliasTable, limits: Limits, shard: tuple[int, int],
+                    works: Sequence[str]) -> bytes:
+    return pretty({
+        "schema": SHARD_SCHEMA, "shard": shard[0], "shards": shard[1],
+        "tree": _tree_digest(tree, aliases, limits, shard[1]),
+        "inputs": shard_inputs(tree, shard, limits, aliases),
+        "dataset": dataset_metadata(tree, limits),
+        "works": list(works),
+    })
+
+
+def refresh_shard(tree: CorpusTree, out: str | Path, shard: tuple[int, int], limits: Limits = DEFAULT_LIMITS,
+                  aliases: AliasTable | None = None) -> bool:
+    """Bring the shard output ``out`` up to date with ``tree`` without deriving anything, when its
+    own inputs (:func:`shard_inputs`) are those it was built from: only ``shard.json`` (the
+    whole-tree facts) is rewritten, atomically; every other file stays byte-identical. False
+    (nothing written) when the shard must be rebuilt."""
+    path = Path(out)
+    try:
+        meta = _read_shard(path)
+    except DerivationError:
+        return False
+    table = aliases if aliases is not None else alias_table(tree)
+    if [meta.get("shard"), meta.get("shards")] != list(shard) or meta.get("inputs") != shard_inputs(
+            tree, shard, limits, table):
+        return False
+    works = [f"{p}:{s}" for p, s in _works(tree, shard)]
+    if meta.get("works") != works:
+        return False
+    document = _shard_document(tree, table, limits, shard, works)
+    if (path / SHARD_FILE).read_bytes() != document:
+        tmp = path / f".{SHARD_FILE}.tmp"
+        tmp.write_bytes(document)
+        os.replace(tmp, path / SHARD_FILE)
+    return True
+
+
 def default_workers() -> int:
     """The default number of derivation processes: the machine's cores."""
     return os.cpu_count() or 1
@@ -724,7 +779,7 @@ def default_workers() -> int:
 def build_dataset(tree: CorpusTree, out: str | Path, *, limits: Limits = DEFAULT_LIMITS,
                   progress: Progress | None = None, cache: str | Path | None = None, use_cache: bool = True,
                   shard: tuple[int, int] | None = None, workers: int = 1,
-                  only: Sequence[str] | None = None) -> BuildReport:
+                  only: Sequence[str] | None = None, aliases: AliasTable | None = None) -> BuildReport:
     """Derive ``tree`` into ``out`` (replaced atomically). Returns the run report.
 
     ``cache`` is the per-work cache directory (default :func:`default_cache_dir`); with
@@ -733,10 +788,11 @@ def build_dataset(tree: CorpusTree, out: str | Path, *, limits: Limits = DEFAULT
     output that :func:`merge_shards` combines. With ``workers > 1`` works are derived by that
     many processes (:func:`work_blocks`); the output is the same bytes as with one. ``only``
     (work slugs) restricts the run to those works (a measurement aid: ``bench.derive_rss``).
+    ``aliases``: the tree's :func:`alias_table` when the caller already has it.
     """
     _check_shard(shard)
     target = Path(out)
-    aliases = alias_table(tree)
+    aliases = aliases if aliases is not None else alias_table(tree)
     cache_dir = (Path(cache) if cache is not None else default_cache_dir(target)) if use_cache else None
     report = BuildReport(shard=shard)
     keep: dict[str, str] = {}
@@ -744,7 +800,8 @@ def build_dataset(tree: CorpusTree, out: str | Path, *, limits: Limits = DEFAULT
     if only is not None:
         works = [(p, s) for p, s in works if s in set(only)]
     with staged(target) as staging:
-        assembler = _Assembler(staging, dataset_metadata(tree, limits))
+        metadata = dataset_metadata(tree, limits)
+        assembler = _Assembler(staging, metadata if shard is None else shard_file_metadata(metadata))
         try:
             for work_id, block, reused, key in work_blocks(tree, works, aliases, limits=limits, cache_dir=cache_dir,
                                                            workers=workers, progress=progress):
@@ -761,11 +818,8 @@ def build_dataset(tree: CorpusTree, out: str | Path, *, limits: Limits = DEFAULT
             raise
         assembler.finish(report)
         if shard is not None:
-            (staging / SHARD_FILE).write_bytes(pretty({
-                "schema": SHARD_SCHEMA, "shard": shard[0], "shards": shard[1],
-                "tree": _tree_digest(tree, aliases, limits, shard[1]),
-                "works": [f"{p}:{s}" for p, s in works],
-            }))
+            (staging / SHARD_FILE).write_bytes(_shard_document(tree, aliases, limits, shard,
+                                                                [f"{p}:{s}" for p, s in works]))
     if cache_dir is not None:
         WorkCache(cache_dir).prune(keep)
     return report
@@ -915,37 +969,56 @@ def _read_shard(path: Path) -> dict[str, Any]:
     return meta
 
 
-Part = tuple[list[bytes], list[dict[str, Any]]]  # canonical lines (no newline) and their rows
+_WORK_ID_KEY = b'"work_id":"'
 
 
-def _shard_blocks(path: Path) -> Iterator[tuple[str, Part]]:
-    """(work id, (lines, rows)) per run of at most :data:`ENCODE_CHUNK` rows of one work, in
-    file order (a work's rows are never read whole)."""
-    work_id: str | None = None
-    lines: list[bytes] = []
-    rows: list[dict[str, Any]] = []
-    with (path / "provisions.jsonl").open("rb") as fh:
-        for raw in fh:
-            line = raw.rstrip(b"\n")
-            row = json.loads(line)
-            if row["work_id"] != work_id or len(lines) >= ENCODE_CHUNK:
-                if work_id is not None:
-                    yield work_id, (lines, rows)
-                work_id, lines, rows = row["work_id"], [], []
-            lines.append(line)
-            rows.append(row)
-    if work_id is not None:
-        yield work_id, (lines, rows)
+def _plain_types(batch: pa.RecordBatch) -> pa.RecordBatch:
+    """A batch read from a shard's ``provisions.parquet`` with its dictionary columns as plain
+    strings: what :func:`derive.parquet.to_parquet` encodes again, as it does rows built from JSONL."""
+    columns = [c.cast(pa.string()) if pa.types.is_dictionary(c.type) else c for c in batch.columns]
+    return pa.RecordBatch.from_arrays(columns, names=batch.schema.names)
 
 
-def _parts(work_id: str, head: tuple[str, Part], stream: Iterator[tuple[str, Part]],
-           pending: dict[Path, tuple[str, Part] | None], path: Path) -> Iterator[Part]:
-    """The parts of ``work_id`` from ``head`` on; ``pending[path]`` is left at the next work's."""
-    current: tuple[str, Part] | None = head
-    while current is not None and current[0] == work_id:
-        yield current[1]
-        current = next(stream, None)
-    pending[path] = current
+def _shard_works(path: Path) -> Iterator[tuple[str, list[pa.RecordBatch]]]:
+    """(work id, its rows as Parquet-typed batches) per work of a shard's ``provisions.parquet``,
+    in file order, read :data:`ENCODE_CHUNK` rows at a time (no row parsed from JSON)."""
+    try:
+        source = pq.ParquetFile(path / PROVISIONS_FILE)
+    except (OSError, pa.ArrowException):
+        raise DerivationError(f"not a shard output (unreadable {PROVISIONS_FILE})", code="not_a_shard",
+                              subject=path.name) from None
+    current: str | None = None
+    parts: list[pa.RecordBatch] = []
+    for raw in source.iter_batches(batch_size=ENCODE_CHUNK):
+        batch = _plain_types(raw)
+        ids = batch.column(batch.schema.get_field_index("work_id")).to_pylist()
+        start = 0
+        for end in range(1, len(ids) + 1):
+            if end < len(ids) and ids[end] == ids[start]:
+                continue
+            if ids[start] != current:
+                if current is not None:
+                    yield current, parts
+                current, parts = str(ids[start]), []
+            parts.append(batch.slice(start, end - start))
+            start = end
+    if current is not None:
+        yield current, parts
+
+
+def _copy_lines(source: Any, work_id: str, count: int, target: Any, name: str) -> int:
+    """Copy ``count`` lines of ``work_id`` from a shard's ``provisions.jsonl`` (bytes, not parsed);
+    their size. A line of another work, or too few lines, is a shard that does not hold together."""
+    key = _WORK_ID_KEY + work_id.encode("utf-8") + b'"'
+    size = 0
+    for _ in range(count):
+        line = source.readline()
+        if not line.endswith(b"\n") or key not in line:
+            raise DerivationError("a shard's provisions.jsonl and provisions.parquet disagree", code="shard_mismatch",
+                                  subject=name)
+        target.write(line)
+        size += len(line)
+    return size
 
 
 def _shard_transactions(path: Path) -> dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]]:
@@ -986,24 +1059,29 @@ def merge_shards(shards: Sequence[str | Path], out: str | Path) -> BuildReport:
         raise DerivationError(f"shards {indices} are not exactly 0..{n - 1}", code="shards_incomplete")
     owner = {work: path for path, meta in zip(paths, metas, strict=True) for work in meta["works"]}
     order = sorted(owner, key=lambda w: tuple(w.split(":", 1)))
-    streams = {path: _shard_blocks(path) for path in paths}
+    streams = {path: _shard_works(path) for path in paths}
     transactions = {path: _shard_transactions(path) for path in paths}
-    pending: dict[Path, tuple[str, Part] | None] = {
+    pending: dict[Path, tuple[str, list[pa.RecordBatch]] | None] = {
         path: next(stream, None) for path, stream in streams.items()}
     report = BuildReport()
     for path in paths:
         report.add_summary(json.loads((path / "summary.json").read_bytes()))
-    metadata = [_file_metadata(path / "provisions.parquet") for path in paths]
-    if any(m != metadata[0] for m in metadata):
+    dataset = metas[0].get("dataset")
+    if not isinstance(dataset, dict) or any(m.get("dataset") != dataset for m in metas) or any(
+            _file_metadata(path / PROVISIONS_FILE) != shard_file_metadata(dataset) for path in paths):
         raise DerivationError("shards carry different dataset metadata (corpus, code or licence)",
                               code="shard_mismatch")
-    with staged(Path(out)) as staging:
-        assembler = _Assembler(staging, metadata[0])
+    with staged(Path(out)) as staging, contextlib.ExitStack() as files:
+        lines = {path: files.enter_context((path / "provisions.jsonl").open("rb")) for path in paths}
+        assembler = _Assembler(staging, dataset)
         try:
             for work_id in order:
                 path = owner[work_id]
                 if (head := pending[path]) is not None and head[0] == work_id:
-                    assembler.rows(_parts(work_id, head, streams[path], pending, path))
+                    table = pa.Table.from_batches(head[1])
+                    size = _copy_lines(lines[path], work_id, table.num_rows, assembler.jsonl, path.name)
+                    assembler.parquet.add(table, size)
+                    pending[path] = next(streams[path], None)
                 publisher, slug = work_id.split(":", 1)
                 history = path / "history" / publisher / f"{slug}.json"
                 if history.is_file():
@@ -1013,6 +1091,7 @@ def merge_shards(shards: Sequence[str | Path], out: str | Path) -> BuildReport:
                 assembler.gaps.extend(_read_lines(path / "gaps.jsonl"))
                 assembler.errors.extend(_read_lines(path / "errors.jsonl"))
             leftover = [p.name for p, head in pending.items() if head is not None]
+            leftover += [p.name for p, handle in lines.items() if handle.read(1)]
             if leftover:
                 raise DerivationError("a shard holds rows of a work it does not list", code="shard_mismatch",
                                       subject=leftover[0])

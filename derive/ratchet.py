@@ -40,12 +40,40 @@ def is_empty(row: dict[str, Any]) -> bool:
     return not str(row["text_md"]).strip()
 
 
+_WORK_ID = b'"work_id":"'
+_TEXT_MD = b'"text_md":"'
+#: bytes that start no whitespace character (printable ASCII but the quote and the backslash)
+_NOT_SPACE = frozenset(range(0x21, 0x7F)) - {ord('"'), ord("\\")}
+
+
+def _unparsed_work(line: bytes) -> str | None:
+    """The work id of a canonical dataset line whose ``text_md`` is certainly not empty (it starts
+    with a printable ASCII character), read from its bytes; None when the line must be parsed (the
+    text may be whitespace only, or the line is not of that shape). In a canonical line a string
+    value's quotes are escaped, so the last ``"work_id":"`` and the first ``"text_md":"`` are keys."""
+    text = line.find(_TEXT_MD)
+    at = line.rfind(_WORK_ID)
+    if text < 0 or at < 0 or len(line) <= text + len(_TEXT_MD) or line[text + len(_TEXT_MD)] not in _NOT_SPACE:
+        return None
+    start = at + len(_WORK_ID)
+    end = line.find(b'"', start)
+    work = line[start:end]
+    if end < 0 or b"\\" in work:
+        return None
+    return work.decode("utf-8")
+
+
 def empty_signature_counts(dataset_dir: str | Path) -> SignatureCounts:
-    """Per work present in the dataset (≥ 1 provision row): empty-provision signature → count."""
+    """Per work present in the dataset (≥ 1 provision row): empty-provision signature → count.
+    Only the lines whose text may be empty are parsed (:func:`_unparsed_work`)."""
     counts: dict[str, Counter[str]] = {}
     with (Path(dataset_dir) / "provisions.jsonl").open("rb") as fh:
         for line in fh:
             if not line.strip():
+                continue
+            known = _unparsed_work(line)
+            if known is not None:
+                counts.setdefault(known, Counter())
                 continue
             row = json.loads(line)
             work = counts.setdefault(row["work_id"], Counter())

@@ -247,6 +247,7 @@ def search_index(context: AssetExecutionContext, lex: LexSettings) -> dg.Materia
             "seconds": round(time.monotonic() - started, 3),
             "build_mode": str(metrics.get("mode", "")),
             "works_changed": int(str(metrics.get("works_changed", 0))),
+            "works_unread": int(str(metrics.get("works_unread", 0))),
             "index": dg.MetadataValue.path(str(index_path)),
         }),
         data_version=dg.DataVersion(file_sha256(index_path)),

@@ -92,9 +92,10 @@ def dataset_version(digests: dict[str, str]) -> str:
 
 
 def shard_outputs(out: Path) -> dict[str, Path]:
-    from derive.dataset import SHARD_FILE
-
-    return {name: out / name for name in (*OUTPUTS, SHARD_FILE)}
+    """What a shard's stage state records: every file but ``shard.json``, which carries the
+    whole-tree facts and is rewritten when another shard's works change
+    (:func:`derive.dataset.refresh_shard`)."""
+    return {name: out / name for name in OUTPUTS}
 
 
 def stage_workers() -> int:
@@ -109,30 +110,77 @@ def shard_workers(shards: int) -> int:
     return max(1, stage_workers() // max(1, shards))
 
 
+_ALIASES: dict[tuple[str, str], Any] = {}
+
+
+def _alias_table(tree: CorpusTree) -> Any:
+    """The tree's alias table (:func:`derive.dataset.alias_table`), computed once per tree and
+    records digest in this process (a function of the records: every shard of a run shares it)."""
+    from derive.dataset import alias_table
+
+    key = (str(tree.root), str(tree.manifest().get("records_digest")))
+    if key not in _ALIASES:
+        _ALIASES.clear()
+        _ALIASES[key] = alias_table(tree)
+    return _ALIASES[key]
+
+
 def run_shard(lex: LexSettings, publisher: Publisher, index: int, shards: int = SHARDS,
-              progress: Progress | None = None, workers: int | None = None) -> StageResult:
-    """Derive shard ``index`` of ``shards`` of a publisher's works (skipped when current), with
-    ``workers`` processes (default :func:`shard_workers`)."""
-    from derive.dataset import build_dataset, count_versions
+              progress: Progress | None = None, workers: int | None = None,
+              aliases: Any = None) -> StageResult:
+    """Derive shard ``index`` of ``shards`` of a publisher's works, with ``workers`` processes
+    (default :func:`shard_workers`). Skipped when the shard's own inputs
+    (:func:`derive.dataset.shard_inputs`: its works' records, the alias table, the code) are those
+    of its files: then only its ``shard.json`` is brought up to date with the tree
+    (:func:`derive.dataset.refresh_shard`), so one changed work re-derives one shard.
+    ``aliases``: the tree's alias table when the caller already has it."""
+    from derive.dataset import (
+        SHARD_FILE,
+        build_dataset,
+        count_versions,
+        refresh_shard,
+        shard_inputs,
+    )
 
     tree = CorpusTree.open(lex.tree(publisher.value), evidence_dir=lex.evidence_dir or None)
     out = lex.shard(publisher.value, index, shards)
-    state = StageState(lex.root, f"derive-{publisher.value}-shard-{index}-of-{shards}")
-    inputs = {"records": tree.manifest().get("records_digest"), "code": _profile_fingerprint(),
-              "shard": [index, shards]}
-    outputs = shard_outputs(out)
     started = time.monotonic()
-    skipped = state.unchanged(inputs, outputs)
+    outputs = shard_outputs(out)
+    # The quick check first: the very tree (records digest) this shard and its shard.json were last
+    # made current for — then nothing is computed but the outputs' hashes (the no-change run).
+    current = StageState(lex.root, f"derive-{publisher.value}-shard-{index}-of-{shards}-tree")
+    whole = {**outputs, SHARD_FILE: out / SHARD_FILE}
+    tree_inputs = {"records": tree.manifest().get("records_digest"), "code": _profile_fingerprint(),
+                   "shard": [index, shards]}
+    state = StageState(lex.root, f"derive-{publisher.value}-shard-{index}-of-{shards}")
+    inputs: dict[str, Any] = {}
+    if current.unchanged(tree_inputs, whole):
+        skipped = True
+        state = current
+    else:
+        table = aliases if aliases is not None else _alias_table(tree)
+        inputs = {"shard_inputs": shard_inputs(tree, (index, shards), aliases=table),
+                  "code": _profile_fingerprint(), "shard": [index, shards]}
+        skipped = state.unchanged(inputs, outputs) and refresh_shard(tree, out, (index, shards), aliases=table)
     run: dict[str, Any]
     if skipped:
         run = {**json.loads((out / "summary.json").read_bytes()), "works_derived": 0}
     else:
         shard = (index, shards)
         step = _version_progress(progress, f"derive shard {index}/{shards}", count_versions(tree, shard))
-        run = build_dataset(tree, out, shard=shard, progress=step,
+        run = build_dataset(tree, out, shard=shard, progress=step, aliases=_alias_table(tree),
                             workers=workers if workers is not None else shard_workers(shards)).run_dict()
-        state.record(inputs, outputs)
-    digests = files_digest(outputs)
+    if not skipped:
+        hashes = files_digest(whole)
+    elif state is current:
+        hashes = state.output_digests(whole)
+    else:  # refreshed: only shard.json was written since the check hashed the rest
+        hashes = {**state.output_digests(outputs), **files_digest({SHARD_FILE: out / SHARD_FILE})}
+    digests = {name: hashes[name] for name in outputs if name in hashes}
+    if not skipped:
+        state.record(inputs, outputs, digests)
+    if state is not current:  # built or refreshed for this tree
+        current.record(tree_inputs, whole, hashes)
     return StageResult(
         metadata={"skipped": "inputs unchanged" if skipped else "", **run, "shard": f"{index}/{shards}",
                   "provisions_jsonl_sha256": digests["provisions.jsonl"],
@@ -164,8 +212,9 @@ def run(lex: LexSettings, publisher: Publisher, shards: int = SHARDS,
     if skipped:
         summary = json.loads((out / "summary.json").read_bytes())
     else:
+        aliases = _alias_table(tree)
         for index in range(shards):
-            shard = run_shard(lex, publisher, index, shards, progress, workers=stage_workers())
+            shard = run_shard(lex, publisher, index, shards, progress, workers=stage_workers(), aliases=aliases)
             if not shard.skipped:
                 in_step.append(index)
                 works_derived += int(shard.metadata.get("works_derived", 0))
@@ -174,9 +223,9 @@ def run(lex: LexSettings, publisher: Publisher, shards: int = SHARDS,
     # The determinism sample runs whenever the dataset was (re)built; the stage is recorded only
     # if it passed, so a skipped stage means "this exact dataset passed when it was built".
     sampled, same = ([], True) if skipped else determinism_sample(tree, out)
+    digests = state.output_digests(outputs) if skipped else files_digest(outputs)
     if not skipped and same:
-        state.record(inputs, outputs)
-    digests = files_digest(outputs)
+        state.record(inputs, outputs, digests)
     return StageResult(
         metadata={"skipped": "inputs unchanged" if skipped else "", **summary, "shards": shards,
                   "shards_derived_in_step": in_step, "works_derived_in_step": works_derived,
@@ -193,9 +242,14 @@ def _sample_versions(tree: CorpusTree) -> list[Any]:
 
 
 def _rows_by_lex_id(path: Path, wanted: set[str]) -> dict[str, list[bytes]]:
+    """The canonical lines of ``wanted`` lex ids; only the lines that name one of them (a byte
+    search: a canonical line holds ``"lex_id":"<id>"``) are parsed."""
     found: dict[str, list[bytes]] = {k: [] for k in wanted}
+    keys = [b'"lex_id":' + json.dumps(k).encode("utf-8") for k in sorted(wanted)]
     with path.open("rb") as handle:
         for line in handle:
+            if not any(key in line for key in keys):
+                continue
             row = json.loads(line)
             if row.get("lex_id") in wanted:
                 found[row["lex_id"]].append(line.rstrip(b"\n"))

@@ -95,13 +95,15 @@ def source_fingerprint(src: Path) -> str:
 
 
 def _import(settings: LexSettings, publisher: Publisher, src: Path, target: Path) -> dict[str, Any]:
-    """Import the published tree ``src`` (what ``lex corpus import`` does), unless it is the very
-    source imported last time into the very tree that import left (then nothing could change: the
-    importer would read and verify every record to commit nothing)."""
+    """Import the published tree ``src`` (what ``lex corpus import`` does), unless it holds the very
+    files imported last time (same relative paths, sizes and times, wherever the directory is: a
+    copy made of hard links, or the same export moved, is the same source) into the very tree
+    that import left (then nothing could change: the importer would read and verify every record
+    to commit nothing)."""
     from pipelines.state import StageState
 
     state = StageState(settings.root, f"import-{publisher.value}")
-    inputs = {"source": str(src.resolve()), "files": source_fingerprint(src), "evidence": settings.evidence_dir}
+    inputs = {"files": source_fingerprint(src), "evidence": settings.evidence_dir}
     outputs = {"manifest": target / "manifest.json"}
     if state.unchanged(inputs, outputs):
         return {"skipped": "source unchanged (every file's size and time)", "bodies_new": 0}

@@ -35,6 +35,8 @@ class StageState:
 
     def __init__(self, root: Path, stage: str) -> None:
         self.path = root / "state" / f"{stage}.json"
+        #: the outputs' hashes computed by the last :meth:`unchanged` that found the stage current
+        self.digests: dict[str, str] | None = None
 
     def _load(self) -> dict[str, object] | None:
         try:
@@ -44,13 +46,26 @@ class StageState:
         return value if isinstance(value, dict) else None
 
     def unchanged(self, inputs: object, outputs: Mapping[str, Path]) -> bool:
+        self.digests = None
         recorded = self._load()
         if recorded is None or recorded.get("inputs") != digest(inputs):
             return False
-        return recorded.get("outputs") == files_digest(outputs) and all(p.is_file() for p in outputs.values())
+        current = files_digest(outputs)
+        if recorded.get("outputs") != current or not all(p.is_file() for p in outputs.values()):
+            return False
+        self.digests = current
+        return True
 
-    def record(self, inputs: object, outputs: Mapping[str, Path]) -> None:
+    def output_digests(self, outputs: Mapping[str, Path]) -> dict[str, str]:
+        """:func:`files_digest` of ``outputs``: the hashes the last :meth:`unchanged` computed when it
+        found the stage current (for a caller that then wrote none of them), else computed now."""
+        return dict(self.digests) if self.digests is not None else files_digest(outputs)
+
+    def record(self, inputs: object, outputs: Mapping[str, Path], digests: Mapping[str, str] | None = None) -> None:
+        """Record ``inputs`` and the outputs' hashes (``digests``: :func:`files_digest` of ``outputs``
+        when the caller just computed it)."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_suffix(".tmp")
-        tmp.write_bytes(canonical_bytes({"inputs": digest(inputs), "outputs": files_digest(outputs)}))
+        hashes = dict(digests) if digests is not None else files_digest(outputs)
+        tmp.write_bytes(canonical_bytes({"inputs": digest(inputs), "outputs": hashes}))
         os.replace(tmp, self.path)

@@ -20,7 +20,7 @@ import json
 import os
 import shutil
 import sqlite3
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,15 +38,18 @@ from derive.index.inputs import (
     dataset_gaps,
     dataset_row_values,
     merged_files,
+    row_files,
     work_publisher,
 )
 from derive.index.progress import BuildMeter, ProgressFn
 from derive.index.rows import (
     WORK_SPAN,
+    BuildContext,
     ExpressionRows,
     GroupedRows,
     IndexRows,
     assemble_into,
+    build_context,
     check_timestamp,
 )
 from derive.index.schema import (
@@ -66,7 +69,7 @@ from derive.index.spill import SCHEMA, DirectSink, SpilledRows, SpillSink
 from derive.index.stamp import build_stamp, content_facts, stamp_document, stored_facts
 from derive.index.text import fts_number, fts_text
 from derive.index.textstore import ZLIB_VERSION, decode
-from legal.canonical import pretty_bytes
+from legal.canonical import digest, pretty_bytes
 from legal.errors import IndexError_
 from legal.ids import Publisher
 
@@ -185,6 +188,148 @@ class _Sources:
     gaps: Sequence[GapRow]
     files: Sequence[InputFile]
     rows: Callable[[sqlite3.Connection, BuildMeter], ExpressionRows]
+    #: the dataset's provision lines read as bytes (:func:`_jsonl_ranges`), when it is one JSONL file:
+    #: what lets an incremental build read only the changed works' rows
+    ranges: Callable[[], tuple[Path, dict[str, _Range]] | None] = lambda: None
+
+
+@dataclass(frozen=True)
+class _Range:
+    """One work's lines in a dataset's ``provisions.jsonl``: the first line's position among the
+    rows (0-based) and line number, byte offsets, and the SHA-256 of the lines' bytes."""
+
+    position: int
+    line: int
+    start: int
+    end: int
+    sha256: str
+
+
+_WORK_ID = b'"work_id":"'
+
+
+def _jsonl_ranges(path: Path) -> dict[str, _Range] | None:
+    """``work id → _Range`` of a ``provisions.jsonl``, reading bytes only (no row parsed: a canonical
+    line's last ``"work_id":"`` is its own); None when a work's lines are not contiguous, a line is
+    blank or names no work (then the rows are read the ordinary way)."""
+    out: dict[str, _Range] = {}
+    current: str | None = None
+    position = line = start = offset = count = 0
+    h = hashlib.sha256()
+    with path.open("rb") as handle:
+        for number, raw in enumerate(handle, 1):
+            at = raw.rfind(_WORK_ID)
+            if at < 0:
+                return None
+            end = raw.find(b'"', at + len(_WORK_ID))
+            work = raw[at + len(_WORK_ID):end].decode("utf-8", "replace")
+            if work != current:
+                if current is not None:
+                    out[current] = _Range(position, line, start, offset, h.hexdigest())
+                if work in out:
+                    return None
+                current, position, line, start, h = work, count, number, offset, hashlib.sha256()
+            h.update(raw)
+            offset += len(raw)
+            count += 1
+    if current is not None:
+        out[current] = _Range(position, line, start, offset, h.hexdigest())
+    return out
+
+
+def _range_values(path: Path, found: _Range) -> Iterator[tuple[str, dict[str, Any]]]:
+    """``(where, value)`` of the rows of one :class:`_Range`, as :func:`dataset_row_values` gives them."""
+    with path.open("rb") as handle:
+        handle.seek(found.start)
+        data = handle.read(found.end - found.start)
+    for number, line in enumerate(data.splitlines(), found.line):
+        value = json.loads(line)
+        if not isinstance(value, dict):
+            raise IndexError_("dataset line is not an object", code="bad_dataset_row",
+                              subject=f"{path.name}:{number}")
+        yield f"{path.name}:{number}", value
+
+
+#: The sidecar of an index (``.<publisher>.work-keys.json`` beside it, never in a release): per work,
+#: a key of its inputs computed without parsing its rows (:func:`_work_keys`) and the inputs digest the
+#: index holds for it. Trusted only for the index file whose SHA-256 it names.
+WORK_KEYS_SCHEMA = "lex-index-work-keys/1"
+
+
+def work_keys_path(out_dir: Path, publisher: str) -> Path:
+    return out_dir / f".{publisher}.work-keys.json"
+
+
+def _work_keys(publisher: Publisher, sources: _Sources, context: BuildContext, records: Mapping[str, str],
+               ranges: Mapping[str, _Range]) -> dict[str, str]:
+    """Per work slug, the SHA-256 of what its index rows are built from, read without parsing a row:
+    the build context, the work record, its version records (their ids and verified record hashes),
+    the bytes of its dataset lines and its gaps."""
+    gaps: dict[str, list[str]] = {}
+    for gap in sources.gaps:
+        gaps.setdefault(gap.work_id, []).append(repr(gap))
+    keys: dict[str, str] = {}
+    for work in sources.works:
+        slug = str(work["slug"])
+        work_id = f"{publisher.value}:{slug}"
+        found = ranges.get(work_id)
+        keys[slug] = digest([WORK_KEYS_SCHEMA, context.digest, dict(work), records.get(slug),
+                             found.sha256 if found else None, sorted(gaps.get(work_id, []))])
+    return keys
+
+
+def _read_work_keys(path: Path, index_sha256: str) -> dict[str, list[str]]:
+    try:
+        value = json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(value, dict) or value.get("schema") != WORK_KEYS_SCHEMA or \
+            value.get("index_sha256") != index_sha256 or not isinstance(value.get("works"), dict):
+        return {}
+    return dict(value["works"])
+
+
+def _write_work_keys(out_dir: Path, publisher: str, index: Path, index_sha256: str, keys: Mapping[str, str]) -> None:
+    """Record ``keys`` with the inputs digests ``index`` holds (written after the index is in place:
+    a run killed before leaves a sidecar naming the previous file, then ignored)."""
+    conn = sqlite3.connect(f"file:{index}?mode=ro", uri=True)
+    try:
+        stored = dict(conn.execute("SELECT slug, inputs_sha256 FROM work_inputs").fetchall())
+    finally:
+        conn.close()
+    works = {slug: [key, stored[slug]] for slug, key in sorted(keys.items()) if slug in stored}
+    path = work_keys_path(out_dir, publisher)
+    tmp = path.with_name(path.name + ".building")
+    tmp.write_bytes(pretty_bytes({"schema": WORK_KEYS_SCHEMA, "index_sha256": index_sha256, "works": works}))
+    os.replace(tmp, path)
+
+
+@dataclass
+class _Selection:
+    """The fast path's facts of one build: the build context, each work's key, the rows' file."""
+
+    context: BuildContext
+    keys: dict[str, str]
+    path: Path
+    ranges: dict[str, _Range]
+
+
+def _select(publisher: Publisher, sources: _Sources) -> tuple[BuildContext, _Selection | None]:
+    """The build context (every work's version records read once, verified) and, when the dataset is
+    one JSONL file of contiguous works, each work's key (:func:`_work_keys`)."""
+    records: dict[str, str] = {}
+
+    def noting(slug: str) -> Sequence[dict[str, Any]]:
+        found = sources.versions(slug)
+        records[slug] = digest([[str(v.get("lex_id")), str(v.get("record_sha256"))] for v in found])
+        return found
+
+    context = build_context(publisher, sources.works, noting)
+    read = sources.ranges()
+    if read is None:
+        return context, None
+    path, ranges = read
+    return context, _Selection(context, _work_keys(publisher, sources, context, records, ranges), path, ranges)
 
 
 def _attach_scratch(conn: sqlite3.Connection, scratch: Path) -> None:
@@ -217,7 +362,7 @@ def _seal_streamed(conn: sqlite3.Connection, meter: BuildMeter, excluded: int,
 
 
 def _stream_index(path: Path, publisher: Publisher, sources: _Sources, stamp: Callable[[dict[str, str]], dict[str, str]],
-                  meter: BuildMeter) -> dict[str, str]:
+                  meter: BuildMeter, selection: _Selection | None = None) -> dict[str, str]:
     """Create ``path`` streaming: rows go through a scratch file next to it, removed afterwards."""
     scratch = path.with_name(path.name + ".scratch")
     conn = _create(path)
@@ -229,7 +374,8 @@ def _stream_index(path: Path, publisher: Publisher, sources: _Sources, stamp: Ca
         sink = SpillSink(conn)
         rows = sources.rows(conn, meter)
         meter.phase("works", len(sources.works))
-        assemble_into(sink, publisher, sources.works, sources.versions, rows, sources.gaps, done=_work_progress(meter))
+        assemble_into(sink, publisher, sources.works, sources.versions, rows, sources.gaps, done=_work_progress(meter),
+                      context=selection.context if selection is not None else None)
         meter.phase("copy")
         _copy_tables(conn, sink)
         full = _seal_streamed(conn, meter, sink.excluded_empty_provisions, stamp)
@@ -260,11 +406,18 @@ def _previous_works(conn: sqlite3.Connection, publisher: Publisher) -> dict[int,
 
 
 def _incremental_index(path: Path, previous: Path, publisher: Publisher, sources: _Sources,
-                       stamp: Callable[[dict[str, str]], dict[str, str]], meter: BuildMeter) -> dict[str, str] | None:
+                       stamp: Callable[[dict[str, str]], dict[str, str]], meter: BuildMeter,
+                       context: BuildContext | None = None, selection: _Selection | None = None) -> dict[str, str] | None:
     """Update a copy of ``previous`` in place: delete and re-insert the rows of every work whose inputs
     changed, FTS rows included; None (nothing written) when ``previous`` cannot be updated (another
-    format, SQLite or zlib version, or another set of works: then every row id would move)."""
+    format, SQLite or zlib version, or another set of works: then every row id would move).
+
+    With a ``selection`` and the previous index's sidecar (:data:`WORK_KEYS_SCHEMA`, naming this
+    very file), a work whose key and stored inputs digest are those the sidecar records is kept
+    without reading its dataset rows: only the other works' rows are read, validated and digested."""
     meter.phase("copy previous")
+    recorded = (_read_work_keys(work_keys_path(previous.parent, publisher.value), _sha256_file(previous))
+                if selection is not None else {})
     shutil.copyfile(previous, path)
     conn = sqlite3.connect(path, isolation_level=None)
     scratch = path.with_name(path.name + ".scratch")
@@ -280,11 +433,16 @@ def _incremental_index(path: Path, previous: Path, publisher: Publisher, sources
         conn.execute("PRAGMA synchronous=OFF")
         _attach_scratch(conn, scratch)
         conn.execute("BEGIN")
-        rows = sources.rows(conn, meter)
+        stored = {slug: sha for slug, sha in known.values()}
+        unread = {slug for slug, value in recorded.items()
+                  if selection is not None and isinstance(value, list) and len(value) == 2
+                  and selection.keys.get(slug) == value[0] and stored.get(slug) == value[1]}
+        rows = (sources.rows(conn, meter) if selection is None or not unread
+                else _changed_rows(conn, meter, publisher, selection, unread))
         changed: list[str] = []
 
         def keep(work_rowid: int, slug: str, inputs_sha256: str) -> bool:
-            if known.get(work_rowid) == (slug, inputs_sha256):
+            if slug in unread or known.get(work_rowid) == (slug, inputs_sha256):
                 return True
             delete_work(conn, work_rowid)
             changed.append(slug)
@@ -293,8 +451,8 @@ def _incremental_index(path: Path, previous: Path, publisher: Publisher, sources
         sink = DirectSink(conn)
         conn.execute("DELETE FROM gaps")
         meter.phase("works", len(sources.works))
-        assemble_into(sink, publisher, sources.works, sources.versions, rows, sources.gaps, keep=keep,
-                      done=_work_progress(meter))
+        assemble_into(sink, publisher, sources.works, lambda slug: () if slug in unread else sources.versions(slug),
+                      rows, sources.gaps, keep=keep, done=_work_progress(meter), context=context)
         sink.flush()
         conn.execute("DELETE FROM texts WHERE text_sha256 NOT IN (SELECT text_sha256 FROM lexical_states)")
         conn.execute("DELETE FROM paths WHERE path_rowid NOT IN (SELECT path_rowid FROM provision_rows)")
@@ -312,8 +470,23 @@ def _incremental_index(path: Path, previous: Path, publisher: Publisher, sources
     finally:
         scratch.unlink(missing_ok=True)
     conn.close()
-    meter.facts.update(mode="incremental", works_changed=len(changed), changed=changed[:20])
+    meter.facts.update(mode="incremental", works_changed=len(changed), changed=changed[:20], works_unread=len(unread))
     return full
+
+
+def _changed_rows(conn: sqlite3.Connection, meter: BuildMeter, publisher: Publisher, selection: _Selection,
+                  unread: set[str]) -> ExpressionRows:
+    """The dataset rows of every work but ``unread`` (and of any work the tree does not hold: the
+    build refuses those), read from their byte ranges, at their positions among all the rows."""
+    meter.phase("dataset", sum(r.end - r.start for r in selection.ranges.values()))
+    spilled = SpilledRows(conn)
+    for work_id, found in sorted(selection.ranges.items(), key=lambda item: item[1].start):
+        if work_id.split(":", 1)[-1] in unread and work_id.startswith(f"{publisher.value}:"):
+            continue
+        spilled.load(_range_values(selection.path, found), publisher.value,
+                     lambda n: meter.advance(n, n), position=found.position)
+    spilled.index()
+    return spilled
 
 
 def delete_work(conn: sqlite3.Connection, work_rowid: int) -> None:
@@ -400,8 +573,15 @@ def build_from_paths(publisher: Publisher, tree: TreeLike, datasets: Path | Sequ
         spilled.index()
         return spilled
 
+    def ranges() -> tuple[Path, dict[str, _Range]] | None:
+        found = row_files(dirs[0]) if len(dirs) == 1 else []
+        if len(found) != 1 or found[0].name != "provisions.jsonl":
+            return None
+        read = _jsonl_ranges(found[0])
+        return None if read is None else (found[0], read)
+
     sources = _Sources(manifest=as_dict(tree.manifest()), works=works, versions=versions, gaps=gaps,
-                       files=files, rows=rows)
+                       files=files, rows=rows, ranges=ranges)
     if previous is not None and previous.is_dir():
         previous = previous / index_file_name(publisher.value)
     return _build(publisher, sources, out_dir, built_at, extra_stamp, previous=previous, progress=progress)
@@ -431,15 +611,27 @@ def _build(publisher: Publisher, sources: _Sources, out_dir: Path, built_at: str
     def stamp(content: dict[str, str]) -> dict[str, str]:
         return build_stamp(publisher, sources.manifest, sources.files, content, built_at, extra_stamp)
 
+    keys: dict[str, str] = {}
+
     def write(tmp: Path) -> dict[str, str]:
+        context, selection = _select(publisher, sources)
+        if selection is not None:
+            keys.update(selection.keys)
         if previous is not None and previous.is_file():
-            updated = _incremental_index(tmp, previous, publisher, sources, stamp, meter)
+            updated = _incremental_index(tmp, previous, publisher, sources, stamp, meter, context, selection)
             if updated is not None:
                 return updated
             meter.facts["incremental_refused"] = "previous index not updatable (format, versions or set of works)"
-        return _stream_index(tmp, publisher, sources, stamp, meter)
+        return _stream_index(tmp, publisher, sources, stamp, meter, _Selection(context, {}, Path(), {})
+                             if selection is None else selection)
 
-    return _publish(publisher, out_dir, write, meter)
+    result = _publish(publisher, out_dir, write, meter)
+    sidecar = work_keys_path(out_dir, publisher.value)
+    if keys:
+        _write_work_keys(out_dir, publisher.value, result.index_path, result.index_sha256, keys)
+    else:
+        sidecar.unlink(missing_ok=True)
+    return result
 
 
 def _publish(publisher: Publisher, out_dir: Path, write: Callable[[Path], dict[str, str]],

@@ -523,22 +523,42 @@ def _gaps(gaps: Sequence[GapRow]) -> dict[tuple[str, str], GapRow]:
     return out
 
 
+@dataclass(frozen=True)
+class BuildContext:
+    """What every work's rows depend on besides its own records and rows: the held works, the
+    alias table, and their digest (part of every work's inputs digest)."""
+
+    held: frozenset[str]
+    aliases: dict[str, str]
+    digest: str
+
+
+def build_context(publisher: Publisher, works: Sequence[Mapping[str, Any]],
+                  versions: Callable[[str], Sequence[Mapping[str, Any]]]) -> BuildContext:
+    """The :class:`BuildContext` of one publisher's works (reads every work's version records)."""
+    held = {str(w["slug"]) for w in works}
+    aliases = _aliases(works, versions)
+    context = digest([publisher.value, sorted(held), sorted(aliases.items()),
+                      lexicon_digest()])  # search: the reviewed alias lexicon is a build input
+    return BuildContext(frozenset(held), aliases, context)
+
+
 def assemble_into(out: Sink, publisher: Publisher, works: Sequence[Mapping[str, Any]],
                   versions: Callable[[str], Sequence[dict[str, Any]]], rows: ExpressionRows,
-                  gaps: Sequence[GapRow], *, keep: KeepWork | None = None, done: WorkDone | None = None) -> None:
+                  gaps: Sequence[GapRow], *, keep: KeepWork | None = None, done: WorkDone | None = None,
+                  context: BuildContext | None = None) -> None:
     """Write every table's rows for one publisher into ``out``, one work at a time.
 
     ``works`` are the publisher's works, ``versions(slug)`` a work's version records (read when
     the work is reached), ``rows`` the publisher's dataset rows and ``gaps`` its gaps. With ``keep``
     (incremental build) a work whose inputs digest ``keep`` accepts is skipped: its rows are already
-    in ``out``'s target. ``done`` is told after every work (progress).
+    in ``out``'s target. ``done`` is told after every work (progress). ``context``: the
+    :func:`build_context` of these works when the caller already has it.
     """
-    held = {str(w["slug"]) for w in works}
-    aliases = _aliases(works, versions)
-    context = digest([publisher.value, sorted(held), sorted(aliases.items()),
-                      lexicon_digest()])  # search: the reviewed alias lexicon is a build input
+    built = context if context is not None else build_context(publisher, works, versions)
+    held, aliases, context_digest = set(built.held), built.aliases, built.digest
     ctx = _Context(publisher=publisher, rows_by_expression=rows, gaps_by_expression=_gaps(gaps),
-                   held_slugs=held, aliases=aliases, out=out, keep=keep, context_digest=context)
+                   held_slugs=held, aliases=aliases, out=out, keep=keep, context_digest=context_digest)
     ordered = sorted(works, key=lambda w: str(w["slug"]))
     for work_rowid, work in enumerate(ordered, 1):
         before = getattr(out, "text_bytes", 0)

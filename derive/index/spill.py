@@ -175,10 +175,14 @@ class SpilledRows:
                      " src TEXT NOT NULL, body TEXT NOT NULL)")
 
     def load(self, values: Iterable[tuple[str, dict[str, Any]]], publisher: str,
-             loaded: Callable[[int], None] | None = None) -> None:
+             loaded: Callable[[int], None] | None = None, position: int | None = None) -> None:
         """Validate every row (as :func:`derive.index.inputs.read_dataset` does); keep the publisher's.
 
-        ``loaded`` is told the size of each batch of rows read (characters, for progress)."""
+        ``loaded`` is told the size of each batch of rows read (characters, for progress).
+        ``position``: the first row's position among the dataset's rows when ``values`` is a
+        part of them (an incremental build reads only the changed works' rows)."""
+        if position is not None:
+            self._count = position
         batch: list[tuple[str, str, int, str, str]] = []
         size = 0
         for where, value in values:

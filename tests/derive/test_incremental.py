@@ -271,3 +271,63 @@ def test_merge_refuses_incomplete_or_foreign_shards(tmp_path, lu_body):
 def test_bad_shard_is_a_config_error(tmp_path, eu_tree, shard):
     with pytest.raises(ConfigError):
         build_dataset(eu_tree, tmp_path / "ds", shard=shard)
+
+
+def test_one_changed_work_rebuilds_its_shard_only_and_merges_to_a_cold_build(lu_copy, cache, tmp_path):
+    """Shards of a tree, then one work's record changes: the other shard's own inputs are unchanged,
+    so only its ``shard.json`` (the whole-tree facts) is rewritten, its other files kept byte for byte;
+    the changed work's shard is rebuilt; the merge equals an unsharded build of the changed tree."""
+    slug, shards = "rgd-2001-10-18-n3", 2
+    mine = shard_of(slug, shards)
+    outs = [tmp_path / f"shard-{i}" for i in range(shards)]
+    for i, out in enumerate(outs):
+        build_dataset(lu_copy, out, shard=(i, shards), cache=cache)
+    before = {i: _snapshot(out) for i, out in enumerate(outs)}
+    meta = _version_meta(lu_copy, slug)
+    original = meta.read_bytes()
+    meta.write_bytes(render(seal({**json.loads(original), "raw": {"test": "one change"}})))
+    try:
+        # the manifest is what the shard inputs read: refresh it as a writer would
+        from corpus_tree.manifest import build_manifest
+
+        manifest = lu_copy.root / "manifest.json"
+        saved_manifest = manifest.read_bytes()
+        manifest.write_bytes(render(build_manifest(lu_copy.works(), lu_copy.iter_versions(verify=False))))
+        other = 1 - mine
+        assert D.refresh_shard(lu_copy, outs[other], (other, shards))
+        after = _snapshot(outs[other])
+        assert {k: v for k, v in after.items() if k != "shard.json"} == \
+            {k: v for k, v in before[other].items() if k != "shard.json"}
+        assert after["shard.json"] != before[other]["shard.json"]  # the whole tree's facts moved on
+        assert not D.refresh_shard(lu_copy, outs[mine], (mine, shards))
+        assert _snapshot(outs[mine]) == before[mine]  # a refused refresh writes nothing
+        report = build_dataset(lu_copy, outs[mine], shard=(mine, shards), cache=cache)
+        assert report.derived == [f"lu-legilux:{slug}"]
+        merge_shards(outs, tmp_path / "merged")
+        build_dataset(lu_copy, tmp_path / "scratch", use_cache=False)
+        _same(tmp_path / "scratch", tmp_path / "merged")
+        # a shard left behind (not rebuilt after the change) is refused by the merge
+        shutil.rmtree(outs[mine])
+        for name, data in before[mine].items():
+            (outs[mine] / name).parent.mkdir(parents=True, exist_ok=True)
+            (outs[mine] / name).write_bytes(data)
+        with pytest.raises(DerivationError) as info:
+            merge_shards(outs, tmp_path / "merged2")
+        assert info.value.code == "shard_mismatch" and not (tmp_path / "merged2").exists()
+    finally:
+        meta.write_bytes(original)
+        manifest.write_bytes(saved_manifest)
+
+
+def test_merge_refuses_a_shard_whose_lines_and_table_disagree(tmp_path, eu_tree):
+    """The merge copies a work's JSONL lines as bytes, as many as its Parquet rows: a line of
+    another work there is a shard that does not hold together."""
+    outs = [tmp_path / f"s{i}" for i in range(2)]
+    for i, out in enumerate(outs):
+        build_dataset(eu_tree, out, shard=(i, 2), use_cache=False)
+    lines = (outs[0] / "provisions.jsonl").read_bytes().splitlines(keepends=True)
+    other = next(i for i, line in enumerate(lines) if json.loads(line)["work_id"] != json.loads(lines[0])["work_id"])
+    (outs[0] / "provisions.jsonl").write_bytes(b"".join([lines[other], *lines[:other], *lines[other + 1:]]))
+    with pytest.raises(DerivationError) as info:
+        merge_shards(outs, tmp_path / "merged")
+    assert info.value.code == "shard_mismatch" and not (tmp_path / "merged").exists()

@@ -71,3 +71,32 @@ def test_ratchet_command_exit_4(tmp_path, lu_dataset, capsys):
     assert main(["derive", "ratchet", str(base), str(grown)]) == 4
     captured = capsys.readouterr()
     assert f"refused: {victim['work_id']}: {MESSAGE}" in captured.err and "1 work(s) refused" in captured.out
+
+
+def _parsed_counts(out) -> dict:
+    """The counts with every line parsed (what the byte shortcut must equal)."""
+    from collections import Counter
+
+    from derive.ratchet import is_empty
+
+    counts: dict = {}
+    for row in read_jsonl(out / "provisions.jsonl"):
+        work = counts.setdefault(row["work_id"], Counter())
+        if is_empty(row):
+            work[signature(row)] += 1
+    return {w: dict(sorted(c.items())) for w, c in sorted(counts.items())}
+
+
+def test_lines_read_as_bytes_count_as_parsed_ones(tmp_path, lu_dataset, eu_dataset):
+    """Only lines whose text may be whitespace are parsed; the counts are those of parsing them all,
+    on the fixture datasets and on texts that start with whitespace of every kind."""
+    for out in (lu_dataset[0], eu_dataset[0]):
+        assert empty_signature_counts(out) == _parsed_counts(out)
+    texts = ["", " ", "\n\t ", "\u00a0", "\u2003 ", " a", "\u00a0b", "x", '"quoted"', "\\back", "é",
+             'a "work_id":"lu-legilux:other" b']
+    rows = [_row(f"art_{i}", text, num=f"Art. {i}") for i, text in enumerate(texts)]
+    rows.append({**_row("art_x", "texte"), "work_id": "lu-legilux:w2"})
+    out = _dataset(tmp_path, "mixed", rows)
+    counts = empty_signature_counts(out)
+    assert counts == _parsed_counts(out)
+    assert sum(counts["lu-legilux:w"].values()) == 5 and counts["lu-legilux:w2"] == {}

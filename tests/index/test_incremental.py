@@ -8,7 +8,7 @@ import sqlite3
 from pathlib import Path
 
 from corpus_tree import CorpusTree
-from derive.index.build import BuildResult, build_from_paths
+from derive.index.build import WORK_KEYS_SCHEMA, BuildResult, build_from_paths, work_keys_path
 from derive.index.verify import verify_index
 from legal.ids import Publisher
 from tests.index.pipeline import BUILT_AT, FixtureBuild
@@ -104,3 +104,41 @@ def test_an_index_of_another_publisher_is_not_updated(fixture_indexes: FixtureBu
     result = _build(fixture_indexes, fixture_indexes.datasets["lu"], tmp_path / "out", previous=eu.parent)
     assert result.metrics["mode"] == "full"
     assert "incremental_refused" in result.metrics
+
+
+def test_one_changed_work_reads_only_its_rows(fixture_indexes: FixtureBuild, tmp_path: Path) -> None:
+    """With the sidecar of the previous index (work keys read from the dataset's bytes), every
+    unchanged work is kept without reading its rows; the content is still a full build's."""
+    first = _build(fixture_indexes, fixture_indexes.datasets["lu"], tmp_path / "first")
+    sidecar = work_keys_path(tmp_path / "first", "lu-legilux")
+    recorded = json.loads(sidecar.read_bytes())
+    assert recorded["schema"] == WORK_KEYS_SCHEMA and recorded["index_sha256"] == first.index_sha256
+    works = len(recorded["works"])
+    changed = tmp_path / "dataset-lu"
+    dropped = _drop_one_version(fixture_indexes.datasets["lu"], changed)
+    full = _build(fixture_indexes, changed, tmp_path / "full")
+    incremental = _build(fixture_indexes, changed, tmp_path / "incremental", previous=tmp_path / "first")
+    assert incremental.metrics["mode"] == "incremental"
+    assert incremental.metrics["changed"] == [_slug(fixture_indexes, dropped)]
+    assert incremental.metrics["works_unread"] == works - 1
+    assert incremental.stamp == full.stamp
+    assert _fts_content(incremental.index_path) == _fts_content(full.index_path)
+    assert _serving_content(incremental.index_path) == _serving_content(full.index_path)
+    assert verify_index(incremental.index_path).ok
+    # its own sidecar names the new file, for the next run
+    assert json.loads(work_keys_path(tmp_path / "incremental", "lu-legilux").read_bytes())["index_sha256"] == \
+        incremental.index_sha256
+
+
+def test_a_sidecar_of_another_file_is_ignored(fixture_indexes: FixtureBuild, tmp_path: Path) -> None:
+    first = _build(fixture_indexes, fixture_indexes.datasets["lu"], tmp_path / "first")
+    sidecar = work_keys_path(tmp_path / "first", "lu-legilux")
+    recorded = json.loads(sidecar.read_bytes())
+    sidecar.write_text(json.dumps({**recorded, "index_sha256": "0" * 64}), encoding="utf-8")
+    changed = tmp_path / "dataset-lu"
+    _drop_one_version(fixture_indexes.datasets["lu"], changed)
+    again = _build(fixture_indexes, changed, tmp_path / "again", previous=tmp_path / "first")
+    assert again.metrics["mode"] == "incremental" and again.metrics["works_unread"] == 0
+    assert again.metrics["works_changed"] == 1
+    assert again.stamp == _build(fixture_indexes, changed, tmp_path / "full").stamp
+    assert first.index_sha256 != again.index_sha256

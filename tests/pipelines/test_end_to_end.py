@@ -8,7 +8,9 @@ belongs to the bench.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import sqlite3
 from pathlib import Path
 
 import dagster as dg
@@ -16,11 +18,12 @@ import pytest
 
 from corpus_tree import CorpusTree
 from corpus_tree.verify import verify_tree
-from derive.verify import verify_dataset
+from derive.dataset import build_dataset, shard_of
+from derive.verify import compare_dirs, verify_dataset
 from legal.ids import Publisher
 from pipelines import sources
 from pipelines.release_stage import current, key_paths
-from pipelines.settings import PUBLISHERS, SHARDS
+from pipelines.settings import PUBLISHERS, SHARDS, LexSettings
 from release.verify import verify_artifact_set
 from tests.pipelines.conftest import (
     Baseline,
@@ -139,6 +142,25 @@ def test_fan_out_chain_driven_by_its_sensors(tmp_path: Path, dagster_instance: d
     assert report.ok and report.compared > 0, report.line()  # = an unsharded build of the same tree
 
 
+def _same_as_cold(lex: LexSettings, scratch: Path) -> None:
+    """The Legilux dataset and index of ``lex`` equal a cold build of its tree: every dataset
+    file byte for byte, the index's content digest."""
+    from derive.index.build import build_from_paths
+    from derive.index.digest import content_digest
+
+    tree = CorpusTree.open(lex.tree("lu-legilux"), evidence_dir=lex.evidence_dir or None)
+    build_dataset(tree, scratch / "dataset", use_cache=False, workers=1)
+    report = compare_dirs(scratch / "dataset", lex.derived("lu-legilux"))
+    assert report.ok and report.compared >= 6, (report.mismatched, report.missing, report.extra)
+    cold = build_from_paths(Publisher.LEGILUX, tree, scratch / "dataset", scratch / "index",
+                            built_at=lex.built_at_stamp())
+    digests = []
+    for path in (lex.indexes() / "lu-legilux.sqlite", cold.index_path):
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as conn:
+            digests.append(content_digest(conn))
+    assert digests[0] == digests[1] == cold.stamp["content_digest"]
+
+
 def test_one_changed_work_reruns_only_its_publisher(tmp_path: Path, baseline: Baseline,
                                                     dagster_instance: dg.DagsterInstance,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
@@ -160,6 +182,9 @@ def test_one_changed_work_reruns_only_its_publisher(tmp_path: Path, baseline: Ba
     assert tree["versions"] == baseline.first.evidence["lu-legilux"].meta("corpus_tree", "lu-legilux")["versions"] + 1
     derived = lu.meta("provisions", "lu-legilux")
     assert derived["skipped"] == "" and derived["works_derived_in_step"] == 1
+    # only the changed work's shard was derived; the others kept their files byte for byte
+    assert derived["shards_derived_in_step"] == [shard_of(CHANGED_SLUG, SHARDS)]
+    _same_as_cold(settings(workdir), tmp_path / "cold")
     assert lu.meta("search_index", "lu-legilux")["skipped"] == ""
     rows = [json.loads(line) for line in (settings(workdir).derived("lu-legilux") / "provisions.jsonl").open("rb")]
     assert any(MARKER in r["text_md"] for r in rows if r["work_id"] == f"lu-legilux:{CHANGED_SLUG}")
