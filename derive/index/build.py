@@ -65,7 +65,7 @@ from derive.index.serving import write_serving_tables
 from derive.index.spill import SCHEMA, DirectSink, SpilledRows, SpillSink
 from derive.index.stamp import build_stamp, content_facts, stamp_document, stored_facts
 from derive.index.text import fts_number, fts_text
-from derive.index.textstore import ZLIB_VERSION, decode
+from derive.index.textstore import ZLIB_VERSION, read_texts, write_dictionary, write_texts
 from legal.canonical import pretty_bytes
 from legal.errors import IndexError_
 from legal.ids import Publisher
@@ -97,7 +97,11 @@ _WORK_FTS = "work_fts(rowid, identifiers, titles, short_titles, aliases, metadat
 
 def _write_tables(conn: sqlite3.Connection, rows: IndexRows) -> None:
     for table, _ in DIGEST_ORDER:
-        _insert(conn, table, rows.table(table))
+        if table == "texts":
+            write_dictionary(conn, rows.text_dictionary())
+            write_texts(conn, rows.texts.items())
+        else:
+            _insert(conn, table, rows.table(table))
     _insert(conn, "work_inputs", rows.work_inputs)
     conn.executemany(f"INSERT INTO {_PROVISION_FTS} VALUES (?,?,?,?,?)", rows.provision_fts)
     conn.executemany(f"INSERT INTO {_WORK_FTS} VALUES (?,?,?,?,?,?)", rows.work_fts)
@@ -108,7 +112,8 @@ def _copy_tables(conn: sqlite3.Connection, sink: SpillSink) -> None:
     """:func:`_write_tables` from the scratch database: the same rows in the same order."""
     for table, _ in DIGEST_ORDER:
         if table == "texts":
-            conn.executemany("INSERT INTO texts VALUES (?,?,?,?)", sink.encoded_texts())
+            write_dictionary(conn, sink.text_dictionary())
+            write_texts(conn, sink.texts())
         else:
             sink.table(table).copy_into(table)
     for table in BUILD_TABLES:
@@ -297,6 +302,7 @@ def _incremental_index(path: Path, previous: Path, publisher: Publisher, sources
                       done=_work_progress(meter))
         sink.flush()
         conn.execute("DELETE FROM texts WHERE text_sha256 NOT IN (SELECT text_sha256 FROM lexical_states)")
+        conn.execute("DELETE FROM text_blocks WHERE block_rowid NOT IN (SELECT block_rowid FROM texts)")
         conn.execute("DELETE FROM paths WHERE path_rowid NOT IN (SELECT path_rowid FROM provision_rows)")
         conn.execute("DELETE FROM cites WHERE cite_rowid NOT IN (SELECT cite_rowid FROM citation_rows)")
         conn.execute("DELETE FROM metadata_terms WHERE term_rowid NOT IN (SELECT term_rowid FROM work_metadata_rows)")
@@ -322,12 +328,13 @@ def delete_work(conn: sqlite3.Connection, work_rowid: int) -> None:
     lo, hi = work_rowid * WORK_SPAN, (work_rowid + 1) * WORK_SPAN - 1
     found = conn.execute("SELECT fts_titles FROM work_inputs WHERE work_rowid = ?", (work_rowid,)).fetchone()
     titles = json.loads(found[0]) if found else {}
-    states = conn.execute("SELECT s.state_rowid, s.language, s.anchor, s.num, s.heading, t.encoding, t.body "
-                          "FROM lexical_states s JOIN texts t USING (text_sha256) WHERE s.work_rowid = ?",
-                          (work_rowid,)).fetchall()
+    states = conn.execute("SELECT state_rowid, language, anchor, num, heading, text_sha256 "
+                          "FROM lexical_states WHERE work_rowid = ?", (work_rowid,)).fetchall()
+    bodies = read_texts(conn, (sha for *_, sha in states))
     conn.executemany(f"INSERT INTO {_PROVISION_FTS_DELETE} VALUES ('delete', ?, ?, ?, ?, ?)",
                      ((rowid, titles.get(language, ""), fts_number(num, anchor), heading or "",
-                       fts_text(decode(encoding, body))) for rowid, language, anchor, num, heading, encoding, body in states))
+                       fts_text(bodies[sha])) for rowid, language, anchor, num, heading, sha in states
+                      if sha in bodies))
     names = [Name(k, n, v, lang) for k, n, v, lang in conn.execute(
         "SELECT kind, normalized, value, language FROM work_names WHERE work_rowid = ?", (work_rowid,))]
     labels = [MetadataRow(k, i, label, lang, n, u, f, last) for k, i, label, lang, n, u, f, last in conn.execute(

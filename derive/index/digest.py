@@ -2,7 +2,8 @@
 
 For each table of :data:`derive.index.schema.DIGEST_ORDER`, in that order: one line
 ``#<table>\\n``, then one line per row ordered by the table's key, each row being the RFC 8785
-canonical JSON array of its column values (columns in DDL order) followed by ``\\n``. Index
+canonical JSON array of its column values (columns in DDL order, or those of
+:data:`derive.index.schema.DIGEST_COLUMNS`) followed by ``\\n``. Index
 values are only integers, strings and nulls, so the rendering is exact. The ``stamp`` table,
 the FTS5 tables and ``vocabulary`` are not part of the digest (they are functions of
 ``lexical_states``, ``texts`` and ``works``, checked by rebuilding in tests).
@@ -17,7 +18,7 @@ import hashlib
 import sqlite3
 from collections.abc import Sequence
 
-from derive.index.schema import DIGEST_ORDER
+from derive.index.schema import DIGEST_COLUMNS, DIGEST_ORDER
 from legal.canonical import canonical_bytes
 from legal.errors import IndexError_
 
@@ -40,7 +41,8 @@ def content_digest(conn: sqlite3.Connection) -> str:
     h = hashlib.sha256()
     for table, order in DIGEST_ORDER:
         h.update(f"#{table}\n".encode())
-        for row in conn.execute(f"SELECT * FROM {table} ORDER BY {order}"):
+        columns = DIGEST_COLUMNS.get(table, "*")
+        for row in conn.execute(f"SELECT {columns} FROM {table} ORDER BY {order}"):
             h.update(row_bytes(row))
             h.update(b"\n")
     return h.hexdigest()

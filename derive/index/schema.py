@@ -1,4 +1,4 @@
-"""The index format ``lex-evidence-index/3``: DDL, table order, digest order, read-side constants.
+"""The index format ``lex-evidence-index/5``: DDL, table order, digest order, read-side constants.
 
 One SQLite file per publisher (``<publisher>.sqlite``). Both the builder and the serving
 side import this module: the builder to create the file, the server to check what it mounts.
@@ -20,11 +20,11 @@ from derive.index.serving import TABLES as SERVING_TABLES
 from legal.artifacts import index_file_name as index_file_name
 from legal.artifacts import stamp_file_name as stamp_file_name
 
-INDEX_FORMAT = "lex-evidence-index/4"
+INDEX_FORMAT = "lex-evidence-index/5"
 #: ``PRAGMA application_id`` of every index file ("LEXI").
 APPLICATION_ID = 0x4C455849
 #: ``PRAGMA user_version``: the integer version of :data:`INDEX_FORMAT`.
-USER_VERSION = 4
+USER_VERSION = 5
 PAGE_SIZE = 4096
 
 FTS_TOKENIZER = "unicode61 remove_diacritics 2"
@@ -140,12 +140,21 @@ DDL: tuple[str, ...] = (
         provisions_digest TEXT,
         UNIQUE (version_rowid, language)
     )""",
-    """CREATE TABLE texts(
-        text_sha256 TEXT PRIMARY KEY,
-        encoding TEXT NOT NULL,
-        characters INTEGER NOT NULL,
+    # Texts are packed in zlib blocks (``derive/index/textstore.py``); ``texts`` says where each lies.
+    """CREATE TABLE text_dictionary(
+        dictionary BLOB NOT NULL
+    )""",
+    """CREATE TABLE text_blocks(
+        block_rowid INTEGER PRIMARY KEY,
         body BLOB NOT NULL
     )""",
+    """CREATE TABLE texts(
+        text_sha256 TEXT PRIMARY KEY,
+        characters INTEGER NOT NULL,
+        block_rowid INTEGER NOT NULL REFERENCES text_blocks(block_rowid),
+        start INTEGER NOT NULL,
+        length INTEGER NOT NULL
+    ) WITHOUT ROWID""",
     """CREATE TABLE lexical_states(
         state_rowid INTEGER PRIMARY KEY,
         work_rowid INTEGER NOT NULL REFERENCES works(work_rowid),
@@ -155,9 +164,11 @@ DDL: tuple[str, ...] = (
         type TEXT NOT NULL,
         num TEXT,
         heading TEXT,
-        article_key TEXT,
-        UNIQUE (work_rowid, language, anchor, text_sha256)
+        article_key TEXT
     )""",
+    # One state per (work, language, anchor, text) by construction (the builder keys its states so);
+    # the index leaves the 64-character hash out (format 5: it doubled the hash's bytes).
+    "CREATE INDEX ix_states_anchor ON lexical_states(work_rowid, language, anchor)",
     "CREATE INDEX ix_states_article ON lexical_states(article_key, work_rowid)",
     # ``provisions`` is a view over ``provision_rows`` (one row per occurrence, without the columns
     # it shares with others) and ``paths`` (each distinct heading path once): the path of a
@@ -363,11 +374,16 @@ DIGEST_ORDER: tuple[tuple[str, str], ...] = (
     ("observations", "expression_rowid, seq"),
 )
 
+#: The columns a table contributes to the digest when not all of them (``*``): a text is digested as
+#: its SHA-256 and length, which fix it (``lex index verify`` checks every stored text against its
+#: key), not as where it lies in a block, so an incremental build digests as a full build does.
+DIGEST_COLUMNS: dict[str, str] = {"texts": "text_sha256, characters"}
+
 #: Stamp counters that must equal ``COUNT(*)`` of their table (checked at mount).
 COUNTED_TABLES: tuple[str, ...] = tuple(name for name, _ in DIGEST_ORDER)
 
 REQUIRED_TABLES: frozenset[str] = frozenset(
-    {"stamp", "provision_fts", "work_fts", "provision_vocab", "vocabulary", *SERVING_TABLES, *COUNTED_TABLES}
+    {"stamp", "text_dictionary", "text_blocks", "provision_fts", "work_fts", "provision_vocab", "vocabulary", *SERVING_TABLES, *COUNTED_TABLES}
 )
 
 #: Words kept in ``vocabulary`` (the fuzzy-expansion targets): letters only, at least this long.

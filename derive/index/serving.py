@@ -42,7 +42,7 @@ from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from derive.index.textstore import LEVEL, decode, encode
+from derive.index.textstore import LEVEL, decode, encode, read_text
 from derive.index.worddiff import changes_from_opcodes, diff_cost, word_opcodes
 from legal.errors import IndexError_
 
@@ -163,8 +163,7 @@ def _successive_pairs(conn: sqlite3.Connection) -> Iterator[tuple[str, str]]:
 
 
 def _text(conn: sqlite3.Connection, sha: str) -> str:
-    encoding, body = conn.execute("SELECT encoding, body FROM texts WHERE text_sha256 = ?", (sha,)).fetchone()
-    return decode(str(encoding), bytes(body))
+    return read_text(conn, sha)
 
 
 def _word_diff_rows(conn: sqlite3.Connection) -> Iterator[tuple[bytes, bytes, str, bytes]]:

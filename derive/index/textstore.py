@@ -1,25 +1,310 @@
-"""How provision texts are stored: once per ``text_sha256``, zlib-compressed when that pays.
+"""How provision texts are stored: once per ``text_sha256``, packed in zlib blocks of about 32 KiB.
 
-A text is stored as its UTF-8 bytes (``encoding = 'utf8'``) or, when zlib level 6 saves at
-least 8 %, compressed (``encoding = 'zlib'``). Readers decode and may re-check the SHA-256
-(``lex index verify`` does, for every text). Compression output depends on the zlib version,
-which the stamp records next to the SQLite version.
+Texts are packed in the order the builder first meets them (work by work), so a block holds the
+texts of one work or of a few neighbouring ones: one compression context for many short,
+alike provisions saves far more than compressing each text alone (``docs/index.md`` §6.1).
+
+- ``text_dictionary(dictionary)``: one row, the zlib preset dictionary of every block (up to
+  32 KiB: the sentences that recur most in a sample of the publisher's texts, :func:`train`);
+  empty when none recurs. A function of the set of texts, computed by a full build and kept by an
+  incremental one (it is storage, not content: the content digest does not cover it).
+- ``text_blocks(block_rowid, body)``: ``body`` is zlib (level :data:`LEVEL`, with the dictionary)
+  of the UTF-8 bytes of its texts, one after the other. A block is closed before a text that
+  would take it past :data:`BLOCK_BYTES`; a longer text has a block of its own.
+- ``texts(text_sha256, characters, block_rowid, start, length)``: where a text lies in its
+  block's inflated bytes (byte offsets).
+
+Every reader goes through this module (:func:`read_texts`, :func:`read_heads`,
+:func:`stored_texts`): a call inflates each block once, and recently inflated blocks are kept
+in a small bounded cache (:data:`CACHE_BYTES`) keyed by the stored bytes themselves, so a search
+page or a diff whose texts share a block inflates it once. Compression output depends on the
+zlib version, which the stamp records next to the SQLite version.
 """
 
 from __future__ import annotations
 
+import codecs
 import hashlib
+import re
+import sqlite3
+import threading
 import zlib
+from collections import Counter, OrderedDict
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 
 from legal.errors import IndexError_
 
 LEVEL = 6
+#: A body stored alone (:func:`encode`) is compressed when that saves at least this share.
 MIN_SAVING = 0.08
 ZLIB_VERSION = zlib.ZLIB_RUNTIME_VERSION
+#: A block is closed before a text that would take its UTF-8 bytes past this size.
+BLOCK_BYTES = 1 << 15
+#: Size limit of the preset dictionary (zlib's window).
+DICTIONARY_BYTES = 1 << 15
+#: The dictionary is trained on the texts whose SHA-256 sorts below this (1/32 of them: a sample
+#: that depends on the set of texts only, never on their order).
+SAMPLE_BELOW = "08"
+#: Inflated bytes kept by the block cache (a block larger than a quarter of it is never kept).
+CACHE_BYTES = 4 << 20
+#: ``text_encoding`` in the stamp.
+ENCODING = f"zlib-{LEVEL} blocks of {BLOCK_BYTES} bytes, preset dictionary"
+
+#: A ``texts`` row: ``(text_sha256, characters, block_rowid, start, length)``.
+TextRow = tuple[str, int, int, int, int]
+#: A ``text_blocks`` row: ``(block_rowid, body)``.
+BlockRow = tuple[int, bytes]
+
+
+_SENTENCE = re.compile(rb"(?<=[.;:\n])\s*")
+
+
+def train(sample: Iterable[str]) -> bytes:
+    """The preset dictionary of a publisher's blocks from a sample of its texts (any order).
+
+    Sentences (cut after ``.``, ``;``, ``:`` or a line end) of 20 to 300 bytes are counted once per
+    text; those in at least two texts are taken by saved bytes (count × length, then bytes), the
+    most valuable last (closest to the data, as zlib prefers), up to :data:`DICTIONARY_BYTES`."""
+    counts: Counter[bytes] = Counter()
+    for text in sample:
+        counts.update(s for s in set(_SENTENCE.split(text.encode("utf-8"))) if 20 <= len(s) <= 300)
+    chosen: list[bytes] = []
+    size = 0
+    for sentence, count in sorted(counts.items(), key=lambda kv: (-kv[1] * len(kv[0]), kv[0])):
+        if count < 2:
+            continue
+        if size + len(sentence) + 1 <= DICTIONARY_BYTES:
+            chosen.append(sentence)
+            size += len(sentence) + 1
+    return b"".join(s + b"\n" for s in reversed(chosen))
+
+
+def sampled(sha256: str) -> bool:
+    """Whether a text is in the dictionary's training sample."""
+    return sha256 < SAMPLE_BELOW
+
+
+def _deflate(raw: bytes, dictionary: bytes) -> bytes:
+    packer = zlib.compressobj(LEVEL, zdict=dictionary) if dictionary else zlib.compressobj(LEVEL)
+    return packer.compress(raw) + packer.flush()
+
+
+@dataclass
+class Packer:
+    """Packs texts, in the order given, into blocks numbered from ``next_block``.
+
+    :meth:`add` and :meth:`finish` return the blocks closed, each with its texts' rows."""
+
+    next_block: int = 1
+    dictionary: bytes = b""
+    _pending: list[tuple[str, int, bytes]] = field(default_factory=list)
+    _size: int = 0
+
+    def add(self, sha256: str, text: str) -> list[tuple[BlockRow, list[TextRow]]]:
+        raw = text.encode("utf-8")
+        out = []
+        if self._pending and self._size + len(raw) > BLOCK_BYTES:
+            out.append(self._close())
+        self._pending.append((sha256, len(text), raw))
+        self._size += len(raw)
+        if self._size >= BLOCK_BYTES:
+            out.append(self._close())
+        return out
+
+    def finish(self) -> list[tuple[BlockRow, list[TextRow]]]:
+        return [self._close()] if self._pending else []
+
+    def _close(self) -> tuple[BlockRow, list[TextRow]]:
+        block, self.next_block = self.next_block, self.next_block + 1
+        rows: list[TextRow] = []
+        start = 0
+        for sha, characters, raw in self._pending:
+            rows.append((sha, characters, block, start, len(raw)))
+            start += len(raw)
+        body = _deflate(b"".join(raw for _, _, raw in self._pending), self.dictionary)
+        self._pending, self._size = [], 0
+        return (block, body), rows
+
+
+def pack(texts: Iterable[tuple[str, str]], dictionary: bytes, first_block: int = 1
+         ) -> Iterator[tuple[BlockRow, list[TextRow]]]:
+    """Every block of ``(sha256, text)`` pairs, in order (:class:`Packer`)."""
+    packer = Packer(first_block, dictionary)
+    for sha, text in texts:
+        yield from packer.add(sha, text)
+    yield from packer.finish()
+
+
+def write_dictionary(conn: sqlite3.Connection, dictionary: bytes) -> None:
+    conn.execute("DELETE FROM text_dictionary")
+    conn.execute("INSERT INTO text_dictionary VALUES (?)", (dictionary,))
+
+
+def write_texts(conn: sqlite3.Connection, texts: Iterable[tuple[str, str]], first_block: int = 1) -> None:
+    """Insert ``(sha256, text)`` pairs (none already stored) as new blocks numbered from ``first_block``,
+    compressed with the stored dictionary."""
+    for block, rows in pack(texts, dictionary(conn), first_block):
+        conn.execute("INSERT INTO text_blocks VALUES (?, ?)", block)
+        conn.executemany("INSERT INTO texts VALUES (?, ?, ?, ?, ?)", rows)
+
+
+def next_block(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("SELECT COALESCE(MAX(block_rowid), 0) + 1 FROM text_blocks").fetchone()[0])
+
+
+def dictionary(conn: sqlite3.Connection) -> bytes:
+    """The stored preset dictionary (refused when there is none: not a texts store of this format)."""
+    row = conn.execute("SELECT dictionary FROM text_dictionary").fetchone()
+    if row is None:
+        raise IndexError_("the index holds no text dictionary", code="bad_text_block")
+    return bytes(row[0])
+
+
+class _BlockCache:
+    """Recently inflated blocks, least recently used dropped first, at most :data:`CACHE_BYTES`."""
+
+    def __init__(self, capacity: int) -> None:
+        self._capacity = capacity
+        self._blocks: OrderedDict[tuple[bytes, bytes], bytes] = OrderedDict()
+        self._size = 0
+        self._lock = threading.Lock()
+
+    def get(self, body: tuple[bytes, bytes]) -> bytes | None:
+        with self._lock:
+            found = self._blocks.get(body)
+            if found is not None:
+                self._blocks.move_to_end(body)
+            return found
+
+    def put(self, body: tuple[bytes, bytes], raw: bytes) -> None:
+        if len(raw) > self._capacity // 4:
+            return
+        with self._lock:
+            if body in self._blocks:
+                return
+            self._blocks[body] = raw
+            self._size += len(raw)
+            while self._size > self._capacity:
+                _, dropped = self._blocks.popitem(last=False)
+                self._size -= len(dropped)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._blocks.clear()
+            self._size = 0
+
+
+BLOCKS = _BlockCache(CACHE_BYTES)
+
+
+def _inflate(body: bytes, zdict: bytes, upto: int | None = None) -> bytes:
+    """The block's bytes (at least its first ``upto`` when given: a long block is not inflated whole)."""
+    key = (zdict, body)
+    cached = BLOCKS.get(key)
+    if cached is not None:
+        return cached
+    inflater = zlib.decompressobj(zdict=zdict) if zdict else zlib.decompressobj()
+    try:
+        raw = inflater.decompress(body, upto or 0)
+    except zlib.error as exc:
+        raise IndexError_(f"stored text block is not zlib: {exc}", code="bad_text_block") from None
+    if not inflater.eof:
+        if upto is None:
+            raise IndexError_("stored text block is truncated", code="bad_text_block")
+        return raw
+    BLOCKS.put(key, raw)
+    return raw
+
+
+def _marks(n: int) -> str:
+    return ",".join("?" * n)
+
+
+def _located(conn: sqlite3.Connection, shas: Iterable[str]) -> dict[int, list[tuple[str, int, int]]]:
+    """``block_rowid → [(sha, start, length)]`` of the stored texts among ``shas``."""
+    ids = sorted(set(shas))
+    out: dict[int, list[tuple[str, int, int]]] = {}
+    for first in range(0, len(ids), 500):
+        chunk = ids[first:first + 500]
+        for sha, block, start, length in conn.execute(
+                f"SELECT text_sha256, block_rowid, start, length FROM texts WHERE text_sha256 IN ({_marks(len(chunk))})",
+                chunk):
+            out.setdefault(int(block), []).append((str(sha), int(start), int(length)))
+    return out
+
+
+def _blocks(conn: sqlite3.Connection, ids: list[int]) -> Iterator[tuple[int, bytes]]:
+    for first in range(0, len(ids), 500):
+        chunk = ids[first:first + 500]
+        for block, body in conn.execute(
+                f"SELECT block_rowid, body FROM text_blocks WHERE block_rowid IN ({_marks(len(chunk))})", chunk):
+            yield int(block), bytes(body)
+
+
+def _utf8(raw: bytes) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise IndexError_("stored text is not UTF-8", code="bad_text_block") from None
+
+
+def read_texts(conn: sqlite3.Connection, shas: Iterable[str]) -> dict[str, str]:
+    """``sha → text`` of the stored texts among ``shas`` (one not stored is left out)."""
+    located = _located(conn, shas)
+    out: dict[str, str] = {}
+    zdict = dictionary(conn) if located else b""
+    for block, body in _blocks(conn, sorted(located)):
+        raw = _inflate(body, zdict)
+        for sha, start, length in located[block]:
+            out[sha] = _utf8(raw[start:start + length])
+    return out
+
+
+def read_text(conn: sqlite3.Connection, sha: str) -> str:
+    """One stored text; a missing one is refused."""
+    found = read_texts(conn, [sha]).get(sha)
+    if found is None:
+        raise IndexError_("text not stored in the index", code="text_missing", subject=sha)
+    return found
+
+
+def read_heads(conn: sqlite3.Connection, shas: Iterable[str], chars: int) -> dict[str, tuple[str, bool]]:
+    """``sha → (head, complete)``: at least the first ``chars`` characters of each stored text (all of
+    it when ``complete``), inflating no more of a block than the heads asked of it need."""
+    limit = 4 * chars  # UTF-8: at most 4 bytes a character
+    located = _located(conn, shas)
+    out: dict[str, tuple[str, bool]] = {}
+    zdict = dictionary(conn) if located else b""
+    for block, body in _blocks(conn, sorted(located)):
+        wanted = located[block]
+        raw = _inflate(body, zdict, max(start + min(length, limit) for _, start, length in wanted))
+        for sha, start, length in wanted:
+            if length <= limit:
+                out[sha] = (_utf8(raw[start:start + length]), True)
+            else:
+                head = codecs.getincrementaldecoder("utf-8")().decode(raw[start:start + limit], final=False)
+                out[sha] = (head, False)
+    return out
+
+
+def stored_texts(conn: sqlite3.Connection) -> Iterator[tuple[str, int, str]]:
+    """``(sha, characters, text)`` of every stored text, block by block (each block inflated once)."""
+    rows = conn.execute("SELECT block_rowid, text_sha256, characters, start, length FROM texts "
+                        "ORDER BY block_rowid, start").fetchall()
+    index = 0
+    zdict = dictionary(conn)
+    for block, body in conn.execute("SELECT block_rowid, body FROM text_blocks ORDER BY block_rowid"):
+        raw = _inflate(bytes(body), zdict)
+        while index < len(rows) and rows[index][0] == block:
+            _, sha, characters, start, length = rows[index]
+            yield str(sha), int(characters), _utf8(raw[start:start + length])
+            index += 1
 
 
 def encode(text: str) -> tuple[str, int, bytes]:
-    """``(encoding, characters, body)`` of a text."""
+    """``(encoding, characters, body)`` of one text stored alone (a ``word_diffs`` row): its UTF-8
+    bytes (``utf8``) or, when zlib saves at least :data:`MIN_SAVING`, compressed (``zlib``)."""
     raw = text.encode("utf-8")
     packed = zlib.compress(raw, LEVEL)
     if len(packed) <= len(raw) * (1 - MIN_SAVING):
@@ -28,6 +313,7 @@ def encode(text: str) -> tuple[str, int, bytes]:
 
 
 def decode(encoding: str, body: bytes) -> str:
+    """The text of an :func:`encode` body."""
     if encoding == "zlib":
         return zlib.decompress(body).decode("utf-8")
     if encoding == "utf8":
@@ -35,9 +321,8 @@ def decode(encoding: str, body: bytes) -> str:
     raise IndexError_(f"unknown text encoding {encoding!r}", code="unknown_text_encoding")
 
 
-def check(sha256: str, encoding: str, body: bytes) -> str:
-    """The decoded text, refusing one that does not hash to its key."""
-    text = decode(encoding, body)
+def check(sha256: str, text: str) -> str:
+    """``text``, refusing one that does not hash to its key."""
     if hashlib.sha256(text.encode("utf-8")).hexdigest() != sha256:
         raise IndexError_("stored text does not hash to its key", code="text_hash_mismatch", subject=sha256)
     return text
