@@ -51,6 +51,7 @@ from derive.index.rows import (
 )
 from derive.index.schema import (
     APPLICATION_ID,
+    BUILD_INDEXES,
     BUILD_TABLES,
     DDL,
     DIGEST_ORDER,
@@ -66,6 +67,7 @@ from derive.index.spill import SCHEMA, DirectSink, SpilledRows, SpillSink
 from derive.index.stamp import build_stamp, content_facts, stamp_document, stored_facts
 from derive.index.text import fts_number, fts_text
 from derive.index.textstore import ZLIB_VERSION, read_texts, write_dictionary, write_texts
+from derive.index.textstore import prune as prune_texts
 from legal.canonical import pretty_bytes
 from legal.errors import IndexError_
 from legal.ids import Publisher
@@ -157,11 +159,17 @@ def _seal(conn: sqlite3.Connection, stamp: Mapping[str, str]) -> dict[str, str]:
     full = dict(stamp)
     full["content_digest"] = content_digest(conn)
     write_serving_tables(conn)
+    _drop_build_indexes(conn)
     conn.executemany("INSERT INTO stamp(k, v) VALUES (?, ?)", sorted(full.items()))
     conn.execute("COMMIT")
     conn.execute("ANALYZE")
     conn.execute("VACUUM")
     return dict(sorted(full.items()))
+
+
+def _drop_build_indexes(conn: sqlite3.Connection) -> None:
+    for name in BUILD_INDEXES:
+        conn.execute(f"DROP INDEX IF EXISTS {name}")
 
 
 def write_index(path: Path, rows: IndexRows, stamp: Mapping[str, str]) -> dict[str, str]:
@@ -213,6 +221,7 @@ def _seal_streamed(conn: sqlite3.Connection, meter: BuildMeter, excluded: int,
     full["content_digest"] = content_digest(conn)
     meter.phase("serving")
     meter.facts["serving_rows"] = write_serving_tables(conn)
+    _drop_build_indexes(conn)
     conn.executemany("INSERT INTO stamp(k, v) VALUES (?, ?)", sorted(full.items()))
     conn.execute("COMMIT")
     conn.execute(f"DETACH DATABASE {SCHEMA}")
@@ -285,6 +294,8 @@ def _incremental_index(path: Path, previous: Path, publisher: Publisher, sources
         conn.execute("PRAGMA synchronous=OFF")
         _attach_scratch(conn, scratch)
         conn.execute("BEGIN")
+        for statement in BUILD_INDEXES.values():
+            conn.execute(statement)
         rows = sources.rows(conn, meter)
         changed: list[str] = []
 
@@ -301,8 +312,7 @@ def _incremental_index(path: Path, previous: Path, publisher: Publisher, sources
         assemble_into(sink, publisher, sources.works, sources.versions, rows, sources.gaps, keep=keep,
                       done=_work_progress(meter))
         sink.flush()
-        conn.execute("DELETE FROM texts WHERE text_sha256 NOT IN (SELECT text_sha256 FROM lexical_states)")
-        conn.execute("DELETE FROM text_blocks WHERE block_rowid NOT IN (SELECT block_rowid FROM texts)")
+        prune_texts(conn)
         conn.execute("DELETE FROM paths WHERE path_rowid NOT IN (SELECT path_rowid FROM provision_rows)")
         conn.execute("DELETE FROM cites WHERE cite_rowid NOT IN (SELECT cite_rowid FROM citation_rows)")
         conn.execute("DELETE FROM metadata_terms WHERE term_rowid NOT IN (SELECT term_rowid FROM work_metadata_rows)")

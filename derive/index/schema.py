@@ -140,7 +140,8 @@ DDL: tuple[str, ...] = (
         provisions_digest TEXT,
         UNIQUE (version_rowid, language)
     )""",
-    # Texts are packed in zlib blocks (``derive/index/textstore.py``); ``texts`` says where each lies.
+    # Texts are packed in zlib blocks (``derive/index/textstore.py``); ``texts`` says where each lies,
+    # keyed by the 32 bytes of its SHA-256 (readers go through textstore, which speaks hex).
     """CREATE TABLE text_dictionary(
         dictionary BLOB NOT NULL
     )""",
@@ -149,7 +150,7 @@ DDL: tuple[str, ...] = (
         body BLOB NOT NULL
     )""",
     """CREATE TABLE texts(
-        text_sha256 TEXT PRIMARY KEY,
+        text_sha256 BLOB PRIMARY KEY,
         characters INTEGER NOT NULL,
         block_rowid INTEGER NOT NULL REFERENCES text_blocks(block_rowid),
         start INTEGER NOT NULL,
@@ -176,7 +177,7 @@ DDL: tuple[str, ...] = (
     # state's. Readers and writers see the columns below; the triggers store and remove rows.
     """CREATE TABLE paths(
         path_rowid INTEGER PRIMARY KEY,
-        path TEXT NOT NULL UNIQUE
+        path TEXT NOT NULL
     )""",
     """CREATE TABLE provision_rows(
         expression_rowid INTEGER NOT NULL REFERENCES expressions(expression_rowid),
@@ -205,7 +206,7 @@ DDL: tuple[str, ...] = (
     """CREATE TRIGGER provisions_insert INSTEAD OF INSERT ON provisions BEGIN
         SELECT RAISE(ABORT, 'provision text is not its lexical state''s')
             WHERE NEW.text_sha256 IS NOT (SELECT text_sha256 FROM lexical_states WHERE state_rowid = NEW.state_rowid);
-        INSERT OR IGNORE INTO paths(path) VALUES (NEW.path);
+        INSERT INTO paths(path) SELECT NEW.path WHERE NOT EXISTS (SELECT 1 FROM paths WHERE path = NEW.path);
         INSERT INTO provision_rows VALUES (NEW.expression_rowid, NEW.seq, NEW.anchor, NEW.type, NEW.num, NEW.heading,
             (SELECT path_rowid FROM paths WHERE path = NEW.path), NEW.article_valid_from, NEW.state_rowid,
             NEW.span_start, NEW.span_end);
@@ -221,7 +222,6 @@ DDL: tuple[str, ...] = (
         target_held INTEGER NOT NULL,
         resolution TEXT NOT NULL
     )""",
-    "CREATE INDEX ix_cites_href ON cites(href, anchor)",
     "CREATE INDEX ix_citations_target ON cites(target_work_id)",
     """CREATE TABLE citation_rows(
         expression_rowid INTEGER NOT NULL REFERENCES expressions(expression_rowid),
@@ -351,6 +351,14 @@ TERM_STEMS_DDL = """CREATE TABLE term_stems(
     ) WITHOUT ROWID"""
 DDL = (*DDL, TERM_STEMS_DDL)
 # --- end search ---
+
+#: Indexes only the build's triggers use (finding a stored path or link), created with the schema and
+#: by an incremental build, dropped before the file is sealed: no reader looks a path or link up.
+BUILD_INDEXES: dict[str, str] = {
+    "ix_paths_path": "CREATE INDEX IF NOT EXISTS ix_paths_path ON paths(path)",
+    "ix_cites_href": "CREATE INDEX IF NOT EXISTS ix_cites_href ON cites(href, anchor)",
+}
+DDL = (*DDL, *BUILD_INDEXES.values())
 
 #: Build bookkeeping for incremental builds (``work_inputs``): not content, not in the digest, not
 #: required by readers.

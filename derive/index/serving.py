@@ -82,13 +82,15 @@ DDL: tuple[str, ...] = (
         k TEXT PRIMARY KEY,
         v TEXT NOT NULL
     ) WITHOUT ROWID""",
+    # A rowid table (format 5): a body up to about 4 KB stays on its leaf page; in a WITHOUT ROWID
+    # table every body over about 1 KB overflowed onto a page of its own, mostly empty.
     """CREATE TABLE word_diffs(
         from_sha256 BLOB NOT NULL,
         to_sha256 BLOB NOT NULL,
         encoding TEXT NOT NULL,
         body BLOB NOT NULL,
-        PRIMARY KEY (from_sha256, to_sha256)
-    ) WITHOUT ROWID""",
+        UNIQUE (from_sha256, to_sha256)
+    )""",
     # A rowid table: a window (about 1.2 KB once packed) stays on its leaf page; in a WITHOUT ROWID
     # table every row would overflow onto a page of its own.
     """CREATE TABLE frequent_matches(

@@ -23,7 +23,14 @@ from typing import Any
 
 from derive.index.inputs import ProvisionRow, provision_row
 from derive.index.rows import Row, RowSink
-from derive.index.textstore import BLOCK_BYTES, SAMPLE_BELOW, next_block, train, write_texts
+from derive.index.textstore import (
+    BLOCK_BYTES,
+    SAMPLE_BELOW,
+    is_stored,
+    next_block,
+    train,
+    write_texts,
+)
 
 BATCH = 2000
 SCHEMA = "scratch"
@@ -121,8 +128,7 @@ class DirectSink:
     def add_text(self, sha256: str, text: str) -> None:
         """A text not stored yet waits for a block of its own kind (new texts packed in new blocks)."""
         self.text_bytes += len(text)
-        if sha256 in self._texts or self._conn.execute("SELECT 1 FROM texts WHERE text_sha256 = ?",
-                                                       (sha256,)).fetchone():
+        if sha256 in self._texts or is_stored(self._conn, sha256):
             return
         self._texts[sha256] = text
         self._text_size += len(text)

@@ -1,4 +1,4 @@
-"""How provision texts are stored: once per ``text_sha256``, packed in zlib blocks of about 32 KiB.
+"""How provision texts are stored: once per ``text_sha256``, packed in zlib blocks of about 64 KiB.
 
 Texts are packed in the order the builder first meets them (work by work), so a block holds the
 texts of one work or of a few neighbouring ones: one compression context for many short,
@@ -12,7 +12,8 @@ alike provisions saves far more than compressing each text alone (``docs/index.m
   of the UTF-8 bytes of its texts, one after the other. A block is closed before a text that
   would take it past :data:`BLOCK_BYTES`; a longer text has a block of its own.
 - ``texts(text_sha256, characters, block_rowid, start, length)``: where a text lies in its
-  block's inflated bytes (byte offsets).
+  block's inflated bytes (byte offsets); the key is the SHA-256's 32 bytes (the functions here take
+  and give the lower-case hex every other table uses).
 
 Every reader goes through this module (:func:`read_texts`, :func:`read_heads`,
 :func:`stored_texts`): a call inflates each block once, and recently inflated blocks are kept
@@ -40,12 +41,12 @@ LEVEL = 6
 MIN_SAVING = 0.08
 ZLIB_VERSION = zlib.ZLIB_RUNTIME_VERSION
 #: A block is closed before a text that would take its UTF-8 bytes past this size.
-BLOCK_BYTES = 1 << 15
+BLOCK_BYTES = 1 << 16
 #: Size limit of the preset dictionary (zlib's window).
 DICTIONARY_BYTES = 1 << 15
-#: The dictionary is trained on the texts whose SHA-256 sorts below this (1/32 of them: a sample
+#: The dictionary is trained on the texts whose SHA-256 sorts below this (1/16 of them: a sample
 #: that depends on the set of texts only, never on their order).
-SAMPLE_BELOW = "08"
+SAMPLE_BELOW = "1"
 #: Inflated bytes kept by the block cache (a block larger than a quarter of it is never kept).
 CACHE_BYTES = 4 << 20
 #: ``text_encoding`` in the stamp.
@@ -136,6 +137,26 @@ def pack(texts: Iterable[tuple[str, str]], dictionary: bytes, first_block: int =
     yield from packer.finish()
 
 
+def key(sha256: str) -> bytes | None:
+    """The ``texts`` key of a hex SHA-256 (None for a string that is not one)."""
+    if len(sha256) != 64:
+        return None
+    try:
+        return bytes.fromhex(sha256)
+    except ValueError:
+        return None
+
+
+def is_stored(conn: sqlite3.Connection, sha256: str) -> bool:
+    return conn.execute("SELECT 1 FROM texts WHERE text_sha256 = ?", (key(sha256),)).fetchone() is not None
+
+
+def prune(conn: sqlite3.Connection) -> None:
+    """Remove the texts no lexical state names, then the blocks no text lies in."""
+    conn.execute("DELETE FROM texts WHERE lower(hex(text_sha256)) NOT IN (SELECT text_sha256 FROM lexical_states)")
+    conn.execute("DELETE FROM text_blocks WHERE block_rowid NOT IN (SELECT block_rowid FROM texts)")
+
+
 def write_dictionary(conn: sqlite3.Connection, dictionary: bytes) -> None:
     conn.execute("DELETE FROM text_dictionary")
     conn.execute("INSERT INTO text_dictionary VALUES (?)", (dictionary,))
@@ -146,7 +167,8 @@ def write_texts(conn: sqlite3.Connection, texts: Iterable[tuple[str, str]], firs
     compressed with the stored dictionary."""
     for block, rows in pack(texts, dictionary(conn), first_block):
         conn.execute("INSERT INTO text_blocks VALUES (?, ?)", block)
-        conn.executemany("INSERT INTO texts VALUES (?, ?, ?, ?, ?)", rows)
+        conn.executemany("INSERT INTO texts VALUES (?, ?, ?, ?, ?)",
+                         ((bytes.fromhex(sha), *rest) for sha, *rest in rows))
 
 
 def next_block(conn: sqlite3.Connection) -> int:
@@ -223,14 +245,14 @@ def _marks(n: int) -> str:
 
 def _located(conn: sqlite3.Connection, shas: Iterable[str]) -> dict[int, list[tuple[str, int, int]]]:
     """``block_rowid → [(sha, start, length)]`` of the stored texts among ``shas``."""
-    ids = sorted(set(shas))
+    ids = sorted({k for k in map(key, set(shas)) if k is not None})
     out: dict[int, list[tuple[str, int, int]]] = {}
     for first in range(0, len(ids), 500):
         chunk = ids[first:first + 500]
         for sha, block, start, length in conn.execute(
                 f"SELECT text_sha256, block_rowid, start, length FROM texts WHERE text_sha256 IN ({_marks(len(chunk))})",
                 chunk):
-            out.setdefault(int(block), []).append((str(sha), int(start), int(length)))
+            out.setdefault(int(block), []).append((bytes(sha).hex(), int(start), int(length)))
     return out
 
 
@@ -298,7 +320,7 @@ def stored_texts(conn: sqlite3.Connection) -> Iterator[tuple[str, int, str]]:
         raw = _inflate(bytes(body), zdict)
         while index < len(rows) and rows[index][0] == block:
             _, sha, characters, start, length = rows[index]
-            yield str(sha), int(characters), _utf8(raw[start:start + length])
+            yield bytes(sha).hex(), int(characters), _utf8(raw[start:start + length])
             index += 1
 
 
