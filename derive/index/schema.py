@@ -382,11 +382,6 @@ DIGEST_ORDER: tuple[tuple[str, str], ...] = (
     ("observations", "expression_rowid, seq"),
 )
 
-#: The columns a table contributes to the digest when not all of them (``*``): a text is digested as
-#: its SHA-256 and length, which fix it (``lex index verify`` checks every stored text against its
-#: key), not as where it lies in a block, so an incremental build digests as a full build does.
-DIGEST_COLUMNS: dict[str, str] = {"texts": "text_sha256, characters"}
-
 #: Stamp counters that must equal ``COUNT(*)`` of their table (checked at mount).
 COUNTED_TABLES: tuple[str, ...] = tuple(name for name, _ in DIGEST_ORDER)
 

@@ -184,31 +184,33 @@ def dictionary(conn: sqlite3.Connection) -> bytes:
 
 
 class _BlockCache:
-    """Recently inflated blocks, least recently used dropped first, at most :data:`CACHE_BYTES`."""
+    """Recently inflated blocks (or their first bytes, and whether that is all), least recently used
+    dropped first, at most :data:`CACHE_BYTES`."""
 
     def __init__(self, capacity: int) -> None:
         self._capacity = capacity
-        self._blocks: OrderedDict[tuple[bytes, bytes], bytes] = OrderedDict()
+        self._blocks: OrderedDict[tuple[bytes, bytes], tuple[bytes, bool]] = OrderedDict()
         self._size = 0
         self._lock = threading.Lock()
 
-    def get(self, body: tuple[bytes, bytes]) -> bytes | None:
+    def get(self, body: tuple[bytes, bytes]) -> tuple[bytes, bool] | None:
         with self._lock:
             found = self._blocks.get(body)
             if found is not None:
                 self._blocks.move_to_end(body)
             return found
 
-    def put(self, body: tuple[bytes, bytes], raw: bytes) -> None:
+    def put(self, body: tuple[bytes, bytes], raw: bytes, complete: bool) -> None:
         if len(raw) > self._capacity // 4:
             return
         with self._lock:
-            if body in self._blocks:
-                return
-            self._blocks[body] = raw
+            previous = self._blocks.pop(body, None)
+            if previous is not None:
+                self._size -= len(previous[0])
+            self._blocks[body] = (raw, complete)
             self._size += len(raw)
             while self._size > self._capacity:
-                _, dropped = self._blocks.popitem(last=False)
+                _, (dropped, _) = self._blocks.popitem(last=False)
                 self._size -= len(dropped)
 
     def clear(self) -> None:
@@ -221,21 +223,20 @@ BLOCKS = _BlockCache(CACHE_BYTES)
 
 
 def _inflate(body: bytes, zdict: bytes, upto: int | None = None) -> bytes:
-    """The block's bytes (at least its first ``upto`` when given: a long block is not inflated whole)."""
+    """The block's bytes (at least its first ``upto`` when given: no more of a block is inflated than
+    the texts asked of it need)."""
     key = (zdict, body)
     cached = BLOCKS.get(key)
-    if cached is not None:
-        return cached
+    if cached is not None and (cached[1] or (upto is not None and len(cached[0]) >= upto)):
+        return cached[0]
     inflater = zlib.decompressobj(zdict=zdict) if zdict else zlib.decompressobj()
     try:
         raw = inflater.decompress(body, upto or 0)
     except zlib.error as exc:
         raise IndexError_(f"stored text block is not zlib: {exc}", code="bad_text_block") from None
-    if not inflater.eof:
-        if upto is None:
-            raise IndexError_("stored text block is truncated", code="bad_text_block")
-        return raw
-    BLOCKS.put(key, raw)
+    if not inflater.eof and upto is None:
+        raise IndexError_("stored text block is truncated", code="bad_text_block")
+    BLOCKS.put(key, raw, inflater.eof)
     return raw
 
 
@@ -277,7 +278,7 @@ def read_texts(conn: sqlite3.Connection, shas: Iterable[str]) -> dict[str, str]:
     out: dict[str, str] = {}
     zdict = dictionary(conn) if located else b""
     for block, body in _blocks(conn, sorted(located)):
-        raw = _inflate(body, zdict)
+        raw = _inflate(body, zdict, max(start + length for _, start, length in located[block]))
         for sha, start, length in located[block]:
             out[sha] = _utf8(raw[start:start + length])
     return out
@@ -341,6 +342,45 @@ def decode(encoding: str, body: bytes) -> str:
     if encoding == "utf8":
         return bytes(body).decode("utf-8")
     raise IndexError_(f"unknown text encoding {encoding!r}", code="unknown_text_encoding")
+
+
+#: Inflated bytes of texts rendered per pass of :func:`digest_rows` (bounds its memory).
+DIGEST_PASS_BYTES = 48 << 20
+
+
+def digest_rows(conn: sqlite3.Connection) -> Iterator[tuple[str, str, int, bytes]]:
+    """The ``texts`` rows of the content digest, in ``text_sha256`` order: ``(sha, encoding, characters,
+    body)`` with each text stored alone (:func:`encode`), as formats up to 4 stored it. The digest thus
+    covers the texts themselves, not where they lie in blocks, and keeps its value across the change.
+
+    Texts in hash order are scattered over the blocks, so the rows are rendered in passes over
+    consecutive hash ranges of about :data:`DIGEST_PASS_BYTES` of text, each inflating the blocks
+    that hold a text of the range once."""
+    rows = [(bytes(sha).hex(), int(c), int(b), int(s), int(n)) for sha, c, b, s, n in conn.execute(
+        "SELECT text_sha256, characters, block_rowid, start, length FROM texts ORDER BY text_sha256")]
+    zdict = dictionary(conn) if rows else b""
+    first = 0
+    while first < len(rows):
+        last, size = first, 0
+        while last < len(rows) and (last == first or size + rows[last][4] <= DIGEST_PASS_BYTES):
+            size += rows[last][4]
+            last += 1
+        wanted: dict[int, list[int]] = {}
+        for i in range(first, last):
+            wanted.setdefault(rows[i][2], []).append(i)
+        rendered: dict[int, tuple[str, str, int, bytes]] = {}
+        for block, body in _blocks(conn, sorted(wanted)):
+            inflater = zlib.decompressobj(zdict=zdict) if zdict else zlib.decompressobj()
+            raw = inflater.decompress(body)
+            for i in wanted[block]:
+                sha, characters, _, start, length = rows[i]
+                encoding, _, stored = encode(_utf8(raw[start:start + length]))
+                rendered[i] = (sha, encoding, characters, stored)
+        for i in range(first, last):
+            if i not in rendered:
+                raise IndexError_("a text lies in no stored block", code="bad_text_block", subject=rows[i][0])
+            yield rendered.pop(i)
+        first = last
 
 
 def check(sha256: str, text: str) -> str:

@@ -117,7 +117,7 @@ def test_editing_a_text_breaks_verification(handmade_dir: Path, tmp_path: Path) 
     conn.commit()
     conn.close()
     problems = verify_index(copy).problems
-    # the digest names a text by its hash and length, so the hash check is what sees the edit
+    assert any("content digest" in p for p in problems)  # the digest covers the texts, not the blocks
     assert any("does not hash" in p for p in problems)
 
 
