@@ -1,4 +1,4 @@
-"""How provision texts are stored: once per ``text_sha256``, packed in zlib blocks of about 64 KiB.
+"""How provision texts are stored: once per ``text_sha256``, packed in zlib blocks of about 32 KiB.
 
 Texts are packed in the order the builder first meets them (work by work), so a block holds the
 texts of one work or of a few neighbouring ones: one compression context for many short,
@@ -16,9 +16,10 @@ alike provisions saves far more than compressing each text alone (``docs/index.m
   and give the lower-case hex every other table uses).
 
 Every reader goes through this module (:func:`read_texts`, :func:`read_heads`,
-:func:`stored_texts`): a call inflates each block once, and recently inflated blocks are kept
-in a small bounded cache (:data:`CACHE_BYTES`) keyed by the stored bytes themselves, so a search
-page or a diff whose texts share a block inflates it once. Compression output depends on the
+:func:`stored_texts`): a read inflates a block only as far as the texts it asks for need, and
+recently inflated blocks (or their first bytes, with the inflater to go on with) are kept per
+connection in a bounded cache (:data:`CACHE_BYTES`), so a search page or a diff whose texts share a
+block inflates it once, and a cached block costs no SQLite read. Compression output depends on the
 zlib version, which the stamp records next to the SQLite version.
 """
 
@@ -33,6 +34,7 @@ import zlib
 from collections import Counter, OrderedDict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from legal.errors import IndexError_
 
@@ -41,14 +43,14 @@ LEVEL = 6
 MIN_SAVING = 0.08
 ZLIB_VERSION = zlib.ZLIB_RUNTIME_VERSION
 #: A block is closed before a text that would take its UTF-8 bytes past this size.
-BLOCK_BYTES = 1 << 16
+BLOCK_BYTES = 1 << 15
 #: Size limit of the preset dictionary (zlib's window).
 DICTIONARY_BYTES = 1 << 15
 #: The dictionary is trained on the texts whose SHA-256 sorts below this (1/16 of them: a sample
 #: that depends on the set of texts only, never on their order).
 SAMPLE_BELOW = "1"
 #: Inflated bytes kept by the block cache (a block larger than a quarter of it is never kept).
-CACHE_BYTES = 4 << 20
+CACHE_BYTES = 8 << 20
 #: ``text_encoding`` in the stamp.
 ENCODING = f"zlib-{LEVEL} blocks of {BLOCK_BYTES} bytes, preset dictionary"
 
@@ -183,61 +185,104 @@ def dictionary(conn: sqlite3.Connection) -> bytes:
     return bytes(row[0])
 
 
+class _Inflating:
+    """A block inflated so far: its first bytes, and the inflater to go on with (None once whole)."""
+
+    __slots__ = ("conn", "inflater", "raw")
+
+    def __init__(self, conn: sqlite3.Connection, raw: bytes, inflater: Any) -> None:
+        self.conn = conn  # held so that the connection's id is not reused while its blocks are cached
+        self.raw = raw
+        self.inflater = inflater
+
+
 class _BlockCache:
-    """Recently inflated blocks (or their first bytes, and whether that is all), least recently used
-    dropped first, at most :data:`CACHE_BYTES`."""
+    """Blocks inflated recently, per connection (an index file is immutable while served; a build
+    never reuses a block id on its connection), least recently used dropped first, at most
+    :data:`CACHE_BYTES` of inflated bytes. A block is inflated only as far as a read needs, and a
+    later read needing more goes on from there. A hit reads nothing from SQLite."""
 
     def __init__(self, capacity: int) -> None:
-        self._capacity = capacity
-        self._blocks: OrderedDict[tuple[bytes, bytes], tuple[bytes, bool]] = OrderedDict()
+        self.capacity = capacity
+        self._blocks: OrderedDict[tuple[int, int], _Inflating] = OrderedDict()
+        self._dictionaries: OrderedDict[int, tuple[sqlite3.Connection, bytes]] = OrderedDict()
         self._size = 0
         self._lock = threading.Lock()
-
-    def get(self, body: tuple[bytes, bytes]) -> tuple[bytes, bool] | None:
-        with self._lock:
-            found = self._blocks.get(body)
-            if found is not None:
-                self._blocks.move_to_end(body)
-            return found
-
-    def put(self, body: tuple[bytes, bytes], raw: bytes, complete: bool) -> None:
-        if len(raw) > self._capacity // 4:
-            return
-        with self._lock:
-            previous = self._blocks.pop(body, None)
-            if previous is not None:
-                self._size -= len(previous[0])
-            self._blocks[body] = (raw, complete)
-            self._size += len(raw)
-            while self._size > self._capacity:
-                _, (dropped, _) = self._blocks.popitem(last=False)
-                self._size -= len(dropped)
 
     def clear(self) -> None:
         with self._lock:
             self._blocks.clear()
+            self._dictionaries.clear()
             self._size = 0
+
+    def dictionary(self, conn: sqlite3.Connection) -> bytes:
+        with self._lock:
+            found = self._dictionaries.get(id(conn))
+            if found is not None and found[0] is conn:
+                return found[1]
+        zdict = dictionary(conn)
+        with self._lock:
+            self._dictionaries[id(conn)] = (conn, zdict)
+            while len(self._dictionaries) > 16:
+                self._dictionaries.popitem(last=False)
+        return zdict
+
+    def read(self, conn: sqlite3.Connection, blocks: dict[int, int]) -> dict[int, bytes]:
+        """``block → its first bytes``, at least ``blocks[block]`` of them (0: the whole block)."""
+        out: dict[int, bytes] = {}
+        missing: list[int] = []
+        with self._lock:
+            for block, upto in blocks.items():
+                entry = self._blocks.get((id(conn), block))
+                if entry is None or entry.conn is not conn:
+                    missing.append(block)
+                    continue
+                self._blocks.move_to_end((id(conn), block))
+                if entry.inflater is not None and (upto == 0 or len(entry.raw) < upto):
+                    self._size -= len(entry.raw)
+                    entry.raw += _go_on(entry.inflater, entry.inflater.unconsumed_tail,
+                                        0 if upto == 0 else upto - len(entry.raw))
+                    if entry.inflater.eof:
+                        entry.inflater = None
+                    self._size += len(entry.raw)
+                out[block] = entry.raw
+            self._trim()
+        if not missing:
+            return out
+        zdict = self.dictionary(conn)
+        for block, body in _bodies(conn, missing):
+            inflater = zlib.decompressobj(zdict=zdict) if zdict else zlib.decompressobj()
+            raw = _go_on(inflater, body, blocks[block])
+            out[block] = raw
+            if len(body) + len(raw) > self.capacity // 4:
+                continue
+            with self._lock:
+                previous = self._blocks.pop((id(conn), block), None)
+                if previous is not None:
+                    self._size -= len(previous.raw)
+                self._blocks[(id(conn), block)] = _Inflating(conn, raw, None if inflater.eof else inflater)
+                self._size += len(raw)
+                self._trim()
+        return out
+
+    def _trim(self) -> None:
+        while self._size > self.capacity and self._blocks:
+            _, dropped = self._blocks.popitem(last=False)
+            self._size -= len(dropped.raw)
+
+
+def _go_on(inflater: Any, data: bytes, most: int) -> bytes:
+    """Up to ``most`` more bytes (0: all the rest) of a block."""
+    try:
+        raw = bytes(inflater.decompress(data, most))
+    except zlib.error as exc:
+        raise IndexError_(f"stored text block is not zlib: {exc}", code="bad_text_block") from None
+    if most == 0 and not inflater.eof:
+        raise IndexError_("stored text block is truncated", code="bad_text_block")
+    return raw
 
 
 BLOCKS = _BlockCache(CACHE_BYTES)
-
-
-def _inflate(body: bytes, zdict: bytes, upto: int | None = None) -> bytes:
-    """The block's bytes (at least its first ``upto`` when given: no more of a block is inflated than
-    the texts asked of it need)."""
-    key = (zdict, body)
-    cached = BLOCKS.get(key)
-    if cached is not None and (cached[1] or (upto is not None and len(cached[0]) >= upto)):
-        return cached[0]
-    inflater = zlib.decompressobj(zdict=zdict) if zdict else zlib.decompressobj()
-    try:
-        raw = inflater.decompress(body, upto or 0)
-    except zlib.error as exc:
-        raise IndexError_(f"stored text block is not zlib: {exc}", code="bad_text_block") from None
-    if not inflater.eof and upto is None:
-        raise IndexError_("stored text block is truncated", code="bad_text_block")
-    BLOCKS.put(key, raw, inflater.eof)
-    return raw
 
 
 def _marks(n: int) -> str:
@@ -257,7 +302,8 @@ def _located(conn: sqlite3.Connection, shas: Iterable[str]) -> dict[int, list[tu
     return out
 
 
-def _blocks(conn: sqlite3.Connection, ids: list[int]) -> Iterator[tuple[int, bytes]]:
+def _bodies(conn: sqlite3.Connection, ids: list[int]) -> Iterator[tuple[int, bytes]]:
+    ids = sorted(ids)
     for first in range(0, len(ids), 500):
         chunk = ids[first:first + 500]
         for block, body in conn.execute(
@@ -275,13 +321,9 @@ def _utf8(raw: bytes) -> str:
 def read_texts(conn: sqlite3.Connection, shas: Iterable[str]) -> dict[str, str]:
     """``sha → text`` of the stored texts among ``shas`` (one not stored is left out)."""
     located = _located(conn, shas)
-    out: dict[str, str] = {}
-    zdict = dictionary(conn) if located else b""
-    for block, body in _blocks(conn, sorted(located)):
-        raw = _inflate(body, zdict, max(start + length for _, start, length in located[block]))
-        for sha, start, length in located[block]:
-            out[sha] = _utf8(raw[start:start + length])
-    return out
+    raws = BLOCKS.read(conn, {b: max(s + n for _, s, n in wanted) for b, wanted in located.items()})
+    return {sha: _utf8(raws[block][start:start + length])
+            for block, wanted in located.items() for sha, start, length in wanted}
 
 
 def read_text(conn: sqlite3.Connection, sha: str) -> str:
@@ -297,11 +339,10 @@ def read_heads(conn: sqlite3.Connection, shas: Iterable[str], chars: int) -> dic
     it when ``complete``), inflating no more of a block than the heads asked of it need."""
     limit = 4 * chars  # UTF-8: at most 4 bytes a character
     located = _located(conn, shas)
+    raws = BLOCKS.read(conn, {b: max(s + min(n, limit) for _, s, n in wanted) for b, wanted in located.items()})
     out: dict[str, tuple[str, bool]] = {}
-    zdict = dictionary(conn) if located else b""
-    for block, body in _blocks(conn, sorted(located)):
-        wanted = located[block]
-        raw = _inflate(body, zdict, max(start + min(length, limit) for _, start, length in wanted))
+    for block, wanted in located.items():
+        raw = raws[block]
         for sha, start, length in wanted:
             if length <= limit:
                 out[sha] = (_utf8(raw[start:start + length]), True)
@@ -318,7 +359,8 @@ def stored_texts(conn: sqlite3.Connection) -> Iterator[tuple[str, int, str]]:
     index = 0
     zdict = dictionary(conn)
     for block, body in conn.execute("SELECT block_rowid, body FROM text_blocks ORDER BY block_rowid"):
-        raw = _inflate(bytes(body), zdict)
+        inflater = zlib.decompressobj(zdict=zdict) if zdict else zlib.decompressobj()
+        raw = _go_on(inflater, bytes(body), 0)
         while index < len(rows) and rows[index][0] == block:
             _, sha, characters, start, length = rows[index]
             yield bytes(sha).hex(), int(characters), _utf8(raw[start:start + length])
@@ -369,7 +411,7 @@ def digest_rows(conn: sqlite3.Connection) -> Iterator[tuple[str, str, int, bytes
         for i in range(first, last):
             wanted.setdefault(rows[i][2], []).append(i)
         rendered: dict[int, tuple[str, str, int, bytes]] = {}
-        for block, body in _blocks(conn, sorted(wanted)):
+        for block, body in _bodies(conn, list(wanted)):
             inflater = zlib.decompressobj(zdict=zdict) if zdict else zlib.decompressobj()
             raw = inflater.decompress(body)
             for i in wanted[block]:

@@ -182,3 +182,19 @@ def test_the_text_dictionary_is_the_recurring_sentences_whatever_the_order() -> 
     assert dictionary == "Le présent règlement entre en vigueur le vingtième jour.\n".encode()
     assert textstore.train(reversed(texts)) == dictionary
     assert textstore.train([]) == b""
+
+
+def test_a_block_read_in_part_goes_on_from_where_it_stopped() -> None:
+    """A head inflates the start of a block; a later read of a text further on goes on from there."""
+    texts = {hashlib.sha256(t.encode()).hexdigest(): t for t in ("début " * 3, "milieu " * 2000, "fin " * 300)}
+    conn = _text_tables()
+    textstore.write_texts(conn, texts.items())
+    assert conn.execute("SELECT COUNT(DISTINCT block_rowid) FROM texts").fetchone()[0] == 1
+    textstore.BLOCKS.clear()
+    first, middle, last = texts
+    assert textstore.read_heads(conn, [first], 20)[first] == (texts[first], True)
+    assert textstore.read_heads(conn, [middle], 20)[middle][1] is False
+    assert textstore.read_texts(conn, [last, middle]) == {last: texts[last], middle: texts[middle]}
+    assert textstore.read_texts(conn, texts) == texts
+    other = _text_tables()  # another connection: its own blocks, never the first one's
+    assert textstore.read_texts(other, texts) == {}
