@@ -64,7 +64,8 @@ MAX_PAIR_MATCHES = 5_000_000
 #: A pair's word changes are stored as such when their JSON is at most this share of the two texts'
 #: characters (cheaper to read than the texts); otherwise only their word offsets are stored.
 WORDS_SHARE = 1.0
-#: ``word_diffs.encoding`` of a row holding word offsets (:func:`derive.index.worddiff.word_opcodes`).
+#: ``word_diffs.encoding`` of a row holding word offsets (:func:`derive.index.worddiff.word_opcodes`), their
+#: JSON zlib-compressed (format 5).
 OPCODES = "opcodes"
 
 DDL: tuple[str, ...] = (
@@ -189,7 +190,7 @@ def _word_diff_rows(conn: sqlite3.Connection) -> Iterator[tuple[bytes, bytes, st
         if len(words) <= WORDS_SHARE * (len(before) + len(after)):
             encoding, _, body = encode(words)
         else:
-            encoding, body = OPCODES, json.dumps(opcodes, separators=(",", ":")).encode("utf-8")
+            encoding, body = OPCODES, zlib.compress(json.dumps(opcodes, separators=(",", ":")).encode("utf-8"), LEVEL)
         yield bytes.fromhex(before_sha), bytes.fromhex(after_sha), encoding, body
 
 
@@ -281,5 +282,6 @@ def stored_word_changes(conn: sqlite3.Connection, before_sha: str, after_sha: st
     if row[0] != OPCODES:
         value: list[dict[str, Any]] = json.loads(decode(str(row[0]), bytes(row[1])))
         return value
-    opcodes = [(str(t), int(i1), int(i2), int(j1), int(j2)) for t, i1, i2, j1, j2 in json.loads(bytes(row[1]))]
+    opcodes = [(str(t), int(i1), int(i2), int(j1), int(j2))
+               for t, i1, i2, j1, j2 in json.loads(zlib.decompress(bytes(row[1])))]
     return changes_from_opcodes(_text(conn, before_sha), _text(conn, after_sha), opcodes)

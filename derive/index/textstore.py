@@ -1,4 +1,4 @@
-"""How provision texts are stored: once per ``text_sha256``, packed in zlib blocks of about 32 KiB.
+"""How provision texts are stored: once per ``text_sha256``, packed in zlib blocks of about 16 KiB.
 
 Texts are packed in the order the builder first meets them (work by work), so a block holds the
 texts of one work or of a few neighbouring ones: one compression context for many short,
@@ -43,7 +43,7 @@ LEVEL = 6
 MIN_SAVING = 0.08
 ZLIB_VERSION = zlib.ZLIB_RUNTIME_VERSION
 #: A block is closed before a text that would take its UTF-8 bytes past this size.
-BLOCK_BYTES = 1 << 15
+BLOCK_BYTES = 1 << 14
 #: Size limit of the preset dictionary (zlib's window).
 DICTIONARY_BYTES = 1 << 15
 #: The dictionary is trained on the texts whose SHA-256 sorts below this (1/16 of them: a sample
