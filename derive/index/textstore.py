@@ -1,4 +1,4 @@
-"""How provision texts are stored: once per ``text_sha256``, packed in zlib blocks of one page each.
+"""How provision texts are stored: once per ``text_sha256``, packed in zlib blocks of about 32 KiB.
 
 Texts are packed in the order the builder first meets them (work by work), so a block holds the
 texts of one work or of a few neighbouring ones: one compression context for many short,
@@ -9,8 +9,8 @@ alike provisions saves far more than compressing each text alone (``docs/index.m
   empty when none recurs. A function of the set of texts, computed by a full build and kept by an
   incremental one (it is storage, not content: the content digest does not cover it).
 - ``text_blocks(block_rowid, body)``: ``body`` is zlib (level :data:`LEVEL`, with the dictionary)
-  of the UTF-8 bytes of its texts, one after the other, at most :data:`BODY_BYTES` (about 16 KiB
-  of text: one 4 KiB page); a longer text has a block of its own (:class:`Packer`).
+  of the UTF-8 bytes of its texts, one after the other. A block is closed before a text that
+  would take it past :data:`BLOCK_BYTES`; a longer text has a block of its own (:class:`Packer`).
 - ``texts(text_sha256, characters, block_rowid, start, length)``: where a text lies in its
   block's inflated bytes (byte offsets); the key is the SHA-256's 32 bytes (the functions here take
   and give the lower-case hex every other table uses).
@@ -42,15 +42,8 @@ LEVEL = 6
 #: A body stored alone (:func:`encode`) is compressed when that saves at least this share.
 MIN_SAVING = 0.08
 ZLIB_VERSION = zlib.ZLIB_RUNTIME_VERSION
-#: The first block's target of UTF-8 bytes (then the target follows the compression ratio, within
-#: ``MIN_BLOCK_BYTES`` and ``MAX_BLOCK_BYTES``: see :class:`Packer`).
-BLOCK_BYTES = 1 << 14
-MIN_BLOCK_BYTES = 1 << 12
-MAX_BLOCK_BYTES = 1 << 16
-#: A block's stored body is kept to this size (a text whose body alone is larger excepted), so that
-#: it lies on one 4 KiB page: SQLite keeps a row of up to 4,061 bytes on its leaf page, and a body
-#: just over the page size would take two pages, one mostly empty.
-BODY_BYTES = 4000
+#: A block is closed before a text that would take its UTF-8 bytes past this size.
+BLOCK_BYTES = 1 << 15
 #: Size limit of the preset dictionary (zlib's window).
 DICTIONARY_BYTES = 1 << 15
 #: The dictionary is trained on the texts whose SHA-256 sorts below this (1/16 of them: a sample
@@ -59,7 +52,7 @@ SAMPLE_BELOW = "1"
 #: Inflated bytes kept by the block cache (a block larger than a quarter of it is never kept).
 CACHE_BYTES = 8 << 20
 #: ``text_encoding`` in the stamp.
-ENCODING = f"zlib-{LEVEL} blocks of at most {BODY_BYTES} bytes, preset dictionary"
+ENCODING = f"zlib-{LEVEL} blocks of {BLOCK_BYTES} bytes, preset dictionary"
 
 #: A ``texts`` row: ``(text_sha256, characters, block_rowid, start, length)``.
 TextRow = tuple[str, int, int, int, int]
@@ -102,57 +95,38 @@ def _deflate(raw: bytes, dictionary: bytes) -> bytes:
 
 @dataclass
 class Packer:
-    """Packs texts, in the order given, into blocks numbered from ``next_block``.
-
-    A block takes texts until their bytes pass a target (:data:`BLOCK_BYTES` at first); its body is
-    then kept to :data:`BODY_BYTES` — the texts past the prefix that fits start the next block — so
-    that a block lies on one 4 KiB page, and the target follows the compression ratio of the block
-    just closed (aiming at 95 % of the limit, between 4 and 64 KiB). A text whose body alone passes
-    the limit is a block of its own. Deterministic: a function of the texts and their order.
-    :meth:`add` and :meth:`finish` return the blocks closed, each with its texts' rows."""
+    """Packs texts, in the order given, into blocks numbered from ``next_block``: a block is closed
+    before a text that would take its UTF-8 bytes past :data:`BLOCK_BYTES`; a longer text has a
+    block of its own. :meth:`add` and :meth:`finish` return the blocks closed, each with its texts' rows."""
 
     next_block: int = 1
     dictionary: bytes = b""
     _pending: list[tuple[str, int, bytes]] = field(default_factory=list)
     _size: int = 0
-    _target: int = BLOCK_BYTES
 
     def add(self, sha256: str, text: str) -> list[tuple[BlockRow, list[TextRow]]]:
         raw = text.encode("utf-8")
         out = []
-        while self._pending and self._size + len(raw) > self._target:
+        if self._pending and self._size + len(raw) > BLOCK_BYTES:
             out.append(self._close())
         self._pending.append((sha256, len(text), raw))
         self._size += len(raw)
-        return out
-
-    def finish(self) -> list[tuple[BlockRow, list[TextRow]]]:
-        out = []
-        while self._pending:
+        if self._size >= BLOCK_BYTES:
             out.append(self._close())
         return out
 
+    def finish(self) -> list[tuple[BlockRow, list[TextRow]]]:
+        return [self._close()] if self._pending else []
+
     def _close(self) -> tuple[BlockRow, list[TextRow]]:
-        take = self._pending
-        size = self._size
-        body = _deflate(b"".join(raw for _, _, raw in take), self.dictionary)
-        while len(body) > BODY_BYTES and len(take) > 1:
-            want = size * BODY_BYTES * 97 // (len(body) * 100)
-            kept, size = 1, len(take[0][2])
-            while kept < len(take) - 1 and size + len(take[kept][2]) <= want:
-                size += len(take[kept][2])
-                kept += 1
-            take = take[:kept]
-            body = _deflate(b"".join(raw for _, _, raw in take), self.dictionary)
-        self._pending = self._pending[len(take):]
-        self._size -= size
-        self._target = max(MIN_BLOCK_BYTES, min(MAX_BLOCK_BYTES, size * BODY_BYTES * 95 // (max(1, len(body)) * 100)))
         block, self.next_block = self.next_block, self.next_block + 1
         rows: list[TextRow] = []
         start = 0
-        for sha, characters, raw in take:
+        for sha, characters, raw in self._pending:
             rows.append((sha, characters, block, start, len(raw)))
             start += len(raw)
+        body = _deflate(b"".join(raw for _, _, raw in self._pending), self.dictionary)
+        self._pending, self._size = [], 0
         return (block, body), rows
 
 

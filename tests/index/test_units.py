@@ -131,24 +131,15 @@ def test_text_blocks_round_trip(texts: list[str], long: int, chars: int) -> None
     assert [b for b, _ in blocks] == list(range(1, len(blocks) + 1))
 
 
-def test_text_blocks_stay_on_one_page_and_follow_the_compression_ratio() -> None:
-    """Every block's body is at most BODY_BYTES but for a lone long text; texts keep their order,
-    each in exactly one block; the packing is a function of the texts and their order."""
-    import random
-
-    rng = random.Random(7)
-    words = ["article", "règlement", "dispositions", "Verordnung", "paragraphe", "ministre", "annexe"]
-    texts = [(f"{i:064x}", " ".join(rng.choice(words) + str(rng.randrange(999)) for _ in range(rng.randrange(5, 400))))
-             for i in range(400)]
-    texts.append(("f" * 64, "".join(chr(rng.randrange(0x41, 0x2FF)) for _ in range(40_000))))  # incompressible
-    blocks = list(textstore.pack(texts, b""))
-    assert blocks == list(textstore.pack(texts, b""))
-    assert [row[0] for _, rows in blocks for row in rows] == [sha for sha, _ in texts]
-    for (_, body), rows in blocks:
-        assert len(body) <= textstore.BODY_BYTES or len(rows) == 1
-    assert len(blocks[-1][1]) == 1 and len(blocks[-1][0][1]) > textstore.BODY_BYTES
-    bodies = [len(body) for (_, body), rows in blocks[:-2]]
-    assert min(bodies) > textstore.BODY_BYTES // 2  # the target follows the ratio: blocks are filled
+def test_a_text_block_closes_before_a_text_that_would_overflow_it() -> None:
+    packer = textstore.Packer()
+    assert packer.add("a", "x" * (textstore.BLOCK_BYTES - 10)) == []
+    closed = packer.add("b", "y" * 20)  # would pass the size: the first block closes first
+    assert [rows for _, rows in closed] == [[("a", textstore.BLOCK_BYTES - 10, 1, 0, textstore.BLOCK_BYTES - 10)]]
+    closed = packer.add("c", "z" * textstore.BLOCK_BYTES)  # does not fit either; alone, it fills its own
+    assert [rows for _, rows in closed] == [[("b", 20, 2, 0, 20)], [("c", textstore.BLOCK_BYTES, 3, 0,
+                                                                      textstore.BLOCK_BYTES)]]
+    assert packer.finish() == []
 
 
 def test_a_text_not_stored_is_refused_by_read_text() -> None:
