@@ -49,7 +49,8 @@ DICTIONARY_BYTES = 1 << 15
 #: The dictionary is trained on the texts whose SHA-256 sorts below this (1/16 of them: a sample
 #: that depends on the set of texts only, never on their order).
 SAMPLE_BELOW = "1"
-#: Inflated bytes kept by the block cache (a block larger than a quarter of it is never kept).
+#: Bytes the block cache keeps: inflated bytes, and the inflaters kept to go on with (a block larger
+#: than a quarter of it is never kept).
 CACHE_BYTES = 8 << 20
 #: ``text_encoding`` in the stamp.
 ENCODING = f"zlib-{LEVEL} blocks of {BLOCK_BYTES} bytes, preset dictionary"
@@ -185,6 +186,11 @@ def dictionary(conn: sqlite3.Connection) -> bytes:
     return bytes(row[0])
 
 
+#: What an inflater kept to go on with holds (zlib's 32 KiB window and its state), counted against
+#: the cache's capacity.
+INFLATER_BYTES = 40 << 10
+
+
 class _Inflating:
     """A block inflated so far: its first bytes, and the inflater to go on with (None once whole)."""
 
@@ -194,6 +200,10 @@ class _Inflating:
         self.conn = conn  # held so that the connection's id is not reused while its blocks are cached
         self.raw = raw
         self.inflater = inflater
+
+    @property
+    def size(self) -> int:
+        return len(self.raw) + (INFLATER_BYTES if self.inflater is not None else 0)
 
 
 class _BlockCache:
@@ -239,12 +249,12 @@ class _BlockCache:
                     continue
                 self._blocks.move_to_end((id(conn), block))
                 if entry.inflater is not None and (upto == 0 or len(entry.raw) < upto):
-                    self._size -= len(entry.raw)
+                    self._size -= entry.size
                     entry.raw += _go_on(entry.inflater, entry.inflater.unconsumed_tail,
                                         0 if upto == 0 else upto - len(entry.raw))
                     if entry.inflater.eof:
                         entry.inflater = None
-                    self._size += len(entry.raw)
+                    self._size += entry.size
                 out[block] = entry.raw
             self._trim()
         if not missing:
@@ -259,16 +269,17 @@ class _BlockCache:
             with self._lock:
                 previous = self._blocks.pop((id(conn), block), None)
                 if previous is not None:
-                    self._size -= len(previous.raw)
-                self._blocks[(id(conn), block)] = _Inflating(conn, raw, None if inflater.eof else inflater)
-                self._size += len(raw)
+                    self._size -= previous.size
+                entry = _Inflating(conn, raw, None if inflater.eof else inflater)
+                self._blocks[(id(conn), block)] = entry
+                self._size += entry.size
                 self._trim()
         return out
 
     def _trim(self) -> None:
         while self._size > self.capacity and self._blocks:
             _, dropped = self._blocks.popitem(last=False)
-            self._size -= len(dropped.raw)
+            self._size -= dropped.size
 
 
 def _go_on(inflater: Any, data: bytes, most: int) -> bytes:
