@@ -170,12 +170,12 @@ def serve_figures(index_dir: Path, repeat: int) -> dict[str, Any]:
 
 def fts_variants(index_dir: Path) -> dict[str, Any]:
     """Size, build time and query latency of FTS5 variants over the indexed texts (not adopted)."""
-    from derive.index.textstore import decode
+    from derive.index.textstore import stored_texts
 
     texts: list[str] = []
     for path in sorted(index_dir.glob("*.sqlite")):
         conn = sqlite3.connect(path)
-        texts.extend(decode(e, b) for e, b in conn.execute("SELECT encoding, body FROM texts ORDER BY text_sha256"))
+        texts.extend(text for _, _, text in sorted(stored_texts(conn)))
         conn.close()
     variants = {
         "unicode61 (adopted)": "tokenize='unicode61 remove_diacritics 2'",

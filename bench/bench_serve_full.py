@@ -78,11 +78,10 @@ def _terms(conn: sqlite3.Connection, rng: random.Random, language: str) -> dict[
                         "WHERE e.language = ? ORDER BY p.expression_rowid DESC, p.seq LIMIT 50000", (language,)).fetchall()
     if not rows:
         return {}
-    from derive.index.textstore import decode
+    from derive.index.textstore import read_text
     counts: Counter[str] = Counter()
     for (sha,) in rng.sample(rows, min(300, len(rows))):
-        encoding, body = conn.execute("SELECT encoding, body FROM texts WHERE text_sha256 = ?", (sha,)).fetchone()
-        counts.update(w.lower() for w in WORD.findall(decode(encoding, body)))
+        counts.update(w.lower() for w in WORD.findall(read_text(conn, sha)))
     docs = dict(conn.execute(f"SELECT term, docs FROM vocabulary WHERE term IN ({','.join('?' * len(counts))})",
                              list(counts)).fetchall()) if counts else {}
     ranked = sorted(docs.items(), key=lambda kv: kv[1])

@@ -54,6 +54,7 @@ from derive.index.rows import (
 )
 from derive.index.schema import (
     APPLICATION_ID,
+    BUILD_INDEXES,
     BUILD_TABLES,
     DDL,
     DIGEST_ORDER,
@@ -68,7 +69,8 @@ from derive.index.serving import write_serving_tables
 from derive.index.spill import SCHEMA, DirectSink, SpilledRows, SpillSink
 from derive.index.stamp import build_stamp, content_facts, stamp_document, stored_facts
 from derive.index.text import fts_number, fts_text
-from derive.index.textstore import ZLIB_VERSION, decode
+from derive.index.textstore import ZLIB_VERSION, read_texts, write_dictionary, write_texts
+from derive.index.textstore import prune as prune_texts
 from legal.canonical import digest, pretty_bytes
 from legal.errors import IndexError_
 from legal.ids import Publisher
@@ -100,7 +102,11 @@ _WORK_FTS = "work_fts(rowid, identifiers, titles, short_titles, aliases, metadat
 
 def _write_tables(conn: sqlite3.Connection, rows: IndexRows) -> None:
     for table, _ in DIGEST_ORDER:
-        _insert(conn, table, rows.table(table))
+        if table == "texts":
+            write_dictionary(conn, rows.text_dictionary())
+            write_texts(conn, rows.texts.items())
+        else:
+            _insert(conn, table, rows.table(table))
     _insert(conn, "work_inputs", rows.work_inputs)
     conn.executemany(f"INSERT INTO {_PROVISION_FTS} VALUES (?,?,?,?,?)", rows.provision_fts)
     conn.executemany(f"INSERT INTO {_WORK_FTS} VALUES (?,?,?,?,?,?)", rows.work_fts)
@@ -111,7 +117,8 @@ def _copy_tables(conn: sqlite3.Connection, sink: SpillSink) -> None:
     """:func:`_write_tables` from the scratch database: the same rows in the same order."""
     for table, _ in DIGEST_ORDER:
         if table == "texts":
-            conn.executemany("INSERT INTO texts VALUES (?,?,?,?)", sink.encoded_texts())
+            write_dictionary(conn, sink.text_dictionary())
+            write_texts(conn, sink.texts())
         else:
             sink.table(table).copy_into(table)
     for table in BUILD_TABLES:
@@ -155,11 +162,17 @@ def _seal(conn: sqlite3.Connection, stamp: Mapping[str, str]) -> dict[str, str]:
     full = dict(stamp)
     full["content_digest"] = content_digest(conn)
     write_serving_tables(conn)
+    _drop_build_indexes(conn)
     conn.executemany("INSERT INTO stamp(k, v) VALUES (?, ?)", sorted(full.items()))
     conn.execute("COMMIT")
     conn.execute("ANALYZE")
     conn.execute("VACUUM")
     return dict(sorted(full.items()))
+
+
+def _drop_build_indexes(conn: sqlite3.Connection) -> None:
+    for name in BUILD_INDEXES:
+        conn.execute(f"DROP INDEX IF EXISTS {name}")
 
 
 def write_index(path: Path, rows: IndexRows, stamp: Mapping[str, str]) -> dict[str, str]:
@@ -353,6 +366,7 @@ def _seal_streamed(conn: sqlite3.Connection, meter: BuildMeter, excluded: int,
     full["content_digest"] = content_digest(conn)
     meter.phase("serving")
     meter.facts["serving_rows"] = write_serving_tables(conn)
+    _drop_build_indexes(conn)
     conn.executemany("INSERT INTO stamp(k, v) VALUES (?, ?)", sorted(full.items()))
     conn.execute("COMMIT")
     conn.execute(f"DETACH DATABASE {SCHEMA}")
@@ -433,6 +447,8 @@ def _incremental_index(path: Path, previous: Path, publisher: Publisher, sources
         conn.execute("PRAGMA synchronous=OFF")
         _attach_scratch(conn, scratch)
         conn.execute("BEGIN")
+        for statement in BUILD_INDEXES.values():
+            conn.execute(statement)
         stored = {slug: sha for slug, sha in known.values()}
         unread = {slug for slug, value in recorded.items()
                   if selection is not None and isinstance(value, list) and len(value) == 2
@@ -454,7 +470,7 @@ def _incremental_index(path: Path, previous: Path, publisher: Publisher, sources
         assemble_into(sink, publisher, sources.works, lambda slug: () if slug in unread else sources.versions(slug),
                       rows, sources.gaps, keep=keep, done=_work_progress(meter), context=context)
         sink.flush()
-        conn.execute("DELETE FROM texts WHERE text_sha256 NOT IN (SELECT text_sha256 FROM lexical_states)")
+        prune_texts(conn)
         conn.execute("DELETE FROM paths WHERE path_rowid NOT IN (SELECT path_rowid FROM provision_rows)")
         conn.execute("DELETE FROM cites WHERE cite_rowid NOT IN (SELECT cite_rowid FROM citation_rows)")
         conn.execute("DELETE FROM metadata_terms WHERE term_rowid NOT IN (SELECT term_rowid FROM work_metadata_rows)")
@@ -495,12 +511,13 @@ def delete_work(conn: sqlite3.Connection, work_rowid: int) -> None:
     lo, hi = work_rowid * WORK_SPAN, (work_rowid + 1) * WORK_SPAN - 1
     found = conn.execute("SELECT fts_titles FROM work_inputs WHERE work_rowid = ?", (work_rowid,)).fetchone()
     titles = json.loads(found[0]) if found else {}
-    states = conn.execute("SELECT s.state_rowid, s.language, s.anchor, s.num, s.heading, t.encoding, t.body "
-                          "FROM lexical_states s JOIN texts t USING (text_sha256) WHERE s.work_rowid = ?",
-                          (work_rowid,)).fetchall()
+    states = conn.execute("SELECT state_rowid, language, anchor, num, heading, text_sha256 "
+                          "FROM lexical_states WHERE work_rowid = ?", (work_rowid,)).fetchall()
+    bodies = read_texts(conn, (sha for *_, sha in states))
     conn.executemany(f"INSERT INTO {_PROVISION_FTS_DELETE} VALUES ('delete', ?, ?, ?, ?, ?)",
                      ((rowid, titles.get(language, ""), fts_number(num, anchor), heading or "",
-                       fts_text(decode(encoding, body))) for rowid, language, anchor, num, heading, encoding, body in states))
+                       fts_text(bodies[sha])) for rowid, language, anchor, num, heading, sha in states
+                      if sha in bodies))
     names = [Name(k, n, v, lang) for k, n, v, lang in conn.execute(
         "SELECT kind, normalized, value, language FROM work_names WHERE work_rowid = ?", (work_rowid,))]
     labels = [MetadataRow(k, i, label, lang, n, u, f, last) for k, i, label, lang, n, u, f, last in conn.execute(

@@ -51,7 +51,10 @@ def mount_problems(conn: sqlite3.Connection) -> list[str]:
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")}
     except sqlite3.DatabaseError as exc:
         return [f"not a readable SQLite file: {exc}"]
-    if app_id != APPLICATION_ID or user_version != USER_VERSION:
+    if app_id == APPLICATION_ID and isinstance(user_version, int) and 0 < user_version < USER_VERSION:
+        problems.append(f"index format {user_version} is older than {INDEX_FORMAT} (user_version {USER_VERSION}); "
+                        "rebuild the index")
+    elif app_id != APPLICATION_ID or user_version != USER_VERSION:
         problems.append(f"not a {INDEX_FORMAT} file (application_id {app_id}, user_version {user_version})")
     missing = sorted(REQUIRED_TABLES - tables)
     if missing:

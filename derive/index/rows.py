@@ -35,7 +35,7 @@ from derive.index.history import VersionText, build_history
 from derive.index.identifiers import href_slug_candidates
 from derive.index.inputs import DatasetInput, GapRow, ProvisionRow, TreeInput
 from derive.index.text import anchor_article_key, fts_number, fts_text
-from derive.index.textstore import encode
+from derive.index.textstore import pack, sampled, train
 from legal.canonical import canonical_text, digest
 from legal.errors import IdentityError, IndexError_, TemporalError
 from legal.ids import Publisher, VersionId, celex_of_uri, parse_date
@@ -75,9 +75,13 @@ class IndexRows:
     def sink(self, table: str) -> RowSink:
         return _sink_of(self, table)
 
+    def text_dictionary(self) -> bytes:
+        """The blocks' preset dictionary (:func:`derive.index.textstore.train` on the sample)."""
+        return train(text for sha, text in self.texts.items() if sampled(sha))
+
     def table(self, name: str) -> list[Row]:
         if name == "texts":
-            return [(sha, *encode(text)) for sha, text in sorted(self.texts.items())]
+            return [row for _, rows in pack(self.texts.items(), self.text_dictionary()) for row in rows]
         value = getattr(self, name)
         assert isinstance(value, list)
         return value

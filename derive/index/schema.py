@@ -1,4 +1,4 @@
-"""The index format ``lex-evidence-index/3``: DDL, table order, digest order, read-side constants.
+"""The index format ``lex-evidence-index/5``: DDL, table order, digest order, read-side constants.
 
 One SQLite file per publisher (``<publisher>.sqlite``). Both the builder and the serving
 side import this module: the builder to create the file, the server to check what it mounts.
@@ -20,11 +20,11 @@ from derive.index.serving import TABLES as SERVING_TABLES
 from legal.artifacts import index_file_name as index_file_name
 from legal.artifacts import stamp_file_name as stamp_file_name
 
-INDEX_FORMAT = "lex-evidence-index/4"
+INDEX_FORMAT = "lex-evidence-index/5"
 #: ``PRAGMA application_id`` of every index file ("LEXI").
 APPLICATION_ID = 0x4C455849
 #: ``PRAGMA user_version``: the integer version of :data:`INDEX_FORMAT`.
-USER_VERSION = 4
+USER_VERSION = 5
 PAGE_SIZE = 4096
 
 FTS_TOKENIZER = "unicode61 remove_diacritics 2"
@@ -140,12 +140,22 @@ DDL: tuple[str, ...] = (
         provisions_digest TEXT,
         UNIQUE (version_rowid, language)
     )""",
-    """CREATE TABLE texts(
-        text_sha256 TEXT PRIMARY KEY,
-        encoding TEXT NOT NULL,
-        characters INTEGER NOT NULL,
+    # Texts are packed in zlib blocks (``derive/index/textstore.py``); ``texts`` says where each lies,
+    # keyed by the 32 bytes of its SHA-256 (readers go through textstore, which speaks hex).
+    """CREATE TABLE text_dictionary(
+        dictionary BLOB NOT NULL
+    )""",
+    """CREATE TABLE text_blocks(
+        block_rowid INTEGER PRIMARY KEY,
         body BLOB NOT NULL
     )""",
+    """CREATE TABLE texts(
+        text_sha256 BLOB PRIMARY KEY,
+        characters INTEGER NOT NULL,
+        block_rowid INTEGER NOT NULL REFERENCES text_blocks(block_rowid),
+        start INTEGER NOT NULL,
+        length INTEGER NOT NULL
+    ) WITHOUT ROWID""",
     """CREATE TABLE lexical_states(
         state_rowid INTEGER PRIMARY KEY,
         work_rowid INTEGER NOT NULL REFERENCES works(work_rowid),
@@ -155,9 +165,11 @@ DDL: tuple[str, ...] = (
         type TEXT NOT NULL,
         num TEXT,
         heading TEXT,
-        article_key TEXT,
-        UNIQUE (work_rowid, language, anchor, text_sha256)
+        article_key TEXT
     )""",
+    # One state per (work, language, anchor, text) by construction (the builder keys its states so);
+    # the index leaves the 64-character hash out (format 5: it doubled the hash's bytes).
+    "CREATE INDEX ix_states_anchor ON lexical_states(work_rowid, language, anchor)",
     "CREATE INDEX ix_states_article ON lexical_states(article_key, work_rowid)",
     # ``provisions`` is a view over ``provision_rows`` (one row per occurrence, without the columns
     # it shares with others) and ``paths`` (each distinct heading path once): the path of a
@@ -165,7 +177,7 @@ DDL: tuple[str, ...] = (
     # state's. Readers and writers see the columns below; the triggers store and remove rows.
     """CREATE TABLE paths(
         path_rowid INTEGER PRIMARY KEY,
-        path TEXT NOT NULL UNIQUE
+        path TEXT NOT NULL
     )""",
     """CREATE TABLE provision_rows(
         expression_rowid INTEGER NOT NULL REFERENCES expressions(expression_rowid),
@@ -194,7 +206,7 @@ DDL: tuple[str, ...] = (
     """CREATE TRIGGER provisions_insert INSTEAD OF INSERT ON provisions BEGIN
         SELECT RAISE(ABORT, 'provision text is not its lexical state''s')
             WHERE NEW.text_sha256 IS NOT (SELECT text_sha256 FROM lexical_states WHERE state_rowid = NEW.state_rowid);
-        INSERT OR IGNORE INTO paths(path) VALUES (NEW.path);
+        INSERT INTO paths(path) SELECT NEW.path WHERE NOT EXISTS (SELECT 1 FROM paths WHERE path = NEW.path);
         INSERT INTO provision_rows VALUES (NEW.expression_rowid, NEW.seq, NEW.anchor, NEW.type, NEW.num, NEW.heading,
             (SELECT path_rowid FROM paths WHERE path = NEW.path), NEW.article_valid_from, NEW.state_rowid,
             NEW.span_start, NEW.span_end);
@@ -210,7 +222,6 @@ DDL: tuple[str, ...] = (
         target_held INTEGER NOT NULL,
         resolution TEXT NOT NULL
     )""",
-    "CREATE INDEX ix_cites_href ON cites(href, anchor)",
     "CREATE INDEX ix_citations_target ON cites(target_work_id)",
     """CREATE TABLE citation_rows(
         expression_rowid INTEGER NOT NULL REFERENCES expressions(expression_rowid),
@@ -341,6 +352,14 @@ TERM_STEMS_DDL = """CREATE TABLE term_stems(
 DDL = (*DDL, TERM_STEMS_DDL)
 # --- end search ---
 
+#: Indexes only the build's triggers use (finding a stored path or link), created with the schema and
+#: by an incremental build, dropped before the file is sealed: no reader looks a path or link up.
+BUILD_INDEXES: dict[str, str] = {
+    "ix_paths_path": "CREATE INDEX IF NOT EXISTS ix_paths_path ON paths(path)",
+    "ix_cites_href": "CREATE INDEX IF NOT EXISTS ix_cites_href ON cites(href, anchor)",
+}
+DDL = (*DDL, *BUILD_INDEXES.values())
+
 #: Build bookkeeping for incremental builds (``work_inputs``): not content, not in the digest, not
 #: required by readers.
 BUILD_TABLES: tuple[str, ...] = ("work_inputs",)
@@ -367,7 +386,7 @@ DIGEST_ORDER: tuple[tuple[str, str], ...] = (
 COUNTED_TABLES: tuple[str, ...] = tuple(name for name, _ in DIGEST_ORDER)
 
 REQUIRED_TABLES: frozenset[str] = frozenset(
-    {"stamp", "provision_fts", "work_fts", "provision_vocab", "vocabulary", *SERVING_TABLES, *COUNTED_TABLES}
+    {"stamp", "text_dictionary", "text_blocks", "provision_fts", "work_fts", "provision_vocab", "vocabulary", *SERVING_TABLES, *COUNTED_TABLES}
 )
 
 #: Words kept in ``vocabulary`` (the fuzzy-expansion targets): letters only, at least this long.

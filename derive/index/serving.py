@@ -42,7 +42,7 @@ from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from derive.index.textstore import LEVEL, decode, encode
+from derive.index.textstore import LEVEL, decode, encode, read_text
 from derive.index.worddiff import changes_from_opcodes, diff_cost, word_opcodes
 from legal.errors import IndexError_
 
@@ -64,7 +64,8 @@ MAX_PAIR_MATCHES = 5_000_000
 #: A pair's word changes are stored as such when their JSON is at most this share of the two texts'
 #: characters (cheaper to read than the texts); otherwise only their word offsets are stored.
 WORDS_SHARE = 1.0
-#: ``word_diffs.encoding`` of a row holding word offsets (:func:`derive.index.worddiff.word_opcodes`).
+#: ``word_diffs.encoding`` of a row holding word offsets (:func:`derive.index.worddiff.word_opcodes`), their
+#: JSON zlib-compressed (format 5).
 OPCODES = "opcodes"
 
 DDL: tuple[str, ...] = (
@@ -82,13 +83,15 @@ DDL: tuple[str, ...] = (
         k TEXT PRIMARY KEY,
         v TEXT NOT NULL
     ) WITHOUT ROWID""",
+    # A rowid table (format 5): a body up to about 4 KB stays on its leaf page; in a WITHOUT ROWID
+    # table every body over about 1 KB overflowed onto a page of its own, mostly empty.
     """CREATE TABLE word_diffs(
         from_sha256 BLOB NOT NULL,
         to_sha256 BLOB NOT NULL,
         encoding TEXT NOT NULL,
         body BLOB NOT NULL,
-        PRIMARY KEY (from_sha256, to_sha256)
-    ) WITHOUT ROWID""",
+        UNIQUE (from_sha256, to_sha256)
+    )""",
     # A rowid table: a window (about 1.2 KB once packed) stays on its leaf page; in a WITHOUT ROWID
     # table every row would overflow onto a page of its own.
     """CREATE TABLE frequent_matches(
@@ -163,8 +166,7 @@ def _successive_pairs(conn: sqlite3.Connection) -> Iterator[tuple[str, str]]:
 
 
 def _text(conn: sqlite3.Connection, sha: str) -> str:
-    encoding, body = conn.execute("SELECT encoding, body FROM texts WHERE text_sha256 = ?", (sha,)).fetchone()
-    return decode(str(encoding), bytes(body))
+    return read_text(conn, sha)
 
 
 def _word_diff_rows(conn: sqlite3.Connection) -> Iterator[tuple[bytes, bytes, str, bytes]]:
@@ -188,7 +190,7 @@ def _word_diff_rows(conn: sqlite3.Connection) -> Iterator[tuple[bytes, bytes, st
         if len(words) <= WORDS_SHARE * (len(before) + len(after)):
             encoding, _, body = encode(words)
         else:
-            encoding, body = OPCODES, json.dumps(opcodes, separators=(",", ":")).encode("utf-8")
+            encoding, body = OPCODES, zlib.compress(json.dumps(opcodes, separators=(",", ":")).encode("utf-8"), LEVEL)
         yield bytes.fromhex(before_sha), bytes.fromhex(after_sha), encoding, body
 
 
@@ -280,5 +282,6 @@ def stored_word_changes(conn: sqlite3.Connection, before_sha: str, after_sha: st
     if row[0] != OPCODES:
         value: list[dict[str, Any]] = json.loads(decode(str(row[0]), bytes(row[1])))
         return value
-    opcodes = [(str(t), int(i1), int(i2), int(j1), int(j2)) for t, i1, i2, j1, j2 in json.loads(bytes(row[1]))]
+    opcodes = [(str(t), int(i1), int(i2), int(j1), int(j2))
+               for t, i1, i2, j1, j2 in json.loads(zlib.decompress(bytes(row[1])))]
     return changes_from_opcodes(_text(conn, before_sha), _text(conn, after_sha), opcodes)

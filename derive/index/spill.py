@@ -7,8 +7,9 @@ connection as ``scratch``:
 - :class:`SpilledRows` — the dataset's provision rows, loaded once (validated as they are
   read) and handed out per expression through an index on ``(lex_id, language, ord)``;
 - :class:`SpillSink` — every table's rows in insertion order (``s_<table>``) and the distinct
-  texts keyed by SHA-256 (``s_texts``), copied into the index tables at the end in the order
-  the in-memory builder inserts them, so the index file is byte-identical.
+  texts in the order first met (``s_texts``), copied into the index tables at the end in the
+  order the in-memory builder inserts them (texts packed into blocks by
+  :mod:`derive.index.textstore`), so the index file is byte-identical.
 
 Only a bounded batch of rows is ever held in Python.
 """
@@ -22,7 +23,14 @@ from typing import Any
 
 from derive.index.inputs import ProvisionRow, provision_row
 from derive.index.rows import Row, RowSink
-from derive.index.textstore import encode
+from derive.index.textstore import (
+    BLOCK_BYTES,
+    SAMPLE_BELOW,
+    is_stored,
+    next_block,
+    train,
+    write_texts,
+)
 
 BATCH = 2000
 SCHEMA = "scratch"
@@ -107,7 +115,8 @@ class DirectSink:
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._conn = conn
         self._tables: dict[str, _DirectTable] = {}
-        self._texts: list[Row] = []
+        self._texts: dict[str, str] = {}
+        self._text_size = 0
         self.excluded_empty_provisions = 0
         self.text_bytes = 0
 
@@ -117,16 +126,25 @@ class DirectSink:
         return self._tables[table]
 
     def add_text(self, sha256: str, text: str) -> None:
+        """A text not stored yet waits for a block of its own kind (new texts packed in new blocks)."""
         self.text_bytes += len(text)
-        self._texts.append((sha256, *encode(text)))
-        if len(self._texts) >= BATCH:
-            self.flush()
+        if sha256 in self._texts or is_stored(self._conn, sha256):
+            return
+        self._texts[sha256] = text
+        self._text_size += len(text)
+        if self._text_size >= BLOCK_BYTES:
+            self._flush_texts()
+
+    def _flush_texts(self) -> None:
+        write_texts(self._conn, self._texts.items(), next_block(self._conn))
+        self._texts.clear()
+        self._text_size = 0
 
     def flush(self) -> None:
         for table in self._tables.values():
             table.flush()
-        self._conn.executemany("INSERT OR IGNORE INTO texts VALUES (?,?,?,?)", self._texts)
-        self._texts.clear()
+        if self._texts:
+            self._flush_texts()
 
 
 class SpillSink:
@@ -138,7 +156,7 @@ class SpillSink:
         self._texts: dict[str, str] = {}
         self.excluded_empty_provisions = 0
         self.text_bytes = 0
-        conn.execute(f"CREATE TABLE {SCHEMA}.s_texts(sha TEXT PRIMARY KEY, body TEXT NOT NULL) WITHOUT ROWID")
+        conn.execute(f"CREATE TABLE {SCHEMA}.s_texts(sha TEXT NOT NULL UNIQUE, body TEXT NOT NULL)")
 
     def sink(self, table: str) -> RowSink:
         return self.table(table)
@@ -158,11 +176,17 @@ class SpillSink:
         self._conn.executemany(f"INSERT OR IGNORE INTO {SCHEMA}.s_texts VALUES (?, ?)", self._texts.items())
         self._texts.clear()
 
-    def encoded_texts(self) -> Iterator[Row]:
-        """``texts`` rows in ``text_sha256`` order, encoded one at a time."""
+    def text_dictionary(self) -> bytes:
+        """The blocks' preset dictionary, trained on the sample of the distinct texts."""
         self._flush_texts()
-        for sha, body in self._conn.execute(f"SELECT sha, body FROM {SCHEMA}.s_texts ORDER BY sha"):
-            yield (sha, *encode(body))
+        return train(str(body) for (body,) in self._conn.execute(
+            f"SELECT body FROM {SCHEMA}.s_texts WHERE sha < ? ORDER BY sha", (SAMPLE_BELOW,)))
+
+    def texts(self) -> Iterator[tuple[str, str]]:
+        """``(sha256, text)`` of every distinct text, in the order first met."""
+        self._flush_texts()
+        for sha, body in self._conn.execute(f"SELECT sha, body FROM {SCHEMA}.s_texts ORDER BY rowid"):
+            yield str(sha), str(body)
 
 
 class SpilledRows:

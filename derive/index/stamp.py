@@ -24,12 +24,12 @@ from derive.index.schema import (
     count_key,
 )
 from derive.index.text import NORMALIZATION
-from derive.index.textstore import LEVEL, ZLIB_VERSION
+from derive.index.textstore import ENCODING, ZLIB_VERSION
 from legal.canonical import canonical_text, digest
 from legal.ids import Publisher
 from legal.validity import convention_of, semantics_of
 
-BUILDER = "derive.index/4"  # /4: frequent_matches packed one row per match
+BUILDER = "derive.index/5"  # /5: texts packed in zlib blocks
 STAMP_FILE_SCHEMA = "lex-evidence-index-stamp/1"
 
 
@@ -107,7 +107,7 @@ def format_facts(sqlite_version: str) -> dict[str, str]:
         "builder": BUILDER,
         "sqlite_version": sqlite_version,
         "page_size": str(PAGE_SIZE),
-        "text_encoding": f"utf8|zlib-{LEVEL}",
+        "text_encoding": ENCODING,
         "zlib_version": ZLIB_VERSION,
         "fts_tokenizer": FTS_TOKENIZER,
         "text_normalization": NORMALIZATION,

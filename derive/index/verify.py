@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sqlite3
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from derive.index.digest import content_digest
 from derive.index.read import mount_problems, open_readonly, read_stamp
 from derive.index.schema import stamp_file_name
-from derive.index.textstore import check
+from derive.index.textstore import check, stored_texts
 from legal.errors import LexError
 
 
@@ -31,16 +33,24 @@ class VerifyReport:
         return not self.problems
 
 
-def _text_problems(rows: list[tuple[str, str, int, bytes]]) -> list[str]:
+def _text_problems(conn: sqlite3.Connection) -> list[str]:
     out = []
-    for sha, encoding, characters, body in rows:
-        try:
-            text = check(sha, encoding, body)
-        except LexError as exc:
-            out.append(f"text {sha[:12]}…: {exc.message}")
-            continue
-        if len(text) != characters:
-            out.append(f"text {sha[:12]}… has {len(text)} characters, not {characters}")
+    seen = 0
+    try:
+        for sha, characters, text in stored_texts(conn):
+            seen += 1
+            try:
+                check(sha, text)
+            except LexError as exc:
+                out.append(f"text {sha[:12]}…: {exc.message}")
+                continue
+            if len(text) != characters:
+                out.append(f"text {sha[:12]}… has {len(text)} characters, not {characters}")
+    except (LexError, zlib.error) as exc:
+        out.append(f"text blocks unreadable: {exc}")
+    stored = conn.execute("SELECT COUNT(*) FROM texts").fetchone()[0]
+    if not out and seen != stored:
+        out.append(f"{stored - seen} texts lie in no stored block")
     return out
 
 
@@ -70,7 +80,7 @@ def verify_index(path: Path) -> VerifyReport:
         digest = content_digest(conn)
         if digest != report.stamp.get("content_digest"):
             report.problems.append(f"content digest {digest} differs from the stamp's {report.stamp.get('content_digest')}")
-        report.problems.extend(_text_problems(list(conn.execute("SELECT * FROM texts"))))
+        report.problems.extend(_text_problems(conn))
         states = conn.execute("SELECT COUNT(*) FROM lexical_states").fetchone()[0]
         fts = conn.execute("SELECT COUNT(*) FROM provision_fts_docsize").fetchone()[0]
         if states != fts:

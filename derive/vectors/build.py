@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from derive.index.read import check_mountable, open_readonly
-from derive.index.textstore import decode
+from derive.index.textstore import read_texts
 from derive.vectors.cache import EmbeddingCache
 from derive.vectors.chunking import DEFAULT_POLICY, ChunkPolicy, WordCounter, chunk_text, state_text
 from derive.vectors.encoder import Encoder, FloatMatrix, sha256_file
@@ -65,15 +65,18 @@ class VectorsResult:
     manifest: dict[str, Any]
 
 
-def _live_states(conn: sqlite3.Connection) -> list[tuple[int, str, str | None, str, bytes]]:
-    return [(int(r[0]), str(r[1]), r[2], str(r[3]), bytes(r[4])) for r in conn.execute(
-        """SELECT s.state_rowid, s.language, s.heading, t.encoding, t.body
-           FROM lexical_states s JOIN texts t ON t.text_sha256 = s.text_sha256
+def _live_states(conn: sqlite3.Connection) -> list[tuple[int, str, str | None, str]]:
+    """``(state_rowid, language, heading, text)`` of every state a live version shows."""
+    rows = [(int(r[0]), str(r[1]), r[2], str(r[3])) for r in conn.execute(
+        """SELECT s.state_rowid, s.language, s.heading, s.text_sha256
+           FROM lexical_states s
            WHERE EXISTS (SELECT 1 FROM provisions p
                          JOIN expressions e ON e.expression_rowid = p.expression_rowid
                          JOIN versions v ON v.version_rowid = e.version_rowid
                          WHERE p.state_rowid = s.state_rowid AND v.withdrawn = 0)
            ORDER BY s.state_rowid""")]
+    bodies = read_texts(conn, (sha for *_, sha in rows))
+    return [(rowid, language, heading, bodies[sha]) for rowid, language, heading, sha in rows if sha in bodies]
 
 
 def _work_titles(conn: sqlite3.Connection) -> list[tuple[int, str, str]]:
@@ -132,8 +135,8 @@ def build_vectors(index_path: Path, encoder: Encoder, *, out_dir: Path | None = 
 
     rows: list[list[Any]] = []
     row_chunks: list[str] = []
-    for state_rowid, language, heading, encoding, body in states:
-        for ordinal, chunk in enumerate(chunk_text(state_text(heading, decode(encoding, body)), words, policy)):
+    for state_rowid, language, heading, text in states:
+        for ordinal, chunk in enumerate(chunk_text(state_text(heading, text), words, policy)):
             rows.append(["s", state_rowid, ordinal, language])
             row_chunks.append(chunk)
     state_rows = len(rows)

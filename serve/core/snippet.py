@@ -10,23 +10,18 @@ it extends to whitespace boundaries and is marked with ``…`` where text was cu
 found: the opening words.
 
 Only the head of a stored text can matter (the scan stops at :data:`SCAN` characters), so a
-search decodes only :data:`HEAD` characters of each body (:func:`head_of`; a large annex runs to
-megabytes of zlib, and only about as many bytes as characters are inflated) and cuts the snippet
-from that head when the head decides it, the whole text otherwise (:func:`head_snippet` answers
-``None`` then): the same snippet. A word's forms are scanned for as their shortest prefixes
-(:func:`_shortest`: where ``listings`` starts, ``list`` does): the same first word start.
+search decodes only :data:`HEAD` characters of each body (:func:`derive.index.textstore.read_heads`;
+a large annex runs to megabytes of zlib) and cuts the snippet from that head when the head decides it, the whole text
+otherwise (:func:`head_snippet` answers ``None`` then): the same snippet. A word's forms are scanned for as their
+shortest prefixes (:func:`_shortest`: where ``listings`` starts, ``list`` does): the same first word start.
 """
 
 from __future__ import annotations
 
-import codecs
 import re
 import unicodedata
-import zlib
 from collections.abc import Sequence
 from functools import lru_cache
-
-from derive.index.textstore import decode
 
 WINDOW = 240
 #: Only this many leading characters are scanned for a query word (large annexes run to megabytes).
@@ -113,7 +108,7 @@ def snippet(text: str, terms: Sequence[str], window: int = WINDOW) -> str:
 
 
 def head_snippet(head: str, terms: Sequence[str], window: int = WINDOW) -> str | None:
-    """The snippet of the stored text whose first characters are ``head`` (:func:`head_of`, not
+    """The snippet of the stored text whose first characters are ``head`` (``read_heads``, not
     the whole text), or ``None`` when the head cannot decide it."""
     return _cut(head, terms, window, complete=False)
 
@@ -135,24 +130,3 @@ def _cut(text: str, terms: Sequence[str], window: int, complete: bool) -> str | 
         return None
     body = _SPACE.sub(" ", text[start:end]).strip()
     return ("… " if start > 0 else "") + body + (" …" if end < len(text) else "")
-
-
-def head_of(encoding: str, body: bytes, chars: int = HEAD) -> tuple[str, bool]:
-    """``(text, complete)``: at least the first ``chars`` characters of a stored text (all of it
-    when ``complete``), decoding no more of a long body than that needs (``derive.index.textstore``)."""
-    limit = 4 * chars  # UTF-8: at most 4 bytes a character
-    if encoding == "zlib":
-        # inflate about as many bytes as characters are wanted (legal text is mostly one byte a
-        # character), then more only while the decoded head is still short
-        inflater = zlib.decompressobj()
-        raw = inflater.decompress(body, chars + chars // 8)
-        while not inflater.eof and len(raw) < limit and len(raw.decode("utf-8", "ignore")) < chars:
-            raw += inflater.decompress(inflater.unconsumed_tail, chars // 2)
-        complete = inflater.eof
-    elif encoding == "utf8":
-        raw, complete = bytes(body[:limit]), len(body) <= limit
-    else:
-        return decode(encoding, body), True  # refuses an unknown encoding
-    if complete:
-        return raw.decode("utf-8"), True
-    return codecs.getincrementaldecoder("utf-8")().decode(raw, final=False), False

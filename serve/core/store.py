@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from derive.index.textstore import decode
+from derive.index.textstore import read_texts
 
 
 @dataclass(frozen=True)
@@ -223,13 +223,8 @@ def anchors_of(conn: sqlite3.Connection, expression_rowid: int) -> list[str]:
 
 
 def texts(conn: sqlite3.Connection, shas: Iterable[str]) -> dict[str, str]:
-    ids = sorted(set(shas))
-    out: dict[str, str] = {}
-    for start in range(0, len(ids), 500):
-        chunk = ids[start:start + 500]
-        query = f"SELECT text_sha256, encoding, body FROM texts WHERE text_sha256 IN ({_marks(chunk)})"
-        out.update({str(r[0]): decode(str(r[1]), bytes(r[2])) for r in conn.execute(query, chunk)})
-    return out
+    """``sha -> text`` of the stored texts among ``shas`` (:func:`derive.index.textstore.read_texts`)."""
+    return read_texts(conn, shas)
 
 
 def citations_of(conn: sqlite3.Connection, expression_rowid: int,

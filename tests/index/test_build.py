@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
+import zlib
 from pathlib import Path
 
 import pytest
@@ -107,12 +108,16 @@ def test_editing_a_text_breaks_verification(handmade_dir: Path, tmp_path: Path) 
     copy = tmp_path / "eu-eurlex.sqlite"
     shutil.copy(handmade_dir / "eu-eurlex.sqlite", copy)
     conn = sqlite3.connect(copy)
-    conn.execute("UPDATE texts SET encoding = 'utf8', body = CAST('tampered' AS BLOB) "
-                 "WHERE rowid = (SELECT MIN(rowid) FROM texts)")
+    block, start, length = conn.execute("SELECT block_rowid, start, length FROM texts "
+                                        "ORDER BY text_sha256 LIMIT 1").fetchone()
+    raw = bytearray(zlib.decompress(conn.execute("SELECT body FROM text_blocks WHERE block_rowid = ?",
+                                                 (block,)).fetchone()[0]))
+    raw[start:start + length] = b"t" * length  # same length, other text: only the hash check sees it
+    conn.execute("UPDATE text_blocks SET body = ? WHERE block_rowid = ?", (zlib.compress(bytes(raw)), block))
     conn.commit()
     conn.close()
     problems = verify_index(copy).problems
-    assert any("content digest" in p for p in problems)
+    assert any("content digest" in p for p in problems)  # the digest covers the texts, not the blocks
     assert any("does not hash" in p for p in problems)
 
 
@@ -127,6 +132,22 @@ def test_wrong_counter_refuses_mount(handmade_dir: Path, tmp_path: Path) -> None
     with pytest.raises(IndexError_) as err:
         check_mountable(open_readonly(copy), copy.name)
     assert err.value.code == "index_unfit"
+
+
+def test_an_index_of_format_4_is_refused_with_rebuild(handmade_dir: Path, tmp_path: Path) -> None:
+    """A format-4 file (texts stored one body per row) is named as an older format: rebuild."""
+    copy = tmp_path / "eu-eurlex.sqlite"
+    shutil.copy(handmade_dir / "eu-eurlex.sqlite", copy)
+    conn = sqlite3.connect(copy)
+    conn.execute("PRAGMA user_version = 4")
+    conn.execute("UPDATE stamp SET v = 'lex-evidence-index/4' WHERE k = 'schema'")
+    conn.commit()
+    conn.close()
+    with pytest.raises(IndexError_) as err:
+        check_mountable(open_readonly(copy), copy.name)
+    assert err.value.code == "index_unfit"
+    assert "index format 4 is older than lex-evidence-index/5" in err.value.message
+    assert "rebuild the index" in err.value.message
 
 
 def _eu_inputs() -> tuple[handmade.MemoryTree, list[dict[str, object]]]:

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from derive.index.serving import stored_word_changes
-from derive.index.textstore import decode
+from derive.index.textstore import read_texts
 from derive.index.worddiff import word_changes
 from tests.index.pipeline import FixtureBuild
 
@@ -47,7 +47,7 @@ def test_shared_values_are_stored_once(fixture_indexes: FixtureBuild, publisher:
     assert _one(conn, "SELECT COUNT(*) FROM provisions p JOIN lexical_states s USING (state_rowid) "
                       "WHERE p.text_sha256 IS NOT s.text_sha256 OR p.anchor <> s.anchor") == 0
     assert _one(conn, "SELECT COUNT(*) FROM provision_states WHERE text_sha256 IS NULL OR text_sha256 NOT IN "
-                      "(SELECT text_sha256 FROM texts)") == 0
+                      "(SELECT lower(hex(text_sha256)) FROM texts)") == 0
 
 
 def test_a_provision_whose_hash_is_not_its_states_is_refused(fixture_indexes: FixtureBuild, tmp_path: Path) -> None:
@@ -71,8 +71,7 @@ def test_stored_word_diffs_rebuild_word_changes(fixture_indexes: FixtureBuild, p
     assert pairs
     for before_hex, after_hex in pairs:
         before_sha, after_sha = before_hex.lower(), after_hex.lower()
-        texts = {sha: decode(encoding, bytes(body)) for sha, encoding, body in conn.execute(
-            "SELECT text_sha256, encoding, body FROM texts WHERE text_sha256 IN (?, ?)", (before_sha, after_sha))}
+        texts = read_texts(conn, [before_sha, after_sha])
         assert stored_word_changes(conn, before_sha, after_sha) == word_changes(texts[before_sha], texts[after_sha])
     assert stored_word_changes(conn, "0" * 64, "1" * 64) is None
     assert stored_word_changes(conn, "not hex", "1" * 64) is None

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from derive.index import textstore
 from derive.index.digest import row_bytes
 from derive.index.history import VersionText, build_history
 from derive.index.identifiers import (
@@ -16,9 +18,11 @@ from derive.index.identifiers import (
     href_slug_candidates,
     lu_slug_candidates,
 )
+from derive.index.schema import DDL
 from derive.index.text import anchor_article_key, article_key, fts_query, normalize
-from derive.index.textstore import check, encode
+from derive.index.textstore import check, decode, encode
 from legal.canonical import canonical_bytes
+from legal.errors import IndexError_
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -90,11 +94,58 @@ def test_row_bytes_is_rfc8785(row: list[object]) -> None:
 
 @given(st.text(alphabet=st.characters(blacklist_categories=("Cs",))))
 def test_text_store_round_trip(text: str) -> None:
-    import hashlib
-
     encoding, characters, body = encode(text)
     assert characters == len(text)
-    assert check(hashlib.sha256(text.encode()).hexdigest(), encoding, body) == text
+    assert decode(encoding, body) == check(hashlib.sha256(text.encode()).hexdigest(), text) == text
+
+
+def _text_tables() -> sqlite3.Connection:
+    conn = sqlite3.connect(":memory:")
+    for statement in DDL:
+        if "TABLE text_" in statement or "TABLE texts" in statement:
+            conn.execute(statement)
+    textstore.write_dictionary(conn, textstore.train(["Article premier. Les dispositions suivantes.",
+                                                      "Les dispositions suivantes. Fin."]))
+    return conn
+
+
+_texts = st.lists(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=3000), max_size=12)
+
+
+@given(_texts, st.integers(min_value=0, max_value=20_000), st.integers(min_value=1, max_value=400))
+def test_text_blocks_round_trip(texts: list[str], long: int, chars: int) -> None:
+    """Texts packed in blocks read back whole and by their heads, however they fall in blocks."""
+    texts = [*texts, "é" * long, "x" * textstore.BLOCK_BYTES]
+    pairs = {hashlib.sha256(t.encode()).hexdigest(): t for t in texts}
+    conn = _text_tables()
+    textstore.write_texts(conn, pairs.items())
+    textstore.BLOCKS.clear()
+    assert textstore.read_texts(conn, [*pairs, "0" * 64]) == pairs
+    assert textstore.read_texts(conn, pairs) == pairs  # from the cache
+    heads = textstore.read_heads(conn, pairs, chars)
+    for sha, text in pairs.items():
+        head, complete = heads[sha]
+        assert text.startswith(head) and len(head) >= min(chars, len(text)) and complete == (head == text)
+    assert sorted(textstore.stored_texts(conn)) == sorted((s, len(t), t) for s, t in pairs.items())
+    blocks = conn.execute("SELECT block_rowid, length(body) FROM text_blocks ORDER BY 1").fetchall()
+    assert [b for b, _ in blocks] == list(range(1, len(blocks) + 1))
+
+
+def test_a_text_block_closes_before_a_text_that_would_overflow_it() -> None:
+    packer = textstore.Packer()
+    assert packer.add("a", "x" * (textstore.BLOCK_BYTES - 10)) == []
+    closed = packer.add("b", "y" * 20)  # would pass the size: the first block closes first
+    assert [rows for _, rows in closed] == [[("a", textstore.BLOCK_BYTES - 10, 1, 0, textstore.BLOCK_BYTES - 10)]]
+    closed = packer.add("c", "z" * textstore.BLOCK_BYTES)  # does not fit either; alone, it fills its own
+    assert [rows for _, rows in closed] == [[("b", 20, 2, 0, 20)], [("c", textstore.BLOCK_BYTES, 3, 0,
+                                                                      textstore.BLOCK_BYTES)]]
+    assert packer.finish() == []
+
+
+def test_a_text_not_stored_is_refused_by_read_text() -> None:
+    with pytest.raises(IndexError_) as caught:
+        textstore.read_text(_text_tables(), "0" * 64)
+    assert caught.value.code == "text_missing"
 
 
 def _vt(rowid: int, start: str, end: str | None, provisions: dict[str, str]) -> VersionText:
@@ -121,3 +172,29 @@ def test_data_uris_are_kept_out_of_the_fts_text() -> None:
     text = "Personal data: kept ![logo](data:image/png;base64,iVBORw0KGgo+/AAA=) and DATA:,plain end"
     assert fts_text(text) == "Personal data: kept ![logo]( ) and   end"
     assert fts_text("no uri here") == "no uri here"
+
+
+def test_the_text_dictionary_is_the_recurring_sentences_whatever_the_order() -> None:
+    texts = ["Article 1. Le présent règlement entre en vigueur le vingtième jour. Fin.",
+             "Article 2. Le présent règlement entre en vigueur le vingtième jour. Autre.",
+             "Article 3. Une phrase qui ne revient pas du tout ailleurs."]
+    dictionary = textstore.train(texts)
+    assert dictionary == "Le présent règlement entre en vigueur le vingtième jour.\n".encode()
+    assert textstore.train(reversed(texts)) == dictionary
+    assert textstore.train([]) == b""
+
+
+def test_a_block_read_in_part_goes_on_from_where_it_stopped() -> None:
+    """A head inflates the start of a block; a later read of a text further on goes on from there."""
+    texts = {hashlib.sha256(t.encode()).hexdigest(): t for t in ("début " * 3, "milieu " * 2000, "fin " * 300)}
+    conn = _text_tables()
+    textstore.write_texts(conn, texts.items())
+    assert conn.execute("SELECT COUNT(DISTINCT block_rowid) FROM texts").fetchone()[0] == 1
+    textstore.BLOCKS.clear()
+    first, middle, last = texts
+    assert textstore.read_heads(conn, [first], 20)[first] == (texts[first], True)
+    assert textstore.read_heads(conn, [middle], 20)[middle][1] is False
+    assert textstore.read_texts(conn, [last, middle]) == {last: texts[last], middle: texts[middle]}
+    assert textstore.read_texts(conn, texts) == texts
+    other = _text_tables()  # another connection: its own blocks, never the first one's
+    assert textstore.read_texts(other, texts) == {}

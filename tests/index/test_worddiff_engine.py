@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from derive.index import worddiff
 from derive.index.read import open_readonly
-from derive.index.textstore import decode
+from derive.index.textstore import read_text
 from tests.index.pipeline import FixtureBuild
 
 cydifflib = pytest.importorskip("cydifflib")
@@ -47,9 +47,7 @@ def _pairs(conn: sqlite3.Connection) -> Iterator[tuple[str, str]]:
     for before, after in rows:
         for sha in (before, after):
             if sha not in texts:
-                encoding, body = conn.execute("SELECT encoding, body FROM texts WHERE text_sha256 = ?",
-                                              (sha,)).fetchone()
-                texts[sha] = decode(str(encoding), bytes(body))
+                texts[sha] = read_text(conn, sha)
         yield texts[before], texts[after]
 
 

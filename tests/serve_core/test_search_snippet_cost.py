@@ -1,5 +1,5 @@
 """Issue #15, fourth pass: cheaper snippets, the same snippets — a stored text's head inflated about
-as far as it is read, and a word's forms scanned for as their shortest prefixes. On the real fixture
+as far as it is read (``derive.index.textstore.read_heads``), and a word's forms scanned for as their shortest prefixes. On the real fixture
 texts (``LEX_FIXTURES``)."""
 
 from __future__ import annotations
@@ -7,26 +7,30 @@ from __future__ import annotations
 import sqlite3
 
 from derive.index.text import normalize
-from derive.index.textstore import decode
+from derive.index.textstore import read_heads, read_texts, stored_texts
 from serve.core import snippet as snippets
 from serve.core.ops.search import snowball_variants
 from tests.index.pipeline import FixtureBuild
 
 
-def _texts(build: FixtureBuild, name: str, limit: int) -> list[tuple[str, bytes]]:
+def _texts(build: FixtureBuild, name: str, limit: int) -> list[tuple[str, str]]:
+    """``(sha, text)`` of the ``limit`` longest stored texts of one fixture index."""
     conn = sqlite3.connect(f"file:{build.index_dir / (name + '.sqlite')}?mode=ro", uri=True)
-    return [(str(e), bytes(b)) for e, b in conn.execute(
-        "SELECT encoding, body FROM texts ORDER BY characters DESC, text_sha256 LIMIT ?", (limit,))]
+    shas = [stored for stored, _, _ in sorted(stored_texts(conn), key=lambda t: (-t[1], t[0]))[:limit]]
+    found = read_texts(conn, shas)
+    return [(sha, found[sha]) for sha in shas]
 
 
 def test_a_head_is_a_prefix_of_at_least_the_characters_asked_and_no_more_than_before(
         fixture_indexes: FixtureBuild) -> None:
     checked = partial = 0
     for name in ("eu-eurlex", "lu-legilux"):
-        for encoding, body in _texts(fixture_indexes, name, 120):
-            text = decode(encoding, body)
-            for chars in (300, 5_000, snippets.HEAD):
-                head, complete = snippets.head_of(encoding, body, chars)
+        conn = sqlite3.connect(f"file:{fixture_indexes.index_dir / (name + '.sqlite')}?mode=ro", uri=True)
+        longest = _texts(fixture_indexes, name, 120)
+        for chars in (300, 5_000, snippets.HEAD):
+            heads = read_heads(conn, [sha for sha, _ in longest], chars)
+            for sha, text in longest:
+                head, complete = heads[sha]
                 assert text.startswith(head)
                 if complete:
                     assert head == text
@@ -42,8 +46,7 @@ def test_the_shortest_forms_find_the_same_first_word_as_every_form(fixture_index
     questions = ["liste des intéressés", "dispositions applicables", "protection données", "marchés publics",
                  "salaire social minimum", "organisation judiciaire"]
     found = 0
-    for encoding, body in _texts(fixture_indexes, "lu-legilux", 80):
-        text = decode(encoding, body)
+    for _, text in _texts(fixture_indexes, "lu-legilux", 80):
         for question in questions:
             words = [w for w in normalize(question).split() if len(w) > 3]
             forms = [f for w in words for f in (w, *snowball_variants(conn, [w], None).get(w, []))]

@@ -154,19 +154,22 @@ def test_snippets_cut_from_the_head_of_a_long_text_equal_the_whole_texts(fixture
     decides equals the whole text's, and the head declines when it cannot decide."""
     import re
 
-    from derive.index.textstore import decode
+    from derive.index.textstore import read_heads, read_texts
     from serve.core import snippet as snippets
 
     monkeypatch.setattr(snippets, "SCAN", 500)
     decided = declined = 0
     for name in ("eu-eurlex", "lu-legilux"):
         conn = sqlite3.connect(f"file:{fixture_indexes.index_dir / (name + '.sqlite')}?mode=ro", uri=True)
-        for encoding, body in conn.execute("SELECT encoding, body FROM texts WHERE characters > 5000 "
-                                           "ORDER BY text_sha256 LIMIT 150"):
-            text = decode(str(encoding), bytes(body))
+        shas = [sha for (sha,) in conn.execute("SELECT lower(hex(text_sha256)) FROM texts WHERE characters > 5000 "
+                                               "ORDER BY text_sha256 LIMIT 150")]
+        bodies = read_texts(conn, shas)
+        heads = read_heads(conn, shas, 500 + 2 * snippets.WINDOW + 40)
+        for sha in shas:
+            text = bodies[sha]
             words = re.findall(r"\w{5,}", text)
             probes = [[words[i]] for i in (0, len(words) // 8, len(words) // 3) if words] + [["zzzqqq"]]
-            head, complete = snippets.head_of(str(encoding), bytes(body), chars=500 + 2 * snippets.WINDOW + 40)
+            head, complete = heads[sha]
             assert not complete and text.startswith(head)
             late = [[m.group()] for m in re.finditer(r"\w{5,}", text[400:500])]
             for cut, terms in [(head, t) for t in probes] + [(text[:600], t) for t in late[-1:]]:

@@ -36,6 +36,7 @@ from derive.index.query import parse_query
 from derive.index.schema import PROVISION_FTS_WEIGHTS, VOCABULARY_MIN_LENGTH
 from derive.index.serving import FREQUENT_WINDOW
 from derive.index.text import fts_query, levenshtein_within, normalize
+from derive.index.textstore import read_heads
 from legal.outcomes import Outcome
 from serve.core import lanes, merge, ranking
 from serve.core.envelope import Answer, CallContext, answer, fanout, is_provisional
@@ -43,7 +44,7 @@ from serve.core.known_index import IndexAt, index_at
 from serve.core.mount import Catalogue, MountedIndex
 from serve.core.resolve import mounted_publisher
 from serve.core.searchplan import FREQUENT_PHRASE_WORKS, Mention, Plan, build_plan
-from serve.core.snippet import head_of, head_snippet, snippet
+from serve.core.snippet import HEAD, head_snippet, snippet
 from serve.core.store import texts, versions_of, works_by_rowid
 from serve.core.topk import RankedCache, precomputed_window, ranked_rows, values_source
 
@@ -533,16 +534,8 @@ def _shape(conn: sqlite3.Connection, hits: Sequence[Hit], words: Sequence[str]) 
 
 def text_heads(conn: sqlite3.Connection, shas: Sequence[str]) -> dict[str, tuple[str, bool]]:
     """``sha -> (head, complete)``: the first characters of each stored text, enough for its snippet
-    (:func:`serve.core.snippet.head_of`); a long body is not decoded whole."""
-    ids = sorted(set(shas))
-    out: dict[str, tuple[str, bool]] = {}
-    for start in range(0, len(ids), 500):
-        chunk = ids[start:start + 500]
-        for sha, encoding, body in conn.execute(
-                f"SELECT text_sha256, encoding, body FROM texts WHERE text_sha256 IN ({','.join('?' * len(chunk))})",
-                chunk):
-            out[str(sha)] = head_of(str(encoding), bytes(body))
-    return out
+    (:func:`derive.index.textstore.read_heads`); a long body is not decoded whole."""
+    return read_heads(conn, shas, HEAD)
 
 
 def _bm25_of(row: dict[str, Any]) -> float | None:
