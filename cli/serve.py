@@ -70,8 +70,22 @@ def assistant_extension() -> Any:
                      work_panel=web.PANEL_TEMPLATE)
 
 
+#: The variable naming the hybrid lane's benchmark report (``hybrid.activate.REPORT_ENV``).
+HYBRID_REPORT_ENV = "LEX_HYBRID_REPORT"
+
+
+def hybrid_configured() -> bool:
+    """Whether ``LEX_HYBRID_REPORT`` names a report (else the hybrid lane is never activated)."""
+    return bool(os.environ.get(HYBRID_REPORT_ENV))
+
+
 def hybrid_hook(core: Any, index_dir: Path) -> object:
-    """Decide the hybrid lane of a freshly mounted core (``LEX_HYBRID_REPORT``); never raises."""
+    """Decide the hybrid lane of a freshly mounted core (``LEX_HYBRID_REPORT``); never raises.
+
+    Without the variable nothing is decided and the hybrid lane (numpy and the vector store, ~11 MB
+    per process) is not even imported."""
+    if not hybrid_configured():
+        return None
     from hybrid.activate import activate_from_env
 
     return activate_from_env(core, index_dir)
@@ -164,6 +178,8 @@ def group(index_dir: Path | None, release_root: Path | None, trust_roots: tuple[
                    f"readiness {url}readyz)")
 
     extension = assistant_extension()  # imported before any fork: the workers share its code
+    if workers > 1 and hybrid_configured():
+        import hybrid.activate  # noqa: F401  - each worker's mount hook needs it: share it
 
     def make_app(_worker: int = 0) -> Any:
         state = new_state(config, limits, mount_hooks=(hybrid_hook,))
