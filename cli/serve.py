@@ -154,7 +154,15 @@ def group(index_dir: Path | None, release_root: Path | None, trust_roots: tuple[
       lex serve --release-root var/releases --trust-root keys/release-signing.pub.pem
       lex serve --index-dir var/index --unsigned-dev --port 8080
     """
-    from serve.app import AppSettings, create_app, limit_malloc_arenas, new_state, run, run_workers
+    from serve.app import (
+        AppSettings,
+        create_app,
+        limit_malloc_arenas,
+        new_state,
+        run,
+        run_workers,
+        warm_templates,
+    )
     from serve.workers import default_workers
 
     workers = workers or default_workers()
@@ -178,8 +186,10 @@ def group(index_dir: Path | None, release_root: Path | None, trust_roots: tuple[
                    f"readiness {url}readyz)")
 
     extension = assistant_extension()  # imported before any fork: the workers share its code
-    if workers > 1 and hybrid_configured():
-        import hybrid.activate  # noqa: F401  - each worker's mount hook needs it: share it
+    if workers > 1:  # before any fork, what every worker needs anyway, so that they share it:
+        warm_templates((extension,))  # the compiled page templates
+        if hybrid_configured():
+            import hybrid.activate  # noqa: F401  - the mount hook's hybrid lane
 
     def make_app(_worker: int = 0) -> Any:
         state = new_state(config, limits, mount_hooks=(hybrid_hook,))

@@ -204,9 +204,26 @@ def create_app(state: ServeState, settings: AppSettings | None = None, extension
     app.state.lex = state
     app.state.catalog = ops
     app.state.openapi = None
-    app.state.templates = tuple(Path(d) for e in extensions for d in e.templates)
+    app.state.templates = template_dirs(extensions)
     app.state.work_panel = next((e.work_panel for e in extensions if e.work_panel), None)
     return app
+
+
+def template_dirs(extensions: Iterable[Extension]) -> tuple[Path, ...]:
+    """The template directories the extensions bring (searched after serve's own)."""
+    return tuple(Path(d) for e in extensions for d in e.templates)
+
+
+def warm_templates(extensions: Iterable[Extension] = ()) -> int:
+    """Compile every page template of an app with ``extensions`` now; the number compiled. The
+    supervisor of :func:`run_workers` does it before forking, so the workers share the compiled code."""
+    from serve.web.render import environment
+
+    env = environment(template_dirs(extensions))
+    names = env.list_templates()
+    for name in names:
+        env.get_template(name)
+    return len(names)
 
 
 class _AnnouncingServer(uvicorn.Server):

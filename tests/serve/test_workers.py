@@ -228,3 +228,26 @@ def test_the_supervisor_preloads_what_every_worker_imports() -> None:
     assert preload() == list(WORKER_MODULES)
     assert all(name in sys.modules for name in WORKER_MODULES)
     assert preload(("no_such_module_here",)) == []
+
+
+def test_the_supervisor_compiles_the_templates_the_workers_render() -> None:
+    """warm_templates fills the same environment the pages render with (one compiled copy, shared)."""
+    from cli.serve import assistant_extension
+    from serve.app import template_dirs, warm_templates
+    from serve.web.render import environment
+
+    extension = assistant_extension()
+    assert warm_templates((extension,)) >= 10
+    env = environment(template_dirs((extension,)))
+    assert env.cache is not None
+    assert {key[1] for key in env.cache} >= {"base.html", "work.html", "diff.html", "assistant/ask_panel.html"}
+
+
+def test_the_supervisor_can_trim_its_free_heap() -> None:
+    import platform
+
+    from serve.workers import release_free_heap
+
+    if platform.libc_ver()[0] != "glibc":
+        pytest.skip("malloc_trim is glibc's")
+    assert release_free_heap() is True
