@@ -70,8 +70,22 @@ def assistant_extension() -> Any:
                      work_panel=web.PANEL_TEMPLATE)
 
 
+#: The variable naming the hybrid lane's benchmark report (``hybrid.activate.REPORT_ENV``).
+HYBRID_REPORT_ENV = "LEX_HYBRID_REPORT"
+
+
+def hybrid_configured() -> bool:
+    """Whether ``LEX_HYBRID_REPORT`` names a report (else the hybrid lane is never activated)."""
+    return bool(os.environ.get(HYBRID_REPORT_ENV))
+
+
 def hybrid_hook(core: Any, index_dir: Path) -> object:
-    """Decide the hybrid lane of a freshly mounted core (``LEX_HYBRID_REPORT``); never raises."""
+    """Decide the hybrid lane of a freshly mounted core (``LEX_HYBRID_REPORT``); never raises.
+
+    Without the variable nothing is decided and the hybrid lane (numpy and the vector store, ~11 MB
+    per process) is not even imported."""
+    if not hybrid_configured():
+        return None
     from hybrid.activate import activate_from_env
 
     return activate_from_env(core, index_dir)
@@ -140,7 +154,15 @@ def group(index_dir: Path | None, release_root: Path | None, trust_roots: tuple[
       lex serve --release-root var/releases --trust-root keys/release-signing.pub.pem
       lex serve --index-dir var/index --unsigned-dev --port 8080
     """
-    from serve.app import AppSettings, create_app, limit_malloc_arenas, new_state, run, run_workers
+    from serve.app import (
+        AppSettings,
+        create_app,
+        limit_malloc_arenas,
+        new_state,
+        run,
+        run_workers,
+        warm_templates,
+    )
     from serve.workers import default_workers
 
     workers = workers or default_workers()
@@ -164,6 +186,10 @@ def group(index_dir: Path | None, release_root: Path | None, trust_roots: tuple[
                    f"readiness {url}readyz)")
 
     extension = assistant_extension()  # imported before any fork: the workers share its code
+    if workers > 1:  # before any fork, what every worker needs anyway, so that they share it:
+        warm_templates((extension,))  # the compiled page templates
+        if hybrid_configured():
+            import hybrid.activate  # noqa: F401  - the mount hook's hybrid lane
 
     def make_app(_worker: int = 0) -> Any:
         state = new_state(config, limits, mount_hooks=(hybrid_hook,))

@@ -204,9 +204,26 @@ def create_app(state: ServeState, settings: AppSettings | None = None, extension
     app.state.lex = state
     app.state.catalog = ops
     app.state.openapi = None
-    app.state.templates = tuple(Path(d) for e in extensions for d in e.templates)
+    app.state.templates = template_dirs(extensions)
     app.state.work_panel = next((e.work_panel for e in extensions if e.work_panel), None)
     return app
+
+
+def template_dirs(extensions: Iterable[Extension]) -> tuple[Path, ...]:
+    """The template directories the extensions bring (searched after serve's own)."""
+    return tuple(Path(d) for e in extensions for d in e.templates)
+
+
+def warm_templates(extensions: Iterable[Extension] = ()) -> int:
+    """Compile every page template of an app with ``extensions`` now; the number compiled. The
+    supervisor of :func:`run_workers` does it before forking, so the workers share the compiled code."""
+    from serve.web.render import environment
+
+    env = environment(template_dirs(extensions))
+    names = env.list_templates()
+    for name in names:
+        env.get_template(name)
+    return len(names)
 
 
 class _AnnouncingServer(uvicorn.Server):
@@ -396,7 +413,7 @@ class _HandedServer(uvicorn.Server):
 
 
 def _config(app: Starlette, host: str, port: int, log_level: str, header_timeout: float) -> uvicorn.Config:
-    return uvicorn.Config(app, host=host, port=port, log_level=log_level, lifespan="on",
+    return uvicorn.Config(app, host=host, port=port, log_level=log_level, lifespan="on", ws="none",
                           access_log=False, server_header=False, timeout_graceful_shutdown=5,
                           http=header_timeout_protocol(header_timeout), timeout_keep_alive=5)
 
@@ -416,6 +433,27 @@ def run(app: Starlette, *, host: str, port: int, announce: Callable[[str], None]
         pass
     finally:
         state.close()
+
+
+#: Modules a worker imports only once it runs (uvicorn's HTTP protocol and lifespan, anyio's asyncio
+#: backend) or mounts (the verification of the artifact set): :func:`run_workers` imports them before
+#: forking, so their code is shared copy-on-write instead of loaded again in every worker.
+WORKER_MODULES = ("uvicorn.protocols.http.httptools_impl", "uvicorn.protocols.http.h11_impl", "uvicorn.lifespan.on",
+                  "anyio._backends._asyncio", "release.verify")
+
+
+def preload(modules: Iterable[str] = WORKER_MODULES) -> list[str]:
+    """Import ``modules`` now (those not installed are skipped); the names imported."""
+    import importlib
+
+    loaded = []
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            continue
+        loaded.append(name)
+    return loaded
 
 
 def run_workers(make_app: Callable[[int], Starlette], *, workers: int, host: str, port: int,
@@ -443,6 +481,7 @@ def run_workers(make_app: Callable[[int], Starlette], *, workers: int, host: str
             header_timeout=header_timeout, handoff=handoff)
         return 0
 
+    preload()
     try:
         announce(bound_url(sock))
         return Supervisor(workers, serve_worker, sock, grace=grace).run()

@@ -203,3 +203,51 @@ def test_a_port_in_use_is_a_typed_error(small_set: Path) -> None:
         done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert "config/cannot_listen" in done.stderr
+
+
+def test_the_hybrid_hook_imports_nothing_without_a_report(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without LEX_HYBRID_REPORT the hook decides nothing (as hybrid.activate would) and the hybrid
+    lane with its numpy is not imported into the workers."""
+    from cli.serve import HYBRID_REPORT_ENV, hybrid_configured
+    from hybrid.activate import REPORT_ENV
+
+    assert HYBRID_REPORT_ENV == REPORT_ENV
+    monkeypatch.delenv(REPORT_ENV, raising=False)
+    assert not hybrid_configured()
+    code = ("import sys; from cli.serve import hybrid_hook; "
+            "assert hybrid_hook(object(), None) is None; assert 'hybrid.activate' not in sys.modules")
+    env = {k: v for k, v in os.environ.items() if k != REPORT_ENV}
+    subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=Path(__file__).resolve().parents[2])
+    monkeypatch.setenv(REPORT_ENV, "report.json")
+    assert hybrid_configured()
+
+
+def test_the_supervisor_preloads_what_every_worker_imports() -> None:
+    from serve.app import WORKER_MODULES, preload
+
+    assert preload() == list(WORKER_MODULES)
+    assert all(name in sys.modules for name in WORKER_MODULES)
+    assert preload(("no_such_module_here",)) == []
+
+
+def test_the_supervisor_compiles_the_templates_the_workers_render() -> None:
+    """warm_templates fills the same environment the pages render with (one compiled copy, shared)."""
+    from cli.serve import assistant_extension
+    from serve.app import template_dirs, warm_templates
+    from serve.web.render import environment
+
+    extension = assistant_extension()
+    assert warm_templates((extension,)) >= 10
+    env = environment(template_dirs((extension,)))
+    assert env.cache is not None
+    assert {key[1] for key in env.cache} >= {"base.html", "work.html", "diff.html", "assistant/ask_panel.html"}
+
+
+def test_the_supervisor_can_trim_its_free_heap() -> None:
+    import platform
+
+    from serve.workers import release_free_heap
+
+    if platform.libc_ver()[0] != "glibc":
+        pytest.skip("malloc_trim is glibc's")
+    assert release_free_heap() is True
