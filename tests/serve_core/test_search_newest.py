@@ -8,7 +8,13 @@ import sqlite3
 
 import pytest
 
-from serve.core.ops.search import _BM25, Filters, occurrences, window_occurrences
+from serve.core.ops.search import (
+    _BM25,
+    Filters,
+    occurrences,
+    quorum_occurrences,
+    window_occurrences,
+)
 from serve.core.topk import IndexConnection, RankedCache, load_newest_versions, values_source
 from tests.index.pipeline import FixtureBuild
 
@@ -70,3 +76,19 @@ def test_filters_on_versions_keep_the_subquery(fixture_indexes: FixtureBuild, mo
     monkeypatch.setattr(RankedCache, "newest_versions", refuse)
     for f in (Filters(as_of="2010-01-01"), Filters(document_type="loi")):
         assert window_occurrences(conn, window, f, 50) == occurrences(conn, *values_source(window), f, 50)
+
+
+@pytest.mark.parametrize("name", ["eu-eurlex.sqlite", "lu-legilux.sqlite"])
+def test_a_quorum_gives_the_same_rows_with_and_without_the_newest_versions(fixture_indexes: FixtureBuild,
+                                                                            name: str) -> None:
+    held = _connect(fixture_indexes, name)
+    plain = sqlite3.connect(f"file:{fixture_indexes.index_dir / name}?mode=ro", uri=True)
+    plain.row_factory = sqlite3.Row
+    found = 0
+    for words in (["article", "commission"], ["loi", "taxe", "conseil"], ["directive", "member", "règlement"]):
+        groups = [[w] for w in words]
+        for limit in (1, 10, 60):
+            rows = quorum_occurrences(held, groups, 2, Filters(), limit)
+            assert rows == quorum_occurrences(plain, groups, 2, Filters(), limit)
+            found += len(rows)
+    assert found

@@ -648,7 +648,10 @@ def quorum_occurrences(conn: sqlite3.Connection, groups: list[list[str]], min_te
     # As in ranked_occurrences: join the filters over the best-scored states first, and over
     # all of them only when that leaves fewer rows than asked.
     first = max(RANK_FIRST, 2 * limit)
-    rows = occurrences(conn, f"({ranked} ORDER BY score LIMIT {first})", params, filters, limit)
+    cursor = conn.cursor()
+    cursor.row_factory = None
+    window = [(int(r[0]), float(r[1])) for r in cursor.execute(f"{ranked} ORDER BY score LIMIT {first}", params)]
+    rows = window_occurrences(conn, window, filters, limit)
     if len(rows) >= limit:
         return rows
     return occurrences(conn, f"({ranked})", params, filters, limit)
