@@ -164,6 +164,35 @@ def occurrences(conn: sqlite3.Connection, source: str, source_params: Sequence[A
     return [dict(r) for r in conn.execute(query, [*version_params, *source_params, *state_params, limit])]
 
 
+def window_occurrences(conn: sqlite3.Connection, window: Sequence[tuple[int, float]], filters: Filters,
+                       limit: int) -> list[dict[str, Any]]:
+    """:func:`occurrences` of a ranked window of ``(state_rowid, score)``, the same rows.
+
+    Without an ``as_of`` or document type filter the version of each state is the newest live one
+    holding it, a function of the index alone: it is taken from the index's memory
+    (:meth:`serve.core.topk.RankedCache.newest_versions`) and joined, instead of the correlated
+    subquery :func:`occurrences` runs per state (a state no live version holds drops out as there).
+    """
+    cache = getattr(conn, "ranked_cache", None)
+    if cache is None or filters.as_of or filters.document_type or not window:
+        return occurrences(conn, *values_source(window), filters, limit)
+    newest = cache.newest_versions(conn)
+    rows = [(state, score, version) for state, score in window if (version := newest.get(state)) is not None]
+    if not rows:
+        return []
+    state_where, state_params = filters.state_sql()
+    values = ",".join("(?,?,?)" for _ in rows)
+    query = (
+        "WITH m AS MATERIALIZED (SELECT s.state_rowid, s.work_rowid, s.language, s.anchor, s.text_sha256, s.num, s.heading, s.type, "
+        "mm.column2 AS score, mm.column3 AS version_rowid "
+        f"FROM (VALUES {values}) mm JOIN lexical_states s ON s.state_rowid = mm.column1 WHERE {state_where}) "
+        "SELECT m.*, v.lex_id, v.version_key, v.valid_from, v.valid_to, v.end_exclusive, v.document_type "
+        "FROM m JOIN versions v ON v.version_rowid = m.version_rowid "
+        "ORDER BY m.score, v.valid_from DESC, m.state_rowid LIMIT ?"
+    )
+    return [dict(r) for r in conn.execute(query, [*(v for row in rows for v in row), *state_params, limit])]
+
+
 def _groups(terms: Sequence[str], expansions: dict[str, list[str]] | None = None) -> list[list[str]]:
     return [[t, *(expansions or {}).get(t, [])] for t in terms]
 
@@ -182,17 +211,17 @@ def ranked_occurrences(conn: sqlite3.Connection, match: str, filters: Filters, l
     matched = conn.execute("SELECT COUNT(*) FROM (SELECT 1 FROM provision_fts WHERE provision_fts MATCH ? LIMIT ?)",
                            (match, first + 1)).fetchone()[0]
     if matched <= first:  # every matched state, ranked once and remembered per index
-        return occurrences(conn, *values_source(ranked_rows(conn, match, _BM25, first)), filters, limit)
+        return window_occurrences(conn, ranked_rows(conn, match, _BM25, first), filters, limit)
     head = max(RANK_FIRST, limit + WINDOW_MARGIN)
     precomputed = precomputed_window(conn, match) if limit <= FREQUENT_WINDOW else None
     if precomputed is not None:
-        rows = occurrences(conn, *values_source(precomputed), filters, limit)
+        rows = window_occurrences(conn, precomputed, filters, limit)
         if _window_enough(rows, precomputed, limit):
             return rows
     ranked = ranked_rows(conn, match, _BM25, first)  # remembered per index: a frequent match
     heads = [ranked[:head]] if len(ranked) > head and precomputed is None else []
     for window in [*heads, ranked]:
-        rows = occurrences(conn, *values_source(window), filters, limit)
+        rows = window_occurrences(conn, window, filters, limit)
         if _window_enough(rows, window, limit):
             return rows
     return occurrences(conn, _FTS_SOURCE, [match], filters, limit)
@@ -619,7 +648,10 @@ def quorum_occurrences(conn: sqlite3.Connection, groups: list[list[str]], min_te
     # As in ranked_occurrences: join the filters over the best-scored states first, and over
     # all of them only when that leaves fewer rows than asked.
     first = max(RANK_FIRST, 2 * limit)
-    rows = occurrences(conn, f"({ranked} ORDER BY score LIMIT {first})", params, filters, limit)
+    cursor = conn.cursor()
+    cursor.row_factory = None
+    window = [(int(r[0]), float(r[1])) for r in cursor.execute(f"{ranked} ORDER BY score LIMIT {first}", params)]
+    rows = window_occurrences(conn, window, filters, limit)
     if len(rows) >= limit:
         return rows
     return occurrences(conn, f"({ranked})", params, filters, limit)
