@@ -148,11 +148,11 @@ def run_shard(lex: LexSettings, publisher: Publisher, index: int, shards: int = 
     outputs = shard_outputs(out)
     # The quick check first: the very tree (records digest) this shard and its shard.json were last
     # made current for — then nothing is computed but the outputs' hashes (the no-change run).
-    current = StageState(lex.root, f"derive-{publisher.value}-shard-{index}-of-{shards}-tree")
+    current = StageState(lex.root, f"derive-{publisher.value}-shard-{index}-of-{shards}-tree", rehash=lex.rehash)
     whole = {**outputs, SHARD_FILE: out / SHARD_FILE}
     tree_inputs = {"records": tree.manifest().get("records_digest"), "code": _profile_fingerprint(),
                    "shard": [index, shards]}
-    state = StageState(lex.root, f"derive-{publisher.value}-shard-{index}-of-{shards}")
+    state = StageState(lex.root, f"derive-{publisher.value}-shard-{index}-of-{shards}", rehash=lex.rehash)
     inputs: dict[str, Any] = {}
     if current.unchanged(tree_inputs, whole):
         skipped = True
@@ -200,7 +200,7 @@ def run(lex: LexSettings, publisher: Publisher, shards: int = SHARDS,
 
     tree = CorpusTree.open(lex.tree(publisher.value), evidence_dir=lex.evidence_dir or None)
     out = lex.derived(publisher.value)
-    state = StageState(lex.root, f"derive-{publisher.value}")
+    state = StageState(lex.root, f"derive-{publisher.value}", rehash=lex.rehash)
     inputs = {"records": tree.manifest().get("records_digest"), "code": _profile_fingerprint(),
               "shards": shards}
     outputs = {name: out / name for name in OUTPUTS}
