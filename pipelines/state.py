@@ -131,7 +131,7 @@ class StageState:
 
     def _write(self, inputs_digest: str, hashes: Mapping[str, str]) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_suffix(".tmp")
+        tmp = self.path.with_suffix(f".{os.getpid()}.tmp")  # steps of a run may record side by side
         files = {key: value for key, value in sorted(self._seen.items())}
         tmp.write_bytes(canonical_bytes({"inputs": inputs_digest, "outputs": dict(hashes), "files": files}))
         os.replace(tmp, self.path)

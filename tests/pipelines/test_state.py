@@ -107,3 +107,35 @@ def test_inputs_hashed_through_the_state_are_remembered(tmp_path: Path, reads: l
     third = StageState(tmp_path, "s")
     assert not third.unchanged({"in": third.sha256(source)}, outputs)
     assert reads == [source]
+
+
+def test_the_ratchet_counts_of_an_unchanged_dataset_are_not_recounted(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    import derive.ratchet
+    from legal.ids import Publisher
+    from pipelines.derive_stage import empty_counts
+    from pipelines.settings import LexSettings
+
+    counted: list[Path] = []
+
+    def fake(dataset: Path) -> dict[str, dict[str, int]]:
+        counted.append(dataset)
+        lines = (Path(dataset) / "provisions.jsonl").read_bytes().count(b"\n")
+        return {"lu-legilux:w": {"sig": lines}}
+
+    monkeypatch.setattr(derive.ratchet, "empty_signature_counts", fake)
+    lex = LexSettings(workdir=str(tmp_path))
+    dataset = tmp_path / "ds"
+    dataset.mkdir()
+    (dataset / "provisions.jsonl").write_bytes(b"{}\n" * 3)
+    assert empty_counts(lex, Publisher.parse("lu-legilux"), dataset) == {"lu-legilux:w": {"sig": 3}}
+    assert empty_counts(lex, Publisher.parse("lu-legilux"), dataset) == {"lu-legilux:w": {"sig": 3}}
+    assert len(counted) == 1
+    tmp = dataset / "new.jsonl"
+    tmp.write_bytes(b"{}\n" * 4)
+    os.replace(tmp, dataset / "provisions.jsonl")
+    assert empty_counts(lex, Publisher.parse("lu-legilux"), dataset) == {"lu-legilux:w": {"sig": 4}}
+    assert len(counted) == 2
+    assert empty_counts(LexSettings(workdir=str(tmp_path), rehash=True), Publisher.parse("lu-legilux"), dataset) == {
+        "lu-legilux:w": {"sig": 4}}
+    assert len(counted) == 2  # the same bytes (read again to know it): the counts kept
