@@ -13,6 +13,11 @@ read again; any difference (a rewrite, a rename over it, a copy) hashes it. So a
 stage costs a ``stat`` per file, not a read of gigabytes. What it trusts: that nothing rewrote a
 file in place keeping its size and restoring its time. ``rehash`` (``LEX_REHASH=1``) hashes
 every file regardless; ``lex derive verify`` and ``lex corpus verify`` check the content itself.
+
+Stages share what they hashed: each state it records also merges its ``files`` into
+``<workdir>/state/file-hashes.json`` (:data:`SHARED`; entries of files that no longer exist
+dropped), which any stage consults under the same rule, so a file one stage wrote and hashed (the
+dataset, the index) is not read again by the stages that take it as input.
 """
 
 from __future__ import annotations
@@ -45,6 +50,10 @@ def stat_key(path: Path) -> str:
     return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"
 
 
+#: the hashes every stage of the work directory recorded, ``{path: [stat_key, sha256]}``
+SHARED = "file-hashes.json"
+
+
 class StageState:
     """The recorded inputs and outputs of one stage. ``rehash``: never trust the recorded
     (size, time, inode) of a file, hash it."""
@@ -59,6 +68,7 @@ class StageState:
         #: ``{path: [stat_key, sha256]}`` of the files seen in this run
         self._seen: dict[str, list[str]] = {}
         self._hashed = 0
+        self._shared: dict[str, object] | None = None
 
     def _load(self) -> dict[str, object] | None:
         if not self._loaded:
@@ -84,6 +94,8 @@ class StageState:
         if seen is not None and seen[0] == stat:
             return seen[1]
         known = self._known().get(key)
+        if not (isinstance(known, list) and len(known) == 2 and known[0] == stat):
+            known = self._shared_files().get(key)
         if not self.rehash and isinstance(known, list) and len(known) == 2 and known[0] == stat:
             sha = str(known[1])
         else:
@@ -91,6 +103,22 @@ class StageState:
             self._hashed += 1
         self._seen[key] = [stat, sha]
         return sha
+
+    def _shared_files(self) -> dict[str, object]:
+        if self._shared is None:
+            self._shared = _read_json(self.path.parent / SHARED) or {}
+        return self._shared
+
+    def _publish(self) -> None:
+        """Merge what this stage saw into the shared hashes (read again now: another step may
+        have written it since; a lost update only costs a read later)."""
+        path = self.path.parent / SHARED
+        shared = {k: v for k, v in (_read_json(path) or {}).items() if os.path.exists(k)}
+        shared.update(self._seen)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_bytes(canonical_bytes(dict(sorted(shared.items()))))
+        os.replace(tmp, path)
+        self._shared = shared
 
     def files_digest(self, paths: Mapping[str, Path]) -> dict[str, str]:
         """:func:`files_digest` through :meth:`sha256`."""
@@ -137,3 +165,12 @@ class StageState:
         os.replace(tmp, self.path)
         self._recorded = {"inputs": inputs_digest, "outputs": dict(hashes), "files": files}
         self._loaded = True
+        self._publish()
+
+
+def _read_json(path: Path) -> dict[str, object] | None:
+    try:
+        value = json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        return None
+    return value if isinstance(value, dict) else None

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import pipelines.state as state_module
-from pipelines.state import StageState, file_sha256
+from pipelines.state import SHARED, StageState, file_sha256
 
 
 @pytest.fixture
@@ -85,6 +85,7 @@ def test_a_state_without_stats_is_read_once(tmp_path: Path, reads: list[Path]) -
     path = tmp_path / "state" / "s.json"
     recorded = json.loads(path.read_bytes())
     path.write_text(json.dumps({"inputs": recorded["inputs"], "outputs": recorded["outputs"]}))
+    (tmp_path / "state" / SHARED).unlink()
     reads.clear()
     assert StageState(tmp_path, "s").unchanged({"x": 1}, outputs)
     assert len(reads) == 2
@@ -139,3 +140,22 @@ def test_the_ratchet_counts_of_an_unchanged_dataset_are_not_recounted(tmp_path: 
     assert empty_counts(LexSettings(workdir=str(tmp_path), rehash=True), Publisher.parse("lu-legilux"), dataset) == {
         "lu-legilux:w": {"sig": 4}}
     assert len(counted) == 2  # the same bytes (read again to know it): the counts kept
+
+
+def test_a_file_one_stage_hashed_is_not_read_by_the_next(tmp_path: Path, reads: list[Path]) -> None:
+    outputs = _outputs(tmp_path)  # the dataset a first stage wrote, hashed and recorded
+    StageState(tmp_path, "derive").record({"x": 1}, outputs)
+    reads.clear()
+    index = StageState(tmp_path, "index")  # a stage that takes it as input
+    assert index.sha256(outputs["a"]) == file_sha256(outputs["a"])
+    assert reads == []
+    index.record({"dataset": index.sha256(outputs["a"])}, {})
+    tmp = outputs["a"].with_suffix(".tmp")
+    tmp.write_bytes(b"changed")
+    os.replace(tmp, outputs["a"])
+    reads.clear()
+    assert StageState(tmp_path, "index").sha256(outputs["a"]) == file_sha256(outputs["a"])
+    assert reads == [outputs["a"]]
+    outputs["b"].unlink()  # gone files leave the shared hashes at the next record
+    StageState(tmp_path, "other").record({}, {})
+    assert str(outputs["b"]) not in json.loads((tmp_path / "state" / SHARED).read_bytes())
