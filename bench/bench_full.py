@@ -9,11 +9,14 @@ promoted release.
 trees; it is only read. The build is the project's one code path: the ``evidence`` job (per
 publisher: ``corpus_tree`` → ``provisions`` → ``search_index``) and the ``release`` job of
 :func:`pipelines.definitions.build_definitions`, with the source ``published`` pointing at
-``--corpora``. To measure each stage, every asset of every partition runs as its own child process
-(``execute_in_process`` of the job with that one asset selected, in-process executor); the parent
-reads the child's CPU time and peak RSS from ``os.wait4`` (so a stage's own worker processes count
-too). Stages run one after the other: the wall times add up to the build's wall time on one core
-per stage.
+``--corpora``. Each publisher's three stages run in one child process, as one ``dagster job
+execute`` of its ``evidence`` job runs its steps in one process (the release in another): one
+Dagster run per stage (``execute_in_process`` of the job with that one asset selected, in-process
+executor), its CPU (its worker processes included) and wall time measured around it in the child,
+its peak RSS the child's high-water mark at its end (an upper bound). A ``process[…]`` row per
+child holds the rest of its CPU from ``os.wait4`` (interpreter and Dagster start-up, imports), so
+the rows add up to the build's CPU. Stages run one after the other: the wall times add up to the
+build's wall time.
 
 ``OUT`` receives: ``trees/<publisher>`` (corpus trees and evidence), ``shards/<publisher>``,
 ``datasets/<publisher>/`` (``provisions.jsonl`` …), ``indexes/``, ``release/`` (the release root:
@@ -75,31 +78,64 @@ PASSPHRASE = "lex-development-only"
 # -- one stage in a child process ---------------------------------------------------------------
 
 
+def _usage() -> tuple[float, float]:
+    """(CPU seconds of this process and of its waited-for children, their peak RSS in MB)."""
+    import resource
+
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime,
+            max(own.ru_maxrss, kids.ru_maxrss) / 1024)
+
+
+def _stop_forkserver() -> None:
+    """Stop this process's multiprocessing fork server, if a stage started one (the derive worker
+    pools), and wait for it: its workers' CPU then counts in ``RUSAGE_CHILDREN`` of the stage that
+    ran them, not of the whole child at its exit. The next pool starts a new one."""
+    import multiprocessing.forkserver as forkserver
+
+    server: Any = getattr(forkserver, "_forkserver", None)
+    if server is not None and getattr(server, "_forkserver_pid", None) is not None:
+        server._stop()
+
+
 def run_stage_child(spec: dict[str, Any]) -> int:
-    """(In the child.) Execute one asset of one job and partition; write what it reported."""
+    """(In the child.) Execute the given ``stages`` (``[job, asset, partition]``, one Dagster run each,
+    in order; the first failure stops) and write what each reported, with its CPU and wall time
+    measured in this process (``resource.getrusage``: the process and its finished children)."""
     os.environ.setdefault("DAGSTER_DISABLE_TELEMETRY", "1")
     import dagster as dg
 
     from pipelines.definitions import build_definitions
     from pipelines.settings import LexSettings
 
+    stages = spec.get("stages") or [[spec["job"], spec["asset"], spec["partition"]]]
     defs = build_definitions(executor="in_process", settings=LexSettings(**spec["settings"]), automation="off")
-    job = defs.resolve_job_def(spec["job"])
-    result = job.execute_in_process(partition_key=spec["partition"], instance=dg.DagsterInstance.get(),
-                                    asset_selection=[dg.AssetKey(spec["asset"])], raise_on_error=False,
-                                    run_config={"loggers": {"console": {"config": {"log_level": "WARNING"}}}},
-                                    tags={"lex/run": "bench-full", "lex/phase": spec["phase"]})
-    meta: dict[str, Any] = {}
-    for event in result.get_asset_materialization_events():
-        mat = event.step_materialization_data.materialization
-        label = mat.asset_key.to_user_string() + (f"[{mat.partition}]" if mat.partition else "")
-        meta[label] = {k: _plain(v.value) for k, v in mat.metadata.items()}
-    checks = {c.check_name: c.passed for c in result.get_asset_check_evaluations()}
-    errors = [f.step_failure_data.error.to_string()[-3000:] for f in result.get_step_failure_events()
-              if f.step_failure_data.error is not None]
-    Path(spec["report"]).write_text(json.dumps({"success": result.success, "metadata": meta, "checks": checks,
-                                                "errors": errors}, default=str))
-    return 0 if result.success and all(checks.values()) else 1
+    instance = dg.DagsterInstance.get()
+    reports: list[dict[str, Any]] = []
+    for job_name, asset, partition in stages:
+        cpu, _rss = _usage()
+        started = time.monotonic()
+        job = defs.resolve_job_def(job_name)
+        result = job.execute_in_process(partition_key=partition, instance=instance,
+                                        asset_selection=[dg.AssetKey(asset)], raise_on_error=False,
+                                        run_config={"loggers": {"console": {"config": {"log_level": "WARNING"}}}},
+                                        tags={"lex/run": "bench-full", "lex/phase": spec["phase"]})
+        _stop_forkserver()
+        after, rss = _usage()
+        meta: dict[str, Any] = {}
+        for event in result.get_asset_materialization_events():
+            mat = event.step_materialization_data.materialization
+            label = mat.asset_key.to_user_string() + (f"[{mat.partition}]" if mat.partition else "")
+            meta[label] = {k: _plain(v.value) for k, v in mat.metadata.items()}
+        checks = {c.check_name: c.passed for c in result.get_asset_check_evaluations()}
+        errors = [f.step_failure_data.error.to_string()[-3000:] for f in result.get_step_failure_events()
+                  if f.step_failure_data.error is not None]
+        reports.append({"success": result.success, "metadata": meta, "checks": checks, "errors": errors,
+                        "cpu_s": after - cpu, "wall_s": time.monotonic() - started, "peak_rss_mb": rss})
+        if not (result.success and all(checks.values())):
+            break
+    Path(spec["report"]).write_text(json.dumps(reports[0] if "stages" not in spec else reports, default=str))
+    return 0 if all(r["success"] and all(r["checks"].values()) for r in reports) else 1
 
 
 def _plain(value: Any) -> Any:
@@ -132,45 +168,61 @@ def stage_outputs(out: Path, asset: str, partition: str | None) -> list[Path]:
     return [out / "release"]
 
 
-def run_stage(out: Path, phase: str, job: str, asset: str, partition: str | None,
-              settings: dict[str, Any]) -> dict[str, Any]:
-    """Run one stage as a child process; its wall time, CPU time (user + system, descendants
-    included) and peak RSS from ``wait4``."""
+def run_stages(out: Path, phase: str, stages: list[tuple[str, str, str | None]],
+               settings: dict[str, Any]) -> list[dict[str, Any]]:
+    """Run ``stages`` (``(job, asset, partition)``, one Dagster run each, in order) in one child
+    process, as one ``dagster job execute`` of a publisher's ``evidence`` job runs its steps in
+    one process. A row per stage: its CPU time (user + system, its worker processes included)
+    and wall time measured around its run in the child, its peak RSS as the child's high-water
+    mark at its end (an upper bound of the stage's own peak); and a ``process[…]`` row with the
+    rest of the child's CPU (``wait4``: interpreter and Dagster start-up, imports), so that the
+    rows add up to the whole CPU of the build."""
     report = out / "bench-stage.json"
-    spec = {"job": job, "asset": asset, "partition": partition, "settings": settings, "report": str(report),
-            "phase": phase}
+    spec = {"stages": [list(s) for s in stages], "settings": settings, "report": str(report), "phase": phase}
     env = {**os.environ, "DAGSTER_HOME": str(out / "dagster_home"), "DAGSTER_DISABLE_TELEMETRY": "1",
            "LEX_SIGNING_PASSPHRASE": PASSPHRASE, "PYTHONPATH": str(ROOT)}
     load = os.getloadavg()[0]
     started = time.monotonic()
+    report.unlink(missing_ok=True)
     child = subprocess.Popen([sys.executable, "-m", "bench.bench_full", "--stage", json.dumps(spec)],
                              cwd=ROOT, env=env)
     _pid, status, usage = os.wait4(child.pid, 0)
     child.returncode = os.waitstatus_to_exitcode(status)
     wall = time.monotonic() - started
-    outcome: dict[str, Any] = (json.loads(report.read_text()) if report.is_file()
-                               else {"success": False, "errors": ["no report"]})
+    outcomes: list[dict[str, Any]] = json.loads(report.read_text()) if report.is_file() else []
     report.unlink(missing_ok=True)
-    name = f"{asset}[{partition}]" if partition else asset
-    if child.returncode != 0 or not outcome.get("success"):
-        for error in outcome.get("errors", []):
-            print(error, file=sys.stderr)
-        raise SystemExit(f"bench-full: stage {name} ({phase}) failed: exit {child.returncode}, "
-                         f"checks {outcome.get('checks')}")
-    meta = outcome["metadata"].get(name, {})
-    row = {"name": name, "phase": phase, "wall_s": round(wall, 2),
-           "cpu_s": round(usage.ru_utime + usage.ru_stime, 2), "peak_rss_mb": round(usage.ru_maxrss / 1024, 1),
-           "output_mb": round(_du(stage_outputs(out, asset, partition)) / 1e6, 1), "items": _items(asset, meta),
-           "skipped": bool(meta.get("skipped")), "load_avg": [round(load, 2), round(os.getloadavg()[0], 2)]}
-    if asset == "artifact_set":
-        row["release"] = {k: meta.get(k) for k in ("set_id", "promoted", "report_passed", "failed_gates",
-                                                   "metrics", "development_key")}
-    if asset == "provisions":
-        row["works_derived"] = meta.get("works_derived_in_step")
-    print(f"  {phase:<9} {name:<26} wall {row['wall_s']:>8.1f} s  CPU {row['cpu_s']:>8.1f} s  "
-          f"RSS {row['peak_rss_mb']:>7.1f} MB  out {row['output_mb']:>9.1f} MB  items {row['items']}"
-          f"{'  (skipped)' if row['skipped'] else ''}", flush=True)
-    return row
+    rows: list[dict[str, Any]] = []
+    for (_job, asset, partition), outcome in zip(stages, outcomes, strict=False):
+        name = f"{asset}[{partition}]" if partition else asset
+        if not outcome.get("success") or not all(outcome.get("checks", {}).values()):
+            for error in outcome.get("errors", []):
+                print(error, file=sys.stderr)
+            raise SystemExit(f"bench-full: stage {name} ({phase}) failed: checks {outcome.get('checks')}")
+        meta = outcome["metadata"].get(name, {})
+        row = {"name": name, "phase": phase, "wall_s": round(outcome["wall_s"], 2),
+               "cpu_s": round(outcome["cpu_s"], 2), "peak_rss_mb": round(outcome["peak_rss_mb"], 1),
+               "output_mb": round(_du(stage_outputs(out, asset, partition)) / 1e6, 1), "items": _items(asset, meta),
+               "skipped": bool(meta.get("skipped")), "load_avg": [round(load, 2), round(os.getloadavg()[0], 2)]}
+        if asset == "artifact_set":
+            row["release"] = {k: meta.get(k) for k in ("set_id", "promoted", "report_passed", "failed_gates",
+                                                       "metrics", "development_key")}
+        if asset == "provisions":
+            row["works_derived"] = meta.get("works_derived_in_step")
+        print(f"  {phase:<9} {name:<26} wall {row['wall_s']:>8.1f} s  CPU {row['cpu_s']:>8.1f} s  "
+              f"RSS {row['peak_rss_mb']:>7.1f} MB  out {row['output_mb']:>9.1f} MB  items {row['items']}"
+              f"{'  (skipped)' if row['skipped'] else ''}", flush=True)
+        rows.append(row)
+    if child.returncode != 0 or len(rows) != len(stages):
+        raise SystemExit(f"bench-full: stages {stages} ({phase}) failed: exit {child.returncode}")
+    group = stages[0][2] or stages[0][1]
+    cpu = usage.ru_utime + usage.ru_stime
+    rest = {"name": f"process[{group}]", "phase": phase, "wall_s": round(wall - sum(r["wall_s"] for r in rows), 2),
+            "cpu_s": round(cpu - sum(r["cpu_s"] for r in rows), 2), "peak_rss_mb": round(usage.ru_maxrss / 1024, 1),
+            "output_mb": 0.0, "items": None, "skipped": False, "process": True,
+            "load_avg": [round(load, 2), round(os.getloadavg()[0], 2)]}
+    print(f"  {phase:<9} {rest['name']:<26} wall {rest['wall_s']:>8.1f} s  CPU {rest['cpu_s']:>8.1f} s  "
+          "(start-up, imports)", flush=True)
+    return [*rows, rest]
 
 
 def _items(asset: str, meta: dict[str, Any]) -> Any:
@@ -328,7 +380,7 @@ def main(argv: list[str] | None = None) -> int:
             settings["fixtures_dir"] = str(out / "changed-corpora")
         if judgments is None:  # the trees exist once the first stage ran: restrict then
             for publisher in PUBLISHERS:
-                rows.append(run_stage(out, phase, "evidence", "corpus_tree", publisher, settings))
+                rows.extend(run_stages(out, phase, [("evidence", "corpus_tree", publisher)], settings))
             restricted, kept, total = restricted_judgments(FIXTURE_JUDGMENTS, out / "trees",
                                                            out / "judgments-restricted.json")
             judgments = restricted
@@ -340,11 +392,10 @@ def main(argv: list[str] | None = None) -> int:
             done = set()
         settings["judgments"] = str(judgments)
         settings["gate_policy"] = str(gate_policy) if gate_policy else ""
-        for publisher in PUBLISHERS:
-            for job, asset in STAGES:
-                if asset not in done:
-                    rows.append(run_stage(out, phase, job, asset, publisher, settings))
-        rows.append(run_stage(out, phase, "release", "artifact_set", None, settings))
+        for publisher in PUBLISHERS:  # one process per publisher: its evidence job's stages
+            rows.extend(run_stages(out, phase, [(job, asset, publisher) for job, asset in STAGES
+                                                if asset not in done], settings))
+        rows.extend(run_stages(out, phase, [("release", "artifact_set", None)], settings))
         _write(out, rows, judgments, gate_policy, note, args)
     print(f"bench-full: done in {time.monotonic() - started:.0f} s", flush=True)
     result = _write(out, rows, judgments, gate_policy, note, args, text_lint(out))

@@ -22,7 +22,7 @@ from legal.ids import Publisher
 from pipelines import versions
 from pipelines.settings import PUBLISHERS, SHARDS, LexSettings
 from pipelines.sources import update_tree
-from pipelines.state import StageState, file_sha256
+from pipelines.state import StageState
 
 publisher_partitions = dg.StaticPartitionsDefinition(list(PUBLISHERS))
 #: publisher × shard (``lu-legilux|0`` … ``eu-eurlex|3``): a bounded number of static shards of
@@ -101,7 +101,7 @@ def corpus_tree(context: AssetExecutionContext, lex: LexSettings) -> dg.Material
     # Full verification (every record, identity and body hash) whenever the tree changed; an
     # unchanged tree (same records digest as the last full pass) is not re-hashed every night —
     # `lex corpus verify` is the periodic scrub for storage faults.
-    verified_state = StageState(lex.root, f"corpus-verified-{publisher.value}")
+    verified_state = StageState(lex.root, f"corpus-verified-{publisher.value}", rehash=lex.rehash)
     unchanged = verified_state.unchanged({"records": manifest.get("records_digest")}, {})
     problems: list[str] = []
     if not unchanged:
@@ -219,10 +219,10 @@ def search_index(context: AssetExecutionContext, lex: LexSettings) -> dg.Materia
     built_at = lex.built_at_stamp()
     index_path = out_dir / f"{publisher.value}.sqlite"
     stamp_path = out_dir / f"{publisher.value}.stamp.json"
-    state = StageState(lex.root, f"index-{publisher.value}")
+    state = StageState(lex.root, f"index-{publisher.value}", rehash=lex.rehash)
     inputs = {"records": tree.manifest().get("records_digest"), "built_at": built_at,
               "builder": [BUILDER, INDEX_FORMAT, NORMALIZATION],
-              "dataset": {p.name: file_sha256(p) for p in sorted(dataset_dir.glob("*.jsonl"))}}
+              "dataset": {p.name: state.sha256(p) for p in sorted(dataset_dir.glob("*.jsonl"))}}
     outputs = {"index": index_path, "stamp": stamp_path}
     started = time.monotonic()
     skipped = state.unchanged(inputs, outputs)
@@ -238,10 +238,11 @@ def search_index(context: AssetExecutionContext, lex: LexSettings) -> dg.Materia
         if not problems:  # recorded only once verified: a skip means this exact file verified
             state.record(inputs, outputs)
     stamp = json.loads(stamp_path.read_bytes())
+    index_sha256 = state.sha256(index_path)
     return dg.MaterializeResult(
         metadata=_meta({
             "skipped": "inputs unchanged" if skipped else "",
-            "index_sha256": file_sha256(index_path),
+            "index_sha256": index_sha256,
             "index_bytes": index_path.stat().st_size,
             "stamp": stamp,
             "seconds": round(time.monotonic() - started, 3),
@@ -250,7 +251,7 @@ def search_index(context: AssetExecutionContext, lex: LexSettings) -> dg.Materia
             "works_unread": int(str(metrics.get("works_unread", 0))),
             "index": dg.MetadataValue.path(str(index_path)),
         }),
-        data_version=dg.DataVersion(file_sha256(index_path)),
+        data_version=dg.DataVersion(index_sha256),
         check_results=[dg.AssetCheckResult(check_name="stamp_digest_recomputes", passed=not problems,
                                            metadata=_meta({"problems": problems[:20],
                                                            "verified": "when built (file unchanged since)"

@@ -148,11 +148,11 @@ def run_shard(lex: LexSettings, publisher: Publisher, index: int, shards: int = 
     outputs = shard_outputs(out)
     # The quick check first: the very tree (records digest) this shard and its shard.json were last
     # made current for — then nothing is computed but the outputs' hashes (the no-change run).
-    current = StageState(lex.root, f"derive-{publisher.value}-shard-{index}-of-{shards}-tree")
+    current = StageState(lex.root, f"derive-{publisher.value}-shard-{index}-of-{shards}-tree", rehash=lex.rehash)
     whole = {**outputs, SHARD_FILE: out / SHARD_FILE}
     tree_inputs = {"records": tree.manifest().get("records_digest"), "code": _profile_fingerprint(),
                    "shard": [index, shards]}
-    state = StageState(lex.root, f"derive-{publisher.value}-shard-{index}-of-{shards}")
+    state = StageState(lex.root, f"derive-{publisher.value}-shard-{index}-of-{shards}", rehash=lex.rehash)
     inputs: dict[str, Any] = {}
     if current.unchanged(tree_inputs, whole):
         skipped = True
@@ -200,7 +200,7 @@ def run(lex: LexSettings, publisher: Publisher, shards: int = SHARDS,
 
     tree = CorpusTree.open(lex.tree(publisher.value), evidence_dir=lex.evidence_dir or None)
     out = lex.derived(publisher.value)
-    state = StageState(lex.root, f"derive-{publisher.value}")
+    state = StageState(lex.root, f"derive-{publisher.value}", rehash=lex.rehash)
     inputs = {"records": tree.manifest().get("records_digest"), "code": _profile_fingerprint(),
               "shards": shards}
     outputs = {name: out / name for name in OUTPUTS}
@@ -279,20 +279,45 @@ def _counts_path(lex: LexSettings, publisher: Publisher) -> Path:
     return lex.root / "state" / f"empty-provisions-{publisher.value}.json"
 
 
-def _remember_empty_counts(lex: LexSettings, publisher: Publisher, out: Path) -> None:
-    """Keep the accepted dataset's empty-provision signatures as the ratchet's baseline."""
+def empty_counts(lex: LexSettings, publisher: Publisher, dataset: Path) -> Any:
+    """:func:`derive.ratchet.empty_signature_counts` of ``dataset``, a function of its
+    ``provisions.jsonl`` alone: kept in ``state/empty-counts-<publisher>.cache.json`` with that
+    file's SHA-256, found through the stage quick check (:class:`pipelines.state.StageState`), so
+    an unchanged dataset is not read again by every run's ratchet."""
     from derive.ratchet import empty_signature_counts
 
+    source = dataset / "provisions.jsonl"
+    state = StageState(lex.root, f"empty-counts-{publisher.value}", rehash=lex.rehash)
+    sha = state.sha256(source)
+    cache = lex.root / "state" / f"empty-counts-{publisher.value}.cache.json"
+    try:
+        cached = json.loads(cache.read_bytes())
+        if isinstance(cached, dict) and cached.get("provisions_jsonl_sha256") == sha:
+            return cached["counts"]
+    except (OSError, ValueError, KeyError):
+        pass
+    counts = empty_signature_counts(dataset)
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    tmp = cache.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_bytes(canonical_bytes({"provisions_jsonl_sha256": sha, "counts": counts}))
+    os.replace(tmp, cache)
+    if state.sha256(source) == sha:  # unchanged while it was counted: remember its stat
+        state.record({"provisions_jsonl_sha256": sha}, {})
+    return counts
+
+
+def _remember_empty_counts(lex: LexSettings, publisher: Publisher, out: Path) -> None:
+    """Keep the accepted dataset's empty-provision signatures as the ratchet's baseline."""
     if (out / "provisions.jsonl").is_file():
         path = _counts_path(lex, publisher)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(canonical_bytes(empty_signature_counts(out)))
+        path.write_bytes(canonical_bytes(empty_counts(lex, publisher, out)))
 
 
 def ratchet_problems(lex: LexSettings) -> list[str]:
     """(work, signature) pairs whose empty provisions grew since the previous accepted dataset
     (reference model §6.7); a work with no baseline is accepted as it is."""
-    from derive.ratchet import check_ratchet, empty_signature_counts
+    from derive.ratchet import check_ratchet
 
     problems: list[str] = []
     for publisher in Publisher:
@@ -301,5 +326,5 @@ def ratchet_problems(lex: LexSettings) -> list[str]:
         if not previous_path.is_file() or not (dataset / "provisions.jsonl").is_file():
             continue
         previous = json.loads(previous_path.read_bytes())
-        problems.extend(str(p) for p in check_ratchet(previous, empty_signature_counts(dataset)))
+        problems.extend(str(p) for p in check_ratchet(previous, empty_counts(lex, publisher, dataset)))
     return problems

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from legal.canonical import pretty_bytes
 from legal.ids import Publisher
 from pipelines.settings import LexSettings
+from pipelines.state import StageState
 
 if TYPE_CHECKING:
     from release.assemble import SetSources
@@ -135,13 +136,12 @@ def benchmark(lex: LexSettings, staging: Path, signer: Any, created_at: str) -> 
     return report
 
 
-def _inputs(lex: LexSettings) -> dict[str, Any]:
-    """What the set is made of (the benchmark report aside, whose latencies vary run to run)."""
-    from pipelines.state import file_sha256
-
-    files = {str(path.relative_to(lex.root)): file_sha256(path) for path in set_sources(lex).files().values()}
-    policy = file_sha256(Path(lex.gate_policy)) if lex.gate_policy else "defaults"
-    return {"files": files, "judgments": file_sha256(judgments_for(lex)), "gate_policy": policy,
+def _inputs(lex: LexSettings, state: StageState) -> dict[str, Any]:
+    """What the set is made of (the benchmark report aside, whose latencies vary run to run); the
+    files hashed through the stage's quick check (:meth:`pipelines.state.StageState.sha256`)."""
+    files = {str(path.relative_to(lex.root)): state.sha256(path) for path in set_sources(lex).files().values()}
+    policy = state.sha256(Path(lex.gate_policy)) if lex.gate_policy else "defaults"
+    return {"files": files, "judgments": state.sha256(judgments_for(lex)), "gate_policy": policy,
             "source": "published" if lex.published else lex.source}
 
 
@@ -157,13 +157,13 @@ def _result_path(lex: LexSettings) -> Path:
     return lex.root / "state" / "release-result.json"
 
 
-def _skip(lex: LexSettings, inputs: dict[str, Any], public: Path, dev: bool) -> ReleaseResult | None:
+def _skip(lex: LexSettings, state: StageState, inputs: dict[str, Any], public: Path,
+          dev: bool) -> ReleaseResult | None:
     """The recorded outcome, when the inputs are those of the last run and its set is still held
     in the release root (re-verified); else ``None``. A set whose report failed a gate is not
     re-built night after night from the same inputs either."""
     import json
 
-    from pipelines.state import StageState
     from release.verify import verify_artifact_set
 
     path = _result_path(lex)
@@ -172,7 +172,7 @@ def _skip(lex: LexSettings, inputs: dict[str, Any], public: Path, dev: bool) -> 
         set_dir = lex.release_dir() / "sets" / str(recorded["set_id"])
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    if not StageState(lex.root, "release").unchanged(inputs, {"result": path, "statement": set_dir / "statement.dsse.json"}):
+    if not state.unchanged(inputs, {"result": path, "statement": set_dir / "statement.dsse.json"}):
         return None
     verified = verify_artifact_set(set_dir, [public])
     return ReleaseResult(set_id=recorded["set_id"], set_dir=set_dir, promoted=False,
@@ -182,7 +182,6 @@ def _skip(lex: LexSettings, inputs: dict[str, Any], public: Path, dev: bool) -> 
 
 
 def run(lex: LexSettings) -> ReleaseResult:
-    from pipelines.state import StageState
     from release.assemble import RETRIEVAL_REPORT_ENVELOPE
     from release.files import atomic_write
     from release.keys import load_signer
@@ -191,8 +190,9 @@ def run(lex: LexSettings) -> ReleaseResult:
     from release.verify import as_trust_store, verify_artifact_set
 
     private, public, passphrase, dev = key_paths(lex)
-    inputs = _inputs(lex)
-    skipped = _skip(lex, inputs, public, dev)
+    state = StageState(lex.root, "release", rehash=lex.rehash)
+    inputs = _inputs(lex, state)
+    skipped = _skip(lex, state, inputs, public, dev)
     if skipped is not None:
         return skipped
     signer = load_signer(private, passphrase)
@@ -223,6 +223,5 @@ def run(lex: LexSettings) -> ReleaseResult:
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(path, pretty_bytes({"set_id": result.set_id, "report_passed": result.report_passed,
                                          "metrics": result.metrics, "gates": result.gates}))
-        StageState(lex.root, "release").record(inputs, {"result": path,
-                                                        "statement": result.set_dir / "statement.dsse.json"})
+        state.record(inputs, {"result": path, "statement": result.set_dir / "statement.dsse.json"})
     return result

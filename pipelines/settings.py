@@ -42,6 +42,7 @@ class LexSettings(dg.ConfigurableResource):  # type: ignore[misc, type-arg]  # d
     built_at: str = ""  # the index build instant (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ); empty: today 00:00Z
     allow_withdrawals: int = -1  # versions one ingest may withdraw past the 5 % guard; -1: none
     revalidate_weekdays: str = ""  # e.g. "sun" or "mon,thu": ingests on those UTC days revalidate held bodies
+    rehash: bool = False  # hash every stage file even when its size, time and inode are those recorded (LEX_REHASH=1)
 
     def ingest_options(self, today: _dt.date | None = None) -> dict[str, Any]:
         """The withdrawal allowance and whether today's ingest revalidates held bodies."""
@@ -104,4 +105,5 @@ def settings_from_env() -> LexSettings:
         revalidate_weekdays=os.environ.get("LEX_REVALIDATE_WEEKDAYS", ""),
         gate_policy=os.environ.get("LEX_GATE_POLICY", ""),
         built_at=os.environ.get("LEX_BUILT_AT", ""),
+        rehash=os.environ.get("LEX_REHASH", "") not in ("", "0"),
     )

@@ -102,7 +102,7 @@ def _import(settings: LexSettings, publisher: Publisher, src: Path, target: Path
     to commit nothing)."""
     from pipelines.state import StageState
 
-    state = StageState(settings.root, f"import-{publisher.value}")
+    state = StageState(settings.root, f"import-{publisher.value}", rehash=settings.rehash)
     inputs = {"files": source_fingerprint(src), "evidence": settings.evidence_dir}
     outputs = {"manifest": target / "manifest.json"}
     if state.unchanged(inputs, outputs):
