@@ -13,7 +13,10 @@ publisher: ``corpus_tree`` → ``provisions`` → ``search_index``) and the ``re
 execute`` of its ``evidence`` job runs its steps in one process (the release in another): one
 Dagster run per stage (``execute_in_process`` of the job with that one asset selected, in-process
 executor), its CPU (its worker processes included) and wall time measured around it in the child,
-its peak RSS the child's high-water mark at its end (an upper bound). A ``process[…]`` row per
+its peak RSS the child's own high-water mark during the run (reset before each stage, after the
+previous stage's freed memory is handed back) or its worker processes' when they set a new
+maximum (a worker of a stage that stays under an earlier stage's worker maximum is not seen:
+``RUSAGE_CHILDREN`` keeps one maximum). A ``process[…]`` row per
 child holds the rest of its CPU from ``os.wait4`` (interpreter and Dagster start-up, imports), so
 the rows add up to the build's CPU. Stages run one after the other: the wall times add up to the
 build's wall time.
@@ -50,6 +53,7 @@ cannot meet on the full corpora, recorded in the signed report and in ``bench-fu
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as _dt
 import hashlib
 import json
@@ -87,6 +91,40 @@ def _usage() -> tuple[float, float]:
             max(own.ru_maxrss, kids.ru_maxrss) / 1024)
 
 
+def _own_peak_reset() -> None:
+    """Start a stage's own peak afresh: free what the previous stage left (a collection, then
+    glibc's ``malloc_trim`` hands freed heap back), and reset the kernel's high-water mark of this
+    process to its current RSS (``/proc/self/clear_refs``: 5). Where either is unavailable the peak
+    stays the process's since start (an upper bound)."""
+    import ctypes
+    import gc
+
+    gc.collect()
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    with contextlib.suppress(OSError):
+        Path("/proc/self/clear_refs").write_text("5")
+
+
+def _own_peak_mb() -> float:
+    """This process's high-water RSS (``VmHWM``) in MB, since the last :func:`_own_peak_reset`."""
+    import resource
+
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _children_peak_mb() -> float:
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+
+
 def _stop_forkserver() -> None:
     """Stop this process's multiprocessing fork server, if a stage started one (the derive worker
     pools), and wait for it: its workers' CPU then counts in ``RUSAGE_CHILDREN`` of the stage that
@@ -113,6 +151,8 @@ def run_stage_child(spec: dict[str, Any]) -> int:
     instance = dg.DagsterInstance.get()
     reports: list[dict[str, Any]] = []
     for job_name, asset, partition in stages:
+        _own_peak_reset()
+        kids_before = _children_peak_mb()
         cpu, _rss = _usage()
         started = time.monotonic()
         job = defs.resolve_job_def(job_name)
@@ -121,7 +161,11 @@ def run_stage_child(spec: dict[str, Any]) -> int:
                                         run_config={"loggers": {"console": {"config": {"log_level": "WARNING"}}}},
                                         tags={"lex/run": "bench-full", "lex/phase": spec["phase"]})
         _stop_forkserver()
-        after, rss = _usage()
+        after, _rss = _usage()
+        # the stage's own peak, and its workers' when one of them set a new high for the child's
+        # finished children (the kernel keeps one maximum over all of them)
+        kids = _children_peak_mb()
+        rss = max(_own_peak_mb(), kids if kids > kids_before else 0.0)
         meta: dict[str, Any] = {}
         for event in result.get_asset_materialization_events():
             mat = event.step_materialization_data.materialization
@@ -173,8 +217,8 @@ def run_stages(out: Path, phase: str, stages: list[tuple[str, str, str | None]],
     """Run ``stages`` (``(job, asset, partition)``, one Dagster run each, in order) in one child
     process, as one ``dagster job execute`` of a publisher's ``evidence`` job runs its steps in
     one process. A row per stage: its CPU time (user + system, its worker processes included)
-    and wall time measured around its run in the child, its peak RSS as the child's high-water
-    mark at its end (an upper bound of the stage's own peak); and a ``process[…]`` row with the
+    and wall time measured around its run in the child, its peak RSS as the child's own high-water
+    mark during the run (reset before it) or its workers' new maximum; and a ``process[…]`` row with the
     rest of the child's CPU (``wait4``: interpreter and Dagster start-up, imports), so that the
     rows add up to the whole CPU of the build."""
     report = out / "bench-stage.json"
