@@ -120,12 +120,10 @@ def sign_set(directory: Path, keys: Path) -> Path:
 
 
 @contextmanager
-def serving(set_dir: Path, trust_root: Path | None) -> Iterator[tuple[str, int]]:
-    """Run ``lex serve`` on an ephemeral loopback port; yield its URL and process id."""
-    source = ["--trust-root", str(trust_root)] if trust_root else ["--unsigned-dev"]
-    command = [sys.executable, "-m", "cli", "serve", "--index-dir", str(set_dir), *source, "--port", "0",
-               "--client-rate", "0", "--global-rate", "0", "--log-level", "error",
-               "--workers", "1"]  # one process: the RSS sampled below is the whole server's
+def lex_serve(args: list[str], stop_timeout: float = 20.0) -> Iterator[tuple[str, int]]:
+    """Run ``lex serve ARGS --port 0`` on loopback; yield the URL it prints and its process id; stop
+    it with SIGINT (killed after ``stop_timeout`` seconds)."""
+    command = [sys.executable, "-m", "cli", "serve", *args, "--port", "0"]
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True,
                                env={**os.environ, "PYTHONUNBUFFERED": "1"})
     try:
@@ -137,10 +135,20 @@ def serving(set_dir: Path, trust_root: Path | None) -> Iterator[tuple[str, int]]
     finally:
         process.send_signal(signal.SIGINT)
         try:
-            process.wait(timeout=20)
+            process.wait(timeout=stop_timeout)
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+@contextmanager
+def serving(set_dir: Path, trust_root: Path | None) -> Iterator[tuple[str, int]]:
+    """Run ``lex serve`` on an ephemeral loopback port; yield its URL and process id."""
+    source = ["--trust-root", str(trust_root)] if trust_root else ["--unsigned-dev"]
+    with lex_serve(["--index-dir", str(set_dir), *source, "--client-rate", "0", "--global-rate", "0",
+                    "--log-level", "error",
+                    "--workers", "1"]) as served:  # one process: the RSS sampled below is the whole server's
+        yield served
 
 
 def wait_ready(url: str, timeout: float = 120.0) -> dict[str, Any]:

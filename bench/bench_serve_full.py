@@ -33,9 +33,7 @@ import json
 import os
 import random
 import re
-import signal
 import sqlite3
-import subprocess
 import sys
 import time
 from collections import Counter, defaultdict
@@ -43,6 +41,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
+
+from bench.bench_http import lex_serve
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGETS_MS = {"as_of": 2.0, "search": 10.0, "diff": 20.0, "mcp": 10.0}
@@ -422,25 +422,12 @@ def load(url: str, pid: int, mix: list[tuple[str, str, str, dict[str, Any] | Non
 @contextlib.contextmanager
 def serving(index_dir: Path, workers: int, executing: int | None) -> Iterator[tuple[str, int]]:
     """``lex serve --unsigned-dev`` on an ephemeral loopback port, rate limits off; its URL and pid."""
-    command = [sys.executable, "-m", "cli", "serve", "--index-dir", str(index_dir), "--unsigned-dev", "--port", "0",
-               "--client-rate", "0", "--global-rate", "0", "--log-level", "error", "--workers", str(workers)]
+    args = ["--index-dir", str(index_dir), "--unsigned-dev", "--client-rate", "0", "--global-rate", "0",
+            "--log-level", "error", "--workers", str(workers)]
     if executing:
-        command += ["--executing", str(executing)]
-    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True,
-                               env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    try:
-        assert process.stdout is not None
-        match = re.search(r"(http://127\.0\.0\.1:\d+/)", process.stdout.readline())
-        if match is None:
-            raise RuntimeError("lex serve did not print its URL")
-        yield match.group(1), process.pid
-    finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        args += ["--executing", str(executing)]
+    with lex_serve(args, stop_timeout=30) as served:
+        yield served
 
 
 def wait_ready(url: str, workers: int, timeout: float = 180.0) -> None:
