@@ -67,11 +67,6 @@ WORK_OVERSAMPLE = 12
 #: Ranking tiers: hits inside the work the query names; direct keyword hits; weaker lanes.
 TIER_NAMED, TIER_DIRECT, TIER_WEAK = 0, 1, 2
 _WEAK_REASONS = frozenset({"partial_terms", "any_term", "relaxed", "title_words", "work_metadata"})
-#: Lanes ranked after every hit of the direct lanes. A provision holding a strict majority of the words
-#: (``partial_terms``) is not among them: its BM25 already counts the words it lacks as nothing, and on
-#: the work the question is about (its title) it beats an all-words hit in a large act that holds every
-#: word by chance (docs/search.md, "Majority-of-words hits").
-_RANKED_AFTER = _WEAK_REASONS - {"partial_terms"}
 #: Work-level title field weight: a work whose names hold every query word weighs ``1 + TITLE_BOOST``.
 TITLE_BOOST = 1.0
 #: A work whose shortest title is about nothing but the query's words weighs ``1 + SUBJECT_BOOST`` more.
@@ -997,7 +992,7 @@ def _relevance(hit: Hit) -> float:
 def rank_hits(hits: Sequence[Hit], profiles: dict[int, ranking.WorkProfile], plan: Plan,
               options: LaneOptions, coverage: dict[int, float] | None = None,
               precision: dict[int, float] | None = None) -> list[Hit]:
-    """Hits by tier (named work, direct lanes with the majority-of-words lane, weaker lanes), then relevance × the work's prior
+    """Hits by tier (named work, direct, weaker lanes), then relevance × the work's prior
     (:mod:`serve.core.ranking`; a soft mention's work × :data:`SOFT_MENTION_BOOST`) × the title
     field factor ``1 + TITLE_BOOST × share of the query's words in the work's names`` × the subject
     factor ``1 + SUBJECT_BOOST × share of the work's title-subject words in the query``. The order
@@ -1008,7 +1003,7 @@ def rank_hits(hits: Sequence[Hit], profiles: dict[int, ranking.WorkProfile], pla
 
     def key(item: tuple[int, Hit]) -> tuple[int, float, int]:
         position, hit = item
-        tier = TIER_WEAK if hit.tier == TIER_DIRECT and _RANKED_AFTER & set(hit.reasons) else hit.tier
+        tier = TIER_WEAK if hit.tier == TIER_DIRECT and _WEAK_REASONS & set(hit.reasons) else hit.tier
         work = hit.row["work_rowid"]
         profile = profiles.get(work)
         prior = profile.prior(options.status_prior) if profile is not None and tier != TIER_NAMED else 1.0
