@@ -13,7 +13,6 @@ profiles. Whitespace-only provisions are dropped and counted, never indexed.
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as _dt
 import hashlib
 from collections import Counter, defaultdict
@@ -476,8 +475,17 @@ def _work_inputs_digest(ctx: _Context, work: Mapping[str, Any], versions: Sequen
 
 
 def _digest_expression(h: Any, ctx: _Context, lex_id: str, language: str, rows: Sequence[ProvisionRow]) -> None:
+    """Adds ``repr((lex_id, language, gap, [each row with order=0]))`` to ``h``: a row's repr ends
+    ``order=<n>)`` (its last field), so that tail is rewritten instead of copying the row."""
     gap = ctx.gaps_by_expression.get((lex_id, language))
-    h.update(repr((lex_id, language, gap, [dataclasses.replace(r, order=0) for r in rows])).encode())
+    listed = ", ".join(_repr_order_zero(r) for r in rows)
+    h.update(f"({lex_id!r}, {language!r}, {gap!r}, [{listed}])".encode())
+
+
+def _repr_order_zero(row: ProvisionRow) -> str:
+    """``repr(dataclasses.replace(row, order=0))``."""
+    text = repr(row)
+    return text if row.order == 0 else text[:-len(f"order={row.order!r})")] + "order=0)"
 
 
 def _celex(work: Mapping[str, Any], publisher: Publisher) -> str | None:
