@@ -48,14 +48,20 @@ class AliasTable:
         return cls(table, frozenset(held))
 
     def canonical(self, slug: str) -> str | None:
+        """The exact alias, else the longest alias that prefixes ``slug`` followed by ``-``, else
+        the longest held Legilux work slug that does. The candidates are the prefixes of ``slug``
+        cut before each ``-``, tried longest first (looked up, not searched for)."""
         if slug in self.aliases:
             return self.aliases[slug]
-        best = max((a for a in self.aliases if slug.startswith(a + "-")), key=len, default=None)
-        if best is not None:
-            return self.aliases[best]
-        held = max((h for h in self.held if h.startswith(f"{LU}:") and slug.startswith(h[len(LU) + 1:] + "-")),
-                   key=len, default=None)
-        return held
+        cuts = [i for i in range(len(slug) - 1, -1, -1) if slug[i] == "-"]
+        for i in cuts:
+            if slug[:i] in self.aliases:
+                return self.aliases[slug[:i]]
+        for i in cuts:
+            work = f"{LU}:{slug[:i]}"
+            if work in self.held:
+                return work
+        return None
 
 
 EMPTY = AliasTable()

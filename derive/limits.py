@@ -7,7 +7,6 @@ SHA-256, so a run can report the exact bytes it refused and carry on with the ne
 
 from __future__ import annotations
 
-import functools
 import io
 import zipfile
 import zlib
@@ -72,23 +71,28 @@ def parse_xml(data: bytes, evidence_sha256: str, limits: Limits = DEFAULT_LIMITS
     return root
 
 
+_NAMES_KEPT = 4096  # distinct tags remembered (a document's vocabulary is a few dozen)
+_LOCALS: dict[object, str] = {}
+_NAMESPACES: dict[object, str] = {}
+
+
 def local(tag: object) -> str:
     """Local name of an element tag (``""`` for comments and processing instructions)."""
-    return _local(tag) if isinstance(tag, str) else ""
+    name = _LOCALS.get(tag)
+    if name is None:
+        name = tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
+        if len(_LOCALS) < _NAMES_KEPT:
+            _LOCALS[tag] = name
+    return name
 
 
 def namespace(tag: object) -> str:
-    return _namespace(tag) if isinstance(tag, str) else ""
-
-
-@functools.lru_cache(maxsize=4096)
-def _local(tag: str) -> str:
-    return tag.rsplit("}", 1)[-1]
-
-
-@functools.lru_cache(maxsize=4096)
-def _namespace(tag: str) -> str:
-    return tag[1:].split("}", 1)[0] if tag.startswith("{") else ""
+    name = _NAMESPACES.get(tag)
+    if name is None:
+        name = (tag[1:].split("}", 1)[0] if tag.startswith("{") else "") if isinstance(tag, str) else ""
+        if len(_NAMESPACES) < _NAMES_KEPT:
+            _NAMESPACES[tag] = name
+    return name
 
 
 def read_zip(data: bytes, evidence_sha256: str, limits: Limits = DEFAULT_LIMITS) -> dict[str, bytes]:

@@ -13,7 +13,6 @@ profiles. Whitespace-only provisions are dropped and counted, never indexed.
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as _dt
 import hashlib
 from collections import Counter, defaultdict
@@ -476,8 +475,27 @@ def _work_inputs_digest(ctx: _Context, work: Mapping[str, Any], versions: Sequen
 
 
 def _digest_expression(h: Any, ctx: _Context, lex_id: str, language: str, rows: Sequence[ProvisionRow]) -> None:
+    """Adds ``repr((lex_id, language, gap, [each row with order=0]))`` to ``h`` (each row spelled
+    by :func:`_repr_order_zero`, not copied with ``dataclasses.replace``)."""
     gap = ctx.gaps_by_expression.get((lex_id, language))
-    h.update(repr((lex_id, language, gap, [dataclasses.replace(r, order=0) for r in rows])).encode())
+    listed = ", ".join(_repr_order_zero(r) for r in rows)
+    h.update(f"({lex_id!r}, {language!r}, {gap!r}, [{listed}])".encode())
+
+
+def _repr_order_zero(row: ProvisionRow) -> str:
+    """``repr(dataclasses.replace(row, order=0))``, spelled out (the dataclass ``__repr__`` goes
+    through a recursion guard per row and per citation; a test holds the two equal)."""
+    r = row
+    cites = ", ".join(f"CitationRow(href={c.href!r}, text={c.text!r}, target_work={c.target_work!r})"
+                      for c in r.citations)
+    cites = f"({cites},)" if len(r.citations) == 1 else f"({cites})"
+    return (f"ProvisionRow(provision_id={r.provision_id!r}, lex_id={r.lex_id!r}, work_id={r.work_id!r}, "
+            f"publisher={r.publisher!r}, version_key={r.version_key!r}, language={r.language!r}, "
+            f"anchor={r.anchor!r}, type={r.type!r}, num={r.num!r}, heading={r.heading!r}, path={r.path!r}, "
+            f"article_valid_from={r.article_valid_from!r}, text_md={r.text_md!r}, text_sha256={r.text_sha256!r}, "
+            f"citations={cites}, profile={r.profile!r}, evidence_sha256={r.evidence_sha256!r}, "
+            f"evidence_file={r.evidence_file!r}, record_sha256={r.record_sha256!r}, span_start={r.span_start!r}, "
+            f"span_end={r.span_end!r}, order=0)")
 
 
 def _celex(work: Mapping[str, Any], publisher: Publisher) -> str | None:

@@ -21,7 +21,7 @@ import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from derive.index.inputs import ProvisionRow, provision_row
+from derive.index.inputs import CitationRow, ProvisionRow, provision_row
 from derive.index.rows import Row, RowSink
 from derive.index.textstore import (
     BLOCK_BYTES,
@@ -189,8 +189,36 @@ class SpillSink:
             yield str(sha), str(body)
 
 
+# The fields of a :class:`ProvisionRow` as a row is kept in ``scratch.rows`` (``order`` is its own
+# column): already validated, so handing it out again is a parse, not a second validation.
+PACKED_FIELDS = ("provision_id", "lex_id", "work_id", "publisher", "version_key", "language", "anchor", "type", "num",
+                 "heading", "path", "article_valid_from", "text_md", "text_sha256", "citations", "profile",
+                 "evidence_sha256", "evidence_file", "record_sha256", "span_start", "span_end")
+
+
+def pack_row(row: ProvisionRow) -> str:
+    """A validated row as the JSON list of its :data:`PACKED_FIELDS` (citations as ``[href, text, target]``)."""
+    return json.dumps([row.provision_id, row.lex_id, row.work_id, row.publisher, row.version_key, row.language,
+                       row.anchor, row.type, row.num, row.heading, row.path, row.article_valid_from, row.text_md,
+                       row.text_sha256, [[c.href, c.text, c.target_work] for c in row.citations], row.profile,
+                       row.evidence_sha256, row.evidence_file, row.record_sha256, row.span_start, row.span_end],
+                      ensure_ascii=False)
+
+
+def unpack_row(body: str, order: int) -> ProvisionRow:
+    """:func:`pack_row` read back: the same :class:`ProvisionRow`, with ``order``."""
+    (provision_id, lex_id, work_id, publisher, version_key, language, anchor, type_, num, heading, path,
+     article_valid_from, text_md, text_sha256, citations, profile, evidence_sha256, evidence_file, record_sha256,
+     span_start, span_end) = json.loads(body)
+    return ProvisionRow(provision_id, lex_id, work_id, publisher, version_key, language, anchor, type_, num, heading,
+                        tuple(path), article_valid_from, text_md, text_sha256,
+                        tuple(CitationRow(h, t, w) for h, t, w in citations), profile, evidence_sha256,
+                        evidence_file, record_sha256, span_start, span_end, order)
+
+
 class SpilledRows:
-    """A :class:`derive.index.rows.ExpressionRows` over dataset rows loaded into the scratch database."""
+    """A :class:`derive.index.rows.ExpressionRows` over dataset rows loaded into the scratch database
+    (each validated once, as it is loaded, and kept as :func:`pack_row`)."""
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._conn = conn
@@ -212,7 +240,7 @@ class SpilledRows:
         for where, value in values:
             row = provision_row(value, self._count, where)
             self._count += 1
-            body = json.dumps(value, ensure_ascii=False)
+            body = pack_row(row)
             size += len(body) + 1
             if row.publisher == publisher:
                 batch.append((row.lex_id, row.language, row.order, where, body))
@@ -235,7 +263,7 @@ class SpilledRows:
     def peek(self, lex_id: str, language: str) -> list[ProvisionRow]:
         found = self._conn.execute(f"SELECT ord, src, body FROM {SCHEMA}.rows WHERE lex_id = ? AND language = ?"
                                    " ORDER BY ord", (lex_id, language)).fetchall()
-        return [provision_row(json.loads(body), order, src) for order, src, body in found]
+        return [unpack_row(body, order) for order, _src, body in found]
 
     def take(self, lex_id: str, language: str) -> list[ProvisionRow]:
         found = self._conn.execute(f"SELECT ord, src, body FROM {SCHEMA}.rows WHERE lex_id = ? AND language = ?"
@@ -243,7 +271,7 @@ class SpilledRows:
         if not found:
             return []
         self._conn.execute(f"DELETE FROM {SCHEMA}.rows WHERE lex_id = ? AND language = ?", (lex_id, language))
-        return [provision_row(json.loads(body), order, src) for order, src, body in found]
+        return [unpack_row(body, order) for order, _src, body in found]
 
     def first_left(self) -> tuple[str, str] | None:
         row = self._conn.execute(f"SELECT lex_id, language FROM {SCHEMA}.rows ORDER BY lex_id, language LIMIT 1"

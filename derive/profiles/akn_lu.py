@@ -320,7 +320,8 @@ def _root(data: bytes, sha: str, limits: Limits) -> etree._Element:
 
 
 def _notes_by_id(root: etree._Element) -> dict[str, etree._Element]:
-    return {n.get("id", ""): n for n in root.iter() if local(n.tag) == "note" and n.get("id")}
+    # ``{*}note``: a ``note`` element in any namespace or none, as ``local(tag) == "note"``
+    return {n.get("id", ""): n for n in root.iter("{*}note") if n.get("id")}
 
 
 def _postit_notes(root: etree._Element) -> list[str]:
@@ -340,7 +341,7 @@ def _document_element(root: etree._Element, sha: str) -> etree._Element:
 
 
 def _has_main_body(el: etree._Element) -> bool:
-    return any(local(x.tag) == "mainBody" for x in el.iter())
+    return next(el.iter("{*}mainBody"), None) is not None
 
 
 def _sources(el: etree._Element, path: tuple[str, ...], reader: _Reader,

@@ -106,6 +106,38 @@ def classes(el: etree._Element) -> set[str]:
     return set(value.split()) if value else set()
 
 
+_NO_CLASS: frozenset[str] = frozenset()
+_NOT_BLOCKS = ARTICLE_TITLES | ARTICLE_SUBTITLES | DIVISION_TITLES | FURNITURE | {"eli-title", "footnote", "oj-note",
+                                                                                   "note"}
+_NOTES = frozenset({"footnote", "oj-note", "note"})
+_MODREF = frozenset({"modref", "arrow"})
+_NOTE_TAG = frozenset({"oj-note-tag", "note-tag"})
+_SUPER = frozenset({"superscript", "oj-super"})
+_SUB = frozenset({"subscript", "oj-sub"})
+_BOLD = frozenset({"boldface", "bold", "oj-bold"})
+_ITALIC = frozenset({"italics", "italic", "oj-italic"})
+_DOC_TITLES = frozenset({"doc-ti", "oj-doc-ti"})
+_NAMES: dict[str, str] = {}
+
+
+def _name(tag: object) -> str:
+    """``local(tag).lower()``, remembered per tag (the walker asks it of every element)."""
+    if not isinstance(tag, str):
+        return ""
+    name = _NAMES.get(tag)
+    if name is None:
+        name = local(tag).lower()
+        if len(_NAMES) < 4096:
+            _NAMES[tag] = name
+    return name
+
+
+def _classes(el: etree._Element) -> frozenset[str] | set[str]:
+    """:func:`classes`, without building an empty set for an element with no class."""
+    value = el.get("class")
+    return set(value.split()) if value else _NO_CLASS
+
+
 class Walker:
     """Renders (X)HTML elements to blocks/inline text; shared by the tolerant profile."""
 
@@ -147,7 +179,7 @@ class Walker:
         """Footnote texts of the document (``p.footnote``/``p.oj-note``), keyed by the id of the
         back-link a call points to, rendered without their own leading ``(n)``."""
         for p in root.iter(f"{{{XHTML}}}p", "p"):
-            if not classes(p) & {"footnote", "oj-note", "note"}:
+            if _NOTES.isdisjoint(_classes(p)):
                 continue
             back = next((a for a in p.iter(f"{{{XHTML}}}a", "a") if a.get("id")), None)
             if back is None:
@@ -169,13 +201,13 @@ class Walker:
         return "".join(out)
 
     def inline_child(self, el: etree._Element, plain: bool) -> str:
-        tag = local(el.tag).lower()
+        tag = _name(el.tag)
         if not tag or tag in SILENT_TAGS:
             return ""
-        cls = classes(el)
+        cls = _classes(el)
         if tag == "br":
             return " "
-        if "oj-note-tag" in cls or "note-tag" in cls:
+        if cls and not _NOTE_TAG.isdisjoint(cls):
             return self.inline(el, plain=True)
         if tag == "a":
             return self.anchor(el, plain)
@@ -196,10 +228,12 @@ class Walker:
         inner = self.inline(el, plain)
         if plain or marker:
             return inner
-        if tag == "sup" or cls & {"superscript", "oj-super"}:
-            return "^" + collapse_ws(inner) if collapse_ws(inner) else ""
-        if tag == "sub" or cls & {"subscript", "oj-sub"}:
-            return "_" + collapse_ws(inner) if collapse_ws(inner) else ""
+        if tag == "sup" or not _SUPER.isdisjoint(cls):
+            folded = collapse_ws(inner)
+            return "^" + folded if folded else ""
+        if tag == "sub" or not _SUB.isdisjoint(cls):
+            folded = collapse_ws(inner)
+            return "_" + folded if folded else ""
         return inner
 
     def anchor(self, el: etree._Element, plain: bool) -> str:
@@ -230,18 +264,19 @@ class Walker:
 
     # -- blocks ---------------------------------------------------------------------------
     def blocks(self, el: etree._Element) -> list[str]:
-        tag = local(el.tag).lower()
+        tag = _name(el.tag)
         if not tag or tag in SILENT_TAGS:
             return []
-        cls = classes(el)
-        if cls & (ARTICLE_TITLES | ARTICLE_SUBTITLES | DIVISION_TITLES | FURNITURE
-                   | {"eli-title", "footnote", "oj-note", "note"}):
-            return []
-        if cls & {"modref", "arrow"}:
-            self.inline(el)  # citations only
-            return []
-        if "grid-container" in cls:
-            return self.grid(el)
+        value = el.get("class")
+        if value:
+            cls = set(value.split())
+            if not _NOT_BLOCKS.isdisjoint(cls):
+                return []
+            if not _MODREF.isdisjoint(cls):
+                self.inline(el)  # citations only
+                return []
+            if "grid-container" in cls:
+                return self.grid(el)
         if tag == "table":
             return self.table(el)
         if tag in ("ul", "ol"):
@@ -260,7 +295,7 @@ class Walker:
         for child in el:
             if child is skip:
                 pass
-            elif local(child.tag).lower() in BLOCK_TAGS:
+            elif _name(child.tag) in BLOCK_TAGS:
                 out.append(_clean("".join(run)))
                 run = []
                 out.extend(self.blocks(child))
@@ -274,7 +309,7 @@ class Walker:
         return self.children(el)
 
     def grid(self, el: etree._Element) -> list[str]:
-        cols = [c for c in el if local(c.tag).lower() == "div"]
+        cols = [c for c in el if _name(c.tag) == "div"]
         if len(cols) < 2:
             return self.mixed(el)
         marker = _clean(self.inline(cols[0]))
@@ -287,7 +322,7 @@ class Walker:
         out: list[str] = []
         index = 0
         for li in el:
-            if local(li.tag).lower() != "li":
+            if _name(li.tag) != "li":
                 out.extend(self.blocks(li))
                 continue
             marker = ordered_marker(None, index, el.get("start")) if ordered else "-"
@@ -296,7 +331,7 @@ class Walker:
         return out
 
     def table(self, el: etree._Element) -> list[str]:
-        grid = [[c for c in tr if local(c.tag).lower() in ("td", "th")] for tr in _rows(el)]
+        grid = [[c for c in tr if _name(c.tag) in ("td", "th")] for tr in _rows(el)]
         texts = [[_text(c) for c in row] for row in grid]
         layout = [(row, t) for row, t in zip(grid, texts, strict=True) if any(t)]
         if layout and all(len(row) == 2 and 0 < len(t[0]) <= 12 for row, t in layout):
@@ -311,10 +346,10 @@ class Walker:
         return " ".join(self.mixed(el))
 
 
-def _marker(tag: str, cls: set[str]) -> str | None:
-    if tag in ("b", "strong") or cls & {"boldface", "bold", "oj-bold"}:
+def _marker(tag: str, cls: frozenset[str] | set[str]) -> str | None:
+    if tag in ("b", "strong") or not _BOLD.isdisjoint(cls):
         return "**"
-    if tag in ("i", "em") or cls & {"italics", "italic", "oj-italic"}:
+    if tag in ("i", "em") or not _ITALIC.isdisjoint(cls):
         return "*"
     return None
 
@@ -325,11 +360,11 @@ def _text(el: etree._Element) -> str:
 
 def _rows(table: etree._Element) -> Iterator[etree._Element]:
     for child in table:
-        tag = local(child.tag).lower()
+        tag = _name(child.tag)
         if tag == "tr":
             yield child
         elif tag in ("tbody", "thead", "tfoot"):
-            yield from (r for r in child if local(r.tag).lower() == "tr")
+            yield from (r for r in child if _name(r.tag) == "tr")
 
 
 def _clean(text: str) -> str:
@@ -359,10 +394,10 @@ def _oj_paragraph(blocks: list[str]) -> list[str]:
 
 def _is_subdivision(el: etree._Element) -> bool:
     ident = el.get("id") or ""
-    if ident.startswith(("art_", "anx")) and "eli-subdivision" in classes(el):
+    if ident.startswith(("art_", "anx")) and "eli-subdivision" in _classes(el):
         return True
     # consolidated CONVEX annexes and their appendices: ``<div id="anx_I">`` without the class
-    return ident.startswith("anx_") and local(el.tag).lower() == "div"
+    return ident.startswith("anx_") and _name(el.tag) == "div"
 
 
 def _division_label(div: etree._Element, walker: Walker) -> str | None:
@@ -370,10 +405,11 @@ def _division_label(div: etree._Element, walker: Walker) -> str | None:
     for child in div:
         if not isinstance(child.tag, str):
             continue
-        if classes(child) & DIVISION_TITLES:
+        cls = _classes(child)
+        if not DIVISION_TITLES.isdisjoint(cls):
             titles.append(child)
-        elif "eli-title" in classes(child):
-            titles.extend(c for c in child if isinstance(c.tag, str) and classes(c) & DIVISION_TITLES)
+        elif "eli-title" in cls:
+            titles.extend(c for c in child if isinstance(c.tag, str) and not DIVISION_TITLES.isdisjoint(_classes(c)))
     parts = [walker.plain(c) for c in titles]
     label = " — ".join(p for p in parts if p)
     return label or None
@@ -382,7 +418,7 @@ def _division_label(div: etree._Element, walker: Walker) -> str | None:
 def _path(el: etree._Element, walker: Walker) -> tuple[str, ...]:
     labels = []
     for anc in el.iterancestors():
-        if local(anc.tag).lower() == "div":
+        if _name(anc.tag) == "div":
             label = _division_label(anc, walker)
             if label:
                 labels.append(label)
@@ -390,7 +426,7 @@ def _path(el: etree._Element, walker: Walker) -> tuple[str, ...]:
 
 
 def _first(el: etree._Element, names: frozenset[str]) -> etree._Element | None:
-    return next((x for x in el.iter(f"{{{XHTML}}}p", "p") if classes(x) & names), None)
+    return next((x for x in el.iter(f"{{{XHTML}}}p", "p") if not names.isdisjoint(_classes(x))), None)
 
 
 def subdivision_drafts(root: etree._Element, walker: Walker) -> list[Draft]:
@@ -431,14 +467,14 @@ def subdivision_drafts(root: etree._Element, walker: Walker) -> list[Draft]:
 
 
 def _kind(el: etree._Element) -> str:
-    cls = classes(el)
+    cls = _classes(el)
     if cls & ARTICLE_TITLES:
         return "article"
     if cls & ARTICLE_SUBTITLES:
         return "subtitle"
     if cls & ANNEX_TITLES:
         return "annex"
-    if cls & {"doc-ti", "oj-doc-ti"}:
+    if cls & _DOC_TITLES:
         return "document-title"
     if cls & {"title-division-1", "oj-ti-section-1", "ti-section-1"}:
         return "division1"
@@ -453,7 +489,7 @@ def flat_drafts(root: etree._Element, walker: Walker) -> list[Draft]:
         return []
     markers: list[etree._Element] = []
     for prev in first.itersiblings(preceding=True):
-        if not (isinstance(prev.tag, str) and classes(prev) & {"modref", "arrow"}):
+        if not (isinstance(prev.tag, str) and not _MODREF.isdisjoint(_classes(prev))):
             break
         markers.insert(0, prev)
     return stream_drafts([*markers, first, *first.itersiblings()], walker)
@@ -513,7 +549,7 @@ def stream_drafts(stream: Iterable[etree._Element], walker: Walker) -> list[Draf
             path = (text,) if text else ()
         elif kind == "division2":
             path = (f"{path[0]} — {text}",) if path and text else path
-        elif classes(el) & {"modref", "arrow"}:
+        elif not _MODREF.isdisjoint(_classes(el)):
             before = len(walker.citations)
             walker.inline(el)
             carry.extend(walker.citations[before:])
@@ -535,8 +571,8 @@ def _flatten(stream: Iterable[etree._Element]) -> Iterator[etree._Element]:
     title) read as its own children, so its title opens an annex instead of gluing the annex
     into the last article."""
     for el in stream:
-        if isinstance(el.tag, str) and local(el.tag).lower() == "div" and any(
-                isinstance(c.tag, str) and classes(c) & {"doc-ti", "oj-doc-ti"} for c in el):
+        if _name(el.tag) == "div" and any(
+                isinstance(c.tag, str) and not _DOC_TITLES.isdisjoint(_classes(c)) for c in el):
             yield from _flatten(list(el))
         else:
             yield el

@@ -37,3 +37,35 @@ def test_alias_collision_aborts():
     with pytest.raises(DerivationError) as err:
         AliasTable.build([("code-civil", "lu-legilux:a"), ("code-civil", "lu-legilux:b")])
     assert err.value.code == "alias_collision"
+
+
+def _scan(table: AliasTable, slug: str) -> str | None:
+    """The resolver's rule stated as a scan: the exact alias, else the longest alias that prefixes
+    ``slug`` followed by ``-``, else the longest held Legilux work slug that does."""
+    if slug in table.aliases:
+        return table.aliases[slug]
+    best = max((a for a in table.aliases if slug.startswith(a + "-")), key=len, default=None)
+    if best is not None:
+        return table.aliases[best]
+    return max((h for h in table.held if h.startswith("lu-legilux:") and slug.startswith(h[len("lu-legilux:"):] + "-")),
+               key=len, default=None)
+
+
+def test_canonical_looks_up_the_longest_dash_prefix_as_the_scan_finds_it():
+    table = AliasTable.build(
+        [("code-penal", "lu-legilux:loi-1879-06-18-n1"), ("code", "lu-legilux:x"), ("code-civil-a", "lu-legilux:y"),
+         ("", "lu-legilux:empty")],
+        ["lu-legilux:loi-1879-06-18-n1", "lu-legilux:loi-1879", "lu-legilux:rgd-2000-01-01-a1",
+         "eu-eurlex:32016r0679", "eu-eurlex:loi-2000"])
+    slugs = ["code-penal", "code-penal-art-1", "code-civil-a-b", "code-civil", "code-", "code", "-x", "", "-", "--",
+             "loi-1879-06-18-n1-art-2", "loi-1879-06-18", "loi-1879-x", "rgd-2000-01-01-a1-jo", "loi-2000-x",
+             "32016r0679-x", "unknown-slug"]
+    for slug in slugs:
+        assert table.canonical(slug) == _scan(table, slug), slug
+    assert table.canonical("code-civil-a-b") == "lu-legilux:y"  # the longest alias prefix
+    assert table.canonical("code-penal-art-1") == "lu-legilux:loi-1879-06-18-n1"
+    held_only = AliasTable.build([], ["lu-legilux:loi-1879-06-18-n1", "lu-legilux:loi-1879", "eu-eurlex:loi-2000"])
+    for slug in slugs:
+        assert held_only.canonical(slug) == _scan(held_only, slug), slug
+    assert held_only.canonical("loi-1879-06-18-n1-art-2") == "lu-legilux:loi-1879-06-18-n1"  # the longest held
+    assert held_only.canonical("loi-2000-x") is None  # a held EUR-Lex id never canonicalises a Legilux slug

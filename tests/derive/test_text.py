@@ -81,3 +81,14 @@ def test_list_markers_follow_the_publisher_symbol():
     assert ordered_marker(None, 0) == "1."
     assert ordered_marker("custom", 0) == ""
     assert roman(1994) == "mcmxciv" and alpha(27) == "aa"
+
+
+def test_local_and_namespace_of_tags():
+    from lxml import etree
+
+    from derive.limits import local, namespace
+
+    root = etree.fromstring(b'<a xmlns="urn:x"><b/><!--c--><?pi x?><y:c xmlns:y="urn:y"/><d xmlns=""/></a>')
+    assert [(local(e.tag), namespace(e.tag)) for e in root.iter()] == [
+        ("a", "urn:x"), ("b", "urn:x"), ("", ""), ("", ""), ("c", "urn:y"), ("d", "")]
+    assert (local(None), namespace(None)) == ("", "")
