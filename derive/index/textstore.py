@@ -303,6 +303,14 @@ def _marks(n: int) -> str:
     return ",".join("?" * n)
 
 
+def _plain(conn: sqlite3.Connection) -> sqlite3.Cursor:
+    """A cursor giving plain tuples whatever the connection's row factory (the core's makes
+    ``sqlite3.Row`` objects, dearer to build for many small rows)."""
+    cursor = conn.cursor()
+    cursor.row_factory = None
+    return cursor
+
+
 class Located(NamedTuple):
     """Where one stored text lies (a ``texts`` row): its word count, its block, its byte span."""
 
@@ -317,9 +325,10 @@ def locate(conn: sqlite3.Connection, shas: Iterable[str]) -> dict[str, Located]:
     statement per 500 texts, nothing inflated."""
     ids = sorted({k for k in map(key, set(shas)) if k is not None})
     out: dict[str, Located] = {}
+    cursor = _plain(conn)
     for first in range(0, len(ids), 500):
         chunk = ids[first:first + 500]
-        for sha, words, block, start, length in conn.execute(
+        for sha, words, block, start, length in cursor.execute(
                 f"SELECT text_sha256, words, block_rowid, start, length FROM texts "
                 f"WHERE text_sha256 IN ({_marks(len(chunk))})", chunk):
             out[bytes(sha).hex()] = Located(int(words), int(block), int(start), int(length))
@@ -346,9 +355,10 @@ def _located(conn: sqlite3.Connection, shas: Iterable[str]) -> dict[int, list[tu
 
 def _bodies(conn: sqlite3.Connection, ids: list[int]) -> Iterator[tuple[int, bytes]]:
     ids = sorted(ids)
+    cursor = _plain(conn)
     for first in range(0, len(ids), 500):
         chunk = ids[first:first + 500]
-        for block, body in conn.execute(
+        for block, body in cursor.execute(
                 f"SELECT block_rowid, body FROM text_blocks WHERE block_rowid IN ({_marks(len(chunk))})", chunk):
             yield int(block), bytes(body)
 

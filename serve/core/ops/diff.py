@@ -116,8 +116,9 @@ class _Budget:
 
 
 class _Texts:
-    """The texts of one diff: located up front in one statement (word counts and places, nothing
-    inflated), read in batches (each block inflated once per batch), split into words once."""
+    """The texts one diff may need: located up front in one statement (word counts and places,
+    nothing inflated; any other is located when asked for), read in batches (each block inflated
+    once per batch), split into words once."""
 
     def __init__(self, conn: sqlite3.Connection, shas: Iterable[str]) -> None:
         self.conn = conn
@@ -127,6 +128,9 @@ class _Texts:
 
     def where(self, sha: str) -> Located:
         found = self.located.get(sha)
+        if found is None:
+            self.located.update(locate(self.conn, [sha]))
+            found = self.located.get(sha)
         if found is None:
             raise IndexError_("text not stored in the index", code="text_missing", subject=sha)
         return found
@@ -146,6 +150,12 @@ class _Texts:
         if found is None:
             found = self.split[sha] = self.text(sha).split()
         return found
+
+
+def _needs_texts(stored: StoredPair | None) -> bool:
+    """Whether a changed provision's answer may need its two texts (not when its changes are stored
+    as such)."""
+    return stored is None or stored.needs_texts
 
 
 def _words(anchor: str, before: ProvisionKey, after: ProvisionKey, stored: StoredPair | None,
@@ -242,7 +252,8 @@ def provision_changes(conn: sqlite3.Connection, old: Sequence[ProvisionKey], new
     shown = entries[:limit]
     stored = stored_pairs(conn, [(b.text_sha256, a.text_sha256) for kind, _, b, a in shown
                                  if kind == "changed" and b is not None and a is not None])
-    texts = _Texts(conn, [p.text_sha256 for _, _, b, a in shown for p in (b, a) if p is not None])
+    texts = _Texts(conn, [p.text_sha256 for kind, _, b, a in shown for p in (b, a) if p is not None and (
+        kind != "changed" or b is None or a is None or _needs_texts(stored.get((b.text_sha256, a.text_sha256))))])
     first = [p.text_sha256 for kind, _, b, a in shown if kind != "changed"
              for p in (b, a) if p is not None][:TEXT_PREFETCH]
     texts.read([*(sha for sha in first if not _certainly_too_long(texts.where(sha).length, TEXT_BUDGET)),
