@@ -71,6 +71,15 @@ def diff_cost(before: str, after: str) -> DiffCost:
     return diff_cost_of(before.split(), after.split())
 
 
+def middle_bounds(a: Sequence[str], b: Sequence[str]) -> tuple[DiffCost, DiffCost]:
+    """What :func:`diff_cost` can be once the common ends are set aside but before any word is
+    counted: exactly the middle words, between no pair and every word of one middle paired with
+    every word of the other."""
+    prefix, suffix = _common_ends(a, b)
+    middle_a, middle_b = len(a) - prefix - suffix, len(b) - prefix - suffix
+    return DiffCost(middle_a + middle_b, 0), DiffCost(middle_a + middle_b, middle_a * middle_b)
+
+
 def diff_cost_of(a: Sequence[str], b: Sequence[str]) -> DiffCost:
     """:func:`diff_cost` of two texts already split into words."""
     prefix, suffix = _common_ends(a, b)

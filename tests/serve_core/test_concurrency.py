@@ -6,8 +6,8 @@
   ``MountedIndex.interrupts``) and its connection goes back to the pool, free for the next call;
 - the largest diff of the fixtures is bounded: with tiny budgets it answers ``diff_truncated``
   listing exactly what was elided, with the same summary and changes as the unbounded answer;
-- the stored word counts and byte lengths only spare reading texts: a diff that reads every text
-  before deciding answers the same, whatever the budgets.
+- the stored word counts, byte lengths and common ends only spare work: a diff that reads every
+  text and prices every pair exactly answers the same, whatever the budgets.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from typing import Any
 
 import pytest
 
-from derive.index.worddiff import DiffCost
 from legal.outcomes import DiffElision
 from serve.core import DeadlineExceeded, LegalCore
 from serve.core.mount import call_deadline, check_deadline
@@ -202,7 +201,7 @@ def test_pricing_a_pair_by_its_stored_word_counts_changes_no_answer(fixture_core
     args = _largest_diff(fixture_core)
     priced = fixture_core.call("diff", args)
     read_priced, read[:] = sum(read), []
-    monkeypatch.setattr(diff_op, "cost_bounds", lambda a, b: (DiffCost(0, 0), DiffCost(10**9, 10**18)))
+    monkeypatch.setattr(diff_op, "_certain_elision", lambda *_: None)  # every pair priced exactly
     monkeypatch.setattr(diff_op, "_certainly_too_long", lambda *_: False)
     unread = fixture_core.call("diff", args)
     assert priced["outcome"] == "succeeded"

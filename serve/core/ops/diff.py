@@ -9,7 +9,14 @@ from typing import Any
 
 from derive.index.serving import MAX_PAIR_MATCHES, MAX_PAIR_WORDS, StoredPair, stored_pairs
 from derive.index.textstore import Located, locate, read_located
-from derive.index.worddiff import changes_of, cost_bounds, diff_cost_of, opcodes_of
+from derive.index.worddiff import (
+    DiffCost,
+    changes_of,
+    cost_bounds,
+    diff_cost_of,
+    middle_bounds,
+    opcodes_of,
+)
 from legal.errors import IndexError_
 from legal.outcomes import DiffElision, Outcome
 from serve.core.anchors import match_anchor
@@ -152,6 +159,18 @@ class _Texts:
         return found
 
 
+def _certain_elision(low: DiffCost, high: DiffCost, budget: _Budget) -> DiffElision | None:
+    """The elision a pair whose cost lies between ``low`` and ``high`` gets whatever its exact cost
+    (None: it depends). The exact rule, below, elides a pair over a pair limit as too large, else
+    one over what is left of the budget."""
+    if low.words > MAX_PAIR_WORDS or low.pairs > MAX_PAIR_MATCHES:
+        return DiffElision.PROVISION_TOO_LARGE
+    if high.words <= MAX_PAIR_WORDS and high.pairs <= MAX_PAIR_MATCHES and (
+            low.words > budget.words or low.pairs > budget.matches):
+        return DiffElision.WORD_BUDGET
+    return None
+
+
 def _needs_texts(stored: StoredPair | None) -> bool:
     """Whether a changed provision's answer may need its two texts (not when its changes are stored
     as such)."""
@@ -168,15 +187,18 @@ def _words(anchor: str, before: ProvisionKey, after: ProvisionKey, stored: Store
     if budget.words <= 0 or budget.matches <= 0:  # spent: not even the texts are read
         budget.elide(anchor, "words", DiffElision.WORD_BUDGET)
         return None
-    # The stored word counts bound the cost: a pair certainly over a limit is elided unread.
-    low, high = cost_bounds(texts.where(before.text_sha256).words, texts.where(after.text_sha256).words)
-    if low.words > MAX_PAIR_WORDS:
-        budget.elide(anchor, "words", DiffElision.PROVISION_TOO_LARGE)
+    # The stored word counts bound the cost: a pair certainly over a limit is elided unread; then
+    # the common ends bound it before any word is counted.
+    certain = _certain_elision(*cost_bounds(texts.where(before.text_sha256).words,
+                                            texts.where(after.text_sha256).words), budget)
+    old: list[str] = []
+    new: list[str] = []
+    if certain is None:
+        old, new = texts.words(before.text_sha256), texts.words(after.text_sha256)
+        certain = _certain_elision(*middle_bounds(old, new), budget)
+    if certain is not None:
+        budget.elide(anchor, "words", certain)
         return None
-    if high.words <= MAX_PAIR_WORDS and high.pairs <= MAX_PAIR_MATCHES and low.words > budget.words:
-        budget.elide(anchor, "words", DiffElision.WORD_BUDGET)
-        return None
-    old, new = texts.words(before.text_sha256), texts.words(after.text_sha256)
     cost = diff_cost_of(old, new)
     if cost.words > MAX_PAIR_WORDS or cost.pairs > MAX_PAIR_MATCHES:
         budget.elide(anchor, "words", DiffElision.PROVISION_TOO_LARGE)
