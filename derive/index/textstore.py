@@ -347,9 +347,15 @@ def read_located(conn: sqlite3.Connection, located: dict[str, Located]) -> dict[
 
 def _located(conn: sqlite3.Connection, shas: Iterable[str]) -> dict[int, list[tuple[str, int, int]]]:
     """``block_rowid → [(sha, start, length)]`` of the stored texts among ``shas``."""
+    ids = sorted({k for k in map(key, set(shas)) if k is not None})
     out: dict[int, list[tuple[str, int, int]]] = {}
-    for sha, where in locate(conn, shas).items():
-        out.setdefault(where.block, []).append((sha, where.start, where.length))
+    cursor = _plain(conn)
+    for first in range(0, len(ids), 500):
+        chunk = ids[first:first + 500]
+        for sha, block, start, length in cursor.execute(
+                f"SELECT text_sha256, block_rowid, start, length FROM texts WHERE text_sha256 IN ({_marks(len(chunk))})",
+                chunk):
+            out.setdefault(block, []).append((bytes(sha).hex(), start, length))
     return out
 
 
@@ -372,7 +378,10 @@ def _utf8(raw: bytes) -> str:
 
 def read_texts(conn: sqlite3.Connection, shas: Iterable[str]) -> dict[str, str]:
     """``sha → text`` of the stored texts among ``shas`` (one not stored is left out)."""
-    return read_located(conn, locate(conn, shas))
+    located = _located(conn, shas)
+    raws = BLOCKS.read(conn, {b: max(s + n for _, s, n in wanted) for b, wanted in located.items()})
+    return {sha: _utf8(raws[block][start:start + length])
+            for block, wanted in located.items() for sha, start, length in wanted}
 
 
 def read_text(conn: sqlite3.Connection, sha: str) -> str:
