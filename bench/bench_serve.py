@@ -112,11 +112,11 @@ def index_sizes(index_dir: Path) -> dict[str, Any]:
     for path in sorted(index_dir.glob("*.sqlite")):
         conn = sqlite3.connect(path)
         provisions = conn.execute("SELECT COUNT(*) FROM provisions").fetchone()[0]
-        texts = conn.execute("SELECT COUNT(*), COALESCE(SUM(characters), 0) FROM texts").fetchone()
+        texts = conn.execute("SELECT COUNT(*), COALESCE(SUM(length), 0) FROM texts").fetchone()
         conn.close()
         size = path.stat().st_size
         out[path.stem] = {"bytes": size, "provisions": provisions, "distinct_texts": texts[0],
-                          "text_characters": texts[1],
+                          "text_bytes": texts[1],
                           "bytes_per_provision": round(size / provisions, 1) if provisions else None}
     return out
 

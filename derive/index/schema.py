@@ -1,4 +1,4 @@
-"""The index format ``lex-evidence-index/5``: DDL, table order, digest order, read-side constants.
+"""The index format ``lex-evidence-index/6``: DDL, table order, digest order, read-side constants.
 
 One SQLite file per publisher (``<publisher>.sqlite``). Both the builder and the serving
 side import this module: the builder to create the file, the server to check what it mounts.
@@ -20,11 +20,11 @@ from derive.index.serving import TABLES as SERVING_TABLES
 from legal.artifacts import index_file_name as index_file_name
 from legal.artifacts import stamp_file_name as stamp_file_name
 
-INDEX_FORMAT = "lex-evidence-index/5"
+INDEX_FORMAT = "lex-evidence-index/6"
 #: ``PRAGMA application_id`` of every index file ("LEXI").
 APPLICATION_ID = 0x4C455849
 #: ``PRAGMA user_version``: the integer version of :data:`INDEX_FORMAT`.
-USER_VERSION = 5
+USER_VERSION = 6
 PAGE_SIZE = 4096
 
 FTS_TOKENIZER = "unicode61 remove_diacritics 2"
@@ -141,7 +141,8 @@ DDL: tuple[str, ...] = (
         UNIQUE (version_rowid, language)
     )""",
     # Texts are packed in zlib blocks (``derive/index/textstore.py``); ``texts`` says where each lies,
-    # keyed by the 32 bytes of its SHA-256 (readers go through textstore, which speaks hex).
+    # keyed by the 32 bytes of its SHA-256 (readers go through textstore, which speaks hex); ``words``
+    # (format 6, in place of the character count) lets ``diff`` price a pair before reading it.
     """CREATE TABLE text_dictionary(
         dictionary BLOB NOT NULL
     )""",
@@ -151,7 +152,7 @@ DDL: tuple[str, ...] = (
     )""",
     """CREATE TABLE texts(
         text_sha256 BLOB PRIMARY KEY,
-        characters INTEGER NOT NULL,
+        words INTEGER NOT NULL,
         block_rowid INTEGER NOT NULL REFERENCES text_blocks(block_rowid),
         start INTEGER NOT NULL,
         length INTEGER NOT NULL

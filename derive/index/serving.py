@@ -34,16 +34,18 @@ incremental build computes only the pairs it does not hold yet):
 
 from __future__ import annotations
 
+import importlib
 import json
 import sqlite3
 import struct
 import zlib
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, NamedTuple, cast
 
 from derive.index.textstore import LEVEL, decode, encode, read_text
-from derive.index.worddiff import changes_from_opcodes, diff_cost, word_opcodes
+from derive.index.textstore import key as textstore_key
+from derive.index.worddiff import changes_from_opcodes, changes_of, diff_cost, word_opcodes
 from legal.errors import IndexError_
 
 #: A pair of wordings whose word diff would compare more words, or walk more matching word pairs
@@ -265,23 +267,71 @@ def write_serving_tables(conn: sqlite3.Connection) -> dict[str, int]:
     return {t: int(conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]) for t in TABLES}
 
 
+def _json_loads() -> Callable[[str | bytes], Any]:
+    """``orjson.loads`` (the same values as :func:`json.loads` on the JSON the build wrote, a third
+    of its CPU) where it is installed, else :func:`json.loads`."""
+    try:
+        module = importlib.import_module("orjson")
+    except ImportError:  # pragma: no cover - orjson is a dependency; json is the fallback
+        return json.loads
+    return cast(Callable[[str | bytes], Any], module.loads)
+
+
+_loads = _json_loads()
+
+
+class StoredPair(NamedTuple):
+    """A ``word_diffs`` row: the pair's changes (``encoding`` ``utf8``/``zlib``) or their word offsets
+    (``encoding`` :data:`OPCODES`)."""
+
+    encoding: str
+    body: bytes
+
+    @property
+    def needs_texts(self) -> bool:
+        """Whether the words and their context are cut from the two texts (:meth:`changes`)."""
+        return self.encoding == OPCODES
+
+    def changes(self, before: Sequence[str], after: Sequence[str]) -> list[dict[str, Any]]:
+        """The pair's :func:`derive.index.worddiff.word_changes`, given the whitespace words of the
+        two texts (read only when :attr:`needs_texts`; empty lists will do otherwise)."""
+        if self.encoding != OPCODES:
+            value: list[dict[str, Any]] = _loads(decode(self.encoding, self.body))
+            return value
+        opcodes = [(str(t), int(i1), int(i2), int(j1), int(j2))
+                   for t, i1, i2, j1, j2 in _loads(zlib.decompress(self.body))]
+        return changes_of(before, after, opcodes)
+
+
+def stored_pairs(conn: sqlite3.Connection, pairs: Iterable[tuple[str, str]]) -> dict[tuple[str, str], StoredPair]:
+    """``(before_sha, after_sha) → its row`` of the pairs of wordings ``word_diffs`` holds (one
+    statement per 250 pairs; a string that is not a hash is left out)."""
+    keys = sorted({(b, a) for b, a in pairs if textstore_key(b) is not None and textstore_key(a) is not None})
+    out: dict[tuple[str, str], StoredPair] = {}
+    cursor = conn.cursor()
+    cursor.row_factory = None  # plain tuples whatever the connection's
+    for first in range(0, len(keys), 250):
+        chunk = keys[first:first + 250]
+        wanted = set(chunk)
+        args = [bytes.fromhex(b) for b in sorted({b for b, _ in chunk})]
+        for f, t, encoding, body in cursor.execute(
+                f"SELECT from_sha256, to_sha256, encoding, body FROM word_diffs "
+                f"WHERE from_sha256 IN ({','.join('?' * len(args))})", args):
+            pair = (bytes(f).hex(), bytes(t).hex())
+            if pair in wanted:
+                out[pair] = StoredPair(str(encoding), bytes(body))
+    return out
+
+
 def stored_word_changes(conn: sqlite3.Connection, before_sha: str, after_sha: str) -> list[dict[str, Any]] | None:
     """The precomputed word changes of a pair of wordings, or ``None`` when not stored.
 
     A row holds the changes themselves, or only their word offsets; then the words and their
     context are cut from the two stored texts, which gives :func:`derive.index.worddiff.word_changes`
     exactly."""
-    try:
-        key = (bytes.fromhex(before_sha), bytes.fromhex(after_sha))
-    except ValueError:
-        return None
-    row = conn.execute("SELECT encoding, body FROM word_diffs WHERE from_sha256 = ? AND to_sha256 = ?",
-                       key).fetchone()
+    row = stored_pairs(conn, [(before_sha, after_sha)]).get((before_sha, after_sha))
     if row is None:
         return None
-    if row[0] != OPCODES:
-        value: list[dict[str, Any]] = json.loads(decode(str(row[0]), bytes(row[1])))
-        return value
-    opcodes = [(str(t), int(i1), int(i2), int(j1), int(j2))
-               for t, i1, i2, j1, j2 in json.loads(zlib.decompress(bytes(row[1])))]
-    return changes_from_opcodes(_text(conn, before_sha), _text(conn, after_sha), opcodes)
+    if not row.needs_texts:
+        return row.changes([], [])
+    return row.changes(_text(conn, before_sha).split(), _text(conn, after_sha).split())

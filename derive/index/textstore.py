@@ -11,12 +11,14 @@ alike provisions saves far more than compressing each text alone (``docs/index.m
 - ``text_blocks(block_rowid, body)``: ``body`` is zlib (level :data:`LEVEL`, with the dictionary)
   of the UTF-8 bytes of its texts, one after the other. A block is closed before a text that
   would take it past :data:`BLOCK_BYTES`; a longer text has a block of its own (:class:`Packer`).
-- ``texts(text_sha256, characters, block_rowid, start, length)``: where a text lies in its
-  block's inflated bytes (byte offsets); the key is the SHA-256's 32 bytes (the functions here take
-  and give the lower-case hex every other table uses).
+- ``texts(text_sha256, words, block_rowid, start, length)``: where a text lies in its
+  block's inflated bytes (byte offsets), and its word count (:func:`derive.index.worddiff.word_count`,
+  format 6: ``diff`` prices a pair of texts against its budget before reading them, :func:`locate`);
+  the key is the SHA-256's 32 bytes (the functions here take and give the lower-case hex every
+  other table uses).
 
 Every reader goes through this module (:func:`read_texts`, :func:`read_heads`,
-:func:`stored_texts`): a read inflates a block only as far as the texts it asks for need, and
+:func:`stored_texts`, or :func:`locate` then :func:`read_located`): a read inflates a block only as far as the texts it asks for need, and
 recently inflated blocks (or their first bytes, with the inflater to go on with) are kept per
 connection in a bounded cache (:data:`CACHE_BYTES`), so a search page or a diff whose texts share a
 block inflates it once, and a cached block costs no SQLite read. Compression output depends on the
@@ -34,8 +36,9 @@ import zlib
 from collections import Counter, OrderedDict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
+from derive.index.worddiff import word_count
 from legal.errors import IndexError_
 
 LEVEL = 6
@@ -55,7 +58,7 @@ CACHE_BYTES = 8 << 20
 #: ``text_encoding`` in the stamp.
 ENCODING = f"zlib-{LEVEL} blocks of {BLOCK_BYTES} bytes, preset dictionary"
 
-#: A ``texts`` row: ``(text_sha256, characters, block_rowid, start, length)``.
+#: A ``texts`` row: ``(text_sha256, words, block_rowid, start, length)``.
 TextRow = tuple[str, int, int, int, int]
 #: A ``text_blocks`` row: ``(block_rowid, body)``.
 BlockRow = tuple[int, bytes]
@@ -102,7 +105,7 @@ class Packer:
 
     next_block: int = 1
     dictionary: bytes = b""
-    _pending: list[tuple[str, int, bytes]] = field(default_factory=list)
+    _pending: list[tuple[str, int, bytes]] = field(default_factory=list)  # (sha, words, UTF-8)
     _size: int = 0
 
     def add(self, sha256: str, text: str) -> list[tuple[BlockRow, list[TextRow]]]:
@@ -110,7 +113,7 @@ class Packer:
         out = []
         if self._pending and self._size + len(raw) > BLOCK_BYTES:
             out.append(self._close())
-        self._pending.append((sha256, len(text), raw))
+        self._pending.append((sha256, word_count(text), raw))
         self._size += len(raw)
         if self._size >= BLOCK_BYTES:
             out.append(self._close())
@@ -123,8 +126,8 @@ class Packer:
         block, self.next_block = self.next_block, self.next_block + 1
         rows: list[TextRow] = []
         start = 0
-        for sha, characters, raw in self._pending:
-            rows.append((sha, characters, block, start, len(raw)))
+        for sha, words, raw in self._pending:
+            rows.append((sha, words, block, start, len(raw)))
             start += len(raw)
         body = _deflate(b"".join(raw for _, _, raw in self._pending), self.dictionary)
         self._pending, self._size = [], 0
@@ -300,24 +303,68 @@ def _marks(n: int) -> str:
     return ",".join("?" * n)
 
 
+def _plain(conn: sqlite3.Connection) -> sqlite3.Cursor:
+    """A cursor giving plain tuples whatever the connection's row factory (the core's makes
+    ``sqlite3.Row`` objects, dearer to build for many small rows)."""
+    cursor = conn.cursor()
+    cursor.row_factory = None
+    return cursor
+
+
+class Located(NamedTuple):
+    """Where one stored text lies (a ``texts`` row): its word count, its block, its byte span."""
+
+    words: int
+    block: int
+    start: int
+    length: int
+
+
+def locate(conn: sqlite3.Connection, shas: Iterable[str]) -> dict[str, Located]:
+    """``sha → where it lies`` of the stored texts among ``shas`` (one not stored is left out): one
+    statement per 500 texts, nothing inflated."""
+    ids = sorted({k for k in map(key, set(shas)) if k is not None})
+    out: dict[str, Located] = {}
+    cursor = _plain(conn)
+    for first in range(0, len(ids), 500):
+        chunk = ids[first:first + 500]
+        for sha, words, block, start, length in cursor.execute(
+                f"SELECT text_sha256, words, block_rowid, start, length FROM texts "
+                f"WHERE text_sha256 IN ({_marks(len(chunk))})", chunk):
+            out[bytes(sha).hex()] = Located(int(words), int(block), int(start), int(length))
+    return out
+
+
+def read_located(conn: sqlite3.Connection, located: dict[str, Located]) -> dict[str, str]:
+    """``sha → text`` of texts already located (:func:`locate`): each block inflated once, as far as
+    the texts asked of it need."""
+    upto: dict[int, int] = {}
+    for where in located.values():
+        upto[where.block] = max(upto.get(where.block, 0), where.start + where.length)
+    raws = BLOCKS.read(conn, upto)
+    return {sha: _utf8(raws[w.block][w.start:w.start + w.length]) for sha, w in located.items()}
+
+
 def _located(conn: sqlite3.Connection, shas: Iterable[str]) -> dict[int, list[tuple[str, int, int]]]:
     """``block_rowid → [(sha, start, length)]`` of the stored texts among ``shas``."""
     ids = sorted({k for k in map(key, set(shas)) if k is not None})
     out: dict[int, list[tuple[str, int, int]]] = {}
+    cursor = _plain(conn)
     for first in range(0, len(ids), 500):
         chunk = ids[first:first + 500]
-        for sha, block, start, length in conn.execute(
+        for sha, block, start, length in cursor.execute(
                 f"SELECT text_sha256, block_rowid, start, length FROM texts WHERE text_sha256 IN ({_marks(len(chunk))})",
                 chunk):
-            out.setdefault(int(block), []).append((bytes(sha).hex(), int(start), int(length)))
+            out.setdefault(block, []).append((bytes(sha).hex(), start, length))
     return out
 
 
 def _bodies(conn: sqlite3.Connection, ids: list[int]) -> Iterator[tuple[int, bytes]]:
     ids = sorted(ids)
+    cursor = _plain(conn)
     for first in range(0, len(ids), 500):
         chunk = ids[first:first + 500]
-        for block, body in conn.execute(
+        for block, body in cursor.execute(
                 f"SELECT block_rowid, body FROM text_blocks WHERE block_rowid IN ({_marks(len(chunk))})", chunk):
             yield int(block), bytes(body)
 
@@ -364,8 +411,8 @@ def read_heads(conn: sqlite3.Connection, shas: Iterable[str], chars: int) -> dic
 
 
 def stored_texts(conn: sqlite3.Connection) -> Iterator[tuple[str, int, str]]:
-    """``(sha, characters, text)`` of every stored text, block by block (each block inflated once)."""
-    rows = conn.execute("SELECT block_rowid, text_sha256, characters, start, length FROM texts "
+    """``(sha, words, text)`` of every stored text, block by block (each block inflated once)."""
+    rows = conn.execute("SELECT block_rowid, text_sha256, words, start, length FROM texts "
                         "ORDER BY block_rowid, start").fetchall()
     index = 0
     zdict = dictionary(conn)
@@ -373,8 +420,8 @@ def stored_texts(conn: sqlite3.Connection) -> Iterator[tuple[str, int, str]]:
         inflater = zlib.decompressobj(zdict=zdict) if zdict else zlib.decompressobj()
         raw = _go_on(inflater, bytes(body), 0)
         while index < len(rows) and rows[index][0] == block:
-            _, sha, characters, start, length = rows[index]
-            yield bytes(sha).hex(), int(characters), _utf8(raw[start:start + length])
+            _, sha, words, start, length = rows[index]
+            yield bytes(sha).hex(), int(words), _utf8(raw[start:start + length])
             index += 1
 
 
@@ -404,13 +451,14 @@ DIGEST_PASS_BYTES = 48 << 20
 def digest_rows(conn: sqlite3.Connection) -> Iterator[tuple[str, str, int, bytes]]:
     """The ``texts`` rows of the content digest, in ``text_sha256`` order: ``(sha, encoding, characters,
     body)`` with each text stored alone (:func:`encode`), as formats up to 4 stored it. The digest thus
-    covers the texts themselves, not where they lie in blocks, and keeps its value across the change.
+    covers the texts themselves, not where they lie in blocks, and keeps its value across the change
+    (``characters`` is the text's length: format 6 stores its word count instead).
 
     Texts in hash order are scattered over the blocks, so the rows are rendered in passes over
     consecutive hash ranges of about :data:`DIGEST_PASS_BYTES` of text, each inflating the blocks
     that hold a text of the range once."""
-    rows = [(bytes(sha).hex(), int(c), int(b), int(s), int(n)) for sha, c, b, s, n in conn.execute(
-        "SELECT text_sha256, characters, block_rowid, start, length FROM texts ORDER BY text_sha256")]
+    rows = [(bytes(sha).hex(), 0, int(b), int(s), int(n)) for sha, b, s, n in conn.execute(
+        "SELECT text_sha256, block_rowid, start, length FROM texts ORDER BY text_sha256")]
     zdict = dictionary(conn) if rows else b""
     first = 0
     while first < len(rows):
@@ -426,8 +474,8 @@ def digest_rows(conn: sqlite3.Connection) -> Iterator[tuple[str, str, int, bytes
             inflater = zlib.decompressobj(zdict=zdict) if zdict else zlib.decompressobj()
             raw = inflater.decompress(body)
             for i in wanted[block]:
-                sha, characters, _, start, length = rows[i]
-                encoding, _, stored = encode(_utf8(raw[start:start + length]))
+                sha, _, _, start, length = rows[i]
+                encoding, characters, stored = encode(_utf8(raw[start:start + length]))
                 rendered[i] = (sha, encoding, characters, stored)
         for i in range(first, last):
             if i not in rendered:

@@ -19,6 +19,7 @@ from derive.index.digest import content_digest
 from derive.index.read import mount_problems, open_readonly, read_stamp
 from derive.index.schema import stamp_file_name
 from derive.index.textstore import check, stored_texts
+from derive.index.worddiff import word_count
 from legal.errors import LexError
 
 
@@ -37,15 +38,15 @@ def _text_problems(conn: sqlite3.Connection) -> list[str]:
     out = []
     seen = 0
     try:
-        for sha, characters, text in stored_texts(conn):
+        for sha, words, text in stored_texts(conn):
             seen += 1
             try:
                 check(sha, text)
             except LexError as exc:
                 out.append(f"text {sha[:12]}…: {exc.message}")
                 continue
-            if len(text) != characters:
-                out.append(f"text {sha[:12]}… has {len(text)} characters, not {characters}")
+            if word_count(text) != words:
+                out.append(f"text {sha[:12]}… has {word_count(text)} words, not {words}")
     except (LexError, zlib.error) as exc:
         out.append(f"text blocks unreadable: {exc}")
     stored = conn.execute("SELECT COUNT(*) FROM texts").fetchone()[0]

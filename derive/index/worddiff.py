@@ -20,7 +20,7 @@ import difflib
 import importlib
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple, cast
 
@@ -41,7 +41,7 @@ def _engine() -> Matcher:
 SequenceMatcher = _engine()
 
 
-def _common_ends(a: list[str], b: list[str]) -> tuple[int, int]:
+def _common_ends(a: Sequence[str], b: Sequence[str]) -> tuple[int, int]:
     prefix = 0
     limit = min(len(a), len(b))
     while prefix < limit and a[prefix] == b[prefix]:
@@ -62,12 +62,41 @@ class DiffCost(NamedTuple):
     pairs: int
 
 
+def word_count(text: str) -> int:
+    """The words of a text as the word diff counts them (whitespace-separated: ``texts.words``)."""
+    return len(text.split())
+
+
 def diff_cost(before: str, after: str) -> DiffCost:
-    a, b = before.split(), after.split()
+    return diff_cost_of(before.split(), after.split())
+
+
+def middle_bounds(a: Sequence[str], b: Sequence[str]) -> tuple[DiffCost, DiffCost]:
+    """What :func:`diff_cost` can be once the common ends are set aside but before any word is
+    counted: exactly the middle words, between no pair and every word of one middle paired with
+    every word of the other."""
+    prefix, suffix = _common_ends(a, b)
+    middle_a, middle_b = len(a) - prefix - suffix, len(b) - prefix - suffix
+    return DiffCost(middle_a + middle_b, 0), DiffCost(middle_a + middle_b, middle_a * middle_b)
+
+
+def diff_cost_of(a: Sequence[str], b: Sequence[str]) -> DiffCost:
+    """:func:`diff_cost` of two texts already split into words."""
     prefix, suffix = _common_ends(a, b)
     middle_a, middle_b = a[prefix:len(a) - suffix], b[prefix:len(b) - suffix]
-    counts = Counter(middle_b)
-    return DiffCost(len(middle_a) + len(middle_b), sum(counts[w] for w in middle_a))
+    counts_a, counts_b = Counter(middle_a), Counter(middle_b)
+    if len(counts_b) < len(counts_a):
+        counts_a, counts_b = counts_b, counts_a
+    pairs = sum(n * counts_b[w] for w, n in counts_a.items() if w in counts_b)
+    return DiffCost(len(middle_a) + len(middle_b), pairs)
+
+
+def cost_bounds(words_before: int, words_after: int) -> tuple[DiffCost, DiffCost]:
+    """What :func:`diff_cost` can be, known only the two texts' word counts: at least (the
+    difference of the counts, no pair), at most (both counts, every word of one side paired with
+    every word of the other)."""
+    return (DiffCost(abs(words_before - words_after), 0),
+            DiffCost(words_before + words_after, words_before * words_after))
 
 
 #: One non-equal span of :func:`word_opcodes`: ``(op, i1, i2, j1, j2)`` over the whitespace words of the
@@ -77,7 +106,11 @@ Opcode = tuple[str, int, int, int, int]
 
 def word_opcodes(before: str, after: str) -> list[Opcode]:
     """The non-equal spans between the whitespace words of two texts, in order."""
-    a, b = before.split(), after.split()
+    return opcodes_of(before.split(), after.split())
+
+
+def opcodes_of(a: Sequence[str], b: Sequence[str]) -> list[Opcode]:
+    """:func:`word_opcodes` of two texts already split into words."""
     prefix, suffix = _common_ends(a, b)
     middle_a, middle_b = a[prefix:len(a) - suffix], b[prefix:len(b) - suffix]
     matcher = SequenceMatcher(None, middle_a, middle_b, autojunk=False)
@@ -88,7 +121,12 @@ def word_opcodes(before: str, after: str) -> list[Opcode]:
 def changes_from_opcodes(before: str, after: str, opcodes: Iterable[Opcode],
                          context: int = CONTEXT_WORDS) -> list[dict[str, Any]]:
     """:func:`word_changes` of two texts given their :func:`word_opcodes` (computed once, stored)."""
-    a, b = before.split(), after.split()
+    return changes_of(before.split(), after.split(), opcodes, context)
+
+
+def changes_of(a: Sequence[str], b: Sequence[str], opcodes: Iterable[Opcode],
+               context: int = CONTEXT_WORDS) -> list[dict[str, Any]]:
+    """:func:`changes_from_opcodes` of two texts already split into words."""
     return [{
         "op": tag,
         "from_word": i1,

@@ -134,19 +134,19 @@ def test_wrong_counter_refuses_mount(handmade_dir: Path, tmp_path: Path) -> None
     assert err.value.code == "index_unfit"
 
 
-def test_an_index_of_format_4_is_refused_with_rebuild(handmade_dir: Path, tmp_path: Path) -> None:
-    """A format-4 file (texts stored one body per row) is named as an older format: rebuild."""
+def test_an_index_of_format_5_is_refused_with_rebuild(handmade_dir: Path, tmp_path: Path) -> None:
+    """A format-5 file (texts without their word counts) is named as an older format: rebuild."""
     copy = tmp_path / "eu-eurlex.sqlite"
     shutil.copy(handmade_dir / "eu-eurlex.sqlite", copy)
     conn = sqlite3.connect(copy)
-    conn.execute("PRAGMA user_version = 4")
-    conn.execute("UPDATE stamp SET v = 'lex-evidence-index/4' WHERE k = 'schema'")
+    conn.execute("PRAGMA user_version = 5")
+    conn.execute("UPDATE stamp SET v = 'lex-evidence-index/5' WHERE k = 'schema'")
     conn.commit()
     conn.close()
     with pytest.raises(IndexError_) as err:
         check_mountable(open_readonly(copy), copy.name)
     assert err.value.code == "index_unfit"
-    assert "index format 4 is older than lex-evidence-index/5" in err.value.message
+    assert "index format 5 is older than lex-evidence-index/6" in err.value.message
     assert "rebuild the index" in err.value.message
 
 

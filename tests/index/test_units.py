@@ -126,7 +126,12 @@ def test_text_blocks_round_trip(texts: list[str], long: int, chars: int) -> None
     for sha, text in pairs.items():
         head, complete = heads[sha]
         assert text.startswith(head) and len(head) >= min(chars, len(text)) and complete == (head == text)
-    assert sorted(textstore.stored_texts(conn)) == sorted((s, len(t), t) for s, t in pairs.items())
+    assert sorted(textstore.stored_texts(conn)) == sorted((s, len(t.split()), t) for s, t in pairs.items())
+    located = textstore.locate(conn, [*pairs, "0" * 64, "not a hash"])
+    assert sorted(located) == sorted(pairs)
+    assert all(where.words == len(pairs[sha].split()) for sha, where in located.items())
+    textstore.BLOCKS.clear()
+    assert textstore.read_located(conn, located) == pairs
     blocks = conn.execute("SELECT block_rowid, length(body) FROM text_blocks ORDER BY 1").fetchall()
     assert [b for b, _ in blocks] == list(range(1, len(blocks) + 1))
 
@@ -135,9 +140,9 @@ def test_a_text_block_closes_before_a_text_that_would_overflow_it() -> None:
     packer = textstore.Packer()
     assert packer.add("a", "x" * (textstore.BLOCK_BYTES - 10)) == []
     closed = packer.add("b", "y" * 20)  # would pass the size: the first block closes first
-    assert [rows for _, rows in closed] == [[("a", textstore.BLOCK_BYTES - 10, 1, 0, textstore.BLOCK_BYTES - 10)]]
-    closed = packer.add("c", "z" * textstore.BLOCK_BYTES)  # does not fit either; alone, it fills its own
-    assert [rows for _, rows in closed] == [[("b", 20, 2, 0, 20)], [("c", textstore.BLOCK_BYTES, 3, 0,
+    assert [rows for _, rows in closed] == [[("a", 1, 1, 0, textstore.BLOCK_BYTES - 10)]]  # one word
+    closed = packer.add("c", "z " * (textstore.BLOCK_BYTES // 2))  # does not fit either; alone, it fills its own
+    assert [rows for _, rows in closed] == [[("b", 1, 2, 0, 20)], [("c", textstore.BLOCK_BYTES // 2, 3, 0,
                                                                       textstore.BLOCK_BYTES)]]
     assert packer.finish() == []
 

@@ -5,7 +5,9 @@
 - a statement past its deadline is interrupted by the progress handler (counted in
   ``MountedIndex.interrupts``) and its connection goes back to the pool, free for the next call;
 - the largest diff of the fixtures is bounded: with tiny budgets it answers ``diff_truncated``
-  listing exactly what was elided, with the same summary and changes as the unbounded answer.
+  listing exactly what was elided, with the same summary and changes as the unbounded answer;
+- the stored word counts, byte lengths and common ends only spare work: a diff that reads every
+  text and prices every pair exactly answers the same, whatever the budgets.
 """
 
 from __future__ import annotations
@@ -128,7 +130,7 @@ def test_the_largest_diff_is_bounded_and_says_what_it_elided(fixture_indexes: Fi
         assert full["outcome"] == "succeeded" and "diff_truncated" not in full
         monkeypatch.setattr(diff_op, "WORD_BUDGET", 0)
         monkeypatch.setattr(diff_op, "TEXT_BUDGET", 100)
-        monkeypatch.setattr(diff_op, "stored_word_changes", lambda *_: None)  # nothing precomputed either
+        monkeypatch.setattr(diff_op, "stored_pairs", lambda *_: {})  # nothing precomputed either
         bounded = fixture_core.call("diff", args)
         assert bounded["outcome"] == "succeeded"
         assert bounded["summary"] == full["summary"]
@@ -166,7 +168,7 @@ def test_consecutive_states_use_the_precomputed_word_diffs(fixture_core: LegalCo
 
 def test_the_default_budgets_bound_the_cpu_of_the_largest_diff(fixture_core: LegalCore,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(diff_op, "stored_word_changes", lambda *_: None)  # every pair on the fly
+    monkeypatch.setattr(diff_op, "stored_pairs", lambda *_: {})  # every pair on the fly
     args = _largest_diff(fixture_core)
     started = time.thread_time()
     answer = fixture_core.call("diff", args)
@@ -176,3 +178,34 @@ def test_the_default_budgets_bound_the_cpu_of_the_largest_diff(fixture_core: Leg
     computed = [c for c in answer["changes"] if c["change"] == "changed" and c["words"] is not None]
     elided = answer["diff_truncated"]["elided"]
     assert computed and elided and all(e["reason"] == "word_budget" for e in elided if e["part"] == "words")
+
+
+@pytest.mark.parametrize(("words", "characters"), [(0, 100), (40, 2_000), (400, 20_000), (4_000, 400_000)])
+def test_pricing_a_pair_by_its_stored_word_counts_changes_no_answer(fixture_core: LegalCore,
+                                                                    monkeypatch: pytest.MonkeyPatch,
+                                                                    words: int, characters: int) -> None:
+    """The bounds decide only what reading would decide (same elisions, same reasons, same spans),
+    and read fewer texts."""
+    monkeypatch.setattr(diff_op, "stored_pairs", lambda *_: {})  # every pair priced against the budget
+    monkeypatch.setattr(diff_op, "WORD_BUDGET", words)
+    monkeypatch.setattr(diff_op, "MATCH_BUDGET", words * 10)
+    monkeypatch.setattr(diff_op, "TEXT_BUDGET", characters)
+    read: list[int] = []
+    real = diff_op.read_located
+
+    def counting(conn: Any, located: dict[str, Any]) -> dict[str, str]:
+        read.append(len(located))
+        return real(conn, located)
+
+    monkeypatch.setattr(diff_op, "read_located", counting)
+    args = _largest_diff(fixture_core)
+    priced = fixture_core.call("diff", args)
+    read_priced, read[:] = sum(read), []
+    monkeypatch.setattr(diff_op, "_certain_elision", lambda *_: None)  # every pair priced exactly
+    monkeypatch.setattr(diff_op, "_certainly_too_long", lambda *_: False)
+    unread = fixture_core.call("diff", args)
+    assert priced["outcome"] == "succeeded"
+    assert priced == unread
+    assert read_priced <= sum(read)
+    if words == 40:  # some pairs certainly over what is left: elided without reading their texts
+        assert read_priced < sum(read)

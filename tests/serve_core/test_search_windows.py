@@ -161,7 +161,7 @@ def test_snippets_cut_from_the_head_of_a_long_text_equal_the_whole_texts(fixture
     decided = declined = 0
     for name in ("eu-eurlex", "lu-legilux"):
         conn = sqlite3.connect(f"file:{fixture_indexes.index_dir / (name + '.sqlite')}?mode=ro", uri=True)
-        shas = [sha for (sha,) in conn.execute("SELECT lower(hex(text_sha256)) FROM texts WHERE characters > 5000 "
+        shas = [sha for (sha,) in conn.execute("SELECT lower(hex(text_sha256)) FROM texts WHERE length > 5000 "
                                                "ORDER BY text_sha256 LIMIT 150")]
         bodies = read_texts(conn, shas)
         heads = read_heads(conn, shas, 500 + 2 * snippets.WINDOW + 40)

@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from derive.index.serving import MAX_PAIR_MATCHES, MAX_PAIR_WORDS, stored_word_changes
-from derive.index.worddiff import diff_cost, word_changes
+from derive.index.serving import MAX_PAIR_MATCHES, MAX_PAIR_WORDS, StoredPair, stored_pairs
+from derive.index.textstore import Located, locate, read_located
+from derive.index.worddiff import (
+    DiffCost,
+    changes_of,
+    cost_bounds,
+    diff_cost_of,
+    middle_bounds,
+    opcodes_of,
+)
+from legal.errors import IndexError_
 from legal.outcomes import DiffElision, Outcome
 from serve.core.anchors import match_anchor
 from serve.core.envelope import Answer, CallContext, answer, is_provisional
@@ -34,7 +43,6 @@ from serve.core.store import (
     Work,
     expressions_of,
     provision_keys,
-    texts,
     versions_of,
 )
 
@@ -47,7 +55,7 @@ MATCH_BUDGET = 60_000
 ONE_PAIR_MATCHES = 1_000_000
 #: Characters of added/removed text one answer may return (twice the ``as_of`` text budget).
 TEXT_BUDGET = 500_000
-#: Texts of added/removed provisions read in one statement before the budget is applied.
+#: Texts of added/removed provisions read in one batch before the budget is applied.
 TEXT_PREFETCH = 200
 
 
@@ -114,17 +122,84 @@ class _Budget:
                           "Ask for one of them with anchor=… to get it."}
 
 
-def _words(conn: sqlite3.Connection, anchor: str, before: ProvisionKey, after: ProvisionKey,
-           bodies: dict[str, str], budget: _Budget) -> list[dict[str, Any]] | None:
-    stored = stored_word_changes(conn, before.text_sha256, after.text_sha256)
+class _Texts:
+    """The texts one diff may need: located up front in one statement (word counts and places,
+    nothing inflated; any other is located when asked for), read in batches (each block inflated
+    once per batch), split into words once."""
+
+    def __init__(self, conn: sqlite3.Connection, shas: Iterable[str]) -> None:
+        self.conn = conn
+        self.located = locate(conn, shas)
+        self.bodies: dict[str, str] = {}
+        self.split: dict[str, list[str]] = {}
+
+    def where(self, sha: str) -> Located:
+        found = self.located.get(sha)
+        if found is None:
+            self.located.update(locate(self.conn, [sha]))
+            found = self.located.get(sha)
+        if found is None:
+            raise IndexError_("text not stored in the index", code="text_missing", subject=sha)
+        return found
+
+    def read(self, shas: Iterable[str]) -> None:
+        wanted = {sha: self.where(sha) for sha in shas if sha not in self.bodies}
+        if wanted:
+            self.bodies.update(read_located(self.conn, wanted))
+
+    def text(self, sha: str) -> str:
+        if sha not in self.bodies:
+            self.read([sha])
+        return self.bodies[sha]
+
+    def words(self, sha: str) -> list[str]:
+        found = self.split.get(sha)
+        if found is None:
+            found = self.split[sha] = self.text(sha).split()
+        return found
+
+
+def _certain_elision(low: DiffCost, high: DiffCost, budget: _Budget) -> DiffElision | None:
+    """The elision a pair whose cost lies between ``low`` and ``high`` gets whatever its exact cost
+    (None: it depends). The exact rule, below, elides a pair over a pair limit as too large, else
+    one over what is left of the budget."""
+    if low.words > MAX_PAIR_WORDS or low.pairs > MAX_PAIR_MATCHES:
+        return DiffElision.PROVISION_TOO_LARGE
+    if high.words <= MAX_PAIR_WORDS and high.pairs <= MAX_PAIR_MATCHES and (
+            low.words > budget.words or low.pairs > budget.matches):
+        return DiffElision.WORD_BUDGET
+    return None
+
+
+def _needs_texts(stored: StoredPair | None) -> bool:
+    """Whether a changed provision's answer may need its two texts (not when its changes are stored
+    as such)."""
+    return stored is None or stored.needs_texts
+
+
+def _words(anchor: str, before: ProvisionKey, after: ProvisionKey, stored: StoredPair | None,
+           texts: _Texts, budget: _Budget) -> list[dict[str, Any]] | None:
     if stored is not None:
-        return stored
+        if not stored.needs_texts:
+            return stored.changes([], [])
+        return stored.changes(texts.words(before.text_sha256), texts.words(after.text_sha256))
     check_deadline()
     if budget.words <= 0 or budget.matches <= 0:  # spent: not even the texts are read
         budget.elide(anchor, "words", DiffElision.WORD_BUDGET)
         return None
-    old, new = _body(conn, before.text_sha256, bodies), _body(conn, after.text_sha256, bodies)
-    cost = diff_cost(old, new)
+    # The stored word counts bound the cost: a pair certainly over a limit is elided unread; then
+    # the common ends bound it before any word is counted.
+    certain = _certain_elision(*cost_bounds(texts.where(before.text_sha256).words,
+                                            texts.where(after.text_sha256).words), budget)
+    old: list[str] = []
+    new: list[str] = []
+    if certain is None:
+        old, new = texts.words(before.text_sha256), texts.words(after.text_sha256)
+        certain = _certain_elision(*middle_bounds(old, new), budget)
+    if certain is not None:
+        budget.elide(anchor, "words", certain)
+        return None
+    cost = diff_cost_of(old, new)
     if cost.words > MAX_PAIR_WORDS or cost.pairs > MAX_PAIR_MATCHES:
         budget.elide(anchor, "words", DiffElision.PROVISION_TOO_LARGE)
         return None
@@ -133,18 +208,20 @@ def _words(conn: sqlite3.Connection, anchor: str, before: ProvisionKey, after: P
         return None
     budget.words -= cost.words
     budget.matches -= cost.pairs
-    return word_changes(old, new)
+    return changes_of(old, new, opcodes_of(old, new))
 
 
-def _body(conn: sqlite3.Connection, sha: str, bodies: dict[str, str]) -> str:
-    if sha not in bodies:
-        bodies.update(texts(conn, [sha]))
-    return bodies[sha]
+def _certainly_too_long(length: int, characters: int) -> bool:
+    """Whether a text of ``length`` UTF-8 bytes has more than ``characters`` characters whatever it
+    says (a character takes at most four bytes)."""
+    return length > 4 * characters
 
 
-def _full_text(conn: sqlite3.Connection, anchor: str, key: ProvisionKey, bodies: dict[str, str],
-               budget: _Budget) -> str | None:
-    text = _body(conn, key.text_sha256, bodies)
+def _full_text(anchor: str, key: ProvisionKey, texts: _Texts, budget: _Budget) -> str | None:
+    if _certainly_too_long(texts.where(key.text_sha256).length, budget.characters):  # elided unread
+        budget.elide(anchor, "text", DiffElision.TEXT_BUDGET)
+        return None
+    text = texts.text(key.text_sha256)
     if len(text) > budget.characters:
         budget.elide(anchor, "text", DiffElision.TEXT_BUDGET)
         return None
@@ -152,8 +229,8 @@ def _full_text(conn: sqlite3.Connection, anchor: str, key: ProvisionKey, bodies:
     return text
 
 
-def _change(conn: sqlite3.Connection, kind: str, anchor: str, before: ProvisionKey | None,
-            after: ProvisionKey | None, bodies: dict[str, str], budget: _Budget) -> dict[str, Any]:
+def _change(kind: str, anchor: str, before: ProvisionKey | None, after: ProvisionKey | None,
+            stored: dict[tuple[str, str], StoredPair], texts: _Texts, budget: _Budget) -> dict[str, Any]:
     ref = after or before
     assert ref is not None
     out: dict[str, Any] = {
@@ -162,11 +239,12 @@ def _change(conn: sqlite3.Connection, kind: str, anchor: str, before: ProvisionK
         "to_text_sha256": after.text_sha256 if after else None,
     }
     if kind == "changed" and before and after:
-        out["words"] = _words(conn, anchor, before, after, bodies, budget)
+        pair = stored.get((before.text_sha256, after.text_sha256))
+        out["words"] = _words(anchor, before, after, pair, texts, budget)
     elif kind == "added" and after:
-        out["text"] = _full_text(conn, anchor, after, bodies, budget)
+        out["text"] = _full_text(anchor, after, texts, budget)
     elif kind == "removed" and before:
-        out["text"] = _full_text(conn, anchor, before, bodies, budget)
+        out["text"] = _full_text(anchor, before, texts, budget)
     return out
 
 
@@ -177,7 +255,9 @@ def provision_changes(conn: sqlite3.Connection, old: Sequence[ProvisionKey], new
     Bounded: word spans come from the precomputed ``word_diffs`` when the two wordings followed each
     other in the work's time line, else are computed within :data:`WORD_BUDGET` words; full texts
     of added and removed provisions within :data:`TEXT_BUDGET` characters. What does not fit is
-    listed in ``diff_truncated`` (present only then).
+    listed in ``diff_truncated`` (present only then). The texts' stored word counts and byte
+    lengths decide, before a text is read, what certainly does not fit; the texts to show are read
+    together.
     """
     if old is new:  # one state on both dates: nothing to compare
         return {"summary": {"added": 0, "removed": 0, "changed": 0, "unchanged": len(new)}, "changes": [],
@@ -192,15 +272,19 @@ def provision_changes(conn: sqlite3.Connection, old: Sequence[ProvisionKey], new
             entries.append(("changed", p.anchor, before[p.anchor], p))
     entries.extend(("removed", p.anchor, p, None) for p in old if p.anchor not in after)
     shown = entries[:limit]
-    bodies: dict[str, str] = texts(conn, [p.text_sha256 for kind, _, b, a in shown if kind != "changed"
-                                          for p in (b, a) if p is not None][:TEXT_PREFETCH])
+    stored = stored_pairs(conn, [(b.text_sha256, a.text_sha256) for kind, _, b, a in shown
+                                 if kind == "changed" and b is not None and a is not None])
+    texts = _Texts(conn, [p.text_sha256 for kind, _, b, a in shown for p in (b, a) if p is not None and (
+        kind != "changed" or b is None or a is None or _needs_texts(stored.get((b.text_sha256, a.text_sha256))))])
+    first = [p.text_sha256 for kind, _, b, a in shown if kind != "changed"
+             for p in (b, a) if p is not None][:TEXT_PREFETCH]
+    texts.read([*(sha for sha in first if not _certainly_too_long(texts.where(sha).length, TEXT_BUDGET)),
+                *(sha for pair, row in stored.items() if row.needs_texts for sha in pair)])
     summary = {k: sum(1 for e in entries if e[0] == k) for k in ("added", "removed", "changed")}
     summary["unchanged"] = sum(1 for p in new if p.anchor in before and before[p.anchor].text_sha256 == p.text_sha256)
     budget = (_Budget(MAX_PAIR_WORDS, ONE_PAIR_MATCHES, TEXT_BUDGET) if one_pair
               else _Budget(WORD_BUDGET, MATCH_BUDGET, TEXT_BUDGET))
-    changes = []
-    for entry in shown:
-        changes.append(_change(conn, *entry, bodies, budget))
+    changes = [_change(*entry, stored, texts, budget) for entry in shown]
     out: dict[str, Any] = {"summary": summary, "changes": changes, "truncated": len(entries) > limit}
     if budget.elided:
         out["diff_truncated"] = budget.report()
