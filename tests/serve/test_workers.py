@@ -251,3 +251,15 @@ def test_the_supervisor_can_trim_its_free_heap() -> None:
     if platform.libc_ver()[0] != "glibc":
         pytest.skip("malloc_trim is glibc's")
     assert release_free_heap() is True
+
+
+def test_a_worker_bounds_its_text_block_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each worker keeps a smaller per-process text-block cache; never a larger one than configured."""
+    from derive.index import textstore
+    from serve.app import WORKER_TEXT_CACHE_BYTES, bound_worker_caches
+
+    monkeypatch.setattr(textstore.BLOCKS, "capacity", textstore.CACHE_BYTES)
+    bound_worker_caches()
+    assert textstore.BLOCKS.capacity == WORKER_TEXT_CACHE_BYTES < textstore.CACHE_BYTES
+    bound_worker_caches(textstore.CACHE_BYTES * 2)
+    assert textstore.BLOCKS.capacity == WORKER_TEXT_CACHE_BYTES
