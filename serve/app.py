@@ -91,7 +91,8 @@ class AppSettings:
 
 
 class LegalCoreBackend:
-    """The production backend: :class:`serve.core.LegalCore`, then each mount hook in turn."""
+    """The production backend: :class:`serve.core.LegalCore`, each index warmed
+    (:meth:`serve.core.mount.MountedIndex.warm`), then each mount hook in turn."""
 
     def __init__(self, required: tuple[str, ...] = (), mount_hooks: Sequence[MountHook] = ()) -> None:
         self.required = required
@@ -102,6 +103,8 @@ class LegalCoreBackend:
 
     def mount(self, directory: Path, artifact: ArtifactIdentity) -> Core:
         core = LegalCore.mount(directory, artifact.to_dict(), publishers=self.required or None)
+        for index in core.indexes.values():  # before /readyz says ready, not in the first requests
+            index.warm()
         for hook in self.mount_hooks:
             hook(core, directory)
         return core

@@ -305,9 +305,29 @@ class MountedIndex:
                 reader.conn.rollback()
             self._idle.put(reader)
 
+    def warm(self) -> None:
+        """Load now what the first calls of each kind would load (:func:`warm_index`)."""
+        warm_index(self)
+
     def close(self) -> None:
         with self._open_lock:
             self._closed = True
             readers = list(self._opened)
         for reader in readers:
             reader.conn.close()
+
+
+def warm_index(index: MountedIndex) -> None:
+    """Load the tables every process builds alike on the first call that needs them — the newest
+    live version of each state (search), the work profiles (search's ranking) and the validity
+    periods (``in_force_on``, ``changes_in_period``): about 1 s of CPU over the two full indexes,
+    which a served worker spends at mount, before it says it is ready, instead of in its first
+    requests. Each is a function of the immutable index alone, loaded into the same place the
+    calls read it from, so no answer changes."""
+    from serve.core import ranking
+    from serve.core.periods import load_periods
+
+    with index.session(60.0) as conn:
+        index.ranked_cache.newest_versions(conn)
+        ranking.profiles(conn, index)
+    index.memo("periods", load_periods)
