@@ -251,3 +251,34 @@ def test_the_supervisor_can_trim_its_free_heap() -> None:
     if platform.libc_ver()[0] != "glibc":
         pytest.skip("malloc_trim is glibc's")
     assert release_free_heap() is True
+
+
+def test_a_worker_bounds_its_text_block_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each worker keeps a smaller per-process text-block cache; never a larger one than configured."""
+    from derive.index import textstore
+    from serve.app import WORKER_TEXT_CACHE_BYTES, bound_worker_caches
+
+    monkeypatch.setattr(textstore.BLOCKS, "capacity", textstore.CACHE_BYTES)
+    bound_worker_caches()
+    assert textstore.BLOCKS.capacity == WORKER_TEXT_CACHE_BYTES < textstore.CACHE_BYTES
+    bound_worker_caches(textstore.CACHE_BYTES * 2)
+    assert textstore.BLOCKS.capacity == WORKER_TEXT_CACHE_BYTES
+
+
+def test_the_served_backend_warms_each_index_at_mount(tmp_path: Path) -> None:
+    """The tables the first calls would load are loaded at mount, where the calls read them from."""
+    from serve.app import LegalCoreBackend
+    from serve.core import LegalCore, ranking
+    from serve.mount import unsigned_identity
+
+    build_handmade(tmp_path / "indexes")
+    core = LegalCoreBackend().mount(tmp_path / "indexes", unsigned_identity(tmp_path / "indexes", "test"))
+    assert isinstance(core, LegalCore)
+    try:
+        assert core.indexes
+        for index in core.indexes.values():
+            assert index.ranked_cache._newest is not None
+            assert "periods" in index._memo
+            assert index in ranking._CACHE
+    finally:
+        core.close()
