@@ -17,6 +17,7 @@ admission :class:`serve.admission.Gate` on a small thread pool.
 from __future__ import annotations
 
 import asyncio
+import gc
 import hashlib
 import logging
 import threading
@@ -219,6 +220,16 @@ def verify_then_mount(config: MountConfig, backend: CoreBackend) -> Mounted:
                    required=config.required_publishers)
 
 
+def settle_heap() -> None:
+    """Collect, then freeze what is alive (``gc.freeze``): the mounted tables of a full release
+    (tens of thousands of objects that live as long as the mount) are no longer traversed by each
+    full collection of a worker (measured 43–79 ms of CPU per collection under load before, a
+    request's worth of latency each time). Frozen objects are still freed by reference counting;
+    only cycles among them wait, until the next mount unfreezes them (:meth:`ServeState.mount`)."""
+    gc.collect()
+    gc.freeze()
+
+
 @dataclass
 class ServeState:
     """What the server serves now, and the admitted way to call the legal core."""
@@ -246,10 +257,16 @@ class ServeState:
         self._reverify_requested = threading.Event()
 
     def mount(self) -> Mounted:
-        """Verify then mount now (blocking); the new state replaces the old one atomically."""
+        """Verify then mount now (blocking); the new state replaces the old one atomically. In a
+        worker of ``lex serve --workers N`` the mounted set's objects are then frozen out of the
+        collector (:func:`settle_heap`)."""
         before = self.mounted.status
+        if self.worker is not None and before == "mounted":
+            gc.unfreeze()  # the set being replaced goes back to the collector: once dropped, its cycles are freed
         self.mounted = verify_then_mount(self.config, self.backend)
         self._verified_at = time.monotonic()
+        if self.worker is not None:
+            settle_heap()
         if self.mounted.status == "refused" and before != "refused":
             self._refused()
         return self.mounted

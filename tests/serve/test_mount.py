@@ -222,3 +222,38 @@ def test_readiness_never_shows_a_machine_absolute_path(tmp_path: Path, keys: dic
     missing = tmp_path / "does-not-exist"
     body = new_state(MountConfig(index_dir=missing, trust_roots=(keys["pinned_public"],)), NO_RATE).mount().readiness()
     assert str(tmp_path) not in json.dumps(body)
+
+
+def test_a_worker_freezes_its_mount_and_frees_the_set_it_replaces(signed_set: Path, keys: dict[str, Path]) -> None:
+    """Under ``lex serve --workers N`` a mounted set's objects are frozen out of the collector, and a
+    mount that replaces the set unfreezes them first: the replaced core is freed, not kept frozen."""
+    import gc
+    import weakref
+
+    def tie_a_cycle(core: object, _directory: Path) -> None:  # core -> probe -> core: freed only by the collector
+        probe: dict[str, object] = {"core": core}
+        core.__dict__["_cycle_probe"] = probe
+
+    state = new_state(MountConfig(index_dir=signed_set, trust_roots=(keys["pinned_public"],)), NO_RATE,
+                      mount_hooks=[tie_a_cycle])
+    state.worker = 0
+    try:
+        first = state.mount()
+        assert first.status == "mounted"
+        assert gc.get_freeze_count() > 0
+        replaced = weakref.ref(first.core)
+        del first
+        assert state.mount().status == "mounted"
+        assert replaced() is None
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+
+
+def test_a_single_process_server_freezes_nothing(signed_set: Path, keys: dict[str, Path]) -> None:
+    import gc
+
+    before = gc.get_freeze_count()
+    state = new_state(MountConfig(index_dir=signed_set, trust_roots=(keys["pinned_public"],)), NO_RATE)
+    assert state.mount().status == "mounted"
+    assert gc.get_freeze_count() == before
