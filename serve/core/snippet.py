@@ -114,7 +114,7 @@ def head_snippet(head: str, terms: Sequence[str], window: int = WINDOW) -> str |
 
 
 def _cut(text: str, terms: Sequence[str], window: int, complete: bool) -> str | None:
-    if not text.strip():
+    if not text or text.isspace():  # blank (``not text.strip()`` without copying a long head)
         return "" if complete else None
     if not complete and len(text) < SCAN:
         return None
