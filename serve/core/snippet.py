@@ -77,6 +77,34 @@ def _lower_terms(terms: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(r"(?<!\w)(?:" + "|".join(one(t) for t in terms) + ")")
 
 
+#: ``(?<!\w)`` checked after a word's first character instead of before it: the character before
+#: that one is no word character (or there is none). The same matches, but a pattern that begins
+#: with its first letter lets the regular expression engine skip to that letter: a 20,000-character
+#: head without the word is scanned in about 0.1 ms instead of 0.8.
+_STARTED = r"(?<!\w(?s:.))"
+
+
+@lru_cache(maxsize=1024)
+def _lower_term(term: str) -> re.Pattern[str]:
+    """:func:`_lower_terms` of one term, its word-start check after its first letter; a match is
+    ``len(term)`` characters long (each part matches one character)."""
+    parts = [f"[{_COMMON[ch]}]" if ch in _COMMON else re.escape(ch) for ch in term]
+    return re.compile(parts[0] + _STARTED + "".join(parts[1:]))
+
+
+def _earliest(lowered: str, terms: Sequence[str]) -> int | None:
+    """Where :func:`_lower_terms` ``(terms)`` first matches ``lowered``: the earliest of each term's
+    first match (an alternation matches at the first position any alternative matches), each term
+    searched only before the earliest found so far."""
+    found: int | None = None
+    for term in terms:
+        end = len(lowered) if found is None else found + len(term) - 1
+        hit = _lower_term(term).search(lowered, 0, end)
+        if hit is not None:
+            found = hit.start()
+    return found
+
+
 def _shortest(terms: Sequence[str]) -> tuple[str, ...]:
     """The terms no other term is a prefix of: a pattern has no end boundary, so where a longer
     form (``listings``) matches, its prefix (``list``) matches at the same start."""
@@ -95,9 +123,9 @@ def _first_hit(text: str, terms: Sequence[str]) -> int | None:
     head = text[:SCAN]
     lowered = head.lower()
     if len(lowered) == len(head):
-        found = _lower_terms(wanted).search(lowered)
-    else:  # lower-casing changed lengths: the full accent classes over the text itself
-        found = _any_term(wanted).search(head)
+        return _earliest(lowered, wanted)
+    # lower-casing changed lengths: the full accent classes over the text itself
+    found = _any_term(wanted).search(head)
     return found.start() if found is not None else None
 
 

@@ -148,7 +148,7 @@ def test_snippets_from_the_smallest_deciding_head_are_those_of_the_whole_text(
     monkeypatch.setattr(search, "HEAD", head)
     conn = _connect(fixture_indexes, name)
     longest = _long_texts(conn, 150)
-    assert sum(len(t.encode()) > first for _, t in longest) >= 1
+    assert sum(len(t.encode()) > first for _, t in longest) >= (first < FIRST_HEAD_BYTES)
     questions = [[w for w in normalize(q).split()] for q in QUESTIONS]
     # words found only past the first head (the window closes beyond it): the second or third read
     late = sorted({w for _, t in longest[:20] for w in normalize(t[snippets.SCAN - 300:snippets.SCAN]).split()
@@ -164,3 +164,23 @@ def test_a_blank_text_is_still_blank() -> None:
         assert snippets.snippet(blank, ["loi"]) == ""
         assert snippets.head_snippet(blank, ["loi"]) is None
     assert snippets.snippet(" loi ", ["loi"]) == "loi"
+
+
+def test_each_term_searched_alone_finds_the_first_word_start_of_any(fixture_indexes: FixtureBuild) -> None:
+    """:func:`serve.core.snippet._earliest` (each term's pattern, its word-start check after its first
+    letter) against the one alternation of :func:`serve.core.snippet._lower_terms`."""
+    conn = _connect(fixture_indexes, "lu-legilux.sqlite")
+    bodies = [t for _, t in _long_texts(conn, 60)]
+    edges = ["loi", "_loi", "2loi", "\nloi", "a loi", "éloi", "loi\n", "l'loi", "", " " * 5 + "loi", "loiloi loi"]
+    words = sorted({w for t in bodies[:10] for w in normalize(t[:3_000]).split() if len(w) >= 3})
+    sets = [("loi",), ("loi", "xyz"), ("zzz",), *((w,) for w in words[:40]),
+            *(tuple(words[i:i + 3]) for i in range(0, min(len(words), 90), 3))]
+    compared = 0
+    for text in [*bodies, *edges]:
+        lowered = text[:snippets.SCAN].lower()
+        for terms in sets:
+            kept = snippets._shortest(terms)
+            expected = snippets._lower_terms(kept).search(lowered)
+            assert snippets._earliest(lowered, kept) == (expected.start() if expected else None), (terms, text[:40])
+            compared += 1
+    assert compared > 2_000

@@ -44,7 +44,7 @@ from serve.core.known_index import IndexAt, index_at
 from serve.core.mount import Catalogue, MountedIndex
 from serve.core.resolve import mounted_publisher
 from serve.core.searchplan import FREQUENT_PHRASE_WORKS, Mention, Plan, build_plan
-from serve.core.snippet import HEAD, SCAN, WINDOW, head_snippet, snippet
+from serve.core.snippet import HEAD, head_snippet, snippet
 from serve.core.store import texts, versions_of, works_by_rowid
 from serve.core.topk import RankedCache, precomputed_window, ranked_rows, values_source
 
@@ -54,8 +54,9 @@ RANK_FIRST = 120
 #: States ranked beyond the rows asked for in the first window, so that the last row asked for
 #: can score strictly better than the window's edge (:func:`_window_enough`).
 WINDOW_MARGIN = 8
-#: Bytes of a stored text inflated first for its snippet (:func:`text_snippets`).
-FIRST_HEAD_BYTES = SCAN + 2 * WINDOW + 2_000
+#: Bytes of a stored text inflated first for its snippet (:func:`text_snippets`): the characters
+#: scanned and a window, with room for multi-byte characters (``’`` is three bytes).
+FIRST_HEAD_BYTES = 32_768
 #: Rows of a ranked window's VALUES list are padded to a multiple of this (:func:`_window_rows`).
 VALUES_STEP = 32
 FUZZY_MIN_EXACT_HITS = 5
@@ -604,8 +605,9 @@ def text_heads(conn: sqlite3.Connection, shas: Sequence[str], chars: int = HEAD)
 def text_snippets(conn: sqlite3.Connection, shas: Sequence[str], words: Sequence[str]) -> dict[str, str]:
     """``sha -> snippet`` of the stored texts among ``shas``: :func:`serve.core.snippet.snippet` of
     each whole text, cut from as little of it as decides it. First the heads of
-    :data:`FIRST_HEAD_BYTES` bytes (about the characters scanned, for Latin text: a text no longer
-    is read whole, a longer one's head decides its snippet when the window closes inside it), then
+    :data:`FIRST_HEAD_BYTES` bytes (a text no longer is read whole; a longer one's head decides its
+    snippet when it holds the :data:`~serve.core.snippet.SCAN` characters and the window closes
+    inside it: :func:`serve.core.snippet.head_snippet`), then
     :data:`~serve.core.snippet.HEAD` characters of the undecided (the block's inflater goes on where
     it stopped), then the whole text."""
     out: dict[str, str] = {}
