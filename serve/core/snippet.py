@@ -10,10 +10,14 @@ it extends to whitespace boundaries and is marked with ``…`` where text was cu
 found: the opening words.
 
 Only the head of a stored text can matter (the scan stops at :data:`SCAN` characters), so a
-search decodes only :data:`HEAD` characters of each body (:func:`derive.index.textstore.read_heads`;
-a large annex runs to megabytes of zlib) and cuts the snippet from that head when the head decides it, the whole text
+search decodes at most :data:`HEAD` characters of each body (:func:`derive.index.textstore.read_heads`;
+a large annex runs to megabytes of zlib; :func:`serve.core.ops.search.text_snippets` first tries a
+32 KiB head) and cuts the snippet from that head when the head decides it, the whole text
 otherwise (:func:`head_snippet` answers ``None`` then): the same snippet. A word's forms are scanned for as their
 shortest prefixes (:func:`_shortest`: where ``listings`` starts, ``list`` does): the same first word start.
+Over lower-cased text each of those is searched for alone, its word-start check placed after its
+first letter so that the regular expression engine skips to that letter, and only before the
+earliest start found so far (:func:`_earliest`): the first start of the alternation of them all.
 """
 
 from __future__ import annotations
