@@ -91,6 +91,15 @@ def test_ties_at_the_edge_are_kept() -> None:
     assert at_most(rows, 1) == [(1, -3.0, 10)]
     assert at_most(rows, 5) == rows and at_most(rows, 9) == rows
     assert at_most([(7, -1.0, 1), (8, -1.0, 2)], 1) == [(7, -1.0, 1), (8, -1.0, 2)]
+    assert at_most(rows, 0) == rows and at_most(rows, -1) == rows  # SQLite's LIMIT -1: no limit
+
+
+def test_no_limit_and_a_zero_limit_are_those_of_the_whole_window(fixture_indexes: FixtureBuild) -> None:
+    conn = _connect(fixture_indexes, "eu-eurlex.sqlite")
+    window = _window(conn, "article", 240)
+    for limit in (0, -1):
+        assert window_occurrences(conn, window, Filters(), limit) == _reference(conn, window, Filters(), limit)
+    assert len(window_occurrences(conn, window, Filters(), -1)) > 100
 
 
 def test_a_state_without_a_lexical_row_falls_back_to_the_whole_window(

@@ -182,7 +182,7 @@ def _dicts(conn: sqlite3.Connection, query: str, params: Sequence[Any]) -> list[
 def at_most(rows: Sequence[tuple[int, float, int]], limit: int) -> list[tuple[int, float, int]]:
     """The ``(state, score, version)`` ``rows`` scoring no worse than the ``limit``-th best: with no
     filter on states, the only ones that can be among the best ``limit`` (ties at the edge kept)."""
-    if len(rows) <= limit:
+    if not 0 < limit < len(rows):
         return list(rows)
     edge = sorted(r[1] for r in rows)[limit - 1]
     return [r for r in rows if r[1] <= edge]
@@ -204,7 +204,7 @@ def window_occurrences(conn: sqlite3.Connection, window: Sequence[tuple[int, flo
     if not rows:
         return []
     state_where, state_params = filters.state_sql()
-    if state_where == "1" and len(rows) > limit:
+    if state_where == "1" and 0 < limit < len(rows):
         # no filter on states: only the states scoring no worse than the limit-th best can answer;
         # had one of them no lexical state (never in a built index), the whole window answers
         found = _window_rows(conn, at_most(rows, limit), state_where, state_params, limit)
