@@ -36,13 +36,20 @@ def test_a_query_that_finds_nothing_drops_its_stop_words_and_says_so(handmade_co
 
 
 def test_any_term_relaxation_needs_a_majority_of_the_words(handmade_core: LegalCore) -> None:
-    two_of_three = handmade_core.call("search", {"query": "penalties light everywhere", "fuzzy": "off"})
-    eu = _section(two_of_three, "eu-eurlex")
-    assert [(h["anchor"], h["match_reasons"]) for h in eu["hits"]] == [("art_2", ["any_term"])]
-    assert eu["query_relaxed"]["reason"] == "any_term" and eu["query_relaxed"]["min_terms"] == 2
-    assert " OR " in eu["query_relaxed"]["to"]
+    # art_2 holds two of the three words; the act's title ("Regulation on the thing", whose words
+    # every provision's title field holds) holds none of them, so since issue #15's fifth pass that
+    # majority is a coincidence on another subject and is withheld (off_subject), the relaxation it
+    # tried reported; titled any-word hits: tests/serve_core/test_search_off_subject.py
+    two_of_three = _section(handmade_core.call("search", {"query": "penalties light everywhere", "fuzzy": "off"}),
+                            "eu-eurlex")
+    assert two_of_three["hits"] == [] and two_of_three["query_relaxed"] is None
+    withheld = two_of_three["relaxation_withheld"]
+    assert withheld["reason"] == "off_subject"
+    assert withheld["relaxed"]["reason"] == "any_term" and withheld["relaxed"]["min_terms"] == 2
+    assert " OR " in withheld["relaxed"]["to"]
     one_each = handmade_core.call("search", {"query": "penalties everywhere lawful", "fuzzy": "off"})
     assert one_each["outcome"] == "empty"  # no provision holds two of the three words: no coincidences
+    assert _section(one_each, "eu-eurlex")["relaxation_withheld"] is None
 
 
 def test_a_word_the_corpus_does_not_hold_is_never_relaxed_away(handmade_core: LegalCore) -> None:

@@ -661,7 +661,8 @@ class Lexical:
     words: list[str] = field(default_factory=list)
     #: Candidate hits left out because their work already had ``per_work_limit`` hits.
     held_back: int = 0
-    #: Why nothing was relaxed although nothing matched (``unknown_terms`` / ``filters``).
+    #: Why nothing was relaxed although nothing matched (``unknown_terms`` / ``filters``), or why
+    #: the any-word relaxation's hits were all left out (``off_subject``: :func:`_keep_on_subject`).
     relaxation_withheld: dict[str, Any] | None = None
     #: The content words' term groups (with their Snowball forms), for the title coverage.
     groups: list[list[str]] = field(default_factory=list)
@@ -874,6 +875,8 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         hits.extend(h for h in weak if h.row["work_rowid"] not in listed)
     out.expansions = list(dict.fromkeys(out.expansions))
     coverage = works_title_coverage(conn, [h.row["work_rowid"] for h in hits], out.groups, index)
+    if out.relaxed is not None and out.relaxed.get("reason") == "any_term" and out.groups and not plan.article_key:
+        _keep_on_subject(out, hits, coverage)
     precision = works_subject_precision(conn, [h.row["work_rowid"] for h in hits], out.groups, index)
     ranked = rank_hits(hits, profiles, plan, options, coverage, precision)
     out.title_coverage = title_coverage(coverage, [h.row["work_rowid"] for h in ranked
@@ -894,6 +897,22 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         out.top_title_match = title_match(works_subject_precision(conn, [top], out.groups, index).get(top, 0.0),
                                           works_title_coverage(conn, [top], out.groups, index).get(top, 0.0))
     return out
+
+
+def _keep_on_subject(out: Lexical, hits: list[Hit], coverage: dict[int, float]) -> None:
+    """Drop (in place) the hits of the any-word relaxation on works whose names hold none of the
+    query's words. Such a provision shares a majority of the words with the question by chance
+    ("submarine parking permit": an energy programme's provision on a permit and a submarine cable):
+    relaxing must answer the same question less strictly, not another one. A comparison of two acts
+    keeps its hits, each act being titled by its half of the question. With no hit left, the
+    relaxation is reported withheld (``off_subject``)."""
+    kept = [h for h in hits if "any_term" not in h.reasons or coverage.get(h.row["work_rowid"], 0.0) > 0]
+    if len(kept) == len(hits):
+        return
+    hits[:] = kept
+    if not any("any_term" in h.reasons for h in hits):
+        out.relaxation_withheld = {"reason": "off_subject", "relaxed": out.relaxed}
+        out.relaxed = None
 
 
 def works_title_coverage(conn: sqlite3.Connection, works: Sequence[int], groups: Sequence[Sequence[str]],
