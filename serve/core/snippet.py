@@ -10,10 +10,14 @@ it extends to whitespace boundaries and is marked with ``…`` where text was cu
 found: the opening words.
 
 Only the head of a stored text can matter (the scan stops at :data:`SCAN` characters), so a
-search decodes only :data:`HEAD` characters of each body (:func:`derive.index.textstore.read_heads`;
-a large annex runs to megabytes of zlib) and cuts the snippet from that head when the head decides it, the whole text
+search decodes at most :data:`HEAD` characters of each body (:func:`derive.index.textstore.read_heads`;
+a large annex runs to megabytes of zlib; :func:`serve.core.ops.search.text_snippets` first tries a
+32 KiB head) and cuts the snippet from that head when the head decides it, the whole text
 otherwise (:func:`head_snippet` answers ``None`` then): the same snippet. A word's forms are scanned for as their
 shortest prefixes (:func:`_shortest`: where ``listings`` starts, ``list`` does): the same first word start.
+Over lower-cased text each of those is searched for alone, its word-start check placed after its
+first letter so that the regular expression engine skips to that letter, and only before the
+earliest start found so far (:func:`_earliest`): the first start of the alternation of them all.
 """
 
 from __future__ import annotations
@@ -77,6 +81,34 @@ def _lower_terms(terms: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(r"(?<!\w)(?:" + "|".join(one(t) for t in terms) + ")")
 
 
+#: ``(?<!\w)`` checked after a word's first character instead of before it: the character before
+#: that one is no word character (or there is none). The same matches, but a pattern that begins
+#: with its first letter lets the regular expression engine skip to that letter: a 20,000-character
+#: head without the word is scanned in about 0.1 ms instead of 0.8.
+_STARTED = r"(?<!\w(?s:.))"
+
+
+@lru_cache(maxsize=1024)
+def _lower_term(term: str) -> re.Pattern[str]:
+    """:func:`_lower_terms` of one term, its word-start check after its first letter; a match is
+    ``len(term)`` characters long (each part matches one character)."""
+    parts = [f"[{_COMMON[ch]}]" if ch in _COMMON else re.escape(ch) for ch in term]
+    return re.compile(parts[0] + _STARTED + "".join(parts[1:]))
+
+
+def _earliest(lowered: str, terms: Sequence[str]) -> int | None:
+    """Where :func:`_lower_terms` ``(terms)`` first matches ``lowered``: the earliest of each term's
+    first match (an alternation matches at the first position any alternative matches), each term
+    searched only before the earliest found so far."""
+    found: int | None = None
+    for term in terms:
+        end = len(lowered) if found is None else found + len(term) - 1
+        hit = _lower_term(term).search(lowered, 0, end)
+        if hit is not None:
+            found = hit.start()
+    return found
+
+
 def _shortest(terms: Sequence[str]) -> tuple[str, ...]:
     """The terms no other term is a prefix of: a pattern has no end boundary, so where a longer
     form (``listings``) matches, its prefix (``list``) matches at the same start."""
@@ -95,9 +127,9 @@ def _first_hit(text: str, terms: Sequence[str]) -> int | None:
     head = text[:SCAN]
     lowered = head.lower()
     if len(lowered) == len(head):
-        found = _lower_terms(wanted).search(lowered)
-    else:  # lower-casing changed lengths: the full accent classes over the text itself
-        found = _any_term(wanted).search(head)
+        return _earliest(lowered, wanted)
+    # lower-casing changed lengths: the full accent classes over the text itself
+    found = _any_term(wanted).search(head)
     return found.start() if found is not None else None
 
 
@@ -114,7 +146,7 @@ def head_snippet(head: str, terms: Sequence[str], window: int = WINDOW) -> str |
 
 
 def _cut(text: str, terms: Sequence[str], window: int, complete: bool) -> str | None:
-    if not text.strip():
+    if not text or text.isspace():  # blank (``not text.strip()`` without copying a long head)
         return "" if complete else None
     if not complete and len(text) < SCAN:
         return None

@@ -139,6 +139,17 @@ class NewestVersions:
         i = bisect_left(self._states, state)
         return self._versions[i] if i < len(self._states) and self._states[i] == state else None
 
+    def joined(self, window: Sequence[tuple[int, float]]) -> list[tuple[int, float, int]]:
+        """``(state, score, version)`` of the ``window``'s states a live version holds, in the
+        window's order (:meth:`get` of each, in one loop)."""
+        states, versions, n = self._states, self._versions, len(self._states)
+        out: list[tuple[int, float, int]] = []
+        for state, score in window:
+            i = bisect_left(states, state)
+            if i < n and states[i] == state:
+                out.append((state, score, versions[i]))
+        return out
+
 
 class IndexConnection(sqlite3.Connection):
     """A pooled read-only connection carrying its index's shared :class:`RankedCache`."""
@@ -164,9 +175,10 @@ def ranked_rows(conn: sqlite3.Connection, match: str, bm25: str, window: int) ->
     if rows is None:
         cursor = conn.cursor()
         cursor.row_factory = None
-        rows = [(int(r[0]), float(r[1])) for r in cursor.execute(
+        # (rowid, bm25): an int and a float as SQLite gives them, no conversion per row
+        rows = cursor.execute(
             f"SELECT rowid, {bm25} AS score FROM provision_fts WHERE provision_fts MATCH ? ORDER BY score LIMIT {window}",
-            (match,))]
+            (match,)).fetchall()
         if cache is not None:
             cache.put(key, rows)
     return rows

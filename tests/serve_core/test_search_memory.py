@@ -22,7 +22,8 @@ def test_a_repeated_search_reads_no_text_and_ranks_nothing_again(fixture_core: L
     first = [fixture_core.call("search", {"query": q, "fuzzy": "off"}) for q in QUERIES]
     read: list[Any] = []
     real_heads, real_rows = search_op.text_heads, search_op.ranked_rows
-    monkeypatch.setattr(search_op, "text_heads", lambda conn, shas: read.extend(shas) or real_heads(conn, shas))
+    monkeypatch.setattr(search_op, "text_heads",
+                        lambda conn, shas, *chars: read.extend(shas) or real_heads(conn, shas, *chars))
     ranked: list[str] = []
 
     def rows(conn: Any, match: str, bm25: str, window: int) -> list[tuple[int, float]]:

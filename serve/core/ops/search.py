@@ -54,6 +54,11 @@ RANK_FIRST = 120
 #: States ranked beyond the rows asked for in the first window, so that the last row asked for
 #: can score strictly better than the window's edge (:func:`_window_enough`).
 WINDOW_MARGIN = 8
+#: Bytes of a stored text inflated first for its snippet (:func:`text_snippets`): the characters
+#: scanned and a window, with room for multi-byte characters (``’`` is three bytes).
+FIRST_HEAD_BYTES = 32_768
+#: Rows of a ranked window's VALUES list are padded to a multiple of this (:func:`_window_rows`).
+VALUES_STEP = 32
 FUZZY_MIN_EXACT_HITS = 5
 FUZZY_MAX_TOKENS = 8
 FUZZY_MAX_EXPANSIONS = 6
@@ -161,7 +166,26 @@ def occurrences(conn: sqlite3.Connection, source: str, source_params: Sequence[A
         "FROM m JOIN versions v ON v.version_rowid = m.version_rowid "
         "ORDER BY m.score, v.valid_from DESC, m.state_rowid LIMIT ?"
     )
-    return [dict(r) for r in conn.execute(query, [*version_params, *source_params, *state_params, limit])]
+    return _dicts(conn, query, [*version_params, *source_params, *state_params, limit])
+
+
+def _dicts(conn: sqlite3.Connection, query: str, params: Sequence[Any]) -> list[dict[str, Any]]:
+    """The rows of ``query`` as dicts by column name (what ``dict(sqlite3.Row)`` gives, built from
+    plain tuples: about a third of the cost per row)."""
+    cursor = conn.cursor()
+    cursor.row_factory = None
+    rows = cursor.execute(query, params)
+    names = [d[0] for d in cursor.description]
+    return [dict(zip(names, row, strict=True)) for row in rows]
+
+
+def at_most(rows: Sequence[tuple[int, float, int]], limit: int) -> list[tuple[int, float, int]]:
+    """The ``(state, score, version)`` ``rows`` scoring no worse than the ``limit``-th best: with no
+    filter on states, the only ones that can be among the best ``limit`` (ties at the edge kept)."""
+    if not 0 < limit < len(rows):
+        return list(rows)
+    edge = sorted(r[1] for r in rows)[limit - 1]
+    return [r for r in rows if r[1] <= edge]
 
 
 def window_occurrences(conn: sqlite3.Connection, window: Sequence[tuple[int, float]], filters: Filters,
@@ -176,12 +200,26 @@ def window_occurrences(conn: sqlite3.Connection, window: Sequence[tuple[int, flo
     cache = getattr(conn, "ranked_cache", None)
     if cache is None or filters.as_of or filters.document_type or not window:
         return occurrences(conn, *values_source(window), filters, limit)
-    newest = cache.newest_versions(conn)
-    rows = [(state, score, version) for state, score in window if (version := newest.get(state)) is not None]
+    rows = cache.newest_versions(conn).joined(window)
     if not rows:
         return []
     state_where, state_params = filters.state_sql()
-    values = ",".join("(?,?,?)" for _ in rows)
+    if state_where == "1" and 0 < limit < len(rows):
+        # no filter on states: only the states scoring no worse than the limit-th best can answer;
+        # had one of them no lexical state (never in a built index), the whole window answers
+        found = _window_rows(conn, at_most(rows, limit), state_where, state_params, limit)
+        if len(found) >= limit:
+            return found
+    return _window_rows(conn, rows, state_where, state_params, limit)
+
+
+def _window_rows(conn: sqlite3.Connection, rows: Sequence[tuple[int, float, int]], state_where: str,
+                 state_params: Sequence[Any], limit: int) -> list[dict[str, Any]]:
+    """:func:`window_occurrences`' query over ``(state, score, version)`` rows, padded with rows
+    that join nothing to a multiple of :data:`VALUES_STEP` (a few statement texts, each compiled
+    once per connection)."""
+    pad = -len(rows) % VALUES_STEP
+    values = ",".join("(?,?,?)" for _ in range(len(rows) + pad))
     query = (
         "WITH m AS MATERIALIZED (SELECT s.state_rowid, s.work_rowid, s.language, s.anchor, s.text_sha256, s.num, s.heading, s.type, "
         "mm.column2 AS score, mm.column3 AS version_rowid "
@@ -190,7 +228,7 @@ def window_occurrences(conn: sqlite3.Connection, window: Sequence[tuple[int, flo
         "FROM m JOIN versions v ON v.version_rowid = m.version_rowid "
         "ORDER BY m.score, v.valid_from DESC, m.state_rowid LIMIT ?"
     )
-    return [dict(r) for r in conn.execute(query, [*(v for row in rows for v in row), *state_params, limit])]
+    return _dicts(conn, query, [*(v for row in rows for v in row), *(None,) * (3 * pad), *state_params, limit])
 
 
 def _groups(terms: Sequence[str], expansions: dict[str, list[str]] | None = None) -> list[list[str]]:
@@ -530,24 +568,21 @@ def _shape(conn: sqlite3.Connection, hits: Sequence[Hit], words: Sequence[str]) 
     asked = tuple(words)
     cuts = {h.row["text_sha256"]: memory.snippet((h.row["text_sha256"], asked)) if memory is not None else None
             for h in hits if _from_text(h)}
-    bodies = text_heads(conn, [sha for sha, cut in cuts.items() if cut is None])
+    fresh = text_snippets(conn, [sha for sha, cut in cuts.items() if cut is None], words)
+    if memory is not None:
+        for sha, cut in fresh.items():
+            memory.put_snippet((sha, asked), cut)
+    cuts.update(fresh)
     out = []
     for rank, hit in enumerate(hits, 1):
         row, work = hit.row, works[hit.row["work_rowid"]]
         sha = row.get("text_sha256") or ""
         if row["anchor"] is None:
             cut = work.title or ""
-        elif not _from_text(hit) or (cuts.get(sha) is None and sha not in bodies):
+        elif not _from_text(hit) or cuts.get(sha) is None:
             cut = " — ".join(p for p in (row.get("num"), row.get("heading")) if p) or row["anchor"]
-        elif cuts.get(sha) is not None:
-            cut = str(cuts[sha])
         else:
-            head, complete = bodies[sha]
-            found = snippet(head, words) if complete else head_snippet(head, words)
-            cut = found if found is not None else snippet(texts(conn, [sha])[sha], words)
-            cuts[sha] = cut
-            if memory is not None:
-                memory.put_snippet((sha, asked), cut)
+            cut = str(cuts[sha])
         out.append({
             "rank": rank, "work": work.work_id, "title": work.title, "lex_id": row["lex_id"],
             "version_key": row["version_key"], "language": row["language"], "anchor": row["anchor"],
@@ -561,10 +596,33 @@ def _shape(conn: sqlite3.Connection, hits: Sequence[Hit], words: Sequence[str]) 
     return out
 
 
-def text_heads(conn: sqlite3.Connection, shas: Sequence[str]) -> dict[str, tuple[str, bool]]:
-    """``sha -> (head, complete)``: the first characters of each stored text, enough for its snippet
-    (:func:`derive.index.textstore.read_heads`); a long body is not decoded whole."""
-    return read_heads(conn, shas, HEAD)
+def text_heads(conn: sqlite3.Connection, shas: Sequence[str], chars: int = HEAD) -> dict[str, tuple[str, bool]]:
+    """``sha -> (head, complete)``: at least the first ``chars`` characters of each stored text, enough
+    for its snippet (:func:`derive.index.textstore.read_heads`); a long body is not decoded whole."""
+    return read_heads(conn, shas, chars)
+
+
+def text_snippets(conn: sqlite3.Connection, shas: Sequence[str], words: Sequence[str]) -> dict[str, str]:
+    """``sha -> snippet`` of the stored texts among ``shas``: :func:`serve.core.snippet.snippet` of
+    each whole text, cut from as little of it as decides it. First the heads of
+    :data:`FIRST_HEAD_BYTES` bytes (a text no longer is read whole; a longer one's head decides its
+    snippet when it holds the :data:`~serve.core.snippet.SCAN` characters and the window closes
+    inside it: :func:`serve.core.snippet.head_snippet`), then
+    :data:`~serve.core.snippet.HEAD` characters of the undecided (the block's inflater goes on where
+    it stopped), then the whole text."""
+    out: dict[str, str] = {}
+    undecided = list(dict.fromkeys(shas))
+    for chars in (FIRST_HEAD_BYTES // 4, HEAD):
+        if not undecided:
+            return out
+        for sha, (head, complete) in text_heads(conn, undecided, chars).items():
+            found = snippet(head, words) if complete else head_snippet(head, words)
+            if found is not None:
+                out[sha] = found
+        undecided = [sha for sha in undecided if sha not in out]
+    if undecided:
+        out.update((sha, snippet(text, words)) for sha, text in texts(conn, undecided).items())
+    return out
 
 
 def _bm25_of(row: dict[str, Any]) -> float | None:
