@@ -15,12 +15,14 @@ it resolves short titles. Two sources, both from the publisher's own metadata or
   that are not delegated, implementing or corrigenda get them.
 - **The reviewed file** :data:`LEXICON_PATH` (``aliases.json``): abbreviations and popular names
   in EN, FR and DE (``DSGVO``, ``RGPD``, ``MiFID II``, ``loi AML``), one work each, each with its
-  source. A name of a work the publisher does not hold is ignored.
+  source. A name of a work the publisher does not hold is ignored. Which acts get names (the most
+  cited principal acts, the Luxembourg codes, the best-known EU acts) is in ``docs/search.md``.
 
 Guards on the query side (:mod:`serve.core.searchplan`): an alias fires only as a whole phrase
 of the query (token n-grams, never a substring), and a name that is frequent in the corpus text
 (an ordinary phrase such as ``code du travail`` inside other laws) does not restrict the search
-to its work when the query says more than the name.
+to its work when the query says more than the name; a publisher short title of plain words that is
+such a phrase does not, even alone, suppress the other publisher (``searchplan.ordinary_words``).
 
 Overlap: ``assistant/popular_names.json`` holds a few of the same names for the assistant's
 preflight; this file is the index-level lexicon.

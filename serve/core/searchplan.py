@@ -15,6 +15,14 @@ provisions of more than :data:`FREQUENT_PHRASE_WORKS` works) in a query that say
 its work is boosted in the ranking, its words stay search words, and it restricts nothing. So
 is a name of a Legilux *recueil* (a thematic collection, not an act).
 
+A publisher short title that is the whole query and an *ordinary phrase* (:func:`ordinary_words`:
+plain lower-case words, at least two of them, and frequent in the corpus text, like ``droit
+d'auteur``) is soft too, and is marked ``ordinary``: it ranks its act up in its own publisher's
+section but does not say which publisher the question is about (:attr:`Plan.names_publisher`),
+so the other publisher's results are not suppressed. Acronyms and numbered names (``TFEU``,
+``MiFID``, ``CRD``, ``Solvency II``) are never ordinary: one word, capitals inside a word or
+a whole word in capitals, digits or roman numerals.
+
 A **role intent** ("which acts amend X", "actes délégués du X") with a resolved work X sets
 ``intent`` (:func:`serve.core.ranking.role_intent`); its words leave the search words.
 """
@@ -54,6 +62,9 @@ class Mention:
     preferred: str | None = None
     #: The other works holding the same name when one was preferred (a repealed predecessor, …).
     shared: list[int] = field(default_factory=list)
+    #: A publisher short title standing alone that is an ordinary phrase: says nothing about
+    #: which publisher the question is about.
+    ordinary: bool = False
 
     def to_dict(self, catalogue: Catalogue, publisher: str) -> dict[str, Any]:
         out: dict[str, Any] = {"text": self.text, "status": self.status, "reason": self.reason,
@@ -62,6 +73,8 @@ class Mention:
             out["soft"] = True
         if self.preferred:
             out["preferred"] = self.preferred
+        if self.ordinary:
+            out["ordinary"] = True
         return out
 
 
@@ -84,6 +97,14 @@ class Plan:
     @property
     def strong(self) -> bool:
         return any(m.status == "resolved" and not m.soft for m in self.mentions)
+
+    @property
+    def names_publisher(self) -> bool:
+        """Whether the query names a work of this publisher: a strong name, or a soft one other
+        than an ordinary-phrase short title standing alone (which must not suppress the other
+        publisher's section)."""
+        ordinary = {w for m in self.mentions if m.ordinary for w in m.works}
+        return self.strong or any(w not in ordinary for w in self.boost)
 
     @property
     def status(self) -> str:
@@ -131,6 +152,20 @@ def _identifier_mentions(index: MountedIndex, parsed: ParsedQuery, plan: Plan) -
 
 
 Frequent = Callable[[str], bool]
+_ROMAN = re.compile(r"x{0,3}(?:ix|iv|v?i{0,3})", re.IGNORECASE)
+_WORD = re.compile(r"[^\W\d_]+|\d+")
+
+
+def ordinary_words(value: str) -> bool:
+    """Whether a name, as the publisher writes it, reads as plain words rather than a proper name:
+    at least two words of three letters or more, and no word with a digit, a capital after its
+    first letter (``MiFID``, ``TFEU``), or that is a roman numeral (``Solvency II``). Whether the
+    phrase is also *frequent* in the corpus text is decided by the caller."""
+    words = _WORD.findall(value)
+    if sum(len(w) >= 3 for w in words) < 2:
+        return False
+    return not any(w.isdigit() or w[1:] != w[1:].lower() or _ROMAN.fullmatch(w) or
+                   (len(w) == 1 and w.isupper()) for w in words)
 _ACT_NUMBER = re.compile(r"(?<![\w/])\d{1,4}/\d{1,4}(?:/[A-Za-z]{2,4})?(?![\w/])")
 
 
@@ -166,7 +201,11 @@ def _name_mentions(index: MountedIndex, tokens: list[str], whole: str, plan: Pla
             and profiles[works[0]].role == "compilation"  # a recueil names a subject, not an act
         soft = status == "resolved" and kind != "official_identifier" and (
             compilation or (phrase != whole and frequent is not None and frequent(phrase)))
-        plan.mentions.append(Mention(phrase, status, reason, works, soft=soft, preferred=preferred, shared=shared))
+        ordinary = status == "resolved" and not soft and phrase == whole and kind == "publisher_short_title" \
+            and all(ordinary_words(e.value) for e in entries if e.kind == kind) \
+            and frequent is not None and frequent(phrase)
+        plan.mentions.append(Mention(phrase, status, reason, works, soft=soft or ordinary, preferred=preferred,
+                                     shared=shared, ordinary=ordinary))
         if not soft:
             consumed.update(range(start, end))
     return consumed

@@ -1513,8 +1513,9 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
         args = {**args, "time_scope": "as_of" if args["as_of"] else "all_versions"}
     parsed = parse_query(args["query"])
     plans = {i.publisher.value: _plan(ctx, i, parsed, args) for i in indexes}
-    # a work named by an ordinary phrase (soft) still says which publisher the question is about
-    someone_strong = any(p.strong or p.boost for p in plans.values())
+    # a work named by an ordinary phrase (soft) still says which publisher the question is about,
+    # unless the phrase is an ordinary-phrase short title standing alone (searchplan.Plan.names_publisher)
+    someone_strong = any(p.names_publisher for p in plans.values())
     known = _known_anywhere(ctx, plans) if args["fuzzy"] == "auto" else set()
 
     memos: dict[str, dict[str, Any]] = {i.publisher.value: {} for i in indexes}
