@@ -23,6 +23,9 @@ from legal.validity import (
 D = dt.date
 dates = st.dates(min_value=D(1900, 1, 1), max_value=D(2100, 1, 1))
 conventions = st.sampled_from(list(ValidToConvention))
+#: (start, end) with end > start, drawn directly (no rejection: ``assume`` on two free dates threw
+#: away half the draws, and four dates made Hypothesis's filter health check fail now and then)
+spans = st.tuples(dates, dates).map(lambda pair: (min(pair), max(pair) + ONE_DAY))
 
 
 def test_legilux_end_is_next_start() -> None:
@@ -40,9 +43,9 @@ def test_inverted_interval_is_refused() -> None:
         Interval.from_publisher(D(2020, 1, 2), D(2020, 1, 1), ValidToConvention.EXCLUSIVE)
 
 
-@given(dates, dates, conventions)
-def test_publisher_round_trip(start: dt.date, end: dt.date, conv: ValidToConvention) -> None:
-    assume(end > start)
+@given(spans, conventions)
+def test_publisher_round_trip(span: tuple[dt.date, dt.date], conv: ValidToConvention) -> None:
+    start, end = span
     iv = Interval.from_publisher(start, end, conv)
     assert iv.to_publisher(conv) == end
 
@@ -54,10 +57,10 @@ def test_contains_is_half_open(start: dt.date, end: dt.date | None, day: dt.date
     assert iv.contains(day) == (start <= day and (end is None or day < end))
 
 
-@given(dates, dates, dates, dates)
-def test_intersection_is_commutative_and_contained(a: dt.date, b: dt.date, c: dt.date, d: dt.date) -> None:
-    assume(b > a and d > c)
-    x, y = Interval(a, b), Interval(c, d)
+@given(spans, spans)
+def test_intersection_is_commutative_and_contained(first: tuple[dt.date, dt.date],
+                                                   second: tuple[dt.date, dt.date]) -> None:
+    x, y = Interval(*first), Interval(*second)
     assert x.intersection(y) == y.intersection(x)
     both = x.intersection(y)
     if both is not None:
