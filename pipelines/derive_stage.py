@@ -258,12 +258,12 @@ def _rows_by_lex_id(path: Path, wanted: set[str]) -> dict[str, list[bytes]]:
 
 def determinism_sample(tree: CorpusTree, out: Path) -> tuple[list[str], bool]:
     """Re-derive a fixed sample of versions from evidence; their rows must equal the dataset's."""
-    from derive.dataset import alias_table, derive_version
+    from derive.dataset import derive_version
     from derive.units import fmx4_languages
 
     sample = _sample_versions(tree)
     stored = _rows_by_lex_id(out / "provisions.jsonl", {v.lex_id for v in sample})
-    aliases = alias_table(tree)
+    aliases = _alias_table(tree)  # the table the shards were built with, computed once per tree
     same = True
     for version in sample:
         siblings = tree.versions(version.work_id.slug.value, verify=False)
