@@ -227,6 +227,8 @@ def run(lex: LexSettings, publisher: Publisher, shards: int = SHARDS,
     digests = state.output_digests(outputs) if skipped else files_digest(outputs)
     if not skipped and same:
         state.record(inputs, outputs, digests)
+        # the ratchet's counts of the dataset just merged, from its shards' (read only if rebuilt)
+        empty_counts(lex, publisher, out, counted=lambda: merged_counts(lex, publisher, shards))
     return StageResult(
         metadata={"skipped": "inputs unchanged" if skipped else "", **summary, "shards": shards,
                   "shards_derived_in_step": in_step, "works_derived_in_step": works_derived,
@@ -293,24 +295,27 @@ def _counts_path(lex: LexSettings, publisher: Publisher) -> Path:
     return lex.root / "state" / f"empty-provisions-{publisher.value}.json"
 
 
-def empty_counts(lex: LexSettings, publisher: Publisher, dataset: Path) -> Any:
+def empty_counts(lex: LexSettings, publisher: Publisher, dataset: Path, name: str = "",
+                 counted: Callable[[], Any] | None = None) -> Any:
     """:func:`derive.ratchet.empty_signature_counts` of ``dataset``, a function of its
-    ``provisions.jsonl`` alone: kept in ``state/empty-counts-<publisher>.cache.json`` with that
-    file's SHA-256, found through the stage quick check (:class:`pipelines.state.StageState`), so
-    an unchanged dataset is not read again by every run's ratchet."""
+    ``provisions.jsonl`` alone: kept in ``state/empty-counts-<publisher>[-<name>].cache.json`` with
+    that file's SHA-256, found through the stage quick check (:class:`pipelines.state.StageState`),
+    so an unchanged dataset is not read again by every run's ratchet. ``counted``: how to get the
+    counts other than by reading the file (a merged dataset: the union of its shards' counts)."""
     from derive.ratchet import empty_signature_counts
 
+    label = f"empty-counts-{publisher.value}" + (f"-{name}" if name else "")
     source = dataset / "provisions.jsonl"
-    state = StageState(lex.root, f"empty-counts-{publisher.value}", rehash=lex.rehash)
+    state = StageState(lex.root, label, rehash=lex.rehash)
     sha = state.sha256(source)
-    cache = lex.root / "state" / f"empty-counts-{publisher.value}.cache.json"
+    cache = lex.root / "state" / f"{label}.cache.json"
     try:
         cached = json.loads(cache.read_bytes())
         if isinstance(cached, dict) and cached.get("provisions_jsonl_sha256") == sha:
             return cached["counts"]
     except (OSError, ValueError, KeyError):
         pass
-    counts = empty_signature_counts(dataset)
+    counts = counted() if counted is not None else empty_signature_counts(dataset)
     cache.parent.mkdir(parents=True, exist_ok=True)
     tmp = cache.with_suffix(f".{os.getpid()}.tmp")
     tmp.write_bytes(canonical_bytes({"provisions_jsonl_sha256": sha, "counts": counts}))
@@ -318,6 +323,17 @@ def empty_counts(lex: LexSettings, publisher: Publisher, dataset: Path) -> Any:
     if state.sha256(source) == sha:  # unchanged while it was counted: remember its stat
         state.record({"provisions_jsonl_sha256": sha}, {})
     return counts
+
+
+def merged_counts(lex: LexSettings, publisher: Publisher, shards: int) -> Any:
+    """The empty-provision counts of the dataset just merged from the publisher's ``shards``: the
+    union of each shard's counts (a work's rows are all in its shard), each kept against that
+    shard's ``provisions.jsonl`` (:func:`empty_counts`), so only a rebuilt shard is read."""
+    found: dict[str, Any] = {}
+    for index in range(shards):
+        found.update(empty_counts(lex, publisher, lex.shard(publisher.value, index, shards),
+                                  name=f"shard-{index}-of-{shards}"))
+    return dict(sorted(found.items()))
 
 
 def _remember_empty_counts(lex: LexSettings, publisher: Publisher, out: Path) -> None:

@@ -1,6 +1,7 @@
-"""The derive stage's determinism sample is remembered once it passed: re-run over the same
-sampled records, code, alias table and stored rows (another work changed), the sampled versions
-are not derived again; a changed stored row makes it derive and compare again."""
+"""What the derive stage remembers between runs: the determinism sample once it passed (re-run
+over the same sampled records, code, alias table and stored rows — another work changed — the
+sampled versions are not derived again; a changed stored row makes it derive and compare again),
+and the ratchet's counts of a merged dataset, taken from its shards'."""
 
 from __future__ import annotations
 
@@ -45,3 +46,26 @@ def test_a_passed_sample_is_not_derived_again_until_its_inputs_or_rows_change(
     calls.clear()
     derive_stage.determinism_sample(tree, out)
     assert sorted(calls) == sorted(sampled)
+
+
+def test_merged_counts_are_the_union_of_the_shards_counts(tmp_path: Path, imported_trees, monkeypatch) -> None:
+    from derive.dataset import build_dataset, merge_shards
+    from derive.ratchet import empty_signature_counts
+    from legal.ids import Publisher
+    from pipelines.settings import LexSettings
+
+    tree = imported_trees["lu"]
+    lex = LexSettings(workdir=str(tmp_path))
+    publisher = Publisher.parse("lu-legilux")
+    shards = [lex.shard(publisher.value, i, 2) for i in range(2)]
+    for i, out in enumerate(shards):
+        build_dataset(tree, out, shard=(i, 2), use_cache=False)
+    merge_shards(shards, tmp_path / "merged")
+    whole = empty_signature_counts(tmp_path / "merged")
+    assert any(whole.values())  # the fixtures hold empty provisions
+    assert derive_stage.merged_counts(lex, publisher, 2) == whole
+    # kept per shard: a second union reads no shard
+    import derive.ratchet as ratchet
+
+    monkeypatch.setattr(ratchet, "empty_signature_counts", lambda _d: pytest.fail("a shard read again"))
+    assert derive_stage.merged_counts(lex, publisher, 2) == whole
