@@ -9,8 +9,10 @@ their input digests (:mod:`pipelines.state`) and skip work when nothing changed.
 
 import datetime as _dt
 import json
+import os
 import time
 import warnings
+from pathlib import Path
 from typing import Any
 
 import dagster as dg
@@ -101,12 +103,19 @@ def corpus_tree(context: AssetExecutionContext, lex: LexSettings) -> dg.Material
     # Full verification (every record, identity and body hash) whenever the tree changed; an
     # unchanged tree (same records digest as the last full pass) is not re-hashed every night —
     # `lex corpus verify` is the periodic scrub for storage faults.
+    # After a change the record files whose size, time and inode are those the last sound pass read
+    # are parsed, not re-hashed, and their bodies checked for size (corpus_tree.verify, ``known``):
+    # the changed works' records and bodies are verified in full, the manifest against every record.
     verified_state = StageState(lex.root, f"corpus-verified-{publisher.value}", rehash=lex.rehash)
     unchanged = verified_state.unchanged({"records": manifest.get("records_digest")}, {})
     problems: list[str] = []
     if not unchanged:
-        problems = [str(p) for p in verify_tree(tree.root, evidence_dir=lex.evidence_dir or None).problems]
+        stats = lex.root / "state" / f"corpus-verified-{publisher.value}.records.json"
+        known = {} if lex.rehash else _read_stats(stats)
+        verified = verify_tree(tree.root, evidence_dir=lex.evidence_dir or None, known=known)
+        problems = [str(p) for p in verified.problems]
         if not problems:
+            _write_stats(stats, verified.record_stats)
             verified_state.record({"records": manifest.get("records_digest")}, {})
     return dg.MaterializeResult(
         metadata=_meta({
@@ -127,6 +136,22 @@ def corpus_tree(context: AssetExecutionContext, lex: LexSettings) -> dg.Material
                                                            "verified": "at the last change (records unchanged)"
                                                            if unchanged else "now"}))],
     )
+
+
+def _read_stats(path: Path) -> dict[str, str]:
+    """The record files' stats a sound verification recorded (none when unreadable)."""
+    try:
+        value = json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        return {}
+    return {str(k): str(v) for k, v in value.items()} if isinstance(value, dict) else {}
+
+
+def _write_stats(path: Path, stats: dict[str, str]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_bytes(json.dumps(dict(sorted(stats.items())), separators=(",", ":")).encode())
+    os.replace(tmp, path)
 
 
 @dg.asset(partitions_def=shard_partitions, group_name="derived", kinds={"python", "jsonl"},
