@@ -257,11 +257,14 @@ def search_index(context: AssetExecutionContext, lex: LexSettings) -> dg.Materia
         # the previous index, when there is one of this format, is updated in place of a full
         # build: only the works whose inputs changed are rebuilt (same content digest)
         previous = index_path if index_path.is_file() else None
-        metrics = build_from_paths(publisher, tree, dataset_dir, out_dir, built_at=built_at,
-                                   previous=previous).metrics
+        built = build_from_paths(publisher, tree, dataset_dir, out_dir, built_at=built_at, previous=previous,
+                                 previous_sha256=state.sha256(previous) if previous is not None else None)
+        metrics = built.metrics
         problems = verify_index(index_path).problems
         if not problems:  # recorded only once verified: a skip means this exact file verified
-            state.record(inputs, outputs)
+            # the index's hash is the one the build took of the file and the verification
+            # confirmed against the stamp file (which it read whole): not read a third time
+            state.record(inputs, outputs, {"index": built.index_sha256, "stamp": state.sha256(stamp_path)})
     stamp = json.loads(stamp_path.read_bytes())
     index_sha256 = state.sha256(index_path)
     return dg.MaterializeResult(
