@@ -208,7 +208,7 @@ def run(lex: LexSettings, publisher: Publisher, shards: int = SHARDS,
     skipped = state.unchanged(inputs, outputs)
     summary: dict[str, Any]
     in_step: list[int] = []
-    works_derived = 0
+    works_derived = works_copied = 0
     if skipped:
         summary = json.loads((out / "summary.json").read_bytes())
     else:
@@ -218,6 +218,7 @@ def run(lex: LexSettings, publisher: Publisher, shards: int = SHARDS,
             if not shard.skipped:
                 in_step.append(index)
                 works_derived += int(shard.metadata.get("works_derived", 0))
+                works_copied += int(shard.metadata.get("works_copied", 0))
         _remember_empty_counts(lex, publisher, out)
         summary = merge_shards([lex.shard(publisher.value, i, shards) for i in range(shards)], out).to_dict()
     # The determinism sample runs whenever the dataset was (re)built; the stage is recorded only
@@ -232,6 +233,7 @@ def run(lex: LexSettings, publisher: Publisher, shards: int = SHARDS,
     return StageResult(
         metadata={"skipped": "inputs unchanged" if skipped else "", **summary, "shards": shards,
                   "shards_derived_in_step": in_step, "works_derived_in_step": works_derived,
+                  "works_copied_in_step": works_copied,
                   "provisions_jsonl_sha256": digests["provisions.jsonl"], "tables": table_facts(out, digests),
                   "seconds": round(time.monotonic() - started, 3)},
         data_version=dataset_version(digests), deterministic=same, sampled=sampled, skipped=skipped,
