@@ -180,18 +180,20 @@ def provisions(context: AssetExecutionContext, lex: LexSettings) -> dg.Materiali
 
     publisher = _publisher(context)
     in_step: list[int] = []
-    works_derived = 0
+    works_derived = works_copied = 0
     if not _shards_in_run(context):
         for index in range(SHARDS):
             shard = derive_stage.run_shard(lex, publisher, index, progress=_progress(context))
             if not shard.skipped:  # a shard that was current did not run: nothing to record
                 in_step.append(index)
                 works_derived += int(shard.metadata.get("works_derived", 0))
+                works_copied += int(shard.metadata.get("works_copied", 0))
                 context.log_event(_shard_materialization(publisher, index, shard))
     result = derive_stage.run(lex, publisher, progress=_progress(context))
     metadata = dict(result.metadata)
     if in_step:  # the shards this step derived (before the merge, which then found them current)
-        metadata.update({"shards_derived_in_step": in_step, "works_derived_in_step": works_derived})
+        metadata.update({"shards_derived_in_step": in_step, "works_derived_in_step": works_derived,
+                         "works_copied_in_step": works_copied})
     return dg.MaterializeResult(
         metadata=_meta(metadata),
         data_version=dg.DataVersion(result.data_version),
