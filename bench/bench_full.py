@@ -253,6 +253,7 @@ def run_stages(out: Path, phase: str, stages: list[tuple[str, str, str | None]],
                                                        "metrics", "development_key")}
         if asset == "provisions":
             row["works_derived"] = meta.get("works_derived_in_step")
+            row["works_copied"] = meta.get("works_copied_in_step")  # rows copied from the previous shard output
         print(f"  {phase:<9} {name:<26} wall {row['wall_s']:>8.1f} s  CPU {row['cpu_s']:>8.1f} s  "
               f"RSS {row['peak_rss_mb']:>7.1f} MB  out {row['output_mb']:>9.1f} MB  items {row['items']}"
               f"{'  (skipped)' if row['skipped'] else ''}", flush=True)

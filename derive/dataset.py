@@ -67,7 +67,14 @@ from derive.events import (
 from derive.history import VersionTexts, build_history
 from derive.limits import DEFAULT_LIMITS, Limits
 from derive.model import ExtractionResult, Gap
-from derive.parquet import LICENCES, ParquetSink, key_value_metadata, parquet_schema, plain_rows
+from derive.parquet import (
+    LICENCES,
+    ParquetSink,
+    key_value_metadata,
+    parquet_schema,
+    plain_rows,
+    to_parquet,
+)
 from derive.profiles.pdf_memorial_lu import Act
 from derive.staging import staged
 from derive.states import SCHEMA as STATES_SCHEMA
@@ -82,7 +89,8 @@ from legal.outcomes import TextGap
 
 Progress = Callable[[str], None]
 WITHHELD_REASONS = frozenset({"pending-gate"})
-SHARD_SCHEMA = "lex-derive-shard/2"  # 2: whole-tree facts only in shard.json (``tree``, ``dataset``)
+SHARD_SCHEMA = "lex-derive-shard/3"  # 2: whole-tree facts only in shard.json (``tree``, ``dataset``);
+# 3: each work's cache key (``keys``) and the digest of what its rows were encoded with (``encoding``)
 #: The dataset metadata that are facts of the whole tree: in a shard's Parquet files they are blank,
 #: and the shard's ``shard.json`` carries them (``dataset``), so a shard whose own works did not
 #: change keeps its large files byte for byte when another work of the tree changes
@@ -114,6 +122,7 @@ class BuildReport:
     errors: list[dict[str, Any]] = field(default_factory=list)
     works_derived: int = 0
     works_reused: int = 0
+    works_copied: int = 0  # reused works whose rows were copied from the previous shard output
     shard: tuple[int, int] | None = None
     derived: list[str] = field(default_factory=list)  # ids of the works derived (not reused) by this run
 
@@ -127,7 +136,7 @@ class BuildReport:
 
     def run_dict(self) -> dict[str, Any]:
         return {**self.to_dict(), "works_derived": self.works_derived, "works_reused": self.works_reused,
-                "shard": None if self.shard is None else list(self.shard)}
+                "works_copied": self.works_copied, "shard": None if self.shard is None else list(self.shard)}
 
     def add_summary(self, summary: dict[str, Any]) -> None:
         """Add the counts of another ``summary.json`` (errors are added by the caller)."""
@@ -164,6 +173,7 @@ class WorkBlock:
     routes: set[str] = field(default_factory=set)  # dispatch routes of its bodies (cache keys)
     events: list[dict[str, Any]] = field(default_factory=list)  # version_events rows (derive.events)
     visibility: list[dict[str, Any]] = field(default_factory=list)  # version_visibility rows
+    copied: bool = False  # its rows are to be copied from the previous shard output (not in the entry)
 
     def to_entry(self) -> dict[str, Any]:
         """The cache entry of the block (:mod:`derive.cache`); ``rows`` as the block holds them
@@ -206,6 +216,7 @@ class EncodedBlock:
     spool: str | None = None  # a worker's files <spool>.jsonl and <spool>.arrow, instead of both
     events: list[dict[str, Any]] = field(default_factory=list)  # version_events rows
     visibility: list[dict[str, Any]] = field(default_factory=list)  # version_visibility rows
+    copied: bool = False  # no rows here: they are copied from the previous shard output
 
 
 ENCODE_CHUNK = 2048  # rows per Arrow record batch when a block is encoded
@@ -279,7 +290,7 @@ class RowEncoder:
             raise
         return EncodedBlock(block.work_id, block.lex_ids, block.units, block.provisions, block.empty_provisions,
                             block.profiles, block.gaps, block.errors, block.history, self.lines, table,
-                            self.spool if self.count else None, block.events, block.visibility)
+                            self.spool if self.count else None, block.events, block.visibility, block.copied)
 
     def abort(self) -> None:
         """Drop what was encoded (and the spool files)."""
@@ -622,6 +633,14 @@ class _Assembler:
         self.visibility = ParquetSink(out / VISIBILITY_FILE, VISIBILITY_SCHEMA, VISIBILITY_SCHEMA,
                                       key_value_metadata("version_visibility", metadata))
         self.closed = False
+        # rows copied from a previous output come in Parquet types (:func:`_shard_works`): the
+        # encoded ones are then brought to those types too, so that a row group holds one schema
+        self.plain = False
+
+    def _rows(self, table: pa.Table) -> pa.Table:
+        if not self.plain or not table.num_rows:
+            return table
+        return pa.Table.from_batches([_plain_types(b) for b in to_parquet(table, self.parquet.schema).to_batches()])
 
     def transactions(self, events: list[dict[str, Any]], visibility: list[dict[str, Any]]) -> None:
         """One work's version_events and version_visibility rows (plain, :mod:`derive.events`)."""
@@ -641,14 +660,15 @@ class _Assembler:
         for chunk in block.lines:
             self.jsonl.write(chunk)
         if block.table is not None:
-            self.parquet.add(pa.ipc.open_stream(block.table).read_all(), sum(len(chunk) for chunk in block.lines))
+            self.parquet.add(self._rows(pa.ipc.open_stream(block.table).read_all()),
+                             sum(len(chunk) for chunk in block.lines))
         if block.spool is not None:
             with open(f"{block.spool}.jsonl", "rb") as fh:
                 shutil.copyfileobj(fh, self.jsonl, 1 << 20)
                 size = fh.tell()
             # zero-copy from the map, kept open until its rows are in a row group
             source = pa.memory_map(f"{block.spool}.arrow")
-            self.parquet.add(pa.ipc.open_stream(source).read_all(), size, hold=source)
+            self.parquet.add(self._rows(pa.ipc.open_stream(source).read_all()), size, hold=source)
             os.unlink(f"{block.spool}.jsonl")
             os.unlink(f"{block.spool}.arrow")
         self.gaps.extend(block.gaps)
@@ -734,14 +754,26 @@ def shard_inputs(tree: CorpusTree, shard: tuple[int, int], limits: Limits = DEFA
                    "generator": _generator(), "shard": list(shard)})
 
 
+def rows_encoding(aliases: AliasTable, limits: Limits = DEFAULT_LIMITS) -> str:
+    """The digest of what a work's encoded rows depend on besides its cache key: the alias table
+    and held works (citations are resolved at encoding), the derivation code and limits, the
+    generator and the row schema. A previous shard output's rows of a work are reused only when
+    this and the work's key are those it recorded (:func:`build_dataset`)."""
+    return digest({"aliases": sorted(aliases.aliases.items()), "held": sorted(aliases.held),
+                   "code": derivation_digest(limits), "limits": dataclasses.asdict(limits),
+                   "generator": _generator(), "schema": R.SCHEMA.to_string()})
+
+
 def _shard_document(tree: CorpusTree, aliases: AliasTable, limits: Limits, shard: tuple[int, int],
-                    works: Sequence[str]) -> bytes:
+                    works: Sequence[str], keys: dict[str, str]) -> bytes:
     return pretty({
         "schema": SHARD_SCHEMA, "shard": shard[0], "shards": shard[1],
         "tree": _tree_digest(tree, aliases, limits, shard[1]),
         "inputs": shard_inputs(tree, shard, limits, aliases),
         "dataset": dataset_metadata(tree, limits),
         "works": list(works),
+        "encoding": rows_encoding(aliases, limits),
+        "keys": dict(sorted(keys.items())),
     })
 
 
@@ -761,9 +793,10 @@ def refresh_shard(tree: CorpusTree, out: str | Path, shard: tuple[int, int], lim
             tree, shard, limits, table):
         return False
     works = [f"{p}:{s}" for p, s in _works(tree, shard)]
-    if meta.get("works") != works:
+    keys = meta.get("keys")
+    if meta.get("works") != works or not isinstance(keys, dict):
         return False
-    document = _shard_document(tree, table, limits, shard, works)
+    document = _shard_document(tree, table, limits, shard, works, keys)
     if (path / SHARD_FILE).read_bytes() != document:
         tmp = path / f".{SHARD_FILE}.tmp"
         tmp.write_bytes(document)
@@ -799,19 +832,26 @@ def build_dataset(tree: CorpusTree, out: str | Path, *, limits: Limits = DEFAULT
     works = _works(tree, shard)
     if only is not None:
         works = [(p, s) for p, s in works if s in set(only)]
-    with staged(target) as staging:
+    previous = _previous_keys(target, shard, aliases, limits) if cache_dir is not None and only is None else {}
+    with staged(target) as staging, contextlib.ExitStack() as files:
         metadata = dataset_metadata(tree, limits)
         assembler = _Assembler(staging, metadata if shard is None else shard_file_metadata(metadata))
+        copier = _PreviousRows(target, files) if previous else None
+        assembler.plain = copier is not None
         try:
             for work_id, block, reused, key in work_blocks(tree, works, aliases, limits=limits, cache_dir=cache_dir,
-                                                           workers=workers, progress=progress):
+                                                           workers=workers, progress=progress, previous=previous):
                 if key is not None:
                     keep[work_id] = key
                 report.works_reused += reused
                 report.works_derived += not reused
+                report.works_copied += block.copied
                 if not reused:
                     report.derived.append(work_id)
                 _count(report, block)
+                if block.copied:
+                    assert copier is not None, "a block to copy without a previous output"
+                    copier.copy(work_id, assembler)
                 assembler.block(block)
         except BaseException:
             assembler.abort()
@@ -819,7 +859,7 @@ def build_dataset(tree: CorpusTree, out: str | Path, *, limits: Limits = DEFAULT
         assembler.finish(report)
         if shard is not None:
             (staging / SHARD_FILE).write_bytes(_shard_document(tree, aliases, limits, shard,
-                                                                [f"{p}:{s}" for p, s in works]))
+                                                                [f"{p}:{s}" for p, s in works], keep))
     if cache_dir is not None:
         WorkCache(cache_dir).prune(keep)
     return report
@@ -830,17 +870,19 @@ WorkResult = tuple[str, EncodedBlock, bool, "str | None"]
 
 def work_blocks(tree: CorpusTree, works: Sequence[tuple[str, str]], aliases: AliasTable, *,
                 limits: Limits = DEFAULT_LIMITS, cache_dir: Path | None = None, workers: int = 1,
-                progress: Progress | None = None) -> Iterator[WorkResult]:
+                progress: Progress | None = None, previous: dict[str, str] | None = None) -> Iterator[WorkResult]:
     """``(work id, encoded block, reused from the cache, cache key)`` per work, in the order of
     ``works``; citations resolved against ``aliases``.
 
     With ``workers > 1`` the works are derived by a pool of that many processes (forkserver),
     at most a bounded number of blocks ahead of the consumer, and yielded in order: the same
     blocks as one process, so the same bytes. ``progress`` is called per version, in the caller's
-    process, as each work's block is handed over.
+    process, as each work's block is handed over. ``previous`` (work id → cache key, from the
+    previous shard output, :func:`_previous_keys`): a work whose key is still that one, and whose
+    cache entry is there, comes without its rows, marked ``copied`` (the caller copies them).
     """
     if workers <= 1 or len(works) <= 1 or multiprocessing.current_process().daemon:
-        state = _WorkerState(tree, aliases, limits, cache_dir)
+        state = _WorkerState(tree, aliases, limits, cache_dir, previous=previous)
         for publisher, slug in works:
             yield state.derive(publisher, slug, progress)
         return
@@ -851,7 +893,7 @@ def work_blocks(tree: CorpusTree, works: Sequence[tuple[str, str]], aliases: Ali
     with tempfile.TemporaryDirectory(prefix="lex-derive-spool-") as spool, \
             ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker_init,
                                 initargs=(str(tree.root), str(tree.evidence.root), aliases, limits, cache_dir,
-                                          spool)) as pool:
+                                          spool, previous)) as pool:
         items = iter(works)
         try:
             for publisher, slug in items:
@@ -876,8 +918,9 @@ class _WorkerState:
     """What one process needs to derive works: the tree, the limits, the cache and its keys."""
 
     def __init__(self, tree: CorpusTree, aliases: AliasTable, limits: Limits, cache_dir: Path | None,
-                 spool: str | None = None) -> None:
+                 spool: str | None = None, previous: dict[str, str] | None = None) -> None:
         self.tree = tree
+        self.previous = previous or {}
         self.spool = spool  # a directory: hand blocks over as files (worker processes)
         self.target = functools.cache(functools.partial(resolve, table=aliases))
         self.limits = limits
@@ -893,7 +936,7 @@ class _WorkerState:
         encoder = RowEncoder(self.target, spool)
         try:
             block, reused, key = _work_block(self.tree, work_id, slug, self.limits, self.store, self.derivation,
-                                             self.table, progress, encoder.add)
+                                             self.table, progress, encoder.add, self.previous.get(work_id))
         except BaseException:
             encoder.abort()
             raise
@@ -904,10 +947,10 @@ _WORKER: _WorkerState | None = None
 
 
 def _worker_init(tree_root: str, evidence_root: str, aliases: AliasTable, limits: Limits,
-                 cache_dir: Path | None, spool: str) -> None:
+                 cache_dir: Path | None, spool: str, previous: dict[str, str] | None = None) -> None:
     global _WORKER
     tree = CorpusTree.open(tree_root, evidence_dir=evidence_root, recover=False)
-    _WORKER = _WorkerState(tree, aliases, limits, cache_dir, spool)
+    _WORKER = _WorkerState(tree, aliases, limits, cache_dir, spool, previous)
 
 
 def _worker_derive(publisher: str, slug: str) -> WorkResult:
@@ -918,11 +961,14 @@ def _worker_derive(publisher: str, slug: str) -> WorkResult:
 def _work_block(tree: CorpusTree, work_id: str, slug: str, limits: Limits, store: WorkCache | None,
                 derivation: dict[str, Any], table: dict[str, tuple[str, ...]],
                 progress: Progress | None,
-                rows_out: Callable[[list[dict[str, Any]]], None]) -> tuple[WorkBlock, bool, str | None]:
+                rows_out: Callable[[list[dict[str, Any]]], None],
+                previous_key: str | None = None) -> tuple[WorkBlock, bool, str | None]:
     """The block of one work, from the cache when its key (inputs digest and the current
     versions of its profiles, :mod:`derive.cache`) is known there. Its rows, in output order,
     go to ``rows_out`` a version (derived) or a chunk (cached) at a time; the block holds the rest.
-    A derived work's cache entry is written as its rows come (:meth:`derive.cache.WorkCache.writer`)."""
+    A derived work's cache entry is written as its rows come (:meth:`derive.cache.WorkCache.writer`).
+    When the key is ``previous_key`` (the one the previous shard output recorded for the work) and
+    cached, the rows are not read: the block is marked ``copied``."""
     try:
         versions = load_versions(tree, slug)
     except LexError as exc:
@@ -932,9 +978,13 @@ def _work_block(tree: CorpusTree, work_id: str, slug: str, limits: Limits, store
     key = work_inputs_digest(work_id, versions, tree.evidence, limits, derivation)
     cached = store.open(work_id, key, table)
     if cached is not None:
-        for rows in cached.rows(ENCODE_CHUNK):
-            rows_out(rows)
+        copied = key == previous_key
+        if not copied:
+            for rows in cached.rows(ENCODE_CHUNK):
+                rows_out(rows)
         block = WorkBlock.from_entry(cached.entry)
+        if copied:
+            block.rows, block.copied = [], True
         if progress is not None:
             for lex_id in block.lex_ids:
                 progress(lex_id)
@@ -1016,7 +1066,8 @@ def _copy_lines(source: Any, work_id: str, count: int, target: Any, name: str) -
         if not line.endswith(b"\n") or key not in line:
             raise DerivationError("a shard's provisions.jsonl and provisions.parquet disagree", code="shard_mismatch",
                                   subject=name)
-        target.write(line)
+        if target is not None:
+            target.write(line)
         size += len(line)
     return size
 
@@ -1033,6 +1084,50 @@ def _shard_transactions(path: Path) -> dict[str, tuple[list[dict[str, Any]], lis
         for row in plain_rows(table):
             by_work.setdefault(row["work_id"], ([], []))[index].append(row)
     return by_work
+
+
+def _previous_keys(target: Path, shard: tuple[int, int] | None, aliases: AliasTable,
+                   limits: Limits) -> dict[str, str]:
+    """Work id → cache key of the works whose rows the previous output of shard ``shard`` at
+    ``target`` holds, when its rows were encoded as this build encodes them (same
+    :func:`rows_encoding`); else nothing. Only a shard output records its works' keys."""
+    if shard is None or not (target / SHARD_FILE).is_file():
+        return {}
+    try:
+        meta = _read_shard(target)
+    except DerivationError:
+        return {}
+    keys = meta.get("keys")
+    if [meta.get("shard"), meta.get("shards")] != list(shard) or not isinstance(keys, dict) \
+            or meta.get("encoding") != rows_encoding(aliases, limits):
+        return {}
+    return {str(k): str(v) for k, v in keys.items()}
+
+
+class _PreviousRows:
+    """The rows of a previous shard output, copied work by work in work order (its Parquet rows
+    as batches, its JSONL lines as bytes, as :func:`merge_shards` copies them); works in between
+    that are not copied are passed over."""
+
+    def __init__(self, path: Path, files: contextlib.ExitStack) -> None:
+        self.path = path
+        self.stream = _shard_works(path)
+        self.lines = files.enter_context((path / "provisions.jsonl").open("rb"))
+        self.head = next(self.stream, None)
+
+    def copy(self, work_id: str, assembler: _Assembler) -> None:
+        """Copy ``work_id``'s rows (none when the previous output holds none)."""
+        order = tuple(work_id.split(":", 1))
+        while self.head is not None and tuple(self.head[0].split(":", 1)) < order:
+            skipped = sum(b.num_rows for b in self.head[1])
+            _copy_lines(self.lines, self.head[0], skipped, None, self.path.name)
+            self.head = next(self.stream, None)
+        if self.head is None or self.head[0] != work_id:
+            return
+        table = pa.Table.from_batches(self.head[1])
+        size = _copy_lines(self.lines, work_id, table.num_rows, assembler.jsonl, self.path.name)
+        assembler.parquet.add(table, size)
+        self.head = next(self.stream, None)
 
 
 def _read_lines(path: Path) -> list[dict[str, Any]]:

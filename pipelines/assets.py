@@ -9,8 +9,10 @@ their input digests (:mod:`pipelines.state`) and skip work when nothing changed.
 
 import datetime as _dt
 import json
+import os
 import time
 import warnings
+from pathlib import Path
 from typing import Any
 
 import dagster as dg
@@ -101,12 +103,19 @@ def corpus_tree(context: AssetExecutionContext, lex: LexSettings) -> dg.Material
     # Full verification (every record, identity and body hash) whenever the tree changed; an
     # unchanged tree (same records digest as the last full pass) is not re-hashed every night —
     # `lex corpus verify` is the periodic scrub for storage faults.
+    # After a change the record files whose size, time and inode are those the last sound pass read
+    # are parsed, not re-hashed, and their bodies checked for size (corpus_tree.verify, ``known``):
+    # the changed works' records and bodies are verified in full, the manifest against every record.
     verified_state = StageState(lex.root, f"corpus-verified-{publisher.value}", rehash=lex.rehash)
     unchanged = verified_state.unchanged({"records": manifest.get("records_digest")}, {})
     problems: list[str] = []
     if not unchanged:
-        problems = [str(p) for p in verify_tree(tree.root, evidence_dir=lex.evidence_dir or None).problems]
+        stats = lex.root / "state" / f"corpus-verified-{publisher.value}.records.json"
+        known = {} if lex.rehash else _read_stats(stats)
+        verified = verify_tree(tree.root, evidence_dir=lex.evidence_dir or None, known=known)
+        problems = [str(p) for p in verified.problems]
         if not problems:
+            _write_stats(stats, verified.record_stats)
             verified_state.record({"records": manifest.get("records_digest")}, {})
     return dg.MaterializeResult(
         metadata=_meta({
@@ -127,6 +136,22 @@ def corpus_tree(context: AssetExecutionContext, lex: LexSettings) -> dg.Material
                                                            "verified": "at the last change (records unchanged)"
                                                            if unchanged else "now"}))],
     )
+
+
+def _read_stats(path: Path) -> dict[str, str]:
+    """The record files' stats a sound verification recorded (none when unreadable)."""
+    try:
+        value = json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        return {}
+    return {str(k): str(v) for k, v in value.items()} if isinstance(value, dict) else {}
+
+
+def _write_stats(path: Path, stats: dict[str, str]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_bytes(json.dumps(dict(sorted(stats.items())), separators=(",", ":")).encode())
+    os.replace(tmp, path)
 
 
 @dg.asset(partitions_def=shard_partitions, group_name="derived", kinds={"python", "jsonl"},
@@ -155,18 +180,20 @@ def provisions(context: AssetExecutionContext, lex: LexSettings) -> dg.Materiali
 
     publisher = _publisher(context)
     in_step: list[int] = []
-    works_derived = 0
+    works_derived = works_copied = 0
     if not _shards_in_run(context):
         for index in range(SHARDS):
             shard = derive_stage.run_shard(lex, publisher, index, progress=_progress(context))
             if not shard.skipped:  # a shard that was current did not run: nothing to record
                 in_step.append(index)
                 works_derived += int(shard.metadata.get("works_derived", 0))
+                works_copied += int(shard.metadata.get("works_copied", 0))
                 context.log_event(_shard_materialization(publisher, index, shard))
     result = derive_stage.run(lex, publisher, progress=_progress(context))
     metadata = dict(result.metadata)
     if in_step:  # the shards this step derived (before the merge, which then found them current)
-        metadata.update({"shards_derived_in_step": in_step, "works_derived_in_step": works_derived})
+        metadata.update({"shards_derived_in_step": in_step, "works_derived_in_step": works_derived,
+                         "works_copied_in_step": works_copied})
     return dg.MaterializeResult(
         metadata=_meta(metadata),
         data_version=dg.DataVersion(result.data_version),
@@ -232,11 +259,14 @@ def search_index(context: AssetExecutionContext, lex: LexSettings) -> dg.Materia
         # the previous index, when there is one of this format, is updated in place of a full
         # build: only the works whose inputs changed are rebuilt (same content digest)
         previous = index_path if index_path.is_file() else None
-        metrics = build_from_paths(publisher, tree, dataset_dir, out_dir, built_at=built_at,
-                                   previous=previous).metrics
+        built = build_from_paths(publisher, tree, dataset_dir, out_dir, built_at=built_at, previous=previous,
+                                 previous_sha256=state.sha256(previous) if previous is not None else None)
+        metrics = built.metrics
         problems = verify_index(index_path).problems
         if not problems:  # recorded only once verified: a skip means this exact file verified
-            state.record(inputs, outputs)
+            # the index's hash is the one the build took of the file and the verification
+            # confirmed against the stamp file (which it read whole): not read a third time
+            state.record(inputs, outputs, {"index": built.index_sha256, "stamp": state.sha256(stamp_path)})
     stamp = json.loads(stamp_path.read_bytes())
     index_sha256 = state.sha256(index_path)
     return dg.MaterializeResult(

@@ -208,7 +208,7 @@ def run(lex: LexSettings, publisher: Publisher, shards: int = SHARDS,
     skipped = state.unchanged(inputs, outputs)
     summary: dict[str, Any]
     in_step: list[int] = []
-    works_derived = 0
+    works_derived = works_copied = 0
     if skipped:
         summary = json.loads((out / "summary.json").read_bytes())
     else:
@@ -218,17 +218,22 @@ def run(lex: LexSettings, publisher: Publisher, shards: int = SHARDS,
             if not shard.skipped:
                 in_step.append(index)
                 works_derived += int(shard.metadata.get("works_derived", 0))
+                works_copied += int(shard.metadata.get("works_copied", 0))
         _remember_empty_counts(lex, publisher, out)
         summary = merge_shards([lex.shard(publisher.value, i, shards) for i in range(shards)], out).to_dict()
     # The determinism sample runs whenever the dataset was (re)built; the stage is recorded only
     # if it passed, so a skipped stage means "this exact dataset passed when it was built".
-    sampled, same = ([], True) if skipped else determinism_sample(tree, out)
+    memo = StageState(lex.root, f"determinism-{publisher.value}", rehash=lex.rehash)
+    sampled, same = ([], True) if skipped else determinism_sample(tree, out, memo)
     digests = state.output_digests(outputs) if skipped else files_digest(outputs)
     if not skipped and same:
         state.record(inputs, outputs, digests)
+        # the ratchet's counts of the dataset just merged, from its shards' (read only if rebuilt)
+        empty_counts(lex, publisher, out, counted=lambda: merged_counts(lex, publisher, shards))
     return StageResult(
         metadata={"skipped": "inputs unchanged" if skipped else "", **summary, "shards": shards,
                   "shards_derived_in_step": in_step, "works_derived_in_step": works_derived,
+                  "works_copied_in_step": works_copied,
                   "provisions_jsonl_sha256": digests["provisions.jsonl"], "tables": table_facts(out, digests),
                   "seconds": round(time.monotonic() - started, 3)},
         data_version=dataset_version(digests), deterministic=same, sampled=sampled, skipped=skipped,
@@ -256,22 +261,35 @@ def _rows_by_lex_id(path: Path, wanted: set[str]) -> dict[str, list[bytes]]:
     return found
 
 
-def determinism_sample(tree: CorpusTree, out: Path) -> tuple[list[str], bool]:
-    """Re-derive a fixed sample of versions from evidence; their rows must equal the dataset's."""
-    from derive.dataset import derive_version
+def determinism_sample(tree: CorpusTree, out: Path, memo: StageState | None = None) -> tuple[list[str], bool]:
+    """Re-derive a fixed sample of versions from evidence; their rows must equal the dataset's.
+
+    With ``memo``, a sample that passed is remembered with everything its outcome is a function
+    of: the sampled versions' works' records, the derivation code, the alias table and the
+    sampled rows the dataset holds. When all of them are those of the last pass (another work
+    changed), the versions are not derived again: the comparison would be the same one."""
+    from derive.dataset import derive_version, rows_encoding
     from derive.units import fmx4_languages
 
     sample = _sample_versions(tree)
     stored = _rows_by_lex_id(out / "provisions.jsonl", {v.lex_id for v in sample})
-    aliases = _alias_table(tree)  # the run's own table when it derived in this process
+    aliases = _alias_table(tree)  # the table the shards were built with, computed once per tree
+    works = {v.work_id.slug.value: tree.versions(v.work_id.slug.value, verify=False) for v in sample}
+    inputs = {"records": {slug: [[v.lex_id, v.record_sha256] for v in found] for slug, found in sorted(works.items())},
+              "code": _profile_fingerprint(), "encoding": rows_encoding(aliases),
+              "rows": {v.lex_id: digest(sorted(line.decode("utf-8") for line in stored[v.lex_id])) for v in sample}}
+    if memo is not None and memo.unchanged(inputs, {}):
+        return [v.lex_id for v in sample], True
     same = True
     for version in sample:
-        siblings = tree.versions(version.work_id.slug.value, verify=False)
+        siblings = works[version.work_id.slug.value]
         first = min(str(v.valid_from) for v in siblings)
         outcome = derive_version(version, tree.evidence, fmx4_languages(siblings, tree.evidence), aliases,
                                  first_valid_from=first)
         fresh = sorted(canonical_bytes(r) for r in outcome.rows)
         same = same and fresh == sorted(stored[version.lex_id])
+    if same and memo is not None:
+        memo.record(inputs, {})
     return [v.lex_id for v in sample], same
 
 
@@ -279,24 +297,27 @@ def _counts_path(lex: LexSettings, publisher: Publisher) -> Path:
     return lex.root / "state" / f"empty-provisions-{publisher.value}.json"
 
 
-def empty_counts(lex: LexSettings, publisher: Publisher, dataset: Path) -> Any:
+def empty_counts(lex: LexSettings, publisher: Publisher, dataset: Path, name: str = "",
+                 counted: Callable[[], Any] | None = None) -> Any:
     """:func:`derive.ratchet.empty_signature_counts` of ``dataset``, a function of its
-    ``provisions.jsonl`` alone: kept in ``state/empty-counts-<publisher>.cache.json`` with that
-    file's SHA-256, found through the stage quick check (:class:`pipelines.state.StageState`), so
-    an unchanged dataset is not read again by every run's ratchet."""
+    ``provisions.jsonl`` alone: kept in ``state/empty-counts-<publisher>[-<name>].cache.json`` with
+    that file's SHA-256, found through the stage quick check (:class:`pipelines.state.StageState`),
+    so an unchanged dataset is not read again by every run's ratchet. ``counted``: how to get the
+    counts other than by reading the file (a merged dataset: the union of its shards' counts)."""
     from derive.ratchet import empty_signature_counts
 
+    label = f"empty-counts-{publisher.value}" + (f"-{name}" if name else "")
     source = dataset / "provisions.jsonl"
-    state = StageState(lex.root, f"empty-counts-{publisher.value}", rehash=lex.rehash)
+    state = StageState(lex.root, label, rehash=lex.rehash)
     sha = state.sha256(source)
-    cache = lex.root / "state" / f"empty-counts-{publisher.value}.cache.json"
+    cache = lex.root / "state" / f"{label}.cache.json"
     try:
         cached = json.loads(cache.read_bytes())
         if isinstance(cached, dict) and cached.get("provisions_jsonl_sha256") == sha:
             return cached["counts"]
     except (OSError, ValueError, KeyError):
         pass
-    counts = empty_signature_counts(dataset)
+    counts = counted() if counted is not None else empty_signature_counts(dataset)
     cache.parent.mkdir(parents=True, exist_ok=True)
     tmp = cache.with_suffix(f".{os.getpid()}.tmp")
     tmp.write_bytes(canonical_bytes({"provisions_jsonl_sha256": sha, "counts": counts}))
@@ -304,6 +325,17 @@ def empty_counts(lex: LexSettings, publisher: Publisher, dataset: Path) -> Any:
     if state.sha256(source) == sha:  # unchanged while it was counted: remember its stat
         state.record({"provisions_jsonl_sha256": sha}, {})
     return counts
+
+
+def merged_counts(lex: LexSettings, publisher: Publisher, shards: int) -> Any:
+    """The empty-provision counts of the dataset just merged from the publisher's ``shards``: the
+    union of each shard's counts (a work's rows are all in its shard), each kept against that
+    shard's ``provisions.jsonl`` (:func:`empty_counts`), so only a rebuilt shard is read."""
+    found: dict[str, Any] = {}
+    for index in range(shards):
+        found.update(empty_counts(lex, publisher, lex.shard(publisher.value, index, shards),
+                                  name=f"shard-{index}-of-{shards}"))
+    return dict(sorted(found.items()))
 
 
 def _remember_empty_counts(lex: LexSettings, publisher: Publisher, out: Path) -> None:

@@ -122,8 +122,10 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-def benchmark(lex: LexSettings, staging: Path, signer: Any, created_at: str) -> dict[str, Any]:
-    """Run the retrieval benchmark over the staged indexes; the set takes the signed report."""
+def benchmark(lex: LexSettings, staging: Path, signer: Any, created_at: str,
+              known: dict[str, tuple[int, str]] | None = None) -> dict[str, Any]:
+    """Run the retrieval benchmark over the staged indexes; the set takes the signed report
+    (bound to the staged index files: ``known`` hashes, :func:`staged_hashes`, are not read again)."""
     from release.assemble import INDEXES_DIR, add_report
     from release.benchmark import load_judgments, retrieval_benchmark
     from serve.core import LegalCore
@@ -132,8 +134,18 @@ def benchmark(lex: LexSettings, staging: Path, signer: Any, created_at: str) -> 
     with LegalCore.mount(staging / INDEXES_DIR) as core:
         report, _ = retrieval_benchmark(core, staging / INDEXES_DIR, judgments, created_at=created_at,
                                         policy=gate_policy_for(lex))
-    add_report(staging, report, [signer])
+    add_report(staging, report, [signer], known)
     return report
+
+
+def staged_hashes(lex: LexSettings, state: StageState) -> dict[str, tuple[int, str]]:
+    """``{name in the set: (size, sha256)}`` of the files :func:`stage_files` just copied into the
+    staging set from sources whose hash the stage holds (:meth:`StageState.sha256`: the quick
+    check; a source changed since it was hashed is read again). The set is signed with them
+    instead of reading the copies; the copy the release root takes in is then read whole and
+    verified against the signed hashes (:meth:`release.promotion.ReleaseRoot.candidate`), so a
+    copy that is not its source's bytes is refused there."""
+    return {name: (path.stat().st_size, state.sha256(path)) for name, path in set_sources(lex).files().items()}
 
 
 def _inputs(lex: LexSettings, state: StageState) -> dict[str, Any]:
@@ -199,19 +211,23 @@ def run(lex: LexSettings) -> ReleaseResult:
     created_at = lex.built_at_stamp()
     staging = lex.root / "release-staging"
     stage_files(lex, staging)
-    report = benchmark(lex, staging, signer, created_at)
+    known = staged_hashes(lex, state)
+    report = benchmark(lex, staging, signer, created_at, known)
     signed = sign_artifact_set(staging, [signer], created_by="lex pipeline", created_at=created_at,
-                               labels={"source": lex.source, "development_key": str(dev).lower()})
-    verified = verify_artifact_set(staging, [public])
+                               labels={"source": lex.source, "development_key": str(dev).lower()}, known=known)
     root = ReleaseRoot(lex.release_dir(), as_trust_store([public]), actor="pipeline", clock=lambda: created_at,
                        policy=gate_policy_for(lex))
     promoted = False
     if root.pointers().current != signed.set_id:
-        root.candidate(staging)
+        # the root copies the set in and verifies the copy (every file read, against the signed
+        # hashes): that is the set's verification
+        verified = root.candidate(staging)
         if report["passed"]:
             root.evaluate(signed.set_id, staging / RETRIEVAL_REPORT_ENVELOPE)
             root.promote(signed.set_id)
             promoted = True
+    else:
+        verified = verify_artifact_set(staging, [public])
     result = ReleaseResult(
         set_id=signed.set_id, set_dir=root.set_dir(signed.set_id), promoted=promoted,
         report_passed=bool(report["passed"]), metrics=dict(report["metrics"]), gates=list(report["gates"]),

@@ -182,12 +182,14 @@ def _place(target: Path, source: Path | bytes) -> int:
     return target.stat().st_size
 
 
-def bound_to_set(report: Mapping[str, Any], directory: Path) -> dict[str, Any]:
+def bound_to_set(report: Mapping[str, Any], directory: Path,
+                 known: Mapping[str, tuple[int, str]] | None = None) -> dict[str, Any]:
     """``report`` with its bound index files named as in the set (``indexes/<file>``), after
     checking each bound digest against the file in ``directory`` (``report_for_other_identity``).
 
     The benchmark names the index files it measured (``eu-eurlex.sqlite``); the release root
-    checks a report's binding against the set's subject names.
+    checks a report's binding against the set's subject names. ``known``: hashes the producer
+    holds for files it just copied into the set (``{name in the set: (size, sha256)}``).
     """
     bound = report.get("bound")
     if not isinstance(bound, dict) or not isinstance(bound.get("subjects"), dict) or "set_id" in bound:
@@ -196,16 +198,20 @@ def bound_to_set(report: Mapping[str, Any], directory: Path) -> dict[str, Any]:
     for name, sha in bound["subjects"].items():
         in_set = name if name.startswith(f"{INDEXES_DIR}/") else f"{INDEXES_DIR}/{name}"
         path = Path(directory) / check_name(in_set)
-        if not path.is_file() or hash_file(path)[1] != sha:
+        held = (known or {}).get(in_set)
+        actual = held[1] if held is not None and path.is_file() and path.stat().st_size == held[0] else None
+        if not path.is_file() or (actual if actual is not None else hash_file(path)[1]) != sha:
             refuse(Reason.REPORT_FOR_OTHER_IDENTITY, "the report was measured on other index bytes", in_set)
         subjects[in_set] = sha
     return {**report, "bound": bind(subjects=subjects)}
 
 
-def add_report(directory: Path, report: Mapping[str, Any], signers: Sequence[Signer]) -> tuple[Path, Path]:
-    """Bind ``report`` to the set's index files, sign it, write both into ``reports/``."""
+def add_report(directory: Path, report: Mapping[str, Any], signers: Sequence[Signer],
+               known: Mapping[str, tuple[int, str]] | None = None) -> tuple[Path, Path]:
+    """Bind ``report`` to the set's index files, sign it, write both into ``reports/``
+    (``known``: :func:`bound_to_set`)."""
     directory = Path(directory)
-    bound = bound_to_set(report, directory)
+    bound = bound_to_set(report, directory, known)
     envelope = sign_report(bound, signers)
     (directory / REPORTS_DIR).mkdir(exist_ok=True)
     report_path = directory / RETRIEVAL_REPORT

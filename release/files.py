@@ -93,19 +93,26 @@ def _open_no_follow(path: Path) -> int:
         refuse(Reason.UNSAFE_PATH, f"cannot read file: {exc.strerror}", path.name)
 
 
-def hash_files(root: Path, files: Mapping[str, int], *, workers: int | None = None) -> dict[str, FileFacts]:
+def hash_files(root: Path, files: Mapping[str, int], *, workers: int | None = None,
+               known: Mapping[str, tuple[int, str]] | None = None) -> dict[str, FileFacts]:
     """Hash ``files`` (``{name: listed size}``, as :func:`list_files` returns) under ``root``.
 
-    Sets larger than a few tens of MiB are hashed on a small thread pool.
+    Sets larger than a few tens of MiB are hashed on a small thread pool. ``known``
+    (``{name: (size, sha256)}``): hashes the caller already holds for files it has just written
+    there (a copy of a file whose hash it knows), taken instead of reading a file of that listed
+    size. Only a producer may pass them (signing its own set); verification never does.
     """
-    ordered = list(files)
+    given = {name: FileFacts(name, files[name], known[name][1]) for name in files
+             if known is not None and name in known and known[name][0] == files[name]}
+    ordered = [name for name in files if name not in given]
     pool = workers if workers is not None else _default_workers(sum(files.values()), len(ordered))
     if pool <= 1:
         results = [hash_file(root / name) for name in ordered]
     else:
         with ThreadPoolExecutor(max_workers=pool) as executor:
             results = list(executor.map(lambda name: hash_file(root / name), ordered))
-    return {name: FileFacts(name, size, sha) for name, (size, sha) in zip(ordered, results, strict=True)}
+    hashed = {name: FileFacts(name, size, sha) for name, (size, sha) in zip(ordered, results, strict=True)}
+    return {name: given[name] if name in given else hashed[name] for name in files}
 
 
 def _default_workers(total_bytes: int, count: int) -> int:

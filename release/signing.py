@@ -41,10 +41,12 @@ def statement_for(
     created_at: str | None = None,
     labels: Mapping[str, str] | None = None,
     workers: int | None = None,
+    known: Mapping[str, tuple[int, str]] | None = None,
 ) -> dict[str, Any]:
-    """The artifact-set statement for the files of ``directory`` as they are now."""
+    """The artifact-set statement for the files of ``directory`` as they are now (``known``:
+    hashes the producer holds for files it just copied there, :func:`release.files.hash_files`)."""
     return build_statement(
-        scan_subjects(directory, workers=workers),
+        scan_subjects(directory, workers=workers, known=known),
         created_by=created_by,
         created_at=created_at or utc_now(),
         index_format=index_format,
@@ -70,8 +72,10 @@ def sign_artifact_set(
     created_at: str | None = None,
     labels: Mapping[str, str] | None = None,
     workers: int | None = None,
+    known: Mapping[str, tuple[int, str]] | None = None,
 ) -> SignedSet:
-    """Hash every file of ``directory``, sign the statement, write ``statement.dsse.json``."""
+    """Hash every file of ``directory`` (but ``known`` ones, :func:`statement_for`), sign the
+    statement, write ``statement.dsse.json``."""
     statement = statement_for(directory, created_by=created_by, index_format=index_format,
-                              created_at=created_at, labels=labels, workers=workers)
+                              created_at=created_at, labels=labels, workers=workers, known=known)
     return sign_statement(directory, statement, signers)

@@ -74,12 +74,14 @@ def compute_set_id(subjects: Iterable[Subject]) -> str:
     return digest([s.to_json() for s in sorted(subjects, key=lambda s: s.name)])
 
 
-def scan_subjects(directory: Path, *, workers: int | None = None) -> list[Subject]:
-    """Hash every file of ``directory`` (except the reserved signature files) into subjects."""
+def scan_subjects(directory: Path, *, workers: int | None = None,
+                  known: Mapping[str, tuple[int, str]] | None = None) -> list[Subject]:
+    """Hash every file of ``directory`` (except the reserved signature files) into subjects
+    (``known``: hashes the producer holds for files it just wrote, :func:`release.files.hash_files`)."""
     names = list_files(directory, exclude=RESERVED_NAMES)
     if not names:
         refuse(Reason.EMPTY_SET, "an artifact set needs at least one file", str(directory))
-    facts = hash_files(directory, names, workers=workers)
+    facts = hash_files(directory, names, workers=workers, known=known)
     return [Subject(name, facts[name].sha256, facts[name].size) for name in names]
 
 

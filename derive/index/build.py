@@ -421,16 +421,20 @@ def _previous_works(conn: sqlite3.Connection, publisher: Publisher) -> dict[int,
 
 def _incremental_index(path: Path, previous: Path, publisher: Publisher, sources: _Sources,
                        stamp: Callable[[dict[str, str]], dict[str, str]], meter: BuildMeter,
-                       context: BuildContext | None = None, selection: _Selection | None = None) -> dict[str, str] | None:
+                       context: BuildContext | None = None, selection: _Selection | None = None,
+                       previous_sha256: str | None = None) -> dict[str, str] | None:
     """Update a copy of ``previous`` in place: delete and re-insert the rows of every work whose inputs
     changed, FTS rows included; None (nothing written) when ``previous`` cannot be updated (another
     format, SQLite or zlib version, or another set of works: then every row id would move).
 
     With a ``selection`` and the previous index's sidecar (:data:`WORK_KEYS_SCHEMA`, naming this
     very file), a work whose key and stored inputs digest are those the sidecar records is kept
-    without reading its dataset rows: only the other works' rows are read, validated and digested."""
+    without reading its dataset rows: only the other works' rows are read, validated and digested.
+    ``previous_sha256``: the previous file's SHA-256 when the caller holds it (the pipeline's quick
+    check), else it is read here to match the sidecar."""
     meter.phase("copy previous")
-    recorded = (_read_work_keys(work_keys_path(previous.parent, publisher.value), _sha256_file(previous))
+    recorded = (_read_work_keys(work_keys_path(previous.parent, publisher.value),
+                                previous_sha256 or _sha256_file(previous))
                 if selection is not None else {})
     shutil.copyfile(previous, path)
     conn = sqlite3.connect(path, isolation_level=None)
@@ -562,6 +566,7 @@ def build_index(publisher: Publisher, tree: TreeInput, dataset: DatasetInput, ou
 
 def build_from_paths(publisher: Publisher, tree: TreeLike, datasets: Path | Sequence[Path], out_dir: Path, *,
                      built_at: str, extra_stamp: Mapping[str, str] | None = None, previous: Path | None = None,
+                     previous_sha256: str | None = None,
                      progress: ProgressFn | None = None) -> BuildResult:
     """:func:`build_index` reading the tree one work and the dataset(s) one row at a time.
 
@@ -569,7 +574,8 @@ def build_from_paths(publisher: Publisher, tree: TreeLike, datasets: Path | Sequ
     Peak memory does not grow with the corpus (the scale harness measures it). With ``previous`` (an
     index file of this publisher, or a directory holding one) only the works whose inputs changed are
     rebuilt in a copy of it; the result has the same content digest as a full build (``docs/index.md``
-    §2.1). ``progress`` receives :class:`derive.index.progress.Progress` snapshots.
+    §2.1). ``previous_sha256``: that file's SHA-256 when the caller holds it (not read again).
+    ``progress`` receives :class:`derive.index.progress.Progress` snapshots.
     """
     dirs = [datasets] if isinstance(datasets, Path) else list(datasets)
     read = [dataset_gaps(d) for d in dirs]
@@ -601,7 +607,8 @@ def build_from_paths(publisher: Publisher, tree: TreeLike, datasets: Path | Sequ
                        files=files, rows=rows, ranges=ranges)
     if previous is not None and previous.is_dir():
         previous = previous / index_file_name(publisher.value)
-    return _build(publisher, sources, out_dir, built_at, extra_stamp, previous=previous, progress=progress)
+    return _build(publisher, sources, out_dir, built_at, extra_stamp, previous=previous, progress=progress,
+                  previous_sha256=previous_sha256)
 
 
 def build_in_memory(publisher: Publisher, tree: TreeInput, dataset: DatasetInput, out_dir: Path, *, built_at: str,
@@ -619,6 +626,7 @@ def build_in_memory(publisher: Publisher, tree: TreeInput, dataset: DatasetInput
 
 def _build(publisher: Publisher, sources: _Sources, out_dir: Path, built_at: str,
            extra_stamp: Mapping[str, str] | None, *, previous: Path | None = None,
+           previous_sha256: str | None = None,
            progress: ProgressFn | None = None) -> BuildResult:
     check_timestamp(built_at)
     if not sources.works:
@@ -635,7 +643,8 @@ def _build(publisher: Publisher, sources: _Sources, out_dir: Path, built_at: str
         if selection is not None:
             keys.update(selection.keys)
         if previous is not None and previous.is_file():
-            updated = _incremental_index(tmp, previous, publisher, sources, stamp, meter, context, selection)
+            updated = _incremental_index(tmp, previous, publisher, sources, stamp, meter, context, selection,
+                                         previous_sha256)
             if updated is not None:
                 return updated
             meter.facts["incremental_refused"] = "previous index not updatable (format, versions or set of works)"

@@ -248,6 +248,17 @@ class MountedIndex:
         """Connections not lent to a session right now."""
         return self._idle.qsize()
 
+    def spellings(self, normalized: str, kind: str) -> list[str]:
+        """The stored spellings of one normalised name of one kind (the compact catalogue keeps
+        only the works and kinds; a rare question such as "is this short title written as plain
+        words?" reads the index)."""
+        with self.session(1.0) as conn:
+            cursor = conn.cursor()
+            cursor.row_factory = None
+            rows = cursor.execute("SELECT value FROM work_names WHERE normalized = ? AND kind = ? ORDER BY work_rowid",
+                                  (normalized, kind)).fetchall()
+        return [str(value) for (value,) in rows]
+
     def catalogue_entries(self) -> Iterator[CatalogueEntry]:
         """Every stored name of every held work (normalised name, kind, work order)."""
         publisher = self.publisher.value

@@ -202,8 +202,8 @@ def _name_mentions(index: MountedIndex, tokens: list[str], whole: str, plan: Pla
         soft = status == "resolved" and kind != "official_identifier" and (
             compilation or (phrase != whole and frequent is not None and frequent(phrase)))
         ordinary = status == "resolved" and not soft and phrase == whole and kind == "publisher_short_title" \
-            and all(ordinary_words(e.value) for e in entries if e.kind == kind) \
-            and frequent is not None and frequent(phrase)
+            and frequent is not None and frequent(phrase) \
+            and all(ordinary_words(value) for value in index.spellings(phrase, kind))
         plan.mentions.append(Mention(phrase, status, reason, works, soft=soft or ordinary, preferred=preferred,
                                      shared=shared, ordinary=ordinary))
         if not soft:

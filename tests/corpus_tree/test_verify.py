@@ -167,3 +167,25 @@ def test_cli_verify_json(tree_copy: Path) -> None:
     assert result.exit_code == 1
     report = json.loads(result.output)
     assert report["ok"] is False and report["problems"]
+
+
+def test_known_records_are_parsed_not_rehashed_and_a_changed_one_is_verified_in_full(tree_copy: Path) -> None:
+    """The pipeline's pass after a change: record files whose stat is the one a sound pass read are
+    not re-rendered or re-hashed and their bodies are checked for size only; a record written since
+    (its stat differs) is verified in full, and a body gone is still missing."""
+    first = verify_tree(tree_copy)
+    assert first.ok and first.records_known == 0
+    assert len(first.record_stats) == first.works + first.versions + 1  # and the manifest
+    again = verify_tree(tree_copy, known=first.record_stats)
+    assert again.ok and again.records_known == len(first.record_stats)
+    assert again.bodies_checked == 0 and again.bytes_hashed == 0  # every body referenced by known records
+    assert "records_known" not in again.to_dict() and "record_stats" not in again.to_dict()
+    tree = CorpusTree.open(tree_copy)
+    other = tree.versions(GDPR)[0]
+    record = _gdpr_record(tree_copy)
+    _flip(record, record.read_bytes().index(b"consolidated") + 2)
+    problems = verify_tree(tree_copy, known=first.record_stats).problems
+    assert {p.path for p in problems} == {record.relative_to(tree_copy).as_posix()}
+    tree.evidence.path_of(other.expressions[0].observations[0].sha256).unlink()
+    codes = {p.code for p in verify_tree(tree_copy, known=first.record_stats).problems}
+    assert "missing_body" in codes

@@ -303,6 +303,14 @@ def test_one_changed_work_rebuilds_its_shard_only_and_merges_to_a_cold_build(lu_
         assert _snapshot(outs[mine]) == before[mine]  # a refused refresh writes nothing
         report = build_dataset(lu_copy, outs[mine], shard=(mine, shards), cache=cache)
         assert report.derived == [f"lu-legilux:{slug}"]
+        # the shard's other works' rows were copied from its previous output, not encoded again
+        assert report.works_copied == report.works - 1 > 0
+        build_dataset(lu_copy, tmp_path / "cold-shard", shard=(mine, shards), use_cache=False)
+        cold, rebuilt = _snapshot(tmp_path / "cold-shard"), _snapshot(outs[mine])
+        assert {k: v for k, v in cold.items() if k != "shard.json"} == \
+            {k: v for k, v in rebuilt.items() if k != "shard.json"}, "the rebuilt shard differs from a cold one"
+        assert json.loads(cold["shard.json"])["keys"] == {}  # no cache: no keys, nothing to copy next time
+        assert len(json.loads(rebuilt["shard.json"])["keys"]) == report.works
         merge_shards(outs, tmp_path / "merged")
         build_dataset(lu_copy, tmp_path / "scratch", use_cache=False)
         _same(tmp_path / "scratch", tmp_path / "merged")
@@ -331,3 +339,30 @@ def test_merge_refuses_a_shard_whose_lines_and_table_disagree(tmp_path, eu_tree)
     with pytest.raises(DerivationError) as info:
         merge_shards(outs, tmp_path / "merged")
     assert info.value.code == "shard_mismatch" and not (tmp_path / "merged").exists()
+
+
+def test_a_shard_rebuilt_with_workers_copies_rows_only_when_encoded_alike(lu_copy, cache, tmp_path):
+    """A shard rebuilt over its previous output copies the rows of its works whose cache key is the
+    one that output recorded (``shard.json`` ``keys``), with a worker pool too; with another alias
+    table (citations resolve otherwise) nothing is copied. Either way the files are a cold build's."""
+    shard = (shard_of("rgd-2001-10-18-n3", 2), 2)
+    out = tmp_path / "shard"
+    build_dataset(lu_copy, out, shard=shard, cache=cache)
+    report = build_dataset(lu_copy, out, shard=shard, cache=cache, workers=2)
+    assert report.works_copied == report.works_reused == report.works > 1
+    build_dataset(lu_copy, tmp_path / "cold", shard=shard, use_cache=False)
+
+    def files(root: Path) -> dict[str, bytes]:
+        return {k: v for k, v in _snapshot(root).items() if k != "shard.json"}
+
+    assert files(out) == files(tmp_path / "cold")
+    real = D.alias_table(lu_copy)
+    moved = AliasTable.build([("conv-1993-12-13-n7", "lu-legilux:constitution-1868-10-17-n1")], real.held)
+    report = build_dataset(lu_copy, out, shard=shard, cache=cache, aliases=moved)
+    assert report.works_copied == 0 and report.works_reused == report.works
+    build_dataset(lu_copy, tmp_path / "cold-moved", shard=shard, use_cache=False, aliases=moved)
+    assert files(out) == files(tmp_path / "cold-moved")
+    # back to the real table: the previous output was encoded with the other one, so nothing is copied
+    report = build_dataset(lu_copy, out, shard=shard, cache=cache, aliases=real)
+    assert report.works_copied == 0
+    assert files(out) == files(tmp_path / "cold")

@@ -184,6 +184,8 @@ def test_one_changed_work_reruns_only_its_publisher(tmp_path: Path, baseline: Ba
     assert derived["skipped"] == "" and derived["works_derived_in_step"] == 1
     # only the changed work's shard was derived; the others kept their files byte for byte
     assert derived["shards_derived_in_step"] == [shard_of(CHANGED_SLUG, SHARDS)]
+    # the rebuilt shard's other works' rows were copied from its previous output
+    assert derived["works_copied_in_step"] > 0, derived
     _same_as_cold(settings(workdir), tmp_path / "cold")
     assert lu.meta("search_index", "lu-legilux")["skipped"] == ""
     rows = [json.loads(line) for line in (settings(workdir).derived("lu-legilux") / "provisions.jsonl").open("rb")]

@@ -1,0 +1,71 @@
+"""What the derive stage remembers between runs: the determinism sample once it passed (re-run
+over the same sampled records, code, alias table and stored rows — another work changed — the
+sampled versions are not derived again; a changed stored row makes it derive and compare again),
+and the ratchet's counts of a merged dataset, taken from its shards'."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+import derive.dataset as D
+from pipelines import derive_stage
+from pipelines.state import StageState
+
+
+def test_a_passed_sample_is_not_derived_again_until_its_inputs_or_rows_change(
+        tmp_path: Path, imported_trees, fixture_dataset, monkeypatch: pytest.MonkeyPatch) -> None:
+    tree = imported_trees["lu"]
+    out = tmp_path / "ds"
+    shutil.copytree(fixture_dataset["lu"][0], out)
+    calls: list[str] = []
+    real = D.derive_version
+
+    def counting(version, *args, **kwargs):
+        calls.append(version.lex_id)
+        return real(version, *args, **kwargs)
+
+    monkeypatch.setattr(D, "derive_version", counting)
+    memo = StageState(tmp_path, "determinism-lu")
+    sampled, same = derive_stage.determinism_sample(tree, out, memo)
+    assert same and sorted(calls) == sorted(sampled) and len(sampled) == derive_stage.SAMPLE_SIZE
+    calls.clear()
+    assert derive_stage.determinism_sample(tree, out, memo) == (sampled, True)
+    assert calls == []  # remembered: nothing derived
+    # one sampled row changed in the dataset: derived again, and refused
+    lines = (out / "provisions.jsonl").read_bytes().splitlines(keepends=True)
+    keys = [f'"lex_id":"{lex_id}"'.encode() for lex_id in sampled]
+    at = next(i for i, line in enumerate(lines) if any(key in line for key in keys))
+    lines[at] = lines[at].replace(b'"text_md":"', b'"text_md":"x', 1)
+    (out / "provisions.jsonl").write_bytes(b"".join(lines))
+    assert derive_stage.determinism_sample(tree, out, memo) == (sampled, False)
+    assert sorted(calls) == sorted(sampled)
+    # without a memo it always derives
+    calls.clear()
+    derive_stage.determinism_sample(tree, out)
+    assert sorted(calls) == sorted(sampled)
+
+
+def test_merged_counts_are_the_union_of_the_shards_counts(tmp_path: Path, imported_trees, monkeypatch) -> None:
+    from derive.dataset import build_dataset, merge_shards
+    from derive.ratchet import empty_signature_counts
+    from legal.ids import Publisher
+    from pipelines.settings import LexSettings
+
+    tree = imported_trees["lu"]
+    lex = LexSettings(workdir=str(tmp_path))
+    publisher = Publisher.parse("lu-legilux")
+    shards = [lex.shard(publisher.value, i, 2) for i in range(2)]
+    for i, out in enumerate(shards):
+        build_dataset(tree, out, shard=(i, 2), use_cache=False)
+    merge_shards(shards, tmp_path / "merged")
+    whole = empty_signature_counts(tmp_path / "merged")
+    assert any(whole.values())  # the fixtures hold empty provisions
+    assert derive_stage.merged_counts(lex, publisher, 2) == whole
+    # kept per shard: a second union reads no shard
+    import derive.ratchet as ratchet
+
+    monkeypatch.setattr(ratchet, "empty_signature_counts", lambda _d: pytest.fail("a shard read again"))
+    assert derive_stage.merged_counts(lex, publisher, 2) == whole
