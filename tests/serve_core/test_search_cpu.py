@@ -14,7 +14,6 @@ from derive.index.textstore import read_texts, stored_texts
 from serve.core import snippet as snippets
 from serve.core.ops import search
 from serve.core.ops.search import (
-    _BM25,
     FIRST_HEAD_BYTES,
     VALUES_STEP,
     Filters,
@@ -23,26 +22,16 @@ from serve.core.ops.search import (
     text_snippets,
     window_occurrences,
 )
-from serve.core.topk import IndexConnection, NewestVersions, RankedCache, values_source
+from serve.core.topk import NewestVersions, values_source
 from tests.index.pipeline import FixtureBuild
+from tests.serve_core.test_search_newest import (  # the same fixture connection and FTS window
+    _connect,
+    _window,
+)
 
 WORDS = ("article", "loi", "directive", "member", "commission", "taxe", "conseil", "règlement", "état")
 QUESTIONS = ("liste des intéressés", "dispositions applicables", "protection données", "marchés publics",
              "article", "directive", "annexe", "tableau", "zzzz", "the", "")
-
-
-def _connect(build: FixtureBuild, name: str) -> sqlite3.Connection:
-    conn = sqlite3.connect(f"file:{build.index_dir / name}?mode=ro", uri=True, factory=IndexConnection)
-    assert isinstance(conn, IndexConnection)
-    conn.ranked_cache = RankedCache()
-    conn.row_factory = sqlite3.Row
-    return conn
-
-
-def _window(conn: sqlite3.Connection, word: str, n: int) -> list[tuple[int, float]]:
-    return [(int(r[0]), float(r[1])) for r in conn.execute(
-        f"SELECT rowid, {_BM25} AS score FROM provision_fts WHERE provision_fts MATCH ? ORDER BY score LIMIT {n}",
-        (f'"{word}"',))]
 
 
 def _reference(conn: sqlite3.Connection, window: list[tuple[int, float]], f: Filters, limit: int) -> list[dict[str, object]]:
