@@ -742,7 +742,8 @@ def pivot_parts(parts: Sequence[str], weights: Sequence[float], threshold: float
 
 def idf_weights(conn: sqlite3.Connection, groups: Sequence[Sequence[str]]) -> list[float]:
     """``ln(1 + N / df)`` per term group (``df``: provisions holding any of its words, from
-    ``vocabulary``; a word it does not list, such as a number, counts as rare)."""
+    ``vocabulary``; a word it does not list, such as a number, counts as rare — except a word
+    too short for it to list (:func:`short_word_docs`))."""
     row = conn.execute("SELECT v FROM stamp WHERE k = 'count.lexical_states'").fetchone()
     total = int(row[0]) if row else 1
     out = []
@@ -750,9 +751,34 @@ def idf_weights(conn: sqlite3.Connection, groups: Sequence[Sequence[str]]) -> li
         df = 0
         for term in group:
             row = conn.execute("SELECT docs FROM vocabulary WHERE term = ?", (term,)).fetchone()
-            df += int(row[0]) if row else 1
+            df += int(row[0]) if row else short_word_docs(conn, term)
         out.append(round(math.log(1 + total / max(df, 1)), 4))
     return out
+
+
+#: Document counts of words too short for ``vocabulary``, per index file (see :func:`short_word_docs`).
+_SHORT_DOCS: dict[tuple[str, str], int] = {}
+_SHORT_DOCS_MAX = 4096
+
+
+def short_word_docs(conn: sqlite3.Connection, term: str) -> int:
+    """The provisions holding ``term`` when ``vocabulary`` cannot list it (a word of fewer than
+    ``VOCABULARY_MIN_LENGTH`` letters: ``loi``, ``act``, ``law``, ``vat``), read from the FTS5
+    vocabulary and kept per index file; 1 (rare) for anything else it does not list (a number).
+
+    Counting such a word as rare made it carry the any-word quorum: "loi sur les taxis volants"
+    reached the IDF share with ``loi`` + ``taxis`` alone (``loi`` is in half the Legilux
+    provisions), so the taxi law answered a question about flying taxis."""
+    if not term.isalpha() or len(term) >= VOCABULARY_MIN_LENGTH:
+        return 1
+    path = str(conn.execute("PRAGMA database_list").fetchone()[2])
+    key = (path, term)
+    if key not in _SHORT_DOCS:
+        if len(_SHORT_DOCS) >= _SHORT_DOCS_MAX:
+            _SHORT_DOCS.clear()
+        row = conn.execute("SELECT doc FROM provision_vocab WHERE term = ?", (term,)).fetchone()
+        _SHORT_DOCS[key] = int(row[0]) if row else 1
+    return _SHORT_DOCS[key]
 
 
 def _relaxed_rows(conn: sqlite3.Connection, relaxation: relax.Relaxation, filters: Filters, limit: int,
@@ -876,7 +902,10 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
     out.expansions = list(dict.fromkeys(out.expansions))
     coverage = works_title_coverage(conn, [h.row["work_rowid"] for h in hits], out.groups, index)
     if out.relaxed is not None and out.relaxed.get("reason") == "any_term" and out.groups and not plan.article_key:
-        _keep_on_subject(out, hits, coverage)
+        subject = [g for g in out.groups if ranking.says_subject(g[0])] or out.groups
+        on_subject = coverage if len(subject) == len(out.groups) else \
+            works_title_coverage(conn, [h.row["work_rowid"] for h in hits], subject, index)
+        _keep_on_subject(out, hits, on_subject)
     precision = works_subject_precision(conn, [h.row["work_rowid"] for h in hits], out.groups, index)
     ranked = rank_hits(hits, profiles, plan, options, coverage, precision)
     out.title_coverage = title_coverage(coverage, [h.row["work_rowid"] for h in ranked
@@ -901,11 +930,14 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
 
 def _keep_on_subject(out: Lexical, hits: list[Hit], coverage: dict[int, float]) -> None:
     """Drop (in place) the hits of the any-word relaxation on works whose names hold none of the
-    query's words. Such a provision shares a majority of the words with the question by chance
-    ("submarine parking permit": an energy programme's provision on a permit and a submarine cable):
-    relaxing must answer the same question less strictly, not another one. A comparison of two acts
-    keeps its hits, each act being titled by its half of the question. With no hit left, the
-    relaxation is reported withheld (``off_subject``)."""
+    query's subject words (``coverage``: over the words that can say a subject,
+    :func:`serve.core.ranking.says_subject`; an act form such as ``loi`` or ``regulation`` is in
+    almost every title and counts only when the query has no other word). Such a provision shares
+    a majority of the words with the question by chance ("submarine parking permit": an energy
+    programme's provision on a permit and a submarine cable): relaxing must answer the same
+    question less strictly, not another one. A comparison of two acts keeps its hits, each act
+    being titled by its half of the question. With no hit left, the relaxation is reported
+    withheld (``off_subject``)."""
     kept = [h for h in hits if "any_term" not in h.reasons or coverage.get(h.row["work_rowid"], 0.0) > 0]
     if len(kept) == len(hits):
         return
@@ -1400,15 +1432,35 @@ def _allowed_works(conn: sqlite3.Connection, index: MountedIndex, args: dict[str
     return frozenset(allowed) if allowed is not None else None
 
 
-def _known_anywhere(ctx: CallContext, plans: dict[str, Plan]) -> set[str]:
-    """Words held by any mounted index: a word one publisher knows is not a typo for another."""
+def _known_anywhere(ctx: CallContext, plans: dict[str, Plan], language: str | None = None) -> set[str]:
+    """Words held by any mounted index: a word one publisher knows is not a typo for another.
+
+    Nor is a word an index holds only in another inflection (its Snowball forms,
+    :func:`snowball_variants`, in ``language`` or EN/FR/DE): "elfes" is held as "elfe", so it is
+    a word of the corpus, searched in its held forms, and never "corrected" to a different word
+    ("elles", "elues") that would answer another question."""
     words = sorted({t for p in plans.values() for t in fuzzy_candidates(p.terms)})
     known: set[str] = set()
     for index in ctx.ordered():
         if words:
             with index.session(ctx.deadline_seconds) as conn:
                 known |= known_terms(conn, words)
+    rest = [w for w in words if w not in known and analysis.expandable(w)]
+    for index in ctx.ordered():
+        if rest:
+            with index.session(ctx.deadline_seconds) as conn:
+                inflected = {w for w in rest if held_in_other_forms(conn, w, language)}
+            known |= inflected
+            rest = [w for w in rest if w not in inflected]
     return known
+
+
+def held_in_other_forms(conn: sqlite3.Connection, term: str, language: str | None) -> bool:
+    """Whether the index holds another inflection of ``term`` (its Snowball forms)."""
+    try:
+        return bool(analysis.word_forms(conn, term, language))
+    except sqlite3.OperationalError:  # an index built before term_stems
+        return False
 
 
 def _strict_hits(sections: Sequence[Answer]) -> int:
@@ -1516,7 +1568,7 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
     # a work named by an ordinary phrase (soft) still says which publisher the question is about,
     # unless the phrase is an ordinary-phrase short title standing alone (searchplan.Plan.names_publisher)
     someone_strong = any(p.names_publisher for p in plans.values())
-    known = _known_anywhere(ctx, plans) if args["fuzzy"] == "auto" else set()
+    known = _known_anywhere(ctx, plans, args["language"]) if args["fuzzy"] == "auto" else set()
 
     memos: dict[str, dict[str, Any]] = {i.publisher.value: {} for i in indexes}
 
