@@ -1295,7 +1295,8 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
         out.words += [v for words in snow.values() for v in words]
     groups = _groups(plan.terms, snow)
     strict = groups
-    if not out.groups:
+    own_groups = not out.groups
+    if own_groups:
         out.groups = [g for t, g in zip(plan.terms, groups, strict=True) if not relax.relaxable(t)]
     _merge(hits, once("keyword", lambda: _ranked_groups(conn, strict, filters, budget)), ["keyword"], seen)
     typos: dict[str, list[str]] = {}
@@ -1305,14 +1306,27 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
         if expansions:
             out.expansions += [f"{src} -> {dst}" for src, dsts in expansions.items() for dst in dsts]
             out.words += [dst for dsts in expansions.values() for dst in dsts]
-            merged_expansions = {t: [*expansions.get(t, []), *snow.get(t, [])] for t in plan.terms}
+            # a corrected word is searched as if typed right: with its own Snowball forms
+            corrections = sorted({dst for dsts in expansions.values() for dst in dsts})
+            corrected = once("fuzzy_forms", lambda: snowball_variants(conn, corrections, options.language)) \
+                if options.relax_words else {}
+            merged_expansions = {t: list(dict.fromkeys([*expansions.get(t, []), *snow.get(t, []),
+                                                        *corrected_forms(expansions.get(t, []), corrected)]))
+                                 for t in plan.terms}
+            out.words += [v for t in expansions for v in merged_expansions[t] if v not in out.words]
             groups = _groups(plan.terms, merged_expansions)
+            if own_groups:  # the title factors read the corrected words too (the question meant them)
+                out.groups = [g for t, g in zip(plan.terms, groups, strict=True) if not relax.relaxable(t)]
             fuzzed = groups
             rows = once("fuzzy", lambda: _ranked_groups(conn, fuzzed, filters, budget))
             _merge(hits, rows, ["fuzzy"], seen)
     if options.stem and len(hits) < FUZZY_MIN_EXACT_HITS:
         expanded = _groups(plan.terms, typos)  # a typo is not stemmed as well; a Snowball form may be
         found = once("stem_variants", lambda: stem_variants(conn, plan.terms, expanded, options.language))
+        if typos:  # … but its corrections are, as if typed right ("whistleblowr" → "whistleblowing")
+            fixes = sorted({dst for dsts in typos.values() for dst in dsts})
+            fixed = once("stem_fixes", lambda: stem_variants(conn, fixes, [[f] for f in fixes], options.language))
+            found = {**found, **{t: v for t in typos if (v := corrected_forms(typos[t], fixed))}}
         if found:
             out.expansions += relax.expansion_labels(found)
             out.words += [v for words in found.values() for v in words]
@@ -1345,6 +1359,13 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
                 out.relaxed = relaxation.report(groups)
                 out.words = [str(t) for g in relaxation.groups for t in g]
                 break
+
+
+def corrected_forms(corrections: Sequence[str], forms: dict[str, list[str]]) -> list[str]:
+    """The Snowball forms of a typo's corrections (``whistleblowr`` → ``whistleblower`` →
+    ``whistleblowers``, ``whistleblowing``), at most :data:`SNOWBALL_MAX_VARIANTS`."""
+    found = [v for c in corrections for v in forms.get(c, []) if v not in corrections]
+    return list(dict.fromkeys(found))[:SNOWBALL_MAX_VARIANTS]
 
 
 def _primary(conn: sqlite3.Connection, work_rowid: int) -> str | None:
