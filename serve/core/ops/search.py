@@ -1313,6 +1313,8 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
             merged_expansions = {t: list(dict.fromkeys([*expansions.get(t, []), *snow.get(t, []),
                                                         *corrected_forms(expansions.get(t, []), corrected)]))
                                  for t in plan.terms}
+            forms = [f"{t} -> {v}" for t in expansions for v in corrected_forms(expansions[t], corrected)]
+            out.expansions += [label for label in forms if label not in out.expansions]
             out.words += [v for t in expansions for v in merged_expansions[t] if v not in out.words]
             groups = _groups(plan.terms, merged_expansions)
             if own_groups:  # the title factors read the corrected words too (the question meant them)
