@@ -756,7 +756,7 @@ def idf_weights(conn: sqlite3.Connection, groups: Sequence[Sequence[str]]) -> li
     return out
 
 
-#: Document counts of words too short for ``vocabulary``, per index file (see :func:`short_word_docs`).
+#: Document counts of words too short for ``vocabulary``, per index content (see :func:`short_word_docs`).
 _SHORT_DOCS: dict[tuple[str, str], int] = {}
 _SHORT_DOCS_MAX = 4096
 
@@ -764,15 +764,17 @@ _SHORT_DOCS_MAX = 4096
 def short_word_docs(conn: sqlite3.Connection, term: str) -> int:
     """The provisions holding ``term`` when ``vocabulary`` cannot list it (a word of fewer than
     ``VOCABULARY_MIN_LENGTH`` letters: ``loi``, ``act``, ``law``, ``vat``), read from the FTS5
-    vocabulary and kept per index file; 1 (rare) for anything else it does not list (a number).
+    vocabulary and kept per index content (its digest); 1 (rare) for anything else it does not
+    list (a number).
 
     Counting such a word as rare made it carry the any-word quorum: "loi sur les taxis volants"
     reached the IDF share with ``loi`` + ``taxis`` alone (``loi`` is in half the Legilux
     provisions), so the taxi law answered a question about flying taxis."""
     if not term.isalpha() or len(term) >= VOCABULARY_MIN_LENGTH:
         return 1
-    path = str(conn.execute("PRAGMA database_list").fetchone()[2])
-    key = (path, term)
+    # the FTS tables are a function of the indexed content, so its digest names the counts
+    row = conn.execute("SELECT v FROM stamp WHERE k = 'content_digest'").fetchone()
+    key = (str(row[0]) if row else str(conn.execute("PRAGMA database_list").fetchone()[2]), term)
     if key not in _SHORT_DOCS:
         if len(_SHORT_DOCS) >= _SHORT_DOCS_MAX:
             _SHORT_DOCS.clear()
