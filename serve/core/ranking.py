@@ -352,6 +352,21 @@ _SUBJECT_NOISE = frozenset(
      "abrogeant"])
 
 
+#: Words that name an act's form or its author, not its subject, in any of the three languages
+#: (the subject noise above, plus the act forms it leaves out).
+FORM_WORDS = _SUBJECT_NOISE | frozenset(
+    ["act", "acts", "law", "laws", "lois", "reglements", "regulations", "directives", "decisions", "arrete",
+     "decret", "ordonnance", "gesetz", "verordnung", "richtlinie", "beschluss", "entscheidung", "treaty", "traite",
+     "convention", "grossherzogliche"])
+
+
+def says_subject(word: str) -> bool:
+    """Whether a query word can say what an act is about: not an act form, relation word or
+    institution (:data:`FORM_WORDS`). ``loi``, ``regulation`` and ``Verordnung`` are in
+    almost every title, so a title holding them is not on a question's subject."""
+    return word not in FORM_WORDS
+
+
 def subject_words(titles: Iterable[str]) -> frozenset[str]:
     """The content words of a work's shortest official title subject (:func:`title_subject`; a
     title without a dated header counts only when it holds no number: ``Code du travail``)."""

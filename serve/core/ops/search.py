@@ -742,7 +742,8 @@ def pivot_parts(parts: Sequence[str], weights: Sequence[float], threshold: float
 
 def idf_weights(conn: sqlite3.Connection, groups: Sequence[Sequence[str]]) -> list[float]:
     """``ln(1 + N / df)`` per term group (``df``: provisions holding any of its words, from
-    ``vocabulary``; a word it does not list, such as a number, counts as rare)."""
+    ``vocabulary``; a word it does not list, such as a number, counts as rare — except a word
+    too short for it to list (:func:`short_word_docs`))."""
     row = conn.execute("SELECT v FROM stamp WHERE k = 'count.lexical_states'").fetchone()
     total = int(row[0]) if row else 1
     out = []
@@ -750,9 +751,36 @@ def idf_weights(conn: sqlite3.Connection, groups: Sequence[Sequence[str]]) -> li
         df = 0
         for term in group:
             row = conn.execute("SELECT docs FROM vocabulary WHERE term = ?", (term,)).fetchone()
-            df += int(row[0]) if row else 1
+            df += int(row[0]) if row else short_word_docs(conn, term)
         out.append(round(math.log(1 + total / max(df, 1)), 4))
     return out
+
+
+#: Document counts of words too short for ``vocabulary``, per index content (see :func:`short_word_docs`).
+_SHORT_DOCS: dict[tuple[str, str], int] = {}
+_SHORT_DOCS_MAX = 4096
+
+
+def short_word_docs(conn: sqlite3.Connection, term: str) -> int:
+    """The provisions holding ``term`` when ``vocabulary`` cannot list it (a word of fewer than
+    ``VOCABULARY_MIN_LENGTH`` letters: ``loi``, ``act``, ``law``, ``vat``), read from the FTS5
+    vocabulary and kept per index content (its digest); 1 (rare) for anything else it does not
+    list (a number).
+
+    Counting such a word as rare made it carry the any-word quorum: "loi sur les taxis volants"
+    reached the IDF share with ``loi`` + ``taxis`` alone (``loi`` is in half the Legilux
+    provisions), so the taxi law answered a question about flying taxis."""
+    if not term.isalpha() or len(term) >= VOCABULARY_MIN_LENGTH:
+        return 1
+    # the FTS tables are a function of the indexed content, so its digest names the counts
+    row = conn.execute("SELECT v FROM stamp WHERE k = 'content_digest'").fetchone()
+    key = (str(row[0]) if row else str(conn.execute("PRAGMA database_list").fetchone()[2]), term)
+    if key not in _SHORT_DOCS:
+        if len(_SHORT_DOCS) >= _SHORT_DOCS_MAX:
+            _SHORT_DOCS.clear()
+        row = conn.execute("SELECT doc FROM provision_vocab WHERE term = ?", (term,)).fetchone()
+        _SHORT_DOCS[key] = int(row[0]) if row else 1
+    return _SHORT_DOCS[key]
 
 
 def _relaxed_rows(conn: sqlite3.Connection, relaxation: relax.Relaxation, filters: Filters, limit: int,
@@ -876,7 +904,10 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
     out.expansions = list(dict.fromkeys(out.expansions))
     coverage = works_title_coverage(conn, [h.row["work_rowid"] for h in hits], out.groups, index)
     if out.relaxed is not None and out.relaxed.get("reason") == "any_term" and out.groups and not plan.article_key:
-        _keep_on_subject(out, hits, coverage)
+        subject = [g for g in out.groups if ranking.says_subject(g[0])] or out.groups
+        on_subject = coverage if len(subject) == len(out.groups) else \
+            works_title_coverage(conn, [h.row["work_rowid"] for h in hits], subject, index)
+        _keep_on_subject(out, hits, on_subject)
     precision = works_subject_precision(conn, [h.row["work_rowid"] for h in hits], out.groups, index)
     ranked = rank_hits(hits, profiles, plan, options, coverage, precision)
     out.title_coverage = title_coverage(coverage, [h.row["work_rowid"] for h in ranked
@@ -901,11 +932,14 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
 
 def _keep_on_subject(out: Lexical, hits: list[Hit], coverage: dict[int, float]) -> None:
     """Drop (in place) the hits of the any-word relaxation on works whose names hold none of the
-    query's words. Such a provision shares a majority of the words with the question by chance
-    ("submarine parking permit": an energy programme's provision on a permit and a submarine cable):
-    relaxing must answer the same question less strictly, not another one. A comparison of two acts
-    keeps its hits, each act being titled by its half of the question. With no hit left, the
-    relaxation is reported withheld (``off_subject``)."""
+    query's subject words (``coverage``: over the words that can say a subject,
+    :func:`serve.core.ranking.says_subject`; an act form such as ``loi`` or ``regulation`` is in
+    almost every title and counts only when the query has no other word). Such a provision shares
+    a majority of the words with the question by chance ("submarine parking permit": an energy
+    programme's provision on a permit and a submarine cable): relaxing must answer the same
+    question less strictly, not another one. A comparison of two acts keeps its hits, each act
+    being titled by its half of the question. With no hit left, the relaxation is reported
+    withheld (``off_subject``)."""
     kept = [h for h in hits if "any_term" not in h.reasons or coverage.get(h.row["work_rowid"], 0.0) > 0]
     if len(kept) == len(hits):
         return
@@ -1263,7 +1297,8 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
         out.words += [v for words in snow.values() for v in words]
     groups = _groups(plan.terms, snow)
     strict = groups
-    if not out.groups:
+    own_groups = not out.groups
+    if own_groups:
         out.groups = [g for t, g in zip(plan.terms, groups, strict=True) if not relax.relaxable(t)]
     _merge(hits, once("keyword", lambda: _ranked_groups(conn, strict, filters, budget)), ["keyword"], seen)
     typos: dict[str, list[str]] = {}
@@ -1273,14 +1308,29 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
         if expansions:
             out.expansions += [f"{src} -> {dst}" for src, dsts in expansions.items() for dst in dsts]
             out.words += [dst for dsts in expansions.values() for dst in dsts]
-            merged_expansions = {t: [*expansions.get(t, []), *snow.get(t, [])] for t in plan.terms}
+            # a corrected word is searched as if typed right: with its own Snowball forms
+            corrections = sorted({dst for dsts in expansions.values() for dst in dsts})
+            corrected = once("fuzzy_forms", lambda: snowball_variants(conn, corrections, options.language)) \
+                if options.relax_words else {}
+            merged_expansions = {t: list(dict.fromkeys([*expansions.get(t, []), *snow.get(t, []),
+                                                        *corrected_forms(expansions.get(t, []), corrected)]))
+                                 for t in plan.terms}
+            forms = [f"{t} -> {v}" for t in expansions for v in corrected_forms(expansions[t], corrected)]
+            out.expansions += [label for label in forms if label not in out.expansions]
+            out.words += [v for t in expansions for v in merged_expansions[t] if v not in out.words]
             groups = _groups(plan.terms, merged_expansions)
+            if own_groups:  # the title factors read the corrected words too (the question meant them)
+                out.groups = [g for t, g in zip(plan.terms, groups, strict=True) if not relax.relaxable(t)]
             fuzzed = groups
             rows = once("fuzzy", lambda: _ranked_groups(conn, fuzzed, filters, budget))
             _merge(hits, rows, ["fuzzy"], seen)
     if options.stem and len(hits) < FUZZY_MIN_EXACT_HITS:
         expanded = _groups(plan.terms, typos)  # a typo is not stemmed as well; a Snowball form may be
         found = once("stem_variants", lambda: stem_variants(conn, plan.terms, expanded, options.language))
+        if typos:  # … but its corrections are, as if typed right ("whistleblowr" → "whistleblowing")
+            fixes = sorted({dst for dsts in typos.values() for dst in dsts})
+            fixed = once("stem_fixes", lambda: stem_variants(conn, fixes, [[f] for f in fixes], options.language))
+            found = {**found, **{t: v for t in typos if (v := corrected_forms(typos[t], fixed))}}
         if found:
             out.expansions += relax.expansion_labels(found)
             out.words += [v for words in found.values() for v in words]
@@ -1313,6 +1363,13 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
                 out.relaxed = relaxation.report(groups)
                 out.words = [str(t) for g in relaxation.groups for t in g]
                 break
+
+
+def corrected_forms(corrections: Sequence[str], forms: dict[str, list[str]]) -> list[str]:
+    """The Snowball forms of a typo's corrections (``whistleblowr`` → ``whistleblower`` →
+    ``whistleblowers``, ``whistleblowing``), at most :data:`SNOWBALL_MAX_VARIANTS`."""
+    found = [v for c in corrections for v in forms.get(c, []) if v not in corrections]
+    return list(dict.fromkeys(found))[:SNOWBALL_MAX_VARIANTS]
 
 
 def _primary(conn: sqlite3.Connection, work_rowid: int) -> str | None:
@@ -1400,15 +1457,35 @@ def _allowed_works(conn: sqlite3.Connection, index: MountedIndex, args: dict[str
     return frozenset(allowed) if allowed is not None else None
 
 
-def _known_anywhere(ctx: CallContext, plans: dict[str, Plan]) -> set[str]:
-    """Words held by any mounted index: a word one publisher knows is not a typo for another."""
+def _known_anywhere(ctx: CallContext, plans: dict[str, Plan], language: str | None = None) -> set[str]:
+    """Words held by any mounted index: a word one publisher knows is not a typo for another.
+
+    Nor is a word an index holds only in another inflection (its Snowball forms,
+    :func:`snowball_variants`, in ``language`` or EN/FR/DE): "elfes" is held as "elfe", so it is
+    a word of the corpus, searched in its held forms, and never "corrected" to a different word
+    ("elles", "elues") that would answer another question."""
     words = sorted({t for p in plans.values() for t in fuzzy_candidates(p.terms)})
     known: set[str] = set()
     for index in ctx.ordered():
         if words:
             with index.session(ctx.deadline_seconds) as conn:
                 known |= known_terms(conn, words)
+    rest = [w for w in words if w not in known and analysis.expandable(w)]
+    for index in ctx.ordered():
+        if rest:
+            with index.session(ctx.deadline_seconds) as conn:
+                inflected = {w for w in rest if held_in_other_forms(conn, w, language)}
+            known |= inflected
+            rest = [w for w in rest if w not in inflected]
     return known
+
+
+def held_in_other_forms(conn: sqlite3.Connection, term: str, language: str | None) -> bool:
+    """Whether the index holds another inflection of ``term`` (its Snowball forms)."""
+    try:
+        return bool(analysis.word_forms(conn, term, language))
+    except sqlite3.OperationalError:  # an index built before term_stems
+        return False
 
 
 def _strict_hits(sections: Sequence[Answer]) -> int:
@@ -1516,7 +1593,7 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
     # a work named by an ordinary phrase (soft) still says which publisher the question is about,
     # unless the phrase is an ordinary-phrase short title standing alone (searchplan.Plan.names_publisher)
     someone_strong = any(p.names_publisher for p in plans.values())
-    known = _known_anywhere(ctx, plans) if args["fuzzy"] == "auto" else set()
+    known = _known_anywhere(ctx, plans, args["language"]) if args["fuzzy"] == "auto" else set()
 
     memos: dict[str, dict[str, Any]] = {i.publisher.value: {} for i in indexes}
 
