@@ -306,7 +306,8 @@ class StoredPair(NamedTuple):
 def stored_pairs(conn: sqlite3.Connection, pairs: Iterable[tuple[str, str]]) -> dict[tuple[str, str], StoredPair]:
     """``(before_sha, after_sha) → its row`` of the pairs of wordings ``word_diffs`` holds (one
     statement per 250 pairs; a string that is not a hash is left out)."""
-    keys = sorted({(kb, ka) for kb, ka in ((textstore_key(b), textstore_key(a)) for b, a in set(pairs))
+    asked = set(pairs)
+    keys = sorted({(kb, ka) for kb, ka in ((textstore_key(b), textstore_key(a)) for b, a in asked)
                    if kb is not None and ka is not None})  # compared as stored: hex only for rows found
     wanted = set(keys)
     out: dict[tuple[str, str], StoredPair] = {}
@@ -319,7 +320,9 @@ def stored_pairs(conn: sqlite3.Connection, pairs: Iterable[tuple[str, str]]) -> 
                 f"SELECT from_sha256, to_sha256, encoding, body FROM word_diffs "
                 f"WHERE from_sha256 IN ({','.join('?' * len(args))})", args):
             if (f, t) in wanted:  # not a row of a wanted from-text to another wording
-                out[(bytes(f).hex(), bytes(t).hex())] = StoredPair(str(encoding), bytes(body))
+                pair = (bytes(f).hex(), bytes(t).hex())
+                if pair in asked:  # as asked (a hash in capitals finds no row, as before)
+                    out[pair] = StoredPair(str(encoding), bytes(body))
     return out
 
 
