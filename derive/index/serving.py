@@ -306,20 +306,23 @@ class StoredPair(NamedTuple):
 def stored_pairs(conn: sqlite3.Connection, pairs: Iterable[tuple[str, str]]) -> dict[tuple[str, str], StoredPair]:
     """``(before_sha, after_sha) → its row`` of the pairs of wordings ``word_diffs`` holds (one
     statement per 250 pairs; a string that is not a hash is left out)."""
-    keys = sorted({(b, a) for b, a in pairs if textstore_key(b) is not None and textstore_key(a) is not None})
+    asked = set(pairs)
+    keys = sorted({(kb, ka) for kb, ka in ((textstore_key(b), textstore_key(a)) for b, a in asked)
+                   if kb is not None and ka is not None})  # compared as stored: hex only for rows found
+    wanted = set(keys)
     out: dict[tuple[str, str], StoredPair] = {}
     cursor = conn.cursor()
     cursor.row_factory = None  # plain tuples whatever the connection's
     for first in range(0, len(keys), 250):
         chunk = keys[first:first + 250]
-        wanted = set(chunk)
-        args = [bytes.fromhex(b) for b in sorted({b for b, _ in chunk})]
+        args = sorted({b for b, _ in chunk})
         for f, t, encoding, body in cursor.execute(
                 f"SELECT from_sha256, to_sha256, encoding, body FROM word_diffs "
                 f"WHERE from_sha256 IN ({','.join('?' * len(args))})", args):
-            pair = (bytes(f).hex(), bytes(t).hex())
-            if pair in wanted:
-                out[pair] = StoredPair(str(encoding), bytes(body))
+            if (f, t) in wanted:  # not a row of a wanted from-text to another wording
+                pair = (bytes(f).hex(), bytes(t).hex())
+                if pair in asked:  # as asked (a hash in capitals finds no row, as before)
+                    out[pair] = StoredPair(str(encoding), bytes(body))
     return out
 
 

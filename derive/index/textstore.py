@@ -335,13 +335,19 @@ def locate(conn: sqlite3.Connection, shas: Iterable[str]) -> dict[str, Located]:
     return out
 
 
-def read_located(conn: sqlite3.Connection, located: dict[str, Located]) -> dict[str, str]:
+def read_located(conn: sqlite3.Connection, located: dict[str, Located],
+                 raws: dict[int, bytes] | None = None) -> dict[str, str]:
     """``sha → text`` of texts already located (:func:`locate`): each block inflated once, as far as
-    the texts asked of it need."""
+    the texts asked of it need. ``raws``: a caller's blocks read so far (``block → its first
+    bytes``): a text they reach is cut from them, and the blocks read are added to them."""
+    raws = {} if raws is None else raws
     upto: dict[int, int] = {}
     for where in located.values():
-        upto[where.block] = max(upto.get(where.block, 0), where.start + where.length)
-    raws = BLOCKS.read(conn, upto)
+        end = where.start + where.length
+        if where.block not in raws or len(raws[where.block]) < end:
+            upto[where.block] = max(upto.get(where.block, 0), end)
+    if upto:
+        raws.update(BLOCKS.read(conn, upto))
     return {sha: _utf8(raws[w.block][w.start:w.start + w.length]) for sha, w in located.items()}
 
 

@@ -132,6 +132,14 @@ def test_text_blocks_round_trip(texts: list[str], long: int, chars: int) -> None
     assert all(where.words == len(pairs[sha].split()) for sha, where in located.items())
     textstore.BLOCKS.clear()
     assert textstore.read_located(conn, located) == pairs
+    # a caller's blocks: texts cut from what it read before, by halves, and what was read added
+    raws: dict[int, bytes] = {}
+    shas = sorted(located)
+    first = {sha: located[sha] for sha in shas[:len(shas) // 2]}
+    assert textstore.read_located(conn, first, raws) == {sha: pairs[sha] for sha in first}
+    assert set(raws) == {where.block for where in first.values()}
+    assert textstore.read_located(conn, located, raws) == pairs
+    assert set(raws) == {where.block for where in located.values()}
     blocks = conn.execute("SELECT block_rowid, length(body) FROM text_blocks ORDER BY 1").fetchall()
     assert [b for b, _ in blocks] == list(range(1, len(blocks) + 1))
 

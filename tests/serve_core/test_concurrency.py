@@ -193,9 +193,9 @@ def test_pricing_a_pair_by_its_stored_word_counts_changes_no_answer(fixture_core
     read: list[int] = []
     real = diff_op.read_located
 
-    def counting(conn: Any, located: dict[str, Any]) -> dict[str, str]:
+    def counting(conn: Any, located: dict[str, Any], raws: dict[int, bytes] | None = None) -> dict[str, str]:
         read.append(len(located))
-        return real(conn, located)
+        return real(conn, located, raws)
 
     monkeypatch.setattr(diff_op, "read_located", counting)
     args = _largest_diff(fixture_core)

@@ -125,13 +125,14 @@ class _Budget:
 class _Texts:
     """The texts one diff may need: located up front in one statement (word counts and places,
     nothing inflated; any other is located when asked for), read in batches (each block inflated
-    once per batch), split into words once."""
+    once; a text in a block read before is cut from what was read), split into words once."""
 
     def __init__(self, conn: sqlite3.Connection, shas: Iterable[str]) -> None:
         self.conn = conn
         self.located = locate(conn, shas)
         self.bodies: dict[str, str] = {}
         self.split: dict[str, list[str]] = {}
+        self.raws: dict[int, bytes] = {}  # the blocks read so far, as far as read
 
     def where(self, sha: str) -> Located:
         found = self.located.get(sha)
@@ -145,7 +146,7 @@ class _Texts:
     def read(self, shas: Iterable[str]) -> None:
         wanted = {sha: self.where(sha) for sha in shas if sha not in self.bodies}
         if wanted:
-            self.bodies.update(read_located(self.conn, wanted))
+            self.bodies.update(read_located(self.conn, wanted, self.raws))
 
     def text(self, sha: str) -> str:
         if sha not in self.bodies:
