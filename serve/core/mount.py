@@ -24,6 +24,7 @@ import sqlite3
 import sys
 import threading
 import time
+import weakref
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -79,26 +80,51 @@ def check_deadline(subject: str | None = None) -> None:
         raise DeadlineExceeded("the call exceeded its deadline", subject=subject)
 
 
-class _Reader:
-    """One pooled read-only connection and the deadline its progress handler enforces."""
+class _Interrupts:
+    """How many statements the progress handlers of one index's connections interrupted."""
 
-    __slots__ = ("conn", "deadline", "index")
+    __slots__ = ("count",)
+
+    def __init__(self) -> None:
+        self.count = 0
+
+
+class _Reader:
+    """One pooled read-only connection and the deadline its progress handler enforces.
+
+    Nothing here refers back to the index, and the connection's progress handler refers to the
+    reader only weakly: an index, its readers and their connections form no reference cycle, so an
+    unmounted index is freed by reference counting alone — also when a served worker has frozen its
+    heap (``gc.freeze``), where a cycle would never be collected."""
+
+    __slots__ = ("__weakref__", "conn", "deadline", "interrupts")
 
     def __init__(self, conn: sqlite3.Connection, index: MountedIndex) -> None:
         self.conn = conn
         self.deadline = float("inf")
-        self.index = index
+        self.interrupts = index.interrupt_count
         if isinstance(conn, IndexConnection):
             conn.ranked_cache = index.ranked_cache
         conn.row_factory = sqlite3.Row
         conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
-        conn.set_progress_handler(self._past_deadline, PROGRESS_STEPS)
+        conn.set_progress_handler(_progress_handler(weakref.ref(self)), PROGRESS_STEPS)
 
-    def _past_deadline(self) -> int:
+    def past_deadline(self) -> int:
         if time.monotonic() > self.deadline:
-            self.index.interrupts += 1
+            self.interrupts.count += 1
             return 1
         return 0
+
+
+def _progress_handler(reader: weakref.ref[_Reader]) -> Callable[[], int]:
+    """The progress handler of ``reader``'s connection (which the reader holds: so the handler
+    must not hold the reader)."""
+
+    def handler() -> int:
+        found = reader()
+        return 0 if found is None else found.past_deadline()
+
+    return handler
 
 
 class NameEntry(NamedTuple):
@@ -203,8 +229,7 @@ class MountedIndex:
         self.built_date = _dt.date.fromisoformat(stamp["built_at"][:10]).isoformat()
         self.text_public = stamp.get("text_public", "true") == "true"
         self.max_connections = max(1, max_connections)
-        #: Statements interrupted by the progress handler at their deadline (observability).
-        self.interrupts = 0
+        self.interrupt_count = _Interrupts()
         self._idle: queue.SimpleQueue[_Reader] = queue.SimpleQueue()
         self._opened: list[_Reader] = []
         self._open_lock = threading.Lock()
@@ -237,6 +262,11 @@ class MountedIndex:
                     with self.session(60.0) as conn:
                         found = self._memo[name] = load(conn)
         return cast(_M, found)
+
+    @property
+    def interrupts(self) -> int:
+        """Statements interrupted by the progress handler at their deadline (observability)."""
+        return self.interrupt_count.count
 
     @property
     def connections(self) -> int:
