@@ -282,14 +282,24 @@ def _cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+#: What a process's PSS is made of (``/proc/<pid>/smaps_rollup``), reported per process.
+ROLLUP_PARTS = ("Pss_Anon", "Pss_File", "Shared_Clean", "Shared_Dirty", "Private_Clean", "Private_Dirty")
+
+
+def memory_parts(memory: dict[str, int]) -> dict[str, float]:
+    """``Pss`` and its :data:`ROLLUP_PARTS` of one process, in MB."""
+    return {key: round(memory.get(key, 0) / 1024, 1) for key in ("Pss", *ROLLUP_PARTS)}
+
+
 def memory_kib(pid: int) -> dict[str, int]:
-    """``Rss`` and ``Pss`` (smaps_rollup: shared pages split between the processes mapping them)
-    and the peak ``VmHWM`` of a process, in KiB."""
+    """``Rss`` and ``Pss`` (smaps_rollup: shared pages split between the processes mapping them),
+    their parts (:data:`ROLLUP_PARTS`: anonymous and file-backed PSS, shared and private clean and
+    dirty pages) and the peak ``VmHWM`` of a process, in KiB."""
     out: dict[str, int] = {}
     try:
         for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
             key, _, value = line.partition(":")
-            if key in ("Rss", "Pss"):
+            if key in ("Rss", "Pss", *ROLLUP_PARTS):
                 out[key] = int(value.split()[0])
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
             key, _, value = line.partition(":")
@@ -413,6 +423,7 @@ def load(url: str, pid: int, mix: list[tuple[str, str, str, dict[str, Any] | Non
         "pss_mb_peak_sum": round(max((s["pss"] for s in samples), default=0) / mb, 1),
         "rss_mb_peak_per_process": [round(m.get("VmHWM", 0) / mb, 1) for m in final.values()],
         "pss_mb_final_per_process": [round(m.get("Pss", 0) / mb, 1) for m in final.values()],
+        "memory_mb_final_per_process": [memory_parts(m) for m in final.values()],
         # the figure compared with the target: the sum of PSS (every page counted once over the processes)
         "rss_mb_peak": round(max((s["pss"] for s in samples), default=0) / mb, 1),
         "kinds": kinds,
@@ -485,6 +496,7 @@ def served(index_dir: Path, ops: dict[str, list[Call]], seconds: float, clients:
     report["executing"] = executing
     report["mounted_rss_mb_per_process"] = [round(m.get("Rss", 0) / 1024, 1) for m in ready.values()]
     report["mounted_pss_mb_sum"] = round(sum(m.get("Pss", 0) for m in ready.values()) / 1024, 1)
+    report["memory_mb_mounted_per_process"] = [memory_parts(m) for m in ready.values()]
     return report
 
 
