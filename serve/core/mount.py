@@ -127,6 +127,20 @@ def _progress_handler(reader: weakref.ref[_Reader]) -> Callable[[], int]:
     return handler
 
 
+class FileIdentity(NamedTuple):
+    """Which file an index was built from: the same path replaced by another file differs."""
+
+    device: int
+    inode: int
+    size: int
+    modified_ns: int
+
+
+def file_identity(path: Path) -> FileIdentity:
+    found = path.stat()
+    return FileIdentity(found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns)
+
+
 class NameEntry(NamedTuple):
     """A held work a normalised name names, and the kind of that name (``work_names.kind``).
 
@@ -237,6 +251,8 @@ class MountedIndex:
         self._memo: dict[str, object] = {}
         self._memo_lock = threading.Lock()
         self.ranked_cache = RankedCache()
+        #: the file this index was mounted from (:meth:`reopen` adopts only the same file)
+        self.identity = file_identity(path)
         first = _Reader(conn, self)
         self._opened.append(first)
         self.catalogue = load_catalogue(conn)
@@ -303,6 +319,8 @@ class MountedIndex:
                                      value)
 
     def _borrow(self, deadline: float) -> _Reader:
+        if self._closed:
+            raise IndexError_("the index is closed", code="index_closed", subject=self.publisher.value)
         try:
             return self._idle.get_nowait()
         except queue.Empty:
@@ -356,6 +374,33 @@ class MountedIndex:
             readers = list(self._opened)
         for reader in readers:
             reader.conn.close()
+
+    def reopen(self) -> bool:
+        """Open this closed index again, keeping what it built from its file (catalogue, warmed
+        tables, caches), if the file is still the one it was built from (:attr:`identity`: device,
+        inode, size, modification time) and fits with the same stamp; False (nothing opened) else.
+
+        A served worker adopts this way the index its supervisor built and warmed before forking
+        (``serve.app.prebuild_core``): the tables are then shared copy-on-write instead of built
+        again in every worker. SQLite connections never cross the fork: the supervisor closed its
+        own, this opens the worker's."""
+        if not self._closed or file_identity(self.path) != self.identity:
+            return False
+        conn = open_readonly(self.path, check_same_thread=False, factory=IndexConnection)
+        try:
+            if check_mountable(conn, self.path.name) != self.stamp or file_identity(self.path) != self.identity:
+                conn.close()
+                return False
+        except BaseException:
+            conn.close()
+            raise
+        with self._open_lock:
+            self._idle = queue.SimpleQueue()
+            first = _Reader(conn, self)
+            self._opened = [first]
+            self._closed = False
+            self._idle.put(first)
+        return True
 
 
 def warm_index(index: MountedIndex) -> None:
