@@ -431,13 +431,13 @@ def header_timeout_protocol(seconds: float) -> type[asyncio.Protocol]:
     return HttpToolsHeaderTimeoutProtocol
 
 
-M_ARENA_MAX = -8  # glibc's mallopt parameter (malloc.h)
+M_ARENA_MAX = -8  # glibc's mallopt parameters (malloc.h)
+M_MMAP_THRESHOLD = -3
+M_TRIM_THRESHOLD = -1
 
 
-def limit_malloc_arenas(arenas: int) -> bool:
-    """Cap glibc's malloc arenas for threads started from now on (``MALLOC_ARENA_MAX``): the worker
-    threads then share ``arenas`` heaps instead of one each, which keeps the resident set down.
-    False where the C library has no ``mallopt`` (not glibc)."""
+def _mallopt(parameter: int, value: int) -> bool:
+    """glibc's ``mallopt(parameter, value)``; False where the C library has none (not glibc)."""
     import ctypes
     import ctypes.util
 
@@ -446,7 +446,27 @@ def limit_malloc_arenas(arenas: int) -> bool:
         mallopt = ctypes.CDLL(name).mallopt if name else None
     except (OSError, AttributeError):
         return False
-    return bool(mallopt is not None and mallopt(M_ARENA_MAX, int(arenas)) == 1)
+    return bool(mallopt is not None and mallopt(parameter, int(value)) == 1)
+
+
+def limit_malloc_arenas(arenas: int) -> bool:
+    """Cap glibc's malloc arenas for threads started from now on (``MALLOC_ARENA_MAX``): the worker
+    threads then share ``arenas`` heaps instead of one each, which keeps the resident set down.
+    False where the C library has no ``mallopt`` (not glibc)."""
+    return _mallopt(M_ARENA_MAX, arenas)
+
+
+#: A worker's fixed malloc threshold for memory mapped allocations (glibc's default starting value).
+WORKER_MMAP_THRESHOLD = 128 << 10
+
+
+def fix_mmap_threshold(size: int = WORKER_MMAP_THRESHOLD) -> bool:
+    """Allocate every block of ``size`` bytes or more by its own mapping, given back when freed, and
+    trim the heap's free top beyond ``size`` (``M_MMAP_THRESHOLD``, ``M_TRIM_THRESHOLD``). glibc
+    otherwise raises the threshold to the largest such block freed (up to 32 MiB), after which large
+    short-lived buffers — a big answer's JSON, a diff page, SQLite's reads of long rows — come from
+    the heap and stay resident once freed. False where the C library has no ``mallopt``."""
+    return _mallopt(M_MMAP_THRESHOLD, size) and _mallopt(M_TRIM_THRESHOLD, size)
 
 
 class _HandedServer(uvicorn.Server):
@@ -545,10 +565,13 @@ WORKER_TEXT_CACHE_BYTES = 2 << 20
 
 
 def bound_worker_caches(text_bytes: int = WORKER_TEXT_CACHE_BYTES) -> None:
-    """Bound this worker process's caches that are per process, not per index (the text blocks)."""
+    """Bound this worker process's caches that are per process, not per index (the text blocks),
+    and give large freed buffers back at once (:func:`fix_mmap_threshold`: the served mix's PSS sum
+    peak 181.7 / 181.2 against 183.8 / 188.8 / 186.6 MB, the same CPU per request)."""
     from derive.index import textstore
 
     textstore.BLOCKS.capacity = min(textstore.BLOCKS.capacity, text_bytes)
+    fix_mmap_threshold()
 
 
 def run_workers(make_app: Callable[[int], Starlette], *, workers: int, host: str, port: int,
