@@ -20,7 +20,7 @@ server RSS ≤ 150 MB.
 Usage::
 
     python -m bench.bench_serve_full --index-dir var/index --out var/bench-serve [--seconds 60]
-        [--clients 8] [--calls 200] [--seed 14] [--skip-served]
+        [--clients 8] [--passes P] [--calls 200] [--seed 14] [--skip-served]
 """
 
 from __future__ import annotations
@@ -282,14 +282,24 @@ def _cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+#: What a process's PSS is made of (``/proc/<pid>/smaps_rollup``), reported per process.
+ROLLUP_PARTS = ("Pss_Anon", "Pss_File", "Shared_Clean", "Shared_Dirty", "Private_Clean", "Private_Dirty")
+
+
+def memory_parts(memory: dict[str, int]) -> dict[str, float]:
+    """``Pss`` and its :data:`ROLLUP_PARTS` of one process, in MB."""
+    return {key: round(memory.get(key, 0) / 1024, 1) for key in ("Pss", *ROLLUP_PARTS)}
+
+
 def memory_kib(pid: int) -> dict[str, int]:
-    """``Rss`` and ``Pss`` (smaps_rollup: shared pages split between the processes mapping them)
-    and the peak ``VmHWM`` of a process, in KiB."""
+    """``Rss`` and ``Pss`` (smaps_rollup: shared pages split between the processes mapping them),
+    their parts (:data:`ROLLUP_PARTS`: anonymous and file-backed PSS, shared and private clean and
+    dirty pages) and the peak ``VmHWM`` of a process, in KiB."""
     out: dict[str, int] = {}
     try:
         for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
             key, _, value = line.partition(":")
-            if key in ("Rss", "Pss"):
+            if key in ("Rss", "Pss", *ROLLUP_PARTS):
                 out[key] = int(value.split()[0])
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
             key, _, value = line.partition(":")
@@ -330,11 +340,12 @@ async def _response(reader: asyncio.StreamReader) -> tuple[int, bool]:
 
 
 async def _client(host: str, port: int, requests: list[tuple[str, bytes]], stop: float, offset: int,
-                  tally: dict[str, Any]) -> None:
-    """One keep-alive client sending the mix in order until ``stop`` (reconnects if closed)."""
+                  tally: dict[str, Any], limit: int | None = None) -> None:
+    """One keep-alive client sending the mix in order until ``stop`` or, given ``limit``, that many
+    requests (reconnects if closed)."""
     connection: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
-    for kind, raw in itertools.islice(itertools.cycle(requests), offset, None):
-        if time.monotonic() >= stop:
+    for sent, (kind, raw) in enumerate(itertools.islice(itertools.cycle(requests), offset, None)):
+        if time.monotonic() >= stop or (limit is not None and sent >= limit):
             break
         start = time.perf_counter()
         ok = False
@@ -371,9 +382,11 @@ async def _sample(pid: int, stop: float, samples: list[dict[str, Any]]) -> None:
 
 
 def load(url: str, pid: int, mix: list[tuple[str, str, str, dict[str, Any] | None]], seconds: float,
-         clients: int) -> dict[str, Any]:
-    """``clients`` keep-alive clients on one asyncio loop for ``seconds``; latencies, errors, and the
-    CPU and memory of every server process (supervisor and workers) and of this client process."""
+         clients: int, passes: int | None = None) -> dict[str, Any]:
+    """``clients`` keep-alive clients on one asyncio loop for ``seconds`` (or, given ``passes``, until
+    each has sent the whole mix that many times, within ``seconds``: the same requests however busy
+    the machine, for memory figures); latencies, errors, and the CPU and memory of every server
+    process (supervisor and workers) and of this client process."""
     host, port = url.split("//")[1].rstrip("/").rsplit(":", 1)
     requests = _raw_requests(host, int(port), mix)
     tally: dict[str, Any] = {"latencies": defaultdict(list), "errors": Counter(), "statuses": Counter()}
@@ -384,8 +397,15 @@ def load(url: str, pid: int, mix: list[tuple[str, str, str, dict[str, Any] | Non
 
     async def run() -> None:
         stop = time.monotonic() + seconds
-        await asyncio.gather(_sample(pid, stop, samples),
-                             *(_client(host, int(port), requests, stop, i * 7, tally) for i in range(clients)))
+        sampler = asyncio.ensure_future(_sample(pid, stop, samples))
+        limit = None if passes is None else passes * len(requests)
+        await asyncio.gather(*(_client(host, int(port), requests, stop, i * 7, tally, limit) for i in range(clients)))
+        sampler.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await sampler
+        per = {p: memory_kib(p) for p in process_tree(pid)}
+        samples.append({"rss": sum(m.get("Rss", 0) for m in per.values()),
+                        "pss": sum(m.get("Pss", 0) for m in per.values()), "processes": len(per)})
 
     asyncio.run(run())
     elapsed = time.perf_counter() - started
@@ -413,6 +433,7 @@ def load(url: str, pid: int, mix: list[tuple[str, str, str, dict[str, Any] | Non
         "pss_mb_peak_sum": round(max((s["pss"] for s in samples), default=0) / mb, 1),
         "rss_mb_peak_per_process": [round(m.get("VmHWM", 0) / mb, 1) for m in final.values()],
         "pss_mb_final_per_process": [round(m.get("Pss", 0) / mb, 1) for m in final.values()],
+        "memory_mb_final_per_process": [memory_parts(m) for m in final.values()],
         # the figure compared with the target: the sum of PSS (every page counted once over the processes)
         "rss_mb_peak": round(max((s["pss"] for s in samples), default=0) / mb, 1),
         "kinds": kinds,
@@ -458,7 +479,7 @@ def wait_ready(url: str, workers: int, timeout: float = 180.0) -> None:
 
 
 def served(index_dir: Path, ops: dict[str, list[Call]], seconds: float, clients: int, workers: int,
-           executing: int | None) -> dict[str, Any]:
+           executing: int | None, passes: int | None = None) -> dict[str, Any]:
     mix: list[tuple[str, str, str, dict[str, Any] | None]] = []
     for kind, calls in sorted(ops.items()):
         for name, args in calls[:8]:
@@ -478,13 +499,15 @@ def served(index_dir: Path, ops: dict[str, list[Call]], seconds: float, clients:
     with serving(index_dir, workers, executing) as (url, pid):
         wait_ready(url, workers)
         ready = {p: memory_kib(p) for p in process_tree(pid)}
-        report = load(url, pid, mix, seconds, clients)
+        report = load(url, pid, mix, seconds, clients, passes)
     report["load_average"] = [*before, load_average()]
     report["mix_size"] = len(mix)
+    report["passes"] = passes
     report["workers"] = workers
     report["executing"] = executing
     report["mounted_rss_mb_per_process"] = [round(m.get("Rss", 0) / 1024, 1) for m in ready.values()]
     report["mounted_pss_mb_sum"] = round(sum(m.get("Pss", 0) for m in ready.values()) / 1024, 1)
+    report["memory_mb_mounted_per_process"] = [memory_parts(m) for m in ready.values()]
     return report
 
 
@@ -556,6 +579,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--passes", type=int, default=None,
+                        help="Each served client stops after this many passes over the mix (within --seconds): "
+                             "the same requests however busy the machine, for comparable memory figures.")
     parser.add_argument("--skip-served", action="store_true")
     parser.add_argument("--skip-mcp", action="store_true")
     parser.add_argument("--skip-inprocess", action="store_true", help="Only the served run (no in-process, no MCP).")
@@ -579,7 +605,7 @@ def main(argv: list[str] | None = None) -> int:
     report["load_average"].append(load_average())
     if not args.skip_served:
         step("served")
-        report["served"] = served(index_dir, ops, args.seconds, args.clients, args.workers, args.executing)
+        report["served"] = served(index_dir, ops, args.seconds, args.clients, args.workers, args.executing, args.passes)
     report["verdicts"] = verdicts(report)
     (args.out / "bench-serve.json").write_text(json.dumps(report, indent=2, sort_keys=True) + "\n")
     (args.out / "bench-serve.md").write_text(markdown(report))

@@ -4,8 +4,11 @@ The legal core is Python under one interpreter lock, so one process uses about o
 ``workers > 1`` a small supervisor binds and listens on the socket *after* the imports and
 *before* anything is mounted, then forks the workers. It accepts every connection and hands it to
 the next live worker in turn (the descriptor over a Unix socket pair, ``SCM_RIGHTS``); each worker
-builds its own app, verifies and mounts the artifact set itself and opens its own read-only SQLite
-connections; nothing mounted crosses the fork. The imported code (and, imported before forking,
+builds its own app, verifies the artifact set itself and opens its own read-only SQLite connections
+(none crosses the fork). Before forking, the composition (``serve.app.run_workers``) verifies, mounts
+and warms the set once and closes its connections; a worker's first mount adopts those tables when
+its own verification names the same set and the index files are the ones they were built from, and
+builds its own otherwise (``serve.app.prebuild_core``). The imported code (and, imported before forking,
 what every worker would import anyway: ``serve.app.preload``, the compiled page templates) is
 shared copy-on-write between the supervisor and the workers — the supervisor trims its free heap
 and freezes its objects out of the collector first, so fewer pages are copied — and the index files

@@ -32,9 +32,10 @@ import hashlib
 import re
 import sqlite3
 import threading
+import weakref
 import zlib
 from collections import Counter, OrderedDict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -194,13 +195,24 @@ def dictionary(conn: sqlite3.Connection) -> bytes:
 INFLATER_BYTES = 40 << 10
 
 
+def _holder(conn: sqlite3.Connection) -> Callable[[], sqlite3.Connection | None]:
+    """What the cache keeps of a connection, to tell it from a later one that got the same ``id``:
+    a weak reference when the connection takes one (a subclass such as the served
+    ``IndexConnection``: the cache then keeps no connection, nor what it refers to, alive), else
+    the connection itself."""
+    try:
+        return weakref.ref(conn)
+    except TypeError:
+        return lambda: conn
+
+
 class _Inflating:
     """A block inflated so far: its first bytes, and the inflater to go on with (None once whole)."""
 
     __slots__ = ("conn", "inflater", "raw")
 
-    def __init__(self, conn: sqlite3.Connection, raw: bytes, inflater: Any) -> None:
-        self.conn = conn  # held so that the connection's id is not reused while its blocks are cached
+    def __init__(self, conn: Callable[[], sqlite3.Connection | None], raw: bytes, inflater: Any) -> None:
+        self.conn = conn  # so that a later connection with the same id never reads this one's blocks
         self.raw = raw
         self.inflater = inflater
 
@@ -218,7 +230,7 @@ class _BlockCache:
     def __init__(self, capacity: int) -> None:
         self.capacity = capacity
         self._blocks: OrderedDict[tuple[int, int], _Inflating] = OrderedDict()
-        self._dictionaries: OrderedDict[int, tuple[sqlite3.Connection, bytes]] = OrderedDict()
+        self._dictionaries: OrderedDict[int, tuple[Callable[[], sqlite3.Connection | None], bytes]] = OrderedDict()
         self._size = 0
         self._lock = threading.Lock()
 
@@ -231,11 +243,11 @@ class _BlockCache:
     def dictionary(self, conn: sqlite3.Connection) -> bytes:
         with self._lock:
             found = self._dictionaries.get(id(conn))
-            if found is not None and found[0] is conn:
+            if found is not None and found[0]() is conn:
                 return found[1]
         zdict = dictionary(conn)
         with self._lock:
-            self._dictionaries[id(conn)] = (conn, zdict)
+            self._dictionaries[id(conn)] = (_holder(conn), zdict)
             while len(self._dictionaries) > 16:
                 self._dictionaries.popitem(last=False)
         return zdict
@@ -247,7 +259,7 @@ class _BlockCache:
         with self._lock:
             for block, upto in blocks.items():
                 entry = self._blocks.get((id(conn), block))
-                if entry is None or entry.conn is not conn:
+                if entry is None or entry.conn() is not conn:
                     missing.append(block)
                     continue
                 self._blocks.move_to_end((id(conn), block))
@@ -263,6 +275,7 @@ class _BlockCache:
         if not missing:
             return out
         zdict = self.dictionary(conn)
+        holder = _holder(conn)
         for block, body in _bodies(conn, missing):
             inflater = zlib.decompressobj(zdict=zdict) if zdict else zlib.decompressobj()
             raw = _go_on(inflater, body, blocks[block])
@@ -273,7 +286,7 @@ class _BlockCache:
                 previous = self._blocks.pop((id(conn), block), None)
                 if previous is not None:
                     self._size -= previous.size
-                entry = _Inflating(conn, raw, None if inflater.eof else inflater)
+                entry = _Inflating(holder, raw, None if inflater.eof else inflater)
                 self._blocks[(id(conn), block)] = entry
                 self._size += entry.size
                 self._trim()

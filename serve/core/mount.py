@@ -24,6 +24,7 @@ import sqlite3
 import sys
 import threading
 import time
+import weakref
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -79,26 +80,65 @@ def check_deadline(subject: str | None = None) -> None:
         raise DeadlineExceeded("the call exceeded its deadline", subject=subject)
 
 
-class _Reader:
-    """One pooled read-only connection and the deadline its progress handler enforces."""
+class _Interrupts:
+    """How many statements the progress handlers of one index's connections interrupted."""
 
-    __slots__ = ("conn", "deadline", "index")
+    __slots__ = ("count",)
+
+    def __init__(self) -> None:
+        self.count = 0
+
+
+class _Reader:
+    """One pooled read-only connection and the deadline its progress handler enforces.
+
+    Nothing here refers back to the index, and the connection's progress handler refers to the
+    reader only weakly: an index, its readers and their connections form no reference cycle, so an
+    unmounted index is freed by reference counting alone — also when a served worker has frozen its
+    heap (``gc.freeze``), where a cycle would never be collected."""
+
+    __slots__ = ("__weakref__", "conn", "deadline", "interrupts")
 
     def __init__(self, conn: sqlite3.Connection, index: MountedIndex) -> None:
         self.conn = conn
         self.deadline = float("inf")
-        self.index = index
+        self.interrupts = index.interrupt_count
         if isinstance(conn, IndexConnection):
             conn.ranked_cache = index.ranked_cache
         conn.row_factory = sqlite3.Row
         conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
-        conn.set_progress_handler(self._past_deadline, PROGRESS_STEPS)
+        conn.set_progress_handler(_progress_handler(weakref.ref(self)), PROGRESS_STEPS)
 
-    def _past_deadline(self) -> int:
+    def past_deadline(self) -> int:
         if time.monotonic() > self.deadline:
-            self.index.interrupts += 1
+            self.interrupts.count += 1
             return 1
         return 0
+
+
+def _progress_handler(reader: weakref.ref[_Reader]) -> Callable[[], int]:
+    """The progress handler of ``reader``'s connection (which the reader holds: so the handler
+    must not hold the reader)."""
+
+    def handler() -> int:
+        found = reader()
+        return 0 if found is None else found.past_deadline()
+
+    return handler
+
+
+class FileIdentity(NamedTuple):
+    """Which file an index was built from: the same path replaced by another file differs."""
+
+    device: int
+    inode: int
+    size: int
+    modified_ns: int
+
+
+def file_identity(path: Path) -> FileIdentity:
+    found = path.stat()
+    return FileIdentity(found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns)
 
 
 class NameEntry(NamedTuple):
@@ -203,8 +243,7 @@ class MountedIndex:
         self.built_date = _dt.date.fromisoformat(stamp["built_at"][:10]).isoformat()
         self.text_public = stamp.get("text_public", "true") == "true"
         self.max_connections = max(1, max_connections)
-        #: Statements interrupted by the progress handler at their deadline (observability).
-        self.interrupts = 0
+        self.interrupt_count = _Interrupts()
         self._idle: queue.SimpleQueue[_Reader] = queue.SimpleQueue()
         self._opened: list[_Reader] = []
         self._open_lock = threading.Lock()
@@ -212,6 +251,8 @@ class MountedIndex:
         self._memo: dict[str, object] = {}
         self._memo_lock = threading.Lock()
         self.ranked_cache = RankedCache()
+        #: the file this index was mounted from (:meth:`reopen` adopts only the same file)
+        self.identity = file_identity(path)
         first = _Reader(conn, self)
         self._opened.append(first)
         self.catalogue = load_catalogue(conn)
@@ -237,6 +278,11 @@ class MountedIndex:
                     with self.session(60.0) as conn:
                         found = self._memo[name] = load(conn)
         return cast(_M, found)
+
+    @property
+    def interrupts(self) -> int:
+        """Statements interrupted by the progress handler at their deadline (observability)."""
+        return self.interrupt_count.count
 
     @property
     def connections(self) -> int:
@@ -273,6 +319,8 @@ class MountedIndex:
                                      value)
 
     def _borrow(self, deadline: float) -> _Reader:
+        if self._closed:
+            raise IndexError_("the index is closed", code="index_closed", subject=self.publisher.value)
         try:
             return self._idle.get_nowait()
         except queue.Empty:
@@ -326,6 +374,33 @@ class MountedIndex:
             readers = list(self._opened)
         for reader in readers:
             reader.conn.close()
+
+    def reopen(self) -> bool:
+        """Open this closed index again, keeping what it built from its file (catalogue, warmed
+        tables, caches), if the file is still the one it was built from (:attr:`identity`: device,
+        inode, size, modification time) and fits with the same stamp; False (nothing opened) else.
+
+        A served worker adopts this way the index its supervisor built and warmed before forking
+        (``serve.app.prebuild_core``): the tables are then shared copy-on-write instead of built
+        again in every worker. SQLite connections never cross the fork: the supervisor closed its
+        own, this opens the worker's."""
+        if not self._closed or file_identity(self.path) != self.identity:
+            return False
+        conn = open_readonly(self.path, check_same_thread=False, factory=IndexConnection)
+        try:
+            if check_mountable(conn, self.path.name) != self.stamp or file_identity(self.path) != self.identity:
+                conn.close()
+                return False
+        except BaseException:
+            conn.close()
+            raise
+        with self._open_lock:
+            self._idle = queue.SimpleQueue()
+            first = _Reader(conn, self)
+            self._opened = [first]
+            self._closed = False
+            self._idle.put(first)
+        return True
 
 
 def warm_index(index: MountedIndex) -> None:

@@ -224,6 +224,16 @@ def test_the_malloc_arenas_of_the_server_can_be_capped() -> None:
     assert limit_malloc_arenas(2) is True
 
 
+def test_a_worker_can_fix_its_mmap_threshold() -> None:
+    import platform
+
+    from serve.app import fix_mmap_threshold
+
+    if platform.libc_ver()[0] != "glibc":
+        pytest.skip("mallopt(M_MMAP_THRESHOLD) is glibc's")
+    assert fix_mmap_threshold() is True
+
+
 def test_lex_serve_runs_three_calls_at_once_in_one_malloc_arena_by_default() -> None:
     from cli.serve import executing_slots, group
 
