@@ -5,7 +5,8 @@ Mounts a directory of ``<publisher>.sqlite`` indexes (``--index-dir``; e.g. the 
 (seeded: works, anchors and dates; search words of rare, middle and very high document frequency
 in French, English and German; the largest diffs of the corpus), then:
 
-1. **in process** — every operation called directly on ``LegalCore`` (one thread), and the MCP
+1. **in process** — every operation called directly on ``LegalCore`` (one thread; mounted, warmed
+   and its heap settled by ``gc.freeze`` as a served worker's is), and the MCP
    tool path (validation, admission gate, worker thread, JSON result): p50/p95/p99 wall time and
    CPU time per call;
 2. **served** — ``lex serve --unsigned-dev`` on loopback in its own process, ``--clients``
@@ -179,11 +180,13 @@ def _figures(walls: list[float], cpus: list[float]) -> dict[str, Any]:
 
 def in_process(index_dir: Path, ops: dict[str, list[Call]], repeat: int) -> dict[str, Any]:
     from serve.core import LegalCore
+    from serve.mount import settle_heap
 
     out: dict[str, Any] = {}
     with LegalCore.mount(index_dir, {"set_id": "bench-unsigned"}) as core:
         for call in itertools.chain.from_iterable(ops.values()):  # warm the page cache once
             core.call(*call)
+        settle_heap()  # as a served worker does once mounted and warmed (serve.mount.settle_heap)
         merged: dict[str, tuple[list[float], list[float]]] = defaultdict(lambda: ([], []))
         outcomes: dict[str, Counter[str]] = defaultdict(Counter)
         for kind, calls in sorted(ops.items()):
