@@ -111,6 +111,17 @@ _YEAR = re.compile(r"^(?:1[89]|2[01])\d\d$")
 RELAXABLE_WORDS: frozenset[str] = STOP_WORDS | frozenset(_FRAME.split()) | QUESTION_WORDS
 
 
+#: The index build's non-expandable words (:func:`derive.index.analysis.expandable`): stop words
+#: and comparison frame words, without :data:`QUESTION_WORDS`, which are query-side only: the word
+#: forms and ranked windows an index holds do not change with them (no rebuild).
+INDEX_STOP_WORDS: frozenset[str] = STOP_WORDS | frozenset(_FRAME.split())
+
+
+def index_stop_word(word: str) -> bool:
+    """A word the index build gives no Snowball forms: a stop word, a comparison frame word or a bare year."""
+    return word in INDEX_STOP_WORDS or bool(_YEAR.match(word))
+
+
 def relaxable(word: str) -> bool:
     """A word a relaxed query drops: a stop word, a comparison or question frame word, or a bare year."""
     return word in RELAXABLE_WORDS or bool(_YEAR.match(word))
