@@ -103,6 +103,10 @@ _QUESTION = (
     "wann warum wieso weshalb welche welcher welches welchen wer wo darf durfen kann konnen muss mussen "
     "soll sollen mein meine meinen meiner meinem ich"
 )
+#: Subject pronouns of an inverted question ("peut-on", "faut-il", "dois-je", "kann ich"): frame words
+#: too when the question holds a question-frame word (:func:`serve.core.searchplan.without_question_frame`).
+QUESTION_PRONOUNS: frozenset[str] = frozenset(
+    ["il", "elle", "on", "je", "ils", "elles", "nous", "vous", "tu", "ich", "wir"])
 STOP_WORDS: frozenset[str] = frozenset(f"{_FR} {_EN} {_DE}".split())
 #: Question-frame words (:data:`_QUESTION`).
 QUESTION_WORDS: frozenset[str] = frozenset(_QUESTION.split())

@@ -271,8 +271,11 @@ def without_question_frame(terms: Sequence[str]) -> list[str]:
     maladie" searches ``licencier salarie arret maladie``. A law does not ask a question, so
     requiring such a word finds the provisions that happen to hold it (staff rules, collective
     agreements) before the act that answers. With fewer words left they are kept (the question
-    may be about little else)."""
-    kept = [t for t in terms if t not in relax.QUESTION_WORDS]
+    may be about little else). With a frame word, the subject pronoun of an inverted question
+    ("peut-il", "faut-il", "dois-je": :data:`derive.index.relax.QUESTION_PRONOUNS`) goes too."""
+    frame = relax.QUESTION_WORDS | relax.QUESTION_PRONOUNS if any(t in relax.QUESTION_WORDS for t in terms) \
+        else relax.QUESTION_WORDS
+    kept = [t for t in terms if t not in frame]
     return kept if len(kept) >= 2 else list(terms)
 
 
