@@ -74,7 +74,7 @@ def term_stem_rows(words: Iterable[tuple[str, int]]) -> Iterator[tuple[str, str,
 
 def expandable(term: str) -> bool:
     """Whether a query word gets its Snowball forms: one word, not a stop / frame word or a year."""
-    return " " not in term and not relax.relaxable(term)
+    return " " not in term and not relax.index_stop_word(term)
 
 
 def word_forms(conn: sqlite3.Connection, term: str, language: str | None) -> list[str]:
@@ -96,7 +96,7 @@ def word_forms(conn: sqlite3.Connection, term: str, language: str | None) -> lis
         rows = conn.execute("SELECT term, docs FROM term_stems WHERE language = ? AND stem = ? "
                             "ORDER BY docs DESC LIMIT ?", (lang, stem, 2 * MAX_FORMS)).fetchall()
         for word, docs in rows:
-            if word != term and not relax.relaxable(str(word)) and inflection(term, str(word)):
+            if word != term and not relax.index_stop_word(str(word)) and inflection(term, str(word)):
                 found[str(word)] = max(found.get(str(word), 0), int(docs))
     return sorted(found, key=lambda w: (-found[w], w))[:MAX_FORMS]
 

@@ -24,7 +24,8 @@ the answer so that a reader can tell a weaker match from a direct one:
   already replaced by fuzzy expansion (a typo) is not stemmed as well.
 - **Relaxation** (when the strict query, with any expansion, finds no provision in any
   publisher): first the French, English and German stop words, the words that only frame a
-  comparison (:data:`RELAXABLE_WORDS`: ``versus``, ``comparer``, the elided ``l'``…) and bare
+  comparison or a question asked in plain words (:data:`RELAXABLE_WORDS`: ``versus``,
+  ``comparer``, the elided ``l'``, ``combien``, ``peut``, ``must``, ``darf``…) and bare
   years (``2015``: the compared dates of a comparison, not words of the provision) are dropped
   and every remaining word is still required (reason ``stop_words_dropped``, hits
   ``relaxed``); if that finds nothing either, the remaining words are OR-ed and BM25 ranks the
@@ -32,7 +33,8 @@ the answer so that a reader can tell a weaker match from a direct one:
   strict majority of them (:func:`quorum`): a single shared word is a coincidence, not an
   answer, and a question about a subject the corpus does not hold stays empty. Reported as
   ``query_relaxed: {from, to, reason, dropped, min_terms}``. Relaxation is withheld, and
-  ``relaxation_withheld`` says why, when a content word is in no provision of the index or when
+  ``relaxation_withheld`` says why, when a content word (not a question-frame word: a law does
+  not say ``combien``) is in no provision of the index or when
   the caller's filters, not the words, emptied the answer
   (the search operation decides, see ``relaxation_withheld`` in the serving core).
 
@@ -88,14 +90,44 @@ _FRAME = (
     "compare compared compares comparing comparison comparer comparez comparaison versus vs vergleich vergleiche "
     "vergleichen difference differences unterschied unterschiede"
 )
+#: Words that only frame a question asked in plain words (accents folded): interrogatives, modal
+#: verbs and the asker's own pronouns — "combien de semaines …", "peut-on …", "faut-il …", "can I …",
+#: "must a …", "wie lange darf ich …". A law does not say "combien" (no Legilux provision holds it),
+#: so such a word must neither count as the question's subject (``unknown_terms``) nor be required
+#: once the words are relaxed. Only words that never name a legal subject: ``long``, ``lange``,
+#: ``will`` (a last will) and ``get`` stay search words.
+_QUESTION = (
+    "combien comment pourquoi quand faut peut peuvent peux puis dois doit doivent voudrais mon apres avant "
+    "pendant chaque "
+    "much many must should may might shall whether someone somebody "
+    "wann warum wieso weshalb welche welcher welches welchen wer wo darf durfen kann konnen muss mussen "
+    "soll sollen mein meine meinen meiner meinem ich"
+)
+#: Subject pronouns of an inverted question ("peut-on", "faut-il", "dois-je", "kann ich"): frame words
+#: too when the question holds a question-frame word (:func:`serve.core.searchplan.without_question_frame`).
+QUESTION_PRONOUNS: frozenset[str] = frozenset(
+    ["il", "elle", "on", "je", "ils", "elles", "nous", "vous", "tu", "ich", "wir"])
 STOP_WORDS: frozenset[str] = frozenset(f"{_FR} {_EN} {_DE}".split())
+#: Question-frame words (:data:`_QUESTION`).
+QUESTION_WORDS: frozenset[str] = frozenset(_QUESTION.split())
 _YEAR = re.compile(r"^(?:1[89]|2[01])\d\d$")
-#: Words a relaxed query drops: stop words (fr, en, de) and comparison frame words.
-RELAXABLE_WORDS: frozenset[str] = STOP_WORDS | frozenset(_FRAME.split())
+#: Words a relaxed query drops: stop words (fr, en, de), comparison frame words and question-frame words.
+RELAXABLE_WORDS: frozenset[str] = STOP_WORDS | frozenset(_FRAME.split()) | QUESTION_WORDS
+
+
+#: The index build's non-expandable words (:func:`derive.index.analysis.expandable`): stop words
+#: and comparison frame words, without :data:`QUESTION_WORDS`, which are query-side only: the word
+#: forms and ranked windows an index holds do not change with them (no rebuild).
+INDEX_STOP_WORDS: frozenset[str] = STOP_WORDS | frozenset(_FRAME.split())
+
+
+def index_stop_word(word: str) -> bool:
+    """A word the index build gives no Snowball forms: a stop word, a comparison frame word or a bare year."""
+    return word in INDEX_STOP_WORDS or bool(_YEAR.match(word))
 
 
 def relaxable(word: str) -> bool:
-    """A word a relaxed query drops: a stop word, a comparison frame word or a bare year."""
+    """A word a relaxed query drops: a stop word, a comparison or question frame word, or a bare year."""
     return word in RELAXABLE_WORDS or bool(_YEAR.match(word))
 
 

@@ -23,6 +23,10 @@ so the other publisher's results are not suppressed. Acronyms and numbered names
 ``MiFID``, ``CRD``, ``Solvency II``) are never ordinary: one word, capitals inside a word or
 a whole word in capitals, digits or roman numerals.
 
+The search words of a **question asked in plain words** leave out the words that only frame it
+(:func:`without_question_frame`: "combien", "peut-on", "faut-il", "must", "darf" — see
+:data:`derive.index.relax.QUESTION_WORDS`) when at least two other words are left.
+
 A **role intent** ("which acts amend X", "actes délégués du X") with a resolved work X sets
 ``intent`` (:func:`serve.core.ranking.role_intent`); its words leave the search words.
 """
@@ -34,6 +38,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from derive.index import relax
 from derive.index.identifiers import celex_numbers, celex_to_slug
 from derive.index.query import STOP_WORDS, ParsedQuery, ngrams
 from derive.index.text import normalize
@@ -259,6 +264,21 @@ def explicit_works(index: MountedIndex, works: Sequence[str]) -> list[int]:
     return out
 
 
+def without_question_frame(terms: Sequence[str]) -> list[str]:
+    """The search words of a question asked in plain words without the words that only frame it
+    (:data:`derive.index.relax.QUESTION_WORDS`: "combien", "peut-on", "faut-il", "must", "wie",
+    "darf" …), when at least two other words are left: "peut-on licencier un salarié en arrêt
+    maladie" searches ``licencier salarie arret maladie``. A law does not ask a question, so
+    requiring such a word finds the provisions that happen to hold it (staff rules, collective
+    agreements) before the act that answers. With fewer words left they are kept (the question
+    may be about little else). With a frame word, the subject pronoun of an inverted question
+    ("peut-il", "faut-il", "dois-je": :data:`derive.index.relax.QUESTION_PRONOUNS`) goes too."""
+    frame = relax.QUESTION_WORDS | relax.QUESTION_PRONOUNS if any(t in relax.QUESTION_WORDS for t in terms) \
+        else relax.QUESTION_WORDS
+    kept = [t for t in terms if t not in frame]
+    return kept if len(kept) >= 2 else list(terms)
+
+
 def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | None,
                profiles: Mapping[int, ranking.WorkProfile] | None = None, frequent: Frequent | None = None) -> Plan:
     plan = Plan(terms=[], article_key=parsed.article.key if parsed.article else None, anchor=None, mentions=[],
@@ -272,6 +292,7 @@ def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | 
     phrase_tokens = {t for p in phrases for t in p.split()}
     plan.terms = [t for i, t in enumerate(tokens) if i not in consumed and t not in STOP_WORDS and t not in phrase_tokens]
     plan.terms = list(dict.fromkeys(plan.terms)) + [p for p in phrases if p and p not in plan.terms]
+    plan.terms = without_question_frame(plan.terms)
     if works:
         plan.constraints = explicit_works(index, works)
     else:
