@@ -10,7 +10,11 @@ of the IEEE-754 safe range, blobs, floats and booleans.
 from __future__ import annotations
 
 import hashlib
+import shutil
+import sqlite3
+import zlib
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, Literal
 
 import pytest
@@ -22,6 +26,7 @@ from derive.index.digest import content_digest, lines_bytes, row_bytes
 from derive.index.read import open_readonly
 from derive.index.schema import DIGEST_ORDER
 from derive.index.textstore import digest_rows
+from derive.index.verify import verify_index
 from legal.errors import LexError
 from tests.index.pipeline import FixtureBuild
 
@@ -85,8 +90,8 @@ def test_boundary_integers_render_as_digits() -> None:
     assert lines_bytes(rows) == f"[{SAFE},{-SAFE},{10**15},0]\n".encode()
 
 
-def _row_by_row(conn_path: object) -> str:
-    conn = open_readonly(conn_path)  # type: ignore[arg-type]
+def _row_by_row(path: Path) -> str:
+    conn = open_readonly(path)
     h = hashlib.sha256()
     for table, order in DIGEST_ORDER:
         h.update(f"#{table}\n".encode())
@@ -106,3 +111,35 @@ def test_content_digest_equals_the_row_by_row_definition(fixture_indexes: Fixtur
         finally:
             conn.close()
         assert digest == _row_by_row(path)
+
+
+def test_verify_with_the_builds_digest_takes_it_and_still_checks_the_rest(handmade_dir: Path, tmp_path: Path) -> None:
+    path = handmade_dir / "eu-eurlex.sqlite"
+    stamp = verify_index(path).stamp
+    assert verify_index(path, sealed_digest=stamp["content_digest"]).ok
+    wrong = verify_index(path, sealed_digest="0" * 64).problems
+    assert any("content digest" in p for p in wrong)
+    alone = tmp_path / "alone" / "eu-eurlex.sqlite"  # the build's digest is tied to the file by the stamp file
+    alone.parent.mkdir()
+    shutil.copy(path, alone)
+    assert verify_index(alone).ok
+    assert any("stamp.json is missing" in p for p in verify_index(alone, sealed_digest=stamp["content_digest"]).problems)
+
+
+def test_verify_with_the_builds_digest_still_hashes_every_text(handmade_dir: Path, tmp_path: Path) -> None:
+    for name in ("eu-eurlex.sqlite", "eu-eurlex.stamp.json"):
+        shutil.copy(handmade_dir / name, tmp_path / name)
+    copy = tmp_path / "eu-eurlex.sqlite"
+    sealed = verify_index(copy).stamp["content_digest"]
+    conn = sqlite3.connect(copy)
+    block, start, length = conn.execute("SELECT block_rowid, start, length FROM texts "
+                                        "ORDER BY text_sha256 LIMIT 1").fetchone()
+    raw = bytearray(zlib.decompress(conn.execute("SELECT body FROM text_blocks WHERE block_rowid = ?",
+                                                 (block,)).fetchone()[0]))
+    raw[start:start + length] = b"t" * length
+    conn.execute("UPDATE text_blocks SET body = ? WHERE block_rowid = ?", (zlib.compress(bytes(raw)), block))
+    conn.commit()
+    conn.close()
+    problems = verify_index(copy, sealed_digest=sealed).problems
+    assert any("does not hash" in p for p in problems)  # the text check is independent of the digest
+    assert any("names another index file" in p for p in problems)  # and the file is not the one built
