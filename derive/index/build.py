@@ -363,6 +363,9 @@ def _seal_streamed(conn: sqlite3.Connection, meter: BuildMeter, excluded: int,
     meter.phase("finish")
     content = stored_facts(conn, excluded)
     full = dict(stamp(content))
+    # the last write to a content table is above: serving tables, stamp, ANALYZE and VACUUM leave the
+    # digest's rows as they are, so this is the digest of the file as published (the index stage's
+    # check takes it instead of computing it again: docs/adr/0016-one-digest-pass-per-build.md)
     full["content_digest"] = content_digest(conn)
     meter.phase("serving")
     meter.facts["serving_rows"] = write_serving_tables(conn)

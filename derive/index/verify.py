@@ -4,6 +4,14 @@ Beyond the mount checks of :mod:`derive.index.read`: the content digest is recom
 compared with the stamp; every stored text hashes to its key; every lexical state has an FTS
 row; and, when ``<publisher>.stamp.json`` is beside the file, it must name this file's size
 and SHA-256 and repeat the embedded stamp exactly.
+
+``sealed_digest``: the builder's own check of the file it just wrote (the index stage) passes the
+content digest the build computed over this file's content tables after their last write
+(:func:`derive.index.build.build_from_paths`). The digest is then not computed a second time:
+the stamp must name that digest, and the stamp file must be beside the index and name this
+file's size and SHA-256 (which the build took of the file it wrote). Everything else — mount
+checks, every text inflated and hashed to its key, word counts, FTS rows, the stamp file — is
+checked as without it (``docs/adr/0016-one-digest-pass-per-build.md``).
 """
 
 from __future__ import annotations
@@ -55,10 +63,10 @@ def _text_problems(conn: sqlite3.Connection) -> list[str]:
     return out
 
 
-def _stamp_file_problems(path: Path, stamp: dict[str, str]) -> list[str]:
+def _stamp_file_problems(path: Path, stamp: dict[str, str], *, required: bool = False) -> list[str]:
     stamp_path = path.with_name(stamp_file_name(stamp.get("publisher", "")))
     if not stamp_path.is_file():
-        return []
+        return [f"{stamp_path.name} is missing: the build's digest cannot be tied to this file"] if required else []
     doc = json.loads(stamp_path.read_text(encoding="utf-8"))
     data = path.read_bytes()
     problems = []
@@ -70,7 +78,9 @@ def _stamp_file_problems(path: Path, stamp: dict[str, str]) -> list[str]:
     return problems
 
 
-def verify_index(path: Path) -> VerifyReport:
+def verify_index(path: Path, *, sealed_digest: str | None = None) -> VerifyReport:
+    """Every check of the module docstring; with ``sealed_digest`` the content digest is the one the
+    build computed over this file (not recomputed) and the stamp file is required."""
     report = VerifyReport(index=path.name)
     conn = open_readonly(path)
     try:
@@ -78,7 +88,7 @@ def verify_index(path: Path) -> VerifyReport:
         if report.problems:
             return report
         report.stamp = read_stamp(conn)
-        digest = content_digest(conn)
+        digest = sealed_digest if sealed_digest is not None else content_digest(conn)
         if digest != report.stamp.get("content_digest"):
             report.problems.append(f"content digest {digest} differs from the stamp's {report.stamp.get('content_digest')}")
         report.problems.extend(_text_problems(conn))
@@ -88,5 +98,5 @@ def verify_index(path: Path) -> VerifyReport:
             report.problems.append(f"{states} lexical states but {fts} FTS rows")
     finally:
         conn.close()
-    report.problems.extend(_stamp_file_problems(path, report.stamp))
+    report.problems.extend(_stamp_file_problems(path, report.stamp, required=sealed_digest is not None))
     return report
