@@ -192,15 +192,19 @@ def work_fingerprint(wdir: Path) -> str:
     """A digest of every entry under a source work directory: relative path, file type, size,
     modification time (ns) and inode (``lstat``: a symbolic link is seen as one). A rewritten,
     added, removed, renamed or touched file changes it."""
-    h = hashlib.sha256()
-    for dirpath, dirnames, filenames in os.walk(wdir):
-        dirnames.sort()
-        base = Path(dirpath)
-        for name in sorted(filenames) + [f"{d}/" for d in dirnames]:
-            st = os.lstat(base / name.rstrip("/"))
-            rel = (base / name).relative_to(wdir).as_posix()
-            h.update(f"{rel}\0{_stat.S_IFMT(st.st_mode)}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\n".encode())
-    return h.hexdigest()
+    lines: list[str] = []
+    pending = [("", os.fspath(wdir))]
+    while pending:
+        prefix, directory = pending.pop()
+        with os.scandir(directory) as entries:
+            found = sorted((e.name, e) for e in entries)
+        for name, entry in found:
+            st = entry.stat(follow_symlinks=False)
+            rel = prefix + name
+            lines.append(f"{rel}\0{_stat.S_IFMT(st.st_mode)}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\n")
+            if entry.is_dir(follow_symlinks=False):
+                pending.append((rel + "/", entry.path))
+    return hashlib.sha256("".join(sorted(lines)).encode()).hexdigest()
 
 
 # -- public entry point ------------------------------------------------------------------------
