@@ -31,7 +31,6 @@ import dataclasses
 import functools
 import importlib.metadata
 import json
-import mmap
 import multiprocessing
 import os
 import shutil
@@ -1069,39 +1068,49 @@ def _shard_works(path: Path, name: str = PROVISIONS_FILE) -> Iterator[tuple[str,
 
 
 class _Lines:
-    """A shard's ``provisions.jsonl``, handed out a work's lines at a time as bytes (mapped, not
-    parsed: each line is checked to name its work)."""
+    """A shard's ``provisions.jsonl``, handed out a work's lines at a time as bytes (read in
+    chunks, not parsed: each line is checked to name its work); memory holds a chunk and the
+    lines of the work being handed out."""
+
+    CHUNK = 1 << 22
 
     def __init__(self, path: Path, files: contextlib.ExitStack) -> None:
         self.name = path.parent.name
-        handle = files.enter_context(path.open("rb"))
-        size = os.fstat(handle.fileno()).st_size
-        self.buf: Any = files.enter_context(mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)) if size else b""
+        self.handle = files.enter_context(path.open("rb"))
+        self.buf = b""
         self.pos = 0
 
-    def take(self, work_id: str, count: int) -> tuple[int, int]:
-        """The byte range of the next ``count`` lines, which must all be ``work_id``'s. A line of
-        another work, or too few lines, is a shard that does not hold together."""
+    def copy(self, work_id: str, count: int, target: Any) -> int:
+        """Write the next ``count`` lines, which must all be ``work_id``'s, to ``target`` (``None``:
+        pass over them); their size. A line of another work, or too few lines, is a shard that
+        does not hold together."""
         key = _WORK_ID_KEY + work_id.encode("utf-8") + b'"'
-        buf, start = self.buf, self.pos
-        pos = start
+        start = pos = self.pos
+        size = 0
         for _ in range(count):
-            end = buf.find(b"\n", pos)
-            if end < 0 or buf.find(key, pos, end) < 0:
+            end = self.buf.find(b"\n", pos)
+            while end < 0:
+                chunk = self.handle.read(self.CHUNK)
+                if not chunk:
+                    raise DerivationError("a shard's provisions.jsonl and provisions.parquet disagree",
+                                          code="shard_mismatch", subject=self.name)
+                if target is not None:
+                    target.write(self.buf[start:pos])
+                size += pos - start
+                self.buf = self.buf[pos:] + chunk
+                start = pos = 0
+                end = self.buf.find(b"\n", pos)
+            if self.buf.find(key, pos, end) < 0:
                 raise DerivationError("a shard's provisions.jsonl and provisions.parquet disagree",
                                       code="shard_mismatch", subject=self.name)
             pos = end + 1
+        if target is not None:
+            target.write(self.buf[start:pos])
         self.pos = pos
-        return start, pos
-
-    def copy(self, work_id: str, count: int, target: Any) -> int:
-        """Write the next ``count`` lines (``work_id``'s) to ``target``; their size."""
-        start, end = self.take(work_id, count)
-        target.write(self.buf[start:end])
-        return end - start
+        return size + pos - start
 
     def at_end(self) -> bool:
-        return bool(self.pos == len(self.buf))
+        return self.pos == len(self.buf) and not self.handle.read(1)
 
 
 def _shard_transactions(path: Path) -> dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]]:
@@ -1151,7 +1160,7 @@ class _PreviousRows:
         """Copy ``work_id``'s rows (none when the previous output holds none)."""
         order = tuple(work_id.split(":", 1))
         while self.head is not None and tuple(self.head[0].split(":", 1)) < order:
-            self.lines.take(self.head[0], sum(b.num_rows for b in self.head[1]))
+            self.lines.copy(self.head[0], sum(b.num_rows for b in self.head[1]), None)
             self.head = next(self.stream, None)
         if self.head is None or self.head[0] != work_id:
             return

@@ -264,27 +264,30 @@ def _sample_versions(tree: CorpusTree) -> list[Any]:
 
 
 def _rows_by_lex_id(path: Path, wanted: set[str]) -> dict[str, list[bytes]]:
-    """The canonical lines of ``wanted`` lex ids: each line holding ``"lex_id":"<id>"`` (found by
-    a byte search over a map of the file) is parsed and kept if its ``lex_id`` is that one."""
-    import mmap
-
+    """The canonical lines of ``wanted`` lex ids, in file order: each line holding
+    ``"lex_id":"<id>"`` (a byte search over the file read in chunks of whole lines) is parsed and
+    kept if its ``lex_id`` is that one."""
     found: dict[str, list[bytes]] = {k: [] for k in wanted}
+    keys = [(k, b'"lex_id":' + json.dumps(k).encode("utf-8")) for k in sorted(wanted)]
+    rest = b""
     with path.open("rb") as handle:
-        if os.fstat(handle.fileno()).st_size == 0:
-            return found
-        with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as buf:
-            for lex_id in sorted(wanted):
-                key = b'"lex_id":' + json.dumps(lex_id).encode("utf-8")
-                at = buf.find(key)
+        while True:
+            chunk = handle.read(1 << 23)
+            data = rest + chunk
+            cut = data.rfind(b"\n") + 1 if chunk else len(data)
+            lines, rest = data[:cut], data[cut:]
+            for lex_id, key in keys:
+                at = lines.find(key)
                 while at >= 0:
-                    start = buf.rfind(b"\n", 0, at) + 1
-                    end = buf.find(b"\n", at)
-                    end = len(buf) if end < 0 else end
-                    line = bytes(buf[start:end])
+                    start = lines.rfind(b"\n", 0, at) + 1
+                    end = lines.find(b"\n", at)
+                    end = len(lines) if end < 0 else end
+                    line = lines[start:end]
                     if json.loads(line).get("lex_id") == lex_id:
                         found[lex_id].append(line)
-                    at = buf.find(key, end)
-    return found
+                    at = lines.find(key, end)
+            if not chunk:
+                return found
 
 
 def determinism_sample(tree: CorpusTree, out: Path, memo: StageState | None = None) -> tuple[list[str], bool]:
