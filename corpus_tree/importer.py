@@ -189,9 +189,10 @@ class SourceMemo:
 
 
 def work_fingerprint(wdir: Path) -> str:
-    """A digest of every entry under a source work directory: relative path, file type, size,
-    modification time (ns) and inode (``lstat``: a symbolic link is seen as one). A rewritten,
-    added, removed, renamed or touched file changes it."""
+    """A digest of every entry under a source work directory: each directory's relative path, and
+    each other entry's relative path, file type, size, modification time (ns) and inode (``lstat``:
+    a symbolic link is seen as one). A rewritten, added, removed, renamed or touched file changes
+    it; a copy made of hard links (new directories, the same files) does not."""
     lines: list[str] = []
     pending = [("", os.fspath(wdir))]
     while pending:
@@ -199,11 +200,13 @@ def work_fingerprint(wdir: Path) -> str:
         with os.scandir(directory) as entries:
             found = sorted((e.name, e) for e in entries)
         for name, entry in found:
-            st = entry.stat(follow_symlinks=False)
             rel = prefix + name
-            lines.append(f"{rel}\0{_stat.S_IFMT(st.st_mode)}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\n")
-            if entry.is_dir(follow_symlinks=False):
+            if entry.is_dir(follow_symlinks=False):  # its name: its entries are listed below it
+                lines.append(f"{rel}/\n")
                 pending.append((rel + "/", entry.path))
+                continue
+            st = entry.stat(follow_symlinks=False)
+            lines.append(f"{rel}\0{_stat.S_IFMT(st.st_mode)}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\n")
     return hashlib.sha256("".join(sorted(lines)).encode()).hexdigest()
 
 

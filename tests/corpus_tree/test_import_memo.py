@@ -108,3 +108,20 @@ def test_rehash_reads_every_work(mini_source: Callable[..., Path], tmp_path: Pat
     import_published(src, tmp_path / "tree", durable=False, memo=memo)
     again = import_published(src, tmp_path / "tree", durable=False, memo=memo, rehash=True)
     assert again.works_not_reread == 0 and again.records_verified > 0
+
+
+def test_a_copy_made_of_hard_links_is_the_same_source(mini_source: Callable[..., Path], tmp_path: Path) -> None:
+    import shutil
+
+    src = mini_source(OTHER, GDPR)
+    memo = SourceMemo()
+    import_published(src, tmp_path / "tree", durable=False, memo=memo)
+    linked = tmp_path / "linked"
+    shutil.copytree(src, linked, copy_function=os.link)
+    again = import_published(linked, tmp_path / "tree", durable=False, memo=memo)
+    assert again.works_not_reread == 2 and again.records_verified == 0
+    record = _first_record(linked, GDPR)
+    data = record.read_bytes()
+    record.unlink()
+    record.write_bytes(data)  # the same bytes in a new file: read again
+    assert import_published(linked, tmp_path / "tree", durable=False, memo=memo).works_not_reread == 1
