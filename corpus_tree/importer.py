@@ -28,13 +28,24 @@ Bodies named by a record but absent from the source (published snapshots leave o
 files) are listed in the report (``held_elsewhere``: path and sha256) and become typed text
 gaps downstream; ``strict=True`` (``--strict``) refuses such a source before anything is written.
 Re-importing the same source changes nothing (no event, identical manifest).
+
+**Works read at the last sound import** (``memo``, a :class:`SourceMemo`): a source work whose
+directory holds exactly the files it held then (each file's relative path, type, size,
+modification time and inode: :func:`work_fingerprint`) is not parsed or re-hashed again; what that
+import took from it (its versions' keys, identifiers, sealed record hashes and bodies) is replayed,
+provided the tree still holds those very records (else the work is read again). A changed, added
+or touched file reads the whole work. Without a memo (``lex corpus import``) every record is read
+and verified; ``lex corpus verify`` re-hashes the tree and the store.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+import hashlib
+import json
 import os
 import shutil
+import stat as _stat
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -100,6 +111,9 @@ class ImportReport:
     bodies_held_elsewhere: int = 0
     bytes_hashed: int = 0
     bodies_not_reread: int = 0
+    #: works (and their version records) taken from the memo of the last sound import, not read again
+    works_not_reread: int = 0
+    records_not_reread: int = 0
     manifest_changed: bool = False
     imported_at: str | None = None
     unreferenced_files: list[str] = field(default_factory=list)
@@ -136,6 +150,64 @@ class PublishedSource:
     held_elsewhere: int = 0
     held_elsewhere_bodies: list[dict[str, str]] = field(default_factory=list)
     unreferenced: list[str] = field(default_factory=list)
+    #: slug → what this read took from each work (:class:`SourceMemo` entries)
+    memo: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: versions replayed from the memo, not read: tree-relative path → (lex id, sealed record_sha256, slug)
+    unread: dict[str, tuple[str, str, str]] = field(default_factory=dict)
+
+
+MEMO_SCHEMA = "lex-import-memo/1"
+
+
+@dataclass
+class SourceMemo:
+    """What the last sound import of a source took from each of its works, keyed by the work's
+    :func:`work_fingerprint`: ``works`` = ``{slug: {fingerprint, versions: [{rel, lex_id,
+    record_sha256, pvid, bodies: [[sha256, path from the source root, present]]}]}}``.
+    :func:`import_published` reads it (a work whose fingerprint is unchanged is not read again)
+    and, on success only, replaces ``works`` with what this import took."""
+
+    schema: str = ""
+    publisher: str = ""
+    works: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def to_bytes(self) -> bytes:
+        return json.dumps({"memo": MEMO_SCHEMA, "schema": self.schema, "publisher": self.publisher,
+                           "works": self.works}, sort_keys=True, separators=(",", ":")).encode("utf-8")
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> SourceMemo:
+        """The memo in ``data``; an unreadable one or of another memo schema is an empty memo (every
+        work is then read)."""
+        try:
+            value = json.loads(data)
+        except ValueError:
+            return cls()
+        if not isinstance(value, dict) or value.get("memo") != MEMO_SCHEMA or not isinstance(value.get("works"), dict):
+            return cls()
+        return cls(str(value.get("schema", "")), str(value.get("publisher", "")), dict(value["works"]))
+
+
+def work_fingerprint(wdir: Path) -> str:
+    """A digest of every entry under a source work directory: each directory's relative path, and
+    each other entry's relative path, file type, size, modification time (ns) and inode (``lstat``:
+    a symbolic link is seen as one). A rewritten, added, removed, renamed or touched file changes
+    it; a copy made of hard links (new directories, the same files) does not."""
+    lines: list[str] = []
+    pending = [("", os.fspath(wdir))]
+    while pending:
+        prefix, directory = pending.pop()
+        with os.scandir(directory) as entries:
+            found = sorted((e.name, e) for e in entries)
+        for name, entry in found:
+            rel = prefix + name
+            if entry.is_dir(follow_symlinks=False):  # its name: its entries are listed below it
+                lines.append(f"{rel}/\n")
+                pending.append((rel + "/", entry.path))
+                continue
+            st = entry.stat(follow_symlinks=False)
+            lines.append(f"{rel}\0{_stat.S_IFMT(st.st_mode)}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\n")
+    return hashlib.sha256("".join(sorted(lines)).encode()).hexdigest()
 
 
 # -- public entry point ------------------------------------------------------------------------
@@ -144,7 +216,7 @@ class PublishedSource:
 def import_published(
     src: str | os.PathLike[str], into: str | os.PathLike[str] | CorpusTree, now: _dt.datetime | None = None,
     progress: Progress | None = None, *, evidence_dir: str | os.PathLike[str] | None = None,
-    durable: bool = True, strict: bool = False, rehash: bool = False,
+    durable: bool = True, strict: bool = False, rehash: bool = False, memo: SourceMemo | None = None,
 ) -> ImportReport:
     """Import the published corpus tree at ``src`` into the tree ``into`` (created if missing).
 
@@ -152,9 +224,11 @@ def import_published(
     target tree is then left exactly as it was (and is not created). The report lists every
     body held elsewhere (named by a record, absent from the source); ``strict`` refuses the
     import if there is any. A body the evidence store already holds under its address is not
-    read again unless ``rehash``.
+    read again unless ``rehash``. ``memo``: what the last sound import took from each source work
+    (:class:`SourceMemo`); an unchanged work is not read again (never with ``rehash``); on success
+    the memo holds what this import took, on failure it is left as it was.
     """
-    source = read_source(Path(src), progress)
+    source = read_source(Path(src), progress, None if rehash else memo)
     if strict and source.held_elsewhere_bodies:
         first = source.held_elsewhere_bodies[0]
         raise CorpusError(
@@ -164,22 +238,27 @@ def import_published(
     report = ImportReport(
         str(src), source.schema, source.publisher.value, works=len(source.works),
         records_verified=len(source.versions), bodies_held_elsewhere=source.held_elsewhere,
+
         imported_at=None if now is None else now.astimezone(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         unreferenced_files=source.unreferenced, held_elsewhere=source.held_elsewhere_bodies,
     )
     if isinstance(into, CorpusTree):
         _import_into(into, source, report, progress, durable, rehash)
-        return report
-    root = Path(into)
-    existed = (root / MANIFEST).exists()
-    was_dir = root.is_dir()
-    tree = CorpusTree.open_or_create(root, evidence_dir=evidence_dir)
-    try:
-        _import_into(tree, source, report, progress, durable, rehash)
-    except BaseException:
-        if not existed:
-            _remove_created_tree(tree, was_dir)
-        raise
+    else:
+        root = Path(into)
+        existed = (root / MANIFEST).exists()
+        was_dir = root.is_dir()
+        tree = CorpusTree.open_or_create(root, evidence_dir=evidence_dir)
+        try:
+            _import_into(tree, source, report, progress, durable, rehash)
+        except BaseException:
+            if not existed:
+                _remove_created_tree(tree, was_dir)
+            raise
+    report.works_not_reread = len({slug for _lex_id, _sha, slug in source.unread.values()})
+    report.records_not_reread = len(source.unread)
+    if memo is not None:
+        memo.schema, memo.publisher, memo.works = source.schema, source.publisher.value, dict(source.memo)
     return report
 
 
@@ -200,8 +279,10 @@ def _verify_body(path: Path, sha: str) -> None:
 # -- phase 1: read and verify the source (no writes) ----------------------------------------------
 
 
-def read_source(root: Path, progress: Progress | None = None) -> PublishedSource:
-    """Read and verify a published tree completely; raises on the first bad input."""
+def read_source(root: Path, progress: Progress | None = None, memo: SourceMemo | None = None) -> PublishedSource:
+    """Read and verify a published tree completely; raises on the first bad input. ``memo``: a work
+    whose :func:`work_fingerprint` is the memo's is replayed from it (its versions in
+    ``unread``), not read."""
     manifest_path = root / MANIFEST
     if not manifest_path.is_file():
         raise CorpusError("no manifest.json in the source tree", code="not_a_published_tree",
@@ -221,19 +302,52 @@ def read_source(root: Path, progress: Progress | None = None) -> PublishedSource
     works_dir = root / "works"
     _require_real_dir(works_dir)
     work_dirs = sorted(works_dir.iterdir())
-    version_dirs: list[tuple[str, Path]] = []
+    usable = memo is not None and (memo.schema, memo.publisher) == (source.schema, source.publisher.value)
+    known = memo.works if memo is not None and usable else {}
+    # per work, in order: its version directories to read, or its memo entry to replay
+    plan: list[tuple[str, list[Path] | dict[str, Any]]] = []
     for wdir in work_dirs:
+        fingerprint = work_fingerprint(wdir) if memo is not None else ""
         slug = _read_work(source, wdir)
+        entry = known.get(slug)
+        if memo is not None and isinstance(entry, dict) and entry.get("fingerprint") == fingerprint:
+            plan.append((slug, entry))
+            continue
+        source.memo[slug] = {"fingerprint": fingerprint, "versions": []}
         vbase = wdir / "versions"
         if vbase.exists():
             _require_real_dir(vbase)
-            version_dirs.extend((slug, v) for v in sorted(vbase.iterdir()))
+        plan.append((slug, sorted(vbase.iterdir()) if vbase.exists() else []))
     identities: dict[tuple[str, str], str] = {}
-    for i, (slug, vdir) in enumerate(version_dirs):
-        _read_version(source, slug, vdir, identities)
-        if progress is not None:
-            progress("records", i + 1, len(version_dirs))
+    total = sum(len(item) for _slug, item in plan if isinstance(item, list))
+    done = 0
+    for slug, item in plan:  # in work order, as a first read: the same blobs, gaps and report order
+        if isinstance(item, dict):
+            _replay_work(source, slug, item, identities)
+            continue
+        for vdir in item:
+            source.memo[slug]["versions"].append(_read_version(source, slug, vdir, identities))
+            done += 1
+            if progress is not None:
+                progress("records", done, total)
     return source
+
+
+def _replay_work(source: PublishedSource, slug: str, entry: dict[str, Any],
+                 identities: dict[tuple[str, str], str]) -> None:
+    """What reading an unchanged work added to ``source`` (its bodies, held or not, and its
+    versions' identities), from its memo entry; its versions go to ``unread``."""
+    for version in entry["versions"]:
+        path = source.root / "works" / slug / str(version["dir"]) / RECORD_FILE
+        seen = identities.get((slug, str(version["pvid"])))
+        if seen is not None:
+            raise IntegrityError(f"duplicate publisher version identifier {version['pvid']!r} (also in {seen})",
+                                 code="duplicate_version_identifier", subject=str(path))
+        identities[(slug, str(version["pvid"]))] = str(path)
+        for sha, rel, present in version["bodies"]:
+            _add_body(source, str(sha), source.root / str(rel), bool(present))
+        source.unread[str(version["rel"])] = (str(version["lex_id"]), str(version["record_sha256"]), slug)
+    source.memo[slug] = entry
 
 
 def _require_real_dir(path: Path) -> None:
@@ -287,7 +401,9 @@ def _read_work(source: PublishedSource, wdir: Path) -> str:
     return slug
 
 
-def _read_version(source: PublishedSource, slug: str, vdir: Path, identities: dict[tuple[str, str], str]) -> None:
+def _read_version(source: PublishedSource, slug: str, vdir: Path,
+                  identities: dict[tuple[str, str], str]) -> dict[str, Any]:
+    """Read, verify and convert one version record; what the memo keeps of it."""
     _require_real_dir(vdir)
     path = vdir / RECORD_FILE
     published = _read_json(path)
@@ -314,9 +430,13 @@ def _read_version(source: PublishedSource, slug: str, vdir: Path, identities: di
         raise IntegrityError(f"duplicate publisher version identifier {pvid!r} (also in {seen})",
                              code="duplicate_version_identifier", subject=str(path))
     identities[(slug, pvid)] = str(path)
-    record = _convert(source, published, slug, key, pvid, vdir, path)
+    bodies: list[list[Any]] = []
+    record = _convert(source, published, slug, key, pvid, vdir, path, bodies)
     VersionRecord.from_dict(record, str(path))
-    source.versions[version_relpath(slug, key)] = record
+    rel = version_relpath(slug, key)
+    source.versions[rel] = record
+    return {"dir": vdir.relative_to(source.root / "works" / slug).as_posix(), "rel": rel,
+            "lex_id": record["lex_id"], "record_sha256": record["record_sha256"], "pvid": pvid, "bodies": bodies}
 
 
 def _check_version_identity(source: PublishedSource, published: Mapping[str, Any], slug: str, vdir: Path,
@@ -346,7 +466,7 @@ def _version_identifier(source: PublishedSource, published: Mapping[str, Any], p
 
 
 def _convert(source: PublishedSource, published: Mapping[str, Any], slug: str, key: VersionKey, pvid: str,
-             vdir: Path, path: Path) -> dict[str, Any]:
+             vdir: Path, path: Path, bodies: list[list[Any]]) -> dict[str, Any]:
     """The ``lex-tree/1`` record of a verified published record (events kept verbatim)."""
     lex_id = str(WorkId(source.publisher, WorkSlug(slug)).version(key))
     out: dict[str, Any] = {
@@ -367,7 +487,7 @@ def _convert(source: PublishedSource, published: Mapping[str, Any], slug: str, k
     expressions = published.get("expressions", [])
     if not isinstance(expressions, list):
         raise CorpusError("expressions must be a list", code="invalid_record", subject=str(path))
-    out["expressions"] = [_convert_expression(source, e, vdir, path) for e in expressions]
+    out["expressions"] = [_convert_expression(source, e, vdir, path, bodies) for e in expressions]
     out["relations"] = published.get("relations", [])
     out["raw"] = published.get("raw", {})
     out["publisher_metadata"] = published.get("publisher_metadata", [])
@@ -377,7 +497,8 @@ def _convert(source: PublishedSource, published: Mapping[str, Any], slug: str, k
     return seal(out)
 
 
-def _convert_expression(source: PublishedSource, expr: Any, vdir: Path, path: Path) -> dict[str, Any]:
+def _convert_expression(source: PublishedSource, expr: Any, vdir: Path, path: Path,
+                        bodies: list[list[Any]]) -> dict[str, Any]:
     if not isinstance(expr, Mapping):
         raise CorpusError("an expression must be an object", code="invalid_record", subject=str(path))
     _check_published_members(expr, PUBLISHED_EXPRESSION_MEMBERS, "expression", path)
@@ -385,11 +506,12 @@ def _convert_expression(source: PublishedSource, expr: Any, vdir: Path, path: Pa
     observations = expr.get("observations", [])
     if not isinstance(observations, list):
         raise CorpusError("observations must be a list", code="invalid_record", subject=str(path))
-    out["observations"] = [_convert_observation(source, o, vdir, path) for o in observations]
+    out["observations"] = [_convert_observation(source, o, vdir, path, bodies) for o in observations]
     return out
 
 
-def _convert_observation(source: PublishedSource, obs: Any, vdir: Path, path: Path) -> dict[str, Any]:
+def _convert_observation(source: PublishedSource, obs: Any, vdir: Path, path: Path,
+                         bodies: list[list[Any]]) -> dict[str, Any]:
     if not isinstance(obs, Mapping):
         raise CorpusError("an observation must be an object", code="invalid_record", subject=str(path))
     _check_published_members(obs, PUBLISHED_OBSERVATION_MEMBERS, "observation", path)
@@ -399,18 +521,27 @@ def _convert_observation(source: PublishedSource, obs: Any, vdir: Path, path: Pa
         raise CorpusError("observation needs file and sha256", code="invalid_record", subject=str(path))
     body = _body_path(vdir, file, path)
     out = dict(obs)
-    if body.is_file():
-        size = body.stat().st_size
-        out["size"] = size
+    present = body.is_file()
+    if present:
+        out["size"] = body.stat().st_size
+    else:
+        out["held_elsewhere"] = True
+    _add_body(source, sha, body, present)
+    bodies.append([sha, body.relative_to(source.root).as_posix(), present])
+    return out
+
+
+def _add_body(source: PublishedSource, sha: str, body: Path, present: bool) -> None:
+    """A body an observation names: to stage (or to verify, a second file of a listed sha256), or
+    held elsewhere."""
+    if present:
         if sha in source.blobs:
             source.extra_bodies.append((sha, body))
         else:
             source.blobs[sha] = txn.BlobSource(path=body, label=str(body))
     else:
-        out["held_elsewhere"] = True
         source.held_elsewhere += 1
         source.held_elsewhere_bodies.append({"path": body.relative_to(source.root).as_posix(), "sha256": sha})
-    return out
 
 
 def _body_path(vdir: Path, file: str, record_path: Path) -> Path:
@@ -453,6 +584,8 @@ def _import_into(tree: CorpusTree, source: PublishedSource, report: ImportReport
                 changes.files[rel] = render(work)
                 report.works_written += 1
             final_works[slug] = WorkRecord.from_dict(work, rel)
+        _read_stale(tree, source, final_versions)
+        report.records_unchanged += len(source.unread)  # the tree holds them as they were imported
         for rel, record in sorted(source.versions.items()):
             existing_v = final_versions.get(record["lex_id"])
             if existing_v is not None and existing_v.record_sha256 == record["record_sha256"]:
@@ -475,6 +608,22 @@ def _import_into(tree: CorpusTree, source: PublishedSource, report: ImportReport
         report.bodies_verified = len(source.blobs) + len(source.extra_bodies) - report.bodies_not_reread
         report.bodies_added = result.blobs_added
         report.bytes_hashed = result.bytes_hashed + sum(p.stat().st_size for _, p in extra)
+
+
+def _read_stale(tree: CorpusTree, source: PublishedSource, held: Mapping[str, VersionRecord]) -> None:
+    """The replayed versions the tree holds as they were imported count as unchanged; a work with
+    any other (the tree changed since) is read from the source after all, its records converted
+    and verified as a first read does (its bodies, unchanged, were replayed already)."""
+    stale = sorted({slug for lex_id, sha, slug in source.unread.values()
+                    if (existing := held.get(lex_id)) is None or existing.record_sha256 != sha})
+    for slug in stale:
+        fresh = PublishedSource(source.root, source.schema, source.publisher, works={slug: source.works[slug]})
+        vbase = source.root / "works" / slug / "versions"
+        identities: dict[tuple[str, str], str] = {}
+        for vdir in sorted(vbase.iterdir()) if vbase.exists() else []:
+            _read_version(fresh, slug, vdir, identities)
+        source.versions.update(fresh.versions)
+    source.unread = {rel: v for rel, v in source.unread.items() if v[2] not in stale}
 
 
 def _check_same_work(existing: WorkRecord, work: Mapping[str, Any], path: Path) -> None:

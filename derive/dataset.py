@@ -656,6 +656,16 @@ class _Assembler:
         path.write_bytes(data)
         self.states.add(*states_table(data))
 
+    def history_copy(self, work_id: str, data: bytes, states: list[pa.RecordBatch]) -> None:
+        """A work's history file and its states rows as a shard output holds them (Parquet-typed
+        batches: :func:`_shard_works`), the same rows :meth:`history` would build from ``data``."""
+        publisher, slug = work_id.split(":", 1)
+        path = self.out / "history" / publisher / f"{slug}.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+        if states:
+            self.states.add(pa.Table.from_batches(states), len(data))
+
     def block(self, block: EncodedBlock) -> None:
         for chunk in block.lines:
             self.jsonl.write(chunk)
@@ -1029,13 +1039,14 @@ def _plain_types(batch: pa.RecordBatch) -> pa.RecordBatch:
     return pa.RecordBatch.from_arrays(columns, names=batch.schema.names)
 
 
-def _shard_works(path: Path) -> Iterator[tuple[str, list[pa.RecordBatch]]]:
-    """(work id, its rows as Parquet-typed batches) per work of a shard's ``provisions.parquet``,
-    in file order, read :data:`ENCODE_CHUNK` rows at a time (no row parsed from JSON)."""
+def _shard_works(path: Path, name: str = PROVISIONS_FILE) -> Iterator[tuple[str, list[pa.RecordBatch]]]:
+    """(work id, its rows as Parquet-typed batches) per work of a shard's ``name`` table (its
+    ``provisions.parquet``, or ``states.parquet``), in file order, read :data:`ENCODE_CHUNK` rows at
+    a time (no row parsed from JSON)."""
     try:
-        source = pq.ParquetFile(path / PROVISIONS_FILE)
+        source = pq.ParquetFile(path / name)
     except (OSError, pa.ArrowException):
-        raise DerivationError(f"not a shard output (unreadable {PROVISIONS_FILE})", code="not_a_shard",
+        raise DerivationError(f"not a shard output (unreadable {name})", code="not_a_shard",
                               subject=path.name) from None
     current: str | None = None
     parts: list[pa.RecordBatch] = []
@@ -1056,20 +1067,50 @@ def _shard_works(path: Path) -> Iterator[tuple[str, list[pa.RecordBatch]]]:
         yield current, parts
 
 
-def _copy_lines(source: Any, work_id: str, count: int, target: Any, name: str) -> int:
-    """Copy ``count`` lines of ``work_id`` from a shard's ``provisions.jsonl`` (bytes, not parsed);
-    their size. A line of another work, or too few lines, is a shard that does not hold together."""
-    key = _WORK_ID_KEY + work_id.encode("utf-8") + b'"'
-    size = 0
-    for _ in range(count):
-        line = source.readline()
-        if not line.endswith(b"\n") or key not in line:
-            raise DerivationError("a shard's provisions.jsonl and provisions.parquet disagree", code="shard_mismatch",
-                                  subject=name)
+class _Lines:
+    """A shard's ``provisions.jsonl``, handed out a work's lines at a time as bytes (read in
+    chunks, not parsed: each line is checked to name its work); memory holds a chunk and the
+    lines of the work being handed out."""
+
+    CHUNK = 1 << 22
+
+    def __init__(self, path: Path, files: contextlib.ExitStack) -> None:
+        self.name = path.parent.name
+        self.handle = files.enter_context(path.open("rb"))
+        self.buf = b""
+        self.pos = 0
+
+    def copy(self, work_id: str, count: int, target: Any) -> int:
+        """Write the next ``count`` lines, which must all be ``work_id``'s, to ``target`` (``None``:
+        pass over them); their size. A line of another work, or too few lines, is a shard that
+        does not hold together."""
+        key = _WORK_ID_KEY + work_id.encode("utf-8") + b'"'
+        start = pos = self.pos
+        size = 0
+        for _ in range(count):
+            end = self.buf.find(b"\n", pos)
+            while end < 0:
+                chunk = self.handle.read(self.CHUNK)
+                if not chunk:
+                    raise DerivationError("a shard's provisions.jsonl and provisions.parquet disagree",
+                                          code="shard_mismatch", subject=self.name)
+                if target is not None:
+                    target.write(self.buf[start:pos])
+                size += pos - start
+                self.buf = self.buf[pos:] + chunk
+                start = pos = 0
+                end = self.buf.find(b"\n", pos)
+            if self.buf.find(key, pos, end) < 0:
+                raise DerivationError("a shard's provisions.jsonl and provisions.parquet disagree",
+                                      code="shard_mismatch", subject=self.name)
+            pos = end + 1
         if target is not None:
-            target.write(line)
-        size += len(line)
-    return size
+            target.write(self.buf[start:pos])
+        self.pos = pos
+        return size + pos - start
+
+    def at_end(self) -> bool:
+        return self.pos == len(self.buf) and not self.handle.read(1)
 
 
 def _shard_transactions(path: Path) -> dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]]:
@@ -1112,20 +1153,19 @@ class _PreviousRows:
     def __init__(self, path: Path, files: contextlib.ExitStack) -> None:
         self.path = path
         self.stream = _shard_works(path)
-        self.lines = files.enter_context((path / "provisions.jsonl").open("rb"))
+        self.lines = _Lines(path / "provisions.jsonl", files)
         self.head = next(self.stream, None)
 
     def copy(self, work_id: str, assembler: _Assembler) -> None:
         """Copy ``work_id``'s rows (none when the previous output holds none)."""
         order = tuple(work_id.split(":", 1))
         while self.head is not None and tuple(self.head[0].split(":", 1)) < order:
-            skipped = sum(b.num_rows for b in self.head[1])
-            _copy_lines(self.lines, self.head[0], skipped, None, self.path.name)
+            self.lines.copy(self.head[0], sum(b.num_rows for b in self.head[1]), None)
             self.head = next(self.stream, None)
         if self.head is None or self.head[0] != work_id:
             return
         table = pa.Table.from_batches(self.head[1])
-        size = _copy_lines(self.lines, work_id, table.num_rows, assembler.jsonl, self.path.name)
+        size = self.lines.copy(work_id, table.num_rows, assembler.jsonl)
         assembler.parquet.add(table, size)
         self.head = next(self.stream, None)
 
@@ -1155,9 +1195,12 @@ def merge_shards(shards: Sequence[str | Path], out: str | Path) -> BuildReport:
     owner = {work: path for path, meta in zip(paths, metas, strict=True) for work in meta["works"]}
     order = sorted(owner, key=lambda w: tuple(w.split(":", 1)))
     streams = {path: _shard_works(path) for path in paths}
+    states = {path: _shard_works(path, STATES_FILE) for path in paths}
     transactions = {path: _shard_transactions(path) for path in paths}
     pending: dict[Path, tuple[str, list[pa.RecordBatch]] | None] = {
         path: next(stream, None) for path, stream in streams.items()}
+    pending_states: dict[Path, tuple[str, list[pa.RecordBatch]] | None] = {
+        path: next(stream, None) for path, stream in states.items()}
     report = BuildReport()
     for path in paths:
         report.add_summary(json.loads((path / "summary.json").read_bytes()))
@@ -1167,26 +1210,32 @@ def merge_shards(shards: Sequence[str | Path], out: str | Path) -> BuildReport:
         raise DerivationError("shards carry different dataset metadata (corpus, code or licence)",
                               code="shard_mismatch")
     with staged(Path(out)) as staging, contextlib.ExitStack() as files:
-        lines = {path: files.enter_context((path / "provisions.jsonl").open("rb")) for path in paths}
+        lines = {path: _Lines(path / "provisions.jsonl", files) for path in paths}
         assembler = _Assembler(staging, dataset)
         try:
             for work_id in order:
                 path = owner[work_id]
                 if (head := pending[path]) is not None and head[0] == work_id:
                     table = pa.Table.from_batches(head[1])
-                    size = _copy_lines(lines[path], work_id, table.num_rows, assembler.jsonl, path.name)
+                    size = lines[path].copy(work_id, table.num_rows, assembler.jsonl)
                     assembler.parquet.add(table, size)
                     pending[path] = next(streams[path], None)
                 publisher, slug = work_id.split(":", 1)
                 history = path / "history" / publisher / f"{slug}.json"
                 if history.is_file():
-                    assembler.history(work_id, history.read_bytes())
+                    # the work's states are the shard's rows of them (what states_table gave it)
+                    rows: list[pa.RecordBatch] = []
+                    if (found := pending_states[path]) is not None and found[0] == work_id:
+                        rows = found[1]
+                        pending_states[path] = next(states[path], None)
+                    assembler.history_copy(work_id, history.read_bytes(), rows)
                 assembler.transactions(*transactions[path].pop(work_id, ([], [])))
             for path in paths:
                 assembler.gaps.extend(_read_lines(path / "gaps.jsonl"))
                 assembler.errors.extend(_read_lines(path / "errors.jsonl"))
             leftover = [p.name for p, head in pending.items() if head is not None]
-            leftover += [p.name for p, handle in lines.items() if handle.read(1)]
+            leftover += [p.name for p, head in pending_states.items() if head is not None]
+            leftover += [p.name for p, taken in lines.items() if not taken.at_end()]
             if leftover:
                 raise DerivationError("a shard holds rows of a work it does not list", code="shard_mismatch",
                                       subject=leftover[0])

@@ -241,24 +241,53 @@ def run(lex: LexSettings, publisher: Publisher, shards: int = SHARDS,
 
 
 def _sample_versions(tree: CorpusTree) -> list[Any]:
-    versions = list(tree.iter_versions(verify=False))
-    versions.sort(key=lambda v: hashlib.sha256(v.lex_id.encode()).hexdigest())
-    return versions[:SAMPLE_SIZE]
+    """The :data:`SAMPLE_SIZE` versions whose lex ids hash lowest. Their ids come from the
+    manifest's works and the version directories (no record parsed but the chosen ones'); a
+    directory without a record is passed over, as :meth:`CorpusTree.iter_versions` does."""
+    from corpus_tree.records import RECORD_FILE
+
+    works = tree.manifest().get("works_index")
+    if not isinstance(works, dict):
+        versions = list(tree.iter_versions(verify=False))
+        versions.sort(key=lambda v: hashlib.sha256(v.lex_id.encode()).hexdigest())
+        return versions[:SAMPLE_SIZE]
+    ids = [f"{work_id}:{key}" for work_id in works for key in tree.version_keys(str(work_id).split(":", 1)[1])]
+    ids.sort(key=lambda lex_id: hashlib.sha256(lex_id.encode()).hexdigest())
+    chosen: list[Any] = []
+    for lex_id in ids:
+        if len(chosen) == SAMPLE_SIZE:
+            break
+        _publisher, slug, key = lex_id.split(":", 2)
+        if (tree.version_dir(slug, key) / RECORD_FILE).is_file():
+            chosen.append(tree.version(lex_id, verify=False))
+    return chosen
 
 
 def _rows_by_lex_id(path: Path, wanted: set[str]) -> dict[str, list[bytes]]:
-    """The canonical lines of ``wanted`` lex ids; only the lines that name one of them (a byte
-    search: a canonical line holds ``"lex_id":"<id>"``) are parsed."""
+    """The canonical lines of ``wanted`` lex ids, in file order: each line holding
+    ``"lex_id":"<id>"`` (a byte search over the file read in chunks of whole lines) is parsed and
+    kept if its ``lex_id`` is that one."""
     found: dict[str, list[bytes]] = {k: [] for k in wanted}
-    keys = [b'"lex_id":' + json.dumps(k).encode("utf-8") for k in sorted(wanted)]
+    keys = [(k, b'"lex_id":' + json.dumps(k).encode("utf-8")) for k in sorted(wanted)]
+    rest = b""
     with path.open("rb") as handle:
-        for line in handle:
-            if not any(key in line for key in keys):
-                continue
-            row = json.loads(line)
-            if row.get("lex_id") in wanted:
-                found[row["lex_id"]].append(line.rstrip(b"\n"))
-    return found
+        while True:
+            chunk = handle.read(1 << 23)
+            data = rest + chunk
+            cut = data.rfind(b"\n") + 1 if chunk else len(data)
+            lines, rest = data[:cut], data[cut:]
+            for lex_id, key in keys:
+                at = lines.find(key)
+                while at >= 0:
+                    start = lines.rfind(b"\n", 0, at) + 1
+                    end = lines.find(b"\n", at)
+                    end = len(lines) if end < 0 else end
+                    line = lines[start:end]
+                    if json.loads(line).get("lex_id") == lex_id:
+                        found[lex_id].append(line)
+                    at = lines.find(key, end)
+            if not chunk:
+                return found
 
 
 def determinism_sample(tree: CorpusTree, out: Path, memo: StageState | None = None) -> tuple[list[str], bool]:

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -99,7 +100,12 @@ def _import(settings: LexSettings, publisher: Publisher, src: Path, target: Path
     files imported last time (same relative paths, sizes and times, wherever the directory is: a
     copy made of hard links, or the same export moved, is the same source) into the very tree
     that import left (then nothing could change: the importer would read and verify every record
-    to commit nothing)."""
+    to commit nothing).
+
+    Otherwise the works whose files all keep their size, time and inode since the last sound import
+    are not read again (``state/import-<publisher>.memo.json``, :class:`corpus_tree.importer.SourceMemo`,
+    written only after a successful import; ignored under ``LEX_REHASH=1``)."""
+    from corpus_tree.importer import SourceMemo
     from pipelines.state import StageState
 
     state = StageState(settings.root, f"import-{publisher.value}", rehash=settings.rehash)
@@ -107,7 +113,16 @@ def _import(settings: LexSettings, publisher: Publisher, src: Path, target: Path
     outputs = {"manifest": target / "manifest.json"}
     if state.unchanged(inputs, outputs):
         return {"skipped": "source unchanged (every file's size and time)", "bodies_new": 0}
-    report = dict(import_published(src, target).to_dict())
+    memo_path = settings.root / "state" / f"import-{publisher.value}.memo.json"
+    try:
+        memo = SourceMemo.from_bytes(memo_path.read_bytes())
+    except OSError:
+        memo = SourceMemo()
+    report = dict(import_published(src, target, memo=None if settings.rehash else memo).to_dict())
+    memo_path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = memo_path.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_bytes(memo.to_bytes())
+    os.replace(tmp, memo_path)
     state.record(inputs, outputs)
     return report
 

@@ -142,11 +142,15 @@ def publisher_sources(
                  for pub in publishers)
 
 
-def assemble_set(directory: Path, sources: SetSources, *, progress: Progress | None = None) -> AssembledSet:
+def assemble_set(directory: Path, sources: SetSources, *, progress: Progress | None = None,
+                 link: bool = False) -> AssembledSet:
     """Lay ``sources`` out as an artifact set at ``directory`` (which must not exist yet).
 
     Refuses ``set_dir_exists`` when ``directory`` exists and ``assembly_input_missing`` when an
-    input file is absent (checked before anything is written).
+    input file is absent (checked before anything is written). ``link``: input files are hard
+    links to their sources where the file system allows it (a copy otherwise) — for a transient
+    staging set whose files nothing writes to and which is copied into a release root (which
+    copies and verifies every byte), as the pipeline stages one; a set that is kept is copied.
     """
     directory = Path(directory)
     if directory.exists() or directory.is_symlink():
@@ -162,7 +166,7 @@ def assemble_set(directory: Path, sources: SetSources, *, progress: Progress | N
     written: dict[str, int] = {}
     try:
         for name, source in plan.items():
-            written[name] = _place(temp / name, source)
+            written[name] = _place(temp / name, source, link)
             if progress is not None:
                 progress(name, written[name])
         os.rename(temp, directory)
@@ -173,11 +177,17 @@ def assemble_set(directory: Path, sources: SetSources, *, progress: Progress | N
     return AssembledSet(directory, written)
 
 
-def _place(target: Path, source: Path | bytes) -> int:
+def _place(target: Path, source: Path | bytes, link: bool = False) -> int:
     target.parent.mkdir(parents=True, exist_ok=True)
     if isinstance(source, bytes):
         target.write_bytes(source)
         return len(source)
+    if link:
+        try:
+            os.link(source, target)
+            return target.stat().st_size
+        except OSError:
+            pass  # another file system, or links refused: copy
     shutil.copyfile(source, target)
     return target.stat().st_size
 

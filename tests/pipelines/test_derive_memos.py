@@ -69,3 +69,24 @@ def test_merged_counts_are_the_union_of_the_shards_counts(tmp_path: Path, import
 
     monkeypatch.setattr(ratchet, "empty_signature_counts", lambda _d: pytest.fail("a shard read again"))
     assert derive_stage.merged_counts(lex, publisher, 2) == whole
+
+
+def test_the_sample_and_its_stored_rows_are_found_without_reading_every_record_or_line(
+        tmp_path: Path, imported_trees) -> None:
+    import hashlib
+    import json
+
+    from pipelines.derive_stage import SAMPLE_SIZE, _rows_by_lex_id, _sample_versions
+
+    tree = imported_trees["lu"]
+    every = sorted((v.lex_id for v in tree.iter_versions(verify=False)),
+                   key=lambda lex_id: hashlib.sha256(lex_id.encode()).hexdigest())
+    sample = [v.lex_id for v in _sample_versions(tree)]
+    assert sample == every[:SAMPLE_SIZE]
+    lines = [json.dumps({"lex_id": every[0], "n": 1}, separators=(",", ":")),
+             json.dumps({"lex_id": every[1], "n": 2}, separators=(",", ":")),
+             json.dumps({"lex_id": every[0], "n": 3}, separators=(",", ":")),
+             json.dumps({"lex_id": every[0] + "x", "n": 4}, separators=(",", ":"))]
+    (tmp_path / "rows.jsonl").write_text("\n".join(lines) + "\n")
+    found = _rows_by_lex_id(tmp_path / "rows.jsonl", {every[0], every[2]})
+    assert found == {every[0]: [lines[0].encode(), lines[2].encode()], every[2]: []}

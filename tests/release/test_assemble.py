@@ -168,3 +168,16 @@ def test_cli_refuses_report_without_key(work: Path, capsys: pytest.CaptureFixtur
     (work / "report.json").write_text("{}")
     code, _, err = run(capsys, *assemble_args(work, work.parent / "out"), "--report", work / "report.json")
     assert code == 2 and "--report and --key go together" in err
+
+
+def test_a_linked_staging_set_holds_its_sources_bytes_without_copying_them(work: Path, tmp_path: Path) -> None:
+    sources = SetSources(publisher_sources(PUBLISHERS, index_dir=work / "indexes", dataset_root=work / "derived",
+                                           corpus_root=work / "trees"))
+    linked = assemble_set(tmp_path / "linked", sources, link=True)
+    copied = assemble_set(tmp_path / "copied", sources)
+    assert linked.files == copied.files
+    for name, source in sources.plan().items():
+        assert (linked.directory / name).read_bytes() == (copied.directory / name).read_bytes()
+        if isinstance(source, Path):
+            assert (linked.directory / name).stat().st_ino == source.stat().st_ino
+            assert (copied.directory / name).stat().st_ino != source.stat().st_ino
