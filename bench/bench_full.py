@@ -9,18 +9,34 @@ promoted release.
 trees; it is only read. The build is the project's one code path: the ``evidence`` job (per
 publisher: ``corpus_tree`` → ``provisions`` → ``search_index``) and the ``release`` job of
 :func:`pipelines.definitions.build_definitions`, with the source ``published`` pointing at
-``--corpora``. Each stage runs in a child process of its own, as the default multiprocess executor
+``--corpora``. Each stage runs in a process of its own, as the default multiprocess executor
 of ``dagster job execute`` runs each step in its own process (one process for a publisher's three
 stages was measured and dropped: the derive's memory stayed in the process, so the EUR-Lex index
-stage peaked at 1.2 GB and its CPU rose by a third): one Dagster run per stage (``execute_in_process`` of the job with that one asset selected, in-process
-executor), its CPU (its worker processes included) and wall time measured around it in the child,
-its peak RSS the child's own high-water mark during the run (reset before each stage, after the
-previous stage's freed memory is handed back) or its worker processes' when they set a new
-maximum (a worker of a stage that stays under an earlier stage's worker maximum is not seen:
-``RUSAGE_CHILDREN`` keeps one maximum). A ``process[…]`` row per
-child holds the rest of its CPU from ``os.wait4`` (interpreter and Dagster start-up, imports), so
-the rows add up to the build's CPU. Stages run one after the other: the wall times add up to the
-build's wall time.
+stage peaked at 1.2 GB and its CPU rose by a third): one Dagster run per stage
+(``execute_in_process`` of the job with that one asset selected, in-process executor).
+
+**Concurrency.** Within a build the two publishers' chains run side by side — LU's stages in order
+in one thread of this process, EU's in another — as a backfill of the ``evidence`` job over both
+partitions runs its two runs at once (``max_concurrent_runs: 2``, ``deploy/dagster.yaml``); the
+release runs when both chains are done. The stage processes are forked from one **stage server**
+per build (:class:`StageServer`: a ``multiprocessing`` fork server that preloaded :data:`PRELOAD`
+— Dagster, the project's definitions, the modules of Dagster's SQLite instance), as the
+multiprocess executor forks its steps from a forkserver that preloaded the job's module; so a
+stage process does not import Dagster again. Before the chains start, one process opens the
+Dagster instance (``process[instance]``): a fresh SQLite instance creates its tables when first
+opened, which two processes cannot do at once.
+
+**What each row measures.** A stage row: the CPU (user + system, its worker processes included)
+and wall time measured around its run in its process, its peak RSS the process's own high-water
+mark during the run (reset before each stage, after the previous stage's freed memory is handed
+back) or its worker processes' when they set a new maximum (``RUSAGE_CHILDREN`` keeps one
+maximum), ``started_s``/``ended_s`` its span from the build's start. A ``process[…]`` row per stage
+process holds the rest of that process's CPU — its whole CPU as it reports at its end, less its
+stages': the fork, what the server did not preload, Dagster's instance and run set-up — and a
+``process[preload]`` row the stage server's own CPU (the preload, once per build: this process's
+finished children's CPU gained during the build less the stage processes'). So the rows add up to
+the build's CPU (``cold_cpu_s`` … is their sum), while the chains overlap in time:
+``cold_wall_s`` … is the build's elapsed time, not a sum of rows.
 
 ``OUT`` receives: ``trees/<publisher>`` (corpus trees and evidence), ``shards/<publisher>``,
 ``datasets/<publisher>/`` (``provisions.jsonl`` …), ``indexes/``, ``release/`` (the release root:
@@ -65,6 +81,8 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+
+from pipelines.preload import STEP_PRELOAD
 
 ROOT = Path(__file__).resolve().parents[1]
 PUBLISHERS = ("lu-legilux", "eu-eurlex")
@@ -238,26 +256,11 @@ def stage_outputs(out: Path, asset: str, partition: str | None) -> list[Path]:
     return [out / "release"]
 
 
-#: What the stage processes' parent imports once (``multiprocessing.set_forkserver_preload``), so a
-#: stage process forked from it starts without importing them again: Dagster, the project's
-#: definitions (and through them the pipeline and derive modules), and the modules Dagster's
-#: SQLite instance imports when a stage opens it (SQLAlchemy, Alembic, the run, event-log and
-#: schedule storages). The multiprocess executor of ``dagster job execute`` does the same: it
-#: forks each step from a forkserver that preloaded the job's module. A module that cannot be
-#: imported is skipped by the server (the stage then imports it itself).
-PRELOAD = [
-    "dagster", "pipelines.definitions", "bench.bench_full",
-    "sqlalchemy", "alembic", "fsspec", "upath", "dotenv",
-    "dagster._core.instance.factory", "dagster._core.storage.root", "dagster._core.storage.sqlite_storage",
-    "dagster._core.storage.runs.sqlite.sqlite_run_storage",
-    "dagster._core.storage.event_log.sqlite.sqlite_event_log",
-    "dagster._core.storage.event_log.sqlite.consolidated_sqlite_event_log",
-    "dagster._core.storage.schedules.sqlite.sqlite_schedule_storage",
-    "dagster._core.storage.local_compute_log_manager", "dagster._core.storage.migration.utils",
-    "dagster._core.run_coordinator", "dagster._core.launcher", "dagster._core.remote_representation",
-    "dagster._core.execution.backfill", "dagster._core.secrets.loader",
-    "dagster._core.definitions.repository_definition.repository_data_builder",
-]
+#: What the stage server imports once (``multiprocessing.set_forkserver_preload``), so a stage
+#: process forked from it starts without importing it again: the multiprocess executor's step
+#: preload (:data:`pipelines.preload.STEP_PRELOAD`: Dagster, the definitions, the SQLite
+#: instance's modules) and this module. A module that cannot be imported is skipped by the server.
+PRELOAD = [*STEP_PRELOAD, "bench.bench_full"]
 
 
 class StageServer:
