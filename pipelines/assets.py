@@ -185,7 +185,8 @@ def provisions(context: AssetExecutionContext, lex: LexSettings) -> dg.Materiali
     works_derived = works_copied = 0
     if not _shards_in_run(context):
         for index in range(SHARDS):
-            shard = derive_stage.run_shard(lex, publisher, index, progress=_progress(context))
+            shard = derive_stage.run_shard(lex, publisher, index, progress=_progress(context),
+                                           workers=derive_stage.partition_workers())
             if not shard.skipped:  # a shard that was current did not run: nothing to record
                 in_step.append(index)
                 works_derived += int(shard.metadata.get("works_derived", 0))

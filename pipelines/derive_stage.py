@@ -9,7 +9,8 @@ asset) and the shards are merged into ``<workdir>/derived/<publisher>`` (:func:`
 
 Every build is parallel over works (``build_dataset(workers=…)``, a process pool, the same bytes
 as one process): a shard partition uses its share of the machine's cores (the partitions run
-side by side), a shard derived in-step by :func:`run` uses all of them (``LEX_DERIVE_WORKERS``
+side by side), a shard derived in-step by a publisher's ``provisions`` step its publisher's share
+(:func:`partition_workers`: the publishers' runs run side by side; ``LEX_DERIVE_WORKERS``
 overrides the number of cores). On one machine the
 shards are therefore not needed for speed; they remain the unit of fan-out across machines.
 
@@ -32,7 +33,7 @@ from corpus_tree import CorpusTree
 from legal.artifacts import DATASET_FILES, DATASET_TABLES
 from legal.canonical import canonical_bytes, digest
 from legal.ids import Publisher
-from pipelines.settings import SHARDS, LexSettings
+from pipelines.settings import PUBLISHERS, SHARDS, LexSettings
 from pipelines.state import StageState, files_digest
 
 SAMPLE_SIZE = 3
@@ -108,6 +109,14 @@ def stage_workers() -> int:
 def shard_workers(shards: int) -> int:
     """Processes per shard partition when ``shards`` partitions run side by side on this machine."""
     return max(1, stage_workers() // max(1, shards))
+
+
+def partition_workers() -> int:
+    """Processes per shard derived in-step by one publisher's ``provisions`` step: the stage's
+    (:func:`stage_workers`) shared among the publishers' ``evidence`` runs, which a backfill runs
+    side by side (``max_concurrent_runs: 2``): on two cores, one each — both cores busy, and no
+    pool to pay for (docs/adr/0016-publishers-side-by-side.md measures it)."""
+    return max(1, stage_workers() // max(1, len(PUBLISHERS)))
 
 
 _ALIASES: dict[tuple[str, str], Any] = {}
@@ -214,7 +223,7 @@ def run(lex: LexSettings, publisher: Publisher, shards: int = SHARDS,
     else:
         aliases = _alias_table(tree)
         for index in range(shards):
-            shard = run_shard(lex, publisher, index, shards, progress, workers=stage_workers(), aliases=aliases)
+            shard = run_shard(lex, publisher, index, shards, progress, workers=partition_workers(), aliases=aliases)
             if not shard.skipped:
                 in_step.append(index)
                 works_derived += int(shard.metadata.get("works_derived", 0))

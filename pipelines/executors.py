@@ -1,7 +1,9 @@
 """Executor selection: one machine by default, an existing distributed engine beyond it.
 
 - ``multiprocess`` (default): Dagster's multiprocess executor, ``max_concurrent`` = the
-  machine's cores (``LEX_MAX_CONCURRENT`` overrides), forkserver start to amortise imports;
+  machine's cores (``LEX_MAX_CONCURRENT`` overrides); every step is forked from a forkserver that
+  preloaded :data:`pipelines.preload.STEP_PRELOAD` (Dagster, the definitions, the SQLite
+  instance's modules), so a step does not import them again;
 - ``in_process``: tests and the demo;
 - ``k8s``: ``dagster_k8s.k8s_job_executor`` (one Kubernetes Job per step; see ``deploy/k8s``);
 - ``celery``: ``dagster_celery.celery_executor`` (steps on Celery workers; see ``deploy/celery``).
@@ -15,13 +17,14 @@ from typing import Any
 import dagster as dg
 
 from legal.errors import ConfigError
+from pipelines.preload import STEP_PRELOAD
 
 
 def executor_from_env(name: str) -> Any:
     if name == "multiprocess":
         cores = int(os.environ.get("LEX_MAX_CONCURRENT", "0")) or (os.cpu_count() or 1)
         return dg.multiprocess_executor.configured(
-            {"max_concurrent": cores, "start_method": {"forkserver": {}}})
+            {"max_concurrent": cores, "start_method": {"forkserver": {"preload_modules": list(STEP_PRELOAD)}}})
     if name == "in_process":
         return dg.in_process_executor
     if name == "k8s":
