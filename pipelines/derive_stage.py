@@ -115,7 +115,7 @@ def partition_workers() -> int:
     """Processes per shard derived in-step by one publisher's ``provisions`` step: the stage's
     (:func:`stage_workers`) shared among the publishers' ``evidence`` runs, which a backfill runs
     side by side (``max_concurrent_runs: 2``): on two cores, one each — both cores busy, and no
-    pool to pay for (docs/adr/0016-publishers-side-by-side.md measures it)."""
+    pool to pay for (docs/adr/0017-publishers-side-by-side.md measures it)."""
     return max(1, stage_workers() // max(1, len(PUBLISHERS)))
 
 
