@@ -98,6 +98,10 @@ class Plan:
     intent: str | None = None
     #: The query holds an act number (``2031/4444``) that resolved no work: never relaxed.
     act_number: bool = False
+    #: The query is nothing but a reference to an act by number (``Règlement (UE) 2019/9999``,
+    #: ``Directive 2031/4444``) that names no act this publisher holds: answered with no hits and
+    #: the typed reason ``unresolved_act_number``, not with other acts holding the same words.
+    act_reference_only: bool = False
 
     @property
     def strong(self) -> bool:
@@ -171,7 +175,16 @@ def ordinary_words(value: str) -> bool:
         return False
     return not any(w.isdigit() or w[1:] != w[1:].lower() or _ROMAN.fullmatch(w) or
                    (len(w) == 1 and w.isupper()) for w in words)
+
+
 _ACT_NUMBER = re.compile(r"(?<![\w/])\d{1,4}/\d{1,4}(?:/[A-Za-z]{2,4})?(?![\w/])")
+_NUMBER_WORD = re.compile(r"[\d/]+")
+
+
+def reference_only(terms: Sequence[str]) -> bool:
+    """Whether the search words are only those of a reference to an act by number (kind,
+    ``UE``/``EU``, ``No``, numbers): nothing else the question asks about."""
+    return bool(terms) and all(t in _REFERENCE_WORDS or _NUMBER_WORD.fullmatch(t) for t in terms)
 
 
 def _prefer_in_force(works: list[int], profiles: Mapping[int, ranking.WorkProfile] | None) -> int | None:
@@ -219,6 +232,12 @@ def _name_mentions(index: MountedIndex, tokens: list[str], whole: str, plan: Pla
 _ACT_NUMBER_PARTS = re.compile(r"(?<![\w/])(\d{1,4})/(\d{1,4})(?:/[A-Za-z]{2,4})?(?![\w/])")
 _ACT_KINDS = (("r", ("regulation", "reglement", "verordnung")), ("l", ("directive", "richtlinie")),
               ("d", ("decision", "beschluss", "entscheidung")))
+#: Words that only frame a reference to an EU act by number: its kind, the Union's abbreviations,
+#: "No"/"Nr", and the enacting institutions.
+_REFERENCE_WORDS = frozenset({name for _, names in _ACT_KINDS for name in names} | {
+    "ue", "eu", "eg", "ce", "cee", "ewg", "euratom", "no", "nr", "n", "numero", "delegated", "implementing",
+    "delegue", "execution", "delegierte", "durchfuhrungsverordnung", "council", "conseil", "rates", "commission",
+    "kommission", "european", "europeen", "europaischen", "parliament", "parlement", "parlaments", "des", "der"})
 
 
 def _act_slugs(before: str, first: str, second: str) -> list[str]:
@@ -233,6 +252,12 @@ def _act_slugs(before: str, first: str, second: str) -> list[str]:
         if len(year) == 4 and 1950 <= int(year) <= 2099 and number.isdigit() and 0 < int(number) < 10000:
             pairs.append((year, int(number)))
     return [f"3{year}{kind}{number:04d}" for year, number in pairs for kind in kinds]
+
+
+def _act_numbers_held(index: MountedIndex, parsed: ParsedQuery) -> bool:
+    """Whether some act number of the query may stand for an act this publisher holds (one or several)."""
+    return any(index.catalogue.rowid_of.get(s) is not None for m in _ACT_NUMBER_PARTS.finditer(parsed.residual)
+               for s in _act_slugs(parsed.residual[:m.start()], m.group(1), m.group(2)))
 
 
 def _act_number_mentions(index: MountedIndex, parsed: ParsedQuery, plan: Plan) -> set[str]:
@@ -301,6 +326,10 @@ def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | 
     compilations = {w for w, p in (profiles or {}).items() if p.role == "compilation"}
     plan.boost = sorted({w for m in plan.mentions if m.soft for w in m.works} - set(plan.constraints) - compilations)
     plan.act_number = bool(_ACT_NUMBER.search(parsed.raw)) and not plan.strong
+    # only where act numbers are resolved (EUR-Lex): elsewhere the number is words of the text
+    # (a Luxembourg act citing "règlement (UE) 2016/679" is found by them)
+    plan.act_reference_only = plan.act_number and index.publisher.value == "eu-eurlex" and not works \
+        and reference_only(plan.terms) and not _act_numbers_held(index, parsed)
     left = " ".join(t for i, t in enumerate(tokens) if i not in consumed)
     intent = ranking.role_intent(left) if len(plan.constraints) == 1 and not plan.article_key and left else None
     if intent is not None:

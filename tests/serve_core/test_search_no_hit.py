@@ -5,7 +5,8 @@ is searched as its correction would be. On the real fixture corpus (``LEX_FIXTUR
   any-word quorum, not as a rare word (:func:`serve.core.ops.search.short_word_docs`);
 - a word held only in another inflection is not a typo (:func:`serve.core.ops.search._known_anywhere`);
 - an act form in a title does not make an any-word hit on-subject (:func:`serve.core.ranking.says_subject`);
-- a fuzzy correction gets the Snowball forms a correctly typed word gets.
+- a fuzzy correction gets the Snowball forms a correctly typed word gets;
+- a reference to an act number no held act has answers no hits (``unresolved_act_number``).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import math
 import sqlite3
 from typing import Any
 
-from serve.core import LegalCore, ranking
+from serve.core import LegalCore, ranking, searchplan
 from serve.core.ops.search import idf_weights, short_word_docs
 from tests.index.pipeline import FixtureBuild
 
@@ -72,3 +73,20 @@ def test_a_typo_is_searched_with_its_corrections_forms(fixture_core: LegalCore) 
     assert "packge -> package" in section["query_expansions"]
     assert "packge -> packages" in section["query_expansions"]  # the correction's Snowball form
     assert section["hits"][0]["work"] == f"{EU}:32015l2302"
+
+
+def test_a_reference_to_an_act_number_not_held_answers_no_hits(fixture_core: LegalCore) -> None:
+    # "Règlement (UE) 2019/9999" names one act by number; the fixture corpus holds none of that
+    # number, so the answer is empty with its typed reason — not other 2019 regulations holding the
+    # words "règlement" and "2019" (what a text search gave before)
+    for query in ("Règlement (UE) 2019/9999", "Regulation (EU) No 2019/9999", "Richtlinie 2031/4444"):
+        section = _section(fixture_core, query, EU)
+        assert section["hits"] == [], query
+        assert section["relaxation_withheld"] == {"reason": "unresolved_act_number"}, query
+    # a held number still resolves, alone or with its kind; with words of a question beside a number
+    # not held, the words are still searched under the old rule (never relaxed)
+    for query in ("Regulation (EU) 2016/679", "2016/679"):
+        assert _section(fixture_core, query, EU)["hits"][0]["work"] == "eu-eurlex:32016r0679", query
+    assert searchplan.reference_only(["reglement", "ue", "2019", "9999"])
+    assert not searchplan.reference_only(["reglement", "2019", "9999", "platforms"])
+    assert not searchplan.reference_only([])

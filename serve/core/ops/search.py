@@ -1290,6 +1290,9 @@ def _distinct_works(hits: Sequence[Hit]) -> int:
 def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, options: LaneOptions, known: set[str],
                    out: Lexical, seen: set[tuple[Any, ...]], once: _Once) -> None:
     hits = out.hits
+    if plan.act_reference_only:  # an act number this publisher does not hold, and nothing else asked
+        out.relaxation_withheld = {"reason": "unresolved_act_number"}
+        return
     budget = options.limit * (WORK_OVERSAMPLE if options.grain == "works" else OVERSAMPLE)
     snow = once("snowball", lambda: snowball_variants(conn, plan.terms, options.language)) if options.relax_words else {}
     if snow:
