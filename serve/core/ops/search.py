@@ -323,8 +323,26 @@ def known_terms(conn: sqlite3.Connection, terms: Sequence[str]) -> set[str]:
     return {t for t in terms if conn.execute("SELECT 1 FROM vocabulary WHERE term = ?", (t,)).fetchone()}
 
 
+def swapped_neighbours(a: str, b: str) -> bool:
+    """Whether ``b`` is ``a`` with two neighbouring letters swapped ("socaile" / "sociale")."""
+    if len(a) != len(b) or a == b:
+        return False
+    diff = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+    return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
+
+
+def typo_distance(token: str, term: str, limit: int) -> int | None:
+    """The typing distance of ``token`` from ``term`` if at most ``limit``: Levenshtein, with a swap of
+    two neighbouring letters — the commonest typing slip — one edit (Levenshtein counts it two)."""
+    distance = levenshtein_within(token, term, limit)
+    if distance is None and limit >= 1 and swapped_neighbours(token, term):
+        return 1
+    return distance
+
+
 def fuzzy_expansions(conn: sqlite3.Connection, terms: Sequence[str], known: set[str]) -> dict[str, list[str]]:
-    """Vocabulary neighbours of words no mounted index holds (Levenshtein 1, or 2 from 8 letters)."""
+    """Vocabulary neighbours of words no mounted index holds (Levenshtein 1, or 2 from 8 letters; a swap
+    of two neighbouring letters counts as one edit)."""
     out: dict[str, list[str]] = {}
     budget = FUZZY_MAX_EXPANSIONS
     for token in fuzzy_candidates(terms):
@@ -336,11 +354,11 @@ def fuzzy_expansions(conn: sqlite3.Connection, terms: Sequence[str], known: set[
                             (token[0], chr(ord(token[0]) + 1), len(token) - limit, len(token) + limit))
         letters, pairs = set(token), _bigrams(token)
         # Exact pre-filters: an edit changes the letter set by at most two letters and destroys at
-        # most two of the token's bigrams.
+        # most two of the token's bigrams (a swap of two neighbours, three).
         near = [(str(t), int(doc)) for t, doc in rows if len(letters.symmetric_difference(t)) <= 2 * limit
-                and len(pairs & _bigrams(t)) >= len(pairs) - 2 * limit]
+                and len(pairs & _bigrams(t)) >= len(pairs) - 2 * limit - 1]
         scored = sorted((d, -doc, term) for term, doc in near
-                        if (d := levenshtein_within(token, term, limit)) is not None)
+                        if (d := typo_distance(token, term, limit)) is not None)
         chosen = [term for _, _, term in scored[:min(FUZZY_PER_TOKEN, budget)]]
         if chosen:
             out[token] = chosen
