@@ -882,8 +882,9 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
             hit.tier = TIER_NAMED
     missing = [w for w in plan.boost if w not in {h.row["work_rowid"] for h in hits}]
     if missing and not plan.explicit_works:
-        soft = replace(plan, mentions=[replace(m, works=[w for w in m.works if w in missing], soft=False)
-                                       for m in plan.mentions if m.soft])
+        # the rows of the boosted works not found by the words (the acts of one cited date are all fetched)
+        soft = replace(plan, mentions=[replace(m, works=[w for w in m.works if w in missing], soft=False,
+                                               status="resolved") for m in plan.mentions if m.soft])
         hits.extend(Hit(dict(r.row), [*r.reasons, "residual_unmatched"], dict(r.extra), tier=TIER_NAMED)
                     for r in once("soft_works", lambda: work_rows(conn, soft, filters, index)))
     if plan.strong and (not hits or (not plan.article_key and not plan.terms and not plan.anchor)):
@@ -1536,10 +1537,38 @@ def _plan(ctx: CallContext, index: MountedIndex, parsed: Any, args: dict[str, An
     if not args["works"] and not plan.strong:
         with index.session(ctx.deadline_seconds) as conn:
             typed = typed_references(conn, index, parsed.raw, plan.terms)
+        typed += dated_references(index, parsed.raw)
         if typed:
             plan.mentions.extend(typed)
             plan.boost = sorted(set(plan.boost) | {w for m in typed for w in m.works})
     return plan
+
+
+#: Luxembourg's citation of an act by form and date (``loi modifiée du 31 juillet 2006``,
+#: ``règlement grand-ducal du 10 mai 1999``) → the slug prefix of the publisher's identifiers of that
+#: form (``loi-2006-07-31-n2``, ``rgd-1999-05-10-n1``).
+DATED_FORMS = {"loi": "loi", "reglement grand ducal": "rgd", "arrete grand ducal": "agd",
+               "reglement ministeriel": "rmin", "arrete ministeriel": "amin"}
+_MONTHS = {m: i for i, m in enumerate(("janvier", "fevrier", "mars", "avril", "mai", "juin", "juillet", "aout",
+                                       "septembre", "octobre", "novembre", "decembre"), start=1)}
+_DATED = re.compile(r"\b(" + "|".join(DATED_FORMS) + r")(?: modifiee?)? du (\d{1,2}|1er) (" + "|".join(_MONTHS)
+                    + r") ((?:1[89]|20)\d\d)\b")
+
+
+def dated_references(index: MountedIndex, query: str) -> list[Mention]:
+    """Soft mentions of the acts a query cites by form and date, as Luxembourg cites its acts
+    (``loi modifiée du 31 juillet 2006``): the publisher's acts of that form and day (several acts
+    can share one), reason ``dated_reference``; they rank first without restricting the answer. The
+    form and the date are the user's; an act of another form or day is never named."""
+    out = []
+    for m in _DATED.finditer(normalize(query)):
+        day = 1 if m.group(2) == "1er" else int(m.group(2))
+        prefix = f"{DATED_FORMS[m.group(1)]}-{m.group(4)}-{_MONTHS[m.group(3)]:02d}-{day:02d}-"
+        works = sorted(rowid for slug, rowid in index.catalogue.rowid_of.items() if slug.startswith(prefix))
+        if works:
+            out.append(Mention(m.group(), "resolved" if len(works) == 1 else "ambiguous", "dated_reference", works,
+                               soft=True))
+    return out
 
 
 #: Act forms of a typed reference (``la loi de 1968 sur la nationalité``) → the slug prefix of the
