@@ -109,7 +109,9 @@ def title_role(title: str) -> str | None:
 
 def role_of(slug: str, document_type: str | None, titles: Iterable[str]) -> str:
     kind = (document_type or "").upper()
-    if slug.startswith("recueil-") or (kind in {"RECUEIL", "CODE_RECUEIL"} and not slug.startswith("code-")):
+    # a Legilux recueil shelves texts on a subject; a CODE_RECUEIL is a code (Code de la route, and the
+    # Code de la Sécurité sociale, identified by its 1925 law: loi-1925-12-17-n1), an act in its own right
+    if slug.startswith("recueil-") or kind == "RECUEIL":
         return "compilation"
     if "CORR" in kind or _CORRIGENDUM_SLUG.search(slug):
         return "corrigendum"
