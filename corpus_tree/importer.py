@@ -238,7 +238,6 @@ def import_published(
     report = ImportReport(
         str(src), source.schema, source.publisher.value, works=len(source.works),
         records_verified=len(source.versions), bodies_held_elsewhere=source.held_elsewhere,
-
         imported_at=None if now is None else now.astimezone(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         unreferenced_files=source.unreferenced, held_elsewhere=source.held_elsewhere_bodies,
     )
@@ -338,16 +337,21 @@ def _replay_work(source: PublishedSource, slug: str, entry: dict[str, Any],
     """What reading an unchanged work added to ``source`` (its bodies, held or not, and its
     versions' identities), from its memo entry; its versions go to ``unread``."""
     for version in entry["versions"]:
-        path = source.root / "works" / slug / str(version["dir"]) / RECORD_FILE
-        seen = identities.get((slug, str(version["pvid"])))
-        if seen is not None:
-            raise IntegrityError(f"duplicate publisher version identifier {version['pvid']!r} (also in {seen})",
-                                 code="duplicate_version_identifier", subject=str(path))
-        identities[(slug, str(version["pvid"]))] = str(path)
+        _claim_identity(identities, slug, str(version["pvid"]),
+                        source.root / "works" / slug / str(version["dir"]) / RECORD_FILE)
         for sha, rel, present in version["bodies"]:
             _add_body(source, str(sha), source.root / str(rel), bool(present))
         source.unread[str(version["rel"])] = (str(version["lex_id"]), str(version["record_sha256"]), slug)
     source.memo[slug] = entry
+
+
+def _claim_identity(identities: dict[tuple[str, str], str], slug: str, pvid: str, path: Path) -> None:
+    """Record that ``path`` holds the work's publisher version ``pvid``; a second record of it is refused."""
+    seen = identities.get((slug, pvid))
+    if seen is not None:
+        raise IntegrityError(f"duplicate publisher version identifier {pvid!r} (also in {seen})",
+                             code="duplicate_version_identifier", subject=str(path))
+    identities[(slug, pvid)] = str(path)
 
 
 def _require_real_dir(path: Path) -> None:
@@ -425,11 +429,7 @@ def _read_version(source: PublishedSource, slug: str, vdir: Path,
     key = VersionKey.create(valid_from, pvid)
     if source.schema == "lex-corpus/4" and vdir.name != str(key):
         raise IntegrityError(f"directory is not the v4 key {key}", code="identity_mismatch", subject=str(vdir))
-    seen = identities.get((slug, pvid))
-    if seen is not None:
-        raise IntegrityError(f"duplicate publisher version identifier {pvid!r} (also in {seen})",
-                             code="duplicate_version_identifier", subject=str(path))
-    identities[(slug, pvid)] = str(path)
+    _claim_identity(identities, slug, pvid, path)
     bodies: list[list[Any]] = []
     record = _convert(source, published, slug, key, pvid, vdir, path, bodies)
     VersionRecord.from_dict(record, str(path))

@@ -254,23 +254,20 @@ def _act_slugs(before: str, first: str, second: str) -> list[str]:
     return [f"3{year}{kind}{number:04d}" for year, number in pairs for kind in kinds]
 
 
-def _act_numbers_held(index: MountedIndex, parsed: ParsedQuery) -> bool:
-    """Whether some act number of the query may stand for an act this publisher holds (one or several)."""
-    return any(index.catalogue.rowid_of.get(s) is not None for m in _ACT_NUMBER_PARTS.finditer(parsed.residual)
-               for s in _act_slugs(parsed.residual[:m.start()], m.group(1), m.group(2)))
-
-
-def _act_number_mentions(index: MountedIndex, parsed: ParsedQuery, plan: Plan) -> set[str]:
+def _act_number_mentions(index: MountedIndex, parsed: ParsedQuery, plan: Plan) -> tuple[set[str], bool]:
     """Act numbers (``Regulation 1336/2013``, ``directive 95/46``) that name exactly one held act:
-    resolved like an identifier; returns the normalised number words they consume."""
+    resolved like an identifier. Returns the normalised number words they consume, and whether
+    some act number of the query may stand for a held act (one or several)."""
     consumed: set[str] = set()
+    any_held = False
     for m in _ACT_NUMBER_PARTS.finditer(parsed.residual):
         held = sorted({r for r in (index.catalogue.rowid_of.get(s) for s in
                                    _act_slugs(parsed.residual[:m.start()], m.group(1), m.group(2))) if r is not None})
+        any_held = any_held or bool(held)
         if len(held) == 1:
             plan.mentions.append(Mention(m.group(), "resolved", "contained_identifier", held))
             consumed.update(normalize(m.group()).split())
-    return consumed
+    return consumed, any_held
 
 
 def explicit_works(index: MountedIndex, works: Sequence[str]) -> list[int]:
@@ -309,7 +306,8 @@ def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | 
     plan = Plan(terms=[], article_key=parsed.article.key if parsed.article else None, anchor=None, mentions=[],
                 constraints=[], explicit_works=bool(works))
     _identifier_mentions(index, parsed, plan)
-    numbers = _act_number_mentions(index, parsed, plan) if index.publisher.value == "eu-eurlex" else set()
+    numbers, numbers_held = _act_number_mentions(index, parsed, plan) if index.publisher.value == "eu-eurlex" \
+        else (set(), False)
     tokens = [t for t in normalize(parsed.residual.replace('"', " ")).split()]
     consumed = _name_mentions(index, tokens, normalize(parsed.raw), plan, profiles, frequent)
     consumed |= {i for i, t in enumerate(tokens) if t in numbers}
@@ -329,7 +327,7 @@ def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | 
     # only where act numbers are resolved (EUR-Lex): elsewhere the number is words of the text
     # (a Luxembourg act citing "règlement (UE) 2016/679" is found by them)
     plan.act_reference_only = plan.act_number and index.publisher.value == "eu-eurlex" and not works \
-        and reference_only(plan.terms) and not _act_numbers_held(index, parsed)
+        and not numbers_held and reference_only(plan.terms)
     left = " ".join(t for i, t in enumerate(tokens) if i not in consumed)
     intent = ranking.role_intent(left) if len(plan.constraints) == 1 and not plan.article_key and left else None
     if intent is not None:
