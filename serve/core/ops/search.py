@@ -43,7 +43,14 @@ from serve.core.envelope import Answer, CallContext, answer, fanout, is_provisio
 from serve.core.known_index import IndexAt, index_at
 from serve.core.mount import Catalogue, MountedIndex
 from serve.core.resolve import mounted_publisher
-from serve.core.searchplan import FREQUENT_PHRASE_WORKS, Mention, Plan, build_plan
+from serve.core.searchplan import (
+    FREQUENT_PHRASE_WORKS,
+    ActName,
+    Mention,
+    Plan,
+    act_name,
+    build_plan,
+)
 from serve.core.snippet import HEAD, head_snippet, snippet
 from serve.core.store import texts, versions_of, works_by_rowid
 from serve.core.topk import RankedCache, precomputed_window, ranked_rows, values_source
@@ -1418,6 +1425,9 @@ def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict
             return answer(ctx, index, Outcome.RETRIEVAL_MODE_UNAVAILABLE, {
                 "requested_retrieval_mode": "hybrid", "retrieval_unavailable_reason": refused[0],
                 "retrieval_unavailable_details": list(refused[1]), "hits": []}, provisional=provisional)
+    if plan.name_not_held is not None:
+        return answer(ctx, index, Outcome.EMPTY, {**base, "hits": [], "query_expansions": [], "query_relaxed": None,
+                                                  "relaxation_withheld": plan.name_not_held}, provisional=provisional)
     if suppressed or (plan.explicit_works and not plan.constraints):
         note = ("the query names a work held by another publisher" if suppressed
                 else "none of the requested works is held by this publisher")
@@ -1609,6 +1619,97 @@ def typed_references(conn: sqlite3.Connection, index: MountedIndex, query: str, 
     return out
 
 
+#: Works a name-shaped query may name by a near-phrase of their names (more say nothing of one act).
+NAME_HOLDERS_MAX = 3
+#: Word distance within which a provision must hold a subject's words (:func:`subject_held`).
+SUBJECT_NEAR = 8
+
+
+def _fts_word(word: str) -> str:
+    """A normalised word as an FTS5 token matching its inflections: its light stem as a prefix."""
+    stem = relax.light_stem(word)
+    return f"{stem}*" if stem else word
+
+
+def word_held(conn: sqlite3.Connection, word: str) -> bool:
+    """Whether a provision or a work name of this index holds ``word`` (or a light-stem form)."""
+    token = _fts_word(word)
+    return conn.execute("SELECT 1 FROM provision_fts WHERE provision_fts MATCH ? LIMIT 1", (token,)).fetchone() \
+        is not None or conn.execute("SELECT 1 FROM work_fts WHERE work_fts MATCH ? LIMIT 1",
+                                    ("{titles short_titles aliases} : " + token,)).fetchone() is not None
+
+
+def name_holders(conn: sqlite3.Connection, shape: ActName, limit: int) -> list[int]:
+    """The works (at most ``limit``) whose names (titles, short titles, aliases) hold an act-name
+    query's words: for a ``name``, as a near-phrase (in order or not, within one word of each
+    other); for a ``subject``, all of them anywhere in one name."""
+    tokens = [_fts_word(w) for w in shape.words]
+    inner = f"NEAR({' '.join(tokens)}, {len(tokens) + 1})" if shape.kind == "name" else f"({' AND '.join(tokens)})"
+    return [int(r[0]) for r in conn.execute("SELECT rowid FROM work_fts WHERE work_fts MATCH ? LIMIT ?",
+                                            ("{titles short_titles aliases} : " + inner, limit))]
+
+
+def subject_held(conn: sqlite3.Connection, shape: ActName) -> bool:
+    """Whether a provision holds a subject query's words within :data:`SUBJECT_NEAR` words of each
+    other (a text on that subject, not words scattered over a long provision)."""
+    match = f"text : NEAR({' '.join(_fts_word(w) for w in shape.words)}, {SUBJECT_NEAR})"
+    return conn.execute("SELECT 1 FROM provision_fts WHERE provision_fts MATCH ? LIMIT 1", (match,)).fetchone() \
+        is not None
+
+
+def named_act(ctx: CallContext, indexes: Sequence[MountedIndex], plans: dict[str, Plan],
+              shape: ActName | None) -> None:
+    """The act a query shaped like an act's name means, or why there is none (plans, in place).
+
+    Only for a query that names no work otherwise (no mention, article, anchor or act number) and
+    whose words every one is held by some index (a word held nowhere is a typo or the unknown
+    subject, :func:`relaxation_withheld`). A ``name`` ("Code de la famille", "Companies Act 2006")
+    held as a near-phrase by the names of one to :data:`NAME_HOLDERS_MAX` works of an index names
+    them softly there (reason ``near_name``: ranked first, nothing restricted); a ``subject``
+    ("directive on time travel tourism") is held when one name holds all its words or a provision
+    holds them near each other (:func:`subject_held`); a ``name`` the texts of more than
+    :data:`FREQUENT_PHRASE_WORKS` works cite as a phrase (a former title) is held too. Held by no index, every section answers no
+    hits with the typed reason ``name_not_held``: that the words occur apart in texts does not make
+    them the act the user names."""
+    if shape is None or any(p.mentions or p.article_key or p.anchor or p.act_number for p in plans.values()):
+        return
+    held: dict[str, list[int]] = {}
+    known: set[str] = set()
+    for index in indexes:
+        with index.session(ctx.deadline_seconds) as conn:
+            known |= {w for w in shape.words if w not in known and word_held(conn, w)}
+    if len(known) < len(shape.words):
+        return
+    for index in indexes:
+        with index.session(ctx.deadline_seconds) as conn:
+            works = name_holders(conn, shape, NAME_HOLDERS_MAX + 1)
+            if not works and shape.kind == "subject" and subject_held(conn, shape):
+                return
+        held[index.publisher.value] = works
+    if not any(held.values()) and shape.kind == "name":
+        for index in indexes:  # a name the texts cite as a name (a former title: "Code des assurances sociales")
+            with index.session(ctx.deadline_seconds) as conn:
+                if phrase_is_frequent(conn, index, shape.phrase):
+                    return
+    if not any(held.values()):
+        for plan in plans.values():
+            plan.name_not_held = {"reason": "name_not_held", "shape": shape.kind, "words": list(shape.words)}
+        return
+    if shape.kind != "name":
+        return
+    for index in indexes:
+        works = held[index.publisher.value]
+        if 0 < len(works) <= NAME_HOLDERS_MAX:
+            plan = plans[index.publisher.value]
+            with index.session(ctx.deadline_seconds) as conn:
+                profiles = ranking.profiles(conn, index)
+            works = [w for w in works if w not in profiles or profiles[w].role != "compilation"]
+            if works:
+                plan.mentions.append(Mention(" ".join(shape.words), "resolved" if len(works) == 1 else "ambiguous",
+                                             "near_name", sorted(works), soft=True))
+                plan.boost = sorted(set(plan.boost) | set(works))
+
+
 _FREQUENT: weakref.WeakKeyDictionary[MountedIndex, dict[str, bool]] = weakref.WeakKeyDictionary()
 
 
@@ -1642,6 +1743,8 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
     plans = {i.publisher.value: _plan(ctx, i, parsed, args) for i in indexes}
     # a work named by an ordinary phrase (soft) still says which publisher the question is about,
     # unless the phrase is an ordinary-phrase short title standing alone (searchplan.Plan.names_publisher)
+    if args["retrieval_mode"] in ("keyword", "hybrid") and not args["works"]:
+        named_act(ctx, indexes, plans, act_name(parsed.raw))
     someone_strong = any(p.names_publisher for p in plans.values())
     known = _known_anywhere(ctx, plans, args["language"]) if args["fuzzy"] == "auto" else set()
 
