@@ -92,6 +92,10 @@ ROUTING_MARGIN = 0.5
 PHRASE_SAMPLE = 5000
 #: Relevance multiplier of a work a soft (ordinary-phrase) name mention points at.
 SOFT_MENTION_BOOST = 2.0
+#: Breadth of a work's treatment of the question (:func:`rank_hits`): a work with ``n`` direct
+#: keyword rows among the candidates is weighed ``1 + BREADTH_BOOST × min(1, log n / log BREADTH_FULL)``.
+BREADTH_BOOST = 1.0
+BREADTH_FULL = 64
 _BM25 = "bm25(provision_fts, " + ", ".join(str(w) for w in PROVISION_FTS_WEIGHTS) + ")"
 _FTS_SOURCE = f"(SELECT rowid AS state_rowid, {_BM25} AS score FROM provision_fts WHERE provision_fts MATCH ?)"
 T = TypeVar("T")
@@ -935,7 +939,7 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
             works_title_coverage(conn, [h.row["work_rowid"] for h in hits], subject, index)
         _keep_on_subject(out, hits, on_subject)
     precision = works_subject_precision(conn, [h.row["work_rowid"] for h in hits], out.groups, index)
-    ranked = rank_hits(hits, profiles, plan, options, coverage, precision)
+    ranked = rank_hits(hits, profiles, plan, options, coverage, precision, breadth(hits))
     out.title_coverage = title_coverage(coverage, [h.row["work_rowid"] for h in ranked
                                                    if "work_metadata" not in h.reasons])
     if options.grain == "works":
@@ -1107,9 +1111,25 @@ def _relevance(hit: Hit) -> float:
     return -float(value) if isinstance(value, float) and value < 0 else 1.0
 
 
+def breadth(hits: Sequence[Hit]) -> dict[int, int]:
+    """Per work, its direct keyword rows among ``hits`` (provisions holding every word)."""
+    out: dict[int, int] = {}
+    for hit in hits:
+        if hit.row.get("anchor") and hit.tier == TIER_DIRECT and not _WEAK_REASONS & set(hit.reasons):
+            out[hit.row["work_rowid"]] = out.get(hit.row["work_rowid"], 0) + 1
+    return out
+
+
+def breadth_factor(rows: int) -> float:
+    """``1 + BREADTH_BOOST × min(1, log rows / log BREADTH_FULL)`` (1 for at most one row)."""
+    if rows <= 1:
+        return 1.0
+    return 1.0 + BREADTH_BOOST * min(1.0, math.log(rows) / math.log(BREADTH_FULL))
+
+
 def rank_hits(hits: Sequence[Hit], profiles: dict[int, ranking.WorkProfile], plan: Plan,
               options: LaneOptions, coverage: dict[int, float] | None = None,
-              precision: dict[int, float] | None = None) -> list[Hit]:
+              precision: dict[int, float] | None = None, rows: dict[int, int] | None = None) -> list[Hit]:
     """Hits by tier (named work, direct, weaker lanes), then relevance × the work's prior
     (:mod:`serve.core.ranking`; a soft mention's work × :data:`SOFT_MENTION_BOOST`) × the title
     field factor ``1 + TITLE_BOOST × share of the query's words in the work's names`` × the subject
@@ -1129,6 +1149,7 @@ def rank_hits(hits: Sequence[Hit], profiles: dict[int, ranking.WorkProfile], pla
             prior *= SOFT_MENTION_BOOST
         prior *= 1.0 + TITLE_BOOST * titled.get(work, 0.0)
         prior *= 1.0 + SUBJECT_BOOST * about.get(work, 0.0)
+        prior *= breadth_factor((rows or {}).get(work, 0))
         return tier, -_relevance(hit) * prior, position
 
     return [hit for _, hit in sorted(enumerate(hits), key=key)]
