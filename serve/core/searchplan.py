@@ -23,6 +23,10 @@ so the other publisher's results are not suppressed. Acronyms and numbered names
 ``MiFID``, ``CRD``, ``Solvency II``) are never ordinary: one word, capitals inside a word or
 a whole word in capitals, digits or roman numerals.
 
+An **everyday word** of the reviewed synonym file (``derive/index/synonyms.json``: "arrêt maladie",
+"bankrupt", "Kündigung") is OR-ed with the legal terms the acts use for it ("incapacité de travail",
+"insolvency"/"faillite", "licenciement"/"résiliation"): ``Plan.synonyms``, never a filter.
+
 The search words of a **question asked in plain words** leave out the words that only frame it
 (:func:`without_question_frame`: "combien", "peut-on", "faut-il", "must", "darf" — see
 :data:`derive.index.relax.QUESTION_WORDS`) when at least two other words are left.
@@ -105,6 +109,9 @@ class Plan:
     #: The query is shaped like an act's name that no held name holds (``{"reason": "name_not_held",
     #: …}``, set by :func:`serve.core.ops.search.named_act`): answered with no hits.
     name_not_held: dict[str, Any] | None = None
+    #: Each everyday word (or phrase) of the terms → the legal terms OR-ed with it
+    #: (:func:`derive.index.relax.with_synonyms`).
+    synonyms: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def strong(self) -> bool:
@@ -382,6 +389,7 @@ def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | 
     plan.terms = [t for i, t in enumerate(tokens) if i not in consumed and t not in STOP_WORDS and t not in phrase_tokens]
     plan.terms = list(dict.fromkeys(plan.terms)) + [p for p in phrases if p and p not in plan.terms]
     plan.terms = without_question_frame(plan.terms)
+    plan.terms, plan.synonyms = relax.with_synonyms(plan.terms)
     if works:
         plan.constraints = explicit_works(index, works)
     else:

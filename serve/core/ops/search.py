@@ -1342,6 +1342,9 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
         return
     budget = options.limit * (WORK_OVERSAMPLE if options.grain == "works" else OVERSAMPLE)
     snow = once("snowball", lambda: snowball_variants(conn, plan.terms, options.language)) if options.relax_words else {}
+    if plan.synonyms and options.relax_words:  # an everyday word OR-ed with the acts' terms for it
+        snow = {t: list(dict.fromkeys([*snow.get(t, []), *plan.synonyms.get(t, [])])) for t in plan.terms
+                if snow.get(t) or plan.synonyms.get(t)}
     if snow:
         out.expansions += [label for label in relax.expansion_labels(snow) if label not in out.expansions]
         out.words += [v for words in snow.values() for v in words]
