@@ -44,10 +44,16 @@ Nothing here reads an index: the functions turn normalised terms into FTS5 term 
 
 from __future__ import annotations
 
+import functools
+import json
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+
+from derive.index.query import STOP_WORDS as QUERY_STOP_WORDS
+from derive.index.text import normalize
 
 #: Languages whose endings :data:`SUFFIXES` knows.
 STEM_LANGUAGES = frozenset({"fr", "en"})
@@ -220,3 +226,47 @@ def describe(groups: Sequence[Sequence[str]], *, any_of: bool = False) -> str:
         words = list(group)
         parts.append(words[0] if len(words) == 1 else "(" + " OR ".join(words) + ")")
     return (" OR " if any_of else " AND ").join(parts)
+
+
+#: The reviewed file of everyday words and the legal terms the acts use for them (FR/EN/DE), each
+#: entry with its source (the act whose wording holds the term): ``synonyms.json``.
+SYNONYMS_PATH = Path(__file__).with_name("synonyms.json")
+
+
+@functools.cache
+def synonyms() -> tuple[tuple[tuple[str, ...], str, tuple[str, ...]], ...]:
+    """``(everyday words, everyday phrase, legal terms)`` of :data:`SYNONYMS_PATH`, normalised: the
+    words without the query's stop words (as a query's terms are), the phrase as written (searched
+    as a phrase), the legal terms as phrases. Longest first."""
+    data = json.loads(SYNONYMS_PATH.read_text(encoding="utf-8"))
+    found: dict[tuple[str, ...], tuple[str, list[str]]] = {}
+    for entry in data["entries"]:
+        phrase = normalize(str(entry["word"]))
+        words = tuple(w for w in phrase.split() if w not in QUERY_STOP_WORDS)
+        if words:
+            _, terms = found.setdefault(words, (phrase, []))
+            terms += [t for t in (normalize(str(v)) for v in entry["terms"]) if t and t not in terms]
+    return tuple(sorted(((k, p, tuple(v)) for k, (p, v) in found.items()), key=lambda e: (-len(e[0]), e[0])))
+
+
+def with_synonyms(terms: Sequence[str]) -> tuple[list[str], dict[str, list[str]]]:
+    """A query's terms with each everyday word or run of words of :func:`synonyms` as one term (a
+    run becomes its phrase: "arret maladie", "aide medicale a mourir"), and the legal terms each
+    such term is OR-ed with (``{"arret maladie": ["incapacite de travail"]}``). The everyday words
+    stay: a synonym widens a word's group, it never replaces the word nor filters."""
+    table = synonyms()
+    out: list[str] = []
+    found: dict[str, list[str]] = {}
+    i = 0
+    while i < len(terms):
+        for words, phrase, legal in table:
+            if tuple(terms[i:i + len(words)]) == words:
+                term = phrase if len(words) > 1 else words[0]
+                out.append(term)
+                found[term] = [t for t in legal if t != term]
+                i += len(words)
+                break
+        else:
+            out.append(terms[i])
+            i += 1
+    return out, found

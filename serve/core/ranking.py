@@ -20,7 +20,9 @@ version the publisher still lists, its titles, its document type) and kept in me
 **Priors** (:data:`STATUS_PRIOR`, :data:`ROLE_PRIOR`) multiply a keyword hit's relevance
 (``-bm25``) when works are ranked: a principal act in force keeps its score, a repealed
 predecessor, an amending, delegated or implementing act or a corrigendum needs a clearly better
-text match to outrank it. With ``as_of`` the status prior is not applied (the date already
+text match to outrank it; so does, on Legilux, a regulation or another text (a collective agreement,
+an assembly's rules) against a law or code (:data:`HIERARCHY_PRIOR`, ``docs/search.md``). A
+*texte coordonné* (``TC``) restates another act: a compilation. With ``as_of`` the status prior is not applied (the date already
 chooses the state). The weights are module constants, documented in
 ``docs/retrieval-benchmark.md`` §8, and tuned only on the tuning split of the judgments.
 
@@ -57,6 +59,10 @@ STATUS_PRIOR: Mapping[str, float] = {"in_force": 1.0, "not_yet": 0.9, "unknown":
 ROLE_PRIOR: Mapping[str, float] = {"principal": 1.0, "implementing": 0.7, "delegated": 0.7, "amending": 0.55,
                                    "compilation": 0.4, "corrigendum": 0.3}
 ROLES = ("amending", "delegated", "implementing", "corrigendum")
+#: Multiplier of a work's relevance by its place in the hierarchy (Legilux: a law or code before the
+#: regulations executing it and the other texts — collective agreements, assemblies' rules).
+HIERARCHY_PRIOR: Mapping[str, float] = {
+    "regulation": 0.85, "other": 0.7}
 
 _CORRIGENDUM_SLUG = re.compile(r"r\(\d{2}\)$")
 #: The act's own header: everything up to its date (``of 20 May 2019``, ``du 9 août 2018``).
@@ -80,7 +86,7 @@ class WorkProfile:
 
     def prior(self, with_status: bool = True) -> float:
         status = STATUS_PRIOR.get(self.status, 1.0) if with_status else 1.0
-        return status * ROLE_PRIOR.get(self.role, 1.0)
+        return status * ROLE_PRIOR.get(self.role, 1.0) * HIERARCHY_PRIOR.get(self.hierarchy or "", 1.0)
 
 
 def _status(value: str | None) -> str:
@@ -111,7 +117,7 @@ def role_of(slug: str, document_type: str | None, titles: Iterable[str]) -> str:
     kind = (document_type or "").upper()
     # a Legilux recueil shelves texts on a subject; a CODE_RECUEIL is a code (Code de la route, and the
     # Code de la Sécurité sociale, identified by its 1925 law: loi-1925-12-17-n1), an act in its own right
-    if slug.startswith("recueil-") or kind == "RECUEIL":
+    if slug.startswith(("recueil-", "tc-")) or kind in ("RECUEIL", "TC"):
         return "compilation"
     if "CORR" in kind or _CORRIGENDUM_SLUG.search(slug):
         return "corrigendum"

@@ -23,6 +23,10 @@ so the other publisher's results are not suppressed. Acronyms and numbered names
 ``MiFID``, ``CRD``, ``Solvency II``) are never ordinary: one word, capitals inside a word or
 a whole word in capitals, digits or roman numerals.
 
+An **everyday word** of the reviewed synonym file (``derive/index/synonyms.json``: "arrêt maladie",
+"bankrupt", "Kündigung") is OR-ed with the legal terms the acts use for it ("incapacité de travail",
+"insolvency"/"faillite", "licenciement"/"résiliation"): ``Plan.synonyms``, never a filter.
+
 The search words of a **question asked in plain words** leave out the words that only frame it
 (:func:`without_question_frame`: "combien", "peut-on", "faut-il", "must", "darf" — see
 :data:`derive.index.relax.QUESTION_WORDS`) when at least two other words are left.
@@ -102,6 +106,12 @@ class Plan:
     #: ``Directive 2031/4444``) that names no act this publisher holds: answered with no hits and
     #: the typed reason ``unresolved_act_number``, not with other acts holding the same words.
     act_reference_only: bool = False
+    #: The query is shaped like an act's name that no held name holds (``{"reason": "name_not_held",
+    #: …}``, set by :func:`serve.core.ops.search.named_act`): answered with no hits.
+    name_not_held: dict[str, Any] | None = None
+    #: Each everyday word (or phrase) of the terms → the legal terms OR-ed with it
+    #: (:func:`derive.index.relax.with_synonyms`).
+    synonyms: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def strong(self) -> bool:
@@ -286,6 +296,69 @@ def explicit_works(index: MountedIndex, works: Sequence[str]) -> list[int]:
     return out
 
 
+#: Act forms that end an English popular name ("Companies Act 2006", "Luxembourg Labour Code"):
+#: the publishers' official titles never end so, a name of that shape is a short title or alias.
+NAME_TAIL_FORMS = frozenset({"act", "code"})
+#: Act forms that open a question about a subject ("directive on …", "loi sur les …",
+#: "Verordnung über …") and the word that links them to it.
+SUBJECT_FORMS = frozenset({"directive", "regulation", "decision", "loi", "reglement", "verordnung",
+                           "richtlinie", "gesetz"})
+SUBJECT_LINKS = frozenset({"on", "concerning", "regarding", "relating", "sur", "relative", "relatif", "relatifs",
+                           "relatives", "concernant", "portant", "uber", "zur", "zum"})
+#: At most this many words before a tail form: a longer query says more than a name.
+NAME_MAX_WORDS = 5
+_CODE_LINKS = frozenset({"de", "du", "des", "d", "l", "la"})
+
+
+@dataclass(frozen=True)
+class ActName:
+    """A query shaped like the name of an act (``kind`` ``name``: "Code de la famille", "Companies
+    Act 2006", "Loi Informatique et Libertés") or like a question about an act's subject (``kind``
+    ``subject``: "directive on time travel tourism"), with the words a held act must carry
+    (:func:`act_name`)."""
+    kind: str
+    words: tuple[str, ...]
+    #: The name as the query writes it (normalised, stop words kept, no trailing year).
+    phrase: str = ""
+
+
+def act_name(raw: str) -> ActName | None:
+    """The act-name shape of a query, or ``None``. Pure: it reads only the query's words.
+
+    - ``Code de/du/des …`` (French): the code's name, ``code`` and its words;
+    - ``Loi`` + a capitalised word ("Loi Informatique et Libertés"), no digit: a law's popular name;
+    - ``… Act`` / ``… Code`` at the end (a year may follow), at most :data:`NAME_MAX_WORDS` words
+      before it: an English popular name, its words with the form;
+    - an act form and a link word first, then at least two subject words ("directive on …",
+      "loi sur les …", "Verordnung über …"): kind ``subject``, the subject words.
+
+    Stop words and years are left out of the words. A query of another shape (a subject with no
+    act form, a dated or numbered reference) has none."""
+    words = normalize(raw).split()
+    raw_words = raw.split()
+    if len(words) < 2:
+        return None
+
+    def kept(values: Sequence[str]) -> tuple[str, ...]:
+        return tuple(w for w in values if not relax.relaxable(w))
+
+    if words[0] == "code" and words[1] in _CODE_LINKS and len(kept(words)) >= 2:
+        return ActName("name", kept(words), " ".join(words))
+    if words[0] == "loi" and raw_words[0][:1] == "L" and len(raw_words) > 1 and raw_words[1][:1].isupper() \
+            and not relax.relaxable(words[1]) and not any(c.isdigit() for c in raw):
+        return ActName("name", kept(words), " ".join(words))
+    body = words[:-1] if re.fullmatch(r"(?:1[89]|20)\d\d", words[-1]) else words
+    if 2 <= len(body) <= NAME_MAX_WORDS + 1 and body[-1] in NAME_TAIL_FORMS \
+            and not any(c.isdigit() for w in body for c in w) and len(kept(body)) >= 2:
+        return ActName("name", kept(body), " ".join(body))
+    if len(words) >= 4 and words[0] in SUBJECT_FORMS and words[1] in SUBJECT_LINKS \
+            and not any(c.isdigit() for c in raw):
+        subject = tuple(w for w in kept(words[2:]) if w not in SUBJECT_LINKS)
+        if len(subject) >= 2:
+            return ActName("subject", subject, " ".join(words))
+    return None
+
+
 def without_question_frame(terms: Sequence[str]) -> list[str]:
     """The search words of a question asked in plain words without the words that only frame it
     (:data:`derive.index.relax.QUESTION_WORDS`: "combien", "peut-on", "faut-il", "must", "wie",
@@ -316,6 +389,7 @@ def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | 
     plan.terms = [t for i, t in enumerate(tokens) if i not in consumed and t not in STOP_WORDS and t not in phrase_tokens]
     plan.terms = list(dict.fromkeys(plan.terms)) + [p for p in phrases if p and p not in plan.terms]
     plan.terms = without_question_frame(plan.terms)
+    plan.terms, plan.synonyms = relax.with_synonyms(plan.terms)
     if works:
         plan.constraints = explicit_works(index, works)
     else:

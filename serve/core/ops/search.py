@@ -43,7 +43,14 @@ from serve.core.envelope import Answer, CallContext, answer, fanout, is_provisio
 from serve.core.known_index import IndexAt, index_at
 from serve.core.mount import Catalogue, MountedIndex
 from serve.core.resolve import mounted_publisher
-from serve.core.searchplan import FREQUENT_PHRASE_WORKS, Mention, Plan, build_plan
+from serve.core.searchplan import (
+    FREQUENT_PHRASE_WORKS,
+    ActName,
+    Mention,
+    Plan,
+    act_name,
+    build_plan,
+)
 from serve.core.snippet import HEAD, head_snippet, snippet
 from serve.core.store import texts, versions_of, works_by_rowid
 from serve.core.topk import RankedCache, precomputed_window, ranked_rows, values_source
@@ -85,6 +92,10 @@ ROUTING_MARGIN = 0.5
 PHRASE_SAMPLE = 5000
 #: Relevance multiplier of a work a soft (ordinary-phrase) name mention points at.
 SOFT_MENTION_BOOST = 2.0
+#: Breadth of a work's treatment of the question (:func:`rank_hits`): a work with ``n`` direct
+#: keyword rows among the candidates is weighed ``1 + BREADTH_BOOST × min(1, log n / log BREADTH_FULL)``.
+BREADTH_BOOST = 1.0
+BREADTH_FULL = 64
 _BM25 = "bm25(provision_fts, " + ", ".join(str(w) for w in PROVISION_FTS_WEIGHTS) + ")"
 _FTS_SOURCE = f"(SELECT rowid AS state_rowid, {_BM25} AS score FROM provision_fts WHERE provision_fts MATCH ?)"
 T = TypeVar("T")
@@ -928,7 +939,7 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
             works_title_coverage(conn, [h.row["work_rowid"] for h in hits], subject, index)
         _keep_on_subject(out, hits, on_subject)
     precision = works_subject_precision(conn, [h.row["work_rowid"] for h in hits], out.groups, index)
-    ranked = rank_hits(hits, profiles, plan, options, coverage, precision)
+    ranked = rank_hits(hits, profiles, plan, options, coverage, precision, breadth(hits))
     out.title_coverage = title_coverage(coverage, [h.row["work_rowid"] for h in ranked
                                                    if "work_metadata" not in h.reasons])
     if options.grain == "works":
@@ -1100,9 +1111,25 @@ def _relevance(hit: Hit) -> float:
     return -float(value) if isinstance(value, float) and value < 0 else 1.0
 
 
+def breadth(hits: Sequence[Hit]) -> dict[int, int]:
+    """Per work, its direct keyword rows among ``hits`` (provisions holding every word)."""
+    out: dict[int, int] = {}
+    for hit in hits:
+        if hit.row.get("anchor") and hit.tier == TIER_DIRECT and not _WEAK_REASONS & set(hit.reasons):
+            out[hit.row["work_rowid"]] = out.get(hit.row["work_rowid"], 0) + 1
+    return out
+
+
+def breadth_factor(rows: int) -> float:
+    """``1 + BREADTH_BOOST × min(1, log rows / log BREADTH_FULL)`` (1 for at most one row)."""
+    if rows <= 1:
+        return 1.0
+    return 1.0 + BREADTH_BOOST * min(1.0, math.log(rows) / math.log(BREADTH_FULL))
+
+
 def rank_hits(hits: Sequence[Hit], profiles: dict[int, ranking.WorkProfile], plan: Plan,
               options: LaneOptions, coverage: dict[int, float] | None = None,
-              precision: dict[int, float] | None = None) -> list[Hit]:
+              precision: dict[int, float] | None = None, rows: dict[int, int] | None = None) -> list[Hit]:
     """Hits by tier (named work, direct, weaker lanes), then relevance × the work's prior
     (:mod:`serve.core.ranking`; a soft mention's work × :data:`SOFT_MENTION_BOOST`) × the title
     field factor ``1 + TITLE_BOOST × share of the query's words in the work's names`` × the subject
@@ -1122,6 +1149,7 @@ def rank_hits(hits: Sequence[Hit], profiles: dict[int, ranking.WorkProfile], pla
             prior *= SOFT_MENTION_BOOST
         prior *= 1.0 + TITLE_BOOST * titled.get(work, 0.0)
         prior *= 1.0 + SUBJECT_BOOST * about.get(work, 0.0)
+        prior *= breadth_factor((rows or {}).get(work, 0))
         return tier, -_relevance(hit) * prior, position
 
     return [hit for _, hit in sorted(enumerate(hits), key=key)]
@@ -1314,6 +1342,9 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
         return
     budget = options.limit * (WORK_OVERSAMPLE if options.grain == "works" else OVERSAMPLE)
     snow = once("snowball", lambda: snowball_variants(conn, plan.terms, options.language)) if options.relax_words else {}
+    if plan.synonyms and options.relax_words:  # an everyday word OR-ed with the acts' terms for it
+        snow = {t: list(dict.fromkeys([*snow.get(t, []), *plan.synonyms.get(t, [])])) for t in plan.terms
+                if snow.get(t) or plan.synonyms.get(t)}
     if snow:
         out.expansions += [label for label in relax.expansion_labels(snow) if label not in out.expansions]
         out.words += [v for words in snow.values() for v in words]
@@ -1418,6 +1449,9 @@ def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict
             return answer(ctx, index, Outcome.RETRIEVAL_MODE_UNAVAILABLE, {
                 "requested_retrieval_mode": "hybrid", "retrieval_unavailable_reason": refused[0],
                 "retrieval_unavailable_details": list(refused[1]), "hits": []}, provisional=provisional)
+    if plan.name_not_held is not None:
+        return answer(ctx, index, Outcome.EMPTY, {**base, "hits": [], "query_expansions": [], "query_relaxed": None,
+                                                  "relaxation_withheld": plan.name_not_held}, provisional=provisional)
     if suppressed or (plan.explicit_works and not plan.constraints):
         note = ("the query names a work held by another publisher" if suppressed
                 else "none of the requested works is held by this publisher")
@@ -1609,6 +1643,97 @@ def typed_references(conn: sqlite3.Connection, index: MountedIndex, query: str, 
     return out
 
 
+#: Works a name-shaped query may name by a near-phrase of their names (more say nothing of one act).
+NAME_HOLDERS_MAX = 3
+#: Word distance within which a provision must hold a subject's words (:func:`subject_held`).
+SUBJECT_NEAR = 8
+
+
+def _fts_word(word: str) -> str:
+    """A normalised word as an FTS5 token matching its inflections: its light stem as a prefix."""
+    stem = relax.light_stem(word)
+    return f"{stem}*" if stem else word
+
+
+def word_held(conn: sqlite3.Connection, word: str) -> bool:
+    """Whether a provision or a work name of this index holds ``word`` (or a light-stem form)."""
+    token = _fts_word(word)
+    return conn.execute("SELECT 1 FROM provision_fts WHERE provision_fts MATCH ? LIMIT 1", (token,)).fetchone() \
+        is not None or conn.execute("SELECT 1 FROM work_fts WHERE work_fts MATCH ? LIMIT 1",
+                                    ("{titles short_titles aliases} : " + token,)).fetchone() is not None
+
+
+def name_holders(conn: sqlite3.Connection, shape: ActName, limit: int) -> list[int]:
+    """The works (at most ``limit``) whose names (titles, short titles, aliases) hold an act-name
+    query's words: for a ``name``, as a near-phrase (in order or not, within one word of each
+    other); for a ``subject``, all of them anywhere in one name."""
+    tokens = [_fts_word(w) for w in shape.words]
+    inner = f"NEAR({' '.join(tokens)}, {len(tokens) + 1})" if shape.kind == "name" else f"({' AND '.join(tokens)})"
+    return [int(r[0]) for r in conn.execute("SELECT rowid FROM work_fts WHERE work_fts MATCH ? LIMIT ?",
+                                            ("{titles short_titles aliases} : " + inner, limit))]
+
+
+def subject_held(conn: sqlite3.Connection, shape: ActName) -> bool:
+    """Whether a provision holds a subject query's words within :data:`SUBJECT_NEAR` words of each
+    other (a text on that subject, not words scattered over a long provision)."""
+    match = f"text : NEAR({' '.join(_fts_word(w) for w in shape.words)}, {SUBJECT_NEAR})"
+    return conn.execute("SELECT 1 FROM provision_fts WHERE provision_fts MATCH ? LIMIT 1", (match,)).fetchone() \
+        is not None
+
+
+def named_act(ctx: CallContext, indexes: Sequence[MountedIndex], plans: dict[str, Plan],
+              shape: ActName | None) -> None:
+    """The act a query shaped like an act's name means, or why there is none (plans, in place).
+
+    Only for a query that names no work otherwise (no mention, article, anchor or act number) and
+    whose words every one is held by some index (a word held nowhere is a typo or the unknown
+    subject, :func:`relaxation_withheld`). A ``name`` ("Code de la famille", "Companies Act 2006")
+    held as a near-phrase by the names of one to :data:`NAME_HOLDERS_MAX` works of an index names
+    them softly there (reason ``near_name``: ranked first, nothing restricted); a ``subject``
+    ("directive on time travel tourism") is held when one name holds all its words or a provision
+    holds them near each other (:func:`subject_held`); a ``name`` the texts of more than
+    :data:`FREQUENT_PHRASE_WORKS` works cite as a phrase (a former title) is held too. Held by no index, every section answers no
+    hits with the typed reason ``name_not_held``: that the words occur apart in texts does not make
+    them the act the user names."""
+    if shape is None or any(p.mentions or p.article_key or p.anchor or p.act_number for p in plans.values()):
+        return
+    held: dict[str, list[int]] = {}
+    known: set[str] = set()
+    for index in indexes:
+        with index.session(ctx.deadline_seconds) as conn:
+            known |= {w for w in shape.words if w not in known and word_held(conn, w)}
+    if len(known) < len(shape.words):
+        return
+    for index in indexes:
+        with index.session(ctx.deadline_seconds) as conn:
+            works = name_holders(conn, shape, NAME_HOLDERS_MAX + 1)
+            if not works and shape.kind == "subject" and subject_held(conn, shape):
+                return
+        held[index.publisher.value] = works
+    if not any(held.values()) and shape.kind == "name":
+        for index in indexes:  # a name the texts cite as a name (a former title: "Code des assurances sociales")
+            with index.session(ctx.deadline_seconds) as conn:
+                if phrase_is_frequent(conn, index, shape.phrase):
+                    return
+    if not any(held.values()):
+        for plan in plans.values():
+            plan.name_not_held = {"reason": "name_not_held", "shape": shape.kind, "words": list(shape.words)}
+        return
+    if shape.kind != "name":
+        return
+    for index in indexes:
+        works = held[index.publisher.value]
+        if 0 < len(works) <= NAME_HOLDERS_MAX:
+            plan = plans[index.publisher.value]
+            with index.session(ctx.deadline_seconds) as conn:
+                profiles = ranking.profiles(conn, index)
+            works = [w for w in works if w not in profiles or profiles[w].role != "compilation"]
+            if works:
+                plan.mentions.append(Mention(" ".join(shape.words), "resolved" if len(works) == 1 else "ambiguous",
+                                             "near_name", sorted(works), soft=True))
+                plan.boost = sorted(set(plan.boost) | set(works))
+
+
 _FREQUENT: weakref.WeakKeyDictionary[MountedIndex, dict[str, bool]] = weakref.WeakKeyDictionary()
 
 
@@ -1642,6 +1767,8 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
     plans = {i.publisher.value: _plan(ctx, i, parsed, args) for i in indexes}
     # a work named by an ordinary phrase (soft) still says which publisher the question is about,
     # unless the phrase is an ordinary-phrase short title standing alone (searchplan.Plan.names_publisher)
+    if args["retrieval_mode"] in ("keyword", "hybrid") and not args["works"]:
+        named_act(ctx, indexes, plans, act_name(parsed.raw))
     someone_strong = any(p.names_publisher for p in plans.values())
     known = _known_anywhere(ctx, plans, args["language"]) if args["fuzzy"] == "auto" else set()
 

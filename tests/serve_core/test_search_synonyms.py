@@ -1,0 +1,52 @@
+"""Issue #15, seventh pass: everyday words OR-ed with the legal terms the acts use for them
+(``derive/index/synonyms.json``, :func:`derive.index.relax.with_synonyms`): a widening of the
+word's group, never a filter, never a replacement. On the real fixture corpus (``LEX_FIXTURES``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from derive.index import relax
+from serve.core import LegalCore
+
+EU, LU = "eu-eurlex", "lu-legilux"
+
+
+def _section(core: LegalCore, query: str, publisher: str) -> dict[str, Any]:
+    answer = core.call("search", {"query": query, "limit": 10})
+    return dict(next(s for s in answer["publishers"] if s["publisher"] == publisher))
+
+
+def test_every_entry_has_its_legal_terms_and_a_source() -> None:
+    data = json.loads(relax.SYNONYMS_PATH.read_text(encoding="utf-8"))
+    assert data["entries"]
+    for entry in data["entries"]:
+        assert entry["word"].strip() and entry["terms"] and all(t.strip() for t in entry["terms"])
+        assert entry["language"] in {"fr", "en", "de"} and len(entry["source"]) > 10
+
+
+def test_a_word_or_a_run_of_words_gets_its_legal_terms() -> None:
+    terms, found = relax.with_synonyms(["licencier", "salarie", "arret", "maladie"])
+    assert terms == ["licencier", "salarie", "arret maladie"]  # the run becomes its phrase
+    assert found == {"licencier": ["licenciement", "resiliation"], "arret maladie": ["incapacite de travail"]}
+    # stop words are not part of a run (the query's terms have none): the phrase keeps them
+    terms, found = relax.with_synonyms(["aide", "medicale", "mourir"])
+    assert terms == ["aide medicale a mourir"] and found == {"aide medicale a mourir": ["euthanasie"]}
+    assert relax.with_synonyms(["arret", "bus"]) == (["arret", "bus"], {})  # a part of a run is not it
+
+
+def test_an_everyday_word_finds_the_act_in_its_legal_terms(fixture_core: LegalCore) -> None:
+    # the Package Travel Directive says "insolvency", never "bankrupt"; "bankrupt" alone is held by
+    # other texts, so the search is the word OR the legal terms, reported as expansions
+    section = _section(fixture_core, "travel organiser bankrupt", EU)
+    assert "bankrupt -> insolvency" in section["query_expansions"]
+    assert section["hits"] and section["hits"][0]["work"] == f"{EU}:32015l2302"
+
+
+def test_a_synonym_never_filters(fixture_core: LegalCore) -> None:
+    # the legal terms are alternatives: works holding only the everyday word or only a legal term
+    # are both found, none is required to hold "insolvency"
+    plain = {h["work"] for h in _section(fixture_core, "bankrupt", EU)["hits"]}
+    assert f"{EU}:32015l2302" in plain and len(plain) > 1
