@@ -27,7 +27,7 @@ from typing import Any
 
 from derive.index.analysis import term_stem_rows
 from derive.index.catalogue import MetadataRow, Name, fts_columns
-from derive.index.digest import content_digest
+from derive.index.digest import sealed_digest
 from derive.index.inputs import (
     DatasetInput,
     GapRow,
@@ -160,7 +160,7 @@ def _create(path: Path) -> sqlite3.Connection:
 def _seal(conn: sqlite3.Connection, stamp: Mapping[str, str]) -> dict[str, str]:
     """Digest, stamp table, commit, ``ANALYZE``, ``VACUUM``; the stamp with ``content_digest``."""
     full = dict(stamp)
-    full["content_digest"] = content_digest(conn)
+    full["content_digest"] = sealed_digest(conn)
     write_serving_tables(conn)
     _drop_build_indexes(conn)
     conn.executemany("INSERT INTO stamp(k, v) VALUES (?, ?)", sorted(full.items()))
@@ -359,14 +359,16 @@ def _work_progress(meter: BuildMeter) -> Callable[[int, int, int], None]:
 
 
 def _seal_streamed(conn: sqlite3.Connection, meter: BuildMeter, excluded: int,
-                   stamp: Callable[[dict[str, str]], dict[str, str]]) -> dict[str, str]:
+                   stamp: Callable[[dict[str, str]], dict[str, str]],
+                   changed: Sequence[int] | None = None) -> dict[str, str]:
     meter.phase("finish")
     content = stored_facts(conn, excluded)
     full = dict(stamp(content))
     # the last write to a content table is above: serving tables, stamp, ANALYZE and VACUUM leave the
     # digest's rows as they are, so this is the digest of the file as published (the index stage's
-    # check takes it instead of computing it again: docs/adr/0016-one-digest-pass-per-build.md)
-    full["content_digest"] = content_digest(conn)
+    # check takes it instead of computing it again: docs/adr/0016-one-digest-pass-per-build.md); an
+    # incremental build digests only the works it rebuilt (``changed``: docs/adr/0018-per-work-content-digest.md)
+    full["content_digest"] = sealed_digest(conn, changed)
     meter.phase("serving")
     meter.facts["serving_rows"] = write_serving_tables(conn)
     _drop_build_indexes(conn)
@@ -463,12 +465,14 @@ def _incremental_index(path: Path, previous: Path, publisher: Publisher, sources
         rows = (sources.rows(conn, meter) if selection is None or not unread
                 else _changed_rows(conn, meter, publisher, selection, unread))
         changed: list[str] = []
+        rebuilt: list[int] = []
 
         def keep(work_rowid: int, slug: str, inputs_sha256: str) -> bool:
             if slug in unread or known.get(work_rowid) == (slug, inputs_sha256):
                 return True
             delete_work(conn, work_rowid)
             changed.append(slug)
+            rebuilt.append(work_rowid)
             return False
 
         sink = DirectSink(conn)
@@ -485,7 +489,7 @@ def _incremental_index(path: Path, previous: Path, publisher: Publisher, sources
         _finish_search(conn)
         conn.execute("DELETE FROM stamp")
         excluded = conn.execute("SELECT COALESCE(SUM(excluded_empty_provisions), 0) FROM work_inputs").fetchone()[0]
-        full = _seal_streamed(conn, meter, int(excluded), stamp)
+        full = _seal_streamed(conn, meter, int(excluded), stamp, rebuilt)
     except BaseException:
         conn.close()
         path.unlink(missing_ok=True)
