@@ -55,6 +55,7 @@ def _fts_content(path: Path) -> dict[str, list[tuple[object, ...]]]:
         return {"provision_fts": conn.execute("SELECT * FROM temp.pi ORDER BY 1, 2, 3, 4").fetchall(),
                 "work_fts": conn.execute("SELECT * FROM temp.wi ORDER BY 1, 2, 3, 4").fetchall(),
                 "vocabulary": conn.execute("SELECT * FROM vocabulary ORDER BY term").fetchall(),
+                "term_stems": conn.execute("SELECT * FROM term_stems ORDER BY 1, 2, 3").fetchall(),
                 "docsize": conn.execute("SELECT * FROM provision_fts_docsize ORDER BY id").fetchall()}
     finally:
         conn.close()
