@@ -221,7 +221,11 @@ def stored_work_digests(conn: sqlite3.Connection) -> dict[int, str]:
 def sealed_digest(conn: sqlite3.Connection, changed: Collection[int] | None = None) -> str:
     """Write ``work_digests`` and return the content digest: every work digested from the file
     (``changed`` None, a cold build), or only the ``changed`` works, the others' digests being the
-    rows already in ``work_digests`` (an incremental build, whose other works' rows are untouched)."""
+    rows already in ``work_digests`` (an incremental build, whose other works' rows are untouched); when
+    some work of ``works`` has no such row, every work is digested from the file."""
+    held = {int(w) for (w,) in conn.execute("SELECT work_rowid FROM works")}
+    if changed is not None and not held.issubset(stored_work_digests(conn)):
+        changed = None  # a previous file without a digest of every work: digest them all
     if changed is None:
         conn.execute("DELETE FROM work_digests")
         fresh = work_digests(conn)

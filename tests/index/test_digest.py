@@ -164,6 +164,9 @@ def test_an_incremental_seal_digests_only_the_works_it_is_given(fixture_indexes:
         assert stored_work_digests(conn)[first] != "0" * 64
         assert sealed_digest(conn, [second]) == full
         assert sealed_digest(conn) == full == content_digest(conn)
+        conn.execute("DELETE FROM work_digests WHERE work_rowid = ?", (first,))
+        assert sealed_digest(conn, []) == full  # a work without a stored digest: every work digested again
+        assert first in stored_work_digests(conn)
     finally:
         conn.close()
 
