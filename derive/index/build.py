@@ -27,7 +27,7 @@ from typing import Any
 
 from derive.index.analysis import term_stem_rows
 from derive.index.catalogue import MetadataRow, Name, fts_columns
-from derive.index.digest import content_digest
+from derive.index.digest import sealed_digest
 from derive.index.inputs import (
     DatasetInput,
     GapRow,
@@ -128,20 +128,46 @@ def _copy_tables(conn: sqlite3.Connection, sink: SpillSink) -> None:
     _finish_search(conn)
 
 
-def _finish_search(conn: sqlite3.Connection) -> None:
+def _finish_search(conn: sqlite3.Connection, known: Mapping[str, list[tuple[str, str]]] | None = None) -> None:
+    """FTS ``optimize``, ``vocabulary`` and ``term_stems``; ``known``: the stems of the words of the
+    previous ``vocabulary`` (an incremental build: only new words are stemmed)."""
     conn.execute("INSERT INTO provision_fts(provision_fts) VALUES('optimize')")
     conn.execute("INSERT INTO work_fts(work_fts) VALUES('optimize')")
     words = [(t, d) for t, d in conn.execute("SELECT term, doc FROM provision_vocab ORDER BY term")
              if len(t) >= VOCABULARY_MIN_LENGTH and t.isalpha()]
     conn.executemany("INSERT INTO vocabulary(term, docs) VALUES (?, ?)", words)
-    _write_term_stems(conn, words)
+    _write_term_stems(conn, words, known)
 
 
 # --- search: Snowball stems of the vocabulary (derive/index/analysis.py) ---
-def _write_term_stems(conn: sqlite3.Connection, words: list[tuple[str, int]]) -> None:
+def _write_term_stems(conn: sqlite3.Connection, words: list[tuple[str, int]],
+                      known: Mapping[str, list[tuple[str, str]]] | None = None) -> None:
     conn.execute("DELETE FROM term_stems")
     conn.executemany("INSERT INTO term_stems(language, stem, term, docs) VALUES (?, ?, ?, ?)",
-                     sorted(term_stem_rows(words)))
+                     sorted(term_stem_rows(words) if known is None else _stem_rows(words, known)))
+
+
+def _known_stems(conn: sqlite3.Connection) -> dict[str, list[tuple[str, str]]]:
+    """``word → [(language, stem)]`` of every word of an index's ``vocabulary`` (an empty list for a
+    word no stemmer gives a stem of): the stem of a word is a function of the word alone."""
+    known: dict[str, list[tuple[str, str]]] = {str(t): [] for (t,) in conn.execute("SELECT term FROM vocabulary")}
+    for language, stem, term in conn.execute("SELECT language, stem, term FROM term_stems"):
+        known.setdefault(str(term), []).append((str(language), str(stem)))
+    return known
+
+
+def _stem_rows(words: list[tuple[str, int]],
+               known: Mapping[str, list[tuple[str, str]]]) -> Iterator[tuple[str, str, str, int]]:
+    """:func:`derive.index.analysis.term_stem_rows` of ``words``, taking a known word's stems from ``known``."""
+    new: list[tuple[str, int]] = []
+    for term, docs in words:
+        stems = known.get(term)
+        if stems is None:
+            new.append((term, docs))
+            continue
+        for language, stem in stems:
+            yield language, stem, term, docs
+    yield from term_stem_rows(new)
 # --- end search ---
 
 
@@ -160,7 +186,7 @@ def _create(path: Path) -> sqlite3.Connection:
 def _seal(conn: sqlite3.Connection, stamp: Mapping[str, str]) -> dict[str, str]:
     """Digest, stamp table, commit, ``ANALYZE``, ``VACUUM``; the stamp with ``content_digest``."""
     full = dict(stamp)
-    full["content_digest"] = content_digest(conn)
+    full["content_digest"] = sealed_digest(conn)
     write_serving_tables(conn)
     _drop_build_indexes(conn)
     conn.executemany("INSERT INTO stamp(k, v) VALUES (?, ?)", sorted(full.items()))
@@ -359,14 +385,16 @@ def _work_progress(meter: BuildMeter) -> Callable[[int, int, int], None]:
 
 
 def _seal_streamed(conn: sqlite3.Connection, meter: BuildMeter, excluded: int,
-                   stamp: Callable[[dict[str, str]], dict[str, str]]) -> dict[str, str]:
+                   stamp: Callable[[dict[str, str]], dict[str, str]],
+                   changed: Sequence[int] | None = None) -> dict[str, str]:
     meter.phase("finish")
     content = stored_facts(conn, excluded)
     full = dict(stamp(content))
     # the last write to a content table is above: serving tables, stamp, ANALYZE and VACUUM leave the
     # digest's rows as they are, so this is the digest of the file as published (the index stage's
-    # check takes it instead of computing it again: docs/adr/0016-one-digest-pass-per-build.md)
-    full["content_digest"] = content_digest(conn)
+    # check takes it instead of computing it again: docs/adr/0016-one-digest-pass-per-build.md); an
+    # incremental build digests only the works it rebuilt (``changed``: docs/adr/0018-per-work-content-digest.md)
+    full["content_digest"] = sealed_digest(conn, changed)
     meter.phase("serving")
     meter.facts["serving_rows"] = write_serving_tables(conn)
     _drop_build_indexes(conn)
@@ -463,12 +491,14 @@ def _incremental_index(path: Path, previous: Path, publisher: Publisher, sources
         rows = (sources.rows(conn, meter) if selection is None or not unread
                 else _changed_rows(conn, meter, publisher, selection, unread))
         changed: list[str] = []
+        rebuilt: list[int] = []
 
         def keep(work_rowid: int, slug: str, inputs_sha256: str) -> bool:
             if slug in unread or known.get(work_rowid) == (slug, inputs_sha256):
                 return True
             delete_work(conn, work_rowid)
             changed.append(slug)
+            rebuilt.append(work_rowid)
             return False
 
         sink = DirectSink(conn)
@@ -481,11 +511,12 @@ def _incremental_index(path: Path, previous: Path, publisher: Publisher, sources
         conn.execute("DELETE FROM paths WHERE path_rowid NOT IN (SELECT path_rowid FROM provision_rows)")
         conn.execute("DELETE FROM cites WHERE cite_rowid NOT IN (SELECT cite_rowid FROM citation_rows)")
         conn.execute("DELETE FROM metadata_terms WHERE term_rowid NOT IN (SELECT term_rowid FROM work_metadata_rows)")
+        stems = _known_stems(conn)
         conn.execute("DELETE FROM vocabulary")
-        _finish_search(conn)
+        _finish_search(conn, stems)
         conn.execute("DELETE FROM stamp")
         excluded = conn.execute("SELECT COALESCE(SUM(excluded_empty_provisions), 0) FROM work_inputs").fetchone()[0]
-        full = _seal_streamed(conn, meter, int(excluded), stamp)
+        full = _seal_streamed(conn, meter, int(excluded), stamp, rebuilt)
     except BaseException:
         conn.close()
         path.unlink(missing_ok=True)

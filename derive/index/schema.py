@@ -1,4 +1,4 @@
-"""The index format ``lex-evidence-index/6``: DDL, table order, digest order, read-side constants.
+"""The index format ``lex-evidence-index/7``: DDL, table order, digest order, read-side constants.
 
 One SQLite file per publisher (``<publisher>.sqlite``). Both the builder and the serving
 side import this module: the builder to create the file, the server to check what it mounts.
@@ -20,11 +20,11 @@ from derive.index.serving import TABLES as SERVING_TABLES
 from legal.artifacts import index_file_name as index_file_name
 from legal.artifacts import stamp_file_name as stamp_file_name
 
-INDEX_FORMAT = "lex-evidence-index/6"
+INDEX_FORMAT = "lex-evidence-index/7"
 #: ``PRAGMA application_id`` of every index file ("LEXI").
 APPLICATION_ID = 0x4C455849
 #: ``PRAGMA user_version``: the integer version of :data:`INDEX_FORMAT`.
-USER_VERSION = 6
+USER_VERSION = 7
 PAGE_SIZE = 4096
 
 FTS_TOKENIZER = "unicode61 remove_diacritics 2"
@@ -364,6 +364,16 @@ DDL = (*DDL, *BUILD_INDEXES.values())
 #: Build bookkeeping for incremental builds (``work_inputs``): not content, not in the digest, not
 #: required by readers.
 BUILD_TABLES: tuple[str, ...] = ("work_inputs",)
+
+#: ``work_digests`` (format 7): each work's digest of its rows in the content tables
+#: (:func:`derive.index.digest.work_digests`), written by the build when it digests the file, so that an
+#: incremental build digests only the works it rebuilt. Not content, not in the digest (the combined
+#: digest is made of these values, and ``lex index verify`` recomputes every one of them).
+WORK_DIGESTS_DDL = """CREATE TABLE work_digests(
+        work_rowid INTEGER PRIMARY KEY,
+        sha256 TEXT NOT NULL
+    )"""
+DDL = (*DDL, WORK_DIGESTS_DDL)
 
 #: Content tables in digest order, each with the ORDER BY that makes its rows canonical.
 DIGEST_ORDER: tuple[tuple[str, str], ...] = (

@@ -463,46 +463,6 @@ def decode(encoding: str, body: bytes) -> str:
     raise IndexError_(f"unknown text encoding {encoding!r}", code="unknown_text_encoding")
 
 
-#: Inflated bytes of texts rendered per pass of :func:`digest_rows` (bounds its memory).
-DIGEST_PASS_BYTES = 48 << 20
-
-
-def digest_rows(conn: sqlite3.Connection) -> Iterator[tuple[str, str, int, bytes]]:
-    """The ``texts`` rows of the content digest, in ``text_sha256`` order: ``(sha, encoding, characters,
-    body)`` with each text stored alone (:func:`encode`), as formats up to 4 stored it. The digest thus
-    covers the texts themselves, not where they lie in blocks, and keeps its value across the change
-    (``characters`` is the text's length: format 6 stores its word count instead).
-
-    Texts in hash order are scattered over the blocks, so the rows are rendered in passes over
-    consecutive hash ranges of about :data:`DIGEST_PASS_BYTES` of text, each inflating the blocks
-    that hold a text of the range once."""
-    rows = [(bytes(sha).hex(), 0, int(b), int(s), int(n)) for sha, b, s, n in conn.execute(
-        "SELECT text_sha256, block_rowid, start, length FROM texts ORDER BY text_sha256")]
-    zdict = dictionary(conn) if rows else b""
-    first = 0
-    while first < len(rows):
-        last, size = first, 0
-        while last < len(rows) and (last == first or size + rows[last][4] <= DIGEST_PASS_BYTES):
-            size += rows[last][4]
-            last += 1
-        wanted: dict[int, list[int]] = {}
-        for i in range(first, last):
-            wanted.setdefault(rows[i][2], []).append(i)
-        rendered: dict[int, tuple[str, str, int, bytes]] = {}
-        for block, body in _bodies(conn, list(wanted)):
-            inflater = zlib.decompressobj(zdict=zdict) if zdict else zlib.decompressobj()
-            raw = inflater.decompress(body)
-            for i in wanted[block]:
-                sha, _, _, start, length = rows[i]
-                encoding, characters, stored = encode(_utf8(raw[start:start + length]))
-                rendered[i] = (sha, encoding, characters, stored)
-        for i in range(first, last):
-            if i not in rendered:
-                raise IndexError_("a text lies in no stored block", code="bad_text_block", subject=rows[i][0])
-            yield rendered.pop(i)
-        first = last
-
-
 def check(sha256: str, text: str) -> str:
     """``text``, refusing one that does not hash to its key."""
     if hashlib.sha256(text.encode("utf-8")).hexdigest() != sha256:

@@ -1,7 +1,9 @@
 """Full verification of a built index (``lex index verify``).
 
 Beyond the mount checks of :mod:`derive.index.read`: the content digest is recomputed and
-compared with the stamp; every stored text hashes to its key; every lexical state has an FTS
+compared with the stamp, every work's digest recomputed from its rows and compared with its
+``work_digests`` row (what an incremental build takes for the works it did not rebuild); every
+stored text hashes to its key; every lexical state has an FTS
 row; and, when ``<publisher>.stamp.json`` is beside the file, it must name this file's size
 and SHA-256 and repeat the embedded stamp exactly.
 
@@ -23,7 +25,7 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from derive.index.digest import content_digest
+from derive.index.digest import combine, stored_work_digests, work_digests
 from derive.index.read import mount_problems, open_readonly, read_stamp
 from derive.index.schema import stamp_file_name
 from derive.index.textstore import check, stored_texts
@@ -63,6 +65,15 @@ def _text_problems(conn: sqlite3.Connection) -> list[str]:
     return out
 
 
+def _work_digest_problems(computed: dict[int, str], stored: dict[int, str]) -> list[str]:
+    """The works whose ``work_digests`` row is not the digest of their rows (or is missing, or names no work)."""
+    wrong = sorted(w for w in set(computed) | set(stored) if computed.get(w) != stored.get(w))
+    if not wrong:
+        return []
+    shown = ", ".join(str(w) for w in wrong[:10])
+    return [f"{len(wrong)} work digests differ from their rows (work_rowid {shown}{'…' if len(wrong) > 10 else ''})"]
+
+
 def _stamp_file_problems(path: Path, stamp: dict[str, str], *, required: bool = False) -> list[str]:
     stamp_path = path.with_name(stamp_file_name(stamp.get("publisher", "")))
     if not stamp_path.is_file():
@@ -88,7 +99,12 @@ def verify_index(path: Path, *, sealed_digest: str | None = None) -> VerifyRepor
         if report.problems:
             return report
         report.stamp = read_stamp(conn)
-        digest = sealed_digest if sealed_digest is not None else content_digest(conn)
+        if sealed_digest is not None:
+            digest = sealed_digest
+        else:
+            works = work_digests(conn)
+            report.problems.extend(_work_digest_problems(works, stored_work_digests(conn)))
+            digest = combine(conn, works)
         if digest != report.stamp.get("content_digest"):
             report.problems.append(f"content digest {digest} differs from the stamp's {report.stamp.get('content_digest')}")
         report.problems.extend(_text_problems(conn))

@@ -22,10 +22,16 @@ import rfc8785
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from derive.index.digest import content_digest, lines_bytes, row_bytes
+from derive.index.digest import (
+    WORK_KEYS,
+    content_digest,
+    lines_bytes,
+    row_bytes,
+    sealed_digest,
+    stored_work_digests,
+)
 from derive.index.read import open_readonly
 from derive.index.schema import DIGEST_ORDER
-from derive.index.textstore import digest_rows
 from derive.index.verify import verify_index
 from legal.errors import LexError
 from tests.index.pipeline import FixtureBuild
@@ -91,13 +97,28 @@ def test_boundary_integers_render_as_digits() -> None:
 
 
 def _row_by_row(path: Path) -> str:
+    """The format 7 definition (docs/index.md §3.6), written out row by row through ``row_bytes``."""
     conn = open_readonly(path)
-    h = hashlib.sha256()
+    per: dict[int, dict[str, Any]] = {}
     for table, order in DIGEST_ORDER:
-        h.update(f"#{table}\n".encode())
-        rows = digest_rows(conn) if table == "texts" else conn.execute(f"SELECT * FROM {table} ORDER BY {order}")
-        for row in rows:
-            h.update(row_bytes(row) + b"\n")
+        if table in ("texts", "gaps"):
+            continue
+        column, scoped = WORK_KEYS[table]
+        for row in conn.execute(f"SELECT {column}, * FROM {table} ORDER BY {order}"):
+            work = int(row[0]) // (1 << 24) if scoped else int(row[0])
+            per.setdefault(work, {}).setdefault(table, hashlib.sha256()).update(row_bytes(row[1:]) + b"\n")
+    empty = hashlib.sha256(b"").hexdigest()
+    h = hashlib.sha256(b"lex-index-content/7\n#works\n")
+    for work, tables in sorted(per.items()):
+        folded = "".join(f"{t} {tables[t].hexdigest() if t in tables else empty}\n"
+                         for t, _ in DIGEST_ORDER if t not in ("texts", "gaps"))
+        h.update(f"{work} {hashlib.sha256(folded.encode()).hexdigest()}\n".encode())
+    h.update(b"#texts\n")
+    for sha, words, length in conn.execute("SELECT text_sha256, words, length FROM texts ORDER BY text_sha256"):
+        h.update(row_bytes([bytes(sha).hex(), words, length]) + b"\n")
+    h.update(b"#gaps\n")
+    for row in conn.execute(f"SELECT * FROM gaps ORDER BY {dict(DIGEST_ORDER)['gaps']}"):
+        h.update(row_bytes(row) + b"\n")
     conn.close()
     return h.hexdigest()
 
@@ -108,9 +129,46 @@ def test_content_digest_equals_the_row_by_row_definition(fixture_indexes: Fixtur
         conn = open_readonly(path)
         try:
             digest = content_digest(conn)
+            stored = stored_work_digests(conn)
+            stamped = dict(conn.execute("SELECT k, v FROM stamp").fetchall())["content_digest"]
         finally:
             conn.close()
-        assert digest == _row_by_row(path)
+        assert digest == _row_by_row(path) == stamped
+        assert stored and len(stored) == len(set(stored))
+
+
+def test_a_work_digest_that_is_not_its_rows_digest_is_a_problem(handmade_dir: Path, tmp_path: Path) -> None:
+    for name in ("eu-eurlex.sqlite", "eu-eurlex.stamp.json"):
+        shutil.copy(handmade_dir / name, tmp_path / name)
+    copy = tmp_path / "eu-eurlex.sqlite"
+    assert verify_index(copy).ok
+    conn = sqlite3.connect(copy)
+    conn.execute("UPDATE work_digests SET sha256 = ? WHERE work_rowid = (SELECT MIN(work_rowid) FROM work_digests)",
+                 ("0" * 64,))
+    conn.commit()
+    conn.close()
+    problems = verify_index(copy).problems
+    assert any("work digests differ from their rows" in p for p in problems)
+
+
+def test_an_incremental_seal_digests_only_the_works_it_is_given(fixture_indexes: FixtureBuild, tmp_path: Path) -> None:
+    copy = tmp_path / "lu-legilux.sqlite"
+    shutil.copy(fixture_indexes.index_dir / "lu-legilux.sqlite", copy)
+    conn = sqlite3.connect(copy, isolation_level=None)
+    try:
+        full = content_digest(conn)
+        first, second = sorted(stored_work_digests(conn))[:2]
+        conn.execute("UPDATE work_digests SET sha256 = ? WHERE work_rowid IN (?, ?)", ("0" * 64, first, second))
+        # the works named are digested again from their rows; the others are taken as stored
+        assert sealed_digest(conn, [first]) != full
+        assert stored_work_digests(conn)[first] != "0" * 64
+        assert sealed_digest(conn, [second]) == full
+        assert sealed_digest(conn) == full == content_digest(conn)
+        conn.execute("DELETE FROM work_digests WHERE work_rowid = ?", (first,))
+        assert sealed_digest(conn, []) == full  # a work without a stored digest: every work digested again
+        assert first in stored_work_digests(conn)
+    finally:
+        conn.close()
 
 
 def test_verify_with_the_builds_digest_takes_it_and_still_checks_the_rest(handmade_dir: Path, tmp_path: Path) -> None:

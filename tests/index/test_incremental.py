@@ -55,6 +55,7 @@ def _fts_content(path: Path) -> dict[str, list[tuple[object, ...]]]:
         return {"provision_fts": conn.execute("SELECT * FROM temp.pi ORDER BY 1, 2, 3, 4").fetchall(),
                 "work_fts": conn.execute("SELECT * FROM temp.wi ORDER BY 1, 2, 3, 4").fetchall(),
                 "vocabulary": conn.execute("SELECT * FROM vocabulary ORDER BY term").fetchall(),
+                "term_stems": conn.execute("SELECT * FROM term_stems ORDER BY 1, 2, 3").fetchall(),
                 "docsize": conn.execute("SELECT * FROM provision_fts_docsize ORDER BY id").fetchall()}
     finally:
         conn.close()
@@ -66,6 +67,15 @@ def _serving_content(path: Path) -> dict[str, list[tuple[object, ...]]]:
     try:
         return {t: conn.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall()
                 for t in ("serving_states", "serving_coverage", "word_diffs", "frequent_matches")}
+    finally:
+        conn.close()
+
+
+def _work_digests(path: Path) -> list[tuple[object, ...]]:
+    """The per-work digests (format 7): an incremental build recomputes only the changed works' rows."""
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute("SELECT * FROM work_digests ORDER BY 1").fetchall()
     finally:
         conn.close()
 
@@ -84,6 +94,7 @@ def test_one_changed_work_gives_the_full_build_content(fixture_indexes: FixtureB
     assert incremental.stamp == full.stamp  # content digest, counters, inputs
     assert _fts_content(incremental.index_path) == _fts_content(full.index_path)
     assert _serving_content(incremental.index_path) == _serving_content(full.index_path)
+    assert _work_digests(incremental.index_path) == _work_digests(full.index_path) != []
     assert verify_index(incremental.index_path).ok
     # The previous index is left as it was.
     assert verify_index(fixture_indexes.index_dir / "lu-legilux.sqlite").ok
@@ -124,6 +135,7 @@ def test_one_changed_work_reads_only_its_rows(fixture_indexes: FixtureBuild, tmp
     assert incremental.stamp == full.stamp
     assert _fts_content(incremental.index_path) == _fts_content(full.index_path)
     assert _serving_content(incremental.index_path) == _serving_content(full.index_path)
+    assert _work_digests(incremental.index_path) == _work_digests(full.index_path) != []
     assert verify_index(incremental.index_path).ok
     # its own sidecar names the new file, for the next run
     assert json.loads(work_keys_path(tmp_path / "incremental", "lu-legilux").read_bytes())["index_sha256"] == \
