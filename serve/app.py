@@ -49,7 +49,7 @@ from serve.http.middleware import (
     RateLimitMiddleware,
     SecurityHeadersMiddleware,
 )
-from serve.mcp_server import McpHttpEndpoint, build_server, transport_security
+from serve.mcp_http import McpHttpEndpoint
 from serve.mount import ArtifactIdentity, Core, CoreBackend, MountConfig, ServeState
 from serve.web import routes as web_routes
 
@@ -269,7 +269,7 @@ def create_app(state: ServeState, settings: AppSettings | None = None, extension
     settings = settings or AppSettings()
     extensions = tuple(extensions)
     ops: dict[str, Operation] = catalog(OPERATIONS)
-    mcp = McpHttpEndpoint(build_server(lambda: state, ops), transport_security(settings.allowed_hosts))
+    mcp = McpHttpEndpoint(lambda: state, ops, settings.allowed_hosts)
     routes: list[BaseRoute] = [
         *health.routes(),
         *api.routes(),
