@@ -49,7 +49,7 @@ from serve.http.middleware import (
     RateLimitMiddleware,
     SecurityHeadersMiddleware,
 )
-from serve.mcp_server import McpHttpEndpoint, build_server, transport_security
+from serve.mcp_http import McpHttpEndpoint
 from serve.mount import ArtifactIdentity, Core, CoreBackend, MountConfig, ServeState
 from serve.web import routes as web_routes
 
@@ -95,8 +95,8 @@ class LegalCoreBackend:
     """The production backend: :class:`serve.core.LegalCore`, each index warmed
     (:meth:`serve.core.mount.MountedIndex.warm`), then each mount hook in turn.
 
-    Under ``lex serve --workers N`` the supervisor builds and warms the core once before forking
-    (:func:`prebuild_core`); a worker's first mount adopts it when its own verification names the
+    Under ``lex serve --workers N`` the builder (:class:`serve.workers.Supervisor`) builds and
+    warms the core once before forking the workers (:func:`prebuild_core`); a worker's first mount adopts it when its own verification names the
     same set and every index file is still the one it was built from, and builds its own
     otherwise."""
 
@@ -126,7 +126,7 @@ class LegalCoreBackend:
 
 @dataclass(frozen=True)
 class Prebuilt:
-    """A core the supervisor built and warmed before forking, its connections closed."""
+    """A core the builder built and warmed before forking the workers, its connections closed."""
 
     directory: Path
     artifact: ArtifactIdentity
@@ -134,13 +134,13 @@ class Prebuilt:
     core: LegalCore
 
 
-#: The supervisor's prebuilt core (:func:`prebuild_core`); each forked worker adopts it at most once.
+#: The builder's prebuilt core (:func:`prebuild_core`); each forked worker adopts it at most once.
 _PREBUILT: list[Prebuilt] = []
 
 
 def prebuild_core(state: ServeState) -> Prebuilt | None:
-    """In the supervisor, before forking: verify ``state``'s set as a worker would, mount and warm
-    it, close its connections (SQLite connections must not cross a fork) and keep it for the
+    """In the builder (the supervisor's short-lived child that forks the first workers), before
+    forking: verify ``state``'s set as a worker would, mount and warm it, close its connections (SQLite connections must not cross a fork) and keep it for the
     workers to adopt (:func:`adopt_prebuilt`). The catalogue, the newest-version table, the
     ranking profiles and the validity periods are then built once and shared copy-on-write instead
     of built in every worker. Anything refused here is left to the workers (each verifies and
@@ -157,7 +157,7 @@ def prebuild_core(state: ServeState) -> Prebuilt | None:
         directory = index_directory(directory)
         core = backend.build(directory, artifact)
     except LexError as error:
-        log.warning("the supervisor did not prebuild the set (%s/%s); each worker mounts its own",
+        log.warning("the builder did not prebuild the set (%s/%s); each worker mounts its own",
                     error.family, error.code)
         return None
     core.close()
@@ -167,7 +167,7 @@ def prebuild_core(state: ServeState) -> Prebuilt | None:
 
 
 def adopt_prebuilt(directory: Path, artifact: ArtifactIdentity, required: tuple[str, ...]) -> LegalCore | None:
-    """The supervisor's prebuilt core, reopened, if this is the first mount of this process since
+    """The builder's prebuilt core, reopened, if this is the first mount of this process since
     the fork, it is of the same directory, set (the identity this process's own verification
     gave, signature and files included) and required publishers, and each index file is the one
     it was built from (:meth:`serve.core.mount.MountedIndex.reopen`); else None, and the caller
@@ -269,7 +269,7 @@ def create_app(state: ServeState, settings: AppSettings | None = None, extension
     settings = settings or AppSettings()
     extensions = tuple(extensions)
     ops: dict[str, Operation] = catalog(OPERATIONS)
-    mcp = McpHttpEndpoint(build_server(lambda: state, ops), transport_security(settings.allowed_hosts))
+    mcp = McpHttpEndpoint(lambda: state, ops, settings.allowed_hosts)
     routes: list[BaseRoute] = [
         *health.routes(),
         *api.routes(),
@@ -579,7 +579,8 @@ def run_workers(make_app: Callable[[int], Starlette], *, workers: int, host: str
                 grace: float = 10.0, prebuild: bool = True) -> int:
     """Serve with ``workers`` processes (:mod:`serve.workers`): bind and listen here, announce the URL,
     build and warm the set once with ``prebuild`` (:func:`prebuild_core`, over the state
-    ``make_app(0)`` makes), then fork; each worker builds its app with ``make_app(index)`` (its own
+    ``make_app(0)`` makes) in a short-lived builder that forks the first workers and exits
+    (:class:`serve.workers.Supervisor`'s ``prepare``); each worker builds its app with ``make_app(index)`` (its own
     state: it verifies the set itself, and its first mount adopts the prebuilt core when that
     verification names the same set and files) and serves the connections this process accepts
     and hands to the workers in turn. Returns when interrupted (SIGINT/SIGTERM)."""
@@ -602,11 +603,12 @@ def run_workers(make_app: Callable[[int], Starlette], *, workers: int, host: str
             header_timeout=header_timeout, handoff=handoff)
         return 0
 
+    def prepare() -> None:  # the state worker 0 would build: its set, verified and mounted once
+        prebuild_core(make_app(0).state.lex)
+
     preload()
     try:
         announce(bound_url(sock))
-        if prebuild:  # the state worker 0 would build: its set, verified and mounted once, here
-            prebuild_core(make_app(0).state.lex)
-        return Supervisor(workers, serve_worker, sock, grace=grace).run()
+        return Supervisor(workers, serve_worker, sock, grace=grace, prepare=prepare if prebuild else None).run()
     finally:
         sock.close()

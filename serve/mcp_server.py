@@ -15,22 +15,19 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import AsyncIterator, Callable, Mapping
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import mcp_types as types
 from mcp.server import Server, ServerRequestContext
-from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPError
-from starlette.types import Receive, Scope, Send
 
-from legal.errors import LexError, RequestError
+from legal.errors import LexError
 from serve.admission import TransportError
 from serve.http.catalog import Operation
 from serve.http.encoding import indented
-from serve.http.errors import error_body, jsonrpc_error
+from serve.http.errors import error_body
 from serve.http.validation import validate_arguments
 from serve.mount import ServeState
 
@@ -133,43 +130,6 @@ def transport_security(allowed_hosts: tuple[str, ...] = ()) -> TransportSecurity
     origins = [f"http://{h}" for h in hosts] + [f"https://{h}" for h in allowed_hosts]
     return TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=hosts,
                                      allowed_origins=origins)
-
-
-class McpHttpEndpoint:
-    """The ``/mcp`` ASGI endpoint; a fresh session manager runs for each app lifespan."""
-
-    def __init__(self, server: Server[Any], security: TransportSecuritySettings) -> None:
-        self._server = server
-        self._security = security
-        self._manager: StreamableHTTPSessionManager | None = None
-
-    @asynccontextmanager
-    async def running(self) -> AsyncIterator[None]:
-        manager = StreamableHTTPSessionManager(app=self._server, json_response=True, stateless=True,
-                                               security_settings=self._security, max_request_body_size=MAX_BODY)
-        async with manager.run():
-            self._manager = manager
-            try:
-                yield
-            finally:
-                self._manager = None
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope.get("method") != "POST":
-            # stateless, JSON responses: no server-sent event stream to hold open (GET) and no
-            # session to end (DELETE); answer at once instead of an idle stream
-            refusal = RequestError("the MCP endpoint takes POST (stateless, JSON responses)",
-                                 code="method_not_allowed")
-            response = jsonrpc_error(refusal, status=405)
-            response.headers["Allow"] = "POST"
-            await response(scope, receive, send)
-            return
-        manager = self._manager
-        if manager is None:
-            error = TransportError("the MCP endpoint is not running", code="busy", retry_after=1)
-            await jsonrpc_error(error, status=503)(scope, receive, send)
-            return
-        await manager.handle_request(scope, receive, send)
 
 
 PARSE_ERROR = -32700

@@ -5,14 +5,17 @@ The legal core is Python under one interpreter lock, so one process uses about o
 *before* anything is mounted, then forks the workers. It accepts every connection and hands it to
 the next live worker in turn (the descriptor over a Unix socket pair, ``SCM_RIGHTS``); each worker
 builds its own app, verifies the artifact set itself and opens its own read-only SQLite connections
-(none crosses the fork). Before forking, the composition (``serve.app.run_workers``) verifies, mounts
-and warms the set once and closes its connections; a worker's first mount adopts those tables when
-its own verification names the same set and the index files are the ones they were built from, and
-builds its own otherwise (``serve.app.prebuild_core``). The imported code (and, imported before forking,
-what every worker would import anyway: ``serve.app.preload``, the compiled page templates) is
-shared copy-on-write between the supervisor and the workers — the supervisor trims its free heap
-and freezes its objects out of the collector first, so fewer pages are copied — and the index files
-are read through the shared page cache.
+(none crosses the fork). The first workers are forked by a short-lived *builder*, a child of the
+supervisor that verifies, mounts and warms the set once, closes its connections, forks the workers
+and exits (``serve.app.prebuild_core`` via :class:`Supervisor`'s ``prepare``); a worker's first
+mount adopts those tables when its own verification names the same set and the index files are
+the ones they were built from, and builds its own otherwise. The supervisor is the workers' child
+subreaper, so they are its children once the builder is gone, and the tables are shared by the
+workers alone. The imported code (and, imported before forking, what every worker would import
+anyway: ``serve.app.preload``, the compiled page templates) is shared copy-on-write between the
+supervisor and the workers — each process trims its free heap and freezes its objects out of the
+collector before it forks, so fewer pages are copied — and the index files are read through the
+shared page cache.
 
 The supervisor holds no threads and no indexes. It
 
@@ -25,7 +28,8 @@ The supervisor holds no threads and no indexes. It
   requests in flight finish within the grace period), waits, kills what is left and exits.
 
 A worker asks the kernel for ``SIGTERM`` when the supervisor dies (``PR_SET_PDEATHSIG``), so no
-orphaned worker keeps the port.
+orphaned worker keeps the port; one the builder forked asks only once it is the supervisor's child
+(the builder's exit would fire it).
 """
 
 from __future__ import annotations
@@ -51,6 +55,9 @@ RESTART_DELAY = 1.0
 #: the signals the supervisor waits for (blocked in the supervisor, unblocked in each worker)
 SUPERVISED = (signal.SIGCHLD, signal.SIGHUP, signal.SIGUSR1, signal.SIGINT, signal.SIGTERM)
 PR_SET_PDEATHSIG = 1
+PR_SET_CHILD_SUBREAPER = 36
+#: seconds a worker forked by the builder waits to be handed to the supervisor (the builder exits at once)
+REPARENT_WAIT = 10.0
 
 
 def default_workers() -> int:
@@ -91,13 +98,26 @@ def notify_supervisor() -> None:
             os.kill(parent, signal.SIGUSR1)
 
 
-def _die_with_parent() -> None:
+def _prctl(option: int, value: int) -> bool:
     name = ctypes.util.find_library("c")
     try:
-        if name:
-            ctypes.CDLL(name).prctl(PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
+        return bool(name) and ctypes.CDLL(name).prctl(option, value, 0, 0, 0) == 0
     except (OSError, AttributeError):  # pragma: no cover - not Linux
-        pass
+        return False
+
+
+def _die_with_parent(supervisor: int) -> bool:
+    """Ask for ``SIGTERM`` when the supervisor (pid ``supervisor``) dies; False when it is gone already.
+
+    A worker the builder forked is the builder's child until the builder exits and the kernel hands
+    it to the supervisor (a child subreaper); the request is made only then, since the builder's
+    exit would fire it."""
+    builder = os.getppid()
+    deadline = time.monotonic() + REPARENT_WAIT
+    while builder != supervisor and os.getppid() == builder and time.monotonic() < deadline:
+        time.sleep(0.001)
+    _prctl(PR_SET_PDEATHSIG, int(signal.SIGTERM))
+    return os.getppid() == supervisor  # checked after the request: a supervisor that died just before
 
 
 def release_free_heap() -> bool:
@@ -117,17 +137,37 @@ def release_free_heap() -> bool:
     return True
 
 
+def _settle() -> None:
+    """Before forking: collect, give the free heap back (:func:`release_free_heap`: a free page
+    still resident would be copied into each child as soon as it allocates there) and freeze what
+    is alive out of the collector (``gc.freeze``: a child's collections then write to none of it)."""
+    gc.collect()
+    release_free_heap()
+    gc.freeze()
+
+
 @dataclass
 class Supervisor:
     """Accepts connections on ``listener`` and hands them round-robin to ``workers`` processes, each
     running ``serve_worker(index, handoff)`` (``handoff``: the worker's end of a Unix socket pair the
-    accepted connections arrive on, see :func:`receive_connections`); keeps the workers running."""
+    accepted connections arrive on, see :func:`receive_connections`); keeps the workers running.
+
+    With ``prepare`` (on Linux), the first workers are forked by a short-lived *builder*: a child
+    of the supervisor that runs ``prepare()`` (e.g. mounts and warms the set the workers then adopt,
+    :func:`serve.app.prebuild_core`), forks the workers, reports their pids on a pipe and exits
+    without writing to what it built. The supervisor is their child subreaper
+    (``PR_SET_CHILD_SUBREAPER``), so they become its children once the builder is gone. What the
+    builder built is then shared by the workers alone: a page both of them write to is freed in
+    the builder's place, where a supervisor that built it would keep its copy for as long as it
+    runs. A worker restarted later is forked by the supervisor itself (and builds its own)."""
 
     workers: int
     serve_worker: Callable[[int, socket.socket], int]
     listener: socket.socket
     #: seconds the workers get to finish in-flight requests on shutdown before they are killed
     grace: float = 10.0
+    #: run before the first workers are forked, in the builder (or here, without a subreaper)
+    prepare: Callable[[], object] | None = None
     children: dict[int, int] = field(default_factory=dict)  # pid -> worker index
     started: dict[int, float] = field(default_factory=dict)  # worker index -> monotonic start
     handoffs: dict[int, socket.socket] = field(default_factory=dict)  # worker index -> our end
@@ -137,6 +177,12 @@ class Supervisor:
     _signals: list[int] = field(default_factory=list)
     _next: int = 0
     _wake: tuple[int, ...] = ()
+    _pid: int = 0
+    _builder: int | None = None  # the read end of the builder's report pipe while it runs
+    _builder_pid: int = 0
+    _report: bytes = b""
+    _pending: set[int] = field(default_factory=set)  # worker indexes the builder has not reported yet
+    _ended: set[int] = field(default_factory=set)  # pids reaped before the builder reported them
 
     def run(self) -> int:
         """Start the workers and supervise them until SIGINT or SIGTERM; the exit status."""
@@ -144,17 +190,24 @@ class Supervisor:
         os.set_blocking(wake_r, False)
         os.set_blocking(wake_w, False)
         self._wake = (wake_r, wake_w)
+        self._pid = os.getpid()
         previous_fd = signal.set_wakeup_fd(wake_w, warn_on_full_buffer=False)
         previous = {signum: signal.signal(signum, self._on_signal) for signum in SUPERVISED}
-        gc.collect()
-        release_free_heap()  # freed heap pages leave now: a worker's allocations then copy none of ours
-        gc.freeze()  # the imported objects stay out of the workers' collections: fewer pages copied on write
+        subreaper = self.prepare is not None and _prctl(PR_SET_CHILD_SUBREAPER, 1)
+        if self.prepare is not None and not subreaper:
+            self.prepare()
+        _settle()
         try:
-            for index in range(self.workers):
-                self._spawn(index)
+            if subreaper:
+                self._build(list(range(self.workers)))
+            else:
+                for index in range(self.workers):
+                    self._spawn(index)
             return self._supervise(wake_r)
         finally:
             self._stop()
+            if subreaper:
+                _prctl(PR_SET_CHILD_SUBREAPER, 0)
             signal.set_wakeup_fd(previous_fd)
             for signum, handler in previous.items():
                 signal.signal(signum, handler)
@@ -164,33 +217,120 @@ class Supervisor:
     def _on_signal(self, signum: int, _frame: object) -> None:
         self._signals.append(signum)
 
-    def _spawn(self, index: int) -> None:
+    def _handoff(self, index: int) -> socket.socket:
+        """A new socket pair for worker ``index``: ours is kept (the old one closed), theirs returned."""
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        pid = os.fork()
-        if pid == 0:  # the worker: never returns into the supervisor's stack
-            code = 1
-            try:
-                for signum in SUPERVISED:
-                    signal.signal(signum, signal.SIG_DFL)
-                signal.set_wakeup_fd(-1)
-                _die_with_parent()
-                self.listener.close()
-                for fd in self._wake:
-                    os.close(fd)
-                ours.close()
-                for other in self.handoffs.values():
-                    other.close()
-                code = self.serve_worker(index, theirs)
-            except BaseException:  # a worker's crash is logged; its exit status tells the supervisor
-                log.exception("worker %d failed", index)
-            finally:
-                os._exit(code)
-        theirs.close()
         ours.setblocking(False)
         old = self.handoffs.pop(index, None)
         if old is not None:
             old.close()
         self.handoffs[index] = ours
+        return theirs
+
+    def _in_child(self) -> None:
+        """In a freshly forked child: default signal handling, none of the supervisor's descriptors."""
+        for signum in SUPERVISED:
+            signal.signal(signum, signal.SIG_DFL)
+        signal.set_wakeup_fd(-1)
+        self.listener.close()
+        for fd in self._wake:
+            os.close(fd)
+        for ours in self.handoffs.values():
+            ours.close()
+        if self._builder is not None:
+            os.close(self._builder)
+
+    def _work(self, index: int, theirs: socket.socket) -> None:
+        """Worker ``index`` in its forked process: never returns."""
+        code = 1
+        try:
+            if _die_with_parent(self._pid):
+                code = self.serve_worker(index, theirs)
+        except BaseException:  # a worker's crash is logged; its exit status tells the supervisor
+            log.exception("worker %d failed", index)
+        finally:
+            os._exit(code)
+
+    def _build(self, indexes: list[int]) -> None:
+        """Fork the builder, which prepares and forks workers ``indexes`` (see the class)."""
+        theirs = {index: self._handoff(index) for index in indexes}
+        report_r, report_w = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the builder: never returns into the supervisor's stack
+            code = 1
+            try:
+                os.close(report_r)
+                self._in_child()
+                try:
+                    if self.prepare is not None:
+                        self.prepare()
+                except Exception:  # the workers then build their own
+                    log.exception("the builder could not prepare the workers")
+                _settle()
+                for index, end in theirs.items():
+                    worker = os.fork()
+                    if worker == 0:
+                        os.close(report_w)
+                        for other in theirs.values():
+                            if other is not end:
+                                other.close()
+                        self._work(index, end)
+                    os.write(report_w, f"{index} {worker}\n".encode())
+                code = 0
+            except BaseException:
+                log.exception("the builder failed")
+            finally:
+                os._exit(code)  # nothing it built is freed, so no page it shares is written
+        os.close(report_w)
+        for end in theirs.values():
+            end.close()
+        os.set_blocking(report_r, False)
+        self._builder, self._builder_pid = report_r, pid
+        self._pending = set(indexes)
+        for index in indexes:
+            self.started[index] = time.monotonic()
+        log.info("builder started (pid %d) for workers %s", pid, indexes)
+
+    def _read_builder(self, block: bool = False) -> None:
+        """Take the worker pids the builder reported; at its end, restart what it did not fork."""
+        if self._builder is None:
+            return
+        os.set_blocking(self._builder, block)
+        while True:
+            try:
+                data = os.read(self._builder, 4096)
+            except BlockingIOError:
+                return
+            if not data:
+                break
+            self._report += data
+            *lines, self._report = self._report.split(b"\n")
+            for line in lines:
+                index, pid = (int(x) for x in line.split())
+                self._register(index, pid)
+        os.close(self._builder)
+        self._builder = None
+        for index in sorted(self._pending):
+            log.warning("the builder did not start worker %d; starting it", index)
+            self._due[index] = time.monotonic() + RESTART_DELAY
+        self._pending.clear()
+
+    def _register(self, index: int, pid: int) -> None:
+        self._pending.discard(index)
+        log.info("worker %d started (pid %d)", index, pid)
+        if pid in self._ended:  # it ended before it was reported
+            self._ended.discard(pid)
+            self._due[index] = time.monotonic() + RESTART_DELAY
+            return
+        self.children[pid] = index
+
+    def _spawn(self, index: int) -> None:
+        theirs = self._handoff(index)
+        pid = os.fork()
+        if pid == 0:  # the worker: never returns into the supervisor's stack
+            self._in_child()
+            self._work(index, theirs)
+        theirs.close()
         self.children[pid] = index
         self.started[index] = time.monotonic()
         log.info("worker %d started (pid %d)", index, pid)
@@ -198,7 +338,8 @@ class Supervisor:
     def _supervise(self, wake: int) -> int:
         while True:
             timeout = min((due - time.monotonic() for due in self._due.values()), default=1.0)
-            readable, _, _ = select.select([self.listener.fileno(), wake], [], [], max(0.01, min(1.0, timeout)))
+            watched = [self.listener.fileno(), wake, *(() if self._builder is None else (self._builder,))]
+            readable, _, _ = select.select(watched, [], [], max(0.01, min(1.0, timeout)))
             if wake in readable:
                 with contextlib.suppress(BlockingIOError):
                     while os.read(wake, 512):
@@ -209,6 +350,8 @@ class Supervisor:
                     return 0
                 if signum in (signal.SIGHUP, signal.SIGUSR1):
                     self.signal_workers(signal.SIGHUP)
+            if self._builder is not None and self._builder in readable:
+                self._read_builder()
             if self.listener.fileno() in readable:
                 self._accept()
             self._reap()
@@ -233,7 +376,7 @@ class Supervisor:
                 self._hand(connection)
 
     def _hand(self, connection: socket.socket) -> bool:
-        live = sorted(set(self.children.values()))
+        live = sorted(set(self.children.values()) | self._pending)  # the builder's are on their way
         for _ in range(len(live)):
             index = live[self._next % len(live)]
             self._next += 1
@@ -246,7 +389,7 @@ class Supervisor:
         return False
 
     def _reap(self) -> None:
-        while self.children:
+        while True:
             try:
                 pid, status = os.waitpid(-1, os.WNOHANG)
             except ChildProcessError:
@@ -254,7 +397,9 @@ class Supervisor:
             if pid == 0:
                 return
             index = self.children.pop(pid, None)
-            if index is None:
+            if index is None:  # the builder, or one of its workers not reported yet
+                if self._builder is not None:
+                    self._ended.add(pid)
                 continue
             lived = time.monotonic() - self.started.get(index, 0.0)
             log.warning("worker %d (pid %d) ended (%s); restarting it", index, pid, _describe(status))
@@ -268,6 +413,10 @@ class Supervisor:
     def _stop(self) -> None:
         """Stop accepting; SIGTERM to every worker, wait up to the grace period, then SIGKILL what is left."""
         self.listener.close()
+        if self._builder is not None:  # stop the builder; take what it forked so far
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self._builder_pid, signal.SIGKILL)
+            self._read_builder(block=True)
         self._due.clear()
         self.signal_workers(signal.SIGTERM)
         deadline = time.monotonic() + self.grace

@@ -405,15 +405,18 @@ class MountedIndex:
 
 def warm_index(index: MountedIndex) -> None:
     """Load the tables every process builds alike on the first call that needs them — the newest
-    live version of each state (search), the work profiles (search's ranking) and the validity
+    live version of each state (search), the work profiles (search's ranking), every work's name
+    words (search's title coverage) and the validity
     periods (``in_force_on``, ``changes_in_period``): about 1 s of CPU over the two full indexes,
     which a served worker spends at mount, before it says it is ready, instead of in its first
     requests. Each is a function of the immutable index alone, loaded into the same place the
     calls read it from, so no answer changes."""
     from serve.core import ranking
+    from serve.core.ops.search import load_name_words
     from serve.core.periods import load_periods
 
     with index.session(60.0) as conn:
         index.ranked_cache.newest_versions(conn)
         ranking.profiles(conn, index)
+        load_name_words(conn, index)
     index.memo("periods", load_periods)

@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 import re
 import sqlite3
+import sys
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -1008,6 +1009,20 @@ def name_words(conn: sqlite3.Connection, works: Sequence[int], index: MountedInd
             found[int(work)].update(str(normalized).split())
         known.update({w: frozenset(v) for w, v in found.items()})
     return {w: known[w] for w in works}
+
+
+def load_name_words(conn: sqlite3.Connection, index: MountedIndex) -> int:
+    """Remember now the name words of every work of ``index`` (what :func:`name_words` remembers
+    work by work as queries ask), each distinct word one string; the number of works. Called while
+    an index is warmed (:func:`serve.core.mount.warm_index`): under ``lex serve --workers N`` the
+    table is then built once before the workers fork and shared by them, instead of filled again
+    in each worker as it serves."""
+    found: dict[int, set[str]] = {int(w): set() for w in index.catalogue.rowid_of.values()}
+    for work, normalized in conn.execute(
+            "SELECT work_rowid, normalized FROM work_names WHERE kind != 'official_identifier'"):
+        found.setdefault(int(work), set()).update(map(sys.intern, str(normalized).split()))
+    _NAME_WORDS[index] = {w: frozenset(v) for w, v in found.items()}
+    return len(found)
 
 
 _SUBJECT_WORDS: weakref.WeakKeyDictionary[MountedIndex, dict[int, frozenset[str]]] = weakref.WeakKeyDictionary()

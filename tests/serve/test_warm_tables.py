@@ -1,0 +1,25 @@
+"""What the warm-up loads before a served worker forks is what the calls would remember lazily."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from serve.core.core import LegalCore
+from serve.core.ops import search
+
+
+def test_the_warmed_name_words_are_those_each_call_would_read(dev_index: Path) -> None:
+    core = LegalCore.mount(dev_index / "indexes")
+    try:
+        for index in core.indexes.values():
+            works = sorted(index.catalogue.rowid_of.values())
+            assert works
+            with index.session(60.0) as conn:
+                one_by_one = search.name_words(conn, works)  # no index: nothing remembered
+                assert index not in search._NAME_WORDS
+                index.warm()
+                assert search._NAME_WORDS[index] == one_by_one
+                assert search.name_words(conn, works, index) == one_by_one
+            assert any(one_by_one.values())
+    finally:
+        core.close()
