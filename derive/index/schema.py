@@ -1,4 +1,4 @@
-"""The index format ``lex-evidence-index/6``: DDL, table order, digest order, read-side constants.
+"""The index format ``lex-evidence-index/7``: DDL, table order, digest order, read-side constants.
 
 One SQLite file per publisher (``<publisher>.sqlite``). Both the builder and the serving
 side import this module: the builder to create the file, the server to check what it mounts.
@@ -20,11 +20,11 @@ from derive.index.serving import TABLES as SERVING_TABLES
 from legal.artifacts import index_file_name as index_file_name
 from legal.artifacts import stamp_file_name as stamp_file_name
 
-INDEX_FORMAT = "lex-evidence-index/6"
+INDEX_FORMAT = "lex-evidence-index/7"
 #: ``PRAGMA application_id`` of every index file ("LEXI").
 APPLICATION_ID = 0x4C455849
 #: ``PRAGMA user_version``: the integer version of :data:`INDEX_FORMAT`.
-USER_VERSION = 6
+USER_VERSION = 7
 PAGE_SIZE = 4096
 
 FTS_TOKENIZER = "unicode61 remove_diacritics 2"
