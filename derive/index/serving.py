@@ -16,8 +16,10 @@ incremental build computes only the pairs it does not hold yet):
   (``("directive" OR "directives")``, :func:`derive.index.analysis.word_forms`, no language
   filter) whenever those forms are that frequent together (also for a word of at least
   :data:`FORMS_MIN_DOCS` states, such as ``direct`` with ``directive``): ranking ``article`` over the 62,000 EU states it occurs in takes 45 ms at query time.
-  One row per match string; its window is packed in one blob (:func:`pack_window`: zlib of
-  the int64 row ids, then the exact bm25 doubles), a fifth of the space of one row per ranked state.
+  One row per match string; its window is one blob: since format 7 bm25's inputs (row ids and
+  each phrase's weighted hits, :mod:`derive.index.windows`; the scores recomputed bit for bit when
+  read, half the bytes), else packed as scores (:func:`pack_window`: zlib of the int64 row ids,
+  then the exact bm25 doubles) when those inputs would not give every score back exactly.
 - ``word_diffs`` — the word-level change spans of every pair of wordings that follow each other in
   the time line of one anchor (consecutive states of a work with text in one language), keyed by
   the two text hashes (32-byte blobs). A pair whose changes (words and context) are shorter than
