@@ -61,6 +61,22 @@ def varints(blob: bytes) -> list[int]:
     return out
 
 
+def tokens(blob: bytes) -> int:
+    """The sum of the varints of a ``docsize`` entry: the row's size in tokens, all columns."""
+    total = value = run = 0
+    for byte in blob:
+        value = (value << 7) | (byte & 0x7F)
+        run += 1
+        if byte < 0x80:
+            total += value
+            value = run = 0
+        elif run == 8:  # a nine-byte varint (2**56 or more): the full reading
+            return sum(varints(blob))
+    if run:
+        raise IndexError_("truncated FTS varint", code="bad_frequent_window")
+    return total
+
+
 def fts_totals(conn: sqlite3.Connection, table: str = "provision_fts") -> tuple[int, int]:
     """``(rows, tokens)`` of an FTS5 table, as its averages record holds them."""
     row = conn.execute(f"SELECT block FROM {table}_data WHERE id = ?", (AVERAGES_ROWID,)).fetchone()
@@ -79,7 +95,7 @@ def doc_sizes(conn: sqlite3.Connection, ids: Sequence[int], table: str = "provis
         chunk = ids[first:first + 500]
         for rowid, size in cursor.execute(
                 f"SELECT id, sz FROM {table}_docsize WHERE id IN ({','.join('?' * len(chunk))})", chunk):
-            out[int(rowid)] = sum(varints(bytes(size)))
+            out[int(rowid)] = tokens(bytes(size))
     return out
 
 

@@ -101,6 +101,11 @@ def test_varints_read_sqlite_varints() -> None:
     assert windows.varints(bytes([0xFF] * 8 + [0x01])) == [(2**56 - 1) << 8 | 1]
     with pytest.raises(IndexError_):
         windows.varints(bytes([0x81]))
+    for blob in (b"", bytes([0x05, 0x81, 0x00, 0x7F]), bytes([0xFF] * 8 + [0x01]), bytes([0x83, 0x84, 0x05, 0x09]),
+                 bytes([0x01, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x02, 0x03])):
+        assert windows.tokens(blob) == sum(windows.varints(blob))
+    with pytest.raises(IndexError_):
+        windows.tokens(bytes([0x05, 0x81]))
 
 
 def test_a_damaged_window_is_refused(fixture_indexes: FixtureBuild) -> None:
