@@ -189,7 +189,7 @@ def test_a_precomputed_window_is_read_once_per_index_memory(windowed: sqlite3.Co
     from serve.core import topk
 
     reads: list[str] = []
-    real = topk.frequent_window
+    real = serving.frequent_window
 
     def counted(conn: sqlite3.Connection, match: str, window: int) -> list[tuple[int, float]] | None:
         reads.append(match)
