@@ -16,10 +16,8 @@ incremental build computes only the pairs it does not hold yet):
   (``("directive" OR "directives")``, :func:`derive.index.analysis.word_forms`, no language
   filter) whenever those forms are that frequent together (also for a word of at least
   :data:`FORMS_MIN_DOCS` states, such as ``direct`` with ``directive``): ranking ``article`` over the 62,000 EU states it occurs in takes 45 ms at query time.
-  One row per match string; its window is one blob: since format 7 bm25's inputs (row ids and
-  each phrase's weighted hits, :mod:`derive.index.windows`; the scores recomputed bit for bit when
-  read, half the bytes), else packed as scores (:func:`pack_window`: zlib of the int64 row ids,
-  then the exact bm25 doubles) when those inputs would not give every score back exactly.
+  One row per match string; its window is packed in one blob (:func:`pack_window`: zlib of
+  the int64 row ids, then the exact bm25 doubles), a fifth of the space of one row per ranked state.
 - ``word_diffs`` — the word-level change spans of every pair of wordings that follow each other in
   the time line of one anchor (consecutive states of a work with text in one language), keyed by
   the two text hashes (32-byte blobs). A pair whose changes (words and context) are shorter than
@@ -45,7 +43,6 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, NamedTuple, cast
 
-from derive.index import windows
 from derive.index.textstore import LEVEL, decode, encode, read_text
 from derive.index.textstore import key as textstore_key
 from derive.index.worddiff import changes_from_opcodes, changes_of, diff_cost, word_opcodes
@@ -56,9 +53,8 @@ from legal.errors import IndexError_
 #: when it is asked for: ``provision_too_large`` in ``diff_truncated``).
 MAX_PAIR_WORDS = 40_000
 #: Words held by at least this many searchable states get their ranked window precomputed
-#: (``frequent_matches``): ranking them costs 1–50 ms of bm25 at query time (1,200: format 7, whose
-#: windows are stored as bm25's inputs, :mod:`derive.index.windows`; 3,000 before).
-FREQUENT_DOCS = 1_200
+#: (``frequent_matches``): ranking them costs 3–50 ms of bm25 at query time.
+FREQUENT_DOCS = 3_000
 #: A word held by at least this many states whose Snowball forms (with it) are held by at least
 #: :data:`FREQUENT_DOCS` states gets the window of that match too (``direct`` with ``directive``…).
 FORMS_MIN_DOCS = 100
@@ -201,8 +197,7 @@ def _word_diff_rows(conn: sqlite3.Connection) -> Iterator[tuple[bytes, bytes, st
 
 
 def _frequent_rows(conn: sqlite3.Connection) -> Iterator[tuple[str, bytes]]:
-    """One row per match: its ranked window as bm25's inputs (:func:`derive.index.windows.bodies`),
-    or packed by :func:`pack_window` when those do not give back every score exactly."""
+    """One row per match: its ranked window packed by :func:`pack_window`."""
     from derive.index import analysis
     from derive.index.schema import PROVISION_FTS_WEIGHTS  # schema imports this module
     from derive.index.text import fts_query
@@ -211,7 +206,6 @@ def _frequent_rows(conn: sqlite3.Connection) -> Iterator[tuple[str, bytes]]:
     docs = {str(t): int(d) for t, d in conn.execute("SELECT term, doc FROM provision_vocab WHERE doc >= ?",
                                                    (min(FREQUENT_DOCS, FORMS_MIN_DOCS),))}
     done: set[str] = set()
-    found: list[tuple[str, list[str], list[tuple[int, float]]]] = []
     for term in sorted(docs):
         forms = analysis.word_forms(conn, term, None) if analysis.expandable(term) else []
         groups = [[term]] if docs[term] >= FREQUENT_DOCS else []
@@ -225,9 +219,7 @@ def _frequent_rows(conn: sqlite3.Connection) -> Iterator[tuple[str, bytes]]:
             rows = conn.execute(f"SELECT rowid, {bm25} AS score FROM provision_fts WHERE provision_fts MATCH ? "
                                 f"ORDER BY score, rowid LIMIT {FREQUENT_WINDOW}", (match,)).fetchall()
             if rows:
-                found.append((match, [t for t in group if t.strip()], [(int(r), float(s)) for r, s in rows]))
-    if found:
-        yield from windows.bodies(conn, found, bm25, pack_window)
+                yield match, pack_window([(int(rowid), float(score)) for rowid, score in rows])
 
 
 def pack_window(rows: Sequence[tuple[int, float]]) -> bytes:
@@ -258,10 +250,7 @@ def frequent_window(conn: sqlite3.Connection, match: str, window: int) -> list[t
     row = conn.execute("SELECT body FROM frequent_matches WHERE match = ?", (match,)).fetchone()
     if row is None:
         return None
-    body = bytes(row[0])
-    if body[:1] == windows.MARK:  # bm25's inputs (format 7)
-        return windows.unpack(conn, body, window) or None
-    return unpack_window(body, window) or None
+    return unpack_window(bytes(row[0]), window) or None
 
 
 def write_serving_tables(conn: sqlite3.Connection) -> dict[str, int]:

@@ -29,7 +29,7 @@ from legal.canonical import canonical_text, digest
 from legal.ids import Publisher
 from legal.validity import convention_of, semantics_of
 
-BUILDER = "derive.index/7"  # /5: texts packed in zlib blocks; /6: word counts of texts; /7: per-work digests, windows as bm25 inputs
+BUILDER = "derive.index/7"  # /5: texts packed in zlib blocks; /6: word counts of texts; /7: per-work digests
 STAMP_FILE_SCHEMA = "lex-evidence-index-stamp/1"
 
 

@@ -186,16 +186,8 @@ def ranked_rows(conn: sqlite3.Connection, match: str, bm25: str, window: int) ->
 
 def precomputed_window(conn: sqlite3.Connection, match: str) -> list[tuple[int, float]] | None:
     """The build's ranked window of ``match`` (its :data:`FREQUENT_WINDOW` best states), or ``None``
-    when the build stored none (remembered when the connection has a cache: since format 7 a window
-    is read back from bm25's inputs, about 0.3 ms, :mod:`derive.index.windows`)."""
-    cache = getattr(conn, "ranked_cache", None)
-    key = (match, -FREQUENT_WINDOW)  # a negative size: never the key of a window ranked at query time
-    rows = cache.get(key) if cache is not None else None
-    if rows is None:
-        rows = frequent_window(conn, match, FREQUENT_WINDOW)
-        if rows is not None and cache is not None:
-            cache.put(key, rows)
-    return rows
+    when the build stored none."""
+    return frequent_window(conn, match, FREQUENT_WINDOW)
 
 
 def values_source(rows: Sequence[tuple[int, float]]) -> tuple[str, list[Any]]:

@@ -1,8 +1,8 @@
 """Search speed without a different answer: the build's ranked windows of frequent words with their
 Snowball forms, and the ``as_of`` state a search answers from.
 
-The fixture corpora hold too few words at the full corpora's threshold
-(:data:`derive.index.serving.FREQUENT_DOCS`), so the windows are rewritten over a copy of the real Legilux fixture index with lower thresholds; every answer taken
+The fixture corpora hold no word in 3,000 states (the full corpora's threshold), so the windows are
+rewritten over a copy of the real Legilux fixture index with lower thresholds; every answer taken
 from a window is compared with the full ranking of the same match.
 """
 
@@ -180,29 +180,3 @@ def test_snippets_cut_from_the_head_of_a_long_text_equal_the_whole_texts(fixture
                     decided += 1
                     assert got == snippets.snippet(text, terms), (terms, name)
     assert decided > 100 and declined > 0
-
-
-def test_a_precomputed_window_is_read_once_per_index_memory(windowed: sqlite3.Connection,
-                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    """Format 7 reads a window back from bm25's inputs: remembered with the ranked matches, and
-    forgotten with them (the benchmark's cold searches)."""
-    from serve.core import topk
-
-    reads: list[str] = []
-    real = serving.frequent_window
-
-    def counted(conn: sqlite3.Connection, match: str, window: int) -> list[tuple[int, float]] | None:
-        reads.append(match)
-        return real(conn, match, window)
-
-    monkeypatch.setattr(topk, "frequent_window", counted)
-    path = windowed.execute("PRAGMA database_list").fetchone()[2]
-    conn = sqlite3.connect(path, factory=topk.IndexConnection)
-    cache = conn.ranked_cache = topk.RankedCache()
-    match = _matches(windowed)[0]
-    first = topk.precomputed_window(conn, match)
-    assert first and first == real(windowed, match, serving.FREQUENT_WINDOW)
-    assert topk.precomputed_window(conn, match) == first and reads == [match]
-    assert topk.precomputed_window(conn, "not a stored match") is None
-    cache.clear()
-    assert topk.precomputed_window(conn, match) == first and reads == [match, "not a stored match", match]
