@@ -19,7 +19,7 @@ stage peaked at 1.2 GB and its CPU rose by a third): one Dagster run per stage
 in one thread of this process, EU's in another — as a backfill of the ``evidence`` job over both
 partitions runs its two runs at once (``max_concurrent_runs: 2``, ``deploy/dagster.yaml``); the
 release runs when both chains are done. The stage processes are forked from one **stage server**
-per build (:class:`StageServer`: a ``multiprocessing`` fork server that preloaded :data:`PRELOAD`
+per bench process, shared by its builds (:class:`StageServer`: a ``multiprocessing`` fork server that preloaded :data:`PRELOAD`
 — Dagster, the project's definitions, the modules of Dagster's SQLite instance), as the
 multiprocess executor forks its steps from a forkserver that preloaded the job's module; so a
 stage process does not import Dagster again. Before the chains start, one process opens the
@@ -33,9 +33,9 @@ back) or its worker processes' when they set a new maximum (``RUSAGE_CHILDREN`` 
 maximum), ``started_s``/``ended_s`` its span from the build's start. A ``process[…]`` row per stage
 process holds the rest of that process's CPU — its whole CPU as it reports at its end, less its
 stages': the fork, what the server did not preload, Dagster's instance and run set-up — and a
-``process[preload]`` row the stage server's own CPU (the preload, once per build: this process's
-finished children's CPU gained during the build less the stage processes'). So the rows add up to
-the build's CPU (``cold_cpu_s`` … is their sum), while the chains overlap in time:
+``process[preload]`` row the stage server's own CPU during the build (the kernel's account of the
+server process: the preload in the first build, a fork per stage process in the later ones). So
+the rows add up to the build's CPU (``cold_cpu_s`` … is their sum), while the chains overlap in time:
 ``cold_wall_s`` … is the build's elapsed time, not a sum of rows.
 
 ``OUT`` receives: ``trees/<publisher>`` (corpus trees and evidence), ``shards/<publisher>``,
@@ -264,11 +264,15 @@ PRELOAD = [*STEP_PRELOAD, "bench.bench_full"]
 
 
 class StageServer:
-    """The parent of a phase's stage processes: a multiprocessing fork server that preloaded
-    :data:`PRELOAD` (started with the first stage, stopped by :meth:`close`). Its own CPU — the
-    preload, paid once per phase — is what :meth:`close` returns: this process's finished
-    children's CPU gained since :meth:`__init__` (the server, and through it the stage processes
-    it forked and reaped) less the stage processes' own totals (each reports it)."""
+    """The parent of the bench's stage processes: a multiprocessing fork server that preloaded
+    :data:`PRELOAD` (started with the first stage, stopped by :meth:`close`), one per bench
+    process, so the preload is paid once however many builds it runs (as a deployment's
+    multiprocess executor keeps its forkserver). Its own CPU — the preload, then a fork per stage
+    process — is read from the kernel's account of the server process (``/proc/<pid>/stat``:
+    its user and system time, not its children's) by :meth:`own_cpu`, so each build is charged
+    what the server did during it; where that account is missing, :meth:`close` gives the whole:
+    this process's finished children's CPU gained since :meth:`__init__` (the server, and
+    through it the stage processes it forked and reaped) less the stage processes' own totals."""
 
     def __init__(self) -> None:
         import multiprocessing
@@ -277,6 +281,7 @@ class StageServer:
         self.context.set_forkserver_preload(PRELOAD)
         self.started = _children_cpu()
         self.children_cpu = 0.0
+        self.charged = 0.0  # the server's own CPU already charged to a build (:meth:`charge`)
 
     def run(self, spec: dict[str, Any], entry: str = "_stage_process") -> int:
         import importlib
@@ -289,9 +294,33 @@ class StageServer:
         process.join()
         return int(process.exitcode if process.exitcode is not None else 1)
 
+    def own_cpu(self) -> float | None:
+        """The server process's own CPU so far (0 before it started; ``None`` without a
+        ``/proc`` account of it)."""
+        import multiprocessing.forkserver as forkserver
+
+        server: Any = getattr(forkserver, "_forkserver", None)
+        pid = getattr(server, "_forkserver_pid", None) if server is not None else None
+        if pid is None:
+            return 0.0
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            return None
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+    def charge(self) -> float | None:
+        """The server's own CPU since the last charge (the first includes the preload)."""
+        now = self.own_cpu()
+        if now is None:
+            return None
+        spent, self.charged = now - self.charged, now
+        return spent
+
     def close(self) -> float:
+        """Stop the server; its own CPU not yet charged (all of it when never charged)."""
         _stop_forkserver()  # waits for the server, which reaped every stage process it forked
-        return _children_cpu() - self.started - self.children_cpu
+        return _children_cpu() - self.started - self.children_cpu - self.charged
 
 
 def _children_cpu() -> float:
@@ -381,16 +410,21 @@ def _open_instance(out: Path, phase: str, server: StageServer, origin: float) ->
             "started_s": round(started - origin, 2), "ended_s": round(started - origin + wall, 2)}
 
 
-def run_phase(out: Path, phase: str, settings: dict[str, Any], done: set[str]) -> tuple[list[dict[str, Any]], float]:
+def run_phase(out: Path, phase: str, settings: dict[str, Any], done: set[str],
+              server: StageServer | None = None) -> tuple[list[dict[str, Any]], float]:
     """One build: the publishers' stage chains (``corpus_tree`` → ``provisions`` →
     ``search_index``, each stage in its own process, in order) run concurrently, one chain per
     publisher — as a backfill of the ``evidence`` job over both partitions runs its two runs side
     by side (``max_concurrent_runs`` = 2, ``deploy/dagster.yaml``) — then the release, which
     needs both. Returns the rows (a chain's rows in publisher order, then the release's, then a
-    ``process[preload]`` row: the stage server's own CPU) and the phase's elapsed wall time."""
+    ``process[preload]`` row: the stage server's own CPU during this build — the preload in the
+    first build of ``server``, its forks after that; a phase given no server starts and stops
+    its own) and the phase's elapsed wall time."""
     from concurrent.futures import ThreadPoolExecutor
 
-    server = StageServer()
+    own = server is None or server.own_cpu() is None
+    if server is None:
+        server = StageServer()
     origin = time.monotonic()
     load = os.getloadavg()[0]
 
@@ -410,7 +444,8 @@ def run_phase(out: Path, phase: str, settings: dict[str, Any], done: set[str]) -
                 rows.extend(future.result())
         rows.extend(run_stages(out, phase, [("release", "artifact_set", None)], settings, server, origin))
     finally:
-        preload = server.close()
+        charged = None if own else server.charge()
+        preload = server.close() if charged is None else charged
     wall = time.monotonic() - origin
     rows.append({"name": "process[preload]", "phase": phase, "wall_s": 0.0, "cpu_s": round(preload, 2),
                  "peak_rss_mb": 0.0, "output_mb": 0.0, "items": None, "skipped": False, "process": True,
@@ -579,37 +614,43 @@ def main(argv: list[str] | None = None) -> int:
                        "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)})
     started = time.monotonic()
     print(f"bench-full: {corpora} → {out} (built at {args.built_at}, commit {git_head()})", flush=True)
-    for phase in phases:
-        if phase == "onechange":
-            changed_corpora(corpora, out / "changed-corpora")
-            settings["fixtures_dir"] = str(out / "changed-corpora")
-        done: set[str] = set()
-        extra = 0.0
-        if judgments is None:  # the trees exist once the first stage ran: restrict then
-            before = time.monotonic()
-            server = StageServer()
-            try:
-                for publisher in PUBLISHERS:
-                    rows.extend(run_stages(out, phase, [("evidence", "corpus_tree", publisher)], settings, server,
-                                           before))
-            finally:
-                rows.append({"name": "process[preload-trees]", "phase": phase, "wall_s": 0.0,
-                             "cpu_s": round(server.close(), 2), "peak_rss_mb": 0.0, "output_mb": 0.0,
-                             "items": None, "skipped": False, "process": True, "load_avg": [0.0, 0.0]})
-            restricted, kept, total = restricted_judgments(FIXTURE_JUDGMENTS, out / "trees",
-                                                           out / "judgments-restricted.json")
-            judgments = restricted
-            note = f"fixture judgments restricted to the works present ({kept} of {total} cases)"
-            if gate_policy is None:
-                gate_policy = FULL_CORPUS_GATES
-            done = {"corpus_tree"}
-            extra = time.monotonic() - before
-        settings["judgments"] = str(judgments)
-        settings["gate_policy"] = str(gate_policy) if gate_policy else ""
-        found, wall = run_phase(out, phase, settings, done)
-        rows.extend(found)
-        walls[phase] = round(wall + extra, 2)
-        _write(out, rows, walls, judgments, gate_policy, note, args)
+    server = StageServer()  # one per bench process: its preload is paid once (the first build's row)
+    try:
+        for phase in phases:
+            # the one changed work's corpora for its build, the published corpora for the others
+            # (a no-change build after a one-change build reads the corpora again: a change back)
+            settings["fixtures_dir"] = str(corpora)
+            if phase == "onechange":
+                changed_corpora(corpora, out / "changed-corpora")
+                settings["fixtures_dir"] = str(out / "changed-corpora")
+            done: set[str] = set()
+            extra = 0.0
+            if judgments is None:  # the trees exist once the first stage ran: restrict then
+                before = time.monotonic()
+                try:
+                    for publisher in PUBLISHERS:
+                        rows.extend(run_stages(out, phase, [("evidence", "corpus_tree", publisher)], settings,
+                                               server, before))
+                finally:
+                    rows.append({"name": "process[preload-trees]", "phase": phase, "wall_s": 0.0,
+                                 "cpu_s": round(server.charge() or 0.0, 2), "peak_rss_mb": 0.0, "output_mb": 0.0,
+                                 "items": None, "skipped": False, "process": True, "load_avg": [0.0, 0.0]})
+                restricted, kept, total = restricted_judgments(FIXTURE_JUDGMENTS, out / "trees",
+                                                               out / "judgments-restricted.json")
+                judgments = restricted
+                note = f"fixture judgments restricted to the works present ({kept} of {total} cases)"
+                if gate_policy is None:
+                    gate_policy = FULL_CORPUS_GATES
+                done = {"corpus_tree"}
+                extra = time.monotonic() - before
+            settings["judgments"] = str(judgments)
+            settings["gate_policy"] = str(gate_policy) if gate_policy else ""
+            found, wall = run_phase(out, phase, settings, done, server)
+            rows.extend(found)
+            walls[phase] = round(wall + extra, 2)
+            _write(out, rows, walls, judgments, gate_policy, note, args)
+    finally:
+        server.close()
     print(f"bench-full: done in {time.monotonic() - started:.0f} s", flush=True)
     result = _write(out, rows, walls, judgments, gate_policy, note, args, text_lint(out))
     print(json.dumps({k: v for k, v in result.items() if k != "stages"}, indent=2))

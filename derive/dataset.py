@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from corpus_tree import CorpusTree, VersionRecord
@@ -1052,19 +1053,30 @@ def _shard_works(path: Path, name: str = PROVISIONS_FILE) -> Iterator[tuple[str,
     parts: list[pa.RecordBatch] = []
     for raw in source.iter_batches(batch_size=ENCODE_CHUNK):
         batch = _plain_types(raw)
-        ids = batch.column(batch.schema.get_field_index("work_id")).to_pylist()
-        start = 0
-        for end in range(1, len(ids) + 1):
-            if end < len(ids) and ids[end] == ids[start]:
-                continue
-            if ids[start] != current:
+        for work_id, start, end in _runs(batch.column(batch.schema.get_field_index("work_id"))):
+            if work_id != current:
                 if current is not None:
                     yield current, parts
-                current, parts = str(ids[start]), []
+                current, parts = work_id, []
             parts.append(batch.slice(start, end - start))
-            start = end
     if current is not None:
         yield current, parts
+
+
+def _runs(ids: pa.Array) -> Iterator[tuple[str, int, int]]:
+    """``(value, start, end)`` of each run of equal values of ``ids`` (a string column), in order:
+    the run boundaries found by one vectorised comparison of each value with the one before it,
+    not a Python loop over the rows."""
+    n = len(ids)
+    if n == 0:
+        return
+    if ids.null_count:
+        raise DerivationError("a row without work_id", code="shard_mismatch", subject="work_id")
+    changed = pc.indices_nonzero(pc.not_equal(ids.slice(1), ids.slice(0, n - 1))).to_pylist()
+    starts = [0, *(i + 1 for i in changed)]
+    ends = [*starts[1:], n]
+    for start, end in zip(starts, ends, strict=True):
+        yield str(ids[start].as_py()), start, end
 
 
 class _Lines:
