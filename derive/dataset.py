@@ -126,6 +126,8 @@ class BuildReport:
     works_copied: int = 0  # reused works whose rows were copied from the previous shard output
     shard: tuple[int, int] | None = None
     derived: list[str] = field(default_factory=list)  # ids of the works derived (not reused) by this run
+    #: work id → (offset, length) of its lines in the ``provisions.jsonl`` a merge wrote
+    spans: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -1189,7 +1191,8 @@ def _read_lines(path: Path) -> list[dict[str, Any]]:
 def merge_shards(shards: Sequence[str | Path], out: str | Path) -> BuildReport:
     """Combine the outputs of every shard of one build into ``out`` (replaced atomically).
 
-    The result is byte-identical to the unsharded build of the same tree. Refused
+    The result is byte-identical to the unsharded build of the same tree; the report's ``spans``
+    say where each work's lines are in its ``provisions.jsonl``. Refused
     (``DerivationError``) unless the shards are exactly ``0 … n-1`` of one build (same ``n``,
     same works, version keys, aliases, code and limits).
     """
@@ -1229,7 +1232,9 @@ def merge_shards(shards: Sequence[str | Path], out: str | Path) -> BuildReport:
                 path = owner[work_id]
                 if (head := pending[path]) is not None and head[0] == work_id:
                     table = pa.Table.from_batches(head[1])
+                    at = assembler.jsonl.tell()
                     size = lines[path].copy(work_id, table.num_rows, assembler.jsonl)
+                    report.spans[work_id] = (at, size)
                     assembler.parquet.add(table, size)
                     pending[path] = next(streams[path], None)
                 publisher, slug = work_id.split(":", 1)
