@@ -166,6 +166,10 @@ def run_stage_child(spec: dict[str, Any]) -> int:
     from pipelines.settings import LexSettings
 
     stages = spec.get("stages") or [[spec["job"], spec["asset"], spec["partition"]]]
+    decided = _decided_from_state(spec, stages)
+    if decided is not None:
+        Path(spec["report"]).write_text(json.dumps(decided, default=str))
+        return 0
     defs = build_definitions(executor="in_process", settings=LexSettings(**spec["settings"]), automation="off")
     instance = dg.DagsterInstance.get()
     reports: list[dict[str, Any]] = []
@@ -204,6 +208,35 @@ def run_stage_child(spec: dict[str, Any]) -> int:
                 "process_peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
     Path(spec["report"]).write_text(json.dumps(document, default=str))
     return 0 if all(r["success"] and all(r["checks"].values()) for r in reports) else 1
+
+
+def _decided_from_state(spec: dict[str, Any], stages: list[Any]) -> dict[str, Any] | None:
+    """(In the child, before Dagster's instance or any run is opened.) The report of a stage that
+    has nothing to do, decided from its stage state (:func:`pipelines.currency.stage_current`,
+    the questions the step itself asks first), or ``None``: the stage runs. A build's launcher
+    does not start a run for a step whose inputs did not change, as Dagster's automation does not
+    launch one for an asset whose parents' data versions did not change."""
+    import resource
+
+    from legal.ids import Publisher
+    from pipelines.currency import stage_current
+    from pipelines.settings import LexSettings
+
+    if len(stages) != 1 or stages[0][2] is None or spec.get("decide") is False:
+        return None
+    _job, asset, partition = stages[0]
+    cpu, _rss = _usage()
+    started = time.monotonic()
+    if not stage_current(LexSettings(**spec["settings"]), asset, Publisher.parse(partition)):
+        return None
+    after, _rss = _usage()
+    label = f"{asset}[{partition}]"
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    report = {"success": True, "checks": {}, "errors": [], "cpu_s": after - cpu,
+              "wall_s": time.monotonic() - started, "peak_rss_mb": _own_peak_mb(),
+              "metadata": {label: {"skipped": "inputs unchanged (decided from the stage state: no run opened)"}}}
+    return {"stages": [report], "process_cpu_s": after,
+            "process_peak_rss_mb": own.ru_maxrss / 1024}
 
 
 def _instance_process(report: str) -> None:

@@ -134,6 +134,30 @@ def _alias_table(tree: CorpusTree) -> Any:
     return _ALIASES[key]
 
 
+def shard_tree_state(lex: LexSettings, publisher: Publisher, index: int, shards: int,
+                     tree: CorpusTree) -> tuple[StageState, dict[str, Any], dict[str, Path]]:
+    """A shard's quick check: its state for the tree, the inputs (the tree's records digest, the
+    code, the shard) and every file of it (with ``shard.json``). Current: nothing to do."""
+    from derive.dataset import SHARD_FILE
+
+    out = lex.shard(publisher.value, index, shards)
+    state = StageState(lex.root, f"derive-{publisher.value}-shard-{index}-of-{shards}-tree", rehash=lex.rehash)
+    inputs = {"records": tree.manifest().get("records_digest"), "code": _profile_fingerprint(),
+              "shard": [index, shards]}
+    return state, inputs, {**shard_outputs(out), SHARD_FILE: out / SHARD_FILE}
+
+
+def dataset_state(lex: LexSettings, publisher: Publisher, shards: int,
+                  tree: CorpusTree) -> tuple[StageState, dict[str, Any], dict[str, Path]]:
+    """The merged dataset's state, inputs (the tree's records digest, the code, the shard count)
+    and outputs: :func:`run` merges nothing when the state holds them."""
+    out = lex.derived(publisher.value)
+    state = StageState(lex.root, f"derive-{publisher.value}", rehash=lex.rehash)
+    inputs = {"records": tree.manifest().get("records_digest"), "code": _profile_fingerprint(),
+              "shards": shards}
+    return state, inputs, {name: out / name for name in OUTPUTS}
+
+
 def run_shard(lex: LexSettings, publisher: Publisher, index: int, shards: int = SHARDS,
               progress: Progress | None = None, workers: int | None = None,
               aliases: Any = None) -> StageResult:
@@ -157,10 +181,7 @@ def run_shard(lex: LexSettings, publisher: Publisher, index: int, shards: int = 
     outputs = shard_outputs(out)
     # The quick check first: the very tree (records digest) this shard and its shard.json were last
     # made current for — then nothing is computed but the outputs' hashes (the no-change run).
-    current = StageState(lex.root, f"derive-{publisher.value}-shard-{index}-of-{shards}-tree", rehash=lex.rehash)
-    whole = {**outputs, SHARD_FILE: out / SHARD_FILE}
-    tree_inputs = {"records": tree.manifest().get("records_digest"), "code": _profile_fingerprint(),
-                   "shard": [index, shards]}
+    current, tree_inputs, whole = shard_tree_state(lex, publisher, index, shards, tree)
     state = StageState(lex.root, f"derive-{publisher.value}-shard-{index}-of-{shards}", rehash=lex.rehash)
     inputs: dict[str, Any] = {}
     if current.unchanged(tree_inputs, whole):
@@ -209,10 +230,7 @@ def run(lex: LexSettings, publisher: Publisher, shards: int = SHARDS,
 
     tree = CorpusTree.open(lex.tree(publisher.value), evidence_dir=lex.evidence_dir or None)
     out = lex.derived(publisher.value)
-    state = StageState(lex.root, f"derive-{publisher.value}", rehash=lex.rehash)
-    inputs = {"records": tree.manifest().get("records_digest"), "code": _profile_fingerprint(),
-              "shards": shards}
-    outputs = {name: out / name for name in OUTPUTS}
+    state, inputs, outputs = dataset_state(lex, publisher, shards, tree)
     started = time.monotonic()
     skipped = state.unchanged(inputs, outputs)
     summary: dict[str, Any]
