@@ -7,6 +7,7 @@ produced, so unchanged inputs are visible as unchanged outputs in the Dagster UI
 their input digests (:mod:`pipelines.state`) and skip work when nothing changed.
 """
 
+import contextlib
 import datetime as _dt
 import json
 import os
@@ -96,10 +97,16 @@ def corpus_tree(context: AssetExecutionContext, lex: LexSettings) -> dg.Material
     """The append-only evidence store and dated work/version tree of one publisher."""
     publisher = _publisher(context)
     started = time.monotonic()
-    report = update_tree(lex, publisher, progress=_progress(context))
+    root = lex.tree(publisher.value)
+    # an existing tree is imported into as it is open, in a caching block: the verification below
+    # takes the records the import parsed instead of parsing every record file again
+    held = CorpusTree.open(root) if (root / "manifest.json").is_file() else None  # as the import opens it
+    with held.caching() if held is not None else contextlib.nullcontext():
+        report = update_tree(lex, publisher, progress=_progress(context), tree=held)
+        parsed = held.parsed_records() if held is not None else {}
     # new bodies: fetched (ingest: bodies_new) or taken from a published tree (import: bodies_added)
     downloads = report.get("bodies_new", report.get("bodies_added", report.get("bodies", 0)))
-    tree = CorpusTree.open(lex.tree(publisher.value), evidence_dir=lex.evidence_dir or None)
+    tree = CorpusTree.open(root, evidence_dir=lex.evidence_dir or None)
     manifest = tree.manifest()
     # Full verification (every record, identity and body hash) whenever the tree changed; an
     # unchanged tree (same records digest as the last full pass) is not re-hashed every night —
@@ -113,7 +120,7 @@ def corpus_tree(context: AssetExecutionContext, lex: LexSettings) -> dg.Material
     if not unchanged:
         stats = lex.root / "state" / f"corpus-verified-{publisher.value}.records.json"
         known = {} if lex.rehash else _read_stats(stats)
-        checked = verify_tree(tree.root, evidence_dir=lex.evidence_dir or None, known=known)
+        checked = verify_tree(tree.root, evidence_dir=lex.evidence_dir or None, known=known, parsed=parsed)
         problems = [str(p) for p in checked.problems]
         if not problems:
             _write_stats(stats, checked.record_stats)

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from corpus_tree import CorpusTree
 from corpus_tree.importer import import_published
 from legal.errors import ConfigError
 from legal.ids import Publisher
@@ -54,12 +55,15 @@ def replay_of(root: Path) -> Iterator[str]:
         yield url
 
 
-def update_tree(settings: LexSettings, publisher: Publisher, progress: Progress | None = None) -> dict[str, Any]:
-    """Bring the publisher's tree up to date from the configured source; returns a report dict."""
+def update_tree(settings: LexSettings, publisher: Publisher, progress: Progress | None = None,
+                tree: CorpusTree | None = None) -> dict[str, Any]:
+    """Bring the publisher's tree up to date from the configured source; returns a report dict.
+    ``tree``: the publisher's tree already open (an import then reads its records through it, so
+    a :meth:`CorpusTree.caching` block around the call keeps what it parsed)."""
     target = settings.tree(publisher.value)
     evidence = settings.evidence_dir or None
     if settings.published:
-        return _import(settings, publisher, published_source(settings, publisher), target)
+        return _import(settings, publisher, published_source(settings, publisher), target, tree)
     guards = settings.ingest_options()
     if settings.source == "sample":
         with replay_of(sample_root(publisher)) as url:
@@ -118,7 +122,8 @@ def verified_state(settings: LexSettings, publisher: Publisher,
             {"records": records_digest})
 
 
-def _import(settings: LexSettings, publisher: Publisher, src: Path, target: Path) -> dict[str, Any]:
+def _import(settings: LexSettings, publisher: Publisher, src: Path, target: Path,
+            tree: CorpusTree | None = None) -> dict[str, Any]:
     """Import the published tree ``src`` (what ``lex corpus import`` does), unless it holds the very
     files imported last time (same relative paths, sizes and times, wherever the directory is: a
     copy made of hard links, or the same export moved, is the same source) into the very tree
@@ -138,7 +143,8 @@ def _import(settings: LexSettings, publisher: Publisher, src: Path, target: Path
         memo = SourceMemo.from_bytes(memo_path.read_bytes())
     except OSError:
         memo = SourceMemo()
-    report = dict(import_published(src, target, memo=None if settings.rehash else memo).to_dict())
+    into: CorpusTree | Path = tree if tree is not None and tree.root == target else target
+    report = dict(import_published(src, into, memo=None if settings.rehash else memo).to_dict())
     memo_path.parent.mkdir(parents=True, exist_ok=True)
     tmp = memo_path.with_suffix(f".{os.getpid()}.tmp")
     tmp.write_bytes(memo.to_bytes())
