@@ -33,8 +33,9 @@ back) or its worker processes' when they set a new maximum (``RUSAGE_CHILDREN`` 
 maximum), ``started_s``/``ended_s`` its span from the build's start. A ``process[…]`` row per stage
 process holds the rest of that process's CPU — its whole CPU as it reports at its end, less its
 stages': the fork, what the server did not preload, Dagster's instance and run set-up — and a
-``process[preload]`` row the stage server's own CPU during the build (the kernel's account of the
-server process: the preload in the first build, a fork per stage process in the later ones). So
+``process[preload]`` row the stage server's CPU during the build (the kernel's account of the
+server process: the preload in the first build, a fork per stage process, and what each stage
+process spent after its report — its exit — in every build). So
 the rows add up to the build's CPU (``cold_cpu_s`` … is their sum), while the chains overlap in time:
 ``cold_wall_s`` … is the build's elapsed time, not a sum of rows.
 
@@ -300,10 +301,11 @@ class StageServer:
     """The parent of the bench's stage processes: a multiprocessing fork server that preloaded
     :data:`PRELOAD` (started with the first stage, stopped by :meth:`close`), one per bench
     process, so the preload is paid once however many builds it runs (as a deployment's
-    multiprocess executor keeps its forkserver). Its own CPU — the preload, then a fork per stage
-    process — is read from the kernel's account of the server process (``/proc/<pid>/stat``:
-    its user and system time, not its children's) by :meth:`own_cpu`, so each build is charged
-    what the server did during it; where that account is missing, :meth:`close` gives the whole:
+    multiprocess executor keeps its forkserver). Its CPU — the preload, then a fork per stage
+    process, and what each stage process spent after reporting its own CPU (its exit) — is read
+    from the kernel's account of the server process (``/proc/<pid>/stat``) by :meth:`own_cpu`,
+    so each build is charged what the server did during it; where that account is missing,
+    :meth:`close` gives the whole:
     this process's finished children's CPU gained since :meth:`__init__` (the server, and
     through it the stage processes it forked and reaped) less the stage processes' own totals."""
 
@@ -328,8 +330,10 @@ class StageServer:
         return int(process.exitcode if process.exitcode is not None else 1)
 
     def own_cpu(self) -> float | None:
-        """The server process's own CPU so far (0 before it started; ``None`` without a
-        ``/proc`` account of it)."""
+        """The server's CPU so far not reported by a stage process (0 before it started;
+        ``None`` without a ``/proc`` account of it): its own user and system time, plus its
+        reaped children's (the stage processes it forked) less what they reported at their end
+        — so what a stage process spends after its report (its exit, freeing its heap) counts."""
         import multiprocessing.forkserver as forkserver
 
         server: Any = getattr(forkserver, "_forkserver", None)
@@ -340,10 +344,11 @@ class StageServer:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         except (OSError, IndexError):
             return None
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+        ticks = sum(int(f) for f in fields[11:15])  # utime, stime, cutime, cstime
+        return ticks / os.sysconf("SC_CLK_TCK") - self.children_cpu
 
     def charge(self) -> float | None:
-        """The server's own CPU since the last charge (the first includes the preload)."""
+        """The server's CPU since the last charge (the first includes the preload)."""
         now = self.own_cpu()
         if now is None:
             return None
