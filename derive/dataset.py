@@ -47,6 +47,8 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from corpus_tree import CorpusTree, VersionRecord
+from corpus_tree.records import RECORD_FILE
+from corpus_tree.tree import WORKS
 from derive import rows as R
 from derive.cache import (
     WorkCache,
@@ -523,8 +525,39 @@ def _check_shard(shard: tuple[int, int] | None) -> None:
                           subject=repr(shard))
 
 
+_WORK_FACTS: dict[str, tuple[object, list[tuple[str, str, str, str]]]] = {}
+
+
+def _work_records_state(tree: CorpusTree) -> object:
+    """Each work record file's (slug, size, mtime_ns, inode): what the stage's quick checks
+    compare, a ``stat`` per work."""
+    state: list[tuple[str, int, int, int]] = []
+    for slug in tree.slugs():
+        try:
+            st = os.stat(os.path.join(tree.root, WORKS, slug, RECORD_FILE))
+        except OSError:
+            continue
+        state.append((slug, st.st_size, st.st_mtime_ns, st.st_ino))
+    return state
+
+
+def _work_facts(tree: CorpusTree) -> list[tuple[str, str, str, str]]:
+    """``(publisher, slug, lex_work_id, digest of the work record)`` of every work record of the
+    tree, in slug order. Kept in this process while every work record file keeps its size, time
+    and inode (:func:`_work_records_state`): the stage asks it of every shard, and each ask
+    parsed every work record."""
+    state = _work_records_state(tree)
+    hit = _WORK_FACTS.get(str(tree.root))
+    if hit is not None and hit[0] == state:
+        return hit[1]
+    facts = [(w.publisher.value, w.slug, w.lex_work_id, w.digest()) for w in tree.works()]
+    _WORK_FACTS.clear()
+    _WORK_FACTS[str(tree.root)] = (state, facts)
+    return facts
+
+
 def _works(tree: CorpusTree, shard: tuple[int, int] | None = None) -> list[tuple[str, str]]:
-    works = sorted((w.publisher.value, w.slug) for w in tree.works())
+    works = sorted((publisher, slug) for publisher, slug, _id, _digest in _work_facts(tree))
     if shard is None:
         return works
     return [(p, s) for p, s in works if shard_of(s, shard[1]) == shard[0]]
@@ -759,8 +792,8 @@ def shard_inputs(tree: CorpusTree, shard: tuple[int, int], limits: Limits = DEFA
         index: dict[str, Any] = dict(tree.manifest().get("works_index") or {})
     except (OSError, LexError):
         index = {}
-    works = [[w.lex_work_id, w.digest(), index.get(w.lex_work_id)] for w in tree.works()
-             if shard_of(w.slug, shard[1]) == shard[0]]
+    works = [[lex_work_id, work_digest, index.get(lex_work_id)] for _p, slug, lex_work_id, work_digest
+             in _work_facts(tree) if shard_of(slug, shard[1]) == shard[0]]
     works.sort()
     return digest({"works": works, "aliases": sorted(table.aliases.items()), "held": sorted(table.held),
                    "code": derivation_digest(limits), "limits": dataclasses.asdict(limits),
