@@ -19,7 +19,7 @@ stage peaked at 1.2 GB and its CPU rose by a third): one Dagster run per stage
 in one thread of this process, EU's in another — as a backfill of the ``evidence`` job over both
 partitions runs its two runs at once (``max_concurrent_runs: 2``, ``deploy/dagster.yaml``); the
 release runs when both chains are done. The stage processes are forked from one **stage server**
-per build (:class:`StageServer`: a ``multiprocessing`` fork server that preloaded :data:`PRELOAD`
+per bench process, shared by its builds (:class:`StageServer`: a ``multiprocessing`` fork server that preloaded :data:`PRELOAD`
 — Dagster, the project's definitions, the modules of Dagster's SQLite instance), as the
 multiprocess executor forks its steps from a forkserver that preloaded the job's module; so a
 stage process does not import Dagster again. Before the chains start, one process opens the
@@ -33,9 +33,10 @@ back) or its worker processes' when they set a new maximum (``RUSAGE_CHILDREN`` 
 maximum), ``started_s``/``ended_s`` its span from the build's start. A ``process[…]`` row per stage
 process holds the rest of that process's CPU — its whole CPU as it reports at its end, less its
 stages': the fork, what the server did not preload, Dagster's instance and run set-up — and a
-``process[preload]`` row the stage server's own CPU (the preload, once per build: this process's
-finished children's CPU gained during the build less the stage processes'). So the rows add up to
-the build's CPU (``cold_cpu_s`` … is their sum), while the chains overlap in time:
+``process[preload]`` row the stage server's CPU during the build (the kernel's account of the
+server process: the preload in the first build, a fork per stage process, and what each stage
+process spent after its report — its exit — in every build). So
+the rows add up to the build's CPU (``cold_cpu_s`` … is their sum), while the chains overlap in time:
 ``cold_wall_s`` … is the build's elapsed time, not a sum of rows.
 
 ``OUT`` receives: ``trees/<publisher>`` (corpus trees and evidence), ``shards/<publisher>``,
@@ -166,6 +167,10 @@ def run_stage_child(spec: dict[str, Any]) -> int:
     from pipelines.settings import LexSettings
 
     stages = spec.get("stages") or [[spec["job"], spec["asset"], spec["partition"]]]
+    decided = _decided_from_state(spec, stages)
+    if decided is not None:
+        Path(spec["report"]).write_text(json.dumps(decided, default=str))
+        return 0
     defs = build_definitions(executor="in_process", settings=LexSettings(**spec["settings"]), automation="off")
     instance = dg.DagsterInstance.get()
     reports: list[dict[str, Any]] = []
@@ -204,6 +209,35 @@ def run_stage_child(spec: dict[str, Any]) -> int:
                 "process_peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
     Path(spec["report"]).write_text(json.dumps(document, default=str))
     return 0 if all(r["success"] and all(r["checks"].values()) for r in reports) else 1
+
+
+def _decided_from_state(spec: dict[str, Any], stages: list[Any]) -> dict[str, Any] | None:
+    """(In the child, before Dagster's instance or any run is opened.) The report of a stage that
+    has nothing to do, decided from its stage state (:func:`pipelines.currency.stage_current`,
+    the questions the step itself asks first), or ``None``: the stage runs. A build's launcher
+    does not start a run for a step whose inputs did not change, as Dagster's automation does not
+    launch one for an asset whose parents' data versions did not change."""
+    import resource
+
+    from legal.ids import Publisher
+    from pipelines.currency import stage_current
+    from pipelines.settings import LexSettings
+
+    if len(stages) != 1 or stages[0][2] is None or spec.get("decide") is False:
+        return None
+    _job, asset, partition = stages[0]
+    cpu, _rss = _usage()
+    started = time.monotonic()
+    if not stage_current(LexSettings(**spec["settings"]), asset, Publisher.parse(partition)):
+        return None
+    after, _rss = _usage()
+    label = f"{asset}[{partition}]"
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    report = {"success": True, "checks": {}, "errors": [], "cpu_s": after - cpu,
+              "wall_s": time.monotonic() - started, "peak_rss_mb": _own_peak_mb(),
+              "metadata": {label: {"skipped": "inputs unchanged (decided from the stage state: no run opened)"}}}
+    return {"stages": [report], "process_cpu_s": after,
+            "process_peak_rss_mb": own.ru_maxrss / 1024}
 
 
 def _instance_process(report: str) -> None:
@@ -264,11 +298,16 @@ PRELOAD = [*STEP_PRELOAD, "bench.bench_full"]
 
 
 class StageServer:
-    """The parent of a phase's stage processes: a multiprocessing fork server that preloaded
-    :data:`PRELOAD` (started with the first stage, stopped by :meth:`close`). Its own CPU — the
-    preload, paid once per phase — is what :meth:`close` returns: this process's finished
-    children's CPU gained since :meth:`__init__` (the server, and through it the stage processes
-    it forked and reaped) less the stage processes' own totals (each reports it)."""
+    """The parent of the bench's stage processes: a multiprocessing fork server that preloaded
+    :data:`PRELOAD` (started with the first stage, stopped by :meth:`close`), one per bench
+    process, so the preload is paid once however many builds it runs (as a deployment's
+    multiprocess executor keeps its forkserver). Its CPU — the preload, then a fork per stage
+    process, and what each stage process spent after reporting its own CPU (its exit) — is read
+    from the kernel's account of the server process (``/proc/<pid>/stat``) by :meth:`own_cpu`,
+    so each build is charged what the server did during it; where that account is missing,
+    :meth:`close` gives the whole:
+    this process's finished children's CPU gained since :meth:`__init__` (the server, and
+    through it the stage processes it forked and reaped) less the stage processes' own totals."""
 
     def __init__(self) -> None:
         import multiprocessing
@@ -277,6 +316,7 @@ class StageServer:
         self.context.set_forkserver_preload(PRELOAD)
         self.started = _children_cpu()
         self.children_cpu = 0.0
+        self.charged = 0.0  # the server's own CPU already charged to a build (:meth:`charge`)
 
     def run(self, spec: dict[str, Any], entry: str = "_stage_process") -> int:
         import importlib
@@ -289,9 +329,36 @@ class StageServer:
         process.join()
         return int(process.exitcode if process.exitcode is not None else 1)
 
+    def own_cpu(self) -> float | None:
+        """The server's CPU so far not reported by a stage process (0 before it started;
+        ``None`` without a ``/proc`` account of it): its own user and system time, plus its
+        reaped children's (the stage processes it forked) less what they reported at their end
+        — so what a stage process spends after its report (its exit, freeing its heap) counts."""
+        import multiprocessing.forkserver as forkserver
+
+        server: Any = getattr(forkserver, "_forkserver", None)
+        pid = getattr(server, "_forkserver_pid", None) if server is not None else None
+        if pid is None:
+            return 0.0
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            return None
+        ticks = sum(int(f) for f in fields[11:15])  # utime, stime, cutime, cstime
+        return ticks / os.sysconf("SC_CLK_TCK") - self.children_cpu
+
+    def charge(self) -> float | None:
+        """The server's CPU since the last charge (the first includes the preload)."""
+        now = self.own_cpu()
+        if now is None:
+            return None
+        spent, self.charged = now - self.charged, now
+        return spent
+
     def close(self) -> float:
+        """Stop the server; its own CPU not yet charged (all of it when never charged)."""
         _stop_forkserver()  # waits for the server, which reaped every stage process it forked
-        return _children_cpu() - self.started - self.children_cpu
+        return _children_cpu() - self.started - self.children_cpu - self.charged
 
 
 def _children_cpu() -> float:
@@ -381,16 +448,21 @@ def _open_instance(out: Path, phase: str, server: StageServer, origin: float) ->
             "started_s": round(started - origin, 2), "ended_s": round(started - origin + wall, 2)}
 
 
-def run_phase(out: Path, phase: str, settings: dict[str, Any], done: set[str]) -> tuple[list[dict[str, Any]], float]:
+def run_phase(out: Path, phase: str, settings: dict[str, Any], done: set[str],
+              server: StageServer | None = None) -> tuple[list[dict[str, Any]], float]:
     """One build: the publishers' stage chains (``corpus_tree`` → ``provisions`` →
     ``search_index``, each stage in its own process, in order) run concurrently, one chain per
     publisher — as a backfill of the ``evidence`` job over both partitions runs its two runs side
     by side (``max_concurrent_runs`` = 2, ``deploy/dagster.yaml``) — then the release, which
     needs both. Returns the rows (a chain's rows in publisher order, then the release's, then a
-    ``process[preload]`` row: the stage server's own CPU) and the phase's elapsed wall time."""
+    ``process[preload]`` row: the stage server's own CPU during this build — the preload in the
+    first build of ``server``, its forks after that; a phase given no server starts and stops
+    its own) and the phase's elapsed wall time."""
     from concurrent.futures import ThreadPoolExecutor
 
-    server = StageServer()
+    own = server is None or server.own_cpu() is None
+    if server is None:
+        server = StageServer()
     origin = time.monotonic()
     load = os.getloadavg()[0]
 
@@ -410,7 +482,8 @@ def run_phase(out: Path, phase: str, settings: dict[str, Any], done: set[str]) -
                 rows.extend(future.result())
         rows.extend(run_stages(out, phase, [("release", "artifact_set", None)], settings, server, origin))
     finally:
-        preload = server.close()
+        charged = None if own else server.charge()
+        preload = server.close() if charged is None else charged
     wall = time.monotonic() - origin
     rows.append({"name": "process[preload]", "phase": phase, "wall_s": 0.0, "cpu_s": round(preload, 2),
                  "peak_rss_mb": 0.0, "output_mb": 0.0, "items": None, "skipped": False, "process": True,
@@ -579,37 +652,43 @@ def main(argv: list[str] | None = None) -> int:
                        "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)})
     started = time.monotonic()
     print(f"bench-full: {corpora} → {out} (built at {args.built_at}, commit {git_head()})", flush=True)
-    for phase in phases:
-        if phase == "onechange":
-            changed_corpora(corpora, out / "changed-corpora")
-            settings["fixtures_dir"] = str(out / "changed-corpora")
-        done: set[str] = set()
-        extra = 0.0
-        if judgments is None:  # the trees exist once the first stage ran: restrict then
-            before = time.monotonic()
-            server = StageServer()
-            try:
-                for publisher in PUBLISHERS:
-                    rows.extend(run_stages(out, phase, [("evidence", "corpus_tree", publisher)], settings, server,
-                                           before))
-            finally:
-                rows.append({"name": "process[preload-trees]", "phase": phase, "wall_s": 0.0,
-                             "cpu_s": round(server.close(), 2), "peak_rss_mb": 0.0, "output_mb": 0.0,
-                             "items": None, "skipped": False, "process": True, "load_avg": [0.0, 0.0]})
-            restricted, kept, total = restricted_judgments(FIXTURE_JUDGMENTS, out / "trees",
-                                                           out / "judgments-restricted.json")
-            judgments = restricted
-            note = f"fixture judgments restricted to the works present ({kept} of {total} cases)"
-            if gate_policy is None:
-                gate_policy = FULL_CORPUS_GATES
-            done = {"corpus_tree"}
-            extra = time.monotonic() - before
-        settings["judgments"] = str(judgments)
-        settings["gate_policy"] = str(gate_policy) if gate_policy else ""
-        found, wall = run_phase(out, phase, settings, done)
-        rows.extend(found)
-        walls[phase] = round(wall + extra, 2)
-        _write(out, rows, walls, judgments, gate_policy, note, args)
+    server = StageServer()  # one per bench process: its preload is paid once (the first build's row)
+    try:
+        for phase in phases:
+            # the one changed work's corpora for its build, the published corpora for the others
+            # (a no-change build after a one-change build reads the corpora again: a change back)
+            settings["fixtures_dir"] = str(corpora)
+            if phase == "onechange":
+                changed_corpora(corpora, out / "changed-corpora")
+                settings["fixtures_dir"] = str(out / "changed-corpora")
+            done: set[str] = set()
+            extra = 0.0
+            if judgments is None:  # the trees exist once the first stage ran: restrict then
+                before = time.monotonic()
+                try:
+                    for publisher in PUBLISHERS:
+                        rows.extend(run_stages(out, phase, [("evidence", "corpus_tree", publisher)], settings,
+                                               server, before))
+                finally:
+                    rows.append({"name": "process[preload-trees]", "phase": phase, "wall_s": 0.0,
+                                 "cpu_s": round(server.charge() or 0.0, 2), "peak_rss_mb": 0.0, "output_mb": 0.0,
+                                 "items": None, "skipped": False, "process": True, "load_avg": [0.0, 0.0]})
+                restricted, kept, total = restricted_judgments(FIXTURE_JUDGMENTS, out / "trees",
+                                                               out / "judgments-restricted.json")
+                judgments = restricted
+                note = f"fixture judgments restricted to the works present ({kept} of {total} cases)"
+                if gate_policy is None:
+                    gate_policy = FULL_CORPUS_GATES
+                done = {"corpus_tree"}
+                extra = time.monotonic() - before
+            settings["judgments"] = str(judgments)
+            settings["gate_policy"] = str(gate_policy) if gate_policy else ""
+            found, wall = run_phase(out, phase, settings, done, server)
+            rows.extend(found)
+            walls[phase] = round(wall + extra, 2)
+            _write(out, rows, walls, judgments, gate_policy, note, args)
+    finally:
+        server.close()
     print(f"bench-full: done in {time.monotonic() - started:.0f} s", flush=True)
     result = _write(out, rows, walls, judgments, gate_policy, note, args, text_lint(out))
     print(json.dumps({k: v for k, v in result.items() if k != "stages"}, indent=2))

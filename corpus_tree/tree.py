@@ -177,6 +177,11 @@ class CorpusTree:
         finally:
             self._records = None
 
+    def parsed_records(self) -> dict[str, tuple[tuple[int, ...], VersionRecord, bool]]:
+        """What the active :meth:`caching` block parsed: ``{record path: (file state, record,
+        hash checked)}`` (a copy; empty outside a block)."""
+        return dict(self._records or {})
+
     # -- paths -------------------------------------------------------------------------------
 
     def path(self, rel: str) -> Path:

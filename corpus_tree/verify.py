@@ -25,8 +25,10 @@ A record file whose three are still those is parsed and checked for shape, ident
 as any other, but its canonical rendering and ``record_sha256`` are not recomputed and its bodies
 are checked for presence and size only, not re-hashed (blobs are immutable and content-addressed;
 a body also referenced by a changed record is hashed). Everything else is checked in full, so a
-one-work change costs its own records and bodies plus a parse of the rest. ``lex corpus verify``
-passes nothing: every byte is read.
+one-work change costs its own records and bodies plus a parse of the rest — or not even that
+for a known file the same process parsed already in its present state (``parsed``: the
+pipeline's import parsed every record of the tree just before). ``lex corpus verify`` passes
+nothing: every byte is read.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from stat import S_ISREG
 from typing import Any
 
 from corpus_tree import txn
@@ -106,11 +109,18 @@ def stat_key(path: Path) -> str:
     return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"
 
 
+#: record files parsed earlier in this process: ``{record path: (file state, record, hash checked)}``
+#: with the file state ``(st_dev, st_ino, st_size, st_mtime_ns, st_ctime_ns)`` — what
+#: :meth:`corpus_tree.CorpusTree.caching` holds (:meth:`corpus_tree.CorpusTree.parsed_records`)
+Parsed = Mapping[str, tuple[tuple[int, ...], VersionRecord, bool]]
+
+
 class _Checker:
     def __init__(self, root: Path, evidence_root: Path, progress: Progress | None,
-                 known: Mapping[str, str] | None = None) -> None:
+                 known: Mapping[str, str] | None = None, parsed: Parsed | None = None) -> None:
         self.root = root
         self.known = known or {}
+        self.parsed = parsed or {}
         self.trusted: set[str] = set()  # record paths taken as known in this pass
         self.hashed_refs: set[str] = set()  # blobs referenced by a record that is not known
         self.evidence_root = evidence_root
@@ -224,6 +234,28 @@ class _Checker:
                          "record file is not the canonical rendering of its content (bytes changed)")
         return value
 
+    def parsed_known(self, path: Path) -> VersionRecord | None:
+        """The record of a known file (its stat that of the last sound pass) that this process
+        already parsed from the file in its present state (device, inode, size, mtime and
+        ctime all the same): the very bytes :meth:`read` would parse, so not parsed again."""
+        rel = self.rel(path)
+        hit = self.parsed.get(rel)
+        if hit is None:
+            return None
+        try:
+            st = path.lstat()
+        except OSError:
+            return None
+        if not S_ISREG(st.st_mode) or hit[0] != (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns):
+            return None
+        key = f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"
+        if self.known.get(rel) != key:
+            return None
+        self.report.record_stats[rel] = key
+        self.trusted.add(rel)
+        self.report.records_known += 1
+        return hit[1]
+
     def check_works(self) -> None:
         base = self.root / WORKS
         if not base.is_dir() or base.is_symlink():
@@ -291,15 +323,19 @@ class _Checker:
             if entry.name != RECORD_FILE:
                 self.problem(self.rel(entry), "unexpected_entry", "unexpected entry in a version directory")
         path = vdir / RECORD_FILE
-        value = self.read(path)
-        if value is None:
-            return
         rel = self.rel(path)
-        try:
-            record = VersionRecord.from_dict(value, rel)
-        except LexError as exc:
-            self.problem(rel, exc.code, exc.message)
-            return
+        known_record = self.parsed_known(path)
+        if known_record is not None:
+            record = known_record
+        else:
+            value = self.read(path)
+            if value is None:
+                return
+            try:
+                record = VersionRecord.from_dict(value, rel)
+            except LexError as exc:
+                self.problem(rel, exc.code, exc.message)
+                return
         try:
             hash_ok = rel in self.trusted or record.hash_ok()
         except LexError as exc:
@@ -494,11 +530,14 @@ def _iter_store(root: Path) -> list[str]:
 
 
 def verify_tree(path: str | os.PathLike[str], *, evidence_dir: str | os.PathLike[str] | None = None,
-                progress: Progress | None = None, known: Mapping[str, str] | None = None) -> VerifyReport:
+                progress: Progress | None = None, known: Mapping[str, str] | None = None,
+                parsed: Parsed | None = None) -> VerifyReport:
     """Check everything about the tree at ``path``; never raises for a problem found. ``known``:
-    record files a previous sound pass read, by their stat (see the module docstring)."""
+    record files a previous sound pass read, by their stat (see the module docstring).
+    ``parsed``: version records this process parsed already (the import before it), taken
+    instead of parsing again for a known file whose state is the one they were parsed in."""
     root = Path(path)
-    checker = _Checker(root, resolve_evidence_dir(root, evidence_dir), progress, known)
+    checker = _Checker(root, resolve_evidence_dir(root, evidence_dir), progress, known, parsed)
     checker.check_layout()
     checker.check_store_layout()
     if root.is_dir():

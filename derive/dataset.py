@@ -43,9 +43,12 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from corpus_tree import CorpusTree, VersionRecord
+from corpus_tree.records import RECORD_FILE
+from corpus_tree.tree import WORKS
 from derive import rows as R
 from derive.cache import (
     WorkCache,
@@ -125,6 +128,8 @@ class BuildReport:
     works_copied: int = 0  # reused works whose rows were copied from the previous shard output
     shard: tuple[int, int] | None = None
     derived: list[str] = field(default_factory=list)  # ids of the works derived (not reused) by this run
+    #: work id → (offset, length) of its lines in the ``provisions.jsonl`` a merge wrote
+    spans: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -520,8 +525,39 @@ def _check_shard(shard: tuple[int, int] | None) -> None:
                           subject=repr(shard))
 
 
+_WORK_FACTS: dict[str, tuple[object, list[tuple[str, str, str, str]]]] = {}
+
+
+def _work_records_state(tree: CorpusTree) -> object:
+    """Each work record file's (slug, size, mtime_ns, inode): what the stage's quick checks
+    compare, a ``stat`` per work."""
+    state: list[tuple[str, int, int, int]] = []
+    for slug in tree.slugs():
+        try:
+            st = os.stat(os.path.join(tree.root, WORKS, slug, RECORD_FILE))
+        except OSError:
+            continue
+        state.append((slug, st.st_size, st.st_mtime_ns, st.st_ino))
+    return state
+
+
+def _work_facts(tree: CorpusTree) -> list[tuple[str, str, str, str]]:
+    """``(publisher, slug, lex_work_id, digest of the work record)`` of every work record of the
+    tree, in slug order. Kept in this process while every work record file keeps its size, time
+    and inode (:func:`_work_records_state`): the stage asks it of every shard, and each ask
+    parsed every work record."""
+    state = _work_records_state(tree)
+    hit = _WORK_FACTS.get(str(tree.root))
+    if hit is not None and hit[0] == state:
+        return hit[1]
+    facts = [(w.publisher.value, w.slug, w.lex_work_id, w.digest()) for w in tree.works()]
+    _WORK_FACTS.clear()
+    _WORK_FACTS[str(tree.root)] = (state, facts)
+    return facts
+
+
 def _works(tree: CorpusTree, shard: tuple[int, int] | None = None) -> list[tuple[str, str]]:
-    works = sorted((w.publisher.value, w.slug) for w in tree.works())
+    works = sorted((publisher, slug) for publisher, slug, _id, _digest in _work_facts(tree))
     if shard is None:
         return works
     return [(p, s) for p, s in works if shard_of(s, shard[1]) == shard[0]]
@@ -756,8 +792,8 @@ def shard_inputs(tree: CorpusTree, shard: tuple[int, int], limits: Limits = DEFA
         index: dict[str, Any] = dict(tree.manifest().get("works_index") or {})
     except (OSError, LexError):
         index = {}
-    works = [[w.lex_work_id, w.digest(), index.get(w.lex_work_id)] for w in tree.works()
-             if shard_of(w.slug, shard[1]) == shard[0]]
+    works = [[lex_work_id, work_digest, index.get(lex_work_id)] for _p, slug, lex_work_id, work_digest
+             in _work_facts(tree) if shard_of(slug, shard[1]) == shard[0]]
     works.sort()
     return digest({"works": works, "aliases": sorted(table.aliases.items()), "held": sorted(table.held),
                    "code": derivation_digest(limits), "limits": dataclasses.asdict(limits),
@@ -1052,19 +1088,30 @@ def _shard_works(path: Path, name: str = PROVISIONS_FILE) -> Iterator[tuple[str,
     parts: list[pa.RecordBatch] = []
     for raw in source.iter_batches(batch_size=ENCODE_CHUNK):
         batch = _plain_types(raw)
-        ids = batch.column(batch.schema.get_field_index("work_id")).to_pylist()
-        start = 0
-        for end in range(1, len(ids) + 1):
-            if end < len(ids) and ids[end] == ids[start]:
-                continue
-            if ids[start] != current:
+        for work_id, start, end in _runs(batch.column(batch.schema.get_field_index("work_id"))):
+            if work_id != current:
                 if current is not None:
                     yield current, parts
-                current, parts = str(ids[start]), []
+                current, parts = work_id, []
             parts.append(batch.slice(start, end - start))
-            start = end
     if current is not None:
         yield current, parts
+
+
+def _runs(ids: pa.Array) -> Iterator[tuple[str, int, int]]:
+    """``(value, start, end)`` of each run of equal values of ``ids`` (a string column), in order:
+    the run boundaries found by one vectorised comparison of each value with the one before it,
+    not a Python loop over the rows."""
+    n = len(ids)
+    if n == 0:
+        return
+    if ids.null_count:
+        raise DerivationError("a row without work_id", code="shard_mismatch", subject="work_id")
+    changed = pc.indices_nonzero(pc.not_equal(ids.slice(1), ids.slice(0, n - 1))).to_pylist()
+    starts = [0, *(i + 1 for i in changed)]
+    ends = [*starts[1:], n]
+    for start, end in zip(starts, ends, strict=True):
+        yield str(ids[start].as_py()), start, end
 
 
 class _Lines:
@@ -1177,7 +1224,8 @@ def _read_lines(path: Path) -> list[dict[str, Any]]:
 def merge_shards(shards: Sequence[str | Path], out: str | Path) -> BuildReport:
     """Combine the outputs of every shard of one build into ``out`` (replaced atomically).
 
-    The result is byte-identical to the unsharded build of the same tree. Refused
+    The result is byte-identical to the unsharded build of the same tree; the report's ``spans``
+    say where each work's lines are in its ``provisions.jsonl``. Refused
     (``DerivationError``) unless the shards are exactly ``0 … n-1`` of one build (same ``n``,
     same works, version keys, aliases, code and limits).
     """
@@ -1217,7 +1265,9 @@ def merge_shards(shards: Sequence[str | Path], out: str | Path) -> BuildReport:
                 path = owner[work_id]
                 if (head := pending[path]) is not None and head[0] == work_id:
                     table = pa.Table.from_batches(head[1])
+                    at = assembler.jsonl.tell()
                     size = lines[path].copy(work_id, table.num_rows, assembler.jsonl)
+                    report.spans[work_id] = (at, size)
                     assembler.parquet.add(table, size)
                     pending[path] = next(streams[path], None)
                 publisher, slug = work_id.split(":", 1)

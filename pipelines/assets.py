@@ -7,6 +7,7 @@ produced, so unchanged inputs are visible as unchanged outputs in the Dagster UI
 their input digests (:mod:`pipelines.state`) and skip work when nothing changed.
 """
 
+import contextlib
 import datetime as _dt
 import json
 import os
@@ -23,8 +24,7 @@ from corpus_tree.verify import verify_tree
 from legal.ids import Publisher
 from pipelines import versions
 from pipelines.settings import PUBLISHERS, SHARDS, LexSettings
-from pipelines.sources import update_tree
-from pipelines.state import StageState
+from pipelines.sources import update_tree, verified_state
 
 publisher_partitions = dg.StaticPartitionsDefinition(list(PUBLISHERS))
 #: publisher × shard (``lu-legilux|0`` … ``eu-eurlex|3``): a bounded number of static shards of
@@ -97,10 +97,16 @@ def corpus_tree(context: AssetExecutionContext, lex: LexSettings) -> dg.Material
     """The append-only evidence store and dated work/version tree of one publisher."""
     publisher = _publisher(context)
     started = time.monotonic()
-    report = update_tree(lex, publisher, progress=_progress(context))
+    root = lex.tree(publisher.value)
+    # an existing tree is imported into as it is open, in a caching block: the verification below
+    # takes the records the import parsed instead of parsing every record file again
+    held = CorpusTree.open(root) if (root / "manifest.json").is_file() else None  # as the import opens it
+    with held.caching() if held is not None else contextlib.nullcontext():
+        report = update_tree(lex, publisher, progress=_progress(context), tree=held)
+        parsed = held.parsed_records() if held is not None else {}
     # new bodies: fetched (ingest: bodies_new) or taken from a published tree (import: bodies_added)
     downloads = report.get("bodies_new", report.get("bodies_added", report.get("bodies", 0)))
-    tree = CorpusTree.open(lex.tree(publisher.value), evidence_dir=lex.evidence_dir or None)
+    tree = CorpusTree.open(root, evidence_dir=lex.evidence_dir or None)
     manifest = tree.manifest()
     # Full verification (every record, identity and body hash) whenever the tree changed; an
     # unchanged tree (same records digest as the last full pass) is not re-hashed every night —
@@ -108,17 +114,17 @@ def corpus_tree(context: AssetExecutionContext, lex: LexSettings) -> dg.Material
     # After a change the record files whose size, time and inode are those the last sound pass read
     # are parsed, not re-hashed, and their bodies checked for size (corpus_tree.verify, ``known``):
     # the changed works' records and bodies are verified in full, the manifest against every record.
-    verified_state = StageState(lex.root, f"corpus-verified-{publisher.value}", rehash=lex.rehash)
-    unchanged = verified_state.unchanged({"records": manifest.get("records_digest")}, {})
+    verified, verified_inputs = verified_state(lex, publisher, manifest.get("records_digest"))
+    unchanged = verified.unchanged(verified_inputs, {})
     problems: list[str] = []
     if not unchanged:
         stats = lex.root / "state" / f"corpus-verified-{publisher.value}.records.json"
         known = {} if lex.rehash else _read_stats(stats)
-        verified = verify_tree(tree.root, evidence_dir=lex.evidence_dir or None, known=known)
-        problems = [str(p) for p in verified.problems]
+        checked = verify_tree(tree.root, evidence_dir=lex.evidence_dir or None, known=known, parsed=parsed)
+        problems = [str(p) for p in checked.problems]
         if not problems:
-            _write_stats(stats, verified.record_stats)
-            verified_state.record({"records": manifest.get("records_digest")}, {})
+            _write_stats(stats, checked.record_stats)
+            verified.record(verified_inputs, {})
     return dg.MaterializeResult(
         metadata=_meta({
             "source": lex.source,
@@ -237,23 +243,16 @@ def search_index(context: AssetExecutionContext, lex: LexSettings) -> dg.Materia
     records, dataset files, build instant, builder and normalisation versions — changed; then
     incrementally from the previous index when it can be updated)."""
     from derive.index.build import build_from_paths
-    from derive.index.schema import INDEX_FORMAT
-    from derive.index.stamp import BUILDER
-    from derive.index.text import NORMALIZATION
     from derive.index.verify import verify_index
+    from pipelines.index_stage import index_state
 
     publisher = _publisher(context)
     tree = CorpusTree.open(lex.tree(publisher.value), evidence_dir=lex.evidence_dir or None)
     dataset_dir = lex.derived(publisher.value)
     out_dir = lex.indexes()
     built_at = lex.built_at_stamp()
-    index_path = out_dir / f"{publisher.value}.sqlite"
-    stamp_path = out_dir / f"{publisher.value}.stamp.json"
-    state = StageState(lex.root, f"index-{publisher.value}", rehash=lex.rehash)
-    inputs = {"records": tree.manifest().get("records_digest"), "built_at": built_at,
-              "builder": [BUILDER, INDEX_FORMAT, NORMALIZATION],
-              "dataset": {p.name: state.sha256(p) for p in sorted(dataset_dir.glob("*.jsonl"))}}
-    outputs = {"index": index_path, "stamp": stamp_path}
+    state, inputs, outputs = index_state(lex, publisher, tree)
+    index_path, stamp_path = outputs["index"], outputs["stamp"]
     started = time.monotonic()
     skipped = state.unchanged(inputs, outputs)
     problems: list[str] = []

@@ -134,6 +134,30 @@ def _alias_table(tree: CorpusTree) -> Any:
     return _ALIASES[key]
 
 
+def shard_tree_state(lex: LexSettings, publisher: Publisher, index: int, shards: int,
+                     tree: CorpusTree) -> tuple[StageState, dict[str, Any], dict[str, Path]]:
+    """A shard's quick check: its state for the tree, the inputs (the tree's records digest, the
+    code, the shard) and every file of it (with ``shard.json``). Current: nothing to do."""
+    from derive.dataset import SHARD_FILE
+
+    out = lex.shard(publisher.value, index, shards)
+    state = StageState(lex.root, f"derive-{publisher.value}-shard-{index}-of-{shards}-tree", rehash=lex.rehash)
+    inputs = {"records": tree.manifest().get("records_digest"), "code": _profile_fingerprint(),
+              "shard": [index, shards]}
+    return state, inputs, {**shard_outputs(out), SHARD_FILE: out / SHARD_FILE}
+
+
+def dataset_state(lex: LexSettings, publisher: Publisher, shards: int,
+                  tree: CorpusTree) -> tuple[StageState, dict[str, Any], dict[str, Path]]:
+    """The merged dataset's state, inputs (the tree's records digest, the code, the shard count)
+    and outputs: :func:`run` merges nothing when the state holds them."""
+    out = lex.derived(publisher.value)
+    state = StageState(lex.root, f"derive-{publisher.value}", rehash=lex.rehash)
+    inputs = {"records": tree.manifest().get("records_digest"), "code": _profile_fingerprint(),
+              "shards": shards}
+    return state, inputs, {name: out / name for name in OUTPUTS}
+
+
 def run_shard(lex: LexSettings, publisher: Publisher, index: int, shards: int = SHARDS,
               progress: Progress | None = None, workers: int | None = None,
               aliases: Any = None) -> StageResult:
@@ -157,10 +181,7 @@ def run_shard(lex: LexSettings, publisher: Publisher, index: int, shards: int = 
     outputs = shard_outputs(out)
     # The quick check first: the very tree (records digest) this shard and its shard.json were last
     # made current for — then nothing is computed but the outputs' hashes (the no-change run).
-    current = StageState(lex.root, f"derive-{publisher.value}-shard-{index}-of-{shards}-tree", rehash=lex.rehash)
-    whole = {**outputs, SHARD_FILE: out / SHARD_FILE}
-    tree_inputs = {"records": tree.manifest().get("records_digest"), "code": _profile_fingerprint(),
-                   "shard": [index, shards]}
+    current, tree_inputs, whole = shard_tree_state(lex, publisher, index, shards, tree)
     state = StageState(lex.root, f"derive-{publisher.value}-shard-{index}-of-{shards}", rehash=lex.rehash)
     inputs: dict[str, Any] = {}
     if current.unchanged(tree_inputs, whole):
@@ -209,15 +230,13 @@ def run(lex: LexSettings, publisher: Publisher, shards: int = SHARDS,
 
     tree = CorpusTree.open(lex.tree(publisher.value), evidence_dir=lex.evidence_dir or None)
     out = lex.derived(publisher.value)
-    state = StageState(lex.root, f"derive-{publisher.value}", rehash=lex.rehash)
-    inputs = {"records": tree.manifest().get("records_digest"), "code": _profile_fingerprint(),
-              "shards": shards}
-    outputs = {name: out / name for name in OUTPUTS}
+    state, inputs, outputs = dataset_state(lex, publisher, shards, tree)
     started = time.monotonic()
     skipped = state.unchanged(inputs, outputs)
     summary: dict[str, Any]
     in_step: list[int] = []
     works_derived = works_copied = 0
+    spans: dict[str, tuple[int, int]] | None = None
     if skipped:
         summary = json.loads((out / "summary.json").read_bytes())
     else:
@@ -229,11 +248,12 @@ def run(lex: LexSettings, publisher: Publisher, shards: int = SHARDS,
                 works_derived += int(shard.metadata.get("works_derived", 0))
                 works_copied += int(shard.metadata.get("works_copied", 0))
         _remember_empty_counts(lex, publisher, out)
-        summary = merge_shards([lex.shard(publisher.value, i, shards) for i in range(shards)], out).to_dict()
+        merged = merge_shards([lex.shard(publisher.value, i, shards) for i in range(shards)], out)
+        summary, spans = merged.to_dict(), merged.spans
     # The determinism sample runs whenever the dataset was (re)built; the stage is recorded only
     # if it passed, so a skipped stage means "this exact dataset passed when it was built".
     memo = StageState(lex.root, f"determinism-{publisher.value}", rehash=lex.rehash)
-    sampled, same = ([], True) if skipped else determinism_sample(tree, out, memo)
+    sampled, same = ([], True) if skipped else determinism_sample(tree, out, memo, spans)
     digests = state.output_digests(outputs) if skipped else files_digest(outputs)
     if not skipped and same:
         state.record(inputs, outputs, digests)
@@ -272,12 +292,44 @@ def _sample_versions(tree: CorpusTree) -> list[Any]:
     return chosen
 
 
-def _rows_by_lex_id(path: Path, wanted: set[str]) -> dict[str, list[bytes]]:
+def _rows_by_lex_id(path: Path, wanted: set[str],
+                    ranges: list[tuple[int, int]] | None = None) -> dict[str, list[bytes]]:
     """The canonical lines of ``wanted`` lex ids, in file order: each line holding
     ``"lex_id":"<id>"`` (a byte search over the file read in chunks of whole lines) is parsed and
-    kept if its ``lex_id`` is that one."""
+    kept if its ``lex_id`` is that one. ``ranges``: only these ``(offset, length)`` spans of whole
+    lines are searched (the spans of the wanted versions' works, as the merge that wrote the file
+    copied them, each line checked to name its work: a version's rows are all in its work's)."""
+    if ranges is None:
+        return _scan_file(path, wanted)
     found: dict[str, list[bytes]] = {k: [] for k in wanted}
-    keys = [(k, b'"lex_id":' + json.dumps(k).encode("utf-8")) for k in sorted(wanted)]
+    with path.open("rb") as handle:
+        for offset, length in sorted(set(ranges)):
+            handle.seek(offset)
+            for lex_id, lines in _scan(handle.read(length), wanted).items():
+                found[lex_id].extend(lines)
+    return found
+
+
+def _scan(lines: bytes, wanted: set[str]) -> dict[str, list[bytes]]:
+    """The lines of ``lines`` (whole lines) of each ``wanted`` lex id, in order."""
+    found: dict[str, list[bytes]] = {k: [] for k in wanted}
+    for lex_id in sorted(wanted):
+        key = b'"lex_id":' + json.dumps(lex_id).encode("utf-8")
+        at = lines.find(key)
+        while at >= 0:
+            start = lines.rfind(b"\n", 0, at) + 1
+            end = lines.find(b"\n", at)
+            end = len(lines) if end < 0 else end
+            line = lines[start:end]
+            if json.loads(line).get("lex_id") == lex_id:
+                found[lex_id].append(line)
+            at = lines.find(key, end)
+    return found
+
+
+def _scan_file(path: Path, wanted: set[str]) -> dict[str, list[bytes]]:
+    """:func:`_scan` over a whole file read in chunks of whole lines."""
+    found: dict[str, list[bytes]] = {k: [] for k in wanted}
     rest = b""
     with path.open("rb") as handle:
         while True:
@@ -285,22 +337,17 @@ def _rows_by_lex_id(path: Path, wanted: set[str]) -> dict[str, list[bytes]]:
             data = rest + chunk
             cut = data.rfind(b"\n") + 1 if chunk else len(data)
             lines, rest = data[:cut], data[cut:]
-            for lex_id, key in keys:
-                at = lines.find(key)
-                while at >= 0:
-                    start = lines.rfind(b"\n", 0, at) + 1
-                    end = lines.find(b"\n", at)
-                    end = len(lines) if end < 0 else end
-                    line = lines[start:end]
-                    if json.loads(line).get("lex_id") == lex_id:
-                        found[lex_id].append(line)
-                    at = lines.find(key, end)
+            for lex_id, rows in _scan(lines, wanted).items():
+                found[lex_id].extend(rows)
             if not chunk:
                 return found
 
 
-def determinism_sample(tree: CorpusTree, out: Path, memo: StageState | None = None) -> tuple[list[str], bool]:
+def determinism_sample(tree: CorpusTree, out: Path, memo: StageState | None = None,
+                       spans: dict[str, tuple[int, int]] | None = None) -> tuple[list[str], bool]:
     """Re-derive a fixed sample of versions from evidence; their rows must equal the dataset's.
+    ``spans``: where each work's lines are in the dataset's ``provisions.jsonl`` (the merge that
+    wrote it says so): only the sampled works' lines are read.
 
     With ``memo``, a sample that passed is remembered with everything its outcome is a function
     of: the sampled versions' works' records, the derivation code, the alias table and the
@@ -310,7 +357,8 @@ def determinism_sample(tree: CorpusTree, out: Path, memo: StageState | None = No
     from derive.units import fmx4_languages
 
     sample = _sample_versions(tree)
-    stored = _rows_by_lex_id(out / "provisions.jsonl", {v.lex_id for v in sample})
+    ranges = None if spans is None else [spans[w] for w in {str(v.work_id) for v in sample} if w in spans]
+    stored = _rows_by_lex_id(out / "provisions.jsonl", {v.lex_id for v in sample}, ranges)
     aliases = _alias_table(tree)  # the table the shards were built with, computed once per tree
     works = {v.work_id.slug.value: tree.versions(v.work_id.slug.value, verify=False) for v in sample}
     inputs = {"records": {slug: [[v.lex_id, v.record_sha256] for v in found] for slug, found in sorted(works.items())},

@@ -18,10 +18,12 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from corpus_tree import CorpusTree
 from corpus_tree.importer import import_published
 from legal.errors import ConfigError
 from legal.ids import Publisher
 from pipelines.settings import LexSettings
+from pipelines.state import StageState
 
 Progress = Callable[[str, int, int], None]
 
@@ -53,16 +55,15 @@ def replay_of(root: Path) -> Iterator[str]:
         yield url
 
 
-def update_tree(settings: LexSettings, publisher: Publisher, progress: Progress | None = None) -> dict[str, Any]:
-    """Bring the publisher's tree up to date from the configured source; returns a report dict."""
+def update_tree(settings: LexSettings, publisher: Publisher, progress: Progress | None = None,
+                tree: CorpusTree | None = None) -> dict[str, Any]:
+    """Bring the publisher's tree up to date from the configured source; returns a report dict.
+    ``tree``: the publisher's tree already open (an import then reads its records through it, so
+    a :meth:`CorpusTree.caching` block around the call keeps what it parsed)."""
     target = settings.tree(publisher.value)
     evidence = settings.evidence_dir or None
     if settings.published:
-        if not settings.fixtures_dir:
-            raise ConfigError(f"source {settings.source!r} needs the directory of the published trees "
-                              "(LEX_PUBLISHED_DIR)", code="missing_fixtures_dir")
-        src = Path(settings.fixtures_dir) / f"lex-corpus-{publisher.value}"
-        return _import(settings, publisher, src, target)
+        return _import(settings, publisher, published_source(settings, publisher), target, tree)
     guards = settings.ingest_options()
     if settings.source == "sample":
         with replay_of(sample_root(publisher)) as url:
@@ -95,7 +96,34 @@ def source_fingerprint(src: Path) -> str:
     return h.hexdigest()
 
 
-def _import(settings: LexSettings, publisher: Publisher, src: Path, target: Path) -> dict[str, Any]:
+def import_state(settings: LexSettings, publisher: Publisher, src: Path,
+                 target: Path) -> tuple[StageState, dict[str, Any], dict[str, Path]]:
+    """The import's stage state, its inputs (the source's files, the evidence store) and outputs
+    (the tree's manifest): the import is skipped when the state holds these (:func:`_import`,
+    and :func:`pipelines.currency.stage_current` before a step is started)."""
+    state = StageState(settings.root, f"import-{publisher.value}", rehash=settings.rehash)
+    inputs = {"files": source_fingerprint(src), "evidence": settings.evidence_dir}
+    return state, inputs, {"manifest": target / "manifest.json"}
+
+
+def published_source(settings: LexSettings, publisher: Publisher) -> Path:
+    """The published tree a ``published`` source imports for ``publisher``."""
+    if not settings.fixtures_dir:
+        raise ConfigError(f"source {settings.source!r} needs the directory of the published trees "
+                          "(LEX_PUBLISHED_DIR)", code="missing_fixtures_dir")
+    return Path(settings.fixtures_dir) / f"lex-corpus-{publisher.value}"
+
+
+def verified_state(settings: LexSettings, publisher: Publisher,
+                   records_digest: object) -> tuple[StageState, dict[str, Any]]:
+    """The state of the tree's last sound full verification and its inputs (the records digest):
+    the ``corpus_tree`` step verifies the tree unless the state holds them."""
+    return (StageState(settings.root, f"corpus-verified-{publisher.value}", rehash=settings.rehash),
+            {"records": records_digest})
+
+
+def _import(settings: LexSettings, publisher: Publisher, src: Path, target: Path,
+            tree: CorpusTree | None = None) -> dict[str, Any]:
     """Import the published tree ``src`` (what ``lex corpus import`` does), unless it holds the very
     files imported last time (same relative paths, sizes and times, wherever the directory is: a
     copy made of hard links, or the same export moved, is the same source) into the very tree
@@ -106,11 +134,8 @@ def _import(settings: LexSettings, publisher: Publisher, src: Path, target: Path
     are not read again (``state/import-<publisher>.memo.json``, :class:`corpus_tree.importer.SourceMemo`,
     written only after a successful import; ignored under ``LEX_REHASH=1``)."""
     from corpus_tree.importer import SourceMemo
-    from pipelines.state import StageState
 
-    state = StageState(settings.root, f"import-{publisher.value}", rehash=settings.rehash)
-    inputs = {"files": source_fingerprint(src), "evidence": settings.evidence_dir}
-    outputs = {"manifest": target / "manifest.json"}
+    state, inputs, outputs = import_state(settings, publisher, src, target)
     if state.unchanged(inputs, outputs):
         return {"skipped": "source unchanged (every file's size and time)", "bodies_new": 0}
     memo_path = settings.root / "state" / f"import-{publisher.value}.memo.json"
@@ -118,7 +143,8 @@ def _import(settings: LexSettings, publisher: Publisher, src: Path, target: Path
         memo = SourceMemo.from_bytes(memo_path.read_bytes())
     except OSError:
         memo = SourceMemo()
-    report = dict(import_published(src, target, memo=None if settings.rehash else memo).to_dict())
+    into: CorpusTree | Path = tree if tree is not None and tree.root == target else target
+    report = dict(import_published(src, into, memo=None if settings.rehash else memo).to_dict())
     memo_path.parent.mkdir(parents=True, exist_ok=True)
     tmp = memo_path.with_suffix(f".{os.getpid()}.tmp")
     tmp.write_bytes(memo.to_bytes())

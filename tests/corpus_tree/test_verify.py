@@ -6,6 +6,7 @@ import json
 import os
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from cli.corpus import group
@@ -189,3 +190,38 @@ def test_known_records_are_parsed_not_rehashed_and_a_changed_one_is_verified_in_
     tree.evidence.path_of(other.expressions[0].observations[0].sha256).unlink()
     codes = {p.code for p in verify_tree(tree_copy, known=first.record_stats).problems}
     assert "missing_body" in codes
+
+
+def test_known_records_parsed_by_this_process_are_not_parsed_again(tree_copy: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pipeline's pass right after an import: a known record file the import parsed in its
+    present state (``parsed``, from the tree's caching block) is taken as parsed; a record
+    rewritten since, or one never parsed, is read; the report is the one a full parse gives."""
+    import corpus_tree.verify as verify_module
+
+    first = verify_tree(tree_copy)
+    tree = CorpusTree.open(tree_copy)
+    with tree.caching():
+        versions = list(tree.iter_versions(verify=False))
+        parsed = tree.parsed_records()
+    assert len(parsed) == len(versions) == first.versions
+    calls: list[str] = []
+    real = verify_module.VersionRecord.from_dict
+
+    def counting(value: object, path: str | None = None) -> object:
+        calls.append(str(path))
+        return real(value, path)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(verify_module.VersionRecord, "from_dict", staticmethod(counting))
+    plain = verify_tree(tree_copy, known=first.record_stats)
+    assert len(calls) == first.versions
+    calls.clear()
+    shared = verify_tree(tree_copy, known=first.record_stats, parsed=parsed)
+    assert calls == [] and shared.to_dict() == plain.to_dict() and shared.record_stats == plain.record_stats
+    assert shared.records_known == plain.records_known
+    # a record rewritten after it was parsed: its state differs, it is read and verified in full
+    record = _gdpr_record(tree_copy)
+    _flip(record, record.read_bytes().index(b"consolidated") + 2)
+    problems = verify_tree(tree_copy, known=first.record_stats, parsed=parsed).problems
+    assert {p.path for p in problems} == {record.relative_to(tree_copy).as_posix()}
+    assert calls == [record.relative_to(tree_copy).as_posix()]

@@ -90,3 +90,30 @@ def test_the_sample_and_its_stored_rows_are_found_without_reading_every_record_o
     (tmp_path / "rows.jsonl").write_text("\n".join(lines) + "\n")
     found = _rows_by_lex_id(tmp_path / "rows.jsonl", {every[0], every[2]})
     assert found == {every[0]: [lines[0].encode(), lines[2].encode()], every[2]: []}
+
+
+def test_the_merge_says_where_each_works_lines_are_and_the_sample_reads_only_those(
+        tmp_path: Path, imported_trees) -> None:
+    import json
+
+    from derive.dataset import build_dataset, merge_shards
+    from pipelines.derive_stage import _rows_by_lex_id, _sample_versions
+
+    tree = imported_trees["lu"]
+    shards = [tmp_path / f"{i}-of-2" for i in range(2)]
+    for i, out in enumerate(shards):
+        build_dataset(tree, out, shard=(i, 2), use_cache=False)
+    merged = merge_shards(shards, tmp_path / "merged")
+    data = (tmp_path / "merged" / "provisions.jsonl").read_bytes()
+    # the spans tile the file in work order, and each holds exactly its work's lines
+    at = 0
+    for work_id, (offset, length) in merged.spans.items():
+        assert offset == at and length > 0
+        assert {json.loads(line)["work_id"] for line in data[offset:offset + length].splitlines()} == {work_id}
+        at += length
+    assert at == len(data)
+    wanted = {v.lex_id for v in _sample_versions(tree)}
+    ranges = [merged.spans[str(v.work_id)] for v in _sample_versions(tree) if str(v.work_id) in merged.spans]
+    whole = _rows_by_lex_id(tmp_path / "merged" / "provisions.jsonl", wanted)
+    assert any(whole.values())
+    assert _rows_by_lex_id(tmp_path / "merged" / "provisions.jsonl", wanted, ranges) == whole
