@@ -620,7 +620,7 @@ def build_from_paths(publisher: Publisher, tree: TreeLike, datasets: Path | Sequ
     total_chars = sum(f.size for f in files if not f.path.endswith((".json", "gaps.jsonl", "errors.jsonl")))
 
     def versions(slug: str) -> tuple[dict[str, Any], ...]:
-        return tuple(as_dict(v) for v in tree.versions(slug))
+        return tuple(_record(v) for v in tree.versions(slug))
 
     def rows(conn: sqlite3.Connection, meter: BuildMeter) -> ExpressionRows:
         meter.phase("dataset", total_chars)
@@ -643,6 +643,12 @@ def build_from_paths(publisher: Publisher, tree: TreeLike, datasets: Path | Sequ
         previous = previous / index_file_name(publisher.value)
     return _build(publisher, sources, out_dir, built_at, extra_stamp, previous=previous, progress=progress,
                   previous_sha256=previous_sha256)
+
+
+def _record(record: Any) -> dict[str, Any]:
+    """A version record as a dict: a shallow copy of a mapping (the build only reads records, so the
+    deep copy of :func:`derive.index.inputs.as_dict` would be work for nothing), else ``as_dict``."""
+    return dict(record) if isinstance(record, Mapping) else as_dict(record)
 
 
 def build_in_memory(publisher: Publisher, tree: TreeInput, dataset: DatasetInput, out_dir: Path, *, built_at: str,

@@ -16,7 +16,7 @@ Only a bounded batch of rows is ever held in Python.
 
 from __future__ import annotations
 
-import json
+import marshal
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
@@ -190,26 +190,28 @@ class SpillSink:
 
 
 # The fields of a :class:`ProvisionRow` as a row is kept in ``scratch.rows`` (``order`` is its own
-# column): already validated, so handing it out again is a parse, not a second validation.
+# column): already validated, so handing it out again is a read, not a second validation.
 PACKED_FIELDS = ("provision_id", "lex_id", "work_id", "publisher", "version_key", "language", "anchor", "type", "num",
                  "heading", "path", "article_valid_from", "text_md", "text_sha256", "citations", "profile",
                  "evidence_sha256", "evidence_file", "record_sha256", "span_start", "span_end")
 
 
-def pack_row(row: ProvisionRow) -> str:
-    """A validated row as the JSON list of its :data:`PACKED_FIELDS` (citations as ``[href, text, target]``)."""
-    return json.dumps([row.provision_id, row.lex_id, row.work_id, row.publisher, row.version_key, row.language,
-                       row.anchor, row.type, row.num, row.heading, row.path, row.article_valid_from, row.text_md,
-                       row.text_sha256, [[c.href, c.text, c.target_work] for c in row.citations], row.profile,
-                       row.evidence_sha256, row.evidence_file, row.record_sha256, row.span_start, row.span_end],
-                      ensure_ascii=False)
+def pack_row(row: ProvisionRow) -> bytes:
+    """A validated row as the :mod:`marshal` bytes of the tuple of its :data:`PACKED_FIELDS` (citations as
+    ``(href, text, target)``). Scratch only, read back by the same interpreter: marshal keeps every
+    str (lone surrogates included), int and None exactly, and is several times cheaper than JSON."""
+    return marshal.dumps((row.provision_id, row.lex_id, row.work_id, row.publisher, row.version_key, row.language,
+                          row.anchor, row.type, row.num, row.heading, row.path, row.article_valid_from, row.text_md,
+                          row.text_sha256, tuple((c.href, c.text, c.target_work) for c in row.citations),
+                          row.profile, row.evidence_sha256, row.evidence_file, row.record_sha256, row.span_start,
+                          row.span_end))
 
 
-def unpack_row(body: str, order: int) -> ProvisionRow:
+def unpack_row(body: bytes, order: int) -> ProvisionRow:
     """:func:`pack_row` read back: the same :class:`ProvisionRow`, with ``order``."""
     (provision_id, lex_id, work_id, publisher, version_key, language, anchor, type_, num, heading, path,
      article_valid_from, text_md, text_sha256, citations, profile, evidence_sha256, evidence_file, record_sha256,
-     span_start, span_end) = json.loads(body)
+     span_start, span_end) = marshal.loads(body)
     return ProvisionRow(provision_id, lex_id, work_id, publisher, version_key, language, anchor, type_, num, heading,
                         tuple(path), article_valid_from, text_md, text_sha256,
                         tuple(CitationRow(h, t, w) for h, t, w in citations), profile, evidence_sha256,
@@ -224,7 +226,7 @@ class SpilledRows:
         self._conn = conn
         self._count = 0
         conn.execute(f"CREATE TABLE {SCHEMA}.rows(lex_id TEXT NOT NULL, language TEXT NOT NULL, ord INTEGER NOT NULL,"
-                     " src TEXT NOT NULL, body TEXT NOT NULL)")
+                     " src TEXT NOT NULL, body BLOB NOT NULL)")
 
     def load(self, values: Iterable[tuple[str, dict[str, Any]]], publisher: str,
              loaded: Callable[[int], None] | None = None, position: int | None = None) -> None:
@@ -235,7 +237,7 @@ class SpilledRows:
         part of them (an incremental build reads only the changed works' rows)."""
         if position is not None:
             self._count = position
-        batch: list[tuple[str, str, int, str, str]] = []
+        batch: list[tuple[str, str, int, str, bytes]] = []
         size = 0
         for where, value in values:
             row = provision_row(value, self._count, where)
@@ -253,7 +255,7 @@ class SpilledRows:
         if loaded is not None:
             loaded(size)
 
-    def _insert(self, batch: list[tuple[str, str, int, str, str]]) -> None:
+    def _insert(self, batch: list[tuple[str, str, int, str, bytes]]) -> None:
         self._conn.executemany(f"INSERT INTO {SCHEMA}.rows VALUES (?,?,?,?,?)", batch)
         batch.clear()
 
@@ -261,17 +263,19 @@ class SpilledRows:
         self._conn.execute(f"CREATE INDEX {SCHEMA}.ix_rows ON rows(lex_id, language, ord)")
 
     def peek(self, lex_id: str, language: str) -> list[ProvisionRow]:
-        found = self._conn.execute(f"SELECT ord, src, body FROM {SCHEMA}.rows WHERE lex_id = ? AND language = ?"
+        found = self._conn.execute(f"SELECT ord, body FROM {SCHEMA}.rows WHERE lex_id = ? AND language = ?"
                                    " ORDER BY ord", (lex_id, language)).fetchall()
-        return [unpack_row(body, order) for order, _src, body in found]
+        return [unpack_row(body, order) for order, body in found]
 
     def take(self, lex_id: str, language: str) -> list[ProvisionRow]:
-        found = self._conn.execute(f"SELECT ord, src, body FROM {SCHEMA}.rows WHERE lex_id = ? AND language = ?"
+        """The rows of one expression, once (deleted from the scratch file: their pages are reused by the
+        table rows spilled after them, which keeps the scratch file about the dataset's size)."""
+        found = self._conn.execute(f"SELECT ord, body FROM {SCHEMA}.rows WHERE lex_id = ? AND language = ?"
                                    " ORDER BY ord", (lex_id, language)).fetchall()
         if not found:
             return []
         self._conn.execute(f"DELETE FROM {SCHEMA}.rows WHERE lex_id = ? AND language = ?", (lex_id, language))
-        return [unpack_row(body, order) for order, _src, body in found]
+        return [unpack_row(body, order) for order, body in found]
 
     def first_left(self) -> tuple[str, str] | None:
         row = self._conn.execute(f"SELECT lex_id, language FROM {SCHEMA}.rows ORDER BY lex_id, language LIMIT 1"

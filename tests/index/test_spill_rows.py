@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
+import sqlite3
 
 from derive.index.inputs import CitationRow, ProvisionRow, provision_row
 from derive.index.rows import _repr_order_zero
-from derive.index.spill import PACKED_FIELDS, pack_row, unpack_row
+from derive.index.spill import PACKED_FIELDS, SCHEMA, SpilledRows, pack_row, unpack_row
 
 
 def _rows() -> list[ProvisionRow]:
@@ -38,3 +39,42 @@ def test_a_packed_row_reads_back_as_the_same_row():
 def test_the_work_keys_repr_is_the_row_with_order_zero():
     for row in _rows():
         assert _repr_order_zero(row) == repr(dataclasses.replace(row, order=0))
+
+
+def test_a_packed_row_keeps_every_string_exactly():
+    odd = "lone \ud800 surrogate, non-BMP \U0001f600, NUL \x00, U+2028 \u2028, BOM \ufeff"
+    row = dataclasses.replace(_rows()[1], text_md=odd, heading=odd, path=(odd, ""), num="")
+    back = unpack_row(pack_row(row), 5)
+    assert back == dataclasses.replace(row, order=5) and back.text_md == odd and back.path == (odd, "")
+
+
+def _spilled(rows: list[ProvisionRow]) -> SpilledRows:
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    conn.execute(f"ATTACH DATABASE ':memory:' AS {SCHEMA}")
+    spilled = SpilledRows(conn)
+    values = [(f"w:{i}", {**dataclasses.asdict(r), "span": None, "path": list(r.path),
+                          "citations": [dataclasses.asdict(c) for c in r.citations]}) for i, r in enumerate(rows)]
+    spilled.load(values, "lu-legilux")
+    spilled.index()
+    return spilled
+
+
+def test_spilled_rows_are_handed_out_once_in_order():
+    base = _rows()[0]
+    rows = [dataclasses.replace(base, anchor="art_2", lex_id="lu-legilux:b:x"),
+            dataclasses.replace(base, anchor="art_1", lex_id="lu-legilux:a:x"),
+            dataclasses.replace(base, anchor="art_3", lex_id="lu-legilux:b:x"),
+            dataclasses.replace(base, anchor="art_4", lex_id="lu-legilux:b:x", language="de"),
+            dataclasses.replace(base, publisher="eu-eurlex", lex_id="eu-eurlex:z:x")]
+    spilled = _spilled(rows)
+    assert spilled.first_left() == ("lu-legilux:a:x", "fr")
+    assert [r.anchor for r in spilled.peek("lu-legilux:b:x", "fr")] == ["art_2", "art_3"]
+    taken = spilled.take("lu-legilux:b:x", "fr")
+    assert [(r.anchor, r.order) for r in taken] == [("art_2", 0), ("art_3", 2)]
+    assert spilled.take("lu-legilux:b:x", "fr") == [] and spilled.peek("lu-legilux:b:x", "fr") == []
+    assert spilled.first_left() == ("lu-legilux:a:x", "fr")
+    assert [r.anchor for r in spilled.take("lu-legilux:a:x", "fr")] == ["art_1"]
+    assert spilled.first_left() == ("lu-legilux:b:x", "de")
+    spilled.take("lu-legilux:b:x", "de")
+    assert spilled.first_left() is None  # the other publisher's row is not kept
+    assert spilled.take("eu-eurlex:z:x", "fr") == []
