@@ -361,7 +361,13 @@ def _sources(el: etree._Element, path: tuple[str, ...], reader: _Reader,
             _sources(child, path, reader, out)
 
 
-def _jolux(article: etree._Element, name: str) -> str | None:
+_JOLUX_NAME = f"{{{SCL}}}name"
+
+
+def _jolux_values(article: etree._Element) -> dict[str, str | None]:
+    """The article's ``scl:JOLUXWork`` facts by ``scl:name``: the first ``jolux`` item of each
+    name, its text folded (``None`` when empty), every name in one pass over the article's children."""
+    values: dict[str, str | None] = {}
     for work in article:
         if namespace(work.tag) != SCL or local(work.tag) != "JOLUXWork":
             continue
@@ -369,9 +375,11 @@ def _jolux(article: etree._Element, name: str) -> str | None:
             if local(res.tag) != "JOLUXLegalResource":
                 continue
             for item in res:
-                if local(item.tag) == "jolux" and item.get(f"{{{SCL}}}name") == name:
-                    return collapse_ws(item.text or "") or None
-    return None
+                if local(item.tag) == "jolux":
+                    name = item.get(_JOLUX_NAME)
+                    if name is not None and name not in values:
+                        values[name] = collapse_ws(item.text or "") or None
+    return values
 
 
 def _index_terms(el: etree._Element) -> tuple[str, ...]:
@@ -401,11 +409,12 @@ def _collect_terms(block: etree._Element, prefix: str, terms: list[str]) -> None
 def _article_draft(el: etree._Element, path: tuple[str, ...], n: int, reader: _Reader) -> Draft:
     reader.state.reset()
     body = reader.children_blocks(el, skip=("num", "heading"))
+    jolux = _jolux_values(el)
     return Draft(
         anchor=el.get("id") or f"article_{n}", type="article",
         num=reader.plain(_child(el, "num")), heading=reader.plain(_child(el, "heading")), path=path,
         body=reader.body(body), citations=list(reader.state.citations),
-        article_valid_from=_jolux(el, "dateApplicability"), eli=_jolux(el, "uriThis"),
+        article_valid_from=jolux.get("dateApplicability"), eli=jolux.get("uriThis"),
         index_terms=_index_terms(el), figures=list(reader.state.figures),
     )
 

@@ -179,7 +179,9 @@ class Walker:
         """Footnote texts of the document (``p.footnote``/``p.oj-note``), keyed by the id of the
         back-link a call points to, rendered without their own leading ``(n)``."""
         for p in root.iter(f"{{{XHTML}}}p", "p"):
-            if _NOTES.isdisjoint(_classes(p)):
+            value = p.get("class")
+            # every class of _NOTES has "note" in it: a paragraph whose class attribute has not is none
+            if not value or "note" not in value or _NOTES.isdisjoint(value.split()):
                 continue
             back = next((a for a in p.iter(f"{{{XHTML}}}a", "a") if a.get("id")), None)
             if back is None:
