@@ -372,7 +372,7 @@ def derive_version(version: VersionRecord, evidence: Evidence, fmx4_langs: froze
         outcome.routes.add(route(data, unit.kind))
         try:
             result = derive_body(data, language=unit.language, fmt=unit.kind, limits=limits, act=act,
-                                 attachments=attachments(version, unit))
+                                 attachments=attachments(version, unit), sha256=unit.observation.sha256)
         except LexError as exc:
             outcome.errors.append({
                 "lex_id": version.lex_id, "work_id": str(version.work_id), "language": unit.language,

@@ -30,12 +30,11 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from derive.limits import DEFAULT_LIMITS, Limits, local, namespace, parse_xml
+from derive.limits import DEFAULT_LIMITS, Limits, body_sha256, local, namespace, parse_xml
 from derive.lists import bullet_marker, ordered_marker
 from derive.model import Citation, Draft, ExtractionResult, Figure
 from derive.render import Context, finish
 from derive.text import collapse_ws, emphasis, figure, gfm_table, is_ws, prefix_num, slug
-from legal.canonical import sha256_hex
 from legal.errors import DerivationError
 
 PROFILE = "akn-lu/3"
@@ -453,7 +452,7 @@ def _notes(reader: _Reader, base: list[str]) -> list[str]:
 
 def extract(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS) -> ExtractionResult:
     """``akn-lu/1`` over one Legilux AKN body."""
-    sha = sha256_hex(data)
+    sha = body_sha256(data)
     root = _root(data, sha, limits)
     reader = _Reader(_notes_by_id(root))
     drafts = _drafts(_document_element(root, sha), reader)
@@ -465,7 +464,7 @@ def extract(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS) -> E
 
 def extract_document(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS) -> ExtractionResult:
     """``akn-lu-document/1``: the official ``body`` as one ``document`` provision."""
-    sha = sha256_hex(data)
+    sha = body_sha256(data)
     root = _root(data, sha, limits)
     reader = _Reader(_notes_by_id(root))
     doc = _document_element(root, sha)

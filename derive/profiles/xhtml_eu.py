@@ -29,12 +29,11 @@ from collections.abc import Iterable, Iterator
 from lxml import etree
 
 from derive.anchors import annex_number, eu_annex_anchor, eu_article_anchor
-from derive.limits import DEFAULT_LIMITS, Limits, local, namespace, parse_xml
+from derive.limits import DEFAULT_LIMITS, Limits, body_sha256, local, namespace, parse_xml
 from derive.lists import ordered_marker
 from derive.model import Citation, Draft, ExtractionResult, Figure
 from derive.render import Context, finish
 from derive.text import article_anchor, collapse_ws, emphasis, figure, gfm_table, prefix_num
-from legal.canonical import sha256_hex
 from legal.errors import DerivationError
 
 PROFILE = "xhtml-eu/4"
@@ -610,7 +609,7 @@ def drafts_for(root: etree._Element, walker: Walker) -> tuple[list[Draft], str]:
 
 def extract(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS) -> ExtractionResult:
     """``xhtml-eu/1`` over a well-formed Cellar XHTML body (may yield zero provisions)."""
-    sha = sha256_hex(data)
+    sha = body_sha256(data)
     root = parse_xml(data, sha, limits)
     if local(root.tag) != "html" or namespace(root.tag) not in (XHTML, ""):
         raise DerivationError(f"not XHTML: root {root.tag!r}", code="unknown_namespace", subject=sha)
