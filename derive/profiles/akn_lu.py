@@ -290,7 +290,7 @@ def _child(el: etree._Element, name: str) -> etree._Element | None:
 
 
 def _text(el: etree._Element) -> str:
-    return collapse_ws("".join(t for t in el.itertext() if isinstance(t, str)))
+    return collapse_ws("".join(el.itertext()))  # lxml yields text (str) only
 
 
 def _quote(block: str) -> str:

@@ -356,7 +356,7 @@ def _marker(tag: str, cls: frozenset[str] | set[str]) -> str | None:
 
 
 def _text(el: etree._Element) -> str:
-    return collapse_ws("".join(t for t in el.itertext() if isinstance(t, str)))
+    return collapse_ws("".join(el.itertext()))  # lxml yields text (str) only
 
 
 def _rows(table: etree._Element) -> Iterator[etree._Element]:
@@ -416,11 +416,19 @@ def _division_label(div: etree._Element, walker: Walker) -> str | None:
     return label or None
 
 
-def _path(el: etree._Element, walker: Walker) -> tuple[str, ...]:
+def _path(el: etree._Element, walker: Walker,
+          known: dict[etree._Element, str | None] | None = None) -> tuple[str, ...]:
+    """The labels of the divisions around ``el``, outermost first. ``known``: the labels of the
+    divisions already asked (by this document's other provisions), which are the same."""
     labels = []
     for anc in el.iterancestors():
         if _name(anc.tag) == "div":
-            label = _division_label(anc, walker)
+            if known is None:
+                label = _division_label(anc, walker)
+            elif anc in known:
+                label = known[anc]
+            else:
+                label = known[anc] = _division_label(anc, walker)
             if label:
                 labels.append(label)
     return tuple(reversed(labels))
@@ -432,6 +440,7 @@ def _first(el: etree._Element, names: frozenset[str]) -> etree._Element | None:
 
 def subdivision_drafts(root: etree._Element, walker: Walker) -> list[Draft]:
     parts: list[tuple[Draft, list[str], list[str]]] = []
+    labels: dict[etree._Element, str | None] = {}  # division labels, each worked out once
     for el in root.iter(f"{{{XHTML}}}div", "div"):
         if not _is_subdivision(el):
             continue
@@ -458,7 +467,7 @@ def subdivision_drafts(root: etree._Element, walker: Walker) -> list[Draft]:
             owner[0].citations.extend(walker.citations)
             continue
         parts.append((Draft(anchor=anchor, type="article" if is_article else "annex", num=num, heading=heading,
-                            path=_path(el, walker), body="", citations=list(walker.citations)),
+                            path=_path(el, walker, labels), body="", citations=list(walker.citations)),
                       blocks, list(walker.calls)))
     drafts = []
     for draft, blocks, calls in parts:
