@@ -524,13 +524,15 @@ def stream_drafts(stream: Iterable[etree._Element], walker: Walker) -> list[Draf
         if not isinstance(el.tag, str):
             continue
         kind = _kind(el)
-        text = walker.plain(el) or ""
+        # a long content paragraph (a table, most often) is no signature: its text is not rendered twice
+        long = kind == "content" and _plain_at_least(el, SIGNATURE_MAX)
+        text = "" if long else walker.plain(el) or ""
         if kind == "document-title":
             kind = "annex" if annex_number(text) is not None else "content"
             if kind == "content" and current is not None and current.type == "annex" and not blocks:
                 current.heading = f"{current.heading} — {text}" if current.heading else text
                 continue
-        if classes(el) & FINAL or (kind == "content" and _SIGNATURE.match(text) and len(text) < 400):
+        if classes(el) & FINAL or (kind == "content" and _SIGNATURE.match(text) and len(text) < SIGNATURE_MAX):
             # the signature ends the enacting terms: what follows up to the next title (signatories,
             # the Official Journal's notes) belongs to no provision
             close()
@@ -544,7 +546,7 @@ def stream_drafts(stream: Iterable[etree._Element], walker: Walker) -> list[Draf
             else:
                 current.heading = f"{current.heading} — {text}" if current.heading else text
             continue
-        if text:
+        if text or long:
             appendix_title = False
         if kind in ("article", "annex"):
             close()
@@ -574,6 +576,42 @@ def stream_drafts(stream: Iterable[etree._Element], walker: Walker) -> list[Draf
 
 FINAL = frozenset({"final", "oj-final", "signatory", "oj-signatory"})
 _SIGNATURE = re.compile(r"^(?:Done at|Fait à|Geschehen zu|Hecho en|Fatto a|Gedaan te)\s", re.IGNORECASE)
+SIGNATURE_MAX = 400  # a signature paragraph's plain text is shorter than this
+_DROPPED = SILENT_TAGS | {"a", "img", "br"}  # elements whose text ``Walker.plain`` may leave out
+_CALL_EATS = 6  # text characters a footnote call takes away with it: ``(``, ``**``, ``**``, ``)`` (_CALL)
+
+
+def _solid(text: str) -> int:
+    """Characters of ``text`` that no step of ``Walker.plain`` removes: neither whitespace
+    (``str.isspace``, wider than the .NET set :func:`collapse_ws` folds) nor a closing arrow."""
+    return sum(map(len, text.split())) - text.count("◄")
+
+
+def _plain_at_least(el: etree._Element, n: int) -> bool:
+    """True when ``Walker.plain(el)`` certainly has ``n`` characters or more, found without
+    rendering it. ``plain`` keeps, in order, every text node of ``el`` (its text, its descendants'
+    texts and tails; lxml's ``itertext``) but the texts inside the elements it may drop (silent
+    tags, links, images, breaks — each counted out whole, tails aside), adds spaces, strips each
+    footnote call (from a link) with at most :data:`_CALL_EATS` characters of text around it,
+    removes closing arrows and folds whitespace. So the characters :func:`_solid` counts in the
+    kept texts, less what the calls may take, are in ``plain`` (False means: not known)."""
+    raw = "".join(el.itertext())
+    if len(raw) < n:
+        return False
+    bound = _solid(raw)
+    if bound < n:
+        return False
+    for d in el.iter():
+        if d is el:
+            continue
+        name = _name(d.tag)
+        if name in _DROPPED:
+            bound -= _solid(etree.tostring(d, method="text", encoding=str, with_tail=False))
+            if name == "a":
+                bound -= _CALL_EATS
+            if bound < n:
+                return False
+    return bound >= n
 
 
 def _flatten(stream: Iterable[etree._Element]) -> Iterator[etree._Element]:

@@ -16,6 +16,7 @@ from derive.dispatch import derive_body
 from derive.limits import body_sha256, known_sha256
 from derive.units import units_for
 from legal.canonical import canonical_bytes, sha256_hex
+from legal.errors import DerivationError
 
 WORKS = [("lu", "constitution-1868-10-17-n1"), ("eu", "32015l2302")]
 
@@ -98,3 +99,41 @@ def test_body_sha256_answers_the_known_hash_only_for_that_very_body():
         assert body_sha256(data) == "k" * 64
         assert body_sha256(other) == sha256_hex(other)
     assert body_sha256(data) == sha256_hex(data)
+
+
+def _xhtml_roots(tree: Any, limit: int) -> Any:
+    from derive.limits import parse_xml
+
+    for work in tree.works():
+        for version in tree.versions(work.slug):
+            for expr in version.expressions:
+                for obs in expr.observations:
+                    if not tree.evidence.has(obs.sha256):
+                        continue
+                    data = tree.evidence.read(obs.sha256)
+                    if b"<html" not in data[:16384].lower():
+                        continue
+                    try:
+                        yield parse_xml(data, obs.sha256)
+                    except DerivationError:
+                        continue
+                    limit -= 1
+                    if not limit:
+                        return
+
+
+def test_a_paragraph_said_long_renders_at_least_that_long(imported_trees):
+    from derive.profiles import xhtml_eu
+
+    said = checked = 0
+    for root in _xhtml_roots(imported_trees["eu"], 6):
+        walker = xhtml_eu.Walker()
+        for el in root.iter():
+            if not isinstance(el.tag, str):
+                continue
+            checked += 1
+            for n in (1, 40, xhtml_eu.SIGNATURE_MAX):
+                if xhtml_eu._plain_at_least(el, n):
+                    said += 1
+                    assert len(walker.plain(el) or "") >= n
+    assert said and checked
