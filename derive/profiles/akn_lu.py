@@ -26,7 +26,9 @@ official ``body`` becomes one ``document`` provision.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import cast
 
 from lxml import etree
 
@@ -244,6 +246,11 @@ _BRACKETED_CALL = re.compile(r"[ ]?\([ ]?(\[\^\d+\])[ ]?\)")
 _SOFT_BEFORE_PUNCT = re.compile("\x00+(?=[.,;:!?)\\]»])")
 
 
+def _texts(el: etree._Element) -> Iterator[str]:
+    """``el.itertext()``: lxml yields its text nodes as ``str`` only (its stubs also allow bytes)."""
+    return cast("Iterator[str]", el.itertext())
+
+
 def _tail(child: etree._Element, rendered: str) -> str:
     """A whitespace-only tail after an element that renders nothing (``noteRef``, a ``mod``
     milestone, ``del``) is layout, not a word separator, when punctuation follows it."""
@@ -290,7 +297,7 @@ def _child(el: etree._Element, name: str) -> etree._Element | None:
 
 
 def _text(el: etree._Element) -> str:
-    return collapse_ws("".join(el.itertext()))  # lxml yields text (str) only
+    return collapse_ws("".join(_texts(el)))
 
 
 def _quote(block: str) -> str:

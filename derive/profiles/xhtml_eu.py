@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from typing import cast
 
 from lxml import etree
 
@@ -62,6 +63,11 @@ _CALL = re.compile(r"\s*(?:\(\s*(?:\*{1,2}\s*)?\x01(\w+)\x02(?:\s*\*{1,2})?\s*\)
 _MARK = re.compile(r"\x01(\w+)\x02")
 _EMPTY_NUMBER = re.compile(r"^\s*\(\s*\)\s*")
 _LEADING_CALL = re.compile(r"^\s*(?:\(\s*\x01\w+\x02\s*\)|\x01\w+\x02)\s*")
+
+
+def _texts(el: etree._Element) -> Iterator[str]:
+    """``el.itertext()``: lxml yields its text nodes as ``str`` only (its stubs also allow bytes)."""
+    return cast("Iterator[str]", el.itertext())
 
 
 def _unarrow(text: str) -> str:
@@ -356,7 +362,7 @@ def _marker(tag: str, cls: frozenset[str] | set[str]) -> str | None:
 
 
 def _text(el: etree._Element) -> str:
-    return collapse_ws("".join(el.itertext()))  # lxml yields text (str) only
+    return collapse_ws("".join(_texts(el)))
 
 
 def _rows(table: etree._Element) -> Iterator[etree._Element]:
@@ -595,7 +601,7 @@ def _plain_at_least(el: etree._Element, n: int) -> bool:
     footnote call (from a link) with at most :data:`_CALL_EATS` characters of text around it,
     removes closing arrows and folds whitespace. So the characters :func:`_solid` counts in the
     kept texts, less what the calls may take, are in ``plain`` (False means: not known)."""
-    raw = "".join(el.itertext())
+    raw = "".join(_texts(el))
     if len(raw) < n:
         return False
     bound = _solid(raw)
