@@ -60,7 +60,7 @@ from corpus_tree import VersionRecord
 from derive.dispatch import sniff
 from derive.limits import DEFAULT_LIMITS, Limits
 from derive.units import PDF_MEMORIAL, Evidence, held
-from legal.canonical import digest
+from legal.canonical import canonical_bytes, digest
 
 CACHE_SCHEMA = "lex-derive-cache/2"
 INPUT_SCHEMA = "lex-derive-work-input/2"
@@ -259,7 +259,8 @@ class WorkCache:
         return removed
 
 
-# An entry is one JSON object, written as it is derived: its rows first, one a line, then the rest.
+# An entry is one JSON object, written as it is derived: its rows first, one a line (each row its
+# canonical JSON, which the dataset line of a row without citations is too), then the rest.
 #
 #     {"rows":[
 #     {…row…}
@@ -339,10 +340,13 @@ class EntryWriter:
         self.fh = os.fdopen(fd, "wb")
         self.fh.write(_ROWS_HEAD)
 
-    def rows(self, rows: Iterable[dict[str, Any]]) -> None:
-        for row in rows:
-            self.fh.write((b"," if self.count else b"") + _dumps(row) + b"\n")
-            self.count += 1
+    def rows(self, rows: Iterable[dict[str, Any]]) -> list[bytes]:
+        """Write ``rows``, one a line, each as its canonical JSON (RFC 8785), which is returned
+        (a caller encoding the same rows for the dataset reuses it)."""
+        lines = [canonical_bytes(row) for row in rows]
+        self.fh.write(b"".join((b"," if self.count or i else b"") + line + b"\n" for i, line in enumerate(lines)))
+        self.count += len(lines)
+        return lines
 
     def finish(self, entry: dict[str, Any]) -> None:
         """Complete the entry with ``entry`` (which names its ``routes``; any ``rows`` in it are

@@ -250,8 +250,11 @@ class RowEncoder:
         self._writer: Any = None
         self._jsonl: Any = None
 
-    def add(self, rows: list[dict[str, Any]]) -> None:
-        """Encode ``rows`` (emptied: each is replaced by ``{}`` once encoded)."""
+    def add(self, rows: list[dict[str, Any]], lines: list[bytes] | None = None) -> None:
+        """Encode ``rows`` (emptied: each is replaced by ``{}`` once encoded). ``lines``, when
+        given, are the canonical JSON of each of ``rows`` as they are (unresolved: the cache
+        entry's lines, :meth:`derive.cache.EntryWriter.rows`); a row's line is then encoded again
+        only in its citations (:func:`derive.rows.resolved_line`)."""
         if not rows:
             return
         if self._writer is None:
@@ -259,10 +262,15 @@ class RowEncoder:
             self._writer = pa.ipc.new_stream(self._sink, R.SCHEMA)
             self._jsonl = open(f"{self.spool}.jsonl", "wb") if self.spool else None  # noqa: SIM115 - closed in finish
         for start in range(0, len(rows), ENCODE_CHUNK):
-            chunk = [R.with_targets(r, self.target) for r in rows[start:start + ENCODE_CHUNK]]
-            for i in range(start, min(start + ENCODE_CHUNK, len(rows))):
+            stop = min(start + ENCODE_CHUNK, len(rows))
+            chunk = [R.with_targets(r, self.target) for r in rows[start:stop]]
+            if lines is None:
+                data = b"".join(canonical_line(r) + b"\n" for r in chunk)
+            else:
+                data = b"".join(R.resolved_line(lines[i], rows[i], chunk[i - start]) + b"\n"
+                                for i in range(start, stop))
+            for i in range(start, stop):
                 rows[i] = {}  # release the unresolved row
-            data = b"".join(canonical_line(r) + b"\n" for r in chunk)
             if self._jsonl is not None:
                 self._jsonl.write(data)
             else:
@@ -369,7 +377,7 @@ def derive_version(version: VersionRecord, evidence: Evidence, fmx4_langs: froze
         outcome.routes.add(route(data, unit.kind))
         try:
             result = derive_body(data, language=unit.language, fmt=unit.kind, limits=limits, act=act,
-                                 attachments=attachments(version, unit))
+                                 attachments=attachments(version, unit), sha256=unit.observation.sha256)
         except LexError as exc:
             outcome.errors.append({
                 "lex_id": version.lex_id, "work_id": str(version.work_id), "language": unit.language,
@@ -405,8 +413,9 @@ def _collect(outcome: VersionOutcome, texts: VersionTexts, version: VersionRecor
         return
     texts.profiles.add(result.profile)
     lang_texts = texts.texts.setdefault(unit.language, {})
+    fields = R.version_fields(version, unit.observation)
     for p in result.provisions:
-        outcome.rows.append(R.provision_row(p, version, unit.observation, aliases))
+        outcome.rows.append(R.provision_row(p, version, unit.observation, aliases, fields))
         if p.is_empty:
             texts.empty[unit.language] += 1
         else:
@@ -1007,7 +1016,7 @@ def _worker_derive(publisher: str, slug: str) -> WorkResult:
 def _work_block(tree: CorpusTree, work_id: str, slug: str, limits: Limits, store: WorkCache | None,
                 derivation: dict[str, Any], table: dict[str, tuple[str, ...]],
                 progress: Progress | None,
-                rows_out: Callable[[list[dict[str, Any]]], None],
+                rows_out: Callable[[list[dict[str, Any]], list[bytes] | None], None],
                 previous_key: str | None = None) -> tuple[WorkBlock, bool, str | None]:
     """The block of one work, from the cache when its key (inputs digest and the current
     versions of its profiles, :mod:`derive.cache`) is known there. Its rows, in output order,
@@ -1020,14 +1029,15 @@ def _work_block(tree: CorpusTree, work_id: str, slug: str, limits: Limits, store
     except LexError as exc:
         return WorkBlock(work_id, errors=[_work_error(work_id, exc)]), False, None
     if store is None:
-        return derive_work(work_id, versions, tree.evidence, limits, progress, rows_out), False, None
+        return derive_work(work_id, versions, tree.evidence, limits, progress, lambda rows: rows_out(rows, None)), \
+            False, None
     key = work_inputs_digest(work_id, versions, tree.evidence, limits, derivation)
     cached = store.open(work_id, key, table)
     if cached is not None:
         copied = key == previous_key
         if not copied:
             for rows in cached.rows(ENCODE_CHUNK):
-                rows_out(rows)
+                rows_out(rows, None)
         block = WorkBlock.from_entry(cached.entry)
         if copied:
             block.rows, block.copied = [], True
@@ -1038,8 +1048,8 @@ def _work_block(tree: CorpusTree, work_id: str, slug: str, limits: Limits, store
     writer = store.writer(work_id, key, table)
 
     def both(rows: list[dict[str, Any]]) -> None:
-        writer.rows(rows)  # before the encoder releases them
-        rows_out(rows)
+        lines = writer.rows(rows)  # before the encoder releases them
+        rows_out(rows, lines)
 
     try:
         block = derive_work(work_id, versions, tree.evidence, limits, progress, both)

@@ -16,7 +16,15 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from derive.limits import DEFAULT_LIMITS, Limits, check_size, local, namespace, parse_xml
+from derive.limits import (
+    DEFAULT_LIMITS,
+    Limits,
+    check_size,
+    known_sha256,
+    local,
+    namespace,
+    parse_xml,
+)
 from derive.model import ExtractionResult
 from derive.profiles import akn_lu, fmx4_eu, html_eu, pdf_lu, pdf_memorial_lu, xhtml_eu
 from legal.canonical import sha256_hex
@@ -48,14 +56,24 @@ def sniff(data: bytes) -> str:
 
 def derive_body(data: bytes, *, language: str, fmt: str | None = None, limits: Limits = DEFAULT_LIMITS,
                 act: pdf_memorial_lu.Act | None = None,
-                attachments: Mapping[str, fmx4_eu.Attachment] | None = None) -> ExtractionResult:
+                attachments: Mapping[str, fmx4_eu.Attachment] | None = None,
+                sha256: str | None = None) -> ExtractionResult:
     """Run the profile this body calls for; pure and deterministic.
 
     ``act`` (from the version record) names the act a Mémorial issue is asked for;
     ``attachments`` (file name → SHA-256, size, from the version record) the other files of a
-    Formex expression, which describe the images the act references.
+    Formex expression, which describe the images the act references. ``sha256``: the SHA-256 of
+    ``data`` when the caller has just checked it (the evidence store's ``read`` does), so the
+    body is not hashed again; else it is computed.
     """
-    sha = sha256_hex(data)
+    sha = sha256 if sha256 is not None else sha256_hex(data)
+    with known_sha256(data, sha):
+        return _dispatch(data, sha, language, fmt, limits, act, attachments)
+
+
+def _dispatch(data: bytes, sha: str, language: str, fmt: str | None, limits: Limits,
+              act: pdf_memorial_lu.Act | None,
+              attachments: Mapping[str, fmx4_eu.Attachment] | None) -> ExtractionResult:
     check_size(data, sha, limits)
     kind = sniff(data)
     if kind == "pdf":

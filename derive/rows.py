@@ -15,6 +15,7 @@ from corpus_tree import Observation, VersionRecord
 from derive.citations import AliasTable, resolve
 from derive.events import first_observed
 from derive.model import Gap, Provision
+from legal.canonical import canonical_bytes
 
 # Version of the dataset row and gap row format built here. It is part of every derive cache key:
 # a change here that changes any row, gap row or column must bump it (3: ``first_observed``).
@@ -44,22 +45,42 @@ SCHEMA = pa.schema([
 ])
 
 
-def provision_row(p: Provision, version: VersionRecord, obs: Observation,
-                  aliases: AliasTable | None) -> dict[str, Any]:
-    """The row of one provision; with ``aliases=None`` citations stay unresolved (``href`` and
-    ``text`` only) until :func:`with_targets` resolves them."""
-    span = p.derived_from.span
-    pages = p.derived_from.pages
+def version_fields(version: VersionRecord, obs: Observation) -> dict[str, Any]:
+    """The fields every row of one body of ``version`` shares (:func:`provision_row`'s ``fields``):
+    worked out once per body, not once per provision."""
     return {
-        "provision_id": f"{version.lex_id}#{p.anchor}",
         "lex_id": version.lex_id,
         "work_id": str(version.work_id),
         "publisher": version.publisher.value,
         "version_key": str(version.version_key),
-        "language": p.language,
         "valid_from": version.valid_from,
         "valid_to": version.valid_to,
         "valid_to_convention": version.valid_to_convention.value,
+        "evidence_file": obs.file,
+        "record_sha256": version.record_sha256,
+        "first_observed": first_observed(version, obs),
+    }
+
+
+def provision_row(p: Provision, version: VersionRecord, obs: Observation,
+                  aliases: AliasTable | None, fields: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The row of one provision; with ``aliases=None`` citations stay unresolved (``href`` and
+    ``text`` only) until :func:`with_targets` resolves them. ``fields``: :func:`version_fields`
+    of ``version`` and ``obs`` when the caller has them (the same row either way)."""
+    shared = fields if fields is not None else version_fields(version, obs)
+    span = p.derived_from.span
+    pages = p.derived_from.pages
+    lex_id = shared["lex_id"]
+    return {
+        "provision_id": f"{lex_id}#{p.anchor}",
+        "lex_id": lex_id,
+        "work_id": shared["work_id"],
+        "publisher": shared["publisher"],
+        "version_key": shared["version_key"],
+        "language": p.language,
+        "valid_from": shared["valid_from"],
+        "valid_to": shared["valid_to"],
+        "valid_to_convention": shared["valid_to_convention"],
         "anchor": p.anchor,
         "type": p.type,
         "num": p.num,
@@ -75,15 +96,15 @@ def provision_row(p: Provision, version: VersionRecord, obs: Observation,
         ],
         "profile": p.profile,
         "evidence_sha256": p.derived_from.evidence_sha256,
-        "evidence_file": obs.file,
-        "record_sha256": version.record_sha256,
+        "evidence_file": shared["evidence_file"],
+        "record_sha256": shared["record_sha256"],
         "span": None if span is None else span.to_dict(),
         "label": p.label,
         "eli": p.eli,
         "index_terms": list(p.index_terms),
         "pages": None if pages is None else {"first": pages[0], "last": pages[1]},
         "figures": [f.to_dict() for f in p.figures],
-        "first_observed": first_observed(version, obs),
+        "first_observed": shared["first_observed"],
     }
 
 
@@ -93,6 +114,29 @@ def with_targets(row: dict[str, Any], target: Callable[[str], str | None]) -> di
         return row
     cites = [{"href": c["href"], "text": c["text"], "target_work": target(c["href"])} for c in row["citations"]]
     return {**row, "citations": cites}
+
+
+_CITATIONS_KEY = b',"citations":'
+
+
+def resolved_line(line: bytes, row: dict[str, Any], resolved: dict[str, Any]) -> bytes:
+    """The canonical JSON (RFC 8785) of ``resolved`` (:func:`with_targets` of ``row``), given
+    ``line``, the canonical JSON of ``row``: the same bytes but for the value of ``citations``, so
+    only that value is encoded again (none when there is no citation: then ``resolved`` is ``row``).
+
+    The value is found at the first ``,"citations":``, which inside an encoded string would read
+    ``,\\"citations\\":``, and before which the sorted keys hold only strings (``anchor``,
+    ``article_valid_from``); the old value is checked to be there, else the row is encoded whole.
+    """
+    if resolved is row:
+        return line
+    at = line.find(_CITATIONS_KEY)
+    old = canonical_bytes(row["citations"])
+    start = at + len(_CITATIONS_KEY)
+    end = start + len(old)
+    if at < 0 or line[start:end] != old or line[end:end + 1] != b",":
+        return canonical_bytes(resolved)
+    return line[:start] + canonical_bytes(resolved["citations"]) + line[end:]
 
 
 def gap_row(version: VersionRecord, language: str | None, gap: Gap, evidence_sha256: str | None = None) -> dict[str, Any]:

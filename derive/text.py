@@ -47,6 +47,8 @@ def collapse_ws(text: str) -> str:
     Python's ``str.split()`` uses exactly the .NET set except U+001C–U+001F, so it is the
     fast path whenever those four separators are absent.
     """
+    if not text:
+        return text
     if "\x1c" not in text and "\x1d" not in text and "\x1e" not in text and "\x1f" not in text:
         return " ".join(text.split())
     return _WS_RUN.sub(" ", text).strip(" ")

@@ -34,7 +34,10 @@ PDF_MEMORIAL = "pdf-memorial"
 class Evidence(Protocol):
     def has(self, sha256: str) -> bool: ...
 
-    def read(self, sha256: str) -> bytes: ...
+    def read(self, sha256: str) -> bytes:
+        """The bytes held under ``sha256``, which hash to it (the store checks them on read, so
+        derivation takes ``sha256`` as their hash and does not hash them again)."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)

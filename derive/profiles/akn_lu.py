@@ -26,16 +26,17 @@ official ``body`` becomes one ``document`` provision.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import cast
 
 from lxml import etree
 
-from derive.limits import DEFAULT_LIMITS, Limits, local, namespace, parse_xml
+from derive.limits import DEFAULT_LIMITS, Limits, body_sha256, local, namespace, parse_xml
 from derive.lists import bullet_marker, ordered_marker
 from derive.model import Citation, Draft, ExtractionResult, Figure
 from derive.render import Context, finish
 from derive.text import collapse_ws, emphasis, figure, gfm_table, is_ws, prefix_num, slug
-from legal.canonical import sha256_hex
 from legal.errors import DerivationError
 
 PROFILE = "akn-lu/3"
@@ -245,6 +246,11 @@ _BRACKETED_CALL = re.compile(r"[ ]?\([ ]?(\[\^\d+\])[ ]?\)")
 _SOFT_BEFORE_PUNCT = re.compile("\x00+(?=[.,;:!?)\\]»])")
 
 
+def _texts(el: etree._Element) -> Iterator[str]:
+    """``el.itertext()``: lxml yields its text nodes as ``str`` only (its stubs also allow bytes)."""
+    return cast("Iterator[str]", el.itertext())
+
+
 def _tail(child: etree._Element, rendered: str) -> str:
     """A whitespace-only tail after an element that renders nothing (``noteRef``, a ``mod``
     milestone, ``del``) is layout, not a word separator, when punctuation follows it."""
@@ -291,7 +297,7 @@ def _child(el: etree._Element, name: str) -> etree._Element | None:
 
 
 def _text(el: etree._Element) -> str:
-    return collapse_ws("".join(t for t in el.itertext() if isinstance(t, str)))
+    return collapse_ws("".join(_texts(el)))
 
 
 def _quote(block: str) -> str:
@@ -361,7 +367,13 @@ def _sources(el: etree._Element, path: tuple[str, ...], reader: _Reader,
             _sources(child, path, reader, out)
 
 
-def _jolux(article: etree._Element, name: str) -> str | None:
+_JOLUX_NAME = f"{{{SCL}}}name"
+
+
+def _jolux_values(article: etree._Element) -> dict[str, str | None]:
+    """The article's ``scl:JOLUXWork`` facts by ``scl:name``: the first ``jolux`` item of each
+    name, its text folded (``None`` when empty), every name in one pass over the article's children."""
+    values: dict[str, str | None] = {}
     for work in article:
         if namespace(work.tag) != SCL or local(work.tag) != "JOLUXWork":
             continue
@@ -369,9 +381,11 @@ def _jolux(article: etree._Element, name: str) -> str | None:
             if local(res.tag) != "JOLUXLegalResource":
                 continue
             for item in res:
-                if local(item.tag) == "jolux" and item.get(f"{{{SCL}}}name") == name:
-                    return collapse_ws(item.text or "") or None
-    return None
+                if local(item.tag) == "jolux":
+                    name = item.get(_JOLUX_NAME)
+                    if name is not None and name not in values:
+                        values[name] = collapse_ws(item.text or "") or None
+    return values
 
 
 def _index_terms(el: etree._Element) -> tuple[str, ...]:
@@ -401,11 +415,12 @@ def _collect_terms(block: etree._Element, prefix: str, terms: list[str]) -> None
 def _article_draft(el: etree._Element, path: tuple[str, ...], n: int, reader: _Reader) -> Draft:
     reader.state.reset()
     body = reader.children_blocks(el, skip=("num", "heading"))
+    jolux = _jolux_values(el)
     return Draft(
         anchor=el.get("id") or f"article_{n}", type="article",
         num=reader.plain(_child(el, "num")), heading=reader.plain(_child(el, "heading")), path=path,
         body=reader.body(body), citations=list(reader.state.citations),
-        article_valid_from=_jolux(el, "dateApplicability"), eli=_jolux(el, "uriThis"),
+        article_valid_from=jolux.get("dateApplicability"), eli=jolux.get("uriThis"),
         index_terms=_index_terms(el), figures=list(reader.state.figures),
     )
 
@@ -444,7 +459,7 @@ def _notes(reader: _Reader, base: list[str]) -> list[str]:
 
 def extract(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS) -> ExtractionResult:
     """``akn-lu/1`` over one Legilux AKN body."""
-    sha = sha256_hex(data)
+    sha = body_sha256(data)
     root = _root(data, sha, limits)
     reader = _Reader(_notes_by_id(root))
     drafts = _drafts(_document_element(root, sha), reader)
@@ -456,7 +471,7 @@ def extract(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS) -> E
 
 def extract_document(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS) -> ExtractionResult:
     """``akn-lu-document/1``: the official ``body`` as one ``document`` provision."""
-    sha = sha256_hex(data)
+    sha = body_sha256(data)
     root = _root(data, sha, limits)
     reader = _Reader(_notes_by_id(root))
     doc = _document_element(root, sha)

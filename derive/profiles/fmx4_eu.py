@@ -33,11 +33,10 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from derive.anchors import annex_number, eu_annex_anchor, eu_article_anchor
-from derive.limits import DEFAULT_LIMITS, Limits, local, namespace, parse_xml, read_zip
+from derive.limits import DEFAULT_LIMITS, Limits, body_sha256, local, namespace, parse_xml, read_zip
 from derive.model import Citation, Draft, ExtractionResult, Figure
 from derive.render import Context, finish
 from derive.text import article_anchor, collapse_ws, emphasis, gfm_table, media_type_of, prefix_num
-from legal.canonical import sha256_hex
 from legal.errors import DerivationError
 
 PROFILE = "fmx4-eu/4"
@@ -381,7 +380,7 @@ def extract(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS,
             attachments: Mapping[str, Attachment] | None = None) -> ExtractionResult:
     """``fmx4-eu/1`` over one Formex main member (``CONS.ACT`` XML). ``attachments``: the other
     files of the expression by name (``sha256``, size), which describe the figures it references."""
-    sha = sha256_hex(data)
+    sha = body_sha256(data)
     root = parse_xml(data, sha, limits)
     if namespace(root.tag) or local(root.tag) not in ROOTS:
         raise DerivationError(f"not a Formex 4 act: root {root.tag!r}", code="unknown_namespace", subject=sha)
@@ -445,7 +444,7 @@ def main_member_name(names_and_sizes: dict[str, int], doc_xml: dict[str, bytes])
 
 def extract_zip(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS) -> ExtractionResult:
     """``fmx4-eu/1`` over a Formex zip as Cellar serves it (bomb- and traversal-guarded)."""
-    sha = sha256_hex(data)
+    sha = body_sha256(data)
     members = read_zip(data, sha, limits)
     name = main_member(members)
     if name is None:

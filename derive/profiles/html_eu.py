@@ -22,11 +22,10 @@ import re
 import lxml.html
 from lxml import etree
 
-from derive.limits import DEFAULT_LIMITS, Limits, check_size, local
+from derive.limits import DEFAULT_LIMITS, Limits, body_sha256, check_size, local
 from derive.model import Draft, ExtractionResult, Gap
 from derive.profiles.xhtml_eu import Walker, drafts_for, stream_drafts
 from derive.render import Context, finish
-from legal.canonical import sha256_hex
 from legal.errors import DerivationError
 from legal.outcomes import TextGap
 
@@ -182,7 +181,7 @@ def _body(root: etree._Element) -> etree._Element | None:
 
 def extract(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS) -> ExtractionResult:
     """``html-eu-tolerant/1`` over an EUR-Lex HTML body."""
-    sha = sha256_hex(data)
+    sha = body_sha256(data)
     root = parse_html(data, sha, limits)
     ctx = Context(PROFILE, language, sha)
     walker = Walker()

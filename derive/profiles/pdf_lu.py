@@ -26,11 +26,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from derive.limits import DEFAULT_LIMITS, Limits, check_size
+from derive.limits import DEFAULT_LIMITS, Limits, body_sha256, check_size
 from derive.model import Draft, ExtractionResult, Gap
 from derive.render import Context, finish
 from derive.text import collapse_ws
-from legal.canonical import sha256_hex
 from legal.errors import DerivationError
 from legal.outcomes import TextGap
 
@@ -186,7 +185,7 @@ def _unsafe(seg: _Segmenter) -> str | None:
 
 def extract(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS) -> ExtractionResult:
     """``pdf-lu/2`` over one born-digital consolidated PDF."""
-    sha = sha256_hex(data)
+    sha = body_sha256(data)
     check_size(data, sha, limits)
     ctx = Context(PROFILE, language, sha, title_joiner=" ")
     pages = [text.splitlines() for text in _pages(data, sha)]
@@ -217,7 +216,7 @@ def extract(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS) -> E
 
 def memorial_gap(data: bytes, *, language: str) -> ExtractionResult:
     """A Mémorial gazette issue: several acts in one PDF; no act is cut out of it."""
-    sha = sha256_hex(data)
+    sha = body_sha256(data)
     return finish(Context(PROFILE, language, sha), [], ["format pdf-memorial: not segmented"], gap=Gap(
         TextGap.UNSUPPORTED_MANIFESTATION,
         "Mémorial gazette issue (whole issue, several acts); this build does not cut one act out of an issue",

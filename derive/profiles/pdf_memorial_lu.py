@@ -50,12 +50,11 @@ import unicodedata
 from collections import Counter, OrderedDict
 from dataclasses import dataclass
 
-from derive.limits import DEFAULT_LIMITS, Limits, check_size
+from derive.limits import DEFAULT_LIMITS, Limits, body_sha256, check_size
 from derive.model import Draft, ExtractionResult, Gap
 from derive.profiles.pdf_lu import SUFFIXES, _fold, _pages, _paragraphs
 from derive.render import Context, finish
 from derive.text import collapse_ws
-from legal.canonical import sha256_hex
 from legal.outcomes import TextGap
 
 PROFILE = "pdf-memorial-lu/3"
@@ -275,7 +274,7 @@ def _late_dates(block: list[str], body: list[str], act: Act) -> list[str]:
 
 def extract(data: bytes, *, language: str, act: Act, limits: Limits = DEFAULT_LIMITS) -> ExtractionResult:
     """``pdf-memorial-lu/3``: the articles of ``act`` in one Mémorial issue, or a typed gap."""
-    sha = sha256_hex(data)
+    sha = body_sha256(data)
     check_size(data, sha, limits)
     ctx = Context(PROFILE, language, sha, title_joiner=" ")
     pages = [text.splitlines() for text in _issue_pages(data, sha)]

@@ -25,16 +25,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from typing import cast
 
 from lxml import etree
 
 from derive.anchors import annex_number, eu_annex_anchor, eu_article_anchor
-from derive.limits import DEFAULT_LIMITS, Limits, local, namespace, parse_xml
+from derive.limits import DEFAULT_LIMITS, Limits, body_sha256, local, namespace, parse_xml
 from derive.lists import ordered_marker
 from derive.model import Citation, Draft, ExtractionResult, Figure
 from derive.render import Context, finish
 from derive.text import article_anchor, collapse_ws, emphasis, figure, gfm_table, prefix_num
-from legal.canonical import sha256_hex
 from legal.errors import DerivationError
 
 PROFILE = "xhtml-eu/4"
@@ -63,6 +63,11 @@ _CALL = re.compile(r"\s*(?:\(\s*(?:\*{1,2}\s*)?\x01(\w+)\x02(?:\s*\*{1,2})?\s*\)
 _MARK = re.compile(r"\x01(\w+)\x02")
 _EMPTY_NUMBER = re.compile(r"^\s*\(\s*\)\s*")
 _LEADING_CALL = re.compile(r"^\s*(?:\(\s*\x01\w+\x02\s*\)|\x01\w+\x02)\s*")
+
+
+def _texts(el: etree._Element) -> Iterator[str]:
+    """``el.itertext()``: lxml yields its text nodes as ``str`` only (its stubs also allow bytes)."""
+    return cast("Iterator[str]", el.itertext())
 
 
 def _unarrow(text: str) -> str:
@@ -179,7 +184,9 @@ class Walker:
         """Footnote texts of the document (``p.footnote``/``p.oj-note``), keyed by the id of the
         back-link a call points to, rendered without their own leading ``(n)``."""
         for p in root.iter(f"{{{XHTML}}}p", "p"):
-            if _NOTES.isdisjoint(_classes(p)):
+            value = p.get("class")
+            # every class of _NOTES has "note" in it: a paragraph whose class attribute has not is none
+            if not value or "note" not in value or _NOTES.isdisjoint(value.split()):
                 continue
             back = next((a for a in p.iter(f"{{{XHTML}}}a", "a") if a.get("id")), None)
             if back is None:
@@ -355,7 +362,7 @@ def _marker(tag: str, cls: frozenset[str] | set[str]) -> str | None:
 
 
 def _text(el: etree._Element) -> str:
-    return collapse_ws("".join(t for t in el.itertext() if isinstance(t, str)))
+    return collapse_ws("".join(_texts(el)))
 
 
 def _rows(table: etree._Element) -> Iterator[etree._Element]:
@@ -415,11 +422,19 @@ def _division_label(div: etree._Element, walker: Walker) -> str | None:
     return label or None
 
 
-def _path(el: etree._Element, walker: Walker) -> tuple[str, ...]:
+def _path(el: etree._Element, walker: Walker,
+          known: dict[etree._Element, str | None] | None = None) -> tuple[str, ...]:
+    """The labels of the divisions around ``el``, outermost first. ``known``: the labels of the
+    divisions already asked (by this document's other provisions), which are the same."""
     labels = []
     for anc in el.iterancestors():
         if _name(anc.tag) == "div":
-            label = _division_label(anc, walker)
+            if known is None:
+                label = _division_label(anc, walker)
+            elif anc in known:
+                label = known[anc]
+            else:
+                label = known[anc] = _division_label(anc, walker)
             if label:
                 labels.append(label)
     return tuple(reversed(labels))
@@ -431,6 +446,7 @@ def _first(el: etree._Element, names: frozenset[str]) -> etree._Element | None:
 
 def subdivision_drafts(root: etree._Element, walker: Walker) -> list[Draft]:
     parts: list[tuple[Draft, list[str], list[str]]] = []
+    labels: dict[etree._Element, str | None] = {}  # division labels, each worked out once
     for el in root.iter(f"{{{XHTML}}}div", "div"):
         if not _is_subdivision(el):
             continue
@@ -457,7 +473,7 @@ def subdivision_drafts(root: etree._Element, walker: Walker) -> list[Draft]:
             owner[0].citations.extend(walker.citations)
             continue
         parts.append((Draft(anchor=anchor, type="article" if is_article else "annex", num=num, heading=heading,
-                            path=_path(el, walker), body="", citations=list(walker.citations)),
+                            path=_path(el, walker, labels), body="", citations=list(walker.citations)),
                       blocks, list(walker.calls)))
     drafts = []
     for draft, blocks, calls in parts:
@@ -514,13 +530,15 @@ def stream_drafts(stream: Iterable[etree._Element], walker: Walker) -> list[Draf
         if not isinstance(el.tag, str):
             continue
         kind = _kind(el)
-        text = walker.plain(el) or ""
+        # a long content paragraph (a table, most often) is no signature: its text is not rendered twice
+        long = kind == "content" and _plain_at_least(el, SIGNATURE_MAX)
+        text = "" if long else walker.plain(el) or ""
         if kind == "document-title":
             kind = "annex" if annex_number(text) is not None else "content"
             if kind == "content" and current is not None and current.type == "annex" and not blocks:
                 current.heading = f"{current.heading} — {text}" if current.heading else text
                 continue
-        if classes(el) & FINAL or (kind == "content" and _SIGNATURE.match(text) and len(text) < 400):
+        if classes(el) & FINAL or (kind == "content" and _SIGNATURE.match(text) and len(text) < SIGNATURE_MAX):
             # the signature ends the enacting terms: what follows up to the next title (signatories,
             # the Official Journal's notes) belongs to no provision
             close()
@@ -534,7 +552,7 @@ def stream_drafts(stream: Iterable[etree._Element], walker: Walker) -> list[Draf
             else:
                 current.heading = f"{current.heading} — {text}" if current.heading else text
             continue
-        if text:
+        if text or long:
             appendix_title = False
         if kind in ("article", "annex"):
             close()
@@ -564,6 +582,42 @@ def stream_drafts(stream: Iterable[etree._Element], walker: Walker) -> list[Draf
 
 FINAL = frozenset({"final", "oj-final", "signatory", "oj-signatory"})
 _SIGNATURE = re.compile(r"^(?:Done at|Fait à|Geschehen zu|Hecho en|Fatto a|Gedaan te)\s", re.IGNORECASE)
+SIGNATURE_MAX = 400  # a signature paragraph's plain text is shorter than this
+_DROPPED = SILENT_TAGS | {"a", "img", "br"}  # elements whose text ``Walker.plain`` may leave out
+_CALL_EATS = 6  # text characters a footnote call takes away with it: ``(``, ``**``, ``**``, ``)`` (_CALL)
+
+
+def _solid(text: str) -> int:
+    """Characters of ``text`` that no step of ``Walker.plain`` removes: neither whitespace
+    (``str.isspace``, wider than the .NET set :func:`collapse_ws` folds) nor a closing arrow."""
+    return sum(map(len, text.split())) - text.count("◄")
+
+
+def _plain_at_least(el: etree._Element, n: int) -> bool:
+    """True when ``Walker.plain(el)`` certainly has ``n`` characters or more, found without
+    rendering it. ``plain`` keeps, in order, every text node of ``el`` (its text, its descendants'
+    texts and tails; lxml's ``itertext``) but the texts inside the elements it may drop (silent
+    tags, links, images, breaks — each counted out whole, tails aside), adds spaces, strips each
+    footnote call (from a link) with at most :data:`_CALL_EATS` characters of text around it,
+    removes closing arrows and folds whitespace. So the characters :func:`_solid` counts in the
+    kept texts, less what the calls may take, are in ``plain`` (False means: not known)."""
+    raw = "".join(_texts(el))
+    if len(raw) < n:
+        return False
+    bound = _solid(raw)
+    if bound < n:
+        return False
+    for d in el.iter():
+        if d is el:
+            continue
+        name = _name(d.tag)
+        if name in _DROPPED:
+            bound -= _solid(etree.tostring(d, method="text", encoding=str, with_tail=False))
+            if name == "a":
+                bound -= _CALL_EATS
+            if bound < n:
+                return False
+    return bound >= n
 
 
 def _flatten(stream: Iterable[etree._Element]) -> Iterator[etree._Element]:
@@ -608,7 +662,7 @@ def drafts_for(root: etree._Element, walker: Walker) -> tuple[list[Draft], str]:
 
 def extract(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS) -> ExtractionResult:
     """``xhtml-eu/1`` over a well-formed Cellar XHTML body (may yield zero provisions)."""
-    sha = sha256_hex(data)
+    sha = body_sha256(data)
     root = parse_xml(data, sha, limits)
     if local(root.tag) != "html" or namespace(root.tag) not in (XHTML, ""):
         raise DerivationError(f"not XHTML: root {root.tag!r}", code="unknown_namespace", subject=sha)
