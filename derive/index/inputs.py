@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -203,7 +203,8 @@ def _span(value: Any) -> tuple[int | None, int | None]:
     return None, None
 
 
-def provision_row(d: Mapping[str, Any], order: int, where: str) -> ProvisionRow:
+def _checked_row(d: Mapping[str, Any], order: int, where: str) -> ProvisionRow:
+    """:func:`provision_row` field by field: the first bad field, in field order, is refused."""
     start, end = _span(d.get("span"))
     return ProvisionRow(
         provision_id=_req_str(d, "provision_id", where),
@@ -229,6 +230,42 @@ def provision_row(d: Mapping[str, Any], order: int, where: str) -> ProvisionRow:
         span_end=end,
         order=order,
     )
+
+
+#: The types a plain row's members have: its strings, its optional strings (or None), its path (a
+#: list of strings, or None), its citations (a list, or None) and its span (a dict, or None).
+_STR = {str}
+_OPT_STR = {str, type(None)}
+_PATH = {list, type(None)}
+
+
+def provision_row(d: Mapping[str, Any], order: int, where: str) -> ProvisionRow:
+    """One dataset row, or a typed error naming its first bad field (in field order). A row whose
+    members are of the plain JSON types (every one a string where a string is asked, the path a
+    list of strings, each citation an object with a string ``href``) is checked with one test per
+    kind of member; any other row goes field by field (:func:`_checked_row`), which refuses or
+    accepts it exactly as that test would."""
+    get: Callable[[str], Any] = d.get
+    provision_id, lex_id, work_id, publisher = get("provision_id"), get("lex_id"), get("work_id"), get("publisher")
+    version_key, language, anchor, kind = get("version_key"), get("language"), get("anchor"), get("type")
+    text_md, text_sha256, profile, record_sha256 = get("text_md"), get("text_sha256"), get("profile"), get("record_sha256")
+    num, heading, valid_from = get("num"), get("heading"), get("article_valid_from")
+    evidence_sha256, evidence_file = get("evidence_sha256"), get("evidence_file")
+    path, citations, span = get("path"), get("citations"), get("span")
+    if ({type(provision_id), type(lex_id), type(work_id), type(publisher), type(version_key), type(language),
+         type(anchor), type(kind), type(text_md), type(text_sha256), type(profile), type(record_sha256)} != _STR
+            or not {type(num), type(heading), type(valid_from), type(evidence_sha256), type(evidence_file)} <= _OPT_STR
+            or type(path) not in _PATH or (path and {type(p) for p in path} != _STR)
+            or not (citations is None or (type(citations) is list and all(
+                type(c) is dict and type(c.get("href")) is str and type(c.get("text", None)) in _OPT_STR
+                and type(c.get("target_work", None)) in _OPT_STR for c in citations)))):
+        return _checked_row(d, order, where)
+    start, end = _span(span) if span is not None else (None, None)
+    return ProvisionRow(
+        provision_id, lex_id, work_id, publisher, version_key, language, anchor, kind, num, heading,
+        tuple(path) if path else (), valid_from, text_md, text_sha256,
+        tuple([CitationRow(c["href"], c.get("text"), c.get("target_work")) for c in citations]) if citations else (),
+        profile, evidence_sha256, evidence_file, record_sha256, start, end, order)
 
 
 def gap_row(d: Mapping[str, Any], where: str) -> GapRow:

@@ -39,11 +39,11 @@ import json
 import sqlite3
 import struct
 import zlib
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, NamedTuple, cast
 
-from derive.index.textstore import LEVEL, decode, encode, read_text
+from derive.index.textstore import LEVEL, decode, encode, locate, read_located, read_text
 from derive.index.textstore import key as textstore_key
 from derive.index.worddiff import changes_from_opcodes, changes_of, diff_cost, word_opcodes
 from legal.errors import IndexError_
@@ -69,6 +69,8 @@ WORDS_SHARE = 1.0
 #: ``word_diffs.encoding`` of a row holding word offsets (:func:`derive.index.worddiff.word_opcodes`), their
 #: JSON zlib-compressed (format 5).
 OPCODES = "opcodes"
+#: Inflated bytes the word diffs keep at hand while they take the pairs in block order.
+PAIR_BLOCK_BYTES = 4 << 20
 
 DDL: tuple[str, ...] = (
     """CREATE TABLE serving_states(
@@ -171,19 +173,39 @@ def _text(conn: sqlite3.Connection, sha: str) -> str:
     return read_text(conn, sha)
 
 
+def _pair_texts(conn: sqlite3.Connection, pairs: list[tuple[str, str]]) -> Iterator[tuple[str, str, str, str]]:
+    """``(before_sha, after_sha, before, after)`` of every pair, in block order: the pairs are
+    taken by the blocks their texts lie in, so each block is inflated about once (a small cache of
+    the blocks read lately) instead of once per text. A text not stored is refused (the first in
+    the pairs' own order), as a one-text read would."""
+    located = locate(conn, {sha for pair in pairs for sha in pair})
+    for pair in pairs:
+        for sha in pair:
+            if sha not in located:
+                raise IndexError_("text not stored in the index", code="text_missing", subject=sha)
+    raws: OrderedDict[int, bytes] = OrderedDict()
+    for before_sha, after_sha in sorted(pairs, key=lambda p: (located[p[0]].block, located[p[1]].block, p)):
+        wanted = {sha: located[sha] for sha in (before_sha, after_sha)}
+        for where in wanted.values():
+            if where.block in raws:
+                raws.move_to_end(where.block)
+        texts = read_located(conn, wanted, raws)
+        while len(raws) > 1 and sum(map(len, raws.values())) > PAIR_BLOCK_BYTES:
+            raws.popitem(last=False)
+        yield before_sha, after_sha, texts[before_sha], texts[after_sha]
+
+
 def _word_diff_rows(conn: sqlite3.Connection) -> Iterator[tuple[bytes, bytes, str, bytes]]:
-    """The rows of every successive pair not stored yet; the stored pairs that no longer follow
-    each other are removed (an incremental build keeps the others: a pair's row is a function of
-    its two texts)."""
+    """The rows of every successive pair not stored yet, in the pairs' order; the stored pairs
+    that no longer follow each other are removed (an incremental build keeps the others: a pair's
+    row is a function of its two texts). The texts are read block by block (:func:`_pair_texts`)."""
     pairs = sorted(set(_successive_pairs(conn)))
     stored = {(bytes(f).hex(), bytes(t).hex()) for f, t in conn.execute("SELECT from_sha256, to_sha256 FROM word_diffs")}
     gone = stored.difference(pairs)
     conn.executemany("DELETE FROM word_diffs WHERE from_sha256 = ? AND to_sha256 = ?",
                      sorted((bytes.fromhex(f), bytes.fromhex(t)) for f, t in gone))
-    for before_sha, after_sha in pairs:
-        if (before_sha, after_sha) in stored:
-            continue
-        before, after = _text(conn, before_sha), _text(conn, after_sha)
+    rows: dict[tuple[str, str], tuple[str, bytes]] = {}
+    for before_sha, after_sha, before, after in _pair_texts(conn, [p for p in pairs if p not in stored]):
         cost = diff_cost(before, after)
         if cost.words > MAX_PAIR_WORDS or cost.pairs > MAX_PAIR_MATCHES:
             continue
@@ -193,7 +215,11 @@ def _word_diff_rows(conn: sqlite3.Connection) -> Iterator[tuple[bytes, bytes, st
             encoding, _, body = encode(words)
         else:
             encoding, body = OPCODES, zlib.compress(json.dumps(opcodes, separators=(",", ":")).encode("utf-8"), LEVEL)
-        yield bytes.fromhex(before_sha), bytes.fromhex(after_sha), encoding, body
+        rows[before_sha, after_sha] = (encoding, body)
+    for before_sha, after_sha in pairs:
+        row = rows.get((before_sha, after_sha))
+        if row is not None:
+            yield bytes.fromhex(before_sha), bytes.fromhex(after_sha), row[0], row[1]
 
 
 def _frequent_rows(conn: sqlite3.Connection) -> Iterator[tuple[str, bytes]]:
