@@ -299,6 +299,13 @@ def explicit_works(index: MountedIndex, works: Sequence[str]) -> list[int]:
 #: Act forms that end an English popular name ("Companies Act 2006", "Luxembourg Labour Code"):
 #: the publishers' official titles never end so, a name of that shape is a short title or alias.
 NAME_TAIL_FORMS = frozenset({"act", "code"})
+#: Forms that end an English popular name only when the query is written as a title, every word
+#: but a stop word capitalised ("Platform Work Directive", "Nature Restoration Law"): written in
+#: lower case, "data protection regulation" is as likely a subject as a name.
+TITLE_TAIL_FORMS = frozenset({"directive", "regulation", "law"})
+#: The country adjective a user adds to a code's name ("Code luxembourgeois de l'environnement"):
+#: not part of the name the act bears, so left out of the words a held name must carry.
+CODE_COUNTRY_WORDS = frozenset({"luxembourgeois", "luxembourgeoise", "europeen", "europeenne"})
 #: Act forms that open a question about a subject ("directive on …", "loi sur les …",
 #: "Verordnung über …") and the word that links them to it.
 SUBJECT_FORMS = frozenset({"directive", "regulation", "decision", "loi", "reglement", "verordnung",
@@ -322,13 +329,24 @@ class ActName:
     phrase: str = ""
 
 
+def title_cased(raw: str) -> bool:
+    """Whether every word of ``raw`` but a stop word starts with a capital or a digit
+    ("Right to Repair Directive"). Pure."""
+    words = [w for w in re.split(r"[\s'’]+", raw) if w]
+    return bool(words) and all(w[:1].isupper() or w[:1].isdigit() or normalize(w) in STOP_WORDS for w in words)
+
+
 def act_name(raw: str) -> ActName | None:
     """The act-name shape of a query, or ``None``. Pure: it reads only the query's words.
 
     - ``Code de/du/des …`` (French): the code's name, ``code`` and its words;
     - ``Loi`` + a capitalised word ("Loi Informatique et Libertés"), no digit: a law's popular name;
     - ``… Act`` / ``… Code`` at the end (a year may follow), at most :data:`NAME_MAX_WORDS` words
-      before it: an English popular name, its words with the form;
+      before it: an English popular name, its words with the form; ``… Directive`` /
+      ``… Regulation`` / ``… Law`` likewise when the query is written as a title
+      (:data:`TITLE_TAIL_FORMS`, :func:`title_cased`: "Platform Work Directive");
+    - ``Code luxembourgeois de …``: as ``Code de …``, the country adjective left out
+      (:data:`CODE_COUNTRY_WORDS`);
     - an act form and a link word first, then at least two subject words ("directive on …",
       "loi sur les …", "Verordnung über …"): kind ``subject``, the subject words.
 
@@ -342,13 +360,16 @@ def act_name(raw: str) -> ActName | None:
     def kept(values: Sequence[str]) -> tuple[str, ...]:
         return tuple(w for w in values if not relax.relaxable(w))
 
+    if words[0] == "code" and len(words) > 2 and words[1] in CODE_COUNTRY_WORDS and words[2] in _CODE_LINKS:
+        words = [words[0], *words[2:]]
     if words[0] == "code" and words[1] in _CODE_LINKS and len(kept(words)) >= 2:
         return ActName("name", kept(words), " ".join(words))
     if words[0] == "loi" and raw_words[0][:1] == "L" and len(raw_words) > 1 and raw_words[1][:1].isupper() \
             and not relax.relaxable(words[1]) and not any(c.isdigit() for c in raw):
         return ActName("name", kept(words), " ".join(words))
     body = words[:-1] if re.fullmatch(r"(?:1[89]|20)\d\d", words[-1]) else words
-    if 2 <= len(body) <= NAME_MAX_WORDS + 1 and body[-1] in NAME_TAIL_FORMS \
+    if 2 <= len(body) <= NAME_MAX_WORDS + 1 and (body[-1] in NAME_TAIL_FORMS
+                                                 or (body[-1] in TITLE_TAIL_FORMS and title_cased(raw))) \
             and not any(c.isdigit() for w in body for c in w) and len(kept(body)) >= 2:
         return ActName("name", kept(body), " ".join(body))
     if len(words) >= 4 and words[0] in SUBJECT_FORMS and words[1] in SUBJECT_LINKS \
