@@ -299,10 +299,6 @@ def explicit_works(index: MountedIndex, works: Sequence[str]) -> list[int]:
 #: Act forms that end an English popular name ("Companies Act 2006", "Luxembourg Labour Code"):
 #: the publishers' official titles never end so, a name of that shape is a short title or alias.
 NAME_TAIL_FORMS = frozenset({"act", "code"})
-#: Forms that end an English popular name only when the query is written as a title, every word
-#: but a stop word capitalised ("Platform Work Directive", "Nature Restoration Law"): written in
-#: lower case, "data protection regulation" is as likely a subject as a name.
-TITLE_TAIL_FORMS = frozenset({"directive", "regulation", "law"})
 #: The country adjective a user adds to a code's name ("Code luxembourgeois de l'environnement"):
 #: not part of the name the act bears, so left out of the words a held name must carry.
 CODE_COUNTRY_WORDS = frozenset({"luxembourgeois", "luxembourgeoise", "europeen", "europeenne"})
@@ -329,22 +325,15 @@ class ActName:
     phrase: str = ""
 
 
-def title_cased(raw: str) -> bool:
-    """Whether every word of ``raw`` but a stop word starts with a capital or a digit
-    ("Right to Repair Directive"). Pure."""
-    words = [w for w in re.split(r"[\s'’]+", raw) if w]
-    return bool(words) and all(w[:1].isupper() or w[:1].isdigit() or normalize(w) in STOP_WORDS for w in words)
-
-
 def act_name(raw: str) -> ActName | None:
     """The act-name shape of a query, or ``None``. Pure: it reads only the query's words.
 
     - ``Code de/du/des …`` (French): the code's name, ``code`` and its words;
     - ``Loi`` + a capitalised word ("Loi Informatique et Libertés"), no digit: a law's popular name;
     - ``… Act`` / ``… Code`` at the end (a year may follow), at most :data:`NAME_MAX_WORDS` words
-      before it: an English popular name, its words with the form; ``… Directive`` /
-      ``… Regulation`` / ``… Law`` likewise when the query is written as a title
-      (:data:`TITLE_TAIL_FORMS`, :func:`title_cased`: "Platform Work Directive");
+      before it: an English popular name, its words with the form (not ``… Directive`` /
+      ``… Regulation``: an EU act's popular name is often in its text only — "Right to Repair
+      Directive", "Pillar Two Directive" — so no held name is no evidence the act is not held);
     - ``Code luxembourgeois de …``: as ``Code de …``, the country adjective left out
       (:data:`CODE_COUNTRY_WORDS`);
     - an act form and a link word first, then at least two subject words ("directive on …",
@@ -368,8 +357,7 @@ def act_name(raw: str) -> ActName | None:
             and not relax.relaxable(words[1]) and not any(c.isdigit() for c in raw):
         return ActName("name", kept(words), " ".join(words))
     body = words[:-1] if re.fullmatch(r"(?:1[89]|20)\d\d", words[-1]) else words
-    if 2 <= len(body) <= NAME_MAX_WORDS + 1 and (body[-1] in NAME_TAIL_FORMS
-                                                 or (body[-1] in TITLE_TAIL_FORMS and title_cased(raw))) \
+    if 2 <= len(body) <= NAME_MAX_WORDS + 1 and body[-1] in NAME_TAIL_FORMS \
             and not any(c.isdigit() for w in body for c in w) and len(kept(body)) >= 2:
         return ActName("name", kept(body), " ".join(body))
     if len(words) >= 4 and words[0] in SUBJECT_FORMS and words[1] in SUBJECT_LINKS \
