@@ -101,11 +101,13 @@ _FRAME = (
 #: "must a …", "wie lange darf ich …". A law does not say "combien" (no Legilux provision holds it),
 #: so such a word must neither count as the question's subject (``unknown_terms``) nor be required
 #: once the words are relaxed. Only words that never name a legal subject: ``long``, ``lange``,
-#: ``will`` (a last will) and ``get`` stay search words.
+#: ``will`` (a last will) and ``get`` stay search words. The verb ``devenir`` / ``become`` frames
+#: "conditions pour devenir avocat" and is rarer than the subject words, so required it carried
+#: the any-word quorum's rarity share.
 _QUESTION = (
     "combien comment pourquoi quand faut peut peuvent peux puis dois doit doivent voudrais mon apres avant "
-    "pendant chaque "
-    "much many must should may might shall whether someone somebody "
+    "pendant chaque devenir "
+    "much many must should may might shall whether someone somebody become "
     "wann warum wieso weshalb welche welcher welches welchen wer wo darf durfen kann konnen muss mussen "
     "soll sollen mein meine meinen meiner meinem ich"
 )

@@ -299,6 +299,9 @@ def explicit_works(index: MountedIndex, works: Sequence[str]) -> list[int]:
 #: Act forms that end an English popular name ("Companies Act 2006", "Luxembourg Labour Code"):
 #: the publishers' official titles never end so, a name of that shape is a short title or alias.
 NAME_TAIL_FORMS = frozenset({"act", "code"})
+#: The country adjective a user adds to a code's name ("Code luxembourgeois de l'environnement"):
+#: not part of the name the act bears, so left out of the words a held name must carry.
+CODE_COUNTRY_WORDS = frozenset({"luxembourgeois", "luxembourgeoise", "europeen", "europeenne"})
 #: Act forms that open a question about a subject ("directive on …", "loi sur les …",
 #: "Verordnung über …") and the word that links them to it.
 SUBJECT_FORMS = frozenset({"directive", "regulation", "decision", "loi", "reglement", "verordnung",
@@ -328,7 +331,11 @@ def act_name(raw: str) -> ActName | None:
     - ``Code de/du/des …`` (French): the code's name, ``code`` and its words;
     - ``Loi`` + a capitalised word ("Loi Informatique et Libertés"), no digit: a law's popular name;
     - ``… Act`` / ``… Code`` at the end (a year may follow), at most :data:`NAME_MAX_WORDS` words
-      before it: an English popular name, its words with the form;
+      before it: an English popular name, its words with the form (not ``… Directive`` /
+      ``… Regulation``: an EU act's popular name is often in its text only — "Right to Repair
+      Directive", "Pillar Two Directive" — so no held name is no evidence the act is not held);
+    - ``Code luxembourgeois de …``: as ``Code de …``, the country adjective left out
+      (:data:`CODE_COUNTRY_WORDS`);
     - an act form and a link word first, then at least two subject words ("directive on …",
       "loi sur les …", "Verordnung über …"): kind ``subject``, the subject words.
 
@@ -342,6 +349,8 @@ def act_name(raw: str) -> ActName | None:
     def kept(values: Sequence[str]) -> tuple[str, ...]:
         return tuple(w for w in values if not relax.relaxable(w))
 
+    if words[0] == "code" and len(words) > 2 and words[1] in CODE_COUNTRY_WORDS and words[2] in _CODE_LINKS:
+        words = [words[0], *words[2:]]
     if words[0] == "code" and words[1] in _CODE_LINKS and len(kept(words)) >= 2:
         return ActName("name", kept(words), " ".join(words))
     if words[0] == "loi" and raw_words[0][:1] == "L" and len(raw_words) > 1 and raw_words[1][:1].isupper() \

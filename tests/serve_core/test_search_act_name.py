@@ -31,6 +31,8 @@ def _sections(core: LegalCore, query: str) -> dict[str, dict[str, Any]]:
     ("directive on time travel tourism", ActName("subject", ("time", "travel", "tourism"),
                                                  "directive on time travel tourism")),
     ("Luxembourg Labour Code", ActName("name", ("luxembourg", "labour", "code"), "luxembourg labour code")),
+    # a code named with its country: the adjective is not part of the code's name
+    ("Code luxembourgeois de l'énergie", ActName("name", ("code", "energie"), "code de l energie")),
 ])
 def test_the_shapes_of_an_act_name(query: str, shape: ActName) -> None:
     assert act_name(query) == shape
@@ -44,13 +46,17 @@ def test_the_shapes_of_an_act_name(query: str, shape: ActName) -> None:
     "GDPR fines",
     "which acts amend the Digital Services Act",  # more than a name
     "data protection",
+    "Right to Repair Directive",  # an EU act's popular name is often in its text only: not checked
+    "Pillar Two Directive",
+    "Code luxembourgeois",  # a country adjective and no name
 ])
 def test_not_an_act_name(query: str) -> None:
     assert act_name(query) is None
 
 
 @pytest.mark.parametrize("query", ["Companies Act 2006", "Code de la famille", "Loi Informatique et Libertés",
-                                   "regulation on capital requirements merger travel"])
+                                   "regulation on capital requirements merger travel",
+                                   "Code luxembourgeois de la famille"])
 def test_a_name_no_held_name_holds_answers_no_hits(fixture_core: LegalCore, query: str) -> None:
     # every word is held by some fixture text ("companies", "act", "code", "famille", …), so the
     # words alone found acts before; no title, short title or alias holds the name
@@ -67,6 +73,9 @@ def test_a_name_no_held_name_holds_answers_no_hits(fixture_core: LegalCore, quer
     ("directive on travel insolvency", EU, "32015l2302"),  # a provision holds the words together
     ("Code de la consommation", LU, "loi-2011-04-08-n2"),  # a held name
     ("Code de la consommaton", LU, "loi-2011-04-08-n2"),  # a typo: not withheld, the fuzzy lane corrects it
+    ("Package Travel Directive", EU, "32015l2302"),  # a popular name an alias holds
+    ("General Data Protection Regulation", EU, "32016r0679"),
+    ("Code luxembourgeois de la consommation", LU, "loi-2011-04-08-n2"),  # the country adjective left out
 ])
 def test_near_negatives_still_hit(fixture_core: LegalCore, query: str, publisher: str, first: str) -> None:
     section = _sections(fixture_core, query)[publisher]

@@ -40,6 +40,18 @@ def test_a_plain_question_searches_its_subject_words() -> None:
     assert without_question_frame(["must", "should"]) == ["must", "should"]
 
 
+def test_the_verb_become_frames_a_question() -> None:
+    # "devenir" / "become" never names a legal subject, yet it is rarer in the texts than the
+    # subject words ("devenir": 95 Legilux provisions, "conditions": 13,422), so as a search word it
+    # carried the any-word quorum's rarity share and left "conditions pour devenir luxembourgeois
+    # par naturalisation" with no hits
+    for word in ("devenir", "become"):
+        assert relax.relaxable(word), word
+    assert without_question_frame(["conditions", "devenir", "luxembourgeois", "naturalisation"]) == \
+        ["conditions", "luxembourgeois", "naturalisation"]
+    assert without_question_frame(["conditions", "become", "citizen", "union"]) == ["conditions", "citizen", "union"]
+
+
 def test_a_question_word_no_provision_holds_does_not_empty_the_answer(fixture_core: LegalCore) -> None:
     # "combien" is in no provision (a law does not ask how much): it was required of every
     # provision, then withheld every relaxation as an unknown term, and the question answered

@@ -50,3 +50,15 @@ def test_a_synonym_never_filters(fixture_core: LegalCore) -> None:
     # are both found, none is required to hold "insolvency"
     plain = {h["work"] for h in _section(fixture_core, "bankrupt", EU)["hits"]}
     assert f"{EU}:32015l2302" in plain and len(plain) > 1
+
+
+def test_a_word_no_text_holds_is_held_through_its_legal_term(fixture_core: LegalCore) -> None:
+    # "banned" is in no EUR-Lex text (the acts say "prohibited"): with the entry the question is
+    # searched, not withheld as an unknown term, and answers the provisions that say "prohibited"
+    assert relax.with_synonyms(["banned", "practices"]) == (["banned", "practices"], {"banned": ["prohibited"]})
+    answer = fixture_core.call("search", {"query": "banned", "fuzzy": "off", "publisher": "eu-eurlex"})
+    section = answer["publishers"][0]
+    assert section["relaxation_withheld"] is None and section["hits"]
+    assert "banned -> prohibited" in section["query_expansions"]
+    prohibited = fixture_core.call("search", {"query": "prohibited", "fuzzy": "off", "publisher": "eu-eurlex"})
+    assert {h["work"] for h in section["hits"]} == {h["work"] for h in prohibited["publishers"][0]["hits"]}
