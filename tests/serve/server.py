@@ -1,4 +1,5 @@
-"""Run an ASGI app on a loopback port in a background thread (for MCP, browser and load tests)."""
+"""Run an ASGI app on a loopback port in a background thread (for MCP, browser and load tests), and wait
+for a condition of a served process to hold."""
 
 from __future__ import annotations
 
@@ -31,3 +32,14 @@ def running(app: Any, *, host: str = "127.0.0.1", timeout: float = 20.0,
     finally:
         server.should_exit = True
         thread.join(timeout)
+
+
+def wait_for(condition: Any, timeout: float = 30.0, poll: float = 0.05) -> Any:
+    """``condition()``'s first true value, polled every ``poll`` seconds; fails after ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(poll)
+    raise AssertionError("the condition did not hold in time")

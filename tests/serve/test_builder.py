@@ -11,13 +11,13 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import pytest
+
+from tests.serve.server import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork, prctl and /proc: Linux")
@@ -56,15 +56,6 @@ def children(pid: int) -> set[int]:
         found |= {int(x) for x in task.read_text().split()}
     return found
 
-
-def wait_for(condition: Any, timeout: float = 30.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError("the condition did not hold in time")
 
 
 def workers(out: Path) -> dict[int, tuple[int, int]]:

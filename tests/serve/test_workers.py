@@ -28,6 +28,7 @@ import pytest
 from release.keys import keygen, load_signer
 from release.signing import sign_artifact_set
 from tests.index.handmade import build_handmade
+from tests.serve.server import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 HEALTHZ_BUDGET = 0.05
@@ -91,15 +92,6 @@ def raw_get(url: str, path: str) -> bytes:
             chunks.append(chunk)
     return b"".join(chunks)
 
-
-def wait_for(condition: Any, timeout: float = 30.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError("the condition did not hold in time")
 
 
 def ready_workers(url: str, tries: int = 6) -> set[int]:
