@@ -19,15 +19,14 @@ from collections.abc import Mapping
 from derive.limits import (
     DEFAULT_LIMITS,
     Limits,
+    body_sha256,
     check_size,
-    known_sha256,
     local,
     namespace,
     parse_xml,
 )
 from derive.model import ExtractionResult
 from derive.profiles import akn_lu, fmx4_eu, html_eu, pdf_lu, pdf_memorial_lu, xhtml_eu
-from legal.canonical import sha256_hex
 from legal.errors import DerivationError
 
 SNIFF = 16384
@@ -66,29 +65,22 @@ def derive_body(data: bytes, *, language: str, fmt: str | None = None, limits: L
     ``data`` when the caller has just checked it (the evidence store's ``read`` does), so the
     body is not hashed again; else it is computed.
     """
-    sha = sha256 if sha256 is not None else sha256_hex(data)
-    with known_sha256(data, sha):
-        return _dispatch(data, sha, language, fmt, limits, act, attachments)
-
-
-def _dispatch(data: bytes, sha: str, language: str, fmt: str | None, limits: Limits,
-              act: pdf_memorial_lu.Act | None,
-              attachments: Mapping[str, fmx4_eu.Attachment] | None) -> ExtractionResult:
+    sha = body_sha256(data, sha256)
     check_size(data, sha, limits)
     kind = sniff(data)
     if kind == "pdf":
         if fmt == "pdf-memorial":
             if act is None:
-                return pdf_lu.memorial_gap(data, language=language)
-            return pdf_memorial_lu.extract(data, language=language, act=act, limits=limits)
-        return pdf_lu.extract(data, language=language, limits=limits)
+                return pdf_lu.memorial_gap(data, language=language, sha256=sha)
+            return pdf_memorial_lu.extract(data, language=language, act=act, limits=limits, sha256=sha)
+        return pdf_lu.extract(data, language=language, limits=limits, sha256=sha)
     if kind == "zip":
-        return fmx4_eu.extract_zip(data, language=language, limits=limits)
+        return fmx4_eu.extract_zip(data, language=language, limits=limits, sha256=sha)
     if kind == "akn":
-        result = akn_lu.extract(data, language=language, limits=limits)
-        return result if result.provisions else akn_lu.extract_document(data, language=language, limits=limits)
+        result = akn_lu.extract(data, language=language, limits=limits, sha256=sha)
+        return result if result.provisions else akn_lu.extract_document(data, language=language, limits=limits, sha256=sha)
     if kind == "formex":
-        return fmx4_eu.extract(data, language=language, limits=limits, attachments=attachments)
+        return fmx4_eu.extract(data, language=language, limits=limits, attachments=attachments, sha256=sha)
     if kind == "html":
         return _html(data, sha, language, limits)
     if kind == "xml":
@@ -100,11 +92,11 @@ def _dispatch(data: bytes, sha: str, language: str, fmt: str | None, limits: Lim
 
 def _html(data: bytes, sha: str, language: str, limits: Limits) -> ExtractionResult:
     try:
-        result = xhtml_eu.extract(data, language=language, limits=limits)
+        result = xhtml_eu.extract(data, language=language, limits=limits, sha256=sha)
     except DerivationError as exc:
         if exc.code not in _TOLERATED:
             raise
     else:
         if result.provisions:
             return result
-    return html_eu.extract(data, language=language, limits=limits)
+    return html_eu.extract(data, language=language, limits=limits, sha256=sha)

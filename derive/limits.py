@@ -7,11 +7,9 @@ SHA-256, so a run can report the exact bytes it refused and carry on with the ne
 
 from __future__ import annotations
 
-import contextlib
 import io
 import zipfile
 import zlib
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from lxml import etree
@@ -49,27 +47,10 @@ def check_size(data: bytes, evidence_sha256: str, limits: Limits = DEFAULT_LIMIT
         )
 
 
-_KNOWN: dict[int, tuple[bytes, str]] = {}  # id(body) -> (body, its SHA-256), see known_sha256
-
-
-@contextlib.contextmanager
-def known_sha256(data: bytes, sha: str) -> Iterator[None]:
-    """While inside, :func:`body_sha256` of this very ``data`` object answers ``sha`` (its
-    SHA-256, which the caller computed or checked) instead of hashing the body once more."""
-    _KNOWN[id(data)] = (data, sha)
-    try:
-        yield
-    finally:
-        _KNOWN.pop(id(data), None)
-
-
-def body_sha256(data: bytes) -> str:
-    """The SHA-256 (hex) of a body: remembered for the body being dispatched (:func:`known_sha256`),
-    else computed."""
-    known = _KNOWN.get(id(data))
-    if known is not None and known[0] is data:
-        return known[1]
-    return sha256_hex(data)
+def body_sha256(data: bytes, known: str | None = None) -> str:
+    """The SHA-256 (hex) of a body: ``known`` when the caller has just computed or checked it (the
+    dispatcher passes the evidence store's checked hash on), else computed."""
+    return known if known is not None else sha256_hex(data)
 
 
 def _parser() -> etree.XMLParser:

@@ -457,9 +457,10 @@ def _notes(reader: _Reader, base: list[str]) -> list[str]:
     return notes
 
 
-def extract(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS) -> ExtractionResult:
+def extract(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS,
+            sha256: str | None = None) -> ExtractionResult:
     """``akn-lu/1`` over one Legilux AKN body."""
-    sha = body_sha256(data)
+    sha = body_sha256(data, sha256)
     root = _root(data, sha, limits)
     reader = _Reader(_notes_by_id(root))
     drafts = _drafts(_document_element(root, sha), reader)
@@ -469,9 +470,10 @@ def extract(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS) -> E
     return finish(Context(PROFILE, language, sha, title_joiner=" "), drafts, notes)
 
 
-def extract_document(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS) -> ExtractionResult:
+def extract_document(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS,
+                     sha256: str | None = None) -> ExtractionResult:
     """``akn-lu-document/1``: the official ``body`` as one ``document`` provision."""
-    sha = body_sha256(data)
+    sha = body_sha256(data, sha256)
     root = _root(data, sha, limits)
     reader = _Reader(_notes_by_id(root))
     doc = _document_element(root, sha)

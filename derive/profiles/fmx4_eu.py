@@ -377,10 +377,10 @@ def _annex(el: etree._Element, path: tuple[str, ...], n: int, reader: _Reader) -
 
 
 def extract(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS,
-            attachments: Mapping[str, Attachment] | None = None) -> ExtractionResult:
+            attachments: Mapping[str, Attachment] | None = None, sha256: str | None = None) -> ExtractionResult:
     """``fmx4-eu/1`` over one Formex main member (``CONS.ACT`` XML). ``attachments``: the other
     files of the expression by name (``sha256``, size), which describe the figures it references."""
-    sha = body_sha256(data)
+    sha = body_sha256(data, sha256)
     root = parse_xml(data, sha, limits)
     if namespace(root.tag) or local(root.tag) not in ROOTS:
         raise DerivationError(f"not a Formex 4 act: root {root.tag!r}", code="unknown_namespace", subject=sha)
@@ -442,9 +442,10 @@ def main_member_name(names_and_sizes: dict[str, int], doc_xml: dict[str, bytes])
     return max(xml, key=lambda n: (names_and_sizes[n], n))
 
 
-def extract_zip(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS) -> ExtractionResult:
+def extract_zip(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS,
+                sha256: str | None = None) -> ExtractionResult:
     """``fmx4-eu/1`` over a Formex zip as Cellar serves it (bomb- and traversal-guarded)."""
-    sha = body_sha256(data)
+    sha = body_sha256(data, sha256)
     members = read_zip(data, sha, limits)
     name = main_member(members)
     if name is None:

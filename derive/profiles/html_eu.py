@@ -179,9 +179,10 @@ def _body(root: etree._Element) -> etree._Element | None:
     return next((x for x in root.iter() if local(x.tag).lower() == "body"), None)
 
 
-def extract(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS) -> ExtractionResult:
+def extract(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS,
+            sha256: str | None = None) -> ExtractionResult:
     """``html-eu-tolerant/1`` over an EUR-Lex HTML body."""
-    sha = body_sha256(data)
+    sha = body_sha256(data, sha256)
     root = parse_html(data, sha, limits)
     ctx = Context(PROFILE, language, sha)
     walker = Walker()

@@ -183,9 +183,10 @@ def _unsafe(seg: _Segmenter) -> str | None:
     return None
 
 
-def extract(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS) -> ExtractionResult:
+def extract(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS,
+            sha256: str | None = None) -> ExtractionResult:
     """``pdf-lu/2`` over one born-digital consolidated PDF."""
-    sha = body_sha256(data)
+    sha = body_sha256(data, sha256)
     check_size(data, sha, limits)
     ctx = Context(PROFILE, language, sha, title_joiner=" ")
     pages = [text.splitlines() for text in _pages(data, sha)]
@@ -214,9 +215,9 @@ def extract(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS) -> E
     return finish(ctx, drafts, notes)
 
 
-def memorial_gap(data: bytes, *, language: str) -> ExtractionResult:
+def memorial_gap(data: bytes, *, language: str, sha256: str | None = None) -> ExtractionResult:
     """A Mémorial gazette issue: several acts in one PDF; no act is cut out of it."""
-    sha = body_sha256(data)
+    sha = body_sha256(data, sha256)
     return finish(Context(PROFILE, language, sha), [], ["format pdf-memorial: not segmented"], gap=Gap(
         TextGap.UNSUPPORTED_MANIFESTATION,
         "Mémorial gazette issue (whole issue, several acts); this build does not cut one act out of an issue",

@@ -272,9 +272,10 @@ def _late_dates(block: list[str], body: list[str], act: Act) -> list[str]:
     return sorted({d for d in dates if d > act.valid_from})
 
 
-def extract(data: bytes, *, language: str, act: Act, limits: Limits = DEFAULT_LIMITS) -> ExtractionResult:
+def extract(data: bytes, *, language: str, act: Act, limits: Limits = DEFAULT_LIMITS,
+            sha256: str | None = None) -> ExtractionResult:
     """``pdf-memorial-lu/3``: the articles of ``act`` in one Mémorial issue, or a typed gap."""
-    sha = body_sha256(data)
+    sha = body_sha256(data, sha256)
     check_size(data, sha, limits)
     ctx = Context(PROFILE, language, sha, title_joiner=" ")
     pages = [text.splitlines() for text in _issue_pages(data, sha)]

@@ -660,9 +660,10 @@ def drafts_for(root: etree._Element, walker: Walker) -> tuple[list[Draft], str]:
     return [], ""
 
 
-def extract(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS) -> ExtractionResult:
+def extract(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS,
+            sha256: str | None = None) -> ExtractionResult:
     """``xhtml-eu/1`` over a well-formed Cellar XHTML body (may yield zero provisions)."""
-    sha = body_sha256(data)
+    sha = body_sha256(data, sha256)
     root = parse_xml(data, sha, limits)
     if local(root.tag) != "html" or namespace(root.tag) not in (XHTML, ""):
         raise DerivationError(f"not XHTML: root {root.tag!r}", code="unknown_namespace", subject=sha)
