@@ -7,6 +7,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import uvicorn
@@ -43,3 +44,11 @@ def wait_for(condition: Any, timeout: float = 30.0, poll: float = 0.05) -> Any:
             return value
         time.sleep(poll)
     raise AssertionError("the condition did not hold in time")
+
+
+def children_of(pid: int) -> set[int]:
+    """The live child processes of ``pid`` (Linux ``/proc``)."""
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        found |= {int(x) for x in task.read_text().split()}
+    return found

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.serve.server import children_of as children
 from tests.serve.server import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,11 +51,6 @@ def alive(pid: int) -> bool:
         return False
 
 
-def children(pid: int) -> set[int]:
-    found: set[int] = set()
-    for task in Path(f"/proc/{pid}/task").glob("*/children"):
-        found |= {int(x) for x in task.read_text().split()}
-    return found
 
 
 

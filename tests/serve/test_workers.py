@@ -28,6 +28,7 @@ import pytest
 from release.keys import keygen, load_signer
 from release.signing import sign_artifact_set
 from tests.index.handmade import build_handmade
+from tests.serve.server import children_of as workers_of
 from tests.serve.server import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,11 +70,6 @@ def lex_serve(*args: str) -> list[str]:
             "--global-rate", "0", *args]
 
 
-def workers_of(pid: int) -> set[int]:
-    children: set[int] = set()
-    for task in Path(f"/proc/{pid}/task").glob("*/children"):
-        children |= {int(x) for x in task.read_text().split()}
-    return children
 
 
 def readyz(url: str) -> tuple[int, dict[str, Any]]:
