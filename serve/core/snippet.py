@@ -32,7 +32,6 @@ WINDOW = 240
 SCAN = 20_000
 #: Characters of a stored text decoded for its snippet (the scan, a window either side, a margin).
 HEAD = SCAN + 2 * WINDOW + 2_000
-_SPACE = re.compile(r"\s+")
 
 
 def _variants() -> dict[str, str]:
@@ -186,5 +185,5 @@ def _cut(text: str, terms: Sequence[str], window: int, complete: bool) -> str | 
         end += 1
     if not complete and end >= len(text):
         return None
-    body = _SPACE.sub(" ", text[start:end]).strip()
+    body = " ".join(text[start:end].split())  # each run of whitespace one space, none at the ends
     return ("… " if start > 0 else "") + body + (" …" if end < len(text) else "")
