@@ -18,6 +18,8 @@ shortest prefixes (:func:`_shortest`: where ``listings`` starts, ``list`` does):
 Over lower-cased text each of those is searched for alone, its word-start check placed after its
 first letter so that the regular expression engine skips to that letter, and only before the
 earliest start found so far (:func:`_earliest`): the first start of the alternation of them all.
+A long head is lower-cased in its first :data:`FIRST_LOWERED` characters first, the rest only when
+they do not decide the first start (:func:`_earliest_by_prefix`: the same start).
 """
 
 from __future__ import annotations
