@@ -18,6 +18,8 @@ shortest prefixes (:func:`_shortest`: where ``listings`` starts, ``list`` does):
 Over lower-cased text each of those is searched for alone, its word-start check placed after its
 first letter so that the regular expression engine skips to that letter, and only before the
 earliest start found so far (:func:`_earliest`): the first start of the alternation of them all.
+A long head is lower-cased in its first :data:`FIRST_LOWERED` characters first, the rest only when
+they do not decide the first start (:func:`_earliest_by_prefix`: the same start).
 """
 
 from __future__ import annotations
@@ -32,7 +34,6 @@ WINDOW = 240
 SCAN = 20_000
 #: Characters of a stored text decoded for its snippet (the scan, a window either side, a margin).
 HEAD = SCAN + 2 * WINDOW + 2_000
-_SPACE = re.compile(r"\s+")
 
 
 def _variants() -> dict[str, str]:
@@ -120,17 +121,43 @@ def _shortest(terms: Sequence[str]) -> tuple[str, ...]:
     return tuple(kept)
 
 
+#: Characters lower-cased first (:func:`_first_hit`): most hits lie in a text's first lines.
+FIRST_LOWERED = 2_048
+#: ``İ`` (U+0130) lowers to two characters: the only character whose lower-casing changes a text's
+#: length. ``Σ`` (U+03A3) lowers to ``σ`` or ``ς`` by its neighbours, the only one lowered by its
+#: context. A head holding neither lowers character by character: its prefixes lower to the
+#: prefixes of its lowered form.
+_LONGER, _CONTEXTUAL = "\u0130", "\u03a3"
+
+
 def _first_hit(text: str, terms: Sequence[str]) -> int | None:
     wanted = _shortest([t for t in terms if len(t) >= 3])
     if not wanted:
         return None
     head = text[:SCAN]
-    lowered = head.lower()
-    if len(lowered) == len(head):
-        return _earliest(lowered, wanted)
-    # lower-casing changed lengths: the full accent classes over the text itself
-    found = _any_term(wanted).search(head)
-    return found.start() if found is not None else None
+    if _LONGER in head:
+        # lower-casing changes lengths: the full accent classes over the text itself
+        found = _any_term(wanted).search(head)
+        return found.start() if found is not None else None
+    if _CONTEXTUAL in head or len(head) <= FIRST_LOWERED:
+        return _earliest(head.lower(), wanted)
+    return _earliest_by_prefix(head, wanted)
+
+
+def _earliest_by_prefix(head: str, terms: Sequence[str]) -> int | None:
+    """:func:`_earliest` of ``head.lower()`` for a head lowered character by character (neither
+    :data:`_LONGER` nor :data:`_CONTEXTUAL` in it), lowering first its :data:`FIRST_LOWERED` characters, then all.
+
+    A term's match is ``len(term)`` characters long and looks back, never ahead, so a match lying
+    inside a prefix is one over the whole head; the earliest match found in a prefix is the
+    earliest over the whole head when it starts at least the longest term's length before the
+    prefix's end (a match starting earlier would end inside the prefix and have been found)."""
+    longest = max(len(t) for t in terms)
+    prefix = head[:FIRST_LOWERED].lower()
+    found = _earliest(prefix, terms)
+    if found is not None and found <= len(prefix) - longest:
+        return found
+    return _earliest(head.lower(), terms)
 
 
 def snippet(text: str, terms: Sequence[str], window: int = WINDOW) -> str:
@@ -160,5 +187,5 @@ def _cut(text: str, terms: Sequence[str], window: int, complete: bool) -> str | 
         end += 1
     if not complete and end >= len(text):
         return None
-    body = _SPACE.sub(" ", text[start:end]).strip()
+    body = " ".join(text[start:end].split())  # each run of whitespace one space, none at the ends
     return ("… " if start > 0 else "") + body + (" …" if end < len(text) else "")

@@ -571,19 +571,52 @@ def _merge(hits: list[Hit], rows: Sequence[dict[str, Any]], reasons: list[str], 
         hits.append(Hit(chosen, list(reasons)))
 
 
-def shape_hits(conn: sqlite3.Connection, index: MountedIndex, hits: Sequence[Hit], words: Sequence[str]) -> list[dict[str, Any]]:
+def shape_hits(conn: sqlite3.Connection, index: MountedIndex, hits: Sequence[Hit], words: Sequence[str],
+               later: list[LaterSnippets] | None = None) -> list[dict[str, Any]]:
     """The public rows of ``hits``; a work row's more provisions (works grain) are nested in
-    ``provisions`` with the same fields, without ``rank``."""
+    ``provisions`` with the same fields, without ``rank``. With ``later``, the snippets cut from
+    stored texts are left to :func:`cut_later` (the rows hold their fallback until then), and what
+    it needs is appended to ``later``."""
     flat = [*hits, *(n for h in hits for n in h.nested)]
-    shaped = _shape(conn, flat, words)
+    pending = LaterSnippets(index, tuple(words), []) if later is not None else None
+    shaped = _shape(conn, flat, words, pending)
     out = shaped[:len(hits)]
     position = len(hits)
+    copies: dict[int, dict[str, Any]] = {}
     for row, hit in zip(out, hits, strict=True):
         if hit.nested:
             row["provisions"] = [{k: v for k, v in r.items() if k != "rank"}
                                  for r in shaped[position:position + len(hit.nested)]]
+            copies.update((id(r), c) for r, c in zip(shaped[position:], row["provisions"], strict=False))
             position += len(hit.nested)
+    if pending is not None and later is not None:
+        pending.rows = [(copies.get(id(row), row), sha, fallback) for row, sha, fallback in pending.rows]
+        later.append(pending)
     return out
+
+
+@dataclass
+class LaterSnippets:
+    """Shaped rows of one index whose snippets are cut from stored texts once the answer keeps
+    them (:func:`cut_later`): a publisher section routed out, or a search stage replaced by a
+    weaker one, cuts none. ``rows``: ``(row, text sha, the row's snippet when the text is not stored)``."""
+
+    index: MountedIndex
+    words: tuple[str, ...]
+    rows: list[tuple[dict[str, Any], str, str]]
+
+
+def cut_later(deadline_seconds: float, pending: Sequence[LaterSnippets]) -> None:
+    """The snippets :func:`shape_hits` left for later, cut and set in their rows (in place): the
+    same snippets, remembered the same way, as when cut at once."""
+    for group in pending:
+        if not group.rows:
+            continue
+        with group.index.session(deadline_seconds) as conn:
+            cuts = _cuts(conn, [sha for _, sha, _ in group.rows], group.words)
+        for row, sha, fallback in group.rows:
+            cut = cuts.get(sha)
+            row["snippet"] = fallback if cut is None else str(cut)
 
 
 def _from_text(hit: Hit) -> bool:
@@ -592,17 +625,26 @@ def _from_text(hit: Hit) -> bool:
         and not ("article_intent" in hit.reasons and "keyword" not in hit.reasons)
 
 
-def _shape(conn: sqlite3.Connection, hits: Sequence[Hit], words: Sequence[str]) -> list[dict[str, Any]]:
-    works = works_by_rowid(conn, [h.row["work_rowid"] for h in hits])
+def _cuts(conn: sqlite3.Connection, shas: Sequence[str], words: Sequence[str]) -> dict[str, str | None]:
+    """``sha -> snippet`` of the texts ``shas`` for ``words`` (``None``: not stored): remembered
+    ones from the index's memory, the others cut (:func:`text_snippets`) and remembered."""
     memory: RankedCache | None = getattr(conn, "ranked_cache", None)
     asked = tuple(words)
-    cuts = {h.row["text_sha256"]: memory.snippet((h.row["text_sha256"], asked)) if memory is not None else None
-            for h in hits if _from_text(h)}
+    cuts: dict[str, str | None] = {sha: memory.snippet((sha, asked)) if memory is not None else None
+                                   for sha in shas}
     fresh = text_snippets(conn, [sha for sha, cut in cuts.items() if cut is None], words)
     if memory is not None:
         for sha, cut in fresh.items():
             memory.put_snippet((sha, asked), cut)
     cuts.update(fresh)
+    return cuts
+
+
+def _shape(conn: sqlite3.Connection, hits: Sequence[Hit], words: Sequence[str],
+           later: LaterSnippets | None = None) -> list[dict[str, Any]]:
+    works = works_by_rowid(conn, [h.row["work_rowid"] for h in hits])
+    texted = [h.row["text_sha256"] for h in hits if _from_text(h)]
+    cuts = _cuts(conn, texted, words) if later is None else {}
     out = []
     for rank, hit in enumerate(hits, 1):
         row, work = hit.row, works[hit.row["work_rowid"]]
@@ -623,6 +665,8 @@ def _shape(conn: sqlite3.Connection, hits: Sequence[Hit], words: Sequence[str]) 
             "text_sha256": row.get("text_sha256"), "snippet": cut, "match_reasons": hit.reasons,
             "bm25": _bm25_of(row), **hit.extra,
         })
+        if later is not None and _from_text(hit) and "snippet" not in hit.extra:
+            later.rows.append((out[-1], sha, cut))
     return out
 
 
@@ -1447,7 +1491,7 @@ def _primary(conn: sqlite3.Connection, work_rowid: int) -> str | None:
 
 def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict[str, Any], suppressed: bool,
                    known: set[str], *, stem: bool = False, relaxed: bool = False,
-                   memo: dict[str, Any] | None = None) -> Answer:
+                   memo: dict[str, Any] | None = None, later: list[LaterSnippets] | None = None) -> Answer:
     as_of = args["as_of"] if args["time_scope"] == "as_of" else None
     base: dict[str, Any] = {"retrieval_mode": "keyword", "time_scope": args["time_scope"], "as_of": as_of,
                             "query_plan": {"terms": plan.terms, "article_key": plan.article_key, "anchor": plan.anchor,
@@ -1487,7 +1531,7 @@ def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict
         found = lexical_lanes(conn, plan, filters, options, known, index, {} if wide else memo)
         if then is not None and wide:  # only hits on states, languages and texts held then
             found.hits = known_hits(then, found.hits, args["limit"], args.get("per_work_limit") or 3)
-        shaped = shape_hits(conn, index, found.hits, found.words)
+        shaped = shape_hits(conn, index, found.hits, found.words, later)
     base["result_grain"] = grain
     base["title_coverage"] = found.title_coverage
     base["top_title_match"] = found.top_title_match
@@ -1788,20 +1832,23 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
     known = _known_anywhere(ctx, plans, args["language"]) if args["fuzzy"] == "auto" else set()
 
     memos: dict[str, dict[str, Any]] = {i.publisher.value: {} for i in indexes}
+    # snippets of the last stage's sections, cut once routing has decided which sections answer
+    later: dict[str, list[LaterSnippets]] = {}
 
     def sections_of(stem: bool = False, relaxed: bool = False) -> list[Answer]:
+        later.clear()
         return [search_section(ctx, i, plans[i.publisher.value], args,
                                suppressed=someone_strong and not plans[i.publisher.value].strong
                                and not plans[i.publisher.value].boost and not args["works"],
                                known=known, stem=stem, relaxed=relaxed,
-                               memo=memos[i.publisher.value])
+                               memo=memos[i.publisher.value], later=later.setdefault(i.publisher.value, []))
                 for i in indexes]
 
     sections = sections_of()
     # Weaker queries are decided over the whole answer: a publisher's strict hits are not
     # diluted by another publisher's stemmed or relaxed ones (serve.core.relax). Lane results
     # are kept between stages (memos), and a stage is replaced only when it found fewer than
-    # five exact hits, so shaping the replaced stage costs little.
+    # five exact hits, so shaping the replaced stage costs little (its snippets are never cut).
     if args["retrieval_mode"] in ("keyword", "hybrid") and args.get("relax", "auto") == "auto" \
             and _strict_hits(sections) < FUZZY_MIN_EXACT_HITS:
         sections = sections_of(stem=True)
@@ -1809,6 +1856,8 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
             sections = sections_of(stem=True, relaxed=True)
     if len(sections) > 1 and not args["works"] and not someone_strong:
         route_sections(sections)
+    cut_later(ctx.deadline_seconds, [group for section, i in zip(sections, indexes, strict=True)
+                                     if section.get("hits") for group in later[i.publisher.value]])
     if args["retrieval_mode"] == "hybrid" and ctx.search_lane is not None:
         # the keyword sections above, fused per publisher with the attached lane
         sections = ctx.search_lane.fuse(ctx, indexes, plans, args, sections)
