@@ -1493,6 +1493,8 @@ def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict
     base["top_title_match"] = found.top_title_match
     if plan.intent:
         base["query_plan"]["role_intent"] = plan.intent
+    if plan.translations:  # an EN/DE question on French-only text: which French terms it was searched with
+        base["query_plan"]["translations"] = plan.translations
     cap = None if plan.constraints and grain == "provisions" else args.get("per_work_limit")
     payload = {**base, "query_expansions": found.expansions, "query_relaxed": found.relaxed,
                "relaxation_withheld": found.relaxation_withheld, "hits": shaped,
