@@ -14,8 +14,8 @@ corpus inside the project's own data. Two data files, both read here:
   best partner. Each entry carries its provenance: how many aligned provisions hold the pair and an
   example (work and anchor). The file also lists the English words the French side holds as they are
   (``shared``: "minimum", "transport") and the English words that are never in French text
-  (``english_only``), so a question's language can be told and an untranslatable English word is
-  known for what it is. The script's output is committed and reviewed (ADR 0021).
+  (``foreign``), so a question's language can be told. The script's output is committed and
+  reviewed (ADR 0021).
 - ``xlang_reviewed.json`` — **reviewed** entries for what the corpus cannot give (German compounds →
   French legal terms, "Arbeitsvertrag" → "contrat de travail"), each with a source: the act and
   article whose French wording holds the term.
@@ -34,8 +34,8 @@ import functools
 import json
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -327,22 +327,29 @@ class Translation:
     alternatives: dict[str, list[str]]
     #: ``{"from": word, "to": [French terms], "source": mined | reviewed | eurovoc}`` per word or phrase.
     used: list[dict[str, Any]]
-    #: Source-language words left out: stop words and words no French text holds that nothing
-    #: translates (left out only when at least two other words are left).
+    #: Source-language stop words left out (only when at least two other words are left): a content
+    #: word is never left out, translated or not.
     dropped: list[str]
+    #: The content words nothing translates and French text does not hold as they are: when there
+    #: is one, nothing is translated.
+    missing: list[str] = field(default_factory=list)
 
 
-def translate(terms: Sequence[str], language: str) -> Translation:
+def translate(terms: Sequence[str], language: str, covered: Collection[str] = ()) -> Translation:
     """``terms`` of a ``language`` (en/de) question, for a French-only text: each run of words that
     is a phrase entry becomes one term (its phrase), each word with an entry keeps its word and gains
-    the French terms as alternatives, and the source language's stop words and its words no French
-    text holds that nothing translates are left out when at least two other words remain. Pure."""
+    the French terms as alternatives, and the source language's stop words are left out when at
+    least two other words remain. A question is translated whole or not at all: when a word known
+    to be absent from French text (``foreign``) is not translated (nor ``covered``: a term the
+    synonym file already maps to French terms), nothing is translated (``missing``): half a
+    question in French is another question ("space elevator construction permit" would be answered
+    by the acts on "espace" and "permis"). Pure."""
     lex = lexicon(language)
     stops = _STOPS.get(language, frozenset())
     out: list[str] = []
     alternatives: dict[str, list[str]] = {}
     used: list[dict[str, Any]] = []
-    untranslatable: list[str] = []
+    stops_found: list[str] = []
     longest = max((len(p) for p in lex.phrases), default=0)
     i = 0
     while i < len(terms):
@@ -362,9 +369,12 @@ def translate(terms: Sequence[str], language: str) -> Translation:
             if french:
                 alternatives[word] = [t for t in french if t != word]
                 used.append({"from": word, "to": alternatives[word], "source": lex.origin.get(word, "mined")})
-            elif word in stops or word in lex.foreign:
-                untranslatable.append(word)
+            elif word in stops:
+                stops_found.append(word)
             out.append(word)
-    kept = [t for t in out if t not in untranslatable]
-    dropped = untranslatable if len(kept) >= 2 else []
+    missing = [t for t in out if t not in alternatives and t not in covered and t in lex.foreign]
+    if missing:  # translated in part, the question would be another one: searched as it is
+        return Translation(list(terms), {}, [], [], missing)
+    kept = [t for t in out if t not in stops_found]
+    dropped = stops_found if len(kept) >= 2 else []
     return Translation([t for t in out if t not in dropped], alternatives, used, dropped)

@@ -32,8 +32,10 @@ German one in either publisher: :func:`text_languages`, :func:`derive.index.xlan
 its words OR-ed with their French terms from the cross-language lexicon (:mod:`derive.index.xlang`:
 mined from the aligned EN/FR EUR-Lex provisions and EuroVoc labels, plus a reviewed file):
 ``Plan.synonyms`` again, never a filter, never choosing an act, and reported as
-``Plan.translations`` (``query_plan.translations``); the question's stop words and its words no French
-text holds that nothing translates leave the search words when two others are left.
+``Plan.translations`` (``query_plan.translations``); the question's own stop words (German ones the
+query parser keeps: "über", "die") leave the search words when two others are left. The section's text
+hits then carry the match reason ``translated`` (weaker evidence, ordered after a section answered in
+the question's own words: :func:`serve.core.ops.search.mark_translated`).
 
 The search words of a **question asked in plain words** leave out the words that only frame it
 (:func:`without_question_frame`: "combien", "peut-on", "faut-il", "must", "darf" — see
@@ -47,7 +49,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -413,16 +415,17 @@ def text_languages(index: MountedIndex) -> frozenset[str]:
     return index.memo("text_languages", load_text_languages)
 
 
-def translated(terms: Sequence[str], words: Sequence[str], held: frozenset[str]
+def translated(terms: Sequence[str], words: Sequence[str], held: frozenset[str], covered: Collection[str] = ()
                ) -> tuple[list[str], dict[str, list[str]], dict[str, Any] | None]:
     """The search words of a question in a language the index holds no text in (``words``: all its
-    normalised words, for telling the language; ``held``: :func:`text_languages`), its words' French
-    terms, and the report; the terms unchanged when the question is in a held language or not told.
-    Pure."""
+    normalised words, for telling the language; ``held``: :func:`text_languages`; ``covered``: the
+    terms the synonym file maps to French terms already), its words' French terms, and the report;
+    the terms unchanged when the question is in a held language, not told, or cannot be translated
+    whole (:func:`derive.index.xlang.translate`). Pure."""
     language = xlang.query_language(words)
     if language not in xlang.SOURCES or language in held or "fr" not in held:
         return list(terms), {}, None
-    found = xlang.translate(terms, language)
+    found = xlang.translate(terms, language, covered)
     if not found.used and not found.dropped:
         return list(terms), {}, None
     return found.terms, found.alternatives, {"language": language, "used": found.used, "dropped": found.dropped}
@@ -444,7 +447,7 @@ def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | 
     plan.terms = list(dict.fromkeys(plan.terms)) + [p for p in phrases if p and p not in plan.terms]
     plan.terms = without_question_frame(plan.terms)
     plan.terms, plan.synonyms = relax.with_synonyms(plan.terms)
-    plan.terms, french, plan.translations = translated(plan.terms, tokens, text_languages(index))
+    plan.terms, french, plan.translations = translated(plan.terms, tokens, text_languages(index), plan.synonyms)
     for term, alternatives in french.items():  # OR-ed with the word, as a synonym is
         plan.synonyms[term] = list(dict.fromkeys([*plan.synonyms.get(term, []), *alternatives]))
     if works:

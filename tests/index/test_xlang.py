@@ -96,3 +96,13 @@ def test_stop_words_and_untranslatable_foreign_words_leave_only_when_two_words_r
     assert found.terms == ["gesetz", "handelsgesellschaften"] and found.dropped == ["uber", "die"]
     found = xlang.translate(["die", "handelsgesellschaften"], "de")
     assert found.terms == ["die", "handelsgesellschaften"] and found.dropped == []
+
+
+def test_a_question_is_translated_whole_or_not_at_all() -> None:
+    # "permit" is an English word no French text holds, and nothing translates it: translating the
+    # other words would answer another question (the acts on "espace" and "permis")
+    found = xlang.translate(["space", "elevator", "construction", "permit"], "en")
+    assert found.missing == ["permit"] and found.used == [] and found.alternatives == {}
+    assert found.terms == ["space", "elevator", "construction", "permit"]
+    # a word the synonym file already maps to French terms is covered
+    assert xlang.translate(["probezeit", "arbeitsvertrag"], "de", covered={"probezeit"}).missing == []

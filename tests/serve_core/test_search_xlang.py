@@ -59,3 +59,14 @@ def test_the_plan_translates_only_where_the_text_is_not_in_the_questions_languag
     words = normalize("minimum wage").split()
     assert translated(words, words, frozenset({"en", "fr"})) == (words, {}, None)  # EUR-Lex: English held
     assert translated(words, words, frozenset({"fr"}))[2] is not None
+
+
+def test_translated_hits_are_weaker_evidence_than_the_questions_own_words(fixture_core: LegalCore) -> None:
+    answer = fixture_core.call("search", {"query": "tenant", "limit": 10})
+    sections = {s["publisher"]: s for s in answer["publishers"]}
+    assert all("translated" in h["match_reasons"] for h in sections[LU]["hits"])
+    assert not any("translated" in h["match_reasons"] for h in sections[EU]["hits"])
+    # EUR-Lex answers in the question's own words: its section and its head come first
+    assert [s["publisher"] for s in answer["publishers"]][0] == EU and answer["merged"][0]["publisher"] == EU
+    best_translated = max(h["score"] for h in sections[LU]["hits"])
+    assert best_translated <= 0.5 < sections[EU]["hits"][0]["score"]
