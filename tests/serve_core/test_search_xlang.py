@@ -67,6 +67,6 @@ def test_translated_hits_are_weaker_evidence_than_the_questions_own_words(fixtur
     assert all("translated" in h["match_reasons"] for h in sections[LU]["hits"])
     assert not any("translated" in h["match_reasons"] for h in sections[EU]["hits"])
     # EUR-Lex answers in the question's own words: its section and its head come first
-    assert [s["publisher"] for s in answer["publishers"]][0] == EU and answer["merged"][0]["publisher"] == EU
+    assert answer["publishers"][0]["publisher"] == EU and answer["merged"][0]["publisher"] == EU
     best_translated = max(h["score"] for h in sections[LU]["hits"])
     assert best_translated <= 0.5 < sections[EU]["hits"][0]["score"]
