@@ -432,7 +432,10 @@ def translated(terms: Sequence[str], words: Sequence[str], held: frozenset[str],
 
 
 def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | None,
-               profiles: Mapping[int, ranking.WorkProfile] | None = None, frequent: Frequent | None = None) -> Plan:
+               profiles: Mapping[int, ranking.WorkProfile] | None = None, frequent: Frequent | None = None,
+               *, language: str | None = None) -> Plan:
+    """The plan of a query against one publisher (see the module docstring); ``language``, the
+    caller's language filter: a question asked of the text in its own language is never translated."""
     plan = Plan(terms=[], article_key=parsed.article.key if parsed.article else None, anchor=None, mentions=[],
                 constraints=[], explicit_works=bool(works))
     _identifier_mentions(index, parsed, plan)
@@ -447,7 +450,8 @@ def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | 
     plan.terms = list(dict.fromkeys(plan.terms)) + [p for p in phrases if p and p not in plan.terms]
     plan.terms = without_question_frame(plan.terms)
     plan.terms, plan.synonyms = relax.with_synonyms(plan.terms)
-    plan.terms, french, plan.translations = translated(plan.terms, tokens, text_languages(index), plan.synonyms)
+    held = text_languages(index) | ({language} if language else set())
+    plan.terms, french, plan.translations = translated(plan.terms, tokens, held, plan.synonyms)
     for term, alternatives in french.items():  # OR-ed with the word, as a synonym is
         plan.synonyms[term] = list(dict.fromkeys([*plan.synonyms.get(term, []), *alternatives]))
     if works:

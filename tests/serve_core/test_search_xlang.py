@@ -70,3 +70,11 @@ def test_translated_hits_are_weaker_evidence_than_the_questions_own_words(fixtur
     assert answer["publishers"][0]["publisher"] == EU and answer["merged"][0]["publisher"] == EU
     best_translated = max(h["score"] for h in sections[LU]["hits"])
     assert best_translated <= 0.5 < sections[EU]["hits"][0]["score"]
+
+
+def test_a_question_asked_of_the_text_in_its_own_language_is_not_translated(fixture_core: LegalCore) -> None:
+    # the caller asks for German text (Legilux holds the Constitution in German): searched as it is
+    answer = fixture_core.call("search", {"query": "Das Großherzogtum Luxemburg", "language": "de", "fuzzy": "off"})
+    section = next(s for s in answer["publishers"] if s["publisher"] == LU)
+    assert "translations" not in section["query_plan"]
+    assert section["hits"] and section["hits"][0]["work"] == f"{LU}:constitution-1868-10-17-n1"

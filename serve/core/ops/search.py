@@ -1603,7 +1603,7 @@ def _plan(ctx: CallContext, index: MountedIndex, parsed: Any, args: dict[str, An
         with index.session(ctx.deadline_seconds) as conn:
             return phrase_is_frequent(conn, index, phrase)
 
-    plan = build_plan(index, parsed, args["works"], profiles, frequent)
+    plan = build_plan(index, parsed, args["works"], profiles, frequent, language=args.get("language"))
     if args.get("role") and len(plan.constraints) == 1:
         plan.intent = str(args["role"])
     if not args["works"] and not plan.strong:
