@@ -27,6 +27,16 @@ An **everyday word** of the reviewed synonym file (``derive/index/synonyms.json`
 "bankrupt", "Kündigung") is OR-ed with the legal terms the acts use for it ("incapacité de travail",
 "insolvency"/"faillite", "licenciement"/"résiliation"): ``Plan.synonyms``, never a filter.
 
+A question in **English or German on French-only text** (an English question searched in Legilux, a
+German one in either publisher: :func:`text_languages`, :func:`derive.index.xlang.query_language`) has
+its words OR-ed with their French terms from the cross-language lexicon (:mod:`derive.index.xlang`:
+mined from the aligned EN/FR EUR-Lex provisions and EuroVoc labels, plus a reviewed file):
+``Plan.synonyms`` again, never a filter, never choosing an act, and reported as
+``Plan.translations`` (``query_plan.translations``); the question's own stop words (German ones the
+query parser keeps: "über", "die") leave the search words when two others are left. The section's text
+hits then carry the match reason ``translated`` (weaker evidence, ordered after a section answered in
+the question's own words: :func:`serve.core.ops.search.mark_translated`).
+
 The search words of a **question asked in plain words** leave out the words that only frame it
 (:func:`without_question_frame`: "combien", "peut-on", "faut-il", "must", "darf" — see
 :data:`derive.index.relax.QUESTION_WORDS`) when at least two other words are left.
@@ -38,11 +48,12 @@ A **role intent** ("which acts amend X", "actes délégués du X") with a resolv
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+import sqlite3
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from derive.index import relax
+from derive.index import relax, xlang
 from derive.index.identifiers import celex_numbers, celex_to_slug
 from derive.index.query import STOP_WORDS, ParsedQuery, ngrams
 from derive.index.text import normalize
@@ -112,6 +123,10 @@ class Plan:
     #: Each everyday word (or phrase) of the terms → the legal terms OR-ed with it
     #: (:func:`derive.index.relax.with_synonyms`).
     synonyms: dict[str, list[str]] = field(default_factory=dict)
+    #: The question's language when it is one the searched index holds no text in (``en``/``de``)
+    #: and its words were translated: ``{"language", "used": [{"from", "to", "source"}], "dropped"}``
+    #: (:func:`derive.index.xlang.translate`), or ``None``.
+    translations: dict[str, Any] | None = None
 
     @property
     def strong(self) -> bool:
@@ -383,8 +398,44 @@ def without_question_frame(terms: Sequence[str]) -> list[str]:
     return kept if len(kept) >= 2 else list(terms)
 
 
+#: A language is one an index holds text in when at least this share of its provisions' states are in it.
+TEXT_LANGUAGE_SHARE = 0.05
+
+
+def load_text_languages(conn: sqlite3.Connection) -> frozenset[str]:
+    """The languages an index holds text in: at least :data:`TEXT_LANGUAGE_SHARE` of its lexical
+    states (Legilux: ``fr``; its few German states, the Constitution, do not make it German)."""
+    rows = conn.execute("SELECT language, COUNT(*) FROM lexical_states GROUP BY language").fetchall()
+    total = sum(int(n) for _, n in rows)
+    return frozenset(str(lang) for lang, n in rows if int(n) >= TEXT_LANGUAGE_SHARE * total)
+
+
+def text_languages(index: MountedIndex) -> frozenset[str]:
+    """:func:`load_text_languages` of a mounted index, read once."""
+    return index.memo("text_languages", load_text_languages)
+
+
+def translated(terms: Sequence[str], words: Sequence[str], held: frozenset[str], covered: Collection[str] = ()
+               ) -> tuple[list[str], dict[str, list[str]], dict[str, Any] | None]:
+    """The search words of a question in a language the index holds no text in (``words``: all its
+    normalised words, for telling the language; ``held``: :func:`text_languages`; ``covered``: the
+    terms the synonym file maps to French terms already), its words' French terms, and the report;
+    the terms unchanged when the question is in a held language, not told, or cannot be translated
+    whole (:func:`derive.index.xlang.translate`). Pure."""
+    language = xlang.query_language(words)
+    if language not in xlang.SOURCES or language in held or "fr" not in held:
+        return list(terms), {}, None
+    found = xlang.translate(terms, language, covered)
+    if not found.used and not found.dropped:
+        return list(terms), {}, None
+    return found.terms, found.alternatives, {"language": language, "used": found.used, "dropped": found.dropped}
+
+
 def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | None,
-               profiles: Mapping[int, ranking.WorkProfile] | None = None, frequent: Frequent | None = None) -> Plan:
+               profiles: Mapping[int, ranking.WorkProfile] | None = None, frequent: Frequent | None = None,
+               *, language: str | None = None) -> Plan:
+    """The plan of a query against one publisher (see the module docstring); ``language``, the
+    caller's language filter: a question asked of the text in its own language is never translated."""
     plan = Plan(terms=[], article_key=parsed.article.key if parsed.article else None, anchor=None, mentions=[],
                 constraints=[], explicit_works=bool(works))
     _identifier_mentions(index, parsed, plan)
@@ -399,6 +450,10 @@ def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | 
     plan.terms = list(dict.fromkeys(plan.terms)) + [p for p in phrases if p and p not in plan.terms]
     plan.terms = without_question_frame(plan.terms)
     plan.terms, plan.synonyms = relax.with_synonyms(plan.terms)
+    held = text_languages(index) | ({language} if language else set())
+    plan.terms, french, plan.translations = translated(plan.terms, tokens, held, plan.synonyms)
+    for term, alternatives in french.items():  # OR-ed with the word, as a synonym is
+        plan.synonyms[term] = list(dict.fromkeys([*plan.synonyms.get(term, []), *alternatives]))
     if works:
         plan.constraints = explicit_works(index, works)
     else:

@@ -1135,16 +1135,20 @@ def order_sections(sections: Sequence[Answer]) -> list[Answer]:
     work's title fits the query (``top_title_match``, :func:`title_match`: a question that all but
     quotes a title is about that act); the normalised score of its first hit
     (:func:`serve.core.merge.score_hits`, one scale over the sections). Ties keep publisher order.
+    A section searched through the cross-language lexicon (``query_plan.translations``) comes
+    after every section with hits answered in the question's own words.
     A French question on a Luxembourg law is answered first by Legilux even though an EU act in
     French also holds its words, and a question quoting an EU title by EUR-Lex."""
     def key(item: tuple[int, Answer]) -> tuple[int, float, float, int]:
         position, section = item
         hits = section.get("hits") or []
         if not hits:
-            return 1, 0.0, 0.0, position
+            return 2, 0.0, 0.0, position
         fit = section.get("top_title_match")
         score = hits[0].get("score")
-        return (0, -float(fit) if isinstance(fit, float | int) else 0.0,
+        # a section answered through translations comes after one answered in the question's words
+        translated = int(bool((section.get("query_plan") or {}).get("translations")))
+        return (translated, -float(fit) if isinstance(fit, float | int) else 0.0,
                 -float(score) if isinstance(score, float | int) else 0.0, position)
 
     return [s for _, s in sorted(enumerate(sections), key=key)]
@@ -1484,6 +1488,20 @@ def corrected_forms(corrections: Sequence[str], forms: dict[str, list[str]]) -> 
     return list(dict.fromkeys(found))[:SNOWBALL_MAX_VARIANTS]
 
 
+#: The text lanes whose hits a translated question found through its French terms.
+_TEXT_REASONS = frozenset({"keyword", "stem", "fuzzy", "relaxed", "any_term", "partial_terms"})
+
+
+def mark_translated(hits: Sequence[Hit]) -> None:
+    """Add the match reason ``translated`` to the text hits of a section searched through the
+    cross-language lexicon (:attr:`serve.core.searchplan.Plan.translations`): weaker evidence than
+    the question's own words (:data:`serve.core.merge.DEFAULT_WEIGHT`, no strict hit, the section
+    after one answered in the question's own words: :func:`order_sections`)."""
+    for hit in [*hits, *(n for h in hits for n in h.nested)]:
+        if _TEXT_REASONS & set(hit.reasons) and "translated" not in hit.reasons:
+            hit.reasons = [*hit.reasons, "translated"]
+
+
 def _primary(conn: sqlite3.Connection, work_rowid: int) -> str | None:
     row = conn.execute("SELECT primary_language FROM works WHERE work_rowid = ?", (work_rowid,)).fetchone()
     return str(row[0]) if row and row[0] else None
@@ -1529,6 +1547,8 @@ def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict
         allowed = _allowed_works(conn, index, args)
         filters = Filters(tuple(plan.constraints), args["language"], args["document_type"], as_of, allowed)
         found = lexical_lanes(conn, plan, filters, options, known, index, {} if wide else memo)
+        if plan.translations:
+            mark_translated(found.hits)
         if then is not None and wide:  # only hits on states, languages and texts held then
             found.hits = known_hits(then, found.hits, args["limit"], args.get("per_work_limit") or 3)
         shaped = shape_hits(conn, index, found.hits, found.words, later)
@@ -1537,6 +1557,8 @@ def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict
     base["top_title_match"] = found.top_title_match
     if plan.intent:
         base["query_plan"]["role_intent"] = plan.intent
+    if plan.translations:  # an EN/DE question on French-only text: which French terms it was searched with
+        base["query_plan"]["translations"] = plan.translations
     cap = None if plan.constraints and grain == "provisions" else args.get("per_work_limit")
     payload = {**base, "query_expansions": found.expansions, "query_relaxed": found.relaxed,
                "relaxation_withheld": found.relaxation_withheld, "hits": shaped,
@@ -1608,7 +1630,8 @@ def _strict_hits(sections: Sequence[Answer]) -> int:
     limit held back) and works whose titles hold every word."""
     def strict(hit: dict[str, Any]) -> bool:
         reasons = set(hit.get("match_reasons") or ())
-        return (bool(hit.get("anchor")) and not reasons & {"partial_terms", "any_term"}) or "title_words" in reasons
+        return (bool(hit.get("anchor")) and not reasons & {"partial_terms", "any_term", "translated"}) \
+            or "title_words" in reasons
 
     return sum(sum(strict(hit) + sum(strict(p) for p in hit.get("provisions") or []) for hit in section.get("hits") or [])
                + int((section.get("row_set") or {}).get("held_back_by_per_work_limit") or 0) for section in sections)
@@ -1624,7 +1647,7 @@ def _plan(ctx: CallContext, index: MountedIndex, parsed: Any, args: dict[str, An
         with index.session(ctx.deadline_seconds) as conn:
             return phrase_is_frequent(conn, index, phrase)
 
-    plan = build_plan(index, parsed, args["works"], profiles, frequent)
+    plan = build_plan(index, parsed, args["works"], profiles, frequent, language=args.get("language"))
     if args.get("role") and len(plan.constraints) == 1:
         plan.intent = str(args["role"])
     if not args["works"] and not plan.strong:

@@ -1,0 +1,380 @@
+"""A cross-language term lexicon (EN→FR, DE→FR) for questions asked in a language the searched text is not in.
+
+Legilux holds its law in French only; an English or German question ("minimum wage Luxembourg",
+"Kündigungsfrist Arbeitsvertrag") stops at words no Luxembourg text holds. The EUR-Lex works hold
+parallel English and French expressions of the same work with the same anchors: an aligned legal
+corpus inside the project's own data. Two data files, both read here:
+
+- ``xlang_mined.json`` — **mined** by ``scripts/mine_xlang.py`` from the provisions of the same EU work
+  and anchor in English and French (and the German and French texts of the Luxembourg Constitution,
+  the one Legilux act held in German), plus the EuroVoc concepts' aligned English and French labels.
+  A word pair is kept only when it is strong, frequent and one-to-one (:func:`mine`): Dice
+  association of the two words' Snowball stems over the aligned provisions at least
+  :data:`MIN_DICE`, at least :data:`MIN_ALIGNED` aligned provisions holding both, each the other's
+  best partner. Each entry carries its provenance: how many aligned provisions hold the pair and an
+  example (work and anchor). The file also lists the English words the French side holds as they are
+  (``shared``: "minimum", "transport") and the English words that are never in French text
+  (``foreign``), so a question's language can be told. The script's output is committed and
+  reviewed (ADR 0021).
+- ``xlang_reviewed.json`` — **reviewed** entries for what the corpus cannot give (German compounds →
+  French legal terms, "Arbeitsvertrag" → "contrat de travail"), each with a source: the act and
+  article whose French wording holds the term.
+
+Applied at query time by the planner (:func:`serve.core.searchplan.build_plan` through
+:func:`translate`) only when the question's language (:func:`query_language`) is not a language the
+searched index holds text in: an English question on Legilux, a German one on either publisher. The
+translations are OR-alternatives of the question's word (never a filter, never a replacement, never
+choosing an act) and are reported (``query_plan.translations``), so a user sees why a French act
+answered. Nothing here reads an index.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+from collections import Counter
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from derive.index import analysis, relax
+from derive.index.text import normalize
+
+SCHEMA = "lex-xlang-lexicon/1"
+MINED_PATH = Path(__file__).with_name("xlang_mined.json")
+REVIEWED_PATH = Path(__file__).with_name("xlang_reviewed.json")
+#: Source languages the lexicon translates from, into French.
+SOURCES = ("en", "de")
+#: A mined pair needs this many aligned provisions holding both words …
+MIN_ALIGNED = 5
+#: … and this Dice association (2·both / (source + target)).
+MIN_DICE = 0.4
+#: An aligned provision with more distinct words than this on a side is left out (a long article
+#: pairs every word with every other: noise, and quadratic to count).
+MAX_WORDS = 80
+#: A word present in the aligned French text of at least this share of the provisions whose source
+#: text holds it is *shared* (the same word in both languages: "minimum", "transport").
+SHARED_SHARE = 0.5
+#: A word in at least this many source provisions and in at most :data:`FOREIGN_SHARE` of their
+#: aligned French texts is *foreign-only*: no French text holds it.
+FOREIGN_MIN = 5
+FOREIGN_SHARE = 0.02
+#: At most this many French forms per translated stem (its most frequent surface forms).
+MAX_TARGET_FORMS = 2
+#: A French stem may be the partner of a source stem that is not its best one when the Dice is at
+#: least this share of its best partner's.
+NEAR_BEST = 0.8
+#: A source form is listed when at least this share of the aligned provisions holding it hold the
+#: French stem too.
+FORM_SHARE = 0.4
+MIN_WORD = 3
+
+_STOPS: dict[str, frozenset[str]] = {
+    "fr": frozenset(relax._FR.split()), "en": frozenset(relax._EN.split()), "de": frozenset(relax._DE.split())}
+#: Stop words of one language only: evidence of a question's language.
+EXCLUSIVE_STOPS: dict[str, frozenset[str]] = {
+    lang: words - frozenset().union(*(w for other, w in _STOPS.items() if other != lang))
+    for lang, words in _STOPS.items()}
+
+
+def words_of(text: str, language: str) -> list[str]:
+    """The content words of a text as the index holds them: normalised, alphabetic, at least
+    :data:`MIN_WORD` letters, not a stop word of ``language`` nor a relaxable word."""
+    stops = _STOPS.get(language, frozenset())
+    return [w for w in normalize(text).split()
+            if len(w) >= MIN_WORD and w.isalpha() and w not in stops and not relax.relaxable(w)]
+
+
+def key_of(word: str, language: str) -> str:
+    """The lexicon key of a normalised word: its Snowball stem in ``language``, or the word itself
+    (too short to stem)."""
+    return analysis.stem_word(word, language) or word
+
+
+@dataclass(frozen=True)
+class Pair:
+    """One mined word pair with its evidence."""
+
+    source: str  # source-language stem
+    forms: tuple[str, ...]  # the source forms seen, most frequent first
+    targets: tuple[str, ...]  # the French forms, most frequent first
+    aligned: int  # aligned provisions holding both
+    dice: float
+    llr: float
+    example: str  # work#anchor of one aligned provision holding both
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"source": self.source, "forms": list(self.forms), "targets": list(self.targets),
+                "aligned": self.aligned, "dice": round(self.dice, 3), "llr": round(self.llr, 1),
+                "example": self.example}
+
+
+def _llr(k11: int, k12: int, k21: int, k22: int) -> float:
+    """Dunning's log-likelihood ratio of a 2×2 contingency table."""
+    def h(*ks: int) -> float:
+        total = sum(ks)
+        return sum(k * math.log(k / total) for k in ks if k)
+    return 2 * (h(k11, k12, k21, k22) - h(k11 + k12, k21 + k22) - h(k11 + k21, k12 + k22))
+
+
+@dataclass
+class Mined:
+    """What :func:`mine` found: one-to-one pairs, and the source words shared with or foreign to French."""
+
+    pairs: list[Pair]
+    shared: list[str]
+    foreign: list[str]
+    provisions: int
+
+
+def mine(aligned: Iterable[tuple[str, str, str]], source: str, *, min_aligned: int = MIN_ALIGNED,
+         min_dice: float = MIN_DICE, max_words: int = MAX_WORDS) -> Mined:
+    """Word pairs of ``source`` → French from aligned provisions ``(example, source text, French
+    text)``: counted on Snowball stems, kept when the French stem is the source stem's best partner
+    by Dice and the source stem is the French stem's best or nearly (:data:`NEAR_BEST`), the Dice is
+    at least ``min_dice`` and at least ``min_aligned`` provisions hold both. Pure."""
+    src_df: Counter[str] = Counter()
+    fr_df: Counter[str] = Counter()
+    both: Counter[tuple[str, str]] = Counter()
+    example: dict[tuple[str, str], str] = {}
+    src_forms: dict[str, Counter[str]] = {}
+    fr_forms: dict[str, Counter[str]] = {}
+    same: Counter[str] = Counter()  # source surface word also in the aligned French text
+    seen: Counter[str] = Counter()  # source surface word, provisions
+    provisions = 0
+    kept_sets: list[tuple[frozenset[str], frozenset[str]]] = []  # (source words, French stems) per provision
+    for where, src_text, fr_text in aligned:
+        src_words = set(words_of(src_text, source))
+        fr_words = set(words_of(fr_text, "fr"))
+        for w in src_words:
+            seen[w] += 1
+            same[w] += w in fr_words
+        src = {key_of(w, source) for w in src_words}
+        fr = {key_of(w, "fr") for w in fr_words}
+        for w in src_words:
+            src_forms.setdefault(key_of(w, source), Counter())[w] += 1
+        for w in fr_words:
+            fr_forms.setdefault(key_of(w, "fr"), Counter())[w] += 1
+        if not src or not fr or len(src) > max_words or len(fr) > max_words:
+            continue
+        provisions += 1
+        kept_sets.append((frozenset(src_words), frozenset(fr)))
+        src_df.update(src)
+        fr_df.update(fr)
+        for s in src:
+            for f in fr:
+                both[(s, f)] += 1
+                if (s, f) not in example:
+                    example[(s, f)] = where
+    dice = {p: 2 * n / (src_df[p[0]] + fr_df[p[1]]) for p, n in both.items() if n >= min_aligned}
+    best_src: dict[str, tuple[float, str]] = {}
+    best_fr: dict[str, tuple[float, str]] = {}
+    for (s, f), d in dice.items():
+        if d > best_src.get(s, (0.0, ""))[0]:
+            best_src[s] = (d, f)
+        if d > best_fr.get(f, (0.0, ""))[0]:
+            best_fr[f] = (d, s)
+    # each source stem's best partner, when it is the French stem's best partner too or nearly as
+    # strong (NEAR_BEST of the best: "right" and "law" both give "droit")
+    chosen = {s: f for s, (d, f) in best_src.items() if d >= min_dice and d >= NEAR_BEST * best_fr[f][0]}
+    # which forms of a stem carry the pair: a form is kept when at least FORM_SHARE of the aligned
+    # provisions holding it hold the French stem too ("parent" → "mère" in "parent undertaking",
+    # never "parental")
+    form_seen: Counter[str] = Counter()
+    form_both: Counter[str] = Counter()
+    for held_words, held_fr in kept_sets:
+        for w in held_words:
+            partner = chosen.get(key_of(w, source))
+            if partner is not None:
+                form_seen[w] += 1
+                form_both[w] += partner in held_fr
+    pairs = []
+    for s, f in sorted(chosen.items()):
+        n = both[(s, f)]
+        d = dice[(s, f)]
+        llr = _llr(n, src_df[s] - n, fr_df[f] - n, provisions - src_df[s] - fr_df[f] + n)
+        forms = tuple(w for w, _ in src_forms[s].most_common()
+                      if form_seen[w] >= 2 and form_both[w] >= FORM_SHARE * form_seen[w]
+                      and same[w] < SHARED_SHARE * max(seen[w], 1))
+        targets = tuple(w for w, _ in fr_forms[f].most_common(MAX_TARGET_FORMS))
+        if not forms or set(forms) & set(targets) or len(forms[0]) < 4 or len(targets[0]) < 4:
+            continue  # the same word in both languages (shared), an acronym, or no form carries it
+        pairs.append(Pair(s, forms, targets, n, d, llr, example[(s, f)]))
+    shared = sorted(w for w, n in seen.items() if n >= FOREIGN_MIN and same[w] >= SHARED_SHARE * n)
+    foreign = sorted(w for w, n in seen.items() if n >= FOREIGN_MIN and same[w] <= FOREIGN_SHARE * n)
+    return Mined(pairs, shared, foreign, provisions)
+
+
+def label_pairs(labels: Iterable[tuple[str, str, str, str]]) -> list[dict[str, Any]]:
+    """Phrase entries from aligned concept labels ``(identifier, kind, English label, French
+    label)`` (EuroVoc): a label of two or three words whose French differs from the English."""
+    out: dict[str, dict[str, Any]] = {}
+    for ident, kind, en, fr in labels:
+        src, tgt = normalize(en), normalize(fr)
+        if not src or not tgt or src == tgt or not 2 <= len(src.split()) <= 3 or len(tgt.split()) > 5:
+            continue
+        entry = out.setdefault(src, {"source": src, "targets": [], "provenance": f"{kind} {ident}"})
+        if tgt not in entry["targets"]:
+            entry["targets"].append(tgt)
+    return [out[k] for k in sorted(out)]
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """The lexicon of one source language, as the planner reads it."""
+
+    words: dict[str, tuple[str, ...]]  # source word form → French terms
+    stems: dict[str, tuple[str, ...]]  # source stem → its forms in ``words``
+    phrases: dict[tuple[str, ...], tuple[str, ...]]  # source phrase words → French terms
+    shared: frozenset[str]  # source words French holds as they are
+    foreign: frozenset[str]  # source words no French text holds
+    french: frozenset[str]  # the French words the lexicon's targets are made of
+    phrase_words: frozenset[str]  # the source words of its phrase entries
+    #: where each entry comes from (``mined`` / ``reviewed`` / ``eurovoc``), by form or phrase
+    origin: dict[str, str]
+
+    def lookup(self, word: str, language: str) -> tuple[str, ...] | None:
+        """The French terms of a source word: its own entry, or that of a form of the same stem
+        it inflects (at most two letters apart: "wages" → "wage", never "parental" → "parent")."""
+        found = self.words.get(word)
+        if found is not None:
+            return found
+        for form in self.stems.get(key_of(word, language), ()):
+            if abs(len(form) - len(word)) <= 2 and analysis.inflection(word, form):
+                return self.words[form]
+        return None
+
+
+def _read(path: Path) -> dict[str, Any]:
+    if not path.exists():
+        return {}
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return data if isinstance(data, dict) else {}
+
+
+@functools.cache
+def lexicon(language: str) -> Lexicon:
+    """The lexicon of ``language`` (``en``/``de``) → French: reviewed and mined entries merged
+    (reviewed first), normalised. An absent file gives no entries."""
+    mined = _read(MINED_PATH).get("languages", {}).get(language, {})
+    reviewed = [e for e in _read(REVIEWED_PATH).get("entries", []) if e.get("language") == language]
+    stops = _STOPS.get(language, frozenset())
+    words: dict[str, list[str]] = {}
+    stems: dict[str, list[str]] = {}
+    phrases: dict[tuple[str, ...], list[str]] = {}
+    origin: dict[str, str] = {}
+
+    def add(source: str, targets: Iterable[str], how: str) -> None:
+        parts = tuple(w for w in normalize(source).split() if w not in stops)
+        found = [t for t in (normalize(v) for v in targets) if t]
+        if not parts or not found:
+            return
+        if len(parts) == 1:
+            into = words.setdefault(parts[0], [])
+            forms = stems.setdefault(key_of(parts[0], language), [])
+            forms += [] if parts[0] in forms else [parts[0]]
+        else:
+            into = phrases.setdefault(parts, [])
+        into += [t for t in found if t not in into]
+        name = " ".join(parts)
+        origin[name] = how if origin.get(name, how) == how else f"{origin[name]}+{how}"
+
+    for entry in reviewed:
+        add(str(entry["word"]), entry["terms"], "reviewed")
+    for entry in mined.get("pairs", []):
+        for form in entry["forms"]:
+            add(str(form), entry["targets"], "mined")
+    for entry in mined.get("phrases", []):
+        add(str(entry["source"]), entry["targets"], "eurovoc")
+    french = {w for terms in [*words.values(), *phrases.values()] for t in terms for w in t.split()}
+    return Lexicon({k: tuple(v) for k, v in words.items()}, {k: tuple(v) for k, v in stems.items()},
+                   {k: tuple(v) for k, v in phrases.items()},
+                   frozenset(mined.get("shared", [])), frozenset(mined.get("foreign", [])), frozenset(french),
+                   frozenset(w for p in phrases for w in p), origin)
+
+
+def query_language(words: Sequence[str]) -> str | None:
+    """The language of a question's normalised words, when it is told: the most evidence among
+    French, English and German — stop words of one language only, words only the English or
+    German lexicon knows, and words a translation's French is made of for French; a word French holds
+    as it is, or one that is on both sides ("minimum", "location"), counts for none. ``None`` on no evidence or a tie."""
+    score: Counter[str] = Counter()
+    for w in words:
+        for lang, stops in EXCLUSIVE_STOPS.items():
+            if w in stops:
+                score[lang] += 1
+        if any(w in lexicon(lang).shared for lang in SOURCES):
+            continue  # the same word in French: no evidence
+        french = any(w in lexicon(lang).french for lang in SOURCES)
+        sources = [lang for lang in SOURCES if (lex := lexicon(lang)).lookup(w, lang) is not None
+                   or w in lex.foreign or w in lex.phrase_words]
+        if french != bool(sources):  # a word of both sides ("minimum", "location") tells nothing
+            for lang in sources or ["fr"]:
+                score[lang] += 1
+    if not score:
+        return None
+    (first, n), *rest = score.most_common()
+    return None if rest and rest[0][1] == n else first
+
+
+@dataclass
+class Translation:
+    """A question's terms with its foreign words' French terms (OR-alternatives) and what was used."""
+
+    terms: list[str]
+    alternatives: dict[str, list[str]]
+    #: ``{"from": word, "to": [French terms], "source": mined | reviewed | eurovoc}`` per word or phrase.
+    used: list[dict[str, Any]]
+    #: Source-language stop words left out (only when at least two other words are left): a content
+    #: word is never left out, translated or not.
+    dropped: list[str]
+    #: The content words nothing translates and French text does not hold as they are: when there
+    #: is one, nothing is translated.
+    missing: list[str] = field(default_factory=list)
+
+
+def translate(terms: Sequence[str], language: str, covered: Collection[str] = ()) -> Translation:
+    """``terms`` of a ``language`` (en/de) question, for a French-only text: each run of words that
+    is a phrase entry becomes one term (its phrase), each word with an entry keeps its word and gains
+    the French terms as alternatives, and the source language's stop words are left out when at
+    least two other words remain. A question is translated whole or not at all: when a word known
+    to be absent from French text (``foreign``) is not translated (nor ``covered``: a term the
+    synonym file already maps to French terms), nothing is translated (``missing``): half a
+    question in French is another question ("space elevator construction permit" would be answered
+    by the acts on "espace" and "permis"). Pure."""
+    lex = lexicon(language)
+    stops = _STOPS.get(language, frozenset())
+    out: list[str] = []
+    alternatives: dict[str, list[str]] = {}
+    used: list[dict[str, Any]] = []
+    stops_found: list[str] = []
+    longest = max((len(p) for p in lex.phrases), default=0)
+    i = 0
+    while i < len(terms):
+        for size in range(min(longest, len(terms) - i), 1, -1):
+            words = tuple(terms[i:i + size])
+            if words in lex.phrases:
+                term = " ".join(words)
+                alternatives[term] = [t for t in lex.phrases[words] if t != term]
+                used.append({"from": term, "to": alternatives[term], "source": lex.origin.get(term, "")})
+                out.append(term)
+                i += size
+                break
+        else:
+            word = terms[i]
+            i += 1
+            french = lex.lookup(word, language) if " " not in word and word not in lex.shared else None
+            if french:
+                alternatives[word] = [t for t in french if t != word]
+                used.append({"from": word, "to": alternatives[word], "source": lex.origin.get(word, "mined")})
+            elif word in stops:
+                stops_found.append(word)
+            out.append(word)
+    missing = [t for t in out if t not in alternatives and t not in covered and t in lex.foreign]
+    if missing:  # translated in part, the question would be another one: searched as it is
+        return Translation(list(terms), {}, [], [], missing)
+    kept = [t for t in out if t not in stops_found]
+    dropped = stops_found if len(kept) >= 2 else []
+    return Translation([t for t in out if t not in dropped], alternatives, used, dropped)

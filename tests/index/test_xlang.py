@@ -1,0 +1,108 @@
+"""Issue #15, eighth pass: the cross-language lexicon (:mod:`derive.index.xlang`, ADR 0021) — its
+mining over aligned provisions, its two data files, telling a question's language, and translating a
+question's words into OR-alternatives."""
+
+from __future__ import annotations
+
+import json
+
+from derive.index import xlang
+
+
+def _aligned() -> list[tuple[str, str, str]]:
+    rows = []
+    for i in range(6):
+        rows += [(f"w{i}#art_{i}", "The employer pays the wage in Luxembourg.",
+                  "L'employeur paie le salaire au Luxembourg."),
+                 (f"e{i}#art_{i}", "The employer signs.", "L'employeur signe."),
+                 (f"g{i}#art_{i}", "The wage rises.", "Le salaire augmente."),
+                 (f"t{i}#art_{i}", "The tenant pays the rent to the landlord.", "Le locataire paie le loyer au bailleur."),
+                 (f"u{i}#art_{i}", "The tenant leaves.", "Le locataire part."),
+                 (f"l{i}#art_{i}", "The landlord sells.", "Le bailleur vend.")]
+    return rows
+
+
+def test_mining_keeps_strong_one_to_one_pairs_with_their_evidence() -> None:
+    mined = xlang.mine(_aligned(), "en", min_aligned=5)
+    pairs = {p.forms[0]: p for p in mined.pairs}
+    assert pairs["wage"].targets == ("salaire",) and pairs["wage"].aligned == 12
+    assert pairs["wage"].example == "w0#art_0" and pairs["wage"].dice == 1.0 and pairs["wage"].llr > 0
+    assert pairs["employer"].targets == ("employeur",)
+    assert pairs["tenant"].targets == ("locataire",) and pairs["landlord"].targets == ("bailleur",)
+    # "pays" is in both kinds of provision, as is "paie": a pair, but never "pays" → "salaire"
+    assert "pays" not in pairs or pairs["pays"].targets[0].startswith("pai")
+    # the same word in both texts is shared, not a translation
+    assert "luxembourg" in mined.shared and "luxembourg" not in pairs
+    assert mined.provisions == 36
+
+
+def test_a_pair_needs_enough_aligned_provisions() -> None:
+    assert xlang.mine(_aligned()[:12], "en", min_aligned=5).pairs == []  # two of each: too few
+    assert all(p.aligned >= 5 for p in xlang.mine(_aligned(), "en", min_aligned=5).pairs)
+
+
+def test_concept_labels_give_phrase_entries() -> None:
+    found = xlang.label_pairs([("1", "eurovoc", "minimum wage", "salaire minimum"),
+                               ("2", "eurovoc", "tourism", "tourisme"),  # one word: not a phrase entry
+                               ("3", "eurovoc", "data protection", "data protection")])  # the same words
+    assert found == [{"source": "minimum wage", "targets": ["salaire minimum"], "provenance": "eurovoc 1"}]
+
+
+def test_every_mined_entry_carries_its_evidence() -> None:
+    data = json.loads(xlang.MINED_PATH.read_text(encoding="utf-8"))
+    assert data["schema"] == xlang.SCHEMA
+    en = data["languages"]["en"]
+    assert len(en["pairs"]) > 500 and en["phrases"]
+    for pair in en["pairs"]:
+        assert pair["aligned"] >= data["thresholds"]["min_aligned"] and pair["dice"] >= data["thresholds"]["min_dice"]
+        assert "#" in pair["example"] and pair["forms"] and pair["targets"]
+    for phrase in en["phrases"]:
+        assert phrase["provenance"].startswith(("eurovoc", "directory")) and all(n > 0 for n in phrase["held"])
+
+
+def test_every_reviewed_entry_names_the_act_holding_its_terms() -> None:
+    data = json.loads(xlang.REVIEWED_PATH.read_text(encoding="utf-8"))
+    assert len(data["entries"]) >= 50
+    for entry in data["entries"]:
+        assert entry["language"] in xlang.SOURCES and entry["word"].strip() and entry["terms"]
+        # the act as publisher:slug, and for each term the first provision holding it
+        assert "[lu-legilux:" in entry["source"] or "[eu-eurlex:" in entry["source"]
+        assert all(f"'{t}' in " in entry["source"] for t in entry["terms"])
+
+
+def test_a_questions_language_is_told_by_its_words() -> None:
+    assert xlang.query_language(["minimum", "wage", "luxembourg"]) == "en"
+    assert xlang.query_language(["kundigungsfrist", "arbeitsvertrag"]) == "de"
+    assert xlang.query_language(["conge", "de", "maternite"]) == "fr"
+    assert xlang.query_language(["salaire", "social", "minimum"]) == "fr"
+    assert xlang.query_language(["luxembourg"]) is None  # the same word in both: nothing told
+
+
+def test_translation_adds_french_terms_and_never_removes_the_word() -> None:
+    found = xlang.translate(["mietvertrag", "kaution"], "de")
+    assert found.terms == ["mietvertrag", "kaution"]
+    assert found.alternatives["mietvertrag"][0] == "bail" and "garantie locative" in found.alternatives["kaution"]
+    assert [u["from"] for u in found.used] == ["mietvertrag", "kaution"]
+    assert {u["source"] for u in found.used} == {"reviewed"}
+    # a phrase of the lexicon is one term, searched as a phrase with its French terms
+    found = xlang.translate(["minimum", "wage", "luxembourg"], "en")
+    assert found.terms == ["minimum wage", "luxembourg"] and "salaire social minimum" in found.alternatives["minimum wage"]
+    # an inflection of a listed form is translated too, another word of its stem is not
+    assert xlang.lexicon("en").lookup("wages", "en") == xlang.lexicon("en").lookup("wage", "en")
+
+
+def test_stop_words_and_untranslatable_foreign_words_leave_only_when_two_words_remain() -> None:
+    found = xlang.translate(["gesetz", "uber", "die", "handelsgesellschaften"], "de")
+    assert found.terms == ["gesetz", "handelsgesellschaften"] and found.dropped == ["uber", "die"]
+    found = xlang.translate(["die", "handelsgesellschaften"], "de")
+    assert found.terms == ["die", "handelsgesellschaften"] and found.dropped == []
+
+
+def test_a_question_is_translated_whole_or_not_at_all() -> None:
+    # "permit" is an English word no French text holds, and nothing translates it: translating the
+    # other words would answer another question (the acts on "espace" and "permis")
+    found = xlang.translate(["space", "elevator", "construction", "permit"], "en")
+    assert found.missing == ["permit"] and found.used == [] and found.alternatives == {}
+    assert found.terms == ["space", "elevator", "construction", "permit"]
+    # a word the synonym file already maps to French terms is covered
+    assert xlang.translate(["probezeit", "arbeitsvertrag"], "de", covered={"probezeit"}).missing == []

@@ -1,0 +1,80 @@
+"""Issue #15, eighth pass: English and German questions on French-only law (the cross-language lexicon,
+:mod:`derive.index.xlang`, ADR 0021), on the real fixture corpus (``LEX_FIXTURES``): the question's words
+are OR-ed with their French terms only where the searched text is not in the question's language, and
+the answer says which translations were used."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from derive.index.text import normalize
+from serve.core import LegalCore
+from serve.core.searchplan import translated
+
+EU, LU = "eu-eurlex", "lu-legilux"
+
+
+def _section(core: LegalCore, query: str, publisher: str) -> dict[str, Any]:
+    answer = core.call("search", {"query": query, "limit": 10})
+    return dict(next(s for s in answer["publishers"] if s["publisher"] == publisher))
+
+
+def test_a_german_question_finds_the_french_act_and_says_through_which_words(fixture_core: LegalCore) -> None:
+    # no Legilux text holds "Widerrufsrecht"; the Code de la consommation says "droit de rétractation"
+    section = _section(fixture_core, "Widerrufsrecht", LU)
+    assert section["hits"] and section["hits"][0]["work"] == f"{LU}:loi-2011-04-08-n2"
+    translations = section["query_plan"]["translations"]
+    assert translations["language"] == "de"
+    assert translations["used"] == [{"from": "widerrufsrecht", "to": ["droit de retractation"], "source": "reviewed"}]
+    assert "widerrufsrecht -> droit de retractation" in section["query_expansions"]
+
+
+def test_an_english_question_is_translated_for_legilux_only(fixture_core: LegalCore) -> None:
+    lu = _section(fixture_core, "tenant", LU)
+    assert lu["hits"] and lu["query_plan"]["translations"]["used"][0]["to"] == ["locataire"]
+    # EUR-Lex holds English text: the same question is searched in its own words there
+    eu = _section(fixture_core, "tenant", EU)
+    assert "translations" not in eu["query_plan"] and not any("->" in e and "locataire" in e
+                                                              for e in eu["query_expansions"])
+
+
+def test_a_french_question_is_never_translated(fixture_core: LegalCore) -> None:
+    for publisher in (LU, EU):
+        section = _section(fixture_core, "droit de rétractation du consommateur", publisher)
+        assert "translations" not in section["query_plan"]
+
+
+def test_a_translation_widens_a_word_and_never_filters(fixture_core: LegalCore) -> None:
+    # the German word stays in its group: what the French term alone finds is found, nothing is required
+    german = {h["work"] for h in _section(fixture_core, "Widerrufsrecht", LU)["hits"]}
+    french = {h["work"] for h in _section(fixture_core, "droit de rétractation", LU)["hits"]}
+    assert german and german <= french and f"{LU}:loi-2011-04-08-n2" in french
+
+
+def test_the_plan_translates_only_where_the_text_is_not_in_the_questions_language() -> None:
+    words = normalize("Mietvertrag Kaution").split()
+    terms, french, report = translated(words, words, frozenset({"fr"}))
+    assert terms == words and french["mietvertrag"][0] == "bail" and report and report["language"] == "de"
+    assert translated(words, words, frozenset({"de", "fr"})) == (words, {}, None)  # German text held
+    words = normalize("minimum wage").split()
+    assert translated(words, words, frozenset({"en", "fr"})) == (words, {}, None)  # EUR-Lex: English held
+    assert translated(words, words, frozenset({"fr"}))[2] is not None
+
+
+def test_translated_hits_are_weaker_evidence_than_the_questions_own_words(fixture_core: LegalCore) -> None:
+    answer = fixture_core.call("search", {"query": "tenant", "limit": 10})
+    sections = {s["publisher"]: s for s in answer["publishers"]}
+    assert all("translated" in h["match_reasons"] for h in sections[LU]["hits"])
+    assert not any("translated" in h["match_reasons"] for h in sections[EU]["hits"])
+    # EUR-Lex answers in the question's own words: its section and its head come first
+    assert answer["publishers"][0]["publisher"] == EU and answer["merged"][0]["publisher"] == EU
+    best_translated = max(h["score"] for h in sections[LU]["hits"])
+    assert best_translated <= 0.5 < sections[EU]["hits"][0]["score"]
+
+
+def test_a_question_asked_of_the_text_in_its_own_language_is_not_translated(fixture_core: LegalCore) -> None:
+    # the caller asks for German text (Legilux holds the Constitution in German): searched as it is
+    answer = fixture_core.call("search", {"query": "Das Großherzogtum Luxemburg", "language": "de", "fuzzy": "off"})
+    section = next(s for s in answer["publishers"] if s["publisher"] == LU)
+    assert "translations" not in section["query_plan"]
+    assert section["hits"] and section["hits"][0]["work"] == f"{LU}:constitution-1868-10-17-n1"
