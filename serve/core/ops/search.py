@@ -97,6 +97,17 @@ SOFT_MENTION_BOOST = 2.0
 #: keyword rows among the candidates is weighed ``1 + BREADTH_BOOST × min(1, log n / log BREADTH_FULL)``.
 BREADTH_BOOST = 1.0
 BREADTH_FULL = 64
+#: Work-level evidence (:func:`work_breadth`): per work, the distinct provisions holding every word
+#: of the lane that found the direct hits, counted over the whole match when it holds at most
+#: :data:`BREADTH_MATCHED_MAX` states (an index lookup per matched state). A work holding at least
+#: :data:`BREADTH_DOMINANCE` times the provisions of any other work, and at least
+#: :data:`BREADTH_MIN`, is the subject's principal treatment: it is weighed as if its names held
+#: the query's words (:func:`dominant_work`; a code's title names none of its subjects, and its long
+#: provisions score low by BM25).
+BREADTH_MATCHED_MAX = 4000
+BREADTH_MIN = 5
+BREADTH_DOMINANCE = 2.0
+BREADTH_REMEMBERED = 2048
 _BM25 = "bm25(provision_fts, " + ", ".join(str(w) for w in PROVISION_FTS_WEIGHTS) + ")"
 _FTS_SOURCE = f"(SELECT rowid AS state_rowid, {_BM25} AS score FROM provision_fts WHERE provision_fts MATCH ?)"
 T = TypeVar("T")
@@ -700,6 +711,9 @@ class Lexical:
     title_coverage: float | None = None
     #: How well the first work's title fits the query (:func:`title_match`, :func:`order_sections`).
     top_title_match: float | None = None
+    #: Per work, its provisions holding every word over the whole match (:func:`work_breadth`), for
+    #: :func:`dominant_work`.
+    breadth: dict[int, int] = field(default_factory=dict)
 
 
 def _ranked_groups(conn: sqlite3.Connection, groups: list[list[str]], filters: Filters, limit: int) -> list[dict[str, Any]]:
@@ -884,7 +898,7 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
     elif plan.article_key:
         _article_lanes(conn, plan, filters, options, out, seen, once)
     elif plan.terms:
-        _keyword_lanes(conn, plan, filters, options, known, out, seen, once)
+        _keyword_lanes(conn, plan, filters, options, known, out, seen, once, index)
     named = bool(plan.constraints) and not plan.explicit_works
     if named:
         for hit in hits:
@@ -919,7 +933,7 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         wider = replace(plan, constraints=[], mentions=[m for m in plan.mentions if m.soft])
         extra = Lexical([], words=[])
         _keyword_lanes(conn, wider, replace(filters, works=()), options, known, extra, seen,
-                       lambda key, compute: once("wide:" + key, compute))
+                       lambda key, compute: once("wide:" + key, compute), index)
         hits.extend(extra.hits)
         out.expansions += [e for e in extra.expansions if e not in out.expansions]
     if not plan.strong and hits and len(out.groups) >= 2 and options.grain == "works" \
@@ -940,7 +954,9 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
             works_title_coverage(conn, [h.row["work_rowid"] for h in hits], subject, index)
         _keep_on_subject(out, hits, on_subject)
     precision = works_subject_precision(conn, [h.row["work_rowid"] for h in hits], out.groups, index)
-    ranked = rank_hits(hits, profiles, plan, options, coverage, precision, breadth(hits))
+    principal = dominant_work(out.breadth, profiles)  # weighed as if named by the words
+    named_by = coverage if principal is None else {**coverage, principal: 1.0}
+    ranked = rank_hits(hits, profiles, plan, options, named_by, precision, breadth(hits))
     out.title_coverage = title_coverage(coverage, [h.row["work_rowid"] for h in ranked
                                                    if "work_metadata" not in h.reasons])
     if options.grain == "works":
@@ -1350,7 +1366,7 @@ def _distinct_works(hits: Sequence[Hit]) -> int:
 
 
 def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, options: LaneOptions, known: set[str],
-                   out: Lexical, seen: set[tuple[Any, ...]], once: _Once) -> None:
+                   out: Lexical, seen: set[tuple[Any, ...]], once: _Once, index: MountedIndex | None = None) -> None:
     hits = out.hits
     if plan.act_reference_only:  # an act number this publisher does not hold, and nothing else asked
         out.relaxation_withheld = {"reason": "unresolved_act_number"}
@@ -1369,6 +1385,7 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
     if own_groups:
         out.groups = [g for t, g in zip(plan.terms, groups, strict=True) if not relax.relaxable(t)]
     _merge(hits, once("keyword", lambda: _ranked_groups(conn, strict, filters, budget)), ["keyword"], seen)
+    matched = strict if hits else None  # the term groups of the lane that found the direct hits
     typos: dict[str, list[str]] = {}
     if options.fuzzy and len(hits) < FUZZY_MIN_EXACT_HITS and not plan.strong:
         expansions = once("fuzzy_expansions", lambda: fuzzy_expansions(conn, plan.terms, known))
@@ -1392,6 +1409,7 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
             fuzzed = groups
             rows = once("fuzzy", lambda: _ranked_groups(conn, fuzzed, filters, budget))
             _merge(hits, rows, ["fuzzy"], seen)
+            matched = matched or (fuzzed if hits else None)
     if options.stem and len(hits) < FUZZY_MIN_EXACT_HITS:
         expanded = _groups(plan.terms, typos)  # a typo is not stemmed as well; a Snowball form may be
         found = once("stem_variants", lambda: stem_variants(conn, plan.terms, expanded, options.language))
@@ -1405,6 +1423,10 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
             groups = relax.with_variants(groups, plan.terms, found)
             stemmed = groups
             _merge(hits, once("stem", lambda: _ranked_groups(conn, stemmed, filters, budget)), ["stem"], seen)
+            matched = matched or (stemmed if hits else None)
+    if matched is not None and options.grain == "works" and not plan.strong and not filters.works \
+            and options.relax_words:
+        _work_breadth(conn, index, matched, out, once)
     if not hits and not plan.strong:
         titled = groups
         hits.extend(once(f"title:{options.stem}", lambda: title_lane(conn, titled, filters, options.limit)))
@@ -1431,6 +1453,51 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
                 out.relaxed = relaxation.report(groups)
                 out.words = [str(t) for g in relaxation.groups for t in g]
                 break
+
+
+_BREADTH: weakref.WeakKeyDictionary[MountedIndex, dict[str, dict[int, int]]] = weakref.WeakKeyDictionary()
+
+
+def work_breadth(conn: sqlite3.Connection, match: str, index: MountedIndex | None = None) -> dict[int, int]:
+    """Per work, its distinct provisions (anchors, any language or wording) whose states ``match``,
+    or nothing when more than :data:`BREADTH_MATCHED_MAX` states match (remembered per mounted
+    ``index``, at most :data:`BREADTH_REMEMBERED` matches)."""
+    known = _BREADTH.setdefault(index, {}) if index is not None else {}
+    if match in known:
+        return known[match]
+    matched = conn.execute("SELECT COUNT(*) FROM (SELECT 1 FROM provision_fts WHERE provision_fts MATCH ? LIMIT ?)",
+                           (match, BREADTH_MATCHED_MAX + 1)).fetchone()[0]
+    found: dict[int, int] = {}
+    if matched <= BREADTH_MATCHED_MAX:
+        found = {int(w): int(n) for w, n in conn.execute(
+            "SELECT s.work_rowid, COUNT(DISTINCT s.anchor) FROM provision_fts f "
+            "JOIN lexical_states s ON s.state_rowid = f.rowid WHERE provision_fts MATCH ? GROUP BY s.work_rowid",
+            (match,))}
+    if len(known) >= BREADTH_REMEMBERED:
+        known.clear()
+    known[match] = found
+    return found
+
+
+def dominant_work(counts: dict[int, int], profiles: dict[int, ranking.WorkProfile]) -> int | None:
+    """The principal act of ``counts`` with at least :data:`BREADTH_MIN` provisions and
+    :data:`BREADTH_DOMINANCE` times those of every other principal act, if one has (a compilation,
+    an amending act or a corrigendum restates or changes another act's provisions: it neither
+    dominates nor competes)."""
+    counts = {w: n for w, n in counts.items() if (p := profiles.get(w)) is not None and p.role == "principal"}
+    top = sorted(counts.values(), reverse=True)[:2]
+    if not top or top[0] < BREADTH_MIN or (len(top) > 1 and top[0] < BREADTH_DOMINANCE * top[1]):
+        return None
+    return next(w for w, n in counts.items() if n == top[0])
+
+
+def _work_breadth(conn: sqlite3.Connection, index: MountedIndex | None, groups: list[list[str]], out: Lexical,
+                  once: _Once) -> None:
+    """Count the works' provisions over the whole match of ``groups`` (:func:`work_breadth`) into
+    ``out.breadth``."""
+    match = fts_query(groups)
+    if match is not None:
+        out.breadth = once("breadth", lambda: work_breadth(conn, match, index))
 
 
 def corrected_forms(corrections: Sequence[str], forms: dict[str, list[str]]) -> list[str]:
