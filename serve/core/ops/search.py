@@ -906,13 +906,6 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
     for hit in hits:  # a work named by an ordinary phrase comes first too, without restricting the rest
         if hit.row["work_rowid"] in plan.boost:
             hit.tier = TIER_NAMED
-    missing = [w for w in plan.boost if w not in {h.row["work_rowid"] for h in hits}]
-    if missing and not plan.explicit_works:
-        # the rows of the boosted works not found by the words (the acts of one cited date are all fetched)
-        soft = replace(plan, mentions=[replace(m, works=[w for w in m.works if w in missing], soft=False,
-                                               status="resolved") for m in plan.mentions if m.soft])
-        hits.extend(Hit(dict(r.row), [*r.reasons, "residual_unmatched"], dict(r.extra), tier=TIER_NAMED)
-                    for r in once("soft_works", lambda: work_rows(conn, soft, filters, index)))
     if plan.strong and (not hits or (not plan.article_key and not plan.terms and not plan.anchor)):
         # a named work is never lost: its row answers when its text holds none of the other words
         named_rows = once("works", lambda: work_rows(conn, plan, filters, index))
@@ -928,6 +921,15 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
             listed |= {h.row["work_rowid"] for h in same}
             hits.extend(h for h in once("related", lambda: _related_rows(conn, index, plan, filters, profiles))
                         if h.row["work_rowid"] not in listed)
+    missing = [w for w in plan.boost if w not in {h.row["work_rowid"] for h in hits}]
+    if missing and not plan.explicit_works:
+        # the rows of the boosted works not found by the words (the acts of one cited date are all
+        # fetched); after the named works' rows, which a boosted row must not stand in for
+        # ("EMIR vs MiFIR": MiFIR named softly, EMIR by constraint)
+        soft = replace(plan, mentions=[replace(m, works=[w for w in m.works if w in missing], soft=False,
+                                               status="resolved") for m in plan.mentions if m.soft])
+        hits.extend(Hit(dict(r.row), [*r.reasons, "residual_unmatched"], dict(r.extra), tier=TIER_NAMED)
+                    for r in once("soft_works", lambda: work_rows(conn, soft, filters, index)))
     if named and plan.terms and not plan.anchor and not plan.article_key:
         # … and the other words are also searched everywhere, after the named work
         wider = replace(plan, constraints=[], mentions=[m for m in plan.mentions if m.soft])
