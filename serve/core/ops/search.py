@@ -1313,13 +1313,19 @@ def _related_rows(conn: sqlite3.Connection, index: MountedIndex, plan: Plan, fil
 #: Other acts of the same name or title listed after an act named alone, at most (newest first).
 SAME_NAME_MAX = 3
 _SUBJECTS: weakref.WeakKeyDictionary[MountedIndex, dict[str, frozenset[int]]] = weakref.WeakKeyDictionary()
+_NUMBERED: weakref.WeakKeyDictionary[MountedIndex, dict[str, int]] = weakref.WeakKeyDictionary()
 
 
 def _same_name_rows(conn: sqlite3.Connection, index: MountedIndex, plan: Plan, filters: Filters) -> list[Hit]:
     """Work rows of the other works holding the name that resolved to the named act (the act in
-    force was preferred: :mod:`serve.core.searchplan`) or an official title of the same subject
-    (:func:`serve.core.ranking.title_subject`): the repealed predecessor of a recast, the earlier
-    law of the same title. At most :data:`SAME_NAME_MAX`, newest slug first, reason ``same_name``."""
+    force was preferred: :mod:`serve.core.searchplan`) or an official title of the same subject or
+    core subject (:func:`serve.core.ranking.title_subject`, :func:`serve.core.ranking.core_subject`):
+    the repealed predecessor of a recast or the recast of a repealed act, the earlier law of the
+    same title. The acts in force whose titles repeal the named act come first
+    (:func:`serve.core.ranking.successors`: "Data Protection Directive" → the GDPR), then the acts
+    its titles repeal (:func:`serve.core.ranking.predecessors`: "Prospectus Regulation" → Directive
+    2003/71/EC), then the others newest slug first; corrigenda are not listed. At most :data:`SAME_NAME_MAX`, reason
+    ``same_name``."""
     target = plan.constraints[0]
     chosen = f"{index.publisher.value}:{index.catalogue.slug_of[target]}"
     others = {w for m in plan.mentions if m.status == "resolved" and m.works == [target] for w in m.shared}
@@ -1327,9 +1333,17 @@ def _same_name_rows(conn: sqlite3.Connection, index: MountedIndex, plan: Plan, f
     if subjects is None:
         subjects = _SUBJECTS[index] = ranking.works_by_subject(conn)
     others |= {w for works in subjects.values() if target in works for w in works}
-    others.discard(target)
+    profiles = ranking.profiles(conn, index)
+    others = {w for w in others if w != target and (w not in profiles or profiles[w].role != "corrigendum")}
+    numbered = _NUMBERED.get(index)
+    if numbered is None:
+        numbered = _NUMBERED[index] = {n: w for w, slug in index.catalogue.slug_of.items()
+                                       if (n := ranking.cited_number(slug)) is not None}
+    after = ranking.successors(conn, profiles, target, index.catalogue.slug_of[target])
+    before = [w for w in ranking.predecessors(conn, target, numbered) if w not in after]
     hits: list[Hit] = []
-    for work in sorted(others, key=lambda w: index.catalogue.slug_of.get(w, ""), reverse=True)[:SAME_NAME_MAX]:
+    newest = sorted(others - set(after) - set(before), key=lambda w: index.catalogue.slug_of.get(w, ""), reverse=True)
+    for work in [*after, *before, *newest][:SAME_NAME_MAX]:
         if filters.allowed is not None and work not in filters.allowed:
             continue
         hit = _work_row(conn, work, replace(filters, works=()), ["same_name"])
