@@ -249,6 +249,11 @@ def _reference(slug: str, title: str) -> str | None:
     return normalize(match.group(1)) if match else None
 
 
+def title_reference(slug: str, title: str) -> str | None:
+    """How other titles name the work (:func:`_reference`), normalised."""
+    return _reference(slug, title)
+
+
 def related_works(conn: sqlite3.Connection, profiles_: Mapping[int, WorkProfile], target: int, target_slug: str,
                   target_work_id: str, role: str, corrigenda: Iterable[int]) -> list[int]:
     """Works holding ``role`` towards ``target``: cited-by or named-in-title, newest slug first."""

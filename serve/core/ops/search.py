@@ -949,6 +949,19 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         weak = once("metadata", lambda: metadata_lane(conn, plan.terms, filters, options.limit))
         hits.extend(h for h in weak if h.row["work_rowid"] not in listed)
     out.expansions = list(dict.fromkeys(out.expansions))
+    if not hits and not plan.strong and index is not None and any(m.status == "ambiguous" for m in plan.mentions):
+        # a name several acts bear answers those acts, not nothing (:func:`ambiguous_rows`)
+        bearers = once("ambiguous", lambda: ambiguous_rows(conn, index, plan, filters, profiles))
+        if bearers:
+            out.hits = bearers[:options.limit]
+            out.relaxation_withheld = out.relaxed = None
+            top = out.hits[0].row["work_rowid"]
+            out.title_coverage = title_coverage(
+                works_title_coverage(conn, [h.row["work_rowid"] for h in out.hits], out.groups, index),
+                [h.row["work_rowid"] for h in out.hits])
+            out.top_title_match = title_match(works_subject_precision(conn, [top], out.groups, index).get(top, 0.0),
+                                              works_title_coverage(conn, [top], out.groups, index).get(top, 0.0))
+            return out
     coverage = works_title_coverage(conn, [h.row["work_rowid"] for h in hits], out.groups, index)
     if out.relaxed is not None and out.relaxed.get("reason") == "any_term" and out.groups and not plan.article_key:
         subject = [g for g in out.groups if ranking.says_subject(g[0])] or out.groups
@@ -1125,9 +1138,11 @@ def order_sections(sections: Sequence[Answer]) -> list[Answer]:
 
 
 def _direct(section: Answer) -> bool:
-    """Whether a section holds a provision matching every query word (or a named work)."""
+    """Whether a section holds a provision matching every query word (or a named work, or a work a
+    name several works bear names: :func:`ambiguous_rows`)."""
     return any((h.get("anchor") and not _WEAK_REASONS & set(h.get("match_reasons") or ()))
-               or any(r.startswith(("exact_", "contained_")) for r in h.get("match_reasons") or ())
+               or any(r.startswith(("exact_", "contained_")) or r == "ambiguous_name"
+                      for r in h.get("match_reasons") or ())
                for h in section.get("hits") or [])
 
 
@@ -1350,6 +1365,42 @@ def _same_name_rows(conn: sqlite3.Connection, index: MountedIndex, plan: Plan, f
         if hit is not None:
             hit.tier = TIER_NAMED
             hit.extra["same_name_as"] = chosen
+            hits.append(hit)
+    return hits
+
+
+def ambiguous_rows(conn: sqlite3.Connection, index: MountedIndex, plan: Plan, filters: Filters,
+                   profiles: dict[int, ranking.WorkProfile]) -> list[Hit]:
+    """Work rows (reason ``ambiguous_name``, ``ambiguous_name`` the name) of the acts a name bears
+    that several acts bear (no one of them the single principal act in force, so the name
+    constrains nothing: :mod:`serve.core.searchplan`), for a query whose words found nothing. First
+    the acts in force whose titles repeal one of them (:func:`serve.core.ranking.successors`:
+    "CRD" → Directive 2013/36/EU, which repealed Directive 2006/48/EC); then the acts whose titles
+    cite none of the others, newest first; last the acts whose titles cite another of them (an act
+    "amending Regulation (EU) No 1024/2012 (the IMI Regulation)" bears the name of the act it
+    amends)."""
+    slug = index.catalogue.slug_of
+    mentions = [m for m in plan.mentions if m.status == "ambiguous"]
+    named = list(dict.fromkeys(w for m in mentions for w in m.works if w in slug))
+    forms = {w: ranking.cited_number(slug[w]) or ranking.title_reference(slug[w], profiles[w].title if w in profiles else "")
+             for w in named}
+    titles = {w: [str(r[0]) for r in conn.execute(
+        "SELECT normalized FROM work_names WHERE kind = 'official_title' AND work_rowid = ?", (w,))] for w in named}
+    citing = {w for w in named if any(f" {forms[o]} " in f" {t} " for o in named if o != w and forms[o]
+                                      for t in titles[w])}
+    after = [s for w in named for s in ranking.successors(conn, profiles, w, slug[w]) if s not in named]
+    newest = sorted(named, key=lambda w: (w in citing, [-ord(c) for c in slug[w]]))
+    hits: list[Hit] = []
+    for work in dict.fromkeys([*after, *newest]):
+        if filters.allowed is not None and work not in filters.allowed:
+            continue
+        if filters.language is not None and _primary(conn, work) not in (None, filters.language):
+            continue
+        hit = _work_row(conn, work, filters, ["ambiguous_name"])
+        if hit is not None:
+            hit.tier = TIER_NAMED
+            hit.extra["ambiguous_name"] = next(m.text for m in mentions if work in m.works) \
+                if work in named else mentions[0].text
             hits.append(hit)
     return hits
 
