@@ -104,7 +104,7 @@ BREADTH_FULL = 64
 #: :data:`BREADTH_MIN`, is the subject's principal treatment: it is weighed as if its names held
 #: the query's words (:func:`dominant_work`; a code's title names none of its subjects, and its long
 #: provisions score low by BM25).
-BREADTH_MATCHED_MAX = 4000
+BREADTH_MATCHED_MAX = 1000
 BREADTH_MIN = 5
 BREADTH_DOMINANCE = 2.0
 BREADTH_REMEMBERED = 2048
@@ -1532,14 +1532,13 @@ def work_breadth(conn: sqlite3.Connection, match: str, index: MountedIndex | Non
     known = _BREADTH.setdefault(index, {}) if index is not None else {}
     if match in known:
         return known[match]
-    matched = conn.execute("SELECT COUNT(*) FROM (SELECT 1 FROM provision_fts WHERE provision_fts MATCH ? LIMIT ?)",
-                           (match, BREADTH_MATCHED_MAX + 1)).fetchone()[0]
-    found: dict[int, int] = {}
-    if matched <= BREADTH_MATCHED_MAX:
-        found = {int(w): int(n) for w, n in conn.execute(
-            "SELECT s.work_rowid, COUNT(DISTINCT s.anchor) FROM provision_fts f "
-            "JOIN lexical_states s ON s.state_rowid = f.rowid WHERE provision_fts MATCH ? GROUP BY s.work_rowid",
-            (match,))}
+    # one pass over at most one state more than counted: the last column is the states read
+    rows = conn.execute(
+        "SELECT s.work_rowid, COUNT(DISTINCT s.anchor), SUM(COUNT(*)) OVER () FROM "
+        "(SELECT rowid AS state_rowid FROM provision_fts WHERE provision_fts MATCH ? LIMIT ?) f "
+        "JOIN lexical_states s ON s.state_rowid = f.state_rowid GROUP BY s.work_rowid",
+        (match, BREADTH_MATCHED_MAX + 1)).fetchall()
+    found = {int(w): int(n) for w, n, _ in rows} if rows and rows[0][2] <= BREADTH_MATCHED_MAX else {}
     if len(known) >= BREADTH_REMEMBERED:
         known.clear()
     known[match] = found
