@@ -14,9 +14,12 @@ that form and year on that subject first (:func:`typed_references`). Every
 expansion and relaxation is reported. One hit per distinct wording: its newest occurrence that
 passes the filters (or the one valid on ``as_of``); at most ``per_work_limit`` hits per work
 unless works are named. Works are ranked by tier, then relevance × priors × title factors
-(:func:`rank_hits`); a subordinate work's principal act comes before it when the query names its
-subject (:func:`parents_first`); an act named alone is followed by the acts of its name or title
-and the acts around it. The fan-out answer lists its publisher sections in order of evidence
+(:func:`rank_hits`; the principal act holding the words in twice the provisions of any other is
+weighed as if its names held them: :func:`work_breadth`, :func:`dominant_work`); a subordinate
+work's principal act comes before it when the query names its subject (:func:`parents_first`); an
+act named alone is followed by the acts in force that repealed it, the acts it repealed, the acts of
+its name or title and the acts around it; a name several acts bear answers those acts when the
+words found nothing (:func:`ambiguous_rows`). The fan-out answer lists its publisher sections in order of evidence
 (:func:`order_sections`) and adds ``merged`` (:mod:`serve.core.merge`), led by the first section's
 head (``docs/search.md``).
 """
