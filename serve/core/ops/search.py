@@ -1342,8 +1342,8 @@ def _same_name_rows(conn: sqlite3.Connection, index: MountedIndex, plan: Plan, f
     same title. The acts in force whose titles repeal the named act come first
     (:func:`serve.core.ranking.successors`: "Data Protection Directive" → the GDPR), then the acts
     its titles repeal (:func:`serve.core.ranking.predecessors`: "Prospectus Regulation" → Directive
-    2003/71/EC), then the others newest slug first; corrigenda are not listed. At most :data:`SAME_NAME_MAX`, reason
-    ``same_name``."""
+    2003/71/EC), then the others newest slug first; corrigenda are not listed, and a corrigendum named
+    alone lists none. At most :data:`SAME_NAME_MAX`, reason ``same_name``."""
     target = plan.constraints[0]
     chosen = f"{index.publisher.value}:{index.catalogue.slug_of[target]}"
     others = {w for m in plan.mentions if m.status == "resolved" and m.works == [target] for w in m.shared}
@@ -1352,6 +1352,8 @@ def _same_name_rows(conn: sqlite3.Connection, index: MountedIndex, plan: Plan, f
         subjects = _SUBJECTS[index] = ranking.works_by_subject(conn)
     others |= {w for works in subjects.values() if target in works for w in works}
     profiles = ranking.profiles(conn, index)
+    if target in profiles and profiles[target].role == "corrigendum":
+        return []  # a corrigendum corrects its act: the act's name and subject are not the corrigendum's
     others = {w for w in others if w != target and (w not in profiles or profiles[w].role != "corrigendum")}
     numbered = _NUMBERED.get(index)
     if numbered is None:
