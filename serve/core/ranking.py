@@ -41,6 +41,7 @@ Legilux act's date), filtered by their role.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import sqlite3
@@ -248,6 +249,11 @@ def _reference(slug: str, title: str) -> str | None:
     return normalize(match.group(1)) if match else None
 
 
+def title_reference(slug: str, title: str) -> str | None:
+    """How other titles name the work (:func:`_reference`), normalised."""
+    return _reference(slug, title)
+
+
 def related_works(conn: sqlite3.Connection, profiles_: Mapping[int, WorkProfile], target: int, target_slug: str,
                   target_work_id: str, role: str, corrigenda: Iterable[int]) -> list[int]:
     """Works holding ``role`` towards ``target``: cited-by or named-in-title, newest slug first."""
@@ -339,15 +345,97 @@ def title_subject(title: str) -> str | None:
     return subject if len(subject) >= SUBJECT_MIN_CHARS else None
 
 
+#: Where a title subject stops saying what the act is about and starts saying what it does to other
+#: acts or how it was made (EN/FR/DE): ``… from renewable sources and amending …``, ``… (recast)``.
+_SUBJECT_END = re.compile(
+    r"\b(?:and amending|amending|and repealing|repealing|and subsequently|recast|codification|codified version|"
+    r"text with eea|et modifiant|modifiant|et abrogeant|abrogeant|refonte|version codifiee|texte presentant|"
+    r"zur anderung|und zur aufhebung|zur aufhebung|neufassung|text von bedeutung)\b")
+
+
+def core_subject(subject: str) -> str | None:
+    """A title subject (:func:`title_subject`) up to its first amending, repealing or recast clause
+    (:data:`_SUBJECT_END`): what a recast shares with the act it recast (``on markets in financial
+    instruments``); ``None`` when that leaves less than :data:`SUBJECT_MIN_CHARS`."""
+    found = _SUBJECT_END.search(subject)
+    core = (subject[:found.start()] if found else subject).strip()
+    return core if len(core) >= SUBJECT_MIN_CHARS else None
+
+
 def works_by_subject(conn: sqlite3.Connection) -> dict[str, frozenset[int]]:
-    """Title subject (:func:`title_subject`) → the works with an official title of that subject,
-    for subjects held by more than one work."""
+    """Title subject (:func:`title_subject`) or core subject (:func:`core_subject`) → the works with
+    an official title of that subject, for subjects held by more than one work. A title the
+    publisher cut short (:func:`truncated`: ``relative à la pr…``) says no subject."""
     found: dict[str, set[int]] = {}
     for rowid, value in conn.execute("SELECT work_rowid, value FROM work_names WHERE kind = 'official_title'"):
+        if truncated(str(value)):
+            continue
         subject = title_subject(str(value))
         if subject is not None:
             found.setdefault(subject, set()).add(int(rowid))
+            core = core_subject(subject)
+            if core is not None and core != subject:
+                found.setdefault(core, set()).add(int(rowid))
     return {s: frozenset(w) for s, w in found.items() if len(w) > 1}
+
+
+#: Words of an official title after which the acts it names are the ones it repeals (EN/FR/DE).
+_REPEALING = re.compile(r"\b(?:repealing|abrogeant|zur aufhebung|und aufhebung)\b")
+
+
+def cited_number(slug: str) -> str | None:
+    """How an EU act's number is written in other acts' titles, normalised: ``95 46`` (a directive
+    or decision before 1999), ``2006 48``, ``575 2013`` (a regulation before 2015), ``2016 679``;
+    ``None`` for a slug that is not a CELEX act of secondary law."""
+    celex = re.match(r"^3(\d{4})([rld])(\d{4})$", slug)
+    if celex is None:
+        return None
+    year, kind, number = int(celex.group(1)), celex.group(2), str(int(celex.group(3)))
+    if kind == "r" and year < 2015:
+        return f"{number} {year}"
+    return f"{year % 100:02d} {number}" if year < 1999 else f"{year} {number}"
+
+
+def successors(conn: sqlite3.Connection, profiles_: Mapping[int, WorkProfile], target: int,
+               target_slug: str) -> list[int]:
+    """The principal acts in force whose official title repeals ``target`` (``… and repealing
+    Directive 95/46/EC``: :data:`_REPEALING` then the act's number, :func:`cited_number`), newest
+    first."""
+    number = cited_number(target_slug)
+    if number is None:
+        return []
+    found: set[int] = set()
+    for rowid, value in conn.execute(
+            "SELECT work_rowid, normalized FROM work_names WHERE kind = 'official_title' AND ' ' || normalized || ' ' "
+            "LIKE ?", (f"% {number} %",)):
+        work = int(rowid)
+        profile = profiles_.get(work)
+        if work == target or profile is None or profile.status != "in_force" or profile.role != "principal":
+            continue
+        if number in repealed_numbers(str(value)):
+            found.add(work)
+    return sorted(found, reverse=True)
+
+
+def repealed_numbers(title: str) -> set[str]:
+    """The act numbers (:func:`cited_number` form) a normalised official title names after its
+    repealing clause (:data:`_REPEALING`)."""
+    repealing = _REPEALING.search(title)
+    if repealing is None:
+        return set()
+    words = title[repealing.end():].split()
+    return {f"{a} {b}" for a, b in itertools.pairwise(words) if a.isdigit() and b.isdigit()}
+
+
+def predecessors(conn: sqlite3.Connection, target: int, numbered: Mapping[str, int]) -> list[int]:
+    """The works ``target``'s official titles repeal (``… and repealing Directive 2003/71/EC``),
+    found by their numbers (``numbered``: :func:`cited_number` → work), newest first."""
+    found: set[int] = set()
+    for (value,) in conn.execute("SELECT normalized FROM work_names WHERE kind = 'official_title' AND work_rowid = ?",
+                                 (target,)):
+        found |= {numbered[n] for n in repealed_numbers(str(value)) if n in numbered}
+    found.discard(target)
+    return sorted(found, reverse=True)
 
 
 #: Words of a title subject that say nothing of it (relation words, act forms, institutions).

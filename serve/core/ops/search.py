@@ -14,9 +14,12 @@ that form and year on that subject first (:func:`typed_references`). Every
 expansion and relaxation is reported. One hit per distinct wording: its newest occurrence that
 passes the filters (or the one valid on ``as_of``); at most ``per_work_limit`` hits per work
 unless works are named. Works are ranked by tier, then relevance × priors × title factors
-(:func:`rank_hits`); a subordinate work's principal act comes before it when the query names its
-subject (:func:`parents_first`); an act named alone is followed by the acts of its name or title
-and the acts around it. The fan-out answer lists its publisher sections in order of evidence
+(:func:`rank_hits`; the principal act holding the words in twice the provisions of any other is
+weighed as if its names held them: :func:`work_breadth`, :func:`dominant_work`); a subordinate
+work's principal act comes before it when the query names its subject (:func:`parents_first`); an
+act named alone is followed by the acts in force that repealed it, the acts it repealed, the acts of
+its name or title and the acts around it; a name several acts bear answers those acts when the
+words found nothing (:func:`ambiguous_rows`). The fan-out answer lists its publisher sections in order of evidence
 (:func:`order_sections`) and adds ``merged`` (:mod:`serve.core.merge`), led by the first section's
 head (``docs/search.md``).
 """
@@ -97,6 +100,17 @@ SOFT_MENTION_BOOST = 2.0
 #: keyword rows among the candidates is weighed ``1 + BREADTH_BOOST × min(1, log n / log BREADTH_FULL)``.
 BREADTH_BOOST = 1.0
 BREADTH_FULL = 64
+#: Work-level evidence (:func:`work_breadth`): per work, the distinct provisions holding every word
+#: of the lane that found the direct hits, counted over the whole match when it holds at most
+#: :data:`BREADTH_MATCHED_MAX` states (an index lookup per matched state). A work holding at least
+#: :data:`BREADTH_DOMINANCE` times the provisions of any other work, and at least
+#: :data:`BREADTH_MIN`, is the subject's principal treatment: it is weighed as if its names held
+#: the query's words (:func:`dominant_work`; a code's title names none of its subjects, and its long
+#: provisions score low by BM25).
+BREADTH_MATCHED_MAX = 1000
+BREADTH_MIN = 5
+BREADTH_DOMINANCE = 2.0
+BREADTH_REMEMBERED = 2048
 _BM25 = "bm25(provision_fts, " + ", ".join(str(w) for w in PROVISION_FTS_WEIGHTS) + ")"
 _FTS_SOURCE = f"(SELECT rowid AS state_rowid, {_BM25} AS score FROM provision_fts WHERE provision_fts MATCH ?)"
 T = TypeVar("T")
@@ -744,6 +758,9 @@ class Lexical:
     title_coverage: float | None = None
     #: How well the first work's title fits the query (:func:`title_match`, :func:`order_sections`).
     top_title_match: float | None = None
+    #: Per work, its provisions holding every word over the whole match (:func:`work_breadth`), for
+    #: :func:`dominant_work`.
+    breadth: dict[int, int] = field(default_factory=dict)
 
 
 def _ranked_groups(conn: sqlite3.Connection, groups: list[list[str]], filters: Filters, limit: int) -> list[dict[str, Any]]:
@@ -928,7 +945,7 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
     elif plan.article_key:
         _article_lanes(conn, plan, filters, options, out, seen, once)
     elif plan.terms:
-        _keyword_lanes(conn, plan, filters, options, known, out, seen, once)
+        _keyword_lanes(conn, plan, filters, options, known, out, seen, once, index)
     named = bool(plan.constraints) and not plan.explicit_works
     if named:
         for hit in hits:
@@ -936,13 +953,6 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
     for hit in hits:  # a work named by an ordinary phrase comes first too, without restricting the rest
         if hit.row["work_rowid"] in plan.boost:
             hit.tier = TIER_NAMED
-    missing = [w for w in plan.boost if w not in {h.row["work_rowid"] for h in hits}]
-    if missing and not plan.explicit_works:
-        # the rows of the boosted works not found by the words (the acts of one cited date are all fetched)
-        soft = replace(plan, mentions=[replace(m, works=[w for w in m.works if w in missing], soft=False,
-                                               status="resolved") for m in plan.mentions if m.soft])
-        hits.extend(Hit(dict(r.row), [*r.reasons, "residual_unmatched"], dict(r.extra), tier=TIER_NAMED)
-                    for r in once("soft_works", lambda: work_rows(conn, soft, filters, index)))
     if plan.strong and (not hits or (not plan.article_key and not plan.terms and not plan.anchor)):
         # a named work is never lost: its row answers when its text holds none of the other words
         named_rows = once("works", lambda: work_rows(conn, plan, filters, index))
@@ -958,12 +968,21 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
             listed |= {h.row["work_rowid"] for h in same}
             hits.extend(h for h in once("related", lambda: _related_rows(conn, index, plan, filters, profiles))
                         if h.row["work_rowid"] not in listed)
+    missing = [w for w in plan.boost if w not in {h.row["work_rowid"] for h in hits}]
+    if missing and not plan.explicit_works:
+        # the rows of the boosted works not found by the words (the acts of one cited date are all
+        # fetched); after the named works' rows, which a boosted row must not stand in for
+        # ("EMIR vs MiFIR": MiFIR named softly, EMIR by constraint)
+        soft = replace(plan, mentions=[replace(m, works=[w for w in m.works if w in missing], soft=False,
+                                               status="resolved") for m in plan.mentions if m.soft])
+        hits.extend(Hit(dict(r.row), [*r.reasons, "residual_unmatched"], dict(r.extra), tier=TIER_NAMED)
+                    for r in once("soft_works", lambda: work_rows(conn, soft, filters, index)))
     if named and plan.terms and not plan.anchor and not plan.article_key:
         # … and the other words are also searched everywhere, after the named work
         wider = replace(plan, constraints=[], mentions=[m for m in plan.mentions if m.soft])
         extra = Lexical([], words=[])
         _keyword_lanes(conn, wider, replace(filters, works=()), options, known, extra, seen,
-                       lambda key, compute: once("wide:" + key, compute))
+                       lambda key, compute: once("wide:" + key, compute), index)
         hits.extend(extra.hits)
         out.expansions += [e for e in extra.expansions if e not in out.expansions]
     if not plan.strong and hits and len(out.groups) >= 2 and options.grain == "works" \
@@ -977,6 +996,19 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         weak = once("metadata", lambda: metadata_lane(conn, plan.terms, filters, options.limit))
         hits.extend(h for h in weak if h.row["work_rowid"] not in listed)
     out.expansions = list(dict.fromkeys(out.expansions))
+    if not hits and not plan.strong and index is not None and any(m.status == "ambiguous" for m in plan.mentions):
+        # a name several acts bear answers those acts, not nothing (:func:`ambiguous_rows`)
+        bearers = once("ambiguous", lambda: ambiguous_rows(conn, index, plan, filters, profiles))
+        if bearers:
+            out.hits = bearers[:options.limit]
+            out.relaxation_withheld = out.relaxed = None
+            top = out.hits[0].row["work_rowid"]
+            out.title_coverage = title_coverage(
+                works_title_coverage(conn, [h.row["work_rowid"] for h in out.hits], out.groups, index),
+                [h.row["work_rowid"] for h in out.hits])
+            out.top_title_match = title_match(works_subject_precision(conn, [top], out.groups, index).get(top, 0.0),
+                                              works_title_coverage(conn, [top], out.groups, index).get(top, 0.0))
+            return out
     coverage = works_title_coverage(conn, [h.row["work_rowid"] for h in hits], out.groups, index)
     if out.relaxed is not None and out.relaxed.get("reason") == "any_term" and out.groups and not plan.article_key:
         subject = [g for g in out.groups if ranking.says_subject(g[0])] or out.groups
@@ -984,7 +1016,9 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
             works_title_coverage(conn, [h.row["work_rowid"] for h in hits], subject, index)
         _keep_on_subject(out, hits, on_subject)
     precision = works_subject_precision(conn, [h.row["work_rowid"] for h in hits], out.groups, index)
-    ranked = rank_hits(hits, profiles, plan, options, coverage, precision, breadth(hits))
+    principal = dominant_work(out.breadth, profiles)  # weighed as if named by the words
+    named_by = coverage if principal is None else {**coverage, principal: 1.0}
+    ranked = rank_hits(hits, profiles, plan, options, named_by, precision, breadth(hits))
     out.title_coverage = title_coverage(coverage, [h.row["work_rowid"] for h in ranked
                                                    if "work_metadata" not in h.reasons])
     if options.grain == "works":
@@ -1155,9 +1189,11 @@ def order_sections(sections: Sequence[Answer]) -> list[Answer]:
 
 
 def _direct(section: Answer) -> bool:
-    """Whether a section holds a provision matching every query word (or a named work)."""
+    """Whether a section holds a provision matching every query word (or a named work, or a work a
+    name several works bear names: :func:`ambiguous_rows`)."""
     return any((h.get("anchor") and not _WEAK_REASONS & set(h.get("match_reasons") or ()))
-               or any(r.startswith(("exact_", "contained_")) for r in h.get("match_reasons") or ())
+               or any(r.startswith(("exact_", "contained_")) or r == "ambiguous_name"
+                      for r in h.get("match_reasons") or ())
                for h in section.get("hits") or [])
 
 
@@ -1343,13 +1379,19 @@ def _related_rows(conn: sqlite3.Connection, index: MountedIndex, plan: Plan, fil
 #: Other acts of the same name or title listed after an act named alone, at most (newest first).
 SAME_NAME_MAX = 3
 _SUBJECTS: weakref.WeakKeyDictionary[MountedIndex, dict[str, frozenset[int]]] = weakref.WeakKeyDictionary()
+_NUMBERED: weakref.WeakKeyDictionary[MountedIndex, dict[str, int]] = weakref.WeakKeyDictionary()
 
 
 def _same_name_rows(conn: sqlite3.Connection, index: MountedIndex, plan: Plan, filters: Filters) -> list[Hit]:
     """Work rows of the other works holding the name that resolved to the named act (the act in
-    force was preferred: :mod:`serve.core.searchplan`) or an official title of the same subject
-    (:func:`serve.core.ranking.title_subject`): the repealed predecessor of a recast, the earlier
-    law of the same title. At most :data:`SAME_NAME_MAX`, newest slug first, reason ``same_name``."""
+    force was preferred: :mod:`serve.core.searchplan`) or an official title of the same subject or
+    core subject (:func:`serve.core.ranking.title_subject`, :func:`serve.core.ranking.core_subject`):
+    the repealed predecessor of a recast or the recast of a repealed act, the earlier law of the
+    same title. The acts in force whose titles repeal the named act come first
+    (:func:`serve.core.ranking.successors`: "Data Protection Directive" → the GDPR), then the acts
+    its titles repeal (:func:`serve.core.ranking.predecessors`: "Prospectus Regulation" → Directive
+    2003/71/EC), then the others newest slug first; corrigenda are not listed, and a corrigendum named
+    alone lists none. At most :data:`SAME_NAME_MAX`, reason ``same_name``."""
     target = plan.constraints[0]
     chosen = f"{index.publisher.value}:{index.catalogue.slug_of[target]}"
     others = {w for m in plan.mentions if m.status == "resolved" and m.works == [target] for w in m.shared}
@@ -1357,15 +1399,61 @@ def _same_name_rows(conn: sqlite3.Connection, index: MountedIndex, plan: Plan, f
     if subjects is None:
         subjects = _SUBJECTS[index] = ranking.works_by_subject(conn)
     others |= {w for works in subjects.values() if target in works for w in works}
-    others.discard(target)
+    profiles = ranking.profiles(conn, index)
+    if target in profiles and profiles[target].role == "corrigendum":
+        return []  # a corrigendum corrects its act: the act's name and subject are not the corrigendum's
+    others = {w for w in others if w != target and (w not in profiles or profiles[w].role != "corrigendum")}
+    numbered = _NUMBERED.get(index)
+    if numbered is None:
+        numbered = _NUMBERED[index] = {n: w for w, slug in index.catalogue.slug_of.items()
+                                       if (n := ranking.cited_number(slug)) is not None}
+    after = ranking.successors(conn, profiles, target, index.catalogue.slug_of[target])
+    before = [w for w in ranking.predecessors(conn, target, numbered) if w not in after]
     hits: list[Hit] = []
-    for work in sorted(others, key=lambda w: index.catalogue.slug_of.get(w, ""), reverse=True)[:SAME_NAME_MAX]:
+    newest = sorted(others - set(after) - set(before), key=lambda w: index.catalogue.slug_of.get(w, ""), reverse=True)
+    for work in [*after, *before, *newest][:SAME_NAME_MAX]:
         if filters.allowed is not None and work not in filters.allowed:
             continue
         hit = _work_row(conn, work, replace(filters, works=()), ["same_name"])
         if hit is not None:
             hit.tier = TIER_NAMED
             hit.extra["same_name_as"] = chosen
+            hits.append(hit)
+    return hits
+
+
+def ambiguous_rows(conn: sqlite3.Connection, index: MountedIndex, plan: Plan, filters: Filters,
+                   profiles: dict[int, ranking.WorkProfile]) -> list[Hit]:
+    """Work rows (reason ``ambiguous_name``, ``ambiguous_name`` the name) of the acts a name bears
+    that several acts bear (no one of them the single principal act in force, so the name
+    constrains nothing: :mod:`serve.core.searchplan`), for a query whose words found nothing. First
+    the acts in force whose titles repeal one of them (:func:`serve.core.ranking.successors`:
+    "CRD" → Directive 2013/36/EU, which repealed Directive 2006/48/EC); then the acts whose titles
+    cite none of the others, newest first; last the acts whose titles cite another of them (an act
+    "amending Regulation (EU) No 1024/2012 (the IMI Regulation)" bears the name of the act it
+    amends)."""
+    slug = index.catalogue.slug_of
+    mentions = [m for m in plan.mentions if m.status == "ambiguous"]
+    named = list(dict.fromkeys(w for m in mentions for w in m.works if w in slug))
+    forms = {w: ranking.cited_number(slug[w]) or ranking.title_reference(slug[w], profiles[w].title if w in profiles else "")
+             for w in named}
+    titles = {w: [str(r[0]) for r in conn.execute(
+        "SELECT normalized FROM work_names WHERE kind = 'official_title' AND work_rowid = ?", (w,))] for w in named}
+    citing = {w for w in named if any(f" {forms[o]} " in f" {t} " for o in named if o != w and forms[o]
+                                      for t in titles[w])}
+    after = [s for w in named for s in ranking.successors(conn, profiles, w, slug[w]) if s not in named]
+    newest = sorted(named, key=lambda w: (w in citing, [-ord(c) for c in slug[w]]))
+    hits: list[Hit] = []
+    for work in dict.fromkeys([*after, *newest]):
+        if filters.allowed is not None and work not in filters.allowed:
+            continue
+        if filters.language is not None and _primary(conn, work) not in (None, filters.language):
+            continue
+        hit = _work_row(conn, work, filters, ["ambiguous_name"])
+        if hit is not None:
+            hit.tier = TIER_NAMED
+            hit.extra["ambiguous_name"] = next(m.text for m in mentions if work in m.works) \
+                if work in named else mentions[0].text
             hits.append(hit)
     return hits
 
@@ -1398,7 +1486,7 @@ def _distinct_works(hits: Sequence[Hit]) -> int:
 
 
 def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, options: LaneOptions, known: set[str],
-                   out: Lexical, seen: set[tuple[Any, ...]], once: _Once) -> None:
+                   out: Lexical, seen: set[tuple[Any, ...]], once: _Once, index: MountedIndex | None = None) -> None:
     hits = out.hits
     if plan.act_reference_only:  # an act number this publisher does not hold, and nothing else asked
         out.relaxation_withheld = {"reason": "unresolved_act_number"}
@@ -1417,6 +1505,7 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
     if own_groups:
         out.groups = [g for t, g in zip(plan.terms, groups, strict=True) if not relax.relaxable(t)]
     _merge(hits, once("keyword", lambda: _ranked_groups(conn, strict, filters, budget)), ["keyword"], seen)
+    matched = strict if hits else None  # the term groups of the lane that found the direct hits
     typos: dict[str, list[str]] = {}
     if options.fuzzy and len(hits) < FUZZY_MIN_EXACT_HITS and not plan.strong:
         expansions = once("fuzzy_expansions", lambda: fuzzy_expansions(conn, plan.terms, known))
@@ -1440,6 +1529,7 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
             fuzzed = groups
             rows = once("fuzzy", lambda: _ranked_groups(conn, fuzzed, filters, budget))
             _merge(hits, rows, ["fuzzy"], seen)
+            matched = matched or (fuzzed if hits else None)
     if options.stem and len(hits) < FUZZY_MIN_EXACT_HITS:
         expanded = _groups(plan.terms, typos)  # a typo is not stemmed as well; a Snowball form may be
         found = once("stem_variants", lambda: stem_variants(conn, plan.terms, expanded, options.language))
@@ -1453,6 +1543,10 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
             groups = relax.with_variants(groups, plan.terms, found)
             stemmed = groups
             _merge(hits, once("stem", lambda: _ranked_groups(conn, stemmed, filters, budget)), ["stem"], seen)
+            matched = matched or (stemmed if hits else None)
+    if matched is not None and options.grain == "works" and not plan.strong and not filters.works \
+            and options.relax_words:
+        _work_breadth(conn, index, matched, out, once)
     if not hits and not plan.strong:
         titled = groups
         hits.extend(once(f"title:{options.stem}", lambda: title_lane(conn, titled, filters, options.limit)))
@@ -1479,6 +1573,50 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
                 out.relaxed = relaxation.report(groups)
                 out.words = [str(t) for g in relaxation.groups for t in g]
                 break
+
+
+_BREADTH: weakref.WeakKeyDictionary[MountedIndex, dict[str, dict[int, int]]] = weakref.WeakKeyDictionary()
+
+
+def work_breadth(conn: sqlite3.Connection, match: str, index: MountedIndex | None = None) -> dict[int, int]:
+    """Per work, its distinct provisions (anchors, any language or wording) whose states ``match``,
+    or nothing when more than :data:`BREADTH_MATCHED_MAX` states match (remembered per mounted
+    ``index``, at most :data:`BREADTH_REMEMBERED` matches)."""
+    known = _BREADTH.setdefault(index, {}) if index is not None else {}
+    if match in known:
+        return known[match]
+    # one pass over at most one state more than counted: the last column is the states read
+    rows = conn.execute(
+        "SELECT s.work_rowid, COUNT(DISTINCT s.anchor), SUM(COUNT(*)) OVER () FROM "
+        "(SELECT rowid AS state_rowid FROM provision_fts WHERE provision_fts MATCH ? LIMIT ?) f "
+        "JOIN lexical_states s ON s.state_rowid = f.state_rowid GROUP BY s.work_rowid",
+        (match, BREADTH_MATCHED_MAX + 1)).fetchall()
+    found = {int(w): int(n) for w, n, _ in rows} if rows and rows[0][2] <= BREADTH_MATCHED_MAX else {}
+    if len(known) >= BREADTH_REMEMBERED:
+        known.clear()
+    known[match] = found
+    return found
+
+
+def dominant_work(counts: dict[int, int], profiles: dict[int, ranking.WorkProfile]) -> int | None:
+    """The principal act of ``counts`` with at least :data:`BREADTH_MIN` provisions and
+    :data:`BREADTH_DOMINANCE` times those of every other principal act, if one has (a compilation,
+    an amending act or a corrigendum restates or changes another act's provisions: it neither
+    dominates nor competes)."""
+    counts = {w: n for w, n in counts.items() if (p := profiles.get(w)) is not None and p.role == "principal"}
+    top = sorted(counts.values(), reverse=True)[:2]
+    if not top or top[0] < BREADTH_MIN or (len(top) > 1 and top[0] < BREADTH_DOMINANCE * top[1]):
+        return None
+    return next(w for w, n in counts.items() if n == top[0])
+
+
+def _work_breadth(conn: sqlite3.Connection, index: MountedIndex | None, groups: list[list[str]], out: Lexical,
+                  once: _Once) -> None:
+    """Count the works' provisions over the whole match of ``groups`` (:func:`work_breadth`) into
+    ``out.breadth``."""
+    match = fts_query(groups)
+    if match is not None:
+        out.breadth = once("breadth", lambda: work_breadth(conn, match, index))
 
 
 def corrected_forms(corrections: Sequence[str], forms: dict[str, list[str]]) -> list[str]:
