@@ -37,10 +37,12 @@ from __future__ import annotations
 import json
 import math
 import sqlite3
+import struct
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from legal.errors import IndexError_
 
@@ -117,23 +119,50 @@ def score(freqs: Sequence[int], size: int, idfs: Sequence[float], avgdl: float) 
     return -1.0 * total
 
 
-def invert(value: float, size: int, w: float, avgdl: float) -> int:
-    """The weighted hits a one-phrase bm25 ``value`` implies (the caller checks it gives ``value`` back)."""
-    x = -value / w
-    k = K1 * (1 - B + B * float(size) / avgdl)
-    return max(0, round(x * k / ((K1 + 1.0) - x)))
+def _np() -> Any:
+    """numpy, imported when a build needs it (the serving side imports this module's reader only)."""
+    import numpy
+
+    return numpy
+
+
+def scores(freqs: Any, sizes: Any, idfs: Sequence[float], avgdl: float) -> Any:
+    """:func:`score` of many rows at once (numpy; ``freqs`` an ``(n, k)`` integer array, ``sizes``
+    ``n`` integers): the same IEEE operations in the same order, each rounded as the scalar ones
+    (no ``log`` here: the IDFs come from :func:`idf`)."""
+    np = _np()
+    d = sizes.astype(np.float64)
+    den = K1 * ((1 - B) + (B * d) / avgdl)
+    total = np.zeros(len(d), dtype=np.float64)
+    for i, w in enumerate(idfs):
+        f = freqs[:, i].astype(np.float64)
+        total = total + w * ((f * (K1 + 1.0)) / (f + den))
+    return -1.0 * total
+
+
+def invert(values: Any, sizes: Any, w: float, avgdl: float) -> Any:
+    """The weighted hits one-phrase bm25 ``values`` imply (the caller checks they give ``values`` back)."""
+    np = _np()
+    with np.errstate(all="ignore"):
+        x = -values / w
+        k = K1 * ((1 - B) + (B * sizes.astype(np.float64)) / avgdl)
+        f = np.rint(x * k / ((K1 + 1.0) - x))
+    return np.maximum(0, np.nan_to_num(f, nan=0.0, posinf=0.0, neginf=0.0)).astype(np.int64)
 
 
 @dataclass
 class Kept:
-    """One match's bm25 inputs: ``rows`` ``(row id, D, (fᵢ…))`` best first, scored under ``hits``
-    (``nᵢ`` per term) and the table's totals of :class:`Windows`; every row not listed scores at most
-    ``limit`` in absolute value (``0.0``: every matching row is listed)."""
+    """One match's bm25 inputs: its listed rows best first (``ids``; ``sizes``, their ``D``;
+    ``freqs``, an ``(n, k)`` array of their ``fᵢ``), scored under ``hits`` (``nᵢ`` per term) and the
+    table's totals of :class:`Windows`; every row not listed scores at most ``limit`` in absolute
+    value (``0.0``: every matching row is listed)."""
 
     terms: tuple[str, ...]
     hits: tuple[int, ...]
     limit: float
-    rows: list[tuple[int, int, tuple[int, ...]]]
+    ids: Any
+    sizes: Any
+    freqs: Any
 
 
 @dataclass
@@ -154,36 +183,55 @@ class Changes:
     spans: tuple[tuple[int, int], ...]
     rows: tuple[tuple[int, str, str, str, str], ...]
 
-    def holds(self, rowid: int) -> bool:
-        return any(lo <= rowid <= hi for lo, hi in self.spans)
+
+_LENGTH = struct.Struct("<Q")
 
 
 def dump(windows: Windows, index_sha256: str) -> bytes:
-    """The sidecar's bytes: zlib of one JSON document naming the index file it describes."""
-    doc = {"schema": SCHEMA, "index_sha256": index_sha256, "totals": list(windows.totals),
-           "matches": {m: [list(k.terms), list(k.hits), k.limit, [r for r, _, _ in k.rows], [d for _, d, _ in k.rows],
-                           [f for _, _, fs in k.rows for f in fs]] for m, k in sorted(windows.matches.items())}}
-    return zlib.compress(json.dumps(doc, separators=(",", ":"), ensure_ascii=False).encode(), 6)
+    """The sidecar's bytes: zlib of a JSON head (naming the index file it describes; per match its
+    terms, ``nᵢ``, ``limit`` and row count) and the rows' ids (int64), sizes and ``fᵢ`` (int32)."""
+    np = _np()
+    items = sorted(windows.matches.items())
+    head = {"schema": SCHEMA, "index_sha256": index_sha256, "totals": list(windows.totals),
+            "matches": [[m, list(k.terms), list(k.hits), k.limit, len(k.ids)] for m, k in items]}
+    raw = json.dumps(head, separators=(",", ":"), ensure_ascii=False).encode()
+    ids = np.concatenate([k.ids for _, k in items] or [np.zeros(0)]).astype("<i8")
+    sizes = np.concatenate([k.sizes for _, k in items] or [np.zeros(0)]).astype("<i4")
+    freqs = np.concatenate([k.freqs.reshape(-1) for _, k in items] or [np.zeros(0)]).astype("<i4")
+    return zlib.compress(_LENGTH.pack(len(raw)) + raw + ids.tobytes() + sizes.tobytes() + freqs.tobytes(), 1)
 
 
 def load(path: Path, index_sha256: str) -> Windows | None:
     """The sidecar at ``path`` when it describes the index file of SHA-256 ``index_sha256``, else None
     (missing, damaged, of another schema or another file: the build ranks every match again)."""
+    np = _np()
     try:
-        doc = json.loads(zlib.decompress(path.read_bytes()))
-        if not isinstance(doc, dict) or doc.get("schema") != SCHEMA or doc.get("index_sha256") != index_sha256:
+        data = zlib.decompress(path.read_bytes())
+        (length,) = _LENGTH.unpack_from(data, 0)
+        head = json.loads(data[_LENGTH.size:_LENGTH.size + length])
+        if not isinstance(head, dict) or head.get("schema") != SCHEMA or head.get("index_sha256") != index_sha256:
             return None
-        rows_total, tokens_total = (int(v) for v in doc["totals"])
+        rows_total, tokens_total = (int(v) for v in head["totals"])
+        n = sum(int(e[4]) for e in head["matches"])
+        cells = sum(int(e[4]) * len(e[1]) for e in head["matches"])
+        at = _LENGTH.size + length
+        if len(data) != at + 8 * n + 4 * n + 4 * cells:
+            return None
+        ids = np.frombuffer(data, dtype="<i8", count=n, offset=at).astype(np.int64)
+        sizes = np.frombuffer(data, dtype="<i4", count=n, offset=at + 8 * n).astype(np.int64)
+        freqs = np.frombuffer(data, dtype="<i4", count=cells, offset=at + 12 * n).astype(np.int64)
         out = Windows((rows_total, tokens_total))
-        for match, (terms, hits, limit, ids, sizes, flat) in doc["matches"].items():
-            k = len(terms)
-            if len(hits) != k or len(sizes) != len(ids) or len(flat) != k * len(ids):
+        row = cell = 0
+        for match, terms, hits, limit, count in head["matches"]:
+            k, count = len(terms), int(count)
+            if len(hits) != k:
                 return None
             out.matches[str(match)] = Kept(tuple(str(t) for t in terms), tuple(int(h) for h in hits), float(limit),
-                                           [(int(r), int(d), tuple(int(f) for f in flat[j * k:(j + 1) * k]))
-                                            for j, (r, d) in enumerate(zip(ids, sizes, strict=True))])
+                                           ids[row:row + count], sizes[row:row + count],
+                                           freqs[cell:cell + count * k].reshape(count, k))
+            row, cell = row + count, cell + count * k
         return out
-    except (OSError, ValueError, TypeError, KeyError, zlib.error):
+    except (OSError, ValueError, TypeError, KeyError, IndexError, struct.error, zlib.error):
         return None
 
 
@@ -218,24 +266,36 @@ def update(kept: Kept, old_totals: tuple[int, int], totals: tuple[int, int], hit
     """The match's new window (``window`` rows, best first) and kept inputs, or None when they cannot
     be proven exact (a fallback). ``fresh``: per term, the changed rows' weighted hits; ``sizes``:
     their ``D``."""
+    np = _np()
     old_avgdl = float(old_totals[1]) / float(old_totals[0])
     avgdl = float(totals[1]) / float(totals[0])
     old_idfs = [idf(old_totals[0], h) for h in kept.hits]
     idfs = [idf(totals[0], h) for h in hits]
     ratio = max(new / old for new, old in zip(idfs, old_idfs, strict=True)) * max(1.0, avgdl / old_avgdl)
     bound = kept.limit * ratio * (1.0 + SAFETY)
-    rows: dict[int, tuple[int, tuple[int, ...]]] = {r: (d, fs) for r, d, fs in kept.rows if not changes.holds(r)}
+    k = len(kept.terms)
+    keep = np.ones(len(kept.ids), dtype=bool)
+    for lo, hi in changes.spans:
+        keep &= (kept.ids < lo) | (kept.ids > hi)
+    ids, row_sizes, freqs = kept.ids[keep], kept.sizes[keep], kept.freqs[keep]
+    extra: dict[int, list[int]] = {}
     for i, term in enumerate(kept.terms):
         for rowid, f in fresh.get(term, {}).items():
-            size, fs = rows.get(rowid, (sizes[rowid], (0,) * len(kept.terms)))
-            rows[rowid] = (size, (*fs[:i], f, *fs[i + 1:]))
-    ranked = sorted((score(fs, d, idfs, avgdl), rowid) for rowid, (d, fs) in rows.items())
-    head = ranked[:window]
-    if not head or -head[-1][0] <= bound or (len(head) < window and bound > 0.0):
+            extra.setdefault(rowid, [0] * k)[i] = f
+    if extra:
+        new_ids = sorted(extra)
+        ids = np.concatenate([ids, np.array(new_ids, dtype=np.int64)])
+        row_sizes = np.concatenate([row_sizes, np.array([sizes[r] for r in new_ids], dtype=np.int64)])
+        freqs = np.concatenate([freqs, np.array([extra[r] for r in new_ids], dtype=np.int64).reshape(-1, k)])
+    values = scores(freqs, row_sizes, idfs, avgdl)
+    order = np.lexsort((ids, values))
+    head = order[:window]
+    if not len(head) or -float(values[head[-1]]) <= bound or (len(head) < window and bound > 0.0):
         return None
-    limit = max(bound, -ranked[KEEP][0]) if len(ranked) > KEEP else bound
-    listed = [(rowid, rows[rowid][0], rows[rowid][1]) for _, rowid in ranked[:KEEP]]
-    return [(rowid, value) for value, rowid in head], Kept(kept.terms, tuple(hits), limit, listed)
+    limit = max(bound, -float(values[order[KEEP]])) if len(order) > KEEP else bound
+    top = order[:KEEP]
+    return ([(int(r), float(v)) for r, v in zip(ids[head].tolist(), values[head].tolist(), strict=True)],
+            Kept(kept.terms, tuple(hits), limit, ids[top], row_sizes[top], freqs[top]))
 
 
 def inputs(rows: Sequence[tuple[int, float]], complete: bool, terms: Sequence[str], hits: Sequence[int],
@@ -244,21 +304,25 @@ def inputs(rows: Sequence[tuple[int, float]], complete: bool, terms: Sequence[st
     """The :class:`Kept` inputs of a match FTS5 ranked (``rows``: its :data:`KEEP` best, ``complete``
     when they are all its rows), each ``fᵢ`` from the row's one-phrase bm25 (``phrase_scores``, or the
     match's own scores when it has one phrase); None unless every recomputed score is bm25's double."""
+    np = _np()
+    if not rows or any(r not in sizes for r, _ in rows):
+        return None
     avgdl = float(totals[1]) / float(totals[0])
     idfs = [idf(totals[0], h) for h in hits]
-    listed: list[tuple[int, int, tuple[int, ...]]] = []
-    for rowid, value in rows:
-        size = sizes.get(rowid)
-        if size is None:
-            return None
-        if len(terms) == 1:
-            fs: tuple[int, ...] = (invert(value, size, idfs[0], avgdl),)
-        else:
-            fs = tuple(invert(phrase_scores[t][rowid], size, w, avgdl) if rowid in phrase_scores.get(t, {}) else 0
-                       for t, w in zip(terms, idfs, strict=True))
-        if score(fs, size, idfs, avgdl) != value:
-            return None
-        listed.append((rowid, size, fs))
-    limit = 0.0 if complete or not rows else -rows[-1][1]
-    return Kept(tuple(terms), tuple(hits), limit, listed)
-
+    ids = np.array([r for r, _ in rows], dtype=np.int64)
+    values = np.array([v for _, v in rows], dtype=np.float64)
+    row_sizes = np.array([sizes[r] for r, _ in rows], dtype=np.int64)
+    if len(terms) == 1:
+        freqs = invert(values, row_sizes, idfs[0], avgdl).reshape(-1, 1)
+    else:
+        columns = []
+        for t, w in zip(terms, idfs, strict=True):
+            own = phrase_scores.get(t, {})
+            known = np.array([r in own for r, _ in rows], dtype=bool)
+            single = np.array([own.get(r, -1.0) for r, _ in rows], dtype=np.float64)
+            columns.append(np.where(known, invert(single, row_sizes, w, avgdl), 0))
+        freqs = np.stack(columns, axis=1).astype(np.int64)
+    if not np.array_equal(scores(freqs, row_sizes, idfs, avgdl), values):
+        return None
+    limit = 0.0 if complete else -rows[-1][1]
+    return Kept(tuple(terms), tuple(hits), limit, ids, row_sizes, freqs)

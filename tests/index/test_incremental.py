@@ -206,7 +206,7 @@ def test_frequent_windows_brought_up_to_date_equal_a_full_build(fixture_indexes:
         incremental = _build(fixture_indexes, dataset, out, previous=previous)
         assert incremental.metrics["mode"] == "incremental"
         facts = incremental.metrics["frequent_windows"]
-        assert facts["updated"] > facts.get("fallback_bound", 0)
+        assert isinstance(facts, dict) and facts["updated"] > facts.get("fallback_bound", 0)
         assert _serving_content(incremental.index_path) == _serving_content(full.index_path)
         assert incremental.stamp == full.stamp
         # the kept inputs are those a full build keeps for the windows it ranked alike
@@ -228,9 +228,12 @@ def test_kept_inputs_give_back_every_fts5_score(fixture_indexes: FixtureBuild, t
         avgdl = kept.totals[1] / kept.totals[0]
         for match, inputs in kept.matches.items():
             fts = conn.execute(f"SELECT rowid, {bm25} AS s FROM provision_fts WHERE provision_fts MATCH ? "
-                               "ORDER BY s, rowid LIMIT ?", (match, len(inputs.rows))).fetchall()
+                               "ORDER BY s, rowid LIMIT ?", (match, len(inputs.ids))).fetchall()
             idfs = [windows.idf(kept.totals[0], h) for h in inputs.hits]
-            mine = [(r, windows.score(fs, d, idfs, avgdl)) for r, d, fs in inputs.rows]
+            rows = zip(inputs.ids.tolist(), inputs.sizes.tolist(), inputs.freqs.tolist(), strict=True)
+            mine = [(r, windows.score(fs, d, idfs, avgdl)) for r, d, fs in rows]
             assert mine == [(int(r), float(s)) for r, s in fts], match
+            # the vectorised scores are the scalar ones
+            assert windows.scores(inputs.freqs, inputs.sizes, idfs, avgdl).tolist() == [s for _, s in mine]
     finally:
         conn.close()
