@@ -116,8 +116,9 @@ def _write_tables(conn: sqlite3.Connection, rows: IndexRows) -> None:
     _finish_search(conn)
 
 
-def _copy_tables(conn: sqlite3.Connection, sink: SpillSink) -> None:
-    """:func:`_write_tables` from the scratch database: the same rows in the same order."""
+def _copy_tables(conn: sqlite3.Connection, sink: SpillSink) -> list[tuple[str, int]]:
+    """:func:`_write_tables` from the scratch database: the same rows in the same order; returns
+    :func:`_finish_search`'s terms."""
     for table, _ in DIGEST_ORDER:
         if table == "texts":
             write_dictionary(conn, sink.text_dictionary())
@@ -128,18 +129,22 @@ def _copy_tables(conn: sqlite3.Connection, sink: SpillSink) -> None:
         sink.table(table).copy_into(table)
     sink.table("provision_fts").copy_into(_PROVISION_FTS)
     sink.table("work_fts").copy_into(_WORK_FTS)
-    _finish_search(conn)
+    return _finish_search(conn)
 
 
-def _finish_search(conn: sqlite3.Connection, known: Mapping[str, list[tuple[str, str]]] | None = None) -> None:
+def _finish_search(conn: sqlite3.Connection,
+                   known: Mapping[str, list[tuple[str, str]]] | None = None) -> list[tuple[str, int]]:
     """FTS ``optimize``, ``vocabulary`` and ``term_stems``; ``known``: the stems of the words of the
-    previous ``vocabulary`` (an incremental build: only new words are stemmed)."""
+    previous ``vocabulary`` (an incremental build: only new words are stemmed). Returns every
+    ``provision_vocab`` term with its rows (one scan of the FTS index, which the frequent windows
+    read again: :class:`derive.index.serving.WindowUpdate`)."""
     conn.execute("INSERT INTO provision_fts(provision_fts) VALUES('optimize')")
     conn.execute("INSERT INTO work_fts(work_fts) VALUES('optimize')")
-    words = [(t, d) for t, d in conn.execute("SELECT term, doc FROM provision_vocab ORDER BY term")
-             if len(t) >= VOCABULARY_MIN_LENGTH and t.isalpha()]
+    terms = conn.execute("SELECT term, doc FROM provision_vocab ORDER BY term").fetchall()
+    words = [(t, d) for t, d in terms if len(t) >= VOCABULARY_MIN_LENGTH and t.isalpha()]
     conn.executemany("INSERT INTO vocabulary(term, docs) VALUES (?, ?)", words)
     _write_term_stems(conn, words, known)
+    return terms
 
 
 # --- search: Snowball stems of the vocabulary (derive/index/analysis.py) ---
@@ -446,7 +451,9 @@ def _stream_index(path: Path, publisher: Publisher, sources: _Sources, stamp: Ca
         assemble_into(sink, publisher, sources.works, sources.versions, rows, sources.gaps, done=_work_progress(meter),
                       context=selection.context if selection is not None else None)
         meter.phase("copy")
-        _copy_tables(conn, sink)
+        terms = _copy_tables(conn, sink)
+        if windows is not None:
+            windows.terms = terms
         full = _seal_streamed(conn, meter, sink.excluded_empty_provisions, stamp, windows=windows)
     except BaseException:
         conn.close()
@@ -539,7 +546,9 @@ def _incremental_index(path: Path, previous: Path, publisher: Publisher, sources
         conn.execute("DELETE FROM metadata_terms WHERE term_rowid NOT IN (SELECT term_rowid FROM work_metadata_rows)")
         stems = _known_stems(conn)
         conn.execute("DELETE FROM vocabulary")
-        _finish_search(conn, stems)
+        terms = _finish_search(conn, stems)
+        if windows is not None:
+            windows.terms = terms
         conn.execute("DELETE FROM stamp")
         excluded = conn.execute("SELECT COALESCE(SUM(excluded_empty_provisions), 0) FROM work_inputs").fetchone()[0]
         if windows is not None:
@@ -723,7 +732,7 @@ def _build(publisher: Publisher, sources: _Sources, out_dir: Path, built_at: str
             if updated is not None:
                 return updated
             meter.facts["incremental_refused"] = "previous index not updatable (format, versions or set of works)"
-            windows.previous = windows.changes = windows.result = None
+            windows.previous = windows.changes = windows.result = windows.terms = None
         return _stream_index(tmp, publisher, sources, stamp, meter, _Selection(context, {}, Path(), {})
                              if selection is None else selection, windows)
 

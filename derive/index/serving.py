@@ -224,14 +224,17 @@ def _word_diff_rows(conn: sqlite3.Connection) -> Iterator[tuple[bytes, bytes, st
             yield bytes.fromhex(before_sha), bytes.fromhex(after_sha), row[0], row[1]
 
 
-def _frequent_groups(conn: sqlite3.Connection) -> tuple[list[tuple[str, list[str]]], dict[str, int]]:
+def _frequent_groups(conn: sqlite3.Connection, terms: Sequence[tuple[str, int]] | None = None
+                     ) -> tuple[list[tuple[str, list[str]]], dict[str, int]]:
     """Every frequent match ``(match string, its terms)`` in build order, and the rows holding each
-    term of at least :data:`FORMS_MIN_DOCS` (or :data:`FREQUENT_DOCS`) states."""
+    term of at least :data:`FORMS_MIN_DOCS` (or :data:`FREQUENT_DOCS`) states; ``terms``: every
+    ``provision_vocab`` term with its rows when the caller read them already."""
     from derive.index import analysis
     from derive.index.text import fts_query
 
-    docs = {str(t): int(d) for t, d in conn.execute("SELECT term, doc FROM provision_vocab WHERE doc >= ?",
-                                                   (min(FREQUENT_DOCS, FORMS_MIN_DOCS),))}
+    least = min(FREQUENT_DOCS, FORMS_MIN_DOCS)
+    docs = {str(t): int(d) for t, d in (terms if terms is not None else conn.execute(
+        "SELECT term, doc FROM provision_vocab WHERE doc >= ?", (least,))) if d >= least}
     done: set[str] = set()
     out: list[tuple[str, list[str]]] = []
     for term in sorted(docs):
@@ -256,6 +259,8 @@ class WindowUpdate:
     previous: windows.Windows | None = None
     changes: windows.Changes | None = None
     result: windows.Windows | None = None
+    #: every ``provision_vocab`` term and its rows, as the build read them after the last FTS write
+    terms: list[tuple[str, int]] | None = None
 
 
 def _frequent_rows(conn: sqlite3.Connection, update: WindowUpdate | None = None) -> Iterator[tuple[str, bytes]]:
@@ -269,7 +274,7 @@ def _frequent_rows(conn: sqlite3.Connection, update: WindowUpdate | None = None)
     from derive.index.text import fts_string
 
     bm25 = "bm25(provision_fts, " + ", ".join(str(w) for w in PROVISION_FTS_WEIGHTS) + ")"
-    groups, docs = _frequent_groups(conn)
+    groups, docs = _frequent_groups(conn, update.terms if update is not None else None)
     if update is None:
         for match, _ in groups:
             rows = conn.execute(f"SELECT rowid, {bm25} AS score FROM provision_fts WHERE provision_fts MATCH ? "
