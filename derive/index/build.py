@@ -361,7 +361,7 @@ def windows_path(out_dir: Path, publisher: str) -> Path:
 
 def _write_windows(out_dir: Path, publisher: str, index_sha256: str, windows: Windows | None) -> None:
     path = windows_path(out_dir, publisher)
-    if windows is None:
+    if windows is None or not windows.matches:  # nothing to keep: every match would be ranked anyway
         path.unlink(missing_ok=True)
         return
     tmp = path.with_name(path.name + ".building")

@@ -323,8 +323,10 @@ def _frequent_rows(conn: sqlite3.Connection, update: WindowUpdate | None = None)
         if rows:
             out[match] = pack_window(rows[:FREQUENT_WINDOW])
         if len(terms) > 1:
-            for t in terms:
-                wanted[t].update(r for r, _ in rows)
+            rest = windows.residual_term([hits(t) for t in terms])
+            for i, t in enumerate(terms):
+                if i != rest:
+                    wanted[t].update(r for r, _ in rows)
     result.facts["ranked"] = len(redo)
     phrase_scores: dict[str, dict[int, float]] = {}
     for t in sorted(wanted):

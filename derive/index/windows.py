@@ -298,12 +298,19 @@ def update(kept: Kept, old_totals: tuple[int, int], totals: tuple[int, int], hit
             Kept(kept.terms, tuple(hits), limit, ids[top], row_sizes[top], freqs[top]))
 
 
+def residual_term(hits: Sequence[int]) -> int:
+    """The term of a match whose weighted hits :func:`inputs` derives from the match's own scores (the
+    one with the most rows, whose own bm25 pass would cost most); the others' come from their own."""
+    return max(range(len(hits)), key=lambda i: (hits[i], -i))
+
+
 def inputs(rows: Sequence[tuple[int, float]], complete: bool, terms: Sequence[str], hits: Sequence[int],
            totals: tuple[int, int], sizes: Mapping[int, int],
            phrase_scores: Mapping[str, Mapping[int, float]]) -> Kept | None:
     """The :class:`Kept` inputs of a match FTS5 ranked (``rows``: its :data:`KEEP` best, ``complete``
-    when they are all its rows), each ``fᵢ`` from the row's one-phrase bm25 (``phrase_scores``, or the
-    match's own scores when it has one phrase); None unless every recomputed score is bm25's double."""
+    when they are all its rows), each ``fᵢ`` from the row's one-phrase bm25 (``phrase_scores``), but
+    for the :func:`residual_term`, whose ``fᵢ`` is what the others leave of the match's own score; None
+    unless every recomputed score is bm25's double."""
     np = _np()
     if not rows or any(r not in sizes for r, _ in rows):
         return None
@@ -315,13 +322,17 @@ def inputs(rows: Sequence[tuple[int, float]], complete: bool, terms: Sequence[st
     if len(terms) == 1:
         freqs = invert(values, row_sizes, idfs[0], avgdl).reshape(-1, 1)
     else:
+        rest = residual_term(hits)
         columns = []
-        for t, w in zip(terms, idfs, strict=True):
-            own = phrase_scores.get(t, {})
+        for i, (t, w) in enumerate(zip(terms, idfs, strict=True)):
+            own = phrase_scores.get(t, {}) if i != rest else {}
             known = np.array([r in own for r, _ in rows], dtype=bool)
             single = np.array([own.get(r, -1.0) for r, _ in rows], dtype=np.float64)
             columns.append(np.where(known, invert(single, row_sizes, w, avgdl), 0))
         freqs = np.stack(columns, axis=1).astype(np.int64)
+        # the most frequent term's hits from what the others leave of the score (checked below)
+        others = scores(freqs, row_sizes, idfs, avgdl)
+        freqs[:, rest] = invert(values - others, row_sizes, idfs[rest], avgdl)
     if not np.array_equal(scores(freqs, row_sizes, idfs, avgdl), values):
         return None
     limit = 0.0 if complete else -rows[-1][1]
