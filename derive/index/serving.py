@@ -18,6 +18,8 @@ incremental build computes only the pairs it does not hold yet):
   :data:`FORMS_MIN_DOCS` states, such as ``direct`` with ``directive``): ranking ``article`` over the 62,000 EU states it occurs in takes 45 ms at query time.
   One row per match string; its window is packed in one blob (:func:`pack_window`: zlib of
   the int64 row ids, then the exact bm25 doubles), a fifth of the space of one row per ranked state.
+  An incremental build brings the windows up to date from each match's bm25 inputs kept beside the
+  index where that is provably exact (:mod:`derive.index.windows`), else ranks the match again.
 - ``word_diffs`` — the word-level change spans of every pair of wordings that follow each other in
   the time line of one anchor (consecutive states of a work with text in one language), keyed by
   the two text hashes (32-byte blobs). A pair whose changes (words and context) are shorter than
