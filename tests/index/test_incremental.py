@@ -237,3 +237,53 @@ def test_kept_inputs_give_back_every_fts5_score(fixture_indexes: FixtureBuild, t
             assert windows.scores(inputs.freqs, inputs.sizes, idfs, avgdl).tolist() == [s for _, s in mine]
     finally:
         conn.close()
+
+
+@pytest.mark.usefixtures("small_windows")
+def test_a_windows_sidecar_of_another_file_or_damaged_ranks_every_match(fixture_indexes: FixtureBuild,
+                                                                         tmp_path: Path) -> None:
+    first = _build(fixture_indexes, fixture_indexes.datasets["lu"], tmp_path / "first")
+    sidecar = windows_path(tmp_path / "first", "lu-legilux")
+    kept = load_windows(sidecar, first.index_sha256)
+    assert kept is not None and load_windows(sidecar, "0" * 64) is None
+    changed = tmp_path / "dataset-lu"
+    _drop_one_version(fixture_indexes.datasets["lu"], changed)
+    full = _build(fixture_indexes, changed, tmp_path / "full")
+    for n, body in enumerate((windows.dump(kept, "0" * 64), sidecar.read_bytes()[:-9])):
+        sidecar.write_bytes(body)
+        assert load_windows(sidecar, first.index_sha256) is None
+        again = _build(fixture_indexes, changed, tmp_path / f"again{n}", previous=tmp_path / "first")
+        facts = again.metrics["frequent_windows"]
+        assert facts == full.metrics["frequent_windows"]  # {"ranked": every match}, as a full build
+        assert _serving_content(again.index_path) == _serving_content(full.index_path)
+
+
+def test_a_window_the_bound_does_not_prove_is_ranked_again() -> None:
+    """``update`` gives a window only when its last row scores strictly beyond what any row left out
+    can reach under the new totals; a row of a changed work is scored from its fresh hits."""
+    np = pytest.importorskip("numpy")
+    ids = np.array([10, 11, 12, 13], dtype=np.int64)
+    sizes = np.array([5, 8, 40, 90], dtype=np.int64)
+    freqs = np.array([[20], [12], [3], [1]], dtype=np.int64)
+    totals = (1000, 50_000)
+    idfs = [windows.idf(1000, 100)]
+    values = windows.scores(freqs, sizes, idfs, 50.0)
+    order = np.lexsort((ids, values))
+    assert order.tolist() == [0, 1, 2, 3]
+    none = windows.Changes((), ())
+    for limit, exact in ((-float(values[3]) * 0.5, True), (-float(values[1]) * 1.5, False)):
+        kept = windows.Kept(("loi",), (100,), limit, ids, sizes, freqs)
+        got = windows.update(kept, totals, (1001, 50_040), [100], none, {}, {}, 2)
+        assert (got is not None) is exact
+        if got is not None:
+            window, after = got
+            new_idfs = [windows.idf(1001, 100)]
+            assert window == [(10, windows.score([20], 5, new_idfs, 50_040 / 1001)),
+                              (11, windows.score([12], 8, new_idfs, 50_040 / 1001))]
+            assert after.ids.tolist() == [10, 11, 12, 13] and after.limit > limit
+    # a changed work's row (ids 12 and 13 in its span) leaves with its old hits and comes back with new ones
+    kept = windows.Kept(("loi",), (100,), 0.0, ids, sizes, freqs)
+    changes = windows.Changes(((12, 13),), ())
+    got = windows.update(kept, totals, totals, [100], changes, {"loi": {13: 50}}, {13: 6}, 2)
+    assert got is not None and [r for r, _ in got[0]] == [13, 10]
+    assert got[1].ids.tolist() == [13, 10, 11]
