@@ -65,12 +65,15 @@ from derive.index.schema import (
     index_file_name,
     stamp_file_name,
 )
-from derive.index.serving import write_serving_tables
+from derive.index.serving import WindowUpdate, write_serving_tables
 from derive.index.spill import SCHEMA, DirectSink, SpilledRows, SpillSink
 from derive.index.stamp import build_stamp, content_facts, stamp_document, stored_facts
 from derive.index.text import fts_number, fts_text
 from derive.index.textstore import ZLIB_VERSION, read_texts, write_dictionary, write_texts
 from derive.index.textstore import prune as prune_texts
+from derive.index.windows import Changes, Windows
+from derive.index.windows import dump as dump_windows
+from derive.index.windows import load as load_windows
 from legal.canonical import digest, pretty_bytes
 from legal.errors import IndexError_
 from legal.ids import Publisher
@@ -113,8 +116,9 @@ def _write_tables(conn: sqlite3.Connection, rows: IndexRows) -> None:
     _finish_search(conn)
 
 
-def _copy_tables(conn: sqlite3.Connection, sink: SpillSink) -> None:
-    """:func:`_write_tables` from the scratch database: the same rows in the same order."""
+def _copy_tables(conn: sqlite3.Connection, sink: SpillSink) -> list[tuple[str, int]]:
+    """:func:`_write_tables` from the scratch database: the same rows in the same order; returns
+    :func:`_finish_search`'s terms."""
     for table, _ in DIGEST_ORDER:
         if table == "texts":
             write_dictionary(conn, sink.text_dictionary())
@@ -125,18 +129,22 @@ def _copy_tables(conn: sqlite3.Connection, sink: SpillSink) -> None:
         sink.table(table).copy_into(table)
     sink.table("provision_fts").copy_into(_PROVISION_FTS)
     sink.table("work_fts").copy_into(_WORK_FTS)
-    _finish_search(conn)
+    return _finish_search(conn)
 
 
-def _finish_search(conn: sqlite3.Connection, known: Mapping[str, list[tuple[str, str]]] | None = None) -> None:
+def _finish_search(conn: sqlite3.Connection,
+                   known: Mapping[str, list[tuple[str, str]]] | None = None) -> list[tuple[str, int]]:
     """FTS ``optimize``, ``vocabulary`` and ``term_stems``; ``known``: the stems of the words of the
-    previous ``vocabulary`` (an incremental build: only new words are stemmed)."""
+    previous ``vocabulary`` (an incremental build: only new words are stemmed). Returns every
+    ``provision_vocab`` term with its rows (one scan of the FTS index, which the frequent windows
+    read again: :class:`derive.index.serving.WindowUpdate`)."""
     conn.execute("INSERT INTO provision_fts(provision_fts) VALUES('optimize')")
     conn.execute("INSERT INTO work_fts(work_fts) VALUES('optimize')")
-    words = [(t, d) for t, d in conn.execute("SELECT term, doc FROM provision_vocab ORDER BY term")
-             if len(t) >= VOCABULARY_MIN_LENGTH and t.isalpha()]
+    terms = conn.execute("SELECT term, doc FROM provision_vocab ORDER BY term").fetchall()
+    words = [(t, d) for t, d in terms if len(t) >= VOCABULARY_MIN_LENGTH and t.isalpha()]
     conn.executemany("INSERT INTO vocabulary(term, docs) VALUES (?, ?)", words)
     _write_term_stems(conn, words, known)
+    return terms
 
 
 # --- search: Snowball stems of the vocabulary (derive/index/analysis.py) ---
@@ -343,6 +351,24 @@ def _write_work_keys(out_dir: Path, publisher: str, index: Path, index_sha256: s
     os.replace(tmp, path)
 
 
+#: The frequent windows' bm25 inputs of an index (``.<publisher>.windows.z`` beside it, never in a
+#: release; :mod:`derive.index.windows`): what lets the next incremental build bring its
+#: ``frequent_matches`` up to date without ranking every match again. Trusted only for the index file
+#: whose SHA-256 it names.
+def windows_path(out_dir: Path, publisher: str) -> Path:
+    return out_dir / f".{publisher}.windows.z"
+
+
+def _write_windows(out_dir: Path, publisher: str, index_sha256: str, windows: Windows | None) -> None:
+    path = windows_path(out_dir, publisher)
+    if windows is None or not windows.matches:  # nothing to keep: every match would be ranked anyway
+        path.unlink(missing_ok=True)
+        return
+    tmp = path.with_name(path.name + ".building")
+    tmp.write_bytes(dump_windows(windows, index_sha256))
+    os.replace(tmp, path)
+
+
 @dataclass
 class _Selection:
     """The fast path's facts of one build: the build context, each work's key, the rows' file."""
@@ -386,7 +412,7 @@ def _work_progress(meter: BuildMeter) -> Callable[[int, int, int], None]:
 
 def _seal_streamed(conn: sqlite3.Connection, meter: BuildMeter, excluded: int,
                    stamp: Callable[[dict[str, str]], dict[str, str]],
-                   changed: Sequence[int] | None = None) -> dict[str, str]:
+                   changed: Sequence[int] | None = None, windows: WindowUpdate | None = None) -> dict[str, str]:
     meter.phase("finish")
     content = stored_facts(conn, excluded)
     full = dict(stamp(content))
@@ -396,7 +422,9 @@ def _seal_streamed(conn: sqlite3.Connection, meter: BuildMeter, excluded: int,
     # incremental build digests only the works it rebuilt (``changed``: docs/adr/0018-per-work-content-digest.md)
     full["content_digest"] = sealed_digest(conn, changed)
     meter.phase("serving")
-    meter.facts["serving_rows"] = write_serving_tables(conn)
+    meter.facts["serving_rows"] = write_serving_tables(conn, windows)
+    if windows is not None and windows.result is not None:
+        meter.facts["frequent_windows"] = dict(sorted(windows.result.facts.items()))
     _drop_build_indexes(conn)
     conn.executemany("INSERT INTO stamp(k, v) VALUES (?, ?)", sorted(full.items()))
     conn.execute("COMMIT")
@@ -407,7 +435,8 @@ def _seal_streamed(conn: sqlite3.Connection, meter: BuildMeter, excluded: int,
 
 
 def _stream_index(path: Path, publisher: Publisher, sources: _Sources, stamp: Callable[[dict[str, str]], dict[str, str]],
-                  meter: BuildMeter, selection: _Selection | None = None) -> dict[str, str]:
+                  meter: BuildMeter, selection: _Selection | None = None,
+                  windows: WindowUpdate | None = None) -> dict[str, str]:
     """Create ``path`` streaming: rows go through a scratch file next to it, removed afterwards."""
     scratch = path.with_name(path.name + ".scratch")
     conn = _create(path)
@@ -422,8 +451,10 @@ def _stream_index(path: Path, publisher: Publisher, sources: _Sources, stamp: Ca
         assemble_into(sink, publisher, sources.works, sources.versions, rows, sources.gaps, done=_work_progress(meter),
                       context=selection.context if selection is not None else None)
         meter.phase("copy")
-        _copy_tables(conn, sink)
-        full = _seal_streamed(conn, meter, sink.excluded_empty_provisions, stamp)
+        terms = _copy_tables(conn, sink)
+        if windows is not None:
+            windows.terms = terms
+        full = _seal_streamed(conn, meter, sink.excluded_empty_provisions, stamp, windows=windows)
     except BaseException:
         conn.close()
         path.unlink(missing_ok=True)
@@ -453,7 +484,7 @@ def _previous_works(conn: sqlite3.Connection, publisher: Publisher) -> dict[int,
 def _incremental_index(path: Path, previous: Path, publisher: Publisher, sources: _Sources,
                        stamp: Callable[[dict[str, str]], dict[str, str]], meter: BuildMeter,
                        context: BuildContext | None = None, selection: _Selection | None = None,
-                       previous_sha256: str | None = None) -> dict[str, str] | None:
+                       previous_sha256: str | None = None, windows: WindowUpdate | None = None) -> dict[str, str] | None:
     """Update a copy of ``previous`` in place: delete and re-insert the rows of every work whose inputs
     changed, FTS rows included; None (nothing written) when ``previous`` cannot be updated (another
     format, SQLite or zlib version, or another set of works: then every row id would move).
@@ -464,9 +495,11 @@ def _incremental_index(path: Path, previous: Path, publisher: Publisher, sources
     ``previous_sha256``: the previous file's SHA-256 when the caller holds it (the pipeline's quick
     check), else it is read here to match the sidecar."""
     meter.phase("copy previous")
-    recorded = (_read_work_keys(work_keys_path(previous.parent, publisher.value),
-                                previous_sha256 or _sha256_file(previous))
+    previous_sha256 = previous_sha256 or _sha256_file(previous)
+    recorded = (_read_work_keys(work_keys_path(previous.parent, publisher.value), previous_sha256)
                 if selection is not None else {})
+    if windows is not None:
+        windows.previous = load_windows(windows_path(previous.parent, publisher.value), previous_sha256)
     shutil.copyfile(previous, path)
     conn = sqlite3.connect(path, isolation_level=None)
     scratch = path.with_name(path.name + ".scratch")
@@ -513,10 +546,15 @@ def _incremental_index(path: Path, previous: Path, publisher: Publisher, sources
         conn.execute("DELETE FROM metadata_terms WHERE term_rowid NOT IN (SELECT term_rowid FROM work_metadata_rows)")
         stems = _known_stems(conn)
         conn.execute("DELETE FROM vocabulary")
-        _finish_search(conn, stems)
+        terms = _finish_search(conn, stems)
+        if windows is not None:
+            windows.terms = terms
         conn.execute("DELETE FROM stamp")
         excluded = conn.execute("SELECT COALESCE(SUM(excluded_empty_provisions), 0) FROM work_inputs").fetchone()[0]
-        full = _seal_streamed(conn, meter, int(excluded), stamp, rebuilt)
+        if windows is not None:
+            windows.changes = Changes(tuple((w * WORK_SPAN, (w + 1) * WORK_SPAN - 1) for w in sorted(rebuilt)),
+                                      tuple(r for w in sorted(rebuilt) for r in fts_state_rows(conn, w)))
+        full = _seal_streamed(conn, meter, int(excluded), stamp, rebuilt, windows)
     except BaseException:
         conn.close()
         path.unlink(missing_ok=True)
@@ -543,19 +581,24 @@ def _changed_rows(conn: sqlite3.Connection, meter: BuildMeter, publisher: Publis
     return spilled
 
 
-def delete_work(conn: sqlite3.Connection, work_rowid: int) -> None:
-    """Remove every row of one work from an index (FTS entries through FTS5's ``delete`` command, with the
-    values they were inserted with); shared ``texts`` are pruned by the caller."""
-    lo, hi = work_rowid * WORK_SPAN, (work_rowid + 1) * WORK_SPAN - 1
+def fts_state_rows(conn: sqlite3.Connection, work_rowid: int) -> list[tuple[int, str, str, str, str]]:
+    """The ``provision_fts`` rows ``(rowid, title, number, heading, text)`` of one work's states, with
+    the values they were inserted with (rebuilt from ``lexical_states``, ``texts`` and ``work_inputs``)."""
     found = conn.execute("SELECT fts_titles FROM work_inputs WHERE work_rowid = ?", (work_rowid,)).fetchone()
     titles = json.loads(found[0]) if found else {}
     states = conn.execute("SELECT state_rowid, language, anchor, num, heading, text_sha256 "
                           "FROM lexical_states WHERE work_rowid = ?", (work_rowid,)).fetchall()
     bodies = read_texts(conn, (sha for *_, sha in states))
+    return [(rowid, titles.get(language, ""), fts_number(num, anchor), heading or "", fts_text(bodies[sha]))
+            for rowid, language, anchor, num, heading, sha in states if sha in bodies]
+
+
+def delete_work(conn: sqlite3.Connection, work_rowid: int) -> None:
+    """Remove every row of one work from an index (FTS entries through FTS5's ``delete`` command, with the
+    values they were inserted with); shared ``texts`` are pruned by the caller."""
+    lo, hi = work_rowid * WORK_SPAN, (work_rowid + 1) * WORK_SPAN - 1
     conn.executemany(f"INSERT INTO {_PROVISION_FTS_DELETE} VALUES ('delete', ?, ?, ?, ?, ?)",
-                     ((rowid, titles.get(language, ""), fts_number(num, anchor), heading or "",
-                       fts_text(bodies[sha])) for rowid, language, anchor, num, heading, sha in states
-                      if sha in bodies))
+                     fts_state_rows(conn, work_rowid))
     names = [Name(k, n, v, lang) for k, n, v, lang in conn.execute(
         "SELECT kind, normalized, value, language FROM work_names WHERE work_rowid = ?", (work_rowid,))]
     labels = [MetadataRow(k, i, label, lang, n, u, f, last) for k, i, label, lang, n, u, f, last in conn.execute(
@@ -677,6 +720,7 @@ def _build(publisher: Publisher, sources: _Sources, out_dir: Path, built_at: str
         return build_stamp(publisher, sources.manifest, sources.files, content, built_at, extra_stamp)
 
     keys: dict[str, str] = {}
+    windows = WindowUpdate()
 
     def write(tmp: Path) -> dict[str, str]:
         context, selection = _select(publisher, sources)
@@ -684,19 +728,22 @@ def _build(publisher: Publisher, sources: _Sources, out_dir: Path, built_at: str
             keys.update(selection.keys)
         if previous is not None and previous.is_file():
             updated = _incremental_index(tmp, previous, publisher, sources, stamp, meter, context, selection,
-                                         previous_sha256)
+                                         previous_sha256, windows)
             if updated is not None:
                 return updated
             meter.facts["incremental_refused"] = "previous index not updatable (format, versions or set of works)"
+            windows.previous = windows.changes = windows.result = windows.terms = None
         return _stream_index(tmp, publisher, sources, stamp, meter, _Selection(context, {}, Path(), {})
-                             if selection is None else selection)
+                             if selection is None else selection, windows)
 
+    # the sidecars name the previous file until the new one is in place (then they are rewritten)
     result = _publish(publisher, out_dir, write, meter)
     sidecar = work_keys_path(out_dir, publisher.value)
     if keys:
         _write_work_keys(out_dir, publisher.value, result.index_path, result.index_sha256, keys)
     else:
         sidecar.unlink(missing_ok=True)
+    _write_windows(out_dir, publisher.value, result.index_sha256, windows.result)
     return result
 
 

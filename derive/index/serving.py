@@ -18,6 +18,8 @@ incremental build computes only the pairs it does not hold yet):
   :data:`FORMS_MIN_DOCS` states, such as ``direct`` with ``directive``): ranking ``article`` over the 62,000 EU states it occurs in takes 45 ms at query time.
   One row per match string; its window is packed in one blob (:func:`pack_window`: zlib of
   the int64 row ids, then the exact bm25 doubles), a fifth of the space of one row per ranked state.
+  An incremental build brings the windows up to date from each match's bm25 inputs kept beside the
+  index where that is provably exact (:mod:`derive.index.windows`), else ranks the match again.
 - ``word_diffs`` — the word-level change spans of every pair of wordings that follow each other in
   the time line of one anchor (consecutive states of a work with text in one language), keyed by
   the two text hashes (32-byte blobs). A pair whose changes (words and context) are shorter than
@@ -41,8 +43,10 @@ import struct
 import zlib
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any, NamedTuple, cast
 
+from derive.index import windows
 from derive.index.textstore import LEVEL, decode, encode, locate, read_located, read_text
 from derive.index.textstore import key as textstore_key
 from derive.index.worddiff import changes_from_opcodes, changes_of, diff_cost, word_opcodes
@@ -222,16 +226,19 @@ def _word_diff_rows(conn: sqlite3.Connection) -> Iterator[tuple[bytes, bytes, st
             yield bytes.fromhex(before_sha), bytes.fromhex(after_sha), row[0], row[1]
 
 
-def _frequent_rows(conn: sqlite3.Connection) -> Iterator[tuple[str, bytes]]:
-    """One row per match: its ranked window packed by :func:`pack_window`."""
+def _frequent_groups(conn: sqlite3.Connection, terms: Sequence[tuple[str, int]] | None = None
+                     ) -> tuple[list[tuple[str, list[str]]], dict[str, int]]:
+    """Every frequent match ``(match string, its terms)`` in build order, and the rows holding each
+    term of at least :data:`FORMS_MIN_DOCS` (or :data:`FREQUENT_DOCS`) states; ``terms``: every
+    ``provision_vocab`` term with its rows when the caller read them already."""
     from derive.index import analysis
-    from derive.index.schema import PROVISION_FTS_WEIGHTS  # schema imports this module
     from derive.index.text import fts_query
 
-    bm25 = "bm25(provision_fts, " + ", ".join(str(w) for w in PROVISION_FTS_WEIGHTS) + ")"
-    docs = {str(t): int(d) for t, d in conn.execute("SELECT term, doc FROM provision_vocab WHERE doc >= ?",
-                                                   (min(FREQUENT_DOCS, FORMS_MIN_DOCS),))}
+    least = min(FREQUENT_DOCS, FORMS_MIN_DOCS)
+    docs = {str(t): int(d) for t, d in (terms if terms is not None else conn.execute(
+        "SELECT term, doc FROM provision_vocab WHERE doc >= ?", (least,))) if d >= least}
     done: set[str] = set()
+    out: list[tuple[str, list[str]]] = []
     for term in sorted(docs):
         forms = analysis.word_forms(conn, term, None) if analysis.expandable(term) else []
         groups = [[term]] if docs[term] >= FREQUENT_DOCS else []
@@ -242,10 +249,105 @@ def _frequent_rows(conn: sqlite3.Connection) -> Iterator[tuple[str, bytes]]:
             if match is None or match in done:
                 continue
             done.add(match)
+            out.append((match, [t for t in group if t.strip()]))
+    return out, docs
+
+
+@dataclass
+class WindowUpdate:
+    """A build's frequent windows' inputs: ``previous`` (:class:`derive.index.windows.Windows` of the
+    index an incremental build copied) and ``changes`` (the works it rebuilt) in, ``result`` out."""
+
+    previous: windows.Windows | None = None
+    changes: windows.Changes | None = None
+    result: windows.Windows | None = None
+    #: every ``provision_vocab`` term and its rows, as the build read them after the last FTS write
+    terms: list[tuple[str, int]] | None = None
+
+
+def _frequent_rows(conn: sqlite3.Connection, update: WindowUpdate | None = None) -> Iterator[tuple[str, bytes]]:
+    """One row per match: its ranked window packed by :func:`pack_window`. With an ``update``, each
+    match's kept bm25 inputs (:mod:`derive.index.windows`) go to ``update.result``, and a match the
+    previous index kept inputs of is brought up to date from them when that is provably exact."""
+    from derive.index.schema import (  # schema imports this module
+        FTS_TOKENIZER,
+        PROVISION_FTS_WEIGHTS,
+    )
+    from derive.index.text import fts_string
+
+    bm25 = "bm25(provision_fts, " + ", ".join(str(w) for w in PROVISION_FTS_WEIGHTS) + ")"
+    groups, docs = _frequent_groups(conn, update.terms if update is not None else None)
+    if update is None:
+        for match, _ in groups:
             rows = conn.execute(f"SELECT rowid, {bm25} AS score FROM provision_fts WHERE provision_fts MATCH ? "
                                 f"ORDER BY score, rowid LIMIT {FREQUENT_WINDOW}", (match,)).fetchall()
             if rows:
                 yield match, pack_window([(int(rowid), float(score)) for rowid, score in rows])
+        return
+    totals = windows.fts_totals(conn)
+
+    def hits(term: str) -> int:
+        if term not in docs:
+            found = conn.execute("SELECT doc FROM provision_vocab WHERE term = ?", (term,)).fetchone()
+            docs[term] = int(found[0]) if found else 0
+        return docs[term]
+
+    result = windows.Windows(totals)
+    previous, changes = update.previous, update.changes
+    out: dict[str, bytes] = {}
+    redo: list[tuple[str, list[str]]] = []
+    if previous is not None and changes is not None:
+        columns = dict(zip(("title", "number", "heading", "text"), PROVISION_FTS_WEIGHTS, strict=True))
+        fresh = windows.changed_freqs(conn, changes, {t for m, ts in groups if m in previous.matches for t in ts},
+                                      FTS_TOKENIZER, columns)
+        sizes = windows.doc_sizes(conn, {r for per in fresh.values() for r in per})
+        for match, terms in groups:
+            kept = previous.matches.get(match)
+            got = None if kept is None or kept.terms != tuple(terms) else windows.update(
+                kept, previous.totals, totals, [hits(t) for t in terms], changes, fresh, sizes, FREQUENT_WINDOW)
+            if got is None:
+                result.facts["fallback_new" if kept is None else "fallback_bound"] = \
+                    result.facts.get("fallback_new" if kept is None else "fallback_bound", 0) + 1
+                redo.append((match, terms))
+                continue
+            window, result.matches[match] = got
+            result.facts["updated"] = result.facts.get("updated", 0) + 1
+            out[match] = pack_window(window)
+    else:
+        redo = groups
+    ranked: dict[str, list[tuple[int, float]]] = {}
+    wanted: dict[str, set[int]] = defaultdict(set)
+    for match, terms in redo:
+        rows = [(int(r), float(s)) for r, s in conn.execute(
+            f"SELECT rowid, {bm25} AS score FROM provision_fts WHERE provision_fts MATCH ? "
+            f"ORDER BY score, rowid LIMIT {windows.KEEP}", (match,))]
+        ranked[match] = rows
+        if rows:
+            out[match] = pack_window(rows[:FREQUENT_WINDOW])
+        if len(terms) > 1:
+            rest = windows.residual_term([hits(t) for t in terms])
+            for i, t in enumerate(terms):
+                if i != rest:
+                    wanted[t].update(r for r, _ in rows)
+    result.facts["ranked"] = len(redo)
+    phrase_scores: dict[str, dict[int, float]] = {}
+    for t in sorted(wanted):
+        phrase_scores[t] = {int(r): float(s) for r, s in conn.execute(
+            f"SELECT rowid, {bm25} FROM provision_fts WHERE provision_fts MATCH ? "
+            "AND +rowid IN (SELECT value FROM json_each(?))", (fts_string(t), json.dumps(sorted(wanted[t]))))}
+    sizes = windows.doc_sizes(conn, {r for rows in ranked.values() for r, _ in rows})
+    for match, terms in redo:
+        rows = ranked[match]
+        kept = windows.inputs(rows, len(rows) < windows.KEEP, terms, [hits(t) for t in terms], totals, sizes,
+                              phrase_scores) if rows else None
+        if kept is not None:
+            result.matches[match] = kept
+        else:
+            result.facts["no_inputs"] = result.facts.get("no_inputs", 0) + 1
+    update.result = result
+    for match, _ in groups:
+        if match in out:
+            yield match, out[match]
 
 
 def pack_window(rows: Sequence[tuple[int, float]]) -> bytes:
@@ -279,9 +381,10 @@ def frequent_window(conn: sqlite3.Connection, match: str, window: int) -> list[t
     return unpack_window(bytes(row[0]), window) or None
 
 
-def write_serving_tables(conn: sqlite3.Connection) -> dict[str, int]:
+def write_serving_tables(conn: sqlite3.Connection, update: WindowUpdate | None = None) -> dict[str, int]:
     """(Re)fill the serving tables from the content tables; returns their row counts. ``word_diffs``
-    is brought up to date (pairs computed only when new), the others are refilled whole."""
+    is brought up to date (pairs computed only when new), the others are refilled whole
+    (``frequent_matches`` from the previous windows' inputs where ``update`` holds them)."""
     for table in TABLES:
         if table != "word_diffs":
             conn.execute(f"DELETE FROM {table}")
@@ -289,7 +392,7 @@ def write_serving_tables(conn: sqlite3.Connection) -> dict[str, int]:
     conn.execute("INSERT INTO serving_coverage(k, v) VALUES ('counts', ?)",
                  (json.dumps(coverage_counts(conn), ensure_ascii=False, separators=(",", ":")),))
     conn.executemany("INSERT INTO word_diffs VALUES (?,?,?,?)", list(_word_diff_rows(conn)))
-    conn.executemany("INSERT INTO frequent_matches VALUES (?,?)", list(_frequent_rows(conn)))
+    conn.executemany("INSERT INTO frequent_matches VALUES (?,?)", list(_frequent_rows(conn, update)))
     return {t: int(conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]) for t in TABLES}
 
 

@@ -7,9 +7,20 @@ import shutil
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from corpus_tree import CorpusTree
-from derive.index.build import WORK_KEYS_SCHEMA, BuildResult, build_from_paths, work_keys_path
+from derive.index import serving, windows
+from derive.index.build import (
+    WORK_KEYS_SCHEMA,
+    BuildResult,
+    build_from_paths,
+    windows_path,
+    work_keys_path,
+)
+from derive.index.serving import unpack_window
 from derive.index.verify import verify_index
+from derive.index.windows import load as load_windows
 from legal.ids import Publisher
 from tests.index.pipeline import BUILT_AT, FixtureBuild
 
@@ -154,3 +165,125 @@ def test_a_sidecar_of_another_file_is_ignored(fixture_indexes: FixtureBuild, tmp
     assert again.metrics["works_changed"] == 1
     assert again.stamp == _build(fixture_indexes, changed, tmp_path / "full").stamp
     assert first.index_sha256 != again.index_sha256
+
+
+def _frequent(path: Path) -> dict[str, list[tuple[int, float]]]:
+    conn = sqlite3.connect(path)
+    try:
+        return {str(m): unpack_window(bytes(b), 10**6) for m, b in conn.execute("SELECT match, body FROM frequent_matches")}
+    finally:
+        conn.close()
+
+
+@pytest.fixture
+def small_windows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Thresholds the fixtures reach: many frequent matches (word forms among them), short windows
+    and a short kept list, so that windows change members when one version goes or comes back."""
+    monkeypatch.setattr(serving, "FREQUENT_DOCS", 40)
+    monkeypatch.setattr(serving, "FORMS_MIN_DOCS", 5)
+    monkeypatch.setattr(serving, "FREQUENT_WINDOW", 8)
+    monkeypatch.setattr(windows, "KEEP", 20)
+
+
+@pytest.mark.usefixtures("small_windows")
+def test_frequent_windows_brought_up_to_date_equal_a_full_build(fixture_indexes: FixtureBuild, tmp_path: Path) -> None:
+    """An incremental build brings most windows up to date from the kept bm25 inputs (not ranked by
+    FTS5 again); every ``frequent_matches`` row equals a full build's, byte for byte, both when one
+    version's states leave the windows and when they come back into them."""
+    full_before = _build(fixture_indexes, fixture_indexes.datasets["lu"], tmp_path / "before")
+    changed = tmp_path / "dataset-lu"
+    _drop_one_version(fixture_indexes.datasets["lu"], changed)
+    full_after = _build(fixture_indexes, changed, tmp_path / "after")
+    before, after = _frequent(full_before.index_path), _frequent(full_after.index_path)
+    assert len(before) > 20
+    assert any(len(v) == 8 for v in before.values())
+    assert any(len(ts) > 1 for ts in (m.split(" OR ") for m in before))  # word-form matches
+    # the change moves windows' members, not only their scores
+    assert any([r for r, _ in before[m]] != [r for r, _ in after.get(m, [])] for m in before)
+    for previous, dataset, full in ((tmp_path / "before", changed, full_after),
+                                    (tmp_path / "after", fixture_indexes.datasets["lu"], full_before)):
+        out = tmp_path / f"inc-{previous.name}"
+        incremental = _build(fixture_indexes, dataset, out, previous=previous)
+        assert incremental.metrics["mode"] == "incremental"
+        facts = incremental.metrics["frequent_windows"]
+        assert isinstance(facts, dict) and facts["updated"] > facts.get("fallback_bound", 0)
+        assert _serving_content(incremental.index_path) == _serving_content(full.index_path)
+        assert incremental.stamp == full.stamp
+        # the kept inputs are those a full build keeps for the windows it ranked alike
+        kept = load_windows(windows_path(out, "lu-legilux"), incremental.index_sha256)
+        assert kept is not None and kept.totals == load_windows(
+            windows_path(full.index_path.parent, "lu-legilux"), full.index_sha256).totals  # type: ignore[union-attr]
+
+
+@pytest.mark.usefixtures("small_windows")
+def test_kept_inputs_give_back_every_fts5_score(fixture_indexes: FixtureBuild, tmp_path: Path) -> None:
+    """Every kept row's bm25, recomputed in Python from its weighted hits and size, is the double
+    FTS5's bm25 gives it, and the kept rows are FTS5's best rows in its order."""
+    full = _build(fixture_indexes, fixture_indexes.datasets["lu"], tmp_path / "full")
+    kept = load_windows(windows_path(tmp_path / "full", "lu-legilux"), full.index_sha256)
+    assert kept is not None and kept.matches
+    conn = sqlite3.connect(full.index_path)
+    try:
+        bm25 = "bm25(provision_fts, 10.0, 4.0, 6.0, 1.0)"
+        avgdl = kept.totals[1] / kept.totals[0]
+        for match, inputs in kept.matches.items():
+            fts = conn.execute(f"SELECT rowid, {bm25} AS s FROM provision_fts WHERE provision_fts MATCH ? "
+                               "ORDER BY s, rowid LIMIT ?", (match, len(inputs.ids))).fetchall()
+            idfs = [windows.idf(kept.totals[0], h) for h in inputs.hits]
+            rows = zip(inputs.ids.tolist(), inputs.sizes.tolist(), inputs.freqs.tolist(), strict=True)
+            mine = [(r, windows.score(fs, d, idfs, avgdl)) for r, d, fs in rows]
+            assert mine == [(int(r), float(s)) for r, s in fts], match
+            # the vectorised scores are the scalar ones
+            assert windows.scores(inputs.freqs, inputs.sizes, idfs, avgdl).tolist() == [s for _, s in mine]
+    finally:
+        conn.close()
+
+
+@pytest.mark.usefixtures("small_windows")
+def test_a_windows_sidecar_of_another_file_or_damaged_ranks_every_match(fixture_indexes: FixtureBuild,
+                                                                         tmp_path: Path) -> None:
+    first = _build(fixture_indexes, fixture_indexes.datasets["lu"], tmp_path / "first")
+    sidecar = windows_path(tmp_path / "first", "lu-legilux")
+    kept = load_windows(sidecar, first.index_sha256)
+    assert kept is not None and load_windows(sidecar, "0" * 64) is None
+    changed = tmp_path / "dataset-lu"
+    _drop_one_version(fixture_indexes.datasets["lu"], changed)
+    full = _build(fixture_indexes, changed, tmp_path / "full")
+    for n, body in enumerate((windows.dump(kept, "0" * 64), sidecar.read_bytes()[:-9])):
+        sidecar.write_bytes(body)
+        assert load_windows(sidecar, first.index_sha256) is None
+        again = _build(fixture_indexes, changed, tmp_path / f"again{n}", previous=tmp_path / "first")
+        facts = again.metrics["frequent_windows"]
+        assert facts == full.metrics["frequent_windows"]  # {"ranked": every match}, as a full build
+        assert _serving_content(again.index_path) == _serving_content(full.index_path)
+
+
+def test_a_window_the_bound_does_not_prove_is_ranked_again() -> None:
+    """``update`` gives a window only when its last row scores strictly beyond what any row left out
+    can reach under the new totals; a row of a changed work is scored from its fresh hits."""
+    np = pytest.importorskip("numpy")
+    ids = np.array([10, 11, 12, 13], dtype=np.int64)
+    sizes = np.array([5, 8, 40, 90], dtype=np.int64)
+    freqs = np.array([[20], [12], [3], [1]], dtype=np.int64)
+    totals = (1000, 50_000)
+    idfs = [windows.idf(1000, 100)]
+    values = windows.scores(freqs, sizes, idfs, 50.0)
+    order = np.lexsort((ids, values))
+    assert order.tolist() == [0, 1, 2, 3]
+    none = windows.Changes((), ())
+    for limit, exact in ((-float(values[3]) * 0.5, True), (-float(values[1]) * 1.5, False)):
+        kept = windows.Kept(("loi",), (100,), limit, ids, sizes, freqs)
+        got = windows.update(kept, totals, (1001, 50_040), [100], none, {}, {}, 2)
+        assert (got is not None) is exact
+        if got is not None:
+            window, after = got
+            new_idfs = [windows.idf(1001, 100)]
+            assert window == [(10, windows.score([20], 5, new_idfs, 50_040 / 1001)),
+                              (11, windows.score([12], 8, new_idfs, 50_040 / 1001))]
+            assert after.ids.tolist() == [10, 11, 12, 13] and after.limit > limit
+    # a changed work's row (ids 12 and 13 in its span) leaves with its old hits and comes back with new ones
+    kept = windows.Kept(("loi",), (100,), 0.0, ids, sizes, freqs)
+    changes = windows.Changes(((12, 13),), ())
+    got = windows.update(kept, totals, totals, [100], changes, {"loi": {13: 50}}, {13: 6}, 2)
+    assert got is not None and [r for r, _ in got[0]] == [13, 10]
+    assert got[1].ids.tolist() == [13, 10, 11]
