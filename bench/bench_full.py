@@ -180,12 +180,16 @@ def run_stage_child(spec: dict[str, Any]) -> int:
         cpu, _rss = _usage()
         started = time.monotonic()
         job = defs.resolve_job_def(job_name)
+        profiler = _profiler()
         result = job.execute_in_process(partition_key=partition, instance=instance,
                                         asset_selection=[dg.AssetKey(asset)], raise_on_error=False,
                                         run_config={"loggers": {"console": {"config": {"log_level": "WARNING"}}}},
                                         tags={"lex/run": "bench-full", "lex/phase": spec["phase"]})
         _stop_forkserver()
         after, _rss = _usage()
+        if profiler is not None:
+            profiler.disable()
+            profiler.dump_stats(Path(os.environ[PROFILE_ENV]) / f"{spec['phase']}-{asset}-{partition or 'all'}.prof")
         # the stage's own peak, and its workers' when one of them set a new high for the child's
         # finished children (the kernel keeps one maximum over all of them)
         kids = _children_peak_mb()
@@ -209,6 +213,23 @@ def run_stage_child(spec: dict[str, Any]) -> int:
                 "process_peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
     Path(spec["report"]).write_text(json.dumps(document, default=str))
     return 0 if all(r["success"] and all(r["checks"].values()) for r in reports) else 1
+
+
+#: a directory: each stage run by a stage process is profiled (``cProfile``, its main thread; the
+#: figures of a profiled run are inflated by the profiler) into ``<phase>-<asset>-<partition>.prof``
+PROFILE_ENV = "LEX_BENCH_PROFILE"
+
+
+def _profiler() -> Any:
+    """A started ``cProfile.Profile`` when :data:`PROFILE_ENV` names a directory, else ``None``."""
+    if not os.environ.get(PROFILE_ENV):
+        return None
+    import cProfile
+
+    Path(os.environ[PROFILE_ENV]).mkdir(parents=True, exist_ok=True)
+    profiler = cProfile.Profile()
+    profiler.enable()
+    return profiler
 
 
 def _decided_from_state(spec: dict[str, Any], stages: list[Any]) -> dict[str, Any] | None:
