@@ -29,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
+import hashlib
 import importlib.metadata
 import json
 import multiprocessing
@@ -130,6 +131,9 @@ class BuildReport:
     derived: list[str] = field(default_factory=list)  # ids of the works derived (not reused) by this run
     #: work id → (offset, length) of its lines in the ``provisions.jsonl`` a merge wrote
     spans: dict[str, tuple[int, int]] = field(default_factory=dict)
+    #: file name → SHA-256 (hex) of the bytes this run wrote to it (``provisions.jsonl``: hashed as
+    #: written, so the caller need not read the file again)
+    sha256: dict[str, str] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -660,6 +664,31 @@ def _file_metadata(path: Path) -> dict[str, str]:
             if k.startswith(b"lex:") and k not in (b"lex:contract", b"lex:table")}
 
 
+class _HashedFile:
+    """A binary file opened for writing that hashes (SHA-256) every byte written through it, in
+    order: the digest of the file's bytes once it is closed, without reading it again."""
+
+    def __init__(self, path: Path) -> None:
+        self.handle = path.open("wb")
+        self.digest = hashlib.sha256()
+
+    def write(self, data: bytes | memoryview) -> int:
+        self.digest.update(data)
+        written = self.handle.write(data)
+        if written != len(data):  # a buffered binary file writes all or raises
+            raise OSError(f"short write to {self.handle.name}")
+        return written
+
+    def tell(self) -> int:
+        return self.handle.tell()
+
+    def close(self) -> None:
+        self.handle.close()
+
+    def hexdigest(self) -> str:
+        return self.digest.hexdigest()
+
+
 class _Assembler:
     """Writes the dataset files from per-work pieces given in work order."""
 
@@ -668,7 +697,7 @@ class _Assembler:
         (out / "history").mkdir(parents=True, exist_ok=True)
         self.gaps: list[dict[str, Any]] = []
         self.errors: list[dict[str, Any]] = []
-        self.jsonl = (out / "provisions.jsonl").open("wb")
+        self.jsonl = _HashedFile(out / "provisions.jsonl")
         self.parquet = ParquetSink(out / PROVISIONS_FILE, R.SCHEMA, parquet_schema(R.SCHEMA),
                                    key_value_metadata("provisions", metadata))
         self.states = ParquetSink(out / STATES_FILE, STATES_SCHEMA, STATES_SCHEMA,
@@ -757,6 +786,7 @@ class _Assembler:
         _write_lines(self.out / "gaps.jsonl", self.gaps)
         _write_lines(self.out / "errors.jsonl", self.errors)
         report.errors = self.errors
+        report.sha256["provisions.jsonl"] = self.jsonl.hexdigest()
         (self.out / "summary.json").write_bytes(pretty(report.to_dict()))
 
 

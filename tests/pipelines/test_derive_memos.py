@@ -117,3 +117,25 @@ def test_the_merge_says_where_each_works_lines_are_and_the_sample_reads_only_tho
     whole = _rows_by_lex_id(tmp_path / "merged" / "provisions.jsonl", wanted)
     assert any(whole.values())
     assert _rows_by_lex_id(tmp_path / "merged" / "provisions.jsonl", wanted, ranges) == whole
+
+
+def test_the_jsonl_hash_a_build_reports_is_the_written_files(tmp_path: Path, imported_trees) -> None:
+    """``BuildReport.sha256``: the SHA-256 of ``provisions.jsonl`` hashed as it was written (a shard
+    build with rows copied from its previous output, and the merge), equal to a read of the file;
+    the stage records the file with it."""
+    from derive.dataset import build_dataset, merge_shards
+    from pipelines.derive_stage import written_digest
+    from pipelines.state import file_sha256, files_digest
+
+    tree = imported_trees["lu"]
+    shards = [tmp_path / f"{i}-of-2" for i in range(2)]
+    for i, out in enumerate(shards):
+        built = build_dataset(tree, out, shard=(i, 2), cache=tmp_path / "cache")
+        assert built.sha256 == {"provisions.jsonl": file_sha256(out / "provisions.jsonl")}
+    again = build_dataset(tree, shards[0], shard=(0, 2), cache=tmp_path / "cache")  # rows from the cache
+    assert again.sha256 == {"provisions.jsonl": file_sha256(shards[0] / "provisions.jsonl")}
+    merged = merge_shards(shards, tmp_path / "merged")
+    out = tmp_path / "merged"
+    assert merged.sha256 == {"provisions.jsonl": file_sha256(out / "provisions.jsonl")}
+    outputs = {name: out / name for name in ("provisions.jsonl", "provisions.parquet", "gaps.jsonl", "absent")}
+    assert written_digest(outputs, merged.sha256) == files_digest(outputs)
