@@ -44,6 +44,9 @@ the rows add up to the build's CPU (``cold_cpu_s`` … is their sum), while the 
 the promoted set), ``keys/release-signing.pub.pem`` (the trust root; a development key generated
 there), ``dagster_home/`` (the runs, viewable with ``dagster dev``), ``bench-full.json``.
 
+``LEX_BENCH_PROFILE=DIR`` profiles every stage a stage process runs (``cProfile`` of its main thread,
+``DIR/<phase>-<asset>-<partition>.prof``; a profiled run's figures are inflated by the profiler).
+
 After the builds, ``bench-full.json`` also gets ``text_lint``: per publisher, the provisions each
 check of the text lint (:mod:`derive.lint`) hits in the last dataset, and for EUR-Lex the anchor
 churn at profile switches (``scripts/anchor_churn.py``); which hits are the publisher's own
