@@ -44,6 +44,9 @@ the rows add up to the build's CPU (``cold_cpu_s`` … is their sum), while the 
 the promoted set), ``keys/release-signing.pub.pem`` (the trust root; a development key generated
 there), ``dagster_home/`` (the runs, viewable with ``dagster dev``), ``bench-full.json``.
 
+``LEX_BENCH_PROFILE=DIR`` profiles every stage a stage process runs (``cProfile`` of its main thread,
+``DIR/<phase>-<asset>-<partition>.prof``; a profiled run's figures are inflated by the profiler).
+
 After the builds, ``bench-full.json`` also gets ``text_lint``: per publisher, the provisions each
 check of the text lint (:mod:`derive.lint`) hits in the last dataset, and for EUR-Lex the anchor
 churn at profile switches (``scripts/anchor_churn.py``); which hits are the publisher's own
@@ -180,12 +183,16 @@ def run_stage_child(spec: dict[str, Any]) -> int:
         cpu, _rss = _usage()
         started = time.monotonic()
         job = defs.resolve_job_def(job_name)
+        profiler = _profiler()
         result = job.execute_in_process(partition_key=partition, instance=instance,
                                         asset_selection=[dg.AssetKey(asset)], raise_on_error=False,
                                         run_config={"loggers": {"console": {"config": {"log_level": "WARNING"}}}},
                                         tags={"lex/run": "bench-full", "lex/phase": spec["phase"]})
         _stop_forkserver()
         after, _rss = _usage()
+        if profiler is not None:
+            profiler.disable()
+            profiler.dump_stats(Path(os.environ[PROFILE_ENV]) / f"{spec['phase']}-{asset}-{partition or 'all'}.prof")
         # the stage's own peak, and its workers' when one of them set a new high for the child's
         # finished children (the kernel keeps one maximum over all of them)
         kids = _children_peak_mb()
@@ -209,6 +216,23 @@ def run_stage_child(spec: dict[str, Any]) -> int:
                 "process_peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
     Path(spec["report"]).write_text(json.dumps(document, default=str))
     return 0 if all(r["success"] and all(r["checks"].values()) for r in reports) else 1
+
+
+#: a directory: each stage run by a stage process is profiled (``cProfile``, its main thread; the
+#: figures of a profiled run are inflated by the profiler) into ``<phase>-<asset>-<partition>.prof``
+PROFILE_ENV = "LEX_BENCH_PROFILE"
+
+
+def _profiler() -> Any:
+    """A started ``cProfile.Profile`` when :data:`PROFILE_ENV` names a directory, else ``None``."""
+    if not os.environ.get(PROFILE_ENV):
+        return None
+    import cProfile
+
+    Path(os.environ[PROFILE_ENV]).mkdir(parents=True, exist_ok=True)
+    profiler = cProfile.Profile()
+    profiler.enable()
+    return profiler
 
 
 def _decided_from_state(spec: dict[str, Any], stages: list[Any]) -> dict[str, Any] | None:

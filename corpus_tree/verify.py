@@ -119,6 +119,8 @@ class _Checker:
     def __init__(self, root: Path, evidence_root: Path, progress: Progress | None,
                  known: Mapping[str, str] | None = None, parsed: Parsed | None = None) -> None:
         self.root = root
+        self._root = str(root)
+        self._prefix = self._root if self._root.endswith("/") else f"{self._root}/"  # what :meth:`rel` strips
         self.known = known or {}
         self.parsed = parsed or {}
         self.trusted: set[str] = set()  # record paths taken as known in this pass
@@ -139,10 +141,15 @@ class _Checker:
         self.report.problems.append(Problem(path, code, message))
 
     def rel(self, path: Path) -> str:
-        try:
-            return path.relative_to(self.root).as_posix()
-        except ValueError:
-            return str(path)
+        """``path`` relative to the root as a POSIX string (``path.relative_to(root).as_posix()``,
+        by its string: paths under the root are built from it, so its string is a prefix); a path
+        outside the root as it is."""
+        text = str(path)
+        if text == self._root:
+            return "."
+        if text.startswith(self._prefix):
+            return text[len(self._prefix):]
+        return text
 
     # -- layout ----------------------------------------------------------------------------------
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
+import hashlib
 import importlib.metadata
 import json
 import multiprocessing
@@ -130,6 +131,9 @@ class BuildReport:
     derived: list[str] = field(default_factory=list)  # ids of the works derived (not reused) by this run
     #: work id → (offset, length) of its lines in the ``provisions.jsonl`` a merge wrote
     spans: dict[str, tuple[int, int]] = field(default_factory=dict)
+    #: file name → SHA-256 (hex) of the bytes this run wrote to it (``provisions.jsonl``: hashed as
+    #: written, so the caller need not read the file again)
+    sha256: dict[str, str] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -660,6 +664,31 @@ def _file_metadata(path: Path) -> dict[str, str]:
             if k.startswith(b"lex:") and k not in (b"lex:contract", b"lex:table")}
 
 
+class _HashedFile:
+    """A binary file opened for writing that hashes (SHA-256) every byte written through it, in
+    order: the digest of the file's bytes once it is closed, without reading it again."""
+
+    def __init__(self, path: Path) -> None:
+        self.handle = path.open("wb")
+        self.digest = hashlib.sha256()
+
+    def write(self, data: bytes | memoryview) -> int:
+        self.digest.update(data)
+        written = self.handle.write(data)
+        if written != len(data):  # a buffered binary file writes all or raises
+            raise OSError(f"short write to {self.handle.name}")
+        return written
+
+    def tell(self) -> int:
+        return self.handle.tell()
+
+    def close(self) -> None:
+        self.handle.close()
+
+    def hexdigest(self) -> str:
+        return self.digest.hexdigest()
+
+
 class _Assembler:
     """Writes the dataset files from per-work pieces given in work order."""
 
@@ -668,7 +697,7 @@ class _Assembler:
         (out / "history").mkdir(parents=True, exist_ok=True)
         self.gaps: list[dict[str, Any]] = []
         self.errors: list[dict[str, Any]] = []
-        self.jsonl = (out / "provisions.jsonl").open("wb")
+        self.jsonl = _HashedFile(out / "provisions.jsonl")
         self.parquet = ParquetSink(out / PROVISIONS_FILE, R.SCHEMA, parquet_schema(R.SCHEMA),
                                    key_value_metadata("provisions", metadata))
         self.states = ParquetSink(out / STATES_FILE, STATES_SCHEMA, STATES_SCHEMA,
@@ -677,6 +706,9 @@ class _Assembler:
                                   key_value_metadata("version_events", metadata))
         self.visibility = ParquetSink(out / VISIBILITY_FILE, VISIBILITY_SCHEMA, VISIBILITY_SCHEMA,
                                       key_value_metadata("version_visibility", metadata))
+        #: work id → [size of its version_events rows, of its version_visibility rows] as the
+        #: sinks' row-group bound counts them (canonical JSON bytes; :func:`derive.events.events_table`)
+        self.sizes: dict[str, list[int]] = {}
         self.closed = False
         # rows copied from a previous output come in Parquet types (:func:`_shard_works`): the
         # encoded ones are then brought to those types too, so that a row group holds one schema
@@ -687,12 +719,30 @@ class _Assembler:
             return table
         return pa.Table.from_batches([_plain_types(b) for b in to_parquet(table, self.parquet.schema).to_batches()])
 
-    def transactions(self, events: list[dict[str, Any]], visibility: list[dict[str, Any]]) -> None:
-        """One work's version_events and version_visibility rows (plain, :mod:`derive.events`)."""
+    def transactions(self, work_id: str, events: list[dict[str, Any]], visibility: list[dict[str, Any]]) -> None:
+        """One work's version_events and version_visibility rows (plain, :mod:`derive.events`);
+        the sizes the sinks' row-group bound took are kept (:attr:`sizes`)."""
+        sizes = [0, 0]
         if events:
-            self.events.add(*events_table(events))
+            table, sizes[0] = events_table(events)
+            self.events.add(table, sizes[0])
         if visibility:
-            self.visibility.add(*visibility_table(visibility))
+            table, sizes[1] = visibility_table(visibility)
+            self.visibility.add(table, sizes[1])
+        if events or visibility:
+            self.sizes[work_id] = sizes
+
+    def transactions_copy(self, work_id: str, events: list[pa.RecordBatch], visibility: list[pa.RecordBatch],
+                          sizes: Sequence[int]) -> None:
+        """One work's version_events and version_visibility rows as a shard output holds them
+        (Parquet-typed batches: :func:`_shard_works`) with the sizes its build gave the sinks'
+        row-group bound (``shard.json``): the rows and sizes :meth:`transactions` would add."""
+        if events:
+            self.events.add(pa.Table.from_batches(events), int(sizes[0]))
+        if visibility:
+            self.visibility.add(pa.Table.from_batches(visibility), int(sizes[1]))
+        if events or visibility:
+            self.sizes[work_id] = [int(sizes[0]), int(sizes[1])]
 
     def history(self, work_id: str, data: bytes) -> None:
         publisher, slug = work_id.split(":", 1)
@@ -730,7 +780,7 @@ class _Assembler:
         self.errors.extend(block.errors)
         if block.history is not None:
             self.history(block.work_id, block.history)
-        self.transactions(block.events, block.visibility)
+        self.transactions(block.work_id, block.events, block.visibility)
 
     def close(self) -> None:
         if not self.closed:
@@ -757,6 +807,7 @@ class _Assembler:
         _write_lines(self.out / "gaps.jsonl", self.gaps)
         _write_lines(self.out / "errors.jsonl", self.errors)
         report.errors = self.errors
+        report.sha256["provisions.jsonl"] = self.jsonl.hexdigest()
         (self.out / "summary.json").write_bytes(pretty(report.to_dict()))
 
 
@@ -820,8 +871,8 @@ def rows_encoding(aliases: AliasTable, limits: Limits = DEFAULT_LIMITS) -> str:
 
 
 def _shard_document(tree: CorpusTree, aliases: AliasTable, limits: Limits, shard: tuple[int, int],
-                    works: Sequence[str], keys: dict[str, str]) -> bytes:
-    return pretty({
+                    works: Sequence[str], keys: dict[str, str], sizes: dict[str, Any] | None = None) -> bytes:
+    document = {
         "schema": SHARD_SCHEMA, "shard": shard[0], "shards": shard[1],
         "tree": _tree_digest(tree, aliases, limits, shard[1]),
         "inputs": shard_inputs(tree, shard, limits, aliases),
@@ -829,7 +880,12 @@ def _shard_document(tree: CorpusTree, aliases: AliasTable, limits: Limits, shard
         "works": list(works),
         "encoding": rows_encoding(aliases, limits),
         "keys": dict(sorted(keys.items())),
-    })
+    }
+    if sizes is not None:
+        # per work, the sizes its version_events and version_visibility rows gave the sinks'
+        # row-group bound: the merge copies those rows as Parquet batches with them
+        document["transaction_sizes"] = dict(sorted(sizes.items()))
+    return pretty(document)
 
 
 def refresh_shard(tree: CorpusTree, out: str | Path, shard: tuple[int, int], limits: Limits = DEFAULT_LIMITS,
@@ -851,7 +907,8 @@ def refresh_shard(tree: CorpusTree, out: str | Path, shard: tuple[int, int], lim
     keys = meta.get("keys")
     if meta.get("works") != works or not isinstance(keys, dict):
         return False
-    document = _shard_document(tree, table, limits, shard, works, keys)
+    sizes = meta.get("transaction_sizes")
+    document = _shard_document(tree, table, limits, shard, works, keys, sizes if isinstance(sizes, dict) else None)
     if (path / SHARD_FILE).read_bytes() != document:
         tmp = path / f".{SHARD_FILE}.tmp"
         tmp.write_bytes(document)
@@ -914,7 +971,8 @@ def build_dataset(tree: CorpusTree, out: str | Path, *, limits: Limits = DEFAULT
         assembler.finish(report)
         if shard is not None:
             (staging / SHARD_FILE).write_bytes(_shard_document(tree, aliases, limits, shard,
-                                                                [f"{p}:{s}" for p, s in works], keep))
+                                                                [f"{p}:{s}" for p, s in works], keep,
+                                                                assembler.sizes))
     if cache_dir is not None:
         WorkCache(cache_dir).prune(keep)
     return report
@@ -1202,6 +1260,25 @@ def _previous_keys(target: Path, shard: tuple[int, int] | None, aliases: AliasTa
     return {str(k): str(v) for k, v in keys.items()}
 
 
+class _WorkRows:
+    """A shard table's rows handed out a work at a time, in work order (:func:`_shard_works`): a
+    work asked for gets its batches, or none when the table holds no row of it."""
+
+    def __init__(self, path: Path, name: str) -> None:
+        self.stream = _shard_works(path, name)
+        self.head = next(self.stream, None)
+
+    def take(self, work_id: str) -> list[pa.RecordBatch]:
+        if self.head is None or self.head[0] != work_id:
+            return []
+        batches = self.head[1]
+        self.head = next(self.stream, None)
+        return batches
+
+    def at_end(self) -> bool:
+        return self.head is None
+
+
 class _PreviousRows:
     """The rows of a previous shard output, copied work by work in work order (its Parquet rows
     as batches, its JSONL lines as bytes, as :func:`merge_shards` copies them); works in between
@@ -1254,7 +1331,15 @@ def merge_shards(shards: Sequence[str | Path], out: str | Path) -> BuildReport:
     order = sorted(owner, key=lambda w: tuple(w.split(":", 1)))
     streams = {path: _shard_works(path) for path in paths}
     states = {path: _shard_works(path, STATES_FILE) for path in paths}
-    transactions = {path: _shard_transactions(path) for path in paths}
+    # version_events and version_visibility: copied as Parquet batches with the sizes each shard's
+    # build recorded (shard.json), or, from shards that predate them, rebuilt from plain rows
+    sizes = [m.get("transaction_sizes") for m in metas]
+    batched = all(isinstance(found, dict) for found in sizes)
+    transactions = {} if batched else {path: _shard_transactions(path) for path in paths}
+    sized: dict[Path, dict[str, Any]] = {path: found for path, found in zip(paths, sizes, strict=True)
+                                         if isinstance(found, dict)}
+    event_rows = {path: _WorkRows(path, EVENTS_FILE) for path in paths} if batched else {}
+    visibility_rows = {path: _WorkRows(path, VISIBILITY_FILE) for path in paths} if batched else {}
     pending: dict[Path, tuple[str, list[pa.RecordBatch]] | None] = {
         path: next(stream, None) for path, stream in streams.items()}
     pending_states: dict[Path, tuple[str, list[pa.RecordBatch]] | None] = {
@@ -1289,13 +1374,23 @@ def merge_shards(shards: Sequence[str | Path], out: str | Path) -> BuildReport:
                         rows = found[1]
                         pending_states[path] = next(states[path], None)
                     assembler.history_copy(work_id, history.read_bytes(), rows)
-                assembler.transactions(*transactions[path].pop(work_id, ([], [])))
+                if batched:
+                    events, visibility = event_rows[path].take(work_id), visibility_rows[path].take(work_id)
+                    if events or visibility:
+                        held = sized[path].get(work_id)
+                        if not (isinstance(held, list) and len(held) == 2):
+                            raise DerivationError("a shard holds version events of a work it records no size of",
+                                                  code="shard_mismatch", subject=path.name)
+                        assembler.transactions_copy(work_id, events, visibility, held)
+                else:
+                    assembler.transactions(work_id, *transactions[path].pop(work_id, ([], [])))
             for path in paths:
                 assembler.gaps.extend(_read_lines(path / "gaps.jsonl"))
                 assembler.errors.extend(_read_lines(path / "errors.jsonl"))
             leftover = [p.name for p, head in pending.items() if head is not None]
             leftover += [p.name for p, head in pending_states.items() if head is not None]
             leftover += [p.name for p, taken in lines.items() if not taken.at_end()]
+            leftover += [p.name for p, rows in [*event_rows.items(), *visibility_rows.items()] if not rows.at_end()]
             if leftover:
                 raise DerivationError("a shard holds rows of a work it does not list", code="shard_mismatch",
                                       subject=leftover[0])

@@ -87,6 +87,14 @@ def table_facts(out: Path, digests: dict[str, str]) -> dict[str, dict[str, Any]]
                    "sha256": digests[name]} for name in DATASET_TABLES}
 
 
+def written_digest(outputs: dict[str, Path], written: dict[str, str]) -> dict[str, str]:
+    """:func:`pipelines.state.files_digest` of ``outputs`` just written, taking the hashes the
+    writer computed as it wrote (``written``, :attr:`derive.dataset.BuildReport.sha256`: the
+    620 MB ``provisions.jsonl`` is not read again) and reading the others."""
+    known = {name: sha for name, sha in written.items() if name in outputs and outputs[name].is_file()}
+    return dict(sorted({**files_digest({k: v for k, v in outputs.items() if k not in known}), **known}.items()))
+
+
 def dataset_version(digests: dict[str, str]) -> str:
     """The data version of a dataset: one digest over every output file's digest."""
     return digest(digests)
@@ -193,15 +201,17 @@ def run_shard(lex: LexSettings, publisher: Publisher, index: int, shards: int = 
                   "code": _profile_fingerprint(), "shard": [index, shards]}
         skipped = state.unchanged(inputs, outputs) and refresh_shard(tree, out, (index, shards), aliases=table)
     run: dict[str, Any]
+    written: dict[str, str] = {}
     if skipped:
         run = {**json.loads((out / "summary.json").read_bytes()), "works_derived": 0}
     else:
         shard = (index, shards)
         step = _version_progress(progress, f"derive shard {index}/{shards}", count_versions(tree, shard))
-        run = build_dataset(tree, out, shard=shard, progress=step, aliases=_alias_table(tree),
-                            workers=workers if workers is not None else shard_workers(shards)).run_dict()
+        built = build_dataset(tree, out, shard=shard, progress=step, aliases=_alias_table(tree),
+                              workers=workers if workers is not None else shard_workers(shards))
+        run, written = built.run_dict(), built.sha256
     if not skipped:
-        hashes = files_digest(whole)
+        hashes = written_digest(whole, written)
     elif state is current:
         hashes = state.output_digests(whole)
     else:  # refreshed: only shard.json was written since the check hashed the rest
@@ -237,6 +247,7 @@ def run(lex: LexSettings, publisher: Publisher, shards: int = SHARDS,
     in_step: list[int] = []
     works_derived = works_copied = 0
     spans: dict[str, tuple[int, int]] | None = None
+    written: dict[str, str] = {}
     if skipped:
         summary = json.loads((out / "summary.json").read_bytes())
     else:
@@ -249,12 +260,12 @@ def run(lex: LexSettings, publisher: Publisher, shards: int = SHARDS,
                 works_copied += int(shard.metadata.get("works_copied", 0))
         _remember_empty_counts(lex, publisher, out)
         merged = merge_shards([lex.shard(publisher.value, i, shards) for i in range(shards)], out)
-        summary, spans = merged.to_dict(), merged.spans
+        summary, spans, written = merged.to_dict(), merged.spans, merged.sha256
     # The determinism sample runs whenever the dataset was (re)built; the stage is recorded only
     # if it passed, so a skipped stage means "this exact dataset passed when it was built".
     memo = StageState(lex.root, f"determinism-{publisher.value}", rehash=lex.rehash)
     sampled, same = ([], True) if skipped else determinism_sample(tree, out, memo, spans)
-    digests = state.output_digests(outputs) if skipped else files_digest(outputs)
+    digests = state.output_digests(outputs) if skipped else written_digest(outputs, written)
     if not skipped and same:
         state.record(inputs, outputs, digests)
         # the ratchet's counts of the dataset just merged, from its shards' (read only if rebuilt)

@@ -134,9 +134,11 @@ def benchmark(lex: LexSettings, staging: Path, signer: Any, created_at: str,
     from serve.core import LegalCore
 
     judgments = load_judgments(judgments_for(lex))
+    prefix = f"{INDEXES_DIR}/"
+    indexes = {name[len(prefix):]: held for name, held in (known or {}).items() if name.startswith(prefix)}
     with LegalCore.mount(staging / INDEXES_DIR) as core:
         report, _ = retrieval_benchmark(core, staging / INDEXES_DIR, judgments, created_at=created_at,
-                                        policy=gate_policy_for(lex))
+                                        policy=gate_policy_for(lex), known=indexes)
     add_report(staging, report, [signer], known)
     return report
 
@@ -223,12 +225,13 @@ def run(lex: LexSettings) -> ReleaseResult:
     promoted = False
     if root.pointers().current != signed.set_id:
         # the root copies the set in and verifies the copy (every file read, against the signed
-        # hashes): that is the set's verification
-        verified = root.candidate(staging)
+        # hashes): that is the set's verification; a set whose report passed is evaluated and
+        # promoted in the same hold of the root's lock, without reading the copy twice more
         if report["passed"]:
-            root.evaluate(signed.set_id, staging / RETRIEVAL_REPORT_ENVELOPE)
-            root.promote(signed.set_id)
+            verified, _pointers = root.release(staging, staging / RETRIEVAL_REPORT_ENVELOPE)
             promoted = True
+        else:
+            verified = root.candidate(staging)
     else:
         verified = verify_artifact_set(staging, [public])
     result = ReleaseResult(

@@ -87,12 +87,16 @@ def source_fingerprint(src: Path) -> str:
     import os
 
     h = hashlib.sha256()
-    for dirpath, dirnames, filenames in os.walk(src):
+    top = os.fspath(src)
+    for dirpath, dirnames, filenames in os.walk(top):
         dirnames.sort()
+        # the directory relative to ``src`` as a POSIX prefix, from the strings os.walk joined
+        # (no Path per file: a published tree holds tens of thousands of files)
+        rel = os.path.relpath(dirpath, top).replace(os.sep, "/")
+        prefix = "" if rel == "." else f"{rel}/"
         for name in sorted(filenames):
-            path = Path(dirpath) / name
-            st = path.lstat()
-            h.update(f"{path.relative_to(src).as_posix()}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+            st = os.lstat(os.path.join(dirpath, name))
+            h.update(f"{prefix}{name}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
     return h.hexdigest()
 
 

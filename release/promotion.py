@@ -279,6 +279,40 @@ class ReleaseRoot:
                       "report_payload_sha256": checked.payload_sha256, "built_at": built_at}
             return self._commit(before, after, "promote", set_id, detail)
 
+    def release(self, directory: Path, report: Path) -> tuple[VerifiedSet, Pointers]:
+        """:meth:`candidate`, :meth:`evaluate` and :meth:`promote` of ``directory`` with ``report``,
+        in one hold of the lock: the same checks, refusals and three ledger entries, but the copy
+        is read and verified once. Apart, each transition verifies every file of the set again,
+        because the set may have been touched between two transitions run by different hands
+        at different times; here no other transition can run in between (the lock), and the
+        copy was verified and frozen by this very call a moment before, so a second and third
+        read of every byte would check the same bytes the first read did. A refusal after the
+        candidate entry leaves the set a candidate (or evaluated), as the three calls would.
+        Returns the verified copy and the pointers after the promotion."""
+        with self._transition() as before:
+            verified = self._import(Path(directory))
+            set_id = verified.set_id
+            state = before
+            if not (set_id == before.current or set_id == before.rollback or set_id in before.candidates):
+                state = self._commit(before, replace(before, candidates={**before.candidates, set_id: CANDIDATE}),
+                                     "candidate", set_id, {"files": len(verified.subjects)})
+            # evaluate
+            if set_id not in state.candidates:
+                self._refuse_not_candidate(state, set_id)
+            data = _read_report(Path(report))
+            checked = verify_report(data, self.trust, expected=verified, policy=self.policy)
+            self._store_report(set_id, data)
+            state = self._commit(state, replace(state, candidates={**state.candidates, set_id: EVALUATED}),
+                                 "evaluate", set_id, _report_detail(checked, data))
+            # promote
+            built_at = self._check_monotonic(state, verified)
+            checked = verify_report(self.report_path(set_id), self.trust, expected=verified, policy=self.policy)
+            candidates = {k: v for k, v in state.candidates.items() if k != set_id}
+            after = replace(state, current=set_id, rollback=state.current, candidates=candidates)
+            detail = {"previous_current": state.current, "released_rollback": state.rollback,
+                      "report_payload_sha256": checked.payload_sha256, "built_at": built_at}
+            return verified, self._commit(state, after, "promote", set_id, detail)
+
     def rollback(self, reason: str = "unspecified") -> Pointers:
         """Swap current and rollback, after re-verifying the retained set and its report.
         The only way back to an older set; ``reason`` is recorded in the ledger."""

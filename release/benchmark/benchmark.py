@@ -160,14 +160,20 @@ def check_ran(result: BenchmarkRun) -> None:
 # -- identity ------------------------------------------------------------------------------
 
 
-def index_files(index_dir: Path, core: BenchmarkCore, prefix: str = "") -> tuple[IndexFile, ...]:
+def index_files(index_dir: Path, core: BenchmarkCore, prefix: str = "",
+                known: Mapping[str, tuple[int, str]] | None = None) -> tuple[IndexFile, ...]:
     """The index file of each publisher mounted in ``core``, hashed; named as the core mounted
-    them, after ``prefix`` (``indexes/`` binds the report to a set's file names)."""
+    them, after ``prefix`` (``indexes/`` binds the report to a set's file names). ``known``:
+    ``{file name as the core mounted it: (size, sha256)}`` a producer holds for index files it
+    just placed there (:func:`release.files.hash_files`: taken for a file of that size instead of
+    reading it; the set's verification reads every byte against the signed hashes)."""
     out = []
     stamps = core.stamps()
     for publisher in sorted(stamps):
         name = core.indexes[publisher].name
-        size, sha = hash_file(index_dir / name)
+        held = (known or {}).get(name)
+        path = index_dir / name
+        size, sha = held if held is not None and path.stat().st_size == held[0] else hash_file(path)
         out.append(IndexFile(f"{prefix}{name}", publisher, sha, size, dict(stamps[publisher])))
     return tuple(out)
 
@@ -281,15 +287,17 @@ def benchmark_report(result: BenchmarkRun, judgments: Judgments, files: Sequence
 
 def retrieval_benchmark(core: BenchmarkCore, index_dir: Path, judgments: Judgments, *, created_at: str,
                         mode: str = "keyword", verified: VerifiedSet | None = None, policy: GatePolicy | None = None,
-                        runner: str = RUNNER, name_prefix: str = "") -> tuple[dict[str, Any], BenchmarkRun]:
-    """Run every case against ``core`` (mounted by the caller over ``index_dir``) and build the report.
+                        runner: str = RUNNER, name_prefix: str = "",
+                        known: Mapping[str, tuple[int, str]] | None = None) -> tuple[dict[str, Any], BenchmarkRun]:
+    """Run every case against ``core`` (mounted by the caller over ``index_dir``) and build the report
+    (``known``: :func:`index_files`).
 
     Refuses (:class:`BenchmarkRefused`) rather than report a run that measured nothing.
     """
     check_measurable(core, judgments)
     result = run(core, judgments, mode=mode, validate=core.operation("search").validate)
     check_ran(result)
-    files = index_files(index_dir, core, name_prefix)
+    files = index_files(index_dir, core, name_prefix, known)
     report = benchmark_report(result, judgments, files, created_at=created_at, verified=verified, policy=policy,
                               runner=runner)
     return report, result

@@ -225,3 +225,18 @@ def test_known_records_parsed_by_this_process_are_not_parsed_again(tree_copy: Pa
     problems = verify_tree(tree_copy, known=first.record_stats, parsed=parsed).problems
     assert {p.path for p in problems} == {record.relative_to(tree_copy).as_posix()}
     assert calls == [record.relative_to(tree_copy).as_posix()]
+
+
+def test_rel_is_relative_to_as_posix(tmp_path: Path) -> None:
+    """The checker names a path by its string under the root's: what ``relative_to`` gave."""
+    from corpus_tree.verify import _Checker
+
+    for root in (tmp_path / "tree", Path("tree"), Path("/"), Path(".")):
+        checker = _Checker(root, root / "evidence", None)
+        for path in (root, root / "manifest.json", root / "works" / "a" / "versions" / "k" / "meta.json",
+                     root.parent / "elsewhere" / "x", Path("/other/tree/x"), tmp_path / "treeish" / "x"):
+            try:
+                expected = path.relative_to(root).as_posix()
+            except ValueError:
+                expected = str(path)
+            assert checker.rel(path) == expected, (root, path)

@@ -70,3 +70,33 @@ def test_a_published_tree_is_current_only_while_its_source_files_are_those_impor
     assert step()["skipped"] == ""
     assert stage_current(lex, "corpus_tree", LU)
 
+
+
+def test_the_source_fingerprint_is_every_files_path_size_and_time(tmp_path: Path) -> None:
+    """``sources.source_fingerprint`` (walked with strings, not a Path per file) is the digest of
+    each file's relative POSIX path, size and modification time in walk order, as written out here."""
+    import hashlib
+
+    from pipelines.sources import source_fingerprint
+
+    src = Path(os.environ["LEX_FIXTURES"]) / "lex-corpus-lu-legilux"
+
+    def spelled_out(top: Path) -> str:
+        h = hashlib.sha256()
+        for dirpath, dirnames, filenames in os.walk(top):
+            dirnames.sort()
+            for name in sorted(filenames):
+                path = Path(dirpath) / name
+                st = path.lstat()
+                h.update(f"{path.relative_to(top).as_posix()}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+        return h.hexdigest()
+
+    assert source_fingerprint(src) == spelled_out(src)
+    copy = tmp_path / "copy"
+    shutil.copytree(src, copy)
+    before = source_fingerprint(copy)
+    assert before == spelled_out(copy)
+    some = next(p for p in sorted(copy.rglob("*")) if p.is_file() and p.parent != copy)
+    os.utime(some, ns=(some.stat().st_atime_ns, some.stat().st_mtime_ns + 1))  # touched: changed
+    assert source_fingerprint(copy) != before
+    assert source_fingerprint(copy) == spelled_out(copy)

@@ -117,3 +117,63 @@ def test_the_merge_says_where_each_works_lines_are_and_the_sample_reads_only_tho
     whole = _rows_by_lex_id(tmp_path / "merged" / "provisions.jsonl", wanted)
     assert any(whole.values())
     assert _rows_by_lex_id(tmp_path / "merged" / "provisions.jsonl", wanted, ranges) == whole
+
+
+def test_the_jsonl_hash_a_build_reports_is_the_written_files(tmp_path: Path, imported_trees) -> None:
+    """``BuildReport.sha256``: the SHA-256 of ``provisions.jsonl`` hashed as it was written (a shard
+    build with rows copied from its previous output, and the merge), equal to a read of the file;
+    the stage records the file with it."""
+    from derive.dataset import build_dataset, merge_shards
+    from pipelines.derive_stage import written_digest
+    from pipelines.state import file_sha256, files_digest
+
+    tree = imported_trees["lu"]
+    shards = [tmp_path / f"{i}-of-2" for i in range(2)]
+    for i, out in enumerate(shards):
+        built = build_dataset(tree, out, shard=(i, 2), cache=tmp_path / "cache")
+        assert built.sha256 == {"provisions.jsonl": file_sha256(out / "provisions.jsonl")}
+    again = build_dataset(tree, shards[0], shard=(0, 2), cache=tmp_path / "cache")  # rows from the cache
+    assert again.sha256 == {"provisions.jsonl": file_sha256(shards[0] / "provisions.jsonl")}
+    merged = merge_shards(shards, tmp_path / "merged")
+    out = tmp_path / "merged"
+    assert merged.sha256 == {"provisions.jsonl": file_sha256(out / "provisions.jsonl")}
+    outputs = {name: out / name for name in ("provisions.jsonl", "provisions.parquet", "gaps.jsonl", "absent")}
+    assert written_digest(outputs, merged.sha256) == files_digest(outputs)
+
+
+def test_the_merge_copies_events_and_visibility_as_parquet_batches_with_the_recorded_sizes(
+        tmp_path: Path, imported_trees) -> None:
+    """A shard records, per work, the sizes its version_events and version_visibility rows gave the
+    sinks' row-group bound (``shard.json``); the merge copies those rows as Parquet batches with
+    them, and its files are byte-identical to a merge that rebuilds them from plain rows (shards
+    without the sizes). A work whose rows have no recorded size is a shard that does not hold."""
+    import json
+    import os
+
+    import pytest
+
+    from derive.dataset import build_dataset, merge_shards
+    from legal.errors import DerivationError
+
+    tree = imported_trees["lu"]
+    shards = [tmp_path / f"{i}-of-2" for i in range(2)]
+    for i, out in enumerate(shards):
+        build_dataset(tree, out, shard=(i, 2), use_cache=False)
+    metas = [json.loads((out / "shard.json").read_bytes()) for out in shards]
+    assert all(isinstance(m["transaction_sizes"], dict) and m["transaction_sizes"] for m in metas)
+    merge_shards(shards, tmp_path / "batched")
+    for out, meta in zip(shards, metas, strict=True):  # the shards of before: no sizes recorded
+        (out / "shard.json").write_text(json.dumps({k: v for k, v in meta.items() if k != "transaction_sizes"}))
+    merge_shards(shards, tmp_path / "plain")
+    names = sorted(p.name for p in (tmp_path / "plain").iterdir() if p.is_file())
+    assert "version_events.parquet" in names and "version_visibility.parquet" in names
+    for name in names:
+        assert (tmp_path / "batched" / name).read_bytes() == (tmp_path / "plain" / name).read_bytes(), name
+    sizes = dict(metas[0]["transaction_sizes"])
+    sizes.pop(next(iter(sizes)))
+    (shards[0] / "shard.json").write_text(json.dumps({**metas[0], "transaction_sizes": sizes}))
+    (shards[1] / "shard.json").write_text(json.dumps(metas[1]))
+    with pytest.raises(DerivationError) as caught:
+        merge_shards(shards, tmp_path / "broken")
+    assert caught.value.code == "shard_mismatch"
+    assert not os.path.exists(tmp_path / "broken")

@@ -418,3 +418,70 @@ def test_rollback_records_its_reason_and_needs_one(root: ReleaseRoot, make_set: 
     assert refused(root.rollback, " ") == "rollback_reason_missing"
     root.rollback("search regression")
     assert ledger.read_entries(root.ledger_path)[-1]["detail"]["reason"] == "search regression"
+
+
+# -- candidate, evaluate and promote in one hold of the lock ----------------------------------
+
+
+def _ticking_root(directory: Path, trust: TrustStore) -> ReleaseRoot:
+    ticks = itertools.count()
+    return ReleaseRoot(directory, trust, actor="tests", clock=lambda: f"2026-01-02T03:04:{next(ticks) % 60:02d}Z")
+
+
+def test_release_records_what_the_three_transitions_record(tmp_path: Path, trust: TrustStore,
+                                                           make_set: Callable[[str], Path],
+                                                           report_file: Callable[..., Path]) -> None:
+    apart, together = _ticking_root(tmp_path / "apart", trust), _ticking_root(tmp_path / "together", trust)
+    for name in ("a", "b"):  # a first promotion, then one with a current set (the rollback moves)
+        build = make_set(name)
+        set_id = verify_artifact_set(build, trust).set_id
+        report = report_file(set_id)
+        assert apart.candidate(build).set_id == set_id
+        apart.evaluate(set_id, report)
+        expected = apart.promote(set_id)
+        verified, pointers = together.release(build, report)
+        assert verified.set_id == set_id and verified.root == together.set_dir(set_id)
+        assert pointers == replace(expected, ledger_head=pointers.ledger_head)
+        assert snapshot(together) == snapshot(apart)  # pointers and ledger, byte for byte
+        assert (together.report_path(set_id).read_bytes() == apart.report_path(set_id).read_bytes())
+    assert [e["action"] for e in ledger.read_entries(together.ledger_path)] == ["candidate", "evaluate", "promote"] * 2
+
+
+def test_release_reads_the_copy_once(root: ReleaseRoot, make_set: Callable[[str], Path],
+                                     report_file: Callable[..., Path], trust: TrustStore,
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    import release.promotion as promotion
+
+    calls: list[Path] = []
+    real = verify_artifact_set
+
+    def counted(directory: Path, *args: Any, **kwargs: Any) -> Any:
+        calls.append(Path(directory))
+        return real(directory, *args, **kwargs)
+
+    monkeypatch.setattr(promotion, "verify_artifact_set", counted)
+    first = promoted(root, make_set, report_file, "a")
+    assert len(calls) == 3  # candidate, evaluate, promote: each reads every file
+    calls.clear()
+    build = make_set("b")
+    set_id = real(build, trust).set_id
+    _verified, pointers = root.release(build, report_file(set_id))
+    assert len(calls) == 1 and calls[0].name.startswith(".incoming-")  # the copy, once
+    assert (pointers.current, pointers.rollback) == (set_id, first)
+
+
+def test_release_refusals_leave_what_the_three_transitions_leave(root: ReleaseRoot, started: dict[str, str],
+                                                                 make_set: Callable[[str], Path],
+                                                                 report_file: Callable[..., Path],
+                                                                 trust: TrustStore) -> None:
+    build = make_set("c")
+    set_id = verify_artifact_set(build, trust).set_id
+    assert refused(root.release, build, report_file(set_id, ndcg_at_10="0.2")) == "gate_failed"
+    assert root.pointers().candidates == {started["b"]: "candidate", set_id: "candidate"}  # added, not evaluated
+    assert not root.report_path(set_id).exists()
+    before = snapshot(root)
+    assert refused(root.release, build, report_file(started["a"])) == "report_for_other_identity"
+    assert snapshot(root) == before
+    # the current set again: not a candidate, as evaluate says
+    assert refused(root.release, root.set_dir(started["a"]), report_file(started["a"])) == "not_a_candidate"
+    assert snapshot(root) == before
