@@ -18,6 +18,7 @@ import contextlib
 import logging
 import signal
 import socket
+import sys
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -583,15 +584,18 @@ def run_workers(make_app: Callable[[int], Starlette], *, workers: int, host: str
     (:class:`serve.workers.Supervisor`'s ``prepare``); each worker builds its app with ``make_app(index)`` (its own
     state: it verifies the set itself, and its first mount adopts the prebuilt core when that
     verification names the same set and files) and serves the connections this process accepts
-    and hands to the workers in turn. Returns when interrupted (SIGINT/SIGTERM)."""
+    and hands to the workers in turn. With ``prebuild`` this process then supervises as the lean
+    supervisor (``relaunch``: this command line, run again to restart a worker; a process so started
+    serves as that worker and binds nothing). Returns when interrupted (SIGINT/SIGTERM)."""
     from legal.errors import ConfigError
-    from serve.workers import Supervisor, bound_url, listen, notify_supervisor
-
-    try:
-        sock = listen(host, port)
-    except OSError as error:
-        raise ConfigError(f"cannot listen on {host}:{port}: {error.strerror or error}", code="cannot_listen",
-                          subject=f"{host}:{port}") from None
+    from serve.workers import (
+        Supervisor,
+        bound_url,
+        listen,
+        notify_supervisor,
+        relaunched_worker,
+        work,
+    )
 
     def serve_worker(index: int, handoff: socket.socket) -> int:
         bound_worker_caches()
@@ -603,12 +607,24 @@ def run_workers(make_app: Callable[[int], Starlette], *, workers: int, host: str
             header_timeout=header_timeout, handoff=handoff)
         return 0
 
+    relaunched = relaunched_worker()
+    if relaunched is not None:  # a worker the lean supervisor restarted: it binds nothing
+        index, handoff, supervisor = relaunched
+        work(index, handoff, supervisor, serve_worker)
+
+    try:
+        sock = listen(host, port)
+    except OSError as error:
+        raise ConfigError(f"cannot listen on {host}:{port}: {error.strerror or error}", code="cannot_listen",
+                          subject=f"{host}:{port}") from None
+
     def prepare() -> None:  # the state worker 0 would build: its set, verified and mounted once
         prebuild_core(make_app(0).state.lex)
 
     preload()
     try:
         announce(bound_url(sock))
-        return Supervisor(workers, serve_worker, sock, grace=grace, prepare=prepare if prebuild else None).run()
+        return Supervisor(workers, serve_worker, sock, grace=grace, prepare=prepare if prebuild else None,
+                          relaunch=sys.orig_argv if prebuild else None).run()
     finally:
         sock.close()
