@@ -561,17 +561,28 @@ def preload(modules: Iterable[str] = WORKER_MODULES) -> list[str]:
 
 #: Inflated text blocks each worker process keeps (:data:`derive.index.textstore.BLOCKS`, 8 MiB in a
 #: process of its own): every worker holds its own, so several workers bound it lower. The served mix
-#: spends the same CPU per request with 2 MiB and each worker ~6 MB less.
-WORKER_TEXT_CACHE_BYTES = 2 << 20
+#: spends the same CPU per request with 2 MiB and each worker ~6 MB less; with 1 MiB the same CPU
+#: again (in process, four passes of the mix: 4.9-5.2 against 4.7-5.1 CPU-s) and ~2.5 MB less.
+WORKER_TEXT_CACHE_BYTES = 1 << 20
 
 
-def bound_worker_caches(text_bytes: int = WORKER_TEXT_CACHE_BYTES) -> None:
-    """Bound this worker process's caches that are per process, not per index (the text blocks),
-    and give large freed buffers back at once (:func:`fix_mmap_threshold`: the served mix's PSS sum
-    peak 181.7 / 181.2 against 183.8 / 188.8 / 186.6 MB, the same CPU per request)."""
+#: Prepared statements each of a worker's pooled connections keeps (:data:`serve.core.mount.STATEMENT_CACHE`;
+#: Python's default 128): a worker opens two connections per index under load (two executing slots),
+#: and with 48 each holds ~1.3 MB less SQLite memory per pair of indexes for ~2-3 % more CPU over the
+#: mix in process (6.4 against 6.3 CPU-s, medians of four).
+WORKER_STATEMENT_CACHE = 48
+
+
+def bound_worker_caches(text_bytes: int = WORKER_TEXT_CACHE_BYTES, statements: int = WORKER_STATEMENT_CACHE) -> None:
+    """Bound this worker process's caches: the text blocks (per process, not per index), the
+    prepared statements of each pooled connection opened from now on; and give large freed buffers
+    back at once (:func:`fix_mmap_threshold`: the served mix's PSS sum peak 181.7 / 181.2 against
+    183.8 / 188.8 / 186.6 MB, the same CPU per request)."""
     from derive.index import textstore
+    from serve.core import mount
 
     textstore.BLOCKS.capacity = min(textstore.BLOCKS.capacity, text_bytes)
+    mount.STATEMENT_CACHE = statements
     fix_mmap_threshold()
 
 
