@@ -296,3 +296,16 @@ def test_the_served_backend_warms_each_index_at_mount(tmp_path: Path) -> None:
             assert index in ranking._CACHE
     finally:
         core.close()
+
+
+def test_a_pooled_connection_has_its_small_page_cache_before_the_mount_checks(tmp_path: Path) -> None:
+    """The mount's checks (row counts of the large tables) already run with the bounded page cache."""
+    from serve.core import mount
+
+    build_handmade(tmp_path / "indexes")
+    path = next((tmp_path / "indexes").glob("*.sqlite"))
+    conn = mount._connect(path)
+    try:
+        assert conn.execute("PRAGMA cache_size").fetchone()[0] == -mount.CACHE_KIB
+    finally:
+        conn.close()
