@@ -440,14 +440,12 @@ M_TRIM_THRESHOLD = -1
 def _mallopt(parameter: int, value: int) -> bool:
     """glibc's ``mallopt(parameter, value)``; False where the C library has none (not glibc)."""
     import ctypes
-    import ctypes.util
 
-    name = ctypes.util.find_library("c")
-    try:
-        mallopt = ctypes.CDLL(name).mallopt if name else None
-    except (OSError, AttributeError):
+    try:  # the process's own symbols hold the C library's: ``ctypes.util.find_library`` would run
+        mallopt = ctypes.CDLL(None).mallopt  # ``ldconfig -p`` in a subprocess and parse its output,
+    except (OSError, AttributeError):  # which in a fresh worker wrote 1-5 MB of private pages
         return False
-    return bool(mallopt is not None and mallopt(parameter, int(value)) == 1)
+    return bool(mallopt(parameter, int(value)) == 1)
 
 
 def limit_malloc_arenas(arenas: int) -> bool:
