@@ -536,11 +536,12 @@ def run(app: Starlette, *, host: str, port: int, announce: Callable[[str], None]
         state.close()
 
 
-#: Modules a worker imports only once it runs (uvicorn's HTTP protocol and lifespan, anyio's asyncio
-#: backend) or mounts (the verification of the artifact set): :func:`run_workers` imports them before
-#: forking, so their code is shared copy-on-write instead of loaded again in every worker.
+#: Modules a worker imports only once it runs (uvicorn's HTTP protocol, lifespan and event loop —
+#: ``uvloop`` where installed —, anyio's asyncio backend) or mounts (the verification of the artifact
+#: set): :func:`run_workers` imports them before forking, so their code is shared copy-on-write
+#: instead of loaded again in every worker.
 WORKER_MODULES = ("uvicorn.protocols.http.httptools_impl", "uvicorn.protocols.http.h11_impl", "uvicorn.lifespan.on",
-                  "anyio._backends._asyncio", "release.verify")
+                  "anyio._backends._asyncio", "release.verify", "uvicorn.loops.auto", "uvicorn.loops.uvloop", "uvloop")
 
 
 def preload(modules: Iterable[str] = WORKER_MODULES) -> list[str]:
