@@ -18,6 +18,7 @@ import contextlib
 import logging
 import signal
 import socket
+import sys
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -439,14 +440,12 @@ M_TRIM_THRESHOLD = -1
 def _mallopt(parameter: int, value: int) -> bool:
     """glibc's ``mallopt(parameter, value)``; False where the C library has none (not glibc)."""
     import ctypes
-    import ctypes.util
 
-    name = ctypes.util.find_library("c")
-    try:
-        mallopt = ctypes.CDLL(name).mallopt if name else None
-    except (OSError, AttributeError):
+    try:  # the process's own symbols hold the C library's: ``ctypes.util.find_library`` would run
+        mallopt = ctypes.CDLL(None).mallopt  # ``ldconfig -p`` in a subprocess and parse its output,
+    except (OSError, AttributeError):  # which in a fresh worker wrote 1-5 MB of private pages
         return False
-    return bool(mallopt is not None and mallopt(parameter, int(value)) == 1)
+    return bool(mallopt(parameter, int(value)) == 1)
 
 
 def limit_malloc_arenas(arenas: int) -> bool:
@@ -537,11 +536,12 @@ def run(app: Starlette, *, host: str, port: int, announce: Callable[[str], None]
         state.close()
 
 
-#: Modules a worker imports only once it runs (uvicorn's HTTP protocol and lifespan, anyio's asyncio
-#: backend) or mounts (the verification of the artifact set): :func:`run_workers` imports them before
-#: forking, so their code is shared copy-on-write instead of loaded again in every worker.
+#: Modules a worker imports only once it runs (uvicorn's HTTP protocol, lifespan and event loop —
+#: ``uvloop`` where installed —, anyio's asyncio backend) or mounts (the verification of the artifact
+#: set): :func:`run_workers` imports them before forking, so their code is shared copy-on-write
+#: instead of loaded again in every worker.
 WORKER_MODULES = ("uvicorn.protocols.http.httptools_impl", "uvicorn.protocols.http.h11_impl", "uvicorn.lifespan.on",
-                  "anyio._backends._asyncio", "release.verify")
+                  "anyio._backends._asyncio", "release.verify", "uvicorn.loops.auto", "uvicorn.loops.uvloop", "uvloop")
 
 
 def preload(modules: Iterable[str] = WORKER_MODULES) -> list[str]:
@@ -560,17 +560,28 @@ def preload(modules: Iterable[str] = WORKER_MODULES) -> list[str]:
 
 #: Inflated text blocks each worker process keeps (:data:`derive.index.textstore.BLOCKS`, 8 MiB in a
 #: process of its own): every worker holds its own, so several workers bound it lower. The served mix
-#: spends the same CPU per request with 2 MiB and each worker ~6 MB less.
-WORKER_TEXT_CACHE_BYTES = 2 << 20
+#: spends the same CPU per request with 2 MiB and each worker ~6 MB less; with 1 MiB the same CPU
+#: again (in process, four passes of the mix: 4.9-5.2 against 4.7-5.1 CPU-s) and ~2.5 MB less.
+WORKER_TEXT_CACHE_BYTES = 1 << 20
 
 
-def bound_worker_caches(text_bytes: int = WORKER_TEXT_CACHE_BYTES) -> None:
-    """Bound this worker process's caches that are per process, not per index (the text blocks),
-    and give large freed buffers back at once (:func:`fix_mmap_threshold`: the served mix's PSS sum
-    peak 181.7 / 181.2 against 183.8 / 188.8 / 186.6 MB, the same CPU per request)."""
+#: Prepared statements each of a worker's pooled connections keeps (:data:`serve.core.mount.STATEMENT_CACHE`;
+#: Python's default 128): a worker opens two connections per index under load (two executing slots),
+#: and with 48 each holds ~1.3 MB less SQLite memory per pair of indexes for ~2-3 % more CPU over the
+#: mix in process (6.4 against 6.3 CPU-s, medians of four).
+WORKER_STATEMENT_CACHE = 48
+
+
+def bound_worker_caches(text_bytes: int = WORKER_TEXT_CACHE_BYTES, statements: int = WORKER_STATEMENT_CACHE) -> None:
+    """Bound this worker process's caches: the text blocks (per process, not per index), the
+    prepared statements of each pooled connection opened from now on; and give large freed buffers
+    back at once (:func:`fix_mmap_threshold`: the served mix's PSS sum peak 181.7 / 181.2 against
+    183.8 / 188.8 / 186.6 MB, the same CPU per request)."""
     from derive.index import textstore
+    from serve.core import mount
 
     textstore.BLOCKS.capacity = min(textstore.BLOCKS.capacity, text_bytes)
+    mount.STATEMENT_CACHE = statements
     fix_mmap_threshold()
 
 
@@ -583,15 +594,18 @@ def run_workers(make_app: Callable[[int], Starlette], *, workers: int, host: str
     (:class:`serve.workers.Supervisor`'s ``prepare``); each worker builds its app with ``make_app(index)`` (its own
     state: it verifies the set itself, and its first mount adopts the prebuilt core when that
     verification names the same set and files) and serves the connections this process accepts
-    and hands to the workers in turn. Returns when interrupted (SIGINT/SIGTERM)."""
+    and hands to the workers in turn. With ``prebuild`` this process then supervises as the lean
+    supervisor (``relaunch``: this command line, run again to restart a worker; a process so started
+    serves as that worker and binds nothing). Returns when interrupted (SIGINT/SIGTERM)."""
     from legal.errors import ConfigError
-    from serve.workers import Supervisor, bound_url, listen, notify_supervisor
-
-    try:
-        sock = listen(host, port)
-    except OSError as error:
-        raise ConfigError(f"cannot listen on {host}:{port}: {error.strerror or error}", code="cannot_listen",
-                          subject=f"{host}:{port}") from None
+    from serve.workers import (
+        Supervisor,
+        bound_url,
+        listen,
+        notify_supervisor,
+        relaunched_worker,
+        work,
+    )
 
     def serve_worker(index: int, handoff: socket.socket) -> int:
         bound_worker_caches()
@@ -603,12 +617,24 @@ def run_workers(make_app: Callable[[int], Starlette], *, workers: int, host: str
             header_timeout=header_timeout, handoff=handoff)
         return 0
 
+    relaunched = relaunched_worker()
+    if relaunched is not None:  # a worker the lean supervisor restarted: it binds nothing
+        index, handoff, supervisor = relaunched
+        work(index, handoff, supervisor, serve_worker)
+
+    try:
+        sock = listen(host, port)
+    except OSError as error:
+        raise ConfigError(f"cannot listen on {host}:{port}: {error.strerror or error}", code="cannot_listen",
+                          subject=f"{host}:{port}") from None
+
     def prepare() -> None:  # the state worker 0 would build: its set, verified and mounted once
         prebuild_core(make_app(0).state.lex)
 
     preload()
     try:
         announce(bound_url(sock))
-        return Supervisor(workers, serve_worker, sock, grace=grace, prepare=prepare if prebuild else None).run()
+        return Supervisor(workers, serve_worker, sock, grace=grace, prepare=prepare if prebuild else None,
+                          relaunch=sys.orig_argv if prebuild else None).run()
     finally:
         sock.close()

@@ -11,7 +11,10 @@ and exits (``serve.app.prebuild_core`` via :class:`Supervisor`'s ``prepare``); a
 mount adopts those tables when its own verification names the same set and the index files are
 the ones they were built from, and builds its own otherwise. The supervisor is the workers' child
 subreaper, so they are its children once the builder is gone, and the tables are shared by the
-workers alone. The imported code (and, imported before forking, what every worker would import
+workers alone. Once the builder is forked, the supervisor becomes *lean*: it executes a fresh
+interpreter in its own place that imports this module alone (``Supervisor(relaunch=…)``), so the
+imports and what it held are shared by the builder and the workers alone, and no page both workers
+copy is kept a third time in the supervisor. The imported code (and, imported before forking, what every worker would import
 anyway: ``serve.app.preload``, the compiled page templates) is shared copy-on-write between the
 supervisor and the workers — each process trims its free heap and freezes its objects out of the
 collector before it forks, so fewer pages are copied — and the index files are read through the
@@ -20,7 +23,9 @@ shared page cache.
 The supervisor holds no threads and no indexes. It
 
 - restarts a worker that dies (a worker that dies within :data:`FAST_DEATH` seconds of its start is
-  restarted after :data:`RESTART_DELAY`, so a worker that cannot start does not spin);
+  restarted after :data:`RESTART_DELAY`, so a worker that cannot start does not spin): the lean
+  supervisor runs the program's command line again as that worker (:data:`WORKER_ENV`,
+  :func:`relaunched_worker`), any other forks it;
 - forwards ``SIGHUP`` to every worker (each re-verifies the mounted set);
 - on ``SIGUSR1`` — sent by a worker whose mount was refused or whose re-verification unmounted
   the set — sends ``SIGHUP`` to every worker, so a refusal unmounts the set in all of them;
@@ -34,20 +39,52 @@ orphaned worker keeps the port; one the builder forked asks only once it is the 
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
-import ctypes.util
 import gc
-import logging
 import os
 import select
 import signal
 import socket
+import sys
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
 
-log = logging.getLogger("serve")
+TYPE_CHECKING = False  # not ``typing``'s: importing it costs the lean supervisor ~1.5 MB (``re``, ...)
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+# The lean supervisor (see :class:`Supervisor`, ``relaunch``) runs this module in an interpreter of
+# its own that imports nothing else of the project: this module imports only what a bare
+# interpreter has loaded anyway or costs little (no ``logging``, ``dataclasses``, ``contextlib`` or
+# ``ctypes.util``: together ~4 MB of private memory in that process).
+
+#: logging's levels (``logging.INFO``, ...): ``logging`` is imported only to write a message
+INFO, WARNING, ERROR = 20, 30, 40
+#: the lowest level the lean supervisor writes (the ``serve`` logger's level when it was started);
+#: 0 in any other process, where ``logging`` decides
+_LEAN_LEVEL = [0]
+
+
+class _Log:
+    """``logging.getLogger("serve")``, imported on the first message written; in the lean
+    supervisor a message below the level it was started with is dropped without importing it."""
+
+    def _write(self, level: int, message: str, *args: object, exc_info: bool = False) -> None:
+        if level < _LEAN_LEVEL[0]:
+            return
+        import logging
+
+        logging.getLogger("serve").log(level, message, *args, exc_info=exc_info)
+
+    def info(self, message: str, *args: object) -> None:
+        self._write(INFO, message, *args)
+
+    def warning(self, message: str, *args: object) -> None:
+        self._write(WARNING, message, *args)
+
+    def exception(self, message: str, *args: object) -> None:
+        self._write(ERROR, message, *args, exc_info=True)
+
+
+log = _Log()
 
 #: a worker that dies this soon after its start is restarted only after RESTART_DELAY
 FAST_DEATH = 2.0
@@ -94,14 +131,23 @@ def notify_supervisor() -> None:
     """From a worker: ask the supervisor to make every worker re-verify (a refusal was seen)."""
     parent = os.getppid()
     if parent > 1:
-        with contextlib.suppress(OSError):  # the supervisor is gone
-            os.kill(parent, signal.SIGUSR1)
+        _kill(parent, signal.SIGUSR1)  # False: the supervisor is gone
+
+
+def _kill(pid: int, signum: int) -> bool:
+    """``os.kill``; False when there is no such process (any more)."""
+    try:
+        os.kill(pid, signum)
+    except OSError:
+        return False
+    return True
 
 
 def _prctl(option: int, value: int) -> bool:
-    name = ctypes.util.find_library("c")
+    import ctypes  # the process's own symbols hold the C library's (not ctypes.util: ~2 MB)
+
     try:
-        return bool(name) and ctypes.CDLL(name).prctl(option, value, 0, 0, 0) == 0
+        return bool(ctypes.CDLL(None).prctl(option, value, 0, 0, 0) == 0)
     except (OSError, AttributeError):  # pragma: no cover - not Linux
         return False
 
@@ -126,6 +172,9 @@ def release_free_heap() -> bool:
     Called in the supervisor just before forking: a free heap page still resident would be shared
     with every worker and copied into each as soon as it allocates there, while the supervisor kept
     its own copy of a page it no longer uses."""
+    import ctypes
+    import ctypes.util
+
     name = ctypes.util.find_library("c")
     try:
         trim = ctypes.CDLL(name).malloc_trim if name else None
@@ -146,7 +195,6 @@ def _settle() -> None:
     gc.freeze()
 
 
-@dataclass
 class Supervisor:
     """Accepts connections on ``listener`` and hands them round-robin to ``workers`` processes, each
     running ``serve_worker(index, handoff)`` (``handoff``: the worker's end of a Unix socket pair the
@@ -159,60 +207,170 @@ class Supervisor:
     (``PR_SET_CHILD_SUBREAPER``), so they become its children once the builder is gone. What the
     builder built is then shared by the workers alone: a page both of them write to is freed in
     the builder's place, where a supervisor that built it would keep its copy for as long as it
-    runs. A worker restarted later is forked by the supervisor itself (and builds its own)."""
+    runs. A worker restarted later is forked by the supervisor itself (and builds its own).
 
-    workers: int
-    serve_worker: Callable[[int, socket.socket], int]
-    listener: socket.socket
-    #: seconds the workers get to finish in-flight requests on shutdown before they are killed
-    grace: float = 10.0
-    #: run before the first workers are forked, in the builder (or here, without a subreaper)
-    prepare: Callable[[], object] | None = None
-    children: dict[int, int] = field(default_factory=dict)  # pid -> worker index
-    started: dict[int, float] = field(default_factory=dict)  # worker index -> monotonic start
-    handoffs: dict[int, socket.socket] = field(default_factory=dict)  # worker index -> our end
-    handed: dict[int, int] = field(default_factory=dict)  # worker index -> connections handed over
-    restarts: int = 0
-    _due: dict[int, float] = field(default_factory=dict)  # worker index -> restart time
-    _signals: list[int] = field(default_factory=list)
-    _next: int = 0
-    _wake: tuple[int, ...] = ()
-    _pid: int = 0
-    _builder: int | None = None  # the read end of the builder's report pipe while it runs
-    _builder_pid: int = 0
-    _report: bytes = b""
-    _pending: set[int] = field(default_factory=set)  # worker indexes the builder has not reported yet
-    _ended: set[int] = field(default_factory=set)  # pids reaped before the builder reported them
+    With ``relaunch`` as well (the command line that started this process, e.g. ``sys.orig_argv``),
+    the supervisor becomes *lean* once the builder is forked: it executes a fresh interpreter in its
+    own place (same pid, the listening socket, the handoff sockets and the builder's pipe kept
+    open, the supervised signals blocked across the exec) that imports this module alone and
+    supervises from there. The imports and whatever it held before are then the builder's and the
+    workers' alone: a page both workers copy is not kept a third time in the supervisor. A worker
+    restarted later is started by running ``relaunch`` again with :data:`WORKER_ENV` naming its
+    index and handoff socket (:func:`relaunched_worker`): it imports, verifies and builds its own."""
+
+    def __init__(self, workers: int, serve_worker: Callable[[int, socket.socket], int] | None,
+                 listener: socket.socket, grace: float = 10.0, prepare: Callable[[], object] | None = None,
+                 relaunch: Sequence[str] | None = None) -> None:
+        self.workers = workers
+        self.serve_worker = serve_worker
+        self.listener = listener
+        #: seconds the workers get to finish in-flight requests on shutdown before they are killed
+        self.grace = grace
+        #: run before the first workers are forked, in the builder (or here, without a subreaper)
+        self.prepare = prepare
+        #: the command that starts a worker from scratch (:func:`relaunched_worker`); the lean supervisor's
+        self.relaunch = list(relaunch) if relaunch else None
+        self.children: dict[int, int] = {}  # pid -> worker index
+        self.started: dict[int, float] = {}  # worker index -> monotonic start
+        self.handoffs: dict[int, socket.socket] = {}  # worker index -> our end
+        self.handed: dict[int, int] = {}  # worker index -> connections handed over
+        self.restarts = 0
+        self.lean = False  # this process is the lean supervisor (it forks no worker: it relaunches)
+        self._due: dict[int, float] = {}  # worker index -> restart time
+        self._signals: list[int] = []
+        self._next = 0
+        self._wake: tuple[int, ...] = ()
+        self._pid = 0
+        self._builder: int | None = None  # the read end of the builder's report pipe while it runs
+        self._builder_pid = 0
+        self._report = b""
+        self._pending: set[int] = set()  # worker indexes the builder has not reported yet
+        self._ended: set[int] = set()  # pids reaped before the builder reported them
 
     def run(self) -> int:
-        """Start the workers and supervise them until SIGINT or SIGTERM; the exit status."""
-        wake_r, wake_w = os.pipe()
-        os.set_blocking(wake_r, False)
-        os.set_blocking(wake_w, False)
-        self._wake = (wake_r, wake_w)
-        self._pid = os.getpid()
-        previous_fd = signal.set_wakeup_fd(wake_w, warn_on_full_buffer=False)
-        previous = {signum: signal.signal(signum, self._on_signal) for signum in SUPERVISED}
+        """Start the workers and supervise them until SIGINT or SIGTERM; the exit status. In a
+        relaunched worker (:func:`relaunched_worker`), serve as that worker instead."""
+        found = relaunched_worker()
+        if found is not None:
+            self._pid = found[2]
+            self._work(found[0], found[1])
         subreaper = self.prepare is not None and _prctl(PR_SET_CHILD_SUBREAPER, 1)
+        previous_fd, previous = self._install()
         if self.prepare is not None and not subreaper:
             self.prepare()
         _settle()
         try:
             if subreaper:
                 self._build(list(range(self.workers)))
+                if self.relaunch:
+                    self._become_lean()
             else:
                 for index in range(self.workers):
                     self._spawn(index)
-            return self._supervise(wake_r)
+            return self._supervise(self._wake[0])
         finally:
             self._stop()
             if subreaper:
                 _prctl(PR_SET_CHILD_SUBREAPER, 0)
-            signal.set_wakeup_fd(previous_fd)
-            for signum, handler in previous.items():
-                signal.signal(signum, handler)
-            os.close(wake_r)
-            os.close(wake_w)
+            self._uninstall(previous_fd, previous)
+
+    def _install(self) -> tuple[int, dict[int, object]]:
+        """The wake-up pipe and the supervised signals' handlers; what they replaced."""
+        wake_r, wake_w = os.pipe()
+        os.set_blocking(wake_r, False)
+        os.set_blocking(wake_w, False)
+        self._wake = (wake_r, wake_w)
+        self._pid = os.getpid()
+        previous_fd = signal.set_wakeup_fd(wake_w, warn_on_full_buffer=False)
+        previous: dict[int, object] = {signum: signal.signal(signum, self._on_signal) for signum in SUPERVISED}
+        return previous_fd, previous
+
+    def _uninstall(self, previous_fd: int, previous: dict[int, object]) -> None:
+        signal.set_wakeup_fd(previous_fd)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)  # type: ignore[arg-type]
+        for fd in self._wake:
+            os.close(fd)
+        self._wake = ()
+
+    def _become_lean(self) -> None:
+        """Execute the lean supervisor in this process's place (see the class); returns only if the
+        exec fails (this process then goes on supervising)."""
+        assert self.relaunch is not None
+        fds = [self.listener.fileno(), *(end.fileno() for end in self.handoffs.values())]
+        if self._builder is not None:
+            fds.append(self._builder)
+        level = 0
+        if "logging" in sys.modules:  # the level this process's ``serve`` logger writes from
+            import logging
+
+            level = logging.getLogger("serve").getEffectiveLevel()
+        state = [f"workers={self.workers}", f"grace={self.grace!r}", f"listener={self.listener.fileno()}",
+                 f"builder={-1 if self._builder is None else self._builder}", f"builder_pid={self._builder_pid}",
+                 f"level={level}", f"restarts={self.restarts}",
+                 *(f"handoff={index}:{end.fileno()}" for index, end in self.handoffs.items()),
+                 *(f"pending={index}" for index in sorted(self._pending)),
+                 *(f"started={index}:{at!r}" for index, at in self.started.items()),
+                 *(f"child={pid}:{index}" for pid, index in self.children.items()),
+                 *(f"ended={pid}" for pid in sorted(self._ended)),
+                 *(f"signal={signum}" for signum in self._signals), "--", *self.relaunch]
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        argv = [sys.executable, "-I", "-S", "-c", LEAN_MAIN.format(root=root), *state]
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, SUPERVISED)  # pending across the exec
+        try:
+            for fd in fds:
+                os.set_inheritable(fd, True)
+            os.execv(sys.executable, argv)
+        except OSError as error:
+            log.warning("the lean supervisor could not start (%s); supervising from here", error)
+            for fd in fds:
+                os.set_inheritable(fd, False)
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+    @classmethod
+    def lean_from(cls, args: Sequence[str]) -> Supervisor:
+        """The lean supervisor's state as :meth:`_become_lean` passed it on its command line."""
+        split = list(args).index("--")
+        values: dict[str, list[str]] = {}
+        for item in args[:split]:
+            key, _, value = item.partition("=")
+            values.setdefault(key, []).append(value)
+        one = {key: found[0] for key, found in values.items()}
+        found = cls(int(one["workers"]), None, socket.socket(fileno=int(one["listener"])), grace=float(one["grace"]),
+                    relaunch=args[split + 1:])
+        found.lean = True
+        found.listener.setblocking(False)
+        found.restarts = int(one["restarts"])
+        _LEAN_LEVEL[0] = int(one["level"])
+        for pair in values.get("handoff", []):
+            index, fd = pair.split(":")
+            found.handoffs[int(index)] = end = socket.socket(fileno=int(fd))
+            end.setblocking(False)
+        if int(one["builder"]) >= 0:
+            found._builder, found._builder_pid = int(one["builder"]), int(one["builder_pid"])
+        found._pending = {int(index) for index in values.get("pending", [])}
+        found._ended = {int(pid) for pid in values.get("ended", [])}
+        found._signals = [int(signum) for signum in values.get("signal", [])]
+        for pair in values.get("started", []):
+            index, at = pair.split(":")
+            found.started[int(index)] = float(at)
+        for pair in values.get("child", []):
+            pid, index = pair.split(":")
+            found.children[int(pid)] = int(index)
+        for fd in (found.listener.fileno(), *(end.fileno() for end in found.handoffs.values()),
+                   *(() if found._builder is None else (found._builder,))):
+            os.set_inheritable(fd, False)
+        return found
+
+    def run_lean(self) -> int:
+        """The lean supervisor's life: supervise until SIGINT or SIGTERM; the exit status."""
+        previous_fd, previous = self._install()
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, SUPERVISED)  # those pending across the exec arrive now
+        try:
+            return self._supervise(self._wake[0])
+        finally:
+            self._stop()
+            self._uninstall(previous_fd, previous)
 
     def _on_signal(self, signum: int, _frame: object) -> None:
         self._signals.append(signum)
@@ -242,14 +400,8 @@ class Supervisor:
 
     def _work(self, index: int, theirs: socket.socket) -> None:
         """Worker ``index`` in its forked process: never returns."""
-        code = 1
-        try:
-            if _die_with_parent(self._pid):
-                code = self.serve_worker(index, theirs)
-        except BaseException:  # a worker's crash is logged; its exit status tells the supervisor
-            log.exception("worker %d failed", index)
-        finally:
-            os._exit(code)
+        assert self.serve_worker is not None
+        work(index, theirs, self._pid, self.serve_worker)
 
     def _build(self, indexes: list[int]) -> None:
         """Fork the builder, which prepares and forks workers ``indexes`` (see the class)."""
@@ -329,6 +481,8 @@ class Supervisor:
         pid = os.fork()
         if pid == 0:  # the worker: never returns into the supervisor's stack
             self._in_child()
+            if self.lean:
+                _relaunch(self.relaunch or [], index, theirs, self._pid)
             self._work(index, theirs)
         theirs.close()
         self.children[pid] = index
@@ -341,9 +495,11 @@ class Supervisor:
             watched = [self.listener.fileno(), wake, *(() if self._builder is None else (self._builder,))]
             readable, _, _ = select.select(watched, [], [], max(0.01, min(1.0, timeout)))
             if wake in readable:
-                with contextlib.suppress(BlockingIOError):
+                try:
                     while os.read(wake, 512):
                         pass
+                except BlockingIOError:
+                    pass
             while self._signals:
                 signum = self._signals.pop(0)
                 if signum in (signal.SIGINT, signal.SIGTERM):
@@ -407,15 +563,13 @@ class Supervisor:
 
     def signal_workers(self, signum: int) -> None:
         for pid in list(self.children):
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signum)
+            _kill(pid, signum)
 
     def _stop(self) -> None:
         """Stop accepting; SIGTERM to every worker, wait up to the grace period, then SIGKILL what is left."""
         self.listener.close()
         if self._builder is not None:  # stop the builder; take what it forked so far
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(self._builder_pid, signal.SIGKILL)
+            _kill(self._builder_pid, signal.SIGKILL)
             self._read_builder(block=True)
         self._due.clear()
         self.signal_workers(signal.SIGTERM)
@@ -432,13 +586,62 @@ class Supervisor:
                 time.sleep(0.02)
         for pid in list(self.children):
             log.warning("worker pid %d did not stop within %.0f s; killing it", pid, self.grace)
-            with contextlib.suppress(ProcessLookupError, ChildProcessError):
+            try:
                 os.kill(pid, signal.SIGKILL)
                 os.waitpid(pid, 0)
+            except (ProcessLookupError, ChildProcessError):
+                pass
         self.children.clear()
         for handoff in self.handoffs.values():
             handoff.close()
         self.handoffs.clear()
+
+
+#: the environment variable that tells a process started by the lean supervisor which worker it is:
+#: ``index:fd:supervisor`` (its index, the descriptor of its handoff socket, the supervisor's pid)
+WORKER_ENV = "LEX_SERVE_WORKER"
+
+#: the lean supervisor's program (``python -I -S -c``): this module alone, from the project's root
+LEAN_MAIN = ("import sys; sys.path.insert(0, {root!r}); from serve.workers import Supervisor; "
+             "sys.exit(Supervisor.lean_from(sys.argv[1:]).run_lean())")
+
+
+def work(index: int, handoff: socket.socket, supervisor: int,
+         serve_worker: Callable[[int, socket.socket], int]) -> None:
+    """Serve as worker ``index`` of the supervisor ``supervisor`` until it ends; never returns."""
+    code = 1
+    try:
+        if _die_with_parent(supervisor):
+            code = serve_worker(index, handoff)
+    except BaseException:  # a worker's crash is logged; its exit status tells the supervisor
+        log.exception("worker %d failed", index)
+    finally:
+        os._exit(code)
+
+
+def _relaunch(command: Sequence[str], index: int, handoff: socket.socket, supervisor: int) -> None:
+    """In a child of the lean supervisor: run ``command`` as worker ``index``; never returns."""
+    try:
+        os.set_inheritable(handoff.fileno(), True)
+        environment = {**os.environ, WORKER_ENV: f"{index}:{handoff.fileno()}:{supervisor}"}
+        os.execve(sys.executable, list(command), environment)  # command[0] may name no path
+    except BaseException:
+        log.exception("worker %d could not be started", index)
+    finally:
+        os._exit(1)
+
+
+def relaunched_worker() -> tuple[int, socket.socket, int] | None:
+    """In a process the lean supervisor started as a worker (:data:`WORKER_ENV`): its index, its
+    handoff socket and the supervisor's pid (the variable is removed, so its own children do not
+    see it); None in any other process."""
+    given = os.environ.pop(WORKER_ENV, None)
+    if not given:
+        return None
+    index, fd, supervisor = (int(part) for part in given.split(":"))
+    handoff = socket.socket(fileno=fd)
+    os.set_inheritable(fd, False)
+    return index, handoff, supervisor
 
 
 def receive_connections(handoff: socket.socket, accept: Callable[[socket.socket], object],

@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple, TypeVar, cast
+from typing import Any, NamedTuple, TypeVar, cast
 
 from derive.index.identifiers import celex_numbers
 from derive.index.read import check_mountable, open_readonly
@@ -51,6 +51,11 @@ MAX_CONNECTIONS = 4
 #: so a miss costs a copy from it, not a disk read (256 against 1,024 KiB: the same CPU over the
 #: served mix, 1.5-2 MB less per process and more with several connections per index).
 CACHE_KIB = 256
+#: Prepared statements each pooled connection keeps; None: Python's ``sqlite3`` default (128). A
+#: served worker bounds it (``serve.app.bound_worker_caches``): many of the core's statements are
+#: one-off (an ``IN`` list of rowids), and the 128 a connection keeps over the served mix hold
+#: 0.9 MB of SQLite memory on Legilux and 1.5 MB on EUR-Lex, 0.6 and 0.5 MB with 48.
+STATEMENT_CACHE: int | None = None
 
 #: The absolute (``time.monotonic``) deadline of the call running in this context.
 _CALL_DEADLINE: contextvars.ContextVar[float] = contextvars.ContextVar("lex_call_deadline", default=float("inf"))
@@ -125,6 +130,28 @@ def _progress_handler(reader: weakref.ref[_Reader]) -> Callable[[], int]:
         return 0 if found is None else found.past_deadline()
 
     return handler
+
+
+class _BoundedConnection(IndexConnection):
+    """An index connection keeping at most :data:`STATEMENT_CACHE` prepared statements."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if STATEMENT_CACHE is not None:
+            kwargs["cached_statements"] = STATEMENT_CACHE
+        super().__init__(*args, **kwargs)
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    """A pooled read-only connection to ``path`` (:data:`STATEMENT_CACHE` statements kept when set),
+    its page cache bounded to :data:`CACHE_KIB` from the start: the mount's checks count the rows of
+    the large tables (:func:`derive.index.read.check_mountable`), which with SQLite's default 2 MB
+    cache left ~2 MB of heap per index touched in every worker (a worker's adoption of the prebuilt
+    set: 10 -> 15 MB private; shrinking the cache afterwards frees the pages into the heap, it does
+    not give them back)."""
+    conn = open_readonly(path, check_same_thread=False,
+                         factory=IndexConnection if STATEMENT_CACHE is None else _BoundedConnection)
+    conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
+    return conn
 
 
 class FileIdentity(NamedTuple):
@@ -260,7 +287,7 @@ class MountedIndex:
 
     @classmethod
     def open(cls, path: Path, *, max_connections: int = MAX_CONNECTIONS) -> MountedIndex:
-        conn = open_readonly(path, check_same_thread=False, factory=IndexConnection)
+        conn = _connect(path)
         try:
             stamp = check_mountable(conn, path.name)
             return cls(path, conn, stamp, max_connections=max_connections)
@@ -329,7 +356,7 @@ class MountedIndex:
             if self._closed:
                 raise IndexError_("the index is closed", code="index_closed", subject=self.publisher.value)
             if len(self._opened) < self.max_connections:
-                reader = _Reader(open_readonly(self.path, check_same_thread=False, factory=IndexConnection), self)
+                reader = _Reader(_connect(self.path), self)
                 self._opened.append(reader)
                 return reader
         try:
@@ -386,7 +413,7 @@ class MountedIndex:
         own, this opens the worker's."""
         if not self._closed or file_identity(self.path) != self.identity:
             return False
-        conn = open_readonly(self.path, check_same_thread=False, factory=IndexConnection)
+        conn = _connect(self.path)
         try:
             if check_mountable(conn, self.path.name) != self.stamp or file_identity(self.path) != self.identity:
                 conn.close()

@@ -253,6 +253,32 @@ def test_a_worker_bounds_its_text_block_cache(monkeypatch: pytest.MonkeyPatch) -
     assert textstore.BLOCKS.capacity == WORKER_TEXT_CACHE_BYTES
 
 
+def test_a_worker_bounds_the_statements_its_connections_keep(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A worker's pooled connections keep fewer prepared statements (Python's default elsewhere);
+    the answers do not depend on it."""
+    from derive.index import textstore
+    from serve.app import WORKER_STATEMENT_CACHE, bound_worker_caches
+    from serve.core import mount
+    from serve.core.topk import IndexConnection
+
+    build_handmade(tmp_path / "indexes")
+    path = next((tmp_path / "indexes").glob("*.sqlite"))
+    monkeypatch.setattr(mount, "STATEMENT_CACHE", None)
+    monkeypatch.setattr(textstore.BLOCKS, "capacity", textstore.BLOCKS.capacity)
+    default = mount.MountedIndex.open(path)
+    with default.session(5.0) as conn:
+        assert type(conn) is IndexConnection
+    bound_worker_caches()
+    assert mount.STATEMENT_CACHE == WORKER_STATEMENT_CACHE
+    bounded = mount.MountedIndex.open(path)
+    with bounded.session(5.0) as conn:
+        assert isinstance(conn, IndexConnection) and type(conn) is not IndexConnection
+        assert conn.execute("SELECT COUNT(*) FROM works").fetchone()[0] > 0
+    assert default.catalogue.slug_of == bounded.catalogue.slug_of
+    default.close()
+    bounded.close()
+
+
 def test_the_served_backend_warms_each_index_at_mount(tmp_path: Path) -> None:
     """The tables the first calls would load are loaded at mount, where the calls read them from."""
     from serve.app import LegalCoreBackend
@@ -270,3 +296,16 @@ def test_the_served_backend_warms_each_index_at_mount(tmp_path: Path) -> None:
             assert index in ranking._CACHE
     finally:
         core.close()
+
+
+def test_a_pooled_connection_has_its_small_page_cache_before_the_mount_checks(tmp_path: Path) -> None:
+    """The mount's checks (row counts of the large tables) already run with the bounded page cache."""
+    from serve.core import mount
+
+    build_handmade(tmp_path / "indexes")
+    path = next((tmp_path / "indexes").glob("*.sqlite"))
+    conn = mount._connect(path)
+    try:
+        assert conn.execute("PRAGMA cache_size").fetchone()[0] == -mount.CACHE_KIB
+    finally:
+        conn.close()
