@@ -32,12 +32,15 @@ from derive.index.schema import FTS_TOKENIZER
 NORMALIZATION = f"fts5-tokens/1 ({FTS_TOKENIZER})"
 
 _RUNS = re.compile(r"[a-z]+|[0-9]+")
+_ASCII_WORDS = re.compile(r"[0-9a-z]+")
 _ARTICLE_PREFIX = re.compile(r"^(?:articles?|art)(?=[^a-z]|$)")
 _ORDINAL_ONE = {"1-er", "1-re", "1-ier", "premier"}
 
 
 def fold(text: str) -> str:
     """Lower-case ``text`` and drop combining marks (``Règlement`` → ``reglement``)."""
+    if text.isascii():  # no ASCII character decomposes or is a combining mark
+        return text.lower()
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).lower()
 
@@ -98,6 +101,8 @@ _TOKENIZER = _Tokenizer()
 
 def fts_tokens(text: str) -> list[str]:
     """The words of ``text`` exactly as the index's FTS5 tokenizer cuts and folds them."""
+    if text.isascii():  # ASCII: the token characters are [0-9A-Za-z] (see _Tokenizer), lower-cased
+        return _ASCII_WORDS.findall(text.lower())
     fold_of = _TOKENIZER.fold
     if not all(ch in fold_of for ch in text):
         _TOKENIZER.learn(text)

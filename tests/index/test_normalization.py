@@ -122,3 +122,19 @@ def test_an_index_normalised_otherwise_is_refused(handmade_dir: Path, tmp_path: 
     with pytest.raises(IndexError_) as err:
         check_mountable(open_readonly(copy), copy.name)
     assert err.value.code == "index_unfit" and "rebuild" in err.value.message
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(st.characters(min_codepoint=0, max_codepoint=127, blacklist_categories=("Cs",)), max_size=60))
+def test_ascii_text_takes_the_short_path_to_the_same_words(text: str) -> None:
+    """Property: an all-ASCII text (the short path of ``fts_tokens`` and ``fold``) is cut exactly as
+    FTS5 cuts it, and folds to its lower case as the Unicode path would."""
+    import unicodedata
+
+    from derive.index.text import fold
+
+    with _oracle() as conn:
+        [expected] = _sqlite_tokens(conn, [text.replace("\x00", " ")])
+    assert fts_tokens(text.replace("\x00", " ")) == expected
+    decomposed = unicodedata.normalize("NFKD", text)
+    assert fold(text) == "".join(ch for ch in decomposed if not unicodedata.combining(ch)).lower()
