@@ -270,14 +270,7 @@ class ReleaseRoot:
                 self._refuse_not_candidate(before, set_id)
             if before.candidates[set_id] != EVALUATED or not self.report_path(set_id).is_file():
                 refuse(Reason.NO_REPORT, "promotion needs a signed benchmark report (lex release evaluate)", set_id)
-            verified = self._verify_set(set_id)
-            built_at = self._check_monotonic(before, verified)
-            checked = verify_report(self.report_path(set_id), self.trust, expected=verified, policy=self.policy)
-            candidates = {k: v for k, v in before.candidates.items() if k != set_id}
-            after = replace(before, current=set_id, rollback=before.current, candidates=candidates)
-            detail = {"previous_current": before.current, "released_rollback": before.rollback,
-                      "report_payload_sha256": checked.payload_sha256, "built_at": built_at}
-            return self._commit(before, after, "promote", set_id, detail)
+            return self._promote_verified(before, set_id, self._verify_set(set_id))
 
     def release(self, directory: Path, report: Path) -> tuple[VerifiedSet, Pointers]:
         """:meth:`candidate`, :meth:`evaluate` and :meth:`promote` of ``directory`` with ``report``,
@@ -304,14 +297,18 @@ class ReleaseRoot:
             self._store_report(set_id, data)
             state = self._commit(state, replace(state, candidates={**state.candidates, set_id: EVALUATED}),
                                  "evaluate", set_id, _report_detail(checked, data))
-            # promote
-            built_at = self._check_monotonic(state, verified)
-            checked = verify_report(self.report_path(set_id), self.trust, expected=verified, policy=self.policy)
-            candidates = {k: v for k, v in state.candidates.items() if k != set_id}
-            after = replace(state, current=set_id, rollback=state.current, candidates=candidates)
-            detail = {"previous_current": state.current, "released_rollback": state.rollback,
-                      "report_payload_sha256": checked.payload_sha256, "built_at": built_at}
-            return verified, self._commit(state, after, "promote", set_id, detail)
+            return verified, self._promote_verified(state, set_id, verified)
+
+    def _promote_verified(self, before: Pointers, set_id: str, verified: VerifiedSet) -> Pointers:
+        """The promotion of an evaluated candidate whose copy was just verified (``verified``):
+        build order, the stored report against that copy, then the ledger entry."""
+        built_at = self._check_monotonic(before, verified)
+        checked = verify_report(self.report_path(set_id), self.trust, expected=verified, policy=self.policy)
+        candidates = {k: v for k, v in before.candidates.items() if k != set_id}
+        after = replace(before, current=set_id, rollback=before.current, candidates=candidates)
+        detail = {"previous_current": before.current, "released_rollback": before.rollback,
+                  "report_payload_sha256": checked.payload_sha256, "built_at": built_at}
+        return self._commit(before, after, "promote", set_id, detail)
 
     def rollback(self, reason: str = "unspecified") -> Pointers:
         """Swap current and rollback, after re-verifying the retained set and its report.
