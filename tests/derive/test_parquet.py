@@ -146,3 +146,10 @@ def test_string_column_is_the_concatenation():
     assert got.equals(want) and got.null_count == want.null_count == 4
     empty = P.StringColumn().finish()
     assert len(empty) == 0 and empty.type == pa.string()
+
+
+def test_release_free_memory_is_harmless():
+    held = [bytearray(1000) for _ in range(1000)]
+    del held[::2]
+    P.release_free_memory()  # glibc's malloc_trim, or nothing where there is none
+    assert all(len(b) == 1000 for b in held)
