@@ -93,3 +93,63 @@ def test_empty_dataset_files_are_valid(tmp_path: Path):
                          pa.schema([("valid_to", pa.date32())]), P.key_value_metadata("provisions", {}))
     sink.close()
     assert pq.read_table(tmp_path / "x.parquet").num_rows == 0
+
+
+def _row_tables(dataset: Path) -> list[tuple[pa.Table, int]]:
+    """The dataset's provisions per work as the writer gets them (row schema), with their JSONL size."""
+    from derive import rows as R
+
+    tables: list[tuple[pa.Table, int]] = []
+    lines = (dataset / "provisions.jsonl").read_bytes().splitlines(keepends=True)
+    for _work, group in itertools.groupby(lines, key=lambda line: json.loads(line)["work_id"]):
+        chunk = list(group)
+        rows = [json.loads(line) for line in chunk]
+        # several record batches per work, as the encoder hands them over
+        batches = [pa.RecordBatch.from_pylist(rows[i:i + 7], schema=R.SCHEMA) for i in range(0, len(rows), 7)]
+        tables.append((pa.Table.from_batches(batches), sum(len(line) for line in chunk)))
+    return tables
+
+
+def test_sink_bytes_do_not_depend_on_how_rows_are_held(eu_dataset, lu_dataset, tmp_path, monkeypatch):
+    """The sink copies rows out of what they came in every COMPACT_BYTES and builds string columns
+    in place: the file is the bytes of one write of the concatenated, contiguous rows."""
+    from derive import rows as R
+
+    for name, dataset in (("eu", eu_dataset[0]), ("lu", lu_dataset[0])):
+        tables = _row_tables(dataset)
+        schema = P.parquet_schema(R.SCHEMA)
+        meta = P.key_value_metadata("provisions", {})
+        reference = tmp_path / f"{name}-reference.parquet"
+        whole = pa.concat_tables([t for t, _ in tables]).combine_chunks()
+        with pq.ParquetWriter(reference, schema.with_metadata(meta), compression="zstd", use_dictionary=True,
+                              write_statistics=True, store_schema=True) as writer:
+            writer.write_table(P.to_parquet(whole, schema.with_metadata(meta)), row_group_size=whole.num_rows)
+        for compact in (1, 50_000, 1 << 40):  # after every work, every few works, only at the write
+            monkeypatch.setattr(P, "COMPACT_BYTES", compact)
+            out = tmp_path / f"{name}-{compact}.parquet"
+            sink = P.ParquetSink(out, R.SCHEMA, schema, meta)
+            for table, size in tables:
+                sink.add(table, size)
+            sink.close()
+            assert out.read_bytes() == reference.read_bytes(), (name, compact)
+
+
+def test_string_column_is_the_concatenation():
+    pieces = [pa.array(["a", None, "ccc"]), pa.array([], pa.string()), pa.array(["", "éé", None, "x" * 70_000]).slice(1, 3),
+              pa.array([None, None], pa.string()), pa.array(["z"] * 5000)]
+    column = P.StringColumn()
+    for piece in pieces:
+        column.append(piece)
+    got = column.finish()
+    got.validate(full=True)
+    want = pa.concat_arrays(pieces)
+    assert got.equals(want) and got.null_count == want.null_count == 4
+    empty = P.StringColumn().finish()
+    assert len(empty) == 0 and empty.type == pa.string()
+
+
+def test_release_free_memory_is_harmless():
+    held = [bytearray(1000) for _ in range(1000)]
+    del held[::2]
+    P.release_free_memory()  # glibc's malloc_trim, or nothing where there is none
+    assert all(len(b) == 1000 for b in held)
