@@ -7,7 +7,8 @@ relaxed). For each publisher section:
 
 - a section the hybrid gate refused (``retrieval_mode_unavailable``) is returned as it is;
 - ``keyword_anchored``: when the query is an identifier, an article or anchor request, a named
-  work with nothing else asked, or when the keyword pipeline returned no provision hit, the
+  work with nothing else asked, when it has a ``hierarchy`` or ``domain`` filter (the semantic
+  lane's filters do not carry those work sets), or when the keyword pipeline returned no provision hit, the
   keyword hits stand (so a query without lexical evidence — a negative or gap case — is answered
   exactly as keyword mode answers it);
 - ``rrf``: otherwise the semantic hits, found under the same :class:`Filters` as the keyword lane
@@ -116,7 +117,8 @@ def fuse_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: Mappin
     keyword = [h for h in section.get("hits") or [] if isinstance(h, Mapping)]
     out = {**section, "retrieval_mode": "hybrid", "retrieval_fusion": KEYWORD_ANCHORED}
     lane.stats.queries += 1
-    if anchored(plan, keyword):
+    if anchored(plan, keyword) or args.get("hierarchy") or args.get("domain"):
+        # the lane's Filters carry no hierarchy/domain work set: such a query keeps the keyword answer
         return out
     as_of = args["as_of"] if args["time_scope"] == "as_of" else None
     filters = Filters(tuple(plan.constraints), args["language"], args["document_type"], as_of)

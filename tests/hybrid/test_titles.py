@@ -105,6 +105,17 @@ def test_title_lane_inserts_a_work_only_when_asked(core: LegalCore) -> None:
     assert empty["retrieval_fusion"] == "keyword_anchored" and not [h for h in empty["hits"] if h.get("anchor")]
 
 
+def test_hierarchy_and_domain_filters_keep_the_keyword_answer(core: LegalCore) -> None:
+    lane = lane_for(core.indexes[EU])
+    assert lane is not None
+    lane.title_depth = 10
+    args = {"query": QUERY, "publisher": EU, "retrieval_mode": "hybrid", "limit": 10, "domain": "consumer protection"}
+    section = core.call("search", args)["publishers"][0]
+    keyword = core.call("search", {**args, "retrieval_mode": "keyword"})["publishers"][0]
+    assert keyword["hits"] and section["retrieval_fusion"] == "keyword_anchored" and section["hits"] == keyword["hits"]
+    assert f"{EU}:32099r0002" not in [h["work"] for h in section["hits"]]  # outside the domain: never inserted
+
+
 def _hit(work: str, anchor: str | None, *reasons: str) -> dict[str, object]:
     return {"work": work, "anchor": anchor, "match_reasons": list(reasons), "rank": 0}
 
