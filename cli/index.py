@@ -183,10 +183,12 @@ def verify(paths: tuple[Path, ...], as_json: bool) -> None:
 @click.option("--publisher", "publishers", multiple=True, help="Only these publishers (default: every index found).")
 @click.option("--cache", "cache_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Content-addressed embedding cache (SQLite) reused across builds; never changes the output.")
+@click.option("--scope", type=click.Choice(["all", "titles"]), default="all", show_default=True,
+              help="all: provision states and work titles; titles: work titles only (affordable on full corpora).")
 @click.option("--progress/--no-progress", default=True, show_default=True,
               help="Progress on stderr (a live line on a terminal, a log line every 10 s otherwise).")
 @json_option
-def vectors(index_dir: Path, publishers: tuple[str, ...], cache_path: Path | None, progress: bool,
+def vectors(index_dir: Path, publishers: tuple[str, ...], cache_path: Path | None, scope: str, progress: bool,
             as_json: bool) -> None:
     """Embed provision states and work titles for the hybrid lane: <publisher>.vectors.npy + .vectors.json.
 
@@ -196,6 +198,7 @@ def vectors(index_dir: Path, publishers: tuple[str, ...], cache_path: Path | Non
     \b
     Example:
       lex index vectors --index-dir var/index --cache var/embedding-cache.sqlite
+      lex index vectors --index-dir var/index --scope titles
     """
     from derive.vectors.build import build_vectors, find_indexes
     from derive.vectors.encoder import load_encoder
@@ -209,7 +212,7 @@ def vectors(index_dir: Path, publishers: tuple[str, ...], cache_path: Path | Non
             continue
         with phase_progress(progress and not as_json) as reporter:
             tick = (lambda done, total, phase=f"{name} vectors": reporter(phase, done, total)) if reporter else None
-            result = build_vectors(path, encoder, cache_path=cache_path, progress=tick)
+            result = build_vectors(path, encoder, cache_path=cache_path, progress=tick, scope=scope)
         summaries.append({"vectors": result.vectors_path.name, "count": result.count, "state_rows": result.state_rows,
                           "work_rows": result.work_rows, "chunks_embedded": result.chunks_embedded,
                           "chunks_cached": result.chunks_cached, "seconds": round(result.seconds, 3),

@@ -9,6 +9,12 @@ mask, and only masked-in states are ranked. The best of them go through
 :func:`~serve.core.occurrences`, which re-applies every predicate and picks each
 state's newest eligible occurrence. A state that fails a filter therefore never becomes a
 candidate. Fusion with the keyword hits is :mod:`hybrid.sections`.
+
+The work-title rows give :meth:`HybridLane.work_ranking` (the title boost) and, when the lane's
+``title_depth`` is above 0, :meth:`HybridLane.title_hits`: work rows (no anchor) for the works
+whose titles are nearest the query, each passing the same filters (work constraints and
+allowed works, a non-withdrawn version valid on ``as_of`` of the document type, an expression in
+the language asked). This is the lane a titles-only vectors file (``scope: titles``) serves.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from derive.vectors.quantise import dequantise
 from derive.vectors.store import LoadedVectors
 from serve.core import Hit, occurrences
 from serve.core import SearchFilters as Filters
+from serve.core.store import versions_of
 
 #: Semantic hits (after the filters) taken into the fusion.
 FUSE_DEPTH = 50
@@ -34,6 +41,10 @@ FUSE_DEPTH = 50
 ELIGIBLE_CACHE = 64
 #: Weight of the work-title lane relative to a provision lane (reference: 0.65).
 WORK_WEIGHT = 0.65
+#: Work rows the title lane inserts into the fusion (0: it only boosts works already found).
+TITLE_DEPTH = 0
+#: Title-ranked works examined per query at most, for ``title_depth`` eligible ones.
+TITLE_SCAN = 10
 _SOURCE = ("(SELECT CAST(json_extract(j.value, '$[0]') AS INTEGER) AS state_rowid, "
            "json_extract(j.value, '$[1]') AS score FROM json_each(?) j)")
 
@@ -66,6 +77,7 @@ class HybridLane:
         wstarts = np.flatnonzero(np.r_[True, work_ids[1:] != work_ids[:-1]]) if len(work_ids) else np.array([], int)
         self._work_starts = wstarts
         self.work_ids: npt.NDArray[np.int64] = work_ids[wstarts] if len(work_ids) else work_ids
+        self.title_depth = TITLE_DEPTH
         self.stats = LaneStats()
         self._eligible: dict[Filters, npt.NDArray[np.bool_]] = {}
 
@@ -90,6 +102,34 @@ class HybridLane:
         best = np.maximum.reduceat(np.einsum("ij,j->i", self._work_matrix, query), self._work_starts)
         order = np.lexsort((self.work_ids, -best))
         return [int(self.work_ids[i]) for i in order]
+
+    def work_scores(self, query: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+        """Best title similarity of every work, aligned with :attr:`work_ids`."""
+        if not len(self.work_ids):
+            return np.zeros(0, dtype=np.float32)
+        return np.maximum.reduceat(np.einsum("ij,j->i", self._work_matrix, query),
+                                   self._work_starts).astype(np.float32)
+
+    def title_hits(self, conn: sqlite3.Connection, query: npt.NDArray[np.float32], filters: Filters,
+                   depth: int) -> list[Hit]:
+        """Work rows (``anchor`` None) of the works whose titles are nearest ``query``, best first,
+        each passing ``filters``; at most ``depth``, from the best ``depth * TITLE_SCAN`` works."""
+        if depth <= 0 or not len(self.work_ids):
+            return []
+        best = self.work_scores(query)
+        order = np.lexsort((self.work_ids, -best))[:depth * TITLE_SCAN]
+        hits: list[Hit] = []
+        for i in order:
+            work = int(self.work_ids[i])
+            if (filters.works and work not in filters.works) or (
+                    filters.allowed is not None and work not in filters.allowed):
+                continue
+            hit = _work_hit(conn, work, filters, float(best[i]))
+            if hit is not None:
+                hits.append(hit)
+                if len(hits) >= depth:
+                    break
+        return hits
 
     def eligible(self, conn: sqlite3.Connection, filters: Filters) -> npt.NDArray[np.bool_]:
         """Mask over :attr:`state_ids`: states with at least one occurrence passing ``filters``.
@@ -156,3 +196,21 @@ class HybridLane:
             if len(hits) >= depth:
                 break
         return hits
+
+
+def _work_hit(conn: sqlite3.Connection, work: int, filters: Filters, similarity: float) -> Hit | None:
+    """The work row of ``work`` (its newest eligible version), or None when no version passes."""
+    eligible = [v for v in versions_of(conn, work) if not v.withdrawn
+                and (filters.as_of is None or v.covers(filters.as_of))
+                and (filters.document_type is None or v.document_type == filters.document_type)]
+    if filters.language:
+        eligible = [v for v in eligible if conn.execute(
+            "SELECT 1 FROM expressions WHERE version_rowid = ? AND language = ?",
+            (v.rowid, filters.language)).fetchone() is not None]
+    if not eligible:
+        return None
+    v = eligible[-1]
+    return Hit({"work_rowid": work, "lex_id": v.lex_id, "version_key": v.version_key,
+                "valid_from": v.valid_from, "valid_to": v.valid_to, "end_exclusive": v.end_exclusive,
+                "document_type": v.document_type, "anchor": None, "language": None},
+               ["semantic_work"], {"similarity": round(similarity, 6)})

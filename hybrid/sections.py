@@ -7,7 +7,8 @@ relaxed). For each publisher section:
 
 - a section the hybrid gate refused (``retrieval_mode_unavailable``) is returned as it is;
 - ``keyword_anchored``: when the query is an identifier, an article or anchor request, a named
-  work with nothing else asked, or when the keyword pipeline returned no provision hit, the
+  work with nothing else asked, when it has a ``hierarchy`` or ``domain`` filter (the semantic
+  lane's filters do not carry those work sets), or when the keyword pipeline returned no provision hit, the
   keyword hits stand (so a query without lexical evidence — a negative or gap case — is answered
   exactly as keyword mode answers it);
 - ``rrf``: otherwise the semantic hits, found under the same :class:`Filters` as the keyword lane
@@ -41,8 +42,11 @@ def _key(hit: Mapping[str, Any]) -> tuple[Any, ...]:
 
 
 def fuse_shaped(keyword: Sequence[Mapping[str, Any]], semantic: Sequence[Mapping[str, Any]],
-                works: Sequence[str], limit: int) -> list[dict[str, Any]]:
-    """RRF of two ranked lists of shaped hits (key: work and anchor), the work boost, ranks renumbered."""
+                works: Sequence[str], limit: int,
+                titles: Sequence[Mapping[str, Any]] = ()) -> list[dict[str, Any]]:
+    """RRF of the ranked lists of shaped hits (key: work and anchor) — keyword, semantic and the
+    title lane's work rows of works neither holds (weight ``WORK_WEIGHT``) — then the work boost
+    of the works the first two lists hold, ranks renumbered."""
     by_key: dict[tuple[Any, ...], dict[str, Any]] = {}
     keyword_keys: list[tuple[Any, ...]] = []
     for hit in keyword:
@@ -55,7 +59,15 @@ def fuse_shaped(keyword: Sequence[Mapping[str, Any]], semantic: Sequence[Mapping
         if _key(hit) not in semantic_by_key:
             semantic_by_key[_key(hit)] = dict(hit)
             semantic_keys.append(_key(hit))
-    fused = rrf([keyword_keys, semantic_keys], k=RRF_K)
+    # the title lane inserts only works neither list holds (those already present get the boost)
+    present = {key[0] for key in [*keyword_keys, *semantic_keys]}
+    title_keys: list[tuple[Any, ...]] = []
+    for hit in titles:
+        if _key(hit)[0] not in present and _key(hit) not in title_keys:
+            semantic_by_key[_key(hit)] = dict(hit)
+            title_keys.append(_key(hit))
+    lanes = [keyword_keys, semantic_keys, title_keys] if title_keys else [keyword_keys, semantic_keys]
+    fused = rrf(lanes, k=RRF_K, weights=[1.0, 1.0, WORK_WEIGHT][:len(lanes)])
     scores: dict[Any, float] = {f.key: f.score for f in fused}
     position = {f.key: i for i, f in enumerate(fused)}
     best_of_work: dict[str, Any] = {}
@@ -65,7 +77,7 @@ def fuse_shaped(keyword: Sequence[Mapping[str, Any]], semantic: Sequence[Mapping
     boosted: set[Any] = set()
     for rank, work in enumerate(works, 1):
         found = best_of_work.get(work)
-        if found is not None:
+        if found is not None and found not in title_keys:
             scores[found] += WORK_WEIGHT / (RRF_K + rank)
             boosted.add(found)
     out: list[dict[str, Any]] = []
@@ -81,7 +93,7 @@ def fuse_shaped(keyword: Sequence[Mapping[str, Any]], semantic: Sequence[Mapping
             if semantic_hit is not None:
                 chosen["match_reasons"] = [*chosen["match_reasons"], "semantic"]
                 chosen["similarity"] = semantic_hit.get("similarity")
-        if key in boosted:
+        if key in boosted and "semantic_work" not in chosen["match_reasons"]:
             chosen["match_reasons"] = [*chosen["match_reasons"], "semantic_work"]
         chosen["rank"] = len(out) + 1
         chosen["rrf_score"] = round(scores[key], 6)
@@ -105,7 +117,8 @@ def fuse_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: Mappin
     keyword = [h for h in section.get("hits") or [] if isinstance(h, Mapping)]
     out = {**section, "retrieval_mode": "hybrid", "retrieval_fusion": KEYWORD_ANCHORED}
     lane.stats.queries += 1
-    if anchored(plan, keyword):
+    if anchored(plan, keyword) or args.get("hierarchy") or args.get("domain"):
+        # the lane's Filters carry no hierarchy/domain work set: such a query keeps the keyword answer
         return out
     as_of = args["as_of"] if args["time_scope"] == "as_of" else None
     filters = Filters(tuple(plan.constraints), args["language"], args["document_type"], as_of)
@@ -116,9 +129,10 @@ def fuse_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: Mappin
     with index.session(ctx.deadline_seconds) as conn:
         hits = lane.semantic_hits(conn, query, filters)
         shaped = shape_hits(conn, index, hits, plan.terms)
+        title_rows = shape_hits(conn, index, lane.title_hits(conn, query, filters, lane.title_depth), plan.terms)
     works = [f"{index.publisher.value}:{index.catalogue.slug_of[w]}" for w in lane.work_ranking(query)
              if w in index.catalogue.slug_of]
-    fused = fuse_shaped(keyword, shaped, works, int(args["limit"]))
+    fused = fuse_shaped(keyword, shaped, works, int(args["limit"]), title_rows)
     row_set = dict(out.get("row_set") or {})
     row_set.update({"returned": len(fused), "limit": args["limit"], "truncated": len(fused) >= args["limit"]})
     out.update({"retrieval_fusion": RRF, "hits": fused, "row_set": row_set,

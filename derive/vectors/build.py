@@ -8,6 +8,12 @@ Rows, in this order (the manifest's ``rows`` lists them as ``[kind, rowid, ordin
   short titles (no cut "…" forms, no Legilux "Version consolidée applicable au …" banners), by
   ``work_rowid``, language and title; ordinal = position in that list.
 
+``scope="titles"`` builds the work-title rows only (no ``"s"`` rows): the affordable build for
+the full corpora, where embedding every provision state is far beyond a build's budget. The
+manifest then says ``"scope": "titles"``; a full build (``scope="all"``, the default) writes no
+``scope`` key, so its bytes are unchanged. Readers need nothing new: a lane over a titles-only
+file simply has no provision rows.
+
 Every distinct chunk text is embedded once (``passage:`` side), in order of first appearance;
 the encoder is batch-invariant (tested), so the batch size never changes bytes. Vectors are
 quantised to int8 with one scale per file (:mod:`derive.vectors.quantise`). The manifest binds the
@@ -41,6 +47,8 @@ from legal.errors import IndexError_
 VECTORS_FORMAT = "lex-evidence-vectors/1"
 QUANTISATION = "int8-symmetric-file-scale"
 BANNER_PREFIX = "version consolidée applicable au"
+#: What a build embeds: provision states and work titles, or the work titles only.
+SCOPES = ("all", "titles")
 
 
 def vectors_file_name(publisher: str) -> str:
@@ -118,14 +126,16 @@ def canonical_bytes(doc: dict[str, Any]) -> bytes:
 
 def build_vectors(index_path: Path, encoder: Encoder, *, out_dir: Path | None = None,
                   policy: ChunkPolicy = DEFAULT_POLICY, cache_path: Path | None = None, batch_size: int = 16,
-                  progress: Callable[[int, int], None] | None = None) -> VectorsResult:
-    """Embed one index's provision states and work titles and write its vectors beside it."""
+                  progress: Callable[[int, int], None] | None = None, scope: str = "all") -> VectorsResult:
+    """Embed one index's provision states (unless ``scope="titles"``) and work titles; write them beside it."""
+    if scope not in SCOPES:
+        raise IndexError_(f"unknown vectors scope {scope!r}", code="invalid_argument", subject=scope)
     started = time.perf_counter()
     conn = open_readonly(index_path)
     try:
         stamp = check_mountable(conn, index_path.name)
         publisher = stamp["publisher"]
-        states = _live_states(conn)
+        states = _live_states(conn) if scope == "all" else []
         titles = _work_titles(conn)
     finally:
         conn.close()
@@ -196,6 +206,8 @@ def build_vectors(index_path: Path, encoder: Encoder, *, out_dir: Path | None = 
                    "works": len({r[1] for r in rows[state_rows:]}), "distinct_chunks": len(unique)},
         "rows": rows,
     }
+    if scope != "all":
+        manifest["scope"] = scope
     _write_atomic(vectors_path, npy)
     _write_atomic(manifest_path, canonical_bytes(manifest))
     return VectorsResult(publisher, vectors_path, manifest_path, len(rows), state_rows, len(rows) - state_rows,
