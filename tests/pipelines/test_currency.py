@@ -72,14 +72,14 @@ def test_a_published_tree_is_current_only_while_its_source_files_are_those_impor
 
 
 
-def test_the_source_fingerprint_is_every_files_path_size_and_time(tmp_path: Path) -> None:
+def test_the_source_fingerprint_is_every_files_path_size_and_time(tmp_path: Path, lu_fixture: Path) -> None:
     """``sources.source_fingerprint`` (walked with strings, not a Path per file) is the digest of
     each file's relative POSIX path, size and modification time in walk order, as written out here."""
     import hashlib
 
     from pipelines.sources import source_fingerprint
 
-    src = Path(os.environ["LEX_FIXTURES"]) / "lex-corpus-lu-legilux"
+    src = lu_fixture
 
     def spelled_out(top: Path) -> str:
         h = hashlib.sha256()
