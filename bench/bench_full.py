@@ -119,12 +119,12 @@ def _own_peak_reset() -> None:
     glibc's ``malloc_trim`` hands freed heap back), and reset the kernel's high-water mark of this
     process to its current RSS (``/proc/self/clear_refs``: 5). Where either is unavailable the peak
     stays the process's since start (an upper bound)."""
-    import ctypes
     import gc
 
+    from legal.heap import release_free_heap
+
     gc.collect()
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    release_free_heap()
     with contextlib.suppress(OSError):
         Path("/proc/self/clear_refs").write_text("5")
 

@@ -20,8 +20,6 @@ on the rows alone (not on processes, shards or Arrow chunking) and memory holds 
 
 from __future__ import annotations
 
-import ctypes
-import functools
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -32,6 +30,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from legal.errors import DerivationError
+from legal.heap import release_free_heap
 
 # Version of the Parquet files' format written here (types, derived columns, row groups, metadata,
 # the states table). It is part of derive.cache.derivation_digest(): a change here that changes any
@@ -146,24 +145,6 @@ def key_value_metadata(table: str, values: Mapping[str, str]) -> dict[bytes, byt
     """The file's key-value metadata: ``lex:contract``, ``lex:table`` and ``values`` (``lex:`` keys)."""
     meta = {"lex:contract": DATASET_CONTRACT, "lex:table": table, **values}
     return {k.encode("utf-8"): v.encode("utf-8") for k, v in sorted(meta.items())}
-
-
-def release_free_memory() -> None:
-    """Hand the C heap's free pages back to the system (glibc ``malloc_trim``; nothing elsewhere).
-
-    Parsing bodies (lxml, PDFium) frees more than the heap returns by itself: before a row group is
-    built, those pages would otherwise stay resident under it (≈ 30 MB of a fixture corpus's run)."""
-    trim = _malloc_trim()
-    if trim is not None:
-        trim(0)
-
-
-@functools.cache
-def _malloc_trim() -> Any:
-    try:
-        return ctypes.CDLL(None).malloc_trim
-    except (OSError, AttributeError):
-        return None
 
 
 class StringColumn:
@@ -295,7 +276,7 @@ class ParquetSink:
         self._compact()
         if self.columns:
             assert self.group is not None
-            release_free_memory()  # the group is built and written on top of what the process holds
+            release_free_heap()  # the group is built and written on top of what the process holds
             arrays: list[pa.Array] = []
             for i, column in enumerate(self.columns):
                 self.columns[i] = []

@@ -166,30 +166,12 @@ def _die_with_parent(supervisor: int) -> bool:
     return os.getppid() == supervisor  # checked after the request: a supervisor that died just before
 
 
-def release_free_heap() -> bool:
-    """Give the C heap's free pages back to the kernel (glibc's ``malloc_trim``); False elsewhere.
-
-    Called in the supervisor just before forking: a free heap page still resident would be shared
-    with every worker and copied into each as soon as it allocates there, while the supervisor kept
-    its own copy of a page it no longer uses."""
-    import ctypes
-    import ctypes.util
-
-    name = ctypes.util.find_library("c")
-    try:
-        trim = ctypes.CDLL(name).malloc_trim if name else None
-    except (OSError, AttributeError):
-        return False
-    if trim is None:
-        return False
-    trim(0)
-    return True
-
-
 def _settle() -> None:
-    """Before forking: collect, give the free heap back (:func:`release_free_heap`: a free page
-    still resident would be copied into each child as soon as it allocates there) and freeze what
-    is alive out of the collector (``gc.freeze``: a child's collections then write to none of it)."""
+    """Before forking: collect, give the free heap back (:func:`legal.heap.release_free_heap`: a free
+    page still resident would be copied into each child as soon as it allocates there) and freeze
+    what is alive out of the collector (``gc.freeze``: a child's collections then write to none of it)."""
+    from legal.heap import release_free_heap
+
     gc.collect()
     release_free_heap()
     gc.freeze()

@@ -14,6 +14,7 @@ from derive import parquet as P
 from derive.cache import derivation_digest
 from derive.dataset import build_dataset
 from legal.canonical import digest
+from legal.heap import release_free_heap
 
 
 def test_dates_are_date32_and_categoricals_dictionaries(lu_dataset):
@@ -148,8 +149,8 @@ def test_string_column_is_the_concatenation():
     assert len(empty) == 0 and empty.type == pa.string()
 
 
-def test_release_free_memory_is_harmless():
+def test_release_free_heap_is_harmless():
     held = [bytearray(1000) for _ in range(1000)]
     del held[::2]
-    P.release_free_memory()  # glibc's malloc_trim, or nothing where there is none
+    release_free_heap()  # glibc's malloc_trim, or nothing where there is none
     assert all(len(b) == 1000 for b in held)

@@ -234,7 +234,7 @@ def test_the_supervisor_compiles_the_templates_the_workers_render() -> None:
 def test_the_supervisor_can_trim_its_free_heap() -> None:
     import platform
 
-    from serve.workers import release_free_heap
+    from legal.heap import release_free_heap
 
     if platform.libc_ver()[0] != "glibc":
         pytest.skip("malloc_trim is glibc's")
