@@ -396,24 +396,26 @@ def cited_number(slug: str) -> str | None:
     return f"{year % 100:02d} {number}" if year < 1999 else f"{year} {number}"
 
 
-def successors(conn: sqlite3.Connection, profiles_: Mapping[int, WorkProfile], target: int,
+def repealers(conn: sqlite3.Connection) -> dict[str, frozenset[int]]:
+    """Act number (:func:`cited_number` form) → the works whose official titles repeal it
+    (:func:`repealed_numbers`): one pass over the titles, kept per mounted index."""
+    found: dict[str, set[int]] = {}
+    for rowid, value in conn.execute("SELECT work_rowid, normalized FROM work_names WHERE kind = 'official_title'"):
+        for number in repealed_numbers(str(value)):
+            found.setdefault(number, set()).add(int(rowid))
+    return {n: frozenset(w) for n, w in found.items()}
+
+
+def successors(repealing: Mapping[str, frozenset[int]], profiles_: Mapping[int, WorkProfile], target: int,
                target_slug: str) -> list[int]:
     """The principal acts in force whose official title repeals ``target`` (``… and repealing
-    Directive 95/46/EC``: :data:`_REPEALING` then the act's number, :func:`cited_number`), newest
-    first."""
+    Directive 95/46/EC``: :data:`_REPEALING` then the act's number, :func:`cited_number`; ``repealing``:
+    :func:`repealers`), newest first."""
     number = cited_number(target_slug)
     if number is None:
         return []
-    found: set[int] = set()
-    for rowid, value in conn.execute(
-            "SELECT work_rowid, normalized FROM work_names WHERE kind = 'official_title' AND ' ' || normalized || ' ' "
-            "LIKE ?", (f"% {number} %",)):
-        work = int(rowid)
-        profile = profiles_.get(work)
-        if work == target or profile is None or profile.status != "in_force" or profile.role != "principal":
-            continue
-        if number in repealed_numbers(str(value)):
-            found.add(work)
+    found = {w for w in repealing.get(number, ()) if w != target and (p := profiles_.get(w)) is not None
+             and p.status == "in_force" and p.role == "principal"}
     return sorted(found, reverse=True)
 
 

@@ -51,6 +51,7 @@ def test_the_gdpr_succeeds_the_directive_it_repeals(fixture_core: LegalCore) -> 
     with index.session(60.0) as conn:
         profiles = ranking.profiles(conn, index)
         # 95/46 is not held by the fixtures: any rowid stands for it
-        assert ranking.successors(conn, profiles, -1, "31995l0046") == [gdpr]
+        repealing = ranking.repealers(conn)
+        assert ranking.successors(repealing, profiles, -1, "31995l0046") == [gdpr]
         assert ranking.predecessors(conn, gdpr, {"95 46": -1}) == [-1]
-        assert ranking.successors(conn, profiles, -1, "32013r0575") == []
+        assert ranking.successors(repealing, profiles, -1, "32013r0575") == []

@@ -1407,7 +1407,8 @@ def _same_name_rows(conn: sqlite3.Connection, index: MountedIndex, plan: Plan, f
     if numbered is None:
         numbered = _NUMBERED[index] = {n: w for w, slug in index.catalogue.slug_of.items()
                                        if (n := ranking.cited_number(slug)) is not None}
-    after = ranking.successors(conn, profiles, target, index.catalogue.slug_of[target])
+    after = ranking.successors(index.memo("repealers", ranking.repealers), profiles, target,
+                               index.catalogue.slug_of[target])
     before = [w for w in ranking.predecessors(conn, target, numbered) if w not in after]
     hits: list[Hit] = []
     newest = sorted(others - set(after) - set(before), key=lambda w: index.catalogue.slug_of.get(w, ""), reverse=True)
@@ -1441,7 +1442,8 @@ def ambiguous_rows(conn: sqlite3.Connection, index: MountedIndex, plan: Plan, fi
         "SELECT normalized FROM work_names WHERE kind = 'official_title' AND work_rowid = ?", (w,))] for w in named}
     citing = {w for w in named if any(f" {forms[o]} " in f" {t} " for o in named if o != w and forms[o]
                                       for t in titles[w])}
-    after = [s for w in named for s in ranking.successors(conn, profiles, w, slug[w]) if s not in named]
+    repealing = index.memo("repealers", ranking.repealers)
+    after = [s for w in named for s in ranking.successors(repealing, profiles, w, slug[w]) if s not in named]
     newest = sorted(named, key=lambda w: (w in citing, [-ord(c) for c in slug[w]]))
     hits: list[Hit] = []
     for work in dict.fromkeys([*after, *newest]):
