@@ -373,6 +373,8 @@ def act_name(raw: str) -> ActName | None:
       ``popular``, the words before the form (the form in ``form``), checked on weaker evidence
       than a ``name``. Not in French ("règlement Taxonomie": the publisher's aliases are English,
       and the French name of a held act is often in no French title, nor a name of one text);
+    - such a capitalised popular name followed by other words ("Common Charger Directive USB-C"):
+      kind ``popular`` too (:func:`embedded_popular_name`);
     - an act form and a link word first, then at least two subject words ("directive on …",
       "loi sur les …", "Verordnung über …"): kind ``subject``, the subject words.
 
@@ -405,6 +407,27 @@ def act_name(raw: str) -> ActName | None:
         subject = tuple(w for w in kept(words[2:]) if w not in SUBJECT_LINKS)
         if len(subject) >= 2:
             return ActName("subject", subject, " ".join(words))
+    return embedded_popular_name(raw_words)
+
+
+def embedded_popular_name(raw_words: Sequence[str]) -> ActName | None:
+    """A popular name written as one inside a longer query ("Common Charger Directive USB-C"): the
+    first capitalised ``Directive`` / ``Regulation`` / ``Law`` after a run of one to
+    :data:`NAME_MAX_WORDS` capitalised words, none with a digit nor naming Luxembourg. The words
+    after the form do not change which act is named."""
+    for k, word in enumerate(raw_words):
+        form = normalize(word)
+        if k == 0 or form not in POPULAR_TAIL_FORMS or not word[:1].isupper():
+            continue
+        run: list[str] = []
+        for before in reversed(raw_words[:k]):
+            if not before[:1].isupper() or len(run) == NAME_MAX_WORDS:
+                break
+            run.insert(0, before)
+        name = normalize(" ".join(run)).split()
+        kept = tuple(w for w in name if not relax.relaxable(w))
+        if kept and not any(c.isdigit() for w in run for c in w) and not set(name) & LUXEMBOURG_WORDS:
+            return ActName("popular", kept, " ".join([*name, form]), form=form, bare=" ".join(name))
     return None
 
 

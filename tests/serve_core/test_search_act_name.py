@@ -1,6 +1,8 @@
 """Issue #15, seventh pass: a query shaped like an act's name that no held name holds answers no
 hits (``name_not_held``), even though each of its words occurs somewhere; a near-phrase of a held
-name ranks that act first (``near_name``). On the real fixture corpus (``LEX_FIXTURES``).
+name ranks that act first (``near_name``). Ninth pass: an EU act's popular name ("Platform Work
+Directive", alone or inside a longer query) that no held act of its form bears answers no hits too
+(shape ``popular``). On the real fixture corpus (``LEX_FIXTURES``).
 
 :func:`serve.core.searchplan.act_name` (the shape, pure) and
 :func:`serve.core.ops.search.named_act` (the check against the names and texts).
@@ -40,6 +42,9 @@ def _sections(core: LegalCore, query: str) -> dict[str, dict[str, Any]]:
                                           form="directive", bare="right to repair")),
     ("Nature Restoration Law", ActName("popular", ("nature", "restoration"), "nature restoration law",
                                        form="law", bare="nature restoration")),
+    # a popular name inside a longer query: the words after the form do not change the act named
+    ("Common Charger Directive USB-C", ActName("popular", ("common", "charger"), "common charger directive",
+                                               form="directive", bare="common charger")),
 ])
 def test_the_shapes_of_an_act_name(query: str, shape: ActName) -> None:
     assert act_name(query) == shape
@@ -56,6 +61,8 @@ def test_the_shapes_of_an_act_name(query: str, shape: ActName) -> None:
     "energy efficiency directive",  # a popular name is capitalised: lower case describes a subject
     "Luxembourg nationality law",  # Luxembourg's law in other words, not an EU act's popular name
     "Euro 7 Regulation",  # a digit: a numbered name, searched by its words
+    "EU air passenger rights regulation compensation",  # a form in lower case inside a question
+    "The Directive on package travel",  # no name before the form
     "règlement Taxonomie",  # French names of EU acts are not checked (the aliases are English)
     "Code luxembourgeois",  # a country adjective and no name
 ])
@@ -103,7 +110,8 @@ def test_a_near_phrase_of_a_held_name_ranks_that_act_first(fixture_core: LegalCo
 
 
 @pytest.mark.parametrize("query", ["Platform Work Directive", "Nature Restoration Law", "Package Holiday Directive",
-                                   "Booking Errors Regulation"])
+                                   "Booking Errors Regulation", "Platform Work Directive for delivery riders",
+                                   "Booking Errors Regulation liability"])
 def test_a_popular_name_no_held_act_of_its_form_bears_answers_no_hits(fixture_core: LegalCore, query: str) -> None:
     # every word is in some fixture text; no directive or regulation is named by the words, none is
     # named by the rarest word, and no one text of the form holds the name as a phrase ("booking
@@ -120,6 +128,8 @@ def test_a_popular_name_no_held_act_of_its_form_bears_answers_no_hits(fixture_co
     ("Turnover Tax Directive", "31978l0583"),
     ("Booking Errors Directive", "32015l2302"),  # one directive's text holds the name as a phrase
     ("Insolvency Protection Directive", "32015l2302"),
+    ("Capital Requirements Regulation own funds", "32013r0575"),  # a held name inside a longer query
+    ("Booking Errors Directive liability", "32015l2302"),
 ])
 def test_a_popular_name_of_a_held_act_still_hits(fixture_core: LegalCore, query: str, first: str) -> None:
     section = _sections(fixture_core, query)[EU]

@@ -1886,11 +1886,19 @@ def word_held(conn: sqlite3.Connection, word: str) -> bool:
                                     ("{titles short_titles aliases} : " + token,)).fetchone() is not None
 
 
+def _name_word(word: str) -> str:
+    """A popular name's word as an FTS5 token: the word or its plural ("charger" matches
+    "chargers", not "charge"; "batteries" matches "battery" only through its own form): a name
+    is the act's own word, not a word of its stem."""
+    return f"{word[:-1] if len(word) > 4 and word.endswith('s') else word}*"
+
+
 def name_holders(conn: sqlite3.Connection, shape: ActName, limit: int) -> list[int]:
     """The works (at most ``limit``) whose names (titles, short titles, aliases) hold an act-name
     query's words: for a ``name``, as a near-phrase (in order or not, within one word of each
-    other); for a ``subject``, all of them anywhere in one name."""
-    tokens = [_fts_word(w) for w in shape.words]
+    other); for a ``subject``, all of them anywhere in one name; for a ``popular`` name, the same
+    with each word as itself or its plural (:func:`_name_word`)."""
+    tokens = [_name_word(w) if shape.kind == "popular" else _fts_word(w) for w in shape.words]
     inner = f"NEAR({' '.join(tokens)}, {len(tokens) + 1})" if shape.kind == "name" else f"({' AND '.join(tokens)})"
     return [int(r[0]) for r in conn.execute("SELECT rowid FROM work_fts WHERE work_fts MATCH ? LIMIT ?",
                                             ("{titles short_titles aliases} : " + inner, limit))]
@@ -1939,7 +1947,7 @@ def popular_name_held(conn: sqlite3.Connection, shape: ActName) -> bool:
     if docs and all(w in docs for w in shape.words if len(w) >= VOCABULARY_MIN_LETTERS):
         rarest = min(docs, key=lambda w: (docs[w], w))
         named = [int(r[0]) for r in conn.execute("SELECT rowid FROM work_fts WHERE work_fts MATCH ? LIMIT 200",
-                                                 ("{titles short_titles aliases} : " + _fts_word(rarest),))]
+                                                 ("{titles short_titles aliases} : " + _name_word(rarest),))]
         if _of_form(conn, named, shape.form):
             return True
     match = "text : " + '"' + shape.bare.replace('"', '""') + '"'
