@@ -1968,9 +1968,10 @@ def named_act(ctx: CallContext, indexes: Sequence[MountedIndex], plans: dict[str
     them softly there (reason ``near_name``: ranked first, nothing restricted); a ``subject``
     ("directive on time travel tourism") is held when one name holds all its words or a provision
     holds them near each other (:func:`subject_held`); a ``name`` the texts of more than
-    :data:`FREQUENT_PHRASE_WORKS` works cite as a phrase (a former title) is held too. Held by no index, every section answers no
-    hits with the typed reason ``name_not_held``: that the words occur apart in texts does not make
-    them the act the user names."""
+    :data:`FREQUENT_PHRASE_WORKS` works cite as a phrase (a former title) is held too; a ``popular``
+    name ("Platform Work Directive") is held by an act of its form (:func:`popular_name_held`) or
+    cited as a name. Held by no index, every section answers no hits with the typed reason
+    ``name_not_held``: that the words occur apart in texts does not make them the act the user names."""
     if shape is None or any(p.mentions or p.article_key or p.anchor or p.act_number for p in plans.values()):
         return
     held: dict[str, list[int]] = {}
