@@ -314,6 +314,13 @@ def explicit_works(index: MountedIndex, works: Sequence[str]) -> list[int]:
 #: Act forms that end an English popular name ("Companies Act 2006", "Luxembourg Labour Code"):
 #: the publishers' official titles never end so, a name of that shape is a short title or alias.
 NAME_TAIL_FORMS = frozenset({"act", "code"})
+#: The EU act forms that end a popular name ("Platform Work Directive", "Batteries Regulation",
+#: "European Climate Law") and the publisher document types each stands for: basic acts only (a
+#: popular name is given to a legislative act, not to a delegated or implementing one). Such a
+#: name is often in neither the metadata nor the texts of the act that bears it, so it is held on
+#: weaker evidence than a ``name`` (``serve.core.ops.search.popular_name_held``).
+POPULAR_TAIL_FORMS: dict[str, frozenset[str]] = {"directive": frozenset({"DIR"}), "regulation": frozenset({"REG"}),
+                                                 "law": frozenset({"DIR", "REG"})}
 #: The country adjective a user adds to a code's name ("Code luxembourgeois de l'environnement"):
 #: not part of the name the act bears, so left out of the words a held name must carry.
 CODE_COUNTRY_WORDS = frozenset({"luxembourgeois", "luxembourgeoise", "europeen", "europeenne"})
@@ -323,6 +330,10 @@ SUBJECT_FORMS = frozenset({"directive", "regulation", "decision", "loi", "reglem
                            "richtlinie", "gesetz"})
 SUBJECT_LINKS = frozenset({"on", "concerning", "regarding", "relating", "sur", "relative", "relatif", "relatifs",
                            "relatives", "concernant", "portant", "uber", "zur", "zum"})
+#: Words naming Luxembourg: "Luxembourg nationality law" asks about Luxembourg's law in other words,
+#: it is not an EU act's popular name.
+LUXEMBOURG_WORDS = frozenset({"luxembourg", "luxembourgish", "luxemburg", "luxemburger", "luxemburgisches",
+                              "luxembourgeois", "luxembourgeoise", "grand", "ducal"})
 #: At most this many words before a tail form: a longer query says more than a name.
 NAME_MAX_WORDS = 5
 _CODE_LINKS = frozenset({"de", "du", "des", "d", "l", "la"})
@@ -332,12 +343,16 @@ _CODE_LINKS = frozenset({"de", "du", "des", "d", "l", "la"})
 class ActName:
     """A query shaped like the name of an act (``kind`` ``name``: "Code de la famille", "Companies
     Act 2006", "Loi Informatique et Libertés") or like a question about an act's subject (``kind``
-    ``subject``: "directive on time travel tourism"), with the words a held act must carry
-    (:func:`act_name`)."""
+    ``subject``: "directive on time travel tourism") or like an EU act's popular name (``kind``
+    ``popular``: "Platform Work Directive"), with the words a held act must carry (:func:`act_name`)."""
     kind: str
     words: tuple[str, ...]
     #: The name as the query writes it (normalised, stop words kept, no trailing year).
     phrase: str = ""
+    #: For ``kind`` ``popular``: the form (a key of :data:`POPULAR_TAIL_FORMS`) and the name
+    #: without it, as written (normalised, stop words kept).
+    form: str = ""
+    bare: str = ""
 
 
 def act_name(raw: str) -> ActName | None:
@@ -346,11 +361,20 @@ def act_name(raw: str) -> ActName | None:
     - ``Code de/du/des …`` (French): the code's name, ``code`` and its words;
     - ``Loi`` + a capitalised word ("Loi Informatique et Libertés"), no digit: a law's popular name;
     - ``… Act`` / ``… Code`` at the end (a year may follow), at most :data:`NAME_MAX_WORDS` words
-      before it: an English popular name, its words with the form (not ``… Directive`` /
-      ``… Regulation``: an EU act's popular name is often in its text only — "Right to Repair
-      Directive", "Pillar Two Directive" — so no held name is no evidence the act is not held);
+      before it: an English popular name, its words with the form (``… Directive`` /
+      ``… Regulation`` are ``popular`` below: an EU act's popular name is often in its text only
+      — "Right to Repair Directive", "Pillar Two Directive" — so no held name is no evidence the
+      act is not held);
     - ``Code luxembourgeois de …``: as ``Code de …``, the country adjective left out
       (:data:`CODE_COUNTRY_WORDS`);
+    - ``… Directive`` / ``… Regulation`` / ``… Law`` at the end, capitalised as a name is, one to
+      :data:`NAME_MAX_WORDS` words before it, no digit, no word naming Luxembourg
+      (:data:`LUXEMBOURG_WORDS`: "Luxembourg nationality law" describes a Luxembourg act): kind
+      ``popular``, the words before the form (the form in ``form``), checked on weaker evidence
+      than a ``name``. Not in French ("règlement Taxonomie": the publisher's aliases are English,
+      and the French name of a held act is often in no French title, nor a name of one text);
+    - such a capitalised popular name followed by other words ("Common Charger Directive USB-C"):
+      kind ``popular`` too (:func:`embedded_popular_name`);
     - an act form and a link word first, then at least two subject words ("directive on …",
       "loi sur les …", "Verordnung über …"): kind ``subject``, the subject words.
 
@@ -375,11 +399,35 @@ def act_name(raw: str) -> ActName | None:
     if 2 <= len(body) <= NAME_MAX_WORDS + 1 and body[-1] in NAME_TAIL_FORMS \
             and not any(c.isdigit() for w in body for c in w) and len(kept(body)) >= 2:
         return ActName("name", kept(body), " ".join(body))
+    if 2 <= len(words) <= NAME_MAX_WORDS + 1 and words[-1] in POPULAR_TAIL_FORMS and raw_words[-1][:1].isupper() \
+            and not any(c.isdigit() for c in raw) and kept(words[:-1]) and not set(words) & LUXEMBOURG_WORDS:
+        return ActName("popular", kept(words[:-1]), " ".join(words), form=words[-1], bare=" ".join(words[:-1]))
     if len(words) >= 4 and words[0] in SUBJECT_FORMS and words[1] in SUBJECT_LINKS \
             and not any(c.isdigit() for c in raw):
         subject = tuple(w for w in kept(words[2:]) if w not in SUBJECT_LINKS)
         if len(subject) >= 2:
             return ActName("subject", subject, " ".join(words))
+    return embedded_popular_name(raw_words)
+
+
+def embedded_popular_name(raw_words: Sequence[str]) -> ActName | None:
+    """A popular name written as one inside a longer query ("Common Charger Directive USB-C"): the
+    first capitalised ``Directive`` / ``Regulation`` / ``Law`` after a run of one to
+    :data:`NAME_MAX_WORDS` capitalised words, none with a digit nor naming Luxembourg. The words
+    after the form do not change which act is named."""
+    for k, word in enumerate(raw_words):
+        form = normalize(word)
+        if k == 0 or form not in POPULAR_TAIL_FORMS or not word[:1].isupper():
+            continue
+        run: list[str] = []
+        for before in reversed(raw_words[:k]):
+            if not before[:1].isupper() or len(run) == NAME_MAX_WORDS:
+                break
+            run.insert(0, before)
+        name = normalize(" ".join(run)).split()
+        kept = tuple(w for w in name if not relax.relaxable(w))
+        if kept and not any(c.isdigit() for w in run for c in w) and not set(name) & LUXEMBOURG_WORDS:
+            return ActName("popular", kept, " ".join([*name, form]), form=form, bare=" ".join(name))
     return None
 
 

@@ -49,6 +49,7 @@ from serve.core.mount import Catalogue, MountedIndex
 from serve.core.resolve import mounted_publisher
 from serve.core.searchplan import (
     FREQUENT_PHRASE_WORKS,
+    POPULAR_TAIL_FORMS,
     ActName,
     Mention,
     Plan,
@@ -1885,11 +1886,19 @@ def word_held(conn: sqlite3.Connection, word: str) -> bool:
                                     ("{titles short_titles aliases} : " + token,)).fetchone() is not None
 
 
+def _name_word(word: str) -> str:
+    """A popular name's word as an FTS5 token: the word or its plural ("charger" matches
+    "chargers", not "charge"; "batteries" matches "battery" only through its own form): a name
+    is the act's own word, not a word of its stem."""
+    return f"{word[:-1] if len(word) > 4 and word.endswith('s') else word}*"
+
+
 def name_holders(conn: sqlite3.Connection, shape: ActName, limit: int) -> list[int]:
     """The works (at most ``limit``) whose names (titles, short titles, aliases) hold an act-name
     query's words: for a ``name``, as a near-phrase (in order or not, within one word of each
-    other); for a ``subject``, all of them anywhere in one name."""
-    tokens = [_fts_word(w) for w in shape.words]
+    other); for a ``subject``, all of them anywhere in one name; for a ``popular`` name, the same
+    with each word as itself or its plural (:func:`_name_word`)."""
+    tokens = [_name_word(w) if shape.kind == "popular" else _fts_word(w) for w in shape.words]
     inner = f"NEAR({' '.join(tokens)}, {len(tokens) + 1})" if shape.kind == "name" else f"({' AND '.join(tokens)})"
     return [int(r[0]) for r in conn.execute("SELECT rowid FROM work_fts WHERE work_fts MATCH ? LIMIT ?",
                                             ("{titles short_titles aliases} : " + inner, limit))]
@@ -1903,6 +1912,51 @@ def subject_held(conn: sqlite3.Connection, shape: ActName) -> bool:
         is not None
 
 
+#: Works whose names hold a popular name's words read to find one of the name's form.
+POPULAR_HOLDERS_SAMPLE = 50
+#: ``vocabulary`` lists the words of at least this many letters (shorter ones: ``provision_vocab``).
+VOCABULARY_MIN_LETTERS = 4
+
+
+def _of_form(conn: sqlite3.Connection, works: Sequence[int], form: str) -> list[int]:
+    """The works among ``works`` of the document types a popular name's tail form stands for
+    (:data:`serve.core.searchplan.POPULAR_TAIL_FORMS`)."""
+    kinds = POPULAR_TAIL_FORMS.get(form, frozenset())
+    if not works or not kinds:
+        return []
+    marks = ",".join("?" * len(works))
+    rows = conn.execute(f"SELECT work_rowid, document_type FROM works WHERE work_rowid IN ({marks})",
+                        list(works)).fetchall()
+    return [int(w) for w, kind in rows if kind in kinds]
+
+
+def popular_name_held(conn: sqlite3.Connection, shape: ActName) -> bool:
+    """Whether an index holds an act a popular name ("Right to Repair Directive", "Pillar Two
+    Directive", "Platform Work Directive") may stand for, beyond an act of the tail form whose
+    names hold all its words (:func:`name_holders`, :func:`_of_form`). Such a name is often in neither the act's metadata nor its text, so
+    the evidence is weaker than a ``name``'s, but it is about the act's form:
+
+    - the name's rarest word (fewest provisions, ``vocabulary``; only when the index's texts hold
+      every word long enough to be listed there) is in a name of an act of the tail form ("repair"
+      in the title of Directive (EU) 2024/1799 on the repair of goods);
+    - the name, as a phrase, is in the text of one work only, of the tail form: the act speaking of
+      itself ("Pillar Two" in Directive (EU) 2022/2523). A phrase several works hold ("forced
+      labour", "nature restoration") is an ordinary phrase of the texts, not a name."""
+    docs = {str(t): int(n) for t, n in conn.execute(
+        f"SELECT term, docs FROM vocabulary WHERE term IN ({','.join('?' * len(shape.words))})", shape.words)}
+    if docs and all(w in docs for w in shape.words if len(w) >= VOCABULARY_MIN_LETTERS):
+        rarest = min(docs, key=lambda w: (docs[w], w))
+        named = [int(r[0]) for r in conn.execute("SELECT rowid FROM work_fts WHERE work_fts MATCH ? LIMIT 200",
+                                                 ("{titles short_titles aliases} : " + _name_word(rarest),))]
+        if _of_form(conn, named, shape.form):
+            return True
+    match = "text : " + '"' + shape.bare.replace('"', '""') + '"'
+    works = [int(r[0]) for r in conn.execute(
+        "SELECT DISTINCT s.work_rowid FROM lexical_states s WHERE s.state_rowid IN "
+        f"(SELECT rowid FROM provision_fts WHERE provision_fts MATCH ? LIMIT {PHRASE_SAMPLE}) LIMIT 2", (match,))]
+    return len(works) == 1 and bool(_of_form(conn, works, shape.form))
+
+
 def named_act(ctx: CallContext, indexes: Sequence[MountedIndex], plans: dict[str, Plan],
               shape: ActName | None) -> None:
     """The act a query shaped like an act's name means, or why there is none (plans, in place).
@@ -1914,9 +1968,10 @@ def named_act(ctx: CallContext, indexes: Sequence[MountedIndex], plans: dict[str
     them softly there (reason ``near_name``: ranked first, nothing restricted); a ``subject``
     ("directive on time travel tourism") is held when one name holds all its words or a provision
     holds them near each other (:func:`subject_held`); a ``name`` the texts of more than
-    :data:`FREQUENT_PHRASE_WORKS` works cite as a phrase (a former title) is held too. Held by no index, every section answers no
-    hits with the typed reason ``name_not_held``: that the words occur apart in texts does not make
-    them the act the user names."""
+    :data:`FREQUENT_PHRASE_WORKS` works cite as a phrase (a former title) is held too; a ``popular``
+    name ("Platform Work Directive") is held by an act of its form (:func:`popular_name_held`) or
+    cited as a name. Held by no index, every section answers no hits with the typed reason
+    ``name_not_held``: that the words occur apart in texts does not make them the act the user names."""
     if shape is None or any(p.mentions or p.article_key or p.anchor or p.act_number for p in plans.values()):
         return
     held: dict[str, list[int]] = {}
@@ -1929,10 +1984,14 @@ def named_act(ctx: CallContext, indexes: Sequence[MountedIndex], plans: dict[str
     for index in indexes:
         with index.session(ctx.deadline_seconds) as conn:
             works = name_holders(conn, shape, NAME_HOLDERS_MAX + 1)
+            if shape.kind == "popular":  # a popular name's form is part of it: a directive is not a regulation
+                works = _of_form(conn, name_holders(conn, shape, POPULAR_HOLDERS_SAMPLE), shape.form)
             if not works and shape.kind == "subject" and subject_held(conn, shape):
                 return
+            if not works and shape.kind == "popular" and popular_name_held(conn, shape):
+                return
         held[index.publisher.value] = works
-    if not any(held.values()) and shape.kind == "name":
+    if not any(held.values()) and shape.kind in ("name", "popular"):
         for index in indexes:  # a name the texts cite as a name (a former title: "Code des assurances sociales")
             with index.session(ctx.deadline_seconds) as conn:
                 if phrase_is_frequent(conn, index, shape.phrase):
