@@ -6,10 +6,10 @@ preloaded :data:`STEP_PRELOAD`; ``make bench-full`` forks its stage processes fr
 preloaded the same list. It holds Dagster, the project's definitions (and through them the
 pipeline and derive modules), and the modules Dagster's SQLite instance imports when a step opens
 it — SQLAlchemy, Alembic, the run, event-log and schedule storages — which would otherwise cost
-each step about a CPU-second — and what opening the instance imports lazily on top (``upath``'s
-path classes, ~1 MB). The release step's legal core (``serve.core``: about 0.3 CPU-s to import)
-is not preloaded: every step process would map its 10 MB, and the largest step's peak RSS is
-within 1 % of the 1 GB target. A module that cannot be imported (another instance configuration,
+each step about a CPU-second. Not preloaded, measured: the release step's legal core
+(``serve.core``, 0.3 CPU-s to import) — every step process would map its 10 MB, and the largest
+step's peak RSS is within 1 % of the 1 GB target; and ``upath``'s path classes, which opening the
+instance imports (no difference in a step's start-up CPU in paired runs). A module that cannot be imported (another instance configuration,
 a Dagster version without it) is skipped by the forkserver; the step then imports what it needs.
 """
 
@@ -27,6 +27,4 @@ STEP_PRELOAD: list[str] = [
     "dagster._core.run_coordinator", "dagster._core.launcher", "dagster._core.remote_representation",
     "dagster._core.execution.backfill", "dagster._core.secrets.loader",
     "dagster._core.definitions.repository_definition.repository_data_builder",
-    "dagster._core.definitions.external_asset", "dagster._core.secrets.env_file",
-    "upath.core", "upath.implementations.local", "fsspec.implementations.local",
 ]
