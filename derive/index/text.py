@@ -37,12 +37,27 @@ _ARTICLE_PREFIX = re.compile(r"^(?:articles?|art)(?=[^a-z]|$)")
 _ORDINAL_ONE = {"1-er", "1-re", "1-ier", "premier"}
 
 
+class _Folds(dict[int, str]):
+    """Code point → its compatibility decomposition (NFKD) without combining marks, filled as
+    characters are met: a ``str.translate`` table for :func:`fold`. Decomposing a text
+    character by character then dropping the marks gives what decomposing it whole then dropping
+    them gives: canonical reordering moves only combining marks, and every one of them is dropped."""
+
+    def __missing__(self, code: int) -> str:
+        decomposed = unicodedata.normalize("NFKD", chr(code))
+        folded = self[code] = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+        return folded
+
+
+_FOLDS = _Folds()
+
+
 def fold(text: str) -> str:
-    """Lower-case ``text`` and drop combining marks (``Règlement`` → ``reglement``)."""
+    """Lower-case ``text`` and drop combining marks (``Règlement`` → ``reglement``): its NFKD
+    decomposition without combining marks, lower-cased (one table lookup a character)."""
     if text.isascii():  # no ASCII character decomposes or is a combining mark
         return text.lower()
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).lower()
+    return text.translate(_FOLDS).lower()
 
 
 class _Tokenizer:
@@ -61,6 +76,8 @@ class _Tokenizer:
         self._conn: sqlite3.Connection | None = None
         #: code point → folded text ("" = token character folded to nothing); None = separator.
         self.fold: dict[str, str | None] = {chr(c): (chr(c).lower() if chr(c).isalnum() else None) for c in range(128)}
+        #: the same as a ``str.translate`` table: a separator → one space, a token character → its folding
+        self.table: dict[int, str] = {ord(ch): " " if folded is None else folded for ch, folded in self.fold.items()}
 
     def _connection(self) -> sqlite3.Connection:
         if self._conn is None:
@@ -77,6 +94,7 @@ class _Tokenizer:
             if not todo:
                 return
             for ch in [c for c in todo if 0xD800 <= ord(c) < 0xE000]:  # lone surrogates: not encodable text
+                self.table[ord(ch)] = " "
                 self.fold[ch] = None
             todo = [c for c in todo if c not in self.fold]
             conn = self._connection()
@@ -90,10 +108,10 @@ class _Tokenizer:
             conn.execute("DELETE FROM probe")
             for i, ch in enumerate(todo):
                 found = terms.get(i + 1, [])
-                if len(found) == 1 and len(found[0]) >= 2:
-                    self.fold[ch] = found[0][1:-1]
-                else:
-                    self.fold[ch] = None
+                folded = found[0][1:-1] if len(found) == 1 and len(found[0]) >= 2 else None
+                # the table first: a reader that finds ``ch`` in :attr:`fold` finds it in the table
+                self.table[ord(ch)] = " " if folded is None else folded
+                self.fold[ch] = folded
 
 
 _TOKENIZER = _Tokenizer()
@@ -104,21 +122,11 @@ def fts_tokens(text: str) -> list[str]:
     if text.isascii():  # ASCII: the token characters are [0-9A-Za-z] (see _Tokenizer), lower-cased
         return _ASCII_WORDS.findall(text.lower())
     fold_of = _TOKENIZER.fold
-    if not all(ch in fold_of for ch in text):
+    if not all(ch in fold_of for ch in set(text)):
         _TOKENIZER.learn(text)
-    out: list[str] = []
-    word: list[str] = []
-    for ch in text:
-        folded = fold_of[ch]
-        if folded is None:
-            if word:
-                out.append("".join(word))
-                word = []
-        else:
-            word.append(folded)
-    if word:
-        out.append("".join(word))
-    return [w for w in out if w]
+    # each character replaced by its folding, each separator by a space (one table lookup a
+    # character); a word whose characters all fold to nothing is no word
+    return [w for w in text.translate(_TOKENIZER.table).split(" ") if w]
 
 
 def normalize(text: str) -> str:

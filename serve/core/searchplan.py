@@ -507,8 +507,9 @@ def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | 
     else:
         plan.constraints = sorted({w for m in plan.mentions if m.status == "resolved" and not m.soft
                                    for w in m.works})
-    compilations = {w for w, p in (profiles or {}).items() if p.role == "compilation"}
-    plan.boost = sorted({w for m in plan.mentions if m.soft for w in m.works} - set(plan.constraints) - compilations)
+    known = profiles or {}  # a compilation is not boosted (each soft work looked up, not every profile scanned)
+    plan.boost = sorted(w for w in {w for m in plan.mentions if m.soft for w in m.works} - set(plan.constraints)
+                        if (p := known.get(w)) is None or p.role != "compilation")
     plan.act_number = bool(_ACT_NUMBER.search(parsed.raw)) and not plan.strong
     # only where act numbers are resolved (EUR-Lex): elsewhere the number is words of the text
     # (a Luxembourg act citing "règlement (UE) 2016/679" is found by them)

@@ -22,6 +22,7 @@ from derive.index.read import check_mountable, open_readonly
 from derive.index.schema import FTS_TOKENIZER
 from derive.index.text import NORMALIZATION, fts_query, fts_tokens, normalize
 from legal.errors import IndexError_
+from tests.index.pipeline import FixtureBuild
 
 
 @contextmanager
@@ -138,3 +139,61 @@ def test_ascii_text_takes_the_short_path_to_the_same_words(text: str) -> None:
     assert fts_tokens(text.replace("\x00", " ")) == expected
     decomposed = unicodedata.normalize("NFKD", text)
     assert fold(text) == "".join(ch for ch in decomposed if not unicodedata.combining(ch)).lower()
+
+
+def _fold_whole(text: str) -> str:
+    """:func:`derive.index.text.fold` as defined: the whole text decomposed (NFKD) at once, its
+    combining marks dropped, lower-cased."""
+    import unicodedata
+
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).lower()
+
+
+def _tokens_char_by_char(text: str) -> list[str]:
+    """:func:`derive.index.text.fts_tokens` as it was written first: one character at a time."""
+    from derive.index import text as module
+
+    module._TOKENIZER.learn(text)
+    out: list[str] = []
+    word: list[str] = []
+    for ch in text:
+        folded = module._TOKENIZER.fold[ch]
+        if folded is None:
+            if word:
+                out.append("".join(word))
+                word = []
+        else:
+            word.append(folded)
+    if word:
+        out.append("".join(word))
+    return [w for w in out if w]
+
+
+_MARKED = st.text(st.one_of(st.characters(blacklist_categories=("Cs",)),
+                            st.sampled_from("\u0301\u0300\u0327\u0308\u031b\u0323Σσς\u1100\uac00ﬁ½①ǅİß ")), max_size=80)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_MARKED)
+def test_folding_a_character_at_a_time_is_folding_the_whole_text(text: str) -> None:
+    """Property: ``fold``'s table (each character decomposed alone, marks dropped) gives the whole
+    text's NFKD without combining marks, lower-cased — with stacked marks in any order, Hangul,
+    ligatures, a final sigma; and ``fts_tokens``' table gives the words of the character loop."""
+    from derive.index.text import fold
+
+    assert fold(text) == _fold_whole(text)
+    assert fts_tokens(text) == _tokens_char_by_char(text)
+
+
+def test_the_fixture_names_fold_and_cut_as_before(fixture_indexes: FixtureBuild) -> None:
+    """Every stored name and title of the fixture indexes folds and cuts as the definitions say."""
+    from derive.index.text import fold
+
+    for path in sorted(fixture_indexes.index_dir.glob("*.sqlite")):
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        values = [str(v) for (v,) in conn.execute("SELECT value FROM work_names")]
+        conn.close()
+        assert values
+        assert [fold(v) for v in values] == [_fold_whole(v) for v in values]
+        assert [fts_tokens(v) for v in values] == [_tokens_char_by_char(v) for v in values]

@@ -15,7 +15,13 @@ from serve.core.ops.search import (
     quorum_occurrences,
     window_occurrences,
 )
-from serve.core.topk import IndexConnection, RankedCache, load_newest_versions, values_source
+from serve.core.topk import (
+    NEWEST_VERSIONS_SQL,
+    IndexConnection,
+    RankedCache,
+    load_newest_versions,
+    values_source,
+)
 from tests.index.pipeline import FixtureBuild
 
 WORDS = ("article", "loi", "directive", "member", "commission", "taxe", "conseil", "règlement")
@@ -53,6 +59,19 @@ def test_the_same_rows_as_the_correlated_subquery(fixture_indexes: FixtureBuild,
                     assert window_occurrences(conn, window, f, limit) == occurrences(conn, *values_source(window), f, limit)
                     compared += 1
     assert compared > 100
+
+
+@pytest.mark.parametrize("name", ["eu-eurlex.sqlite", "lu-legilux.sqlite"])
+def test_the_newest_versions_are_the_sorted_queries_first_rows(fixture_indexes: FixtureBuild, name: str) -> None:
+    """The loader (expressions oldest version first, a newer one overwriting) gives, for every
+    state, the first row of the definition's query sorted by state, then newest version."""
+    conn = _connect(fixture_indexes, name)
+    expected: dict[int, int] = {}
+    for state, version in conn.execute(NEWEST_VERSIONS_SQL):
+        expected.setdefault(int(state), int(version))
+    states, versions = load_newest_versions(conn)
+    assert expected and dict(zip(states, versions, strict=True)) == expected
+    assert list(states) == sorted(expected)
 
 
 def test_a_state_no_live_version_holds_drops_out(fixture_indexes: FixtureBuild) -> None:

@@ -110,6 +110,33 @@ def test_title_subject_is_the_title_after_the_acts_date(fixture_core: LegalCore)
     assert ranking.works_by_subject(conn) == {}
 
 
+@pytest.mark.parametrize("publisher", [LU, "eu-eurlex"])
+def test_the_titles_folded_once_give_the_tables_folded_apiece(fixture_core: LegalCore, publisher: str) -> None:
+    """The profiles and the works by title subject built together, each title folded and cut once
+    (``heads``), are the tables built apart; so is each title's role and subject; and the mounted
+    index's subjects come with its profiles."""
+    index = fixture_core._indexes[publisher]
+    conn = sqlite3.connect(index.path)
+    titles = [str(r[0]) for r in conn.execute("SELECT value FROM work_names WHERE kind = 'official_title'")]
+    assert titles
+    heads: dict[str, ranking.TitleHead] = {}
+    assert ranking.load_profiles(conn, index.built_date, heads) == ranking.load_profiles(conn, index.built_date)
+    assert heads and ranking.works_by_subject(conn, heads) == ranking.works_by_subject(conn)
+    for title in titles:
+        assert ranking.title_role(title, heads) == ranking.title_role(title)
+        assert ranking.title_subject(title, heads) == ranking.title_subject(title)
+    with index.session(10.0) as pooled:
+        assert ranking.profiles(pooled, index) == ranking.load_profiles(conn, index.built_date)
+        assert ranking.subjects(pooled, index) == ranking.works_by_subject(conn)
+
+
+def test_a_title_head_is_where_the_acts_date_ends() -> None:
+    text, end = ranking.title_head("Loi du 22 février 1968 sur la nationalité luxembourgeoise")
+    assert text == "loi du 22 fevrier 1968 sur la nationalite luxembourgeoise"
+    assert end is not None and text[end:] == "sur la nationalite luxembourgeoise"
+    assert ranking.title_head("Code du travail") == ("code du travail", None)
+
+
 def test_an_act_named_alone_is_followed_by_the_acts_of_its_title(fixture_core: LegalCore,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     code, other = _rowid(fixture_core, "loi-2006-07-31-n2"), _rowid(fixture_core, "loi-2020-07-24-a639")

@@ -1398,7 +1398,7 @@ def _same_name_rows(conn: sqlite3.Connection, index: MountedIndex, plan: Plan, f
     others = {w for m in plan.mentions if m.status == "resolved" and m.works == [target] for w in m.shared}
     subjects = _SUBJECTS.get(index)
     if subjects is None:
-        subjects = _SUBJECTS[index] = ranking.works_by_subject(conn)
+        subjects = _SUBJECTS[index] = ranking.subjects(conn, index)
     others |= {w for works in subjects.values() if target in works for w in works}
     profiles = ranking.profiles(conn, index)
     if target in profiles and profiles[target].role == "corrigendum":
