@@ -10,6 +10,8 @@ import datetime as _dt
 import re
 from urllib.parse import quote
 
+from legal.errors import IdentityError
+
 CDM = "http://publications.europa.eu/ontology/cdm#"
 CELEX_BASE = "http://publications.europa.eu/resource/celex/"
 CELLAR_BASE = "http://publications.europa.eu/resource/cellar/"
@@ -115,5 +117,5 @@ def day_before(day: _dt.date) -> _dt.date:
 def celex_of(identifier: str) -> str:
     """The CELEX at the end of a CELEX resource URI (the version identifier of a state)."""
     if not identifier.startswith(CELEX_BASE):
-        raise ValueError(f"not a CELEX resource URI: {identifier}")
+        raise IdentityError("not a CELEX resource URI", code="invalid_celex_uri", subject=identifier)
     return identifier[len(CELEX_BASE):]

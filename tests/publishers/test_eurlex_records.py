@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from legal.errors import ConfigError, PublisherError
+from legal.errors import ConfigError, IdentityError, PublisherError
 from publishers.eurlex import EurlexScope, formex, records, vocab
 from publishers.eurlex.adapter import primary_extension
 
@@ -29,6 +29,13 @@ def work_rows(**extra: str) -> list[dict[str, str]]:
 
 def d(text: str) -> _dt.date:
     return _dt.date.fromisoformat(text)
+
+
+def test_celex_of_a_state_identifier() -> None:
+    assert vocab.celex_of(vocab.CELEX_BASE + "02016R0679-20160504") == "02016R0679-20160504"
+    with pytest.raises(IdentityError) as err:
+        vocab.celex_of("http://data.europa.eu/eli/reg/2016/679/oj")
+    assert (err.value.code, err.value.subject) == ("invalid_celex_uri", "http://data.europa.eu/eli/reg/2016/679/oj")
 
 
 def test_valid_to_skips_same_date_siblings() -> None:
