@@ -116,6 +116,11 @@ def _names(path: str, *, dirs_only: bool) -> list[str]:
         return sorted(e.name for e in entries if not dirs_only or e.is_dir())
 
 
+def is_inside(child: Path, parent: Path) -> bool:
+    """True when ``child`` (resolved) is ``parent`` (resolved) or lies under it."""
+    return child.resolve().is_relative_to(parent.resolve())
+
+
 def fsync_dir(path: Path) -> None:
     """Flush a directory entry change to disk (no-op where directories cannot be opened)."""
     try:
