@@ -15,6 +15,7 @@ reader's own words), :mod:`.datereader` and :mod:`.provenance` (dates and their 
 and :mod:`.compose` (optional synthesis), :mod:`.model` (the chat transport),
 :mod:`.service` (deadlines and the terminal object), :mod:`.build` (assembly over a mounted
 core), :mod:`.memory`, :mod:`.admission` and :mod:`.web` (the web boundary). Closed
-vocabularies live in :mod:`.vocab`; the core's answers are read only in :mod:`.core_port`.
+vocabularies live in :mod:`.vocab`, the shared text helpers in :mod:`.text`; the core's answers
+are read only in :mod:`.core_port`.
 Importing this package has no side effects.
 """

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assistant.vocab import ContextDisposition
-from legal.errors import LexError
+from legal.errors import ConfigError, LexError
 
 MAX_THREADS = 1024
 MAX_TURNS = 6
@@ -129,7 +129,8 @@ class ThreadRegistry:
 
     def __post_init__(self) -> None:
         if self.max_total_bytes < self.max_thread_bytes:
-            raise ValueError("the global byte bound must hold at least one thread")
+            raise ConfigError("the global byte bound must hold at least one thread", code="invalid_thread_bounds",
+                              subject=f"max_total_bytes={self.max_total_bytes}, max_thread_bytes={self.max_thread_bytes}")
 
     def __len__(self) -> int:
         return len(self._threads)

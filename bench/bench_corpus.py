@@ -30,9 +30,9 @@ from pathlib import Path
 from typing import Any
 
 from corpus_tree import CorpusTree
-from corpus_tree.evidence import hash_file
 from corpus_tree.importer import import_published
 from corpus_tree.verify import verify_tree
+from legal.canonical import hash_file
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(os.environ.get("LEX_FIXTURES", ROOT.parent / "shared" / "fixtures"))

@@ -21,7 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
-from derive.vectors.encoder import EncoderIdentity, FloatMatrix, sha256_file
+from derive.vectors.encoder import EncoderIdentity, FloatMatrix
+from legal.canonical import file_sha256
 
 WEIGHTS_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
 MAX_TOKENS = 256
@@ -80,7 +81,7 @@ class MiniLMEncoder:
     def __init__(self, model_dir: Path, *, use_torch: bool = False) -> None:
         self.use_torch = use_torch
         weights = model_dir / "model.safetensors"
-        sha = sha256_file(weights)
+        sha = file_sha256(weights)
         if sha != WEIGHTS_SHA256:
             raise ValueError(f"all-MiniLM-L6-v2 weights have sha256 {sha}, pinned {WEIGHTS_SHA256}")
         self.w = _read_safetensors(weights)
@@ -88,7 +89,7 @@ class MiniLMEncoder:
         self.vocab = {tok: i for i, tok in enumerate(vocab)}
         # the "engine" is this module's forward pass: its source digest stands for it
         self._identity = EncoderIdentity("numpy/all-minilm-l6-v2", "sentence-transformers/all-MiniLM-L6-v2",
-                                         sha, sha256_file(Path(__file__)), 384, "", "")
+                                         sha, file_sha256(Path(__file__)), 384, "", "")
         self._pieces: dict[str, list[int]] = {}
 
     @property

@@ -34,8 +34,9 @@ import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any, BinaryIO
+from typing import IO, BinaryIO
 
+from legal.canonical import hash_file
 from legal.errors import CorpusError, IntegrityError
 
 CHUNK = 1 << 20
@@ -87,28 +88,6 @@ def hash_stream(stream: IO[bytes], sink: IO[bytes] | None = None) -> tuple[str, 
     return h.hexdigest(), size
 
 
-def _file_digest(f: io.FileIO, bufsize: int) -> Any:
-    """``hashlib.file_digest`` of ``f`` with a read buffer of ``bufsize`` bytes (where this
-    Python lets the buffer be sized; its default, 256 KiB, elsewhere)."""
-    try:
-        return hashlib.file_digest(f, "sha256", _bufsize=bufsize)  # type: ignore[call-arg]
-    except TypeError:
-        return hashlib.file_digest(f, "sha256")
-
-
-def hash_file(path: str | os.PathLike[str]) -> tuple[str, int]:
-    """SHA-256 hex and size (bytes read to end of file) of the file at ``path``.
-
-    Streamed by :func:`hashlib.file_digest` (no Python-level loop over chunks) with a buffer
-    of the file's size up to ``STREAM_CHUNK`` (1 MiB): a small file takes one read into a
-    buffer of its own size, a large one 1 MiB reads, never the whole file in memory.
-    """
-    with open(path, "rb", buffering=0) as f:
-        size = os.fstat(f.fileno()).st_size
-        digest = _file_digest(f, max(1, min(STREAM_CHUNK, size + 1)))
-        return digest.hexdigest(), f.tell()
-
-
 def disk_full(exc: OSError, subject: str) -> CorpusError:
     """The typed error of a write that ran out of space (``ENOSPC``, ``EDQUOT``)."""
     return CorpusError(f"no space left on the device while writing ({exc.strerror or exc})", code="disk_full",
@@ -135,6 +114,11 @@ def _names(path: str, *, dirs_only: bool) -> list[str]:
     directories included, with ``dirs_only``)."""
     with os.scandir(path) as entries:
         return sorted(e.name for e in entries if not dirs_only or e.is_dir())
+
+
+def is_inside(child: Path, parent: Path) -> bool:
+    """True when ``child`` (resolved) is ``parent`` (resolved) or lies under it."""
+    return child.resolve().is_relative_to(parent.resolve())
 
 
 def fsync_dir(path: Path) -> None:

@@ -52,7 +52,6 @@ from pathlib import Path
 from typing import Any
 
 from corpus_tree import txn
-from corpus_tree.evidence import hash_file
 from corpus_tree.manifest import build_manifest
 from corpus_tree.records import (
     RECORD_FILE,
@@ -65,6 +64,7 @@ from corpus_tree.records import (
     seal,
 )
 from corpus_tree.tree import MANIFEST, CorpusTree, version_relpath, work_relpath
+from legal.canonical import hash_file
 from legal.dotnet_json import published_record_sha256
 from legal.errors import CorpusError, IdentityError, IntegrityError, LexError
 from legal.identifiers import recover_eurlex_identifier, recover_legilux_identifier  # noqa: F401 - re-exported

@@ -43,6 +43,7 @@ from corpus_tree.evidence import (
     enospc_as_disk_full,
     fsync_dir,
     hash_stream,
+    is_inside,
 )
 from legal.errors import CorpusError, IntegrityError
 
@@ -164,14 +165,6 @@ def _missing_dirs(root: Path, rel_dir: str, known: dict[str, bool] | None = None
         if not exists:
             out.append(rel)
     return out
-
-
-def _is_inside(child: Path, parent: Path) -> bool:
-    try:
-        child.resolve().relative_to(parent.resolve())
-        return True
-    except ValueError:
-        return False
 
 
 def _rmtree(path: Path) -> None:
@@ -324,7 +317,7 @@ def _plan(root: Path, evidence: EvidenceStore, run_id: str, files: Mapping[str, 
         "run_id": run_id,
         "state": "prepared",
         "evidence_root": str(evidence.root),
-        "evidence_in_tree": _is_inside(evidence.root, root),
+        "evidence_in_tree": is_inside(evidence.root, root),
         "ops": ops,
         "new_dirs": list(new_dirs),
         "blobs": new_blobs,

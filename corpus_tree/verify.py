@@ -42,7 +42,7 @@ from stat import S_ISREG
 from typing import Any
 
 from corpus_tree import txn
-from corpus_tree.evidence import STAGING_DIR, blob_relpath, hash_file
+from corpus_tree.evidence import STAGING_DIR, blob_relpath, is_inside
 from corpus_tree.manifest import build_manifest
 from corpus_tree.records import (
     RECORD_FILE,
@@ -53,6 +53,7 @@ from corpus_tree.records import (
     render_unchecked,
 )
 from corpus_tree.tree import EVIDENCE, MANIFEST, VERSIONS, WORKS, resolve_evidence_dir
+from legal.canonical import hash_file
 from legal.errors import LexError
 from legal.ids import VersionKey, WorkSlug
 
@@ -126,7 +127,7 @@ class _Checker:
         self.trusted: set[str] = set()  # record paths taken as known in this pass
         self.hashed_refs: set[str] = set()  # blobs referenced by a record that is not known
         self.evidence_root = evidence_root
-        self.evidence_in_tree = _inside(evidence_root, root)
+        self.evidence_in_tree = is_inside(evidence_root, root)
         self.progress = progress
         self.report = VerifyReport(str(root))
         self.works: dict[str, WorkRecord] = {}
@@ -520,14 +521,6 @@ def _safe_file(name: str) -> bool:
     parts = name.split("/")
     return bool(name) and not name.startswith("/") and "\\" not in name and all(
         p not in ("", ".", "..") for p in parts)
-
-
-def _inside(child: Path, parent: Path) -> bool:
-    try:
-        child.resolve().relative_to(parent.resolve())
-        return True
-    except ValueError:
-        return False
 
 
 def _iter_store(root: Path) -> list[str]:

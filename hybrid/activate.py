@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from derive.vectors.build import manifest_file_name, vectors_file_name
-from derive.vectors.encoder import Encoder, load_encoder, sha256_file
+from derive.vectors.encoder import Encoder, load_encoder
 from derive.vectors.store import LoadedVectors, load_vectors
 from hybrid.gate import (
     ENCODER_ENGINE_SUBJECT,
@@ -34,6 +34,7 @@ from hybrid.gate import (
 from hybrid.lane import HybridLane
 from hybrid.registry import Decision, record
 from hybrid.sections import HYBRID_SEARCH
+from legal.canonical import file_sha256
 from legal.errors import IndexError_, LexError
 from release.keys import TrustStore, trust_roots_from_env
 from release.report import GatePolicy
@@ -71,7 +72,7 @@ def _load_all(core: HasIndexes, index_dir: Path, encoder: Encoder,
     for publisher, index in sorted(core.indexes.items()):
         path = index_dir / index.name
         try:
-            shas[publisher] = sha256_file(path)
+            shas[publisher] = file_sha256(path)
             loaded = load_vectors(path, dict(index.stamp), index_sha256=shas[publisher])
         except (IndexError_, OSError) as exc:
             code = getattr(exc, "code", "vectors_missing")

@@ -26,7 +26,9 @@ checks both paths byte for byte against the ``rfc8785`` reference library and ea
 from __future__ import annotations
 
 import hashlib
+import io
 import json
+import os
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -162,6 +164,37 @@ def sha256_hex(data: bytes) -> str:
 def digest(value: Json) -> str:
     """Lower-case hex SHA-256 of the canonical bytes of ``value``."""
     return sha256_hex(canonical_bytes(value))
+
+
+#: The largest read buffer of :func:`hash_file`: 1 MiB.
+FILE_CHUNK = 1 << 20
+
+
+def _file_digest(f: io.FileIO, bufsize: int) -> Any:
+    """``hashlib.file_digest`` of ``f`` with a read buffer of ``bufsize`` bytes (where this
+    Python lets the buffer be sized; its default, 256 KiB, elsewhere)."""
+    try:
+        return hashlib.file_digest(f, "sha256", _bufsize=bufsize)  # type: ignore[call-arg]
+    except TypeError:
+        return hashlib.file_digest(f, "sha256")
+
+
+def hash_file(path: str | os.PathLike[str]) -> tuple[str, int]:
+    """Lower-case hex SHA-256 and size (bytes read to end of file) of the file at ``path``.
+
+    Streamed by :func:`hashlib.file_digest` (no Python-level loop over chunks) with a buffer
+    of the file's size up to :data:`FILE_CHUNK`: a small file takes one read into a buffer of
+    its own size, a large one 1 MiB reads, never the whole file in memory.
+    """
+    with open(path, "rb", buffering=0) as f:
+        size = os.fstat(f.fileno()).st_size
+        found = _file_digest(f, max(1, min(FILE_CHUNK, size + 1)))
+        return found.hexdigest(), f.tell()
+
+
+def file_sha256(path: str | os.PathLike[str]) -> str:
+    """Lower-case hex SHA-256 of the bytes of the file at ``path`` (streamed: :func:`hash_file`)."""
+    return hash_file(path)[0]
 
 
 def pretty_bytes(value: Json) -> bytes:

@@ -22,21 +22,12 @@ dataset, the index) is not read again by the stages that take it as input.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from legal.canonical import canonical_bytes, digest
-
-
-def file_sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
+from legal.canonical import canonical_bytes, digest, file_sha256
 
 
 def files_digest(paths: Mapping[str, Path]) -> dict[str, str]:

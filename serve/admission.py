@@ -26,7 +26,7 @@ from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from legal.errors import LexError
+from legal.errors import ConfigError, LexError
 
 
 class TransportError(LexError):
@@ -97,7 +97,9 @@ class Gate:
 
     def __init__(self, executing: int, queued: int, queue_deadline: float) -> None:
         if executing < 1 or queued < 0 or queue_deadline <= 0:
-            raise ValueError("executing >= 1, queued >= 0 and queue_deadline > 0 are required")
+            raise ConfigError("the execution gate needs executing >= 1, queued >= 0 and queue_deadline > 0",
+                              code="invalid_admission_limits",
+                              subject=f"executing={executing}, queued={queued}, queue_deadline={queue_deadline}")
         self.executing = executing
         self.queued = queued
         self.queue_deadline = queue_deadline

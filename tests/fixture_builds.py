@@ -12,7 +12,10 @@ directory (the shared fixtures are read in place, never copied into the reposito
   tree; ``fixture_dataset.paths`` maps ``"eu"``/``"lu"`` to the dataset directories;
 - ``known_build`` — :class:`tests.serve_core.known_tree.KnownBuild`: a Legilux tree written by
   the writer on successive days (sighting, withdrawal, resighting, validity revision, later
-  language, changed body) and its index, for the ``known_on`` tests.
+  language, changed body) and its index, for the ``known_on`` tests;
+- ``fixture_indexes`` — :class:`tests.index.pipeline.FixtureBuild`: trees, datasets and the
+  indexes of both fixture corpora (:func:`tests.index.pipeline.fixture_build`);
+- ``handmade_dir`` — the hand-made indexes of :mod:`tests.index.handmade` (fast, small).
 
 Both are **read-only**: a test that changes a tree or a dataset works on a copy
 (:func:`copy_tree`, ``shutil.copytree``). Registered for the whole suite by
@@ -30,10 +33,12 @@ import pytest
 
 from corpus_tree import CorpusTree
 from derive.dataset import BuildReport
+from tests.index.handmade import build_handmade
+from tests.index.pipeline import FixtureBuild, fixture_build
 from tests.serve_core.known_tree import KnownBuild, build_known_tree
 
-__all__ = ["SOURCES", "FixtureDatasets", "ImportedTrees", "copy_tree", "fixture_dataset", "imported_trees",
-           "known_build"]
+__all__ = ["SOURCES", "FixtureDatasets", "ImportedTrees", "copy_tree", "fixture_dataset", "fixture_indexes",
+           "handmade_dir", "imported_trees", "known_build"]
 
 SOURCES: Mapping[str, str] = {"eu": "lex-corpus-eu-eurlex", "lu": "lex-corpus-lu-legilux"}
 
@@ -93,3 +98,15 @@ def fixture_dataset(tmp_path_factory: pytest.TempPathFactory, imported_trees: Im
 @pytest.fixture(scope="session")
 def known_build(tmp_path_factory: pytest.TempPathFactory, fixtures_dir: Path) -> KnownBuild:
     return build_known_tree(fixtures_dir, tmp_path_factory.mktemp("known-on"))
+
+
+@pytest.fixture(scope="session")
+def fixture_indexes(fixtures_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> FixtureBuild:
+    return fixture_build(fixtures_dir, tmp_path_factory)
+
+
+@pytest.fixture(scope="session")
+def handmade_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("handmade-index")
+    build_handmade(out)
+    return out

@@ -43,12 +43,13 @@ from typing import Any
 from urllib.parse import quote, unquote
 
 from corpus_tree.records import seal
+from legal.identifiers import CELEX_RESOURCE
 from legal.ids import Publisher, VersionKey, WorkSlug, parse_date
 
 Record = dict[str, Any]
 Rename = Callable[[str], str]
 
-CELEX_BASE = "http://publications.europa.eu/resource/celex/"
+CELEX_BASE = CELEX_RESOURCE
 CELLAR_PATH = "/resource/cellar/"
 MAX_REPLICAS = 999
 _LU_ELI = re.compile(r"/eli/etat/(?:leg|adm)/(?:[^/]+/\d{4}/\d{2}/\d{2}/)?")

@@ -75,6 +75,7 @@ from derive.index.windows import Changes, Windows
 from derive.index.windows import dump as dump_windows
 from derive.index.windows import load as load_windows
 from legal.canonical import digest, pretty_bytes
+from legal.canonical import file_sha256 as _sha256_file
 from legal.errors import IndexError_
 from legal.ids import Publisher
 
@@ -617,14 +618,6 @@ def delete_work(conn: sqlite3.Connection, work_rowid: int) -> None:
 
 _PROVISION_FTS_DELETE = "provision_fts(provision_fts, rowid, title, number, heading, text)"
 _WORK_FTS_DELETE = "work_fts(work_fts, rowid, identifiers, titles, short_titles, aliases, metadata)"
-
-
-def _sha256_file(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def _replace(tmp: Path, final: Path) -> None:

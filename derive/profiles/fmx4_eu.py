@@ -38,6 +38,7 @@ from derive.model import Citation, Draft, ExtractionResult, Figure
 from derive.render import Context, finish
 from derive.text import article_anchor, collapse_ws, emphasis, gfm_table, media_type_of, prefix_num
 from legal.errors import DerivationError
+from legal.identifiers import CELEX_RESOURCE
 
 PROFILE = "fmx4-eu/4"
 ROOTS = frozenset({"CONS.ACT", "ACT"})
@@ -148,7 +149,7 @@ class _Reader:
             action = _ACTION.search(text)
             label = f"{(action.group(1) if action else 'amended').lower()} by {doc.group(1)}"
             self.state.citations.append(
-                Citation(href=f"http://publications.europa.eu/resource/celex/{doc.group(1)}", text=label)
+                Citation(href=CELEX_RESOURCE + doc.group(1), text=label)
             )
 
     def plain(self, el: etree._Element | None) -> str | None:

@@ -39,9 +39,10 @@ from derive.index.read import check_mountable, open_readonly
 from derive.index.textstore import read_texts
 from derive.vectors.cache import EmbeddingCache
 from derive.vectors.chunking import DEFAULT_POLICY, ChunkPolicy, WordCounter, chunk_text, state_text
-from derive.vectors.encoder import Encoder, FloatMatrix, sha256_file
+from derive.vectors.encoder import Encoder, FloatMatrix
 from derive.vectors.quantise import choose_scale, quantise
 from legal.canonical import canonical_bytes as canonical_json
+from legal.canonical import file_sha256
 from legal.errors import IndexError_
 
 VECTORS_FORMAT = "lex-evidence-vectors/1"
@@ -139,7 +140,7 @@ def build_vectors(index_path: Path, encoder: Encoder, *, out_dir: Path | None = 
         titles = _work_titles(conn)
     finally:
         conn.close()
-    index_sha = sha256_file(index_path)
+    index_sha = file_sha256(index_path)
     identity = encoder.identity
     words = WordCounter(encoder.count_tokens)
 

@@ -12,7 +12,6 @@ comparison encoders) can substitute a deterministic fake without the model.
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import os
 import threading
@@ -24,6 +23,7 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from legal.canonical import file_sha256
 from legal.errors import IndexError_
 
 #: The distribution that ships the weights, and its pinned version (pyproject extra ``hybrid``).
@@ -80,14 +80,6 @@ class Encoder(Protocol):
     def encode_query(self, text: str) -> FloatMatrix:
         """``(dims,)`` query vector."""
         ...
-
-
-def sha256_file(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def e5_available() -> bool:
@@ -154,11 +146,11 @@ def load_encoder(*, weights: Path | None = None, expected_weights_sha256: str = 
     with _LOAD_LOCK:
         if key in _LOADED:
             return _LOADED[key]
-        weights_sha = sha256_file(weights_path)
+        weights_sha = file_sha256(weights_path)
         if weights_sha != expected_weights_sha256:
             raise IndexError_(f"encoder weights have sha256 {weights_sha}, pinned {expected_weights_sha256}",
                               code="encoder_weights_mismatch", subject=weights_path.name)
-        engine_sha = sha256_file(engines[0])
+        engine_sha = file_sha256(engines[0])
         if engine_sha != expected_engine_sha256:
             raise IndexError_(f"encoder engine has sha256 {engine_sha}, pinned {expected_engine_sha256}",
                               code="encoder_engine_mismatch", subject=engines[0].name)

@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from derive.vectors.build import QUANTISATION, VECTORS_FORMAT, manifest_file_name, vectors_file_name
-from derive.vectors.encoder import sha256_file
+from legal.canonical import file_sha256
 from legal.errors import IndexError_
 
 
@@ -72,11 +72,11 @@ def load_vectors(index_path: Path, stamp: dict[str, str], *, index_sha256: str |
         raise _unverified("the vectors manifest is malformed", manifest_path.name)
     if manifest["publisher"] != publisher:
         raise _unverified("the vectors were built for another publisher", manifest_path.name)
-    index_sha = index_sha256 or sha256_file(index_path)
+    index_sha = index_sha256 or file_sha256(index_path)
     if manifest["index"].get("sha256") != index_sha or manifest["index"].get("content_digest") != stamp.get(
             "content_digest"):
         raise _unverified("the vectors were built from another index", manifest_path.name)
-    vectors_sha = sha256_file(vectors_path)
+    vectors_sha = file_sha256(vectors_path)
     if vectors_sha != manifest["vectors"].get("sha256"):
         raise _unverified("the vectors file does not match its manifest", vectors_path.name)
     try:

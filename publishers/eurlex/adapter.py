@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from corpus_tree.model import Enumeration, VersionInput, WorkInput
 from legal.errors import PublisherError
-from legal.ids import Publisher
+from legal.ids import Publisher, celex_of_uri
 from legal.outcomes import FetchOutcome
 from publishers.eurlex import formex, records, vocab
 from publishers.eurlex.scope import PREDICATES, EurlexScope
@@ -186,7 +186,7 @@ class EurlexAdapter:
         return self.sparql.select_capped(query, cap, subject=subject)
 
     def _manifestations_of(self, version: VersionInput) -> list[Manifestation]:
-        celex = vocab.celex_of(version.publisher_version_identifier)
+        celex = celex_of_uri(version.publisher_version_identifier)
         url = f"{self.config.cellar_base}resource/celex/{vocab.escaped(celex)}"
         published = version.raw.get("consolidation_status") == "published"
         out = []

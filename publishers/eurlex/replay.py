@@ -29,6 +29,7 @@ from urllib.parse import quote, unquote
 
 from rdflib import OWL, RDF, SKOS, XSD, Dataset, Literal, Namespace, URIRef
 
+from publishers.eurlex.vocab import CELEX_BASE
 from publishers.replay.projection import (
     Body,
     FileRequest,
@@ -43,8 +44,6 @@ from publishers.replay.projection import (
     rewrite_expression,
     twin_of,
 )
-
-CELEX_BASE = "http://publications.europa.eu/resource/celex/"
 
 CDM = Namespace("http://publications.europa.eu/ontology/cdm#")
 EV = Namespace("http://eurovoc.europa.eu/schema#")

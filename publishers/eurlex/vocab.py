@@ -10,8 +10,11 @@ import datetime as _dt
 import re
 from urllib.parse import quote
 
+from legal.identifiers import CELEX_RESOURCE
+
+#: The Cellar CELEX resource prefix of publisher identifiers (the one grammar's, :mod:`legal.identifiers`).
+CELEX_BASE = CELEX_RESOURCE
 CDM = "http://publications.europa.eu/ontology/cdm#"
-CELEX_BASE = "http://publications.europa.eu/resource/celex/"
 CELLAR_BASE = "http://publications.europa.eu/resource/cellar/"
 LANGUAGE_BASE = "http://publications.europa.eu/resource/authority/language/"
 RESOURCE_TYPE_BASE = "http://publications.europa.eu/resource/authority/resource-type/"
@@ -112,8 +115,3 @@ def day_before(day: _dt.date) -> _dt.date:
     return day - _dt.timedelta(days=1)
 
 
-def celex_of(identifier: str) -> str:
-    """The CELEX at the end of a CELEX resource URI (the version identifier of a state)."""
-    if not identifier.startswith(CELEX_BASE):
-        raise ValueError(f"not a CELEX resource URI: {identifier}")
-    return identifier[len(CELEX_BASE):]

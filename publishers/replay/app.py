@@ -48,6 +48,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
+from legal.errors import ConfigError
 from publishers.protocol import HELD_ELSEWHERE_MEDIA_TYPE
 from publishers.registry import plugins, replay_projection
 from publishers.replay.fast import FastAnswers, term_json
@@ -80,7 +81,8 @@ class _Built:
 
 @dataclass
 class ReplayPublisher:
-    """Serves the given sources (at most one per publisher) with the given faults.
+    """Serves the given sources (at most one per publisher: ``duplicate_replay_source`` otherwise)
+    with the given faults.
 
     Each source's publisher must be registered with a replay projection
     (``replay_unsupported_publisher`` otherwise)."""
@@ -90,9 +92,11 @@ class ReplayPublisher:
     stats: Counter[str] = field(default_factory=Counter)
 
     def __post_init__(self) -> None:
-        publishers = [s.publisher for s in self.sources]
-        if len(set(publishers)) != len(publishers):
-            raise ValueError("at most one source per publisher")
+        publishers = [str(s.publisher) for s in self.sources]
+        twice = sorted({p for p in publishers if publishers.count(p) > 1})
+        if twice:
+            raise ConfigError("the replay serves at most one corpus per publisher", code="duplicate_replay_source",
+                              subject=", ".join(twice))
         self._lock = threading.RLock()
         self._built = _Built()
         self._readers = {str(s.publisher): s.read_body for s in self.sources}

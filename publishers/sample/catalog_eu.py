@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import datetime as dt
 
+from legal.identifiers import CELEX_RESOURCE
 from publishers.sample.eurlex import (
-    CELEX_RESOURCE,
     Amender,
     Consolidation,
     EuText,

@@ -20,11 +20,11 @@ import string
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
+from legal.identifiers import CELEX_RESOURCE
 from publishers.sample.model import Article, Block, Division, Inline, Node, Ref, det_uuid
 
 XHTML_NS = "http://www.w3.org/1999/xhtml"
 DOCTYPE = '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML//EN" "xhtml-strict.dtd">'
-CELEX_RESOURCE = "http://publications.europa.eu/resource/celex/"
 NBSP = "\u00a0"
 ONCLICK = "window.open(this.href,'_blank'); return false;"
 FORMEX_SCHEMA = "http://formex.publications.europa.eu/schema/formex-05.56-20160701.xd"

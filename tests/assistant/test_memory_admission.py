@@ -17,6 +17,7 @@ from assistant.admission import (
 )
 from assistant.memory import SHORTENED, ThreadError, ThreadRegistry
 from assistant.vocab import ContextDisposition
+from legal.errors import ConfigError
 
 CLEAR = ContextDisposition.CLEAR
 
@@ -58,6 +59,13 @@ def test_thread_byte_bound_drops_oldest_turns_and_long_replies_are_shortened() -
         assert lease.thread.turns[-1][1].endswith(SHORTENED) and len(lease.thread.turns[-1][1]) == 4000
         lease.release()
     run(scenario())
+
+
+def test_a_global_bound_below_one_thread_is_a_typed_configuration_error() -> None:
+    with pytest.raises(ConfigError) as caught:
+        ThreadRegistry(max_thread_bytes=10_000, max_total_bytes=9_999)
+    assert caught.value.code == "invalid_thread_bounds"
+    assert caught.value.subject == "max_total_bytes=9999, max_thread_bytes=10000"
 
 
 def test_unknown_or_forged_tokens_never_fall_through() -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from corpus_tree import CorpusTree, EvidenceStore
-from corpus_tree.evidence import ENV_EVIDENCE_DIR, blob_relpath
+from corpus_tree.evidence import ENV_EVIDENCE_DIR, blob_relpath, is_inside
 from legal.errors import CorpusError, IntegrityError
 
 DATA = b"<?xml version=\"1.0\"?>\r\n<akomaNtoso/>\r\n"
@@ -131,3 +131,14 @@ def test_import_and_verify_with_a_shared_store_outside_the_tree(tmp_path: Path, 
     assert verify_tree(tmp_path / "tree", evidence_dir=shared).ok
     missing = verify_tree(tmp_path / "tree", evidence_dir=tmp_path / "elsewhere")
     assert {p.code for p in missing.problems} == {"missing_body"}
+
+
+def test_is_inside_compares_resolved_paths(tmp_path: Path) -> None:
+    (tmp_path / "tree" / "evidence").mkdir(parents=True)
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "tree")
+    assert is_inside(tmp_path / "tree" / "evidence", tmp_path / "tree")
+    assert is_inside(tmp_path / "tree", tmp_path / "tree")
+    assert is_inside(tmp_path / "link" / "evidence", tmp_path / "tree")
+    assert not is_inside(tmp_path / "shared", tmp_path / "tree")
+    assert not is_inside(tmp_path / "tree" / ".." / "shared", tmp_path / "tree")

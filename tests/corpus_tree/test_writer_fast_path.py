@@ -22,7 +22,7 @@ from corpus_tree import (
     VersionInput,
     WorkInput,
 )
-from corpus_tree.evidence import STREAM_CHUNK, hash_file
+from corpus_tree.evidence import STREAM_CHUNK
 from corpus_tree.records import parse_record_bytes, render, seal
 from corpus_tree.verify import verify_tree
 from corpus_tree.writer import (
@@ -33,7 +33,7 @@ from corpus_tree.writer import (
     merge_record,
     new_record,
 )
-from legal.canonical import canonical_text
+from legal.canonical import canonical_text, hash_file
 from legal.errors import LexError
 from legal.ids import Publisher, VersionKey
 

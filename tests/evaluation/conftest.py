@@ -12,7 +12,6 @@ import pytest
 from release.benchmark import BenchmarkRun, Judgments, retrieval_benchmark
 from release.benchmark.judgments import Case, parse_case
 from serve.core import LegalCore
-from tests.index.pipeline import FixtureBuild, fixture_build
 
 ROOT = Path(__file__).resolve().parents[2]
 JUDGMENTS = ROOT / "evals" / "retrieval_judgments.json"
@@ -23,12 +22,6 @@ def benchmark(index_dir: Path, judgments: Judgments, **options: Any) -> tuple[di
     """The benchmark with the real legal core injected (mounted over ``index_dir`` here, as callers do)."""
     with LegalCore.mount(index_dir) as core:
         return retrieval_benchmark(core, index_dir, judgments, **options)
-
-
-@pytest.fixture(scope="session")
-def fixture_indexes(fixtures_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> FixtureBuild:
-    """Trees, datasets and indexes built once from ``../shared/fixtures`` (shared with tests/index)."""
-    return fixture_build(fixtures_dir, tmp_path_factory)
 
 
 @pytest.fixture()

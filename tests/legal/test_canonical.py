@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 import rfc8785
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from legal.canonical import _slow_text, canonical_bytes, digest, pretty_bytes
+from legal.canonical import (
+    FILE_CHUNK,
+    _slow_text,
+    canonical_bytes,
+    digest,
+    file_sha256,
+    hash_file,
+    pretty_bytes,
+)
 from legal.errors import CanonicalError, LexError
 
 # Strings without lone surrogates (they cannot be UTF-8 encoded).
@@ -113,3 +123,26 @@ def test_fast_pretty_is_the_checked_pretty(value: object) -> None:
 def test_fast_path_edge_values(value: object) -> None:
     assert _outcome(canonical_bytes, value) == _outcome(_slow_bytes, value)
     assert _outcome(pretty_bytes, value) == _outcome(_slow_pretty, value)
+
+
+@pytest.mark.parametrize("size", [0, 1, FILE_CHUNK - 1, FILE_CHUNK, FILE_CHUNK + 1, 2 * FILE_CHUNK + 7])
+def test_file_sha256_is_the_sha256_of_the_bytes(tmp_path: Path, size: int) -> None:
+    data = bytes(range(256)) * (size // 256) + bytes(size % 256)
+    path = tmp_path / "blob"
+    path.write_bytes(data)
+    assert file_sha256(path) == hashlib.sha256(data).hexdigest()
+    assert hash_file(path) == (hashlib.sha256(data).hexdigest(), size)
+
+
+def test_the_file_hash_helpers_are_one() -> None:
+    """The evidence store, the stage state, the index builder and the vector lane hash files with
+    the one helper of the vocabulary (no private copies)."""
+    import corpus_tree.evidence
+    import derive.index.build
+    import derive.vectors.encoder
+    import pipelines.state
+
+    assert corpus_tree.evidence.hash_file is hash_file
+    assert pipelines.state.file_sha256 is file_sha256
+    assert derive.index.build._sha256_file is file_sha256
+    assert derive.vectors.encoder.file_sha256 is file_sha256

@@ -90,3 +90,11 @@ def test_replay_serve_runs_a_loopback_server(lu_fixture: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_replay_serve_refuses_two_corpora_of_one_publisher(lu_fixture: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """A typed one-line error naming the publisher (no traceback), before anything listens."""
+    code = main(["replay", "serve", "--corpus", str(lu_fixture), "--corpus", str(lu_fixture), "--no-warm"])
+    assert code == 2
+    assert "[config/duplicate_replay_source] (lu-legilux)" in capsys.readouterr().err

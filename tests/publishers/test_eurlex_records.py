@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from legal.errors import ConfigError, PublisherError
+from legal.errors import ConfigError, IdentityError, PublisherError
+from legal.identifiers import CELEX_RESOURCE
+from legal.ids import celex_of_uri
 from publishers.eurlex import EurlexScope, formex, records, vocab
 from publishers.eurlex.adapter import primary_extension
 
@@ -29,6 +31,16 @@ def work_rows(**extra: str) -> list[dict[str, str]]:
 
 def d(text: str) -> _dt.date:
     return _dt.date.fromisoformat(text)
+
+
+def test_the_adapter_spells_celex_uris_with_the_one_grammar() -> None:
+    """The adapter's CELEX resource URIs are the vocabulary's (``legal.identifiers``), read back by its
+    parser, which names what it refuses."""
+    state = vocab.celex_uri("02016R0679-20160504")
+    assert state.startswith(CELEX_RESOURCE) and celex_of_uri(state) == "02016R0679-20160504"
+    with pytest.raises(IdentityError) as err:
+        celex_of_uri("http://data.europa.eu/eli/reg/2016/679/oj")
+    assert (err.value.code, err.value.subject) == ("invalid_celex", "http://data.europa.eu/eli/reg/2016/679/oj")
 
 
 def test_valid_to_skips_same_date_siblings() -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from legal.errors import ConfigError
 from legal.ids import Publisher
 from publishers.protocol import HELD_ELSEWHERE_MEDIA_TYPE
 from publishers.replay import Faults, ReplayPublisher, load_source
@@ -112,8 +113,9 @@ def test_shuffle_only_reorders_rows(lu_small: Harness) -> None:
 
 def test_one_source_per_publisher(lu_tree: Path) -> None:
     source = load_source(lu_tree, works=("rgd-2001-10-18-n3",))
-    with pytest.raises(ValueError):
+    with pytest.raises(ConfigError) as err:
         ReplayPublisher([source, source])
+    assert (err.value.code, err.value.subject) == ("duplicate_replay_source", "lu-legilux")
 
 
 def test_clone_follows_the_identifier() -> None:

@@ -11,12 +11,22 @@ from pathlib import Path
 import httpx
 import pytest
 
+from legal.errors import ConfigError
 from serve.admission import AdmissionLimits, Busy, Gate, RateLimited, RateLimiter, TokenBucket
 from serve.app import AppSettings, create_app
 from serve.mount import MountConfig, ServeState
 from tests.serve.corpus import WORK
 
 # -- the gate, alone ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("executing", "queued", "deadline"), [(0, 1, 1.0), (1, -1, 1.0), (1, 1, 0.0)])
+def test_a_gate_with_impossible_limits_is_a_typed_configuration_error(executing: int, queued: int,
+                                                                      deadline: float) -> None:
+    with pytest.raises(ConfigError) as err:
+        Gate(executing=executing, queued=queued, queue_deadline=deadline)
+    assert err.value.code == "invalid_admission_limits"
+    assert f"executing={executing}" in (err.value.subject or "")
 
 
 def test_the_gate_admits_up_to_its_executing_limit_at_once() -> None:

@@ -1,4 +1,5 @@
-"""Legal-core test fixtures: hand-made indexes (fast) and the real fixture indexes (built once)."""
+"""Legal-core test fixtures: the core mounted over the hand-made and the real fixture indexes
+(``handmade_dir`` and ``fixture_indexes`` are session builds of :mod:`tests.fixture_builds`)."""
 
 from __future__ import annotations
 
@@ -7,20 +8,7 @@ from pathlib import Path
 import pytest
 
 from serve.core import LegalCore
-from tests.index.handmade import build_handmade
-from tests.index.pipeline import FixtureBuild, fixture_build
-
-
-@pytest.fixture(scope="session")
-def handmade_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("handmade-index")
-    build_handmade(out)
-    return out
-
-
-@pytest.fixture(scope="session")
-def fixture_indexes(fixtures_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> FixtureBuild:
-    return fixture_build(fixtures_dir, tmp_path_factory)
+from tests.index.pipeline import FixtureBuild
 
 
 @pytest.fixture(scope="session")
