@@ -38,6 +38,7 @@ from typing import IO, BinaryIO
 
 from legal.canonical import hash_file
 from legal.errors import CorpusError, IntegrityError
+from legal.fs import fsync_dir
 
 CHUNK = 1 << 20
 #: Buffer of every streamed read (hashing, staging copies): 1 MiB.
@@ -114,25 +115,6 @@ def _names(path: str, *, dirs_only: bool) -> list[str]:
     directories included, with ``dirs_only``)."""
     with os.scandir(path) as entries:
         return sorted(e.name for e in entries if not dirs_only or e.is_dir())
-
-
-def is_inside(child: Path, parent: Path) -> bool:
-    """True when ``child`` (resolved) is ``parent`` (resolved) or lies under it."""
-    return child.resolve().is_relative_to(parent.resolve())
-
-
-def fsync_dir(path: Path) -> None:
-    """Flush a directory entry change to disk (no-op where directories cannot be opened)."""
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def _lock_free(path: Path) -> bool:

@@ -41,11 +41,10 @@ from corpus_tree.evidence import (
     EvidenceStore,
     check_sha256,
     enospc_as_disk_full,
-    fsync_dir,
     hash_stream,
-    is_inside,
 )
 from legal.errors import CorpusError, IntegrityError
+from legal.fs import fsync_dir, is_inside
 
 JOURNAL = ".journal.json"
 STAGING = ".staging"

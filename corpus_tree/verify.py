@@ -42,7 +42,7 @@ from stat import S_ISREG
 from typing import Any
 
 from corpus_tree import txn
-from corpus_tree.evidence import STAGING_DIR, blob_relpath, is_inside
+from corpus_tree.evidence import STAGING_DIR, blob_relpath
 from corpus_tree.manifest import build_manifest
 from corpus_tree.records import (
     RECORD_FILE,
@@ -55,6 +55,7 @@ from corpus_tree.records import (
 from corpus_tree.tree import EVIDENCE, MANIFEST, VERSIONS, WORKS, resolve_evidence_dir
 from legal.canonical import hash_file
 from legal.errors import LexError
+from legal.fs import is_inside
 from legal.ids import VersionKey, WorkSlug
 
 Progress = Callable[[str, int, int], None]

@@ -35,8 +35,9 @@ from typing import Any
 
 from legal.artifacts import DATASET_FILES, index_file_name, stamp_file_name
 from legal.canonical import pretty_bytes
+from legal.fs import fsync_dir
 from release.codes import Reason, refuse
-from release.files import atomic_write, check_name, fsync_dir, hash_file
+from release.files import atomic_write, check_name, hash_file
 from release.keys import Signer
 from release.layout import dataset_name
 from release.report import bind, sign_report

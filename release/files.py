@@ -19,6 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from legal.fs import fsync_dir
 from release.codes import Reason, refuse
 
 CHUNK = 1 << 20
@@ -138,21 +139,3 @@ def atomic_write(path: Path, data: bytes) -> None:
         if temp.exists():
             temp.unlink()
     fsync_dir(path.parent)
-
-
-def fsync_dir(path: Path) -> None:
-    """``fsync`` a directory (no-op where directories cannot be opened)."""
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def is_inside(path: Path, directory: Path) -> bool:
-    """True when ``path`` (resolved) is ``directory`` or lies under it."""
-    return path.resolve().is_relative_to(directory.resolve())
-

@@ -28,8 +28,8 @@ from cryptography.hazmat.primitives.asymmetric.utils import (
     encode_dss_signature,
 )
 
+from legal.fs import is_inside
 from release.codes import Reason, refuse
-from release.files import is_inside
 
 Algorithm = Literal["ed25519", "p256"]
 ALGORITHMS: tuple[Algorithm, ...] = ("ed25519", "p256")

@@ -50,9 +50,10 @@ from typing import Any, NoReturn
 
 from legal.canonical import is_sha256_hex, pretty_bytes, sha256_hex
 from legal.errors import ReleaseError
+from legal.fs import fsync_dir
 from release import ledger
 from release.codes import Reason, refuse
-from release.files import atomic_write, fsync_dir
+from release.files import atomic_write
 from release.keys import TrustStore
 from release.ledger import EMPTY_HEAD, LedgerHead
 from release.report import GatePolicy, VerifiedReport, check_binding, verify_report

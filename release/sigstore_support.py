@@ -29,8 +29,9 @@ from sigstore.sign import SigningContext
 from sigstore.verify import Verifier
 from sigstore.verify.policy import Identity
 
+from legal.fs import is_inside
 from release.codes import Reason, refuse
-from release.files import atomic_write, is_inside
+from release.files import atomic_write
 from release.signatures import check_payload_type, unverified_payload
 from release.statement import ENVELOPE_NAME, SIGSTORE_BUNDLE_NAME, parse_statement
 from release.verify import VerifiedSet, check_files, verified

@@ -30,8 +30,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from legal.fs import is_inside
 from release.codes import Reason, refuse
-from release.files import hash_files, is_inside, list_files
+from release.files import hash_files, list_files
 from release.keys import TrustStore, load_trust_roots
 from release.signatures import open_statement
 from release.statement import (

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from corpus_tree import CorpusTree, EvidenceStore
-from corpus_tree.evidence import ENV_EVIDENCE_DIR, blob_relpath, is_inside
+from corpus_tree.evidence import ENV_EVIDENCE_DIR, blob_relpath
 from legal.errors import CorpusError, IntegrityError
+from legal.fs import is_inside
 
 DATA = b"<?xml version=\"1.0\"?>\r\n<akomaNtoso/>\r\n"
 SHA = hashlib.sha256(DATA).hexdigest()
