@@ -236,21 +236,37 @@ def bounded_window(conn: sqlite3.Connection, groups: Sequence[Sequence[str]], ma
 def _bounded(conn: sqlite3.Connection, groups: Sequence[Sequence[str]], match: str, bm25: str,
              window: int, need: int) -> list[tuple[int, float]]:
     """:func:`bounded_window` computed (``[]`` when it gives up)."""
-    phrases = [fts_string(t) for g in groups for t in g if t.strip()]  # a repeated one: a term per time
-    if not phrases or len(phrases) > BOUNDED_PHRASES:
+    words = [[t for t in g if t.strip()] for g in groups]
+    if not any(words) or sum(map(len, words)) > BOUNDED_PHRASES:
         return []
-    found = {p: frequent_window(conn, p, FREQUENT_WINDOW) for p in dict.fromkeys(phrases)}
-    # worth it only when a phrase has a window (else every row is read anyway); of several words,
-    # only when one word's phrases do (two frequent words' best rows are seldom each other's)
-    if sum(any(found[fts_string(t)] is not None for t in g if t.strip()) for g in groups) != 1:
+    found: dict[str, list[tuple[int, float]] | None] = {}
+
+    def stored(key: str) -> list[tuple[int, float]] | None:
+        if key not in found:
+            found[key] = frequent_window(conn, key, FREQUENT_WINDOW)
+        return found[key]
+
+    # per group, its parts: the longest head the build ranked as one match (a word with its Snowball
+    # forms, before the translations the plan added), then each other phrase
+    parts: list[list[str]] = []
+    for g in words:
+        head = next((k for k in range(len(g), 1, -1)
+                     if stored("(" + " OR ".join(fts_string(t) for t in g[:k]) + ")") is not None), 0)
+        parts.append((["(" + " OR ".join(fts_string(t) for t in g[:head]) + ")"] if head else [])
+                     + [fts_string(t) for t in g[head:]])
+    # worth it only when a part has a window (else every row is read anyway); of several words,
+    # only when one word's parts do (two frequent words' best rows are seldom each other's)
+    if sum(any(stored(p) is not None for p in ps) for ps in parts) != 1:
         return []
+    phrases = [p for ps in parts for p in ps]  # a repeated one: a term per time
     cursor = conn.cursor()
     cursor.row_factory = None
     known: dict[str, dict[int, float]] = {}  # per windowed phrase: its window's rows' terms
     held: dict[str, tuple[set[int], float]] = {}  # per phrase read whole: its rows, the most of its term
     edges: dict[str, float] = {}
     rows_total: int | None = None
-    for phrase, rows in found.items():
+    for phrase in dict.fromkeys(phrases):
+        rows = stored(phrase)
         if rows is not None:
             known[phrase] = {r: -v for r, v in rows}
             edges[phrase] = -rows[-1][1] if len(rows) >= FREQUENT_WINDOW else 0.0

@@ -8,6 +8,7 @@ from a window is compared with the full ranking of the same match.
 
 from __future__ import annotations
 
+import re
 import shutil
 import sqlite3
 from pathlib import Path
@@ -197,6 +198,11 @@ def _bounded_cases(conn: sqlite3.Connection) -> list[list[list[str]]]:
         cases.append([[word, mid[i % len(mid)]]])
         cases.append([[word, rare[(3 * i) % len(rare)]], [rare[(5 * i + 1) % len(rare)], mid[(2 * i) % len(mid)]]])
         cases.append([[word, word, rare[(11 * i) % len(rare)]]])  # a phrase twice: its term twice
+    # a word with the forms the build ranked together, then a translation the plan added
+    for i, forms in enumerate([re.findall(r'"([^"]+)"', m) for m in _matches(conn) if m.startswith("(")][:40]):
+        cases.append([[*forms, rare[(13 * i + 5) % len(rare)]]])
+        cases.append([[*forms, mid[(3 * i + 2) % len(mid)], rare[i % len(rare)]]])
+        cases.append([[*forms, rare[(7 * i) % len(rare)]], [rare[(17 * i + 9) % len(rare)]]])
     return cases
 
 
@@ -207,7 +213,8 @@ def test_a_match_ranked_from_its_phrases_windows_is_the_head_of_its_full_ranking
     from serve.core import topk
 
     monkeypatch.setattr(topk, "BOUNDED_ALL", 40)
-    answered = 0
+    answered = blocks = 0
+    windowed_matches = set(_matches(windowed))
     for groups in _bounded_cases(windowed):
         match = fts_query(groups)
         assert match is not None
@@ -215,12 +222,13 @@ def test_a_match_ranked_from_its_phrases_windows_is_the_head_of_its_full_ranking
         if got is None:
             continue
         answered += 1
+        blocks += any(len(g) > 2 and fts_query([g[:2]]) in windowed_matches for g in groups)
         full = sorted(((int(r), float(s)) for r, s in windowed.execute(
             f"SELECT rowid, {search._BM25} FROM provision_fts WHERE provision_fts MATCH ?", (match,))),
             key=lambda rs: (rs[1], rs[0]))
         assert got == full[:len(got)], groups
         assert len(got) == 240 or len(full) == len(got) or full[len(got)][1] > got[-1][1], groups
-    assert answered >= 20
+    assert answered >= 20 and blocks >= 5
 
 
 def test_answers_ranked_from_phrases_windows_equal_the_full_ranking(windowed: sqlite3.Connection,
