@@ -281,17 +281,25 @@ def _bounded(conn: sqlite3.Connection, groups: Sequence[Sequence[str]], match: s
         edges[phrase] = 0.0
     margin = 1.0 + BOUNDED_SAFETY
     bound = sum(edges[p] for p in phrases) * margin
-    hopeful: list[int] = []  # rows whose most beats the bound
-    likely = 0  # … of which those whose windows' terms alone beat it, or holding a phrase read whole
-    for r in sorted({r for k in known.values() for r in k} | {r for ids, _ in held.values() for r in ids}):
-        least = sum(known[p].get(r, 0.0) for p in phrases if p in known)
-        most = sum(known[p].get(r, edges[p]) if p in known else (held[p][1] if r in held[p][0] else 0.0)
-                   for p in phrases)
-        if most * margin > bound:
-            hopeful.append(r)
-            likely += least > bound or any(r in ids for ids, _ in held.values())
-    if likely < need:  # (a guess: it only spares a bm25 pass that would not find enough)
+    least: dict[int, float] = {}  # a row's windows' terms: no more than its score
+    extra: dict[int, float] = {}  # what its score may add: its terms beyond the windows' edges, its held parts' most
+    for p in phrases:
+        if p in known:
+            edge = edges[p]
+            for r, term in known[p].items():
+                least[r] = least.get(r, 0.0) + term
+                extra[r] = extra.get(r, 0.0) + term - edge
+        else:
+            ids, most = held[p]
+            for r in ids:
+                extra[r] = extra.get(r, 0.0) + most
+    read_whole = {r for ids, _ in held.values() for r in ids}
+    # (a guess: it only spares a bm25 pass that would not find enough) the rows whose windows' terms
+    # alone beat the bound, or holding a phrase read whole
+    if sum(1 for r, v in least.items() if v > bound and r not in read_whole) + len(read_whole) < need:
         return []
+    base = sum(edges[p] for p in phrases if p in known)
+    hopeful = sorted(r for r, v in extra.items() if (base + v) * margin > bound)  # rows whose most beats it
     scored = cursor.execute(
         f"SELECT rowid, {bm25} AS score FROM provision_fts WHERE provision_fts MATCH ? "
         "AND +rowid IN (SELECT value FROM json_each(?))", (match, "[" + ",".join(map(str, hopeful)) + "]"))
