@@ -8,6 +8,7 @@ from a window is compared with the full ranking of the same match.
 
 from __future__ import annotations
 
+import re
 import shutil
 import sqlite3
 from pathlib import Path
@@ -180,3 +181,77 @@ def test_snippets_cut_from_the_head_of_a_long_text_equal_the_whole_texts(fixture
                     decided += 1
                     assert got == snippets.snippet(text, terms), (terms, name)
     assert decided > 100 and declined > 0
+
+
+def _bounded_cases(conn: sqlite3.Connection) -> list[list[list[str]]]:
+    """Term groups as the search builds them: a frequent word OR-ed with rarer words (its forms,
+    translations), and such a group AND-ed with a rare word."""
+    windowed = [m[1:-1] for m in _matches(conn) if not m.startswith("(")]
+    rare = [str(t) for (t,) in conn.execute(
+        "SELECT term FROM provision_vocab WHERE doc BETWEEN 2 AND 30 AND length(term) > 4 ORDER BY term")]
+    mid = [str(t) for (t,) in conn.execute(
+        "SELECT term FROM provision_vocab WHERE doc BETWEEN 31 AND 200 AND length(term) > 4 ORDER BY term")]
+    cases: list[list[list[str]]] = []
+    for i, word in enumerate(windowed[:40]):
+        cases.append([[word, rare[i % len(rare)], rare[(7 * i + 3) % len(rare)]]])
+        cases.append([[word, windowed[(i + 1) % len(windowed)]]])
+        cases.append([[word, mid[i % len(mid)]]])
+        cases.append([[word, rare[(3 * i) % len(rare)]], [rare[(5 * i + 1) % len(rare)], mid[(2 * i) % len(mid)]]])
+        cases.append([[word, word, rare[(11 * i) % len(rare)]]])  # a phrase twice: its term twice
+    # a word with the forms the build ranked together, then a translation the plan added
+    for i, forms in enumerate([re.findall(r'"([^"]+)"', m) for m in _matches(conn) if m.startswith("(")][:40]):
+        cases.append([[*forms, rare[(13 * i + 5) % len(rare)]]])
+        cases.append([[*forms, mid[(3 * i + 2) % len(mid)], rare[i % len(rare)]]])
+        cases.append([[*forms, rare[(7 * i) % len(rare)]], [rare[(17 * i + 9) % len(rare)]]])
+    return cases
+
+
+def test_a_match_ranked_from_its_phrases_windows_is_the_head_of_its_full_ranking(
+        windowed: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``bounded_window``: the states it gives are exactly the best of the whole match, with bm25's
+    own scores, and every other state scores strictly worse than its last."""
+    from serve.core import topk
+
+    monkeypatch.setattr(topk, "BOUNDED_ALL", 40)
+    answered = blocks = 0
+    windowed_matches = set(_matches(windowed))
+    for groups in _bounded_cases(windowed):
+        match = fts_query(groups)
+        assert match is not None
+        got = topk.bounded_window(windowed, groups, match, search._BM25, 240)
+        if got is None:
+            continue
+        answered += 1
+        blocks += any(len(g) > 2 and fts_query([g[:2]]) in windowed_matches for g in groups)
+        full = sorted(((int(r), float(s)) for r, s in windowed.execute(
+            f"SELECT rowid, {search._BM25} FROM provision_fts WHERE provision_fts MATCH ?", (match,))),
+            key=lambda rs: (rs[1], rs[0]))
+        assert got == full[:len(got)], groups
+        assert len(got) == 240 or len(full) == len(got) or full[len(got)][1] > got[-1][1], groups
+    assert answered >= 20 and blocks >= 5
+
+
+def test_answers_ranked_from_phrases_windows_equal_the_full_ranking(windowed: sqlite3.Connection,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from serve.core import topk
+
+    monkeypatch.setattr(topk, "BOUNDED_ALL", 40)
+    bounded: list[str] = []
+    real = topk.bounded_window
+
+    def counted(*args: object) -> object:
+        found = real(*args)  # type: ignore[arg-type]
+        if found is not None:
+            bounded.append(str(args[2]))
+        return found
+
+    monkeypatch.setattr(search, "bounded_window", counted)
+    for groups in _bounded_cases(windowed):
+        match = fts_query(groups)
+        assert match is not None
+        for filters in (Filters(), Filters(language="fr"), Filters(as_of="2016-01-01")):
+            for limit in (10, 60):
+                found = ranked_occurrences(windowed, match, filters, limit, groups)
+                full = occurrences(windowed, _FTS_SOURCE, [match], filters, limit)
+                assert _up_to_edge_ties(found) == _up_to_edge_ties(full), (match, filters, limit)
+    assert bounded

@@ -58,7 +58,13 @@ from serve.core.searchplan import (
 )
 from serve.core.snippet import HEAD, head_snippet, snippet
 from serve.core.store import texts, versions_of, works_by_rowid
-from serve.core.topk import RankedCache, precomputed_window, ranked_rows, values_source
+from serve.core.topk import (
+    RankedCache,
+    bounded_window,
+    precomputed_window,
+    ranked_rows,
+    values_source,
+)
 
 OVERSAMPLE = 6
 #: States ranked before filters are joined, at least (see :func:`ranked_occurrences`).
@@ -262,15 +268,18 @@ def _groups(terms: Sequence[str], expansions: dict[str, list[str]] | None = None
     return [[t, *(expansions or {}).get(t, [])] for t in terms]
 
 
-def ranked_occurrences(conn: sqlite3.Connection, match: str, filters: Filters, limit: int) -> list[dict[str, Any]]:
+def ranked_occurrences(conn: sqlite3.Connection, match: str, filters: Filters, limit: int,
+                       groups: Sequence[Sequence[str]] | None = None) -> list[dict[str, Any]]:
     """Occurrences of the best-ranked states; exact under every filter.
 
     The filtered join first runs over the best-scored states only (cheap for frequent words): the
     build's precomputed window when it holds one for ``match`` (:mod:`serve.core.topk`), else the
     best ``max(RANK_FIRST, limit)`` states, then ``RANK_FIRST`` or twice ``limit``; a window is
     enough when the filters leave at least ``limit`` rows of it (every state outside it scores
-    worse). When none is, the filters may have removed better-ranked eligible states, so the full
-    match set is filtered and ranked instead.
+    worse). A match the build holds no window of is first ranked from the windows of its phrases
+    (:func:`serve.core.topk.bounded_window`, given the ``groups`` ``match`` was built from). When
+    none is, the filters may have removed better-ranked eligible states, so the full match set is
+    filtered and ranked instead.
     """
     first = max(RANK_FIRST, 2 * limit)
     matched = conn.execute("SELECT COUNT(*) FROM (SELECT 1 FROM provision_fts WHERE provision_fts MATCH ? LIMIT ?)",
@@ -282,6 +291,11 @@ def ranked_occurrences(conn: sqlite3.Connection, match: str, filters: Filters, l
     if precomputed is not None:
         rows = window_occurrences(conn, precomputed, filters, limit)
         if _window_enough(rows, precomputed, limit):
+            return rows
+    bounded = bounded_window(conn, groups, match, _BM25, first, limit) if groups and precomputed is None else None
+    if bounded is not None:
+        rows = window_occurrences(conn, bounded, filters, limit)
+        if _window_enough(rows, bounded, limit):
             return rows
     ranked = ranked_rows(conn, match, _BM25, first)  # remembered per index: a frequent match
     heads = [ranked[:head]] if len(ranked) > head and precomputed is None else []
@@ -766,7 +780,7 @@ class Lexical:
 
 def _ranked_groups(conn: sqlite3.Connection, groups: list[list[str]], filters: Filters, limit: int) -> list[dict[str, Any]]:
     match = fts_query(groups)
-    return ranked_occurrences(conn, match, filters, limit) if match is not None else []
+    return ranked_occurrences(conn, match, filters, limit, groups) if match is not None else []
 
 
 def quorum_occurrences(conn: sqlite3.Connection, groups: list[list[str]], min_terms: int, filters: Filters,
