@@ -74,10 +74,13 @@ from derive.model import ExtractionResult, Gap
 from derive.parquet import (
     LICENCES,
     ParquetSink,
+    PreviousGroups,
+    groups_path,
     key_value_metadata,
     parquet_schema,
     plain_rows,
     to_parquet,
+    write_groups,
 )
 from derive.profiles.pdf_memorial_lu import Act
 from derive.staging import staged
@@ -127,6 +130,9 @@ class BuildReport:
     works_derived: int = 0
     works_reused: int = 0
     works_copied: int = 0  # reused works whose rows were copied from the previous shard output
+    #: ``provisions.parquet`` row groups written / copied byte for byte from the previous file
+    row_groups: int = 0
+    row_groups_copied: int = 0
     shard: tuple[int, int] | None = None
     derived: list[str] = field(default_factory=list)  # ids of the works derived (not reused) by this run
     #: work id → (offset, length) of its lines in the ``provisions.jsonl`` a merge wrote
@@ -145,7 +151,8 @@ class BuildReport:
 
     def run_dict(self) -> dict[str, Any]:
         return {**self.to_dict(), "works_derived": self.works_derived, "works_reused": self.works_reused,
-                "works_copied": self.works_copied, "shard": None if self.shard is None else list(self.shard)}
+                "works_copied": self.works_copied, "row_groups": self.row_groups,
+                "row_groups_copied": self.row_groups_copied, "shard": None if self.shard is None else list(self.shard)}
 
     def add_summary(self, summary: dict[str, Any]) -> None:
         """Add the counts of another ``summary.json`` (errors are added by the caller)."""
@@ -692,14 +699,14 @@ class _HashedFile:
 class _Assembler:
     """Writes the dataset files from per-work pieces given in work order."""
 
-    def __init__(self, out: Path, metadata: dict[str, str]) -> None:
+    def __init__(self, out: Path, metadata: dict[str, str], reuse: PreviousGroups | None = None) -> None:
         self.out = out
         (out / "history").mkdir(parents=True, exist_ok=True)
         self.gaps: list[dict[str, Any]] = []
         self.errors: list[dict[str, Any]] = []
         self.jsonl = _HashedFile(out / "provisions.jsonl")
         self.parquet = ParquetSink(out / PROVISIONS_FILE, R.SCHEMA, parquet_schema(R.SCHEMA),
-                                   key_value_metadata("provisions", metadata))
+                                   key_value_metadata("provisions", metadata), reuse=reuse)
         self.states = ParquetSink(out / STATES_FILE, STATES_SCHEMA, STATES_SCHEMA,
                                   key_value_metadata("states", metadata))
         self.events = ParquetSink(out / EVENTS_FILE, EVENTS_SCHEMA, EVENTS_SCHEMA,
@@ -761,19 +768,20 @@ class _Assembler:
         if states:
             self.states.add(pa.Table.from_batches(states), len(data))
 
-    def block(self, block: EncodedBlock) -> None:
+    def block(self, block: EncodedBlock, ident: str | None = None) -> None:
+        """One work's pieces; ``ident``: what its rows are a function of (:func:`row_ident`)."""
         for chunk in block.lines:
             self.jsonl.write(chunk)
         if block.table is not None:
             self.parquet.add(self._rows(pa.ipc.open_stream(block.table).read_all()),
-                             sum(len(chunk) for chunk in block.lines))
+                             sum(len(chunk) for chunk in block.lines), ident=ident)
         if block.spool is not None:
             with open(f"{block.spool}.jsonl", "rb") as fh:
                 shutil.copyfileobj(fh, self.jsonl, 1 << 20)
                 size = fh.tell()
             # zero-copy from the map, kept open until its rows are in a row group
             source = pa.memory_map(f"{block.spool}.arrow")
-            self.parquet.add(self._rows(pa.ipc.open_stream(source).read_all()), size, hold=source)
+            self.parquet.add(self._rows(pa.ipc.open_stream(source).read_all()), size, hold=source, ident=ident)
             os.unlink(f"{block.spool}.jsonl")
             os.unlink(f"{block.spool}.arrow")
         self.gaps.extend(block.gaps)
@@ -808,6 +816,7 @@ class _Assembler:
         _write_lines(self.out / "errors.jsonl", self.errors)
         report.errors = self.errors
         report.sha256["provisions.jsonl"] = self.jsonl.hexdigest()
+        report.row_groups, report.row_groups_copied = len(self.parquet.identities), self.parquet.writer.copied
         (self.out / "summary.json").write_bytes(pretty(report.to_dict()))
 
 
@@ -945,9 +954,11 @@ def build_dataset(tree: CorpusTree, out: str | Path, *, limits: Limits = DEFAULT
     if only is not None:
         works = [(p, s) for p, s in works if s in set(only)]
     previous = _previous_keys(target, shard, aliases, limits) if cache_dir is not None and only is None else {}
+    encoding = rows_encoding(aliases, limits)
     with staged(target) as staging, contextlib.ExitStack() as files:
         metadata = dataset_metadata(tree, limits)
-        assembler = _Assembler(staging, metadata if shard is None else shard_file_metadata(metadata))
+        assembler = _Assembler(staging, metadata if shard is None else shard_file_metadata(metadata),
+                               previous_groups(target))
         copier = _PreviousRows(target, files) if previous else None
         assembler.plain = copier is not None
         try:
@@ -961,10 +972,11 @@ def build_dataset(tree: CorpusTree, out: str | Path, *, limits: Limits = DEFAULT
                 if not reused:
                     report.derived.append(work_id)
                 _count(report, block)
+                ident = row_ident(work_id, key, encoding)
                 if block.copied:
                     assert copier is not None, "a block to copy without a previous output"
-                    copier.copy(work_id, assembler)
-                assembler.block(block)
+                    copier.copy(work_id, assembler, ident)
+                assembler.block(block, ident)
         except BaseException:
             assembler.abort()
             raise
@@ -973,6 +985,7 @@ def build_dataset(tree: CorpusTree, out: str | Path, *, limits: Limits = DEFAULT
             (staging / SHARD_FILE).write_bytes(_shard_document(tree, aliases, limits, shard,
                                                                 [f"{p}:{s}" for p, s in works], keep,
                                                                 assembler.sizes))
+    write_groups(target, assembler.parquet.groups_document())
     if cache_dir is not None:
         WorkCache(cache_dir).prune(keep)
     return report
@@ -1290,7 +1303,7 @@ class _PreviousRows:
         self.lines = _Lines(path / "provisions.jsonl", files)
         self.head = next(self.stream, None)
 
-    def copy(self, work_id: str, assembler: _Assembler) -> None:
+    def copy(self, work_id: str, assembler: _Assembler, ident: str | None = None) -> None:
         """Copy ``work_id``'s rows (none when the previous output holds none)."""
         order = tuple(work_id.split(":", 1))
         while self.head is not None and tuple(self.head[0].split(":", 1)) < order:
@@ -1300,8 +1313,23 @@ class _PreviousRows:
             return
         table = pa.Table.from_batches(self.head[1])
         size = self.lines.copy(work_id, table.num_rows, assembler.jsonl)
-        assembler.parquet.add(table, size)
+        assembler.parquet.add(table, size, ident=ident)
         self.head = next(self.stream, None)
+
+
+def row_ident(work_id: str, key: str | None, encoding: str) -> str | None:
+    """What a work's dataset rows are a function of: the work, its derive cache key and the rows
+    encoding (:func:`rows_encoding`) — what a shard build trusts to copy a work's rows from its
+    previous output; None without a key. A ``provisions.parquet`` row group of works that all have
+    one is named by them (:func:`derive.parquet.group_identity`) and copied from the previous file
+    instead of being encoded again."""
+    return None if key is None else f"{work_id}\n{key}\n{encoding}"
+
+
+def previous_groups(target: Path) -> PreviousGroups | None:
+    """The row groups of ``target``'s ``provisions.parquet`` that the next build may copy."""
+    path = target / PROVISIONS_FILE
+    return PreviousGroups(path, groups_path(target)) if path.is_file() and groups_path(target).is_file() else None
 
 
 def _read_lines(path: Path) -> list[dict[str, Any]]:
@@ -1352,9 +1380,12 @@ def merge_shards(shards: Sequence[str | Path], out: str | Path) -> BuildReport:
             _file_metadata(path / PROVISIONS_FILE) != shard_file_metadata(dataset) for path in paths):
         raise DerivationError("shards carry different dataset metadata (corpus, code or licence)",
                               code="shard_mismatch")
-    with staged(Path(out)) as staging, contextlib.ExitStack() as files:
+    keys = {work: (str(meta["keys"][work]), str(meta.get("encoding")))
+            for meta in metas if isinstance(meta.get("keys"), dict) for work in meta["works"] if work in meta["keys"]}
+    target = Path(out)
+    with staged(target) as staging, contextlib.ExitStack() as files:
         lines = {path: _Lines(path / "provisions.jsonl", files) for path in paths}
-        assembler = _Assembler(staging, dataset)
+        assembler = _Assembler(staging, dataset, previous_groups(target))
         try:
             for work_id in order:
                 path = owner[work_id]
@@ -1363,7 +1394,8 @@ def merge_shards(shards: Sequence[str | Path], out: str | Path) -> BuildReport:
                     at = assembler.jsonl.tell()
                     size = lines[path].copy(work_id, table.num_rows, assembler.jsonl)
                     report.spans[work_id] = (at, size)
-                    assembler.parquet.add(table, size)
+                    key, encoding = keys.get(work_id, (None, ""))
+                    assembler.parquet.add(table, size, ident=row_ident(work_id, key, encoding))
                     pending[path] = next(streams[path], None)
                 publisher, slug = work_id.split(":", 1)
                 history = path / "history" / publisher / f"{slug}.json"
@@ -1398,4 +1430,5 @@ def merge_shards(shards: Sequence[str | Path], out: str | Path) -> BuildReport:
             assembler.abort()
             raise
         assembler.finish(report)
+    write_groups(target, assembler.parquet.groups_document())
     return report
