@@ -210,7 +210,7 @@ class StringColumn:
 #: the Parquet schema, these and the Arrow version)
 WRITER_OPTIONS: dict[str, Any] = {"compression": "zstd", "use_dictionary": True, "write_statistics": True,
                                   "store_schema": True}
-GROUPS_SCHEMA = "lex-row-groups/1"
+GROUPS_SCHEMA = "lex-row-groups/2"  # 2: each group's works (ident, rows, JSONL bytes)
 
 
 class GroupWriter:
@@ -269,17 +269,24 @@ class GroupWriter:
         self.handle.close()
 
 
-def group_identity(schema: pa.Schema, idents: Sequence[str]) -> str:
-    """The name of a row group of ``schema`` holding the rows named by ``idents`` (in order): the
-    same name, the same bytes."""
+def group_identity(schema: pa.Schema, idents: Sequence[str], bound: tuple[int, int]) -> str:
+    """The name of a row group of ``schema`` holding the rows named by ``idents`` (in order), cut by
+    ``bound`` (rows, JSONL bytes): the same name, the same bytes."""
     return digest({"schema": GROUPS_SCHEMA, "parquet": schema.remove_metadata().to_string(),
                    "options": WRITER_OPTIONS, "arrow": pa.__version__, "format": DATASET_FORMAT_VERSION,
-                   "rows": list(idents)})
+                   "bound": list(bound), "rows": list(idents)})
 
 
-def groups_document(identities: Sequence[str | None], spans: Sequence[tuple[int, int, int]]) -> bytes:
-    return canonical_bytes({"schema": GROUPS_SCHEMA,
-                            "groups": [[i, s, n, c] for i, (s, n, c) in zip(identities, spans, strict=True)]})
+#: one work of a row group: (what its rows are a function of, its rows, their JSONL bytes)
+Member = tuple[str, int, int]
+
+
+def groups_document(identities: Sequence[str | None], spans: Sequence[tuple[int, int, int]],
+                    members: Sequence[Sequence[Member]] | None = None) -> bytes:
+    """The sidecar: per row group, its identity, span, CRC-32 and works (``members``)."""
+    found = members if members is not None else [[] for _ in identities]
+    return canonical_bytes({"schema": GROUPS_SCHEMA, "groups": [
+        [i, s, n, c, [list(m) for m in w]] for i, (s, n, c), w in zip(identities, spans, found, strict=True)]})
 
 
 def groups_path(target: Path) -> Path:
@@ -304,6 +311,10 @@ class PreviousGroups:
         self.path = path
         self.handle: Any = None
         self.found: dict[str, tuple[F.Struct, int, int, int, int]] = {}
+        #: per group of the previous file: its identity and works (:data:`Member`), in file order
+        self.groups: list[tuple[str, list[Member]]] = []
+        #: the identity of a work's rows → the group they begin (when they begin one)
+        self.starts: dict[str, int] = {}
         try:
             document = json.loads(sidecar.read_bytes())
             footer, _at = F.read_footer(path)
@@ -315,11 +326,15 @@ class PreviousGroups:
         if not isinstance(entries, list) or len(entries) != len(groups):
             return
         for entry, group in zip(entries, groups, strict=True):
-            if not (isinstance(entry, list) and len(entry) == 4 and isinstance(entry[0], str)):
+            if not (isinstance(entry, list) and len(entry) == 5 and isinstance(entry[0], str)):
                 continue
-            identity, start, size, crc = entry
-            if F.group_span(group) == (start, size):
-                self.found[identity] = (group, start, size, crc, int(F.field(group, 3)))
+            identity, start, size, crc, works = entry
+            if F.group_span(group) == (start, size) and isinstance(works, list):
+                members = [(str(m[0]), int(m[1]), int(m[2])) for m in works]
+                if sum(m[1] for m in members) == int(F.field(group, 3)) and members:
+                    self.found[identity] = (group, start, size, crc, int(F.field(group, 3)))
+                    self.starts[members[0][0]] = len(self.groups)
+                    self.groups.append((identity, members))
 
     def find(self, identity: str, rows: int) -> tuple[F.Struct, bytes, int] | None:
         """``(footer entry, bytes, first byte)`` of the previous group ``identity`` of ``rows`` rows."""
@@ -382,6 +397,32 @@ class ParquetSink:
         #: per row group written, its identity (:meth:`add`'s ``ident``\ s) or None
         self.identities: list[str | None] = []
         self.idents: list[str] | None = []  # the current group's works' identities (None: one unknown)
+        self.current: list[Member] = []  # the current group's works
+        self.members: list[list[Member]] = []  # per group written, its works
+
+    @property
+    def empty(self) -> bool:
+        """No row waits for the next row group."""
+        return self.rows == 0 and not self.loose and not self.columns
+
+    def copy_previous(self, index: int) -> bool:
+        """Append the previous file's group ``index`` (of :attr:`reuse`) as this file's next group,
+        in place of adding its works' rows (which the caller then passes over); False (nothing
+        written) when its bytes no longer hold what the sidecar recorded."""
+        assert self.reuse is not None and self.empty
+        identity, members = self.reuse.groups[index]
+        found = self.reuse.find(identity, sum(m[1] for m in members))
+        if found is None:
+            return False
+        self.writer.copy_group(*found)
+        self.identities.append(identity)
+        self.members.append(list(members))
+        self.idents, self.current = [], []
+        return True
+
+    def cuts_after(self, members: Sequence[Member]) -> bool:
+        """Whether a group of exactly ``members`` ends by this sink's bound (not at the file's end)."""
+        return sum(m[1] for m in members) >= self.limit_rows or sum(m[2] for m in members) >= self.limit_bytes
 
     def add(self, table: pa.Table, size: int, hold: Any = None, ident: str | None = None) -> None:
         """Add one work's rows; ``size`` is their JSONL size in bytes. ``ident``: what the rows are a
@@ -393,6 +434,8 @@ class ParquetSink:
                 self.idents = None
             elif table.num_rows:
                 self.idents.append(ident)
+        if table.num_rows:
+            self.current.append((ident or "", table.num_rows, size))
         if hold is not None:
             self.holds.append(hold)
         if table.num_rows:
@@ -443,7 +486,8 @@ class ParquetSink:
             self.columns = []
             table = pa.Table.from_arrays(arrays, schema=self.group)
             del arrays
-            identity = group_identity(self.schema, self.idents) if self.idents else None
+            identity = (group_identity(self.schema, self.idents, (self.limit_rows, self.limit_bytes))
+                        if self.idents else None)
             found = self.reuse.find(identity, table.num_rows) if self.reuse is not None and identity else None
             if found is not None:
                 del table
@@ -453,8 +497,10 @@ class ParquetSink:
                 del table
                 self.writer.write_table(group)
             self.identities.append(identity)
+            self.members.append(self.current if identity is not None else [])
         self.group = None
         self.idents = []
+        self.current = []
         self.rows = self.bytes = 0
 
     def close(self) -> None:
@@ -476,7 +522,7 @@ class ParquetSink:
     def groups_document(self) -> bytes:
         """The row groups' sidecar (:data:`GROUPS_SCHEMA`): per group written, its identity, span
         and CRC-32 — what the next build's :class:`PreviousGroups` copies from."""
-        return groups_document(self.identities, self.writer.spans)
+        return groups_document(self.identities, self.writer.spans, self.members)
 
 
 def plain_batch(batch: pa.RecordBatch | pa.Table) -> list[dict[str, Any]]:

@@ -201,7 +201,8 @@ def test_groups_written_apart_or_copied_are_the_bytes_of_one_writer(tmp_path):
     empty.close()
     assert (tmp_path / "empty.parquet").read_bytes() == _whole_file(schema, [])
     # the same rows again: the first two groups copied, the last one changed
-    (tmp_path / "a.groups.json").write_bytes(P.groups_document(["g0", "g1", "g2"], first.spans))
+    (tmp_path / "a.groups.json").write_bytes(P.groups_document(
+        ["g0", "g1", "g2"], first.spans, [[(f"w{i}", g.num_rows, 1)] for i, g in enumerate(groups)]))
     previous = P.PreviousGroups(tmp_path / "a.parquet", tmp_path / "a.groups.json")
     changed = table.slice(1201).set_column(1, "number", pa.array(range(3000 - 1201), pa.int64()))
     second = P.GroupWriter(tmp_path / "b.parquet", schema)
@@ -225,9 +226,10 @@ def test_a_group_whose_bytes_moved_on_is_not_copied(tmp_path):
     writer.write_table(table)
     writer.close()
     start, size, crc = writer.spans[0]
-    (tmp_path / "a.groups.json").write_bytes(P.groups_document(["g"], [(start, size, crc ^ 1)]))
+    members = [[("w", table.num_rows, 1)]]
+    (tmp_path / "a.groups.json").write_bytes(P.groups_document(["g"], [(start, size, crc ^ 1)], members))
     assert P.PreviousGroups(tmp_path / "a.parquet", tmp_path / "a.groups.json").find("g", table.num_rows) is None
-    (tmp_path / "a.groups.json").write_bytes(P.groups_document(["g"], [(start + 1, size, crc)]))
+    (tmp_path / "a.groups.json").write_bytes(P.groups_document(["g"], [(start + 1, size, crc)], members))
     assert P.PreviousGroups(tmp_path / "a.parquet", tmp_path / "a.groups.json").find("g", table.num_rows) is None
     (tmp_path / "a.groups.json").write_bytes(b"not json")
     assert P.PreviousGroups(tmp_path / "a.parquet", tmp_path / "a.groups.json").find("g", table.num_rows) is None
