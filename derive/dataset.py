@@ -26,6 +26,7 @@ from-scratch build. The output replaces ``out`` atomically (:mod:`derive.staging
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import dataclasses
 import functools
@@ -74,10 +75,13 @@ from derive.model import ExtractionResult, Gap
 from derive.parquet import (
     LICENCES,
     ParquetSink,
+    PreviousGroups,
+    groups_path,
     key_value_metadata,
     parquet_schema,
     plain_rows,
     to_parquet,
+    write_groups,
 )
 from derive.profiles.pdf_memorial_lu import Act
 from derive.staging import staged
@@ -101,6 +105,10 @@ SHARD_SCHEMA = "lex-derive-shard/3"  # 2: whole-tree facts only in shard.json (`
 #: (:func:`refresh_shard`); the merge writes them from ``shard.json``.
 TREE_FACTS = ("lex:corpus_manifest_sha256", "lex:corpus_records_digest")
 SHARD_FILE = "shard.json"
+#: a shard's ``provisions.parquet`` row groups end after this many bytes of JSONL (the dataset's are
+#: :data:`derive.parquet.ROW_GROUP_BYTES`): small, so that the merge decodes only the groups that
+#: hold rows it re-encodes (:class:`_ShardRows`); a shard file is not part of the dataset contract
+SHARD_ROW_GROUP_BYTES = 8 << 20
 # Version of the per-work assembly in this module (derive_version, derive_work: gap rows and their
 # reasons, errors, counts). It is part of every derive cache key: a change here that changes any
 # per-work output must bump it.
@@ -127,6 +135,9 @@ class BuildReport:
     works_derived: int = 0
     works_reused: int = 0
     works_copied: int = 0  # reused works whose rows were copied from the previous shard output
+    #: ``provisions.parquet`` row groups written / copied byte for byte from the previous file
+    row_groups: int = 0
+    row_groups_copied: int = 0
     shard: tuple[int, int] | None = None
     derived: list[str] = field(default_factory=list)  # ids of the works derived (not reused) by this run
     #: work id → (offset, length) of its lines in the ``provisions.jsonl`` a merge wrote
@@ -145,7 +156,8 @@ class BuildReport:
 
     def run_dict(self) -> dict[str, Any]:
         return {**self.to_dict(), "works_derived": self.works_derived, "works_reused": self.works_reused,
-                "works_copied": self.works_copied, "shard": None if self.shard is None else list(self.shard)}
+                "works_copied": self.works_copied, "row_groups": self.row_groups,
+                "row_groups_copied": self.row_groups_copied, "shard": None if self.shard is None else list(self.shard)}
 
     def add_summary(self, summary: dict[str, Any]) -> None:
         """Add the counts of another ``summary.json`` (errors are added by the caller)."""
@@ -692,14 +704,15 @@ class _HashedFile:
 class _Assembler:
     """Writes the dataset files from per-work pieces given in work order."""
 
-    def __init__(self, out: Path, metadata: dict[str, str]) -> None:
+    def __init__(self, out: Path, metadata: dict[str, str], reuse: PreviousGroups | None = None,
+                 group_bytes: int | None = None) -> None:
         self.out = out
         (out / "history").mkdir(parents=True, exist_ok=True)
         self.gaps: list[dict[str, Any]] = []
         self.errors: list[dict[str, Any]] = []
         self.jsonl = _HashedFile(out / "provisions.jsonl")
         self.parquet = ParquetSink(out / PROVISIONS_FILE, R.SCHEMA, parquet_schema(R.SCHEMA),
-                                   key_value_metadata("provisions", metadata))
+                                   key_value_metadata("provisions", metadata), reuse=reuse, size=group_bytes)
         self.states = ParquetSink(out / STATES_FILE, STATES_SCHEMA, STATES_SCHEMA,
                                   key_value_metadata("states", metadata))
         self.events = ParquetSink(out / EVENTS_FILE, EVENTS_SCHEMA, EVENTS_SCHEMA,
@@ -761,19 +774,20 @@ class _Assembler:
         if states:
             self.states.add(pa.Table.from_batches(states), len(data))
 
-    def block(self, block: EncodedBlock) -> None:
+    def block(self, block: EncodedBlock, ident: str | None = None) -> None:
+        """One work's pieces; ``ident``: what its rows are a function of (:func:`row_ident`)."""
         for chunk in block.lines:
             self.jsonl.write(chunk)
         if block.table is not None:
             self.parquet.add(self._rows(pa.ipc.open_stream(block.table).read_all()),
-                             sum(len(chunk) for chunk in block.lines))
+                             sum(len(chunk) for chunk in block.lines), ident=ident)
         if block.spool is not None:
             with open(f"{block.spool}.jsonl", "rb") as fh:
                 shutil.copyfileobj(fh, self.jsonl, 1 << 20)
                 size = fh.tell()
             # zero-copy from the map, kept open until its rows are in a row group
             source = pa.memory_map(f"{block.spool}.arrow")
-            self.parquet.add(self._rows(pa.ipc.open_stream(source).read_all()), size, hold=source)
+            self.parquet.add(self._rows(pa.ipc.open_stream(source).read_all()), size, hold=source, ident=ident)
             os.unlink(f"{block.spool}.jsonl")
             os.unlink(f"{block.spool}.arrow")
         self.gaps.extend(block.gaps)
@@ -808,6 +822,7 @@ class _Assembler:
         _write_lines(self.out / "errors.jsonl", self.errors)
         report.errors = self.errors
         report.sha256["provisions.jsonl"] = self.jsonl.hexdigest()
+        report.row_groups, report.row_groups_copied = len(self.parquet.identities), self.parquet.writer.copied
         (self.out / "summary.json").write_bytes(pretty(report.to_dict()))
 
 
@@ -945,9 +960,11 @@ def build_dataset(tree: CorpusTree, out: str | Path, *, limits: Limits = DEFAULT
     if only is not None:
         works = [(p, s) for p, s in works if s in set(only)]
     previous = _previous_keys(target, shard, aliases, limits) if cache_dir is not None and only is None else {}
+    encoding = rows_encoding(aliases, limits)
     with staged(target) as staging, contextlib.ExitStack() as files:
         metadata = dataset_metadata(tree, limits)
-        assembler = _Assembler(staging, metadata if shard is None else shard_file_metadata(metadata))
+        assembler = _Assembler(staging, metadata if shard is None else shard_file_metadata(metadata),
+                               previous_groups(target), None if shard is None else SHARD_ROW_GROUP_BYTES)
         copier = _PreviousRows(target, files) if previous else None
         assembler.plain = copier is not None
         try:
@@ -961,10 +978,11 @@ def build_dataset(tree: CorpusTree, out: str | Path, *, limits: Limits = DEFAULT
                 if not reused:
                     report.derived.append(work_id)
                 _count(report, block)
+                ident = row_ident(work_id, key, encoding)
                 if block.copied:
                     assert copier is not None, "a block to copy without a previous output"
-                    copier.copy(work_id, assembler)
-                assembler.block(block)
+                    copier.copy(work_id, assembler, ident)
+                assembler.block(block, ident)
         except BaseException:
             assembler.abort()
             raise
@@ -973,6 +991,7 @@ def build_dataset(tree: CorpusTree, out: str | Path, *, limits: Limits = DEFAULT
             (staging / SHARD_FILE).write_bytes(_shard_document(tree, aliases, limits, shard,
                                                                 [f"{p}:{s}" for p, s in works], keep,
                                                                 assembler.sizes))
+    write_groups(target, assembler.parquet.groups_document())
     if cache_dir is not None:
         WorkCache(cache_dir).prune(keep)
     return report
@@ -1224,6 +1243,26 @@ class _Lines:
         self.pos = pos
         return size + pos - start
 
+    def copy_sized(self, work_id: str, count: int, size: int, target: Any) -> None:
+        """Write the next ``size`` bytes, which must be ``count`` whole lines, the first of them
+        ``work_id``'s, to ``target`` (the lines of a work whose rows were copied with their row
+        group: their size is known, they are not split into lines)."""
+        while len(self.buf) - self.pos < size:
+            chunk = self.handle.read(max(self.CHUNK, size - (len(self.buf) - self.pos)))
+            if not chunk:
+                break
+            self.buf = self.buf[self.pos:] + chunk
+            self.pos = 0
+        end = self.pos + size
+        first = self.buf.find(b"\n", self.pos, end)
+        key = _WORK_ID_KEY + work_id.encode("utf-8") + b'"'
+        if end > len(self.buf) or not size or self.buf[end - 1] != 0x0A or first < 0 \
+                or self.buf.find(key, self.pos, first) < 0 or self.buf.count(b"\n", self.pos, end) != count:
+            raise DerivationError("a shard's provisions.jsonl and provisions.parquet disagree",
+                                  code="shard_mismatch", subject=self.name)
+        target.write(memoryview(self.buf)[self.pos:end])
+        self.pos = end
+
     def at_end(self) -> bool:
         return self.pos == len(self.buf) and not self.handle.read(1)
 
@@ -1290,7 +1329,7 @@ class _PreviousRows:
         self.lines = _Lines(path / "provisions.jsonl", files)
         self.head = next(self.stream, None)
 
-    def copy(self, work_id: str, assembler: _Assembler) -> None:
+    def copy(self, work_id: str, assembler: _Assembler, ident: str | None = None) -> None:
         """Copy ``work_id``'s rows (none when the previous output holds none)."""
         order = tuple(work_id.split(":", 1))
         while self.head is not None and tuple(self.head[0].split(":", 1)) < order:
@@ -1300,8 +1339,137 @@ class _PreviousRows:
             return
         table = pa.Table.from_batches(self.head[1])
         size = self.lines.copy(work_id, table.num_rows, assembler.jsonl)
-        assembler.parquet.add(table, size)
+        assembler.parquet.add(table, size, ident=ident)
         self.head = next(self.stream, None)
+
+
+class _ShardRows:
+    """A shard's ``provisions.parquet`` rows handed out a work at a time, in work order: where each
+    work's rows are is read first from the ``work_id`` column alone; a work's rows are decoded when
+    taken (:data:`ENCODE_CHUNK` rows at a time), and the rows of works passed over (:meth:`skip`:
+    their row group is copied from the previous merged file) are not decoded at all when they
+    fill whole row groups of the shard (a shard's groups are small: :data:`SHARD_ROW_GROUP_BYTES`)."""
+
+    def __init__(self, path: Path) -> None:
+        self.name = path.name
+        try:
+            self.file = pq.ParquetFile(path / PROVISIONS_FILE)
+            ids = self.file.read(columns=["work_id"]).column(0)
+        except (OSError, pa.ArrowException, KeyError):
+            raise DerivationError(f"not a shard output (unreadable {PROVISIONS_FILE})", code="not_a_shard",
+                                  subject=path.name) from None
+        self.runs: dict[str, tuple[int, int]] = {}
+        offset = 0
+        for chunk in ids.chunks:
+            for work_id, start, end in _runs(chunk):
+                if work_id in self.runs:
+                    first, last = self.runs[work_id]
+                    if last != offset + start:
+                        raise DerivationError("a shard's rows of one work are not together", code="shard_mismatch",
+                                              subject=path.name)
+                    self.runs[work_id] = (first, offset + end)
+                else:
+                    self.runs[work_id] = (offset + start, offset + end)
+            offset += len(chunk)
+        meta = self.file.metadata
+        self.group_starts = [0]
+        for i in range(meta.num_row_groups):
+            self.group_starts.append(self.group_starts[-1] + meta.row_group(i).num_rows)
+        self.cursor = 0
+        self.done = 0
+        self.stream: Iterator[pa.RecordBatch] | None = None
+        self.batch: pa.RecordBatch | None = None
+        self.batch_start = 0
+
+    def count(self, work_id: str) -> int:
+        found = self.runs.get(work_id)
+        return 0 if found is None else found[1] - found[0]
+
+    def _group(self, row: int) -> int:
+        return bisect.bisect_right(self.group_starts, row) - 1
+
+    def _batch_at(self, row: int) -> tuple[pa.RecordBatch, int]:
+        while self.batch is None or not self.batch_start <= row < self.batch_start + self.batch.num_rows:
+            ahead = self.batch_start + (self.batch.num_rows if self.batch is not None else 0)
+            if self.stream is None or row < ahead or self._group(row) > self._group(ahead):
+                first = self._group(row)  # start decoding at the row group that holds ``row``
+                groups = list(range(first, len(self.group_starts) - 1))
+                self.stream = iter(self.file.iter_batches(batch_size=ENCODE_CHUNK, row_groups=groups))
+                self.batch, self.batch_start = None, self.group_starts[first]
+                ahead = self.batch_start
+            raw = next(self.stream, None)
+            if raw is None:
+                raise DerivationError("a shard's rows end early", code="shard_mismatch", subject=self.name)
+            self.batch, self.batch_start = _plain_types(raw), ahead
+        return self.batch, self.batch_start
+
+    def _next(self, work_id: str) -> tuple[int, int]:
+        found = self.runs.get(work_id)
+        if found is None or found[0] < self.cursor:
+            raise DerivationError("a shard's rows are not in work order", code="shard_mismatch", subject=self.name)
+        self.cursor = found[1]
+        self.done += 1
+        return found
+
+    def take(self, work_id: str) -> pa.Table:
+        """The work's rows (Parquet-typed, dictionaries as plain strings: :func:`_plain_types`)."""
+        start, end = self._next(work_id)
+        parts: list[pa.RecordBatch] = []
+        row = start
+        while row < end:
+            batch, first = self._batch_at(row)
+            stop = min(end, first + batch.num_rows)
+            parts.append(batch.slice(row - first, stop - row))
+            row = stop
+        return pa.Table.from_batches(parts)
+
+    def skip(self, work_id: str) -> None:
+        self._next(work_id)
+
+    def at_end(self) -> bool:
+        """Every work whose rows the shard holds was taken or passed over."""
+        return self.done == len(self.runs)
+
+
+def _reusable_group(sink: ParquetSink, order: Sequence[str], position: int, ident: Callable[[str], str | None],
+                    count: Callable[[str], int]) -> tuple[int, dict[str, int]] | None:
+    """The previous file's row group that the works from ``order[position]`` on fill exactly as
+    they did then (each work's rows named alike: :func:`row_ident`, as many rows), and that this
+    build's sink also ends after them (by its bound, or at the file's end both times): ``(its
+    index, {work: its JSONL bytes})``, else None."""
+    assert sink.reuse is not None
+    first = ident(order[position])
+    index = sink.reuse.starts.get(first) if first is not None and count(order[position]) else None
+    if index is None:
+        return None
+    _identity, members = sink.reuse.groups[index]
+    matched: dict[str, int] = {}
+    at = position
+    for name, rows, size in members:
+        while at < len(order) and not count(order[at]):
+            at += 1
+        if at == len(order) or ident(order[at]) != name or count(order[at]) != rows:
+            return None
+        matched[order[at]] = size
+        at += 1
+    if not sink.cuts_after(members) and any(count(w) for w in order[at:]):
+        return None  # it was the previous file's last group; rows follow it now
+    return index, matched
+
+
+def row_ident(work_id: str, key: str | None, encoding: str) -> str | None:
+    """What a work's dataset rows are a function of: the work, its derive cache key and the rows
+    encoding (:func:`rows_encoding`) — what a shard build trusts to copy a work's rows from its
+    previous output; None without a key. A ``provisions.parquet`` row group of works that all have
+    one is named by them (:func:`derive.parquet.group_identity`) and copied from the previous file
+    instead of being encoded again."""
+    return None if key is None else f"{work_id}\n{key}\n{encoding}"
+
+
+def previous_groups(target: Path) -> PreviousGroups | None:
+    """The row groups of ``target``'s ``provisions.parquet`` that the next build may copy."""
+    path = target / PROVISIONS_FILE
+    return PreviousGroups(path, groups_path(target)) if path.is_file() and groups_path(target).is_file() else None
 
 
 def _read_lines(path: Path) -> list[dict[str, Any]]:
@@ -1329,7 +1497,7 @@ def merge_shards(shards: Sequence[str | Path], out: str | Path) -> BuildReport:
         raise DerivationError(f"shards {indices} are not exactly 0..{n - 1}", code="shards_incomplete")
     owner = {work: path for path, meta in zip(paths, metas, strict=True) for work in meta["works"]}
     order = sorted(owner, key=lambda w: tuple(w.split(":", 1)))
-    streams = {path: _shard_works(path) for path in paths}
+    readers = {path: _ShardRows(path) for path in paths}
     states = {path: _shard_works(path, STATES_FILE) for path in paths}
     # version_events and version_visibility: copied as Parquet batches with the sizes each shard's
     # build recorded (shard.json), or, from shards that predate them, rebuilt from plain rows
@@ -1340,8 +1508,6 @@ def merge_shards(shards: Sequence[str | Path], out: str | Path) -> BuildReport:
                                          if isinstance(found, dict)}
     event_rows = {path: _WorkRows(path, EVENTS_FILE) for path in paths} if batched else {}
     visibility_rows = {path: _WorkRows(path, VISIBILITY_FILE) for path in paths} if batched else {}
-    pending: dict[Path, tuple[str, list[pa.RecordBatch]] | None] = {
-        path: next(stream, None) for path, stream in streams.items()}
     pending_states: dict[Path, tuple[str, list[pa.RecordBatch]] | None] = {
         path: next(stream, None) for path, stream in states.items()}
     report = BuildReport()
@@ -1352,19 +1518,38 @@ def merge_shards(shards: Sequence[str | Path], out: str | Path) -> BuildReport:
             _file_metadata(path / PROVISIONS_FILE) != shard_file_metadata(dataset) for path in paths):
         raise DerivationError("shards carry different dataset metadata (corpus, code or licence)",
                               code="shard_mismatch")
-    with staged(Path(out)) as staging, contextlib.ExitStack() as files:
+    keys = {work: (str(meta["keys"][work]), str(meta.get("encoding")))
+            for meta in metas if isinstance(meta.get("keys"), dict) for work in meta["works"] if work in meta["keys"]}
+    target = Path(out)
+    with staged(target) as staging, contextlib.ExitStack() as files:
         lines = {path: _Lines(path / "provisions.jsonl", files) for path in paths}
-        assembler = _Assembler(staging, dataset)
+        assembler = _Assembler(staging, dataset, previous_groups(target))
+
+        def ident(work_id: str) -> str | None:
+            key, encoding = keys.get(work_id, (None, ""))
+            return row_ident(work_id, key, encoding)
+
+        def count(work_id: str) -> int:
+            return readers[owner[work_id]].count(work_id)
+
+        copied: dict[str, int] = {}  # works of a row group copied from the previous file → their JSONL bytes
         try:
-            for work_id in order:
+            for position, work_id in enumerate(order):
                 path = owner[work_id]
-                if (head := pending[path]) is not None and head[0] == work_id:
-                    table = pa.Table.from_batches(head[1])
+                if work_id not in copied and assembler.parquet.empty and assembler.parquet.reuse is not None:
+                    plan = _reusable_group(assembler.parquet, order, position, ident, count)
+                    if plan is not None and assembler.parquet.copy_previous(plan[0]):
+                        copied.update(plan[1])
+                if n_rows := count(work_id):
                     at = assembler.jsonl.tell()
-                    size = lines[path].copy(work_id, table.num_rows, assembler.jsonl)
+                    if work_id in copied:
+                        size = copied[work_id]  # as many bytes as the previous build copied
+                        lines[path].copy_sized(work_id, n_rows, size, assembler.jsonl)
+                        readers[path].skip(work_id)  # its rows are in the group copied: not decoded
+                    else:
+                        size = lines[path].copy(work_id, n_rows, assembler.jsonl)
+                        assembler.parquet.add(readers[path].take(work_id), size, ident=ident(work_id))
                     report.spans[work_id] = (at, size)
-                    assembler.parquet.add(table, size)
-                    pending[path] = next(streams[path], None)
                 publisher, slug = work_id.split(":", 1)
                 history = path / "history" / publisher / f"{slug}.json"
                 if history.is_file():
@@ -1387,7 +1572,7 @@ def merge_shards(shards: Sequence[str | Path], out: str | Path) -> BuildReport:
             for path in paths:
                 assembler.gaps.extend(_read_lines(path / "gaps.jsonl"))
                 assembler.errors.extend(_read_lines(path / "errors.jsonl"))
-            leftover = [p.name for p, head in pending.items() if head is not None]
+            leftover = [p.name for p, reader in readers.items() if not reader.at_end()]
             leftover += [p.name for p, head in pending_states.items() if head is not None]
             leftover += [p.name for p, taken in lines.items() if not taken.at_end()]
             leftover += [p.name for p, rows in [*event_rows.items(), *visibility_rows.items()] if not rows.at_end()]
@@ -1398,4 +1583,5 @@ def merge_shards(shards: Sequence[str | Path], out: str | Path) -> BuildReport:
             assembler.abort()
             raise
         assembler.finish(report)
+    write_groups(target, assembler.parquet.groups_document())
     return report

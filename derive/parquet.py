@@ -20,7 +20,11 @@ on the rows alone (not on processes, shards or Arrow chunking) and memory holds 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+import os
+import struct
+import zlib
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +33,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from derive import footer as F
+from legal.canonical import canonical_bytes, digest
 from legal.errors import DerivationError
 from legal.heap import release_free_heap
 
@@ -200,6 +206,159 @@ class StringColumn:
             null_count=self.null_count)
 
 
+#: how every Parquet file of the dataset is encoded (a row group's bytes are a function of its rows,
+#: the Parquet schema, these and the Arrow version)
+WRITER_OPTIONS: dict[str, Any] = {"compression": "zstd", "use_dictionary": True, "write_statistics": True,
+                                  "store_schema": True}
+GROUPS_SCHEMA = "lex-row-groups/2"  # 2: each group's works (ident, rows, JSONL bytes)
+
+
+class GroupWriter:
+    """A Parquet file written a row group at a time, each group either encoded on its own (Arrow's
+    writer, a one-group file in memory: :meth:`write_table`) or copied byte for byte from another
+    file (:meth:`copy_group`), then placed after the previous one; the footer moves the groups'
+    positions (:mod:`derive.footer`). The bytes are those of Arrow's writer writing the same
+    groups into one file (tested), so copying a group changes nothing in the file."""
+
+    def __init__(self, path: Path, schema: pa.Schema) -> None:
+        self.path = path
+        self.schema = schema
+        self.template = F.decode(F.footer_bytes(memoryview(self._encode(None))))
+        self.handle = path.open("wb")
+        self.handle.write(F.MAGIC)
+        self.offset = len(F.MAGIC)
+        self.groups: list[F.Struct] = []
+        #: ``(first byte, length, CRC-32)`` of each group written
+        self.spans: list[tuple[int, int, int]] = []
+        self.copied = 0  # groups copied from another file
+
+    def _encode(self, table: pa.Table | None) -> pa.Buffer:
+        sink = pa.BufferOutputStream()
+        writer = pq.ParquetWriter(sink, self.schema, **WRITER_OPTIONS)
+        if table is not None:
+            writer.write_table(table, row_group_size=max(1, table.num_rows))
+        writer.close()
+        return sink.getvalue()
+
+    def write_table(self, table: pa.Table) -> None:
+        """Encode ``table`` (of the file's schema) as one row group and append it."""
+        data = self._encode(table)
+        view = memoryview(data)
+        group = F.row_groups(F.decode(F.footer_bytes(view)))[0]
+        start, size = F.group_span(group)
+        self._place(group, view[start:start + size], start)
+
+    def copy_group(self, group: F.Struct, data: bytes, start: int) -> None:
+        """Append a row group taken from another file of the same schema: its footer entry and its
+        bytes (which began at ``start`` there)."""
+        self._place(group, data, start)
+        self.copied += 1
+
+    def _place(self, group: F.Struct, data: bytes | memoryview, start: int) -> None:
+        self.handle.write(data)
+        self.groups.append(F.moved_group(group, self.offset - start, len(self.groups)))
+        self.spans.append((self.offset, len(data), zlib.crc32(data)))
+        self.offset += len(data)
+
+    def close(self) -> None:
+        footer = F.encode(F.with_groups(self.template, self.groups))
+        self.handle.write(footer + struct.pack("<I", len(footer)) + F.MAGIC)
+        self.handle.close()
+
+    def abort(self) -> None:
+        self.handle.close()
+
+
+def group_identity(schema: pa.Schema, idents: Sequence[str], bound: tuple[int, int]) -> str:
+    """The name of a row group of ``schema`` holding the rows named by ``idents`` (in order), cut by
+    ``bound`` (rows, JSONL bytes): the same name, the same bytes."""
+    return digest({"schema": GROUPS_SCHEMA, "parquet": schema.remove_metadata().to_string(),
+                   "options": WRITER_OPTIONS, "arrow": pa.__version__, "format": DATASET_FORMAT_VERSION,
+                   "bound": list(bound), "rows": list(idents)})
+
+
+#: one work of a row group: (what its rows are a function of, its rows, their JSONL bytes)
+Member = tuple[str, int, int]
+
+
+def groups_document(identities: Sequence[str | None], spans: Sequence[tuple[int, int, int]],
+                    members: Sequence[Sequence[Member]] | None = None) -> bytes:
+    """The sidecar: per row group, its identity, span, CRC-32 and works (``members``)."""
+    found = members if members is not None else [[] for _ in identities]
+    return canonical_bytes({"schema": GROUPS_SCHEMA, "groups": [
+        [i, s, n, c, [list(m) for m in w]] for i, (s, n, c), w in zip(identities, spans, found, strict=True)]})
+
+
+def groups_path(target: Path) -> Path:
+    """The sidecar of a dataset directory's ``provisions.parquet`` row groups: beside the directory
+    (``.<name>.groups.json``; the dataset stays pure), written after it is in place."""
+    return target.parent / f".{target.name}.groups.json"
+
+
+def write_groups(target: Path, document: bytes) -> None:
+    path = groups_path(target)
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    tmp.write_bytes(document)
+    os.replace(tmp, path)
+
+
+class PreviousGroups:
+    """The row groups of a previous file that a new one may copy, by identity: those its sidecar
+    (:func:`groups_document`) names whose span is the one its footer gives and whose bytes still
+    have the recorded CRC-32 (any doubt: the group is encoded again)."""
+
+    def __init__(self, path: Path, sidecar: Path) -> None:
+        self.path = path
+        self.handle: Any = None
+        self.found: dict[str, tuple[F.Struct, int, int, int, int]] = {}
+        #: per group of the previous file: its identity and works (:data:`Member`), in file order
+        self.groups: list[tuple[str, list[Member]]] = []
+        #: the identity of a work's rows → the group they begin (when they begin one)
+        self.starts: dict[str, int] = {}
+        try:
+            document = json.loads(sidecar.read_bytes())
+            footer, _at = F.read_footer(path)
+        except (OSError, ValueError, DerivationError):
+            return
+        if not isinstance(document, dict) or document.get("schema") != GROUPS_SCHEMA:
+            return
+        entries, groups = document.get("groups"), F.row_groups(footer)
+        if not isinstance(entries, list) or len(entries) != len(groups):
+            return
+        for entry, group in zip(entries, groups, strict=True):
+            if not (isinstance(entry, list) and len(entry) == 5 and isinstance(entry[0], str)):
+                continue
+            identity, start, size, crc, works = entry
+            if F.group_span(group) == (start, size) and isinstance(works, list):
+                members = [(str(m[0]), int(m[1]), int(m[2])) for m in works]
+                if sum(m[1] for m in members) == int(F.field(group, 3)) and members:
+                    self.found[identity] = (group, start, size, crc, int(F.field(group, 3)))
+                    self.starts[members[0][0]] = len(self.groups)
+                    self.groups.append((identity, members))
+
+    def find(self, identity: str, rows: int) -> tuple[F.Struct, bytes, int] | None:
+        """``(footer entry, bytes, first byte)`` of the previous group ``identity`` of ``rows`` rows."""
+        hit = self.found.get(identity)
+        if hit is None or hit[4] != rows:
+            return None
+        group, start, size, crc, _rows = hit
+        try:
+            if self.handle is None:
+                self.handle = self.path.open("rb")
+            self.handle.seek(start)
+            data = self.handle.read(size)
+        except OSError:
+            return None
+        if len(data) != size or zlib.crc32(data) != crc:
+            return None
+        return group, data, start
+
+    def close(self) -> None:
+        if self.handle is not None:
+            self.handle.close()
+            self.handle = None
+
+
 class ParquetSink:
     """A Parquet file written whole works at a time, in row groups of at least
     :data:`ROW_GROUP_ROWS` rows or :data:`ROW_GROUP_BYTES` bytes (measured on the rows' JSONL,
@@ -218,11 +377,12 @@ class ParquetSink:
     """
 
     def __init__(self, path: Path, source: pa.Schema, schema: pa.Schema, metadata: Mapping[bytes, bytes],
-                 *, rows: int = ROW_GROUP_ROWS, size: int = ROW_GROUP_BYTES) -> None:
+                 *, rows: int | None = None, size: int | None = None,
+                 reuse: PreviousGroups | None = None) -> None:
         self.source = source
         self.schema = schema.with_metadata(dict(metadata))
-        self.limit_rows = rows
-        self.limit_bytes = size
+        self.limit_rows = ROW_GROUP_ROWS if rows is None else rows
+        self.limit_bytes = ROW_GROUP_BYTES if size is None else size
         self.loose: list[pa.Table] = []  # tables added since the last compaction (their buffers as given)
         self.loose_bytes = 0
         self.group: pa.Schema | None = None  # the schema of the row group's tables
@@ -231,11 +391,51 @@ class ParquetSink:
         self.holds: list[Any] = []
         self.rows = 0
         self.bytes = 0
-        self.writer = pq.ParquetWriter(path, self.schema, compression="zstd", use_dictionary=True,
-                                       write_statistics=True, store_schema=True)
+        self.writer = GroupWriter(path, self.schema)
+        #: the row groups of the previous file that may be copied instead of encoded again
+        self.reuse = reuse
+        #: per row group written, its identity (:meth:`add`'s ``ident``\ s) or None
+        self.identities: list[str | None] = []
+        self.idents: list[str] | None = []  # the current group's works' identities (None: one unknown)
+        self.current: list[Member] = []  # the current group's works
+        self.members: list[list[Member]] = []  # per group written, its works
 
-    def add(self, table: pa.Table, size: int, hold: Any = None) -> None:
-        """Add one work's rows; ``size`` is their JSONL size in bytes."""
+    @property
+    def empty(self) -> bool:
+        """No row waits for the next row group."""
+        return self.rows == 0 and not self.loose and not self.columns
+
+    def copy_previous(self, index: int) -> bool:
+        """Append the previous file's group ``index`` (of :attr:`reuse`) as this file's next group,
+        in place of adding its works' rows (which the caller then passes over); False (nothing
+        written) when its bytes no longer hold what the sidecar recorded."""
+        assert self.reuse is not None and self.empty
+        identity, members = self.reuse.groups[index]
+        found = self.reuse.find(identity, sum(m[1] for m in members))
+        if found is None:
+            return False
+        self.writer.copy_group(*found)
+        self.identities.append(identity)
+        self.members.append(list(members))
+        self.idents, self.current = [], []
+        return True
+
+    def cuts_after(self, members: Sequence[Member]) -> bool:
+        """Whether a group of exactly ``members`` ends by this sink's bound (not at the file's end)."""
+        return sum(m[1] for m in members) >= self.limit_rows or sum(m[2] for m in members) >= self.limit_bytes
+
+    def add(self, table: pa.Table, size: int, hold: Any = None, ident: str | None = None) -> None:
+        """Add one work's rows; ``size`` is their JSONL size in bytes. ``ident``: what the rows are a
+        function of (the work and its derive cache key, under one rows encoding), or None: a row
+        group of works that all have one is named by them (:meth:`group_identity`) and copied from
+        the previous file's group of that name (``reuse``) instead of being encoded again."""
+        if self.idents is not None:
+            if ident is None:
+                self.idents = None
+            elif table.num_rows:
+                self.idents.append(ident)
+        if table.num_rows:
+            self.current.append((ident or "", table.num_rows, size))
         if hold is not None:
             self.holds.append(hold)
         if table.num_rows:
@@ -286,15 +486,28 @@ class ParquetSink:
             self.columns = []
             table = pa.Table.from_arrays(arrays, schema=self.group)
             del arrays
-            group = to_parquet(table, self.schema)
-            del table
-            self.writer.write_table(group, row_group_size=group.num_rows)
+            identity = (group_identity(self.schema, self.idents, (self.limit_rows, self.limit_bytes))
+                        if self.idents else None)
+            found = self.reuse.find(identity, table.num_rows) if self.reuse is not None and identity else None
+            if found is not None:
+                del table
+                self.writer.copy_group(*found)
+            else:
+                group = to_parquet(table, self.schema)
+                del table
+                self.writer.write_table(group)
+            self.identities.append(identity)
+            self.members.append(self.current if identity is not None else [])
         self.group = None
+        self.idents = []
+        self.current = []
         self.rows = self.bytes = 0
 
     def close(self) -> None:
         self.flush()
         self.writer.close()
+        if self.reuse is not None:
+            self.reuse.close()
 
     def abort(self) -> None:
         for hold in self.holds:
@@ -302,6 +515,14 @@ class ParquetSink:
         self.holds = []
         self.loose = []
         self.columns = []
+        self.writer.abort()
+        if self.reuse is not None:
+            self.reuse.close()
+
+    def groups_document(self) -> bytes:
+        """The row groups' sidecar (:data:`GROUPS_SCHEMA`): per group written, its identity, span
+        and CRC-32 — what the next build's :class:`PreviousGroups` copies from."""
+        return groups_document(self.identities, self.writer.spans, self.members)
 
 
 def plain_batch(batch: pa.RecordBatch | pa.Table) -> list[dict[str, Any]]:

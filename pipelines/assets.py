@@ -262,7 +262,8 @@ def search_index(context: AssetExecutionContext, lex: LexSettings) -> dg.Materia
         # build: only the works whose inputs changed are rebuilt (same content digest)
         previous = index_path if index_path.is_file() else None
         built = build_from_paths(publisher, tree, dataset_dir, out_dir, built_at=built_at, previous=previous,
-                                 previous_sha256=state.sha256(previous) if previous is not None else None)
+                                 previous_sha256=state.sha256(previous) if previous is not None else None,
+                                 known_sha256=state.sha256)
         metrics = built.metrics
         # the content digest is computed once, by the build, over this file's content tables after
         # their last write; the check ties it to the file through the stamp file's SHA-256 and

@@ -248,6 +248,7 @@ def run(lex: LexSettings, publisher: Publisher, shards: int = SHARDS,
     works_derived = works_copied = 0
     spans: dict[str, tuple[int, int]] | None = None
     written: dict[str, str] = {}
+    groups: list[int] = []  # provisions.parquet row groups written, copied from the previous file
     if skipped:
         summary = json.loads((out / "summary.json").read_bytes())
     else:
@@ -261,6 +262,7 @@ def run(lex: LexSettings, publisher: Publisher, shards: int = SHARDS,
         _remember_empty_counts(lex, publisher, out)
         merged = merge_shards([lex.shard(publisher.value, i, shards) for i in range(shards)], out)
         summary, spans, written = merged.to_dict(), merged.spans, merged.sha256
+        groups = [merged.row_groups, merged.row_groups_copied]
     # The determinism sample runs whenever the dataset was (re)built; the stage is recorded only
     # if it passed, so a skipped stage means "this exact dataset passed when it was built".
     memo = StageState(lex.root, f"determinism-{publisher.value}", rehash=lex.rehash)
@@ -273,7 +275,7 @@ def run(lex: LexSettings, publisher: Publisher, shards: int = SHARDS,
     return StageResult(
         metadata={"skipped": "inputs unchanged" if skipped else "", **summary, "shards": shards,
                   "shards_derived_in_step": in_step, "works_derived_in_step": works_derived,
-                  "works_copied_in_step": works_copied,
+                  "works_copied_in_step": works_copied, "row_groups_copied": groups,
                   "provisions_jsonl_sha256": digests["provisions.jsonl"], "tables": table_facts(out, digests),
                   "seconds": round(time.monotonic() - started, 3)},
         data_version=dataset_version(digests), deterministic=same, sampled=sampled, skipped=skipped,

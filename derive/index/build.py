@@ -32,6 +32,7 @@ from derive.index.inputs import (
     DatasetInput,
     GapRow,
     InputFile,
+    KnownSha256,
     TreeInput,
     TreeLike,
     as_dict,
@@ -636,7 +637,7 @@ def build_index(publisher: Publisher, tree: TreeInput, dataset: DatasetInput, ou
 
 def build_from_paths(publisher: Publisher, tree: TreeLike, datasets: Path | Sequence[Path], out_dir: Path, *,
                      built_at: str, extra_stamp: Mapping[str, str] | None = None, previous: Path | None = None,
-                     previous_sha256: str | None = None,
+                     previous_sha256: str | None = None, known_sha256: KnownSha256 | None = None,
                      progress: ProgressFn | None = None) -> BuildResult:
     """:func:`build_index` reading the tree one work and the dataset(s) one row at a time.
 
@@ -644,11 +645,13 @@ def build_from_paths(publisher: Publisher, tree: TreeLike, datasets: Path | Sequ
     Peak memory does not grow with the corpus (the scale harness measures it). With ``previous`` (an
     index file of this publisher, or a directory holding one) only the works whose inputs changed are
     rebuilt in a copy of it; the result has the same content digest as a full build (``docs/index.md``
-    §2.1). ``previous_sha256``: that file's SHA-256 when the caller holds it (not read again).
+    §2.1). ``previous_sha256``: that file's SHA-256 when the caller holds it (not read again);
+    ``known_sha256``: the dataset files' SHA-256 (for the stamp) where the caller holds them (the
+    pipeline: the derive stage hashed them as it wrote them), else they are read.
     ``progress`` receives :class:`derive.index.progress.Progress` snapshots.
     """
     dirs = [datasets] if isinstance(datasets, Path) else list(datasets)
-    read = [dataset_gaps(d) for d in dirs]
+    read = [dataset_gaps(d, known_sha256) for d in dirs]
     gaps = [g for group, _ in read for g in group if g.work_id.split(":", 1)[0] == publisher.value]
     works = tuple(sorted((w for w in (as_dict(w) for w in tree.works()) if work_publisher(w) == publisher.value),
                          key=lambda w: str(w.get("slug", ""))))

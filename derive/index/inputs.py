@@ -294,7 +294,15 @@ def error_gap(d: Mapping[str, Any], where: str) -> GapRow:
     )
 
 
-def _file_entry(root: Path, path: Path) -> InputFile:
+#: a file's SHA-256 when the caller already holds it (the pipeline's stage state: the derive stage
+#: hashed the dataset as it wrote it), else None: then it is read here
+KnownSha256 = Callable[[Path], "str | None"]
+
+
+def _file_entry(root: Path, path: Path, known: KnownSha256 | None = None) -> InputFile:
+    sha = known(path) if known is not None else None
+    if sha is not None:
+        return InputFile(path=path.relative_to(root).as_posix(), sha256=sha, size=path.stat().st_size)
     h, size = hashlib.sha256(), 0
     with path.open("rb") as handle:
         for chunk in iter(lambda: handle.read(1 << 20), b""):
@@ -351,11 +359,12 @@ def dataset_row_values(directory: Path) -> Iterator[tuple[str, dict[str, Any]]]:
         yield from reader(path)
 
 
-def dataset_gaps(directory: Path) -> tuple[list[GapRow], list[InputFile]]:
-    """The gaps and refusals of a dataset directory, and every file the dataset is read from."""
+def dataset_gaps(directory: Path, known: KnownSha256 | None = None) -> tuple[list[GapRow], list[InputFile]]:
+    """The gaps and refusals of a dataset directory, and every file the dataset is read from
+    (``known``: the rows files' SHA-256 when the caller holds them)."""
     if not directory.is_dir():
         raise IndexError_("dataset directory not found", code="dataset_missing", subject=directory.name)
-    files = [_file_entry(directory, path) for path in row_files(directory)]
+    files = [_file_entry(directory, path, known) for path in row_files(directory)]
     gaps: list[GapRow] = []
     for path in sorted(directory.rglob(GAPS_FILE)):
         gaps.extend(gap_row(value, where) for where, value in _jsonl(path))

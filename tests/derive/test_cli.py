@@ -17,9 +17,11 @@ def test_run_then_verify(tmp_path, lu_body, capsys):
     summary = json.loads(capsys.readouterr().out)
     assert summary == {"empty_provisions": 0, "errors": 0, "gaps": {}, "profiles": {"akn-lu/3": 2},
                        "provisions": 4, "units": 2, "versions": 2, "works": 1,
-                       "works_derived": 1, "works_reused": 0, "works_copied": 0, "shard": None}
+                       "works_derived": 1, "works_reused": 0, "works_copied": 0, "row_groups": 1,
+                       "row_groups_copied": 0, "shard": None}
     assert json.loads((out / "summary.json").read_bytes()) == {
-        k: v for k, v in summary.items() if k not in ("works_derived", "works_reused", "works_copied", "shard")}
+        k: v for k, v in summary.items()
+        if k not in ("works_derived", "works_reused", "works_copied", "row_groups", "row_groups_copied", "shard")}
     assert main(["derive", "verify", str(out), "--tree", str(tree.root)]) == 0
     printed = capsys.readouterr().out
     assert "mismatched=0 missing=0 extra=0" in printed

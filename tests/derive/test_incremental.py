@@ -327,6 +327,46 @@ def test_one_changed_work_rebuilds_its_shard_only_and_merges_to_a_cold_build(lu_
         manifest.write_bytes(saved_manifest)
 
 
+def test_a_one_change_merge_copies_the_unchanged_row_groups_and_equals_a_cold_build(lu_copy, cache, tmp_path,
+                                                                                     monkeypatch):
+    """With small row groups, a merge after one work changed copies every ``provisions.parquet`` row
+    group of unchanged works byte for byte from the previous merged file (and the rebuilt shard
+    from its previous output); the merged files are the bytes of a cold unsharded build."""
+    from corpus_tree.manifest import build_manifest
+    from derive import parquet as P
+
+    monkeypatch.setattr(P, "ROW_GROUP_ROWS", 300)
+    slug, shards = "rgd-2001-10-18-n3", 2
+    mine = shard_of(slug, shards)
+    outs = [tmp_path / f"shard-{i}" for i in range(shards)]
+    for i, out in enumerate(outs):
+        build_dataset(lu_copy, out, shard=(i, shards), cache=cache)
+    first = merge_shards(outs, tmp_path / "merged")
+    assert first.row_groups > 3 and first.row_groups_copied == 0  # nothing to copy from
+    again = merge_shards(outs, tmp_path / "merged")
+    assert again.row_groups_copied == again.row_groups  # the same works: every group copied
+    meta = _version_meta(lu_copy, slug)
+    original = meta.read_bytes()
+    manifest = lu_copy.root / "manifest.json"
+    saved_manifest = manifest.read_bytes()
+    meta.write_bytes(render(seal({**json.loads(original), "raw": {"test": "one change"}})))
+    try:
+        manifest.write_bytes(render(build_manifest(lu_copy.works(), lu_copy.iter_versions(verify=False))))
+        assert D.refresh_shard(lu_copy, outs[1 - mine], (1 - mine, shards))
+        rebuilt = build_dataset(lu_copy, outs[mine], shard=(mine, shards), cache=cache)
+        assert rebuilt.derived == [f"lu-legilux:{slug}"] and 0 < rebuilt.row_groups_copied < rebuilt.row_groups
+        merged = merge_shards(outs, tmp_path / "merged")
+        assert 0 < merged.row_groups_copied < merged.row_groups
+        build_dataset(lu_copy, tmp_path / "scratch", use_cache=False)
+        _same(tmp_path / "scratch", tmp_path / "merged")
+        build_dataset(lu_copy, tmp_path / "cold-shard", shard=(mine, shards), use_cache=False)
+        assert (tmp_path / "cold-shard" / "provisions.parquet").read_bytes() == \
+            (outs[mine] / "provisions.parquet").read_bytes()
+    finally:
+        meta.write_bytes(original)
+        manifest.write_bytes(saved_manifest)
+
+
 def test_merge_refuses_a_shard_whose_lines_and_table_disagree(tmp_path, eu_tree):
     """The merge copies a work's JSONL lines as bytes, as many as its Parquet rows: a line of
     another work there is a shard that does not hold together."""

@@ -154,3 +154,82 @@ def test_release_free_heap_is_harmless():
     del held[::2]
     release_free_heap()  # glibc's malloc_trim, or nothing where there is none
     assert all(len(b) == 1000 for b in held)
+
+
+def _whole_file(schema: pa.Schema, groups: list[pa.Table]) -> bytes:
+    """What Arrow's writer writes for ``groups`` in one go, with the dataset's options."""
+    sink = pa.BufferOutputStream()
+    writer = pq.ParquetWriter(sink, schema, **P.WRITER_OPTIONS)
+    for group in groups:
+        writer.write_table(group, row_group_size=group.num_rows)
+    writer.close()
+    return bytes(sink.getvalue().to_pybytes())
+
+
+def _table() -> pa.Table:
+    n = 3000
+    return pa.table({
+        "kind": pa.array([f"k{i % 7}" for i in range(n)]).dictionary_encode(),
+        "number": pa.array([None if i % 11 == 0 else i for i in range(n)], pa.int64()),
+        "text": pa.array([("word " * (i % 37)) or None for i in range(n)]),
+        "day": pa.array([dt.date(2000, 1, 1) + dt.timedelta(days=i % 400) for i in range(n)]),
+    })
+
+
+def test_the_footer_reads_and_writes_back_the_bytes_arrow_wrote():
+    from derive import footer as F
+
+    table = _table()
+    data = _whole_file(table.schema, [table.slice(0, 1000), table.slice(1000)])
+    raw = F.footer_bytes(data)
+    assert F.encode(F.decode(raw)) == raw
+    assert F.group_span(F.row_groups(F.decode(raw))[0])[0] == 4
+
+
+def test_groups_written_apart_or_copied_are_the_bytes_of_one_writer(tmp_path):
+    """A file assembled from row groups encoded on their own, then one copied from that file into
+    another, is byte for byte what Arrow's writer writes for the same groups in one go."""
+    table = _table()
+    schema = table.schema.with_metadata({b"lex:table": b"test"})
+    groups = [table.slice(0, 1200), table.slice(1200, 1), table.slice(1201)]
+    first = P.GroupWriter(tmp_path / "a.parquet", schema)
+    for group in groups:
+        first.write_table(group)
+    first.close()
+    assert (tmp_path / "a.parquet").read_bytes() == _whole_file(schema, groups)
+    empty = P.GroupWriter(tmp_path / "empty.parquet", schema)
+    empty.close()
+    assert (tmp_path / "empty.parquet").read_bytes() == _whole_file(schema, [])
+    # the same rows again: the first two groups copied, the last one changed
+    (tmp_path / "a.groups.json").write_bytes(P.groups_document(
+        ["g0", "g1", "g2"], first.spans, [[(f"w{i}", g.num_rows, 1)] for i, g in enumerate(groups)]))
+    previous = P.PreviousGroups(tmp_path / "a.parquet", tmp_path / "a.groups.json")
+    changed = table.slice(1201).set_column(1, "number", pa.array(range(3000 - 1201), pa.int64()))
+    second = P.GroupWriter(tmp_path / "b.parquet", schema)
+    for name, group in (("g0", groups[0]), ("g1", groups[1])):
+        found = previous.find(name, group.num_rows)
+        assert found is not None
+        second.copy_group(*found)
+    assert previous.find("g2", 5) is None  # another row count: not that group
+    second.write_table(changed)
+    second.close()
+    previous.close()
+    assert second.copied == 2
+    assert (tmp_path / "b.parquet").read_bytes() == _whole_file(schema, [*groups[:2], changed])
+    assert pq.read_table(tmp_path / "b.parquet").equals(
+        pa.concat_tables([*groups[:2], changed]).replace_schema_metadata(schema.metadata))
+
+
+def test_a_group_whose_bytes_moved_on_is_not_copied(tmp_path):
+    table = _table()
+    writer = P.GroupWriter(tmp_path / "a.parquet", table.schema)
+    writer.write_table(table)
+    writer.close()
+    start, size, crc = writer.spans[0]
+    members = [[("w", table.num_rows, 1)]]
+    (tmp_path / "a.groups.json").write_bytes(P.groups_document(["g"], [(start, size, crc ^ 1)], members))
+    assert P.PreviousGroups(tmp_path / "a.parquet", tmp_path / "a.groups.json").find("g", table.num_rows) is None
+    (tmp_path / "a.groups.json").write_bytes(P.groups_document(["g"], [(start + 1, size, crc)], members))
+    assert P.PreviousGroups(tmp_path / "a.parquet", tmp_path / "a.groups.json").find("g", table.num_rows) is None
+    (tmp_path / "a.groups.json").write_bytes(b"not json")
+    assert P.PreviousGroups(tmp_path / "a.parquet", tmp_path / "a.groups.json").find("g", table.num_rows) is None

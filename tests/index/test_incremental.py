@@ -287,3 +287,22 @@ def test_a_window_the_bound_does_not_prove_is_ranked_again() -> None:
     got = windows.update(kept, totals, totals, [100], changes, {"loi": {13: 50}}, {13: 6}, 2)
     assert got is not None and [r for r, _ in got[0]] == [13, 10]
     assert got[1].ids.tolist() == [13, 10, 11]
+
+
+def test_dataset_hashes_the_caller_holds_are_taken_not_read(fixture_indexes: FixtureBuild, tmp_path: Path) -> None:
+    """``known_sha256`` (the pipeline's stage state, which the derive stage filled as it wrote the
+    dataset) gives the stamp's dataset hashes: the same stamp as hashing the files."""
+    import hashlib
+
+    dataset = fixture_indexes.datasets["lu"]
+    asked: list[str] = []
+
+    def known(path: Path) -> str:
+        asked.append(path.name)
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+
+    read = _build(fixture_indexes, dataset, tmp_path / "read")
+    taken = build_from_paths(Publisher.LEGILUX, CorpusTree.open(fixture_indexes.trees["lu"]), dataset,
+                             tmp_path / "taken", built_at=BUILT_AT, known_sha256=known)
+    assert asked == ["provisions.jsonl"]
+    assert taken.stamp == read.stamp and taken.index_sha256 == read.index_sha256
