@@ -262,6 +262,7 @@ class ParquetSink:
             self.bytes += size
         if self.rows >= self.limit_rows or self.bytes >= self.limit_bytes:
             self.flush()
+            release_unused()  # what writing the group freed, before the next one is gathered
         elif self.loose_bytes >= COMPACT_BYTES:
             self._compact()
 
@@ -302,8 +303,6 @@ class ParquetSink:
             group = to_parquet(table, self.schema)
             del table
             self.writer.write_table(group, row_group_size=group.num_rows)
-            del group
-            release_unused()
         self.group = None
         self.rows = self.bytes = 0
 
