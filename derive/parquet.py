@@ -244,14 +244,11 @@ class ParquetSink:
         self.holds: list[Any] = []
         self.rows = 0
         self.bytes = 0
-        self.due = False  # the group is complete: written before the next work's rows are added
         self.writer = pq.ParquetWriter(path, self.schema, compression="zstd", use_dictionary=True,
                                        write_statistics=True, store_schema=True)
 
     def add(self, table: pa.Table, size: int, hold: Any = None) -> None:
         """Add one work's rows; ``size`` is their JSONL size in bytes."""
-        if self.due:
-            self.flush()
         if hold is not None:
             self.holds.append(hold)
         if table.num_rows:
@@ -264,10 +261,8 @@ class ParquetSink:
             self.rows += table.num_rows
             self.bytes += size
         if self.rows >= self.limit_rows or self.bytes >= self.limit_bytes:
-            # the group ends with this work; it is written when the next work comes (or at close),
-            # once the caller has let this one's rows go: they are not held twice while it is encoded
-            self._compact()
-            self.due = True
+            self.flush()
+            release_unused()  # what writing the group freed, before the next one is gathered
         elif self.loose_bytes >= COMPACT_BYTES:
             self._compact()
 
@@ -292,7 +287,6 @@ class ParquetSink:
         self.holds = []
 
     def flush(self) -> None:
-        self.due = False
         self._compact()
         if self.columns:
             assert self.group is not None
@@ -311,7 +305,6 @@ class ParquetSink:
             self.writer.write_table(group, row_group_size=group.num_rows)
         self.group = None
         self.rows = self.bytes = 0
-        release_unused()  # what writing the group freed, before the next one is gathered
 
     def close(self) -> None:
         self.flush()
