@@ -1162,18 +1162,25 @@ def _plain_types(batch: pa.RecordBatch) -> pa.RecordBatch:
     return pa.RecordBatch.from_arrays(columns, names=batch.schema.names)
 
 
+#: bytes buffered per column chunk when a shard's Parquet table is read back (:func:`_shard_works`)
+READ_BUFFER = 1 << 16
+
+
 def _shard_works(path: Path, name: str = PROVISIONS_FILE) -> Iterator[tuple[str, list[pa.RecordBatch]]]:
     """(work id, its rows as Parquet-typed batches) per work of a shard's ``name`` table (its
     ``provisions.parquet``, or ``states.parquet``), in file order, read :data:`ENCODE_CHUNK` rows at
     a time (no row parsed from JSON)."""
     try:
-        source = pq.ParquetFile(path / name)
+        # streamed a page at a time through a small buffer, decoded in this thread: not a whole row
+        # group's column chunks read ahead (``pre_buffer``) nor decoded by the pool's threads (whose
+        # allocator heaps keep what they freed), for each of a merge's shards and tables at once
+        source = pq.ParquetFile(path / name, pre_buffer=False, buffer_size=READ_BUFFER)
     except (OSError, pa.ArrowException):
         raise DerivationError(f"not a shard output (unreadable {name})", code="not_a_shard",
                               subject=path.name) from None
     current: str | None = None
     parts: list[pa.RecordBatch] = []
-    for raw in source.iter_batches(batch_size=ENCODE_CHUNK):
+    for raw in source.iter_batches(batch_size=ENCODE_CHUNK, use_threads=False):
         batch = _plain_types(raw)
         for work_id, start, end in _runs(batch.column(batch.schema.get_field_index("work_id"))):
             if work_id != current:

@@ -57,6 +57,10 @@ ROW_GROUP_BYTES = 128 << 20
 #: (of JSONL): memory then holds them once, without the buffers they came in
 COMPACT_BYTES = 8 << 20
 
+#: a :class:`StringColumn` grows its buffers by 1/GROWTH of their size (at least): ``resize`` fills
+#: what it adds, so every byte of slack is resident; a large buffer is remapped, not copied
+GROWTH = 4
+
 DICT = pa.dictionary(pa.int32(), pa.string())
 TIMESTAMP = pa.timestamp("ms", tz="UTC")  # transaction time; Parquet stores instants to the millisecond
 INSTANT_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
@@ -147,6 +151,15 @@ def to_parquet(table: pa.Table, schema: pa.Schema) -> pa.Table:
     return pa.Table.from_arrays(columns, schema=schema)
 
 
+def release_unused() -> None:
+    """Give back what the process holds free: the C heap's free pages
+    (:func:`legal.heap.release_free_heap`) and the pages Arrow's allocator keeps for reuse
+    (``MemoryPool.release_unused``: mimalloc, the wheels' default, otherwise keeps the pages of the
+    row group just written, and of the batches read, resident under the next one)."""
+    release_free_heap()
+    pa.default_memory_pool().release_unused()
+
+
 def key_value_metadata(table: str, values: Mapping[str, str]) -> dict[bytes, bytes]:
     """The file's key-value metadata: ``lex:contract``, ``lex:table`` and ``values`` (``lex:`` keys)."""
     meta = {"lex:contract": DATASET_CONTRACT, "lex:table": table, **values}
@@ -171,7 +184,7 @@ class StringColumn:
     @staticmethod
     def _grow(buffer: np.ndarray[Any, Any], needed: int) -> None:
         if needed > len(buffer):
-            buffer.resize(max(needed, 2 * len(buffer)), refcheck=False)
+            buffer.resize(max(needed, len(buffer) + len(buffer) // GROWTH), refcheck=False)
 
     def append(self, piece: pa.Array) -> None:
         n = len(piece)
@@ -449,6 +462,7 @@ class ParquetSink:
             self.bytes += size
         if self.rows >= self.limit_rows or self.bytes >= self.limit_bytes:
             self.flush()
+            release_unused()  # what writing the group freed, before the next one is gathered
         elif self.loose_bytes >= COMPACT_BYTES:
             self._compact()
 
@@ -476,7 +490,7 @@ class ParquetSink:
         self._compact()
         if self.columns:
             assert self.group is not None
-            release_free_heap()  # the group is built and written on top of what the process holds
+            release_unused()  # the group is built and written on top of what the process holds
             arrays: list[pa.Array] = []
             for i, column in enumerate(self.columns):
                 self.columns[i] = []

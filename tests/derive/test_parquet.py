@@ -149,6 +149,22 @@ def test_string_column_is_the_concatenation():
     assert len(empty) == 0 and empty.type == pa.string()
 
 
+def test_a_string_column_grows_by_a_quarter_not_double():
+    # resize fills what it adds: every byte of slack is resident, so it stays a fraction of the values
+    column = P.StringColumn()
+    for _ in range(200):
+        column.append(pa.array(["x" * 5000] * 10))
+    assert column.size == 10_000_000
+    assert column.size <= len(column.data) <= column.size * (1 + 1 / P.GROWTH) + (1 << 16)
+    assert len(column.finish()) == 2000
+
+
+def test_release_unused_is_harmless():
+    kept = pa.array(["a" * 100] * 1000)
+    P.release_unused()  # malloc_trim and Arrow's pool release_unused, or nothing where there is none
+    assert kept.to_pylist()[-1] == "a" * 100
+
+
 def test_release_free_heap_is_harmless():
     held = [bytearray(1000) for _ in range(1000)]
     del held[::2]
