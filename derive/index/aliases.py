@@ -40,6 +40,7 @@ from typing import Any
 
 from derive.index.catalogue import Name
 from derive.index.text import normalize
+from legal.errors import IndexError_
 
 LEXICON_PATH = Path(__file__).with_name("aliases.json")
 LEXICON_SCHEMA = "lex-index-aliases/1"
@@ -55,14 +56,20 @@ _NO_POPULAR_TYPES = ("_DEL", "_IMPL", "CORRIGENDUM")
 
 @functools.lru_cache(maxsize=4)
 def _load(path: Path) -> tuple[tuple[str, str, str, str], ...]:
-    data = json.loads(path.read_text(encoding="utf-8"))
-    if data.get("schema") != LEXICON_SCHEMA:
-        raise ValueError(f"{path.name}: schema must be {LEXICON_SCHEMA}")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise IndexError_(f"the reviewed alias lexicon cannot be read: {error}", code="invalid_lexicon",
+                          subject=path.name) from error
+    if not isinstance(data, dict) or data.get("schema") != LEXICON_SCHEMA:
+        raise IndexError_(f"the reviewed alias lexicon's schema must be {LEXICON_SCHEMA}", code="invalid_lexicon",
+                          subject=path.name)
     out = []
     for item in data.get("aliases") or []:
         alias, work, language, source = (str(item.get(k) or "").strip() for k in ("alias", "work", "language", "source"))
         if not alias or ":" not in work or not source:
-            raise ValueError(f"{path.name}: alias entries need alias, work (publisher:slug), language and source")
+            raise IndexError_("every alias entry needs alias, work (publisher:slug), language and source",
+                              code="invalid_lexicon", subject=f"{path.name}: {alias or work or '?'}")
         out.append((work, alias, language, source))
     return tuple(out)
 

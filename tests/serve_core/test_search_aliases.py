@@ -115,3 +115,19 @@ def test_an_acronym_short_title_still_says_which_publisher(fixture_core: LegalCo
     answer = fixture_core.call("search", {"query": "GDPR"})
     assert "another publisher" in _section(answer, "lu-legilux")["note"]
     assert not _section(answer, "eu-eurlex")["query_plan"]["work_mentions"][0].get("ordinary")
+
+
+@pytest.mark.parametrize(("name", "text"), [
+    ("not-json.json", "{aliases: ["),
+    ("wrong-schema.json", '{"schema": "other/1", "aliases": []}'),
+    ("no-source.json", '{"schema": "lex-index-aliases/1", "aliases": [{"alias": "DSGVO", "work": "eu-eurlex:32016r0679", "language": "de"}]}'),
+])
+def test_a_malformed_reviewed_lexicon_is_a_typed_index_error_naming_the_file(tmp_path: Any, name: str, text: str) -> None:
+    from legal.errors import IndexError_
+
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(IndexError_) as caught:
+        _load(path)
+    assert caught.value.code == "invalid_lexicon"
+    assert name in str(caught.value.subject)
