@@ -363,7 +363,7 @@ MIN_TRANSLATED = 2
 #: … and at least this many times as many as they are ("häusliche Gewalt Wegweisung aus der
 #: Wohnung": three translated, "wegweisung" left out). With fewer, the question is searched as it is
 #: ("space elevator construction permit": one word translated, so no act on "espace" answers it).
-UNTRANSLATED_SHARE = 2
+UNTRANSLATED_SHARE = 3
 #: German linking elements between a compound's parts ("Jahr·es·urlaub", "Verzug·s·zinsen",
 #: "Straße·n·verkehr"), tried longest first; none at all is tried last.
 COMPOUND_LINKS = ("es", "en", "s", "n", "e")

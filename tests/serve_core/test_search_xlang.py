@@ -107,20 +107,15 @@ def test_a_translated_section_relaxes_on_its_own_when_it_found_nothing() -> None
     assert relaxed[1]["hits"][0]["match_reasons"] == ["any_term", "translated"]
 
 
-def test_a_translated_section_never_routes_another_out() -> None:
-    from serve.core.ops.search import route_sections
-    sections = [_answer(EU, ["any_term"], cover=0.2), _answer(LU, ["text", "translated"], translated=True, cover=1.0)]
-    route_sections(sections)  # type: ignore[arg-type]
-    assert sections[0]["hits"] and "routed" not in sections[0]
-
-
 def test_a_few_untranslatable_words_leave_a_translated_question() -> None:
     from derive.index import xlang
     # "goes" is an English word no French text holds and nothing translates; three words are
     # translated: it leaves the search words instead of emptying the answer
-    found = xlang.translate(["refund", "travel", "company", "goes", "bankrupt"], "en",
-                            covered={"refund", "bankrupt"})
-    assert found.untranslated == ["goes"] and "goes" not in found.terms and found.alternatives["travel"]
+    found = xlang.translate(["tenant", "landlord", "employer", "goes"], "en")
+    assert found.untranslated == ["goes"] and "goes" not in found.terms and found.alternatives["tenant"]
+    # with two translated it stays, and the question is searched as it is
+    found = xlang.translate(["refund", "travel", "company", "goes", "bankrupt"], "en", covered={"refund", "bankrupt"})
+    assert found.missing == ["goes"] and not found.untranslated and not found.alternatives
     # with one word translated the question is searched as it is (another question otherwise)
     found = xlang.translate(["space", "elevator", "construction", "permit"], "en")
     assert found.missing and not found.alternatives and not found.untranslated

@@ -1138,15 +1138,12 @@ def route_sections(sections: list[Answer]) -> None:
     titled by the query (:func:`title_coverage` at least 0.5) and another publisher's are titled by
     at least :data:`ROUTING_MARGIN` less of it, the other publisher's hits are left out and it says
     why (``routed``). A French question on the Luxembourg law of that name is not answered first by
-    an EU act that merely uses its words. A section searched through the cross-language lexicon
-    never routes another out: its words are not the question's own (an English question on EU law
-    is not left unanswered because Legilux holds the French words of its translation)."""
-    own = [not (s.get("query_plan") or {}).get("translations") for s in sections]
-    if any(_direct(s) for s, mine in zip(sections, own, strict=True) if mine):
+    an EU act that merely uses its words."""
+    if any(_direct(s) for s in sections):
         for section in sections:
             if section.get("hits") and not _direct(section):
                 _route_out(section, "another publisher holds every word of the query", None, None)
-    covers = [s.get("title_coverage") if mine else None for s, mine in zip(sections, own, strict=True)]
+    covers = [s.get("title_coverage") for s in sections]
     known = [c for c in covers if isinstance(c, float | int)]
     if len(known) < 2:
         return
