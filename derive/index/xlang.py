@@ -171,14 +171,16 @@ def mine(aligned: Iterable[tuple[str, str, str]], source: str, *, min_aligned: i
             continue  # the same provision repeated by another state of the work: no new evidence
         counted.add(anchor_key)
         work = where.split("#", 1)[0]
-        src_words = set(words_of(src_text, source))
-        fr_words = set(words_of(fr_text, "fr"))
+        # sorted, never a set's order: ties between partners are broken the same way on every run
+        src_words = sorted(set(words_of(src_text, source)))
+        fr_set = set(words_of(fr_text, "fr"))
+        fr_words = sorted(fr_set)
         for w in src_words:
             seen[w] += 1
-            same[w] += w in fr_words
+            same[w] += w in fr_set
         fr_seen.update(fr_words)
-        src = {key_of(w, source) for w in src_words}
-        fr = {key_of(w, "fr") for w in fr_words}
+        src = sorted({key_of(w, source) for w in src_words})
+        fr = sorted({key_of(w, "fr") for w in fr_words})
         for w in src_words:
             src_forms.setdefault(key_of(w, source), Counter())[w] += 1
         for w in fr_words:
