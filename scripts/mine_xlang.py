@@ -78,6 +78,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     eu, lu = open_readonly(args.eu), open_readonly(args.lu)
     en = xlang.mine(aligned(eu, "en"), "en")
+    deny = xlang.rejected("en")
+    rejected = [p for p in en.pairs if p.source in deny]
+    en.pairs = [p for p in en.pairs if p.source not in deny]
     de = xlang.mine(aligned(lu, "de"), "de")
     concepts = xlang.label_pairs(labels(eu))
     held = held_phrases([eu, lu], sorted({t for e in concepts for t in e["targets"]}))
@@ -101,7 +104,8 @@ def main(argv: list[str] | None = None) -> int:
                        "and from the EuroVoc concepts' English and French labels (phrases, kept when a provision "
                        "holds the French label). OR-alternatives of a question's word, never a filter.",
         "generated_by": "scripts/mine_xlang.py",
-        "thresholds": {"min_aligned": xlang.MIN_ALIGNED, "min_dice": xlang.MIN_DICE, "max_words": xlang.MAX_WORDS,
+        "thresholds": {"min_aligned": xlang.MIN_ALIGNED, "min_works": xlang.MIN_WORKS, "min_dice": xlang.MIN_DICE,
+                       "max_words": xlang.MAX_WORDS,
                        "form_share": xlang.FORM_SHARE, "near_best": xlang.NEAR_BEST, "shared_share": xlang.SHARED_SHARE,
                        "foreign_min": xlang.FOREIGN_MIN, "foreign_share": xlang.FOREIGN_SHARE},
         "languages": {
@@ -111,10 +115,13 @@ def main(argv: list[str] | None = None) -> int:
         },
         # The German and French texts of the Luxembourg Constitution (the one act Legilux holds in
         # German) align too few provisions for the thresholds: recorded, not used (German is reviewed).
-        "not_used": {"de": {"aligned_provisions": de.provisions, "pairs": [p.to_dict() for p in de.pairs]}},
+        "not_used": {"de": {"aligned_provisions": de.provisions, "pairs": [p.to_dict() for p in de.pairs]},
+                     # mined, then rejected by the review (the reviewed file's ``rejected``, each with its reason)
+                     "en_rejected": [{**p.to_dict(), "reason": deny[p.source]} for p in rejected]},
     }
     args.out.write_text(json.dumps(out, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
-    print(f"en: {en.provisions} aligned provisions, {len(en.pairs)} pairs, {len(phrases)} phrases, "
+    print(f"en: {en.provisions} aligned provisions, {len(en.pairs)} pairs ({len(rejected)} rejected), "
+          f"{len(phrases)} phrases, "
           f"{len(en.shared)} shared, {len(en.foreign)} foreign; de: {de.provisions} aligned, {len(de.pairs)} pairs")
     return 0
 

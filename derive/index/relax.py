@@ -47,9 +47,10 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from derive.index.query import STOP_WORDS as QUERY_STOP_WORDS
@@ -115,7 +116,11 @@ _QUESTION = (
 #: too when the question holds a question-frame word (:func:`serve.core.searchplan.without_question_frame`).
 QUESTION_PRONOUNS: frozenset[str] = frozenset(
     ["il", "elle", "on", "je", "ils", "elles", "nous", "vous", "tu", "ich", "wir"])
-STOP_WORDS: frozenset[str] = frozenset(f"{_FR} {_EN} {_DE}".split())
+#: Each language's own stop words (accents folded): what a question's words are told apart by
+#: (:func:`derive.index.xlang.query_language`) and what a translated question leaves out.
+STOP_WORDS_BY_LANGUAGE: Mapping[str, frozenset[str]] = MappingProxyType(
+    {"fr": frozenset(_FR.split()), "en": frozenset(_EN.split()), "de": frozenset(_DE.split())})
+STOP_WORDS: frozenset[str] = frozenset().union(*STOP_WORDS_BY_LANGUAGE.values())
 #: Question-frame words (:data:`_QUESTION`).
 QUESTION_WORDS: frozenset[str] = frozenset(_QUESTION.split())
 _YEAR = re.compile(r"^(?:1[89]|2[01])\d\d$")

@@ -70,9 +70,20 @@ NEAR_BEST = 0.8
 #: French stem too.
 FORM_SHARE = 0.4
 MIN_WORD = 3
+#: A pair's aligned provisions must come from at least this many works. The same list in the
+#: annex of one act ("crisps, puffs, savoury snacks" → "chips"; "Syria, Yemen"; "clays, limestone"
+#: → "cokéfiable") pairs every item with every other, and each consolidated state of the act
+#: repeats the evidence: one work's words are a list, not a translation.
+MIN_WORKS = 2
+#: Negating prefixes: a source form ``un``/``in``/``non`` + a word of the source text of at least
+#: :data:`NEGATED_MIN` letters ("unmanned", "unfunded", "inaccessible") keeps its pair only when
+#: the French term is negated too (:data:`FRENCH_NEGATIONS`): otherwise the pair is the positive
+#: word's partner ("unmanned aircraft" → "aéronef sans équipage" gave "unmanned" → "équipage").
+NEGATING_PREFIXES = ("non", "un", "in")
+NEGATED_MIN = 5
+FRENCH_NEGATIONS = ("in", "im", "il", "ir", "non", "de", "dis", "mal")
 
-_STOPS: dict[str, frozenset[str]] = {
-    "fr": frozenset(relax._FR.split()), "en": frozenset(relax._EN.split()), "de": frozenset(relax._DE.split())}
+_STOPS = relax.STOP_WORDS_BY_LANGUAGE
 #: Stop words of one language only: evidence of a question's language.
 EXCLUSIVE_STOPS: dict[str, frozenset[str]] = {
     lang: words - frozenset().union(*(w for other, w in _STOPS.items() if other != lang))
@@ -130,11 +141,16 @@ class Mined:
 
 
 def mine(aligned: Iterable[tuple[str, str, str]], source: str, *, min_aligned: int = MIN_ALIGNED,
-         min_dice: float = MIN_DICE, max_words: int = MAX_WORDS) -> Mined:
+         min_dice: float = MIN_DICE, max_words: int = MAX_WORDS, min_works: int = MIN_WORKS) -> Mined:
     """Word pairs of ``source`` → French from aligned provisions ``(example, source text, French
     text)``: counted on Snowball stems, kept when the French stem is the source stem's best partner
     by Dice and the source stem is the French stem's best or nearly (:data:`NEAR_BEST`), the Dice is
-    at least ``min_dice`` and at least ``min_aligned`` provisions hold both. Pure."""
+    at least ``min_dice`` and at least ``min_aligned`` provisions of at least ``min_works`` works hold
+    both. A provision's texts are counted once however many states repeat them (``example`` is
+    ``work#anchor``). Of a pair, the forms listed on either side are those that carry it
+    (:data:`FORM_SHARE`); a French form that the source text holds as often (an untranslated
+    English word, "securities") is never a target; a negated source form needs a negated French
+    term (:data:`NEGATING_PREFIXES`). Pure."""
     src_df: Counter[str] = Counter()
     fr_df: Counter[str] = Counter()
     both: Counter[tuple[str, str]] = Counter()
@@ -144,15 +160,27 @@ def mine(aligned: Iterable[tuple[str, str, str]], source: str, *, min_aligned: i
     same: Counter[str] = Counter()  # source surface word also in the aligned French text
     seen: Counter[str] = Counter()  # source surface word, provisions
     provisions = 0
-    kept_sets: list[tuple[frozenset[str], frozenset[str]]] = []  # (source words, French stems) per provision
+    fr_seen: Counter[str] = Counter()  # French surface word, provisions
+    # (source words, French words, French stems, source stems) per provision
+    kept_sets: list[tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str]]] = []
+    works: dict[tuple[str, str], set[str]] = {}  # pair → the works whose provisions hold it
+    counted: set[tuple[str, str, str]] = set()
     for where, src_text, fr_text in aligned:
-        src_words = set(words_of(src_text, source))
-        fr_words = set(words_of(fr_text, "fr"))
+        anchor_key = (where, src_text, fr_text)
+        if anchor_key in counted:
+            continue  # the same provision repeated by another state of the work: no new evidence
+        counted.add(anchor_key)
+        work = where.split("#", 1)[0]
+        # sorted, never a set's order: ties between partners are broken the same way on every run
+        src_words = sorted(set(words_of(src_text, source)))
+        fr_set = set(words_of(fr_text, "fr"))
+        fr_words = sorted(fr_set)
         for w in src_words:
             seen[w] += 1
-            same[w] += w in fr_words
-        src = {key_of(w, source) for w in src_words}
-        fr = {key_of(w, "fr") for w in fr_words}
+            same[w] += w in fr_set
+        fr_seen.update(fr_words)
+        src = sorted({key_of(w, source) for w in src_words})
+        fr = sorted({key_of(w, "fr") for w in fr_words})
         for w in src_words:
             src_forms.setdefault(key_of(w, source), Counter())[w] += 1
         for w in fr_words:
@@ -160,7 +188,7 @@ def mine(aligned: Iterable[tuple[str, str, str]], source: str, *, min_aligned: i
         if not src or not fr or len(src) > max_words or len(fr) > max_words:
             continue
         provisions += 1
-        kept_sets.append((frozenset(src_words), frozenset(fr)))
+        kept_sets.append((frozenset(src_words), frozenset(fr_words), frozenset(fr), frozenset(src)))
         src_df.update(src)
         fr_df.update(fr)
         for s in src:
@@ -168,7 +196,11 @@ def mine(aligned: Iterable[tuple[str, str, str]], source: str, *, min_aligned: i
                 both[(s, f)] += 1
                 if (s, f) not in example:
                     example[(s, f)] = where
-    dice = {p: 2 * n / (src_df[p[0]] + fr_df[p[1]]) for p, n in both.items() if n >= min_aligned}
+                    works[(s, f)] = {work}
+                elif len(works[(s, f)]) < min_works:
+                    works[(s, f)].add(work)
+    dice = {p: 2 * n / (src_df[p[0]] + fr_df[p[1]]) for p, n in both.items()
+            if n >= min_aligned and len(works[p]) >= min_works}
     best_src: dict[str, tuple[float, str]] = {}
     best_fr: dict[str, tuple[float, str]] = {}
     for (s, f), d in dice.items():
@@ -184,12 +216,23 @@ def mine(aligned: Iterable[tuple[str, str, str]], source: str, *, min_aligned: i
     # never "parental")
     form_seen: Counter[str] = Counter()
     form_both: Counter[str] = Counter()
-    for held_words, held_fr in kept_sets:
+    # a French form carries its pair when the provisions holding it hold a source partner of its stem
+    target_seen: Counter[str] = Counter()
+    target_both: Counter[str] = Counter()
+    partners: dict[str, set[str]] = {}
+    for s, f in chosen.items():
+        partners.setdefault(f, set()).add(s)
+    for held_words, held_fr_words, held_fr, held_src in kept_sets:
         for w in held_words:
             partner = chosen.get(key_of(w, source))
             if partner is not None:
                 form_seen[w] += 1
                 form_both[w] += partner in held_fr
+        for w in held_fr_words:
+            stem = key_of(w, "fr")
+            if stem in partners:
+                target_seen[w] += 1
+                target_both[w] += bool(partners[stem] & held_src)
     pairs = []
     for s, f in sorted(chosen.items()):
         n = both[(s, f)]
@@ -198,13 +241,26 @@ def mine(aligned: Iterable[tuple[str, str, str]], source: str, *, min_aligned: i
         forms = tuple(w for w, _ in src_forms[s].most_common()
                       if form_seen[w] >= 2 and form_both[w] >= FORM_SHARE * form_seen[w]
                       and same[w] < SHARED_SHARE * max(seen[w], 1))
-        targets = tuple(w for w, _ in fr_forms[f].most_common(MAX_TARGET_FORMS))
-        if not forms or set(forms) & set(targets) or len(forms[0]) < 4 or len(targets[0]) < 4:
+        targets = tuple(w for w, _ in fr_forms[f].most_common()
+                        if target_both[w] >= FORM_SHARE * max(target_seen[w], 1) and seen[w] < fr_seen[w]
+                        )[:MAX_TARGET_FORMS]
+        forms = tuple(w for w in forms if not _negation_lost(w, targets, seen))
+        if not forms or not targets or set(forms) & set(targets) or len(forms[0]) < 4 or len(targets[0]) < 4:
             continue  # the same word in both languages (shared), an acronym, or no form carries it
         pairs.append(Pair(s, forms, targets, n, d, llr, example[(s, f)]))
     shared = sorted(w for w, n in seen.items() if n >= FOREIGN_MIN and same[w] >= SHARED_SHARE * n)
     foreign = sorted(w for w, n in seen.items() if n >= FOREIGN_MIN and same[w] <= FOREIGN_SHARE * n)
     return Mined(pairs, shared, foreign, provisions)
+
+
+def _negation_lost(form: str, targets: Sequence[str], seen: Counter[str]) -> bool:
+    """Whether a source form is a negated word ("unmanned": ``un`` + "manned", a word of the source
+    text) whose French targets are not negated: the pair then translates the positive word."""
+    for prefix in NEGATING_PREFIXES:
+        rest = form[len(prefix):]
+        if form.startswith(prefix) and len(rest) >= NEGATED_MIN and seen[rest] > 0:
+            return not any(t.startswith(FRENCH_NEGATIONS) for t in targets)
+    return False
 
 
 def label_pairs(labels: Iterable[tuple[str, str, str, str]]) -> list[dict[str, Any]]:
@@ -254,6 +310,14 @@ def _read(path: Path) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
+def rejected(language: str) -> dict[str, str]:
+    """The mined pairs the review rejected (``rejected`` of the reviewed file), by source stem: the
+    wrong pairs no mining rule removes as a class, each with the reason and its evidence. The mining
+    script leaves them out of the mined file and records them under ``not_used``."""
+    return {str(e["source"]): str(e["reason"]) for e in _read(REVIEWED_PATH).get("rejected", [])
+            if e.get("language") == language}
+
+
 @functools.cache
 def lexicon(language: str) -> Lexicon:
     """The lexicon of ``language`` (``en``/``de``) → French: reviewed and mined entries merged
@@ -295,6 +359,47 @@ def lexicon(language: str) -> Lexicon:
                    frozenset(w for p in phrases for w in p), origin)
 
 
+#: A question's words that nothing translates and no French text holds leave its search words only
+#: when at least this many of its words are translated …
+MIN_TRANSLATED = 2
+#: … and at least this many times as many as they are ("häusliche Gewalt Wegweisung aus der
+#: Wohnung": three translated, "wegweisung" left out). With fewer, the question is searched as it is
+#: ("space elevator construction permit": one word translated, so no act on "espace" answers it).
+UNTRANSLATED_SHARE = 3
+#: German linking elements between a compound's parts ("Jahr·es·urlaub", "Verzug·s·zinsen",
+#: "Straße·n·verkehr"), tried longest first; none at all is tried last.
+COMPOUND_LINKS = ("es", "en", "s", "n", "e")
+#: A compound's part has at least this many letters.
+COMPOUND_MIN_PART = 3
+
+
+def compound_parts(word: str, language: str) -> tuple[str, ...] | None:
+    """A German compound the lexicon does not hold as a word, as parts it does hold: the longest head
+    the lexicon knows, and a modifier it knows (or that is itself such a compound), a linking
+    element between them left out — "verzugszinsen" → ("verzug", "zinsen") when both are entries.
+    ``None`` for another language, a word the lexicon holds, or one it cannot cut whole. Pure."""
+    if language != "de" or len(word) < 2 * COMPOUND_MIN_PART:
+        return None
+    lex = lexicon(language)
+    if lex.lookup(word, language) is not None:
+        return None
+    for cut in range(COMPOUND_MIN_PART, len(word) - COMPOUND_MIN_PART + 1):  # longest head first
+        head = word[cut:]
+        if lex.lookup(head, language) is None:
+            continue
+        left = word[:cut]
+        for link in (*COMPOUND_LINKS, ""):
+            modifier = left[:len(left) - len(link)] if link and left.endswith(link) else left if not link else ""
+            if len(modifier) < COMPOUND_MIN_PART:
+                continue
+            if lex.lookup(modifier, language) is not None:
+                return (modifier, head)
+            inner = compound_parts(modifier, language)
+            if inner is not None:
+                return (*inner, head)
+    return None
+
+
 def query_language(words: Sequence[str]) -> str | None:
     """The language of a question's normalised words, when it is told: the most evidence among
     French, English and German — stop words of one language only, words only the English or
@@ -330,9 +435,13 @@ class Translation:
     #: Source-language stop words left out (only when at least two other words are left): a content
     #: word is never left out, translated or not.
     dropped: list[str]
-    #: The content words nothing translates and French text does not hold as they are: when there
-    #: is one, nothing is translated.
+    #: The content words nothing translates and French text does not hold as they are, when they
+    #: are too many to leave out (:data:`UNTRANSLATED_SHARE`): then nothing is translated.
     missing: list[str] = field(default_factory=list)
+    #: The content words nothing translates and French text does not hold, left out of the search
+    #: words because the question has at least :data:`MIN_TRANSLATED` translated words and at least
+    #: :data:`UNTRANSLATED_SHARE` times as many as these.
+    untranslated: list[str] = field(default_factory=list)
 
 
 def translate(terms: Sequence[str], language: str, covered: Collection[str] = ()) -> Translation:
@@ -366,15 +475,44 @@ def translate(terms: Sequence[str], language: str, covered: Collection[str] = ()
             word = terms[i]
             i += 1
             french = lex.lookup(word, language) if " " not in word and word not in lex.shared else None
+            parts = compound_parts(word, language) if not french and " " not in word else None
             if french:
                 alternatives[word] = [t for t in french if t != word]
                 used.append({"from": word, "to": alternatives[word], "source": lex.origin.get(word, "mined")})
+            elif parts:  # a German compound: searched as its parts, each with its French terms
+                for part in parts:
+                    alternatives[part] = [t for t in lex.lookup(part, language) or () if t != part]
+                    out.append(part)
+                used.append({"from": word, "to": [t for part in parts for t in alternatives[part]],
+                             "source": "compound " + "+".join(parts)})
+                continue
             elif word in stops:
                 stops_found.append(word)
             out.append(word)
-    missing = [t for t in out if t not in alternatives and t not in covered and t in lex.foreign]
-    if missing:  # translated in part, the question would be another one: searched as it is
-        return Translation(list(terms), {}, [], [], missing)
+    translated = sum(1 for t in out if alternatives.get(t))
+    absent = [t for t in out if t not in alternatives and t not in covered and t not in stops_found
+              and not_french(t, language)]
+    if absent and translated >= MIN_TRANSLATED and len(absent) * UNTRANSLATED_SHARE <= translated:
+        # a few words nothing translates, no French text holds, among several translated: required,
+        # they would leave the question unanswered; left out, it is still the question
+        out = [t for t in out if t not in absent]
+    else:
+        missing = [t for t in absent if t in lex.foreign]
+        if missing:  # translated in part, the question would be another one: searched as it is
+            return Translation(list(terms), {}, [], [], missing)
+        absent = []
     kept = [t for t in out if t not in stops_found]
     dropped = stops_found if len(kept) >= 2 else []
-    return Translation([t for t in out if t not in dropped], alternatives, used, dropped)
+    return Translation([t for t in out if t not in dropped], alternatives, used, dropped, untranslated=absent)
+
+
+def not_french(word: str, language: str) -> bool:
+    """Whether a question's word that the lexicon does not translate is one no French text holds:
+    an English word of the ``foreign`` list; a German word that is not a word French holds as it is
+    (the lexicon has no aligned German text to tell: a word of letters the lexicon does not know
+    as French). Pure."""
+    lex = lexicon(language)
+    if language == "en":
+        return word in lex.foreign
+    return language == "de" and word.isalpha() and " " not in word and word not in lex.shared \
+        and word not in lex.french and word not in lexicon("en").french

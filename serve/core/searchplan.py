@@ -476,7 +476,10 @@ def translated(terms: Sequence[str], words: Sequence[str], held: frozenset[str],
     found = xlang.translate(terms, language, covered)
     if not found.used and not found.dropped:
         return list(terms), {}, None
-    return found.terms, found.alternatives, {"language": language, "used": found.used, "dropped": found.dropped}
+    report: dict[str, Any] = {"language": language, "used": found.used, "dropped": found.dropped}
+    if found.untranslated:
+        report["untranslated"] = found.untranslated
+    return found.terms, found.alternatives, report
 
 
 def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | None,

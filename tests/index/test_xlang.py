@@ -106,3 +106,53 @@ def test_a_question_is_translated_whole_or_not_at_all() -> None:
     assert found.terms == ["space", "elevator", "construction", "permit"]
     # a word the synonym file already maps to French terms is covered
     assert xlang.translate(["probezeit", "arbeitsvertrag"], "de", covered={"probezeit"}).missing == []
+
+
+def test_one_works_list_is_not_a_translation() -> None:
+    # an annex's list repeated by every state of one act pairs its items with one another: the
+    # pair needs its evidence in two works, and a repeated provision counts once
+    rows = [(f"annex#art_{i % 2}", "Potato crisps, puffs and savoury sticks.", "Chips et soufflés salés.")
+            for i in range(8)]
+    rows += [(f"w{i}#art_1", "Crisps are snacks.", "Les chips sont des en-cas.") for i in range(1)]
+    pairs = {p.forms[0]: p.targets for p in xlang.mine(rows, "en", min_aligned=2).pairs}
+    assert pairs == {"crisps": ("chips",)}  # held by two works
+    # one work suffices only when asked: then the list's items pair with one another's French
+    loose = {p.forms[0]: p.targets for p in xlang.mine(rows, "en", min_aligned=2, min_works=1).pairs}
+    assert {"puffs", "savoury", "sticks"} <= set(loose)
+
+
+def test_a_french_form_that_is_an_english_word_is_never_a_target() -> None:
+    # the French text quotes the English term ("securities") next to the French one
+    rows = []
+    for i in range(6):
+        rows += [(f"s{i}#art_1", "The safety of workers.", "La sécurité des travailleurs."),
+                 (f"t{i}#art_1", "The securities of the issuer.", "Les titres (securities) de l'émetteur."),
+                 (f"u{i}#art_2", "The safety rules apply.", "Les règles de sécurité s'appliquent.")]
+    pairs = {p.forms[0]: p for p in xlang.mine(rows, "en", min_aligned=5).pairs}
+    assert pairs["safety"].targets == ("securite",)
+
+
+def test_a_negated_word_never_takes_the_positive_words_french() -> None:
+    rows = []
+    for i in range(6):
+        rows += [(f"a{i}#art_1", "Unmanned aircraft crew rules.", "Règles d'équipage des aéronefs sans équipage."),
+                 (f"b{i}#art_1", "The crew of the aircraft is manned.", "L'équipage de l'aéronef.")]
+    forms = {f for p in xlang.mine(rows, "en", min_aligned=5).pairs for f in p.forms}
+    assert "unmanned" not in forms
+
+
+def test_a_rejected_pair_is_listed_with_its_reason() -> None:
+    rejected = xlang.rejected("en")
+    assert rejected and all(reason.strip() for reason in rejected.values())
+    data = json.loads(xlang.MINED_PATH.read_text(encoding="utf-8"))
+    sources = {p["source"] for p in data["languages"]["en"]["pairs"]}
+    assert not sources & set(rejected)
+
+
+def test_a_german_compound_is_searched_as_its_known_parts() -> None:
+    assert xlang.compound_parts("wohnungsmieter", "de") == ("wohnung", "mieter")
+    assert xlang.compound_parts("mietvertrag", "de") is None  # an entry of its own
+    assert xlang.compound_parts("wohnungsmieter", "en") is None
+    found = xlang.translate(["wohnungsmieter", "kaution"], "de")
+    assert found.terms == ["wohnung", "mieter", "kaution"]
+    assert found.alternatives["mieter"] == ["locataire"] and found.used[0]["source"] == "compound wohnung+mieter"

@@ -78,3 +78,47 @@ def test_a_question_asked_of_the_text_in_its_own_language_is_not_translated(fixt
     section = next(s for s in answer["publishers"] if s["publisher"] == LU)
     assert "translations" not in section["query_plan"]
     assert section["hits"] and section["hits"][0]["work"] == f"{LU}:constitution-1868-10-17-n1"
+
+
+def _answer(publisher: str, reasons: list[str], *, translated: bool = False, cover: float | None = None
+            ) -> dict[str, Any]:
+    plan: dict[str, Any] = {"translations": {"language": "en", "used": [], "dropped": []}} if translated else {}
+    return {"publisher": publisher, "outcome": "succeeded", "query_plan": plan, "title_coverage": cover,
+            "hits": [{"work": f"{publisher}:w", "anchor": "art_1", "match_reasons": reasons}] if reasons else []}
+
+
+def test_a_translated_sections_hits_never_keep_another_publisher_from_relaxing() -> None:
+    from serve.core.ops.search import _strict_hits
+    # Legilux's hits through the French words of an English question are no strict hits of the
+    # question: EUR-Lex, which found nothing in the question's own words, still relaxes them
+    assert _strict_hits([_answer(LU, ["title_words", "translated"], translated=True), _answer(EU, [])]) == 0
+    assert _strict_hits([_answer(EU, ["text"])]) == 1
+
+
+def test_a_translated_section_relaxes_on_its_own_when_it_found_nothing() -> None:
+    from types import SimpleNamespace
+
+    from serve.core.ops.search import _relax_translated
+    indexes = [SimpleNamespace(publisher=SimpleNamespace(value=p)) for p in (EU, LU)]
+    plans: Any = {EU: SimpleNamespace(translations=None), LU: SimpleNamespace(translations={"language": "en"})}
+    relaxed = _relax_translated([_answer(EU, ["text"]), _answer(LU, [], translated=True)], indexes, plans,  # type: ignore[arg-type]
+                                lambda index: _answer(index.publisher.value, ["any_term", "translated"]))
+    assert relaxed[0]["hits"][0]["match_reasons"] == ["text"]  # the section in the question's words stays
+    assert relaxed[1]["hits"][0]["match_reasons"] == ["any_term", "translated"]
+
+
+def test_a_few_untranslatable_words_leave_a_translated_question() -> None:
+    from derive.index import xlang
+    # "goes" is an English word no French text holds and nothing translates; three words are
+    # translated: it leaves the search words instead of emptying the answer
+    found = xlang.translate(["tenant", "landlord", "employer", "goes"], "en")
+    assert found.untranslated == ["goes"] and "goes" not in found.terms and found.alternatives["tenant"]
+    # with two translated it stays, and the question is searched as it is
+    found = xlang.translate(["refund", "travel", "company", "goes", "bankrupt"], "en", covered={"refund", "bankrupt"})
+    assert found.missing == ["goes"] and not found.untranslated and not found.alternatives
+    # with one word translated the question is searched as it is (another question otherwise)
+    found = xlang.translate(["space", "elevator", "construction", "permit"], "en")
+    assert found.missing and not found.alternatives and not found.untranslated
+    # a German word nothing translates leaves a question whose other words are translated
+    found = xlang.translate(["hausliche", "gewalt", "wegweisung", "wohnung"], "de")
+    assert found.untranslated == ["wegweisung"] and found.terms == ["hausliche", "gewalt", "wohnung"]

@@ -31,7 +31,7 @@ import re
 import sqlite3
 import sys
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar, cast
 
@@ -1780,16 +1780,38 @@ def held_in_other_forms(conn: sqlite3.Connection, term: str, language: str | Non
         return False
 
 
+def _reset(later: dict[str, list[LaterSnippets]], publisher: str) -> list[LaterSnippets]:
+    later[publisher] = []
+    return later[publisher]
+
+
+def _relax_translated(sections: list[Answer], indexes: Sequence[MountedIndex], plans: Mapping[str, Plan],
+                      relaxed: Callable[[MountedIndex], Answer]) -> list[Answer]:
+    """The sections, a section searched through the cross-language lexicon that found nothing
+    searched again with stems and relaxation on its own (``relaxed``): another publisher's hits in
+    the question's own words ("co-ownership of apartment buildings": EU provisions in English) say
+    nothing about how many of the French words one provision holds, so they must not keep the
+    translated section from relaxing them (its hits stay weaker evidence, ``translated``)."""
+    out = list(sections)
+    for k, index in enumerate(indexes):
+        if plans[index.publisher.value].translations and not out[k].get("hits"):
+            out[k] = relaxed(index)
+    return out
+
+
 def _strict_hits(sections: Sequence[Answer]) -> int:
     """Hits of an answer that hold every query word: provisions (counting those the per-work
-    limit held back) and works whose titles hold every word."""
+    limit held back) and works whose titles hold every word. A section searched through the
+    cross-language lexicon has none: its words are not the question's own, so its hits never keep
+    another publisher from relaxing the question's words."""
     def strict(hit: dict[str, Any]) -> bool:
         reasons = set(hit.get("match_reasons") or ())
         return (bool(hit.get("anchor")) and not reasons & {"partial_terms", "any_term", "translated"}) \
             or "title_words" in reasons
 
     return sum(sum(strict(hit) + sum(strict(p) for p in hit.get("provisions") or []) for hit in section.get("hits") or [])
-               + int((section.get("row_set") or {}).get("held_back_by_per_work_limit") or 0) for section in sections)
+               + int((section.get("row_set") or {}).get("held_back_by_per_work_limit") or 0) for section in sections
+               if not (section.get("query_plan") or {}).get("translations"))
 
 
 def _plan(ctx: CallContext, index: MountedIndex, parsed: Any, args: dict[str, Any]) -> Plan:
@@ -2085,11 +2107,18 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
     # diluted by another publisher's stemmed or relaxed ones (serve.core.relax). Lane results
     # are kept between stages (memos), and a stage is replaced only when it found fewer than
     # five exact hits, so shaping the replaced stage costs little (its snippets are never cut).
-    if args["retrieval_mode"] in ("keyword", "hybrid") and args.get("relax", "auto") == "auto" \
-            and _strict_hits(sections) < FUZZY_MIN_EXACT_HITS:
+    auto = args["retrieval_mode"] in ("keyword", "hybrid") and args.get("relax", "auto") == "auto"
+    relaxed_all = False
+    if auto and _strict_hits(sections) < FUZZY_MIN_EXACT_HITS:
         sections = sections_of(stem=True)
         if not _strict_hits(sections):
             sections = sections_of(stem=True, relaxed=True)
+            relaxed_all = True
+    if auto and not relaxed_all:
+        sections = _relax_translated(sections, indexes, plans, lambda i: search_section(
+            ctx, i, plans[i.publisher.value], args, suppressed=someone_strong and not plans[i.publisher.value].strong
+            and not plans[i.publisher.value].boost and not args["works"], known=known, stem=True, relaxed=True,
+            memo=memos[i.publisher.value], later=_reset(later, i.publisher.value)))
     if len(sections) > 1 and not args["works"] and not someone_strong:
         route_sections(sections)
     cut_later(ctx.deadline_seconds, [group for section, i in zip(sections, indexes, strict=True)
