@@ -144,7 +144,7 @@ def test_an_act_named_alone_is_followed_by_the_acts_of_its_title(fixture_core: L
     assert before[0] == f"{LU}:loi-2006-07-31-n2" and f"{LU}:loi-2020-07-24-a639" not in before
     # the relation the fixtures lack: both works hold one title subject
     subjects = weakref.WeakKeyDictionary({_index(fixture_core): {"du travail": frozenset({code, other})}})
-    monkeypatch.setattr(search_op, "_SUBJECTS", subjects)
+    monkeypatch.setattr(ranking, "_SUBJECTS", subjects)
     hits = _section(fixture_core.call("search", {"query": "Code du travail"}))["hits"]
     assert [h["work"] for h in hits[:2]] == [f"{LU}:loi-2006-07-31-n2", f"{LU}:loi-2020-07-24-a639"]
     assert hits[1]["match_reasons"] == ["same_name"] and hits[1]["same_name_as"] == f"{LU}:loi-2006-07-31-n2"

@@ -1393,7 +1393,6 @@ def _related_rows(conn: sqlite3.Connection, index: MountedIndex, plan: Plan, fil
 
 #: Other acts of the same name or title listed after an act named alone, at most (newest first).
 SAME_NAME_MAX = 3
-_SUBJECTS: weakref.WeakKeyDictionary[MountedIndex, dict[str, frozenset[int]]] = weakref.WeakKeyDictionary()
 _NUMBERED: weakref.WeakKeyDictionary[MountedIndex, dict[str, int]] = weakref.WeakKeyDictionary()
 
 
@@ -1410,10 +1409,7 @@ def _same_name_rows(conn: sqlite3.Connection, index: MountedIndex, plan: Plan, f
     target = plan.constraints[0]
     chosen = f"{index.publisher.value}:{index.catalogue.slug_of[target]}"
     others = {w for m in plan.mentions if m.status == "resolved" and m.works == [target] for w in m.shared}
-    subjects = _SUBJECTS.get(index)
-    if subjects is None:
-        subjects = _SUBJECTS[index] = ranking.subjects(conn, index)
-    others |= {w for works in subjects.values() if target in works for w in works}
+    others |= {w for works in ranking.subjects(conn, index).values() if target in works for w in works}
     profiles = ranking.profiles(conn, index)
     if target in profiles and profiles[target].role == "corrigendum":
         return []  # a corrigendum corrects its act: the act's name and subject are not the corrigendum's
@@ -1780,11 +1776,6 @@ def held_in_other_forms(conn: sqlite3.Connection, term: str, language: str | Non
         return False
 
 
-def _reset(later: dict[str, list[LaterSnippets]], publisher: str) -> list[LaterSnippets]:
-    later[publisher] = []
-    return later[publisher]
-
-
 def _relax_translated(sections: list[Answer], indexes: Sequence[MountedIndex], plans: Mapping[str, Plan],
                       relaxed: Callable[[MountedIndex], Answer]) -> list[Answer]:
     """The sections, a section searched through the cross-language lexicon that found nothing
@@ -2093,14 +2084,16 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
     # snippets of the last stage's sections, cut once routing has decided which sections answer
     later: dict[str, list[LaterSnippets]] = {}
 
+    def section_of(index: MountedIndex, stem: bool = False, relaxed: bool = False) -> Answer:
+        key = index.publisher.value
+        plan, later[key] = plans[key], []
+        return search_section(ctx, index, plan, args,
+                              suppressed=someone_strong and not plan.strong and not plan.boost and not args["works"],
+                              known=known, stem=stem, relaxed=relaxed, memo=memos[key], later=later[key])
+
     def sections_of(stem: bool = False, relaxed: bool = False) -> list[Answer]:
         later.clear()
-        return [search_section(ctx, i, plans[i.publisher.value], args,
-                               suppressed=someone_strong and not plans[i.publisher.value].strong
-                               and not plans[i.publisher.value].boost and not args["works"],
-                               known=known, stem=stem, relaxed=relaxed,
-                               memo=memos[i.publisher.value], later=later.setdefault(i.publisher.value, []))
-                for i in indexes]
+        return [section_of(i, stem, relaxed) for i in indexes]
 
     sections = sections_of()
     # Weaker queries are decided over the whole answer: a publisher's strict hits are not
@@ -2115,10 +2108,7 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
             sections = sections_of(stem=True, relaxed=True)
             relaxed_all = True
     if auto and not relaxed_all:
-        sections = _relax_translated(sections, indexes, plans, lambda i: search_section(
-            ctx, i, plans[i.publisher.value], args, suppressed=someone_strong and not plans[i.publisher.value].strong
-            and not plans[i.publisher.value].boost and not args["works"], known=known, stem=True, relaxed=True,
-            memo=memos[i.publisher.value], later=_reset(later, i.publisher.value)))
+        sections = _relax_translated(sections, indexes, plans, lambda i: section_of(i, stem=True, relaxed=True))
     if len(sections) > 1 and not args["works"] and not someone_strong:
         route_sections(sections)
     cut_later(ctx.deadline_seconds, [group for section, i in zip(sections, indexes, strict=True)
