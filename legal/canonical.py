@@ -187,9 +187,15 @@ def hash_file(path: str | os.PathLike[str]) -> tuple[str, int]:
     its own size, a large one 1 MiB reads, never the whole file in memory.
     """
     with open(path, "rb", buffering=0) as f:
-        size = os.fstat(f.fileno()).st_size
-        found = _file_digest(f, max(1, min(FILE_CHUNK, size + 1)))
-        return found.hexdigest(), f.tell()
+        return hash_open_file(f)
+
+
+def hash_open_file(f: io.FileIO) -> tuple[str, int]:
+    """:func:`hash_file` of a file the caller opened (unbuffered, at its start) — for callers
+    that open it their own way, e.g. refusing symbolic links."""
+    size = os.fstat(f.fileno()).st_size
+    found = _file_digest(f, max(1, min(FILE_CHUNK, size + 1)))
+    return found.hexdigest(), f.tell()
 
 
 def file_sha256(path: str | os.PathLike[str]) -> str:

@@ -2,15 +2,15 @@
 
 Names are relative POSIX paths (``indexes/eu-eurlex.sqlite``). A directory that holds a
 symbolic link or a special file is refused: a link could point outside the set, and the
-server must open exactly the bytes that were hashed. Hashing streams in 1 MiB chunks into
-one reused buffer, so memory stays flat whatever the file size; several files are hashed
-on a small thread pool (``hashlib`` releases the GIL while hashing large buffers).
+server must open exactly the bytes that were hashed. Hashing streams through the one file
+hasher (:func:`legal.canonical.hash_open_file`, 1 MiB reads), so memory stays flat whatever
+the file size; several files are hashed
+on a small thread pool (SHA-256 releases the GIL while hashing large buffers).
 """
 
 from __future__ import annotations
 
 import errno
-import hashlib
 import os
 import secrets
 import stat
@@ -19,10 +19,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from legal.canonical import hash_open_file
 from legal.fs import fsync_dir
 from release.codes import Reason, refuse
 
-CHUNK = 1 << 20
 _PARALLEL_FROM_BYTES = 32 << 20
 
 
@@ -72,15 +72,9 @@ def list_files(root: Path, exclude: Iterable[str] = ()) -> dict[str, int]:
 
 def hash_file(path: Path) -> tuple[int, str]:
     """``(size, sha256 hex)`` of a file, streamed in 1 MiB chunks (a link is never followed)."""
-    digest = hashlib.sha256()
-    buffer = bytearray(CHUNK)
-    view = memoryview(buffer)
-    size = 0
     with os.fdopen(_open_no_follow(path), "rb", buffering=0) as handle:
-        while count := handle.readinto(buffer):
-            digest.update(view[:count])
-            size += count
-    return size, digest.hexdigest()
+        sha, size = hash_open_file(handle)
+    return size, sha
 
 
 def _open_no_follow(path: Path) -> int:
