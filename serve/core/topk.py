@@ -33,7 +33,14 @@ row's score for that phrase alone, so a row outside every phrase's window (the b
 of a phrase held by at most :data:`BOUNDED_ALL` states) scores at most the sum of the windows' edge
 scores. The match's own bm25, evaluated by FTS5 on the windows' rows only, ranks them; those scoring
 strictly beyond that sum are exactly the best states of the whole match (2–3 ms instead of 6–12 ms
-of bm25 over every matching row on the full Legilux index).
+of bm25 over every matching row on the full Legilux index). When too few states beat that sum (the
+forms of one word: ``droit`` and ``droits`` each near its window's edge in one state) or a phrase
+without a window holds more than :data:`BOUNDED_ALL` states, a second try
+(:func:`_bounded_shared`) scores the windows' states first and sets the bound just under the
+``need``-th best of them: a state outside every window scores at most the edges of the windowed
+parts it holds, so only the states holding a phrase without a window, or a set of windowed parts
+whose edges sum beyond that bound, are found by FTS5 and scored besides; it is tried only where
+that is at most a quarter of the match's states.
 """
 
 from __future__ import annotations
