@@ -33,7 +33,14 @@ row's score for that phrase alone, so a row outside every phrase's window (the b
 of a phrase held by at most :data:`BOUNDED_ALL` states) scores at most the sum of the windows' edge
 scores. The match's own bm25, evaluated by FTS5 on the windows' rows only, ranks them; those scoring
 strictly beyond that sum are exactly the best states of the whole match (2–3 ms instead of 6–12 ms
-of bm25 over every matching row on the full Legilux index).
+of bm25 over every matching row on the full Legilux index). When too few states beat that sum (the
+forms of one word: ``droit`` and ``droits`` each near its window's edge in one state) or a phrase
+without a window holds more than :data:`BOUNDED_ALL` states, a second try
+(:func:`_bounded_shared`) scores the windows' states first and sets the bound just under the
+``need``-th best of them: a state outside every window scores at most the edges of the windowed
+parts it holds, so only the states holding a phrase without a window, or a set of windowed parts
+whose edges sum beyond that bound, are found by FTS5 and scored besides; it is tried only where
+that is at most a quarter of the match's states.
 """
 
 from __future__ import annotations
@@ -44,6 +51,7 @@ from array import array
 from bisect import bisect_left
 from collections import OrderedDict
 from collections.abc import Sequence
+from itertools import combinations
 from operator import itemgetter
 from typing import Any
 
@@ -56,6 +64,16 @@ CACHE_ENTRIES = 512
 #: A phrase of a match without a window of its own is read whole when it matches at most this many
 #: states (:func:`bounded_window`); a phrase matching more without a build's window gives up.
 BOUNDED_ALL = 400
+#: :func:`bounded_window`'s second try (:func:`_bounded_shared`): at most this many states found
+#: beyond the windows', of a match holding more than :data:`BOUNDED_SPARE` times the states it
+#: scores and more than :data:`BOUNDED_MIN_STATES` (fewer: ranked whole in a few ms), of at most
+#: :data:`BOUNDED_PARTS` windowed parts; its bound is set this far (relative) under what the
+#: windows' states score.
+BOUNDED_SHARED = 6000
+BOUNDED_SPARE = 4
+BOUNDED_MIN_STATES = 2000
+BOUNDED_PARTS = 8
+BOUNDED_REACH = 1e-6
 #: Phrases in a match :func:`bounded_window` tries (more: the full ranking).
 BOUNDED_PHRASES = 12
 #: Relative margin on :func:`bounded_window`'s bound, far above the rounding of a sum of a dozen doubles.
@@ -275,6 +293,7 @@ def _bounded(conn: sqlite3.Connection, groups: Sequence[Sequence[str]], match: s
     held: dict[str, tuple[set[int], float]] = {}  # per phrase read whole: its rows, the most of its term
     edges: dict[str, float] = {}
     rows_total: int | None = None
+    many = False  # a phrase with no window holds more than BOUNDED_ALL states
     for phrase in dict.fromkeys(phrases):
         rows = stored(phrase)
         if rows is not None:
@@ -284,11 +303,14 @@ def _bounded(conn: sqlite3.Connection, groups: Sequence[Sequence[str]], match: s
         ids = {int(r) for (r,) in cursor.execute(
             f"SELECT rowid FROM provision_fts WHERE provision_fts MATCH ? LIMIT {BOUNDED_ALL + 1}", (phrase,))}
         if len(ids) > BOUNDED_ALL:
-            return []
+            many = True
+            continue
         if rows_total is None:
             rows_total = windows.fts_totals(conn)[0]
         held[phrase] = (ids, windows.idf(rows_total, len(ids)) * (windows.K1 + 1.0))
         edges[phrase] = 0.0
+    if many:
+        return _bounded_shared(conn, phrases, known, held, match, bm25, window, need)
     margin = 1.0 + BOUNDED_SAFETY
     bound = sum(edges[p] for p in phrases) * margin
     least: dict[int, float] = {}  # a row's windows' terms: no more than its score
@@ -307,13 +329,96 @@ def _bounded(conn: sqlite3.Connection, groups: Sequence[Sequence[str]], match: s
     # (a guess: it only spares a bm25 pass that would not find enough) the rows whose windows' terms
     # alone beat the bound, or holding a phrase read whole
     if sum(1 for r, v in least.items() if v > bound and r not in read_whole) + len(read_whole) < need:
-        return []
+        return _bounded_shared(conn, phrases, known, held, match, bm25, window, need)
     base = sum(edges[p] for p in phrases if p in known)
     hopeful = sorted(r for r, v in extra.items() if (base + v) * margin > bound)  # rows whose most beats it
+    best = _beyond(conn, match, bm25, hopeful, bound)
+    if len(best) >= need:
+        return best[:window]
+    return _bounded_shared(conn, phrases, known, held, match, bm25, window, need)
+
+
+def _beyond(conn: sqlite3.Connection, match: str, bm25: str, rows: Sequence[int], bound: float) -> list[tuple[int, float]]:
+    """FTS5's bm25 of ``match`` on the states ``rows`` (those matching it), the ones scoring beyond
+    ``bound`` in absolute value, best first (row id among equal scores)."""
+    cursor = conn.cursor()
+    cursor.row_factory = None
     scored = cursor.execute(
         f"SELECT rowid, {bm25} AS score FROM provision_fts WHERE provision_fts MATCH ? "
-        "AND +rowid IN (SELECT value FROM json_each(?))", (match, "[" + ",".join(map(str, hopeful)) + "]"))
-    best = sorted(((int(r), float(v)) for r, v in scored if -v > bound), key=lambda rv: (rv[1], rv[0]))
+        "AND +rowid IN (SELECT value FROM json_each(?))", (match, "[" + ",".join(map(str, rows)) + "]"))
+    return sorted(((int(r), float(v)) for r, v in scored if -v > bound), key=lambda rv: (rv[1], rv[0]))
+
+
+def _count(conn: sqlite3.Connection, match: str, cap: int) -> int:
+    """The states ``match`` holds, counted up to ``cap + 1`` (FTS5 walks the postings alone)."""
+    return int(conn.execute("SELECT COUNT(*) FROM (SELECT 1 FROM provision_fts WHERE provision_fts MATCH ? LIMIT ?)",
+                            (match, cap + 1)).fetchone()[0])
+
+
+def _scored(conn: sqlite3.Connection, match: str, bm25: str, rows: Sequence[int] = (),
+            read: str | None = None) -> dict[int, float]:
+    """FTS5's bm25 of ``match`` (absolute) on its states among ``rows`` or, given ``read``, among the
+    states ``read`` matches."""
+    cursor = conn.cursor()
+    cursor.row_factory = None
+    if read is None:
+        scored = cursor.execute(
+            f"SELECT rowid, {bm25} FROM provision_fts WHERE provision_fts MATCH ? "
+            "AND +rowid IN (SELECT value FROM json_each(?))", (match, "[" + ",".join(map(str, rows)) + "]"))
+    else:
+        scored = cursor.execute(
+            f"SELECT rowid, {bm25} FROM provision_fts WHERE provision_fts MATCH ? "
+            "AND +rowid IN (SELECT rowid FROM provision_fts WHERE provision_fts MATCH ?)", (match, read))
+    return {int(r): -float(v) for r, v in scored}
+
+
+def _bounded_shared(conn: sqlite3.Connection, phrases: Sequence[str], known: dict[str, dict[int, float]],
+                    held: dict[str, tuple[set[int], float]], match: str, bm25: str, window: int,
+                    need: int) -> list[tuple[int, float]]:
+    """:func:`_bounded`'s second try, when too few states beat the sum of the windows' edges (the
+    parts of one word: a state holding ``droit`` and ``droits`` may score up to both edges, more
+    than the best states of either score) or a phrase without a window holds more than
+    :data:`BOUNDED_ALL` states.
+
+    The windows' states (and those of the phrases read whole) are scored first; the bound is set
+    just under ``reach``, the ``need``-th best of them. A state outside every window holding only
+    the windowed parts ``S`` scores at most their edges summed, so the states left to score are
+    those holding a phrase without a window, or a set of windowed parts whose edges sum beyond the
+    bound (FTS5 finds them: ``(a AND b) OR …``, the least such sets). Of all the states scored,
+    those scoring beyond the bound are the best states of the whole match. ``[]`` when one part's
+    edge alone reaches the bound, when more than :data:`BOUNDED_SHARED` states are left to score,
+    or when the match holds no more than :data:`BOUNDED_SPARE` times the states to score (each
+    costs about what a state of the full ranking does; the counts walk the postings alone, about
+    0.04 µs a state against 1.2 µs for bm25) or :data:`BOUNDED_MIN_STATES`."""
+    counts: dict[str, int] = {}
+    for p in phrases:
+        counts[p] = counts.get(p, 0) + 1
+    rows = sorted({r for terms in known.values() for r in terms} | {r for ids, _ in held.values() for r in ids})
+    spare = max(BOUNDED_MIN_STATES, len(rows) * BOUNDED_SPARE)
+    if len(rows) < need or _count(conn, match, spare) <= spare:
+        return []  # a small match: ranking it whole costs no more
+    scored = _scored(conn, match, bm25, rows)
+    if len(scored) < need:
+        return []
+    margin = 1.0 + BOUNDED_SAFETY
+    bound = sorted(scored.values(), reverse=True)[need - 1] * (1.0 - BOUNDED_REACH)
+    edges = {p: min(terms.values()) * counts[p] for p, terms in known.items() if len(terms) >= FREQUENT_WINDOW}
+    if len(edges) > BOUNDED_PARTS or any(e * margin > bound for e in edges.values()):
+        return []
+    beyond: list[tuple[str, ...]] = []  # the least sets of windowed parts whose edges sum beyond the bound
+    for size in range(2, len(edges) + 1):
+        for parts in combinations(sorted(edges), size):
+            if sum(edges[p] for p in parts) * margin > bound and not any(set(b) <= set(parts) for b in beyond):
+                beyond.append(parts)
+    read = " OR ".join([*(p for p in counts if p not in known and p not in held),
+                        *("(" + " AND ".join(b) + ")" for b in beyond)])
+    if read:
+        found = _count(conn, read, BOUNDED_SHARED)
+        spare = (len(rows) + found) * BOUNDED_SPARE
+        if found > BOUNDED_SHARED or _count(conn, match, spare) <= spare:
+            return []
+        scored.update(_scored(conn, match, bm25, read=read))
+    best = sorted(((r, -v) for r, v in scored.items() if v > bound), key=lambda rv: (rv[1], rv[0]))
     return best[:window] if len(best) >= need else []
 
 

@@ -255,3 +255,42 @@ def test_answers_ranked_from_phrases_windows_equal_the_full_ranking(windowed: sq
                 full = occurrences(windowed, _FTS_SOURCE, [match], filters, limit)
                 assert _up_to_edge_ties(found) == _up_to_edge_ties(full), (match, filters, limit)
     assert bounded
+
+
+def test_a_match_ranked_from_its_windows_states_and_shared_states_is_the_head_of_its_full_ranking(
+        windowed: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``bounded_window``'s second try (``_bounded_shared``: the bound under the windows' own
+    states' scores, the states holding a phrase without a window or several windowed parts scored
+    too): what it gives is exactly the best of the whole match, every other state strictly worse."""
+    from serve.core import topk
+
+    monkeypatch.setattr(topk, "BOUNDED_ALL", 40)
+    monkeypatch.setattr(topk, "BOUNDED_MIN_STATES", 0)  # the fixture's matches are small
+    monkeypatch.setattr(topk, "BOUNDED_SPARE", 0)
+    second: list[int] = []
+    real = topk._bounded_shared
+
+    def counted(*args: object, **kwargs: object) -> list[tuple[int, float]]:
+        found = real(*args, **kwargs)  # type: ignore[arg-type]
+        second.append(len(found))
+        return found
+
+    monkeypatch.setattr(topk, "_bounded_shared", counted)
+    single = [m[1:-1] for m in _matches(windowed) if not m.startswith("(")]
+    # several windowed words in one group (the forms and translations of one word), so states hold
+    # several windowed parts
+    cases = [*_bounded_cases(windowed), *([[single[i], single[(i + k) % len(single)], single[(i + 2 * k) % len(single)]]]
+                                          for i in range(0, len(single), 3) for k in (1, 5))]
+    for groups in cases:
+        match = fts_query(groups)
+        assert match is not None
+        full = sorted(((int(r), float(s)) for r, s in windowed.execute(
+            f"SELECT rowid, {search._BM25} FROM provision_fts WHERE provision_fts MATCH ?", (match,))),
+            key=lambda rs: (rs[1], rs[0]))
+        for need in (1, 30):
+            got = topk._bounded(windowed, groups, match, search._BM25, 240, need)
+            if not got:
+                continue
+            assert got == full[:len(got)], groups
+            assert len(got) == 240 or len(full) == len(got) or full[len(got)][1] > got[-1][1], groups
+    assert sum(1 for n in second if n) >= 10 and any(n == 0 for n in second)
