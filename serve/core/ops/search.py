@@ -1154,9 +1154,10 @@ def route_sections(sections: list[Answer]) -> None:
     at least :data:`ROUTING_MARGIN` less of it, the other publisher's hits are left out and it says
     why (``routed``). A French question on the Luxembourg law of that name is not answered first by
     an EU act that merely uses its words."""
-    if any(_direct(s) for s in sections):
+    direct = [s for s in sections if _direct(s)]
+    if direct:
         for section in sections:
-            if section.get("hits") and not _direct(section):
+            if section.get("hits") and not _direct(section) and not titled_over(section, direct):
                 _route_out(section, "another publisher holds every word of the query", None, None)
     covers = [s.get("title_coverage") for s in sections]
     known = [c for c in covers if isinstance(c, float | int)]
@@ -1168,6 +1169,18 @@ def route_sections(sections: list[Answer]) -> None:
     for section, cover in zip(sections, covers, strict=True):
         if isinstance(cover, float | int) and best - cover >= ROUTING_MARGIN and section.get("hits"):
             _route_out(section, "another publisher's works are titled by the query", cover, best)
+
+
+def titled_over(section: Answer, others: Sequence[Answer]) -> bool:
+    """Whether a section of weaker matches is titled by the query (:func:`title_coverage` at least
+    0.5) and every one of ``others`` at least :data:`ROUTING_MARGIN` less: their provisions hold
+    every word by chance (a long provision on another subject), this section's works are about the
+    question ("bail à ferme et bail d'habitation : quelles différences": one EU provision holds the
+    words, the two Luxembourg laws are titled by them). Issue #15."""
+    cover = section.get("title_coverage")
+    if not isinstance(cover, float | int) or cover < 0.5:
+        return False
+    return all(isinstance(c := o.get("title_coverage"), float | int) and cover - c >= ROUTING_MARGIN for o in others)
 
 
 def title_match(precision: float, coverage: float) -> float:
@@ -1586,6 +1599,58 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
                 out.relaxed = relaxation.report(groups)
                 out.words = [str(t) for g in relaxation.groups for t in g]
                 break
+        if (out.relaxation_withheld or {}).get("reason") == "filters" and filters.as_of:
+            _relax_on_date(conn, plan, groups, filters, budget, out, seen, once)
+
+
+#: Works whose other states hold every query word, searched at the asked date (:func:`_relax_on_date`).
+DATED_WORKS_MAX = 5
+
+
+def dated_works(conn: sqlite3.Connection, groups: list[list[str]], filters: Filters) -> list[int]:
+    """The works (at most :data:`DATED_WORKS_MAX`, by their best provision's BM25) whose
+    provisions hold every word of ``groups`` in some state, whatever its date (the work, language
+    and hierarchy/domain filters kept; one row per provision text, not per version holding it)."""
+    match = fts_query(groups)
+    if match is None:
+        return []
+    state_where, state_params = filters.state_sql()
+    window = ranked_rows(conn, match, _BM25, RANK_FIRST)
+    if not window:
+        return []
+    marks = ",".join("?" * len(window))
+    held = dict(conn.execute(f"SELECT s.state_rowid, s.work_rowid FROM lexical_states s "
+                             f"WHERE s.state_rowid IN ({marks}) AND {state_where}",
+                             [*(r[0] for r in window), *state_params]).fetchall())
+    works = [int(held[state]) for state, _ in window if state in held]
+    return list(dict.fromkeys(works))[:DATED_WORKS_MAX]
+
+
+def _relax_on_date(conn: sqlite3.Connection, plan: Plan, groups: list[list[str]], filters: Filters, limit: int,
+                   out: Lexical, seen: set[tuple[Any, ...]], once: _Once) -> None:
+    """A dated question whose words no state valid on the date holds all of, relaxed inside the
+    works whose other states hold them all (in place; issue #15).
+
+    The date emptied the answer, not the words (``relaxation_withheld: filters``): the works whose
+    states of another date hold every word are what the question is about ("nationalité
+    luxembourgeoise option" on 1990-01-01: the 1968 nationality law, whose state of that day words
+    the option otherwise). Their states valid on the date are searched with the usual relaxations
+    (stop words dropped, then the any-word quorum), and only theirs: the date filter is kept, so a
+    state that does not cover the day never answers, and an act with no state on the day (not yet
+    in force, repealed, a gap in its consolidations) answers nothing. Found, the hits carry the
+    relaxation's reason and ``query_relaxed`` says ``within: dated_works``; not found, the
+    relaxation stays withheld (``filters``)."""
+    works = once("dated_works", lambda: dated_works(conn, groups, filters))
+    for scope in (["dated_works"] if works else []) + ["date"]:
+        within = replace(filters, works=tuple(works)) if scope == "dated_works" else filters
+        for relaxation in relax.relaxations(plan.terms, groups):
+            rows = once(f"{scope}:{relaxation.reason}", lambda: _relaxed_rows(conn, relaxation, within, limit))
+            if rows:
+                _merge(out.hits, rows, [relaxation.match_reason], seen)
+                out.relaxed = {**relaxation.report(groups), "within": scope}
+                out.words = [str(t) for g in relaxation.groups for t in g]
+                out.relaxation_withheld = None
+                return
 
 
 _BREADTH: weakref.WeakKeyDictionary[MountedIndex, dict[str, dict[int, int]]] = weakref.WeakKeyDictionary()
@@ -1788,6 +1853,20 @@ def _relax_translated(sections: list[Answer], indexes: Sequence[MountedIndex], p
         if plans[index.publisher.value].translations and not out[k].get("hits"):
             out[k] = relaxed(index)
     return out
+
+
+def _relax_beside_untitled(sections: list[Answer], indexes: Sequence[MountedIndex],
+                           relaxed: Callable[[MountedIndex], Answer]) -> list[Answer]:
+    """The sections, those that found nothing searched again with stems and relaxation on their
+    own (``relaxed``) when every section with hits holds the words only in works that no name of
+    holds any of them (``title_coverage`` 0): such hits are long provisions holding every word by
+    chance, and must not keep another publisher from relaxing the question (issue #15; routing then
+    weighs the sections by their titles, :func:`titled_over`)."""
+    answered = [s for s in sections if s.get("hits")]
+    if not answered or any(s.get("title_coverage") != 0.0 for s in answered):
+        return sections
+    return [relaxed(index) if not section.get("hits") and not section.get("routed") else section
+            for section, index in zip(sections, indexes, strict=True)]
 
 
 def _strict_hits(sections: Sequence[Answer]) -> int:
@@ -2109,6 +2188,7 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
             relaxed_all = True
     if auto and not relaxed_all:
         sections = _relax_translated(sections, indexes, plans, lambda i: section_of(i, stem=True, relaxed=True))
+        sections = _relax_beside_untitled(sections, indexes, lambda i: section_of(i, stem=True, relaxed=True))
     if len(sections) > 1 and not args["works"] and not someone_strong:
         route_sections(sections)
     cut_later(ctx.deadline_seconds, [group for section, i in zip(sections, indexes, strict=True)
