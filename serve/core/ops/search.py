@@ -2044,7 +2044,10 @@ def popular_name_held(conn: sqlite3.Connection, shape: ActName) -> bool:
 
     - the name's rarest word (fewest provisions, ``vocabulary``; only when the index's texts hold
       every word long enough to be listed there) is in a name of an act of the tail form ("repair"
-      in the title of Directive (EU) 2024/1799 on the repair of goods);
+      in the title of Directive (EU) 2024/1799 on the repair of goods), and in the names of at most
+      :data:`NAME_HOLDERS_MAX` works: a word many acts are named by says nothing of one of them
+      ("water" in the names of nine acts, five of them directives, none the Water Framework
+      Directive; issue #15);
     - the name, as a phrase, is in the text of one work only, of the tail form: the act speaking of
       itself ("Pillar Two" in Directive (EU) 2022/2523). A phrase several works hold ("forced
       labour", "nature restoration") is an ordinary phrase of the texts, not a name."""
@@ -2052,9 +2055,10 @@ def popular_name_held(conn: sqlite3.Connection, shape: ActName) -> bool:
         f"SELECT term, docs FROM vocabulary WHERE term IN ({','.join('?' * len(shape.words))})", shape.words)}
     if docs and all(w in docs for w in shape.words if len(w) >= VOCABULARY_MIN_LETTERS):
         rarest = min(docs, key=lambda w: (docs[w], w))
-        named = [int(r[0]) for r in conn.execute("SELECT rowid FROM work_fts WHERE work_fts MATCH ? LIMIT 200",
-                                                 ("{titles short_titles aliases} : " + _name_word(rarest),))]
-        if _of_form(conn, named, shape.form):
+        named = [int(r[0]) for r in conn.execute("SELECT rowid FROM work_fts WHERE work_fts MATCH ? LIMIT ?",
+                                                 ("{titles short_titles aliases} : " + _name_word(rarest),
+                                                  NAME_HOLDERS_MAX + 1))]
+        if len(named) <= NAME_HOLDERS_MAX and _of_form(conn, named, shape.form):
             return True
     match = "text : " + '"' + shape.bare.replace('"', '""') + '"'
     works = [int(r[0]) for r in conn.execute(
