@@ -1265,21 +1265,47 @@ def rank_hits(hits: Sequence[Hit], profiles: dict[int, ranking.WorkProfile], pla
     boost = set(plan.boost)
     titled = coverage or {}
     about = precision or {}
+    untexted = untexted_relevance(hits)
 
     def key(item: tuple[int, Hit]) -> tuple[int, float, int]:
         position, hit = item
         tier = TIER_WEAK if hit.tier == TIER_DIRECT and _WEAK_REASONS & set(hit.reasons) else hit.tier
-        work = hit.row["work_rowid"]
-        profile = profiles.get(work)
-        prior = profile.prior(options.status_prior) if profile is not None and tier != TIER_NAMED else 1.0
-        if work in boost:
-            prior *= SOFT_MENTION_BOOST
-        prior *= 1.0 + TITLE_BOOST * titled.get(work, 0.0)
-        prior *= 1.0 + SUBJECT_BOOST * about.get(work, 0.0)
-        prior *= breadth_factor((rows or {}).get(work, 0))
-        return tier, -_relevance(hit) * prior, position
+        relevance = untexted if untexted is not None and _untexted_row(hit) else _relevance(hit)
+        return tier, -relevance * _work_prior(hit, tier, profiles, options, boost, titled, about, rows), position
 
     return [hit for _, hit in sorted(enumerate(hits), key=key)]
+
+
+def _untexted_row(hit: Hit) -> bool:
+    """A work row found by its names alone (its text is not held: :func:`untexted_title_rows`)."""
+    return "title_words" in hit.reasons and hit.row.get("anchor") is None and _bm25_of(hit.row) is None
+
+
+def untexted_relevance(hits: Sequence[Hit]) -> float | None:
+    """The relevance a work row found by its names alone is weighed with (:func:`rank_hits`): the
+    best BM25 relevance of the weaker lanes' provisions beside it, so that its title and subject
+    factors, not the missing text, place it among them (issue #15: on 2000-01-01, "secteur financier
+    agrément" put the loi relative au secteur financier, whose text the corpus lacks and whose
+    title holds two of the three words, after five provisions holding two of them in acts titled
+    by none). ``None`` without such a row or such provisions."""
+    if not any(_untexted_row(h) for h in hits):
+        return None
+    weak = [_relevance(h) for h in hits if _WEAK_REASONS & set(h.reasons) and _bm25_of(h.row) is not None]
+    return max(weak, default=None)
+
+
+def _work_prior(hit: Hit, tier: int, profiles: dict[int, ranking.WorkProfile], options: LaneOptions,
+                boost: set[int], titled: dict[int, float], about: dict[int, float],
+                rows: dict[int, int] | None) -> float:
+    """:func:`rank_hits`' prior of a hit's work (status and role, soft mention, title, subject, breadth)."""
+    work = hit.row["work_rowid"]
+    profile = profiles.get(work)
+    prior = profile.prior(options.status_prior) if profile is not None and tier != TIER_NAMED else 1.0
+    if work in boost:
+        prior *= SOFT_MENTION_BOOST
+    prior *= 1.0 + TITLE_BOOST * titled.get(work, 0.0)
+    prior *= 1.0 + SUBJECT_BOOST * about.get(work, 0.0)
+    return prior * breadth_factor((rows or {}).get(work, 0))
 
 
 _PARENTS: weakref.WeakKeyDictionary[MountedIndex, dict[int, int | None]] = weakref.WeakKeyDictionary()
