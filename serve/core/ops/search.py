@@ -1936,12 +1936,18 @@ def _plan(ctx: CallContext, index: MountedIndex, parsed: Any, args: dict[str, An
 #: Luxembourg's citation of an act by form and date (``loi modifiée du 31 juillet 2006``,
 #: ``règlement grand-ducal du 10 mai 1999``) → the slug prefix of the publisher's identifiers of that
 #: form (``loi-2006-07-31-n2``, ``rgd-1999-05-10-n1``).
-DATED_FORMS = {"loi": "loi", "reglement grand ducal": "rgd", "arrete grand ducal": "agd",
-               "reglement ministeriel": "rmin", "arrete ministeriel": "amin"}
+#: The plural (``lois du 7 août 2023``: the acts of that day) and the abbreviations practitioners
+#: write (``RGD``, ``AGD``, dotted or not) name the same forms (issue #15).
+DATED_FORMS = {"loi": "loi", "lois": "loi", "reglement grand ducal": "rgd", "reglements grand ducaux": "rgd",
+               "rgd": "rgd", "r g d": "rgd", "arrete grand ducal": "agd", "arretes grand ducaux": "agd",
+               "agd": "agd", "a g d": "agd", "reglement ministeriel": "rmin", "reglements ministeriels": "rmin",
+               "arrete ministeriel": "amin", "arretes ministeriels": "amin"}
 _MONTHS = {m: i for i, m in enumerate(("janvier", "fevrier", "mars", "avril", "mai", "juin", "juillet", "aout",
                                        "septembre", "octobre", "novembre", "decembre"), start=1)}
-_DATED = re.compile(r"\b(" + "|".join(DATED_FORMS) + r")(?: modifiee?)? du (\d{1,2}|1er) (" + "|".join(_MONTHS)
-                    + r") ((?:1[89]|20)\d\d)\b")
+#: ``… du 31 juillet 2006`` or, in figures, ``… du 12/11/2004`` / ``12.11.2004`` (normalised to spaces).
+_DATED = re.compile(r"\b(" + "|".join(sorted(DATED_FORMS, key=len, reverse=True))
+                    + r")(?: modifi(?:e|ee|es|ees))? du (\d{1,2}|1er) (" + "|".join(_MONTHS)
+                    + r"|0?[1-9]|1[0-2]) ((?:1[89]|20)\d\d)\b")
 
 
 def dated_references(index: MountedIndex, query: str) -> list[Mention]:
@@ -1952,7 +1958,8 @@ def dated_references(index: MountedIndex, query: str) -> list[Mention]:
     out = []
     for m in _DATED.finditer(normalize(query)):
         day = 1 if m.group(2) == "1er" else int(m.group(2))
-        prefix = f"{DATED_FORMS[m.group(1)]}-{m.group(4)}-{_MONTHS[m.group(3)]:02d}-{day:02d}-"
+        month = _MONTHS[m.group(3)] if m.group(3) in _MONTHS else int(m.group(3))
+        prefix = f"{DATED_FORMS[m.group(1)]}-{m.group(4)}-{month:02d}-{day:02d}-"
         works = sorted(rowid for slug, rowid in index.catalogue.rowid_of.items() if slug.startswith(prefix))
         if works:
             out.append(Mention(m.group(), "resolved" if len(works) == 1 else "ambiguous", "dated_reference", works,
