@@ -1667,10 +1667,13 @@ def _relax_on_date(conn: sqlite3.Connection, plan: Plan, groups: list[list[str]]
     relaxation's reason and ``query_relaxed`` says ``within: dated_works``; not found, the
     relaxation stays withheld (``filters``)."""
     works = once("dated_works", lambda: dated_works(conn, groups, filters))
+    def relaxed_rows(relaxation: relax.Relaxation, within: Filters) -> Callable[[], list[dict[str, Any]]]:
+        return lambda: _relaxed_rows(conn, relaxation, within, limit)
+
     for scope in (["dated_works"] if works else []) + ["date"]:
         within = replace(filters, works=tuple(works)) if scope == "dated_works" else filters
         for relaxation in relax.relaxations(plan.terms, groups):
-            rows = once(f"{scope}:{relaxation.reason}", lambda: _relaxed_rows(conn, relaxation, within, limit))
+            rows = once(f"{scope}:{relaxation.reason}", relaxed_rows(relaxation, within))
             if rows:
                 _merge(out.hits, rows, [relaxation.match_reason], seen)
                 out.relaxed = {**relaxation.report(groups), "within": scope}
