@@ -6,6 +6,7 @@ On the real fixture corpus (``LEX_FIXTURES``) except the routing rule (section a
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 from serve.core import LegalCore
@@ -80,12 +81,18 @@ def test_a_section_is_relaxed_on_its_own_when_the_answered_ones_are_untitled() -
     seen: list[str] = []
 
     def again(index: Any) -> dict[str, Any]:
-        seen.append(index)
+        seen.append(index.publisher.value)
         return relaxed
 
+    indexes = [SimpleNamespace(publisher=SimpleNamespace(value=p)) for p in ("eu-eurlex", LU)]
+    words = ["bail", "ferme", "bail", "d", "habitation", "differences"]
+    plans = {p: SimpleNamespace(terms=words) for p in ("eu-eurlex", LU)}
     untitled = [_answered("eu-eurlex", "keyword", 0.0), empty]
-    assert _relax_beside_untitled(untitled, ["eu", "lu"], again) == [untitled[0], relaxed]  # type: ignore[arg-type]
-    assert seen == ["lu"]
+    assert _relax_beside_untitled(untitled, indexes, plans, again) == [untitled[0], relaxed]  # type: ignore[arg-type]
+    assert seen == [LU]
     titled = [_answered("eu-eurlex", "keyword", 0.3333), empty]
-    assert _relax_beside_untitled(titled, ["eu", "lu"], again) == titled  # type: ignore[arg-type]
-    assert seen == ["lu"]
+    assert _relax_beside_untitled(titled, indexes, plans, again) == titled  # type: ignore[arg-type]
+    # two content words have no weaker form: nothing is searched again
+    plans = {p: SimpleNamespace(terms=["bail", "ferme"]) for p in ("eu-eurlex", LU)}
+    assert _relax_beside_untitled(untitled, indexes, plans, again) == untitled  # type: ignore[arg-type]
+    assert seen == [LU]

@@ -1884,18 +1884,30 @@ def _relax_translated(sections: list[Answer], indexes: Sequence[MountedIndex], p
     return out
 
 
-def _relax_beside_untitled(sections: list[Answer], indexes: Sequence[MountedIndex],
+def _relax_beside_untitled(sections: list[Answer], indexes: Sequence[MountedIndex], plans: Mapping[str, Plan],
                            relaxed: Callable[[MountedIndex], Answer]) -> list[Answer]:
     """The sections, those that found nothing searched again with stems and relaxation on their
     own (``relaxed``) when every section with hits holds the words only in works that no name of
     holds any of them (``title_coverage`` 0): such hits are long provisions holding every word by
     chance, and must not keep another publisher from relaxing the question (issue #15; routing then
-    weighs the sections by their titles, :func:`titled_over`)."""
+    weighs the sections by their titles, :func:`titled_over`). Only a question that has a weaker
+    form (:func:`relaxable_terms`) is searched again."""
     answered = [s for s in sections if s.get("hits")]
     if not answered or any(s.get("title_coverage") != 0.0 for s in answered):
         return sections
-    return [relaxed(index) if not section.get("hits") and not section.get("routed") else section
-            for section, index in zip(sections, indexes, strict=True)]
+    again = [k for k, (section, index) in enumerate(zip(sections, indexes, strict=True))
+             if not section.get("hits") and not section.get("routed")
+             and relaxable_terms(plans[index.publisher.value].terms)]
+    if not again:
+        return sections
+    return [relaxed(index) if k in again else section for k, (section, index) in enumerate(zip(sections, indexes,
+                                                                                                  strict=True))]
+
+
+def relaxable_terms(terms: Sequence[str]) -> bool:
+    """Whether the query words have a weaker form to search (:func:`derive.index.relax.relaxations`:
+    stop words to drop beside content words, or three content words or more for the any-word quorum)."""
+    return any(True for _ in relax.relaxations(terms, [[t] for t in terms]))
 
 
 def _strict_hits(sections: Sequence[Answer]) -> int:
@@ -2228,7 +2240,7 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
             relaxed_all = True
     if auto and not relaxed_all:
         sections = _relax_translated(sections, indexes, plans, lambda i: section_of(i, stem=True, relaxed=True))
-        sections = _relax_beside_untitled(sections, indexes, lambda i: section_of(i, stem=True, relaxed=True))
+        sections = _relax_beside_untitled(sections, indexes, plans, lambda i: section_of(i, stem=True, relaxed=True))
     if len(sections) > 1 and not args["works"] and not someone_strong:
         route_sections(sections)
     cut_later(ctx.deadline_seconds, [group for section, i in zip(sections, indexes, strict=True)
