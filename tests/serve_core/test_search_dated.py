@@ -39,3 +39,20 @@ def test_a_date_no_act_of_that_form_has_names_nothing(fixture_core: LegalCore) -
     section = _section(fixture_core, "loi du 10 mars 2014")
     mentions = section["query_plan"].get("work_mentions") or []
     assert not any(m["reason"] == "dated_reference" for m in mentions)
+
+
+def test_abbreviated_plural_and_figure_dates_cite_the_same_acts(fixture_core: LegalCore) -> None:
+    # issue #15: practitioners write "RGD" (dotted or not), the plural names the acts of that day, and
+    # a date may be in figures ("12/11/2004", "12.11.2004"); each cites the act as the words would
+    for query, work in (("RGD du 10 mars 2014", "lu-legilux:rgd-2014-03-10-n1"),
+                        ("R.G.D. du 10 mars 2014", "lu-legilux:rgd-2014-03-10-n1"),
+                        ("règlement grand-ducal du 10/03/2014", "lu-legilux:rgd-2014-03-10-n1"),
+                        ("loi du 01.08.2019", "lu-legilux:loi-2019-08-01-a530"),
+                        ("lois du 1er août 2019", "lu-legilux:loi-2019-08-01-a530"),
+                        ("loi modifiée du 31.07.2006", "lu-legilux:loi-2006-07-31-n2")):
+        section = _section(fixture_core, query)
+        mention = next(m for m in section["query_plan"]["work_mentions"] if m["reason"] == "dated_reference")
+        assert mention["works"] == [work] and section["hits"][0]["work"] == work, query
+    # a month in figures is a month: "13" is none, so nothing is cited
+    mentions = _section(fixture_core, "loi du 01 13 2019")["query_plan"].get("work_mentions") or []
+    assert not any(m["reason"] == "dated_reference" for m in mentions)

@@ -1154,9 +1154,10 @@ def route_sections(sections: list[Answer]) -> None:
     at least :data:`ROUTING_MARGIN` less of it, the other publisher's hits are left out and it says
     why (``routed``). A French question on the Luxembourg law of that name is not answered first by
     an EU act that merely uses its words."""
-    if any(_direct(s) for s in sections):
+    direct = [s for s in sections if _direct(s)]
+    if direct:
         for section in sections:
-            if section.get("hits") and not _direct(section):
+            if section.get("hits") and not _direct(section) and not titled_over(section, direct):
                 _route_out(section, "another publisher holds every word of the query", None, None)
     covers = [s.get("title_coverage") for s in sections]
     known = [c for c in covers if isinstance(c, float | int)]
@@ -1168,6 +1169,18 @@ def route_sections(sections: list[Answer]) -> None:
     for section, cover in zip(sections, covers, strict=True):
         if isinstance(cover, float | int) and best - cover >= ROUTING_MARGIN and section.get("hits"):
             _route_out(section, "another publisher's works are titled by the query", cover, best)
+
+
+def titled_over(section: Answer, others: Sequence[Answer]) -> bool:
+    """Whether a section of weaker matches is titled by the query (:func:`title_coverage` at least
+    0.5) and every one of ``others`` at least :data:`ROUTING_MARGIN` less: their provisions hold
+    every word by chance (a long provision on another subject), this section's works are about the
+    question ("bail à ferme et bail d'habitation : quelles différences": one EU provision holds the
+    words, the two Luxembourg laws are titled by them). Issue #15."""
+    cover = section.get("title_coverage")
+    if not isinstance(cover, float | int) or cover < 0.5:
+        return False
+    return all(isinstance(c := o.get("title_coverage"), float | int) and cover - c >= ROUTING_MARGIN for o in others)
 
 
 def title_match(precision: float, coverage: float) -> float:
@@ -1252,21 +1265,47 @@ def rank_hits(hits: Sequence[Hit], profiles: dict[int, ranking.WorkProfile], pla
     boost = set(plan.boost)
     titled = coverage or {}
     about = precision or {}
+    untexted = untexted_relevance(hits)
 
     def key(item: tuple[int, Hit]) -> tuple[int, float, int]:
         position, hit = item
         tier = TIER_WEAK if hit.tier == TIER_DIRECT and _WEAK_REASONS & set(hit.reasons) else hit.tier
-        work = hit.row["work_rowid"]
-        profile = profiles.get(work)
-        prior = profile.prior(options.status_prior) if profile is not None and tier != TIER_NAMED else 1.0
-        if work in boost:
-            prior *= SOFT_MENTION_BOOST
-        prior *= 1.0 + TITLE_BOOST * titled.get(work, 0.0)
-        prior *= 1.0 + SUBJECT_BOOST * about.get(work, 0.0)
-        prior *= breadth_factor((rows or {}).get(work, 0))
-        return tier, -_relevance(hit) * prior, position
+        relevance = untexted if untexted is not None and _untexted_row(hit) else _relevance(hit)
+        return tier, -relevance * _work_prior(hit, tier, profiles, options, boost, titled, about, rows), position
 
     return [hit for _, hit in sorted(enumerate(hits), key=key)]
+
+
+def _untexted_row(hit: Hit) -> bool:
+    """A work row found by its names alone (its text is not held: :func:`untexted_title_rows`)."""
+    return "title_words" in hit.reasons and hit.row.get("anchor") is None and _bm25_of(hit.row) is None
+
+
+def untexted_relevance(hits: Sequence[Hit]) -> float | None:
+    """The relevance a work row found by its names alone is weighed with (:func:`rank_hits`): the
+    best BM25 relevance of the weaker lanes' provisions beside it, so that its title and subject
+    factors, not the missing text, place it among them (issue #15: on 2000-01-01, "secteur financier
+    agrément" put the loi relative au secteur financier, whose text the corpus lacks and whose
+    title holds two of the three words, after five provisions holding two of them in acts titled
+    by none). ``None`` without such a row or such provisions."""
+    if not any(_untexted_row(h) for h in hits):
+        return None
+    weak = [_relevance(h) for h in hits if _WEAK_REASONS & set(h.reasons) and _bm25_of(h.row) is not None]
+    return max(weak, default=None)
+
+
+def _work_prior(hit: Hit, tier: int, profiles: dict[int, ranking.WorkProfile], options: LaneOptions,
+                boost: set[int], titled: dict[int, float], about: dict[int, float],
+                rows: dict[int, int] | None) -> float:
+    """:func:`rank_hits`' prior of a hit's work (status and role, soft mention, title, subject, breadth)."""
+    work = hit.row["work_rowid"]
+    profile = profiles.get(work)
+    prior = profile.prior(options.status_prior) if profile is not None and tier != TIER_NAMED else 1.0
+    if work in boost:
+        prior *= SOFT_MENTION_BOOST
+    prior *= 1.0 + TITLE_BOOST * titled.get(work, 0.0)
+    prior *= 1.0 + SUBJECT_BOOST * about.get(work, 0.0)
+    return prior * breadth_factor((rows or {}).get(work, 0))
 
 
 _PARENTS: weakref.WeakKeyDictionary[MountedIndex, dict[int, int | None]] = weakref.WeakKeyDictionary()
@@ -1586,6 +1625,61 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
                 out.relaxed = relaxation.report(groups)
                 out.words = [str(t) for g in relaxation.groups for t in g]
                 break
+        if (out.relaxation_withheld or {}).get("reason") == "filters" and filters.as_of:
+            _relax_on_date(conn, plan, groups, filters, budget, out, seen, once)
+
+
+#: Works whose other states hold every query word, searched at the asked date (:func:`_relax_on_date`).
+DATED_WORKS_MAX = 5
+
+
+def dated_works(conn: sqlite3.Connection, groups: list[list[str]], filters: Filters) -> list[int]:
+    """The works (at most :data:`DATED_WORKS_MAX`, by their best provision's BM25) whose
+    provisions hold every word of ``groups`` in some state, whatever its date (the work, language
+    and hierarchy/domain filters kept; one row per provision text, not per version holding it)."""
+    match = fts_query(groups)
+    if match is None:
+        return []
+    state_where, state_params = filters.state_sql()
+    window = ranked_rows(conn, match, _BM25, RANK_FIRST)
+    if not window:
+        return []
+    marks = ",".join("?" * len(window))
+    held = dict(conn.execute(f"SELECT s.state_rowid, s.work_rowid FROM lexical_states s "
+                             f"WHERE s.state_rowid IN ({marks}) AND {state_where}",
+                             [*(r[0] for r in window), *state_params]).fetchall())
+    works = [int(held[state]) for state, _ in window if state in held]
+    return list(dict.fromkeys(works))[:DATED_WORKS_MAX]
+
+
+def _relax_on_date(conn: sqlite3.Connection, plan: Plan, groups: list[list[str]], filters: Filters, limit: int,
+                   out: Lexical, seen: set[tuple[Any, ...]], once: _Once) -> None:
+    """A dated question whose words no state valid on the date holds all of, relaxed inside the
+    works whose other states hold them all (in place; issue #15).
+
+    The date emptied the answer, not the words (``relaxation_withheld: filters``): the works whose
+    states of another date hold every word are what the question is about ("nationalité
+    luxembourgeoise option" on 1990-01-01: the 1968 nationality law, whose state of that day words
+    the option otherwise). Their states valid on the date are searched with the usual relaxations
+    (stop words dropped, then the any-word quorum), and only theirs: the date filter is kept, so a
+    state that does not cover the day never answers, and an act with no state on the day (not yet
+    in force, repealed, a gap in its consolidations) answers nothing. Found, the hits carry the
+    relaxation's reason and ``query_relaxed`` says ``within: dated_works``; not found, the
+    relaxation stays withheld (``filters``)."""
+    works = once("dated_works", lambda: dated_works(conn, groups, filters))
+    def relaxed_rows(relaxation: relax.Relaxation, within: Filters) -> Callable[[], list[dict[str, Any]]]:
+        return lambda: _relaxed_rows(conn, relaxation, within, limit)
+
+    for scope in (["dated_works"] if works else []) + ["date"]:
+        within = replace(filters, works=tuple(works)) if scope == "dated_works" else filters
+        for relaxation in relax.relaxations(plan.terms, groups):
+            rows = once(f"{scope}:{relaxation.reason}", relaxed_rows(relaxation, within))
+            if rows:
+                _merge(out.hits, rows, [relaxation.match_reason], seen)
+                out.relaxed = {**relaxation.report(groups), "within": scope}
+                out.words = [str(t) for g in relaxation.groups for t in g]
+                out.relaxation_withheld = None
+                return
 
 
 _BREADTH: weakref.WeakKeyDictionary[MountedIndex, dict[str, dict[int, int]]] = weakref.WeakKeyDictionary()
@@ -1790,6 +1884,32 @@ def _relax_translated(sections: list[Answer], indexes: Sequence[MountedIndex], p
     return out
 
 
+def _relax_beside_untitled(sections: list[Answer], indexes: Sequence[MountedIndex], plans: Mapping[str, Plan],
+                           relaxed: Callable[[MountedIndex], Answer]) -> list[Answer]:
+    """The sections, those that found nothing searched again with stems and relaxation on their
+    own (``relaxed``) when every section with hits holds the words only in works that no name of
+    holds any of them (``title_coverage`` 0): such hits are long provisions holding every word by
+    chance, and must not keep another publisher from relaxing the question (issue #15; routing then
+    weighs the sections by their titles, :func:`titled_over`). Only a question that has a weaker
+    form (:func:`relaxable_terms`) is searched again."""
+    answered = [s for s in sections if s.get("hits")]
+    if not answered or any(s.get("title_coverage") != 0.0 for s in answered):
+        return sections
+    again = [k for k, (section, index) in enumerate(zip(sections, indexes, strict=True))
+             if not section.get("hits") and not section.get("routed")
+             and relaxable_terms(plans[index.publisher.value].terms)]
+    if not again:
+        return sections
+    return [relaxed(index) if k in again else section for k, (section, index) in enumerate(zip(sections, indexes,
+                                                                                                  strict=True))]
+
+
+def relaxable_terms(terms: Sequence[str]) -> bool:
+    """Whether the query words have a weaker form to search (:func:`derive.index.relax.relaxations`:
+    stop words to drop beside content words, or three content words or more for the any-word quorum)."""
+    return any(True for _ in relax.relaxations(terms, [[t] for t in terms]))
+
+
 def _strict_hits(sections: Sequence[Answer]) -> int:
     """Hits of an answer that hold every query word: provisions (counting those the per-work
     limit held back) and works whose titles hold every word. A section searched through the
@@ -1831,12 +1951,18 @@ def _plan(ctx: CallContext, index: MountedIndex, parsed: Any, args: dict[str, An
 #: Luxembourg's citation of an act by form and date (``loi modifiée du 31 juillet 2006``,
 #: ``règlement grand-ducal du 10 mai 1999``) → the slug prefix of the publisher's identifiers of that
 #: form (``loi-2006-07-31-n2``, ``rgd-1999-05-10-n1``).
-DATED_FORMS = {"loi": "loi", "reglement grand ducal": "rgd", "arrete grand ducal": "agd",
-               "reglement ministeriel": "rmin", "arrete ministeriel": "amin"}
+#: The plural (``lois du 7 août 2023``: the acts of that day) and the abbreviations practitioners
+#: write (``RGD``, ``AGD``, dotted or not) name the same forms (issue #15).
+DATED_FORMS = {"loi": "loi", "lois": "loi", "reglement grand ducal": "rgd", "reglements grand ducaux": "rgd",
+               "rgd": "rgd", "r g d": "rgd", "arrete grand ducal": "agd", "arretes grand ducaux": "agd",
+               "agd": "agd", "a g d": "agd", "reglement ministeriel": "rmin", "reglements ministeriels": "rmin",
+               "arrete ministeriel": "amin", "arretes ministeriels": "amin"}
 _MONTHS = {m: i for i, m in enumerate(("janvier", "fevrier", "mars", "avril", "mai", "juin", "juillet", "aout",
                                        "septembre", "octobre", "novembre", "decembre"), start=1)}
-_DATED = re.compile(r"\b(" + "|".join(DATED_FORMS) + r")(?: modifiee?)? du (\d{1,2}|1er) (" + "|".join(_MONTHS)
-                    + r") ((?:1[89]|20)\d\d)\b")
+#: ``… du 31 juillet 2006`` or, in figures, ``… du 12/11/2004`` / ``12.11.2004`` (normalised to spaces).
+_DATED = re.compile(r"\b(" + "|".join(sorted(DATED_FORMS, key=len, reverse=True))
+                    + r")(?: modifi(?:e|ee|es|ees))? du (\d{1,2}|1er) (" + "|".join(_MONTHS)
+                    + r"|0?[1-9]|1[0-2]) ((?:1[89]|20)\d\d)\b")
 
 
 def dated_references(index: MountedIndex, query: str) -> list[Mention]:
@@ -1847,7 +1973,8 @@ def dated_references(index: MountedIndex, query: str) -> list[Mention]:
     out = []
     for m in _DATED.finditer(normalize(query)):
         day = 1 if m.group(2) == "1er" else int(m.group(2))
-        prefix = f"{DATED_FORMS[m.group(1)]}-{m.group(4)}-{_MONTHS[m.group(3)]:02d}-{day:02d}-"
+        month = _MONTHS[m.group(3)] if m.group(3) in _MONTHS else int(m.group(3))
+        prefix = f"{DATED_FORMS[m.group(1)]}-{m.group(4)}-{month:02d}-{day:02d}-"
         works = sorted(rowid for slug, rowid in index.catalogue.rowid_of.items() if slug.startswith(prefix))
         if works:
             out.append(Mention(m.group(), "resolved" if len(works) == 1 else "ambiguous", "dated_reference", works,
@@ -1965,7 +2092,10 @@ def popular_name_held(conn: sqlite3.Connection, shape: ActName) -> bool:
 
     - the name's rarest word (fewest provisions, ``vocabulary``; only when the index's texts hold
       every word long enough to be listed there) is in a name of an act of the tail form ("repair"
-      in the title of Directive (EU) 2024/1799 on the repair of goods);
+      in the title of Directive (EU) 2024/1799 on the repair of goods), and in the names of at most
+      :data:`NAME_HOLDERS_MAX` works: a word many acts are named by says nothing of one of them
+      ("water" in the names of nine acts, five of them directives, none the Water Framework
+      Directive; issue #15);
     - the name, as a phrase, is in the text of one work only, of the tail form: the act speaking of
       itself ("Pillar Two" in Directive (EU) 2022/2523). A phrase several works hold ("forced
       labour", "nature restoration") is an ordinary phrase of the texts, not a name."""
@@ -1973,9 +2103,10 @@ def popular_name_held(conn: sqlite3.Connection, shape: ActName) -> bool:
         f"SELECT term, docs FROM vocabulary WHERE term IN ({','.join('?' * len(shape.words))})", shape.words)}
     if docs and all(w in docs for w in shape.words if len(w) >= VOCABULARY_MIN_LETTERS):
         rarest = min(docs, key=lambda w: (docs[w], w))
-        named = [int(r[0]) for r in conn.execute("SELECT rowid FROM work_fts WHERE work_fts MATCH ? LIMIT 200",
-                                                 ("{titles short_titles aliases} : " + _name_word(rarest),))]
-        if _of_form(conn, named, shape.form):
+        named = [int(r[0]) for r in conn.execute("SELECT rowid FROM work_fts WHERE work_fts MATCH ? LIMIT ?",
+                                                 ("{titles short_titles aliases} : " + _name_word(rarest),
+                                                  NAME_HOLDERS_MAX + 1))]
+        if len(named) <= NAME_HOLDERS_MAX and _of_form(conn, named, shape.form):
             return True
     match = "text : " + '"' + shape.bare.replace('"', '""') + '"'
     works = [int(r[0]) for r in conn.execute(
@@ -2109,6 +2240,7 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
             relaxed_all = True
     if auto and not relaxed_all:
         sections = _relax_translated(sections, indexes, plans, lambda i: section_of(i, stem=True, relaxed=True))
+        sections = _relax_beside_untitled(sections, indexes, plans, lambda i: section_of(i, stem=True, relaxed=True))
     if len(sections) > 1 and not args["works"] and not someone_strong:
         route_sections(sections)
     cut_later(ctx.deadline_seconds, [group for section, i in zip(sections, indexes, strict=True)
