@@ -103,6 +103,14 @@ ROUTING_MARGIN = 0.5
 PHRASE_SAMPLE = 5000
 #: Relevance multiplier of a work a soft (ordinary-phrase) name mention points at.
 SOFT_MENTION_BOOST = 2.0
+#: Share of its BM25 relevance with which a provision holding a majority of an unnamed question's
+#: words (reason ``partial_terms``) competes with the provisions holding every word (:func:`rank_hits`,
+#: :func:`partial_competes`): a question in a lawyer's words ("durée maximale de la période d'essai
+#: d'un nouveau salarié") is held whole, by chance, by long texts off its subject (collective
+#: agreements, budget laws, assembly rules), while the act that answers it holds most of its words
+#: far more densely. Tuned on the tuning split and ``concept-tuning`` (flat from 0.4 to 0.8; 1.0
+#: lets a five-of-seven provision outscore a seven-of-seven one, ``docs/search.md``).
+PARTIAL_WEIGHT = 0.7
 #: Breadth of a work's treatment of the question (:func:`rank_hits`): a work with ``n`` direct
 #: keyword rows among the candidates is weighed ``1 + BREADTH_BOOST × min(1, log n / log BREADTH_FULL)``.
 BREADTH_BOOST = 1.0
@@ -1248,14 +1256,17 @@ def rank_hits(hits: Sequence[Hit], profiles: dict[int, ranking.WorkProfile], pla
     (:mod:`serve.core.ranking`; a soft mention's work × :data:`SOFT_MENTION_BOOST`) × the title
     field factor ``1 + TITLE_BOOST × share of the query's words in the work's names`` × the subject
     factor ``1 + SUBJECT_BOOST × share of the work's title-subject words in the query``. The order
-    of the lanes inside a tier is kept for hits without a BM25 score (they weigh 1)."""
+    of the lanes inside a tier is kept for hits without a BM25 score (they weigh 1). For a question
+    naming no work, a provision holding a majority of its words ranks among those holding every word,
+    its relevance × :data:`PARTIAL_WEIGHT` (:func:`hit_tier`)."""
     boost = set(plan.boost)
     titled = coverage or {}
     about = precision or {}
+    competes = partial_competes(plan, options)
 
     def key(item: tuple[int, Hit]) -> tuple[int, float, int]:
         position, hit = item
-        tier = TIER_WEAK if hit.tier == TIER_DIRECT and _WEAK_REASONS & set(hit.reasons) else hit.tier
+        tier, weight = hit_tier(hit, competes)
         work = hit.row["work_rowid"]
         profile = profiles.get(work)
         prior = profile.prior(options.status_prior) if profile is not None and tier != TIER_NAMED else 1.0
@@ -1264,9 +1275,28 @@ def rank_hits(hits: Sequence[Hit], profiles: dict[int, ranking.WorkProfile], pla
         prior *= 1.0 + TITLE_BOOST * titled.get(work, 0.0)
         prior *= 1.0 + SUBJECT_BOOST * about.get(work, 0.0)
         prior *= breadth_factor((rows or {}).get(work, 0))
-        return tier, -_relevance(hit) * prior, position
+        return tier, -_relevance(hit) * weight * prior, position
 
     return [hit for _, hit in sorted(enumerate(hits), key=key)]
+
+
+def partial_competes(plan: Plan, options: LaneOptions) -> bool:
+    """Whether the majority-of-words provisions of this question compete with the all-words ones
+    (:data:`PARTIAL_WEIGHT`): a question that names no work, at the works grain. A named or boosted
+    work keeps its own tier, and a provisions answer keeps the all-words rows first."""
+    return options.grain == "works" and not plan.constraints and not plan.boost
+
+
+def hit_tier(hit: Hit, partial_competes: bool = False) -> tuple[int, float]:
+    """A hit's ranking tier and the weight of its relevance: a weaker lane's direct-tier hit falls to
+    :data:`TIER_WEAK`, except a provision of the majority-of-words lane alone when
+    ``partial_competes``, which stays direct at :data:`PARTIAL_WEIGHT`."""
+    reasons = set(hit.reasons)
+    if hit.tier != TIER_DIRECT or not _WEAK_REASONS & reasons:
+        return hit.tier, 1.0
+    if partial_competes and reasons == {"partial_terms"} and hit.row.get("anchor"):
+        return TIER_DIRECT, PARTIAL_WEIGHT
+    return TIER_WEAK, 1.0
 
 
 _PARENTS: weakref.WeakKeyDictionary[MountedIndex, dict[int, int | None]] = weakref.WeakKeyDictionary()
