@@ -14,7 +14,8 @@ that form and year on that subject first (:func:`typed_references`). Every
 expansion and relaxation is reported. One hit per distinct wording: its newest occurrence that
 passes the filters (or the one valid on ``as_of``); at most ``per_work_limit`` hits per work
 unless works are named. Works are ranked by tier, then relevance × priors × title factors
-(:func:`rank_hits`; the principal act holding the words in twice the provisions of any other is
+(:func:`rank_hits`; for a question naming no work, a provision holding a majority of its words ranks
+among those holding every word at :data:`PARTIAL_WEIGHT` of its relevance; the principal act holding the words in twice the provisions of any other is
 weighed as if its names held them: :func:`work_breadth`, :func:`dominant_work`); a subordinate
 work's principal act comes before it when the query names its subject (:func:`parents_first`); an
 act named alone is followed by the acts in force that repealed it, the acts it repealed, the acts of
