@@ -14,7 +14,8 @@ that form and year on that subject first (:func:`typed_references`). Every
 expansion and relaxation is reported. One hit per distinct wording: its newest occurrence that
 passes the filters (or the one valid on ``as_of``); at most ``per_work_limit`` hits per work
 unless works are named. Works are ranked by tier, then relevance × priors × title factors
-(:func:`rank_hits`; the principal act holding the words in twice the provisions of any other is
+(:func:`rank_hits`; for a question naming no work, a provision holding a majority of its words ranks
+among those holding every word at :data:`PARTIAL_WEIGHT` of its relevance; the principal act holding the words in twice the provisions of any other is
 weighed as if its names held them: :func:`work_breadth`, :func:`dominant_work`); a subordinate
 work's principal act comes before it when the query names its subject (:func:`parents_first`); an
 act named alone is followed by the acts in force that repealed it, the acts it repealed, the acts of
@@ -103,6 +104,14 @@ ROUTING_MARGIN = 0.5
 PHRASE_SAMPLE = 5000
 #: Relevance multiplier of a work a soft (ordinary-phrase) name mention points at.
 SOFT_MENTION_BOOST = 2.0
+#: Share of its BM25 relevance with which a provision holding a majority of an unnamed question's
+#: words (reason ``partial_terms``) competes with the provisions holding every word (:func:`rank_hits`,
+#: :func:`partial_competes`): a question in a lawyer's words ("durée maximale de la période d'essai
+#: d'un nouveau salarié") is held whole, by chance, by long texts off its subject (collective
+#: agreements, budget laws, assembly rules), while the act that answers it holds most of its words
+#: far more densely. Tuned on the tuning split and ``concept-tuning`` (flat from 0.4 to 0.8; 1.0
+#: lets a five-of-seven provision outscore a seven-of-seven one, ``docs/search.md``).
+PARTIAL_WEIGHT = 0.7
 #: Breadth of a work's treatment of the question (:func:`rank_hits`): a work with ``n`` direct
 #: keyword rows among the candidates is weighed ``1 + BREADTH_BOOST × min(1, log n / log BREADTH_FULL)``.
 BREADTH_BOOST = 1.0
@@ -1261,17 +1270,25 @@ def rank_hits(hits: Sequence[Hit], profiles: dict[int, ranking.WorkProfile], pla
     (:mod:`serve.core.ranking`; a soft mention's work × :data:`SOFT_MENTION_BOOST`) × the title
     field factor ``1 + TITLE_BOOST × share of the query's words in the work's names`` × the subject
     factor ``1 + SUBJECT_BOOST × share of the work's title-subject words in the query``. The order
-    of the lanes inside a tier is kept for hits without a BM25 score (they weigh 1)."""
+    of the lanes inside a tier is kept for hits without a BM25 score (they weigh 1). For a question
+    naming no work, a provision holding a majority of its words ranks among those holding every word,
+    its relevance × :data:`PARTIAL_WEIGHT` (:func:`hit_tier`)."""
     boost = set(plan.boost)
     titled = coverage or {}
     about = precision or {}
     untexted = untexted_relevance(hits)
+    competes = partial_competes(plan, options)
 
     def key(item: tuple[int, Hit]) -> tuple[int, float, int]:
         position, hit = item
-        tier = TIER_WEAK if hit.tier == TIER_DIRECT and _WEAK_REASONS & set(hit.reasons) else hit.tier
-        relevance = untexted if untexted is not None and _untexted_row(hit) else _relevance(hit)
-        return tier, -relevance * _work_prior(hit, tier, profiles, options, boost, titled, about, rows), position
+        if untexted is not None and _untexted_row(hit):
+            tier, weight = (TIER_DIRECT, PARTIAL_WEIGHT) if competes else (TIER_WEAK, 1.0)
+            relevance = untexted
+        else:
+            tier, weight = hit_tier(hit, competes)
+            relevance = _relevance(hit)
+        prior = _work_prior(hit, tier, profiles, options, boost, titled, about, rows)
+        return tier, -relevance * weight * prior, position
 
     return [hit for _, hit in sorted(enumerate(hits), key=key)]
 
@@ -1284,7 +1301,8 @@ def _untexted_row(hit: Hit) -> bool:
 def untexted_relevance(hits: Sequence[Hit]) -> float | None:
     """The relevance a work row found by its names alone is weighed with (:func:`rank_hits`): the
     best BM25 relevance of the weaker lanes' provisions beside it, so that its title and subject
-    factors, not the missing text, place it among them (issue #15: on 2000-01-01, "secteur financier
+    factors, not the missing text, place it among them — in the direct tier at
+    :data:`PARTIAL_WEIGHT` where those provisions compete with the all-words ones (issue #15: on 2000-01-01, "secteur financier
     agrément" put the loi relative au secteur financier, whose text the corpus lacks and whose
     title holds two of the three words, after five provisions holding two of them in acts titled
     by none). ``None`` without such a row or such provisions."""
@@ -1306,6 +1324,25 @@ def _work_prior(hit: Hit, tier: int, profiles: dict[int, ranking.WorkProfile], o
     prior *= 1.0 + TITLE_BOOST * titled.get(work, 0.0)
     prior *= 1.0 + SUBJECT_BOOST * about.get(work, 0.0)
     return prior * breadth_factor((rows or {}).get(work, 0))
+
+
+def partial_competes(plan: Plan, options: LaneOptions) -> bool:
+    """Whether the majority-of-words provisions of this question compete with the all-words ones
+    (:data:`PARTIAL_WEIGHT`): a question that names no work, at the works grain. A named or boosted
+    work keeps its own tier, and a provisions answer keeps the all-words rows first."""
+    return options.grain == "works" and not plan.constraints and not plan.boost
+
+
+def hit_tier(hit: Hit, partial_competes: bool = False) -> tuple[int, float]:
+    """A hit's ranking tier and the weight of its relevance: a weaker lane's direct-tier hit falls to
+    :data:`TIER_WEAK`, except a provision of the majority-of-words lane alone when
+    ``partial_competes``, which stays direct at :data:`PARTIAL_WEIGHT`."""
+    reasons = set(hit.reasons)
+    if hit.tier != TIER_DIRECT or not _WEAK_REASONS & reasons:
+        return hit.tier, 1.0
+    if partial_competes and reasons == {"partial_terms"} and hit.row.get("anchor"):
+        return TIER_DIRECT, PARTIAL_WEIGHT
+    return TIER_WEAK, 1.0
 
 
 _PARENTS: weakref.WeakKeyDictionary[MountedIndex, dict[int, int | None]] = weakref.WeakKeyDictionary()
