@@ -444,12 +444,16 @@ def load(url: str, pid: int, mix: list[tuple[str, str, str, dict[str, Any] | Non
 
 
 @contextlib.contextmanager
-def serving(index_dir: Path, workers: int, executing: int | None) -> Iterator[tuple[str, int]]:
-    """``lex serve --unsigned-dev`` on an ephemeral loopback port, rate limits off; its URL and pid."""
+def serving(index_dir: Path, workers: int, executing: int | None,
+            answer_cache: float | None = None) -> Iterator[tuple[str, int]]:
+    """``lex serve --unsigned-dev`` on an ephemeral loopback port, rate limits off; its URL and pid.
+    ``answer_cache``: its ``--answer-cache`` MiB (None: its default)."""
     args = ["--index-dir", str(index_dir), "--unsigned-dev", "--client-rate", "0", "--global-rate", "0",
             "--log-level", "error", "--workers", str(workers)]
     if executing:
         args += ["--executing", str(executing)]
+    if answer_cache is not None:
+        args += ["--answer-cache", f"{answer_cache:g}"]
     with lex_serve(args, stop_timeout=30) as served:
         yield served
 
