@@ -485,11 +485,16 @@ def wait_ready(url: str, workers: int, timeout: float = 180.0) -> None:
         raise RuntimeError("the server did not become ready")
 
 
+#: API calls of each kind in the served mix (``--mix-calls``): 162 distinct requests in all.
+MIX_CALLS = 8
+
+
 def served(index_dir: Path, ops: dict[str, list[Call]], seconds: float, clients: int, workers: int,
-           executing: int | None, passes: int | None = None) -> dict[str, Any]:
+           executing: int | None, passes: int | None = None, answer_cache: float | None = None,
+           mix_calls: int = MIX_CALLS) -> dict[str, Any]:
     mix: list[tuple[str, str, str, dict[str, Any] | None]] = []
     for kind, calls in sorted(ops.items()):
-        for name, args in calls[:8]:
+        for name, args in calls[:mix_calls]:
             mix.append((f"api:{kind}", "POST", f"api/v1/{name}", args))
     for _, args in ops.get("diff:largest", [])[:6]:
         publisher, slug = args["work"].split(":", 1)
@@ -503,7 +508,7 @@ def served(index_dir: Path, ops: dict[str, list[Call]], seconds: float, clients:
     mix.append(("healthz", "GET", "healthz", None))
     random.Random(0).shuffle(mix)
     before = [load_average()]
-    with serving(index_dir, workers, executing) as (url, pid):
+    with serving(index_dir, workers, executing, answer_cache) as (url, pid):
         wait_ready(url, workers)
         ready = {p: memory_kib(p) for p in process_tree(pid)}
         report = load(url, pid, mix, seconds, clients, passes)
@@ -512,6 +517,7 @@ def served(index_dir: Path, ops: dict[str, list[Call]], seconds: float, clients:
     report["passes"] = passes
     report["workers"] = workers
     report["executing"] = executing
+    report["answer_cache_mb"] = answer_cache
     report["mounted_rss_mb_per_process"] = [round(m.get("Rss", 0) / 1024, 1) for m in ready.values()]
     report["mounted_pss_mb_sum"] = round(sum(m.get("Pss", 0) for m in ready.values()) / 1024, 1)
     report["memory_mb_mounted_per_process"] = [memory_parts(m) for m in ready.values()]
@@ -569,7 +575,10 @@ def markdown(report: dict[str, Any]) -> str:
                   f"{s['max_ms']} | {s['server_cpu_ms_per_request']} | {s['server_cpu_utilisation']} | "
                   f"{s['client_cpu_ms_per_request']} | {s['pss_mb_peak_sum']} | {s['rss_mb_peak_sum']} | "
                   f"{' + '.join(map(str, s['rss_mb_peak_per_process']))} | "
-                  f"{' → '.join('/'.join(map(str, la)) for la in s['load_average'])} |"]
+                  f"{' → '.join('/'.join(map(str, la)) for la in s['load_average'])} |",
+                  "", f"Served mix: {s.get('mix_size')} distinct requests, cycled by each client; answer cache "
+                      f"{'lex serve default' if s.get('answer_cache_mb') is None else str(s['answer_cache_mb']) + ' MiB'}"
+                      " per worker."]
     lines.append("")
     lines.append(f"Load average (1/5/15 min) during the in-process run: "
                  f"{' → '.join('/'.join(map(str, la)) for la in report['load_average'])}; "
@@ -594,6 +603,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-inprocess", action="store_true", help="Only the served run (no in-process, no MCP).")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="lex serve --workers.")
     parser.add_argument("--executing", type=int, default=None, help="lex serve --executing (default: its own).")
+    parser.add_argument("--answer-cache", type=float, default=None,
+                        help="lex serve --answer-cache MiB (default: its own; 0: every request runs the core).")
+    parser.add_argument("--mix-calls", type=int, default=MIX_CALLS,
+                        help="API calls of each kind in the served mix (more: fewer repeated requests).")
     args = parser.parse_args(argv)
     index_dir = args.index_dir.resolve()
     args.out.mkdir(parents=True, exist_ok=True)
@@ -612,7 +625,8 @@ def main(argv: list[str] | None = None) -> int:
     report["load_average"].append(load_average())
     if not args.skip_served:
         step("served")
-        report["served"] = served(index_dir, ops, args.seconds, args.clients, args.workers, args.executing, args.passes)
+        report["served"] = served(index_dir, ops, args.seconds, args.clients, args.workers, args.executing, args.passes,
+                                  args.answer_cache, args.mix_calls)
     report["verdicts"] = verdicts(report)
     (args.out / "bench-serve.json").write_text(json.dumps(report, indent=2, sort_keys=True) + "\n")
     (args.out / "bench-serve.md").write_text(markdown(report))
