@@ -39,7 +39,7 @@ class AnswerCache:
         self.entry_limit = self.budget // 8
         #: what the cache answers for (the mounted core): a cache is never consulted for another
         self.owner = owner
-        self._entries: OrderedDict[bytes, bytes] = OrderedDict()
+        self._entries: OrderedDict[bytes, tuple[int, bytes]] = OrderedDict()  # key -> (size, compressed)
         self._lock = threading.Lock()
         self.size = 0
         self.hits = 0
@@ -66,24 +66,25 @@ class AnswerCache:
                 return None
             self._entries.move_to_end(key)
             self.hits += 1
-        return zlib.decompress(kept)
+        size, compressed = kept
+        return zlib.decompress(compressed, bufsize=size)  # one buffer of the answer's size: no regrowth
 
     def put(self, key: bytes, encoded: bytes) -> bool:
         """Keep ``encoded`` (an answer's JSON bytes) under ``key``; False when it is too large to keep."""
         if not self.enabled:
             return False
-        kept = zlib.compress(encoded, LEVEL)
-        cost = len(kept) + len(key)
+        compressed = zlib.compress(encoded, LEVEL)
+        cost = len(compressed) + len(key)
         if cost > self.entry_limit:
             return False
         with self._lock:
             previous = self._entries.pop(key, None)
             if previous is not None:
-                self.size -= len(previous) + len(key)
-            self._entries[key] = kept
+                self.size -= len(previous[1]) + len(key)
+            self._entries[key] = (len(encoded), compressed)
             self.size += cost
             while self.size > self.budget and self._entries:
-                old_key, old = self._entries.popitem(last=False)
+                old_key, (_, old) = self._entries.popitem(last=False)
                 self.size -= len(old) + len(old_key)
         return True
 

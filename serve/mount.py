@@ -349,14 +349,16 @@ class ServeState:
         """Serve an already mounted state (tests, embedding)."""
         self.mounted = replace(mounted)
 
-    async def call(self, operation: str, arguments: Mapping[str, Any]) -> Any:
+    async def call(self, operation: str, arguments: Mapping[str, Any], *, keep: bool = True) -> Any:
         """Call the legal core through the gate; the slot is held until the thread finishes. A call
-        answered before (the answer cache) is decoded from its kept bytes: a fresh value each time."""
+        answered before (the answer cache) is decoded from its kept bytes: a fresh value each time.
+        With ``keep`` False a new answer is not kept (a kept page's own calls: the page is kept)."""
         key, kept = self._remembered(operation, arguments)
         if kept is not None:
             return loads(kept)
         answer, mounted = await self._answer(operation, arguments)
-        if key is not None and (cache := self.answers(mounted)) is not None and (encoded := exact(answer)) is not None:
+        if keep and key is not None and (cache := self.answers(mounted)) is not None \
+                and (encoded := exact(answer)) is not None:
             cache.put(key, encoded)
         return answer
 
