@@ -15,6 +15,7 @@ from typing import Any
 
 from starlette.responses import Response
 
+
 def _orjson() -> Any:
     try:
         return importlib.import_module("orjson")

@@ -188,7 +188,7 @@ def test_a_kept_page_is_the_same_page_with_a_fresh_nonce(
 
 
 def test_a_page_that_is_not_200_is_not_kept(cached_client: tuple[TestClient, CountingBackend]) -> None:
-    client, backend = cached_client
+    client, _backend = cached_client
     for _ in range(2):
         response = client.get(f"/lu-legilux/{SLUG}/1900-01-01", headers=HTML)
         assert response.status_code == 404
