@@ -487,12 +487,14 @@ def wait_ready(url: str, workers: int, timeout: float = 180.0) -> None:
 
 #: API calls of each kind in the served mix (``--mix-calls``): 162 distinct requests in all.
 MIX_CALLS = 8
+#: One request of the served mix: its kind, method, path (no leading ``/``) and JSON body.
+MixItem = tuple[str, str, str, dict[str, Any] | None]
 
 
-def served(index_dir: Path, ops: dict[str, list[Call]], seconds: float, clients: int, workers: int,
-           executing: int | None, passes: int | None = None, answer_cache: float | None = None,
-           mix_calls: int = MIX_CALLS) -> dict[str, Any]:
-    mix: list[tuple[str, str, str, dict[str, Any] | None]] = []
+def served_mix(ops: dict[str, list[Call]], mix_calls: int = MIX_CALLS) -> list[MixItem]:
+    """The served mix: ``mix_calls`` API calls of each kind, diff, work, version and search pages
+    and ``/healthz``, in a fixed shuffled order."""
+    mix: list[MixItem] = []
     for kind, calls in sorted(ops.items()):
         for name, args in calls[:mix_calls]:
             mix.append((f"api:{kind}", "POST", f"api/v1/{name}", args))
@@ -507,6 +509,13 @@ def served(index_dir: Path, ops: dict[str, list[Call]], seconds: float, clients:
         mix.append(("page:search", "GET", f"search?q={quote(args['query'])}", None))
     mix.append(("healthz", "GET", "healthz", None))
     random.Random(0).shuffle(mix)
+    return mix
+
+
+def served(index_dir: Path, ops: dict[str, list[Call]], seconds: float, clients: int, workers: int,
+           executing: int | None, passes: int | None = None, answer_cache: float | None = None,
+           mix_calls: int = MIX_CALLS) -> dict[str, Any]:
+    mix = served_mix(ops, mix_calls)
     before = [load_average()]
     with serving(index_dir, workers, executing, answer_cache) as (url, pid):
         wait_ready(url, workers)
