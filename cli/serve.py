@@ -31,10 +31,11 @@ TRUST_ROOTS_ENV = "LEX_TRUST_ROOTS"
 #: Executing slots per worker when there are several (one interpreter lock each): on the full-corpus
 #: mix, 2 per worker used the same CPU per request as 3 and ~10 MB less memory in all.
 WORKER_EXECUTING = 2
-#: MiB of compressed answers each worker keeps for repeated questions (``serve.answers``): about
-#: five times as much JSON; on the full-corpus served mix (162 distinct requests, ~1.3 MiB kept) it
-#: holds every answer.
-DEFAULT_ANSWER_CACHE_MB = 4.0
+#: MiB of compressed answers and pages each worker keeps for repeated questions (``serve.answers``):
+#: about five times as much JSON. The full-corpus served mix (162 distinct requests) keeps ~1.8 MB a
+#: worker; a full budget adds about its size again to each worker's resident set (heap), so 3 MiB
+#: keeps the two-worker PSS sum under 150 MB (148 MB with 4 MiB full).
+DEFAULT_ANSWER_CACHE_MB = 3.0
 
 
 def mount_options(command: Callable[..., Any]) -> Callable[..., Any]:
