@@ -444,12 +444,16 @@ def load(url: str, pid: int, mix: list[tuple[str, str, str, dict[str, Any] | Non
 
 
 @contextlib.contextmanager
-def serving(index_dir: Path, workers: int, executing: int | None) -> Iterator[tuple[str, int]]:
-    """``lex serve --unsigned-dev`` on an ephemeral loopback port, rate limits off; its URL and pid."""
+def serving(index_dir: Path, workers: int, executing: int | None,
+            answer_cache: float | None = None) -> Iterator[tuple[str, int]]:
+    """``lex serve --unsigned-dev`` on an ephemeral loopback port, rate limits off; its URL and pid.
+    ``answer_cache``: its ``--answer-cache`` MiB (None: its default)."""
     args = ["--index-dir", str(index_dir), "--unsigned-dev", "--client-rate", "0", "--global-rate", "0",
             "--log-level", "error", "--workers", str(workers)]
     if executing:
         args += ["--executing", str(executing)]
+    if answer_cache is not None:
+        args += ["--answer-cache", f"{answer_cache:g}"]
     with lex_serve(args, stop_timeout=30) as served:
         yield served
 
@@ -481,11 +485,18 @@ def wait_ready(url: str, workers: int, timeout: float = 180.0) -> None:
         raise RuntimeError("the server did not become ready")
 
 
-def served(index_dir: Path, ops: dict[str, list[Call]], seconds: float, clients: int, workers: int,
-           executing: int | None, passes: int | None = None) -> dict[str, Any]:
-    mix: list[tuple[str, str, str, dict[str, Any] | None]] = []
+#: API calls of each kind in the served mix (``--mix-calls``): 162 distinct requests in all.
+MIX_CALLS = 8
+#: One request of the served mix: its kind, method, path (no leading ``/``) and JSON body.
+MixItem = tuple[str, str, str, dict[str, Any] | None]
+
+
+def served_mix(ops: dict[str, list[Call]], mix_calls: int = MIX_CALLS) -> list[MixItem]:
+    """The served mix: ``mix_calls`` API calls of each kind, diff, work, version and search pages
+    and ``/healthz``, in a fixed shuffled order."""
+    mix: list[MixItem] = []
     for kind, calls in sorted(ops.items()):
-        for name, args in calls[:8]:
+        for name, args in calls[:mix_calls]:
             mix.append((f"api:{kind}", "POST", f"api/v1/{name}", args))
     for _, args in ops.get("diff:largest", [])[:6]:
         publisher, slug = args["work"].split(":", 1)
@@ -498,8 +509,15 @@ def served(index_dir: Path, ops: dict[str, list[Call]], seconds: float, clients:
         mix.append(("page:search", "GET", f"search?q={quote(args['query'])}", None))
     mix.append(("healthz", "GET", "healthz", None))
     random.Random(0).shuffle(mix)
+    return mix
+
+
+def served(index_dir: Path, ops: dict[str, list[Call]], seconds: float, clients: int, workers: int,
+           executing: int | None, passes: int | None = None, answer_cache: float | None = None,
+           mix_calls: int = MIX_CALLS) -> dict[str, Any]:
+    mix = served_mix(ops, mix_calls)
     before = [load_average()]
-    with serving(index_dir, workers, executing) as (url, pid):
+    with serving(index_dir, workers, executing, answer_cache) as (url, pid):
         wait_ready(url, workers)
         ready = {p: memory_kib(p) for p in process_tree(pid)}
         report = load(url, pid, mix, seconds, clients, passes)
@@ -508,6 +526,7 @@ def served(index_dir: Path, ops: dict[str, list[Call]], seconds: float, clients:
     report["passes"] = passes
     report["workers"] = workers
     report["executing"] = executing
+    report["answer_cache_mb"] = answer_cache
     report["mounted_rss_mb_per_process"] = [round(m.get("Rss", 0) / 1024, 1) for m in ready.values()]
     report["mounted_pss_mb_sum"] = round(sum(m.get("Pss", 0) for m in ready.values()) / 1024, 1)
     report["memory_mb_mounted_per_process"] = [memory_parts(m) for m in ready.values()]
@@ -565,7 +584,10 @@ def markdown(report: dict[str, Any]) -> str:
                   f"{s['max_ms']} | {s['server_cpu_ms_per_request']} | {s['server_cpu_utilisation']} | "
                   f"{s['client_cpu_ms_per_request']} | {s['pss_mb_peak_sum']} | {s['rss_mb_peak_sum']} | "
                   f"{' + '.join(map(str, s['rss_mb_peak_per_process']))} | "
-                  f"{' → '.join('/'.join(map(str, la)) for la in s['load_average'])} |"]
+                  f"{' → '.join('/'.join(map(str, la)) for la in s['load_average'])} |",
+                  "", f"Served mix: {s.get('mix_size')} distinct requests, cycled by each client; answer cache "
+                      f"{'lex serve default' if s.get('answer_cache_mb') is None else str(s['answer_cache_mb']) + ' MiB'}"
+                      " per worker."]
     lines.append("")
     lines.append(f"Load average (1/5/15 min) during the in-process run: "
                  f"{' → '.join('/'.join(map(str, la)) for la in report['load_average'])}; "
@@ -590,6 +612,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-inprocess", action="store_true", help="Only the served run (no in-process, no MCP).")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="lex serve --workers.")
     parser.add_argument("--executing", type=int, default=None, help="lex serve --executing (default: its own).")
+    parser.add_argument("--answer-cache", type=float, default=None,
+                        help="lex serve --answer-cache MiB (default: its own; 0: every request runs the core).")
+    parser.add_argument("--mix-calls", type=int, default=MIX_CALLS,
+                        help="API calls of each kind in the served mix (more: fewer repeated requests).")
     args = parser.parse_args(argv)
     index_dir = args.index_dir.resolve()
     args.out.mkdir(parents=True, exist_ok=True)
@@ -608,7 +634,8 @@ def main(argv: list[str] | None = None) -> int:
     report["load_average"].append(load_average())
     if not args.skip_served:
         step("served")
-        report["served"] = served(index_dir, ops, args.seconds, args.clients, args.workers, args.executing, args.passes)
+        report["served"] = served(index_dir, ops, args.seconds, args.clients, args.workers, args.executing, args.passes,
+                                  args.answer_cache, args.mix_calls)
     report["verdicts"] = verdicts(report)
     (args.out / "bench-serve.json").write_text(json.dumps(report, indent=2, sort_keys=True) + "\n")
     (args.out / "bench-serve.md").write_text(markdown(report))

@@ -31,6 +31,11 @@ TRUST_ROOTS_ENV = "LEX_TRUST_ROOTS"
 #: Executing slots per worker when there are several (one interpreter lock each): on the full-corpus
 #: mix, 2 per worker used the same CPU per request as 3 and ~10 MB less memory in all.
 WORKER_EXECUTING = 2
+#: MiB of compressed answers and pages each worker keeps for repeated questions (``serve.answers``):
+#: about five times as much JSON. The full-corpus served mix (162 distinct requests) keeps ~1.8 MB a
+#: worker; a full budget adds about its size again to each worker's resident set (heap), so 3 MiB
+#: keeps the two-worker PSS sum under 150 MB (148 MB with 4 MiB full).
+DEFAULT_ANSWER_CACHE_MB = 3.0
 
 
 def mount_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -130,6 +135,10 @@ def mount_config(index_dir: Path | None, release_root: Path | None, roots: tuple
 @click.option("--workers", default=None, type=click.IntRange(1, 64),
               help="Worker processes sharing the listening socket (default: the cores this process may use). "
                    "Each verifies and mounts the set itself; 1 serves from this process.")
+@click.option("--answer-cache", "answer_cache_mb", default=DEFAULT_ANSWER_CACHE_MB, show_default=True,
+              type=click.FloatRange(0, 1024),
+              help="MiB of compressed answers each worker keeps for questions asked again of the same mounted set "
+                   "(0: none kept; every call runs the legal core).")
 @click.option("--malloc-arenas", default=DEFAULT_MALLOC_ARENAS, show_default=True, type=click.IntRange(0, 64),
               help="glibc malloc arenas of the process (0: glibc's default, eight per core).")
 @click.option("--log-level", default="warning", show_default=True,
@@ -138,7 +147,8 @@ def mount_config(index_dir: Path | None, release_root: Path | None, roots: tuple
 def group(index_dir: Path | None, release_root: Path | None, trust_roots: tuple[Path, ...], unsigned_dev: bool,
           required: tuple[str, ...], host: str, port: int, deadline: float, client_rate: float,
           global_rate: float, trust_forwarded: bool, allowed_hosts: tuple[str, ...], reverify_interval: float,
-          header_timeout: float, executing: int | None, workers: int | None, malloc_arenas: int, log_level: str,
+          header_timeout: float, executing: int | None, workers: int | None, answer_cache_mb: float,
+          malloc_arenas: int, log_level: str,
           as_json: bool) -> None:
     """Verify the artifact set, mount it read-only, and serve the API, MCP and web pages.
 
@@ -192,7 +202,7 @@ def group(index_dir: Path | None, release_root: Path | None, trust_roots: tuple[
             import hybrid.activate  # noqa: F401  - the mount hook's hybrid lane
 
     def make_app(_worker: int = 0) -> Any:
-        state = new_state(config, limits, mount_hooks=(hybrid_hook,))
+        state = new_state(config, limits, mount_hooks=(hybrid_hook,), answer_cache=int(answer_cache_mb * (1 << 20)))
         return create_app(state, settings, extensions=(extension,))
 
     if workers == 1:

@@ -194,10 +194,12 @@ def adopt_prebuilt(directory: Path, artifact: ArtifactIdentity, required: tuple[
 
 
 def new_state(config: MountConfig, limits: AdmissionLimits | None = None,
-              backend: CoreBackend | None = None, *, mount_hooks: Sequence[MountHook] = ()) -> ServeState:
-    """A :class:`ServeState` over the production legal core (nothing mounted yet)."""
+              backend: CoreBackend | None = None, *, mount_hooks: Sequence[MountHook] = (),
+              answer_cache: int = 0) -> ServeState:
+    """A :class:`ServeState` over the production legal core (nothing mounted yet), keeping up to
+    ``answer_cache`` bytes of compressed answers (:mod:`serve.answers`; 0: none)."""
     backend = backend or LegalCoreBackend(config.required_publishers, mount_hooks)
-    return ServeState(config, backend, limits or AdmissionLimits())
+    return ServeState(config, backend, limits or AdmissionLimits(), answer_cache=answer_cache)
 
 
 async def http_exception_handler(request: Request, exc: Exception) -> Response:

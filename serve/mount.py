@@ -11,7 +11,9 @@ anything. A refusal mounts nothing and keeps its typed reason, which ``/readyz``
 says ``signed: false`` everywhere it is shown.
 
 :class:`ServeState` holds what is mounted now and runs every legal-core call through the
-admission :class:`serve.admission.Gate` on a small thread pool.
+admission :class:`serve.admission.Gate` on a small thread pool. With an answer cache
+(``answer_cache`` bytes, :mod:`serve.answers`; ``lex serve --answer-cache``) a call asked before
+of the same mounted set is answered from the bytes of its first answer, without a slot.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ from typing import Any, Literal, Protocol, TypeVar
 
 from legal.errors import ConfigError, LexError
 from serve.admission import AdmissionLimits, Gate
+from serve.answers import AnswerCache
+from serve.http.encoding import compact, exact, loads
 
 log = logging.getLogger("serve")
 _T = TypeVar("_T")
@@ -242,6 +246,8 @@ class ServeState:
     #: called when this process's set becomes refused (a refused mount, or a re-verification that
     #: unmounted it); under several workers it asks the supervisor to make every worker re-verify
     on_refusal: Callable[[], None] | None = None
+    #: bytes of compressed answers kept per mounted set (:mod:`serve.answers`; 0: none kept)
+    answer_cache: int = 0
     mounted: Mounted = field(init=False)
     gate: Gate = field(init=False)
     _pool: ThreadPoolExecutor = field(init=False, repr=False)
@@ -255,6 +261,17 @@ class ServeState:
         self.gate = Gate(self.limits.executing, self.limits.queued, self.limits.queue_deadline)
         self._pool = ThreadPoolExecutor(self.limits.executing, thread_name_prefix="lex-core")
         self._reverify_requested = threading.Event()
+        self._answers = AnswerCache(0)
+
+    def answers(self, mounted: Mounted | None = None) -> AnswerCache | None:
+        """The answer cache of ``mounted`` (default: what is mounted now): a new one whenever what
+        is served changed; None when nothing is kept (no budget, or no set mounted)."""
+        mounted = mounted or self.mounted
+        if self.answer_cache <= 0 or mounted.status != "mounted":
+            return None
+        if self._answers.owner is not mounted.core:
+            self._answers = AnswerCache(self.answer_cache, owner=mounted.core)
+        return self._answers
 
     def mount(self) -> Mounted:
         """Verify then mount now (blocking); the new state replaces the old one atomically. In a
@@ -332,18 +349,52 @@ class ServeState:
         """Serve an already mounted state (tests, embedding)."""
         self.mounted = replace(mounted)
 
-    async def call(self, operation: str, arguments: Mapping[str, Any]) -> Any:
-        """Call the legal core through the gate; the slot is held until the thread finishes."""
+    async def call(self, operation: str, arguments: Mapping[str, Any], *, keep: bool = True) -> Any:
+        """Call the legal core through the gate; the slot is held until the thread finishes. A call
+        answered before (the answer cache) is decoded from its kept bytes: a fresh value each time.
+        With ``keep`` False a new answer is not kept (a kept page's own calls: the page is kept)."""
+        key, kept = self._remembered(operation, arguments)
+        if kept is not None:
+            return loads(kept)
+        answer, mounted = await self._answer(operation, arguments)
+        if keep and key is not None and (cache := self.answers(mounted)) is not None \
+                and (encoded := exact(answer)) is not None:
+            cache.put(key, encoded)
+        return answer
+
+    async def call_encoded(self, operation: str, arguments: Mapping[str, Any]) -> bytes:
+        """:meth:`call`, as the answer's compact JSON bytes (:func:`serve.http.encoding.compact`)."""
+        key, kept = self._remembered(operation, arguments)
+        if kept is not None:
+            return kept
+        answer, mounted = await self._answer(operation, arguments)
+        encoded = exact(answer)
+        if encoded is None:  # not to be kept: its bytes would not read back as the same answer
+            return compact(answer)
+        if key is not None and (cache := self.answers(mounted)) is not None:
+            cache.put(key, encoded)
+        return encoded
+
+    def _remembered(self, operation: str, arguments: Mapping[str, Any]) -> tuple[bytes | None, bytes | None]:
+        """The cache key of a call (None: nothing is kept) and the bytes kept under it, if any."""
+        cache = self.answers()
+        if cache is None:
+            return None, None
+        key = cache.key(operation, arguments)
+        return key, (None if key is None else cache.get(key))
+
+    async def _answer(self, operation: str, arguments: Mapping[str, Any]) -> tuple[Any, Mounted]:
+        """The core's answer through the gate, and the mounted state whose core gave it."""
         await self.gate.acquire()
-        core = self.mounted.core
+        mounted = self.mounted
         try:
-            future = self._pool.submit(core.call, operation, dict(arguments))
+            future = self._pool.submit(mounted.core.call, operation, dict(arguments))
         except BaseException:
             self.gate.release()
             raise
         future.add_done_callback(_releaser(self.gate))
         answer = await asyncio.wrap_future(future)
-        return with_refusal(answer, self.mounted.refusal)
+        return with_refusal(answer, self.mounted.refusal), mounted
 
     async def run(self, function: Callable[..., _T], *args: Any) -> _T:
         """Run CPU-bound page shaping (a word diff) through the same gate, on the worker pool."""

@@ -16,7 +16,7 @@ from starlette.routing import Route
 
 from legal.errors import RequestError
 from serve.http.catalog import Operation
-from serve.http.encoding import AnswerResponse
+from serve.http.encoding import EncodedResponse
 from serve.http.openapi import openapi_document
 from serve.http.validation import arguments_from_query, parse_json_body, validate_arguments
 from serve.mount import ServeState
@@ -61,8 +61,7 @@ async def call_operation(request: Request) -> Response:
     """Validate the arguments of one operation, call the legal core, return its answer."""
     operation = _operation(request)
     arguments = validate_arguments(operation, await _arguments(request, operation))
-    answer = await state_of(request).call(operation.name, arguments)
-    return AnswerResponse(answer)
+    return EncodedResponse(await state_of(request).call_encoded(operation.name, arguments))
 
 
 def describe(operation: Operation) -> dict[str, Any]:

@@ -11,30 +11,26 @@ from __future__ import annotations
 
 import importlib
 import json
-from collections.abc import Callable
 from typing import Any
 
-from starlette.responses import JSONResponse
-
-Encoder = Callable[..., bytes]
+from starlette.responses import Response
 
 
-def _orjson() -> tuple[Encoder, int, int] | None:
+def _orjson() -> Any:
     try:
-        module = importlib.import_module("orjson")
+        return importlib.import_module("orjson")
     except ImportError:  # pragma: no cover - orjson is a dependency; json is the fallback
         return None
-    return module.dumps, int(module.OPT_NON_STR_KEYS), int(module.OPT_INDENT_2)
 
 
-_FAST = _orjson()
+_ORJSON = _orjson()
 
 
 def compact(value: Any) -> bytes:
     """Compact UTF-8 JSON (what ``starlette.responses.JSONResponse`` writes)."""
-    if _FAST is not None:
+    if _ORJSON is not None:
         try:
-            return _FAST[0](value, option=_FAST[1])
+            return bytes(_ORJSON.dumps(value, option=_ORJSON.OPT_NON_STR_KEYS))
         except TypeError:  # an integer past 64 bits, or a type orjson does not know: json decides
             pass
     return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8")
@@ -42,16 +38,49 @@ def compact(value: Any) -> bytes:
 
 def indented(value: Any) -> str:
     """JSON indented by two spaces (the MCP tool result's text)."""
-    if _FAST is not None:
+    if _ORJSON is not None:
         try:
-            return _FAST[0](value, option=_FAST[1] | _FAST[2]).decode("utf-8")
+            return str(_ORJSON.dumps(value, option=_ORJSON.OPT_NON_STR_KEYS | _ORJSON.OPT_INDENT_2).decode("utf-8"))
         except TypeError:
             pass
     return json.dumps(value, ensure_ascii=False, indent=2)
 
 
-class AnswerResponse(JSONResponse):
-    """A ``JSONResponse`` encoded by :func:`compact`."""
+def exact(value: Any) -> bytes | None:
+    """:func:`compact`'s bytes when :func:`loads` gives ``value`` back from them; else None (with
+    ``orjson``: an integer past 64 bits, which ``orjson.loads`` would read as a float)."""
+    if _ORJSON is None:
+        return compact(value)
+    try:
+        return bytes(_ORJSON.dumps(value))
+    except TypeError:
+        return None
 
-    def render(self, content: Any) -> bytes:
-        return compact(content)
+
+def loads(data: bytes) -> Any:
+    """The JSON value of bytes :func:`exact` wrote."""
+    return _ORJSON.loads(data) if _ORJSON is not None else json.loads(data)
+
+
+def canonical_key(operation: str, arguments: Any) -> bytes | None:
+    """``[operation, arguments]`` as compact JSON with every object's keys sorted: equal for equal
+    calls whatever the order their arguments came in (the answer cache's key); None when the
+    arguments are not JSON values."""
+    value = [operation, arguments]
+    if _ORJSON is not None:
+        try:
+            return bytes(_ORJSON.dumps(value, option=_ORJSON.OPT_SORT_KEYS))
+        except TypeError:
+            pass
+    try:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False, sort_keys=True,
+                          separators=(",", ":")).encode("utf-8")
+    except (TypeError, ValueError):
+        return None
+
+
+class EncodedResponse(Response):
+    """A JSON response of bytes already encoded (:meth:`serve.mount.ServeState.call_encoded`):
+    the same status, headers and body as a ``JSONResponse`` of the answer encoded by :func:`compact`."""
+
+    media_type = "application/json"

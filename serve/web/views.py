@@ -109,9 +109,11 @@ async def _render(request: Request, template: str, context: dict[str, Any], **op
     return await state.run(functools.partial(page, request, template, context, **options))
 
 
-async def _call(request: Request, operation: str, arguments: dict[str, Any]) -> Any:
+async def _call(request: Request, operation: str, arguments: dict[str, Any], *, keep: bool = False) -> Any:
+    """The core's answer through the admission gate. A new answer is kept in the answer cache only
+    with ``keep``: the pages that make the other calls are kept whole (:mod:`serve.web.kept`)."""
     state: ServeState = request.app.state.lex
-    return await state.call(operation, arguments)
+    return await state.call(operation, arguments, keep=keep)
 
 
 def _error_page(request: Request, status: int, title: str, message: str, *,
@@ -143,7 +145,7 @@ def _work_args(request: Request) -> tuple[str, str] | None:
 
 
 async def home(request: Request) -> Response:
-    answer = await _call(request, "coverage", {})
+    answer = await _call(request, "coverage", {}, keep=True)
     if outcome_of(answer) == "no_corpus_mounted":
         return _no_corpus(request, answer)
     return page(request, "home.html", {"title": "Point-in-time legal evidence", "coverage": sections(answer)})
@@ -207,7 +209,7 @@ async def verify(request: Request) -> Response:
     state: ServeState = request.app.state.lex
     mounted = state.mounted
     artifact = mounted.artifact
-    answer = await _call(request, "coverage", {})
+    answer = await _call(request, "coverage", {}, keep=True)
     coverage = [] if outcome_of(answer) == "no_corpus_mounted" else sections(answer)
     context = {"title": "Verification", "readiness": mounted.readiness(),
                "files": list(artifact.files) if artifact else [], "coverage": coverage}
