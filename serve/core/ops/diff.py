@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from derive.index.serving import MAX_PAIR_MATCHES, MAX_PAIR_WORDS, StoredPair, stored_pairs
+from derive.index.serving import MAX_PAIR_MATCHES, MAX_PAIR_WORDS, StoredPair, stored_pairs, words_needed
 from derive.index.textstore import Located, locate, read_located
 from derive.index.worddiff import (
     DiffCost,
@@ -131,7 +131,8 @@ class _Texts:
         self.conn = conn
         self.located = locate(conn, shas)
         self.bodies: dict[str, str] = {}
-        self.split: dict[str, list[str]] = {}
+        self.split: dict[str, list[str]] = {}  # whole (``whole``) or the first words
+        self.whole: set[str] = set()
         self.raws: dict[int, bytes] = {}  # the blocks read so far, as far as read
 
     def where(self, sha: str) -> Located:
@@ -153,10 +154,22 @@ class _Texts:
             self.read([sha])
         return self.bodies[sha]
 
-    def words(self, sha: str) -> list[str]:
+    def words(self, sha: str, upto: int | None = None) -> list[str]:
+        """The text's whitespace words: all of them, or (``upto``) at least its first ``upto`` (all
+        when it has fewer): the rest of a long text stays unsplit until a later call needs it."""
         found = self.split.get(sha)
-        if found is None:
-            found = self.split[sha] = self.text(sha).split()
+        if found is not None and (upto is None or len(found) >= upto or sha in self.whole):
+            return found
+        if upto is None:
+            found = self.text(sha).split()
+            self.whole.add(sha)
+        else:
+            found = self.text(sha).split(None, upto)
+            if len(found) > upto:  # the last item is the unsplit rest
+                del found[upto:]
+            else:
+                self.whole.add(sha)
+        self.split[sha] = found
         return found
 
 
@@ -183,7 +196,10 @@ def _words(anchor: str, before: ProvisionKey, after: ProvisionKey, stored: Store
     if stored is not None:
         if not stored.needs_texts:
             return stored.changes([], [])
-        return stored.changes(texts.words(before.text_sha256), texts.words(after.text_sha256))
+        opcodes = stored.opcodes()
+        upto_before, upto_after = words_needed(opcodes)
+        return changes_of(texts.words(before.text_sha256, upto_before), texts.words(after.text_sha256, upto_after),
+                          opcodes)
     check_deadline()
     if budget.words <= 0 or budget.matches <= 0:  # spent: not even the texts are read
         budget.elide(anchor, "words", DiffElision.WORD_BUDGET)
