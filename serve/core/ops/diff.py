@@ -12,6 +12,7 @@ from derive.index.textstore import Located, locate, read_located
 from derive.index.worddiff import (
     DiffCost,
     changes_of,
+    common_ends,
     cost_bounds,
     diff_cost_of,
     middle_bounds,
@@ -210,13 +211,15 @@ def _words(anchor: str, before: ProvisionKey, after: ProvisionKey, stored: Store
                                             texts.where(after.text_sha256).words), budget)
     old: list[str] = []
     new: list[str] = []
+    ends = (0, 0)
     if certain is None:
         old, new = texts.words(before.text_sha256), texts.words(after.text_sha256)
-        certain = _certain_elision(*middle_bounds(old, new), budget)
+        ends = common_ends(old, new)
+        certain = _certain_elision(*middle_bounds(old, new, ends), budget)
     if certain is not None:
         budget.elide(anchor, "words", certain)
         return None
-    cost = diff_cost_of(old, new)
+    cost = diff_cost_of(old, new, ends)
     if cost.words > MAX_PAIR_WORDS or cost.pairs > MAX_PAIR_MATCHES:
         budget.elide(anchor, "words", DiffElision.PROVISION_TOO_LARGE)
         return None
@@ -225,7 +228,7 @@ def _words(anchor: str, before: ProvisionKey, after: ProvisionKey, stored: Store
         return None
     budget.words -= cost.words
     budget.matches -= cost.pairs
-    return changes_of(old, new, opcodes_of(old, new))
+    return changes_of(old, new, opcodes_of(old, new, ends))
 
 
 def _certainly_too_long(length: int, characters: int) -> bool:
