@@ -49,7 +49,14 @@ from typing import Any, NamedTuple, cast
 from derive.index import windows
 from derive.index.textstore import LEVEL, decode, encode, locate, read_located, read_text
 from derive.index.textstore import key as textstore_key
-from derive.index.worddiff import CONTEXT_WORDS, Opcode, changes_from_opcodes, changes_of, diff_cost, word_opcodes
+from derive.index.worddiff import (
+    CONTEXT_WORDS,
+    Opcode,
+    changes_from_opcodes,
+    changes_of,
+    diff_cost,
+    word_opcodes,
+)
 from legal.errors import IndexError_
 
 #: A pair of wordings whose word diff would compare more words, or walk more matching word pairs
