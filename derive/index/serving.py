@@ -436,6 +436,15 @@ class StoredPair(NamedTuple):
             return value
         return changes_of(before, after, self.opcodes())
 
+    def changes_json(self) -> bytes:
+        """The JSON of the changes of a row stored as such (``utf8``/``zlib``), as stored: what
+        :meth:`changes` decodes."""
+        if self.encoding == "utf8":
+            return bytes(self.body)
+        if self.encoding == "zlib":
+            return zlib.decompress(self.body)
+        return decode(self.encoding, self.body).encode("utf-8")  # refused: not an encoding of changes
+
     def opcodes(self) -> list[Opcode]:
         """The pair's word offsets (:data:`OPCODES` rows only)."""
         return [(str(t), int(i1), int(i2), int(j1), int(j2)) for t, i1, i2, j1, j2 in _loads(zlib.decompress(self.body))]

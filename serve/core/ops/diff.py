@@ -278,13 +278,15 @@ def _needs_texts(stored: StoredPair | None) -> bool:
 
 def _stored_words(before: ProvisionKey, after: ProvisionKey, stored: StoredPair, texts: _Texts,
                   remember: Callable[[KnownPair], None]) -> list[dict[str, Any]]:
-    if not stored.needs_texts:
-        changes = stored.changes([], [])
-    else:
-        opcodes = stored.opcodes()
-        upto_before, upto_after = words_needed(opcodes)
-        changes = changes_of(texts.words(before.text_sha256, upto_before),
-                             texts.words(after.text_sha256, upto_after), opcodes)
+    if not stored.needs_texts:  # the JSON as stored is remembered: not encoded again
+        raw = stored.changes_json()
+        value: list[dict[str, Any]] = _loads(raw)
+        remember(KnownPair(True, None, None, raw))
+        return value
+    opcodes = stored.opcodes()
+    upto_before, upto_after = words_needed(opcodes)
+    changes = changes_of(texts.words(before.text_sha256, upto_before),
+                         texts.words(after.text_sha256, upto_after), opcodes)
     remember(KnownPair(True, None, None, _dumps(changes)))
     return changes
 
