@@ -8,7 +8,8 @@ in French, English and German; the largest diffs of the corpus), then:
 1. **in process** — every operation called directly on ``LegalCore`` (one thread; mounted, warmed
    and its heap settled by ``gc.freeze`` as a served worker's is), and the MCP
    tool path (validation, admission gate, worker thread, JSON result): p50/p95/p99 wall time and
-   CPU time per call;
+   CPU time per call; the diffs once more with nothing remembered of their pairs
+   (``diff:cold``: ``serve.core.ops.diff.PAIRS`` cleared before each call);
 2. **served** — ``lex serve --unsigned-dev`` on loopback in its own process, ``--clients``
    keep-alive clients for ``--seconds`` over all ten operations plus the web pages (the largest
    diffs included): requests/s, p50/p95/p99, errors, server CPU per request and peak RSS.
@@ -180,6 +181,7 @@ def _figures(walls: list[float], cpus: list[float]) -> dict[str, Any]:
 
 def in_process(index_dir: Path, ops: dict[str, list[Call]], repeat: int) -> dict[str, Any]:
     from serve.core import LegalCore
+    from serve.core.ops import diff as diff_op
     from serve.mount import settle_heap
 
     out: dict[str, Any] = {}
@@ -214,6 +216,16 @@ def in_process(index_dir: Path, ops: dict[str, list[Call]], repeat: int) -> dict
                     cpus.append(time.thread_time() - c0)
                     walls.append(time.perf_counter() - w0)
         out["search_cold"] = _figures(walls, cpus)
+        walls, cpus = [], []  # the same diffs with no pair remembered from an earlier answer
+        for kind, calls in sorted(ops.items()):
+            if kind.startswith("diff:"):
+                for name, args in calls:
+                    diff_op.PAIRS.clear()
+                    w0, c0 = time.perf_counter(), time.thread_time()
+                    core.call(name, args)
+                    cpus.append(time.thread_time() - c0)
+                    walls.append(time.perf_counter() - w0)
+        out["diff:cold"] = _figures(walls, cpus)
         for op, (walls, cpus) in merged.items():  # an operation over all its kinds (diff: largest included)
             found: Counter[str] = Counter()
             for kind in ops:

@@ -49,7 +49,14 @@ from typing import Any, NamedTuple, cast
 from derive.index import windows
 from derive.index.textstore import LEVEL, decode, encode, locate, read_located, read_text
 from derive.index.textstore import key as textstore_key
-from derive.index.worddiff import changes_from_opcodes, changes_of, diff_cost, word_opcodes
+from derive.index.worddiff import (
+    CONTEXT_WORDS,
+    Opcode,
+    changes_from_opcodes,
+    changes_of,
+    diff_cost,
+    word_opcodes,
+)
 from legal.errors import IndexError_
 
 #: A pair of wordings whose word diff would compare more words, or walk more matching word pairs
@@ -427,9 +434,27 @@ class StoredPair(NamedTuple):
         if self.encoding != OPCODES:
             value: list[dict[str, Any]] = _loads(decode(self.encoding, self.body))
             return value
-        opcodes = [(str(t), int(i1), int(i2), int(j1), int(j2))
-                   for t, i1, i2, j1, j2 in _loads(zlib.decompress(self.body))]
-        return changes_of(before, after, opcodes)
+        return changes_of(before, after, self.opcodes())
+
+    def changes_json(self) -> bytes:
+        """The JSON of the changes of a row stored as such (``utf8``/``zlib``), as stored: what
+        :meth:`changes` decodes."""
+        if self.encoding == "utf8":
+            return bytes(self.body)
+        if self.encoding == "zlib":
+            return zlib.decompress(self.body)
+        return decode(self.encoding, self.body).encode("utf-8")  # refused: not an encoding of changes
+
+    def opcodes(self) -> list[Opcode]:
+        """The pair's word offsets (:data:`OPCODES` rows only)."""
+        return [(str(t), int(i1), int(i2), int(j1), int(j2)) for t, i1, i2, j1, j2 in _loads(zlib.decompress(self.body))]
+
+
+def words_needed(opcodes: Sequence[Opcode]) -> tuple[int, int]:
+    """How many leading words of each text :func:`derive.index.worddiff.changes_of` reads for
+    ``opcodes`` (its spans and the context after them): the words past these may stay unsplit."""
+    return (max((i2 + CONTEXT_WORDS for _, _, i2, _, _ in opcodes), default=0),
+            max((j2 for _, _, _, _, j2 in opcodes), default=0))
 
 
 def stored_pairs(conn: sqlite3.Connection, pairs: Iterable[tuple[str, str]]) -> dict[tuple[str, str], StoredPair]:

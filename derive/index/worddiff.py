@@ -41,12 +41,24 @@ def _engine() -> Matcher:
 SequenceMatcher = _engine()
 
 
+#: Words :func:`_common_ends` compares at once (two slices compared in C) before it goes word by word.
+_STRIDE = 32
+
+
 def _common_ends(a: Sequence[str], b: Sequence[str]) -> tuple[int, int]:
+    """The common leading words, then the common trailing words of what is left (the same counts
+    as comparing word by word: runs of :data:`_STRIDE` words are compared at once first)."""
     prefix = 0
     limit = min(len(a), len(b))
+    while prefix + _STRIDE <= limit and a[prefix:prefix + _STRIDE] == b[prefix:prefix + _STRIDE]:
+        prefix += _STRIDE
     while prefix < limit and a[prefix] == b[prefix]:
         prefix += 1
     suffix = 0
+    end_a, end_b = len(a), len(b)
+    while suffix + _STRIDE <= limit - prefix and (
+            a[end_a - suffix - _STRIDE:end_a - suffix] == b[end_b - suffix - _STRIDE:end_b - suffix]):
+        suffix += _STRIDE
     while suffix < limit - prefix and a[-1 - suffix] == b[-1 - suffix]:
         suffix += 1
     return prefix, suffix
@@ -71,18 +83,24 @@ def diff_cost(before: str, after: str) -> DiffCost:
     return diff_cost_of(before.split(), after.split())
 
 
-def middle_bounds(a: Sequence[str], b: Sequence[str]) -> tuple[DiffCost, DiffCost]:
+def common_ends(a: Sequence[str], b: Sequence[str]) -> tuple[int, int]:
+    """The common leading and trailing words the word diff sets aside (computed once, handed to
+    :func:`middle_bounds`, :func:`diff_cost_of` and :func:`opcodes_of` as ``ends``)."""
+    return _common_ends(a, b)
+
+
+def middle_bounds(a: Sequence[str], b: Sequence[str], ends: tuple[int, int] | None = None) -> tuple[DiffCost, DiffCost]:
     """What :func:`diff_cost` can be once the common ends are set aside but before any word is
     counted: exactly the middle words, between no pair and every word of one middle paired with
     every word of the other."""
-    prefix, suffix = _common_ends(a, b)
+    prefix, suffix = ends or _common_ends(a, b)
     middle_a, middle_b = len(a) - prefix - suffix, len(b) - prefix - suffix
     return DiffCost(middle_a + middle_b, 0), DiffCost(middle_a + middle_b, middle_a * middle_b)
 
 
-def diff_cost_of(a: Sequence[str], b: Sequence[str]) -> DiffCost:
-    """:func:`diff_cost` of two texts already split into words."""
-    prefix, suffix = _common_ends(a, b)
+def diff_cost_of(a: Sequence[str], b: Sequence[str], ends: tuple[int, int] | None = None) -> DiffCost:
+    """:func:`diff_cost` of two texts already split into words (``ends``: their :func:`common_ends`)."""
+    prefix, suffix = ends or _common_ends(a, b)
     middle_a, middle_b = a[prefix:len(a) - suffix], b[prefix:len(b) - suffix]
     counts_a, counts_b = Counter(middle_a), Counter(middle_b)
     if len(counts_b) < len(counts_a):
@@ -109,9 +127,9 @@ def word_opcodes(before: str, after: str) -> list[Opcode]:
     return opcodes_of(before.split(), after.split())
 
 
-def opcodes_of(a: Sequence[str], b: Sequence[str]) -> list[Opcode]:
-    """:func:`word_opcodes` of two texts already split into words."""
-    prefix, suffix = _common_ends(a, b)
+def opcodes_of(a: Sequence[str], b: Sequence[str], ends: tuple[int, int] | None = None) -> list[Opcode]:
+    """:func:`word_opcodes` of two texts already split into words (``ends``: their :func:`common_ends`)."""
+    prefix, suffix = ends or _common_ends(a, b)
     middle_a, middle_b = a[prefix:len(a) - suffix], b[prefix:len(b) - suffix]
     matcher = SequenceMatcher(None, middle_a, middle_b, autojunk=False)
     return [(tag, i1 + prefix, i2 + prefix, j1 + prefix, j2 + prefix)

@@ -8,6 +8,7 @@ precomputes), on every pair of wordings of one anchor, and on generated repetiti
 from __future__ import annotations
 
 import difflib
+import random
 import sqlite3
 from collections.abc import Iterator
 from typing import Any
@@ -19,6 +20,7 @@ from hypothesis import strategies as st
 from derive.index import worddiff
 from derive.index.read import open_readonly
 from derive.index.textstore import read_text
+from derive.index.worddiff import common_ends
 from tests.index.pipeline import FixtureBuild
 
 cydifflib = pytest.importorskip("cydifflib")
@@ -76,3 +78,32 @@ repetitive = st.lists(st.sampled_from(["1", "2", "0,5", "EUR", "|", "a)", "b)", 
 @settings(max_examples=300, deadline=None)
 def test_both_engines_agree_on_repetitive_texts(before: str, after: str) -> None:
     assert _with(cydifflib.SequenceMatcher, before, after) == _with(difflib.SequenceMatcher, before, after)
+
+
+def _word_by_word(a: list[str], b: list[str]) -> tuple[int, int]:
+    prefix, limit = 0, min(len(a), len(b))
+    while prefix < limit and a[prefix] == b[prefix]:
+        prefix += 1
+    suffix = 0
+    while suffix < limit - prefix and a[-1 - suffix] == b[-1 - suffix]:
+        suffix += 1
+    return prefix, suffix
+
+
+def test_common_ends_compared_in_runs_are_those_word_by_word() -> None:
+    rng = random.Random(14)
+    for _ in range(3_000):
+        a = [rng.choice("abc") for _ in range(rng.randrange(0, 160))]
+        b = list(a)
+        for _ in range(rng.randrange(0, 4)):
+            i = rng.randrange(0, len(b) + 1)
+            edit = rng.randrange(3)
+            if edit == 0:
+                b.insert(i, rng.choice("abcd"))
+            elif b:
+                if edit == 1:
+                    del b[min(i, len(b) - 1)]
+                else:
+                    b[min(i, len(b) - 1)] = rng.choice("abcd")
+        assert common_ends(a, b) == _word_by_word(a, b) == common_ends(tuple(a), tuple(b))
+        assert common_ends(b, a) == _word_by_word(b, a)

@@ -32,6 +32,13 @@ SLOW = ("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) "
         "SELECT COUNT(*) FROM (SELECT i FROM n LIMIT 500000000)")
 
 
+@pytest.fixture(autouse=True)
+def _no_remembered_pairs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests bound, price and count the reads of pairs worked out afresh (some with
+    ``stored_pairs`` replaced): nothing remembered from another answer (``diff_op.PAIRS``)."""
+    monkeypatch.setattr(diff_op, "PAIRS", diff_op.PairCache(0))
+
+
 @pytest.fixture()
 def core(handmade_dir: Path) -> Any:
     with LegalCore.mount(handmade_dir, {"set_id": "concurrency"}) as mounted:

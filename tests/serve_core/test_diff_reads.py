@@ -11,7 +11,9 @@ from typing import Any
 import pytest
 
 from derive.index import textstore
-from derive.index.serving import StoredPair, stored_pairs
+from derive.index.serving import StoredPair, stored_pairs, words_needed
+from serve.core import LegalCore
+from serve.core.ops import diff as diff_op
 from serve.core.store import ProvisionKey, provision_keys
 from tests.index.pipeline import FixtureBuild
 from tests.serve_core.test_search_newest import _connect
@@ -66,3 +68,87 @@ def test_stored_pairs_match_as_stored(fixture_indexes: FixtureBuild, name: str) 
     for chunk in (asked, asked[:1], asked[:300], asked[::-1]):
         assert stored_pairs(conn, chunk) == _reference_pairs(conn, chunk)
     assert len(stored_pairs(conn, rows)) == len(set(rows))
+
+
+def _diff_calls(core: LegalCore) -> list[dict[str, Any]]:
+    """Diffs between far-apart and consecutive states of the fixture works with most states."""
+    calls: list[dict[str, Any]] = []
+    for name in ("eu-eurlex", "lu-legilux"):
+        with core.indexes[name].session(10.0) as conn:
+            rows = conn.execute(
+                "SELECT w.work_id, v.valid_from FROM versions v JOIN works w USING (work_rowid) "
+                "JOIN expressions e USING (version_rowid) WHERE v.withdrawn = 0 AND e.language = w.primary_language "
+                "AND e.text_state = 'provisions' ORDER BY w.work_id, v.valid_from").fetchall()
+        by_work: dict[str, list[str]] = {}
+        for work, start in rows:
+            by_work.setdefault(str(work), []).append(str(start))
+        for work, starts in sorted(by_work.items(), key=lambda kv: -len(kv[1]))[:6]:
+            if len(starts) > 1:
+                calls.append({"work": work, "from_date": starts[0], "to_date": starts[-1], "limit": 2000})
+                calls.append({"work": work, "from_date": starts[-2], "to_date": starts[-1]})
+    return calls
+
+
+@pytest.mark.parametrize(("words", "matches"), [(0, 0), (40, 400), (400, 4_000), (None, None)])
+def test_remembered_pairs_change_no_answer(fixture_core: LegalCore, monkeypatch: pytest.MonkeyPatch,
+                                           words: int | None, matches: int | None) -> None:
+    """What an answer remembers of its pairs (stored changes, a computed pair's cost or the bounds
+    that elided it, its changes) gives the next answers what working them out again gives, under
+    any budget, and spares their reads."""
+    calls = _diff_calls(fixture_core)
+    assert calls
+    monkeypatch.setattr(diff_op, "PAIRS", diff_op.PairCache(0))  # nothing remembered: the reference
+    fresh = [fixture_core.call("diff", args) for args in calls]
+    assert any(a.get("diff_truncated") for a in fresh) or words is None
+    remembered = diff_op.PairCache(64 << 20)
+    monkeypatch.setattr(diff_op, "PAIRS", remembered)
+    for args in calls:  # remembered under the default budgets
+        fixture_core.call("diff", args)
+    if words is not None:
+        monkeypatch.setattr(diff_op, "WORD_BUDGET", words)
+        monkeypatch.setattr(diff_op, "MATCH_BUDGET", matches)
+        monkeypatch.setattr(diff_op, "PAIRS", diff_op.PairCache(0))
+        fresh = [fixture_core.call("diff", args) for args in calls]
+        monkeypatch.setattr(diff_op, "PAIRS", remembered)
+    read: list[int] = []
+    real = textstore.read_located
+
+    def counting(conn: Any, located: dict[str, Any], raws: dict[int, bytes] | None = None) -> dict[str, str]:
+        read.append(len(located))
+        return real(conn, located, raws)
+
+    monkeypatch.setattr(diff_op, "read_located", counting)
+    again = [fixture_core.call("diff", args) for args in calls]
+    assert again == fresh
+    warm = sum(read)
+    monkeypatch.setattr(diff_op, "PAIRS", diff_op.PairCache(0))
+    read[:] = []
+    assert [fixture_core.call("diff", args) for args in calls] == fresh
+    assert warm < sum(read)
+
+
+def test_a_pair_cache_keeps_to_its_bytes() -> None:
+    cache = diff_op.PairCache(10_000)
+    known = diff_op.KnownPair(False, None, None, b"x" * 500)
+    for i in range(100):
+        cache.put(("file", str(i), "b"), known)
+    assert cache.get(("file", "0", "b")) is None and cache.get(("file", "99", "b")) == known
+    assert 0 < sum(1 for i in range(100) if cache.get(("file", str(i), "b"))) <= 10_000 // known.size
+    cache.put(("file", "big", "b"), diff_op.KnownPair(True, None, None, b"x" * 5_000))  # over an eighth: not kept
+    assert cache.get(("file", "big", "b")) is None
+
+
+def test_a_text_split_as_far_as_asked_is_its_first_words(fixture_indexes: FixtureBuild) -> None:
+    conn = _connect(fixture_indexes, "lu-legilux.sqlite")
+    shas = [str(r[0]) for r in conn.execute("SELECT DISTINCT text_sha256 FROM lexical_states LIMIT 200")]
+    texts = diff_op._Texts(conn, shas)
+    for sha in shas:
+        whole = texts.text(sha).split()
+        for upto in (0, 1, 3, len(whole) - 1, len(whole), len(whole) + 5):
+            texts.split.pop(sha, None)
+            texts.whole.discard(sha)
+            part = texts.words(sha, max(0, upto))
+            assert part[:upto] == whole[:upto] and len(part) >= min(max(0, upto), len(whole))
+        assert texts.words(sha) == whole
+    assert words_needed([("replace", 3, 5, 4, 9), ("insert", 7, 7, 12, 13)]) == (11, 13)
+    assert words_needed([]) == (0, 0)

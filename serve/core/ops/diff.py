@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
+import importlib
+import json
 import sqlite3
-from collections.abc import Iterable, Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple, cast
 
-from derive.index.serving import MAX_PAIR_MATCHES, MAX_PAIR_WORDS, StoredPair, stored_pairs
+from derive.index.serving import (
+    MAX_PAIR_MATCHES,
+    MAX_PAIR_WORDS,
+    StoredPair,
+    stored_pairs,
+    words_needed,
+)
 from derive.index.textstore import Located, locate, read_located
 from derive.index.worddiff import (
     DiffCost,
     changes_of,
+    common_ends,
     cost_bounds,
     diff_cost_of,
     middle_bounds,
@@ -131,7 +142,8 @@ class _Texts:
         self.conn = conn
         self.located = locate(conn, shas)
         self.bodies: dict[str, str] = {}
-        self.split: dict[str, list[str]] = {}
+        self.split: dict[str, list[str]] = {}  # whole (``whole``) or the first words
+        self.whole: set[str] = set()
         self.raws: dict[int, bytes] = {}  # the blocks read so far, as far as read
 
     def where(self, sha: str) -> Located:
@@ -153,10 +165,22 @@ class _Texts:
             self.read([sha])
         return self.bodies[sha]
 
-    def words(self, sha: str) -> list[str]:
+    def words(self, sha: str, upto: int | None = None) -> list[str]:
+        """The text's whitespace words: all of them, or (``upto``) at least its first ``upto`` (all
+        when it has fewer): the rest of a long text stays unsplit until a later call needs it."""
         found = self.split.get(sha)
-        if found is None:
-            found = self.split[sha] = self.text(sha).split()
+        if found is not None and (upto is None or len(found) >= upto or sha in self.whole):
+            return found
+        if upto is None:
+            found = self.text(sha).split()
+            self.whole.add(sha)
+        else:
+            found = self.text(sha).split(None, upto)
+            if len(found) > upto:  # the last item is the unsplit rest
+                del found[upto:]
+            else:
+                self.whole.add(sha)
+        self.split[sha] = found
         return found
 
 
@@ -172,44 +196,170 @@ def _certain_elision(low: DiffCost, high: DiffCost, budget: _Budget) -> DiffElis
     return None
 
 
+def _json_codec() -> tuple[Callable[[Any], bytes], Callable[[bytes], Any]]:
+    """``orjson``'s dumps/loads where installed (a tenth of the CPU), else :mod:`json`'s: either
+    gives back the same values."""
+    try:
+        module = importlib.import_module("orjson")
+    except ImportError:  # pragma: no cover - orjson is a dependency; json is the fallback
+        return (lambda value: json.dumps(value, ensure_ascii=False).encode("utf-8")), json.loads
+    return cast(Callable[[Any], bytes], module.dumps), cast(Callable[[bytes], Any], module.loads)
+
+
+_dumps, _loads = _json_codec()
+
+
+class KnownPair(NamedTuple):
+    """What one answer learnt of a pair of wordings, for the next: whether ``word_diffs`` holds it
+    (``stored``: its changes never count against the budget); for a computed pair, bounds of its
+    :class:`DiffCost` (``low == high``: the cost itself; else the middle bounds that elided it
+    unpriced), by which a pair is elided, or charged, exactly as when they are worked out again;
+    and its word changes as JSON (None: not computed yet, it was elided)."""
+
+    stored: bool
+    low: DiffCost | None
+    high: DiffCost | None
+    changes: bytes | None
+
+    @property
+    def size(self) -> int:
+        return 640 + (len(self.changes) if self.changes is not None else 0)  # the key and tuples too
+
+
+class PairCache:
+    """The :class:`KnownPair` of the pairs of wordings recent diffs met, per mounted index file
+    (the key names it), least recently used dropped first, at most ``capacity`` bytes of JSON and
+    bookkeeping. A pair's changes are a pure function of its two texts and the file is immutable
+    while mounted, so a hit gives the answer a miss would; each hit is decoded afresh (no answer
+    shares a list with another)."""
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self._pairs: OrderedDict[Hashable, KnownPair] = OrderedDict()
+        self._size = 0
+        self._lock = threading.Lock()
+
+    def clear(self) -> None:
+        with self._lock:
+            self._pairs.clear()
+            self._size = 0
+
+    def get(self, key: Hashable) -> KnownPair | None:
+        with self._lock:
+            found = self._pairs.get(key)
+            if found is not None:
+                self._pairs.move_to_end(key)
+            return found
+
+    def put(self, key: Hashable, known: KnownPair) -> None:
+        if known.size > self.capacity // 8:
+            return
+        with self._lock:
+            previous = self._pairs.pop(key, None)
+            if previous is not None:
+                self._size -= previous.size
+            self._pairs[key] = known
+            self._size += known.size
+            while self._size > self.capacity and self._pairs:
+                _, dropped = self._pairs.popitem(last=False)
+                self._size -= dropped.size
+
+
+#: Bytes of word changes (JSON) the process keeps of recently met pairs (:class:`PairCache`).
+PAIR_CACHE_BYTES = 8 << 20
+PAIRS = PairCache(PAIR_CACHE_BYTES)
+
+
 def _needs_texts(stored: StoredPair | None) -> bool:
     """Whether a changed provision's answer may need its two texts (not when its changes are stored
     as such)."""
     return stored is None or stored.needs_texts
 
 
+def _stored_words(before: ProvisionKey, after: ProvisionKey, stored: StoredPair, texts: _Texts,
+                  remember: Callable[[KnownPair], None]) -> list[dict[str, Any]]:
+    if not stored.needs_texts:  # the JSON as stored is remembered: not encoded again
+        raw = stored.changes_json()
+        value: list[dict[str, Any]] = _loads(raw)
+        remember(KnownPair(True, None, None, raw))
+        return value
+    opcodes = stored.opcodes()
+    upto_before, upto_after = words_needed(opcodes)
+    changes = changes_of(texts.words(before.text_sha256, upto_before),
+                         texts.words(after.text_sha256, upto_after), opcodes)
+    remember(KnownPair(True, None, None, _dumps(changes)))
+    return changes
+
+
+def _charge(anchor: str, cost: DiffCost, budget: _Budget) -> bool:
+    """The exact rule: elide a pair over a pair limit as too large, else one over what is left of
+    the budget; else charge the budget with its cost. Whether the pair is diffed."""
+    if cost.words > MAX_PAIR_WORDS or cost.pairs > MAX_PAIR_MATCHES:
+        budget.elide(anchor, "words", DiffElision.PROVISION_TOO_LARGE)
+        return False
+    if cost.words > budget.words or cost.pairs > budget.matches:
+        budget.elide(anchor, "words", DiffElision.WORD_BUDGET)
+        return False
+    budget.words -= cost.words
+    budget.matches -= cost.pairs
+    return True
+
+
 def _words(anchor: str, before: ProvisionKey, after: ProvisionKey, stored: StoredPair | None,
-           texts: _Texts, budget: _Budget) -> list[dict[str, Any]] | None:
+           texts: _Texts, budget: _Budget, known: KnownPair | None = None,
+           remember: Callable[[KnownPair], None] = lambda _known: None) -> list[dict[str, Any]] | None:
+    """A changed provision's word changes: stored, remembered (``known``) or computed within the
+    budget; None when elided. ``remember``: what was learnt of the pair, for the next answer."""
+    if known is not None and known.stored and known.changes is not None:
+        value: list[dict[str, Any]] = _loads(known.changes)
+        return value
     if stored is not None:
-        if not stored.needs_texts:
-            return stored.changes([], [])
-        return stored.changes(texts.words(before.text_sha256), texts.words(after.text_sha256))
+        return _stored_words(before, after, stored, texts, remember)
     check_deadline()
     if budget.words <= 0 or budget.matches <= 0:  # spent: not even the texts are read
         budget.elide(anchor, "words", DiffElision.WORD_BUDGET)
         return None
+    if known is not None and known.low is not None and known.high is not None:
+        # tighter bounds than the word counts' below: certain whenever those are, with the same
+        # elision (the exact rule's, whatever the cost)
+        certain = _certain_elision(known.low, known.high, budget)
+        if certain is not None:
+            budget.elide(anchor, "words", certain)
+            return None
+        if known.low == known.high:  # the cost itself
+            if not _charge(anchor, known.low, budget):
+                return None
+            if known.changes is not None:
+                remembered: list[dict[str, Any]] = _loads(known.changes)
+                return remembered
+            a, b = texts.words(before.text_sha256), texts.words(after.text_sha256)
+            changes = changes_of(a, b, opcodes_of(a, b))
+            remember(KnownPair(False, known.low, known.high, _dumps(changes)))
+            return changes
     # The stored word counts bound the cost: a pair certainly over a limit is elided unread; then
     # the common ends bound it before any word is counted.
     certain = _certain_elision(*cost_bounds(texts.where(before.text_sha256).words,
                                             texts.where(after.text_sha256).words), budget)
     old: list[str] = []
     new: list[str] = []
+    ends = (0, 0)
     if certain is None:
         old, new = texts.words(before.text_sha256), texts.words(after.text_sha256)
-        certain = _certain_elision(*middle_bounds(old, new), budget)
+        ends = common_ends(old, new)
+        low, high = middle_bounds(old, new, ends)
+        certain = _certain_elision(low, high, budget)
+        if certain is not None:
+            remember(KnownPair(False, low, high, None))
     if certain is not None:
         budget.elide(anchor, "words", certain)
         return None
-    cost = diff_cost_of(old, new)
-    if cost.words > MAX_PAIR_WORDS or cost.pairs > MAX_PAIR_MATCHES:
-        budget.elide(anchor, "words", DiffElision.PROVISION_TOO_LARGE)
+    cost = diff_cost_of(old, new, ends)
+    if not _charge(anchor, cost, budget):
+        remember(KnownPair(False, cost, cost, None))
         return None
-    if cost.words > budget.words or cost.pairs > budget.matches:
-        budget.elide(anchor, "words", DiffElision.WORD_BUDGET)
-        return None
-    budget.words -= cost.words
-    budget.matches -= cost.pairs
-    return changes_of(old, new, opcodes_of(old, new))
+    changes = changes_of(old, new, opcodes_of(old, new, ends))
+    remember(KnownPair(False, cost, cost, _dumps(changes)))
+    return changes
 
 
 def _certainly_too_long(length: int, characters: int) -> bool:
@@ -231,7 +381,8 @@ def _full_text(anchor: str, key: ProvisionKey, texts: _Texts, budget: _Budget) -
 
 
 def _change(kind: str, anchor: str, before: ProvisionKey | None, after: ProvisionKey | None,
-            stored: dict[tuple[str, str], StoredPair], texts: _Texts, budget: _Budget) -> dict[str, Any]:
+            stored: dict[tuple[str, str], StoredPair], texts: _Texts, budget: _Budget,
+            known: dict[tuple[str, str], KnownPair], file: Hashable | None) -> dict[str, Any]:
     ref = after or before
     assert ref is not None
     out: dict[str, Any] = {
@@ -240,8 +391,9 @@ def _change(kind: str, anchor: str, before: ProvisionKey | None, after: Provisio
         "to_text_sha256": after.text_sha256 if after else None,
     }
     if kind == "changed" and before and after:
-        pair = stored.get((before.text_sha256, after.text_sha256))
-        out["words"] = _words(anchor, before, after, pair, texts, budget)
+        key = (before.text_sha256, after.text_sha256)
+        out["words"] = _words(anchor, before, after, stored.get(key), texts, budget, known.get(key),
+                              _remember(file, key))
     elif kind == "added" and after:
         out["text"] = _full_text(anchor, after, texts, budget)
     elif kind == "removed" and before:
@@ -249,8 +401,19 @@ def _change(kind: str, anchor: str, before: ProvisionKey | None, after: Provisio
     return out
 
 
+def _remember(file: Hashable | None, pair: tuple[str, str]) -> Callable[[KnownPair], None]:
+    if file is None:
+        return lambda _known: None
+    return lambda known: PAIRS.put((file, *pair), known)
+
+
+def _needs_no_texts(known: KnownPair | None) -> bool:
+    """Whether a remembered pair's answer is at hand without its texts."""
+    return known is not None and known.changes is not None
+
+
 def provision_changes(conn: sqlite3.Connection, old: Sequence[ProvisionKey], new: Sequence[ProvisionKey],
-                      limit: int, one_pair: bool = False) -> dict[str, Any]:
+                      limit: int, one_pair: bool = False, file: Hashable | None = None) -> dict[str, Any]:
     """Added, removed and changed provisions (document order of the later text, then removals).
 
     Bounded: word spans come from the precomputed ``word_diffs`` when the two wordings followed each
@@ -258,7 +421,8 @@ def provision_changes(conn: sqlite3.Connection, old: Sequence[ProvisionKey], new
     of added and removed provisions within :data:`TEXT_BUDGET` characters. What does not fit is
     listed in ``diff_truncated`` (present only then). The texts' stored word counts and byte
     lengths decide, before a text is read, what certainly does not fit; the texts to show are read
-    together.
+    together. ``file``: the mounted index file (its identity): what answers learn of its pairs is
+    remembered for the next (:data:`PAIRS`), which then reads neither their row nor their texts.
     """
     if old is new:  # one state on both dates: nothing to compare
         return {"summary": {"added": 0, "removed": 0, "changed": 0, "unchanged": len(new)}, "changes": [],
@@ -273,10 +437,19 @@ def provision_changes(conn: sqlite3.Connection, old: Sequence[ProvisionKey], new
             entries.append(("changed", p.anchor, before[p.anchor], p))
     entries.extend(("removed", p.anchor, p, None) for p in old if p.anchor not in after)
     shown = entries[:limit]
-    stored = stored_pairs(conn, [(b.text_sha256, a.text_sha256) for kind, _, b, a in shown
-                                 if kind == "changed" and b is not None and a is not None])
+    pairs = [(b.text_sha256, a.text_sha256) for kind, _, b, a in shown
+             if kind == "changed" and b is not None and a is not None]
+    known: dict[tuple[str, str], KnownPair] = {}
+    if file is not None:
+        for pair in pairs:
+            found = PAIRS.get((file, *pair))
+            if found is not None:
+                known[pair] = found
+    stored = stored_pairs(conn, [pair for pair in pairs if pair not in known])
     texts = _Texts(conn, [p.text_sha256 for kind, _, b, a in shown for p in (b, a) if p is not None and (
-        kind != "changed" or b is None or a is None or _needs_texts(stored.get((b.text_sha256, a.text_sha256))))])
+        kind != "changed" or b is None or a is None or (
+            not _needs_no_texts(known.get((b.text_sha256, a.text_sha256)))
+            and _needs_texts(stored.get((b.text_sha256, a.text_sha256)))))])
     first = [p.text_sha256 for kind, _, b, a in shown if kind != "changed"
              for p in (b, a) if p is not None][:TEXT_PREFETCH]
     texts.read([*(sha for sha in first if not _certainly_too_long(texts.where(sha).length, TEXT_BUDGET)),
@@ -285,7 +458,7 @@ def provision_changes(conn: sqlite3.Connection, old: Sequence[ProvisionKey], new
     summary["unchanged"] = sum(1 for p in new if p.anchor in before and before[p.anchor].text_sha256 == p.text_sha256)
     budget = (_Budget(MAX_PAIR_WORDS, ONE_PAIR_MATCHES, TEXT_BUDGET) if one_pair
               else _Budget(WORD_BUDGET, MATCH_BUDGET, TEXT_BUDGET))
-    changes = [_change(*entry, stored, texts, budget) for entry in shown]
+    changes = [_change(*entry, stored, texts, budget, known, file) for entry in shown]
     out: dict[str, Any] = {"summary": summary, "changes": changes, "truncated": len(entries) > limit}
     if budget.elided:
         out["diff_truncated"] = budget.report()
@@ -371,7 +544,8 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
                     **payload, "anchor": args["anchor"], "anchors_held": held[:MAX_ANCHOR_LIST],
                     "anchors_truncated": len(held) > MAX_ANCHOR_LIST}, provisional=provisional)
             payload.update({"anchor": matched, "anchor_from_present": bool(old), "anchor_to_present": bool(new)})
-        payload.update(provision_changes(conn, old, new, args["limit"], one_pair=bool(args["anchor"])))
+        payload.update(provision_changes(conn, old, new, args["limit"], one_pair=bool(args["anchor"]),
+                                         file=index.identity))
     payload["changed"] = any(payload["summary"][k] for k in ("added", "removed", "changed"))
     payload["provision_level_comparable"] = True
     return answer(ctx, index, Outcome.SUCCEEDED, payload, provisional=provisional)
