@@ -572,17 +572,24 @@ WORKER_TEXT_CACHE_BYTES = 1 << 20
 #: and with 48 each holds ~1.3 MB less SQLite memory per pair of indexes for ~2-3 % more CPU over the
 #: mix in process (6.4 against 6.3 CPU-s, medians of four).
 WORKER_STATEMENT_CACHE = 48
+#: Bytes of a served worker's diff pair cache (:class:`serve.core.ops.diff.PairCache`; 8 MiB in
+#: process): a served worker also keeps whole answers (``lex serve --answer-cache``), which
+#: answer a repeated diff before its pairs are looked at, so its pairs are kept within 2 MiB.
+WORKER_PAIR_CACHE_BYTES = 2 << 20
 
 
-def bound_worker_caches(text_bytes: int = WORKER_TEXT_CACHE_BYTES, statements: int = WORKER_STATEMENT_CACHE) -> None:
+def bound_worker_caches(text_bytes: int = WORKER_TEXT_CACHE_BYTES, statements: int = WORKER_STATEMENT_CACHE,
+                        pair_bytes: int = WORKER_PAIR_CACHE_BYTES) -> None:
     """Bound this worker process's caches: the text blocks (per process, not per index), the
-    prepared statements of each pooled connection opened from now on; and give large freed buffers
+    prepared statements of each pooled connection opened from now on, the diff's known pairs; and give large freed buffers
     back at once (:func:`fix_mmap_threshold`: the served mix's PSS sum peak 181.7 / 181.2 against
     183.8 / 188.8 / 186.6 MB, the same CPU per request)."""
     from derive.index import textstore
     from serve.core import mount
+    from serve.core.ops import diff
 
     textstore.BLOCKS.capacity = min(textstore.BLOCKS.capacity, text_bytes)
+    diff.PAIRS.capacity = min(diff.PAIRS.capacity, pair_bytes)
     mount.STATEMENT_CACHE = statements
     fix_mmap_threshold()
 
