@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from corpus_tree import CorpusTree
 from derive.index.analysis import term_stem_rows
 from derive.index.catalogue import MetadataRow, Name, fts_columns
 from derive.index.digest import sealed_digest
@@ -241,6 +242,9 @@ class _Sources:
     #: one JSONL file: what lets an incremental build read only the changed works' rows, and a full
     #: build read each expression's rows when it reaches it
     ranges: Callable[[], tuple[Path, JsonlRanges] | None] = lambda: None
+    #: a work's version records read without their ``record_sha256`` checked, when the tree can: what a
+    #: full build's first pass (:func:`_select`) reads, since its second pass reads and checks them all
+    unchecked_versions: Callable[[str], Sequence[dict[str, Any]]] | None = None
 
 
 #: The sidecar of an index (``.<publisher>.work-keys.json`` beside it, never in a release): per work,
@@ -327,21 +331,23 @@ class _Selection:
     runs: dict[tuple[str, str], list[Run]] | None = None
 
 
-def _select(publisher: Publisher, sources: _Sources) -> tuple[BuildContext, _Selection | None]:
-    """The build context (every work's version records read once, verified) and, when the dataset is
-    one JSONL file of contiguous works, each work's key (:func:`_work_keys`)."""
+def _select(publisher: Publisher, sources: _Sources, *, checked: bool = True) -> tuple[BuildContext, _Selection | None]:
+    """The build context (every work's version records read once, verified unless not ``checked``: a
+    full build, whose works are all read and verified again as they are assembled) and, when the
+    dataset is one JSONL file of contiguous works, each work's key (:func:`_work_keys`)."""
     records: dict[str, str] = {}
+    read = sources.versions if checked or sources.unchecked_versions is None else sources.unchecked_versions
 
     def noting(slug: str) -> Sequence[dict[str, Any]]:
-        found = sources.versions(slug)
+        found = read(slug)
         records[slug] = digest([[str(v.get("lex_id")), str(v.get("record_sha256"))] for v in found])
         return found
 
     context = build_context(publisher, sources.works, noting)
-    read = sources.ranges()
-    if read is None:
+    ranges = sources.ranges()
+    if ranges is None:
         return context, None
-    path, found = read
+    path, found = ranges
     return context, _Selection(context, _work_keys(publisher, sources, context, records, found.works), path,
                                found.works, found.runs)
 
@@ -626,8 +632,13 @@ def build_from_paths(publisher: Publisher, tree: TreeLike, datasets: Path | Sequ
         read = jsonl_ranges(found[0])
         return None if read is None else (found[0], read)
 
+    def unchecked_versions(slug: str) -> tuple[dict[str, Any], ...]:
+        assert isinstance(tree, CorpusTree)
+        return tuple(_record(v) for v in tree.versions(slug, verify=False))
+
     sources = _Sources(manifest=as_dict(tree.manifest()), works=works, versions=versions, gaps=gaps,
-                       files=files, rows=rows, ranges=ranges)
+                       files=files, rows=rows, ranges=ranges,
+                       unchecked_versions=unchecked_versions if isinstance(tree, CorpusTree) else None)
     if previous is not None and previous.is_dir():
         previous = previous / index_file_name(publisher.value)
     return _build(publisher, sources, out_dir, built_at, extra_stamp, previous=previous, progress=progress,
@@ -669,10 +680,12 @@ def _build(publisher: Publisher, sources: _Sources, out_dir: Path, built_at: str
     windows = WindowUpdate()
 
     def write(tmp: Path) -> dict[str, str]:
-        context, selection = _select(publisher, sources)
+        # an incremental build keeps works it does not read again: its first pass checks every record
+        incremental = previous is not None and previous.is_file()
+        context, selection = _select(publisher, sources, checked=incremental)
         if selection is not None:
             keys.update(selection.keys)
-        if previous is not None and previous.is_file():
+        if previous is not None and incremental:
             updated = _incremental_index(tmp, previous, publisher, sources, stamp, meter, context, selection,
                                          previous_sha256, windows)
             if updated is not None:
