@@ -7,10 +7,12 @@ row order of :func:`derive.index.rows.assemble`; FTS5 segments merged with ``opt
 from the build machine's paths. The file is written beside its destination and renamed into
 place, so a reader never sees a half-written index.
 
-Memory: :func:`build_from_paths` reads the tree one work at a time and the dataset one row at
-a time; rows wait in a scratch SQLite file beside the index (``derive/index/spill.py``) and are
-copied into the index tables in the same order :func:`write_index` inserts the in-memory rows
-of :func:`derive.index.rows.assemble` (the reference, byte-compared in the tests).
+Memory: :func:`build_from_paths` reads the tree one work at a time and the dataset one
+expression at a time (a canonical ``provisions.jsonl`` read by each expression's run of lines,
+:mod:`derive.index.ranges`; any other dataset one row at a time into a scratch table first); table
+rows wait in a scratch SQLite file beside the index (``derive/index/spill.py``) and are copied into
+the index tables in the same order :func:`write_index` inserts the in-memory rows of
+:func:`derive.index.rows.assemble` (the reference, byte-compared in the tests).
 """
 
 from __future__ import annotations

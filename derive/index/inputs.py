@@ -325,11 +325,12 @@ _ORJSON = _orjson_loads()
 
 
 def loads_line(line: bytes | str) -> Any:
-    """:func:`json.loads` of one dataset line, through ``orjson`` (a fraction of the CPU) where that
-    gives the same value: a line orjson refuses (a lone surrogate escape, ``NaN``, an integer or float
-    beyond its range, another encoding) is read by :func:`json.loads`, and so is a row whose ``span``
-    holds a float (orjson reads an integer beyond 64 bits as one; ``span`` is the only number a row's
-    reader takes: a number anywhere else is refused, or ignored, by both alike)."""
+    """:func:`json.loads` of one dataset line as the row readers take it, through ``orjson`` (a fraction
+    of the CPU): a line orjson refuses (a lone surrogate escape, ``NaN``, a float beyond its range,
+    another encoding) is read by :func:`json.loads`, and so is a row whose ``span`` holds a float.
+    orjson reads an integer beyond 64 bits as a float: ``span`` is the only member whose numbers
+    :func:`provision_row` takes, and a number in any member it reads is refused alike (:func:`gap_row`
+    and :func:`error_gap` read strings only), so every row and refusal is the one json's value gives."""
     if _ORJSON is not None:
         try:
             value = _ORJSON(line)
