@@ -7,15 +7,16 @@ row order of :func:`derive.index.rows.assemble`; FTS5 segments merged with ``opt
 from the build machine's paths. The file is written beside its destination and renamed into
 place, so a reader never sees a half-written index.
 
-Memory: :func:`build_from_paths` reads the tree one work at a time and the dataset one row at
-a time; rows wait in a scratch SQLite file beside the index (``derive/index/spill.py``) and are
-copied into the index tables in the same order :func:`write_index` inserts the in-memory rows
-of :func:`derive.index.rows.assemble` (the reference, byte-compared in the tests).
+Memory: :func:`build_from_paths` reads the tree one work at a time and the dataset one
+expression at a time (a canonical ``provisions.jsonl`` read by each expression's run of lines,
+:mod:`derive.index.ranges`; any other dataset one row at a time into a scratch table first); table
+rows wait in a scratch SQLite file beside the index (``derive/index/spill.py``) and are copied into
+the index tables in the same order :func:`write_index` inserts the in-memory rows of
+:func:`derive.index.rows.assemble` (the reference, byte-compared in the tests).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -25,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from corpus_tree import CorpusTree
 from derive.index.analysis import term_stem_rows
 from derive.index.catalogue import MetadataRow, Name, fts_columns
 from derive.index.digest import sealed_digest
@@ -43,6 +45,7 @@ from derive.index.inputs import (
     work_publisher,
 )
 from derive.index.progress import BuildMeter, ProgressFn
+from derive.index.ranges import JsonlRanges, Range, RangeRows, Run, jsonl_ranges, range_values
 from derive.index.rows import (
     WORK_SPAN,
     BuildContext,
@@ -237,66 +240,13 @@ class _Sources:
     gaps: Sequence[GapRow]
     files: Sequence[InputFile]
     rows: Callable[[sqlite3.Connection, BuildMeter], ExpressionRows]
-    #: the dataset's provision lines read as bytes (:func:`_jsonl_ranges`), when it is one JSONL file:
-    #: what lets an incremental build read only the changed works' rows
-    ranges: Callable[[], tuple[Path, dict[str, _Range]] | None] = lambda: None
-
-
-@dataclass(frozen=True)
-class _Range:
-    """One work's lines in a dataset's ``provisions.jsonl``: the first line's position among the
-    rows (0-based) and line number, byte offsets, and the SHA-256 of the lines' bytes."""
-
-    position: int
-    line: int
-    start: int
-    end: int
-    sha256: str
-
-
-_WORK_ID = b'"work_id":"'
-
-
-def _jsonl_ranges(path: Path) -> dict[str, _Range] | None:
-    """``work id → _Range`` of a ``provisions.jsonl``, reading bytes only (no row parsed: a canonical
-    line's last ``"work_id":"`` is its own); None when a work's lines are not contiguous, a line is
-    blank or names no work (then the rows are read the ordinary way)."""
-    out: dict[str, _Range] = {}
-    current: str | None = None
-    position = line = start = offset = count = 0
-    h = hashlib.sha256()
-    with path.open("rb") as handle:
-        for number, raw in enumerate(handle, 1):
-            at = raw.rfind(_WORK_ID)
-            if at < 0:
-                return None
-            end = raw.find(b'"', at + len(_WORK_ID))
-            work = raw[at + len(_WORK_ID):end].decode("utf-8", "replace")
-            if work != current:
-                if current is not None:
-                    out[current] = _Range(position, line, start, offset, h.hexdigest())
-                if work in out:
-                    return None
-                current, position, line, start, h = work, count, number, offset, hashlib.sha256()
-            h.update(raw)
-            offset += len(raw)
-            count += 1
-    if current is not None:
-        out[current] = _Range(position, line, start, offset, h.hexdigest())
-    return out
-
-
-def _range_values(path: Path, found: _Range) -> Iterator[tuple[str, dict[str, Any]]]:
-    """``(where, value)`` of the rows of one :class:`_Range`, as :func:`dataset_row_values` gives them."""
-    with path.open("rb") as handle:
-        handle.seek(found.start)
-        data = handle.read(found.end - found.start)
-    for number, line in enumerate(data.splitlines(), found.line):
-        value = json.loads(line)
-        if not isinstance(value, dict):
-            raise IndexError_("dataset line is not an object", code="bad_dataset_row",
-                              subject=f"{path.name}:{number}")
-        yield f"{path.name}:{number}", value
+    #: the dataset's provision lines read as bytes (:func:`derive.index.ranges.jsonl_ranges`), when it is
+    #: one JSONL file: what lets an incremental build read only the changed works' rows, and a full
+    #: build read each expression's rows when it reaches it
+    ranges: Callable[[], tuple[Path, JsonlRanges] | None] = lambda: None
+    #: a work's version records read without their ``record_sha256`` checked, when the tree can: what a
+    #: full build's first pass (:func:`_select`) reads, since its second pass reads and checks them all
+    unchecked_versions: Callable[[str], Sequence[dict[str, Any]]] | None = None
 
 
 #: The sidecar of an index (``.<publisher>.work-keys.json`` beside it, never in a release): per work,
@@ -310,7 +260,7 @@ def work_keys_path(out_dir: Path, publisher: str) -> Path:
 
 
 def _work_keys(publisher: Publisher, sources: _Sources, context: BuildContext, records: Mapping[str, str],
-               ranges: Mapping[str, _Range]) -> dict[str, str]:
+               ranges: Mapping[str, Range]) -> dict[str, str]:
     """Per work slug, the SHA-256 of what its index rows are built from, read without parsing a row:
     the build context, the work record, its version records (their ids and verified record hashes),
     the bytes of its dataset lines and its gaps."""
@@ -378,25 +328,30 @@ class _Selection:
     context: BuildContext
     keys: dict[str, str]
     path: Path
-    ranges: dict[str, _Range]
+    ranges: dict[str, Range]
+    #: each expression's runs of lines (:class:`derive.index.ranges.JsonlRanges`), when known
+    runs: dict[tuple[str, str], list[Run]] | None = None
 
 
-def _select(publisher: Publisher, sources: _Sources) -> tuple[BuildContext, _Selection | None]:
-    """The build context (every work's version records read once, verified) and, when the dataset is
-    one JSONL file of contiguous works, each work's key (:func:`_work_keys`)."""
+def _select(publisher: Publisher, sources: _Sources, *, checked: bool = True) -> tuple[BuildContext, _Selection | None]:
+    """The build context (every work's version records read once, verified unless not ``checked``: a
+    full build, whose works are all read and verified again as they are assembled) and, when the
+    dataset is one JSONL file of contiguous works, each work's key (:func:`_work_keys`)."""
     records: dict[str, str] = {}
+    read = sources.versions if checked or sources.unchecked_versions is None else sources.unchecked_versions
 
     def noting(slug: str) -> Sequence[dict[str, Any]]:
-        found = sources.versions(slug)
+        found = read(slug)
         records[slug] = digest([[str(v.get("lex_id")), str(v.get("record_sha256"))] for v in found])
         return found
 
     context = build_context(publisher, sources.works, noting)
-    read = sources.ranges()
-    if read is None:
+    ranges = sources.ranges()
+    if ranges is None:
         return context, None
-    path, ranges = read
-    return context, _Selection(context, _work_keys(publisher, sources, context, records, ranges), path, ranges)
+    path, found = ranges
+    return context, _Selection(context, _work_keys(publisher, sources, context, records, found.works), path,
+                               found.works, found.runs)
 
 
 def _attach_scratch(conn: sqlite3.Connection, scratch: Path) -> None:
@@ -448,7 +403,10 @@ def _stream_index(path: Path, publisher: Publisher, sources: _Sources, stamp: Ca
         for statement in DDL:
             conn.execute(statement)
         sink = SpillSink(conn)
-        rows = sources.rows(conn, meter)
+        # each expression's rows read from its lines when the build reaches it (one pass, nothing spilled),
+        # else every row loaded into the scratch file first
+        rows = (RangeRows(selection.path, selection.runs, publisher.value)
+                if selection is not None and selection.runs is not None else sources.rows(conn, meter))
         meter.phase("works", len(sources.works))
         assemble_into(sink, publisher, sources.works, sources.versions, rows, sources.gaps, done=_work_progress(meter),
                       context=selection.context if selection is not None else None)
@@ -577,7 +535,7 @@ def _changed_rows(conn: sqlite3.Connection, meter: BuildMeter, publisher: Publis
     for work_id, found in sorted(selection.ranges.items(), key=lambda item: item[1].start):
         if work_id.split(":", 1)[-1] in unread and work_id.startswith(f"{publisher.value}:"):
             continue
-        spilled.load(_range_values(selection.path, found), publisher.value,
+        spilled.load(range_values(selection.path, found), publisher.value,
                      lambda n: meter.advance(n, n), position=found.position)
     spilled.index()
     return spilled
@@ -669,15 +627,20 @@ def build_from_paths(publisher: Publisher, tree: TreeLike, datasets: Path | Sequ
         spilled.index()
         return spilled
 
-    def ranges() -> tuple[Path, dict[str, _Range]] | None:
+    def ranges() -> tuple[Path, JsonlRanges] | None:
         found = row_files(dirs[0]) if len(dirs) == 1 else []
         if len(found) != 1 or found[0].name != "provisions.jsonl":
             return None
-        read = _jsonl_ranges(found[0])
+        read = jsonl_ranges(found[0])
         return None if read is None else (found[0], read)
 
+    def unchecked_versions(slug: str) -> tuple[dict[str, Any], ...]:
+        assert isinstance(tree, CorpusTree)
+        return tuple(_record(v) for v in tree.versions(slug, verify=False))
+
     sources = _Sources(manifest=as_dict(tree.manifest()), works=works, versions=versions, gaps=gaps,
-                       files=files, rows=rows, ranges=ranges)
+                       files=files, rows=rows, ranges=ranges,
+                       unchecked_versions=unchecked_versions if isinstance(tree, CorpusTree) else None)
     if previous is not None and previous.is_dir():
         previous = previous / index_file_name(publisher.value)
     return _build(publisher, sources, out_dir, built_at, extra_stamp, previous=previous, progress=progress,
@@ -719,10 +682,12 @@ def _build(publisher: Publisher, sources: _Sources, out_dir: Path, built_at: str
     windows = WindowUpdate()
 
     def write(tmp: Path) -> dict[str, str]:
-        context, selection = _select(publisher, sources)
+        # an incremental build keeps works it does not read again: its first pass checks every record
+        incremental = previous is not None and previous.is_file()
+        context, selection = _select(publisher, sources, checked=incremental)
         if selection is not None:
             keys.update(selection.keys)
-        if previous is not None and previous.is_file():
+        if previous is not None and incremental:
             updated = _incremental_index(tmp, previous, publisher, sources, stamp, meter, context, selection,
                                          previous_sha256, windows)
             if updated is not None:

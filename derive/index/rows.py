@@ -165,6 +165,9 @@ class _Context:
     keep: KeepWork | None = None
     context_digest: str = ""
     states: dict[tuple[int, str, str, str], int] = field(default_factory=dict)
+    #: the canonical text of each provision path met in the current work (a path repeats in every
+    #: version that keeps the provision)
+    paths: dict[tuple[str, ...], str] = field(default_factory=dict)
     t: dict[str, RowSink] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -347,11 +350,15 @@ def _expression(ctx: _Context, version_rowid: int, lex_id: str, record_sha: str,
 
 
 def _provisions(ctx: _Context, work_rowid: int, titles: Mapping[str, str], expr: _Expr) -> None:
+    paths = ctx.paths
     for seq, row in enumerate(expr.provisions):
         ctx.out.add_text(row.text_sha256, row.text_md)
         state = _state_rowid(ctx, work_rowid, titles.get(row.language, ""), row)
+        path = paths.get(row.path)
+        if path is None:
+            path = paths[row.path] = canonical_text(list(row.path))
         ctx.t["provisions"].append((
-            expr.rowid, seq, row.anchor, row.type, row.num, row.heading, canonical_text(list(row.path)),
+            expr.rowid, seq, row.anchor, row.type, row.num, row.heading, path,
             row.article_valid_from, row.text_sha256, state, row.span_start, row.span_end,
         ))
         for cseq, citation in enumerate(row.citations):
@@ -409,6 +416,7 @@ def _version_row(ctx: _Context, work_rowid: int, rowid: int, record: Mapping[str
 def _work(ctx: _Context, work_rowid: int, work: Mapping[str, Any], records: Sequence[dict[str, Any]]) -> None:
     slug = str(work["slug"])
     ctx.states.clear()
+    ctx.paths.clear()
     versions = _sort_versions(records)
     inputs = _work_inputs_digest(ctx, work, versions, ctx.rows_by_expression.peek if ctx.keep else None)
     if ctx.keep is not None and ctx.keep(work_rowid, slug, inputs.hexdigest()):

@@ -52,10 +52,8 @@ from derive.index.textstore import key as textstore_key
 from derive.index.worddiff import (
     CONTEXT_WORDS,
     Opcode,
-    changes_from_opcodes,
+    bounded_opcodes,
     changes_of,
-    diff_cost,
-    word_opcodes,
 )
 from legal.errors import IndexError_
 
@@ -217,11 +215,11 @@ def _word_diff_rows(conn: sqlite3.Connection) -> Iterator[tuple[bytes, bytes, st
                      sorted((bytes.fromhex(f), bytes.fromhex(t)) for f, t in gone))
     rows: dict[tuple[str, str], tuple[str, bytes]] = {}
     for before_sha, after_sha, before, after in _pair_texts(conn, [p for p in pairs if p not in stored]):
-        cost = diff_cost(before, after)
-        if cost.words > MAX_PAIR_WORDS or cost.pairs > MAX_PAIR_MATCHES:
+        a, b = before.split(), after.split()  # each text split once for the cost, the opcodes and the changes
+        opcodes = bounded_opcodes(a, b, MAX_PAIR_WORDS, MAX_PAIR_MATCHES)
+        if opcodes is None:
             continue
-        opcodes = word_opcodes(before, after)
-        words = json.dumps(changes_from_opcodes(before, after, opcodes), ensure_ascii=False, separators=(",", ":"))
+        words = json.dumps(changes_of(a, b, opcodes), ensure_ascii=False, separators=(",", ":"))
         if len(words) <= WORDS_SHARE * (len(before) + len(after)):
             encoding, _, body = encode(words)
         else:

@@ -5,7 +5,9 @@ otherwise hold for the whole corpus lives in a scratch database attached to the 
 connection as ``scratch``:
 
 - :class:`SpilledRows` — the dataset's provision rows, loaded once (validated as they are
-  read) and handed out per expression through an index on ``(lex_id, language, ord)``;
+  read) and handed out per expression through an index on ``(lex_id, language, ord)`` (an
+  incremental build's changed works, and a dataset that is not one canonical ``provisions.jsonl``:
+  a full build reads such a file by its runs of lines instead, :mod:`derive.index.ranges`);
 - :class:`SpillSink` — every table's rows in insertion order (``s_<table>``) and the distinct
   texts in the order first met (``s_texts``), copied into the index tables at the end in the
   order the in-memory builder inserts them (texts packed into blocks by

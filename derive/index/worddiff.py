@@ -101,7 +101,10 @@ def middle_bounds(a: Sequence[str], b: Sequence[str], ends: tuple[int, int] | No
 def diff_cost_of(a: Sequence[str], b: Sequence[str], ends: tuple[int, int] | None = None) -> DiffCost:
     """:func:`diff_cost` of two texts already split into words (``ends``: their :func:`common_ends`)."""
     prefix, suffix = ends or _common_ends(a, b)
-    middle_a, middle_b = a[prefix:len(a) - suffix], b[prefix:len(b) - suffix]
+    return _middle_cost(a[prefix:len(a) - suffix], b[prefix:len(b) - suffix])
+
+
+def _middle_cost(middle_a: Sequence[str], middle_b: Sequence[str]) -> DiffCost:
     counts_a, counts_b = Counter(middle_a), Counter(middle_b)
     if len(counts_b) < len(counts_a):
         counts_a, counts_b = counts_b, counts_a
@@ -130,7 +133,21 @@ def word_opcodes(before: str, after: str) -> list[Opcode]:
 def opcodes_of(a: Sequence[str], b: Sequence[str], ends: tuple[int, int] | None = None) -> list[Opcode]:
     """:func:`word_opcodes` of two texts already split into words (``ends``: their :func:`common_ends`)."""
     prefix, suffix = ends or _common_ends(a, b)
+    return _middle_opcodes(a[prefix:len(a) - suffix], b[prefix:len(b) - suffix], prefix)
+
+
+def bounded_opcodes(a: Sequence[str], b: Sequence[str], max_words: int, max_pairs: int) -> list[Opcode] | None:
+    """:func:`opcodes_of` when :func:`diff_cost_of` is within ``max_words`` and ``max_pairs``, else
+    None (the common ends set aside once for both)."""
+    prefix, suffix = _common_ends(a, b)
     middle_a, middle_b = a[prefix:len(a) - suffix], b[prefix:len(b) - suffix]
+    cost = _middle_cost(middle_a, middle_b)
+    if cost.words > max_words or cost.pairs > max_pairs:
+        return None
+    return _middle_opcodes(middle_a, middle_b, prefix)
+
+
+def _middle_opcodes(middle_a: Sequence[str], middle_b: Sequence[str], prefix: int) -> list[Opcode]:
     matcher = SequenceMatcher(None, middle_a, middle_b, autojunk=False)
     return [(tag, i1 + prefix, i2 + prefix, j1 + prefix, j2 + prefix)
             for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
