@@ -32,7 +32,16 @@ from typing import cast
 
 from lxml import etree
 
-from derive.limits import DEFAULT_LIMITS, Limits, body_sha256, known_local, known_namespace, local, namespace, parse_xml
+from derive.limits import (
+    DEFAULT_LIMITS,
+    Limits,
+    body_sha256,
+    known_local,
+    known_namespace,
+    local,
+    namespace,
+    parse_xml,
+)
 from derive.lists import bullet_marker, ordered_marker
 from derive.model import Citation, Draft, ExtractionResult, Figure
 from derive.render import Context, finish

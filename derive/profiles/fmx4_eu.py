@@ -33,7 +33,16 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from derive.anchors import annex_number, eu_annex_anchor, eu_article_anchor
-from derive.limits import DEFAULT_LIMITS, Limits, body_sha256, known_local, local, namespace, parse_xml, read_zip
+from derive.limits import (
+    DEFAULT_LIMITS,
+    Limits,
+    body_sha256,
+    known_local,
+    local,
+    namespace,
+    parse_xml,
+    read_zip,
+)
 from derive.model import Citation, Draft, ExtractionResult, Figure
 from derive.render import Context, finish
 from derive.text import article_anchor, collapse_ws, emphasis, gfm_table, media_type_of, prefix_num
