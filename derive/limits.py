@@ -83,6 +83,11 @@ _LOCALS: dict[object, str] = {}
 _NAMESPACES: dict[object, str] = {}
 
 
+#: The local name of a tag :func:`local` has seen, else ``None``: a tree walker's fast path
+#: (``known_local(tag) or local(tag)``: a dict lookup, no Python call, per element once its tag is known).
+known_local = _LOCALS.get
+
+
 def local(tag: object) -> str:
     """Local name of an element tag (``""`` for comments and processing instructions)."""
     name = _LOCALS.get(tag)
@@ -91,6 +96,10 @@ def local(tag: object) -> str:
         if len(_LOCALS) < _NAMES_KEPT:
             _LOCALS[tag] = name
     return name
+
+
+#: The namespace of a tag :func:`namespace` has seen, else ``None`` (as :data:`known_local`).
+known_namespace = _NAMESPACES.get
 
 
 def namespace(tag: object) -> str:

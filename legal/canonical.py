@@ -21,11 +21,18 @@ by the C encoder; anything else (a float, an unsafe integer, a lone surrogate, a
 that range, a non-JSON type) takes the character-by-character encoder below, which encodes it
 or raises its typed :class:`legal.errors.CanonicalError`. ``tests/legal/test_canonical.py``
 checks both paths byte for byte against the ``rfc8785`` reference library and each other.
+
+The C encoder is ``orjson`` (sorted keys, compact, UTF-8 written directly: about a third of the
+CPU of ``json``'s on a dataset row), whose output on such values is the same bytes as ``json``'s:
+the same escapes (lowercase ``\\u00xx``), nothing else escaped, keys sorted by code point; it
+refuses a lone surrogate (``TypeError``), which then takes the full encoder as ``json``'s
+``UnicodeEncodeError`` did. ``json`` is the fallback where ``orjson`` is not installed.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib
 import io
 import json
 import os
@@ -45,6 +52,26 @@ Json = Any  # JSON values: None | bool | int | str | list[Json] | dict[str, Json
 _SAFE_INT = 2**53 - 1
 _FAST = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=True, allow_nan=False,
                          check_circular=False)
+
+
+def _orjson() -> tuple[Any, int, int] | None:
+    """``orjson.dumps`` and its options for sorted compact and sorted indented output, where installed."""
+    try:
+        module = importlib.import_module("orjson")
+    except ImportError:  # pragma: no cover - orjson is a dependency; json is the fallback
+        return None
+    return module.dumps, int(module.OPT_SORT_KEYS), int(module.OPT_SORT_KEYS | module.OPT_INDENT_2)
+
+
+_ORJSON = _orjson()
+
+
+def _fast_bytes(value: Json) -> bytes:
+    """The C encoders' compact sorted UTF-8 bytes of a :func:`_plain` value (``UnicodeEncodeError``
+    or ``TypeError`` for a lone surrogate)."""
+    if _ORJSON is not None:
+        return bytes(_ORJSON[0](value, option=_ORJSON[1]))
+    return _FAST.encode(value).encode("utf-8")
 
 
 def _utf16_key(name: str) -> bytes:
@@ -150,8 +177,8 @@ def canonical_bytes(value: Json) -> bytes:
     """The RFC 8785 serialisation of ``value`` as UTF-8 bytes (what we hash and sign)."""
     if _plain(value):
         try:
-            return _FAST.encode(value).encode("utf-8")
-        except UnicodeEncodeError:  # a lone surrogate: the full encoder names it
+            return _fast_bytes(value)
+        except (UnicodeEncodeError, TypeError):  # a lone surrogate: the full encoder names it
             pass
     return _slow_text(value).encode("utf-8")
 
@@ -212,8 +239,10 @@ def pretty_bytes(value: Json) -> bytes:
     """
     if _plain(value):
         try:
+            if _ORJSON is not None:  # the same bytes as json's (sorted keys, 2-space indent, ": ")
+                return bytes(_ORJSON[0](value, option=_ORJSON[2])) + b"\n"
             return (json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True) + "\n").encode("utf-8")
-        except UnicodeEncodeError:  # a lone surrogate: the full encoder names it below
+        except (UnicodeEncodeError, TypeError):  # a lone surrogate: the full encoder names it below
             pass
     # Validate canonicalisability first so that both renderings refuse the same values.
     _slow_text(value)

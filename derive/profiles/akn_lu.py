@@ -32,7 +32,16 @@ from typing import cast
 
 from lxml import etree
 
-from derive.limits import DEFAULT_LIMITS, Limits, body_sha256, local, namespace, parse_xml
+from derive.limits import (
+    DEFAULT_LIMITS,
+    Limits,
+    body_sha256,
+    known_local,
+    known_namespace,
+    local,
+    namespace,
+    parse_xml,
+)
 from derive.lists import bullet_marker, ordered_marker
 from derive.model import Citation, Draft, ExtractionResult, Figure
 from derive.render import Context, finish
@@ -119,8 +128,9 @@ class _Reader:
         return "".join(out)
 
     def inline_child(self, el: etree._Element, plain: bool) -> str:
-        tag = local(el.tag)
-        if not tag or namespace(el.tag) == SCL:
+        name = el.tag
+        tag = known_local(name) or local(name)
+        if not tag or (known_namespace(name) or namespace(name)) == SCL:
             return ""
         if tag == "del":
             self.state.deleted += 1
@@ -163,8 +173,9 @@ class _Reader:
 
     # -- blocks -------------------------------------------------------------------------
     def blocks(self, el: etree._Element) -> list[str]:
-        tag = local(el.tag)
-        if not tag or namespace(el.tag) == SCL or tag in SILENT:
+        name = el.tag
+        tag = known_local(name) or local(name)
+        if not tag or (known_namespace(name) or namespace(name)) == SCL or tag in SILENT:
             if tag == "del":
                 self.state.deleted += 1
             return []
@@ -185,7 +196,8 @@ class _Reader:
     def children_blocks(self, el: etree._Element, skip: tuple[str, ...] = ()) -> list[str]:
         out: list[str] = []
         for child in el:
-            if local(child.tag) not in skip:
+            name = child.tag
+            if (known_local(name) or local(name)) not in skip:
                 out.extend(self.blocks(child))
         return out
 
@@ -194,8 +206,9 @@ class _Reader:
         out: list[str] = []
         run = [el.text or ""]
         for child in el:
-            tag = local(child.tag)
-            if tag in BLOCK and namespace(child.tag) != SCL:
+            name = child.tag
+            tag = known_local(name) or local(name)
+            if tag in BLOCK and (known_namespace(name) or namespace(name)) != SCL:
                 out.append(_flush(run))
                 run = []
                 out.extend(self.blocks(child))
@@ -291,7 +304,8 @@ def _flush(run: list[str]) -> str:
 
 def _child(el: etree._Element, name: str) -> etree._Element | None:
     for child in el:
-        if local(child.tag) == name and namespace(child.tag) != SCL:
+        tag = child.tag
+        if (known_local(tag) or local(tag)) == name and (known_namespace(tag) or namespace(tag)) != SCL:
             return child
     return None
 
@@ -368,48 +382,42 @@ def _sources(el: etree._Element, path: tuple[str, ...], reader: _Reader,
 
 
 _JOLUX_NAME = f"{{{SCL}}}name"
+_JOLUX_WORK = f"{{{SCL}}}JOLUXWork"
 
 
 def _jolux_values(article: etree._Element) -> dict[str, str | None]:
     """The article's ``scl:JOLUXWork`` facts by ``scl:name``: the first ``jolux`` item of each
     name, its text folded (``None`` when empty), every name in one pass over the article's children."""
     values: dict[str, str | None] = {}
-    for work in article:
-        if namespace(work.tag) != SCL or local(work.tag) != "JOLUXWork":
-            continue
-        for res in work:
-            if local(res.tag) != "JOLUXLegalResource":
-                continue
-            for item in res:
-                if local(item.tag) == "jolux":
-                    name = item.get(_JOLUX_NAME)
-                    if name is not None and name not in values:
-                        values[name] = collapse_ws(item.text or "") or None
+    # lxml's tag filters select in C what ``namespace``/``local`` would (``{*}``: any namespace or none)
+    for work in article.iterchildren(_JOLUX_WORK):
+        for res in work.iterchildren("{*}JOLUXLegalResource"):
+            for item in res.iterchildren("{*}jolux"):
+                name = item.get(_JOLUX_NAME)
+                if name is not None and name not in values:
+                    values[name] = collapse_ws(item.text or "") or None
     return values
 
 
 def _index_terms(el: etree._Element) -> tuple[str, ...]:
     terms: list[str] = []
     for block in el.iter(f"{{{SCL}}}indexterms"):
-        if any(local(a.tag) == "indexterm" for a in block.iterancestors()):
+        if next(block.iterancestors("{*}indexterm"), None) is not None:
             continue
         _collect_terms(block, "", terms)
     return tuple(dict.fromkeys(terms))
 
 
 def _collect_terms(block: etree._Element, prefix: str, terms: list[str]) -> None:
-    for term in block:
-        if local(term.tag) != "indexterm":
-            continue
-        label_el = next((x for x in term if local(x.tag) == "label"), None)
+    for term in block.iterchildren("{*}indexterm"):
+        label_el = next(term.iterchildren("{*}label"), None)
         label = _text(label_el) if label_el is not None else ""
         label = label.lstrip("-– ").strip() if prefix else label
         full = f"{prefix} — {label}" if prefix and label else (label or prefix)
         if full:
             terms.append(full)
-        for sub in term:
-            if local(sub.tag) == "indexterms":
-                _collect_terms(sub, full, terms)
+        for sub in term.iterchildren("{*}indexterms"):
+            _collect_terms(sub, full, terms)
 
 
 def _article_draft(el: etree._Element, path: tuple[str, ...], n: int, reader: _Reader) -> Draft:

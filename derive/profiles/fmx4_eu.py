@@ -33,7 +33,16 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from derive.anchors import annex_number, eu_annex_anchor, eu_article_anchor
-from derive.limits import DEFAULT_LIMITS, Limits, body_sha256, local, namespace, parse_xml, read_zip
+from derive.limits import (
+    DEFAULT_LIMITS,
+    Limits,
+    body_sha256,
+    known_local,
+    local,
+    namespace,
+    parse_xml,
+    read_zip,
+)
 from derive.model import Citation, Draft, ExtractionResult, Figure
 from derive.render import Context, finish
 from derive.text import article_anchor, collapse_ws, emphasis, gfm_table, media_type_of, prefix_num
@@ -116,7 +125,8 @@ class _Reader:
         if isinstance(el, etree._ProcessingInstruction):
             self.provenance(el, plain)
             return ""
-        tag = local(el.tag)
+        name = el.tag
+        tag = known_local(name) or local(name)
         if not tag:
             return ""
         if tag == "NOTE":
@@ -162,7 +172,8 @@ class _Reader:
         if isinstance(el, etree._ProcessingInstruction):
             self.provenance(el, plain=False)
             return []
-        tag = local(el.tag)
+        name = el.tag
+        tag = known_local(name) or local(name)
         if tag == "NOTE":
             call = self.note(el)
             return [call] if call else []
@@ -196,7 +207,8 @@ class _Reader:
     def children(self, el: etree._Element, skip: tuple[str, ...] = ()) -> list[str]:
         out: list[str] = []
         for child in el:
-            if local(child.tag) not in skip:
+            name = child.tag
+            if (known_local(name) or local(name)) not in skip:
                 out.extend(self.blocks(child))
         return [b for b in out if b]
 
@@ -204,7 +216,8 @@ class _Reader:
         out: list[str] = []
         run = [el.text or ""]
         for child in el:
-            tag = local(child.tag)
+            name = child.tag
+            tag = known_local(name) or local(name)
             if tag in skip:
                 pass
             elif tag in BLOCK or (tag == "FORMULA" and child.get("TYPE") != "INLINE"):
@@ -285,7 +298,8 @@ def _child(el: etree._Element | None, name: str) -> etree._Element | None:
     if el is None:
         return None
     for child in el:
-        if local(child.tag) == name:
+        tag = child.tag
+        if (known_local(tag) or local(tag)) == name:
             return child
     return None
 

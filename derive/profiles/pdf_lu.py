@@ -99,17 +99,22 @@ def _tidy(text: str) -> str:
     return _HEAD_GLUED.sub(r"\1 ", _ENUM_GLUED.sub(r"\1 ", text))
 
 
-def _furniture(pages: list[list[str]]) -> set[str]:
+def _furniture(pages: list[list[str]], folds: list[list[str]] | None = None) -> set[str]:
+    """Lines (digits folded: :func:`_fold`, given per page as ``folds`` when the caller has them)
+    on more than half of the pages (≥ 4 pages)."""
     if len(pages) < 4:
         return set()
     seen: Counter[str] = Counter()
-    for lines in pages:
-        seen.update({_fold(line) for line in lines})
+    for page in folds if folds is not None else ([_fold(line) for line in lines] for lines in pages):
+        seen.update(set(page))
     return {key for key, n in seen.items() if len(key) > 8 and n > len(pages) / 2}
 
 
+_DIGIT = re.compile(r"\d")
+
+
 def _fold(line: str) -> str:
-    return re.sub(r"\d", "#", collapse_ws(line)).lower()
+    return _DIGIT.sub("#", collapse_ws(line)).lower()
 
 
 @dataclass
@@ -193,12 +198,14 @@ def extract(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS,
     if sum(len(collapse_ws(" ".join(p))) for p in pages) < 20:
         return finish(ctx, [], [f"pages: {len(pages)}"], gap=Gap(
             TextGap.UNSUPPORTED_MANIFESTATION, "PDF carries no extractable text layer (scanned image?)"))
-    furniture = _furniture(pages)
+    folds = [[_fold(line) for line in lines] for lines in pages] if len(pages) >= 4 else None
+    furniture = _furniture(pages, folds)
     seg = _Segmenter()
     removed = 0
     for number, lines in enumerate(pages, start=1):
-        for line in lines:
-            if _fold(line) in furniture:
+        page_folds = folds[number - 1] if folds is not None and furniture else None
+        for i, line in enumerate(lines):
+            if page_folds is not None and page_folds[i] in furniture:  # no furniture: nothing to fold
                 removed += 1
                 continue
             seg.feed(line, number)

@@ -163,13 +163,17 @@ def _furniture(pages: list[list[str]]) -> set[str]:
     return {key for key, n in seen.items() if len(key) > 8 and n > len(pages) / 2}
 
 
+_PAGE_NUMBER = re.compile(r"\d{1,5}")
+
+
 def _lines(pages: list[list[str]]) -> list[_Line]:
     furniture = _furniture(pages)
     out = []
     for number, raw_lines in enumerate(pages, start=1):
-        kept = [collapse_ws(x) for x in raw_lines if collapse_ws(x) and _fold(x) not in furniture]
+        kept = [text for text in map(collapse_ws, raw_lines)
+                if text and not (furniture and _fold(text) in furniture)]  # _fold folds the spaces itself
         for i, text in enumerate(kept):
-            if (i == 0 or i == len(kept) - 1) and re.fullmatch(r"\d{1,5}", text):
+            if (i == 0 or i == len(kept) - 1) and _PAGE_NUMBER.fullmatch(text):
                 continue  # page number
             out.append(_Line(number, text, fold(text)))
     return out

@@ -146,3 +146,18 @@ def test_the_file_hash_helpers_are_one() -> None:
     assert pipelines.state.file_sha256 is file_sha256
     assert derive.index.build._sha256_file is file_sha256
     assert derive.vectors.encoder.file_sha256 is file_sha256
+
+
+@settings(max_examples=200, deadline=None)
+@given(ANY_VALUES)
+def test_the_json_fallback_writes_the_orjson_bytes(value: object) -> None:
+    """Where ``orjson`` is not installed, ``json`` takes the fast path: the same bytes, the same refusals."""
+    import legal.canonical as canonical
+
+    with_orjson = (_outcome(canonical_bytes, value), _outcome(pretty_bytes, value))
+    saved, canonical._ORJSON = canonical._ORJSON, None
+    try:
+        without = (_outcome(canonical_bytes, value), _outcome(pretty_bytes, value))
+    finally:
+        canonical._ORJSON = saved
+    assert with_orjson == without
