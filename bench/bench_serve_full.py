@@ -205,27 +205,28 @@ def in_process(index_dir: Path, ops: dict[str, list[Call]], repeat: int) -> dict
             out[kind] = {**_figures(walls, cpus), "outcomes": dict(outcomes[kind])}
             merged[kind.split(":")[0]][0].extend(walls)
             merged[kind.split(":")[0]][1].extend(cpus)
-        walls, cpus = [], []  # searches with nothing remembered: every frequent match ranked afresh
-        for kind, calls in sorted(ops.items()):
-            if kind.startswith("search:"):
-                for name, args in calls:
-                    for index in core.indexes.values():
-                        index.ranked_cache.clear()
-                    w0, c0 = time.perf_counter(), time.thread_time()
-                    core.call(name, args)
-                    cpus.append(time.thread_time() - c0)
-                    walls.append(time.perf_counter() - w0)
-        out["search_cold"] = _figures(walls, cpus)
-        walls, cpus = [], []  # the same diffs with no pair remembered from an earlier answer
-        for kind, calls in sorted(ops.items()):
-            if kind.startswith("diff:"):
-                for name, args in calls:
-                    diff_op.PAIRS.clear()
-                    w0, c0 = time.perf_counter(), time.thread_time()
-                    core.call(name, args)
-                    cpus.append(time.thread_time() - c0)
-                    walls.append(time.perf_counter() - w0)
-        out["diff:cold"] = _figures(walls, cpus)
+        def forgetting(prefix: str, forget: Callable[[], None]) -> dict[str, Any]:
+            """The calls of every kind starting with ``prefix``, ``forget()`` run before each one."""
+            walls: list[float] = []
+            cpus: list[float] = []
+            for kind, calls in sorted(ops.items()):
+                if kind.startswith(prefix):
+                    for name, args in calls:
+                        forget()
+                        w0, c0 = time.perf_counter(), time.thread_time()
+                        core.call(name, args)
+                        cpus.append(time.thread_time() - c0)
+                        walls.append(time.perf_counter() - w0)
+            return _figures(walls, cpus)
+
+        def forget_ranked() -> None:
+            for index in core.indexes.values():
+                index.ranked_cache.clear()
+
+        # searches with nothing remembered: every frequent match ranked afresh; the same diffs with no
+        # pair remembered from an earlier answer
+        out["search_cold"] = forgetting("search:", forget_ranked)
+        out["diff:cold"] = forgetting("diff:", diff_op.PAIRS.clear)
         for op, (walls, cpus) in merged.items():  # an operation over all its kinds (diff: largest included)
             found: Counter[str] = Counter()
             for kind in ops:
