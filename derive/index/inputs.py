@@ -16,13 +16,13 @@ The builder is a pure function of these values plus ``built_at``. Reading is the
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from legal.canonical import orjson_module
 from legal.errors import IndexError_
 
 ROWS_FILES = ("provisions.jsonl", "provisions.parquet")
@@ -312,16 +312,7 @@ def _file_entry(root: Path, path: Path, known: KnownSha256 | None = None) -> Inp
     return InputFile(path=path.relative_to(root).as_posix(), sha256=h.hexdigest(), size=size)
 
 
-def _orjson_loads() -> Callable[[bytes | str], Any] | None:
-    try:
-        module = importlib.import_module("orjson")
-    except ImportError:  # pragma: no cover - orjson is a dependency; json is the fallback
-        return None
-    loads: Callable[[bytes | str], Any] = module.loads
-    return loads
-
-
-_ORJSON = _orjson_loads()
+_ORJSON: Callable[[bytes | str], Any] | None = getattr(orjson_module(), "loads", None)
 
 
 def loads_line(line: bytes | str) -> Any:

@@ -36,15 +36,14 @@ incremental build computes only the pairs it does not hold yet):
 
 from __future__ import annotations
 
-import importlib
 import json
 import sqlite3
 import struct
 import zlib
 from collections import OrderedDict, defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple
 
 from derive.index import windows
 from derive.index.textstore import LEVEL, decode, encode, locate, read_located, read_text
@@ -55,6 +54,7 @@ from derive.index.worddiff import (
     bounded_opcodes,
     changes_of,
 )
+from legal.canonical import json_loads
 from legal.errors import IndexError_
 
 #: A pair of wordings whose word diff would compare more words, or walk more matching word pairs
@@ -401,17 +401,7 @@ def write_serving_tables(conn: sqlite3.Connection, update: WindowUpdate | None =
     return {t: int(conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]) for t in TABLES}
 
 
-def _json_loads() -> Callable[[str | bytes], Any]:
-    """``orjson.loads`` (the same values as :func:`json.loads` on the JSON the build wrote, a third
-    of its CPU) where it is installed, else :func:`json.loads`."""
-    try:
-        module = importlib.import_module("orjson")
-    except ImportError:  # pragma: no cover - orjson is a dependency; json is the fallback
-        return json.loads
-    return cast(Callable[[str | bytes], Any], module.loads)
-
-
-_loads = _json_loads()
+_loads = json_loads()  # the same values as json.loads on the JSON the build wrote
 
 
 class StoredPair(NamedTuple):

@@ -9,21 +9,14 @@ which ``json`` encodes in pure Python) and about a third on a compact one (the H
 
 from __future__ import annotations
 
-import importlib
 import json
 from typing import Any
 
 from starlette.responses import Response
 
+from legal.canonical import orjson_module
 
-def _orjson() -> Any:
-    try:
-        return importlib.import_module("orjson")
-    except ImportError:  # pragma: no cover - orjson is a dependency; json is the fallback
-        return None
-
-
-_ORJSON = _orjson()
+_ORJSON = orjson_module()
 
 
 def compact(value: Any) -> bytes:

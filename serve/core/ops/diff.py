@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 import sqlite3
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple
 
 from derive.index.serving import (
     MAX_PAIR_MATCHES,
@@ -28,6 +27,7 @@ from derive.index.worddiff import (
     middle_bounds,
     opcodes_of,
 )
+from legal.canonical import json_loads, orjson_module
 from legal.errors import IndexError_
 from legal.outcomes import DiffElision, Outcome
 from serve.core.anchors import match_anchor
@@ -196,17 +196,17 @@ def _certain_elision(low: DiffCost, high: DiffCost, budget: _Budget) -> DiffElis
     return None
 
 
-def _json_codec() -> tuple[Callable[[Any], bytes], Callable[[bytes], Any]]:
-    """``orjson``'s dumps/loads where installed (a tenth of the CPU), else :mod:`json`'s: either
-    gives back the same values."""
-    try:
-        module = importlib.import_module("orjson")
-    except ImportError:  # pragma: no cover - orjson is a dependency; json is the fallback
-        return (lambda value: json.dumps(value, ensure_ascii=False).encode("utf-8")), json.loads
-    return cast(Callable[[Any], bytes], module.dumps), cast(Callable[[bytes], Any], module.loads)
+_ORJSON = orjson_module()
 
 
-_dumps, _loads = _json_codec()
+def _dumps(value: Any) -> bytes:
+    """A remembered pair's changes as JSON bytes (``orjson`` where installed: a tenth of the CPU)."""
+    if _ORJSON is None:  # pragma: no cover - orjson is a dependency; json is the fallback
+        return json.dumps(value, ensure_ascii=False).encode("utf-8")
+    return bytes(_ORJSON.dumps(value))
+
+
+_loads = json_loads()
 
 
 class KnownPair(NamedTuple):
