@@ -349,6 +349,15 @@ class _TermRows:
     shares: Any
     best: list[tuple[int, float]]
 
+    def scores_of(self, rows: Any) -> dict[int, float]:
+        """``row id → bm25`` of those of ``rows`` (ascending ids) that hold the term."""
+        np = windows._np()
+        if not len(self.ids):
+            return {}
+        at = np.minimum(np.searchsorted(self.ids, rows), len(self.ids) - 1)
+        found = self.ids[at] == rows
+        return {int(r): -float(c) for r, c in zip(rows[found], self.shares[at[found]], strict=True)}
+
 
 def _term_rows(conn: sqlite3.Connection, term: str, bm25: str, complete: bool) -> _TermRows:
     """A term's one-phrase FTS5 match: every row scored (``complete``), else only its best ranked."""
@@ -394,37 +403,31 @@ def _rank_groups(conn: sqlite3.Connection, groups: Sequence[tuple[str, list[str]
     np = windows._np()
     keep = windows.KEEP
     several = {t for _, ts in groups if len(ts) > 1 for t in ts}
-    terms = {t: _term_rows(conn, t, bm25, t in several) for t in sorted({t for _, ts in groups for t in ts})}
-    # the rows of the several-term matches' terms, numbered densely
-    every = np.unique(np.concatenate([terms[t].ids for t in several] or [np.zeros(0, dtype=np.int64)]))
-    where = {t: np.searchsorted(every, terms[t].ids) for t in several}
+    last = {t: i for i, (_, ts) in enumerate(groups) for t in ts}  # a term's rows are dropped after its last match
+    terms: dict[str, _TermRows] = {}
     ranked: dict[str, list[tuple[int, float]]] = {}
-    wanted: dict[str, set[int]] = defaultdict(set)
-    for match, ts in groups:
+    phrase_scores: dict[str, dict[int, float]] = {}
+    for i, (match, ts) in enumerate(groups):
+        for t in ts:
+            if t not in terms:
+                terms[t] = _term_rows(conn, t, bm25, t in several)
         if len(ts) == 1:
             ranked[match] = terms[ts[0]].best
-            continue
-        total = np.zeros(len(every), dtype=np.float64)
-        held = np.zeros(len(every), dtype=bool)
-        for t in ts:  # phrase order: one IEEE addition per phrase, as bm25's loop
-            total[where[t]] = total[where[t]] + terms[t].shares
-            held[where[t]] = True
-        rows = np.nonzero(held)[0]
-        ranked[match] = _best(every[rows], -total[rows], keep)
-        rest = windows.residual_term([hits(t) for t in ts])
-        for i, t in enumerate(ts):
-            if i != rest:
-                wanted[t].update(r for r, _ in ranked[match])
-    phrase_scores: dict[str, dict[int, float]] = {}
-    for t in sorted(wanted):
-        ids = terms[t].ids
-        rows = np.array(sorted(wanted[t]), dtype=np.int64)
-        if not len(ids):
-            phrase_scores[t] = {}
-            continue
-        at = np.minimum(np.searchsorted(ids, rows), len(ids) - 1)
-        found = ids[at] == rows
-        phrase_scores[t] = {int(r): -float(c) for r, c in zip(rows[found], terms[t].shares[at[found]], strict=True)}
+        else:
+            every = np.unique(np.concatenate([terms[t].ids for t in ts]))
+            total = np.zeros(len(every), dtype=np.float64)
+            for t in ts:  # phrase order: one IEEE addition per phrase, as bm25's loop
+                at = np.searchsorted(every, terms[t].ids)
+                total[at] = total[at] + terms[t].shares
+            ranked[match] = _best(every, -total, keep)
+            rows = np.array(sorted(r for r, _ in ranked[match]), dtype=np.int64)
+            rest = windows.residual_term([hits(t) for t in ts])
+            for j, t in enumerate(ts):
+                if j != rest:
+                    phrase_scores.setdefault(t, {}).update(terms[t].scores_of(rows))
+        for t in ts:
+            if last[t] == i:
+                terms.pop(t, None)
     return ranked, phrase_scores
 
 
