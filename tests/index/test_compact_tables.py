@@ -11,6 +11,7 @@ from __future__ import annotations
 import shutil
 import sqlite3
 import zlib
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -154,7 +155,7 @@ def test_matches_summed_from_their_terms_equal_fts5_ranking_each_match(fixture_i
             f"SELECT rowid, {bm25} AS score FROM provision_fts WHERE provision_fts MATCH ? "
             f"ORDER BY score, rowid LIMIT {windows.KEEP}", (match,))]
         assert ranked[match] == expected, match
-        ties += sum(1 for a, b in zip(expected, expected[1:], strict=False) if a[1] == b[1])
+        ties += sum(1 for a, b in pairwise(expected) if a[1] == b[1])
         if len(ts) > 1:
             rest = windows.residual_term([hits(t) for t in ts])
             for i, t in enumerate(ts):
