@@ -29,10 +29,11 @@ part of the digest (they are functions of ``lexical_states``, ``texts`` and ``wo
 rebuilding in tests).
 
 Rows are rendered a batch at a time (:func:`lines_bytes`). A batch whose values are all exact
-``str``, ``None`` or ``int`` within the IEEE-754 safe range is written by the C ``json`` encoder, one
-call per row: for such values that is RFC 8785 — the same escapes (``\\"`` ``\\\\`` ``\\b \\f \\n
+``str``, ``None`` or ``int`` within the IEEE-754 safe range is written by a C encoder, one call per
+row (``orjson`` with its newline option where installed, else the C ``json`` encoder; both give the
+same bytes for such values, :mod:`legal.canonical`): for such values that is RFC 8785 — the same escapes (``\\"`` ``\\\\`` ``\\b \\f \\n
 \\r \\t``, other controls as lowercase ``\\u00xx``), everything else literal UTF-8, integers as
-digits — unless a string holds a lone surrogate, which the UTF-8 encoding of the batch catches. Any
+digits — unless a string holds a lone surrogate, which ``orjson`` or the UTF-8 encoding of the batch refuses. Any
 other batch (a blob, a float, a ``bool``, an unsafe integer, a lone surrogate) goes row by row
 through :func:`row_bytes`, the project's one canonical encoder, which renders or refuses it. The two
 paths give the same bytes (``tests/index/test_digest.py``, a property test against
@@ -52,7 +53,7 @@ from itertools import chain, islice
 
 from derive.index.rows import WORK_SPAN
 from derive.index.schema import DIGEST_ORDER
-from legal.canonical import canonical_bytes
+from legal.canonical import canonical_bytes, orjson_module
 from legal.errors import IndexError_
 
 #: Rows rendered per call of :func:`lines_bytes`.
@@ -82,6 +83,7 @@ WORK_TABLES: tuple[tuple[str, str], ...] = tuple((t, o) for t, o in DIGEST_ORDER
 _EMPTY = hashlib.sha256(b"").hexdigest()
 
 _SAFE_INT = 2**53 - 1
+_ORJSON = orjson_module()
 _ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False, check_circular=False).encode
 
 
@@ -110,8 +112,11 @@ def lines_bytes(rows: Sequence[Sequence[object]]) -> bytes:
     it renders exactly (see the module docstring), else row by row."""
     if _exact(rows):
         try:
+            if _ORJSON is not None:
+                dumps, newline = _ORJSON.dumps, _ORJSON.OPT_APPEND_NEWLINE
+                return b"".join([dumps(row, option=newline) for row in rows])
             return "".join([_ENCODE(row) + "\n" for row in rows]).encode("utf-8")
-        except UnicodeEncodeError:  # a lone surrogate: row_bytes refuses it by name
+        except (UnicodeEncodeError, TypeError):  # a lone surrogate: row_bytes refuses it by name
             pass
     return b"".join([row_bytes(row) + b"\n" for row in rows])
 

@@ -41,7 +41,7 @@ import sqlite3
 import struct
 import zlib
 from collections import OrderedDict, defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -278,7 +278,6 @@ def _frequent_rows(conn: sqlite3.Connection, update: WindowUpdate | None = None)
         FTS_TOKENIZER,
         PROVISION_FTS_WEIGHTS,
     )
-    from derive.index.text import fts_string
 
     bm25 = "bm25(provision_fts, " + ", ".join(str(w) for w in PROVISION_FTS_WEIGHTS) + ")"
     groups, docs = _frequent_groups(conn, update.terms if update is not None else None)
@@ -320,26 +319,11 @@ def _frequent_rows(conn: sqlite3.Connection, update: WindowUpdate | None = None)
             out[match] = pack_window(window)
     else:
         redo = groups
-    ranked: dict[str, list[tuple[int, float]]] = {}
-    wanted: dict[str, set[int]] = defaultdict(set)
-    for match, terms in redo:
-        rows = [(int(r), float(s)) for r, s in conn.execute(
-            f"SELECT rowid, {bm25} AS score FROM provision_fts WHERE provision_fts MATCH ? "
-            f"ORDER BY score, rowid LIMIT {windows.KEEP}", (match,))]
-        ranked[match] = rows
-        if rows:
-            out[match] = pack_window(rows[:FREQUENT_WINDOW])
-        if len(terms) > 1:
-            rest = windows.residual_term([hits(t) for t in terms])
-            for i, t in enumerate(terms):
-                if i != rest:
-                    wanted[t].update(r for r, _ in rows)
+    ranked, phrase_scores = _rank_groups(conn, redo, bm25, hits)
+    for match, _ in redo:
+        if ranked[match]:
+            out[match] = pack_window(ranked[match][:FREQUENT_WINDOW])
     result.facts["ranked"] = len(redo)
-    phrase_scores: dict[str, dict[int, float]] = {}
-    for t in sorted(wanted):
-        phrase_scores[t] = {int(r): float(s) for r, s in conn.execute(
-            f"SELECT rowid, {bm25} FROM provision_fts WHERE provision_fts MATCH ? "
-            "AND +rowid IN (SELECT value FROM json_each(?))", (fts_string(t), json.dumps(sorted(wanted[t]))))}
     sizes = windows.doc_sizes(conn, {r for rows in ranked.values() for r, _ in rows})
     for match, terms in redo:
         rows = ranked[match]
@@ -353,6 +337,98 @@ def _frequent_rows(conn: sqlite3.Connection, update: WindowUpdate | None = None)
     for match, _ in groups:
         if match in out:
             yield match, out[match]
+
+
+@dataclass
+class _TermRows:
+    """One term's rows as its one-phrase match scores them: ``ids`` ascending (every row holding the
+    term when ``complete``), ``shares`` minus their bm25 (the term's share of a match naming it),
+    ``best`` the first :data:`derive.index.windows.KEEP` in bm25 order."""
+
+    ids: Any
+    shares: Any
+    best: list[tuple[int, float]]
+
+    def scores_of(self, rows: Any) -> dict[int, float]:
+        """``row id → bm25`` of those of ``rows`` (ascending ids) that hold the term."""
+        np = windows._np()
+        if not len(self.ids):
+            return {}
+        at = np.minimum(np.searchsorted(self.ids, rows), len(self.ids) - 1)
+        found = self.ids[at] == rows
+        return {int(r): -float(c) for r, c in zip(rows[found], self.shares[at[found]], strict=True)}
+
+
+def _term_rows(conn: sqlite3.Connection, term: str, bm25: str, complete: bool) -> _TermRows:
+    """A term's one-phrase FTS5 match: every row scored (``complete``), else only its best ranked."""
+    from derive.index.text import fts_string
+
+    np = windows._np()
+    sql = f"SELECT rowid, {bm25} AS score FROM provision_fts WHERE provision_fts MATCH ?"
+    if not complete:
+        return _TermRows(np.zeros(0, dtype=np.int64), np.zeros(0), [(int(r), float(v)) for r, v in conn.execute(
+            sql + f" ORDER BY score, rowid LIMIT {windows.KEEP}", (fts_string(term),))])
+    rows = conn.execute(sql, (fts_string(term),)).fetchall()
+    ids = np.fromiter((r for r, _ in rows), dtype=np.int64, count=len(rows))
+    scores = np.fromiter((v for _, v in rows), dtype=np.float64, count=len(rows))
+    order = np.argsort(ids, kind="stable")
+    ids, scores = ids[order], scores[order]
+    return _TermRows(ids, -scores, _best(ids, scores, windows.KEEP))
+
+
+def _best(ids: Any, scores: Any, keep: int) -> list[tuple[int, float]]:
+    """The ``keep`` first ``(id, score)`` pairs by score then id (``ORDER BY score, rowid LIMIT keep``)."""
+    np = windows._np()
+    if len(ids) > keep:
+        edge = np.partition(scores, keep - 1)[keep - 1]
+        inside = np.nonzero(scores <= edge)[0]
+        ids, scores = ids[inside], scores[inside]
+    order = np.lexsort((ids, scores))[:keep]
+    return [(int(ids[i]), float(scores[i])) for i in order]
+
+
+def _rank_groups(conn: sqlite3.Connection, groups: Sequence[tuple[str, list[str]]], bm25: str,
+                 hits: Callable[[str], int]
+                 ) -> tuple[dict[str, list[tuple[int, float]]], dict[str, dict[int, float]]]:
+    """Each match's :data:`derive.index.windows.KEEP` best ``(row id, bm25)`` pairs, as FTS5 gives them
+    for ``ORDER BY bm25, rowid LIMIT KEEP``, and each term's one-phrase bm25 of the rows
+    :func:`derive.index.windows.inputs` reads (a several-term match's window, for each of its terms but
+    its :func:`derive.index.windows.residual_term`).
+
+    bm25 of ``t₁ OR … OR tₖ`` is ``-(0.0 + c₁ + … + cₖ)`` summed in phrase order, ``cᵢ`` (nothing when
+    the row lacks ``tᵢ``) minus the row's bm25 for ``tᵢ`` alone: the same ``N``, ``avgdl``, ``nᵢ`` and
+    weighted hits give the same double, and numpy adds doubles as FTS5 does. So each term of a
+    several-term match is scored once by FTS5 over all its rows, and its matches are summed from those
+    scores instead of ranking each match (whose terms share rows: ``directive`` with ``directives``…)."""
+    np = windows._np()
+    keep = windows.KEEP
+    several = {t for _, ts in groups if len(ts) > 1 for t in ts}
+    last = {t: i for i, (_, ts) in enumerate(groups) for t in ts}  # a term's rows are dropped after its last match
+    terms: dict[str, _TermRows] = {}
+    ranked: dict[str, list[tuple[int, float]]] = {}
+    phrase_scores: dict[str, dict[int, float]] = {}
+    for i, (match, ts) in enumerate(groups):
+        for t in ts:
+            if t not in terms:
+                terms[t] = _term_rows(conn, t, bm25, t in several)
+        if len(ts) == 1:
+            ranked[match] = terms[ts[0]].best
+        else:
+            every = np.unique(np.concatenate([terms[t].ids for t in ts]))
+            total = np.zeros(len(every), dtype=np.float64)
+            for t in ts:  # phrase order: one IEEE addition per phrase, as bm25's loop
+                at = np.searchsorted(every, terms[t].ids)
+                total[at] = total[at] + terms[t].shares
+            ranked[match] = _best(every, -total, keep)
+            rows = np.array(sorted(r for r, _ in ranked[match]), dtype=np.int64)
+            rest = windows.residual_term([hits(t) for t in ts])
+            for j, t in enumerate(ts):
+                if j != rest:
+                    phrase_scores.setdefault(t, {}).update(terms[t].scores_of(rows))
+        for t in ts:
+            if last[t] == i:
+                terms.pop(t, None)
+    return ranked, phrase_scores
 
 
 def pack_window(rows: Sequence[tuple[int, float]]) -> bytes:

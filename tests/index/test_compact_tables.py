@@ -11,6 +11,7 @@ from __future__ import annotations
 import shutil
 import sqlite3
 import zlib
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -121,3 +122,47 @@ def test_a_packed_window_of_the_wrong_size_is_refused() -> None:
         unpack_window(pack_window(rows)[:-1], 10)
     with pytest.raises(IndexError_):
         unpack_window(zlib.compress(b"0" * 17), 10)
+
+
+@pytest.mark.parametrize("publisher", PUBLISHERS)
+def test_matches_summed_from_their_terms_equal_fts5_ranking_each_match(fixture_indexes: FixtureBuild, publisher: str,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A build ranks each term once and sums a several-term match's scores from its terms' (what
+    ``ORDER BY bm25, rowid LIMIT KEEP`` of the whole match gives, row ids and doubles exactly, ties
+    included), and hands out each term's one-phrase bm25 of the windows' rows, as FTS5 gives them."""
+    import json
+
+    from derive.index import serving, windows
+    from derive.index.text import fts_string
+
+    monkeypatch.setattr(serving, "FREQUENT_DOCS", 300)
+    monkeypatch.setattr(serving, "FORMS_MIN_DOCS", 30)
+    conn = _open(fixture_indexes, publisher)
+    groups, docs = serving._frequent_groups(conn)
+    assert any(len(ts) > 1 for _, ts in groups) and any(len(ts) == 1 for _, ts in groups)
+    bm25 = "bm25(provision_fts, " + ", ".join(str(w) for w in serving_weights()) + ")"
+
+    def hits(term: str) -> int:
+        if term not in docs:
+            found = conn.execute("SELECT doc FROM provision_vocab WHERE term = ?", (term,)).fetchone()
+            docs[term] = int(found[0]) if found else 0
+        return docs[term]
+
+    ranked, phrase_scores = serving._rank_groups(conn, groups, bm25, hits)
+    ties = 0
+    for match, ts in groups:
+        expected = [(int(r), float(s)) for r, s in conn.execute(
+            f"SELECT rowid, {bm25} AS score FROM provision_fts WHERE provision_fts MATCH ? "
+            f"ORDER BY score, rowid LIMIT {windows.KEEP}", (match,))]
+        assert ranked[match] == expected, match
+        ties += sum(1 for a, b in pairwise(expected) if a[1] == b[1])
+        if len(ts) > 1:
+            rest = windows.residual_term([hits(t) for t in ts])
+            for i, t in enumerate(ts):
+                if i == rest:
+                    continue
+                own = dict(conn.execute(
+                    f"SELECT rowid, {bm25} FROM provision_fts WHERE provision_fts MATCH ? "
+                    "AND +rowid IN (SELECT value FROM json_each(?))", (fts_string(t), json.dumps([r for r, _ in expected]))))
+                assert {r: phrase_scores[t][r] for r, _ in expected if r in phrase_scores[t]} == own
+    assert ties  # the row-id order of equal scores is exercised
