@@ -243,7 +243,8 @@ class _Sources:
     #: the dataset's provision lines read as bytes (:func:`derive.index.ranges.jsonl_ranges`), when it is
     #: one JSONL file: what lets an incremental build read only the changed works' rows, and a full
     #: build read each expression's rows when it reaches it
-    ranges: Callable[[], tuple[Path, JsonlRanges] | None] = lambda: None
+    #: (``with_runs``: each expression's runs too, what only a full build reads)
+    ranges: Callable[[bool], tuple[Path, JsonlRanges] | None] = lambda with_runs: None
     #: a work's version records read without their ``record_sha256`` checked, when the tree can: what a
     #: full build's first pass (:func:`_select`) reads, since its second pass reads and checks them all
     unchecked_versions: Callable[[str], Sequence[dict[str, Any]]] | None = None
@@ -333,10 +334,13 @@ class _Selection:
     runs: dict[tuple[str, str], list[Run]] | None = None
 
 
-def _select(publisher: Publisher, sources: _Sources, *, checked: bool = True) -> tuple[BuildContext, _Selection | None]:
+def _select(publisher: Publisher, sources: _Sources, *, checked: bool = True,
+            with_runs: bool = True) -> tuple[BuildContext, _Selection | None]:
     """The build context (every work's version records read once, verified unless not ``checked``: a
     full build, whose works are all read and verified again as they are assembled) and, when the
-    dataset is one JSONL file of contiguous works, each work's key (:func:`_work_keys`)."""
+    dataset is one JSONL file of contiguous works, each work's key (:func:`_work_keys`); the
+    expressions' runs of lines only ``with_runs`` (a full build's; an incremental build reads only
+    the changed works' ranges)."""
     records: dict[str, str] = {}
     read = sources.versions if checked or sources.unchecked_versions is None else sources.unchecked_versions
 
@@ -346,7 +350,7 @@ def _select(publisher: Publisher, sources: _Sources, *, checked: bool = True) ->
         return found
 
     context = build_context(publisher, sources.works, noting)
-    ranges = sources.ranges()
+    ranges = sources.ranges(with_runs)
     if ranges is None:
         return context, None
     path, found = ranges
@@ -627,11 +631,11 @@ def build_from_paths(publisher: Publisher, tree: TreeLike, datasets: Path | Sequ
         spilled.index()
         return spilled
 
-    def ranges() -> tuple[Path, JsonlRanges] | None:
+    def ranges(with_runs: bool) -> tuple[Path, JsonlRanges] | None:
         found = row_files(dirs[0]) if len(dirs) == 1 else []
         if len(found) != 1 or found[0].name != "provisions.jsonl":
             return None
-        read = jsonl_ranges(found[0])
+        read = jsonl_ranges(found[0], with_runs=with_runs)
         return None if read is None else (found[0], read)
 
     def unchecked_versions(slug: str) -> tuple[dict[str, Any], ...]:
@@ -684,7 +688,8 @@ def _build(publisher: Publisher, sources: _Sources, out_dir: Path, built_at: str
     def write(tmp: Path) -> dict[str, str]:
         # an incremental build keeps works it does not read again: its first pass checks every record
         incremental = previous is not None and previous.is_file()
-        context, selection = _select(publisher, sources, checked=incremental)
+        # (an incremental build finds the works' ranges only: it reads no expression's runs)
+        context, selection = _select(publisher, sources, checked=incremental, with_runs=not incremental)
         if selection is not None:
             keys.update(selection.keys)
         if previous is not None and incremental:
@@ -694,6 +699,9 @@ def _build(publisher: Publisher, sources: _Sources, out_dir: Path, built_at: str
                 return updated
             meter.facts["incremental_refused"] = "previous index not updatable (format, versions or set of works)"
             windows.previous = windows.changes = windows.result = windows.terms = None
+            if selection is not None:  # the full build reads each expression's runs: find them now
+                found = sources.ranges(True)
+                selection.runs = None if found is None else found[1].runs
         return _stream_index(tmp, publisher, sources, stamp, meter, _Selection(context, {}, Path(), {})
                              if selection is None else selection, windows)
 

@@ -82,12 +82,13 @@ def _member(raw: bytes, marker: bytes) -> str | None:
     return value.decode("utf-8", "replace")
 
 
-def jsonl_ranges(path: Path) -> JsonlRanges | None:
+def jsonl_ranges(path: Path, *, with_runs: bool = True) -> JsonlRanges | None:
     """The :class:`JsonlRanges` of a ``provisions.jsonl``, reading bytes only; None when a work's
     lines are not contiguous, a line is blank or names no work (then the rows are read the ordinary
-    way)."""
+    way). Without ``with_runs`` only the works' ranges are found (``runs`` is None; each line's
+    expression is not read): what an incremental build needs, which reads only changed works' rows."""
     works: dict[str, Range] = {}
-    runs: dict[Key, list[Run]] | None = defaultdict(list)
+    runs: dict[Key, list[Run]] | None = defaultdict(list) if with_runs else None
     current: str | None = None
     expression: Key | None = None
     position = line = start = offset = count = 0

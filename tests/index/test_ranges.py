@@ -87,6 +87,19 @@ def test_a_file_whose_lines_do_not_name_their_expression_has_no_runs(tmp_path: P
     assert jsonl_ranges(_write(tmp_path / "provisions.jsonl", rows, {3: ""})) is None  # a blank line
 
 
+def test_works_only_ranges_are_the_works_ranges_without_runs(tmp_path: Path) -> None:
+    """What an incremental build reads (``with_runs=False``): the same per-work ranges, no runs; the
+    same refusals (a blank line, a work's lines apart)."""
+    rows = _corpus()
+    path = _write(tmp_path / "provisions.jsonl", rows)
+    full, works_only = jsonl_ranges(path), jsonl_ranges(path, with_runs=False)
+    assert full is not None and works_only is not None
+    assert works_only.runs is None and works_only.works == full.works
+    assert jsonl_ranges(_write(tmp_path / "provisions.jsonl", rows, {3: ""}), with_runs=False) is None
+    apart = [*rows, _row(A, K1, "fr", "art_9")]  # work A's lines again after B's
+    assert jsonl_ranges(_write(tmp_path / "provisions.jsonl", apart), with_runs=False) is None
+
+
 def test_a_line_not_in_canonical_form_is_read_alike_or_refused(tmp_path: Path) -> None:
     rows = _corpus()
     # a member after the row's own lex_id and language naming another expression: its bytes mislead
