@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from typing import cast
 
 from lxml import etree
 
@@ -69,7 +68,7 @@ def _all_text(el: etree._Element) -> str:
     """``"".join(el.itertext())`` — every text node under ``el`` (its text, its descendants' texts
     and tails, never its own tail; no comment or processing-instruction content) — in one call
     into libxml2 instead of a Python iteration over the subtree."""
-    return cast(str, etree.tostring(el, method="text", encoding=str, with_tail=False))
+    return etree.tostring(el, method="text", encoding=str, with_tail=False)
 
 
 def _unarrow(text: str) -> str:
