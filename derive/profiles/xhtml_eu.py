@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from typing import cast
 
 from lxml import etree
 
@@ -65,9 +64,11 @@ _EMPTY_NUMBER = re.compile(r"^\s*\(\s*\)\s*")
 _LEADING_CALL = re.compile(r"^\s*(?:\(\s*\x01\w+\x02\s*\)|\x01\w+\x02)\s*")
 
 
-def _texts(el: etree._Element) -> Iterator[str]:
-    """``el.itertext()``: lxml yields its text nodes as ``str`` only (its stubs also allow bytes)."""
-    return cast("Iterator[str]", el.itertext())
+def _all_text(el: etree._Element) -> str:
+    """``"".join(el.itertext())`` — every text node under ``el`` (its text, its descendants' texts
+    and tails, never its own tail; no comment or processing-instruction content) — in one call
+    into libxml2 instead of a Python iteration over the subtree."""
+    return etree.tostring(el, method="text", encoding=str, with_tail=False)
 
 
 def _unarrow(text: str) -> str:
@@ -122,25 +123,42 @@ _SUB = frozenset({"subscript", "oj-sub"})
 _BOLD = frozenset({"boldface", "bold", "oj-bold"})
 _ITALIC = frozenset({"italics", "italic", "oj-italic"})
 _DOC_TITLES = frozenset({"doc-ti", "oj-doc-ti"})
-_NAMES: dict[str, str] = {}
+class _Names(dict[object, str]):
+    """``local(tag).lower()`` by tag, worked out on a miss (``""`` for a comment's or a processing
+    instruction's tag); at most :data:`_NAMES_KEPT` tags are kept (a document's vocabulary is a
+    few dozen), so a looked-up name costs one C-level dict subscript."""
+
+    def __missing__(self, tag: object) -> str:
+        name = local(tag).lower() if isinstance(tag, str) else ""
+        if len(self) < _NAMES_KEPT:
+            self[tag] = name
+        return name
 
 
-def _name(tag: object) -> str:
-    """``local(tag).lower()``, remembered per tag (the walker asks it of every element)."""
-    if not isinstance(tag, str):
-        return ""
-    name = _NAMES.get(tag)
-    if name is None:
-        name = local(tag).lower()
-        if len(_NAMES) < 4096:
-            _NAMES[tag] = name
-    return name
+_NAMES_KEPT = 4096
+_NAMES = _Names()
+#: ``local(tag).lower()``, remembered per tag (the walker asks it of every element).
+_name = _NAMES.__getitem__
 
 
-def _classes(el: etree._Element) -> frozenset[str] | set[str]:
-    """:func:`classes`, without building an empty set for an element with no class."""
+class _ClassSets(dict[str, frozenset[str]]):
+    """The classes of a ``class`` attribute value, split on a miss; at most :data:`_NAMES_KEPT`
+    values are kept (a document repeats a few dozen)."""
+
+    def __missing__(self, value: str) -> frozenset[str]:
+        found = frozenset(value.split())
+        if len(self) < _NAMES_KEPT:
+            self[value] = found
+        return found
+
+
+_CLASS_SETS = _ClassSets()
+
+
+def _classes(el: etree._Element) -> frozenset[str]:
+    """:func:`classes` as a shared frozenset, built once per distinct attribute value."""
     value = el.get("class")
-    return set(value.split()) if value else _NO_CLASS
+    return _CLASS_SETS[value] if value else _NO_CLASS
 
 
 class Walker:
@@ -201,10 +219,13 @@ class Walker:
 
     # -- inline ---------------------------------------------------------------------------
     def inline(self, el: etree._Element, plain: bool = False) -> str:
+        if not len(el):
+            return el.text or ""
         out = [el.text or ""]
+        append, inline_child = out.append, self.inline_child
         for child in el:
-            out.append(self.inline_child(child, plain))
-            out.append(child.tail or "")
+            append(inline_child(child, plain))
+            append(child.tail or "")
         return "".join(out)
 
     def inline_child(self, el: etree._Element, plain: bool) -> str:
@@ -276,7 +297,7 @@ class Walker:
             return []
         value = el.get("class")
         if value:
-            cls = set(value.split())
+            cls = _CLASS_SETS[value]
             if not _NOT_BLOCKS.isdisjoint(cls):
                 return []
             if not _MODREF.isdisjoint(cls):
@@ -288,26 +309,30 @@ class Walker:
             return self.table(el)
         if tag in ("ul", "ol"):
             return self.list_items(el, ordered=tag == "ol")
-        num_el = next((c for c in el if c.get("class") == "no-parag"), None) if tag == "div" else None
-        if num_el is not None:
-            num = _clean(self.inline(num_el, plain=True)) or None
-            return prefix_num(num, self.children(el, skip=num_el))
-        if tag == "div" and _OJ_PARA_ID.match(el.get("id") or ""):
-            return _oj_paragraph(self.mixed(el))
+        if tag == "div":
+            for num_el in el:
+                if num_el.get("class") == "no-parag":
+                    num = _clean(self.inline(num_el, plain=True)) or None
+                    return prefix_num(num, self.children(el, skip=num_el))
+            if _OJ_PARA_ID.match(el.get("id") or ""):
+                return _oj_paragraph(self.mixed(el))
         return self.mixed(el)
 
     def children(self, el: etree._Element, skip: etree._Element | None = None) -> list[str]:
         out: list[str] = []
         run = [el.text or ""]
+        inline_child = self.inline_child
         for child in el:
             if child is skip:
                 pass
             elif _name(child.tag) in BLOCK_TAGS:
-                out.append(_clean("".join(run)))
+                text = "".join(run)
+                if text:
+                    out.append(_clean(text))
                 run = []
                 out.extend(self.blocks(child))
             else:
-                run.append(self.inline_child(child, plain=False))
+                run.append(inline_child(child, False))
             run.append(child.tail or "")
         out.append(_clean("".join(run)))
         return [b for b in out if b]
@@ -362,7 +387,7 @@ def _marker(tag: str, cls: frozenset[str] | set[str]) -> str | None:
 
 
 def _text(el: etree._Element) -> str:
-    return collapse_ws("".join(_texts(el)))
+    return collapse_ws(_all_text(el))
 
 
 def _rows(table: etree._Element) -> Iterator[etree._Element]:
@@ -601,7 +626,7 @@ def _plain_at_least(el: etree._Element, n: int) -> bool:
     footnote call (from a link) with at most :data:`_CALL_EATS` characters of text around it,
     removes closing arrows and folds whitespace. So the characters :func:`_solid` counts in the
     kept texts, less what the calls may take, are in ``plain`` (False means: not known)."""
-    raw = "".join(_texts(el))
+    raw = _all_text(el)
     if len(raw) < n:
         return False
     bound = _solid(raw)

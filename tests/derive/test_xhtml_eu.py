@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from lxml import etree
+
 from derive.dispatch import derive_body
+from derive.limits import DEFAULT_LIMITS, parse_xml
 from derive.profiles import html_eu, xhtml_eu
 from legal.outcomes import TextGap
 
@@ -88,3 +91,45 @@ def test_corrigendum_without_articles_is_one_document_provision(eu_body):
 def test_old_html_pages_decode_as_utf8(eu_body):
     result = derive_body(eu_body("31978l0583/1978-06-26/fr.html"), language="fr")
     assert "Par dérogation à l'article 1er" in result.provisions[0].text_md
+
+
+# -- the walker's lookups (issue 13: one libxml2 call per subtree text, names and classes by subscript)
+
+
+def _itertext(el: etree._Element) -> str:
+    return "".join(el.itertext())
+
+
+def test_subtree_text_is_the_itertext_join_on_every_element(eu_body):
+    for rel in ("32016r0679/2016-05-04/en.html", "32016r0679/2016-04-27/en.xml", "32013r1336/2016-04-18/en.html"):
+        root = parse_xml(eu_body(rel), "0" * 64)
+        elements = [el for el in root.iter() if isinstance(el.tag, str)]
+        assert len(elements) > 100
+        assert all(xhtml_eu._all_text(el) == _itertext(el) for el in elements)
+    page = html_eu.parse_html(eu_body("11997e083/1957-03-25/en.html"), "0" * 64, DEFAULT_LIMITS)
+    assert all(xhtml_eu._all_text(el) == _itertext(el) for el in page.iter() if isinstance(el.tag, str))
+
+
+def test_subtree_text_leaves_out_the_tail_and_processing_instructions():
+    root = etree.fromstring('<div xmlns="http://www.w3.org/1999/xhtml">a<p>b<?pi skipped?>c<b>d</b>e</p>f'
+                            '<!-- gone -->g</div>')
+    p = root[0]
+    assert xhtml_eu._all_text(p) == _itertext(p) == "bcde"
+    assert xhtml_eu._all_text(root) == _itertext(root) == "abcdefg"
+
+
+def test_names_are_lower_case_local_names_and_empty_for_non_elements():
+    root = etree.fromstring('<html xmlns="http://www.w3.org/1999/xhtml"><BODY/><?pi x?></html>')
+    comment = etree.Comment("c")
+    assert xhtml_eu._name(root.tag) == "html"
+    assert xhtml_eu._name(root[0].tag) == "body"
+    assert xhtml_eu._name(root[1].tag) == "" and xhtml_eu._name(comment.tag) == ""
+    assert xhtml_eu._name("td") == "td"
+
+
+def test_class_sets_are_shared_per_attribute_value():
+    root = etree.fromstring('<div><p class="norm  bold"/><p class="norm bold"/><p class="norm  bold"/><p/></div>')
+    first, second, third, none = (xhtml_eu._classes(p) for p in root)
+    assert first == second == frozenset({"norm", "bold"})
+    assert first is third  # the same attribute value is split once
+    assert none == frozenset() and xhtml_eu.classes(root[0]) == {"norm", "bold"}
