@@ -10,7 +10,9 @@ from derive.index import textstore
 
 
 def test_inflate_gives_back_what_zlib_deflated() -> None:
-    raw = ("Art. 1er. La présente loi s'applique aux contrats conclus à partir du 1er janvier. " * 300).encode()
+    raw = (
+        "Art. 1er. La présente loi s'applique aux contrats conclus à partir du 1er janvier. " * 300
+    ).encode()
     dictionary = b"La presente loi s'applique aux contrats\n"
     packer = zlib.compressobj(textstore.LEVEL, zdict=dictionary)
     body = packer.compress(raw) + packer.flush()
