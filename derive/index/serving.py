@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from derive.index import windows
-from derive.index.textstore import LEVEL, decode, encode, locate, read_located, read_text
+from derive.index.textstore import LEVEL, decode, encode, inflate, locate, read_located, read_text
 from derive.index.textstore import key as textstore_key
 from derive.index.worddiff import (
     CONTEXT_WORDS,
@@ -506,12 +506,12 @@ class StoredPair(NamedTuple):
         if self.encoding == "utf8":
             return bytes(self.body)
         if self.encoding == "zlib":
-            return zlib.decompress(self.body)
+            return inflate(self.body)
         return decode(self.encoding, self.body).encode("utf-8")  # refused: not an encoding of changes
 
     def opcodes(self) -> list[Opcode]:
         """The pair's word offsets (:data:`OPCODES` rows only)."""
-        return [(str(t), int(i1), int(i2), int(j1), int(j2)) for t, i1, i2, j1, j2 in _loads(zlib.decompress(self.body))]
+        return [(str(t), int(i1), int(i2), int(j1), int(j2)) for t, i1, i2, j1, j2 in _loads(inflate(self.body))]
 
 
 def words_needed(opcodes: Sequence[Opcode]) -> tuple[int, int]:

@@ -22,13 +22,17 @@ Every reader goes through this module (:func:`read_texts`, :func:`read_heads`,
 recently inflated blocks (or their first bytes, with the inflater to go on with) are kept per
 connection in a bounded cache (:data:`CACHE_BYTES`), so a search page or a diff whose texts share a
 block inflates it once, and a cached block costs no SQLite read. Compression output depends on the
-zlib version, which the stamp records next to the SQLite version.
+zlib version, which the stamp records next to the SQLite version. Reads inflate with ISA-L
+(``isal.isal_zlib``: the same deflate streams, the same bytes out, in about a third of zlib's CPU)
+where it is installed, else with zlib (:func:`inflater`, :func:`inflate`); writes always deflate
+with zlib, so the stored bytes do not depend on it.
 """
 
 from __future__ import annotations
 
 import codecs
 import hashlib
+import importlib
 import re
 import sqlite3
 import threading
@@ -63,6 +67,31 @@ ENCODING = f"zlib-{LEVEL} blocks of {BLOCK_BYTES} bytes, preset dictionary"
 TextRow = tuple[str, int, int, int, int]
 #: A ``text_blocks`` row: ``(block_rowid, body)``.
 BlockRow = tuple[int, bytes]
+
+
+def _inflating() -> Any:
+    """``isal.isal_zlib`` (ISA-L's inflate: the same output as zlib's for every deflate stream, about
+    three times faster on the text blocks) when it is installed, else :mod:`zlib`."""
+    try:
+        return importlib.import_module("isal.isal_zlib")
+    except ImportError:  # pragma: no cover - the standard library's
+        return zlib
+
+
+_INFLATE = _inflating()
+#: What a damaged stream raises (ISA-L's error is not a ``zlib.error``).
+INFLATE_ERRORS: tuple[type[Exception], ...] = tuple({zlib.error, _INFLATE.error})
+
+
+def inflater(dictionary: bytes = b"") -> Any:
+    """A decompressor (``decompressobj``) of one zlib stream, deflated with ``dictionary`` if any."""
+    return _INFLATE.decompressobj(zdict=dictionary) if dictionary else _INFLATE.decompressobj()
+
+
+def inflate(body: bytes) -> bytes:
+    """``zlib.decompress(body)`` (:func:`inflater`'s engine; a damaged body raises one of
+    :data:`INFLATE_ERRORS`)."""
+    return bytes(_INFLATE.decompress(body))
 
 
 _SENTENCE = re.compile(rb"(?<=[.;:\n])\s*")
@@ -277,8 +306,8 @@ class _BlockCache:
         zdict = self.dictionary(conn)
         holder = _holder(conn)
         for block, body in _bodies(conn, missing):
-            inflater = zlib.decompressobj(zdict=zdict) if zdict else zlib.decompressobj()
-            raw = _go_on(inflater, body, blocks[block])
+            decompressor = inflater(zdict)
+            raw = _go_on(decompressor, body, blocks[block])
             out[block] = raw
             if len(body) + len(raw) > self.capacity // 4:
                 continue
@@ -286,7 +315,7 @@ class _BlockCache:
                 previous = self._blocks.pop((id(conn), block), None)
                 if previous is not None:
                     self._size -= previous.size
-                entry = _Inflating(holder, raw, None if inflater.eof else inflater)
+                entry = _Inflating(holder, raw, None if decompressor.eof else decompressor)
                 self._blocks[(id(conn), block)] = entry
                 self._size += entry.size
                 self._trim()
@@ -302,7 +331,7 @@ def _go_on(inflater: Any, data: bytes, most: int) -> bytes:
     """Up to ``most`` more bytes (0: all the rest) of a block."""
     try:
         raw = bytes(inflater.decompress(data, most))
-    except zlib.error as exc:
+    except INFLATE_ERRORS as exc:
         raise IndexError_(f"stored text block is not zlib: {exc}", code="bad_text_block") from None
     if most == 0 and not inflater.eof:
         raise IndexError_("stored text block is truncated", code="bad_text_block")
@@ -436,8 +465,7 @@ def stored_texts(conn: sqlite3.Connection) -> Iterator[tuple[str, int, str]]:
     index = 0
     zdict = dictionary(conn)
     for block, body in conn.execute("SELECT block_rowid, body FROM text_blocks ORDER BY block_rowid"):
-        inflater = zlib.decompressobj(zdict=zdict) if zdict else zlib.decompressobj()
-        raw = _go_on(inflater, bytes(body), 0)
+        raw = _go_on(inflater(zdict), bytes(body), 0)
         while index < len(rows) and rows[index][0] == block:
             _, sha, words, start, length = rows[index]
             yield bytes(sha).hex(), int(words), _utf8(raw[start:start + length])
@@ -457,7 +485,10 @@ def encode(text: str) -> tuple[str, int, bytes]:
 def decode(encoding: str, body: bytes) -> str:
     """The text of an :func:`encode` body."""
     if encoding == "zlib":
-        return zlib.decompress(body).decode("utf-8")
+        try:
+            return inflate(body).decode("utf-8")
+        except INFLATE_ERRORS as exc:
+            raise zlib.error(str(exc)) from None
     if encoding == "utf8":
         return bytes(body).decode("utf-8")
     raise IndexError_(f"unknown text encoding {encoding!r}", code="unknown_text_encoding")

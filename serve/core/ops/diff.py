@@ -344,6 +344,7 @@ def _words(anchor: str, before: ProvisionKey, after: ProvisionKey, stored: Store
     new: list[str] = []
     ends = (0, 0)
     if certain is None:
+        texts.read((before.text_sha256, after.text_sha256))  # the two in one read: a block they share inflated once
         old, new = texts.words(before.text_sha256), texts.words(after.text_sha256)
         ends = common_ends(old, new)
         low, high = middle_bounds(old, new, ends)
