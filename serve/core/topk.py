@@ -287,6 +287,7 @@ def _bounded(conn: sqlite3.Connection, groups: Sequence[Sequence[str]], match: s
     if sum(any(stored(p) is not None for p in ps) for ps in parts) != 1:
         return []
     phrases = [p for ps in parts for p in ps]  # a repeated one: a term per time
+    alone = sum(1 for g in words if g) == 1  # one group: every state of a phrase's window matches the match
     cursor = conn.cursor()
     cursor.row_factory = None
     known: dict[str, dict[int, float]] = {}  # per windowed phrase: its window's rows' terms
@@ -310,7 +311,7 @@ def _bounded(conn: sqlite3.Connection, groups: Sequence[Sequence[str]], match: s
         held[phrase] = (ids, windows.idf(rows_total, len(ids)) * (windows.K1 + 1.0))
         edges[phrase] = 0.0
     if many:
-        return _bounded_shared(conn, phrases, known, held, match, bm25, window, need)
+        return _bounded_shared(conn, phrases, known, held, match, bm25, window, need, alone)
     margin = 1.0 + BOUNDED_SAFETY
     bound = sum(edges[p] for p in phrases) * margin
     least: dict[int, float] = {}  # a row's windows' terms: no more than its score
@@ -329,13 +330,13 @@ def _bounded(conn: sqlite3.Connection, groups: Sequence[Sequence[str]], match: s
     # (a guess: it only spares a bm25 pass that would not find enough) the rows whose windows' terms
     # alone beat the bound, or holding a phrase read whole
     if sum(1 for r, v in least.items() if v > bound and r not in read_whole) + len(read_whole) < need:
-        return _bounded_shared(conn, phrases, known, held, match, bm25, window, need)
+        return _bounded_shared(conn, phrases, known, held, match, bm25, window, need, alone)
     base = sum(edges[p] for p in phrases if p in known)
     hopeful = sorted(r for r, v in extra.items() if (base + v) * margin > bound)  # rows whose most beats it
     best = _beyond(conn, match, bm25, hopeful, bound)
     if len(best) >= need:
         return best[:window]
-    return _bounded_shared(conn, phrases, known, held, match, bm25, window, need)
+    return _bounded_shared(conn, phrases, known, held, match, bm25, window, need, alone)
 
 
 def _beyond(conn: sqlite3.Connection, match: str, bm25: str, rows: Sequence[int], bound: float) -> list[tuple[int, float]]:
@@ -374,7 +375,7 @@ def _scored(conn: sqlite3.Connection, match: str, bm25: str, rows: Sequence[int]
 
 def _bounded_shared(conn: sqlite3.Connection, phrases: Sequence[str], known: dict[str, dict[int, float]],
                     held: dict[str, tuple[set[int], float]], match: str, bm25: str, window: int,
-                    need: int) -> list[tuple[int, float]]:
+                    need: int, alone: bool = False) -> list[tuple[int, float]]:
     """:func:`_bounded`'s second try, when too few states beat the sum of the windows' edges (the
     parts of one word: a state holding ``droit`` and ``droits`` may score up to both edges, more
     than the best states of either score) or a phrase without a window holds more than
@@ -397,6 +398,10 @@ def _bounded_shared(conn: sqlite3.Connection, phrases: Sequence[str], known: dic
     spare = max(BOUNDED_MIN_STATES, len(rows) * BOUNDED_SPARE)
     if len(rows) < need or _count(conn, match, spare) <= spare:
         return []  # a small match: ranking it whole costs no more
+    if alone:
+        best = _shared_in_one_pass(conn, counts, known, set(held), rows, match, bm25, need)
+        if best is not None:
+            return best[:window] if len(best) >= need else []
     scored = _scored(conn, match, bm25, rows)
     if len(scored) < need:
         return []
@@ -405,13 +410,8 @@ def _bounded_shared(conn: sqlite3.Connection, phrases: Sequence[str], known: dic
     edges = {p: min(terms.values()) * counts[p] for p, terms in known.items() if len(terms) >= FREQUENT_WINDOW}
     if len(edges) > BOUNDED_PARTS or any(e * margin > bound for e in edges.values()):
         return []
-    beyond: list[tuple[str, ...]] = []  # the least sets of windowed parts whose edges sum beyond the bound
-    for size in range(2, len(edges) + 1):
-        for parts in combinations(sorted(edges), size):
-            if sum(edges[p] for p in parts) * margin > bound and not any(set(b) <= set(parts) for b in beyond):
-                beyond.append(parts)
     read = " OR ".join([*(p for p in counts if p not in known and p not in held),
-                        *("(" + " AND ".join(b) + ")" for b in beyond)])
+                        *("(" + " AND ".join(b) + ")" for b in _beyond_sets(edges, bound))])
     if read:
         found = _count(conn, read, BOUNDED_SHARED)
         spare = (len(rows) + found) * BOUNDED_SPARE
@@ -420,6 +420,65 @@ def _bounded_shared(conn: sqlite3.Connection, phrases: Sequence[str], known: dic
         scored.update(_scored(conn, match, bm25, read=read))
     best = sorted(((r, -v) for r, v in scored.items() if v > bound), key=lambda rv: (rv[1], rv[0]))
     return best[:window] if len(best) >= need else []
+
+
+def _beyond_sets(edges: dict[str, float], bound: float) -> list[tuple[str, ...]]:
+    """The least sets (two parts or more) of windowed parts whose ``edges`` sum beyond ``bound``."""
+    margin = 1.0 + BOUNDED_SAFETY
+    beyond: list[tuple[str, ...]] = []
+    for size in range(2, len(edges) + 1):
+        for parts in combinations(sorted(edges), size):
+            if sum(edges[p] for p in parts) * margin > bound and not any(set(b) <= set(parts) for b in beyond):
+                beyond.append(parts)
+    return beyond
+
+
+def _shared_in_one_pass(conn: sqlite3.Connection, counts: dict[str, int], known: dict[str, dict[int, float]],
+                        held: set[str], rows: Sequence[int], match: str, bm25: str,
+                        need: int) -> list[tuple[int, float]] | None:
+    """:func:`_bounded_shared`'s answer for a match of one group (its phrases OR-ed: every state of a
+    window or of a phrase read whole is one of its states) from one bm25 statement instead of two,
+    or ``None`` when that cannot be told (the two statements then run as before).
+
+    Each FTS5 statement with bm25 walks the whole match and each phrase's postings (its IDF) before
+    it scores a state: about 4–6 ms on a full index for ``concernant`` or ``right`` however few states
+    it scores. So the bound is first guessed from what the windows already say: a state's terms of
+    the windows holding it (each the state's own term of those phrases, every term ≥ 0) are no more
+    than its score, so the ``need``-th best of those sums, lowered by :data:`BOUNDED_REACH`, is no
+    more than the bound :func:`_bounded_shared` sets from the scores. The states left to find under
+    that lower bound include those it would find; all are scored with the windows' states in one
+    statement, then the bound is set from the windows' states' scores exactly as there and the
+    states beyond it kept: the same states, the same doubles."""
+    least: dict[int, float] = {}
+    for p, terms in known.items():
+        for r, term in terms.items():
+            least[r] = least.get(r, 0.0) + term * counts[p]
+    if len(least) < need:
+        return None
+    margin = 1.0 + BOUNDED_SAFETY
+    guess = sorted(least.values(), reverse=True)[need - 1] * (1.0 - BOUNDED_REACH)
+    edges = {p: min(terms.values()) * counts[p] for p, terms in known.items() if len(terms) >= FREQUENT_WINDOW}
+    if len(edges) > BOUNDED_PARTS or any(e * margin > guess for e in edges.values()):
+        return None
+    read = " OR ".join([*(p for p in counts if p not in known and p not in held),
+                        *("(" + " AND ".join(b) + ")" for b in _beyond_sets(edges, guess))])
+    if read:
+        found = _count(conn, read, BOUNDED_SHARED)
+        spare = (len(rows) + found) * BOUNDED_SPARE
+        if found > BOUNDED_SHARED or _count(conn, match, spare) <= spare:
+            return None
+    listed = "+rowid IN (SELECT value FROM json_each(?))"
+    where = f"({listed} OR +rowid IN (SELECT rowid FROM provision_fts WHERE provision_fts MATCH ?))" if read else listed
+    cursor = conn.cursor()
+    cursor.row_factory = None
+    scored = {int(r): -float(v) for r, v in cursor.execute(
+        f"SELECT rowid, {bm25} FROM provision_fts WHERE provision_fts MATCH ? AND {where}",
+        (match, "[" + ",".join(map(str, rows)) + "]", *([read] if read else [])))}
+    windowed = sorted((scored[r] for r in rows if r in scored), reverse=True)
+    if len(windowed) < need:
+        return None
+    bound = windowed[need - 1] * (1.0 - BOUNDED_REACH)
+    return sorted(((r, -v) for r, v in scored.items() if v > bound), key=lambda rv: (rv[1], rv[0]))
 
 
 def precomputed_window(conn: sqlite3.Connection, match: str) -> list[tuple[int, float]] | None:

@@ -294,3 +294,40 @@ def test_a_match_ranked_from_its_windows_states_and_shared_states_is_the_head_of
             assert got == full[:len(got)], groups
             assert len(got) == 240 or len(full) == len(got) or full[len(got)][1] > got[-1][1], groups
     assert sum(1 for n in second if n) >= 10 and any(n == 0 for n in second)
+
+
+def test_the_second_try_in_one_statement_gives_what_its_two_statements_give(
+        windowed: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``_shared_in_one_pass`` (a match of one group: the bound guessed under the windows' own terms,
+    every state scored in one statement) gives exactly the states and doubles the two statements of
+    ``_bounded_shared`` give, or leaves them to it; and it answers some of them itself."""
+    from serve.core import topk
+
+    monkeypatch.setattr(topk, "BOUNDED_ALL", 40)
+    monkeypatch.setattr(topk, "BOUNDED_MIN_STATES", 0)
+    monkeypatch.setattr(topk, "BOUNDED_SPARE", 0)
+    real = topk._shared_in_one_pass
+    answered: list[bool] = []
+
+    def counted(*args: object, **kwargs: object) -> list[tuple[int, float]] | None:
+        found = real(*args, **kwargs)  # type: ignore[arg-type]
+        answered.append(found is not None)
+        return found
+
+    single = [m[1:-1] for m in _matches(windowed) if not m.startswith("(")]
+    cases = [*_bounded_cases(windowed), *([[single[i], single[(i + k) % len(single)], single[(i + 2 * k) % len(single)]]]
+                                          for i in range(0, len(single), 3) for k in (1, 5))]
+    compared = 0
+    for groups in cases:
+        match = fts_query(groups)
+        assert match is not None
+        for need in (1, 30):
+            monkeypatch.setattr(topk, "_shared_in_one_pass", counted)
+            tried = len(answered)
+            got = topk._bounded(windowed, groups, match, search._BM25, 240, need)
+            if len(answered) == tried or not answered[-1]:
+                continue  # not tried, or left to the two statements
+            monkeypatch.setattr(topk, "_shared_in_one_pass", lambda *args, **kwargs: None)
+            assert got == topk._bounded(windowed, groups, match, search._BM25, 240, need), groups
+            compared += 1
+    assert compared >= 10
