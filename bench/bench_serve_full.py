@@ -236,18 +236,39 @@ def in_process(index_dir: Path, ops: dict[str, list[Call]], repeat: int) -> dict
     return out
 
 
+#: The protocol version the MCP row's results are shaped for (the SDK's newest).
+MCP_PROTOCOL = "2025-11-25"
+
+
+def mcp_reply(result: Any, protocol: str = MCP_PROTOCOL) -> bytes:
+    """The JSON-RPC reply's bytes of one tool result, made as the SDK's server makes them: the
+    runner dumps the handler's result (a model is dumped, a dictionary taken as it is), validates
+    and shapes it for the client's protocol version, and the transport writes the reply."""
+    import mcp_types as types
+    from mcp_types import methods
+    from pydantic import BaseModel
+
+    dumped = result.model_dump(by_alias=True, mode="json", exclude_none=True) if isinstance(result, BaseModel) \
+        else dict(result)  # as ``mcp.server.runner`` dumps a handler's result
+    shaped = methods.serialize_server_result("tools/call", protocol, dumped)
+    reply = types.JSONRPCResponse(jsonrpc="2.0", id=1, result=shaped)
+    return reply.model_dump_json(by_alias=True, exclude_unset=True).encode("utf-8")
+
+
 def mcp_in_process(index_dir: Path, ops: dict[str, list[Call]]) -> dict[str, Any]:
-    """The MCP tool path in process: validation, admission, worker thread, JSON result."""
+    """The MCP tool path in process: validation, admission, worker thread, the SDK's JSON-RPC
+    reply (:func:`mcp_reply`); mounted and its heap settled as a served worker's is."""
     import mcp_types as types
 
     from serve.app import new_state
     from serve.core import OPERATIONS
     from serve.http.catalog import catalog
     from serve.mcp_server import call_tool
-    from serve.mount import MountConfig
+    from serve.mount import MountConfig, settle_heap
 
     state = new_state(MountConfig(index_dir=index_dir, unsigned_dev=True))
     state.mount()
+    settle_heap()
     tools = catalog(OPERATIONS)
     calls = [c for kind, cs in sorted(ops.items()) if kind != "diff:largest" for c in cs[:20]]
 
@@ -256,7 +277,7 @@ def mcp_in_process(index_dir: Path, ops: dict[str, list[Call]]) -> dict[str, Any
         for name, args in calls:
             w0, c0 = time.perf_counter(), time.process_time()
             result = await call_tool(state, tools, types.CallToolRequestParams(name=name, arguments=args))
-            result.model_dump_json()
+            mcp_reply(result)
             cpus.append(time.process_time() - c0)
             walls.append(time.perf_counter() - w0)
         return walls, cpus
