@@ -74,8 +74,9 @@ def _open(path: Path) -> sqlite3.Connection:
     return sqlite3.connect(path.resolve().as_uri() + "?mode=ro&immutable=1", uri=True)
 
 
-def _terms(conn: sqlite3.Connection, rng: random.Random, language: str) -> dict[str, list[str]]:
-    """Words of provisions in ``language`` by document frequency: rare, mid, very high."""
+def _terms(conn: sqlite3.Connection, rng: random.Random, language: str, per_band: int = 6) -> dict[str, list[str]]:
+    """Words of provisions in ``language`` by document frequency: rare, mid, very high (at most
+    ``per_band`` of each)."""
     rows = conn.execute("SELECT p.text_sha256 FROM provisions p JOIN expressions e USING (expression_rowid) "
                         "WHERE e.language = ? ORDER BY p.expression_rowid DESC, p.seq LIMIT 50000", (language,)).fetchall()
     if not rows:
@@ -93,7 +94,7 @@ def _terms(conn: sqlite3.Connection, rng: random.Random, language: str) -> dict[
     bands = {"rare": [t for t, d in ranked if 2 <= d <= 5],
              "mid": [t for t, d in ranked if top * 0.005 <= d <= top * 0.05],
              "high": [t for t, d in ranked[-15:]]}
-    return {band: rng.sample(words, min(6, len(words))) for band, words in bands.items() if words}
+    return {band: rng.sample(words, min(per_band, len(words))) for band, words in bands.items() if words}
 
 
 def _largest_diffs(conn: sqlite3.Connection, publisher: str, n: int) -> list[Call]:
@@ -236,18 +237,39 @@ def in_process(index_dir: Path, ops: dict[str, list[Call]], repeat: int) -> dict
     return out
 
 
+#: The protocol version the MCP row's results are shaped for (the SDK's newest).
+MCP_PROTOCOL = "2025-11-25"
+
+
+def mcp_reply(result: Any, protocol: str = MCP_PROTOCOL) -> bytes:
+    """The JSON-RPC reply's bytes of one tool result, made as the SDK's server makes them: the
+    runner dumps the handler's result (a model is dumped, a dictionary taken as it is), validates
+    and shapes it for the client's protocol version, and the transport writes the reply."""
+    import mcp_types as types
+    from mcp_types import methods
+    from pydantic import BaseModel
+
+    dumped = result.model_dump(by_alias=True, mode="json", exclude_none=True) if isinstance(result, BaseModel) \
+        else dict(result)  # as ``mcp.server.runner`` dumps a handler's result
+    shaped = methods.serialize_server_result("tools/call", protocol, dumped)
+    reply = types.JSONRPCResponse(jsonrpc="2.0", id=1, result=shaped)
+    return reply.model_dump_json(by_alias=True, exclude_unset=True).encode("utf-8")
+
+
 def mcp_in_process(index_dir: Path, ops: dict[str, list[Call]]) -> dict[str, Any]:
-    """The MCP tool path in process: validation, admission, worker thread, JSON result."""
+    """The MCP tool path in process: validation, admission, worker thread, the SDK's JSON-RPC
+    reply (:func:`mcp_reply`); mounted and its heap settled as a served worker's is."""
     import mcp_types as types
 
     from serve.app import new_state
     from serve.core import OPERATIONS
     from serve.http.catalog import catalog
     from serve.mcp_server import call_tool
-    from serve.mount import MountConfig
+    from serve.mount import MountConfig, settle_heap
 
     state = new_state(MountConfig(index_dir=index_dir, unsigned_dev=True))
     state.mount()
+    settle_heap()
     tools = catalog(OPERATIONS)
     calls = [c for kind, cs in sorted(ops.items()) if kind != "diff:largest" for c in cs[:20]]
 
@@ -256,7 +278,7 @@ def mcp_in_process(index_dir: Path, ops: dict[str, list[Call]]) -> dict[str, Any
         for name, args in calls:
             w0, c0 = time.perf_counter(), time.process_time()
             result = await call_tool(state, tools, types.CallToolRequestParams(name=name, arguments=args))
-            result.model_dump_json()
+            mcp_reply(result)
             cpus.append(time.process_time() - c0)
             walls.append(time.perf_counter() - w0)
         return walls, cpus
@@ -502,33 +524,74 @@ def wait_ready(url: str, workers: int, timeout: float = 180.0) -> None:
 MIX_CALLS = 8
 #: One request of the served mix: its kind, method, path (no leading ``/``) and JSON body.
 MixItem = tuple[str, str, str, dict[str, Any] | None]
+#: Search words drawn per band and language for the served mix's later rounds (``--mix-rounds``).
+ROUND_WORDS = 40
 
 
-def served_mix(ops: dict[str, list[Call]], mix_calls: int = MIX_CALLS) -> list[MixItem]:
+def _cycle(calls: list[Call], start: int, count: int) -> list[Call]:
+    """``count`` calls of ``calls`` from ``start``, wrapping around (fewer when there are fewer)."""
+    if not calls:
+        return []
+    return [calls[(start + i) % len(calls)] for i in range(min(count, len(calls)))]
+
+
+def canonical(arguments: dict[str, Any] | None) -> str:
+    """A request body as sorted JSON (to count distinct requests)."""
+    return json.dumps(arguments, sort_keys=True)
+
+
+def served_mix(ops: dict[str, list[Call]], mix_calls: int = MIX_CALLS, rounds: int = 1) -> list[MixItem]:
     """The served mix: ``mix_calls`` API calls of each kind, diff, work, version and search pages
-    and ``/healthz``, in a fixed shuffled order."""
+    and ``/healthz``, in a fixed shuffled order. With ``rounds`` > 1 it is that many such mixes of
+    the same make-up, each round taking the next calls of every kind (wrapping around a kind that
+    has fewer): fewer repeated requests, the same share of each kind."""
     mix: list[MixItem] = []
-    for kind, calls in sorted(ops.items()):
-        for name, args in calls[:mix_calls]:
-            mix.append((f"api:{kind}", "POST", f"api/v1/{name}", args))
-    for _, args in ops.get("diff:largest", [])[:6]:
-        publisher, slug = args["work"].split(":", 1)
-        mix.append(("page:diff", "GET", f"{publisher}/{slug}/diff/{args['from_date']}/{args['to_date']}", None))
-    for _, args in ops.get("as_of", [])[:4]:
-        publisher, slug = args["work"].split(":", 1)
-        mix.append(("page:work", "GET", f"{publisher}/{slug}", None))
-        mix.append(("page:version", "GET", f"{publisher}/{slug}/{args['date']}", None))
-    for _, args in ops.get("search:fr:mid", [])[:3]:
-        mix.append(("page:search", "GET", f"search?q={quote(args['query'])}", None))
-    mix.append(("healthz", "GET", "healthz", None))
-    random.Random(0).shuffle(mix)
+    for r in range(rounds):
+        part: list[MixItem] = []
+        for kind, calls in sorted(ops.items()):
+            for name, args in _cycle(calls, r * mix_calls, mix_calls):
+                part.append((f"api:{kind}", "POST", f"api/v1/{name}", args))
+        for _, args in _cycle(ops.get("diff:largest", []), r * 6, 6):
+            publisher, slug = args["work"].split(":", 1)
+            part.append(("page:diff", "GET", f"{publisher}/{slug}/diff/{args['from_date']}/{args['to_date']}", None))
+        for _, args in _cycle(ops.get("as_of", []), r * 4, 4):
+            publisher, slug = args["work"].split(":", 1)
+            part.append(("page:work", "GET", f"{publisher}/{slug}", None))
+            part.append(("page:version", "GET", f"{publisher}/{slug}/{args['date']}", None))
+        for _, args in _cycle(ops.get("search:fr:mid", []), r * 3, 3):
+            part.append(("page:search", "GET", f"search?q={quote(args['query'])}", None))
+        part.append(("healthz", "GET", "healthz", None))
+        random.Random(r).shuffle(part)  # round 0: the single mix's order
+        mix += part
     return mix
+
+
+def round_searches(index_dir: Path, seed: int, ops: dict[str, list[Call]]) -> dict[str, list[Call]]:
+    """``ops`` with every ``search:<language>:<band>`` kind extended by further words of its band
+    (:data:`ROUND_WORDS` drawn, then pairs of them), from an RNG of its own: the later rounds of a
+    served mix ask new questions, while the first round (and every in-process figure, which uses
+    ``ops``) stays as it was."""
+    rng = random.Random(f"{seed}:rounds")
+    out = {kind: list(calls) for kind, calls in ops.items()}
+    for path in sorted(index_dir.glob("*.sqlite")):
+        conn = _open(path)
+        for language in ("fr", "en", "de"):
+            for band, words in _terms(conn, rng, language, ROUND_WORDS).items():
+                kind = f"search:{language}:{band}"
+                asked = {c[1]["query"] for c in out.get(kind, [])}
+                fresh = [w for w in words if w not in asked]
+                fresh += [f"{a} {b}" for a, b in zip(fresh[::2], fresh[1::2], strict=False)]
+                out.setdefault(kind, []).extend(("search", {"query": q}) for q in fresh)
+        conn.close()
+    return out
 
 
 def served(index_dir: Path, ops: dict[str, list[Call]], seconds: float, clients: int, workers: int,
            executing: int | None, passes: int | None = None, answer_cache: float | None = None,
-           mix_calls: int = MIX_CALLS) -> dict[str, Any]:
-    mix = served_mix(ops, mix_calls)
+           mix_calls: int = MIX_CALLS, rounds: int = 1, seed: int = 14) -> dict[str, Any]:
+    if rounds > 1:
+        ops = round_searches(index_dir, seed, ops)
+    mix = served_mix(ops, mix_calls, rounds)
     before = [load_average()]
     with serving(index_dir, workers, executing, answer_cache) as (url, pid):
         wait_ready(url, workers)
@@ -536,6 +599,8 @@ def served(index_dir: Path, ops: dict[str, list[Call]], seconds: float, clients:
         report = load(url, pid, mix, seconds, clients, passes)
     report["load_average"] = [*before, load_average()]
     report["mix_size"] = len(mix)
+    report["mix_distinct"] = len({(method, path, canonical(arguments)) for _, method, path, arguments in mix})
+    report["mix_rounds"] = rounds
     report["passes"] = passes
     report["workers"] = workers
     report["executing"] = executing
@@ -598,7 +663,8 @@ def markdown(report: dict[str, Any]) -> str:
                   f"{s['client_cpu_ms_per_request']} | {s['pss_mb_peak_sum']} | {s['rss_mb_peak_sum']} | "
                   f"{' + '.join(map(str, s['rss_mb_peak_per_process']))} | "
                   f"{' → '.join('/'.join(map(str, la)) for la in s['load_average'])} |",
-                  "", f"Served mix: {s.get('mix_size')} distinct requests, cycled by each client; answer cache "
+                  "", f"Served mix: {s.get('mix_size')} requests ({s.get('mix_distinct', s.get('mix_size'))} distinct, "
+                      f"{s.get('mix_rounds', 1)} round(s)), cycled by each client; answer cache "
                       f"{'lex serve default' if s.get('answer_cache_mb') is None else str(s['answer_cache_mb']) + ' MiB'}"
                       " per worker."]
     lines.append("")
@@ -629,6 +695,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="lex serve --answer-cache MiB (default: its own; 0: every request runs the core).")
     parser.add_argument("--mix-calls", type=int, default=MIX_CALLS,
                         help="API calls of each kind in the served mix (more: fewer repeated requests).")
+    parser.add_argument("--mix-rounds", type=int, default=1,
+                        help="Rounds of the served mix, each of the same make-up with the next calls of every kind "
+                             "(further search words drawn by the seed): fewer repeated requests, the same shares.")
     args = parser.parse_args(argv)
     index_dir = args.index_dir.resolve()
     args.out.mkdir(parents=True, exist_ok=True)
@@ -648,7 +717,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.skip_served:
         step("served")
         report["served"] = served(index_dir, ops, args.seconds, args.clients, args.workers, args.executing, args.passes,
-                                  args.answer_cache, args.mix_calls)
+                                  args.answer_cache, args.mix_calls, args.mix_rounds, args.seed)
     report["verdicts"] = verdicts(report)
     (args.out / "bench-serve.json").write_text(json.dumps(report, indent=2, sort_keys=True) + "\n")
     (args.out / "bench-serve.md").write_text(markdown(report))

@@ -11,7 +11,7 @@ inline on the event loop's thread (so cProfile sees them) and the cProfile is wr
 Usage::
 
     python -m bench.profile_served_mix --index-dir DIR [--passes 3] [--answer-cache MiB]
-        [--mix-calls 8] [--profile out.prof]
+        [--mix-calls 8] [--mix-rounds 1] [--profile out.prof]
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench.bench_serve_full import MIX_CALLS, MixItem, served_mix, workload
+from bench.bench_serve_full import MIX_CALLS, MixItem, round_searches, served_mix, workload
 
 
 class _Inline:
@@ -106,6 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=14)
     parser.add_argument("--passes", type=int, default=3)
     parser.add_argument("--mix-calls", type=int, default=MIX_CALLS)
+    parser.add_argument("--mix-rounds", type=int, default=1, help="Rounds of the mix (bench_serve_full --mix-rounds).")
     parser.add_argument("--answer-cache", type=float, default=0.0, help="MiB of kept answers (0: none, every call runs the core).")
     parser.add_argument("--profile", type=Path, default=None, help="Write a cProfile of the replay here.")
     args = parser.parse_args(argv)
@@ -116,7 +117,10 @@ def main(argv: list[str] | None = None) -> int:
     from serve.mount import MountConfig
 
     index_dir = args.index_dir.resolve()
-    mix = served_mix(workload(index_dir, args.seed, 200), args.mix_calls)
+    ops = workload(index_dir, args.seed, 200)
+    if args.mix_rounds > 1:
+        ops = round_searches(index_dir, args.seed, ops)
+    mix = served_mix(ops, args.mix_calls, args.mix_rounds)
     limits = AdmissionLimits(executing=2, client_per_minute=0, global_per_minute=0)
     state = new_state(MountConfig(index_dir=index_dir, unsigned_dev=True), limits,
                       answer_cache=int(args.answer_cache * (1 << 20)))

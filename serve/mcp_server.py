@@ -7,8 +7,15 @@
 Tool names, descriptions and input schemas are projected from the legal core's catalogue;
 arguments are validated against that same schema before the core runs. A refusal of the
 arguments is a tool result with ``isError: true`` carrying the one error shape; a legal answer
-(including ``no_corpus_mounted``) is a normal result with the answer as indented JSON text and
+(including ``no_corpus_mounted``) is a normal result with the answer as compact JSON text and
 as structured content. Nothing about an unexpected failure leaks beyond a fixed message.
+
+A tool call's handler returns the result in its wire form (:func:`answer_wire`: the dictionary
+``CallToolResult.model_dump(by_alias=True, mode="json", exclude_none=True)`` would give), which the
+SDK's runner takes as it is: the answer is not first built into pydantic models and dumped back
+(a walk of the whole answer per call) before the SDK validates and shapes the result for the
+client's protocol version. The text is the answer's compact JSON (one ``orjson`` call; indenting
+it made the text a quarter longer for the SDK to escape and send).
 """
 
 from __future__ import annotations
@@ -16,7 +23,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 import mcp_types as types
 from mcp.server import Server, ServerRequestContext
@@ -26,7 +33,7 @@ from mcp.shared.exceptions import MCPError
 from legal.errors import LexError
 from serve.admission import TransportError
 from serve.http.catalog import Operation
-from serve.http.encoding import indented
+from serve.http.encoding import compact
 from serve.http.errors import error_body
 from serve.http.validation import validate_arguments
 from serve.mount import ServeState
@@ -66,42 +73,61 @@ def tool_of(operation: Operation) -> types.Tool:
     )
 
 
-def answer_result(answer: Any) -> types.CallToolResult:
-    """A legal answer as a tool result: indented JSON text plus structured content."""
-    text = indented(answer)
+#: A tool result in its wire form (``CallToolResult`` as the SDK's runner dumps it).
+ToolResult = dict[str, Any]
+
+
+def _wire(text: str, structured: dict[str, Any], is_error: bool) -> ToolResult:
+    """What ``CallToolResult(content=[TextContent(text)], structured_content=structured,
+    is_error=is_error).model_dump(by_alias=True, mode="json", exclude_none=True)`` gives, without
+    walking ``structured`` (a JSON value already)."""
+    return {"content": [{"type": "text", "text": text}], "structuredContent": structured, "isError": is_error,
+            "resultType": "complete"}
+
+
+def answer_wire(answer: Any) -> ToolResult:
+    """A legal answer as a tool result: its compact JSON text plus structured content."""
     structured = answer if isinstance(answer, dict) else {"results": answer}
-    return types.CallToolResult(content=[types.TextContent(type="text", text=text)],
-                                structured_content=structured)
+    return _wire(compact(answer).decode("utf-8"), structured, False)
+
+
+def answer_result(answer: Any) -> types.CallToolResult:
+    """:func:`answer_wire` as the SDK's model."""
+    return types.CallToolResult.model_validate(answer_wire(answer))
+
+
+def refusal_wire(error: LexError) -> ToolResult:
+    """A refused call (bad arguments) as a tool error result carrying the one error shape."""
+    body = error_body(error)
+    return _wire(json.dumps(body), body, True)
 
 
 def refusal_result(error: LexError) -> types.CallToolResult:
-    """A refused call (bad arguments) as a tool error result carrying the one error shape."""
-    body = error_body(error)
-    return types.CallToolResult(content=[types.TextContent(type="text", text=json.dumps(body))],
-                                structured_content=body, is_error=True)
+    """:func:`refusal_wire` as the SDK's model."""
+    return types.CallToolResult.model_validate(refusal_wire(error))
 
 
 async def call_tool(state: ServeState, catalog: Mapping[str, Operation],
-                    params: types.CallToolRequestParams) -> types.CallToolResult:
-    """Validate, admit and run one tool call."""
+                    params: types.CallToolRequestParams) -> ToolResult:
+    """Validate, admit and run one tool call; its result in wire form."""
     operation = catalog.get(params.name)
     if operation is None:
         raise MCPError(code=_INVALID_PARAMS, message="unknown tool", data={"tool": params.name[:64]})
     try:
         arguments = validate_arguments(operation, params.arguments or {})
     except LexError as error:
-        return refusal_result(error)
+        return refusal_wire(error)
     try:
         answer = await state.call(operation.name, arguments)
     except TransportError as error:
         raise MCPError(code=_TRANSPORT_CODES.get(error.code, -32000), message=error.code,
                        data=error_body(error)) from None
     except LexError as error:
-        return refusal_result(error)
+        return refusal_wire(error)
     except Exception:
         log.exception("tool %s failed", operation.name)
         raise MCPError(code=_INTERNAL_ERROR, message="The MCP tool failed internally.") from None
-    return answer_result(answer)
+    return answer_wire(answer)
 
 
 def build_server(state: StateProvider, catalog: Mapping[str, Operation]) -> Server[Any]:
@@ -114,7 +140,9 @@ def build_server(state: StateProvider, catalog: Mapping[str, Operation]) -> Serv
 
     async def on_call_tool(ctx: ServerRequestContext[Any],
                            params: types.CallToolRequestParams) -> types.CallToolResult:
-        return await call_tool(state(), catalog, params)
+        # the wire form: the SDK's runner takes a handler's dictionary as the result's dump
+        # (``mcp.server.context.HandlerResult``), though this callback is typed with the model
+        return cast(types.CallToolResult, await call_tool(state(), catalog, params))
 
     def input_schema(name: str) -> Mapping[str, Any] | None:
         operation = catalog.get(name)

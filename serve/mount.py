@@ -273,6 +273,13 @@ class ServeState:
             self._answers = AnswerCache(self.answer_cache, owner=mounted.core)
         return self._answers
 
+    def answer_stats(self) -> dict[str, int] | None:
+        """The counters of the mounted set's answer cache (``/readyz``); None without a budget."""
+        if self.answer_cache <= 0:
+            return None
+        cache = self.answers()
+        return (cache or AnswerCache(self.answer_cache)).stats()  # nothing mounted: nothing kept
+
     def mount(self) -> Mounted:
         """Verify then mount now (blocking); the new state replaces the old one atomically. In a
         worker of ``lex serve --workers N`` the mounted set's objects are then frozen out of the

@@ -3,8 +3,8 @@
 Both give the same JSON value (``tests/serve/test_encoding.py`` compares them over the fixture
 answers): keys in their order, text as UTF-8, no ``NaN``. The text differs only where JSON allows
 it to — a float in exponent form is written in its shortest form (``-2e-6``, not ``-2e-06``).
-``orjson`` spends a tenth of the CPU of ``json`` on an indented document (the MCP text content,
-which ``json`` encodes in pure Python) and about a third on a compact one (the HTTP API).
+``orjson`` spends a tenth of the CPU of ``json`` on an indented document (which ``json`` encodes
+in pure Python) and about a third on a compact one (the HTTP API, the MCP tool result's text).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def compact(value: Any) -> bytes:
 
 
 def indented(value: Any) -> str:
-    """JSON indented by two spaces (the MCP tool result's text)."""
+    """JSON indented by two spaces."""
     if _ORJSON is not None:
         try:
             return str(_ORJSON.dumps(value, option=_ORJSON.OPT_NON_STR_KEYS | _ORJSON.OPT_INDENT_2).decode("utf-8"))

@@ -4,7 +4,9 @@
 a verified artifact set is mounted with every required publisher index; otherwise 503 with
 the typed reason (``release/bad_signature``, ``release/missing_file``, ``serve/mount_pending``…).
 Under several worker processes (``lex serve --workers N``) each worker answers for itself and
-``/readyz`` says which one did (``worker``).
+``/readyz`` says which one did (``worker``). With an answer cache (``lex serve --answer-cache``)
+``/readyz`` also shows that process's cache of the mounted set (``answer_cache``: entries, bytes
+kept, budget, hits, misses; :meth:`serve.answers.AnswerCache.stats`).
 """
 
 from __future__ import annotations
@@ -26,6 +28,9 @@ async def readyz(request: Request) -> Response:
     document = mounted.readiness()
     if state.worker is not None:
         document["worker"] = state.worker
+    stats = state.answer_stats()
+    if stats is not None:
+        document["answer_cache"] = stats
     return JSONResponse(document, status_code=200 if mounted.ready else 503)
 
 

@@ -194,3 +194,16 @@ def test_a_page_that_is_not_200_is_not_kept(cached_client: tuple[TestClient, Cou
         assert response.status_code == 404
     kept = [key for key in (client.app.state.lex.answers() or AnswerCache(0))._entries if key.startswith(b"page ")]
     assert kept == []
+
+
+def test_readyz_shows_the_caches_counters(cached_client: tuple[TestClient, CountingBackend],
+                                          dev_client: TestClient) -> None:
+    client, _backend = cached_client
+    body = {"work": f"lu-legilux:{SLUG}", "date": "2021-06-01"}
+    before = client.get("/readyz").json()["answer_cache"]
+    for _ in range(3):
+        assert client.post("/api/v1/as_of", json=body).status_code == 200
+    after = client.get("/readyz").json()["answer_cache"]
+    assert after["budget"] == BUDGET and after["entries"] >= 1 and after["bytes"] > 0
+    assert after["misses"] - before["misses"] == 1 and after["hits"] - before["hits"] == 2
+    assert "answer_cache" not in dev_client.get("/readyz").json()  # no budget: nothing to show

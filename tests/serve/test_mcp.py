@@ -127,3 +127,31 @@ def test_streamable_http_refuses_a_foreign_host_header(index_dir: Path) -> None:
     with running(app) as base:
         response = httpx.post(f"{base}/mcp", json=body, headers=headers, timeout=10)
     assert response.status_code in (403, 421)
+
+
+def test_a_tool_results_wire_form_is_the_sdk_models_dump(index_dir: Path) -> None:
+    """The handler hands the SDK its result as the dictionary the model would dump to (the answer
+    is not built into models and dumped back); the text is the answer's compact JSON."""
+    import mcp_types as types
+
+    from legal.errors import RequestError
+    from serve.mcp_server import answer_result, answer_wire, call_tool, refusal_result, refusal_wire
+
+    state = new_state(MountConfig(index_dir=index_dir, unsigned_dev=True), NO_RATE)
+    state.mount()
+    tools = catalog(OPERATIONS)
+    try:
+        for name, args in ARGUMENTS.items():
+            wire = asyncio.run(call_tool(state, tools, types.CallToolRequestParams(name=name, arguments=args)))
+            model = types.CallToolResult.model_validate(wire)  # the same JSON (a tuple is an array)
+            assert json.loads(json.dumps(wire)) == model.model_dump(by_alias=True, mode="json", exclude_none=True)
+            assert answer_result(wire["structuredContent"]) == model
+            text = wire["content"][0]["text"]
+            assert "\n" not in text and json.loads(text) == json.loads(json.dumps(wire["structuredContent"]))
+        assert answer_wire([1, 2])["structuredContent"] == {"results": [1, 2]}
+        error = RequestError("no", code="invalid_argument", subject="date")
+        refused = refusal_wire(error)
+        assert refused == refusal_result(error).model_dump(by_alias=True, mode="json", exclude_none=True)
+        assert refused["isError"] is True
+    finally:
+        state.close()
