@@ -107,10 +107,10 @@ _FRAME = (
 #: the any-word quorum's rarity share.
 _QUESTION = (
     "combien comment pourquoi quand faut peut peuvent peux puis dois doit doivent voudrais mon apres avant "
-    "pendant chaque devenir "
-    "much many must should may might shall whether someone somebody become "
+    "pendant chaque devenir si beaucoup "
+    "much many must should may might shall whether someone somebody become got "
     "wann warum wieso weshalb welche welcher welches welchen wer wo darf durfen kann konnen muss mussen "
-    "soll sollen mein meine meinen meiner meinem ich"
+    "soll sollen mein meine meinen meiner meinem ich hoch sein"
 )
 #: Subject pronouns of an inverted question ("peut-on", "faut-il", "dois-je", "kann ich"): frame words
 #: too when the question holds a question-frame word (:func:`serve.core.searchplan.without_question_frame`).

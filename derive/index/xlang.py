@@ -489,7 +489,11 @@ def translate(terms: Sequence[str], language: str, covered: Collection[str] = ()
             elif word in stops:
                 stops_found.append(word)
             out.append(word)
-    translated = sum(1 for t in out if alternatives.get(t))
+    # a phrase of the synonym file (``covered``: "smoking ban", "hausliche gewalt") counts as its words
+    # translated: the run it took from the lexicon must not leave the question fewer translated words
+    # than the lexicon would have translated one by one (a single covered word still counts for none)
+    translated = sum(1 if alternatives.get(t) else len(t.split()) for t in out
+                     if alternatives.get(t) or (t in covered and " " in t))
     absent = [t for t in out if t not in alternatives and t not in covered and t not in stops_found
               and not_french(t, language)]
     if absent and translated >= MIN_TRANSLATED and len(absent) * UNTRANSLATED_SHARE <= translated:

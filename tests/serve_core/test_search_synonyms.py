@@ -62,3 +62,37 @@ def test_a_word_no_text_holds_is_held_through_its_legal_term(fixture_core: Legal
     assert "banned -> prohibited" in section["query_expansions"]
     prohibited = fixture_core.call("search", {"query": "prohibited", "fuzzy": "off", "publisher": "eu-eurlex"})
     assert {h["work"] for h in section["hits"]} == {h["work"] for h in prohibited["publishers"][0]["hits"]}
+
+
+def test_the_eleventh_session_entries_are_general_pairs_with_a_source() -> None:
+    # a few of the pairs added for issue #15's conceptual and German questions: an everyday word or
+    # phrase (EN/FR/DE) gets the legal terms in both languages the acts use
+    terms, found = relax.with_synonyms(["weeks", "paid", "holiday", "every", "worker"])
+    assert terms == ["weeks", "paid holiday", "every", "worker"]
+    assert found == {"paid holiday": ["paid annual leave", "conge annuel paye"]}
+    assert relax.with_synonyms(["kundigen", "probezeit"])[1]["kundigen"] == ["licenciement", "resiliation", "dismissal"]
+    assert relax.with_synonyms(["caution", "bail"])[1] == {"caution": ["garantie locative"]}
+    words = [str(e["word"]).casefold() for e in json.loads(relax.SYNONYMS_PATH.read_text(encoding="utf-8"))["entries"]]
+    assert len(words) == len(set(words))  # one entry per everyday word
+
+
+def test_an_everyday_phrase_finds_the_directive_in_its_own_words(fixture_core: LegalCore) -> None:
+    # the Package Travel Directive says "organiser" and "insolvency", never "tour operator goes bankrupt"
+    section = _section(fixture_core, "tour operator goes bankrupt", EU)
+    assert {"tour operator -> organiser", "goes bankrupt -> insolvency"} <= set(section["query_expansions"])
+    assert section["hits"] and section["hits"][0]["work"] == f"{EU}:32015l2302"
+    # the GDPR says "personal data breach" (art. 33)
+    section = _section(fixture_core, "data breach notification", EU)
+    assert section["hits"][0]["work"] == f"{EU}:32016r0679" and section["hits"][0]["anchor"] == "art_33"
+
+
+def test_a_synonym_phrase_counts_as_its_words_translated() -> None:
+    from derive.index import xlang
+    # "hausliche gewalt" is one synonym term (its two words): with "wohnung" translated, three words
+    # are, so the one word nothing translates ("wegweisung") leaves the search words as it does
+    # when the lexicon translates the two words one by one
+    found = xlang.translate(["hausliche gewalt", "wegweisung", "wohnung"], "de", covered={"hausliche gewalt"})
+    assert found.untranslated == ["wegweisung"] and found.terms == ["hausliche gewalt", "wohnung"]
+    # a single covered word still counts for none (two translated words are not enough)
+    found = xlang.translate(["refund", "travel", "company", "goes", "bankrupt"], "en", covered={"refund", "bankrupt"})
+    assert found.missing == ["goes"] and not found.untranslated
