@@ -2008,15 +2008,43 @@ def dated_references(index: MountedIndex, query: str) -> list[Mention]:
     can share one), reason ``dated_reference``; they rank first without restricting the answer. The
     form and the date are the user's; an act of another form or day is never named."""
     out = []
+    for text, prefix in dated_prefixes(query):
+        works = _dated_works(index, prefix)
+        if works:
+            out.append(Mention(text, "resolved" if len(works) == 1 else "ambiguous", "dated_reference", works,
+                               soft=True))
+    return out
+
+
+def dated_prefixes(query: str) -> list[tuple[str, str]]:
+    """The acts a query cites by form and date, as (the citation as normalised, the slug prefix of
+    the publisher's identifiers of that form and day: ``loi-2013-01-08-``). Pure."""
+    out = []
     for m in _DATED.finditer(normalize(query)):
         day = 1 if m.group(2) == "1er" else int(m.group(2))
         month = _MONTHS[m.group(3)] if m.group(3) in _MONTHS else int(m.group(3))
-        prefix = f"{DATED_FORMS[m.group(1)]}-{m.group(4)}-{month:02d}-{day:02d}-"
-        works = sorted(rowid for slug, rowid in index.catalogue.rowid_of.items() if slug.startswith(prefix))
-        if works:
-            out.append(Mention(m.group(), "resolved" if len(works) == 1 else "ambiguous", "dated_reference", works,
-                               soft=True))
+        out.append((m.group(), f"{DATED_FORMS[m.group(1)]}-{m.group(4)}-{month:02d}-{day:02d}-"))
     return out
+
+
+def _dated_works(index: MountedIndex, prefix: str) -> list[int]:
+    return sorted(rowid for slug, rowid in index.catalogue.rowid_of.items() if slug.startswith(prefix))
+
+
+def dated_reference_not_held(indexes: Sequence[MountedIndex], plans: Mapping[str, Plan], query: str) -> None:
+    """A question citing acts by form and date (``loi du 8 janvier 2013 sur le surendettement``)
+    none of which any mounted index holds is about those acts, not about its other words: every
+    section answers no hits with the typed reason ``dated_reference_not_held`` (plans, in place;
+    issue #15). The acts citing such an act hold its date and subject words, so searching the words
+    would answer with the citing acts as if they were the act asked for. A citation of a held act
+    of another day or form is never this case; nor is a query that also names a work otherwise."""
+    cited = dated_prefixes(query)
+    if not cited or any(p.constraints or p.anchor or p.article_key or p.act_number for p in plans.values()):
+        return
+    if any(_dated_works(index, prefix) for index in indexes for _, prefix in cited):
+        return
+    for plan in plans.values():
+        plan.name_not_held = {"reason": "dated_reference_not_held", "references": [text for text, _ in cited]}
 
 
 #: Act forms of a typed reference (``la loi de 1968 sur la nationalité``) → the slug prefix of the
@@ -2081,7 +2109,22 @@ def _name_word(word: str) -> str:
     """A popular name's word as an FTS5 token: the word or its plural ("charger" matches
     "chargers", not "charge"; "batteries" matches "battery" only through its own form): a name
     is the act's own word, not a word of its stem."""
+    if word.isdigit():  # a number is itself ("Euro 7"), not a prefix of another ("715")
+        return word
     return f"{word[:-1] if len(word) > 4 and word.endswith('s') else word}*"
+
+
+def _popular_tokens(words: Sequence[str]) -> list[str]:
+    """A popular name's words as FTS5 tokens (:func:`_name_word`), a number joined to the word
+    before it as a phrase ("Euro 7": ``"euro 7"``): alone, a number matches the day of any dated
+    title ("of 7 March 2019")."""
+    tokens: list[str] = []
+    for k, word in enumerate(words):
+        if word.isdigit() and k > 0 and not words[k - 1].isdigit():
+            tokens[-1] = f'"{words[k - 1]} {word}"'
+        else:
+            tokens.append(_name_word(word))
+    return tokens
 
 
 def name_holders(conn: sqlite3.Connection, shape: ActName, limit: int) -> list[int]:
@@ -2089,7 +2132,7 @@ def name_holders(conn: sqlite3.Connection, shape: ActName, limit: int) -> list[i
     query's words: for a ``name``, as a near-phrase (in order or not, within one word of each
     other); for a ``subject``, all of them anywhere in one name; for a ``popular`` name, the same
     with each word as itself or its plural (:func:`_name_word`)."""
-    tokens = [_name_word(w) if shape.kind == "popular" else _fts_word(w) for w in shape.words]
+    tokens = _popular_tokens(shape.words) if shape.kind == "popular" else [_fts_word(w) for w in shape.words]
     inner = f"NEAR({' '.join(tokens)}, {len(tokens) + 1})" if shape.kind == "name" else f"({' AND '.join(tokens)})"
     return [int(r[0]) for r in conn.execute("SELECT rowid FROM work_fts WHERE work_fts MATCH ? LIMIT ?",
                                             ("{titles short_titles aliases} : " + inner, limit))]
@@ -2245,6 +2288,7 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
     # unless the phrase is an ordinary-phrase short title standing alone (searchplan.Plan.names_publisher)
     if args["retrieval_mode"] in ("keyword", "hybrid") and not args["works"]:
         named_act(ctx, indexes, plans, act_name(parsed.raw))
+        dated_reference_not_held(indexes, plans, parsed.raw)
     someone_strong = any(p.names_publisher for p in plans.values())
     known = _known_anywhere(ctx, plans, args["language"]) if args["fuzzy"] == "auto" else set()
 
