@@ -1941,6 +1941,78 @@ def _relax_beside_untitled(sections: list[Answer], indexes: Sequence[MountedInde
                                                                                                   strict=True))]
 
 
+#: The question's rarest words weighed by :func:`words_apart`.
+APART_WORDS = 2
+
+
+def rarest_words(indexes_vocab: Sequence[Mapping[str, int]], words: Sequence[str]) -> list[str] | None:
+    """The :data:`APART_WORDS` words of ``words`` fewest provisions hold over all indexes (their
+    ``vocabulary`` counts, one mapping per index), or ``None`` when one of them is held by no
+    provision of any index (a word held nowhere is a typo or a word of another language, weighed
+    elsewhere: :func:`relaxation_withheld`, fuzzy, the lexicon) or there are fewer words. Pure."""
+    docs = {w: sum(v.get(w, 0) for v in indexes_vocab) for w in dict.fromkeys(words)}
+    if len(docs) < APART_WORDS or any(n == 0 for n in docs.values()):
+        return None
+    return sorted(docs, key=lambda w: (docs[w], w))[:APART_WORDS]
+
+
+def _apart_candidates(plans: Mapping[str, Plan]) -> list[str] | None:
+    """The words :func:`words_apart` weighs: the content words (not stop or frame words, not an act
+    form, not a number, :data:`VOCABULARY_MIN_LETTERS` letters or more) of a question that names
+    no act, cites nothing and was not translated; ``None`` for any other question."""
+    if any(p.mentions or p.constraints or p.anchor or p.article_key or p.act_number or p.boost or p.translations
+           or p.name_not_held for p in plans.values()):
+        return None
+    terms = next(iter(plans.values())).terms if plans else []
+    return [t for t in terms if not relax.relaxable(t) and ranking.says_subject(t) and not t.isdigit()
+            and len(t) >= VOCABULARY_MIN_LETTERS]
+
+
+def words_near(conn: sqlite3.Connection, words: Sequence[str]) -> bool:
+    """Whether a provision of this index holds ``words`` (each as itself or a light-stem form)
+    within :data:`SUBJECT_NEAR` words of each other, or a work's name holds one of them."""
+    tokens = [_fts_word(w) for w in words]
+    near = f"text : NEAR({' '.join(tokens)}, {SUBJECT_NEAR})"
+    named = "{titles short_titles aliases} : (" + " OR ".join(tokens) + ")"
+    return conn.execute("SELECT 1 FROM provision_fts WHERE provision_fts MATCH ? LIMIT 1", (near,)).fetchone() \
+        is not None or conn.execute("SELECT 1 FROM work_fts WHERE work_fts MATCH ? LIMIT 1", (named,)).fetchone() \
+        is not None
+
+
+def words_apart(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mapping[str, Plan],
+                sections: Sequence[Answer]) -> bool:
+    """Whether a question's distinctive words no held text supports: every hit of the answer is on a
+    work no name of which holds a query word (``title_coverage`` 0 in every section with hits), and
+    the question's two rarest content words (:func:`rarest_words`) are near each other in no
+    provision of any index and in no work's name (:func:`words_near`). The hits are then provisions
+    holding the words by chance, far apart in a long text ("la gestation pour autrui est-elle
+    autorisée": a salary law's article holding "gestation" and "autrui" pages apart), not an answer:
+    every plan is marked (``relaxation_withheld: {"reason": "words_apart", "words"}``, answered
+    with no hits; issue #15). A question naming or citing an act, translated, or with a work titled
+    by its words is never weighed; nor one whose rare words are unknown (typos, other languages)."""
+    answered = [s for s in sections if s.get("hits")]
+    if not answered or any(s.get("title_coverage") != 0.0 for s in answered):
+        return False
+    words = _apart_candidates(plans)
+    if not words:
+        return False
+    vocab: list[dict[str, int]] = []
+    for index in indexes:
+        with index.session(ctx.deadline_seconds) as conn:
+            vocab.append({str(t): int(n) for t, n in conn.execute(
+                f"SELECT term, docs FROM vocabulary WHERE term IN ({','.join('?' * len(words))})", words)})
+    rarest = rarest_words(vocab, words)
+    if rarest is None:
+        return False
+    for index in indexes:
+        with index.session(ctx.deadline_seconds) as conn:
+            if words_near(conn, rarest):
+                return False
+    for plan in plans.values():
+        plan.name_not_held = {"reason": "words_apart", "words": rarest}
+    return True
+
+
 def relaxable_terms(terms: Sequence[str]) -> bool:
     """Whether the query words have a weaker form to search (:func:`derive.index.relax.relaxations`:
     stop words to drop beside content words, or three content words or more for the any-word quorum)."""
@@ -2322,6 +2394,8 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
     if auto and not relaxed_all:
         sections = _relax_translated(sections, indexes, plans, lambda i: section_of(i, stem=True, relaxed=True))
         sections = _relax_beside_untitled(sections, indexes, plans, lambda i: section_of(i, stem=True, relaxed=True))
+    if auto and not args["works"] and words_apart(ctx, indexes, plans, sections):
+        sections = sections_of()  # every section answers no hits (``words_apart``, set on the plans)
     if len(sections) > 1 and not args["works"] and not someone_strong:
         route_sections(sections)
     cut_later(ctx.deadline_seconds, [group for section, i in zip(sections, indexes, strict=True)
