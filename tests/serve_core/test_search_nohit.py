@@ -94,12 +94,12 @@ def test_a_popular_names_number_is_a_phrase_with_its_word() -> None:
 
 
 def test_an_eu_marked_lower_case_name() -> None:
-    assert eu_marked_name("EU air passenger rights".split(), "regulation") == ActName(
+    assert eu_marked_name(["EU", "air", "passenger", "rights"], "regulation") == ActName(
         "popular", ("air", "passenger", "rights"), "air passenger rights regulation", form="regulation",
         bare="air passenger rights")
-    assert eu_marked_name("the air passenger rights".split(), "regulation") is None  # no mark
-    assert eu_marked_name("EU".split(), "regulation") is None  # no name
-    assert eu_marked_name("EU Luxembourg rights".split(), "law") is None  # capitalised: not this shape
+    assert eu_marked_name(["the", "air", "passenger", "rights"], "regulation") is None  # no mark
+    assert eu_marked_name(["EU"], "regulation") is None  # no name
+    assert eu_marked_name(["EU", "Luxembourg", "rights"], "law") is None  # capitalised: not this shape
 
 
 @pytest.mark.parametrize("query", ["Euro 7 Regulation emissions", "EU air passenger rights regulation compensation"])
