@@ -118,7 +118,9 @@ class Plan:
     #: the typed reason ``unresolved_act_number``, not with other acts holding the same words.
     act_reference_only: bool = False
     #: The query is shaped like an act's name that no held name holds (``{"reason": "name_not_held",
-    #: …}``, set by :func:`serve.core.ops.search.named_act`): answered with no hits.
+    #: …}``, set by :func:`serve.core.ops.search.named_act`), or cites by form and date only acts no
+    #: index holds (``{"reason": "dated_reference_not_held", …}``,
+    #: :func:`serve.core.ops.search.dated_reference_not_held`): answered with no hits.
     name_not_held: dict[str, Any] | None = None
     #: Each everyday word (or phrase) of the terms → the legal terms OR-ed with it
     #: (:func:`derive.index.relax.with_synonyms`).
@@ -400,7 +402,7 @@ def act_name(raw: str) -> ActName | None:
             and not any(c.isdigit() for w in body for c in w) and len(kept(body)) >= 2:
         return ActName("name", kept(body), " ".join(body))
     if 2 <= len(words) <= NAME_MAX_WORDS + 1 and words[-1] in POPULAR_TAIL_FORMS and raw_words[-1][:1].isupper() \
-            and not any(c.isdigit() for c in raw) and kept(words[:-1]) and not set(words) & LUXEMBOURG_WORDS:
+            and name_numbers_ok(words[:-1]) and kept(words[:-1]) and not set(words) & LUXEMBOURG_WORDS:
         return ActName("popular", kept(words[:-1]), " ".join(words), form=words[-1], bare=" ".join(words[:-1]))
     if len(words) >= 4 and words[0] in SUBJECT_FORMS and words[1] in SUBJECT_LINKS \
             and not any(c.isdigit() for c in raw):
@@ -413,21 +415,63 @@ def act_name(raw: str) -> ActName | None:
 def embedded_popular_name(raw_words: Sequence[str]) -> ActName | None:
     """A popular name written as one inside a longer query ("Common Charger Directive USB-C"): the
     first capitalised ``Directive`` / ``Regulation`` / ``Law`` after a run of one to
-    :data:`NAME_MAX_WORDS` capitalised words, none with a digit nor naming Luxembourg. The words
-    after the form do not change which act is named."""
+    :data:`NAME_MAX_WORDS` capitalised words, naming no Luxembourg, with no digit but a short
+    number (:func:`name_numbers_ok`: "Euro 7 Regulation"). The words after the form do not change
+    which act is named. Also an EU act named in lower case after the user's ``EU`` (:data:`EU_MARKS`:
+    "EU air passenger rights regulation compensation …"): the lower-case words between the mark and
+    the form (:func:`eu_marked_name`)."""
     for k, word in enumerate(raw_words):
         form = normalize(word)
-        if k == 0 or form not in POPULAR_TAIL_FORMS or not word[:1].isupper():
+        if k == 0 or form not in POPULAR_TAIL_FORMS:
+            continue
+        if not word[:1].isupper():
+            marked = eu_marked_name(raw_words[:k], form)
+            if marked is not None:
+                return marked
             continue
         run: list[str] = []
         for before in reversed(raw_words[:k]):
-            if not before[:1].isupper() or len(run) == NAME_MAX_WORDS:
+            if not (before[:1].isupper() or before.isdigit()) or len(run) == NAME_MAX_WORDS:
                 break
             run.insert(0, before)
         name = normalize(" ".join(run)).split()
         kept = tuple(w for w in name if not relax.relaxable(w))
-        if kept and not any(c.isdigit() for w in run for c in w) and not set(name) & LUXEMBOURG_WORDS:
+        if kept and name_numbers_ok(name) and not set(name) & LUXEMBOURG_WORDS:
             return ActName("popular", kept, " ".join([*name, form]), form=form, bare=" ".join(name))
+    return None
+
+
+#: The words by which a user says the act named next is the EU's ("EU air passenger rights regulation").
+EU_MARKS = frozenset({"EU", "E.U."})
+#: A number in a popular name ("Euro 7", "PSD 2") has at most this many digits: a longer one is a
+#: year or an act number, which name acts otherwise.
+NAME_NUMBER_DIGITS = 2
+
+
+def name_numbers_ok(name: Sequence[str]) -> bool:
+    """Whether a popular name's digits are those of a short number standing as a word of its own
+    beside another word ("Euro 7": the act's generation), not a year, an act number or a word with
+    digits in it. Pure."""
+    numbered = [w for w in name if any(c.isdigit() for c in w)]
+    return all(w.isdigit() and len(w) <= NAME_NUMBER_DIGITS for w in numbered) and len(numbered) < len(name)
+
+
+def eu_marked_name(before: Sequence[str], form: str) -> ActName | None:
+    """The popular name of an EU act written in lower case after the user's ``EU``: one to
+    :data:`NAME_MAX_WORDS` lower-case words, none with a digit nor naming Luxembourg, between a word
+    of :data:`EU_MARKS` and the lower-case ``form`` (the words before the form, ``before``, as
+    written). Pure."""
+    run: list[str] = []
+    for word in reversed(before):
+        if word in EU_MARKS:
+            name = normalize(" ".join(run)).split()
+            kept = tuple(w for w in name if not relax.relaxable(w))
+            if kept and not any(c.isdigit() for w in run for c in w) and not set(name) & LUXEMBOURG_WORDS:
+                return ActName("popular", kept, " ".join([*name, form]), form=form, bare=" ".join(name))
+            return None
+        if word[:1].isupper() or len(run) == NAME_MAX_WORDS:
+            return None
+        run.insert(0, word)
     return None
 
 

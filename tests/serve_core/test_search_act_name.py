@@ -45,6 +45,15 @@ def _sections(core: LegalCore, query: str) -> dict[str, dict[str, Any]]:
     # a popular name inside a longer query: the words after the form do not change the act named
     ("Common Charger Directive USB-C", ActName("popular", ("common", "charger"), "common charger directive",
                                                form="directive", bare="common charger")),
+    # a short number beside a word is part of the name ("Euro 7": the act's generation; issue #15)
+    ("Euro 7 Regulation", ActName("popular", ("euro", "7"), "euro 7 regulation", form="regulation",
+                                  bare="euro 7")),
+    ("Euro 7 Regulation emissions of motor vehicles", ActName("popular", ("euro", "7"), "euro 7 regulation",
+                                                              form="regulation", bare="euro 7")),
+    # an EU act named in lower case after the user's "EU" (issue #15)
+    ("EU air passenger rights regulation compensation", ActName("popular", ("air", "passenger", "rights"),
+                                                                "air passenger rights regulation",
+                                                                form="regulation", bare="air passenger rights")),
 ])
 def test_the_shapes_of_an_act_name(query: str, shape: ActName) -> None:
     assert act_name(query) == shape
@@ -60,8 +69,9 @@ def test_the_shapes_of_an_act_name(query: str, shape: ActName) -> None:
     "data protection",
     "energy efficiency directive",  # a popular name is capitalised: lower case describes a subject
     "Luxembourg nationality law",  # Luxembourg's law in other words, not an EU act's popular name
-    "Euro 7 Regulation",  # a digit: a numbered name, searched by its words
-    "EU air passenger rights regulation compensation",  # a form in lower case inside a question
+    "Regulation 2016 679",  # numbers alone: an act number, not a name
+    "Euro 2016 Regulation",  # a year in a name: a numbered act, searched by its words
+    "air passenger rights regulation compensation",  # a form in lower case inside a question, no EU mark
     "The Directive on package travel",  # no name before the form
     "règlement Taxonomie",  # French names of EU acts are not checked (the aliases are English)
     "Code luxembourgeois",  # a country adjective and no name

@@ -1941,6 +1941,78 @@ def _relax_beside_untitled(sections: list[Answer], indexes: Sequence[MountedInde
                                                                                                   strict=True))]
 
 
+#: The question's rarest words weighed by :func:`words_apart`.
+APART_WORDS = 2
+
+
+def rarest_words(indexes_vocab: Sequence[Mapping[str, int]], words: Sequence[str]) -> list[str] | None:
+    """The :data:`APART_WORDS` words of ``words`` fewest provisions hold over all indexes (their
+    ``vocabulary`` counts, one mapping per index), or ``None`` when one of them is held by no
+    provision of any index (a word held nowhere is a typo or a word of another language, weighed
+    elsewhere: :func:`relaxation_withheld`, fuzzy, the lexicon) or there are fewer words. Pure."""
+    docs = {w: sum(v.get(w, 0) for v in indexes_vocab) for w in dict.fromkeys(words)}
+    if len(docs) < APART_WORDS or any(n == 0 for n in docs.values()):
+        return None
+    return sorted(docs, key=lambda w: (docs[w], w))[:APART_WORDS]
+
+
+def _apart_candidates(plans: Mapping[str, Plan]) -> list[str] | None:
+    """The words :func:`words_apart` weighs: the content words (not stop or frame words, not an act
+    form, not a number, :data:`VOCABULARY_MIN_LETTERS` letters or more) of a question that names
+    no act, cites nothing and was not translated; ``None`` for any other question."""
+    if any(p.mentions or p.constraints or p.anchor or p.article_key or p.act_number or p.boost or p.translations
+           or p.name_not_held for p in plans.values()):
+        return None
+    terms = next(iter(plans.values())).terms if plans else []
+    return [t for t in terms if not relax.relaxable(t) and ranking.says_subject(t) and not t.isdigit()
+            and len(t) >= VOCABULARY_MIN_LETTERS]
+
+
+def words_near(conn: sqlite3.Connection, words: Sequence[str]) -> bool:
+    """Whether a provision of this index holds ``words`` (each as itself or a light-stem form)
+    within :data:`SUBJECT_NEAR` words of each other, or a work's name holds one of them."""
+    tokens = [_fts_word(w) for w in words]
+    near = f"text : NEAR({' '.join(tokens)}, {SUBJECT_NEAR})"
+    named = "{titles short_titles aliases} : (" + " OR ".join(tokens) + ")"
+    return conn.execute("SELECT 1 FROM provision_fts WHERE provision_fts MATCH ? LIMIT 1", (near,)).fetchone() \
+        is not None or conn.execute("SELECT 1 FROM work_fts WHERE work_fts MATCH ? LIMIT 1", (named,)).fetchone() \
+        is not None
+
+
+def words_apart(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mapping[str, Plan],
+                sections: Sequence[Answer]) -> bool:
+    """Whether a question's distinctive words no held text supports: every hit of the answer is on a
+    work no name of which holds a query word (``title_coverage`` 0 in every section with hits), and
+    the question's two rarest content words (:func:`rarest_words`) are near each other in no
+    provision of any index and in no work's name (:func:`words_near`). The hits are then provisions
+    holding the words by chance, far apart in a long text ("la gestation pour autrui est-elle
+    autorisée": a salary law's article holding "gestation" and "autrui" pages apart), not an answer:
+    every plan is marked (``relaxation_withheld: {"reason": "words_apart", "words"}``, answered
+    with no hits; issue #15). A question naming or citing an act, translated, or with a work titled
+    by its words is never weighed; nor one whose rare words are unknown (typos, other languages)."""
+    answered = [s for s in sections if s.get("hits")]
+    if not answered or any(s.get("title_coverage") != 0.0 for s in answered):
+        return False
+    words = _apart_candidates(plans)
+    if not words:
+        return False
+    vocab: list[dict[str, int]] = []
+    for index in indexes:
+        with index.session(ctx.deadline_seconds) as conn:
+            vocab.append({str(t): int(n) for t, n in conn.execute(
+                f"SELECT term, docs FROM vocabulary WHERE term IN ({','.join('?' * len(words))})", words)})
+    rarest = rarest_words(vocab, words)
+    if rarest is None:
+        return False
+    for index in indexes:
+        with index.session(ctx.deadline_seconds) as conn:
+            if words_near(conn, rarest):
+                return False
+    for plan in plans.values():
+        plan.name_not_held = {"reason": "words_apart", "words": rarest}
+    return True
+
+
 def relaxable_terms(terms: Sequence[str]) -> bool:
     """Whether the query words have a weaker form to search (:func:`derive.index.relax.relaxations`:
     stop words to drop beside content words, or three content words or more for the any-word quorum)."""
@@ -2008,15 +2080,43 @@ def dated_references(index: MountedIndex, query: str) -> list[Mention]:
     can share one), reason ``dated_reference``; they rank first without restricting the answer. The
     form and the date are the user's; an act of another form or day is never named."""
     out = []
+    for text, prefix in dated_prefixes(query):
+        works = _dated_works(index, prefix)
+        if works:
+            out.append(Mention(text, "resolved" if len(works) == 1 else "ambiguous", "dated_reference", works,
+                               soft=True))
+    return out
+
+
+def dated_prefixes(query: str) -> list[tuple[str, str]]:
+    """The acts a query cites by form and date, as (the citation as normalised, the slug prefix of
+    the publisher's identifiers of that form and day: ``loi-2013-01-08-``). Pure."""
+    out = []
     for m in _DATED.finditer(normalize(query)):
         day = 1 if m.group(2) == "1er" else int(m.group(2))
         month = _MONTHS[m.group(3)] if m.group(3) in _MONTHS else int(m.group(3))
-        prefix = f"{DATED_FORMS[m.group(1)]}-{m.group(4)}-{month:02d}-{day:02d}-"
-        works = sorted(rowid for slug, rowid in index.catalogue.rowid_of.items() if slug.startswith(prefix))
-        if works:
-            out.append(Mention(m.group(), "resolved" if len(works) == 1 else "ambiguous", "dated_reference", works,
-                               soft=True))
+        out.append((m.group(), f"{DATED_FORMS[m.group(1)]}-{m.group(4)}-{month:02d}-{day:02d}-"))
     return out
+
+
+def _dated_works(index: MountedIndex, prefix: str) -> list[int]:
+    return sorted(rowid for slug, rowid in index.catalogue.rowid_of.items() if slug.startswith(prefix))
+
+
+def dated_reference_not_held(indexes: Sequence[MountedIndex], plans: Mapping[str, Plan], query: str) -> None:
+    """A question citing acts by form and date (``loi du 8 janvier 2013 sur le surendettement``)
+    none of which any mounted index holds is about those acts, not about its other words: every
+    section answers no hits with the typed reason ``dated_reference_not_held`` (plans, in place;
+    issue #15). The acts citing such an act hold its date and subject words, so searching the words
+    would answer with the citing acts as if they were the act asked for. A citation of a held act
+    of another day or form is never this case; nor is a query that also names a work otherwise."""
+    cited = dated_prefixes(query)
+    if not cited or any(p.constraints or p.anchor or p.article_key or p.act_number for p in plans.values()):
+        return
+    if any(_dated_works(index, prefix) for index in indexes for _, prefix in cited):
+        return
+    for plan in plans.values():
+        plan.name_not_held = {"reason": "dated_reference_not_held", "references": [text for text, _ in cited]}
 
 
 #: Act forms of a typed reference (``la loi de 1968 sur la nationalité``) → the slug prefix of the
@@ -2081,7 +2181,22 @@ def _name_word(word: str) -> str:
     """A popular name's word as an FTS5 token: the word or its plural ("charger" matches
     "chargers", not "charge"; "batteries" matches "battery" only through its own form): a name
     is the act's own word, not a word of its stem."""
+    if word.isdigit():  # a number is itself ("Euro 7"), not a prefix of another ("715")
+        return word
     return f"{word[:-1] if len(word) > 4 and word.endswith('s') else word}*"
+
+
+def _popular_tokens(words: Sequence[str]) -> list[str]:
+    """A popular name's words as FTS5 tokens (:func:`_name_word`), a number joined to the word
+    before it as a phrase ("Euro 7": ``"euro 7"``): alone, a number matches the day of any dated
+    title ("of 7 March 2019")."""
+    tokens: list[str] = []
+    for k, word in enumerate(words):
+        if word.isdigit() and k > 0 and not words[k - 1].isdigit():
+            tokens[-1] = f'"{words[k - 1]} {word}"'
+        else:
+            tokens.append(_name_word(word))
+    return tokens
 
 
 def name_holders(conn: sqlite3.Connection, shape: ActName, limit: int) -> list[int]:
@@ -2089,7 +2204,7 @@ def name_holders(conn: sqlite3.Connection, shape: ActName, limit: int) -> list[i
     query's words: for a ``name``, as a near-phrase (in order or not, within one word of each
     other); for a ``subject``, all of them anywhere in one name; for a ``popular`` name, the same
     with each word as itself or its plural (:func:`_name_word`)."""
-    tokens = [_name_word(w) if shape.kind == "popular" else _fts_word(w) for w in shape.words]
+    tokens = _popular_tokens(shape.words) if shape.kind == "popular" else [_fts_word(w) for w in shape.words]
     inner = f"NEAR({' '.join(tokens)}, {len(tokens) + 1})" if shape.kind == "name" else f"({' AND '.join(tokens)})"
     return [int(r[0]) for r in conn.execute("SELECT rowid FROM work_fts WHERE work_fts MATCH ? LIMIT ?",
                                             ("{titles short_titles aliases} : " + inner, limit))]
@@ -2245,6 +2360,7 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
     # unless the phrase is an ordinary-phrase short title standing alone (searchplan.Plan.names_publisher)
     if args["retrieval_mode"] in ("keyword", "hybrid") and not args["works"]:
         named_act(ctx, indexes, plans, act_name(parsed.raw))
+        dated_reference_not_held(indexes, plans, parsed.raw)
     someone_strong = any(p.names_publisher for p in plans.values())
     known = _known_anywhere(ctx, plans, args["language"]) if args["fuzzy"] == "auto" else set()
 
@@ -2278,6 +2394,8 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
     if auto and not relaxed_all:
         sections = _relax_translated(sections, indexes, plans, lambda i: section_of(i, stem=True, relaxed=True))
         sections = _relax_beside_untitled(sections, indexes, plans, lambda i: section_of(i, stem=True, relaxed=True))
+    if auto and not args["works"] and words_apart(ctx, indexes, plans, sections):
+        sections = sections_of()  # every section answers no hits (``words_apart``, set on the plans)
     if len(sections) > 1 and not args["works"] and not someone_strong:
         route_sections(sections)
     cut_later(ctx.deadline_seconds, [group for section, i in zip(sections, indexes, strict=True)
