@@ -89,9 +89,12 @@ def inflater(dictionary: bytes = b"") -> Any:
 
 
 def inflate(body: bytes) -> bytes:
-    """``zlib.decompress(body)`` (:func:`inflater`'s engine; a damaged body raises one of
-    :data:`INFLATE_ERRORS`)."""
-    return bytes(_INFLATE.decompress(body))
+    """``zlib.decompress(body)`` through :func:`inflater`'s engine; a damaged body raises
+    ``zlib.error`` whichever engine read it, as ``zlib.decompress`` does."""
+    try:
+        return bytes(_INFLATE.decompress(body))
+    except INFLATE_ERRORS as exc:
+        raise zlib.error(str(exc)) from None
 
 
 _SENTENCE = re.compile(rb"(?<=[.;:\n])\s*")
@@ -485,10 +488,7 @@ def encode(text: str) -> tuple[str, int, bytes]:
 def decode(encoding: str, body: bytes) -> str:
     """The text of an :func:`encode` body."""
     if encoding == "zlib":
-        try:
-            return inflate(body).decode("utf-8")
-        except INFLATE_ERRORS as exc:
-            raise zlib.error(str(exc)) from None
+        return inflate(body).decode("utf-8")
     if encoding == "utf8":
         return bytes(body).decode("utf-8")
     raise IndexError_(f"unknown text encoding {encoding!r}", code="unknown_text_encoding")
