@@ -132,10 +132,30 @@ def _issue_pages(data: bytes, sha: str) -> tuple[str, ...]:
     return pages
 
 
+class _Kept(dict[int, str | None]):
+    """Code point → the character :func:`fold` keeps of it (a letter or digit that is not a
+    combining mark), else ``None`` (``str.translate`` drops it); filled on first sight of each."""
+
+    def __missing__(self, code: int) -> str | None:
+        char = chr(code)
+        kept = char if char.isalnum() and not unicodedata.combining(char) else None
+        self[code] = kept
+        return kept
+
+
+_KEPT = _Kept()
+_NOT_ASCII_ALNUM = re.compile(r"[^A-Za-z0-9]+")
+
+
 def fold(text: str) -> str:
-    """Lower case, accents removed, only letters and digits kept."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if c.isalnum() and not unicodedata.combining(c)).lower()
+    """Lower case, accents removed, only letters and digits kept.
+
+    Exactly ``"".join(c for c in NFKD(text) if c.isalnum() and not combining(c)).lower()``, in C:
+    ASCII text (its own NFKD; its letters and digits are ``[A-Za-z0-9]``) by one regular
+    expression, other text by ``str.translate`` through :data:`_KEPT`."""
+    if text.isascii():
+        return _NOT_ASCII_ALNUM.sub("", text).lower()
+    return unicodedata.normalize("NFKD", text).translate(_KEPT).lower()
 
 
 def _iso(match: re.Match[str]) -> str:
