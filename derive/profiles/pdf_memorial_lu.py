@@ -52,7 +52,7 @@ from dataclasses import dataclass
 
 from derive.limits import DEFAULT_LIMITS, Limits, body_sha256, check_size
 from derive.model import Draft, ExtractionResult, Gap
-from derive.profiles.pdf_lu import SUFFIXES, _fold, _pages, _paragraphs
+from derive.profiles.pdf_lu import SUFFIXES, _fold, _pages, _paragraphs, too_little_text
 from derive.render import Context, finish
 from derive.text import collapse_ws
 from legal.outcomes import TextGap
@@ -304,7 +304,7 @@ def extract(data: bytes, *, language: str, act: Act, limits: Limits = DEFAULT_LI
     ctx = Context(PROFILE, language, sha, title_joiner=" ")
     pages = [text.splitlines() for text in _issue_pages(data, sha)]
     notes = [f"pages: {len(pages)}; act sought: {act.needle}"]
-    if sum(len(collapse_ws(" ".join(p))) for p in pages) < 20:
+    if too_little_text(pages):
         return _refuse(ctx, notes, "PDF carries no extractable text layer (scanned image?)")
     if act.date > act.valid_from:
         return _refuse(ctx, notes, f"the version starts ({act.valid_from}) before the act's date ({act.date})")
