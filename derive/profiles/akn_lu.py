@@ -45,7 +45,16 @@ from derive.limits import (
 from derive.lists import bullet_marker, ordered_marker
 from derive.model import Citation, Draft, ExtractionResult, Figure
 from derive.render import Context, finish
-from derive.text import collapse_ws, emphasis, figure, gfm_table, is_ws, prefix_num, slug
+from derive.text import (
+    DOTNET_WHITESPACE,
+    collapse_ws,
+    emphasis,
+    figure,
+    gfm_table,
+    is_ws,
+    prefix_num,
+    slug,
+)
 from legal.errors import DerivationError
 
 PROFILE = "akn-lu/3"
@@ -213,13 +222,13 @@ class _Reader:
         out: list[str] = []
         run = [el.text or ""]
         for child in el:
-            name = child.tag
-            tag = known_local(name) or local(name)
-            if tag in BLOCK and (known_namespace(name) or namespace(name)) != SCL:
-                out.append(_flush(run))
-                run = []
+            if _IS_BLOCK[child.tag]:
+                if len(run) > 1:
+                    out.append(_flush(run))
+                elif run[0].strip(DOTNET_WHITESPACE):  # one text node (no SOFT): "" unless it has ink
+                    out.append(collapse_ws(run[0]))
                 out.extend(self.blocks(child))
-                run.append(child.tail or "")
+                run = [child.tail or ""]
             else:
                 rendered = self.inline_child(child, plain=False)
                 run.append(rendered)
@@ -304,16 +313,30 @@ def _flush(run: list[str]) -> str:
     return collapse_ws(text)
 
 
+class _Blocks(dict[object, bool]):
+    """Whether a tag is a block (:data:`BLOCK`, outside ``scl:``) for :meth:`_Reader.mixed`,
+    worked out on a miss; at most :data:`_TAGS_KEPT` tags are kept (a document's vocabulary is a
+    few dozen), so the question costs one C-level dict subscript per child."""
+
+    def __missing__(self, tag: object) -> bool:
+        block = local(tag) in BLOCK and namespace(tag) != SCL
+        if len(self) < _TAGS_KEPT:
+            self[tag] = block
+        return block
+
+
+_TAGS_KEPT = 4096
+_IS_BLOCK = _Blocks()
+
+
 def _child(el: etree._Element, name: str) -> etree._Element | None:
-    """The first child element named ``name`` in any namespace (or none) but ``scl:``; lxml's
-    ``{*}name`` filter picks the candidates in C."""
-    for child in el.iterchildren(_ANY_NAMESPACE[name]):
-        if namespace(child.tag) != SCL:
+    # a Python loop: ``num``/``heading`` come first, and lxml's ``iterchildren("{*}num")`` costs
+    # more to set up than this loop takes to reach them
+    for child in el:
+        tag = child.tag
+        if (known_local(tag) or local(tag)) == name and (known_namespace(tag) or namespace(tag)) != SCL:
             return child
     return None
-
-
-_ANY_NAMESPACE = {"num": "{*}num", "heading": "{*}heading"}
 
 
 def _all_text(el: etree._Element) -> str:
@@ -322,7 +345,9 @@ def _all_text(el: etree._Element) -> str:
     — in one call into libxml2 instead of a Python iteration over the subtree. An unexpanded
     entity reference (only a body with a ``DOCTYPE`` naming an external DTD keeps one) reads as
     ``&name;`` in ``itertext`` and as nothing in libxml2's text output: a subtree holding one
-    takes ``itertext`` (the search for one is a walk in C)."""
+    takes ``itertext`` (the search for one is a walk in C). A leaf's text is its ``text``."""
+    if not len(el):
+        return el.text or ""
     if next(el.iter(etree.Entity), None) is not None:
         return "".join(cast("Iterator[str]", el.itertext()))
     return etree.tostring(el, method="text", encoding=str, with_tail=False)
