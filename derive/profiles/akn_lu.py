@@ -45,7 +45,16 @@ from derive.limits import (
 from derive.lists import bullet_marker, ordered_marker
 from derive.model import Citation, Draft, ExtractionResult, Figure
 from derive.render import Context, finish
-from derive.text import collapse_ws, emphasis, figure, gfm_table, is_ws, prefix_num, slug
+from derive.text import (
+    DOTNET_WHITESPACE,
+    collapse_ws,
+    emphasis,
+    figure,
+    gfm_table,
+    is_ws,
+    prefix_num,
+    slug,
+)
 from legal.errors import DerivationError
 
 PROFILE = "akn-lu/3"
@@ -63,6 +72,7 @@ NOT_SOURCES = frozenset({"meta", "preface", "preamble", "conclusions", "mod", "e
 SILENT = frozenset({"eop", "authorialNote", "note", "notes", "meta", "del", "mmlSemantics"})
 TITLED = frozenset({"article", *CONTAINERS, "division", "rule"})
 NUMBERED = frozenset({"paragraph", "subparagraph", "point", "item", "clause", "indent", "list", "alinea"})
+_ROUTED = frozenset({"table", "ol", "ul", *QUOTED, *TITLED, *NUMBERED})  # what :meth:`_Reader.blocks` routes
 BLOCK = frozenset({
     "p", "alinea", "content", "paragraph", "subparagraph", "point", "list", "blockList", "item",
     "ol", "ul", "li", "table", "div", "container", "hcontainer", "blockContainer", "intro",
@@ -179,6 +189,8 @@ class _Reader:
             if tag == "del":
                 self.state.deleted += 1
             return []
+        if tag not in _ROUTED:  # most elements: no list, table, quotation, title or number
+            return self.mixed(el)
         if tag == "table":
             return [self.table(el)]
         if tag in ("ol", "ul"):
@@ -188,9 +200,10 @@ class _Reader:
             return blocks if el.get(f"{{{SCL}}}hide-quote") == "true" else [_quote(b) for b in blocks]
         if tag in TITLED:
             return self.titled(el)
-        if tag in NUMBERED and _child(el, "num") is not None:
-            num = self.plain(_child(el, "num"))
-            return prefix_num(num, self.children_blocks(el, skip=("num",)))
+        if tag in NUMBERED:
+            num_el = _child(el, "num")
+            if num_el is not None:
+                return prefix_num(self.plain(num_el), self.children_blocks(el, skip=("num",)))
         return self.mixed(el)
 
     def children_blocks(self, el: etree._Element, skip: tuple[str, ...] = ()) -> list[str]:
@@ -203,16 +216,19 @@ class _Reader:
 
     def mixed(self, el: etree._Element) -> list[str]:
         """Inline runs become blocks; block-level children contribute their own blocks."""
+        if not len(el):  # a leaf (``<p>text</p>``): its text is the one run (XML text holds no SOFT)
+            text = collapse_ws(el.text or "")
+            return [text] if text else []
         out: list[str] = []
         run = [el.text or ""]
         for child in el:
-            name = child.tag
-            tag = known_local(name) or local(name)
-            if tag in BLOCK and (known_namespace(name) or namespace(name)) != SCL:
-                out.append(_flush(run))
-                run = []
+            if _IS_BLOCK[child.tag]:
+                if len(run) > 1:
+                    out.append(_flush(run))
+                elif run[0].strip(DOTNET_WHITESPACE):  # one text node (no SOFT): "" unless it has ink
+                    out.append(collapse_ws(run[0]))
                 out.extend(self.blocks(child))
-                run.append(child.tail or "")
+                run = [child.tail or ""]
             else:
                 rendered = self.inline_child(child, plain=False)
                 run.append(rendered)
@@ -259,11 +275,6 @@ _BRACKETED_CALL = re.compile(r"[ ]?\([ ]?(\[\^\d+\])[ ]?\)")
 _SOFT_BEFORE_PUNCT = re.compile("\x00+(?=[.,;:!?)\\]»])")
 
 
-def _texts(el: etree._Element) -> Iterator[str]:
-    """``el.itertext()``: lxml yields its text nodes as ``str`` only (its stubs also allow bytes)."""
-    return cast("Iterator[str]", el.itertext())
-
-
 def _tail(child: etree._Element, rendered: str) -> str:
     """A whitespace-only tail after an element that renders nothing (``noteRef``, a ``mod``
     milestone, ``del``) is layout, not a word separator, when punctuation follows it."""
@@ -302,7 +313,25 @@ def _flush(run: list[str]) -> str:
     return collapse_ws(text)
 
 
+class _Blocks(dict[object, bool]):
+    """Whether a tag is a block (:data:`BLOCK`, outside ``scl:``) for :meth:`_Reader.mixed`,
+    worked out on a miss; at most :data:`_TAGS_KEPT` tags are kept (a document's vocabulary is a
+    few dozen), so the question costs one C-level dict subscript per child."""
+
+    def __missing__(self, tag: object) -> bool:
+        block = local(tag) in BLOCK and namespace(tag) != SCL
+        if len(self) < _TAGS_KEPT:
+            self[tag] = block
+        return block
+
+
+_TAGS_KEPT = 4096
+_IS_BLOCK = _Blocks()
+
+
 def _child(el: etree._Element, name: str) -> etree._Element | None:
+    # a Python loop: ``num``/``heading`` come first, and lxml's ``iterchildren("{*}num")`` costs
+    # more to set up than this loop takes to reach them
     for child in el:
         tag = child.tag
         if (known_local(tag) or local(tag)) == name and (known_namespace(tag) or namespace(tag)) != SCL:
@@ -310,8 +339,22 @@ def _child(el: etree._Element, name: str) -> etree._Element | None:
     return None
 
 
+def _all_text(el: etree._Element) -> str:
+    """``"".join(el.itertext())`` — every text node under ``el`` (its text, its descendants' texts
+    and tails, never its own tail; no comment or processing-instruction content, but their tails)
+    — in one call into libxml2 instead of a Python iteration over the subtree. An unexpanded
+    entity reference (only a body with a ``DOCTYPE`` naming an external DTD keeps one) reads as
+    ``&name;`` in ``itertext`` and as nothing in libxml2's text output: a subtree holding one
+    takes ``itertext`` (the search for one is a walk in C). A leaf's text is its ``text``."""
+    if not len(el):
+        return el.text or ""
+    if next(el.iter(etree.Entity), None) is not None:
+        return "".join(cast("Iterator[str]", el.itertext()))
+    return etree.tostring(el, method="text", encoding=str, with_tail=False)
+
+
 def _text(el: etree._Element) -> str:
-    return collapse_ws("".join(_texts(el)))
+    return collapse_ws(_all_text(el))
 
 
 def _quote(block: str) -> str:

@@ -89,7 +89,9 @@ def _page_text(doc: Any, index: int, sha: str) -> str:
 # ("1°le" → "1° le"), as is a line-initial article head glued to its text ("Art. 22.A défaut").
 _JOIN_PUNCT = re.compile(r"\n(?=[.,;:](?:[ \n]|$))")
 _ENUM_GLUED = re.compile(r"^(\d+°)(?=[^\s\d°])", re.MULTILINE)
-_SUPERSCRIPT = re.compile(r"(?<=\b\d)[ \n](?=(?:er|re)\b)")
+# ``(?<=\b\d)[ \n](?=(?:er|re)\b)``, written to open with its character class: the engine then
+# skips to each space or line break instead of trying the look-behind at every position
+_SUPERSCRIPT = re.compile(r"[ \n](?=(?:er|re)\b)(?<=\b\d[ \n])")
 _HEAD_GLUED = re.compile(rf"^(Art\.\s?\d+(?:-\d+)*(?:er|{SUFFIXES})?\.)(?=[^\W\d_])", re.MULTILINE | re.IGNORECASE)
 
 
@@ -111,6 +113,17 @@ def _furniture(pages: list[list[str]], folds: list[list[str]] | None = None) -> 
 
 
 _DIGIT = re.compile(r"\d")
+
+
+def too_little_text(pages: list[list[str]]) -> bool:
+    """``sum(len(collapse_ws(" ".join(lines))) for lines in pages) < 20``, stopping at the first
+    pages that reach 20 characters instead of folding the whole document."""
+    total = 0
+    for lines in pages:
+        total += len(collapse_ws(" ".join(lines)))
+        if total >= 20:
+            return False
+    return True
 
 
 def _fold(line: str) -> str:
@@ -152,7 +165,10 @@ class _Segmenter:
     keys: list[tuple[int, ...]] = field(default_factory=list)
 
     def feed(self, line: str, page: int) -> None:
-        text = collapse_ws(line)
+        self.feed_text(collapse_ws(line), page)
+
+    def feed_text(self, text: str, page: int) -> None:
+        """:meth:`feed` of a line already folded by :func:`collapse_ws`."""
         container = _CONTAINER.match(text)
         head = _HEAD.match(text)
         if container:
@@ -195,20 +211,22 @@ def extract(data: bytes, *, language: str, limits: Limits = DEFAULT_LIMITS,
     check_size(data, sha, limits)
     ctx = Context(PROFILE, language, sha, title_joiner=" ")
     pages = [text.splitlines() for text in _pages(data, sha)]
-    if sum(len(collapse_ws(" ".join(p))) for p in pages) < 20:
+    if too_little_text(pages):
         return finish(ctx, [], [f"pages: {len(pages)}"], gap=Gap(
             TextGap.UNSUPPORTED_MANIFESTATION, "PDF carries no extractable text layer (scanned image?)"))
-    folds = [[_fold(line) for line in lines] for lines in pages] if len(pages) >= 4 else None
+    texts = [[collapse_ws(line) for line in lines] for lines in pages]  # each line folded once
+    # _fold of each line, from its collapsed text (_fold collapses first)
+    folds = [[_DIGIT.sub("#", text).lower() for text in page] for page in texts] if len(pages) >= 4 else None
     furniture = _furniture(pages, folds)
     seg = _Segmenter()
     removed = 0
-    for number, lines in enumerate(pages, start=1):
+    for number, page in enumerate(texts, start=1):
         page_folds = folds[number - 1] if folds is not None and furniture else None
-        for i, line in enumerate(lines):
+        for i, text in enumerate(page):
             if page_folds is not None and page_folds[i] in furniture:  # no furniture: nothing to fold
                 removed += 1
                 continue
-            seg.feed(line, number)
+            seg.feed_text(text, number)
     notes = [f"pages: {len(pages)}; page furniture lines removed: {removed}"]
     reason = _unsafe(seg)
     if reason:

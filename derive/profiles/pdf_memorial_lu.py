@@ -52,7 +52,7 @@ from dataclasses import dataclass
 
 from derive.limits import DEFAULT_LIMITS, Limits, body_sha256, check_size
 from derive.model import Draft, ExtractionResult, Gap
-from derive.profiles.pdf_lu import SUFFIXES, _fold, _pages, _paragraphs
+from derive.profiles.pdf_lu import SUFFIXES, _fold, _pages, _paragraphs, too_little_text
 from derive.render import Context, finish
 from derive.text import collapse_ws
 from legal.outcomes import TextGap
@@ -132,10 +132,30 @@ def _issue_pages(data: bytes, sha: str) -> tuple[str, ...]:
     return pages
 
 
+class _Kept(dict[int, str | None]):
+    """Code point → the character :func:`fold` keeps of it (a letter or digit that is not a
+    combining mark), else ``None`` (``str.translate`` drops it); filled on first sight of each."""
+
+    def __missing__(self, code: int) -> str | None:
+        char = chr(code)
+        kept = char if char.isalnum() and not unicodedata.combining(char) else None
+        self[code] = kept
+        return kept
+
+
+_KEPT = _Kept()
+_NOT_ASCII_ALNUM = re.compile(r"[^A-Za-z0-9]+")
+
+
 def fold(text: str) -> str:
-    """Lower case, accents removed, only letters and digits kept."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if c.isalnum() and not unicodedata.combining(c)).lower()
+    """Lower case, accents removed, only letters and digits kept.
+
+    Exactly ``"".join(c for c in NFKD(text) if c.isalnum() and not combining(c)).lower()``, in C:
+    ASCII text (its own NFKD; its letters and digits are ``[A-Za-z0-9]``) by one regular
+    expression, other text by ``str.translate`` through :data:`_KEPT`."""
+    if text.isascii():
+        return _NOT_ASCII_ALNUM.sub("", text).lower()
+    return unicodedata.normalize("NFKD", text).translate(_KEPT).lower()
 
 
 def _iso(match: re.Match[str]) -> str:
@@ -284,7 +304,7 @@ def extract(data: bytes, *, language: str, act: Act, limits: Limits = DEFAULT_LI
     ctx = Context(PROFILE, language, sha, title_joiner=" ")
     pages = [text.splitlines() for text in _issue_pages(data, sha)]
     notes = [f"pages: {len(pages)}; act sought: {act.needle}"]
-    if sum(len(collapse_ws(" ".join(p))) for p in pages) < 20:
+    if too_little_text(pages):
         return _refuse(ctx, notes, "PDF carries no extractable text layer (scanned image?)")
     if act.date > act.valid_from:
         return _refuse(ctx, notes, f"the version starts ({act.valid_from}) before the act's date ({act.date})")
