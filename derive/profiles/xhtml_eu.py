@@ -247,7 +247,13 @@ class Walker:
             return f" {FIG_OPEN}{len(self.images) - 1}{FIG_CLOSE} "
         if tag in BLOCK_TAGS:
             return f" {self.inline(el, plain)} "  # a block read inline keeps a word boundary
-        marker = _marker(tag, cls)
+        # _marker(tag, cls), inline: this runs for every inline element
+        if tag == "b" or tag == "strong" or (cls and not _BOLD.isdisjoint(cls)):
+            marker: str | None = "**"
+        elif tag == "i" or tag == "em" or (cls and not _ITALIC.isdisjoint(cls)):
+            marker = "*"
+        else:
+            marker = None
         if marker and not plain and marker not in self.active:
             self.active.add(marker)
             inner = _unarrow(self.inline(el, plain))
@@ -315,27 +321,45 @@ class Walker:
                     num = _clean(self.inline(num_el, plain=True)) or None
                     return prefix_num(num, self.children(el, skip=num_el))
             if _OJ_PARA_ID.match(el.get("id") or ""):
-                return _oj_paragraph(self.mixed(el))
-        return self.mixed(el)
+                return _oj_paragraph(self.children(el))
+        return self.children(el)
 
     def children(self, el: etree._Element, skip: etree._Element | None = None) -> list[str]:
+        """The blocks of ``el``'s content: each run of inline content between its block children
+        (cleaned; empty runs dropped) and each block child's own blocks, in order."""
+        if not len(el):
+            # a leaf (most paragraphs): its text is the one run
+            text = el.text
+            if text and not (text.isspace() and _SEPARATORS.isdisjoint(text)):
+                cleaned = _clean(text)
+                if cleaned:
+                    return [cleaned]
+            return []
         out: list[str] = []
         run = [el.text or ""]
-        inline_child = self.inline_child
+        append, inline_child, blocks = run.append, self.inline_child, self.blocks
         for child in el:
             if child is skip:
                 pass
             elif _name(child.tag) in BLOCK_TAGS:
                 text = "".join(run)
-                if text:
-                    out.append(_clean(text))
+                # the run between two blocks is whitespace most often: no cleaning to fold it away
+                if text and not (text.isspace() and _SEPARATORS.isdisjoint(text)):
+                    cleaned = _clean(text)
+                    if cleaned:
+                        out.append(cleaned)
                 run = []
-                out.extend(self.blocks(child))
+                append = run.append
+                out.extend(blocks(child))
             else:
-                run.append(inline_child(child, False))
-            run.append(child.tail or "")
-        out.append(_clean("".join(run)))
-        return [b for b in out if b]
+                append(inline_child(child, False))
+            append(child.tail or "")
+        text = "".join(run)
+        if text and not (text.isspace() and _SEPARATORS.isdisjoint(text)):
+            cleaned = _clean(text)
+            if cleaned:
+                out.append(cleaned)
+        return out
 
     def mixed(self, el: etree._Element) -> list[str]:
         return self.children(el)
@@ -343,7 +367,7 @@ class Walker:
     def grid(self, el: etree._Element) -> list[str]:
         cols = [c for c in el if _name(c.tag) == "div"]
         if len(cols) < 2:
-            return self.mixed(el)
+            return self.children(el)
         marker = _clean(self.inline(cols[0]))
         body: list[str] = []
         for col in cols[1:]:
@@ -359,23 +383,29 @@ class Walker:
                 continue
             marker = ordered_marker(None, index, el.get("start")) if ordered else "-"
             index += 1
-            out.extend(_mark(marker, self.mixed(li)))
+            out.extend(_mark(marker, self.children(li)))
         return out
 
     def table(self, el: etree._Element) -> list[str]:
         grid = [[c for c in tr if _name(c.tag) in ("td", "th")] for tr in _rows(el)]
-        texts = [[_text(c) for c in row] for row in grid]
-        layout = [(row, t) for row, t in zip(grid, texts, strict=True) if any(t)]
-        if layout and all(len(row) == 2 and 0 < len(t[0]) <= 12 for row, t in layout):
+        # the rows with text, each with its first cell's text: a row's other cells are read only
+        # until one has text (the layout test needs no more)
+        layout: list[tuple[list[etree._Element], str]] = []
+        for row in grid:
+            if row:
+                first = _text(row[0])
+                if first or any(_filled(c) for c in row[1:]):
+                    layout.append((row, first))
+        if layout and all(len(row) == 2 and 0 < len(first) <= 12 for row, first in layout):
             out: list[str] = []
             for row, _ in layout:
-                out.extend(_mark(_clean(self.inline(row[0])), self.mixed(row[1])))
+                out.extend(_mark(_clean(self.inline(row[0])), self.children(row[1])))
             return out
         table = gfm_table([[self.cell(c) for c in row] for row, _ in layout])
         return [table] if table else []
 
     def cell(self, el: etree._Element) -> str:
-        return " ".join(self.mixed(el))
+        return " ".join(self.children(el))
 
 
 def _marker(tag: str, cls: frozenset[str] | set[str]) -> str | None:
@@ -390,6 +420,12 @@ def _text(el: etree._Element) -> str:
     return collapse_ws(_all_text(el))
 
 
+def _filled(el: etree._Element) -> bool:
+    """``_text(el) != ""``: some character of the subtree's text is no (.NET) whitespace."""
+    raw = _all_text(el)
+    return bool(raw) and not (raw.isspace() and _SEPARATORS.isdisjoint(raw))
+
+
 def _rows(table: etree._Element) -> Iterator[etree._Element]:
     for child in table:
         tag = _name(child.tag)
@@ -399,8 +435,20 @@ def _rows(table: etree._Element) -> Iterator[etree._Element]:
             yield from (r for r in child if _name(r.tag) == "tr")
 
 
+#: The four characters ``str.isspace`` (and so ``str.split``) counts as whitespace and .NET does not
+#: (:func:`derive.text.collapse_ws` keeps them): a text that ``isspace`` and holds none of them is
+#: blank, i.e. :func:`_clean` folds it to ``""``.
+_SEPARATORS = frozenset("\x1c\x1d\x1e\x1f")
+
+
 def _clean(text: str) -> str:
-    return collapse_ws(_CLOSING_ARROW.sub(" ", text) if "◄" in text else text)
+    """Closing arrows out, whitespace folded: :func:`derive.text.collapse_ws` with its fast path
+    (``str.split``, exact when none of :data:`_SEPARATORS` occurs) taken here, one call fewer."""
+    if "◄" in text:
+        text = _CLOSING_ARROW.sub(" ", text)
+    if "\x1c" in text or "\x1d" in text or "\x1e" in text or "\x1f" in text:
+        return collapse_ws(text)
+    return " ".join(text.split())
 
 
 def _mark(marker: str, body: list[str]) -> list[str]:
@@ -507,19 +555,26 @@ def subdivision_drafts(root: etree._Element, walker: Walker) -> list[Draft]:
     return drafts
 
 
+_DIVISION1 = frozenset({"title-division-1", "oj-ti-section-1", "ti-section-1"})
+_DIVISION2 = frozenset({"title-division-2", "oj-ti-section-2", "ti-section-2"})
+_TITLES = ARTICLE_TITLES | ARTICLE_SUBTITLES | ANNEX_TITLES | _DOC_TITLES | _DIVISION1 | _DIVISION2
+
+
 def _kind(el: etree._Element) -> str:
     cls = _classes(el)
-    if cls & ARTICLE_TITLES:
+    if _TITLES.isdisjoint(cls):  # most elements: no title class at all
+        return "content"
+    if not ARTICLE_TITLES.isdisjoint(cls):
         return "article"
-    if cls & ARTICLE_SUBTITLES:
+    if not ARTICLE_SUBTITLES.isdisjoint(cls):
         return "subtitle"
-    if cls & ANNEX_TITLES:
+    if not ANNEX_TITLES.isdisjoint(cls):
         return "annex"
-    if cls & _DOC_TITLES:
+    if not _DOC_TITLES.isdisjoint(cls):
         return "document-title"
-    if cls & {"title-division-1", "oj-ti-section-1", "ti-section-1"}:
+    if not _DIVISION1.isdisjoint(cls):
         return "division1"
-    if cls & {"title-division-2", "oj-ti-section-2", "ti-section-2"}:
+    if not _DIVISION2.isdisjoint(cls):
         return "division2"
     return "content"
 
@@ -563,7 +618,8 @@ def stream_drafts(stream: Iterable[etree._Element], walker: Walker) -> list[Draf
             if kind == "content" and current is not None and current.type == "annex" and not blocks:
                 current.heading = f"{current.heading} — {text}" if current.heading else text
                 continue
-        if classes(el) & FINAL or (kind == "content" and _SIGNATURE.match(text) and len(text) < SIGNATURE_MAX):
+        if not FINAL.isdisjoint(_classes(el)) or \
+                (kind == "content" and _SIGNATURE.match(text) and len(text) < SIGNATURE_MAX):
             # the signature ends the enacting terms: what follows up to the next title (signatories,
             # the Official Journal's notes) belongs to no provision
             close()
@@ -621,28 +677,33 @@ def _solid(text: str) -> int:
 def _plain_at_least(el: etree._Element, n: int) -> bool:
     """True when ``Walker.plain(el)`` certainly has ``n`` characters or more, found without
     rendering it. ``plain`` keeps, in order, every text node of ``el`` (its text, its descendants'
-    texts and tails; lxml's ``itertext``) but the texts inside the elements it may drop (silent
-    tags, links, images, breaks — each counted out whole, tails aside), adds spaces, strips each
-    footnote call (from a link) with at most :data:`_CALL_EATS` characters of text around it,
-    removes closing arrows and folds whitespace. So the characters :func:`_solid` counts in the
-    kept texts, less what the calls may take, are in ``plain`` (False means: not known)."""
-    raw = _all_text(el)
-    if len(raw) < n:
+    texts and tails) but the texts inside the elements it may drop (silent tags, links, images,
+    breaks, comments and processing instructions — each counted out whole, tails aside), adds
+    spaces, strips each footnote call (one at most per link, nested links included) with at most
+    :data:`_CALL_EATS` characters of text around it, removes closing arrows and folds whitespace.
+    So the characters :func:`_solid` counts in the kept texts, less what the calls may take, are
+    in ``plain``; they are counted in document order only until there are enough (a long table
+    is not walked to its end). False means: not known (the caller then renders ``plain``)."""
+    if len(_all_text(el)) < n:  # plain keeps no more text than the subtree has
         return False
-    bound = _solid(raw)
-    if bound < n:
-        return False
-    for d in el.iter():
-        if d is el:
-            continue
-        name = _name(d.tag)
-        if name in _DROPPED:
-            bound -= _solid(etree.tostring(d, method="text", encoding=str, with_tail=False))
-            if name == "a":
-                bound -= _CALL_EATS
-            if bound < n:
-                return False
-    return bound >= n
+    calls = sum(1 for _ in el.iter("{*}a", "{*}A"))  # every element whose local name is "a" or "A"
+    return _kept_solid(el, n + calls * _CALL_EATS) >= n + calls * _CALL_EATS
+
+
+def _kept_solid(el: etree._Element, need: int) -> int:
+    """:func:`_solid` of the text ``Walker.plain`` keeps in ``el``'s content (its text, its kept
+    children's content and every child's tail), counted until it reaches ``need``."""
+    got = _solid(el.text) if el.text else 0
+    for child in el:
+        if got >= need:
+            break
+        name = _name(child.tag)
+        if name and name not in _DROPPED:
+            got += _kept_solid(child, need - got)
+        tail = child.tail
+        if tail:
+            got += _solid(tail)
+    return got
 
 
 def _flatten(stream: Iterable[etree._Element]) -> Iterator[etree._Element]:
