@@ -20,7 +20,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from legal.canonical import digest, pretty_bytes
+from legal.canonical import digest, json_loads, pretty_bytes, pretty_bytes_unchecked
 from legal.errors import CorpusError, IdentityError, IntegrityError
 from legal.ids import Publisher, VersionId, VersionKey, WorkId, WorkSlug, parse_date
 from legal.outcomes import RecordEvent, ValidToConvention
@@ -82,10 +82,49 @@ def render(record: Mapping[str, Any]) -> bytes:
 def render_unchecked(record: Mapping[str, Any]) -> bytes:
     """:func:`render` without its canonicalisability pre-check.
 
-    Only for values already known to be canonical JSON (e.g. just hashed with
-    :func:`legal.canonical.digest`); byte-identical to :func:`render` for those.
+    Only for values already known to be canonical JSON without floats (e.g. just hashed with
+    :func:`legal.canonical.digest`, or parsed by :func:`parse_record_bytes`, which refuses floats);
+    byte-identical to :func:`render` for those (:func:`legal.canonical.pretty_bytes_unchecked`:
+    ``orjson``, ``json`` for what it refuses; a lone surrogate raises ``UnicodeEncodeError``).
     """
-    return (json.dumps(record, ensure_ascii=False, indent=2, sort_keys=True) + "\n").encode("utf-8")
+    return pretty_bytes_unchecked(record)
+
+
+def parse_canonical_record(data: bytes) -> dict[str, Any] | None:
+    """The record in ``data`` when ``data`` is exactly :func:`render_unchecked` of a float-free
+    JSON object, else None (then :func:`parse_record_bytes` reads it and says what is wrong).
+
+    For those bytes this is :func:`parse_record_bytes`'s very value, by a C parser: bytes that are
+    the rendering of the value they parse to have no duplicate member (a rendering holds each
+    member once) and are strict UTF-8 JSON; floats are looked for in the value. Anything the C
+    parser refuses, or whose rendering differs, is None."""
+    loads = json_loads()
+    try:
+        value = loads(data)
+    except ValueError:  # orjson's and json's decode errors are ValueErrors
+        return None
+    if type(value) is not dict or _holds_float(value):
+        return None
+    try:
+        if render_unchecked(value) != data:
+            return None
+    except UnicodeEncodeError:
+        return None
+    return value
+
+
+def _holds_float(value: Any) -> bool:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is dict:
+            stack.extend(item.values())
+        elif kind is list:
+            stack.extend(item)
+        elif kind is float:
+            return True
+    return False
 
 
 def parse_record_bytes(data: bytes, path: str) -> dict[str, Any]:

@@ -49,6 +49,7 @@ from corpus_tree.records import (
     SCHEMA,
     VersionRecord,
     WorkRecord,
+    parse_canonical_record,
     parse_record_bytes,
     render_unchecked,
 )
@@ -224,6 +225,12 @@ class _Checker:
             self.problem(rel, "missing_record", "record file is missing")
             return None
         self.report.record_stats[rel] = stat
+        if self.known.get(rel) != stat:
+            # the canonical rendering of its value (the usual case): parsed by the C parser; any
+            # other bytes take the strict parser and the rendering check below, which name the fault
+            canonical = parse_canonical_record(data)
+            if canonical is not None:
+                return canonical
         try:
             value = parse_record_bytes(data, rel)
         except LexError as exc:

@@ -266,5 +266,20 @@ def pretty_bytes(value: Json) -> bytes:
     return (json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True) + "\n").encode("utf-8")
 
 
+def pretty_bytes_unchecked(value: Json) -> bytes:
+    """:func:`pretty_bytes` of a value known to be float-free canonical JSON (a record just parsed
+    by a reader that refuses floats, or just hashed): the same bytes, without the walk that
+    :func:`pretty_bytes` takes first. ``orjson`` where installed (json's bytes: sorted keys,
+    2-space indent, ``": "``, nothing but ``json``'s escapes), else ``json``; a value ``orjson``
+    refuses (a lone surrogate, an integer beyond 64 bits, a type it does not know) takes ``json``,
+    which raises ``UnicodeEncodeError`` on a lone surrogate as before."""
+    if _ORJSON is not None:
+        try:
+            return bytes(_ORJSON[0](value, option=_ORJSON[2])) + b"\n"
+        except TypeError:
+            pass
+    return (json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True) + "\n").encode("utf-8")
+
+
 def is_sha256_hex(text: str) -> bool:
     return len(text) == 64 and all(c in "0123456789abcdef" for c in text)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -23,26 +24,75 @@ _HTML_SENSITIVE = frozenset("\"&'+<>`")
 _NEWLINE = "\r\n"
 
 
+def _escape_char(ch: str) -> str:
+    """The reference's escape of one character (itself when it needs none)."""
+    code = ord(ch)
+    short = _SHORT.get(ch)
+    if short is not None:
+        return short
+    if ch in _HTML_SENSITIVE or code < 0x20 or code > 0x7E:
+        if code > 0xFFFF:
+            code -= 0x10000
+            return f"\\u{0xD800 + (code >> 10):04X}\\u{0xDC00 + (code & 0x3FF):04X}"
+        return f"\\u{code:04X}"
+    return ch
+
+
+class _EscapeTable(dict[int, str]):
+    """``str.translate`` table of :func:`_escape_char`: filled for ASCII, each other code point
+    computed the first time it is met (and kept, below U+3000: the table stays small)."""
+
+    def __missing__(self, code: int) -> str:
+        escaped = _escape_char(chr(code))
+        if code < 0x3000:
+            self[code] = escaped
+        return escaped
+
+
+_TABLE = _EscapeTable({code: _escape_char(chr(code)) for code in range(0x80)})
+#: a string without any of these is written as it is
+_NEEDS_ESCAPE = re.compile("[^\x20-\x7e]|[\\\\\"&'+<>`]")
+_needs_escape = _NEEDS_ESCAPE.search
+
+
 def _escape(text: str) -> str:
-    out: list[str] = ['"']
-    for ch in text:
-        code = ord(ch)
-        short = _SHORT.get(ch)
-        if short is not None:
-            out.append(short)
-        elif ch in _HTML_SENSITIVE or code < 0x20 or code > 0x7E:
-            if code > 0xFFFF:
-                code -= 0x10000
-                out.append(f"\\u{0xD800 + (code >> 10):04X}\\u{0xDC00 + (code & 0x3FF):04X}")
-            else:
-                out.append(f"\\u{code:04X}")
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
+    """``text`` as the reference writes a string: :func:`_escape_char` of every character, by
+    ``str.translate`` (C) instead of a loop, and not even that for a string needing no escape."""
+    if _needs_escape(text) is None:
+        return '"' + text + '"'
+    return '"' + text.translate(_TABLE) + '"'
 
 
 def _write(value: Any, depth: int, out: list[str]) -> None:
+    """Append the reference's text of ``value``: a plain ``str``, ``dict`` or ``list`` here (what a
+    parsed record holds), anything else in :func:`_write_any`; the same text either way."""
+    kind = type(value)
+    if kind is str:
+        out.append(_escape(value))
+    elif kind is dict and value:
+        pad = _NEWLINE + "  " * (depth + 1)
+        sep = "{"
+        for key, item in value.items():
+            if type(item) is str:  # most members: no call of _write
+                out.append(sep + pad + _escape(key) + ": " + _escape(item))
+            else:
+                out.append(sep + pad + _escape(key) + ": ")
+                _write(item, depth + 1, out)
+            sep = ","
+        out.append(_NEWLINE + "  " * depth + "}")
+    elif kind is list and value:
+        pad = _NEWLINE + "  " * (depth + 1)
+        sep = "["
+        for item in value:
+            out.append(sep + pad)
+            _write(item, depth + 1, out)
+            sep = ","
+        out.append(_NEWLINE + "  " * depth + "]")
+    else:
+        _write_any(value, depth, out)
+
+
+def _write_any(value: Any, depth: int, out: list[str]) -> None:
     pad = "  " * (depth + 1)
     end = "  " * depth
     if value is None:

@@ -15,6 +15,7 @@ from corpus_tree.records import (
     VersionRecord,
     is_withdrawn,
     load_version,
+    parse_canonical_record,
     parse_record_bytes,
     record_sha256,
     render,
@@ -88,6 +89,33 @@ def test_render_unchecked_equals_render_on_every_fixture_record(imported_tree: P
     for path in sorted(imported_tree.glob("works/*/versions/*/meta.json")):
         value = json.loads(path.read_bytes())
         assert render_unchecked(value) == render(value) == path.read_bytes()
+
+
+def test_render_unchecked_equals_json_on_every_character_and_refused_values() -> None:
+    for code in [*range(0x800), 0x2028, 0x2029, 0xFEFF, 0xFFFF, 0x10000, 0x1F600, 0x10FFFF]:
+        ch = chr(code)
+        value = {"b": [ch, "x" + ch + "y", {}, [], 1, -(2**63), True, None], "a": {"z": {}, ch: [2**70]}}
+        want = (json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True) + "\n").encode("utf-8")
+        assert render_unchecked(value) == want
+    try:
+        render_unchecked({"a": "\ud800"})
+    except UnicodeEncodeError:
+        pass
+    else:  # pragma: no cover - the assertion
+        raise AssertionError("a lone surrogate must raise UnicodeEncodeError")
+
+
+def test_parse_canonical_record_is_parse_record_bytes_on_canonical_bytes_only(imported_tree: Path) -> None:
+    for path in sorted(imported_tree.glob("works/*/**/meta.json")):
+        data = path.read_bytes()
+        assert parse_canonical_record(data) == parse_record_bytes(data, str(path))
+    canonical = render_unchecked({"a": 1, "b": ["x"]})
+    assert parse_canonical_record(canonical) == {"a": 1, "b": ["x"]}
+    for bad in (canonical.replace(b'"a": 1', b'"a": 1,\n  "a": 1'),  # a duplicate member
+                render_unchecked({"a": 1.5}),  # a float
+                render_unchecked({"a": 2**70}).replace(b"1180591620717411303424", b"1" * 30),  # beyond 64 bits
+                canonical.rstrip(b"\n"), b'{"a":1}', b"[]", b"\xff", b'{"a": NaN}'):
+        assert parse_canonical_record(bad) is None, bad
 
 
 def test_is_withdrawn_is_the_last_lifecycle_event() -> None:
