@@ -1326,28 +1326,31 @@ class _WorkRows:
 
 
 class _PreviousRows:
-    """The rows of a previous shard output, copied work by work in work order (its Parquet rows
-    as batches, its JSONL lines as bytes, as :func:`merge_shards` copies them); works in between
-    that are not copied are passed over."""
+    """The rows of a previous shard output, copied work by work in work order: its JSONL lines as
+    bytes, its Parquet rows deferred (:meth:`derive.parquet.ParquetSink.add_deferred`: read, from
+    the row group that holds them, only when the new file's group they fall in is not the previous
+    file's, :class:`_ShardRows`); works in between that are not copied are passed over."""
 
     def __init__(self, path: Path, files: contextlib.ExitStack) -> None:
         self.path = path
-        self.stream = _shard_works(path)
+        self.rows = _ShardRows(path)
+        self.order = list(self.rows.runs)  # its works, in file order
+        self.at = 0
         self.lines = _Lines(path / "provisions.jsonl", files)
-        self.head = next(self.stream, None)
 
     def copy(self, work_id: str, assembler: _Assembler, ident: str | None = None) -> None:
         """Copy ``work_id``'s rows (none when the previous output holds none)."""
         order = tuple(work_id.split(":", 1))
-        while self.head is not None and tuple(self.head[0].split(":", 1)) < order:
-            self.lines.copy(self.head[0], sum(b.num_rows for b in self.head[1]), None)
-            self.head = next(self.stream, None)
-        if self.head is None or self.head[0] != work_id:
+        while self.at < len(self.order) and tuple(self.order[self.at].split(":", 1)) < order:
+            passed = self.order[self.at]
+            self.lines.copy(passed, self.rows.count(passed), None)
+            self.at += 1
+        if self.at == len(self.order) or self.order[self.at] != work_id:
             return
-        table = pa.Table.from_batches(self.head[1])
-        size = self.lines.copy(work_id, table.num_rows, assembler.jsonl)
-        assembler.parquet.add(table, size, ident=ident)
-        self.head = next(self.stream, None)
+        self.at += 1
+        rows = self.rows.count(work_id)
+        size = self.lines.copy(work_id, rows, assembler.jsonl)
+        assembler.parquet.add_deferred(rows, size, functools.partial(self.rows.take, work_id), ident=ident)
 
 
 class _ShardRows:
