@@ -700,6 +700,26 @@ class _HashedFile:
     def hexdigest(self) -> str:
         return self.digest.hexdigest()
 
+    def copy_range(self, source: int, offset: int, size: int) -> bool:
+        """Append ``size`` bytes of the file open as ``source`` from ``offset`` on, copied by the
+        kernel (``os.copy_file_range``: no pass through this process); the caller hashes them
+        (:attr:`digest`, in order). False when the kernel cannot copy between these files (nothing
+        was appended: the caller writes the bytes itself)."""
+        self.handle.flush()
+        start = self.handle.tell()
+        done = 0
+        try:
+            while done < size:
+                copied = os.copy_file_range(source, self.handle.fileno(), size - done, offset + done, start + done)
+                if copied <= 0:
+                    raise OSError("copy_file_range copied nothing")
+                done += copied
+        except (OSError, AttributeError):
+            os.ftruncate(self.handle.fileno(), start)  # what was copied goes: the caller writes it all
+            return False
+        self.handle.seek(start + size)
+        return True
+
 
 class _Assembler:
     """Writes the dataset files from per-work pieces given in work order."""
@@ -1214,10 +1234,13 @@ class _Lines:
     lines of the work being handed out."""
 
     CHUNK = 1 << 22
+    #: a work's lines of at least this many bytes are copied by the kernel (:meth:`copy_sized`)
+    KERNEL_COPY = 1 << 16
 
     def __init__(self, path: Path, files: contextlib.ExitStack) -> None:
         self.name = path.parent.name
         self.handle = files.enter_context(path.open("rb"))
+        self.scratch: bytearray | None = None  # the buffer of :meth:`_copy_range`
         self.buf = b""
         self.pos = 0
 
@@ -1253,7 +1276,10 @@ class _Lines:
     def copy_sized(self, work_id: str, count: int, size: int, target: Any) -> None:
         """Write the next ``size`` bytes, which must be ``count`` whole lines, the first of them
         ``work_id``'s, to ``target`` (the lines of a work whose rows were copied with their row
-        group: their size is known, they are not split into lines)."""
+        group: their size is known, they are not split into lines). Into a :class:`_HashedFile`,
+        the kernel copies them (:meth:`_copy_range`); they are read here only to be checked and hashed."""
+        if isinstance(target, _HashedFile) and size >= self.KERNEL_COPY and self._copy_range(work_id, count, size, target):
+            return
         while len(self.buf) - self.pos < size:
             chunk = self.handle.read(max(self.CHUNK, size - (len(self.buf) - self.pos)))
             if not chunk:
@@ -1269,6 +1295,50 @@ class _Lines:
                                   code="shard_mismatch", subject=self.name)
         target.write(memoryview(self.buf)[self.pos:end])
         self.pos = end
+
+    def _copy_range(self, work_id: str, count: int, size: int, target: _HashedFile) -> bool:
+        """:meth:`copy_sized` by the kernel: the ``size`` bytes from the current position are read
+        a chunk at a time into one buffer, checked as :meth:`copy_sized` checks them (the first
+        line names ``work_id``, ``count`` lines, a whole last line) and hashed into ``target``'s
+        digest, then copied file to file (:meth:`_HashedFile.copy_range`). False (nothing read
+        past the position, nothing written) when the first line is longer than a chunk or the
+        kernel cannot copy: the caller copies the bytes itself."""
+        start = self.handle.tell() - (len(self.buf) - self.pos)  # the file offset of the position
+        fd = self.handle.fileno()
+        digest = target.digest.copy()
+        if self.scratch is None:
+            self.scratch = bytearray(self.CHUNK)
+        buffer = self.scratch
+        view = memoryview(buffer)
+        key = _WORK_ID_KEY + work_id.encode("utf-8") + b'"'
+        lines = 0
+        done = 0
+        last = 0
+        while done < size:
+            got = os.preadv(fd, [view[:min(len(buffer), size - done)]], start + done)
+            if got <= 0:
+                raise DerivationError("a shard's provisions.jsonl and provisions.parquet disagree",
+                                      code="shard_mismatch", subject=self.name)
+            if not done:
+                first = buffer.find(b"\n", 0, got)
+                if first < 0:
+                    return False  # a first line longer than a chunk: checked the buffered way
+                if buffer.find(key, 0, first) < 0:
+                    raise DerivationError("a shard's provisions.jsonl and provisions.parquet disagree",
+                                          code="shard_mismatch", subject=self.name)
+            lines += buffer.count(b"\n", 0, got)
+            last = buffer[got - 1]
+            digest.update(view[:got])
+            done += got
+        if lines != count or last != 0x0A:
+            raise DerivationError("a shard's provisions.jsonl and provisions.parquet disagree",
+                                  code="shard_mismatch", subject=self.name)
+        if not target.copy_range(fd, start, size):
+            return False
+        target.digest = digest
+        self.handle.seek(start + size)
+        self.buf, self.pos = b"", 0
+        return True
 
     def at_end(self) -> bool:
         return self.pos == len(self.buf) and not self.handle.read(1)
@@ -1326,28 +1396,31 @@ class _WorkRows:
 
 
 class _PreviousRows:
-    """The rows of a previous shard output, copied work by work in work order (its Parquet rows
-    as batches, its JSONL lines as bytes, as :func:`merge_shards` copies them); works in between
-    that are not copied are passed over."""
+    """The rows of a previous shard output, copied work by work in work order: its JSONL lines as
+    bytes, its Parquet rows deferred (:meth:`derive.parquet.ParquetSink.add_deferred`: read, from
+    the row group that holds them, only when the new file's group they fall in is not the previous
+    file's, :class:`_ShardRows`); works in between that are not copied are passed over."""
 
     def __init__(self, path: Path, files: contextlib.ExitStack) -> None:
         self.path = path
-        self.stream = _shard_works(path)
+        self.rows = _ShardRows(path)
+        self.order = list(self.rows.runs)  # its works, in file order
+        self.at = 0
         self.lines = _Lines(path / "provisions.jsonl", files)
-        self.head = next(self.stream, None)
 
     def copy(self, work_id: str, assembler: _Assembler, ident: str | None = None) -> None:
         """Copy ``work_id``'s rows (none when the previous output holds none)."""
         order = tuple(work_id.split(":", 1))
-        while self.head is not None and tuple(self.head[0].split(":", 1)) < order:
-            self.lines.copy(self.head[0], sum(b.num_rows for b in self.head[1]), None)
-            self.head = next(self.stream, None)
-        if self.head is None or self.head[0] != work_id:
+        while self.at < len(self.order) and tuple(self.order[self.at].split(":", 1)) < order:
+            passed = self.order[self.at]
+            self.lines.copy(passed, self.rows.count(passed), None)
+            self.at += 1
+        if self.at == len(self.order) or self.order[self.at] != work_id:
             return
-        table = pa.Table.from_batches(self.head[1])
-        size = self.lines.copy(work_id, table.num_rows, assembler.jsonl)
-        assembler.parquet.add(table, size, ident=ident)
-        self.head = next(self.stream, None)
+        self.at += 1
+        rows = self.rows.count(work_id)
+        size = self.lines.copy(work_id, rows, assembler.jsonl)
+        assembler.parquet.add_deferred(rows, size, functools.partial(self.rows.take, work_id), ident=ident)
 
 
 class _ShardRows:

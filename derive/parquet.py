@@ -24,7 +24,7 @@ import json
 import os
 import struct
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -412,11 +412,14 @@ class ParquetSink:
         self.idents: list[str] | None = []  # the current group's works' identities (None: one unknown)
         self.current: list[Member] = []  # the current group's works
         self.members: list[list[Member]] = []  # per group written, its works
+        #: rows added by :meth:`add_deferred` and not read yet: how to read them, their JSONL size
+        #: (after every row of :attr:`loose` and :attr:`columns`, in order)
+        self.deferred: list[tuple[Callable[[], pa.Table], int]] = []
 
     @property
     def empty(self) -> bool:
         """No row waits for the next row group."""
-        return self.rows == 0 and not self.loose and not self.columns
+        return self.rows == 0 and not self.loose and not self.columns and not self.deferred
 
     def copy_previous(self, index: int) -> bool:
         """Append the previous file's group ``index`` (of :attr:`reuse`) as this file's next group,
@@ -442,6 +445,8 @@ class ParquetSink:
         function of (the work and its derive cache key, under one rows encoding), or None: a row
         group of works that all have one is named by them (:meth:`group_identity`) and copied from
         the previous file's group of that name (``reuse``) instead of being encoded again."""
+        if table.num_rows:
+            self._read_deferred()  # their rows come before these
         if self.idents is not None:
             if ident is None:
                 self.idents = None
@@ -451,6 +456,46 @@ class ParquetSink:
             self.current.append((ident or "", table.num_rows, size))
         if hold is not None:
             self.holds.append(hold)
+        self._gather(table, size)
+        if self.rows >= self.limit_rows or self.bytes >= self.limit_bytes:
+            self.flush()
+            release_unused()  # what writing the group freed, before the next one is gathered
+        elif self.loose_bytes >= COMPACT_BYTES:
+            self._compact()
+
+    def add_deferred(self, rows: int, size: int, load: Callable[[], pa.Table], ident: str | None = None) -> None:
+        """Add one work's ``rows`` rows (``size`` bytes of JSONL) without reading them: ``load()``
+        gives them (the table :meth:`add` would take) when the row group they fall in is encoded.
+        A group named by its works (their ``ident``) that the previous file holds is copied without
+        reading any of them; otherwise they are read, in order, as the group is gathered. The file
+        is the same bytes as with :meth:`add`."""
+        if not rows:
+            return
+        if self.idents is not None:
+            if ident is None:
+                self.idents = None
+            else:
+                self.idents.append(ident)
+        self.current.append((ident or "", rows, size))
+        self.deferred.append((load, size))
+        self.rows += rows
+        self.bytes += size
+        if self.rows >= self.limit_rows or self.bytes >= self.limit_bytes:
+            self.flush()
+            release_unused()
+
+    def _read_deferred(self) -> None:
+        """Read the deferred rows into the group (compacted as :meth:`add` compacts), in order."""
+        pending, self.deferred = self.deferred, []
+        for load, size in pending:
+            table = load()
+            self._gather(table, size, counted=True)
+            if self.loose_bytes >= COMPACT_BYTES:
+                self._compact()
+
+    def _gather(self, table: pa.Table, size: int, counted: bool = False) -> None:
+        """Take ``table``'s rows (``size`` bytes of JSONL) into the group; ``counted``: already in
+        :attr:`rows` and :attr:`bytes` (deferred rows)."""
         if table.num_rows:
             if self.group is None:
                 self.group = table.schema
@@ -458,13 +503,9 @@ class ParquetSink:
                 raise pa.ArrowInvalid(f"a row group's tables must share one schema:\n{table.schema}\nvs\n{self.group}")
             self.loose.append(table)
             self.loose_bytes += size
-            self.rows += table.num_rows
-            self.bytes += size
-        if self.rows >= self.limit_rows or self.bytes >= self.limit_bytes:
-            self.flush()
-            release_unused()  # what writing the group freed, before the next one is gathered
-        elif self.loose_bytes >= COMPACT_BYTES:
-            self._compact()
+            if not counted:
+                self.rows += table.num_rows
+                self.bytes += size
 
     def _compact(self) -> None:
         """Copy the loose tables into one array per column (appended to :attr:`columns`) and let
@@ -486,7 +527,32 @@ class ParquetSink:
             hold.close()
         self.holds = []
 
+    def _copied(self) -> bool:
+        """With deferred rows pending: when the previous file holds the group they complete (named
+        by its works), copy it and let every row of the group go unread; False otherwise."""
+        identity = (group_identity(self.schema, self.idents, (self.limit_rows, self.limit_bytes))
+                    if self.idents else None)
+        found = self.reuse.find(identity, self.rows) if self.reuse is not None and identity else None
+        if found is None:
+            return False
+        self.deferred, self.loose, self.columns, self.loose_bytes = [], [], [], 0
+        for hold in self.holds:
+            hold.close()
+        self.holds = []
+        self.writer.copy_group(*found)
+        self.identities.append(identity)
+        self.members.append(self.current)
+        return True
+
     def flush(self) -> None:
+        if self.deferred:
+            if self._copied():
+                self.group = None
+                self.idents = []
+                self.current = []
+                self.rows = self.bytes = 0
+                return
+            self._read_deferred()
         self._compact()
         if self.columns:
             assert self.group is not None
@@ -529,6 +595,7 @@ class ParquetSink:
         self.holds = []
         self.loose = []
         self.columns = []
+        self.deferred = []
         self.writer.abort()
         if self.reuse is not None:
             self.reuse.close()

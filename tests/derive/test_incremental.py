@@ -406,3 +406,44 @@ def test_a_shard_rebuilt_with_workers_copies_rows_only_when_encoded_alike(lu_cop
     report = build_dataset(lu_copy, out, shard=shard, cache=cache, aliases=real)
     assert report.works_copied == 0
     assert files(out) == files(tmp_path / "cold")
+
+
+@pytest.mark.parametrize("way", ["kernel", "no-kernel-copy", "long-first-line"])
+def test_a_merge_copying_lines_by_the_kernel_writes_the_same_bytes(lu_copy, cache, tmp_path, monkeypatch, way):
+    """The lines of works whose row group is copied are copied file to file by the kernel
+    (``os.copy_file_range``), checked and hashed as they are read: the merged files and the
+    digest the report gives are those of a merge that writes every byte itself — also when the
+    kernel cannot copy, or when a first line is longer than the buffer (both copied the old way)."""
+    import hashlib
+
+    from derive import parquet as P
+
+    monkeypatch.setattr(P, "ROW_GROUP_ROWS", 300)
+    shards = 2
+    outs = [tmp_path / f"shard-{i}" for i in range(shards)]
+    for i, out in enumerate(outs):
+        build_dataset(lu_copy, out, shard=(i, shards), cache=cache)
+    first = merge_shards(outs, tmp_path / "merged")  # nothing to copy from: every line written here
+    expected = _snapshot(tmp_path / "merged")
+    calls: list[int] = []
+    real = D.os.copy_file_range
+
+    def counting(*args: int) -> int:
+        calls.append(args[2])
+        if way == "no-kernel-copy":
+            raise OSError(18, "cross-device")
+        return real(*args)
+
+    monkeypatch.setattr(D.os, "copy_file_range", counting)
+    monkeypatch.setattr(D._Lines, "KERNEL_COPY", 1)
+    if way == "long-first-line":
+        monkeypatch.setattr(D._Lines, "CHUNK", 64)
+    again = merge_shards(outs, tmp_path / "merged")
+    assert again.row_groups_copied == again.row_groups > 3
+    assert _snapshot(tmp_path / "merged") == expected
+    data = (tmp_path / "merged" / "provisions.jsonl").read_bytes()
+    assert again.sha256["provisions.jsonl"] == first.sha256["provisions.jsonl"] == hashlib.sha256(data).hexdigest()
+    if way == "long-first-line":
+        assert not calls  # no first line fits 64 bytes: checked and written the buffered way
+    else:
+        assert calls
