@@ -30,7 +30,7 @@ from legal.ids import Publisher
 from legal.validity import convention_of, semantics_of
 
 BUILDER = "derive.index/8"  # /5: texts packed in zlib blocks; /6: word counts of texts; /7: per-work digests;
-# /8: work_names ordered by work
+# /8: work_names ordered by work, every word_diffs pair stored as its changes
 STAMP_FILE_SCHEMA = "lex-evidence-index-stamp/1"
 
 
