@@ -498,9 +498,9 @@ def stored_pairs(conn: sqlite3.Connection, pairs: Iterable[tuple[str, str]]) -> 
         for f, t, encoding, body in cursor.execute(
                 f"SELECT from_sha256, to_sha256, encoding, body FROM word_diffs "
                 f"WHERE from_sha256 IN ({','.join('?' * len(chunk))})", chunk):
-            pair = asked.get((f, t))  # None: a row of a wanted from-text to another wording
-            if pair is not None:
-                out[pair] = StoredPair(encoding, body)
+            found = asked.get((f, t))  # None: a row of a wanted from-text to another wording
+            if found is not None:
+                out[found] = StoredPair(encoding, body)
     return out
 
 
