@@ -1,4 +1,4 @@
-"""The index format ``lex-evidence-index/7``: DDL, table order, digest order, read-side constants.
+"""The index format ``lex-evidence-index/8``: DDL, table order, digest order, read-side constants.
 
 One SQLite file per publisher (``<publisher>.sqlite``). Both the builder and the serving
 side import this module: the builder to create the file, the server to check what it mounts.
@@ -20,11 +20,11 @@ from derive.index.serving import TABLES as SERVING_TABLES
 from legal.artifacts import index_file_name as index_file_name
 from legal.artifacts import stamp_file_name as stamp_file_name
 
-INDEX_FORMAT = "lex-evidence-index/7"
+INDEX_FORMAT = "lex-evidence-index/8"
 #: ``PRAGMA application_id`` of every index file ("LEXI").
 APPLICATION_ID = 0x4C455849
 #: ``PRAGMA user_version``: the integer version of :data:`INDEX_FORMAT`.
-USER_VERSION = 7
+USER_VERSION = 8
 PAGE_SIZE = 4096
 
 FTS_TOKENIZER = "unicode61 remove_diacritics 2"
@@ -56,9 +56,10 @@ DDL: tuple[str, ...] = (
         normalized TEXT NOT NULL,
         value TEXT NOT NULL,
         language TEXT NOT NULL DEFAULT '',
-        PRIMARY KEY (normalized, kind, work_rowid, value, language)
+        PRIMARY KEY (work_rowid, kind, normalized, value, language)
     ) WITHOUT ROWID""",
-    "CREATE INDEX ix_work_names_work ON work_names(work_rowid, kind)",
+    # format 8: ordered by work (the readers ask a work's names; a name's works come from the in-memory
+    # catalogue, which reads the table once at mount), so no second copy of the table indexes it by work.
     # ``work_metadata`` is a view over ``metadata_terms`` (each distinct label once: a EuroVoc concept
     # labels hundreds of works) and ``work_metadata_rows`` (which work carries it, over which dates).
     """CREATE TABLE metadata_terms(

@@ -22,12 +22,10 @@ incremental build computes only the pairs it does not hold yet):
   index where that is provably exact (:mod:`derive.index.windows`), else ranks the match again.
 - ``word_diffs`` — the word-level change spans of every pair of wordings that follow each other in
   the time line of one anchor (consecutive states of a work with text in one language), keyed by
-  the two text hashes (32-byte blobs). A pair whose changes (words and context) are shorter than
-  its two texts (:data:`WORDS_SHARE`) is stored as its changes (``encoding`` ``utf8``/``zlib``,
-  like ``texts``: read without the texts); any other keeps only the spans' word offsets
-  (``encoding`` ``opcodes``, :func:`derive.index.worddiff.word_opcodes`), and the words and their
-  context are cut from the two texts when read (:func:`stored_word_changes`): reading those texts
-  costs no more than reading changes that repeat them. ``diff`` between any two dates looks a
+  the two text hashes (32-byte blobs). Every pair is stored as its changes (``encoding``
+  ``utf8``/``zlib``, like ``texts``), read without the texts (format 8; up to format 7 a pair whose
+  changes and context repeated more than its two texts kept only its word offsets, and a cold diff
+  read and split both texts to cut them). ``diff`` between any two dates looks a
   changed provision's pair up here (an article amended once between the two dates is such a pair)
   and only computes, within its budget, the pairs that never followed each other. ``word_changes``
   is a pure function of the two texts, so the answer is the same.
@@ -46,14 +44,9 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from derive.index import windows
-from derive.index.textstore import LEVEL, decode, encode, inflate, locate, read_located, read_text
+from derive.index.textstore import LEVEL, decode, encode, inflate, locate, read_located
 from derive.index.textstore import key as textstore_key
-from derive.index.worddiff import (
-    CONTEXT_WORDS,
-    Opcode,
-    bounded_opcodes,
-    changes_of,
-)
+from derive.index.worddiff import bounded_opcodes, changes_of
 from legal.canonical import json_loads
 from legal.errors import IndexError_
 
@@ -72,12 +65,6 @@ FORMS_MIN_DOCS = 100
 #: state outside the window (a tie at the window's edge could rank either way).
 FREQUENT_WINDOW = 128
 MAX_PAIR_MATCHES = 5_000_000
-#: A pair's word changes are stored as such when their JSON is at most this share of the two texts'
-#: characters (cheaper to read than the texts); otherwise only their word offsets are stored.
-WORDS_SHARE = 1.0
-#: ``word_diffs.encoding`` of a row holding word offsets (:func:`derive.index.worddiff.word_opcodes`), their
-#: JSON zlib-compressed (format 5).
-OPCODES = "opcodes"
 #: Inflated bytes the word diffs keep at hand while they take the pairs in block order.
 PAIR_BLOCK_BYTES = 4 << 20
 
@@ -178,10 +165,6 @@ def _successive_pairs(conn: sqlite3.Connection) -> Iterator[tuple[str, str]]:
         last[(work, language)] = current
 
 
-def _text(conn: sqlite3.Connection, sha: str) -> str:
-    return read_text(conn, sha)
-
-
 def _pair_texts(conn: sqlite3.Connection, pairs: list[tuple[str, str]]) -> Iterator[tuple[str, str, str, str]]:
     """``(before_sha, after_sha, before, after)`` of every pair, in block order: the pairs are
     taken by the blocks their texts lie in, so each block is inflated about once (a small cache of
@@ -219,11 +202,7 @@ def _word_diff_rows(conn: sqlite3.Connection) -> Iterator[tuple[bytes, bytes, st
         opcodes = bounded_opcodes(a, b, MAX_PAIR_WORDS, MAX_PAIR_MATCHES)
         if opcodes is None:
             continue
-        words = json.dumps(changes_of(a, b, opcodes), ensure_ascii=False, separators=(",", ":"))
-        if len(words) <= WORDS_SHARE * (len(before) + len(after)):
-            encoding, _, body = encode(words)
-        else:
-            encoding, body = OPCODES, zlib.compress(json.dumps(opcodes, separators=(",", ":")).encode("utf-8"), LEVEL)
+        encoding, _, body = encode(json.dumps(changes_of(a, b, opcodes), ensure_ascii=False, separators=(",", ":")))
         rows[before_sha, after_sha] = (encoding, body)
     for before_sha, after_sha in pairs:
         row = rows.get((before_sha, after_sha))
@@ -481,78 +460,52 @@ _loads = json_loads()  # the same values as json.loads on the JSON the build wro
 
 
 class StoredPair(NamedTuple):
-    """A ``word_diffs`` row: the pair's changes (``encoding`` ``utf8``/``zlib``) or their word offsets
-    (``encoding`` :data:`OPCODES`)."""
+    """A ``word_diffs`` row: the pair's word changes as JSON (``encoding`` ``utf8``/``zlib``, format 8:
+    every stored pair holds its changes)."""
 
     encoding: str
     body: bytes
 
-    @property
-    def needs_texts(self) -> bool:
-        """Whether the words and their context are cut from the two texts (:meth:`changes`)."""
-        return self.encoding == OPCODES
-
-    def changes(self, before: Sequence[str], after: Sequence[str]) -> list[dict[str, Any]]:
-        """The pair's :func:`derive.index.worddiff.word_changes`, given the whitespace words of the
-        two texts (read only when :attr:`needs_texts`; empty lists will do otherwise)."""
-        if self.encoding != OPCODES:
-            value: list[dict[str, Any]] = _loads(decode(self.encoding, self.body))
-            return value
-        return changes_of(before, after, self.opcodes())
+    def changes(self) -> list[dict[str, Any]]:
+        """The pair's :func:`derive.index.worddiff.word_changes`."""
+        value: list[dict[str, Any]] = _loads(self.changes_json())
+        return value
 
     def changes_json(self) -> bytes:
-        """The JSON of the changes of a row stored as such (``utf8``/``zlib``), as stored: what
-        :meth:`changes` decodes."""
+        """The JSON of the changes, as stored: what :meth:`changes` decodes."""
         if self.encoding == "utf8":
             return bytes(self.body)
         if self.encoding == "zlib":
             return inflate(self.body)
         return decode(self.encoding, self.body).encode("utf-8")  # refused: not an encoding of changes
 
-    def opcodes(self) -> list[Opcode]:
-        """The pair's word offsets (:data:`OPCODES` rows only)."""
-        return [(str(t), int(i1), int(i2), int(j1), int(j2)) for t, i1, i2, j1, j2 in _loads(inflate(self.body))]
-
-
-def words_needed(opcodes: Sequence[Opcode]) -> tuple[int, int]:
-    """How many leading words of each text :func:`derive.index.worddiff.changes_of` reads for
-    ``opcodes`` (its spans and the context after them): the words past these may stay unsplit."""
-    return (max((i2 + CONTEXT_WORDS for _, _, i2, _, _ in opcodes), default=0),
-            max((j2 for _, _, _, _, j2 in opcodes), default=0))
-
 
 def stored_pairs(conn: sqlite3.Connection, pairs: Iterable[tuple[str, str]]) -> dict[tuple[str, str], StoredPair]:
     """``(before_sha, after_sha) → its row`` of the pairs of wordings ``word_diffs`` holds (one
-    statement per 250 pairs; a string that is not a hash is left out)."""
-    asked = set(pairs)
-    keys = sorted({(kb, ka) for kb, ka in ((textstore_key(b), textstore_key(a)) for b, a in asked)
-                   if kb is not None and ka is not None})  # compared as stored: hex only for rows found
-    wanted = set(keys)
+    statement per 500 from-texts; a string that is not a lowercase hash is left out: the rows are
+    matched as stored bytes, and a hash in capitals finds no row)."""
+    asked: dict[tuple[bytes, bytes], tuple[str, str]] = {}
+    for pair in pairs:
+        kb, ka = textstore_key(pair[0]), textstore_key(pair[1])
+        if kb is not None and ka is not None and kb.hex() == pair[0] and ka.hex() == pair[1]:
+            asked[kb, ka] = pair
+    froms = sorted({kb for kb, _ in asked})
     out: dict[tuple[str, str], StoredPair] = {}
     cursor = conn.cursor()
     cursor.row_factory = None  # plain tuples whatever the connection's
-    for first in range(0, len(keys), 250):
-        chunk = keys[first:first + 250]
-        args = sorted({b for b, _ in chunk})
+    for first in range(0, len(froms), 500):
+        chunk = froms[first:first + 500]
         for f, t, encoding, body in cursor.execute(
                 f"SELECT from_sha256, to_sha256, encoding, body FROM word_diffs "
-                f"WHERE from_sha256 IN ({','.join('?' * len(args))})", args):
-            if (f, t) in wanted:  # not a row of a wanted from-text to another wording
-                pair = (bytes(f).hex(), bytes(t).hex())
-                if pair in asked:  # as asked (a hash in capitals finds no row, as before)
-                    out[pair] = StoredPair(str(encoding), bytes(body))
+                f"WHERE from_sha256 IN ({','.join('?' * len(chunk))})", chunk):
+            found = asked.get((f, t))  # None: a row of a wanted from-text to another wording
+            if found is not None:
+                out[found] = StoredPair(encoding, body)
     return out
 
 
 def stored_word_changes(conn: sqlite3.Connection, before_sha: str, after_sha: str) -> list[dict[str, Any]] | None:
-    """The precomputed word changes of a pair of wordings, or ``None`` when not stored.
-
-    A row holds the changes themselves, or only their word offsets; then the words and their
-    context are cut from the two stored texts, which gives :func:`derive.index.worddiff.word_changes`
-    exactly."""
+    """The precomputed word changes of a pair of wordings (:func:`derive.index.worddiff.word_changes`
+    exactly), or ``None`` when not stored."""
     row = stored_pairs(conn, [(before_sha, after_sha)]).get((before_sha, after_sha))
-    if row is None:
-        return None
-    if not row.needs_texts:
-        return row.changes([], [])
-    return row.changes(_text(conn, before_sha).split(), _text(conn, after_sha).split())
+    return None if row is None else row.changes()

@@ -29,7 +29,8 @@ from legal.canonical import canonical_text, digest
 from legal.ids import Publisher
 from legal.validity import convention_of, semantics_of
 
-BUILDER = "derive.index/7"  # /5: texts packed in zlib blocks; /6: word counts of texts; /7: per-work digests
+BUILDER = "derive.index/8"  # /5: texts packed in zlib blocks; /6: word counts of texts; /7: per-work digests;
+# /8: work_names ordered by work, every word_diffs pair stored as its changes
 STAMP_FILE_SCHEMA = "lex-evidence-index-stamp/1"
 
 

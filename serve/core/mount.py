@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextvars
 import datetime as _dt
+import json
 import queue
 import re
 import sqlite3
@@ -230,7 +231,9 @@ class Catalogue:
 
 
 #: The stored names in catalogue order (:func:`load_catalogue`, :meth:`MountedIndex.catalogue_entries`).
-NAMES_SQL = "SELECT normalized, work_rowid, kind, value FROM work_names ORDER BY normalized, kind, work_rowid"
+#: The table is ordered by work (format 8), so this sorts it once, at mount.
+NAMES_SQL = ("SELECT normalized, work_rowid, kind, value FROM work_names "
+             "ORDER BY normalized, kind, work_rowid, value, language")
 
 
 def load_catalogue(conn: sqlite3.Connection) -> Catalogue:
@@ -325,11 +328,16 @@ class MountedIndex:
         """The stored spellings of one normalised name of one kind (the compact catalogue keeps
         only the works and kinds; a rare question such as "is this short title written as plain
         words?" reads the index)."""
+        works = sorted({entry.work_rowid for entry in self.catalogue.names.get(normalized, ()) if entry.kind == kind})
+        if not works:
+            return []
         with self.session(1.0) as conn:
             cursor = conn.cursor()
             cursor.row_factory = None
-            rows = cursor.execute("SELECT value FROM work_names WHERE normalized = ? AND kind = ? ORDER BY work_rowid",
-                                  (normalized, kind)).fetchall()
+            # the table is ordered by work (format 8): one seek per work the catalogue names
+            rows = cursor.execute(
+                "SELECT value FROM work_names WHERE work_rowid IN (SELECT value FROM json_each(?)) AND kind = ? "
+                "AND normalized = ? ORDER BY work_rowid, value, language", (json.dumps(works), kind, normalized)).fetchall()
         return [str(value) for (value,) in rows]
 
     def catalogue_entries(self) -> Iterator[CatalogueEntry]:

@@ -38,7 +38,7 @@ def test_the_pairs_texts_are_the_texts_read_one_at_a_time(fixture_indexes: Fixtu
                                                              textstore.locate(conn, p)[p[1]].block, p))
             assert sorted(read) == pairs
             for (before_sha, after_sha), (before, after) in read.items():
-                assert (before, after) == (serving._text(conn, before_sha), serving._text(conn, after_sha))
+                assert (before, after) == (textstore.read_text(conn, before_sha), textstore.read_text(conn, after_sha))
                 checked += 1
         finally:
             conn.close()

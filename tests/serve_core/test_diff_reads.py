@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from derive.index import textstore
-from derive.index.serving import StoredPair, stored_pairs, words_needed
+from derive.index.serving import StoredPair, stored_pairs
 from serve.core import LegalCore
 from serve.core.ops import diff as diff_op
 from serve.core.store import ProvisionKey, provision_keys
@@ -124,7 +124,8 @@ def test_remembered_pairs_change_no_answer(fixture_core: LegalCore, monkeypatch:
     monkeypatch.setattr(diff_op, "PAIRS", diff_op.PairCache(0))
     read[:] = []
     assert [fixture_core.call("diff", args) for args in calls] == fresh
-    assert warm < sum(read)
+    # every stored pair is read without its texts (format 8): the reads spared are the computed pairs'
+    assert warm < sum(read) if words is None else warm <= sum(read)
 
 
 def test_a_pair_cache_keeps_to_its_bytes() -> None:
@@ -136,19 +137,3 @@ def test_a_pair_cache_keeps_to_its_bytes() -> None:
     assert 0 < sum(1 for i in range(100) if cache.get(("file", str(i), "b"))) <= 10_000 // known.size
     cache.put(("file", "big", "b"), diff_op.KnownPair(True, None, None, b"x" * 5_000))  # over an eighth: not kept
     assert cache.get(("file", "big", "b")) is None
-
-
-def test_a_text_split_as_far_as_asked_is_its_first_words(fixture_indexes: FixtureBuild) -> None:
-    conn = _connect(fixture_indexes, "lu-legilux.sqlite")
-    shas = [str(r[0]) for r in conn.execute("SELECT DISTINCT text_sha256 FROM lexical_states LIMIT 200")]
-    texts = diff_op._Texts(conn, shas)
-    for sha in shas:
-        whole = texts.text(sha).split()
-        for upto in (0, 1, 3, len(whole) - 1, len(whole), len(whole) + 5):
-            texts.split.pop(sha, None)
-            texts.whole.discard(sha)
-            part = texts.words(sha, max(0, upto))
-            assert part[:upto] == whole[:upto] and len(part) >= min(max(0, upto), len(whole))
-        assert texts.words(sha) == whole
-    assert words_needed([("replace", 3, 5, 4, 9), ("insert", 7, 7, 12, 13)]) == (11, 13)
-    assert words_needed([]) == (0, 0)

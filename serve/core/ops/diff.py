@@ -15,7 +15,6 @@ from derive.index.serving import (
     MAX_PAIR_WORDS,
     StoredPair,
     stored_pairs,
-    words_needed,
 )
 from derive.index.textstore import Located, locate, read_located
 from derive.index.worddiff import (
@@ -142,8 +141,7 @@ class _Texts:
         self.conn = conn
         self.located = locate(conn, shas)
         self.bodies: dict[str, str] = {}
-        self.split: dict[str, list[str]] = {}  # whole (``whole``) or the first words
-        self.whole: set[str] = set()
+        self.split: dict[str, list[str]] = {}
         self.raws: dict[int, bytes] = {}  # the blocks read so far, as far as read
 
     def where(self, sha: str) -> Located:
@@ -165,22 +163,11 @@ class _Texts:
             self.read([sha])
         return self.bodies[sha]
 
-    def words(self, sha: str, upto: int | None = None) -> list[str]:
-        """The text's whitespace words: all of them, or (``upto``) at least its first ``upto`` (all
-        when it has fewer): the rest of a long text stays unsplit until a later call needs it."""
+    def words(self, sha: str) -> list[str]:
+        """The text's whitespace words (split once)."""
         found = self.split.get(sha)
-        if found is not None and (upto is None or len(found) >= upto or sha in self.whole):
-            return found
-        if upto is None:
-            found = self.text(sha).split()
-            self.whole.add(sha)
-        else:
-            found = self.text(sha).split(None, upto)
-            if len(found) > upto:  # the last item is the unsplit rest
-                del found[upto:]
-            else:
-                self.whole.add(sha)
-        self.split[sha] = found
+        if found is None:
+            found = self.split[sha] = self.text(sha).split()
         return found
 
 
@@ -270,25 +257,11 @@ PAIR_CACHE_BYTES = 8 << 20
 PAIRS = PairCache(PAIR_CACHE_BYTES)
 
 
-def _needs_texts(stored: StoredPair | None) -> bool:
-    """Whether a changed provision's answer may need its two texts (not when its changes are stored
-    as such)."""
-    return stored is None or stored.needs_texts
-
-
-def _stored_words(before: ProvisionKey, after: ProvisionKey, stored: StoredPair, texts: _Texts,
-                  remember: Callable[[KnownPair], None]) -> list[dict[str, Any]]:
-    if not stored.needs_texts:  # the JSON as stored is remembered: not encoded again
-        raw = stored.changes_json()
-        value: list[dict[str, Any]] = _loads(raw)
-        remember(KnownPair(True, None, None, raw))
-        return value
-    opcodes = stored.opcodes()
-    upto_before, upto_after = words_needed(opcodes)
-    changes = changes_of(texts.words(before.text_sha256, upto_before),
-                         texts.words(after.text_sha256, upto_after), opcodes)
-    remember(KnownPair(True, None, None, _dumps(changes)))
-    return changes
+def _stored_words(stored: StoredPair, remember: Callable[[KnownPair], None]) -> list[dict[str, Any]]:
+    raw = stored.changes_json()  # the JSON as stored is remembered: not encoded again
+    value: list[dict[str, Any]] = _loads(raw)
+    remember(KnownPair(True, None, None, raw))
+    return value
 
 
 def _charge(anchor: str, cost: DiffCost, budget: _Budget) -> bool:
@@ -314,7 +287,7 @@ def _words(anchor: str, before: ProvisionKey, after: ProvisionKey, stored: Store
         value: list[dict[str, Any]] = _loads(known.changes)
         return value
     if stored is not None:
-        return _stored_words(before, after, stored, texts, remember)
+        return _stored_words(stored, remember)
     check_deadline()
     if budget.words <= 0 or budget.matches <= 0:  # spent: not even the texts are read
         budget.elide(anchor, "words", DiffElision.WORD_BUDGET)
@@ -450,11 +423,10 @@ def provision_changes(conn: sqlite3.Connection, old: Sequence[ProvisionKey], new
     texts = _Texts(conn, [p.text_sha256 for kind, _, b, a in shown for p in (b, a) if p is not None and (
         kind != "changed" or b is None or a is None or (
             not _needs_no_texts(known.get((b.text_sha256, a.text_sha256)))
-            and _needs_texts(stored.get((b.text_sha256, a.text_sha256)))))])
+            and (b.text_sha256, a.text_sha256) not in stored))])
     first = [p.text_sha256 for kind, _, b, a in shown if kind != "changed"
              for p in (b, a) if p is not None][:TEXT_PREFETCH]
-    texts.read([*(sha for sha in first if not _certainly_too_long(texts.where(sha).length, TEXT_BUDGET)),
-                *(sha for pair, row in stored.items() if row.needs_texts for sha in pair)])
+    texts.read([sha for sha in first if not _certainly_too_long(texts.where(sha).length, TEXT_BUDGET)])
     summary = {k: sum(1 for e in entries if e[0] == k) for k in ("added", "removed", "changed")}
     summary["unchanged"] = sum(1 for p in new if p.anchor in before and before[p.anchor].text_sha256 == p.text_sha256)
     budget = (_Budget(MAX_PAIR_WORDS, ONE_PAIR_MATCHES, TEXT_BUDGET) if one_pair
