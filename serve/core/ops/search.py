@@ -863,12 +863,22 @@ def idf_weights(conn: sqlite3.Connection, groups: Sequence[Sequence[str]]) -> li
     total = int(row[0]) if row else 1
     out = []
     for group in groups:
-        df = 0
-        for term in group:
-            row = conn.execute("SELECT docs FROM vocabulary WHERE term = ?", (term,)).fetchone()
-            df += int(row[0]) if row else short_word_docs(conn, term)
+        df = sum(term_docs(conn, term) for term in group)
         out.append(round(math.log(1 + total / max(df, 1)), 4))
     return out
+
+
+def term_docs(conn: sqlite3.Connection, term: str) -> int:
+    """The provisions holding a word (``vocabulary``, or :func:`short_word_docs`), or at most those
+    holding a phrase: the fewest of its words' (a phrase of the synonym file or a translation,
+    "duree maximale hebdomadaire", is not in ``vocabulary``; counted as held by one provision it
+    weighed as the rarest word of all and alone made the any-word quorum's IDF share, so that a
+    question translated into two such phrases needed both in one provision)."""
+    docs = []
+    for word in term.split() or [term]:
+        row = conn.execute("SELECT docs FROM vocabulary WHERE term = ?", (word,)).fetchone()
+        docs.append(int(row[0]) if row else short_word_docs(conn, word))
+    return min(docs)
 
 
 #: Document counts of words too short for ``vocabulary``, per index content (see :func:`short_word_docs`).
@@ -1648,14 +1658,19 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
     if options.partial and len(content) >= 3 and any(h.row.get("anchor") for h in hits) \
             and _distinct_works(hits) < options.limit:
         withheld = once("withheld", lambda: relaxation_withheld(conn, plan.terms, groups, Filters()))
-        if withheld is None:
-            partial = content
+        # a translated question's untranslated words neither withhold nor decide this lane either
+        fillers = translated_fillers(plan, withheld)
+        partial = [g for t, g in zip(plan.terms, groups, strict=True) if not relax.relaxable(t) and t not in fillers]
+        if (withheld is None or fillers) and len(partial) >= 2:
             rows = once("partial", lambda: quorum_occurrences(conn, partial, relax.quorum(len(partial)), filters,
                                                               budget))
             _merge(hits, rows, ["partial_terms"], seen)
     if options.relax and not hits:
         out.relaxation_withheld = relaxation_withheld(conn, plan.terms, groups, filters)
-        for relaxation in relax.relaxations(plan.terms, groups) if out.relaxation_withheld is None else ():
+        fillers = translated_fillers(plan, out.relaxation_withheld)
+        if fillers:  # only untranslated words withheld it (if any did)
+            out.relaxation_withheld = None
+        for relaxation in relax.relaxations(plan.terms, groups, fillers) if out.relaxation_withheld is None else ():
             rows = _relaxed_rows(conn, relaxation, filters, budget)
             if rows:
                 _merge(hits, rows, [relaxation.match_reason], seen)
@@ -1664,6 +1679,16 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
                 break
         if (out.relaxation_withheld or {}).get("reason") == "filters" and filters.as_of:
             _relax_on_date(conn, plan, groups, filters, budget, out, seen, once)
+
+
+def translated_fillers(plan: Plan, withheld: dict[str, Any] | None) -> list[str]:
+    """The untranslated words a translated question's relaxation drops
+    (:func:`derive.index.relax.untranslated_fillers`): none when the relaxation is withheld for
+    another reason than ``unknown_terms``, or for a word that is not one of them."""
+    if plan.translations is None or (withheld is not None and withheld.get("reason") != "unknown_terms"):
+        return []
+    translated = {t for t in plan.terms if plan.synonyms.get(t)}
+    return relax.untranslated_fillers(plan.terms, list((withheld or {}).get("terms", [])), translated)
 
 
 #: Works whose other states hold every query word, searched at the asked date (:func:`_relax_on_date`).
