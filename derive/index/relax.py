@@ -36,7 +36,15 @@ the answer so that a reader can tell a weaker match from a direct one:
   ``relaxation_withheld`` says why, when a content word (not a question-frame word: a law does
   not say ``combien``) is in no provision of the index or when
   the caller's filters, not the words, emptied the answer
-  (the search operation decides, see ``relaxation_withheld`` in the serving core).
+  (the search operation decides, see ``relaxation_withheld`` in the serving core). A question
+  searched through the cross-language lexicon drops, with its stop words, the words nothing
+  translates (:func:`untranslated_fillers`: "Krankschreibung dem Arbeitgeber *vorlegen*") when
+  enough translated words are left, so that such a word neither withholds the relaxation
+  (``unknown_terms``) nor carries the any-word quorum.
+
+The reviewed synonym file (:func:`synonyms`, :func:`with_synonyms`) matches a question's words as
+written, then by their Snowball stems in the entry's language: "Hinweisgebern" takes the entry
+"Hinweisgeber".
 
 Nothing here reads an index: the functions turn normalised terms into FTS5 term groups
 (:func:`derive.index.text.fts_query`), and :func:`describe` renders a group list for the report.

@@ -25,7 +25,10 @@ a whole word in capitals, digits or roman numerals.
 
 An **everyday word** of the reviewed synonym file (``derive/index/synonyms.json``: "arrêt maladie",
 "bankrupt", "Kündigung") is OR-ed with the legal terms the acts use for it ("incapacité de travail",
-"insolvency"/"faillite", "licenciement"/"résiliation"): ``Plan.synonyms``, never a filter.
+"insolvency"/"faillite", "licenciement"/"résiliation"): ``Plan.synonyms``, never a filter. A word
+that is no entry as written matches one by its Snowball stem in the entry's language (the
+question's, when :func:`derive.index.xlang.query_language` tells it): "Hinweisgebern",
+"Insidergeschäften", "holidays".
 
 A question in **English or German on French-only text** (an English question searched in Legilux, a
 German one in either publisher: :func:`text_languages`, :func:`derive.index.xlang.query_language`) has

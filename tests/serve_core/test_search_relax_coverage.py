@@ -2,25 +2,19 @@
 
 - an everyday word of the synonym file matches in its inflected forms: the Snowball stems of the
   entry's language (:func:`derive.index.relax.with_synonyms` with a ``stem``);
-- a phrase (a synonym's or a translation's legal term) weighs in the any-word quorum what its
-  rarest word weighs, not as a word held by one provision (:func:`serve.core.ops.search.term_docs`);
-- a translated question's relaxation drops the words nothing translates, so that the verbs and
-  particles of a German question neither withhold it nor decide it
-  (:func:`derive.index.relax.untranslated_fillers`).
+- a translated question's relaxation (and its majority-of-words lane) drops the words nothing
+  translates, so that the verbs and particles of a German question neither withhold it nor decide
+  it (:func:`derive.index.relax.untranslated_fillers`).
 
 On the real fixture corpus (``LEX_FIXTURES``) where a search is made.
 """
 
 from __future__ import annotations
 
-import math
-import sqlite3
 from typing import Any
 
 from derive.index import analysis, relax
 from serve.core import LegalCore
-from serve.core.ops.search import idf_weights, term_docs
-from tests.index.pipeline import FixtureBuild
 
 EU, LU = "eu-eurlex", "lu-legilux"
 
@@ -74,23 +68,6 @@ def test_an_inflected_german_word_finds_the_act(fixture_core: LegalCore) -> None
 
 
 # -- class 1: coverage of the informative words -------------------------------------------------
-
-
-def test_a_phrase_weighs_its_rarest_word(fixture_indexes: FixtureBuild) -> None:
-    conn = sqlite3.connect(
-        f"file:{fixture_indexes.index_dir / 'lu-legilux.sqlite'}?mode=ro", uri=True
-    )
-    travail = term_docs(conn, "travail")
-    incapacite = term_docs(conn, "incapacite")
-    assert (
-        term_docs(conn, "incapacite de travail")
-        == min(travail, incapacite, term_docs(conn, "de"))
-        > 1
-    )
-    phrase, word = idf_weights(conn, [["incapacite de travail"], ["incapacite"]])
-    assert phrase >= word  # never rarer than its rarest word, never the "held once" weight
-    total = int(conn.execute("SELECT v FROM stamp WHERE k = 'count.lexical_states'").fetchone()[0])
-    assert idf_weights(conn, [["zzq qqz"]]) == [round(math.log(1 + total), 4)]
 
 
 def test_untranslated_words_are_dropped_only_beside_enough_translated_ones() -> None:

@@ -6,7 +6,8 @@ keyword lane (FTS5 BM25 with column weights title 10, number 4, heading 6, text 
 for a named work when nothing else is asked (a work named by its identifier is followed by its
 held corrigenda); then, only when direct hits are few, a fuzzy expansion of unknown words (no
 work named) and light-stem prefix variants (:mod:`serve.core.relax`), and, when nothing
-matched, the relaxed query (stop words dropped, then any word); beside keyword hits, the works
+matched, the relaxed query (stop words dropped, then any word; a translated question's words
+nothing translates dropped with them: :func:`translated_fillers`); beside keyword hits, the works
 whose text is not held and whose titles hold most of the words (:func:`untexted_title_rows`);
 last, with no work named, the weak metadata lane (EuroVoc / subject labels, with the matched
 label as the reason). A typed reference ("la loi de 1968 sur la nationalité") ranks the one act of
@@ -863,22 +864,12 @@ def idf_weights(conn: sqlite3.Connection, groups: Sequence[Sequence[str]]) -> li
     total = int(row[0]) if row else 1
     out = []
     for group in groups:
-        df = sum(term_docs(conn, term) for term in group)
+        df = 0
+        for term in group:
+            row = conn.execute("SELECT docs FROM vocabulary WHERE term = ?", (term,)).fetchone()
+            df += int(row[0]) if row else short_word_docs(conn, term)
         out.append(round(math.log(1 + total / max(df, 1)), 4))
     return out
-
-
-def term_docs(conn: sqlite3.Connection, term: str) -> int:
-    """The provisions holding a word (``vocabulary``, or :func:`short_word_docs`), or at most those
-    holding a phrase: the fewest of its words' (a phrase of the synonym file or a translation,
-    "duree maximale hebdomadaire", is not in ``vocabulary``; counted as held by one provision it
-    weighed as the rarest word of all and alone made the any-word quorum's IDF share, so that a
-    question translated into two such phrases needed both in one provision)."""
-    docs = []
-    for word in term.split() or [term]:
-        row = conn.execute("SELECT docs FROM vocabulary WHERE term = ?", (word,)).fetchone()
-        docs.append(int(row[0]) if row else short_word_docs(conn, word))
-    return min(docs)
 
 
 #: Document counts of words too short for ``vocabulary``, per index content (see :func:`short_word_docs`).
@@ -1658,10 +1649,8 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
     if options.partial and len(content) >= 3 and any(h.row.get("anchor") for h in hits) \
             and _distinct_works(hits) < options.limit:
         withheld = once("withheld", lambda: relaxation_withheld(conn, plan.terms, groups, Filters()))
-        # a translated question's untranslated words neither withhold nor decide this lane either
-        fillers = translated_fillers(plan, withheld)
-        partial = [g for t, g in zip(plan.terms, groups, strict=True) if not relax.relaxable(t) and t not in fillers]
-        if (withheld is None or fillers) and len(partial) >= 2:
+        if withheld is None:
+            partial = content
             rows = once("partial", lambda: quorum_occurrences(conn, partial, relax.quorum(len(partial)), filters,
                                                               budget))
             _merge(hits, rows, ["partial_terms"], seen)
