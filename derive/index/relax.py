@@ -36,7 +36,15 @@ the answer so that a reader can tell a weaker match from a direct one:
   ``relaxation_withheld`` says why, when a content word (not a question-frame word: a law does
   not say ``combien``) is in no provision of the index or when
   the caller's filters, not the words, emptied the answer
-  (the search operation decides, see ``relaxation_withheld`` in the serving core).
+  (the search operation decides, see ``relaxation_withheld`` in the serving core). A question
+  searched through the cross-language lexicon drops, with its stop words, the words nothing
+  translates (:func:`untranslated_fillers`: "Krankschreibung dem Arbeitgeber *vorlegen*") when
+  enough translated words are left, so that such a word neither withholds the relaxation
+  (``unknown_terms``) nor carries the any-word quorum.
+
+The reviewed synonym file (:func:`synonyms`, :func:`with_synonyms`) matches a question's words as
+written, then by their Snowball stems in the entry's language: "Hinweisgebern" takes the entry
+"Hinweisgeber".
 
 Nothing here reads an index: the functions turn normalised terms into FTS5 term groups
 (:func:`derive.index.text.fts_query`), and :func:`describe` renders a group list for the report.
@@ -47,7 +55,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -216,14 +224,41 @@ class Relaxation:
                 "dropped": list(self.dropped), "min_terms": self.min_terms}
 
 
-def relaxations(terms: Sequence[str], groups: Sequence[Sequence[str]]) -> Iterator[Relaxation]:
-    """The weaker forms to try, in order, for ``terms`` (with their expansion ``groups``)."""
-    kept = [list(g) for t, g in zip(terms, groups, strict=True) if not relaxable(t)]
-    dropped = tuple(t for t in terms if relaxable(t))
+def relaxations(terms: Sequence[str], groups: Sequence[Sequence[str]],
+                fillers: Collection[str] = ()) -> Iterator[Relaxation]:
+    """The weaker forms to try, in order, for ``terms`` (with their expansion ``groups``); the
+    ``fillers`` (words the caller found to frame the question only, :func:`untranslated_fillers`)
+    are dropped with the stop words."""
+    kept = [list(g) for t, g in zip(terms, groups, strict=True) if not relaxable(t) and t not in fillers]
+    dropped = tuple(t for t in terms if relaxable(t) or t in fillers)
     if dropped and kept:
         yield Relaxation(kept, False, "stop_words_dropped", dropped, len(kept))
     if quorum(len(kept)) < len(kept):
         yield Relaxation(kept, True, "any_term", dropped, quorum(len(kept)))
+
+
+#: A translated question's relaxation drops its untranslated words that the text does not hold only
+#: when at least this many content words are left …
+FILLER_MIN_KEPT = 2
+
+
+def untranslated_fillers(terms: Sequence[str], unknown: Sequence[str], translated: Collection[str]) -> list[str]:
+    """The words of a question asked in a language the index holds no text in (its ``terms``; the
+    ``translated`` ones were given French terms by the lexicon or the synonym file) that its
+    relaxation drops like stop words: the single words nothing translates, when the translated
+    content words are at least :data:`FILLER_MIN_KEPT` and at least as many as they are, and when
+    every ``unknown`` word (held by no provision, which withheld the relaxation) is one of them.
+    The verbs and particles of a German or English question that the lexicon lacks ("Krankschreibung
+    dem Arbeitgeber *vorlegen*", "Gewährleistung *beim* Kauf", "Höchstdauer *pro Tag*") say how it
+    is asked, the translated words what it is about: required, such a word found no provision
+    (``unknown_terms``) or, held by a few German states or English texts only, it carried the
+    any-word quorum's IDF share alone. Otherwise none. Pure."""
+    fillers = [t for t in terms if " " not in t and t not in translated and not relaxable(t)]
+    left = [t for t in terms if t in translated and not relaxable(t)]
+    if not fillers or len(left) < FILLER_MIN_KEPT or len(fillers) > len(left) \
+            or any(t not in fillers for t in unknown):
+        return []
+    return fillers
 
 
 def describe(groups: Sequence[Sequence[str]], *, any_of: bool = False) -> str:
@@ -256,12 +291,71 @@ def synonyms() -> tuple[tuple[tuple[str, ...], str, tuple[str, ...]], ...]:
     return tuple(sorted(((k, p, tuple(v)) for k, (p, v) in found.items()), key=lambda e: (-len(e[0]), e[0])))
 
 
-def with_synonyms(terms: Sequence[str]) -> tuple[list[str], dict[str, list[str]]]:
+#: A Snowball stemmer: ``(folded word, language) -> stem`` or ``None`` (too short, no stemmer), as
+#: :func:`derive.index.analysis.stem_word` (passed in: the analysis module imports this one).
+Stem = Callable[[str, str], str | None]
+
+
+@functools.cache
+def synonym_languages() -> Mapping[tuple[str, ...], frozenset[str]]:
+    """The languages of the entries of :func:`synonyms`, per everyday word run (its ``language``)."""
+    data = json.loads(SYNONYMS_PATH.read_text(encoding="utf-8"))
+    found: dict[tuple[str, ...], set[str]] = {}
+    for entry in data["entries"]:
+        words = tuple(w for w in normalize(str(entry["word"])).split() if w not in QUERY_STOP_WORDS)
+        if words and entry.get("language"):
+            found.setdefault(words, set()).add(str(entry["language"]))
+    return MappingProxyType({k: frozenset(v) for k, v in found.items()})
+
+
+def stem_key(words: Sequence[str], language: str, stem: Stem) -> tuple[str, ...]:
+    """A run of words as their Snowball stems in ``language`` (a word too short to stem stays as it is)."""
+    return tuple(s if (s := stem(w, language)) is not None else w for w in words)
+
+
+@functools.cache
+def stemmed_synonyms(stem: Stem) -> Mapping[tuple[str, tuple[str, ...]], int]:
+    """``(language, stems of the everyday words) -> position in synonyms()``, each entry under its
+    own language's stemmer; on a clash the longer (earlier) entry keeps the key."""
+    languages = synonym_languages()
+    out: dict[tuple[str, tuple[str, ...]], int] = {}
+    for k, (words, _, _) in enumerate(synonyms()):
+        for language in sorted(languages.get(words, ())):
+            out.setdefault((language, stem_key(words, language, stem)), k)
+    return MappingProxyType(out)
+
+
+def _stem_match(terms: Sequence[str], stem: Stem, language: str | None,
+                longest: int) -> tuple[int, tuple[tuple[str, ...], str, tuple[str, ...]]] | None:
+    """The longest run at the start of ``terms`` whose stems are those of an entry's words (in the
+    entry's language, and the question's when it is told): its length and the entry."""
+    table = stemmed_synonyms(stem)
+    entries = synonyms()
+    for size in range(min(longest, len(terms)), 0, -1):
+        run = terms[:size]
+        if any(" " in t for t in run):
+            continue
+        for lang in (language,) if language is not None else ("de", "en", "fr"):
+            k = table.get((lang, stem_key(run, lang, stem)))
+            if k is not None:
+                return size, entries[k]
+    return None
+
+
+def with_synonyms(terms: Sequence[str], stem: Stem | None = None,
+                  language: str | None = None) -> tuple[list[str], dict[str, list[str]]]:
     """A query's terms with each everyday word or run of words of :func:`synonyms` as one term (a
     run becomes its phrase: "arret maladie", "aide medicale a mourir"), and the legal terms each
     such term is OR-ed with (``{"arret maladie": ["incapacite de travail"]}``). The everyday words
-    stay: a synonym widens a word's group, it never replaces the word nor filters."""
+    stay: a synonym widens a word's group, it never replaces the word nor filters.
+
+    With a Snowball ``stem`` (:func:`derive.index.analysis.stem_word`), a word or run that matches
+    no entry as written matches one whose words have the same stems in the entry's language (the
+    question's ``language`` when it is told): "Hinweisgebern" the entry "Hinweisgeber",
+    "Insidergeschäften" "Insidergeschäfte", "licenciée" "licencier". The question's own words stay
+    the term (searched as written, a run as its phrase)."""
     table = synonyms()
+    longest = max((len(words) for words, _, _ in table), default=0)
     out: list[str] = []
     found: dict[str, list[str]] = {}
     i = 0
@@ -274,6 +368,14 @@ def with_synonyms(terms: Sequence[str]) -> tuple[list[str], dict[str, list[str]]
                 i += len(words)
                 break
         else:
-            out.append(terms[i])
-            i += 1
+            matched = _stem_match(terms[i:], stem, language, longest) if stem is not None else None
+            if matched is None:
+                out.append(terms[i])
+                i += 1
+                continue
+            size, (_, _, legal) = matched
+            term = " ".join(terms[i:i + size])
+            out.append(term)
+            found[term] = [t for t in legal if t != term]
+            i += size
     return out, found

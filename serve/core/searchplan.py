@@ -25,7 +25,10 @@ a whole word in capitals, digits or roman numerals.
 
 An **everyday word** of the reviewed synonym file (``derive/index/synonyms.json``: "arrêt maladie",
 "bankrupt", "Kündigung") is OR-ed with the legal terms the acts use for it ("incapacité de travail",
-"insolvency"/"faillite", "licenciement"/"résiliation"): ``Plan.synonyms``, never a filter.
+"insolvency"/"faillite", "licenciement"/"résiliation"): ``Plan.synonyms``, never a filter. A word
+that is no entry as written matches one by its Snowball stem in the entry's language (the
+question's, when :func:`derive.index.xlang.query_language` tells it): "Hinweisgebern",
+"Insidergeschäften", "holidays".
 
 A question in **English or German on French-only text** (an English question searched in Legilux, a
 German one in either publisher: :func:`text_languages`, :func:`derive.index.xlang.query_language`) has
@@ -53,7 +56,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from derive.index import relax, xlang
+from derive.index import analysis, relax, xlang
 from derive.index.identifiers import celex_numbers, celex_to_slug
 from derive.index.query import STOP_WORDS, ParsedQuery, ngrams
 from derive.index.text import normalize
@@ -544,7 +547,7 @@ def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | 
     plan.terms = [t for i, t in enumerate(tokens) if i not in consumed and t not in STOP_WORDS and t not in phrase_tokens]
     plan.terms = list(dict.fromkeys(plan.terms)) + [p for p in phrases if p and p not in plan.terms]
     plan.terms = without_question_frame(plan.terms)
-    plan.terms, plan.synonyms = relax.with_synonyms(plan.terms)
+    plan.terms, plan.synonyms = relax.with_synonyms(plan.terms, analysis.stem_word, xlang.query_language(tokens))
     held = text_languages(index) | ({language} if language else set())
     plan.terms, french, plan.translations = translated(plan.terms, tokens, held, plan.synonyms)
     for term, alternatives in french.items():  # OR-ed with the word, as a synonym is

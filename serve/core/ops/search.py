@@ -6,7 +6,8 @@ keyword lane (FTS5 BM25 with column weights title 10, number 4, heading 6, text 
 for a named work when nothing else is asked (a work named by its identifier is followed by its
 held corrigenda); then, only when direct hits are few, a fuzzy expansion of unknown words (no
 work named) and light-stem prefix variants (:mod:`serve.core.relax`), and, when nothing
-matched, the relaxed query (stop words dropped, then any word); beside keyword hits, the works
+matched, the relaxed query (stop words dropped, then any word; a translated question's words
+nothing translates dropped with them: :func:`translated_fillers`); beside keyword hits, the works
 whose text is not held and whose titles hold most of the words (:func:`untexted_title_rows`);
 last, with no work named, the weak metadata lane (EuroVoc / subject labels, with the matched
 label as the reason). A typed reference ("la loi de 1968 sur la nationalité") ranks the one act of
@@ -1658,7 +1659,10 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
             _merge(hits, rows, ["partial_terms"], seen)
     if options.relax and not hits:
         out.relaxation_withheld = relaxation_withheld(conn, plan.terms, groups, filters)
-        for relaxation in relax.relaxations(plan.terms, groups) if out.relaxation_withheld is None else ():
+        fillers = translated_fillers(plan, out.relaxation_withheld)
+        if fillers:  # only untranslated words withheld it (if any did)
+            out.relaxation_withheld = None
+        for relaxation in relax.relaxations(plan.terms, groups, fillers) if out.relaxation_withheld is None else ():
             rows = _relaxed_rows(conn, relaxation, filters, budget)
             if rows:
                 _merge(hits, rows, [relaxation.match_reason], seen)
@@ -1667,6 +1671,16 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
                 break
         if (out.relaxation_withheld or {}).get("reason") == "filters" and filters.as_of:
             _relax_on_date(conn, plan, groups, filters, budget, out, seen, once)
+
+
+def translated_fillers(plan: Plan, withheld: dict[str, Any] | None) -> list[str]:
+    """The untranslated words a translated question's relaxation drops
+    (:func:`derive.index.relax.untranslated_fillers`): none when the relaxation is withheld for
+    another reason than ``unknown_terms``, or for a word that is not one of them."""
+    if plan.translations is None or (withheld is not None and withheld.get("reason") != "unknown_terms"):
+        return []
+    translated = {t for t in plan.terms if plan.synonyms.get(t)}
+    return relax.untranslated_fillers(plan.terms, list((withheld or {}).get("terms", [])), translated)
 
 
 #: Works whose other states hold every query word, searched at the asked date (:func:`_relax_on_date`).
