@@ -12,7 +12,11 @@ it resolves short titles. Two sources, both from the publisher's own metadata or
   (EU) 2022/2065 (Digital Services Act)`` names the supplemented act, not this one), unless that
   act is the one it repeals (``… and repealing Directive 95/46/EC (General Data Protection
   Regulation)`` names the repealing act itself). Only works
-  that are not delegated, implementing or corrigenda get them.
+  that are not delegated, implementing or corrigenda get them. A Legilux title is read only in its
+  own clause (:func:`own_clause`): after ``Version consolidée applicable au …:`` and before the
+  acts it amends, transposes or executes (``… et portant modification de la loi modifiée du 15 juin
+  2004 relative à la SICAR (SICAR)`` names the act amended, not this one), plus a label after the
+  title's closing full stop (``… sur le revenu. (Imposition forfaitaire du personnel de ménage)``).
 - **The reviewed file** :data:`LEXICON_PATH` (``aliases.json``): abbreviations and popular names
   in EN, FR and DE (``DSGVO``, ``RGPD``, ``MiFID II``, ``loi AML``), one work each, each with its
   source. A name of a work the publisher does not hold is ignored. Which acts get names (the most
