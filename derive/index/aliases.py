@@ -12,7 +12,11 @@ it resolves short titles. Two sources, both from the publisher's own metadata or
   (EU) 2022/2065 (Digital Services Act)`` names the supplemented act, not this one), unless that
   act is the one it repeals (``… and repealing Directive 95/46/EC (General Data Protection
   Regulation)`` names the repealing act itself). Only works
-  that are not delegated, implementing or corrigenda get them.
+  that are not delegated, implementing or corrigenda get them. A Legilux title is read only in its
+  own clause (:func:`own_clause`): after ``Version consolidée applicable au …:`` and before the
+  acts it amends, transposes or executes (``… et portant modification de la loi modifiée du 15 juin
+  2004 relative à la SICAR (SICAR)`` names the act amended, not this one), plus a label after the
+  title's closing full stop (``… sur le revenu. (Imposition forfaitaire du personnel de ménage)``).
 - **The reviewed file** :data:`LEXICON_PATH` (``aliases.json``): abbreviations and popular names
   in EN, FR and DE (``DSGVO``, ``RGPD``, ``MiFID II``, ``loi AML``), one work each, each with its
   source. A name of a work the publisher does not hold is ignored. Which acts get names (the most
@@ -52,6 +56,18 @@ _EDITORIAL = re.compile(
 _ACT_NUMBER_BEFORE = re.compile(r"(\d{2,4}/\d+(/[A-Z]{2,4})?|No \d+/\d{4}|n[o°] \d+/\d{4}|Nr\. \d+/\d{4})\s*$")
 _REPEALING = re.compile(r"(repealing|abrogeant|aufhebung)[^,;()]{0,30}$", re.IGNORECASE)
 _NO_POPULAR_TYPES = ("_DEL", "_IMPL", "CORRIGENDUM")
+# A Legilux title's own clause ends where it starts listing the acts it amends, repeals or transposes
+# (``… et portant modification de - la loi modifiée du 15 juin 2004 relative à la SICAR``): a parenthesis
+# past that point names another act, not this one.
+_LU_CONSOLIDATED = re.compile(r"^\s*version\s+(?:consolid|rectifi)\S*\s+applicable\s+au\s+[^:]{1,40}:\s*", re.IGNORECASE)
+_LU_CLAUSE_END = re.compile(
+    r"\n|:|\s[-–]\s|\b1°|\b1\)|\b(?:et\s+)?portant\s+(?:\S+\s+)?(?:modification|transposition|abrogation|mise\s+en\s+[œo]e?uvre|"
+    r"ex[ée]cution|approbation)|\b(?:et\s+)?(?:modifiant|abrogeant|transposant|compl[ée]tant)\b|"
+    r"\b(?:de\s+la|à\s+la|la)\s+loi\s+(?:modifi[ée]e\s+)?du\b|\b(?:du|le)\s+r[èe]glement\s+(?:grand-ducal|\(|d['’]ex)",
+    re.IGNORECASE)
+# ``Règlement grand-ducal … portant exécution de l'article 137 de la loi … . (Imposition forfaitaire du personnel
+# de ménage)``: a parenthesis after the title's closing full stop is the publisher's label of the act itself.
+_LU_LABEL = re.compile(r"\.\s*(\([^()]{3,80}\))\.?\s*$")
 
 
 @functools.lru_cache(maxsize=4)
@@ -103,6 +119,15 @@ def title_popular_name(title: str) -> str | None:
     return re.sub(r"^(?:the|le|la|les|l’|l')\s*", "", found, flags=re.IGNORECASE).strip() or None
 
 
+def own_clause(title: str) -> str:
+    """A Legilux title's own clause: no consolidation prefix, nothing from the first amended act on."""
+    head = _LU_CONSOLIDATED.sub("", title)
+    end = _LU_CLAUSE_END.search(head)
+    label = _LU_LABEL.search(head)
+    clause = head[:end.start()] if end else head
+    return f"{clause} {label.group(1)}" if end and label else clause
+
+
 def alias_names(work: Mapping[str, Any], publisher: str, expressions: Iterable[Mapping[str, Any]]) -> list[Name]:
     """Alias names of one work: reviewed names and popular names of its official titles."""
     out: list[Name] = []
@@ -115,6 +140,8 @@ def alias_names(work: Mapping[str, Any], publisher: str, expressions: Iterable[M
     if not any(document_type.endswith(t) for t in _NO_POPULAR_TYPES) and not str(work["slug"]).endswith(")"):
         for expr in expressions:
             title = expr.get("title")
+            if isinstance(title, str) and publisher == "lu-legilux":
+                title = own_clause(title)
             name = title_popular_name(title) if isinstance(title, str) else None
             normalized = normalize(name) if name else ""
             if name and normalized and len(normalized) >= 3:

@@ -65,6 +65,9 @@ ROLES = ("amending", "delegated", "implementing", "corrigendum")
 HIERARCHY_PRIOR: Mapping[str, float] = {
     "regulation": 0.85, "other": 0.7}
 
+#: The hierarchy levels :func:`hierarchy_of` gives Legilux works (EUR-Lex ones are primary/secondary).
+LU_HIERARCHIES = frozenset({"constitution", "law", "regulation", "other"})
+
 _CORRIGENDUM_SLUG = re.compile(r"r\(\d{2}\)$")
 #: The act's own header: everything up to its date (``of 20 May 2019``, ``du 9 août 2018``).
 _HEADER = re.compile(r"^.*?\b(?:of|du|vom|des)\s+(?:1er\s+|\d{1,2}\.?\s*)\w+\s+(?:an\s+\w+\s+\()?\d{4}\)?\s*[,:]?\s*",
@@ -313,17 +316,37 @@ def related_by_role(conn: sqlite3.Connection, profiles_: Mapping[int, WorkProfil
         "SELECT DISTINCT v.work_rowid FROM citations c JOIN expressions e ON e.expression_rowid = c.expression_rowid "
         "JOIN versions v ON v.version_rowid = e.version_rowid WHERE c.target_work_id = ?", (target_work_id,))}
     reference = _reference(target_slug, profiles_[target].title if target in profiles_ else "")
+    titled: set[int] = set()
     if reference:
-        found |= {int(r[0]) for r in conn.execute(
+        titled = {int(r[0]) for r in conn.execute(
             "SELECT DISTINCT work_rowid FROM work_names WHERE kind = 'official_title' AND ' ' || normalized || ' ' "
             "LIKE ?", (f"% {reference} %",))}
+        found |= titled
     found.discard(target)
-    chosen = [w for w in found if w in profiles_ and profiles_[w].role in ROLES]
+    role_of = {w: profiles_[w].role for w in found if w in profiles_}
+    for work in titled & set(role_of) if target_work_id.startswith("lu-legilux:") else ():
+        if role_of[work] == "principal" and amends_in_title(profiles_[work].title, reference or ""):
+            role_of[work] = "amending"  # a law of its own subject whose title also amends the target
+    chosen = [w for w, role in role_of.items() if role in ROLES]
     slugs = dict(conn.execute(f"SELECT work_rowid, slug FROM works WHERE work_rowid IN ({','.join(map(str, chosen)) or 0})"))
     out: dict[str, list[int]] = {}
     for work in sorted(chosen, key=lambda w: str(slugs.get(w, "")), reverse=True):
-        out.setdefault(profiles_[work].role, []).append(work)
+        out.setdefault(role_of[work], []).append(work)
     return out
+
+
+_AMENDS = re.compile(r"\b(?:modifiant|portant\s+(?:\S+\s+)?modification|et\s+modification)\b")
+
+
+def amends_in_title(title: str, reference: str) -> bool:
+    """Whether a title lists ``reference`` (another act's date or number, normalised) among the acts
+    it amends: a modification phrase comes before the reference (``Loi du 18 juillet 2013 concernant
+    des agents … et modifiant : … 9. la loi du 13 juillet 2006 portant réorganisation du CPOS``).
+    Pure; Legilux titles only (issue #15: such an act is listed after the act named alone, as the
+    amending acts are; a EUR-Lex principal act "… and amending Regulation …" keeps its role)."""
+    folded = normalize(title)
+    at = f" {folded} ".find(f" {reference} ") if reference else -1
+    return at > 0 and _AMENDS.search(folded[:at]) is not None
 
 
 # -- the principal act a subordinate hit executes -----------------------------------------------
@@ -507,11 +530,32 @@ def says_subject(word: str) -> bool:
     return word not in FORM_WORDS
 
 
-def subject_words(titles: Iterable[str]) -> frozenset[str]:
+#: Where a Legilux title subject turns to the acts the law amends, repeals or transposes
+#: (``relative à la titrisation et portant modification de - la loi modifiée du 5 avril 1993 …``).
+_LU_SUBJECT_END = re.compile(r"\b(?:et\s+)?portant\s+(?:\S+\s+)?(?:modification|transposition|abrogation)\b|"
+                             r"\bet\s+(?:modifiant|abrogeant|transposant)\b")
+
+
+def lu_own_subject(subject: str) -> str:
+    """A Legilux title subject up to the clause listing the acts it amends, repeals or transposes,
+    when that leaves at least :data:`SUBJECT_MIN_CHARS` (an amending law's whole subject is that
+    clause: it is kept). Pure (issue #15: "titrisation" ranked the 2019 law implementing five EU
+    regulations, whose short subject names it once, before the 2004 law on securitisation, whose
+    subject was diluted by the nineteen words of the acts it amends)."""
+    found = _LU_SUBJECT_END.search(subject)
+    if found is None or len(subject[:found.start()].strip()) < SUBJECT_MIN_CHARS:
+        return subject
+    return subject[:found.start()].strip()
+
+
+def subject_words(titles: Iterable[str], legilux: bool = False) -> frozenset[str]:
     """The content words of a work's shortest official title subject (:func:`title_subject`; a
-    title without a dated header counts only when it holds no number: ``Code du travail``)."""
+    title without a dated header counts only when it holds no number: ``Code du travail``); a
+    Legilux subject without the acts it amends (:func:`lu_own_subject`)."""
     whole = [t for t in titles if not truncated(t)]
     subjects = [s for s in (title_subject(t) for t in whole) if s]
+    if legilux:
+        subjects = [lu_own_subject(s) for s in subjects]
     if not subjects:
         subjects = [normalize(t) for t in whole if not any(c.isdigit() for c in t)]
     best: list[str] | None = None

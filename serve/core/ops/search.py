@@ -96,6 +96,10 @@ _WEAK_REASONS = frozenset({"partial_terms", "any_term", "relaxed", "title_words"
 TITLE_BOOST = 1.0
 #: A work whose shortest title is about nothing but the query's words weighs ``1 + SUBJECT_BOOST`` more.
 SUBJECT_BOOST = 1.0
+#: A Legilux principal act whose title subject is the whole question and whose names hold every one
+#: of its words ("titrisation" → the loi relative à la titrisation) weighs this much more again: the
+#: question names it by its subject (:func:`exact_subject`).
+EXACT_SUBJECT_BOOST = 2.0
 #: Share of the query words' IDF mass a partially matching provision must hold.
 IDF_QUORUM = 0.65
 #: Publisher routing: a section whose best works' titles hold this much less of the query than another
@@ -1052,7 +1056,8 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
     if options.grain == "works":
         grouped = group_by_work(ranked, options.per_work_limit)
         if index is not None and plan.terms and not plan.constraints and not plan.intent:
-            grouped = parents_first(conn, index, grouped, profiles, filters, out.groups, options.limit)
+            grouped = parents_first(conn, index, grouped, profiles, filters, out.groups, options.limit,
+                                    pinned=frozenset(plan.boost))
         out.held_back = 0
         out.hits = grouped[:options.limit]
     else:
@@ -1148,7 +1153,8 @@ def works_subject_precision(conn: sqlite3.Connection, works: Sequence[int], grou
         for work, value in conn.execute(f"SELECT work_rowid, value FROM work_names WHERE work_rowid IN "
                                         f"({','.join(map(str, missing))}) AND kind = 'official_title'"):
             titles[int(work)].append(str(value))
-        known.update({w: ranking.subject_words(t) for w, t in titles.items()})
+        legilux = index is not None and index.publisher.value == "lu-legilux"
+        known.update({w: ranking.subject_words(t, legilux) for w, t in titles.items()})
     asked = frozenset(t for g in groups for t in g)
     return {w: ranking.title_precision(known[w], asked) for w in ids}
 
@@ -1327,7 +1333,19 @@ def _work_prior(hit: Hit, tier: int, profiles: dict[int, ranking.WorkProfile], o
         prior *= SOFT_MENTION_BOOST
     prior *= 1.0 + TITLE_BOOST * titled.get(work, 0.0)
     prior *= 1.0 + SUBJECT_BOOST * about.get(work, 0.0)
+    if exact_subject(profile, titled.get(work, 0.0), about.get(work, 0.0)):
+        prior *= EXACT_SUBJECT_BOOST
     return prior * breadth_factor((rows or {}).get(work, 0))
+
+
+def exact_subject(profile: ranking.WorkProfile | None, titled: float, about: float) -> bool:
+    """Whether a work is a Legilux principal act not repealed (a law, code or regulation that is not
+    amending or executing another) whose names hold every word of the question and whose title subject holds
+    nothing else (issue #15: the act a question names by its subject comes before the acts that
+    name that subject among others: the 2019 law implementing "EuVECA, EuSEF, MMF, ELTIF et
+    Titrisation STS" before the 2004 law on securitisation). Pure."""
+    return (profile is not None and profile.role == "principal" and profile.status != "repealed"
+            and profile.hierarchy in ranking.LU_HIERARCHIES and titled >= 1.0 and about >= 1.0)
 
 
 def partial_competes(plan: Plan, options: LaneOptions) -> bool:
@@ -1354,19 +1372,24 @@ _PARENTS: weakref.WeakKeyDictionary[MountedIndex, dict[int, int | None]] = weakr
 
 def parents_first(conn: sqlite3.Connection, index: MountedIndex, hits: Sequence[Hit],
                   profiles: dict[int, ranking.WorkProfile], filters: Filters, groups: Sequence[Sequence[str]],
-                  limit: int) -> list[Hit]:
+                  limit: int, pinned: frozenset[int] = frozenset()) -> list[Hit]:
     """Works (one hit each, rank order) with the principal act a subordinate work of the first
     ``limit`` executes or modifies (:func:`serve.core.ranking.parent_act`) placed right before it,
     when the parent's names hold at least :data:`serve.core.ranking.PARENT_MIN_COVERAGE` of the
     query's words: a question on a law's subject finds the law before the règlements that execute
     it. A parent already listed further down moves up; one not listed comes as its work row
-    (reason ``parent_act``, ``parent_of`` the subordinate work), if a state passes the filters."""
+    (reason ``parent_act``, ``parent_of`` the subordinate work), if a state passes the filters.
+    A ``pinned`` work (one the query cites itself, ``RGD du 24 janvier 1991 huissier``) keeps its
+    place: the parent is not put before the act the user asked for."""
     known = _PARENTS.setdefault(index, {})
     out = list(hits)
     placed: set[int] = set()
     position = 0
     while position < min(limit, len(out)):
         child = out[position].row["work_rowid"]
+        if child in pinned:
+            position += 1
+            continue
         if child not in known:
             if len(known) >= RELATED_REMEMBERED:
                 known.clear()
@@ -2085,10 +2108,47 @@ DATED_FORMS = {"loi": "loi", "lois": "loi", "reglement grand ducal": "rgd", "reg
                "arrete ministeriel": "amin", "arretes ministeriels": "amin"}
 _MONTHS = {m: i for i, m in enumerate(("janvier", "fevrier", "mars", "avril", "mai", "juin", "juillet", "aout",
                                        "septembre", "octobre", "novembre", "decembre"), start=1)}
-#: ``… du 31 juillet 2006`` or, in figures, ``… du 12/11/2004`` / ``12.11.2004`` (normalised to spaces).
+#: The abbreviations of month names practitioners write (``juil.``, ``sept.``, ``déc.``).
+_MONTH_ABBREVIATIONS = {"janv": 1, "fev": 2, "fevr": 2, "avr": 4, "juil": 7, "sept": 9, "oct": 10, "nov": 11,
+                        "dec": 12}
+#: ``… du 31 juillet 2006`` or, in figures, ``… du 12/11/2004`` / ``12.11.2004`` (normalised to spaces);
+#: a month word is checked by :func:`month_number` (abbreviations and one typo are read).
 _DATED = re.compile(r"\b(" + "|".join(sorted(DATED_FORMS, key=len, reverse=True))
-                    + r")(?: modifi(?:e|ee|es|ees))? du (\d{1,2}|1er) (" + "|".join(_MONTHS)
-                    + r"|0?[1-9]|1[0-2]) ((?:1[89]|20)\d\d)\b")
+                    + r")(?: modifi(?:e|ee|es|ees))? du (\d{1,2}|1er) ([a-z]{3,10}|0?[1-9]|1[0-2]) ((?:1[89]|20)\d\d)\b")
+
+
+def month_number(word: str) -> int | None:
+    """The month a normalised word of a citation's date names: a French month name, its usual
+    abbreviation, a number 1–12, or a name with one typo (``avirl``, ``septembe``, ``fevier``: one
+    letter added, dropped, changed or two swapped; two for names of seven letters or more) when that
+    fits exactly one month. ``None`` otherwise. Pure (issue #15: a typo in the month lost the act)."""
+    if word.isdigit():
+        number = int(word)
+        return number if 1 <= number <= 12 else None
+    if word in _MONTHS:
+        return _MONTHS[word]
+    if word in _MONTH_ABBREVIATIONS:
+        return _MONTH_ABBREVIATIONS[word]
+    if len(word) < 4:
+        return None
+    near = {number for name, number in _MONTHS.items()
+            if _edits(word, name) <= (2 if len(name) >= 7 and len(word) >= 6 else 1)}
+    return near.pop() if len(near) == 1 else None
+
+
+def _edits(a: str, b: str) -> int:
+    """Optimal string alignment distance (insertions, deletions, substitutions, adjacent swaps)."""
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, start=1):
+        current = [i]
+        for j, cb in enumerate(b, start=1):
+            cost = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                cost = min(cost, previous2[j - 2] + 1)
+            current.append(cost)
+        previous2, previous = previous, current
+    return previous[-1]
 
 
 def dated_references(index: MountedIndex, query: str) -> list[Mention]:
@@ -2111,7 +2171,9 @@ def dated_prefixes(query: str) -> list[tuple[str, str]]:
     out = []
     for m in _DATED.finditer(normalize(query)):
         day = 1 if m.group(2) == "1er" else int(m.group(2))
-        month = _MONTHS[m.group(3)] if m.group(3) in _MONTHS else int(m.group(3))
+        month = month_number(m.group(3))
+        if month is None or not 1 <= day <= 31:
+            continue
         out.append((m.group(), f"{DATED_FORMS[m.group(1)]}-{m.group(4)}-{month:02d}-{day:02d}-"))
     return out
 
