@@ -125,9 +125,10 @@ _QUESTION = (
 #: Alone such a word can name a subject ("temps de travail", "long-term", "lange Zeit" stays a
 #: search word); after its interrogative no law says it, so required it found the provisions that
 #: happen to hold it, and in the any-word quorum its rarity in law outweighed the subject words
-#: (:func:`frame_pair_words`). Query-side only.
+#: (:func:`frame_pair_words`). A unit ("combien de *semaines*") is no such word: the answer states
+#: it ("vingt semaines"). Query-side only.
 _FRAME_PAIRS = (
-    "combien:temps,fois,jours,semaines,mois,annees "
+    "combien:temps "
     "how:long,fast,soon,quickly,often,happens,happen "
     "what:happens,happen "
     "wie:lange,schnell,oft,viel,viele"

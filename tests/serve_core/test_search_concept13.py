@@ -4,8 +4,6 @@
   "wie *lange*") leaves the search words (:func:`derive.index.relax.frame_pair_words`);
 - class 2: a French verb on an ``-ion`` noun stems to the noun ("démissionne" → "démission"), for
   the stem lane and the ``words_apart`` rule (:func:`derive.index.relax.light_stem`);
-- class 3: a phrase (a synonym's or translation's legal term) weighs its real rarity in the
-  any-word quorum (:func:`serve.core.ops.search.phrase_docs`), not that of a word held once.
 
 On the real fixture corpus (``LEX_FIXTURES``) where an index is read.
 """
@@ -77,20 +75,5 @@ def test_the_verb_reaches_the_noun_in_the_text(fixture_indexes: Any) -> None:
         # the fixture Legilux texts say "démission", none "démissionne"
         assert conn.execute("SELECT 1 FROM provision_fts WHERE provision_fts MATCH 'demissionne'").fetchone() is None
         assert search.word_held(conn, "demissionne")
-    finally:
-        conn.close()
-
-
-# -- class 3: a phrase's own rarity --------------------------------------------------------------
-
-
-def test_a_phrase_weighs_its_real_rarity(fixture_indexes: Any) -> None:
-    conn = sqlite3.connect(f"file:{fixture_indexes.index_dir / 'eu-eurlex.sqlite'}?mode=ro", uri=True)
-    try:
-        held = search.phrase_docs(conn, "personal data breach")
-        assert held > 1  # the GDPR's provisions on breaches, not one
-        assert search.phrase_docs(conn, "flying carpet licence") == 1  # held by none: rare
-        rare, common = search.idf_weights(conn, [["flying carpet licence"], ["personal data breach"]])
-        assert rare > common
     finally:
         conn.close()

@@ -874,7 +874,7 @@ def idf_weights(conn: sqlite3.Connection, groups: Sequence[Sequence[str]]) -> li
         df = 0
         for term in group:
             row = conn.execute("SELECT docs FROM vocabulary WHERE term = ?", (term,)).fetchone()
-            df += int(row[0]) if row else (phrase_docs(conn, term) if " " in term else short_word_docs(conn, term))
+            df += int(row[0]) if row else short_word_docs(conn, term)
         out.append(round(math.log(1 + total / max(df, 1)), 4))
     return out
 
@@ -904,34 +904,6 @@ def short_word_docs(conn: sqlite3.Connection, term: str) -> int:
         row = conn.execute("SELECT doc FROM provision_vocab WHERE term = ?", (term,)).fetchone()
         _SHORT_DOCS[key] = int(row[0]) if row else 1
     return _SHORT_DOCS[key]
-
-
-#: A phrase's provisions are counted up to this many (:func:`phrase_docs`): past it the phrase is common.
-PHRASE_DOCS_MAX = 5000
-#: Provision counts of phrases, per index content (see :func:`phrase_docs`).
-_PHRASE_DOCS: dict[tuple[str, str], int] = {}
-
-
-def phrase_docs(conn: sqlite3.Connection, phrase: str) -> int:
-    """The provisions holding ``phrase`` (a synonym's or translation's legal term, a quoted run: no
-    ``vocabulary`` row), counted up to :data:`PHRASE_DOCS_MAX` through the FTS5 phrase match and
-    kept per index content (its digest); 1 when none holds it.
-
-    Counted as 1 (rare) whatever it was, such a phrase carried the any-word quorum's IDF share by
-    itself: "salaire social minimum", held by some 400 Legilux provisions, weighed as much as a
-    word held by one (issue #15)."""
-    match = fts_query([[phrase]])
-    if match is None:
-        return 1
-    row = conn.execute("SELECT v FROM stamp WHERE k = 'content_digest'").fetchone()
-    key = (str(row[0]) if row else str(conn.execute("PRAGMA database_list").fetchone()[2]), phrase)
-    if key not in _PHRASE_DOCS:
-        if len(_PHRASE_DOCS) >= _SHORT_DOCS_MAX:
-            _PHRASE_DOCS.clear()
-        found = conn.execute("SELECT COUNT(*) FROM (SELECT rowid FROM provision_fts WHERE provision_fts MATCH ? "
-                             f"LIMIT {PHRASE_DOCS_MAX})", (match,)).fetchone()
-        _PHRASE_DOCS[key] = max(int(found[0]), 1)
-    return _PHRASE_DOCS[key]
 
 
 def _relaxed_rows(conn: sqlite3.Connection, relaxation: relax.Relaxation, filters: Filters, limit: int,
