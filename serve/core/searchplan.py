@@ -496,23 +496,6 @@ def without_question_frame(terms: Sequence[str], measures: Collection[str] = ())
     return kept if len(kept) >= 2 else list(terms)
 
 
-#: The name of the country whose law a publisher's index holds, per publisher (folded): "in Luxembourg"
-#: says where the asker is, not what the law says (:func:`without_own_country`).
-OWN_COUNTRY: Mapping[str, frozenset[str]] = {"lu-legilux": frozenset({"luxembourg", "luxemburg"})}
-
-
-def without_own_country(terms: Sequence[str], publisher: str) -> list[str]:
-    """The search words of a question to ``publisher``'s index without the name of the country whose
-    law it holds (:data:`OWN_COUNTRY`: "minimum wage *Luxembourg*", "Mieterhöhung in *Luxemburg*",
-    "workplace bullying in *Luxembourg*"), when another word is left. Every Legilux act is
-    Luxembourg law, so required the name found the provisions that happen to say it (budget, tax,
-    study-programme laws naming the country) before the act that answers, whose articles do not;
-    the adjective ("nationalité *luxembourgeoise*") and a name the plan resolved stay. Pure."""
-    own = OWN_COUNTRY.get(publisher, frozenset())
-    kept = [t for t in terms if t not in own]
-    return kept if kept and len(kept) < len(terms) else list(terms)
-
-
 #: A language is one an index holds text in when at least this share of its provisions' states are in it.
 TEXT_LANGUAGE_SHARE = 0.05
 
@@ -567,7 +550,6 @@ def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | 
     plan.terms = [t for i, t in enumerate(tokens) if i not in consumed and t not in STOP_WORDS and t not in phrase_tokens]
     plan.terms = list(dict.fromkeys(plan.terms)) + [p for p in phrases if p and p not in plan.terms]
     plan.terms = without_question_frame(plan.terms, relax.frame_pair_words(tokens))
-    plan.terms = without_own_country(plan.terms, index.publisher.value)
     plan.terms, plan.synonyms = relax.with_synonyms(plan.terms, analysis.stem_word, xlang.query_language(tokens))
     held = text_languages(index) | ({language} if language else set())
     plan.terms, french, plan.translations = translated(plan.terms, tokens, held, plan.synonyms)

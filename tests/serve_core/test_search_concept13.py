@@ -2,8 +2,6 @@
 
 - class 1: the measure word of a two-word question frame ("combien de *temps*", "how *fast*",
   "wie *lange*") leaves the search words (:func:`derive.index.relax.frame_pair_words`);
-- class 1: the name of the country whose law an index holds ("minimum wage *Luxembourg*") is no
-  search word of that index (:func:`serve.core.searchplan.without_own_country`);
 - class 2: a French verb on an ``-ion`` noun stems to the noun ("démissionne" → "démission"), for
   the stem lane and the ``words_apart`` rule (:func:`derive.index.relax.light_stem`);
 
@@ -18,7 +16,7 @@ from typing import Any
 from derive.index import analysis, relax
 from serve.core import LegalCore
 from serve.core.ops import search
-from serve.core.searchplan import without_own_country, without_question_frame
+from serve.core.searchplan import without_question_frame
 
 EU, LU = "eu-eurlex", "lu-legilux"
 
@@ -55,15 +53,6 @@ def test_how_fast_is_not_a_search_word(fixture_core: LegalCore) -> None:
     section = _section(fixture_core, "how fast must a personal data breach be notified", EU)
     assert "fast" not in section["query_plan"]["terms"]
     assert section["hits"] and section["hits"][0]["work"] == f"{EU}:32016r0679"
-
-
-def test_the_own_country_name_is_no_search_word_of_its_index() -> None:
-    assert without_own_country(["minimum", "wage", "luxembourg"], LU) == ["minimum", "wage"]
-    assert without_own_country(["mindestlohn", "luxemburg"], LU) == ["mindestlohn"]
-    # alone it stays; the adjective stays; another publisher keeps it
-    assert without_own_country(["luxembourg"], LU) == ["luxembourg"]
-    assert without_own_country(["nationalite", "luxembourgeoise"], LU) == ["nationalite", "luxembourgeoise"]
-    assert without_own_country(["minimum", "wage", "luxembourg"], EU) == ["minimum", "wage", "luxembourg"]
 
 
 def test_everyday_words_for_withdrawal_and_conformity() -> None:
