@@ -25,7 +25,8 @@ the answer so that a reader can tell a weaker match from a direct one:
 - **Relaxation** (when the strict query, with any expansion, finds no provision in any
   publisher): first the French, English and German stop words, the words that only frame a
   comparison or a question asked in plain words (:data:`RELAXABLE_WORDS`: ``versus``,
-  ``comparer``, the elided ``l'``, ``combien``, ``peut``, ``must``, ``darf``…) and bare
+  ``comparer``, the elided ``l'``, ``combien``, ``peut``, ``must``, ``darf``…; the measure word
+  of a two-word frame, "how *fast*", leaves the search words before: :func:`frame_pair_words`) and bare
   years (``2015``: the compared dates of a comparison, not words of the provision) are dropped
   and every remaining word is still required (reason ``stop_words_dropped``, hits
   ``relaxed``); if that finds nothing either, the remaining words are OR-ed and BM25 ranks the

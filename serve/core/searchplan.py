@@ -42,7 +42,8 @@ the question's own words: :func:`serve.core.ops.search.mark_translated`).
 
 The search words of a **question asked in plain words** leave out the words that only frame it
 (:func:`without_question_frame`: "combien", "peut-on", "faut-il", "must", "darf" — see
-:data:`derive.index.relax.QUESTION_WORDS`) when at least two other words are left.
+:data:`derive.index.relax.QUESTION_WORDS`, and the measure word after an interrogative, "combien de
+*temps*", "how *fast*": :func:`derive.index.relax.frame_pair_words`) when at least two other words are left.
 
 A **role intent** ("which acts amend X", "actes délégués du X") with a resolved work X sets
 ``intent`` (:func:`serve.core.ranking.role_intent`); its words leave the search words.
