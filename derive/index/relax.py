@@ -25,7 +25,8 @@ the answer so that a reader can tell a weaker match from a direct one:
 - **Relaxation** (when the strict query, with any expansion, finds no provision in any
   publisher): first the French, English and German stop words, the words that only frame a
   comparison or a question asked in plain words (:data:`RELAXABLE_WORDS`: ``versus``,
-  ``comparer``, the elided ``l'``, ``combien``, ``peut``, ``must``, ``darf``…) and bare
+  ``comparer``, the elided ``l'``, ``combien``, ``peut``, ``must``, ``darf``…; the measure word
+  of a two-word frame, "how *fast*", leaves the search words before: :func:`frame_pair_words`) and bare
   years (``2015``: the compared dates of a comparison, not words of the provision) are dropped
   and every remaining word is still required (reason ``stop_words_dropped``, hits
   ``relaxed``); if that finds nothing either, the remaining words are OR-ed and BM25 ranks the
@@ -118,8 +119,25 @@ _QUESTION = (
     "pendant chaque devenir si beaucoup "
     "much many must should may might shall whether someone somebody become got "
     "wann warum wieso weshalb welche welcher welches welchen wer wo darf durfen kann konnen muss mussen "
-    "soll sollen mein meine meinen meiner meinem ich hoch sein"
+    "soll sollen mein meine meinen meiner meinem ich hoch sein am"
 )
+#: Two-word question frames whose second word asks for a measure (a time, a speed, a count) or an
+#: outcome, not a subject: "combien de temps", "how long", "how fast", "what happens", "wie lange".
+#: Alone such a word can name a subject ("temps de travail", "long-term", "lange Zeit" stays a
+#: search word); after its interrogative no law says it, so required it found the provisions that
+#: happen to hold it, and in the any-word quorum its rarity in law outweighed the subject words
+#: (:func:`frame_pair_words`). A unit ("combien de *semaines*") is no such word: the answer states
+#: it ("vingt semaines"). Query-side only.
+_FRAME_PAIRS = (
+    "combien:temps "
+    "how:long,fast,soon,quickly,often,happens,happen "
+    "what:happens,happen "
+    "wie:lange,schnell,oft,viel,viele"
+)
+FRAME_PAIRS: Mapping[str, frozenset[str]] = MappingProxyType(
+    {first: frozenset(rest.split(",")) for first, rest in (pair.split(":") for pair in _FRAME_PAIRS.split())})
+#: Words a frame pair may have between its two words ("combien *de* temps").
+_FRAME_LINKS = frozenset({"de", "d"})
 #: Subject pronouns of an inverted question ("peut-on", "faut-il", "dois-je", "kann ich"): frame words
 #: too when the question holds a question-frame word (:func:`serve.core.searchplan.without_question_frame`).
 QUESTION_PRONOUNS: frozenset[str] = frozenset(
@@ -147,6 +165,23 @@ def index_stop_word(word: str) -> bool:
     return word in INDEX_STOP_WORDS or bool(_YEAR.match(word))
 
 
+def frame_pair_words(tokens: Sequence[str]) -> set[str]:
+    """The measure words of a question's two-word frames (:data:`FRAME_PAIRS`) among its normalised
+    ``tokens`` (stop words included): "combien de *temps*", "how *fast*", "what *happens*",
+    "wie *lange*". Pure."""
+    out: set[str] = set()
+    for i, token in enumerate(tokens):
+        second = FRAME_PAIRS.get(token)
+        j = i + 1
+        if second is None:
+            continue
+        if j < len(tokens) and tokens[j] in _FRAME_LINKS:
+            j += 1
+        if j < len(tokens) and tokens[j] in second:
+            out.add(tokens[j])
+    return out
+
+
 def relaxable(word: str) -> bool:
     """A word a relaxed query drops: a stop word, a comparison or question frame word, or a bare year."""
     return word in RELAXABLE_WORDS or bool(_YEAR.match(word))
@@ -157,11 +192,21 @@ def quorum(terms: int) -> int:
     return terms // 2 + 1
 
 
+#: A French verb made on an ``-ion`` noun ("démissionne", "sanctionner", "mentionnés"): its stem is
+#: the noun's, so that the verb of a question reaches the noun of the text (:func:`light_stem`).
+_ION_VERB = re.compile(r"(?<=ion)n(?:e|es|er|ent|ee|ees|ez|ons|ait|aient)$")
+
+
 def light_stem(word: str) -> str | None:
     """The light stem of a normalised French or English word, or ``None`` (too short, a stop
-    word, not alphabetic, or no known ending leaves enough letters)."""
+    word, not alphabetic, or no known ending leaves enough letters). A French verb on an ``-ion``
+    noun stems to the noun (:data:`_ION_VERB`): "demissionne" → "demission", whose family holds
+    "demission", "demissions", "demissionner" (the light stem "demissionn" missed the noun)."""
     if len(word) < STEM_MIN_WORD or not word.isalpha() or relaxable(word):
         return None
+    verb = _ION_VERB.search(word)
+    if verb is not None and verb.start() >= STEM_MIN_LENGTH:
+        return word[: verb.start()]
     for suffix in SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= STEM_MIN_LENGTH:
             return word[: -len(suffix)]

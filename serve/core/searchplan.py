@@ -42,7 +42,8 @@ the question's own words: :func:`serve.core.ops.search.mark_translated`).
 
 The search words of a **question asked in plain words** leave out the words that only frame it
 (:func:`without_question_frame`: "combien", "peut-on", "faut-il", "must", "darf" — see
-:data:`derive.index.relax.QUESTION_WORDS`) when at least two other words are left.
+:data:`derive.index.relax.QUESTION_WORDS`, and the measure word after an interrogative, "combien de
+*temps*", "how *fast*": :func:`derive.index.relax.frame_pair_words`) when at least two other words are left.
 
 A **role intent** ("which acts amend X", "actes délégués du X") with a resolved work X sets
 ``intent`` (:func:`serve.core.ranking.role_intent`); its words leave the search words.
@@ -478,7 +479,7 @@ def eu_marked_name(before: Sequence[str], form: str) -> ActName | None:
     return None
 
 
-def without_question_frame(terms: Sequence[str]) -> list[str]:
+def without_question_frame(terms: Sequence[str], measures: Collection[str] = ()) -> list[str]:
     """The search words of a question asked in plain words without the words that only frame it
     (:data:`derive.index.relax.QUESTION_WORDS`: "combien", "peut-on", "faut-il", "must", "wie",
     "darf" …), when at least two other words are left: "peut-on licencier un salarié en arrêt
@@ -486,9 +487,12 @@ def without_question_frame(terms: Sequence[str]) -> list[str]:
     requiring such a word finds the provisions that happen to hold it (staff rules, collective
     agreements) before the act that answers. With fewer words left they are kept (the question
     may be about little else). With a frame word, the subject pronoun of an inverted question
-    ("peut-il", "faut-il", "dois-je": :data:`derive.index.relax.QUESTION_PRONOUNS`) goes too."""
+    ("peut-il", "faut-il", "dois-je": :data:`derive.index.relax.QUESTION_PRONOUNS`) goes too, and so
+    do the ``measures`` the question asks for after its interrogative ("combien de *temps*", "how
+    *fast*": :func:`derive.index.relax.frame_pair_words`)."""
     frame = relax.QUESTION_WORDS | relax.QUESTION_PRONOUNS if any(t in relax.QUESTION_WORDS for t in terms) \
         else relax.QUESTION_WORDS
+    frame = frame | set(measures)
     kept = [t for t in terms if t not in frame]
     return kept if len(kept) >= 2 else list(terms)
 
@@ -546,7 +550,7 @@ def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | 
     phrase_tokens = {t for p in phrases for t in p.split()}
     plan.terms = [t for i, t in enumerate(tokens) if i not in consumed and t not in STOP_WORDS and t not in phrase_tokens]
     plan.terms = list(dict.fromkeys(plan.terms)) + [p for p in phrases if p and p not in plan.terms]
-    plan.terms = without_question_frame(plan.terms)
+    plan.terms = without_question_frame(plan.terms, relax.frame_pair_words(tokens))
     plan.terms, plan.synonyms = relax.with_synonyms(plan.terms, analysis.stem_word, xlang.query_language(tokens))
     held = text_languages(index) | ({language} if language else set())
     plan.terms, french, plan.translations = translated(plan.terms, tokens, held, plan.synonyms)
