@@ -445,13 +445,27 @@ def warm_index(index: MountedIndex) -> None:
     periods (``in_force_on``, ``changes_in_period``): about 1 s of CPU over the two full indexes,
     which a served worker spends at mount, before it says it is ready, instead of in its first
     requests. Each is a function of the immutable index alone, loaded into the same place the
-    calls read it from, so no answer changes."""
+    calls read it from, so no answer changes.
+
+    It also loads what a worker would otherwise build in its first searches and keep (issue #14,
+    worker memory): every work's title subject words (search's title precision), the acts each
+    title repeals (search's successors), the languages the index holds text in (search's plan)
+    and the cross-language lexicons (an English or German query): under ``lex serve --workers N``
+    they are then built once before the workers fork (``serve.app.prebuild_core``) and shared
+    copy-on-write, instead of ~3 MB built again in every worker."""
+    from derive.index import xlang
     from serve.core import ranking
-    from serve.core.ops.search import load_name_words
+    from serve.core.ops.search import load_name_words, load_subject_words
     from serve.core.periods import load_periods
+    from serve.core.searchplan import text_languages
 
     with index.session(60.0) as conn:
         index.ranked_cache.newest_versions(conn)
         ranking.profiles(conn, index)
         load_name_words(conn, index)
+        load_subject_words(conn, index)
     index.memo("periods", load_periods)
+    index.memo("repealers", ranking.repealers)
+    text_languages(index)
+    for language in xlang.SOURCES:
+        xlang.lexicon(language)

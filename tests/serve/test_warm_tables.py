@@ -23,3 +23,25 @@ def test_the_warmed_name_words_are_those_each_call_would_read(dev_index: Path) -
             assert any(one_by_one.values())
     finally:
         core.close()
+
+
+def test_the_warmed_subject_words_are_those_each_search_would_read(dev_index: Path) -> None:
+    core = LegalCore.mount(dev_index / "indexes")
+    try:
+        for index in core.indexes.values():
+            works = sorted(index.catalogue.rowid_of.values())
+            with index.session(60.0) as conn:
+                assert index not in search._SUBJECT_WORDS
+                for first in range(0, len(works), 3):  # as searches ask: a few works at a time
+                    search.works_subject_precision(conn, works[first : first + 3], [["x"]], index)
+                one_by_one = dict(search._SUBJECT_WORDS.pop(index))
+                index.warm()
+                assert search._SUBJECT_WORDS[index] == one_by_one
+                groups = [["loi"], ["directive", "protection"]]
+                warmed = search.works_subject_precision(conn, works, groups, index)
+                search._SUBJECT_WORDS.pop(index)
+                assert search.works_subject_precision(conn, works, groups, index) == warmed
+            # every work, with its subject words or none (an untitled work)
+            assert sorted(one_by_one) == works
+    finally:
+        core.close()

@@ -1139,6 +1139,21 @@ def load_name_words(conn: sqlite3.Connection, index: MountedIndex) -> int:
 _SUBJECT_WORDS: weakref.WeakKeyDictionary[MountedIndex, dict[int, frozenset[str]]] = weakref.WeakKeyDictionary()
 
 
+def load_subject_words(conn: sqlite3.Connection, index: MountedIndex) -> int:
+    """Remember now the title subject words of every work of ``index`` (what
+    :func:`works_subject_precision` remembers work by work as queries ask; the same values), each
+    distinct word one string; the number of works. Called while an index is warmed
+    (:func:`serve.core.mount.warm_index`), like :func:`load_name_words`: the table is built once
+    before the workers fork and shared by them."""
+    titles: dict[int, list[str]] = {int(w): [] for w in index.catalogue.rowid_of.values()}
+    for work, value in conn.execute("SELECT work_rowid, value FROM work_names WHERE kind = 'official_title'"):
+        titles.setdefault(int(work), []).append(str(value))
+    legilux = index.publisher.value == "lu-legilux"
+    _SUBJECT_WORDS[index] = {w: frozenset(map(sys.intern, ranking.subject_words(t, legilux)))
+                             for w, t in titles.items()}
+    return len(titles)
+
+
 def works_subject_precision(conn: sqlite3.Connection, works: Sequence[int], groups: Sequence[Sequence[str]],
                             index: MountedIndex | None = None) -> dict[int, float]:
     """Per work, the share of its shortest title subject's words that the query holds
