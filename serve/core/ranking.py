@@ -7,6 +7,9 @@ version the publisher still lists, its titles, its document type) and kept in me
   version's ``in_force_status`` (``1`` in force, ``0`` not in force); Legilux: its applicability
   (``applicable``, ``not-applicable``, ``not-yet-applicable``).
 - ``role``: ``principal`` / ``amending`` / ``delegated`` / ``implementing`` / ``corrigendum`` /
+  ``budget`` (a Legilux yearly budget law, ``… concernant le budget des recettes et des dépenses de
+  l'État pour l'exercice …``: it amends dozens of acts each year, so its provisions hold every fiscal
+  and social subject; weighed as an amending act and listed among no act's related acts) /
   ``compilation`` (a Legilux *recueil*: a thematic collection of texts, not an act) —
   from the document type (``…_DEL``, ``…_IMPL``, ``CORRIGENDUM``, a CELEX ``…R(NN)`` slug) and,
   for acts whose only object is another act, from the official title: the words right after the
