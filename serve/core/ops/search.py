@@ -553,6 +553,26 @@ def untexted_title_rows(conn: sqlite3.Connection, groups: list[list[str]], filte
     return hits
 
 
+_UNTEXTED_WORDS: weakref.WeakKeyDictionary[MountedIndex, frozenset[str]] = weakref.WeakKeyDictionary()
+
+
+def untexted_name_words(conn: sqlite3.Connection, profiles: dict[int, ranking.WorkProfile],
+                        index: MountedIndex | None = None) -> frozenset[str]:
+    """The name words of the works :func:`untexted_subject_rows` may answer: no text held, and a
+    Legilux principal act (or budget law) not repealed (:func:`exact_subject`'s profile); read once
+    per mounted ``index`` (empty for EUR-Lex: none qualifies)."""
+    known = _UNTEXTED_WORDS.get(index) if index is not None else None
+    if known is None:
+        eligible = [w for w, p in profiles.items() if exact_subject(p, 1.0, 1.0)]
+        texted = {int(r[0]) for r in conn.execute(
+            f"SELECT DISTINCT work_rowid FROM lexical_states WHERE work_rowid IN ({','.join(map(str, eligible)) or 0})")}
+        untexted = [w for w in eligible if w not in texted]
+        known = frozenset(t for words in name_words(conn, untexted, index).values() for t in words)
+        if index is not None:
+            _UNTEXTED_WORDS[index] = known
+    return known
+
+
 #: Work-row candidates read from the title index for :func:`untexted_subject_rows`.
 UNTEXTED_SUBJECT_CANDIDATES = 50
 
@@ -564,9 +584,10 @@ def untexted_subject_rows(conn: sqlite3.Connection, groups: list[list[str]], fil
     "impôt sur le revenu" finds the Loi du 4 décembre 1967 concernant l'impôt sur le revenu, whose
     text the corpus lacks, even when a hundred provisions of other acts hold both words (issue #15;
     :func:`untexted_title_rows` looks only when the keyword lanes found fewer works than asked)."""
+    held = untexted_name_words(conn, profiles, index)
     match = fts_query(groups)
-    if match is None:
-        return []
+    if match is None or not all(any(t in held for t in g) for g in groups):
+        return []  # no such work's names hold a word of every group: nothing to look up
     found = [int(r[0]) for r in conn.execute(
         "SELECT rowid FROM work_fts WHERE work_fts MATCH ? ORDER BY bm25(work_fts, 0, 8, 10, 0, 0) LIMIT ?",
         (f"{{titles short_titles}} : ({match})", UNTEXTED_SUBJECT_CANDIDATES))]
