@@ -7,6 +7,9 @@ version the publisher still lists, its titles, its document type) and kept in me
   version's ``in_force_status`` (``1`` in force, ``0`` not in force); Legilux: its applicability
   (``applicable``, ``not-applicable``, ``not-yet-applicable``).
 - ``role``: ``principal`` / ``amending`` / ``delegated`` / ``implementing`` / ``corrigendum`` /
+  ``budget`` (a Legilux yearly budget law, ``… concernant le budget des recettes et des dépenses de
+  l'État pour l'exercice …``: it amends dozens of acts each year, so its provisions hold every fiscal
+  and social subject; weighed as an amending act and listed among no act's related acts) /
   ``compilation`` (a Legilux *recueil*: a thematic collection of texts, not an act) —
   from the document type (``…_DEL``, ``…_IMPL``, ``CORRIGENDUM``, a CELEX ``…R(NN)`` slug) and,
   for acts whose only object is another act, from the official title: the words right after the
@@ -58,7 +61,7 @@ from derive.index.text import fold, normalize
 STATUS_PRIOR: Mapping[str, float] = {"in_force": 1.0, "not_yet": 0.9, "unknown": 0.9, "repealed": 0.5}
 #: Multiplier of a work's relevance by its role.
 ROLE_PRIOR: Mapping[str, float] = {"principal": 1.0, "implementing": 0.7, "delegated": 0.7, "amending": 0.55,
-                                   "compilation": 0.4, "corrigendum": 0.3}
+                                   "budget": 0.55, "compilation": 0.4, "corrigendum": 0.3}
 ROLES = ("amending", "delegated", "implementing", "corrigendum")
 #: Multiplier of a work's relevance by its place in the hierarchy (Legilux: a law or code before the
 #: regulations executing it and the other texts — collective agreements, assemblies' rules).
@@ -78,6 +81,9 @@ _IMPLEMENTING_START = re.compile(r"^(?:laying down (?:detailed rules|implementin
                                  r"implementing|portant (?:\S+\s+)?execution|pris en execution|fixant les modalites d.execution|"
                                  r"zur durchfuhrung|mit durchfuhrungsbestimmungen)\b")
 _DELEGATED_START = re.compile(r"^(?:supplementing|completant|zur erganzung)\b")
+#: A Legilux yearly budget law: ``Loi du 19 décembre 2020 concernant le budget des recettes et des
+#: dépenses de l'État pour l'exercice 2021`` (folded title, after the act's date).
+_BUDGET_START = re.compile(r"^concernant le budget des recettes et des depenses de l.etat pour l.exercice\b")
 _LU_REGULATION = ("RGD", "AGD", "RMIN", "AMIN", "RGC", "AGC", "RI", "AM", "ARR")
 
 
@@ -124,7 +130,8 @@ def title_head(title: str, heads: dict[str, TitleHead] | None = None) -> TitleHe
 
 def title_role(title: str, heads: dict[str, TitleHead] | None = None) -> str | None:
     """``amending`` / ``implementing`` / ``delegated`` when the title's first words after the
-    act's date say the act's object is another act; ``None`` otherwise."""
+    act's date say the act's object is another act; ``budget`` for a Legilux yearly budget law
+    (:data:`_BUDGET_START`); ``None`` otherwise."""
     text, end = title_head(title, heads)
     rest = (text[end:] if end is not None else text).lstrip("0123456789.)°- ")
     if _AMENDING_START.match(rest):
@@ -133,6 +140,8 @@ def title_role(title: str, heads: dict[str, TitleHead] | None = None) -> str | N
         return "implementing"
     if _DELEGATED_START.match(rest):
         return "delegated"
+    if _BUDGET_START.match(rest):
+        return "budget"
     return None
 
 

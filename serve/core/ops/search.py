@@ -553,6 +553,65 @@ def untexted_title_rows(conn: sqlite3.Connection, groups: list[list[str]], filte
     return hits
 
 
+_UNTEXTED_WORDS: weakref.WeakKeyDictionary[MountedIndex, frozenset[str]] = weakref.WeakKeyDictionary()
+
+
+def untexted_name_words(conn: sqlite3.Connection, profiles: dict[int, ranking.WorkProfile],
+                        index: MountedIndex | None = None) -> frozenset[str]:
+    """The name words of the works :func:`untexted_subject_rows` may answer: no text held, and a
+    Legilux principal act (or budget law) not repealed (:func:`exact_subject`'s profile); read once
+    per mounted ``index`` (empty for EUR-Lex: none qualifies)."""
+    known = _UNTEXTED_WORDS.get(index) if index is not None else None
+    if known is None:
+        eligible = [w for w, p in profiles.items() if exact_subject(p, 1.0, 1.0)]
+        texted = {int(r[0]) for r in conn.execute(
+            f"SELECT DISTINCT work_rowid FROM lexical_states WHERE work_rowid IN ({','.join(map(str, eligible)) or 0})")}
+        untexted = [w for w in eligible if w not in texted]
+        known = frozenset(t for words in name_words(conn, untexted, index).values() for t in words)
+        if index is not None:
+            _UNTEXTED_WORDS[index] = known
+    return known
+
+
+#: Work-row candidates read from the title index for :func:`untexted_subject_rows`.
+UNTEXTED_SUBJECT_CANDIDATES = 50
+
+
+def untexted_subject_rows(conn: sqlite3.Connection, groups: list[list[str]], filters: Filters,
+                          profiles: dict[int, ranking.WorkProfile], index: MountedIndex | None = None) -> list[Hit]:
+    """Works whose text is not held and whose names hold every word of the question, kept when the
+    question is their whole title subject (:func:`exact_subject`), as work rows (``title_words``):
+    "impôt sur le revenu" finds the Loi du 4 décembre 1967 concernant l'impôt sur le revenu, whose
+    text the corpus lacks, even when a hundred provisions of other acts hold both words (issue #15;
+    :func:`untexted_title_rows` looks only when the keyword lanes found fewer works than asked)."""
+    held = untexted_name_words(conn, profiles, index)
+    match = fts_query(groups)
+    if match is None or not all(any(t in held for t in g) for g in groups):
+        return []  # no such work's names hold a word of every group: nothing to look up
+    found = [int(r[0]) for r in conn.execute(
+        "SELECT rowid FROM work_fts WHERE work_fts MATCH ? ORDER BY bm25(work_fts, 0, 8, 10, 0, 0) LIMIT ?",
+        (f"{{titles short_titles}} : ({match})", UNTEXTED_SUBJECT_CANDIDATES))]
+    candidates = [w for w in found if (filters.allowed is None or w in filters.allowed)
+                  and (not filters.works or w in filters.works)]
+    if not candidates:
+        return []
+    texted = {int(r[0]) for r in conn.execute(
+        f"SELECT DISTINCT work_rowid FROM lexical_states WHERE work_rowid IN ({','.join(map(str, candidates))})")}
+    candidates = [w for w in candidates if w not in texted]
+    coverage = works_title_coverage(conn, candidates, groups, index)
+    precision = works_subject_precision(conn, candidates, groups, index)
+    hits = []
+    for work in candidates:
+        if not exact_subject(profiles.get(work), coverage.get(work, 0.0), precision.get(work, 0.0)):
+            continue
+        if filters.language and not _titled_in(conn, work, groups, filters.language):
+            continue
+        hit = _work_row(conn, work, filters, ["title_words"])
+        if hit is not None:
+            hits.append(hit)
+    return hits
+
+
 def _titled_in(conn: sqlite3.Connection, rowid: int, groups: Sequence[Sequence[str]], language: str) -> bool:
     """Whether one of the work's titles or names *in* ``language`` holds a word of every group."""
     for (normalized,) in conn.execute("SELECT normalized FROM work_names WHERE work_rowid = ? AND language = ? "
@@ -1023,6 +1082,11 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         listed = {h.row["work_rowid"] for h in hits}
         titled = once("untexted", lambda: untexted_title_rows(conn, out.groups, filters, options.limit, index))
         hits.extend(h for h in titled if h.row["work_rowid"] not in listed)
+    if not plan.strong and not plan.constraints and hits and out.groups and options.grain == "works":
+        # … and the act whose whole title subject the question is, though its text is not held
+        listed = {h.row["work_rowid"] for h in hits}
+        exact = once("untexted_subject", lambda: untexted_subject_rows(conn, out.groups, filters, profiles, index))
+        hits.extend(h for h in exact if h.row["work_rowid"] not in listed)
     if not plan.strong and plan.terms and len({h.row["work_rowid"] for h in hits}) < options.limit:
         listed = {h.row["work_rowid"] for h in hits if h.row["anchor"] is None}
         weak = once("metadata", lambda: metadata_lane(conn, plan.terms, filters, options.limit))
@@ -1303,10 +1367,15 @@ def rank_hits(hits: Sequence[Hit], profiles: dict[int, ranking.WorkProfile], pla
     about = precision or {}
     untexted = untexted_relevance(hits)
     competes = partial_competes(plan, options)
+    best = max((_relevance(h) for h in hits if _bm25_of(h.row) is not None), default=1.0)
 
     def key(item: tuple[int, Hit]) -> tuple[int, float, int]:
         position, hit = item
-        if untexted is not None and _untexted_row(hit):
+        work = hit.row["work_rowid"]
+        if _untexted_row(hit) and exact_subject(profiles.get(work), titled.get(work, 0.0), about.get(work, 0.0)):
+            # its whole title subject is the question: weighed as the best provision (untexted_subject_rows)
+            tier, weight, relevance = TIER_DIRECT, 1.0, best
+        elif untexted is not None and _untexted_row(hit):
             tier, weight = (TIER_DIRECT, PARTIAL_WEIGHT) if competes else (TIER_WEAK, 1.0)
             relevance = untexted
         else:
@@ -1358,8 +1427,9 @@ def exact_subject(profile: ranking.WorkProfile | None, titled: float, about: flo
     amending or executing another) whose names hold every word of the question and whose title subject holds
     nothing else (issue #15: the act a question names by its subject comes before the acts that
     name that subject among others: the 2019 law implementing "EuVECA, EuSEF, MMF, ELTIF et
-    Titrisation STS" before the 2004 law on securitisation). Pure."""
-    return (profile is not None and profile.role == "principal" and profile.status != "repealed"
+    Titrisation STS" before the 2004 law on securitisation). A yearly budget law (role ``budget``,
+    :data:`serve.core.ranking.ROLE_PRIOR`) asked by its own subject counts too. Pure."""
+    return (profile is not None and profile.role in ("principal", "budget") and profile.status != "repealed"
             and profile.hierarchy in ranking.LU_HIERARCHIES and titled >= 1.0 and about >= 1.0)
 
 
