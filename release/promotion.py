@@ -9,7 +9,9 @@ A release root holds::
 
 Rules:
 
-- ``candidate`` copies a directory in, verifies the copy, and freezes it under its set id.
+- ``candidate`` copies a directory in, verifies the copy, and freezes it under its set id (a file
+  the current or rollback set holds with the listed size and SHA-256 is linked, not copied; the
+  copy is verified whole either way).
 - ``evaluate`` needs a report signed by a pinned root, bound to this set's identity, whose
   gates pass under the operator's policy; the report is kept beside the set.
 - ``promote`` needs an evaluated candidate; it re-verifies the set and its report, then the

@@ -54,8 +54,8 @@ from derive.index.rows import (
     IndexRows,
     assemble_into,
     build_context,
-    work_aliases,
     check_timestamp,
+    work_aliases,
 )
 from derive.index.schema import (
     APPLICATION_ID,
