@@ -257,6 +257,9 @@ class _Sources:
 #: them, and the alias slugs those records name (:func:`derive.index.rows.work_aliases`). Trusted
 #: only for the index file whose SHA-256 it names.
 WORK_KEYS_SCHEMA = "lex-index-work-keys/2"
+#: The previous schema (per work: key, inputs digest only), still read: its keys are computed by the
+#: same recipe (:func:`_work_keys`), so its works' rows are not read again; their records are.
+WORK_KEYS_SCHEMA_1 = "lex-index-work-keys/1"
 
 
 def work_keys_path(out_dir: Path, publisher: str) -> Path:
@@ -276,7 +279,7 @@ def _work_keys(publisher: Publisher, sources: _Sources, context: BuildContext, r
         slug = str(work["slug"])
         work_id = f"{publisher.value}:{slug}"
         found = ranges.get(work_id)
-        keys[slug] = digest([WORK_KEYS_SCHEMA, context.digest, dict(work), records.get(slug),
+        keys[slug] = digest([WORK_KEYS_SCHEMA_1, context.digest, dict(work), records.get(slug),
                              found.sha256 if found else None, sorted(gaps.get(work_id, []))])
     return keys
 
@@ -286,7 +289,7 @@ def _read_work_keys(path: Path, index_sha256: str) -> dict[str, list[str]]:
         value = json.loads(path.read_bytes())
     except (OSError, ValueError):
         return {}
-    if not isinstance(value, dict) or value.get("schema") != WORK_KEYS_SCHEMA or \
+    if not isinstance(value, dict) or value.get("schema") not in (WORK_KEYS_SCHEMA, WORK_KEYS_SCHEMA_1) or \
             value.get("index_sha256") != index_sha256 or not isinstance(value.get("works"), dict):
         return {}
     return dict(value["works"])
@@ -525,7 +528,7 @@ def _incremental_index(path: Path, previous: Path, publisher: Publisher, sources
             conn.execute(statement)
         stored = {slug: sha for slug, sha in known.values()}
         unread = {slug for slug, value in recorded.items()
-                  if selection is not None and isinstance(value, list) and len(value) == 4
+                  if selection is not None and isinstance(value, list) and len(value) in (2, 4)
                   and selection.keys.get(slug) == value[0] and stored.get(slug) == value[1]}
         rows = (sources.rows(conn, meter) if selection is None or not unread
                 else _changed_rows(conn, meter, publisher, selection, unread))

@@ -353,6 +353,15 @@ def test_an_incremental_build_reads_only_the_version_records_the_manifest_says_c
     assert json.loads(work_keys_path(tmp_path / "again", "lu-legilux").read_bytes())["works"][other][2] == \
         manifest["works_index"][f"lu-legilux:{other}"]["digest"]
 
+    # a sidecar of the previous schema (keys and inputs digests only): rows still not read, records read
+    sidecar.write_text(json.dumps({**recorded, "schema": "lex-index-work-keys/1",
+                                   "works": {s: v[:2] for s, v in recorded["works"].items()}}), encoding="utf-8")
+    read.clear()
+    old = _build(fixture_indexes, changed, tmp_path / "old", previous=tmp_path / "first")
+    assert old.metrics["changed"] == [slug] and old.metrics["works_unread"] == len(recorded["works"]) - 1
+    assert set(read) == set(recorded["works"])
+    assert old.stamp == full.stamp
+
 
 def test_a_context_from_recorded_alias_slugs_is_the_context_from_the_records() -> None:
     """:func:`build_context` over each work's :func:`work_aliases` (what the sidecar records) is the
