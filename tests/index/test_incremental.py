@@ -6,6 +6,7 @@ import json
 import shutil
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -374,7 +375,8 @@ def test_a_context_from_recorded_alias_slugs_is_the_context_from_the_records() -
         return {"kind": "legilux_same_as", "identifier": uri, "label": code, "source_uri": uri}
 
     works = [{"slug": "a"}, {"slug": "b"}]
-    records = {"a": [{"publisher_metadata": [same_as("penal")]}, {"publisher_metadata": [same_as("civil")]}],
+    records: dict[str, list[dict[str, Any]]] = {
+        "a": [{"publisher_metadata": [same_as("penal")]}, {"publisher_metadata": [same_as("civil")]}],
                "b": [{"publisher_metadata": [{"kind": "publisher_short_title", "label": "x"}]}]}
     recorded = {slug: work_aliases(found) for slug, found in records.items()}
     assert recorded["a"] and recorded["b"] == []
