@@ -9,7 +9,9 @@ A release root holds::
 
 Rules:
 
-- ``candidate`` copies a directory in, verifies the copy, and freezes it under its set id.
+- ``candidate`` copies a directory in, verifies the copy, and freezes it under its set id (a file
+  the current or rollback set holds with the listed size and SHA-256 is linked, not copied; the
+  copy is verified whole either way).
 - ``evaluate`` needs a report signed by a pinned root, bound to this set's identity, whose
   gates pass under the operator's policy; the report is kept beside the set.
 - ``promote`` needs an evaluated candidate; it re-verifies the set and its report, then the
@@ -49,7 +51,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from legal.canonical import is_sha256_hex, pretty_bytes, sha256_hex
-from legal.errors import ReleaseError
+from legal.errors import LexError, ReleaseError
 from legal.fs import fsync_dir
 from release import ledger
 from release.codes import Reason, refuse
@@ -241,7 +243,7 @@ class ReleaseRoot:
     def candidate(self, directory: Path) -> VerifiedSet:
         """Copy ``directory`` in, verify the copy, freeze it; record it as a candidate."""
         with self._transition() as before:
-            verified = self._import(Path(directory))
+            verified = self._import(Path(directory), before)
             set_id = verified.set_id
             if set_id == before.current or set_id == before.rollback or set_id in before.candidates:
                 return verified
@@ -284,7 +286,7 @@ class ReleaseRoot:
         candidate entry leaves the set a candidate (or evaluated), as the three calls would.
         Returns the verified copy and the pointers after the promotion."""
         with self._transition() as before:
-            verified = self._import(Path(directory))
+            verified = self._import(Path(directory), before)
             set_id = verified.set_id
             state = before
             if not (set_id == before.current or set_id == before.rollback or set_id in before.candidates):
@@ -423,12 +425,62 @@ class ReleaseRoot:
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(path, data)
 
-    def _import(self, directory: Path) -> VerifiedSet:
+    def _held_files(self, directory: Path, before: Pointers) -> dict[str, Path]:
+        """``name → file`` of the files ``directory``'s signed statement lists with the size and
+        SHA-256 that the current or rollback set's signed statement lists under the same name: the
+        bytes a set of this root already holds (frozen, verified when it came in). Nothing when a
+        statement does not open; the copy's verification (:meth:`_import`) reads every byte anyway."""
+        try:
+            wanted = parse_statement(open_statement(directory / ENVELOPE_NAME, self.trust).payload).subjects
+        except LexError:
+            return {}
+        out: dict[str, Path] = {}
+        for set_id in (before.current, before.rollback):
+            held = self.root / SETS_DIR / set_id if set_id and is_sha256_hex(set_id) else None
+            if held is None or not held.is_dir():
+                continue
+            try:
+                listed = parse_statement(open_statement(held / ENVELOPE_NAME, self.trust).payload).subjects
+            except LexError:
+                continue
+            for name, subject in wanted.items():
+                have = listed.get(name)
+                if name not in out and have is not None and (have.size, have.sha256) == (subject.size, subject.sha256):
+                    out[name] = held / name
+        return out
+
+    def _import(self, directory: Path, before: Pointers) -> VerifiedSet:
+        """Copy ``directory`` in, verify the copy (every file read and hashed against the signed
+        statement), freeze it under its set id. A file whose listed size and SHA-256 are those of the
+        same file of the current or rollback set is a hard link to that set's frozen file instead of
+        a copy (:meth:`_held_files`; a copy when the link fails); it is read and hashed as every file.
+        A copy with links that does not verify (a held set damaged since it came in) is made again
+        with every file copied, so a damaged held set never refuses a good one."""
+        held = self._held_files(directory, before)
+        if held:
+            try:
+                return self._import_copy(directory, held)
+            except ReleaseError:
+                pass
+        return self._import_copy(directory, {})
+
+    def _import_copy(self, directory: Path, held: Mapping[str, Path]) -> VerifiedSet:
         sets = self.root / SETS_DIR
         sets.mkdir(parents=True, exist_ok=True)
         incoming = sets / f".incoming-{secrets.token_hex(8)}"
+
+        def copy(source: str, target: str) -> object:
+            found = held.get(Path(target).relative_to(incoming).as_posix())
+            if found is not None:
+                try:
+                    os.link(found, target, follow_symlinks=False)
+                    return target
+                except OSError:
+                    pass
+            return shutil.copy2(source, target)
+
         try:
-            shutil.copytree(directory, incoming, symlinks=True)
+            shutil.copytree(directory, incoming, symlinks=True, copy_function=copy)
             verified = verify_artifact_set(incoming, self.trust, workers=self.workers)
             target = sets / verified.set_id
             if target.is_dir():

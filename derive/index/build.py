@@ -55,6 +55,7 @@ from derive.index.rows import (
     assemble_into,
     build_context,
     check_timestamp,
+    work_aliases,
 )
 from derive.index.schema import (
     APPLICATION_ID,
@@ -251,9 +252,14 @@ class _Sources:
 
 
 #: The sidecar of an index (``.<publisher>.work-keys.json`` beside it, never in a release): per work,
-#: a key of its inputs computed without parsing its rows (:func:`_work_keys`) and the inputs digest the
-#: index holds for it. Trusted only for the index file whose SHA-256 it names.
-WORK_KEYS_SCHEMA = "lex-index-work-keys/1"
+#: a key of its inputs computed without parsing its rows (:func:`_work_keys`), the inputs digest the
+#: index holds for it, the digest of its version records' ids and verified hashes as the build read
+#: them, and the alias slugs those records name (:func:`derive.index.rows.work_aliases`). Trusted
+#: only for the index file whose SHA-256 it names.
+WORK_KEYS_SCHEMA = "lex-index-work-keys/2"
+#: The previous schema (per work: key, inputs digest only), still read: its keys are computed by the
+#: same recipe (:func:`_work_keys`), so its works' rows are not read again; their records are.
+WORK_KEYS_SCHEMA_1 = "lex-index-work-keys/1"
 
 
 def work_keys_path(out_dir: Path, publisher: str) -> Path:
@@ -273,7 +279,7 @@ def _work_keys(publisher: Publisher, sources: _Sources, context: BuildContext, r
         slug = str(work["slug"])
         work_id = f"{publisher.value}:{slug}"
         found = ranges.get(work_id)
-        keys[slug] = digest([WORK_KEYS_SCHEMA, context.digest, dict(work), records.get(slug),
+        keys[slug] = digest([WORK_KEYS_SCHEMA_1, context.digest, dict(work), records.get(slug),
                              found.sha256 if found else None, sorted(gaps.get(work_id, []))])
     return keys
 
@@ -283,21 +289,24 @@ def _read_work_keys(path: Path, index_sha256: str) -> dict[str, list[str]]:
         value = json.loads(path.read_bytes())
     except (OSError, ValueError):
         return {}
-    if not isinstance(value, dict) or value.get("schema") != WORK_KEYS_SCHEMA or \
+    if not isinstance(value, dict) or value.get("schema") not in (WORK_KEYS_SCHEMA, WORK_KEYS_SCHEMA_1) or \
             value.get("index_sha256") != index_sha256 or not isinstance(value.get("works"), dict):
         return {}
     return dict(value["works"])
 
 
-def _write_work_keys(out_dir: Path, publisher: str, index: Path, index_sha256: str, keys: Mapping[str, str]) -> None:
-    """Record ``keys`` with the inputs digests ``index`` holds (written after the index is in place:
-    a run killed before leaves a sidecar naming the previous file, then ignored)."""
+def _write_work_keys(out_dir: Path, publisher: str, index: Path, index_sha256: str, keys: Mapping[str, str],
+                     records: Mapping[str, str], aliases: Mapping[str, Sequence[str]]) -> None:
+    """Record ``keys`` with the inputs digests ``index`` holds, each work's records digest and alias
+    slugs (written after the index is in place: a run killed before leaves a sidecar naming the
+    previous file, then ignored)."""
     conn = sqlite3.connect(f"file:{index}?mode=ro", uri=True)
     try:
         stored = dict(conn.execute("SELECT slug, inputs_sha256 FROM work_inputs").fetchall())
     finally:
         conn.close()
-    works = {slug: [key, stored[slug]] for slug, key in sorted(keys.items()) if slug in stored}
+    works = {slug: [key, stored[slug], records[slug], list(aliases[slug])] for slug, key in sorted(keys.items())
+             if slug in stored and slug in records and slug in aliases}
     path = work_keys_path(out_dir, publisher)
     tmp = path.with_name(path.name + ".building")
     tmp.write_bytes(pretty_bytes({"schema": WORK_KEYS_SCHEMA, "index_sha256": index_sha256, "works": works}))
@@ -308,6 +317,29 @@ def _write_work_keys(out_dir: Path, publisher: str, index: Path, index_sha256: s
 #: release; :mod:`derive.index.windows`): what lets the next incremental build bring its
 #: ``frequent_matches`` up to date without ranking every match again. Trusted only for the index file
 #: whose SHA-256 it names.
+def _known_records(recorded: Mapping[str, Any], publisher: Publisher,
+                   manifest: Mapping[str, Any]) -> dict[str, tuple[str, list[str]]]:
+    """``slug → (records digest, alias slugs)`` of the works of a previous build's sidecar (``recorded``,
+    :func:`_read_work_keys`) whose version records are those that build read and verified: the
+    records digest it recorded is the one the tree's manifest now holds for the work
+    (``works_index[<publisher>:<slug>].digest``, the digest of its versions' ids and
+    ``record_sha256``; the corpus-tree stage verifies the manifest against the records). An
+    incremental build takes these works' alias slugs and records digest without reading their
+    version records again (:func:`_select`)."""
+    index = manifest.get("works_index")
+    if not isinstance(index, Mapping):
+        return {}
+    out: dict[str, tuple[str, list[str]]] = {}
+    for slug, value in recorded.items():
+        if not isinstance(value, list) or len(value) != 4 or not isinstance(value[2], str) or \
+                not isinstance(value[3], list) or not all(isinstance(a, str) for a in value[3]):
+            continue
+        entry = index.get(f"{publisher.value}:{slug}")
+        if isinstance(entry, Mapping) and entry.get("digest") == value[2]:
+            out[slug] = (value[2], list(value[3]))
+    return out
+
+
 def windows_path(out_dir: Path, publisher: str) -> Path:
     return out_dir / f".{publisher}.windows.z"
 
@@ -332,30 +364,40 @@ class _Selection:
     ranges: dict[str, Range]
     #: each expression's runs of lines (:class:`derive.index.ranges.JsonlRanges`), when known
     runs: dict[tuple[str, str], list[Run]] | None = None
+    #: per work, the digest of its version records' ids and hashes, and the alias slugs they name
+    records: dict[str, str] = field(default_factory=dict)
+    aliases: dict[str, list[str]] = field(default_factory=dict)
 
 
 def _select(publisher: Publisher, sources: _Sources, *, checked: bool = True,
-            with_runs: bool = True) -> tuple[BuildContext, _Selection | None]:
+            with_runs: bool = True, known: Mapping[str, tuple[str, list[str]]] | None = None
+            ) -> tuple[BuildContext, _Selection | None]:
     """The build context (every work's version records read once, verified unless not ``checked``: a
     full build, whose works are all read and verified again as they are assembled) and, when the
     dataset is one JSONL file of contiguous works, each work's key (:func:`_work_keys`); the
     expressions' runs of lines only ``with_runs`` (a full build's; an incremental build reads only
-    the changed works' ranges)."""
+    the changed works' ranges). ``known`` (an incremental build's :func:`_known_records`): works whose
+    records digest and alias slugs are taken as recorded, their version records not read."""
     records: dict[str, str] = {}
+    aliases: dict[str, list[str]] = {}
     read = sources.versions if checked or sources.unchecked_versions is None else sources.unchecked_versions
 
-    def noting(slug: str) -> Sequence[dict[str, Any]]:
-        found = read(slug)
-        records[slug] = digest([[str(v.get("lex_id")), str(v.get("record_sha256"))] for v in found])
-        return found
+    def aliases_of(slug: str) -> list[str]:
+        if known is not None and slug in known:
+            records[slug], aliases[slug] = known[slug]
+        else:
+            found = read(slug)
+            records[slug] = digest([[str(v.get("lex_id")), str(v.get("record_sha256"))] for v in found])
+            aliases[slug] = work_aliases(found)
+        return aliases[slug]
 
-    context = build_context(publisher, sources.works, noting)
+    context = build_context(publisher, sources.works, read, aliases_of=aliases_of)
     ranges = sources.ranges(with_runs)
     if ranges is None:
         return context, None
     path, found = ranges
     return context, _Selection(context, _work_keys(publisher, sources, context, records, found.works), path,
-                               found.works, found.runs)
+                               found.works, found.runs, records, aliases)
 
 
 def _attach_scratch(conn: sqlite3.Connection, scratch: Path) -> None:
@@ -448,7 +490,8 @@ def _previous_works(conn: sqlite3.Connection, publisher: Publisher) -> dict[int,
 def _incremental_index(path: Path, previous: Path, publisher: Publisher, sources: _Sources,
                        stamp: Callable[[dict[str, str]], dict[str, str]], meter: BuildMeter,
                        context: BuildContext | None = None, selection: _Selection | None = None,
-                       previous_sha256: str | None = None, windows: WindowUpdate | None = None) -> dict[str, str] | None:
+                       previous_sha256: str | None = None, windows: WindowUpdate | None = None,
+                       recorded: Mapping[str, Any] | None = None) -> dict[str, str] | None:
     """Update a copy of ``previous`` in place: delete and re-insert the rows of every work whose inputs
     changed, FTS rows included; None (nothing written) when ``previous`` cannot be updated (another
     format, SQLite or zlib version, or another set of works: then every row id would move).
@@ -457,11 +500,13 @@ def _incremental_index(path: Path, previous: Path, publisher: Publisher, sources
     very file), a work whose key and stored inputs digest are those the sidecar records is kept
     without reading its dataset rows: only the other works' rows are read, validated and digested.
     ``previous_sha256``: the previous file's SHA-256 when the caller holds it (the pipeline's quick
-    check), else it is read here to match the sidecar."""
+    check), else it is read here to match the sidecar; ``recorded``: that sidecar when the caller read it."""
     meter.phase("copy previous")
     previous_sha256 = previous_sha256 or _sha256_file(previous)
-    recorded = (_read_work_keys(work_keys_path(previous.parent, publisher.value), previous_sha256)
-                if selection is not None else {})
+    if selection is None:
+        recorded = {}
+    elif recorded is None:
+        recorded = _read_work_keys(work_keys_path(previous.parent, publisher.value), previous_sha256)
     if windows is not None:
         windows.previous = load_windows(windows_path(previous.parent, publisher.value), previous_sha256)
     shutil.copyfile(previous, path)
@@ -483,7 +528,7 @@ def _incremental_index(path: Path, previous: Path, publisher: Publisher, sources
             conn.execute(statement)
         stored = {slug: sha for slug, sha in known.values()}
         unread = {slug for slug, value in recorded.items()
-                  if selection is not None and isinstance(value, list) and len(value) == 2
+                  if selection is not None and isinstance(value, list) and len(value) in (2, 4)
                   and selection.keys.get(slug) == value[0] and stored.get(slug) == value[1]}
         rows = (sources.rows(conn, meter) if selection is None or not unread
                 else _changed_rows(conn, meter, publisher, selection, unread))
@@ -683,18 +728,30 @@ def _build(publisher: Publisher, sources: _Sources, out_dir: Path, built_at: str
         return build_stamp(publisher, sources.manifest, sources.files, content, built_at, extra_stamp)
 
     keys: dict[str, str] = {}
+    records: dict[str, str] = {}
+    aliases: dict[str, list[str]] = {}
     windows = WindowUpdate()
 
     def write(tmp: Path) -> dict[str, str]:
         # an incremental build keeps works it does not read again: its first pass checks every record
+        # it reads (the works its previous sidecar vouches for are not read: :func:`_known_records`)
         incremental = previous is not None and previous.is_file()
+        recorded: dict[str, Any] = {}
+        sha = previous_sha256
+        if previous is not None and incremental:
+            sha = previous_sha256 or _sha256_file(previous)
+            recorded = _read_work_keys(work_keys_path(previous.parent, publisher.value), sha)
+        known = _known_records(recorded, publisher, sources.manifest)
         # (an incremental build finds the works' ranges only: it reads no expression's runs)
-        context, selection = _select(publisher, sources, checked=incremental, with_runs=not incremental)
+        context, selection = _select(publisher, sources, checked=incremental, with_runs=not incremental,
+                                     known=known)
         if selection is not None:
             keys.update(selection.keys)
+            records.update(selection.records)
+            aliases.update(selection.aliases)
         if previous is not None and incremental:
             updated = _incremental_index(tmp, previous, publisher, sources, stamp, meter, context, selection,
-                                         previous_sha256, windows)
+                                         sha, windows, recorded)
             if updated is not None:
                 return updated
             meter.facts["incremental_refused"] = "previous index not updatable (format, versions or set of works)"
@@ -709,7 +766,7 @@ def _build(publisher: Publisher, sources: _Sources, out_dir: Path, built_at: str
     result = _publish(publisher, out_dir, write, meter)
     sidecar = work_keys_path(out_dir, publisher.value)
     if keys:
-        _write_work_keys(out_dir, publisher.value, result.index_path, result.index_sha256, keys)
+        _write_work_keys(out_dir, publisher.value, result.index_path, result.index_sha256, keys, records, aliases)
     else:
         sidecar.unlink(missing_ok=True)
     _write_windows(out_dir, publisher.value, result.index_sha256, windows.result)

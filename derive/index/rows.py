@@ -529,19 +529,21 @@ def _work_names(ctx: _Context, work: Mapping[str, Any], live: Sequence[Mapping[s
     return dedupe(names)
 
 
-def _aliases(works: Iterable[Mapping[str, Any]], versions: Callable[[str], Sequence[Mapping[str, Any]]]
-             ) -> dict[str, str]:
+def work_aliases(records: Iterable[Mapping[str, Any]]) -> list[str]:
+    """The ``legilux_same_as`` alias slugs one work's version records name (in their order)."""
+    names = metadata_names(m for r in records for m in (r.get("publisher_metadata") or []))
+    return [name.value for name in names if name.kind == "alias"]
+
+
+def _aliases(works: Iterable[Mapping[str, Any]], aliases_of: Callable[[str], Sequence[str]]) -> dict[str, str]:
     """``legilux_same_as`` alias slug → held slug; one alias naming two works is refused."""
     out: dict[str, str] = {}
     for work in works:
         slug = str(work["slug"])
-        names = metadata_names(m for r in versions(slug) for m in (r.get("publisher_metadata") or []))
-        for name in names:
-            if name.kind != "alias":
-                continue
-            if out.get(name.value, slug) != slug:
-                raise _fail(f"alias {name.value!r} names two works", name.value, code="alias_collision")
-            out[name.value] = slug
+        for value in aliases_of(slug):
+            if out.get(value, slug) != slug:
+                raise _fail(f"alias {value!r} names two works", value, code="alias_collision")
+            out[value] = slug
     return out
 
 
@@ -564,10 +566,12 @@ class BuildContext:
 
 
 def build_context(publisher: Publisher, works: Sequence[Mapping[str, Any]],
-                  versions: Callable[[str], Sequence[Mapping[str, Any]]]) -> BuildContext:
-    """The :class:`BuildContext` of one publisher's works (reads every work's version records)."""
+                  versions: Callable[[str], Sequence[Mapping[str, Any]]], *,
+                  aliases_of: Callable[[str], Sequence[str]] | None = None) -> BuildContext:
+    """The :class:`BuildContext` of one publisher's works (reads every work's version records, or
+    takes each work's :func:`work_aliases` from ``aliases_of`` when given)."""
     held = {str(w["slug"]) for w in works}
-    aliases = _aliases(works, versions)
+    aliases = _aliases(works, aliases_of or (lambda slug: work_aliases(versions(slug))))
     context = digest([publisher.value, sorted(held), sorted(aliases.items()),
                       lexicon_digest()])  # search: the reviewed alias lexicon is a build input
     return BuildContext(frozenset(held), aliases, context)

@@ -6,6 +6,7 @@ import json
 import shutil
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -306,3 +307,81 @@ def test_dataset_hashes_the_caller_holds_are_taken_not_read(fixture_indexes: Fix
                              tmp_path / "taken", built_at=BUILT_AT, known_sha256=known)
     assert asked == ["provisions.jsonl"]
     assert taken.stamp == read.stamp and taken.index_sha256 == read.index_sha256
+
+
+def test_an_incremental_build_reads_only_the_version_records_the_manifest_says_changed(
+        fixture_indexes: FixtureBuild, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sidecar records each work's records digest (the tree manifest's ``works_index`` digest of
+    the records the build read) and alias slugs: the next incremental build takes them for every work
+    whose manifest digest is still the recorded one, reading no version record of it; a work whose
+    digest differs is read (and verified) again. The content is a full build's either way."""
+    first = _build(fixture_indexes, fixture_indexes.datasets["lu"], tmp_path / "first")
+    sidecar = work_keys_path(tmp_path / "first", "lu-legilux")
+    recorded = json.loads(sidecar.read_bytes())
+    manifest = json.loads((fixture_indexes.trees["lu"] / "manifest.json").read_bytes())
+    assert recorded["index_sha256"] == first.index_sha256
+    assert {slug: value[2] for slug, value in recorded["works"].items()} == \
+        {wid.split(":", 1)[1]: entry["digest"] for wid, entry in manifest["works_index"].items()}
+    assert all(isinstance(value[3], list) for value in recorded["works"].values())  # its alias slugs
+    changed = tmp_path / "dataset-lu"
+    slug = _slug(fixture_indexes, _drop_one_version(fixture_indexes.datasets["lu"], changed))
+    full = _build(fixture_indexes, changed, tmp_path / "full")
+    other = next(s for s in sorted(recorded["works"]) if s != slug)
+
+    read: list[str] = []
+    versions = CorpusTree.versions
+
+    def counting(self: CorpusTree, work: str, *, verify: bool = True) -> list[object]:
+        read.append(work)
+        return versions(self, work, verify=verify)  # type: ignore[return-value]
+
+    monkeypatch.setattr(CorpusTree, "versions", counting)
+    incremental = _build(fixture_indexes, changed, tmp_path / "incremental", previous=tmp_path / "first")
+    assert incremental.metrics["mode"] == "incremental" and incremental.metrics["changed"] == [slug]
+    assert read == [slug]  # the changed work's rows are rebuilt from its (verified) records; no other read
+    assert incremental.stamp == full.stamp
+    assert _fts_content(incremental.index_path) == _fts_content(full.index_path)
+
+    # a recorded records digest that is not the manifest's: that work's records are read again
+    recorded["works"][other][2] = "0" * 64
+    sidecar.write_text(json.dumps(recorded), encoding="utf-8")
+    read.clear()
+    again = _build(fixture_indexes, changed, tmp_path / "again", previous=tmp_path / "first")
+    assert again.metrics["mode"] == "incremental" and again.metrics["changed"] == [slug]
+    assert sorted(set(read)) == sorted({slug, other})
+    assert again.stamp == full.stamp
+    # the sidecar the build wrote holds the records digest read, not the one it was given
+    assert json.loads(work_keys_path(tmp_path / "again", "lu-legilux").read_bytes())["works"][other][2] == \
+        manifest["works_index"][f"lu-legilux:{other}"]["digest"]
+
+    # a sidecar of the previous schema (keys and inputs digests only): rows still not read, records read
+    sidecar.write_text(json.dumps({**recorded, "schema": "lex-index-work-keys/1",
+                                   "works": {s: v[:2] for s, v in recorded["works"].items()}}), encoding="utf-8")
+    read.clear()
+    old = _build(fixture_indexes, changed, tmp_path / "old", previous=tmp_path / "first")
+    assert old.metrics["changed"] == [slug] and old.metrics["works_unread"] == len(recorded["works"]) - 1
+    assert set(read) == set(recorded["works"])
+    assert old.stamp == full.stamp
+
+
+def test_a_context_from_recorded_alias_slugs_is_the_context_from_the_records() -> None:
+    """:func:`build_context` over each work's :func:`work_aliases` (what the sidecar records) is the
+    context read from the version records, alias collisions refused alike."""
+    from derive.index.rows import build_context, work_aliases
+    from legal.errors import IndexError_
+
+    def same_as(code: str) -> dict[str, object]:
+        uri = f"http://data.legilux.public.lu/eli/etat/leg/code/{code}"
+        return {"kind": "legilux_same_as", "identifier": uri, "label": code, "source_uri": uri}
+
+    works = [{"slug": "a"}, {"slug": "b"}]
+    records: dict[str, list[dict[str, Any]]] = {
+        "a": [{"publisher_metadata": [same_as("penal")]}, {"publisher_metadata": [same_as("civil")]}],
+               "b": [{"publisher_metadata": [{"kind": "publisher_short_title", "label": "x"}]}]}
+    recorded = {slug: work_aliases(found) for slug, found in records.items()}
+    assert recorded["a"] and recorded["b"] == []
+    read = build_context(Publisher.LEGILUX, works, lambda slug: records[slug])
+    assert build_context(Publisher.LEGILUX, works, lambda slug: [], aliases_of=lambda slug: recorded[slug]) == read
+    assert set(read.aliases.values()) == {"a"}
+    with pytest.raises(IndexError_):
+        build_context(Publisher.LEGILUX, works, lambda slug: [], aliases_of=lambda slug: recorded["a"])

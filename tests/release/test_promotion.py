@@ -485,3 +485,35 @@ def test_release_refusals_leave_what_the_three_transitions_leave(root: ReleaseRo
     # the current set again: not a candidate, as evaluate says
     assert refused(root.release, root.set_dir(started["a"]), report_file(started["a"])) == "not_a_candidate"
     assert snapshot(root) == before
+
+
+# -- files a held set already has ----------------------------------------------------------
+
+
+def test_a_file_the_current_set_holds_is_linked_and_still_verified(root: ReleaseRoot, make_set: Callable[[str], Path],
+                                                                   report_file: Callable[..., Path]) -> None:
+    """A file listed with the size and SHA-256 the current set lists under its name is a hard link to
+    that set's frozen file, not a copy; the new set is verified as any (every byte read)."""
+    a = promoted(root, make_set, report_file, "a")
+    b = root.candidate(make_set("b")).set_id
+    held, new = root.root / "sets" / a, root.root / "sets" / b
+    assert (new / "eu-scope.json").stat().st_ino == (held / "eu-scope.json").stat().st_ino
+    assert (new / "indexes/eu-eurlex.sqlite").stat().st_ino != (held / "indexes/eu-eurlex.sqlite").stat().st_ino
+    assert (new / "indexes/eu-eurlex.sqlite").read_bytes() == b"index b"
+    assert not (new / "eu-scope.json").stat().st_mode & 0o222  # frozen as before
+
+
+def test_a_damaged_current_set_does_not_refuse_a_good_one(root: ReleaseRoot, make_set: Callable[[str], Path],
+                                                          report_file: Callable[..., Path]) -> None:
+    """The linked bytes are hashed like every file: when the held file was damaged since it came in,
+    the copy does not verify with the link, and the set is copied in whole instead (and verifies)."""
+    a = promoted(root, make_set, report_file, "a")
+    damaged = root.root / "sets" / a / "eu-scope.json"
+    damaged.chmod(0o644)
+    damaged.write_bytes(b"[]")  # same size, other bytes
+    damaged.chmod(0o444)
+    b = root.candidate(make_set("b")).set_id
+    copied = root.root / "sets" / b / "eu-scope.json"
+    assert copied.read_bytes() == b"{}" and copied.stat().st_ino != damaged.stat().st_ino
+    assert verify_artifact_set(root.root / "sets" / b, root.trust).set_id == b
+    assert not [p for p in (root.root / "sets").iterdir() if p.name.startswith(".incoming")]
