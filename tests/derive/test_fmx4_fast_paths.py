@@ -39,7 +39,9 @@ def _old_mixed(self: fmx4_eu._Reader, el: etree._Element, skip: tuple[str, ...] 
 
 
 def _members(fixtures_dir: Path) -> Iterator[Path]:
-    for path in sorted((fixtures_dir / "lex-corpus-eu-eurlex" / "works").glob("*/versions/*/*.fmx4/*.xml")):
+    for path in sorted(
+        (fixtures_dir / "lex-corpus-eu-eurlex" / "works").glob("*/versions/*/*.fmx4/*.xml")
+    ):
         if not path.name.endswith(".doc.xml"):
             yield path
 
@@ -63,7 +65,9 @@ def _both(data: bytes, language: str, monkeypatch: pytest.MonkeyPatch) -> tuple[
     return old, new
 
 
-def test_mixed_renders_every_fixture_member_as_before(fixtures_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_mixed_renders_every_fixture_member_as_before(
+    fixtures_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     members = list(_members(fixtures_dir))
     assert len(members) >= 10
     for path in members:
@@ -80,7 +84,9 @@ def test_mixed_edge_runs_render_as_before(monkeypatch: pytest.MonkeyPatch) -> No
         if isinstance(el.tag, str):
             assert fmx4_eu._Reader(None).mixed(el) == _old_mixed(fmx4_eu._Reader(None), el), el.tag
     alinea = next(root.iter("ALINEA"))
-    assert "\x1c" in fmx4_eu._Reader(None).mixed(alinea)  # the separator run is kept, not taken for blank
+    assert "\x1c" in fmx4_eu._Reader(None).mixed(
+        alinea
+    )  # the separator run is kept, not taken for blank
 
 
 def test_blank_is_exactly_what_collapse_ws_folds_away() -> None:
