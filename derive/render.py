@@ -13,6 +13,7 @@ become ``<anchor>__2``, ``__3``… with a note.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -40,6 +41,13 @@ def iso_date(value: str | None) -> str | None:
     keeps the publisher's bytes)."""
     if not value:
         return None
+    return _iso_date(value)
+
+
+@functools.lru_cache(maxsize=4096)
+def _iso_date(value: str) -> str | None:
+    """:func:`iso_date` of a non-empty value, kept per value: a document repeats a few dates on
+    thousands of provisions."""
     text = value.strip()
     try:
         if len(text) == 8 and text.isdigit():
@@ -60,6 +68,8 @@ class Context:
 
 
 def dedupe_citations(citations: Sequence[Citation]) -> tuple[Citation, ...]:
+    if not citations:
+        return ()
     seen: set[tuple[str, str]] = set()
     out = []
     for c in citations:
@@ -87,6 +97,8 @@ def _title(d: Draft, anchor: str, joiner: str) -> str:
 
 
 def _container_lines(prev: tuple[str, ...], path: tuple[str, ...]) -> list[str]:
+    if path == prev:  # the same containers as the provision before: no heading
+        return []
     common = 0
     while common < min(len(prev), len(path)) and prev[common] == path[common]:
         common += 1

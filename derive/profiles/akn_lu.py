@@ -184,13 +184,14 @@ class _Reader:
     # -- blocks -------------------------------------------------------------------------
     def blocks(self, el: etree._Element) -> list[str]:
         name = el.tag
-        tag = known_local(name) or local(name)
-        if not tag or (known_namespace(name) or namespace(name)) == SCL or tag in SILENT:
-            if tag == "del":
+        route = _ROUTE[name]
+        if route is _MIXED:  # most elements: no list, table, quotation, title or number
+            return self.mixed(el)
+        if route is not _ROUTED_TAG:  # silent: nothing, a deletion counted
+            if route is _DELETED:
                 self.state.deleted += 1
             return []
-        if tag not in _ROUTED:  # most elements: no list, table, quotation, title or number
-            return self.mixed(el)
+        tag = known_local(name) or local(name)
         if tag == "table":
             return [self.table(el)]
         if tag in ("ol", "ul"):
@@ -327,6 +328,31 @@ class _Blocks(dict[object, bool]):
 
 _TAGS_KEPT = 4096
 _IS_BLOCK = _Blocks()
+
+# What :meth:`_Reader.blocks` does with an element, by its tag (:class:`_Routes`).
+_SILENT = "silent"  # renders nothing (no tag, ``scl:``, :data:`SILENT`)
+_DELETED = "deleted"  # renders nothing and counts a deletion (a silent ``del``)
+_MIXED = "mixed"  # mixed content (:meth:`_Reader.mixed`): not in ``_ROUTED``
+_ROUTED_TAG = "routed"  # a table, list, quotation, titled or numbered element
+
+
+class _Routes(dict[object, str]):
+    """:meth:`_Reader.blocks`' first decision per tag, worked out on a miss from the local name and
+    namespace (as :class:`_Blocks`, at most :data:`_TAGS_KEPT` tags kept): one C-level dict
+    subscript per element instead of the name, namespace and set lookups."""
+
+    def __missing__(self, tag: object) -> str:
+        name = local(tag)
+        if not name or namespace(tag) == SCL or name in SILENT:
+            route = _DELETED if name == "del" else _SILENT
+        else:
+            route = _MIXED if name not in _ROUTED else _ROUTED_TAG
+        if len(self) < _TAGS_KEPT:
+            self[tag] = route
+        return route
+
+
+_ROUTE = _Routes()
 
 
 def _child(el: etree._Element, name: str) -> etree._Element | None:

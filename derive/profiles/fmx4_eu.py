@@ -213,6 +213,16 @@ class _Reader:
         return [b for b in out if b]
 
     def mixed(self, el: etree._Element, skip: tuple[str, ...] = ()) -> list[str]:
+        """The blocks of ``el``'s mixed content: each run of text and inline children between
+        two block children folded to one block, the block children's own blocks in between,
+        empty blocks dropped. A leaf (no child node at all) is its folded text; a run that folds
+        to nothing (:func:`_blank`) is dropped without folding."""
+        if not len(el):
+            text = el.text
+            if not text:
+                return []
+            text = collapse_ws(text)
+            return [text] if text else []
         out: list[str] = []
         run = [el.text or ""]
         for child in el:
@@ -221,14 +231,22 @@ class _Reader:
             if tag in skip:
                 pass
             elif tag in BLOCK or (tag == "FORMULA" and child.get("TYPE") != "INLINE"):
-                out.append(collapse_ws("".join(run)))
+                text = "".join(run)
+                if text and not _blank(text):
+                    text = collapse_ws(text)
+                    if text:
+                        out.append(text)
                 run = []
-                out.extend(self.blocks(child))
+                out.extend(filter(None, self.blocks(child)))
             else:
                 run.append(self.inline_child(child, plain=False))
             run.append(child.tail or "")
-        out.append(collapse_ws("".join(run)))
-        return [b for b in out if b]
+        text = "".join(run)
+        if text and not _blank(text):
+            text = collapse_ws(text)
+            if text:
+                out.append(text)
+        return out
 
     def dlist_item(self, item: etree._Element, separator: str | None) -> str:
         term_el, def_el = _child(item, "TERM"), _child(item, "DEFINITION")
@@ -277,6 +295,12 @@ def _styled(tag: str, el: etree._Element, inner: str, plain: bool, reader: _Read
     if tag == "ROOT":
         return f"√{_group(inner)}"
     return inner
+
+
+def _blank(text: str) -> bool:
+    """True when :func:`collapse_ws` folds ``text`` to ``""``: only .NET whitespace, i.e. Python's
+    whitespace but the four separators U+001C–U+001F, which ``collapse_ws`` keeps."""
+    return text.isspace() and "\x1c" not in text and "\x1d" not in text and "\x1e" not in text and "\x1f" not in text
 
 
 _OPERATORS = frozenset(" +−-·÷/=<>≤≥±")

@@ -184,3 +184,26 @@ def test_superscript_join_on_real_text_layers(lu_fixture):
                                    [["a b c d e f g h i j"], ["k"]], [["\u00a0\u2028"] * 50, ["x" * 25]]])
 def test_text_layer_check_is_the_whole_document_sum(pages):
     assert pdf_lu.too_little_text(pages) == (sum(len(collapse_ws(" ".join(p))) for p in pages) < 20)
+
+
+# -- blocks' per-tag route ---------------------------------------------------------------------------
+
+
+def _old_route(name: object) -> str:
+    """``_Reader.blocks``' first decision as it was written before the per-tag table."""
+    tag = known_local(name) or local(name)
+    if not tag or (known_namespace(name) or namespace(name)) == akn_lu.SCL or tag in akn_lu.SILENT:
+        return akn_lu._DELETED if tag == "del" else akn_lu._SILENT
+    return akn_lu._MIXED if tag not in akn_lu._ROUTED else akn_lu._ROUTED_TAG
+
+
+def test_blocks_route_is_the_per_element_decision_on_real_and_edge_tags(lu_fixture):
+    tags: set[object] = set()
+    for data in _akn_bodies(lu_fixture, 40):
+        tags.update(el.tag for el in etree.fromstring(data).iter())
+    scl = akn_lu.SCL
+    tags.update([etree.Comment, etree.ProcessingInstruction, etree.Entity, "del", f"{{{AKN}}}del", f"{{{scl}}}del",
+                 f"{{{scl}}}p", f"{{{AKN}}}table", "table", f"{{{AKN}}}eop", "p", "", f"{{{AKN}}}blockList"])
+    assert len(tags) > 40
+    for tag in tags:
+        assert akn_lu._ROUTE[tag] == _old_route(tag), tag
