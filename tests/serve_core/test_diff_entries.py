@@ -22,18 +22,29 @@ def _plain(old: list[ProvisionKey], new: list[ProvisionKey]) -> tuple[list[objec
             entries.append(("changed", p.anchor, before[p.anchor], p))
     entries.extend(("removed", p.anchor, p, None) for p in old if p.anchor not in after)
     summary = {k: sum(1 for e in entries if e[0] == k) for k in ("added", "removed", "changed")}  # type: ignore[index]
-    summary["unchanged"] = sum(1 for p in new if p.anchor in before and before[p.anchor].text_sha256 == p.text_sha256)
+    summary["unchanged"] = sum(
+        1 for p in new if p.anchor in before and before[p.anchor].text_sha256 == p.text_sha256
+    )
     return entries, summary
 
 
-_keys = st.lists(st.builds(ProvisionKey, st.sampled_from(["art_1", "art_2", "art_2bis", "art_3", "annexe"]),
-                           st.sampled_from(["a" * 64, "b" * 64, "c" * 64]),
-                           st.sampled_from([None, "1", "2"]), st.sampled_from([None, "Titre"])), max_size=12)
+_keys = st.lists(
+    st.builds(
+        ProvisionKey,
+        st.sampled_from(["art_1", "art_2", "art_2bis", "art_3", "annexe"]),
+        st.sampled_from(["a" * 64, "b" * 64, "c" * 64]),
+        st.sampled_from([None, "1", "2"]),
+        st.sampled_from([None, "Titre"]),
+    ),
+    max_size=12,
+)
 
 
 @settings(max_examples=400, deadline=None)
 @given(_keys, _keys)
-def test_one_pass_entries_are_the_plain_rules(old: list[ProvisionKey], new: list[ProvisionKey]) -> None:
+def test_one_pass_entries_are_the_plain_rules(
+    old: list[ProvisionKey], new: list[ProvisionKey]
+) -> None:
     entries, summary = _entries(old, new)
     assert (entries, summary) == _plain(old, new)
     assert list(summary) == ["added", "removed", "changed", "unchanged"]  # the answer's key order
