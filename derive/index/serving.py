@@ -188,10 +188,12 @@ def _pair_texts(conn: sqlite3.Connection, pairs: list[tuple[str, str]]) -> Itera
 
 
 def _word_diff_rows(conn: sqlite3.Connection) -> Iterator[tuple[bytes, bytes, str, bytes]]:
-    """The rows of every successive pair not stored yet, in the pairs' order; the stored pairs
-    that no longer follow each other are removed (an incremental build keeps the others: a pair's
-    row is a function of its two texts). The texts are read block by block (:func:`_pair_texts`)."""
-    pairs = sorted(set(_successive_pairs(conn)))
+    """The rows of every successive pair not stored yet, in the pairs' order: that of the works'
+    time lines (work, language, then date), so a diff's stored pairs lie on a few neighbouring
+    pages instead of one random page each; the stored pairs that no longer follow each other are
+    removed (an incremental build keeps the others: a pair's row is a function of its two texts).
+    The texts are read block by block (:func:`_pair_texts`)."""
+    pairs = list(dict.fromkeys(_successive_pairs(conn)))  # first met first, each once
     stored = {(bytes(f).hex(), bytes(t).hex()) for f, t in conn.execute("SELECT from_sha256, to_sha256 FROM word_diffs")}
     gone = stored.difference(pairs)
     conn.executemany("DELETE FROM word_diffs WHERE from_sha256 = ? AND to_sha256 = ?",

@@ -57,3 +57,21 @@ def test_a_pair_whose_text_is_not_stored_is_refused(fixture_indexes: FixtureBuil
         assert (caught.value.code, caught.value.subject) == ("text_missing", missing)
     finally:
         conn.close()
+
+
+def test_the_stored_pairs_lie_in_the_works_time_line_order(fixture_indexes: FixtureBuild) -> None:
+    """``word_diffs`` rows follow the works' time lines (the pairs as first met, work by work, date by
+    date), not the hashes: a diff's stored pairs then lie on a few neighbouring pages."""
+    checked = 0
+    for path in sorted(fixture_indexes.index_dir.glob("*.sqlite")):
+        conn = open_readonly(path)
+        try:
+            rows = [(bytes(f).hex(), bytes(t).hex())
+                    for f, t in conn.execute("SELECT from_sha256, to_sha256 FROM word_diffs ORDER BY rowid")]
+            stored = set(rows)
+            met = [pair for pair in dict.fromkeys(serving._successive_pairs(conn)) if pair in stored]
+            assert rows == met
+            checked += len(rows)
+        finally:
+            conn.close()
+    assert checked > 10

@@ -386,6 +386,32 @@ def _needs_no_texts(known: KnownPair | None) -> bool:
     return known is not None and known.changes is not None
 
 
+Entry = tuple[str, str, ProvisionKey | None, ProvisionKey | None]
+
+
+def _entries(old: Sequence[ProvisionKey], new: Sequence[ProvisionKey]) -> tuple[list[Entry], dict[str, int]]:
+    """``(kind, anchor, before, after)`` of every added, changed (document order of the later text)
+    and removed provision (then, in the earlier text's order), and their counts with the unchanged.
+    An anchor held twice on a side is compared with its last occurrence on the earlier side. One
+    pass over each side: each later provision is exactly one of added, changed or unchanged."""
+    before = {p.anchor: p for p in old}
+    find = before.get
+    entries: list[Entry] = []
+    changed = 0
+    for p in new:
+        was = find(p.anchor)
+        if was is None:
+            entries.append(("added", p.anchor, None, p))
+        elif was.text_sha256 != p.text_sha256:
+            entries.append(("changed", p.anchor, was, p))
+            changed += 1
+    added = len(entries) - changed
+    after = {p.anchor for p in new}
+    entries.extend(("removed", p.anchor, p, None) for p in old if p.anchor not in after)
+    return entries, {"added": added, "removed": len(entries) - added - changed, "changed": changed,
+                     "unchanged": len(new) - added - changed}
+
+
 def provision_changes(conn: sqlite3.Connection, old: Sequence[ProvisionKey], new: Sequence[ProvisionKey],
                       limit: int, one_pair: bool = False, file: Hashable | None = None) -> dict[str, Any]:
     """Added, removed and changed provisions (document order of the later text, then removals).
@@ -401,15 +427,7 @@ def provision_changes(conn: sqlite3.Connection, old: Sequence[ProvisionKey], new
     if old is new:  # one state on both dates: nothing to compare
         return {"summary": {"added": 0, "removed": 0, "changed": 0, "unchanged": len(new)}, "changes": [],
                 "truncated": False}
-    before = {p.anchor: p for p in old}
-    after = {p.anchor: p for p in new}
-    entries: list[tuple[str, str, ProvisionKey | None, ProvisionKey | None]] = []
-    for p in new:
-        if p.anchor not in before:
-            entries.append(("added", p.anchor, None, p))
-        elif before[p.anchor].text_sha256 != p.text_sha256:
-            entries.append(("changed", p.anchor, before[p.anchor], p))
-    entries.extend(("removed", p.anchor, p, None) for p in old if p.anchor not in after)
+    entries, summary = _entries(old, new)
     shown = entries[:limit]
     pairs = [(b.text_sha256, a.text_sha256) for kind, _, b, a in shown
              if kind == "changed" and b is not None and a is not None]
@@ -427,8 +445,6 @@ def provision_changes(conn: sqlite3.Connection, old: Sequence[ProvisionKey], new
     first = [p.text_sha256 for kind, _, b, a in shown if kind != "changed"
              for p in (b, a) if p is not None][:TEXT_PREFETCH]
     texts.read([sha for sha in first if not _certainly_too_long(texts.where(sha).length, TEXT_BUDGET)])
-    summary = {k: sum(1 for e in entries if e[0] == k) for k in ("added", "removed", "changed")}
-    summary["unchanged"] = sum(1 for p in new if p.anchor in before and before[p.anchor].text_sha256 == p.text_sha256)
     budget = (_Budget(MAX_PAIR_WORDS, ONE_PAIR_MATCHES, TEXT_BUDGET) if one_pair
               else _Budget(WORD_BUDGET, MATCH_BUDGET, TEXT_BUDGET))
     changes = [_change(*entry, stored, texts, budget, known, file) for entry in shown]
