@@ -83,14 +83,15 @@ _WIDE_SPACE = "\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2
 _MARKS = bytes(32 if chr(b) in _ASCII_SPACE else 120 for b in range(256))
 
 
-def word_count(text: str) -> int:
+def word_count(text: str, utf8: bytes | None = None) -> int:
     """The words of a text as the word diff counts them (whitespace-separated: ``texts.words``):
     ``len(text.split())``, counted without making a string per word. A text with no separator
     beyond ASCII is counted in its UTF-8 bytes, each mapped to a separator or not: a word begins at
-    each ``x`` after a space, or at the start (the others are split)."""
+    each ``x`` after a space, or at the start (the others are split). ``utf8``: the text's UTF-8
+    bytes, when the caller holds them."""
     if not text.isascii() and any(space in text for space in _WIDE_SPACE):  # one C search each
         return len(text.split())
-    marks = text.encode("utf-8", "surrogatepass").translate(_MARKS)
+    marks = (text.encode("utf-8", "surrogatepass") if utf8 is None else utf8).translate(_MARKS)
     return marks.count(b" x") + (marks[:1] == b"x")
 
 

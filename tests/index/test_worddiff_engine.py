@@ -123,6 +123,8 @@ def test_word_count_is_the_number_of_split_words_for_every_code_point() -> None:
                                           "\U0001f600")), max_size=40))
 def test_word_count_equals_split_on_mixed_texts(text: str) -> None:
     assert worddiff.word_count(text) == len(text.split())
+    if "\ud800" not in text:  # the caller's UTF-8 bytes (a text store's) count the same
+        assert worddiff.word_count(text, text.encode("utf-8")) == len(text.split())
 
 
 def _reference_bounded(a: list[str], b: list[str], max_words: int, max_pairs: int) -> list[worddiff.Opcode] | None:
