@@ -146,7 +146,7 @@ class Packer:
         out = []
         if self._pending and self._size + len(raw) > BLOCK_BYTES:
             out.append(self._close())
-        self._pending.append((sha256, word_count(text), raw))
+        self._pending.append((sha256, word_count(text, raw), raw))
         self._size += len(raw)
         if self._size >= BLOCK_BYTES:
             out.append(self._close())

@@ -74,9 +74,25 @@ class DiffCost(NamedTuple):
     pairs: int
 
 
-def word_count(text: str) -> int:
-    """The words of a text as the word diff counts them (whitespace-separated: ``texts.words``)."""
-    return len(text.split())
+#: The characters ``str.split()`` separates words at (those ``str.isspace`` holds true; a test
+#: compares every code point): the ASCII ones, and the others.
+_ASCII_SPACE = " \t\n\v\f\r\x1c\x1d\x1e\x1f"
+_WIDE_SPACE = "\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+#: Every byte to ``b" "`` (an ASCII separator) or ``b"x"`` (any other byte: a UTF-8 multi-byte
+#: character is a run of ``x``, inside its word).
+_MARKS = bytes(32 if chr(b) in _ASCII_SPACE else 120 for b in range(256))
+
+
+def word_count(text: str, utf8: bytes | None = None) -> int:
+    """The words of a text as the word diff counts them (whitespace-separated: ``texts.words``):
+    ``len(text.split())``, counted without making a string per word. A text with no separator
+    beyond ASCII is counted in its UTF-8 bytes, each mapped to a separator or not: a word begins at
+    each ``x`` after a space, or at the start (the others are split). ``utf8``: the text's UTF-8
+    bytes, when the caller holds them."""
+    if not text.isascii() and any(space in text for space in _WIDE_SPACE):  # one C search each
+        return len(text.split())
+    marks = (text.encode("utf-8", "surrogatepass") if utf8 is None else utf8).translate(_MARKS)
+    return marks.count(b" x") + (marks[:1] == b"x")
 
 
 def diff_cost(before: str, after: str) -> DiffCost:
@@ -141,8 +157,11 @@ def bounded_opcodes(a: Sequence[str], b: Sequence[str], max_words: int, max_pair
     None (the common ends set aside once for both)."""
     prefix, suffix = _common_ends(a, b)
     middle_a, middle_b = a[prefix:len(a) - suffix], b[prefix:len(b) - suffix]
-    cost = _middle_cost(middle_a, middle_b)
-    if cost.words > max_words or cost.pairs > max_pairs:
+    if len(middle_a) + len(middle_b) > max_words:  # the cost's words, known without counting a word
+        return None
+    # the pairs are at most every word of one middle with every word of the other: only when that
+    # bound is over the budget are the words counted (the same answer, far less work on most pairs)
+    if len(middle_a) * len(middle_b) > max_pairs and _middle_cost(middle_a, middle_b).pairs > max_pairs:
         return None
     return _middle_opcodes(middle_a, middle_b, prefix)
 

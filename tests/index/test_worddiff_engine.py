@@ -107,3 +107,50 @@ def test_common_ends_compared_in_runs_are_those_word_by_word() -> None:
                     b[min(i, len(b) - 1)] = rng.choice("abcd")
         assert common_ends(a, b) == _word_by_word(a, b) == common_ends(tuple(a), tuple(b))
         assert common_ends(b, a) == _word_by_word(b, a)
+
+
+def test_word_count_is_the_number_of_split_words_for_every_code_point() -> None:
+    """``word_count`` (counted in mapped bytes where it can) equals ``len(text.split())``: every code
+    point (lone surrogates too) at both ends of an ASCII word, and between two non-ASCII ones."""
+    for code in range(0x110000):
+        c = chr(code)
+        for text in (f"{c}a{c}", f"é{c}\U0001f600"):  # the ASCII path and the other
+            assert worddiff.word_count(text) == len(text.split()), (hex(code), text)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list(" \t\n\x0b\x0c\r\x1c\x1f\x85\xa0\u2000\u2028\u3000ab\u00e9\u2019\ud800"
+                                          "\U0001f600")), max_size=40))
+def test_word_count_equals_split_on_mixed_texts(text: str) -> None:
+    assert worddiff.word_count(text) == len(text.split())
+    if "\ud800" not in text:  # the caller's UTF-8 bytes (a text store's) count the same
+        assert worddiff.word_count(text, text.encode("utf-8")) == len(text.split())
+
+
+def _reference_bounded(a: list[str], b: list[str], max_words: int, max_pairs: int) -> list[worddiff.Opcode] | None:
+    """The bound as first written: the middle words counted on every pair."""
+    ends = common_ends(a, b)
+    cost = worddiff.diff_cost_of(a, b, ends)
+    if cost.words > max_words or cost.pairs > max_pairs:
+        return None
+    return worddiff.opcodes_of(a, b, ends)
+
+
+def test_bounded_opcodes_refuses_and_answers_as_counting_every_pair() -> None:
+    """The product of the middles' lengths is tried before the words are counted: the same pairs are
+    refused and the same opcodes given, on budgets around each pair's cost."""
+    rng = random.Random(13)
+    for _ in range(600):
+        vocabulary = [f"w{i}" for i in range(rng.randint(1, 8))]
+        a = [rng.choice(vocabulary) for _ in range(rng.randint(0, 30))]
+        b = list(a)
+        for _ in range(rng.randint(0, 6)):
+            at = rng.randint(0, len(b))
+            b[at:at + rng.randint(0, 3)] = [rng.choice(vocabulary) for _ in range(rng.randint(0, 3))]
+        cost = worddiff.diff_cost_of(a, b)
+        prefix, suffix = common_ends(a, b)
+        product = (len(a) - prefix - suffix) * (len(b) - prefix - suffix)
+        for max_words in (cost.words - 1, cost.words, 10_000):
+            for max_pairs in {0, cost.pairs - 1, cost.pairs, cost.pairs + 1, product - 1, product, 10_000}:
+                assert worddiff.bounded_opcodes(a, b, max_words, max_pairs) == \
+                    _reference_bounded(a, b, max_words, max_pairs)
