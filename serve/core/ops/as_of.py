@@ -126,7 +126,8 @@ def _select(conn: sqlite3.Connection, version: Version, expression: Expression, 
     exact = {p.anchor: p for p in provisions_by_anchors(conn, expression.rowid, anchors)}
     held: list[str] = [] if all(a in exact for a in anchors) else anchors_of(conn, expression.rowid)
     found: list[Provision] = []
-    taken: set[str] = set()  # the anchors of ``found``: a provision is found once (its anchor is in it)
+    # the anchors of ``found``: a provision is found once (its anchor is in it)
+    taken: set[str] = set()
     missing: list[str] = []
     widened: dict[str, str] = {}
     for requested in anchors:
