@@ -62,10 +62,10 @@ def _at_least(text: str, cap: int | None = None) -> int:
 
 def _certainly_over(old_text: str, new_text: str, limit: int) -> bool:
     """Whether ``_at_least(old_text) + _at_least(new_text) > limit``, counting no more chunks of a
-    text than the answer needs: a text of more than ``limit // 2 + 1`` chunks is over on its own
-    (``2 * (limit // 2 + 2) - 1 > limit``), so each count stops there (a spent page allowance costs
-    no split at all)."""
-    cap = max(0, limit // 2 + 1)
+    text than the answer needs: a text of more than ``cap = (limit + 1) // 2`` chunks is over on its
+    own (``2 * (cap + 1) - 1 > limit``), so each count stops there (once a page's allowance is spent,
+    a row costs one split of at most one chunk, not of its whole texts)."""
+    cap = max(0, (limit + 1) // 2)
     first = _at_least(old_text, cap)
     return first > limit or first + _at_least(new_text, cap) > limit
 
