@@ -51,11 +51,23 @@ def _text(provision: Mapping[str, Any]) -> str:
     return value if isinstance(value, str) else ""
 
 
-def _at_least(text: str) -> int:
+def _at_least(text: str, cap: int | None = None) -> int:
     """A lower bound of ``len(tokens(text))`` at a fraction of its cost: every whitespace-separated
-    chunk holds at least one word or punctuation token, and whitespace runs separate the chunks."""
-    chunks = len(text.split())
+    chunk holds at least one word or punctuation token, and whitespace runs separate the chunks.
+    With ``cap``, at most ``cap + 1`` chunks are counted (``str.split``'s ``maxsplit``): the bound is
+    then exact up to ``2 * cap - 1`` and above it otherwise."""
+    chunks = len(text.split()) if cap is None else len(text.split(None, cap))
     return 2 * chunks - 1 if chunks else (1 if text else 0)
+
+
+def _certainly_over(old_text: str, new_text: str, limit: int) -> bool:
+    """Whether ``_at_least(old_text) + _at_least(new_text) > limit``, counting no more chunks of a
+    text than the answer needs: a text of more than ``cap = (limit + 1) // 2`` chunks is over on its
+    own (``2 * (cap + 1) - 1 > limit``), so each count stops there (once a page's allowance is spent,
+    a row costs one split of at most one chunk, not of its whole texts)."""
+    cap = max(0, (limit + 1) // 2)
+    first = _at_least(old_text, cap)
+    return first > limit or first + _at_least(new_text, cap) > limit
 
 
 def _row(anchor: str, old: Mapping[str, Any] | None, new: Mapping[str, Any] | None,
@@ -71,7 +83,7 @@ def _row(anchor: str, old: Mapping[str, Any] | None, new: Mapping[str, Any] | No
     if same_hash or old_text == new_text:
         return Row(anchor, label, "same", after=new_text)
     limit = MAX_WORDS if allowance is None else min(MAX_WORDS, allowance[0])
-    if _at_least(old_text) + _at_least(new_text) > limit:  # decided without the tokens
+    if _certainly_over(old_text, new_text, limit):  # decided without the tokens
         return Row(anchor, label, "changed", before=old_text, after=new_text, too_long=True)
     size = len(tokens(old_text)) + len(tokens(new_text))
     if size > limit:

@@ -60,3 +60,13 @@ def test_a_row_is_shown_side_by_side_exactly_when_its_tokens_pass_the_allowance(
     size = len(tokens(before)) + len(tokens(after))
     assert row.too_long == (size > allowance)
     assert left == ([allowance] if row.too_long else [allowance - size])
+
+
+@given(before=texts, after=texts, limit=st.integers(min_value=-3, max_value=40))
+@settings(max_examples=300, deadline=None)
+def test_the_capped_chunk_count_decides_as_the_whole_count(
+    before: str, after: str, limit: int
+) -> None:
+    from serve.web.diffing import _at_least, _certainly_over
+
+    assert _certainly_over(before, after, limit) == (_at_least(before) + _at_least(after) > limit)

@@ -126,6 +126,8 @@ def _select(conn: sqlite3.Connection, version: Version, expression: Expression, 
     exact = {p.anchor: p for p in provisions_by_anchors(conn, expression.rowid, anchors)}
     held: list[str] = [] if all(a in exact for a in anchors) else anchors_of(conn, expression.rowid)
     found: list[Provision] = []
+    # the anchors of ``found``: a provision is found once (its anchor is in it)
+    taken: set[str] = set()
     missing: list[str] = []
     widened: dict[str, str] = {}
     for requested in anchors:
@@ -136,7 +138,8 @@ def _select(conn: sqlite3.Connection, version: Version, expression: Expression, 
         if matched != requested:
             widened[requested] = matched
             exact.update({p.anchor: p for p in provisions_by_anchors(conn, expression.rowid, [matched])})
-        if exact[matched] not in found:
+        if matched not in taken:
+            taken.add(matched)
             found.append(exact[matched])
     bodies = texts(conn, [p.text_sha256 for p in found]) if with_text else {}
     out: dict[str, Any] = {
