@@ -2170,6 +2170,10 @@ def _plan(ctx: CallContext, index: MountedIndex, parsed: Any, args: dict[str, An
             return phrase_is_frequent(conn, index, phrase)
 
     plan = build_plan(index, parsed, args["works"], profiles, frequent, language=args.get("language"))
+    if index.publisher.value == "lu-legilux":  # "Luxembourg law on …": every Legilux act is
+        plan.terms = ranking.without_own_country(plan.terms, plan.synonyms, plan.translations is not None,
+                                                 lambda t: not relax.relaxable(t),
+                                                 ranking.country_in_names(normalize(parsed.raw).split()))
     if args.get("role") and len(plan.constraints) == 1:
         plan.intent = str(args["role"])
     if not args["works"] and not plan.strong:
