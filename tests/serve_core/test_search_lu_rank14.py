@@ -11,6 +11,7 @@ import pytest
 
 from derive.index import relax
 from serve.core import LegalCore, ranking
+from serve.core.ops import search as search_op
 
 LU, EU = "lu-legilux", "eu-eurlex"
 
@@ -79,3 +80,99 @@ def test_a_name_holding_the_country_word_keeps_it_on_legilux(fixture_core: Legal
     lu = _sections(fixture_core, "statistiques de paiement Banque centrale du Luxembourg")[LU]
     assert "luxembourg" in lu["query_plan"]["terms"]
     assert lu["hits"][0]["work"] == "lu-legilux:rbcl-2021-07-12-a524"
+
+
+# -- a règlement asked by its whole subject comes before the law it executes -----------------------
+
+@pytest.mark.parametrize(("parent", "child", "first"), [
+    # "régime des employés communaux": the RGD "concernant le régime des employés communaux" holds every
+    # word, the 1985 law "fixant le statut général des fonctionnaires communaux" one of three
+    (1 / 3, 1.0, False),
+    # the question is the law's subject as much as the règlement's: the law comes first
+    (1.0, 1.0, True),
+    # the règlement's names hold only part of the question: the law comes first when titled enough
+    (0.5, 0.75, True),
+    # a parent titled by too little of the question never moves
+    (0.0, 0.5, False),
+])
+def test_a_parent_comes_first_unless_the_question_is_its_regulations_whole_subject(
+        parent: float, child: float, first: bool) -> None:
+    assert search_op.parent_titled_enough({1: parent, 2: child}, 1, 2) is first
+
+
+# -- D2: the title lanes share one per-work loop (search.title_rows), with the same answers -------
+
+def _old_title_lane(conn: Any, groups: list[list[str]], filters: Any, limit: int) -> list[Any]:
+    """``title_lane`` as it was before the shared loop (fourteenth session), for comparison."""
+    match = search_op.fts_query(groups)
+    if match is None:
+        return []
+    rows = conn.execute("SELECT rowid FROM work_fts WHERE work_fts MATCH ? ORDER BY bm25(work_fts, 0, 8, 10, 0, 0) "
+                        "LIMIT ?", (f"{{titles short_titles}} : ({match})", limit)).fetchall()
+    hits = []
+    for (rowid,) in rows:
+        if filters.works and rowid not in filters.works:
+            continue
+        if filters.allowed is not None and rowid not in filters.allowed:
+            continue
+        if filters.language and not search_op._titled_in(conn, rowid, groups, filters.language):
+            continue
+        hit = search_op._work_row(conn, rowid, filters, ["title_words"])
+        if hit is not None:
+            hits.append(hit)
+    return hits
+
+
+def _old_loop(conn: Any, candidates: list[int], groups: list[list[str]], filters: Any, keep: Any,
+              limit: int | None) -> list[Any]:
+    """The per-work loop ``untexted_title_rows`` (``limit``) and ``untexted_subject_rows`` (none) had."""
+    hits = []
+    for work in candidates:
+        if not keep(work):
+            continue
+        if filters.language and not search_op._titled_in(conn, work, groups, filters.language):
+            continue
+        hit = search_op._work_row(conn, work, filters, ["title_words"])
+        if hit is not None:
+            hits.append(hit)
+        if limit is not None and len(hits) >= limit:
+            break
+    return hits
+
+
+def _rows(hits: list[Any]) -> list[tuple[Any, ...]]:
+    return [(h.row["work_rowid"], h.row.get("version_key"), tuple(h.reasons)) for h in hits]
+
+
+@pytest.mark.parametrize("query", ["salaire social minimum", "code du travail", "transports publics",
+                                   "organisation judiciaire", "congé culturel", "constitution"])
+def test_the_title_lanes_answer_as_their_own_loops_did(fixture_core: LegalCore, query: str) -> None:
+    for publisher in (LU, EU):
+        index = fixture_core.indexes[publisher]
+        groups = [[t] for t in query.split() if t not in ("du",)]
+        with index.session(60.0) as conn:
+            every = [int(r[0]) for r in conn.execute("SELECT work_rowid FROM works")]
+            profiles = ranking.profiles(conn, index)
+            for filters in (search_op.Filters(), search_op.Filters(language="fr"), search_op.Filters(language="en"),
+                            search_op.Filters(as_of="2015-06-01"), search_op.Filters(works=tuple(every[:5])),
+                            search_op.Filters(allowed=frozenset(every[::2]))):
+                for limit in (1, 3, 10):
+                    assert _rows(search_op.title_lane(conn, groups, filters, limit)) == \
+                        _rows(_old_title_lane(conn, groups, filters, limit))
+                    allowed = [w for w in every if (filters.allowed is None or w in filters.allowed)
+                               and (not filters.works or w in filters.works)]
+                    coverage = search_op.works_title_coverage(conn, allowed, groups, index)
+                    assert _rows(search_op.title_rows(conn, (w for w in allowed if coverage.get(w, 0.0) > 0.5),
+                                                      groups, filters, limit)) == \
+                        _rows(_old_loop(conn, allowed, groups, filters, lambda w: coverage.get(w, 0.0) > 0.5, limit))
+                precision = search_op.works_subject_precision(conn, every, groups, index)
+                coverage = search_op.works_title_coverage(conn, every, groups, index)
+
+                def keep(w: int) -> bool:
+                    return search_op.exact_subject(profiles.get(w), coverage.get(w, 0.0), precision.get(w, 0.0))
+
+                assert _rows(search_op.title_rows(conn, (w for w in allowed if keep(w)), groups, filters)) == \
+                    _rows(_old_loop(conn, allowed, groups, filters, keep, None))
+            # the three lanes end to end, untexted ones included
+            assert search_op.untexted_title_rows(conn, groups, search_op.Filters(), 10, index) is not None
+            assert search_op.untexted_subject_rows(conn, groups, search_op.Filters(), profiles, index) is not None
