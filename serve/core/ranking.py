@@ -36,6 +36,10 @@ subject. **Title subjects** (:func:`title_subject`, :func:`subject_words`): an o
 words after the act's date; the share of them a query holds weighs a work up, and works with a
 title of one subject are "acts of the same title".
 
+**The own country** (:func:`without_own_country`): asked of Legilux, the words naming Luxembourg
+("Luxembourg law on …", "Luxemburger …gesetz", "… au Luxembourg", "droit luxembourgeois") say which
+country's law is meant, which every Legilux act is; they are left out of the words its text must hold.
+
 **Role intent** (:func:`role_intent`): "which acts amend X", "what implements X", "actes
 délégués du X", "Berichtigung X" with X a resolved work → the works holding that role towards X:
 works whose provisions cite X (``citations``) or whose official title names X (its number, or a

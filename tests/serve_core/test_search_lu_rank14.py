@@ -84,20 +84,23 @@ def test_a_name_holding_the_country_word_keeps_it_on_legilux(fixture_core: Legal
 
 # -- a règlement asked by its whole subject comes before the law it executes -----------------------
 
-@pytest.mark.parametrize(("parent", "child", "first"), [
+@pytest.mark.parametrize(("parent", "child", "precision", "first"), [
     # "régime des employés communaux": the RGD "concernant le régime des employés communaux" holds every
-    # word, the 1985 law "fixant le statut général des fonctionnaires communaux" one of three
-    (1 / 3, 1.0, False),
+    # word and its subject nothing else; the 1985 law "fixant le statut général des fonctionnaires
+    # communaux" one word of three
+    (1 / 3, 1.0, 1.0, False),
+    # "plan d'aménagement général de la commune": the RGD's subject is "le contenu du plan …": the law first
+    (0.5, 1.0, 0.8, True),
     # the question is the law's subject as much as the règlement's: the law comes first
-    (1.0, 1.0, True),
+    (1.0, 1.0, 1.0, True),
     # the règlement's names hold only part of the question: the law comes first when titled enough
-    (0.5, 0.75, True),
+    (0.5, 0.75, 1.0, True),
     # a parent titled by too little of the question never moves
-    (0.0, 0.5, False),
+    (0.0, 0.5, 1.0, False),
 ])
 def test_a_parent_comes_first_unless_the_question_is_its_regulations_whole_subject(
-        parent: float, child: float, first: bool) -> None:
-    assert search_op.parent_titled_enough({1: parent, 2: child}, 1, 2) is first
+        parent: float, child: float, precision: float, first: bool) -> None:
+    assert search_op.parent_titled_enough({1: parent, 2: child}, 1, 2, lambda: {2: precision}) is first
 
 
 # -- D2: the title lanes share one per-work loop (search.title_rows), with the same answers -------

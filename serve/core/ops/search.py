@@ -1449,15 +1449,23 @@ def hit_tier(hit: Hit, partial_competes: bool = False) -> tuple[int, float]:
 _PARENTS: weakref.WeakKeyDictionary[MountedIndex, dict[int, int | None]] = weakref.WeakKeyDictionary()
 
 
-def parent_titled_enough(coverage: Mapping[int, float], parent: int, child: int) -> bool:
+def parent_titled_enough(coverage: Mapping[int, float], parent: int, child: int,
+                         child_precision: Callable[[], Mapping[int, float]]) -> bool:
     """Whether a subordinate work's parent is titled by enough of the query to come before it
     (:func:`parents_first`): its names hold at least :data:`serve.core.ranking.PARENT_MIN_COVERAGE`
-    of the query's words, and not fewer than the child's when the child's names hold them all. A
-    question that is a règlement's whole subject ("régime des employés communaux": ``Règlement
-    grand-ducal … concernant le régime des employés communaux``) asks for that règlement, not for the
-    law it executes (``Loi … fixant le statut général des fonctionnaires communaux``). Pure."""
+    of the query's words, and, when the question is the child's whole title subject (its names hold
+    every word of the question, its subject nothing else: ``child_precision``, read only then), the
+    parent's names hold them all too. A question that is a règlement's whole subject ("régime des
+    employés communaux": ``Règlement grand-ducal … concernant le régime des employés communaux``) asks
+    for that règlement, not for the law it executes (``Loi … fixant le statut général des
+    fonctionnaires communaux``); "plan d'aménagement général de la commune" still finds the law first,
+    the règlement's subject being ``le contenu du plan d'aménagement général d'une commune``."""
     titled = coverage.get(parent, 0.0)
-    return titled >= ranking.PARENT_MIN_COVERAGE and (coverage.get(child, 0.0) < 1.0 or titled >= 1.0)
+    if titled < ranking.PARENT_MIN_COVERAGE:
+        return False
+    if titled >= 1.0 or coverage.get(child, 0.0) < 1.0:
+        return True
+    return child_precision().get(child, 0.0) < 1.0
 
 
 def parents_first(conn: sqlite3.Connection, index: MountedIndex, hits: Sequence[Hit],
@@ -1488,7 +1496,8 @@ def parents_first(conn: sqlite3.Connection, index: MountedIndex, hits: Sequence[
                 if ranking.subordinate(profiles.get(child)) else (), profiles, child)
         parent = known[child]
         if parent is None or parent in placed or (filters.allowed is not None and parent not in filters.allowed) \
-                or not parent_titled_enough(works_title_coverage(conn, [parent, child], groups, index), parent, child):
+                or not parent_titled_enough(works_title_coverage(conn, [parent, child], groups, index), parent, child,
+                                            lambda: works_subject_precision(conn, [child], groups, index)):
             position += 1
             continue
         ahead = [i for i, h in enumerate(out[:position]) if h.row["work_rowid"] == parent]
