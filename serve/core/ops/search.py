@@ -28,6 +28,7 @@ head (``docs/search.md``).
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import sqlite3
@@ -1497,7 +1498,7 @@ def parents_first(conn: sqlite3.Connection, index: MountedIndex, hits: Sequence[
         parent = known[child]
         if parent is None or parent in placed or (filters.allowed is not None and parent not in filters.allowed) \
                 or not parent_titled_enough(works_title_coverage(conn, [parent, child], groups, index), parent, child,
-                                            lambda: works_subject_precision(conn, [child], groups, index)):
+                                            functools.partial(works_subject_precision, conn, [child], groups, index)):
             position += 1
             continue
         ahead = [i for i, h in enumerate(out[:position]) if h.row["work_rowid"] == parent]
