@@ -36,6 +36,10 @@ subject. **Title subjects** (:func:`title_subject`, :func:`subject_words`): an o
 words after the act's date; the share of them a query holds weighs a work up, and works with a
 title of one subject are "acts of the same title".
 
+**The own country** (:func:`without_own_country`): asked of Legilux, the words naming Luxembourg
+("Luxembourg law on …", "Luxemburger …gesetz", "… au Luxembourg", "droit luxembourgeois") say which
+country's law is meant, which every Legilux act is; they are left out of the words its text must hold.
+
 **Role intent** (:func:`role_intent`): "which acts amend X", "what implements X", "actes
 délégués du X", "Berichtigung X" with X a resolved work → the works holding that role towards X:
 works whose provisions cite X (``citations``) or whose official title names X (its number, or a
@@ -50,7 +54,7 @@ import re
 import sqlite3
 import threading
 import weakref
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -588,3 +592,67 @@ def title_precision(subject: frozenset[str], asked: frozenset[str]) -> float:
     if not subject:
         return 0.0
     return round(len(subject & asked) / len(subject), 4)
+
+
+
+#: The words by which a question names Luxembourg itself (its name in French, English and German and
+#: the German and English adjectives): asked of Legilux, they say which country's law is meant, which
+#: every Legilux act is, so they are not words its text must hold. The French adjective
+#: (``luxembourgeois``, ``luxembourgeoise``) counts only right after a word for the law itself
+#: (:data:`OWN_LAW_WORDS`: ``droit luxembourgeois``, ``loi luxembourgeoise``); elsewhere it is part
+#: of acts' subjects (``sur la nationalité luxembourgeoise``, ``l'économie luxembourgeoise``).
+OWN_COUNTRY_WORDS = frozenset({"luxembourg", "luxemburg", "luxembourgish", "luxemburger", "luxemburgisch",
+                               "luxemburgische", "luxemburgischen", "luxemburgischer", "luxemburgisches"})
+OWN_COUNTRY_ADJECTIVES = frozenset({"luxembourgeois", "luxembourgeoise", "luxembourgeoises"})
+OWN_LAW_WORDS = frozenset({"droit", "loi", "lois", "legislation", "reglementation"})
+#: A question in the text's own language keeps the country word unless this many content words
+#: (words the relaxation does not drop) are left: the any-word relaxation of a short question
+#: ("l'euthanasie est-elle légale au Luxembourg") needs three words, and the country word is one.
+OWN_COUNTRY_MIN_LEFT = 3
+
+
+#: A word before the country's name that makes it part of a name: ``Banque centrale du Luxembourg``,
+#: ``Université du Luxembourg``, ``Grand-Duché de Luxembourg``, ``Ville de Luxembourg``.
+_NAME_LINKS = frozenset({"du", "de", "d", "of", "von", "vom", "des", "der"})
+
+
+def country_in_names(tokens: Sequence[str]) -> frozenset[str]:
+    """The words naming Luxembourg that a question's (normalised) ``tokens`` use inside a name
+    (after :data:`_NAME_LINKS`): kept by :func:`without_own_country`."""
+    return frozenset(t for i, t in enumerate(tokens) if t in OWN_COUNTRY_WORDS and i and tokens[i - 1] in _NAME_LINKS)
+
+
+def own_country_terms(terms: Sequence[str], synonyms: Mapping[str, Iterable[str]],
+                      in_names: frozenset[str] = frozenset()) -> set[int]:
+    """The positions in ``terms`` of the words naming Luxembourg (:data:`OWN_COUNTRY_WORDS`, a word
+    the cross-language lexicon renders by one of them only — ``Luxemburger`` → ``luxembourg`` —, or
+    the French adjective after a law word, :data:`OWN_LAW_WORDS`), but for those the question uses
+    inside a name (``in_names``, :func:`country_in_names`)."""
+    found = set()
+    for i, term in enumerate(terms):
+        if term in in_names:
+            continue
+        rendered = [s for s in synonyms.get(term, ()) if s != term]
+        if term in OWN_COUNTRY_WORDS or (rendered and all(s in OWN_COUNTRY_WORDS for s in rendered)) \
+                or (term in OWN_COUNTRY_ADJECTIVES and i > 0 and terms[i - 1] in OWN_LAW_WORDS):
+            found.add(i)
+    return found
+
+
+def without_own_country(terms: list[str], synonyms: Mapping[str, Iterable[str]], translated: bool,
+                        content: Callable[[str], bool], in_names: frozenset[str] = frozenset()) -> list[str]:
+    """A Legilux question's terms without the words naming Luxembourg (:func:`own_country_terms`):
+    "Luxembourg law on euthanasia" asks for the euthanasia law, not for provisions that happen to
+    name the country (the Constitution's ``Grand-Duché de Luxembourg``); "Luxemburger
+    Staatsangehörigkeitsgesetz" for the nationality law; "Banque centrale du Luxembourg" keeps it
+    (``in_names``). Unchanged when nothing else is left, and,
+    for a question in the text's own language (not ``translated``), when fewer than
+    :data:`OWN_COUNTRY_MIN_LEFT` content words (``content``) are left."""
+    own = own_country_terms(terms, synonyms, in_names)
+    if not own:
+        return terms
+    kept = [t for i, t in enumerate(terms) if i not in own]
+    left = sum(1 for t in kept if content(t))
+    if not left or (not translated and left < OWN_COUNTRY_MIN_LEFT):
+        return terms
+    return kept

@@ -68,6 +68,7 @@ def test_a_minimal_document_parses() -> None:
 
 @pytest.mark.parametrize(("fields", "code"), [
     ({"id": "conceptual-1"}, "invalid_case"),
+    ({"id": "conceptual-11001"}, "invalid_case"),                            # five digits
     ({"id": "exact-001"}, "invalid_case"),                                   # id prefix is not the category
     ({"category": "fancy", "id": "fancy-001"}, "invalid_case"),
     ({"query": ""}, "invalid_case"),
@@ -91,6 +92,11 @@ def test_a_minimal_document_parses() -> None:
 def test_malformed_cases_are_refused_naming_the_case(fields: dict[str, Any], code: str) -> None:
     raw = _case(**fields)
     assert _code([raw]) == (code, raw["id"])
+
+
+def test_a_case_id_may_carry_four_digits() -> None:
+    # a file's own id range (``evals/full_judgments_lu11.json``: ``exact-1101`` …)
+    assert parse_judgments(judgments_document([_case(id="conceptual-1101")])).cases[0].id == "conceptual-1101"
 
 
 def test_category_rules() -> None:

@@ -28,12 +28,13 @@ head (``docs/search.md``).
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import sqlite3
 import sys
 import weakref
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar, cast
 
@@ -502,17 +503,29 @@ def title_lane(conn: sqlite3.Connection, groups: list[list[str]], filters: Filte
         return []
     rows = conn.execute("SELECT rowid FROM work_fts WHERE work_fts MATCH ? ORDER BY bm25(work_fts, 0, 8, 10, 0, 0) "
                         "LIMIT ?", (f"{{titles short_titles}} : ({match})", limit)).fetchall()
-    hits = []
-    for (rowid,) in rows:
-        if filters.works and rowid not in filters.works:
+    return title_rows(conn, [int(rowid) for (rowid,) in rows], groups, filters)
+
+
+def title_rows(conn: sqlite3.Connection, works: Iterable[int], groups: Sequence[Sequence[str]], filters: Filters,
+               limit: int | None = None) -> list[Hit]:
+    """The work rows (``title_words``) of ``works``, in order, that pass the filters: the works
+    filter, the allowed set, a title in the language filter's language (:func:`_titled_in`), a
+    version passing the date and document-type filters (:func:`_work_row`); at most ``limit``.
+    The one per-work loop of the title lanes (:func:`title_lane`, :func:`untexted_title_rows`,
+    :func:`untexted_subject_rows`)."""
+    hits: list[Hit] = []
+    for work in works:
+        if filters.works and work not in filters.works:
             continue
-        if filters.allowed is not None and rowid not in filters.allowed:
+        if filters.allowed is not None and work not in filters.allowed:
             continue
-        if filters.language and not _titled_in(conn, rowid, groups, filters.language):
+        if filters.language and not _titled_in(conn, work, groups, filters.language):
             continue
-        hit = _work_row(conn, rowid, filters, ["title_words"])
+        hit = _work_row(conn, work, filters, ["title_words"])
         if hit is not None:
             hits.append(hit)
+            if limit is not None and len(hits) >= limit:
+                break
     return hits
 
 
@@ -539,18 +552,7 @@ def untexted_title_rows(conn: sqlite3.Connection, groups: list[list[str]], filte
     candidates = [w for w in found if w not in texted and (filters.allowed is None or w in filters.allowed)
                   and (not filters.works or w in filters.works)]
     coverage = works_title_coverage(conn, candidates, groups, index)
-    hits = []
-    for work in candidates:
-        if coverage.get(work, 0.0) <= 0.5:
-            continue
-        if filters.language and not _titled_in(conn, work, [g for g in groups], filters.language):
-            continue
-        hit = _work_row(conn, work, filters, ["title_words"])
-        if hit is not None:
-            hits.append(hit)
-        if len(hits) >= limit:
-            break
-    return hits
+    return title_rows(conn, (w for w in candidates if coverage.get(w, 0.0) > 0.5), groups, filters, limit)
 
 
 _UNTEXTED_WORDS: weakref.WeakKeyDictionary[MountedIndex, frozenset[str]] = weakref.WeakKeyDictionary()
@@ -600,16 +602,9 @@ def untexted_subject_rows(conn: sqlite3.Connection, groups: list[list[str]], fil
     candidates = [w for w in candidates if w not in texted]
     coverage = works_title_coverage(conn, candidates, groups, index)
     precision = works_subject_precision(conn, candidates, groups, index)
-    hits = []
-    for work in candidates:
-        if not exact_subject(profiles.get(work), coverage.get(work, 0.0), precision.get(work, 0.0)):
-            continue
-        if filters.language and not _titled_in(conn, work, groups, filters.language):
-            continue
-        hit = _work_row(conn, work, filters, ["title_words"])
-        if hit is not None:
-            hits.append(hit)
-    return hits
+    return title_rows(conn, (w for w in candidates
+                             if exact_subject(profiles.get(w), coverage.get(w, 0.0), precision.get(w, 0.0))),
+                      groups, filters)
 
 
 def _titled_in(conn: sqlite3.Connection, rowid: int, groups: Sequence[Sequence[str]], language: str) -> bool:
@@ -1455,6 +1450,25 @@ def hit_tier(hit: Hit, partial_competes: bool = False) -> tuple[int, float]:
 _PARENTS: weakref.WeakKeyDictionary[MountedIndex, dict[int, int | None]] = weakref.WeakKeyDictionary()
 
 
+def parent_titled_enough(coverage: Mapping[int, float], parent: int, child: int,
+                         child_precision: Callable[[], Mapping[int, float]]) -> bool:
+    """Whether a subordinate work's parent is titled by enough of the query to come before it
+    (:func:`parents_first`): its names hold at least :data:`serve.core.ranking.PARENT_MIN_COVERAGE`
+    of the query's words, and, when the question is the child's whole title subject (its names hold
+    every word of the question, its subject nothing else: ``child_precision``, read only then), the
+    parent's names hold them all too. A question that is a règlement's whole subject ("régime des
+    employés communaux": ``Règlement grand-ducal … concernant le régime des employés communaux``) asks
+    for that règlement, not for the law it executes (``Loi … fixant le statut général des
+    fonctionnaires communaux``); "plan d'aménagement général de la commune" still finds the law first,
+    the règlement's subject being ``le contenu du plan d'aménagement général d'une commune``."""
+    titled = coverage.get(parent, 0.0)
+    if titled < ranking.PARENT_MIN_COVERAGE:
+        return False
+    if titled >= 1.0 or coverage.get(child, 0.0) < 1.0:
+        return True
+    return child_precision().get(child, 0.0) < 1.0
+
+
 def parents_first(conn: sqlite3.Connection, index: MountedIndex, hits: Sequence[Hit],
                   profiles: dict[int, ranking.WorkProfile], filters: Filters, groups: Sequence[Sequence[str]],
                   limit: int, pinned: frozenset[int] = frozenset()) -> list[Hit]:
@@ -1483,7 +1497,8 @@ def parents_first(conn: sqlite3.Connection, index: MountedIndex, hits: Sequence[
                 if ranking.subordinate(profiles.get(child)) else (), profiles, child)
         parent = known[child]
         if parent is None or parent in placed or (filters.allowed is not None and parent not in filters.allowed) \
-                or works_title_coverage(conn, [parent], groups, index).get(parent, 0.0) < ranking.PARENT_MIN_COVERAGE:
+                or not parent_titled_enough(works_title_coverage(conn, [parent, child], groups, index), parent, child,
+                                            functools.partial(works_subject_precision, conn, [child], groups, index)):
             position += 1
             continue
         ahead = [i for i, h in enumerate(out[:position]) if h.row["work_rowid"] == parent]
@@ -2170,6 +2185,10 @@ def _plan(ctx: CallContext, index: MountedIndex, parsed: Any, args: dict[str, An
             return phrase_is_frequent(conn, index, phrase)
 
     plan = build_plan(index, parsed, args["works"], profiles, frequent, language=args.get("language"))
+    if index.publisher.value == "lu-legilux":  # "Luxembourg law on …": every Legilux act is
+        plan.terms = ranking.without_own_country(plan.terms, plan.synonyms, plan.translations is not None,
+                                                 lambda t: not relax.relaxable(t),
+                                                 ranking.country_in_names(normalize(parsed.raw).split()))
     if args.get("role") and len(plan.constraints) == 1:
         plan.intent = str(args["role"])
     if not args["works"] and not plan.strong:
