@@ -40,7 +40,7 @@ FILTER_KEYS = frozenset({"publisher", "language", "as_of", "works", "document_ty
 REVIEW_STATUSES = ("engineer-written", "engineer-reviewed", "lawyer-reviewed")
 MAX_QUERY = 1000
 MAX_GRADE = 3
-_ID = re.compile(r"^([a-z_]+)-(\d{3})$")
+_ID = re.compile(r"^([a-z_]+)-(\d{3,4})$")
 _LANGUAGE = re.compile(r"^[a-z]{2,3}$")
 _ANCHOR = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
 
@@ -180,7 +180,7 @@ def parse_case(raw: object) -> Case:
         raise JudgmentsError("every case must be an object", code="invalid_case")
     case_id = raw.get("id")
     if not isinstance(case_id, str) or not (match := _ID.match(case_id)):
-        raise _fail(str(case_id), "case id must look like '<category>-NNN'")
+        raise _fail(str(case_id), "case id must look like '<category>-NNN' (or -NNNN)")
     category = raw.get("category")
     if category not in CATEGORIES or match.group(1) != category:
         raise _fail(case_id, f"category must be one of {', '.join(CATEGORIES)} and prefix the id")
