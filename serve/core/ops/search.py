@@ -2007,7 +2007,9 @@ def _known_anywhere(ctx: CallContext, plans: dict[str, Plan], language: str | No
     Nor is a word an index holds only in another inflection (its Snowball forms,
     :func:`snowball_variants`, in ``language`` or EN/FR/DE): "elfes" is held as "elfe", so it is
     a word of the corpus, searched in its held forms, and never "corrected" to a different word
-    ("elles", "elues") that would answer another question."""
+    ("elles", "elues") that would answer another question — unless it is long and a one-edit
+    neighbour is held far more often than its held forms (:func:`inflected_typos`: "servises", held
+    as "servis", is corrected to "services"; its held forms are still searched beside)."""
     words = sorted({t for p in plans.values() for t in fuzzy_candidates(p.terms)})
     known: set[str] = set()
     for index in ctx.ordered():
@@ -2048,10 +2050,11 @@ def inflection_and_neighbour_docs(conn: sqlite3.Connection, term: str, language:
         forms = analysis.word_forms(conn, term, language)
     except sqlite3.OperationalError:  # an index built before term_stems
         return 0, 0
+    held = max((int(r[0]) for f in forms for r in conn.execute("SELECT docs FROM vocabulary WHERE term = ?", (f,))),
+               default=0)
     docs = {str(t): int(d) for t, d in conn.execute(
         "SELECT term, docs FROM vocabulary WHERE term >= ? AND term < ? AND length(term) BETWEEN ? AND ?",
         (term[0], chr(ord(term[0]) + 1), len(term) - 1, len(term) + 1))}
-    held = max((docs.get(f, 0) for f in forms), default=0)
     letters = set(term)
     near = [d for t, d in docs.items() if t not in forms and t != term and len(letters.symmetric_difference(t)) <= 2
             and typo_distance(term, t, 1) is not None]
@@ -2494,7 +2497,7 @@ def popular_name_held(conn: sqlite3.Connection, shape: ActName) -> bool:
 
 
 def named_act(ctx: CallContext, indexes: Sequence[MountedIndex], plans: dict[str, Plan],
-              shape: ActName | None) -> None:
+              shape: ActName | None, fuzzy: bool = False) -> None:
     """The act a query shaped like an act's name means, or why there is none (plans, in place).
 
     Only for a query that names no work otherwise (no mention, article, anchor or act number) and
@@ -2507,7 +2510,9 @@ def named_act(ctx: CallContext, indexes: Sequence[MountedIndex], plans: dict[str
     :data:`FREQUENT_PHRASE_WORKS` works cite as a phrase (a former title) is held too; a ``popular``
     name ("Platform Work Directive") is held by an act of its form (:func:`popular_name_held`) or
     cited as a name. Held by no index, every section answers no hits with the typed reason
-    ``name_not_held``: that the words occur apart in texts does not make them the act the user names."""
+    ``name_not_held``: that the words occur apart in texts does not make them the act the user names.
+    With ``fuzzy`` on, a name holding a typo the fuzzy lane corrects (:func:`typo_words`: "loi sur
+    les servises postaux", "servises" held only as "servis") is left to the lanes."""
     if shape is None or any(p.mentions or p.article_key or p.anchor or p.act_number for p in plans.values()):
         return
     held: dict[str, list[int]] = {}
@@ -2515,7 +2520,7 @@ def named_act(ctx: CallContext, indexes: Sequence[MountedIndex], plans: dict[str
     for index in indexes:
         with index.session(ctx.deadline_seconds) as conn:
             known |= {w for w in shape.words if w not in known and word_held(conn, w)}
-    if len(known) < len(shape.words) or typo_words(ctx, shape.words):
+    if len(known) < len(shape.words) or (fuzzy and typo_words(ctx, shape.words)):
         return
     for index in indexes:
         with index.session(ctx.deadline_seconds) as conn:
@@ -2585,7 +2590,7 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
     # a work named by an ordinary phrase (soft) still says which publisher the question is about,
     # unless the phrase is an ordinary-phrase short title standing alone (searchplan.Plan.names_publisher)
     if args["retrieval_mode"] in ("keyword", "hybrid") and not args["works"]:
-        named_act(ctx, indexes, plans, act_name(parsed.raw))
+        named_act(ctx, indexes, plans, act_name(parsed.raw), fuzzy=args["fuzzy"] == "auto")
         dated_reference_not_held(indexes, plans, parsed.raw)
     someone_strong = any(p.names_publisher for p in plans.values())
     known = _known_anywhere(ctx, plans, args["language"]) if args["fuzzy"] == "auto" else set()
