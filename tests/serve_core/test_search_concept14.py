@@ -55,7 +55,8 @@ def test_a_typo_held_as_another_inflection_is_corrected(fixture_core: LegalCore)
     # before: "servises" counted as known (held as "servis"): never corrected, one hit on "servis"
     section = _section(fixture_core, "servises", LU)
     assert "servises -> services" in section["query_expansions"]
-    assert "servises -> servis" in section["query_expansions"]  # the held inflection is still searched
+    # the held inflection is still searched beside the correction
+    assert "servises -> servis" in section["query_expansions"]
     assert len(section["hits"]) >= 5
     # "acide" (held as "acides") stays the word it is (test_search_no_hit)
     assert _section(fixture_core, "acide", LU)["query_expansions"] == ["acide -> acides"]
