@@ -64,10 +64,12 @@ def test_a_minimal_document_parses() -> None:
     judgments = parse_judgments(judgments_document([_case()]))
     assert judgments.cases[0].relevant[0].work == GDPR
     assert judgments.review_status == "engineer-written"
+    assert parse_judgments(judgments_document([_case(id="conceptual-1201")])).cases[0].id == "conceptual-1201"
 
 
 @pytest.mark.parametrize(("fields", "code"), [
     ({"id": "conceptual-1"}, "invalid_case"),
+    ({"id": "conceptual-12345"}, "invalid_case"),                           # three or four digits
     ({"id": "exact-001"}, "invalid_case"),                                   # id prefix is not the category
     ({"category": "fancy", "id": "fancy-001"}, "invalid_case"),
     ({"query": ""}, "invalid_case"),
