@@ -64,6 +64,7 @@ def test_a_minimal_document_parses() -> None:
     judgments = parse_judgments(judgments_document([_case()]))
     assert judgments.cases[0].relevant[0].work == GDPR
     assert judgments.review_status == "engineer-written"
+    assert parse_judgments(judgments_document([_case(id="conceptual-1201")])).cases[0].id == "conceptual-1201"
 
 
 @pytest.mark.parametrize(("fields", "code"), [

@@ -2022,13 +2022,16 @@ def _known_anywhere(ctx: CallContext, plans: dict[str, Plan], language: str | No
     Nor is a word an index holds only in another inflection (its Snowball forms,
     :func:`snowball_variants`, in ``language`` or EN/FR/DE): "elfes" is held as "elfe", so it is
     a word of the corpus, searched in its held forms, and never "corrected" to a different word
-    ("elles", "elues") that would answer another question."""
+    ("elles", "elues") that would answer another question — unless it is long and a one-edit
+    neighbour is held far more often than its held forms (:func:`inflected_typos`: "servises", held
+    as "servis", is corrected to "services"; its held forms are still searched beside)."""
     words = sorted({t for p in plans.values() for t in fuzzy_candidates(p.terms)})
     known: set[str] = set()
     for index in ctx.ordered():
         if words:
             with index.session(ctx.deadline_seconds) as conn:
                 known |= known_terms(conn, words)
+    held = set(known)
     rest = [w for w in words if w not in known and analysis.expandable(w)]
     for index in ctx.ordered():
         if rest:
@@ -2036,7 +2039,69 @@ def _known_anywhere(ctx: CallContext, plans: dict[str, Plan], language: str | No
                 inflected = {w for w in rest if held_in_other_forms(conn, w, language)}
             known |= inflected
             rest = [w for w in rest if w not in inflected]
-    return known
+    return known - inflected_typos(ctx, [w for w in words if w in known and w not in held], language)
+
+
+#: A word held only in another inflection may still be a typo (:func:`typo_over_inflection`) when
+#: it has at least this many letters (a short word has many one-edit neighbours by chance) …
+TYPO_INFLECTION_MIN_LETTERS = 7
+#: … and a one-edit neighbour is held by this many times more provisions than its held forms.
+TYPO_INFLECTION_RATIO = 20
+
+
+def typo_over_inflection(term: str, forms_docs: int, neighbour_docs: int) -> bool:
+    """Whether ``term``, held only in other inflections by ``forms_docs`` provisions, is rather a
+    typo for a one-edit neighbour held by ``neighbour_docs``: "servises" (Snowball stem "servis",
+    held as "servis" by 91 provisions) for "services" (21,075), "luxembourgoise" (held as
+    "luxembourgois" once) for "luxembourgeoise" (2,440). A word of :data:`TYPO_INFLECTION_MIN_LETTERS`
+    letters or more whose neighbour is :data:`TYPO_INFLECTION_RATIO` times more frequent. Pure."""
+    return len(term) >= TYPO_INFLECTION_MIN_LETTERS and neighbour_docs >= TYPO_INFLECTION_RATIO * max(forms_docs, 1)
+
+
+def inflection_and_neighbour_docs(conn: sqlite3.Connection, term: str, language: str | None) -> tuple[int, int]:
+    """How many provisions hold ``term``'s most frequent held inflection (:func:`analysis.word_forms`),
+    and its most frequent one-edit neighbour that is not such an inflection (:func:`typo_distance`)."""
+    try:
+        forms = analysis.word_forms(conn, term, language)
+    except sqlite3.OperationalError:  # an index built before term_stems
+        return 0, 0
+    held = max((int(r[0]) for f in forms for r in conn.execute("SELECT docs FROM vocabulary WHERE term = ?", (f,))),
+               default=0)
+    docs = {str(t): int(d) for t, d in conn.execute(
+        "SELECT term, docs FROM vocabulary WHERE term >= ? AND term < ? AND length(term) BETWEEN ? AND ?",
+        (term[0], chr(ord(term[0]) + 1), len(term) - 1, len(term) + 1))}
+    letters = set(term)
+    near = [d for t, d in docs.items() if t not in forms and t != term and len(letters.symmetric_difference(t)) <= 2
+            and typo_distance(term, t, 1) is not None]
+    return held, max(near, default=0)
+
+
+def inflected_typos(ctx: CallContext, words: Sequence[str], language: str | None) -> set[str]:
+    """The ``words`` (held by no index, only in other inflections) that are rather typos
+    (:func:`typo_over_inflection`), their counts summed over the mounted indexes: the fuzzy lane
+    corrects them (lurank13's "typos that are another word's inflection", issue #15)."""
+    long = [w for w in words if len(w) >= TYPO_INFLECTION_MIN_LETTERS]
+    if not long:
+        return set()
+    totals = dict.fromkeys(long, (0, 0))
+    for index in ctx.ordered():
+        with index.session(ctx.deadline_seconds) as conn:
+            for w in long:
+                forms, near = inflection_and_neighbour_docs(conn, w, language)
+                totals[w] = (totals[w][0] + forms, totals[w][1] + near)
+    return {w for w, (forms, near) in totals.items() if typo_over_inflection(w, forms, near)}
+
+
+def typo_words(ctx: CallContext, words: Sequence[str], language: str | None = None) -> set[str]:
+    """The ``words`` no index holds as such that are typos for a far more frequent neighbour
+    (:func:`inflected_typos`): "loi sur les servises postaux" is not a name no held act bears, but
+    a misspelt one (:func:`named_act` leaves it to the fuzzy lane)."""
+    rest = [w for w in dict.fromkeys(words) if len(w) >= TYPO_INFLECTION_MIN_LETTERS and w.isalpha()]
+    for index in ctx.ordered():
+        if rest:
+            with index.session(ctx.deadline_seconds) as conn:
+                rest = [w for w in rest if w not in known_terms(conn, [w])]
+    return inflected_typos(ctx, rest, language)
 
 
 def held_in_other_forms(conn: sqlite3.Connection, term: str, language: str | None) -> bool:
@@ -2451,7 +2516,7 @@ def popular_name_held(conn: sqlite3.Connection, shape: ActName) -> bool:
 
 
 def named_act(ctx: CallContext, indexes: Sequence[MountedIndex], plans: dict[str, Plan],
-              shape: ActName | None) -> None:
+              shape: ActName | None, fuzzy: bool = False) -> None:
     """The act a query shaped like an act's name means, or why there is none (plans, in place).
 
     Only for a query that names no work otherwise (no mention, article, anchor or act number) and
@@ -2464,7 +2529,9 @@ def named_act(ctx: CallContext, indexes: Sequence[MountedIndex], plans: dict[str
     :data:`FREQUENT_PHRASE_WORKS` works cite as a phrase (a former title) is held too; a ``popular``
     name ("Platform Work Directive") is held by an act of its form (:func:`popular_name_held`) or
     cited as a name. Held by no index, every section answers no hits with the typed reason
-    ``name_not_held``: that the words occur apart in texts does not make them the act the user names."""
+    ``name_not_held``: that the words occur apart in texts does not make them the act the user names.
+    With ``fuzzy`` on, a name holding a typo the fuzzy lane corrects (:func:`typo_words`: "loi sur
+    les servises postaux", "servises" held only as "servis") is left to the lanes."""
     if shape is None or any(p.mentions or p.article_key or p.anchor or p.act_number for p in plans.values()):
         return
     held: dict[str, list[int]] = {}
@@ -2472,7 +2539,7 @@ def named_act(ctx: CallContext, indexes: Sequence[MountedIndex], plans: dict[str
     for index in indexes:
         with index.session(ctx.deadline_seconds) as conn:
             known |= {w for w in shape.words if w not in known and word_held(conn, w)}
-    if len(known) < len(shape.words):
+    if len(known) < len(shape.words) or (fuzzy and typo_words(ctx, shape.words)):
         return
     for index in indexes:
         with index.session(ctx.deadline_seconds) as conn:
@@ -2542,7 +2609,7 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
     # a work named by an ordinary phrase (soft) still says which publisher the question is about,
     # unless the phrase is an ordinary-phrase short title standing alone (searchplan.Plan.names_publisher)
     if args["retrieval_mode"] in ("keyword", "hybrid") and not args["works"]:
-        named_act(ctx, indexes, plans, act_name(parsed.raw))
+        named_act(ctx, indexes, plans, act_name(parsed.raw), fuzzy=args["fuzzy"] == "auto")
         dated_reference_not_held(indexes, plans, parsed.raw)
     someone_strong = any(p.names_publisher for p in plans.values())
     known = _known_anywhere(ctx, plans, args["language"]) if args["fuzzy"] == "auto" else set()
