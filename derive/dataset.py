@@ -88,6 +88,8 @@ from derive.staging import staged
 from derive.states import SCHEMA as STATES_SCHEMA
 from derive.states import states_table
 from derive.units import FMX4, PDF_MEMORIAL, Evidence, Unit, fmx4_languages, held, units_for
+from derive.work_spans import WorkSpan
+from derive.work_spans import write as write_work_spans
 from legal.artifacts import DATASET_TABLES
 from legal.canonical import canonical_bytes as canonical_line
 from legal.canonical import digest, sha256_hex
@@ -1613,6 +1615,8 @@ def merge_shards(shards: Sequence[str | Path], out: str | Path) -> BuildReport:
             return readers[owner[work_id]].count(work_id)
 
         copied: dict[str, int] = {}  # works of a row group copied from the previous file → their JSONL bytes
+        spans: list[WorkSpan] | None = []  # the work-spans sidecar (:mod:`derive.work_spans`)
+        rows_before = 0
         try:
             for position, work_id in enumerate(order):
                 path = owner[work_id]
@@ -1630,6 +1634,8 @@ def merge_shards(shards: Sequence[str | Path], out: str | Path) -> BuildReport:
                         size = lines[path].copy(work_id, n_rows, assembler.jsonl)
                         assembler.parquet.add(readers[path].take(work_id), size, ident=ident(work_id))
                     report.spans[work_id] = (at, size)
+                    spans = _with_span(spans, work_id, rows_before, at, size, ident(work_id))
+                    rows_before += n_rows
                 publisher, slug = work_id.split(":", 1)
                 history = path / "history" / publisher / f"{slug}.json"
                 if history.is_file():
@@ -1664,4 +1670,14 @@ def merge_shards(shards: Sequence[str | Path], out: str | Path) -> BuildReport:
             raise
         assembler.finish(report)
     write_groups(target, assembler.parquet.groups_document())
+    write_work_spans(target, report.sha256["provisions.jsonl"], spans)
     return report
+
+
+def _with_span(spans: list[WorkSpan] | None, work_id: str, position: int, at: int, size: int,
+               ident: str | None) -> list[WorkSpan] | None:
+    """``spans`` with one more work's, or None once a work has no rows identity (then no sidecar)."""
+    if spans is None or ident is None:
+        return None
+    spans.append(WorkSpan(work_id, position, at, at + size, ident))
+    return spans
