@@ -38,7 +38,7 @@ import os
 import shutil
 import tempfile
 from collections import Counter, deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -523,21 +523,47 @@ def derive_work(work_id: str, versions: Sequence[VersionRecord], evidence: Evide
 # -- the tree --------------------------------------------------------------------------------------
 
 
-def alias_table(tree: CorpusTree) -> AliasTable:
-    """``legilux_same_as`` aliases of every held work, plus the set of held work ids."""
+def alias_table(tree: CorpusTree, known: Mapping[str, Sequence[Any]] | None = None,
+                found: dict[str, list[Any]] | None = None) -> AliasTable:
+    """``legilux_same_as`` aliases of every held work, plus the set of held work ids.
+
+    ``known`` (the pipeline's memo of a previous run): per work slug, ``[records digest, alias
+    slugs]``; a work whose digest in the tree manifest's ``works_index`` (``digest([[lex_id,
+    record_sha256], …])``, verified against the records by the corpus-tree stage) is the recorded
+    one is not read: its records are those that named these slugs. ``found``, when given, receives
+    every work's ``[digest, slugs]`` (digest None when the manifest has none: never reused)."""
     pairs: list[tuple[str, str]] = []
     held_ids: set[str] = set()
+    index = tree.manifest().get("works_index") if known is not None or found is not None else None
+    digests = index if isinstance(index, dict) else {}
     for work in tree.works():
         held_ids.add(work.lex_work_id)
         if not work.publisher.facts.identifiers.aliases:  # facts: its official aliases name works
             continue
-        for version in tree.versions(work.slug, verify=False):
-            for meta in version.publisher_metadata:
-                if meta.get("kind") == "legilux_same_as":
-                    slug = alias_slug(str(meta.get("identifier", "")))
-                    if slug:
-                        pairs.append((slug, work.lex_work_id))
+        entry = digests.get(work.lex_work_id)
+        current = entry.get("digest") if isinstance(entry, dict) and isinstance(entry.get("digest"), str) else None
+        recorded = (known or {}).get(work.slug)
+        if current is not None and isinstance(recorded, (list, tuple)) and len(recorded) == 2 \
+                and recorded[0] == current and isinstance(recorded[1], list):
+            slugs = [str(s) for s in recorded[1]]
+        else:
+            slugs = _work_alias_slugs(tree, work.slug)
+        if found is not None:
+            found[work.slug] = [current, slugs]
+        pairs.extend((slug, work.lex_work_id) for slug in slugs)
     return AliasTable.build(sorted(set(pairs)), held_ids)
+
+
+def _work_alias_slugs(tree: CorpusTree, slug: str) -> list[str]:
+    """The alias slugs a work's version records name (``legilux_same_as``), in record order."""
+    slugs: list[str] = []
+    for version in tree.versions(slug, verify=False):
+        for meta in version.publisher_metadata:
+            if meta.get("kind") == "legilux_same_as":
+                alias = alias_slug(str(meta.get("identifier", "")))
+                if alias:
+                    slugs.append(alias)
+    return slugs
 
 
 def shard_of(slug: str, shards: int) -> int:

@@ -527,3 +527,31 @@ def test_the_merge_writes_each_works_span_and_an_index_build_takes_them_unread(l
     finally:
         meta.write_bytes(original_meta)
         manifest.write_bytes(saved_manifest)
+
+
+def test_an_alias_table_from_a_memo_reads_only_the_works_whose_records_changed(lu_copy, monkeypatch):
+    """``alias_table(tree, known, found)``: a work whose manifest records digest is the one the memo
+    recorded is not read (its recorded slugs are taken); any other work is read. The table from a
+    memo of the same tree is the table from the records."""
+    from corpus_tree.tree import CorpusTree
+
+    found: dict[str, list[object]] = {}
+    table = D.alias_table(lu_copy, {}, found)
+    assert table == D.alias_table(lu_copy)
+    assert found and all(isinstance(d, str) for d, _ in found.values())
+    read: list[str] = []
+    versions = CorpusTree.versions
+
+    def counted(self: CorpusTree, slug: str, **kwargs: object) -> object:
+        read.append(slug)
+        return versions(self, slug, **kwargs)
+
+    monkeypatch.setattr(CorpusTree, "versions", counted)
+    assert D.alias_table(lu_copy, found) == table and read == []
+    slug = sorted(found)[0]
+    work_id = f"lu-legilux:{slug}"
+    stale = {**found, slug: ["0" * 64, ["not-an-alias"]]}
+    assert D.alias_table(lu_copy, stale) == table and read == [slug]
+    # what the memo records is taken as the work's when its digest is the manifest's
+    vouched = {**found, slug: [found[slug][0], ["another-alias"]]}
+    assert D.alias_table(lu_copy, vouched).aliases.get("another-alias") == work_id
