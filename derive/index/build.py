@@ -81,6 +81,7 @@ from derive.index.windows import dump as dump_windows
 from derive.index.windows import load as load_windows
 from derive.work_spans import identity_digest
 from derive.work_spans import read as read_work_spans
+from derive.work_spans import sidecar_path as work_spans_path
 from legal.canonical import digest, pretty_bytes
 from legal.canonical import file_sha256 as _sha256_file
 from legal.errors import IndexError_
@@ -660,6 +661,8 @@ def build_from_paths(publisher: Publisher, tree: TreeLike, datasets: Path | Sequ
     ``progress`` receives :class:`derive.index.progress.Progress` snapshots.
     """
     dirs = [datasets] if isinstance(datasets, Path) else list(datasets)
+    if known_sha256 is not None:  # asked once per file (the stamp's files, the work-spans sidecar)
+        known_sha256 = _asked_once(known_sha256)
     read = [dataset_gaps(d, known_sha256) for d in dirs]
     gaps = [g for group, _ in read for g in group if g.work_id.split(":", 1)[0] == publisher.value]
     works = tuple(sorted((w for w in (as_dict(w) for w in tree.works()) if work_publisher(w) == publisher.value),
@@ -703,6 +706,17 @@ def build_from_paths(publisher: Publisher, tree: TreeLike, datasets: Path | Sequ
                   previous_sha256=previous_sha256)
 
 
+def _asked_once(known_sha256: KnownSha256) -> KnownSha256:
+    held: dict[Path, str | None] = {}
+
+    def known(path: Path) -> str | None:
+        if path not in held:
+            held[path] = known_sha256(path)
+        return held[path]
+
+    return known
+
+
 def recorded_ranges(dataset_dir: Path, path: Path, known_sha256: KnownSha256 | None) -> JsonlRanges | None:
     """The works' ranges of ``path`` (a dataset's ``provisions.jsonl``) from the merge's work-spans
     sidecar (:mod:`derive.work_spans`), when the caller holds the file's SHA-256 (``known_sha256``:
@@ -710,7 +724,9 @@ def recorded_ranges(dataset_dir: Path, path: Path, known_sha256: KnownSha256 | N
     otherwise (the file is then read: :func:`derive.index.ranges.jsonl_ranges`). Each range's
     ``sha256`` is then the digest of the work's rows identity (:func:`derive.work_spans.identity_digest`),
     what the merge vouches the lines are a function of."""
-    sha = known_sha256(path) if known_sha256 is not None else None
+    if known_sha256 is None or not work_spans_path(dataset_dir).is_file():
+        return None
+    sha = known_sha256(path)
     spans = read_work_spans(dataset_dir, sha, path.stat().st_size)
     if spans is None:
         return None
