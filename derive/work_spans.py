@@ -53,8 +53,13 @@ def identity_digest(ident: str) -> str:
 
 
 def document(jsonl_sha256: str, spans: Sequence[WorkSpan]) -> bytes:
-    return canonical_bytes({"schema": SCHEMA, "provisions_jsonl_sha256": jsonl_sha256,
-                            "works": [[s.work_id, s.position, s.start, s.end, s.ident] for s in spans]})
+    return canonical_bytes(
+        {
+            "schema": SCHEMA,
+            "provisions_jsonl_sha256": jsonl_sha256,
+            "works": [[s.work_id, s.position, s.start, s.end, s.ident] for s in spans],
+        }
+    )
 
 
 def write(dataset_dir: Path, jsonl_sha256: str, spans: Sequence[WorkSpan] | None) -> None:
@@ -69,8 +74,13 @@ def write(dataset_dir: Path, jsonl_sha256: str, spans: Sequence[WorkSpan] | None
 
 
 def _span(entry: object) -> WorkSpan | None:
-    if not (isinstance(entry, list) and len(entry) == 5 and isinstance(entry[0], str) and isinstance(entry[4], str)
-            and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in entry[1:4])):
+    if not (
+        isinstance(entry, list)
+        and len(entry) == 5
+        and isinstance(entry[0], str)
+        and isinstance(entry[4], str)
+        and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in entry[1:4])
+    ):
         return None
     return WorkSpan(entry[0], entry[1], entry[2], entry[3], entry[4])
 
@@ -85,16 +95,25 @@ def read(dataset_dir: Path, jsonl_sha256: str | None, size: int) -> list[WorkSpa
         value = json.loads(sidecar_path(dataset_dir).read_bytes())
     except (OSError, ValueError):
         return None
-    if not isinstance(value, Mapping) or value.get("schema") != SCHEMA \
-            or value.get("provisions_jsonl_sha256") != jsonl_sha256 or not isinstance(value.get("works"), list):
+    if (
+        not isinstance(value, Mapping)
+        or value.get("schema") != SCHEMA
+        or value.get("provisions_jsonl_sha256") != jsonl_sha256
+        or not isinstance(value.get("works"), list)
+    ):
         return None
     spans: list[WorkSpan] = []
     seen: set[str] = set()
     at = 0
     for entry in value["works"]:
         span = _span(entry)
-        if span is None or span.work_id in seen or span.start != at or span.end <= span.start \
-                or (span.position <= spans[-1].position if spans else span.position != 0):
+        if (
+            span is None
+            or span.work_id in seen
+            or span.start != at
+            or span.end <= span.start
+            or (span.position <= spans[-1].position if spans else span.position != 0)
+        ):
             return None
         seen.add(span.work_id)
         spans.append(span)
