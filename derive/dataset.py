@@ -38,7 +38,7 @@ import os
 import shutil
 import tempfile
 from collections import Counter, deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -88,6 +88,8 @@ from derive.staging import staged
 from derive.states import SCHEMA as STATES_SCHEMA
 from derive.states import states_table
 from derive.units import FMX4, PDF_MEMORIAL, Evidence, Unit, fmx4_languages, held, units_for
+from derive.work_spans import WorkSpan
+from derive.work_spans import write as write_work_spans
 from legal.artifacts import DATASET_TABLES
 from legal.canonical import canonical_bytes as canonical_line
 from legal.canonical import digest, sha256_hex
@@ -521,21 +523,47 @@ def derive_work(work_id: str, versions: Sequence[VersionRecord], evidence: Evide
 # -- the tree --------------------------------------------------------------------------------------
 
 
-def alias_table(tree: CorpusTree) -> AliasTable:
-    """``legilux_same_as`` aliases of every held work, plus the set of held work ids."""
+def alias_table(tree: CorpusTree, known: Mapping[str, Sequence[Any]] | None = None,
+                found: dict[str, list[Any]] | None = None) -> AliasTable:
+    """``legilux_same_as`` aliases of every held work, plus the set of held work ids.
+
+    ``known`` (the pipeline's memo of a previous run): per work slug, ``[records digest, alias
+    slugs]``; a work whose digest in the tree manifest's ``works_index`` (``digest([[lex_id,
+    record_sha256], …])``, verified against the records by the corpus-tree stage) is the recorded
+    one is not read: its records are those that named these slugs. ``found``, when given, receives
+    every work's ``[digest, slugs]`` (digest None when the manifest has none: never reused)."""
     pairs: list[tuple[str, str]] = []
     held_ids: set[str] = set()
+    index = tree.manifest().get("works_index") if known is not None or found is not None else None
+    digests = index if isinstance(index, dict) else {}
     for work in tree.works():
         held_ids.add(work.lex_work_id)
         if not work.publisher.facts.identifiers.aliases:  # facts: its official aliases name works
             continue
-        for version in tree.versions(work.slug, verify=False):
-            for meta in version.publisher_metadata:
-                if meta.get("kind") == "legilux_same_as":
-                    slug = alias_slug(str(meta.get("identifier", "")))
-                    if slug:
-                        pairs.append((slug, work.lex_work_id))
+        entry = digests.get(work.lex_work_id)
+        current = entry.get("digest") if isinstance(entry, dict) and isinstance(entry.get("digest"), str) else None
+        recorded = (known or {}).get(work.slug)
+        if current is not None and isinstance(recorded, (list, tuple)) and len(recorded) == 2 \
+                and recorded[0] == current and isinstance(recorded[1], list):
+            slugs = [str(s) for s in recorded[1]]
+        else:
+            slugs = _work_alias_slugs(tree, work.slug)
+        if found is not None:
+            found[work.slug] = [current, slugs]
+        pairs.extend((slug, work.lex_work_id) for slug in slugs)
     return AliasTable.build(sorted(set(pairs)), held_ids)
+
+
+def _work_alias_slugs(tree: CorpusTree, slug: str) -> list[str]:
+    """The alias slugs a work's version records name (``legilux_same_as``), in record order."""
+    slugs: list[str] = []
+    for version in tree.versions(slug, verify=False):
+        for meta in version.publisher_metadata:
+            if meta.get("kind") == "legilux_same_as":
+                alias = alias_slug(str(meta.get("identifier", "")))
+                if alias:
+                    slugs.append(alias)
+    return slugs
 
 
 def shard_of(slug: str, shards: int) -> int:
@@ -1613,6 +1641,8 @@ def merge_shards(shards: Sequence[str | Path], out: str | Path) -> BuildReport:
             return readers[owner[work_id]].count(work_id)
 
         copied: dict[str, int] = {}  # works of a row group copied from the previous file → their JSONL bytes
+        spans: list[WorkSpan] | None = []  # the work-spans sidecar (:mod:`derive.work_spans`)
+        rows_before = 0
         try:
             for position, work_id in enumerate(order):
                 path = owner[work_id]
@@ -1630,6 +1660,8 @@ def merge_shards(shards: Sequence[str | Path], out: str | Path) -> BuildReport:
                         size = lines[path].copy(work_id, n_rows, assembler.jsonl)
                         assembler.parquet.add(readers[path].take(work_id), size, ident=ident(work_id))
                     report.spans[work_id] = (at, size)
+                    spans = _with_span(spans, work_id, rows_before, at, size, ident(work_id))
+                    rows_before += n_rows
                 publisher, slug = work_id.split(":", 1)
                 history = path / "history" / publisher / f"{slug}.json"
                 if history.is_file():
@@ -1664,4 +1696,14 @@ def merge_shards(shards: Sequence[str | Path], out: str | Path) -> BuildReport:
             raise
         assembler.finish(report)
     write_groups(target, assembler.parquet.groups_document())
+    write_work_spans(target, report.sha256["provisions.jsonl"], spans)
     return report
+
+
+def _with_span(spans: list[WorkSpan] | None, work_id: str, position: int, at: int, size: int,
+               ident: str | None) -> list[WorkSpan] | None:
+    """``spans`` with one more work's, or None once a work has no rows identity (then no sidecar)."""
+    if spans is None or ident is None:
+        return None
+    spans.append(WorkSpan(work_id, position, at, at + size, ident))
+    return spans

@@ -130,15 +130,42 @@ def partition_workers() -> int:
 _ALIASES: dict[tuple[str, str], Any] = {}
 
 
-def _alias_table(tree: CorpusTree) -> Any:
+ALIAS_MEMO_SCHEMA = "lex-alias-memo/1"
+
+
+def alias_memo_path(lex: LexSettings, publisher: Publisher) -> Path:
+    """Per work, the records digest and alias slugs the last alias table read (pipeline state)."""
+    return lex.root / "state" / f"aliases-{publisher.value}.json"
+
+
+def _read_alias_memo(path: Path) -> dict[str, Any]:
+    try:
+        value = json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        return {}
+    works = value.get("works") if isinstance(value, dict) and value.get("schema") == ALIAS_MEMO_SCHEMA else None
+    return works if isinstance(works, dict) else {}
+
+
+def _alias_table(tree: CorpusTree, memo: Path | None = None) -> Any:
     """The tree's alias table (:func:`derive.dataset.alias_table`), computed once per tree and
-    records digest in this process (a function of the records: every shard of a run shares it)."""
+    records digest in this process (a function of the records: every shard of a run shares it).
+    ``memo``: a state file of each work's records digest and alias slugs (:data:`ALIAS_MEMO_SCHEMA`),
+    read so that only the works whose digest in the tree manifest changed have their version
+    records read (in a one-changed-work run: one work's, not every record), and rewritten."""
     from derive.dataset import alias_table
+    from release.files import atomic_write
 
     key = (str(tree.root), str(tree.manifest().get("records_digest")))
     if key not in _ALIASES:
         _ALIASES.clear()
-        _ALIASES[key] = alias_table(tree)
+        if memo is None:
+            _ALIASES[key] = alias_table(tree)
+        else:
+            found: dict[str, list[Any]] = {}
+            _ALIASES[key] = alias_table(tree, _read_alias_memo(memo), found)
+            memo.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(memo, canonical_bytes({"schema": ALIAS_MEMO_SCHEMA, "works": found}))
     return _ALIASES[key]
 
 
@@ -196,7 +223,7 @@ def run_shard(lex: LexSettings, publisher: Publisher, index: int, shards: int = 
         skipped = True
         state = current
     else:
-        table = aliases if aliases is not None else _alias_table(tree)
+        table = aliases if aliases is not None else _alias_table(tree, alias_memo_path(lex, publisher))
         inputs = {"shard_inputs": shard_inputs(tree, (index, shards), aliases=table),
                   "code": _profile_fingerprint(), "shard": [index, shards]}
         skipped = state.unchanged(inputs, outputs) and refresh_shard(tree, out, (index, shards), aliases=table)
@@ -252,7 +279,7 @@ def run(lex: LexSettings, publisher: Publisher, shards: int = SHARDS,
     if skipped:
         summary = json.loads((out / "summary.json").read_bytes())
     else:
-        aliases = _alias_table(tree)
+        aliases = _alias_table(tree, alias_memo_path(lex, publisher))
         for index in range(shards):
             shard = run_shard(lex, publisher, index, shards, progress, workers=partition_workers(), aliases=aliases)
             if not shard.skipped:

@@ -79,6 +79,9 @@ from derive.index.textstore import prune as prune_texts
 from derive.index.windows import Changes, Windows
 from derive.index.windows import dump as dump_windows
 from derive.index.windows import load as load_windows
+from derive.work_spans import identity_digest
+from derive.work_spans import read as read_work_spans
+from derive.work_spans import sidecar_path as work_spans_path
 from legal.canonical import digest, pretty_bytes
 from legal.canonical import file_sha256 as _sha256_file
 from legal.errors import IndexError_
@@ -658,6 +661,8 @@ def build_from_paths(publisher: Publisher, tree: TreeLike, datasets: Path | Sequ
     ``progress`` receives :class:`derive.index.progress.Progress` snapshots.
     """
     dirs = [datasets] if isinstance(datasets, Path) else list(datasets)
+    if known_sha256 is not None:  # asked once per file (the stamp's files, the work-spans sidecar)
+        known_sha256 = _asked_once(known_sha256)
     read = [dataset_gaps(d, known_sha256) for d in dirs]
     gaps = [g for group, _ in read for g in group if g.work_id.split(":", 1)[0] == publisher.value]
     works = tuple(sorted((w for w in (as_dict(w) for w in tree.works()) if work_publisher(w) == publisher.value),
@@ -680,7 +685,12 @@ def build_from_paths(publisher: Publisher, tree: TreeLike, datasets: Path | Sequ
         found = row_files(dirs[0]) if len(dirs) == 1 else []
         if len(found) != 1 or found[0].name != "provisions.jsonl":
             return None
+        recorded = recorded_ranges(dirs[0], found[0], known_sha256)
+        if recorded is not None and not with_runs:
+            return found[0], recorded  # the merge's sidecar: the file is not read
         read = jsonl_ranges(found[0], with_runs=with_runs)
+        if read is not None and recorded is not None:
+            read = with_recorded_works(read, recorded)
         return None if read is None else (found[0], read)
 
     def unchecked_versions(slug: str) -> tuple[dict[str, Any], ...]:
@@ -694,6 +704,44 @@ def build_from_paths(publisher: Publisher, tree: TreeLike, datasets: Path | Sequ
         previous = previous / index_file_name(publisher.value)
     return _build(publisher, sources, out_dir, built_at, extra_stamp, previous=previous, progress=progress,
                   previous_sha256=previous_sha256)
+
+
+def _asked_once(known_sha256: KnownSha256) -> KnownSha256:
+    held: dict[Path, str | None] = {}
+
+    def known(path: Path) -> str | None:
+        if path not in held:
+            held[path] = known_sha256(path)
+        return held[path]
+
+    return known
+
+
+def recorded_ranges(dataset_dir: Path, path: Path, known_sha256: KnownSha256 | None) -> JsonlRanges | None:
+    """The works' ranges of ``path`` (a dataset's ``provisions.jsonl``) from the merge's work-spans
+    sidecar (:mod:`derive.work_spans`), when the caller holds the file's SHA-256 (``known_sha256``:
+    the pipeline's, hashed as the derive stage wrote it) and the sidecar names that digest; None
+    otherwise (the file is then read: :func:`derive.index.ranges.jsonl_ranges`). Each range's
+    ``sha256`` is then the digest of the work's rows identity (:func:`derive.work_spans.identity_digest`),
+    what the merge vouches the lines are a function of."""
+    if known_sha256 is None or not work_spans_path(dataset_dir).is_file():
+        return None
+    sha = known_sha256(path)
+    spans = read_work_spans(dataset_dir, sha, path.stat().st_size)
+    if spans is None:
+        return None
+    return JsonlRanges({s.work_id: Range(s.position, s.position + 1, s.start, s.end, identity_digest(s.ident))
+                        for s in spans}, None)
+
+
+def with_recorded_works(read: JsonlRanges, recorded: JsonlRanges) -> JsonlRanges:
+    """``read`` (a pass over the file, for its runs) with the works' ranges ``recorded`` (the
+    sidecar's: their keys digest rows identities), when both place every work's lines alike;
+    otherwise ``read`` as it is."""
+    def places(found: JsonlRanges) -> dict[str, tuple[int, int, int, int]]:
+        return {w: (r.position, r.line, r.start, r.end) for w, r in found.works.items()}
+
+    return JsonlRanges(recorded.works, read.runs) if places(read) == places(recorded) else read
 
 
 def _record(record: Any) -> dict[str, Any]:

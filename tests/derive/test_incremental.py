@@ -447,3 +447,112 @@ def test_a_merge_copying_lines_by_the_kernel_writes_the_same_bytes(lu_copy, cach
         assert not calls  # no first line fits 64 bytes: checked and written the buffered way
     else:
         assert calls
+
+
+def test_the_merge_writes_each_works_span_and_an_index_build_takes_them_unread(lu_copy, cache, tmp_path,
+                                                                               monkeypatch):
+    """The merge's work-spans sidecar (:mod:`derive.work_spans`) places every work's lines as a pass
+    over the file finds them, bound to the file's SHA-256. An index build given that digest takes
+    the spans instead of reading the file (a full build still reads it for its runs); the index
+    is the bytes of a build that read the file, and after one changed work the incremental build
+    reads only that work's rows, with a full build's stamp. A sidecar of another file is not used."""
+    import hashlib
+
+    import derive.index.build as B
+    from corpus_tree.manifest import build_manifest
+    from derive import work_spans
+    from derive.index.ranges import jsonl_ranges
+    from legal.ids import Publisher
+
+    slug, shards = "rgd-2001-10-18-n3", 2
+    outs = [tmp_path / f"shard-{i}" for i in range(shards)]
+    for i, out in enumerate(outs):
+        build_dataset(lu_copy, out, shard=(i, shards), cache=cache)
+    merged = tmp_path / "merged"
+    report = merge_shards(outs, merged)
+    jsonl = merged / "provisions.jsonl"
+    sha = hashlib.sha256(jsonl.read_bytes()).hexdigest()
+    assert report.sha256["provisions.jsonl"] == sha
+    spans = work_spans.read(merged, sha, jsonl.stat().st_size)
+    assert spans is not None and all(s.ident for s in spans)
+    found = jsonl_ranges(jsonl, with_runs=False)
+    assert found is not None
+    assert {s.work_id: (s.position, s.start, s.end) for s in spans} == \
+        {w: (r.position, r.start, r.end) for w, r in found.works.items()}
+    assert work_spans.read(merged, "0" * 64, jsonl.stat().st_size) is None  # another file's digest
+
+    def known(path: Path) -> str:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+
+    def build(out: str, previous: Path | None = None, held: bool = True) -> B.BuildResult:
+        return B.build_from_paths(Publisher.LEGILUX, lu_copy, merged, tmp_path / out, built_at="2026-01-01T00:00:00Z",
+                                  previous=previous, known_sha256=known if held else None)
+
+    read = build("read", held=False)
+    taken = build("taken")
+    assert taken.index_sha256 == read.index_sha256 and taken.stamp == read.stamp
+    passes: list[Path] = []
+    original = B.jsonl_ranges
+
+    def counted(path: Path, *, with_runs: bool = True) -> object:
+        passes.append(path)
+        return original(path, with_runs=with_runs)
+
+    monkeypatch.setattr(B, "jsonl_ranges", counted)
+    again = build("again", previous=tmp_path / "taken")
+    assert again.metrics["mode"] == "incremental" and again.metrics["works_changed"] == 0
+    works = again.metrics["works_unread"]  # every work (some have no lines)
+    assert works >= len(spans) and passes == []  # the file was not read
+    meta = _version_meta(lu_copy, slug)
+    original_meta = meta.read_bytes()
+    manifest = lu_copy.root / "manifest.json"
+    saved_manifest = manifest.read_bytes()
+    meta.write_bytes(render(seal({**json.loads(original_meta), "raw": {"test": "one change"}})))
+    try:
+        manifest.write_bytes(render(build_manifest(lu_copy.works(), lu_copy.iter_versions(verify=False))))
+        mine = shard_of(slug, shards)
+        assert D.refresh_shard(lu_copy, outs[1 - mine], (1 - mine, shards))
+        build_dataset(lu_copy, outs[mine], shard=(mine, shards), cache=cache)
+        merge_shards(outs, merged)
+        changed = build("changed", previous=tmp_path / "taken")
+        assert passes == []
+        assert changed.metrics["mode"] == "incremental" and changed.metrics["changed"] == [slug]
+        assert changed.metrics["works_unread"] == works - 1
+        full = build("full", held=False)  # (it reads the file: no digest held)
+        assert changed.stamp == full.stamp
+        passes.clear()
+        # a stale sidecar (the previous file's digest) is not used: the file is read
+        (merged.parent / f".{merged.name}.work-spans.json").write_bytes(work_spans.document(sha, spans))
+        stale = build("stale", previous=tmp_path / "changed")
+        assert passes == [merged / "provisions.jsonl"] and stale.stamp == full.stamp
+    finally:
+        meta.write_bytes(original_meta)
+        manifest.write_bytes(saved_manifest)
+
+
+def test_an_alias_table_from_a_memo_reads_only_the_works_whose_records_changed(lu_copy, monkeypatch):
+    """``alias_table(tree, known, found)``: a work whose manifest records digest is the one the memo
+    recorded is not read (its recorded slugs are taken); any other work is read. The table from a
+    memo of the same tree is the table from the records."""
+    from corpus_tree.tree import CorpusTree
+
+    found: dict[str, list[object]] = {}
+    table = D.alias_table(lu_copy, {}, found)
+    assert table == D.alias_table(lu_copy)
+    assert found and all(isinstance(d, str) for d, _ in found.values())
+    read: list[str] = []
+    versions = CorpusTree.versions
+
+    def counted(self: CorpusTree, slug: str, **kwargs: object) -> object:
+        read.append(slug)
+        return versions(self, slug, **kwargs)
+
+    monkeypatch.setattr(CorpusTree, "versions", counted)
+    assert D.alias_table(lu_copy, found) == table and read == []
+    slug = sorted(found)[0]
+    work_id = f"lu-legilux:{slug}"
+    stale = {**found, slug: ["0" * 64, ["not-an-alias"]]}
+    assert D.alias_table(lu_copy, stale) == table and read == [slug]
+    # what the memo records is taken as the work's when its digest is the manifest's
+    vouched = {**found, slug: [found[slug][0], ["another-alias"]]}
+    assert D.alias_table(lu_copy, vouched).aliases.get("another-alias") == work_id
