@@ -10,7 +10,9 @@ Two layouts:
 - **flat** (older fmx2xhtml, single treaty articles): a stream of siblings starting at the first
   article title; each title opens an article (``Article 50a`` → ``art_50a``), annex titles open
   an annex (``ANNEX II`` → ``anx_ii``), division titles set the path. Text before the first
-  article (title, recitals) is out of scope.
+  article (title, recitals) is out of scope. A signature paragraph (``Done at …``) ends the
+  enacting terms; a content paragraph's plain text is rendered for that test only when the start
+  of its content does not decide it (:func:`_plain_head`).
 
 Rendering: ``►M1``/``▼C1`` amendment arrows and ``p.modref`` rows become citations (their
 ``title`` as text) and never text; list grids render as ``<marker> <text>``; ``span.no-parag``
