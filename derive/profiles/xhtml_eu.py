@@ -10,7 +10,9 @@ Two layouts:
 - **flat** (older fmx2xhtml, single treaty articles): a stream of siblings starting at the first
   article title; each title opens an article (``Article 50a`` → ``art_50a``), annex titles open
   an annex (``ANNEX II`` → ``anx_ii``), division titles set the path. Text before the first
-  article (title, recitals) is out of scope.
+  article (title, recitals) is out of scope. A signature paragraph (``Done at …``) ends the
+  enacting terms; a content paragraph's plain text is rendered for that test only when the start
+  of its content does not decide it (:func:`_plain_head`).
 
 Rendering: ``►M1``/``▼C1`` amendment arrows and ``p.modref`` rows become citations (their
 ``title`` as text) and never text; list grids render as ``<marker> <text>``; ``span.no-parag``
@@ -232,7 +234,8 @@ class Walker:
         tag = _name(el.tag)
         if not tag or tag in SILENT_TAGS:
             return ""
-        cls = _classes(el)
+        value = el.get("class")  # _classes(el), inline: this runs for every inline element
+        cls = _CLASS_SETS[value] if value else _NO_CLASS
         if tag == "br":
             return " "
         if cls and not _NOTE_TAG.isdisjoint(cls):
@@ -521,7 +524,9 @@ def subdivision_drafts(root: etree._Element, walker: Walker) -> list[Draft]:
     parts: list[tuple[Draft, list[str], list[str]]] = []
     labels: dict[etree._Element, str | None] = {}  # division labels, each worked out once
     for el in root.iter(f"{{{XHTML}}}div", "div"):
-        if not _is_subdivision(el):
+        ident = el.get("id")
+        # most divisions have no id, or one no subdivision has: no call to _is_subdivision
+        if not ident or not ident.startswith(("art_", "anx")) or not _is_subdivision(el):
             continue
         if any(_is_subdivision(a) for a in el.iterancestors()):
             continue
@@ -610,9 +615,15 @@ def stream_drafts(stream: Iterable[etree._Element], walker: Walker) -> list[Draf
         if not isinstance(el.tag, str):
             continue
         kind = _kind(el)
-        # a long content paragraph (a table, most often) is no signature: its text is not rendered twice
-        long = kind == "content" and _plain_at_least(el, SIGNATURE_MAX)
-        text = "" if long else walker.plain(el) or ""
+        # a content paragraph whose plain text is known to be empty, or to start with a character no
+        # signature starts with, is not rendered twice (nor is a long one: a table, most often)
+        head = _plain_head(el) if kind == "content" else None
+        if head is not None:
+            long, text, filled = False, "", head != ""
+        else:
+            long = kind == "content" and _plain_at_least(el, SIGNATURE_MAX)
+            text = "" if long else walker.plain(el) or ""
+            filled = bool(text) or long
         if kind == "document-title":
             kind = "annex" if annex_number(text) is not None else "content"
             if kind == "content" and current is not None and current.type == "annex" and not blocks:
@@ -633,7 +644,7 @@ def stream_drafts(stream: Iterable[etree._Element], walker: Walker) -> list[Draf
             else:
                 current.heading = f"{current.heading} — {text}" if current.heading else text
             continue
-        if text or long:
+        if filled:
             appendix_title = False
         if kind in ("article", "annex"):
             close()
@@ -704,6 +715,82 @@ def _kept_solid(el: etree._Element, need: int) -> int:
         if tail:
             got += _solid(tail)
     return got
+
+
+#: The characters a text must start with for :data:`_SIGNATURE` to match it: each alternative's
+#: first letter, matched as the signature matches it (case-insensitive, so Unicode folds count too).
+_SIGNATURE_HEAD = re.compile(r"[DFGH]", re.IGNORECASE)
+#: A character ``Walker.plain`` may start with: neither whitespace (``str.isspace``, all of which
+#: ``_clean`` strips at the start) nor a closing arrow; or one of the four separators, which are
+#: ``isspace`` but :func:`collapse_ws` keeps (:func:`_plain_head` then gives up).
+_HEAD = re.compile("[^\\s\u25c4]|[\x1c-\x1f]")
+_NOT_SPACE = re.compile(r"\S")  # not the ``\s`` of :data:`_CALL`
+
+
+def _plain_head(el: etree._Element) -> str | None:
+    """What the flat layout asks of ``Walker.plain(el)`` (empty? a signature?), told without
+    rendering it when the start of ``el``'s content shows it: ``""`` when ``plain`` is empty, its
+    first character when that is no signature's first character, else ``None`` (not known: the
+    caller renders ``plain``).
+
+    ``plain`` keeps, in order, the text of ``el``'s content but what it drops (silent tags, images,
+    breaks, comments, processing instructions: whole, tails aside), turns each link into its text
+    or a footnote call mark, strips the marks with the whitespace, ``(``, ``*`` and ``)`` around
+    them (:data:`_CALL`), turns closing arrows into spaces and folds whitespace. So, before the
+    first link, the first character that is neither whitespace nor a closing arrow is ``plain``'s
+    first, unless a mark strips it: only a ``(`` can be stripped so, when the next character that
+    is no whitespace is ``*`` or comes from a link. The walk stops at the first link or once that
+    character is known, so it reads only the start of the content."""
+    found: list[str] = []
+    if not _head_walk(el, found):  # read to the end: no link, so no mark
+        return found[0] if found else ""  # a lone "(" stays; nothing kept: plain is empty
+    if not _head_known(found):
+        return None  # a link came first
+    first = found[0]
+    if first == "(":
+        return None if found[1] == "*" else first
+    if first < " " or _SIGNATURE_HEAD.match(first):
+        return None
+    return first
+
+
+def _head_known(found: list[str]) -> bool:
+    return len(found) == 2 or (len(found) == 1 and found[0] != "(")
+
+
+def _head_text(text: str, found: list[str]) -> bool:
+    """Take :func:`_plain_head`'s characters from a kept text; True once they are known."""
+    if not found:
+        match = _HEAD.search(text)
+        if match is None:
+            return False
+        found.append(match.group())
+        if found[0] != "(":
+            return True
+        text = text[match.end():]
+    match = _NOT_SPACE.search(text)
+    if match is None:
+        return False
+    found.append(match.group())
+    return True
+
+
+def _head_walk(el: etree._Element, found: list[str]) -> bool:
+    """Read ``el``'s content as ``Walker.plain`` keeps it, in document order, into ``found`` (see
+    :func:`_plain_head`); True when the walk stopped early (the characters known, or a link met)."""
+    text = el.text
+    if text and _head_text(text, found):
+        return True
+    for child in el:
+        name = _name(child.tag)
+        if name == "a":
+            return True
+        if name and name not in _DROPPED and _head_walk(child, found):
+            return True
+        tail = child.tail
+        if tail and _head_text(tail, found):
+            return True
+    return False
 
 
 def _flatten(stream: Iterable[etree._Element]) -> Iterator[etree._Element]:
