@@ -37,7 +37,6 @@ from derive.limits import (
     Limits,
     body_sha256,
     known_local,
-    known_namespace,
     local,
     namespace,
     parse_xml,
@@ -420,12 +419,26 @@ _INLINE = _InlineRoutes()
 
 def _child(el: etree._Element, name: str) -> etree._Element | None:
     # a Python loop: ``num``/``heading`` come first, and lxml's ``iterchildren("{*}num")`` costs
-    # more to set up than this loop takes to reach them
+    # more to set up than this loop takes to reach them; each child's name is one dict subscript
     for child in el:
-        tag = child.tag
-        if (known_local(tag) or local(tag)) == name and (known_namespace(tag) or namespace(tag)) != SCL:
+        if _NAME[child.tag] == name:
             return child
     return None
+
+
+class _Names(dict[object, str]):
+    """A tag's local name outside ``scl:`` (``""`` for an ``scl:`` tag, a comment, a processing
+    instruction or an entity), worked out on a miss; at most :data:`_TAGS_KEPT` tags kept, as
+    :class:`_Blocks`."""
+
+    def __missing__(self, tag: object) -> str:
+        name = local(tag) if namespace(tag) != SCL else ""
+        if len(self) < _TAGS_KEPT:
+            self[tag] = name
+        return name
+
+
+_NAME = _Names()
 
 
 def _all_text(el: etree._Element) -> str:

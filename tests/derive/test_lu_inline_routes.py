@@ -179,3 +179,23 @@ def test_inline_routes_follow_the_per_element_tests_on_every_tag_of_the_fixtures
             assert route == akn_lu._I_SPACED
         else:
             assert route == akn_lu._INLINE_TAGS.get(name, akn_lu._I_PLAIN)
+
+
+def _previous_child(el: etree._Element, name: str) -> etree._Element | None:
+    for child in el:
+        tag = child.tag
+        if (known_local(tag) or local(tag)) == name and (
+            known_namespace(tag) or namespace(tag)
+        ) != SCL:
+            return child
+    return None
+
+
+def test_child_is_the_per_element_name_and_namespace_test(lu_fixture):
+    for data in [
+        *_akn_bodies(lu_fixture)[:30],
+        f"<a xmlns:scl='{SCL}'><scl:num/><?num?><num/><heading/></a>".encode(),
+    ]:
+        for el in etree.fromstring(data).iter():
+            for name in ("num", "heading", "p", "content"):
+                assert akn_lu._child(el, name) is _previous_child(el, name)
