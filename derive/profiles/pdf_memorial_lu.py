@@ -240,6 +240,7 @@ def _refuse(ctx: Context, notes: list[str], reason: str) -> ExtractionResult:
 
 def _locate(lines: list[_Line], act: Act) -> list[int]:
     toc = _sommaire(lines)
+    needle = act.needle  # once, not per line
     found = []
     for i, line in enumerate(lines):
         if i in toc or not line.folded:
@@ -247,7 +248,7 @@ def _locate(lines: list[_Line], act: Act) -> list[int]:
         joined = line.folded + (lines[i + 1].folded if i + 1 < len(lines) else "")
         if joined.startswith("textecoordonne"):  # "Texte coordonné du … de la loi du …" names the act
             joined = _COORDINATED_PREFIX.sub("", "".join(x.folded for x in lines[i:i + 3]), count=1)
-        if not joined.startswith(act.needle):
+        if not joined.startswith(needle):
             continue
         coordinated = line.folded.startswith("textecoordonne")
         for j in range(i + 1, min(i + 1 + MAX_HEADING_BLOCK, len(lines))):
