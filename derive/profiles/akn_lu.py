@@ -37,7 +37,6 @@ from derive.limits import (
     Limits,
     body_sha256,
     known_local,
-    known_namespace,
     local,
     namespace,
     parse_xml,
@@ -134,40 +133,49 @@ class _Reader:
         for child in el:
             rendered = self.inline_child(child, plain)
             out.append(rendered)
-            out.append(_tail(child, rendered))
+            tail = child.tail or ""  # :func:`_tail`, without the call
+            out.append(SOFT if not rendered and tail and not tail.strip() else tail)
         return "".join(out)
 
     def inline_child(self, el: etree._Element, plain: bool) -> str:
-        name = el.tag
-        tag = known_local(name) or local(name)
-        if not tag or (known_namespace(name) or namespace(name)) == SCL:
+        """One inline child rendered, by its tag's :data:`_INLINE` route (one dict subscript); a
+        leaf (no child node) whose rendering is its text returns its ``text`` without a call."""
+        route = _INLINE[el.tag]
+        if route is _I_PLAIN:  # a tag that renders as its content (``sup``, ``span``, ``num``, …)
+            return self.inline(el, plain) if len(el) else el.text or ""
+        if route is _I_LINK:  # ``ref``/``a``: a citation when it has a ``href``
+            leaf = not len(el)
+            if not plain:
+                href = el.get("href")
+                if href is not None:
+                    text = collapse_ws(el.text or "" if leaf else self.inline(el, plain=True))
+                    if text:
+                        self.state.citations.append(Citation(href=href, text=text))
+            return el.text or "" if leaf else self.inline(el, plain)
+        if route is _I_SILENT:
             return ""
-        if tag == "del":
+        if route is _I_DELETED:
             self.state.deleted += 1
             return ""
-        if tag in SILENT:
-            return ""
-        if tag == "br":
+        if route is _I_SPACED:
+            # a block read inline, or quoted wording (``les mots<embeddedText>Centre …``), keeps a
+            # word boundary on each side
+            return f" {self.inline(el, plain)} "
+        if route is _I_BREAK:
             return " "
-        if tag == "noteRef":
+        if route is _I_NOTE_REF:
             return "" if plain else self.note_ref(el)
-        if tag == "img":
+        if route is _I_IMAGE:
             if plain:
                 return ""
             fig = figure(len(self.state.figures) + 1, el.get("src", ""))
             self.state.figures.append(fig)
             return f" {fig.marker()} "
-        if tag in ("ref", "a") and el.get("href") is not None and not plain:
-            text = collapse_ws(self.inline(el, plain=True))
-            if text:
-                self.state.citations.append(Citation(href=el.get("href", ""), text=text))
-        if (tag in BLOCK and tag not in ("num", "heading")) or tag == "embeddedText":
-            # a block read inline, or quoted wording (``les mots<embeddedText>Centre …``), keeps a
-            # word boundary on each side
-            return f" {self.inline(el, plain)} "
-        marker = {"b": "**", "strong": "**", "i": "*", "em": "*"}.get(tag)
-        if plain or marker is None or marker in self.active:
+        marker = _MARKERS[route]  # emphasis
+        if plain or marker in self.active:
             return self.inline(el, plain)
+        if not len(el):
+            return _emphasis(el.text or "", marker)
         self.active.add(marker)
         inner = self.inline(el, plain)
         self.active.discard(marker)
@@ -212,7 +220,12 @@ class _Reader:
         for child in el:
             name = child.tag
             if (known_local(name) or local(name)) not in skip:
-                out.extend(self.blocks(child))
+                if not len(child) and _ROUTE[name] is _MIXED:  # a leaf block: :meth:`mixed`'s leaf case
+                    text = collapse_ws(child.text or "")
+                    if text:
+                        out.append(text)
+                else:
+                    out.extend(self.blocks(child))
         return out
 
     def mixed(self, el: etree._Element) -> list[str]:
@@ -228,12 +241,18 @@ class _Reader:
                     out.append(_flush(run))
                 elif run[0].strip(DOTNET_WHITESPACE):  # one text node (no SOFT): "" unless it has ink
                     out.append(collapse_ws(run[0]))
-                out.extend(self.blocks(child))
+                if not len(child) and _ROUTE[child.tag] is _MIXED:  # a leaf block (``<p>text</p>``)
+                    text = collapse_ws(child.text or "")
+                    if text:
+                        out.append(text)
+                else:
+                    out.extend(self.blocks(child))
                 run = [child.tail or ""]
             else:
                 rendered = self.inline_child(child, plain=False)
                 run.append(rendered)
-                run.append(_tail(child, rendered))
+                tail = child.tail or ""  # :func:`_tail`, without the call
+                run.append(SOFT if not rendered and tail and not tail.strip() else tail)
         out.append(_flush(run))
         return [b for b in out if b]
 
@@ -354,15 +373,72 @@ class _Routes(dict[object, str]):
 
 _ROUTE = _Routes()
 
+# What :meth:`_Reader.inline_child` does with an element, by its tag (:class:`_InlineRoutes`).
+_I_SILENT = "silent"  # nothing: no tag (comment, PI, entity), ``scl:``, :data:`SILENT`
+_I_DELETED = "deleted"  # nothing, a deletion counted (``del``)
+_I_BREAK = "break"  # ``br``: one space
+_I_NOTE_REF = "noteRef"
+_I_IMAGE = "img"
+_I_LINK = "link"  # ``ref``/``a``
+_I_SPACED = "spaced"  # a block read inline (not ``num``/``heading``), or ``embeddedText``
+_I_PLAIN = "plain"  # its content, as is
+_I_STRONG = "strong"  # ``b``/``strong``: emphasis ``**``
+_I_EM = "em"  # ``i``/``em``: emphasis ``*``
+_MARKERS = {_I_STRONG: "**", _I_EM: "*"}
+_INLINE_TAGS = {"br": _I_BREAK, "noteRef": _I_NOTE_REF, "img": _I_IMAGE, "ref": _I_LINK, "a": _I_LINK,
+                "b": _I_STRONG, "strong": _I_STRONG, "i": _I_EM, "em": _I_EM}
+
+
+class _InlineRoutes(dict[object, str]):
+    """:meth:`_Reader.inline_child`'s decision per tag, worked out on a miss in the order the
+    per-element tests ran (no tag or ``scl:``; ``del``; :data:`SILENT`; ``br``; ``noteRef``;
+    ``img``; ``ref``/``a``; a block other than ``num``/``heading``, or ``embeddedText``; emphasis;
+    else its content); at most :data:`_TAGS_KEPT` tags kept, as :class:`_Blocks`."""
+
+    def __missing__(self, tag: object) -> str:
+        name = local(tag)
+        if not name or namespace(tag) == SCL:
+            route = _I_SILENT
+        elif name == "del":
+            route = _I_DELETED
+        elif name in SILENT:
+            route = _I_SILENT
+        elif name in ("br", "noteRef", "img", "ref", "a"):
+            route = _INLINE_TAGS[name]
+        elif (name in BLOCK and name not in ("num", "heading")) or name == "embeddedText":
+            route = _I_SPACED
+        else:
+            route = _INLINE_TAGS.get(name, _I_PLAIN)
+        if len(self) < _TAGS_KEPT:
+            self[tag] = route
+        return route
+
+
+_INLINE = _InlineRoutes()
+
 
 def _child(el: etree._Element, name: str) -> etree._Element | None:
     # a Python loop: ``num``/``heading`` come first, and lxml's ``iterchildren("{*}num")`` costs
-    # more to set up than this loop takes to reach them
+    # more to set up than this loop takes to reach them; each child's name is one dict subscript
     for child in el:
-        tag = child.tag
-        if (known_local(tag) or local(tag)) == name and (known_namespace(tag) or namespace(tag)) != SCL:
+        if _NAME[child.tag] == name:
             return child
     return None
+
+
+class _Names(dict[object, str]):
+    """A tag's local name outside ``scl:`` (``""`` for an ``scl:`` tag, a comment, a processing
+    instruction or an entity), worked out on a miss; at most :data:`_TAGS_KEPT` tags kept, as
+    :class:`_Blocks`."""
+
+    def __missing__(self, tag: object) -> str:
+        name = local(tag) if namespace(tag) != SCL else ""
+        if len(self) < _TAGS_KEPT:
+            self[tag] = name
+        return name
+
+
+_NAME = _Names()
 
 
 def _all_text(el: etree._Element) -> str:

@@ -127,3 +127,28 @@ def test_in_the_dataset(lu_dataset):
     gaps = [g for g in read_jsonl(out / "gaps.jsonl") if g["reason"].startswith("Mémorial issue")]
     assert {g["work_id"] for g in gaps} == {"lu-legilux:agd-1963-04-22-n1", "lu-legilux:agd-1965-06-25-n1",
                                             "lu-legilux:agd-1967-11-15-n1"}
+
+
+def test_issue_pages_are_kept_by_characters_least_recently_used_first_out(monkeypatch):
+    from derive.profiles import pdf_memorial_lu as memorial
+
+    parsed: list[str] = []
+
+    def pages(data: bytes, sha: str) -> list[str]:
+        parsed.append(sha)
+        return [data.decode()] * 2
+
+    monkeypatch.setattr(memorial, "_pages", pages)
+    monkeypatch.setattr(memorial, "_PAGES", memorial.OrderedDict())
+    monkeypatch.setattr(memorial, "_PAGES_HELD", [0])
+    monkeypatch.setattr(memorial, "_PAGES_CHARS", 10)
+    assert memorial._issue_pages(b"abc", "a") == ("abc", "abc")  # 6 characters held
+    assert memorial._issue_pages(b"xyz", "a") == ("abc", "abc")  # the bytes are not read again
+    assert memorial._issue_pages(b"de", "b") == ("de", "de")  # 10 held: both kept
+    assert memorial._issue_pages(b"", "a") == ("abc", "abc") and parsed == ["a", "b"]
+    assert memorial._issue_pages(b"f", "c") == ("f", "f")  # 12 > 10: "b", the least recently used, goes
+    assert list(memorial._PAGES) == ["a", "c"] and memorial._PAGES_HELD == [8]
+    assert memorial._issue_pages(b"0123456789ab", "d") == ("0123456789ab",) * 2  # alone over the bound: kept alone
+    assert list(memorial._PAGES) == ["d"] and memorial._PAGES_HELD == [24]
+    assert memorial._issue_pages(b"g", "e") == ("g", "g") and list(memorial._PAGES) == ["e"]
+    assert memorial._PAGES_HELD == [2]
