@@ -168,6 +168,9 @@ class _Context:
     #: the canonical text of each provision path met in the current work (a path repeats in every
     #: version that keeps the provision)
     paths: dict[tuple[str, ...], str] = field(default_factory=dict)
+    #: ``repr(text).encode()`` of each provision text the inputs digest spelled in the current work
+    #: (a text repeats in every version that keeps its provision; :func:`_digest_expression`)
+    text_reprs: dict[str, bytes] = field(default_factory=dict)
     t: dict[str, RowSink] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -417,6 +420,7 @@ def _work(ctx: _Context, work_rowid: int, work: Mapping[str, Any], records: Sequ
     slug = str(work["slug"])
     ctx.states.clear()
     ctx.paths.clear()
+    ctx.text_reprs.clear()
     versions = _sort_versions(records)
     inputs = _work_inputs_digest(ctx, work, versions, ctx.rows_by_expression.peek if ctx.keep else None)
     if ctx.keep is not None and ctx.keep(work_rowid, slug, inputs.hexdigest()):
@@ -483,16 +487,33 @@ def _work_inputs_digest(ctx: _Context, work: Mapping[str, Any], versions: Sequen
 
 
 def _digest_expression(h: Any, ctx: _Context, lex_id: str, language: str, rows: Sequence[ProvisionRow]) -> None:
-    """Adds ``repr((lex_id, language, gap, [each row with order=0]))`` to ``h`` (each row spelled
-    by :func:`_repr_order_zero`, not copied with ``dataclasses.replace``)."""
+    """Adds ``repr((lex_id, language, gap, [each row with order=0]))`` to ``h``, UTF-8 (each row spelled
+    by :func:`_repr_order_zero`, not copied with ``dataclasses.replace``). The same bytes are handed
+    to ``h`` in pieces: each row's spelling around its ``text_md``, and the ``repr`` of that text
+    taken once per work (``ctx.text_reprs``, keyed by the text itself: a text repeats in every
+    version that keeps its provision, and ``repr`` of a long text is the costly part)."""
     gap = ctx.gaps_by_expression.get((lex_id, language))
-    listed = ", ".join(_repr_order_zero(r) for r in rows)
-    h.update(f"({lex_id!r}, {language!r}, {gap!r}, [{listed}])".encode())
+    texts = ctx.text_reprs
+    parts = [f"({lex_id!r}, {language!r}, {gap!r}, [".encode()]
+    for n, row in enumerate(rows):
+        head, tail = _repr_parts(row)
+        text = texts.get(row.text_md)
+        if text is None:
+            text = texts[row.text_md] = repr(row.text_md).encode()
+        parts += [b", " + head.encode() if n else head.encode(), text, tail.encode()]
+    parts.append(b"])")
+    h.update(b"".join(parts))
 
 
 def _repr_order_zero(row: ProvisionRow) -> str:
     """``repr(dataclasses.replace(row, order=0))``, spelled out (the dataclass ``__repr__`` goes
     through a recursion guard per row and per citation; a test holds the two equal)."""
+    head, tail = _repr_parts(row)
+    return f"{head}{row.text_md!r}{tail}"
+
+
+def _repr_parts(row: ProvisionRow) -> tuple[str, str]:
+    """:func:`_repr_order_zero` of ``row`` before and after the ``repr`` of its ``text_md``."""
     r = row
     cites = ", ".join(f"CitationRow(href={c.href!r}, text={c.text!r}, target_work={c.target_work!r})"
                       for c in r.citations)
@@ -500,7 +521,8 @@ def _repr_order_zero(row: ProvisionRow) -> str:
     return (f"ProvisionRow(provision_id={r.provision_id!r}, lex_id={r.lex_id!r}, work_id={r.work_id!r}, "
             f"publisher={r.publisher!r}, version_key={r.version_key!r}, language={r.language!r}, "
             f"anchor={r.anchor!r}, type={r.type!r}, num={r.num!r}, heading={r.heading!r}, path={r.path!r}, "
-            f"article_valid_from={r.article_valid_from!r}, text_md={r.text_md!r}, text_sha256={r.text_sha256!r}, "
+            f"article_valid_from={r.article_valid_from!r}, text_md=",
+            f", text_sha256={r.text_sha256!r}, "
             f"citations={cites}, profile={r.profile!r}, evidence_sha256={r.evidence_sha256!r}, "
             f"evidence_file={r.evidence_file!r}, record_sha256={r.record_sha256!r}, span_start={r.span_start!r}, "
             f"span_end={r.span_end!r}, order=0)")

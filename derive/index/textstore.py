@@ -463,6 +463,12 @@ def read_heads(conn: sqlite3.Connection, shas: Iterable[str], chars: int) -> dic
 
 def stored_texts(conn: sqlite3.Connection) -> Iterator[tuple[str, int, str]]:
     """``(sha, words, text)`` of every stored text, block by block (each block inflated once)."""
+    for sha, words, raw in stored_utf8(conn):
+        yield sha, words, _utf8(raw)
+
+
+def stored_utf8(conn: sqlite3.Connection) -> Iterator[tuple[str, int, bytes]]:
+    """:func:`stored_texts` with each text's bytes as stored (its UTF-8, not checked here)."""
     rows = conn.execute("SELECT block_rowid, text_sha256, words, start, length FROM texts "
                         "ORDER BY block_rowid, start").fetchall()
     index = 0
@@ -471,7 +477,7 @@ def stored_texts(conn: sqlite3.Connection) -> Iterator[tuple[str, int, str]]:
         raw = _go_on(inflater(zdict), bytes(body), 0)
         while index < len(rows) and rows[index][0] == block:
             _, sha, words, start, length = rows[index]
-            yield bytes(sha).hex(), int(words), _utf8(raw[start:start + length])
+            yield bytes(sha).hex(), int(words), raw[start:start + length]
             index += 1
 
 
@@ -496,6 +502,17 @@ def decode(encoding: str, body: bytes) -> str:
 
 def check(sha256: str, text: str) -> str:
     """``text``, refusing one that does not hash to its key."""
-    if hashlib.sha256(text.encode("utf-8")).hexdigest() != sha256:
-        raise IndexError_("stored text does not hash to its key", code="text_hash_mismatch", subject=sha256)
+    check_utf8(sha256, text.encode("utf-8"))
     return text
+
+
+def check_utf8(sha256: str, raw: bytes) -> None:
+    """Refuse a text's UTF-8 bytes (:func:`stored_utf8`) that do not hash to its key (as :func:`check`)."""
+    if hashlib.sha256(raw).hexdigest() != sha256:
+        raise IndexError_("stored text does not hash to its key", code="text_hash_mismatch", subject=sha256)
+
+
+def utf8_text(raw: bytes) -> str:
+    """The text of stored bytes (:func:`stored_utf8`), refused as :func:`stored_texts` refuses bytes
+    that are not UTF-8."""
+    return _utf8(raw)

@@ -28,7 +28,7 @@ from pathlib import Path
 from derive.index.digest import combine, stored_work_digests, work_digests
 from derive.index.read import mount_problems, open_readonly, read_stamp
 from derive.index.schema import stamp_file_name
-from derive.index.textstore import check, stored_texts
+from derive.index.textstore import check_utf8, stored_utf8, utf8_text
 from derive.index.worddiff import word_count
 from legal.errors import LexError
 
@@ -48,14 +48,15 @@ def _text_problems(conn: sqlite3.Connection) -> list[str]:
     out = []
     seen = 0
     try:
-        for sha, words, text in stored_texts(conn):
+        for sha, words, raw in stored_utf8(conn):  # each text's bytes hashed and counted as stored
             seen += 1
+            text = utf8_text(raw)
             try:
-                check(sha, text)
+                check_utf8(sha, raw)
             except LexError as exc:
                 out.append(f"text {sha[:12]}…: {exc.message}")
                 continue
-            if word_count(text) != words:
+            if word_count(text, raw) != words:
                 out.append(f"text {sha[:12]}… has {word_count(text)} words, not {words}")
     except (LexError, zlib.error) as exc:
         out.append(f"text blocks unreadable: {exc}")

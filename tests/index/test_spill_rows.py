@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import sqlite3
+from types import SimpleNamespace
+from typing import Any
 
 from derive.index.inputs import CitationRow, ProvisionRow, provision_row
-from derive.index.rows import _repr_order_zero
+from derive.index.rows import _digest_expression, _repr_order_zero
 from derive.index.spill import PACKED_FIELDS, SCHEMA, SpilledRows, pack_row, unpack_row
 
 
@@ -39,6 +42,25 @@ def test_a_packed_row_reads_back_as_the_same_row():
 def test_the_work_keys_repr_is_the_row_with_order_zero():
     for row in _rows():
         assert _repr_order_zero(row) == repr(dataclasses.replace(row, order=0))
+
+
+def test_the_inputs_digest_of_an_expression_is_the_repr_of_its_rows_with_order_zero():
+    """The pieces :func:`_digest_expression` hands to the hash (each text's ``repr`` kept once per work)
+    are the UTF-8 bytes of ``repr((lex_id, language, gap, [rows with order=0]))``."""
+    odd = "lone \ud800 surrogate, non-BMP \U0001f600, NUL \x00, U+2028 \u2028, quote ' \" \\"
+    rows = _rows()
+    rows += [dataclasses.replace(rows[1], text_md=odd, order=20), dataclasses.replace(rows[2], anchor="art_2"),
+             dataclasses.replace(rows[0], text_md="")]
+    gap: Any = ("gap", 1)
+    ctx: Any = SimpleNamespace(gaps_by_expression={("lu-legilux:a:x", "de"): gap}, text_reprs={})
+    for lex_id, language, chosen in (("lu-legilux:a:x", "fr", rows), ("lu-legilux:a:x", "de", rows[:1]),
+                                     ("lu-legilux:a:y", "fr", []), ("lu-legilux:a:z", "fr", rows[::-1])):
+        h = hashlib.sha256()
+        _digest_expression(h, ctx, lex_id, language, chosen)
+        expected = repr((lex_id, language, ctx.gaps_by_expression.get((lex_id, language)),
+                         [dataclasses.replace(r, order=0) for r in chosen]))
+        assert h.hexdigest() == hashlib.sha256(expected.encode()).hexdigest()
+    assert odd in ctx.text_reprs and ctx.text_reprs[odd] == repr(odd).encode()
 
 
 def test_a_packed_row_keeps_every_string_exactly():
