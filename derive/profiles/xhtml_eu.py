@@ -783,14 +783,24 @@ def _head_walk(el: etree._Element, found: list[str]) -> bool:
         return True
     for child in el:
         name = _name(child.tag)
-        if name == "a":
-            return True
-        if name and name not in _DROPPED and _head_walk(child, found):
+        if _note_tag_text(child, name):  # read as its text whatever its tag (``Walker.inline_child``)
+            stop = _head_walk(child, found)
+        else:  # a link stops the walk; dropped elements are skipped
+            stop = name == "a" or (bool(name) and name not in _DROPPED and _head_walk(child, found))
+        if stop:
             return True
         tail = child.tail
         if tail and _head_text(tail, found):
             return True
     return False
+
+
+def _note_tag_text(el: etree._Element, name: str) -> bool:
+    """Whether ``Walker.inline_child`` reads ``el`` as its plain text for its note-tag class (an
+    ``a`` or ``img`` too), as it does for every tag but silent ones and ``br``."""
+    value = el.get("class")
+    return bool(value) and bool(name) and name not in SILENT_TAGS and name != "br" and \
+        not _NOTE_TAG.isdisjoint(_CLASS_SETS[value or ""])
 
 
 def _flatten(stream: Iterable[etree._Element]) -> Iterator[etree._Element]:

@@ -248,3 +248,22 @@ def test_the_tolerant_profile_reads_its_flat_stream_the_same(
         root = html_eu.parse_html(eu_body(rel), "0" * 64, DEFAULT_LIMITS)
         answered += sum(_agrees(el, walker) for el in root.iter() if isinstance(el.tag, str))
     assert answered > 50
+
+
+def test_a_note_tag_is_read_as_its_text_whatever_its_tag() -> None:
+    # ``Walker.inline_child`` reads an element of a note-tag class as its text even when it is an
+    # ``img`` or an ``a``: the head must read it too (found by the random paragraphs above)
+    walker = xhtml_eu.Walker()
+    x = xhtml_eu.XHTML
+    cases = {
+        '<img class="oj-note-tag">\u200b</img>': "\u200b",
+        '<img class="oj-note-tag"/>  x': "x",
+        '<a class="note-tag" href="#n1">Done at</a> Brussels': None,
+        '<a class="oj-note-tag" href="#n1"> Article 1</a>': "A",
+        '<br class="oj-note-tag">Done at</br>x': "x",
+        '<script class="oj-note-tag">Done at</script>': "",
+    }
+    for body, head in cases.items():
+        el = etree.fromstring(f'<p xmlns="{x}">{body}</p>')
+        assert xhtml_eu._plain_head(el) == head, body
+        _agrees(el, walker)
