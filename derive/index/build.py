@@ -17,6 +17,7 @@ the index tables in the same order :func:`write_index` inserts the in-memory row
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -662,7 +663,7 @@ def build_from_paths(publisher: Publisher, tree: TreeLike, datasets: Path | Sequ
     """
     dirs = [datasets] if isinstance(datasets, Path) else list(datasets)
     if known_sha256 is not None:  # asked once per file (the stamp's files, the work-spans sidecar)
-        known_sha256 = _asked_once(known_sha256)
+        known_sha256 = functools.cache(known_sha256)
     read = [dataset_gaps(d, known_sha256) for d in dirs]
     gaps = [g for group, _ in read for g in group if g.work_id.split(":", 1)[0] == publisher.value]
     works = tuple(sorted((w for w in (as_dict(w) for w in tree.works()) if work_publisher(w) == publisher.value),
@@ -704,17 +705,6 @@ def build_from_paths(publisher: Publisher, tree: TreeLike, datasets: Path | Sequ
         previous = previous / index_file_name(publisher.value)
     return _build(publisher, sources, out_dir, built_at, extra_stamp, previous=previous, progress=progress,
                   previous_sha256=previous_sha256)
-
-
-def _asked_once(known_sha256: KnownSha256) -> KnownSha256:
-    held: dict[Path, str | None] = {}
-
-    def known(path: Path) -> str | None:
-        if path not in held:
-            held[path] = known_sha256(path)
-        return held[path]
-
-    return known
 
 
 def recorded_ranges(dataset_dir: Path, path: Path, known_sha256: KnownSha256 | None) -> JsonlRanges | None:

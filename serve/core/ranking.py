@@ -594,7 +594,6 @@ def title_precision(subject: frozenset[str], asked: frozenset[str]) -> float:
     return round(len(subject & asked) / len(subject), 4)
 
 
-
 #: The words by which a question names Luxembourg itself (its name in French, English and German and
 #: the German and English adjectives): asked of Legilux, they say which country's law is meant, which
 #: every Legilux act is, so they are not words its text must hold. The French adjective

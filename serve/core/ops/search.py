@@ -2100,7 +2100,8 @@ def typo_words(ctx: CallContext, words: Sequence[str], language: str | None = No
     for index in ctx.ordered():
         if rest:
             with index.session(ctx.deadline_seconds) as conn:
-                rest = [w for w in rest if w not in known_terms(conn, [w])]
+                held = known_terms(conn, rest)
+            rest = [w for w in rest if w not in held]
     return inflected_typos(ctx, rest, language)
 
 
