@@ -120,6 +120,9 @@ class ImportReport:
     #: every body a record names whose bytes the source does not hold: ``{path, sha256}``, the path
     #: relative to the source root (they become ``held_elsewhere`` observations, typed text gaps)
     held_elsewhere: list[dict[str, str]] = field(default_factory=list)
+    #: the bodies this import installed in the evidence store, each hashed as its bytes were written
+    #: there (not part of :meth:`to_dict`: a verification in the same process need not hash them again)
+    bodies_staged: list[str] = field(default_factory=list)
 
     @property
     def errors(self) -> int:
@@ -127,7 +130,7 @@ class ImportReport:
         return 0
 
     def to_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items()}
+        return {k: v for k, v in self.__dict__.items() if k != "bodies_staged"}
 
 
 @dataclass
@@ -607,6 +610,7 @@ def _import_into(tree: CorpusTree, source: PublishedSource, report: ImportReport
         report.bodies_not_reread = not_reread + len(source.extra_bodies) - len(extra)
         report.bodies_verified = len(source.blobs) + len(source.extra_bodies) - report.bodies_not_reread
         report.bodies_added = result.blobs_added
+        report.bodies_staged = result.staged
         report.bytes_hashed = result.bytes_hashed + sum(p.stat().st_size for _, p in extra)
 
 
