@@ -47,7 +47,7 @@ import os
 import shutil
 import stat as _stat
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -120,6 +120,9 @@ class ImportReport:
     #: every body a record names whose bytes the source does not hold: ``{path, sha256}``, the path
     #: relative to the source root (they become ``held_elsewhere`` observations, typed text gaps)
     held_elsewhere: list[dict[str, str]] = field(default_factory=list)
+    #: the bodies this import installed in the evidence store, each hashed as its bytes were written
+    #: there (not part of :meth:`to_dict`: a verification in the same process need not hash them again)
+    bodies_staged: list[str] = field(default_factory=list)
 
     @property
     def errors(self) -> int:
@@ -127,7 +130,7 @@ class ImportReport:
         return 0
 
     def to_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items()}
+        return {k: v for k, v in self.__dict__.items() if k != "bodies_staged"}
 
 
 @dataclass
@@ -145,6 +148,9 @@ class PublishedSource:
     publisher: Publisher
     works: dict[str, dict[str, Any]] = field(default_factory=dict)  # slug -> work record
     versions: dict[str, dict[str, Any]] = field(default_factory=dict)  # rel path -> version record
+    #: rel path -> the :class:`VersionRecord` typed from ``versions[rel]`` when it was read (kept, so
+    #: that the commit does not type the same record again)
+    typed: dict[str, VersionRecord] = field(default_factory=dict)
     blobs: dict[str, txn.BlobSource] = field(default_factory=dict)
     extra_bodies: list[tuple[str, Path]] = field(default_factory=list)
     held_elsewhere: int = 0
@@ -432,9 +438,10 @@ def _read_version(source: PublishedSource, slug: str, vdir: Path,
     _claim_identity(identities, slug, pvid, path)
     bodies: list[list[Any]] = []
     record = _convert(source, published, slug, key, pvid, vdir, path, bodies)
-    VersionRecord.from_dict(record, str(path))
+    typed = VersionRecord.from_dict(record, str(path))
     rel = version_relpath(slug, key)
     source.versions[rel] = record
+    source.typed[rel] = typed
     return {"dir": vdir.relative_to(source.root / "works" / slug).as_posix(), "rel": rel,
             "lex_id": record["lex_id"], "record_sha256": record["record_sha256"], "pvid": pvid, "bodies": bodies}
 
@@ -594,7 +601,9 @@ def _import_into(tree: CorpusTree, source: PublishedSource, report: ImportReport
             if existing_v is not None:
                 _check_replaceable(existing_v, record, tree.path(rel))
             changes.files[rel] = render_unchecked(record)  # sealed: digest already validated it
-            final_versions[record["lex_id"]] = VersionRecord.from_dict(record, rel)
+            typed = source.typed.get(rel)  # typed from this very dict when it was read
+            final_versions[record["lex_id"]] = VersionRecord.from_dict(record, rel) if typed is None \
+                else replace(typed, path=rel)
             report.records_written += 1
         manifest = build_manifest(final_works.values(), final_versions.values())
         manifest_bytes = render(manifest)
@@ -607,6 +616,7 @@ def _import_into(tree: CorpusTree, source: PublishedSource, report: ImportReport
         report.bodies_not_reread = not_reread + len(source.extra_bodies) - len(extra)
         report.bodies_verified = len(source.blobs) + len(source.extra_bodies) - report.bodies_not_reread
         report.bodies_added = result.blobs_added
+        report.bodies_staged = result.staged
         report.bytes_hashed = result.bytes_hashed + sum(p.stat().st_size for _, p in extra)
 
 
@@ -623,6 +633,7 @@ def _read_stale(tree: CorpusTree, source: PublishedSource, held: Mapping[str, Ve
         for vdir in sorted(vbase.iterdir()) if vbase.exists() else []:
             _read_version(fresh, slug, vdir, identities)
         source.versions.update(fresh.versions)
+        source.typed.update(fresh.typed)
     source.unread = {rel: v for rel, v in source.unread.items() if v[2] not in stale}
 
 

@@ -94,6 +94,8 @@ class CommitReport:
     blobs_present: int = 0
     blobs_present_unread: int = 0  # held already, so not read again (no ``rehash``)
     bytes_hashed: int = 0
+    #: the blobs this commit installed, each hashed as its bytes were written to the store (sorted)
+    staged: list[str] = field(default_factory=list)
 
 
 # -- locking -----------------------------------------------------------------------------------
@@ -269,6 +271,7 @@ def _commit(root: Path, evidence: EvidenceStore, changes: ChangeSet, run_id: str
     _finish(root, evidence, run_id)
     report.files_written = len(files)
     report.blobs_added = len(new_blobs)
+    report.staged = new_blobs
     return report
 
 

@@ -27,15 +27,18 @@ are checked for presence and size only, not re-hashed (blobs are immutable and c
 a body also referenced by a changed record is hashed). Everything else is checked in full, so a
 one-work change costs its own records and bodies plus a parse of the rest — or not even that
 for a known file the same process parsed already in its present state (``parsed``: the
-pipeline's import parsed every record of the tree just before). ``lex corpus verify`` passes
-nothing: every byte is read.
+pipeline's import parsed every record of the tree just before). ``fresh`` (the pipeline's
+verification after an import): the bodies that import installed in the store, each hashed as its
+bytes were written there; they are checked for presence and size, not hashed a second time (a
+cold import would otherwise hash every body twice). ``lex corpus verify`` passes nothing: every
+byte is read.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from stat import S_ISREG
@@ -120,7 +123,8 @@ Parsed = Mapping[str, tuple[tuple[int, ...], VersionRecord, bool]]
 
 class _Checker:
     def __init__(self, root: Path, evidence_root: Path, progress: Progress | None,
-                 known: Mapping[str, str] | None = None, parsed: Parsed | None = None) -> None:
+                 known: Mapping[str, str] | None = None, parsed: Parsed | None = None,
+                 fresh: Collection[str] = ()) -> None:
         self.root = root
         self._root = str(root)
         self._prefix = self._root if self._root.endswith("/") else f"{self._root}/"  # what :meth:`rel` strips
@@ -128,6 +132,7 @@ class _Checker:
         self.parsed = parsed or {}
         self.trusted: set[str] = set()  # record paths taken as known in this pass
         self.hashed_refs: set[str] = set()  # blobs referenced by a record that is not known
+        self.fresh = frozenset(fresh)  # blobs hashed as they were written, by this process's import
         self.evidence_root = evidence_root
         self.evidence_in_tree = is_inside(evidence_root, root)
         self.progress = progress
@@ -432,7 +437,8 @@ class _Checker:
             for rec, file, _ in refs:
                 self.problem(rec, "missing_body", f"body {file} ({sha}) is not in the evidence store ({name})")
             return
-        if refs and sha not in self.hashed_refs:  # referenced by known records only: size, not bytes
+        # referenced by known records only, or hashed as they were written just now: size, not bytes
+        if refs and (sha not in self.hashed_refs or sha in self.fresh):
             size = path.stat().st_size
             for rec, file, want in refs:
                 if want is not None and want != size:
@@ -539,13 +545,14 @@ def _iter_store(root: Path) -> list[str]:
 
 def verify_tree(path: str | os.PathLike[str], *, evidence_dir: str | os.PathLike[str] | None = None,
                 progress: Progress | None = None, known: Mapping[str, str] | None = None,
-                parsed: Parsed | None = None) -> VerifyReport:
+                parsed: Parsed | None = None, fresh: Collection[str] = ()) -> VerifyReport:
     """Check everything about the tree at ``path``; never raises for a problem found. ``known``:
     record files a previous sound pass read, by their stat (see the module docstring).
     ``parsed``: version records this process parsed already (the import before it), taken
-    instead of parsing again for a known file whose state is the one they were parsed in."""
+    instead of parsing again for a known file whose state is the one they were parsed in.
+    ``fresh``: bodies this process's import installed, hashed as they were written (size checked only)."""
     root = Path(path)
-    checker = _Checker(root, resolve_evidence_dir(root, evidence_dir), progress, known, parsed)
+    checker = _Checker(root, resolve_evidence_dir(root, evidence_dir), progress, known, parsed, fresh)
     checker.check_layout()
     checker.check_store_layout()
     if root.is_dir():

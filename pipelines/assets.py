@@ -101,8 +101,9 @@ def corpus_tree(context: AssetExecutionContext, lex: LexSettings) -> dg.Material
     # an existing tree is imported into as it is open, in a caching block: the verification below
     # takes the records the import parsed instead of parsing every record file again
     held = CorpusTree.open(root) if (root / "manifest.json").is_file() else None  # as the import opens it
+    staged: set[str] = set()  # the bodies the import installed, each hashed as it was written
     with held.caching() if held is not None else contextlib.nullcontext():
-        report = update_tree(lex, publisher, progress=_progress(context), tree=held)
+        report = update_tree(lex, publisher, progress=_progress(context), tree=held, staged=staged)
         parsed = held.parsed_records() if held is not None else {}
     # new bodies: fetched (ingest: bodies_new) or taken from a published tree (import: bodies_added)
     downloads = report.get("bodies_new", report.get("bodies_added", report.get("bodies", 0)))
@@ -113,14 +114,16 @@ def corpus_tree(context: AssetExecutionContext, lex: LexSettings) -> dg.Material
     # `lex corpus verify` is the periodic scrub for storage faults.
     # After a change the record files whose size, time and inode are those the last sound pass read
     # are parsed, not re-hashed, and their bodies checked for size (corpus_tree.verify, ``known``):
-    # the changed works' records and bodies are verified in full, the manifest against every record.
+    # the changed works' records and bodies are verified in full, the manifest against every record,
+    # but for the bodies the import just installed: hashed as they were written, their size is checked.
     verified, verified_inputs = verified_state(lex, publisher, manifest.get("records_digest"))
     unchanged = verified.unchanged(verified_inputs, {})
     problems: list[str] = []
     if not unchanged:
         stats = lex.root / "state" / f"corpus-verified-{publisher.value}.records.json"
         known = {} if lex.rehash else _read_stats(stats)
-        checked = verify_tree(tree.root, evidence_dir=lex.evidence_dir or None, known=known, parsed=parsed)
+        checked = verify_tree(tree.root, evidence_dir=lex.evidence_dir or None, known=known, parsed=parsed,
+                              fresh=() if lex.rehash else staged)
         problems = [str(p) for p in checked.problems]
         if not problems:
             _write_stats(stats, checked.record_stats)

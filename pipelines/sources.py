@@ -56,14 +56,16 @@ def replay_of(root: Path) -> Iterator[str]:
 
 
 def update_tree(settings: LexSettings, publisher: Publisher, progress: Progress | None = None,
-                tree: CorpusTree | None = None) -> dict[str, Any]:
+                tree: CorpusTree | None = None, staged: set[str] | None = None) -> dict[str, Any]:
     """Bring the publisher's tree up to date from the configured source; returns a report dict.
     ``tree``: the publisher's tree already open (an import then reads its records through it, so
-    a :meth:`CorpusTree.caching` block around the call keeps what it parsed)."""
+    a :meth:`CorpusTree.caching` block around the call keeps what it parsed). ``staged``: gets the
+    bodies an import installed, each hashed as it was written (what the verification after it
+    need not hash again: :func:`corpus_tree.verify.verify_tree`'s ``fresh``)."""
     target = settings.tree(publisher.value)
     evidence = settings.evidence_dir or None
     if settings.published:
-        return _import(settings, publisher, published_source(settings, publisher), target, tree)
+        return _import(settings, publisher, published_source(settings, publisher), target, tree, staged)
     guards = settings.ingest_options()
     if settings.source == "sample":
         with replay_of(sample_root(publisher)) as url:
@@ -127,7 +129,7 @@ def verified_state(settings: LexSettings, publisher: Publisher,
 
 
 def _import(settings: LexSettings, publisher: Publisher, src: Path, target: Path,
-            tree: CorpusTree | None = None) -> dict[str, Any]:
+            tree: CorpusTree | None = None, staged: set[str] | None = None) -> dict[str, Any]:
     """Import the published tree ``src`` (what ``lex corpus import`` does), unless it holds the very
     files imported last time (same relative paths, sizes and times, wherever the directory is: a
     copy made of hard links, or the same export moved, is the same source) into the very tree
@@ -148,7 +150,10 @@ def _import(settings: LexSettings, publisher: Publisher, src: Path, target: Path
     except OSError:
         memo = SourceMemo()
     into: CorpusTree | Path = tree if tree is not None and tree.root == target else target
-    report = dict(import_published(src, into, memo=None if settings.rehash else memo).to_dict())
+    imported = import_published(src, into, memo=None if settings.rehash else memo)
+    if staged is not None:
+        staged.update(imported.bodies_staged)
+    report = dict(imported.to_dict())
     memo_path.parent.mkdir(parents=True, exist_ok=True)
     tmp = memo_path.with_suffix(f".{os.getpid()}.tmp")
     tmp.write_bytes(memo.to_bytes())

@@ -240,3 +240,36 @@ def test_rel_is_relative_to_as_posix(tmp_path: Path) -> None:
             except ValueError:
                 expected = str(path)
             assert checker.rel(path) == expected, (root, path)
+
+
+def test_bodies_the_import_installed_are_size_checked_not_hashed_again(tmp_path: Path, lu_fixture: Path) -> None:
+    """The pipeline's pass after an import: a body the import installed was hashed as its bytes were
+    written (``ImportReport.bodies_staged``, not in the report's dict), so ``fresh`` checks its
+    presence and size only; the same tree without ``fresh`` (``lex corpus verify``) hashes it."""
+    from corpus_tree.importer import import_published
+
+    from .conftest import SMALL_LU, copy_source
+
+    root = tmp_path / "tree"
+    report = import_published(copy_source(lu_fixture, tmp_path / "lu", SMALL_LU), root, durable=False)
+    tree = CorpusTree.open(root)
+    held = sorted({o.sha256 for v in tree.iter_versions() for e in v.expressions for o in e.observations
+                   if not o.held_elsewhere})
+    assert report.bodies_staged == held and report.bodies_added == len(held) > 0
+    assert "bodies_staged" not in report.to_dict()
+    full = verify_tree(root)
+    assert full.ok and full.bodies_checked == len(held) and full.bytes_hashed > 0
+    fresh = verify_tree(root, fresh=report.bodies_staged)
+    assert fresh.ok and fresh.bodies_checked == 0 and fresh.bytes_hashed == 0
+    assert fresh.versions == full.versions and fresh.record_stats == full.record_stats
+    _flip(tree.evidence.path_of(held[0]))  # the same size: only a hash can tell
+    assert verify_tree(root, fresh=report.bodies_staged).ok
+    assert [p.code for p in verify_tree(root).problems] == ["body_hash_mismatch"]
+    path = tree.evidence.path_of(held[1])
+    os.chmod(path, 0o644)
+    path.write_bytes(path.read_bytes() + b"x")
+    assert "body_size_mismatch" in {p.code for p in verify_tree(root, fresh=report.bodies_staged).problems}
+    path.unlink()
+    assert "missing_body" in {p.code for p in verify_tree(root, fresh=report.bodies_staged).problems}
+    again = import_published(copy_source(lu_fixture, tmp_path / "lu2", SMALL_LU), root, durable=False)
+    assert again.bodies_staged == [held[1]]  # only the body the store lost is installed again

@@ -113,13 +113,16 @@ def test_published_source_is_imported_again_only_when_a_file_changed(tmp_path: P
     src = tmp_path / "corpora" / "lex-corpus-lu-legilux"
     shutil.copytree(fixtures_dir / "lex-corpus-lu-legilux", src)
     lex = LexSettings(workdir=str(tmp_path / "work"), source="published", fixtures_dir=str(src.parent))
-    first = update_tree(lex, Publisher.LEGILUX)
+    staged: set[str] = set()  # the bodies the import installed (hashed as written): the verification's ``fresh``
+    first = update_tree(lex, Publisher.LEGILUX, staged=staged)
     assert "skipped" not in first and first["bodies_added"] > 0
+    assert len(staged) == first["bodies_added"] and "bodies_staged" not in first
     assert update_tree(lex, Publisher.LEGILUX)["skipped"]  # same files: not read again
     record = next(src.glob("works/*/versions/*/meta.json"))
     os.utime(record, ns=(record.stat().st_atime_ns, record.stat().st_mtime_ns + 1_000_000_000))
-    again = update_tree(lex, Publisher.LEGILUX)  # a touched file: imported (and verified) again
-    assert "skipped" not in again and again["bodies_added"] == 0
+    staged.clear()
+    again = update_tree(lex, Publisher.LEGILUX, staged=staged)  # a touched file: imported (and verified) again
+    assert "skipped" not in again and again["bodies_added"] == 0 and staged == set()
     manifest = tmp_path / "work" / "trees" / "lu-legilux" / "manifest.json"
     manifest.write_bytes(manifest.read_bytes() + b"\n")
     assert update_tree(lex, Publisher.LEGILUX)["manifest_changed"]  # a changed tree: imported (repaired) again
