@@ -390,6 +390,15 @@ def _too_few(tally: _Counts, read: str, rows: int, match: str) -> bool:
     return found > BOUNDED_SHARED or tally(match, spare) <= spare
 
 
+def _hopeless(tally: _Counts, unwindowed: Sequence[str], rows: int, match: str) -> bool:
+    """Whether :func:`_bounded_shared` would give up whatever its bound, told before any bm25: the
+    states either try scores beyond the ``rows`` windows' states hold at least those of the phrases
+    without a window (``unwindowed``), whatever the bound, so when those alone are too many (or
+    leave the match too small: :func:`_too_few`) both tries give up at their last test. The same
+    answer (``[]``) without the 2–5 ms of bm25 they spend first (``competences``: 8 → 2 ms)."""
+    return bool(unwindowed) and _too_few(tally, " OR ".join(unwindowed), rows, match)
+
+
 def _scored(conn: sqlite3.Connection, match: str, bm25: str, rows: Sequence[int] = (),
             read: str | None = None) -> dict[int, float]:
     """FTS5's bm25 of ``match`` (absolute) on its states among ``rows`` or, given ``read``, among the
@@ -433,10 +442,7 @@ def _bounded_shared(conn: sqlite3.Connection, phrases: Sequence[str], known: dic
     tally = _Counts(conn)
     if len(rows) < need or tally(match, spare) <= spare:
         return []  # a small match: ranking it whole costs no more
-    unwindowed = " OR ".join(p for p in counts if p not in known and p not in held)
-    if unwindowed and _too_few(tally, unwindowed, len(rows), match):
-        # the states found beyond the windows hold at least those of the phrases without a window,
-        # whatever the bound: both tries below would give up at their last test (found before any bm25)
+    if _hopeless(tally, [p for p in counts if p not in known and p not in held], len(rows), match):
         return []
     if alone:
         best = _shared_in_one_pass(conn, counts, known, set(held), rows, match, bm25, need, tally)
