@@ -42,7 +42,9 @@ without a window holds more than :data:`BOUNDED_ALL` states, a second try
 ``need``-th best of them: a state outside every window scores at most the edges of the windowed
 parts it holds, so only the states holding a phrase without a window, or a set of windowed parts
 whose edges sum beyond that bound, are found by FTS5 and scored besides; it is tried only where
-that is at most a quarter of the match's states.
+that is at most a quarter of the match's states. The states it would score include those of the
+phrases without a window whatever the bound, so those are counted first and, when they alone are
+too many, it gives up before any bm25 (:func:`_hopeless`: the same ``[]``).
 """
 
 from __future__ import annotations
