@@ -42,7 +42,9 @@ without a window holds more than :data:`BOUNDED_ALL` states, a second try
 ``need``-th best of them: a state outside every window scores at most the edges of the windowed
 parts it holds, so only the states holding a phrase without a window, or a set of windowed parts
 whose edges sum beyond that bound, are found by FTS5 and scored besides; it is tried only where
-that is at most a quarter of the match's states.
+that is at most a quarter of the match's states. The states it would score include those of the
+phrases without a window whatever the bound, so those are counted first and, when they alone are
+too many, it gives up before any bm25 (:func:`_hopeless`: the same ``[]``).
 """
 
 from __future__ import annotations
@@ -361,6 +363,44 @@ def _count(conn: sqlite3.Connection, match: str, cap: int) -> int:
                             (match, cap + 1)).fetchone()[0])
 
 
+class _Counts:
+    """:func:`_count` of the matches of one :func:`_bounded_shared` call, each match walked again only
+    when asked beyond the cap an earlier walk stopped at (the same answers)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self._walked: dict[str, tuple[int, int]] = {}  # match -> (its count up to cap + 1, cap)
+
+    def __call__(self, match: str, cap: int) -> int:
+        walked = self._walked.get(match)
+        if walked is not None:
+            counted, reach = walked
+            if counted <= reach:  # every state counted
+                return min(counted, cap + 1)
+            if cap <= reach:  # more than reach ≥ cap
+                return cap + 1
+        counted = _count(self.conn, match, cap)
+        self._walked[match] = (counted, cap)
+        return counted
+
+
+def _too_few(tally: _Counts, read: str, rows: int, match: str) -> bool:
+    """Whether scoring the ``rows`` windows' states and those ``read`` finds is not worth it: more than
+    :data:`BOUNDED_SHARED` found, or ``match`` holding no more than :data:`BOUNDED_SPARE` times them all."""
+    found = tally(read, BOUNDED_SHARED)
+    spare = (rows + found) * BOUNDED_SPARE
+    return found > BOUNDED_SHARED or tally(match, spare) <= spare
+
+
+def _hopeless(tally: _Counts, unwindowed: Sequence[str], rows: int, match: str) -> bool:
+    """Whether :func:`_bounded_shared` would give up whatever its bound, told before any bm25: the
+    states either try scores beyond the ``rows`` windows' states hold at least those of the phrases
+    without a window (``unwindowed``), whatever the bound, so when those alone are too many (or
+    leave the match too small: :func:`_too_few`) both tries give up at their last test. The same
+    answer (``[]``) without the 2–5 ms of bm25 they spend first (``competences``: 8 → 2 ms)."""
+    return bool(unwindowed) and _too_few(tally, " OR ".join(unwindowed), rows, match)
+
+
 def _scored(conn: sqlite3.Connection, match: str, bm25: str, rows: Sequence[int] = (),
             read: str | None = None) -> dict[int, float]:
     """FTS5's bm25 of ``match`` (absolute) on its states among ``rows`` or, given ``read``, among the
@@ -401,10 +441,13 @@ def _bounded_shared(conn: sqlite3.Connection, phrases: Sequence[str], known: dic
         counts[p] = counts.get(p, 0) + 1
     rows = sorted({r for terms in known.values() for r in terms} | {r for ids, _ in held.values() for r in ids})
     spare = max(BOUNDED_MIN_STATES, len(rows) * BOUNDED_SPARE)
-    if len(rows) < need or _count(conn, match, spare) <= spare:
+    tally = _Counts(conn)
+    if len(rows) < need or tally(match, spare) <= spare:
         return []  # a small match: ranking it whole costs no more
+    if _hopeless(tally, [p for p in counts if p not in known and p not in held], len(rows), match):
+        return []
     if alone:
-        best = _shared_in_one_pass(conn, counts, known, set(held), rows, match, bm25, need)
+        best = _shared_in_one_pass(conn, counts, known, set(held), rows, match, bm25, need, tally)
         if best is not None:
             return best[:window] if len(best) >= need else []
     scored = _scored(conn, match, bm25, rows)
@@ -418,9 +461,7 @@ def _bounded_shared(conn: sqlite3.Connection, phrases: Sequence[str], known: dic
     read = " OR ".join([*(p for p in counts if p not in known and p not in held),
                         *("(" + " AND ".join(b) + ")" for b in _beyond_sets(edges, bound))])
     if read:
-        found = _count(conn, read, BOUNDED_SHARED)
-        spare = (len(rows) + found) * BOUNDED_SPARE
-        if found > BOUNDED_SHARED or _count(conn, match, spare) <= spare:
+        if _too_few(tally, read, len(rows), match):
             return []
         scored.update(_scored(conn, match, bm25, read=read))
     best = sorted(((r, -v) for r, v in scored.items() if v > bound), key=lambda rv: (rv[1], rv[0]))
@@ -440,7 +481,7 @@ def _beyond_sets(edges: dict[str, float], bound: float) -> list[tuple[str, ...]]
 
 def _shared_in_one_pass(conn: sqlite3.Connection, counts: dict[str, int], known: dict[str, dict[int, float]],
                         held: set[str], rows: Sequence[int], match: str, bm25: str,
-                        need: int) -> list[tuple[int, float]] | None:
+                        need: int, tally: _Counts | None = None) -> list[tuple[int, float]] | None:
     """:func:`_bounded_shared`'s answer for a match of one group (its phrases OR-ed: every state of a
     window or of a phrase read whole is one of its states) from one bm25 statement instead of two,
     or ``None`` when that cannot be told (the two statements then run as before).
@@ -467,13 +508,12 @@ def _shared_in_one_pass(conn: sqlite3.Connection, counts: dict[str, int], known:
         return None
     read = " OR ".join([*(p for p in counts if p not in known and p not in held),
                         *("(" + " AND ".join(b) + ")" for b in _beyond_sets(edges, guess))])
-    if read:
-        found = _count(conn, read, BOUNDED_SHARED)
-        spare = (len(rows) + found) * BOUNDED_SPARE
-        if found > BOUNDED_SHARED or _count(conn, match, spare) <= spare:
-            return None
-    listed = "+rowid IN (SELECT value FROM json_each(?))"
-    where = f"({listed} OR +rowid IN (SELECT rowid FROM provision_fts WHERE provision_fts MATCH ?))" if read else listed
+    if read and _too_few(tally or _Counts(conn), read, len(rows), match):
+        return None
+    # one IN list (the windows' states, then those ``read`` finds): the rows tested against one
+    # ephemeral index instead of two IN tests OR-ed (about 30 % of the statement for ``right``)
+    found_too = " UNION ALL SELECT rowid FROM provision_fts WHERE provision_fts MATCH ?" if read else ""
+    where = f"+rowid IN (SELECT value FROM json_each(?){found_too})"
     cursor = conn.cursor()
     cursor.row_factory = None
     scored = {int(r): -float(v) for r, v in cursor.execute(

@@ -331,3 +331,59 @@ def test_the_second_try_in_one_statement_gives_what_its_two_statements_give(
             assert got == topk._bounded(windowed, groups, match, search._BM25, 240, need), groups
             compared += 1
     assert compared >= 10
+
+
+def test_the_second_try_given_up_early_gives_what_it_would_have_given(
+        windowed: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``_hopeless`` (``_bounded_shared`` given up before any bm25 when the phrases without a window
+    alone leave too few states) changes no answer: with it and without it, ``_bounded`` gives the
+    same states and doubles; and it gives up some tries."""
+    from serve.core import topk
+
+    monkeypatch.setattr(topk, "BOUNDED_ALL", 40)
+    monkeypatch.setattr(topk, "BOUNDED_MIN_STATES", 0)
+    real = topk._hopeless
+    gave_up: list[bool] = []
+
+    def counted(*args: object, **kwargs: object) -> bool:
+        found = real(*args, **kwargs)  # type: ignore[arg-type]
+        gave_up.append(found)
+        return found
+
+    single = [m[1:-1] for m in _matches(windowed) if not m.startswith("(")]
+    cases = [*_bounded_cases(windowed), *([[single[i], single[(i + k) % len(single)], single[(i + 2 * k) % len(single)]]]
+                                          for i in range(0, len(single), 3) for k in (1, 5))]
+    for spare in (1, 2, 4):
+        monkeypatch.setattr(topk, "BOUNDED_SPARE", spare)
+        for groups in cases:
+            match = fts_query(groups)
+            assert match is not None
+            for need in (1, 30):
+                monkeypatch.setattr(topk, "_hopeless", counted)
+                got = topk._bounded(windowed, groups, match, search._BM25, 240, need)
+                monkeypatch.setattr(topk, "_hopeless", lambda *args, **kwargs: False)
+                assert got == topk._bounded(windowed, groups, match, search._BM25, 240, need), (groups, spare)
+    assert any(gave_up) and not all(gave_up)
+
+
+def test_counts_of_one_call_answer_as_a_count_of_their_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``_Counts`` answers every (match, cap) as ``_count`` would, walking a match again only beyond
+    the cap an earlier walk stopped at."""
+    from serve.core import topk
+
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE VIRTUAL TABLE provision_fts USING fts5(body)")
+    conn.executemany("INSERT INTO provision_fts(body) VALUES (?)", [("alpha beta",)] * 50 + [("alpha",)] * 30)
+    real = topk._count
+    walks: list[tuple[str, int]] = []
+
+    def walked(conn: sqlite3.Connection, match: str, cap: int) -> int:
+        walks.append((match, cap))
+        return real(conn, match, cap)
+
+    monkeypatch.setattr(topk, "_count", walked)
+    tally = topk._Counts(conn)
+    for match, cap in (('"alpha"', 10), ('"alpha"', 5), ('"alpha"', 100), ('"alpha"', 7), ('"alpha"', 1000),
+                       ('"beta"', 60), ('"beta"', 49), ('"beta"', 50), ('"beta"', 3)):
+        assert tally(match, cap) == real(conn, match, cap), (match, cap)
+    assert walks == [('"alpha"', 10), ('"alpha"', 100), ('"beta"', 60)]
