@@ -133,6 +133,13 @@ BREADTH_MATCHED_MAX = 1000
 BREADTH_MIN = 5
 BREADTH_DOMINANCE = 2.0
 BREADTH_REMEMBERED = 2048
+#: A Legilux code (the Code du travail, civil, pénal …) is the principal act of its field and its title
+#: names none of its subjects, while its long provisions score low by BM25: it is the question's
+#: principal treatment (:func:`dominant_work`) when it holds the words in more provisions than any
+#: other principal act — this many times as many (issue #15, class 3: "congé de maternité", 14
+#: provisions of the Code du travail against 8 of a règlement on the communal civil servants'
+#: leave, ranked third behind shorter texts).
+CODE_DOMINANCE = 1.0
 _BM25 = "bm25(provision_fts, " + ", ".join(str(w) for w in PROVISION_FTS_WEIGHTS) + ")"
 _FTS_SOURCE = f"(SELECT rowid AS state_rowid, {_BM25} AS score FROM provision_fts WHERE provision_fts MATCH ?)"
 T = TypeVar("T")
@@ -1159,8 +1166,17 @@ def works_title_coverage(conn: sqlite3.Connection, works: Sequence[int], groups:
     if not groups or not ids:
         return {}
     words = name_words(conn, ids, index)
-    return {w: round(sum(1 for g in groups if any(t in held for t in g)) / len(groups), 4)
+    return {w: round(sum(1 for g in groups if any(name_holds(held, t) for t in g)) / len(groups), 4)
             for w, held in words.items()}
+
+
+def name_holds(held: frozenset[str], term: str) -> bool:
+    """Whether a work's name words hold ``term``: a word, or every word of a phrase term (a
+    translated question's French rendering, ``minimum wage`` → ``salaire social minimum``, or a
+    quoted phrase); issue #15: a phrase was never held, so the Legilux acts titled by a translated
+    question's subject had no title coverage and an EU section of any-word hits routed them out.
+    Pure."""
+    return term in held or (" " in term and all(word in held for word in term.split()))
 
 
 _NAME_WORDS: weakref.WeakKeyDictionary[MountedIndex, dict[int, frozenset[str]]] = weakref.WeakKeyDictionary()
@@ -1229,7 +1245,7 @@ def works_subject_precision(conn: sqlite3.Connection, works: Sequence[int], grou
             titles[int(work)].append(str(value))
         legilux = index is not None and index.publisher.value == "lu-legilux"
         known.update({w: ranking.subject_words(t, legilux) for w, t in titles.items()})
-    asked = frozenset(t for g in groups for t in g)
+    asked = frozenset(word for g in groups for t in g for word in t.split())  # a phrase term: its words
     return {w: ranking.title_precision(known[w], asked) for w in ids}
 
 
@@ -1260,8 +1276,23 @@ def route_sections(sections: list[Answer]) -> None:
     if best < 0.5:
         return
     for section, cover in zip(sections, covers, strict=True):
-        if isinstance(cover, float | int) and best - cover >= ROUTING_MARGIN and section.get("hits"):
+        if isinstance(cover, float | int) and best - cover >= ROUTING_MARGIN and section.get("hits") \
+                and not weaker_titled(section, sections, covers):
             _route_out(section, "another publisher's works are titled by the query", cover, best)
+
+
+def weaker_titled(section: Answer, sections: Sequence[Answer], covers: Sequence[Any]) -> bool:
+    """Whether every section titled :data:`ROUTING_MARGIN` more than ``section`` holds only weaker
+    matches while ``section`` holds every word (:func:`_direct`): then its better title coverage
+    does not route ``section`` out (issue #15: "minimum wage Luxembourg" — the EU section, relaxed
+    to any word, is titled by "minimum wage"; the Legilux one holds the Code du travail's provisions
+    on the salaire social minimum). Pure."""
+    cover = section.get("title_coverage")
+    if not _direct(section) or not isinstance(cover, float | int):
+        return False
+    over = [s for s, c in zip(sections, covers, strict=True)
+            if s is not section and isinstance(c, float | int) and c - cover >= ROUTING_MARGIN]
+    return bool(over) and not any(_direct(s) for s in over)
 
 
 def titled_over(section: Answer, others: Sequence[Answer]) -> bool:
@@ -1886,12 +1917,21 @@ def dominant_work(counts: dict[int, int], profiles: dict[int, ranking.WorkProfil
     """The principal act of ``counts`` with at least :data:`BREADTH_MIN` provisions and
     :data:`BREADTH_DOMINANCE` times those of every other principal act, if one has (a compilation,
     an amending act or a corrigendum restates or changes another act's provisions: it neither
-    dominates nor competes)."""
+    dominates nor competes) — a Legilux code (:attr:`serve.core.ranking.WorkProfile.code`)
+    :data:`CODE_DOMINANCE` times (:func:`dominates`)."""
     counts = {w: n for w, n in counts.items() if (p := profiles.get(w)) is not None and p.role == "principal"}
     top = sorted(counts.values(), reverse=True)[:2]
-    if not top or top[0] < BREADTH_MIN or (len(top) > 1 and top[0] < BREADTH_DOMINANCE * top[1]):
+    if not top or top[0] < BREADTH_MIN:
         return None
-    return next(w for w, n in counts.items() if n == top[0])
+    work = next(w for w, n in counts.items() if n == top[0])
+    return work if len(top) < 2 or dominates(top[0], top[1], profiles[work].code) else None
+
+
+def dominates(most: int, next_most: int, code: bool) -> bool:
+    """Whether a work with ``most`` provisions holding the question's words is its principal
+    treatment against the next work's ``next_most``: :data:`BREADTH_DOMINANCE` times as many, or for
+    a Legilux code (``code``) :data:`CODE_DOMINANCE` times. Pure."""
+    return most >= (CODE_DOMINANCE if code else BREADTH_DOMINANCE) * next_most and most > next_most
 
 
 def _work_breadth(conn: sqlite3.Connection, index: MountedIndex | None, groups: list[list[str]], out: Lexical,
