@@ -53,6 +53,11 @@ def test_a_section_holding_every_word_is_not_routed_out_by_weaker_matches() -> N
     eu, lu = _section(EU, 1.0, ["keyword"]), _section(LU, 0.0, ["keyword", "translated"])
     search.route_sections([eu, lu])
     assert not lu["hits"] and lu["routed"]["reason"] == "another publisher's works are titled by the query"
+    # … nor does a section relaxed only by its stop words (every content word held: "bail à ferme et
+    # bail d'habitation : quelles différences" — one EU provision holds the words by chance)
+    lu, eu = _section(LU, 0.6667, ["relaxed"]), _section(EU, 0.0, ["keyword"])
+    search.route_sections([lu, eu])
+    assert lu["hits"] and not eu["hits"]
     # … and a section of weaker matches is routed out by a better-titled one as before
     eu, lu = _section(EU, 1.0, ["any_term"]), _section(LU, 0.0, ["partial_terms"])
     search.route_sections([eu, lu])

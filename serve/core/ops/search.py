@@ -1281,18 +1281,31 @@ def route_sections(sections: list[Answer]) -> None:
             _route_out(section, "another publisher's works are titled by the query", cover, best)
 
 
+#: Match reasons of provisions holding only some of the question's words (the any-word relaxation,
+#: the majority-of-words lane) or of works found by their metadata.
+_SOME_WORDS_REASONS = frozenset({"any_term", "partial_terms", "work_metadata"})
+
+
 def weaker_titled(section: Answer, sections: Sequence[Answer], covers: Sequence[Any]) -> bool:
-    """Whether every section titled :data:`ROUTING_MARGIN` more than ``section`` holds only weaker
-    matches while ``section`` holds every word (:func:`_direct`): then its better title coverage
-    does not route ``section`` out (issue #15: "minimum wage Luxembourg" — the EU section, relaxed
-    to any word, is titled by "minimum wage"; the Legilux one holds the Code du travail's provisions
-    on the salaire social minimum). Pure."""
+    """Whether every section titled :data:`ROUTING_MARGIN` more than ``section`` holds only
+    provisions with some of the question's words (:func:`some_words_only`) while ``section`` holds
+    every word (:func:`_direct`): then its better title coverage does not route ``section`` out
+    (issue #15: "minimum wage Luxembourg" — the EU section, relaxed to any word, is titled by
+    "minimum wage"; the Legilux one holds the Code du travail's provisions on the salaire social
+    minimum). A section relaxed only by its stop words still routes (:func:`titled_over`). Pure."""
     cover = section.get("title_coverage")
     if not _direct(section) or not isinstance(cover, float | int):
         return False
     over = [s for s, c in zip(sections, covers, strict=True)
             if s is not section and isinstance(c, float | int) and c - cover >= ROUTING_MARGIN]
-    return bool(over) and not any(_direct(s) for s in over)
+    return bool(over) and all(some_words_only(s) for s in over)
+
+
+def some_words_only(section: Answer) -> bool:
+    """Whether every hit of a section holds only some of the question's words (any word, a
+    majority) or was found by its metadata. Pure."""
+    hits = section.get("hits") or []
+    return bool(hits) and all(_SOME_WORDS_REASONS & set(h.get("match_reasons") or ()) for h in hits)
 
 
 def titled_over(section: Answer, others: Sequence[Answer]) -> bool:
