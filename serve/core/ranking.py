@@ -19,6 +19,10 @@ version the publisher still lists, its titles, its document type) and kept in me
   CRR, Solvency II).
 - ``hierarchy``: EUR-Lex ``primary`` / ``secondary`` (publisher ``hierarchy``); Legilux
   ``constitution`` / ``law`` (lois, codes) / ``regulation`` (règlements and arrêtés) / ``other``.
+- ``code``: a Legilux code (document type ``CODE``: the Code du travail, civil, pénal …), the
+  principal act of its field whose title names none of its subjects: the search takes it for a
+  question's principal treatment when it holds the words in more provisions than any other act
+  (``serve.core.ops.search.dominant_work``).
 
 **Priors** (:data:`STATUS_PRIOR`, :data:`ROLE_PRIOR`) multiply a keyword hit's relevance
 (``-bm25``) when works are ranked: a principal act in force keeps its score, a repealed
