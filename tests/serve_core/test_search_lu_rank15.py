@@ -27,7 +27,9 @@ def test_a_phrase_term_is_held_by_names_holding_its_words() -> None:
     assert not search.name_holds(held, "garanti")
 
 
-def test_an_english_question_translated_to_a_french_phrase_is_titled(fixture_core: LegalCore) -> None:
+def test_an_english_question_translated_to_a_french_phrase_is_titled(
+    fixture_core: LegalCore,
+) -> None:
     # "minimum wage" → "salaire social minimum": the 1969 law fixing its rate is titled by it
     # (the phrase used to count as held by no title: coverage 0, routed out by any EU title)
     section = _sections(fixture_core, "minimum wage")[LU]
@@ -37,9 +39,15 @@ def test_an_english_question_translated_to_a_french_phrase_is_titled(fixture_cor
     assert section["hits"][0]["work"] == "lu-legilux:loi-1969-07-11-n1"
 
 
-def _section(publisher: str, cover: float, reasons: list[str], anchor: str | None = "art_1") -> dict[str, Any]:
-    return {"publisher": publisher, "outcome": "succeeded", "title_coverage": cover,
-            "hits": [{"work": f"{publisher}:w", "anchor": anchor, "match_reasons": reasons}]}
+def _section(
+    publisher: str, cover: float, reasons: list[str], anchor: str | None = "art_1"
+) -> dict[str, Any]:
+    return {
+        "publisher": publisher,
+        "outcome": "succeeded",
+        "title_coverage": cover,
+        "hits": [{"work": f"{publisher}:w", "anchor": anchor, "match_reasons": reasons}],
+    }
 
 
 def test_a_section_holding_every_word_is_not_routed_out_by_weaker_matches() -> None:
@@ -52,7 +60,10 @@ def test_a_section_holding_every_word_is_not_routed_out_by_weaker_matches() -> N
     # … but a section titled by the query and holding every word still routes the other out
     eu, lu = _section(EU, 1.0, ["keyword"]), _section(LU, 0.0, ["keyword", "translated"])
     search.route_sections([eu, lu])
-    assert not lu["hits"] and lu["routed"]["reason"] == "another publisher's works are titled by the query"
+    assert (
+        not lu["hits"]
+        and lu["routed"]["reason"] == "another publisher's works are titled by the query"
+    )
     # … nor does a section relaxed only by its stop words (every content word held: "bail à ferme et
     # bail d'habitation : quelles différences" — one EU provision holds the words by chance)
     lu, eu = _section(LU, 0.6667, ["relaxed"]), _section(EU, 0.0, ["keyword"])
@@ -95,5 +106,8 @@ def test_the_fixture_codes_are_profiled_as_codes(fixture_core: LegalCore) -> Non
         counts = search.work_breadth(conn, match)
         principal = search.dominant_work(counts, profiles)
         assert principal is not None and slug[principal] == "rgd-1998-08-03-n4"
-        plain = {w: ranking.WorkProfile(p.status, p.role, p.hierarchy, p.title) for w, p in profiles.items()}
+        plain = {
+            w: ranking.WorkProfile(p.status, p.role, p.hierarchy, p.title)
+            for w, p in profiles.items()
+        }
         assert search.dominant_work(counts, plain) is None  # not twice the law's
