@@ -111,3 +111,33 @@ def test_the_fixture_codes_are_profiled_as_codes(fixture_core: LegalCore) -> Non
             for w, p in profiles.items()
         }
         assert search.dominant_work(counts, plain) is None  # not twice the law's
+
+
+def test_a_question_asking_for_a_directive_is_answered_by_eur_lex_first(
+    fixture_core: LegalCore,
+) -> None:
+    assert search.asks_eu_form("directive sur la publicité trompeuse et la publicité comparative")
+    assert search.asks_eu_form("Richtlinie über den Grundsatz des gleichen Entgelts")
+    assert search.asks_eu_form("anti-money laundering directive")
+    assert not search.asks_eu_form(
+        "loi portant transposition de la directive sur les services de paiement"
+    )
+    assert not search.asks_eu_form("Luxembourg law transposing the payment services directive")
+    assert not search.asks_eu_form("services de paiement")
+    eu, lu = _section(EU, 0.0, ["keyword"]), _section(LU, 1.0, ["keyword"])
+    lu["top_title_match"] = 1.0
+    assert search.order_sections([eu, lu]) == [lu, eu]  # the better-titled section first …
+    assert search.order_sections([eu, lu], eu_form=True) == [
+        eu,
+        lu,
+    ]  # … unless a directive is asked
+    emptied = _section(EU, 0.0, ["keyword"])
+    emptied["hits"] = []
+    assert search.order_sections([emptied, lu], eu_form=True) == [lu, emptied]
+    # end to end: a French question asking for a directive — a Legilux title fits its words better
+    # (top_title_match), yet EUR-Lex answers first
+    answer = fixture_core.call(
+        "search", {"query": "directive concernant les services de paiement", "limit": 10}
+    )
+    first = next(s for s in answer["publishers"] if s.get("hits"))
+    assert first["publisher"] == EU

@@ -1327,7 +1327,27 @@ def title_match(precision: float, coverage: float) -> float:
     return round(2 * precision * coverage / (precision + coverage), 4) if precision + coverage else 0.0
 
 
-def order_sections(sections: Sequence[Answer]) -> list[Answer]:
+#: The act forms only EUR-Lex holds ("directive sur …", "Richtlinie über …", "… directive"): Legilux
+#: transposes directives by its own laws and règlements, it publishes none.
+EU_ONLY_FORMS = frozenset({"directive", "directives", "richtlinie", "richtlinien"})
+#: Words asking for Luxembourg's own law beside such a form ("loi transposant la directive …").
+LU_ASKED_WORDS = frozenset({"loi", "lois", "law", "laws", "gesetz", "grand", "ducal", "luxembourg", "luxemburg",
+                            "luxembourgeois", "luxembourgeoise", "luxemburger", "luxembourgish", "transposing",
+                            "transposant", "transposition", "umsetzung"})
+
+
+def asks_eu_form(query: str) -> bool:
+    """Whether a question opens or ends with an act form only EUR-Lex holds (:data:`EU_ONLY_FORMS`)
+    and asks nothing of Luxembourg's own law (:data:`LU_ASKED_WORDS`): the EUR-Lex section answers
+    it first (:func:`order_sections`; issue #15: "directive sur la publicité trompeuse et la publicité
+    comparative" was answered first by the Luxembourg law transposing it, whose French title holds the
+    same words). Pure."""
+    words = normalize(query).split()
+    return bool(words) and (words[0] in EU_ONLY_FORMS or words[-1] in EU_ONLY_FORMS) \
+        and not LU_ASKED_WORDS & set(words)
+
+
+def order_sections(sections: Sequence[Answer], eu_form: bool = False) -> list[Answer]:
     """The sections of a fan-out answer, the publisher whose first hit is the best evidence first.
 
     Evidence, compared in this order: a section with hits before one without; how well its first
@@ -1337,17 +1357,20 @@ def order_sections(sections: Sequence[Answer]) -> list[Answer]:
     A section searched through the cross-language lexicon (``query_plan.translations``) comes
     after every section with hits answered in the question's own words.
     A French question on a Luxembourg law is answered first by Legilux even though an EU act in
-    French also holds its words, and a question quoting an EU title by EUR-Lex."""
-    def key(item: tuple[int, Answer]) -> tuple[int, float, float, int]:
+    French also holds its words, and a question quoting an EU title by EUR-Lex. With ``eu_form``
+    (:func:`asks_eu_form`: the question asks for a directive) the EUR-Lex section with hits comes
+    first."""
+    def key(item: tuple[int, Answer]) -> tuple[int, int, float, float, int]:
         position, section = item
         hits = section.get("hits") or []
         if not hits:
-            return 2, 0.0, 0.0, position
+            return 2, 0, 0.0, 0.0, position
+        form = int(eu_form and section.get("publisher") != "eu-eurlex")
         fit = section.get("top_title_match")
         score = hits[0].get("score")
         # a section answered through translations comes after one answered in the question's words
         translated = int(bool((section.get("query_plan") or {}).get("translations")))
-        return (translated, -float(fit) if isinstance(fit, float | int) else 0.0,
+        return (form, translated, -float(fit) if isinstance(fit, float | int) else 0.0,
                 -float(score) if isinstance(score, float | int) else 0.0, position)
 
     return [s for _, s in sorted(enumerate(sections), key=key)]
@@ -2713,6 +2736,6 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
                 s["hits"] = [h for h in s.get("hits") or [] if then.held_row(h)]
     merge.score_hits(sections)
     if len(sections) > 1:
-        sections = order_sections(sections)
+        sections = order_sections(sections, eu_form=asks_eu_form(args["query"]))
     merged = merge.merged(sections, args["limit"], lead=True)
     return fanout(ctx, sections, {"query": parsed.to_dict(), "merged": merged})
