@@ -19,6 +19,10 @@ version the publisher still lists, its titles, its document type) and kept in me
   CRR, Solvency II).
 - ``hierarchy``: EUR-Lex ``primary`` / ``secondary`` (publisher ``hierarchy``); Legilux
   ``constitution`` / ``law`` (lois, codes) / ``regulation`` (règlements and arrêtés) / ``other``.
+- ``code``: a Legilux code (document type ``CODE``: the Code du travail, civil, pénal …), the
+  principal act of its field whose title names none of its subjects: the search takes it for a
+  question's principal treatment when it holds the words in more provisions than any other act
+  (``serve.core.ops.search.dominant_work``).
 
 **Priors** (:data:`STATUS_PRIOR`, :data:`ROLE_PRIOR`) multiply a keyword hit's relevance
 (``-bm25``) when works are ranked: a principal act in force keeps its score, a repealed
@@ -97,6 +101,9 @@ class WorkProfile:
     role: str
     hierarchy: str | None
     title: str
+    #: A Legilux code (document type ``CODE``: the Code du travail, civil, pénal, de commerce, de la
+    #: consommation …): the principal act of its field, whose title names none of its subjects.
+    code: bool = False
 
     def prior(self, with_status: bool = True) -> float:
         status = STATUS_PRIOR.get(self.status, 1.0) if with_status else 1.0
@@ -210,7 +217,7 @@ def load_profiles(conn: sqlite3.Connection, today: str = "9999-12-31",
         names = sorted(titles.get(rowid, []), key=len, reverse=True)
         out[rowid] = WorkProfile(_status(in_force), role_of(str(slug), document_type, names, heads),
                                  hierarchy_of(raw if isinstance(raw, dict) else {}, document_type, str(slug)),
-                                 names[0] if names else "")
+                                 names[0] if names else "", str(document_type or "").upper() == "CODE")
     return out
 
 

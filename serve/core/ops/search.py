@@ -133,6 +133,13 @@ BREADTH_MATCHED_MAX = 1000
 BREADTH_MIN = 5
 BREADTH_DOMINANCE = 2.0
 BREADTH_REMEMBERED = 2048
+#: A Legilux code (the Code du travail, civil, pénal …) is the principal act of its field and its title
+#: names none of its subjects, while its long provisions score low by BM25: it is the question's
+#: principal treatment (:func:`dominant_work`) when it holds the words in more provisions than any
+#: other principal act — this many times as many (issue #15, class 3: "congé de maternité", 14
+#: provisions of the Code du travail against 8 of a règlement on the communal civil servants'
+#: leave, ranked third behind shorter texts).
+CODE_DOMINANCE = 1.0
 _BM25 = "bm25(provision_fts, " + ", ".join(str(w) for w in PROVISION_FTS_WEIGHTS) + ")"
 _FTS_SOURCE = f"(SELECT rowid AS state_rowid, {_BM25} AS score FROM provision_fts WHERE provision_fts MATCH ?)"
 T = TypeVar("T")
@@ -1159,8 +1166,17 @@ def works_title_coverage(conn: sqlite3.Connection, works: Sequence[int], groups:
     if not groups or not ids:
         return {}
     words = name_words(conn, ids, index)
-    return {w: round(sum(1 for g in groups if any(t in held for t in g)) / len(groups), 4)
+    return {w: round(sum(1 for g in groups if any(name_holds(held, t) for t in g)) / len(groups), 4)
             for w, held in words.items()}
+
+
+def name_holds(held: frozenset[str], term: str) -> bool:
+    """Whether a work's name words hold ``term``: a word, or every word of a phrase term (a
+    translated question's French rendering, ``minimum wage`` → ``salaire social minimum``, or a
+    quoted phrase); issue #15: a phrase was never held, so the Legilux acts titled by a translated
+    question's subject had no title coverage and an EU section of any-word hits routed them out.
+    Pure."""
+    return term in held or (" " in term and all(word in held for word in term.split()))
 
 
 _NAME_WORDS: weakref.WeakKeyDictionary[MountedIndex, dict[int, frozenset[str]]] = weakref.WeakKeyDictionary()
@@ -1229,7 +1245,7 @@ def works_subject_precision(conn: sqlite3.Connection, works: Sequence[int], grou
             titles[int(work)].append(str(value))
         legilux = index is not None and index.publisher.value == "lu-legilux"
         known.update({w: ranking.subject_words(t, legilux) for w, t in titles.items()})
-    asked = frozenset(t for g in groups for t in g)
+    asked = frozenset(word for g in groups for t in g for word in t.split())  # a phrase term: its words
     return {w: ranking.title_precision(known[w], asked) for w in ids}
 
 
@@ -1260,8 +1276,36 @@ def route_sections(sections: list[Answer]) -> None:
     if best < 0.5:
         return
     for section, cover in zip(sections, covers, strict=True):
-        if isinstance(cover, float | int) and best - cover >= ROUTING_MARGIN and section.get("hits"):
+        if isinstance(cover, float | int) and best - cover >= ROUTING_MARGIN and section.get("hits") \
+                and not weaker_titled(section, sections, covers):
             _route_out(section, "another publisher's works are titled by the query", cover, best)
+
+
+#: Match reasons of provisions holding only some of the question's words (the any-word relaxation,
+#: the majority-of-words lane) or of works found by their metadata.
+_SOME_WORDS_REASONS = frozenset({"any_term", "partial_terms", "work_metadata"})
+
+
+def weaker_titled(section: Answer, sections: Sequence[Answer], covers: Sequence[Any]) -> bool:
+    """Whether every section titled :data:`ROUTING_MARGIN` more than ``section`` holds only
+    provisions with some of the question's words (:func:`some_words_only`) while ``section`` holds
+    every word (:func:`_direct`): then its better title coverage does not route ``section`` out
+    (issue #15: "minimum wage Luxembourg" — the EU section, relaxed to any word, is titled by
+    "minimum wage"; the Legilux one holds the Code du travail's provisions on the salaire social
+    minimum). A section relaxed only by its stop words still routes (:func:`titled_over`). Pure."""
+    cover = section.get("title_coverage")
+    if not _direct(section) or not isinstance(cover, float | int):
+        return False
+    over = [s for s, c in zip(sections, covers, strict=True)
+            if s is not section and isinstance(c, float | int) and c - cover >= ROUTING_MARGIN]
+    return bool(over) and all(some_words_only(s) for s in over)
+
+
+def some_words_only(section: Answer) -> bool:
+    """Whether every hit of a section holds only some of the question's words (any word, a
+    majority) or was found by its metadata. Pure."""
+    hits = section.get("hits") or []
+    return bool(hits) and all(_SOME_WORDS_REASONS & set(h.get("match_reasons") or ()) for h in hits)
 
 
 def titled_over(section: Answer, others: Sequence[Answer]) -> bool:
@@ -1283,7 +1327,27 @@ def title_match(precision: float, coverage: float) -> float:
     return round(2 * precision * coverage / (precision + coverage), 4) if precision + coverage else 0.0
 
 
-def order_sections(sections: Sequence[Answer]) -> list[Answer]:
+#: The act forms only EUR-Lex holds ("directive sur …", "Richtlinie über …", "… directive"): Legilux
+#: transposes directives by its own laws and règlements, it publishes none.
+EU_ONLY_FORMS = frozenset({"directive", "directives", "richtlinie", "richtlinien"})
+#: Words asking for Luxembourg's own law beside such a form ("loi transposant la directive …").
+LU_ASKED_WORDS = frozenset({"loi", "lois", "law", "laws", "gesetz", "grand", "ducal", "luxembourg", "luxemburg",
+                            "luxembourgeois", "luxembourgeoise", "luxemburger", "luxembourgish", "transposing",
+                            "transposant", "transposition", "umsetzung"})
+
+
+def asks_eu_form(query: str) -> bool:
+    """Whether a question opens or ends with an act form only EUR-Lex holds (:data:`EU_ONLY_FORMS`)
+    and asks nothing of Luxembourg's own law (:data:`LU_ASKED_WORDS`): the EUR-Lex section answers
+    it first (:func:`order_sections`; issue #15: "directive sur la publicité trompeuse et la publicité
+    comparative" was answered first by the Luxembourg law transposing it, whose French title holds the
+    same words). Pure."""
+    words = normalize(query).split()
+    return bool(words) and (words[0] in EU_ONLY_FORMS or words[-1] in EU_ONLY_FORMS) \
+        and not LU_ASKED_WORDS & set(words)
+
+
+def order_sections(sections: Sequence[Answer], eu_form: bool = False) -> list[Answer]:
     """The sections of a fan-out answer, the publisher whose first hit is the best evidence first.
 
     Evidence, compared in this order: a section with hits before one without; how well its first
@@ -1293,17 +1357,20 @@ def order_sections(sections: Sequence[Answer]) -> list[Answer]:
     A section searched through the cross-language lexicon (``query_plan.translations``) comes
     after every section with hits answered in the question's own words.
     A French question on a Luxembourg law is answered first by Legilux even though an EU act in
-    French also holds its words, and a question quoting an EU title by EUR-Lex."""
-    def key(item: tuple[int, Answer]) -> tuple[int, float, float, int]:
+    French also holds its words, and a question quoting an EU title by EUR-Lex. With ``eu_form``
+    (:func:`asks_eu_form`: the question asks for a directive) the EUR-Lex section with hits comes
+    first."""
+    def key(item: tuple[int, Answer]) -> tuple[int, int, float, float, int]:
         position, section = item
         hits = section.get("hits") or []
         if not hits:
-            return 2, 0.0, 0.0, position
+            return 2, 0, 0.0, 0.0, position
+        form = int(eu_form and section.get("publisher") != "eu-eurlex")
         fit = section.get("top_title_match")
         score = hits[0].get("score")
         # a section answered through translations comes after one answered in the question's words
         translated = int(bool((section.get("query_plan") or {}).get("translations")))
-        return (translated, -float(fit) if isinstance(fit, float | int) else 0.0,
+        return (form, translated, -float(fit) if isinstance(fit, float | int) else 0.0,
                 -float(score) if isinstance(score, float | int) else 0.0, position)
 
     return [s for _, s in sorted(enumerate(sections), key=key)]
@@ -1886,12 +1953,21 @@ def dominant_work(counts: dict[int, int], profiles: dict[int, ranking.WorkProfil
     """The principal act of ``counts`` with at least :data:`BREADTH_MIN` provisions and
     :data:`BREADTH_DOMINANCE` times those of every other principal act, if one has (a compilation,
     an amending act or a corrigendum restates or changes another act's provisions: it neither
-    dominates nor competes)."""
+    dominates nor competes) — a Legilux code (:attr:`serve.core.ranking.WorkProfile.code`)
+    :data:`CODE_DOMINANCE` times (:func:`dominates`)."""
     counts = {w: n for w, n in counts.items() if (p := profiles.get(w)) is not None and p.role == "principal"}
     top = sorted(counts.values(), reverse=True)[:2]
-    if not top or top[0] < BREADTH_MIN or (len(top) > 1 and top[0] < BREADTH_DOMINANCE * top[1]):
+    if not top or top[0] < BREADTH_MIN:
         return None
-    return next(w for w, n in counts.items() if n == top[0])
+    work = next(w for w, n in counts.items() if n == top[0])
+    return work if len(top) < 2 or dominates(top[0], top[1], profiles[work].code) else None
+
+
+def dominates(most: int, next_most: int, code: bool) -> bool:
+    """Whether a work with ``most`` provisions holding the question's words is its principal
+    treatment against the next work's ``next_most``: :data:`BREADTH_DOMINANCE` times as many, or for
+    a Legilux code (``code``) :data:`CODE_DOMINANCE` times. Pure."""
+    return most >= (CODE_DOMINANCE if code else BREADTH_DOMINANCE) * next_most and most > next_most
 
 
 def _work_breadth(conn: sqlite3.Connection, index: MountedIndex | None, groups: list[list[str]], out: Lexical,
@@ -2660,6 +2736,6 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
                 s["hits"] = [h for h in s.get("hits") or [] if then.held_row(h)]
     merge.score_hits(sections)
     if len(sections) > 1:
-        sections = order_sections(sections)
+        sections = order_sections(sections, eu_form=asks_eu_form(args["query"]))
     merged = merge.merged(sections, args["limit"], lead=True)
     return fanout(ctx, sections, {"query": parsed.to_dict(), "merged": merged})
