@@ -224,14 +224,18 @@ class Walker:
         if not len(el):
             return el.text or ""
         out = [el.text or ""]
-        append, inline_child = out.append, self.inline_child
+        append, named = out.append, self.inline_named
         for child in el:
-            append(inline_child(child, plain))
+            append(named(child, _name(child.tag), plain))
             append(child.tail or "")
         return "".join(out)
 
     def inline_child(self, el: etree._Element, plain: bool) -> str:
-        tag = _name(el.tag)
+        return self.inline_named(el, _name(el.tag), plain)
+
+    def inline_named(self, el: etree._Element, tag: str, plain: bool) -> str:
+        """:meth:`inline_child` of ``el`` whose name (``_name(el.tag)``) the caller has already read:
+        an element's tag is a new string at every read, so each walk step reads it once."""
         if not tag or tag in SILENT_TAGS:
             return ""
         value = el.get("class")  # _classes(el), inline: this runs for every inline element
@@ -301,7 +305,10 @@ class Walker:
 
     # -- blocks ---------------------------------------------------------------------------
     def blocks(self, el: etree._Element) -> list[str]:
-        tag = _name(el.tag)
+        return self.blocks_named(el, _name(el.tag))
+
+    def blocks_named(self, el: etree._Element, tag: str) -> list[str]:
+        """:meth:`blocks` of ``el`` whose name the caller has already read (see :meth:`inline_named`)."""
         if not tag or tag in SILENT_TAGS:
             return []
         value = el.get("class")
@@ -340,11 +347,13 @@ class Walker:
             return []
         out: list[str] = []
         run = [el.text or ""]
-        append, inline_child, blocks = run.append, self.inline_child, self.blocks
+        append, inline_named, blocks_named = run.append, self.inline_named, self.blocks_named
         for child in el:
             if child is skip:
-                pass
-            elif _name(child.tag) in BLOCK_TAGS:
+                append(child.tail or "")
+                continue
+            name = _name(child.tag)  # read once: blocks_named/inline_named take it
+            if name in BLOCK_TAGS:
                 text = "".join(run)
                 # the run between two blocks is whitespace most often: no cleaning to fold it away
                 if text and not (text.isspace() and _SEPARATORS.isdisjoint(text)):
@@ -353,9 +362,9 @@ class Walker:
                         out.append(cleaned)
                 run = []
                 append = run.append
-                out.extend(blocks(child))
+                out.extend(blocks_named(child, name))
             else:
-                append(inline_child(child, False))
+                append(inline_named(child, name, False))
             append(child.tail or "")
         text = "".join(run)
         if text and not (text.isspace() and _SEPARATORS.isdisjoint(text)):
@@ -390,25 +399,30 @@ class Walker:
         return out
 
     def table(self, el: etree._Element) -> list[str]:
-        grid = [[c for c in tr if _name(c.tag) in ("td", "th")] for tr in _rows(el)]
-        # the rows with text, each with its first cell's text: a row's other cells are read only
-        # until one has text (the layout test needs no more)
-        layout: list[tuple[list[etree._Element], str]] = []
-        for row in grid:
-            if row:
-                first = _text(row[0])
-                if first or any(_filled(c) for c in row[1:]):
-                    layout.append((row, first))
-        if layout and all(len(row) == 2 and 0 < len(first) <= 12 for row, first in layout):
+        grid = [[c for c in tr if _name(c.tag) in _CELLS] for tr in _rows(el)]
+        # the rows with text: a row's other cells are read only until one has text, and only
+        # whether they have any (the layout test needs no more)
+        layout = [row for row in grid if row and any(_filled(c) for c in row)]
+        # a list laid out as a table: two cells a row, the first's text 1 to 12 characters long
+        # (each first cell has text or not as _filled told; its folded text is needed only here)
+        if layout and all(len(row) == 2 for row in layout) and \
+                all(0 < len(_text(row[0])) <= 12 for row in layout):
             out: list[str] = []
-            for row, _ in layout:
+            for row in layout:
                 out.extend(_mark(_clean(self.inline(row[0])), self.children(row[1])))
             return out
-        table = gfm_table([[self.cell(c) for c in row] for row, _ in layout])
+        table = gfm_table([[self.cell(c) for c in row] for row in layout], folded=True)
         return [table] if table else []
 
     def cell(self, el: etree._Element) -> str:
-        return " ".join(self.children(el))
+        """A table cell's text, folded (:func:`derive.text.collapse_ws` leaves it as it is): every
+        block the walker renders is folded but a table (the only one with a line break), so only
+        a cell holding a table is folded again."""
+        text = " ".join(self.children(el))
+        return collapse_ws(text) if "\n" in text else text
+
+
+_CELLS = frozenset({"td", "th"})
 
 
 def _marker(tag: str, cls: frozenset[str] | set[str]) -> str | None:
