@@ -24,7 +24,9 @@ class _ReferenceWalker(xhtml_eu.Walker):
     """``table`` as it was before: each row's first-cell text read, every cell folded by ``gfm_table``."""
 
     def table(self, el: etree._Element) -> list[str]:
-        grid = [[c for c in tr if xhtml_eu._name(c.tag) in ("td", "th")] for tr in xhtml_eu._rows(el)]
+        grid = [
+            [c for c in tr if xhtml_eu._name(c.tag) in ("td", "th")] for tr in xhtml_eu._rows(el)
+        ]
         layout: list[tuple[list[etree._Element], str]] = []
         for row in grid:
             if row:
@@ -34,7 +36,9 @@ class _ReferenceWalker(xhtml_eu.Walker):
         if layout and all(len(row) == 2 and 0 < len(first) <= 12 for row, first in layout):
             out: list[str] = []
             for row, _ in layout:
-                out.extend(xhtml_eu._mark(xhtml_eu._clean(self.inline(row[0])), self.children(row[1])))
+                out.extend(
+                    xhtml_eu._mark(xhtml_eu._clean(self.inline(row[0])), self.children(row[1]))
+                )
             return out
         table = gfm_table([[" ".join(self.children(c)) for c in row] for row, _ in layout])
         return [table] if table else []
@@ -42,16 +46,64 @@ class _ReferenceWalker(xhtml_eu.Walker):
 
 _TEXTS = st.lists(
     st.sampled_from(
-        ["", " ", "\n\t", "\r\n  ", "\u00a0", "\u2028", "\u3000", "\u200b", "\u2002", "◄", " ◄ ", "|", "a|b",
-         "(a)", "1.", "x", "é", "Done at", "12", "(1)", "**", "*", "- ", "> ", "a longer cell text"]
+        [
+            "",
+            " ",
+            "\n\t",
+            "\r\n  ",
+            "\u00a0",
+            "\u2028",
+            "\u3000",
+            "\u200b",
+            "\u2002",
+            "◄",
+            " ◄ ",
+            "|",
+            "a|b",
+            "(a)",
+            "1.",
+            "x",
+            "é",
+            "Done at",
+            "12",
+            "(1)",
+            "**",
+            "*",
+            "- ",
+            "> ",
+            "a longer cell text",
+        ]
     ),
     max_size=4,
 ).map("".join)
 _TAGS = st.sampled_from(
-    ["p", "div", "span", "b", "i", "sup", "sub", "table", "tbody", "tr", "td", "th", "TD", "ul", "ol", "li", "a",
-     "br", "img", "blockquote", "script"]
+    [
+        "p",
+        "div",
+        "span",
+        "b",
+        "i",
+        "sup",
+        "sub",
+        "table",
+        "tbody",
+        "tr",
+        "td",
+        "th",
+        "TD",
+        "ul",
+        "ol",
+        "li",
+        "a",
+        "br",
+        "img",
+        "blockquote",
+        "script",
+    ]
 )
-_CLASSES = st.sampled_from([None, None, "no-parag", "grid-container", "bold", "oj-note-tag", "modref", "normal"])
+_CLASSES = st.sampled_from(
+    [None, None, "no-parag", "grid-container", "bold", "oj-note-tag", "modref", "normal"]
+)
 _HREFS = st.sampled_from(["#n1", "http://eur-lex.example/x", "", None])
 
 
@@ -78,15 +130,21 @@ def _check_tree(root: etree._Element) -> None:
         if not isinstance(el.tag, str):
             continue
         for block in xhtml_eu.Walker().blocks(el):
-            assert block and ("\n" in block or collapse_ws(block) == block), (etree.tostring(el), block)
+            assert block and ("\n" in block or collapse_ws(block) == block), (
+                etree.tostring(el),
+                block,
+            )
         if xhtml_eu._name(el.tag) in ("td", "th"):
             joined = " ".join(xhtml_eu.Walker().children(el))
             assert xhtml_eu.Walker().cell(el) == collapse_ws(joined), etree.tostring(el)
         if xhtml_eu._name(el.tag) == "table":
             walker, reference = xhtml_eu.Walker(), _ReferenceWalker()
             assert walker.table(el) == reference.table(el), etree.tostring(el)
-            assert (walker.citations, walker.calls, walker.images) == \
-                (reference.citations, reference.calls, reference.images)
+            assert (walker.citations, walker.calls, walker.images) == (
+                reference.citations,
+                reference.calls,
+                reference.images,
+            )
 
 
 @settings(max_examples=100, deadline=None)
@@ -106,8 +164,10 @@ def test_random_tables_render_as_the_reference(rows: list[list[etree._Element]])
 
 
 def test_a_cell_holding_a_table_is_folded_again() -> None:
-    body = ('<table xmlns="http://www.w3.org/1999/xhtml"><tr><td>outer <b>one</b></td><td><p>before</p>'
-            '<table><tr><td>x</td><td>y |z</td></tr><tr><td>1</td></tr></table><p>after</p></td></tr></table>')
+    body = (
+        '<table xmlns="http://www.w3.org/1999/xhtml"><tr><td>outer <b>one</b></td><td><p>before</p>'
+        "<table><tr><td>x</td><td>y |z</td></tr><tr><td>1</td></tr></table><p>after</p></td></tr></table>"
+    )
     root = parse_xml(body.encode(), "0" * 64)
     cell = root[0][1]
     assert "\n" in " ".join(xhtml_eu.Walker().children(cell))
@@ -117,5 +177,7 @@ def test_a_cell_holding_a_table_is_folded_again() -> None:
 
 def test_gfm_table_folded_takes_the_cells_as_they_are() -> None:
     rows = [["A", "B|C"], ["1"], ["", ""]]
-    assert gfm_table(rows, folded=True) == gfm_table(rows) == "| A | B\\|C |\n| --- | --- |\n| 1 |  |"
+    assert (
+        gfm_table(rows, folded=True) == gfm_table(rows) == "| A | B\\|C |\n| --- | --- |\n| 1 |  |"
+    )
     assert gfm_table([[" a  b "]]) == "| a b |\n| --- |"
