@@ -399,19 +399,22 @@ class Walker:
         return out
 
     def table(self, el: etree._Element) -> list[str]:
-        grid = [[c for c in tr if _name(c.tag) in _CELLS] for tr in _rows(el)]
-        # the rows with text: a row's other cells are read only until one has text, and only
-        # whether they have any (the layout test needs no more)
-        layout = [row for row in grid if row and any(_filled(c) for c in row)]
-        # a list laid out as a table: two cells a row, the first's text 1 to 12 characters long
-        # (each first cell has text or not as _filled told; its folded text is needed only here)
-        if layout and all(len(row) == 2 for row in layout) and \
-                all(0 < len(_text(row[0])) <= 12 for row in layout):
+        grid = [[c for c in tr if _name(c.tag) in ("td", "th")] for tr in _rows(el)]
+        # the rows with text, each with its first cell's text: a row's other cells are read only
+        # until one has text (the layout test needs no more)
+        layout: list[tuple[list[etree._Element], str]] = []
+        for row in grid:
+            if row:
+                first = _text(row[0])
+                if first or any(_filled(c) for c in row[1:]):
+                    layout.append((row, first))
+        if layout and all(len(row) == 2 and 0 < len(first) <= 12 for row, first in layout):
             out: list[str] = []
-            for row in layout:
+            for row, _ in layout:
                 out.extend(_mark(_clean(self.inline(row[0])), self.children(row[1])))
             return out
-        table = gfm_table([[self.cell(c) for c in row] for row in layout], folded=True)
+        # each cell is folded once (Walker.cell), not again by gfm_table
+        table = gfm_table([[self.cell(c) for c in row] for row, _ in layout], folded=True)
         return [table] if table else []
 
     def cell(self, el: etree._Element) -> str:
@@ -420,9 +423,6 @@ class Walker:
         a cell holding a table is folded again."""
         text = " ".join(self.children(el))
         return collapse_ws(text) if "\n" in text else text
-
-
-_CELLS = frozenset({"td", "th"})
 
 
 def _marker(tag: str, cls: frozenset[str] | set[str]) -> str | None:
