@@ -89,15 +89,17 @@ def strip_emphasis(text: str) -> str:
     return collapse_ws(text.replace("**", "").replace("*", ""))
 
 
-def gfm_table(rows: Sequence[Sequence[str]]) -> str:
-    """A GFM table: one line per row, cells escaped and padded to the widest row."""
+def gfm_table(rows: Sequence[Sequence[str]], *, folded: bool = False) -> str:
+    """A GFM table: one line per row, cells folded (:func:`collapse_ws`), escaped and padded to the
+    widest row. ``folded``: the caller's cells are already folded (each is its own
+    :func:`collapse_ws`), so they are not folded again."""
     kept = [list(r) for r in rows if any(c.strip() for c in r)]
     if not kept:
         return ""
     width = max(len(r) for r in kept)
     lines = []
     for i, row in enumerate(kept):
-        cells = [collapse_ws(c).replace("|", "\\|") for c in row] + [""] * (width - len(row))
+        cells = [(c if folded else collapse_ws(c)).replace("|", "\\|") for c in row] + [""] * (width - len(row))
         lines.append("| " + " | ".join(cells) + " |")
         if i == 0:
             lines.append("|" + " --- |" * width)

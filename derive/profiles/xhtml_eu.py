@@ -224,14 +224,18 @@ class Walker:
         if not len(el):
             return el.text or ""
         out = [el.text or ""]
-        append, inline_child = out.append, self.inline_child
+        append, named = out.append, self.inline_named
         for child in el:
-            append(inline_child(child, plain))
+            append(named(child, _name(child.tag), plain))
             append(child.tail or "")
         return "".join(out)
 
     def inline_child(self, el: etree._Element, plain: bool) -> str:
-        tag = _name(el.tag)
+        return self.inline_named(el, _name(el.tag), plain)
+
+    def inline_named(self, el: etree._Element, tag: str, plain: bool) -> str:
+        """:meth:`inline_child` of ``el`` whose name (``_name(el.tag)``) the caller has already read:
+        an element's tag is a new string at every read, so each walk step reads it once."""
         if not tag or tag in SILENT_TAGS:
             return ""
         value = el.get("class")  # _classes(el), inline: this runs for every inline element
@@ -301,7 +305,10 @@ class Walker:
 
     # -- blocks ---------------------------------------------------------------------------
     def blocks(self, el: etree._Element) -> list[str]:
-        tag = _name(el.tag)
+        return self.blocks_named(el, _name(el.tag))
+
+    def blocks_named(self, el: etree._Element, tag: str) -> list[str]:
+        """:meth:`blocks` of ``el`` whose name the caller has already read (see :meth:`inline_named`)."""
         if not tag or tag in SILENT_TAGS:
             return []
         value = el.get("class")
@@ -340,11 +347,13 @@ class Walker:
             return []
         out: list[str] = []
         run = [el.text or ""]
-        append, inline_child, blocks = run.append, self.inline_child, self.blocks
+        append, inline_named, blocks_named = run.append, self.inline_named, self.blocks_named
         for child in el:
             if child is skip:
-                pass
-            elif _name(child.tag) in BLOCK_TAGS:
+                append(child.tail or "")
+                continue
+            name = _name(child.tag)  # read once: blocks_named/inline_named take it
+            if name in BLOCK_TAGS:
                 text = "".join(run)
                 # the run between two blocks is whitespace most often: no cleaning to fold it away
                 if text and not (text.isspace() and _SEPARATORS.isdisjoint(text)):
@@ -353,9 +362,9 @@ class Walker:
                         out.append(cleaned)
                 run = []
                 append = run.append
-                out.extend(blocks(child))
+                out.extend(blocks_named(child, name))
             else:
-                append(inline_child(child, False))
+                append(inline_named(child, name, False))
             append(child.tail or "")
         text = "".join(run)
         if text and not (text.isspace() and _SEPARATORS.isdisjoint(text)):
@@ -404,11 +413,16 @@ class Walker:
             for row, _ in layout:
                 out.extend(_mark(_clean(self.inline(row[0])), self.children(row[1])))
             return out
-        table = gfm_table([[self.cell(c) for c in row] for row, _ in layout])
+        # each cell is folded once (Walker.cell), not again by gfm_table
+        table = gfm_table([[self.cell(c) for c in row] for row, _ in layout], folded=True)
         return [table] if table else []
 
     def cell(self, el: etree._Element) -> str:
-        return " ".join(self.children(el))
+        """A table cell's text, folded (:func:`derive.text.collapse_ws` leaves it as it is): every
+        block the walker renders is folded but a table (the only one with a line break), so only
+        a cell holding a table is folded again."""
+        text = " ".join(self.children(el))
+        return collapse_ws(text) if "\n" in text else text
 
 
 def _marker(tag: str, cls: frozenset[str] | set[str]) -> str | None:
