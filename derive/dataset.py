@@ -1440,7 +1440,7 @@ class _WorkRows:
 
 class _PreviousRows:
     """The rows of a previous shard output, copied work by work in work order: its JSONL lines as
-    bytes, its Parquet rows deferred (:meth:`derive.parquet.ParquetSink.add_deferred`: read, from
+    bytes, its states and version events with them (:class:`_PreviousTables`), its Parquet rows deferred (:meth:`derive.parquet.ParquetSink.add_deferred`: read, from
     the row group that holds them, only when the new file's group they fall in is not the previous
     file's, :class:`_ShardRows`); works in between that are not copied are passed over."""
 
