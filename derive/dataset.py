@@ -774,11 +774,17 @@ class _Assembler:
         # rows copied from a previous output come in Parquet types (:func:`_shard_works`): the
         # encoded ones are then brought to those types too, so that a row group holds one schema
         self.plain = False
+        # the same for the states, version_events and version_visibility rows, when a previous
+        # output's are copied (:class:`_PreviousTables`)
+        self.plain_tables = False
 
     def _rows(self, table: pa.Table) -> pa.Table:
         if not self.plain or not table.num_rows:
             return table
-        return pa.Table.from_batches([_plain_types(b) for b in to_parquet(table, self.parquet.schema).to_batches()])
+        return _typed(table, self.parquet)
+
+    def _table(self, table: pa.Table, sink: ParquetSink) -> pa.Table:
+        return _typed(table, sink) if self.plain_tables and table.num_rows else table
 
     def transactions(self, work_id: str, events: list[dict[str, Any]], visibility: list[dict[str, Any]]) -> None:
         """One work's version_events and version_visibility rows (plain, :mod:`derive.events`);
@@ -786,10 +792,10 @@ class _Assembler:
         sizes = [0, 0]
         if events:
             table, sizes[0] = events_table(events)
-            self.events.add(table, sizes[0])
+            self.events.add(self._table(table, self.events), sizes[0])
         if visibility:
             table, sizes[1] = visibility_table(visibility)
-            self.visibility.add(table, sizes[1])
+            self.visibility.add(self._table(table, self.visibility), sizes[1])
         if events or visibility:
             self.sizes[work_id] = sizes
 
@@ -810,7 +816,8 @@ class _Assembler:
         path = self.out / "history" / publisher / f"{slug}.json"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
-        self.states.add(*states_table(data))
+        table, size = states_table(data)
+        self.states.add(self._table(table, self.states), size)
 
     def history_copy(self, work_id: str, data: bytes, states: list[pa.RecordBatch]) -> None:
         """A work's history file and its states rows as a shard output holds them (Parquet-typed
@@ -872,6 +879,12 @@ class _Assembler:
         report.sha256["provisions.jsonl"] = self.jsonl.hexdigest()
         report.row_groups, report.row_groups_copied = len(self.parquet.identities), self.parquet.writer.copied
         (self.out / "summary.json").write_bytes(pretty(report.to_dict()))
+
+
+def _typed(table: pa.Table, sink: ParquetSink) -> pa.Table:
+    """``table`` (rows built from plain values) in the types of rows read back from a shard output
+    (:func:`_shard_works`): the sink's Parquet types, dictionary columns as plain strings."""
+    return pa.Table.from_batches([_plain_types(b) for b in to_parquet(table, sink.schema).to_batches()])
 
 
 def _count(report: BuildReport, block: EncodedBlock) -> None:
@@ -1015,6 +1028,7 @@ def build_dataset(tree: CorpusTree, out: str | Path, *, limits: Limits = DEFAULT
                                previous_groups(target), None if shard is None else SHARD_ROW_GROUP_BYTES)
         copier = _PreviousRows(target, files) if previous else None
         assembler.plain = copier is not None
+        assembler.plain_tables = copier is not None and copier.tables is not None
         try:
             for work_id, block, reused, key in work_blocks(tree, works, aliases, limits=limits, cache_dir=cache_dir,
                                                            workers=workers, progress=progress, previous=previous):
@@ -1030,6 +1044,7 @@ def build_dataset(tree: CorpusTree, out: str | Path, *, limits: Limits = DEFAULT
                 if block.copied:
                     assert copier is not None, "a block to copy without a previous output"
                     copier.copy(work_id, assembler, ident)
+                    block = copier.copy_tables(block, assembler)
                 assembler.block(block, ident)
         except BaseException:
             assembler.abort()
@@ -1425,7 +1440,7 @@ class _WorkRows:
 
 class _PreviousRows:
     """The rows of a previous shard output, copied work by work in work order: its JSONL lines as
-    bytes, its Parquet rows deferred (:meth:`derive.parquet.ParquetSink.add_deferred`: read, from
+    bytes, its states and version events with them (:class:`_PreviousTables`), its Parquet rows deferred (:meth:`derive.parquet.ParquetSink.add_deferred`: read, from
     the row group that holds them, only when the new file's group they fall in is not the previous
     file's, :class:`_ShardRows`); works in between that are not copied are passed over."""
 
@@ -1435,6 +1450,7 @@ class _PreviousRows:
         self.order = list(self.rows.runs)  # its works, in file order
         self.at = 0
         self.lines = _Lines(path / "provisions.jsonl", files)
+        self.tables: _PreviousTables | None = _PreviousTables.of(path)
 
     def copy(self, work_id: str, assembler: _Assembler, ident: str | None = None) -> None:
         """Copy ``work_id``'s rows (none when the previous output holds none)."""
@@ -1449,6 +1465,81 @@ class _PreviousRows:
         rows = self.rows.count(work_id)
         size = self.lines.copy(work_id, rows, assembler.jsonl)
         assembler.parquet.add_deferred(rows, size, functools.partial(self.rows.take, work_id), ident=ident)
+
+    def copy_tables(self, block: EncodedBlock, assembler: _Assembler) -> EncodedBlock:
+        """Give ``assembler`` the copied ``block``'s history file with its states rows, and its
+        version_events and version_visibility rows, as the previous output holds them (the rows
+        :meth:`_Assembler.history` and :meth:`_Assembler.transactions` would build again from the
+        block's cache entry, which is the one the previous output was built from: same key);
+        the block without them, for :meth:`_Assembler.block`'s rest. The block as it is when the
+        previous output records no transaction sizes (a shard that predates them)."""
+        if self.tables is None:
+            return block
+        return self.tables.copy(block, assembler)
+
+
+def _work_order(work_id: str) -> tuple[str, ...]:
+    return tuple(work_id.split(":", 1))
+
+
+class _OrderedRows:
+    """A shard table's rows a work at a time (:func:`_shard_works`), asked for in work order with
+    works passed over (those derived again): a work asked for gets its batches, or none."""
+
+    def __init__(self, path: Path, name: str) -> None:
+        self.stream = _shard_works(path, name)
+        self.head = next(self.stream, None)
+
+    def take(self, work_id: str) -> list[pa.RecordBatch]:
+        order = _work_order(work_id)
+        while self.head is not None and _work_order(self.head[0]) < order:
+            self.head = next(self.stream, None)
+        if self.head is None or self.head[0] != work_id:
+            return []
+        batches = self.head[1]
+        self.head = next(self.stream, None)
+        return batches
+
+
+class _PreviousTables:
+    """The states, version_events and version_visibility rows of a previous shard output, with
+    the row-group sizes its build recorded (``shard.json``), handed out per copied work."""
+
+    def __init__(self, path: Path, sizes: dict[str, Any]) -> None:
+        self.path = path
+        self.sizes = sizes
+        self.states = _OrderedRows(path, STATES_FILE)
+        self.events = _OrderedRows(path, EVENTS_FILE)
+        self.visibility = _OrderedRows(path, VISIBILITY_FILE)
+
+    @classmethod
+    def of(cls, path: Path) -> _PreviousTables | None:
+        try:
+            sizes = _read_shard(path).get("transaction_sizes")
+        except DerivationError:
+            return None
+        return cls(path, sizes) if isinstance(sizes, dict) else None
+
+    def copy(self, block: EncodedBlock, assembler: _Assembler) -> EncodedBlock:
+        work_id = block.work_id
+        states = self.states.take(work_id)
+        events, visibility = self.events.take(work_id), self.visibility.take(work_id)
+        if sum(b.num_rows for b in events) != len(block.events) \
+                or sum(b.num_rows for b in visibility) != len(block.visibility) \
+                or (block.history is None and states):
+            raise DerivationError("a previous shard output does not hold a copied work's rows",
+                                  code="shard_mismatch", subject=self.path.name)
+        if block.history is not None and states:
+            assembler.history_copy(work_id, block.history, states)
+        elif block.history is not None:  # no states row: built as a derived work's (its size counts)
+            assembler.history(work_id, block.history)
+        if events or visibility:
+            held = self.sizes.get(work_id)
+            if not (isinstance(held, list) and len(held) == 2):
+                raise DerivationError("a shard holds version events of a work it records no size of",
+                                      code="shard_mismatch", subject=self.path.name)
+            assembler.transactions_copy(work_id, events, visibility, held)
+        return dataclasses.replace(block, history=None, events=[], visibility=[])
 
 
 class _ShardRows:

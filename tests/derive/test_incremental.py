@@ -273,10 +273,12 @@ def test_bad_shard_is_a_config_error(tmp_path, eu_tree, shard):
         build_dataset(eu_tree, tmp_path / "ds", shard=shard)
 
 
-def test_one_changed_work_rebuilds_its_shard_only_and_merges_to_a_cold_build(lu_copy, cache, tmp_path):
+def test_one_changed_work_rebuilds_its_shard_only_and_merges_to_a_cold_build(lu_copy, cache, tmp_path, monkeypatch):
     """Shards of a tree, then one work's record changes: the other shard's own inputs are unchanged,
     so only its ``shard.json`` (the whole-tree facts) is rewritten, its other files kept byte for byte;
-    the changed work's shard is rebuilt; the merge equals an unsharded build of the changed tree."""
+    the changed work's shard is rebuilt, its other works' states, version_events and
+    version_visibility rows copied from its previous output (not built again from their cache
+    entries); the merge equals an unsharded build of the changed tree."""
     slug, shards = "rgd-2001-10-18-n3", 2
     mine = shard_of(slug, shards)
     outs = [tmp_path / f"shard-{i}" for i in range(shards)]
@@ -301,8 +303,22 @@ def test_one_changed_work_rebuilds_its_shard_only_and_merges_to_a_cold_build(lu_
         assert after["shard.json"] != before[other]["shard.json"]  # the whole tree's facts moved on
         assert not D.refresh_shard(lu_copy, outs[mine], (mine, shards))
         assert _snapshot(outs[mine]) == before[mine]  # a refused refresh writes nothing
+        built: list[str] = []  # what was built: states rows of a work, events rows
+
+        def states(data: bytes) -> tuple[object, int]:
+            table, size = states_table(data)
+            if table.num_rows:  # a history without states is built as it was (its size counts)
+                built.append("states")
+            return table, size
+
+        states_table, events_table = D.states_table, D.events_table
+        monkeypatch.setattr(D, "states_table", states)
+        monkeypatch.setattr(D, "events_table", lambda rows: built.append("events") or events_table(rows))
         report = build_dataset(lu_copy, outs[mine], shard=(mine, shards), cache=cache)
+        monkeypatch.undo()
         assert report.derived == [f"lu-legilux:{slug}"]
+        # only the derived work's states and events were built: the copied works' were copied
+        assert built.count("states") <= 1 and built.count("events") <= 1
         # the shard's other works' rows were copied from its previous output, not encoded again
         assert report.works_copied == report.works - 1 > 0
         build_dataset(lu_copy, tmp_path / "cold-shard", shard=(mine, shards), use_cache=False)
