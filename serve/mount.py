@@ -24,11 +24,11 @@ import hashlib
 import logging
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 
 from legal.errors import ConfigError, LexError
 from serve.admission import AdmissionLimits, Gate
@@ -45,6 +45,15 @@ class Core(Protocol):
     """The legal core as the shells use it."""
 
     def call(self, operation: str, arguments: Mapping[str, Any]) -> Any: ...
+
+
+@runtime_checkable
+class TextReader(Protocol):
+    """A core that also reads stored texts by their hash (:meth:`serve.core.LegalCore.stored_texts`):
+    the web diff page's texts, from the hashes its ``diff`` answer carries. A core without it is
+    asked ``as_of`` instead."""
+
+    def stored_texts(self, publisher: str, shas: Sequence[str]) -> Mapping[str, str]: ...
 
 
 class CoreBackend(Protocol):
