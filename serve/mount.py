@@ -48,10 +48,13 @@ class Core(Protocol):
 
 
 @runtime_checkable
-class TextReader(Protocol):
-    """A core that also reads stored texts by their hash (:meth:`serve.core.LegalCore.stored_texts`):
-    the web diff page's texts, from the hashes its ``diff`` answer carries. A core without it is
-    asked ``as_of`` instead."""
+class DiffPageCore(Protocol):
+    """A core that also answers what the web diff page needs and nothing more
+    (:class:`serve.core.LegalCore`): a ``diff`` without word spans, and stored texts read by their
+    hash (the changed provisions' wordings, from the hashes the ``diff`` answer carries). A core
+    without these is asked ``diff`` and ``as_of`` instead."""
+
+    def diff_without_word_spans(self, args: Mapping[str, Any]) -> Any: ...
 
     def stored_texts(self, publisher: str, shas: Sequence[str]) -> Mapping[str, str]: ...
 

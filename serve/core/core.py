@@ -26,6 +26,7 @@ from serve.core.known import check_known_on
 from serve.core.lanes import SearchLane
 from serve.core.mount import CatalogueEntry, MountedIndex, call_deadline
 from serve.core.ops.as_of import stored_texts
+from serve.core.ops.diff import without_word_spans
 from serve.core.registry import OPERATIONS
 from serve.core.spec import OperationSpec
 
@@ -127,6 +128,13 @@ class LegalCore:
         if known_on is not None:
             out["known_on"] = known_on
         return out
+
+    def diff_without_word_spans(self, args: Mapping[str, Any]) -> Answer:
+        """``call("diff", args)`` leaving out the changed provisions' word spans (no ``words``; see
+        :func:`serve.core.ops.diff.without_word_spans`): for a shell that shows its own comparison
+        of the two texts (the web diff page). Not an operation: the catalogue is unchanged."""
+        with without_word_spans():
+            return self.call("diff", args)
 
     def stored_texts(self, publisher: str, shas: Sequence[str]) -> dict[str, str]:
         """The texts among ``shas`` that ``publisher``'s index stores (``{}``: no such index), within
