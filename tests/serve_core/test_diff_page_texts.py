@@ -38,12 +38,21 @@ def _as_of_texts(
     return out
 
 
+def _without_spans(answer: Mapping[str, Any]) -> dict[str, Any]:
+    """A diff answer as the page reads it: no word spans, nor what their budget elided."""
+    out = {k: v for k, v in answer.items() if k not in ("diff_truncated", "envelope", "served_at")}
+    out["changes"] = [
+        {k: v for k, v in c.items() if k != "words"} for c in answer.get("changes") or []
+    ]
+    return out
+
+
 def _works(core: LegalCore) -> list[str]:
     return sorted({entry.work_id for entry in core.catalogue_entries()})
 
 
 def test_texts_by_hash_are_the_as_of_texts(fixture_core: LegalCore) -> None:
-    compared = pages = 0
+    compared = pages = spanned = 0
     for work in _works(fixture_core):
         timeline = fixture_core.call("timeline", {"work": work, "limit": 100})
         versions = [v for v in timeline.get("versions") or [] if v.get("valid_from")]
@@ -51,20 +60,22 @@ def test_texts_by_hash_are_the_as_of_texts(fixture_core: LegalCore) -> None:
         if len(versions) > 2:
             pairs.append((versions[0], versions[-1]))
         for old, new in pairs:
+            args = {
+                "work": work,
+                "from_date": str(old["valid_from"])[:10],
+                "to_date": str(new["valid_from"])[:10],
+                "limit": 100,
+                "from_version_key": old["version_key"],
+                "to_version_key": new["version_key"],
+            }
             try:  # a state that does not cover its own first day (withdrawn, zero length) is not asked
-                answer = fixture_core.call(
-                    "diff",
-                    {
-                        "work": work,
-                        "from_date": str(old["valid_from"])[:10],
-                        "to_date": str(new["valid_from"])[:10],
-                        "limit": 100,
-                        "from_version_key": old["version_key"],
-                        "to_version_key": new["version_key"],
-                    },
-                )
+                answer = fixture_core.call("diff", args)
             except RequestError:
                 continue
+            lean = fixture_core.diff_without_word_spans(args)
+            assert _without_spans(answer) == _without_spans(lean), (work, args)
+            assert not any("words" in c for c in lean.get("changes") or [])
+            spanned += sum("words" in c for c in answer.get("changes") or [])
             changes = [c for c in answer.get("changes") or [] if isinstance(c, Mapping)]
             changed = [str(c["anchor"]) for c in changes if c.get("change") == "changed"]
             if answer.get("outcome") != "succeeded" or not changed:
@@ -81,7 +92,7 @@ def test_texts_by_hash_are_the_as_of_texts(fixture_core: LegalCore) -> None:
             assert all(before.get(a) for a in changed) and all(after.get(a) for a in changed)
             compared += len(changed)
             pages += 1
-    assert pages >= 3 and compared >= 10, (pages, compared)
+    assert pages >= 3 and compared >= 10 and spanned >= 10, (pages, compared, spanned)
 
 
 def test_a_hash_not_stored_reads_as_no_text(fixture_core: LegalCore) -> None:
