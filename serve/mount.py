@@ -24,11 +24,11 @@ import hashlib
 import logging
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 
 from legal.errors import ConfigError, LexError
 from serve.admission import AdmissionLimits, Gate
@@ -45,6 +45,18 @@ class Core(Protocol):
     """The legal core as the shells use it."""
 
     def call(self, operation: str, arguments: Mapping[str, Any]) -> Any: ...
+
+
+@runtime_checkable
+class DiffPageCore(Protocol):
+    """A core that also answers what the web diff page needs and nothing more
+    (:class:`serve.core.LegalCore`): a ``diff`` without word spans, and stored texts read by their
+    hash (the changed provisions' wordings, from the hashes the ``diff`` answer carries). A core
+    without these is asked ``diff`` and ``as_of`` instead."""
+
+    def diff_without_word_spans(self, args: Mapping[str, Any]) -> Any: ...
+
+    def stored_texts(self, publisher: str, shas: Sequence[str]) -> Mapping[str, str]: ...
 
 
 class CoreBackend(Protocol):

@@ -13,7 +13,7 @@ every operation answers ``no_corpus_mounted``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -25,6 +25,8 @@ from serve.core.envelope import Answer, CallContext, no_corpus_mounted
 from serve.core.known import check_known_on
 from serve.core.lanes import SearchLane
 from serve.core.mount import CatalogueEntry, MountedIndex, call_deadline
+from serve.core.ops.as_of import stored_texts
+from serve.core.ops.diff import without_word_spans
 from serve.core.registry import OPERATIONS
 from serve.core.spec import OperationSpec
 
@@ -126,6 +128,23 @@ class LegalCore:
         if known_on is not None:
             out["known_on"] = known_on
         return out
+
+    def diff_without_word_spans(self, args: Mapping[str, Any]) -> Answer:
+        """``call("diff", args)`` leaving out the changed provisions' word spans (no ``words``; see
+        :func:`serve.core.ops.diff.without_word_spans`): for a shell that shows its own comparison
+        of the two texts (the web diff page). Not an operation: the catalogue is unchanged."""
+        with without_word_spans():
+            return self.call("diff", args)
+
+    def stored_texts(self, publisher: str, shas: Sequence[str]) -> dict[str, str]:
+        """The texts among ``shas`` that ``publisher``'s index stores (``{}``: no such index), within
+        the core's deadline: for shells that hold an answer's text hashes (not an operation:
+        :func:`serve.core.ops.as_of.stored_texts`)."""
+        index = self._indexes.get(publisher)
+        if index is None:
+            return {}
+        with call_deadline(self.deadline_seconds):
+            return stored_texts(index, shas, self.deadline_seconds)
 
     @property
     def horizon(self) -> str:

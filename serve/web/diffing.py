@@ -9,7 +9,7 @@ templates escape every segment; nothing here produces markup.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -115,6 +115,42 @@ def rows_of(changes: Iterable[Mapping[str, Any]], before: Mapping[str, str], aft
     :data:`PAGE_WORDS`; CPU-bound: shells run it in a worker thread, never on the event loop)."""
     allowance = [PAGE_WORDS if budget is None else budget]
     return [row_of(change, before, after, allowance) for change in changes]
+
+
+def hashes_of(changes: Iterable[Mapping[str, Any]]) -> list[str]:
+    """The text hashes of the changed provisions' two wordings (``from_text_sha256``,
+    ``to_text_sha256`` of each ``changed`` entry), each once, in order."""
+    out: dict[str, None] = {}
+    for change in changes:
+        if change.get("change") == "changed":
+            for key in ("from_text_sha256", "to_text_sha256"):
+                sha = change.get(key)
+                if isinstance(sha, str) and sha:
+                    out[sha] = None
+    return list(out)
+
+
+def texts_by_anchor(changes: Iterable[Mapping[str, Any]], stored: Mapping[str, str], key: str) -> dict[str, str]:
+    """``anchor -> text`` of the changed provisions' wordings named by ``key`` (``from_text_sha256``
+    or ``to_text_sha256``) among the ``stored`` texts (a hash not stored: no entry, as an anchor
+    ``as_of`` did not return)."""
+    out: dict[str, str] = {}
+    for change in changes:
+        sha = change.get(key)
+        if change.get("change") == "changed" and isinstance(sha, str) and sha in stored:
+            out[str(change.get("anchor"))] = stored[sha]
+    return out
+
+
+def rows_by_hash(changes: Sequence[Mapping[str, Any]], read: Callable[[Sequence[str]], Mapping[str, str]],
+                 sides: tuple[bool, bool] = (True, True), budget: int | None = None) -> list[Row]:
+    """:func:`rows_of` with the changed provisions' texts read by their hashes (``read``: the
+    stored texts among some hashes), in one read; ``sides``: whether the earlier / later version
+    can hold texts (a version without a key or date gives none, as on the ``as_of`` path)."""
+    stored = read(hashes_of(changes))
+    before = texts_by_anchor(changes, stored, "from_text_sha256") if sides[0] else {}
+    after = texts_by_anchor(changes, stored, "to_text_sha256") if sides[1] else {}
+    return rows_of(changes, before, after, budget)
 
 
 def row_of(change: Mapping[str, Any], before: Mapping[str, str], after: Mapping[str, str],

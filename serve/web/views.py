@@ -29,7 +29,7 @@ from starlette.responses import RedirectResponse, Response
 from legal.errors import LexError, RequestError
 from serve.core.params import Date
 from serve.http.validation import validate_arguments
-from serve.mount import ServeState
+from serve.mount import DiffPageCore, ServeState, with_refusal
 from serve.web import diffing
 from serve.web.render import page
 from serve.web.shape import (
@@ -400,12 +400,23 @@ async def diff(request: Request) -> Response:
     try:
         args = _diff_arguments(publisher, slug, a, b)
         _add_known_on(request, args)
-        answer = await _call(request, "diff", args)
+        answer = await _diff_call(request, args)
     except RequestError as error:
         if error.subject == "known_on":
             return _known_on_refused(request, error)
         return await _no_version_page(request, publisher, slug, a, "No version with this exact key.")
     return await _diff_answer(request, publisher, slug, (a, b), answer)
+
+
+async def _diff_call(request: Request, args: dict[str, Any]) -> Any:
+    """The core's ``diff`` for the page: without the word spans the page does not show when the
+    core can leave them out (:class:`serve.mount.DiffPageCore`), through the same gate."""
+    state: ServeState = request.app.state.lex
+    mounted = state.mounted
+    if isinstance(mounted.core, DiffPageCore):
+        answer = await state.run(mounted.core.diff_without_word_spans, args)
+        return with_refusal(answer, state.mounted.refusal)
+    return await _call(request, "diff", args)
 
 
 async def _diff_answer(request: Request, publisher: str, slug: str, points: tuple[Point, Point],
@@ -470,13 +481,30 @@ async def _texts(request: Request, publisher: str, slug: str, doc: Any, anchors:
     return out
 
 
+def _has_texts(doc: Any) -> bool:
+    """Whether a diff side names an exact version (its texts can be read; see :func:`_texts`)."""
+    return bool(doc.get("version_key") and doc.get("valid_from"))
+
+
 async def _provision_rows(request: Request, publisher: str, slug: str, body: Any) -> list[diffing.Row]:
-    """Rows for the provisions the core reports as added, removed or changed, with full texts."""
+    """Rows for the provisions the core reports as added, removed or changed, with full texts.
+
+    A core that reads stored texts by hash (:class:`serve.mount.DiffPageCore`) gives the changed
+    provisions' two wordings from the hashes the diff answer carries, with the rows, in one call
+    through the gate; another core is asked ``as_of`` for them (:func:`_texts`). Both give the
+    same texts: the diff's hashes are those of the provisions ``as_of`` returns for these exact
+    versions (the same expression; anchors are held once per version)."""
     changes = items(body.get("changes"))
     changed = [str(c.get("anchor")) for c in changes if c.get("change") == "changed"]
+    state: ServeState = request.app.state.lex
+    core = state.mounted.core
+    if changed and isinstance(core, DiffPageCore):
+        held_in = str(body.get("work") or "").partition(":")[0] or publisher  # the index that answered
+        read = functools.partial(core.stored_texts, held_in)
+        sides = (_has_texts(mapping(body.get("from"))), _has_texts(mapping(body.get("to"))))
+        return await state.run(diffing.rows_by_hash, changes, read, sides)
     before = await _texts(request, publisher, slug, mapping(body.get("from")), changed) if changed else {}
     after = await _texts(request, publisher, slug, mapping(body.get("to")), changed) if changed else {}
-    state: ServeState = request.app.state.lex
     return await state.run(diffing.rows_of, changes, before, after)
 
 

@@ -176,6 +176,22 @@ def provisions_payload(conn: sqlite3.Connection, version: Version, expression: E
     return payload
 
 
+def stored_texts(index: MountedIndex, shas: Sequence[str], deadline_seconds: float) -> dict[str, str]:
+    """``sha -> text`` of the texts among ``shas`` that ``index`` stores, read within the deadline.
+
+    Not an operation (no arguments to check, no envelope, not in the catalogue): a shell that
+    already holds the hashes of exact wordings (the web diff page: a ``diff`` answer's
+    ``from_text_sha256`` / ``to_text_sha256``) reads their texts here instead of asking ``as_of``
+    for them, which would also resolve the version and read its versions, citations and envelope.
+    A text is the same whichever version holds it (its hash is of its bytes); a hash the index
+    does not store is absent from the result.
+    """
+    if not shas:
+        return {}
+    with index.session(deadline_seconds) as conn:
+        return texts(conn, shas)
+
+
 def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
     located = locate_work(ctx, args["work"], args["publisher"])
     if isinstance(located, dict):

@@ -6,7 +6,9 @@ import json
 import sqlite3
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -354,9 +356,28 @@ def _full_text(anchor: str, key: ProvisionKey, texts: _Texts, budget: _Budget) -
     return text
 
 
+#: Whether this call's ``diff`` computes the changed provisions' word spans (``words``). Only a
+#: shell that shows its own comparison turns it off, around one call (:func:`without_word_spans`):
+#: not an argument, so the catalogue, OpenAPI and MCP schemas are unchanged.
+_WORD_SPANS: ContextVar[bool] = ContextVar("diff_word_spans", default=True)
+
+
+@contextmanager
+def without_word_spans() -> Iterator[None]:
+    """``diff`` calls in this block (this thread / context) leave out the changed provisions' word
+    spans: no ``words`` key, nothing read, computed or remembered for them (their texts are not
+    read at all); every other field, the counts and the added / removed texts are as usual. For
+    the web diff page, which shows its own word comparison (:mod:`serve.web.diffing`)."""
+    token = _WORD_SPANS.set(False)
+    try:
+        yield
+    finally:
+        _WORD_SPANS.reset(token)
+
+
 def _change(kind: str, anchor: str, before: ProvisionKey | None, after: ProvisionKey | None,
             stored: dict[tuple[str, str], StoredPair], texts: _Texts, budget: _Budget,
-            known: dict[tuple[str, str], KnownPair], file: Hashable | None) -> dict[str, Any]:
+            known: dict[tuple[str, str], KnownPair], file: Hashable | None, spans: bool = True) -> dict[str, Any]:
     ref = after or before
     assert ref is not None
     out: dict[str, Any] = {
@@ -365,9 +386,10 @@ def _change(kind: str, anchor: str, before: ProvisionKey | None, after: Provisio
         "to_text_sha256": after.text_sha256 if after else None,
     }
     if kind == "changed" and before and after:
-        key = (before.text_sha256, after.text_sha256)
-        out["words"] = _words(anchor, before, after, stored.get(key), texts, budget, known.get(key),
-                              _remember(file, key))
+        if spans:
+            key = (before.text_sha256, after.text_sha256)
+            out["words"] = _words(anchor, before, after, stored.get(key), texts, budget, known.get(key),
+                                  _remember(file, key))
     elif kind == "added" and after:
         out["text"] = _full_text(anchor, after, texts, budget)
     elif kind == "removed" and before:
@@ -429,8 +451,9 @@ def provision_changes(conn: sqlite3.Connection, old: Sequence[ProvisionKey], new
                 "truncated": False}
     entries, summary = _entries(old, new)
     shown = entries[:limit]
+    spans = _WORD_SPANS.get()
     pairs = [(b.text_sha256, a.text_sha256) for kind, _, b, a in shown
-             if kind == "changed" and b is not None and a is not None]
+             if spans and kind == "changed" and b is not None and a is not None]
     known: dict[tuple[str, str], KnownPair] = {}
     if file is not None:
         for pair in pairs:
@@ -440,14 +463,14 @@ def provision_changes(conn: sqlite3.Connection, old: Sequence[ProvisionKey], new
     stored = stored_pairs(conn, [pair for pair in pairs if pair not in known])
     texts = _Texts(conn, [p.text_sha256 for kind, _, b, a in shown for p in (b, a) if p is not None and (
         kind != "changed" or b is None or a is None or (
-            not _needs_no_texts(known.get((b.text_sha256, a.text_sha256)))
+            spans and not _needs_no_texts(known.get((b.text_sha256, a.text_sha256)))
             and (b.text_sha256, a.text_sha256) not in stored))])
     first = [p.text_sha256 for kind, _, b, a in shown if kind != "changed"
              for p in (b, a) if p is not None][:TEXT_PREFETCH]
     texts.read([sha for sha in first if not _certainly_too_long(texts.where(sha).length, TEXT_BUDGET)])
     budget = (_Budget(MAX_PAIR_WORDS, ONE_PAIR_MATCHES, TEXT_BUDGET) if one_pair
               else _Budget(WORD_BUDGET, MATCH_BUDGET, TEXT_BUDGET))
-    changes = [_change(*entry, stored, texts, budget, known, file) for entry in shown]
+    changes = [_change(*entry, stored, texts, budget, known, file, spans) for entry in shown]
     out: dict[str, Any] = {"summary": summary, "changes": changes, "truncated": len(entries) > limit}
     if budget.elided:
         out["diff_truncated"] = budget.report()
