@@ -104,22 +104,29 @@ def labels_of(conn: sqlite3.Connection, index: object | None) -> SubjectLabels:
     if index is not None and index in _LABELS:
         return _LABELS[index]
     labels = subject_labels(
-        (int(w), str(n), str(lang)) for w, n, lang in conn.execute(
+        (int(w), str(n), str(lang))
+        for w, n, lang in conn.execute(
             "SELECT r.work_rowid, t.label, t.language FROM work_metadata_rows r "
             "JOIN metadata_terms t ON t.term_rowid = r.term_rowid "
-            f"WHERE t.kind IN ({','.join('?' * len(SUBJECT_KINDS))})", SUBJECT_KINDS))
+            f"WHERE t.kind IN ({','.join('?' * len(SUBJECT_KINDS))})",
+            SUBJECT_KINDS,
+        )
+    )
     if index is not None:
         _LABELS[index] = labels
     return labels
 
 
-def subject_matches(conn: sqlite3.Connection, index: object | None,
-                    groups: Sequence[Sequence[str]]) -> list[tuple[int, str]]:
+def subject_matches(
+    conn: sqlite3.Connection, index: object | None, groups: Sequence[Sequence[str]]
+) -> list[tuple[int, str]]:
     """:meth:`SubjectLabels.matched` for the words of a question's term ``groups``."""
     return labels_of(conn, index).matched(w for g in groups for w in g)
 
 
-def subject_works(conn: sqlite3.Connection, index: object | None, groups: Sequence[Sequence[str]]) -> frozenset[int]:
+def subject_works(
+    conn: sqlite3.Connection, index: object | None, groups: Sequence[Sequence[str]]
+) -> frozenset[int]:
     """The works a question names by subject: every word of its term ``groups`` (each word with
     its held forms) may say a label word."""
     return labels_of(conn, index).named_by(w for g in groups for w in g)

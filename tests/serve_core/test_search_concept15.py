@@ -22,7 +22,12 @@ EU = "eu-eurlex"
 
 
 def test_a_label_key_is_its_content_words_stemmed() -> None:
-    assert subjects.label_key("european patent with unitary effect", "en") == ("effect", "european", "patent", "unitari")
+    assert subjects.label_key("european patent with unitary effect", "en") == (
+        "effect",
+        "european",
+        "patent",
+        "unitari",
+    )
     assert subjects.label_key("brevet unitaire", "fr") == ("brevet", "unitair")
 
 
@@ -33,17 +38,23 @@ def test_only_specific_labels_of_several_words_count() -> None:
     # a one-word label says too little; a label on more than SUBJECT_MAX_WORKS works too
     assert set(labels.works) == {("patent", "unitari")}
     # any inflection of the label's words, in any order, among other words
-    assert labels.named_by("rules on unitary patents".split()) == frozenset({1, 2})
-    assert labels.named_by("patents unitaires".split()) == frozenset()
+    assert labels.named_by(["rules", "on", "unitary", "patents"]) == frozenset({1, 2})
+    assert labels.named_by(["patents", "unitaires"]) == frozenset()
     # every word of the label must be there
-    assert labels.named_by("patent rules".split()) == frozenset()
+    assert labels.named_by(["patent", "rules"]) == frozenset()
 
 
-def test_the_fixture_index_names_the_unitary_patent_acts_by_subject(fixture_indexes: FixtureBuild) -> None:
+def test_the_fixture_index_names_the_unitary_patent_acts_by_subject(
+    fixture_indexes: FixtureBuild,
+) -> None:
     conn = sqlite3.connect(fixture_indexes.index_dir / f"{EU}.sqlite")
     try:
-        found = subjects.subject_works(conn, None, [["unitary"], ["patents", "patent"], ["protection"]])
-        works = {int(r[0]): str(r[1]) for r in conn.execute("SELECT work_rowid, work_id FROM works")}
+        found = subjects.subject_works(
+            conn, None, [["unitary"], ["patents", "patent"], ["protection"]]
+        )
+        works = {
+            int(r[0]): str(r[1]) for r in conn.execute("SELECT work_rowid, work_id FROM works")
+        }
     finally:
         conn.close()
     assert "eu-eurlex:32011d0167" in {works[w] for w in found}
@@ -57,8 +68,16 @@ def test_an_any_word_hit_on_an_act_of_the_subject_is_kept(fixture_indexes: Fixtu
     conn = sqlite3.connect(fixture_indexes.index_dir / f"{EU}.sqlite")
     conn.row_factory = sqlite3.Row
     try:
-        patent = int(conn.execute("SELECT work_rowid FROM works WHERE work_id = 'eu-eurlex:32011d0167'").fetchone()[0])
-        other = int(conn.execute("SELECT min(work_rowid) FROM works WHERE work_rowid != ?", (patent,)).fetchone()[0])
+        patent = int(
+            conn.execute(
+                "SELECT work_rowid FROM works WHERE work_id = 'eu-eurlex:32011d0167'"
+            ).fetchone()[0]
+        )
+        other = int(
+            conn.execute(
+                "SELECT min(work_rowid) FROM works WHERE work_rowid != ?", (patent,)
+            ).fetchone()[0]
+        )
         groups = [["unitary"], ["patent", "patents"], ["court"]]
         hits = [_hit(patent, ["any_term"]), _hit(other, ["any_term"])]
         coverage = search.with_subject_labels(conn, None, groups, hits, {})
@@ -80,18 +99,28 @@ def test_a_titled_hit_needs_no_label_lookup() -> None:
     assert search.with_subject_labels(None, None, [["x"]], hits, coverage) is coverage  # type: ignore[arg-type]
 
 
-def test_a_withheld_relaxation_reaches_the_acts_of_the_subject(fixture_indexes: FixtureBuild) -> None:
+def test_a_withheld_relaxation_reaches_the_acts_of_the_subject(
+    fixture_indexes: FixtureBuild,
+) -> None:
     conn = sqlite3.connect(fixture_indexes.index_dir / f"{EU}.sqlite")
     conn.row_factory = sqlite3.Row
     try:
-        out = search.Lexical([], words=["unitary", "patent", "court"],
-                             groups=[["unitary"], ["patent", "patents"], ["court"]])
+        out = search.Lexical(
+            [],
+            words=["unitary", "patent", "court"],
+            groups=[["unitary"], ["patent", "patents"], ["court"]],
+        )
         out.relaxation_withheld = {"reason": "off_subject", "relaxed": {"reason": "any_term"}}
         hits: list[Hit] = []
         search._reach_subject(conn, None, out, hits, search.Filters())
-        works = {int(r[0]): str(r[1]) for r in conn.execute("SELECT work_rowid, work_id FROM works")}
-        nothing = search.Lexical([], words=["submarine", "parking", "permit"],
-                                 groups=[["submarine"], ["parking"], ["permit", "permits"]])
+        works = {
+            int(r[0]): str(r[1]) for r in conn.execute("SELECT work_rowid, work_id FROM works")
+        }
+        nothing = search.Lexical(
+            [],
+            words=["submarine", "parking", "permit"],
+            groups=[["submarine"], ["parking"], ["permit", "permits"]],
+        )
         nothing.relaxation_withheld = {"reason": "off_subject", "relaxed": {"reason": "any_term"}}
         none: list[Hit] = []
         search._reach_subject(conn, None, nothing, none, search.Filters())
@@ -99,7 +128,13 @@ def test_a_withheld_relaxation_reaches_the_acts_of_the_subject(fixture_indexes: 
         conn.close()
     # before: an empty section, relaxation withheld as off_subject
     assert "eu-eurlex:32011d0167" in {works[h.row["work_rowid"]] for h in hits}
-    assert all(h.reasons == ["work_metadata"] and h.extra["matched_metadata"]["kind"] == "eurovoc_subject" for h in hits)
+    assert all(
+        h.reasons == ["work_metadata"] and h.extra["matched_metadata"]["kind"] == "eurovoc_subject"
+        for h in hits
+    )
     assert out.relaxation_withheld is None
     # no label named: the section stays empty and says why
-    assert none == [] and nothing.relaxation_withheld == {"reason": "off_subject", "relaxed": {"reason": "any_term"}}
+    assert none == [] and nothing.relaxation_withheld == {
+        "reason": "off_subject",
+        "relaxed": {"reason": "any_term"},
+    }
