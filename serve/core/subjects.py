@@ -85,8 +85,11 @@ def subject_labels(rows: Iterable[tuple[int, str, str]]) -> SubjectLabels:
     """The specific subject labels among ``(work_rowid, label, language)`` rows."""
     works: dict[tuple[str, ...], set[int]] = {}
     labels: dict[tuple[str, ...], str] = {}
+    keys: dict[tuple[str, str], tuple[str, ...]] = {}  # a label labels many works: keyed once
     for work, label, language in rows:
-        key = label_key(normalize(label), language)
+        key = keys.get((label, language))
+        if key is None:
+            key = keys[(label, language)] = label_key(normalize(label), language)
         if len(key) >= SUBJECT_MIN_WORDS:
             works.setdefault(key, set()).add(work)
             labels.setdefault(key, label)
