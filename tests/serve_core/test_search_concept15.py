@@ -11,8 +11,10 @@ On the real fixture corpus (``LEX_FIXTURES``) where an index is read.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
+from derive.index import analysis, relax
 from serve.core import subjects
 from serve.core.ops import search
 from serve.core.ops.search import Hit
@@ -138,3 +140,15 @@ def test_a_withheld_relaxation_reaches_the_acts_of_the_subject(
         "reason": "off_subject",
         "relaxed": {"reason": "any_term"},
     }
+
+
+def test_drone_and_advert_are_or_ed_with_the_acts_words() -> None:
+    # before: "drones" and "advert" are in no EUR-Lex provision (unknown_terms / no hit)
+    _, found = relax.with_synonyms(["rules", "flying", "drones"], analysis.stem_word, "en")
+    assert "unmanned aircraft" in found["drones"]
+    _, found = relax.with_synonyms(["can", "an", "advert", "compare"])
+    assert found["advert"] == ["advertising", "publicite"]  # folded as the index holds them
+    entries = {
+        e["word"]: e for e in json.loads(relax.SYNONYMS_PATH.read_text(encoding="utf-8"))["entries"]
+    }
+    assert all(entries[w]["source"] for w in ("drone", "Drohne", "advert"))
