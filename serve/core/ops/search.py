@@ -45,7 +45,7 @@ from derive.index.serving import FREQUENT_WINDOW
 from derive.index.text import fts_query, levenshtein_within, normalize
 from derive.index.textstore import read_heads
 from legal.outcomes import Outcome
-from serve.core import lanes, merge, ranking
+from serve.core import lanes, merge, ranking, subjects
 from serve.core.envelope import Answer, CallContext, answer, fanout, is_provisional
 from serve.core.known_index import IndexAt, index_at
 from serve.core.mount import Catalogue, MountedIndex
@@ -86,6 +86,9 @@ FUZZY_MAX_EXPANSIONS = 6
 FUZZY_PER_TOKEN = 2
 #: A metadata label must hold this many query words (or all of them, if fewer) to be a weak hit.
 MIN_METADATA_TOKENS = 2
+#: The subject evidence of a work the question names by a EuroVoc label (:func:`with_subject_labels`):
+#: above 0, so :func:`_keep_on_subject` keeps its any-word hits; never used to rank.
+SUBJECT_LABEL_COVERAGE = 0.01
 #: Held word forms added per query word from its Snowball stem (most frequent first).
 SNOWBALL_MAX_VARIANTS = analysis.MAX_FORMS
 #: Candidate provisions fetched per requested row when results are grouped by work.
@@ -1112,7 +1115,9 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         subject = [g for g in out.groups if ranking.says_subject(g[0])] or out.groups
         on_subject = coverage if len(subject) == len(out.groups) else \
             works_title_coverage(conn, [h.row["work_rowid"] for h in hits], subject, index)
-        _keep_on_subject(out, hits, on_subject)
+        _keep_on_subject(out, hits, with_subject_labels(conn, index, out.groups, hits, on_subject))
+        if out.relaxation_withheld is not None:
+            _reach_subject(conn, index, out, hits, filters)
     precision = works_subject_precision(conn, [h.row["work_rowid"] for h in hits], out.groups, index)
     principal = dominant_work(out.breadth, profiles)  # weighed as if named by the words
     named_by = coverage if principal is None else {**coverage, principal: 1.0}
@@ -1136,6 +1141,45 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         out.top_title_match = title_match(works_subject_precision(conn, [top], out.groups, index).get(top, 0.0),
                                           works_title_coverage(conn, [top], out.groups, index).get(top, 0.0))
     return out
+
+
+def with_subject_labels(conn: sqlite3.Connection, index: MountedIndex | None, groups: Sequence[Sequence[str]],
+                        hits: Sequence[Hit], coverage: dict[int, float]) -> dict[int, float]:
+    """``coverage`` with the any-word hits' works that the question names by a EuroVoc subject
+    label (:func:`serve.core.subjects.subject_works`) counted as titled by part of it
+    (:data:`SUBJECT_LABEL_COVERAGE`); the labels are read only when such a hit would be dropped."""
+    untitled = {h.row["work_rowid"] for h in hits if "any_term" in h.reasons and coverage.get(h.row["work_rowid"], 0.0) <= 0}
+    if not untitled:
+        return coverage
+    named = subjects.subject_works(conn, index, groups) & untitled
+    return {**coverage, **dict.fromkeys(named, SUBJECT_LABEL_COVERAGE)} if named else coverage
+
+
+def subject_rows(conn: sqlite3.Connection, index: MountedIndex | None, groups: Sequence[Sequence[str]],
+                 filters: Filters) -> list[Hit]:
+    """A row per work the question names by a EuroVoc subject label (:func:`serve.core.subjects.subject_matches`;
+    its newest eligible state; reason ``work_metadata`` with the label, as the metadata lane's)."""
+    rows = []
+    for work, label in subjects.subject_matches(conn, index, groups):
+        if (filters.works and work not in filters.works) or (filters.allowed is not None and work not in filters.allowed):
+            continue
+        hit = _work_row(conn, work, filters, ["work_metadata"])
+        if hit is not None:
+            hit.extra["matched_metadata"] = {"kind": "eurovoc_subject", "label": label}
+            rows.append(hit)
+    return rows
+
+
+def _reach_subject(conn: sqlite3.Connection, index: MountedIndex | None, out: Lexical, hits: list[Hit],
+                   filters: Filters) -> None:
+    """When the any-word relaxation was withheld as off-subject, the acts the question names by a
+    EuroVoc subject label answer instead (:func:`subject_rows`): the question is on their subject,
+    though their titles hold none of its words. Nothing changes when no label is named."""
+    listed = {h.row["work_rowid"] for h in hits}
+    found = [h for h in subject_rows(conn, index, out.groups, filters) if h.row["work_rowid"] not in listed]
+    if found:
+        hits.extend(found)
+        out.relaxation_withheld = None
 
 
 def _keep_on_subject(out: Lexical, hits: list[Hit], coverage: dict[int, float]) -> None:

@@ -1,0 +1,135 @@
+"""The acts a question names by subject: EuroVoc concepts whose whole label the question holds.
+
+EUR-Lex records carry EuroVoc descriptors with their preferred and alternative labels in
+English and French (``work_metadata`` kinds ``eurovoc`` and ``eurovoc_alt_label``). A question
+that says a concept's whole label — every content word of "comparative advertising", "diesel
+fuel", "public limited company", in any inflection (Snowball stems) — is on that concept's
+subject, and the few acts the publisher indexed under it are acts about the question, even when
+their titles hold none of its words. This is the publisher's own subject indexing, read from the
+mounted index (no index change); it is never identity (it names no act by itself) and never a
+filter: :func:`serve.core.ops.search._keep_on_subject` uses it as subject evidence beside the
+acts' names, so the any-word relaxation's hits on such an act are kept instead of being
+withheld as ``off_subject``.
+
+Only specific concepts count: a label of at least :data:`SUBJECT_MIN_WORDS` content words (a
+one-word label — "product", "obligation", "loi" — is in almost every question), carried by at
+most :data:`SUBJECT_MAX_WORKS` works (a concept that labels a hundred acts says nothing about
+which one answers).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import weakref
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from derive.index import analysis, relax
+from derive.index.text import normalize
+
+#: The metadata kinds whose labels are subject labels (the concept's own labels; never the broader
+#: concept, domain or directory heading, which label hundreds of acts).
+SUBJECT_KINDS = ("eurovoc", "eurovoc_alt_label")
+#: A subject label has at least this many content words.
+SUBJECT_MIN_WORDS = 2
+#: A subject label is carried by at most this many works.
+SUBJECT_MAX_WORKS = 10
+
+
+def label_key(normalized: str, language: str) -> tuple[str, ...]:
+    """The content words of a normalised label as stems of its language (sorted, each once):
+    stop words and one-letter words left out; a word with no stem stands as written."""
+    words = {w for w in normalized.split() if len(w) > 1 and not relax.index_stop_word(w)}
+    return tuple(sorted({analysis.stem_word(w, language) or w for w in words}))
+
+
+def query_stems(words: Iterable[str]) -> frozenset[str]:
+    """Every form a label word may take to match one of the question's normalised ``words``:
+    the word itself and its Snowball stem in each language of the labels."""
+    held: set[str] = set()
+    for word in words:
+        held.add(word)
+        for language in ("en", "fr"):
+            stem = analysis.stem_word(word, language)
+            if stem is not None:
+                held.add(stem)
+    return frozenset(held)
+
+
+@dataclass(frozen=True)
+class SubjectLabels:
+    """The specific subject labels of one index: label key → the works that carry it."""
+
+    works: Mapping[tuple[str, ...], frozenset[int]]
+    #: One label as the publisher wrote it per key (the first read), to say which one matched.
+    labels: Mapping[tuple[str, ...], str]
+
+    def matched(self, words: Iterable[str]) -> list[tuple[int, str]]:
+        """The works whose subject label the question's ``words`` hold wholly, with that label:
+        the works matched by the most labels first (then by row id), each once."""
+        held = query_stems(words)
+        found: dict[int, list[tuple[str, ...]]] = {}
+        for key, works in self.works.items():
+            if key[0] in held and all(w in held for w in key[1:]):
+                for work in works:
+                    found.setdefault(work, []).append(key)
+        ordered = sorted(found.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+        return [(work, self.labels[max(keys, key=len)]) for work, keys in ordered]
+
+    def named_by(self, words: Iterable[str]) -> frozenset[int]:
+        """The works whose subject label the question's ``words`` hold wholly."""
+        return frozenset(work for work, _ in self.matched(words))
+
+
+def subject_labels(rows: Iterable[tuple[int, str, str]]) -> SubjectLabels:
+    """The specific subject labels among ``(work_rowid, label, language)`` rows."""
+    works: dict[tuple[str, ...], set[int]] = {}
+    labels: dict[tuple[str, ...], str] = {}
+    keys: dict[tuple[str, str], tuple[str, ...]] = {}  # a label labels many works: keyed once
+    for work, label, language in rows:
+        key = keys.get((label, language))
+        if key is None:
+            key = keys[(label, language)] = label_key(normalize(label), language)
+        if len(key) >= SUBJECT_MIN_WORDS:
+            works.setdefault(key, set()).add(work)
+            labels.setdefault(key, label)
+    kept = {k: frozenset(v) for k, v in works.items() if len(v) <= SUBJECT_MAX_WORKS}
+    return SubjectLabels(kept, {k: labels[k] for k in kept})
+
+
+_LABELS: weakref.WeakKeyDictionary[object, SubjectLabels] = weakref.WeakKeyDictionary()
+
+
+def labels_of(conn: sqlite3.Connection, index: object | None) -> SubjectLabels:
+    """The subject labels of the index ``conn`` reads, remembered per mounted ``index`` (an
+    immutable file); read from ``work_metadata`` (one pass; an index without EuroVoc rows, as
+    Legilux's, has none)."""
+    if index is not None and index in _LABELS:
+        return _LABELS[index]
+    labels = subject_labels(
+        (int(w), str(n), str(lang))
+        for w, n, lang in conn.execute(
+            "SELECT r.work_rowid, t.label, t.language FROM work_metadata_rows r "
+            "JOIN metadata_terms t ON t.term_rowid = r.term_rowid "
+            f"WHERE t.kind IN ({','.join('?' * len(SUBJECT_KINDS))})",
+            SUBJECT_KINDS,
+        )
+    )
+    if index is not None:
+        _LABELS[index] = labels
+    return labels
+
+
+def subject_matches(
+    conn: sqlite3.Connection, index: object | None, groups: Sequence[Sequence[str]]
+) -> list[tuple[int, str]]:
+    """:meth:`SubjectLabels.matched` for the words of a question's term ``groups``."""
+    return labels_of(conn, index).matched(w for g in groups for w in g)
+
+
+def subject_works(
+    conn: sqlite3.Connection, index: object | None, groups: Sequence[Sequence[str]]
+) -> frozenset[int]:
+    """The works a question names by subject: every word of its term ``groups`` (each word with
+    its held forms) may say a label word."""
+    return labels_of(conn, index).named_by(w for g in groups for w in g)
