@@ -1514,11 +1514,14 @@ class _PreviousTables:
 
     @classmethod
     def of(cls, path: Path) -> _PreviousTables | None:
+        """The tables of the previous output at ``path``, or None when they cannot be copied from: it
+        records no transaction sizes, or one of its three tables is missing or unreadable (a shard
+        that lost a table is derived again: its rows are built from the cache, as before the copy)."""
         try:
             sizes = _read_shard(path).get("transaction_sizes")
+            return cls(path, sizes) if isinstance(sizes, dict) else None
         except DerivationError:
             return None
-        return cls(path, sizes) if isinstance(sizes, dict) else None
 
     def copy(self, block: EncodedBlock, assembler: _Assembler) -> EncodedBlock:
         work_id = block.work_id
