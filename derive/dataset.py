@@ -1440,9 +1440,10 @@ class _WorkRows:
 
 class _PreviousRows:
     """The rows of a previous shard output, copied work by work in work order: its JSONL lines as
-    bytes, its states and version events with them (:class:`_PreviousTables`), its Parquet rows deferred (:meth:`derive.parquet.ParquetSink.add_deferred`: read, from
-    the row group that holds them, only when the new file's group they fall in is not the previous
-    file's, :class:`_ShardRows`); works in between that are not copied are passed over."""
+    bytes, its states and version events with them (:class:`_PreviousTables`), its Parquet rows
+    deferred (:meth:`derive.parquet.ParquetSink.add_deferred`: read, from the row group that holds
+    them, only when the new file's group they fall in is not the previous file's,
+    :class:`_ShardRows`); works in between that are not copied are passed over."""
 
     def __init__(self, path: Path, files: contextlib.ExitStack) -> None:
         self.path = path
@@ -1454,8 +1455,8 @@ class _PreviousRows:
 
     def copy(self, work_id: str, assembler: _Assembler, ident: str | None = None) -> None:
         """Copy ``work_id``'s rows (none when the previous output holds none)."""
-        order = tuple(work_id.split(":", 1))
-        while self.at < len(self.order) and tuple(self.order[self.at].split(":", 1)) < order:
+        order = _work_order(work_id)
+        while self.at < len(self.order) and _work_order(self.order[self.at]) < order:
             passed = self.order[self.at]
             self.lines.copy(passed, self.rows.count(passed), None)
             self.at += 1

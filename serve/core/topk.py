@@ -444,7 +444,8 @@ def _bounded_shared(conn: sqlite3.Connection, phrases: Sequence[str], known: dic
     tally = _Counts(conn)
     if len(rows) < need or tally(match, spare) <= spare:
         return []  # a small match: ranking it whole costs no more
-    if _hopeless(tally, [p for p in counts if p not in known and p not in held], len(rows), match):
+    unwindowed = [p for p in counts if p not in known and p not in held]  # phrases read whole
+    if _hopeless(tally, unwindowed, len(rows), match):
         return []
     if alone:
         best = _shared_in_one_pass(conn, counts, known, set(held), rows, match, bm25, need, tally)
@@ -458,8 +459,7 @@ def _bounded_shared(conn: sqlite3.Connection, phrases: Sequence[str], known: dic
     edges = {p: min(terms.values()) * counts[p] for p, terms in known.items() if len(terms) >= FREQUENT_WINDOW}
     if len(edges) > BOUNDED_PARTS or any(e * margin > bound for e in edges.values()):
         return []
-    read = " OR ".join([*(p for p in counts if p not in known and p not in held),
-                        *("(" + " AND ".join(b) + ")" for b in _beyond_sets(edges, bound))])
+    read = " OR ".join([*unwindowed, *("(" + " AND ".join(b) + ")" for b in _beyond_sets(edges, bound))])
     if read:
         if _too_few(tally, read, len(rows), match):
             return []

@@ -415,7 +415,7 @@ async def _diff_call(request: Request, args: dict[str, Any]) -> Any:
     mounted = state.mounted
     if isinstance(mounted.core, DiffPageCore):
         answer = await state.run(mounted.core.diff_without_word_spans, args)
-        return with_refusal(answer, state.mounted.refusal)
+        return with_refusal(answer, mounted.refusal)
     return await _call(request, "diff", args)
 
 
