@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from serve.core import subjects
 from serve.core.core import LegalCore
 from serve.core.ops import search
 
@@ -43,5 +44,18 @@ def test_the_warmed_subject_words_are_those_each_search_would_read(dev_index: Pa
                 assert search.works_subject_precision(conn, works, groups, index) == warmed
             # every work, with its subject words or none (an untitled work)
             assert sorted(one_by_one) == works
+    finally:
+        core.close()
+
+
+def test_the_warmed_subject_labels_are_those_a_search_would_read(dev_index: Path) -> None:
+    core = LegalCore.mount(dev_index / "indexes")
+    try:
+        for index in core.indexes.values():
+            with index.session(60.0) as conn:
+                lazily = subjects.labels_of(conn, None)  # no index: nothing remembered
+                assert index not in subjects._LABELS
+                index.warm()
+                assert subjects._LABELS[index] == lazily
     finally:
         core.close()
