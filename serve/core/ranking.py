@@ -611,6 +611,73 @@ OWN_COUNTRY_WORDS = frozenset({"luxembourg", "luxemburg", "luxembourgish", "luxe
                                "luxemburgische", "luxemburgischen", "luxemburgischer", "luxemburgisches"})
 OWN_COUNTRY_ADJECTIVES = frozenset({"luxembourgeois", "luxembourgeoise", "luxembourgeoises"})
 OWN_LAW_WORDS = frozenset({"droit", "loi", "lois", "legislation", "reglementation"})
+#: Words by which a question asks for the act that transposes a directive into national law (FR/EN/DE).
+TRANSPOSITION_WORDS = frozenset({"transposing", "transposes", "transpose", "transposed", "transposition",
+                                 "transposant", "transposee", "umsetzung", "umsetzt", "umsetzende",
+                                 "umsetzenden", "umsetzendes"})
+#: Words naming a country's law itself (FR/EN/DE), beside :data:`OWN_LAW_WORDS`.
+LAW_WORDS = frozenset({"law", "laws", "act", "gesetz", "gesetze", "recht", "legislation", *OWN_LAW_WORDS})
+
+
+def asks_own_law(tokens: Sequence[str]) -> bool:
+    """Whether a question's (normalised) ``tokens`` ask for Luxembourg's own law: a word naming the
+    country (:data:`OWN_COUNTRY_WORDS` outside a name, :func:`country_in_names`; the French adjective
+    after a law word) beside a word for the law (:data:`LAW_WORDS`, or a German ``…gesetz`` compound),
+    or a word asking for the act transposing a directive (:data:`TRANSPOSITION_WORDS`: only a member
+    State transposes). Pure (issue #15: "Luxembourg law transposing MiFID II" was answered by
+    EUR-Lex alone)."""
+    if TRANSPOSITION_WORDS & set(tokens):
+        return True
+    in_names = country_in_names(tokens)
+    country = any((t in OWN_COUNTRY_WORDS and t not in in_names)
+                  or (t in OWN_COUNTRY_ADJECTIVES and i > 0 and tokens[i - 1] in OWN_LAW_WORDS)
+                  for i, t in enumerate(tokens))
+    return country and any(t in LAW_WORDS or (t.endswith("gesetz") and t not in OWN_COUNTRY_WORDS) for t in tokens)
+
+
+_DIRECTIVE_SLUG = re.compile(r"^3(\d{4})l(\d{4})$")
+
+
+def directive_citation(slug: str) -> str | None:
+    """How a title cites a directive by its number, normalised: year then number, the year in two
+    digits before 1999 (``2014 65`` for Directive 2014/65/EU, ``95 46`` for 95/46/EC); ``None`` for
+    a work that is not a directive (CELEX sector 3, type ``L``). Pure."""
+    m = _DIRECTIVE_SLUG.match(slug)
+    if not m:
+        return None
+    year, number = int(m.group(1)), int(m.group(2))
+    return f"{year if year >= 1999 else year % 100:02d} {number}"
+
+
+#: Words allowed between a title's transposition word and the directive it transposes (a list of
+#: directives: "portant transposition de la directive 2014/91/UE … et de la directive (UE) 2016/…").
+TRANSPOSED_WITHIN = 60
+
+
+def transposes(title: str, citation: str) -> bool:
+    """Whether a (normalised) official title says its act transposes the directive cited as
+    ``citation`` (:func:`directive_citation`): the first ``directive [ue|ce|cee] <number>`` within
+    :data:`TRANSPOSED_WITHIN` words after a transposition word cites it. The directives named after
+    that one are the ones it amends ("… de la directive (UE) 2018/843 … modifiant la directive (UE)
+    2015/849"), not ones the act transposes. Pure."""
+    words = title.split()
+    cited = citation.split()
+    for start in (i for i, w in enumerate(words) if w.startswith(("transpos", "umsetz"))):
+        window = words[start + 1:start + 1 + TRANSPOSED_WITHIN]
+        first = next((i for i, w in enumerate(window) if w in ("directive", "richtlinie")), None)
+        if first is None:
+            continue
+        rest = window[first + 1:first + 4]
+        while rest and rest[0] in _DIRECTIVE_PREFIXES:
+            rest = rest[1:]
+        if rest[:2] == cited:
+            return True
+    return False
+
+
+_DIRECTIVE_PREFIXES = frozenset({"ue", "ce", "cee", "eu", "ec", "eec", "euratom", "eg", "ewg"})
+
+
 #: A question in the text's own language keeps the country word unless this many content words
 #: (words the relaxation does not drop) are left: the any-word relaxation of a short question
 #: ("l'euthanasie est-elle légale au Luxembourg") needs three words, and the country word is one.

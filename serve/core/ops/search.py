@@ -1391,7 +1391,7 @@ def asks_eu_form(query: str) -> bool:
         and not LU_ASKED_WORDS & set(words)
 
 
-def order_sections(sections: Sequence[Answer], eu_form: bool = False) -> list[Answer]:
+def order_sections(sections: Sequence[Answer], eu_form: bool = False, own_law: bool = False) -> list[Answer]:
     """The sections of a fan-out answer, the publisher whose first hit is the best evidence first.
 
     Evidence, compared in this order: a section with hits before one without; how well its first
@@ -1403,13 +1403,15 @@ def order_sections(sections: Sequence[Answer], eu_form: bool = False) -> list[An
     A French question on a Luxembourg law is answered first by Legilux even though an EU act in
     French also holds its words, and a question quoting an EU title by EUR-Lex. With ``eu_form``
     (:func:`asks_eu_form`: the question asks for a directive) the EUR-Lex section with hits comes
-    first."""
+    first; with ``own_law`` (:func:`serve.core.ranking.asks_own_law`: the question asks for
+    Luxembourg's own law, or for the act transposing a directive) the Legilux section with hits."""
     def key(item: tuple[int, Answer]) -> tuple[int, int, float, float, int]:
         position, section = item
         hits = section.get("hits") or []
         if not hits:
             return 2, 0, 0.0, 0.0, position
-        form = int(eu_form and section.get("publisher") != "eu-eurlex")
+        form = int((eu_form and section.get("publisher") != "eu-eurlex")
+                   or (own_law and not eu_form and section.get("publisher") != "lu-legilux"))
         fit = section.get("top_title_match")
         score = hits[0].get("score")
         # a section answered through translations comes after one answered in the question's words
@@ -2441,6 +2443,40 @@ def _edits(a: str, b: str) -> int:
     return previous[-1]
 
 
+def transposing_laws(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mapping[str, Plan], query: str) -> None:
+    """A question asking for Luxembourg's law or the act transposing a directive
+    (:func:`serve.core.ranking.asks_own_law`) that names a directive EUR-Lex resolves ("Luxembourg law
+    transposing MiFID II", "loi transposant la directive 2014/65/UE") names the Legilux acts whose
+    official title says they transpose it (:func:`serve.core.ranking.transposes`): soft mentions on
+    the Legilux plan (reason ``transposing_law``; principal acts only, in force first, then newest),
+    which rank first without restricting the answer and keep the Legilux section from being left out
+    beside the strong EU name (plans, in place; issue #15: such a question was answered by EUR-Lex
+    alone, the law the user asked for never listed)."""
+    eu = next((i for i in indexes if i.publisher.value == "eu-eurlex"), None)
+    lu = next((i for i in indexes if i.publisher.value == "lu-legilux"), None)
+    if eu is None or lu is None or not ranking.asks_own_law(normalize(query).split()):
+        return
+    citations = [c for m in plans[eu.publisher.value].mentions if m.status == "resolved" and len(m.works) == 1
+                 for c in [ranking.directive_citation(eu.catalogue.slug_of[m.works[0]])] if c]
+    if not citations:
+        return
+    plan = plans[lu.publisher.value]
+    with lu.session(ctx.deadline_seconds) as conn:
+        profiles = ranking.profiles(conn, lu)
+        for citation in dict.fromkeys(citations):
+            rows = conn.execute("SELECT DISTINCT work_rowid, normalized FROM work_names WHERE kind = 'official_title' "
+                                "AND ' ' || normalized || ' ' LIKE ?", (f"% {citation} %",)).fetchall()
+            works = {int(w) for w, title in rows if ranking.transposes(str(title), citation)}
+            works = {w for w in works if w in profiles and profiles[w].role == "principal"}
+            if not works:
+                continue
+            slugs = lu.catalogue.slug_of
+            chosen = sorted(works, key=lambda w: slugs.get(w, ""), reverse=True)  # newest first
+            chosen.sort(key=lambda w: profiles[w].status != "in_force")  # then in force first
+            plan.mentions.append(Mention(f"transposing {citation}", "resolved", "transposing_law", chosen, soft=True))
+            plan.boost = sorted(set(plan.boost) | set(chosen))
+
+
 def dated_references(index: MountedIndex, query: str) -> list[Mention]:
     """Soft mentions of the acts a query cites by form and date, as Luxembourg cites its acts
     (``loi modifiée du 31 juillet 2006``): the publisher's acts of that form and day (several acts
@@ -2732,7 +2768,11 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
     if args["retrieval_mode"] in ("keyword", "hybrid") and not args["works"]:
         named_act(ctx, indexes, plans, act_name(parsed.raw), fuzzy=args["fuzzy"] == "auto")
         dated_reference_not_held(indexes, plans, parsed.raw)
+        transposing_laws(ctx, indexes, plans, parsed.raw)
     someone_strong = any(p.names_publisher for p in plans.values())
+    # a question asking for Luxembourg's own law (or the act transposing a directive) is answered by
+    # Legilux beside the EU act it names, never left out for it (ranking.asks_own_law)
+    own_law = ranking.asks_own_law(normalize(parsed.raw).split())
     known = _known_anywhere(ctx, plans, args["language"]) if args["fuzzy"] == "auto" else set()
 
     memos: dict[str, dict[str, Any]] = {i.publisher.value: {} for i in indexes}
@@ -2743,7 +2783,8 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
         key = index.publisher.value
         plan, later[key] = plans[key], []
         return search_section(ctx, index, plan, args,
-                              suppressed=someone_strong and not plan.strong and not plan.boost and not args["works"],
+                              suppressed=someone_strong and not plan.strong and not plan.boost and not args["works"]
+                              and not (own_law and key == "lu-legilux"),
                               known=known, stem=stem, relaxed=relaxed, memo=memos[key], later=later[key])
 
     def sections_of(stem: bool = False, relaxed: bool = False) -> list[Answer]:
@@ -2780,6 +2821,6 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
                 s["hits"] = [h for h in s.get("hits") or [] if then.held_row(h)]
     merge.score_hits(sections)
     if len(sections) > 1:
-        sections = order_sections(sections, eu_form=asks_eu_form(args["query"]))
+        sections = order_sections(sections, eu_form=asks_eu_form(args["query"]), own_law=own_law)
     merged = merge.merged(sections, args["limit"], lead=True)
     return fanout(ctx, sections, {"query": parsed.to_dict(), "merged": merged})
