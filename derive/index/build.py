@@ -713,9 +713,12 @@ def build_from_paths(publisher: Publisher, tree: TreeLike, datasets: Path | Sequ
         recorded = recorded_ranges(dirs[0], found[0], known_sha256)
         if recorded is not None and not with_runs:
             return found[0], recorded  # the merge's sidecar: the file is not read
-        read = jsonl_ranges(found[0], with_runs=with_runs)
+        # the pass hashes each work's lines only when no sidecar gives the works' digests
+        read = jsonl_ranges(found[0], with_runs=with_runs, hashed=recorded is None)
         if read is not None and recorded is not None:
-            read = with_recorded_works(read, recorded)
+            taken = with_recorded_works(read, recorded)
+            # the sidecar places the works otherwise: the pass's own ranges, their lines hashed
+            read = taken if taken is not read else jsonl_ranges(found[0], with_runs=with_runs)
         return None if read is None else (found[0], read)
 
     def unchecked_versions(slug: str) -> tuple[dict[str, Any], ...]:
