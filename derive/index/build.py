@@ -142,36 +142,62 @@ def _copy_tables(conn: sqlite3.Connection, sink: SpillSink) -> list[tuple[str, i
     return _finish_search(conn)
 
 
-def _finish_search(conn: sqlite3.Connection,
-                   known: Mapping[str, list[tuple[str, str]]] | None = None) -> list[tuple[str, int]]:
-    """FTS ``optimize``, ``vocabulary`` and ``term_stems``; ``known``: the stems of the words of the
-    previous ``vocabulary`` (an incremental build: only new words are stemmed). Returns every
+def _finish_search(conn: sqlite3.Connection, incremental: bool = False) -> list[tuple[str, int]]:
+    """FTS ``optimize``, ``vocabulary`` and ``term_stems``; ``incremental``: the file holds the previous
+    build's ``vocabulary`` and ``term_stems``, brought up to date (:func:`_update_vocabulary`: only the
+    words whose rows changed are written, and only new words are stemmed). Returns every
     ``provision_vocab`` term with its rows (one scan of the FTS index, which the frequent windows
     read again: :class:`derive.index.serving.WindowUpdate`)."""
     conn.execute("INSERT INTO provision_fts(provision_fts) VALUES('optimize')")
     conn.execute("INSERT INTO work_fts(work_fts) VALUES('optimize')")
     terms = conn.execute("SELECT term, doc FROM provision_vocab ORDER BY term").fetchall()
     words = [(t, d) for t, d in terms if len(t) >= VOCABULARY_MIN_LENGTH and t.isalpha()]
-    conn.executemany("INSERT INTO vocabulary(term, docs) VALUES (?, ?)", words)
-    _write_term_stems(conn, words, known)
+    if incremental:
+        _update_vocabulary(conn, words)
+    else:
+        conn.executemany("INSERT INTO vocabulary(term, docs) VALUES (?, ?)", words)
+        _write_term_stems(conn, words)
     return terms
 
 
 # --- search: Snowball stems of the vocabulary (derive/index/analysis.py) ---
-def _write_term_stems(conn: sqlite3.Connection, words: list[tuple[str, int]],
-                      known: Mapping[str, list[tuple[str, str]]] | None = None) -> None:
+def _write_term_stems(conn: sqlite3.Connection, words: list[tuple[str, int]]) -> None:
     conn.execute("DELETE FROM term_stems")
     conn.executemany("INSERT INTO term_stems(language, stem, term, docs) VALUES (?, ?, ?, ?)",
-                     sorted(term_stem_rows(words) if known is None else _stem_rows(words, known)))
+                     sorted(term_stem_rows(words)))
 
 
-def _known_stems(conn: sqlite3.Connection) -> dict[str, list[tuple[str, str]]]:
-    """``word → [(language, stem)]`` of every word of an index's ``vocabulary`` (an empty list for a
-    word no stemmer gives a stem of): the stem of a word is a function of the word alone."""
-    known: dict[str, list[tuple[str, str]]] = {str(t): [] for (t,) in conn.execute("SELECT term FROM vocabulary")}
-    for language, stem, term in conn.execute("SELECT language, stem, term FROM term_stems"):
+def vocabulary_changes(old: Mapping[str, int], words: Sequence[tuple[str, int]]) -> list[str]:
+    """The words whose ``vocabulary`` row differs between ``old`` (word → rows) and ``words`` (the
+    new ``(word, rows)``): gone, new, or held by another number of rows; sorted."""
+    new = dict(words)
+    return sorted({t for t, d in old.items() if new.get(t) != d} | {t for t, d in new.items() if old.get(t) != d})
+
+
+def _update_vocabulary(conn: sqlite3.Connection, words: list[tuple[str, int]]) -> None:
+    """Bring the previous build's ``vocabulary`` and ``term_stems`` to ``words``: the rows of the
+    words :func:`vocabulary_changes` names are deleted and those still held written again (a word's
+    stems taken from the previous ``term_stems`` when the previous ``vocabulary`` held it: the stem
+    of a word is a function of the word alone; a new word is stemmed), the others kept as they are.
+    Both tables are ``WITHOUT ROWID``: their content, hence their bytes after ``VACUUM``, is that of
+    rewriting them whole."""
+    old = {str(t): int(d) for t, d in conn.execute("SELECT term, docs FROM vocabulary")}
+    touched = vocabulary_changes(old, words)
+    if not touched:
+        return
+    wanted = json.dumps(touched)
+    known: dict[str, list[tuple[str, str]]] = {t: [] for t in touched if t in old}
+    stale = conn.execute("SELECT language, stem, term FROM term_stems "
+                         "WHERE term IN (SELECT value FROM json_each(?))", (wanted,)).fetchall()
+    for language, stem, term in stale:
         known.setdefault(str(term), []).append((str(language), str(stem)))
-    return known
+    conn.executemany("DELETE FROM term_stems WHERE language = ? AND stem = ? AND term = ?", stale)
+    conn.execute("DELETE FROM vocabulary WHERE term IN (SELECT value FROM json_each(?))", (wanted,))
+    new = dict(words)
+    fresh = [(t, new[t]) for t in touched if t in new]
+    conn.executemany("INSERT INTO vocabulary(term, docs) VALUES (?, ?)", fresh)
+    conn.executemany("INSERT INTO term_stems(language, stem, term, docs) VALUES (?, ?, ?, ?)",
+                     sorted(_stem_rows(fresh, known)))
 
 
 def _stem_rows(words: list[tuple[str, int]],
@@ -557,9 +583,7 @@ def _incremental_index(path: Path, previous: Path, publisher: Publisher, sources
         conn.execute("DELETE FROM paths WHERE path_rowid NOT IN (SELECT path_rowid FROM provision_rows)")
         conn.execute("DELETE FROM cites WHERE cite_rowid NOT IN (SELECT cite_rowid FROM citation_rows)")
         conn.execute("DELETE FROM metadata_terms WHERE term_rowid NOT IN (SELECT term_rowid FROM work_metadata_rows)")
-        stems = _known_stems(conn)
-        conn.execute("DELETE FROM vocabulary")
-        terms = _finish_search(conn, stems)
+        terms = _finish_search(conn, incremental=True)
         if windows is not None:
             windows.terms = terms
         conn.execute("DELETE FROM stamp")
@@ -689,9 +713,12 @@ def build_from_paths(publisher: Publisher, tree: TreeLike, datasets: Path | Sequ
         recorded = recorded_ranges(dirs[0], found[0], known_sha256)
         if recorded is not None and not with_runs:
             return found[0], recorded  # the merge's sidecar: the file is not read
-        read = jsonl_ranges(found[0], with_runs=with_runs)
+        # the pass hashes each work's lines only when no sidecar gives the works' digests
+        read = jsonl_ranges(found[0], with_runs=with_runs, hashed=recorded is None)
         if read is not None and recorded is not None:
-            read = with_recorded_works(read, recorded)
+            taken = with_recorded_works(read, recorded)
+            # the sidecar places the works otherwise: the pass's own ranges, their lines hashed
+            read = taken if taken is not read else jsonl_ranges(found[0], with_runs=with_runs)
         return None if read is None else (found[0], read)
 
     def unchecked_versions(slug: str) -> tuple[dict[str, Any], ...]:

@@ -82,11 +82,13 @@ def _member(raw: bytes, marker: bytes) -> str | None:
     return value.decode("utf-8", "replace")
 
 
-def jsonl_ranges(path: Path, *, with_runs: bool = True) -> JsonlRanges | None:
+def jsonl_ranges(path: Path, *, with_runs: bool = True, hashed: bool = True) -> JsonlRanges | None:
     """The :class:`JsonlRanges` of a ``provisions.jsonl``, reading bytes only; None when a work's
     lines are not contiguous, a line is blank or names no work (then the rows are read the ordinary
     way). Without ``with_runs`` only the works' ranges are found (``runs`` is None; each line's
-    expression is not read): what an incremental build needs, which reads only changed works' rows."""
+    expression is not read): what an incremental build needs, which reads only changed works' rows.
+    Without ``hashed`` the lines are not hashed (each range's ``sha256`` is empty): what a caller
+    that takes the works' digests from elsewhere needs (:func:`derive.index.build.recorded_ranges`)."""
     works: dict[str, Range] = {}
     runs: dict[Key, list[Run]] | None = defaultdict(list) if with_runs else None
     current: str | None = None
@@ -102,7 +104,7 @@ def jsonl_ranges(path: Path, *, with_runs: bool = True) -> JsonlRanges | None:
             work = raw[at + len(_WORK_ID):raw.find(b'"', at + len(_WORK_ID))].decode("utf-8", "replace")
             if work != current:
                 if current is not None:
-                    works[current] = Range(position, line, start, offset, h.hexdigest())
+                    works[current] = Range(position, line, start, offset, h.hexdigest() if hashed else "")
                 if work in works:
                     return None
                 current, position, line, start, h = work, count, number, offset, hashlib.sha256()
@@ -115,11 +117,12 @@ def jsonl_ranges(path: Path, *, with_runs: bool = True) -> JsonlRanges | None:
                     expression, run_position, run_line, run_start = key, count, number, offset
                 if key is None:
                     runs = None
-            h.update(raw)
+            if hashed:
+                h.update(raw)
             offset += len(raw)
             count += 1
     if current is not None:
-        works[current] = Range(position, line, start, offset, h.hexdigest())
+        works[current] = Range(position, line, start, offset, h.hexdigest() if hashed else "")
     if runs is not None and expression is not None:
         runs[expression].append(Run(run_position, run_line, run_start, offset))
     return JsonlRanges(works, None if runs is None else dict(runs))

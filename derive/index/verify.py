@@ -18,7 +18,6 @@ checked as without it (``docs/adr/0016-one-digest-pass-per-build.md``).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
 import zlib
@@ -30,6 +29,7 @@ from derive.index.read import mount_problems, open_readonly, read_stamp
 from derive.index.schema import stamp_file_name
 from derive.index.textstore import check_utf8, stored_utf8, utf8_text
 from derive.index.worddiff import word_count
+from legal.canonical import hash_file
 from legal.errors import LexError
 
 
@@ -80,10 +80,10 @@ def _stamp_file_problems(path: Path, stamp: dict[str, str], *, required: bool = 
     if not stamp_path.is_file():
         return [f"{stamp_path.name} is missing: the build's digest cannot be tied to this file"] if required else []
     doc = json.loads(stamp_path.read_text(encoding="utf-8"))
-    data = path.read_bytes()
+    sha256, size = hash_file(path)  # streamed: never the whole file in memory
     problems = []
     index = doc.get("index") or {}
-    if index.get("sha256") != hashlib.sha256(data).hexdigest() or index.get("bytes") != len(data):
+    if index.get("sha256") != sha256 or index.get("bytes") != size:
         problems.append(f"{stamp_path.name} names another index file (size or sha256 differ)")
     if doc.get("stamp") != stamp:
         problems.append(f"{stamp_path.name} does not repeat the embedded stamp")

@@ -504,17 +504,22 @@ def test_the_merge_writes_each_works_span_and_an_index_build_takes_them_unread(l
         return B.build_from_paths(Publisher.LEGILUX, lu_copy, merged, tmp_path / out, built_at="2026-01-01T00:00:00Z",
                                   previous=previous, known_sha256=known if held else None)
 
+    passes: list[Path] = []
+    hashing: list[bool] = []
+    original = B.jsonl_ranges
+
+    def counted(path: Path, *, with_runs: bool = True, hashed: bool = True) -> object:
+        passes.append(path)
+        hashing.append(hashed)
+        return original(path, with_runs=with_runs, hashed=hashed)
+
+    monkeypatch.setattr(B, "jsonl_ranges", counted)
     read = build("read", held=False)
     taken = build("taken")
     assert taken.index_sha256 == read.index_sha256 and taken.stamp == read.stamp
-    passes: list[Path] = []
-    original = B.jsonl_ranges
-
-    def counted(path: Path, *, with_runs: bool = True) -> object:
-        passes.append(path)
-        return original(path, with_runs=with_runs)
-
-    monkeypatch.setattr(B, "jsonl_ranges", counted)
+    # the full build given the sidecar makes its pass (for the runs) without hashing the lines
+    assert hashing == [True, False]
+    passes.clear()
     again = build("again", previous=tmp_path / "taken")
     assert again.metrics["mode"] == "incremental" and again.metrics["works_changed"] == 0
     works = again.metrics["works_unread"]  # every work (some have no lines)

@@ -385,3 +385,41 @@ def test_a_context_from_recorded_alias_slugs_is_the_context_from_the_records() -
     assert set(read.aliases.values()) == {"a"}
     with pytest.raises(IndexError_):
         build_context(Publisher.LEGILUX, works, lambda slug: [], aliases_of=lambda slug: recorded["a"])
+
+
+def _vocabulary_db(words: list[tuple[str, int]]) -> sqlite3.Connection:
+    from derive.index.analysis import term_stem_rows
+    from derive.index.schema import TERM_STEMS_DDL
+
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    conn.execute("CREATE TABLE vocabulary(term TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID")
+    conn.execute(TERM_STEMS_DDL)
+    conn.executemany("INSERT INTO vocabulary VALUES (?, ?)", words)
+    conn.executemany("INSERT INTO term_stems VALUES (?, ?, ?, ?)", sorted(term_stem_rows(words)))
+    return conn
+
+
+def test_an_incremental_vocabulary_rewrites_only_the_words_whose_rows_changed() -> None:
+    """``vocabulary`` and ``term_stems`` brought up to date equal those written whole, and only the
+    rows of gone, new and re-counted words are deleted and written (the others are not touched)."""
+    from derive.index.build import _update_vocabulary, vocabulary_changes
+
+    before = [("directive", 40), ("directives", 12), ("données", 7), ("travail", 90), ("zzzz", 1)]
+    after = [("directive", 41), ("directives", 12), ("donnee", 2), ("travail", 90), ("travailleurs", 5)]
+    touched = vocabulary_changes(dict(before), after)
+    assert touched == ["directive", "donnee", "données", "travailleurs", "zzzz"]
+    updated, whole = _vocabulary_db(before), _vocabulary_db(after)
+
+    def rows_of(conn: sqlite3.Connection) -> int:
+        return sum(conn.execute(f"SELECT COUNT(*) FROM {table} WHERE term IN ({','.join('?' * len(touched))})",
+                                touched).fetchone()[0] for table in ("vocabulary", "term_stems"))
+
+    writes = rows_of(updated) + rows_of(whole)  # each touched row deleted, each new one inserted
+    start = updated.total_changes
+    _update_vocabulary(updated, after)
+    assert updated.total_changes - start == writes
+    for table in ("vocabulary", "term_stems"):
+        assert sorted(updated.execute(f"SELECT * FROM {table}")) == sorted(whole.execute(f"SELECT * FROM {table}"))
+    start = updated.total_changes
+    _update_vocabulary(updated, after)
+    assert updated.total_changes == start  # nothing changed: nothing written

@@ -100,6 +100,21 @@ def test_works_only_ranges_are_the_works_ranges_without_runs(tmp_path: Path) -> 
     assert jsonl_ranges(_write(tmp_path / "provisions.jsonl", apart), with_runs=False) is None
 
 
+def test_unhashed_ranges_are_the_ranges_without_their_digests(tmp_path: Path) -> None:
+    """What a full build whose works' digests come from the merge's sidecar reads (``hashed=False``):
+    the same ranges and runs, no line hashed (every digest empty); the same refusals."""
+    rows = _corpus()
+    path = _write(tmp_path / "provisions.jsonl", rows)
+    hashed, unhashed = jsonl_ranges(path), jsonl_ranges(path, hashed=False)
+    assert hashed is not None and unhashed is not None
+    assert unhashed.runs == hashed.runs
+    assert {w: r.sha256 for w, r in unhashed.works.items()} == {w: "" for w in hashed.works}
+    assert {w: (r.position, r.line, r.start, r.end) for w, r in unhashed.works.items()} == \
+        {w: (r.position, r.line, r.start, r.end) for w, r in hashed.works.items()}
+    assert all(r.sha256 for r in hashed.works.values())
+    assert jsonl_ranges(_write(tmp_path / "provisions.jsonl", rows, {3: ""}), hashed=False) is None
+
+
 def test_a_line_not_in_canonical_form_is_read_alike_or_refused(tmp_path: Path) -> None:
     rows = _corpus()
     # a member after the row's own lex_id and language naming another expression: its bytes mislead
