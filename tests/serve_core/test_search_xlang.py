@@ -9,6 +9,7 @@ from typing import Any
 
 from derive.index.text import normalize
 from serve.core import LegalCore
+from serve.core.ops import search
 from serve.core.searchplan import translated
 
 EU, LU = "eu-eurlex", "lu-legilux"
@@ -116,9 +117,33 @@ def test_a_few_untranslatable_words_leave_a_translated_question() -> None:
     # with two translated it stays, and the question is searched as it is
     found = xlang.translate(["refund", "travel", "company", "goes", "bankrupt"], "en", covered={"refund", "bankrupt"})
     assert found.missing == ["goes"] and not found.untranslated and not found.alternatives
-    # with one word translated the question is searched as it is (another question otherwise)
-    found = xlang.translate(["space", "elevator", "construction", "permit"], "en")
+    # with one word translated the question is searched as it is (another question otherwise;
+    # "scaffolds" since the sixteenth session gave "permit" its French term)
+    found = xlang.translate(["space", "elevator", "construction", "scaffolds"], "en")
     assert found.missing and not found.alternatives and not found.untranslated
     # a German word nothing translates leaves a question whose other words are translated
     found = xlang.translate(["hausliche", "gewalt", "wegweisung", "wohnung"], "de")
     assert found.untranslated == ["wegweisung"] and found.terms == ["hausliche", "gewalt", "wohnung"]
+
+
+def test_a_section_translated_without_some_words_routes_no_other_section_out() -> None:
+    # sixteenth session: "cross-border insolvency proceedings main proceedings centre of main
+    # interests" — Legilux searched the translation without "main" (nothing translates it, no French
+    # text holds it) and held every *remaining* word; EUR-Lex, holding most of the words in English,
+    # was routed out as if Legilux held every word of the query
+    def section(publisher: str, reasons: list[str], plan: dict[str, Any]) -> dict[str, Any]:
+        return {"publisher": publisher, "outcome": "succeeded", "title_coverage": 0.0, "query_plan": plan,
+                "hits": [{"work": f"{publisher}:w", "anchor": "art_1", "match_reasons": reasons}]}
+
+    shortened = {"translations": {"language": "en", "used": [{"from": "insolvency", "to": ["faillite"]}],
+                                  "dropped": [], "untranslated": ["main"]}}
+    eu = section("eu-eurlex", ["partial_terms"], {})
+    lu = section("lu-legilux", ["keyword", "translated"], shortened)
+    search.route_sections([eu, lu])
+    assert eu["hits"] and "routed" not in eu
+    # translated whole, the section holds every word of the query and routes the weaker one out as before
+    whole = {"translations": {"language": "en", "used": [{"from": "insolvency", "to": ["faillite"]}], "dropped": []}}
+    eu = section("eu-eurlex", ["partial_terms"], {})
+    lu = section("lu-legilux", ["keyword", "translated"], whole)
+    search.route_sections([eu, lu])
+    assert not eu["hits"] and eu["routed"]["reason"] == "another publisher holds every word of the query"

@@ -1307,7 +1307,9 @@ def route_sections(sections: list[Answer]) -> None:
     at least :data:`ROUTING_MARGIN` less of it, the other publisher's hits are left out and it says
     why (``routed``). A French question on the Luxembourg law of that name is not answered first by
     an EU act that merely uses its words."""
-    direct = [s for s in sections if _direct(s)]
+    # a section searched in translation without the words nothing translates answers a shorter
+    # question: it holds every word of that one, not of the query, and routes no other section out
+    direct = [s for s in sections if _direct(s) and not _untranslated(s)]
     if direct:
         for section in sections:
             if section.get("hits") and not _direct(section) and not titled_over(section, direct):
@@ -1429,6 +1431,14 @@ def _direct(section: Answer) -> bool:
                or any(r.startswith(("exact_", "contained_")) or r == "ambiguous_name"
                       for r in h.get("match_reasons") or ())
                for h in section.get("hits") or [])
+
+
+def _untranslated(section: Answer) -> bool:
+    """Whether a section was searched in translation with some of the question's words left out
+    (``query_plan.translations.untranslated``: words nothing translates and no French text holds)."""
+    plan = section.get("query_plan") or {}
+    translations = plan.get("translations") if isinstance(plan, dict) else None
+    return bool(isinstance(translations, dict) and translations.get("untranslated"))
 
 
 def _route_out(section: Answer, reason: str, cover: float | None, best: float | None) -> None:
