@@ -1,8 +1,9 @@
 """A page's steps share one slot of the admission gate (``ServeState.admitted``).
 
 A diff page calls the core, shapes its rows and renders its template: three steps on the worker
-pool. Each took a slot of its own before, so under load the page waited in the gate's queue three
-times; now the first step takes the page's slot and the others run in it. A page abandoned at its
+pool, each with a slot of its own, so under load the page waited in the gate's queue three times
+and went back and forth between the event loop and the pool three times. Now the first step takes
+the page's slot and any later step runs in it, and a comparison's three are one step. A page abandoned at its
 deadline gives the slot back only when the step still running finishes, as a single call does.
 """
 
@@ -59,7 +60,7 @@ def test_a_diff_page_takes_one_slot_for_its_core_call_rows_and_rendering(dev_ind
         response = client.get(f"{WORK_URL}/diff/{V1}/{V2A}", headers={"accept": "text/html"})
     state.close()
     assert response.status_code == 200 and "<ins>" in response.text
-    assert len(steps) == 3, steps  # the core's diff, the rows, the rendering
+    assert len(steps) == 1, steps  # the core's diff, the rows and the rendering: three steps before
     assert gate.taken == 1  # three before: one per step
     assert gate.running == 0
 
