@@ -397,6 +397,21 @@ class ServeState:
             cache.put(key, encoded)
         return encoded
 
+    async def call_then(self, operation: str, arguments: Mapping[str, Any], then: Callable[[Any], _T]) -> _T:
+        """``then(answer)`` of :meth:`call`'s answer (a new answer is not kept), run in the same step on
+        the worker pool as the core's call: a page shaped and rendered from one answer is one hand-off
+        between the event loop and the pool, not two. An answer kept before is decoded here and
+        ``then`` runs in a step of its own."""
+        _, kept = self._remembered(operation, arguments)
+        if kept is not None:
+            return await self.run(then, loads(kept))
+
+        def step() -> _T:
+            answer = self.mounted.core.call(operation, dict(arguments))
+            return then(with_refusal(answer, self.mounted.refusal))
+
+        return await self.run(step)
+
     def _remembered(self, operation: str, arguments: Mapping[str, Any]) -> tuple[bytes | None, bytes | None]:
         """The cache key of a call (None: nothing is kept) and the bytes kept under it, if any."""
         cache = self.answers()

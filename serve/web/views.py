@@ -172,21 +172,20 @@ async def search(request: Request) -> Response:
         args = validate_arguments(request.app.state.catalog["search"], args)
     except LexError as error:
         return _error_page(request, 400, "Search not accepted", error.message, code=error.code)
-    try:
-        answer = await _call(request, "search", args)
-    except RequestError as error:
-        return _error_page(request, 400, "Search not accepted", error.message, code=error.code)
-    if outcome_of(answer) == "no_corpus_mounted":
-        return _no_corpus(request, answer)
     known_on = args.get("known_on")
 
-    def render() -> Response:  # shaping and rendering twenty hits: in a worker, not on the event loop
+    def render(answer: Any) -> Response:  # shaping and rendering twenty hits: on the pool, with the search
+        if outcome_of(answer) == "no_corpus_mounted":
+            return _no_corpus(request, answer)
         context.update(results=[_search_element(e, known_on) for e in sections(answer)], searched=True,
                        known_on=known_on)
         return page(request, "search.html", context)
 
     state: ServeState = request.app.state.lex
-    return await state.run(render)
+    try:
+        return await state.call_then("search", args, render)
+    except RequestError as error:
+        return _error_page(request, 400, "Search not accepted", error.message, code=error.code)
 
 
 def _search_element(element: Any, known_on: str | None = None) -> dict[str, Any]:

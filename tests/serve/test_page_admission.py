@@ -103,3 +103,24 @@ def test_a_page_past_its_deadline_keeps_its_slot_until_its_step_finishes(
     assert status == 504
     assert running_while_held == 1  # the abandoned core call still runs in the page's slot
     assert running_after == 0
+
+
+def test_a_search_page_is_one_step_for_its_search_and_rendering(dev_index: Path) -> None:
+    state = new_state(MountConfig(index_dir=dev_index, unsigned_dev=True), NO_RATE)
+    state.mount()
+    gate = _counting(state)
+    steps: list[str] = []
+    run = state.run
+
+    async def counted_run(function: Callable[..., object], *args: object) -> object:
+        steps.append(getattr(function, "__name__", type(function).__name__))
+        return await run(function, *args)
+
+    state.run = counted_run  # type: ignore[method-assign]
+    app = create_app(state, AppSettings(limits=NO_RATE, mount_on_startup=False))
+    with TestClient(app) as client:
+        response = client.get("/search?q=article", headers={"accept": "text/html"})
+    state.close()
+    assert response.status_code == 200 and SLUG in response.text
+    assert steps == ["step"]  # two before: the search, then the rendering
+    assert gate.taken == 1 and gate.running == 0
