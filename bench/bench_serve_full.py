@@ -453,8 +453,10 @@ def load(url: str, pid: int, mix: list[tuple[str, str, str, dict[str, Any] | Non
     final = {p: memory_kib(p) for p in tree_after}
     every = [x for values in tally["latencies"].values() for x in values]
     requests_done = len(every)
+    p95 = percentile(every, 0.95)
     kinds = {kind: {"count": len(v), "errors": tally["errors"].get(kind, 0),
-                    "p50_ms": round(percentile(v, 0.50) * 1000, 2), "p95_ms": round(percentile(v, 0.95) * 1000, 2)}
+                    "p50_ms": round(percentile(v, 0.50) * 1000, 2), "p95_ms": round(percentile(v, 0.95) * 1000, 2),
+                    "over_p95": sum(1 for x in v if x > p95)}
              for kind, v in sorted(tally["latencies"].items())}
     mb = 1024.0
     return {

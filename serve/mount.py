@@ -11,7 +11,8 @@ anything. A refusal mounts nothing and keeps its typed reason, which ``/readyz``
 says ``signed: false`` everywhere it is shown.
 
 :class:`ServeState` holds what is mounted now and runs every legal-core call through the
-admission :class:`serve.admission.Gate` on a small thread pool. With an answer cache
+admission :class:`serve.admission.Gate` on a small thread pool; the steps of one page (its core
+calls, its word diff, its rendering) share one slot (:meth:`ServeState.admitted`). With an answer cache
 (``answer_cache`` bytes, :mod:`serve.answers`; ``lex serve --answer-cache``) a call asked before
 of the same mounted set is answered from the bytes of its first answer, without a slot.
 """
@@ -19,13 +20,15 @@ of the same mounted set is answered from the bytes of its first answer, without 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import contextvars
 import gc
 import hashlib
 import logging
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
@@ -394,6 +397,21 @@ class ServeState:
             cache.put(key, encoded)
         return encoded
 
+    async def call_then(self, operation: str, arguments: Mapping[str, Any], then: Callable[[Any], _T]) -> _T:
+        """``then(answer)`` of :meth:`call`'s answer (a new answer is not kept), run in the same step on
+        the worker pool as the core's call: a page shaped and rendered from one answer is one hand-off
+        between the event loop and the pool, not two. An answer kept before is decoded here and
+        ``then`` runs in a step of its own."""
+        _, kept = self._remembered(operation, arguments)
+        if kept is not None:
+            return await self.run(then, loads(kept))
+
+        def step() -> _T:
+            answer = self.mounted.core.call(operation, dict(arguments))
+            return then(with_refusal(answer, self.mounted.refusal))
+
+        return await self.run(step)
+
     def _remembered(self, operation: str, arguments: Mapping[str, Any]) -> tuple[bytes | None, bytes | None]:
         """The cache key of a call (None: nothing is kept) and the bytes kept under it, if any."""
         cache = self.answers()
@@ -404,27 +422,59 @@ class ServeState:
 
     async def _answer(self, operation: str, arguments: Mapping[str, Any]) -> tuple[Any, Mounted]:
         """The core's answer through the gate, and the mounted state whose core gave it."""
-        await self.gate.acquire()
-        mounted = self.mounted
-        try:
-            future = self._pool.submit(mounted.core.call, operation, dict(arguments))
-        except BaseException:
-            self.gate.release()
-            raise
-        future.add_done_callback(_releaser(self.gate))
+        future, mounted = await self._submit(None, operation, dict(arguments))
         answer = await asyncio.wrap_future(future)
         return with_refusal(answer, self.mounted.refusal), mounted
 
     async def run(self, function: Callable[..., _T], *args: Any) -> _T:
         """Run CPU-bound page shaping (a word diff) through the same gate, on the worker pool."""
-        await self.gate.acquire()
+        future, _ = await self._submit(function, *args)
+        result: _T = await asyncio.wrap_future(future)
+        return result
+
+    async def _submit(self, function: Callable[..., Any] | None, *args: Any) -> tuple[Future[Any], Mounted]:
+        """``function(*args)`` (None: the mounted core's ``call``) submitted to the pool with a slot
+        of the gate: the slot of the page this runs for (:meth:`admitted`), taken on its first step
+        and kept, or one of its own, given back when the function finishes; and the mounted state
+        it was submitted for."""
+        held = _HELD.get()
+        if held is None or not held.holding:
+            await self.gate.acquire()
+            if held is not None:
+                held.holding = True
+        mounted = self.mounted
         try:
-            future = self._pool.submit(function, *args)
+            future = self._pool.submit(function or mounted.core.call, *args)
         except BaseException:
-            self.gate.release()
+            if held is None:
+                self.gate.release()
             raise
-        future.add_done_callback(_releaser(self.gate))
-        return await asyncio.wrap_future(future)
+        if held is None:
+            future.add_done_callback(_releaser(self.gate))
+        else:
+            held.running.append(future)
+        return future, mounted
+
+    @contextlib.asynccontextmanager
+    async def admitted(self) -> AsyncIterator[None]:
+        """One slot of the gate for every step run within the block (:meth:`call`, :meth:`run`):
+        a page's core calls, its word diff and its rendering run one after the other, so the page
+        waits in the gate's queue once, not before each step (a diff page took three turns). The
+        slot is taken by the first step (a page answered without the core takes none) and given
+        back when the block ends, or, if it ends while a step still runs (its deadline passed),
+        when the last such step finishes: the core never runs more than ``executing`` calls. A
+        block within a block shares the outer one's slot."""
+        if _HELD.get() is not None:
+            yield
+            return
+        held = _Held()
+        token = _HELD.set(held)
+        try:
+            yield
+        finally:
+            _HELD.reset(token)
+            if held.holding:
+                held.release_after(self.gate)
 
     def close(self) -> None:
         """Stop the worker pool and close the mounted indexes."""
@@ -442,6 +492,40 @@ def with_refusal(answer: Any, refusal: Refusal | None) -> Any:
     if refusal is None or not isinstance(answer, dict) or answer.get("outcome") != NO_CORPUS:
         return answer
     return {**answer, "reason": refusal.to_dict()}
+
+
+class _Held:
+    """The gate slot of one :meth:`ServeState.admitted` block: whether it is taken, and the steps
+    submitted under it."""
+
+    __slots__ = ("holding", "running")
+
+    def __init__(self) -> None:
+        self.holding = False
+        self.running: list[Future[Any]] = []
+
+    def release_after(self, gate: Gate) -> None:
+        """Give the slot back once every step submitted under it has finished (now, if all have)."""
+        left = [future for future in self.running if not future.done()]
+        if not left:
+            gate.release()
+            return
+        count = [len(left)]
+        lock = threading.Lock()
+
+        def finished(_future: object) -> None:
+            with lock:
+                count[0] -= 1
+                last = count[0] == 0
+            if last:
+                gate.release()
+
+        for future in left:
+            future.add_done_callback(finished)
+
+
+#: The slot held by the page being answered in this task (:meth:`ServeState.admitted`), if any.
+_HELD: contextvars.ContextVar[_Held | None] = contextvars.ContextVar("lex_admitted", default=None)
 
 
 def _releaser(gate: Gate) -> Callable[[object], None]:

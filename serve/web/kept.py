@@ -8,7 +8,8 @@ the core, shaping a word diff or rendering a template. Each response still gets 
 Content-Security-Policy nonce: the kept HTML is stored with the nonce it was rendered with — 128
 random bits drawn after everything on the page was known, so no text of the page can hold it —
 and every occurrence is replaced by the new response's nonce. Without a cache (``lex serve
---answer-cache 0``, tests) the view runs every time.
+--answer-cache 0``, tests) the view runs every time. A view that runs takes one slot of the
+admission gate for all its steps (:meth:`serve.mount.ServeState.admitted`).
 """
 
 from __future__ import annotations
@@ -45,13 +46,15 @@ def kept_page(view: View) -> View:
         state: ServeState = request.app.state.lex
         cache = state.answers()
         if cache is None:
-            return await view(request)
+            async with state.admitted():
+                return await view(request)
         key = page_key(request)
         found = cache.get(key)
         if found is not None:
             old, _, html = found.partition(_SEPARATOR)
             return _fresh(html, old)
-        response = await view(request)
+        async with state.admitted():
+            response = await view(request)
         if cache is state.answers():  # what is mounted did not change meanwhile
             _keep(cache.put, key, response)
         return response

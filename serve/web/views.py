@@ -172,21 +172,20 @@ async def search(request: Request) -> Response:
         args = validate_arguments(request.app.state.catalog["search"], args)
     except LexError as error:
         return _error_page(request, 400, "Search not accepted", error.message, code=error.code)
-    try:
-        answer = await _call(request, "search", args)
-    except RequestError as error:
-        return _error_page(request, 400, "Search not accepted", error.message, code=error.code)
-    if outcome_of(answer) == "no_corpus_mounted":
-        return _no_corpus(request, answer)
     known_on = args.get("known_on")
 
-    def render() -> Response:  # shaping and rendering twenty hits: in a worker, not on the event loop
+    def render(answer: Any) -> Response:  # shaping and rendering twenty hits: on the pool, with the search
+        if outcome_of(answer) == "no_corpus_mounted":
+            return _no_corpus(request, answer)
         context.update(results=[_search_element(e, known_on) for e in sections(answer)], searched=True,
                        known_on=known_on)
         return page(request, "search.html", context)
 
     state: ServeState = request.app.state.lex
-    return await state.run(render)
+    try:
+        return await state.call_then("search", args, render)
+    except RequestError as error:
+        return _error_page(request, 400, "Search not accepted", error.message, code=error.code)
 
 
 def _search_element(element: Any, known_on: str | None = None) -> dict[str, Any]:
@@ -400,22 +399,42 @@ async def diff(request: Request) -> Response:
     try:
         args = _diff_arguments(publisher, slug, a, b)
         _add_known_on(request, args)
-        answer = await _diff_call(request, args)
+        answer = await _diff_call(request, args, publisher, slug, (a, b))
     except RequestError as error:
         if error.subject == "known_on":
             return _known_on_refused(request, error)
         return await _no_version_page(request, publisher, slug, a, "No version with this exact key.")
+    if isinstance(answer, Response):
+        return answer
     return await _diff_answer(request, publisher, slug, (a, b), answer)
 
 
-async def _diff_call(request: Request, args: dict[str, Any]) -> Any:
+#: The outcomes of ``diff`` whose page :func:`_diff_answer` makes (an error page, or the choices),
+#: some of them after further calls; every other outcome is a comparison.
+_DIFF_REFUSALS = frozenset({"no_corpus_mounted", "unknown_work", "not_yet_known", "ambiguous_version",
+                            "no_version_for_date"})
+
+
+async def _diff_call(request: Request, args: dict[str, Any], publisher: str, slug: str,
+                     points: tuple[Point, Point]) -> Any:
     """The core's ``diff`` for the page: without the word spans the page does not show when the
-    core can leave them out (:class:`serve.mount.DiffPageCore`), through the same gate."""
+    core can leave them out (:class:`serve.mount.DiffPageCore`), through the same gate. With such a
+    core a comparison is answered, its rows shaped and its page rendered in that same step on the
+    worker pool (:func:`_diff_page`: the page is the Response returned); any other outcome is
+    returned for :func:`_diff_answer`."""
     state: ServeState = request.app.state.lex
     mounted = state.mounted
-    if isinstance(mounted.core, DiffPageCore):
-        answer = await state.run(mounted.core.diff_without_word_spans, args)
-        return with_refusal(answer, mounted.refusal)
+    core = mounted.core
+    if isinstance(core, DiffPageCore):
+        def step() -> Any:
+            answer = with_refusal(core.diff_without_word_spans(args), mounted.refusal)
+            if outcome_of(answer) in _DIFF_REFUSALS:
+                return answer
+            body = first(answer)
+            rows = _rows_by_hash(core, publisher, body)
+            return _diff_page(request, publisher, slug, points, (outcome_of(answer), body), rows)
+
+        return await state.run(step)
     return await _call(request, "diff", args)
 
 
@@ -437,8 +456,18 @@ async def _diff_answer(request: Request, publisher: str, slug: str, points: tupl
         missing = a if body.get("from_resolved") is False else b
         return await _no_version_page(request, publisher, slug, missing,
                                       f"No state of {publisher}:{slug} is held for {missing.date}.")
-    left, right = mapping(body.get("from")), mapping(body.get("to"))
     rows = await _provision_rows(request, publisher, slug, body)
+    state: ServeState = request.app.state.lex
+    return await state.run(_diff_page, request, publisher, slug, points, (status, body), rows)
+
+
+def _diff_page(request: Request, publisher: str, slug: str, points: tuple[Point, Point], answered: tuple[str, Any],
+               rows: list[diffing.Row]) -> Response:
+    """The rendered page of a comparison (``answered``: the ``diff`` answer's outcome and body,
+    ``rows``: its provision rows; CPU-bound: on the worker pool, never on the event loop)."""
+    a, b = points
+    status, body = answered
+    left, right = mapping(body.get("from")), mapping(body.get("to"))
     context = {"title": f"Changes in {slug}", "work": f"{publisher}:{slug}", "slug": slug, "a": a, "b": b,
                "from_doc": left, "to_doc": right, "rows": rows, "summary": diffing.summary_of(body, rows),
                "body": body, "status": status, "work_url": work_url(publisher, slug),
@@ -447,7 +476,7 @@ async def _diff_answer(request: Request, publisher: str, slug: str, points: tupl
                                      body.get("known_on")),
                "to_url": _as_known(point_url(publisher, slug, str(right.get("version_key") or b.text)),
                                    body.get("known_on"))}
-    return await _render(request, "diff.html", context, publisher=publisher, envelope=body)
+    return page(request, "diff.html", context, publisher=publisher, envelope=body)
 
 
 def _diff_ambiguous(request: Request, publisher: str, slug: str, points: tuple[Point, Point],
@@ -499,13 +528,22 @@ async def _provision_rows(request: Request, publisher: str, slug: str, body: Any
     state: ServeState = request.app.state.lex
     core = state.mounted.core
     if changed and isinstance(core, DiffPageCore):
-        held_in = str(body.get("work") or "").partition(":")[0] or publisher  # the index that answered
-        read = functools.partial(core.stored_texts, held_in)
-        sides = (_has_texts(mapping(body.get("from"))), _has_texts(mapping(body.get("to"))))
-        return await state.run(diffing.rows_by_hash, changes, read, sides)
+        return await state.run(_rows_by_hash, core, publisher, body)
     before = await _texts(request, publisher, slug, mapping(body.get("from")), changed) if changed else {}
     after = await _texts(request, publisher, slug, mapping(body.get("to")), changed) if changed else {}
     return await state.run(diffing.rows_of, changes, before, after)
+
+
+def _rows_by_hash(core: DiffPageCore, publisher: str, body: Any) -> list[diffing.Row]:
+    """The rows of a ``diff`` answer with the changed provisions' texts read by their hashes from
+    ``core`` (:func:`diffing.rows_by_hash`; a diff with no changed provision reads none)."""
+    changes = items(body.get("changes"))
+    if not any(c.get("change") == "changed" for c in changes):
+        return diffing.rows_of(changes, {}, {})
+    held_in = str(body.get("work") or "").partition(":")[0] or publisher  # the index that answered
+    read = functools.partial(core.stored_texts, held_in)
+    sides = (_has_texts(mapping(body.get("from"))), _has_texts(mapping(body.get("to"))))
+    return diffing.rows_by_hash(changes, read, sides)
 
 
 # -- provenance ---------------------------------------------------------------------------------

@@ -1,0 +1,126 @@
+"""A page's steps share one slot of the admission gate (``ServeState.admitted``).
+
+A diff page calls the core, shapes its rows and renders its template: three steps on the worker
+pool, each with a slot of its own, so under load the page waited in the gate's queue three times
+and went back and forth between the event loop and the pool three times. Now the first step takes
+the page's slot and any later step runs in it, and a comparison's three are one step. A page abandoned at its
+deadline gives the slot back only when the step still running finishes, as a single call does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import httpx
+from starlette.testclient import TestClient
+
+from serve.admission import Gate
+from serve.app import AppSettings, create_app, new_state
+from serve.mount import MountConfig, ServeState
+from tests.serve.conftest import NO_RATE
+from tests.serve.corpus import SLUG, V1, V2A
+
+WORK_URL = f"/lu-legilux/{SLUG}"
+
+
+class CountingGate(Gate):
+    """The gate, counting the slots taken."""
+
+    taken = 0
+
+    async def acquire(self) -> None:
+        await super().acquire()
+        self.taken += 1
+
+
+def _counting(state: ServeState) -> CountingGate:
+    gate = CountingGate(state.limits.executing, state.limits.queued, state.limits.queue_deadline)
+    state.gate = gate
+    return gate
+
+
+def test_a_diff_page_takes_one_slot_for_its_core_call_rows_and_rendering(dev_index: Path) -> None:
+    state = new_state(MountConfig(index_dir=dev_index, unsigned_dev=True), NO_RATE)
+    state.mount()
+    gate = _counting(state)
+    steps: list[str] = []
+    run = state.run
+
+    async def counted_run(function: Callable[..., object], *args: object) -> object:
+        steps.append(getattr(function, "__name__", type(function).__name__))
+        return await run(function, *args)
+
+    state.run = counted_run  # type: ignore[method-assign]
+    app = create_app(state, AppSettings(limits=NO_RATE, mount_on_startup=False))
+    with TestClient(app) as client:
+        response = client.get(f"{WORK_URL}/diff/{V1}/{V2A}", headers={"accept": "text/html"})
+    state.close()
+    assert response.status_code == 200 and "<ins>" in response.text
+    assert len(steps) == 1, steps  # the core's diff, the rows and the rendering: three steps before
+    assert gate.taken == 1  # three before: one per step
+    assert gate.running == 0
+
+
+def test_an_api_call_and_a_page_answered_without_the_core_take_their_own_slots(dev_index: Path) -> None:
+    state = new_state(MountConfig(index_dir=dev_index, unsigned_dev=True), NO_RATE)
+    state.mount()
+    gate = _counting(state)
+    app = create_app(state, AppSettings(limits=NO_RATE, mount_on_startup=False))
+    with TestClient(app) as client:
+        assert client.post("/api/v1/timeline", json={"work": f"lu-legilux:{SLUG}"}).status_code == 200
+        assert client.post("/api/v1/timeline", json={"work": f"lu-legilux:{SLUG}"}).status_code == 200
+        assert client.get(f"{WORK_URL}/diff/2022-01-01/2021-01-01").status_code == 400  # no core call
+    state.close()
+    assert gate.taken == 2 and gate.running == 0
+
+
+def test_a_page_past_its_deadline_keeps_its_slot_until_its_step_finishes(
+        make_state: Callable[..., ServeState], dev_index: Path) -> None:
+    hold = threading.Event()
+    state = make_state(MountConfig(index_dir=dev_index, unsigned_dev=True), hold=hold, mount=True)
+    app = create_app(state, AppSettings(limits=NO_RATE, deadline=0.2, mount_on_startup=False))
+
+    async def scenario() -> tuple[int, int, int]:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
+            response = await client.get(f"{WORK_URL}/{V1}", headers={"accept": "text/html"})
+        running_while_held = state.gate.running
+        hold.set()
+        deadline = time.monotonic() + 5.0
+        while state.gate.running and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        return response.status_code, running_while_held, state.gate.running
+
+    try:
+        status, running_while_held, running_after = asyncio.run(scenario())
+    finally:
+        hold.set()
+        state.close()
+    assert status == 504
+    assert running_while_held == 1  # the abandoned core call still runs in the page's slot
+    assert running_after == 0
+
+
+def test_a_search_page_is_one_step_for_its_search_and_rendering(dev_index: Path) -> None:
+    state = new_state(MountConfig(index_dir=dev_index, unsigned_dev=True), NO_RATE)
+    state.mount()
+    gate = _counting(state)
+    steps: list[str] = []
+    run = state.run
+
+    async def counted_run(function: Callable[..., object], *args: object) -> object:
+        steps.append(getattr(function, "__name__", type(function).__name__))
+        return await run(function, *args)
+
+    state.run = counted_run  # type: ignore[method-assign]
+    app = create_app(state, AppSettings(limits=NO_RATE, mount_on_startup=False))
+    with TestClient(app) as client:
+        response = client.get("/search?q=article", headers={"accept": "text/html"})
+    state.close()
+    assert response.status_code == 200 and SLUG in response.text
+    assert steps == ["step"]  # two before: the search, then the rendering
+    assert gate.taken == 1 and gate.running == 0
