@@ -495,7 +495,8 @@ class ReleaseRoot:
             shutil.copytree(directory, incoming, symlinks=True, copy_function=copy)
             vouched = {name: sha for name, found in linked.items()
                        if self.recorded is not None and (sha := self.recorded(found)) is not None}
-            verified = reverify_artifact_set(incoming, self.trust, vouched, workers=self.workers)
+            verified = (reverify_artifact_set(incoming, self.trust, vouched, workers=self.workers) if vouched
+                        else verify_artifact_set(incoming, self.trust, workers=self.workers))
             target = sets / verified.set_id
             if target.is_dir():
                 return self._verify_set(verified.set_id)
