@@ -221,6 +221,23 @@ def remember_set(state: StageState, verified: VerifiedSet) -> bool:
     return any(news)
 
 
+def remember_held(state: StageState, verified: VerifiedSet, held: list[Path]) -> None:
+    """Record as well the files of the sets the root holds (``held``: its current and rollback set
+    directories) that are the very files of ``verified`` (the same inode, size and time: linked
+    into it, and read with it) — so that a set taken in while the current one stays (a candidate
+    whose gate failed; the first release after an upgrade) still lets the next import link them
+    unread (:attr:`release.promotion.ReleaseRoot.recorded`)."""
+    from pipelines.state import stat_key
+
+    for directory in held:
+        if directory == verified.root or not directory.is_dir():
+            continue
+        for name, subject in verified.subjects.items():
+            path = directory / name
+            if path.is_file() and stat_key(path) == stat_key(verified.root / name):
+                state.remember(path, subject.sha256)
+
+
 def run(lex: LexSettings) -> ReleaseResult:
     from release.assemble import RETRIEVAL_REPORT_ENVELOPE
     from release.files import atomic_write
@@ -256,6 +273,8 @@ def run(lex: LexSettings) -> ReleaseResult:
         else:
             verified = root.candidate(staging)
         remember_set(state, verified)  # the root's verified copy: recorded with the state below
+        pointers = root.pointers()
+        remember_held(state, verified, [root.set_dir(x) for x in (pointers.current, pointers.rollback) if x])
     else:
         verified = verify_artifact_set(staging, [public])
     result = ReleaseResult(
