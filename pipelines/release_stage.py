@@ -29,6 +29,7 @@ from pipelines.state import StageState
 
 if TYPE_CHECKING:
     from release.assemble import SetSources
+    from release.verify import VerifiedSet
 
 DEV_PASSPHRASE = "lex-development-only"
 ROOT = Path(__file__).resolve().parents[1]
@@ -114,7 +115,9 @@ def _scope_bytes(lex: LexSettings) -> bytes:
         return Path(lex.eu_scope).read_bytes()
     from importlib import resources
 
-    return resources.files("publishers.eurlex").joinpath("scope.json").read_bytes()
+    # the bundled scope file, read from the ``publishers`` package: naming ``publishers.eurlex``
+    # would import the EUR-Lex adapter (≈ 0.3 CPU-s in a fresh step process) for 1.5 kB of JSON
+    return resources.files("publishers").joinpath("eurlex", "scope.json").read_bytes()
 
 
 def _jsonable(value: Any) -> Any:
@@ -178,10 +181,16 @@ def _skip(lex: LexSettings, state: StageState, inputs: dict[str, Any], public: P
           dev: bool) -> ReleaseResult | None:
     """The recorded outcome, when the inputs are those of the last run and its set is still held
     in the release root (re-verified); else ``None``. A set whose report failed a gate is not
-    re-built night after night from the same inputs either."""
+    re-built night after night from the same inputs either.
+
+    The re-verification checks the signature against today's trust root, the listing and the
+    sizes, and takes each file's SHA-256 from the stage state where its size, time and inode are
+    those recorded when the release root verified the set (:func:`remember_set`); any other file
+    is read (all of them with ``rehash``)."""
     import json
 
-    from release.verify import verify_artifact_set
+    from release.files import list_files
+    from release.verify import reverify_artifact_set
 
     path = _result_path(lex)
     try:
@@ -189,13 +198,44 @@ def _skip(lex: LexSettings, state: StageState, inputs: dict[str, Any], public: P
         set_dir = lex.release_dir() / "sets" / str(recorded["set_id"])
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    if not state.unchanged(inputs, {"result": path, "statement": set_dir / "statement.dsse.json"}):
+    outputs = {"result": path, "statement": set_dir / "statement.dsse.json"}
+    if not state.unchanged(inputs, outputs):
         return None
-    verified = verify_artifact_set(set_dir, [public])
+    held = {name: sha for name in list_files(set_dir) if (sha := state.recorded_sha256(set_dir / name)) is not None}
+    verified = reverify_artifact_set(set_dir, [public], held)
+    if remember_set(state, verified):  # files read now (a state from before the record): next time a stat
+        state.record(inputs, outputs, state.digests)
     return ReleaseResult(set_id=recorded["set_id"], set_dir=set_dir, promoted=False,
                          report_passed=bool(recorded["report_passed"]), metrics=dict(recorded["metrics"]),
                          gates=list(recorded["gates"]), verified=verified.set_id == recorded["set_id"],
                          development_key=dev, skipped=True)
+
+
+def remember_set(state: StageState, verified: VerifiedSet) -> bool:
+    """Record in ``state`` the digest of every file of a set the release root has just verified
+    (read whole against its signed statement, or vouched for as :func:`release.verify.reverify_artifact_set`
+    allows), so that the next check of the set (:func:`_skip`) and the next import linking its
+    files (:attr:`release.promotion.ReleaseRoot.recorded`) read none of them while they are
+    unchanged. True when any of it is news."""
+    news = [state.remember(verified.root / name, subject.sha256) for name, subject in verified.subjects.items()]
+    return any(news)
+
+
+def remember_held(state: StageState, verified: VerifiedSet, held: list[Path]) -> None:
+    """Record as well the files of the sets the root holds (``held``: its current and rollback set
+    directories) that are the very files of ``verified`` (the same inode, size and time: linked
+    into it, and read with it) — so that a set taken in while the current one stays (a candidate
+    whose gate failed; the first release after an upgrade) still lets the next import link them
+    unread (:attr:`release.promotion.ReleaseRoot.recorded`)."""
+    from pipelines.state import stat_key
+
+    for directory in held:
+        if directory == verified.root or not directory.is_dir():
+            continue
+        for name, subject in verified.subjects.items():
+            path = directory / name
+            if path.is_file() and stat_key(path) == stat_key(verified.root / name):
+                state.remember(path, subject.sha256)
 
 
 def run(lex: LexSettings) -> ReleaseResult:
@@ -221,7 +261,7 @@ def run(lex: LexSettings) -> ReleaseResult:
     signed = sign_artifact_set(staging, [signer], created_by="lex pipeline", created_at=created_at,
                                labels={"source": lex.source, "development_key": str(dev).lower()}, known=known)
     root = ReleaseRoot(lex.release_dir(), as_trust_store([public]), actor="pipeline", clock=lambda: created_at,
-                       policy=gate_policy_for(lex))
+                       policy=gate_policy_for(lex), recorded=state.recorded_sha256)
     promoted = False
     if root.pointers().current != signed.set_id:
         # the root copies the set in and verifies the copy (every file read, against the signed
@@ -232,6 +272,9 @@ def run(lex: LexSettings) -> ReleaseResult:
             promoted = True
         else:
             verified = root.candidate(staging)
+        remember_set(state, verified)  # the root's verified copy: recorded with the state below
+        pointers = root.pointers()
+        remember_held(state, verified, [root.set_dir(x) for x in (pointers.current, pointers.rollback) if x])
     else:
         verified = verify_artifact_set(staging, [public])
     result = ReleaseResult(

@@ -79,21 +79,47 @@ class StageState:
     def sha256(self, path: Path) -> str:
         """The file's SHA-256: the recorded one when its size, time and inode are those recorded
         (and not ``rehash``), else read now. Remembered for :meth:`record`."""
-        key = str(path)
         stat = stat_key(path)  # before reading: a write during the read shows at the next check
+        sha = self._recorded_for(str(path), stat)
+        if sha is None:
+            sha = file_sha256(path)
+            self._hashed += 1
+        self._seen[str(path)] = [stat, sha]
+        return sha
+
+    def recorded_sha256(self, path: Path) -> str | None:
+        """The SHA-256 recorded for ``path`` when its size, time and inode are those recorded (and
+        not ``rehash``), else ``None`` — never read (the quick check alone, for a caller that reads
+        the file itself when there is no record). Remembered for :meth:`record` when found."""
+        try:
+            stat = stat_key(path)
+        except OSError:
+            return None
+        sha = self._recorded_for(str(path), stat)
+        if sha is not None:
+            self._seen[str(path)] = [stat, sha]
+        return sha
+
+    def _recorded_for(self, key: str, stat: str) -> str | None:
         seen = self._seen.get(key)
         if seen is not None and seen[0] == stat:
             return seen[1]
-        known = self._known().get(key)
-        if not (isinstance(known, list) and len(known) == 2 and known[0] == stat):
-            known = self._shared_files().get(key)
-        if not self.rehash and isinstance(known, list) and len(known) == 2 and known[0] == stat:
-            sha = str(known[1])
-        else:
-            sha = file_sha256(path)
-            self._hashed += 1
-        self._seen[key] = [stat, sha]
-        return sha
+        if self.rehash:
+            return None
+        for known in (self._known().get(key), self._shared_files().get(key)):
+            if isinstance(known, list) and len(known) == 2 and known[0] == stat:
+                return str(known[1])
+        return None
+
+    def remember(self, path: Path, sha256: str) -> bool:
+        """Record that ``path`` holds ``sha256`` as it is now — for a file the caller has just read
+        whole and checked against that digest (a verified copy), so that the next quick check of it
+        is a ``stat``; kept by the next :meth:`record`. True when this is news (the file's
+        current size, time and inode were not recorded with that digest)."""
+        stat = stat_key(path)
+        news = self._recorded_for(str(path), stat) != sha256
+        self._seen[str(path)] = [stat, sha256]
+        return news
 
     def _shared_files(self) -> dict[str, object]:
         if self._shared is None:

@@ -95,7 +95,9 @@ def hash_files(root: Path, files: Mapping[str, int], *, workers: int | None = No
     Sets larger than a few tens of MiB are hashed on a small thread pool. ``known``
     (``{name: (size, sha256)}``): hashes the caller already holds for files it has just written
     there (a copy of a file whose hash it knows), taken instead of reading a file of that listed
-    size. Only a producer may pass them (signing its own set); verification never does.
+    size. A producer passes them (signing its own set); verification only through
+    :func:`release.verify.reverify_artifact_set`, for files its caller verified whole before and
+    vouches for (``lex release verify`` and the server's mount never pass any).
     """
     given = {name: FileFacts(name, files[name], known[name][1]) for name in files
              if known is not None and name in known and known[name][0] == files[name]}

@@ -62,7 +62,7 @@ from release.report import GatePolicy, VerifiedReport, check_binding, verify_rep
 from release.signatures import open_statement
 from release.signing import utc_now
 from release.statement import ENVELOPE_NAME, parse_statement
-from release.verify import VerifiedSet, verify_artifact_set
+from release.verify import VerifiedSet, reverify_artifact_set, verify_artifact_set
 from release.verify import verified as verified_set
 
 SETS_DIR = "sets"
@@ -201,6 +201,12 @@ class ReleaseRoot:
     clock: Callable[[], str] = utc_now
     policy: GatePolicy = field(default_factory=GatePolicy)
     workers: int | None = None
+    #: the SHA-256 the caller recorded for a file of a held set while it is unchanged since it was
+    #: verified (``None``: no record, or the file changed): a file of an incoming set linked to
+    #: that held file is then not read again by the copy's verification (:meth:`_import`). The
+    #: pipeline's release stage passes its stage state's quick check
+    #: (:meth:`pipelines.state.StageState.recorded_sha256`); with none, every byte is read.
+    recorded: Callable[[Path], str | None] | None = None
 
     # paths
 
@@ -453,9 +459,12 @@ class ReleaseRoot:
         """Copy ``directory`` in, verify the copy (every file read and hashed against the signed
         statement), freeze it under its set id. A file whose listed size and SHA-256 are those of the
         same file of the current or rollback set is a hard link to that set's frozen file instead of
-        a copy (:meth:`_held_files`; a copy when the link fails); it is read and hashed as every file.
-        A copy with links that does not verify (a held set damaged since it came in) is made again
-        with every file copied, so a damaged held set never refuses a good one."""
+        a copy (:meth:`_held_files`; a copy when the link fails); it is read and hashed as every file,
+        unless :attr:`recorded` vouches for the held file (the digest its caller recorded when that
+        set was verified, the file unchanged since: :func:`release.verify.reverify_artifact_set`).
+        A copy with links that does not verify (a held set damaged since it came in, or a record
+        that is not its bytes) is made again with every file copied and read, so a damaged held set
+        never refuses a good one."""
         held = self._held_files(directory, before)
         if held:
             try:
@@ -468,12 +477,15 @@ class ReleaseRoot:
         sets = self.root / SETS_DIR
         sets.mkdir(parents=True, exist_ok=True)
         incoming = sets / f".incoming-{secrets.token_hex(8)}"
+        linked: dict[str, Path] = {}
 
         def copy(source: str, target: str) -> object:
-            found = held.get(Path(target).relative_to(incoming).as_posix())
+            name = Path(target).relative_to(incoming).as_posix()
+            found = held.get(name)
             if found is not None:
                 try:
                     os.link(found, target, follow_symlinks=False)
+                    linked[name] = found
                     return target
                 except OSError:
                     pass
@@ -481,7 +493,10 @@ class ReleaseRoot:
 
         try:
             shutil.copytree(directory, incoming, symlinks=True, copy_function=copy)
-            verified = verify_artifact_set(incoming, self.trust, workers=self.workers)
+            vouched = {name: sha for name, found in linked.items()
+                       if self.recorded is not None and (sha := self.recorded(found)) is not None}
+            verified = (reverify_artifact_set(incoming, self.trust, vouched, workers=self.workers) if vouched
+                        else verify_artifact_set(incoming, self.trust, workers=self.workers))
             target = sets / verified.set_id
             if target.is_dir():
                 return self._verify_set(verified.set_id)

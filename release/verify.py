@@ -20,6 +20,9 @@ typed reason (:class:`release.codes.Reason`) per failure:
 Cheap checks run first (envelope, signature, listing, sizes); only then are bytes hashed,
 streaming, several files at a time. Trust roots come from configuration; a root loaded from
 inside the artifact directory is refused (``trust_root_in_artifact_dir``).
+:func:`reverify_artifact_set` makes the same checks but takes the digests its caller recorded
+for files it verified whole before and vouches for, instead of reading them again (the
+pipeline's release stage; never ``lex release verify`` nor the server).
 """
 
 from __future__ import annotations
@@ -80,14 +83,39 @@ def verify_artifact_set(
     workers: int | None = None,
 ) -> VerifiedSet:
     """Verify ``directory`` against pinned ``trust_roots``; return its identity and subjects."""
-    directory = Path(directory)
+    return _verify(Path(directory), trust_roots, workers, None)
+
+
+def reverify_artifact_set(
+    directory: Path,
+    trust_roots: TrustStore | Iterable[Path],
+    recorded: Mapping[str, str],
+    *,
+    workers: int | None = None,
+) -> VerifiedSet:
+    """:func:`verify_artifact_set` of a set whose files its caller has read whole and verified
+    before and still vouches for: ``recorded`` (``{name: sha256}``) holds the digest the caller
+    recorded for a file while it is unchanged since (the pipeline's stage state: the same size,
+    modification time and inode, :meth:`pipelines.state.StageState.recorded_sha256`; or a hard link
+    to a file of a set that was verified whole, :meth:`release.promotion.ReleaseRoot.release`).
+    The signature, the statement and the listing (names, sizes) are checked as there, and a
+    recorded digest is compared with the listed one as a computed digest would be; only the read
+    of those files is saved. Every file not in ``recorded`` is read and hashed.
+
+    ``lex release verify``, the server's mount and every transition of a release root given no
+    record use :func:`verify_artifact_set`, which reads every byte."""
+    return _verify(Path(directory), trust_roots, workers, recorded)
+
+
+def _verify(directory: Path, trust_roots: TrustStore | Iterable[Path], workers: int | None,
+            recorded: Mapping[str, str] | None) -> VerifiedSet:
     trust = as_trust_store(trust_roots, directory)
     trust.require_outside(directory)
     if not directory.is_dir():
         refuse(Reason.NOT_A_DIRECTORY, "artifact set must be a directory", str(directory))
     opened = open_statement(directory / ENVELOPE_NAME, trust)
     statement = parse_statement(opened.payload)
-    check_files(directory, statement.subjects, workers=workers)
+    check_files(directory, statement.subjects, workers=workers, recorded=recorded)
     return verified(directory, statement, opened.key_ids)
 
 
@@ -95,8 +123,10 @@ def verified(directory: Path, statement: ArtifactStatement, key_ids: tuple[str, 
     return VerifiedSet(directory, statement.set_id, key_ids, statement.subjects, statement.predicate)
 
 
-def check_files(directory: Path, subjects: Mapping[str, Subject], *, workers: int | None = None) -> None:
-    """Refuse unless ``directory`` holds exactly ``subjects`` (names, sizes, then hashes)."""
+def check_files(directory: Path, subjects: Mapping[str, Subject], *, workers: int | None = None,
+                recorded: Mapping[str, str] | None = None) -> None:
+    """Refuse unless ``directory`` holds exactly ``subjects`` (names, sizes, then hashes;
+    ``recorded``: digests the caller vouches for, :func:`reverify_artifact_set`)."""
     present = list_files(directory, exclude=RESERVED_NAMES)
     for name in subjects:
         if name not in present:
@@ -107,7 +137,8 @@ def check_files(directory: Path, subjects: Mapping[str, Subject], *, workers: in
     for name, size in present.items():
         if size != subjects[name].size:
             refuse(Reason.SIZE_MISMATCH, f"size {size} differs from the listed {subjects[name].size}", name)
-    for name, facts in hash_files(directory, present, workers=workers).items():
+    vouched = {name: (size, recorded[name]) for name, size in present.items() if recorded and name in recorded}
+    for name, facts in hash_files(directory, present, workers=workers, known=vouched).items():
         expected = subjects[name]
         if facts.size != expected.size:
             refuse(Reason.SIZE_MISMATCH, "file changed size while being read", name)

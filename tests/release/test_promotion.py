@@ -517,3 +517,57 @@ def test_a_damaged_current_set_does_not_refuse_a_good_one(root: ReleaseRoot, mak
     assert copied.read_bytes() == b"{}" and copied.stat().st_ino != damaged.stat().st_ino
     assert verify_artifact_set(root.root / "sets" / b, root.trust).set_id == b
     assert not [p for p in (root.root / "sets").iterdir() if p.name.startswith(".incoming")]
+
+
+def _reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the files :mod:`release.files` reads (hashes) from now on."""
+    import release.files as files_module
+
+    read: list[str] = []
+    real = files_module.hash_file
+
+    def counting(path: Path) -> tuple[int, str]:
+        read.append(path.name)
+        return real(path)
+
+    monkeypatch.setattr(files_module, "hash_file", counting)
+    return read
+
+
+def test_a_linked_file_the_caller_vouches_for_is_not_read_again(root: ReleaseRoot, make_set: Callable[[str], Path],
+                                                                report_file: Callable[..., Path],
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``recorded`` (the pipeline's quick check of the held set's files), a file linked from the
+    current set is not hashed again; a copied file is, and the set verifies as usual."""
+    a = promoted(root, make_set, report_file, "a")
+    held = root.root / "sets" / a
+    listed = verify_artifact_set(held, root.trust).subjects
+    records = {str(held / name): subject.sha256 for name, subject in listed.items()}
+    vouching = replace(root, recorded=lambda path: records.get(str(path)))
+    build = make_set("b")
+    read = _reads(monkeypatch)
+    b = vouching.candidate(build).set_id
+    new = root.root / "sets" / b
+    assert (new / "eu-scope.json").stat().st_ino == (held / "eu-scope.json").stat().st_ino  # linked
+    assert "eu-scope.json" not in read and "eu-eurlex.sqlite" in read  # vouched for / copied: read
+    read.clear()
+    assert verify_artifact_set(new, root.trust).set_id == b and "eu-scope.json" in read  # verify reads all
+
+
+def test_a_record_that_is_not_the_held_bytes_is_not_trusted(root: ReleaseRoot, make_set: Callable[[str], Path],
+                                                            report_file: Callable[..., Path],
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """A held file damaged since it came in, its stale record still vouching for it: the copy with
+    the link does not verify, as a record that is not the listed digest does not: the set is then
+    copied in whole and every file read (a bad record never lets bytes in unread, nor refuses a
+    good set)."""
+    a = promoted(root, make_set, report_file, "a")
+    held = root.root / "sets" / a
+    lying = replace(root, recorded=lambda path: "0" * 64 if path.name == "eu-scope.json" else None)
+    build = make_set("b")
+    read = _reads(monkeypatch)
+    b = lying.candidate(build).set_id
+    copied = root.root / "sets" / b / "eu-scope.json"
+    assert copied.read_bytes() == b"{}" and copied.stat().st_ino != (held / "eu-scope.json").stat().st_ino
+    assert read.count("eu-scope.json") == 1  # the whole copy's verification read it
+    assert verify_artifact_set(root.root / "sets" / b, root.trust).set_id == b
