@@ -95,6 +95,7 @@ from legal.canonical import canonical_bytes as canonical_line
 from legal.canonical import digest, sha256_hex
 from legal.canonical import pretty_bytes as pretty
 from legal.errors import ConfigError, DerivationError, LexError
+from legal.heap import fastbins_off, set_fastbins
 from legal.outcomes import TextGap
 
 Progress = Callable[[str], None]
@@ -1078,8 +1079,9 @@ def work_blocks(tree: CorpusTree, works: Sequence[tuple[str, str]], aliases: Ali
     """
     if workers <= 1 or len(works) <= 1 or multiprocessing.current_process().daemon:
         state = _WorkerState(tree, aliases, limits, cache_dir, previous=previous)
-        for publisher, slug in works:
-            yield state.derive(publisher, slug, progress)
+        with fastbins_off():  # the C heap of a derivation (legal.heap.set_fastbins), for the loop only
+            for publisher, slug in works:
+                yield state.derive(publisher, slug, progress)
         return
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["derive.dataset"])
@@ -1144,6 +1146,7 @@ _WORKER: _WorkerState | None = None
 def _worker_init(tree_root: str, evidence_root: str, aliases: AliasTable, limits: Limits,
                  cache_dir: Path | None, spool: str, previous: dict[str, str] | None = None) -> None:
     global _WORKER
+    set_fastbins(0)  # a worker process only derives: its C heap without fastbins (legal.heap.set_fastbins)
     tree = CorpusTree.open(tree_root, evidence_dir=evidence_root, recover=False)
     _WORKER = _WorkerState(tree, aliases, limits, cache_dir, spool, previous)
 

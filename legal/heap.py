@@ -1,4 +1,5 @@
-"""The C heap's free pages handed back to the system (glibc's ``malloc_trim``).
+"""The C heap: its free pages handed back to the system (glibc's ``malloc_trim``), and its
+fastbins turned off while bodies are derived (glibc's ``mallopt``).
 
 A long build or a server about to fork frees more memory than the C allocator returns by itself:
 those pages stay resident (under the next Parquet row group, or shared with every forked worker and
@@ -9,9 +10,10 @@ project asks for them back. The C library's symbols are the process's own (``cty
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 
 @functools.cache
@@ -30,3 +32,45 @@ def release_free_heap() -> bool:
         return False
     trim(0)
     return True
+
+
+#: ``mallopt``'s parameter for the largest request served from glibc's *fastbins* (``M_MXFAST``)
+#: and its default on a 64-bit build (``64 * sizeof(size_t) / 4``).
+M_MXFAST = 1
+DEFAULT_MXFAST = 128
+
+
+@functools.cache
+def _mallopt() -> Callable[[int, int], int] | None:
+    try:
+        mallopt: Callable[[int, int], int] = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):  # not glibc
+        return None
+    return mallopt
+
+
+def set_fastbins(max_size: int) -> bool:
+    """``mallopt(M_MXFAST, max_size)``: the largest freed chunk glibc keeps in a fastbin; ``0``
+    turns fastbins off. False where the C library has no ``mallopt`` (then nothing changed).
+
+    Why a derivation turns them off (:func:`fastbins_off`): a parsed body is a libxml2 tree of
+    a few hundred thousand small nodes, freed at once when its profile returns. In fastbins they
+    stay unmerged until the next request too large for one, whose ``malloc_consolidate`` then
+    walks and merges them all — paid again for every body, and more than the merging on ``free``
+    costs without them (measured in docs/derive.md, "The C heap")."""
+    mallopt = _mallopt()
+    if mallopt is None:
+        return False
+    return bool(mallopt(M_MXFAST, max_size))
+
+
+@contextlib.contextmanager
+def fastbins_off() -> Iterator[bool]:
+    """Fastbins off (:func:`set_fastbins` ``0``) for the block, back to glibc's default after;
+    yields whether the setting took (False where the C library has no ``mallopt``)."""
+    done = set_fastbins(0)
+    try:
+        yield done
+    finally:
+        if done:
+            set_fastbins(DEFAULT_MXFAST)

@@ -35,3 +35,36 @@ def test_verify_with_workers(imported_trees, tmp_path):
     (tmp_path / "ds" / "gaps.jsonl").write_bytes(b"{}\n")
     report = verify_dataset(tmp_path / "ds", tree, workers=2)
     assert report.mismatched == ["gaps.jsonl"]
+
+
+def test_bodies_are_derived_with_fastbins_off(imported_trees, tmp_path, monkeypatch):
+    """A one-process build derives every body with glibc's fastbins off and gives the default back
+    after; a worker process turns them off when it starts (legal.heap.set_fastbins)."""
+    from derive import dataset
+    from legal import heap
+
+    state: dict[str, int | None] = {"mxfast": None}
+    seen: set[int | None] = set()
+
+    def mallopt(param: int, value: int) -> int:
+        if param == heap.M_MXFAST:
+            state["mxfast"] = value
+        return 1
+
+    monkeypatch.setattr(heap, "_mallopt", lambda: mallopt)
+    derive_body = dataset.derive_body
+
+    def watched(*args, **kwargs):
+        seen.add(state["mxfast"])
+        return derive_body(*args, **kwargs)
+
+    monkeypatch.setattr(dataset, "derive_body", watched)
+    tree = imported_trees["lu"]
+    build_dataset(tree, tmp_path / "one", use_cache=False, workers=1)
+    assert seen == {0} and state["mxfast"] == heap.DEFAULT_MXFAST
+
+    state["mxfast"] = None
+    monkeypatch.setattr(dataset, "_WORKER", None)
+    dataset._worker_init(str(tree.root), str(tree.evidence.root), dataset.alias_table(tree), dataset.DEFAULT_LIMITS,
+                         None, str(tmp_path / "spool"))
+    assert state["mxfast"] == 0
