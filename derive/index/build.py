@@ -64,6 +64,7 @@ from derive.index.schema import (
     BUILD_TABLES,
     DDL,
     DIGEST_ORDER,
+    FTS_SETTINGS,
     INDEX_FORMAT,
     PAGE_SIZE,
     USER_VERSION,
@@ -253,7 +254,7 @@ def write_index(path: Path, rows: IndexRows, stamp: Mapping[str, str]) -> dict[s
     conn = _create(path)
     try:
         conn.execute("BEGIN")
-        for statement in DDL:
+        for statement in (*DDL, *FTS_SETTINGS):
             conn.execute(statement)
         _write_tables(conn, rows)
         return _seal(conn, stamp)
@@ -476,7 +477,7 @@ def _stream_index(path: Path, publisher: Publisher, sources: _Sources, stamp: Ca
     try:
         _attach_scratch(conn, scratch)
         conn.execute("BEGIN")
-        for statement in DDL:
+        for statement in (*DDL, *FTS_SETTINGS):
             conn.execute(statement)
         sink = SpillSink(conn)
         # each expression's rows read from its lines when the build reaches it (one pass, nothing spilled),

@@ -195,3 +195,18 @@ def test_whitespace_only_provisions_are_dropped_and_counted(tmp_path: Path) -> N
                          built_at="2026-01-01T00:00:00Z")
     assert result.stamp["excluded_empty_provisions"] == "1"
     assert result.stamp["count.provisions"] == str(len(rows))
+
+
+def test_provision_fts_pending_terms_are_flushed_in_large_segments(fixture_indexes: FixtureBuild) -> None:
+    """A new index holds the ``provision_fts`` hashsize of :data:`derive.index.schema.FTS_HASHSIZE`
+    (SQLite's 1 MiB default made a full build write hundreds of small segments and merge them again)."""
+    from derive.index.schema import FTS_HASHSIZE
+
+    for name in ("eu-eurlex", "lu-legilux"):
+        conn = sqlite3.connect(fixture_indexes.index_dir / f"{name}.sqlite")
+        try:
+            config = dict(conn.execute("SELECT k, v FROM provision_fts_config").fetchall())
+        finally:
+            conn.close()
+        assert FTS_HASHSIZE > 1024 * 1024
+        assert config.get("hashsize") == FTS_HASHSIZE
