@@ -32,8 +32,8 @@ Re-importing the same source changes nothing (no event, identical manifest).
 **Works read at the last sound import** (``memo``, a :class:`SourceMemo`): a source work whose
 directory holds exactly the files it held then (each file's relative path, type, size,
 modification time and inode: :func:`work_fingerprint`) is not parsed or re-hashed again; what that
-import took from it (its versions' keys, identifiers, sealed record hashes and bodies) is replayed,
-provided the tree still holds those very records (else the work is read again). A changed, added
+import took from it (its work record, its versions' keys, identifiers, sealed record hashes and
+bodies) is replayed, provided the tree still holds those very records (else the work is read again). A changed, added
 or touched file reads the whole work. Without a memo (``lex corpus import``) every record is read
 and verified; ``lex corpus verify`` re-hashes the tree and the store.
 """
@@ -160,6 +160,8 @@ class PublishedSource:
     memo: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: versions replayed from the memo, not read: tree-relative path → (lex id, sealed record_sha256, slug)
     unread: dict[str, tuple[str, str, str]] = field(default_factory=dict)
+    #: works whose ``lex-tree/1`` work record was replayed from the memo, not read
+    replayed_works: set[str] = field(default_factory=set)
 
 
 MEMO_SCHEMA = "lex-import-memo/1"
@@ -168,8 +170,9 @@ MEMO_SCHEMA = "lex-import-memo/1"
 @dataclass
 class SourceMemo:
     """What the last sound import of a source took from each of its works, keyed by the work's
-    :func:`work_fingerprint`: ``works`` = ``{slug: {fingerprint, versions: [{rel, lex_id,
-    record_sha256, pvid, bodies: [[sha256, path from the source root, present]]}]}}``.
+    :func:`work_fingerprint`: ``works`` = ``{slug: {fingerprint, work, versions: [{rel, lex_id,
+    record_sha256, pvid, bodies: [[sha256, path from the source root, present]]}]}}`` (``work``:
+    the ``lex-tree/1`` work record converted from the work's ``meta.json``).
     :func:`import_published` reads it (a work whose fingerprint is unchanged is not read again)
     and, on success only, replaces ``works`` with what this import took."""
 
@@ -313,12 +316,13 @@ def read_source(root: Path, progress: Progress | None = None, memo: SourceMemo |
     plan: list[tuple[str, list[Path] | dict[str, Any]]] = []
     for wdir in work_dirs:
         fingerprint = work_fingerprint(wdir) if memo is not None else ""
-        slug = _read_work(source, wdir)
-        entry = known.get(slug)
+        entry = known.get(wdir.name)
         if memo is not None and isinstance(entry, dict) and entry.get("fingerprint") == fingerprint:
+            slug = _replay_work_record(source, wdir, entry)
             plan.append((slug, entry))
             continue
-        source.memo[slug] = {"fingerprint": fingerprint, "versions": []}
+        slug = _read_work(source, wdir)
+        source.memo[slug] = {"fingerprint": fingerprint, "versions": [], "work": source.works[slug]}
         vbase = wdir / "versions"
         if vbase.exists():
             _require_real_dir(vbase)
@@ -338,6 +342,26 @@ def read_source(root: Path, progress: Progress | None = None, memo: SourceMemo |
     return source
 
 
+def _replay_work_record(source: PublishedSource, wdir: Path, entry: dict[str, Any]) -> str:
+    """The work record of an unchanged work (its files, ``meta.json`` among them, those of the
+    memo's fingerprint): the ``lex-tree/1`` record the memo kept of it, typed again (cheap), not
+    read, parsed and checked again; a memo entry without one (an older memo) reads the work.
+    :func:`_import_into` reads a replayed work record again unless the tree holds it as it is."""
+    work = entry.get("work")
+    if not isinstance(work, dict):
+        return _read_work(source, wdir)
+    _require_real_dir(wdir)
+    try:
+        slug = WorkSlug(wdir.name).value
+    except IdentityError as exc:
+        raise CorpusError(exc.message, code="invalid_slug", subject=str(wdir)) from None
+    if work.get("slug") != slug or work.get("publisher") != source.publisher.value:
+        return _read_work(source, wdir)
+    source.works[slug] = work
+    source.replayed_works.add(slug)
+    return slug
+
+
 def _replay_work(source: PublishedSource, slug: str, entry: dict[str, Any],
                  identities: dict[tuple[str, str], str]) -> None:
     """What reading an unchanged work added to ``source`` (its bodies, held or not, and its
@@ -348,7 +372,7 @@ def _replay_work(source: PublishedSource, slug: str, entry: dict[str, Any],
         for sha, rel, present in version["bodies"]:
             _add_body(source, str(sha), source.root / str(rel), bool(present))
         source.unread[str(version["rel"])] = (str(version["lex_id"]), str(version["record_sha256"]), slug)
-    source.memo[slug] = entry
+    source.memo[slug] = {**entry, "work": source.works[slug]}
 
 
 def _claim_identity(identities: dict[tuple[str, str], str], slug: str, pvid: str, path: Path) -> None:
@@ -582,6 +606,7 @@ def _import_into(tree: CorpusTree, source: PublishedSource, report: ImportReport
         for v in tree.iter_versions(verify=False):
             final_versions[v.lex_id] = v
         final_works: dict[str, WorkRecord] = {w.slug: w for w in tree.works()}
+        _reread_works(source, final_works)
         for slug, work in sorted(source.works.items()):
             rel = work_relpath(slug)
             existing = final_works.get(slug)
@@ -618,6 +643,19 @@ def _import_into(tree: CorpusTree, source: PublishedSource, report: ImportReport
         report.bodies_added = result.blobs_added
         report.bodies_staged = result.staged
         report.bytes_hashed = result.bytes_hashed + sum(p.stat().st_size for _, p in extra)
+
+
+def _reread_works(source: PublishedSource, held: Mapping[str, WorkRecord]) -> None:
+    """A work record replayed from the memo is taken only when the tree holds it as it is (what the
+    memo kept is then what the tree says; nothing is written); any other is read from the source
+    after all, as a first read does, and its memo entry takes the record read."""
+    for slug in sorted(source.replayed_works):
+        existing = held.get(slug)
+        if existing is not None and existing.to_dict() == source.works[slug]:
+            continue
+        _read_work(source, source.root / "works" / slug)
+        source.memo[slug] = {**source.memo.get(slug, {}), "work": source.works[slug]}
+    source.replayed_works.clear()
 
 
 def _read_stale(tree: CorpusTree, source: PublishedSource, held: Mapping[str, VersionRecord]) -> None:

@@ -84,21 +84,42 @@ def update_tree(settings: LexSettings, publisher: Publisher, progress: Progress 
 def source_fingerprint(src: Path) -> str:
     """A digest of every file's relative path, size and modification time under ``src`` (the quick
     check of rsync and make): an exported tree whose files all keep their size and time is taken as
-    unchanged; a new, removed, rewritten or touched file changes it."""
+    unchanged; a new, removed, rewritten or touched file changes it.
+
+    The bytes are those of an ``os.walk`` of ``src`` (top-down, subdirectories in name order, a
+    directory's files in name order before its subdirectories; a symbolic link to a directory
+    listed with the directories but not walked, any other entry a file, ``lstat``-ed), walked with
+    ``os.scandir`` and a stack of (relative prefix, directory) strings: no path joined or made
+    relative per file (a published tree holds tens of thousands of files, and this check runs
+    before every import and in every stage-currency check)."""
     import hashlib
     import os
 
     h = hashlib.sha256()
-    top = os.fspath(src)
-    for dirpath, dirnames, filenames in os.walk(top):
-        dirnames.sort()
-        # the directory relative to ``src`` as a POSIX prefix, from the strings os.walk joined
-        # (no Path per file: a published tree holds tens of thousands of files)
-        rel = os.path.relpath(dirpath, top).replace(os.sep, "/")
-        prefix = "" if rel == "." else f"{rel}/"
-        for name in sorted(filenames):
-            st = os.lstat(os.path.join(dirpath, name))
+    pending = [("", os.fspath(src))]
+    while pending:
+        prefix, directory = pending.pop()
+        try:
+            with os.scandir(directory) as entries:
+                found = list(entries)
+        except OSError:  # as os.walk: an unreadable directory is passed over
+            continue
+        subdirectories: list[tuple[str, str]] = []
+        files: list[tuple[str, os.DirEntry[str]]] = []
+        for entry in found:
+            try:
+                is_dir = entry.is_dir()  # as os.walk classifies: a link to a directory is one
+            except OSError:
+                is_dir = False
+            if not is_dir:
+                files.append((entry.name, entry))
+            elif not entry.is_symlink():  # listed, not walked (os.walk without followlinks)
+                subdirectories.append((entry.name, entry.path))
+        for name, entry in sorted(files, key=lambda f: f[0]):
+            st = entry.stat(follow_symlinks=False)
             h.update(f"{prefix}{name}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+        # walked in name order: the stack pops the smallest name first
+        pending.extend((f"{prefix}{name}/", path) for name, path in sorted(subdirectories, reverse=True))
     return h.hexdigest()
 
 

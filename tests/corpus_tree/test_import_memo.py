@@ -125,3 +125,105 @@ def test_a_copy_made_of_hard_links_is_the_same_source(mini_source: Callable[...,
     record.unlink()
     record.write_bytes(data)  # the same bytes in a new file: read again
     assert import_published(linked, tmp_path / "tree", durable=False, memo=memo).works_not_reread == 1
+
+
+def _work_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The work directories whose ``meta.json`` the importer reads from now on."""
+    import corpus_tree.importer as importer
+
+    reads: list[str] = []
+    real = importer._read_work
+
+    def counting(source: Any, wdir: Path) -> str:
+        reads.append(wdir.name)
+        return real(source, wdir)
+
+    monkeypatch.setattr(importer, "_read_work", counting)
+    return reads
+
+
+def test_an_unchanged_works_record_is_replayed_not_read(mini_source: Callable[..., Path], tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """(Fails while every work's ``meta.json`` is read again.)"""
+    src = mini_source(OTHER, GDPR)
+    memo = SourceMemo()
+    import_published(src, tmp_path / "tree", durable=False, memo=memo)
+    assert memo.works[GDPR]["work"]["slug"] == GDPR
+    before = snapshot(tmp_path / "tree")
+    reads = _work_reads(monkeypatch)
+    again = import_published(src, tmp_path / "tree", durable=False, memo=memo)
+    assert reads == [] and again.works_written == 0
+    assert snapshot(tmp_path / "tree") == before
+
+
+def test_a_changed_work_record_is_read_and_written(mini_source: Callable[..., Path], tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rewritten ``meta.json`` of the same size (other bytes, a later time) is read again; the
+    memo's record is not taken for it. (What the fingerprint trusts, as for version records: that
+    nothing rewrites a file keeping its size and putting its time back.)"""
+    import json
+
+    src = mini_source(OTHER, GDPR)
+    memo = SourceMemo()
+    import_published(src, tmp_path / "tree", durable=False, memo=memo)
+    meta = src / "works" / GDPR / "meta.json"
+    st = meta.stat()
+    record = json.loads(meta.read_bytes())
+    title = str(record["title"])
+    record["title"] = title[:-1] + ("X" if title[-1] != "X" else "Y")  # same size, other bytes
+    data = json.dumps(record, ensure_ascii=False, indent=2).encode("utf-8") + b"\n"
+    meta.unlink()
+    meta.write_bytes(data)
+    os.utime(meta, ns=(st.st_atime_ns, st.st_mtime_ns + 1))
+    reads = _work_reads(monkeypatch)
+    again = import_published(src, tmp_path / "tree", durable=False, memo=memo)
+    assert reads == [GDPR] and again.works_written == 1
+    tree_record = json.loads((tmp_path / "tree" / "works" / GDPR / "meta.json").read_bytes())
+    assert tree_record["title"] == record["title"] == memo.works[GDPR]["work"]["title"]
+
+
+def test_a_touched_work_record_is_read_again(mini_source: Callable[..., Path], tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    src = mini_source(OTHER, GDPR)
+    memo = SourceMemo()
+    import_published(src, tmp_path / "tree", durable=False, memo=memo)
+    meta = src / "works" / OTHER / "meta.json"
+    st = meta.stat()
+    os.utime(meta, ns=(st.st_atime_ns, st.st_mtime_ns + 1))  # the same bytes, touched
+    reads = _work_reads(monkeypatch)
+    again = import_published(src, tmp_path / "tree", durable=False, memo=memo)
+    assert reads == [OTHER] and again.works_written == 0 and again.works_not_reread == 1
+
+
+def test_a_memo_record_the_tree_does_not_hold_is_read_again(mini_source: Callable[..., Path], tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """A work record kept by the memo but not the tree's (the tree changed since, or the memo is
+    stale) is not trusted: the work's ``meta.json`` is read and the tree keeps the source's record.
+    (Fails if the memo's record were taken as it is: the stale title would be written.)"""
+    src = mini_source(OTHER, GDPR)
+    memo = SourceMemo()
+    import_published(src, tmp_path / "tree", durable=False, memo=memo)
+    before = snapshot(tmp_path / "tree")
+    memo.works[GDPR]["work"] = {**memo.works[GDPR]["work"], "title": "stale"}
+    reads = _work_reads(monkeypatch)
+    again = import_published(src, tmp_path / "tree", durable=False, memo=memo)
+    assert reads == [GDPR] and again.works_written == 0
+    assert snapshot(tmp_path / "tree") == before
+    assert memo.works[GDPR]["work"]["title"] != "stale"
+
+
+def test_a_memo_without_work_records_reads_them_once(mini_source: Callable[..., Path], tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A memo written before work records were kept: each work record is read, then kept."""
+    src = mini_source(OTHER, GDPR)
+    memo = SourceMemo()
+    import_published(src, tmp_path / "tree", durable=False, memo=memo)
+    for entry in memo.works.values():
+        del entry["work"]
+    reads = _work_reads(monkeypatch)
+    again = import_published(src, tmp_path / "tree", durable=False, memo=memo)
+    assert sorted(reads) == sorted([OTHER, GDPR]) and again.works_not_reread == 2
+    assert all("work" in entry for entry in memo.works.values())
+    reads.clear()
+    import_published(src, tmp_path / "tree", durable=False, memo=memo)
+    assert reads == []

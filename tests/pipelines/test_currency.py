@@ -100,3 +100,17 @@ def test_the_source_fingerprint_is_every_files_path_size_and_time(tmp_path: Path
     os.utime(some, ns=(some.stat().st_atime_ns, some.stat().st_mtime_ns + 1))  # touched: changed
     assert source_fingerprint(copy) != before
     assert source_fingerprint(copy) == spelled_out(copy)
+    # what os.walk lists but does not walk (a link to a directory), a link to a file, a dangling
+    # link, an empty directory, names whose order differs from their paths' (``a-b`` < ``a/``)
+    works = next(p for p in sorted(copy.rglob("works")) if p.is_dir())
+    first = sorted(works.iterdir())[0]
+    (works / "zz-linked-work").symlink_to(first, target_is_directory=True)
+    (first / "linked.json").symlink_to(first / "meta.json")
+    (first / "dangling").symlink_to(first / "absent")
+    (copy / "empty").mkdir()
+    (copy / "a").mkdir()
+    (copy / "a" / "x").write_text("x")
+    (copy / "a-b").write_text("ab")
+    (copy / "a.b").mkdir()
+    (copy / "a.b" / "y").write_text("y")
+    assert source_fingerprint(copy) == spelled_out(copy)
