@@ -1247,7 +1247,12 @@ def works_title_coverage(conn: sqlite3.Connection, works: Sequence[int], groups:
     if not groups or not ids:
         return {}
     words = name_words(conn, ids, index)
-    return {w: round(sum(1 for g in groups if any(name_holds(held, t) for t in g)) / len(groups), 4)
+    # :func:`name_holds` of a group's terms, the group split once: its words (held as a set) and its
+    # phrases (every word held)
+    split = [(frozenset(t for t in g if " " not in t), [t.split() for t in g if " " in t]) for g in groups]
+    return {w: round(sum(1 for single, phrases in split
+                         if not held.isdisjoint(single) or any(all(x in held for x in p) for p in phrases))
+                     / len(groups), 4)
             for w, held in words.items()}
 
 
