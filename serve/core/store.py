@@ -161,7 +161,7 @@ def works_by_rowid(conn: sqlite3.Connection, rowids: Iterable[int]) -> dict[int,
     cursor = conn.cursor()
     cursor.row_factory = None
     rows = cursor.execute(f"SELECT {_WORK_COLUMNS} FROM works WHERE work_rowid IN ({_marks(ids)})", ids)
-    return {r[0]: Work(*r[:9], _languages(r[9])) for r in rows}
+    return {r[0]: Work(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], _languages(r[9])) for r in rows}
 
 
 def versions_of(conn: sqlite3.Connection, work_rowid: int) -> list[Version]:
