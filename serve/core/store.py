@@ -7,6 +7,7 @@ returns frozen dataclasses, so the operations reason on values, not on cursor ro
 
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
 from collections import defaultdict
@@ -140,12 +141,27 @@ def work_by_slug(conn: sqlite3.Connection, slug: str) -> Work | None:
     return Work.of(row) if row else None
 
 
+#: The columns of ``works`` in :class:`Work`'s field order (what ``SELECT *`` gives, named).
+_WORK_COLUMNS = ("work_rowid, work_id, slug, work_identifier, document_type, title, title_language, source_uri, "
+                 "primary_language, languages")
+
+
+@functools.lru_cache(maxsize=64)
+def _languages(value: str) -> tuple[str, ...]:
+    """A work's ``languages`` JSON list as a tuple (a handful of distinct values per index)."""
+    return tuple(json.loads(value))
+
+
 def works_by_rowid(conn: sqlite3.Connection, rowids: Iterable[int]) -> dict[int, Work]:
+    """The works of ``rowids`` (those that exist), by row id: :meth:`Work.of` of each row, built from
+    plain tuples (the search shapes every answer's rows through here)."""
     ids = sorted(set(rowids))
     if not ids:
         return {}
-    rows = conn.execute(f"SELECT * FROM works WHERE work_rowid IN ({_marks(ids)})", ids)
-    return {r["work_rowid"]: Work.of(r) for r in rows}
+    cursor = conn.cursor()
+    cursor.row_factory = None
+    rows = cursor.execute(f"SELECT {_WORK_COLUMNS} FROM works WHERE work_rowid IN ({_marks(ids)})", ids)
+    return {r[0]: Work(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], _languages(r[9])) for r in rows}
 
 
 def versions_of(conn: sqlite3.Connection, work_rowid: int) -> list[Version]:

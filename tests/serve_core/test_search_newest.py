@@ -111,3 +111,20 @@ def test_a_quorum_gives_the_same_rows_with_and_without_the_newest_versions(fixtu
             assert rows == quorum_occurrences(plain, groups, 2, Filters(), limit)
             found += len(rows)
     assert found
+
+
+@pytest.mark.parametrize("name", ["eu-eurlex.sqlite", "lu-legilux.sqlite"])
+def test_tied_scores_order_by_newest_version_then_state(fixture_indexes: FixtureBuild, name: str) -> None:
+    """The window's rows are ordered in Python (``serve.core.ops.search._window_rows``): with every
+    score tied, by ``valid_from`` descending, then state — the order SQL's ``ORDER BY`` of
+    :func:`occurrences` gives; a negative limit is no limit, as SQL's ``LIMIT``."""
+    conn = _connect(fixture_indexes, name)
+    states = [int(r[0]) for r in conn.execute("SELECT state_rowid FROM lexical_states ORDER BY state_rowid DESC LIMIT 300")]
+    for window in ([(s, -1.0) for s in states], [(s, -float(i % 3)) for i, s in enumerate(states)]):
+        for limit in (-1, 0, 1, 10, 120, 400):
+            rows = window_occurrences(conn, window, Filters(), limit)
+            assert rows == occurrences(conn, *values_source(window), Filters(), limit)
+            assert [list(r) for r in rows] == [list(r) for r in occurrences(conn, *values_source(window), Filters(), limit)]
+    tied = window_occurrences(conn, [(s, -1.0) for s in states], Filters(), -1)
+    assert len({r["valid_from"] for r in tied}) > 1 and len(tied) > 120
+    assert tied == sorted(tied, key=lambda r: (-int(r["valid_from"].replace("-", "")), r["state_rowid"]))
