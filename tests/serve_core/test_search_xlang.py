@@ -118,7 +118,7 @@ def test_a_few_untranslatable_words_leave_a_translated_question() -> None:
     found = xlang.translate(["refund", "travel", "company", "goes", "bankrupt"], "en", covered={"refund", "bankrupt"})
     assert found.missing == ["goes"] and not found.untranslated and not found.alternatives
     # with one word translated the question is searched as it is (another question otherwise;
-    # "scaffolds" since the sixteenth session gave "permit" its French term)
+    # "scaffolds": an English word no French text holds)
     found = xlang.translate(["space", "elevator", "construction", "scaffolds"], "en")
     assert found.missing and not found.alternatives and not found.untranslated
     # a German word nothing translates leaves a question whose other words are translated
