@@ -43,7 +43,9 @@ def _counting(state: ServeState) -> CountingGate:
     return gate
 
 
-def test_a_diff_page_takes_one_slot_for_its_core_call_rows_and_rendering(dev_index: Path) -> None:
+def _stepped(dev_index: Path) -> tuple[ServeState, CountingGate, list[str]]:
+    """A mounted state whose gate counts the slots taken and whose :meth:`ServeState.run` lists the
+    steps it runs on the pool (by the function's name)."""
     state = new_state(MountConfig(index_dir=dev_index, unsigned_dev=True), NO_RATE)
     state.mount()
     gate = _counting(state)
@@ -55,6 +57,11 @@ def test_a_diff_page_takes_one_slot_for_its_core_call_rows_and_rendering(dev_ind
         return await run(function, *args)
 
     state.run = counted_run  # type: ignore[method-assign]
+    return state, gate, steps
+
+
+def test_a_diff_page_takes_one_slot_for_its_core_call_rows_and_rendering(dev_index: Path) -> None:
+    state, gate, steps = _stepped(dev_index)
     app = create_app(state, AppSettings(limits=NO_RATE, mount_on_startup=False))
     with TestClient(app) as client:
         response = client.get(f"{WORK_URL}/diff/{V1}/{V2A}", headers={"accept": "text/html"})
@@ -106,17 +113,7 @@ def test_a_page_past_its_deadline_keeps_its_slot_until_its_step_finishes(
 
 
 def test_a_search_page_is_one_step_for_its_search_and_rendering(dev_index: Path) -> None:
-    state = new_state(MountConfig(index_dir=dev_index, unsigned_dev=True), NO_RATE)
-    state.mount()
-    gate = _counting(state)
-    steps: list[str] = []
-    run = state.run
-
-    async def counted_run(function: Callable[..., object], *args: object) -> object:
-        steps.append(getattr(function, "__name__", type(function).__name__))
-        return await run(function, *args)
-
-    state.run = counted_run  # type: ignore[method-assign]
+    state, gate, steps = _stepped(dev_index)
     app = create_app(state, AppSettings(limits=NO_RATE, mount_on_startup=False))
     with TestClient(app) as client:
         response = client.get("/search?q=article", headers={"accept": "text/html"})

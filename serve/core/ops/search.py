@@ -2501,9 +2501,9 @@ def _edits(a: str, b: str) -> int:
     return previous[-1]
 
 
-def transposing_laws(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mapping[str, Plan], query: str) -> None:
-    """A question asking for Luxembourg's law or the act transposing a directive
-    (:func:`serve.core.ranking.asks_own_law`) that names a directive EUR-Lex resolves ("Luxembourg law
+def transposing_laws(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mapping[str, Plan], own_law: bool) -> None:
+    """A question asking for Luxembourg's law or the act transposing a directive (``own_law``:
+    :func:`serve.core.ranking.asks_own_law` of its words) that names a directive EUR-Lex resolves ("Luxembourg law
     transposing MiFID II", "loi transposant la directive 2014/65/UE") names the Legilux acts whose
     official title says they transpose it (:func:`serve.core.ranking.transposes`): soft mentions on
     the Legilux plan (reason ``transposing_law``; principal acts only, in force first, then newest),
@@ -2512,7 +2512,7 @@ def transposing_laws(ctx: CallContext, indexes: Sequence[MountedIndex], plans: M
     alone, the law the user asked for never listed)."""
     eu = next((i for i in indexes if i.publisher.value == "eu-eurlex"), None)
     lu = next((i for i in indexes if i.publisher.value == "lu-legilux"), None)
-    if eu is None or lu is None or not ranking.asks_own_law(normalize(query).split()):
+    if eu is None or lu is None or not own_law:
         return
     citations = [c for m in plans[eu.publisher.value].mentions if m.status == "resolved" and len(m.works) == 1
                  for c in [ranking.directive_citation(eu.catalogue.slug_of[m.works[0]])] if c]
@@ -2529,7 +2529,7 @@ def transposing_laws(ctx: CallContext, indexes: Sequence[MountedIndex], plans: M
             if not works:
                 continue
             slugs = lu.catalogue.slug_of
-            chosen = sorted(works, key=lambda w: slugs.get(w, ""), reverse=True)  # newest first
+            chosen = sorted(works, key=lambda w: slugs.get(w, ""), reverse=True)  # by slug: newest first within a form
             chosen.sort(key=lambda w: profiles[w].status != "in_force")  # then in force first
             plan.mentions.append(Mention(f"transposing {citation}", "resolved", "transposing_law", chosen, soft=True))
             plan.boost = sorted(set(plan.boost) | set(chosen))
@@ -2821,16 +2821,16 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
         args = {**args, "time_scope": "as_of" if args["as_of"] else "all_versions"}
     parsed = parse_query(args["query"])
     plans = {i.publisher.value: _plan(ctx, i, parsed, args) for i in indexes}
+    # a question asking for Luxembourg's own law (or the act transposing a directive) is answered by
+    # Legilux beside the EU act it names, never left out for it (ranking.asks_own_law)
+    own_law = ranking.asks_own_law(normalize(parsed.raw).split())
     # a work named by an ordinary phrase (soft) still says which publisher the question is about,
     # unless the phrase is an ordinary-phrase short title standing alone (searchplan.Plan.names_publisher)
     if args["retrieval_mode"] in ("keyword", "hybrid") and not args["works"]:
         named_act(ctx, indexes, plans, act_name(parsed.raw), fuzzy=args["fuzzy"] == "auto")
         dated_reference_not_held(indexes, plans, parsed.raw)
-        transposing_laws(ctx, indexes, plans, parsed.raw)
+        transposing_laws(ctx, indexes, plans, own_law)
     someone_strong = any(p.names_publisher for p in plans.values())
-    # a question asking for Luxembourg's own law (or the act transposing a directive) is answered by
-    # Legilux beside the EU act it names, never left out for it (ranking.asks_own_law)
-    own_law = ranking.asks_own_law(normalize(parsed.raw).split())
     known = _known_anywhere(ctx, plans, args["language"]) if args["fuzzy"] == "auto" else set()
 
     memos: dict[str, dict[str, Any]] = {i.publisher.value: {} for i in indexes}
