@@ -247,7 +247,7 @@ def search_index(context: AssetExecutionContext, lex: LexSettings) -> dg.Materia
     incrementally from the previous index when it can be updated)."""
     from derive.index.build import build_from_paths
     from derive.index.verify import verify_index
-    from pipelines.index_stage import index_state
+    from pipelines.index_stage import index_state, texts_to_verify
 
     publisher = _publisher(context)
     tree = CorpusTree.open(lex.tree(publisher.value), evidence_dir=lex.evidence_dir or None)
@@ -264,14 +264,17 @@ def search_index(context: AssetExecutionContext, lex: LexSettings) -> dg.Materia
         # the previous index, when there is one of this format, is updated in place of a full
         # build: only the works whose inputs changed are rebuilt (same content digest)
         previous = index_path if index_path.is_file() else None
+        previous_sha256 = state.sha256(previous) if previous is not None else None
         built = build_from_paths(publisher, tree, dataset_dir, out_dir, built_at=built_at, previous=previous,
-                                 previous_sha256=state.sha256(previous) if previous is not None else None,
-                                 known_sha256=state.sha256)
+                                 previous_sha256=previous_sha256, known_sha256=state.sha256)
         metrics = built.metrics
         # the content digest is computed once, by the build, over this file's content tables after
         # their last write; the check ties it to the file through the stamp file's SHA-256 and
-        # re-checks everything else (texts, counters, FTS rows); `lex index verify` recomputes it
-        problems = verify_index(index_path, sealed_digest=built.stamp["content_digest"]).problems
+        # re-checks everything else (counters, FTS rows) and the texts: those the build wrote when it
+        # updated a previous file this stage verified, else all (docs/adr/0026); `lex index verify`
+        # recomputes the digest and checks every text
+        problems = verify_index(index_path, sealed_digest=built.stamp["content_digest"],
+                                texts_from_block=texts_to_verify(state, previous_sha256, built.texts_from_block)).problems
         if not problems:  # recorded only once verified: a skip means this exact file verified
             # the index's hash is the one the build took of the file and the verification
             # confirmed against the stamp file (which it read whole): not read a third time
