@@ -260,6 +260,7 @@ def search_index(context: AssetExecutionContext, lex: LexSettings) -> dg.Materia
     skipped = state.unchanged(inputs, outputs)
     problems: list[str] = []
     metrics: dict[str, object] = {}
+    texts_from_block = 0  # no check ran (skipped)
     if not skipped:
         # the previous index, when there is one of this format, is updated in place of a full
         # build: only the works whose inputs changed are rebuilt (same content digest)
@@ -273,8 +274,9 @@ def search_index(context: AssetExecutionContext, lex: LexSettings) -> dg.Materia
         # re-checks everything else (counters, FTS rows) and the texts: those the build wrote when it
         # updated a previous file this stage verified, else all (docs/adr/0026); `lex index verify`
         # recomputes the digest and checks every text
+        texts_from_block = texts_to_verify(state, previous_sha256, built.texts_from_block)
         problems = verify_index(index_path, sealed_digest=built.stamp["content_digest"],
-                                texts_from_block=texts_to_verify(state, previous_sha256, built.texts_from_block)).problems
+                                texts_from_block=texts_from_block).problems
         if not problems:  # recorded only once verified: a skip means this exact file verified
             # the index's hash is the one the build took of the file and the verification
             # confirmed against the stamp file (which it read whole): not read a third time
@@ -291,6 +293,8 @@ def search_index(context: AssetExecutionContext, lex: LexSettings) -> dg.Materia
             "build_mode": str(metrics.get("mode", "")),
             "works_changed": int(str(metrics.get("works_changed", 0))),
             "works_unread": int(str(metrics.get("works_unread", 0))),
+            # the first text block the check inflated and hashed (1: every text; docs/adr/0026)
+            "texts_checked_from_block": texts_from_block,
             "index": dg.MetadataValue.path(str(index_path)),
         }),
         data_version=dg.DataVersion(index_sha256),
