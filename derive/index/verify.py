@@ -14,7 +14,9 @@ content digest the build computed over this file's content tables after their la
 the stamp must name that digest, and the stamp file must be beside the index and name this
 file's size and SHA-256 (which the build took of the file it wrote). Everything else — mount
 checks, every text inflated and hashed to its key, word counts, FTS rows, the stamp file — is
-checked as without it (``docs/adr/0016-one-digest-pass-per-build.md``).
+checked as without it (``docs/adr/0016-one-digest-pass-per-build.md``), except that with
+``texts_from_block`` only the texts of the blocks an incremental build wrote are inflated and hashed
+(``docs/adr/0026-index-stage-verifies-what-it-wrote.md``).
 """
 
 from __future__ import annotations
