@@ -44,7 +44,8 @@ CORPUS_VERIFIES = dg.AssetCheckSpec("verifies", asset="corpus_tree", blocking=Tr
 INDEX_VERIFIES = dg.AssetCheckSpec("stamp_digest_recomputes", asset="search_index", blocking=True,
                                    description="The index verifies: the stamp's content digest is the one the build computed over "
                                                "this file (tied by the stamp file's SHA-256), every text hashes to "
-                                               "its key, counters and FTS rows match.")
+                                               "its key (after an incremental build: every text it wrote, ADR 0026), "
+                                               "counters and FTS rows match.")
 #: the tags under which Dagster reads a materialisation's data and code versions (what a
 #: ``MaterializeResult(data_version=...)`` of an asset with a ``code_version`` records)
 DATA_VERSION_TAG = "dagster/data_version"
