@@ -49,7 +49,7 @@ class VerifyReport:
 
 def _text_problems(conn: sqlite3.Connection, from_block: int = 1) -> list[str]:
     """Each text of the blocks numbered ``from_block`` or more (from 1: every text) inflated, hashed to
-    its key, decoded and counted; and every such text lies in a stored block."""
+    its key, decoded and counted; and every text lies in a stored block."""
     out = []
     seen = 0
     try:
@@ -68,6 +68,11 @@ def _text_problems(conn: sqlite3.Connection, from_block: int = 1) -> list[str]:
     stored = conn.execute("SELECT COUNT(*) FROM texts WHERE block_rowid >= ?", (from_block,)).fetchone()[0]
     if not out and seen != stored:
         out.append(f"{stored - seen} texts lie in no stored block")
+    if from_block > 1:  # the texts not inflated: each still lies in a stored block (no block read)
+        lost = conn.execute("SELECT COUNT(*) FROM texts WHERE block_rowid < ? AND block_rowid NOT IN "
+                            "(SELECT block_rowid FROM text_blocks)", (from_block,)).fetchone()[0]
+        if lost:
+            out.append(f"{lost} texts lie in no stored block")
     return out
 
 

@@ -438,7 +438,7 @@ def _set_words(path: Path, below: bool, from_block: int) -> None:
 
 
 def _text_problems(report_problems: list[str]) -> list[str]:
-    return [p for p in report_problems if p.startswith("text ")]
+    return [p for p in report_problems if p.startswith("text ") or p.endswith("texts lie in no stored block")]
 
 
 def test_the_stage_check_of_an_incremental_build_verifies_the_texts_it_wrote(fixture_indexes: FixtureBuild,
@@ -474,6 +474,18 @@ def test_the_stage_check_of_an_incremental_build_verifies_the_texts_it_wrote(fix
         whole = _text_problems(verify_index(damaged).problems)
         assert len(whole) == 1  # the full verification finds either
         assert scoped == ([] if below else whole)  # the stage's check finds a text it wrote
+    # a carried text whose block is gone is found without inflating any block
+    orphaned = tmp_path / "orphaned" / "lu-legilux.sqlite"
+    orphaned.parent.mkdir()
+    shutil.copyfile(added.index_path, orphaned)
+    conn = sqlite3.connect(orphaned)
+    try:
+        conn.execute("DELETE FROM text_blocks WHERE block_rowid = (SELECT MIN(block_rowid) FROM text_blocks)")
+        conn.commit()
+    finally:
+        conn.close()
+    lost = _text_problems(verify_index(orphaned, sealed_digest=sealed, texts_from_block=start).problems)
+    assert len(lost) == 1 and lost[0].endswith("texts lie in no stored block"), lost
 
 
 def test_only_the_stage_check_may_scope_the_texts(fixture_indexes: FixtureBuild) -> None:
