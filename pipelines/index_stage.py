@@ -31,3 +31,13 @@ def index_state(lex: LexSettings, publisher: Publisher,
               "dataset": {p.name: state.sha256(p) for p in sorted(dataset_dir.glob("*.jsonl"))}}
     outputs = {"index": out_dir / f"{publisher.value}.sqlite", "stamp": out_dir / f"{publisher.value}.stamp.json"}
     return state, inputs, outputs
+
+
+def texts_to_verify(state: StageState, previous_sha256: str | None, texts_from_block: int) -> int:
+    """The first text block the stage's check inflates and hashes after a build (``docs/adr/0026``):
+    ``texts_from_block`` (the build's, :attr:`derive.index.build.BuildResult.texts_from_block`) when the
+    build updated a previous file whose SHA-256 this stage recorded — recorded only once that file's
+    own check passed, so its blocks were verified —, else 1 (every text)."""
+    if previous_sha256 is None or state.recorded_outputs().get("index") != previous_sha256:
+        return 1
+    return texts_from_block

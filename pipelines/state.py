@@ -157,6 +157,12 @@ class StageState:
             self._write(str(recorded["inputs"]), current)
         return True
 
+    def recorded_outputs(self) -> dict[str, str]:
+        """The outputs' hashes the last :meth:`record` (or current :meth:`unchanged`) wrote, never read now."""
+        recorded = self._load()
+        outputs = recorded.get("outputs") if recorded is not None else None
+        return {str(k): str(v) for k, v in outputs.items()} if isinstance(outputs, dict) else {}
+
     def output_digests(self, outputs: Mapping[str, Path]) -> dict[str, str]:
         """:func:`files_digest` of ``outputs``: the hashes the last :meth:`unchanged` computed when it
         found the stage current (for a caller that then wrote none of them), else computed now."""

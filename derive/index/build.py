@@ -76,7 +76,13 @@ from derive.index.serving import WindowUpdate, write_serving_tables
 from derive.index.spill import SCHEMA, DirectSink, SpilledRows, SpillSink
 from derive.index.stamp import build_stamp, content_facts, stamp_document, stored_facts
 from derive.index.text import fts_number, fts_text
-from derive.index.textstore import ZLIB_VERSION, read_texts, write_dictionary, write_texts
+from derive.index.textstore import (
+    ZLIB_VERSION,
+    next_block,
+    read_texts,
+    write_dictionary,
+    write_texts,
+)
 from derive.index.textstore import prune as prune_texts
 from derive.index.windows import Changes, Windows
 from derive.index.windows import dump as dump_windows
@@ -101,6 +107,10 @@ class BuildResult:
     #: Wall/CPU seconds, per-phase figures (:mod:`derive.index.progress`), ``mode`` (``full`` or
     #: ``incremental``) and, for an incremental build, ``works_changed``.
     metrics: dict[str, object] = field(default_factory=dict)
+    #: The first ``text_blocks`` row this build wrote: 1 for a full build (it wrote every block); for an
+    #: incremental one, the blocks numbered below it are the previous file's, copied as they were
+    #: (its own check verifies the texts it wrote: ``docs/adr/0026-index-stage-verifies-what-it-wrote.md``).
+    texts_from_block: int = 1
 
 
 def _insert(conn: sqlite3.Connection, table: str, rows: list[tuple[Any, ...]]) -> None:
@@ -553,6 +563,8 @@ def _incremental_index(path: Path, previous: Path, publisher: Publisher, sources
             return None
         conn.execute("PRAGMA journal_mode=OFF")
         conn.execute("PRAGMA synchronous=OFF")
+        # every block this build writes is numbered from here (texts are only added and pruned)
+        first_block = next_block(conn)
         _attach_scratch(conn, scratch)
         conn.execute("BEGIN")
         for statement in BUILD_INDEXES.values():
@@ -600,7 +612,8 @@ def _incremental_index(path: Path, previous: Path, publisher: Publisher, sources
     finally:
         scratch.unlink(missing_ok=True)
     conn.close()
-    meter.facts.update(mode="incremental", works_changed=len(changed), changed=changed[:20], works_unread=len(unread))
+    meter.facts.update(mode="incremental", works_changed=len(changed), changed=changed[:20], works_unread=len(unread),
+                       texts_from_block=first_block)
     return full
 
 
@@ -854,5 +867,7 @@ def _publish(publisher: Publisher, out_dir: Path, write: Callable[[Path], dict[s
     metrics = meter.metrics() if meter is not None else {}
     if metrics:
         metrics["bytes"] = size
+    from_block = metrics.get("texts_from_block", 1)
     return BuildResult(publisher=publisher.value, index_path=final, stamp_path=stamp_path, stamp=full,
-                       index_sha256=sha, index_bytes=size, metrics=metrics)
+                       index_sha256=sha, index_bytes=size, metrics=metrics,
+                       texts_from_block=from_block if isinstance(from_block, int) else 1)

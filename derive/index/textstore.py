@@ -467,13 +467,15 @@ def stored_texts(conn: sqlite3.Connection) -> Iterator[tuple[str, int, str]]:
         yield sha, words, _utf8(raw)
 
 
-def stored_utf8(conn: sqlite3.Connection) -> Iterator[tuple[str, int, bytes]]:
-    """:func:`stored_texts` with each text's bytes as stored (its UTF-8, not checked here)."""
+def stored_utf8(conn: sqlite3.Connection, from_block: int = 1) -> Iterator[tuple[str, int, bytes]]:
+    """:func:`stored_texts` with each text's bytes as stored (its UTF-8, not checked here); only the
+    texts of the blocks numbered ``from_block`` or more (every block from 1: all of them)."""
     rows = conn.execute("SELECT block_rowid, text_sha256, words, start, length FROM texts "
-                        "ORDER BY block_rowid, start").fetchall()
+                        "WHERE block_rowid >= ? ORDER BY block_rowid, start", (from_block,)).fetchall()
     index = 0
     zdict = dictionary(conn)
-    for block, body in conn.execute("SELECT block_rowid, body FROM text_blocks ORDER BY block_rowid"):
+    for block, body in conn.execute("SELECT block_rowid, body FROM text_blocks WHERE block_rowid >= ? "
+                                    "ORDER BY block_rowid", (from_block,)):
         raw = _go_on(inflater(zdict), bytes(body), 0)
         while index < len(rows) and rows[index][0] == block:
             _, sha, words, start, length = rows[index]

@@ -3,7 +3,8 @@
 Beyond the mount checks of :mod:`derive.index.read`: the content digest is recomputed and
 compared with the stamp, every work's digest recomputed from its rows and compared with its
 ``work_digests`` row (what an incremental build takes for the works it did not rebuild); every
-stored text hashes to its key; every lexical state has an FTS
+stored text hashes to its key (the index stage's check of an incremental build: every text it
+wrote, ``texts_from_block``); every lexical state has an FTS
 row; and, when ``<publisher>.stamp.json`` is beside the file, it must name this file's size
 and SHA-256 and repeat the embedded stamp exactly.
 
@@ -13,7 +14,9 @@ content digest the build computed over this file's content tables after their la
 the stamp must name that digest, and the stamp file must be beside the index and name this
 file's size and SHA-256 (which the build took of the file it wrote). Everything else — mount
 checks, every text inflated and hashed to its key, word counts, FTS rows, the stamp file — is
-checked as without it (``docs/adr/0016-one-digest-pass-per-build.md``).
+checked as without it (``docs/adr/0016-one-digest-pass-per-build.md``), except that with
+``texts_from_block`` only the texts of the blocks an incremental build wrote are inflated and hashed
+(``docs/adr/0026-index-stage-verifies-what-it-wrote.md``).
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from derive.index.schema import stamp_file_name
 from derive.index.textstore import check_utf8, stored_utf8, utf8_text
 from derive.index.worddiff import word_count
 from legal.canonical import hash_file
-from legal.errors import LexError
+from legal.errors import IndexError_, LexError
 
 
 @dataclass
@@ -44,11 +47,13 @@ class VerifyReport:
         return not self.problems
 
 
-def _text_problems(conn: sqlite3.Connection) -> list[str]:
+def _text_problems(conn: sqlite3.Connection, from_block: int = 1) -> list[str]:
+    """Each text of the blocks numbered ``from_block`` or more (from 1: every text) inflated, hashed to
+    its key, decoded and counted; and every text lies in a stored block."""
     out = []
     seen = 0
     try:
-        for sha, words, raw in stored_utf8(conn):  # each text's bytes hashed and counted as stored
+        for sha, words, raw in stored_utf8(conn, from_block):  # each text's bytes hashed and counted as stored
             seen += 1
             text = utf8_text(raw)
             try:
@@ -60,9 +65,14 @@ def _text_problems(conn: sqlite3.Connection) -> list[str]:
                 out.append(f"text {sha[:12]}… has {word_count(text)} words, not {words}")
     except (LexError, zlib.error) as exc:
         out.append(f"text blocks unreadable: {exc}")
-    stored = conn.execute("SELECT COUNT(*) FROM texts").fetchone()[0]
+    stored = conn.execute("SELECT COUNT(*) FROM texts WHERE block_rowid >= ?", (from_block,)).fetchone()[0]
     if not out and seen != stored:
         out.append(f"{stored - seen} texts lie in no stored block")
+    if from_block > 1:  # the texts not inflated: each still lies in a stored block (no block read)
+        lost = conn.execute("SELECT COUNT(*) FROM texts WHERE block_rowid < ? AND block_rowid NOT IN "
+                            "(SELECT block_rowid FROM text_blocks)", (from_block,)).fetchone()[0]
+        if lost:
+            out.append(f"{lost} texts lie in no stored block")
     return out
 
 
@@ -90,9 +100,16 @@ def _stamp_file_problems(path: Path, stamp: dict[str, str], *, required: bool = 
     return problems
 
 
-def verify_index(path: Path, *, sealed_digest: str | None = None) -> VerifyReport:
+def verify_index(path: Path, *, sealed_digest: str | None = None, texts_from_block: int = 1) -> VerifyReport:
     """Every check of the module docstring; with ``sealed_digest`` the content digest is the one the
-    build computed over this file (not recomputed) and the stamp file is required."""
+    build computed over this file (not recomputed) and the stamp file is required. ``texts_from_block``
+    (only with ``sealed_digest``: the build's own check of an incremental build, its
+    :attr:`derive.index.build.BuildResult.texts_from_block`): only the texts of the blocks from that
+    one on — those the build wrote — are inflated and hashed; the blocks before it are the previous
+    file's, checked when that file was built (``docs/adr/0026-index-stage-verifies-what-it-wrote.md``)."""
+    if texts_from_block != 1 and sealed_digest is None:
+        raise IndexError_("a full verification checks every text: texts_from_block needs the build's sealed digest",
+                          code="verify_scope", subject=path.name)
     report = VerifyReport(index=path.name)
     conn = open_readonly(path)
     try:
@@ -108,7 +125,7 @@ def verify_index(path: Path, *, sealed_digest: str | None = None) -> VerifyRepor
             digest = combine(conn, works)
         if digest != report.stamp.get("content_digest"):
             report.problems.append(f"content digest {digest} differs from the stamp's {report.stamp.get('content_digest')}")
-        report.problems.extend(_text_problems(conn))
+        report.problems.extend(_text_problems(conn, texts_from_block))
         states = conn.execute("SELECT COUNT(*) FROM lexical_states").fetchone()[0]
         fts = conn.execute("SELECT COUNT(*) FROM provision_fts_docsize").fetchone()[0]
         if states != fts:

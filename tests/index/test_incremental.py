@@ -423,3 +423,74 @@ def test_an_incremental_vocabulary_rewrites_only_the_words_whose_rows_changed() 
     start = updated.total_changes
     _update_vocabulary(updated, after)
     assert updated.total_changes == start  # nothing changed: nothing written
+
+
+def _set_words(path: Path, below: bool, from_block: int) -> None:
+    """Give one stored text of a block numbered below ``from_block`` (else from it on) a wrong word count."""
+    conn = sqlite3.connect(path)
+    try:
+        op = "<" if below else ">="
+        key = conn.execute(f"SELECT text_sha256 FROM texts WHERE block_rowid {op} ? LIMIT 1", (from_block,)).fetchone()[0]
+        conn.execute("UPDATE texts SET words = words + 1 WHERE text_sha256 = ?", (key,))
+        conn.commit()
+    finally:
+        conn.close()
+
+
+def _text_problems(report_problems: list[str]) -> list[str]:
+    return [p for p in report_problems if p.startswith("text ") or p.endswith("texts lie in no stored block")]
+
+
+def test_the_stage_check_of_an_incremental_build_verifies_the_texts_it_wrote(fixture_indexes: FixtureBuild,
+                                                                             tmp_path: Path) -> None:
+    """docs/adr/0026: an incremental build numbers every block it writes from ``texts_from_block`` on;
+    the stage's check (``sealed_digest`` + ``texts_from_block``) inflates and hashes those texts only,
+    the previous file's blocks having been checked when it was built; ``lex index verify`` checks all."""
+    smaller = tmp_path / "dataset-lu"
+    _drop_one_version(fixture_indexes.datasets["lu"], smaller)
+    previous = _build(fixture_indexes, smaller, tmp_path / "prev")
+    assert previous.metrics["mode"] == "full" and previous.texts_from_block == 1
+    # the version dropped comes back: its texts not held by the previous file are written as new blocks
+    added = _build(fixture_indexes, fixture_indexes.datasets["lu"], tmp_path / "inc", previous=tmp_path / "prev")
+    assert added.metrics["mode"] == "incremental" and added.metrics["works_changed"] == 1
+    start = added.texts_from_block
+    conn = sqlite3.connect(added.index_path)
+    try:
+        new, old = (conn.execute(f"SELECT COUNT(*) FROM texts WHERE block_rowid {op} ?", (start,)).fetchone()[0]
+                    for op in (">=", "<"))
+        assert start == conn.execute("SELECT MAX(block_rowid) FROM text_blocks WHERE block_rowid < ?",
+                                     (start,)).fetchone()[0] + 1
+    finally:
+        conn.close()
+    assert new > 0 and old > 0
+    sealed = added.stamp["content_digest"]
+    assert verify_index(added.index_path, sealed_digest=sealed, texts_from_block=start).ok
+    for below in (True, False):
+        damaged = tmp_path / f"damaged-{below}" / "lu-legilux.sqlite"
+        damaged.parent.mkdir()
+        shutil.copyfile(added.index_path, damaged)
+        _set_words(damaged, below, start)
+        scoped = _text_problems(verify_index(damaged, sealed_digest=sealed, texts_from_block=start).problems)
+        whole = _text_problems(verify_index(damaged).problems)
+        assert len(whole) == 1  # the full verification finds either
+        assert scoped == ([] if below else whole)  # the stage's check finds a text it wrote
+    # a carried text whose block is gone is found without inflating any block
+    orphaned = tmp_path / "orphaned" / "lu-legilux.sqlite"
+    orphaned.parent.mkdir()
+    shutil.copyfile(added.index_path, orphaned)
+    conn = sqlite3.connect(orphaned)
+    try:
+        conn.execute("DELETE FROM text_blocks WHERE block_rowid = (SELECT MIN(block_rowid) FROM text_blocks)")
+        conn.commit()
+    finally:
+        conn.close()
+    lost = _text_problems(verify_index(orphaned, sealed_digest=sealed, texts_from_block=start).problems)
+    assert len(lost) == 1 and lost[0].endswith("texts lie in no stored block"), lost
+
+
+def test_only_the_stage_check_may_scope_the_texts(fixture_indexes: FixtureBuild) -> None:
+    from legal.errors import IndexError_
+
+    with pytest.raises(IndexError_) as raised:
+        verify_index(fixture_indexes.index_dir / "lu-legilux.sqlite", texts_from_block=2)
+    assert raised.value.code == "verify_scope"

@@ -187,7 +187,11 @@ def test_one_changed_work_reruns_only_its_publisher(tmp_path: Path, baseline: Ba
     # the rebuilt shard's other works' rows were copied from its previous output
     assert derived["works_copied_in_step"] > 0, derived
     _same_as_cold(settings(workdir), tmp_path / "cold")
-    assert lu.meta("search_index", "lu-legilux")["skipped"] == ""
+    index_meta = lu.meta("search_index", "lu-legilux")
+    assert index_meta["skipped"] == ""
+    # updated from the index the first run built and verified: the check hashed the texts this build wrote
+    assert index_meta["build_mode"] == "incremental" and index_meta["texts_checked_from_block"] > 1, index_meta
+    assert baseline.first.evidence["lu-legilux"].meta("search_index", "lu-legilux")["texts_checked_from_block"] == 1
     rows = [json.loads(line) for line in (settings(workdir).derived("lu-legilux") / "provisions.jsonl").open("rb")]
     assert any(MARKER in r["text_md"] for r in rows if r["work_id"] == f"lu-legilux:{CHANGED_SLUG}")
 

@@ -159,3 +159,22 @@ def test_a_file_one_stage_hashed_is_not_read_by_the_next(tmp_path: Path, reads: 
     outputs["b"].unlink()  # gone files leave the shared hashes at the next record
     StageState(tmp_path, "other").record({}, {})
     assert str(outputs["b"]) not in json.loads((tmp_path / "state" / SHARED).read_bytes())
+
+
+def test_the_index_stage_scopes_its_text_check_only_after_a_previous_file_it_verified(tmp_path: Path) -> None:
+    """docs/adr/0026: the build's ``texts_from_block`` is taken only when the previous index is the file
+    this stage recorded (it records only after that file's check passed); otherwise every text is checked."""
+    from pipelines.index_stage import texts_to_verify
+
+    index = tmp_path / "out" / "lu-legilux.sqlite"
+    index.parent.mkdir()
+    index.write_bytes(b"previous index")
+    state = StageState(tmp_path, "index-lu-legilux")
+    sha = state.sha256(index)
+    assert state.recorded_outputs() == {}
+    assert texts_to_verify(state, sha, 7) == 1  # never recorded: a build that failed its check, or none
+    state.record({"x": 1}, {"index": index})
+    assert StageState(tmp_path, "index-lu-legilux").recorded_outputs() == {"index": sha}
+    assert texts_to_verify(StageState(tmp_path, "index-lu-legilux"), sha, 7) == 7
+    assert texts_to_verify(StageState(tmp_path, "index-lu-legilux"), "0" * 64, 7) == 1  # another file
+    assert texts_to_verify(StageState(tmp_path, "index-lu-legilux"), None, 7) == 1  # a full build
