@@ -25,7 +25,9 @@ Applied at query time by the planner (:func:`serve.core.searchplan.build_plan` t
 searched index holds text in: an English question on Legilux, a German one on either publisher. The
 translations are OR-alternatives of the question's word (never a filter, never a replacement, never
 choosing an act) and are reported (``query_plan.translations``), so a user sees why a French act
-answered. Nothing here reads an index.
+answered. Nothing here reads an index: a German learned word the lexicon lacks ("Identität",
+"geologische") is given the French cognates (:func:`cognates`) that the caller's ``held`` says the
+searched index holds; they add terms only and never count as translated words.
 """
 
 from __future__ import annotations
@@ -33,8 +35,9 @@ from __future__ import annotations
 import functools
 import json
 import math
+import re
 from collections import Counter
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -400,6 +403,41 @@ def compound_parts(word: str, language: str) -> tuple[str, ...] | None:
     return None
 
 
+#: German endings of learned words and the French endings of the same word ("Identität" →
+#: "identité", "geologische" → "géologique", "Diskriminierung" → "discrimination", "Politik" →
+#: "politique"), on normalised (accent-folded) words, the longest ending first. A candidate is a
+#: translation only when the searched index holds it as a word (:func:`cognates`, ``held``): a
+#: rule proposes, the French text decides.
+COGNATE_ENDINGS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("isierungen", ("isations",)), ("isierung", ("isation",)), ("ierungen", ("ations",)), ("ierung", ("ation",)),
+    ("itaten", ("ites",)), ("itat", ("ite", "ites")),
+    ("ischen", ("iques", "ique")), ("ischer", ("ique",)), ("isches", ("ique",)), ("ische", ("ique", "iques")),
+    ("isch", ("ique",)), ("ismus", ("isme",)), ("ionen", ("ions",)), ("ion", ("ion",)),
+    ("iken", ("iques",)), ("ik", ("ique", "iques")), ("uren", ("ures",)), ("ur", ("ure",)),
+    ("enzen", ("ences",)), ("enz", ("ence",)), ("anzen", ("ances",)), ("anz", ("ance",)),
+    ("oren", ("eurs",)), ("or", ("eur",)), ("ien", ("ies",)), ("ie", ("ie",)),
+)
+#: A cognate's stem (the word without its ending) has at least this many letters.
+COGNATE_MIN_STEM = 3
+
+
+def cognates(word: str, language: str) -> tuple[str, ...]:
+    """The French words a German learned word may be (normalised): its ending replaced by the
+    French one (:data:`COGNATE_ENDINGS`), German ``k`` before ``a o u l r t`` read as ``c`` and ``z``
+    before ``i`` as ``c`` ("Kommission", "Konkurrenz", "sozial"). Candidates only, the word itself
+    never: which of them is French is for the searched text to say. Empty for another language or
+    a word with no such ending. Pure."""
+    if language != "de" or not word.isalpha():
+        return ()
+    for ending, french in COGNATE_ENDINGS:
+        stem = word[:-len(ending)]
+        if word.endswith(ending) and len(stem) >= COGNATE_MIN_STEM:
+            spelled = re.sub(r"z(?=i)", "c", re.sub(r"k(?=[aoulrt])", "c", stem.replace("kk", "cc")))
+            stems = dict.fromkeys((spelled, stem))
+            return tuple(c for c in dict.fromkeys(s + f for s in stems for f in french) if c != word)
+    return ()
+
+
 def query_language(words: Sequence[str]) -> str | None:
     """The language of a question's normalised words, when it is told: the most evidence among
     French, English and German — stop words of one language only, words only the English or
@@ -444,7 +482,8 @@ class Translation:
     untranslated: list[str] = field(default_factory=list)
 
 
-def translate(terms: Sequence[str], language: str, covered: Collection[str] = ()) -> Translation:
+def translate(terms: Sequence[str], language: str, covered: Collection[str] = (),
+              held: Callable[[str], bool] | None = None) -> Translation:
     """``terms`` of a ``language`` (en/de) question, for a French-only text: each run of words that
     is a phrase entry becomes one term (its phrase), each word with an entry keeps its word and gains
     the French terms as alternatives, and the source language's stop words are left out when at
@@ -452,13 +491,18 @@ def translate(terms: Sequence[str], language: str, covered: Collection[str] = ()
     to be absent from French text (``foreign``) is not translated (nor ``covered``: a term the
     synonym file already maps to French terms), nothing is translated (``missing``): half a
     question in French is another question ("space elevator construction permit" would be answered
-    by the acts on "espace" and "permis"). Pure."""
+    by the acts on "espace" and "permis"). A German word with neither an entry nor parts gains
+    the :func:`cognates` the searched text holds (``held``: whether the index holds a French word;
+    none asked without it) as alternatives: they add terms to search and never count as a
+    translated word, so they never leave out a word nothing translates — a question no text
+    answers in its own words is not made answerable by them. Pure (``held`` aside)."""
     lex = lexicon(language)
     stops = _STOPS.get(language, frozenset())
     out: list[str] = []
     alternatives: dict[str, list[str]] = {}
     used: list[dict[str, Any]] = []
     stops_found: list[str] = []
+    cognate: set[str] = set()
     longest = max((len(p) for p in lex.phrases), default=0)
     i = 0
     while i < len(terms):
@@ -476,6 +520,8 @@ def translate(terms: Sequence[str], language: str, covered: Collection[str] = ()
             i += 1
             french = lex.lookup(word, language) if " " not in word and word not in lex.shared else None
             parts = compound_parts(word, language) if not french and " " not in word else None
+            similar = [c for c in cognates(word, language) if held(c)] \
+                if held is not None and not french and not parts and word not in stops else []
             if french:
                 alternatives[word] = [t for t in french if t != word]
                 used.append({"from": word, "to": alternatives[word], "source": lex.origin.get(word, "mined")})
@@ -486,6 +532,10 @@ def translate(terms: Sequence[str], language: str, covered: Collection[str] = ()
                 used.append({"from": word, "to": [t for part in parts for t in alternatives[part]],
                              "source": "compound " + "+".join(parts)})
                 continue
+            elif similar:  # alternatives only: never a translated word (see the docstring)
+                alternatives[word] = similar
+                cognate.add(word)
+                used.append({"from": word, "to": similar, "source": "cognate"})
             elif word in stops:
                 stops_found.append(word)
             out.append(word)
@@ -493,7 +543,7 @@ def translate(terms: Sequence[str], language: str, covered: Collection[str] = ()
     # translated: the run it took from the lexicon must not leave the question fewer translated words
     # than the lexicon would have translated one by one (a single covered word still counts for none)
     translated = sum(1 if alternatives.get(t) else len(t.split()) for t in out
-                     if alternatives.get(t) or (t in covered and " " in t))
+                     if t not in cognate and (alternatives.get(t) or (t in covered and " " in t)))
     absent = [t for t in out if t not in alternatives and t not in covered and t not in stops_found
               and not_french(t, language)]
     if absent and translated >= MIN_TRANSLATED and len(absent) * UNTRANSLATED_SHARE <= translated:

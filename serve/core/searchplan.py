@@ -51,6 +51,7 @@ A **role intent** ("which acts amend X", "actes délégués du X") with a resolv
 
 from __future__ import annotations
 
+import functools
 import re
 import sqlite3
 from collections.abc import Callable, Collection, Mapping, Sequence
@@ -67,6 +68,8 @@ from serve.core.mount import Catalogue, MountedIndex
 ACT_FORMS = ("loi", "reglement", "arrete", "code", "constitution", "convention", "ordonnance", "decret",
              "directive", "regulation", "traite", "treaty", "decision")
 MAX_NAME_TOKENS = 30
+#: The longest a vocabulary look-up (:func:`holds_word`) may take; the enclosing call's deadline if sooner.
+VOCABULARY_SECONDS = 5.0
 MAX_CANDIDATES = 20
 #: A non-identifier name held as a phrase by the text of more works than this is an ordinary phrase.
 FREQUENT_PHRASE_WORKS = 3
@@ -541,23 +544,31 @@ def text_languages(index: MountedIndex) -> frozenset[str]:
     return index.memo("text_languages", load_text_languages)
 
 
-def translated(terms: Sequence[str], words: Sequence[str], held: frozenset[str], covered: Collection[str] = ()
+def translated(terms: Sequence[str], words: Sequence[str], held: frozenset[str], covered: Collection[str] = (),
+               vocabulary: Callable[[str], bool] | None = None
                ) -> tuple[list[str], dict[str, list[str]], dict[str, Any] | None]:
     """The search words of a question in a language the index holds no text in (``words``: all its
     normalised words, for telling the language; ``held``: :func:`text_languages`; ``covered``: the
     terms the synonym file maps to French terms already), its words' French terms, and the report;
     the terms unchanged when the question is in a held language, not told, or cannot be translated
-    whole (:func:`derive.index.xlang.translate`). Pure."""
+    whole (:func:`derive.index.xlang.translate`; ``vocabulary``: whether the index holds a word, for
+    a German word's cognates). Pure (``vocabulary`` aside)."""
     language = xlang.query_language(words)
     if language not in xlang.SOURCES or language in held or "fr" not in held:
         return list(terms), {}, None
-    found = xlang.translate(terms, language, covered)
+    found = xlang.translate(terms, language, covered, vocabulary)
     if not found.used and not found.dropped:
         return list(terms), {}, None
     report: dict[str, Any] = {"language": language, "used": found.used, "dropped": found.dropped}
     if found.untranslated:
         report["untranslated"] = found.untranslated
     return found.terms, found.alternatives, report
+
+
+def holds_word(index: MountedIndex, word: str) -> bool:
+    """Whether the index holds ``word`` (normalised) in its text vocabulary."""
+    with index.session(VOCABULARY_SECONDS) as conn:
+        return conn.execute("SELECT 1 FROM vocabulary WHERE term = ?", (word,)).fetchone() is not None
 
 
 def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | None,
@@ -580,7 +591,8 @@ def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | 
     plan.terms = without_question_frame(plan.terms, relax.frame_pair_words(tokens))
     plan.terms, plan.synonyms = relax.with_synonyms(plan.terms, analysis.stem_word, xlang.query_language(tokens))
     held = text_languages(index) | ({language} if language else set())
-    plan.terms, french, plan.translations = translated(plan.terms, tokens, held, plan.synonyms)
+    plan.terms, french, plan.translations = translated(plan.terms, tokens, held, plan.synonyms,
+                                                       functools.partial(holds_word, index))
     for term, alternatives in french.items():  # OR-ed with the word, as a synonym is
         plan.synonyms[term] = list(dict.fromkeys([*plan.synonyms.get(term, []), *alternatives]))
     if works:

@@ -45,9 +45,11 @@ def label_key(normalized: str, language: str) -> tuple[str, ...]:
 
 def query_stems(words: Iterable[str]) -> frozenset[str]:
     """Every form a label word may take to match one of the question's normalised ``words``:
-    the word itself and its Snowball stem in each language of the labels."""
+    the word itself and its Snowball stem in each language of the labels. A phrase term (a synonym's
+    or a translation's: "paid holiday" → "paid annual leave") counts as its words, so the labels
+    "paid leave" and "annual leave" are said by it."""
     held: set[str] = set()
-    for word in words:
+    for word in (w for term in words for w in term.split()):
         held.add(word)
         for language in ("en", "fr"):
             stem = analysis.stem_word(word, language)

@@ -1970,10 +1970,13 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
 def translated_fillers(plan: Plan, withheld: dict[str, Any] | None) -> list[str]:
     """The untranslated words a translated question's relaxation drops
     (:func:`derive.index.relax.untranslated_fillers`): none when the relaxation is withheld for
-    another reason than ``unknown_terms``, or for a word that is not one of them."""
+    another reason than ``unknown_terms``, or for a word that is not one of them. A German word
+    given only its French cognates (:func:`derive.index.xlang.cognates`) is not a translated word:
+    it adds terms, never leaves another word out."""
     if plan.translations is None or (withheld is not None and withheld.get("reason") != "unknown_terms"):
         return []
-    translated = {t for t in plan.terms if plan.synonyms.get(t)}
+    cognate = {u["from"] for u in plan.translations.get("used", []) if u.get("source") == "cognate"}
+    translated = {t for t in plan.terms if plan.synonyms.get(t) and t not in cognate}
     return relax.untranslated_fillers(plan.terms, list((withheld or {}).get("terms", [])), translated)
 
 
