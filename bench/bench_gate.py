@@ -3,7 +3,7 @@
 Run::
 
     .venv/bin/python -m bench.bench_gate --index-dir DIR --judgments evals/full_judgments_tuning.json \\
-        [--runs 3] [--hits OUT.json] [--profile OUT.prof]
+        [--runs 3] [--hits OUT.json] [--profile OUT.prof] [--alone]
 
 Each run is a fresh Python process (the release stage's is a fresh process too) that imports the
 legal core and the benchmark, mounts every ``<publisher>.sqlite`` of ``DIR`` (``LegalCore.mount``),
@@ -15,6 +15,14 @@ seconds (user + system) and wall of each part: ``import``, ``mount`` (the catalo
 judged queries) and ``total``; the medians are printed. ``--hits`` writes every case's ranked
 hits (whole, in order) of the last run, to compare two builds' answers;
 ``--profile`` writes a ``cProfile`` of the last run's mount, warm-up and cases.
+
+``--alone`` answers another question instead of timing: is each publisher's section of a fanned-out
+answer the answer of that publisher's index mounted alone? It runs every case over both indexes,
+then over each index alone (``LegalCore.mount(..., publishers=(p,))``), and lists per publisher the
+cases whose section's hits (work, version, anchor, validity: what scoring reads) differ. A case
+listed there is why the gate cannot keep a per-index result keyed by that index's bytes: the other
+index decides part of it (the plans' named acts and transposing laws, a strong publisher
+suppressing the others, the stemmed or relaxed stage chosen over the whole answer, the routing).
 
 The script runs with whatever code is on ``PYTHONPATH`` (run it as a file with another tree's
 path first to measure that tree's code: paired runs of two commits alternate them).
@@ -78,6 +86,34 @@ def child(index_dir: Path, judgments: Path, hits: Path | None, profile: Path | N
     return parts
 
 
+def _sections(answer: Any) -> dict[str, list[Any]]:
+    """``{publisher: [scoring.Hit, ...]}`` of an answer's publisher sections."""
+    from release.benchmark.runner import sections
+    from release.benchmark.scoring import Hit
+
+    return {str(s.get("publisher")): [Hit.of(h) for h in s.get("hits") or []] for s in sections(answer)}
+
+
+def alone_differences(index_dir: Path, judgments: Path) -> dict[str, list[str]]:
+    """Per publisher, the ids of the cases whose section of the fanned-out answer (every index
+    mounted) differs from the answer of that publisher's index mounted alone."""
+    from release.benchmark import load_judgments
+    from release.benchmark.runner import search_args
+    from serve.core import LegalCore
+
+    cases = load_judgments(judgments).cases
+    with LegalCore.mount(index_dir) as core:
+        publishers = core.publishers
+        fanned = {c.id: _sections(core.call("search", search_args(c))) for c in cases}
+    out: dict[str, list[str]] = {}
+    for publisher in publishers:
+        with LegalCore.mount(index_dir, publishers=(publisher,)) as core:
+            out[publisher] = [c.id for c in cases
+                              if _sections(core.call("search", search_args(c))).get(publisher, [])
+                              != fanned[c.id].get(publisher, [])]
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--index-dir", type=Path, required=True)
@@ -85,8 +121,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--hits", type=Path)
     parser.add_argument("--profile", type=Path)
+    parser.add_argument("--alone", action="store_true",
+                        help="list the cases whose publisher section differs from that index's answer alone")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.alone:
+        found = alone_differences(args.index_dir, args.judgments)
+        print(json.dumps({p: {"differing": len(ids), "cases": ids} for p, ids in found.items()}, indent=1))
+        return 0
     if args.child:
         print(json.dumps(child(args.index_dir, args.judgments, args.hits, args.profile)))
         return 0
