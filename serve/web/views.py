@@ -102,13 +102,6 @@ def _not_yet_known(request: Request, publisher: str, slug: str, body: Any) -> Re
                        code="not_yet_known")
 
 
-async def _render(request: Request, template: str, context: dict[str, Any], **options: Any) -> Response:
-    """Render a page that may be large (a whole version, a diff of hundreds of rows) in a worker
-    thread, through the same admission gate as the API: CPU work never runs on the event loop."""
-    state: ServeState = request.app.state.lex
-    return await state.run(functools.partial(page, request, template, context, **options))
-
-
 async def _call(request: Request, operation: str, arguments: dict[str, Any], *, keep: bool = False) -> Any:
     """The core's answer through the admission gate. A new answer is kept in the answer cache only
     with ``keep``: the pages that make the other calls are kept whole (:mod:`serve.web.kept`)."""
@@ -219,22 +212,34 @@ async def verify(request: Request) -> Response:
 
 
 async def _timeline(request: Request, publisher: str, slug: str, known_on: str | None = None) -> Any:
+    return await _call(request, "timeline", _timeline_arguments(publisher, slug, known_on))
+
+
+def _timeline_arguments(publisher: str, slug: str, known_on: str | None = None) -> dict[str, Any]:
     args: dict[str, Any] = {"work": f"{publisher}:{slug}", "limit": TIMELINE_LIMIT}
     if known_on is not None:
         args["known_on"] = known_on
-    return await _call(request, "timeline", args)
+    return args
 
 
 async def work(request: Request) -> Response:
+    """A work's timeline page: the core's ``timeline`` and the page made of it in one step on the
+    worker pool (:meth:`serve.mount.ServeState.call_then`)."""
     parsed = _work_args(request)
     if parsed is None:
         return _not_found(request)
     publisher, slug = parsed
+    state: ServeState = request.app.state.lex
     try:
         known_on = _known_on(request)
-        answer = await _timeline(request, publisher, slug, known_on)
+        return await state.call_then("timeline", _timeline_arguments(publisher, slug, known_on),
+                                     functools.partial(_work_page, request, publisher, slug, known_on))
     except RequestError as error:
         return _known_on_refused(request, error)
+
+
+def _work_page(request: Request, publisher: str, slug: str, known_on: str | None, answer: Any) -> Response:
+    """The page of ``timeline``'s ``answer``: the timeline, or the page saying why there is none."""
     status = outcome_of(answer)
     if status == "no_corpus_mounted":
         return _no_corpus(request, answer)
@@ -248,7 +253,7 @@ async def work(request: Request) -> Response:
     context = {"title": _work_title(body, slug), "work": f"{publisher}:{slug}", "slug": slug,
                "versions": versions, "total": body.get("total_count"), "truncated": body.get("truncated"),
                "work_url": work_url(publisher, slug), "known_on": known_on}
-    return await _render(request, "work.html", context, publisher=publisher, envelope=body)
+    return page(request, "work.html", context, publisher=publisher, envelope=body)
 
 
 def _known_link(link: dict[str, Any], known_on: str | None) -> dict[str, Any]:
@@ -316,6 +321,8 @@ def _ambiguous_page(request: Request, publisher: str, slug: str, point: Point,
 
 
 async def version(request: Request) -> Response:
+    """A version's page: the core's ``as_of`` and the page made of it in one step on the worker pool
+    (:meth:`serve.mount.ServeState.call_then`); a date with no version then asks for the timeline."""
     parsed = _work_args(request)
     point = parse_point(str(request.path_params.get("point", "")))
     if parsed is None or point is None:
@@ -324,17 +331,24 @@ async def version(request: Request) -> Response:
     args: dict[str, Any] = {"work": f"{publisher}:{slug}", "date": point.date}
     if point.version_key:
         args["version_key"] = point.version_key
+    state: ServeState = request.app.state.lex
     try:
         _add_known_on(request, args)
-        answer = await _call(request, "as_of", args)
+        made = await state.call_then("as_of", args, functools.partial(_version_page, request, publisher, slug, point))
     except RequestError as error:
         if error.subject == "known_on":
             return _known_on_refused(request, error)
         return await _no_version_page(request, publisher, slug, point, "No version with this exact key.")
-    return await _version_answer(request, publisher, slug, point, answer)
+    if made is not None:
+        return made
+    message = f"No state of {publisher}:{slug} is held for {point.date}."
+    return await _no_version_page(request, publisher, slug, point, message)
 
 
-async def _version_answer(request: Request, publisher: str, slug: str, point: Point, answer: Any) -> Response:
+def _version_page(request: Request, publisher: str, slug: str, point: Point, answer: Any) -> Response | None:
+    """The page of ``as_of``'s ``answer``: the version, or the page saying why there is none; None
+    when no state is held for the date (:func:`_no_version_page` lists the work's versions: one more
+    call, made by the caller)."""
     body = first(answer)
     status = outcome_of(answer)
     if status == "no_corpus_mounted":
@@ -348,10 +362,9 @@ async def _version_answer(request: Request, publisher: str, slug: str, point: Po
         choices = [version_link(publisher, slug, d) for d in choices_of(body, "version_choices", "choices")]
         return _ambiguous_page(request, publisher, slug, point, choices, body)
     if status == "no_version_for_date":
-        message = f"No state of {publisher}:{slug} is held for {point.date}."
-        return await _no_version_page(request, publisher, slug, point, message)
-    return await _render(request, "version.html", _version_context(publisher, slug, point, body),
-                         publisher=publisher, envelope=body)
+        return None
+    return page(request, "version.html", _version_context(publisher, slug, point, body),
+                publisher=publisher, envelope=body)
 
 
 def _version_context(publisher: str, slug: str, point: Point, body: Any) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from serve.admission import Gate
 from serve.app import AppSettings, create_app, new_state
 from serve.mount import MountConfig, ServeState
 from tests.serve.conftest import NO_RATE
-from tests.serve.corpus import SLUG, V1, V2A
+from tests.serve.corpus import SLUG, V1, V2A, V2B
 
 WORK_URL = f"/lu-legilux/{SLUG}"
 
@@ -120,4 +120,55 @@ def test_a_search_page_is_one_step_for_its_search_and_rendering(dev_index: Path)
     state.close()
     assert response.status_code == 200 and SLUG in response.text
     assert steps == ["step"]  # two before: the search, then the rendering
+    assert gate.taken == 1 and gate.running == 0
+
+
+def _submissions(state: ServeState) -> list[str]:
+    """The names of the functions handed to the worker pool (each one hand-off from the event loop)."""
+    handed: list[str] = []
+    submit = state._pool.submit
+
+    def counted(function: Callable[..., object], *args: object) -> object:
+        handed.append(getattr(function, "__name__", type(function).__name__))
+        return submit(function, *args)
+
+    state._pool.submit = counted  # type: ignore[method-assign]
+    return handed
+
+
+def test_a_work_page_is_one_step_for_its_timeline_and_rendering(dev_index: Path) -> None:
+    state, gate, _ = _stepped(dev_index)
+    handed = _submissions(state)
+    app = create_app(state, AppSettings(limits=NO_RATE, mount_on_startup=False))
+    with TestClient(app) as client:
+        response = client.get(WORK_URL, headers={"accept": "text/html"})
+    state.close()
+    assert response.status_code == 200 and V1 in response.text and V2A in response.text
+    assert len(handed) == 1, handed  # two before: the timeline, then the rendering
+    assert gate.taken == 1 and gate.running == 0
+
+
+def test_a_version_page_is_one_step_for_its_as_of_and_rendering(dev_index: Path) -> None:
+    state, gate, _ = _stepped(dev_index)
+    handed = _submissions(state)
+    app = create_app(state, AppSettings(limits=NO_RATE, mount_on_startup=False))
+    with TestClient(app) as client:
+        version = client.get(f"{WORK_URL}/{V1}", headers={"accept": "text/html"})
+        ambiguous = client.get(f"{WORK_URL}/2022-06-01", headers={"accept": "text/html"})
+    state.close()
+    assert version.status_code == 200 and ambiguous.status_code == 409
+    assert V2A in ambiguous.text and V2B in ambiguous.text
+    assert len(handed) == 2, handed  # three before: as_of, then the rendering; as_of, then the choices on the event loop
+    assert gate.taken == 2 and gate.running == 0
+
+
+def test_a_version_page_for_a_date_without_a_version_lists_the_versions_in_the_same_slot(dev_index: Path) -> None:
+    state, gate, _ = _stepped(dev_index)
+    handed = _submissions(state)
+    app = create_app(state, AppSettings(limits=NO_RATE, mount_on_startup=False))
+    with TestClient(app) as client:
+        response = client.get(f"{WORK_URL}/2019-06-01", headers={"accept": "text/html"})
+    state.close()
+    assert response.status_code == 404 and V1 in response.text  # the choices: the work's versions
+    assert len(handed) == 2, handed  # as_of (its page not made), then the timeline
     assert gate.taken == 1 and gate.running == 0
