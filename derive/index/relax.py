@@ -287,7 +287,8 @@ def relaxations(terms: Sequence[str], groups: Sequence[Sequence[str]],
 FILLER_MIN_KEPT = 2
 
 
-def untranslated_fillers(terms: Sequence[str], unknown: Sequence[str], translated: Collection[str]) -> list[str]:
+def untranslated_fillers(terms: Sequence[str], unknown: Sequence[str], translated: Collection[str],
+                         framing: Collection[str] = ()) -> list[str]:
     """The words of a question asked in a language the index holds no text in (its ``terms``; the
     ``translated`` ones were given French terms by the lexicon or the synonym file) that its
     relaxation drops like stop words: the single words nothing translates, when the translated
@@ -297,9 +298,12 @@ def untranslated_fillers(terms: Sequence[str], unknown: Sequence[str], translate
     dem Arbeitgeber *vorlegen*", "Gewährleistung *beim* Kauf", "Höchstdauer *pro Tag*") say how it
     is asked, the translated words what it is about: required, such a word found no provision
     (``unknown_terms``) or, held by a few German states or English texts only, it carried the
-    any-word quorum's IDF share alone. Otherwise none. Pure."""
+    any-word quorum's IDF share alone. Otherwise none. The translated words that say no subject
+    (``framing``: an act form, the country's name — "*Luxemburger Gesetz* über den
+    Lawinenwarndienst") are not counted among those left: with them only, the untranslated word is
+    what the question is about, and no held text holds it. Pure."""
     fillers = [t for t in terms if " " not in t and t not in translated and not relaxable(t)]
-    left = [t for t in terms if t in translated and not relaxable(t)]
+    left = [t for t in terms if t in translated and t not in framing and not relaxable(t)]
     if not fillers or len(left) < FILLER_MIN_KEPT or len(fillers) > len(left) \
             or any(t not in fillers for t in unknown):
         return []

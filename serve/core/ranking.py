@@ -543,11 +543,22 @@ FORM_WORDS = _SUBJECT_NOISE | frozenset(
      "convention", "grossherzogliche"])
 
 
+#: Words with which a title frames what an act lays down rather than its subject (FR/EN/DE): the
+#: implementing acts' "laying down *rules* for the application of …" / "établissant les *règles* …" /
+#: "mit *Vorschriften* …", the règlements grand-ducaux' "fixant les *modalités* …". A title holding
+#: only such a word of a question is not on its subject (issue #15: "règles de circulation pour les
+#: trottinettes électriques" kept an ecodesign implementing regulation's annex listing scooters among
+#: unsold products, its French title holding "règles").
+FRAME_WORDS = frozenset(["rules", "rule", "regles", "regle", "regeln", "regel", "vorschriften", "bestimmungen",
+                         "modalites"])
+
+
 def says_subject(word: str) -> bool:
     """Whether a query word can say what an act is about: not an act form, relation word or
-    institution (:data:`FORM_WORDS`). ``loi``, ``regulation`` and ``Verordnung`` are in
-    almost every title, so a title holding them is not on a question's subject."""
-    return word not in FORM_WORDS
+    institution (:data:`FORM_WORDS`), nor a word framing what a title lays down (:data:`FRAME_WORDS`).
+    ``loi``, ``regulation`` and ``Verordnung`` are in almost every title, ``rules`` and
+    ``modalités`` in most implementing acts', so a title holding them is not on a question's subject."""
+    return word not in FORM_WORDS and word not in FRAME_WORDS
 
 
 #: Where a Legilux title subject turns to the acts the law amends, repeals or transposes

@@ -1974,7 +1974,9 @@ def translated_fillers(plan: Plan, withheld: dict[str, Any] | None) -> list[str]
     if plan.translations is None or (withheld is not None and withheld.get("reason") != "unknown_terms"):
         return []
     translated = {t for t in plan.terms if plan.synonyms.get(t)}
-    return relax.untranslated_fillers(plan.terms, list((withheld or {}).get("terms", [])), translated)
+    framing = {t for t in translated if not ranking.says_subject(t) or t in ranking.OWN_COUNTRY_WORDS
+               or all(s in ranking.OWN_COUNTRY_WORDS for s in plan.synonyms[t] if s != t)}
+    return relax.untranslated_fillers(plan.terms, list((withheld or {}).get("terms", [])), translated, framing)
 
 
 #: Works whose other states hold every query word, searched at the asked date (:func:`_relax_on_date`).

@@ -1,0 +1,62 @@
+"""Issue #15, seventeenth pass (rank17): a question about nothing the corpora hold must not be
+answered through a word that says no subject. On the real fixture corpus (``LEX_FIXTURES``).
+
+- a word with which titles frame what an act lays down (``règles``, ``rules``, ``modalités``:
+  :data:`serve.core.ranking.FRAME_WORDS`) does not keep an any-word hit on-subject;
+- a translated question whose translated words say no subject (an act form, the country's name) keeps
+  its untranslated word required (:func:`derive.index.relax.untranslated_fillers`, ``framing``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from derive.index import relax
+from serve.core import LegalCore, ranking
+
+EU, LU = "eu-eurlex", "lu-legilux"
+
+
+def _section(core: LegalCore, query: str, publisher: str, **args: Any) -> dict[str, Any]:
+    answer = core.call("search", {"query": query, **args})
+    return dict(next(s for s in answer["publishers"] if s["publisher"] == publisher))
+
+
+def test_a_frame_word_in_a_title_does_not_keep_an_any_word_hit(fixture_core: LegalCore) -> None:
+    # no provision holds the three words; "modalités" and "offreur" meet in a provision of Regulation
+    # 2273/2003, whose French title ("portant modalités d'application de la directive 2003/6/CE …")
+    # holds only "modalités" of the question: before, that title kept the hit on-subject
+    section = _section(fixture_core, "modalités offreur passagers", EU, fuzzy="off")
+    assert section["hits"] == [] and section["query_relaxed"] is None
+    assert section["relaxation_withheld"]["reason"] == "off_subject"
+    assert section["relaxation_withheld"]["relaxed"]["reason"] == "any_term"
+    for word in ("regles", "rules", "regeln", "vorschriften", "modalites"):
+        assert not ranking.says_subject(word)
+    assert ranking.says_subject("circulation") and ranking.says_subject("offreur")
+
+
+def test_a_word_of_the_act_s_subject_still_keeps_it(fixture_core: LegalCore) -> None:
+    # the same relaxation keeps a work whose title holds a subject word of the question
+    section = _section(fixture_core, "modalités allocations voyage", EU, fuzzy="off")
+    assert section["hits"] and all("any_term" in h["match_reasons"] for h in section["hits"])
+    assert f"{EU}:32003r2273" not in {h["work"] for h in section["hits"]}
+
+
+def test_translated_frame_words_do_not_let_the_subject_word_drop() -> None:
+    terms = ["luxemburger", "gesetz", "uber", "den", "lawinenwarndienst"]
+    translated = {"luxemburger", "gesetz"}
+    # before: two translated words were "left", so the unknown compound was dropped as a filler
+    assert relax.untranslated_fillers(terms, ["lawinenwarndienst"], translated) == ["lawinenwarndienst"]
+    assert relax.untranslated_fillers(terms, ["lawinenwarndienst"], translated, translated) == []
+    # a translated subject word still lets a verb drop
+    terms = ["krankschreibung", "arbeitgeber", "vorlegen"]
+    assert relax.untranslated_fillers(terms, ["vorlegen"], {"krankschreibung", "arbeitgeber"}, set()) == ["vorlegen"]
+
+
+def test_a_translated_question_on_an_unknown_subject_is_withheld(fixture_core: LegalCore) -> None:
+    # "Luxemburger Gesetz" translates to "luxembourg loi"; the avalanche warning service is held by no
+    # text: the EU section's relaxation is withheld for that word (before: relaxed to "luxembourg loi")
+    answer = fixture_core.call("search", {"query": "Luxemburger Gesetz über den Lawinenwarndienst"})
+    assert answer["merged"] == []
+    for section in answer["publishers"]:
+        assert section["relaxation_withheld"] == {"reason": "unknown_terms", "terms": ["lawinenwarndienst"]}
