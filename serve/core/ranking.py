@@ -304,13 +304,27 @@ def role_intent(text: str) -> tuple[str, set[str]] | None:
     return None
 
 
-def _reference(slug: str, title: str) -> str | None:
-    """How other titles name the work: a CELEX act's number (``575 2013``, ``2016 679``), a
-    Legilux act's date (``8 avril 2018``)."""
+def title_citation(slug: str) -> str | None:
+    """How other acts' titles cite an EU act of secondary law by its number, normalised: a directive
+    or decision year first (``2014 65`` for Directive 2014/65/EU, ``95 46`` for 95/46/EC), a regulation
+    number first before 2015 (``575 2013``; ``4064 89`` for Regulation (EEC) No 4064/89) and year
+    first since (``2016 679``); the year in two digits before 1999. ``None`` for any other slug. Pure
+    (issue #15: the relation tables looked for ``65 2014``, which no title writes, so no act amending
+    or implementing a directive of before 2015 was found by its title)."""
     celex = re.match(r"^3(\d{4})([rld])(\d{4})$", slug)
-    if celex:
-        year, number = celex.group(1), str(int(celex.group(3)))
-        return f"{number} {year}" if int(year) < 2015 else f"{year} {number}"
+    if celex is None:
+        return None
+    year, kind, number = int(celex.group(1)), celex.group(2), str(int(celex.group(3)))
+    cited_year = f"{year % 100:02d}" if year < 1999 else str(year)
+    return f"{number} {cited_year}" if kind == "r" and year < 2015 else f"{cited_year} {number}"
+
+
+def _reference(slug: str, title: str) -> str | None:
+    """How other titles name the work: a CELEX act's number (:func:`title_citation`), a
+    Legilux act's date (``8 avril 2018``)."""
+    cited = title_citation(slug)
+    if cited is not None:
+        return cited
     match = re.search(r"\b(?:du|vom|of)\s+((?:1er|\d{1,2})\s+\w+\s+\d{4})", fold(title))
     return normalize(match.group(1)) if match else None
 

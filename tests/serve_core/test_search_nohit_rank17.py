@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from derive.index import relax
+from derive.index.text import normalize
 from serve.core import LegalCore, ranking
 
 EU, LU = "eu-eurlex", "lu-legilux"
@@ -60,3 +61,20 @@ def test_a_translated_question_on_an_unknown_subject_is_withheld(fixture_core: L
     assert answer["merged"] == []
     for section in answer["publishers"]:
         assert section["relaxation_withheld"] == {"reason": "unknown_terms", "terms": ["lawinenwarndienst"]}
+
+
+def test_an_eu_act_is_cited_as_other_titles_cite_it() -> None:
+    # the relation tables (role intent, related rows) find the acts whose titles cite a work: a directive
+    # is cited year first at every date, an old regulation with a two-digit year (before: "65 2014" and
+    # "4064 1989", which no title writes)
+    amending = normalize("Directive (EU) 2016/1034 of the European Parliament and of the Council of 23 June 2016"
+                         " amending Directive 2014/65/EU on markets in financial instruments")
+    merger = normalize("Council Regulation (EC) No 139/2004 of 20 January 2004 on the control of concentrations"
+                          " between undertakings (the EC Merger Regulation)")
+    assert ranking.title_citation("32014l0065") == "2014 65" and " 2014 65 " in f" {amending} "
+    assert ranking.title_citation("31995l0046") == "95 46"
+    assert ranking.title_citation("32013r0575") == "575 2013" and ranking.title_citation("32016r0679") == "2016 679"
+    assert ranking.title_citation("31989r4064") == "4064 89" and ranking.title_citation("32004r0139") == "139 2004"
+    assert f" {ranking.title_citation('32004r0139')} " in f" {merger} "
+    assert ranking.title_citation("12016e153") is None
+    assert ranking.title_reference("32014l0065", "Directive 2014/65/EU") == "2014 65"
