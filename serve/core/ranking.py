@@ -557,22 +557,35 @@ FORM_WORDS = _SUBJECT_NOISE | frozenset(
      "convention", "grossherzogliche"])
 
 
-#: Words with which a title frames what an act lays down rather than its subject (FR/EN/DE): the
-#: implementing acts' "laying down *rules* for the application of …" / "établissant les *règles* …" /
-#: "mit *Vorschriften* …", the règlements grand-ducaux' "fixant les *modalités* …". A title holding
-#: only such a word of a question is not on its subject (issue #15: "règles de circulation pour les
-#: trottinettes électriques" kept an ecodesign implementing regulation's annex listing scooters among
-#: unsold products, its French title holding "règles").
+#: Words with which a subordinate act's title frames what it lays down for another act rather than a
+#: subject (FR/EN/DE): the implementing acts' "laying down *rules* for the application of Regulation …" /
+#: "établissant les *règles* pour l'application du règlement …" / "mit *Vorschriften* …", the règlements
+#: grand-ducaux' "fixant les *modalités* d'exécution …" (:func:`frames`).
 FRAME_WORDS = frozenset(["rules", "rule", "regles", "regle", "regeln", "regel", "vorschriften", "bestimmungen",
                          "modalites"])
 
 
 def says_subject(word: str) -> bool:
     """Whether a query word can say what an act is about: not an act form, relation word or
-    institution (:data:`FORM_WORDS`), nor a word framing what a title lays down (:data:`FRAME_WORDS`).
-    ``loi``, ``regulation`` and ``Verordnung`` are in almost every title, ``rules`` and
-    ``modalités`` in most implementing acts', so a title holding them is not on a question's subject."""
-    return word not in FORM_WORDS and word not in FRAME_WORDS
+    institution (:data:`FORM_WORDS`). ``loi``, ``regulation`` and ``Verordnung`` are in
+    almost every title, so a title holding them is not on a question's subject."""
+    return word not in FORM_WORDS
+
+
+def frames(word: str) -> bool:
+    """Whether a query word is one with which a subordinate act's title frames what it lays down for
+    another act (:data:`FRAME_WORDS`): such a title holding only that word of a question is not on its
+    subject (issue #15: "règles de circulation pour les trottinettes électriques" kept an implementing
+    regulation's annex listing scooters among unsold products, its title "établissant les règles pour
+    l'application du règlement (UE) 2024/1781 …"). A principal act's "rules" are its subject's ("laying down
+    rules on …"), so only acts whose object is another act (:func:`object_is_act`) are weighed so. Pure."""
+    return word in FRAME_WORDS
+
+
+def object_is_act(profile: WorkProfile | None) -> bool:
+    """Whether a work's title says its object is another act (role amending, delegated, implementing or
+    corrigendum, :data:`ROLES`; unlike :func:`subordinate`, not every Legilux regulation). Pure."""
+    return profile is not None and profile.role in ROLES
 
 
 #: Where a Legilux title subject turns to the acts the law amends, repeals or transposes

@@ -1,8 +1,9 @@
 """Issue #15, seventeenth pass (rank17): a question about nothing the corpora hold must not be
 answered through a word that says no subject. On the real fixture corpus (``LEX_FIXTURES``).
 
-- a word with which titles frame what an act lays down (``règles``, ``rules``, ``modalités``:
-  :data:`serve.core.ranking.FRAME_WORDS`) does not keep an any-word hit on-subject;
+- a word with which a subordinate act's title frames what it lays down for another act (``règles``,
+  ``rules``, ``modalités``: :data:`serve.core.ranking.FRAME_WORDS`) does not keep that act's any-word hit
+  on-subject;
 - a translated question whose translated words say no subject (an act form, the country's name) keeps
   its untranslated word required (:func:`derive.index.relax.untranslated_fillers`, ``framing``).
 """
@@ -25,15 +26,24 @@ def _section(core: LegalCore, query: str, publisher: str, **args: Any) -> dict[s
 
 def test_a_frame_word_in_a_title_does_not_keep_an_any_word_hit(fixture_core: LegalCore) -> None:
     # no provision holds the three words; "modalités" and "offreur" meet in a provision of Regulation
-    # 2273/2003, whose French title ("portant modalités d'application de la directive 2003/6/CE …")
-    # holds only "modalités" of the question: before, that title kept the hit on-subject
+    # 2273/2003, which implements Directive 2003/6/EC and whose French title ("portant modalités
+    # d'application de la directive 2003/6/CE …") holds only "modalités" of the question: before, that
+    # title kept the hit on-subject
     section = _section(fixture_core, "modalités offreur passagers", EU, fuzzy="off")
     assert section["hits"] == [] and section["query_relaxed"] is None
     assert section["relaxation_withheld"]["reason"] == "off_subject"
     assert section["relaxation_withheld"]["relaxed"]["reason"] == "any_term"
     for word in ("regles", "rules", "regeln", "vorschriften", "modalites"):
-        assert not ranking.says_subject(word)
-    assert ranking.says_subject("circulation") and ranking.says_subject("offreur")
+        assert ranking.frames(word)
+    assert not ranking.frames("circulation") and not ranking.frames("offreur")
+
+
+def test_only_a_title_whose_object_is_an_act_frames() -> None:
+    # a principal act's "rules" are its subject's ("laying down rules on …"): it stays on-subject
+    principal = ranking.WorkProfile("in_force", "principal", None, "Regulation laying down rules on …")
+    implementing = ranking.WorkProfile("in_force", "implementing", None, "laying down rules for the application …")
+    assert not ranking.object_is_act(principal) and ranking.object_is_act(implementing)
+    assert not ranking.object_is_act(None)
 
 
 def test_a_word_of_the_act_s_subject_still_keeps_it(fixture_core: LegalCore) -> None:

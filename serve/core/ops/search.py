@@ -1152,6 +1152,10 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         subject = [g for g in out.groups if ranking.says_subject(g[0])] or out.groups
         on_subject = coverage if len(subject) == len(out.groups) else \
             works_title_coverage(conn, [h.row["work_rowid"] for h in hits], subject, index)
+        framed = [g for g in subject if not ranking.frames(g[0])]
+        of_acts = [h.row["work_rowid"] for h in hits if ranking.object_is_act(profiles.get(h.row["work_rowid"]))]
+        if framed and len(framed) < len(subject) and of_acts:
+            on_subject = {**on_subject, **works_title_coverage(conn, of_acts, framed, index)}
         _keep_on_subject(out, hits, with_subject_labels(conn, index, out.groups, hits, on_subject))
         if out.relaxation_withheld is not None:
             _reach_subject(conn, index, out, hits, filters)
