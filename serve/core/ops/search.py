@@ -1974,12 +1974,15 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
 def translated_fillers(plan: Plan, withheld: dict[str, Any] | None) -> list[str]:
     """The untranslated words a translated question's relaxation drops
     (:func:`derive.index.relax.untranslated_fillers`): none when the relaxation is withheld for
-    another reason than ``unknown_terms``, or for a word that is not one of them."""
+    another reason than ``unknown_terms``, or for a word that is not one of them. Translated words
+    that say no subject (an act form, :func:`serve.core.ranking.says_subject`; the country's name,
+    :func:`serve.core.ranking.own_country_terms`) are not counted as the question's subject."""
     if plan.translations is None or (withheld is not None and withheld.get("reason") != "unknown_terms"):
         return []
     translated = {t for t in plan.terms if plan.synonyms.get(t)}
-    framing = {t for t in translated if not ranking.says_subject(t) or t in ranking.OWN_COUNTRY_WORDS
-               or all(s in ranking.OWN_COUNTRY_WORDS for s in plan.synonyms[t] if s != t)}
+    # translated words that say no subject: an act form or relation word, the country's name
+    country = {plan.terms[i] for i in ranking.own_country_terms(plan.terms, plan.synonyms)}
+    framing = {t for t in translated if not ranking.says_subject(t) or t in country}
     return relax.untranslated_fillers(plan.terms, list((withheld or {}).get("terms", [])), translated, framing)
 
 
