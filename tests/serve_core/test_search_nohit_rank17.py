@@ -4,8 +4,8 @@ answered through a word that says no subject. On the real fixture corpus (``LEX_
 - a word with which a subordinate act's title frames what it lays down for another act (``règles``,
   ``rules``, ``modalités``: :data:`serve.core.ranking.FRAME_WORDS`) does not keep that act's any-word hit
   on-subject;
-- a translated question whose translated words say no subject (an act form, the country's name) keeps
-  its untranslated word required (:func:`derive.index.relax.untranslated_fillers`, ``framing``).
+- a translated question whose translated words all say no subject (an act form, the country's name)
+  keeps its untranslated word required (:func:`derive.index.relax.untranslated_fillers`, ``framing``).
 """
 
 from __future__ import annotations
@@ -59,6 +59,9 @@ def test_translated_frame_words_do_not_let_the_subject_word_drop() -> None:
     # before: two translated words were "left", so the unknown compound was dropped as a filler
     assert relax.untranslated_fillers(terms, ["lawinenwarndienst"], translated) == ["lawinenwarndienst"]
     assert relax.untranslated_fillers(terms, ["lawinenwarndienst"], translated, translated) == []
+    # one translated subject word beside the act form is enough to let an untranslated word drop
+    assert relax.untranslated_fillers(["law", "mutual", "societies"], ["mutual"], {"law", "societies"},
+                                      {"law"}) == ["mutual"]
     # a translated subject word still lets a verb drop
     terms = ["krankschreibung", "arbeitgeber", "vorlegen"]
     assert relax.untranslated_fillers(terms, ["vorlegen"], {"krankschreibung", "arbeitgeber"}, set()) == ["vorlegen"]
