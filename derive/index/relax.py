@@ -287,7 +287,8 @@ def relaxations(terms: Sequence[str], groups: Sequence[Sequence[str]],
 FILLER_MIN_KEPT = 2
 
 
-def untranslated_fillers(terms: Sequence[str], unknown: Sequence[str], translated: Collection[str]) -> list[str]:
+def untranslated_fillers(terms: Sequence[str], unknown: Sequence[str], translated: Collection[str],
+                         framing: Collection[str] = ()) -> list[str]:
     """The words of a question asked in a language the index holds no text in (its ``terms``; the
     ``translated`` ones were given French terms by the lexicon or the synonym file) that its
     relaxation drops like stop words: the single words nothing translates, when the translated
@@ -297,11 +298,14 @@ def untranslated_fillers(terms: Sequence[str], unknown: Sequence[str], translate
     dem Arbeitgeber *vorlegen*", "Gewährleistung *beim* Kauf", "Höchstdauer *pro Tag*") say how it
     is asked, the translated words what it is about: required, such a word found no provision
     (``unknown_terms``) or, held by a few German states or English texts only, it carried the
-    any-word quorum's IDF share alone. Otherwise none. Pure."""
+    any-word quorum's IDF share alone. Otherwise none — and none when every translated word left
+    says no subject (``framing``: an act form, the country's name — "*Luxemburger Gesetz* über den
+    Lawinenwarndienst"): the untranslated word is then what the question is about, and no held text
+    holds it ("Luxembourg *law* on mutual societies" keeps ``societies`` and drops ``mutual``). Pure."""
     fillers = [t for t in terms if " " not in t and t not in translated and not relaxable(t)]
     left = [t for t in terms if t in translated and not relaxable(t)]
     if not fillers or len(left) < FILLER_MIN_KEPT or len(fillers) > len(left) \
-            or any(t not in fillers for t in unknown):
+            or any(t not in fillers for t in unknown) or all(t in framing for t in left):
         return []
     return fillers
 

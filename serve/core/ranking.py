@@ -304,13 +304,27 @@ def role_intent(text: str) -> tuple[str, set[str]] | None:
     return None
 
 
-def _reference(slug: str, title: str) -> str | None:
-    """How other titles name the work: a CELEX act's number (``575 2013``, ``2016 679``), a
-    Legilux act's date (``8 avril 2018``)."""
+def title_citation(slug: str) -> str | None:
+    """How other acts' titles cite an EU act of secondary law by its number, normalised: a directive
+    or decision year first (``2014 65`` for Directive 2014/65/EU, ``95 46`` for 95/46/EC), a regulation
+    number first before 2015 (``575 2013``; ``4064 89`` for Regulation (EEC) No 4064/89) and year
+    first since (``2016 679``); the year in two digits before 1999. ``None`` for any other slug. Pure
+    (issue #15: the relation tables looked for ``65 2014``, which no title writes, so no act amending
+    or implementing a directive of before 2015 was found by its title)."""
     celex = re.match(r"^3(\d{4})([rld])(\d{4})$", slug)
-    if celex:
-        year, number = celex.group(1), str(int(celex.group(3)))
-        return f"{number} {year}" if int(year) < 2015 else f"{year} {number}"
+    if celex is None:
+        return None
+    year, kind, number = int(celex.group(1)), celex.group(2), str(int(celex.group(3)))
+    cited_year = f"{year % 100:02d}" if year < 1999 else str(year)
+    return f"{number} {cited_year}" if kind == "r" and year < 2015 else f"{cited_year} {number}"
+
+
+def _reference(slug: str, title: str) -> str | None:
+    """How other titles name the work: a CELEX act's number (:func:`title_citation`), a
+    Legilux act's date (``8 avril 2018``)."""
+    cited = title_citation(slug)
+    if cited is not None:
+        return cited
     match = re.search(r"\b(?:du|vom|of)\s+((?:1er|\d{1,2})\s+\w+\s+\d{4})", fold(title))
     return normalize(match.group(1)) if match else None
 
@@ -543,11 +557,35 @@ FORM_WORDS = _SUBJECT_NOISE | frozenset(
      "convention", "grossherzogliche"])
 
 
+#: Words with which a subordinate act's title frames what it lays down for another act rather than a
+#: subject (FR/EN/DE): the implementing acts' "laying down *rules* for the application of Regulation …" /
+#: "établissant les *règles* pour l'application du règlement …" / "mit *Vorschriften* …", the règlements
+#: grand-ducaux' "fixant les *modalités* d'exécution …" (:func:`frames`).
+FRAME_WORDS = frozenset(["rules", "rule", "regles", "regle", "regeln", "regel", "vorschriften", "bestimmungen",
+                         "modalites"])
+
+
 def says_subject(word: str) -> bool:
     """Whether a query word can say what an act is about: not an act form, relation word or
     institution (:data:`FORM_WORDS`). ``loi``, ``regulation`` and ``Verordnung`` are in
     almost every title, so a title holding them is not on a question's subject."""
     return word not in FORM_WORDS
+
+
+def frames(word: str) -> bool:
+    """Whether a query word is one with which a subordinate act's title frames what it lays down for
+    another act (:data:`FRAME_WORDS`): such a title holding only that word of a question is not on its
+    subject (issue #15: "règles de circulation pour les trottinettes électriques" kept an implementing
+    regulation's annex listing scooters among unsold products, its title "établissant les règles pour
+    l'application du règlement (UE) 2024/1781 …"). A principal act's "rules" are its subject's ("laying down
+    rules on …"), so only acts whose object is another act (:func:`object_is_act`) are weighed so. Pure."""
+    return word in FRAME_WORDS
+
+
+def object_is_act(profile: WorkProfile | None) -> bool:
+    """Whether a work's title says its object is another act (role amending, delegated, implementing or
+    corrigendum, :data:`ROLES`; unlike :func:`subordinate`, not every Legilux regulation). Pure."""
+    return profile is not None and profile.role in ROLES
 
 
 #: Where a Legilux title subject turns to the acts the law amends, repeals or transposes

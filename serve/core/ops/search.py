@@ -1152,6 +1152,10 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         subject = [g for g in out.groups if ranking.says_subject(g[0])] or out.groups
         on_subject = coverage if len(subject) == len(out.groups) else \
             works_title_coverage(conn, [h.row["work_rowid"] for h in hits], subject, index)
+        framed = [g for g in subject if not ranking.frames(g[0])]
+        of_acts = [h.row["work_rowid"] for h in hits if ranking.object_is_act(profiles.get(h.row["work_rowid"]))]
+        if framed and len(framed) < len(subject) and of_acts:
+            on_subject = {**on_subject, **works_title_coverage(conn, of_acts, framed, index)}
         _keep_on_subject(out, hits, with_subject_labels(conn, index, out.groups, hits, on_subject))
         if out.relaxation_withheld is not None:
             _reach_subject(conn, index, out, hits, filters)
@@ -1972,12 +1976,17 @@ def translated_fillers(plan: Plan, withheld: dict[str, Any] | None) -> list[str]
     (:func:`derive.index.relax.untranslated_fillers`): none when the relaxation is withheld for
     another reason than ``unknown_terms``, or for a word that is not one of them. A German word
     given only its French cognates (:func:`derive.index.xlang.cognates`) is not a translated word:
-    it adds terms, never leaves another word out."""
+    it adds terms, never leaves another word out. Translated words that say no subject (an act
+    form, :func:`serve.core.ranking.says_subject`; the country's name,
+    :func:`serve.core.ranking.own_country_terms`) are not counted as the question's subject."""
     if plan.translations is None or (withheld is not None and withheld.get("reason") != "unknown_terms"):
         return []
     cognate = {u["from"] for u in plan.translations.get("used", []) if u.get("source") == "cognate"}
     translated = {t for t in plan.terms if plan.synonyms.get(t) and t not in cognate}
-    return relax.untranslated_fillers(plan.terms, list((withheld or {}).get("terms", [])), translated)
+    # translated words that say no subject: an act form or relation word, the country's name
+    country = {plan.terms[i] for i in ranking.own_country_terms(plan.terms, plan.synonyms)}
+    framing = {t for t in translated if not ranking.says_subject(t) or t in country}
+    return relax.untranslated_fillers(plan.terms, list((withheld or {}).get("terms", [])), translated, framing)
 
 
 #: Works whose other states hold every query word, searched at the asked date (:func:`_relax_on_date`).
