@@ -9,7 +9,9 @@ in French, English and German; the largest diffs of the corpus), then:
    and its heap settled by ``gc.freeze`` as a served worker's is), and the MCP
    tool path (validation, admission gate, worker thread, JSON result): p50/p95/p99 wall time and
    CPU time per call; the diffs once more with nothing remembered of their pairs
-   (``diff:cold``: ``serve.core.ops.diff.PAIRS`` cleared before each call);
+   (``diff:cold``: ``serve.core.ops.diff.PAIRS`` cleared before each call); with ``--mcp-stdio``
+   the MCP row's calls once more through a real ``lex mcp`` server over stdio (server CPU per call,
+   and a check that its reply lines are the bytes the in-process row shapes);
 2. **served** — ``lex serve --unsigned-dev`` on loopback in its own process, ``--clients``
    keep-alive clients for ``--seconds`` over all ten operations plus the web pages (the largest
    diffs included): requests/s, p50/p95/p99, errors, server CPU per request and peak RSS.
@@ -22,7 +24,7 @@ server RSS ≤ 150 MB.
 Usage::
 
     python -m bench.bench_serve_full --index-dir var/index --out var/bench-serve [--seconds 60]
-        [--clients 8] [--passes P] [--calls 200] [--seed 14] [--skip-served]
+        [--clients 8] [--passes P] [--calls 200] [--seed 14] [--skip-served] [--mcp-stdio]
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ import os
 import random
 import re
 import sqlite3
+import subprocess
 import sys
 import time
 from collections import Counter, defaultdict
@@ -271,7 +274,7 @@ def mcp_in_process(index_dir: Path, ops: dict[str, list[Call]]) -> dict[str, Any
     state.mount()
     settle_heap()
     tools = catalog(OPERATIONS)
-    calls = [c for kind, cs in sorted(ops.items()) if kind != "diff:largest" for c in cs[:20]]
+    calls = _mcp_calls(ops)
 
     async def run() -> tuple[list[float], list[float]]:
         walls, cpus = [], []
@@ -289,6 +292,66 @@ def mcp_in_process(index_dir: Path, ops: dict[str, list[Call]]) -> dict[str, Any
     finally:
         state.close()
     return _figures(walls, cpus)
+
+
+def _mcp_calls(ops: dict[str, list[Call]]) -> list[Call]:
+    """The MCP rows' calls: the first 20 of every kind but the largest diffs."""
+    return [c for kind, cs in sorted(ops.items()) if kind != "diff:largest" for c in cs[:20]]
+
+
+def _schedstat_ns(pid: int) -> int:
+    """CPU time of every thread of ``pid`` so far, in ns (``/proc/<pid>/task/*/schedstat``)."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").glob("*/schedstat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            total += int(task.read_text().split()[0])
+    return total
+
+
+def mcp_stdio(index_dir: Path, ops: dict[str, list[Call]]) -> dict[str, Any]:
+    """The MCP row's calls through a real ``lex mcp`` server over stdio, in its own process, one
+    call at a time: what a client pays on top of the in-process row (reading and dispatching the
+    JSON-RPC request, the SDK's runner and middleware, the transport's threads and writes). Server
+    CPU per call (all its threads, from ``schedstat``: ns, not clock ticks) next to the client's
+    wall time; ``replies_as_mcp_reply`` counts the reply lines byte-identical to
+    :func:`mcp_reply` of their result (all of them: the in-process row shapes the same bytes)."""
+    command = [sys.executable, "-m", "cli", "mcp", "--index-dir", str(index_dir), "--unsigned-dev"]
+    process = subprocess.Popen(command, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL)
+    assert process.stdin is not None and process.stdout is not None
+    stdin, stdout = process.stdin, process.stdout
+
+    def send(message: dict[str, Any]) -> None:
+        stdin.write(json.dumps(message).encode("utf-8") + b"\n")
+        stdin.flush()
+
+    calls = _mcp_calls(ops)
+
+    def one_pass() -> tuple[list[float], list[float], int]:
+        walls, cpus, same = [], [], 0
+        for name, args in calls:
+            c0, w0 = _schedstat_ns(process.pid), time.perf_counter()
+            send({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": name, "arguments": args}})
+            line = stdout.readline().rstrip(b"\n")
+            walls.append(time.perf_counter() - w0)
+            cpus.append((_schedstat_ns(process.pid) - c0) / 1e9)
+            same += line == mcp_reply(json.loads(line)["result"])
+        return walls, cpus, same
+
+    try:
+        send({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+              "params": {"protocolVersion": MCP_PROTOCOL, "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}})
+        stdout.readline()
+        send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        one_pass()  # warm, as the in-process row
+        walls, cpus, same = one_pass()
+    finally:
+        stdin.close()
+        try:
+            process.wait(30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+    return {**_figures(walls, cpus), "replies_as_mcp_reply": same}
 
 
 # -- served ------------------------------------------------------------------------------------
@@ -653,6 +716,10 @@ def markdown(report: dict[str, Any]) -> str:
         fig = report["mcp"]
         lines.append(f"| MCP tool (in process) | {fig['calls']} | {fig['p50_ms']} | {fig['p95_ms']} | {fig['p99_ms']} | "
                      f"{fig['max_ms']} | {fig['cpu_p95_ms']} | {fig['cpu_p99_ms']} | 10 |")
+    if "mcp_stdio" in report:
+        fig = report["mcp_stdio"]
+        lines.append(f"| MCP tool (lex mcp over stdio; server CPU) | {fig['calls']} | {fig['p50_ms']} | {fig['p95_ms']} | "
+                     f"{fig['p99_ms']} | {fig['max_ms']} | {fig['cpu_p95_ms']} | {fig['cpu_p99_ms']} | – |")
     if "served" in report:
         s = report["served"]
         lines += ["", "| served | workers | clients | seconds | requests | req/s | errors | p50 ms | p95 ms | p99 ms | "
@@ -690,6 +757,8 @@ def main(argv: list[str] | None = None) -> int:
                              "the same requests however busy the machine, for comparable memory figures.")
     parser.add_argument("--skip-served", action="store_true")
     parser.add_argument("--skip-mcp", action="store_true")
+    parser.add_argument("--mcp-stdio", action="store_true",
+                        help="Also run the MCP row's calls through a real `lex mcp` server over stdio (server CPU per call).")
     parser.add_argument("--skip-inprocess", action="store_true", help="Only the served run (no in-process, no MCP).")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="lex serve --workers.")
     parser.add_argument("--executing", type=int, default=None, help="lex serve --executing (default: its own).")
@@ -715,6 +784,9 @@ def main(argv: list[str] | None = None) -> int:
     if not args.skip_mcp and not args.skip_inprocess:
         step("MCP in process")
         report["mcp"] = mcp_in_process(index_dir, ops)
+    if args.mcp_stdio:
+        step("MCP over stdio")
+        report["mcp_stdio"] = mcp_stdio(index_dir, ops)
     report["load_average"].append(load_average())
     if not args.skip_served:
         step("served")

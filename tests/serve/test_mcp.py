@@ -155,3 +155,14 @@ def test_a_tool_results_wire_form_is_the_sdk_models_dump(index_dir: Path) -> Non
         assert refused["isError"] is True
     finally:
         state.close()
+
+
+def test_the_bench_mcp_row_shapes_the_bytes_a_real_stdio_server_writes(index_dir: Path) -> None:
+    """``bench.bench_serve_full``'s MCP row times the SDK's reply as :func:`mcp_reply` makes it; a
+    real ``lex mcp`` server over stdio writes exactly those bytes for every tool (its row,
+    ``--mcp-stdio``, counts them), so the in-process row leaves out no shaping a client pays for."""
+    from bench.bench_serve_full import mcp_stdio
+
+    figures = mcp_stdio(index_dir, {name: [(name, args)] for name, args in ARGUMENTS.items()})
+    assert figures["calls"] == len(ARGUMENTS)
+    assert figures["replies_as_mcp_reply"] == len(ARGUMENTS)

@@ -161,21 +161,35 @@ def _cited_work(ctx: CallContext, work: str) -> tuple[str, bool]:
 
 _CITING = ("FROM citations c JOIN expressions e USING (expression_rowid) "
            "JOIN versions v USING (version_rowid) JOIN works w USING (work_rowid) "
-           "LEFT JOIN provisions p ON p.expression_rowid = c.expression_rowid AND p.anchor = c.anchor "
            "WHERE c.target_work_id = ? AND v.withdrawn = 0")
+_ORDER = " ORDER BY v.valid_from DESC, w.slug, c.anchor, c.seq"
+_COLUMNS = "SELECT c.expression_rowid, c.anchor, c.href, c.label, v.lex_id, v.valid_from, w.work_id, w.title"
+
+
+def _with_provisions(conn: sqlite3.Connection, rows: list[sqlite3.Row]) -> list[dict[str, Any]]:
+    """The page's citing rows, each with its citing provision's ``num`` and ``heading`` (None when
+    the anchor names no provision of that expression). An anchor occurs at most once in an
+    expression (the index build refuses a duplicate), so one look-up per row is the left join."""
+    out = []
+    for r in rows:
+        found = conn.execute("SELECT num, heading FROM provision_rows WHERE expression_rowid = ? AND anchor = ?",
+                             (r["expression_rowid"], r["anchor"])).fetchone()
+        out.append({**dict(r), "num": found[0] if found else None, "heading": found[1] if found else None})
+    return out
 
 
 def cited_by_section(ctx: CallContext, index: MountedIndex, target: str, args: dict[str, Any]) -> Answer:
     """Counts over every citing row in SQL, and only the page's rows read (a much-cited act has
-    thousands)."""
-    query = ("SELECT c.anchor, c.href, c.label, v.lex_id, v.valid_from, v.version_key, w.work_id, w.title, p.num, "
-             f"p.heading {_CITING} ORDER BY v.valid_from DESC, w.slug, c.anchor, c.seq LIMIT ? OFFSET ?")
+    thousands): the rows are ordered and paged without their provisions, whose number and heading
+    are then read for the page alone."""
     with index.session(ctx.deadline_seconds) as conn:
         if args["known_on"] is not None:
-            total, works, page = _citing_then(conn, index, target, args)
+            total, works, rows = _citing_then(conn, index, target, args)
         else:
             total, works = conn.execute(f"SELECT COUNT(*), COUNT(DISTINCT w.work_id) {_CITING}", (target,)).fetchone()
-            page = [dict(r) for r in conn.execute(query, (target, args["limit"], args["offset"]))]
+            rows = conn.execute(f"{_COLUMNS} {_CITING}{_ORDER} LIMIT ? OFFSET ?",
+                                (target, args["limit"], args["offset"])).fetchall()
+        page = _with_provisions(conn, rows)
     citations = [{"work": r["work_id"], "title": r["title"], "lex_id": r["lex_id"], "valid_from": r["valid_from"],
                   "anchor": r["anchor"], "provision_id": f"{r['lex_id']}#{r['anchor']}", "num": r["num"],
                   "heading": r["heading"], "href": r["href"], "label": r["label"]} for r in page]
@@ -187,18 +201,18 @@ def cited_by_section(ctx: CallContext, index: MountedIndex, target: str, args: d
 
 
 def _citing_then(conn: sqlite3.Connection, index: MountedIndex, target: str,
-                 args: dict[str, Any]) -> tuple[int, int, list[dict[str, Any]]]:
-    """The citing rows of versions live on ``known_on``, in languages and texts held then."""
+                 args: dict[str, Any]) -> tuple[int, int, list[sqlite3.Row]]:
+    """The citing rows of versions live on ``known_on``, in languages and texts held then: their
+    count, their works' count and the page's rows."""
     then = index_at(index, args["known_on"])
-    query = ("SELECT c.anchor, c.href, c.label, v.lex_id, v.valid_from, v.version_key, w.work_id, w.title, p.num, "
-             "p.heading, v.version_rowid, e.expression_rowid, e.language "
-             f"{_CITING.replace(' AND v.withdrawn = 0', '')} ORDER BY v.valid_from DESC, w.slug, c.anchor, c.seq")
+    query = (f"{_COLUMNS}, v.version_rowid, e.language "
+             f"{_CITING.replace(' AND v.withdrawn = 0', '')}{_ORDER}")
     rows = []
     for r in conn.execute(query, (target,)):
         kv = then.known.get(r["version_rowid"])
         if (r["version_rowid"] in then.live and kv is not None and r["language"] not in kv.hidden_languages
                 and r["expression_rowid"] not in then.unproven_text):
-            rows.append(dict(r))
+            rows.append(r)
     page = rows[args["offset"]:args["offset"] + args["limit"]]
     return len(rows), len({r["work_id"] for r in rows}), page
 
