@@ -304,7 +304,7 @@ def _window_rows(conn: sqlite3.Connection, rows: Sequence[tuple[int, float, int]
         f"FROM lexical_states s WHERE s.state_rowid IN ({','.join('?' * (len(asked) + pad))}) AND {state_where}",
         [*asked, *(None,) * pad, *state_params])}
     # each row of the window joined with its state (one joined row per window row, as a join gives)
-    states = [state + (score, version) for rowid, score, version in rows if (state := held.get(rowid)) is not None]
+    states = [(*state, score, version) for rowid, score, version in rows if (state := held.get(rowid)) is not None]
     if not states:
         return []
     ids = list(dict.fromkeys(map(_BY_VERSION, states)))
