@@ -4,10 +4,9 @@
   :func:`derive.index.relax.synonym_runs` instead of scanning :func:`derive.index.relax.synonyms`
   at every word: the same terms and legal terms as the scan (first entry of the table, longest
   first, matching at a position), over every run of the reviewed table's words.
-- :func:`serve.core.ops.search.window_occurrences` (its rows joined and ordered in Python): a window
-  naming a state twice, or a state the index lacks, gives the rows the SQL join of
-  :func:`serve.core.ops.search.occurrences` gives, on the real fixture indexes (a guard for any
-  other way of reading a window's states; reading them by row id was tried and cost more).
+- :func:`serve.core.ops.search.window_occurrences` reads a window's states by row id and joins the
+  window's scores in Python: a window naming a state twice, or a state the index lacks, gives the
+  rows the SQL join of :func:`serve.core.ops.search.occurrences` gives, on the real fixture indexes.
 """
 
 from __future__ import annotations
