@@ -340,6 +340,15 @@ def synonyms() -> tuple[tuple[tuple[str, ...], str, tuple[str, ...]], ...]:
     return tuple(sorted(((k, p, tuple(v)) for k, (p, v) in found.items()), key=lambda e: (-len(e[0]), e[0])))
 
 
+@functools.cache
+def synonym_runs() -> Mapping[tuple[str, ...], tuple[str, tuple[str, ...]]]:
+    """:func:`synonyms` by its everyday words: ``words -> (phrase, legal terms)`` (each run of words is
+    one entry's), so that :func:`with_synonyms` looks a run up instead of scanning the table at each
+    word: the longest run of words at a position that is an entry's is the first entry of the
+    table (longest first) that matches there."""
+    return MappingProxyType({words: (phrase, legal) for words, phrase, legal in synonyms()})
+
+
 #: A Snowball stemmer: ``(folded word, language) -> stem`` or ``None`` (too short, no stemmer), as
 #: :func:`derive.index.analysis.stem_word` (passed in: the analysis module imports this one).
 Stem = Callable[[str, str], str | None]
@@ -403,18 +412,20 @@ def with_synonyms(terms: Sequence[str], stem: Stem | None = None,
     question's ``language`` when it is told): "Hinweisgebern" the entry "Hinweisgeber",
     "Insidergeschäften" "Insidergeschäfte", "licenciée" "licencier". The question's own words stay
     the term (searched as written, a run as its phrase)."""
-    table = synonyms()
-    longest = max((len(words) for words, _, _ in table), default=0)
+    runs = synonym_runs()
+    longest = max(map(len, runs), default=0)
     out: list[str] = []
     found: dict[str, list[str]] = {}
     i = 0
     while i < len(terms):
-        for words, phrase, legal in table:
-            if tuple(terms[i:i + len(words)]) == words:
-                term = phrase if len(words) > 1 else words[0]
+        for size in range(min(longest, len(terms) - i), 0, -1):
+            entry = runs.get(tuple(terms[i:i + size]))
+            if entry is not None:
+                phrase, legal = entry
+                term = phrase if size > 1 else terms[i]
                 out.append(term)
                 found[term] = [t for t in legal if t != term]
-                i += len(words)
+                i += size
                 break
         else:
             matched = _stem_match(terms[i:], stem, language, longest) if stem is not None else None
