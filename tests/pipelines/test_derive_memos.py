@@ -246,9 +246,9 @@ def test_a_rebuilt_shard_counts_only_the_works_it_did_not_copy(tmp_path: Path, i
 def test_a_rebuilt_shards_counts_are_not_carried_over_from_a_file_that_changed(
         tmp_path: Path, imported_trees, monkeypatch, change: str) -> None:
     """The previous output's counts are carried over for its copied works only when the quick
-    check says its file is the one they were counted from. Rewritten in place with the same size
-    (a copied work's row made empty: the rebuild copies that line) or only touched, the new file
-    is counted whole — and right."""
+    check (or a hash) says its file is the one they were counted from. Rewritten in place with the
+    same size (a copied work's row made empty: the rebuild copies that line), the new file is
+    counted whole; only touched, it is hashed again; either way the counts are the new file's."""
     import derive.ratchet as ratchet
 
     lex, publisher, out, work = _built_shard(tmp_path, imported_trees)
@@ -264,7 +264,7 @@ def test_a_rebuilt_shards_counts_are_not_carried_over_from_a_file_that_changed(
             row = json.loads(line)
             text = str(row["text_md"])
             if row["work_id"] != work and text.strip() and (key + text.encode()) in line:
-                lines[i] = line.replace(key + text.encode(), key + b" " * len(text), 1)
+                lines[i] = line.replace(key + text.encode(), key + b" " * len(text.encode()), 1)
                 break
         else:
             pytest.fail("no row to change")
@@ -281,6 +281,8 @@ def test_a_rebuilt_shards_counts_are_not_carried_over_from_a_file_that_changed(
     monkeypatch.setattr(ratchet, "empty_signature_counts", counting)
     _rebuild_deriving(lex, publisher, out, work)
     found = derive_stage.empty_counts(lex, publisher, out, name="shard-0-of-2")
-    assert whole == [out]  # counted whole
+    # changed, it is counted whole; touched, the shard's quick check hashed it again and found the
+    # bytes counted: carried over or counted, the counts are the file's
+    assert whole == [out] or change == "touched"
     assert found == real(out)
     assert (found == before) == (change == "touched")  # the changed row: one empty provision more
