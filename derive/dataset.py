@@ -143,7 +143,10 @@ class BuildReport:
     row_groups_copied: int = 0
     shard: tuple[int, int] | None = None
     derived: list[str] = field(default_factory=list)  # ids of the works derived (not reused) by this run
-    #: work id → (offset, length) of its lines in the ``provisions.jsonl`` a merge wrote
+    #: ids of the works whose ``provisions.jsonl`` lines a build copied byte for byte from the
+    #: previous output it replaced (:attr:`works_copied` of them)
+    copied: list[str] = field(default_factory=list)
+    #: work id → (offset, length) of its lines in the ``provisions.jsonl`` a build or a merge wrote
     spans: dict[str, tuple[int, int]] = field(default_factory=dict)
     #: file name → SHA-256 (hex) of the bytes this run wrote to it (``provisions.jsonl``: hashed as
     #: written, so the caller need not read the file again)
@@ -1042,11 +1045,14 @@ def build_dataset(tree: CorpusTree, out: str | Path, *, limits: Limits = DEFAULT
                     report.derived.append(work_id)
                 _count(report, block)
                 ident = row_ident(work_id, key, encoding)
+                at = assembler.jsonl.tell()
                 if block.copied:
                     assert copier is not None, "a block to copy without a previous output"
                     copier.copy(work_id, assembler, ident)
                     block = copier.copy_tables(block, assembler)
+                    report.copied.append(work_id)
                 assembler.block(block, ident)
+                report.spans[work_id] = (at, assembler.jsonl.tell() - at)
         except BaseException:
             assembler.abort()
             raise

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -63,23 +64,52 @@ def _unparsed_work(line: bytes) -> str | None:
     return work.decode("utf-8")
 
 
+def _tally(lines: Iterable[bytes], counts: dict[str, Counter[str]]) -> None:
+    """Add the canonical dataset ``lines`` to ``counts``; only the lines whose text may be empty
+    are parsed (:func:`_unparsed_work`)."""
+    for line in lines:
+        if not line.strip():
+            continue
+        known = _unparsed_work(line)
+        if known is not None:
+            counts.setdefault(known, Counter())
+            continue
+        row = json.loads(line)
+        work = counts.setdefault(row["work_id"], Counter())
+        if is_empty(row):
+            work[signature(row)] += 1
+
+
+def _sorted(counts: dict[str, Counter[str]]) -> SignatureCounts:
+    return {work: dict(sorted(c.items())) for work, c in sorted(counts.items())}
+
+
 def empty_signature_counts(dataset_dir: str | Path) -> SignatureCounts:
     """Per work present in the dataset (≥ 1 provision row): empty-provision signature → count.
     Only the lines whose text may be empty are parsed (:func:`_unparsed_work`)."""
     counts: dict[str, Counter[str]] = {}
     with (Path(dataset_dir) / "provisions.jsonl").open("rb") as fh:
-        for line in fh:
-            if not line.strip():
+        _tally(fh, counts)
+    return _sorted(counts)
+
+
+def updated_signature_counts(dataset_dir: str | Path, previous: SignatureCounts, kept: Iterable[str],
+                             spans: Mapping[str, tuple[int, int]]) -> SignatureCounts:
+    """:func:`empty_signature_counts` of a dataset rewritten from one whose counts were
+    ``previous``, without reading it whole: the works in ``kept`` have the very lines they had
+    (copied byte for byte: their counts are a function of those lines alone) and keep their
+    previous counts; every other work present is counted from its lines, the ``(offset, length)``
+    span ``spans`` gives it in the new ``provisions.jsonl``. ``spans`` must name every work the
+    new file holds lines of (the builder that wrote it says where each work's lines are)."""
+    kept = set(kept)
+    counts: dict[str, Counter[str]] = {w: Counter(previous[w]) for w in kept if w in previous}
+    with (Path(dataset_dir) / "provisions.jsonl").open("rb") as fh:
+        for work, (offset, length) in sorted(spans.items(), key=lambda item: item[1]):
+            if work in kept or not length:
                 continue
-            known = _unparsed_work(line)
-            if known is not None:
-                counts.setdefault(known, Counter())
-                continue
-            row = json.loads(line)
-            work = counts.setdefault(row["work_id"], Counter())
-            if is_empty(row):
-                work[signature(row)] += 1
-    return {work: dict(sorted(c.items())) for work, c in sorted(counts.items())}
+            fh.seek(offset)
+            _tally(fh.read(length).splitlines(keepends=True), counts)
+    return _sorted(counts)
 
 
 @dataclass(frozen=True, slots=True)

@@ -234,9 +234,13 @@ def run_shard(lex: LexSettings, publisher: Publisher, index: int, shards: int = 
     else:
         shard = (index, shards)
         step = _version_progress(progress, f"derive shard {index}/{shards}", count_versions(tree, shard))
+        label = shard_counts_label(publisher, index, shards)
+        prior = _current_counts(lex, label, out / "provisions.jsonl")  # before the build replaces it
         built = build_dataset(tree, out, shard=shard, progress=step, aliases=_alias_table(tree),
                               workers=workers if workers is not None else shard_workers(shards))
         run, written = built.run_dict(), built.sha256
+        if prior is not None:
+            _keep_updated_counts(lex, label, out, prior, built)
     if not skipped:
         hashes = written_digest(whole, written)
     elif state is current:
@@ -451,6 +455,54 @@ def empty_counts(lex: LexSettings, publisher: Publisher, dataset: Path, name: st
     if state.sha256(source) == sha:  # unchanged while it was counted: remember its stat
         state.record({"provisions_jsonl_sha256": sha}, {})
     return counts
+
+
+def shard_counts_label(publisher: Publisher, index: int, shards: int) -> str:
+    """The :func:`empty_counts` label of shard ``index`` of ``shards`` of a publisher."""
+    return f"empty-counts-{publisher.value}-shard-{index}-of-{shards}"
+
+
+def _counts_cache(lex: LexSettings, label: str) -> Path:
+    return lex.root / "state" / f"{label}.cache.json"
+
+
+def _current_counts(lex: LexSettings, label: str, source: Path) -> Any:
+    """The kept counts of ``source`` (:func:`empty_counts`' cache under ``label``) when the file is
+    the one they were counted from by the quick check (its recorded size, time and inode give the
+    SHA-256 the cache names; never read here), else None."""
+    if lex.rehash:
+        return None
+    sha = StageState(lex.root, label).recorded_sha256(source)
+    if sha is None:
+        return None
+    try:
+        cached = json.loads(_counts_cache(lex, label).read_bytes())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(cached, dict) or cached.get("provisions_jsonl_sha256") != sha \
+            or not isinstance(cached.get("counts"), dict):
+        return None
+    return cached["counts"]
+
+
+def _keep_updated_counts(lex: LexSettings, label: str, out: Path, prior: Any, built: Any) -> None:
+    """Keep the counts of the shard ``built`` just wrote in ``out`` (:func:`empty_counts`' cache
+    under ``label``) from ``prior``, those of the output it replaced: the works whose lines it
+    copied keep theirs, the others are counted from their own lines
+    (:func:`derive.ratchet.updated_signature_counts`) — in a one-changed-work build, one work's
+    lines are read, not the shard's. The new file's SHA-256 is the one the build hashed as it wrote."""
+    from derive.ratchet import updated_signature_counts
+    from release.files import atomic_write
+
+    source = out / "provisions.jsonl"
+    sha = built.sha256.get("provisions.jsonl")
+    if not sha:
+        return
+    counts = updated_signature_counts(out, prior, built.copied, built.spans)
+    state = StageState(lex.root, label)
+    state.remember(source, sha)
+    atomic_write(_counts_cache(lex, label), canonical_bytes({"provisions_jsonl_sha256": sha, "counts": counts}))
+    state.record({"provisions_jsonl_sha256": sha}, {})
 
 
 def merged_counts(lex: LexSettings, publisher: Publisher, shards: int) -> Any:

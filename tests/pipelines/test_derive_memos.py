@@ -1,12 +1,16 @@
 """What the derive stage remembers between runs: the determinism sample once it passed (re-run
 over the same sampled records, code, alias table and stored rows — another work changed — the
 sampled versions are not derived again; a changed stored row makes it derive and compare again),
-and the ratchet's counts of a merged dataset, taken from its shards'."""
+and the ratchet's counts of a merged dataset, taken from its shards' (a rebuilt shard's carried over
+for the works whose lines it copied, when its previous file is the one counted)."""
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -177,3 +181,108 @@ def test_the_merge_copies_events_and_visibility_as_parquet_batches_with_the_reco
         merge_shards(shards, tmp_path / "broken")
     assert caught.value.code == "shard_mismatch"
     assert not os.path.exists(tmp_path / "broken")
+
+
+
+def _built_shard(tmp_path: Path, imported_trees) -> tuple[Any, Any, Path, str]:
+    """A work directory holding the fixture Legilux tree and shard 0 of 2 built and counted as the
+    stage counts it (the ratchet's per-shard cache, the file read once); and a work of that shard
+    with empty provisions."""
+    from derive.ratchet import empty_signature_counts
+    from legal.ids import Publisher
+    from pipelines.settings import LexSettings
+
+    lex = LexSettings(workdir=str(tmp_path / "work"))
+    publisher = Publisher.parse("lu-legilux")
+    shutil.copytree(imported_trees["lu"].root, lex.tree(publisher.value), symlinks=True)
+    assert not derive_stage.run_shard(lex, publisher, 0, 2, workers=1).skipped
+    out = lex.shard(publisher.value, 0, 2)
+    derive_stage.empty_counts(lex, publisher, out, name="shard-0-of-2")
+    work = next(w for w, counts in empty_signature_counts(out).items() if counts)
+    return lex, publisher, out, work
+
+
+def _rebuild_deriving(lex: Any, publisher: Any, out: Path, work: str) -> dict[str, Any]:
+    """Rebuild shard 0 of 2 with ``work`` not copied from the previous output (its recorded key
+    changed, the shard's states dropped); the others are copied."""
+    meta = json.loads((out / "shard.json").read_bytes())
+    meta["keys"][work] = "0" * 64
+    (out / "shard.json").write_text(json.dumps(meta))
+    for state in (lex.root / "state").glob("derive-*-shard-0-of-2*.json"):
+        state.unlink()
+    result = derive_stage.run_shard(lex, publisher, 0, 2, workers=1)
+    assert not result.skipped and result.metadata["works_copied"] > 0
+    return result.metadata
+
+
+def test_a_rebuilt_shard_counts_only_the_works_it_did_not_copy(tmp_path: Path, imported_trees, monkeypatch) -> None:
+    import derive.ratchet as ratchet
+    from legal.canonical import file_sha256
+
+    lex, publisher, out, work = _built_shard(tmp_path, imported_trees)
+    whole = ratchet.empty_signature_counts
+    real_tally = ratchet._tally
+    counted: list[int] = []
+
+    def tally(lines, counts):
+        lines = list(lines)
+        counted.append(len(lines))
+        real_tally(lines, counts)
+
+    monkeypatch.setattr(ratchet, "_tally", tally)
+    monkeypatch.setattr(ratchet, "empty_signature_counts", lambda _d: pytest.fail("the shard read whole"))
+    _rebuild_deriving(lex, publisher, out, work)
+    label = derive_stage.shard_counts_label(publisher, 0, 2)
+    cache = json.loads((lex.root / "state" / f"{label}.cache.json").read_bytes())
+    assert cache["provisions_jsonl_sha256"] == file_sha256(out / "provisions.jsonl")
+    assert 0 < sum(counted) < (out / "provisions.jsonl").read_bytes().count(b"\n")  # its lines only
+    # what the stage takes for the shard (not read again) are the counts of the whole file
+    kept = derive_stage.empty_counts(lex, publisher, out, name="shard-0-of-2")
+    monkeypatch.setattr(ratchet, "_tally", real_tally)
+    assert kept == cache["counts"] == whole(out) and kept[work]
+
+
+@pytest.mark.parametrize("change", ["same size, other bytes", "touched"])
+def test_a_rebuilt_shards_counts_are_not_carried_over_from_a_file_that_changed(
+        tmp_path: Path, imported_trees, monkeypatch, change: str) -> None:
+    """The previous output's counts are carried over for its copied works only when the quick
+    check (or a hash) says its file is the one they were counted from. Rewritten in place with the
+    same size (a copied work's row made empty: the rebuild copies that line), the new file is
+    counted whole; only touched, it is hashed again; either way the counts are the new file's."""
+    import derive.ratchet as ratchet
+
+    lex, publisher, out, work = _built_shard(tmp_path, imported_trees)
+    path = out / "provisions.jsonl"
+    before = ratchet.empty_signature_counts(out)
+    if change == "touched":
+        stat = path.stat()
+        os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
+    else:
+        lines = path.read_bytes().splitlines(keepends=True)
+        key = b'"text_md":"'
+        for i, line in enumerate(lines):
+            row = json.loads(line)
+            text = str(row["text_md"])
+            if row["work_id"] != work and text.strip() and (key + text.encode()) in line:
+                lines[i] = line.replace(key + text.encode(), key + b" " * len(text.encode()), 1)
+                break
+        else:
+            pytest.fail("no row to change")
+        data = b"".join(lines)
+        assert len(data) == path.stat().st_size
+        path.write_bytes(data)
+    whole: list[Path] = []
+    real = ratchet.empty_signature_counts
+
+    def counting(dataset):
+        whole.append(Path(dataset))
+        return real(dataset)
+
+    monkeypatch.setattr(ratchet, "empty_signature_counts", counting)
+    _rebuild_deriving(lex, publisher, out, work)
+    found = derive_stage.empty_counts(lex, publisher, out, name="shard-0-of-2")
+    # changed, it is counted whole; touched, the shard's quick check hashed it again and found the
+    # bytes counted: carried over or counted, the counts are the file's
+    assert whole == [out] or change == "touched"
+    assert found == real(out)
+    assert (found == before) == (change == "touched")  # the changed row: one empty provision more
