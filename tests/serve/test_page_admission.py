@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import httpx
 from starlette.testclient import TestClient
@@ -136,26 +137,26 @@ def _submissions(state: ServeState) -> list[str]:
     return handed
 
 
-def test_a_work_page_is_one_step_for_its_timeline_and_rendering(dev_index: Path) -> None:
+def _pages(dev_index: Path, *urls: str) -> tuple[list[Any], list[str], CountingGate]:
+    """The HTML answers to ``urls``, the functions handed to the pool while they were made, the gate."""
     state, gate, _ = _stepped(dev_index)
     handed = _submissions(state)
     app = create_app(state, AppSettings(limits=NO_RATE, mount_on_startup=False))
     with TestClient(app) as client:
-        response = client.get(WORK_URL, headers={"accept": "text/html"})
+        responses = [client.get(url, headers={"accept": "text/html"}) for url in urls]
     state.close()
+    return responses, handed, gate
+
+
+def test_a_work_page_is_one_step_for_its_timeline_and_rendering(dev_index: Path) -> None:
+    (response,), handed, gate = _pages(dev_index, WORK_URL)
     assert response.status_code == 200 and V1 in response.text and V2A in response.text
     assert len(handed) == 1, handed  # two before: the timeline, then the rendering
     assert gate.taken == 1 and gate.running == 0
 
 
 def test_a_version_page_is_one_step_for_its_as_of_and_rendering(dev_index: Path) -> None:
-    state, gate, _ = _stepped(dev_index)
-    handed = _submissions(state)
-    app = create_app(state, AppSettings(limits=NO_RATE, mount_on_startup=False))
-    with TestClient(app) as client:
-        version = client.get(f"{WORK_URL}/{V1}", headers={"accept": "text/html"})
-        ambiguous = client.get(f"{WORK_URL}/2022-06-01", headers={"accept": "text/html"})
-    state.close()
+    (version, ambiguous), handed, gate = _pages(dev_index, f"{WORK_URL}/{V1}", f"{WORK_URL}/2022-06-01")
     assert version.status_code == 200 and ambiguous.status_code == 409
     assert V2A in ambiguous.text and V2B in ambiguous.text
     assert len(handed) == 2, handed  # three before: as_of, then the rendering; as_of, then the choices on the event loop
@@ -163,12 +164,7 @@ def test_a_version_page_is_one_step_for_its_as_of_and_rendering(dev_index: Path)
 
 
 def test_a_version_page_for_a_date_without_a_version_lists_the_versions_in_the_same_slot(dev_index: Path) -> None:
-    state, gate, _ = _stepped(dev_index)
-    handed = _submissions(state)
-    app = create_app(state, AppSettings(limits=NO_RATE, mount_on_startup=False))
-    with TestClient(app) as client:
-        response = client.get(f"{WORK_URL}/2019-06-01", headers={"accept": "text/html"})
-    state.close()
+    (response,), handed, gate = _pages(dev_index, f"{WORK_URL}/2019-06-01")
     assert response.status_code == 404 and V1 in response.text  # the choices: the work's versions
     assert len(handed) == 2, handed  # as_of (its page not made), then the timeline
     assert gate.taken == 1 and gate.running == 0
