@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from corpus_tree import CorpusTree
 from legal.artifacts import DATASET_FILES, DATASET_TABLES
@@ -35,6 +35,10 @@ from legal.canonical import canonical_bytes, digest
 from legal.ids import Publisher
 from pipelines.settings import PUBLISHERS, SHARDS, LexSettings
 from pipelines.state import StageState, files_digest
+
+if TYPE_CHECKING:
+    from derive.dataset import BuildReport
+    from derive.ratchet import SignatureCounts
 
 SAMPLE_SIZE = 3
 Progress = Callable[[str, int, int], None]
@@ -436,11 +440,11 @@ def empty_counts(lex: LexSettings, publisher: Publisher, dataset: Path, name: st
     counts other than by reading the file (a merged dataset: the union of its shards' counts)."""
     from derive.ratchet import empty_signature_counts
 
-    label = f"empty-counts-{publisher.value}" + (f"-{name}" if name else "")
+    label = _counts_label(publisher, name)
     source = dataset / "provisions.jsonl"
     state = StageState(lex.root, label, rehash=lex.rehash)
     sha = state.sha256(source)
-    cache = lex.root / "state" / f"{label}.cache.json"
+    cache = _counts_cache(lex, label)
     try:
         cached = json.loads(cache.read_bytes())
         if isinstance(cached, dict) and cached.get("provisions_jsonl_sha256") == sha:
@@ -457,16 +461,24 @@ def empty_counts(lex: LexSettings, publisher: Publisher, dataset: Path, name: st
     return counts
 
 
+def _counts_label(publisher: Publisher, name: str = "") -> str:
+    return f"empty-counts-{publisher.value}" + (f"-{name}" if name else "")
+
+
+def _shard_name(index: int, shards: int) -> str:
+    return f"shard-{index}-of-{shards}"
+
+
 def shard_counts_label(publisher: Publisher, index: int, shards: int) -> str:
     """The :func:`empty_counts` label of shard ``index`` of ``shards`` of a publisher."""
-    return f"empty-counts-{publisher.value}-shard-{index}-of-{shards}"
+    return _counts_label(publisher, _shard_name(index, shards))
 
 
 def _counts_cache(lex: LexSettings, label: str) -> Path:
     return lex.root / "state" / f"{label}.cache.json"
 
 
-def _current_counts(lex: LexSettings, label: str, source: Path) -> Any:
+def _current_counts(lex: LexSettings, label: str, source: Path) -> SignatureCounts | None:
     """The kept counts of ``source`` (:func:`empty_counts`' cache under ``label``) when the file is
     the one they were counted from by the quick check (its recorded size, time and inode give the
     SHA-256 the cache names; never read here), else None."""
@@ -482,10 +494,11 @@ def _current_counts(lex: LexSettings, label: str, source: Path) -> Any:
     if not isinstance(cached, dict) or cached.get("provisions_jsonl_sha256") != sha \
             or not isinstance(cached.get("counts"), dict):
         return None
-    return cached["counts"]
+    counts: SignatureCounts = cached["counts"]  # the JSON the cache was written from
+    return counts
 
 
-def _keep_updated_counts(lex: LexSettings, label: str, out: Path, prior: Any, built: Any) -> None:
+def _keep_updated_counts(lex: LexSettings, label: str, out: Path, prior: SignatureCounts, built: BuildReport) -> None:
     """Keep the counts of the shard ``built`` just wrote in ``out`` (:func:`empty_counts`' cache
     under ``label``) from ``prior``, those of the output it replaced: the works whose lines it
     copied keep theirs, the others are counted from their own lines
@@ -512,7 +525,7 @@ def merged_counts(lex: LexSettings, publisher: Publisher, shards: int) -> Any:
     found: dict[str, Any] = {}
     for index in range(shards):
         found.update(empty_counts(lex, publisher, lex.shard(publisher.value, index, shards),
-                                  name=f"shard-{index}-of-{shards}"))
+                                  name=_shard_name(index, shards)))
     return dict(sorted(found.items()))
 
 
