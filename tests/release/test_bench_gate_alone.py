@@ -12,13 +12,7 @@ import pytest
 
 from bench.bench_gate import alone_differences
 from tests.index.handmade import build_handmade
-
-CASES = [{"id": "conceptual-001", "category": "conceptual", "query": "choses",
-          "relevant": [{"work": "lu-legilux:loi-2099-01-01-n1", "grade": 3}], "expect_no_hits": False},
-         {"id": "exact-001", "category": "exact", "query": "32099R0001",
-          "relevant": [{"work": "eu-eurlex:32099r0001", "grade": 3}], "expect_no_hits": False},
-         {"id": "negative-001", "category": "negative", "query": "decommissioning of nuclear submarines",
-          "relevant": [], "expect_no_hits": True}]
+from tests.release.test_bench_retrieval import CASES  # the same three judged cases
 
 
 @pytest.fixture(scope="module")
