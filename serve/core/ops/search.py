@@ -34,7 +34,7 @@ import re
 import sqlite3
 import sys
 import weakref
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from operator import itemgetter
 from typing import Any, TypeVar, cast
@@ -59,6 +59,7 @@ from serve.core.searchplan import (
     Plan,
     act_name,
     build_plan,
+    text_languages,
 )
 from serve.core.snippet import HEAD, head_snippet, snippet
 from serve.core.store import texts, versions_of, works_by_rowid
@@ -656,6 +657,25 @@ def _titled_in(conn: sqlite3.Connection, rowid: int, groups: Sequence[Sequence[s
     return False
 
 
+#: A metadata label sharing at least this many words with a question answers it however many
+#: other words either holds (:func:`label_answers`).
+METADATA_SURE_TOKENS = 3
+
+
+def label_answers(tokens: Sequence[str], label: Collection[str]) -> bool:
+    """Whether a metadata label (its normalised ``label`` words) answers a question (its ``tokens``)
+    as a weak hit: it holds at least :data:`MIN_METADATA_TOKENS` of the words (all, if fewer), and
+    the question holds every content word of the label (it names that subject), or the label holds
+    :data:`METADATA_SURE_TOKENS` of the words or a strict majority of them. Two shared words of a
+    longer question, beside a label word it lacks, are a coincidence: "loi Sapin II lutte contre la
+    corruption" shares only "lutte contre" with the EuroVoc label "lutte contre le crime". Pure."""
+    overlap = sum(1 for t in tokens if t in label)
+    if overlap < min(MIN_METADATA_TOKENS, len(tokens)):
+        return False
+    return overlap >= min(METADATA_SURE_TOKENS, relax.quorum(len(tokens))) \
+        or all(w in tokens for w in label if not relax.relaxable(w))
+
+
 def metadata_lane(conn: sqlite3.Connection, terms: Sequence[str], filters: Filters, limit: int) -> list[Hit]:
     tokens = [t for t in terms if " " not in t and len(t) >= 3]
     match = fts_query([[t] for t in tokens], any_of=True)
@@ -674,12 +694,12 @@ def metadata_lane(conn: sqlite3.Connection, terms: Sequence[str], filters: Filte
             "ORDER BY kind, identifier, label, language", (rowid,)).fetchall()
             if not filters.language or r["language"] in ("", filters.language)]
         best, best_overlap = None, -1
-        for i, row in enumerate(meta):  # the first label holding the most query words
+        for i, row in enumerate(meta):  # the first answering label holding the most query words
             words = set(row["normalized"].split())
             overlap = sum(1 for t in tokens if t in words)
-            if overlap > best_overlap:
+            if overlap > best_overlap and label_answers(tokens, words):
                 best, best_overlap = i, overlap
-        if best is None or best_overlap < min(MIN_METADATA_TOKENS, len(tokens)):
+        if best is None:
             continue
         matched = dict(meta[best])
         eligible = [v for v in versions_of(conn, rowid) if not v.withdrawn
@@ -1978,13 +1998,17 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
 def translated_fillers(plan: Plan, withheld: dict[str, Any] | None) -> list[str]:
     """The untranslated words a translated question's relaxation drops
     (:func:`derive.index.relax.untranslated_fillers`): none when the relaxation is withheld for
-    another reason than ``unknown_terms``, or for a word that is not one of them. A German word
+    another reason than ``unknown_terms``, or for a word that is not one of them, or for a word no
+    mounted index holds although one holds text in the question's language
+    (:func:`mark_unheld_words`: "*bobsleigh* track safety regulation" asked of Legilux). A German word
     given only its French cognates (:func:`derive.index.xlang.cognates`) is not a translated word:
     it adds terms, never leaves another word out. Translated words that say no subject (an act
     form, :func:`serve.core.ranking.says_subject`; the country's name,
     :func:`serve.core.ranking.own_country_terms`) are not counted as the question's subject."""
     if plan.translations is None or (withheld is not None and withheld.get("reason") != "unknown_terms"):
         return []
+    if plan.unheld_words.intersection((withheld or {}).get("terms", [])):
+        return []  # a word no index holds in the question's own language is its subject, not a filler
     cognate = {u["from"] for u in plan.translations.get("used", []) if u.get("source") == "cognate"}
     translated = {t for t in plan.terms if plan.synonyms.get(t) and t not in cognate}
     # translated words that say no subject: an act form or relation word, the country's name
@@ -2210,6 +2234,30 @@ def _allowed_works(conn: sqlite3.Connection, index: MountedIndex, args: dict[str
         found = ranking.domain_works(conn, str(args["domain"]))
         allowed = found if allowed is None else allowed & found
     return frozenset(allowed) if allowed is not None else None
+
+
+def unheld_words(terms: Sequence[str], language: str | None, held_languages: Collection[str],
+                 known: Collection[str]) -> frozenset[str]:
+    """The words of a translated question (``terms``, asked in ``language``) that no mounted index
+    holds in any form (``known``: :func:`_known_anywhere`) although a mounted index holds text in
+    that language (``held_languages``): "bobsleigh", "Obamacare" asked in English of both indexes,
+    EUR-Lex holding English text. Such a word is what the question is about, and the corpus does
+    not hold it; it must not be dropped as a filler of the translated question. Only the words
+    :func:`fuzzy_candidates` weighs are judged (the others are not looked up). Pure."""
+    if language is None or language not in held_languages:
+        return frozenset()
+    return frozenset(t for t in fuzzy_candidates(terms) if t not in known and not relax.relaxable(t))
+
+
+def mark_unheld_words(indexes: Sequence[MountedIndex], plans: Mapping[str, Plan], known: Collection[str]) -> None:
+    """Set each translated plan's :attr:`~serve.core.searchplan.Plan.unheld_words`
+    (:func:`unheld_words`) over the text languages of every mounted index searched."""
+    held: set[str] = set()
+    for index in indexes:
+        held |= text_languages(index)
+    for plan in plans.values():
+        if plan.translations is not None:
+            plan.unheld_words = unheld_words(plan.terms, plan.translations.get("language"), held, known)
 
 
 def _known_anywhere(ctx: CallContext, plans: dict[str, Plan], language: str | None = None) -> set[str]:
@@ -2848,6 +2896,8 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
         transposing_laws(ctx, indexes, plans, own_law)
     someone_strong = any(p.names_publisher for p in plans.values())
     known = _known_anywhere(ctx, plans, args["language"]) if args["fuzzy"] == "auto" else set()
+    if known:
+        mark_unheld_words(indexes, plans, known)
 
     memos: dict[str, dict[str, Any]] = {i.publisher.value: {} for i in indexes}
     # snippets of the last stage's sections, cut once routing has decided which sections answer
