@@ -657,25 +657,6 @@ def _titled_in(conn: sqlite3.Connection, rowid: int, groups: Sequence[Sequence[s
     return False
 
 
-#: A metadata label sharing at least this many words with a question answers it however many
-#: other words either holds (:func:`label_answers`).
-METADATA_SURE_TOKENS = 3
-
-
-def label_answers(tokens: Sequence[str], label: Collection[str]) -> bool:
-    """Whether a metadata label (its normalised ``label`` words) answers a question (its ``tokens``)
-    as a weak hit: it holds at least :data:`MIN_METADATA_TOKENS` of the words (all, if fewer), and
-    the question holds every content word of the label (it names that subject), or the label holds
-    :data:`METADATA_SURE_TOKENS` of the words or a strict majority of them. Two shared words of a
-    longer question, beside a label word it lacks, are a coincidence: "loi Sapin II lutte contre la
-    corruption" shares only "lutte contre" with the EuroVoc label "lutte contre le crime". Pure."""
-    overlap = sum(1 for t in tokens if t in label)
-    if overlap < min(MIN_METADATA_TOKENS, len(tokens)):
-        return False
-    return overlap >= min(METADATA_SURE_TOKENS, relax.quorum(len(tokens))) \
-        or all(w in tokens for w in label if not relax.relaxable(w))
-
-
 def metadata_lane(conn: sqlite3.Connection, terms: Sequence[str], filters: Filters, limit: int) -> list[Hit]:
     tokens = [t for t in terms if " " not in t and len(t) >= 3]
     match = fts_query([[t] for t in tokens], any_of=True)
@@ -694,12 +675,12 @@ def metadata_lane(conn: sqlite3.Connection, terms: Sequence[str], filters: Filte
             "ORDER BY kind, identifier, label, language", (rowid,)).fetchall()
             if not filters.language or r["language"] in ("", filters.language)]
         best, best_overlap = None, -1
-        for i, row in enumerate(meta):  # the first answering label holding the most query words
+        for i, row in enumerate(meta):  # the first label holding the most query words
             words = set(row["normalized"].split())
             overlap = sum(1 for t in tokens if t in words)
-            if overlap > best_overlap and label_answers(tokens, words):
+            if overlap > best_overlap:
                 best, best_overlap = i, overlap
-        if best is None:
+        if best is None or best_overlap < min(MIN_METADATA_TOKENS, len(tokens)):
             continue
         matched = dict(meta[best])
         eligible = [v for v in versions_of(conn, rowid) if not v.withdrawn
@@ -2896,8 +2877,10 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
         transposing_laws(ctx, indexes, plans, own_law)
     someone_strong = any(p.names_publisher for p in plans.values())
     known = _known_anywhere(ctx, plans, args["language"]) if args["fuzzy"] == "auto" else set()
-    if known:
-        mark_unheld_words(indexes, plans, known)
+    translated_plans = {key: plan for key, plan in plans.items() if plan.translations is not None}
+    if translated_plans:
+        mark_unheld_words(indexes, translated_plans, known if args["fuzzy"] == "auto"
+                          else _known_anywhere(ctx, translated_plans, args["language"]))
 
     memos: dict[str, dict[str, Any]] = {i.publisher.value: {} for i in indexes}
     # snippets of the last stage's sections, cut once routing has decided which sections answer
