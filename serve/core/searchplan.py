@@ -136,6 +136,10 @@ class Plan:
     #: and its words were translated: ``{"language", "used": [{"from", "to", "source"}], "dropped"}``
     #: (:func:`derive.index.xlang.translate`), or ``None``.
     translations: dict[str, Any] | None = None
+    #: The translated question's words that no mounted index holds in any form although one of them
+    #: holds text in the question's language (set by :func:`serve.core.ops.search.mark_unheld_words`):
+    #: what the question is about, never dropped as an untranslated filler.
+    unheld_words: frozenset[str] = frozenset()
 
     @property
     def strong(self) -> bool:

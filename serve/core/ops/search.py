@@ -34,7 +34,7 @@ import re
 import sqlite3
 import sys
 import weakref
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from operator import itemgetter
 from typing import Any, TypeVar, cast
@@ -59,6 +59,7 @@ from serve.core.searchplan import (
     Plan,
     act_name,
     build_plan,
+    text_languages,
 )
 from serve.core.snippet import HEAD, head_snippet, snippet
 from serve.core.store import texts, versions_of, works_by_rowid
@@ -1978,13 +1979,17 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
 def translated_fillers(plan: Plan, withheld: dict[str, Any] | None) -> list[str]:
     """The untranslated words a translated question's relaxation drops
     (:func:`derive.index.relax.untranslated_fillers`): none when the relaxation is withheld for
-    another reason than ``unknown_terms``, or for a word that is not one of them. A German word
+    another reason than ``unknown_terms``, or for a word that is not one of them, or for a word no
+    mounted index holds although one holds text in the question's language
+    (:func:`mark_unheld_words`: "*bobsleigh* track safety regulation" asked of Legilux). A German word
     given only its French cognates (:func:`derive.index.xlang.cognates`) is not a translated word:
     it adds terms, never leaves another word out. Translated words that say no subject (an act
     form, :func:`serve.core.ranking.says_subject`; the country's name,
     :func:`serve.core.ranking.own_country_terms`) are not counted as the question's subject."""
     if plan.translations is None or (withheld is not None and withheld.get("reason") != "unknown_terms"):
         return []
+    if plan.unheld_words.intersection((withheld or {}).get("terms", [])):
+        return []  # a word no index holds in the question's own language is its subject, not a filler
     cognate = {u["from"] for u in plan.translations.get("used", []) if u.get("source") == "cognate"}
     translated = {t for t in plan.terms if plan.synonyms.get(t) and t not in cognate}
     # translated words that say no subject: an act form or relation word, the country's name
@@ -2210,6 +2215,30 @@ def _allowed_works(conn: sqlite3.Connection, index: MountedIndex, args: dict[str
         found = ranking.domain_works(conn, str(args["domain"]))
         allowed = found if allowed is None else allowed & found
     return frozenset(allowed) if allowed is not None else None
+
+
+def unheld_words(terms: Sequence[str], language: str | None, held_languages: Collection[str],
+                 known: Collection[str]) -> frozenset[str]:
+    """The words of a translated question (``terms``, asked in ``language``) that no mounted index
+    holds in any form (``known``: :func:`_known_anywhere`) although a mounted index holds text in
+    that language (``held_languages``): "bobsleigh", "Obamacare" asked in English of both indexes,
+    EUR-Lex holding English text. Such a word is what the question is about, and the corpus does
+    not hold it; it must not be dropped as a filler of the translated question. Only the words
+    :func:`fuzzy_candidates` weighs are judged (the others are not looked up). Pure."""
+    if language is None or language not in held_languages:
+        return frozenset()
+    return frozenset(t for t in fuzzy_candidates(terms) if t not in known and not relax.relaxable(t))
+
+
+def mark_unheld_words(indexes: Sequence[MountedIndex], plans: Mapping[str, Plan], known: Collection[str]) -> None:
+    """Set each translated plan's :attr:`~serve.core.searchplan.Plan.unheld_words`
+    (:func:`unheld_words`) over the text languages of every mounted index searched."""
+    held: set[str] = set()
+    for index in indexes:
+        held |= text_languages(index)
+    for plan in plans.values():
+        if plan.translations is not None:
+            plan.unheld_words = unheld_words(plan.terms, plan.translations.get("language"), held, known)
 
 
 def _known_anywhere(ctx: CallContext, plans: dict[str, Plan], language: str | None = None) -> set[str]:
@@ -2848,6 +2877,10 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
         transposing_laws(ctx, indexes, plans, own_law)
     someone_strong = any(p.names_publisher for p in plans.values())
     known = _known_anywhere(ctx, plans, args["language"]) if args["fuzzy"] == "auto" else set()
+    translated_plans = {key: plan for key, plan in plans.items() if plan.translations is not None}
+    if translated_plans:
+        mark_unheld_words(indexes, translated_plans, known if args["fuzzy"] == "auto"
+                          else _known_anywhere(ctx, translated_plans, args["language"]))
 
     memos: dict[str, dict[str, Any]] = {i.publisher.value: {} for i in indexes}
     # snippets of the last stage's sections, cut once routing has decided which sections answer
