@@ -61,7 +61,7 @@ from serve.core.searchplan import (
     build_plan,
 )
 from serve.core.snippet import HEAD, head_snippet, snippet
-from serve.core.store import texts, versions_of, works_by_rowid
+from serve.core.store import texts, works_by_rowid
 from serve.core.topk import (
     RankedCache,
     bounded_window,
@@ -338,12 +338,15 @@ def ranked_occurrences(conn: sqlite3.Connection, match: str, filters: Filters, l
     filtered and ranked instead.
     """
     first = max(RANK_FIRST, 2 * limit)
-    matched = conn.execute("SELECT COUNT(*) FROM (SELECT 1 FROM provision_fts WHERE provision_fts MATCH ? LIMIT ?)",
-                           (match, first + 1)).fetchone()[0]
-    if matched <= first:  # every matched state, ranked once and remembered per index
-        return window_occurrences(conn, ranked_rows(conn, match, _BM25, first), filters, limit)
-    head = max(RANK_FIRST, limit + WINDOW_MARGIN)
     precomputed = precomputed_window(conn, match) if limit <= FREQUENT_WINDOW else None
+    # the build's window holds only states of the match: one of more than ``first`` states says the
+    # match holds more, without counting its postings
+    if precomputed is None or len(precomputed) <= first:
+        matched = conn.execute("SELECT COUNT(*) FROM (SELECT 1 FROM provision_fts WHERE provision_fts MATCH ? LIMIT ?)",
+                               (match, first + 1)).fetchone()[0]
+        if matched <= first:  # every matched state, ranked once and remembered per index
+            return window_occurrences(conn, ranked_rows(conn, match, _BM25, first), filters, limit)
+    head = max(RANK_FIRST, limit + WINDOW_MARGIN)
     if precomputed is not None:
         rows = window_occurrences(conn, precomputed, filters, limit)
         if _window_enough(rows, precomputed, limit):
@@ -520,16 +523,34 @@ def work_rows(conn: sqlite3.Connection, plan: Plan, filters: Filters, index: Mou
     return hits
 
 
-def _work_row(conn: sqlite3.Connection, rowid: int, filters: Filters, reasons: list[str]) -> Hit | None:
-    eligible = [v for v in versions_of(conn, rowid) if not v.withdrawn
-                and (filters.as_of is None or v.covers(filters.as_of))
-                and (filters.document_type is None or v.document_type == filters.document_type)]
-    if not eligible:
+def newest_work_row(conn: sqlite3.Connection, rowid: int, as_of: str | None,
+                    document_type: str | None = None) -> dict[str, Any] | None:
+    """The work row of ``rowid``'s newest version (by ``valid_from``, then ``version_key``) never
+    withdrawn, valid on ``as_of`` (``valid_from <= as_of < end_exclusive``) and of ``document_type``
+    when given: the last such of :func:`serve.core.store.versions_of`, read as the six columns a
+    work row shows (not every version's whole record)."""
+    clauses: list[str] = ["work_rowid = ?", "withdrawn = 0"]
+    params: list[Any] = [rowid]
+    if as_of is not None:
+        clauses.append("valid_from <= ? AND (end_exclusive IS NULL OR end_exclusive > ?)")
+        params += [as_of, as_of]
+    if document_type is not None:
+        clauses.append("document_type = ?")
+        params.append(document_type)
+    found = conn.execute(
+        "SELECT lex_id, version_key, valid_from, valid_to, end_exclusive, document_type FROM versions "
+        f"WHERE {' AND '.join(clauses)} ORDER BY valid_from DESC, version_key DESC LIMIT 1", params).fetchone()
+    if found is None:
         return None
-    v = eligible[-1]
-    return Hit({"work_rowid": rowid, "lex_id": v.lex_id, "version_key": v.version_key,
-                "valid_from": v.valid_from, "valid_to": v.valid_to, "end_exclusive": v.end_exclusive,
-                "document_type": v.document_type, "anchor": None, "language": None}, reasons)
+    lex_id, version_key, valid_from, valid_to, end_exclusive, kind = tuple(found)
+    return {"work_rowid": rowid, "lex_id": lex_id, "version_key": version_key, "valid_from": valid_from,
+            "valid_to": valid_to, "end_exclusive": end_exclusive, "document_type": kind, "anchor": None,
+            "language": None}
+
+
+def _work_row(conn: sqlite3.Connection, rowid: int, filters: Filters, reasons: list[str]) -> Hit | None:
+    row = newest_work_row(conn, rowid, filters.as_of, filters.document_type)
+    return Hit(row, reasons) if row is not None else None
 
 
 def title_lane(conn: sqlite3.Connection, groups: list[list[str]], filters: Filters, limit: int) -> list[Hit]:
@@ -593,24 +614,67 @@ def untexted_title_rows(conn: sqlite3.Connection, groups: list[list[str]], filte
     return title_rows(conn, (w for w in candidates if coverage.get(w, 0.0) > 0.5), groups, filters, limit)
 
 
-_UNTEXTED_WORDS: weakref.WeakKeyDictionary[MountedIndex, frozenset[str]] = weakref.WeakKeyDictionary()
+_UNTEXTED_WORKS: weakref.WeakKeyDictionary[MountedIndex, dict[str, frozenset[int]]] = weakref.WeakKeyDictionary()
 
 
-def untexted_name_words(conn: sqlite3.Connection, profiles: dict[int, ranking.WorkProfile],
-                        index: MountedIndex | None = None) -> frozenset[str]:
-    """The name words of the works :func:`untexted_subject_rows` may answer: no text held, and a
-    Legilux principal act (or budget law) not repealed (:func:`exact_subject`'s profile); read once
-    per mounted ``index`` (empty for EUR-Lex: none qualifies)."""
-    known = _UNTEXTED_WORDS.get(index) if index is not None else None
+def untexted_word_works(conn: sqlite3.Connection, profiles: dict[int, ranking.WorkProfile],
+                        index: MountedIndex | None = None) -> dict[str, frozenset[int]]:
+    """Per name word, the works :func:`untexted_subject_rows` may answer whose names hold it: no
+    text held, and a Legilux principal act (or budget law) not repealed (:func:`exact_subject`'s
+    profile); read once per mounted ``index`` (empty for EUR-Lex: none qualifies)."""
+    known = _UNTEXTED_WORKS.get(index) if index is not None else None
     if known is None:
         eligible = [w for w, p in profiles.items() if exact_subject(p, 1.0, 1.0)]
         texted = {int(r[0]) for r in conn.execute(
             f"SELECT DISTINCT work_rowid FROM lexical_states WHERE work_rowid IN ({','.join(map(str, eligible)) or 0})")}
         untexted = [w for w in eligible if w not in texted]
-        known = frozenset(t for words in name_words(conn, untexted, index).values() for t in words)
+        by_word: dict[str, set[int]] = {}
+        for work, words in name_words(conn, untexted, index).items():
+            for word in words:
+                by_word.setdefault(word, set()).add(work)
+        known = {word: frozenset(works) for word, works in by_word.items()}
         if index is not None:
-            _UNTEXTED_WORDS[index] = known
+            _UNTEXTED_WORKS[index] = known
     return known
+
+
+def untexted_name_words(conn: sqlite3.Connection, profiles: dict[int, ranking.WorkProfile],
+                        index: MountedIndex | None = None) -> frozenset[str]:
+    """The name words of the works :func:`untexted_subject_rows` may answer (:func:`untexted_word_works`)."""
+    return frozenset(untexted_word_works(conn, profiles, index))
+
+
+def names_holding_all(by_word: Mapping[str, frozenset[int]], groups: Sequence[Sequence[str]]) -> frozenset[int]:
+    """The works of ``by_word`` (word -> works whose names hold it) whose names hold a term of every
+    group: a word, or every word of a phrase term (:func:`name_holds`; a work
+    :func:`works_title_coverage` gives 1.0). Pure."""
+    found: frozenset[int] | None = None
+    for group in groups:
+        holders: set[int] = set()
+        for term in group:
+            if " " in term:
+                parts = [by_word.get(word, frozenset()) for word in term.split()]
+                holders.update(frozenset.intersection(*parts) if parts else ())
+            else:
+                holders.update(by_word.get(term, ()))
+        found = frozenset(holders) if found is None else found & holders
+        if not found:
+            return frozenset()
+    return found or frozenset()
+
+
+def untexted_subjects(conn: sqlite3.Connection, by_word: Mapping[str, frozenset[int]],
+                      groups: Sequence[Sequence[str]], profiles: dict[int, ranking.WorkProfile],
+                      index: MountedIndex | None = None) -> list[int]:
+    """The works of ``by_word`` (:func:`untexted_word_works`) whose whole title subject the question
+    is (:func:`exact_subject` of their title coverage and subject precision): the only works
+    :func:`untexted_subject_rows` can keep, found without ranking the title index."""
+    held = sorted(names_holding_all(by_word, groups))
+    if not held:
+        return []
+    coverage = works_title_coverage(conn, held, groups, index)
+    precision = works_subject_precision(conn, held, groups, index)
+    return [w for w in held if exact_subject(profiles.get(w), coverage.get(w, 0.0), precision.get(w, 0.0))]
 
 
 #: Work-row candidates read from the title index for :func:`untexted_subject_rows`.
@@ -624,10 +688,13 @@ def untexted_subject_rows(conn: sqlite3.Connection, groups: list[list[str]], fil
     "impôt sur le revenu" finds the Loi du 4 décembre 1967 concernant l'impôt sur le revenu, whose
     text the corpus lacks, even when a hundred provisions of other acts hold both words (issue #15;
     :func:`untexted_title_rows` looks only when the keyword lanes found fewer works than asked)."""
-    held = untexted_name_words(conn, profiles, index)
+    by_word = untexted_word_works(conn, profiles, index)
     match = fts_query(groups)
-    if match is None or not all(any(t in held for t in g) for g in groups):
-        return []  # no such work's names hold a word of every group: nothing to look up
+    if match is None or not all(any(t in by_word for t in g) for g in groups) \
+            or not untexted_subjects(conn, by_word, groups, profiles, index):
+        # no such work's names hold a word of every group, or none is the question's whole title
+        # subject (every work kept below is one of untexted_subjects): nothing to look up
+        return []
     found = [int(r[0]) for r in conn.execute(
         "SELECT rowid FROM work_fts WHERE work_fts MATCH ? ORDER BY bm25(work_fts, 0, 8, 10, 0, 0) LIMIT ?",
         (f"{{titles short_titles}} : ({match})", UNTEXTED_SUBJECT_CANDIDATES))]
@@ -682,16 +749,11 @@ def metadata_lane(conn: sqlite3.Connection, terms: Sequence[str], filters: Filte
         if best is None or best_overlap < min(MIN_METADATA_TOKENS, len(tokens)):
             continue
         matched = dict(meta[best])
-        eligible = [v for v in versions_of(conn, rowid) if not v.withdrawn
-                    and (filters.as_of is None or v.covers(filters.as_of))]
-        if not eligible:
+        row = newest_work_row(conn, rowid, filters.as_of)
+        if row is None:
             continue
-        v = eligible[-1]
         matched.pop("normalized")
-        hits.append(Hit({"work_rowid": rowid, "lex_id": v.lex_id, "version_key": v.version_key,
-                         "valid_from": v.valid_from, "valid_to": v.valid_to, "end_exclusive": v.end_exclusive,
-                         "document_type": v.document_type, "anchor": None, "language": None},
-                        ["work_metadata"], {"matched_metadata": matched}))
+        hits.append(Hit(row, ["work_metadata"], {"matched_metadata": matched}))
     return hits
 
 
