@@ -61,7 +61,7 @@ from serve.core.searchplan import (
     build_plan,
 )
 from serve.core.snippet import HEAD, head_snippet, snippet
-from serve.core.store import texts, works_by_rowid
+from serve.core.store import Work, texts, works_by_rowid
 from serve.core.topk import (
     RankedCache,
     bounded_window,
@@ -779,14 +779,15 @@ def _merge(hits: list[Hit], rows: Sequence[dict[str, Any]], reasons: list[str], 
 
 
 def shape_hits(conn: sqlite3.Connection, index: MountedIndex, hits: Sequence[Hit], words: Sequence[str],
-               later: list[LaterSnippets] | None = None) -> list[dict[str, Any]]:
+               later: list[LaterSnippets] | None = None, works: dict[int, Work] | None = None) -> list[dict[str, Any]]:
     """The public rows of ``hits``; a work row's more provisions (works grain) are nested in
     ``provisions`` with the same fields, without ``rank``. With ``later``, the snippets cut from
     stored texts are left to :func:`cut_later` (the rows hold their fallback until then), and what
-    it needs is appended to ``later``."""
+    it needs is appended to ``later``. ``works``: the works of the index read before (by the earlier
+    stages of one search, :func:`works_read`), added to."""
     flat = [*hits, *(n for h in hits for n in h.nested)]
     pending = LaterSnippets(index, tuple(words), []) if later is not None else None
-    shaped = _shape(conn, flat, words, pending)
+    shaped = _shape(conn, flat, words, pending, works)
     out = shaped[:len(hits)]
     position = len(hits)
     copies: dict[int, dict[str, Any]] = {}
@@ -847,9 +848,20 @@ def _cuts(conn: sqlite3.Connection, shas: Sequence[str], words: Sequence[str]) -
     return cuts
 
 
+def works_read(conn: sqlite3.Connection, rowids: Iterable[int], known: dict[int, Work] | None = None) -> dict[int, Work]:
+    """:func:`serve.core.store.works_by_rowid` of ``rowids``, those already in ``known`` not read
+    again (``known``, added to and returned, may hold more)."""
+    if known is None:
+        return works_by_rowid(conn, rowids)
+    missing = [w for w in rowids if w not in known]
+    if missing:
+        known.update(works_by_rowid(conn, missing))
+    return known
+
+
 def _shape(conn: sqlite3.Connection, hits: Sequence[Hit], words: Sequence[str],
-           later: LaterSnippets | None = None) -> list[dict[str, Any]]:
-    works = works_by_rowid(conn, [h.row["work_rowid"] for h in hits])
+           later: LaterSnippets | None = None, known: dict[int, Work] | None = None) -> list[dict[str, Any]]:
+    works = works_read(conn, [h.row["work_rowid"] for h in hits], known)
     from_text = [_from_text(h) for h in hits]
     texted = [h.row["text_sha256"] for h, texts_it in zip(hits, from_text, strict=True) if texts_it]
     cuts = _cuts(conn, texted, words) if later is None else {}
@@ -1598,15 +1610,20 @@ def rank_hits(hits: Sequence[Hit], profiles: dict[int, ranking.WorkProfile], pla
     about = precision or {}
     untexted = untexted_relevance(hits)
     competes = partial_competes(plan, options)
-    best = max((_relevance(h) for h in hits if _scored(h.row)), default=1.0)
+    # (_relevance and _scored of each row, _untexted_row and hit_tier's common case, written out:
+    # the key runs once per candidate row)
+    best = max((-score for h in hits if isinstance(score := h.row.get("score"), float) and score < 0), default=1.0)
 
     # a work's prior depends on its work and tier alone: computed once per pair (many hits share a work)
     priors: dict[tuple[int, int], float] = {}
 
     def key(item: tuple[int, Hit]) -> tuple[int, float, int]:
         position, hit = item
-        work = hit.row["work_rowid"]
-        untexted_row = _untexted_row(hit)
+        row = hit.row
+        work = row["work_rowid"]
+        score = row.get("score")
+        scored = isinstance(score, float) and score < 0
+        untexted_row = not scored and "title_words" in hit.reasons and row.get("anchor") is None
         if untexted_row and exact_subject(profiles.get(work), titled.get(work, 0.0), about.get(work, 0.0)):
             # its whole title subject is the question: weighed as the best provision (untexted_subject_rows)
             tier, weight, relevance = TIER_DIRECT, 1.0, best
@@ -1614,8 +1631,9 @@ def rank_hits(hits: Sequence[Hit], profiles: dict[int, ranking.WorkProfile], pla
             tier, weight = (TIER_DIRECT, PARTIAL_WEIGHT) if competes else (TIER_WEAK, 1.0)
             relevance = untexted
         else:
-            tier, weight = hit_tier(hit, competes)
-            relevance = _relevance(hit)
+            tier, weight = (hit.tier, 1.0) if hit.tier != TIER_DIRECT or _WEAK_REASONS.isdisjoint(hit.reasons) \
+                else hit_tier(hit, competes)
+            relevance = -score if scored and score is not None else 1.0
         prior = priors.get((work, tier))
         if prior is None:
             prior = priors[work, tier] = _work_prior(hit, tier, profiles, options, boost, titled, about, rows)
@@ -2187,6 +2205,11 @@ def _primary(conn: sqlite3.Connection, work_rowid: int) -> str | None:
     return str(row[0]) if row and row[0] else None
 
 
+#: The key of a search's memo (:func:`run`'s ``memos``) under which :func:`shape_hits` keeps the works
+#: read by its earlier stages (not a lane's key: :func:`lexical_lanes`' ``once``).
+WORKS_READ = "shaped:works"
+
+
 def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict[str, Any], suppressed: bool,
                    known: set[str], *, stem: bool = False, relaxed: bool = False,
                    memo: dict[str, Any] | None = None, later: list[LaterSnippets] | None = None) -> Answer:
@@ -2231,7 +2254,8 @@ def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict
             mark_translated(found.hits)
         if then is not None and wide:  # only hits on states, languages and texts held then
             found.hits = known_hits(then, found.hits, args["limit"], args.get("per_work_limit") or 3)
-        shaped = shape_hits(conn, index, found.hits, found.words, later)
+        shaped = shape_hits(conn, index, found.hits, found.words, later,
+                            None if memo is None else memo.setdefault(WORKS_READ, {}))
     base["result_grain"] = grain
     base["title_coverage"] = found.title_coverage
     base["top_title_match"] = found.top_title_match
