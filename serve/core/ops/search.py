@@ -307,17 +307,43 @@ def _window_rows(conn: sqlite3.Connection, rows: Sequence[tuple[int, float, int]
     states = [(*state, score, version) for rowid, score, version in rows if (state := held.get(rowid)) is not None]
     if not states:
         return []
-    ids = list(dict.fromkeys(map(_BY_VERSION, states)))
-    pad = -len(ids) % VALUES_STEP
-    versions = {r[0]: r[1:] for r in cursor.execute(
-        "SELECT version_rowid, lex_id, version_key, valid_from, valid_to, end_exclusive, document_type "
-        f"FROM versions WHERE version_rowid IN ({','.join('?' * (len(ids) + pad))})", [*ids, *(None,) * pad])}
+    versions = _version_columns(conn, list(dict.fromkeys(map(_BY_VERSION, states))))
     joined = [state + versions[state[9]] for state in states if state[9] in versions]
     # (score, valid_from DESC, state): stable sorts from the last key to the first
     joined.sort(key=_BY_STATE)
     joined.sort(key=_BY_VALID_FROM, reverse=True)
     joined.sort(key=_BY_SCORE)
     return [dict(zip(_WINDOW_COLUMNS, row, strict=True)) for row in (joined if limit < 0 else joined[:limit])]
+
+
+#: The versions whose shown columns (:func:`_version_columns`) are remembered per index, at most (a
+#: full index holds a few thousand versions).
+VERSIONS_REMEMBERED = 65_536
+_VERSION_COLUMNS: weakref.WeakKeyDictionary[RankedCache, dict[int, tuple[Any, ...]]] = weakref.WeakKeyDictionary()
+
+
+def _version_columns(conn: sqlite3.Connection, ids: Sequence[int]) -> Mapping[int, tuple[Any, ...]]:
+    """``version_rowid -> (lex_id, version_key, valid_from, valid_to, end_exclusive, document_type)``
+    of the versions ``ids`` that exist (the result may hold more), each read once per index: kept
+    beside the index's ranked windows (the connection's :class:`serve.core.topk.RankedCache`, kept
+    by :meth:`~serve.core.topk.RankedCache.clear` as a function of the immutable index alone, as
+    the newest versions are), at most :data:`VERSIONS_REMEMBERED`. The ids read are padded with
+    ``NULL`` to a multiple of :data:`VALUES_STEP` (few statement texts)."""
+    cache = getattr(conn, "ranked_cache", None)
+    known = _VERSION_COLUMNS.setdefault(cache, {}) if isinstance(cache, RankedCache) else {}
+    missing = [v for v in ids if v not in known]
+    if not missing:
+        return known
+    if len(known) + len(missing) > VERSIONS_REMEMBERED:
+        known.clear()  # every id read again
+        missing = list(ids)
+    cursor = conn.cursor()
+    cursor.row_factory = None
+    pad = -len(missing) % VALUES_STEP
+    known.update((r[0], r[1:]) for r in cursor.execute(
+        "SELECT version_rowid, lex_id, version_key, valid_from, valid_to, end_exclusive, document_type "
+        f"FROM versions WHERE version_rowid IN ({','.join('?' * (len(missing) + pad))})", [*missing, *(None,) * pad]))
+    return known
 
 
 def _groups(terms: Sequence[str], expansions: dict[str, list[str]] | None = None) -> list[list[str]]:
@@ -485,13 +511,36 @@ def stem_variants(conn: sqlite3.Connection, terms: Sequence[str], groups: Sequen
     return out
 
 
-def snowball_variants(conn: sqlite3.Connection, terms: Sequence[str], language: str | None) -> dict[str, list[str]]:
+#: Words whose held Snowball forms are remembered per mounted index (:func:`held_forms`).
+FORMS_REMEMBERED = 4096
+_FORMS: weakref.WeakKeyDictionary[MountedIndex, dict[tuple[str, str | None], tuple[str, ...]]] = \
+    weakref.WeakKeyDictionary()
+
+
+def held_forms(conn: sqlite3.Connection, term: str, language: str | None,
+               index: MountedIndex | None = None) -> list[str]:
+    """:func:`derive.index.analysis.word_forms` of ``term``, remembered per mounted ``index`` (an
+    immutable file; at most :data:`FORMS_REMEMBERED` words, then forgotten all at once)."""
+    if index is None:
+        return analysis.word_forms(conn, term, language)
+    known = _FORMS.setdefault(index, {})
+    found = known.get((term, language))
+    if found is None:
+        if len(known) >= FORMS_REMEMBERED:
+            known.clear()
+        found = known[term, language] = tuple(analysis.word_forms(conn, term, language))
+    return list(found)
+
+
+def snowball_variants(conn: sqlite3.Connection, terms: Sequence[str], language: str | None,
+                      index: MountedIndex | None = None) -> dict[str, list[str]]:
     """The held word forms sharing each query word's Snowball stem (``term_stems``,
-    :func:`derive.index.analysis.word_forms`): in the ``language`` filter's language, or in EN, FR and DE."""
+    :func:`derive.index.analysis.word_forms`): in the ``language`` filter's language, or in EN, FR
+    and DE (remembered per mounted ``index``: :func:`held_forms`)."""
     out: dict[str, list[str]] = {}
     for term in [t for t in terms if analysis.expandable(t)][:relax.STEM_MAX_WORDS]:
         try:
-            chosen = analysis.word_forms(conn, term, language)
+            chosen = held_forms(conn, term, language, index)
         except sqlite3.OperationalError:  # an index built before term_stems
             return {}
         if chosen:
@@ -1967,7 +2016,7 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
         out.relaxation_withheld = {"reason": "unresolved_act_number"}
         return
     budget = options.limit * (WORK_OVERSAMPLE if options.grain == "works" else OVERSAMPLE)
-    snow = once("snowball", lambda: snowball_variants(conn, plan.terms, options.language)) if options.relax_words else {}
+    snow = once("snowball", lambda: snowball_variants(conn, plan.terms, options.language, index)) if options.relax_words else {}
     if plan.synonyms and options.relax_words:  # an everyday word OR-ed with the acts' terms for it
         snow = {t: list(dict.fromkeys([*snow.get(t, []), *plan.synonyms.get(t, [])])) for t in plan.terms
                 if snow.get(t) or plan.synonyms.get(t)}
@@ -1990,7 +2039,7 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
             out.words += [dst for dsts in expansions.values() for dst in dsts]
             # a corrected word is searched as if typed right: with its own Snowball forms
             corrections = sorted({dst for dsts in expansions.values() for dst in dsts})
-            corrected = once("fuzzy_forms", lambda: snowball_variants(conn, corrections, options.language)) \
+            corrected = once("fuzzy_forms", lambda: snowball_variants(conn, corrections, options.language, index)) \
                 if options.relax_words else {}
             merged_expansions = {t: list(dict.fromkeys([*expansions.get(t, []), *snow.get(t, []),
                                                         *corrected_forms(expansions.get(t, []), corrected)]))
