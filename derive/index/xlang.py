@@ -293,6 +293,8 @@ class Lexicon:
     phrase_words: frozenset[str]  # the source words of its phrase entries
     #: where each entry comes from (``mined`` / ``reviewed`` / ``eurovoc``), by form or phrase
     origin: dict[str, str]
+    #: the most words of a phrase entry (read by :func:`translate` at every question)
+    longest: int = 0
 
     def lookup(self, word: str, language: str) -> tuple[str, ...] | None:
         """The French terms of a source word: its own entry, or that of a form of the same stem
@@ -359,7 +361,7 @@ def lexicon(language: str) -> Lexicon:
     return Lexicon({k: tuple(v) for k, v in words.items()}, {k: tuple(v) for k, v in stems.items()},
                    {k: tuple(v) for k, v in phrases.items()},
                    frozenset(mined.get("shared", [])), frozenset(mined.get("foreign", [])), frozenset(french),
-                   frozenset(w for p in phrases for w in p), origin)
+                   frozenset(w for p in phrases for w in p), origin, max((len(p) for p in phrases), default=0))
 
 
 #: A question's words that nothing translates and no French text holds leave its search words only
@@ -503,7 +505,7 @@ def translate(terms: Sequence[str], language: str, covered: Collection[str] = ()
     used: list[dict[str, Any]] = []
     stops_found: list[str] = []
     cognate: set[str] = set()
-    longest = max((len(p) for p in lex.phrases), default=0)
+    longest = lex.longest
     i = 0
     while i < len(terms):
         for size in range(min(longest, len(terms) - i), 1, -1):

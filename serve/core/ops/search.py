@@ -62,7 +62,7 @@ from serve.core.searchplan import (
     text_languages,
 )
 from serve.core.snippet import HEAD, head_snippet, snippet
-from serve.core.store import texts, versions_of, works_by_rowid
+from serve.core.store import Work, texts, works_by_rowid
 from serve.core.topk import (
     RankedCache,
     bounded_window,
@@ -192,7 +192,7 @@ class Filters:
         return " AND ".join(clauses), params
 
 
-@dataclass
+@dataclass(slots=True)  # made per candidate row: slots make it a third cheaper to build
 class Hit:
     row: dict[str, Any]
     reasons: list[str]
@@ -308,17 +308,43 @@ def _window_rows(conn: sqlite3.Connection, rows: Sequence[tuple[int, float, int]
     states = [(*state, score, version) for rowid, score, version in rows if (state := held.get(rowid)) is not None]
     if not states:
         return []
-    ids = list(dict.fromkeys(map(_BY_VERSION, states)))
-    pad = -len(ids) % VALUES_STEP
-    versions = {r[0]: r[1:] for r in cursor.execute(
-        "SELECT version_rowid, lex_id, version_key, valid_from, valid_to, end_exclusive, document_type "
-        f"FROM versions WHERE version_rowid IN ({','.join('?' * (len(ids) + pad))})", [*ids, *(None,) * pad])}
+    versions = _version_columns(conn, list(dict.fromkeys(map(_BY_VERSION, states))))
     joined = [state + versions[state[9]] for state in states if state[9] in versions]
     # (score, valid_from DESC, state): stable sorts from the last key to the first
     joined.sort(key=_BY_STATE)
     joined.sort(key=_BY_VALID_FROM, reverse=True)
     joined.sort(key=_BY_SCORE)
     return [dict(zip(_WINDOW_COLUMNS, row, strict=True)) for row in (joined if limit < 0 else joined[:limit])]
+
+
+#: The versions whose shown columns (:func:`_version_columns`) are remembered per index, at most (a
+#: full index holds a few thousand versions).
+VERSIONS_REMEMBERED = 65_536
+_VERSION_COLUMNS: weakref.WeakKeyDictionary[RankedCache, dict[int, tuple[Any, ...]]] = weakref.WeakKeyDictionary()
+
+
+def _version_columns(conn: sqlite3.Connection, ids: Sequence[int]) -> Mapping[int, tuple[Any, ...]]:
+    """``version_rowid -> (lex_id, version_key, valid_from, valid_to, end_exclusive, document_type)``
+    of the versions ``ids`` that exist (the result may hold more), each read once per index: kept
+    beside the index's ranked windows (the connection's :class:`serve.core.topk.RankedCache`, kept
+    by :meth:`~serve.core.topk.RankedCache.clear` as a function of the immutable index alone, as
+    the newest versions are), at most :data:`VERSIONS_REMEMBERED`. The ids read are padded with
+    ``NULL`` to a multiple of :data:`VALUES_STEP` (few statement texts)."""
+    cache = getattr(conn, "ranked_cache", None)
+    known = _VERSION_COLUMNS.setdefault(cache, {}) if isinstance(cache, RankedCache) else {}
+    missing = [v for v in ids if v not in known]
+    if not missing:
+        return known
+    if len(known) + len(missing) > VERSIONS_REMEMBERED:
+        known.clear()  # every id read again
+        missing = list(ids)
+    cursor = conn.cursor()
+    cursor.row_factory = None
+    pad = -len(missing) % VALUES_STEP
+    known.update((r[0], r[1:]) for r in cursor.execute(
+        "SELECT version_rowid, lex_id, version_key, valid_from, valid_to, end_exclusive, document_type "
+        f"FROM versions WHERE version_rowid IN ({','.join('?' * (len(missing) + pad))})", [*missing, *(None,) * pad]))
+    return known
 
 
 def _groups(terms: Sequence[str], expansions: dict[str, list[str]] | None = None) -> list[list[str]]:
@@ -339,12 +365,15 @@ def ranked_occurrences(conn: sqlite3.Connection, match: str, filters: Filters, l
     filtered and ranked instead.
     """
     first = max(RANK_FIRST, 2 * limit)
-    matched = conn.execute("SELECT COUNT(*) FROM (SELECT 1 FROM provision_fts WHERE provision_fts MATCH ? LIMIT ?)",
-                           (match, first + 1)).fetchone()[0]
-    if matched <= first:  # every matched state, ranked once and remembered per index
-        return window_occurrences(conn, ranked_rows(conn, match, _BM25, first), filters, limit)
-    head = max(RANK_FIRST, limit + WINDOW_MARGIN)
     precomputed = precomputed_window(conn, match) if limit <= FREQUENT_WINDOW else None
+    # the build's window holds only states of the match: one of more than ``first`` states says the
+    # match holds more, without counting its postings
+    if precomputed is None or len(precomputed) <= first:
+        matched = conn.execute("SELECT COUNT(*) FROM (SELECT 1 FROM provision_fts WHERE provision_fts MATCH ? LIMIT ?)",
+                               (match, first + 1)).fetchone()[0]
+        if matched <= first:  # every matched state, ranked once and remembered per index
+            return window_occurrences(conn, ranked_rows(conn, match, _BM25, first), filters, limit)
+    head = max(RANK_FIRST, limit + WINDOW_MARGIN)
     if precomputed is not None:
         rows = window_occurrences(conn, precomputed, filters, limit)
         if _window_enough(rows, precomputed, limit):
@@ -483,13 +512,36 @@ def stem_variants(conn: sqlite3.Connection, terms: Sequence[str], groups: Sequen
     return out
 
 
-def snowball_variants(conn: sqlite3.Connection, terms: Sequence[str], language: str | None) -> dict[str, list[str]]:
+#: Words whose held Snowball forms are remembered per mounted index (:func:`held_forms`).
+FORMS_REMEMBERED = 4096
+_FORMS: weakref.WeakKeyDictionary[MountedIndex, dict[tuple[str, str | None], tuple[str, ...]]] = \
+    weakref.WeakKeyDictionary()
+
+
+def held_forms(conn: sqlite3.Connection, term: str, language: str | None,
+               index: MountedIndex | None = None) -> list[str]:
+    """:func:`derive.index.analysis.word_forms` of ``term``, remembered per mounted ``index`` (an
+    immutable file; at most :data:`FORMS_REMEMBERED` words, then forgotten all at once)."""
+    if index is None:
+        return analysis.word_forms(conn, term, language)
+    known = _FORMS.setdefault(index, {})
+    found = known.get((term, language))
+    if found is None:
+        if len(known) >= FORMS_REMEMBERED:
+            known.clear()
+        found = known[term, language] = tuple(analysis.word_forms(conn, term, language))
+    return list(found)
+
+
+def snowball_variants(conn: sqlite3.Connection, terms: Sequence[str], language: str | None,
+                      index: MountedIndex | None = None) -> dict[str, list[str]]:
     """The held word forms sharing each query word's Snowball stem (``term_stems``,
-    :func:`derive.index.analysis.word_forms`): in the ``language`` filter's language, or in EN, FR and DE."""
+    :func:`derive.index.analysis.word_forms`): in the ``language`` filter's language, or in EN, FR
+    and DE (remembered per mounted ``index``: :func:`held_forms`)."""
     out: dict[str, list[str]] = {}
     for term in [t for t in terms if analysis.expandable(t)][:relax.STEM_MAX_WORDS]:
         try:
-            chosen = analysis.word_forms(conn, term, language)
+            chosen = held_forms(conn, term, language, index)
         except sqlite3.OperationalError:  # an index built before term_stems
             return {}
         if chosen:
@@ -521,16 +573,34 @@ def work_rows(conn: sqlite3.Connection, plan: Plan, filters: Filters, index: Mou
     return hits
 
 
-def _work_row(conn: sqlite3.Connection, rowid: int, filters: Filters, reasons: list[str]) -> Hit | None:
-    eligible = [v for v in versions_of(conn, rowid) if not v.withdrawn
-                and (filters.as_of is None or v.covers(filters.as_of))
-                and (filters.document_type is None or v.document_type == filters.document_type)]
-    if not eligible:
+def newest_work_row(conn: sqlite3.Connection, rowid: int, as_of: str | None,
+                    document_type: str | None = None) -> dict[str, Any] | None:
+    """The work row of ``rowid``'s newest version (by ``valid_from``, then ``version_key``) never
+    withdrawn, valid on ``as_of`` (``valid_from <= as_of < end_exclusive``) and of ``document_type``
+    when given: the last such of :func:`serve.core.store.versions_of`, read as the six columns a
+    work row shows (not every version's whole record)."""
+    clauses: list[str] = ["work_rowid = ?", "withdrawn = 0"]
+    params: list[Any] = [rowid]
+    if as_of is not None:
+        clauses.append("valid_from <= ? AND (end_exclusive IS NULL OR end_exclusive > ?)")
+        params += [as_of, as_of]
+    if document_type is not None:
+        clauses.append("document_type = ?")
+        params.append(document_type)
+    found = conn.execute(
+        "SELECT lex_id, version_key, valid_from, valid_to, end_exclusive, document_type FROM versions "
+        f"WHERE {' AND '.join(clauses)} ORDER BY valid_from DESC, version_key DESC LIMIT 1", params).fetchone()
+    if found is None:
         return None
-    v = eligible[-1]
-    return Hit({"work_rowid": rowid, "lex_id": v.lex_id, "version_key": v.version_key,
-                "valid_from": v.valid_from, "valid_to": v.valid_to, "end_exclusive": v.end_exclusive,
-                "document_type": v.document_type, "anchor": None, "language": None}, reasons)
+    lex_id, version_key, valid_from, valid_to, end_exclusive, kind = tuple(found)
+    return {"work_rowid": rowid, "lex_id": lex_id, "version_key": version_key, "valid_from": valid_from,
+            "valid_to": valid_to, "end_exclusive": end_exclusive, "document_type": kind, "anchor": None,
+            "language": None}
+
+
+def _work_row(conn: sqlite3.Connection, rowid: int, filters: Filters, reasons: list[str]) -> Hit | None:
+    row = newest_work_row(conn, rowid, filters.as_of, filters.document_type)
+    return Hit(row, reasons) if row is not None else None
 
 
 def title_lane(conn: sqlite3.Connection, groups: list[list[str]], filters: Filters, limit: int) -> list[Hit]:
@@ -594,24 +664,67 @@ def untexted_title_rows(conn: sqlite3.Connection, groups: list[list[str]], filte
     return title_rows(conn, (w for w in candidates if coverage.get(w, 0.0) > 0.5), groups, filters, limit)
 
 
-_UNTEXTED_WORDS: weakref.WeakKeyDictionary[MountedIndex, frozenset[str]] = weakref.WeakKeyDictionary()
+_UNTEXTED_WORKS: weakref.WeakKeyDictionary[MountedIndex, dict[str, frozenset[int]]] = weakref.WeakKeyDictionary()
 
 
-def untexted_name_words(conn: sqlite3.Connection, profiles: dict[int, ranking.WorkProfile],
-                        index: MountedIndex | None = None) -> frozenset[str]:
-    """The name words of the works :func:`untexted_subject_rows` may answer: no text held, and a
-    Legilux principal act (or budget law) not repealed (:func:`exact_subject`'s profile); read once
-    per mounted ``index`` (empty for EUR-Lex: none qualifies)."""
-    known = _UNTEXTED_WORDS.get(index) if index is not None else None
+def untexted_word_works(conn: sqlite3.Connection, profiles: dict[int, ranking.WorkProfile],
+                        index: MountedIndex | None = None) -> dict[str, frozenset[int]]:
+    """Per name word, the works :func:`untexted_subject_rows` may answer whose names hold it: no
+    text held, and a Legilux principal act (or budget law) not repealed (:func:`exact_subject`'s
+    profile); read once per mounted ``index`` (empty for EUR-Lex: none qualifies)."""
+    known = _UNTEXTED_WORKS.get(index) if index is not None else None
     if known is None:
         eligible = [w for w, p in profiles.items() if exact_subject(p, 1.0, 1.0)]
         texted = {int(r[0]) for r in conn.execute(
             f"SELECT DISTINCT work_rowid FROM lexical_states WHERE work_rowid IN ({','.join(map(str, eligible)) or 0})")}
         untexted = [w for w in eligible if w not in texted]
-        known = frozenset(t for words in name_words(conn, untexted, index).values() for t in words)
+        by_word: dict[str, set[int]] = {}
+        for work, words in name_words(conn, untexted, index).items():
+            for word in words:
+                by_word.setdefault(word, set()).add(work)
+        known = {word: frozenset(works) for word, works in by_word.items()}
         if index is not None:
-            _UNTEXTED_WORDS[index] = known
+            _UNTEXTED_WORKS[index] = known
     return known
+
+
+def untexted_name_words(conn: sqlite3.Connection, profiles: dict[int, ranking.WorkProfile],
+                        index: MountedIndex | None = None) -> frozenset[str]:
+    """The name words of the works :func:`untexted_subject_rows` may answer (:func:`untexted_word_works`)."""
+    return frozenset(untexted_word_works(conn, profiles, index))
+
+
+def names_holding_all(by_word: Mapping[str, frozenset[int]], groups: Sequence[Sequence[str]]) -> frozenset[int]:
+    """The works of ``by_word`` (word -> works whose names hold it) whose names hold a term of every
+    group: a word, or every word of a phrase term (:func:`name_holds`; a work
+    :func:`works_title_coverage` gives 1.0). Pure."""
+    found: frozenset[int] | None = None
+    for group in groups:
+        holders: set[int] = set()
+        for term in group:
+            if " " in term:
+                parts = [by_word.get(word, frozenset()) for word in term.split()]
+                holders.update(frozenset.intersection(*parts) if parts else ())
+            else:
+                holders.update(by_word.get(term, ()))
+        found = frozenset(holders) if found is None else found & holders
+        if not found:
+            return frozenset()
+    return found or frozenset()
+
+
+def untexted_subjects(conn: sqlite3.Connection, by_word: Mapping[str, frozenset[int]],
+                      groups: Sequence[Sequence[str]], profiles: dict[int, ranking.WorkProfile],
+                      index: MountedIndex | None = None) -> list[int]:
+    """The works of ``by_word`` (:func:`untexted_word_works`) whose whole title subject the question
+    is (:func:`exact_subject` of their title coverage and subject precision): the only works
+    :func:`untexted_subject_rows` can keep, found without ranking the title index."""
+    held = sorted(names_holding_all(by_word, groups))
+    if not held:
+        return []
+    coverage = works_title_coverage(conn, held, groups, index)
+    precision = works_subject_precision(conn, held, groups, index)
+    return [w for w in held if exact_subject(profiles.get(w), coverage.get(w, 0.0), precision.get(w, 0.0))]
 
 
 #: Work-row candidates read from the title index for :func:`untexted_subject_rows`.
@@ -625,10 +738,13 @@ def untexted_subject_rows(conn: sqlite3.Connection, groups: list[list[str]], fil
     "impôt sur le revenu" finds the Loi du 4 décembre 1967 concernant l'impôt sur le revenu, whose
     text the corpus lacks, even when a hundred provisions of other acts hold both words (issue #15;
     :func:`untexted_title_rows` looks only when the keyword lanes found fewer works than asked)."""
-    held = untexted_name_words(conn, profiles, index)
+    by_word = untexted_word_works(conn, profiles, index)
     match = fts_query(groups)
-    if match is None or not all(any(t in held for t in g) for g in groups):
-        return []  # no such work's names hold a word of every group: nothing to look up
+    if match is None or not all(any(t in by_word for t in g) for g in groups) \
+            or not untexted_subjects(conn, by_word, groups, profiles, index):
+        # no such work's names hold a word of every group, or none is the question's whole title
+        # subject (every work kept below is one of untexted_subjects): nothing to look up
+        return []
     found = [int(r[0]) for r in conn.execute(
         "SELECT rowid FROM work_fts WHERE work_fts MATCH ? ORDER BY bm25(work_fts, 0, 8, 10, 0, 0) LIMIT ?",
         (f"{{titles short_titles}} : ({match})", UNTEXTED_SUBJECT_CANDIDATES))]
@@ -683,16 +799,11 @@ def metadata_lane(conn: sqlite3.Connection, terms: Sequence[str], filters: Filte
         if best is None or best_overlap < min(MIN_METADATA_TOKENS, len(tokens)):
             continue
         matched = dict(meta[best])
-        eligible = [v for v in versions_of(conn, rowid) if not v.withdrawn
-                    and (filters.as_of is None or v.covers(filters.as_of))]
-        if not eligible:
+        row = newest_work_row(conn, rowid, filters.as_of)
+        if row is None:
             continue
-        v = eligible[-1]
         matched.pop("normalized")
-        hits.append(Hit({"work_rowid": rowid, "lex_id": v.lex_id, "version_key": v.version_key,
-                         "valid_from": v.valid_from, "valid_to": v.valid_to, "end_exclusive": v.end_exclusive,
-                         "document_type": v.document_type, "anchor": None, "language": None},
-                        ["work_metadata"], {"matched_metadata": matched}))
+        hits.append(Hit(row, ["work_metadata"], {"matched_metadata": matched}))
     return hits
 
 
@@ -718,14 +829,15 @@ def _merge(hits: list[Hit], rows: Sequence[dict[str, Any]], reasons: list[str], 
 
 
 def shape_hits(conn: sqlite3.Connection, index: MountedIndex, hits: Sequence[Hit], words: Sequence[str],
-               later: list[LaterSnippets] | None = None) -> list[dict[str, Any]]:
+               later: list[LaterSnippets] | None = None, works: dict[int, Work] | None = None) -> list[dict[str, Any]]:
     """The public rows of ``hits``; a work row's more provisions (works grain) are nested in
     ``provisions`` with the same fields, without ``rank``. With ``later``, the snippets cut from
     stored texts are left to :func:`cut_later` (the rows hold their fallback until then), and what
-    it needs is appended to ``later``."""
+    it needs is appended to ``later``. ``works``: the works of the index read before (by the earlier
+    stages of one search, :func:`works_read`), added to."""
     flat = [*hits, *(n for h in hits for n in h.nested)]
     pending = LaterSnippets(index, tuple(words), []) if later is not None else None
-    shaped = _shape(conn, flat, words, pending)
+    shaped = _shape(conn, flat, words, pending, works)
     out = shaped[:len(hits)]
     position = len(hits)
     copies: dict[int, dict[str, Any]] = {}
@@ -786,9 +898,20 @@ def _cuts(conn: sqlite3.Connection, shas: Sequence[str], words: Sequence[str]) -
     return cuts
 
 
+def works_read(conn: sqlite3.Connection, rowids: Iterable[int], known: dict[int, Work] | None = None) -> dict[int, Work]:
+    """:func:`serve.core.store.works_by_rowid` of ``rowids``, those already in ``known`` not read
+    again (``known``, added to and returned, may hold more)."""
+    if known is None:
+        return works_by_rowid(conn, rowids)
+    missing = [w for w in rowids if w not in known]
+    if missing:
+        known.update(works_by_rowid(conn, missing))
+    return known
+
+
 def _shape(conn: sqlite3.Connection, hits: Sequence[Hit], words: Sequence[str],
-           later: LaterSnippets | None = None) -> list[dict[str, Any]]:
-    works = works_by_rowid(conn, [h.row["work_rowid"] for h in hits])
+           later: LaterSnippets | None = None, known: dict[int, Work] | None = None) -> list[dict[str, Any]]:
+    works = works_read(conn, [h.row["work_rowid"] for h in hits], known)
     from_text = [_from_text(h) for h in hits]
     texted = [h.row["text_sha256"] for h, texts_it in zip(hits, from_text, strict=True) if texts_it]
     cuts = _cuts(conn, texted, words) if later is None else {}
@@ -1537,15 +1660,20 @@ def rank_hits(hits: Sequence[Hit], profiles: dict[int, ranking.WorkProfile], pla
     about = precision or {}
     untexted = untexted_relevance(hits)
     competes = partial_competes(plan, options)
-    best = max((_relevance(h) for h in hits if _scored(h.row)), default=1.0)
+    # (_relevance and _scored of each row, _untexted_row and hit_tier's common case, written out:
+    # the key runs once per candidate row)
+    best = max((-score for h in hits if isinstance(score := h.row.get("score"), float) and score < 0), default=1.0)
 
     # a work's prior depends on its work and tier alone: computed once per pair (many hits share a work)
     priors: dict[tuple[int, int], float] = {}
 
     def key(item: tuple[int, Hit]) -> tuple[int, float, int]:
         position, hit = item
-        work = hit.row["work_rowid"]
-        untexted_row = _untexted_row(hit)
+        row = hit.row
+        work = row["work_rowid"]
+        score = row.get("score")
+        scored = isinstance(score, float) and score < 0
+        untexted_row = not scored and "title_words" in hit.reasons and row.get("anchor") is None
         if untexted_row and exact_subject(profiles.get(work), titled.get(work, 0.0), about.get(work, 0.0)):
             # its whole title subject is the question: weighed as the best provision (untexted_subject_rows)
             tier, weight, relevance = TIER_DIRECT, 1.0, best
@@ -1553,8 +1681,9 @@ def rank_hits(hits: Sequence[Hit], profiles: dict[int, ranking.WorkProfile], pla
             tier, weight = (TIER_DIRECT, PARTIAL_WEIGHT) if competes else (TIER_WEAK, 1.0)
             relevance = untexted
         else:
-            tier, weight = hit_tier(hit, competes)
-            relevance = _relevance(hit)
+            tier, weight = (hit.tier, 1.0) if hit.tier != TIER_DIRECT or _WEAK_REASONS.isdisjoint(hit.reasons) \
+                else hit_tier(hit, competes)
+            relevance = -score if scored and score is not None else 1.0
         prior = priors.get((work, tier))
         if prior is None:
             prior = priors[work, tier] = _work_prior(hit, tier, profiles, options, boost, titled, about, rows)
@@ -1888,7 +2017,7 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
         out.relaxation_withheld = {"reason": "unresolved_act_number"}
         return
     budget = options.limit * (WORK_OVERSAMPLE if options.grain == "works" else OVERSAMPLE)
-    snow = once("snowball", lambda: snowball_variants(conn, plan.terms, options.language)) if options.relax_words else {}
+    snow = once("snowball", lambda: snowball_variants(conn, plan.terms, options.language, index)) if options.relax_words else {}
     if plan.synonyms and options.relax_words:  # an everyday word OR-ed with the acts' terms for it
         snow = {t: list(dict.fromkeys([*snow.get(t, []), *plan.synonyms.get(t, [])])) for t in plan.terms
                 if snow.get(t) or plan.synonyms.get(t)}
@@ -1911,7 +2040,7 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
             out.words += [dst for dsts in expansions.values() for dst in dsts]
             # a corrected word is searched as if typed right: with its own Snowball forms
             corrections = sorted({dst for dsts in expansions.values() for dst in dsts})
-            corrected = once("fuzzy_forms", lambda: snowball_variants(conn, corrections, options.language)) \
+            corrected = once("fuzzy_forms", lambda: snowball_variants(conn, corrections, options.language, index)) \
                 if options.relax_words else {}
             merged_expansions = {t: list(dict.fromkeys([*expansions.get(t, []), *snow.get(t, []),
                                                         *corrected_forms(expansions.get(t, []), corrected)]))
@@ -2130,6 +2259,11 @@ def _primary(conn: sqlite3.Connection, work_rowid: int) -> str | None:
     return str(row[0]) if row and row[0] else None
 
 
+#: The key of a search's memo (:func:`run`'s ``memos``) under which :func:`shape_hits` keeps the works
+#: read by its earlier stages (not a lane's key: :func:`lexical_lanes`' ``once``).
+WORKS_READ = "shaped:works"
+
+
 def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict[str, Any], suppressed: bool,
                    known: set[str], *, stem: bool = False, relaxed: bool = False,
                    memo: dict[str, Any] | None = None, later: list[LaterSnippets] | None = None) -> Answer:
@@ -2174,7 +2308,8 @@ def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict
             mark_translated(found.hits)
         if then is not None and wide:  # only hits on states, languages and texts held then
             found.hits = known_hits(then, found.hits, args["limit"], args.get("per_work_limit") or 3)
-        shaped = shape_hits(conn, index, found.hits, found.words, later)
+        shaped = shape_hits(conn, index, found.hits, found.words, later,
+                            None if memo is None else memo.setdefault(WORKS_READ, {}))
     base["result_grain"] = grain
     base["title_coverage"] = found.title_coverage
     base["top_title_match"] = found.top_title_match
