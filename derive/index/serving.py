@@ -368,6 +368,16 @@ def _best(ids: Any, scores: Any, keep: int) -> list[tuple[int, float]]:
     return [(int(ids[i]), float(scores[i])) for i in order]
 
 
+def _union_sorted(arrays: Sequence[Any]) -> Any:
+    """The distinct values of ascending integer arrays, ascending: ``np.unique`` of their concatenation,
+    without its hashing (a stable sort merges the sorted runs, then each value is kept once)."""
+    np = windows._np()
+    values = np.sort(np.concatenate(arrays), kind="stable")
+    if not len(values):
+        return values
+    return values[np.concatenate(([True], values[1:] != values[:-1]))]
+
+
 def _rank_groups(conn: sqlite3.Connection, groups: Sequence[tuple[str, list[str]]], bm25: str,
                  hits: Callable[[str], int]
                  ) -> tuple[dict[str, list[tuple[int, float]]], dict[str, dict[int, float]]]:
@@ -395,7 +405,7 @@ def _rank_groups(conn: sqlite3.Connection, groups: Sequence[tuple[str, list[str]
         if len(ts) == 1:
             ranked[match] = terms[ts[0]].best
         else:
-            every = np.unique(np.concatenate([terms[t].ids for t in ts]))
+            every = _union_sorted([terms[t].ids for t in ts])
             total = np.zeros(len(every), dtype=np.float64)
             for t in ts:  # phrase order: one IEEE addition per phrase, as bm25's loop
                 at = np.searchsorted(every, terms[t].ids)

@@ -75,3 +75,16 @@ def test_the_stored_pairs_lie_in_the_works_time_line_order(fixture_indexes: Fixt
         finally:
             conn.close()
     assert checked > 10
+
+
+def test_union_sorted_is_numpy_unique_of_the_concatenation() -> None:
+    import numpy as np
+
+    from derive.index.serving import _union_sorted
+
+    rng = np.random.default_rng(7)
+    for _ in range(200):
+        arrays = [np.sort(rng.choice(np.arange(1, 400, dtype=np.int64), int(n), replace=False))
+                  for n in rng.integers(0, 60, size=int(rng.integers(1, 5)))]
+        got, want = _union_sorted(arrays), np.unique(np.concatenate(arrays))
+        assert got.dtype == want.dtype and got.tolist() == want.tolist()
