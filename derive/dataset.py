@@ -95,7 +95,13 @@ from legal.canonical import canonical_bytes as canonical_line
 from legal.canonical import digest, sha256_hex
 from legal.canonical import pretty_bytes as pretty
 from legal.errors import ConfigError, DerivationError, LexError
-from legal.heap import fastbins_off, set_fastbins
+from legal.heap import (
+    DERIVE_GC_THRESHOLD,
+    collector_relaxed,
+    fastbins_off,
+    set_fastbins,
+    set_gc_threshold,
+)
 from legal.outcomes import TextGap
 
 Progress = Callable[[str], None]
@@ -1085,7 +1091,8 @@ def work_blocks(tree: CorpusTree, works: Sequence[tuple[str, str]], aliases: Ali
     """
     if workers <= 1 or len(works) <= 1 or multiprocessing.current_process().daemon:
         state = _WorkerState(tree, aliases, limits, cache_dir, previous=previous)
-        with fastbins_off():  # the C heap of a derivation (legal.heap.set_fastbins), for the loop only
+        # the C heap and the collector of a derivation (legal.heap), for the loop only
+        with fastbins_off(), collector_relaxed():
             for publisher, slug in works:
                 yield state.derive(publisher, slug, progress)
         return
@@ -1153,6 +1160,7 @@ def _worker_init(tree_root: str, evidence_root: str, aliases: AliasTable, limits
                  cache_dir: Path | None, spool: str, previous: dict[str, str] | None = None) -> None:
     global _WORKER
     set_fastbins(0)  # a worker process only derives: its C heap without fastbins (legal.heap.set_fastbins)
+    set_gc_threshold(DERIVE_GC_THRESHOLD)  # and its collector relaxed (legal.heap.set_gc_threshold)
     tree = CorpusTree.open(tree_root, evidence_dir=evidence_root, recover=False)
     _WORKER = _WorkerState(tree, aliases, limits, cache_dir, spool, previous)
 

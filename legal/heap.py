@@ -1,5 +1,6 @@
 """The C heap: its free pages handed back to the system (glibc's ``malloc_trim``), and its
-fastbins turned off while bodies are derived (glibc's ``mallopt``).
+fastbins turned off while bodies are derived (glibc's ``mallopt``); and the Python collector's
+first threshold raised while bodies are derived (:func:`collector_relaxed`).
 
 A long build or a server about to fork frees more memory than the C allocator returns by itself:
 those pages stay resident (under the next Parquet row group, or shared with every forked worker and
@@ -13,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import functools
+import gc
 from collections.abc import Callable, Iterator
 
 
@@ -74,3 +76,35 @@ def fastbins_off() -> Iterator[bool]:
     finally:
         if done:
             set_fastbins(DEFAULT_MXFAST)
+
+
+#: The cyclic collector's first-generation threshold while bodies are derived (Python's default: 700).
+DERIVE_GC_THRESHOLD = 20_000
+
+
+def set_gc_threshold(first: int) -> int:
+    """Set the cyclic collector's first-generation threshold (``gc.set_threshold``, the other two
+    kept); returns the one it replaces.
+
+    Why a derivation raises it (:func:`collector_relaxed`): a body's walk and its rows allocate
+    and free containers by the million, and every 700 left alive start a collection, whose
+    survivors (the version's rows, the walker's lists) are traversed again at the next ones and
+    promoted into the old generation, which is then traversed whole again and again. At 20,000
+    a first-generation collection comes a few dozen times per EUR-Lex work instead of thousands,
+    and an old-generation one about never: 2.7 → 0.2 CPU-s of collection in 60 CPU-s of
+    derivation (docs/derive.md, "The Python collector"). A derivation makes few cycles (a few
+    hundred objects per work), so they wait longer for nothing that matters."""
+    old = gc.get_threshold()
+    gc.set_threshold(first, old[1], old[2])
+    return old[0]
+
+
+@contextlib.contextmanager
+def collector_relaxed(first: int = DERIVE_GC_THRESHOLD) -> Iterator[None]:
+    """The collector's first threshold at ``first`` (:func:`set_gc_threshold`) for the block, the
+    previous one back after."""
+    previous = set_gc_threshold(first)
+    try:
+        yield
+    finally:
+        set_gc_threshold(previous)

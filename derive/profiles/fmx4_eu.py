@@ -174,6 +174,8 @@ class _Reader:
             return []
         name = el.tag
         tag = known_local(name) or local(name)
+        if tag and tag not in _BLOCKS_SPECIAL:  # most blocks (paragraphs, cells): their mixed content
+            return self.mixed(el)
         if tag == "NOTE":
             call = self.note(el)
             return [call] if call else []
@@ -263,6 +265,12 @@ class _Reader:
             rows.append([" ".join(self.mixed(c)) for c in row if local(c.tag) == "CELL"])
         table = gfm_table(rows)
         return out + ([table] if table else [])
+
+
+#: The tags :meth:`_Reader.blocks` renders otherwise than as mixed content (:meth:`_Reader.mixed`);
+#: a ``FORMULA`` only when it is not inline, a ``CONS.ANNEX``/``ANNEX`` only when split off.
+_BLOCKS_SPECIAL = SKIP | frozenset({"NOTE", "CONS.ANNEX", "ANNEX", "PARAG", "LIST", "ITEM", "NP", "DLIST", "TBL",
+                                    "TITLE", "QUOT.STRUCT", "ARTICLE", "FORMULA"})
 
 
 def _styled(tag: str, el: etree._Element, inner: str, plain: bool, reader: _Reader) -> str:

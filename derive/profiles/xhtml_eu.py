@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from typing import cast
 
 from lxml import etree
 
@@ -118,6 +119,16 @@ _NO_CLASS: frozenset[str] = frozenset()
 _NOT_BLOCKS = ARTICLE_TITLES | ARTICLE_SUBTITLES | DIVISION_TITLES | FURNITURE | {"eli-title", "footnote", "oj-note",
                                                                                    "note"}
 _NOTES = frozenset({"footnote", "oj-note", "note"})
+#: The paragraphs (``p``, XHTML or no namespace, ``el`` itself included) whose ``class`` attribute
+#: has ``note`` in it, in document order: every class of :data:`_NOTES` has, so these are the only
+#: paragraphs that can be notes — found by libxml2, without a Python object for every paragraph.
+_NOTE_PARAGRAPHS = etree.XPath('descendant-or-self::x:p[contains(@class, "note")]'
+                               ' | descendant-or-self::p[contains(@class, "note")]', namespaces={"x": XHTML})
+
+
+def _note_paragraphs(root: etree._Element) -> list[etree._Element]:
+    """:data:`_NOTE_PARAGRAPHS` of ``root`` (a node-set: elements only)."""
+    return cast(list[etree._Element], _NOTE_PARAGRAPHS(root))
 _MODREF = frozenset({"modref", "arrow"})
 _NOTE_TAG = frozenset({"oj-note-tag", "note-tag"})
 _SUPER = frozenset({"superscript", "oj-super"})
@@ -203,10 +214,9 @@ class Walker:
     def collect_notes(self, root: etree._Element) -> None:
         """Footnote texts of the document (``p.footnote``/``p.oj-note``), keyed by the id of the
         back-link a call points to, rendered without their own leading ``(n)``."""
-        for p in root.iter(f"{{{XHTML}}}p", "p"):
-            value = p.get("class")
-            # every class of _NOTES has "note" in it: a paragraph whose class attribute has not is none
-            if not value or "note" not in value or _NOTES.isdisjoint(value.split()):
+        for p in _note_paragraphs(root):
+            value = p.get("class") or ""
+            if _NOTES.isdisjoint(value.split()):
                 continue
             back = next((a for a in p.iter(f"{{{XHTML}}}a", "a") if a.get("id")), None)
             if back is None:
@@ -362,7 +372,10 @@ class Walker:
                         out.append(cleaned)
                 run = []
                 append = run.append
-                out.extend(blocks_named(child, name))
+                if len(child) or name in _BRANCHING:
+                    out.extend(blocks_named(child, name))
+                else:  # a leaf block (most paragraphs): one call instead of blocks_named's two
+                    out.extend(_leaf_blocks(child))
             else:
                 append(inline_named(child, name, False))
             append(child.tail or "")
@@ -423,6 +436,29 @@ class Walker:
         a cell holding a table is folded again."""
         text = " ".join(self.children(el))
         return collapse_ws(text) if "\n" in text else text
+
+
+#: The block tags whose :meth:`Walker.blocks_named` reads more than a leaf's text and class even
+#: when the element has no child (a ``div``'s ``id``; a table or list, rendered as such).
+_BRANCHING = frozenset({"table", "ul", "ol", "div"})
+#: The classes for which :meth:`Walker.blocks_named` renders a block with no child as nothing (a
+#: modification reference's citations come from its links: a leaf has none).
+_LEAF_DROPPED = _NOT_BLOCKS | _MODREF
+
+
+def _leaf_blocks(el: etree._Element) -> list[str]:
+    """What :meth:`Walker.blocks_named` gives for ``el``, a block (a :data:`BLOCK_TAGS` tag) with
+    no child element, comment or processing instruction, and no tag of :data:`_BRANCHING`: nothing
+    when a class of :data:`_LEAF_DROPPED` is among its classes, else its text cleaned
+    (:func:`_clean`), when that is not empty."""
+    value = el.get("class")
+    text = el.text
+    if text and (not value or _LEAF_DROPPED.isdisjoint(_CLASS_SETS[value])) and \
+            not (text.isspace() and _SEPARATORS.isdisjoint(text)):
+        cleaned = _clean(text)
+        if cleaned:
+            return [cleaned]
+    return []
 
 
 def _marker(tag: str, cls: frozenset[str] | set[str]) -> str | None:

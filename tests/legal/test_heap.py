@@ -49,3 +49,16 @@ def test_the_real_mallopt_takes_the_setting():
         pytest.skip("no mallopt in this C library")
     with heap.fastbins_off() as done:  # glibc's own call, then its default back
         assert done is True
+
+
+def test_collector_relaxed_for_the_block_then_the_threshold_before():
+    import gc
+
+    before = gc.get_threshold()
+    with heap.collector_relaxed():
+        assert gc.get_threshold() == (heap.DERIVE_GC_THRESHOLD, *before[1:])
+    assert gc.get_threshold() == before
+    with pytest.raises(RuntimeError), heap.collector_relaxed(1234):
+        assert gc.get_threshold()[0] == 1234
+        raise RuntimeError
+    assert gc.get_threshold() == before
