@@ -1660,20 +1660,15 @@ def rank_hits(hits: Sequence[Hit], profiles: dict[int, ranking.WorkProfile], pla
     about = precision or {}
     untexted = untexted_relevance(hits)
     competes = partial_competes(plan, options)
-    # (_relevance and _scored of each row, _untexted_row and hit_tier's common case, written out:
-    # the key runs once per candidate row)
-    best = max((-score for h in hits if isinstance(score := h.row.get("score"), float) and score < 0), default=1.0)
+    best = max((_relevance(h) for h in hits if _scored(h.row)), default=1.0)
 
     # a work's prior depends on its work and tier alone: computed once per pair (many hits share a work)
     priors: dict[tuple[int, int], float] = {}
 
     def key(item: tuple[int, Hit]) -> tuple[int, float, int]:
         position, hit = item
-        row = hit.row
-        work = row["work_rowid"]
-        score = row.get("score")
-        scored = isinstance(score, float) and score < 0
-        untexted_row = not scored and "title_words" in hit.reasons and row.get("anchor") is None
+        work = hit.row["work_rowid"]
+        untexted_row = _untexted_row(hit)
         if untexted_row and exact_subject(profiles.get(work), titled.get(work, 0.0), about.get(work, 0.0)):
             # its whole title subject is the question: weighed as the best provision (untexted_subject_rows)
             tier, weight, relevance = TIER_DIRECT, 1.0, best
@@ -1681,9 +1676,8 @@ def rank_hits(hits: Sequence[Hit], profiles: dict[int, ranking.WorkProfile], pla
             tier, weight = (TIER_DIRECT, PARTIAL_WEIGHT) if competes else (TIER_WEAK, 1.0)
             relevance = untexted
         else:
-            tier, weight = (hit.tier, 1.0) if hit.tier != TIER_DIRECT or _WEAK_REASONS.isdisjoint(hit.reasons) \
-                else hit_tier(hit, competes)
-            relevance = -score if scored and score is not None else 1.0
+            tier, weight = hit_tier(hit, competes)
+            relevance = _relevance(hit)
         prior = priors.get((work, tier))
         if prior is None:
             prior = priors[work, tier] = _work_prior(hit, tier, profiles, options, boost, titled, about, rows)
