@@ -245,16 +245,23 @@ MCP_PROTOCOL = "2025-11-25"
 
 
 def mcp_reply(result: Any, protocol: str = MCP_PROTOCOL) -> bytes:
-    """The JSON-RPC reply's bytes of one tool result, made as the SDK's server makes them: the
-    runner dumps the handler's result (a model is dumped, a dictionary taken as it is), validates
-    and shapes it for the client's protocol version, and the transport writes the reply."""
+    """The JSON-RPC reply's bytes of one tool result, made as ``lex mcp`` makes them: the handler's
+    result held back to its stand-in (:func:`serve.mcp_server.held_back`; a model is dumped first),
+    the runner's dump, validation and shaping of that stand-in for the client's (handshake-era)
+    protocol version, the text and structured content put back by the server's
+    :class:`serve.mcp_server.StructuredPassThrough`, and the reply the transport writes."""
     import mcp_types as types
     from mcp_types import methods
     from pydantic import BaseModel
 
+    from serve.mcp_server import held_back, put_back
+
     dumped = result.model_dump(by_alias=True, mode="json", exclude_none=True) if isinstance(result, BaseModel) \
-        else dict(result)  # as ``mcp.server.runner`` dumps a handler's result
-    shaped = methods.serialize_server_result("tools/call", protocol, dumped)
+        else dict(result)
+    stand_in, payload = held_back(dumped)
+    shaped = methods.serialize_server_result("tools/call", protocol, dict(stand_in))  # the runner's dump
+    if payload is not None:
+        shaped = put_back(shaped, payload)
     reply = types.JSONRPCResponse(jsonrpc="2.0", id=1, result=shaped)
     return reply.model_dump_json(by_alias=True, exclude_unset=True).encode("utf-8")
 

@@ -12,10 +12,21 @@ as structured content. Nothing about an unexpected failure leaks beyond a fixed 
 
 A tool call's handler returns the result in its wire form (:func:`answer_wire`: the dictionary
 ``CallToolResult.model_dump(by_alias=True, mode="json", exclude_none=True)`` would give), which the
-SDK's runner takes as it is: the answer is not first built into pydantic models and dumped back
-(a walk of the whole answer per call) before the SDK validates and shapes the result for the
-client's protocol version. The text is the answer's compact JSON (one ``orjson`` call; indenting
-it made the text a quarter longer for the SDK to escape and send).
+SDK's runner takes as it is: the answer is not first built into pydantic models and dumped back.
+The text is the answer's compact JSON, and it is the very bytes the answer cache keeps or the
+encoder wrote once for it (:meth:`serve.mount.ServeState.call_with_bytes`), not a second dump of
+the answer (indenting it made the text a quarter longer for the SDK to escape and send).
+
+The SDK's runner then validates the result against the client's protocol version and dumps it
+again (``mcp_types.methods.serialize_server_result``): a walk of the whole structured content in
+pydantic, per call, for a value that is JSON already. :class:`StructuredPassThrough` (the innermost
+server middleware) spares it that walk: the handler hands the runner the result with its text and
+structured content held back (empty stand-ins, :func:`held_back`), the runner validates and shapes
+that small result exactly as before (key order, version sieve, the 2026 ``serverInfo`` stamp) and
+the middleware puts the two back in the stand-ins' places (:func:`put_back`). The reply the
+transport writes is byte for byte the one the SDK alone writes (``tests/serve/test_mcp.py`` compares
+them in process and over stdio, for the handshake and the 2026 protocol). The tools and their
+input schemas are built once per server, not per listing or per call.
 """
 
 from __future__ import annotations
@@ -23,10 +34,12 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable, Mapping
+from contextvars import ContextVar
 from typing import Any, cast
 
 import mcp_types as types
 from mcp.server import Server, ServerRequestContext
+from mcp.server.context import CallNext, HandlerResult
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPError
 
@@ -85,10 +98,11 @@ def _wire(text: str, structured: dict[str, Any], is_error: bool) -> ToolResult:
             "resultType": "complete"}
 
 
-def answer_wire(answer: Any) -> ToolResult:
-    """A legal answer as a tool result: its compact JSON text plus structured content."""
+def answer_wire(answer: Any, encoded: bytes | None = None) -> ToolResult:
+    """A legal answer as a tool result: its compact JSON text plus structured content.
+    ``encoded``: the answer's compact JSON bytes when they were written already."""
     structured = answer if isinstance(answer, dict) else {"results": answer}
-    return _wire(compact(answer).decode("utf-8"), structured, False)
+    return _wire((compact(answer) if encoded is None else encoded).decode("utf-8"), structured, False)
 
 
 def answer_result(answer: Any) -> types.CallToolResult:
@@ -118,7 +132,7 @@ async def call_tool(state: ServeState, catalog: Mapping[str, Operation],
     except LexError as error:
         return refusal_wire(error)
     try:
-        answer = await state.call(operation.name, arguments)
+        answer, encoded = await state.call_with_bytes(operation.name, arguments)
     except TransportError as error:
         raise MCPError(code=_TRANSPORT_CODES.get(error.code, -32000), message=error.code,
                        data=error_body(error)) from None
@@ -127,12 +141,79 @@ async def call_tool(state: ServeState, catalog: Mapping[str, Operation],
     except Exception:
         log.exception("tool %s failed", operation.name)
         raise MCPError(code=_INTERNAL_ERROR, message="The MCP tool failed internally.") from None
-    return answer_wire(answer)
+    return answer_wire(answer, encoded)
+
+
+#: What :func:`held_back` keeps out of a tool result: its text and its structured content.
+Payload = tuple[str, Any]
+
+
+def held_back(result: ToolResult) -> tuple[ToolResult, Payload | None]:
+    """``result`` with its text and structured content replaced by empty stand-ins, and the two
+    held back (None, and ``result`` as it is, when it is not one text item plus structured content)."""
+    content = result.get("content")
+    if not (isinstance(content, list) and len(content) == 1 and isinstance(content[0], dict)
+            and isinstance(content[0].get("text"), str) and isinstance(result.get("structuredContent"), dict)):
+        return result, None
+    stand_in = {**result, "content": [{**content[0], "text": ""}], "structuredContent": {}}
+    return stand_in, (content[0]["text"], result["structuredContent"])
+
+
+def put_back(shaped: dict[str, Any], payload: Payload) -> dict[str, Any]:
+    """A result the SDK shaped from :func:`held_back`'s stand-in, with the held back text and
+    structured content in the stand-ins' places (the same keys in the same order); a key the
+    shaping left out stays out."""
+    text, structured = payload
+    out = dict(shaped)
+    if "structuredContent" in out:
+        out["structuredContent"] = structured
+    content = out.get("content")
+    if isinstance(content, list) and content and isinstance(content[0], dict) and "text" in content[0]:
+        out["content"] = [{**content[0], "text": text}, *content[1:]]
+    return out
+
+
+#: Set by :class:`StructuredPassThrough` around one ``tools/call``: where the handler leaves the
+#: payload it held back (None: no middleware waits for it, the handler returns the whole result).
+_HELD: ContextVar[list[Payload] | None] = ContextVar("lex_mcp_held", default=None)
+
+
+class StructuredPassThrough:
+    """The innermost server middleware: a ``tools/call`` result's text and structured content
+    pass the SDK's validating re-dump as they are (see the module docstring). Any other message,
+    a refused call and a result not of the expected shape go through the SDK untouched."""
+
+    async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+        if ctx.method != "tools/call":
+            return await call_next(ctx)
+        held: list[Payload] = []
+        token = _HELD.set(held)
+        try:
+            result = await call_next(ctx)
+        finally:
+            _HELD.reset(token)
+        if len(held) == 1 and isinstance(result, dict):
+            return put_back(result, held[0])
+        return result
+
+
+def hand_over(result: ToolResult) -> ToolResult:
+    """What the ``tools/call`` handler gives the SDK: under :class:`StructuredPassThrough`, the
+    stand-in of :func:`held_back` (its payload left for the middleware); else ``result`` itself."""
+    held = _HELD.get()
+    if held is None or held:
+        return result
+    stand_in, payload = held_back(result)
+    if payload is not None:
+        held.append(payload)
+    return stand_in
 
 
 def build_server(state: StateProvider, catalog: Mapping[str, Operation]) -> Server[Any]:
-    """The MCP server listing ``catalog`` as tools and calling the legal core of ``state()``."""
+    """The MCP server listing ``catalog`` as tools and calling the legal core of ``state()``; its
+    results' structured content passes the SDK as it is (:class:`StructuredPassThrough`)."""
     tools = [tool_of(op) for op in catalog.values()]
+    schemas = {name: op.closed_schema() for name, op in catalog.items()}  # built once, not per call
 
     async def on_list_tools(ctx: ServerRequestContext[Any],
                             params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
@@ -142,14 +223,16 @@ def build_server(state: StateProvider, catalog: Mapping[str, Operation]) -> Serv
                            params: types.CallToolRequestParams) -> types.CallToolResult:
         # the wire form: the SDK's runner takes a handler's dictionary as the result's dump
         # (``mcp.server.context.HandlerResult``), though this callback is typed with the model
-        return cast(types.CallToolResult, await call_tool(state(), catalog, params))
+        return cast(types.CallToolResult, hand_over(await call_tool(state(), catalog, params)))
 
     def input_schema(name: str) -> Mapping[str, Any] | None:
-        operation = catalog.get(name)
-        return operation.closed_schema() if operation else None
+        return schemas.get(name)
 
-    return Server(SERVER_NAME, version=_version(), instructions=INSTRUCTIONS,
-                  get_tool_input_schema=input_schema, on_list_tools=on_list_tools, on_call_tool=on_call_tool)
+    server: Server[Any] = Server(SERVER_NAME, version=_version(), instructions=INSTRUCTIONS,
+                                 get_tool_input_schema=input_schema, on_list_tools=on_list_tools,
+                                 on_call_tool=on_call_tool)
+    server.middleware.append(StructuredPassThrough())  # innermost: the SDK's own (tracing) stays outermost
+    return server
 
 
 def transport_security(allowed_hosts: tuple[str, ...] = ()) -> TransportSecuritySettings:

@@ -397,6 +397,21 @@ class ServeState:
             cache.put(key, encoded)
         return encoded
 
+    async def call_with_bytes(self, operation: str, arguments: Mapping[str, Any]) -> tuple[Any, bytes]:
+        """:meth:`call`'s answer together with its compact JSON bytes (:meth:`call_encoded`'s), encoded
+        once: a kept answer's bytes are the kept ones (decoded once for the answer), a new answer's are
+        the bytes the cache keeps (the MCP tool result's text and structured content)."""
+        key, kept = self._remembered(operation, arguments)
+        if kept is not None:
+            return loads(kept), kept
+        answer, mounted = await self._answer(operation, arguments)
+        encoded = exact(answer)
+        if encoded is None:  # not to be kept: its bytes would not read back as the same answer
+            return answer, compact(answer)
+        if key is not None and (cache := self.answers(mounted)) is not None:
+            cache.put(key, encoded)
+        return answer, encoded
+
     async def call_then(self, operation: str, arguments: Mapping[str, Any], then: Callable[[Any], _T]) -> _T:
         """``then(answer)`` of :meth:`call`'s answer (a new answer is not kept), run in the same step on
         the worker pool as the core's call: a page shaped and rendered from one answer is one hand-off
