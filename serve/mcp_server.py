@@ -24,7 +24,7 @@ server middleware) spares it that walk: the handler hands the runner the result 
 structured content held back (empty stand-ins, :func:`held_back`), the runner validates and shapes
 that small result exactly as before (key order, version sieve, the 2026 ``serverInfo`` stamp) and
 the middleware puts the two back in the stand-ins' places (:func:`put_back`). The reply the
-transport writes is byte for byte the one the SDK alone writes (``tests/serve/test_mcp.py`` compares
+transport writes is byte for byte the one the SDK alone writes (``tests/serve/test_mcp_pass_through.py`` compares
 them in process and over stdio, for the handshake and the 2026 protocol). The tools and their
 input schemas are built once per server, not per listing or per call.
 """
