@@ -25,7 +25,7 @@ Applied at query time by the planner (:func:`serve.core.searchplan.build_plan` t
 searched index holds text in: an English question on Legilux, a German one on either publisher. The
 translations are OR-alternatives of the question's word (never a filter, never a replacement, never
 choosing an act) and are reported (``query_plan.translations``), so a user sees why a French act
-answered. A term of several words the planner holds as one (a hyphenated word, "co-ownership") is given
+answered. A term of several words the planner holds as one (a quoted phrase, a synonym run) is given
 its phrase entry (:func:`joined_phrase`); the question's frame words nothing translates ("rules",
 "welche": :data:`FRAME_FILLERS`) leave its search words and are reported (``fillers``). Nothing here reads an index: a German learned word the lexicon lacks ("Identität",
 "geologische") is given the French cognates (:func:`cognates`) that the caller's ``held`` says the
@@ -507,10 +507,10 @@ class Translation:
 
 
 def joined_phrase(term: str, language: str) -> tuple[str, ...] | None:
-    """The French terms of a term of several words that the planner holds as one (a hyphenated
-    word, "anti-money-laundering", "Online-Plattformen", or a phrase of the synonym file): the
+    """The French terms of a term of several words that the planner holds as one (a quoted phrase,
+    ``"anti-money-laundering"`` → "anti money laundering", or a run of the synonym file): the
     lexicon's phrase entry of its words, else the entry of its words written as one word (a German
-    compound spelled with a hyphen: "Geldwäsche-Richtlinie" as "Geldwäscherichtlinie"). ``None`` for
+    compound quoted with a hyphen: "Geldwäsche-Richtlinie" as "Geldwäscherichtlinie"). ``None`` for
     a single word or a term the lexicon does not hold. Two dictionary look-ups. Pure."""
     parts = tuple(term.split())
     if len(parts) < 2:

@@ -181,3 +181,11 @@ def test_the_plan_reports_the_frame_words_it_left_out(fixture_core: LegalCore) -
     lu = _section(fixture_core, "tenant rules landlord", LU)
     assert lu["query_plan"]["translations"]["fillers"] == ["rules"]
     assert "rules" not in lu["query_plan"]["terms"]
+
+
+def test_a_quoted_hyphenated_phrase_is_translated_by_its_phrase_entry(fixture_core: LegalCore) -> None:
+    # a quoted phrase reaches the plan as one term of several words ('"anti-money-laundering"' →
+    # "anti money laundering"); before the twenty-first session it was never looked up
+    lu = _section(fixture_core, '"anti-money-laundering" supervision', LU)
+    used = {u["from"]: u["to"] for u in lu["query_plan"]["translations"]["used"]}
+    assert used["anti money laundering"] == ["lutte contre le blanchiment"]
