@@ -25,7 +25,9 @@ Applied at query time by the planner (:func:`serve.core.searchplan.build_plan` t
 searched index holds text in: an English question on Legilux, a German one on either publisher. The
 translations are OR-alternatives of the question's word (never a filter, never a replacement, never
 choosing an act) and are reported (``query_plan.translations``), so a user sees why a French act
-answered. Nothing here reads an index: a German learned word the lexicon lacks ("Identität",
+answered. A term of several words the planner holds as one (a quoted phrase, a synonym run) is given
+its phrase entry (:func:`joined_phrase`); the question's frame words nothing translates ("rules",
+"welche": :data:`FRAME_FILLERS`) leave its search words and are reported (``fillers``). Nothing here reads an index: a German learned word the lexicon lacks ("Identität",
 "geologische") is given the French cognates (:func:`cognates`) that the caller's ``held`` says the
 searched index holds; they add terms only and never count as translated words.
 """
@@ -371,6 +373,24 @@ MIN_TRANSLATED = 2
 #: Wohnung": three translated, "wegweisung" left out). With fewer, the question is searched as it is
 #: ("space elevator construction permit": one word translated, so no act on "espace" answers it).
 UNTRANSLATED_SHARE = 3
+#: English and German words that only frame a question about the law ("rules for …", "which
+#: provisions …", "welche Vorschriften …", "law about …"): they name no subject, so when nothing
+#: translates them (a frame word with a lexicon entry, "law" → "loi", "Gesetz" → "loi", stays a
+#: search word) they leave the search words of a translated question (``Translation.fillers``)
+#: instead of being required in French text that cannot hold them, or of making the question
+#: untranslatable (an English ``foreign`` word: "rules"). Only when at least two other words are left.
+FRAME_FILLERS: dict[str, frozenset[str]] = {
+    "en": frozenset({
+        "rule", "rules", "regarding", "governing", "govern", "governs", "laid", "lays", "set", "sets", "setting",
+        "out", "down", "up", "which", "what", "whose", "any", "need", "needed", "needs", "allowed", "required",
+        "get", "getting", "obtaining", "luxembourgish", "piece",
+    }),
+    "de": frozenset({
+        "welche", "welcher", "welches", "welchen", "gibt", "gelten", "gilt", "geltende",
+        "vorschriften", "regeln", "regelungen", "bestimmungen", "rechtliche", "rechtlichen", "rahmen", "betreffend",
+        "bezuglich", "luxemburgisches", "luxemburgische", "luxemburgischen", "luxemburgischer",
+    }),
+}
 #: German linking elements between a compound's parts ("Jahr·es·urlaub", "Verzug·s·zinsen",
 #: "Straße·n·verkehr"), tried longest first; none at all is tried last.
 COMPOUND_LINKS = ("es", "en", "s", "n", "e")
@@ -482,6 +502,21 @@ class Translation:
     #: words because the question has at least :data:`MIN_TRANSLATED` translated words and at least
     #: :data:`UNTRANSLATED_SHARE` times as many as these.
     untranslated: list[str] = field(default_factory=list)
+    #: The question's frame words (:data:`FRAME_FILLERS`) nothing translates, left out of its search words.
+    fillers: list[str] = field(default_factory=list)
+
+
+def joined_phrase(term: str, language: str) -> tuple[str, ...] | None:
+    """The French terms of a term of several words that the planner holds as one (a quoted phrase,
+    ``"anti-money-laundering"`` → "anti money laundering", or a run of the synonym file): the
+    lexicon's phrase entry of its words, else the entry of its words written as one word (a German
+    compound quoted with a hyphen: "Geldwäsche-Richtlinie" as "Geldwäscherichtlinie"). ``None`` for
+    a single word or a term the lexicon does not hold. Two dictionary look-ups. Pure."""
+    parts = tuple(term.split())
+    if len(parts) < 2:
+        return None
+    lex = lexicon(language)
+    return lex.phrases.get(parts) or lex.words.get("".join(parts))
 
 
 def translate(terms: Sequence[str], language: str, covered: Collection[str] = (),
@@ -520,7 +555,8 @@ def translate(terms: Sequence[str], language: str, covered: Collection[str] = ()
         else:
             word = terms[i]
             i += 1
-            french = lex.lookup(word, language) if " " not in word and word not in lex.shared else None
+            french = lex.lookup(word, language) if " " not in word and word not in lex.shared \
+                else joined_phrase(word, language)
             parts = compound_parts(word, language) if not french and " " not in word else None
             similar = [c for c in cognates(word, language) if held(c)] \
                 if held is not None and not french and not parts and word not in stops else []
@@ -544,6 +580,11 @@ def translate(terms: Sequence[str], language: str, covered: Collection[str] = ()
     # a phrase of the synonym file (``covered``: "smoking ban", "hausliche gewalt") counts as its words
     # translated: the run it took from the lexicon must not leave the question fewer translated words
     # than the lexicon would have translated one by one (a single covered word still counts for none)
+    fillers = [t for t in out if t in FRAME_FILLERS.get(language, ()) and t not in alternatives and t not in covered]
+    if fillers and len(out) - len(fillers) - len(stops_found) >= 2:
+        out = [t for t in out if t not in fillers]  # frame words: no subject to search for
+    else:
+        fillers = []
     translated = sum(1 if alternatives.get(t) else len(t.split()) for t in out
                      if t not in cognate and (alternatives.get(t) or (t in covered and " " in t)))
     absent = [t for t in out if t not in alternatives and t not in covered and t not in stops_found
@@ -555,11 +596,12 @@ def translate(terms: Sequence[str], language: str, covered: Collection[str] = ()
     else:
         missing = [t for t in absent if t in lex.foreign]
         if missing:  # translated in part, the question would be another one: searched as it is
-            return Translation(list(terms), {}, [], [], missing)
+            return Translation(list(terms), {}, [], [], missing)  # fillers and all
         absent = []
     kept = [t for t in out if t not in stops_found]
     dropped = stops_found if len(kept) >= 2 else []
-    return Translation([t for t in out if t not in dropped], alternatives, used, dropped, untranslated=absent)
+    return Translation([t for t in out if t not in dropped], alternatives, used, dropped, untranslated=absent,
+                       fillers=fillers)
 
 
 def not_french(word: str, language: str) -> bool:

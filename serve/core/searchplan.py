@@ -36,7 +36,9 @@ its words OR-ed with their French terms from the cross-language lexicon (:mod:`d
 mined from the aligned EN/FR EUR-Lex provisions and EuroVoc labels, plus a reviewed file):
 ``Plan.synonyms`` again, never a filter, never choosing an act, and reported as
 ``Plan.translations`` (``query_plan.translations``); the question's own stop words (German ones the
-query parser keeps: "über", "die") leave the search words when two others are left. The section's text
+query parser keeps: "über", "die") leave the search words when two others are left, and so do its frame words
+nothing translates ("rules", "welche": :data:`derive.index.xlang.FRAME_FILLERS`, reported as
+``query_plan.translations.fillers``; such a section routes no other publisher's section out). The section's text
 hits then carry the match reason ``translated`` (weaker evidence, ordered after a section answered in
 the question's own words: :func:`serve.core.ops.search.mark_translated`).
 
@@ -133,7 +135,8 @@ class Plan:
     #: (:func:`derive.index.relax.with_synonyms`).
     synonyms: dict[str, list[str]] = field(default_factory=dict)
     #: The question's language when it is one the searched index holds no text in (``en``/``de``)
-    #: and its words were translated: ``{"language", "used": [{"from", "to", "source"}], "dropped"}``
+    #: and its words were translated: ``{"language", "used": [{"from", "to", "source"}], "dropped"}`` (and
+    #: ``untranslated`` / ``fillers`` when such words were left out)
     #: (:func:`derive.index.xlang.translate`), or ``None``.
     translations: dict[str, Any] | None = None
     #: The translated question's words that no mounted index holds in any form although one of them
@@ -561,11 +564,13 @@ def translated(terms: Sequence[str], words: Sequence[str], held: frozenset[str],
     if language not in xlang.SOURCES or language in held or "fr" not in held:
         return list(terms), {}, None
     found = xlang.translate(terms, language, covered, vocabulary)
-    if not found.used and not found.dropped:
+    if not found.used and not found.dropped and not found.fillers:
         return list(terms), {}, None
     report: dict[str, Any] = {"language": language, "used": found.used, "dropped": found.dropped}
     if found.untranslated:
         report["untranslated"] = found.untranslated
+    if found.fillers:
+        report["fillers"] = found.fillers
     return found.terms, found.alternatives, report
 
 

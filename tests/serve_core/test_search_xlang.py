@@ -115,15 +115,17 @@ def test_a_few_untranslatable_words_leave_a_translated_question() -> None:
     found = xlang.translate(["tenant", "landlord", "employer", "goes"], "en")
     assert found.untranslated == ["goes"] and "goes" not in found.terms and found.alternatives["tenant"]
     # with two translated it stays, and the question is searched as it is
-    found = xlang.translate(["refund", "travel", "company", "goes", "bankrupt"], "en", covered={"refund", "bankrupt"})
+    # ("airline": covered by the synonym file; a single covered word counts for none)
+    found = xlang.translate(["airline", "travel", "company", "goes"], "en", covered={"airline"})
     assert found.missing == ["goes"] and not found.untranslated and not found.alternatives
     # with one word translated the question is searched as it is (another question otherwise;
     # "scaffolds": an English word no French text holds)
     found = xlang.translate(["space", "elevator", "construction", "scaffolds"], "en")
     assert found.missing and not found.alternatives and not found.untranslated
     # a German word nothing translates leaves a question whose other words are translated
-    found = xlang.translate(["hausliche", "gewalt", "wegweisung", "wohnung"], "de")
-    assert found.untranslated == ["wegweisung"] and found.terms == ["hausliche", "gewalt", "wohnung"]
+    # (twenty-first session: "Wegweisung" now has its entry, "expulsion"; "Platzverweis" has none)
+    found = xlang.translate(["hausliche", "gewalt", "platzverweis", "wohnung"], "de")
+    assert found.untranslated == ["platzverweis"] and found.terms == ["hausliche", "gewalt", "wohnung"]
 
 
 def test_a_section_translated_without_some_words_routes_no_other_section_out() -> None:
@@ -147,3 +149,43 @@ def test_a_section_translated_without_some_words_routes_no_other_section_out() -
     lu = section("lu-legilux", ["keyword", "translated"], whole)
     search.route_sections([eu, lu])
     assert not eu["hits"] and eu["routed"]["reason"] == "another publisher holds every word of the query"
+
+
+def test_a_section_searched_without_frame_words_routes_no_other_section_out() -> None:
+    # twenty-first session: the frame words of a translated question ("rules") leave its search
+    # words; the section then holds every word of a shorter question and must not route another
+    # publisher's section out as if it held every word of the query
+    def section(publisher: str, reasons: list[str], plan: dict[str, Any]) -> dict[str, Any]:
+        return {"publisher": publisher, "outcome": "succeeded", "title_coverage": 0.0, "query_plan": plan,
+                "hits": [{"work": f"{publisher}:w", "anchor": "art_1", "match_reasons": reasons}]}
+
+    framed = {"translations": {"language": "en", "used": [{"from": "tenant", "to": ["locataire"]}],
+                               "dropped": [], "fillers": ["rules"]}}
+    eu = section("eu-eurlex", ["partial_terms"], {})
+    lu = section("lu-legilux", ["keyword", "translated"], framed)
+    search.route_sections([eu, lu])
+    assert eu["hits"] and "routed" not in eu and lu["hits"]
+    # the same section without fillers routes the weaker one out (the rule itself is unchanged)
+    whole = {"translations": {"language": "en", "used": [{"from": "tenant", "to": ["locataire"]}], "dropped": []}}
+    eu = section("eu-eurlex", ["partial_terms"], {})
+    lu = section("lu-legilux", ["keyword", "translated"], whole)
+    search.route_sections([eu, lu])
+    assert not eu["hits"] and eu["routed"]["reason"] == "another publisher holds every word of the query"
+
+
+def test_the_plan_reports_the_frame_words_it_left_out(fixture_core: LegalCore) -> None:
+    terms, french, report = translated(["tenant", "rules", "landlord"], ["tenant", "rules", "landlord"],
+                                       frozenset({"fr"}))
+    assert terms == ["tenant", "landlord"] and french["tenant"] and report is not None
+    assert report["fillers"] == ["rules"]
+    lu = _section(fixture_core, "tenant rules landlord", LU)
+    assert lu["query_plan"]["translations"]["fillers"] == ["rules"]
+    assert "rules" not in lu["query_plan"]["terms"]
+
+
+def test_a_quoted_hyphenated_phrase_is_translated_by_its_phrase_entry(fixture_core: LegalCore) -> None:
+    # a quoted phrase reaches the plan as one term of several words ('"anti-money-laundering"' →
+    # "anti money laundering"); before the twenty-first session it was never looked up
+    lu = _section(fixture_core, '"anti-money-laundering" supervision', LU)
+    used = {u["from"]: u["to"] for u in lu["query_plan"]["translations"]["used"]}
+    assert used["anti money laundering"] == ["lutte contre le blanchiment"]

@@ -1610,10 +1610,12 @@ def _direct(section: Answer) -> bool:
 
 def _untranslated(section: Answer) -> bool:
     """Whether a section was searched in translation with some of the question's words left out
-    (``query_plan.translations.untranslated``: words nothing translates and no French text holds)."""
+    (``query_plan.translations.untranslated``: words nothing translates and no French text holds;
+    ``fillers``: frame words, :data:`derive.index.xlang.FRAME_FILLERS`). Such a section answers a
+    shorter question and routes no other publisher's section out."""
     plan = section.get("query_plan") or {}
     translations = plan.get("translations") if isinstance(plan, dict) else None
-    return bool(isinstance(translations, dict) and translations.get("untranslated"))
+    return bool(isinstance(translations, dict) and (translations.get("untranslated") or translations.get("fillers")))
 
 
 def _route_out(section: Answer, reason: str, cover: float | None, best: float | None) -> None:
