@@ -87,18 +87,46 @@ def _page_text(doc: Any, index: int, sha: str) -> str:
 # superscript ("1er" + "\n." → "1er."); a space before the superscript of "1er"/"1re"
 # or line break ("paragraphe 1 er", "1\\ner" → "1er"); and a line-initial enumeration glued to its word
 # ("1°le" → "1° le"), as is a line-initial article head glued to its text ("Art. 22.A défaut").
+#
+# Each pattern opens with literal characters, so that the engine skips along the text to the
+# next place they occur instead of trying the pattern at every position (or at every space):
+# the superscript join is ``(?<=\b\d)[ \n](?=(?:er|re)\b)`` split into its four literal
+# openings (removing one such space never makes or unmakes another: each needs a digit before
+# its own space); the two line-initial fixes are ``^``-anchored patterns (tried at every
+# position) written as one pattern opening with the line break before them (their lines cannot
+# overlap: one opens with a digit, the other with "Art"), the first line matched on its own.
 _JOIN_PUNCT = re.compile(r"\n(?=[.,;:](?:[ \n]|$))")
-_ENUM_GLUED = re.compile(r"^(\d+°)(?=[^\s\d°])", re.MULTILINE)
-# ``(?<=\b\d)[ \n](?=(?:er|re)\b)``, written to open with its character class: the engine then
-# skips to each space or line break instead of trying the look-behind at every position
-_SUPERSCRIPT = re.compile(r"[ \n](?=(?:er|re)\b)(?<=\b\d[ \n])")
-_HEAD_GLUED = re.compile(rf"^(Art\.\s?\d+(?:-\d+)*(?:er|{SUFFIXES})?\.)(?=[^\W\d_])", re.MULTILINE | re.IGNORECASE)
+_SUPERSCRIPTS = tuple((re.compile(rf"{gap}{sup}(?<=\b\d{gap}{sup})\b"), sup)
+                      for gap in (" ", "\n") for sup in ("er", "re"))
+_LINE_GLUED = rf"(?:(\d+°)(?=[^\s\d°])|(?i:(Art\.\s?\d+(?:-\d+)*(?:er|{SUFFIXES})?\.)(?=[^\W\d_])))"
+_GLUED_AFTER_BREAK = re.compile(r"\n" + _LINE_GLUED)
+_GLUED_AT_START = re.compile(_LINE_GLUED)
+
+
+def _join_superscripts(text: str) -> str:
+    r"""``(?<=\b\d)[ \n](?=(?:er|re)\b)`` removed, by its four literal openings."""
+    for pattern, superscript in _SUPERSCRIPTS:
+        text = pattern.sub(superscript, text)
+    return text
+
+
+def _unglue_line_starts(text: str) -> str:
+    """A space after a line-initial ``N°`` or ``Art. N.`` glued to its text (``^`` of every line)."""
+    text = _GLUED_AFTER_BREAK.sub(r"\n\1\2 ", text)
+    first = _GLUED_AT_START.match(text)
+    if first is None:
+        return text
+    return first.expand(r"\1\2 ") + text[first.end():]
 
 
 def _tidy(text: str) -> str:
-    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\ufffe", "-")
-    text = _SUPERSCRIPT.sub("", _JOIN_PUNCT.sub("", text))
-    return _HEAD_GLUED.sub(r"\1 ", _ENUM_GLUED.sub(r"\1 ", text))
+    """PDFium's text of one page as the segmentation reads it (the six fixes above)."""
+    text = text.replace("\r\n", "\n")
+    if "\r" in text:
+        text = text.replace("\r", "\n")
+    if "\ufffe" in text:
+        text = text.replace("\ufffe", "-")
+    return _unglue_line_starts(_join_superscripts(_JOIN_PUNCT.sub("", text)))
 
 
 def _furniture(pages: list[list[str]], folds: list[list[str]] | None = None) -> set[str]:

@@ -4,7 +4,8 @@ Each test holds the replaced code as its oracle and compares on real fixture bod
 hand-made edge cases: a subtree's text in one libxml2 call (``akn_lu._all_text``) against
 ``itertext``; the walker's runs (``_Reader.mixed``) against the run-per-block loop; the Mémorial
 heading fold in C against the per-character generator; ``pdf_lu``'s superscript join against its
-look-behind-first pattern and its text-layer check against the whole-document sum.
+look-behind-first pattern, its whole page tidying (``_tidy``) against the four-pattern version it
+replaced, and its text-layer check against the whole-document sum.
 """
 
 from __future__ import annotations
@@ -161,23 +162,54 @@ def test_fold_is_the_per_character_fold_on_mixed_text():
 
 
 _OLD_SUPERSCRIPT = re.compile(r"(?<=\b\d)[ \n](?=(?:er|re)\b)")
+_OLD_JOIN_PUNCT = re.compile(r"\n(?=[.,;:](?:[ \n]|$))")
+_OLD_ENUM_GLUED = re.compile(r"^(\d+°)(?=[^\s\d°])", re.MULTILINE)
+_OLD_HEAD_GLUED = re.compile(rf"^(Art\.\s?\d+(?:-\d+)*(?:er|{pdf_lu.SUFFIXES})?\.)(?=[^\W\d_])",
+                             re.MULTILINE | re.IGNORECASE)
+
+
+def _old_tidy(text: str) -> str:
+    """``pdf_lu._tidy`` as it was: three replacements, then four patterns over the whole page."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\ufffe", "-")
+    text = _OLD_SUPERSCRIPT.sub("", _OLD_JOIN_PUNCT.sub("", text))
+    return _OLD_HEAD_GLUED.sub(r"\1 ", _OLD_ENUM_GLUED.sub(r"\1 ", text))
 
 
 def test_superscript_join_is_the_look_behind_first_pattern():
     rng = random.Random(12)
     pool = ["1", "2", "٣", "a", "é", " ", "\n", "e", "r", "er", "re", "_", ".", "x1", "1 er", "1\nre", "12 re"]
-    samples = ["paragraphe 1 er", "1\ner alinéa", "a1 er", "1 erreur", "1 re.", "le 1er"]
+    samples = ["paragraphe 1 er", "1\ner alinéa", "a1 er", "1 erreur", "1 re.", "le 1er", "1 er 2 re", "1 re\nre"]
     samples += ["".join(rng.choice(pool) for _ in range(rng.randrange(14))) for _ in range(20_000)]
     for text in samples:
-        assert pdf_lu._SUPERSCRIPT.sub("", text) == _OLD_SUPERSCRIPT.sub("", text), text
+        assert pdf_lu._join_superscripts(text) == _OLD_SUPERSCRIPT.sub("", text), text
 
 
-def test_superscript_join_on_real_text_layers(lu_fixture):
-    pdfs = sorted(p for p in (lu_fixture / "works").rglob("*.pdf") if p.is_file())[:6]
+def test_tidy_is_the_four_pattern_tidy_on_random_text():
+    rng = random.Random(21)
+    pool = ["1", "12", "٣", "a", "A", "é", " ", "\n", "\r", "\r\n", "\ufffe", "\u00a0", "e", "r", "er", "re", "_",
+            ".", ",", ";", ":", "-", "°", "1°", "Art.", "ART. ", "art.", "Art. 3", "Art.12-1bis.", "Art. 1er.", "bis",
+            "Quater", "\t", "x1", "1 er", "1\nre", "\n.", "\n1°le", "\nArt. 22.A", "Art. 2.\n1°x", "\u2028"]
+    samples = ["", "1°le", "Art. 22.A défaut", "x\nArt. 22.A\n1°b", "\r\n1°le\r\nArt.1erB", "1 er\n.", "1\r.\r1 re"]
+    samples += ["".join(rng.choice(pool) for _ in range(rng.randrange(20))) for _ in range(30_000)]
+    for text in samples:
+        assert pdf_lu._tidy(text) == _old_tidy(text), repr(text)
+
+
+def test_tidy_and_superscript_join_on_real_text_layers(lu_fixture):
+    import pypdfium2 as pdfium
+
+    pdfs = sorted(p for p in (lu_fixture / "works").rglob("*.pdf") if p.is_file())
     assert pdfs
     for path in pdfs:
-        for page in pdf_lu._pages(path.read_bytes(), "test"):
-            assert pdf_lu._SUPERSCRIPT.sub("", page) == _OLD_SUPERSCRIPT.sub("", page)
+        doc = pdfium.PdfDocument(path.read_bytes())
+        try:
+            raw = [pdf_lu._page_text(doc, index, "test") for index in range(len(doc))]
+        finally:
+            doc.close()
+        assert raw
+        for page in raw:
+            assert pdf_lu._tidy(page) == _old_tidy(page)
+            assert pdf_lu._join_superscripts(page) == _OLD_SUPERSCRIPT.sub("", page)
 
 
 @pytest.mark.parametrize("pages", [[], [[]], [[""], [" "]], [["abc"], ["  de  "]], [["a" * 19]], [["a" * 20]],
