@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from corpus_tree.records import SCHEMA, VersionRecord, WorkRecord
+from corpus_tree.records import SCHEMA, VersionRecord, VersionSummary, WorkRecord
 from legal.canonical import digest
 
 COUNT_KEYS = (
@@ -32,7 +32,7 @@ class _Tally:
         self.bodies: set[str] = set()
         self.conventions: set[str] = set()
 
-    def add_version(self, v: VersionRecord) -> None:
+    def add_version(self, v: VersionRecord | VersionSummary) -> None:
         c = self.counts
         c["versions"] += 1
         if v.is_withdrawn:
@@ -67,8 +67,9 @@ class _Tally:
         return out
 
 
-def build_manifest(works: Iterable[WorkRecord], versions: Iterable[VersionRecord]) -> dict[str, Any]:
-    """The manifest of a tree holding exactly ``works`` and ``versions``."""
+def build_manifest(works: Iterable[WorkRecord], versions: Iterable[VersionRecord | VersionSummary]) -> dict[str, Any]:
+    """The manifest of a tree holding exactly ``works`` and ``versions`` (records, or their
+    :class:`corpus_tree.records.VersionSummary`: the manifest reads nothing else)."""
     total = _Tally()
     per_publisher: dict[str, _Tally] = {}
     work_rows: list[list[str]] = []

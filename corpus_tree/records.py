@@ -565,6 +565,55 @@ class VersionRecord(_MappingView):
         return self.computed_sha256() == self.record_sha256
 
 
+@dataclass(frozen=True, slots=True)
+class VersionSummary:
+    """What planning a write and building the manifest read of a version record, without the
+    rest of it (``raw``, ``publisher_metadata``, ``relations``, events and the parsed ``data``).
+
+    An ingest holds one per version of the whole tree (:meth:`corpus_tree.CorpusTree.version_summaries`);
+    a full :class:`VersionRecord` is read again, by ``path``, only for a version the run may revise.
+    ``expressions`` are the record's own typed expressions (shared, not copied)."""
+
+    lex_id: str
+    publisher: Publisher
+    publisher_version_identifier: str
+    valid_from: str
+    valid_to_convention: ValidToConvention
+    is_withdrawn: bool
+    expressions: tuple[Expression, ...]
+    record_sha256: str
+    path: str | None = None
+
+    @property
+    def version_id(self) -> VersionId:
+        return VersionId.parse(self.lex_id)
+
+    @property
+    def version_key(self) -> VersionKey:
+        return self.version_id.key
+
+    @property
+    def work_id(self) -> WorkId:
+        return self.version_id.work
+
+    def expected_key(self) -> VersionKey:
+        """The v4 key the record's own ``valid_from`` and identifier determine."""
+        return VersionKey.create(parse_date(self.valid_from), self.publisher_version_identifier)
+
+    def expression(self, language: str) -> Expression | None:
+        for e in self.expressions:
+            if e.language == language:
+                return e
+        return None
+
+
+def summary_of(record: VersionRecord) -> VersionSummary:
+    """The :class:`VersionSummary` of ``record``."""
+    return VersionSummary(record.lex_id, record.publisher, record.publisher_version_identifier, record.valid_from,
+                          record.valid_to_convention, record.is_withdrawn, record.expressions,
+                          record.record_sha256, record.path)
+
+
 def default_convention(publisher: Publisher) -> ValidToConvention:
     return convention_of(publisher)
 
@@ -590,6 +639,6 @@ def require_hash(record: VersionRecord) -> VersionRecord:
 
 __all__ = [
     "RECORD_FILE", "SCHEMA", "Event", "Expression", "Observation", "TextStatus", "VersionRecord",
-    "WorkRecord", "build_work_record", "is_withdrawn", "load_version", "load_work", "parse_record_bytes",
-    "record_sha256", "render", "require_hash", "seal",
+    "VersionSummary", "WorkRecord", "build_work_record", "is_withdrawn", "load_version", "load_work", "parse_record_bytes",
+    "record_sha256", "render", "require_hash", "seal", "summary_of",
 ]

@@ -19,7 +19,10 @@ The evidence store defaults to ``<tree>/evidence``; pass ``evidence_dir`` or set
 Inside ``with tree.caching():`` (an ingest run: plan, then write) each version record file is
 parsed, and its hash checked, at most once per file state: a record is re-read whenever its
 inode, size, modification or change time differ from when it was read (every write replaces
-the file, so a new inode). Outside such a block nothing is cached.
+the file, so a new inode). Outside such a block nothing is cached. The whole-tree scans of an
+ingest (:meth:`CorpusTree.version_summaries`) keep only a slim summary per file state, not the
+parsed record (about a third of its memory): a run holds the summaries of the whole tree and
+the full records of the versions it revises only (:meth:`CorpusTree.read_version`).
 """
 
 from __future__ import annotations
@@ -41,12 +44,14 @@ from corpus_tree.records import (
     RECORD_FILE,
     SCHEMA,
     VersionRecord,
+    VersionSummary,
     WorkRecord,
     load_version,
     load_work,
     parse_record_bytes,
     render,
     require_hash,
+    summary_of,
 )
 from legal.errors import CorpusError, IdentityError
 from legal.ids import VersionId, VersionKey, WorkSlug
@@ -80,6 +85,8 @@ class CorpusTree:
         self.evidence = evidence
         # relative path -> (file state, record, hash checked); only inside ``caching()``
         self._records: dict[str, tuple[tuple[int, ...], VersionRecord, bool]] | None = None
+        # relative path -> (file state, summary); only inside ``caching()``
+        self._summaries: dict[str, tuple[tuple[int, ...], VersionSummary]] | None = None
 
     def __repr__(self) -> str:
         return f"CorpusTree({str(self.root)!r})"
@@ -171,11 +178,11 @@ class CorpusTree:
         if self._records is not None:
             yield self
             return
-        self._records = {}
+        self._records, self._summaries = {}, {}
         try:
             yield self
         finally:
-            self._records = None
+            self._records = self._summaries = None
 
     def parsed_records(self) -> dict[str, tuple[tuple[int, ...], VersionRecord, bool]]:
         """What the active :meth:`caching` block parsed: ``{record path: (file state, record,
@@ -244,6 +251,42 @@ class CorpusTree:
         """Every version record of the tree (work slug order, then key order)."""
         for slug in self.slugs():
             yield from self.versions(slug, verify=verify)
+
+    def version_summaries(self) -> Iterator[VersionSummary]:
+        """The :class:`VersionSummary` of every version record of the tree, in
+        :meth:`iter_versions` order (each file parsed and shape-checked as ``iter_versions(verify=False)``
+        does; hashes are not checked). Inside :meth:`caching` only the summary is kept (per file
+        state), not the parsed record: a record parsed there already is summarised, not re-read."""
+        for slug in self.slugs():
+            base = os.path.join(self.work_dir(slug), VERSIONS)  # work_dir validates the slug
+            for key in _subdirectories(base):
+                path = os.path.join(base, key, RECORD_FILE)
+                if os.path.isfile(path):
+                    yield self._summary(path, f"{WORKS}/{slug}/{VERSIONS}/{key}/{RECORD_FILE}")
+
+    def read_version(self, rel: str) -> VersionRecord:
+        """The version record at ``rel`` (a tree-relative path, as :attr:`VersionSummary.path`),
+        parsed afresh and not kept by :meth:`caching`; its hash is not checked (see :meth:`checked`)."""
+        with open(os.path.join(self.root, rel), "rb") as f:
+            return load_version(f.read(), rel)
+
+    def _summary(self, path: str, rel: str) -> VersionSummary:
+        summaries, records = self._summaries, self._records
+        with open(path, "rb") as f:
+            if summaries is None or records is None:
+                return summary_of(load_version(f.read(), rel))
+            st = os.fstat(f.fileno())
+            state = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+            hit = summaries.get(rel)
+            if hit is not None and hit[0] == state:
+                return hit[1]
+            held = records.get(rel)
+            if held is not None and held[0] == state:
+                summary = summary_of(held[1])
+            else:
+                summary = summary_of(load_version(f.read(), rel))
+        summaries[rel] = (state, summary)
+        return summary
 
     def version(self, lex_id: str | VersionId, *, verify: bool = True) -> VersionRecord:
         """The version record of a version lex id (``publisher:slug:key``)."""

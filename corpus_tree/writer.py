@@ -49,8 +49,18 @@ revised or withdrawn (``verify`` checks them all). When no record changes, the m
 function of the records) is not rebuilt either, so an apply never rewrites a manifest that
 ``verify`` would report as not matching untouched records. Bodies already in the evidence
 store are not staged again (the store is content-addressed and ``verify`` re-hashes it); only
-new ones are hashed, while being staged. Records are read once per run
-(:meth:`CorpusTree.caching`).
+new ones are hashed, while being staged. Each record file's summary is parsed once per run
+(:meth:`CorpusTree.caching`); the full record of an enumerated or withdrawn version is parsed
+once more, when it is compared.
+
+Memory: planning and the manifest read only a slim summary of each version of the tree
+(:class:`corpus_tree.records.VersionSummary`: identity, lifecycle, expressions and
+observations; not ``raw``, ``publisher_metadata``, ``relations`` or events), which is all the
+caching block keeps of the whole-tree scan (:meth:`CorpusTree.version_summaries`). The full
+record of an enumerated or withdrawn version is read again by its path, one at a time
+(:meth:`CorpusTree.read_version`), compared (:func:`is_unchanged`) and dropped unless it is
+revised; a written record is kept as its rendered bytes and summary, not as its parsed value.
+So what an apply holds grows with the versions it writes, not with the tree's other records.
 """
 
 from __future__ import annotations
@@ -60,7 +70,7 @@ import datetime as _dt
 import json
 import os
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -78,12 +88,14 @@ from corpus_tree.model import (
 from corpus_tree.records import (
     SCHEMA,
     VersionRecord,
+    VersionSummary,
     WorkRecord,
     build_work_record,
     is_withdrawn,
     render,
     render_unchecked,
     seal,
+    summary_of,
 )
 from corpus_tree.tree import MANIFEST, CorpusTree, version_relpath, work_relpath
 from legal.canonical import canonical_text
@@ -199,19 +211,24 @@ def apply_enumeration(
     with tree.lock(), tree.caching():
         changes = txn.ChangeSet()
         works = {w.slug: w for w in tree.works()}
-        # Hashes are checked only for the records this run revises (see is_unchanged).
-        versions = {v.lex_id: v for v in tree.iter_versions(verify=False)}
+        # Hashes are checked only for the records this run revises (see is_unchanged); the whole
+        # tree is held as summaries, a full record is read again only to compare or revise it.
+        versions = {v.lex_id: v for v in tree.version_summaries()}
         _check_existing_identities(versions.values(), enumeration.publisher)
         new_works = _apply_works(enumeration, works, changes, report)
         new_versions = _apply_versions(tree, enumeration, versions, stamp, report, guard)
-        for lex_id, record in sorted(new_versions.items()):
+        held: list[tuple[str, str, str]] = []  # (sha256, label, file) of every held body of a written record
+        for lex_id in sorted(new_versions):
+            record = new_versions[lex_id]
             vid = VersionId.parse(lex_id)
             rel = version_relpath(vid.work.slug.value, vid.key)
             changes.files[rel] = render_unchecked(record)  # sealed: digest already validated it
-            versions[lex_id] = VersionRecord.from_dict(record, rel)
+            versions[lex_id] = summary_of(VersionRecord.from_dict(record, rel))
             report.records_written += 1
             report.changed.append(lex_id)
-        changes.blobs = _needed_bodies(tree, new_versions, versions, bodies)
+            held.extend(_held_observations(lex_id, record))
+            new_versions[lex_id] = {}  # rendered and summarised: the value is not needed any more
+        changes.blobs = _needed_bodies(tree, held, bodies)
         works.update(new_works)
         if new_works or new_versions:  # else no record changes, so neither does their manifest
             manifest_bytes = render(build_manifest(works.values(), versions.values()))
@@ -324,7 +341,16 @@ def _lex_id(publisher: Publisher, v: VersionInput) -> str:
     return str(WorkId(publisher, WorkSlug(v.slug)).version(key))
 
 
-def _apply_versions(tree: CorpusTree, enumeration: Enumeration, existing: Mapping[str, VersionRecord],
+def _full(tree: CorpusTree, summary: VersionSummary) -> VersionRecord:
+    """The full record ``summary`` was made of, read again by its path (under the tree lock)."""
+    record = tree.read_version(str(summary.path))
+    if record.lex_id != summary.lex_id or record.record_sha256 != summary.record_sha256:
+        raise CorpusError("version record changed while the tree was locked", code="record_changed",
+                          subject=summary.path)
+    return record
+
+
+def _apply_versions(tree: CorpusTree, enumeration: Enumeration, existing: Mapping[str, VersionSummary],
                     stamp: str, report: ApplyReport, guard: WithdrawalGuard | None = None) -> dict[str, dict[str, Any]]:
     """New or changed version records (sealed), by lex id."""
     out: dict[str, dict[str, Any]] = {}
@@ -333,16 +359,17 @@ def _apply_versions(tree: CorpusTree, enumeration: Enumeration, existing: Mappin
     for v in enumeration.versions:
         lex_id = _lex_id(enumeration.publisher, v)
         enumerated.add(lex_id)
-        old = existing.get(lex_id)
-        if old is None:
+        held = existing.get(lex_id)
+        if held is None:
             record = new_record(enumeration.publisher, v, lex_id, stamp)
             report.count(RecordEvent.FIRST_SIGHTING)
             report.observations_added += sum(len(e.observations) for e in v.expressions)
             out[lex_id] = seal(record)
             continue
-        if old.publisher_version_identifier != v.publisher_version_identifier:
+        if held.publisher_version_identifier != v.publisher_version_identifier:
             raise IntegrityError("existing record has a different publisher_version_identifier",
-                                 code="identity_mismatch", subject=old.path)
+                                 code="identity_mismatch", subject=held.path)
+        old = _full(tree, held)
         if is_unchanged(old.data, v, canonical_list):
             continue  # the merge would change nothing: no copy, no re-verification, no re-sealing
         tree.checked(old)  # a record is revised only after its hash is checked
@@ -354,7 +381,7 @@ def _apply_versions(tree: CorpusTree, enumeration: Enumeration, existing: Mappin
         guard.check(enumeration.publisher.value, withdrawing, current, len(enumeration.versions))
     report.withdrawals_planned = len(withdrawing)
     for lex_id in withdrawing:
-        old = tree.checked(existing[lex_id])
+        old = tree.checked(_full(tree, existing[lex_id]))
         record = old.to_dict()
         record["events"].append(_event(RecordEvent.WITHDRAWN_FROM_SOURCE, stamp, "version", WITHDRAWN_DETAIL))
         report.count(RecordEvent.WITHDRAWN_FROM_SOURCE)
@@ -625,24 +652,27 @@ def _merge_expressions(rec: dict[str, Any], v: VersionInput, stamp: str, report:
 # -- bodies --------------------------------------------------------------------------------------
 
 
-def _needed_bodies(tree: CorpusTree, new_versions: Mapping[str, dict[str, Any]],
-                   versions: Mapping[str, VersionRecord], bodies: Mapping[str, Body]) -> dict[str, txn.BlobSource]:
-    """Blobs to stage: every held observation of a written record must be given or stored."""
+def _held_observations(lex_id: str, record: Mapping[str, Any]) -> Iterator[tuple[str, str, str]]:
+    """``(sha256, label, file)`` of every observation of ``record`` whose body this store holds."""
+    for e in record["expressions"]:
+        for o in e["observations"]:
+            if not o.get("held_elsewhere"):
+                yield o["sha256"], f"{lex_id} {e['language']}:{o['file']}", o["file"]
+
+
+def _needed_bodies(tree: CorpusTree, held: Iterable[tuple[str, str, str]],
+                   bodies: Mapping[str, Body]) -> dict[str, txn.BlobSource]:
+    """Blobs to stage: every held observation of a written record (``held``, in lex id order: see
+    :func:`_held_observations`) must be given or stored."""
     out: dict[str, txn.BlobSource] = {}
-    for lex_id, record in sorted(new_versions.items()):
-        for e in record["expressions"]:
-            for o in e["observations"]:
-                if o.get("held_elsewhere"):
-                    continue
-                sha = o["sha256"]
-                if sha in out or tree.evidence.has(sha):
-                    continue  # staged already, or stored (content-addressed; verify re-hashes the store)
-                label = f"{lex_id} {e['language']}:{o['file']}"
-                body = bodies.get(sha)
-                if body is None:
-                    raise CorpusError(f"no bytes for body {o['file']} ({sha}) and the store does not hold it",
-                                      code="missing_body", subject=label)
-                out[sha] = _source(body, label)
+    for sha, label, file in held:
+        if sha in out or tree.evidence.has(sha):
+            continue  # staged already, or stored (content-addressed; verify re-hashes the store)
+        body = bodies.get(sha)
+        if body is None:
+            raise CorpusError(f"no bytes for body {file} ({sha}) and the store does not hold it",
+                              code="missing_body", subject=label)
+        out[sha] = _source(body, label)
     return out
 
 

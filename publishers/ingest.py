@@ -33,6 +33,10 @@ Fetched bodies are staged in the evidence store's own staging area (a locked run
 leaves an orphan that ``verify`` reports and the next open removes. Running out of space is
 the typed ``disk_full``; the tree stays byte-identical.
 
+Planning reads the tree's version records as :class:`corpus_tree.VersionSummary` objects (what
+the plan, the revalidation plan and the withdrawal guard read; not ``raw``, ``publisher_metadata``
+or ``relations``), so a run holds a slim summary per record of the tree, not the records.
+
 Truncated bodies never reach step 4: the HTTP policy refuses a body shorter than its
 ``Content-Length`` or not matching its ``Repr-Digest``; the writer re-hashes every new body
 while staging it.
@@ -52,7 +56,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from corpus_tree import CorpusTree, VersionRecord
+from corpus_tree import CorpusTree, VersionSummary
 from corpus_tree.evidence import enospc_as_disk_full
 from corpus_tree.model import Enumeration, ObservationInput, VersionInput
 from corpus_tree.writer import ApplyReport, WithdrawalGuard, apply_enumeration, planned_withdrawals
@@ -141,9 +145,10 @@ def ingest(adapter: PublisherAdapter, tree: CorpusTree, *, scope: object | None 
     clock.done("enumerate_s")
     _count_listing(listing, report)
     lex_ids = [lex_id_of(adapter.publisher.value, v) for v in listing.enumeration.versions]  # in order
-    # Records are parsed once for the run — to plan here — and again by the writer (under its
-    # lock) only if a file changed meanwhile; the writer checks the hash of every record it
-    # revises.
+    # Records are parsed once for the run to plan here, and only their summaries are kept
+    # (corpus_tree.records.VersionSummary); the writer (under its lock) reuses them unless a file
+    # changed meanwhile, and reads again only the records of the versions this run enumerates
+    # or withdraws, one at a time; it checks the hash of every record it revises.
     with tree.caching():
         existing = _existing(tree, adapter.publisher)
         withdrawing, current = planned_withdrawals(listing.enumeration, existing.values(), set(lex_ids))
@@ -168,13 +173,13 @@ def _staging_area(tree: CorpusTree, staging_dir: str | Path | None) -> Iterator[
         yield staging
 
 
-def _existing(tree: CorpusTree, publisher: Publisher) -> dict[str, VersionRecord]:
-    """The publisher's version records in the tree (for planning only), by lex id."""
-    return {v.lex_id: v for v in tree.iter_versions(verify=False) if v.publisher is publisher}
+def _existing(tree: CorpusTree, publisher: Publisher) -> dict[str, VersionSummary]:
+    """The summaries of the publisher's version records in the tree (for planning only), by lex id."""
+    return {v.lex_id: v for v in tree.version_summaries() if v.publisher is publisher}
 
 
 def _fetch_and_apply(adapter: PublisherAdapter, tree: CorpusTree, listing: PublisherEnumeration,
-                     existing: Mapping[str, VersionRecord], lex_ids: Sequence[str], stamp: _dt.datetime,
+                     existing: Mapping[str, VersionSummary], lex_ids: Sequence[str], stamp: _dt.datetime,
                      staging: Path, strict: bool, report: IngestReport, progress: Progress | None, durable: bool,
                      clock: _Phases, revalidate: bool = False,
                      guard: WithdrawalGuard | None = None) -> tuple[ApplyReport, Enumeration]:
@@ -221,7 +226,7 @@ def lex_id_of(adapter_publisher: str, v: VersionInput) -> str:
 
 
 def _plan(enumeration: Enumeration, manifestations: Sequence[Manifestation],
-          existing: Mapping[str, VersionRecord], lex_ids: Sequence[str]) -> list[Manifestation]:
+          existing: Mapping[str, VersionSummary], lex_ids: Sequence[str]) -> list[Manifestation]:
     """The manifestations to fetch: those the tree has no observation for."""
     by_expression: dict[tuple[str, str], list[Manifestation]] = {}
     for m in manifestations:
@@ -248,7 +253,7 @@ def _plan(enumeration: Enumeration, manifestations: Sequence[Manifestation],
 
 
 def _revalidation_plan(enumeration: Enumeration, manifestations: Sequence[Manifestation],
-                       existing: Mapping[str, VersionRecord], lex_ids: Sequence[str],
+                       existing: Mapping[str, VersionSummary], lex_ids: Sequence[str],
                        plan: Sequence[Manifestation]) -> list[_Recheck]:
     """Held bodies the enumeration still lists, each with a conditional request."""
     planned = set(plan)
@@ -412,7 +417,7 @@ def _with_observations(enumeration: Enumeration, fetched: _Fetched) -> Enumerati
     return dataclasses.replace(enumeration, versions=tuple(versions))
 
 
-def _count_reasons(enumeration: Enumeration, existing: Mapping[str, VersionRecord], report: IngestReport,
+def _count_reasons(enumeration: Enumeration, existing: Mapping[str, VersionSummary], report: IngestReport,
                    lex_ids: Sequence[str]) -> None:
     """Expressions left without any observation, by text reason (coverage, not failure)."""
     for v, lex_id in zip(enumeration.versions, lex_ids, strict=True):

@@ -212,3 +212,26 @@ def test_hash_file_streams_any_size(tmp_path: Path, size: int) -> None:
     path = tmp_path / "blob"
     path.write_bytes(data)
     assert hash_file(path) == (hashlib.sha256(data).hexdigest(), size)
+
+
+def test_the_whole_tree_scan_keeps_summaries_not_records(tree: CorpusTree) -> None:
+    """``version_summaries`` holds what planning and the manifest read — nothing of ``raw`` —
+    and, inside ``caching``, keeps no parsed record; the manifest built from the summaries is
+    the one built from the records, and the writer still checks the hash of a record it revises."""
+    from corpus_tree.manifest import build_manifest
+    from corpus_tree.records import VersionSummary, summary_of
+
+    records = list(tree.iter_versions())
+    with tree.caching():
+        summaries = list(tree.version_summaries())
+        assert tree.parsed_records() == {}  # only summaries are kept
+        assert next(iter(tree.version_summaries())) is summaries[0]  # once per file state
+    assert summaries == [summary_of(r) for r in records]
+    assert all(type(s) is VersionSummary and not hasattr(s, "raw") for s in summaries)
+    works = list(tree.works())
+    assert build_manifest(works, summaries) == build_manifest(works, records) == tree.manifest()
+    path = tree.root / str(records[0].path)
+    path.write_bytes(path.read_bytes().replace(b'"32016R0679"', b'"32016R0680"', 1))  # hash now stale
+    with pytest.raises(LexError) as failed:
+        apply_enumeration(tree, _enum(_version(in_force_status="0")), {}, T1, durable=False)
+    assert failed.value.code == "record_hash_mismatch"
