@@ -428,8 +428,42 @@ def build_work_record(
 # -- version records -------------------------------------------------------------------------------
 
 
+class _VersionIdentity:
+    """The identity and key of a version, derived from its ``lex_id``, ``valid_from``,
+    ``publisher_version_identifier`` and ``expressions`` (shared by :class:`VersionRecord` and
+    :class:`VersionSummary`)."""
+
+    __slots__ = ()
+    lex_id: str
+    publisher_version_identifier: str
+    valid_from: str
+    expressions: tuple[Expression, ...]
+
+    @property
+    def version_id(self) -> VersionId:
+        return VersionId.parse(self.lex_id)
+
+    @property
+    def version_key(self) -> VersionKey:
+        return self.version_id.key
+
+    @property
+    def work_id(self) -> WorkId:
+        return self.version_id.work
+
+    def expected_key(self) -> VersionKey:
+        """The v4 key the record's own ``valid_from`` and identifier determine."""
+        return VersionKey.create(parse_date(self.valid_from), self.publisher_version_identifier)
+
+    def expression(self, language: str) -> Expression | None:
+        for e in self.expressions:
+            if e.language == language:
+                return e
+        return None
+
+
 @dataclass(frozen=True, eq=False)
-class VersionRecord(_MappingView):
+class VersionRecord(_MappingView, _VersionIdentity):
     """``works/<slug>/versions/<version_key>/meta.json``: one dated state, hashed."""
 
     lex_id: str
@@ -503,26 +537,10 @@ class VersionRecord(_MappingView):
             provenance=provenance, record_sha256=sha, data=d, path=path,
         )
 
-    # identity
-    @property
-    def version_id(self) -> VersionId:
-        return VersionId.parse(self.lex_id)
-
-    @property
-    def version_key(self) -> VersionKey:
-        return self.version_id.key
-
+    # identity (and expected_key, expression: _VersionIdentity)
     @property
     def slug(self) -> str:
         return self.version_id.work.slug.value
-
-    @property
-    def work_id(self) -> WorkId:
-        return self.version_id.work
-
-    def expected_key(self) -> VersionKey:
-        """The v4 key the record's own ``valid_from`` and identifier determine."""
-        return VersionKey.create(self.valid_from_date, self.publisher_version_identifier)
 
     # time
     @property
@@ -546,12 +564,6 @@ class VersionRecord(_MappingView):
     def languages(self) -> tuple[str, ...]:
         return tuple(e.language for e in self.expressions)
 
-    def expression(self, language: str) -> Expression | None:
-        for e in self.expressions:
-            if e.language == language:
-                return e
-        return None
-
     def observations(self) -> Iterator[tuple[Expression, Observation]]:
         for e in self.expressions:
             for o in e.observations:
@@ -566,7 +578,7 @@ class VersionRecord(_MappingView):
 
 
 @dataclass(frozen=True, slots=True)
-class VersionSummary:
+class VersionSummary(_VersionIdentity):
     """What planning a write and building the manifest read of a version record, without the
     rest of it (``raw``, ``publisher_metadata``, ``relations``, events and the parsed ``data``).
 
@@ -583,28 +595,6 @@ class VersionSummary:
     expressions: tuple[Expression, ...]
     record_sha256: str
     path: str | None = None
-
-    @property
-    def version_id(self) -> VersionId:
-        return VersionId.parse(self.lex_id)
-
-    @property
-    def version_key(self) -> VersionKey:
-        return self.version_id.key
-
-    @property
-    def work_id(self) -> WorkId:
-        return self.version_id.work
-
-    def expected_key(self) -> VersionKey:
-        """The v4 key the record's own ``valid_from`` and identifier determine."""
-        return VersionKey.create(parse_date(self.valid_from), self.publisher_version_identifier)
-
-    def expression(self, language: str) -> Expression | None:
-        for e in self.expressions:
-            if e.language == language:
-                return e
-        return None
 
 
 def summary_of(record: VersionRecord) -> VersionSummary:
