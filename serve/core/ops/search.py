@@ -66,6 +66,7 @@ from serve.core.store import Work, texts, works_by_rowid
 from serve.core.topk import (
     RankedCache,
     bounded_window,
+    match_count,
     precomputed_window,
     ranked_rows,
     values_source,
@@ -369,8 +370,7 @@ def ranked_occurrences(conn: sqlite3.Connection, match: str, filters: Filters, l
     # the build's window holds only states of the match: one of more than ``first`` states says the
     # match holds more, without counting its postings
     if precomputed is None or len(precomputed) <= first:
-        matched = conn.execute("SELECT COUNT(*) FROM (SELECT 1 FROM provision_fts WHERE provision_fts MATCH ? LIMIT ?)",
-                               (match, first + 1)).fetchone()[0]
+        matched = match_count(conn, match, first)  # remembered per index
         if matched <= first:  # every matched state, ranked once and remembered per index
             return window_occurrences(conn, ranked_rows(conn, match, _BM25, first), filters, limit)
     head = max(RANK_FIRST, limit + WINDOW_MARGIN)
@@ -781,30 +781,50 @@ def metadata_lane(conn: sqlite3.Connection, terms: Sequence[str], filters: Filte
     rows = conn.execute("SELECT rowid FROM work_fts WHERE work_fts MATCH ? ORDER BY bm25(work_fts, 0, 0, 0, 0, 1) "
                         "LIMIT ?", (f"metadata : ({match})", limit)).fetchall()
     hits = []
+    cursor = conn.cursor()
+    cursor.row_factory = None
     for (rowid,) in rows:
         if filters.works and rowid not in filters.works:
             continue
         if filters.allowed is not None and rowid not in filters.allowed:
             continue
-        meta = [r for r in conn.execute(
-            "SELECT kind, identifier, label, language, normalized FROM work_metadata WHERE work_rowid = ? "
-            "ORDER BY kind, identifier, label, language", (rowid,)).fetchall()
-            if not filters.language or r["language"] in ("", filters.language)]
-        best, best_overlap = None, -1
-        for i, row in enumerate(meta):  # the first label holding the most query words
-            words = set(row["normalized"].split())
-            overlap = sum(1 for t in tokens if t in words)
-            if overlap > best_overlap:
-                best, best_overlap = i, overlap
+        meta = [r for r in cursor.execute(
+            f"SELECT {', '.join(_METADATA_COLUMNS)} FROM work_metadata WHERE work_rowid = ? "
+            "ORDER BY kind, identifier, label, language", (rowid,))
+            if not filters.language or r[3] in ("", filters.language)]
+        best, best_overlap = best_label(meta, tokens)
         if best is None or best_overlap < min(MIN_METADATA_TOKENS, len(tokens)):
             continue
-        matched = dict(meta[best])
+        matched = dict(zip(_METADATA_COLUMNS, meta[best], strict=True))
         row = newest_work_row(conn, rowid, filters.as_of)
         if row is None:
             continue
         matched.pop("normalized")
         hits.append(Hit(row, ["work_metadata"], {"matched_metadata": matched}))
     return hits
+
+
+#: The columns of a work's metadata label read by :func:`metadata_lane` (``normalized`` last).
+_METADATA_COLUMNS = ("kind", "identifier", "label", "language", "normalized")
+
+
+def best_label(labels: Sequence[tuple[Any, ...]], tokens: Sequence[str]) -> tuple[int | None, int]:
+    """The position of the first of ``labels`` (rows ending with their normalized text) holding the
+    most of ``tokens`` as words, and how many it holds (``(None, -1)``: no label). A label whose
+    text holds none of them even as a substring holds none as a word: not split; and once a label
+    holds every token none can hold more (the same answer as splitting every label). Pure."""
+    best, best_overlap = None, -1
+    for i, label in enumerate(labels):
+        text = label[-1]
+        if best is not None and not any(t in text for t in tokens):
+            continue  # holds none: 0, never more than the first label's
+        words = set(text.split())
+        overlap = sum(1 for t in tokens if t in words)
+        if overlap > best_overlap:
+            best, best_overlap = i, overlap
+            if overlap >= len(tokens):
+                break
+    return best, best_overlap
 
 
 def _merge(hits: list[Hit], rows: Sequence[dict[str, Any]], reasons: list[str], seen: set[tuple[Any, ...]],
