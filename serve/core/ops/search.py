@@ -783,14 +783,18 @@ def metadata_lane(conn: sqlite3.Connection, terms: Sequence[str], filters: Filte
     hits = []
     cursor = conn.cursor()
     cursor.row_factory = None
+    # only the labels holding a query word can be the best one: a work whose labels hold none is left
+    # out whichever comes first (tokens hold a word: at least one must be held), so the others are
+    # not read; the labels kept stay in their order (no two labels of a work share the sort key)
+    holding = " OR ".join("instr(normalized, ?) > 0" for _ in tokens)
     for (rowid,) in rows:
         if filters.works and rowid not in filters.works:
             continue
         if filters.allowed is not None and rowid not in filters.allowed:
             continue
         meta = [r for r in cursor.execute(
-            f"SELECT {', '.join(_METADATA_COLUMNS)} FROM work_metadata WHERE work_rowid = ? "
-            "ORDER BY kind, identifier, label, language", (rowid,))
+            f"SELECT {', '.join(_METADATA_COLUMNS)} FROM work_metadata WHERE work_rowid = ? AND ({holding}) "
+            "ORDER BY kind, identifier, label, language", (rowid, *tokens))
             if not filters.language or r[3] in ("", filters.language)]
         best, best_overlap = best_label(meta, tokens)
         if best is None or best_overlap < min(MIN_METADATA_TOKENS, len(tokens)):
