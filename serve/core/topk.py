@@ -11,7 +11,8 @@ the same rows. The same per-index memory keeps the snippets cut for a stored tex
 words (:data:`SNIPPET_ENTRIES`; a snippet is a function of the two, and the index is immutable),
 each kept as UTF-8 bytes (a cut holds ``…``, which makes a ``str`` two bytes a character: a
 370-character cut takes ~430 bytes instead of ~820, for a decode of a few µs a remembered hit);
-:meth:`RankedCache.clear` forgets both. An entry is packed (two arrays, 16 bytes a state): 512 entries of 240 states hold
+:meth:`RankedCache.clear` forgets both, and the match counts it keeps (:func:`match_count`: how many states
+a match holds, up to a cap, as FTS5 walked them). An entry is packed (two arrays, 16 bytes a state): 512 entries of 240 states hold
 about 2 MB per index.
 
 Each index's memory also holds, loaded whole on first need (:meth:`RankedCache.newest_versions`),
