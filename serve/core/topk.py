@@ -11,7 +11,8 @@ the same rows. The same per-index memory keeps the snippets cut for a stored tex
 words (:data:`SNIPPET_ENTRIES`; a snippet is a function of the two, and the index is immutable),
 each kept as UTF-8 bytes (a cut holds ``…``, which makes a ``str`` two bytes a character: a
 370-character cut takes ~430 bytes instead of ~820, for a decode of a few µs a remembered hit);
-:meth:`RankedCache.clear` forgets both. An entry is packed (two arrays, 16 bytes a state): 512 entries of 240 states hold
+:meth:`RankedCache.clear` forgets both, and the match counts it keeps (:func:`match_count`: how many states
+a match holds, up to a cap, as FTS5 walked them). An entry is packed (two arrays, 16 bytes a state): 512 entries of 240 states hold
 about 2 MB per index.
 
 Each index's memory also holds, loaded whole on first need (:meth:`RankedCache.newest_versions`),
@@ -97,6 +98,7 @@ class RankedCache:
         self.entries = entries
         self._items: OrderedDict[tuple[str, int], tuple[array[int], array[float]]] = OrderedDict()
         self._snippets: OrderedDict[tuple[str, tuple[str, ...]], bytes] = OrderedDict()
+        self._counts: OrderedDict[str, tuple[int, int]] = OrderedDict()
         self._lock = threading.Lock()
         self._newest: tuple[array[int], array[int]] | None = None
 
@@ -119,6 +121,26 @@ class RankedCache:
         with self._lock:
             self._items.clear()
             self._snippets.clear()
+            self._counts.clear()
+
+    def counted(self, match: str, cap: int) -> int | None:
+        """:func:`_count` of ``match`` up to ``cap`` as an earlier walk told it (:meth:`put_count`),
+        or ``None`` when none walked far enough: a walk that counted every state, or went beyond
+        ``cap``, answers (:class:`_Counts`' rule)."""
+        with self._lock:
+            walked = self._counts.get(match)
+            if walked is None:
+                return None
+            self._counts.move_to_end(match)
+        return _walked_count(walked, cap)
+
+    def put_count(self, match: str, counted: int, cap: int) -> None:
+        """Remember that a walk of ``match`` up to ``cap + 1`` states counted ``counted``."""
+        with self._lock:
+            self._counts[match] = (counted, cap)
+            self._counts.move_to_end(match)
+            while len(self._counts) > self.entries:
+                self._counts.popitem(last=False)
 
     def snippet(self, key: tuple[str, tuple[str, ...]]) -> str | None:
         """A snippet cut before from text ``key[0]`` for words ``key[1]`` (:func:`put_snippet`)."""
@@ -363,6 +385,31 @@ def _count(conn: sqlite3.Connection, match: str, cap: int) -> int:
                             (match, cap + 1)).fetchone()[0])
 
 
+def _walked_count(walked: tuple[int, int], cap: int) -> int | None:
+    """:func:`_count` up to ``cap`` told by an earlier walk ``(its count, its cap)``: every state
+    when it counted no more than its cap, more than ``cap`` when it counted beyond a cap at least
+    ``cap``; else ``None``. Pure."""
+    counted, reach = walked
+    if counted <= reach:  # every state counted
+        return min(counted, cap + 1)
+    if cap <= reach:  # more than reach ≥ cap
+        return cap + 1
+    return None
+
+
+def match_count(conn: sqlite3.Connection, match: str, cap: int) -> int:
+    """:func:`_count`, remembered per index when the connection has a cache (:meth:`RankedCache.counted`:
+    the same numbers; a count is a function of the immutable index)."""
+    cache = getattr(conn, "ranked_cache", None)
+    if not isinstance(cache, RankedCache):
+        return _count(conn, match, cap)
+    known = cache.counted(match, cap)
+    if known is None:
+        known = _count(conn, match, cap)
+        cache.put_count(match, known, cap)
+    return known
+
+
 class _Counts:
     """:func:`_count` of the matches of one :func:`_bounded_shared` call, each match walked again only
     when asked beyond the cap an earlier walk stopped at (the same answers)."""
@@ -374,11 +421,9 @@ class _Counts:
     def __call__(self, match: str, cap: int) -> int:
         walked = self._walked.get(match)
         if walked is not None:
-            counted, reach = walked
-            if counted <= reach:  # every state counted
-                return min(counted, cap + 1)
-            if cap <= reach:  # more than reach ≥ cap
-                return cap + 1
+            known = _walked_count(walked, cap)
+            if known is not None:
+                return known
         counted = _count(self.conn, match, cap)
         self._walked[match] = (counted, cap)
         return counted

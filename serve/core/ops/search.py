@@ -66,6 +66,7 @@ from serve.core.store import Work, texts, works_by_rowid
 from serve.core.topk import (
     RankedCache,
     bounded_window,
+    match_count,
     precomputed_window,
     ranked_rows,
     values_source,
@@ -369,8 +370,7 @@ def ranked_occurrences(conn: sqlite3.Connection, match: str, filters: Filters, l
     # the build's window holds only states of the match: one of more than ``first`` states says the
     # match holds more, without counting its postings
     if precomputed is None or len(precomputed) <= first:
-        matched = conn.execute("SELECT COUNT(*) FROM (SELECT 1 FROM provision_fts WHERE provision_fts MATCH ? LIMIT ?)",
-                               (match, first + 1)).fetchone()[0]
+        matched = match_count(conn, match, first)  # remembered per index
         if matched <= first:  # every matched state, ranked once and remembered per index
             return window_occurrences(conn, ranked_rows(conn, match, _BM25, first), filters, limit)
     head = max(RANK_FIRST, limit + WINDOW_MARGIN)
@@ -781,30 +781,54 @@ def metadata_lane(conn: sqlite3.Connection, terms: Sequence[str], filters: Filte
     rows = conn.execute("SELECT rowid FROM work_fts WHERE work_fts MATCH ? ORDER BY bm25(work_fts, 0, 0, 0, 0, 1) "
                         "LIMIT ?", (f"metadata : ({match})", limit)).fetchall()
     hits = []
+    cursor = conn.cursor()
+    cursor.row_factory = None
+    # only the labels holding a query word can be the best one: a work whose labels hold none is left
+    # out whichever comes first (tokens hold a word: at least one must be held), so the others are
+    # not read; the labels kept stay in their order (no two labels of a work share the sort key)
+    holding = " OR ".join("instr(normalized, ?) > 0" for _ in tokens)
     for (rowid,) in rows:
         if filters.works and rowid not in filters.works:
             continue
         if filters.allowed is not None and rowid not in filters.allowed:
             continue
-        meta = [r for r in conn.execute(
-            "SELECT kind, identifier, label, language, normalized FROM work_metadata WHERE work_rowid = ? "
-            "ORDER BY kind, identifier, label, language", (rowid,)).fetchall()
-            if not filters.language or r["language"] in ("", filters.language)]
-        best, best_overlap = None, -1
-        for i, row in enumerate(meta):  # the first label holding the most query words
-            words = set(row["normalized"].split())
-            overlap = sum(1 for t in tokens if t in words)
-            if overlap > best_overlap:
-                best, best_overlap = i, overlap
+        meta = [r for r in cursor.execute(
+            f"SELECT {', '.join(_METADATA_COLUMNS)} FROM work_metadata WHERE work_rowid = ? AND ({holding}) "
+            "ORDER BY kind, identifier, label, language", (rowid, *tokens))
+            if not filters.language or r[3] in ("", filters.language)]
+        best, best_overlap = best_label(meta, tokens)
         if best is None or best_overlap < min(MIN_METADATA_TOKENS, len(tokens)):
             continue
-        matched = dict(meta[best])
+        matched = dict(zip(_METADATA_COLUMNS, meta[best], strict=True))
         row = newest_work_row(conn, rowid, filters.as_of)
         if row is None:
             continue
         matched.pop("normalized")
         hits.append(Hit(row, ["work_metadata"], {"matched_metadata": matched}))
     return hits
+
+
+#: The columns of a work's metadata label read by :func:`metadata_lane` (``normalized`` last).
+_METADATA_COLUMNS = ("kind", "identifier", "label", "language", "normalized")
+
+
+def best_label(labels: Sequence[tuple[Any, ...]], tokens: Sequence[str]) -> tuple[int | None, int]:
+    """The position of the first of ``labels`` (rows ending with their normalized text) holding the
+    most of ``tokens`` as words, and how many it holds (``(None, -1)``: no label). A label whose
+    text holds none of them even as a substring holds none as a word: not split; and once a label
+    holds every token none can hold more (the same answer as splitting every label). Pure."""
+    best, best_overlap = None, -1
+    for i, label in enumerate(labels):
+        text = label[-1]
+        if best is not None and not any(t in text for t in tokens):
+            continue  # holds none: 0, never more than the first label's
+        words = set(text.split())
+        overlap = sum(1 for t in tokens if t in words)
+        if overlap > best_overlap:
+            best, best_overlap = i, overlap
+            if overlap >= len(tokens):
+                break
+    return best, best_overlap
 
 
 def _merge(hits: list[Hit], rows: Sequence[dict[str, Any]], reasons: list[str], seen: set[tuple[Any, ...]],
@@ -1023,6 +1047,17 @@ class Lexical:
     #: Per work, its provisions holding every word over the whole match (:func:`work_breadth`), for
     #: :func:`dominant_work`.
     breadth: dict[int, int] = field(default_factory=dict)
+    #: The branches reached whose course the stage's options ``stem`` and ``relax`` decide
+    #: (:meth:`gate`); none: the lanes found the same whatever the stage (:func:`run` keeps the section).
+    gates: set[str] = field(default_factory=set)
+
+    def gate(self, name: str, reached: bool) -> bool:
+        """``reached``, noted in :attr:`gates` under ``name`` when true: a branch that the stage's
+        ``stem`` or ``relax`` option decides is reached (called before the option is read, so that a
+        stage without the option notes what a stage with it would do differently)."""
+        if reached:
+            self.gates.add(name)
+        return reached
 
 
 def _ranked_groups(conn: sqlite3.Connection, groups: list[list[str]], filters: Filters, limit: int) -> list[dict[str, Any]]:
@@ -1246,6 +1281,7 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         _keyword_lanes(conn, wider, replace(filters, works=()), options, known, extra, seen,
                        lambda key, compute: once("wide:" + key, compute), index)
         hits.extend(extra.hits)
+        out.gates |= extra.gates
         out.expansions += [e for e in extra.expansions if e not in out.expansions]
     if not plan.strong and hits and len(out.groups) >= 2 and options.grain == "works" \
             and len({h.row["work_rowid"] for h in hits}) < options.limit:
@@ -1989,7 +2025,7 @@ def _article_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
     primary = {w: _primary(conn, w) for w in plan.constraints}
     rows, joined = once("article", lambda: article_lane(conn, key, plan.terms, filters, budget, primary))
     reasons = ["article_intent", "keyword"] if joined else ["article_intent"]
-    if joined and not rows and options.relax:
+    if out.gate("relax", joined and not rows) and options.relax:
         strict = _groups(plan.terms)
         out.relaxation_withheld = relaxation_withheld(conn, plan.terms, strict, filters, key)
         for relaxation in relax.relaxations(plan.terms, strict) if out.relaxation_withheld is None else ():
@@ -2051,7 +2087,7 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
             rows = once("fuzzy", lambda: _ranked_groups(conn, fuzzed, filters, budget))
             _merge(hits, rows, ["fuzzy"], seen)
             matched = matched or (fuzzed if hits else None)
-    if options.stem and len(hits) < FUZZY_MIN_EXACT_HITS:
+    if out.gate("stem", len(hits) < FUZZY_MIN_EXACT_HITS) and options.stem:
         expanded = _groups(plan.terms, typos)  # a typo is not stemmed as well; a Snowball form may be
         found = once("stem_variants", lambda: stem_variants(conn, plan.terms, expanded, options.language))
         if typos:  # … but its corrections are, as if typed right ("whistleblowr" → "whistleblowing")
@@ -2068,7 +2104,7 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
     if matched is not None and options.grain == "works" and not plan.strong and not filters.works \
             and options.relax_words:
         _work_breadth(conn, index, matched, out, once)
-    if not hits and not plan.strong:
+    if out.gate("title", not hits and not plan.strong):  # its memo key is the stage's
         titled = groups
         hits.extend(once(f"title:{options.stem}", lambda: title_lane(conn, titled, filters, options.limit)))
     content = [g for t, g in zip(plan.terms, groups, strict=True) if not relax.relaxable(t)]
@@ -2085,7 +2121,7 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
             rows = once("partial", lambda: quorum_occurrences(conn, partial, relax.quorum(len(partial)), filters,
                                                               budget))
             _merge(hits, rows, ["partial_terms"], seen)
-    if options.relax and not hits:
+    if out.gate("relax", not hits) and options.relax:
         out.relaxation_withheld = relaxation_withheld(conn, plan.terms, groups, filters)
         fillers = translated_fillers(plan, out.relaxation_withheld)
         if fillers:  # only untranslated words withheld it (if any did)
@@ -2262,7 +2298,11 @@ WORKS_READ = "shaped:works"
 
 def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict[str, Any], suppressed: bool,
                    known: set[str], *, stem: bool = False, relaxed: bool = False,
-                   memo: dict[str, Any] | None = None, later: list[LaterSnippets] | None = None) -> Answer:
+                   memo: dict[str, Any] | None = None, later: list[LaterSnippets] | None = None,
+                   gates: set[str] | None = None) -> Answer:
+    """One publisher's section of a search at one stage (``stem``, ``relaxed``: :func:`run`). With
+    ``gates``, the branches of the lanes that those two options decide (:attr:`Lexical.gates`) are
+    added to it: none reached, the section is the same at every stage."""
     as_of = args["as_of"] if args["time_scope"] == "as_of" else None
     base: dict[str, Any] = {"retrieval_mode": "keyword", "time_scope": args["time_scope"], "as_of": as_of,
                             "query_plan": {"terms": plan.terms, "article_key": plan.article_key, "anchor": plan.anchor,
@@ -2300,6 +2340,8 @@ def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict
         allowed = _allowed_works(conn, index, args)
         filters = Filters(tuple(plan.constraints), args["language"], args["document_type"], as_of, allowed)
         found = lexical_lanes(conn, plan, filters, options, known, index, {} if wide else memo)
+        if gates is not None:
+            gates |= found.gates
         if plan.translations:
             mark_translated(found.hits)
         if then is not None and wide:  # only hits on states, languages and texts held then
@@ -3016,14 +3058,25 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
     memos: dict[str, dict[str, Any]] = {i.publisher.value: {} for i in indexes}
     # snippets of the last stage's sections, cut once routing has decided which sections answer
     later: dict[str, list[LaterSnippets]] = {}
+    # per publisher, its last section and snippets when its lanes reached no branch the stage decides
+    # (:attr:`Lexical.gates`): a later stage, of the same plans, answers that same section
+    unstaged: dict[str, tuple[Answer, list[LaterSnippets]]] = {}
 
     def section_of(index: MountedIndex, stem: bool = False, relaxed: bool = False) -> Answer:
         key = index.publisher.value
-        plan, later[key] = plans[key], []
-        return search_section(ctx, index, plan, args,
-                              suppressed=someone_strong and not plan.strong and not plan.boost and not args["works"]
-                              and not (own_law and key == "lu-legilux"),
-                              known=known, stem=stem, relaxed=relaxed, memo=memos[key], later=later[key])
+        kept = unstaged.get(key)
+        if kept is not None:
+            later[key] = kept[1]
+            return kept[0]
+        plan, later[key], gates = plans[key], [], set[str]()
+        section = search_section(ctx, index, plan, args,
+                                 suppressed=someone_strong and not plan.strong and not plan.boost and not args["works"]
+                                 and not (own_law and key == "lu-legilux"),
+                                 known=known, stem=stem, relaxed=relaxed, memo=memos[key], later=later[key],
+                                 gates=gates)
+        if not gates:
+            unstaged[key] = (section, later[key])
+        return section
 
     def sections_of(stem: bool = False, relaxed: bool = False) -> list[Answer]:
         later.clear()
@@ -3045,6 +3098,7 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
         sections = _relax_translated(sections, indexes, plans, lambda i: section_of(i, stem=True, relaxed=True))
         sections = _relax_beside_untitled(sections, indexes, plans, lambda i: section_of(i, stem=True, relaxed=True))
     if auto and not args["works"] and words_apart(ctx, indexes, plans, sections):
+        unstaged.clear()  # the plans changed
         sections = sections_of()  # every section answers no hits (``words_apart``, set on the plans)
     if len(sections) > 1 and not args["works"] and not someone_strong:
         route_sections(sections)
