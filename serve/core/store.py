@@ -221,6 +221,11 @@ class ProvisionKey(NamedTuple):
     heading: str | None
 
 
+#: A ``ProvisionKey`` of a row of its four columns: ``tuple.__new__`` called from C (what
+#: ``ProvisionKey._make`` does after a Python call per row; a row always has the four).
+_provision_key = functools.partial(tuple.__new__, ProvisionKey)
+
+
 def provision_keys(conn: sqlite3.Connection, expression_rowid: int,
                    anchors: Sequence[str] | None = None) -> list[ProvisionKey]:
     """The provisions' keys in document order (all of them, or those with exactly ``anchors``):
@@ -234,7 +239,7 @@ def provision_keys(conn: sqlite3.Connection, expression_rowid: int,
     if anchors is not None:
         query += f" AND r.anchor IN ({_marks(anchors)})"
         params.extend(anchors)
-    return list(map(ProvisionKey._make, cursor.execute(query + " ORDER BY r.seq", params)))
+    return list(map(_provision_key, cursor.execute(query + " ORDER BY r.seq", params)))
 
 
 def anchors_of(conn: sqlite3.Connection, expression_rowid: int) -> list[str]:

@@ -137,3 +137,56 @@ def test_a_pair_cache_keeps_to_its_bytes() -> None:
     assert 0 < sum(1 for i in range(100) if cache.get(("file", str(i), "b"))) <= 10_000 // known.size
     cache.put(("file", "big", "b"), diff_op.KnownPair(True, None, None, b"x" * 5_000))  # over an eighth: not kept
     assert cache.get(("file", "big", "b")) is None
+
+
+def _reference_lru(capacity: int, steps: list[tuple[str, list[Any]]]) -> tuple[list[Any], list[Any]]:
+    """What one get or put at a time leaves (the keys, least recently used first) and finds."""
+    from collections import OrderedDict
+
+    held: OrderedDict[Any, diff_op.KnownPair] = OrderedDict()
+    found: list[Any] = []
+    for kind, items in steps:
+        for item in items:
+            if kind == "get":
+                if item in held:
+                    held.move_to_end(item)
+                    found.append((item, held[item]))
+                continue
+            key, known = item
+            if known.size > capacity // 8:
+                continue
+            held.pop(key, None)
+            held[key] = known
+            while sum(k.size for k in held.values()) > capacity and held:
+                held.popitem(last=False)
+    return list(held), found
+
+
+def test_a_pair_cache_batch_is_one_call_after_another() -> None:
+    """``get_many`` / ``put_many`` (one lock an answer) keep and find what a ``get`` / ``put`` per
+    pair would, in the same order: a key asked or put twice, sizes past the capacity, a pair too
+    large to keep."""
+    import random
+
+    rng = random.Random(7)
+    capacity = 8_000
+    steps: list[tuple[str, list[Any]]] = []
+    for _ in range(300):
+        keys = [("file", str(rng.randrange(40)), "b") for _ in range(rng.randrange(6))]
+        if rng.random() < 0.5:
+            steps.append(("get", keys))
+        else:
+            steps.append(("put", [(k, diff_op.KnownPair(False, None, None, b"x" * rng.choice([0, 100, 900, 1_200])))
+                                  for k in keys]))
+    cache = diff_op.PairCache(capacity)
+    found: list[Any] = []
+    for kind, items in steps:
+        if kind == "get":
+            got = cache.get_many(items)
+            found += [(k, got[k]) for k in items if k in got]
+        else:
+            cache.put_many(items)
+    keys, reference_found = _reference_lru(capacity, steps)
+    assert list(cache._pairs) == keys and len(keys) > 3
+    assert found == reference_found and len(found) > 20
+    assert cache._size == sum(k.size for k in cache._pairs.values()) <= capacity

@@ -234,24 +234,43 @@ class PairCache:
             self._size = 0
 
     def get(self, key: Hashable) -> KnownPair | None:
+        return self.get_many([key]).get(key)
+
+    def get_many(self, keys: Iterable[Hashable]) -> dict[Hashable, KnownPair]:
+        """``key → its pair`` of the ``keys`` held, each made the most recently used in turn (as
+        :meth:`get` of each would), under one lock."""
+        out: dict[Hashable, KnownPair] = {}
         with self._lock:
-            found = self._pairs.get(key)
-            if found is not None:
-                self._pairs.move_to_end(key)
-            return found
+            pairs = self._pairs
+            for key in keys:
+                found = pairs.get(key)
+                if found is not None:
+                    pairs.move_to_end(key)
+                    out[key] = found
+        return out
 
     def put(self, key: Hashable, known: KnownPair) -> None:
-        if known.size > self.capacity // 8:
-            return
+        self.put_many([(key, known)])
+
+    def put_many(self, items: Iterable[tuple[Hashable, KnownPair]]) -> None:
+        """:meth:`put` of each ``(key, pair)`` in turn (the same pairs kept, in the same order, as
+        one put after another), under one lock: a pair larger than an eighth of the capacity is
+        not kept; the least recently used are dropped past the capacity."""
+        limit = self.capacity // 8
         with self._lock:
-            previous = self._pairs.pop(key, None)
-            if previous is not None:
-                self._size -= previous.size
-            self._pairs[key] = known
-            self._size += known.size
-            while self._size > self.capacity and self._pairs:
-                _, dropped = self._pairs.popitem(last=False)
-                self._size -= dropped.size
+            pairs = self._pairs
+            for key, known in items:
+                size = known.size
+                if size > limit:
+                    continue
+                previous = pairs.pop(key, None)
+                if previous is not None:
+                    self._size -= previous.size
+                pairs[key] = known
+                self._size += size
+                while self._size > self.capacity and pairs:
+                    _, dropped = pairs.popitem(last=False)
+                    self._size -= dropped.size
 
 
 #: Bytes of word changes (JSON) the process keeps of recently met pairs (:class:`PairCache`).
@@ -377,7 +396,7 @@ def without_word_spans() -> Iterator[None]:
 
 def _change(kind: str, anchor: str, before: ProvisionKey | None, after: ProvisionKey | None,
             stored: dict[tuple[str, str], StoredPair], texts: _Texts, budget: _Budget,
-            known: dict[tuple[str, str], KnownPair], file: Hashable | None, spans: bool = True) -> dict[str, Any]:
+            known: dict[tuple[str, str], KnownPair], learnt: _Learnt | None, spans: bool = True) -> dict[str, Any]:
     ref = after or before
     assert ref is not None
     out: dict[str, Any] = {
@@ -389,7 +408,7 @@ def _change(kind: str, anchor: str, before: ProvisionKey | None, after: Provisio
         if spans:
             key = (before.text_sha256, after.text_sha256)
             out["words"] = _words(anchor, before, after, stored.get(key), texts, budget, known.get(key),
-                                  _remember(file, key))
+                                  _remember(learnt, key))
     elif kind == "added" and after:
         out["text"] = _full_text(anchor, after, texts, budget)
     elif kind == "removed" and before:
@@ -397,10 +416,26 @@ def _change(kind: str, anchor: str, before: ProvisionKey | None, after: Provisio
     return out
 
 
-def _remember(file: Hashable | None, pair: tuple[str, str]) -> Callable[[KnownPair], None]:
-    if file is None:
+class _Learnt:
+    """What one answer learnt of its pairs (:class:`KnownPair`), in the order learnt, handed to
+    :data:`PAIRS` together once the answer's changes are made (:meth:`PairCache.put_many`: the
+    pairs kept as one put after another would keep them, one lock taken instead of one per pair)."""
+
+    def __init__(self, file: Hashable) -> None:
+        self.file = file
+        self.items: list[tuple[Hashable, KnownPair]] = []
+
+    def keep(self) -> None:
+        if self.items:
+            PAIRS.put_many(self.items)
+            self.items = []
+
+
+def _remember(learnt: _Learnt | None, pair: tuple[str, str]) -> Callable[[KnownPair], None]:
+    if learnt is None:
         return lambda _known: None
-    return lambda known: PAIRS.put((file, *pair), known)
+    append, key = learnt.items.append, (learnt.file, *pair)
+    return lambda known: append((key, known))
 
 
 def _needs_no_texts(known: KnownPair | None) -> bool:
@@ -456,10 +491,9 @@ def provision_changes(conn: sqlite3.Connection, old: Sequence[ProvisionKey], new
              if spans and kind == "changed" and b is not None and a is not None]
     known: dict[tuple[str, str], KnownPair] = {}
     if file is not None:
-        for pair in pairs:
-            found = PAIRS.get((file, *pair))
-            if found is not None:
-                known[pair] = found
+        held = PAIRS.get_many([(file, *pair) for pair in pairs])
+        if held:
+            known = {pair: found for pair in pairs if (found := held.get((file, *pair))) is not None}
     stored = stored_pairs(conn, [pair for pair in pairs if pair not in known])
     texts = _Texts(conn, [p.text_sha256 for kind, _, b, a in shown for p in (b, a) if p is not None and (
         kind != "changed" or b is None or a is None or (
@@ -470,7 +504,12 @@ def provision_changes(conn: sqlite3.Connection, old: Sequence[ProvisionKey], new
     texts.read([sha for sha in first if not _certainly_too_long(texts.where(sha).length, TEXT_BUDGET)])
     budget = (_Budget(MAX_PAIR_WORDS, ONE_PAIR_MATCHES, TEXT_BUDGET) if one_pair
               else _Budget(WORD_BUDGET, MATCH_BUDGET, TEXT_BUDGET))
-    changes = [_change(*entry, stored, texts, budget, known, file, spans) for entry in shown]
+    learnt = None if file is None else _Learnt(file)
+    try:
+        changes = [_change(*entry, stored, texts, budget, known, learnt, spans) for entry in shown]
+    finally:  # what was learnt before a deadline is kept too
+        if learnt is not None:
+            learnt.keep()
     out: dict[str, Any] = {"summary": summary, "changes": changes, "truncated": len(entries) > limit}
     if budget.elided:
         out["diff_truncated"] = budget.report()
