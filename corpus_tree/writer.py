@@ -98,7 +98,6 @@ from corpus_tree.records import (
     render,
     render_unchecked,
     seal,
-    summary_of,
 )
 from corpus_tree.tree import MANIFEST, CorpusTree, version_relpath, work_relpath
 from legal.canonical import canonical_text
@@ -222,7 +221,7 @@ def apply_enumeration(
         held: dict[str, list[tuple[str, str, str]]] = {}  # lex id → (sha256, label, file) of its held bodies
         for lex_id, record in _apply_versions(tree, enumeration, versions, stamp, report, guard):
             # each record goes to staging as it is made: the run keeps its summary, not its bytes
-            written[lex_id] = _stage_version(stage, lex_id, record)
+            written[lex_id] = _stage_version(tree, stage, lex_id, record)
             held[lex_id] = list(_held_observations(lex_id, record))
         versions.update(written)
         report.records_written = len(held)
@@ -346,12 +345,12 @@ def _full(tree: CorpusTree, summary: VersionSummary) -> VersionRecord:
     return record
 
 
-def _stage_version(stage: txn.Stage, lex_id: str, record: dict[str, Any]) -> VersionSummary:
+def _stage_version(tree: CorpusTree, stage: txn.Stage, lex_id: str, record: dict[str, Any]) -> VersionSummary:
     """Stage the sealed ``record`` at its path; returns its summary (for the manifest)."""
     vid = VersionId.parse(lex_id)
     rel = version_relpath(vid.work.slug.value, vid.key)
     stage.put(rel, render_unchecked(record))  # sealed: digest already validated it
-    return summary_of(VersionRecord.from_dict(record, rel))
+    return tree.summary(VersionRecord.from_dict(record, rel))
 
 
 def _apply_versions(tree: CorpusTree, enumeration: Enumeration, existing: Mapping[str, VersionSummary],

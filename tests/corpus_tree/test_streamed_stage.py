@@ -1,6 +1,7 @@
 """The writer streams each record to staging as it is made (``corpus_tree.txn.Stage``): the run
 holds paths, not bytes, and a failure, a full disk or a ``kill -9`` while it streams leaves the
-previous tree byte-identical."""
+previous tree byte-identical. The summaries a run keeps of the whole tree share equal strings
+(``corpus_tree.records.Shared``)."""
 
 from __future__ import annotations
 
@@ -207,3 +208,20 @@ def test_kill_minus_nine_after_staging_records_is_recovered_byte_identical(tree:
     report = apply_enumeration(reopened, _many(), BODIES, T1, durable=False)
     assert report.records_written == MANY
     assert json.loads((reopened.root / "manifest.json").read_bytes())["counts"]["versions"] == MANY + 1
+
+
+def test_summaries_of_one_run_share_equal_strings_and_equal_the_records_own(tree: CorpusTree) -> None:
+    apply_enumeration(tree, _many(), BODIES, T1, durable=False)
+    plain = list(tree.version_summaries())  # outside a caching block: each record's own values
+    with tree.caching():
+        shared = list(tree.version_summaries())
+        written = [tree.summary(tree.read_version(str(s.path))) for s in shared]
+    assert shared == plain == written
+    observations = [o for s in shared for e in s.expressions for o in e.observations]
+    assert len(observations) == 2 * MANY + 1
+    for field in ("sha256", "retrieved_at", "file"):
+        en = {id(getattr(o, field)) for o in observations if o.file == "en.html"}
+        assert len(en) == 1, field  # one string for the equal values of every version
+    unshared = [o.retrieved_at for s in plain for e in s.expressions for o in e.observations]
+    assert len({id(x) for x in unshared}) > 1  # (parsed afresh, each record has its own)
+    assert len({id(e.title) for s in shared for e in s.expressions if e.language == "fr"}) == 1
