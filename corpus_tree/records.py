@@ -18,7 +18,7 @@ import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from legal.canonical import digest, json_loads, pretty_bytes, pretty_bytes_unchecked
 from legal.errors import CorpusError, IdentityError, IntegrityError
@@ -584,7 +584,8 @@ class VersionSummary(_VersionIdentity):
 
     An ingest holds one per version of the whole tree (:meth:`corpus_tree.CorpusTree.version_summaries`);
     a full :class:`VersionRecord` is read again, by ``path``, only for a version the run may revise.
-    ``expressions`` are the record's own typed expressions (shared, not copied)."""
+    ``expressions`` equal the record's typed expressions; inside :meth:`corpus_tree.CorpusTree.caching`
+    they are made of values shared with the run's other summaries (:class:`Shared`)."""
 
     lex_id: str
     publisher: Publisher
@@ -597,10 +598,49 @@ class VersionSummary(_VersionIdentity):
     path: str | None = None
 
 
-def summary_of(record: VersionRecord) -> VersionSummary:
-    """The :class:`VersionSummary` of ``record``."""
-    return VersionSummary(record.lex_id, record.publisher, record.publisher_version_identifier, record.valid_from,
-                          record.valid_to_convention, record.is_withdrawn, record.expressions,
+_V = TypeVar("_V")
+
+
+class Shared:
+    """One instance of each equal value among the summaries of one run (:meth:`CorpusTree.caching`).
+
+    The versions of one work repeat most of the strings of their observations (the same body
+    hashes, URLs, file names, formats and retrieval times) and their titles: a summary keeps the
+    first equal instance of each instead of its own copy. Values are immutable, so sharing
+    changes nothing but memory."""
+
+    __slots__ = ("_values",)
+
+    def __init__(self) -> None:
+        self._values: dict[Any, Any] = {}
+
+    def __call__(self, value: _V) -> _V:
+        shared: _V = self._values.setdefault(value, value)
+        return shared
+
+
+def _shared_observation(o: Observation, share: Shared) -> Observation:
+    """``o`` (an equal value) made of shared strings."""
+    return Observation(share(o.file), share(o.sha256), share(o.source_uri), share(o.retrieved_at), share(o.format),
+                       o.size, o.held_elsewhere, share(o.observed_from))
+
+
+def _shared_expression(e: Expression, share: Shared) -> Expression:
+    """``e`` (an equal value) made of shared strings; its own URLs (one per expression) are kept."""
+    return Expression(share(e.language), share(e.valid_from), share(e.valid_to), share(e.title),
+                      share(e.title_short), e.source_uri,
+                      tuple(_shared_observation(o, share) for o in e.observations), e.text,
+                      share(e.valid_time_source))
+
+
+def summary_of(record: VersionRecord, share: Shared | None = None) -> VersionSummary:
+    """The :class:`VersionSummary` of ``record``: its own expressions, or with ``share`` equal
+    expressions made of the values shared with the run's other summaries (:class:`Shared`)."""
+    expressions = record.expressions if share is None else tuple(
+        _shared_expression(e, share) for e in record.expressions)
+    return VersionSummary(record.lex_id, record.publisher, record.publisher_version_identifier,
+                          record.valid_from if share is None else share(record.valid_from),
+                          record.valid_to_convention, record.is_withdrawn, expressions,
                           record.record_sha256, record.path)
 
 

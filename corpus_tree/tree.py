@@ -43,6 +43,7 @@ from corpus_tree.manifest import empty_manifest
 from corpus_tree.records import (
     RECORD_FILE,
     SCHEMA,
+    Shared,
     VersionRecord,
     VersionSummary,
     WorkRecord,
@@ -87,6 +88,7 @@ class CorpusTree:
         self._records: dict[str, tuple[tuple[int, ...], VersionRecord, bool]] | None = None
         # relative path -> (file state, summary); only inside ``caching()``
         self._summaries: dict[str, tuple[tuple[int, ...], VersionSummary]] | None = None
+        self._share: Shared | None = None
 
     def __repr__(self) -> str:
         return f"CorpusTree({str(self.root)!r})"
@@ -178,11 +180,11 @@ class CorpusTree:
         if self._records is not None:
             yield self
             return
-        self._records, self._summaries = {}, {}
+        self._records, self._summaries, self._share = {}, {}, Shared()
         try:
             yield self
         finally:
-            self._records = self._summaries = None
+            self._records = self._summaries = self._share = None
 
     def parsed_records(self) -> dict[str, tuple[tuple[int, ...], VersionRecord, bool]]:
         """What the active :meth:`caching` block parsed: ``{record path: (file state, record,
@@ -252,6 +254,11 @@ class CorpusTree:
         for slug in self.slugs():
             yield from self.versions(slug, verify=verify)
 
+    def summary(self, record: VersionRecord) -> VersionSummary:
+        """The :class:`VersionSummary` of ``record`` (inside :meth:`caching`, made of the values
+        its other summaries share: :class:`corpus_tree.records.Shared`)."""
+        return summary_of(record, self._share)
+
     def version_summaries(self) -> Iterator[VersionSummary]:
         """The :class:`VersionSummary` of every version record of the tree, in
         :meth:`iter_versions` order (each file parsed and shape-checked as ``iter_versions(verify=False)``
@@ -282,9 +289,9 @@ class CorpusTree:
                 return hit[1]
             held = records.get(rel)
             if held is not None and held[0] == state:
-                summary = summary_of(held[1])
+                summary = summary_of(held[1], self._share)
             else:
-                summary = summary_of(load_version(f.read(), rel))
+                summary = summary_of(load_version(f.read(), rel), self._share)
         summaries[rel] = (state, summary)
         return summary
 

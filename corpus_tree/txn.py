@@ -1,12 +1,17 @@
 """All-or-nothing commits of a change set to a tree, with a journal for crash recovery.
 
-A change set is (a) new or changed files of the tree (records, work records, the manifest),
-given as bytes, and (b) evidence blobs to add, given as bytes or a path. A commit:
+A change set is (a) new or changed files of the tree (records, work records, the manifest)
+and (b) evidence blobs to add, given as bytes or a path. A :class:`ChangeSet` holds the files'
+bytes until :func:`commit`; a :class:`Stage` (:func:`staged`) writes each file to staging as
+it is produced (:meth:`Stage.put`) and holds only its path, so a run that writes many records
+does not hold their bytes. A commit:
 
 1. **stages** every file under ``<tree>/.staging/<run>/files/`` and every new blob under
    ``<evidence>/.staging/<run>/`` (same filesystem as its final place), hashing each blob on
    the way; a blob that does not hash to its name aborts the run, and nothing outside the
-   staging directories has been touched;
+   staging directories has been touched (a run that fails or is killed while it stages
+   leaves the tree as it was: the same process removes its staging, the next :func:`recover`
+   an orphan's);
 2. writes the **journal** ``<tree>/.journal.json`` (fsynced) listing every planned rename,
    the directories it will create and, for each file it replaces, the backup it will take;
 3. moves the blobs into the store, keeps every file it will replace as a backup (a hard
@@ -77,7 +82,8 @@ class BlobSource:
 
 @dataclass
 class ChangeSet:
-    """Files of the tree to write (relative POSIX path → bytes) and blobs to add."""
+    """Files of the tree to write (relative POSIX path → bytes, held in memory) and blobs to add
+    (see :class:`Stage` for the streamed form)."""
 
     files: dict[str, bytes] = field(default_factory=dict)
     blobs: dict[str, BlobSource] = field(default_factory=dict)
@@ -218,53 +224,131 @@ def commit(
 ) -> CommitReport:
     """Apply ``changes`` to the tree at ``root`` atomically (see the module docstring).
 
+    The in-memory form of :class:`Stage`: every file is staged (in path order), then committed.
     Bodies the evidence store already holds are neither copied nor re-read unless ``rehash``.
 
     The caller must hold :func:`tree_lock`. Files whose current bytes already equal the new
     bytes are skipped; an empty effective change set writes nothing at all. A write that runs
     out of space is rolled back like any other failure and raised as ``disk_full``.
     """
-    run_id = uuid.uuid4().hex
-    if not rehash and not any(_differs(root / _check_rel(rel), data) for rel, data in changes.files.items()) \
-            and all(evidence.has(check_sha256(sha)) for sha in changes.blobs):
-        n = len(changes.blobs)  # nothing to write: no staging directory is even created
-        return CommitReport(run_id, blobs_present=n, blobs_present_unread=n)
-    with enospc_as_disk_full(str(root)):
-        # The tree's own staging directory exists before anything is staged, so that recovery
-        # knows this run (and its evidence staging) even if it is killed while staging blobs.
-        (root / STAGING / run_id).mkdir(parents=True)
+    with staged(root, evidence) as stage:
+        for rel, data in sorted(changes.files.items()):
+            stage.put(rel, data)
+        stage.blobs.update(changes.blobs)
+        return stage.commit(durable=durable, progress=progress, rehash=rehash)
+
+
+@contextlib.contextmanager
+def staged(root: Path, evidence: EvidenceStore) -> Iterator[Stage]:
+    """A :class:`Stage` of the tree at ``root`` for the duration of the block; whatever it
+    staged and did not commit is removed on exit (the tree is then as it was)."""
+    stage = Stage(root, evidence)
+    try:
+        yield stage
+    finally:
+        stage.close()
+
+
+class Stage:
+    """A change set streamed to disk: each file goes to ``<tree>/.staging/<run>/files/`` as
+    it is :meth:`put`, so what the run holds is the path of each file, not its bytes.
+
+    Nothing outside the staging directories is touched before :meth:`commit`, which stages the
+    blobs and then journals, applies and cleans up exactly as :func:`commit` does (all or
+    nothing; a killed run leaves a staging directory the next :func:`recover` removes). The
+    staging directories are created by the first file that differs from the tree (or by the
+    commit), so a run with nothing to write creates nothing. Use it through :func:`staged`;
+    the caller must hold :func:`tree_lock` from the first :meth:`put` to the commit.
+    """
+
+    def __init__(self, root: Path, evidence: EvidenceStore) -> None:
+        self.root = root
+        self.evidence = evidence
+        self.run_id = uuid.uuid4().hex
+        #: relative POSIX path in the tree → name of its staged file under ``files/``
+        self.files: dict[str, str] = {}
+        self.blobs: dict[str, BlobSource] = {}
+        self._count = 0
+        self._open: contextlib.ExitStack | None = None
+
+    @property
+    def directory(self) -> Path:
+        """``<tree>/.staging/<run>`` (it exists once something is staged)."""
+        return self.root / STAGING / self.run_id
+
+    def put(self, rel: str, data: bytes) -> bool:
+        """Stage ``data`` as the new bytes of the tree's file ``rel``; ``False`` (nothing
+        staged, and an earlier staging of ``rel`` dropped) if the tree holds these bytes already."""
+        _check_rel(rel)
+        with enospc_as_disk_full(str(self.root)):
+            if not _differs(self.root / rel, data):
+                name = self.files.pop(rel, None)
+                if name is not None:
+                    (self._files_dir() / name).unlink()
+                return False
+            name = self.files.get(rel)
+            if name is None:
+                name = str(self._count)
+                self._count += 1
+            _write_file(self._files_dir() / name, data)
+        self.files[rel] = name
+        return True
+
+    def commit(self, *, durable: bool = True, progress: Progress | None = None,
+               rehash: bool = False) -> CommitReport:
+        """Stage the blobs and commit everything staged (see the module docstring)."""
+        if not rehash and not self.files and all(self.evidence.has(check_sha256(sha)) for sha in self.blobs):
+            n = len(self.blobs)  # nothing to write: no staging directory is even created
+            return CommitReport(self.run_id, blobs_present=n, blobs_present_unread=n)
+        with enospc_as_disk_full(str(self.root)):
+            self._files_dir()
+            return _commit(self.root, self.evidence, self.files, self.blobs, self.run_id, durable, progress,
+                           rehash)
+
+    def _files_dir(self) -> Path:
+        files = self.directory / "files"
+        if self._open is None:
+            # The tree's own staging directory exists before anything is staged, so that recovery
+            # knows this run (and its evidence staging) even if it is killed while staging.
+            self.directory.mkdir(parents=True)
+            stack = contextlib.ExitStack()
+            self._open = stack
+            stack.enter_context(self.evidence.staging_run(self.run_id))
+            files.mkdir()
+        return files
+
+    def close(self) -> None:
+        """Remove this run's staging directories unless a pending journal still needs them."""
+        if self._open is None:
+            return
         try:
-            with evidence.staging_run(run_id):
-                return _commit(root, evidence, changes, run_id, durable, progress, rehash)
+            self._open.close()
         finally:
-            if not (root / JOURNAL).exists():  # a pending journal keeps its staging for recovery
-                _rmtree(root / STAGING / run_id)
-                _rmdir_if_empty(root / STAGING)
+            self._open = None
+            if not (self.root / JOURNAL).exists():  # a pending journal keeps its staging for recovery
+                _rmtree(self.directory)
+                _rmdir_if_empty(self.root / STAGING)
 
 
-def _commit(root: Path, evidence: EvidenceStore, changes: ChangeSet, run_id: str, durable: bool,
-            progress: Progress | None, rehash: bool) -> CommitReport:
+def _commit(root: Path, evidence: EvidenceStore, files: Mapping[str, str], blobs: Mapping[str, BlobSource],
+            run_id: str, durable: bool, progress: Progress | None, rehash: bool) -> CommitReport:
     report = CommitReport(run_id)
-    staging = root / STAGING / run_id
     ev_staging = evidence.staging_root() / run_id
     try:
-        new_blobs = _stage_blobs(evidence, changes.blobs, ev_staging, report, progress, rehash)
-        files = {rel: data for rel, data in sorted(changes.files.items()) if _differs(root / _check_rel(rel), data)}
+        new_blobs = _stage_blobs(evidence, blobs, ev_staging, report, progress, rehash)
         if not files and not new_blobs:
             _cleanup(root, evidence, run_id)
             return report
-        (staging / "files").mkdir(parents=True)
-        for i, data in enumerate(files.values()):
-            _write_file(staging / "files" / str(i), data)
         journal = _plan(root, evidence, run_id, files, new_blobs)
         _barrier(durable)
-        _write_json_atomic(root / JOURNAL, staging / "journal.tmp", journal, durable)
+        _write_json_atomic(root / JOURNAL, root / STAGING / run_id / "journal.tmp", journal, durable)
     except BaseException:
         _cleanup(root, evidence, run_id)
         raise
     try:
         _apply(root, evidence, journal, durable, progress)
-        _write_json_atomic(root / JOURNAL, staging / "journal.tmp", {**journal, "state": "committed"}, durable)
+        _write_json_atomic(root / JOURNAL, root / STAGING / run_id / "journal.tmp", {**journal, "state": "committed"},
+                           durable)
     except BaseException:
         rollback(root, evidence, journal)
         raise
@@ -301,15 +385,16 @@ def _stage_blobs(
     return new
 
 
-def _plan(root: Path, evidence: EvidenceStore, run_id: str, files: Mapping[str, bytes],
+def _plan(root: Path, evidence: EvidenceStore, run_id: str, files: Mapping[str, str],
           new_blobs: list[str]) -> dict[str, Any]:
+    """The journal: ``files`` (path → staged name) are renamed in path order."""
     new_dirs: dict[str, None] = {}  # ordered set
     known: dict[str, bool] = {}
     ops = []
-    for i, rel in enumerate(files):
+    for rel in sorted(files):
         parent = rel.rpartition("/")[0]
         new_dirs.update(dict.fromkeys(_missing_dirs(root, parent, known)))
-        ops.append({"path": rel, "staged": str(i), "backup": os.path.exists(os.path.join(root, rel))})
+        ops.append({"path": rel, "staged": files[rel], "backup": os.path.exists(os.path.join(root, rel))})
     blob_dirs: dict[str, None] = {}
     known_blobs: dict[str, bool] = {}
     for sha in new_blobs:

@@ -1,7 +1,8 @@
 """Apply one publisher's complete enumeration to a tree, as one all-or-nothing transaction.
 
-:func:`apply_enumeration` computes every new or changed record in memory, then commits
-records, new evidence blobs and the manifest together through :mod:`corpus_tree.txn`. The
+:func:`apply_enumeration` computes each new or changed record and writes it to the
+transaction's staging directory at once (:class:`corpus_tree.txn.Stage`), then commits records,
+new evidence blobs and the manifest together through :mod:`corpus_tree.txn`. The
 events it appends (transaction time ``now``), per version:
 
 - new version → ``first_sighting``;
@@ -59,8 +60,10 @@ observations; not ``raw``, ``publisher_metadata``, ``relations`` or events), whi
 caching block keeps of the whole-tree scan (:meth:`CorpusTree.version_summaries`). The full
 record of an enumerated or withdrawn version is read again by its path, one at a time
 (:meth:`CorpusTree.read_version`), compared (:func:`is_unchanged`) and dropped unless it is
-revised; a written record is kept as its rendered bytes and summary, not as its parsed value.
-So what an apply holds grows with the versions it writes, not with the tree's other records.
+revised; a written record is rendered and staged on disk as soon as it is made, and only its
+summary (for the manifest) and the path of its staged file are kept — neither its parsed value
+nor its bytes. So what an apply holds is a summary per version of the tree, plus the
+enumeration it was given.
 """
 
 from __future__ import annotations
@@ -95,7 +98,6 @@ from corpus_tree.records import (
     render,
     render_unchecked,
     seal,
-    summary_of,
 )
 from corpus_tree.tree import MANIFEST, CorpusTree, version_relpath, work_relpath
 from legal.canonical import canonical_text
@@ -208,34 +210,27 @@ def apply_enumeration(
     _validate(enumeration)
     report = ApplyReport(enumeration.publisher.value, works_enumerated=len(enumeration.works),
                          versions_enumerated=len(enumeration.versions))
-    with tree.lock(), tree.caching():
-        changes = txn.ChangeSet()
+    with tree.lock(), tree.caching(), txn.staged(tree.root, tree.evidence) as stage:
         works = {w.slug: w for w in tree.works()}
         # Hashes are checked only for the records this run revises (see is_unchanged); the whole
         # tree is held as summaries, a full record is read again only to compare or revise it.
         versions = {v.lex_id: v for v in tree.version_summaries()}
         _check_existing_identities(versions.values(), enumeration.publisher)
-        new_works = _apply_works(enumeration, works, changes, report)
-        new_versions = _apply_versions(tree, enumeration, versions, stamp, report, guard)
-        held: list[tuple[str, str, str]] = []  # (sha256, label, file) of every held body of a written record
-        for lex_id in sorted(new_versions):
-            record = new_versions[lex_id]
-            vid = VersionId.parse(lex_id)
-            rel = version_relpath(vid.work.slug.value, vid.key)
-            changes.files[rel] = render_unchecked(record)  # sealed: digest already validated it
-            versions[lex_id] = summary_of(VersionRecord.from_dict(record, rel))
-            report.records_written += 1
-            report.changed.append(lex_id)
-            held.extend(_held_observations(lex_id, record))
-            new_versions[lex_id] = {}  # rendered and summarised: the value is not needed any more
-        changes.blobs = _needed_bodies(tree, held, bodies)
+        new_works = _apply_works(enumeration, works, stage, report)
+        written: dict[str, VersionSummary] = {}  # not into ``versions`` yet: the withdrawal plan reads it
+        held: dict[str, list[tuple[str, str, str]]] = {}  # lex id → (sha256, label, file) of its held bodies
+        for lex_id, record in _apply_versions(tree, enumeration, versions, stamp, report, guard):
+            # each record goes to staging as it is made: the run keeps its summary, not its bytes
+            written[lex_id] = _stage_version(tree, stage, lex_id, record)
+            held[lex_id] = list(_held_observations(lex_id, record))
+        versions.update(written)
+        report.records_written = len(held)
+        report.changed = sorted(held)
+        stage.blobs.update(_needed_bodies(tree, (h for lex_id in report.changed for h in held[lex_id]), bodies))
         works.update(new_works)
-        if new_works or new_versions:  # else no record changes, so neither does their manifest
-            manifest_bytes = render(build_manifest(works.values(), versions.values()))
-            if tree.path(MANIFEST).read_bytes() != manifest_bytes:
-                changes.files[MANIFEST] = manifest_bytes
-                report.manifest_changed = True
-        result = txn.commit(tree.root, tree.evidence, changes, durable=durable, progress=progress)
+        if new_works or held:  # else no record changes, so neither does their manifest
+            report.manifest_changed = stage.put(MANIFEST, render(build_manifest(works.values(), versions.values())))
+        result = stage.commit(durable=durable, progress=progress)
         report.bodies_added = result.blobs_added
         report.bytes_hashed = result.bytes_hashed
     return report
@@ -310,7 +305,7 @@ def _check_existing_identities(versions: Any, publisher: Publisher) -> None:
 # -- works ---------------------------------------------------------------------------------------
 
 
-def _apply_works(enumeration: Enumeration, works: dict[str, WorkRecord], changes: txn.ChangeSet,
+def _apply_works(enumeration: Enumeration, works: dict[str, WorkRecord], stage: txn.Stage,
                  report: ApplyReport) -> dict[str, WorkRecord]:
     out: dict[str, WorkRecord] = {}
     for w in enumeration.works:
@@ -322,7 +317,7 @@ def _apply_works(enumeration: Enumeration, works: dict[str, WorkRecord], changes
                                  subject=existing.path)
         if existing is None or existing.data != record:
             rel = work_relpath(w.slug)
-            changes.files[rel] = render(record)
+            stage.put(rel, render(record))
             out[w.slug] = WorkRecord.from_dict(record, rel)
             report.works_written += 1
     return out
@@ -350,10 +345,20 @@ def _full(tree: CorpusTree, summary: VersionSummary) -> VersionRecord:
     return record
 
 
+def _stage_version(tree: CorpusTree, stage: txn.Stage, lex_id: str, record: dict[str, Any]) -> VersionSummary:
+    """Stage the sealed ``record`` at its path; returns its summary (for the manifest)."""
+    vid = VersionId.parse(lex_id)
+    rel = version_relpath(vid.work.slug.value, vid.key)
+    stage.put(rel, render_unchecked(record))  # sealed: digest already validated it
+    return tree.summary(VersionRecord.from_dict(record, rel))
+
+
 def _apply_versions(tree: CorpusTree, enumeration: Enumeration, existing: Mapping[str, VersionSummary],
-                    stamp: str, report: ApplyReport, guard: WithdrawalGuard | None = None) -> dict[str, dict[str, Any]]:
-    """New or changed version records (sealed), by lex id."""
-    out: dict[str, dict[str, Any]] = {}
+                    stamp: str, report: ApplyReport,
+                    guard: WithdrawalGuard | None = None) -> Iterator[tuple[str, dict[str, Any]]]:
+    """New or changed version records (sealed), with their lex ids, one at a time as they are made
+    (each lex id once: enumerated versions first, then withdrawals). ``existing`` is only read
+    until the withdrawals are planned (after the last enumerated version)."""
     enumerated: set[str] = set()
     canonical_list = _Memo(_canonical_list)
     for v in enumeration.versions:
@@ -364,7 +369,7 @@ def _apply_versions(tree: CorpusTree, enumeration: Enumeration, existing: Mappin
             record = new_record(enumeration.publisher, v, lex_id, stamp)
             report.count(RecordEvent.FIRST_SIGHTING)
             report.observations_added += sum(len(e.observations) for e in v.expressions)
-            out[lex_id] = seal(record)
+            yield lex_id, seal(record)
             continue
         if held.publisher_version_identifier != v.publisher_version_identifier:
             raise IntegrityError("existing record has a different publisher_version_identifier",
@@ -375,7 +380,7 @@ def _apply_versions(tree: CorpusTree, enumeration: Enumeration, existing: Mappin
         tree.checked(old)  # a record is revised only after its hash is checked
         sealed = seal(merge_record(old.to_dict(), v, stamp, report))
         if sealed != dict(old.data):
-            out[lex_id] = sealed
+            yield lex_id, sealed
     withdrawing, current = planned_withdrawals(enumeration, existing.values(), enumerated)
     if guard is not None:
         guard.check(enumeration.publisher.value, withdrawing, current, len(enumeration.versions))
@@ -385,8 +390,7 @@ def _apply_versions(tree: CorpusTree, enumeration: Enumeration, existing: Mappin
         record = old.to_dict()
         record["events"].append(_event(RecordEvent.WITHDRAWN_FROM_SOURCE, stamp, "version", WITHDRAWN_DETAIL))
         report.count(RecordEvent.WITHDRAWN_FROM_SOURCE)
-        out[lex_id] = seal(record)
-    return out
+        yield lex_id, seal(record)
 
 
 def _event(event: RecordEvent, stamp: str, scope: str | None = None, detail: str | None = None) -> dict[str, str]:
