@@ -113,13 +113,16 @@ _FRAME = (
 #: once the words are relaxed. Only words that never name a legal subject: ``long``, ``lange``,
 #: ``will`` (a last will) and ``get`` stay search words. The verb ``devenir`` / ``become`` frames
 #: "conditions pour devenir avocat" and is rarer than the subject words, so required it carried
-#: the any-word quorum's rarity share.
+#: the any-word quorum's rarity share. The time and distribution words ``avant``, ``après``,
+#: ``pendant``, ``chaque`` are frame words, and since the twenty-second session so are their English and
+#: German counterparts (``before after during each every``, ``während bevor nachdem jede jeder jedes
+#: jeden``): "approval of farm tractors *before* they can be sold" required "before" of every provision.
 _QUESTION = (
     "combien comment pourquoi quand faut peut peuvent peux puis dois doit doivent voudrais mon apres avant "
     "pendant chaque devenir si beaucoup "
-    "much many must should may might shall whether someone somebody become got "
+    "much many must should may might shall whether someone somebody become got before after during each every "
     "wann warum wieso weshalb welche welcher welches welchen wer wo darf durfen kann konnen muss mussen "
-    "soll sollen mein meine meinen meiner meinem ich hoch sein am"
+    "soll sollen mein meine meinen meiner meinem ich hoch sein am wahrend bevor nachdem jede jeder jedes jeden"
 )
 #: Two-word question frames whose second word asks for a measure (a time, a speed, a count) or an
 #: outcome, not a subject: "combien de temps", "how long", "how fast", "what happens", "wie lange".

@@ -27,8 +27,8 @@ translations are OR-alternatives of the question's word (never a filter, never a
 choosing an act) and are reported (``query_plan.translations``), so a user sees why a French act
 answered. A term of several words the planner holds as one (a quoted phrase, a synonym run) is given
 its phrase entry (:func:`joined_phrase`); the question's frame words nothing translates ("rules",
-"welche": :data:`FRAME_FILLERS`) leave its search words and are reported (``fillers``). Nothing here reads an index: a German learned word the lexicon lacks ("Identität",
-"geologische") is given the French cognates (:func:`cognates`) that the caller's ``held`` says the
+"welche": :data:`FRAME_FILLERS`) leave its search words and are reported (``fillers``). Nothing here reads an index: a German or English learned word the lexicon lacks ("Identität",
+"geologische", "army") is given the French cognates (:func:`cognates`) that the caller's ``held`` says the
 searched index holds; they add terms only and never count as translated words.
 """
 
@@ -439,22 +439,41 @@ COGNATE_ENDINGS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("enzen", ("ences",)), ("enz", ("ence",)), ("anzen", ("ances",)), ("anz", ("ance",)),
     ("oren", ("eurs",)), ("or", ("eur",)), ("ien", ("ies",)), ("ie", ("ie",)),
 )
+#: English endings of learned words and the French endings of the same word ("army" → "armée",
+#: "strategic" → "stratégique", "electricity" → "électricité"), on normalised words, the longest ending
+#: first. Asked only for an English word the lexicon has no entry for (the mined pairs cover the common
+#: legal words; this is for the rarer ones, "army" in "recruitment of volunteer soldiers in the
+#: Luxembourg army"); as for German, a candidate the searched text does not hold is never proposed.
+ENGLISH_COGNATE_ENDINGS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("izations", ("isations",)), ("ization", ("isation",)), ("ities", ("ites",)), ("ity", ("ite", "ites")),
+    ("ical", ("ique",)), ("ics", ("iques", "ique")), ("ic", ("ique", "iques")),
+    ("isms", ("ismes",)), ("ism", ("isme",)), ("ists", ("istes",)), ("ist", ("iste",)),
+    ("ives", ("ifs", "ives")), ("ive", ("if", "ive")), ("ous", ("eux", "euse")),
+    ("aries", ("aires",)), ("ary", ("aire",)), ("ories", ("oires",)), ("ory", ("oire",)),
+    ("ors", ("eurs",)), ("or", ("eur",)), ("ized", ("ise", "ises")), ("ize", ("iser",)),
+    ("ies", ("ies", "ees")), ("y", ("ie", "ee")),
+)
+#: The ending rules of each language :func:`cognates` proposes French spellings for.
+COGNATE_RULES: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
+    "de": COGNATE_ENDINGS, "en": ENGLISH_COGNATE_ENDINGS}
 #: A cognate's stem (the word without its ending) has at least this many letters.
 COGNATE_MIN_STEM = 3
 
 
 def cognates(word: str, language: str) -> tuple[str, ...]:
-    """The French words a German learned word may be (normalised): its ending replaced by the
-    French one (:data:`COGNATE_ENDINGS`), German ``k`` before ``a o u l r t`` read as ``c`` and ``z``
-    before ``i`` as ``c`` ("Kommission", "Konkurrenz", "sozial"). Candidates only, the word itself
-    never: which of them is French is for the searched text to say. Empty for another language or
-    a word with no such ending. Pure."""
-    if language != "de" or not word.isalpha():
+    """The French words a German or English learned word may be (normalised): its ending replaced
+    by the French one (:data:`COGNATE_ENDINGS`, :data:`ENGLISH_COGNATE_ENDINGS`), German ``k`` before
+    ``a o u l r t`` read as ``c`` and ``z`` before ``i`` as ``c`` ("Kommission", "Konkurrenz",
+    "sozial"). Candidates only, the word itself never: which of them is French is for the searched
+    text to say. Empty for another language or a word with no such ending. Pure."""
+    rules = COGNATE_RULES.get(language)
+    if rules is None or not word.isalpha():
         return ()
-    for ending, french in COGNATE_ENDINGS:
+    for ending, french in rules:
         stem = word[:-len(ending)]
         if word.endswith(ending) and len(stem) >= COGNATE_MIN_STEM:
-            spelled = re.sub(r"z(?=i)", "c", re.sub(r"k(?=[aoulrt])", "c", stem.replace("kk", "cc")))
+            spelled = stem if language != "de" else \
+                re.sub(r"z(?=i)", "c", re.sub(r"k(?=[aoulrt])", "c", stem.replace("kk", "cc")))
             stems = dict.fromkeys((spelled, stem))
             return tuple(c for c in dict.fromkeys(s + f for s in stems for f in french) if c != word)
     return ()
@@ -528,7 +547,7 @@ def translate(terms: Sequence[str], language: str, covered: Collection[str] = ()
     to be absent from French text (``foreign``) is not translated (nor ``covered``: a term the
     synonym file already maps to French terms), nothing is translated (``missing``): half a
     question in French is another question ("space elevator construction permit" would be answered
-    by the acts on "espace" and "permis"). A German word with neither an entry nor parts gains
+    by the acts on "espace" and "permis"). A German or English word with neither an entry nor parts gains
     the :func:`cognates` the searched text holds (``held``: whether the index holds a French word;
     none asked without it) as alternatives: they add terms to search and never count as a
     translated word, so they never leave out a word nothing translates — a question no text

@@ -559,7 +559,7 @@ def translated(terms: Sequence[str], words: Sequence[str], held: frozenset[str],
     terms the synonym file maps to French terms already), its words' French terms, and the report;
     the terms unchanged when the question is in a held language, not told, or cannot be translated
     whole (:func:`derive.index.xlang.translate`; ``vocabulary``: whether the index holds a word, for
-    a German word's cognates). Pure (``vocabulary`` aside)."""
+    a German or English learned word's cognates). Pure (``vocabulary`` aside)."""
     language = xlang.query_language(words)
     if language not in xlang.SOURCES or language in held or "fr" not in held:
         return list(terms), {}, None

@@ -223,3 +223,31 @@ def test_frame_words_nothing_translates_leave_a_translated_question() -> None:
     for language, words in xlang.FRAME_FILLERS.items():
         assert language in xlang.SOURCES and words
         assert not words & xlang.lexicon(language).french
+
+
+def test_an_english_learned_word_is_given_the_french_spellings_of_its_ending() -> None:
+    # twenty-second session: the German rule's English counterpart ("army" → "armée")
+    assert xlang.cognates("army", "en") == ("armie", "armee")
+    assert "strategique" in xlang.cognates("strategic", "en")
+    assert xlang.cognates("psychotherapist", "en") == ("psychotherapiste",)
+    assert "electricite" in xlang.cognates("electricity", "en")
+    assert "obligatoire" not in xlang.cognates("mandatory", "en")  # a spelling, never a meaning
+    assert xlang.cognates("bobsleigh", "en") == ()  # no learned ending: nothing proposed
+    assert xlang.cognates("spy", "en") == ()  # too short a stem
+    # the German rule is unchanged; a French question has no cognates
+    assert "identite" in xlang.cognates("identitat", "de") and xlang.cognates("armee", "fr") == ()
+
+
+def test_an_english_cognate_the_text_holds_adds_terms_and_translates_nothing() -> None:
+    held = {"armee", "recrutement"}.__contains__
+    en = xlang.lexicon("en")
+    assert en.lookup("army", "en") is None and "army" not in en.shared  # no entry: the rule's case
+    found = xlang.translate(["recruitment", "army"], "en", held=held)
+    assert found.alternatives["army"] == ["armee"]  # "armie" is not held: the text decides
+    assert {"from": "army", "to": ["armee"], "source": "cognate"} in found.used
+    # without the index's vocabulary nothing is proposed
+    assert "army" not in xlang.translate(["recruitment", "army"], "en").alternatives
+    # a cognate never counts as a translated word: a question holding a word no French text holds
+    # and only cognates beside it is not translated in part
+    foreign = next(w for w in sorted(en.foreign) if w.isalpha() and not xlang.cognates(w, "en"))
+    assert xlang.translate([foreign, "army"], "en", held=held).missing == [foreign]

@@ -189,3 +189,17 @@ def test_a_quoted_hyphenated_phrase_is_translated_by_its_phrase_entry(fixture_co
     lu = _section(fixture_core, '"anti-money-laundering" supervision', LU)
     used = {u["from"]: u["to"] for u in lu["query_plan"]["translations"]["used"]}
     assert used["anti money laundering"] == ["lutte contre le blanchiment"]
+
+
+def test_english_and_german_time_frame_words_leave_a_plain_question_as_french_ones_do() -> None:
+    # twenty-second session: "avant", "après", "pendant", "chaque" frame a question; so do their
+    # English and German counterparts ("approval of farm tractors before they can be sold")
+    from derive.index import relax
+    from serve.core.searchplan import without_question_frame
+    for word in ("before", "after", "during", "each", "every", "wahrend", "bevor", "nachdem", "jede", "jeder"):
+        assert word in relax.QUESTION_WORDS and word in relax.RELAXABLE_WORDS
+        assert not relax.index_stop_word(word)  # query side only: no index byte changes
+    assert without_question_frame(["approval", "farm", "tractors", "before", "sold"]) == \
+        ["approval", "farm", "tractors", "sold"]
+    assert without_question_frame(["garantie", "wahrend", "covid"]) == ["garantie", "covid"]
+    assert without_question_frame(["before", "brexit"]) == ["before", "brexit"]  # too little else left
