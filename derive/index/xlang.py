@@ -460,6 +460,12 @@ COGNATE_RULES: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
 COGNATE_MIN_STEM = 3
 
 
+def _french_spelling(stem: str) -> str:
+    """A German stem as French spells it: ``kk`` → ``cc``, ``k`` before ``a o u l r t`` and ``z``
+    before ``i`` → ``c`` ("Kommission", "Konkurrenz", "sozial"). Pure."""
+    return re.sub(r"z(?=i)", "c", re.sub(r"k(?=[aoulrt])", "c", stem.replace("kk", "cc")))
+
+
 def cognates(word: str, language: str) -> tuple[str, ...]:
     """The French words a German or English learned word may be (normalised): its ending replaced
     by the French one (:data:`COGNATE_ENDINGS`, :data:`ENGLISH_COGNATE_ENDINGS`), German ``k`` before
@@ -472,9 +478,7 @@ def cognates(word: str, language: str) -> tuple[str, ...]:
     for ending, french in rules:
         stem = word[:-len(ending)]
         if word.endswith(ending) and len(stem) >= COGNATE_MIN_STEM:
-            spelled = stem if language != "de" else \
-                re.sub(r"z(?=i)", "c", re.sub(r"k(?=[aoulrt])", "c", stem.replace("kk", "cc")))
-            stems = dict.fromkeys((spelled, stem))
+            stems = dict.fromkeys((_french_spelling(stem) if language == "de" else stem, stem))
             return tuple(c for c in dict.fromkeys(s + f for s in stems for f in french) if c != word)
     return ()
 
