@@ -438,17 +438,25 @@ def _canonical_key(item: dict[str, Any]) -> str:
 
 class _Memo:
     """``function(items)`` remembered by the identity of ``items`` (kept alive meanwhile, so an
-    identity is never reused); for comparisons only — the result is shared."""
+    identity is never reused); for comparisons only — the result is shared.
 
-    def __init__(self, function: Callable[[Any], list[dict[str, Any]]]) -> None:
+    Only the ``size`` most recently used values are kept: an adapter gives the versions of a
+    work one ``publisher_metadata`` tuple and lists them together, so a few entries find every
+    repeat, and the memo does not hold a copy of every work's metadata until the run ends."""
+
+    def __init__(self, function: Callable[[Any], list[dict[str, Any]]], size: int = 64) -> None:
         self.function = function
+        self.size = size
         self.memo: dict[int, tuple[Any, list[dict[str, Any]]]] = {}
 
     def __call__(self, items: Any) -> list[dict[str, Any]]:
-        hit = self.memo.get(id(items))
+        key = id(items)
+        hit = self.memo.pop(key, None)
         if hit is None or hit[0] is not items:
             hit = (items, self.function(items))
-            self.memo[id(items)] = hit
+            if len(self.memo) >= self.size:
+                del self.memo[next(iter(self.memo))]  # the least recently used
+        self.memo[key] = hit  # most recently used last
         return hit[1]
 
 
