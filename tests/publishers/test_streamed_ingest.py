@@ -51,11 +51,12 @@ def test_a_version_s_observations_are_released_before_the_next_is_fetched(lu_sma
                                                                           target: CorpusTree) -> None:
     seen: list[int] = []
     adapter = _Watched(lu_small.adapter(), lambda a, m: seen.append(_live_observations()))
+    already = _live_observations()  # held by earlier tests of the session, if any
     report = lu_small.ingest(target, adapter=adapter)
     assert report.manifestations_fetched >= 20 and adapter.calls == len(seen)
     # at a fetch, at most the previous version's observations are alive (the writer's loop
     # variable), never the run's: before, every fetched observation was held until the apply
-    assert max(seen) <= 4, seen
+    assert max(seen) - already <= 4, (already, seen)
     assert report.events["first_sighting"] == report.versions
 
 
