@@ -63,7 +63,9 @@ record of an enumerated or withdrawn version is read again by its path, one at a
 revised; a written record is rendered and staged on disk as soon as it is made, and only its
 summary (for the manifest) and the path of its staged file are kept — neither its parsed value
 nor its bytes. So what an apply holds is a summary per version of the tree, plus the
-enumeration it was given.
+enumeration it was given. With ``observe`` (ingest), the enumeration is a listing without
+observations and each version is completed (its bodies fetched) only when it is reached, so the
+observations of one version at a time are held, not the run's (ADR 0037).
 """
 
 from __future__ import annotations
@@ -199,13 +201,25 @@ def planned_withdrawals(enumeration: Enumeration, existing: Iterable[Any],
 # -- entry point ---------------------------------------------------------------------------------
 
 
+#: Completes one enumerated version just before it is applied (see :func:`apply_enumeration`).
+Observe = Callable[[VersionInput], VersionInput]
+
+
 def apply_enumeration(
     tree: CorpusTree, enumeration: Enumeration, bodies: Mapping[str, Body], now: _dt.datetime, *,
     durable: bool = True, progress: txn.Progress | None = None, guard: WithdrawalGuard | None = None,
+    observe: Observe | None = None,
 ) -> ApplyReport:
     """Apply ``enumeration`` to ``tree``; all or nothing. See the module docstring.
 
-    ``guard`` (``None``: no guard) refuses empty enumerations and mass withdrawals."""
+    ``guard`` (``None``: no guard) refuses empty enumerations and mass withdrawals.
+
+    ``observe`` (ingest) is called with each enumerated version, in order and one at a time,
+    just before it is applied, and returns it with its observations and text reasons (the bodies
+    it fetched are in ``bodies`` by then); nothing else of the version may differ. The version it
+    returns is dropped once its record is staged, so a run never holds the observations of the
+    whole enumeration. Its observations are checked as the enumeration's are; an error it raises
+    aborts the run with nothing written."""
     stamp = format_timestamp(now)
     _validate(enumeration)
     report = ApplyReport(enumeration.publisher.value, works_enumerated=len(enumeration.works),
@@ -219,7 +233,7 @@ def apply_enumeration(
         new_works = _apply_works(enumeration, works, stage, report)
         written: dict[str, VersionSummary] = {}  # not into ``versions`` yet: the withdrawal plan reads it
         held: dict[str, list[tuple[str, str, str]]] = {}  # lex id → (sha256, label, file) of its held bodies
-        for lex_id, record in _apply_versions(tree, enumeration, versions, stamp, report, guard):
+        for lex_id, record in _apply_versions(tree, enumeration, versions, stamp, report, guard, observe):
             # each record goes to staging as it is made: the run keeps its summary, not its bytes
             written[lex_id] = _stage_version(tree, stage, lex_id, record)
             held[lex_id] = list(_held_observations(lex_id, record))
@@ -354,14 +368,16 @@ def _stage_version(tree: CorpusTree, stage: txn.Stage, lex_id: str, record: dict
 
 
 def _apply_versions(tree: CorpusTree, enumeration: Enumeration, existing: Mapping[str, VersionSummary],
-                    stamp: str, report: ApplyReport,
-                    guard: WithdrawalGuard | None = None) -> Iterator[tuple[str, dict[str, Any]]]:
+                    stamp: str, report: ApplyReport, guard: WithdrawalGuard | None = None,
+                    observe: Observe | None = None) -> Iterator[tuple[str, dict[str, Any]]]:
     """New or changed version records (sealed), with their lex ids, one at a time as they are made
     (each lex id once: enumerated versions first, then withdrawals). ``existing`` is only read
-    until the withdrawals are planned (after the last enumerated version)."""
+    until the withdrawals are planned (after the last enumerated version). Each enumerated version
+    is first completed by ``observe`` (if given) and its observations checked."""
     enumerated: set[str] = set()
     canonical_list = _Memo(_canonical_list)
-    for v in enumeration.versions:
+    for listed in enumeration.versions:
+        v = listed if observe is None else _observed(observe, listed)
         lex_id = _lex_id(enumeration.publisher, v)
         enumerated.add(lex_id)
         held = existing.get(lex_id)
@@ -391,6 +407,16 @@ def _apply_versions(tree: CorpusTree, enumeration: Enumeration, existing: Mappin
         record["events"].append(_event(RecordEvent.WITHDRAWN_FROM_SOURCE, stamp, "version", WITHDRAWN_DETAIL))
         report.count(RecordEvent.WITHDRAWN_FROM_SOURCE)
         yield lex_id, seal(record)
+
+
+def _observed(observe: Observe, listed: VersionInput) -> VersionInput:
+    """``observe(listed)``, its observations checked as :func:`_validate` checks the enumeration's."""
+    v = observe(listed)
+    subject = f"{_slug(v.slug)} {v.publisher_version_identifier}"
+    for e in v.expressions:
+        for o in e.observations:
+            _check_observation(o, subject)
+    return v
 
 
 def _event(event: RecordEvent, stamp: str, scope: str | None = None, detail: str | None = None) -> dict[str, str]:
@@ -438,17 +464,25 @@ def _canonical_key(item: dict[str, Any]) -> str:
 
 class _Memo:
     """``function(items)`` remembered by the identity of ``items`` (kept alive meanwhile, so an
-    identity is never reused); for comparisons only — the result is shared."""
+    identity is never reused); for comparisons only — the result is shared.
 
-    def __init__(self, function: Callable[[Any], list[dict[str, Any]]]) -> None:
+    Only the ``size`` most recently used values are kept: an adapter gives the versions of a
+    work one ``publisher_metadata`` tuple and lists them together, so a few entries find every
+    repeat, and the memo does not hold a copy of every work's metadata until the run ends."""
+
+    def __init__(self, function: Callable[[Any], list[dict[str, Any]]], size: int = 64) -> None:
         self.function = function
+        self.size = size
         self.memo: dict[int, tuple[Any, list[dict[str, Any]]]] = {}
 
     def __call__(self, items: Any) -> list[dict[str, Any]]:
-        hit = self.memo.get(id(items))
+        key = id(items)
+        hit = self.memo.pop(key, None)
         if hit is None or hit[0] is not items:
             hit = (items, self.function(items))
-            self.memo[id(items)] = hit
+            if len(self.memo) >= self.size:
+                del self.memo[next(iter(self.memo))]  # the least recently used
+        self.memo[key] = hit  # most recently used last
         return hit[1]
 
 

@@ -1,4 +1,5 @@
-"""Ingest: enumerate → fetch only what the tree lacks → apply, all or nothing.
+"""Ingest: enumerate → plan → fetch only what the tree lacks, version by version, as the writer
+applies the enumeration, all or nothing.
 
 1. The adapter enumerates completely (an incomplete enumeration raises; nothing is read from
    or written to the tree before that).
@@ -6,14 +7,19 @@
    for: the primary body while the expression has no primary observation (once one exists
    it is never refetched); an alternative file (Legilux PDF) while no observation of it
    exists; EUR-Lex Formex only alongside a primary fetch. Bodies already in the evidence
-   store are not passed again.
-3. Every fetch must succeed. A permanent failure (``body_not_found``, ``body_gone``), an
+   store are not passed again. The whole plan is made before any body request.
+3. The enumeration goes to :func:`corpus_tree.writer.apply_enumeration` (one journaled
+   transaction, which appends the events: first sighting, revisions, withdrawals,
+   resightings) with an ``observe`` hook: when the writer reaches a version, that version's
+   planned manifestations are fetched (and, with ``revalidate``, its held bodies asked again),
+   its new bodies staged, and the version is handed back with its observations; the writer
+   stages its record at once. So the run never holds the observations of the whole
+   enumeration, only the listing, the plan and the staged bodies' paths (ADR 0037).
+4. Every fetch must succeed. A permanent failure (``body_not_found``, ``body_gone``), an
    exhausted retry budget or bad bytes abort the run with an error naming the record, and
-   the tree stays byte-identical. ``publisher_metadata_only`` is coverage, not failure. With
-   ``strict=False`` failures are recorded as the expression's text reason instead.
-4. The enumeration, with the new observations, goes to
-   :func:`corpus_tree.writer.apply_enumeration` (one journaled transaction), which appends
-   the events (first sighting, revisions, withdrawals, resightings).
+   the tree stays byte-identical (the records already staged are removed with the run's
+   staging). ``publisher_metadata_only`` is coverage, not failure. With ``strict=False``
+   failures are recorded as the expression's text reason instead.
 
 Before any body request, the withdrawals the enumeration implies are checked against the
 :class:`corpus_tree.writer.WithdrawalGuard` (an empty enumeration, or more withdrawals than
@@ -28,7 +34,8 @@ naming the file. A body that cannot be revalidated is reported (``notes``,
 ``revalidation_failures``), never silently skipped; with ``strict`` an exhausted retry budget
 aborts the run.
 
-Fetched bodies are staged in the evidence store's own staging area (a locked run directory,
+Bodies are fetched while the writer holds the tree's write lock (a second writer waits for the
+whole run, not only for its apply). Fetched bodies are staged in the evidence store's own staging area (a locked run directory,
 :meth:`corpus_tree.evidence.EvidenceStore.staging_run`), never in ``$TMPDIR``: a killed ingest
 leaves an orphan that ``verify`` reports and the next open removes. Running out of space is
 the typed ``disk_full``; the tree stays byte-identical.
@@ -155,9 +162,8 @@ def ingest(adapter: PublisherAdapter, tree: CorpusTree, *, scope: object | None 
         guard.check(adapter.publisher.value, withdrawing, current, len(lex_ids))  # before any body request
         report.withdrawals = len(withdrawing)
         with enospc_as_disk_full(str(tree.root)), _staging_area(tree, staging_dir) as staging:
-            report.apply, final = _fetch_and_apply(adapter, tree, listing, existing, lex_ids, stamp, staging,
-                                                   strict, report, progress, durable, clock, revalidate, guard)
-    _count_reasons(final, existing, report, lex_ids)
+            report.apply = _fetch_and_apply(adapter, tree, listing, existing, lex_ids, stamp, staging,
+                                            strict, report, progress, durable, clock, revalidate, guard)
     _record_http(adapter, counters, report)
     report.timings["total_s"] = time.monotonic() - clock.started
     return report
@@ -182,18 +188,60 @@ def _fetch_and_apply(adapter: PublisherAdapter, tree: CorpusTree, listing: Publi
                      existing: Mapping[str, VersionSummary], lex_ids: Sequence[str], stamp: _dt.datetime,
                      staging: Path, strict: bool, report: IngestReport, progress: Progress | None, durable: bool,
                      clock: _Phases, revalidate: bool = False,
-                     guard: WithdrawalGuard | None = None) -> tuple[ApplyReport, Enumeration]:
+                     guard: WithdrawalGuard | None = None) -> ApplyReport:
+    """Plan every fetch (before any body request), then let the writer apply the enumeration,
+    fetching each version's bodies when the writer reaches it (:class:`_Observer`)."""
     plan = _plan(listing.enumeration, listing.manifestations, existing, lex_ids)
-    fetched = _fetch_all(adapter, plan, tree, stamp, staging, strict, report, progress)
-    if revalidate:
-        rechecks = _revalidation_plan(listing.enumeration, listing.manifestations, existing, lex_ids, plan)
-        _revalidate(adapter, rechecks, tree, stamp, staging, strict, report, fetched)
-    clock.done("fetch_s")
-    final = _with_observations(listing.enumeration, fetched)
-    applied = apply_enumeration(tree, final, fetched.bodies, stamp, durable=durable, progress=progress,
-                                guard=guard)
-    clock.done("apply_s")
-    return applied, final
+    rechecks = (_revalidation_plan(listing.enumeration, listing.manifestations, existing, lex_ids,
+                                   [m for ms in plan for m in ms]) if revalidate else None)
+    clock.done("plan_s")
+    observer = _Observer(adapter, tree, listing.enumeration.versions, existing, lex_ids, plan, rechecks, stamp,
+                         staging, strict, report, progress)
+    started = time.monotonic()
+    applied = apply_enumeration(tree, listing.enumeration, observer.bodies, stamp, durable=durable,
+                                progress=progress, guard=guard, observe=observer)
+    report.timings["fetch_s"] = observer.fetch_s
+    report.timings["apply_s"] = time.monotonic() - started - observer.fetch_s
+    clock.last = time.monotonic()
+    return applied
+
+
+class _Observer:
+    """The writer's ``observe``: fetches one version's planned manifestations (and revalidations)
+    when the writer reaches it, stages the new bodies, and returns the version with its
+    observations. Only the staged bodies' paths (``bodies``) are kept from one version to the next;
+    the observations go into the record the writer stages, and are not held for the run."""
+
+    def __init__(self, adapter: PublisherAdapter, tree: CorpusTree, versions: Sequence[VersionInput],
+                 existing: Mapping[str, VersionSummary], lex_ids: Sequence[str], plan: Sequence[list[Manifestation]],
+                 rechecks: Sequence[list[_Recheck]] | None, now: _dt.datetime, staging: Path, strict: bool,
+                 report: IngestReport, progress: Progress | None) -> None:
+        self.adapter, self.tree, self.versions, self.existing, self.lex_ids = adapter, tree, versions, existing, lex_ids
+        self.plan, self.rechecks, self.now, self.staging, self.strict = plan, rechecks, now, staging, strict
+        self.report, self.progress = report, progress
+        self.bodies: dict[str, str] = {}
+        self.next = 0
+        self.done = 0
+        self.total = sum(len(ms) for ms in plan)
+        self.fetch_s = 0.0
+
+    def __call__(self, v: VersionInput) -> VersionInput:
+        i = self.next
+        if i >= len(self.versions) or self.versions[i] is not v:
+            raise PublisherError("the writer asked for versions out of the enumeration's order",
+                                 code="incomplete_enumeration", subject=v.publisher_version_identifier)
+        self.next = i + 1
+        started = time.monotonic()
+        out = _Fetched(bodies=self.bodies)
+        self.done = _fetch_all(self.adapter, self.plan[i], self.tree, self.now, self.staging, self.strict,
+                               self.report, self.progress, out, self.done, self.total)
+        if self.rechecks is not None:
+            _revalidate(self.adapter, self.rechecks[i], self.tree, self.now, self.staging, self.strict, self.report,
+                        out)
+        final = _with_observations(v, out)
+        _count_reasons(final, self.existing.get(self.lex_ids[i]), self.report)
+        self.fetch_s += time.monotonic() - started
+        return final
 
 
 class _Phases:
@@ -226,13 +274,16 @@ def lex_id_of(adapter_publisher: str, v: VersionInput) -> str:
 
 
 def _plan(enumeration: Enumeration, manifestations: Sequence[Manifestation],
-          existing: Mapping[str, VersionSummary], lex_ids: Sequence[str]) -> list[Manifestation]:
-    """The manifestations to fetch: those the tree has no observation for."""
+          existing: Mapping[str, VersionSummary], lex_ids: Sequence[str]) -> list[list[Manifestation]]:
+    """The manifestations to fetch, per enumerated version (in order): those the tree has no
+    observation for."""
     by_expression: dict[tuple[str, str], list[Manifestation]] = {}
     for m in manifestations:
         by_expression.setdefault((m.publisher_version_identifier, m.language), []).append(m)
-    plan: list[Manifestation] = []
+    out: list[list[Manifestation]] = []
     for v, lex_id in zip(enumeration.versions, lex_ids, strict=True):
+        plan: list[Manifestation] = []
+        out.append(plan)
         old = existing.get(lex_id)
         for e in v.expressions:
             held = old.expression(e.language) if old is not None else None
@@ -249,19 +300,22 @@ def _plan(enumeration: Enumeration, manifestations: Sequence[Manifestation],
                     wanted = (m.format, m.source_uri) not in formats
                 if wanted:
                     plan.append(m)
-    return plan
+    return out
 
 
 def _revalidation_plan(enumeration: Enumeration, manifestations: Sequence[Manifestation],
                        existing: Mapping[str, VersionSummary], lex_ids: Sequence[str],
-                       plan: Sequence[Manifestation]) -> list[_Recheck]:
-    """Held bodies the enumeration still lists, each with a conditional request."""
+                       plan: Sequence[Manifestation]) -> list[list[_Recheck]]:
+    """Held bodies the enumeration still lists, each with a conditional request, per enumerated
+    version (in order)."""
     planned = set(plan)
     by_expression: dict[tuple[str, str], list[Manifestation]] = {}
     for m in manifestations:
         by_expression.setdefault((m.publisher_version_identifier, m.language), []).append(m)
-    out: list[_Recheck] = []
+    result: list[list[_Recheck]] = []
     for v, lex_id in zip(enumeration.versions, lex_ids, strict=True):
+        out: list[_Recheck] = []
+        result.append(out)
         old = existing.get(lex_id)
         if old is None:
             continue
@@ -283,7 +337,7 @@ def _revalidation_plan(enumeration: Enumeration, manifestations: Sequence[Manife
                 conditional = dataclasses.replace(m, if_modified_since=email.utils.format_datetime(
                     since.astimezone(_dt.UTC), usegmt=True))
                 out.append(_Recheck(conditional, {f: frozenset(s) for f, s in files.items()}))
-    return out
+    return result
 
 
 def _instant(value: object) -> _dt.datetime:
@@ -331,9 +385,11 @@ def _revalidate(adapter: PublisherAdapter, rechecks: Sequence[_Recheck], tree: C
 
 
 def _fetch_all(adapter: PublisherAdapter, plan: Sequence[Manifestation], tree: CorpusTree, now: _dt.datetime,
-               staging: Path, strict: bool, report: IngestReport, progress: Progress | None) -> _Fetched:
-    out = _Fetched()
-    for i, m in enumerate(plan):
+               staging: Path, strict: bool, report: IngestReport, progress: Progress | None, out: _Fetched,
+               done: int, total: int) -> int:
+    """Fetch ``plan`` (one version's manifestations) into ``out``; returns ``done`` plus those fetched
+    (``(done, total)`` is the run's ``fetch`` progress)."""
+    for i, m in enumerate(plan, start=done + 1):
         key = (m.publisher_version_identifier, m.language)
         try:
             result = adapter.fetch(m)
@@ -351,8 +407,8 @@ def _fetch_all(adapter: PublisherAdapter, plan: Sequence[Manifestation], tree: C
         else:
             _record(result, key, tree, now, staging, out, report)
         if progress is not None:
-            progress("fetch", i + 1, len(plan))
-    return out
+            progress("fetch", i, total)
+    return done + len(plan)
 
 
 def _named(exc: PublisherError, m: Manifestation) -> PublisherError:
@@ -395,39 +451,30 @@ def _record(result: FetchResult, key: tuple[str, str], tree: CorpusTree, now: _d
         report.bodies_new += 1
 
 
-def _with_observations(enumeration: Enumeration, fetched: _Fetched) -> Enumeration:
-    versions = []
-    for v in enumeration.versions:
-        expressions = []
-        for e in v.expressions:
-            key = (v.publisher_version_identifier, e.language)
-            observations = tuple(fetched.observations.get(key, ()))
-            reason = fetched.reasons.get(key, e.text_reason)
-            if observations == e.observations and reason == e.text_reason:
-                expressions.append(e)  # the same value: no copy (most expressions of a re-run)
-            else:
-                expressions.append(dataclasses.replace(e, observations=observations, text_reason=reason))
-        if isinstance(v.expressions, tuple) and all(a is b for a, b in zip(expressions, v.expressions, strict=True)):
-            versions.append(v)  # nothing fetched for it: the same value
+def _with_observations(v: VersionInput, fetched: _Fetched) -> VersionInput:
+    """``v`` with the observations and text reasons fetched for it (``v`` itself if none)."""
+    expressions = []
+    for e in v.expressions:
+        key = (v.publisher_version_identifier, e.language)
+        observations = tuple(fetched.observations.get(key, ()))
+        reason = fetched.reasons.get(key, e.text_reason)
+        if observations == e.observations and reason == e.text_reason:
+            expressions.append(e)  # the same value: no copy (most expressions of a re-run)
         else:
-            versions.append(dataclasses.replace(v, expressions=tuple(expressions)))
-    if isinstance(enumeration.versions, tuple) and all(
-            a is b for a, b in zip(versions, enumeration.versions, strict=True)):
-        return enumeration
-    return dataclasses.replace(enumeration, versions=tuple(versions))
+            expressions.append(dataclasses.replace(e, observations=observations, text_reason=reason))
+    if isinstance(v.expressions, tuple) and all(a is b for a, b in zip(expressions, v.expressions, strict=True)):
+        return v  # nothing fetched for it: the same value
+    return dataclasses.replace(v, expressions=tuple(expressions))
 
 
-def _count_reasons(enumeration: Enumeration, existing: Mapping[str, VersionSummary], report: IngestReport,
-                   lex_ids: Sequence[str]) -> None:
-    """Expressions left without any observation, by text reason (coverage, not failure)."""
-    for v, lex_id in zip(enumeration.versions, lex_ids, strict=True):
-        old = existing.get(lex_id)
-        for e in v.expressions:
-            held = old.expression(e.language) if old is not None else None
-            if e.observations or (held is not None and held.observations):
-                continue
-            reason = e.text_reason or "not-fetched"
-            report.text_reasons[reason] = report.text_reasons.get(reason, 0) + 1
+def _count_reasons(v: VersionInput, old: VersionSummary | None, report: IngestReport) -> None:
+    """Expressions of ``v`` left without any observation, by text reason (coverage, not failure)."""
+    for e in v.expressions:
+        held = old.expression(e.language) if old is not None else None
+        if e.observations or (held is not None and held.observations):
+            continue
+        reason = e.text_reason or "not-fetched"
+        report.text_reasons[reason] = report.text_reasons.get(reason, 0) + 1
 
 
 def _http_counters(adapter: PublisherAdapter) -> tuple[int, int, int, int]:

@@ -159,11 +159,22 @@ class PublisherAdapter(Protocol):
         ...
 
 
+#: Equal metadata entries of one enumeration, shared (see :func:`canonical_metadata`).
+SharedEntries = dict[tuple[tuple[str, str], ...], dict[str, str]]
+
+
 def canonical_metadata(entries: Sequence[Mapping[str, str]], *, subject: str,
-                       cap: int = 512) -> tuple[dict[str, str], ...]:
+                       cap: int = 512, share: SharedEntries | None = None) -> tuple[dict[str, str], ...]:
     """``publisher_metadata`` in canonical form: deduplicated, sorted by (kind, identifier,
-    language, label, source_uri), at most ``cap`` entries (more is a typed error)."""
-    unique = {tuple(sorted(e.items())): dict(e) for e in entries}
+    language, label, source_uri), at most ``cap`` entries (more is a typed error).
+
+    With ``share`` (one table per enumeration), an entry equal to one met before is that earlier
+    entry: the works of a corpus repeat most of their discovery metadata (a EuroVoc descriptor or a
+    directory code is the same entry, with the same labels, on every work it classifies), so an
+    enumeration holds each distinct entry once however many works carry it. The entries are never
+    mutated (the writer copies what it records), so sharing them changes no value."""
+    unique = {key: dict(e) if share is None else share.setdefault(key, dict(e))
+              for key, e in ((tuple(sorted(e.items())), e) for e in entries)}
     ordered = sorted(unique.values(), key=lambda m: (m["kind"], m["identifier"], m.get("language", ""),
                                                      m["label"], m["source_uri"]))
     if len(ordered) > cap:

@@ -44,6 +44,7 @@ from publishers.protocol import (
     FetchResult,
     Manifestation,
     PublisherEnumeration,
+    SharedEntries,
     held_elsewhere_members,
     require_nonempty,
     sha256_member,
@@ -107,8 +108,9 @@ class EurlexAdapter:
         works: list[WorkInput] = []
         versions: list[VersionInput] = []
         manifestations: list[Manifestation] = []
+        share: SharedEntries = {}  # equal metadata entries of different works held once
         for start in range(0, len(selected), self.config.batch):
-            for work, built in self._batch(selected[start:start + self.config.batch], chosen):
+            for work, built in self._batch(selected[start:start + self.config.batch], chosen, share):
                 works.append(work)
                 versions.extend(built)
                 manifestations.extend(m for v in built for m in self._manifestations_of(v))
@@ -145,7 +147,8 @@ class EurlexAdapter:
             out |= _admitted_relations(rows, scope)
         return out
 
-    def _batch(self, batch: Sequence[str], scope: EurlexScope) -> Iterable[tuple[WorkInput, list[VersionInput]]]:
+    def _batch(self, batch: Sequence[str], scope: EurlexScope,
+               share: SharedEntries | None = None) -> Iterable[tuple[WorkInput, list[VersionInput]]]:
         aliases = " ".join(iri(vocab.celex_uri(c)) for c in batch)
         cap = len(batch) * self.config.rows_per_work
         label = f"{batch[0]} (+{len(batch) - 1})"
@@ -160,7 +163,7 @@ class EurlexAdapter:
                                        include_unamended=scope.include_unamended,
                                        include_original_state=scope.include_original)
             metadata = records.metadata_entries(rows["metadata"].get(alias, []), alias)
-            built = records.versions(base, states, scope.languages, metadata)
+            built = records.versions(base, states, scope.languages, metadata, share)
             yield records.work_input(base, built), built
 
     def _check_count(self, name: str, aliases: str, rows: Sequence[Row], label: str) -> None:

@@ -23,7 +23,7 @@ from legal.errors import IdentityError, PublisherError
 from legal.ids import WorkSlug, parse_date
 from publishers.eurlex import vocab
 from publishers.http import Row
-from publishers.protocol import canonical_metadata
+from publishers.protocol import SharedEntries, canonical_metadata
 
 
 def bad_data(message: str, subject: str) -> PublisherError:
@@ -171,10 +171,11 @@ def valid_to_of(states: Sequence[State]) -> list[_dt.date | None]:
 
 
 def versions(base: WorkMeta, states: Sequence[State], languages: Sequence[str],
-             metadata: Sequence[Mapping[str, str]]) -> list[VersionInput]:
-    """The version inputs of one work."""
+             metadata: Sequence[Mapping[str, str]], share: SharedEntries | None = None) -> list[VersionInput]:
+    """The version inputs of one work (one ``publisher_metadata`` tuple for all of them; with
+    ``share``, its entries are those of the enumeration's other works when equal)."""
     slug = WorkSlug.from_celex(base.celex).value
-    entries = canonical_metadata([*metadata, *short_title_metadata(base)], subject=base.uri)
+    entries = canonical_metadata([*metadata, *short_title_metadata(base)], subject=base.uri, share=share)
     out = []
     for state, valid_to in zip(states, valid_to_of(states), strict=True):
         out.append(VersionInput(

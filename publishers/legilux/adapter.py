@@ -57,6 +57,7 @@ from publishers.protocol import (
     FetchResult,
     Manifestation,
     PublisherEnumeration,
+    SharedEntries,
     canonical_metadata,
     held_elsewhere_members,
     require_nonempty,
@@ -176,6 +177,8 @@ class LegiluxAdapter:
                   metadata: Mapping[str, list[dict[str, str]]]) -> tuple[list[VersionInput], list[Manifestation]]:
         versions: list[VersionInput] = []
         manifestations: list[Manifestation] = []
+        share: SharedEntries = {}  # equal entries of different works held once
+        per_work: dict[str, tuple[dict[str, str], ...]] = {}  # one tuple for all the versions of a work
         for c in states:
             expressions = []
             for e in c.expressions:
@@ -184,7 +187,10 @@ class LegiluxAdapter:
                 expressions.append(ExpressionInput(
                     language=e.language, source_uri=e.source_uri, title=e.title, title_short=e.title_short,
                     text_reason=None if found else PUBLISHER_METADATA_ONLY))
-            entries = canonical_metadata(metadata.get(c.work, []), subject=c.work)
+            entries = per_work.get(c.work)
+            if entries is None:
+                entries = per_work[c.work] = canonical_metadata(metadata.get(c.work, []), subject=c.work,
+                                                                share=share)
             versions.append(records.version_input(c, expressions=expressions, publisher_metadata=entries))
         return versions, manifestations
 

@@ -370,3 +370,35 @@ def test_open_does_not_touch_a_live_writers_staging(tree: CorpusTree) -> None:
         assert stale.is_dir()
     CorpusTree.open(tree.root)
     assert not (tree.root / txn_module.STAGING).exists()
+
+
+# -- observe: versions completed as the writer reaches them (ADR 0037) ---------------------------
+
+
+def test_observe_completes_each_version_in_order_and_its_observations_are_checked(tree: CorpusTree) -> None:
+    listed = _enum(_version(ORIGINAL, dt.date(2016, 4, 27), expressions=(_expr("en", None),)), _consolidated())
+    asked: list[str] = []
+
+    def observe(v: VersionInput) -> VersionInput:
+        asked.append(v.publisher_version_identifier)
+        if v.publisher_version_identifier != ORIGINAL:
+            return v
+        return dataclasses.replace(v, expressions=(_expr("en", EN_BODY),))
+
+    report = apply_enumeration(tree, listed, {_sha(EN_BODY): EN_BODY}, T0, durable=False, observe=observe)
+    assert asked == [ORIGINAL, CONSOLIDATED]
+    assert report.records_written == 2 and report.bodies_added == 1
+    assert tree.versions(SLUG)[0].expressions[0].observations[0].sha256 == _sha(EN_BODY)
+
+    # an observation the hook returns is checked like the enumeration's: nothing is written
+    before = snapshot(tree.root)
+
+    def bad(v: VersionInput) -> VersionInput:
+        obs = ObservationInput("../escape.html", _sha(FR_BODY), "https://example.org", T0)
+        return dataclasses.replace(v, expressions=(dataclasses.replace(_expr("fr", None), observations=(obs,)),))
+
+    with pytest.raises(CorpusError) as caught:
+        apply_enumeration(tree, listed, {_sha(FR_BODY): FR_BODY}, T0 + dt.timedelta(days=1), durable=False,
+                          observe=bad)
+    assert caught.value.code == "path_escape"
+    assert snapshot(tree.root) == before

@@ -1,0 +1,93 @@
+"""Ingest fetches each version's bodies when the writer reaches it (issue #13, ADR 0037).
+
+The plan and the withdrawal guard still see the complete listing before any body request; the
+fetched observations of a version go into its record, staged at once, and are not held for the
+run; a failure at the last version, after earlier records were staged, leaves the tree as it was.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from corpus_tree import CorpusTree
+from corpus_tree.model import ObservationInput
+from corpus_tree.txn import STAGING
+from corpus_tree.writer import WithdrawalGuard
+from legal.errors import CorpusError, PublisherError
+from publishers.protocol import FetchResult, Manifestation
+from tests.publishers.conftest import Harness, snapshot
+from tests.publishers.test_completeness import LATER, _refused, _seeded
+
+
+class _Watched:
+    """An adapter whose fetches run ``check`` first."""
+
+    def __init__(self, inner: Any, check: Any) -> None:
+        self.inner, self.check, self.publisher = inner, check, inner.publisher
+        self.http = inner.http
+        self.calls = 0
+
+    def enumerate(self, scope: object | None = None) -> Any:
+        return self.inner.enumerate(scope)
+
+    def fetch(self, m: Manifestation) -> FetchResult:
+        self.calls += 1
+        self.check(self, m)
+        result: FetchResult = self.inner.fetch(m)
+        return result
+
+
+def _live_observations() -> int:
+    gc.collect()
+    return sum(1 for o in gc.get_objects() if type(o) is ObservationInput)
+
+
+def test_a_version_s_observations_are_released_before_the_next_is_fetched(lu_small: Harness,
+                                                                          target: CorpusTree) -> None:
+    seen: list[int] = []
+    adapter = _Watched(lu_small.adapter(), lambda a, m: seen.append(_live_observations()))
+    already = _live_observations()  # held by earlier tests of the session, if any
+    report = lu_small.ingest(target, adapter=adapter)
+    assert report.manifestations_fetched >= 20 and adapter.calls == len(seen)
+    # at a fetch, at most the previous version's observations are alive (the writer's loop
+    # variable), never the run's: before, every fetched observation was held until the apply
+    assert max(seen) - already <= 4, (already, seen)
+    assert report.events["first_sighting"] == report.versions
+
+
+def test_a_failure_at_the_last_version_after_records_were_staged_leaves_the_tree(lu_small: Harness,
+                                                                                tmp_path: Path) -> None:
+    tree = CorpusTree.create(tmp_path / "t")
+    before = snapshot(tree.root)
+    total = lu_small.ingest(CorpusTree.create(tmp_path / "count")).manifestations_fetched
+    staged: list[int] = []
+
+    def fail_last(a: _Watched, m: Manifestation) -> None:
+        if a.calls == total:
+            staging = tree.root / STAGING
+            staged.append(sum(len(files) for _, _, files in os.walk(staging)))
+            raise PublisherError("the publisher fell over", code="body_http_failure", subject=m.subject)
+
+    with pytest.raises(PublisherError) as caught:
+        lu_small.ingest(tree, adapter=_Watched(lu_small.adapter(), fail_last))
+    assert caught.value.code == "body_http_failure" and "nothing committed" in caught.value.message
+    assert staged and staged[0] > 0  # records of earlier versions were on disk, in staging
+    assert snapshot(tree.root) == before
+    assert not (tree.root / STAGING).exists()
+
+
+def test_the_withdrawal_guard_fires_before_any_body_request(lu_small: Harness, tmp_path: Path) -> None:
+    tree, before = _seeded(lu_small, tmp_path)
+    pvids = sorted({v.publisher_version_identifier for v in tree.iter_versions()})[:3]  # 3 of 35: > 5 %
+    lu_small.replay.set_faults(withdrawn=pvids)
+    files = lu_small.replay.stats["files"]
+    error = _refused(lu_small, tree, before, CorpusError, revalidate=True)
+    assert error.code == "withdrawal_guard"
+    assert lu_small.replay.stats["files"] == files
+    report = lu_small.ingest(tree, now=LATER, guard=WithdrawalGuard(allow=3), revalidate=True)
+    assert report.withdrawals == 3 and report.bodies_revalidated > 0
