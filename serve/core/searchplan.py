@@ -60,7 +60,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from derive.index import analysis, definitions, relax, xlang
+from derive.index import analysis, relax, xlang
 from derive.index.identifiers import celex_numbers, celex_to_slug
 from derive.index.query import STOP_WORDS, ParsedQuery, ngrams
 from derive.index.text import normalize
@@ -72,8 +72,6 @@ ACT_FORMS = ("loi", "reglement", "arrete", "code", "constitution", "convention",
 MAX_NAME_TOKENS = 30
 #: The longest a vocabulary look-up (:func:`holds_word`) may take; the enclosing call's deadline if sooner.
 VOCABULARY_SECONDS = 5.0
-#: The index's ``vocabulary`` holds words of at least this many letters: a shorter word is never told unheld.
-VOCABULARY_MIN_WORD = 4
 MAX_CANDIDATES = 20
 #: A non-identifier name held as a phrase by the text of more works than this is an ordinary phrase.
 FREQUENT_PHRASE_WORKS = 3
@@ -145,9 +143,6 @@ class Plan:
     #: holds text in the question's language (set by :func:`serve.core.ops.search.mark_unheld_words`):
     #: what the question is about, never dropped as an untranslated filler.
     unheld_words: frozenset[str] = frozenset()
-    #: The term an act's definition gives for what the question describes, OR-ed with the question's
-    #: words its definition holds (:func:`defined_term`): ``{"term", "from", "score", "source"}``, or ``None``.
-    defined: dict[str, Any] | None = None
 
     @property
     def strong(self) -> bool:
@@ -579,30 +574,6 @@ def translated(terms: Sequence[str], words: Sequence[str], held: frozenset[str],
     return found.terms, found.alternatives, report
 
 
-def defined_term(terms: Sequence[str], words: Sequence[str], held: frozenset[str],
-                 synonyms: dict[str, list[str]], vocabulary: Callable[[str], bool]) -> dict[str, Any] | None:
-    """The definitions bridge (:func:`derive.index.definitions.bridge`) for a question asked in a language
-    the index holds text in (``words``: its normalised words, for telling the language; ``held``:
-    :func:`text_languages`) that holds a word the index does not (``vocabulary``: whether the index
-    holds a word): the term whose definition the question's other words describe is added to
-    ``synonyms`` as an OR-alternative of each such unheld word, and the report is returned. ``None``
-    (nothing added) when the language is not told or not held, every word is held (the question is
-    answered in its own words), or no definition is described. Pure (``synonyms`` and ``vocabulary`` aside)."""
-    language = xlang.query_language(words)
-    if language is None or language not in held:
-        return None
-    unheld = [t for t in terms if " " not in t and t.isalpha() and len(t) >= VOCABULARY_MIN_WORD
-              and t not in synonyms and not relax.relaxable(t) and not vocabulary(t)]
-    if not unheld:
-        return None
-    found = definitions.bridge([t for t in terms if t not in unheld], language)
-    if found is None:
-        return None
-    for word in unheld:
-        synonyms[word] = list(dict.fromkeys([*synonyms.get(word, []), found.term]))
-    return {**found.report(), "for": unheld}
-
-
 def holds_word(index: MountedIndex, word: str) -> bool:
     """Whether the index holds ``word`` (normalised) in its text vocabulary."""
     with index.session(VOCABULARY_SECONDS) as conn:
@@ -629,7 +600,6 @@ def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | 
     plan.terms = without_question_frame(plan.terms, relax.frame_pair_words(tokens))
     plan.terms, plan.synonyms = relax.with_synonyms(plan.terms, analysis.stem_word, xlang.query_language(tokens))
     held = text_languages(index) | ({language} if language else set())
-    plan.defined = defined_term(plan.terms, tokens, held, plan.synonyms, functools.partial(holds_word, index))
     plan.terms, french, plan.translations = translated(plan.terms, tokens, held, plan.synonyms,
                                                        functools.partial(holds_word, index))
     for term, alternatives in french.items():  # OR-ed with the word, as a synonym is

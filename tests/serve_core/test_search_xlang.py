@@ -203,19 +203,3 @@ def test_english_and_german_time_frame_words_leave_a_plain_question_as_french_on
         ["approval", "farm", "tractors", "sold"]
     assert without_question_frame(["garantie", "wahrend", "covid"]) == ["garantie", "covid"]
     assert without_question_frame(["before", "brexit"]) == ["before", "brexit"]  # too little else left
-
-
-def test_the_definitions_bridge_widens_only_a_word_the_index_does_not_hold(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from derive.index import definitions
-    from serve.core import searchplan as sp
-
-    found = definitions.Found("consumer", ("private", "household"), 14.0, "w0#art_2")
-    monkeypatch.setattr(definitions, "bridge", lambda terms, language: found if "salesman" not in terms else None)
-    words = ["the", "salesman", "sold", "private", "household", "goods"]
-    terms = ["salesman", "sold", "private", "household", "goods"]
-    synonyms: dict[str, list[str]] = {}
-    report = sp.defined_term(terms, words, frozenset({"en", "fr"}), synonyms, lambda w: w != "salesman")
-    assert synonyms == {"salesman": ["consumer"]} and report is not None and report["for"] == ["salesman"]
-    held: dict[str, list[str]] = {}
-    assert sp.defined_term(terms, words, frozenset({"en"}), held, lambda w: True) is None and held == {}
-    assert sp.defined_term(terms, words, frozenset({"fr"}), held, lambda w: False) is None  # not the text's language
