@@ -383,6 +383,29 @@ def test_a_one_change_merge_copies_the_unchanged_row_groups_and_equals_a_cold_bu
         manifest.write_bytes(saved_manifest)
 
 
+@pytest.mark.parametrize("chunk", [64, 3000])
+def test_a_merge_reading_the_shards_lines_in_small_chunks_writes_the_same_bytes(lu_copy, cache, tmp_path,
+                                                                                monkeypatch, chunk):
+    """The merge reads each shard's JSONL a chunk at a time into one buffer it keeps
+    (:class:`derive.dataset._Lines`): lines that straddle two chunks, and lines longer than a
+    chunk (the buffer grows), give the bytes, digest and spans of a merge whose chunk holds every
+    shard whole; a shard whose JSONL ends a line early is refused at the end of its file."""
+    shards = 2
+    outs = [tmp_path / f"shard-{i}" for i in range(shards)]
+    for i, out in enumerate(outs):
+        build_dataset(lu_copy, out, shard=(i, shards), cache=cache)
+    whole = merge_shards(outs, tmp_path / "whole")
+    monkeypatch.setattr(D._Lines, "CHUNK", chunk)
+    small = merge_shards(outs, tmp_path / "small")
+    assert _snapshot(tmp_path / "small") == _snapshot(tmp_path / "whole")
+    assert small.sha256 == whole.sha256 and small.spans == whole.spans
+    jsonl = outs[0] / "provisions.jsonl"
+    jsonl.write_bytes(jsonl.read_bytes()[:-1].rsplit(b"\n", 1)[0] + b"\n")  # the last line gone
+    with pytest.raises(DerivationError) as info:
+        merge_shards(outs, tmp_path / "short")
+    assert info.value.code == "shard_mismatch" and not (tmp_path / "short").exists()
+
+
 def test_merge_refuses_a_shard_whose_lines_and_table_disagree(tmp_path, eu_tree):
     """The merge copies a work's JSONL lines as bytes, as many as its Parquet rows: a line of
     another work there is a shard that does not hold together."""
