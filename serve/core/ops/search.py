@@ -1052,9 +1052,9 @@ class Lexical:
     #: Per work, its provisions holding every word over the whole match (:func:`work_breadth`), for
     #: :func:`dominant_work`.
     breadth: dict[int, int] = field(default_factory=dict)
-    #: The largest share of the question's subject words that the names of a work holding a direct
-    #: hit hold (:func:`direct_titled`); ``None`` without a direct hit. 0: every provision holding all
-    #: the words is on a work named by none of them (:func:`chance_hits`).
+    #: The largest share of the question's subject words that the names of a work holding a strict
+    #: hit hold (:func:`direct_titled`); ``None`` without one. 0: every provision holding all the
+    #: words is on a work named by none of them (:func:`chance_hits`).
     direct_titled: float | None = None
     #: The branches reached whose course the stage's options ``stem`` and ``relax`` decide
     #: (:meth:`gate`); none: the lanes found the same whatever the stage (:func:`run` keeps the section).
@@ -1360,18 +1360,20 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
     return out
 
 
-def direct_hit(hit: Hit) -> bool:
-    """Whether a hit is a provision holding every word of the query as searched (keyword, stem or
-    fuzzy lane), not a weaker match (some of the words, a relaxed query, a title or metadata row). Pure."""
-    return bool(hit.row.get("anchor")) and not _WEAK_REASONS.intersection(hit.reasons)
+def strict_hit(hit: Hit) -> bool:
+    """Whether a hit holds every word of the query as searched: a provision of the keyword, stem or
+    fuzzy lane (not a weaker match: some of the words, a relaxed query, metadata), or a work whose
+    names hold every word (``title_words``), as :func:`_strict_hits` counts them. Pure."""
+    return (bool(hit.row.get("anchor")) and not _WEAK_REASONS.intersection(hit.reasons)) \
+        or "title_words" in hit.reasons
 
 
 def direct_titled(conn: sqlite3.Connection, index: MountedIndex | None, hits: Sequence[Hit],
                   groups: Sequence[Sequence[str]]) -> float | None:
     """The largest share of the question's subject words (:func:`serve.core.ranking.says_subject`;
-    every content word when none says one) that the names of a work holding a direct hit
-    (:func:`direct_hit`) hold; ``None`` when no hit is direct or the question has no content word."""
-    works = sorted({h.row["work_rowid"] for h in hits if direct_hit(h)})
+    every content word when none says one) that the names of a work holding a strict hit
+    (:func:`strict_hit`) hold; ``None`` when no hit is strict or the question has no content word."""
+    works = sorted({h.row["work_rowid"] for h in hits if strict_hit(h)})
     if not works or not groups:
         return None
     subject = [g for g in groups if ranking.says_subject(g[0])] or list(groups)
