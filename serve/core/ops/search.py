@@ -92,6 +92,11 @@ MIN_METADATA_TOKENS = 2
 #: The subject evidence of a work the question names by a EuroVoc label (:func:`with_subject_labels`):
 #: above 0, so :func:`_keep_on_subject` keeps its any-word hits; never used to rank.
 SUBJECT_LABEL_COVERAGE = 0.01
+#: The subject evidence of an untitled work one of whose any-word hits is headed by a subject word of
+#: the question (:func:`with_headings`): above 0, so :func:`_keep_on_subject` keeps it; never used to rank.
+HEADING_COVERAGE = 0.01
+#: Distinct subject words of the question the headings of an untitled work's any-word hits must hold together.
+HEADING_MIN_WORDS = 2
 #: Held word forms added per query word from its Snowball stem (most frequent first).
 SNOWBALL_MAX_VARIANTS = analysis.MAX_FORMS
 #: Candidate provisions fetched per requested row when results are grouped by work.
@@ -1047,6 +1052,10 @@ class Lexical:
     #: Per work, its provisions holding every word over the whole match (:func:`work_breadth`), for
     #: :func:`dominant_work`.
     breadth: dict[int, int] = field(default_factory=dict)
+    #: The largest share of the question's subject words that the names of a work holding a strict
+    #: hit hold (:func:`direct_titled`); ``None`` without one. 0: every provision holding all the
+    #: words is on a work named by none of them (:func:`chance_hits`).
+    direct_titled: float | None = None
     #: The branches reached whose course the stage's options ``stem`` and ``relax`` decide
     #: (:meth:`gate`); none: the lanes found the same whatever the stage (:func:`run` keeps the section).
     gates: set[str] = field(default_factory=set)
@@ -1321,9 +1330,11 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         of_acts = [h.row["work_rowid"] for h in hits if ranking.object_is_act(profiles.get(h.row["work_rowid"]))]
         if framed and len(framed) < len(subject) and of_acts:
             on_subject = {**on_subject, **works_title_coverage(conn, of_acts, framed, index)}
+        on_subject = with_headings(hits, subject, on_subject)
         _keep_on_subject(out, hits, with_subject_labels(conn, index, out.groups, hits, on_subject))
         if out.relaxation_withheld is not None:
             _reach_subject(conn, index, out, hits, filters)
+    out.direct_titled = direct_titled(conn, index, hits, out.groups)
     precision = works_subject_precision(conn, [h.row["work_rowid"] for h in hits], out.groups, index)
     principal = dominant_work(out.breadth, profiles)  # weighed as if named by the words
     named_by = coverage if principal is None else {**coverage, principal: 1.0}
@@ -1347,6 +1358,59 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         out.top_title_match = title_match(works_subject_precision(conn, [top], out.groups, index).get(top, 0.0),
                                           works_title_coverage(conn, [top], out.groups, index).get(top, 0.0))
     return out
+
+
+def strict_hit(hit: Hit) -> bool:
+    """Whether a hit holds every word of the query as searched: a provision of the keyword, stem or
+    fuzzy lane (not a weaker match: some of the words, a relaxed query, metadata), or a work whose
+    names hold every word (``title_words``), as :func:`_strict_hits` counts them. Pure."""
+    return (bool(hit.row.get("anchor")) and not _WEAK_REASONS.intersection(hit.reasons)) \
+        or "title_words" in hit.reasons
+
+
+def direct_titled(conn: sqlite3.Connection, index: MountedIndex | None, hits: Sequence[Hit],
+                  groups: Sequence[Sequence[str]]) -> float | None:
+    """The largest share of the question's subject words (:func:`serve.core.ranking.says_subject`;
+    every content word when none says one) that the names of a work holding a strict hit
+    (:func:`strict_hit`) hold; ``None`` when no hit is strict or the question has no content word."""
+    works = sorted({h.row["work_rowid"] for h in hits if strict_hit(h)})
+    if not works or not groups:
+        return None
+    subject = [g for g in groups if ranking.says_subject(g[0])] or list(groups)
+    return max(works_title_coverage(conn, works, subject, index).values(), default=0.0)
+
+
+def heading_groups(heading: str | None, groups: Sequence[Sequence[str]]) -> set[int]:
+    """The positions of the term ``groups`` one of whose terms a provision's own ``heading``
+    ("Provider switching and number portability", "Prêts", "Notification à l'autorité de contrôle
+    …") holds (a word, or every word of a phrase term: :func:`name_holds`). Pure."""
+    if not heading:
+        return set()
+    held = frozenset(normalize(heading).split())
+    return {k for k, group in enumerate(groups) if any(name_holds(held, term) for term in group)}
+
+
+def with_headings(hits: Sequence[Hit], groups: Sequence[Sequence[str]], coverage: dict[int, float]) -> dict[int, float]:
+    """``coverage`` with the works of the any-word hits whose names hold none of the question's
+    ``groups`` (its subject words) but the headings of whose hit provisions together hold at least
+    :data:`HEADING_MIN_WORDS` of them (:func:`heading_groups`; a frame word such as "rules" /
+    "règles" does not count, :func:`serve.core.ranking.frames`) counted as titled by part of the
+    question (:data:`HEADING_COVERAGE`), so that :func:`_keep_on_subject` keeps them: the act's own
+    articles on the subject are the evidence its title lacks ("can I keep my phone number when I
+    switch to another mobile operator": the European Electronic Communications Code's article headed
+    "Provider switching and number portability"; "bourse et prêt étudiant pour étudier à
+    l'université": the articles headed "Bourses" and "Prêts" of the law on State financial aid for
+    higher studies). One word is not enough: a heading holds a common word of a question by chance
+    ("Feasibility report on the integrated reporting system" for "… incident be reported to the
+    authority"). Never used to rank."""
+    words = [g for g in groups if not ranking.frames(g[0])]
+    held: dict[int, set[int]] = {}
+    for hit in hits:
+        work = hit.row["work_rowid"]
+        if "any_term" in hit.reasons and coverage.get(work, 0.0) <= 0:
+            held.setdefault(work, set()).update(heading_groups(hit.row.get("heading"), words))
+    headed = [work for work, found in held.items() if len(found) >= HEADING_MIN_WORDS]
+    return {**coverage, **dict.fromkeys(headed, HEADING_COVERAGE)} if headed else coverage
 
 
 def with_subject_labels(conn: sqlite3.Connection, index: MountedIndex | None, groups: Sequence[Sequence[str]],
@@ -2299,10 +2363,12 @@ WORKS_READ = "shaped:works"
 def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict[str, Any], suppressed: bool,
                    known: set[str], *, stem: bool = False, relaxed: bool = False,
                    memo: dict[str, Any] | None = None, later: list[LaterSnippets] | None = None,
-                   gates: set[str] | None = None) -> Answer:
+                   gates: set[str] | None = None, titled: dict[int, float | None] | None = None) -> Answer:
     """One publisher's section of a search at one stage (``stem``, ``relaxed``: :func:`run`). With
     ``gates``, the branches of the lanes that those two options decide (:attr:`Lexical.gates`) are
-    added to it: none reached, the section is the same at every stage."""
+    added to it: none reached, the section is the same at every stage. With ``titled``, the
+    section's :attr:`Lexical.direct_titled` is kept there under the section's ``id`` (for
+    :func:`chance_hits`; not part of the answer)."""
     as_of = args["as_of"] if args["time_scope"] == "as_of" else None
     base: dict[str, Any] = {"retrieval_mode": "keyword", "time_scope": args["time_scope"], "as_of": as_of,
                             "query_plan": {"terms": plan.terms, "article_key": plan.article_key, "anchor": plan.anchor,
@@ -2361,7 +2427,10 @@ def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict
                "row_set": {"returned": len(shaped), "limit": args["limit"],
                            "truncated": len(shaped) >= args["limit"] or found.held_back > 0,
                            "per_work_limit": cap, "held_back_by_per_work_limit": found.held_back}}
-    return answer(ctx, index, Outcome.SUCCEEDED if shaped else Outcome.EMPTY, payload, provisional=provisional)
+    section = answer(ctx, index, Outcome.SUCCEEDED if shaped else Outcome.EMPTY, payload, provisional=provisional)
+    if titled is not None:
+        titled[id(section)] = found.direct_titled
+    return section
 
 
 def known_hits(then: IndexAt, hits: Sequence[Hit], limit: int, per_work: int) -> list[Hit]:
@@ -2525,16 +2594,29 @@ def _relax_translated(sections: list[Answer], indexes: Sequence[MountedIndex], p
     return out
 
 
+def chance_hits(section: Answer, titled: float | None) -> bool:
+    """Whether a section's provisions holding every word hold them by chance: fewer than
+    :data:`FUZZY_MIN_EXACT_HITS` of them (:func:`_strict_hits`), all on works whose names hold none
+    of the question's subject words (``titled``: the section's :attr:`Lexical.direct_titled`, 0).
+    "le vendeur doit-il réparer ou remplacer un produit défectueux": one EU delegated regulation's
+    provision holds the six French words; the consumer code that answers is named by none of them
+    either, but it is not a provision that happened to hold them all (issue #15, class "empty").
+    Such hits keep no other section from being relaxed on its own (:func:`_relax_beside_untitled`). Pure."""
+    return titled == 0.0 and 0 < _strict_hits([section]) < FUZZY_MIN_EXACT_HITS
+
+
 def _relax_beside_untitled(sections: list[Answer], indexes: Sequence[MountedIndex], plans: Mapping[str, Plan],
-                           relaxed: Callable[[MountedIndex], Answer]) -> list[Answer]:
+                           relaxed: Callable[[MountedIndex], Answer],
+                           chance: Callable[[Answer], bool] = lambda section: False) -> list[Answer]:
     """The sections, those that found nothing searched again with stems and relaxation on their
     own (``relaxed``) when every section with hits holds the words only in works that no name of
-    holds any of them (``title_coverage`` 0): such hits are long provisions holding every word by
+    holds any of them (``title_coverage`` 0) or holds its direct hits by ``chance``
+    (:func:`chance_hits`): such hits are long provisions holding every word by
     chance, and must not keep another publisher from relaxing the question (issue #15; routing then
     weighs the sections by their titles, :func:`titled_over`). Only a question that has a weaker
     form (:func:`relaxable_terms`) is searched again."""
     answered = [s for s in sections if s.get("hits")]
-    if not answered or any(s.get("title_coverage") != 0.0 for s in answered):
+    if not answered or any(s.get("title_coverage") != 0.0 and not chance(s) for s in answered):
         return sections
     again = [k for k, (section, index) in enumerate(zip(sections, indexes, strict=True))
              if not section.get("hits") and not section.get("routed")
@@ -3061,6 +3143,11 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
     # per publisher, its last section and snippets when its lanes reached no branch the stage decides
     # (:attr:`Lexical.gates`): a later stage, of the same plans, answers that same section
     unstaged: dict[str, tuple[Answer, list[LaterSnippets]]] = {}
+    # per section (its ``id``; every section stays alive until the answer), :attr:`Lexical.direct_titled`
+    titled: dict[int, float | None] = {}
+
+    def chance(section: Answer) -> bool:
+        return chance_hits(section, titled.get(id(section)))
 
     def section_of(index: MountedIndex, stem: bool = False, relaxed: bool = False) -> Answer:
         key = index.publisher.value
@@ -3073,7 +3160,7 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
                                  suppressed=someone_strong and not plan.strong and not plan.boost and not args["works"]
                                  and not (own_law and key == "lu-legilux"),
                                  known=known, stem=stem, relaxed=relaxed, memo=memos[key], later=later[key],
-                                 gates=gates)
+                                 gates=gates, titled=titled)
         if not gates:
             unstaged[key] = (section, later[key])
         return section
@@ -3096,7 +3183,8 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
             relaxed_all = True
     if auto and not relaxed_all:
         sections = _relax_translated(sections, indexes, plans, lambda i: section_of(i, stem=True, relaxed=True))
-        sections = _relax_beside_untitled(sections, indexes, plans, lambda i: section_of(i, stem=True, relaxed=True))
+        sections = _relax_beside_untitled(sections, indexes, plans, lambda i: section_of(i, stem=True, relaxed=True),
+                                          chance)
     if auto and not args["works"] and words_apart(ctx, indexes, plans, sections):
         unstaged.clear()  # the plans changed
         sections = sections_of()  # every section answers no hits (``words_apart``, set on the plans)
