@@ -94,3 +94,52 @@ def test_http_failures_are_typed() -> None:
         SparqlClient(http, "https://sparql.test/").select("SELECT * {}", subject="q")
     assert info.value.code == "enumeration_retry_exhausted" and info.value.retryable
     assert slept == [1.0, 2.0, 4.0]
+
+
+def test_paged_rows_stream_page_by_page() -> None:
+    """A page is asked for only once the previous one has been consumed (issue #13)."""
+    seen: list[tuple[int, int]] = []
+    rows = endpoint(12, seen).iter_paged(render, Paging(page_size=5, max_rows=20), subject="catalogue",
+                                         expected=12)
+    assert seen == []  # nothing asked before the first row is wanted
+    first = [next(rows)["n"] for _ in range(5)]
+    assert first == ["0", "1", "2", "3", "4"] and seen == [(5, 0)]
+    assert next(rows)["n"] == "5" and seen == [(5, 0), (6, 4)]
+    assert [r["n"] for r in rows] == [str(i) for i in range(6, 12)]
+    assert seen == [(5, 0), (6, 4), (6, 9)]
+
+
+def test_the_count_is_checked_after_the_last_streamed_page() -> None:
+    seen: list[tuple[int, int]] = []
+    rows = endpoint(10, seen).iter_paged(render, Paging(page_size=5, max_rows=20), subject="catalogue",
+                                         expected=11)
+    got = []
+    with pytest.raises(PublisherError) as info:
+        for r in rows:
+            got.append(r["n"])
+    assert got == [str(i) for i in range(10)]  # every row was yielded; the mismatch still aborts
+    assert info.value.code == "incomplete_enumeration" and info.value.retryable
+    assert "paging returned 10 rows but the publisher counts 11" in info.value.message
+
+
+def fixed_pages(pages: list[list[dict[str, str]]]) -> SparqlClient:
+    """An endpoint answering the given pages in turn (whatever the window asked)."""
+    answers = iter(pages)
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        rows = [{k: {"type": "literal", "value": v} for k, v in r.items()} for r in next(answers)]
+        return httpx.Response(200, json={"head": {"vars": []}, "results": {"bindings": rows}})
+
+    http = HttpClient(httpx.Client(transport=httpx.MockTransport(handler)), HttpPolicy(politeness_delay=0))
+    return SparqlClient(http, "https://sparql.test/sparql")
+
+
+def test_duplicates_are_whole_rows_names_and_values() -> None:
+    """Equal values under other names are not a duplicate; the same bindings twice are."""
+    distinct = [{"a": "x"}, {"b": "x"}, {"a": "x", "b": "y"}, {"a": "y", "b": "x"}]
+    client = fixed_pages([distinct])
+    assert client.select_paged(render, Paging(page_size=5, max_rows=20, overlap=0), subject="q") == distinct
+    client = fixed_pages([[{"a": "x", "b": "y"}, {"b": "y", "a": "x"}]])
+    with pytest.raises(PublisherError) as info:
+        client.select_paged(render, Paging(page_size=5, max_rows=20, overlap=0), subject="q")
+    assert info.value.code == "duplicate_rows"
