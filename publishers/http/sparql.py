@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import json
 import string
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -81,14 +81,6 @@ def _row(binding: Any, subject: str) -> Row:
             raise _parser_failure(f"SPARQL binding {name!r} has no string value", subject)
         row[str(name)] = term["value"]
     return row
-
-
-def _row_key(row: Row) -> tuple[str, ...]:
-    """A row's identity for the duplicate check: its sorted ``(name, value)`` pairs, flattened.
-
-    Equal exactly when ``tuple(sorted(row.items()))`` is (names are unique and alternate with
-    their values), in one tuple instead of one per binding."""
-    return tuple(part for item in sorted(row.items()) for part in item)
 
 
 def _parser_failure(message: str, subject: str) -> PublisherError:
@@ -160,37 +152,24 @@ class SparqlClient:
 
     def select_paged(self, render: Callable[[int, int], str], paging: Paging, *, subject: str,
                      expected: int | None = None) -> list[Row]:
-        """All rows of a sorted query rendered by ``render(limit, offset)``, fail-closed (a list).
+        """All rows of a sorted query rendered by ``render(limit, offset)``, fail-closed.
 
         ``expected`` is the publisher's own count of the rows (its ``COUNT`` query); paging must
-        return exactly that many. See the module docstring for the overlap and duplicate checks
-        and :meth:`iter_paged` for the same rows as a stream.
+        return exactly that many. See the module docstring for the overlap and duplicate checks.
         """
-        return list(self.iter_paged(render, paging, subject=subject, expected=expected))
-
-    def iter_paged(self, render: Callable[[int, int], str], paging: Paging, *, subject: str,
-                   expected: int | None = None) -> Iterator[Row]:
-        """The rows of :meth:`select_paged` yielded page by page, with the same checks and errors.
-
-        A page is requested only once the previous one has been consumed, and only its last
-        ``overlap`` rows (for the overlap check) and a compact key per row (for the duplicate
-        check) are kept. The ``COUNT`` check runs after the last page: a consumer must exhaust
-        the iterator before it trusts (or writes) anything built from the rows.
-        """
-        total = 0
-        tail: list[Row] = []
-        seen: set[tuple[str, ...]] = set()
+        rows: list[Row] = []
+        seen: set[tuple[tuple[str, str], ...]] = set()
         while True:
-            remaining = paging.max_rows - total
+            remaining = paging.max_rows - len(rows)
             take = min(paging.page_size, remaining + 1)
-            back = min(paging.overlap, total)
-            offset, limit = total - back, take + back
+            back = min(paging.overlap, len(rows))
+            offset, limit = len(rows) - back, take + back
             if offset + limit > paging.window:
                 raise PublisherError(f"cannot verify a sorted result beyond {paging.window} rows",
                                      code="incomplete_enumeration", subject=subject)
             page = self.select(render(limit, offset), subject=subject)
             if back:
-                if page[:back] != tail[len(tail) - back:]:
+                if page[:back] != rows[len(rows) - back:]:
                     raise PublisherError(
                         f"unstable paging: the page at offset {offset} does not start with the last "
                         f"{back} row(s) of the previous page (rows moved between pages)",
@@ -200,21 +179,18 @@ class SparqlClient:
                 raise PublisherError(f"{subject} exceeds the configured maximum of {paging.max_rows} rows",
                                      code="incomplete_enumeration", subject=subject)
             for row in page:
-                key = _row_key(row)
+                key = tuple(sorted(row.items()))
                 if key in seen:
                     raise PublisherError(f"paging returned a row twice (offset {offset}): {row!r}",
                                          code="duplicate_rows", subject=subject, retryable=True)
                 seen.add(key)
-            total += len(page)
-            last = len(page) < take
-            tail = (tail + page[-paging.overlap:])[-paging.overlap:] if paging.overlap > 0 else []
-            yield from page
-            del page  # released before the next page is asked for
-            if last:
+            rows.extend(page)
+            if len(page) < take:
                 break
-        if expected is not None and total != expected:
-            raise PublisherError(f"paging returned {total} rows but the publisher counts {expected}",
+        if expected is not None and len(rows) != expected:
+            raise PublisherError(f"paging returned {len(rows)} rows but the publisher counts {expected}",
                                  code="incomplete_enumeration", subject=subject, retryable=True)
+        return rows
 
     def select_capped(self, query: str, cap: int, *, subject: str) -> list[Row]:
         """One unpaged query whose text carries ``LIMIT cap + 1``; more than ``cap`` rows aborts."""

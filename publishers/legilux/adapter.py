@@ -21,7 +21,7 @@ the replay publisher is selected by passing its URLs (see :func:`LegiluxConfig.f
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from corpus_tree.model import Enumeration, ExpressionInput, VersionInput, WorkInput
@@ -134,32 +134,24 @@ class LegiluxAdapter:
                                   versions=tuple(versions))
         return PublisherEnumeration(enumeration=enumeration, manifestations=tuple(manifestations))
 
-    def _paged(self, name: str, paging: Paging, subject: str) -> Iterator[Row]:
-        """The rows of a paged query as a stream, checked against the publisher's own ``COUNT``.
-
-        The ``COUNT`` is asked now; the pages are asked as the stream is consumed, and the count
-        check runs when it is exhausted (a consumer defers its own row errors until then, so the
-        paging errors keep their precedence)."""
+    def _paged(self, name: str, paging: Paging, subject: str) -> list[Row]:
+        """All rows of a paged query, checked against the publisher's own ``COUNT`` of them."""
         template = load_query(_QUERIES, name)
         expected = self.sparql.count(load_query(_QUERIES, name.replace(".rq", "_count.rq")).template,
                                      subject=f"{subject} (COUNT)")
-        return self.sparql.iter_paged(
+        return self.sparql.select_paged(
             lambda limit, offset: template.substitute(limit=limit, offset=offset), paging, subject=subject,
             expected=expected)
 
     def _manifestation_index(self) -> dict[tuple[str, str], list[tuple[str, str]]]:
         rows = self._paged("manifestations.rq", self.config.manifestations, "Legilux manifestations")
         index: dict[tuple[str, str], list[tuple[str, str]]] = {}
-        error: PublisherError | None = None  # the first bad row, raised once paging has proved itself
         for row in rows:
             try:
                 key = (row["c"], last_segment(row["expr"]))
                 index.setdefault(key, []).append((row["fmt"], row["file"]))
             except KeyError as exc:
-                if error is None:
-                    error = records.bad_data(f"manifestation row without ?{exc.args[0]}", "Legilux manifestations")
-        if error is not None:
-            raise error
+                raise records.bad_data(f"manifestation row without ?{exc.args[0]}", "Legilux manifestations") from None
         return index
 
     def _metadata(self, works: Sequence[str]) -> dict[str, list[dict[str, str]]]:

@@ -83,19 +83,12 @@ def _single(rows: Sequence[Row], name: str, subject: str) -> str | None:
 
 
 def group_catalogue(rows: Iterable[Row]) -> dict[str, list[Row]]:
-    """Catalogue rows grouped by consolidation URI (``?c``), in URI order.
-
-    ``rows`` may be a paged stream: it is consumed to its end before a row without ``?c`` is
-    reported, so the stream's own (paging, count) errors come first."""
+    """Catalogue rows grouped by consolidation URI (``?c``), in URI order."""
     groups: dict[str, list[Row]] = {}
-    missing = False
     for row in rows:
         if "c" not in row:
-            missing = True
-            continue
+            raise bad_data("catalogue row without ?c", "catalogue")
         groups.setdefault(row["c"], []).append(row)
-    if missing:
-        raise bad_data("catalogue row without ?c", "catalogue")
     return dict(sorted(groups.items()))
 
 
