@@ -94,3 +94,26 @@ def test_http_failures_are_typed() -> None:
         SparqlClient(http, "https://sparql.test/").select("SELECT * {}", subject="q")
     assert info.value.code == "enumeration_retry_exhausted" and info.value.retryable
     assert slept == [1.0, 2.0, 4.0]
+
+
+def fixed_pages(pages: list[list[dict[str, str]]]) -> SparqlClient:
+    """An endpoint answering the given pages in turn (whatever the window asked)."""
+    answers = iter(pages)
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        rows = [{k: {"type": "literal", "value": v} for k, v in r.items()} for r in next(answers)]
+        return httpx.Response(200, json={"head": {"vars": []}, "results": {"bindings": rows}})
+
+    http = HttpClient(httpx.Client(transport=httpx.MockTransport(handler)), HttpPolicy(politeness_delay=0))
+    return SparqlClient(http, "https://sparql.test/sparql")
+
+
+def test_duplicates_are_whole_rows_names_and_values() -> None:
+    """Equal values under other names are not a duplicate; the same bindings twice are."""
+    distinct = [{"a": "x"}, {"b": "x"}, {"a": "x", "b": "y"}, {"a": "y", "b": "x"}]
+    client = fixed_pages([distinct])
+    assert client.select_paged(render, Paging(page_size=5, max_rows=20, overlap=0), subject="q") == distinct
+    client = fixed_pages([[{"a": "x", "b": "y"}, {"b": "y", "a": "x"}]])
+    with pytest.raises(PublisherError) as info:
+        client.select_paged(render, Paging(page_size=5, max_rows=20, overlap=0), subject="q")
+    assert info.value.code == "duplicate_rows"
