@@ -173,14 +173,25 @@ def canonical_metadata(entries: Sequence[Mapping[str, str]], *, subject: str,
     directory code is the same entry, with the same labels, on every work it classifies), so an
     enumeration holds each distinct entry once however many works carry it. The entries are never
     mutated (the writer copies what it records), so sharing them changes no value."""
-    unique = {key: dict(e) if share is None else share.setdefault(key, dict(e))
-              for key, e in ((tuple(sorted(e.items())), e) for e in entries)}
+    unique = {key: _entry(key, e, share) for key, e in ((tuple(sorted(e.items())), e) for e in entries)}
     ordered = sorted(unique.values(), key=lambda m: (m["kind"], m["identifier"], m.get("language", ""),
                                                      m["label"], m["source_uri"]))
     if len(ordered) > cap:
         raise PublisherError(f"more than {cap} publisher metadata entries", code="incomplete_enumeration",
                              subject=subject)
     return tuple(ordered)
+
+
+def _entry(key: tuple[tuple[str, str], ...], entry: Mapping[str, str],
+           share: SharedEntries | None) -> dict[str, str]:
+    """A copy of ``entry``, or the equal entry ``share`` already holds under ``key`` (copied there
+    only the first time it is met)."""
+    if share is None:
+        return dict(entry)
+    held = share.get(key)
+    if held is None:
+        held = share[key] = dict(entry)
+    return held
 
 
 def sha256_member(m: Manifestation, file: str, body: bytes, source_uri: str | None = None) -> FetchedMember:
