@@ -554,6 +554,47 @@ def snowball_variants(conn: sqlite3.Connection, terms: Sequence[str], language: 
     return out
 
 
+#: A synonym or translation alternative is also searched in its other grammatical number when the
+#: index holds that form in more than this many times as many provisions (:func:`alternative_forms`).
+NUMBER_FORM_RATIO = 10
+
+
+def alternative_forms(conn: sqlite3.Connection, synonyms: Mapping[str, Sequence[str]]) -> dict[str, list[str]]:
+    """Each question word's synonym and translation alternatives (``Plan.synonyms``), a one-word
+    alternative followed by its form in the other grammatical number (:func:`number_pair`) when the
+    text says it that way far more often (:data:`NUMBER_FORM_RATIO`): the lexicon renders
+    "advertising" as « publicités », held by 14 Legilux provisions, where the acts say « publicité »
+    (976; issue #15, lurank24). An alternative the text holds in its own form is searched as written."""
+    words = {a for alternatives in synonyms.values() for a in alternatives if analysis.expandable(a)}
+    forms = {f for a in words for f in number_forms(a)}
+    docs = held_docs(conn, sorted(words | forms))
+    out: dict[str, list[str]] = {}
+    for term, alternatives in synonyms.items():
+        found = list(alternatives)
+        for alternative in alternatives:
+            if alternative in words:
+                found += [f for f in number_forms(alternative)
+                          if docs.get(f, 0) > NUMBER_FORM_RATIO * docs.get(alternative, 0)]
+        out[term] = list(dict.fromkeys(a for a in found if a != term))
+    return out
+
+
+def number_forms(word: str) -> list[str]:
+    """The spellings ``word`` may have in the other grammatical number: less a final ``s`` or ``x``,
+    or with a final ``s`` (« publicités » / « publicité », « réseaux » / « réseau »). Pure."""
+    if len(word) > 3 and word[-1] in "sx":
+        return [word[:-1]]
+    return [word + "s"] if len(word) > 2 else []
+
+
+def held_docs(conn: sqlite3.Connection, words: Sequence[str]) -> dict[str, int]:
+    """How many provisions hold each of ``words`` (``vocabulary``; a word it does not list: absent)."""
+    if not words:
+        return {}
+    return {str(t): int(n) for t, n in conn.execute(
+        f"SELECT term, docs FROM vocabulary WHERE term IN ({','.join('?' * len(words))})", list(words))}
+
+
 def work_rows(conn: sqlite3.Connection, plan: Plan, filters: Filters, index: MountedIndex | None = None) -> list[Hit]:
     """A row per named work (its newest eligible state); a work named by an identifier is
     followed by its held corrigenda (CELEX ``…R(NN)``, same reason, ``corrigendum_of``), never
@@ -2115,8 +2156,10 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
     budget = options.limit * (WORK_OVERSAMPLE if options.grain == "works" else OVERSAMPLE)
     snow = once("snowball", lambda: snowball_variants(conn, plan.terms, options.language, index)) if options.relax_words else {}
     if plan.synonyms and options.relax_words:  # an everyday word OR-ed with the acts' terms for it
-        snow = {t: list(dict.fromkeys([*snow.get(t, []), *plan.synonyms.get(t, [])])) for t in plan.terms
-                if snow.get(t) or plan.synonyms.get(t)}
+        alternatives = once("alternative_forms",
+                            lambda: alternative_forms(conn, plan.synonyms))
+        snow = {t: list(dict.fromkeys([*snow.get(t, []), *alternatives.get(t, [])])) for t in plan.terms
+                if snow.get(t) or alternatives.get(t)}
     if snow:
         out.expansions += [label for label in relax.expansion_labels(snow) if label not in out.expansions]
         out.words += [v for words in snow.values() for v in words]
