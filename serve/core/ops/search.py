@@ -2925,6 +2925,68 @@ def dated_reference_not_held(indexes: Sequence[MountedIndex], plans: Mapping[str
         plan.name_not_held = {"reason": "dated_reference_not_held", "references": [text for text, _ in cited]}
 
 
+#: Subject words a dated citation must say (beside its form and date) before the cited acts' silence
+#: on all of them means the question is about another act (:func:`dated_subject_not_held`).
+DATED_SUBJECT_MIN = 2
+
+
+def dated_subject_not_held(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mapping[str, Plan],
+                           query: str) -> None:
+    """A question citing acts by form and date and naming their subject (``loi du 14 juillet 2023
+    relative aux parcs éoliens en mer``), where every cited act the indexes hold is silent on that
+    subject — none of at least :data:`DATED_SUBJECT_MIN` subject words (:func:`dated_subject_words`),
+    in any light-stem form, is in their names or in their provisions' text — asks for an act of that
+    day the corpus does not hold: every section answers no hits with the typed reason
+    ``dated_subject_not_held`` (plans, in place; issue #15, lurank24). Answering with the held act of
+    that day would name an act on another subject (a screening of foreign investments), and searching
+    the subject words would answer with whatever provision holds them by chance. A citation whose
+    acts hold one subject word (a misspelt or shortened title) is searched as before; so is a query
+    that names a work otherwise or cites no held act (:func:`dated_reference_not_held`)."""
+    cited = dated_prefixes(query)
+    if not cited or any(p.constraints or p.anchor or p.article_key or p.act_number or p.name_not_held
+                        for p in plans.values()):
+        return
+    said: list[str] = []
+    for index in indexes:
+        works = sorted({w for _, prefix in cited for w in _dated_works(index, prefix)})
+        words = dated_subject_words(plans[index.publisher.value].terms) if works else []
+        if len(words) < DATED_SUBJECT_MIN:
+            if works:
+                return
+            continue
+        with index.session(ctx.deadline_seconds) as conn:
+            if works_hold_any(conn, works, words):
+                return
+        said = words
+    if said:
+        for plan in plans.values():
+            plan.name_not_held = {"reason": "dated_subject_not_held", "references": [text for text, _ in cited],
+                                  "words": said}
+
+
+def dated_subject_words(terms: Sequence[str]) -> list[str]:
+    """The words of a dated citation's plan that can say an act's subject: not an act form, title
+    frame or relation word (:func:`serve.core.ranking.says_subject`), not a stop or question word, a
+    number or a phrase. Pure."""
+    return [t for t in terms if " " not in t and not t.isdigit() and ranking.says_subject(t)
+            and not relax.relaxable(t)]
+
+
+def works_hold_any(conn: sqlite3.Connection, works: Sequence[int], words: Sequence[str]) -> bool:
+    """Whether the names or a provision of one of ``works`` hold one of ``words`` (each as its light
+    stem's prefix, :func:`_fts_word`)."""
+    tokens = " OR ".join(_fts_word(w) for w in words)
+    marks = ",".join("?" * len(works))
+    named = conn.execute(f"SELECT 1 FROM work_fts WHERE work_fts MATCH ? AND rowid IN ({marks}) LIMIT 1",
+                         ["{titles short_titles aliases} : (" + tokens + ")", *works]).fetchone()
+    if named is not None:
+        return True
+    return conn.execute(
+        f"SELECT 1 FROM lexical_states s WHERE s.work_rowid IN ({marks}) AND s.state_rowid IN "
+        "(SELECT rowid FROM provision_fts WHERE provision_fts MATCH ?) LIMIT 1",
+        [*works, "text : (" + tokens + ")"]).fetchone() is not None
+
+
 #: Act forms of a typed reference (``la loi de 1968 sur la nationalité``) → the slug prefix of the
 #: publisher's identifiers of that form (``loi-1968-02-22-n1``).
 TYPED_FORMS = {"loi": "loi", "lois": "loi"}
@@ -3172,6 +3234,7 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
     if args["retrieval_mode"] in ("keyword", "hybrid") and not args["works"]:
         named_act(ctx, indexes, plans, act_name(parsed.raw), fuzzy=args["fuzzy"] == "auto")
         dated_reference_not_held(indexes, plans, parsed.raw)
+        dated_subject_not_held(ctx, indexes, plans, parsed.raw)
         transposing_laws(ctx, indexes, plans, own_law)
     someone_strong = any(p.names_publisher for p in plans.values())
     known = _known_anywhere(ctx, plans, args["language"]) if args["fuzzy"] == "auto" else set()
