@@ -710,6 +710,50 @@ def untexted_title_rows(conn: sqlite3.Connection, groups: list[list[str]], filte
     return title_rows(conn, (w for w in candidates if coverage.get(w, 0.0) > 0.5), groups, filters, limit)
 
 
+#: Subject words an act's names must hold (a strict majority of the question's) to be brought beside
+#: provisions holding every word by chance (:func:`majority_titled_rows`).
+MAJORITY_TITLED_MIN = 3
+#: … and the question must say at least this share of that act's title subject
+#: (:func:`works_subject_precision`): a title that cites another act's title ("… et à la modification de
+#: la loi modifiée du 10 mai 1995 relative à la gestion de l'infrastructure ferroviaire") or an omnibus
+#: law's is about more than the words it shares with the question.
+MAJORITY_TITLED_PRECISION = 1 / 3
+
+
+def chance_provisions(conn: sqlite3.Connection, index: MountedIndex | None, hits: Sequence[Hit],
+                      groups: Sequence[Sequence[str]]) -> bool:
+    """Whether a section's provisions holding every word hold them by chance: fewer than
+    :data:`FUZZY_MIN_EXACT_HITS` of them, on works whose names hold none of the question's subject
+    words (:func:`direct_titled` 0; :func:`chance_hits` over a finished section)."""
+    strict = sum(1 for h in hits if strict_hit(h) and h.row.get("anchor"))
+    return 0 < strict < FUZZY_MIN_EXACT_HITS and direct_titled(conn, index, hits, groups) == 0.0
+
+
+def majority_titled_rows(conn: sqlite3.Connection, groups: list[list[str]], filters: Filters, limit: int,
+                         index: MountedIndex | None = None) -> list[Hit]:
+    """Works whose official titles or short titles hold a strict majority of the question's subject
+    words (:func:`serve.core.ranking.says_subject`; at least :data:`MAJORITY_TITLED_MIN` of them), as
+    work rows (``title_words``): "avance par l'Etat des pensions alimentaires impayées" names the
+    Loi du 26 juillet 1980 concernant l'avance et le recouvrement de pensions alimentaires, while the
+    provisions holding all six words are an EU banking regulation's and a patent law's annex
+    (issue #15, lurank24). :func:`untexted_title_rows` does this for works whose text is not held."""
+    subject = [g for g in groups if ranking.says_subject(g[0])]
+    match = fts_query(subject, any_of=True)
+    if match is None or len(subject) < MAJORITY_TITLED_MIN:
+        return []
+    found = [int(r[0]) for r in conn.execute(
+        "SELECT rowid FROM work_fts WHERE work_fts MATCH ? ORDER BY bm25(work_fts, 0, 8, 10, 0, 0) LIMIT ?",
+        (f"{{titles short_titles}} : ({match})", UNTEXTED_CANDIDATES))]
+    candidates = [w for w in found if (filters.allowed is None or w in filters.allowed)
+                  and (not filters.works or w in filters.works)]
+    coverage = works_title_coverage(conn, candidates, subject, index)
+    held = [w for w in candidates if coverage.get(w, 0.0) > 0.5
+            and round(coverage.get(w, 0.0) * len(subject)) >= MAJORITY_TITLED_MIN]
+    precision = works_subject_precision(conn, held, subject, index)
+    return title_rows(conn, (w for w in held if precision.get(w, 0.0) >= MAJORITY_TITLED_PRECISION),
+                      groups, filters, limit)
+
+
 _UNTEXTED_WORKS: weakref.WeakKeyDictionary[MountedIndex, dict[str, frozenset[int]]] = weakref.WeakKeyDictionary()
 
 
@@ -1362,6 +1406,12 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
             out.top_title_match = title_match(works_subject_precision(conn, [top], out.groups, index).get(top, 0.0),
                                               works_title_coverage(conn, [top], out.groups, index).get(top, 0.0))
             return out
+    if not plan.strong and not plan.mentions and options.grain == "works" and out.groups \
+            and chance_provisions(conn, index, hits, out.groups):
+        # beside provisions holding every word by chance, the acts the words name (majority_titled_rows)
+        listed = {h.row["work_rowid"] for h in hits}
+        titled = once("majority_titled", lambda: majority_titled_rows(conn, out.groups, filters, options.limit, index))
+        hits.extend(h for h in titled if h.row["work_rowid"] not in listed)
     coverage = works_title_coverage(conn, [h.row["work_rowid"] for h in hits], out.groups, index)
     if out.relaxed is not None and out.relaxed.get("reason") == "any_term" and out.groups and not plan.article_key:
         subject = [g for g in out.groups if ranking.says_subject(g[0])] or out.groups
