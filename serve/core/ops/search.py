@@ -572,19 +572,21 @@ def alternative_forms(conn: sqlite3.Connection, synonyms: Mapping[str, Sequence[
     for term, alternatives in synonyms.items():
         found = list(alternatives)
         for alternative in alternatives:
-            if alternative in words:
+            if docs.get(alternative, 0):
                 found += [f for f in number_forms(alternative)
-                          if docs.get(f, 0) > NUMBER_FORM_RATIO * docs.get(alternative, 0)]
+                          if docs.get(f, 0) > NUMBER_FORM_RATIO * docs[alternative]]
         out[term] = list(dict.fromkeys(a for a in found if a != term))
     return out
 
 
 def number_forms(word: str) -> list[str]:
     """The spellings ``word`` may have in the other grammatical number: less a final ``s`` or ``x``,
-    or with a final ``s`` (« publicités » / « publicité », « réseaux » / « réseau »). Pure."""
-    if len(word) > 3 and word[-1] in "sx":
-        return [word[:-1]]
-    return [word + "s"] if len(word) > 2 else []
+    or with a final ``s`` (« publicités » / « publicité », « réseaux » / « réseau »); none for a word
+    shorter than :data:`VOCABULARY_MIN_LETTERS` + 1 letters (``vocabulary`` does not count the
+    shorter form: « loi » / « lois », "pay" / « pays ») or ending in ``ss`` ("process"). Pure."""
+    if len(word) <= VOCABULARY_MIN_LETTERS or word.endswith("ss"):
+        return []
+    return [word[:-1]] if word[-1] in "sx" else [word + "s"]
 
 
 def held_docs(conn: sqlite3.Connection, words: Sequence[str]) -> dict[str, int]:
