@@ -7,8 +7,12 @@ for a named work when nothing else is asked (a work named by its identifier is f
 held corrigenda); then, only when direct hits are few, a fuzzy expansion of unknown words (no
 work named) and light-stem prefix variants (:mod:`serve.core.relax`), and, when nothing
 matched, the relaxed query (stop words dropped, then any word; a translated question's words
-nothing translates dropped with them: :func:`translated_fillers`); beside keyword hits, the works
-whose text is not held and whose titles hold most of the words (:func:`untexted_title_rows`);
+nothing translates dropped with them: :func:`translated_fillers`); a synonym or translation
+alternative is also searched in the grammatical number the text uses (:func:`alternative_forms`);
+beside keyword hits, the works whose text is not held and whose titles hold most of the words
+(:func:`untexted_title_rows`), and beside all-words provisions held by chance, the works whose titles
+hold most of the subject words (:func:`majority_titled_rows`); a dated citation whose held acts of
+that day hold none of its subject words answers no hits (:func:`dated_subject_not_held`);
 last, with no work named, the weak metadata lane (EuroVoc / subject labels, with the matched
 label as the reason). A typed reference ("la loi de 1968 sur la nationalité") ranks the one act of
 that form and year on that subject first (:func:`typed_references`). Every
