@@ -694,6 +694,17 @@ def title_rows(conn: sqlite3.Connection, works: Iterable[int], groups: Sequence[
 UNTEXTED_CANDIDATES = 200
 
 
+def title_candidates(conn: sqlite3.Connection, match: str, filters: Filters, limit: int) -> list[int]:
+    """The works (at most ``limit``, best BM25 first) whose official titles or short titles match the
+    FTS5 ``match``, less those the works filter or the allowed set leaves out: the candidates of the
+    title lanes (:func:`untexted_title_rows`, :func:`untexted_subject_rows`, :func:`majority_titled_rows`)."""
+    found = [int(r[0]) for r in conn.execute(
+        "SELECT rowid FROM work_fts WHERE work_fts MATCH ? ORDER BY bm25(work_fts, 0, 8, 10, 0, 0) LIMIT ?",
+        (f"{{titles short_titles}} : ({match})", limit))]
+    return [w for w in found if (filters.allowed is None or w in filters.allowed)
+            and (not filters.works or w in filters.works)]
+
+
 def untexted_title_rows(conn: sqlite3.Connection, groups: list[list[str]], filters: Filters, limit: int,
                         index: MountedIndex | None = None) -> list[Hit]:
     """Works whose text is not held (no searchable state: only their names can find them) whose
@@ -703,15 +714,12 @@ def untexted_title_rows(conn: sqlite3.Connection, groups: list[list[str]], filte
     match = fts_query(groups, any_of=True)
     if match is None or len(groups) < 2:
         return []
-    found = [int(r[0]) for r in conn.execute(
-        "SELECT rowid FROM work_fts WHERE work_fts MATCH ? ORDER BY bm25(work_fts, 0, 8, 10, 0, 0) LIMIT ?",
-        (f"{{titles short_titles}} : ({match})", UNTEXTED_CANDIDATES))]
+    found = title_candidates(conn, match, filters, UNTEXTED_CANDIDATES)
     if not found:
         return []
     texted = {int(r[0]) for r in conn.execute(
         f"SELECT DISTINCT work_rowid FROM lexical_states WHERE work_rowid IN ({','.join(map(str, found))})")}
-    candidates = [w for w in found if w not in texted and (filters.allowed is None or w in filters.allowed)
-                  and (not filters.works or w in filters.works)]
+    candidates = [w for w in found if w not in texted]
     coverage = works_title_coverage(conn, candidates, groups, index)
     return title_rows(conn, (w for w in candidates if coverage.get(w, 0.0) > 0.5), groups, filters, limit)
 
@@ -747,11 +755,7 @@ def majority_titled_rows(conn: sqlite3.Connection, groups: list[list[str]], filt
     match = fts_query(subject, any_of=True)
     if match is None or len(subject) < MAJORITY_TITLED_MIN:
         return []
-    found = [int(r[0]) for r in conn.execute(
-        "SELECT rowid FROM work_fts WHERE work_fts MATCH ? ORDER BY bm25(work_fts, 0, 8, 10, 0, 0) LIMIT ?",
-        (f"{{titles short_titles}} : ({match})", UNTEXTED_CANDIDATES))]
-    candidates = [w for w in found if (filters.allowed is None or w in filters.allowed)
-                  and (not filters.works or w in filters.works)]
+    candidates = title_candidates(conn, match, filters, UNTEXTED_CANDIDATES)
     coverage = works_title_coverage(conn, candidates, subject, index)
     held = [w for w in candidates if coverage.get(w, 0.0) > 0.5
             and round(coverage.get(w, 0.0) * len(subject)) >= MAJORITY_TITLED_MIN]
@@ -841,11 +845,7 @@ def untexted_subject_rows(conn: sqlite3.Connection, groups: list[list[str]], fil
         # no such work's names hold a word of every group, or none is the question's whole title
         # subject (every work kept below is one of untexted_subjects): nothing to look up
         return []
-    found = [int(r[0]) for r in conn.execute(
-        "SELECT rowid FROM work_fts WHERE work_fts MATCH ? ORDER BY bm25(work_fts, 0, 8, 10, 0, 0) LIMIT ?",
-        (f"{{titles short_titles}} : ({match})", UNTEXTED_SUBJECT_CANDIDATES))]
-    candidates = [w for w in found if (filters.allowed is None or w in filters.allowed)
-                  and (not filters.works or w in filters.works)]
+    candidates = title_candidates(conn, match, filters, UNTEXTED_SUBJECT_CANDIDATES)
     if not candidates:
         return []
     texted = {int(r[0]) for r in conn.execute(
