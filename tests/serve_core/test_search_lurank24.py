@@ -76,6 +76,7 @@ def test_an_english_question_finds_the_provision_saying_publicite(fixture_core: 
 def test_dated_subject_words_leave_out_forms_frames_and_stop_words() -> None:
     assert dated_subject_words(["loi", "relative", "parcs", "eoliens", "mer"]) == ["parcs", "eoliens", "mer"]
     assert dated_subject_words(["loi", "sur", "transports", "publics", "2021"]) == ["transports", "publics"]
+    assert dated_subject_words(["r", "g", "d"]) == []  # "R.G.D. du 10 mars 2014": the letters of the form
 
 
 def test_a_dated_citation_of_a_held_act_on_another_subject_answers_no_hits(fixture_core: LegalCore) -> None:

@@ -2984,6 +2984,8 @@ def dated_reference_not_held(indexes: Sequence[MountedIndex], plans: Mapping[str
 #: Subject words a dated citation must say (beside its form and date) before the cited acts' silence
 #: on all of them means the question is about another act (:func:`dated_subject_not_held`).
 DATED_SUBJECT_MIN = 2
+#: … each of at least this many letters ("mer" is one; the "r", "g" of "R.G.D." are none).
+DATED_SUBJECT_MIN_LETTERS = 3
 
 
 def dated_subject_not_held(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mapping[str, Plan],
@@ -3023,9 +3025,10 @@ def dated_subject_not_held(ctx: CallContext, indexes: Sequence[MountedIndex], pl
 def dated_subject_words(terms: Sequence[str]) -> list[str]:
     """The words of a dated citation's plan that can say an act's subject: not an act form, title
     frame or relation word (:func:`serve.core.ranking.says_subject`), not a stop or question word, a
-    number or a phrase. Pure."""
-    return [t for t in terms if " " not in t and not t.isdigit() and ranking.says_subject(t)
-            and not relax.relaxable(t)]
+    number, a phrase or a word of fewer than :data:`DATED_SUBJECT_MIN_LETTERS` letters (the letters of
+    a dotted form, "R.G.D. du 10 mars 2014"). Pure."""
+    return [t for t in terms if " " not in t and len(t) >= DATED_SUBJECT_MIN_LETTERS and not t.isdigit()
+            and ranking.says_subject(t) and not relax.relaxable(t)]
 
 
 def works_hold_any(conn: sqlite3.Connection, works: Sequence[int], words: Sequence[str]) -> bool:
