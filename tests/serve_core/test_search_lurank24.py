@@ -77,6 +77,14 @@ def test_dated_subject_words_leave_out_forms_frames_and_stop_words() -> None:
     assert dated_subject_words(["loi", "relative", "parcs", "eoliens", "mer"]) == ["parcs", "eoliens", "mer"]
     assert dated_subject_words(["loi", "sur", "transports", "publics", "2021"]) == ["transports", "publics"]
     assert dated_subject_words(["r", "g", "d"]) == []  # "R.G.D. du 10 mars 2014": the letters of the form
+    assert dated_subject_words(["loi", "31", "juilet", "2006", "licenciement"]) == ["licenciement"]  # a month
+
+
+def test_an_act_whose_text_is_not_held_is_never_silent_on_the_subject(fixture_core: LegalCore) -> None:
+    # the fixture holds the Code du travail (loi du 31 juillet 2006) by its names only
+    answer = fixture_core.call("search", {"query": "loi du 31 juillet 2006 relative aux parcs éoliens en mer",
+                                          "fuzzy": "off"})
+    assert _section(answer, LU)["hits"][0]["work"] == "lu-legilux:loi-2006-07-31-n2"
 
 
 def test_a_dated_citation_of_a_held_act_on_another_subject_answers_no_hits(fixture_core: LegalCore) -> None:

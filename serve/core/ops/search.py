@@ -2993,7 +2993,8 @@ def dated_subject_not_held(ctx: CallContext, indexes: Sequence[MountedIndex], pl
     """A question citing acts by form and date and naming their subject (``loi du 14 juillet 2023
     relative aux parcs éoliens en mer``), where every cited act the indexes hold is silent on that
     subject — none of at least :data:`DATED_SUBJECT_MIN` subject words (:func:`dated_subject_words`),
-    in any light-stem form, is in their names or in their provisions' text — asks for an act of that
+    in any light-stem form, is in their names or in their provisions' text (every one of them with its
+    text held) — asks for an act of that
     day the corpus does not hold: every section answers no hits with the typed reason
     ``dated_subject_not_held`` (plans, in place; issue #15, lurank24). Answering with the held act of
     that day would name an act on another subject (a screening of foreign investments), and searching
@@ -3025,17 +3026,23 @@ def dated_subject_not_held(ctx: CallContext, indexes: Sequence[MountedIndex], pl
 def dated_subject_words(terms: Sequence[str]) -> list[str]:
     """The words of a dated citation's plan that can say an act's subject: not an act form, title
     frame or relation word (:func:`serve.core.ranking.says_subject`), not a stop or question word, a
-    number, a phrase or a word of fewer than :data:`DATED_SUBJECT_MIN_LETTERS` letters (the letters of
-    a dotted form, "R.G.D. du 10 mars 2014"). Pure."""
+    number, a month (:func:`month_number`: a mistyped one, "juilet", stays a word of the plan), a
+    phrase or a word of fewer than :data:`DATED_SUBJECT_MIN_LETTERS` letters (the letters of a dotted
+    form, "R.G.D. du 10 mars 2014"). Pure."""
     return [t for t in terms if " " not in t and len(t) >= DATED_SUBJECT_MIN_LETTERS and not t.isdigit()
-            and ranking.says_subject(t) and not relax.relaxable(t)]
+            and month_number(t) is None and ranking.says_subject(t) and not relax.relaxable(t)]
 
 
 def works_hold_any(conn: sqlite3.Connection, works: Sequence[int], words: Sequence[str]) -> bool:
     """Whether the names or a provision of one of ``works`` hold one of ``words`` (each as its light
-    stem's prefix, :func:`_fts_word`)."""
+    stem's prefix, :func:`_fts_word`); a work whose text the index does not hold may hold them (its
+    silence says nothing)."""
     tokens = " OR ".join(_fts_word(w) for w in words)
     marks = ",".join("?" * len(works))
+    texted = {int(r[0]) for r in conn.execute(
+        f"SELECT DISTINCT work_rowid FROM lexical_states WHERE work_rowid IN ({marks})", list(works))}
+    if texted != set(works):
+        return True
     named = conn.execute(f"SELECT 1 FROM work_fts WHERE work_fts MATCH ? AND rowid IN ({marks}) LIMIT 1",
                          ["{titles short_titles aliases} : (" + tokens + ")", *works]).fetchone()
     if named is not None:
