@@ -313,54 +313,6 @@ def untranslated_fillers(terms: Sequence[str], unknown: Sequence[str], translate
     return fillers
 
 
-#: An everyday word of a language (:func:`everyday_words`): one general text uses at least ten times in
-#: a million words (a Zipf frequency of 4, about the language's 5,000 most frequent words: "told",
-#: "boss", "myself", "runs", but also "moon"), in the ``wordfreq`` package's word lists (FR/EN/DE).
-EVERYDAY_MIN_ZIPF = 4.0
-#: The languages :func:`everyday_words` knows.
-EVERYDAY_LANGUAGES = frozenset({"fr", "en", "de"})
-#: An everyday word no held text holds is dropped from a relaxed question only when at least this
-#: many subject words are left (:func:`everyday_fillers`).
-EVERYDAY_MIN_KEPT = 2
-
-
-@functools.cache
-def everyday_words(language: str) -> frozenset[str]:
-    """The everyday words of ``language`` (fr/en/de; none otherwise), normalised as the index
-    normalises its words (accents folded, lower case): the words of the ``wordfreq`` package's
-    general-language list whose frequency is at least :data:`EVERYDAY_MIN_ZIPF`. Read on first use
-    (the package and its list are loaded then, never at import), kept for the process."""
-    if language not in EVERYDAY_LANGUAGES:
-        return frozenset()
-    from wordfreq import get_frequency_dict  # loaded on first use only
-
-    least = 10 ** (EVERYDAY_MIN_ZIPF - 9)  # Zipf = log10(frequency per billion words)
-    words = (normalize(word) for word, freq in get_frequency_dict(language, wordlist="small").items()
-             if freq >= least)
-    return frozenset(w for w in words if w.isalpha())
-
-
-def everyday_fillers(terms: Sequence[str], unknown: Sequence[str], language: str | None,
-                     unheld: Collection[str], subject: Callable[[str], bool] = lambda term: True) -> list[str]:
-    """The words a question's relaxation drops like stop words because they are everyday words that no
-    held text uses: when every ``unknown`` word (held by no provision of the searched index, which
-    withheld the relaxation) is a single everyday word of the question's ``language``
-    (:func:`everyday_words`) that no mounted index holds in any form either (``unheld``), and at
-    least :data:`EVERYDAY_MIN_KEPT` other words saying a subject (``subject``) are left. "my *boss* pays
-    me less than the guy …", "the shop *told* me …": the acts say "employer", "trader" and never
-    "boss" or "told"; such a word says how the question is asked, not what it is about. A word the
-    corpus holds somewhere in the question's language ("moon", held by an EU act, asked of
-    Legilux) is not dropped: the acts do use it, so the searched publisher may simply not cover the
-    subject. Otherwise none. Pure (the word list aside)."""
-    if not unknown or language is None:
-        return []
-    everyday = everyday_words(language)
-    if any(" " in t or t not in everyday or t not in unheld for t in unknown):
-        return []
-    left = [t for t in terms if t not in unknown and not relaxable(t) and subject(t)]
-    return list(unknown) if len(left) >= EVERYDAY_MIN_KEPT else []
-
-
 def describe(groups: Sequence[Sequence[str]], *, any_of: bool = False) -> str:
     """A readable form of term groups: ``a AND (b OR c)``."""
     parts = []

@@ -143,11 +143,6 @@ class Plan:
     #: holds text in the question's language (set by :func:`serve.core.ops.search.mark_unheld_words`):
     #: what the question is about, never dropped as an untranslated filler.
     unheld_words: frozenset[str] = frozenset()
-    #: The question's language as its words tell it (:func:`derive.index.xlang.query_language`), or ``None``.
-    language: str | None = None
-    #: Everyday words no mounted index holds that the relaxation drops like stop words (set by
-    #: :func:`serve.core.ops.search.mark_everyday_fillers`; :func:`derive.index.relax.everyday_fillers`).
-    everyday_fillers: frozenset[str] = frozenset()
 
     @property
     def strong(self) -> bool:
@@ -603,8 +598,7 @@ def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | 
     plan.terms = [t for i, t in enumerate(tokens) if i not in consumed and t not in STOP_WORDS and t not in phrase_tokens]
     plan.terms = list(dict.fromkeys(plan.terms)) + [p for p in phrases if p and p not in plan.terms]
     plan.terms = without_question_frame(plan.terms, relax.frame_pair_words(tokens))
-    plan.language = xlang.query_language(tokens)
-    plan.terms, plan.synonyms = relax.with_synonyms(plan.terms, analysis.stem_word, plan.language)
+    plan.terms, plan.synonyms = relax.with_synonyms(plan.terms, analysis.stem_word, xlang.query_language(tokens))
     held = text_languages(index) | ({language} if language else set())
     plan.terms, french, plan.translations = translated(plan.terms, tokens, held, plan.synonyms,
                                                        functools.partial(holds_word, index))

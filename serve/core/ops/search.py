@@ -1321,8 +1321,6 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
             out.top_title_match = title_match(works_subject_precision(conn, [top], out.groups, index).get(top, 0.0),
                                               works_title_coverage(conn, [top], out.groups, index).get(top, 0.0))
             return out
-    if out.relaxed is not None and out.relaxed.get("everyday"):
-        _keep_everyday_on_subject(conn, index, out, hits, [str(t) for t in out.relaxed["everyday"]])
     coverage = works_title_coverage(conn, [h.row["work_rowid"] for h in hits], out.groups, index)
     if out.relaxed is not None and out.relaxed.get("reason") == "any_term" and out.groups and not plan.article_key:
         subject = [g for g in out.groups if ranking.says_subject(g[0])] or out.groups
@@ -1470,24 +1468,6 @@ def _keep_on_subject(out: Lexical, hits: list[Hit], coverage: dict[int, float]) 
     hits[:] = kept
     if not any("any_term" in h.reasons for h in hits):
         out.relaxation_withheld = {"reason": "off_subject", "relaxed": out.relaxed}
-        out.relaxed = None
-
-
-def _keep_everyday_on_subject(conn: sqlite3.Connection, index: MountedIndex | None, out: Lexical, hits: list[Hit],
-                              dropped: Sequence[str]) -> None:
-    """Drop (in place) the relaxed hits of a question whose everyday words were dropped
-    (:func:`everyday_dropped`) on works whose names hold none of its other subject words
-    (:func:`works_title_coverage`, over the words that say a subject): with a word of the question
-    left out, only an act the rest of the question names answers it ("my boss pays me less …" → an
-    act named by "pay"/"equal", not any provision holding the words). With no relaxed hit left, the
-    everyday words are reported as what withheld the relaxation (``unknown_terms``), as before."""
-    relaxed = {id(h) for h in hits if "relaxed" in h.reasons or "any_term" in h.reasons}
-    subject = [g for g in out.groups if g[0] not in dropped and ranking.says_subject(g[0])]
-    coverage = works_title_coverage(conn, [h.row["work_rowid"] for h in hits if id(h) in relaxed], subject, index) \
-        if subject else {}
-    hits[:] = [h for h in hits if id(h) not in relaxed or coverage.get(h.row["work_rowid"], 0.0) > 0]
-    if not any(id(h) in relaxed for h in hits):
-        out.relaxation_withheld = {"reason": "unknown_terms", "terms": list(dropped)}
         out.relaxed = None
 
 
@@ -2208,23 +2188,15 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
     if out.gate("relax", not hits) and options.relax:
         out.relaxation_withheld = relaxation_withheld(conn, plan.terms, groups, filters)
         fillers = translated_fillers(plan, out.relaxation_withheld)
-        everyday = [] if fillers else everyday_dropped(plan, out.relaxation_withheld)
-        if fillers or everyday:  # only untranslated (or everyday, unheld) words withheld it (if any did)
+        if fillers:  # only untranslated words withheld it (if any did)
             out.relaxation_withheld = None
-        for relaxation in relax.relaxations(plan.terms, groups, fillers or everyday) \
-                if out.relaxation_withheld is None else ():
-            if everyday and relaxation.any_of:
-                continue  # an everyday word dropped: every other word is still required
+        for relaxation in relax.relaxations(plan.terms, groups, fillers) if out.relaxation_withheld is None else ():
             rows = _relaxed_rows(conn, relaxation, filters, budget)
             if rows:
                 _merge(hits, rows, [relaxation.match_reason], seen)
                 out.relaxed = relaxation.report(groups)
-                if everyday:
-                    out.relaxed["everyday"] = everyday
                 out.words = [str(t) for g in relaxation.groups for t in g]
                 break
-        if everyday and out.relaxed is None:  # nothing holds the other words: the word stays the reason
-            out.relaxation_withheld = {"reason": "unknown_terms", "terms": everyday}
         if (out.relaxation_withheld or {}).get("reason") == "filters" and filters.as_of:
             _relax_on_date(conn, plan, groups, filters, budget, out, seen, once)
 
@@ -2249,59 +2221,6 @@ def translated_fillers(plan: Plan, withheld: dict[str, Any] | None) -> list[str]
     country = {plan.terms[i] for i in ranking.own_country_terms(plan.terms, plan.synonyms)}
     framing = {t for t in translated if not ranking.says_subject(t) or t in country}
     return relax.untranslated_fillers(plan.terms, list((withheld or {}).get("terms", [])), translated, framing)
-
-
-def everyday_dropped(plan: Plan, withheld: dict[str, Any] | None) -> list[str]:
-    """The unknown words that withheld a section's relaxation when they are all the plan's everyday
-    words no mounted index holds (:attr:`~serve.core.searchplan.Plan.everyday_fillers`, set by
-    :func:`mark_everyday_fillers`): the relaxation then drops them like stop words; otherwise none. Pure."""
-    if withheld is None or withheld.get("reason") != "unknown_terms" or not plan.everyday_fillers:
-        return []
-    unknown = [str(t) for t in withheld.get("terms", [])]
-    return unknown if unknown and plan.everyday_fillers.issuperset(unknown) else []
-
-
-def held_anywhere(ctx: CallContext, word: str, language: str | None) -> bool:
-    """Whether any mounted index holds ``word`` (normalised) in a provision, as it is or in another
-    inflection (its Snowball forms)."""
-    for index in ctx.ordered():
-        with index.session(ctx.deadline_seconds) as conn:
-            if _held(conn, [word]) or held_in_other_forms(conn, word, language):
-                return True
-    return False
-
-
-def mark_everyday_fillers(ctx: CallContext, plan: Plan, unknown: Sequence[str]) -> bool:
-    """Set :attr:`~serve.core.searchplan.Plan.everyday_fillers` to the ``unknown`` words (those that
-    withheld a section's relaxation) when :func:`derive.index.relax.everyday_fillers` drops them all:
-    everyday words of the question's language that no mounted index holds in any form, with enough
-    subject words left. Only everyday words are looked up in the indexes. Whether it did."""
-    if plan.language is None or not any(plan.language in text_languages(i) for i in ctx.ordered()):
-        return False  # no held text is in the question's language: its absence says nothing
-    everyday = relax.everyday_words(plan.language)
-    candidates = [t for t in unknown if " " not in t and t in everyday]
-    if len(candidates) < len(unknown):
-        return False
-    unheld = {t for t in candidates if not held_anywhere(ctx, t, plan.language)}
-    words = relax.everyday_fillers(plan.terms, list(unknown), plan.language, unheld, ranking.says_subject)
-    plan.everyday_fillers = frozenset(words)
-    return bool(words)
-
-
-def _relax_everyday(ctx: CallContext, sections: list[Answer], indexes: Sequence[MountedIndex],
-                    plans: Mapping[str, Plan], relaxed: Callable[[MountedIndex], Answer]) -> list[Answer]:
-    """The sections, a section whose relaxation was withheld only by everyday words no held text
-    holds (:func:`mark_everyday_fillers`) searched again with stems and relaxation on its own
-    (``relaxed``), those words dropped like stop words (issue #15: "my *boss* pays me less …")."""
-    out = list(sections)
-    for k, index in enumerate(indexes):
-        section = out[k]
-        withheld = section.get("relaxation_withheld") or {}
-        if section.get("hits") or section.get("routed") or withheld.get("reason") != "unknown_terms":
-            continue
-        if mark_everyday_fillers(ctx, plans[index.publisher.value], [str(t) for t in withheld.get("terms", [])]):
-            out[k] = relaxed(index)
-    return out
 
 
 #: Works whose other states hold every query word, searched at the asked date (:func:`_relax_on_date`).
@@ -3266,8 +3185,6 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
         sections = _relax_translated(sections, indexes, plans, lambda i: section_of(i, stem=True, relaxed=True))
         sections = _relax_beside_untitled(sections, indexes, plans, lambda i: section_of(i, stem=True, relaxed=True),
                                           chance)
-    if auto:
-        sections = _relax_everyday(ctx, sections, indexes, plans, lambda i: section_of(i, stem=True, relaxed=True))
     if auto and not args["works"] and words_apart(ctx, indexes, plans, sections):
         unstaged.clear()  # the plans changed
         sections = sections_of()  # every section answers no hits (``words_apart``, set on the plans)
