@@ -7,8 +7,12 @@ for a named work when nothing else is asked (a work named by its identifier is f
 held corrigenda); then, only when direct hits are few, a fuzzy expansion of unknown words (no
 work named) and light-stem prefix variants (:mod:`serve.core.relax`), and, when nothing
 matched, the relaxed query (stop words dropped, then any word; a translated question's words
-nothing translates dropped with them: :func:`translated_fillers`); beside keyword hits, the works
-whose text is not held and whose titles hold most of the words (:func:`untexted_title_rows`);
+nothing translates dropped with them: :func:`translated_fillers`); a synonym or translation
+alternative is also searched in the grammatical number the text uses (:func:`alternative_forms`);
+beside keyword hits, the works whose text is not held and whose titles hold most of the words
+(:func:`untexted_title_rows`), and beside all-words provisions held by chance, the works whose titles
+hold most of the subject words (:func:`majority_titled_rows`); a dated citation whose held acts of
+that day hold none of its subject words answers no hits (:func:`dated_subject_not_held`);
 last, with no work named, the weak metadata lane (EuroVoc / subject labels, with the matched
 label as the reason). A typed reference ("la loi de 1968 sur la nationalité") ranks the one act of
 that form and year on that subject first (:func:`typed_references`). Every
@@ -554,6 +558,49 @@ def snowball_variants(conn: sqlite3.Connection, terms: Sequence[str], language: 
     return out
 
 
+#: A synonym or translation alternative is also searched in its other grammatical number when the
+#: index holds that form in more than this many times as many provisions (:func:`alternative_forms`).
+NUMBER_FORM_RATIO = 10
+
+
+def alternative_forms(conn: sqlite3.Connection, synonyms: Mapping[str, Sequence[str]]) -> dict[str, list[str]]:
+    """Each question word's synonym and translation alternatives (``Plan.synonyms``), a one-word
+    alternative followed by its form in the other grammatical number (:func:`number_pair`) when the
+    text says it that way far more often (:data:`NUMBER_FORM_RATIO`): the lexicon renders
+    "advertising" as « publicités », held by 14 Legilux provisions, where the acts say « publicité »
+    (976; issue #15, lurank24). An alternative the text holds in its own form is searched as written."""
+    words = {a for alternatives in synonyms.values() for a in alternatives if analysis.expandable(a)}
+    forms = {f for a in words for f in number_forms(a)}
+    docs = held_docs(conn, sorted(words | forms))
+    out: dict[str, list[str]] = {}
+    for term, alternatives in synonyms.items():
+        found = list(alternatives)
+        for alternative in alternatives:
+            if docs.get(alternative, 0):
+                found += [f for f in number_forms(alternative)
+                          if docs.get(f, 0) > NUMBER_FORM_RATIO * docs[alternative]]
+        out[term] = list(dict.fromkeys(a for a in found if a != term))
+    return out
+
+
+def number_forms(word: str) -> list[str]:
+    """The spellings ``word`` may have in the other grammatical number: less a final ``s`` or ``x``,
+    or with a final ``s`` (« publicités » / « publicité », « réseaux » / « réseau »); none for a word
+    shorter than :data:`VOCABULARY_MIN_LETTERS` + 1 letters (``vocabulary`` does not count the
+    shorter form: « loi » / « lois », "pay" / « pays ») or ending in ``ss`` ("process"). Pure."""
+    if len(word) <= VOCABULARY_MIN_LETTERS or word.endswith("ss"):
+        return []
+    return [word[:-1]] if word[-1] in "sx" else [word + "s"]
+
+
+def held_docs(conn: sqlite3.Connection, words: Sequence[str]) -> dict[str, int]:
+    """How many provisions hold each of ``words`` (``vocabulary``; a word it does not list: absent)."""
+    if not words:
+        return {}
+    return {str(t): int(n) for t, n in conn.execute(
+        f"SELECT term, docs FROM vocabulary WHERE term IN ({','.join('?' * len(words))})", list(words))}
+
+
 def work_rows(conn: sqlite3.Connection, plan: Plan, filters: Filters, index: MountedIndex | None = None) -> list[Hit]:
     """A row per named work (its newest eligible state); a work named by an identifier is
     followed by its held corrigenda (CELEX ``…R(NN)``, same reason, ``corrigendum_of``), never
@@ -647,6 +694,17 @@ def title_rows(conn: sqlite3.Connection, works: Iterable[int], groups: Sequence[
 UNTEXTED_CANDIDATES = 200
 
 
+def title_candidates(conn: sqlite3.Connection, match: str, filters: Filters, limit: int) -> list[int]:
+    """The works (at most ``limit``, best BM25 first) whose official titles or short titles match the
+    FTS5 ``match``, less those the works filter or the allowed set leaves out: the candidates of the
+    title lanes (:func:`untexted_title_rows`, :func:`untexted_subject_rows`, :func:`majority_titled_rows`)."""
+    found = [int(r[0]) for r in conn.execute(
+        "SELECT rowid FROM work_fts WHERE work_fts MATCH ? ORDER BY bm25(work_fts, 0, 8, 10, 0, 0) LIMIT ?",
+        (f"{{titles short_titles}} : ({match})", limit))]
+    return [w for w in found if (filters.allowed is None or w in filters.allowed)
+            and (not filters.works or w in filters.works)]
+
+
 def untexted_title_rows(conn: sqlite3.Connection, groups: list[list[str]], filters: Filters, limit: int,
                         index: MountedIndex | None = None) -> list[Hit]:
     """Works whose text is not held (no searchable state: only their names can find them) whose
@@ -656,17 +714,54 @@ def untexted_title_rows(conn: sqlite3.Connection, groups: list[list[str]], filte
     match = fts_query(groups, any_of=True)
     if match is None or len(groups) < 2:
         return []
-    found = [int(r[0]) for r in conn.execute(
-        "SELECT rowid FROM work_fts WHERE work_fts MATCH ? ORDER BY bm25(work_fts, 0, 8, 10, 0, 0) LIMIT ?",
-        (f"{{titles short_titles}} : ({match})", UNTEXTED_CANDIDATES))]
+    found = title_candidates(conn, match, filters, UNTEXTED_CANDIDATES)
     if not found:
         return []
     texted = {int(r[0]) for r in conn.execute(
         f"SELECT DISTINCT work_rowid FROM lexical_states WHERE work_rowid IN ({','.join(map(str, found))})")}
-    candidates = [w for w in found if w not in texted and (filters.allowed is None or w in filters.allowed)
-                  and (not filters.works or w in filters.works)]
+    candidates = [w for w in found if w not in texted]
     coverage = works_title_coverage(conn, candidates, groups, index)
     return title_rows(conn, (w for w in candidates if coverage.get(w, 0.0) > 0.5), groups, filters, limit)
+
+
+#: Subject words an act's names must hold (a strict majority of the question's) to be brought beside
+#: provisions holding every word by chance (:func:`majority_titled_rows`).
+MAJORITY_TITLED_MIN = 3
+#: … and the question must say at least this share of that act's title subject
+#: (:func:`works_subject_precision`): a title that cites another act's title ("… et à la modification de
+#: la loi modifiée du 10 mai 1995 relative à la gestion de l'infrastructure ferroviaire") or an omnibus
+#: law's is about more than the words it shares with the question.
+MAJORITY_TITLED_PRECISION = 1 / 3
+
+
+def chance_provisions(conn: sqlite3.Connection, index: MountedIndex | None, hits: Sequence[Hit],
+                      groups: Sequence[Sequence[str]]) -> bool:
+    """Whether a section's provisions holding every word hold them by chance: fewer than
+    :data:`FUZZY_MIN_EXACT_HITS` of them, on works whose names hold none of the question's subject
+    words (:func:`direct_titled` 0; :func:`chance_hits` over a finished section)."""
+    strict = sum(1 for h in hits if strict_hit(h) and h.row.get("anchor"))
+    return 0 < strict < FUZZY_MIN_EXACT_HITS and direct_titled(conn, index, hits, groups) == 0.0
+
+
+def majority_titled_rows(conn: sqlite3.Connection, groups: list[list[str]], filters: Filters, limit: int,
+                         index: MountedIndex | None = None) -> list[Hit]:
+    """Works whose official titles or short titles hold a strict majority of the question's subject
+    words (:func:`serve.core.ranking.says_subject`; at least :data:`MAJORITY_TITLED_MIN` of them), as
+    work rows (``title_words``): "avance par l'Etat des pensions alimentaires impayées" names the
+    Loi du 26 juillet 1980 concernant l'avance et le recouvrement de pensions alimentaires, while the
+    provisions holding all six words are an EU banking regulation's and a patent law's annex
+    (issue #15, lurank24). :func:`untexted_title_rows` does this for works whose text is not held."""
+    subject = [g for g in groups if ranking.says_subject(g[0])]
+    match = fts_query(subject, any_of=True)
+    if match is None or len(subject) < MAJORITY_TITLED_MIN:
+        return []
+    candidates = title_candidates(conn, match, filters, UNTEXTED_CANDIDATES)
+    coverage = works_title_coverage(conn, candidates, subject, index)
+    held = [w for w in candidates if coverage.get(w, 0.0) > 0.5
+            and round(coverage.get(w, 0.0) * len(subject)) >= MAJORITY_TITLED_MIN]
+    precision = works_subject_precision(conn, held, subject, index)
+    return title_rows(conn, (w for w in held if precision.get(w, 0.0) >= MAJORITY_TITLED_PRECISION),
+                      groups, filters, limit)
 
 
 _UNTEXTED_WORKS: weakref.WeakKeyDictionary[MountedIndex, dict[str, frozenset[int]]] = weakref.WeakKeyDictionary()
@@ -750,11 +845,7 @@ def untexted_subject_rows(conn: sqlite3.Connection, groups: list[list[str]], fil
         # no such work's names hold a word of every group, or none is the question's whole title
         # subject (every work kept below is one of untexted_subjects): nothing to look up
         return []
-    found = [int(r[0]) for r in conn.execute(
-        "SELECT rowid FROM work_fts WHERE work_fts MATCH ? ORDER BY bm25(work_fts, 0, 8, 10, 0, 0) LIMIT ?",
-        (f"{{titles short_titles}} : ({match})", UNTEXTED_SUBJECT_CANDIDATES))]
-    candidates = [w for w in found if (filters.allowed is None or w in filters.allowed)
-                  and (not filters.works or w in filters.works)]
+    candidates = title_candidates(conn, match, filters, UNTEXTED_SUBJECT_CANDIDATES)
     if not candidates:
         return []
     texted = {int(r[0]) for r in conn.execute(
@@ -1321,6 +1412,12 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
             out.top_title_match = title_match(works_subject_precision(conn, [top], out.groups, index).get(top, 0.0),
                                               works_title_coverage(conn, [top], out.groups, index).get(top, 0.0))
             return out
+    if not plan.strong and not plan.mentions and options.grain == "works" and out.groups \
+            and chance_provisions(conn, index, hits, out.groups):
+        # beside provisions holding every word by chance, the acts the words name (majority_titled_rows)
+        listed = {h.row["work_rowid"] for h in hits}
+        titled = once("majority_titled", lambda: majority_titled_rows(conn, out.groups, filters, options.limit, index))
+        hits.extend(h for h in titled if h.row["work_rowid"] not in listed)
     coverage = works_title_coverage(conn, [h.row["work_rowid"] for h in hits], out.groups, index)
     if out.relaxed is not None and out.relaxed.get("reason") == "any_term" and out.groups and not plan.article_key:
         subject = [g for g in out.groups if ranking.says_subject(g[0])] or out.groups
@@ -2115,8 +2212,10 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
     budget = options.limit * (WORK_OVERSAMPLE if options.grain == "works" else OVERSAMPLE)
     snow = once("snowball", lambda: snowball_variants(conn, plan.terms, options.language, index)) if options.relax_words else {}
     if plan.synonyms and options.relax_words:  # an everyday word OR-ed with the acts' terms for it
-        snow = {t: list(dict.fromkeys([*snow.get(t, []), *plan.synonyms.get(t, [])])) for t in plan.terms
-                if snow.get(t) or plan.synonyms.get(t)}
+        alternatives = once("alternative_forms",
+                            lambda: alternative_forms(conn, plan.synonyms))
+        snow = {t: list(dict.fromkeys([*snow.get(t, []), *alternatives.get(t, [])])) for t in plan.terms
+                if snow.get(t) or alternatives.get(t)}
     if snow:
         out.expansions += [label for label in relax.expansion_labels(snow) if label not in out.expansions]
         out.words += [v for words in snow.values() for v in words]
@@ -2882,6 +2981,78 @@ def dated_reference_not_held(indexes: Sequence[MountedIndex], plans: Mapping[str
         plan.name_not_held = {"reason": "dated_reference_not_held", "references": [text for text, _ in cited]}
 
 
+#: Subject words a dated citation must say (beside its form and date) before the cited acts' silence
+#: on all of them means the question is about another act (:func:`dated_subject_not_held`).
+DATED_SUBJECT_MIN = 2
+#: … each of at least this many letters ("mer" is one; the "r", "g" of "R.G.D." are none).
+DATED_SUBJECT_MIN_LETTERS = 3
+
+
+def dated_subject_not_held(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mapping[str, Plan],
+                           query: str) -> None:
+    """A question citing acts by form and date and naming their subject (``loi du 14 juillet 2023
+    relative aux parcs éoliens en mer``), where every cited act the indexes hold is silent on that
+    subject — none of at least :data:`DATED_SUBJECT_MIN` subject words (:func:`dated_subject_words`),
+    in any light-stem form, is in their names or in their provisions' text (every one of them with its
+    text held) — asks for an act of that
+    day the corpus does not hold: every section answers no hits with the typed reason
+    ``dated_subject_not_held`` (plans, in place; issue #15, lurank24). Answering with the held act of
+    that day would name an act on another subject (a screening of foreign investments), and searching
+    the subject words would answer with whatever provision holds them by chance. A citation whose
+    acts hold one subject word (a misspelt or shortened title) is searched as before; so is a query
+    that names a work otherwise or cites no held act (:func:`dated_reference_not_held`)."""
+    cited = dated_prefixes(query)
+    if not cited or any(p.constraints or p.anchor or p.article_key or p.act_number or p.name_not_held
+                        for p in plans.values()):
+        return
+    said: list[str] = []
+    for index in indexes:
+        works = sorted({w for _, prefix in cited for w in _dated_works(index, prefix)})
+        words = dated_subject_words(plans[index.publisher.value].terms) if works else []
+        if len(words) < DATED_SUBJECT_MIN:
+            if works:
+                return
+            continue
+        with index.session(ctx.deadline_seconds) as conn:
+            if works_hold_any(conn, works, words):
+                return
+        said = words
+    if said:
+        for plan in plans.values():
+            plan.name_not_held = {"reason": "dated_subject_not_held", "references": [text for text, _ in cited],
+                                  "words": said}
+
+
+def dated_subject_words(terms: Sequence[str]) -> list[str]:
+    """The words of a dated citation's plan that can say an act's subject: not an act form, title
+    frame or relation word (:func:`serve.core.ranking.says_subject`), not a stop or question word, a
+    number, a month (:func:`month_number`: a mistyped one, "juilet", stays a word of the plan), a
+    phrase or a word of fewer than :data:`DATED_SUBJECT_MIN_LETTERS` letters (the letters of a dotted
+    form, "R.G.D. du 10 mars 2014"). Pure."""
+    return [t for t in terms if " " not in t and len(t) >= DATED_SUBJECT_MIN_LETTERS and not t.isdigit()
+            and month_number(t) is None and ranking.says_subject(t) and not relax.relaxable(t)]
+
+
+def works_hold_any(conn: sqlite3.Connection, works: Sequence[int], words: Sequence[str]) -> bool:
+    """Whether the names or a provision of one of ``works`` hold one of ``words`` (each as its light
+    stem's prefix, :func:`_fts_word`); a work whose text the index does not hold may hold them (its
+    silence says nothing)."""
+    tokens = " OR ".join(_fts_word(w) for w in words)
+    marks = ",".join("?" * len(works))
+    texted = {int(r[0]) for r in conn.execute(
+        f"SELECT DISTINCT work_rowid FROM lexical_states WHERE work_rowid IN ({marks})", list(works))}
+    if texted != set(works):
+        return True
+    named = conn.execute(f"SELECT 1 FROM work_fts WHERE work_fts MATCH ? AND rowid IN ({marks}) LIMIT 1",
+                         ["{titles short_titles aliases} : (" + tokens + ")", *works]).fetchone()
+    if named is not None:
+        return True
+    return conn.execute(
+        f"SELECT 1 FROM lexical_states s WHERE s.work_rowid IN ({marks}) AND s.state_rowid IN "
+        "(SELECT rowid FROM provision_fts WHERE provision_fts MATCH ?) LIMIT 1",
+        [*works, "text : (" + tokens + ")"]).fetchone() is not None
+
+
 #: Act forms of a typed reference (``la loi de 1968 sur la nationalité``) → the slug prefix of the
 #: publisher's identifiers of that form (``loi-1968-02-22-n1``).
 TYPED_FORMS = {"loi": "loi", "lois": "loi"}
@@ -3129,6 +3300,7 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
     if args["retrieval_mode"] in ("keyword", "hybrid") and not args["works"]:
         named_act(ctx, indexes, plans, act_name(parsed.raw), fuzzy=args["fuzzy"] == "auto")
         dated_reference_not_held(indexes, plans, parsed.raw)
+        dated_subject_not_held(ctx, indexes, plans, parsed.raw)
         transposing_laws(ctx, indexes, plans, own_law)
     someone_strong = any(p.names_publisher for p in plans.values())
     known = _known_anywhere(ctx, plans, args["language"]) if args["fuzzy"] == "auto" else set()
