@@ -831,44 +831,51 @@ class _Assembler:
             self.directories.add(directory)
         return os.path.join(directory, f"{slug}.json")
 
-    def history(self, work_id: str, data: bytes) -> None:
+    def _put_history(self, work_id: str, data: bytes, source: str | None = None) -> None:
+        """Write ``work_id``'s history file ``data``; ``source``: a previous output's file of it, made
+        a second name of the new one (:meth:`history_link`) when it holds exactly ``data`` — read and
+        compared, so a previous file that was altered is not reused."""
+        if source is not None:
+            try:
+                with open(source, "rb") as handle:
+                    held = handle.read(len(data) + 1)
+            except OSError:
+                held = b""
+            if held == data and self._link(source, self._history_path(work_id)):
+                return
         with open(self._history_path(work_id), "wb") as handle:
             handle.write(data)
+
+    def history(self, work_id: str, data: bytes, source: str | None = None) -> None:
+        self._put_history(work_id, data, source)
         table, size = states_table(data)
         self.states.add(self._table(table, self.states), size)
 
-    def history_copy(self, work_id: str, data: bytes, states: list[pa.RecordBatch]) -> None:
+    def history_copy(self, work_id: str, data: bytes, states: list[pa.RecordBatch], source: str | None = None) -> None:
         """A work's history file and its states rows as a shard output holds them (Parquet-typed
         batches: :func:`_shard_works`), the same rows :meth:`history` would build from ``data``."""
-        with open(self._history_path(work_id), "wb") as handle:
-            handle.write(data)
+        self._put_history(work_id, data, source)
         if states:
             self.states.add(pa.Table.from_batches(states), len(data))
 
-    def history_reuse(self, work_id: str, data: bytes, source: str, states: list[pa.RecordBatch]) -> None:
-        """:meth:`history_copy` of ``data`` (a copied work's history, from its cache entry), linked from
-        ``source`` (the previous output's file of it) when that file holds exactly ``data`` — read
-        and compared, so a previous file that was altered is not reused: ``data`` is written."""
-        try:
-            with open(source, "rb") as handle:
-                held = handle.read(len(data) + 1)
-        except OSError:
-            held = b""
-        if held == data:
-            self.history_link(work_id, source, states)
-        else:
-            self.history_copy(work_id, data, states)
-
-    def history_link(self, work_id: str, source: str, states: list[pa.RecordBatch]) -> None:
-        """:meth:`history_copy` of the history file at ``source`` (a shard output's), made a second
-        name of that file (``os.link``: no byte read or written; the dataset is replaced as a whole
-        directory and no writer opens a file of it again, so the two names never part) — or its
-        bytes copied where the file system cannot link them."""
-        path = self._history_path(work_id)
+    @staticmethod
+    def _link(source: str, path: str) -> bool:
+        """Give the file ``source`` the second name ``path`` (``os.link``: no byte read or written; a
+        dataset or shard output is replaced as a whole directory and no writer opens one of its
+        files again, so the two names never part); False where the file system cannot."""
         try:
             os.link(source, path)
-            size = os.stat(path).st_size
         except OSError:
+            return False
+        return True
+
+    def history_link(self, work_id: str, source: str, states: list[pa.RecordBatch]) -> None:
+        """:meth:`history_copy` of the history file at ``source`` (a shard output's), linked
+        (:meth:`_link`) — or its bytes copied where the file system cannot link them."""
+        path = self._history_path(work_id)
+        if self._link(source, path):
+            size = os.stat(path).st_size
+        else:
             with open(source, "rb") as handle:
                 data = handle.read()
             with open(path, "wb") as handle:
@@ -1625,9 +1632,9 @@ class _PreviousTables:
             raise DerivationError("a previous shard output does not hold a copied work's rows",
                                   code="shard_mismatch", subject=self.path.name)
         if block.history is not None and states:
-            assembler.history_reuse(work_id, block.history, self._history(work_id), states)
+            assembler.history_copy(work_id, block.history, states, self._history(work_id))
         elif block.history is not None:  # no states row: built as a derived work's (its size counts)
-            assembler.history(work_id, block.history)
+            assembler.history(work_id, block.history, self._history(work_id))
         if events or visibility:
             held = self.sizes.get(work_id)
             if not (isinstance(held, list) and len(held) == 2):

@@ -600,3 +600,59 @@ def test_an_alias_table_from_a_memo_reads_only_the_works_whose_records_changed(l
     # what the memo records is taken as the work's when its digest is the manifest's
     vouched = {**found, slug: [found[slug][0], ["another-alias"]]}
     assert D.alias_table(lu_copy, vouched).aliases.get("another-alias") == work_id
+
+
+def _history_files(out: Path) -> dict[str, Path]:
+    return {p.relative_to(out).as_posix(): p for p in sorted((out / "history").rglob("*.json"))}
+
+
+def test_unchanged_history_files_are_linked_and_an_altered_previous_one_is_written_again(lu_copy, cache, tmp_path):
+    """The merge gives each work's history file a second name (the shard's file: no byte copied),
+    and a shard rebuilt for one changed work links its unchanged works' files from its previous
+    output when they hold the cache entry's bytes; a previous file whose bytes were altered is not
+    reused (the entry's bytes are written to a new file), and the merged dataset is still a cold
+    build's bytes."""
+    from corpus_tree.manifest import build_manifest
+
+    slug, shards = "rgd-2001-10-18-n3", 2
+    mine = shard_of(slug, shards)
+    outs = [tmp_path / f"shard-{i}" for i in range(shards)]
+    for i, out in enumerate(outs):
+        build_dataset(lu_copy, out, shard=(i, shards), cache=cache)
+    merge_shards(outs, tmp_path / "merged")
+    merged = _history_files(tmp_path / "merged")
+    held = {name: path for out in outs for name, path in _history_files(out).items()}
+    assert merged and merged.keys() == held.keys()
+    assert all(path.stat().st_ino == held[name].stat().st_ino for name, path in merged.items())
+    previous = _history_files(outs[mine])
+    changed_name = f"history/lu-legilux/{slug}.json"
+    others = sorted(name for name in previous if name != changed_name)
+    assert changed_name in previous and len(others) >= 2
+    altered = others[0]
+    inodes = {name: path.stat().st_ino for name, path in previous.items()}
+    meta = _version_meta(lu_copy, slug)
+    original = meta.read_bytes()
+    manifest = lu_copy.root / "manifest.json"
+    saved_manifest = manifest.read_bytes()
+    meta.write_bytes(render(seal({**json.loads(original), "raw": {"test": "one change"}})))
+    try:
+        manifest.write_bytes(render(build_manifest(lu_copy.works(), lu_copy.iter_versions(verify=False))))
+        assert D.refresh_shard(lu_copy, outs[1 - mine], (1 - mine, shards))
+        # the previous output's file of an unchanged work altered in place, its size kept
+        data = bytearray(previous[altered].read_bytes())
+        data[-2:-1] = b" " if data[-2:-1] != b" " else b"\t"
+        with previous[altered].open("r+b") as handle:
+            handle.write(bytes(data))
+        report = build_dataset(lu_copy, outs[mine], shard=(mine, shards), cache=cache)
+        assert report.derived == [f"lu-legilux:{slug}"] and report.works_copied == report.works - 1
+        rebuilt = _history_files(outs[mine])
+        assert rebuilt.keys() == previous.keys()
+        linked = {name for name, path in rebuilt.items() if path.stat().st_ino == inodes[name]}
+        assert linked == set(others) - {altered}  # the changed work's file and the altered one are new
+        assert rebuilt[altered].read_bytes() != bytes(data)
+        merge_shards(outs, tmp_path / "merged")
+        build_dataset(lu_copy, tmp_path / "scratch", use_cache=False)
+        _same(tmp_path / "scratch", tmp_path / "merged")
+    finally:
+        meta.write_bytes(original)
+        manifest.write_bytes(saved_manifest)
