@@ -833,7 +833,7 @@ class _Assembler:
 
     def _put_history(self, work_id: str, data: bytes, source: str | None = None) -> None:
         """Write ``work_id``'s history file ``data``; ``source``: a previous output's file of it, made
-        a second name of the new one (:meth:`history_link`) when it holds exactly ``data`` — read and
+        a second name of the new one (:meth:`_link`) when it holds exactly ``data`` — read and
         compared, so a previous file that was altered is not reused."""
         if source is not None:
             try:
