@@ -766,6 +766,7 @@ class _Assembler:
                  group_bytes: int | None = None) -> None:
         self.out = out
         (out / "history").mkdir(parents=True, exist_ok=True)
+        self.directories: set[str] = set()  # the history directories made (one per publisher)
         self.gaps: list[dict[str, Any]] = []
         self.errors: list[dict[str, Any]] = []
         self.jsonl = _HashedFile(out / "provisions.jsonl")
@@ -821,23 +822,67 @@ class _Assembler:
         if events or visibility:
             self.sizes[work_id] = [int(sizes[0]), int(sizes[1])]
 
-    def history(self, work_id: str, data: bytes) -> None:
+    def _history_path(self, work_id: str) -> str:
+        """Where ``work_id``'s history file goes (its publisher's directory made once)."""
         publisher, slug = work_id.split(":", 1)
-        path = self.out / "history" / publisher / f"{slug}.json"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
+        directory = os.path.join(self.out, "history", publisher)
+        if directory not in self.directories:
+            os.makedirs(directory, exist_ok=True)
+            self.directories.add(directory)
+        return os.path.join(directory, f"{slug}.json")
+
+    def _put_history(self, work_id: str, data: bytes, source: str | None = None) -> None:
+        """Write ``work_id``'s history file ``data``; ``source``: a previous output's file of it, made
+        a second name of the new one (:meth:`_link`) when it holds exactly ``data`` — read and
+        compared, so a previous file that was altered is not reused."""
+        if source is not None:
+            try:
+                with open(source, "rb") as handle:
+                    held = handle.read(len(data) + 1)
+            except OSError:
+                held = b""
+            if held == data and self._link(source, self._history_path(work_id)):
+                return
+        with open(self._history_path(work_id), "wb") as handle:
+            handle.write(data)
+
+    def history(self, work_id: str, data: bytes, source: str | None = None) -> None:
+        self._put_history(work_id, data, source)
         table, size = states_table(data)
         self.states.add(self._table(table, self.states), size)
 
-    def history_copy(self, work_id: str, data: bytes, states: list[pa.RecordBatch]) -> None:
+    def history_copy(self, work_id: str, data: bytes, states: list[pa.RecordBatch], source: str | None = None) -> None:
         """A work's history file and its states rows as a shard output holds them (Parquet-typed
         batches: :func:`_shard_works`), the same rows :meth:`history` would build from ``data``."""
-        publisher, slug = work_id.split(":", 1)
-        path = self.out / "history" / publisher / f"{slug}.json"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
+        self._put_history(work_id, data, source)
         if states:
             self.states.add(pa.Table.from_batches(states), len(data))
+
+    @staticmethod
+    def _link(source: str, path: str) -> bool:
+        """Give the file ``source`` the second name ``path`` (``os.link``: no byte read or written; a
+        dataset or shard output is replaced as a whole directory and no writer opens one of its
+        files again, so the two names never part); False where the file system cannot."""
+        try:
+            os.link(source, path)
+        except OSError:
+            return False
+        return True
+
+    def history_link(self, work_id: str, source: str, states: list[pa.RecordBatch]) -> None:
+        """:meth:`history_copy` of the history file at ``source`` (a shard output's), linked
+        (:meth:`_link`) — or its bytes copied where the file system cannot link them."""
+        path = self._history_path(work_id)
+        if self._link(source, path):
+            size = os.stat(path).st_size
+        else:
+            with open(source, "rb") as handle:
+                data = handle.read()
+            with open(path, "wb") as handle:
+                handle.write(data)
+            size = len(data)
+        if states:
+            self.states.add(pa.Table.from_batches(states), size)
 
     def block(self, block: EncodedBlock, ident: str | None = None) -> None:
         """One work's pieces; ``ident``: what its rows are a function of (:func:`row_ident`)."""
@@ -1573,6 +1618,10 @@ class _PreviousTables:
         except DerivationError:
             return None
 
+    def _history(self, work_id: str) -> str:
+        publisher, slug = work_id.split(":", 1)
+        return os.path.join(self.path, "history", publisher, f"{slug}.json")
+
     def copy(self, block: EncodedBlock, assembler: _Assembler) -> EncodedBlock:
         work_id = block.work_id
         states = self.states.take(work_id)
@@ -1583,9 +1632,9 @@ class _PreviousTables:
             raise DerivationError("a previous shard output does not hold a copied work's rows",
                                   code="shard_mismatch", subject=self.path.name)
         if block.history is not None and states:
-            assembler.history_copy(work_id, block.history, states)
+            assembler.history_copy(work_id, block.history, states, self._history(work_id))
         elif block.history is not None:  # no states row: built as a derived work's (its size counts)
-            assembler.history(work_id, block.history)
+            assembler.history(work_id, block.history, self._history(work_id))
         if events or visibility:
             held = self.sizes.get(work_id)
             if not (isinstance(held, list) and len(held) == 2):
@@ -1807,14 +1856,14 @@ def merge_shards(shards: Sequence[str | Path], out: str | Path) -> BuildReport:
                     spans = _with_span(spans, work_id, rows_before, at, size, ident(work_id))
                     rows_before += n_rows
                 publisher, slug = work_id.split(":", 1)
-                history = path / "history" / publisher / f"{slug}.json"
-                if history.is_file():
+                history = os.path.join(path, "history", publisher, f"{slug}.json")
+                if os.path.isfile(history):
                     # the work's states are the shard's rows of them (what states_table gave it)
                     rows: list[pa.RecordBatch] = []
                     if (found := pending_states[path]) is not None and found[0] == work_id:
                         rows = found[1]
                         pending_states[path] = next(states[path], None)
-                    assembler.history_copy(work_id, history.read_bytes(), rows)
+                    assembler.history_link(work_id, history, rows)
                 if batched:
                     events, visibility = event_rows[path].take(work_id), visibility_rows[path].take(work_id)
                     if events or visibility:

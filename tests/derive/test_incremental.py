@@ -4,8 +4,10 @@ shards merge to the bytes of an unsharded build."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -65,6 +67,25 @@ def test_unchanged_tree_rederives_nothing(warm, lu_copy, lu_dataset, tmp_path):
 
 def _version_meta(tree, slug: str) -> Path:
     return sorted((tree.root / "works" / slug / "versions").glob("*/meta.json"))[-1]
+
+
+@contextlib.contextmanager
+def _one_change(tree, slug: str) -> Iterator[None]:
+    """One work's latest version record re-sealed with other content and the tree's manifest rewritten
+    as a writer would; both restored afterwards."""
+    from corpus_tree.manifest import build_manifest
+
+    meta = _version_meta(tree, slug)
+    original = meta.read_bytes()
+    manifest = tree.root / "manifest.json"
+    saved_manifest = manifest.read_bytes()
+    meta.write_bytes(render(seal({**json.loads(original), "raw": {"test": "one change"}})))
+    try:
+        manifest.write_bytes(render(build_manifest(tree.works(), tree.iter_versions(verify=False))))
+        yield
+    finally:
+        meta.write_bytes(original)
+        manifest.write_bytes(saved_manifest)
 
 
 @pytest.fixture
@@ -348,7 +369,6 @@ def test_a_one_change_merge_copies_the_unchanged_row_groups_and_equals_a_cold_bu
     """With small row groups, a merge after one work changed copies every ``provisions.parquet`` row
     group of unchanged works byte for byte from the previous merged file (and the rebuilt shard
     from its previous output); the merged files are the bytes of a cold unsharded build."""
-    from corpus_tree.manifest import build_manifest
     from derive import parquet as P
 
     monkeypatch.setattr(P, "ROW_GROUP_ROWS", 300)
@@ -361,13 +381,7 @@ def test_a_one_change_merge_copies_the_unchanged_row_groups_and_equals_a_cold_bu
     assert first.row_groups > 3 and first.row_groups_copied == 0  # nothing to copy from
     again = merge_shards(outs, tmp_path / "merged")
     assert again.row_groups_copied == again.row_groups  # the same works: every group copied
-    meta = _version_meta(lu_copy, slug)
-    original = meta.read_bytes()
-    manifest = lu_copy.root / "manifest.json"
-    saved_manifest = manifest.read_bytes()
-    meta.write_bytes(render(seal({**json.loads(original), "raw": {"test": "one change"}})))
-    try:
-        manifest.write_bytes(render(build_manifest(lu_copy.works(), lu_copy.iter_versions(verify=False))))
+    with _one_change(lu_copy, slug):
         assert D.refresh_shard(lu_copy, outs[1 - mine], (1 - mine, shards))
         rebuilt = build_dataset(lu_copy, outs[mine], shard=(mine, shards), cache=cache)
         assert rebuilt.derived == [f"lu-legilux:{slug}"] and 0 < rebuilt.row_groups_copied < rebuilt.row_groups
@@ -378,9 +392,6 @@ def test_a_one_change_merge_copies_the_unchanged_row_groups_and_equals_a_cold_bu
         build_dataset(lu_copy, tmp_path / "cold-shard", shard=(mine, shards), use_cache=False)
         assert (tmp_path / "cold-shard" / "provisions.parquet").read_bytes() == \
             (outs[mine] / "provisions.parquet").read_bytes()
-    finally:
-        meta.write_bytes(original)
-        manifest.write_bytes(saved_manifest)
 
 
 @pytest.mark.parametrize("chunk", [64, 3000])
@@ -498,7 +509,6 @@ def test_the_merge_writes_each_works_span_and_an_index_build_takes_them_unread(l
     import hashlib
 
     import derive.index.build as B
-    from corpus_tree.manifest import build_manifest
     from derive import work_spans
     from derive.index.ranges import jsonl_ranges
     from legal.ids import Publisher
@@ -547,13 +557,7 @@ def test_the_merge_writes_each_works_span_and_an_index_build_takes_them_unread(l
     assert again.metrics["mode"] == "incremental" and again.metrics["works_changed"] == 0
     works = again.metrics["works_unread"]  # every work (some have no lines)
     assert works >= len(spans) and passes == []  # the file was not read
-    meta = _version_meta(lu_copy, slug)
-    original_meta = meta.read_bytes()
-    manifest = lu_copy.root / "manifest.json"
-    saved_manifest = manifest.read_bytes()
-    meta.write_bytes(render(seal({**json.loads(original_meta), "raw": {"test": "one change"}})))
-    try:
-        manifest.write_bytes(render(build_manifest(lu_copy.works(), lu_copy.iter_versions(verify=False))))
+    with _one_change(lu_copy, slug):
         mine = shard_of(slug, shards)
         assert D.refresh_shard(lu_copy, outs[1 - mine], (1 - mine, shards))
         build_dataset(lu_copy, outs[mine], shard=(mine, shards), cache=cache)
@@ -569,9 +573,6 @@ def test_the_merge_writes_each_works_span_and_an_index_build_takes_them_unread(l
         (merged.parent / f".{merged.name}.work-spans.json").write_bytes(work_spans.document(sha, spans))
         stale = build("stale", previous=tmp_path / "changed")
         assert passes == [merged / "provisions.jsonl"] and stale.stamp == full.stamp
-    finally:
-        meta.write_bytes(original_meta)
-        manifest.write_bytes(saved_manifest)
 
 
 def test_an_alias_table_from_a_memo_reads_only_the_works_whose_records_changed(lu_copy, monkeypatch):
@@ -600,3 +601,49 @@ def test_an_alias_table_from_a_memo_reads_only_the_works_whose_records_changed(l
     # what the memo records is taken as the work's when its digest is the manifest's
     vouched = {**found, slug: [found[slug][0], ["another-alias"]]}
     assert D.alias_table(lu_copy, vouched).aliases.get("another-alias") == work_id
+
+
+def _history_files(out: Path) -> dict[str, Path]:
+    return {p.relative_to(out).as_posix(): p for p in sorted((out / "history").rglob("*.json"))}
+
+
+def test_unchanged_history_files_are_linked_and_an_altered_previous_one_is_written_again(lu_copy, cache, tmp_path):
+    """The merge gives each work's history file a second name (the shard's file: no byte copied),
+    and a shard rebuilt for one changed work links its unchanged works' files from its previous
+    output when they hold the cache entry's bytes; a previous file whose bytes were altered is not
+    reused (the entry's bytes are written to a new file), and the merged dataset is still a cold
+    build's bytes."""
+
+    slug, shards = "rgd-2001-10-18-n3", 2
+    mine = shard_of(slug, shards)
+    outs = [tmp_path / f"shard-{i}" for i in range(shards)]
+    for i, out in enumerate(outs):
+        build_dataset(lu_copy, out, shard=(i, shards), cache=cache)
+    merge_shards(outs, tmp_path / "merged")
+    merged = _history_files(tmp_path / "merged")
+    held = {name: path for out in outs for name, path in _history_files(out).items()}
+    assert merged and merged.keys() == held.keys()
+    assert all(path.stat().st_ino == held[name].stat().st_ino for name, path in merged.items())
+    previous = _history_files(outs[mine])
+    changed_name = f"history/lu-legilux/{slug}.json"
+    others = sorted(name for name in previous if name != changed_name)
+    assert changed_name in previous and len(others) >= 2
+    altered = others[0]
+    inodes = {name: path.stat().st_ino for name, path in previous.items()}
+    with _one_change(lu_copy, slug):
+        assert D.refresh_shard(lu_copy, outs[1 - mine], (1 - mine, shards))
+        # the previous output's file of an unchanged work altered in place, its size kept
+        data = bytearray(previous[altered].read_bytes())
+        data[-2:-1] = b" " if data[-2:-1] != b" " else b"\t"
+        with previous[altered].open("r+b") as handle:
+            handle.write(bytes(data))
+        report = build_dataset(lu_copy, outs[mine], shard=(mine, shards), cache=cache)
+        assert report.derived == [f"lu-legilux:{slug}"] and report.works_copied == report.works - 1
+        rebuilt = _history_files(outs[mine])
+        assert rebuilt.keys() == previous.keys()
+        linked = {name for name, path in rebuilt.items() if path.stat().st_ino == inodes[name]}
+        assert linked == set(others) - {altered}  # the changed work's file and the altered one are new
+        assert rebuilt[altered].read_bytes() != bytes(data)
+        merge_shards(outs, tmp_path / "merged")
+        build_dataset(lu_copy, tmp_path / "scratch", use_cache=False)
+        _same(tmp_path / "scratch", tmp_path / "merged")

@@ -210,3 +210,26 @@ def test_provision_fts_pending_terms_are_flushed_in_large_segments(fixture_index
             conn.close()
         assert FTS_HASHSIZE > 1024 * 1024
         assert config.get("hashsize") == FTS_HASHSIZE
+
+
+@pytest.mark.parametrize("name", ["lu-legilux.sqlite", "eu-eurlex.sqlite"])
+def test_vacuum_into_place_gives_the_bytes_of_vacuum(fixture_indexes: FixtureBuild, tmp_path: Path, name: str) -> None:
+    """The build's ``VACUUM INTO`` a file beside the index (renamed over it, its header's change
+    counter set to the one ``VACUUM`` commits) is ``VACUUM``'s file, byte for byte: here after one more
+    write transaction, so that the counter is not the one the fixture file holds."""
+    from derive.index.build import vacuum_into_place
+
+    files = [tmp_path / f"vacuum-{i}.sqlite" for i in range(2)]
+    for path, vacuum in zip(files, (lambda c: c.execute("VACUUM"), vacuum_into_place), strict=True):
+        shutil.copyfile(fixture_indexes.index_dir / name, path)
+        conn = sqlite3.connect(path, isolation_level=None)
+        conn.execute("PRAGMA journal_mode=OFF")
+        conn.execute("BEGIN")
+        conn.execute("INSERT INTO stamp(k, v) VALUES ('test', 'one more transaction')")
+        conn.execute("COMMIT")
+        conn.execute("ANALYZE")
+        vacuum(conn)
+        conn.close()
+    assert files[0].read_bytes() == files[1].read_bytes()
+    assert files[0].read_bytes() != (fixture_indexes.index_dir / name).read_bytes()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f.name for f in files]  # nothing left beside
