@@ -13,9 +13,12 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from legal.errors import PublisherError
 from publishers.http import parse_results
+from publishers.http import sparql as sparql_module
 
 SUBJECT = "catalogue"
 T = {"type": "literal", "value": "x"}  # a well-formed term
@@ -138,3 +141,55 @@ def test_accepted_answers_give_the_same_rows(body: bytes, rows: list[dict[str, s
     assert got == rows
     assert [list(r) for r in got] == [list(r) for r in rows]  # variable order kept
     assert all(type(v) is str for r in got for v in r.values())
+
+
+#: accepted answers the reading path leaves to the checking path (an object other than a term
+#: carrying a string ``value``): still the same rows, only parsed twice
+CHECKED_TWICE = {"head shaped like a term", "results with extra string members", "document with extra members"}
+
+
+@pytest.mark.parametrize(("body", "rows"), [pytest.param(b, r, id=name) for name, b, r in ACCEPTED
+                                             if name not in CHECKED_TWICE])
+def test_well_formed_answers_are_read_once(body: bytes, rows: list[dict[str, str]],
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A well-formed answer never reaches the checking path (the term dicts are never built)."""
+
+    def refuse(body: bytes, *, subject: str) -> list[dict[str, str]]:
+        raise AssertionError("parsed twice")
+
+    monkeypatch.setattr(sparql_module, "_parse_checked", refuse)
+    assert parse_results(body, subject=SUBJECT) == rows
+
+NAMES = st.sampled_from(["a", "b", "value", "type", "datatype", "head", "results", "bindings"])
+SCALARS = st.none() | st.booleans() | st.integers(-3, 3) | st.sampled_from(["", "x", "uri", "é"])
+ANY_JSON = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=3)
+                        | st.dictionaries(NAMES, inner, max_size=3), max_leaves=8)
+TERMS = st.one_of(st.fixed_dictionaries({"value": st.sampled_from(["", "x", "http://example.org/a", "1"])},
+                                        optional={"type": st.sampled_from(["uri", "literal", "bnode"]),
+                                                  "datatype": st.just("http://www.w3.org/2001/XMLSchema#int"),
+                                                  "xml:lang": st.just("fr")}),
+                  ANY_JSON)
+BINDINGS = st.lists(st.dictionaries(NAMES, TERMS, max_size=4) | ANY_JSON, max_size=4) | ANY_JSON
+RESULTS = st.fixed_dictionaries({"bindings": BINDINGS}, optional={"distinct": st.booleans(), "value": ANY_JSON}) \
+    | ANY_JSON
+HEADS = st.fixed_dictionaries({}, optional={"vars": st.lists(NAMES, max_size=3), "value": ANY_JSON}) | ANY_JSON
+DOCUMENTS = st.fixed_dictionaries({}, optional={"head": HEADS, "results": RESULTS, "value": ANY_JSON}) | ANY_JSON
+
+
+def outcome(parse: Any, body: bytes) -> tuple[str, Any]:
+    try:
+        rows = parse(body, subject=SUBJECT)
+    except PublisherError as exc:
+        return "error", (exc.code, exc.message, exc.subject, exc.retryable)
+    return "rows", (rows, [list(r) for r in rows])
+
+
+@settings(max_examples=1500, deadline=None, derandomize=True)
+@given(document=DOCUMENTS, cut=st.integers(0, 400) | st.none())
+def test_reading_path_agrees_with_checking_path(document: Any, cut: int | None) -> None:
+    """Generated documents (shaped like SPARQL JSON or not, sometimes truncated): the same rows or
+    the same first error as the checking path that builds every term."""
+    body = json.dumps(document).encode()
+    if cut is not None:
+        body = body[:cut]
+    assert outcome(parse_results, body) == outcome(sparql_module._parse_checked, body)
