@@ -4,7 +4,7 @@ Results are parsed with plain :mod:`json` (an order of magnitude faster than rdf
 parser) into rows of ``{variable: string value}``; unbound variables are absent from a row.
 Each term is reduced to its value while the JSON is read (no dict per term is ever held: the
 peak of a 5,000-row page, issue #13); an answer that reading cannot prove well-formed is parsed
-again by the checking path, so every malformed answer fails with the same first error.
+again by the checking path, so every malformed answer fails with the same first error (ADR 0041).
 Every failure is a :class:`legal.errors.PublisherError` with a run-level code:
 ``enumeration_retry_exhausted``, ``enumeration_http_failure`` or ``enumeration_parser_failure``.
 
