@@ -74,22 +74,27 @@ class _TermReader:
     is kept; one whose members are all strings (a binding the checking path would reject, e.g.
     ``{"a": "x"}``) sets :attr:`stray`, so that no such object can pass for a row."""
 
-    __slots__ = ("stray",)
+    __slots__ = ("hook", "stray")
 
     def __init__(self) -> None:
         self.stray = False
+        self.hook = self._hook  # bound once: the parser calls it for every object
 
-    def __call__(self, obj: dict[str, Any]) -> Any:
+    def _hook(self, obj: dict[str, Any]) -> Any:
         value = obj.get("value")
         if type(value) is str:
             return (value,)
-        if all(type(member) is tuple for member in obj.values()):
+        kinds = set(map(type, obj.values()))
+        if kinds == _MARKER or not kinds:
             for name, term in obj.items():
                 obj[name] = term[0]
-            return obj
-        if all(type(member) is str for member in obj.values()):
+        elif kinds == _STRING:
             self.stray = True
         return obj
+
+
+_MARKER = {tuple}
+_STRING = {str}
 
 
 def _rows_as_read(body: bytes) -> list[Row] | None:
@@ -102,7 +107,7 @@ def _rows_as_read(body: bytes) -> list[Row] | None:
     binding or term, a document that merely looks odd) goes to the checking path."""
     reader = _TermReader()
     try:
-        document = json.loads(body, object_hook=reader)
+        document = json.loads(body, object_hook=reader.hook)
     except (ValueError, RecursionError):  # JSONDecodeError and UnicodeDecodeError are ValueErrors
         return None
     if reader.stray or type(document) is not dict or type(document.get("head")) is not dict:
