@@ -2,6 +2,9 @@
 
 Results are parsed with plain :mod:`json` (an order of magnitude faster than rdflib's result
 parser) into rows of ``{variable: string value}``; unbound variables are absent from a row.
+Each term is reduced to its value while the JSON is read (no dict per term is ever held: the
+peak of a 5,000-row page, issue #13); an answer that reading cannot prove well-formed is parsed
+again by the checking path, so every malformed answer fails with the same first error (ADR 0041).
 Every failure is a :class:`legal.errors.PublisherError` with a run-level code:
 ``enumeration_retry_exhausted``, ``enumeration_http_failure`` or ``enumeration_parser_failure``.
 
@@ -53,7 +56,76 @@ class Paging:
 
 
 def parse_results(body: bytes, *, subject: str) -> list[Row]:
-    """Rows of a SPARQL 1.1 JSON results document; anything malformed is a typed error."""
+    """Rows of a SPARQL 1.1 JSON results document; anything malformed is a typed error.
+
+    Each term is reduced to its value as the JSON is read (:func:`_rows_as_read`), so a page
+    never holds a dict per term; any answer that path cannot prove well-formed is parsed again
+    by the checking path (:func:`_parse_checked`), which gives the rows or the first error."""
+    rows = _rows_as_read(body)
+    return rows if rows is not None else _parse_checked(body, subject=subject)
+
+
+class _TermReader:
+    """``json.loads`` ``object_hook`` reducing SPARQL terms to their values as objects are read.
+
+    Objects come innermost first. An object whose ``value`` member is a string is a term: it
+    becomes the marker ``(value,)`` (JSON never yields a tuple). An object whose members are all
+    markers is a binding: its members become their values in place (the row). Any other object
+    is kept; one whose members are all strings (a binding the checking path would reject, e.g.
+    ``{"a": "x"}``) sets :attr:`stray`, so that no such object can pass for a row."""
+
+    __slots__ = ("hook", "stray")
+
+    def __init__(self) -> None:
+        self.stray = False
+        self.hook = self._hook  # bound once: the parser calls it for every object
+
+    def _hook(self, obj: dict[str, Any]) -> Any:
+        value = obj.get("value")
+        if type(value) is str:
+            return (value,)
+        kinds = set(map(type, obj.values()))
+        if kinds == _MARKER or not kinds:
+            for name, term in obj.items():
+                obj[name] = term[0]
+        elif kinds == _STRING:
+            self.stray = True
+        return obj
+
+
+_MARKER = {tuple}
+_STRING = {str}
+
+
+def _rows_as_read(body: bytes) -> list[Row] | None:
+    """The rows, read with :class:`_TermReader`; ``None`` when the answer is not plainly well-formed.
+
+    Rows returned here are exactly those :func:`_parse_checked` returns: a row is a binding all of
+    whose members were terms with a string value, the document, ``head`` and ``results`` are
+    objects (reduced objects are markers or have string members, so they fail the checks), and
+    ``results.bindings`` is the list read. Every other answer (not JSON, a missing part, a bad
+    binding or term, a document that merely looks odd) goes to the checking path."""
+    reader = _TermReader()
+    try:
+        document = json.loads(body, object_hook=reader.hook)
+    except (ValueError, RecursionError):  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+        return None
+    if reader.stray or type(document) is not dict or type(document.get("head")) is not dict:
+        return None
+    results = document.get("results")
+    if type(results) is not dict:
+        return None
+    bindings = results.get("bindings")
+    if type(bindings) is not list:
+        return None
+    for row in bindings:
+        if type(row) is not dict or not all(type(value) is str for value in row.values()):
+            return None
+    return bindings
+
+
+def _parse_checked(body: bytes, *, subject: str) -> list[Row]:
+    """The checking path: the whole document as plain JSON, then each part checked in order."""
     try:
         document = json.loads(body)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:

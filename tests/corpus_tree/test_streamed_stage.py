@@ -225,3 +225,27 @@ def test_summaries_of_one_run_share_equal_strings_and_equal_the_records_own(tree
     unshared = [o.retrieved_at for s in plain for e in s.expressions for o in e.observations]
     assert len({id(x) for x in unshared}) > 1  # (parsed afresh, each record has its own)
     assert len({id(e.title) for s in shared for e in s.expressions if e.language == "fr"}) == 1
+
+
+@pytest.mark.parametrize("durable", [False, True])
+def test_the_journal_is_streamed_with_the_bytes_of_one_dumps(tree: CorpusTree, monkeypatch: pytest.MonkeyPatch,
+                                                             durable: bool) -> None:
+    """The journal (prepared, then committed) is written as it is encoded, and its bytes are those of
+    ``json.dumps(indent=1, sort_keys=True)`` of the same value: recovery reads what it always read."""
+    written: list[tuple[bytes, bytes]] = []
+    real = txn_module._write_json_atomic
+
+    def spy(path: Path, tmp: Path, value: Any, durable: bool) -> None:
+        real(path, tmp, value, durable)
+        written.append((path.read_bytes(), json.dumps(value, indent=1, sort_keys=True).encode("utf-8")))
+
+    monkeypatch.setattr(txn_module, "_write_json_atomic", spy)
+    apply_enumeration(tree, _many(), BODIES, T1, durable=durable)
+    assert len(written) == 2  # prepared, then committed
+    for on_disk, expected in written:
+        assert on_disk == expected
+    assert json.loads(written[0][0])["ops"] and json.loads(written[1][0])["state"] == "committed"
+    value = {"files": [{"path": "works/é/ü.json", "staged": "0", "backup": False}], "dirs": ["works/é"]}
+    real(tree.root / "j.json", tree.root / "j.tmp", value, False)
+    assert (tree.root / "j.json").read_bytes() == json.dumps(value, indent=1, sort_keys=True).encode("utf-8")
+    assert not (tree.root / "j.tmp").exists()
