@@ -3280,12 +3280,16 @@ def named_act(ctx: CallContext, indexes: Sequence[MountedIndex], plans: dict[str
     held: dict[str, list[int]] = {}
     titled: dict[str, list[int]] = {}
     known: set[str] = set()
+    # a German word no index holds may be held in its French terms: then the words are known for a
+    # form-titled name only, and a name no title holds is left to the lanes (their translations), as before
     alternatives = dict(zip(shape.words, shape.alternatives, strict=False))
+    translated: set[str] = set()
     for index in indexes:
         with index.session(ctx.deadline_seconds) as conn:
-            known |= {w for w in shape.words
-                      if w not in known and word_or_alternative_held(conn, w, alternatives.get(w, ()))}
-    if len(known) < len(shape.words) or (fuzzy and typo_words(ctx, shape.words)):
+            known |= {w for w in shape.words if w not in known and word_held(conn, w)}
+            translated |= {w for w in shape.words if w not in known and w not in translated
+                           and word_or_alternative_held(conn, w, alternatives.get(w, ()))}
+    if len(known | translated) < len(shape.words) or (fuzzy and typo_words(ctx, shape.words)):
         return
     for index in indexes:
         with index.session(ctx.deadline_seconds) as conn:
@@ -3296,14 +3300,19 @@ def named_act(ctx: CallContext, indexes: Sequence[MountedIndex], plans: dict[str
                 return
             if not works and shape.kind == "popular" and popular_name_held(conn, shape):
                 return
-            if not works and shape.eu_form:  # an EU act asked by its form and title's words (FR, DE)
-                works = titled[index.publisher.value] = form_titled_works(conn, shape)
+            if shape.eu_form and (not works or " " not in shape.phrase):
+                # an EU act asked by its form and its title's words (FR, DE): when a name holds every
+                # word, the lanes find it by those words, unless the question is one German compound
+                titled[index.publisher.value] = form_titled_works(conn, shape)
+                works = works or titled[index.publisher.value]
         held[index.publisher.value] = works
     if not any(held.values()) and shape.kind in ("name", "popular"):
         for index in indexes:  # a name the texts cite as a name (a former title: "Code des assurances sociales")
             with index.session(ctx.deadline_seconds) as conn:
                 if phrase_is_frequent(conn, index, shape.phrase):
                     return
+    if not any(held.values()) and len(known) < len(shape.words):
+        return
     if not any(held.values()):
         for plan in plans.values():
             plan.name_not_held = {"reason": "name_not_held", "shape": shape.kind, "words": list(shape.words)}
