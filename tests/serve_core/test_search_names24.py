@@ -82,3 +82,12 @@ def test_the_shapes() -> None:
     assert loi is not None and loi.eu_form == ""
     assert compound_form_name("fernabsatzrichtlinie") is None
     assert compound_form_name("arbeitsvertrag") is None
+
+
+def test_a_compound_s_parts_stand_together_in_the_name(fixture_core: LegalCore) -> None:
+    # "Schutz·verkehr": « protection » and « circulation » are both in the GDPR's French title, some twenty
+    # words apart ("protection des personnes physiques … et à la libre circulation de ces données"): a
+    # compound names one thing, so that title does not answer it; "Daten·verkehr" (« circulation de ces
+    # données », side by side) does
+    assert _works(_sections(fixture_core, "Schutzverkehrsverordnung")[EU]) == []
+    assert _works(_sections(fixture_core, "Datenverkehrsverordnung")[EU])[:1] == ["eu-eurlex:32016r0679"]

@@ -33,6 +33,7 @@ head (``docs/search.md``).
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import re
 import sqlite3
@@ -3255,7 +3256,34 @@ def form_titled_works(conn: sqlite3.Connection, shape: ActName) -> list[int]:
     need = len(matches) // 2 + 1
     best = max(counts.values())
     chosen = sorted(w for w, n in counts.items() if n == best)
-    return chosen if best >= need and len(chosen) <= NAME_HOLDERS_MAX else []
+    if best < need or len(chosen) > NAME_HOLDERS_MAX:
+        return []
+    if " " not in shape.phrase and len(shape.words) > 1:
+        chosen = _compound_near(conn, shape, chosen)
+    return chosen
+
+
+#: A German compound's parts stand in one of an act's names within this many words per part of each
+#: other (their French terms: "Aktionärsrechte" → « droits des actionnaires »).
+COMPOUND_NEAR_WORDS = 2
+
+
+def _compound_near(conn: sqlite3.Connection, shape: ActName, works: Sequence[int]) -> list[int]:
+    """The works among ``works`` whose names hold a German compound's parts (each as itself or one of
+    its French terms) near each other, as one noun phrase: a compound names one thing, and its parts'
+    words apart in a long title ("Schutz·verkehr": « protection » and « circulation » twenty words apart
+    in the GDPR's French title) name something else."""
+    options: list[list[list[str]]] = []
+    for k, word in enumerate(shape.words):
+        alternatives = shape.alternatives[k] if k < len(shape.alternatives) else ()
+        terms = [[word], *([w for w in t.split() if not relax.relaxable(w)] or t.split() for t in alternatives)]
+        options.append([[_name_word(w) for w in term] for term in terms])
+    combos = [[t for term in combo for t in term] for combo in itertools.product(*options)]
+    near = " OR ".join(f"NEAR({' '.join(c)}, {COMPOUND_NEAR_WORDS * len(c)})" for c in combos)
+    marks = ",".join("?" * len(works))
+    return sorted(int(r[0]) for r in conn.execute(
+        f"SELECT rowid FROM work_fts WHERE work_fts MATCH ? AND rowid IN ({marks})",
+        ("{titles short_titles aliases} : (" + near + ")", *works)))
 
 
 def named_act(ctx: CallContext, indexes: Sequence[MountedIndex], plans: dict[str, Plan],
