@@ -399,7 +399,12 @@ def act_name(raw: str) -> ActName | None:
     - such a capitalised popular name followed by other words ("Common Charger Directive USB-C"):
       kind ``popular`` too (:func:`embedded_popular_name`);
     - an act form and a link word first, then at least two subject words ("directive on …",
-      "loi sur les …", "Verordnung über …"): kind ``subject``, the subject words.
+      "loi sur les …", "Verordnung über …"): kind ``subject``, the subject words; an EU act's form
+      (:data:`EU_SUBJECT_FORMS`) is kept in ``eu_form``, and a German form's words carry their French
+      terms (``alternatives``): such a name is matched against the works' titles
+      (``serve.core.ops.search.form_titled_works``, names24);
+    - one German word headed by "Richtlinie" / "Verordnung" whose modifier the lexicon cuts whole
+      ("Aktionärsrechterichtlinie"): kind ``subject`` too (:func:`compound_form_name`).
 
     Stop words and years are left out of the words. A query of another shape (a subject with no
     act form, a dated or numbered reference) has none."""

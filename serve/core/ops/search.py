@@ -3299,7 +3299,11 @@ def named_act(ctx: CallContext, indexes: Sequence[MountedIndex], plans: dict[str
     holds them near each other (:func:`subject_held`); a ``name`` the texts of more than
     :data:`FREQUENT_PHRASE_WORKS` works cite as a phrase (a former title) is held too; a ``popular``
     name ("Platform Work Directive") is held by an act of its form (:func:`popular_name_held`) or
-    cited as a name. Held by no index, every section answers no hits with the typed reason
+    cited as a name. A ``subject`` opened by an EU act's form in French or German, or a German compound
+    headed by one, that no name holds whole names softly the acts of that form titled by its rarest
+    word and a majority of its words (:func:`form_titled_works`, reason ``form_titled``: ranked first,
+    nothing restricted); a German word held only in its French terms leaves an unresolved name to the
+    lanes, as before. Held by no index, every section answers no hits with the typed reason
     ``name_not_held``: that the words occur apart in texts does not make them the act the user names.
     With ``fuzzy`` on, a name holding a typo the fuzzy lane corrects (:func:`typo_words`: "loi sur
     les servises postaux", "servises" held only as "servis") is left to the lanes."""
