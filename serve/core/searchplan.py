@@ -369,6 +369,13 @@ class ActName:
     #: without it, as written (normalised, stop words kept).
     form: str = ""
     bare: str = ""
+    #: For a ``subject`` opened by an EU act's form ("directive sur …", "Richtlinie über …") or a
+    #: German compound headed by one ("Aktionärsrechterichtlinie"): the :data:`POPULAR_TAIL_FORMS`
+    #: key (:data:`EU_SUBJECT_FORMS`). Derived from the words, so not part of the shape's identity.
+    eu_form: str = field(default="", compare=False)
+    #: Per word of ``words``, the French terms the cross-language lexicon gives a German word
+    #: (:func:`german_alternatives`): a German name is matched against the works' French titles.
+    alternatives: tuple[tuple[str, ...], ...] = field(default=(), compare=False)
 
 
 def act_name(raw: str) -> ActName | None:
@@ -392,12 +399,19 @@ def act_name(raw: str) -> ActName | None:
     - such a capitalised popular name followed by other words ("Common Charger Directive USB-C"):
       kind ``popular`` too (:func:`embedded_popular_name`);
     - an act form and a link word first, then at least two subject words ("directive on …",
-      "loi sur les …", "Verordnung über …"): kind ``subject``, the subject words.
+      "loi sur les …", "Verordnung über …"): kind ``subject``, the subject words; an EU act's form
+      (:data:`EU_SUBJECT_FORMS`) is kept in ``eu_form``, and a German form's words carry their French
+      terms (``alternatives``): such a name is matched against the works' titles
+      (``serve.core.ops.search.form_titled_works``, names24);
+    - one German word headed by "Richtlinie" / "Verordnung" whose modifier the lexicon cuts whole
+      ("Aktionärsrechterichtlinie"): kind ``subject`` too (:func:`compound_form_name`).
 
     Stop words and years are left out of the words. A query of another shape (a subject with no
     act form, a dated or numbered reference) has none."""
     words = normalize(raw).split()
     raw_words = raw.split()
+    if len(words) == 1:
+        return compound_form_name(words[0])
     if len(words) < 2:
         return None
 
@@ -422,7 +436,9 @@ def act_name(raw: str) -> ActName | None:
             and not any(c.isdigit() for c in raw):
         subject = tuple(w for w in kept(words[2:]) if w not in SUBJECT_LINKS)
         if len(subject) >= 2 and not set(subject) & SUBJECT_FORMS:  # "loi sur X et loi sur Y": two acts
-            return ActName("subject", subject, " ".join(words))
+            form = EU_SUBJECT_FORMS.get(words[0], "")
+            return ActName("subject", subject, " ".join(words), eu_form=form,
+                           alternatives=german_alternatives(subject) if words[0] in GERMAN_FORMS else ())
     return embedded_popular_name(raw_words) or form_first_popular_name(raw_words)
 
 
@@ -453,6 +469,38 @@ def embedded_popular_name(raw_words: Sequence[str]) -> ActName | None:
         if kept and name_numbers_ok(name) and not set(name) & LUXEMBOURG_WORDS:
             return ActName("popular", kept, " ".join([*name, form]), form=form, bare=" ".join(name))
     return None
+
+
+#: The EU act forms that open a subject question ("directive sur …", "Verordnung über …") or head
+#: a German compound name ("Aktionärsrechterichtlinie"), and the :data:`POPULAR_TAIL_FORMS` key each
+#: stands for: such a question names an act of that form by its title's words
+#: (``serve.core.ops.search.form_titled_works``). "loi" / "Gesetz" name Luxembourg's acts (or
+#: none): not here; nor "décision" (four decisions are held, no popular name among them).
+EU_SUBJECT_FORMS = {"directive": "directive", "richtlinie": "directive", "regulation": "regulation",
+                    "reglement": "regulation", "verordnung": "regulation"}
+#: The German ones: their subject words are German, matched through the lexicon's French terms.
+GERMAN_FORMS = frozenset({"richtlinie", "verordnung"})
+
+
+def german_alternatives(words: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+    """Per German word, the French terms the cross-language lexicon holds for it (normalised; empty
+    when it holds none): how a German name is matched against the French titles. Pure."""
+    lex = xlang.lexicon("de")
+    return tuple(tuple(normalize(t) for t in lex.lookup(w, "de") or ()) for w in words)
+
+
+def compound_form_name(word: str) -> ActName | None:
+    """A German compound headed by an EU act's form (:data:`GERMAN_FORMS`: "Aktionärsrechterichtlinie",
+    "Signaturrichtlinie"), its modifier cut into parts the cross-language lexicon holds
+    (:func:`derive.index.xlang.compound_parts`): kind ``subject``, the parts as its words, their French
+    terms as alternatives, the form in ``eu_form``. ``None`` for another word, or a modifier the
+    lexicon cannot cut whole (a name the publisher holds as an alias is a mention before this). Pure."""
+    parts = xlang.compound_parts(word, "de")
+    if not parts or len(parts) < 2 or parts[-1] not in GERMAN_FORMS:
+        return None
+    subject = parts[:-1]
+    return ActName("subject", subject, word, eu_form=EU_SUBJECT_FORMS[parts[-1]],
+                   alternatives=german_alternatives(subject))
 
 
 #: French act forms written before an EU act's popular name ("directive Oiseaux", "règlement

@@ -33,6 +33,7 @@ head (``docs/search.md``).
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import re
 import sqlite3
@@ -3201,6 +3202,90 @@ def popular_name_held(conn: sqlite3.Connection, shape: ActName) -> bool:
     return len(works) == 1 and bool(_of_form(conn, works, shape.form))
 
 
+#: A form-titled name's word group is read in the names of at most this many works (a word in more
+#: names is an ordinary word of titles: "droit", "marché").
+FORM_TITLED_SAMPLE = 400
+
+
+def _alternative_token(term: str) -> str:
+    """A French term of a German word as an FTS5 token: a word as itself or its plural
+    (:func:`_name_word`); a term of several words as its words (stop words left out), each so,
+    near each other ("procédure d'insolvabilité" holds "procédures d'insolvabilité")."""
+    words = [w for w in term.split() if not relax.relaxable(w)] or term.split()
+    if len(words) == 1:
+        return _name_word(words[0])
+    return f"NEAR({' '.join(_name_word(w) for w in words)}, {len(words) + 1})"
+
+
+def word_or_alternative_held(conn: sqlite3.Connection, word: str, alternatives: Sequence[str]) -> bool:
+    """Whether an index holds ``word`` or every word of one of its French terms (:func:`word_held`)."""
+    return word_held(conn, word) or any(all(word_held(conn, w) for w in term.split() if not relax.relaxable(w))
+                                        for term in alternatives)
+
+
+def form_titled_works(conn: sqlite3.Connection, shape: ActName) -> list[int]:
+    """The acts a subject question opened by an EU act's form names by their titles' words
+    ("directive sur le droit à la réparation des biens": Directive (EU) 2024/1799, "… visant à
+    promouvoir la réparation des biens"; "Aktionärsrechterichtlinie": Directive 2007/36/EC, "…
+    droits des actionnaires …"), when no name holds every word: each word (or one of its French
+    terms, ``shape.alternatives``) is a group; the works of the form (:func:`_of_form`) whose names
+    hold the group fewest of them hold (the rarest word: what the name is about) and a strict
+    majority of the groups, those holding the most groups, when they are one to
+    :data:`NAME_HOLDERS_MAX`. The same guards as an English popular name's (:func:`popular_name_held`):
+    the act's form, a word few acts are named by, few acts. Empty otherwise. Read-only."""
+    matches = []
+    for k, word in enumerate(shape.words):
+        alternatives = shape.alternatives[k] if k < len(shape.alternatives) else ()
+        tokens = [_fts_word(word), _name_word(word), *(_alternative_token(t) for t in alternatives)]
+        matches.append("{titles short_titles aliases} : (" + " OR ".join(dict.fromkeys(tokens)) + ")")
+    holders = [[int(r[0]) for r in conn.execute("SELECT rowid FROM work_fts WHERE work_fts MATCH ? LIMIT ?",
+                                                (m, FORM_TITLED_SAMPLE + 1))] for m in matches]
+    rare = [(len(h), k) for k, h in enumerate(holders) if 0 < len(h) <= FORM_TITLED_SAMPLE
+            and _of_form(conn, h, shape.eu_form)]
+    if not rare:
+        return []
+    first = min(rare)[1]  # the rarest word held by a name of an act of the form
+    candidates = _of_form(conn, holders[first], shape.eu_form)
+    marks = ",".join("?" * len(candidates))
+    counts = dict.fromkeys(candidates, 1)
+    for k, match in enumerate(matches):
+        if k != first:
+            for (w,) in conn.execute(f"SELECT rowid FROM work_fts WHERE work_fts MATCH ? AND rowid IN ({marks})",
+                                     (match, *candidates)):
+                counts[int(w)] += 1
+    need = len(matches) // 2 + 1
+    best = max(counts.values())
+    chosen = sorted(w for w, n in counts.items() if n == best)
+    if best < need or len(chosen) > NAME_HOLDERS_MAX:
+        return []
+    if " " not in shape.phrase and len(shape.words) > 1:
+        chosen = _compound_near(conn, shape, chosen)
+    return chosen
+
+
+#: A German compound's parts stand in one of an act's names within this many words per part of each
+#: other (their French terms: "Aktionärsrechte" → « droits des actionnaires »).
+COMPOUND_NEAR_WORDS = 2
+
+
+def _compound_near(conn: sqlite3.Connection, shape: ActName, works: Sequence[int]) -> list[int]:
+    """The works among ``works`` whose names hold a German compound's parts (each as itself or one of
+    its French terms) near each other, as one noun phrase: a compound names one thing, and its parts'
+    words apart in a long title ("Schutz·verkehr": « protection » and « circulation » twenty words apart
+    in the GDPR's French title) name something else."""
+    options: list[list[list[str]]] = []
+    for k, word in enumerate(shape.words):
+        alternatives = shape.alternatives[k] if k < len(shape.alternatives) else ()
+        terms = [[word], *([w for w in t.split() if not relax.relaxable(w)] or t.split() for t in alternatives)]
+        options.append([[_name_word(w) for w in term] for term in terms])
+    combos = [[t for term in combo for t in term] for combo in itertools.product(*options)]
+    near = " OR ".join(f"NEAR({' '.join(c)}, {COMPOUND_NEAR_WORDS * len(c)})" for c in combos)
+    marks = ",".join("?" * len(works))
+    return sorted(int(r[0]) for r in conn.execute(
+        f"SELECT rowid FROM work_fts WHERE work_fts MATCH ? AND rowid IN ({marks})",
+        ("{titles short_titles aliases} : (" + near + ")", *works)))
+
+
 def named_act(ctx: CallContext, indexes: Sequence[MountedIndex], plans: dict[str, Plan],
               shape: ActName | None, fuzzy: bool = False) -> None:
     """The act a query shaped like an act's name means, or why there is none (plans, in place).
@@ -3214,18 +3299,29 @@ def named_act(ctx: CallContext, indexes: Sequence[MountedIndex], plans: dict[str
     holds them near each other (:func:`subject_held`); a ``name`` the texts of more than
     :data:`FREQUENT_PHRASE_WORKS` works cite as a phrase (a former title) is held too; a ``popular``
     name ("Platform Work Directive") is held by an act of its form (:func:`popular_name_held`) or
-    cited as a name. Held by no index, every section answers no hits with the typed reason
+    cited as a name. A ``subject`` opened by an EU act's form in French or German, or a German compound
+    headed by one, that no name holds whole names softly the acts of that form titled by its rarest
+    word and a majority of its words (:func:`form_titled_works`, reason ``form_titled``: ranked first,
+    nothing restricted); a German word held only in its French terms leaves an unresolved name to the
+    lanes, as before. Held by no index, every section answers no hits with the typed reason
     ``name_not_held``: that the words occur apart in texts does not make them the act the user names.
     With ``fuzzy`` on, a name holding a typo the fuzzy lane corrects (:func:`typo_words`: "loi sur
     les servises postaux", "servises" held only as "servis") is left to the lanes."""
     if shape is None or any(p.mentions or p.article_key or p.anchor or p.act_number for p in plans.values()):
         return
     held: dict[str, list[int]] = {}
+    titled: dict[str, list[int]] = {}
     known: set[str] = set()
+    # a German word no index holds may be held in its French terms: then the words are known for a
+    # form-titled name only, and a name no title holds is left to the lanes (their translations), as before
+    alternatives = dict(zip(shape.words, shape.alternatives, strict=False))
+    translated: set[str] = set()
     for index in indexes:
         with index.session(ctx.deadline_seconds) as conn:
             known |= {w for w in shape.words if w not in known and word_held(conn, w)}
-    if len(known) < len(shape.words) or (fuzzy and typo_words(ctx, shape.words)):
+            translated |= {w for w in shape.words if w not in known and w not in translated
+                           and word_or_alternative_held(conn, w, alternatives.get(w, ()))}
+    if len(known | translated) < len(shape.words) or (fuzzy and typo_words(ctx, shape.words)):
         return
     for index in indexes:
         with index.session(ctx.deadline_seconds) as conn:
@@ -3236,20 +3332,27 @@ def named_act(ctx: CallContext, indexes: Sequence[MountedIndex], plans: dict[str
                 return
             if not works and shape.kind == "popular" and popular_name_held(conn, shape):
                 return
+            if shape.eu_form and (not works or " " not in shape.phrase):
+                # an EU act asked by its form and its title's words (FR, DE): when a name holds every
+                # word, the lanes find it by those words, unless the question is one German compound
+                titled[index.publisher.value] = form_titled_works(conn, shape)
+                works = works or titled[index.publisher.value]
         held[index.publisher.value] = works
     if not any(held.values()) and shape.kind in ("name", "popular"):
         for index in indexes:  # a name the texts cite as a name (a former title: "Code des assurances sociales")
             with index.session(ctx.deadline_seconds) as conn:
                 if phrase_is_frequent(conn, index, shape.phrase):
                     return
+    if not any(held.values()) and len(known) < len(shape.words):
+        return
     if not any(held.values()):
         for plan in plans.values():
             plan.name_not_held = {"reason": "name_not_held", "shape": shape.kind, "words": list(shape.words)}
         return
-    if shape.kind != "name":
+    if shape.kind != "name" and not any(titled.values()):
         return
     for index in indexes:
-        works = held[index.publisher.value]
+        works = held[index.publisher.value] if shape.kind == "name" else titled.get(index.publisher.value, [])
         if 0 < len(works) <= NAME_HOLDERS_MAX:
             plan = plans[index.publisher.value]
             with index.session(ctx.deadline_seconds) as conn:
@@ -3257,7 +3360,8 @@ def named_act(ctx: CallContext, indexes: Sequence[MountedIndex], plans: dict[str
             works = [w for w in works if w not in profiles or profiles[w].role != "compilation"]
             if works:
                 plan.mentions.append(Mention(" ".join(shape.words), "resolved" if len(works) == 1 else "ambiguous",
-                                             "near_name", sorted(works), soft=True))
+                                             "near_name" if shape.kind == "name" else "form_titled", sorted(works),
+                                             soft=True))
                 plan.boost = sorted(set(plan.boost) | set(works))
 
 
