@@ -61,8 +61,8 @@ caching block keeps of the whole-tree scan (:meth:`CorpusTree.version_summaries`
 record of an enumerated or withdrawn version is read again by its path, one at a time
 (:meth:`CorpusTree.read_version`), compared (:func:`is_unchanged`) and dropped unless it is
 revised; a written record is rendered and staged on disk as soon as it is made, and only its
-summary (for the manifest) is kept — neither its parsed value, nor its bytes, nor its staged
-file's name (the stage names it by its path and lists the paths on disk: :class:`corpus_tree.txn.Stage`). So what an apply holds is a summary per version of the tree, plus the
+summary (for the manifest) and the path of its staged file are kept — neither its parsed value
+nor its bytes. So what an apply holds is a summary per version of the tree, plus the
 enumeration it was given. With ``observe`` (ingest), the enumeration is a listing without
 observations and each version is completed (its bodies fetched) only when it is reached, so the
 observations of one version at a time are held, not the run's (ADR 0037).
