@@ -3,8 +3,8 @@
 A change set is (a) new or changed files of the tree (records, work records, the manifest)
 and (b) evidence blobs to add, given as bytes or a path. A :class:`ChangeSet` holds the files'
 bytes until :func:`commit`; a :class:`Stage` (:func:`staged`) writes each file to staging as
-it is produced (:meth:`Stage.put`) and lists its path in the staging directory, so a run that
-writes many records holds neither their bytes nor their paths. A commit:
+it is produced (:meth:`Stage.put`) and holds only its path, so a run that writes many records
+does not hold their bytes. A commit:
 
 1. **stages** every file under ``<tree>/.staging/<run>/files/`` and every new blob under
    ``<evidence>/.staging/<run>/`` (same filesystem as its final place), hashing each blob on
@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import hashlib
 import json
 import os
 import shutil
@@ -55,8 +54,6 @@ from legal.fs import fsync_dir, is_inside
 JOURNAL = ".journal.json"
 STAGING = ".staging"
 LOCK = ".lock"
-#: the staged paths of a :class:`Stage` (one JSON string a line), beside its ``files/``
-PATHS = "paths"
 
 #: Progress callback: ``(phase, done, total)``.
 Progress = Callable[[str, int, int], None]
@@ -264,27 +261,24 @@ def staged(root: Path, evidence: EvidenceStore) -> Iterator[Stage]:
 
 class Stage:
     """A change set streamed to disk: each file goes to ``<tree>/.staging/<run>/files/`` as
-    it is :meth:`put`, so a run holds neither its bytes nor its path.
+    it is :meth:`put`, so what the run holds is the path of each file, not its bytes.
 
-    A staged file's name is derived from its tree path (:func:`staged_name`), so staging it again
-    overwrites it and dropping it unlinks it without a lookup; the paths themselves are appended
-    to ``<tree>/.staging/<run>/paths`` (one JSON string a line) and read back only by
-    :meth:`commit` (issue #13: the path → name map of a run that writes every record of the tree
-    grew with the tree). Nothing outside the staging directories is touched before
-    :meth:`commit`, which stages the blobs and then journals, applies and cleans up exactly as
-    :func:`commit` does (all or nothing; a killed run leaves a staging directory the next
-    :func:`recover` removes). The staging directories are created by the first file that differs
-    from the tree (or by the commit), so a run with nothing to write creates nothing. Use it
-    through :func:`staged`; the caller must hold :func:`tree_lock` from the first :meth:`put` to
-    the commit.
+    Nothing outside the staging directories is touched before :meth:`commit`, which stages the
+    blobs and then journals, applies and cleans up exactly as :func:`commit` does (all or
+    nothing; a killed run leaves a staging directory the next :func:`recover` removes). The
+    staging directories are created by the first file that differs from the tree (or by the
+    commit), so a run with nothing to write creates nothing. Use it through :func:`staged`;
+    the caller must hold :func:`tree_lock` from the first :meth:`put` to the commit.
     """
 
     def __init__(self, root: Path, evidence: EvidenceStore) -> None:
         self.root = root
         self.evidence = evidence
         self.run_id = uuid.uuid4().hex
+        #: relative POSIX path in the tree → name of its staged file under ``files/``
+        self.files: dict[str, str] = {}
         self.blobs: dict[str, BlobSource] = {}
-        self._paths: Any = None  # the open ``paths`` file, once something is staged
+        self._count = 0
         self._open: contextlib.ExitStack | None = None
 
     @property
@@ -292,52 +286,34 @@ class Stage:
         """``<tree>/.staging/<run>`` (it exists once something is staged)."""
         return self.root / STAGING / self.run_id
 
-    @property
-    def files(self) -> dict[str, str]:
-        """Relative POSIX path in the tree → name of its staged file under ``files/`` (read back
-        from the staging directory: the run does not hold it)."""
-        if self._paths is None:
-            return {}
-        self._paths.flush()
-        out: dict[str, str] = {}
-        by_name: dict[str, str] = {}
-        files = self.directory / "files"
-        with open(self.directory / PATHS, encoding="utf-8") as f:
-            for line in f:
-                rel = json.loads(line)
-                name = staged_name(rel)
-                if by_name.setdefault(name, rel) != rel:
-                    raise CorpusError(f"two staged paths share the staged name {name}: {by_name[name]!r}, {rel!r}",
-                                      code="staging_collision", subject=rel)
-                if rel not in out and os.path.exists(files / name):
-                    out[rel] = name
-        return out
-
     def put(self, rel: str, data: bytes) -> bool:
         """Stage ``data`` as the new bytes of the tree's file ``rel``; ``False`` (nothing
         staged, and an earlier staging of ``rel`` dropped) if the tree holds these bytes already."""
         _check_rel(rel)
-        name = staged_name(rel)
         with enospc_as_disk_full(str(self.root)):
             if not _differs(self.root / rel, data):
-                if self._open is not None:
-                    with contextlib.suppress(FileNotFoundError):
-                        (self._files_dir() / name).unlink()
+                name = self.files.pop(rel, None)
+                if name is not None:
+                    (self._files_dir() / name).unlink()
                 return False
+            name = self.files.get(rel)
+            if name is None:
+                name = str(self._count)
+                self._count += 1
             _write_file(self._files_dir() / name, data)
-            self._paths.write(json.dumps(rel) + "\n")  # each put (so the commit sees any name collision)
+        self.files[rel] = name
         return True
 
     def commit(self, *, durable: bool = True, progress: Progress | None = None,
                rehash: bool = False) -> CommitReport:
         """Stage the blobs and commit everything staged (see the module docstring)."""
-        files = self.files
-        if not rehash and not files and all(self.evidence.has(check_sha256(sha)) for sha in self.blobs):
+        if not rehash and not self.files and all(self.evidence.has(check_sha256(sha)) for sha in self.blobs):
             n = len(self.blobs)  # nothing to write: no staging directory is even created
             return CommitReport(self.run_id, blobs_present=n, blobs_present_unread=n)
         with enospc_as_disk_full(str(self.root)):
             self._files_dir()
-            return _commit(self.root, self.evidence, files, self.blobs, self.run_id, durable, progress, rehash)
+            return _commit(self.root, self.evidence, self.files, self.blobs, self.run_id, durable, progress,
+                           rehash)
 
     def _files_dir(self) -> Path:
         files = self.directory / "files"
@@ -349,7 +325,6 @@ class Stage:
             self._open = stack
             stack.enter_context(self.evidence.staging_run(self.run_id))
             files.mkdir()
-            self._paths = stack.enter_context(open(self.directory / PATHS, "a", encoding="utf-8"))  # noqa: SIM115 - closed by the stack
         return files
 
     def close(self) -> None:
@@ -359,16 +334,10 @@ class Stage:
         try:
             self._open.close()
         finally:
-            self._open = self._paths = None
+            self._open = None
             if not (self.root / JOURNAL).exists():  # a pending journal keeps its staging for recovery
                 _rmtree(self.directory)
                 _rmdir_if_empty(self.root / STAGING)
-
-
-def staged_name(rel: str) -> str:
-    """The name of the staged file of the tree path ``rel`` under ``files/``: 32 hex digits of
-    its BLAKE2b digest (a path may be longer than a file name may be)."""
-    return hashlib.blake2b(rel.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
 def _commit(root: Path, evidence: EvidenceStore, files: Mapping[str, str], blobs: Mapping[str, BlobSource],

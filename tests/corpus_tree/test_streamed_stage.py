@@ -249,39 +249,3 @@ def test_the_journal_is_streamed_with_the_bytes_of_one_dumps(tree: CorpusTree, m
     real(tree.root / "j.json", tree.root / "j.tmp", value, False)
     assert (tree.root / "j.json").read_bytes() == json.dumps(value, indent=1, sort_keys=True).encode("utf-8")
     assert not (tree.root / "j.tmp").exists()
-
-
-def test_a_stage_holds_no_path_map_and_names_files_by_their_path(tree: CorpusTree) -> None:
-    """Issue #13: the path → staged-name map grew with the tree; a stage now names each staged file
-    by its path (a re-put overwrites it, a drop unlinks it) and lists the paths on disk, read back
-    only when it commits. A path longer than a file name may be stages too."""
-    long_rel = "notes/" + "/".join(["x" * 200] * 3) + ".txt"
-    with tree.lock(), txn_module.staged(tree.root, tree.evidence) as stage:
-        for i in range(50):
-            assert stage.put(f"notes/{i}.txt", b"%d" % i)
-        assert stage.put(long_rel, b"long")
-        assert stage.put("notes/0.txt", b"again")  # overwrites its staged file
-        assert not stage.put("manifest.json", (tree.root / "manifest.json").read_bytes())
-        held = [v for v in vars(stage).values() if isinstance(v, dict | list | set)]
-        assert held == [stage.blobs] and not stage.blobs  # nothing per staged file is held
-        staged = stage.files
-        assert len(staged) == 51 and staged["notes/0.txt"] == txn_module.staged_name("notes/0.txt")
-        assert len(_staged_files(tree.root)) == 51
-        assert (stage.directory / txn_module.PATHS).read_text().count('"notes/0.txt"') == 2  # committed once
-        stage.commit(durable=False)
-    assert (tree.root / "notes" / "0.txt").read_bytes() == b"again"
-    assert (tree.root / long_rel).read_bytes() == b"long"
-    assert not (tree.root / txn_module.STAGING).exists()
-
-
-def test_two_paths_with_one_staged_name_are_refused_before_anything_is_written(
-        tree: CorpusTree, monkeypatch: pytest.MonkeyPatch) -> None:
-    before = snapshot(tree.root)
-    monkeypatch.setattr(txn_module, "staged_name", lambda rel: "same")
-    with tree.lock(), txn_module.staged(tree.root, tree.evidence) as stage:
-        stage.put("notes/a.txt", b"a")
-        stage.put("notes/b.txt", b"b")  # overwrites a's staged file: the commit must not guess
-        with pytest.raises(CorpusError) as err:
-            stage.commit(durable=False)
-    assert err.value.code == "staging_collision"
-    assert snapshot(tree.root) == before
