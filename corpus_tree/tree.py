@@ -31,6 +31,7 @@ import contextlib
 import errno
 import os
 import shutil
+import struct
 import uuid
 from collections.abc import Iterator
 from contextlib import AbstractContextManager
@@ -61,6 +62,8 @@ MANIFEST = "manifest.json"
 WORKS = "works"
 VERSIONS = "versions"
 EVIDENCE = "evidence"
+#: a file state ``(st_dev, st_ino, st_size, st_mtime_ns, st_ctime_ns)`` as the summary cache keeps it
+_STATE = struct.Struct("<QQQqq")
 
 
 def work_relpath(slug: str) -> str:
@@ -86,8 +89,8 @@ class CorpusTree:
         self.evidence = evidence
         # relative path -> (file state, record, hash checked); only inside ``caching()``
         self._records: dict[str, tuple[tuple[int, ...], VersionRecord, bool]] | None = None
-        # relative path -> (file state, summary); only inside ``caching()``
-        self._summaries: dict[str, tuple[tuple[int, ...], VersionSummary]] | None = None
+        # relative path -> (file state packed by _STATE, summary); only inside ``caching()``
+        self._summaries: dict[str, tuple[bytes, VersionSummary]] | None = None
         self._share: Shared | None = None
 
     def __repr__(self) -> str:
@@ -284,15 +287,16 @@ class CorpusTree:
                 return summary_of(load_version(f.read(), rel))
             st = os.fstat(f.fileno())
             state = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+            packed = _STATE.pack(*state)  # 73 bytes held per summary instead of a tuple of five ints (≈ 245)
             hit = summaries.get(rel)
-            if hit is not None and hit[0] == state:
+            if hit is not None and hit[0] == packed:
                 return hit[1]
             held = records.get(rel)
             if held is not None and held[0] == state:
                 summary = summary_of(held[1], self._share)
             else:
                 summary = summary_of(load_version(f.read(), rel), self._share)
-        summaries[rel] = (state, summary)
+        summaries[rel] = (packed, summary)
         return summary
 
     def version(self, lex_id: str | VersionId, *, verify: bool = True) -> VersionRecord:

@@ -98,24 +98,35 @@ def _adapter(publisher: str, client: Any, url: str, n: int) -> Any:
 
 
 def ingest_stage(dirs: RunDirs, url: str, n: int) -> dict[str, Any]:
+    from corpus_tree import CorpusTree
+
+    tree = CorpusTree.create(dirs.tree)
+    facts = ingest_publishers(tree, dirs, url, n)
+    counts = tree.manifest()["counts"]
+    facts["manifest_counts"] = counts
+    facts["output_bytes"] = tree_bytes(dirs.tree)
+    return facts
+
+
+def ingest_publishers(tree: Any, dirs: RunDirs, url: str, n: int, *, now: Any = None,
+                      after: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Ingest both publishers of the replay at ``url`` into ``tree`` (Legilux, then EUR-Lex in the
+    scope the replay serves); ``now`` fixes the ingest clock; ``after(publisher)`` runs after each."""
     import httpx
 
-    from corpus_tree import CorpusTree
     from publishers.eurlex import EurlexScope
     from publishers.ingest import ingest
 
     served = json.loads(dirs.served.read_text())["publishers"]
-    tree = CorpusTree.create(dirs.tree)
     facts: dict[str, Any] = {}
     with httpx.Client(timeout=600) as client:
         for publisher in PUBLISHERS:
             seeds = served[publisher]["seeds"]
             scope = EurlexScope.of(seeds) if seeds else None
-            report = ingest(_adapter(publisher, client, url, n), tree, scope=scope)
+            report = ingest(_adapter(publisher, client, url, n), tree, scope=scope, now=now)
             facts[publisher] = _ingest_facts(report)
-    counts = tree.manifest()["counts"]
-    facts["manifest_counts"] = counts
-    facts["output_bytes"] = tree_bytes(dirs.tree)
+            if after is not None:
+                after(publisher)
     return facts
 
 

@@ -235,3 +235,24 @@ def test_the_whole_tree_scan_keeps_summaries_not_records(tree: CorpusTree) -> No
     with pytest.raises(LexError) as failed:
         apply_enumeration(tree, _enum(_version(in_force_status="0")), {}, T1, durable=False)
     assert failed.value.code == "record_hash_mismatch"
+
+
+def test_the_summary_cache_keeps_a_packed_file_state_and_rereads_a_changed_file(tree: CorpusTree) -> None:
+    """Issue #13: a summary's file state (device, inode, size, mtime, ctime) is held as 40 packed
+    bytes, not a tuple of five ints; any of its parts changing still means the file is read again."""
+    with tree.caching():
+        first = next(iter(tree.version_summaries()))
+        assert next(iter(tree.version_summaries())) is first
+        held = tree._summaries
+        assert held is not None and all(type(state) is bytes and len(state) == 40 for state, _ in held.values())
+        path = tree.root / str(first.path)
+        st = path.stat()
+        os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1))  # same bytes, a new mtime (and ctime)
+        again = next(iter(tree.version_summaries()))
+        assert again is not first and again == first
+        copy_ = path.with_name("copy")
+        copy_.write_bytes(path.read_bytes())
+        os.utime(copy_, ns=(st.st_atime_ns, st.st_mtime_ns + 1))
+        os.replace(copy_, path)  # a new inode, same bytes
+        third = next(iter(tree.version_summaries()))
+        assert third is not again and third == first

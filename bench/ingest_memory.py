@@ -1,0 +1,143 @@
+"""Peak memory of the scale harness's ingest: a fresh ingest, then a re-ingest (issue #13).
+
+::
+
+    python -m bench.ingest_memory --n 1 4 16 [--out DIR] [--code DIR] [--tracemalloc] [--keep]
+                                  [--wrap "valgrind --tool=cachegrind --cache-sim=no ..."]
+
+For each N: the fixture corpora are imported once into ``--out/base`` (as the scale harness does),
+the replay child of ``python -m bench.scale _serve`` serves N replicas on loopback, and two ingest
+children run against it, each in a fresh process started in ``--code`` (default: this checkout; give
+an exported copy of another commit to compare): **fresh** (both adapters, Legilux then EUR-Lex, into
+a new tree) and **re-ingest** (the same replay into that tree again: nothing changes, the shape of a
+nightly run). The ingest clock is fixed, so two commits' trees can be compared with ``diff -r``
+(``--keep`` keeps ``n<N>/fresh`` — hard links of the fresh tree, safe because a commit only renames
+new files in — and ``n<N>/tree``, the re-ingested one).
+
+Each child prints one JSON line: ``vm_hwm_mb`` (its own ``VmHWM``), ``cpu_s`` (user + system) and,
+with ``--tracemalloc`` (``PYTHONTRACEMALLOC=1``: traced from the interpreter's start, so the
+imports, ≈ 12 MB, are included; ``VmHWM`` is then inflated by the tracing and not comparable),
+``traced_peak_mb`` per publisher (the peak is reset between them). ``--wrap`` prefixes the child's
+command (e.g. cachegrind; set ``PYTHONHASHSEED=0`` in the environment for instruction counts).
+The replay's own cost is not measured here (see ``python -m bench.scale``).
+
+Internal: ``python -m bench.ingest_memory _ingest --run-dir DIR --url URL --n N [--reingest]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+#: the fixed ingest clock of every child (so that trees are comparable byte for byte)
+NOW = _dt.datetime(2026, 1, 1, tzinfo=_dt.UTC)
+MODES = ("fresh", "reingest")
+
+
+def child(run_dir: Path, url: str, n: int, reingest: bool) -> dict[str, Any]:
+    """One ingest of the replay at ``url`` into ``run_dir/tree`` (created unless ``reingest``)."""
+    import tracemalloc
+
+    from bench.scale.stages import RunDirs, ingest_publishers, vm_hwm_kb
+    from corpus_tree import CorpusTree
+
+    dirs = RunDirs(run_dir)
+    tree = CorpusTree.open(dirs.tree) if reingest else CorpusTree.create(dirs.tree)
+    traced: dict[str, float] = {}
+
+    def after(publisher: str) -> None:
+        if tracemalloc.is_tracing():
+            traced[publisher] = round(tracemalloc.get_traced_memory()[1] / 2**20, 2)
+            tracemalloc.reset_peak()
+
+    ingest_publishers(tree, dirs, url, n, now=NOW, after=after)
+    times = os.times()
+    return {"mode": MODES[reingest], "n": n, "vm_hwm_mb": round((vm_hwm_kb() or 0) / 1024, 2),
+            "cpu_s": round(times.user + times.system, 2), "user_s": round(times.user, 2),
+            "traced_peak_mb": traced or None}
+
+
+def child_command(run_dir: Path, url: str, n: int, reingest: bool, wrap: list[str]) -> list[str]:
+    args = [sys.executable, "-m", "bench.ingest_memory", "_ingest", "--run-dir", str(run_dir), "--url", url,
+            "--n", str(n)]
+    return [*wrap, *args, *(["--reingest"] if reingest else [])]
+
+
+def run_child(args: list[str], code: Path, env: dict[str, str], log: Path) -> dict[str, Any]:
+    with log.open("ab") as err:
+        done = subprocess.run(args, cwd=code, env=env, stdout=subprocess.PIPE, stderr=err, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"ingest child failed (exit {done.returncode}); see {log}")
+    facts: dict[str, Any] = json.loads(done.stdout.decode().strip().splitlines()[-1])
+    facts["load"] = round(os.getloadavg()[0], 2)
+    return facts
+
+
+def measure(n: int, out: Path, base: Path, code: Path, *, trace: bool, keep: bool, wrap: list[str]) -> list[dict]:
+    """Serve N replicas and run a fresh ingest then a re-ingest against them."""
+    from bench.scale.server import replay_server
+
+    run_dir = out / f"n{n}"
+    if run_dir.exists():
+        shutil.rmtree(run_dir)
+    run_dir.mkdir(parents=True)
+    log = out / "ingest_memory.log"
+    env = {**os.environ, "PYTHONPATH": str(code)}
+    if trace:
+        env["PYTHONTRACEMALLOC"] = "1"
+    results = []
+    with replay_server(base, n, run_dir / "served.json", log, {}, ROOT) as server:
+        for reingest in (False, True):
+            if reingest and keep:
+                shutil.copytree(run_dir / "tree", run_dir / "fresh", copy_function=os.link)
+            facts = run_child(child_command(run_dir, server.url, n, reingest, wrap), code, env, log)
+            print(json.dumps(facts, sort_keys=True), flush=True)
+            results.append(facts)
+    if not keep:
+        shutil.rmtree(run_dir)
+    return results
+
+
+def main(argv: list[str]) -> None:
+    if argv and argv[0] == "_ingest":
+        parser = argparse.ArgumentParser(prog="python -m bench.ingest_memory _ingest")
+        parser.add_argument("--run-dir", type=Path, required=True)
+        parser.add_argument("--url", required=True)
+        parser.add_argument("--n", type=int, required=True)
+        parser.add_argument("--reingest", action="store_true")
+        args = parser.parse_args(argv[1:])
+        print(json.dumps(child(args.run_dir, args.url, args.n, args.reingest), sort_keys=True))
+        return
+    from bench.scale.__main__ import default_fixtures
+    from bench.scale.corpus import prepare_base
+
+    parser = argparse.ArgumentParser(prog="python -m bench.ingest_memory", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--n", type=int, nargs="+", default=[1, 4, 16])
+    parser.add_argument("--out", type=Path, default=Path("bench/out/ingest_memory"))
+    parser.add_argument("--fixtures", type=Path, default=None, help="default: $LEX_FIXTURES or ../shared/fixtures")
+    parser.add_argument("--code", type=Path, default=ROOT, help="the checkout whose ingest is measured")
+    parser.add_argument("--tracemalloc", action="store_true", help="trace the children (VmHWM then inflated)")
+    parser.add_argument("--keep", action="store_true", help="keep n<N>/fresh and n<N>/tree")
+    parser.add_argument("--wrap", default="", help="command prefixed to each ingest child (e.g. valgrind …)")
+    args = parser.parse_args(argv)
+    out = args.out.resolve()
+    fixtures = (args.fixtures or default_fixtures()).resolve()
+    base = out / "base"
+    prepare_base(fixtures, base)
+    for n in args.n:
+        measure(n, out, base, args.code.resolve(), trace=args.tracemalloc, keep=args.keep,
+                wrap=shlex.split(args.wrap))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
