@@ -706,6 +706,15 @@ def title_candidates(conn: sqlite3.Connection, match: str, filters: Filters, lim
             and (not filters.works or w in filters.works)]
 
 
+def texted_works(conn: sqlite3.Connection, works: Iterable[int]) -> set[int]:
+    """The works among ``works`` whose text the index holds (a searchable state in ``lexical_states``)."""
+    listed = ",".join(map(str, works))
+    if not listed:
+        return set()
+    return {int(r[0]) for r in conn.execute(
+        f"SELECT DISTINCT work_rowid FROM lexical_states WHERE work_rowid IN ({listed})")}
+
+
 def untexted_title_rows(conn: sqlite3.Connection, groups: list[list[str]], filters: Filters, limit: int,
                         index: MountedIndex | None = None) -> list[Hit]:
     """Works whose text is not held (no searchable state: only their names can find them) whose
@@ -718,8 +727,7 @@ def untexted_title_rows(conn: sqlite3.Connection, groups: list[list[str]], filte
     found = title_candidates(conn, match, filters, UNTEXTED_CANDIDATES)
     if not found:
         return []
-    texted = {int(r[0]) for r in conn.execute(
-        f"SELECT DISTINCT work_rowid FROM lexical_states WHERE work_rowid IN ({','.join(map(str, found))})")}
+    texted = texted_works(conn, found)
     candidates = [w for w in found if w not in texted]
     coverage = works_title_coverage(conn, candidates, groups, index)
     return title_rows(conn, (w for w in candidates if coverage.get(w, 0.0) > 0.5), groups, filters, limit)
@@ -776,8 +784,7 @@ def untexted_word_works(conn: sqlite3.Connection, profiles: dict[int, ranking.Wo
     known = _UNTEXTED_WORKS.get(index) if index is not None else None
     if known is None:
         eligible = [w for w, p in profiles.items() if exact_subject(p, 1.0, 1.0)]
-        texted = {int(r[0]) for r in conn.execute(
-            f"SELECT DISTINCT work_rowid FROM lexical_states WHERE work_rowid IN ({','.join(map(str, eligible)) or 0})")}
+        texted = texted_works(conn, eligible)
         untexted = [w for w in eligible if w not in texted]
         by_word: dict[str, set[int]] = {}
         for work, words in name_words(conn, untexted, index).items():
@@ -849,8 +856,7 @@ def untexted_subject_rows(conn: sqlite3.Connection, groups: list[list[str]], fil
     candidates = title_candidates(conn, match, filters, UNTEXTED_SUBJECT_CANDIDATES)
     if not candidates:
         return []
-    texted = {int(r[0]) for r in conn.execute(
-        f"SELECT DISTINCT work_rowid FROM lexical_states WHERE work_rowid IN ({','.join(map(str, candidates))})")}
+    texted = texted_works(conn, candidates)
     candidates = [w for w in candidates if w not in texted]
     coverage = works_title_coverage(conn, candidates, groups, index)
     precision = works_subject_precision(conn, candidates, groups, index)
@@ -3040,9 +3046,7 @@ def works_hold_any(conn: sqlite3.Connection, works: Sequence[int], words: Sequen
     silence says nothing)."""
     tokens = " OR ".join(_fts_word(w) for w in words)
     marks = ",".join("?" * len(works))
-    texted = {int(r[0]) for r in conn.execute(
-        f"SELECT DISTINCT work_rowid FROM lexical_states WHERE work_rowid IN ({marks})", list(works))}
-    if texted != set(works):
+    if texted_works(conn, works) != set(works):
         return True
     named = conn.execute(f"SELECT 1 FROM work_fts WHERE work_fts MATCH ? AND rowid IN ({marks}) LIMIT 1",
                          ["{titles short_titles aliases} : (" + tokens + ")", *works]).fetchone()
@@ -3240,12 +3244,12 @@ def form_titled_works(conn: sqlite3.Connection, shape: ActName) -> list[int]:
         matches.append("{titles short_titles aliases} : (" + " OR ".join(dict.fromkeys(tokens)) + ")")
     holders = [[int(r[0]) for r in conn.execute("SELECT rowid FROM work_fts WHERE work_fts MATCH ? LIMIT ?",
                                                 (m, FORM_TITLED_SAMPLE + 1))] for m in matches]
-    rare = [(len(h), k) for k, h in enumerate(holders) if 0 < len(h) <= FORM_TITLED_SAMPLE
-            and _of_form(conn, h, shape.eu_form)]
-    if not rare:
+    of_form = {k: found for k, h in enumerate(holders) if 0 < len(h) <= FORM_TITLED_SAMPLE
+               and (found := _of_form(conn, h, shape.eu_form))}
+    if not of_form:
         return []
-    first = min(rare)[1]  # the rarest word held by a name of an act of the form
-    candidates = _of_form(conn, holders[first], shape.eu_form)
+    first = min(of_form, key=lambda k: (len(holders[k]), k))  # the rarest word held by a name of an act of the form
+    candidates = of_form[first]
     marks = ",".join("?" * len(candidates))
     counts = dict.fromkeys(candidates, 1)
     for k, match in enumerate(matches):
