@@ -53,6 +53,7 @@ from derive.index.textstore import read_heads
 from legal.outcomes import Outcome
 from serve.core import lanes, merge, ranking, subjects
 from serve.core.envelope import Answer, CallContext, answer, fanout, is_provisional
+from serve.core.formnames import FORM_DOCUMENT_TYPES, FormSubject, form_subject
 from serve.core.known_index import IndexAt, index_at
 from serve.core.mount import Catalogue, MountedIndex
 from serve.core.resolve import mounted_publisher
@@ -3290,6 +3291,83 @@ def _compound_near(conn: sqlite3.Connection, shape: ActName, works: Sequence[int
         ("{titles short_titles aliases} : (" + near + ")", *works)))
 
 
+#: A subject word in the names of at most this many works (both indexes) is a specific word: the act
+#: it is in the name of may be the one asked for. A word in more names is an ordinary word of titles
+#: ("produits" in 81 names, « eau » in 26 as one sector among others): an act of the form holding it
+#: is no evidence that the act asked for is held.
+SPECIFIC_NAME_WORKS = 12
+
+
+def name_word_holders(conn: sqlite3.Connection, word: str, alternatives: Sequence[str]) -> list[tuple[int, str]]:
+    """The works (rowid, document type) whose names hold ``word`` in any light-stem form or as itself
+    or its plural, or one of its French terms (``alternatives``, a German word's), at most
+    :data:`FORM_TITLED_SAMPLE` + 1 of them. Read-only."""
+    tokens = [_fts_word(word), _name_word(word), *(_alternative_token(t) for t in alternatives)]
+    match = "{titles short_titles aliases} : (" + " OR ".join(dict.fromkeys(tokens)) + ")"
+    return [(int(w), str(kind or "")) for w, kind in conn.execute(
+        "SELECT w.work_rowid, w.document_type FROM works w WHERE w.work_rowid IN "
+        "(SELECT rowid FROM work_fts WHERE work_fts MATCH ? LIMIT ?)", (match, FORM_TITLED_SAMPLE + 1))]
+
+
+def word_in_texts(conn: sqlite3.Connection, word: str) -> bool:
+    """Whether the index's texts hold ``word`` exactly (``vocabulary``, or ``provision_vocab`` for a
+    short word): a word of the language the corpus speaks, not a typo or an untranslated word."""
+    table = "vocabulary" if len(word) >= VOCABULARY_MIN_LETTERS else "provision_vocab"
+    return conn.execute(f"SELECT 1 FROM {table} WHERE term = ? LIMIT 1", (word,)).fetchone() is not None
+
+
+def missing_form_words(ctx: CallContext, indexes: Sequence[MountedIndex], shape: FormSubject) -> list[str] | None:
+    """The subject words of a form + subject question (:func:`serve.core.formnames.form_subject`)
+    that no act of the form is named by, when that says the act asked for is not held; ``None``
+    otherwise. A word counts as missing when no name of a work of the form (any index) holds it, or
+    one of its French terms, and it is a word of the corpus (its texts hold it exactly, or the lexicon
+    translates it): a typo or an unknown word is another rule's case. The act is not held when some
+    word is missing and no other word is a specific word (in the names of at most
+    :data:`SPECIFIC_NAME_WORKS` works) that an act of the form is named by: then an act of the form
+    may be the one asked for, by other words than the question's ("directive on package holidays":
+    the Package Travel Directive). For a popular name after « loi », its first word is missing when no
+    work's name holds it at all (a proper name: "Sapin", held by the texts only as « sapins »). Read-only."""
+    kinds = FORM_DOCUMENT_TYPES[shape.form]
+    missing: list[str] = []
+    for k, word in enumerate(shape.words if not shape.popular else shape.words[:1]):
+        alternatives = shape.alternatives[k] if k < len(shape.alternatives) else ()
+        holders: list[tuple[int, str]] = []
+        known = bool(alternatives)
+        for index in indexes:
+            with index.session(ctx.deadline_seconds) as conn:
+                holders += name_word_holders(conn, word, alternatives)
+                known = known or word_in_texts(conn, word)
+        of_form = [w for w, kind in holders if kind in kinds]
+        if shape.popular:
+            return None if holders else [word]  # a proper name: the texts need not hold it
+        if of_form and len(holders) <= SPECIFIC_NAME_WORKS:
+            return None  # a specific word an act of the form is named by
+        if not of_form and known:
+            missing.append(word)
+    return missing or None
+
+
+def form_subject_not_held(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mapping[str, Plan],
+                          query: str) -> None:
+    """A question naming one act by its form and subject ("directive sur les emballages", "règlement
+    relatif aux produits cosmétiques", "Richtlinie über Aufzüge") or a statute by its popular name
+    ("loi Sapin II lutte contre la corruption") whose act no index holds: every section answers no
+    hits with the typed reason ``form_subject_not_held`` and the missing words (plans, in place;
+    issue #15, nohit25, docs/adr/0052). The acts whose texts hold the subject's words, or whose titles
+    hold them beside other forms (a Luxembourg law on packaging for a directive on packaging), are not
+    the act asked for. Not for a query that names a work otherwise (mention, article, anchor, act
+    number) or that another rule already answers (:func:`named_act`, :func:`dated_reference_not_held`);
+    the words' test is :func:`missing_form_words`."""
+    shape = form_subject(query)
+    if shape is None or any(p.mentions or p.constraints or p.article_key or p.anchor or p.act_number
+                            or p.name_not_held for p in plans.values()):
+        return
+    missing = missing_form_words(ctx, indexes, shape)
+    if missing:
+        for plan in plans.values():
+            plan.name_not_held = {"reason": "form_subject_not_held", "form": shape.form, "words": missing}
+
+
 def named_act(ctx: CallContext, indexes: Sequence[MountedIndex], plans: dict[str, Plan],
               shape: ActName | None, fuzzy: bool = False) -> None:
     """The act a query shaped like an act's name means, or why there is none (plans, in place).
@@ -3409,6 +3487,7 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
         named_act(ctx, indexes, plans, act_name(parsed.raw), fuzzy=args["fuzzy"] == "auto")
         dated_reference_not_held(indexes, plans, parsed.raw)
         dated_subject_not_held(ctx, indexes, plans, parsed.raw)
+        form_subject_not_held(ctx, indexes, plans, parsed.raw)
         transposing_laws(ctx, indexes, plans, own_law)
     someone_strong = any(p.names_publisher for p in plans.values())
     known = _known_anywhere(ctx, plans, args["language"]) if args["fuzzy"] == "auto" else set()

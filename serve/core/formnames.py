@@ -1,0 +1,92 @@
+"""An act asked by its form: the shapes whose absence the corpus can tell (issue #15, nohit25).
+
+A question that opens with an act's form and a link word and says its subject ("directive sur les
+emballages", "règlement relatif aux produits cosmétiques", "regulation on novel foods", "Richtlinie
+über Aufzüge") asks for one act of that form; a French popular name after « loi » ("loi Sapin II
+lutte contre la corruption") asks for one statute. When no act of the form is named by the subject's
+specific words, the act is not held, and the acts whose texts hold those words by chance are not it
+(``serve.core.ops.search.form_subject_not_held``, docs/adr/0052).
+
+Pure: these functions read only the query's words (and, for German words, the cross-language
+lexicon through :func:`serve.core.searchplan.german_alternatives`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from derive.index import relax
+from derive.index.text import normalize
+from serve.core.searchplan import (
+    LUXEMBOURG_WORDS,
+    SUBJECT_FORMS,
+    SUBJECT_LINKS,
+    german_alternatives,
+)
+
+#: The forms whose subject question this module reads, and the publisher document types an act of
+#: each form has: a directive is a directive of the EU (basic, delegated or implementing); a
+#: regulation (« règlement », "Verordnung") is the EU's or Luxembourg's (a « règlement grand-ducal »
+#: or « ministériel » is one too). « loi » / "Gesetz" + subject are not read: a Luxembourg statute's
+#: subject is often said by a code or another act's title, so a title silent on it proves nothing.
+FORM_DOCUMENT_TYPES: dict[str, frozenset[str]] = {
+    "directive": frozenset({"DIR", "DIR_DEL", "DIR_IMPL"}),
+    "regulation": frozenset({"REG", "REG_DEL", "REG_IMPL", "RGD", "RMIN"}),
+    "law": frozenset({"LOI"}),
+}
+#: The words that open a form + subject question, and the form each stands for.
+SUBJECT_OPENERS = {"directive": "directive", "richtlinie": "directive", "reglement": "regulation",
+                   "regulation": "regulation", "verordnung": "regulation"}
+#: The German openers: their subject words are matched through the lexicon's French terms.
+GERMAN_OPENERS = frozenset({"richtlinie", "verordnung"})
+
+
+@dataclass(frozen=True)
+class FormSubject:
+    """A question naming one act by its form (``form``, a key of :data:`FORM_DOCUMENT_TYPES`) and
+    its subject's content words (``words``); ``alternatives``, per word, the French terms of a German
+    word; ``popular``: the words are a statute's popular name ("loi Sapin II": ``("sapin",)``)."""
+    form: str
+    words: tuple[str, ...]
+    alternatives: tuple[tuple[str, ...], ...] = ()
+    popular: bool = False
+
+
+def form_subject(raw: str) -> FormSubject | None:
+    """The form + subject shape of a query, or ``None``:
+
+    - an EU act's form (:data:`SUBJECT_OPENERS`), a link word (« sur », « relatif », "on", "über" …),
+      then at least one content word, no digit (a numbered or dated act is named otherwise), no
+      second act form (two acts compared) and no word naming Luxembourg;
+    - « loi » followed by a capitalised word that is no stop word, no digit in the query: a
+      popular name ("loi Sapin II …", "loi Hamon …"), the capitalised run after « loi » as words.
+    """
+    words = normalize(raw).split()
+    if len(words) < 2 or any(c.isdigit() for c in raw):
+        return None
+    if words[0] == "loi":
+        return popular_law_name(raw.split())
+    form = SUBJECT_OPENERS.get(words[0])
+    if form is None or words[1] not in SUBJECT_LINKS:
+        return None
+    subject = tuple(w for w in words[2:] if not relax.relaxable(w) and w not in SUBJECT_LINKS)
+    if not subject or set(subject) & (SUBJECT_FORMS | LUXEMBOURG_WORDS):
+        return None
+    alternatives = german_alternatives(subject) if words[0] in GERMAN_OPENERS else ()
+    return FormSubject(form, subject, alternatives)
+
+
+def popular_law_name(raw_words: Sequence[str]) -> FormSubject | None:
+    """« loi » and a statute's popular name, its capitalised words ("loi Sapin II lutte …": ``sapin
+    ii``), or ``None`` when the word after « loi » is not capitalised, is a stop word ("Loi du …"),
+    or names Luxembourg ("loi Grand-Ducale …"). Pure."""
+    name: list[str] = []
+    for word in raw_words[1:]:
+        if not word[:1].isupper():
+            break
+        name.extend(normalize(word).split())
+    kept = tuple(w for w in name if not relax.relaxable(w))
+    if not name or relax.relaxable(name[0]) or not kept or set(name) & LUXEMBOURG_WORDS:
+        return None
+    return FormSubject("law", kept, popular=True)
