@@ -606,14 +606,33 @@ def lu_own_subject(subject: str) -> str:
     return subject[:found.start()].strip()
 
 
+#: The relation phrase ``ayant pour objet`` opening a Legilux title subject (``Loi … ayant pour objet la
+#: coordination des régimes légaux de pension``): it says how the act relates to its subject, not what it is.
+_LU_OBJECT_OPENING = ("ayant", "pour", "objet")
+
+
+def lu_subject_opening(words: Sequence[str]) -> int:
+    """How many words open a Legilux title subject as its relation verb rather than its subject: a
+    present participle (``réglant``, ``fixant``, ``déterminant``, ``établissant``, ``instituant``
+    …, the word ending in ``-ant``, as ``portant`` and ``concernant`` are relation words everywhere)
+    or ``ayant pour objet``; 0 otherwise. A question says the subject (« pensions des fonctionnaires
+    de l'État »), never the verb, so the verb counted as a subject word kept the act a question names
+    by its whole subject below acts titled by part of it (issue #15, lurank25). Pure."""
+    if tuple(words[:3]) == _LU_OBJECT_OPENING:
+        return 3
+    return 1 if words and len(words[0]) > 4 and words[0].endswith("ant") else 0
+
+
 def subject_words(titles: Iterable[str], legilux: bool = False) -> frozenset[str]:
     """The content words of a work's shortest official title subject (:func:`title_subject`; a
     title without a dated header counts only when it holds no number: ``Code du travail``); a
-    Legilux subject without the acts it amends (:func:`lu_own_subject`)."""
+    Legilux subject without the acts it amends (:func:`lu_own_subject`) and without the relation
+    verb that opens it (:func:`lu_subject_opening`)."""
     whole = [t for t in titles if not truncated(t)]
     subjects = [s for s in (title_subject(t) for t in whole) if s]
     if legilux:
         subjects = [lu_own_subject(s) for s in subjects]
+        subjects = [" ".join(s.split()[lu_subject_opening(s.split()):]) for s in subjects]
     if not subjects:
         subjects = [normalize(t) for t in whole if not any(c.isdigit() for c in t)]
     best: list[str] | None = None
