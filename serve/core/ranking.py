@@ -632,13 +632,14 @@ def subject_words(titles: Iterable[str], legilux: bool = False) -> frozenset[str
     subjects = [s for s in (title_subject(t) for t in whole) if s]
     if legilux:
         subjects = [lu_own_subject(s) for s in subjects]
-        subjects = [" ".join(s.split()[lu_subject_opening(s.split()):]) for s in subjects]
     if not subjects:
         subjects = [normalize(t) for t in whole if not any(c.isdigit() for c in t)]
     best: list[str] | None = None
     for subject in subjects:
-        words = [w for w in subject.split() if w not in STOP_WORDS and w not in _SUBJECT_NOISE and len(w) > 2
-                 and not w.isdigit()]
+        split = subject.split()
+        start = lu_subject_opening(split) if legilux else 0
+        words = [w for w in (split[start:] if start else split)
+                 if w not in STOP_WORDS and w not in _SUBJECT_NOISE and len(w) > 2 and not w.isdigit()]
         if words and (best is None or len(words) < len(best)):
             best = words
     return frozenset(best or ())

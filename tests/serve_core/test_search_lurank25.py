@@ -20,7 +20,13 @@ import pytest
 
 from serve.core import LegalCore, ranking
 from serve.core.ops import search
-from serve.core.ops.search import Filters, Hit, amending_law_titled_over, parents_first, works_subject_precision
+from serve.core.ops.search import (
+    Filters,
+    Hit,
+    amending_law_titled_over,
+    parents_first,
+    works_subject_precision,
+)
 
 LU = "lu-legilux"
 VACCINATIONS = "lu-legilux:rgd-2001-10-18-n3"  # … déterminant la liste des vaccinations recommandées
@@ -35,10 +41,10 @@ def _rowid(core: LegalCore, work: str) -> int:
 
 
 def test_the_opening_relation_verb_of_a_legilux_subject_is_counted_apart() -> None:
-    assert ranking.lu_subject_opening("reglant les pensions des fonctionnaires de l etat".split()) == 1
-    assert ranking.lu_subject_opening("ayant pour objet la coordination des regimes".split()) == 3
-    assert ranking.lu_subject_opening("sur la nationalite luxembourgeoise".split()) == 0
-    assert ranking.lu_subject_opening("relative aux dechets".split()) == 0  # a relation word already
+    assert ranking.lu_subject_opening(["reglant", "les", "pensions", "des", "fonctionnaires", "de", "l", "etat"]) == 1
+    assert ranking.lu_subject_opening(["ayant", "pour", "objet", "la", "coordination", "des", "regimes"]) == 3
+    assert ranking.lu_subject_opening(["sur", "la", "nationalite", "luxembourgeoise"]) == 0
+    assert ranking.lu_subject_opening(["relative", "aux", "dechets"]) == 0  # a relation word already
     assert ranking.lu_subject_opening(["gant"]) == 0  # a short word ending in -ant is no participle
     assert ranking.lu_subject_opening([]) == 0
 
