@@ -37,8 +37,9 @@ chooses the state). The weights are module constants, documented in
 implementing or delegated act) executes the held principal act its provisions cite most (at least
 :data:`PARENT_MIN_CITATIONS` times); the search places that act before it when the query names its
 subject. **Title subjects** (:func:`title_subject`, :func:`subject_words`): an official title's
-words after the act's date; the share of them a query holds weighs a work up, and works with a
-title of one subject are "acts of the same title".
+words after the act's date (on Legilux without the relation verb that opens them, « réglant »,
+« fixant », « ayant pour objet »: :func:`lu_subject_opening`); the share of them a query holds weighs a
+work up, and works with a title of one subject are "acts of the same title".
 
 **The own country** (:func:`without_own_country`): asked of Legilux, the words naming Luxembourg
 ("Luxembourg law on …", "Luxemburger …gesetz", "… au Luxembourg", "droit luxembourgeois") say which

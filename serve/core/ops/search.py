@@ -2001,7 +2001,8 @@ def parents_first(conn: sqlite3.Connection, index: MountedIndex, hits: Sequence[
     it. A parent already listed further down moves up; one not listed comes as its work row
     (reason ``parent_act``, ``parent_of`` the subordinate work), if a state passes the filters.
     A ``pinned`` work (one the query cites itself, ``RGD du 24 janvier 1991 huissier``) keeps its
-    place: the parent is not put before the act the user asked for."""
+    place: the parent is not put before the act the user asked for; nor is an amending law whose names
+    hold more of the query than its parent's (:func:`amending_law_titled_over`)."""
     known = _PARENTS.setdefault(index, {})
     out = list(hits)
     placed: set[int] = set()
