@@ -37,8 +37,9 @@ chooses the state). The weights are module constants, documented in
 implementing or delegated act) executes the held principal act its provisions cite most (at least
 :data:`PARENT_MIN_CITATIONS` times); the search places that act before it when the query names its
 subject. **Title subjects** (:func:`title_subject`, :func:`subject_words`): an official title's
-words after the act's date; the share of them a query holds weighs a work up, and works with a
-title of one subject are "acts of the same title".
+words after the act's date (on Legilux without the relation verb that opens them, « réglant »,
+« fixant », « ayant pour objet »: :func:`lu_subject_opening`); the share of them a query holds weighs a
+work up, and works with a title of one subject are "acts of the same title".
 
 **The own country** (:func:`without_own_country`): asked of Legilux, the words naming Luxembourg
 ("Luxembourg law on …", "Luxemburger …gesetz", "… au Luxembourg", "droit luxembourgeois") say which
@@ -606,10 +607,28 @@ def lu_own_subject(subject: str) -> str:
     return subject[:found.start()].strip()
 
 
+#: The relation phrase ``ayant pour objet`` opening a Legilux title subject (``Loi … ayant pour objet la
+#: coordination des régimes légaux de pension``): it says how the act relates to its subject, not what it is.
+_LU_OBJECT_OPENING = ("ayant", "pour", "objet")
+
+
+def lu_subject_opening(words: Sequence[str]) -> int:
+    """How many words open a Legilux title subject as its relation verb rather than its subject: a
+    present participle (``réglant``, ``fixant``, ``déterminant``, ``établissant``, ``instituant``
+    …, the word ending in ``-ant``, as ``portant`` and ``concernant`` are relation words everywhere)
+    or ``ayant pour objet``; 0 otherwise. A question says the subject (« pensions des fonctionnaires
+    de l'État »), never the verb, so the verb counted as a subject word kept the act a question names
+    by its whole subject below acts titled by part of it (issue #15, lurank25). Pure."""
+    if tuple(words[:3]) == _LU_OBJECT_OPENING:
+        return 3
+    return 1 if words and len(words[0]) > 4 and words[0].endswith("ant") else 0
+
+
 def subject_words(titles: Iterable[str], legilux: bool = False) -> frozenset[str]:
     """The content words of a work's shortest official title subject (:func:`title_subject`; a
     title without a dated header counts only when it holds no number: ``Code du travail``); a
-    Legilux subject without the acts it amends (:func:`lu_own_subject`)."""
+    Legilux subject without the acts it amends (:func:`lu_own_subject`) and without the relation
+    verb that opens it (:func:`lu_subject_opening`)."""
     whole = [t for t in titles if not truncated(t)]
     subjects = [s for s in (title_subject(t) for t in whole) if s]
     if legilux:
@@ -618,8 +637,10 @@ def subject_words(titles: Iterable[str], legilux: bool = False) -> frozenset[str
         subjects = [normalize(t) for t in whole if not any(c.isdigit() for c in t)]
     best: list[str] | None = None
     for subject in subjects:
-        words = [w for w in subject.split() if w not in STOP_WORDS and w not in _SUBJECT_NOISE and len(w) > 2
-                 and not w.isdigit()]
+        split = subject.split()
+        start = lu_subject_opening(split) if legilux else 0
+        words = [w for w in (split[start:] if start else split)
+                 if w not in STOP_WORDS and w not in _SUBJECT_NOISE and len(w) > 2 and not w.isdigit()]
         if words and (best is None or len(words) < len(best)):
             best = words
     return frozenset(best or ())

@@ -1979,6 +1979,19 @@ def parent_titled_enough(coverage: Mapping[int, float], parent: int, child: int,
     return child_precision().get(child, 0.0) < 1.0
 
 
+def amending_law_titled_over(profile: ranking.WorkProfile | None, coverage: Mapping[int, float], parent: int,
+                             child: int) -> bool:
+    """Whether a subordinate work is a Legilux amending *law* whose names hold more of the query's
+    words than its parent's (:func:`parents_first` then leaves it in place). An amending law's parent is
+    the act its provisions cite most, not its subject: « Loi du 20 juillet 1992 portant modification du
+    régime des brevets d'invention » is the patent law a question on protecting an invention by a patent
+    asks for, and its most cited act, the 1977 law approving the European Patent Convention, is titled
+    by « brevet » alone (issue #15, lurank25). A règlement is left to :func:`parent_titled_enough`: the
+    law it executes is that subject's principal act. Pure."""
+    return (profile is not None and profile.role == "amending" and profile.hierarchy == "law"
+            and coverage.get(child, 0.0) > coverage.get(parent, 0.0))
+
+
 def parents_first(conn: sqlite3.Connection, index: MountedIndex, hits: Sequence[Hit],
                   profiles: dict[int, ranking.WorkProfile], filters: Filters, groups: Sequence[Sequence[str]],
                   limit: int, pinned: frozenset[int] = frozenset()) -> list[Hit]:
@@ -1989,7 +2002,8 @@ def parents_first(conn: sqlite3.Connection, index: MountedIndex, hits: Sequence[
     it. A parent already listed further down moves up; one not listed comes as its work row
     (reason ``parent_act``, ``parent_of`` the subordinate work), if a state passes the filters.
     A ``pinned`` work (one the query cites itself, ``RGD du 24 janvier 1991 huissier``) keeps its
-    place: the parent is not put before the act the user asked for."""
+    place: the parent is not put before the act the user asked for; nor is an amending law whose names
+    hold more of the query than its parent's (:func:`amending_law_titled_over`)."""
     known = _PARENTS.setdefault(index, {})
     out = list(hits)
     placed: set[int] = set()
@@ -2006,9 +2020,11 @@ def parents_first(conn: sqlite3.Connection, index: MountedIndex, hits: Sequence[
                 ranking.cited_works(conn, child, index.catalogue.rowid_of, index.publisher.value)
                 if ranking.subordinate(profiles.get(child)) else (), profiles, child)
         parent = known[child]
+        titled = works_title_coverage(conn, [parent, child], groups, index) if parent is not None else {}
         if parent is None or parent in placed or (filters.allowed is not None and parent not in filters.allowed) \
-                or not parent_titled_enough(works_title_coverage(conn, [parent, child], groups, index), parent, child,
-                                            functools.partial(works_subject_precision, conn, [child], groups, index)):
+                or not parent_titled_enough(titled, parent, child,
+                                            functools.partial(works_subject_precision, conn, [child], groups, index)) \
+                or amending_law_titled_over(profiles.get(child), titled, parent, child):
             position += 1
             continue
         ahead = [i for i, h in enumerate(out[:position]) if h.row["work_rowid"] == parent]
