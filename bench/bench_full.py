@@ -51,6 +51,8 @@ there), ``dagster_home/`` (the runs, viewable with ``dagster dev``), ``bench-ful
 ``LEX_BENCH_PROFILE=DIR`` profiles every stage a stage process runs (``cProfile`` of its main thread,
 ``DIR/<phase>-<asset>-<partition>.prof``; a profiled run's figures are inflated by the profiler;
 ``LEX_BENCH_PROFILE_CLOCK=cpu`` times with the process's CPU clock instead of the wall clock).
+``LEX_BENCH_TIMERS=module:function,…`` reports the CPU seconds of each named function per stage
+instead, without a profiler's overhead (:func:`cpu_timers`).
 
 After the builds, ``bench-full.json`` also gets ``text_lint``: per publisher, the provisions each
 check of the text lint (:mod:`derive.lint`) hits in the last dataset, and for EUR-Lex the anchor
@@ -183,7 +185,10 @@ def run_stage_child(spec: dict[str, Any]) -> int:
     defs = build_definitions(executor="in_process", settings=LexSettings(**spec["settings"]), automation="off")
     instance = dg.DagsterInstance.get()
     reports: list[dict[str, Any]] = []
+    timers = cpu_timers(os.environ.get(TIMERS_ENV, ""))
     for job_name, asset, partition in stages:
+        for totals in timers.values():
+            totals[:] = [0.0, 0]
         _own_peak_reset()
         kids_before = _children_peak_mb()
         cpu, _rss = _usage()
@@ -201,6 +206,10 @@ def run_stage_child(spec: dict[str, Any]) -> int:
             profiler.dump_stats(Path(os.environ[PROFILE_ENV]) / f"{spec['phase']}-{asset}-{partition or 'all'}.prof")
         # the stage's own peak, and its workers' when one of them set a new high for the child's
         # finished children (the kernel keeps one maximum over all of them)
+        for name, (seconds, calls) in timers.items():
+            if calls:
+                print(f"timer {spec['phase']} {asset}[{partition}] {name}: {seconds:.3f} CPU-s, {int(calls)} calls",
+                      file=sys.stderr, flush=True)
         kids = _children_peak_mb()
         rss = max(_own_peak_mb(), kids if kids > kids_before else 0.0)
         meta: dict[str, Any] = {}
@@ -230,6 +239,42 @@ PROFILE_ENV = "LEX_BENCH_PROFILE"
 #: ``cpu``: the profiler's clock is the process's CPU time (``time.process_time``) instead of the wall
 #: clock, so that waits on the disk (an ``unlink`` behind writeback) do not pass for work
 PROFILE_CLOCK_ENV = "LEX_BENCH_PROFILE_CLOCK"
+
+
+#: ``module:function`` or ``module:Class.method`` names, comma-separated: each stage a stage process
+#: runs reports the CPU seconds (``time.process_time``: this process, not its workers) and calls
+#: of each, inclusive, to its log (echoed after the stage) — a cheap breakdown without a profiler's
+#: per-call overhead. A name is patched where it is defined, so only callers that look it up there
+#: at call time (the module's own functions, a function-local ``from … import``) are counted.
+TIMERS_ENV = "LEX_BENCH_TIMERS"
+
+
+def cpu_timers(names: str) -> dict[str, list[float]]:
+    """Wrap each of ``names`` (:data:`TIMERS_ENV`) with a CPU timer; ``{name: [seconds, calls]}``,
+    filled as they run."""
+    import functools
+    import importlib
+
+    found: dict[str, list[float]] = {}
+    for name in filter(None, (n.strip() for n in names.split(","))):
+        module_name, _, attribute = name.partition(":")
+        owner: Any = importlib.import_module(module_name)
+        *path, leaf = attribute.split(".")
+        for part in path:
+            owner = getattr(owner, part)
+        original = getattr(owner, leaf)
+        totals = found[name] = [0.0, 0]
+
+        def timed(*args: Any, _original: Any = original, _totals: list[float] = totals, **kwargs: Any) -> Any:
+            started = time.process_time()
+            try:
+                return _original(*args, **kwargs)
+            finally:
+                _totals[0] += time.process_time() - started
+                _totals[1] += 1
+
+        setattr(owner, leaf, functools.wraps(original)(timed))
+    return found
 
 
 def _profiler() -> Any:

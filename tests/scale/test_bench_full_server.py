@@ -91,3 +91,29 @@ def test_a_failed_stage_is_a_typed_error_with_its_code_report_and_log(tmp_path: 
     text = str(error)
     assert "exit 255" in text and "report written, success" in text
     assert "line 39" in text and "line 19" not in text  # the log's last lines, not all of it
+
+
+def test_cpu_timers_count_the_calls_of_a_named_function_and_of_a_method(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+    import types
+
+    from bench.bench_full import cpu_timers
+
+    module = types.ModuleType("timed_module")
+
+    def work(n: int) -> int:
+        return sum(range(n))
+
+    class Box:
+        def size(self) -> int:
+            return 3
+
+    module.work = work  # type: ignore[attr-defined]
+    module.Box = Box  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "timed_module", module)
+    timers = cpu_timers("timed_module:work, timed_module:Box.size,")
+    assert module.work(10) == 45 and module.work(3) == 3  # type: ignore[attr-defined]
+    assert Box().size() == 3
+    assert timers["timed_module:work"][1] == 2 and timers["timed_module:Box.size"][1] == 1
+    assert timers["timed_module:work"][0] >= 0.0
+    assert cpu_timers("") == {}
