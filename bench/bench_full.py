@@ -464,7 +464,8 @@ class StageServer:
         thread's join was between its check and its read: the join then read the closed pipe's
         end and reported **255** for a process that had exited 0 (what the no-change build of the
         last session met, after a skipped stage's report). So a start, and the read of a status,
-        hold :attr:`status_lock`; the wait for a process's end (its pipe readable) does not."""
+        hold :attr:`status_lock`; the wait for a process's end (its pipe readable) does not. (CPython
+        gh-130895; ADR 0049.)"""
         from multiprocessing.connection import wait
 
         with self.status_lock:
