@@ -24,7 +24,11 @@ per bench process, shared by its builds (:class:`StageServer`: a ``multiprocessi
 multiprocess executor forks its steps from a forkserver that preloaded the job's module; so a
 stage process does not import Dagster again. Before the chains start, one process opens the
 Dagster instance (``process[instance]``): a fresh SQLite instance creates its tables when first
-opened, which two processes cannot do at once.
+opened, which two processes cannot do at once. A stage process's start and the read of its exit
+status hold one lock (:meth:`StageServer.launch`): ``multiprocessing`` reads a forkserver child's
+status once, and a start in one chain used to read the other chain's, which then saw 255. A stage
+process writes its output to ``OUT/bench-stage-<group>.log``, echoed after the stage; a stage that
+fails is a :class:`StageFailure` naming its exit (code or signal), its report, and the log's last lines.
 
 **What each row measures.** A stage row: the CPU (user + system, its worker processes included)
 and wall time measured around its run in its process, its peak RSS the process's own high-water
@@ -47,6 +51,8 @@ there), ``dagster_home/`` (the runs, viewable with ``dagster dev``), ``bench-ful
 ``LEX_BENCH_PROFILE=DIR`` profiles every stage a stage process runs (``cProfile`` of its main thread,
 ``DIR/<phase>-<asset>-<partition>.prof``; a profiled run's figures are inflated by the profiler;
 ``LEX_BENCH_PROFILE_CLOCK=cpu`` times with the process's CPU clock instead of the wall clock).
+``LEX_BENCH_TIMERS=module:function,…`` reports the CPU seconds of each named function per stage
+instead, without a profiler's overhead (:func:`cpu_timers`).
 
 After the builds, ``bench-full.json`` also gets ``text_lint``: per publisher, the provisions each
 check of the text lint (:mod:`derive.lint`) hits in the last dataset, and for EUR-Lex the anchor
@@ -87,6 +93,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from legal.errors import LexError
 from pipelines.preload import STEP_PRELOAD
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -178,7 +185,10 @@ def run_stage_child(spec: dict[str, Any]) -> int:
     defs = build_definitions(executor="in_process", settings=LexSettings(**spec["settings"]), automation="off")
     instance = dg.DagsterInstance.get()
     reports: list[dict[str, Any]] = []
+    timers = cpu_timers(os.environ.get(TIMERS_ENV, ""))
     for job_name, asset, partition in stages:
+        for totals in timers.values():
+            totals[:] = [0.0, 0]
         _own_peak_reset()
         kids_before = _children_peak_mb()
         cpu, _rss = _usage()
@@ -196,6 +206,10 @@ def run_stage_child(spec: dict[str, Any]) -> int:
             profiler.dump_stats(Path(os.environ[PROFILE_ENV]) / f"{spec['phase']}-{asset}-{partition or 'all'}.prof")
         # the stage's own peak, and its workers' when one of them set a new high for the child's
         # finished children (the kernel keeps one maximum over all of them)
+        for name, (seconds, calls) in timers.items():
+            if calls:
+                print(f"timer {spec['phase']} {asset}[{partition}] {name}: {seconds:.3f} CPU-s, {int(calls)} calls",
+                      file=sys.stderr, flush=True)
         kids = _children_peak_mb()
         rss = max(_own_peak_mb(), kids if kids > kids_before else 0.0)
         meta: dict[str, Any] = {}
@@ -225,6 +239,42 @@ PROFILE_ENV = "LEX_BENCH_PROFILE"
 #: ``cpu``: the profiler's clock is the process's CPU time (``time.process_time``) instead of the wall
 #: clock, so that waits on the disk (an ``unlink`` behind writeback) do not pass for work
 PROFILE_CLOCK_ENV = "LEX_BENCH_PROFILE_CLOCK"
+
+
+#: ``module:function`` or ``module:Class.method`` names, comma-separated: each stage a stage process
+#: runs reports the CPU seconds (``time.process_time``: this process, not its workers) and calls
+#: of each, inclusive, to its log (echoed after the stage) — a cheap breakdown without a profiler's
+#: per-call overhead. A name is patched where it is defined, so only callers that look it up there
+#: at call time (the module's own functions, a function-local ``from … import``) are counted.
+TIMERS_ENV = "LEX_BENCH_TIMERS"
+
+
+def cpu_timers(names: str) -> dict[str, list[float]]:
+    """Wrap each of ``names`` (:data:`TIMERS_ENV`) with a CPU timer; ``{name: [seconds, calls]}``,
+    filled as they run."""
+    import functools
+    import importlib
+
+    found: dict[str, list[float]] = {}
+    for name in filter(None, (n.strip() for n in names.split(","))):
+        module_name, _, attribute = name.partition(":")
+        owner: Any = importlib.import_module(module_name)
+        *path, leaf = attribute.split(".")
+        for part in path:
+            owner = getattr(owner, part)
+        original = getattr(owner, leaf)
+        totals = found[name] = [0.0, 0]
+
+        def timed(*args: Any, _original: Any = original, _totals: list[float] = totals, **kwargs: Any) -> Any:
+            started = time.process_time()
+            try:
+                return _original(*args, **kwargs)
+            finally:
+                _totals[0] += time.process_time() - started
+                _totals[1] += 1
+
+        setattr(owner, leaf, functools.wraps(original)(timed))
+    return found
 
 
 def _profiler() -> Any:
@@ -285,8 +335,52 @@ def _instance_process(report: str) -> None:
 
 
 def _stage_process(spec: dict[str, Any]) -> None:
-    """(In a child forked from the preloaded server.) One stage process: :func:`run_stage_child`."""
+    """(In a child forked from the preloaded server.) One stage process: :func:`run_stage_child`,
+    its standard output and error written to ``spec["log"]`` when given (the bench echoes the log
+    after the stage, and names its last lines if the stage fails)."""
+    if spec.get("log"):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        fd = os.open(spec["log"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        os.dup2(fd, 1)
+        os.dup2(fd, 2)
+        os.close(fd)
     sys.exit(run_stage_child(spec))
+
+
+def exit_meaning(code: int) -> str:
+    """A stage process's exit code in words: a negative code is the signal that ended it; 255 is
+    also what ``multiprocessing`` reports when a forkserver child's exit status was lost (the status
+    pipe ended without it: the server gone, or the status read elsewhere — see
+    :meth:`StageServer.launch`)."""
+    if code < 0:
+        import signal
+
+        try:
+            return f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    if code == 255:
+        return "exit 255 (also what multiprocessing reports when a forkserver child's status is lost)"
+    return f"exit {code}"
+
+
+class StageFailure(LexError):
+    """A stage process of the bench failed: its exit (code or signal), what its report said, and
+    the last lines it wrote (:func:`_stage_process`'s log)."""
+
+    family = "bench"
+    default_code = "stage_failed"
+
+    @classmethod
+    def of(cls, stage: str, phase: str, code: int, *, report: str, log: Path | None,
+           lines: int = 20) -> StageFailure:
+        tail = ""
+        if log is not None and log.is_file():
+            last = log.read_text(errors="replace").splitlines()[-lines:]
+            tail = "; its last lines:\n" + "\n".join(f"  | {line}" for line in last) if last else "; its log is empty"
+        return cls(f"bench-full: stage {stage} ({phase}) failed: {exit_meaning(code)}, report {report}{tail}",
+                   subject=stage)
 
 
 def _plain(value: Any) -> Any:
@@ -338,24 +432,48 @@ class StageServer:
     this process's finished children's CPU gained since :meth:`__init__` (the server, and
     through it the stage processes it forked and reaped) less the stage processes' own totals."""
 
-    def __init__(self) -> None:
+    def __init__(self, preload: list[str] | None = None) -> None:
         import multiprocessing
+        import threading
 
         self.context = multiprocessing.get_context("forkserver")
-        self.context.set_forkserver_preload(PRELOAD)
+        self.context.set_forkserver_preload(PRELOAD if preload is None else preload)
         self.started = _children_cpu()
         self.children_cpu = 0.0
         self.charged = 0.0  # the server's own CPU already charged to a build (:meth:`charge`)
+        #: held while a stage process starts and while its exit status is read (:meth:`launch`)
+        self.status_lock = threading.Lock()
 
     def run(self, spec: dict[str, Any], entry: str = "_stage_process") -> int:
         import importlib
 
         # by the module's name (under ``python -m`` this module is ``__main__``, which the server lacks)
         target = getattr(importlib.import_module("bench.bench_full"), entry)
-        process = self.context.Process(target=target, args=(spec,) if entry == "_stage_process" else (spec["report"],),
-                                       name=f"stage {spec['report']}")
-        process.start()
-        process.join()
+        return self.launch(target, (spec,) if entry == "_stage_process" else (spec["report"],),
+                           f"stage {spec['report']}")
+
+    def launch(self, target: Any, args: tuple[Any, ...], name: str) -> int:
+        """Start ``target(*args)`` in a process forked by the server, wait for its end, and return
+        its exit code (negative: the signal that ended it).
+
+        A forkserver child's exit status reaches this process once, as a few bytes on a pipe that
+        the server then closes; ``multiprocessing`` reads it in ``Popen.poll``, which a join calls
+        and which every ``Process.start`` calls for every live child (``process._cleanup``). The
+        publishers' chains start and join their stage processes from two threads, so without a
+        lock a start in one thread could read the status of the other thread's process while that
+        thread's join was between its check and its read: the join then read the closed pipe's
+        end and reported **255** for a process that had exited 0 (what the no-change build of the
+        last session met, after a skipped stage's report). So a start, and the read of a status,
+        hold :attr:`status_lock`; the wait for a process's end (its pipe readable) does not. (CPython
+        gh-130895; ADR 0049.)"""
+        from multiprocessing.connection import wait
+
+        with self.status_lock:
+            process = self.context.Process(target=target, args=args, name=name)
+            process.start()
+        wait([process.sentinel])  # readable: the status is there, or the server is gone; nothing read
+        with self.status_lock:
+            process.join()  # reads the status, unless a start above read it first
         return int(process.exitcode if process.exitcode is not None else 1)
 
     def own_cpu(self) -> float | None:
@@ -410,7 +528,9 @@ def run_stages(out: Path, phase: str, stages: list[tuple[str, str, str | None]],
     so that the rows add up to the whole CPU of the build."""
     group = stages[0][2] or stages[0][1]
     report = out / f"bench-stage-{group}.json"
-    spec = {"stages": [list(s) for s in stages], "settings": settings, "report": str(report), "phase": phase}
+    log = out / f"bench-stage-{group}.log"
+    spec = {"stages": [list(s) for s in stages], "settings": settings, "report": str(report), "phase": phase,
+            "log": str(log)}
     load = os.getloadavg()[0]
     started = time.monotonic()
     report.unlink(missing_ok=True)
@@ -418,6 +538,10 @@ def run_stages(out: Path, phase: str, stages: list[tuple[str, str, str | None]],
     wall = time.monotonic() - started
     document: dict[str, Any] = json.loads(report.read_text()) if report.is_file() else {}
     report.unlink(missing_ok=True)
+    label = f"{stages[0][1]}[{group}]" if len(stages) == 1 and stages[0][2] else str(group)
+    if code != 0 or len(document.get("stages", [])) != len(stages):
+        raise StageFailure.of(label, phase, code, report=report_state(document, len(stages)), log=log)
+    _echo(log)
     outcomes: list[dict[str, Any]] = document.get("stages", [])
     server.children_cpu += float(document.get("process_cpu_s", 0.0))
     rows: list[dict[str, Any]] = []
@@ -427,7 +551,7 @@ def run_stages(out: Path, phase: str, stages: list[tuple[str, str, str | None]],
         if not outcome.get("success") or not all(outcome.get("checks", {}).values()):
             for error in outcome.get("errors", []):
                 print(error, file=sys.stderr)
-            raise SystemExit(f"bench-full: stage {name} ({phase}) failed: checks {outcome.get('checks')}")
+            raise StageFailure.of(name, phase, code, report=report_state(document, len(stages)), log=None)
         meta = outcome["metadata"].get(name, {})
         row = {"name": name, "phase": phase, "wall_s": round(outcome["wall_s"], 2),
                "cpu_s": round(outcome["cpu_s"], 2), "peak_rss_mb": round(outcome["peak_rss_mb"], 1),
@@ -445,8 +569,6 @@ def run_stages(out: Path, phase: str, stages: list[tuple[str, str, str | None]],
               f"RSS {row['peak_rss_mb']:>7.1f} MB  out {row['output_mb']:>9.1f} MB  items {row['items']}"
               f"{'  (skipped)' if row['skipped'] else ''}", flush=True)
         rows.append(row)
-    if code != 0 or len(rows) != len(stages):
-        raise SystemExit(f"bench-full: stages {stages} ({phase}) failed: exit {code}")
     rest = {"name": f"process[{group}]", "phase": phase, "wall_s": round(wall - sum(r["wall_s"] for r in rows), 2),
             "cpu_s": round(float(document["process_cpu_s"]) - sum(r["cpu_s"] for r in rows), 2),
             "peak_rss_mb": round(float(document.get("process_peak_rss_mb", 0.0)), 1),
@@ -458,6 +580,29 @@ def run_stages(out: Path, phase: str, stages: list[tuple[str, str, str | None]],
     return [*rows, rest]
 
 
+def report_state(document: dict[str, Any], expected: int) -> str:
+    """What a stage process's report says, in words, for :class:`StageFailure`."""
+    if not document:
+        return "missing"
+    found = document.get("stages", [])
+    failed = [r for r in found if not (r.get("success") and all(r.get("checks", {}).values()))]
+    if failed:
+        return f"written, failed (checks {failed[0].get('checks')}, {len(failed[0].get('errors', []))} errors)"
+    if len(found) != expected:
+        return f"written, {len(found)} of {expected} stages"
+    return "written, success"
+
+
+def _echo(log: Path) -> None:
+    """Copy a finished stage process's log to this process's standard error, then remove it."""
+    if log.is_file():
+        text = log.read_text(errors="replace")
+        if text:
+            sys.stderr.write(text if text.endswith("\n") else text + "\n")
+            sys.stderr.flush()
+        log.unlink()
+
+
 def _open_instance(out: Path, phase: str, server: StageServer, origin: float) -> dict[str, Any]:
     """A ``process[instance]`` row: :func:`_instance_process` run from ``server``."""
     report = out / "bench-stage-instance.json"
@@ -466,7 +611,8 @@ def _open_instance(out: Path, phase: str, server: StageServer, origin: float) ->
     code = server.run({"report": str(report)}, entry="_instance_process")
     wall = time.monotonic() - started
     if code != 0 or not report.is_file():
-        raise SystemExit(f"bench-full: opening the Dagster instance ({phase}) failed: exit {code}")
+        raise StageFailure.of("process[instance]", phase, code, report="written" if report.is_file() else "missing",
+                              log=None)
     document = json.loads(report.read_text())
     report.unlink()
     server.children_cpu += float(document["process_cpu_s"])
@@ -640,9 +786,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--phases", default="cold,nochange,onechange",
                         help="which builds to run (a later phase without the earlier ones reuses OUT)")
     parser.add_argument("--publish", action="store_true", help="write the table into bench/README.md")
+    parser.add_argument("--no-text-lint", action="store_true",
+                        help="leave out the text lint after the builds (minutes of CPU outside the builds' figures)")
     args = parser.parse_args(argv)
     if args.stage:
         return run_stage_child(json.loads(args.stage))
+    try:
+        return _main(args, parser)
+    except StageFailure as error:
+        print(error, file=sys.stderr)
+        return 1
+
+
+def _main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if args.corpora is None or args.out is None:
         parser.error("--corpora and --out are required")
     corpora, out = args.corpora.resolve(), args.out.resolve()
@@ -719,7 +875,8 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         server.close()
     print(f"bench-full: done in {time.monotonic() - started:.0f} s", flush=True)
-    result = _write(out, rows, walls, judgments, gate_policy, note, args, text_lint(out))
+    result = _write(out, rows, walls, judgments, gate_policy, note, args,
+                    None if args.no_text_lint else text_lint(out))
     print(json.dumps({k: v for k, v in result.items() if k != "stages"}, indent=2))
     if args.publish:
         publish(result)
