@@ -9,8 +9,9 @@ planner's own flags) and the title similarities of the section's works:
   top works holds a query word (``title_coverage == 0``) although there are hits;
 - :func:`rescued`: the **rescue** policy. A section that is not weak is returned unchanged. In a
   weak one, up to ``depth`` works nearest the question by title, each with lexical evidence (a
-  row the keyword planner itself found in that work, passed in as ``evidence``), are put first
-  in similarity order; a work already among the hits moves up (its keyword row stands). A work
+  provision of that work holding a question word, passed in as ``evidence``), are put first (or
+  at position ``at``) in similarity order; a work already among the hits moves up (its keyword
+  row stands). A work
   without evidence is never added, so an empty section stays empty unless evidence exists;
 - :func:`reranked`: the **re-rank** policy: the keyword candidates (distinct works, best row
   each) re-ordered by ``(1 - weight) * keyword + weight * title``, each side min-max normalised
@@ -62,26 +63,34 @@ def distinct_works(hits: Sequence[Row]) -> list[Row]:
 
 
 def rescued(hits: Sequence[Row], reasons: Sequence[str], nearest: Sequence[str],
-            evidence: Mapping[str, Row], *, depth: int = 1, act_on: Sequence[str] = WEAK_REASONS) -> list[Row]:
+            evidence: Mapping[str, Row], *, depth: int = 1, act_on: Sequence[str] = WEAK_REASONS,
+            at: int = 0) -> list[Row]:
     """The section's hits after the rescue policy (see the module docstring).
 
     ``nearest``: work ids by title similarity, best first (already cut to the candidates
     examined); ``evidence``: for a work, the keyword planner's best row in that work alone.
-    Acts only when one of ``reasons`` is in ``act_on``.
+    Acts only when one of ``reasons`` is in ``act_on``. The rescued works go in at position ``at``
+    (0: first; a work already among the first ``at`` hits stays where it is).
     """
     if depth <= 0 or not set(reasons) & set(act_on):
         return list(hits)
     own = {str(h.get("work")): h for h in distinct_works(hits)}
+    kept = {str(h.get("work")) for h in distinct_works(hits)[:at]}
     front: list[Row] = []
+    taken = 0
     for work in nearest:
         row = own.get(work) or evidence.get(work)
         if row is None:
             continue
-        front.append(row)
-        if len(front) >= depth:
+        taken += 1
+        if work not in kept:
+            front.append(row)
+        if taken >= depth:
             break
     moved = {str(r.get("work")) for r in front}
-    return front + [h for h in hits if str(h.get("work")) not in moved]
+    rest = [h for h in hits if str(h.get("work")) not in moved]
+    head = [h for h in rest if str(h.get("work")) in kept]
+    return head + front + [h for h in rest if str(h.get("work")) not in kept]
 
 
 def reranked(hits: Sequence[Row], similarity: Mapping[str, float], weight: float) -> list[Row]:

@@ -115,3 +115,11 @@ def test_rerank_blends_keyword_rank_and_title_similarity() -> None:
     assert [h["work"] for h in reranked(hits, sims, 0.9)] == ["c", "b", "a"]
     # a work the lane does not know counts as the least similar
     assert [h["work"] for h in reranked(hits, {"a": 0.8, "b": 0.9}, 0.9)] == ["b", "a", "c"]
+
+
+def test_rescue_at_a_position_keeps_the_keyword_head() -> None:
+    evidence = {"c": {"work": "c", "anchor": "art_1"}}
+    out = rescued(_hits("a", "b"), (ANY_TERM,), ["c"], evidence, at=1)
+    assert [h["work"] for h in out] == ["a", "c", "b"]
+    # a nearest work already in the head stays there and counts toward the depth
+    assert [h["work"] for h in rescued(_hits("a", "b"), (ANY_TERM,), ["a", "c"], evidence, at=1)] == ["a", "b"]
