@@ -1,15 +1,22 @@
 """Benchmark: can the work-title lane rescue questions asked in everyday words? (issue #15, docs/hybrid.md §9)
 
-Two steps, so the policies can be compared without searching again:
+Steps, so the policies can be compared without searching again:
 
 ``collect``: mounts the indexes of ``--index-dir`` (which must hold ``--scope titles`` vectors,
 ``lex index vectors``), loads the pinned encoder and, for every case of every ``--judgments``
 file, records per publisher section: the keyword answer (``limit`` 10, the retrieval
 benchmark's own arguments), the keyword candidates (``limit`` 50), the planner's flags, the
 title similarity of every work, and — in a weak section (:func:`hybrid.rescue.weak_reasons`), for
-the ``--scan`` works nearest by title — the keyword planner's best row in that work alone (``works: [that work]``, the case's own filters): the
-lexical evidence the rescue policy requires. Query encoding is timed (p50/p95) and the process
-peak RSS recorded.
+the ``--scan`` works nearest by title — the lexical evidence the rescue policy requires
+(:func:`work_evidence`: the work's best provision holding any of the question's words, with the
+stems and translations the section reports, under the case's filters; and how many of the words
+the work's text holds). Query encoding is timed (p50/p95) and the process peak RSS recorded.
+
+``headings`` (optional): embeds one publisher's distinct provision headings (passage side, with
+an embedding cache) into a bench-local ``<publisher>.headings.npy/.json`` — no reader of the
+vectors format knows heading rows (docs/hybrid.md §8) — and ``with-headings`` adds to a
+collected file, per section, the works nearest by ``max(title, heading)`` similarity and their
+evidence (rescue variants ``rescueH_*``), and per case the relevant works' heading ranks.
 
 ``score``: applies the policies of :mod:`hybrid.rescue` to the collected answers and scores every
 case with the retrieval benchmark's own scoring (:mod:`release.benchmark.scoring`), per file:
@@ -20,7 +27,10 @@ Usage::
 
     python -m bench.bench_rescue collect --index-dir DIR --judgments evals/full_judgments_concept9.json ... \\
         --out collected.json
-    python -m bench.bench_rescue score --collected collected.json --out policies.json
+    python -m bench.bench_rescue headings --index-dir DIR --publisher lu-legilux --out-dir H --cache HC
+    python -m bench.bench_rescue with-headings --collected collected.json --index-dir DIR --headings-dir H \\
+        --out collected-h.json
+    python -m bench.bench_rescue score --collected collected-h.json --out policies.json
 """
 
 from __future__ import annotations
@@ -259,7 +269,10 @@ def with_headings(collected: dict[str, Any], index_dir: Path, headings_dir: Path
             cases = {c.id: c for c in load_judgments(Path(entry["path"])).cases}
             for raw in entry["cases"]:
                 case = cases[raw["id"]]
+                cpu, wall = time.process_time(), time.perf_counter()
                 query = encoder.encode_query(case.query)
+                collected.setdefault("encode_cpu_ms", []).append((time.process_time() - cpu) * 1000)
+                collected.setdefault("encode_ms_again", []).append((time.perf_counter() - wall) * 1000)
                 combined: dict[str, dict[str, float]] = {}
                 heading_only: dict[str, dict[str, float]] = {}
                 for publisher, (_, names, lane, matrix, ids, pair_h, pair_w, title_pos) in per.items():
@@ -315,11 +328,11 @@ def policies() -> dict[str, Policy]:
 
     def rerank(weight: float, weak_only: bool = False) -> Policy:
         def run(s: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-            if weak_only and not weak_reasons({**s["flags"], "hits": s["hits"]}):
-                return list(s["hits"])
             if not s["hits"]:
                 return []
-            return reranked(s["candidates"], s["candidate_sims"], weight)[:10]
+            # the candidates (limit 50) cut to 10 are the base: limit changes keyword's own first 10
+            firm = weak_only and not weak_reasons({**s["flags"], "hits": s["hits"]})
+            return reranked(s["candidates"], s["candidate_sims"], 0.0 if firm else weight)[:10]
         return run
 
     out: dict[str, Policy] = {"keyword": keyword, "rerank_w0": rerank(0.0)}
@@ -329,9 +342,15 @@ def policies() -> dict[str, Policy]:
     for depth in (1, 3):
         for groups in (1, 2):
             out[f"rescueH_all_d{depth}_g{groups}"] = rescue(depth, WEAK_REASONS, groups, headings=True)
+            out[f"rescueH_all_d{depth}_g{groups}_at3"] = rescue(depth, WEAK_REASONS, groups, headings=True, at=3)
+    out["rescueH_hits_d1_g2_at3"] = rescue(1, (ANY_TERM, UNTITLED), 2, headings=True, at=3)
     for at in (1, 3):
         for groups in (1, 2):
             out[f"rescue_all_d1_g{groups}_at{at}"] = rescue(1, WEAK_REASONS, groups, at=at)
+            out[f"rescue_all_d3_g{groups}_at{at}"] = rescue(3, WEAK_REASONS, groups, at=at)
+    for at in (0, 1, 3):
+        for groups in (1, 2):
+            out[f"rescue_hits_d1_g{groups}_at{at}"] = rescue(1, (ANY_TERM, UNTITLED), groups, at=at)
     for floor in (0.86, 0.88):
         out[f"rescue_all_d1_g2_f{floor}"] = rescue(1, WEAK_REASONS, 2, floor=floor)
         out[f"rescue_all_d1_g2_at1_f{floor}"] = rescue(1, WEAK_REASONS, 2, at=1, floor=floor)
@@ -369,6 +388,11 @@ def score(collected: Mapping[str, Any]) -> dict[str, Any]:
     ms = sorted(collected["encode_ms"])
     report["encode_ms"] = {"n": len(ms), "p50": round(ms[len(ms) // 2], 2),
                            "p95": round(ms[min(len(ms) - 1, int(len(ms) * 0.95))], 2)} if ms else None
+    for key in ("encode_cpu_ms", "encode_ms_again"):
+        if collected.get(key):
+            ms = sorted(collected[key])
+            report[key] = {"n": len(ms), "p50": round(ms[len(ms) // 2], 2),
+                           "p95": round(ms[min(len(ms) - 1, int(len(ms) * 0.95))], 2)}
     report["peak_rss_mib"] = collected.get("peak_rss_mib")
     report["lane_bytes"] = collected.get("lane_bytes")
     return report
@@ -378,9 +402,11 @@ def _summary(by_policy: Mapping[str, Sequence[Any]], raw: Sequence[Mapping[str, 
              cases: Mapping[str, Any] | None) -> dict[str, Any]:
     from release.benchmark.scoring import aggregate
 
-    base = {s.case_id + str(i): s for i, s in enumerate(by_policy["keyword"])}
     out: dict[str, Any] = {}
     for name, scores in by_policy.items():
+        # a re-rank is compared with its own candidates unchanged (limit 50 cut to 10: rerank_w0)
+        base_name = "rerank_w0" if name.startswith("rerank") and name != "rerank_w0" else "keyword"
+        base = {s.case_id + str(i): s for i, s in enumerate(by_policy[base_name])}
         agg = aggregate(scores)
         up = down = gained = 0
         moved = []
@@ -395,7 +421,7 @@ def _summary(by_policy: Mapping[str, Sequence[Any]], raw: Sequence[Mapping[str, 
                     moved.append(f"-{s.case_id}")
             if s.no_hit_correct is False and b.no_hit_correct is True:
                 gained += 1
-        out[name] = {"cases": agg.cases, "ndcg_at_10": _r(agg.ndcg_at_10), "mrr": _r(agg.mrr), "up": up,
+        out[name] = {"cases": agg.cases, "base": base_name, "ndcg_at_10": _r(agg.ndcg_at_10), "mrr": _r(agg.mrr), "up": up,
                      "down": down, "exact_first": _r(agg.exact_first_accuracy),
                      "no_hit_accuracy": _r(agg.no_hit_accuracy), "leakage": agg.temporal_leakage_failures,
                      "negatives_given_hits": gained, "moved": moved if name != "keyword" else []}

@@ -123,3 +123,38 @@ def test_rescue_at_a_position_keeps_the_keyword_head() -> None:
     assert [h["work"] for h in out] == ["a", "c", "b"]
     # a nearest work already in the head stays there and counts toward the depth
     assert [h["work"] for h in rescued(_hits("a", "b"), (ANY_TERM,), ["a", "c"], evidence, at=1)] == ["a", "b"]
+
+
+# -- the benchmark's evidence (bench/bench_rescue.py) ---------------------------------------------
+
+CRR = "eu-eurlex:32013r0575"
+
+
+def test_evidence_words_drop_frame_words_and_take_the_reported_expansions() -> None:
+    from bench.bench_rescue import section_groups
+
+    section = {"query_plan": {"terms": ["comment", "licenciement", "salarie"]},
+               "query_expansions": ["salarie -> salaries", "licenciement -> licenciements", "salarie -> salarié"]}
+    assert section_groups(section) == [["licenciement", "licenciements"], ["salarie", "salaries", "salarié"]]
+
+
+def test_evidence_is_a_provision_of_the_work_holding_a_question_word(fixture_indexes: FixtureBuild) -> None:
+    import sqlite3
+    from types import SimpleNamespace
+
+    from bench.bench_rescue import work_evidence
+
+    path = fixture_indexes.index_dir / "eu-eurlex.sqlite"
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
+        rowids = {str(w): int(r) for r, w in conn.execute("SELECT work_rowid, work_id FROM works")}
+        filters = SimpleNamespace(language=None, document_type=None, as_of=None)
+        # the CRR holds "supervision" (its article 49's heading) but not the invented word
+        section = {"query_plan": {"terms": ["supervision", "zzqxv"]}, "query_expansions": []}
+        found = work_evidence(conn, section, [CRR], rowids, filters)
+        assert found[CRR]["anchor"] and found[CRR]["held_groups"] == 1 and found[CRR]["groups"] == 2
+        assert found[CRR]["work"] == CRR and found[CRR]["match_reasons"] == ["title_rescue"]
+        # no word held: no evidence, so no rescue
+        assert work_evidence(conn, {"query_plan": {"terms": ["zzqxv"]}}, [CRR], rowids, filters) == {}
+        # the case's filters apply: a regulation of 2013 has no version valid in 1990
+        before = SimpleNamespace(language=None, document_type=None, as_of="1990-01-01")
+        assert work_evidence(conn, section, [CRR], rowids, before) == {}
