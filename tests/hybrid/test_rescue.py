@@ -148,10 +148,12 @@ def test_evidence_is_a_provision_of_the_work_holding_a_question_word(fixture_ind
     with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
         rowids = {str(w): int(r) for r, w in conn.execute("SELECT work_rowid, work_id FROM works")}
         filters = SimpleNamespace(language=None, document_type=None, as_of=None)
-        # the CRR holds "supervision" (its article 49's heading) but not the invented word
-        section = {"query_plan": {"terms": ["supervision", "zzqxv"]}, "query_expansions": []}
+        # the CRR holds "supervision" (its article 49's heading); "controller" only other acts
+        # hold, and the invented word none: one of the three words is the CRR's
+        assert conn.execute("SELECT 1 FROM provision_fts WHERE provision_fts MATCH 'controller'").fetchone()
+        section = {"query_plan": {"terms": ["supervision", "controller", "zzqxv"]}, "query_expansions": []}
         found = work_evidence(conn, section, [CRR], rowids, filters)
-        assert found[CRR]["anchor"] and found[CRR]["held_groups"] == 1 and found[CRR]["groups"] == 2
+        assert found[CRR]["anchor"] and found[CRR]["held_groups"] == 1 and found[CRR]["groups"] == 3
         assert found[CRR]["work"] == CRR and found[CRR]["match_reasons"] == ["title_rescue"]
         # no word held: no evidence, so no rescue
         assert work_evidence(conn, {"query_plan": {"terms": ["zzqxv"]}}, [CRR], rowids, filters) == {}
