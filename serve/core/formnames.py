@@ -1,14 +1,18 @@
 """An act asked by its form: the shapes whose absence the corpus can tell (issue #15, nohit25).
 
 A question that opens with an act's form and a link word and says its subject ("directive sur les
-emballages", "règlement relatif aux produits cosmétiques", "regulation on novel foods", "Richtlinie
-über Aufzüge") asks for one act of that form; a French popular name after « loi » ("loi Sapin II
+emballages", "règlement relatif aux produits cosmétiques", "regulation on novel foods") asks for one
+act of that form; a French popular name after « loi » ("loi Sapin II
 lutte contre la corruption") asks for one statute. When no act of the form is named by the subject's
 specific words, the act is not held, and the acts whose texts hold those words by chance are not it
 (``serve.core.ops.search.form_subject_not_held``, docs/adr/0052).
 
-Pure: these functions read only the query's words (and, for German words, the cross-language
-lexicon through :func:`serve.core.searchplan.german_alternatives`).
+German questions ("Richtlinie über …", "Verordnung über …") are not read: the acts' names are held
+in French and English, and the cross-language lexicon gives a German word one or two of its French
+terms (« Gebäude » → « immeuble », where the names say « bâtiments »), so a name silent on those terms
+does not show the act is absent (ADR 0052, "German questions").
+
+Pure: these functions read only the query's words.
 """
 
 from __future__ import annotations
@@ -18,12 +22,7 @@ from dataclasses import dataclass
 
 from derive.index import relax
 from derive.index.text import normalize
-from serve.core.searchplan import (
-    LUXEMBOURG_WORDS,
-    SUBJECT_FORMS,
-    SUBJECT_LINKS,
-    german_alternatives,
-)
+from serve.core.searchplan import LUXEMBOURG_WORDS, SUBJECT_FORMS, SUBJECT_LINKS
 
 #: The forms whose subject question this module reads, and the publisher document types an act of
 #: each form has: a directive is a directive of the EU (basic, delegated or implementing); a
@@ -35,28 +34,26 @@ FORM_DOCUMENT_TYPES: dict[str, frozenset[str]] = {
     "regulation": frozenset({"REG", "REG_DEL", "REG_IMPL", "RGD", "RMIN"}),
     "law": frozenset({"LOI"}),
 }
-#: The words that open a form + subject question, and the form each stands for.
-SUBJECT_OPENERS = {"directive": "directive", "richtlinie": "directive", "reglement": "regulation",
-                   "regulation": "regulation", "verordnung": "regulation"}
-#: The German openers: their subject words are matched through the lexicon's French terms.
-GERMAN_OPENERS = frozenset({"richtlinie", "verordnung"})
+#: The words that open a form + subject question, and the form each stands for (French and English
+#: only: see the module's note on German questions).
+SUBJECT_OPENERS = {"directive": "directive", "reglement": "regulation", "regulation": "regulation"}
 
 
 @dataclass(frozen=True)
 class FormSubject:
     """A question naming one act by its form (``form``, a key of :data:`FORM_DOCUMENT_TYPES`) and
-    its subject's content words (``words``); ``alternatives``, per word, the French terms of a German
-    word; ``popular``: the words are a statute's popular name ("loi Sapin II": ``("sapin",)``)."""
+    its subject's content words (``words``); ``popular``: the words are a statute's popular name
+    ("loi Sapin II": ``("sapin",)``)."""
     form: str
     words: tuple[str, ...]
-    alternatives: tuple[tuple[str, ...], ...] = ()
     popular: bool = False
 
 
 def form_subject(raw: str) -> FormSubject | None:
     """The form + subject shape of a query, or ``None``:
 
-    - an EU act's form (:data:`SUBJECT_OPENERS`), a link word (« sur », « relatif », "on", "über" …),
+    - an EU act's form in French or English (:data:`SUBJECT_OPENERS`), a link word (« sur »,
+      « relatif », "on" …),
       then at least one content word, no digit (a numbered or dated act is named otherwise), no
       second act form (two acts compared) and no word naming Luxembourg;
     - « loi » followed by a capitalised word that is no stop word, no digit in the query: a
@@ -73,8 +70,7 @@ def form_subject(raw: str) -> FormSubject | None:
     subject = tuple(w for w in words[2:] if not relax.relaxable(w) and w not in SUBJECT_LINKS)
     if not subject or set(subject) & (SUBJECT_FORMS | LUXEMBOURG_WORDS):
         return None
-    alternatives = german_alternatives(subject) if words[0] in GERMAN_OPENERS else ()
-    return FormSubject(form, subject, alternatives)
+    return FormSubject(form, subject)
 
 
 def popular_law_name(raw_words: Sequence[str]) -> FormSubject | None:

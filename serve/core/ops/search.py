@@ -3314,11 +3314,10 @@ def _compound_near(conn: sqlite3.Connection, shape: ActName, works: Sequence[int
 SPECIFIC_NAME_WORKS = 12
 
 
-def name_word_holders(conn: sqlite3.Connection, word: str, alternatives: Sequence[str]) -> list[tuple[int, str]]:
+def name_word_holders(conn: sqlite3.Connection, word: str) -> list[tuple[int, str]]:
     """The works (rowid, document type) whose names hold ``word`` in any light-stem form or as itself
-    or its plural, or one of its French terms (``alternatives``, a German word's), at most
-    :data:`FORM_TITLED_SAMPLE` + 1 of them. Read-only."""
-    tokens = [_fts_word(word), _name_word(word), *(_alternative_token(t) for t in alternatives)]
+    or its plural, at most :data:`FORM_TITLED_SAMPLE` + 1 of them. Read-only."""
+    tokens = [_fts_word(word), _name_word(word)]
     match = "{titles short_titles aliases} : (" + " OR ".join(dict.fromkeys(tokens)) + ")"
     return [(int(w), str(kind or "")) for w, kind in conn.execute(
         "SELECT w.work_rowid, w.document_type FROM works w WHERE w.work_rowid IN "
@@ -3335,9 +3334,9 @@ def word_in_texts(conn: sqlite3.Connection, word: str) -> bool:
 def missing_form_words(ctx: CallContext, indexes: Sequence[MountedIndex], shape: FormSubject) -> list[str] | None:
     """The subject words of a form + subject question (:func:`serve.core.formnames.form_subject`)
     that no act of the form is named by, when that says the act asked for is not held; ``None``
-    otherwise. A word counts as missing when no name of a work of the form (any index) holds it, or
-    one of its French terms, and it is a word of the corpus (its texts hold it exactly, or the lexicon
-    translates it): a typo or an unknown word is another rule's case. The act is not held when some
+    otherwise. A word counts as missing when no name of a work of the form (any index) holds it and
+    it is a word of the corpus (its texts hold it exactly): a typo or an unknown word is another
+    rule's case. The act is not held when some
     word is missing and no other word is a specific word (in the names of at most
     :data:`SPECIFIC_NAME_WORKS` works) that an act of the form is named by: then an act of the form
     may be the one asked for, by other words than the question's ("directive on package holidays":
@@ -3345,13 +3344,12 @@ def missing_form_words(ctx: CallContext, indexes: Sequence[MountedIndex], shape:
     work's name holds it at all (a proper name: "Sapin", held by the texts only as « sapins »). Read-only."""
     kinds = FORM_DOCUMENT_TYPES[shape.form]
     missing: list[str] = []
-    for k, word in enumerate(shape.words if not shape.popular else shape.words[:1]):
-        alternatives = shape.alternatives[k] if k < len(shape.alternatives) else ()
+    for word in shape.words if not shape.popular else shape.words[:1]:
         holders: list[tuple[int, str]] = []
-        known = bool(alternatives)
+        known = False
         for index in indexes:
             with index.session(ctx.deadline_seconds) as conn:
-                holders += name_word_holders(conn, word, alternatives)
+                holders += name_word_holders(conn, word)
                 known = known or word_in_texts(conn, word)
         of_form = [w for w, kind in holders if kind in kinds]
         if shape.popular:
@@ -3366,7 +3364,7 @@ def missing_form_words(ctx: CallContext, indexes: Sequence[MountedIndex], shape:
 def form_subject_not_held(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mapping[str, Plan],
                           query: str) -> None:
     """A question naming one act by its form and subject ("directive sur les emballages", "règlement
-    relatif aux produits cosmétiques", "Richtlinie über Aufzüge") or a statute by its popular name
+    relatif aux produits cosmétiques", "regulation on novel foods") or a statute by its popular name
     ("loi Sapin II lutte contre la corruption") whose act no index holds: every section answers no
     hits with the typed reason ``form_subject_not_held`` and the missing words (plans, in place;
     issue #15, nohit25, docs/adr/0052). The acts whose texts hold the subject's words, or whose titles
