@@ -180,8 +180,9 @@ def _staging_area(tree: CorpusTree, staging_dir: str | Path | None) -> Iterator[
 
 
 def _existing(tree: CorpusTree, publisher: Publisher) -> dict[str, VersionSummary]:
-    """The summaries of the publisher's version records in the tree (for planning only), by lex id."""
-    return {v.lex_id: v for v in tree.version_summaries() if v.publisher is publisher}
+    """The summaries of the publisher's version records in the tree (for planning only), by lex id
+    (the other publishers' records are folded for the writer's manifest, not kept: ADR 0048)."""
+    return tree.publisher_summaries(publisher)[0]
 
 
 def _fetch_and_apply(adapter: PublisherAdapter, tree: CorpusTree, listing: PublisherEnumeration,
