@@ -16,6 +16,7 @@ import copy
 import datetime as _dt
 import json
 import re
+import zlib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -582,10 +583,11 @@ class VersionSummary(_VersionIdentity):
     """What planning a write and building the manifest read of a version record, without the
     rest of it (``raw``, ``publisher_metadata``, ``relations``, events and the parsed ``data``).
 
-    An ingest holds one per version of the whole tree (:meth:`corpus_tree.CorpusTree.version_summaries`);
+    An ingest holds one per version of its publisher (:meth:`corpus_tree.CorpusTree.publisher_summaries`);
     a full :class:`VersionRecord` is read again, by ``path``, only for a version the run may revise.
-    ``expressions`` equal the record's typed expressions; inside :meth:`corpus_tree.CorpusTree.caching`
-    they are made of values shared with the run's other summaries (:class:`Shared`)."""
+    ``expressions`` equal the record's typed expressions; they are held packed (``packed``: their
+    fields as compact JSON, deflated — about a quarter of the objects' memory, ADR 0048) and made
+    again, as new objects, each time they are read: read them once per use."""
 
     lex_id: str
     publisher: Publisher
@@ -593,9 +595,37 @@ class VersionSummary(_VersionIdentity):
     valid_from: str
     valid_to_convention: ValidToConvention
     is_withdrawn: bool
-    expressions: tuple[Expression, ...]
+    packed: bytes
     record_sha256: str
     path: str | None = None
+
+    @property
+    def expressions(self) -> tuple[Expression, ...]:  # type: ignore[override]
+        return unpack_expressions(self.packed)
+
+
+#: the JSON of :func:`pack_expressions` (the standard library's C encoder; any string, lone surrogates too)
+_PACK = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
+
+
+def pack_expressions(expressions: Sequence[Expression]) -> bytes:
+    """``expressions`` as :attr:`VersionSummary.packed`: their fields in order, as compact JSON
+    (one array per expression, one per observation; UTF-8, a lone surrogate passed through),
+    deflated (level 1)."""
+    rows = [[e.language, e.valid_from, e.valid_to, e.title, e.title_short, e.source_uri,
+             [[o.file, o.sha256, o.source_uri, o.retrieved_at, o.format, o.size, o.held_elsewhere, o.observed_from]
+              for o in e.observations],
+             e.text.available, e.text.reason, e.text.url, e.valid_time_source] for e in expressions]
+    return zlib.compress(_PACK.encode(rows).encode("utf-8", "surrogatepass"), 1)
+
+
+def unpack_expressions(packed: bytes) -> tuple[Expression, ...]:
+    """The expressions :func:`pack_expressions` packed (equal values, new objects)."""
+    return tuple(
+        Expression(language, valid_from, valid_to, title, title_short, source_uri,
+                   tuple(Observation(*o) for o in observations), TextStatus(available, reason, url), time_source)
+        for (language, valid_from, valid_to, title, title_short, source_uri, observations, available, reason, url,
+             time_source) in json.loads(zlib.decompress(packed).decode("utf-8", "surrogatepass")))
 
 
 _V = TypeVar("_V")
@@ -619,28 +649,12 @@ class Shared:
         return shared
 
 
-def _shared_observation(o: Observation, share: Shared) -> Observation:
-    """``o`` (an equal value) made of shared strings."""
-    return Observation(share(o.file), share(o.sha256), share(o.source_uri), share(o.retrieved_at), share(o.format),
-                       o.size, o.held_elsewhere, share(o.observed_from))
-
-
-def _shared_expression(e: Expression, share: Shared) -> Expression:
-    """``e`` (an equal value) made of shared strings; its own URLs (one per expression) are kept."""
-    return Expression(share(e.language), share(e.valid_from), share(e.valid_to), share(e.title),
-                      share(e.title_short), e.source_uri,
-                      tuple(_shared_observation(o, share) for o in e.observations), e.text,
-                      share(e.valid_time_source))
-
-
 def summary_of(record: VersionRecord, share: Shared | None = None) -> VersionSummary:
-    """The :class:`VersionSummary` of ``record``: its own expressions, or with ``share`` equal
-    expressions made of the values shared with the run's other summaries (:class:`Shared`)."""
-    expressions = record.expressions if share is None else tuple(
-        _shared_expression(e, share) for e in record.expressions)
+    """The :class:`VersionSummary` of ``record`` (with ``share``, its ``valid_from`` is the instance
+    shared with the run's other summaries: :class:`Shared`)."""
     return VersionSummary(record.lex_id, record.publisher, record.publisher_version_identifier,
                           record.valid_from if share is None else share(record.valid_from),
-                          record.valid_to_convention, record.is_withdrawn, expressions,
+                          record.valid_to_convention, record.is_withdrawn, pack_expressions(record.expressions),
                           record.record_sha256, record.path)
 
 

@@ -312,7 +312,7 @@ class CorpusTree:
         states = hashlib.blake2b(digest_size=32)
         prefix = f"{publisher.value}:"
         for path, rel in self._version_files():
-            summary, packed, record = self._summary_or_record(path, rel, publisher)
+            summary, state, record = self._summary_or_record(path, rel, publisher)
             if summary is not None and summary.publisher is publisher:
                 own[summary.lex_id] = summary
                 continue
@@ -322,7 +322,7 @@ class CorpusTree:
                 raise IntegrityError(f"a record of {other.publisher.value} under a lex id of {publisher.value}",
                                      code="identity_mismatch", subject=rel)
             fold.add_version(other)
-            states.update(b"%d:%s%s" % (len(rel), rel.encode(), packed or b""))
+            states.update(b"%d:%s%s" % (len(rel), rel.encode(), state or b""))
         if others is not None:
             others[publisher] = (states.digest(), fold)
         return own, fold

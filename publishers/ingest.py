@@ -63,7 +63,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from corpus_tree import CorpusTree, VersionSummary
+from corpus_tree import CorpusTree, Expression, VersionSummary
 from corpus_tree.evidence import enospc_as_disk_full
 from corpus_tree.model import Enumeration, ObservationInput, VersionInput
 from corpus_tree.writer import ApplyReport, WithdrawalGuard, apply_enumeration, planned_withdrawals
@@ -286,8 +286,9 @@ def _plan(enumeration: Enumeration, manifestations: Sequence[Manifestation],
         plan: list[Manifestation] = []
         out.append(plan)
         old = existing.get(lex_id)
+        old_expressions = _by_language(old)
         for e in v.expressions:
-            held = old.expression(e.language) if old is not None else None
+            held = old_expressions.get(e.language)
             observed = [] if held is None else list(held.observations)
             has_primary = any(o.format is None for o in observed)
             formats = {(o.format, o.source_uri) for o in observed}
@@ -320,8 +321,9 @@ def _revalidation_plan(enumeration: Enumeration, manifestations: Sequence[Manife
         old = existing.get(lex_id)
         if old is None:
             continue
+        old_expressions = _by_language(old)
         for e in v.expressions:
-            held = old.expression(e.language)
+            held = old_expressions.get(e.language)
             if held is None:
                 continue
             for m in by_expression.get((v.publisher_version_identifier, e.language), []):
@@ -339,6 +341,11 @@ def _revalidation_plan(enumeration: Enumeration, manifestations: Sequence[Manife
                     since.astimezone(_dt.UTC), usegmt=True))
                 out.append(_Recheck(conditional, {f: frozenset(s) for f, s in files.items()}))
     return result
+
+
+def _by_language(old: VersionSummary | None) -> dict[str, Expression]:
+    """The expressions of ``old`` by language (unpacked once: :attr:`VersionSummary.expressions`)."""
+    return {} if old is None else {e.language: e for e in old.expressions}
 
 
 def _instant(value: object) -> _dt.datetime:
@@ -470,8 +477,9 @@ def _with_observations(v: VersionInput, fetched: _Fetched) -> VersionInput:
 
 def _count_reasons(v: VersionInput, old: VersionSummary | None, report: IngestReport) -> None:
     """Expressions of ``v`` left without any observation, by text reason (coverage, not failure)."""
+    old_expressions = _by_language(old)
     for e in v.expressions:
-        held = old.expression(e.language) if old is not None else None
+        held = old_expressions.get(e.language)
         if e.observations or (held is not None and held.observations):
             continue
         reason = e.text_reason or "not-fetched"

@@ -10,7 +10,15 @@ import pytest
 
 from corpus_tree import CorpusTree
 from corpus_tree.manifest import ManifestFold, build_manifest, manifest_of
-from corpus_tree.records import VersionSummary, summary_of
+from corpus_tree.records import (
+    Expression,
+    Observation,
+    TextStatus,
+    VersionSummary,
+    pack_expressions,
+    summary_of,
+    unpack_expressions,
+)
 from legal.errors import LexError
 from legal.ids import Publisher
 
@@ -94,3 +102,23 @@ def test_a_record_of_another_publisher_under_a_lex_id_of_this_one_is_refused(tre
         tree.publisher_summaries(LU)
     assert refused.value.code == "identity_mismatch" and refused.value.subject == lu.path
     assert all(type(s) is VersionSummary for s in tree.publisher_summaries(EU)[0].values())
+
+
+def test_packed_expressions_are_the_expressions_field_for_field(full_tree_copy: Path) -> None:
+    """A summary's packed expressions unpack to values equal to the record's, field for field, on every
+    record of both fixture corpora, and to odd values too (a lone surrogate, no title, a size of 0)."""
+    tree = CorpusTree.open(full_tree_copy)
+    n = 0
+    for record in tree.iter_versions(verify=False):
+        summary = summary_of(record)
+        assert summary.expressions == record.expressions
+        n += sum(len(e.observations) for e in record.expressions)
+    assert n > 1000
+    odd = (Expression("fr", "2020-01-01", None, "Loi \ud800 «é»", None, None,
+                      (Observation("a/b.pdf", "0" * 64, "https://x/é", "2026-01-01T00:00:00Z", "pdf", 0, True, None),
+                       Observation("b", "1" * 64, "u", "t", None, None, False, "2026")),
+                      TextStatus(False, "held elsewhere", None), "publisher"),
+           Expression("de", "2020-01-02", "2021-01-01", None, "kurz", "u", (), TextStatus(True, None, "v"), None))
+    back = unpack_expressions(pack_expressions(odd))
+    assert back == odd and [type(o.size) for o in back[0].observations] == [int, type(None)]
+    assert pack_expressions(odd) == pack_expressions(back)
