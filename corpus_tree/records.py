@@ -634,10 +634,9 @@ _V = TypeVar("_V")
 class Shared:
     """One instance of each equal value among the summaries of one run (:meth:`CorpusTree.caching`).
 
-    The versions of one work repeat most of the strings of their observations (the same body
-    hashes, URLs, file names, formats and retrieval times) and their titles: a summary keeps the
-    first equal instance of each instead of its own copy. Values are immutable, so sharing
-    changes nothing but memory."""
+    The versions of one work often share their ``valid_from``: a summary keeps the first equal
+    instance instead of its own copy (its expressions are packed: :func:`pack_expressions`). Values
+    are immutable, so sharing changes nothing but memory."""
 
     __slots__ = ("_values",)
 

@@ -19,10 +19,12 @@ The evidence store defaults to ``<tree>/evidence``; pass ``evidence_dir`` or set
 Inside ``with tree.caching():`` (an ingest run: plan, then write) each version record file is
 parsed, and its hash checked, at most once per file state: a record is re-read whenever its
 inode, size, modification or change time differ from when it was read (every write replaces
-the file, so a new inode). Outside such a block nothing is cached. The whole-tree scans of an
-ingest (:meth:`CorpusTree.version_summaries`) keep only a slim summary per file state, not the
-parsed record (about a third of its memory): a run holds the summaries of the whole tree and
-the full records of the versions it revises only (:meth:`CorpusTree.read_version`).
+the file, so a new inode). Outside such a block nothing is cached. The scans of an ingest of one
+publisher (:meth:`CorpusTree.publisher_summaries`) keep only a slim summary per file state of that
+publisher's records, not the parsed record, and fold every other publisher's record into the
+manifest's rows (:class:`corpus_tree.manifest.ManifestFold`, kept with a digest of those files'
+states, ADR 0048): a run holds the summaries of its publisher's versions, a manifest row per other
+version, and the full records of the versions it revises only (:meth:`CorpusTree.read_version`).
 """
 
 from __future__ import annotations

@@ -50,19 +50,22 @@ revised or withdrawn (``verify`` checks them all). When no record changes, the m
 function of the records) is not rebuilt either, so an apply never rewrites a manifest that
 ``verify`` would report as not matching untouched records. Bodies already in the evidence
 store are not staged again (the store is content-addressed and ``verify`` re-hashes it); only
-new ones are hashed, while being staged. Each record file's summary is parsed once per run
+new ones are hashed, while being staged. Each record file is parsed once per run
 (:meth:`CorpusTree.caching`); the full record of an enumerated or withdrawn version is parsed
 once more, when it is compared.
 
-Memory: planning and the manifest read only a slim summary of each version of the tree
-(:class:`corpus_tree.records.VersionSummary`: identity, lifecycle, expressions and
-observations; not ``raw``, ``publisher_metadata``, ``relations`` or events), which is all the
-caching block keeps of the whole-tree scan (:meth:`CorpusTree.version_summaries`). The full
+Memory: planning reads only a slim summary of each version of the publisher
+(:class:`corpus_tree.records.VersionSummary`: identity, lifecycle, and its expressions and
+observations held packed; not ``raw``, ``publisher_metadata``, ``relations`` or events), which is
+all the caching block keeps of the tree's scan (:meth:`CorpusTree.publisher_summaries`); the other
+publishers' versions are folded into the manifest's rows as they are read
+(:class:`corpus_tree.manifest.ManifestFold`) and not kept (ADR 0048). The full
 record of an enumerated or withdrawn version is read again by its path, one at a time
 (:meth:`CorpusTree.read_version`), compared (:func:`is_unchanged`) and dropped unless it is
 revised; a written record is rendered and staged on disk as soon as it is made, and only its
-summary (for the manifest) and the path of its staged file are kept — neither its parsed value
-nor its bytes. So what an apply holds is a summary per version of the tree, plus the
+manifest rows and the path of its staged file are kept — neither its parsed value, its summary
+nor its bytes. So what an apply holds is a packed summary per version of its publisher, a manifest
+row per other version, plus the
 enumeration it was given. With ``observe`` (ingest), the enumeration is a listing without
 observations and each version is completed (its bodies fetched) only when it is reached, so the
 observations of one version at a time are held, not the run's (ADR 0037).
