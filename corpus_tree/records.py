@@ -21,7 +21,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from legal.canonical import digest, json_loads, pretty_bytes, pretty_bytes_unchecked
+from legal.canonical import digest, json_loads, orjson_module, pretty_bytes, pretty_bytes_unchecked
 from legal.errors import CorpusError, IdentityError, IntegrityError
 from legal.ids import Publisher, VersionId, VersionKey, WorkId, WorkSlug, parse_date
 from legal.outcomes import RecordEvent, ValidToConvention
@@ -604,19 +604,40 @@ class VersionSummary(_VersionIdentity):
         return unpack_expressions(self.packed)
 
 
-#: the JSON of :func:`pack_expressions` (the standard library's C encoder; any string, lone surrogates too)
+#: the JSON of :func:`pack_expressions` where ``orjson`` is missing or refuses a value (a lone
+#: surrogate, an integer past 64 bits): the standard library's C encoder, any string passed through
 _PACK = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
+_ORJSON = orjson_module()
+
+
+def _pack_json(rows: list[Any]) -> bytes:
+    if _ORJSON is not None:
+        try:
+            packed: bytes = _ORJSON.dumps(rows)
+            return packed
+        except TypeError:  # orjson.JSONEncodeError is a TypeError
+            pass
+    return _PACK.encode(rows).encode("utf-8", "surrogatepass")
+
+
+def _unpack_json(data: bytes) -> Any:
+    if _ORJSON is not None:
+        try:
+            return _ORJSON.loads(data)
+        except ValueError:  # orjson.JSONDecodeError: what _PACK wrote for a value orjson refused
+            pass
+    return json.loads(data.decode("utf-8", "surrogatepass"))
 
 
 def pack_expressions(expressions: Sequence[Expression]) -> bytes:
     """``expressions`` as :attr:`VersionSummary.packed`: their fields in order, as compact JSON
-    (one array per expression, one per observation; UTF-8, a lone surrogate passed through),
-    deflated (level 1)."""
+    (one array per expression, one per observation; ``orjson``, else the standard library's encoder
+    with a lone surrogate passed through), deflated (level 1). Equal expressions pack to equal bytes."""
     rows = [[e.language, e.valid_from, e.valid_to, e.title, e.title_short, e.source_uri,
              [[o.file, o.sha256, o.source_uri, o.retrieved_at, o.format, o.size, o.held_elsewhere, o.observed_from]
               for o in e.observations],
              e.text.available, e.text.reason, e.text.url, e.valid_time_source] for e in expressions]
-    return zlib.compress(_PACK.encode(rows).encode("utf-8", "surrogatepass"), 1)
+    return zlib.compress(_pack_json(rows), 1)
 
 
 def unpack_expressions(packed: bytes) -> tuple[Expression, ...]:
@@ -625,7 +646,7 @@ def unpack_expressions(packed: bytes) -> tuple[Expression, ...]:
         Expression(language, valid_from, valid_to, title, title_short, source_uri,
                    tuple(Observation(*o) for o in observations), TextStatus(available, reason, url), time_source)
         for (language, valid_from, valid_to, title, title_short, source_uri, observations, available, reason, url,
-             time_source) in json.loads(zlib.decompress(packed).decode("utf-8", "surrogatepass")))
+             time_source) in _unpack_json(zlib.decompress(packed)))
 
 
 _V = TypeVar("_V")

@@ -192,11 +192,11 @@ def _fetch_and_apply(adapter: PublisherAdapter, tree: CorpusTree, listing: Publi
                      guard: WithdrawalGuard | None = None) -> ApplyReport:
     """Plan every fetch (before any body request), then let the writer apply the enumeration,
     fetching each version's bodies when the writer reaches it (:class:`_Observer`)."""
-    plan = _plan(listing.enumeration, listing.manifestations, existing, lex_ids)
+    plan, observed = _plan(listing.enumeration, listing.manifestations, existing, lex_ids)
     rechecks = (_revalidation_plan(listing.enumeration, listing.manifestations, existing, lex_ids,
                                    [m for ms in plan for m in ms]) if revalidate else None)
     clock.done("plan_s")
-    observer = _Observer(adapter, tree, listing.enumeration.versions, existing, lex_ids, plan, rechecks, stamp,
+    observer = _Observer(adapter, tree, listing.enumeration.versions, observed, plan, rechecks, stamp,
                          staging, strict, report, progress)
     started = time.monotonic()
     applied = apply_enumeration(tree, listing.enumeration, observer.bodies, stamp, durable=durable,
@@ -214,10 +214,10 @@ class _Observer:
     the observations go into the record the writer stages, and are not held for the run."""
 
     def __init__(self, adapter: PublisherAdapter, tree: CorpusTree, versions: Sequence[VersionInput],
-                 existing: Mapping[str, VersionSummary], lex_ids: Sequence[str], plan: Sequence[list[Manifestation]],
+                 observed: Sequence[tuple[str, ...]], plan: Sequence[list[Manifestation]],
                  rechecks: Sequence[list[_Recheck]] | None, now: _dt.datetime, staging: Path, strict: bool,
                  report: IngestReport, progress: Progress | None) -> None:
-        self.adapter, self.tree, self.versions, self.existing, self.lex_ids = adapter, tree, versions, existing, lex_ids
+        self.adapter, self.tree, self.versions, self.observed = adapter, tree, versions, observed
         self.plan, self.rechecks, self.now, self.staging, self.strict = plan, rechecks, now, staging, strict
         self.report, self.progress = report, progress
         self.bodies: dict[str, str] = {}
@@ -240,7 +240,7 @@ class _Observer:
             _revalidate(self.adapter, self.rechecks[i], self.tree, self.now, self.staging, self.strict, self.report,
                         out)
         final = _with_observations(v, out)
-        _count_reasons(final, self.existing.get(self.lex_ids[i]), self.report)
+        _count_reasons(final, self.observed[i], self.report)
         self.fetch_s += time.monotonic() - started
         return final
 
@@ -275,9 +275,13 @@ def lex_id_of(adapter_publisher: str, v: VersionInput) -> str:
 
 
 def _plan(enumeration: Enumeration, manifestations: Sequence[Manifestation],
-          existing: Mapping[str, VersionSummary], lex_ids: Sequence[str]) -> list[list[Manifestation]]:
+          existing: Mapping[str, VersionSummary], lex_ids: Sequence[str],
+          ) -> tuple[list[list[Manifestation]], list[tuple[str, ...]]]:
     """The manifestations to fetch, per enumerated version (in order): those the tree has no
-    observation for."""
+    observation for; and per enumerated version the languages of its expressions the tree holds an
+    observation of (equal tuples shared), so that the summaries are not read again (:func:`_count_reasons`)."""
+    languages: dict[tuple[str, ...], tuple[str, ...]] = {}
+    observed_out: list[tuple[str, ...]] = []
     by_expression: dict[tuple[str, str], list[Manifestation]] = {}
     for m in manifestations:
         by_expression.setdefault((m.publisher_version_identifier, m.language), []).append(m)
@@ -287,6 +291,8 @@ def _plan(enumeration: Enumeration, manifestations: Sequence[Manifestation],
         out.append(plan)
         old = existing.get(lex_id)
         old_expressions = _by_language(old)
+        held_languages = tuple(lang for lang, x in old_expressions.items() if x.observations)
+        observed_out.append(languages.setdefault(held_languages, held_languages))
         for e in v.expressions:
             held = old_expressions.get(e.language)
             observed = [] if held is None else list(held.observations)
@@ -302,7 +308,7 @@ def _plan(enumeration: Enumeration, manifestations: Sequence[Manifestation],
                     wanted = (m.format, m.source_uri) not in formats
                 if wanted:
                     plan.append(m)
-    return out
+    return out, observed_out
 
 
 def _revalidation_plan(enumeration: Enumeration, manifestations: Sequence[Manifestation],
@@ -475,12 +481,11 @@ def _with_observations(v: VersionInput, fetched: _Fetched) -> VersionInput:
     return dataclasses.replace(v, expressions=tuple(expressions))
 
 
-def _count_reasons(v: VersionInput, old: VersionSummary | None, report: IngestReport) -> None:
-    """Expressions of ``v`` left without any observation, by text reason (coverage, not failure)."""
-    old_expressions = _by_language(old)
+def _count_reasons(v: VersionInput, observed: tuple[str, ...], report: IngestReport) -> None:
+    """Expressions of ``v`` left without any observation (``observed``: the languages the tree holds
+    an observation of, :func:`_plan`), by text reason (coverage, not failure)."""
     for e in v.expressions:
-        held = old_expressions.get(e.language)
-        if e.observations or (held is not None and held.observations):
+        if e.observations or e.language in observed:
             continue
         reason = e.text_reason or "not-fetched"
         report.text_reasons[reason] = report.text_reasons.get(reason, 0) + 1
