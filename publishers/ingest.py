@@ -40,9 +40,11 @@ whole run, not only for its apply). Fetched bodies are staged in the evidence st
 leaves an orphan that ``verify`` reports and the next open removes. Running out of space is
 the typed ``disk_full``; the tree stays byte-identical.
 
-Planning reads the tree's version records as :class:`corpus_tree.VersionSummary` objects (what
+Planning reads the publisher's version records as :class:`corpus_tree.VersionSummary` objects (what
 the plan, the revalidation plan and the withdrawal guard read; not ``raw``, ``publisher_metadata``
-or ``relations``), so a run holds a slim summary per record of the tree, not the records.
+or ``relations``; expressions packed), and the other publishers' records only as the manifest's rows
+(:meth:`corpus_tree.CorpusTree.publisher_summaries`, ADR 0048), so a run holds a slim summary per
+record of its publisher and a row per other record, not the records.
 
 Truncated bodies never reach step 4: the HTTP policy refuses a body shorter than its
 ``Content-Length`` or not matching its ``Repr-Digest``; the writer re-hashes every new body
