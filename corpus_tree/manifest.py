@@ -57,6 +57,28 @@ class _Tally:
                     c["bodies_held"] += 1
                     self.bodies.add(o.sha256)
 
+    @classmethod
+    def merged(cls, tallies: list[_Tally]) -> _Tally:
+        """One tally of the same publisher's versions folded apart (``tallies[0]`` if alone)."""
+        if len(tallies) == 1:
+            return tallies[0]
+        out = cls()
+        for t in tallies:
+            out.absorb(t)
+            out.bodies |= t.bodies
+            out.conventions |= t.conventions
+        return out
+
+    def absorb(self, other: _Tally) -> None:
+        """Add ``other``'s counts, languages and dates (not its bodies or conventions)."""
+        for key, n in other.counts.items():
+            self.counts[key] += n
+        self.languages |= other.languages
+        if other.earliest is not None and (self.earliest is None or other.earliest < self.earliest):
+            self.earliest = other.earliest
+        if other.latest is not None and (self.latest is None or other.latest > self.latest):
+            self.latest = other.latest
+
     def to_dict(self) -> dict[str, Any]:
         counts = dict(self.counts)
         counts["distinct_bodies_held"] = len(self.bodies)
@@ -67,34 +89,95 @@ class _Tally:
         return out
 
 
+class PublisherPart:
+    """What the manifest reads of one publisher's works and versions, folded one at a time: its
+    tally, its ``[lex_work_id, digest]`` and ``[lex_id, record_sha256]`` rows, and the version rows
+    of each work. A folded version is not kept, only those rows and the tally's sets (languages,
+    conventions and the sha256 of each body held), so a part costs a row per version (ADR 0048)."""
+
+    __slots__ = ("by_work", "tally", "version_rows", "work_rows")
+
+    def __init__(self) -> None:
+        self.tally = _Tally()
+        self.work_rows: list[list[str]] = []
+        self.version_rows: list[list[str]] = []
+        self.by_work: dict[str, list[list[str]]] = {}
+
+    def add_work(self, w: WorkRecord) -> None:
+        self.work_rows.append([w.lex_work_id, w.digest()])
+        self.by_work.setdefault(w.lex_work_id, [])
+        self.tally.counts["works"] += 1
+
+    def add_version(self, v: VersionRecord | VersionSummary) -> None:
+        self.tally.add_version(v)
+        row = [v.lex_id, v.record_sha256]
+        self.version_rows.append(row)
+        self.by_work.setdefault(str(v.work_id), []).append(row)
+
+
+class ManifestFold:
+    """Works and versions folded into one :class:`PublisherPart` per publisher (a work by its
+    ``publisher``, a version by its record's ``publisher``). The manifest of several folds
+    (:func:`manifest_of`) is the manifest of all their works and versions, in any order."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self) -> None:
+        self.parts: dict[str, PublisherPart] = {}
+
+    def _part(self, publisher: str) -> PublisherPart:
+        part = self.parts.get(publisher)
+        if part is None:
+            part = self.parts[publisher] = PublisherPart()
+        return part
+
+    def add_work(self, w: WorkRecord) -> None:
+        self._part(w.publisher.value).add_work(w)
+
+    def add_version(self, v: VersionRecord | VersionSummary) -> None:
+        self._part(v.publisher.value).add_version(v)
+
+
 def build_manifest(works: Iterable[WorkRecord], versions: Iterable[VersionRecord | VersionSummary]) -> dict[str, Any]:
     """The manifest of a tree holding exactly ``works`` and ``versions`` (records, or their
     :class:`corpus_tree.records.VersionSummary`: the manifest reads nothing else)."""
-    total = _Tally()
-    per_publisher: dict[str, _Tally] = {}
-    work_rows: list[list[str]] = []
-    by_work: dict[str, list[list[str]]] = {}
+    fold = ManifestFold()
     for w in works:
-        work_rows.append([w.lex_work_id, w.digest()])
-        by_work.setdefault(w.lex_work_id, [])
-        tally = per_publisher.setdefault(w.publisher.value, _Tally())
-        tally.counts["works"] += 1
-        total.counts["works"] += 1
-    version_rows: list[list[str]] = []
+        fold.add_work(w)
     for v in versions:
-        total.add_version(v)
-        per_publisher.setdefault(v.publisher.value, _Tally()).add_version(v)
-        row = [v.lex_id, v.record_sha256]
-        version_rows.append(row)
-        by_work.setdefault(str(v.work_id), []).append(row)
+        fold.add_version(v)
+    return manifest_of(fold)
+
+
+def manifest_of(*folds: ManifestFold) -> dict[str, Any]:
+    """The manifest of the works and versions folded into ``folds`` (each work and version in one
+    of them only): :func:`build_manifest` of them all, byte for byte."""
+    by_publisher: dict[str, list[PublisherPart]] = {}
+    for fold in folds:
+        for pub, part in fold.parts.items():
+            by_publisher.setdefault(pub, []).append(part)
+    total = _Tally()
+    bodies: list[set[str]] = []
+    work_rows: list[list[str]] = []
+    version_rows: list[list[str]] = []
+    by_work: dict[str, list[list[str]]] = {}
+    publishers: dict[str, Any] = {}
+    for pub in sorted(by_publisher):
+        tally = _Tally.merged([p.tally for p in by_publisher[pub]])
+        total.absorb(tally)
+        bodies.append(tally.bodies)
+        entry = tally.to_dict()
+        if tally.conventions:
+            entry["valid_to_conventions"] = sorted(tally.conventions)
+        publishers[pub] = entry
+        for part in by_publisher[pub]:
+            work_rows.extend(part.work_rows)
+            version_rows.extend(part.version_rows)
+            for wid, rows in part.by_work.items():
+                by_work.setdefault(wid, []).extend(rows)
+    total.bodies = set().union(*bodies) if len(bodies) > 1 else (bodies[0] if bodies else set())
     work_rows.sort()
     version_rows.sort()
-    publishers: dict[str, Any] = {}
-    for pub in sorted(per_publisher):
-        entry = per_publisher[pub].to_dict()
-        if per_publisher[pub].conventions:
-            entry["valid_to_conventions"] = sorted(per_publisher[pub].conventions)
-        publishers[pub] = entry
     works_index = {
         wid: {"versions": len(rows), "digest": digest(sorted(rows))} for wid, rows in sorted(by_work.items())
     }

@@ -19,16 +19,19 @@ The evidence store defaults to ``<tree>/evidence``; pass ``evidence_dir`` or set
 Inside ``with tree.caching():`` (an ingest run: plan, then write) each version record file is
 parsed, and its hash checked, at most once per file state: a record is re-read whenever its
 inode, size, modification or change time differ from when it was read (every write replaces
-the file, so a new inode). Outside such a block nothing is cached. The whole-tree scans of an
-ingest (:meth:`CorpusTree.version_summaries`) keep only a slim summary per file state, not the
-parsed record (about a third of its memory): a run holds the summaries of the whole tree and
-the full records of the versions it revises only (:meth:`CorpusTree.read_version`).
+the file, so a new inode). Outside such a block nothing is cached. The scans of an ingest of one
+publisher (:meth:`CorpusTree.publisher_summaries`) keep only a slim summary per file state of that
+publisher's records, not the parsed record, and fold every other publisher's record into the
+manifest's rows (:class:`corpus_tree.manifest.ManifestFold`, kept with a digest of those files'
+states, ADR 0048): a run holds the summaries of its publisher's versions, a manifest row per other
+version, and the full records of the versions it revises only (:meth:`CorpusTree.read_version`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
+import hashlib
 import os
 import shutil
 import struct
@@ -40,7 +43,7 @@ from typing import Any
 
 from corpus_tree import txn
 from corpus_tree.evidence import ENV_EVIDENCE_DIR, EvidenceStore, enospc_as_disk_full
-from corpus_tree.manifest import empty_manifest
+from corpus_tree.manifest import ManifestFold, empty_manifest
 from corpus_tree.records import (
     RECORD_FILE,
     SCHEMA,
@@ -55,8 +58,8 @@ from corpus_tree.records import (
     require_hash,
     summary_of,
 )
-from legal.errors import CorpusError, IdentityError
-from legal.ids import VersionId, VersionKey, WorkSlug
+from legal.errors import CorpusError, IdentityError, IntegrityError
+from legal.ids import Publisher, VersionId, VersionKey, WorkSlug
 
 MANIFEST = "manifest.json"
 WORKS = "works"
@@ -92,6 +95,9 @@ class CorpusTree:
         # relative path -> (file state packed by _STATE, summary); only inside ``caching()``
         self._summaries: dict[str, tuple[bytes, VersionSummary]] | None = None
         self._share: Shared | None = None
+        # publisher -> (digest of the other versions' paths and file states, their manifest fold);
+        # only inside ``caching()``
+        self._others: dict[Publisher, tuple[bytes, ManifestFold]] | None = None
 
     def __repr__(self) -> str:
         return f"CorpusTree({str(self.root)!r})"
@@ -183,11 +189,11 @@ class CorpusTree:
         if self._records is not None:
             yield self
             return
-        self._records, self._summaries, self._share = {}, {}, Shared()
+        self._records, self._summaries, self._share, self._others = {}, {}, Shared(), {}
         try:
             yield self
         finally:
-            self._records = self._summaries = self._share = None
+            self._records = self._summaries = self._share = self._others = None
 
     def parsed_records(self) -> dict[str, tuple[tuple[int, ...], VersionRecord, bool]]:
         """What the active :meth:`caching` block parsed: ``{record path: (file state, record,
@@ -273,6 +279,87 @@ class CorpusTree:
                 path = os.path.join(base, key, RECORD_FILE)
                 if os.path.isfile(path):
                     yield self._summary(path, f"{WORKS}/{slug}/{VERSIONS}/{key}/{RECORD_FILE}")
+
+    def publisher_summaries(self, publisher: Publisher) -> tuple[dict[str, VersionSummary], ManifestFold]:
+        """The :class:`VersionSummary` of each version record of ``publisher`` (its record's
+        ``publisher`` member), by lex id in :meth:`iter_versions` order, and the
+        :class:`corpus_tree.manifest.ManifestFold` of every other version record: what an ingest of
+        ``publisher`` reads of the tree. The other publishers' versions are folded as they are read,
+        not kept (ADR 0048). Each file is parsed and shape-checked as :meth:`version_summaries` does.
+
+        Inside :meth:`caching` the summaries are kept per file state, and so is the fold, with a
+        digest of the paths and file states of the versions folded into it: a second call stats the
+        files, and parses them again only if that digest differs (a file of another publisher
+        changed, or one of ``publisher``'s is no longer the file its summary was made of).
+        A record of another publisher under a lex id of ``publisher`` is ``identity_mismatch``."""
+        others, summaries = self._others, self._summaries
+        if others is not None and summaries is not None and publisher in others:
+            own: dict[str, VersionSummary] = {}
+            states = hashlib.blake2b(digest_size=32)
+            for path, rel in self._version_files():
+                try:
+                    st = os.stat(path)
+                except FileNotFoundError:
+                    continue
+                packed = _STATE.pack(st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+                hit = summaries.get(rel)
+                if hit is not None and hit[0] == packed and hit[1].publisher is publisher:
+                    own[hit[1].lex_id] = hit[1]
+                else:
+                    states.update(b"%d:%s%s" % (len(rel), rel.encode(), packed))
+            digest, fold = others[publisher]
+            if states.digest() == digest:
+                return own, fold
+        own, fold = {}, ManifestFold()
+        states = hashlib.blake2b(digest_size=32)
+        prefix = f"{publisher.value}:"
+        for path, rel in self._version_files():
+            summary, state, record = self._summary_or_record(path, rel, publisher)
+            if summary is not None and summary.publisher is publisher:
+                own[summary.lex_id] = summary
+                continue
+            other = summary if summary is not None else record
+            assert other is not None
+            if other.lex_id.startswith(prefix):
+                raise IntegrityError(f"a record of {other.publisher.value} under a lex id of {publisher.value}",
+                                     code="identity_mismatch", subject=rel)
+            fold.add_version(other)
+            states.update(b"%d:%s%s" % (len(rel), rel.encode(), state or b""))
+        if others is not None:
+            others[publisher] = (states.digest(), fold)
+        return own, fold
+
+    def _version_files(self) -> Iterator[tuple[str, str]]:
+        """``(path, tree-relative path)`` of every version record file, in :meth:`iter_versions` order."""
+        for slug in self.slugs():
+            base = os.path.join(self.work_dir(slug), VERSIONS)  # work_dir validates the slug
+            for key in _subdirectories(base):
+                path = os.path.join(base, key, RECORD_FILE)
+                if os.path.isfile(path):
+                    yield path, f"{WORKS}/{slug}/{VERSIONS}/{key}/{RECORD_FILE}"
+
+    def _summary_or_record(self, path: str, rel: str, publisher: Publisher,
+                           ) -> tuple[VersionSummary | None, bytes | None, VersionRecord | None]:
+        """The summary of the record at ``path`` (kept while caching) if it is ``publisher``'s or
+        already kept, else its parsed record (not kept); with the packed file state while caching."""
+        summaries, records = self._summaries, self._records
+        with open(path, "rb") as f:
+            if summaries is None or records is None:
+                record = load_version(f.read(), rel)
+                return (summary_of(record), None, None) if record.publisher is publisher else (None, None, record)
+            st = os.fstat(f.fileno())
+            state = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+            packed = _STATE.pack(*state)
+            hit = summaries.get(rel)
+            if hit is not None and hit[0] == packed:
+                return hit[1], packed, None
+            held = records.get(rel)
+            record = held[1] if held is not None and held[0] == state else load_version(f.read(), rel)
+        if record.publisher is not publisher:
+            return None, packed, record
+        summary = summary_of(record, self._share)
+        summaries[rel] = (packed, summary)
+        return summary, packed, None
 
     def read_version(self, rel: str) -> VersionRecord:
         """The version record at ``rel`` (a tree-relative path, as :attr:`VersionSummary.path`),

@@ -50,19 +50,22 @@ revised or withdrawn (``verify`` checks them all). When no record changes, the m
 function of the records) is not rebuilt either, so an apply never rewrites a manifest that
 ``verify`` would report as not matching untouched records. Bodies already in the evidence
 store are not staged again (the store is content-addressed and ``verify`` re-hashes it); only
-new ones are hashed, while being staged. Each record file's summary is parsed once per run
+new ones are hashed, while being staged. Each record file is parsed once per run
 (:meth:`CorpusTree.caching`); the full record of an enumerated or withdrawn version is parsed
 once more, when it is compared.
 
-Memory: planning and the manifest read only a slim summary of each version of the tree
-(:class:`corpus_tree.records.VersionSummary`: identity, lifecycle, expressions and
-observations; not ``raw``, ``publisher_metadata``, ``relations`` or events), which is all the
-caching block keeps of the whole-tree scan (:meth:`CorpusTree.version_summaries`). The full
+Memory: planning reads only a slim summary of each version of the publisher
+(:class:`corpus_tree.records.VersionSummary`: identity, lifecycle, and its expressions and
+observations held packed; not ``raw``, ``publisher_metadata``, ``relations`` or events), which is
+all the caching block keeps of the tree's scan (:meth:`CorpusTree.publisher_summaries`); the other
+publishers' versions are folded into the manifest's rows as they are read
+(:class:`corpus_tree.manifest.ManifestFold`) and not kept (ADR 0048). The full
 record of an enumerated or withdrawn version is read again by its path, one at a time
 (:meth:`CorpusTree.read_version`), compared (:func:`is_unchanged`) and dropped unless it is
 revised; a written record is rendered and staged on disk as soon as it is made, and only its
-summary (for the manifest) and the path of its staged file are kept — neither its parsed value
-nor its bytes. So what an apply holds is a summary per version of the tree, plus the
+manifest rows and the path of its staged file are kept — neither its parsed value, its summary
+nor its bytes. So what an apply holds is a packed summary per version of its publisher, a manifest
+row per other version, plus the
 enumeration it was given. With ``observe`` (ingest), the enumeration is a listing without
 observations and each version is completed (its bodies fetched) only when it is reached, so the
 observations of one version at a time are held, not the run's (ADR 0037).
@@ -81,7 +84,7 @@ from pathlib import Path
 from typing import Any
 
 from corpus_tree import txn
-from corpus_tree.manifest import build_manifest
+from corpus_tree.manifest import ManifestFold, manifest_of
 from corpus_tree.model import (
     DEFAULT_TEXT_REASON,
     Enumeration,
@@ -226,24 +229,29 @@ def apply_enumeration(
                          versions_enumerated=len(enumeration.versions))
     with tree.lock(), tree.caching(), txn.staged(tree.root, tree.evidence) as stage:
         works = {w.slug: w for w in tree.works()}
-        # Hashes are checked only for the records this run revises (see is_unchanged); the whole
-        # tree is held as summaries, a full record is read again only to compare or revise it.
-        versions = {v.lex_id: v for v in tree.version_summaries()}
+        # Hashes are checked only for the records this run revises (see is_unchanged); the
+        # publisher's versions are held as summaries, a full record is read again only to compare or
+        # revise it; the other publishers' versions only as their manifest fold (ADR 0048).
+        versions, others = tree.publisher_summaries(enumeration.publisher)
         _check_existing_identities(versions.values(), enumeration.publisher)
         new_works = _apply_works(enumeration, works, stage, report)
-        written: dict[str, VersionSummary] = {}  # not into ``versions`` yet: the withdrawal plan reads it
+        fold = ManifestFold()  # the manifest's rows of the records written, then of the others
         held: dict[str, list[tuple[str, str, str]]] = {}  # lex id → (sha256, label, file) of its held bodies
         for lex_id, record in _apply_versions(tree, enumeration, versions, stamp, report, guard, observe):
-            # each record goes to staging as it is made: the run keeps its summary, not its bytes
-            written[lex_id] = _stage_version(tree, stage, lex_id, record)
+            # each record goes to staging as it is made: the run keeps its manifest rows, not its bytes
+            fold.add_version(_stage_version(stage, lex_id, record))
             held[lex_id] = list(_held_observations(lex_id, record))
-        versions.update(written)
         report.records_written = len(held)
         report.changed = sorted(held)
         stage.blobs.update(_needed_bodies(tree, (h for lex_id in report.changed for h in held[lex_id]), bodies))
         works.update(new_works)
         if new_works or held:  # else no record changes, so neither does their manifest
-            report.manifest_changed = stage.put(MANIFEST, render(build_manifest(works.values(), versions.values())))
+            for lex_id, summary in versions.items():
+                if lex_id not in held:
+                    fold.add_version(summary)
+            for w in works.values():
+                fold.add_work(w)
+            report.manifest_changed = stage.put(MANIFEST, render(manifest_of(others, fold)))
         result = stage.commit(durable=durable, progress=progress)
         report.bodies_added = result.blobs_added
         report.bytes_hashed = result.bytes_hashed
@@ -359,12 +367,12 @@ def _full(tree: CorpusTree, summary: VersionSummary) -> VersionRecord:
     return record
 
 
-def _stage_version(tree: CorpusTree, stage: txn.Stage, lex_id: str, record: dict[str, Any]) -> VersionSummary:
-    """Stage the sealed ``record`` at its path; returns its summary (for the manifest)."""
+def _stage_version(stage: txn.Stage, lex_id: str, record: dict[str, Any]) -> VersionRecord:
+    """Stage the sealed ``record`` at its path; returns it typed (for the manifest's fold)."""
     vid = VersionId.parse(lex_id)
     rel = version_relpath(vid.work.slug.value, vid.key)
     stage.put(rel, render_unchecked(record))  # sealed: digest already validated it
-    return tree.summary(VersionRecord.from_dict(record, rel))
+    return VersionRecord.from_dict(record, rel)
 
 
 def _apply_versions(tree: CorpusTree, enumeration: Enumeration, existing: Mapping[str, VersionSummary],

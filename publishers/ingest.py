@@ -40,9 +40,11 @@ whole run, not only for its apply). Fetched bodies are staged in the evidence st
 leaves an orphan that ``verify`` reports and the next open removes. Running out of space is
 the typed ``disk_full``; the tree stays byte-identical.
 
-Planning reads the tree's version records as :class:`corpus_tree.VersionSummary` objects (what
+Planning reads the publisher's version records as :class:`corpus_tree.VersionSummary` objects (what
 the plan, the revalidation plan and the withdrawal guard read; not ``raw``, ``publisher_metadata``
-or ``relations``), so a run holds a slim summary per record of the tree, not the records.
+or ``relations``; expressions packed), and the other publishers' records only as the manifest's rows
+(:meth:`corpus_tree.CorpusTree.publisher_summaries`, ADR 0048), so a run holds a slim summary per
+record of its publisher and a row per other record, not the records.
 
 Truncated bodies never reach step 4: the HTTP policy refuses a body shorter than its
 ``Content-Length`` or not matching its ``Repr-Digest``; the writer re-hashes every new body
@@ -63,7 +65,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from corpus_tree import CorpusTree, VersionSummary
+from corpus_tree import CorpusTree, Expression, VersionSummary
 from corpus_tree.evidence import enospc_as_disk_full
 from corpus_tree.model import Enumeration, ObservationInput, VersionInput
 from corpus_tree.writer import ApplyReport, WithdrawalGuard, apply_enumeration, planned_withdrawals
@@ -180,8 +182,9 @@ def _staging_area(tree: CorpusTree, staging_dir: str | Path | None) -> Iterator[
 
 
 def _existing(tree: CorpusTree, publisher: Publisher) -> dict[str, VersionSummary]:
-    """The summaries of the publisher's version records in the tree (for planning only), by lex id."""
-    return {v.lex_id: v for v in tree.version_summaries() if v.publisher is publisher}
+    """The summaries of the publisher's version records in the tree (for planning only), by lex id
+    (the other publishers' records are folded for the writer's manifest, not kept: ADR 0048)."""
+    return tree.publisher_summaries(publisher)[0]
 
 
 def _fetch_and_apply(adapter: PublisherAdapter, tree: CorpusTree, listing: PublisherEnumeration,
@@ -191,11 +194,11 @@ def _fetch_and_apply(adapter: PublisherAdapter, tree: CorpusTree, listing: Publi
                      guard: WithdrawalGuard | None = None) -> ApplyReport:
     """Plan every fetch (before any body request), then let the writer apply the enumeration,
     fetching each version's bodies when the writer reaches it (:class:`_Observer`)."""
-    plan = _plan(listing.enumeration, listing.manifestations, existing, lex_ids)
+    plan, observed = _plan(listing.enumeration, listing.manifestations, existing, lex_ids)
     rechecks = (_revalidation_plan(listing.enumeration, listing.manifestations, existing, lex_ids,
                                    [m for ms in plan for m in ms]) if revalidate else None)
     clock.done("plan_s")
-    observer = _Observer(adapter, tree, listing.enumeration.versions, existing, lex_ids, plan, rechecks, stamp,
+    observer = _Observer(adapter, tree, listing.enumeration.versions, observed, plan, rechecks, stamp,
                          staging, strict, report, progress)
     started = time.monotonic()
     applied = apply_enumeration(tree, listing.enumeration, observer.bodies, stamp, durable=durable,
@@ -213,10 +216,10 @@ class _Observer:
     the observations go into the record the writer stages, and are not held for the run."""
 
     def __init__(self, adapter: PublisherAdapter, tree: CorpusTree, versions: Sequence[VersionInput],
-                 existing: Mapping[str, VersionSummary], lex_ids: Sequence[str], plan: Sequence[list[Manifestation]],
+                 observed: Sequence[tuple[str, ...]], plan: Sequence[list[Manifestation]],
                  rechecks: Sequence[list[_Recheck]] | None, now: _dt.datetime, staging: Path, strict: bool,
                  report: IngestReport, progress: Progress | None) -> None:
-        self.adapter, self.tree, self.versions, self.existing, self.lex_ids = adapter, tree, versions, existing, lex_ids
+        self.adapter, self.tree, self.versions, self.observed = adapter, tree, versions, observed
         self.plan, self.rechecks, self.now, self.staging, self.strict = plan, rechecks, now, staging, strict
         self.report, self.progress = report, progress
         self.bodies: dict[str, str] = {}
@@ -239,7 +242,7 @@ class _Observer:
             _revalidate(self.adapter, self.rechecks[i], self.tree, self.now, self.staging, self.strict, self.report,
                         out)
         final = _with_observations(v, out)
-        _count_reasons(final, self.existing.get(self.lex_ids[i]), self.report)
+        _count_reasons(final, self.observed[i], self.report)
         self.fetch_s += time.monotonic() - started
         return final
 
@@ -274,9 +277,13 @@ def lex_id_of(adapter_publisher: str, v: VersionInput) -> str:
 
 
 def _plan(enumeration: Enumeration, manifestations: Sequence[Manifestation],
-          existing: Mapping[str, VersionSummary], lex_ids: Sequence[str]) -> list[list[Manifestation]]:
+          existing: Mapping[str, VersionSummary], lex_ids: Sequence[str],
+          ) -> tuple[list[list[Manifestation]], list[tuple[str, ...]]]:
     """The manifestations to fetch, per enumerated version (in order): those the tree has no
-    observation for."""
+    observation for; and per enumerated version the languages of its expressions the tree holds an
+    observation of (equal tuples shared), so that the summaries are not read again (:func:`_count_reasons`)."""
+    languages: dict[tuple[str, ...], tuple[str, ...]] = {}
+    observed_out: list[tuple[str, ...]] = []
     by_expression: dict[tuple[str, str], list[Manifestation]] = {}
     for m in manifestations:
         by_expression.setdefault((m.publisher_version_identifier, m.language), []).append(m)
@@ -285,8 +292,11 @@ def _plan(enumeration: Enumeration, manifestations: Sequence[Manifestation],
         plan: list[Manifestation] = []
         out.append(plan)
         old = existing.get(lex_id)
+        old_expressions = _by_language(old)
+        held_languages = tuple(lang for lang, x in old_expressions.items() if x.observations)
+        observed_out.append(languages.setdefault(held_languages, held_languages))
         for e in v.expressions:
-            held = old.expression(e.language) if old is not None else None
+            held = old_expressions.get(e.language)
             observed = [] if held is None else list(held.observations)
             has_primary = any(o.format is None for o in observed)
             formats = {(o.format, o.source_uri) for o in observed}
@@ -300,7 +310,7 @@ def _plan(enumeration: Enumeration, manifestations: Sequence[Manifestation],
                     wanted = (m.format, m.source_uri) not in formats
                 if wanted:
                     plan.append(m)
-    return out
+    return out, observed_out
 
 
 def _revalidation_plan(enumeration: Enumeration, manifestations: Sequence[Manifestation],
@@ -319,8 +329,9 @@ def _revalidation_plan(enumeration: Enumeration, manifestations: Sequence[Manife
         old = existing.get(lex_id)
         if old is None:
             continue
+        old_expressions = _by_language(old)
         for e in v.expressions:
-            held = old.expression(e.language)
+            held = old_expressions.get(e.language)
             if held is None:
                 continue
             for m in by_expression.get((v.publisher_version_identifier, e.language), []):
@@ -338,6 +349,11 @@ def _revalidation_plan(enumeration: Enumeration, manifestations: Sequence[Manife
                     since.astimezone(_dt.UTC), usegmt=True))
                 out.append(_Recheck(conditional, {f: frozenset(s) for f, s in files.items()}))
     return result
+
+
+def _by_language(old: VersionSummary | None) -> dict[str, Expression]:
+    """The expressions of ``old`` by language (unpacked once: :attr:`VersionSummary.expressions`)."""
+    return {} if old is None else {e.language: e for e in old.expressions}
 
 
 def _instant(value: object) -> _dt.datetime:
@@ -467,11 +483,11 @@ def _with_observations(v: VersionInput, fetched: _Fetched) -> VersionInput:
     return dataclasses.replace(v, expressions=tuple(expressions))
 
 
-def _count_reasons(v: VersionInput, old: VersionSummary | None, report: IngestReport) -> None:
-    """Expressions of ``v`` left without any observation, by text reason (coverage, not failure)."""
+def _count_reasons(v: VersionInput, observed: tuple[str, ...], report: IngestReport) -> None:
+    """Expressions of ``v`` left without any observation (``observed``: the languages the tree holds
+    an observation of, :func:`_plan`), by text reason (coverage, not failure)."""
     for e in v.expressions:
-        held = old.expression(e.language) if old is not None else None
-        if e.observations or (held is not None and held.observations):
+        if e.observations or e.language in observed:
             continue
         reason = e.text_reason or "not-fetched"
         report.text_reasons[reason] = report.text_reasons.get(reason, 0) + 1

@@ -268,3 +268,17 @@ def test_bad_eurlex_data_names_the_record(eu_small: Harness, target: CorpusTree)
         eu_small.ingest(target)
     assert info.value.subject == EU_STATE and "20160504" in info.value.message
     assert snapshot(target.root) == before
+
+
+def test_a_rerun_counts_no_text_reason_for_an_expression_the_tree_holds(lu_small: Harness, target: CorpusTree,
+                                                                         tmp_path: Path) -> None:
+    """Issue #13 (mem25): the languages the tree holds an observation of are noted by the plan, so
+    ``text_reasons`` of a re-run count only the expressions still without any body (the one whose
+    body the publisher no longer serves, asked again and failing again, and one with metadata only),
+    not the ones it holds and does not fetch again."""
+    probe = CorpusTree.create(tmp_path / "probe")
+    lu_small.ingest(probe)
+    lu_small.replay.set_faults(not_found=[a_body(lu_small, probe)])
+    first = lu_small.ingest(target, strict=False)
+    again = lu_small.ingest(target, now=LATER, strict=False)
+    assert again.text_reasons == first.text_reasons == {"publisher_metadata_only": 1, "body_not_found": 1}
