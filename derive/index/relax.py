@@ -43,6 +43,11 @@ the answer so that a reader can tell a weaker match from a direct one:
   enough translated words are left, so that such a word neither withholds the relaxation
   (``unknown_terms``) nor carries the any-word quorum.
 
+A stop word of one language that is a content word of another (:data:`CONTENT_ELSEWHERE`: « l'*Our* »,
+« sans *but* lucratif », "can my *son* inherit", "dog *fur*") is a stop word only of a question in a
+language that lists it: the planner decides it once per question (:func:`content_stop_words`), and a
+planned word it kept is searched, weighed and required like any other (:func:`relaxable_term`).
+
 The reviewed synonym file (:func:`synonyms`, :func:`with_synonyms`) matches a question's words as
 written, then by their Snowball stems in the entry's language: "Hinweisgebern" takes the entry
 "Hinweisgeber".

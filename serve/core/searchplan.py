@@ -42,6 +42,11 @@ nothing translates ("rules", "welche": :data:`derive.index.xlang.FRAME_FILLERS`,
 hits then carry the match reason ``translated`` (weaker evidence, ordered after a section answered in
 the question's own words: :func:`serve.core.ops.search.mark_translated`).
 
+A **stop word of one language that is a content word of another** (« l'*Our* », « sans *but* lucratif »,
+"can my *son* inherit": :data:`derive.index.relax.CONTENT_ELSEWHERE`) leaves the search words only when the
+question's language lists it (:func:`question_stop_words`: the language its other words tell, else the
+caller's language filter; after « l' / d' » French), and is a search word like any other otherwise.
+
 The search words of a **question asked in plain words** leave out the words that only frame it
 (:func:`without_question_frame`: "combien", "peut-on", "faut-il", "must", "darf" — see
 :data:`derive.index.relax.QUESTION_WORDS`, and the measure word after an interrogative, "combien de
