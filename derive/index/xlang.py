@@ -82,8 +82,11 @@ MIN_WORD = 3
 MIN_WORKS = 2
 #: Negating prefixes: a source form ``un``/``in``/``non`` + a word of the source text of at least
 #: :data:`NEGATED_MIN` letters ("unmanned", "unfunded", "inaccessible") keeps its pair only when
-#: the French term is negated too (:data:`FRENCH_NEGATIONS`): otherwise the pair is the positive
-#: word's partner ("unmanned aircraft" → "aéronef sans équipage" gave "unmanned" → "équipage").
+#: the French term is negated too (:data:`FRENCH_NEGATIONS`) or the positive word does not carry it:
+#: otherwise the pair is the positive word's partner ("unmanned aircraft" → "aéronef sans équipage"
+#: gave "unmanned" → "équipage", and "manned" is "avec équipage"). A negated word French says in a
+#: word of its own keeps it ("invalidity" → "nullité", "unaware" → "ignorer": "validity" is seldom
+#: beside "nullité", "aware" beside "ignorer").
 NEGATING_PREFIXES = ("non", "un", "in")
 NEGATED_MIN = 5
 FRENCH_NEGATIONS = ("in", "im", "il", "ir", "non", "de", "dis", "mal")
@@ -155,7 +158,7 @@ def mine(aligned: Iterable[tuple[str, str, str]], source: str, *, min_aligned: i
     ``work#anchor``). Of a pair, the forms listed on either side are those that carry it
     (:data:`FORM_SHARE`); a French form that the source text holds as often (an untranslated
     English word, "securities") is never a target; a negated source form needs a negated French
-    term (:data:`NEGATING_PREFIXES`). Pure."""
+    term unless its positive word does not carry the pair (:data:`NEGATING_PREFIXES`). Pure."""
     src_df: Counter[str] = Counter()
     fr_df: Counter[str] = Counter()
     both: Counter[tuple[str, str]] = Counter()
@@ -227,12 +230,20 @@ def mine(aligned: Iterable[tuple[str, str, str]], source: str, *, min_aligned: i
     partners: dict[str, set[str]] = {}
     for s, f in chosen.items():
         partners.setdefault(f, set()).add(s)
+    # the positive word of each negated form of a chosen stem ("employment" of "unemployment"), with
+    # the French stem its negated form pairs with: does the positive word carry that French stem too?
+    positive = {rest: chosen[s] for s in chosen for w in src_forms[s] if (rest := _positive(w, seen)) is not None}
+    positive_seen: Counter[str] = Counter()
+    positive_both: Counter[str] = Counter()
     for held_words, held_fr_words, held_fr, held_src in kept_sets:
         for w in held_words:
             partner = chosen.get(key_of(w, source))
             if partner is not None:
                 form_seen[w] += 1
                 form_both[w] += partner in held_fr
+            if w in positive:
+                positive_seen[w] += 1
+                positive_both[w] += positive[w] in held_fr
         for w in held_fr_words:
             stem = key_of(w, "fr")
             if stem in partners:
@@ -249,7 +260,7 @@ def mine(aligned: Iterable[tuple[str, str, str]], source: str, *, min_aligned: i
         targets = tuple(w for w, _ in fr_forms[f].most_common()
                         if target_both[w] >= FORM_SHARE * max(target_seen[w], 1) and seen[w] < fr_seen[w]
                         )[:MAX_TARGET_FORMS]
-        forms = tuple(w for w in forms if not _negation_lost(w, targets, seen))
+        forms = tuple(w for w in forms if not _negation_lost(w, targets, seen, positive_seen, positive_both))
         if not forms or not targets or set(forms) & set(targets) or len(forms[0]) < 4 or len(targets[0]) < 4:
             continue  # the same word in both languages (shared), an acronym, or no form carries it
         pairs.append(Pair(s, forms, targets, n, d, llr, example[(s, f)]))
@@ -258,14 +269,27 @@ def mine(aligned: Iterable[tuple[str, str, str]], source: str, *, min_aligned: i
     return Mined(pairs, shared, foreign, provisions)
 
 
-def _negation_lost(form: str, targets: Sequence[str], seen: Counter[str]) -> bool:
-    """Whether a source form is a negated word ("unmanned": ``un`` + "manned", a word of the source
-    text) whose French targets are not negated: the pair then translates the positive word."""
+def _positive(form: str, seen: Counter[str]) -> str | None:
+    """The positive word of a negated source form ("unmanned" → "manned": a negating prefix and a
+    word of the source text of at least :data:`NEGATED_MIN` letters), or ``None``."""
     for prefix in NEGATING_PREFIXES:
         rest = form[len(prefix):]
         if form.startswith(prefix) and len(rest) >= NEGATED_MIN and seen[rest] > 0:
-            return not any(t.startswith(FRENCH_NEGATIONS) for t in targets)
-    return False
+            return rest
+    return None
+
+
+def _negation_lost(form: str, targets: Sequence[str], seen: Counter[str], positive_seen: Counter[str],
+                   positive_both: Counter[str]) -> bool:
+    """Whether a source form is a negated word ("unmanned": ``un`` + "manned", a word of the source
+    text) whose French targets are not negated while its positive word carries the same French stem
+    (:data:`FORM_SHARE` of the aligned provisions holding "manned" hold "équipage"): the pair then
+    translates the positive word. A positive word that does not carry it ("validity" is seldom beside
+    "nullité") leaves the negated word its own pair ("invalidity" → "nullité")."""
+    rest = _positive(form, seen)
+    if rest is None or any(t.startswith(FRENCH_NEGATIONS) for t in targets):
+        return False
+    return positive_both[rest] >= FORM_SHARE * max(positive_seen[rest], 1)
 
 
 def label_pairs(labels: Iterable[tuple[str, str, str, str]]) -> list[dict[str, Any]]:
@@ -384,11 +408,22 @@ FRAME_FILLERS: dict[str, frozenset[str]] = {
         "rule", "rules", "regarding", "governing", "govern", "governs", "laid", "lays", "set", "sets", "setting",
         "out", "down", "up", "which", "what", "whose", "any", "need", "needed", "needs", "allowed", "required",
         "get", "getting", "obtaining", "luxembourgish", "piece",
+        # light verbs (twenty-fifth session): neither stop nor question-frame words of the planner
+        # (``relax._QUESTION`` holds the modals), they were required words no French text holds ("give": a
+        # mined ``foreign`` word left "how much notice do I have to give" untranslated); "will" (a
+        # testament) and "let" (a flat) name things and stay
+        "give", "giving", "like", "come", "go", "make",
     }),
     "de": frozenset({
         "welche", "welcher", "welches", "welchen", "gibt", "gelten", "gilt", "geltende",
         "vorschriften", "regeln", "regelungen", "bestimmungen", "rechtliche", "rechtlichen", "rahmen", "betreffend",
         "bezuglich", "luxemburgisches", "luxemburgische", "luxemburgischen", "luxemburgischer",
+        # pronouns, light verbs, conjunctions and quantity words (twenty-fifth session): neither stop nor
+        # question-frame words of the planner (``relax._QUESTION`` holds the modals), they were required
+        # German words no French text holds
+        "wenn", "man", "mich", "mir", "nur", "wieder", "seine", "seinen", "seiner", "ihrem", "ihren",
+        "eigene", "eigenen", "jemand", "brauche", "brauchen", "machen", "bekommt", "bekommen", "gehen",
+        "viele", "viel", "lange", "beim", "weil",
     }),
 }
 #: German linking elements between a compound's parts ("Jahr·es·urlaub", "Verzug·s·zinsen",
