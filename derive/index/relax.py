@@ -43,6 +43,11 @@ the answer so that a reader can tell a weaker match from a direct one:
   enough translated words are left, so that such a word neither withholds the relaxation
   (``unknown_terms``) nor carries the any-word quorum.
 
+A stop word of one language that is a content word of another (:data:`CONTENT_ELSEWHERE`: « l'*Our* »,
+« sans *but* lucratif », "can my *son* inherit", "dog *fur*") is a stop word only of a question in a
+language that lists it: the planner decides it once per question (:func:`content_stop_words`), and a
+planned word it kept is searched, weighed and required like any other (:func:`relaxable_term`).
+
 The reviewed synonym file (:func:`synonyms`, :func:`with_synonyms`) matches a question's words as
 written, then by their Snowball stems in the entry's language: "Hinweisgebern" takes the entry
 "Hinweisgeber".
@@ -186,8 +191,55 @@ def frame_pair_words(tokens: Sequence[str]) -> set[str]:
 
 
 def relaxable(word: str) -> bool:
-    """A word a relaxed query drops: a stop word, a comparison or question frame word, or a bare year."""
+    """A word a relaxed query drops: a stop word, a comparison or question frame word, or a bare year.
+    For a word of a question's text whose language is not decided (the words of a name, a form's
+    subject); a planned search word is judged by :func:`relaxable_term`."""
     return word in RELAXABLE_WORDS or bool(_YEAR.match(word))
+
+
+#: Stop words of one language that are content words of another (accents folded), with the
+#: languages they name a thing in (issue #15, ADR 0054): « an » (a year: « une fois par an ») is an
+#: English and German article; « l'Our » (a river, « Parc naturel de l'Our ») is English "our";
+#: « but » (a purpose: « association sans but lucratif ») is English "but"; English "son" is a French
+#: possessive; "war", "die", "dies" (to die), "hat" and "fur" (German "für") are German stop words.
+#: Each is held by the provisions of the full corpora in its content sense (docs/search.md). A word of
+#: the stop list of its *own* language that is a noun too (German « Waren », goods; French « maïs »)
+#: is not here: the language does not tell those apart.
+_CONTENT_ELSEWHERE = "our:fr but:fr son:en fur:en"
+CONTENT_ELSEWHERE: Mapping[str, frozenset[str]] = MappingProxyType(
+    {word: frozenset(langs.split(",")) for word, langs in (pair.split(":") for pair in _CONTENT_ELSEWHERE.split())})
+#: Elided French words: the word after « l' », « d' », « qu' » is French ("l'Our").
+ELISIONS = frozenset({"l", "d", "qu"})
+
+
+def content_stop_words(tokens: Sequence[str], languages: Collection[str]) -> frozenset[str]:
+    """The words of :data:`CONTENT_ELSEWHERE` among a question's normalised ``tokens`` (stop words
+    included) that it uses as content words: the question is in a language the word names a thing
+    in and whose stop list does not hold it (``languages``: the languages the question can be in —
+    told by its other words, else the caller's language filter), or the word follows a French
+    elision (« l'Our »). With no language told, a word no query stop list of
+    :mod:`derive.index.query` holds ("associations sans but lucratif") is content as well: before
+    the languages were told apart it was a search word already. A colliding word not returned is a
+    stop word of the question: the planner leaves it out of the search words. Pure."""
+    out: set[str] = set()
+    for i, word in enumerate(tokens):
+        content = CONTENT_ELSEWHERE.get(word)
+        if content is None:
+            continue
+        told = {"fr"} if i and tokens[i - 1] in ELISIONS else set(languages)
+        if not told:
+            if word not in QUERY_STOP_WORDS:
+                out.add(word)
+        elif told & content and not any(word in STOP_WORDS_BY_LANGUAGE.get(lang, ()) for lang in told):
+            out.add(word)
+    return frozenset(out)
+
+
+def relaxable_term(term: str) -> bool:
+    """Whether a relaxed query drops a planned search word (:func:`relaxable`), except a word of
+    :data:`CONTENT_ELSEWHERE`: the planner keeps such a word only where it is a content word of the
+    question (:func:`content_stop_words`), so it is searched, weighed and required like any other."""
+    return term not in CONTENT_ELSEWHERE and relaxable(term)
 
 
 def quorum(terms: int) -> int:
@@ -277,8 +329,8 @@ def relaxations(terms: Sequence[str], groups: Sequence[Sequence[str]],
     """The weaker forms to try, in order, for ``terms`` (with their expansion ``groups``); the
     ``fillers`` (words the caller found to frame the question only, :func:`untranslated_fillers`)
     are dropped with the stop words."""
-    kept = [list(g) for t, g in zip(terms, groups, strict=True) if not relaxable(t) and t not in fillers]
-    dropped = tuple(t for t in terms if relaxable(t) or t in fillers)
+    kept = [list(g) for t, g in zip(terms, groups, strict=True) if not relaxable_term(t) and t not in fillers]
+    dropped = tuple(t for t in terms if relaxable_term(t) or t in fillers)
     if dropped and kept:
         yield Relaxation(kept, False, "stop_words_dropped", dropped, len(kept))
     if quorum(len(kept)) < len(kept):
@@ -305,8 +357,8 @@ def untranslated_fillers(terms: Sequence[str], unknown: Sequence[str], translate
     says no subject (``framing``: an act form, the country's name — "*Luxemburger Gesetz* über den
     Lawinenwarndienst"): the untranslated word is then what the question is about, and no held text
     holds it ("Luxembourg *law* on mutual societies" keeps ``societies`` and drops ``mutual``). Pure."""
-    fillers = [t for t in terms if " " not in t and t not in translated and not relaxable(t)]
-    left = [t for t in terms if t in translated and not relaxable(t)]
+    fillers = [t for t in terms if " " not in t and t not in translated and not relaxable_term(t)]
+    left = [t for t in terms if t in translated and not relaxable_term(t)]
     if not fillers or len(left) < FILLER_MIN_KEPT or len(fillers) > len(left) \
             or any(t not in fillers for t in unknown) or all(t in framing for t in left):
         return []

@@ -42,6 +42,11 @@ nothing translates ("rules", "welche": :data:`derive.index.xlang.FRAME_FILLERS`,
 hits then carry the match reason ``translated`` (weaker evidence, ordered after a section answered in
 the question's own words: :func:`serve.core.ops.search.mark_translated`).
 
+A **stop word of one language that is a content word of another** (« l'*Our* », « sans *but* lucratif »,
+"can my *son* inherit": :data:`derive.index.relax.CONTENT_ELSEWHERE`) leaves the search words only when the
+question's language lists it (:func:`question_stop_words`: the language its other words tell, else the
+caller's language filter; after « l' / d' » French), and is a search word like any other otherwise.
+
 The search words of a **question asked in plain words** leave out the words that only frame it
 (:func:`without_question_frame`: "combien", "peut-on", "faut-il", "must", "darf" — see
 :data:`derive.index.relax.QUESTION_WORDS`, and the measure word after an interrogative, "combien de
@@ -628,6 +633,23 @@ def holds_word(index: MountedIndex, word: str) -> bool:
         return conn.execute("SELECT 1 FROM vocabulary WHERE term = ?", (word,)).fetchone() is not None
 
 
+def question_stop_words(tokens: Sequence[str], language: str | None) -> Collection[str]:
+    """The words a question's search words leave out (``tokens``: its normalised words, stop words
+    included; ``language``: the caller's language filter): the query parser's stop words
+    (:data:`derive.index.query.STOP_WORDS`) and the stop words of one language that are content
+    words of another (:data:`derive.index.relax.CONTENT_ELSEWHERE`: « par *an* », « l'*Our* », "can my
+    *son* inherit", "*war* damage"), except those this question uses as content words
+    (:func:`derive.index.relax.content_stop_words`). The question's language is told by its other
+    words (:func:`derive.index.xlang.query_language` without the colliding words, which would
+    otherwise vote for the language that lists them), else taken from ``language``. Pure."""
+    colliding = [t for t in tokens if t in relax.CONTENT_ELSEWHERE]
+    if not colliding:
+        return STOP_WORDS
+    told = xlang.query_language([t for t in tokens if t not in relax.CONTENT_ELSEWHERE]) or language
+    kept = relax.content_stop_words(tokens, [told] if told else [])
+    return (STOP_WORDS | set(colliding)) - kept
+
+
 def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | None,
                profiles: Mapping[int, ranking.WorkProfile] | None = None, frequent: Frequent | None = None,
                *, language: str | None = None) -> Plan:
@@ -643,7 +665,8 @@ def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | 
     consumed |= {i for i, t in enumerate(tokens) if t in numbers}
     phrases = [normalize(p) for p in parsed.phrases]
     phrase_tokens = {t for p in phrases for t in p.split()}
-    plan.terms = [t for i, t in enumerate(tokens) if i not in consumed and t not in STOP_WORDS and t not in phrase_tokens]
+    stops = question_stop_words(tokens, language)
+    plan.terms = [t for i, t in enumerate(tokens) if i not in consumed and t not in stops and t not in phrase_tokens]
     plan.terms = list(dict.fromkeys(plan.terms)) + [p for p in phrases if p and p not in plan.terms]
     plan.terms = without_question_frame(plan.terms, relax.frame_pair_words(tokens))
     plan.terms, plan.synonyms = relax.with_synonyms(plan.terms, analysis.stem_word, xlang.query_language(tokens))

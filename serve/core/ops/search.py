@@ -1302,7 +1302,7 @@ def relaxation_withheld(conn: sqlite3.Connection, terms: Sequence[str], groups: 
     the same works once ``as_of``/``language``/``document_type`` are lifted, so the filters,
     not the words, emptied the answer.
     """
-    unknown = [t for t, g in zip(terms, groups, strict=True) if not relax.relaxable(t) and not _held(conn, g)]
+    unknown = [t for t, g in zip(terms, groups, strict=True) if not relax.relaxable_term(t) and not _held(conn, g)]
     if unknown:
         return {"reason": "unknown_terms", "terms": unknown}
     if filters.as_of or filters.language or filters.document_type:
@@ -2247,7 +2247,7 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
     strict = groups
     own_groups = not out.groups
     if own_groups:
-        out.groups = [g for t, g in zip(plan.terms, groups, strict=True) if not relax.relaxable(t)]
+        out.groups = [g for t, g in zip(plan.terms, groups, strict=True) if not relax.relaxable_term(t)]
     _merge(hits, once("keyword", lambda: _ranked_groups(conn, strict, filters, budget)), ["keyword"], seen)
     matched = strict if hits else None  # the term groups of the lane that found the direct hits
     typos: dict[str, list[str]] = {}
@@ -2269,7 +2269,7 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
             out.words += [v for t in expansions for v in merged_expansions[t] if v not in out.words]
             groups = _groups(plan.terms, merged_expansions)
             if own_groups:  # the title factors read the corrected words too (the question meant them)
-                out.groups = [g for t, g in zip(plan.terms, groups, strict=True) if not relax.relaxable(t)]
+                out.groups = [g for t, g in zip(plan.terms, groups, strict=True) if not relax.relaxable_term(t)]
             fuzzed = groups
             rows = once("fuzzy", lambda: _ranked_groups(conn, fuzzed, filters, budget))
             _merge(hits, rows, ["fuzzy"], seen)
@@ -2294,7 +2294,7 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
     if out.gate("title", not hits and not plan.strong):  # its memo key is the stage's
         titled = groups
         hits.extend(once(f"title:{options.stem}", lambda: title_lane(conn, titled, filters, options.limit)))
-    content = [g for t, g in zip(plan.terms, groups, strict=True) if not relax.relaxable(t)]
+    content = [g for t, g in zip(plan.terms, groups, strict=True) if not relax.relaxable_term(t)]
     if plan.act_number and not plan.strong:
         # an act number that names no held act: the question is about that act, not about its words
         if not hits:
@@ -2592,7 +2592,7 @@ def unheld_words(terms: Sequence[str], language: str | None, held_languages: Col
     :func:`fuzzy_candidates` weighs are judged (the others are not looked up). Pure."""
     if language is None or language not in held_languages:
         return frozenset()
-    return frozenset(t for t in fuzzy_candidates(terms) if t not in known and not relax.relaxable(t))
+    return frozenset(t for t in fuzzy_candidates(terms) if t not in known and not relax.relaxable_term(t))
 
 
 def mark_unheld_words(indexes: Sequence[MountedIndex], plans: Mapping[str, Plan], known: Collection[str]) -> None:
@@ -2773,7 +2773,7 @@ def _apart_candidates(plans: Mapping[str, Plan]) -> list[str] | None:
            or p.name_not_held for p in plans.values()):
         return None
     terms = next(iter(plans.values())).terms if plans else []
-    return [t for t in terms if not relax.relaxable(t) and ranking.says_subject(t) and not t.isdigit()
+    return [t for t in terms if not relax.relaxable_term(t) and ranking.says_subject(t) and not t.isdigit()
             and len(t) >= VOCABULARY_MIN_LETTERS]
 
 
@@ -2856,7 +2856,7 @@ def _plan(ctx: CallContext, index: MountedIndex, parsed: Any, args: dict[str, An
     plan = build_plan(index, parsed, args["works"], profiles, frequent, language=args.get("language"))
     if index.publisher.value == "lu-legilux":  # "Luxembourg law on …": every Legilux act is
         plan.terms = ranking.without_own_country(plan.terms, plan.synonyms, plan.translations is not None,
-                                                 lambda t: not relax.relaxable(t),
+                                                 lambda t: not relax.relaxable_term(t),
                                                  ranking.country_in_names(normalize(parsed.raw).split()))
     if args.get("role") and len(plan.constraints) == 1:
         plan.intent = str(args["role"])
@@ -3054,7 +3054,7 @@ def dated_subject_words(terms: Sequence[str]) -> list[str]:
     phrase or a word of fewer than :data:`DATED_SUBJECT_MIN_LETTERS` letters (the letters of a dotted
     form, "R.G.D. du 10 mars 2014"). Pure."""
     return [t for t in terms if " " not in t and len(t) >= DATED_SUBJECT_MIN_LETTERS and not t.isdigit()
-            and month_number(t) is None and ranking.says_subject(t) and not relax.relaxable(t)]
+            and month_number(t) is None and ranking.says_subject(t) and not relax.relaxable_term(t)]
 
 
 def works_hold_any(conn: sqlite3.Connection, works: Sequence[int], words: Sequence[str]) -> bool:
