@@ -107,6 +107,12 @@ HEADING_MIN_WORDS = 2
 SNOWBALL_MAX_VARIANTS = analysis.MAX_FORMS
 #: Candidate provisions fetched per requested row when results are grouped by work.
 WORK_OVERSAMPLE = 12
+#: The page every search ranks whatever its ``limit`` (the largest ``limit`` the ``search``
+#: declaration accepts, :mod:`serve.core.registry`): the lanes, the ranking passes and the stage
+#: decisions see the same candidates at every ``limit``, and the answer is cut to ``limit``
+#: afterwards (:func:`cut_sections`), so the first ``k`` hits of a ``limit`` ``n`` answer are the
+#: ``limit`` ``k`` answer (docs/search.md, ADR 0055).
+SEARCH_DEPTH = 50
 #: Ranking tiers: hits inside the work the query names; direct keyword hits; weaker lanes.
 TIER_NAMED, TIER_DIRECT, TIER_WEAK = 0, 1, 2
 _WEAK_REASONS = frozenset({"partial_terms", "any_term", "relaxed", "title_words", "work_metadata"})
@@ -2521,7 +2527,7 @@ def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict
     # as known on a day after which something was recorded: more candidates, filtered below (ADR 0013)
     then = index_at(index, args["known_on"]) if args.get("known_on") is not None else None
     wide = then is not None and then.differs
-    options = LaneOptions(50 if wide else args["limit"], fuzzy=args["fuzzy"] == "auto", stem=stem, relax=relaxed,
+    options = LaneOptions(search_depth(args["limit"]), fuzzy=args["fuzzy"] == "auto", stem=stem, relax=relaxed,
                           per_work_limit=50 if wide else args.get("per_work_limit"), language=args["language"],
                           grain=grain,
                           partial=auto, status_prior=as_of is None, relax_words=auto)
@@ -2534,7 +2540,7 @@ def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict
         if plan.translations:
             mark_translated(found.hits)
         if then is not None and wide:  # only hits on states, languages and texts held then
-            found.hits = known_hits(then, found.hits, args["limit"], args.get("per_work_limit") or 3)
+            found.hits = known_hits(then, found.hits, options.limit, args.get("per_work_limit") or 3)
         shaped = shape_hits(conn, index, found.hits, found.words, later,
                             None if memo is None else memo.setdefault(WORKS_READ, {}))
     base["result_grain"] = grain
@@ -2554,6 +2560,32 @@ def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict
     if titled is not None:
         titled[id(section)] = found.direct_titled
     return section
+
+
+def search_depth(limit: int) -> int:
+    """How many hits a search of ``limit`` ranks before its answer is cut to ``limit``
+    (:data:`SEARCH_DEPTH`, or ``limit`` beyond it). Pure."""
+    return max(SEARCH_DEPTH, limit)
+
+
+def cut_sections(sections: Sequence[Answer], limit: int) -> None:
+    """Cut each section's hits to its first ``limit`` (in place), ``row_set.returned`` with them:
+    the sections are ranked at :func:`search_depth`, the answer is their first ``limit``."""
+    for section in sections:
+        hits = section.get("hits")
+        if isinstance(hits, list) and len(hits) > limit:
+            del hits[limit:]
+            row_set = section.get("row_set")
+            if isinstance(row_set, dict):
+                row_set["returned"] = len(hits)
+
+
+def kept_snippets(pending: Sequence[LaterSnippets], sections: Sequence[Answer], limit: int) -> list[LaterSnippets]:
+    """The snippets of ``pending`` that the first ``limit`` hits of ``sections`` (and their nested
+    provisions) show: a hit the cut (:func:`cut_sections`) drops has none cut."""
+    shown = {id(row) for section in sections for hit in (section.get("hits") or [])[:limit]
+             for row in (hit, *(hit.get("provisions") or []))}
+    return [replace(group, rows=[r for r in group.rows if id(r[0]) in shown]) for group in pending]
 
 
 def known_hits(then: IndexAt, hits: Sequence[Hit], limit: int, per_work: int) -> list[Hit]:
@@ -3565,9 +3597,11 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
         sections = sections_of()  # every section answers no hits (``words_apart``, set on the plans)
     if len(sections) > 1 and not args["works"] and not someone_strong:
         route_sections(sections)
-    cut_later(ctx.deadline_seconds, [group for section, i in zip(sections, indexes, strict=True)
-                                     if section.get("hits") for group in later[i.publisher.value]])
+    cut_later(ctx.deadline_seconds, kept_snippets([group for section, i in zip(sections, indexes, strict=True)
+                                                   if section.get("hits") for group in later[i.publisher.value]],
+                                                  sections, args["limit"]))
     if args["retrieval_mode"] == "hybrid" and ctx.search_lane is not None:
+        cut_sections(sections, args["limit"])  # the lane fuses the answer's keyword hits, as before
         # the keyword sections above, fused per publisher with the attached lane
         sections = ctx.search_lane.fuse(ctx, indexes, plans, args, sections)
         if args.get("known_on") is not None:  # the lane's hits too: only those held then
@@ -3577,5 +3611,6 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
     merge.score_hits(sections)
     if len(sections) > 1:
         sections = order_sections(sections, eu_form=asks_eu_form(args["query"]), own_law=own_law)
+    cut_sections(sections, args["limit"])
     merged = merge.merged(sections, args["limit"], lead=True)
     return fanout(ctx, sections, {"query": parsed.to_dict(), "merged": merged})
