@@ -1,7 +1,7 @@
 """Issue #15, ``limit`` cuts the answer and never reorders it: the first ``k`` hits of a search of
-``limit`` ``n`` are the search of ``limit`` ``k`` (each publisher section and ``merged``). Every
-search ranks :data:`serve.core.ops.search.SEARCH_DEPTH` hits (the largest ``limit``) and is cut
-afterwards (ADR 0055). On the real fixture corpus (``LEX_FIXTURES``)."""
+``limit`` ``n`` are the search of ``limit`` ``k`` (each publisher section and ``merged``). A search
+is ranked at fixed depths (:data:`serve.core.ops.search.SEARCH_DEPTHS`: 10, 20, 50), stitched and cut
+(ADR 0055). On the real fixture corpus (``LEX_FIXTURES``) and on hand-made sections."""
 
 from __future__ import annotations
 
@@ -12,14 +12,7 @@ from typing import Any
 import pytest
 
 from serve.core import LegalCore
-from serve.core.ops import search as search_op
-from serve.core.ops.search import (
-    SEARCH_DEPTH,
-    LaterSnippets,
-    cut_sections,
-    kept_snippets,
-    search_depth,
-)
+from serve.core.ops.search import SEARCH_DEPTHS, deepened, depths, stitched
 from serve.core.registry import OPERATIONS
 
 JUDGMENTS = Path(__file__).resolve().parents[2] / "evals" / "retrieval_judgments.json"
@@ -34,7 +27,7 @@ def _keys(answer: dict[str, Any]) -> tuple[list[list[tuple[Any, ...]]], list[tup
     return sections, merged
 
 
-def _prefix(core: LegalCore, args: dict[str, Any], k: int, n: int = SEARCH_DEPTH) -> tuple[Any, Any]:
+def _prefix(core: LegalCore, args: dict[str, Any], k: int, n: int = SEARCH_DEPTHS[-1]) -> tuple[Any, Any]:
     """The answer of ``limit`` ``k`` and the first ``k`` of the answer of ``limit`` ``n``."""
     small = _keys(core.call("search", {**args, "limit": k}))
     sections, merged = _keys(core.call("search", {**args, "limit": n}))
@@ -61,8 +54,8 @@ def test_every_fixture_question_is_cut_not_reordered(fixture_core: LegalCore) ->
     differing = []
     for question in questions:
         for grain in GRAINS:
-            sections, merged = _keys(fixture_core.call("search", {"query": question, **grain, "limit": SEARCH_DEPTH}))
-            for k in (1, 5, 10):
+            sections, merged = _keys(fixture_core.call("search", {"query": question, **grain, "limit": SEARCH_DEPTHS[-1]}))
+            for k in (1, 5, 10, 15, 20, 30):
                 small = _keys(fixture_core.call("search", {"query": question, **grain, "limit": k}))
                 if small != ([s[:k] for s in sections], merged[:k]):
                     differing.append((question, grain, k))
@@ -82,44 +75,43 @@ def test_row_set_counts_the_hits_returned(fixture_core: LegalCore) -> None:
     assert len(answer["merged"]) <= 2
 
 
-def test_only_the_kept_hits_have_their_snippets_cut(fixture_core: LegalCore, monkeypatch: pytest.MonkeyPatch) -> None:
-    cut: list[str] = []
-    text_snippets = search_op.text_snippets
-
-    def counted(conn: Any, shas: Any, words: Any) -> dict[str, str]:
-        cut.extend(shas)
-        return text_snippets(conn, shas, words)
-
-    monkeypatch.setattr(search_op, "text_snippets", counted)
-    for index in fixture_core._indexes.values():
-        index.ranked_cache.clear()
-    answer = fixture_core.call("search", {"query": "protection des consommateurs", "limit": 1,
-                                          "per_work_limit": 1})
-    shown = {h["text_sha256"] for s in answer["publishers"] for h in s.get("hits") or []}
-    assert cut and set(cut) <= shown
-
-
-def test_the_depth_is_the_largest_limit_search_accepts() -> None:
+def test_the_depths_end_at_the_largest_limit_search_accepts() -> None:
     (limit,) = [p for p in OPERATIONS["search"].params if p.name == "limit"]
-    assert limit.maximum == SEARCH_DEPTH
-    assert [search_depth(n) for n in (1, 10, SEARCH_DEPTH, SEARCH_DEPTH + 1)] == [SEARCH_DEPTH] * 3 + [SEARCH_DEPTH + 1]
+    assert limit.maximum == SEARCH_DEPTHS[-1]
+    assert [depths(n) for n in (1, 10, 11, 20, 21, 50)] == [[10], [10], [10, 20], [10, 20], [10, 20, 50], [10, 20, 50]]
 
 
-def test_cut_sections_cuts_hits_and_the_returned_count() -> None:
-    sections: list[dict[str, Any]] = [
-        {"hits": [{"rank": i} for i in range(1, 6)], "row_set": {"returned": 5, "limit": 3, "truncated": True}},
-        {"hits": [{"rank": 1}], "row_set": {"returned": 1, "limit": 3, "truncated": False}},
-        {"outcome": "empty"},
-    ]
-    cut_sections(sections, 3)
-    assert [[h["rank"] for h in s.get("hits", [])] for s in sections] == [[1, 2, 3], [1], []]
-    assert [s.get("row_set", {}).get("returned") for s in sections] == [3, 1, None]
-    assert sections[0]["row_set"]["truncated"] is True
+def _section(*works: str, grain: str = "works", cap: int | None = None) -> dict[str, Any]:
+    return {"publisher": "p", "result_grain": grain, "row_set": {"per_work_limit": cap},
+            "hits": [{"rank": i, "work": w, "provision_id": f"{w}#{i}", "score": 1.0} for i, w in enumerate(works, 1)]}
 
 
-def test_kept_snippets_keeps_the_rows_of_the_first_hits_and_their_provisions() -> None:
-    nested = {"rank": None}
-    first, second = {"rank": 1, "provisions": [nested]}, {"rank": 2}
-    group = LaterSnippets(index=None, words=("a",), rows=[(first, "s1", ""), (nested, "s2", ""), (second, "s3", "")])  # type: ignore[arg-type]
-    (kept,) = kept_snippets([group], [{"hits": [first, second]}], 1)
-    assert [sha for _, sha, _ in kept.rows] == ["s1", "s2"]
+def test_a_full_section_is_extended_by_the_deeper_hits_it_does_not_hold() -> None:
+    section = _section("a", "b")
+    deepened(section, _section("b", "c", "a", "d"), 2)
+    assert [(h["rank"], h["work"]) for h in section["hits"]] == [(1, "a"), (2, "b"), (3, "c"), (4, "d")]
+
+
+def test_a_section_holding_fewer_hits_than_its_depth_is_whole() -> None:
+    section = _section("a")
+    deepened(section, _section("a", "b", "c"), 2)
+    assert [h["work"] for h in section["hits"]] == ["a"]
+
+
+def test_provisions_keep_the_per_work_limit_across_depths() -> None:
+    section = _section("a", "a", grain="provisions", cap=2)
+    deeper = _section("b", "a", "a", "c", grain="provisions", cap=2)
+    deepened(section, deeper, 2)
+    assert [h["work"] for h in section["hits"]] == ["a", "a", "b", "c"]
+
+
+def test_stitched_cuts_to_limit_and_merges_again() -> None:
+    first = "abcdefghij"  # a full first depth (10)
+    head = {"publishers": [_section(*first)], "merged": []}
+    deep = {"publishers": [_section("k", *first, "l", "m")], "merged": []}
+    answer = stitched([head, deep], 12)
+    (section,) = answer["publishers"]
+    assert "".join(h["work"] for h in section["hits"]) == first + "kl"
+    assert section["row_set"] == {"per_work_limit": None, "returned": 12, "limit": 12, "truncated": True}
+    assert [h["rank"] for h in answer["merged"]] == list(range(1, 13))
+    assert "".join(h["work"] for h in answer["merged"]) == first + "kl"

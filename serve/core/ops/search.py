@@ -27,7 +27,9 @@ act named alone is followed by the acts in force that repealed it, the acts it r
 its name or title and the acts around it; a name several acts bear answers those acts when the
 words found nothing (:func:`ambiguous_rows`). The fan-out answer lists its publisher sections in order of evidence
 (:func:`order_sections`) and adds ``merged`` (:mod:`serve.core.merge`), led by the first section's
-head (``docs/search.md``).
+head (``docs/search.md``). ``limit`` cuts the answer and never reorders it: the search is ranked at
+the fixed depths :data:`SEARCH_DEPTHS` and stitched (:func:`run`, :func:`stitched`), so the first
+``k`` hits of a ``limit`` ``n`` answer are the ``limit`` ``k`` answer.
 """
 
 from __future__ import annotations
@@ -107,12 +109,11 @@ HEADING_MIN_WORDS = 2
 SNOWBALL_MAX_VARIANTS = analysis.MAX_FORMS
 #: Candidate provisions fetched per requested row when results are grouped by work.
 WORK_OVERSAMPLE = 12
-#: The page every search ranks whatever its ``limit`` (the largest ``limit`` the ``search``
-#: declaration accepts, :mod:`serve.core.registry`): the lanes, the ranking passes and the stage
-#: decisions see the same candidates at every ``limit``, and the answer is cut to ``limit``
-#: afterwards (:func:`cut_sections`), so the first ``k`` hits of a ``limit`` ``n`` answer are the
-#: ``limit`` ``k`` answer (docs/search.md, ADR 0055).
-SEARCH_DEPTH = 50
+#: The depths a search is ranked at, whatever its ``limit`` (:func:`run`): the answer's first 10 hits
+#: per section are those of the search ranked at 10, the next 10 those ranked at 20, the rest those
+#: ranked at 50 (the largest ``limit``, :mod:`serve.core.registry`), so the first ``k`` hits of a
+#: ``limit`` ``n`` answer are the ``limit`` ``k`` answer (docs/search.md, ADR 0055).
+SEARCH_DEPTHS = (10, 20, 50)
 #: Ranking tiers: hits inside the work the query names; direct keyword hits; weaker lanes.
 TIER_NAMED, TIER_DIRECT, TIER_WEAK = 0, 1, 2
 _WEAK_REASONS = frozenset({"partial_terms", "any_term", "relaxed", "title_words", "work_metadata"})
@@ -2527,7 +2528,7 @@ def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict
     # as known on a day after which something was recorded: more candidates, filtered below (ADR 0013)
     then = index_at(index, args["known_on"]) if args.get("known_on") is not None else None
     wide = then is not None and then.differs
-    options = LaneOptions(search_depth(args["limit"]), fuzzy=args["fuzzy"] == "auto", stem=stem, relax=relaxed,
+    options = LaneOptions(50 if wide else args["limit"], fuzzy=args["fuzzy"] == "auto", stem=stem, relax=relaxed,
                           per_work_limit=50 if wide else args.get("per_work_limit"), language=args["language"],
                           grain=grain,
                           partial=auto, status_prior=as_of is None, relax_words=auto)
@@ -2540,7 +2541,7 @@ def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict
         if plan.translations:
             mark_translated(found.hits)
         if then is not None and wide:  # only hits on states, languages and texts held then
-            found.hits = known_hits(then, found.hits, options.limit, args.get("per_work_limit") or 3)
+            found.hits = known_hits(then, found.hits, args["limit"], args.get("per_work_limit") or 3)
         shaped = shape_hits(conn, index, found.hits, found.words, later,
                             None if memo is None else memo.setdefault(WORKS_READ, {}))
     base["result_grain"] = grain
@@ -2560,32 +2561,6 @@ def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict
     if titled is not None:
         titled[id(section)] = found.direct_titled
     return section
-
-
-def search_depth(limit: int) -> int:
-    """How many hits a search of ``limit`` ranks before its answer is cut to ``limit``
-    (:data:`SEARCH_DEPTH`, or ``limit`` beyond it). Pure."""
-    return max(SEARCH_DEPTH, limit)
-
-
-def cut_sections(sections: Sequence[Answer], limit: int) -> None:
-    """Cut each section's hits to its first ``limit`` (in place), ``row_set.returned`` with them:
-    the sections are ranked at :func:`search_depth`, the answer is their first ``limit``."""
-    for section in sections:
-        hits = section.get("hits")
-        if isinstance(hits, list) and len(hits) > limit:
-            del hits[limit:]
-            row_set = section.get("row_set")
-            if isinstance(row_set, dict):
-                row_set["returned"] = len(hits)
-
-
-def kept_snippets(pending: Sequence[LaterSnippets], sections: Sequence[Answer], limit: int) -> list[LaterSnippets]:
-    """The snippets of ``pending`` that the first ``limit`` hits of ``sections`` (and their nested
-    provisions) show: a hit the cut (:func:`cut_sections`) drops has none cut."""
-    shown = {id(row) for section in sections for hit in (section.get("hits") or [])[:limit]
-             for row in (hit, *(hit.get("provisions") or []))}
-    return [replace(group, rows=[r for r in group.rows if id(r[0]) in shown]) for group in pending]
 
 
 def known_hits(then: IndexAt, hits: Sequence[Hit], limit: int, per_work: int) -> list[Hit]:
@@ -3517,7 +3492,75 @@ def phrase_is_frequent(conn: sqlite3.Connection, index: MountedIndex, phrase: st
     return known[phrase]
 
 
+def depths(limit: int) -> list[int]:
+    """The depths (:data:`SEARCH_DEPTHS`) a search of ``limit`` is ranked at, the last one at least
+    ``limit``. Pure."""
+    return [d for d in SEARCH_DEPTHS if d < limit] + [min((d for d in SEARCH_DEPTHS if d >= limit), default=limit)]
+
+
 def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
+    """The search ranked at each of :func:`depths` (``limit``), stitched and cut to ``limit``
+    (:func:`stitched`)."""
+    return stitched([ranked_answer(ctx, {**args, "limit": depth}) for depth in depths(args["limit"])], args["limit"])
+
+
+def _hit_key(hit: Mapping[str, Any], grain: Any) -> tuple[Any, ...]:
+    return (hit.get("work"),) if grain == "works" else (hit.get("work"), hit.get("provision_id"))
+
+
+def deepened(section: Answer, deeper: Answer | None, depth: int) -> None:
+    """Extend ``section``'s hits, when it holds ``depth`` of them (a section holding fewer is
+    whole), with the hits of ``deeper`` (the same publisher's section ranked deeper) it does not
+    hold, as many as ``deeper`` ranked; at most ``per_work_limit`` per work (in place)."""
+    hits = section.get("hits")
+    more = (deeper or {}).get("hits")
+    if not isinstance(hits, list) or len(hits) != depth or not isinstance(more, list):
+        return
+    grain = section.get("result_grain")
+    cap = (section.get("row_set") or {}).get("per_work_limit") if grain != "works" else None
+    held = {_hit_key(h, grain) for h in hits}
+    works: dict[Any, int] = {}
+    for hit in hits:
+        works[hit.get("work")] = works.get(hit.get("work"), 0) + 1
+    for hit in more:
+        if len(hits) >= len(more):
+            break
+        key = _hit_key(hit, grain)
+        if key in held or (cap is not None and works.get(hit.get("work"), 0) >= cap):
+            continue
+        held.add(key)
+        works[hit.get("work")] = works.get(hit.get("work"), 0) + 1
+        hits.append({**hit, "rank": len(hits) + 1})
+
+
+def stitched(answers: Sequence[Answer], limit: int) -> Answer:
+    """One answer from the same search ranked at increasing depths (:func:`depths`): the first
+    answer's sections (their order, routing, plans and first hits), each extended by the hits the
+    deeper answers add (:func:`deepened`), cut to ``limit``, and ``merged`` again. The first ``k``
+    hits of every section and of ``merged`` therefore never depend on ``limit``."""
+    first = answers[0]
+    sections = first.get("publishers")
+    if not isinstance(sections, list):
+        return first
+    counts = [len(s.get("hits") or []) for s in sections]
+    for deeper, depth in zip(answers[1:], SEARCH_DEPTHS, strict=False):
+        by_publisher = {s.get("publisher"): s for s in deeper.get("publishers") or []}
+        for section in sections:
+            deepened(section, by_publisher.get(section.get("publisher")), depth)
+    for section, count in zip(sections, counts, strict=True):
+        hits, row_set = section.get("hits"), section.get("row_set")
+        if isinstance(hits, list):
+            del hits[limit:]
+        if isinstance(row_set, dict):
+            row_set["limit"] = limit
+            if isinstance(hits, list) and len(hits) != count:  # deepened or cut (a routed section keeps its count)
+                row_set.update({"returned": len(hits), "truncated": len(hits) >= limit
+                                or bool(row_set.get("held_back_by_per_work_limit"))})
+    return {**first, "merged": merge.merged(sections, limit, lead=True)}
+
+
+def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
+    """The search of ``args`` ranked at ``args["limit"]`` (:func:`run` calls it at each depth)."""
     chosen = mounted_publisher(ctx, args["publisher"])
     if isinstance(chosen, dict):
         return chosen
@@ -3597,11 +3640,9 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
         sections = sections_of()  # every section answers no hits (``words_apart``, set on the plans)
     if len(sections) > 1 and not args["works"] and not someone_strong:
         route_sections(sections)
-    cut_later(ctx.deadline_seconds, kept_snippets([group for section, i in zip(sections, indexes, strict=True)
-                                                   if section.get("hits") for group in later[i.publisher.value]],
-                                                  sections, args["limit"]))
+    cut_later(ctx.deadline_seconds, [group for section, i in zip(sections, indexes, strict=True)
+                                     if section.get("hits") for group in later[i.publisher.value]])
     if args["retrieval_mode"] == "hybrid" and ctx.search_lane is not None:
-        cut_sections(sections, args["limit"])  # the lane fuses the answer's keyword hits, as before
         # the keyword sections above, fused per publisher with the attached lane
         sections = ctx.search_lane.fuse(ctx, indexes, plans, args, sections)
         if args.get("known_on") is not None:  # the lane's hits too: only those held then
@@ -3611,6 +3652,5 @@ def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
     merge.score_hits(sections)
     if len(sections) > 1:
         sections = order_sections(sections, eu_form=asks_eu_form(args["query"]), own_law=own_law)
-    cut_sections(sections, args["limit"])
     merged = merge.merged(sections, args["limit"], lead=True)
     return fanout(ctx, sections, {"query": parsed.to_dict(), "merged": merged})
