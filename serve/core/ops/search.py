@@ -27,7 +27,9 @@ act named alone is followed by the acts in force that repealed it, the acts it r
 its name or title and the acts around it; a name several acts bear answers those acts when the
 words found nothing (:func:`ambiguous_rows`). The fan-out answer lists its publisher sections in order of evidence
 (:func:`order_sections`) and adds ``merged`` (:mod:`serve.core.merge`), led by the first section's
-head (``docs/search.md``).
+head (``docs/search.md``). ``limit`` cuts the answer and never reorders it: the search is ranked at
+the fixed depths :data:`SEARCH_DEPTHS` and stitched (:func:`run`, :func:`stitched`), so the first
+``k`` hits of a ``limit`` ``n`` answer are the ``limit`` ``k`` answer.
 """
 
 from __future__ import annotations
@@ -107,6 +109,11 @@ HEADING_MIN_WORDS = 2
 SNOWBALL_MAX_VARIANTS = analysis.MAX_FORMS
 #: Candidate provisions fetched per requested row when results are grouped by work.
 WORK_OVERSAMPLE = 12
+#: The depths a search is ranked at, whatever its ``limit`` (:func:`run`): the answer's first 10 hits
+#: per section are those of the search ranked at 10, the next 10 those ranked at 20, the rest those
+#: ranked at 50 (the largest ``limit``, :mod:`serve.core.registry`), so the first ``k`` hits of a
+#: ``limit`` ``n`` answer are the ``limit`` ``k`` answer (docs/search.md, ADR 0055).
+SEARCH_DEPTHS = (10, 20, 50)
 #: Ranking tiers: hits inside the work the query names; direct keyword hits; weaker lanes.
 TIER_NAMED, TIER_DIRECT, TIER_WEAK = 0, 1, 2
 _WEAK_REASONS = frozenset({"partial_terms", "any_term", "relaxed", "title_words", "work_metadata"})
@@ -3483,7 +3490,75 @@ def phrase_is_frequent(conn: sqlite3.Connection, index: MountedIndex, phrase: st
     return known[phrase]
 
 
+def depths(limit: int) -> list[int]:
+    """The depths (:data:`SEARCH_DEPTHS`) a search of ``limit`` is ranked at, the last one at least
+    ``limit``. Pure."""
+    return [d for d in SEARCH_DEPTHS if d < limit] + [min((d for d in SEARCH_DEPTHS if d >= limit), default=limit)]
+
+
 def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
+    """The search ranked at each of :func:`depths` (``limit``), stitched and cut to ``limit``
+    (:func:`stitched`)."""
+    return stitched([ranked_answer(ctx, {**args, "limit": depth}) for depth in depths(args["limit"])], args["limit"])
+
+
+def _hit_key(hit: Mapping[str, Any], grain: Any) -> tuple[Any, ...]:
+    return (hit.get("work"),) if grain == "works" else (hit.get("work"), hit.get("provision_id"))
+
+
+def deepened(section: Answer, deeper: Answer | None, depth: int) -> None:
+    """Extend ``section``'s hits, when it holds ``depth`` of them (a section holding fewer is
+    whole), with the hits of ``deeper`` (the same publisher's section ranked deeper) it does not
+    hold, as many as ``deeper`` ranked; at most ``per_work_limit`` per work (in place)."""
+    hits = section.get("hits")
+    more = (deeper or {}).get("hits")
+    if not isinstance(hits, list) or len(hits) != depth or not isinstance(more, list):
+        return
+    grain = section.get("result_grain")
+    cap = (section.get("row_set") or {}).get("per_work_limit") if grain != "works" else None
+    held = {_hit_key(h, grain) for h in hits}
+    works: dict[Any, int] = {}
+    for hit in hits:
+        works[hit.get("work")] = works.get(hit.get("work"), 0) + 1
+    for hit in more:
+        if len(hits) >= len(more):
+            break
+        key = _hit_key(hit, grain)
+        if key in held or (cap is not None and works.get(hit.get("work"), 0) >= cap):
+            continue
+        held.add(key)
+        works[hit.get("work")] = works.get(hit.get("work"), 0) + 1
+        hits.append({**hit, "rank": len(hits) + 1})
+
+
+def stitched(answers: Sequence[Answer], limit: int) -> Answer:
+    """One answer from the same search ranked at increasing depths (:func:`depths`): the first
+    answer's sections (their order, routing, plans and first hits), each extended by the hits the
+    deeper answers add (:func:`deepened`), cut to ``limit``, and ``merged`` again. The first ``k``
+    hits of every section and of ``merged`` therefore never depend on ``limit``."""
+    first = answers[0]
+    sections = first.get("publishers")
+    if not isinstance(sections, list):
+        return first
+    counts = [len(s.get("hits") or []) for s in sections]
+    for deeper, depth in zip(answers[1:], SEARCH_DEPTHS, strict=False):
+        by_publisher = {s.get("publisher"): s for s in deeper.get("publishers") or []}
+        for section in sections:
+            deepened(section, by_publisher.get(section.get("publisher")), depth)
+    for section, count in zip(sections, counts, strict=True):
+        hits, row_set = section.get("hits"), section.get("row_set")
+        if isinstance(hits, list):
+            del hits[limit:]
+        if isinstance(row_set, dict):
+            row_set["limit"] = limit
+            if isinstance(hits, list) and len(hits) != count:  # deepened or cut (a routed section keeps its count)
+                row_set.update({"returned": len(hits), "truncated": len(hits) >= limit
+                                or bool(row_set.get("held_back_by_per_work_limit"))})
+    return {**first, "merged": merge.merged(sections, limit, lead=True)}
+
+
+def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
+    """The search of ``args`` ranked at ``args["limit"]`` (:func:`run` calls it at each depth)."""
     chosen = mounted_publisher(ctx, args["publisher"])
     if isinstance(chosen, dict):
         return chosen
