@@ -222,7 +222,11 @@ def apply_enumeration(
     it fetched are in ``bodies`` by then); nothing else of the version may differ. The version it
     returns is dropped once its record is staged, so a run never holds the observations of the
     whole enumeration. Its observations are checked as the enumeration's are; an error it raises
-    aborts the run with nothing written."""
+    aborts the run with nothing written.
+
+    The writer drops its own references to ``enumeration`` and ``observe`` once every version is
+    staged, before it renders the manifest and commits: a caller that hands them over without
+    keeping a reference (ingest) has its listing freed before the commit (ADR 0048 addendum)."""
     stamp = format_timestamp(now)
     _validate(enumeration)
     report = ApplyReport(enumeration.publisher.value, works_enumerated=len(enumeration.works),
@@ -241,6 +245,9 @@ def apply_enumeration(
             # each record goes to staging as it is made: the run keeps its manifest rows, not its bytes
             fold.add_version(_stage_version(stage, lex_id, record))
             held[lex_id] = list(_held_observations(lex_id, record))
+        # The enumeration and ``observe`` are not needed past the last version: a caller that handed
+        # them over (ingest keeps no reference) has its listing freed before the manifest and the commit.
+        del enumeration, observe
         report.records_written = len(held)
         report.changed = sorted(held)
         stage.blobs.update(_needed_bodies(tree, (h for lex_id in report.changed for h in held[lex_id]), bodies))

@@ -150,7 +150,10 @@ def ingest(adapter: PublisherAdapter, tree: CorpusTree, *, scope: object | None 
     report = IngestReport(adapter.publisher.value)
     counters = _http_counters(adapter)
     clock = _Phases(report)
-    listing = adapter.enumerate(scope)
+    # The listing is handed over to the writer, never kept by the run's frames (popped from ``owned``
+    # by _fetch_and_apply), so that it is freed once its versions are staged, before the commit.
+    owned: list[Any] = [adapter.enumerate(scope)]
+    listing: PublisherEnumeration = owned[0]
     clock.done("enumerate_s")
     _count_listing(listing, report)
     lex_ids = [lex_id_of(adapter.publisher.value, v) for v in listing.enumeration.versions]  # in order
@@ -163,8 +166,9 @@ def ingest(adapter: PublisherAdapter, tree: CorpusTree, *, scope: object | None 
         withdrawing, current = planned_withdrawals(listing.enumeration, existing.values(), set(lex_ids))
         guard.check(adapter.publisher.value, withdrawing, current, len(lex_ids))  # before any body request
         report.withdrawals = len(withdrawing)
+        del listing, withdrawing
         with enospc_as_disk_full(str(tree.root)), _staging_area(tree, staging_dir) as staging:
-            report.apply = _fetch_and_apply(adapter, tree, listing, existing, lex_ids, stamp, staging,
+            report.apply = _fetch_and_apply(adapter, tree, owned, existing, lex_ids, stamp, staging,
                                             strict, report, progress, durable, clock, revalidate, guard)
     _record_http(adapter, counters, report)
     report.timings["total_s"] = time.monotonic() - clock.started
@@ -187,21 +191,29 @@ def _existing(tree: CorpusTree, publisher: Publisher) -> dict[str, VersionSummar
     return tree.publisher_summaries(publisher)[0]
 
 
-def _fetch_and_apply(adapter: PublisherAdapter, tree: CorpusTree, listing: PublisherEnumeration,
+def _fetch_and_apply(adapter: PublisherAdapter, tree: CorpusTree, owned: list[Any],
                      existing: Mapping[str, VersionSummary], lex_ids: Sequence[str], stamp: _dt.datetime,
                      staging: Path, strict: bool, report: IngestReport, progress: Progress | None, durable: bool,
                      clock: _Phases, revalidate: bool = False,
                      guard: WithdrawalGuard | None = None) -> ApplyReport:
     """Plan every fetch (before any body request), then let the writer apply the enumeration,
-    fetching each version's bodies when the writer reaches it (:class:`_Observer`)."""
+    fetching each version's bodies when the writer reaches it (:class:`_Observer`).
+
+    ``owned`` holds the listing (a :class:`PublisherEnumeration`) and nothing else: it is popped, and
+    its enumeration handed to the writer as the call's argument, so that no frame of the run keeps
+    the listing (its versions, their metadata, the manifestations not planned) once the writer has
+    staged its versions and drops it before the commit (ADR 0048 addendum)."""
+    listing: PublisherEnumeration = owned.pop()
     plan, observed = _plan(listing.enumeration, listing.manifestations, existing, lex_ids)
     rechecks = (_revalidation_plan(listing.enumeration, listing.manifestations, existing, lex_ids,
                                    [m for ms in plan for m in ms]) if revalidate else None)
     clock.done("plan_s")
     observer = _Observer(adapter, tree, listing.enumeration.versions, observed, plan, rechecks, stamp,
                          staging, strict, report, progress)
+    owned.append(listing.enumeration)
+    del listing, plan, observed, rechecks
     started = time.monotonic()
-    applied = apply_enumeration(tree, listing.enumeration, observer.bodies, stamp, durable=durable,
+    applied = apply_enumeration(tree, owned.pop(), observer.bodies, stamp, durable=durable,
                                 progress=progress, guard=guard, observe=observer)
     report.timings["fetch_s"] = observer.fetch_s
     report.timings["apply_s"] = time.monotonic() - started - observer.fetch_s
@@ -244,7 +256,14 @@ class _Observer:
         final = _with_observations(v, out)
         _count_reasons(final, self.observed[i], self.report)
         self.fetch_s += time.monotonic() - started
+        if self.next == len(self.versions):
+            self._release()
         return final
+
+    def _release(self) -> None:
+        """Drop the listing's versions and the plan once the last version is observed (the writer
+        stages it next and then commits: nothing of the listing is needed for that)."""
+        self.versions, self.observed, self.plan, self.rechecks = (), (), (), None
 
 
 class _Phases:
