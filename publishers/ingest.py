@@ -14,7 +14,9 @@ applies the enumeration, all or nothing.
    planned manifestations are fetched (and, with ``revalidate``, its held bodies asked again),
    its new bodies staged, and the version is handed back with its observations; the writer
    stages its record at once. So the run never holds the observations of the whole
-   enumeration, only the listing, the plan and the staged bodies' paths (ADR 0037).
+   enumeration, only the listing, the plan and the staged bodies' paths (ADR 0037); and the
+   listing is handed over to the writer, not kept by the run's frames, so that it is freed once
+   the writer has staged its versions, before the manifest and the commit (ADR 0048 addendum).
 4. Every fetch must succeed. A permanent failure (``body_not_found``, ``body_gone``), an
    exhausted retry budget or bad bytes abort the run with an error naming the record, and
    the tree stays byte-identical (the records already staged are removed with the run's
