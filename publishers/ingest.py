@@ -212,11 +212,12 @@ def _fetch_and_apply(adapter: PublisherAdapter, tree: CorpusTree, owned: list[An
     clock.done("plan_s")
     observer = _Observer(adapter, tree, listing.enumeration.versions, observed, plan, rechecks, stamp,
                          staging, strict, report, progress)
-    owned.append(listing.enumeration)
+    # the writer pops the versions from this list as it applies them, and the observer from its own
+    owned.append(dataclasses.replace(listing.enumeration, versions=list(listing.enumeration.versions)))
     del listing, plan, observed, rechecks
     started = time.monotonic()
     applied = apply_enumeration(tree, owned.pop(), observer.bodies, stamp, durable=durable,
-                                progress=progress, guard=guard, observe=observer)
+                                progress=progress, guard=guard, observe=observer, consume=True)
     report.timings["fetch_s"] = observer.fetch_s
     report.timings["apply_s"] = time.monotonic() - started - observer.fetch_s
     clock.last = time.monotonic()
@@ -230,10 +231,12 @@ class _Observer:
     the observations go into the record the writer stages, and are not held for the run."""
 
     def __init__(self, adapter: PublisherAdapter, tree: CorpusTree, versions: Sequence[VersionInput],
-                 observed: Sequence[tuple[str, ...]], plan: Sequence[list[Manifestation]],
+                 observed: Sequence[tuple[str, ...]], plan: list[list[Manifestation]],
                  rechecks: Sequence[list[_Recheck]] | None, now: _dt.datetime, staging: Path, strict: bool,
                  report: IngestReport, progress: Progress | None) -> None:
-        self.adapter, self.tree, self.versions, self.observed = adapter, tree, versions, observed
+        self.adapter, self.tree, self.observed = adapter, tree, observed
+        self.count = len(versions)
+        self.versions = list(reversed(versions))  # popped as they are observed (the next one last)
         self.plan, self.rechecks, self.now, self.staging, self.strict = plan, rechecks, now, staging, strict
         self.report, self.progress = report, progress
         self.bodies: dict[str, str] = {}
@@ -244,13 +247,14 @@ class _Observer:
 
     def __call__(self, v: VersionInput) -> VersionInput:
         i = self.next
-        if i >= len(self.versions) or self.versions[i] is not v:
+        if not self.versions or self.versions.pop() is not v:
             raise PublisherError("the writer asked for versions out of the enumeration's order",
                                  code="incomplete_enumeration", subject=v.publisher_version_identifier)
         self.next = i + 1
         started = time.monotonic()
         out = _Fetched(bodies=self.bodies)
-        self.done = _fetch_all(self.adapter, self.plan[i], self.tree, self.now, self.staging, self.strict,
+        plan, self.plan[i] = self.plan[i], []
+        self.done = _fetch_all(self.adapter, plan, self.tree, self.now, self.staging, self.strict,
                                self.report, self.progress, out, self.done, self.total)
         if self.rechecks is not None:
             _revalidate(self.adapter, self.rechecks[i], self.tree, self.now, self.staging, self.strict, self.report,
@@ -258,14 +262,14 @@ class _Observer:
         final = _with_observations(v, out)
         _count_reasons(final, self.observed[i], self.report)
         self.fetch_s += time.monotonic() - started
-        if self.next == len(self.versions):
+        if self.next == self.count:
             self._release()
         return final
 
     def _release(self) -> None:
-        """Drop the listing's versions and the plan once the last version is observed (the writer
-        stages it next and then commits: nothing of the listing is needed for that)."""
-        self.versions, self.observed, self.plan, self.rechecks = (), (), (), None
+        """Drop the plan once the last version is observed (the writer stages it next and then
+        commits: nothing of the listing is needed for that)."""
+        self.observed, self.plan, self.rechecks = (), [], None
 
 
 class _Phases:
