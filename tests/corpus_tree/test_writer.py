@@ -424,3 +424,18 @@ def test_an_enumeration_handed_over_is_freed_before_the_commit(tree: CorpusTree,
                                observe=lambda v: v)
     assert at_commit == [[]]  # before the writer dropped it: [["enumeration", "version"]]
     assert report.records_written == 2 and verify_tree(tree.root).ok
+
+
+def test_consume_empties_the_list_handed_over_and_writes_the_same_bytes(tmp_path: Path) -> None:
+    """``consume=True`` pops the versions from the list it is handed (a tuple is only read); the
+    tree is byte-identical to the one a tuple gives."""
+    bodies = {_sha(EN_BODY): EN_BODY}
+    read, consumed = CorpusTree.create(tmp_path / "read"), CorpusTree.create(tmp_path / "consumed")
+    listed = [_original(), _consolidated()]
+    given = _enum(*listed)
+    apply_enumeration(read, given, bodies, T0, durable=False, consume=True)
+    assert len(given.versions) == 2  # a tuple: read, not emptied
+    handed = dataclasses.replace(given, versions=list(listed))
+    apply_enumeration(consumed, handed, bodies, T0, durable=False, consume=True)
+    assert handed.versions == []
+    assert snapshot(read.root) == snapshot(consumed.root)

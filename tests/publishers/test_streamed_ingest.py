@@ -123,3 +123,16 @@ def test_the_listing_is_freed_before_the_commit(harness: str, revalidate: bool, 
     assert again.versions == first.versions and (again.bodies_revalidated > 0) is revalidate
     # before: every enumerated version was alive at both commits (the listing, the observer's versions)
     assert at_commit == [0, 0], (at_commit, first.versions)
+
+
+def test_the_listing_is_released_version_by_version(lu_small: Harness, target: CorpusTree) -> None:
+    """At each fetch only the versions not yet applied (and the one being applied) are alive: the
+    writer pops them from the list the ingest hands over, the observer from its own copy."""
+    seen: list[int] = []
+    adapter = _Watched(lu_small.adapter(), lambda a, m: seen.append(_live_versions()))
+    already = _live_versions()
+    report = lu_small.ingest(target, adapter=adapter)
+    assert report.versions >= 30 and len(seen) == adapter.calls >= 20
+    # before: all the listing's versions were alive at every fetch (seen[-1] == report.versions)
+    assert seen[-1] - already <= 3, (already, seen)
+    assert seen == sorted(seen, reverse=True) and seen[0] - seen[-1] >= report.versions - 6, seen
