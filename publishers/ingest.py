@@ -15,8 +15,8 @@ applies the enumeration, all or nothing.
    its new bodies staged, and the version is handed back with its observations; the writer
    stages its record at once. So the run never holds the observations of the whole
    enumeration, only the listing, the plan and the staged bodies' paths (ADR 0037); and the
-   listing is handed over to the writer, not kept by the run's frames, so that it is freed once
-   the writer has staged its versions, before the manifest and the commit (ADR 0048 addendum).
+   listing is handed over to the writer, not kept by the run's frames, so that each version is freed
+   once the writer has staged it, before the manifest and the commit (ADR 0048 addendum).
 4. Every fetch must succeed. A permanent failure (``body_not_found``, ``body_gone``), an
    exhausted retry budget or bad bytes abort the run with an error naming the record, and
    the tree stays byte-identical (the records already staged are removed with the run's
@@ -202,9 +202,10 @@ def _fetch_and_apply(adapter: PublisherAdapter, tree: CorpusTree, owned: list[An
     fetching each version's bodies when the writer reaches it (:class:`_Observer`).
 
     ``owned`` holds the listing (a :class:`PublisherEnumeration`) and nothing else: it is popped, and
-    its enumeration handed to the writer as the call's argument, so that no frame of the run keeps
-    the listing (its versions, their metadata, the manifestations not planned) once the writer has
-    staged its versions and drops it before the commit (ADR 0048 addendum)."""
+    its enumeration handed to the writer as the call's argument, its versions as a list the writer
+    pops (``consume``), so that no frame of the run keeps the listing (its versions, their metadata,
+    the manifestations): each version is freed once staged, the rest before the commit (ADR 0048
+    addendum)."""
     listing: PublisherEnumeration = owned.pop()
     plan, observed = _plan(listing.enumeration, listing.manifestations, existing, lex_ids)
     rechecks = (_revalidation_plan(listing.enumeration, listing.manifestations, existing, lex_ids,
