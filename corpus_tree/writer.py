@@ -78,7 +78,7 @@ import datetime as _dt
 import json
 import os
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -211,7 +211,7 @@ Observe = Callable[[VersionInput], VersionInput]
 def apply_enumeration(
     tree: CorpusTree, enumeration: Enumeration, bodies: Mapping[str, Body], now: _dt.datetime, *,
     durable: bool = True, progress: txn.Progress | None = None, guard: WithdrawalGuard | None = None,
-    observe: Observe | None = None,
+    observe: Observe | None = None, consume: bool = False,
 ) -> ApplyReport:
     """Apply ``enumeration`` to ``tree``; all or nothing. See the module docstring.
 
@@ -222,7 +222,14 @@ def apply_enumeration(
     it fetched are in ``bodies`` by then); nothing else of the version may differ. The version it
     returns is dropped once its record is staged, so a run never holds the observations of the
     whole enumeration. Its observations are checked as the enumeration's are; an error it raises
-    aborts the run with nothing written."""
+    aborts the run with nothing written.
+
+    The writer drops its own references to ``enumeration`` and ``observe`` once every version is
+    staged, before it renders the manifest and commits: a caller that hands them over without
+    keeping a reference (ingest) has its listing freed before the commit (ADR 0048 addendum).
+    With ``consume`` the caller hands over the enumeration's ``versions`` too, as a list the writer
+    empties as it applies them (each version freed once its record is staged, if nothing else holds
+    it); a tuple is only read."""
     stamp = format_timestamp(now)
     _validate(enumeration)
     report = ApplyReport(enumeration.publisher.value, works_enumerated=len(enumeration.works),
@@ -237,10 +244,13 @@ def apply_enumeration(
         new_works = _apply_works(enumeration, works, stage, report)
         fold = ManifestFold()  # the manifest's rows of the records written, then of the others
         held: dict[str, list[tuple[str, str, str]]] = {}  # lex id → (sha256, label, file) of its held bodies
-        for lex_id, record in _apply_versions(tree, enumeration, versions, stamp, report, guard, observe):
+        for lex_id, record in _apply_versions(tree, enumeration, versions, stamp, report, guard, observe, consume):
             # each record goes to staging as it is made: the run keeps its manifest rows, not its bytes
             fold.add_version(_stage_version(stage, lex_id, record))
             held[lex_id] = list(_held_observations(lex_id, record))
+        # The enumeration and ``observe`` are not needed past the last version: a caller that handed
+        # them over (ingest keeps no reference) has its listing freed before the manifest and the commit.
+        del enumeration, observe
         report.records_written = len(held)
         report.changed = sorted(held)
         stage.blobs.update(_needed_bodies(tree, (h for lex_id in report.changed for h in held[lex_id]), bodies))
@@ -377,14 +387,16 @@ def _stage_version(stage: txn.Stage, lex_id: str, record: dict[str, Any]) -> Ver
 
 def _apply_versions(tree: CorpusTree, enumeration: Enumeration, existing: Mapping[str, VersionSummary],
                     stamp: str, report: ApplyReport, guard: WithdrawalGuard | None = None,
-                    observe: Observe | None = None) -> Iterator[tuple[str, dict[str, Any]]]:
+                    observe: Observe | None = None, consume: bool = False) -> Iterator[tuple[str, dict[str, Any]]]:
     """New or changed version records (sealed), with their lex ids, one at a time as they are made
     (each lex id once: enumerated versions first, then withdrawals). ``existing`` is only read
     until the withdrawals are planned (after the last enumerated version). Each enumerated version
-    is first completed by ``observe`` (if given) and its observations checked."""
+    is first completed by ``observe`` (if given) and its observations checked. With ``consume`` (and
+    a list) the versions are popped from ``enumeration.versions`` as they are applied."""
     enumerated: set[str] = set()
     canonical_list = _Memo(_canonical_list)
-    for listed in enumeration.versions:
+    listed_count = len(enumeration.versions)
+    for listed in _drained(enumeration.versions) if consume else enumeration.versions:
         v = listed if observe is None else _observed(observe, listed)
         lex_id = _lex_id(enumeration.publisher, v)
         enumerated.add(lex_id)
@@ -407,7 +419,7 @@ def _apply_versions(tree: CorpusTree, enumeration: Enumeration, existing: Mappin
             yield lex_id, sealed
     withdrawing, current = planned_withdrawals(enumeration, existing.values(), enumerated)
     if guard is not None:
-        guard.check(enumeration.publisher.value, withdrawing, current, len(enumeration.versions))
+        guard.check(enumeration.publisher.value, withdrawing, current, listed_count)
     report.withdrawals_planned = len(withdrawing)
     for lex_id in withdrawing:
         old = tree.checked(_full(tree, existing[lex_id]))
@@ -415,6 +427,16 @@ def _apply_versions(tree: CorpusTree, enumeration: Enumeration, existing: Mappin
         record["events"].append(_event(RecordEvent.WITHDRAWN_FROM_SOURCE, stamp, "version", WITHDRAWN_DETAIL))
         report.count(RecordEvent.WITHDRAWN_FROM_SOURCE)
         yield lex_id, seal(record)
+
+
+def _drained(versions: Sequence[VersionInput]) -> Iterator[VersionInput]:
+    """``versions`` in order; a list is emptied as it is read (it keeps none it has yielded)."""
+    if not isinstance(versions, list):
+        yield from versions
+        return
+    versions.reverse()
+    while versions:
+        yield versions.pop()
 
 
 def _observed(observe: Observe, listed: VersionInput) -> VersionInput:

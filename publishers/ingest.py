@@ -14,7 +14,9 @@ applies the enumeration, all or nothing.
    planned manifestations are fetched (and, with ``revalidate``, its held bodies asked again),
    its new bodies staged, and the version is handed back with its observations; the writer
    stages its record at once. So the run never holds the observations of the whole
-   enumeration, only the listing, the plan and the staged bodies' paths (ADR 0037).
+   enumeration, only the listing, the plan and the staged bodies' paths (ADR 0037); and the
+   listing is handed over to the writer, not kept by the run's frames, so that each version is freed
+   once the writer has staged it, before the manifest and the commit (ADR 0048 addendum).
 4. Every fetch must succeed. A permanent failure (``body_not_found``, ``body_gone``), an
    exhausted retry budget or bad bytes abort the run with an error naming the record, and
    the tree stays byte-identical (the records already staged are removed with the run's
@@ -150,7 +152,10 @@ def ingest(adapter: PublisherAdapter, tree: CorpusTree, *, scope: object | None 
     report = IngestReport(adapter.publisher.value)
     counters = _http_counters(adapter)
     clock = _Phases(report)
-    listing = adapter.enumerate(scope)
+    # The listing is handed over to the writer, never kept by the run's frames (popped from ``owned``
+    # by _fetch_and_apply), so that it is freed once its versions are staged, before the commit.
+    owned: list[Any] = [adapter.enumerate(scope)]
+    listing: PublisherEnumeration = owned[0]
     clock.done("enumerate_s")
     _count_listing(listing, report)
     lex_ids = [lex_id_of(adapter.publisher.value, v) for v in listing.enumeration.versions]  # in order
@@ -163,8 +168,9 @@ def ingest(adapter: PublisherAdapter, tree: CorpusTree, *, scope: object | None 
         withdrawing, current = planned_withdrawals(listing.enumeration, existing.values(), set(lex_ids))
         guard.check(adapter.publisher.value, withdrawing, current, len(lex_ids))  # before any body request
         report.withdrawals = len(withdrawing)
+        del listing, withdrawing
         with enospc_as_disk_full(str(tree.root)), _staging_area(tree, staging_dir) as staging:
-            report.apply = _fetch_and_apply(adapter, tree, listing, existing, lex_ids, stamp, staging,
+            report.apply = _fetch_and_apply(adapter, tree, owned, existing, lex_ids, stamp, staging,
                                             strict, report, progress, durable, clock, revalidate, guard)
     _record_http(adapter, counters, report)
     report.timings["total_s"] = time.monotonic() - clock.started
@@ -187,22 +193,32 @@ def _existing(tree: CorpusTree, publisher: Publisher) -> dict[str, VersionSummar
     return tree.publisher_summaries(publisher)[0]
 
 
-def _fetch_and_apply(adapter: PublisherAdapter, tree: CorpusTree, listing: PublisherEnumeration,
+def _fetch_and_apply(adapter: PublisherAdapter, tree: CorpusTree, owned: list[Any],
                      existing: Mapping[str, VersionSummary], lex_ids: Sequence[str], stamp: _dt.datetime,
                      staging: Path, strict: bool, report: IngestReport, progress: Progress | None, durable: bool,
                      clock: _Phases, revalidate: bool = False,
                      guard: WithdrawalGuard | None = None) -> ApplyReport:
     """Plan every fetch (before any body request), then let the writer apply the enumeration,
-    fetching each version's bodies when the writer reaches it (:class:`_Observer`)."""
+    fetching each version's bodies when the writer reaches it (:class:`_Observer`).
+
+    ``owned`` holds the listing (a :class:`PublisherEnumeration`) and nothing else: it is popped, and
+    its enumeration handed to the writer as the call's argument, its versions as a list the writer
+    pops (``consume``), so that no frame of the run keeps the listing (its versions, their metadata,
+    the manifestations): each version is freed once staged, the rest before the commit (ADR 0048
+    addendum)."""
+    listing: PublisherEnumeration = owned.pop()
     plan, observed = _plan(listing.enumeration, listing.manifestations, existing, lex_ids)
     rechecks = (_revalidation_plan(listing.enumeration, listing.manifestations, existing, lex_ids,
                                    [m for ms in plan for m in ms]) if revalidate else None)
     clock.done("plan_s")
     observer = _Observer(adapter, tree, listing.enumeration.versions, observed, plan, rechecks, stamp,
                          staging, strict, report, progress)
+    # the writer pops the versions from this list as it applies them, and the observer from its own
+    owned.append(dataclasses.replace(listing.enumeration, versions=list(listing.enumeration.versions)))
+    del listing, plan, observed, rechecks
     started = time.monotonic()
-    applied = apply_enumeration(tree, listing.enumeration, observer.bodies, stamp, durable=durable,
-                                progress=progress, guard=guard, observe=observer)
+    applied = apply_enumeration(tree, owned.pop(), observer.bodies, stamp, durable=durable,
+                                progress=progress, guard=guard, observe=observer, consume=True)
     report.timings["fetch_s"] = observer.fetch_s
     report.timings["apply_s"] = time.monotonic() - started - observer.fetch_s
     clock.last = time.monotonic()
@@ -216,10 +232,12 @@ class _Observer:
     the observations go into the record the writer stages, and are not held for the run."""
 
     def __init__(self, adapter: PublisherAdapter, tree: CorpusTree, versions: Sequence[VersionInput],
-                 observed: Sequence[tuple[str, ...]], plan: Sequence[list[Manifestation]],
+                 observed: Sequence[tuple[str, ...]], plan: list[list[Manifestation]],
                  rechecks: Sequence[list[_Recheck]] | None, now: _dt.datetime, staging: Path, strict: bool,
                  report: IngestReport, progress: Progress | None) -> None:
-        self.adapter, self.tree, self.versions, self.observed = adapter, tree, versions, observed
+        self.adapter, self.tree, self.observed = adapter, tree, observed
+        self.count = len(versions)
+        self.versions = list(reversed(versions))  # popped as they are observed (the next one last)
         self.plan, self.rechecks, self.now, self.staging, self.strict = plan, rechecks, now, staging, strict
         self.report, self.progress = report, progress
         self.bodies: dict[str, str] = {}
@@ -230,13 +248,14 @@ class _Observer:
 
     def __call__(self, v: VersionInput) -> VersionInput:
         i = self.next
-        if i >= len(self.versions) or self.versions[i] is not v:
+        if not self.versions or self.versions.pop() is not v:
             raise PublisherError("the writer asked for versions out of the enumeration's order",
                                  code="incomplete_enumeration", subject=v.publisher_version_identifier)
         self.next = i + 1
         started = time.monotonic()
         out = _Fetched(bodies=self.bodies)
-        self.done = _fetch_all(self.adapter, self.plan[i], self.tree, self.now, self.staging, self.strict,
+        plan, self.plan[i] = self.plan[i], []
+        self.done = _fetch_all(self.adapter, plan, self.tree, self.now, self.staging, self.strict,
                                self.report, self.progress, out, self.done, self.total)
         if self.rechecks is not None:
             _revalidate(self.adapter, self.rechecks[i], self.tree, self.now, self.staging, self.strict, self.report,
@@ -244,7 +263,14 @@ class _Observer:
         final = _with_observations(v, out)
         _count_reasons(final, self.observed[i], self.report)
         self.fetch_s += time.monotonic() - started
+        if self.next == self.count:
+            self._release()
         return final
+
+    def _release(self) -> None:
+        """Drop the plan once the last version is observed (the writer stages it next and then
+        commits: nothing of the listing is needed for that)."""
+        self.observed, self.plan, self.rechecks = (), [], None
 
 
 class _Phases:

@@ -402,3 +402,40 @@ def test_observe_completes_each_version_in_order_and_its_observations_are_checke
                           observe=bad)
     assert caught.value.code == "path_escape"
     assert snapshot(tree.root) == before
+
+
+def test_an_enumeration_handed_over_is_freed_before_the_commit(tree: CorpusTree,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """The writer keeps no reference to the enumeration (nor to ``observe``) once its versions are
+    staged: one the caller hands over is freed before the manifest and the commit (issue #13)."""
+    import weakref
+
+    owned = [_enum(_original(), _consolidated())]
+    alive = {"enumeration": weakref.ref(owned[0]), "version": weakref.ref(owned[0].versions[0])}
+    at_commit: list[list[str]] = []
+    real_commit = txn_module.Stage.commit
+
+    def commit(self: txn_module.Stage, **kw: object) -> txn_module.CommitReport:
+        at_commit.append(sorted(name for name, ref in alive.items() if ref() is not None))
+        return real_commit(self, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(txn_module.Stage, "commit", commit)
+    report = apply_enumeration(tree, owned.pop(), {_sha(EN_BODY): EN_BODY}, T0, durable=False,
+                               observe=lambda v: v)
+    assert at_commit == [[]]  # before the writer dropped it: [["enumeration", "version"]]
+    assert report.records_written == 2 and verify_tree(tree.root).ok
+
+
+def test_consume_empties_the_list_handed_over_and_writes_the_same_bytes(tmp_path: Path) -> None:
+    """``consume=True`` pops the versions from the list it is handed (a tuple is only read); the
+    tree is byte-identical to the one a tuple gives."""
+    bodies = {_sha(EN_BODY): EN_BODY}
+    read, consumed = CorpusTree.create(tmp_path / "read"), CorpusTree.create(tmp_path / "consumed")
+    listed = [_original(), _consolidated()]
+    given = _enum(*listed)
+    apply_enumeration(read, given, bodies, T0, durable=False, consume=True)
+    assert len(given.versions) == 2  # a tuple: read, not emptied
+    handed = dataclasses.replace(given, versions=list(listed))
+    apply_enumeration(consumed, handed, bodies, T0, durable=False, consume=True)
+    assert handed.versions == []
+    assert snapshot(read.root) == snapshot(consumed.root)

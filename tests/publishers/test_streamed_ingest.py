@@ -2,7 +2,8 @@
 
 The plan and the withdrawal guard still see the complete listing before any body request; the
 fetched observations of a version go into its record, staged at once, and are not held for the
-run; a failure at the last version, after earlier records were staged, leaves the tree as it was.
+run; a failure at the last version, after earlier records were staged, leaves the tree as it was;
+the listing is freed before the commit (ADR 0048 addendum).
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from typing import Any
 import pytest
 
 from corpus_tree import CorpusTree
-from corpus_tree.model import ObservationInput
+from corpus_tree import txn as txn_module
+from corpus_tree.model import ObservationInput, VersionInput
 from corpus_tree.txn import STAGING
 from corpus_tree.writer import WithdrawalGuard
 from legal.errors import CorpusError, PublisherError
@@ -91,3 +93,46 @@ def test_the_withdrawal_guard_fires_before_any_body_request(lu_small: Harness, t
     assert lu_small.replay.stats["files"] == files
     report = lu_small.ingest(tree, now=LATER, guard=WithdrawalGuard(allow=3), revalidate=True)
     assert report.withdrawals == 3 and report.bodies_revalidated > 0
+
+
+def _live_versions() -> int:
+    gc.collect()
+    return sum(1 for o in gc.get_objects() if type(o) is VersionInput)
+
+
+@pytest.mark.parametrize(("harness", "revalidate"), [("lu_small", False), ("eu_small", False), ("lu_small", True)])
+def test_the_listing_is_freed_before_the_commit(harness: str, revalidate: bool, target: CorpusTree,
+                                                request: pytest.FixtureRequest,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """No enumerated version is alive when the ingest's transaction commits, fresh or re-ingested
+    (with ``revalidate``, the rechecks are dropped too): the run hands the listing over to the
+    writer, which drops it once its versions are staged (issue #13)."""
+    h: Harness = request.getfixturevalue(harness)
+    already = _live_versions()  # held by the session's replay or earlier tests, if any
+    at_commit: list[int] = []
+    real_commit = txn_module.Stage.commit
+
+    def commit(self: txn_module.Stage, **kw: Any) -> txn_module.CommitReport:
+        at_commit.append(_live_versions() - already)
+        return real_commit(self, **kw)
+
+    monkeypatch.setattr(txn_module.Stage, "commit", commit)
+    first = h.ingest(target)
+    again = h.ingest(target, now=LATER, revalidate=revalidate)
+    assert first.versions >= 5 and first.events["first_sighting"] == first.versions
+    assert again.versions == first.versions and (again.bodies_revalidated > 0) is revalidate
+    # before: every enumerated version was alive at both commits (the listing, the observer's versions)
+    assert at_commit == [0, 0], (at_commit, first.versions)
+
+
+def test_the_listing_is_released_version_by_version(lu_small: Harness, target: CorpusTree) -> None:
+    """At each fetch only the versions not yet applied (and the one being applied) are alive: the
+    writer pops them from the list the ingest hands over, the observer from its own copy."""
+    seen: list[int] = []
+    adapter = _Watched(lu_small.adapter(), lambda a, m: seen.append(_live_versions()))
+    already = _live_versions()
+    report = lu_small.ingest(target, adapter=adapter)
+    assert report.versions >= 30 and len(seen) == adapter.calls >= 20
+    # before: all the listing's versions were alive at every fetch (seen[-1] == report.versions)
+    assert seen[-1] - already <= 3, (already, seen)
+    assert seen == sorted(seen, reverse=True) and seen[0] - seen[-1] >= report.versions - 6, seen
