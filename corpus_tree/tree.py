@@ -273,12 +273,8 @@ class CorpusTree:
         :meth:`iter_versions` order (each file parsed and shape-checked as ``iter_versions(verify=False)``
         does; hashes are not checked). Inside :meth:`caching` only the summary is kept (per file
         state), not the parsed record: a record parsed there already is summarised, not re-read."""
-        for slug in self.slugs():
-            base = os.path.join(self.work_dir(slug), VERSIONS)  # work_dir validates the slug
-            for key in _subdirectories(base):
-                path = os.path.join(base, key, RECORD_FILE)
-                if os.path.isfile(path):
-                    yield self._summary(path, f"{WORKS}/{slug}/{VERSIONS}/{key}/{RECORD_FILE}")
+        for path, rel in self._version_files():
+            yield self._summary(path, rel)
 
     def publisher_summaries(self, publisher: Publisher) -> tuple[dict[str, VersionSummary], ManifestFold]:
         """The :class:`VersionSummary` of each version record of ``publisher`` (its record's
@@ -338,24 +334,28 @@ class CorpusTree:
                 if os.path.isfile(path):
                     yield path, f"{WORKS}/{slug}/{VERSIONS}/{key}/{RECORD_FILE}"
 
-    def _summary_or_record(self, path: str, rel: str, publisher: Publisher,
+    def _summary_or_record(self, path: str, rel: str, publisher: Publisher | None = None,
                            ) -> tuple[VersionSummary | None, bytes | None, VersionRecord | None]:
-        """The summary of the record at ``path`` (kept while caching) if it is ``publisher``'s or
-        already kept, else its parsed record (not kept); with the packed file state while caching."""
+        """The summary of the record at ``path`` (kept while caching, per file state) if it is
+        ``publisher``'s (any publisher's when ``None``) or already kept, else its parsed record (not
+        kept); with the packed file state while caching. Inside :meth:`caching` a record parsed
+        there already is summarised, not re-read."""
         summaries, records = self._summaries, self._records
         with open(path, "rb") as f:
             if summaries is None or records is None:
                 record = load_version(f.read(), rel)
-                return (summary_of(record), None, None) if record.publisher is publisher else (None, None, record)
+                if publisher is not None and record.publisher is not publisher:
+                    return None, None, record
+                return summary_of(record), None, None
             st = os.fstat(f.fileno())
             state = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-            packed = _STATE.pack(*state)
+            packed = _STATE.pack(*state)  # 73 bytes held per summary instead of a tuple of five ints (≈ 245)
             hit = summaries.get(rel)
             if hit is not None and hit[0] == packed:
                 return hit[1], packed, None
             held = records.get(rel)
             record = held[1] if held is not None and held[0] == state else load_version(f.read(), rel)
-        if record.publisher is not publisher:
+        if publisher is not None and record.publisher is not publisher:
             return None, packed, record
         summary = summary_of(record, self._share)
         summaries[rel] = (packed, summary)
@@ -368,22 +368,8 @@ class CorpusTree:
             return load_version(f.read(), rel)
 
     def _summary(self, path: str, rel: str) -> VersionSummary:
-        summaries, records = self._summaries, self._records
-        with open(path, "rb") as f:
-            if summaries is None or records is None:
-                return summary_of(load_version(f.read(), rel))
-            st = os.fstat(f.fileno())
-            state = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-            packed = _STATE.pack(*state)  # 73 bytes held per summary instead of a tuple of five ints (≈ 245)
-            hit = summaries.get(rel)
-            if hit is not None and hit[0] == packed:
-                return hit[1]
-            held = records.get(rel)
-            if held is not None and held[0] == state:
-                summary = summary_of(held[1], self._share)
-            else:
-                summary = summary_of(load_version(f.read(), rel), self._share)
-        summaries[rel] = (packed, summary)
+        summary = self._summary_or_record(path, rel)[0]
+        assert summary is not None  # any publisher's record is summarised
         return summary
 
     def version(self, lex_id: str | VersionId, *, verify: bool = True) -> VersionRecord:

@@ -74,8 +74,9 @@ def rescued(hits: Sequence[Row], reasons: Sequence[str], nearest: Sequence[str],
     """
     if depth <= 0 or not set(reasons) & set(act_on):
         return list(hits)
-    own = {str(h.get("work")): h for h in distinct_works(hits)}
-    kept = {str(h.get("work")) for h in distinct_works(hits)[:at]}
+    works = distinct_works(hits)
+    own = {str(h.get("work")): h for h in works}
+    kept = {str(h.get("work")) for h in works[:at]}
     front: list[Row] = []
     taken = 0
     for work in nearest:

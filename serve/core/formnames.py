@@ -26,7 +26,7 @@ from serve.core.searchplan import LUXEMBOURG_WORDS, SUBJECT_FORMS, SUBJECT_LINKS
 
 #: The forms whose subject question this module reads, and the publisher document types an act of
 #: each form has: a directive is a directive of the EU (basic, delegated or implementing); a
-#: regulation (« règlement », "Verordnung") is the EU's or Luxembourg's (a « règlement grand-ducal »
+#: regulation (« règlement », "regulation") is the EU's or Luxembourg's (a « règlement grand-ducal »
 #: or « ministériel » is one too). « loi » / "Gesetz" + subject are not read: a Luxembourg statute's
 #: subject is often said by a code or another act's title, so a title silent on it proves nothing.
 FORM_DOCUMENT_TYPES: dict[str, frozenset[str]] = {

@@ -639,7 +639,7 @@ def subject_words(titles: Iterable[str], legilux: bool = False) -> frozenset[str
     for subject in subjects:
         split = subject.split()
         start = lu_subject_opening(split) if legilux else 0
-        words = [w for w in (split[start:] if start else split)
+        words = [w for w in split[start:]
                  if w not in STOP_WORDS and w not in _SUBJECT_NOISE and len(w) > 2 and not w.isdigit()]
         if words and (best is None or len(words) < len(best)):
             best = words

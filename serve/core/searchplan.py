@@ -637,8 +637,8 @@ def question_stop_words(tokens: Sequence[str], language: str | None) -> Collecti
     """The words a question's search words leave out (``tokens``: its normalised words, stop words
     included; ``language``: the caller's language filter): the query parser's stop words
     (:data:`derive.index.query.STOP_WORDS`) and the stop words of one language that are content
-    words of another (:data:`derive.index.relax.CONTENT_ELSEWHERE`: « par *an* », « l'*Our* », "can my
-    *son* inherit", "*war* damage"), except those this question uses as content words
+    words of another (:data:`derive.index.relax.CONTENT_ELSEWHERE`: « l'*Our* », « sans *but* lucratif »,
+    "can my *son* inherit", "dog *fur*"), except those this question uses as content words
     (:func:`derive.index.relax.content_stop_words`). The question's language is told by its other
     words (:func:`derive.index.xlang.query_language` without the colliding words, which would
     otherwise vote for the language that lists them), else taken from ``language``. Pure."""

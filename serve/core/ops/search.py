@@ -41,6 +41,7 @@ import re
 import sqlite3
 import sys
 import weakref
+from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from operator import itemgetter
@@ -3251,6 +3252,14 @@ def word_or_alternative_held(conn: sqlite3.Connection, word: str, alternatives: 
                                         for term in alternatives)
 
 
+def name_word_match(word: str, alternatives: Sequence[str] = ()) -> str:
+    """The FTS5 match of the works' names (titles, short titles, aliases) holding ``word`` in any
+    light-stem form or as itself or its plural, or one of its French terms (``alternatives``, a German
+    word's: :func:`_alternative_token`)."""
+    tokens = [_fts_word(word), _name_word(word), *(_alternative_token(t) for t in alternatives)]
+    return "{titles short_titles aliases} : (" + " OR ".join(dict.fromkeys(tokens)) + ")"
+
+
 def form_titled_works(conn: sqlite3.Connection, shape: ActName) -> list[int]:
     """The acts a subject question opened by an EU act's form names by their titles' words
     ("directive sur le droit à la réparation des biens": Directive (EU) 2024/1799, "… visant à
@@ -3261,11 +3270,8 @@ def form_titled_works(conn: sqlite3.Connection, shape: ActName) -> list[int]:
     majority of the groups, those holding the most groups, when they are one to
     :data:`NAME_HOLDERS_MAX`. The same guards as an English popular name's (:func:`popular_name_held`):
     the act's form, a word few acts are named by, few acts. Empty otherwise. Read-only."""
-    matches = []
-    for k, word in enumerate(shape.words):
-        alternatives = shape.alternatives[k] if k < len(shape.alternatives) else ()
-        tokens = [_fts_word(word), _name_word(word), *(_alternative_token(t) for t in alternatives)]
-        matches.append("{titles short_titles aliases} : (" + " OR ".join(dict.fromkeys(tokens)) + ")")
+    matches = [name_word_match(word, shape.alternatives[k] if k < len(shape.alternatives) else ())
+               for k, word in enumerate(shape.words)]
     holders = [[int(r[0]) for r in conn.execute("SELECT rowid FROM work_fts WHERE work_fts MATCH ? LIMIT ?",
                                                 (m, FORM_TITLED_SAMPLE + 1))] for m in matches]
     of_form = {k: found for k, h in enumerate(holders) if 0 < len(h) <= FORM_TITLED_SAMPLE
@@ -3323,12 +3329,10 @@ SPECIFIC_NAME_WORKS = 12
 
 def name_word_holders(conn: sqlite3.Connection, word: str) -> list[tuple[int, str]]:
     """The works (rowid, document type) whose names hold ``word`` in any light-stem form or as itself
-    or its plural, at most :data:`FORM_TITLED_SAMPLE` + 1 of them. Read-only."""
-    tokens = [_fts_word(word), _name_word(word)]
-    match = "{titles short_titles aliases} : (" + " OR ".join(dict.fromkeys(tokens)) + ")"
+    or its plural (:func:`name_word_match`), at most :data:`FORM_TITLED_SAMPLE` + 1 of them. Read-only."""
     return [(int(w), str(kind or "")) for w, kind in conn.execute(
         "SELECT w.work_rowid, w.document_type FROM works w WHERE w.work_rowid IN "
-        "(SELECT rowid FROM work_fts WHERE work_fts MATCH ? LIMIT ?)", (match, FORM_TITLED_SAMPLE + 1))]
+        "(SELECT rowid FROM work_fts WHERE work_fts MATCH ? LIMIT ?)", (name_word_match(word), FORM_TITLED_SAMPLE + 1))]
 
 
 def word_in_texts(conn: sqlite3.Connection, word: str) -> bool:
@@ -3517,17 +3521,15 @@ def deepened(section: Answer, deeper: Answer | None, depth: int) -> None:
     grain = section.get("result_grain")
     cap = (section.get("row_set") or {}).get("per_work_limit") if grain != "works" else None
     held = {_hit_key(h, grain) for h in hits}
-    works: dict[Any, int] = {}
-    for hit in hits:
-        works[hit.get("work")] = works.get(hit.get("work"), 0) + 1
+    works = Counter(h.get("work") for h in hits)
     for hit in more:
         if len(hits) >= len(more):
             break
         key = _hit_key(hit, grain)
-        if key in held or (cap is not None and works.get(hit.get("work"), 0) >= cap):
+        if key in held or (cap is not None and works[hit.get("work")] >= cap):
             continue
         held.add(key)
-        works[hit.get("work")] = works.get(hit.get("work"), 0) + 1
+        works[hit.get("work")] += 1
         hits.append({**hit, "rank": len(hits) + 1})
 
 
