@@ -168,9 +168,10 @@ def ingest(adapter: PublisherAdapter, tree: CorpusTree, *, scope: object | None 
         withdrawing, current = planned_withdrawals(listing.enumeration, existing.values(), set(lex_ids))
         guard.check(adapter.publisher.value, withdrawing, current, len(lex_ids))  # before any body request
         report.withdrawals = len(withdrawing)
-        del listing, withdrawing
+        owned.append(lex_ids)  # handed over too: the plan reads them, the apply does not
+        del listing, withdrawing, lex_ids
         with enospc_as_disk_full(str(tree.root)), _staging_area(tree, staging_dir) as staging:
-            report.apply = _fetch_and_apply(adapter, tree, owned, existing, lex_ids, stamp, staging,
+            report.apply = _fetch_and_apply(adapter, tree, owned, existing, stamp, staging,
                                             strict, report, progress, durable, clock, revalidate, guard)
     _record_http(adapter, counters, report)
     report.timings["total_s"] = time.monotonic() - clock.started
@@ -194,23 +195,26 @@ def _existing(tree: CorpusTree, publisher: Publisher) -> dict[str, VersionSummar
 
 
 def _fetch_and_apply(adapter: PublisherAdapter, tree: CorpusTree, owned: list[Any],
-                     existing: Mapping[str, VersionSummary], lex_ids: Sequence[str], stamp: _dt.datetime,
+                     existing: Mapping[str, VersionSummary], stamp: _dt.datetime,
                      staging: Path, strict: bool, report: IngestReport, progress: Progress | None, durable: bool,
                      clock: _Phases, revalidate: bool = False,
                      guard: WithdrawalGuard | None = None) -> ApplyReport:
     """Plan every fetch (before any body request), then let the writer apply the enumeration,
     fetching each version's bodies when the writer reaches it (:class:`_Observer`).
 
-    ``owned`` holds the listing (a :class:`PublisherEnumeration`) and nothing else: it is popped, and
-    its enumeration handed to the writer as the call's argument, its versions as a list the writer
-    pops (``consume``), so that no frame of the run keeps the listing (its versions, their metadata,
-    the manifestations): each version is freed once staged, the rest before the commit (ADR 0048
-    addendum)."""
+    ``owned`` holds the listing (a :class:`PublisherEnumeration`) and its versions' lex ids, in order,
+    and nothing else: both are popped, the lex ids dropped once planned (a string per version, issue
+    #13), and the enumeration handed to the writer as the call's argument, its versions as a list the
+    writer pops (``consume``), so that no frame of the run keeps the listing (its versions, their
+    metadata, the manifestations): each version is freed once staged, the rest before the commit (ADR
+    0048 addendum)."""
+    lex_ids: Sequence[str] = owned.pop()
     listing: PublisherEnumeration = owned.pop()
     plan, observed = _plan(listing.enumeration, listing.manifestations, existing, lex_ids)
     rechecks = (_revalidation_plan(listing.enumeration, listing.manifestations, existing, lex_ids,
                                    [m for ms in plan for m in ms]) if revalidate else None)
     clock.done("plan_s")
+    del lex_ids
     observer = _Observer(adapter, tree, listing.enumeration.versions, observed, plan, rechecks, stamp,
                          staging, strict, report, progress)
     # the writer pops the versions from this list as it applies them, and the observer from its own
