@@ -59,6 +59,7 @@ import contextlib
 import dataclasses
 import datetime as _dt
 import email.utils
+import os
 import tempfile
 import time
 import uuid
@@ -126,9 +127,44 @@ class IngestReport:
 
 @dataclass
 class _Fetched:
+    bodies: _StagedBodies
     observations: dict[tuple[str, str], list[ObservationInput]] = field(default_factory=dict)
     reasons: dict[tuple[str, str], str] = field(default_factory=dict)
-    bodies: dict[str, str] = field(default_factory=dict)
+
+
+class _StagedBodies(Mapping[str, str]):
+    """The bodies a run has staged: sha256 → the staged file's path (what the writer reads).
+
+    A staged body's path is the staging directory joined with its sha256, so only the sha256s are
+    held, not a path string per body (≈ 0.2 KB each for the whole run, issue #13); and no
+    :class:`pathlib.Path` is made of it (pathlib interns each part: the interpreter's table of
+    interned strings would grow by a sha256 per body)."""
+
+    __slots__ = ("_dir", "_shas")
+
+    def __init__(self, staging: Path) -> None:
+        self._dir = str(staging)
+        self._shas: dict[str, None] = {}  # in staging order
+
+    def put(self, sha256: str, body: bytes) -> None:
+        """Stage ``body`` under its ``sha256`` (an OS error, e.g. a full disk, propagates)."""
+        with open(os.path.join(self._dir, sha256), "wb") as f:
+            f.write(body)
+        self._shas[sha256] = None
+
+    def __getitem__(self, sha256: str) -> str:
+        if sha256 not in self._shas:
+            raise KeyError(sha256)
+        return os.path.join(self._dir, sha256)
+
+    def __contains__(self, sha256: object) -> bool:
+        return sha256 in self._shas
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._shas)
+
+    def __len__(self) -> int:
+        return len(self._shas)
 
 
 @dataclass(frozen=True)
@@ -242,9 +278,9 @@ class _Observer:
         self.adapter, self.tree, self.observed = adapter, tree, observed
         self.count = len(versions)
         self.versions = list(reversed(versions))  # popped as they are observed (the next one last)
-        self.plan, self.rechecks, self.now, self.staging, self.strict = plan, rechecks, now, staging, strict
+        self.plan, self.rechecks, self.now, self.strict = plan, rechecks, now, strict
         self.report, self.progress = report, progress
-        self.bodies: dict[str, str] = {}
+        self.bodies = _StagedBodies(staging)
         self.next = 0
         self.done = 0
         self.total = sum(len(ms) for ms in plan)
@@ -259,10 +295,10 @@ class _Observer:
         started = time.monotonic()
         out = _Fetched(bodies=self.bodies)
         plan, self.plan[i] = self.plan[i], []
-        self.done = _fetch_all(self.adapter, plan, self.tree, self.now, self.staging, self.strict,
+        self.done = _fetch_all(self.adapter, plan, self.tree, self.now, self.strict,
                                self.report, self.progress, out, self.done, self.total)
         if self.rechecks is not None:
-            _revalidate(self.adapter, self.rechecks[i], self.tree, self.now, self.staging, self.strict, self.report,
+            _revalidate(self.adapter, self.rechecks[i], self.tree, self.now, self.strict, self.report,
                         out)
         final = _with_observations(v, out)
         _count_reasons(final, self.observed[i], self.report)
@@ -395,7 +431,7 @@ def _instant(value: object) -> _dt.datetime:
 
 
 def _revalidate(adapter: PublisherAdapter, rechecks: Sequence[_Recheck], tree: CorpusTree, now: _dt.datetime,
-                staging: Path, strict: bool, report: IngestReport, out: _Fetched) -> None:
+                strict: bool, report: IngestReport, out: _Fetched) -> None:
     for r in rechecks:
         m = r.manifestation
         report.bodies_revalidated += 1
@@ -424,14 +460,14 @@ def _revalidate(adapter: PublisherAdapter, rechecks: Sequence[_Recheck], tree: C
         report.notes.append(f"{m.subject}: the publisher serves changed bytes "
                             f"({', '.join(f'{x.file} sha256 {x.sha256}' for x in changed)}); new observation appended")
         _record(dataclasses.replace(result, members=tuple(changed)),
-                (m.publisher_version_identifier, m.language), tree, now, staging, out, report)
+                (m.publisher_version_identifier, m.language), tree, now, out, report)
 
 
 # -- fetching ----------------------------------------------------------------------------------
 
 
 def _fetch_all(adapter: PublisherAdapter, plan: Sequence[Manifestation], tree: CorpusTree, now: _dt.datetime,
-               staging: Path, strict: bool, report: IngestReport, progress: Progress | None, out: _Fetched,
+               strict: bool, report: IngestReport, progress: Progress | None, out: _Fetched,
                done: int, total: int) -> int:
     """Fetch ``plan`` (one version's manifestations) into ``out``; returns ``done`` plus those fetched
     (``(done, total)`` is the run's ``fetch`` progress)."""
@@ -451,7 +487,7 @@ def _fetch_all(adapter: PublisherAdapter, plan: Sequence[Manifestation], tree: C
         if result.outcome is not FetchOutcome.OK:
             _failed(result, m, strict, out)
         else:
-            _record(result, key, tree, now, staging, out, report)
+            _record(result, key, tree, now, out, report)
         if progress is not None:
             progress("fetch", i, total)
     return done + len(plan)
@@ -478,7 +514,7 @@ def _failed(result: FetchResult, m: Manifestation, strict: bool, out: _Fetched) 
     out.reasons[(m.publisher_version_identifier, m.language)] = reason
 
 
-def _record(result: FetchResult, key: tuple[str, str], tree: CorpusTree, now: _dt.datetime, staging: Path,
+def _record(result: FetchResult, key: tuple[str, str], tree: CorpusTree, now: _dt.datetime,
             out: _Fetched, report: IngestReport) -> None:
     for member in result.members:
         out.observations.setdefault(key, []).append(ObservationInput(
@@ -491,9 +527,7 @@ def _record(result: FetchResult, key: tuple[str, str], tree: CorpusTree, now: _d
         report.body_bytes += len(member.body)
         if member.sha256 in out.bodies or tree.evidence.has(member.sha256):
             continue
-        path = staging / member.sha256
-        path.write_bytes(member.body)
-        out.bodies[member.sha256] = str(path)
+        out.bodies.put(member.sha256, member.body)
         report.bodies_new += 1
 
 
