@@ -14,7 +14,7 @@ applies the enumeration, all or nothing.
    planned manifestations are fetched (and, with ``revalidate``, its held bodies asked again),
    its new bodies staged, and the version is handed back with its observations; the writer
    stages its record at once. So the run never holds the observations of the whole
-   enumeration, only the listing, the plan and the staged bodies' paths (ADR 0037); and the
+   enumeration, only the listing, the plan and the staged bodies' sha256s (ADR 0037, 0057); and the
    listing is handed over to the writer, not kept by the run's frames, so that each version is freed
    once the writer has staged it, before the manifest and the commit (ADR 0048 addendum).
 4. Every fetch must succeed. A permanent failure (``body_not_found``, ``body_gone``), an
@@ -268,11 +268,11 @@ def _fetch_and_apply(adapter: PublisherAdapter, tree: CorpusTree, owned: list[An
 class _Observer:
     """The writer's ``observe``: fetches one version's planned manifestations (and revalidations)
     when the writer reaches it, stages the new bodies, and returns the version with its
-    observations. Only the staged bodies' paths (``bodies``) are kept from one version to the next;
+    observations. Only the staged bodies' sha256s (``bodies``) are kept from one version to the next;
     the observations go into the record the writer stages, and are not held for the run."""
 
     def __init__(self, adapter: PublisherAdapter, tree: CorpusTree, versions: Sequence[VersionInput],
-                 observed: Sequence[tuple[str, ...]], plan: list[list[Manifestation]],
+                 observed: Sequence[tuple[str, ...]], plan: list[tuple[Manifestation, ...]],
                  rechecks: Sequence[list[_Recheck]] | None, now: _dt.datetime, staging: Path, strict: bool,
                  report: IngestReport, progress: Progress | None) -> None:
         self.adapter, self.tree, self.observed = adapter, tree, observed
@@ -294,7 +294,7 @@ class _Observer:
         self.next = i + 1
         started = time.monotonic()
         out = _Fetched(bodies=self.bodies)
-        plan, self.plan[i] = self.plan[i], []
+        plan, self.plan[i] = self.plan[i], ()
         self.done = _fetch_all(self.adapter, plan, self.tree, self.now, self.strict,
                                self.report, self.progress, out, self.done, self.total)
         if self.rechecks is not None:
@@ -344,19 +344,18 @@ def lex_id_of(adapter_publisher: str, v: VersionInput) -> str:
 
 def _plan(enumeration: Enumeration, manifestations: Sequence[Manifestation],
           existing: Mapping[str, VersionSummary], lex_ids: Sequence[str],
-          ) -> tuple[list[list[Manifestation]], list[tuple[str, ...]]]:
+          ) -> tuple[list[tuple[Manifestation, ...]], list[tuple[str, ...]]]:
     """The manifestations to fetch, per enumerated version (in order): those the tree has no
-    observation for; and per enumerated version the languages of its expressions the tree holds an
+    observation for (a tuple: a version with none, most of a re-run's, holds the one empty tuple); and per enumerated version the languages of its expressions the tree holds an
     observation of (equal tuples shared), so that the summaries are not read again (:func:`_count_reasons`)."""
     languages: dict[tuple[str, ...], tuple[str, ...]] = {}
     observed_out: list[tuple[str, ...]] = []
     by_expression: dict[tuple[str, str], list[Manifestation]] = {}
     for m in manifestations:
         by_expression.setdefault((m.publisher_version_identifier, m.language), []).append(m)
-    out: list[list[Manifestation]] = []
+    out: list[tuple[Manifestation, ...]] = []
     for v, lex_id in zip(enumeration.versions, lex_ids, strict=True):
         plan: list[Manifestation] = []
-        out.append(plan)
         old = existing.get(lex_id)
         old_expressions = _by_language(old)
         held_languages = tuple(lang for lang, x in old_expressions.items() if x.observations)
@@ -376,6 +375,7 @@ def _plan(enumeration: Enumeration, manifestations: Sequence[Manifestation],
                     wanted = (m.format, m.source_uri) not in formats
                 if wanted:
                     plan.append(m)
+        out.append(tuple(plan))
     return out, observed_out
 
 

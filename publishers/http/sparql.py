@@ -3,8 +3,10 @@
 Results are parsed with plain :mod:`json` (an order of magnitude faster than rdflib's result
 parser) into rows of ``{variable: string value}``; unbound variables are absent from a row.
 Each term is reduced to its value while the JSON is read (no dict per term is ever held: the
-peak of a 5,000-row page, issue #13); an answer that reading cannot prove well-formed is parsed
-again by the checking path, so every malformed answer fails with the same first error (ADR 0041).
+peak of a 5,000-row page, issue #13), and equal values of one answer are held once; an answer that
+reading cannot prove well-formed is parsed again by the checking path, so every malformed answer
+fails with the same first error (ADR 0041). The client decodes an answer and drops its bytes before
+parsing it, and paging keeps a hash per row for its duplicate check, not the row's key (ADR 0057).
 Every failure is a :class:`legal.errors.PublisherError` with a run-level code:
 ``enumeration_retry_exhausted``, ``enumeration_http_failure`` or ``enumeration_parser_failure``.
 
