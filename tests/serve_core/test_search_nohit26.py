@@ -76,7 +76,9 @@ def test_any_doubt_keeps_the_question(fixture_core: LegalCore) -> None:
     # a specific word a name holds (« transports »: the public transport law) may name the act asked for
     assert missing_law_words(ctx, indexes, _law(("transports", "piscines"), (("transports",), ("piscines",)),
                                                 "fr")) is None
-    # an English word the lexicon does not translate cannot be looked for in the French names
+    # an English word the lexicon does not translate cannot be looked for in the French names, even when
+    # the English texts hold it in passing and no name does (« commingling »: two provisions of one act)
+    assert missing_law_words(ctx, indexes, _law(("commingling",), ((),), "en")) is None
     assert missing_law_words(ctx, indexes, _law(("abortion",), ((),), "en")) is None
     # an abbreviation: too short to tell from a typo
     assert missing_law_words(ctx, indexes, _law(("ivg",), (("ivg",),), "fr")) is None
