@@ -13,12 +13,13 @@ statute's rules, or an EU act a user calls a law ("loi sur l'intelligence artifi
 question's words are matched through their French terms too (Luxembourg's names are French), and a
 word the lexicon does not translate leaves the question to the lanes (docs/adr/0060).
 
-German questions ("Richtlinie über …", "Verordnung über …", "Gesetz über …") are not read: the acts' names are held
-in French and English, and the cross-language lexicon gives a German word one or two of its French
-terms (« Gebäude » → « immeuble », where the names say « bâtiments »), so a name silent on those terms
+German questions ("Richtlinie über …", "Verordnung über …", "Gesetz über …") are not read: the acts'
+names are held in French and English, and the cross-language lexicon gives a German word one or two of
+its French terms (« Gebäude » → « immeuble », where the names say « bâtiments »), so a name silent on those terms
 does not show the act is absent (ADR 0052, "German questions").
 
-Pure: these functions read only the query's words.
+Pure: these functions read only the query's words (and, for an English statute question, the
+cross-language lexicon, loaded once).
 """
 
 from __future__ import annotations
@@ -106,7 +107,8 @@ def law_terms(words: Sequence[str], language: str) -> tuple[tuple[str, ...], ...
         return tuple((w,) for w in words)
     lexicon = xlang.lexicon(language)
     found = [lexicon.lookup(w, language) for w in words]
-    return tuple((w, *dict.fromkeys(normalize(t) for t in f)) if f else () for w, f in zip(words, found, strict=True))
+    return tuple((w, *dict.fromkeys(normalize(t) for t in f)) if f else ()
+                 for w, f in zip(words, found, strict=True))
 
 
 def popular_law_name(raw_words: Sequence[str]) -> FormSubject | None:

@@ -3399,9 +3399,10 @@ def missing_law_words(ctx: CallContext, indexes: Sequence[MountedIndex], shape: 
     as a specific word (at most :data:`SPECIFIC_NAME_WORKS` works) may name the act; an English word
     the lexicon does not translate cannot be looked for in French names; a word no name holds that
     some act's texts are about (:func:`act_about`) is that act's subject said otherwise (a code's); a
-    word no index holds at all counts only in a French question, when it is no typo (:func:`typo_words`) and long enough to
-    tell (:data:`TYPO_INFLECTION_MIN_LETTERS`: « IVG » is an abbreviation). A word in more names is
-    an ordinary word of titles: no evidence either way. Read-only."""
+    word no index holds at all counts only in a French question, when it is no typo
+    (:func:`typo_words`) and long enough to tell (:data:`TYPO_INFLECTION_MIN_LETTERS`: « IVG » is an
+    abbreviation). A word in more names is an ordinary word of titles: no evidence either way.
+    Read-only."""
     missing: list[str] = []
     for word, terms in zip(shape.words, shape.terms, strict=True):
         if not terms:
@@ -3439,7 +3440,8 @@ def form_subject_not_held(ctx: CallContext, indexes: Sequence[MountedIndex], pla
     hold them beside other forms (a Luxembourg law on packaging for a directive on packaging), are not
     the act asked for. Not for a query that names a work otherwise (mention, article, anchor, act
     number) or that another rule already answers (:func:`named_act`, :func:`dated_reference_not_held`);
-    the words' test is :func:`missing_form_words`."""
+    the words' test is :func:`missing_form_words`, or for a statute asked by its subject ("loi sur le
+    séparatisme", "law on hunting": any act may be it; nohit26, docs/adr/0060) :func:`missing_law_words`."""
     shape = form_subject(query)
     if shape is None or any(p.mentions or p.constraints or p.article_key or p.anchor or p.act_number
                             or p.name_not_held for p in plans.values()):
