@@ -56,7 +56,7 @@ from derive.index.textstore import read_heads
 from legal.outcomes import Outcome
 from serve.core import lanes, merge, ranking, subjects
 from serve.core.envelope import Answer, CallContext, answer, fanout, is_provisional
-from serve.core.formnames import FORM_DOCUMENT_TYPES, FormSubject, form_subject
+from serve.core.formnames import FORM_DOCUMENT_TYPES, LAW, FormSubject, form_subject
 from serve.core.known_index import IndexAt, index_at
 from serve.core.mount import Catalogue, MountedIndex
 from serve.core.resolve import mounted_publisher
@@ -3327,12 +3327,14 @@ def _compound_near(conn: sqlite3.Connection, shape: ActName, works: Sequence[int
 SPECIFIC_NAME_WORKS = 12
 
 
-def name_word_holders(conn: sqlite3.Connection, word: str) -> list[tuple[int, str]]:
+def name_word_holders(conn: sqlite3.Connection, word: str, alternatives: Sequence[str] = ()) -> list[tuple[int, str]]:
     """The works (rowid, document type) whose names hold ``word`` in any light-stem form or as itself
-    or its plural (:func:`name_word_match`), at most :data:`FORM_TITLED_SAMPLE` + 1 of them. Read-only."""
+    or its plural, or one of its French terms ``alternatives`` (:func:`name_word_match`), at most
+    :data:`FORM_TITLED_SAMPLE` + 1 of them. Read-only."""
     return [(int(w), str(kind or "")) for w, kind in conn.execute(
         "SELECT w.work_rowid, w.document_type FROM works w WHERE w.work_rowid IN "
-        "(SELECT rowid FROM work_fts WHERE work_fts MATCH ? LIMIT ?)", (name_word_match(word), FORM_TITLED_SAMPLE + 1))]
+        "(SELECT rowid FROM work_fts WHERE work_fts MATCH ? LIMIT ?)",
+        (name_word_match(word, alternatives), FORM_TITLED_SAMPLE + 1))]
 
 
 def word_in_texts(conn: sqlite3.Connection, word: str) -> bool:
@@ -3372,6 +3374,62 @@ def missing_form_words(ctx: CallContext, indexes: Sequence[MountedIndex], shape:
     return missing or None
 
 
+#: Text states read to tell whether a subject word no name holds is what some act is about.
+ABOUT_SAMPLE = 400
+
+
+def act_about(conn: sqlite3.Connection, words: Sequence[str]) -> bool:
+    """Whether some work's texts hold one of ``words`` (any light-stem form) in at least
+    :data:`BREADTH_MIN` distinct provisions — an act about it, by other words than its name (the
+    Code du travail's provisions on « harcèlement », the procedure code's on « divorce ») — or the
+    texts hold it in more than :data:`ABOUT_SAMPLE` states (too common to tell). Read-only."""
+    match = "text : (" + " OR ".join(dict.fromkeys(_fts_word(w) for w in words)) + ")"
+    rows = conn.execute(
+        "SELECT COUNT(DISTINCT s.anchor), SUM(COUNT(*)) OVER () FROM "
+        "(SELECT rowid AS state_rowid FROM provision_fts WHERE provision_fts MATCH ? LIMIT ?) f "
+        "JOIN lexical_states s ON s.state_rowid = f.state_rowid GROUP BY s.work_rowid",
+        (match, ABOUT_SAMPLE + 1)).fetchall()
+    return bool(rows) and (rows[0][1] > ABOUT_SAMPLE or max(int(n) for n, _ in rows) >= BREADTH_MIN)
+
+
+def missing_law_words(ctx: CallContext, indexes: Sequence[MountedIndex], shape: FormSubject) -> list[str] | None:
+    """The subject words of a statute asked by its subject ("loi sur le séparatisme", "law on the
+    metaverse": :data:`serve.core.formnames.LAW`) that no act of any form is named by, when that says
+    the statute is not held; ``None`` otherwise. Any doubt keeps the question: a word some name holds
+    as a specific word (at most :data:`SPECIFIC_NAME_WORKS` works) may name the act; an English word
+    the lexicon does not translate cannot be looked for in French names; a word no name holds that
+    some act's texts are about (:func:`act_about`) is that act's subject said otherwise (a code's); a
+    word no index holds at all counts only in a French question, when it is no typo
+    (:func:`typo_words`) and long enough to tell (:data:`TYPO_INFLECTION_MIN_LETTERS`: « IVG » is an
+    abbreviation). A word in more names is an ordinary word of titles: no evidence either way.
+    Read-only."""
+    missing: list[str] = []
+    for word, terms in zip(shape.words, shape.terms, strict=True):
+        if not terms:
+            return None
+        text_words = [t for t in terms if " " not in t]
+        holders = 0
+        for index in indexes:
+            with index.session(ctx.deadline_seconds) as conn:
+                holders += len(name_word_holders(conn, word, terms[1:]))
+        if 0 < holders <= SPECIFIC_NAME_WORKS:
+            return None
+        if holders:
+            continue
+        known = False
+        for index in indexes:
+            with index.session(ctx.deadline_seconds) as conn:
+                if any(word_in_texts(conn, t) for t in text_words):
+                    if act_about(conn, text_words):
+                        return None
+                    known = True
+        if not known and (shape.language != "fr" or len(word) < TYPO_INFLECTION_MIN_LETTERS
+                          or not word.isalpha() or typo_words(ctx, [word], "fr")):
+            return None
+        missing.append(word)
+    return missing or None
+
+
 def form_subject_not_held(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mapping[str, Plan],
                           query: str) -> None:
     """A question naming one act by its form and subject ("directive sur les emballages", "règlement
@@ -3382,12 +3440,14 @@ def form_subject_not_held(ctx: CallContext, indexes: Sequence[MountedIndex], pla
     hold them beside other forms (a Luxembourg law on packaging for a directive on packaging), are not
     the act asked for. Not for a query that names a work otherwise (mention, article, anchor, act
     number) or that another rule already answers (:func:`named_act`, :func:`dated_reference_not_held`);
-    the words' test is :func:`missing_form_words`."""
+    the words' test is :func:`missing_form_words`, or for a statute asked by its subject ("loi sur le
+    séparatisme", "law on hunting": any act may be it; nohit26, docs/adr/0060) :func:`missing_law_words`."""
     shape = form_subject(query)
     if shape is None or any(p.mentions or p.constraints or p.article_key or p.anchor or p.act_number
                             or p.name_not_held for p in plans.values()):
         return
-    missing = missing_form_words(ctx, indexes, shape)
+    law = shape.form == LAW and not shape.popular
+    missing = missing_law_words(ctx, indexes, shape) if law else missing_form_words(ctx, indexes, shape)
     if missing:
         for plan in plans.values():
             plan.name_not_held = {"reason": "form_subject_not_held", "form": shape.form, "words": missing}
