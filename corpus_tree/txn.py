@@ -470,14 +470,7 @@ def rollback(root: Path, evidence: EvidenceStore, journal: Mapping[str, Any]) ->
     """Undo a (partially) applied journal; idempotent, so it can itself be interrupted."""
     staging = root / STAGING / journal["run_id"]
     for op in reversed(journal["ops"]):
-        target = root / op["path"]
-        backup = staging / "backup" / op["staged"]
-        if op["backup"]:
-            if backup.exists():
-                os.rename(backup, target)
-        else:
-            with contextlib.suppress(FileNotFoundError):
-                target.unlink()
+        _undo_op(root, staging, op)
     for d in reversed(journal["new_dirs"]):
         _rmdir_if_empty(root / d)
     if journal.get("evidence_in_tree"):
@@ -487,6 +480,19 @@ def rollback(root: Path, evidence: EvidenceStore, journal: Mapping[str, Any]) ->
         for d in reversed(journal["blob_dirs"]):
             _rmdir_if_empty(evidence.root / d)
     _finish(root, evidence, journal["run_id"])
+
+
+def _undo_op(root: Path, staging: Path, op: Mapping[str, Any]) -> None:
+    """Put back what ``op`` replaced (its backup) or remove what it created; a no-op when done
+    already (the backup was renamed back, the created file is gone), so rollback can be re-run."""
+    target = root / op["path"]
+    if op["backup"]:
+        backup = staging / "backup" / op["staged"]
+        if backup.exists():
+            os.rename(backup, target)
+    else:
+        with contextlib.suppress(FileNotFoundError):
+            target.unlink()
 
 
 def _finish(root: Path, evidence: EvidenceStore, run_id: str) -> None:
