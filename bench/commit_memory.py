@@ -107,14 +107,12 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--tracemalloc", action="store_true", help="trace the children (VmHWM then inflated)")
     args = parser.parse_args(argv)
     out = args.out.resolve()
-    fixtures = (args.fixtures or default_fixtures()).resolve()
-    base = out / "base"
-    prepare_base(fixtures, base)
+    prepare_base((args.fixtures or default_fixtures()).resolve(), out / "base")
     log = out / "commits.jsonl"
     for n in args.n:
         log.unlink(missing_ok=True)
         wrap = [sys.executable, "-m", "bench.commit_memory", "_probe", "--log", str(log), "--"]
-        ingest_memory.measure(n, out, base, ROOT, trace=args.tracemalloc, keep=False, wrap=wrap)
+        ingest_memory.measure(n, out, out / "base", ROOT, trace=args.tracemalloc, keep=False, wrap=wrap)
         for line in log.read_text(encoding="utf-8").splitlines() if log.exists() else []:
             event = json.loads(line)
             argv_of = event.pop("argv")

@@ -24,7 +24,10 @@ If anything fails in step 3 the same process rolls back at once; if the process 
 next :func:`recover` (run by :meth:`corpus_tree.tree.CorpusTree.open`) finds the journal and
 rolls back (or, if it says ``committed``, just cleans up). Rollback restores every backup,
 removes every file and directory the run created, and — when the evidence store lives inside
-the tree — the blobs it added, so the tree is byte-identical to before. (With a shared
+the tree — the blobs it added, so the tree is byte-identical to before; each step can be done
+again, so a rollback killed part-way (in the failing process or in a recovery) is finished by the
+next :func:`recover`. The journal is planned in memory and written whole: streaming its operations
+was measured not to lower the ingest's peak (ADR 0058). (With a shared
 evidence store outside the tree, blobs added by a rolled-back run are left in place: they
 are content-addressed, verified and harmless, and another run may already rely on them.)
 """
