@@ -18,6 +18,17 @@ vectors format knows heading rows (docs/hybrid.md §8) — and ``with-headings``
 collected file, per section, the works nearest by ``max(title, heading)`` similarity and their
 evidence (rescue variants ``rescueH_*``), and per case the relevant works' heading ranks.
 
+``titles`` (no search): the rank of the best relevant work of every graded case in its publisher's
+pure title-similarity order, for the e5 lane or, with ``--static STEM``, the static word table's
+lane (:mod:`hybrid.static_titles`); and the question encoding's CPU time (p50/p95, µs).
+``collect --static STEM`` records the static lane's similarities instead of e5's (docs/hybrid.md §10).
+
+``negatives``: per case with a weak section, the answerable-or-negative tests of
+:mod:`hybrid.answerable` (title similarity, margin, the two lanes' agreement with ``--other``, the
+nearest works' word evidence, the question's words known in the corpus and the rarest one's
+provision count), and per test the ROC AUC and the answerable cases kept at the thresholds that
+keep every answerable case or drop every negative (docs/hybrid.md §10.4).
+
 ``score``: applies the policies of :mod:`hybrid.rescue` to the collected answers and scores every
 case with the retrieval benchmark's own scoring (:mod:`release.benchmark.scoring`), per file:
 nDCG@10, MRR, cases up/down against keyword, exact-first, no-hit accuracy, leakage, negatives
@@ -31,6 +42,10 @@ Usage::
     python -m bench.bench_rescue with-headings --collected collected.json --index-dir DIR --headings-dir H \\
         --out collected-h.json
     python -m bench.bench_rescue score --collected collected-h.json --out policies.json
+    python -m bench.bench_rescue titles --index-dir DIR --judgments ... --static WORDS --out titles.json
+    python -m bench.bench_rescue collect --index-dir DIR --judgments ... --static WORDS --out collected-s.json
+    python -m bench.bench_rescue negatives --collected collected-s.json --other collected.json --index-dir DIR \\
+        --out negatives.json
 """
 
 from __future__ import annotations

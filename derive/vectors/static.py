@@ -15,10 +15,13 @@ model, no tokenizer, microseconds instead of tens of milliseconds.
 - :meth:`StaticTable.encode`: a text's vector; a word outside the vocabulary falls back to the
   known word sharing its longest prefix (at least :data:`PREFIX_MIN` letters: "trottinettes" →
   "trottinette"), else it is dropped; a text with no known word encodes to zeros;
-- :func:`save_table` / :func:`load_table`: ``<name>.static.npz``-free files: a ``.npy`` of the
-  float32 vectors and weights, and a canonical JSON manifest holding the vocabulary, the
-  source encoder's identity, the parameters and the SHA-256 of the ``.npy``; a file whose digest
-  differs from the manifest (or from an expected digest) is refused (``static_table_mismatch``).
+- :func:`save_table` / :func:`load_table`: ``STEM.npy`` (float32: the vectors, then the weights
+  as the last column) and ``STEM.json`` (format ``lex-evidence-static-words/1``: the vocabulary,
+  the parameters with the source encoder's identity, and the SHA-256 of the ``.npy``); a ``.npy``
+  whose digest differs from the manifest's (or from an expected digest) is refused
+  (``static_table_mismatch``).
+
+Nothing here is on the serving path: docs/hybrid.md §10 and ADR 0062 give the measurements.
 """
 
 from __future__ import annotations
