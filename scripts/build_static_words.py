@@ -54,18 +54,18 @@ def raw_vectors(vocabulary: list[str], raw_stem: Path | None) -> tuple[np.ndarra
 
     encoder = load_encoder()
     known: dict[str, np.ndarray] = {}
-    if raw_stem is not None and raw_stem.with_suffix(".json").is_file():
-        meta = json.loads(raw_stem.with_suffix(".json").read_text(encoding="utf-8"))
+    if raw_stem is not None and static.stem_file(raw_stem, ".json").is_file():
+        meta = json.loads(static.stem_file(raw_stem, ".json").read_text(encoding="utf-8"))
         if meta.get("encoder") == encoder.identity.as_dict():
-            matrix = np.load(raw_stem.with_suffix(".npy"))
+            matrix = np.load(static.stem_file(raw_stem, ".npy"))
             known = dict(zip(meta["vocabulary"], matrix, strict=True))
     todo = [w for w in vocabulary if w not in known]
     if todo:
         known.update(zip(todo, static.embed_words(encoder, todo), strict=True))
     out = np.stack([known[w] for w in vocabulary]).astype(np.float32)
     if raw_stem is not None:
-        np.save(raw_stem.with_suffix(".npy"), out)
-        raw_stem.with_suffix(".json").write_text(json.dumps({"encoder": encoder.identity.as_dict(),
+        np.save(static.stem_file(raw_stem, ".npy"), out)
+        static.stem_file(raw_stem, ".json").write_text(json.dumps({"encoder": encoder.identity.as_dict(),
                                                              "vocabulary": vocabulary}), encoding="utf-8")
     return out, len(todo)
 

@@ -169,6 +169,11 @@ def distil(raw: Matrix, vocabulary: Sequence[str], counts: Mapping[str, int], *,
     return StaticTable(tuple(vocabulary), vectors, sif_weights(vocabulary, counts, a), params)
 
 
+def stem_file(stem: Path, suffix: str) -> Path:
+    """``stem`` + ``suffix``: a dot inside the stem's name ("words-a1e-3.v2") is kept, not replaced."""
+    return stem.with_name(stem.name + suffix)
+
+
 def _npy_bytes(table: StaticTable) -> bytes:
     import io
 
@@ -183,10 +188,10 @@ def save_table(table: StaticTable, stem: Path) -> str:
     data = _npy_bytes(table)
     digest = hashlib.sha256(data).hexdigest()
     stem.parent.mkdir(parents=True, exist_ok=True)
-    stem.with_suffix(".npy").write_bytes(data)
+    stem_file(stem, ".npy").write_bytes(data)
     manifest = {"format": FORMAT, "npy_sha256": digest, "params": dict(table.params),
                 "vocabulary": list(table.vocabulary)}
-    stem.with_suffix(".json").write_bytes(
+    stem_file(stem, ".json").write_bytes(
         json.dumps(manifest, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
     return digest
 
@@ -194,10 +199,10 @@ def save_table(table: StaticTable, stem: Path) -> str:
 def load_table(stem: Path, *, expected_sha256: str | None = None) -> StaticTable:
     """The table written by :func:`save_table`, its ``.npy`` verified against the manifest's digest
     (and ``expected_sha256`` when given)."""
-    manifest = json.loads(stem.with_suffix(".json").read_text(encoding="utf-8"))
+    manifest = json.loads(stem_file(stem, ".json").read_text(encoding="utf-8"))
     if manifest.get("format") != FORMAT:
         raise IndexError_(f"not a {FORMAT} manifest", code="static_table_invalid", subject=stem.name)
-    data = stem.with_suffix(".npy").read_bytes()
+    data = stem_file(stem, ".npy").read_bytes()
     digest = hashlib.sha256(data).hexdigest()
     for pinned in (manifest.get("npy_sha256"), expected_sha256):
         if pinned is not None and digest != pinned:

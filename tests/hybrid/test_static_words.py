@@ -64,14 +64,15 @@ def test_the_table_is_deterministic_and_pinned_by_digest(table: static.StaticTab
 
 
 def test_a_table_whose_bytes_differ_from_its_pin_is_refused(table: static.StaticTable, tmp_path: Path) -> None:
-    stem = tmp_path / "words"
+    stem = tmp_path / "words-a1e-3.v2"  # a dot in the name is part of the stem
     digest = static.save_table(table, stem)
+    assert (tmp_path / "words-a1e-3.v2.npy").is_file() and (tmp_path / "words-a1e-3.v2.json").is_file()
     with pytest.raises(IndexError_) as wrong_pin:
         static.load_table(stem, expected_sha256="0" * 64)
     assert wrong_pin.value.code == "static_table_mismatch"
-    data = bytearray(stem.with_suffix(".npy").read_bytes())
+    data = bytearray((tmp_path / "words-a1e-3.v2.npy").read_bytes())
     data[-1] ^= 1
-    stem.with_suffix(".npy").write_bytes(bytes(data))
+    (tmp_path / "words-a1e-3.v2.npy").write_bytes(bytes(data))
     with pytest.raises(IndexError_) as tampered:
         static.load_table(stem)
     assert tampered.value.code == "static_table_mismatch" and f"pinned {digest}" in str(tampered.value)
