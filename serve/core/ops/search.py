@@ -1702,7 +1702,7 @@ def route_sections(sections: list[Answer]) -> None:
         for section in sections:
             if section.get("hits") and not _direct(section) and not titled_over(section, direct):
                 _route_out(section, "another publisher holds every word of the query", None, None)
-    covers = [s.get("title_coverage") for s in sections]
+    covers = [routing_coverage(s) for s in sections]
     known = [c for c in covers if isinstance(c, float | int)]
     if len(known) < 2:
         return
@@ -1713,6 +1713,19 @@ def route_sections(sections: list[Answer]) -> None:
         if isinstance(cover, float | int) and best - cover >= ROUTING_MARGIN and section.get("hits") \
                 and not weaker_titled(section, sections, covers):
             _route_out(section, "another publisher's works are titled by the query", cover, best)
+
+
+def routing_coverage(section: Answer) -> float | None:
+    """The title coverage :func:`route_sections` weighs for a section: its ``title_coverage``, or
+    0.0 when every hit is a ``work_metadata`` hit (a EuroVoc label, a subject term): such a section
+    has no title coverage of its own (:func:`title_coverage` is over the works of its text hits, so
+    ``None``), and without one another publisher's works titled by the question did not route it
+    out (issue #15: "compensation of war damage to houses in Luxembourg" answered by the EuroVoc
+    label "compensation for damage" beside the Luxembourg law on war damage). Pure."""
+    hits = section.get("hits") or []
+    if hits and all("work_metadata" in (h.get("match_reasons") or ()) for h in hits):
+        return 0.0
+    return section.get("title_coverage")
 
 
 #: Match reasons of provisions holding only some of the question's words (the any-word relaxation,
