@@ -1700,7 +1700,8 @@ def route_sections(sections: list[Answer]) -> None:
     direct = [s for s in sections if _direct(s) and not _untranslated(s)]
     if direct:
         for section in sections:
-            if section.get("hits") and not _direct(section) and not titled_over(section, direct):
+            if section.get("hits") and not _direct(section) and not titled_over(section, direct) \
+                    and not fits_over(section, direct):
                 _route_out(section, "another publisher holds every word of the query", None, None)
     covers = [routing_coverage(s) for s in sections]
     known = [c for c in covers if isinstance(c, float | int)]
@@ -1765,6 +1766,24 @@ def titled_over(section: Answer, others: Sequence[Answer]) -> bool:
     if not isinstance(cover, float | int) or cover < 0.5:
         return False
     return all(isinstance(c := o.get("title_coverage"), float | int) and cover - c >= ROUTING_MARGIN for o in others)
+
+
+def fits_over(section: Answer, holders: Sequence[Answer]) -> bool:
+    """Whether a section of weaker matches answers the question better than the ``holders``
+    (sections holding every word) by its first work: that work's title fits the question
+    (``top_title_match``, :func:`title_match`, at least 0.5) and the first work of each holder fits
+    it at least :data:`ROUTING_MARGIN` less, while the holders' best works are titled by no more of
+    the question (:func:`routing_coverage`). Their provisions hold the words in passing (two EU
+    directives' articles on the exchange of information), the section's first act is about them
+    (« déclaration des dispositifs transfrontières de planification fiscale »: the Luxembourg law
+    « relative aux dispositifs transfrontières devant faire l'objet d'une déclaration »). Issue #15.
+    Pure."""
+    fit = section.get("top_title_match")
+    if not isinstance(fit, float | int) or fit < 0.5:
+        return False
+    cover = routing_coverage(section) or 0.0
+    return all(fit - float(h.get("top_title_match") or 0.0) >= ROUTING_MARGIN
+               and float(routing_coverage(h) or 0.0) <= cover for h in holders)
 
 
 def title_match(precision: float, coverage: float) -> float:
