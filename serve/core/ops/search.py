@@ -131,6 +131,11 @@ IDF_QUORUM = 0.65
 #: Publisher routing: a section whose best works' titles hold this much less of the query than another
 #: section's is left out of a fan-out answer (:func:`route_sections`).
 ROUTING_MARGIN = 0.5
+#: How well (``top_title_match``, strictly more) the first work of a section of weaker matches must fit
+#: the question for sections holding every word not to route it out (:func:`fits_over`): at exactly
+#: 0.5 a corrigendum found by its metadata ("Corrigendum to Directive 2014/41/EU", "mutual
+#: assistance in criminal matters") would come back before the Luxembourg law holding the words.
+FIT_OVER = 0.5
 #: Provisions sampled when counting the works whose text holds a name as a phrase.
 PHRASE_SAMPLE = 5000
 #: Relevance multiplier of a work a soft (ordinary-phrase) name mention points at.
@@ -1771,7 +1776,7 @@ def titled_over(section: Answer, others: Sequence[Answer]) -> bool:
 def fits_over(section: Answer, holders: Sequence[Answer]) -> bool:
     """Whether a section of weaker matches answers the question better than the ``holders``
     (sections holding every word) by its first work: that work's title fits the question
-    (``top_title_match``, :func:`title_match`, at least 0.5) and the first work of each holder fits
+    (``top_title_match``, :func:`title_match`, more than :data:`FIT_OVER`) and the first work of each holder fits
     it at least :data:`ROUTING_MARGIN` less, while the holders' best works are titled by no more of
     the question (:func:`routing_coverage`). Their provisions hold the words in passing (two EU
     directives' articles on the exchange of information), the section's first act is about them
@@ -1779,7 +1784,7 @@ def fits_over(section: Answer, holders: Sequence[Answer]) -> bool:
     « relative aux dispositifs transfrontières devant faire l'objet d'une déclaration »). Issue #15.
     Pure."""
     fit = section.get("top_title_match")
-    if not isinstance(fit, float | int) or fit < 0.5:
+    if not isinstance(fit, float | int) or fit <= FIT_OVER:
         return False
     cover = routing_coverage(section) or 0.0
     return all(fit - float(h.get("top_title_match") or 0.0) >= ROUTING_MARGIN
@@ -1827,7 +1832,7 @@ def order_sections(sections: Sequence[Answer], eu_form: bool = False, own_law: b
     (:func:`asks_eu_form`: the question asks for a directive) the EUR-Lex section with hits comes
     first; with ``own_law`` (:func:`serve.core.ranking.asks_own_law`: the question asks for
     Luxembourg's own law, or for the act transposing a directive) the Legilux section with hits."""
-    def key(item: tuple[int, Answer]) -> tuple[int, int, float, float, int]:
+    def key(item: tuple[int, Answer]) -> tuple[int, int, int, float, float, int]:
         position, section = item
         hits = section.get("hits") or []
         if not hits:
@@ -1838,7 +1843,8 @@ def order_sections(sections: Sequence[Answer], eu_form: bool = False, own_law: b
         score = hits[0].get("score")
         # a section answered through translations comes after one answered in the question's words
         translated = int(bool((section.get("query_plan") or {}).get("translations")))
-        return (form, translated, -float(fit) if isinstance(fit, float | int) else 0.0,
+        whole = -int(routing_coverage(section) == 1.0)
+        return (form, translated, whole, -float(fit) if isinstance(fit, float | int) else 0.0,
                 -float(score) if isinstance(score, float | int) else 0.0, position)
 
     return [s for _, s in sorted(enumerate(sections), key=key)]
