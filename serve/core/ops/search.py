@@ -1695,11 +1695,14 @@ def title_coverage(coverage: dict[int, float], works: Sequence[int], top: int = 
 
 def route_sections(sections: list[Answer]) -> None:
     """Publisher routing of a fan-out answer (in place). A publisher whose hits are all weaker
-    matches (some of the words, metadata) yields to one that holds every word; and when the best works of one publisher are
+    matches (some of the words, metadata) yields to one that holds every word, unless its works are
+    titled by the query over it (:func:`titled_over`) or its first work fits the query over the
+    holders' (:func:`fits_over`); and when the best works of one publisher are
     titled by the query (:func:`title_coverage` at least 0.5) and another publisher's are titled by
     at least :data:`ROUTING_MARGIN` less of it, the other publisher's hits are left out and it says
-    why (``routed``). A French question on the Luxembourg law of that name is not answered first by
-    an EU act that merely uses its words."""
+    why (``routed``); a section of metadata hits only weighs title coverage 0.0
+    (:func:`routing_coverage`). A French question on the Luxembourg law of that name is not answered
+    first by an EU act that merely uses its words."""
     # a section searched in translation without the words nothing translates answers a shorter
     # question: it holds every word of that one, not of the query, and routes no other section out
     direct = [s for s in sections if _direct(s) and not _untranslated(s)]
@@ -1821,7 +1824,10 @@ def asks_eu_form(query: str) -> bool:
 def order_sections(sections: Sequence[Answer], eu_form: bool = False, own_law: bool = False) -> list[Answer]:
     """The sections of a fan-out answer, the publisher whose first hit is the best evidence first.
 
-    Evidence, compared in this order: a section with hits before one without; how well its first
+    Evidence, compared in this order: a section with hits before one without; a section some of
+    whose best works are named by every word of the question (:func:`routing_coverage` 1.0:
+    « salaire social minimum », the Luxembourg laws on it, before the EU minimum-wage directive
+    whose title fits the words better) before one whose works are not; how well its first
     work's title fits the query (``top_title_match``, :func:`title_match`: a question that all but
     quotes a title is about that act); the normalised score of its first hit
     (:func:`serve.core.merge.score_hits`, one scale over the sections). Ties keep publisher order.
@@ -1836,7 +1842,7 @@ def order_sections(sections: Sequence[Answer], eu_form: bool = False, own_law: b
         position, section = item
         hits = section.get("hits") or []
         if not hits:
-            return 2, 0, 0.0, 0.0, position
+            return 2, 0, 0, 0.0, 0.0, position
         form = int((eu_form and section.get("publisher") != "eu-eurlex")
                    or (own_law and not eu_form and section.get("publisher") != "lu-legilux"))
         fit = section.get("top_title_match")
