@@ -131,6 +131,11 @@ IDF_QUORUM = 0.65
 #: Publisher routing: a section whose best works' titles hold this much less of the query than another
 #: section's is left out of a fan-out answer (:func:`route_sections`).
 ROUTING_MARGIN = 0.5
+#: How well (``top_title_match``, strictly more) the first work of a section of weaker matches must fit
+#: the question for sections holding every word not to route it out (:func:`fits_over`): at exactly
+#: 0.5 a corrigendum found by its metadata ("Corrigendum to Directive 2014/41/EU", "mutual
+#: assistance in criminal matters") would come back before the Luxembourg law holding the words.
+FIT_OVER = 0.5
 #: Provisions sampled when counting the works whose text holds a name as a phrase.
 PHRASE_SAMPLE = 5000
 #: Relevance multiplier of a work a soft (ordinary-phrase) name mention points at.
@@ -1690,19 +1695,23 @@ def title_coverage(coverage: dict[int, float], works: Sequence[int], top: int = 
 
 def route_sections(sections: list[Answer]) -> None:
     """Publisher routing of a fan-out answer (in place). A publisher whose hits are all weaker
-    matches (some of the words, metadata) yields to one that holds every word; and when the best works of one publisher are
+    matches (some of the words, metadata) yields to one that holds every word, unless its works are
+    titled by the query over it (:func:`titled_over`) or its first work fits the query over the
+    holders' (:func:`fits_over`); and when the best works of one publisher are
     titled by the query (:func:`title_coverage` at least 0.5) and another publisher's are titled by
     at least :data:`ROUTING_MARGIN` less of it, the other publisher's hits are left out and it says
-    why (``routed``). A French question on the Luxembourg law of that name is not answered first by
-    an EU act that merely uses its words."""
+    why (``routed``); a section of metadata hits only weighs title coverage 0.0
+    (:func:`routing_coverage`). A French question on the Luxembourg law of that name is not answered
+    first by an EU act that merely uses its words."""
     # a section searched in translation without the words nothing translates answers a shorter
     # question: it holds every word of that one, not of the query, and routes no other section out
     direct = [s for s in sections if _direct(s) and not _untranslated(s)]
     if direct:
         for section in sections:
-            if section.get("hits") and not _direct(section) and not titled_over(section, direct):
+            if section.get("hits") and not _direct(section) and not titled_over(section, direct) \
+                    and not fits_over(section, direct):
                 _route_out(section, "another publisher holds every word of the query", None, None)
-    covers = [s.get("title_coverage") for s in sections]
+    covers = [routing_coverage(s) for s in sections]
     known = [c for c in covers if isinstance(c, float | int)]
     if len(known) < 2:
         return
@@ -1713,6 +1722,19 @@ def route_sections(sections: list[Answer]) -> None:
         if isinstance(cover, float | int) and best - cover >= ROUTING_MARGIN and section.get("hits") \
                 and not weaker_titled(section, sections, covers):
             _route_out(section, "another publisher's works are titled by the query", cover, best)
+
+
+def routing_coverage(section: Answer) -> float | None:
+    """The title coverage :func:`route_sections` weighs for a section: its ``title_coverage``, or
+    0.0 when every hit is a ``work_metadata`` hit (a EuroVoc label, a subject term): such a section
+    has no title coverage of its own (:func:`title_coverage` is over the works of its text hits, so
+    ``None``), and without one another publisher's works titled by the question did not route it
+    out (issue #15: "compensation of war damage to houses in Luxembourg" answered by the EuroVoc
+    label "compensation for damage" beside the Luxembourg law on war damage). Pure."""
+    hits = section.get("hits") or []
+    if hits and all("work_metadata" in (h.get("match_reasons") or ()) for h in hits):
+        return 0.0
+    return section.get("title_coverage")
 
 
 #: Match reasons of provisions holding only some of the question's words (the any-word relaxation,
@@ -1754,6 +1776,24 @@ def titled_over(section: Answer, others: Sequence[Answer]) -> bool:
     return all(isinstance(c := o.get("title_coverage"), float | int) and cover - c >= ROUTING_MARGIN for o in others)
 
 
+def fits_over(section: Answer, holders: Sequence[Answer]) -> bool:
+    """Whether a section of weaker matches answers the question better than the ``holders``
+    (sections holding every word) by its first work: that work's title fits the question
+    (``top_title_match``, :func:`title_match`, more than :data:`FIT_OVER`) and the first work of each holder fits
+    it at least :data:`ROUTING_MARGIN` less, while the holders' best works are titled by no more of
+    the question (:func:`routing_coverage`). Their provisions hold the words in passing (two EU
+    directives' articles on the exchange of information), the section's first act is about them
+    (« déclaration des dispositifs transfrontières de planification fiscale »: the Luxembourg law
+    « relative aux dispositifs transfrontières devant faire l'objet d'une déclaration »). Issue #15.
+    Pure."""
+    fit = section.get("top_title_match")
+    if not isinstance(fit, float | int) or fit <= FIT_OVER:
+        return False
+    cover = routing_coverage(section) or 0.0
+    return all(fit - float(h.get("top_title_match") or 0.0) >= ROUTING_MARGIN
+               and float(routing_coverage(h) or 0.0) <= cover for h in holders)
+
+
 def title_match(precision: float, coverage: float) -> float:
     """How well a work's title fits a query: the harmonic mean of the share of its title-subject
     words the query holds (``precision``: the title is about the question) and the share of the
@@ -1784,7 +1824,10 @@ def asks_eu_form(query: str) -> bool:
 def order_sections(sections: Sequence[Answer], eu_form: bool = False, own_law: bool = False) -> list[Answer]:
     """The sections of a fan-out answer, the publisher whose first hit is the best evidence first.
 
-    Evidence, compared in this order: a section with hits before one without; how well its first
+    Evidence, compared in this order: a section with hits before one without; a section some of
+    whose best works are named by every word of the question (:func:`routing_coverage` 1.0:
+    « salaire social minimum », the Luxembourg laws on it, before the EU minimum-wage directive
+    whose title fits the words better) before one whose works are not; how well its first
     work's title fits the query (``top_title_match``, :func:`title_match`: a question that all but
     quotes a title is about that act); the normalised score of its first hit
     (:func:`serve.core.merge.score_hits`, one scale over the sections). Ties keep publisher order.
@@ -1795,18 +1838,19 @@ def order_sections(sections: Sequence[Answer], eu_form: bool = False, own_law: b
     (:func:`asks_eu_form`: the question asks for a directive) the EUR-Lex section with hits comes
     first; with ``own_law`` (:func:`serve.core.ranking.asks_own_law`: the question asks for
     Luxembourg's own law, or for the act transposing a directive) the Legilux section with hits."""
-    def key(item: tuple[int, Answer]) -> tuple[int, int, float, float, int]:
+    def key(item: tuple[int, Answer]) -> tuple[int, int, int, float, float, int]:
         position, section = item
         hits = section.get("hits") or []
         if not hits:
-            return 2, 0, 0.0, 0.0, position
+            return 2, 0, 0, 0.0, 0.0, position
         form = int((eu_form and section.get("publisher") != "eu-eurlex")
                    or (own_law and not eu_form and section.get("publisher") != "lu-legilux"))
         fit = section.get("top_title_match")
         score = hits[0].get("score")
         # a section answered through translations comes after one answered in the question's words
         translated = int(bool((section.get("query_plan") or {}).get("translations")))
-        return (form, translated, -float(fit) if isinstance(fit, float | int) else 0.0,
+        whole = -int(routing_coverage(section) == 1.0)
+        return (form, translated, whole, -float(fit) if isinstance(fit, float | int) else 0.0,
                 -float(score) if isinstance(score, float | int) else 0.0, position)
 
     return [s for _, s in sorted(enumerate(sections), key=key)]
