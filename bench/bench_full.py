@@ -70,6 +70,11 @@ Three builds:
    latest body with one word changed (and the latest version closed at that date) — a new
    version at the publisher, the ordinary nightly change.
 
+``--phases onechange`` alone is preceded by an unrecorded **reset** build over the published corpora
+(:func:`reset_first`): ``OUT`` may already hold the one-change build, which built again would find
+nothing changed. A stage process first freezes what it inherited from the stage server
+(:func:`_freeze_inherited`), so no collection in it walks the preload's objects.
+
 The release gate: ``--judgments`` (default ``evals/full_judgments_tuning.json`` when it exists, otherwise
 the fixture judgments ``evals/retrieval_judgments.json`` restricted to the cases whose judged works
 are all present in the trees, written to ``OUT/judgments-restricted.json``) and ``--gate-policy``
