@@ -42,7 +42,9 @@ import sqlite3
 import sys
 import weakref
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from operator import itemgetter
 from typing import Any, TypeVar, cast
@@ -1003,6 +1005,25 @@ class LaterSnippets:
     index: MountedIndex
     words: tuple[str, ...]
     rows: list[tuple[dict[str, Any], str, str]]
+
+
+#: Whether ``search`` cuts its hits' snippets from their stored texts (on by default). A caller that
+#: scores ranked works and provisions only (the release gate's retrieval run) turns it off around
+#: its calls (:func:`without_snippets`): not an argument, so the catalogue, OpenAPI and MCP schemas
+#: are unchanged, and served answers are as before.
+_SNIPPETS: ContextVar[bool] = ContextVar("search_snippets", default=True)
+
+
+@contextmanager
+def without_snippets() -> Iterator[None]:
+    """``search`` calls in this block (this thread / context) cut no snippet from a stored text: a
+    hit's ``snippet`` is its fallback (title, number or heading), no text is read or remembered for
+    it; the hits, their order and every other field are those of the same call outside the block."""
+    token = _SNIPPETS.set(False)
+    try:
+        yield
+    finally:
+        _SNIPPETS.reset(token)
 
 
 def cut_later(deadline_seconds: float, pending: Sequence[LaterSnippets]) -> None:
@@ -3744,8 +3765,9 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
         sections = sections_of()  # every section answers no hits (``words_apart``, set on the plans)
     if len(sections) > 1 and not args["works"] and not someone_strong:
         route_sections(sections)
-    cut_later(ctx.deadline_seconds, [group for section, i in zip(sections, indexes, strict=True)
-                                     if section.get("hits") for group in later[i.publisher.value]])
+    if _SNIPPETS.get():
+        cut_later(ctx.deadline_seconds, [group for section, i in zip(sections, indexes, strict=True)
+                                         if section.get("hits") for group in later[i.publisher.value]])
     if args["retrieval_mode"] == "hybrid" and ctx.search_lane is not None:
         # the keyword sections above, fused per publisher with the attached lane
         sections = ctx.search_lane.fuse(ctx, indexes, plans, args, sections)
