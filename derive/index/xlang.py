@@ -37,6 +37,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import os
 import re
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Sequence
@@ -329,9 +330,26 @@ class Lexicon:
         if found is not None:
             return found
         for form in self.stems.get(key_of(word, language), ()):
-            if abs(len(form) - len(word)) <= 2 and analysis.inflection(word, form):
+            if abs(len(form) - len(word)) <= 2 and analysis.inflection(word, form) and same_word(word, form, language):
                 return self.words[form]
         return None
+
+
+#: The endings by which two English forms of one word differ (number, verb forms: "wage"/"wages",
+#: "authority"/"authorities", "employ"/"employed"), after the letters they share.
+ENGLISH_INFLECTIONS = frozenset({"", "s", "es", "ies", "y", "ed", "d", "ing", "e"})
+
+
+def same_word(word: str, form: str, language: str) -> bool:
+    """Whether an English ``word`` and a lexicon ``form`` of the same Snowball stem are forms of one
+    word: each ends, after the letters they share, in an inflection (:data:`ENGLISH_INFLECTIONS`).
+    "customs" is not a form of "customer" (``s`` / ``er``: a derived word, its own sense), so it
+    does not take « client »; "wages" is one of "wage". Another language: true (its stem and
+    :func:`derive.index.analysis.inflection` decide). Pure."""
+    if language != "en":
+        return True
+    shared = len(os.path.commonprefix((word, form)))
+    return word[shared:] in ENGLISH_INFLECTIONS and form[shared:] in ENGLISH_INFLECTIONS
 
 
 def _read(path: Path) -> dict[str, Any]:
