@@ -451,6 +451,7 @@ COMPOUND_LINKS = ("es", "en", "s", "n", "e")
 COMPOUND_MIN_PART = 3
 
 
+@functools.lru_cache(maxsize=4096)
 def compound_parts(word: str, language: str) -> tuple[str, ...] | None:
     """A German compound the lexicon does not hold as a word, as parts it does hold: the longest head
     the lexicon knows, and a modifier it knows (or that is itself such a compound), a linking
@@ -539,7 +540,8 @@ def cognates(word: str, language: str) -> tuple[str, ...]:
 def query_language(words: Sequence[str]) -> str | None:
     """The language of a question's normalised words, when it is told: the most evidence among
     French, English and German — stop words of one language only, words only the English or
-    German lexicon knows, and words a translation's French is made of for French; a word French holds
+    German lexicon knows (a German compound it cuts into words it knows, :func:`compound_parts`, among
+    them), and words a translation's French is made of for French; a word French holds
     as it is, or one that is on both sides ("minimum", "location"), counts for none. ``None`` on no evidence or a tie."""
     score: Counter[str] = Counter()
     for w in words:
@@ -551,6 +553,8 @@ def query_language(words: Sequence[str]) -> str | None:
         french = any(w in lexicon(lang).french for lang in SOURCES)
         sources = [lang for lang in SOURCES if (lex := lexicon(lang)).lookup(w, lang) is not None
                    or w in lex.foreign or w in lex.phrase_words]
+        if not sources and not french and compound_parts(w, "de") is not None:
+            sources = ["de"]  # a German compound of words the lexicon knows ("Elektrofahrzeugen")
         if french != bool(sources):  # a word of both sides ("minimum", "location") tells nothing
             for lang in sources or ["fr"]:
                 score[lang] += 1

@@ -2,8 +2,8 @@
 question's phrase alternatives saying a EuroVoc subject, on the real fixture corpus (``LEX_FIXTURES``)
 where an index is read.
 
-- A German word the lexicon has no entry for ("Qualität", "Kompetenz", "geologische") may be the same
-  learned word as a French one ("qualité", "compétence", "géologique"): :func:`derive.index.xlang.cognates`
+- A German word the lexicon has no entry for ("Identität", "Kompetenz", "geologische") may be the same
+  learned word as a French one ("identité", "compétence", "géologique"): :func:`derive.index.xlang.cognates`
   proposes it, the searched index's vocabulary decides, and it is OR-ed with the word. It adds terms
   only: it never counts as a translated word, so a question no text answers in its own words stays
   unanswered (the translation guard).
