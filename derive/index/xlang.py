@@ -336,8 +336,9 @@ class Lexicon:
 
 
 #: The endings by which two English forms of one word differ (number, verb forms: "wage"/"wages",
-#: "authority"/"authorities", "employ"/"employed"), after the letters they share.
-ENGLISH_INFLECTIONS = frozenset({"", "s", "es", "ies", "y", "ed", "d", "ing", "e"})
+#: "authority"/"authorities", "employ"/"employed"), after the letters they share, and the derived
+#: endings that keep the word's sense (the verb's noun, "compensate"/"compensation"; the adverb).
+ENGLISH_INFLECTIONS = frozenset({"", "s", "es", "ies", "y", "ed", "d", "ing", "e", "ion", "ions", "ly"})
 
 
 def same_word(word: str, form: str, language: str) -> bool:
@@ -451,6 +452,20 @@ COMPOUND_LINKS = ("es", "en", "s", "n", "e")
 COMPOUND_MIN_PART = 3
 
 
+#: The heads of a German compound that names an act by its form ("Spielzeugrichtlinie"): such a
+#: compound is a name, read by the act-name checks (``serve.core.formnames``), not evidence of the
+#: question's language (:func:`german_compound`).
+ACT_FORM_HEADS = frozenset({"richtlinie", "verordnung", "gesetz", "beschluss"})
+
+
+def german_compound(word: str) -> bool:
+    """Whether a word is a German compound the lexicon cuts into words it knows (:func:`compound_parts`:
+    "elektrofahrzeugen" → "elektro" + "fahrzeugen"), other than an act's name by its form
+    (:data:`ACT_FORM_HEADS`): evidence that a question is German. Pure."""
+    parts = compound_parts(word, "de")
+    return parts is not None and parts[-1] not in ACT_FORM_HEADS
+
+
 @functools.lru_cache(maxsize=4096)
 def compound_parts(word: str, language: str) -> tuple[str, ...] | None:
     """A German compound the lexicon does not hold as a word, as parts it does hold: the longest head
@@ -540,7 +555,7 @@ def cognates(word: str, language: str) -> tuple[str, ...]:
 def query_language(words: Sequence[str]) -> str | None:
     """The language of a question's normalised words, when it is told: the most evidence among
     French, English and German — stop words of one language only, words only the English or
-    German lexicon knows (a German compound it cuts into words it knows, :func:`compound_parts`, among
+    German lexicon knows (a German compound it cuts into words it knows, :func:`german_compound`, among
     them), and words a translation's French is made of for French; a word French holds
     as it is, or one that is on both sides ("minimum", "location"), counts for none. ``None`` on no evidence or a tie."""
     score: Counter[str] = Counter()
@@ -553,7 +568,7 @@ def query_language(words: Sequence[str]) -> str | None:
         french = any(w in lexicon(lang).french for lang in SOURCES)
         sources = [lang for lang in SOURCES if (lex := lexicon(lang)).lookup(w, lang) is not None
                    or w in lex.foreign or w in lex.phrase_words]
-        if not sources and not french and compound_parts(w, "de") is not None:
+        if not sources and not french and german_compound(w):
             sources = ["de"]  # a German compound of words the lexicon knows ("Elektrofahrzeugen")
         if french != bool(sources):  # a word of both sides ("minimum", "location") tells nothing
             for lang in sources or ["fr"]:
