@@ -37,7 +37,6 @@ from __future__ import annotations
 import functools
 import json
 import math
-import os
 import re
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Sequence
@@ -325,7 +324,8 @@ class Lexicon:
 
     def lookup(self, word: str, language: str) -> tuple[str, ...] | None:
         """The French terms of a source word: its own entry, or that of a form of the same stem
-        it inflects (at most two letters apart: "wages" → "wage", never "parental" → "parent")."""
+        it inflects (at most two letters apart: "wages" → "wage", never "parental" → "parent"; in
+        English a form of the same word, :func:`same_word`: never "customs" → "customer")."""
         found = self.words.get(word)
         if found is not None:
             return found
@@ -349,7 +349,7 @@ def same_word(word: str, form: str, language: str) -> bool:
     :func:`derive.index.analysis.inflection` decide). Pure."""
     if language != "en":
         return True
-    shared = len(os.path.commonprefix((word, form)))
+    shared = next((k for k, (a, b) in enumerate(zip(word, form, strict=False)) if a != b), min(len(word), len(form)))
     return word[shared:] in ENGLISH_INFLECTIONS and form[shared:] in ENGLISH_INFLECTIONS
 
 
