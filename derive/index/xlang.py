@@ -652,7 +652,10 @@ def translate(terms: Sequence[str], language: str, covered: Collection[str] = ()
             i += 1
             french = lex.lookup(word, language) if " " not in word and word not in lex.shared \
                 else joined_phrase(word, language)
-            parts = compound_parts(word, language) if not french and " " not in word else None
+            # a word the synonym file covers keeps its own legal terms: never cut into parts
+            # ("Steuererklärung" is « déclaration d'impôt », not « fiscales » + « déclaration »)
+            parts = compound_parts(word, language) if not french and " " not in word and word not in covered \
+                else None
             similar = [c for c in cognates(word, language) if held(c)] \
                 if held is not None and not french and not parts and word not in stops else []
             if french:
