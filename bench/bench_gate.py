@@ -8,7 +8,8 @@ Run::
 Each run is a fresh Python process (the release stage's is a fresh process too) that imports the
 legal core and the benchmark, mounts every ``<publisher>.sqlite`` of ``DIR`` (``LegalCore.mount``),
 and runs the judged cases as :func:`pipelines.release_stage.benchmark` does
-(:func:`release.benchmark.runner.warm_up`, then :func:`~release.benchmark.runner.run_cases`) — without hashing
+(:func:`release.benchmark.runner.warm_up`, then :func:`~release.benchmark.runner.run_cases`, no snippet cut:
+:func:`serve.core.ops.search.without_snippets`; ``--snippets`` cuts them as before) — without hashing
 the index files (the release stage passes the hashes it holds). Per run it reports the CPU
 seconds (user + system) and wall of each part: ``import``, ``mount`` (the catalogues), ``first``
 (the warm-up query: the first search of a process builds its per-index tables), ``cases`` (the
@@ -31,6 +32,7 @@ path first to measure that tree's code: paired runs of two commits alternate the
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import resource
 import statistics
@@ -46,8 +48,10 @@ def _cpu() -> float:
     return own.ru_utime + own.ru_stime
 
 
-def child(index_dir: Path, judgments: Path, hits: Path | None, profile: Path | None) -> dict[str, Any]:
-    """(In the fresh process.) One run: the parts' CPU and wall seconds."""
+def child(index_dir: Path, judgments: Path, hits: Path | None, profile: Path | None,
+          snippets: bool = False) -> dict[str, Any]:
+    """(In the fresh process.) One run: the parts' CPU and wall seconds; ``snippets``: the hits'
+    snippets cut as a served search cuts them (the gate cuts none: :func:`serve.core.ops.search.without_snippets`)."""
     parts: dict[str, Any] = {}
     cpu, wall = _cpu(), time.monotonic()
 
@@ -61,6 +65,7 @@ def child(index_dir: Path, judgments: Path, hits: Path | None, profile: Path | N
     from release.benchmark import load_judgments
     from release.benchmark.runner import LIMIT, run_cases, warm_up
     from serve.core import LegalCore
+    from serve.core.ops.search import without_snippets
 
     mark("import")
     profiler = None
@@ -70,7 +75,7 @@ def child(index_dir: Path, judgments: Path, hits: Path | None, profile: Path | N
         profiler = cProfile.Profile()
         profiler.enable()
     loaded = load_judgments(judgments)
-    with LegalCore.mount(index_dir) as core:
+    with LegalCore.mount(index_dir) as core, contextlib.nullcontext() if snippets else without_snippets():
         mark("mount")
         warm_up(core, "keyword")
         mark("first")
@@ -123,6 +128,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", type=Path)
     parser.add_argument("--alone", action="store_true",
                         help="list the cases whose publisher section differs from that index's answer alone")
+    parser.add_argument("--snippets", action="store_true",
+                        help="cut the hits' snippets as a served search does (the release gate cuts none)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.alone:
@@ -130,13 +137,13 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({p: {"differing": len(ids), "cases": ids} for p, ids in found.items()}, indent=1))
         return 0
     if args.child:
-        print(json.dumps(child(args.index_dir, args.judgments, args.hits, args.profile)))
+        print(json.dumps(child(args.index_dir, args.judgments, args.hits, args.profile, args.snippets)))
         return 0
     samples: list[dict[str, Any]] = []
     for i in range(args.runs):
         last = i == args.runs - 1
         command = [sys.executable, str(Path(__file__).resolve()), "--child", "--index-dir", str(args.index_dir),
-                   "--judgments", str(args.judgments)]
+                   "--judgments", str(args.judgments)] + (["--snippets"] if args.snippets else [])
         if last and args.hits:
             command += ["--hits", str(args.hits)]
         if last and args.profile:

@@ -18,6 +18,17 @@ vectors format knows heading rows (docs/hybrid.md §8) — and ``with-headings``
 collected file, per section, the works nearest by ``max(title, heading)`` similarity and their
 evidence (rescue variants ``rescueH_*``), and per case the relevant works' heading ranks.
 
+``titles`` (no search): the rank of the best relevant work of every graded case in its publisher's
+pure title-similarity order, for the e5 lane or, with ``--static STEM``, the static word table's
+lane (:mod:`hybrid.static_titles`); and the question encoding's CPU time (p50/p95, µs).
+``collect --static STEM`` records the static lane's similarities instead of e5's (docs/hybrid.md §10).
+
+``negatives``: per case with a weak section, the answerable-or-negative tests of
+:mod:`hybrid.answerable` (title similarity, margin, the two lanes' agreement with ``--other``, the
+nearest works' word evidence, the question's words known in the corpus and the rarest one's
+provision count), and per test the ROC AUC and the answerable cases kept at the thresholds that
+keep every answerable case or drop every negative (docs/hybrid.md §10.4).
+
 ``score``: applies the policies of :mod:`hybrid.rescue` to the collected answers and scores every
 case with the retrieval benchmark's own scoring (:mod:`release.benchmark.scoring`), per file:
 nDCG@10, MRR, cases up/down against keyword, exact-first, no-hit accuracy, leakage, negatives
@@ -31,6 +42,10 @@ Usage::
     python -m bench.bench_rescue with-headings --collected collected.json --index-dir DIR --headings-dir H \\
         --out collected-h.json
     python -m bench.bench_rescue score --collected collected-h.json --out policies.json
+    python -m bench.bench_rescue titles --index-dir DIR --judgments ... --static WORDS --out titles.json
+    python -m bench.bench_rescue collect --index-dir DIR --judgments ... --static WORDS --out collected-s.json
+    python -m bench.bench_rescue negatives --collected collected-s.json --other collected.json --index-dir DIR \\
+        --out negatives.json
 """
 
 from __future__ import annotations
@@ -73,23 +88,51 @@ def _sections(answer: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return sections(answer)
 
 
-def collect(index_dir: Path, files: Sequence[Path], scan: int) -> dict[str, Any]:
-    """Every case's keyword answers, flags, title similarities and evidence rows (see the docstring)."""
-    from derive.vectors.encoder import load_encoder
+def _title_lanes(index_dir: Path, static_stem: Path | None) -> tuple[Any, dict[str, Any]]:
+    """``(encode, lanes)``: the question encoder and, per publisher index of ``index_dir``, its
+    work-title lane — the e5 lane over the ``--scope titles`` vectors, or, with ``static_stem``,
+    the static word table's lane (:mod:`hybrid.static_titles`) over the same titles."""
+    from contextlib import closing
+
+    from derive.index.read import open_readonly
+    from derive.vectors.build import work_titles
+    from derive.vectors.static import load_table
     from derive.vectors.store import load_vectors
     from hybrid.lane import HybridLane
+    from hybrid.static_titles import StaticTitleLane
+
+    lanes: dict[str, Any] = {}
+    if static_stem is not None:
+        table = load_table(static_stem)
+        for path in sorted(index_dir.glob("*.sqlite")):
+            with closing(open_readonly(path)) as conn:
+                lanes[path.stem] = StaticTitleLane(table, work_titles(conn))
+        return table.encode, lanes
+    from derive.vectors.encoder import load_encoder
+
+    encoder = load_encoder()
+    for path in sorted(index_dir.glob("*.sqlite")):
+        stamp = json.loads(path.with_name(f"{path.stem}.stamp.json").read_text(encoding="utf-8"))["stamp"]
+        lanes[path.stem] = HybridLane(load_vectors(path, stamp), encoder)
+    return encoder.encode_query, lanes
+
+
+def collect(index_dir: Path, files: Sequence[Path], scan: int, static_stem: Path | None = None) -> dict[str, Any]:
+    """Every case's keyword answers, flags, title similarities and evidence rows (see the docstring);
+    with ``static_stem``, the title similarities are the static word table's."""
     from release.benchmark import load_judgments
     from release.benchmark.runner import search_args
     from serve.core import LegalCore
 
-    encoder = load_encoder()
-    out: dict[str, Any] = {"files": {}, "encode_ms": []}
+    encode, title_lanes = _title_lanes(index_dir, static_stem)
+    out: dict[str, Any] = {"files": {}, "encode_ms": [], "encode_cpu_ms": [],
+                           "encoder": "static" if static_stem is not None else "e5"}
     with LegalCore.mount(index_dir, {}) as core:
-        lanes: dict[str, tuple[HybridLane, list[str]]] = {}
+        lanes: dict[str, tuple[Any, list[str]]] = {}
         conns: dict[str, sqlite3.Connection] = {}
         rowids: dict[str, dict[str, int]] = {}
         for publisher, index in core.indexes.items():
-            lane = HybridLane(load_vectors(index_dir / index.name, dict(index.stamp)), encoder)
+            lane = title_lanes[Path(index.name).stem]
             conns[publisher] = sqlite3.connect(f"file:{index_dir / index.name}?mode=ro", uri=True)
             names = dict(conns[publisher].execute("SELECT work_rowid, work_id FROM works").fetchall())
             rowids[publisher] = {str(v): int(k) for k, v in names.items()}
@@ -99,8 +142,9 @@ def collect(index_dir: Path, files: Sequence[Path], scan: int) -> dict[str, Any]
             judgments = load_judgments(path)
             cases = []
             for case in judgments.cases:
-                started = time.perf_counter()
-                query = encoder.encode_query(case.query)
+                started, cpu = time.perf_counter(), time.process_time()
+                query = encode(case.query)
+                out["encode_cpu_ms"].append((time.process_time() - cpu) * 1000)
                 out["encode_ms"].append((time.perf_counter() - started) * 1000)
                 sims = {p: dict(zip(ids, (float(x) for x in lane.work_scores(query)), strict=True))
                         for p, (lane, ids) in lanes.items()}
@@ -136,6 +180,53 @@ def collect(index_dir: Path, files: Sequence[Path], scan: int) -> dict[str, Any]
                               "top_sim": max((max(v.values()) for v in sims.values() if v), default=None)})
             out["files"][path.name] = {"path": str(path), "cases": cases}
             print(f"{path.name}: {len(cases)} cases", file=sys.stderr, flush=True)
+    out["peak_rss_mib"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    return out
+
+
+def title_ranks(index_dir: Path, files: Sequence[Path], static_stem: Path | None = None) -> dict[str, Any]:
+    """Per file: the rank of the best relevant work in its publisher's pure title-similarity order,
+    for every case with a relevant work (no search is run); and the question encoding's CPU time.
+    The e5 lane, or with ``static_stem`` the static word table's (docs/hybrid.md §10)."""
+    from release.benchmark import load_judgments
+
+    encode, title_lanes = _title_lanes(index_dir, static_stem)
+    ids: dict[str, list[str]] = {}
+    for path in sorted(index_dir.glob("*.sqlite")):
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
+            names = dict(conn.execute("SELECT work_rowid, work_id FROM works").fetchall())
+        ids[path.stem] = [str(names[int(r)]) for r in title_lanes[path.stem].work_ids]
+    out: dict[str, Any] = {"files": {}, "encode_cpu_us": [], "encoder": "static" if static_stem else "e5",
+                           "lane_bytes": {p: lane.nbytes for p, lane in title_lanes.items()}}
+    for path in files:
+        ranks: dict[str, int | None] = {}
+        for case in load_judgments(path).cases:
+            if not case.relevant:
+                continue
+            cpu = time.process_time()
+            query = encode(case.query)
+            out["encode_cpu_us"].append((time.process_time() - cpu) * 1e6)
+            best: int | None = None
+            for item in case.relevant:
+                publisher = item.work.split(":", 1)[0]
+                if publisher not in title_lanes:
+                    continue
+                scores = title_lanes[publisher].work_scores(query)
+                where = {w: i for i, w in enumerate(ids[publisher])}
+                if item.work in where:
+                    rank = 1 + int((scores > scores[where[item.work]]).sum())
+                    best = rank if best is None else min(best, rank)
+            ranks[case.id] = best
+        found = [r for r in ranks.values() if r is not None]
+        out["files"][path.name] = {"cases": len(found), "mrr": _r(sum(1 / r for r in found) / len(found)) if found else None,
+                                   "top10": sum(1 for r in found if r <= 10), "top1": sum(1 for r in found if r == 1),
+                                   "ranks": ranks}
+    found = [r for e in out["files"].values() for r in e["ranks"].values() if r is not None]
+    out["pooled"] = {"cases": len(found), "mrr": _r(sum(1 / r for r in found) / len(found)) if found else None,
+                     "top10": sum(1 for r in found if r <= 10), "top1": sum(1 for r in found if r == 1)}
+    us = sorted(out.pop("encode_cpu_us"))
+    out["encode_cpu_us"] = {"n": len(us), "p50": round(us[len(us) // 2], 1),
+                            "p95": round(us[min(len(us) - 1, int(len(us) * 0.95))], 1)} if us else None
     out["peak_rss_mib"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     return out
 
@@ -301,6 +392,94 @@ def with_headings(collected: dict[str, Any], index_dir: Path, headings_dir: Path
     return collected
 
 
+# -- answerable or negative? -------------------------------------------------------------------
+
+
+def case_features(case: Mapping[str, Any], other: Mapping[str, Any] | None,
+                  known: Callable[[str, Sequence[str]], int]) -> dict[str, float] | None:
+    """The tests of docs/hybrid.md §10.3 for one collected case's weak sections (None: no weak
+    section, the rescue would not act): the best title similarity, the margin between the first and
+    the fifth, the share of the question's words the nearest works' text holds, whether the two
+    lanes' nearest works agree (``other``: the same case collected with the other encoder), and
+    the share of the question's words the publisher's corpus knows at all, and how many
+    provisions hold its rarest word (log10 of 1 + count)."""
+    import math
+
+    from hybrid.answerable import agreement, evidence_share, known_share, margin, rarest_known
+
+    weak = [s for s in case["sections"] if weak_reasons({**s["flags"], "hits": s["hits"]})]
+    if not weak:
+        return None
+    twin = {s["publisher"]: s for s in (other or {}).get("sections", ())}
+    out: dict[str, float] = {"top_sim": max((s["nearest_sims"][0] for s in weak if s["nearest_sims"]), default=0.0),
+                             "margin": max((margin(s["nearest_sims"]) for s in weak), default=0.0),
+                             "evidence_share": max(evidence_share(s.get("evidence") or {}) for s in weak),
+                             "known_share": max(known_share(section_groups(s["flags"]),
+                                                            lambda g, p=s["publisher"]: known(p, g)) for s in weak),
+                             "rarest_known": max(math.log10(1 + rarest_known(section_groups(s["flags"]),
+                                                 lambda g, p=s["publisher"]: known(p, g))) for s in weak)}
+    if other is not None:
+        out["agreement"] = max(agreement(s["nearest"], twin.get(s["publisher"], {}).get("nearest", []))
+                               for s in weak)
+    return out
+
+
+def negatives(collected: Mapping[str, Any], other: Mapping[str, Any] | None, index_dir: Path) -> dict[str, Any]:
+    """Per test: how well it tells the answerable cases with a weak section from the negative ones
+    (ROC AUC; at the threshold that keeps every answerable case, and at the one that drops every
+    negative: answerable kept / negatives kept)."""
+    from release.benchmark import load_judgments
+    from release.benchmark.judgments import NO_HIT_CATEGORIES
+
+    conns = {p.stem: sqlite3.connect(f"file:{p}?mode=ro", uri=True) for p in sorted(index_dir.glob("*.sqlite"))}
+    cache: dict[tuple[str, tuple[str, ...]], int] = {}
+
+    def known(publisher: str, group: Sequence[str]) -> int:
+        from derive.index.text import fts_query
+
+        key = (publisher, tuple(group))
+        if key not in cache:
+            match = fts_query([list(group)])
+            cache[key] = 0 if match is None else int(conns[publisher].execute(
+                "SELECT count(*) FROM provision_fts WHERE provision_fts MATCH ?", (match,)).fetchone()[0])
+        return cache[key]
+
+    twins = {(f, c["id"]): c for f, e in (other or {"files": {}})["files"].items() for c in e["cases"]}
+    rows: list[dict[str, Any]] = []
+    for name, entry in collected["files"].items():
+        cases = {c.id: c for c in load_judgments(Path(entry["path"])).cases}
+        for raw in entry["cases"]:
+            features = case_features(raw, twins.get((name, raw["id"])) if other else None, known)
+            if features is None:
+                continue
+            case = cases[raw["id"]]
+            rows.append({"file": name, "id": raw["id"], "query": case.query,
+                         "negative": case.category in NO_HIT_CATEGORIES, **features})
+    report: dict[str, Any] = {"answerable": sum(not r["negative"] for r in rows),
+                              "negative": sum(r["negative"] for r in rows), "tests": {}, "negatives": []}
+    for test in sorted({k for r in rows for k in r} - {"file", "id", "query", "negative"}):
+        pos = [r[test] for r in rows if not r["negative"]]
+        neg = [r[test] for r in rows if r["negative"]]
+        report["tests"][test] = {"auc": _r(_auc(pos, neg)), "keep_all_answerable": _kept(pos, neg, min(pos, default=0)),
+                                 "drop_all_negatives": _kept(pos, neg, max(neg, default=0), strict=True)}
+    report["negatives"] = [r for r in rows if r["negative"]]
+    report["rows"] = rows
+    return report
+
+
+def _auc(pos: Sequence[float], neg: Sequence[float]) -> float | None:
+    if not pos or not neg:
+        return None
+    wins = sum((p > n) + 0.5 * (p == n) for p in pos for n in neg)
+    return wins / (len(pos) * len(neg))
+
+
+def _kept(pos: Sequence[float], neg: Sequence[float], threshold: float, strict: bool = False) -> dict[str, Any]:
+    def keep(v: float) -> bool:
+        return v > threshold if strict else v >= threshold
+    return {"threshold": _r(threshold), "answerable_kept": sum(map(keep, pos)), "negatives_kept": sum(map(keep, neg))}
+
+
 # -- scoring -----------------------------------------------------------------------------------
 
 Policy = Callable[[Mapping[str, Any]], list[Mapping[str, Any]]]
@@ -462,6 +641,12 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--judgments", type=Path, nargs="+", required=True)
     c.add_argument("--scan", type=int, default=SCAN)
     c.add_argument("--out", type=Path, required=True)
+    c.add_argument("--static", type=Path, default=None, help="static word table stem: its title lane, not e5's")
+    t = sub.add_parser("titles")
+    t.add_argument("--index-dir", type=Path, required=True)
+    t.add_argument("--judgments", type=Path, nargs="+", required=True)
+    t.add_argument("--static", type=Path, default=None)
+    t.add_argument("--out", type=Path, required=True)
     h = sub.add_parser("headings")
     h.add_argument("--index-dir", type=Path, required=True)
     h.add_argument("--publisher", required=True)
@@ -473,12 +658,23 @@ def main(argv: list[str] | None = None) -> int:
     w.add_argument("--headings-dir", type=Path, required=True)
     w.add_argument("--scan", type=int, default=SCAN)
     w.add_argument("--out", type=Path, required=True)
+    n = sub.add_parser("negatives")
+    n.add_argument("--collected", type=Path, required=True)
+    n.add_argument("--other", type=Path, default=None, help="the same cases collected with the other encoder")
+    n.add_argument("--index-dir", type=Path, required=True)
+    n.add_argument("--out", type=Path, required=True)
     s = sub.add_parser("score")
     s.add_argument("--collected", type=Path, required=True)
     s.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     if args.step == "collect":
-        args.out.write_text(json.dumps(collect(args.index_dir, args.judgments, args.scan)), encoding="utf-8")
+        args.out.write_text(json.dumps(collect(args.index_dir, args.judgments, args.scan, args.static)),
+                            encoding="utf-8")
+        return 0
+    if args.step == "titles":
+        report = title_ranks(args.index_dir, args.judgments, args.static)
+        args.out.write_text(json.dumps(report, indent=1), encoding="utf-8")
+        print(json.dumps({k: v for k, v in report.items() if k != "files"}))
         return 0
     if args.step == "headings":
         print(json.dumps(embed_headings(args.index_dir, args.publisher, args.out_dir, args.cache)))
@@ -487,6 +683,12 @@ def main(argv: list[str] | None = None) -> int:
         collected = json.loads(args.collected.read_text(encoding="utf-8"))
         args.out.write_text(json.dumps(with_headings(collected, args.index_dir, args.headings_dir, args.scan)),
                             encoding="utf-8")
+        return 0
+    if args.step == "negatives":
+        other = json.loads(args.other.read_text(encoding="utf-8")) if args.other else None
+        report = negatives(json.loads(args.collected.read_text(encoding="utf-8")), other, args.index_dir)
+        args.out.write_text(json.dumps(report, indent=1), encoding="utf-8")
+        print(json.dumps({k: report[k] for k in ("answerable", "negative", "tests")}, indent=1))
         return 0
     report = score(json.loads(args.collected.read_text(encoding="utf-8")))
     args.out.write_text(json.dumps(report, indent=1), encoding="utf-8")

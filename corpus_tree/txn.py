@@ -24,7 +24,10 @@ If anything fails in step 3 the same process rolls back at once; if the process 
 next :func:`recover` (run by :meth:`corpus_tree.tree.CorpusTree.open`) finds the journal and
 rolls back (or, if it says ``committed``, just cleans up). Rollback restores every backup,
 removes every file and directory the run created, and — when the evidence store lives inside
-the tree — the blobs it added, so the tree is byte-identical to before. (With a shared
+the tree — the blobs it added, so the tree is byte-identical to before; each step can be done
+again, so a rollback killed part-way (in the failing process or in a recovery) is finished by the
+next :func:`recover`. The journal is planned in memory and written whole: streaming its operations
+was measured not to lower the ingest's peak (ADR 0058). (With a shared
 evidence store outside the tree, blobs added by a rolled-back run are left in place: they
 are content-addressed, verified and harmless, and another run may already rely on them.)
 """
@@ -470,14 +473,7 @@ def rollback(root: Path, evidence: EvidenceStore, journal: Mapping[str, Any]) ->
     """Undo a (partially) applied journal; idempotent, so it can itself be interrupted."""
     staging = root / STAGING / journal["run_id"]
     for op in reversed(journal["ops"]):
-        target = root / op["path"]
-        backup = staging / "backup" / op["staged"]
-        if op["backup"]:
-            if backup.exists():
-                os.rename(backup, target)
-        else:
-            with contextlib.suppress(FileNotFoundError):
-                target.unlink()
+        _undo_op(root, staging, op)
     for d in reversed(journal["new_dirs"]):
         _rmdir_if_empty(root / d)
     if journal.get("evidence_in_tree"):
@@ -487,6 +483,19 @@ def rollback(root: Path, evidence: EvidenceStore, journal: Mapping[str, Any]) ->
         for d in reversed(journal["blob_dirs"]):
             _rmdir_if_empty(evidence.root / d)
     _finish(root, evidence, journal["run_id"])
+
+
+def _undo_op(root: Path, staging: Path, op: Mapping[str, Any]) -> None:
+    """Put back what ``op`` replaced (its backup) or remove what it created; a no-op when done
+    already (the backup was renamed back, the created file is gone), so rollback can be re-run."""
+    target = root / op["path"]
+    if op["backup"]:
+        backup = staging / "backup" / op["staged"]
+        if backup.exists():
+            os.rename(backup, target)
+    else:
+        with contextlib.suppress(FileNotFoundError):
+            target.unlink()
 
 
 def _finish(root: Path, evidence: EvidenceStore, run_id: str) -> None:

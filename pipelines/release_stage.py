@@ -131,15 +131,19 @@ def _jsonable(value: Any) -> Any:
 def benchmark(lex: LexSettings, staging: Path, signer: Any, created_at: str,
               known: dict[str, tuple[int, str]] | None = None) -> dict[str, Any]:
     """Run the retrieval benchmark over the staged indexes; the set takes the signed report
-    (bound to the staged index files: ``known`` hashes, :func:`staged_hashes`, are not read again)."""
+    (bound to the staged index files: ``known`` hashes, :func:`staged_hashes`, are not read again).
+    The gate scores ranked works and provisions, never a snippet: its searches cut none from the
+    stored texts (:func:`serve.core.ops.search.without_snippets`; the hits and their order are a
+    served search's, and its latencies leave out the snippets' share)."""
     from release.assemble import INDEXES_DIR, add_report
     from release.benchmark import load_judgments, retrieval_benchmark
     from serve.core import LegalCore
+    from serve.core.ops.search import without_snippets
 
     judgments = load_judgments(judgments_for(lex))
     prefix = f"{INDEXES_DIR}/"
     indexes = {name[len(prefix):]: held for name, held in (known or {}).items() if name.startswith(prefix)}
-    with LegalCore.mount(staging / INDEXES_DIR) as core:
+    with LegalCore.mount(staging / INDEXES_DIR) as core, without_snippets():
         report, _ = retrieval_benchmark(core, staging / INDEXES_DIR, judgments, created_at=created_at,
                                         policy=gate_policy_for(lex), known=indexes)
     add_report(staging, report, [signer], known)

@@ -324,14 +324,33 @@ class Lexicon:
 
     def lookup(self, word: str, language: str) -> tuple[str, ...] | None:
         """The French terms of a source word: its own entry, or that of a form of the same stem
-        it inflects (at most two letters apart: "wages" → "wage", never "parental" → "parent")."""
+        it inflects (at most two letters apart: "wages" → "wage", never "parental" → "parent"; in
+        English a form of the same word, :func:`same_word`: never "customs" → "customer")."""
         found = self.words.get(word)
         if found is not None:
             return found
         for form in self.stems.get(key_of(word, language), ()):
-            if abs(len(form) - len(word)) <= 2 and analysis.inflection(word, form):
+            if abs(len(form) - len(word)) <= 2 and analysis.inflection(word, form) and same_word(word, form, language):
                 return self.words[form]
         return None
+
+
+#: The endings by which two English forms of one word differ (number, verb forms: "wage"/"wages",
+#: "authority"/"authorities", "employ"/"employed"), after the letters they share, and the derived
+#: endings that keep the word's sense (the verb's noun, "compensate"/"compensation"; the adverb).
+ENGLISH_INFLECTIONS = frozenset({"", "s", "es", "ies", "y", "ed", "d", "ing", "e", "ion", "ions", "ly"})
+
+
+def same_word(word: str, form: str, language: str) -> bool:
+    """Whether an English ``word`` and a lexicon ``form`` of the same Snowball stem are forms of one
+    word: each ends, after the letters they share, in an inflection (:data:`ENGLISH_INFLECTIONS`).
+    "customs" is not a form of "customer" (``s`` / ``er``: a derived word, its own sense), so it
+    does not take « client »; "wages" is one of "wage". Another language: true (its stem and
+    :func:`derive.index.analysis.inflection` decide). Pure."""
+    if language != "en":
+        return True
+    shared = next((k for k, (a, b) in enumerate(zip(word, form, strict=False)) if a != b), min(len(word), len(form)))
+    return word[shared:] in ENGLISH_INFLECTIONS and form[shared:] in ENGLISH_INFLECTIONS
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -433,6 +452,21 @@ COMPOUND_LINKS = ("es", "en", "s", "n", "e")
 COMPOUND_MIN_PART = 3
 
 
+#: The heads of a German compound that names an act by its form ("Spielzeugrichtlinie"): such a
+#: compound is a name, read by the act-name checks (``serve.core.formnames``), not evidence of the
+#: question's language (:func:`german_compound`).
+ACT_FORM_HEADS = frozenset({"richtlinie", "verordnung", "gesetz", "beschluss"})
+
+
+def german_compound(word: str) -> bool:
+    """Whether a word is a German compound the lexicon cuts into words it knows (:func:`compound_parts`:
+    "elektrofahrzeugen" → "elektro" + "fahrzeugen"), other than an act's name by its form
+    (:data:`ACT_FORM_HEADS`): evidence that a question is German. Pure."""
+    parts = compound_parts(word, "de")
+    return parts is not None and parts[-1] not in ACT_FORM_HEADS
+
+
+@functools.lru_cache(maxsize=4096)
 def compound_parts(word: str, language: str) -> tuple[str, ...] | None:
     """A German compound the lexicon does not hold as a word, as parts it does hold: the longest head
     the lexicon knows, and a modifier it knows (or that is itself such a compound), a linking
@@ -521,7 +555,8 @@ def cognates(word: str, language: str) -> tuple[str, ...]:
 def query_language(words: Sequence[str]) -> str | None:
     """The language of a question's normalised words, when it is told: the most evidence among
     French, English and German — stop words of one language only, words only the English or
-    German lexicon knows, and words a translation's French is made of for French; a word French holds
+    German lexicon knows (a German compound it cuts into words it knows, :func:`german_compound`, among
+    them), and words a translation's French is made of for French; a word French holds
     as it is, or one that is on both sides ("minimum", "location"), counts for none. ``None`` on no evidence or a tie."""
     score: Counter[str] = Counter()
     for w in words:
@@ -533,6 +568,8 @@ def query_language(words: Sequence[str]) -> str | None:
         french = any(w in lexicon(lang).french for lang in SOURCES)
         sources = [lang for lang in SOURCES if (lex := lexicon(lang)).lookup(w, lang) is not None
                    or w in lex.foreign or w in lex.phrase_words]
+        if not sources and not french and german_compound(w):
+            sources = ["de"]  # a German compound of words the lexicon knows ("Elektrofahrzeugen")
         if french != bool(sources):  # a word of both sides ("minimum", "location") tells nothing
             for lang in sources or ["fr"]:
                 score[lang] += 1
@@ -615,7 +652,10 @@ def translate(terms: Sequence[str], language: str, covered: Collection[str] = ()
             i += 1
             french = lex.lookup(word, language) if " " not in word and word not in lex.shared \
                 else joined_phrase(word, language)
-            parts = compound_parts(word, language) if not french and " " not in word else None
+            # a word the synonym file covers keeps its own legal terms: never cut into parts
+            # ("Steuererklärung" is « déclaration d'impôt », not « fiscales » + « déclaration »)
+            parts = compound_parts(word, language) if not french and " " not in word and word not in covered \
+                else None
             similar = [c for c in cognates(word, language) if held(c)] \
                 if held is not None and not french and not parts and word not in stops else []
             if french:

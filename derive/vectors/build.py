@@ -88,7 +88,8 @@ def _live_states(conn: sqlite3.Connection) -> list[tuple[int, str, str | None, s
     return [(rowid, language, heading, bodies[sha]) for rowid, language, heading, sha in rows if sha in bodies]
 
 
-def _work_titles(conn: sqlite3.Connection) -> list[tuple[int, str, str]]:
+def work_titles(conn: sqlite3.Connection) -> list[tuple[int, str, str]]:
+    """Each work's distinct official and publisher short titles (no cut "…" forms, no banners): ``(work_rowid, language, title)``."""
     out: list[tuple[int, str, str]] = []
     seen: set[tuple[int, str, str]] = set()
     for work_rowid, language, value in conn.execute(
@@ -137,7 +138,7 @@ def build_vectors(index_path: Path, encoder: Encoder, *, out_dir: Path | None = 
         stamp = check_mountable(conn, index_path.name)
         publisher = stamp["publisher"]
         states = _live_states(conn) if scope == "all" else []
-        titles = _work_titles(conn)
+        titles = work_titles(conn)
     finally:
         conn.close()
     index_sha = file_sha256(index_path)

@@ -7,12 +7,19 @@ lutte contre la corruption") asks for one statute. When no act of the form is na
 specific words, the act is not held, and the acts whose texts hold those words by chance are not it
 (``serve.core.ops.search.form_subject_not_held``, docs/adr/0052).
 
-German questions ("Richtlinie über …", "Verordnung über …") are not read: the acts' names are held
-in French and English, and the cross-language lexicon gives a German word one or two of its French
-terms (« Gebäude » → « immeuble », where the names say « bâtiments »), so a name silent on those terms
+A statute asked by its subject after « loi » or "law" and a link word ("loi sur le séparatisme", "law on
+the metaverse", nohit26) asks for one act of any form: a Luxembourg statute, a code that holds the
+statute's rules, or an EU act a user calls a law ("loi sur l'intelligence artificielle"); an English
+question's words are matched through their French terms too (Luxembourg's names are French), and a
+word the lexicon does not translate leaves the question to the lanes (docs/adr/0060).
+
+German questions ("Richtlinie über …", "Verordnung über …", "Gesetz über …") are not read: the acts'
+names are held in French and English, and the cross-language lexicon gives a German word one or two of
+its French terms (« Gebäude » → « immeuble », where the names say « bâtiments »), so a name silent on those terms
 does not show the act is absent (ADR 0052, "German questions").
 
-Pure: these functions read only the query's words.
+Pure: these functions read only the query's words (and, for an English statute question, the
+cross-language lexicon, loaded once).
 """
 
 from __future__ import annotations
@@ -20,15 +27,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from derive.index import relax
+from derive.index import relax, xlang
 from derive.index.text import normalize
 from serve.core.searchplan import LUXEMBOURG_WORDS, SUBJECT_FORMS, SUBJECT_LINKS
 
 #: The forms whose subject question this module reads, and the publisher document types an act of
 #: each form has: a directive is a directive of the EU (basic, delegated or implementing); a
 #: regulation (« règlement », "regulation") is the EU's or Luxembourg's (a « règlement grand-ducal »
-#: or « ministériel » is one too). « loi » / "Gesetz" + subject are not read: a Luxembourg statute's
-#: subject is often said by a code or another act's title, so a title silent on it proves nothing.
+#: or « ministériel » is one too). A statute's popular name is a statute's (« loi »); a statute asked by
+#: its subject (:data:`LAW`) may be any act (:func:`form_subject`).
 FORM_DOCUMENT_TYPES: dict[str, frozenset[str]] = {
     "directive": frozenset({"DIR", "DIR_DEL", "DIR_IMPL"}),
     "regulation": frozenset({"REG", "REG_DEL", "REG_IMPL", "RGD", "RMIN"}),
@@ -37,16 +44,26 @@ FORM_DOCUMENT_TYPES: dict[str, frozenset[str]] = {
 #: The words that open a form + subject question, and the form each stands for (French and English
 #: only: see the module's note on German questions).
 SUBJECT_OPENERS = {"directive": "directive", "reglement": "regulation", "regulation": "regulation"}
+#: The form of a statute asked by its subject ("loi sur …", "law on …"): an act of any document type.
+LAW = "law"
+#: The words that open a statute's subject question, and the question's language (« loi » also opens
+#: a popular name: :func:`popular_law_name`).
+LAW_OPENERS = {"loi": "fr", "law": "en"}
 
 
 @dataclass(frozen=True)
 class FormSubject:
     """A question naming one act by its form (``form``, a key of :data:`FORM_DOCUMENT_TYPES`) and
     its subject's content words (``words``); ``popular``: the words are a statute's popular name
-    ("loi Sapin II": ``("sapin",)``)."""
+    ("loi Sapin II": ``("sapin",)``); ``terms``: for a statute asked by its subject (:data:`LAW`), per
+    word the forms the names may hold it in — the word and, for an English question, its French terms
+    from the cross-language lexicon (``()`` for an English word the lexicon does not translate);
+    ``language``: the statute question's language (``"fr"``, ``"en"``), empty for a form's."""
     form: str
     words: tuple[str, ...]
     popular: bool = False
+    terms: tuple[tuple[str, ...], ...] = ()
+    language: str = ""
 
 
 def form_subject(raw: str) -> FormSubject | None:
@@ -57,20 +74,41 @@ def form_subject(raw: str) -> FormSubject | None:
       then at least one content word, no digit (a numbered or dated act is named otherwise), no
       second act form (two acts compared) and no word naming Luxembourg;
     - « loi » followed by a capitalised word that is no stop word, no digit in the query: a
-      popular name ("loi Sapin II …", "loi Hamon …"), the capitalised run after « loi » as words.
+      popular name ("loi Sapin II …", "loi Hamon …"), the capitalised run after « loi » as words;
+    - « loi » or "(the) law", a link word and a subject under the same conditions as a form's: a
+      statute asked by its subject (:data:`LAW`, :func:`law_terms`).
     """
     words = normalize(raw).split()
+    if words[:2] == ["the", "law"]:
+        words = words[1:]
     if len(words) < 2 or any(c.isdigit() for c in raw):
         return None
-    if words[0] == "loi":
+    if words[0] == "loi" and words[1] not in SUBJECT_LINKS:
         return popular_law_name(raw.split())
-    form = SUBJECT_OPENERS.get(words[0])
+    form = LAW if words[0] in LAW_OPENERS else SUBJECT_OPENERS.get(words[0])
     if form is None or words[1] not in SUBJECT_LINKS:
         return None
     subject = tuple(w for w in words[2:] if not relax.relaxable(w) and w not in SUBJECT_LINKS)
     if not subject or set(subject) & (SUBJECT_FORMS | LUXEMBOURG_WORDS):
         return None
+    if form == LAW:
+        language = LAW_OPENERS[words[0]]
+        return FormSubject(form, subject, terms=law_terms(subject, language), language=language)
     return FormSubject(form, subject)
+
+
+def law_terms(words: Sequence[str], language: str) -> tuple[tuple[str, ...], ...]:
+    """Per subject word of a statute's question in ``language``, the forms the acts' names may hold it
+    in: a French word itself; an English word itself (the EU's English titles) and its French terms
+    (the cross-language lexicon, normalised: Luxembourg's names are French), or ``()`` when the lexicon
+    has none — then no name can show the word absent ("abortion": the Luxembourg statute says
+    « avortement »). Pure (the lexicon is read once, on first use)."""
+    if language == "fr":
+        return tuple((w,) for w in words)
+    lexicon = xlang.lexicon(language)
+    found = [lexicon.lookup(w, language) for w in words]
+    return tuple((w, *dict.fromkeys(normalize(t) for t in f)) if f else ()
+                 for w, f in zip(words, found, strict=True))
 
 
 def popular_law_name(raw_words: Sequence[str]) -> FormSubject | None:

@@ -28,7 +28,7 @@ from corpus_tree.importer import import_published
 from corpus_tree.verify import verify_tree
 from legal.errors import CorpusError
 from tests.corpus_tree.conftest import snapshot
-from tests.corpus_tree.kill_commit import POINTS
+from tests.corpus_tree.kill_commit import POINTS, UNDO_POINTS
 
 ROOT = Path(__file__).resolve().parents[2]
 #: works imported by every kill run: 3 EUR-Lex works, several bodies and records each
@@ -41,10 +41,10 @@ def _disk_full() -> OSError:
     return OSError(errno.ENOSPC, "No space left on device")
 
 
-def _kill_run(tree: Path, src: Path, point: str, nth: int) -> subprocess.CompletedProcess[str]:
+def _kill_run(tree: Path, src: Path | str, point: str, nth: int, *fail: int) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "tests.corpus_tree.kill_commit", str(tree), str(src), point,
-                           str(nth)], cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+                           str(nth), *map(str, fail)], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                          check=False, env={**os.environ, "PYTHONPATH": str(ROOT)})
 
 
 def _unreported(tree: Path, before: dict[str, str]) -> list[str]:
@@ -104,6 +104,49 @@ def test_kill_minus_nine_at_every_commit_phase(tree_copy: Path, mini_source: Cal
           f"{lost} lost, {unreported} unreported")
     assert not failures, failures
     assert len(reached) >= 20 and kills == len(reached) * TRIALS and lost == 0 and unreported == 0
+
+
+#: the rename that fails (in the rollback cases) or is the last one before the kill (recovery cases)
+FAILING_RENAME = 3
+
+
+@pytest.mark.parametrize("recovering", [False, True], ids=["rollback", "recovery"])
+def test_kill_minus_nine_mid_rollback_is_recovered_byte_identical(
+        recovering: bool, tree_copy: Path, mini_source: Callable[..., Path], tmp_path: Path) -> None:
+    """A rollback killed part-way is finished by the next open: the tree is the one before.
+
+    ``rollback``: the commit's third rename fails, and the process is killed while it rolls back
+    in place. ``recovery``: the process is killed after two renames (the journal prepared), and
+    the open that recovers it is itself killed while it rolls back; a third open finishes."""
+    src = mini_source(*WORKS)
+    pristine = tmp_path / "pristine"
+    shutil.copytree(tree_copy, pristine)
+    before = snapshot(pristine)
+    kills = 0
+    failures: list[str] = []
+    for point in UNDO_POINTS:
+        for nth in NTHS:
+            tree = tmp_path / f"{point}-{nth}"
+            shutil.copytree(pristine, tree)
+            if recovering:
+                first = _kill_run(tree, src, "rename", FAILING_RENAME - 1)
+                assert first.returncode == -signal.SIGKILL, first.stderr[-3000:]
+                assert txn.read_journal(tree) is not None  # a prepared journal, renames half done
+                run = _kill_run(tree, "recover", point, nth)
+            else:
+                run = _kill_run(tree, src, point, nth, FAILING_RENAME)
+            assert run.returncode == -signal.SIGKILL, f"{point}#{nth}: " + run.stderr[-3000:]
+            kills += 1
+            missed = _unreported(tree, before)
+            CorpusTree.open(tree)
+            if snapshot(tree) != before:
+                failures.append(f"{point}#{nth}: not the tree before")
+            if missed:
+                failures.append(f"{point}#{nth}: unreported {missed[:3]}")
+            assert not (tree / "evidence" / ".staging").exists(), f"{point}#{nth}: orphans survive recovery"
+            assert verify_tree(tree).ok, f"{point}#{nth}"
+    assert not failures, failures
+    assert kills == len(UNDO_POINTS) * len(NTHS)
 
 
 # -- disk full ------------------------------------------------------------------------------------

@@ -117,3 +117,36 @@ def test_cpu_timers_count_the_calls_of_a_named_function_and_of_a_method(monkeypa
     assert timers["timed_module:work"][1] == 2 and timers["timed_module:Box.size"][1] == 1
     assert timers["timed_module:work"][0] >= 0.0
     assert cpu_timers("") == {}
+
+
+@pytest.mark.parametrize(("asked", "run"), [
+    (["onechange"], ["reset", "onechange"]),  # OUT may hold the one-change build already
+    (["nochange", "onechange"], ["nochange", "onechange"]),  # the no-change build resets it
+    (["cold", "nochange", "onechange"], ["cold", "nochange", "onechange"]),
+    (["nochange"], ["nochange"]),
+])
+def test_a_one_change_build_asked_first_is_preceded_by_a_reset_build(asked: list[str], run: list[str]) -> None:
+    from bench.bench_full import reset_first
+
+    assert reset_first(asked) == run
+
+
+def _frozen_in_child(freeze: bool) -> int:
+    import gc
+
+    if freeze:
+        from bench.bench_full import _freeze_inherited
+
+        _freeze_inherited()
+    return gc.get_freeze_count()
+
+
+def test_a_forked_child_freezes_what_it_inherited() -> None:
+    """:func:`bench.bench_full._freeze_inherited` (the first call of a stage process) moves the
+    objects a forked child inherited out of the collector's generations (without it: none frozen,
+    and every full collection in the child walks the preload's objects)."""
+    import multiprocessing
+
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        assert pool.apply(_frozen_in_child, (False,)) == 0
+        assert pool.apply(_frozen_in_child, (True,)) > 1000

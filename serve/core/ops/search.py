@@ -42,7 +42,9 @@ import sqlite3
 import sys
 import weakref
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from operator import itemgetter
 from typing import Any, TypeVar, cast
@@ -56,7 +58,7 @@ from derive.index.textstore import read_heads
 from legal.outcomes import Outcome
 from serve.core import lanes, merge, ranking, subjects
 from serve.core.envelope import Answer, CallContext, answer, fanout, is_provisional
-from serve.core.formnames import FORM_DOCUMENT_TYPES, FormSubject, form_subject
+from serve.core.formnames import FORM_DOCUMENT_TYPES, LAW, FormSubject, form_subject
 from serve.core.known_index import IndexAt, index_at
 from serve.core.mount import Catalogue, MountedIndex
 from serve.core.resolve import mounted_publisher
@@ -131,6 +133,11 @@ IDF_QUORUM = 0.65
 #: Publisher routing: a section whose best works' titles hold this much less of the query than another
 #: section's is left out of a fan-out answer (:func:`route_sections`).
 ROUTING_MARGIN = 0.5
+#: How well (``top_title_match``, strictly more) the first work of a section of weaker matches must fit
+#: the question for sections holding every word not to route it out (:func:`fits_over`): at exactly
+#: 0.5 a corrigendum found by its metadata ("Corrigendum to Directive 2014/41/EU", "mutual
+#: assistance in criminal matters") would come back before the Luxembourg law holding the words.
+FIT_OVER = 0.5
 #: Provisions sampled when counting the works whose text holds a name as a phrase.
 PHRASE_SAMPLE = 5000
 #: Relevance multiplier of a work a soft (ordinary-phrase) name mention points at.
@@ -1000,6 +1007,25 @@ class LaterSnippets:
     rows: list[tuple[dict[str, Any], str, str]]
 
 
+#: Whether ``search`` cuts its hits' snippets from their stored texts (on by default). A caller that
+#: scores ranked works and provisions only (the release gate's retrieval run) turns it off around
+#: its calls (:func:`without_snippets`): not an argument, so the catalogue, OpenAPI and MCP schemas
+#: are unchanged, and served answers are as before.
+_SNIPPETS: ContextVar[bool] = ContextVar("search_snippets", default=True)
+
+
+@contextmanager
+def without_snippets() -> Iterator[None]:
+    """``search`` calls in this block (this thread / context) cut no snippet from a stored text: a
+    hit's ``snippet`` is its fallback (title, number or heading), no text is read or remembered for
+    it; the hits, their order and every other field are those of the same call outside the block."""
+    token = _SNIPPETS.set(False)
+    try:
+        yield
+    finally:
+        _SNIPPETS.reset(token)
+
+
 def cut_later(deadline_seconds: float, pending: Sequence[LaterSnippets]) -> None:
     """The snippets :func:`shape_hits` left for later, cut and set in their rows (in place): the
     same snippets, remembered the same way, as when cut at once."""
@@ -1690,19 +1716,23 @@ def title_coverage(coverage: dict[int, float], works: Sequence[int], top: int = 
 
 def route_sections(sections: list[Answer]) -> None:
     """Publisher routing of a fan-out answer (in place). A publisher whose hits are all weaker
-    matches (some of the words, metadata) yields to one that holds every word; and when the best works of one publisher are
+    matches (some of the words, metadata) yields to one that holds every word, unless its works are
+    titled by the query over it (:func:`titled_over`) or its first work fits the query over the
+    holders' (:func:`fits_over`); and when the best works of one publisher are
     titled by the query (:func:`title_coverage` at least 0.5) and another publisher's are titled by
     at least :data:`ROUTING_MARGIN` less of it, the other publisher's hits are left out and it says
-    why (``routed``). A French question on the Luxembourg law of that name is not answered first by
-    an EU act that merely uses its words."""
+    why (``routed``); a section of metadata hits only weighs title coverage 0.0
+    (:func:`routing_coverage`). A French question on the Luxembourg law of that name is not answered
+    first by an EU act that merely uses its words."""
     # a section searched in translation without the words nothing translates answers a shorter
     # question: it holds every word of that one, not of the query, and routes no other section out
     direct = [s for s in sections if _direct(s) and not _untranslated(s)]
     if direct:
         for section in sections:
-            if section.get("hits") and not _direct(section) and not titled_over(section, direct):
+            if section.get("hits") and not _direct(section) and not titled_over(section, direct) \
+                    and not fits_over(section, direct):
                 _route_out(section, "another publisher holds every word of the query", None, None)
-    covers = [s.get("title_coverage") for s in sections]
+    covers = [routing_coverage(s) for s in sections]
     known = [c for c in covers if isinstance(c, float | int)]
     if len(known) < 2:
         return
@@ -1713,6 +1743,19 @@ def route_sections(sections: list[Answer]) -> None:
         if isinstance(cover, float | int) and best - cover >= ROUTING_MARGIN and section.get("hits") \
                 and not weaker_titled(section, sections, covers):
             _route_out(section, "another publisher's works are titled by the query", cover, best)
+
+
+def routing_coverage(section: Answer) -> float | None:
+    """The title coverage :func:`route_sections` weighs for a section: its ``title_coverage``, or
+    0.0 when every hit is a ``work_metadata`` hit (a EuroVoc label, a subject term): such a section
+    has no title coverage of its own (:func:`title_coverage` is over the works of its text hits, so
+    ``None``), and without one another publisher's works titled by the question did not route it
+    out (issue #15: "compensation of war damage to houses in Luxembourg" answered by the EuroVoc
+    label "compensation for damage" beside the Luxembourg law on war damage). Pure."""
+    hits = section.get("hits") or []
+    if hits and all("work_metadata" in (h.get("match_reasons") or ()) for h in hits):
+        return 0.0
+    return section.get("title_coverage")
 
 
 #: Match reasons of provisions holding only some of the question's words (the any-word relaxation,
@@ -1754,6 +1797,24 @@ def titled_over(section: Answer, others: Sequence[Answer]) -> bool:
     return all(isinstance(c := o.get("title_coverage"), float | int) and cover - c >= ROUTING_MARGIN for o in others)
 
 
+def fits_over(section: Answer, holders: Sequence[Answer]) -> bool:
+    """Whether a section of weaker matches answers the question better than the ``holders``
+    (sections holding every word) by its first work: that work's title fits the question
+    (``top_title_match``, :func:`title_match`, more than :data:`FIT_OVER`) and the first work of each holder fits
+    it at least :data:`ROUTING_MARGIN` less, while the holders' best works are titled by no more of
+    the question (:func:`routing_coverage`). Their provisions hold the words in passing (two EU
+    directives' articles on the exchange of information), the section's first act is about them
+    (« déclaration des dispositifs transfrontières de planification fiscale »: the Luxembourg law
+    « relative aux dispositifs transfrontières devant faire l'objet d'une déclaration »). Issue #15.
+    Pure."""
+    fit = section.get("top_title_match")
+    if not isinstance(fit, float | int) or fit <= FIT_OVER:
+        return False
+    cover = routing_coverage(section) or 0.0
+    return all(fit - float(h.get("top_title_match") or 0.0) >= ROUTING_MARGIN
+               and float(routing_coverage(h) or 0.0) <= cover for h in holders)
+
+
 def title_match(precision: float, coverage: float) -> float:
     """How well a work's title fits a query: the harmonic mean of the share of its title-subject
     words the query holds (``precision``: the title is about the question) and the share of the
@@ -1784,7 +1845,10 @@ def asks_eu_form(query: str) -> bool:
 def order_sections(sections: Sequence[Answer], eu_form: bool = False, own_law: bool = False) -> list[Answer]:
     """The sections of a fan-out answer, the publisher whose first hit is the best evidence first.
 
-    Evidence, compared in this order: a section with hits before one without; how well its first
+    Evidence, compared in this order: a section with hits before one without; a section some of
+    whose best works are named by every word of the question (:func:`routing_coverage` 1.0:
+    « salaire social minimum », the Luxembourg laws on it, before the EU minimum-wage directive
+    whose title fits the words better) before one whose works are not; how well its first
     work's title fits the query (``top_title_match``, :func:`title_match`: a question that all but
     quotes a title is about that act); the normalised score of its first hit
     (:func:`serve.core.merge.score_hits`, one scale over the sections). Ties keep publisher order.
@@ -1795,18 +1859,19 @@ def order_sections(sections: Sequence[Answer], eu_form: bool = False, own_law: b
     (:func:`asks_eu_form`: the question asks for a directive) the EUR-Lex section with hits comes
     first; with ``own_law`` (:func:`serve.core.ranking.asks_own_law`: the question asks for
     Luxembourg's own law, or for the act transposing a directive) the Legilux section with hits."""
-    def key(item: tuple[int, Answer]) -> tuple[int, int, float, float, int]:
+    def key(item: tuple[int, Answer]) -> tuple[int, int, int, float, float, int]:
         position, section = item
         hits = section.get("hits") or []
         if not hits:
-            return 2, 0, 0.0, 0.0, position
+            return 2, 0, 0, 0.0, 0.0, position
         form = int((eu_form and section.get("publisher") != "eu-eurlex")
                    or (own_law and not eu_form and section.get("publisher") != "lu-legilux"))
         fit = section.get("top_title_match")
         score = hits[0].get("score")
         # a section answered through translations comes after one answered in the question's words
         translated = int(bool((section.get("query_plan") or {}).get("translations")))
-        return (form, translated, -float(fit) if isinstance(fit, float | int) else 0.0,
+        whole = -int(routing_coverage(section) == 1.0)
+        return (form, translated, whole, -float(fit) if isinstance(fit, float | int) else 0.0,
                 -float(score) if isinstance(score, float | int) else 0.0, position)
 
     return [s for _, s in sorted(enumerate(sections), key=key)]
@@ -3327,12 +3392,14 @@ def _compound_near(conn: sqlite3.Connection, shape: ActName, works: Sequence[int
 SPECIFIC_NAME_WORKS = 12
 
 
-def name_word_holders(conn: sqlite3.Connection, word: str) -> list[tuple[int, str]]:
+def name_word_holders(conn: sqlite3.Connection, word: str, alternatives: Sequence[str] = ()) -> list[tuple[int, str]]:
     """The works (rowid, document type) whose names hold ``word`` in any light-stem form or as itself
-    or its plural (:func:`name_word_match`), at most :data:`FORM_TITLED_SAMPLE` + 1 of them. Read-only."""
+    or its plural, or one of its French terms ``alternatives`` (:func:`name_word_match`), at most
+    :data:`FORM_TITLED_SAMPLE` + 1 of them. Read-only."""
     return [(int(w), str(kind or "")) for w, kind in conn.execute(
         "SELECT w.work_rowid, w.document_type FROM works w WHERE w.work_rowid IN "
-        "(SELECT rowid FROM work_fts WHERE work_fts MATCH ? LIMIT ?)", (name_word_match(word), FORM_TITLED_SAMPLE + 1))]
+        "(SELECT rowid FROM work_fts WHERE work_fts MATCH ? LIMIT ?)",
+        (name_word_match(word, alternatives), FORM_TITLED_SAMPLE + 1))]
 
 
 def word_in_texts(conn: sqlite3.Connection, word: str) -> bool:
@@ -3372,6 +3439,62 @@ def missing_form_words(ctx: CallContext, indexes: Sequence[MountedIndex], shape:
     return missing or None
 
 
+#: Text states read to tell whether a subject word no name holds is what some act is about.
+ABOUT_SAMPLE = 400
+
+
+def act_about(conn: sqlite3.Connection, words: Sequence[str]) -> bool:
+    """Whether some work's texts hold one of ``words`` (any light-stem form) in at least
+    :data:`BREADTH_MIN` distinct provisions — an act about it, by other words than its name (the
+    Code du travail's provisions on « harcèlement », the procedure code's on « divorce ») — or the
+    texts hold it in more than :data:`ABOUT_SAMPLE` states (too common to tell). Read-only."""
+    match = "text : (" + " OR ".join(dict.fromkeys(_fts_word(w) for w in words)) + ")"
+    rows = conn.execute(
+        "SELECT COUNT(DISTINCT s.anchor), SUM(COUNT(*)) OVER () FROM "
+        "(SELECT rowid AS state_rowid FROM provision_fts WHERE provision_fts MATCH ? LIMIT ?) f "
+        "JOIN lexical_states s ON s.state_rowid = f.state_rowid GROUP BY s.work_rowid",
+        (match, ABOUT_SAMPLE + 1)).fetchall()
+    return bool(rows) and (rows[0][1] > ABOUT_SAMPLE or max(int(n) for n, _ in rows) >= BREADTH_MIN)
+
+
+def missing_law_words(ctx: CallContext, indexes: Sequence[MountedIndex], shape: FormSubject) -> list[str] | None:
+    """The subject words of a statute asked by its subject ("loi sur le séparatisme", "law on the
+    metaverse": :data:`serve.core.formnames.LAW`) that no act of any form is named by, when that says
+    the statute is not held; ``None`` otherwise. Any doubt keeps the question: a word some name holds
+    as a specific word (at most :data:`SPECIFIC_NAME_WORKS` works) may name the act; an English word
+    the lexicon does not translate cannot be looked for in French names; a word no name holds that
+    some act's texts are about (:func:`act_about`) is that act's subject said otherwise (a code's); a
+    word no index holds at all counts only in a French question, when it is no typo
+    (:func:`typo_words`) and long enough to tell (:data:`TYPO_INFLECTION_MIN_LETTERS`: « IVG » is an
+    abbreviation). A word in more names is an ordinary word of titles: no evidence either way.
+    Read-only."""
+    missing: list[str] = []
+    for word, terms in zip(shape.words, shape.terms, strict=True):
+        if not terms:
+            return None
+        text_words = [t for t in terms if " " not in t]
+        holders = 0
+        for index in indexes:
+            with index.session(ctx.deadline_seconds) as conn:
+                holders += len(name_word_holders(conn, word, terms[1:]))
+        if 0 < holders <= SPECIFIC_NAME_WORKS:
+            return None
+        if holders:
+            continue
+        known = False
+        for index in indexes:
+            with index.session(ctx.deadline_seconds) as conn:
+                if any(word_in_texts(conn, t) for t in text_words):
+                    if act_about(conn, text_words):
+                        return None
+                    known = True
+        if not known and (shape.language != "fr" or len(word) < TYPO_INFLECTION_MIN_LETTERS
+                          or not word.isalpha() or typo_words(ctx, [word], "fr")):
+            return None
+        missing.append(word)
+    return missing or None
+
+
 def form_subject_not_held(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mapping[str, Plan],
                           query: str) -> None:
     """A question naming one act by its form and subject ("directive sur les emballages", "règlement
@@ -3382,12 +3505,14 @@ def form_subject_not_held(ctx: CallContext, indexes: Sequence[MountedIndex], pla
     hold them beside other forms (a Luxembourg law on packaging for a directive on packaging), are not
     the act asked for. Not for a query that names a work otherwise (mention, article, anchor, act
     number) or that another rule already answers (:func:`named_act`, :func:`dated_reference_not_held`);
-    the words' test is :func:`missing_form_words`."""
+    the words' test is :func:`missing_form_words`, or for a statute asked by its subject ("loi sur le
+    séparatisme", "law on hunting": any act may be it; nohit26, docs/adr/0060) :func:`missing_law_words`."""
     shape = form_subject(query)
     if shape is None or any(p.mentions or p.constraints or p.article_key or p.anchor or p.act_number
                             or p.name_not_held for p in plans.values()):
         return
-    missing = missing_form_words(ctx, indexes, shape)
+    law = shape.form == LAW and not shape.popular
+    missing = missing_law_words(ctx, indexes, shape) if law else missing_form_words(ctx, indexes, shape)
     if missing:
         for plan in plans.values():
             plan.name_not_held = {"reason": "form_subject_not_held", "form": shape.form, "words": missing}
@@ -3640,8 +3765,9 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
         sections = sections_of()  # every section answers no hits (``words_apart``, set on the plans)
     if len(sections) > 1 and not args["works"] and not someone_strong:
         route_sections(sections)
-    cut_later(ctx.deadline_seconds, [group for section, i in zip(sections, indexes, strict=True)
-                                     if section.get("hits") for group in later[i.publisher.value]])
+    if _SNIPPETS.get():
+        cut_later(ctx.deadline_seconds, [group for section, i in zip(sections, indexes, strict=True)
+                                         if section.get("hits") for group in later[i.publisher.value]])
     if args["retrieval_mode"] == "hybrid" and ctx.search_lane is not None:
         # the keyword sections above, fused per publisher with the attached lane
         sections = ctx.search_lane.fuse(ctx, indexes, plans, args, sections)

@@ -1,0 +1,77 @@
+"""Issue #15, twenty-sixth session (xlang26): English and German questions on Legilux (French) acts,
+on the real fixture corpus (``LEX_FIXTURES``) where an index is read.
+
+- The words of Legilux act titles reach the German and English lexicons: reviewed entries for the
+  content words among the 600 most frequent title words that no entry reached ("Zusammensetzung" →
+  « composition », "diseases" → « maladies »), none of them a German word whose form or Snowball stem
+  is an English word's (it would count an English question's word as German).
+- An English word takes a stem sibling's pair only when both are forms of one word
+  (:func:`derive.index.xlang.same_word`): "customs" is not "customer" (« client »).
+- A German compound the lexicon cuts into words it knows tells a German question
+  (:func:`derive.index.xlang.query_language`): "Preisbegrenzung beim Laden von Elektrofahrzeugen"
+  had one German stop word against one English-looking word ("laden") and was told as no language.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from derive.index import xlang
+from derive.index.text import normalize
+from serve.core import LegalCore
+
+EU, LU = "eu-eurlex", "lu-legilux"
+
+
+def _section(core: LegalCore, query: str, publisher: str) -> dict[str, Any]:
+    answer = core.call("search", {"query": query, "limit": 10})
+    return dict(next(s for s in answer["publishers"] if s["publisher"] == publisher))
+
+
+def test_title_words_reach_the_german_and_english_lexicons() -> None:
+    assert xlang.lexicon("de").lookup("zusammensetzung", "de") == ("composition",)
+    assert xlang.lexicon("de").lookup("verwendung", "de") == ("utilisation",)
+    assert xlang.lexicon("de").lookup("jugendlichen", "de") == ("jeunes",)
+    assert "maladies" in (xlang.lexicon("en").lookup("diseases", "en") or ())
+
+
+def test_no_title_word_entry_reads_an_english_word_as_german() -> None:
+    reviewed = json.loads(xlang.REVIEWED_PATH.read_text(encoding="utf-8"))
+    review = str(reviewed["review"])
+    assert "Twenty-sixth session (helper xlang26)" in review
+    english = xlang.lexicon("en")
+    german = xlang.lexicon("de")
+    # the forms the rule left out: "Händler" reads "handler", "Pensionen" stems as "pensions"
+    for word in ("handler", "pensions", "operations", "familiar", "must"):
+        assert german.lookup(word, "de") is None, word
+    assert english.lookup("union", "en") is None or "syndicats" not in english.lookup("union", "en")
+
+
+def test_an_english_word_takes_no_pair_of_a_derived_sibling() -> None:
+    assert xlang.same_word("wages", "wage", "en")
+    assert xlang.same_word("authorities", "authority", "en")
+    assert not xlang.same_word("customs", "customer", "en")
+    assert not xlang.same_word("nature", "natural", "en")
+    assert xlang.same_word("verzugszinsen", "verzugszins", "de")  # another language: the stem decides
+    lex = xlang.lexicon("en")
+    assert "client" not in (lex.lookup("customs", "en") or ())
+    assert "client" in (lex.lookup("customer", "en") or ())
+
+
+def test_a_german_compound_of_known_words_tells_a_german_question() -> None:
+    words = normalize("Preisbegrenzung beim Laden von Elektrofahrzeugen").split()
+    assert xlang.compound_parts("elektrofahrzeugen", "de") == ("elektro", "fahrzeugen")
+    assert xlang.query_language(words) == "de"
+    # an English question is not made German by it
+    assert xlang.query_language(normalize("charging electric vehicles at public stations").split()) == "en"
+
+
+def test_a_german_question_on_a_legilux_title_is_translated(fixture_core: LegalCore) -> None:
+    # "Zusammensetzung" → « composition », a title word ("composition de la Commission supérieure des
+    # maladies professionnelles"); without its entry the German word stays required and nothing answers
+    section = _section(fixture_core, "Zusammensetzung der Kommission für Krankheiten", LU)
+    used = section["query_plan"]["translations"]["used"]
+    assert {"from": "zusammensetzung", "to": ["composition"], "source": "reviewed"} in used
+    # every word found in French: a provision holding « composition », « commission », « maladie »
+    assert any({"keyword", "translated"} <= set(h["match_reasons"]) for h in section["hits"])
