@@ -14,7 +14,7 @@ applies the enumeration, all or nothing.
    planned manifestations are fetched (and, with ``revalidate``, its held bodies asked again),
    its new bodies staged, and the version is handed back with its observations; the writer
    stages its record at once. So the run never holds the observations of the whole
-   enumeration, only the listing, the plan and the staged bodies' paths (ADR 0037); and the
+   enumeration, only the listing, the plan and the staged bodies' sha256s (ADR 0037, 0057); and the
    listing is handed over to the writer, not kept by the run's frames, so that each version is freed
    once the writer has staged it, before the manifest and the commit (ADR 0048 addendum).
 4. Every fetch must succeed. A permanent failure (``body_not_found``, ``body_gone``), an
@@ -59,6 +59,7 @@ import contextlib
 import dataclasses
 import datetime as _dt
 import email.utils
+import os
 import tempfile
 import time
 import uuid
@@ -126,9 +127,44 @@ class IngestReport:
 
 @dataclass
 class _Fetched:
+    bodies: _StagedBodies
     observations: dict[tuple[str, str], list[ObservationInput]] = field(default_factory=dict)
     reasons: dict[tuple[str, str], str] = field(default_factory=dict)
-    bodies: dict[str, str] = field(default_factory=dict)
+
+
+class _StagedBodies(Mapping[str, str]):
+    """The bodies a run has staged: sha256 → the staged file's path (what the writer reads).
+
+    A staged body's path is the staging directory joined with its sha256, so only the sha256s are
+    held, not a path string per body (≈ 0.2 KB each for the whole run, issue #13); and no
+    :class:`pathlib.Path` is made of it (pathlib interns each part: the interpreter's table of
+    interned strings would grow by a sha256 per body)."""
+
+    __slots__ = ("_dir", "_shas")
+
+    def __init__(self, staging: Path) -> None:
+        self._dir = str(staging)
+        self._shas: dict[str, None] = {}  # in staging order
+
+    def put(self, sha256: str, body: bytes) -> None:
+        """Stage ``body`` under its ``sha256`` (an OS error, e.g. a full disk, propagates)."""
+        with open(os.path.join(self._dir, sha256), "wb") as f:
+            f.write(body)
+        self._shas[sha256] = None
+
+    def __getitem__(self, sha256: str) -> str:
+        if sha256 not in self._shas:
+            raise KeyError(sha256)
+        return os.path.join(self._dir, sha256)
+
+    def __contains__(self, sha256: object) -> bool:
+        return sha256 in self._shas
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._shas)
+
+    def __len__(self) -> int:
+        return len(self._shas)
 
 
 @dataclass(frozen=True)
@@ -168,9 +204,10 @@ def ingest(adapter: PublisherAdapter, tree: CorpusTree, *, scope: object | None 
         withdrawing, current = planned_withdrawals(listing.enumeration, existing.values(), set(lex_ids))
         guard.check(adapter.publisher.value, withdrawing, current, len(lex_ids))  # before any body request
         report.withdrawals = len(withdrawing)
-        del listing, withdrawing
+        owned.append(lex_ids)  # handed over too: the plan reads them, the apply does not
+        del listing, withdrawing, lex_ids
         with enospc_as_disk_full(str(tree.root)), _staging_area(tree, staging_dir) as staging:
-            report.apply = _fetch_and_apply(adapter, tree, owned, existing, lex_ids, stamp, staging,
+            report.apply = _fetch_and_apply(adapter, tree, owned, existing, stamp, staging,
                                             strict, report, progress, durable, clock, revalidate, guard)
     _record_http(adapter, counters, report)
     report.timings["total_s"] = time.monotonic() - clock.started
@@ -194,23 +231,26 @@ def _existing(tree: CorpusTree, publisher: Publisher) -> dict[str, VersionSummar
 
 
 def _fetch_and_apply(adapter: PublisherAdapter, tree: CorpusTree, owned: list[Any],
-                     existing: Mapping[str, VersionSummary], lex_ids: Sequence[str], stamp: _dt.datetime,
+                     existing: Mapping[str, VersionSummary], stamp: _dt.datetime,
                      staging: Path, strict: bool, report: IngestReport, progress: Progress | None, durable: bool,
                      clock: _Phases, revalidate: bool = False,
                      guard: WithdrawalGuard | None = None) -> ApplyReport:
     """Plan every fetch (before any body request), then let the writer apply the enumeration,
     fetching each version's bodies when the writer reaches it (:class:`_Observer`).
 
-    ``owned`` holds the listing (a :class:`PublisherEnumeration`) and nothing else: it is popped, and
-    its enumeration handed to the writer as the call's argument, its versions as a list the writer
-    pops (``consume``), so that no frame of the run keeps the listing (its versions, their metadata,
-    the manifestations): each version is freed once staged, the rest before the commit (ADR 0048
-    addendum)."""
+    ``owned`` holds the listing (a :class:`PublisherEnumeration`) and its versions' lex ids, in order,
+    and nothing else: both are popped, the lex ids dropped once planned (a string per version, issue
+    #13), and the enumeration handed to the writer as the call's argument, its versions as a list the
+    writer pops (``consume``), so that no frame of the run keeps the listing (its versions, their
+    metadata, the manifestations): each version is freed once staged, the rest before the commit (ADR
+    0048 addendum)."""
+    lex_ids: Sequence[str] = owned.pop()
     listing: PublisherEnumeration = owned.pop()
     plan, observed = _plan(listing.enumeration, listing.manifestations, existing, lex_ids)
     rechecks = (_revalidation_plan(listing.enumeration, listing.manifestations, existing, lex_ids,
                                    [m for ms in plan for m in ms]) if revalidate else None)
     clock.done("plan_s")
+    del lex_ids
     observer = _Observer(adapter, tree, listing.enumeration.versions, observed, plan, rechecks, stamp,
                          staging, strict, report, progress)
     # the writer pops the versions from this list as it applies them, and the observer from its own
@@ -228,19 +268,19 @@ def _fetch_and_apply(adapter: PublisherAdapter, tree: CorpusTree, owned: list[An
 class _Observer:
     """The writer's ``observe``: fetches one version's planned manifestations (and revalidations)
     when the writer reaches it, stages the new bodies, and returns the version with its
-    observations. Only the staged bodies' paths (``bodies``) are kept from one version to the next;
+    observations. Only the staged bodies' sha256s (``bodies``) are kept from one version to the next;
     the observations go into the record the writer stages, and are not held for the run."""
 
     def __init__(self, adapter: PublisherAdapter, tree: CorpusTree, versions: Sequence[VersionInput],
-                 observed: Sequence[tuple[str, ...]], plan: list[list[Manifestation]],
+                 observed: Sequence[tuple[str, ...]], plan: list[tuple[Manifestation, ...]],
                  rechecks: Sequence[list[_Recheck]] | None, now: _dt.datetime, staging: Path, strict: bool,
                  report: IngestReport, progress: Progress | None) -> None:
         self.adapter, self.tree, self.observed = adapter, tree, observed
         self.count = len(versions)
         self.versions = list(reversed(versions))  # popped as they are observed (the next one last)
-        self.plan, self.rechecks, self.now, self.staging, self.strict = plan, rechecks, now, staging, strict
+        self.plan, self.rechecks, self.now, self.strict = plan, rechecks, now, strict
         self.report, self.progress = report, progress
-        self.bodies: dict[str, str] = {}
+        self.bodies = _StagedBodies(staging)
         self.next = 0
         self.done = 0
         self.total = sum(len(ms) for ms in plan)
@@ -254,11 +294,11 @@ class _Observer:
         self.next = i + 1
         started = time.monotonic()
         out = _Fetched(bodies=self.bodies)
-        plan, self.plan[i] = self.plan[i], []
-        self.done = _fetch_all(self.adapter, plan, self.tree, self.now, self.staging, self.strict,
+        plan, self.plan[i] = self.plan[i], ()
+        self.done = _fetch_all(self.adapter, plan, self.tree, self.now, self.strict,
                                self.report, self.progress, out, self.done, self.total)
         if self.rechecks is not None:
-            _revalidate(self.adapter, self.rechecks[i], self.tree, self.now, self.staging, self.strict, self.report,
+            _revalidate(self.adapter, self.rechecks[i], self.tree, self.now, self.strict, self.report,
                         out)
         final = _with_observations(v, out)
         _count_reasons(final, self.observed[i], self.report)
@@ -304,19 +344,18 @@ def lex_id_of(adapter_publisher: str, v: VersionInput) -> str:
 
 def _plan(enumeration: Enumeration, manifestations: Sequence[Manifestation],
           existing: Mapping[str, VersionSummary], lex_ids: Sequence[str],
-          ) -> tuple[list[list[Manifestation]], list[tuple[str, ...]]]:
+          ) -> tuple[list[tuple[Manifestation, ...]], list[tuple[str, ...]]]:
     """The manifestations to fetch, per enumerated version (in order): those the tree has no
-    observation for; and per enumerated version the languages of its expressions the tree holds an
+    observation for (a tuple: a version with none, most of a re-run's, holds the one empty tuple); and per enumerated version the languages of its expressions the tree holds an
     observation of (equal tuples shared), so that the summaries are not read again (:func:`_count_reasons`)."""
     languages: dict[tuple[str, ...], tuple[str, ...]] = {}
     observed_out: list[tuple[str, ...]] = []
     by_expression: dict[tuple[str, str], list[Manifestation]] = {}
     for m in manifestations:
         by_expression.setdefault((m.publisher_version_identifier, m.language), []).append(m)
-    out: list[list[Manifestation]] = []
+    out: list[tuple[Manifestation, ...]] = []
     for v, lex_id in zip(enumeration.versions, lex_ids, strict=True):
         plan: list[Manifestation] = []
-        out.append(plan)
         old = existing.get(lex_id)
         old_expressions = _by_language(old)
         held_languages = tuple(lang for lang, x in old_expressions.items() if x.observations)
@@ -336,6 +375,7 @@ def _plan(enumeration: Enumeration, manifestations: Sequence[Manifestation],
                     wanted = (m.format, m.source_uri) not in formats
                 if wanted:
                     plan.append(m)
+        out.append(tuple(plan))
     return out, observed_out
 
 
@@ -391,7 +431,7 @@ def _instant(value: object) -> _dt.datetime:
 
 
 def _revalidate(adapter: PublisherAdapter, rechecks: Sequence[_Recheck], tree: CorpusTree, now: _dt.datetime,
-                staging: Path, strict: bool, report: IngestReport, out: _Fetched) -> None:
+                strict: bool, report: IngestReport, out: _Fetched) -> None:
     for r in rechecks:
         m = r.manifestation
         report.bodies_revalidated += 1
@@ -420,14 +460,14 @@ def _revalidate(adapter: PublisherAdapter, rechecks: Sequence[_Recheck], tree: C
         report.notes.append(f"{m.subject}: the publisher serves changed bytes "
                             f"({', '.join(f'{x.file} sha256 {x.sha256}' for x in changed)}); new observation appended")
         _record(dataclasses.replace(result, members=tuple(changed)),
-                (m.publisher_version_identifier, m.language), tree, now, staging, out, report)
+                (m.publisher_version_identifier, m.language), tree, now, out, report)
 
 
 # -- fetching ----------------------------------------------------------------------------------
 
 
 def _fetch_all(adapter: PublisherAdapter, plan: Sequence[Manifestation], tree: CorpusTree, now: _dt.datetime,
-               staging: Path, strict: bool, report: IngestReport, progress: Progress | None, out: _Fetched,
+               strict: bool, report: IngestReport, progress: Progress | None, out: _Fetched,
                done: int, total: int) -> int:
     """Fetch ``plan`` (one version's manifestations) into ``out``; returns ``done`` plus those fetched
     (``(done, total)`` is the run's ``fetch`` progress)."""
@@ -447,7 +487,7 @@ def _fetch_all(adapter: PublisherAdapter, plan: Sequence[Manifestation], tree: C
         if result.outcome is not FetchOutcome.OK:
             _failed(result, m, strict, out)
         else:
-            _record(result, key, tree, now, staging, out, report)
+            _record(result, key, tree, now, out, report)
         if progress is not None:
             progress("fetch", i, total)
     return done + len(plan)
@@ -474,7 +514,7 @@ def _failed(result: FetchResult, m: Manifestation, strict: bool, out: _Fetched) 
     out.reasons[(m.publisher_version_identifier, m.language)] = reason
 
 
-def _record(result: FetchResult, key: tuple[str, str], tree: CorpusTree, now: _dt.datetime, staging: Path,
+def _record(result: FetchResult, key: tuple[str, str], tree: CorpusTree, now: _dt.datetime,
             out: _Fetched, report: IngestReport) -> None:
     for member in result.members:
         out.observations.setdefault(key, []).append(ObservationInput(
@@ -487,9 +527,7 @@ def _record(result: FetchResult, key: tuple[str, str], tree: CorpusTree, now: _d
         report.body_bytes += len(member.body)
         if member.sha256 in out.bodies or tree.evidence.has(member.sha256):
             continue
-        path = staging / member.sha256
-        path.write_bytes(member.body)
-        out.bodies[member.sha256] = str(path)
+        out.bodies.put(member.sha256, member.body)
         report.bodies_new += 1
 
 

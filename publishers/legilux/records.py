@@ -36,9 +36,9 @@ from publishers.legilux.vocab import (
 _SINGLE = ("work", "type", "from", "to", "status", "pub")
 
 
-@dataclass
+@dataclass(slots=True)
 class Expression:
-    """One JOLux expression of a consolidation."""
+    """One JOLux expression of a consolidation (slots: a catalogue holds thousands while it is read)."""
 
     uri: str | None
     language: str
@@ -47,9 +47,9 @@ class Expression:
     title_short: str | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Consolidation:
-    """One ``jolux:Consolidation``: a dated state of a work (a Lex version)."""
+    """One ``jolux:Consolidation``: a dated state of a work (a Lex version; slots, as :class:`Expression`)."""
 
     uri: str
     work: str

@@ -232,13 +232,13 @@ def test_bodies_are_staged_in_the_store_never_in_tmpdir(lu_small: Harness, tmp_p
     monkeypatch.setattr(tempfile, "tempdir", str(tmpdir))
     tree = CorpusTree.create(tmp_path / "t")
     seen: list[Path] = []
-    real = ingest_module._record
+    real = ingest_module._StagedBodies.put
 
-    def spy(result: Any, key: Any, tree_: Any, now: Any, staging: Path, out: Any, report: Any) -> None:
-        seen.append(staging)
-        real(result, key, tree_, now, staging, out, report)
+    def spy(self: Any, sha256: str, body: bytes) -> None:
+        real(self, sha256, body)
+        seen.append(Path(self[sha256]).parent)  # the staging directory the body was written to
 
-    monkeypatch.setattr(ingest_module, "_record", spy)
+    monkeypatch.setattr(ingest_module._StagedBodies, "put", spy)
     report = ingest(lu_small.adapter(), tree, now=NOW, durable=False)
     assert report.bodies_new > 0 and seen
     assert all(s.parent == tree.evidence.staging_root() for s in seen)
@@ -250,16 +250,13 @@ def test_disk_full_while_staging_a_body_is_typed(lu_small: Harness, tmp_path: Pa
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     import errno
 
+    import publishers.ingest as ingest_module
     from cli.main import main
 
-    real = Path.write_bytes
+    def full(self: Any, sha256: str, body: bytes) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
 
-    def full(self: Path, data: bytes) -> int:
-        if ".staging" in self.parts:
-            raise OSError(errno.ENOSPC, "No space left on device")
-        return real(self, data)
-
-    monkeypatch.setattr(Path, "write_bytes", full)
+    monkeypatch.setattr(ingest_module._StagedBodies, "put", full)  # where a fetched body is staged
     tree = CorpusTree.create(tmp_path / "t")
     before = snapshot(tree.root)
     code = main(["ingest", "run", "--publisher", "lu-legilux", "--replay-url", lu_small.base_url,

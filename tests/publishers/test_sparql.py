@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import ClassVar
 from urllib.parse import parse_qs
 
 import httpx
@@ -117,3 +118,66 @@ def test_duplicates_are_whole_rows_names_and_values() -> None:
     with pytest.raises(PublisherError) as info:
         client.select_paged(render, Paging(page_size=5, max_rows=20, overlap=0), subject="q")
     assert info.value.code == "duplicate_rows"
+
+
+def test_rows_whose_keys_share_a_hash_are_not_duplicates(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Paging keeps a hash per row (issue #13): every key hashing alike, distinct rows still pass,
+    across pages and within one, and the same bindings twice are still refused with the same message."""
+    from publishers.http import sparql as sparql_module
+
+    monkeypatch.setattr(sparql_module, "hash", lambda key: 0, raising=False)  # every row collides
+    pages = [[{"a": "1"}, {"a": "2"}, {"a": "3"}], [{"a": "3"}, {"a": "4"}, {"b": "1"}]]  # one row of overlap
+    rows = fixed_pages(pages).select_paged(render, Paging(page_size=3, max_rows=20), subject="q")
+    assert rows == [{"a": "1"}, {"a": "2"}, {"a": "3"}, {"a": "4"}, {"b": "1"}]
+    twice = [[{"a": "1"}, {"b": "2"}, {"a": "1"}]]
+    with pytest.raises(PublisherError) as info:
+        fixed_pages(twice).select_paged(render, Paging(page_size=5, max_rows=20, overlap=0), subject="q")
+    assert (info.value.code, info.value.message) == ("duplicate_rows",
+                                                     "paging returned a row twice (offset 0): {'a': '1'}")
+
+
+def test_equal_values_of_an_answer_are_held_once() -> None:
+    """A page repeats its types, dates, works and titles row after row: one string each (issue #13)."""
+    title = "Loi du 31 juillet 2006 portant introduction d'un Code du travail"
+    body = json.dumps({"head": {"vars": ["t", "u"]}, "results": {"bindings": [
+        {"t": {"type": "literal", "value": title}, "u": {"type": "uri", "value": "http://x/1"}},
+        {"t": {"type": "literal", "value": title}, "u": {"type": "uri", "value": "http://x/2"}}]}}).encode()
+    first, second = parse_results(body, subject="q")
+    assert first["t"] == second["t"] == title
+    assert first["t"] is second["t"]
+    assert first["u"] != second["u"]
+
+
+class _Body(bytes):
+    """Response bytes that say when they are freed."""
+
+    freed: ClassVar[list[bool]] = []
+
+    def __del__(self) -> None:
+        _Body.freed.append(True)
+
+
+def test_the_answer_bytes_are_freed_before_the_rows_are_built(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The client decodes a page and drops its bytes before parsing it: a 5,000-row page's bytes and
+    its text are never both held while its rows are built (issue #13)."""
+    from publishers.http import sparql as sparql_module
+    from publishers.http.client import HttpResponse
+
+    document = {"head": {"vars": ["a"]}, "results": {"bindings": [{"a": {"type": "literal", "value": "é"}}]}}
+
+    class Http:
+        def post_form(self, *args: object, **kwargs: object) -> HttpResponse:
+            return HttpResponse(200, "https://sparql.test/sparql", {}, _Body(json.dumps(document).encode()))
+
+    freed_at_parse: list[list[bool]] = []
+    parse = sparql_module.parse_text
+
+    def watched(text: str, *, subject: str) -> list[dict[str, str]]:
+        freed_at_parse.append(list(_Body.freed))
+        return parse(text, subject=subject)
+
+    monkeypatch.setattr(sparql_module, "parse_text", watched)
+    _Body.freed.clear()
+    rows = SparqlClient(Http(), "https://sparql.test/sparql").select("q", subject="q")  # type: ignore[arg-type]
+    assert rows == [{"a": "é"}]
+    assert freed_at_parse == [[True]]

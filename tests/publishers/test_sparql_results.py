@@ -154,10 +154,10 @@ def test_well_formed_answers_are_read_once(body: bytes, rows: list[dict[str, str
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     """A well-formed answer never reaches the checking path (the term dicts are never built)."""
 
-    def refuse(body: bytes, *, subject: str) -> list[dict[str, str]]:
+    def refuse(text: str, *, subject: str) -> list[dict[str, str]]:
         raise AssertionError("parsed twice")
 
-    monkeypatch.setattr(sparql_module, "_parse_checked", refuse)
+    monkeypatch.setattr(sparql_module, "_checked_rows", refuse)
     assert parse_results(body, subject=SUBJECT) == rows
 
 NAMES = st.sampled_from(["a", "b", "value", "type", "datatype", "head", "results", "bindings"])
