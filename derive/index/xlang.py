@@ -324,33 +324,17 @@ class Lexicon:
 
     def lookup(self, word: str, language: str) -> tuple[str, ...] | None:
         """The French terms of a source word: its own entry, or that of a form of the same stem
-        it inflects (at most two letters apart: "wages" → "wage", never "parental" → "parent"; in
-        English a form of the same word, :func:`same_word`: never "customs" → "customer")."""
+        it inflects (at most two letters apart: "wages" → "wage", never "parental" → "parent"). A
+        sibling's pair may be wrong ("customs" takes "customer"'s « client »); it only widens the word's
+        OR group, while a refused pair can leave the word untranslated and the question unanswered
+        ("controllers" → « contrôles »: ADR 0053, ADR 0061 addendum)."""
         found = self.words.get(word)
         if found is not None:
             return found
         for form in self.stems.get(key_of(word, language), ()):
-            if abs(len(form) - len(word)) <= 2 and analysis.inflection(word, form) and same_word(word, form, language):
+            if abs(len(form) - len(word)) <= 2 and analysis.inflection(word, form):
                 return self.words[form]
         return None
-
-
-#: The endings by which two English forms of one word differ (number, verb forms: "wage"/"wages",
-#: "authority"/"authorities", "employ"/"employed"), after the letters they share, and the derived
-#: endings that keep the word's sense (the verb's noun, "compensate"/"compensation"; the adverb).
-ENGLISH_INFLECTIONS = frozenset({"", "s", "es", "ies", "y", "ed", "d", "ing", "e", "ion", "ions", "ly"})
-
-
-def same_word(word: str, form: str, language: str) -> bool:
-    """Whether an English ``word`` and a lexicon ``form`` of the same Snowball stem are forms of one
-    word: each ends, after the letters they share, in an inflection (:data:`ENGLISH_INFLECTIONS`).
-    "customs" is not a form of "customer" (``s`` / ``er``: a derived word, its own sense), so it
-    does not take « client »; "wages" is one of "wage". Another language: true (its stem and
-    :func:`derive.index.analysis.inflection` decide). Pure."""
-    if language != "en":
-        return True
-    shared = next((k for k, (a, b) in enumerate(zip(word, form, strict=False)) if a != b), min(len(word), len(form)))
-    return word[shared:] in ENGLISH_INFLECTIONS and form[shared:] in ENGLISH_INFLECTIONS
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -556,7 +540,7 @@ def query_language(words: Sequence[str]) -> str | None:
     """The language of a question's normalised words, when it is told: the most evidence among
     French, English and German — stop words of one language only, words only the English or
     German lexicon knows (a German compound it cuts into words it knows, :func:`german_compound`, among
-    them), and words a translation's French is made of for French; a word French holds
+    them), and words the mined English pairs' French is made of for French; a word French holds
     as it is, or one that is on both sides ("minimum", "location"), counts for none. ``None`` on no evidence or a tie."""
     score: Counter[str] = Counter()
     for w in words:
@@ -565,7 +549,12 @@ def query_language(words: Sequence[str]) -> str | None:
                 score[lang] += 1
         if any(w in lexicon(lang).shared for lang in SOURCES):
             continue  # the same word in French: no evidence
-        french = any(w in lexicon(lang).french for lang in SOURCES)
+        # French evidence is the French of the mined English pairs only: the miner puts a word spelt
+        # alike on both sides of the aligned texts among the ``shared`` words, while the German
+        # lexicon's French terms are written by a reviewer and include words English spells alike
+        # ("classes", "education", "institutions"), which would tell an English question as French
+        # (ADR 0061 addendum)
+        french = w in lexicon("en").french
         sources = [lang for lang in SOURCES if (lex := lexicon(lang)).lookup(w, lang) is not None
                    or w in lex.foreign or w in lex.phrase_words]
         if not sources and not french and german_compound(w):

@@ -5,8 +5,9 @@ on the real fixture corpus (``LEX_FIXTURES``) where an index is read.
   content words among the 600 most frequent title words that no entry reached ("Zusammensetzung" →
   « composition », "diseases" → « maladies »), none of them a German word whose form or Snowball stem
   is an English word's (it would count an English question's word as German).
-- An English word takes a stem sibling's pair only when both are forms of one word
-  (:func:`derive.index.xlang.same_word`): "customs" is not "customer" (« client »).
+- An English word still takes a stem sibling's pair (the lead, after the merge: refusing it emptied a
+  question, "controllers" → « contrôles »), and the German lexicon's French terms are no evidence that a
+  question is French ("classes", "education": words English spells alike; ADR 0061 addendum).
 - A German compound the lexicon cuts into words it knows tells a German question
   (:func:`derive.index.xlang.query_language`): "Preisbegrenzung beim Laden von Elektrofahrzeugen"
   had one German stop word against one English-looking word ("laden") and was told as no language.
@@ -48,15 +49,21 @@ def test_no_title_word_entry_reads_an_english_word_as_german() -> None:
     assert english.lookup("union", "en") is None or "syndicats" not in english.lookup("union", "en")
 
 
-def test_an_english_word_takes_no_pair_of_a_derived_sibling() -> None:
-    assert xlang.same_word("wages", "wage", "en")
-    assert xlang.same_word("authorities", "authority", "en")
-    assert not xlang.same_word("customs", "customer", "en")
-    assert not xlang.same_word("nature", "natural", "en")
-    assert xlang.same_word("verzugszinsen", "verzugszins", "de")  # another language: the stem decides
+def test_an_english_word_keeps_a_stem_siblings_pair() -> None:
+    # a refused pair left "Luxembourg law on licensing of air traffic controllers" with a word nothing
+    # translates, so the Legilux section answered nothing; a wrong sibling pair only widens an OR group
     lex = xlang.lexicon("en")
-    assert "client" not in (lex.lookup("customs", "en") or ())
-    assert "client" in (lex.lookup("customer", "en") or ())
+    assert lex.lookup("controllers", "en") == lex.lookup("controls", "en") is not None
+
+
+def test_a_french_term_of_the_german_lexicon_is_no_evidence_of_a_french_question() -> None:
+    # « classes » is a French term of the German lexicon (a title word's entry) and an English word:
+    # counted as French, it tied this English question ("in" is English and German), which was then
+    # searched untranslated in French text
+    assert "classes" in xlang.lexicon("de").french
+    assert "classes" not in xlang.lexicon("en").french
+    assert xlang.query_language(normalize("classes in public schools").split()) == "en"
+    assert xlang.query_language(normalize("les classes de l'enseignement secondaire").split()) == "fr"
 
 
 def test_a_german_compound_of_known_words_tells_a_german_question() -> None:
