@@ -63,8 +63,8 @@ publishers' versions are folded into the manifest's rows as they are read
 record of an enumerated or withdrawn version is read again by its path, one at a time
 (:meth:`CorpusTree.read_version`), compared (:func:`is_unchanged`) and dropped unless it is
 revised; a written record is rendered and staged on disk as soon as it is made, and only its
-manifest rows and the path of its staged file are kept — neither its parsed value, its summary
-nor its bytes. So what an apply holds is a packed summary per version of its publisher, a manifest
+manifest rows, the path of its staged file and the ``(sha256, language, file)`` of its held bodies
+are kept — neither its parsed value, its summary nor its bytes. So what an apply holds is a packed summary per version of its publisher, a manifest
 row per other version, plus the
 enumeration it was given. With ``observe`` (ingest), the enumeration is a listing without
 observations and each version is completed (its bodies fetched) only when it is reached, so the
@@ -243,17 +243,18 @@ def apply_enumeration(
         _check_existing_identities(versions.values(), enumeration.publisher)
         new_works = _apply_works(enumeration, works, stage, report)
         fold = ManifestFold()  # the manifest's rows of the records written, then of the others
-        held: dict[str, list[tuple[str, str, str]]] = {}  # lex id → (sha256, label, file) of its held bodies
+        held: dict[str, tuple[tuple[str, str, str], ...]] = {}  # lex id → (sha256, language, file) of its held bodies
         for lex_id, record in _apply_versions(tree, enumeration, versions, stamp, report, guard, observe, consume):
             # each record goes to staging as it is made: the run keeps its manifest rows, not its bytes
             fold.add_version(_stage_version(stage, lex_id, record))
-            held[lex_id] = list(_held_observations(lex_id, record))
+            held[lex_id] = tuple(_held_observations(record))
         # The enumeration and ``observe`` are not needed past the last version: a caller that handed
         # them over (ingest keeps no reference) has its listing freed before the manifest and the commit.
         del enumeration, observe
         report.records_written = len(held)
         report.changed = sorted(held)
-        stage.blobs.update(_needed_bodies(tree, (h for lex_id in report.changed for h in held[lex_id]), bodies))
+        stage.blobs.update(_needed_bodies(tree, ((lex_id, h) for lex_id in report.changed for h in held[lex_id]),
+                                          bodies))
         works.update(new_works)
         if new_works or held:  # else no record changes, so neither does their manifest
             for lex_id, summary in versions.items():
@@ -720,22 +721,25 @@ def _merge_expressions(rec: dict[str, Any], v: VersionInput, stamp: str, report:
 # -- bodies --------------------------------------------------------------------------------------
 
 
-def _held_observations(lex_id: str, record: Mapping[str, Any]) -> Iterator[tuple[str, str, str]]:
-    """``(sha256, label, file)`` of every observation of ``record`` whose body this store holds."""
+def _held_observations(record: Mapping[str, Any]) -> Iterator[tuple[str, str, str]]:
+    """``(sha256, language, file)`` of every observation of ``record`` whose body this store holds:
+    the record's own strings, held until the commit; the label naming the body is made only for a
+    body staged (:func:`_needed_bodies`), not held per observation (issue #13)."""
     for e in record["expressions"]:
         for o in e["observations"]:
             if not o.get("held_elsewhere"):
-                yield o["sha256"], f"{lex_id} {e['language']}:{o['file']}", o["file"]
+                yield o["sha256"], e["language"], o["file"]
 
 
-def _needed_bodies(tree: CorpusTree, held: Iterable[tuple[str, str, str]],
+def _needed_bodies(tree: CorpusTree, held: Iterable[tuple[str, tuple[str, str, str]]],
                    bodies: Mapping[str, Body]) -> dict[str, txn.BlobSource]:
-    """Blobs to stage: every held observation of a written record (``held``, in lex id order: see
-    :func:`_held_observations`) must be given or stored."""
+    """Blobs to stage: every held observation of a written record (``held``: lex id and
+    :func:`_held_observations`, in lex id order) must be given or stored."""
     out: dict[str, txn.BlobSource] = {}
-    for sha, label, file in held:
+    for lex_id, (sha, language, file) in held:
         if sha in out or tree.evidence.has(sha):
             continue  # staged already, or stored (content-addressed; verify re-hashes the store)
+        label = f"{lex_id} {language}:{file}"
         body = bodies.get(sha)
         if body is None:
             raise CorpusError(f"no bytes for body {file} ({sha}) and the store does not hold it",

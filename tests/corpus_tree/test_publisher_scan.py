@@ -3,6 +3,7 @@ summaries, every other version only as its manifest rows (``ManifestFold``), on 
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -19,10 +20,28 @@ from corpus_tree.records import (
     summary_of,
     unpack_expressions,
 )
+from legal.canonical import digest
 from legal.errors import LexError
 from legal.ids import Publisher
 
 LU, EU = Publisher.LEGILUX, Publisher.EURLEX
+
+
+def test_fold_rows_digest_as_the_records_json_arrays(tree_copy: Path) -> None:
+    """The fold holds its rows as tuples (issue #13, memc26); ``records_digest`` is still the digest
+    of ``[lex_work_id, digest]`` and ``[lex_id, record_sha256]`` JSON arrays, read here from the files."""
+    tree = CorpusTree.open(tree_copy)
+    works = sorted([w.lex_work_id, w.digest()] for w in tree.works())
+    rows = []
+    for path in sorted(tree_copy.glob("works/*/versions/*/meta.json")):
+        record = json.loads(path.read_bytes())
+        rows.append([record["lex_id"], record["record_sha256"]])
+    fold = ManifestFold()
+    for w in tree.works():
+        fold.add_work(w)
+    for v in tree.iter_versions():
+        fold.add_version(v)
+    assert rows and manifest_of(fold)["records_digest"] == digest({"works": works, "versions": sorted(rows)})
 
 
 def test_folds_split_anyhow_give_the_manifest_of_the_whole_tree(tree_copy: Path) -> None:

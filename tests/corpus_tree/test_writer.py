@@ -238,7 +238,8 @@ def test_missing_body_bytes_are_refused(tree: CorpusTree) -> None:
     before = snapshot(tree.root)
     with pytest.raises(CorpusError) as err:
         apply_enumeration(tree, _enum(_original()), {}, T0)
-    assert err.value.code == "missing_body"
+    key = VersionKey.create(dt.date(2016, 4, 27), ORIGINAL)
+    assert err.value.code == "missing_body" and err.value.subject == f"eu-eurlex:{SLUG}:{key} en:en.html"
     assert snapshot(tree.root) == before
 
 
