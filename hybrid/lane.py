@@ -58,6 +58,23 @@ class LaneStats:
     encode_ms_total: float = 0.0
 
 
+def run_starts(ids: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.int64]]:
+    """For rows sorted by ``ids``: the position where each run of equal ids starts, and that run's id."""
+    if not len(ids):
+        return np.array([], dtype=np.intp), ids
+    starts = np.flatnonzero(np.r_[True, ids[1:] != ids[:-1]])
+    return starts, ids[starts]
+
+
+def best_per_run(matrix: npt.NDArray[np.float32], query: npt.NDArray[np.float32],
+                 starts: npt.NDArray[np.intp]) -> npt.NDArray[np.float32]:
+    """The best similarity of ``query`` to the rows of each run (:func:`run_starts`) of ``matrix``.
+    einsum, not BLAS: a multi-threaded gemv costs ~100x more on a contended 2-core machine."""
+    if not len(starts):
+        return np.zeros(0, dtype=np.float32)
+    return np.maximum.reduceat(np.einsum("ij,j->i", matrix, query), starts).astype(np.float32)
+
+
 class HybridLane:
     def __init__(self, vectors: LoadedVectors, encoder: Encoder) -> None:
         self.vectors = vectors
@@ -69,14 +86,10 @@ class HybridLane:
         self._state_matrix: npt.NDArray[np.float32] = np.ascontiguousarray(floats[state_pos])
         state_ids = vectors.rowids[state_pos]
         # rows are sorted by state then chunk: the first row of each state starts its segment
-        starts = np.flatnonzero(np.r_[True, state_ids[1:] != state_ids[:-1]]) if len(state_ids) else np.array([], int)
-        self._state_starts = starts
-        self.state_ids: npt.NDArray[np.int64] = state_ids[starts] if len(state_ids) else state_ids
+        self._state_starts, self.state_ids = run_starts(state_ids)
         self._work_matrix: npt.NDArray[np.float32] = np.ascontiguousarray(floats[work_pos])
         work_ids = vectors.rowids[work_pos]
-        wstarts = np.flatnonzero(np.r_[True, work_ids[1:] != work_ids[:-1]]) if len(work_ids) else np.array([], int)
-        self._work_starts = wstarts
-        self.work_ids: npt.NDArray[np.int64] = work_ids[wstarts] if len(work_ids) else work_ids
+        self._work_starts, self.work_ids = run_starts(work_ids)
         self.title_depth = TITLE_DEPTH
         self.stats = LaneStats()
         self._eligible: dict[Filters, npt.NDArray[np.bool_]] = {}
@@ -89,26 +102,18 @@ class HybridLane:
 
     def state_scores(self, query: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
         """Best-chunk similarity of every state, aligned with :attr:`state_ids`."""
-        if not len(self.state_ids):
-            return np.zeros(0, dtype=np.float32)
-        # einsum, not BLAS: a multi-threaded gemv costs ~100x more on a contended 2-core machine
-        per_row = np.einsum("ij,j->i", self._state_matrix, query)
-        return np.maximum.reduceat(per_row, self._state_starts).astype(np.float32)
+        return best_per_run(self._state_matrix, query, self._state_starts)
 
     def work_ranking(self, query: npt.NDArray[np.float32]) -> list[int]:
         """Work rowids by best title similarity, best first (ties by rowid)."""
         if not len(self.work_ids):
             return []
-        best = np.maximum.reduceat(np.einsum("ij,j->i", self._work_matrix, query), self._work_starts)
-        order = np.lexsort((self.work_ids, -best))
+        order = np.lexsort((self.work_ids, -self.work_scores(query)))
         return [int(self.work_ids[i]) for i in order]
 
     def work_scores(self, query: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
         """Best title similarity of every work, aligned with :attr:`work_ids`."""
-        if not len(self.work_ids):
-            return np.zeros(0, dtype=np.float32)
-        return np.maximum.reduceat(np.einsum("ij,j->i", self._work_matrix, query),
-                                   self._work_starts).astype(np.float32)
+        return best_per_run(self._work_matrix, query, self._work_starts)
 
     def title_hits(self, conn: sqlite3.Connection, query: npt.NDArray[np.float32], filters: Filters,
                    depth: int) -> list[Hit]:

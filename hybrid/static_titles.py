@@ -16,18 +16,15 @@ import numpy as np
 import numpy.typing as npt
 
 from derive.vectors.static import StaticTable
+from hybrid.lane import best_per_run, run_starts
 
 
 class StaticTitleLane:
     def __init__(self, table: StaticTable, titles: Sequence[tuple[int, str, str]]) -> None:
         self.table = table
         rows = sorted(titles, key=lambda t: (t[0], t[1], t[2]))
-        work_ids = np.asarray([w for w, _, _ in rows], dtype=np.int64)
         self._matrix = np.ascontiguousarray(table.encode_many([t for _, _, t in rows]))
-        starts = (np.flatnonzero(np.r_[True, work_ids[1:] != work_ids[:-1]]) if len(work_ids)
-                  else np.array([], dtype=np.int64))
-        self._starts = starts
-        self.work_ids: npt.NDArray[np.int64] = work_ids[starts] if len(work_ids) else work_ids
+        self._starts, self.work_ids = run_starts(np.asarray([w for w, _, _ in rows], dtype=np.int64))
 
     @property
     def nbytes(self) -> int:
@@ -38,6 +35,4 @@ class StaticTitleLane:
 
     def work_scores(self, query: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
         """The best title similarity of each work of :attr:`work_ids` (a zero query scores 0 everywhere)."""
-        if not len(self.work_ids):
-            return np.zeros(0, dtype=np.float32)
-        return np.maximum.reduceat(self._matrix @ query, self._starts).astype(np.float32)
+        return best_per_run(self._matrix, query, self._starts)

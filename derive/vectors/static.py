@@ -28,8 +28,10 @@ from __future__ import annotations
 
 import bisect
 import hashlib
+import io
 import json
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -121,11 +123,7 @@ def _shared_prefix(a: str, b: str) -> int:
 
 def frequencies(texts: Iterable[str]) -> dict[str, int]:
     """Word counts over ``texts`` (the SIF weights' corpus)."""
-    out: dict[str, int] = {}
-    for text in texts:
-        for w in words(text):
-            out[w] = out.get(w, 0) + 1
-    return out
+    return dict(Counter(w for text in texts for w in words(text)))
 
 
 def pca_basis(raw: Matrix, dims: int) -> tuple[Matrix, Matrix]:
@@ -175,8 +173,6 @@ def stem_file(stem: Path, suffix: str) -> Path:
 
 
 def _npy_bytes(table: StaticTable) -> bytes:
-    import io
-
     buffer = io.BytesIO()
     np.save(buffer, np.ascontiguousarray(np.column_stack([table.vectors, table.weights]).astype("<f4")),
             allow_pickle=False)
@@ -208,8 +204,6 @@ def load_table(stem: Path, *, expected_sha256: str | None = None) -> StaticTable
         if pinned is not None and digest != pinned:
             raise IndexError_(f"static table has sha256 {digest}, pinned {pinned}", code="static_table_mismatch",
                               subject=stem.name)
-    import io
-
     matrix = np.load(io.BytesIO(data), allow_pickle=False).astype(np.float32)
     vocabulary = tuple(str(w) for w in manifest["vocabulary"])
     if matrix.shape[0] != len(vocabulary):
