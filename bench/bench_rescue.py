@@ -184,6 +184,12 @@ def collect(index_dir: Path, files: Sequence[Path], scan: int, static_stem: Path
     return out
 
 
+def _rank_summary(found: Sequence[int]) -> dict[str, Any]:
+    """Cases, MRR, and how many ranks are in the top 10 and first, of the ranks ``found``."""
+    return {"cases": len(found), "mrr": _r(sum(1 / r for r in found) / len(found)) if found else None,
+            "top10": sum(1 for r in found if r <= 10), "top1": sum(1 for r in found if r == 1)}
+
+
 def title_ranks(index_dir: Path, files: Sequence[Path], static_stem: Path | None = None) -> dict[str, Any]:
     """Per file: the rank of the best relevant work in its publisher's pure title-similarity order,
     for every case with a relevant work (no search is run); and the question encoding's CPU time.
@@ -191,11 +197,11 @@ def title_ranks(index_dir: Path, files: Sequence[Path], static_stem: Path | None
     from release.benchmark import load_judgments
 
     encode, title_lanes = _title_lanes(index_dir, static_stem)
-    ids: dict[str, list[str]] = {}
+    where: dict[str, dict[str, int]] = {}  # per publisher: work id → its position in the lane's scores
     for path in sorted(index_dir.glob("*.sqlite")):
         with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
             names = dict(conn.execute("SELECT work_rowid, work_id FROM works").fetchall())
-        ids[path.stem] = [str(names[int(r)]) for r in title_lanes[path.stem].work_ids]
+        where[path.stem] = {str(names[int(r)]): i for i, r in enumerate(title_lanes[path.stem].work_ids)}
     out: dict[str, Any] = {"files": {}, "encode_cpu_us": [], "encoder": "static" if static_stem else "e5",
                            "lane_bytes": {p: lane.nbytes for p, lane in title_lanes.items()}}
     for path in files:
@@ -212,18 +218,12 @@ def title_ranks(index_dir: Path, files: Sequence[Path], static_stem: Path | None
                 if publisher not in title_lanes:
                     continue
                 scores = title_lanes[publisher].work_scores(query)
-                where = {w: i for i, w in enumerate(ids[publisher])}
-                if item.work in where:
-                    rank = 1 + int((scores > scores[where[item.work]]).sum())
+                if item.work in where[publisher]:
+                    rank = 1 + int((scores > scores[where[publisher][item.work]]).sum())
                     best = rank if best is None else min(best, rank)
             ranks[case.id] = best
-        found = [r for r in ranks.values() if r is not None]
-        out["files"][path.name] = {"cases": len(found), "mrr": _r(sum(1 / r for r in found) / len(found)) if found else None,
-                                   "top10": sum(1 for r in found if r <= 10), "top1": sum(1 for r in found if r == 1),
-                                   "ranks": ranks}
-    found = [r for e in out["files"].values() for r in e["ranks"].values() if r is not None]
-    out["pooled"] = {"cases": len(found), "mrr": _r(sum(1 / r for r in found) / len(found)) if found else None,
-                     "top10": sum(1 for r in found if r <= 10), "top1": sum(1 for r in found if r == 1)}
+        out["files"][path.name] = {**_rank_summary([r for r in ranks.values() if r is not None]), "ranks": ranks}
+    out["pooled"] = _rank_summary([r for e in out["files"].values() for r in e["ranks"].values() if r is not None])
     us = sorted(out.pop("encode_cpu_us"))
     out["encode_cpu_us"] = {"n": len(us), "p50": round(us[len(us) // 2], 1),
                             "p95": round(us[min(len(us) - 1, int(len(us) * 0.95))], 1)} if us else None
