@@ -1483,7 +1483,8 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
     principal = dominant_work(out.breadth, profiles)  # weighed as if named by the words
     if principal is None and QUORUM_BREADTH and index is not None and index.publisher.value == "lu-legilux" \
             and options.grain == "works" and not plan.strong and not plan.mentions and not filters.works \
-            and options.relax_words:
+            and options.relax_words and any(getattr(profiles.get(h.row["work_rowid"]), "code", False) for h in hits):
+        # counted only when a code is among the hits: weighing another work changes nothing
         principal = dominant_code(once("quorum_breadth", lambda: quorum_breadth(conn, out.groups, index)), profiles)
     named_by = coverage if principal is None else {**coverage, principal: 1.0}
     ranked = rank_hits(hits, profiles, plan, options, named_by, precision, breadth(hits))
