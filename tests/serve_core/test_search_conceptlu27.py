@@ -1,5 +1,6 @@
 """Issue #15, twenty-seventh session (conceptlu27): a Legilux code as the principal treatment of a
-question whose words no provision holds all together.
+question whose words no provision holds all together — measured and not adopted, off the default path
+(:data:`serve.core.ops.search.QUORUM_BREADTH` is ``False``; ADR 0067): the mechanism is tested here.
 
 A code's title names none of its subjects, and its long provisions score low by BM25; a question in a
 lawyer's or everyday words is held whole by no provision, or by a few off its subject. The code holding
@@ -82,12 +83,17 @@ def test_only_a_code_is_the_principal_treatment_of_a_majority_of_words(fixture_c
     assert dominant_code({code: 3, law: 21}, profiles) is None
 
 
+def test_the_rule_is_off_the_default_path() -> None:
+    assert search.QUORUM_BREADTH is False
+
+
 def test_the_code_holding_the_majority_comes_before_a_law_holding_it_once(
         fixture_core: LegalCore, monkeypatch: pytest.MonkeyPatch) -> None:
     # the fixture corpus is a sample: the code holds the majority of « délai de prescription de
     # l'action en justice » in three provisions (the full corpus's codes hold far more), the law on
     # international judicial assistance in one, and no provision holds all four words but one of the code
     monkeypatch.setattr(search, "BREADTH_MIN", 3)
+    monkeypatch.setattr(search, "QUORUM_BREADTH", True)
     query = {"query": "délai de prescription de l'action en justice", "publisher": LU, "fuzzy": "off"}
     first = [h["work"] for h in fixture_core.call("search", query)["merged"][:2]]
     assert first == [CONSUMPTION, MUTUAL_ASSISTANCE]
