@@ -1842,8 +1842,8 @@ def asks_eu_form(query: str) -> bool:
         and not LU_ASKED_WORDS & set(words)
 
 
-def asks_of_country(query: str) -> bool:
-    """Whether a question names Luxembourg outside a name (:data:`serve.core.ranking.OWN_COUNTRY_WORDS`,
+def asks_of_country(tokens: Sequence[str]) -> bool:
+    """Whether a question's (normalised) ``tokens`` name Luxembourg outside a name (:data:`serve.core.ranking.OWN_COUNTRY_WORDS`,
     not after a name link: :func:`serve.core.ranking.country_in_names`): it asks how a thing is in
     Luxembourg, which Luxembourg's own acts say, and :func:`order_sections` answers it by Legilux first
     whatever its language (issue #15: "organisation of the courts and justices of the peace in
@@ -1851,9 +1851,8 @@ def asks_of_country(query: str) -> bool:
     Luxembourg law on the judicial organisation second). Not a question asking for the law
     itself (:func:`serve.core.ranking.asks_own_law`): the Legilux section keeps every other
     treatment of a section (left out, relaxed) as it had it. Pure."""
-    words = normalize(query).split()
-    inside = ranking.country_in_names(words)
-    return any(w in ranking.OWN_COUNTRY_WORDS and w not in inside for w in words)
+    inside = ranking.country_in_names(tokens)
+    return any(w in ranking.OWN_COUNTRY_WORDS and w not in inside for w in tokens)
 
 
 def titled_by_margin(section: Answer, sections: Sequence[Answer]) -> bool:
@@ -3727,7 +3726,8 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
     plans = {i.publisher.value: _plan(ctx, i, parsed, args) for i in indexes}
     # a question asking for Luxembourg's own law (or the act transposing a directive) is answered by
     # Legilux beside the EU act it names, never left out for it (ranking.asks_own_law)
-    own_law = ranking.asks_own_law(normalize(parsed.raw).split())
+    words = normalize(parsed.raw).split()
+    own_law = ranking.asks_own_law(words)
     # a work named by an ordinary phrase (soft) still says which publisher the question is about,
     # unless the phrase is an ordinary-phrase short title standing alone (searchplan.Plan.names_publisher)
     if args["retrieval_mode"] in ("keyword", "hybrid") and not args["works"]:
@@ -3810,6 +3810,6 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
     if len(sections) > 1:
         # a question naming Luxembourg is answered by Legilux first, as one asking for its law
         sections = order_sections(sections, eu_form=asks_eu_form(args["query"]),
-                                  own_law=own_law or asks_of_country(args["query"]))
+                                  own_law=own_law or asks_of_country(words))
     merged = merge.merged(sections, args["limit"], lead=True)
     return fanout(ctx, sections, {"query": parsed.to_dict(), "merged": merged})
