@@ -1843,8 +1843,9 @@ def asks_eu_form(query: str) -> bool:
 
 
 def asks_of_country(tokens: Sequence[str]) -> bool:
-    """Whether a question's (normalised) ``tokens`` name Luxembourg outside a name (:data:`serve.core.ranking.OWN_COUNTRY_WORDS`,
-    not after a name link: :func:`serve.core.ranking.country_in_names`): it asks how a thing is in
+    """Whether a question's (normalised) ``tokens`` name Luxembourg outside a name
+    (:data:`serve.core.ranking.OWN_COUNTRY_WORDS`, not after a name link:
+    :func:`serve.core.ranking.country_in_names`): it asks how a thing is in
     Luxembourg, which Luxembourg's own acts say, and :func:`order_sections` answers it by Legilux first
     whatever its language (issue #15: "organisation of the courts and justices of the peace in
     Luxembourg" was answered first by the EU treaties' articles on the Court of Justice, the
@@ -1885,8 +1886,8 @@ def order_sections(sections: Sequence[Answer], eu_form: bool = False, own_law: b
     French also holds its words, and a question quoting an EU title by EUR-Lex. With ``eu_form``
     (:func:`asks_eu_form`: the question asks for a directive) the EUR-Lex section with hits comes
     first; with ``own_law`` (:func:`serve.core.ranking.asks_own_law`: the question asks for
-    Luxembourg's own law, or for the act transposing a directive; :func:`run` passes it too for a
-    question naming Luxembourg, :func:`asks_of_country`) the Legilux section with hits."""
+    Luxembourg's own law, or for the act transposing a directive; :func:`ranked_answer` passes it too
+    for a question naming Luxembourg, :func:`asks_of_country`) the Legilux section with hits."""
     def key(item: tuple[int, Answer]) -> tuple[int, int, int, float, float, int]:
         position, section = item
         hits = section.get("hits") or []
