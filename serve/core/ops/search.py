@@ -1842,6 +1842,33 @@ def asks_eu_form(query: str) -> bool:
         and not LU_ASKED_WORDS & set(words)
 
 
+def asks_of_country(tokens: Sequence[str]) -> bool:
+    """Whether a question's (normalised) ``tokens`` name Luxembourg outside a name
+    (:data:`serve.core.ranking.OWN_COUNTRY_WORDS`, not after a name link:
+    :func:`serve.core.ranking.country_in_names`): it asks how a thing is in
+    Luxembourg, which Luxembourg's own acts say, and :func:`order_sections` answers it by Legilux first
+    whatever its language (issue #15: "organisation of the courts and justices of the peace in
+    Luxembourg" was answered first by the EU treaties' articles on the Court of Justice, the
+    Luxembourg law on the judicial organisation second). Not a question asking for the law
+    itself (:func:`serve.core.ranking.asks_own_law`): the Legilux section keeps every other
+    treatment of a section (left out, relaxed) as it had it. Pure."""
+    inside = ranking.country_in_names(tokens)
+    return any(w in ranking.OWN_COUNTRY_WORDS and w not in inside for w in tokens)
+
+
+def titled_by_margin(section: Answer, sections: Sequence[Answer]) -> bool:
+    """Whether a section's first work fits the question (``top_title_match``, :func:`title_match`)
+    at least :data:`ROUTING_MARGIN` more than the first work of every other section with hits: the
+    question all but quotes that work's title, and :func:`order_sections` does not put the section
+    after the others for having been searched in translation (issue #15: an English question naming
+    a Luxembourg law's subject in the lexicon's words, answered second behind EU provisions holding
+    the English words in passing). Pure."""
+    fit = section.get("top_title_match")
+    others = [s for s in sections if s is not section and s.get("hits")]
+    return isinstance(fit, float | int) and bool(others) and all(
+        float(fit) - float(o.get("top_title_match") or 0.0) >= ROUTING_MARGIN for o in others)
+
+
 def order_sections(sections: Sequence[Answer], eu_form: bool = False, own_law: bool = False) -> list[Answer]:
     """The sections of a fan-out answer, the publisher whose first hit is the best evidence first.
 
@@ -1853,12 +1880,14 @@ def order_sections(sections: Sequence[Answer], eu_form: bool = False, own_law: b
     quotes a title is about that act); the normalised score of its first hit
     (:func:`serve.core.merge.score_hits`, one scale over the sections). Ties keep publisher order.
     A section searched through the cross-language lexicon (``query_plan.translations``) comes
-    after every section with hits answered in the question's own words.
+    after every section with hits answered in the question's own words, unless its first work fits
+    the question :data:`ROUTING_MARGIN` more than theirs (:func:`titled_by_margin`).
     A French question on a Luxembourg law is answered first by Legilux even though an EU act in
     French also holds its words, and a question quoting an EU title by EUR-Lex. With ``eu_form``
     (:func:`asks_eu_form`: the question asks for a directive) the EUR-Lex section with hits comes
     first; with ``own_law`` (:func:`serve.core.ranking.asks_own_law`: the question asks for
-    Luxembourg's own law, or for the act transposing a directive) the Legilux section with hits."""
+    Luxembourg's own law, or for the act transposing a directive; :func:`ranked_answer` passes it too
+    for a question naming Luxembourg, :func:`asks_of_country`) the Legilux section with hits."""
     def key(item: tuple[int, Answer]) -> tuple[int, int, int, float, float, int]:
         position, section = item
         hits = section.get("hits") or []
@@ -1868,8 +1897,10 @@ def order_sections(sections: Sequence[Answer], eu_form: bool = False, own_law: b
                    or (own_law and not eu_form and section.get("publisher") != "lu-legilux"))
         fit = section.get("top_title_match")
         score = hits[0].get("score")
-        # a section answered through translations comes after one answered in the question's words
-        translated = int(bool((section.get("query_plan") or {}).get("translations")))
+        # a section answered through translations comes after one answered in the question's words,
+        # unless the question all but quotes its first work's title
+        translated = int(bool((section.get("query_plan") or {}).get("translations"))
+                         and not titled_by_margin(section, sections))
         whole = -int(routing_coverage(section) == 1.0)
         return (form, translated, whole, -float(fit) if isinstance(fit, float | int) else 0.0,
                 -float(score) if isinstance(score, float | int) else 0.0, position)
@@ -3696,7 +3727,8 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
     plans = {i.publisher.value: _plan(ctx, i, parsed, args) for i in indexes}
     # a question asking for Luxembourg's own law (or the act transposing a directive) is answered by
     # Legilux beside the EU act it names, never left out for it (ranking.asks_own_law)
-    own_law = ranking.asks_own_law(normalize(parsed.raw).split())
+    words = normalize(parsed.raw).split()
+    own_law = ranking.asks_own_law(words)
     # a work named by an ordinary phrase (soft) still says which publisher the question is about,
     # unless the phrase is an ordinary-phrase short title standing alone (searchplan.Plan.names_publisher)
     if args["retrieval_mode"] in ("keyword", "hybrid") and not args["works"]:
@@ -3777,6 +3809,8 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
                 s["hits"] = [h for h in s.get("hits") or [] if then.held_row(h)]
     merge.score_hits(sections)
     if len(sections) > 1:
-        sections = order_sections(sections, eu_form=asks_eu_form(args["query"]), own_law=own_law)
+        # a question naming Luxembourg is answered by Legilux first, as one asking for its law
+        sections = order_sections(sections, eu_form=asks_eu_form(args["query"]),
+                                  own_law=own_law or asks_of_country(words))
     merged = merge.merged(sections, args["limit"], lead=True)
     return fanout(ctx, sections, {"query": parsed.to_dict(), "merged": merged})
