@@ -3793,7 +3793,8 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
     if auto and not args["works"] and words_apart(ctx, indexes, plans, sections):
         unstaged.clear()  # the plans changed
         sections = sections_of()  # every section answers no hits (``words_apart``, set on the plans)
-    elif auto and not args["works"] and not any(s.get("hits") for s in sections):
+    elif auto and not args["works"] and not any(s.get("hits") for s in sections) \
+            and any(subjects.legal_terms(p.synonyms) for p in plans.values()):
         # no section answered: the lexicon's legal terms for the everyday words may (_reach_legal_terms)
         sections = sections_of(stem=True, relaxed=True, legal_terms=True)
     if len(sections) > 1 and not args["works"] and not someone_strong:
