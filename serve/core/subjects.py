@@ -11,6 +11,10 @@ filter: :func:`serve.core.ops.search._keep_on_subject` uses it as subject eviden
 acts' names, so the any-word relaxation's hits on such an act are kept instead of being
 withheld as ``off_subject``.
 
+The law's own name for a subject is also the reviewed lexicon's legal term for an everyday word
+(:func:`legal_terms`: "group lawsuit" → "representative action"); a phrase of two content words or
+more names the subject of a question no lane answered (:func:`serve.core.ops.search._reach_legal_terms`).
+
 Only specific concepts count: a label of at least :data:`SUBJECT_MIN_WORDS` content words (a
 one-word label — "product", "obligation", "loi" — is in almost every question), carried by at
 most :data:`SUBJECT_MAX_WORKS` works (a concept that labels a hundred acts says nothing about

@@ -25,7 +25,8 @@ weighed as if its names held them: :func:`work_breadth`, :func:`dominant_work`);
 work's principal act comes before it when the query names its subject (:func:`parents_first`); an
 act named alone is followed by the acts in force that repealed it, the acts it repealed, the acts of
 its name or title and the acts around it; a name several acts bear answers those acts when the
-words found nothing (:func:`ambiguous_rows`). The fan-out answer lists its publisher sections in order of evidence
+words found nothing (:func:`ambiguous_rows`); an answer no section answered is relaxed, last, to the
+legal terms the reviewed lexicon gives its everyday words (:func:`_reach_legal_terms`). The fan-out answer lists its publisher sections in order of evidence
 (:func:`order_sections`) and adds ``merged`` (:mod:`serve.core.merge`), led by the first section's
 head (``docs/search.md``). ``limit`` cuts the answer and never reorders it: the search is ranked at
 the fixed depths :data:`SEARCH_DEPTHS` and stitched (:func:`run`, :func:`stitched`), so the first
