@@ -25,7 +25,8 @@ weighed as if its names held them: :func:`work_breadth`, :func:`dominant_work`);
 work's principal act comes before it when the query names its subject (:func:`parents_first`); an
 act named alone is followed by the acts in force that repealed it, the acts it repealed, the acts of
 its name or title and the acts around it; a name several acts bear answers those acts when the
-words found nothing (:func:`ambiguous_rows`). The fan-out answer lists its publisher sections in order of evidence
+words found nothing (:func:`ambiguous_rows`); an answer no section answered is relaxed, last, to the
+legal terms the reviewed lexicon gives its everyday words (:func:`_reach_legal_terms`). The fan-out answer lists its publisher sections in order of evidence
 (:func:`order_sections`) and adds ``merged`` (:mod:`serve.core.merge`), led by the first section's
 head (``docs/search.md``). ``limit`` cuts the answer and never reorders it: the search is ranked at
 the fixed depths :data:`SEARCH_DEPTHS` and stitched (:func:`run`, :func:`stitched`), so the first
@@ -1161,6 +1162,9 @@ class LaneOptions:
     status_prior: bool = True
     #: Add Snowball stem forms to every word (``relax: auto``).
     relax_words: bool = True
+    #: The last stage of a question no section answered: the lexicon's legal terms for its everyday
+    #: words may answer (:func:`_reach_legal_terms`).
+    legal_terms: bool = False
 
 
 @dataclass
@@ -1473,6 +1477,9 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         _keep_on_subject(out, hits, with_subject_labels(conn, index, out.groups, hits, on_subject))
         if out.relaxation_withheld is not None:
             _reach_subject(conn, index, out, hits, filters)
+    if out.gate("legal_terms", not hits and options.grain == "works" and bool(plan.synonyms) and not plan.strong
+                and not plan.constraints and not plan.article_key and not plan.act_number) and options.legal_terms:
+        _reach_legal_terms(conn, plan, filters, budget, out, hits, seen, once)
     out.direct_titled = direct_titled(conn, index, hits, out.groups)
     precision = works_subject_precision(conn, [h.row["work_rowid"] for h in hits], out.groups, index)
     principal = dominant_work(out.breadth, profiles)  # weighed as if named by the words
@@ -1589,6 +1596,29 @@ def _reach_subject(conn: sqlite3.Connection, index: MountedIndex | None, out: Le
     if found:
         hits.extend(found)
         out.relaxation_withheld = None
+
+
+def _reach_legal_terms(conn: sqlite3.Connection, plan: Plan, filters: Filters, limit: int, out: Lexical,
+                       hits: list[Hit], seen: set[tuple[Any, ...]], once: _Once) -> None:
+    """The last stage of a question no section of the answer answered (:func:`ranked_answer`): the
+    provisions holding a legal term the reviewed lexicon gives for one of its everyday words
+    (:func:`serve.core.subjects.legal_terms`: a phrase of two content words or more, "group lawsuit"
+    → "representative action", "hacked" → "personal data breach") answer, as a relaxation of the
+    question to the law's name for its subject (reason ``relaxed``; ``query_relaxed`` reports
+    ``{"reason": "legal_term", "from", "to"}``). The other words of an everyday question ("suing",
+    "together", "how fast") are in no provision beside the term; the term alone names the subject
+    as the act does. A question holding a word this index holds in no form and no entry gives terms
+    for ("holiday rules for garden gnomes") is about something else: it keeps its empty answer, as
+    does one whose lexicon terms are single words."""
+    terms = subjects.legal_terms(plan.synonyms)
+    match = fts_query([terms]) if terms else None
+    if match is None or any(g[0] not in plan.synonyms and not _held(conn, g) for g in out.groups):
+        return
+    _merge(hits, once("legal_terms", lambda: ranked_occurrences(conn, match, filters, limit)), ["relaxed"], seen)
+    if hits:
+        out.relaxed = {"reason": "legal_term", "from": " ".join(plan.terms), "to": match}
+        out.relaxation_withheld = None
+        out.words = [w for t in terms for w in t.split()]
 
 
 def _keep_on_subject(out: Lexical, hits: list[Hit], coverage: dict[int, float]) -> None:
@@ -2588,7 +2618,7 @@ WORKS_READ = "shaped:works"
 
 
 def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict[str, Any], suppressed: bool,
-                   known: set[str], *, stem: bool = False, relaxed: bool = False,
+                   known: set[str], *, stem: bool = False, relaxed: bool = False, legal_terms: bool = False,
                    memo: dict[str, Any] | None = None, later: list[LaterSnippets] | None = None,
                    gates: set[str] | None = None, titled: dict[int, float | None] | None = None) -> Answer:
     """One publisher's section of a search at one stage (``stem``, ``relaxed``: :func:`run`). With
@@ -2628,7 +2658,7 @@ def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict
     options = LaneOptions(50 if wide else args["limit"], fuzzy=args["fuzzy"] == "auto", stem=stem, relax=relaxed,
                           per_work_limit=50 if wide else args.get("per_work_limit"), language=args["language"],
                           grain=grain,
-                          partial=auto, status_prior=as_of is None, relax_words=auto)
+                          partial=auto, status_prior=as_of is None, relax_words=auto, legal_terms=legal_terms)
     with index.session(ctx.deadline_seconds) as conn:
         allowed = _allowed_works(conn, index, args)
         filters = Filters(tuple(plan.constraints), args["language"], args["document_type"], as_of, allowed)
@@ -3756,7 +3786,7 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
     def chance(section: Answer) -> bool:
         return chance_hits(section, titled.get(id(section)))
 
-    def section_of(index: MountedIndex, stem: bool = False, relaxed: bool = False) -> Answer:
+    def section_of(index: MountedIndex, stem: bool = False, relaxed: bool = False, legal_terms: bool = False) -> Answer:
         key = index.publisher.value
         kept = unstaged.get(key)
         if kept is not None:
@@ -3766,15 +3796,16 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
         section = search_section(ctx, index, plan, args,
                                  suppressed=someone_strong and not plan.strong and not plan.boost and not args["works"]
                                  and not (own_law and key == "lu-legilux"),
-                                 known=known, stem=stem, relaxed=relaxed, memo=memos[key], later=later[key],
+                                 known=known, stem=stem, relaxed=relaxed, legal_terms=legal_terms, memo=memos[key],
+                                 later=later[key],
                                  gates=gates, titled=titled)
         if not gates:
             unstaged[key] = (section, later[key])
         return section
 
-    def sections_of(stem: bool = False, relaxed: bool = False) -> list[Answer]:
+    def sections_of(stem: bool = False, relaxed: bool = False, legal_terms: bool = False) -> list[Answer]:
         later.clear()
-        return [section_of(i, stem, relaxed) for i in indexes]
+        return [section_of(i, stem, relaxed, legal_terms) for i in indexes]
 
     sections = sections_of()
     # Weaker queries are decided over the whole answer: a publisher's strict hits are not
@@ -3795,6 +3826,10 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
     if auto and not args["works"] and words_apart(ctx, indexes, plans, sections):
         unstaged.clear()  # the plans changed
         sections = sections_of()  # every section answers no hits (``words_apart``, set on the plans)
+    elif auto and not args["works"] and not any(s.get("hits") for s in sections) \
+            and any(subjects.legal_terms(p.synonyms) for p in plans.values()):
+        # no section answered: the lexicon's legal terms for the everyday words may (_reach_legal_terms)
+        sections = sections_of(stem=True, relaxed=True, legal_terms=True)
     if len(sections) > 1 and not args["works"] and not someone_strong:
         route_sections(sections)
     if _SNIPPETS.get():
