@@ -3215,6 +3215,26 @@ def _name_word(word: str) -> str:
     return f"{word[:-1] if len(word) > 4 and word.endswith('s') else word}*"
 
 
+def _inflections(word: str) -> str:
+    """A popular name's word as an FTS5 expression of the word itself and its plural or singular
+    forms (English and French: -s, -es, -y/-ies, -x): "ship" matches "ships", not "shipping" nor
+    "shipment" — words derived from it, which a prefix (:func:`_name_word`) matches too. For the
+    evidence that a name's rarest word names one act (:func:`popular_name_held`; nohit27,
+    docs/adr/0066)."""
+    if word.isdigit():
+        return word
+    forms = [word, f"{word}s", f"{word}es", f"{word}x"]
+    if word.endswith("y"):
+        forms.append(f"{word[:-1]}ies")
+    if word.endswith("ies"):
+        forms.append(f"{word[:-3]}y")
+    if len(word) > 3 and word[-1] in "sx":
+        forms.append(word[:-1])
+    if word.endswith("es"):
+        forms.append(word[:-2])
+    return "(" + " OR ".join(f'"{f}"' for f in dict.fromkeys(forms)) + ")"
+
+
 def _popular_tokens(words: Sequence[str]) -> list[str]:
     """A popular name's words as FTS5 tokens (:func:`_name_word`), a number joined to the word
     before it as a phrase ("Euro 7": ``"euro 7"``): alone, a number matches the day of any dated
@@ -3272,7 +3292,8 @@ def popular_name_held(conn: sqlite3.Connection, shape: ActName) -> bool:
     the evidence is weaker than a ``name``'s, but it is about the act's form:
 
     - the name's rarest word (fewest provisions, ``vocabulary``; only when the index's texts hold
-      every word long enough to be listed there) is in a name of an act of the tail form ("repair"
+      every word long enough to be listed there), as itself or its plural or singular
+      (:func:`_inflections`: "ship" is not "shipping", nohit27), is in a name of an act of the tail form ("repair"
       in the title of Directive (EU) 2024/1799 on the repair of goods), and in the names of at most
       :data:`NAME_HOLDERS_MAX` works: a word many acts are named by says nothing of one of them
       ("water" in the names of nine acts, five of them directives, none the Water Framework
@@ -3285,7 +3306,7 @@ def popular_name_held(conn: sqlite3.Connection, shape: ActName) -> bool:
     if docs and all(w in docs for w in shape.words if len(w) >= VOCABULARY_MIN_LETTERS):
         rarest = min(docs, key=lambda w: (docs[w], w))
         named = [int(r[0]) for r in conn.execute("SELECT rowid FROM work_fts WHERE work_fts MATCH ? LIMIT ?",
-                                                 ("{titles short_titles aliases} : " + _name_word(rarest),
+                                                 ("{titles short_titles aliases} : " + _inflections(rarest),
                                                   NAME_HOLDERS_MAX + 1))]
         if len(named) <= NAME_HOLDERS_MAX and _of_form(conn, named, shape.form):
             return True
