@@ -17,7 +17,12 @@ from serve.core import LegalCore
 from serve.core.envelope import CallContext
 from serve.core.formnames import FormSubject, form_subject, is_acronym
 from serve.core.ops import search
-from serve.core.ops.search import acronym_in_names, missing_law_words, name_word_holders, words_together
+from serve.core.ops.search import (
+    acronym_in_names,
+    missing_law_words,
+    name_word_holders,
+    words_together,
+)
 
 EU, LU = "eu-eurlex", "lu-legilux"
 

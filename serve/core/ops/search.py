@@ -3305,8 +3305,12 @@ def popular_name_held(conn: sqlite3.Connection, shape: ActName) -> bool:
         f"SELECT term, docs FROM vocabulary WHERE term IN ({','.join('?' * len(shape.words))})", shape.words)}
     if docs and all(w in docs for w in shape.words if len(w) >= VOCABULARY_MIN_LETTERS):
         rarest = min(docs, key=lambda w: (docs[w], w))
+        k = shape.words.index(rarest)
+        number = shape.words[k + 1] if k + 1 < len(shape.words) and shape.words[k + 1].isdigit() else ""
+        # a word and the number after it are one name ("Euro 7": :func:`_popular_tokens`)
+        token = f'"{rarest} {number}"' if number else _inflections(rarest)
         named = [int(r[0]) for r in conn.execute("SELECT rowid FROM work_fts WHERE work_fts MATCH ? LIMIT ?",
-                                                 ("{titles short_titles aliases} : " + _inflections(rarest),
+                                                 ("{titles short_titles aliases} : " + token,
                                                   NAME_HOLDERS_MAX + 1))]
         if len(named) <= NAME_HOLDERS_MAX and _of_form(conn, named, shape.form):
             return True
