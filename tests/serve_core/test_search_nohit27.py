@@ -21,8 +21,10 @@ from serve.core.ops.search import (
     acronym_in_names,
     missing_law_words,
     name_word_holders,
+    popular_name_held,
     words_together,
 )
+from serve.core.searchplan import ActName, act_name
 
 EU, LU = "eu-eurlex", "lu-legilux"
 
@@ -95,6 +97,21 @@ def test_ordinary_words_held_apart_name_no_act(fixture_core: LegalCore, monkeypa
     def law(*words: str) -> FormSubject:
         return FormSubject("law", words, terms=tuple((w,) for w in words), language="fr")
 
-    assert missing_law_words(ctx, indexes, law("securite", "travail")) is None  # « sécurité … au travail »
-    assert missing_law_words(ctx, indexes, law("securite", "sociale")) is None
+    assert missing_law_words(ctx, indexes, law("code", "travail")) is None  # the Code du travail's name
+    assert missing_law_words(ctx, indexes, law("protection", "donnees")) is None  # the GDPR's texts
     assert missing_law_words(ctx, indexes, law("travail", "donnees")) == ["travail", "donnees"]
+
+
+def test_a_popular_names_rarest_word_is_itself_or_its_inflections_not_a_prefix(fixture_core: LegalCore) -> None:
+    # the GDPR's names hold "processing": a "Processing Regulation" may be it; "process" is another
+    # word, which a prefix ("process*") matched (the "Ship Recycling Regulation" was held by "shipping")
+    index = fixture_core.indexes[EU]
+    with index.session(5.0) as conn:
+        assert popular_name_held(conn, _popular("Processing Regulation"))
+        assert not popular_name_held(conn, _popular("Process Regulation"))
+
+
+def _popular(query: str) -> ActName:
+    shape = act_name(query)
+    assert shape is not None and shape.kind == "popular"
+    return shape
