@@ -13,6 +13,10 @@ statute's rules, or an EU act a user calls a law ("loi sur l'intelligence artifi
 question's words are matched through their French terms too (Luxembourg's names are French), and a
 word the lexicon does not translate leaves the question to the lanes (docs/adr/0060).
 
+A popular name written as a sigle ("loi PACTE …": :func:`is_acronym`) is held only by a name writing
+the same capitals, not by one holding the common noun it spells (« Pacte logement »; nohit27,
+docs/adr/0066).
+
 German questions ("Richtlinie über …", "Verordnung über …", "Gesetz über …") are not read: the acts'
 names are held in French and English, and the cross-language lexicon gives a German word one or two of
 its French terms (« Gebäude » → « immeuble », where the names say « bâtiments »), so a name silent on those terms
