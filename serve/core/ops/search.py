@@ -3450,6 +3450,14 @@ def acronym_in_names(conn: sqlite3.Connection, word: str, holders: Sequence[tupl
     return any(sigle in re.split(r"\W+", str(v)) for (v,) in values)
 
 
+def name_holds_inflection(conn: sqlite3.Connection, word: str) -> bool:
+    """Whether some work's name holds ``word`` as itself or its plural or singular
+    (:func:`_inflections`), not only as the prefix of a longer word (a popular name's « Veil » in
+    « veille »; nohit27, docs/adr/0066). Read-only."""
+    return conn.execute("SELECT 1 FROM work_fts WHERE work_fts MATCH ? LIMIT 1",
+                        ("{titles short_titles aliases} : " + _inflections(word),)).fetchone() is not None
+
+
 def missing_form_words(ctx: CallContext, indexes: Sequence[MountedIndex], shape: FormSubject) -> list[str] | None:
     """The subject words of a form + subject question (:func:`serve.core.formnames.form_subject`)
     that no act of the form is named by, when that says the act asked for is not held; ``None``
@@ -3467,18 +3475,20 @@ def missing_form_words(ctx: CallContext, indexes: Sequence[MountedIndex], shape:
     missing: list[str] = []
     for word in shape.words if not shape.popular else shape.words[:1]:
         holders: list[tuple[int, str]] = []
-        known = sigle = False
+        known = sigle = proper = False
         for index in indexes:
             with index.session(ctx.deadline_seconds) as conn:
                 found = name_word_holders(conn, word)
                 holders += found
                 known = known or word_in_texts(conn, word)
                 sigle = sigle or (shape.acronym and acronym_in_names(conn, word, found))
+                proper = proper or (shape.popular and bool(found) and name_holds_inflection(conn, word))
         of_form = [w for w, kind in holders if kind in kinds]
         if shape.acronym:  # a sigle is held by a name writing it in capitals (nohit27)
             return None if sigle else [word]
         if shape.popular:
-            return None if holders else [word]  # a proper name: the texts need not hold it
+            # a proper name, as itself or its inflections ("Veil" is not « veille »): the texts need not hold it
+            return None if proper else [word]
         if of_form and len(holders) <= SPECIFIC_NAME_WORKS:
             return None  # a specific word an act of the form is named by
         if not of_form and known:
