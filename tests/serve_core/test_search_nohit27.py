@@ -7,6 +7,9 @@
 - A statute asked by a subject of ordinary title words, each held by many names (« loi relative à la
   sécurité globale »): when no two successive words stand together in any name, nor in the texts of an
   act about them (:func:`serve.core.ops.search.words_together`), no act is named by the subject.
+- A popular name's word is held by a name as itself or its inflections, not as the prefix of a longer
+  word: "Ship Recycling Regulation" is not the "shipping" regulations (:func:`popular_name_held`'s
+  rarest word), « loi Veil » is not « veille » (:func:`serve.core.ops.search.name_holds_inflection`).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from serve.core.ops import search
 from serve.core.ops.search import (
     acronym_in_names,
     missing_law_words,
+    name_holds_inflection,
     name_word_holders,
     popular_name_held,
     words_together,
@@ -115,3 +119,20 @@ def _popular(query: str) -> ActName:
     shape = act_name(query)
     assert shape is not None and shape.kind == "popular"
     return shape
+
+
+def test_a_proper_name_is_held_as_itself_or_its_inflections_not_a_prefix(fixture_core: LegalCore) -> None:
+    # the EU names hold « marché » / "march": a prefix ("marc*") matched them; no name holds « Marc »
+    with fixture_core.indexes[EU].session(5.0) as conn:
+        assert name_word_holders(conn, "marc")
+        assert not name_holds_inflection(conn, "marc")
+    with fixture_core.indexes[LU].session(5.0) as conn:
+        assert name_holds_inflection(conn, "travail")  # the Code du travail
+
+
+def test_a_popular_name_no_name_holds_but_as_a_prefix_answers_nothing(fixture_core: LegalCore) -> None:
+    # before, « marché » in the EU names held the popular name « Marc » and the lanes answered
+    answer = fixture_core.call("search", {"query": "loi Marc sur les loyers"})
+    for section in answer["publishers"]:
+        assert section.get("hits") in (None, [])
+        assert section["relaxation_withheld"] == {"reason": "form_subject_not_held", "form": "law", "words": ["marc"]}
