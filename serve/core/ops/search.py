@@ -3276,6 +3276,26 @@ def _name_word(word: str) -> str:
     return f"{word[:-1] if len(word) > 4 and word.endswith('s') else word}*"
 
 
+def _inflections(word: str) -> str:
+    """A popular name's word as an FTS5 expression of the word itself and its plural or singular
+    forms (English and French: -s, -es, -y/-ies, -x): "ship" matches "ships", not "shipping" nor
+    "shipment" — words derived from it, which a prefix (:func:`_name_word`) matches too. For the
+    evidence that a name's rarest word names one act (:func:`popular_name_held`; nohit27,
+    docs/adr/0066)."""
+    if word.isdigit():
+        return word
+    forms = [word, f"{word}s", f"{word}es", f"{word}x"]
+    if word.endswith("y"):
+        forms.append(f"{word[:-1]}ies")
+    if word.endswith("ies"):
+        forms.append(f"{word[:-3]}y")
+    if len(word) > 3 and word[-1] in "sx":
+        forms.append(word[:-1])
+    if word.endswith("es"):
+        forms.append(word[:-2])
+    return "(" + " OR ".join(f'"{f}"' for f in dict.fromkeys(forms)) + ")"
+
+
 def _popular_tokens(words: Sequence[str]) -> list[str]:
     """A popular name's words as FTS5 tokens (:func:`_name_word`), a number joined to the word
     before it as a phrase ("Euro 7": ``"euro 7"``): alone, a number matches the day of any dated
@@ -3333,7 +3353,8 @@ def popular_name_held(conn: sqlite3.Connection, shape: ActName) -> bool:
     the evidence is weaker than a ``name``'s, but it is about the act's form:
 
     - the name's rarest word (fewest provisions, ``vocabulary``; only when the index's texts hold
-      every word long enough to be listed there) is in a name of an act of the tail form ("repair"
+      every word long enough to be listed there), as itself or its plural or singular
+      (:func:`_inflections`: "ship" is not "shipping", nohit27), is in a name of an act of the tail form ("repair"
       in the title of Directive (EU) 2024/1799 on the repair of goods), and in the names of at most
       :data:`NAME_HOLDERS_MAX` works: a word many acts are named by says nothing of one of them
       ("water" in the names of nine acts, five of them directives, none the Water Framework
@@ -3345,8 +3366,12 @@ def popular_name_held(conn: sqlite3.Connection, shape: ActName) -> bool:
         f"SELECT term, docs FROM vocabulary WHERE term IN ({','.join('?' * len(shape.words))})", shape.words)}
     if docs and all(w in docs for w in shape.words if len(w) >= VOCABULARY_MIN_LETTERS):
         rarest = min(docs, key=lambda w: (docs[w], w))
+        k = shape.words.index(rarest)
+        number = shape.words[k + 1] if k + 1 < len(shape.words) and shape.words[k + 1].isdigit() else ""
+        # a word and the number after it are one name ("Euro 7": :func:`_popular_tokens`)
+        token = f'"{rarest} {number}"' if number else _inflections(rarest)
         named = [int(r[0]) for r in conn.execute("SELECT rowid FROM work_fts WHERE work_fts MATCH ? LIMIT ?",
-                                                 ("{titles short_titles aliases} : " + _name_word(rarest),
+                                                 ("{titles short_titles aliases} : " + token,
                                                   NAME_HOLDERS_MAX + 1))]
         if len(named) <= NAME_HOLDERS_MAX and _of_form(conn, named, shape.form):
             return True
@@ -3470,6 +3495,30 @@ def word_in_texts(conn: sqlite3.Connection, word: str) -> bool:
     return conn.execute(f"SELECT 1 FROM {table} WHERE term = ? LIMIT 1", (word,)).fetchone() is not None
 
 
+def acronym_in_names(conn: sqlite3.Connection, word: str, holders: Sequence[tuple[int, str]]) -> bool:
+    """Whether a name (title, short title, alias: as the publisher wrote it) of one of ``holders``'
+    works (:func:`name_word_holders` of this index) holds the sigle ``word`` in capitals, as a word
+    of its own (« loi SICAR », « loi sur la TVA »): the names holding only the common noun it spells
+    (« Pacte logement ») do not (:func:`serve.core.formnames.is_acronym`; issue #15, nohit27,
+    docs/adr/0066). Read-only."""
+    rowids = sorted({w for w, _ in holders})
+    if not rowids:
+        return False
+    sigle = word.upper()
+    marks = ",".join("?" * len(rowids))
+    values = conn.execute(f"SELECT value FROM work_names WHERE kind != 'official_identifier' AND "
+                          f"work_rowid IN ({marks}) AND instr(value, ?) > 0", (*rowids, sigle)).fetchall()
+    return any(sigle in re.split(r"\W+", str(v)) for (v,) in values)
+
+
+def name_holds_inflection(conn: sqlite3.Connection, word: str) -> bool:
+    """Whether some work's name holds ``word`` as itself or its plural or singular
+    (:func:`_inflections`), not only as the prefix of a longer word (a popular name's « Veil » in
+    « veille »; nohit27, docs/adr/0066). Read-only."""
+    return conn.execute("SELECT 1 FROM work_fts WHERE work_fts MATCH ? LIMIT 1",
+                        ("{titles short_titles aliases} : " + _inflections(word),)).fetchone() is not None
+
+
 def missing_form_words(ctx: CallContext, indexes: Sequence[MountedIndex], shape: FormSubject) -> list[str] | None:
     """The subject words of a form + subject question (:func:`serve.core.formnames.form_subject`)
     that no act of the form is named by, when that says the act asked for is not held; ``None``
@@ -3480,19 +3529,27 @@ def missing_form_words(ctx: CallContext, indexes: Sequence[MountedIndex], shape:
     :data:`SPECIFIC_NAME_WORKS` works) that an act of the form is named by: then an act of the form
     may be the one asked for, by other words than the question's ("directive on package holidays":
     the Package Travel Directive). For a popular name after « loi », its first word is missing when no
-    work's name holds it at all (a proper name: "Sapin", held by the texts only as « sapins »). Read-only."""
+    work's name holds it at all (a proper name: "Sapin", held by the texts only as « sapins »); a sigle
+    written in capitals (« loi PACTE … ») when no name writes it in capitals (:func:`acronym_in_names`:
+    « Pacte logement » holds the common noun, nohit27). Read-only."""
     kinds = FORM_DOCUMENT_TYPES[shape.form]
     missing: list[str] = []
     for word in shape.words if not shape.popular else shape.words[:1]:
         holders: list[tuple[int, str]] = []
-        known = False
+        known = sigle = proper = False
         for index in indexes:
             with index.session(ctx.deadline_seconds) as conn:
-                holders += name_word_holders(conn, word)
+                found = name_word_holders(conn, word)
+                holders += found
                 known = known or word_in_texts(conn, word)
+                sigle = sigle or (shape.acronym and acronym_in_names(conn, word, found))
+                proper = proper or (shape.popular and bool(found) and name_holds_inflection(conn, word))
         of_form = [w for w, kind in holders if kind in kinds]
+        if shape.acronym:  # a sigle is held by a name writing it in capitals (nohit27)
+            return None if sigle else [word]
         if shape.popular:
-            return None if holders else [word]  # a proper name: the texts need not hold it
+            # a proper name, as itself or its inflections ("Veil" is not « veille »): the texts need not hold it
+            return None if proper else [word]
         if of_form and len(holders) <= SPECIFIC_NAME_WORKS:
             return None  # a specific word an act of the form is named by
         if not of_form and known:
@@ -3509,7 +3566,12 @@ def act_about(conn: sqlite3.Connection, words: Sequence[str]) -> bool:
     :data:`BREADTH_MIN` distinct provisions — an act about it, by other words than its name (the
     Code du travail's provisions on « harcèlement », the procedure code's on « divorce ») — or the
     texts hold it in more than :data:`ABOUT_SAMPLE` states (too common to tell). Read-only."""
-    match = "text : (" + " OR ".join(dict.fromkeys(_fts_word(w) for w in words)) + ")"
+    return _texts_about(conn, " OR ".join(dict.fromkeys(_fts_word(w) for w in words)))
+
+
+def _texts_about(conn: sqlite3.Connection, tokens: str) -> bool:
+    """:func:`act_about`'s test for an FTS5 expression ``tokens`` on the provisions' texts. Read-only."""
+    match = "text : (" + tokens + ")"
     rows = conn.execute(
         "SELECT COUNT(DISTINCT s.anchor), SUM(COUNT(*)) OVER () FROM "
         "(SELECT rowid AS state_rowid FROM provision_fts WHERE provision_fts MATCH ? LIMIT ?) f "
@@ -3527,8 +3589,10 @@ def missing_law_words(ctx: CallContext, indexes: Sequence[MountedIndex], shape: 
     some act's texts are about (:func:`act_about`) is that act's subject said otherwise (a code's); a
     word no index holds at all counts only in a French question, when it is no typo
     (:func:`typo_words`) and long enough to tell (:data:`TYPO_INFLECTION_MIN_LETTERS`: « IVG » is an
-    abbreviation). A word in more names is an ordinary word of titles: no evidence either way.
-    Read-only."""
+    abbreviation). A word in more names is an ordinary word of titles: no evidence either way alone;
+    but a subject of such words, each held, that no name and no act's texts hold two by two together
+    (:func:`words_together`: « loi relative à la sécurité globale ») names no act either (nohit27,
+    docs/adr/0066): every word of the subject counts as missing. Read-only."""
     missing: list[str] = []
     for word, terms in zip(shape.words, shape.terms, strict=True):
         if not terms:
@@ -3553,7 +3617,37 @@ def missing_law_words(ctx: CallContext, indexes: Sequence[MountedIndex], shape: 
                           or not word.isalpha() or typo_words(ctx, [word], "fr")):
             return None
         missing.append(word)
+    if not missing and len(shape.words) > 1 and not any(
+            words_together(ctx, indexes, shape.terms[k], shape.terms[k + 1]) for k in range(len(shape.words) - 1)):
+        return list(shape.words)  # ordinary title words, each held, that no name nor act's texts hold together
     return missing or None
+
+
+#: Two subject words stand together in a name or a text when within this many words of each other
+#: (« sécurité sociale », « protection des données », « contrats de garantie financière »).
+TOGETHER_NEAR_WORDS = 3
+
+
+def words_together(ctx: CallContext, indexes: Sequence[MountedIndex], first: Sequence[str],
+                   second: Sequence[str]) -> bool:
+    """Whether two successive subject words of a statute's question (each as one of its forms, a
+    word of one token: :func:`serve.core.formnames.law_terms`) stand together
+    (:data:`TOGETHER_NEAR_WORDS`) in some work's name, or in its texts as a subject some act is about
+    (:func:`act_about`'s test: at least :data:`BREADTH_MIN` provisions of one work, or too common to
+    tell). Read-only."""
+    pairs = [f"NEAR({_fts_word(a)} {_fts_word(b)}, {TOGETHER_NEAR_WORDS})"
+             for a in first if " " not in a for b in second if " " not in b]
+    if not pairs:
+        return True  # a term of several words: no pair to look for, no evidence of absence
+    near = " OR ".join(dict.fromkeys(pairs))
+    for index in indexes:
+        with index.session(ctx.deadline_seconds) as conn:
+            if conn.execute("SELECT 1 FROM work_fts WHERE work_fts MATCH ? LIMIT 1",
+                            ("{titles short_titles aliases} : (" + near + ")",)).fetchone():
+                return True
+            if _texts_about(conn, near):
+                return True
+    return False
 
 
 def form_subject_not_held(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mapping[str, Plan],
