@@ -13,6 +13,10 @@ statute's rules, or an EU act a user calls a law ("loi sur l'intelligence artifi
 question's words are matched through their French terms too (Luxembourg's names are French), and a
 word the lexicon does not translate leaves the question to the lanes (docs/adr/0060).
 
+A popular name written as a sigle ("loi PACTE …": :func:`is_acronym`) is held only by a name writing
+the same capitals, not by one holding the common noun it spells (« Pacte logement »; nohit27,
+docs/adr/0066).
+
 German questions ("Richtlinie über …", "Verordnung über …", "Gesetz über …") are not read: the acts'
 names are held in French and English, and the cross-language lexicon gives a German word one or two of
 its French terms (« Gebäude » → « immeuble », where the names say « bâtiments »), so a name silent on those terms
@@ -58,12 +62,30 @@ class FormSubject:
     ("loi Sapin II": ``("sapin",)``); ``terms``: for a statute asked by its subject (:data:`LAW`), per
     word the forms the names may hold it in — the word and, for an English question, its French terms
     from the cross-language lexicon (``()`` for an English word the lexicon does not translate);
-    ``language``: the statute question's language (``"fr"``, ``"en"``), empty for a form's."""
+    ``language``: the statute question's language (``"fr"``, ``"en"``), empty for a form's;
+    ``acronym``: a popular name's first word is written in capitals (« loi PACTE »): a sigle, which
+    only a name writing the same letters in capitals holds (:func:`is_acronym`)."""
     form: str
     words: tuple[str, ...]
     popular: bool = False
     terms: tuple[tuple[str, ...], ...] = ()
     language: str = ""
+    acronym: bool = False
+
+
+#: A word of at least this many letters written all in capitals is a sigle (« PACTE », « ALUR »,
+#: « SICAR »): a two-letter word in capitals is as often a roman numeral or a country code ("II", "UE").
+ACRONYM_MIN_LETTERS = 3
+
+
+def is_acronym(raw_word: str) -> bool:
+    """Whether ``raw_word`` (as the user wrote it) is a sigle: at least :data:`ACRONYM_MIN_LETTERS`
+    letters, every letter a capital (« PACTE », "SICAR"; not « Pacte », not "II"). French and
+    English typography write a sigle in capitals and the common noun it may spell in lower case:
+    « PACTE » (Plan d'action pour la croissance et la transformation des entreprises) is not the
+    « pacte » of « Pacte logement ». Pure."""
+    letters = [c for c in raw_word if c.isalpha()]
+    return len(letters) >= ACRONYM_MIN_LETTERS and all(c.isupper() for c in letters)
 
 
 def form_subject(raw: str) -> FormSubject | None:
@@ -114,8 +136,10 @@ def law_terms(words: Sequence[str], language: str) -> tuple[tuple[str, ...], ...
 def popular_law_name(raw_words: Sequence[str]) -> FormSubject | None:
     """« loi » and a statute's popular name, its capitalised words ("loi Sapin II lutte …": ``sapin
     ii``), or ``None`` when the word after « loi » is not capitalised, is a stop word ("Loi du …"),
-    or names Luxembourg ("loi Grand-Ducale …"). Pure."""
+    or names Luxembourg ("loi Grand-Ducale …"); ``acronym`` when its first word is a sigle
+    (:func:`is_acronym`: « loi PACTE … »). Pure."""
     name: list[str] = []
+    first = raw_words[1] if len(raw_words) > 1 else ""
     for word in raw_words[1:]:
         if not word[:1].isupper():
             break
@@ -123,4 +147,4 @@ def popular_law_name(raw_words: Sequence[str]) -> FormSubject | None:
     kept = tuple(w for w in name if not relax.relaxable(w))
     if not name or relax.relaxable(name[0]) or not kept or set(name) & LUXEMBOURG_WORDS:
         return None
-    return FormSubject("law", kept, popular=True)
+    return FormSubject("law", kept, popular=True, acronym=is_acronym(first) and normalize(first) == kept[0])

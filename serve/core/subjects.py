@@ -11,6 +11,10 @@ filter: :func:`serve.core.ops.search._keep_on_subject` uses it as subject eviden
 acts' names, so the any-word relaxation's hits on such an act are kept instead of being
 withheld as ``off_subject``.
 
+The law's own name for a subject is also the reviewed lexicon's legal term for an everyday word
+(:func:`legal_terms`: "group lawsuit" → "representative action"); a phrase of two content words or
+more names the subject of a question no lane answered (:func:`serve.core.ops.search._reach_legal_terms`).
+
 Only specific concepts count: a label of at least :data:`SUBJECT_MIN_WORDS` content words (a
 one-word label — "product", "obligation", "loi" — is in almost every question), carried by at
 most :data:`SUBJECT_MAX_WORKS` works (a concept that labels a hundred acts says nothing about
@@ -34,12 +38,36 @@ SUBJECT_KINDS = ("eurovoc", "eurovoc_alt_label")
 SUBJECT_MIN_WORDS = 2
 #: A subject label is carried by at most this many works.
 SUBJECT_MAX_WORKS = 10
+#: A legal term of the reviewed lexicon names a subject when it has at least this many content words
+#: (:func:`legal_terms`).
+LEGAL_TERM_MIN_WORDS = 2
+
+
+def content_words(normalized: str) -> list[str]:
+    """The content words of a normalised phrase: stop words and one-letter words left out."""
+    return [w for w in normalized.split() if len(w) > 1 and not relax.index_stop_word(w)]
+
+
+def legal_terms(synonyms: Mapping[str, Sequence[str]]) -> list[str]:
+    """The legal terms the reviewed lexicon gives for a question's everyday words
+    (``Plan.synonyms``: everyday word → the acts' terms for it) that are phrases of at least
+    :data:`LEGAL_TERM_MIN_WORDS` content words, normalised, each once, in the lexicon's order:
+    "group lawsuit" → "representative action", "hacked" → "personal data breach". Such a term is
+    the name the law gives the question's subject (each entry names the act whose own wording
+    holds it); a one-word term ("charges", "frais") names none. Pure."""
+    found: list[str] = []
+    for terms in synonyms.values():
+        for term in terms:
+            phrase = normalize(term)
+            if len(content_words(phrase)) >= LEGAL_TERM_MIN_WORDS and phrase not in found:
+                found.append(phrase)
+    return found
 
 
 def label_key(normalized: str, language: str) -> tuple[str, ...]:
     """The content words of a normalised label as stems of its language (sorted, each once):
     stop words and one-letter words left out; a word with no stem stands as written."""
-    words = {w for w in normalized.split() if len(w) > 1 and not relax.index_stop_word(w)}
+    words = set(content_words(normalized))
     return tuple(sorted({analysis.stem_word(w, language) or w for w in words}))
 
 

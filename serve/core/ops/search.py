@@ -25,7 +25,8 @@ weighed as if its names held them: :func:`work_breadth`, :func:`dominant_work`);
 work's principal act comes before it when the query names its subject (:func:`parents_first`); an
 act named alone is followed by the acts in force that repealed it, the acts it repealed, the acts of
 its name or title and the acts around it; a name several acts bear answers those acts when the
-words found nothing (:func:`ambiguous_rows`). The fan-out answer lists its publisher sections in order of evidence
+words found nothing (:func:`ambiguous_rows`); an answer no section answered is relaxed, last, to the
+legal terms the reviewed lexicon gives its everyday words (:func:`_reach_legal_terms`). The fan-out answer lists its publisher sections in order of evidence
 (:func:`order_sections`) and adds ``merged`` (:mod:`serve.core.merge`), led by the first section's
 head (``docs/search.md``). ``limit`` cuts the answer and never reorders it: the search is ranked at
 the fixed depths :data:`SEARCH_DEPTHS` and stitched (:func:`run`, :func:`stitched`), so the first
@@ -1168,6 +1169,9 @@ class LaneOptions:
     status_prior: bool = True
     #: Add Snowball stem forms to every word (``relax: auto``).
     relax_words: bool = True
+    #: The last stage of a question no section answered: the lexicon's legal terms for its everyday
+    #: words may answer (:func:`_reach_legal_terms`).
+    legal_terms: bool = False
 
 
 @dataclass
@@ -1480,6 +1484,9 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         _keep_on_subject(out, hits, with_subject_labels(conn, index, out.groups, hits, on_subject))
         if out.relaxation_withheld is not None:
             _reach_subject(conn, index, out, hits, filters)
+    if out.gate("legal_terms", not hits and options.grain == "works" and bool(plan.synonyms) and not plan.strong
+                and not plan.constraints and not plan.article_key and not plan.act_number) and options.legal_terms:
+        _reach_legal_terms(conn, plan, filters, budget, out, hits, seen, once)
     out.direct_titled = direct_titled(conn, index, hits, out.groups)
     precision = works_subject_precision(conn, [h.row["work_rowid"] for h in hits], out.groups, index)
     principal = dominant_work(out.breadth, profiles)  # weighed as if named by the words
@@ -1601,6 +1608,29 @@ def _reach_subject(conn: sqlite3.Connection, index: MountedIndex | None, out: Le
     if found:
         hits.extend(found)
         out.relaxation_withheld = None
+
+
+def _reach_legal_terms(conn: sqlite3.Connection, plan: Plan, filters: Filters, limit: int, out: Lexical,
+                       hits: list[Hit], seen: set[tuple[Any, ...]], once: _Once) -> None:
+    """The last stage of a question no section of the answer answered (:func:`ranked_answer`): the
+    provisions holding a legal term the reviewed lexicon gives for one of its everyday words
+    (:func:`serve.core.subjects.legal_terms`: a phrase of two content words or more, "group lawsuit"
+    → "representative action", "hacked" → "personal data breach") answer, as a relaxation of the
+    question to the law's name for its subject (reason ``relaxed``; ``query_relaxed`` reports
+    ``{"reason": "legal_term", "from", "to"}``). The other words of an everyday question ("suing",
+    "together", "how fast") are in no provision beside the term; the term alone names the subject
+    as the act does. A question holding a word this index holds in no form and no entry gives terms
+    for ("holiday rules for garden gnomes") is about something else: it keeps its empty answer, as
+    does one whose lexicon terms are single words."""
+    terms = subjects.legal_terms(plan.synonyms)
+    match = fts_query([terms]) if terms else None
+    if match is None or any(g[0] not in plan.synonyms and not _held(conn, g) for g in out.groups):
+        return
+    _merge(hits, once("legal_terms", lambda: ranked_occurrences(conn, match, filters, limit)), ["relaxed"], seen)
+    if hits:
+        out.relaxed = {"reason": "legal_term", "from": " ".join(plan.terms), "to": match}
+        out.relaxation_withheld = None
+        out.words = [w for t in terms for w in t.split()]
 
 
 def _keep_on_subject(out: Lexical, hits: list[Hit], coverage: dict[int, float]) -> None:
@@ -1854,6 +1884,33 @@ def asks_eu_form(query: str) -> bool:
         and not LU_ASKED_WORDS & set(words)
 
 
+def asks_of_country(tokens: Sequence[str]) -> bool:
+    """Whether a question's (normalised) ``tokens`` name Luxembourg outside a name
+    (:data:`serve.core.ranking.OWN_COUNTRY_WORDS`, not after a name link:
+    :func:`serve.core.ranking.country_in_names`): it asks how a thing is in
+    Luxembourg, which Luxembourg's own acts say, and :func:`order_sections` answers it by Legilux first
+    whatever its language (issue #15: "organisation of the courts and justices of the peace in
+    Luxembourg" was answered first by the EU treaties' articles on the Court of Justice, the
+    Luxembourg law on the judicial organisation second). Not a question asking for the law
+    itself (:func:`serve.core.ranking.asks_own_law`): the Legilux section keeps every other
+    treatment of a section (left out, relaxed) as it had it. Pure."""
+    inside = ranking.country_in_names(tokens)
+    return any(w in ranking.OWN_COUNTRY_WORDS and w not in inside for w in tokens)
+
+
+def titled_by_margin(section: Answer, sections: Sequence[Answer]) -> bool:
+    """Whether a section's first work fits the question (``top_title_match``, :func:`title_match`)
+    at least :data:`ROUTING_MARGIN` more than the first work of every other section with hits: the
+    question all but quotes that work's title, and :func:`order_sections` does not put the section
+    after the others for having been searched in translation (issue #15: an English question naming
+    a Luxembourg law's subject in the lexicon's words, answered second behind EU provisions holding
+    the English words in passing). Pure."""
+    fit = section.get("top_title_match")
+    others = [s for s in sections if s is not section and s.get("hits")]
+    return isinstance(fit, float | int) and bool(others) and all(
+        float(fit) - float(o.get("top_title_match") or 0.0) >= ROUTING_MARGIN for o in others)
+
+
 def order_sections(sections: Sequence[Answer], eu_form: bool = False, own_law: bool = False) -> list[Answer]:
     """The sections of a fan-out answer, the publisher whose first hit is the best evidence first.
 
@@ -1865,12 +1922,14 @@ def order_sections(sections: Sequence[Answer], eu_form: bool = False, own_law: b
     quotes a title is about that act); the normalised score of its first hit
     (:func:`serve.core.merge.score_hits`, one scale over the sections). Ties keep publisher order.
     A section searched through the cross-language lexicon (``query_plan.translations``) comes
-    after every section with hits answered in the question's own words.
+    after every section with hits answered in the question's own words, unless its first work fits
+    the question :data:`ROUTING_MARGIN` more than theirs (:func:`titled_by_margin`).
     A French question on a Luxembourg law is answered first by Legilux even though an EU act in
     French also holds its words, and a question quoting an EU title by EUR-Lex. With ``eu_form``
     (:func:`asks_eu_form`: the question asks for a directive) the EUR-Lex section with hits comes
     first; with ``own_law`` (:func:`serve.core.ranking.asks_own_law`: the question asks for
-    Luxembourg's own law, or for the act transposing a directive) the Legilux section with hits."""
+    Luxembourg's own law, or for the act transposing a directive; :func:`ranked_answer` passes it too
+    for a question naming Luxembourg, :func:`asks_of_country`) the Legilux section with hits."""
     def key(item: tuple[int, Answer]) -> tuple[int, int, int, float, float, int]:
         position, section = item
         hits = section.get("hits") or []
@@ -1880,8 +1939,10 @@ def order_sections(sections: Sequence[Answer], eu_form: bool = False, own_law: b
                    or (own_law and not eu_form and section.get("publisher") != "lu-legilux"))
         fit = section.get("top_title_match")
         score = hits[0].get("score")
-        # a section answered through translations comes after one answered in the question's words
-        translated = int(bool((section.get("query_plan") or {}).get("translations")))
+        # a section answered through translations comes after one answered in the question's words,
+        # unless the question all but quotes its first work's title
+        translated = int(bool((section.get("query_plan") or {}).get("translations"))
+                         and not titled_by_margin(section, sections))
         whole = -int(routing_coverage(section) == 1.0)
         return (form, translated, whole, -float(fit) if isinstance(fit, float | int) else 0.0,
                 -float(score) if isinstance(score, float | int) else 0.0, position)
@@ -2611,7 +2672,7 @@ WORKS_READ = "shaped:works"
 
 
 def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict[str, Any], suppressed: bool,
-                   known: set[str], *, stem: bool = False, relaxed: bool = False,
+                   known: set[str], *, stem: bool = False, relaxed: bool = False, legal_terms: bool = False,
                    memo: dict[str, Any] | None = None, later: list[LaterSnippets] | None = None,
                    gates: set[str] | None = None, titled: dict[int, float | None] | None = None) -> Answer:
     """One publisher's section of a search at one stage (``stem``, ``relaxed``: :func:`run`). With
@@ -2651,7 +2712,7 @@ def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict
     options = LaneOptions(50 if wide else args["limit"], fuzzy=args["fuzzy"] == "auto", stem=stem, relax=relaxed,
                           per_work_limit=50 if wide else args.get("per_work_limit"), language=args["language"],
                           grain=grain,
-                          partial=auto, status_prior=as_of is None, relax_words=auto)
+                          partial=auto, status_prior=as_of is None, relax_words=auto, legal_terms=legal_terms)
     with index.session(ctx.deadline_seconds) as conn:
         allowed = _allowed_works(conn, index, args)
         filters = Filters(tuple(plan.constraints), args["language"], args["document_type"], as_of, allowed)
@@ -3269,6 +3330,26 @@ def _name_word(word: str) -> str:
     return f"{word[:-1] if len(word) > 4 and word.endswith('s') else word}*"
 
 
+def _inflections(word: str) -> str:
+    """A popular name's word as an FTS5 expression of the word itself and its plural or singular
+    forms (English and French: -s, -es, -y/-ies, -x): "ship" matches "ships", not "shipping" nor
+    "shipment" — words derived from it, which a prefix (:func:`_name_word`) matches too. For the
+    evidence that a name's rarest word names one act (:func:`popular_name_held`; nohit27,
+    docs/adr/0066)."""
+    if word.isdigit():
+        return word
+    forms = [word, f"{word}s", f"{word}es", f"{word}x"]
+    if word.endswith("y"):
+        forms.append(f"{word[:-1]}ies")
+    if word.endswith("ies"):
+        forms.append(f"{word[:-3]}y")
+    if len(word) > 3 and word[-1] in "sx":
+        forms.append(word[:-1])
+    if word.endswith("es"):
+        forms.append(word[:-2])
+    return "(" + " OR ".join(f'"{f}"' for f in dict.fromkeys(forms)) + ")"
+
+
 def _popular_tokens(words: Sequence[str]) -> list[str]:
     """A popular name's words as FTS5 tokens (:func:`_name_word`), a number joined to the word
     before it as a phrase ("Euro 7": ``"euro 7"``): alone, a number matches the day of any dated
@@ -3326,7 +3407,8 @@ def popular_name_held(conn: sqlite3.Connection, shape: ActName) -> bool:
     the evidence is weaker than a ``name``'s, but it is about the act's form:
 
     - the name's rarest word (fewest provisions, ``vocabulary``; only when the index's texts hold
-      every word long enough to be listed there) is in a name of an act of the tail form ("repair"
+      every word long enough to be listed there), as itself or its plural or singular
+      (:func:`_inflections`: "ship" is not "shipping", nohit27), is in a name of an act of the tail form ("repair"
       in the title of Directive (EU) 2024/1799 on the repair of goods), and in the names of at most
       :data:`NAME_HOLDERS_MAX` works: a word many acts are named by says nothing of one of them
       ("water" in the names of nine acts, five of them directives, none the Water Framework
@@ -3338,8 +3420,12 @@ def popular_name_held(conn: sqlite3.Connection, shape: ActName) -> bool:
         f"SELECT term, docs FROM vocabulary WHERE term IN ({','.join('?' * len(shape.words))})", shape.words)}
     if docs and all(w in docs for w in shape.words if len(w) >= VOCABULARY_MIN_LETTERS):
         rarest = min(docs, key=lambda w: (docs[w], w))
+        k = shape.words.index(rarest)
+        number = shape.words[k + 1] if k + 1 < len(shape.words) and shape.words[k + 1].isdigit() else ""
+        # a word and the number after it are one name ("Euro 7": :func:`_popular_tokens`)
+        token = f'"{rarest} {number}"' if number else _inflections(rarest)
         named = [int(r[0]) for r in conn.execute("SELECT rowid FROM work_fts WHERE work_fts MATCH ? LIMIT ?",
-                                                 ("{titles short_titles aliases} : " + _name_word(rarest),
+                                                 ("{titles short_titles aliases} : " + token,
                                                   NAME_HOLDERS_MAX + 1))]
         if len(named) <= NAME_HOLDERS_MAX and _of_form(conn, named, shape.form):
             return True
@@ -3463,6 +3549,30 @@ def word_in_texts(conn: sqlite3.Connection, word: str) -> bool:
     return conn.execute(f"SELECT 1 FROM {table} WHERE term = ? LIMIT 1", (word,)).fetchone() is not None
 
 
+def acronym_in_names(conn: sqlite3.Connection, word: str, holders: Sequence[tuple[int, str]]) -> bool:
+    """Whether a name (title, short title, alias: as the publisher wrote it) of one of ``holders``'
+    works (:func:`name_word_holders` of this index) holds the sigle ``word`` in capitals, as a word
+    of its own (« loi SICAR », « loi sur la TVA »): the names holding only the common noun it spells
+    (« Pacte logement ») do not (:func:`serve.core.formnames.is_acronym`; issue #15, nohit27,
+    docs/adr/0066). Read-only."""
+    rowids = sorted({w for w, _ in holders})
+    if not rowids:
+        return False
+    sigle = word.upper()
+    marks = ",".join("?" * len(rowids))
+    values = conn.execute(f"SELECT value FROM work_names WHERE kind != 'official_identifier' AND "
+                          f"work_rowid IN ({marks}) AND instr(value, ?) > 0", (*rowids, sigle)).fetchall()
+    return any(sigle in re.split(r"\W+", str(v)) for (v,) in values)
+
+
+def name_holds_inflection(conn: sqlite3.Connection, word: str) -> bool:
+    """Whether some work's name holds ``word`` as itself or its plural or singular
+    (:func:`_inflections`), not only as the prefix of a longer word (a popular name's « Veil » in
+    « veille »; nohit27, docs/adr/0066). Read-only."""
+    return conn.execute("SELECT 1 FROM work_fts WHERE work_fts MATCH ? LIMIT 1",
+                        ("{titles short_titles aliases} : " + _inflections(word),)).fetchone() is not None
+
+
 def missing_form_words(ctx: CallContext, indexes: Sequence[MountedIndex], shape: FormSubject) -> list[str] | None:
     """The subject words of a form + subject question (:func:`serve.core.formnames.form_subject`)
     that no act of the form is named by, when that says the act asked for is not held; ``None``
@@ -3473,19 +3583,27 @@ def missing_form_words(ctx: CallContext, indexes: Sequence[MountedIndex], shape:
     :data:`SPECIFIC_NAME_WORKS` works) that an act of the form is named by: then an act of the form
     may be the one asked for, by other words than the question's ("directive on package holidays":
     the Package Travel Directive). For a popular name after « loi », its first word is missing when no
-    work's name holds it at all (a proper name: "Sapin", held by the texts only as « sapins »). Read-only."""
+    work's name holds it at all (a proper name: "Sapin", held by the texts only as « sapins »); a sigle
+    written in capitals (« loi PACTE … ») when no name writes it in capitals (:func:`acronym_in_names`:
+    « Pacte logement » holds the common noun, nohit27). Read-only."""
     kinds = FORM_DOCUMENT_TYPES[shape.form]
     missing: list[str] = []
     for word in shape.words if not shape.popular else shape.words[:1]:
         holders: list[tuple[int, str]] = []
-        known = False
+        known = sigle = proper = False
         for index in indexes:
             with index.session(ctx.deadline_seconds) as conn:
-                holders += name_word_holders(conn, word)
+                found = name_word_holders(conn, word)
+                holders += found
                 known = known or word_in_texts(conn, word)
+                sigle = sigle or (shape.acronym and acronym_in_names(conn, word, found))
+                proper = proper or (shape.popular and bool(found) and name_holds_inflection(conn, word))
         of_form = [w for w, kind in holders if kind in kinds]
+        if shape.acronym:  # a sigle is held by a name writing it in capitals (nohit27)
+            return None if sigle else [word]
         if shape.popular:
-            return None if holders else [word]  # a proper name: the texts need not hold it
+            # a proper name, as itself or its inflections ("Veil" is not « veille »): the texts need not hold it
+            return None if proper else [word]
         if of_form and len(holders) <= SPECIFIC_NAME_WORKS:
             return None  # a specific word an act of the form is named by
         if not of_form and known:
@@ -3502,7 +3620,12 @@ def act_about(conn: sqlite3.Connection, words: Sequence[str]) -> bool:
     :data:`BREADTH_MIN` distinct provisions — an act about it, by other words than its name (the
     Code du travail's provisions on « harcèlement », the procedure code's on « divorce ») — or the
     texts hold it in more than :data:`ABOUT_SAMPLE` states (too common to tell). Read-only."""
-    match = "text : (" + " OR ".join(dict.fromkeys(_fts_word(w) for w in words)) + ")"
+    return _texts_about(conn, " OR ".join(dict.fromkeys(_fts_word(w) for w in words)))
+
+
+def _texts_about(conn: sqlite3.Connection, tokens: str) -> bool:
+    """:func:`act_about`'s test for an FTS5 expression ``tokens`` on the provisions' texts. Read-only."""
+    match = "text : (" + tokens + ")"
     rows = conn.execute(
         "SELECT COUNT(DISTINCT s.anchor), SUM(COUNT(*)) OVER () FROM "
         "(SELECT rowid AS state_rowid FROM provision_fts WHERE provision_fts MATCH ? LIMIT ?) f "
@@ -3520,8 +3643,10 @@ def missing_law_words(ctx: CallContext, indexes: Sequence[MountedIndex], shape: 
     some act's texts are about (:func:`act_about`) is that act's subject said otherwise (a code's); a
     word no index holds at all counts only in a French question, when it is no typo
     (:func:`typo_words`) and long enough to tell (:data:`TYPO_INFLECTION_MIN_LETTERS`: « IVG » is an
-    abbreviation). A word in more names is an ordinary word of titles: no evidence either way.
-    Read-only."""
+    abbreviation). A word in more names is an ordinary word of titles: no evidence either way alone;
+    but a subject of such words, each held, that no name and no act's texts hold two by two together
+    (:func:`words_together`: « loi relative à la sécurité globale ») names no act either (nohit27,
+    docs/adr/0066): every word of the subject counts as missing. Read-only."""
     missing: list[str] = []
     for word, terms in zip(shape.words, shape.terms, strict=True):
         if not terms:
@@ -3546,7 +3671,37 @@ def missing_law_words(ctx: CallContext, indexes: Sequence[MountedIndex], shape: 
                           or not word.isalpha() or typo_words(ctx, [word], "fr")):
             return None
         missing.append(word)
+    if not missing and len(shape.words) > 1 and not any(
+            words_together(ctx, indexes, shape.terms[k], shape.terms[k + 1]) for k in range(len(shape.words) - 1)):
+        return list(shape.words)  # ordinary title words, each held, that no name nor act's texts hold together
     return missing or None
+
+
+#: Two subject words stand together in a name or a text when within this many words of each other
+#: (« sécurité sociale », « protection des données », « contrats de garantie financière »).
+TOGETHER_NEAR_WORDS = 3
+
+
+def words_together(ctx: CallContext, indexes: Sequence[MountedIndex], first: Sequence[str],
+                   second: Sequence[str]) -> bool:
+    """Whether two successive subject words of a statute's question (each as one of its forms, a
+    word of one token: :func:`serve.core.formnames.law_terms`) stand together
+    (:data:`TOGETHER_NEAR_WORDS`) in some work's name, or in its texts as a subject some act is about
+    (:func:`act_about`'s test: at least :data:`BREADTH_MIN` provisions of one work, or too common to
+    tell). Read-only."""
+    pairs = [f"NEAR({_fts_word(a)} {_fts_word(b)}, {TOGETHER_NEAR_WORDS})"
+             for a in first if " " not in a for b in second if " " not in b]
+    if not pairs:
+        return True  # a term of several words: no pair to look for, no evidence of absence
+    near = " OR ".join(dict.fromkeys(pairs))
+    for index in indexes:
+        with index.session(ctx.deadline_seconds) as conn:
+            if conn.execute("SELECT 1 FROM work_fts WHERE work_fts MATCH ? LIMIT 1",
+                            ("{titles short_titles aliases} : (" + near + ")",)).fetchone():
+                return True
+            if _texts_about(conn, near):
+                return True
+    return False
 
 
 def form_subject_not_held(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mapping[str, Plan],
@@ -3750,7 +3905,8 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
     plans = {i.publisher.value: _plan(ctx, i, parsed, args) for i in indexes}
     # a question asking for Luxembourg's own law (or the act transposing a directive) is answered by
     # Legilux beside the EU act it names, never left out for it (ranking.asks_own_law)
-    own_law = ranking.asks_own_law(normalize(parsed.raw).split())
+    words = normalize(parsed.raw).split()
+    own_law = ranking.asks_own_law(words)
     # a work named by an ordinary phrase (soft) still says which publisher the question is about,
     # unless the phrase is an ordinary-phrase short title standing alone (searchplan.Plan.names_publisher)
     if args["retrieval_mode"] in ("keyword", "hybrid") and not args["works"]:
@@ -3778,7 +3934,7 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
     def chance(section: Answer) -> bool:
         return chance_hits(section, titled.get(id(section)))
 
-    def section_of(index: MountedIndex, stem: bool = False, relaxed: bool = False) -> Answer:
+    def section_of(index: MountedIndex, stem: bool = False, relaxed: bool = False, legal_terms: bool = False) -> Answer:
         key = index.publisher.value
         kept = unstaged.get(key)
         if kept is not None:
@@ -3788,15 +3944,16 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
         section = search_section(ctx, index, plan, args,
                                  suppressed=someone_strong and not plan.strong and not plan.boost and not args["works"]
                                  and not (own_law and key == "lu-legilux"),
-                                 known=known, stem=stem, relaxed=relaxed, memo=memos[key], later=later[key],
+                                 known=known, stem=stem, relaxed=relaxed, legal_terms=legal_terms, memo=memos[key],
+                                 later=later[key],
                                  gates=gates, titled=titled)
         if not gates:
             unstaged[key] = (section, later[key])
         return section
 
-    def sections_of(stem: bool = False, relaxed: bool = False) -> list[Answer]:
+    def sections_of(stem: bool = False, relaxed: bool = False, legal_terms: bool = False) -> list[Answer]:
         later.clear()
-        return [section_of(i, stem, relaxed) for i in indexes]
+        return [section_of(i, stem, relaxed, legal_terms) for i in indexes]
 
     sections = sections_of()
     # Weaker queries are decided over the whole answer: a publisher's strict hits are not
@@ -3817,6 +3974,10 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
     if auto and not args["works"] and words_apart(ctx, indexes, plans, sections):
         unstaged.clear()  # the plans changed
         sections = sections_of()  # every section answers no hits (``words_apart``, set on the plans)
+    elif auto and not args["works"] and not any(s.get("hits") for s in sections) \
+            and any(subjects.legal_terms(p.synonyms) for p in plans.values()):
+        # no section answered: the lexicon's legal terms for the everyday words may (_reach_legal_terms)
+        sections = sections_of(stem=True, relaxed=True, legal_terms=True)
     if len(sections) > 1 and not args["works"] and not someone_strong:
         route_sections(sections)
     if _SNIPPETS.get():
@@ -3831,6 +3992,8 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
                 s["hits"] = [h for h in s.get("hits") or [] if then.held_row(h)]
     merge.score_hits(sections)
     if len(sections) > 1:
-        sections = order_sections(sections, eu_form=asks_eu_form(args["query"]), own_law=own_law)
+        # a question naming Luxembourg is answered by Legilux first, as one asking for its law
+        sections = order_sections(sections, eu_form=asks_eu_form(args["query"]),
+                                  own_law=own_law or asks_of_country(words))
     merged = merge.merged(sections, args["limit"], lead=True)
     return fanout(ctx, sections, {"query": parsed.to_dict(), "merged": merged})
