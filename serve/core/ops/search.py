@@ -166,6 +166,13 @@ BREADTH_MATCHED_MAX = 1000
 BREADTH_MIN = 5
 BREADTH_DOMINANCE = 2.0
 BREADTH_REMEMBERED = 2048
+#: Work-level evidence over the majority of the words (:func:`quorum_breadth`): for a Legilux
+#: question of three or more subject words with no dominant all-words treatment (:func:`work_breadth`),
+#: a code holding the majority in the most provisions, :func:`dominant_work`'s way, is weighed as if
+#: named by the words (:func:`dominant_code`; ADR 0067).
+#: Off by default: measured and not adopted (six readable cases up, none down, but one case of the
+#: held-out concept12 down; ADR 0067).
+QUORUM_BREADTH = False
 #: A Legilux code (the Code du travail, civil, pénal …) is the principal act of its field and its title
 #: names none of its subjects, while its long provisions score low by BM25: it is the question's
 #: principal treatment (:func:`dominant_work`) when it holds the words in more provisions than any
@@ -1483,6 +1490,11 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
     out.direct_titled = direct_titled(conn, index, hits, out.groups)
     precision = works_subject_precision(conn, [h.row["work_rowid"] for h in hits], out.groups, index)
     principal = dominant_work(out.breadth, profiles)  # weighed as if named by the words
+    if principal is None and QUORUM_BREADTH and index is not None and index.publisher.value == "lu-legilux" \
+            and options.grain == "works" and not plan.strong and not plan.mentions and not filters.works \
+            and options.relax_words and any(getattr(profiles.get(h.row["work_rowid"]), "code", False) for h in hits):
+        # counted only when a code is among the hits: weighing another work changes nothing
+        principal = dominant_code(once("quorum_breadth", lambda: quorum_breadth(conn, out.groups, index)), profiles)
     named_by = coverage if principal is None else {**coverage, principal: 1.0}
     ranked = rank_hits(hits, profiles, plan, options, named_by, precision, breadth(hits))
     out.title_coverage = title_coverage(coverage, [h.row["work_rowid"] for h in ranked
@@ -2556,6 +2568,37 @@ def work_breadth(conn: sqlite3.Connection, match: str, index: MountedIndex | Non
     return found
 
 
+def quorum_breadth(conn: sqlite3.Connection, groups: Sequence[Sequence[str]],
+                   index: MountedIndex | None = None) -> dict[int, int]:
+    """Per work, its distinct provisions (anchors, any state) holding a majority of the term ``groups``
+    and :data:`IDF_QUORUM` of their IDF mass — the rows the majority-of-words lane counts
+    (:func:`quorum_occurrences`) —, or nothing when more than :data:`BREADTH_MATCHED_MAX` states hold
+    them (remembered per mounted ``index`` with :func:`work_breadth`'s matches). The work-level
+    evidence of a question whose words no provision holds all together (:data:`QUORUM_BREADTH`)."""
+    usable = [list(g) for g in groups if fts_query([list(g)]) is not None]
+    if len(usable) < 3:
+        return {}
+    key = "quorum:" + str(fts_query(usable))
+    known = _BREADTH.setdefault(index, {}) if index is not None else {}
+    if key in known:
+        return known[key]
+    weights = idf_weights(conn, usable)
+    threshold = round(IDF_QUORUM * sum(weights), 6)
+    parts = pivot_parts([str(fts_query([g])) for g in usable], weights, threshold)
+    each = " UNION ALL ".join(f"SELECT rowid, {w!r} AS w FROM provision_fts WHERE provision_fts MATCH ?"
+                              for w in weights)
+    rows = conn.execute(
+        "SELECT s.work_rowid, COUNT(DISTINCT s.anchor), SUM(COUNT(*)) OVER () FROM "
+        f"(SELECT rowid AS state_rowid FROM ({each}) GROUP BY rowid HAVING COUNT(*) >= ? AND SUM(w) >= ? "
+        "LIMIT ?) f JOIN lexical_states s ON s.state_rowid = f.state_rowid GROUP BY s.work_rowid",
+        (*parts, relax.quorum(len(usable)), threshold, BREADTH_MATCHED_MAX + 1)).fetchall()
+    found = {int(w): int(n) for w, n, _ in rows} if rows and rows[0][2] <= BREADTH_MATCHED_MAX else {}
+    if len(known) >= BREADTH_REMEMBERED:
+        known.clear()
+    known[key] = found
+    return found
+
+
 def dominant_work(counts: dict[int, int], profiles: dict[int, ranking.WorkProfile]) -> int | None:
     """The principal act of ``counts`` with at least :data:`BREADTH_MIN` provisions and
     :data:`BREADTH_DOMINANCE` times those of every other principal act, if one has (a compilation,
@@ -2568,6 +2611,17 @@ def dominant_work(counts: dict[int, int], profiles: dict[int, ranking.WorkProfil
         return None
     work = next(w for w, n in counts.items() if n == top[0])
     return work if len(top) < 2 or dominates(top[0], top[1], profiles[work].code) else None
+
+
+def dominant_code(counts: dict[int, int], profiles: dict[int, ranking.WorkProfile]) -> int | None:
+    """:func:`dominant_work` when it is a Legilux code (:attr:`serve.core.ranking.WorkProfile.code`),
+    else ``None``: over the majority-of-words provisions (:func:`quorum_breadth`) only a code, whose
+    title names none of its subjects, is weighed as if named — an act titled by its subject has its
+    title factors already (issue #15, conceptlu27: « durée maximale de la période d'essai d'un
+    nouveau salarié » holds all seven words nowhere; the Code du travail holds five of them in more
+    provisions than any other act, and came third behind a règlement on clinical trials)."""
+    work = dominant_work(counts, profiles)
+    return work if work is not None and profiles[work].code else None
 
 
 def dominates(most: int, next_most: int, code: bool) -> bool:
