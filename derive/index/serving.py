@@ -39,11 +39,12 @@ import sqlite3
 import struct
 import zlib
 from collections import OrderedDict, defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from derive.index import windows
+from derive.index.terms import Group, Terms
 from derive.index.textstore import LEVEL, decode, encode, inflate, locate, read_located
 from derive.index.textstore import key as textstore_key
 from derive.index.worddiff import bounded_opcodes, changes_of
@@ -212,31 +213,61 @@ def _word_diff_rows(conn: sqlite3.Connection) -> Iterator[tuple[bytes, bytes, st
             yield bytes.fromhex(before_sha), bytes.fromhex(after_sha), row[0], row[1]
 
 
-def _frequent_groups(conn: sqlite3.Connection, terms: Sequence[tuple[str, int]] | None = None
-                     ) -> tuple[list[tuple[str, list[str]]], dict[str, int]]:
-    """Every frequent match ``(match string, its terms)`` in build order, and the rows holding each
-    term of at least :data:`FORMS_MIN_DOCS` (or :data:`FREQUENT_DOCS`) states; ``terms``: every
-    ``provision_vocab`` term with its rows when the caller read them already."""
+def groups_recipe() -> str:
+    """The digest of what a term's frequent groups depend on besides the index's rows
+    (:func:`derive.index.terms.recipe`): the thresholds, the forms' rule and the stop words."""
+    from derive.index import analysis, relax, terms
+
+    return terms.recipe(FREQUENT_DOCS, FORMS_MIN_DOCS, analysis.MAX_FORMS, analysis.MIN_STEM_WORD, analysis.MIN_STEM,
+                        sorted(analysis.SNOWBALL.items()), set(relax.INDEX_STOP_WORDS), relax._YEAR.pattern)
+
+
+def least_docs() -> int:
+    """The fewest rows a term of a frequent group holds (:func:`_frequent_groups` reads no other)."""
+    return min(FREQUENT_DOCS, FORMS_MIN_DOCS)
+
+
+def _term_groups(conn: sqlite3.Connection, term: str, docs: Mapping[str, int]) -> list[Group]:
+    """``term``'s match groups (its one-word match when frequent; with its Snowball forms when they
+    are frequent together), before the build drops a match string met already."""
     from derive.index import analysis
     from derive.index.text import fts_query
 
-    least = min(FREQUENT_DOCS, FORMS_MIN_DOCS)
+    forms = analysis.word_forms(conn, term, None) if analysis.expandable(term) else []
+    groups = [[term]] if docs[term] >= FREQUENT_DOCS else []
+    if forms and docs[term] + sum(docs.get(f, 0) for f in forms) >= FREQUENT_DOCS:
+        groups.append([term, *forms])
+    out: list[Group] = []
+    for group in groups:
+        match = fts_query([group])
+        if match is not None:
+            out.append((match, tuple(t for t in group if t.strip())))
+    return out
+
+
+def _frequent_groups(conn: sqlite3.Connection, terms: Iterable[tuple[str, int]] | None = None,
+                     previous: Terms | None = None, affected: Set[str] = frozenset()
+                     ) -> tuple[list[tuple[str, list[str]]], dict[str, int], dict[str, list[Group]]]:
+    """Every frequent match ``(match string, its terms)`` in build order, the rows holding each
+    term of at least :data:`FORMS_MIN_DOCS` (or :data:`FREQUENT_DOCS`) states and each such term's
+    groups (:func:`_term_groups`); ``terms``: every ``provision_vocab`` term with its rows (or those
+    of at least that many rows) when the caller read them already. ``previous``: the groups kept by
+    the build of the index an incremental build updates (:mod:`derive.index.terms`), taken for
+    every term but the ``affected`` ones (whose rows or stems' ``term_stems`` rows changed)."""
+    least = least_docs()
     docs = {str(t): int(d) for t, d in (terms if terms is not None else conn.execute(
         "SELECT term, doc FROM provision_vocab WHERE doc >= ?", (least,))) if d >= least}
+    per_term: dict[str, list[Group]] = {}
     done: set[str] = set()
     out: list[tuple[str, list[str]]] = []
     for term in sorted(docs):
-        forms = analysis.word_forms(conn, term, None) if analysis.expandable(term) else []
-        groups = [[term]] if docs[term] >= FREQUENT_DOCS else []
-        if forms and docs[term] + sum(docs.get(f, 0) for f in forms) >= FREQUENT_DOCS:
-            groups.append([term, *forms])
-        for group in groups:
-            match = fts_query([group])
-            if match is None or match in done:
-                continue
-            done.add(match)
-            out.append((match, [t for t in group if t.strip()]))
-    return out, docs
+        kept = None if previous is None or term in affected else previous.groups.get(term)
+        per_term[term] = kept if kept is not None else _term_groups(conn, term, docs)
+        for match, group in per_term[term]:
+            if match not in done:
+                done.add(match)
+                out.append((match, list(group)))
+    return out, docs, per_term
 
 
 @dataclass
@@ -248,7 +279,14 @@ class WindowUpdate:
     changes: windows.Changes | None = None
     result: windows.Windows | None = None
     #: every ``provision_vocab`` term and its rows, as the build read them after the last FTS write
-    terms: list[tuple[str, int]] | None = None
+    #: (or every term of at least :data:`FORMS_MIN_DOCS` rows, when ``terms_previous`` gave them)
+    terms: Iterable[tuple[str, int]] | None = None
+    #: the frequent terms and groups kept beside the index an incremental build copied, when it
+    #: read only the changed rows' terms (:mod:`derive.index.terms`), and the terms whose groups
+    #: may have changed (their rows, or their stems' ``term_stems`` rows); ``terms_result`` out
+    terms_previous: Terms | None = None
+    affected: Set[str] = frozenset()
+    terms_result: Terms | None = None
 
 
 def _frequent_rows(conn: sqlite3.Connection, update: WindowUpdate | None = None) -> Iterator[tuple[str, bytes]]:
@@ -261,7 +299,11 @@ def _frequent_rows(conn: sqlite3.Connection, update: WindowUpdate | None = None)
     )
 
     bm25 = "bm25(provision_fts, " + ", ".join(str(w) for w in PROVISION_FTS_WEIGHTS) + ")"
-    groups, docs = _frequent_groups(conn, update.terms if update is not None else None)
+    if update is None:
+        groups, docs, _ = _frequent_groups(conn)
+    else:
+        groups, docs, per_term = _frequent_groups(conn, update.terms, update.terms_previous, update.affected)
+        update.terms_result = Terms(groups_recipe(), dict(docs), per_term)
     if update is None:
         for match, _ in groups:
             rows = conn.execute(f"SELECT rowid, {bm25} AS score FROM provision_fts WHERE provision_fts MATCH ? "
