@@ -73,9 +73,18 @@ from derive.index.schema import (
     index_file_name,
     stamp_file_name,
 )
-from derive.index.serving import WindowUpdate, groups_recipe, least_docs, write_serving_tables
+from derive.index.serving import (
+    WindowUpdate,
+    groups_recipe,
+    least_docs,
+    work_pairs,
+    write_serving_tables,
+)
 from derive.index.spill import SCHEMA, DirectSink, SpilledRows, SpillSink
 from derive.index.stamp import build_stamp, content_facts, stamp_document, stored_facts
+from derive.index.succession import load as load_pairs
+from derive.index.succession import path_of as pairs_path
+from derive.index.succession import write as write_pairs
 from derive.index.terms import changed_terms, term_docs, updated_docs
 from derive.index.terms import load as load_terms
 from derive.index.terms import path_of as terms_path
@@ -621,6 +630,9 @@ def _incremental_index(path: Path, previous: Path, publisher: Publisher, sources
         windows.previous = load_windows(windows_path(previous.parent, publisher.value), previous_sha256)
         windows.terms_previous = load_terms(terms_path(previous.parent, publisher.value), previous_sha256,
                                             groups_recipe())
+        windows.pairs_previous = load_pairs(pairs_path(previous.parent, publisher.value), previous_sha256)
+        if windows.pairs_previous is not None:
+            windows.pairs_old = {}
     shutil.copyfile(previous, path)
     conn = sqlite3.connect(path, isolation_level=None)
     scratch = path.with_name(path.name + ".scratch")
@@ -653,6 +665,8 @@ def _incremental_index(path: Path, previous: Path, publisher: Publisher, sources
         def keep(work_rowid: int, slug: str, inputs_sha256: str) -> bool:
             if slug in unread or known.get(work_rowid) == (slug, inputs_sha256):
                 return True
+            if windows is not None and windows.pairs_old is not None:
+                windows.pairs_old[work_rowid] = work_pairs(conn, work_rowid)
             deleted.extend(delete_work(conn, work_rowid))
             changed.append(slug)
             rebuilt.append(work_rowid)
@@ -693,7 +707,8 @@ def _incremental_index(path: Path, previous: Path, publisher: Publisher, sources
         scratch.unlink(missing_ok=True)
     conn.close()
     meter.facts.update(mode="incremental", works_changed=len(changed), changed=changed[:20], works_unread=len(unread),
-                       texts_from_block=first_block)
+                       texts_from_block=first_block,
+                       pairs_walked="all" if windows is None or windows.pairs_old is None else len(windows.pairs_old))
     return full
 
 
@@ -918,6 +933,7 @@ def _build(publisher: Publisher, sources: _Sources, out_dir: Path, built_at: str
             meter.facts["incremental_refused"] = "previous index not updatable (format, versions or set of works)"
             windows.previous = windows.changes = windows.result = windows.terms = None
             windows.terms_previous, windows.affected = None, frozenset()
+            windows.pairs_previous = windows.pairs_old = None
             if selection is not None:  # the full build reads each expression's runs: find them now
                 found = sources.ranges(True)
                 selection.runs = None if found is None else found[1].runs
@@ -933,6 +949,7 @@ def _build(publisher: Publisher, sources: _Sources, out_dir: Path, built_at: str
         sidecar.unlink(missing_ok=True)
     _write_windows(out_dir, publisher.value, result.index_sha256, windows.result)
     write_terms(terms_path(out_dir, publisher.value), windows.terms_result, result.index_sha256)
+    write_pairs(pairs_path(out_dir, publisher.value), windows.pairs_result, result.index_sha256)
     return result
 
 

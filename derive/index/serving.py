@@ -43,7 +43,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from derive.index import windows
+from derive.index import succession, windows
 from derive.index.terms import Group, Terms
 from derive.index.textstore import LEVEL, decode, encode, inflate, locate, read_located
 from derive.index.textstore import key as textstore_key
@@ -147,14 +147,15 @@ def _states(conn: sqlite3.Connection) -> Iterator[tuple[Any, ...]]:
         yield vid, work, start, end, key, doc_type, json.dumps(exprs.get(vid, []), separators=(",", ":"))
 
 
-def _successive_pairs(conn: sqlite3.Connection) -> Iterator[tuple[str, str]]:
-    """(before, after) text hashes of every anchor whose wording changes between two consecutive
-    live states with text of one work in one language."""
+def _successive_pairs(conn: sqlite3.Connection, work_rowid: int | None = None) -> Iterator[tuple[int, str, str]]:
+    """(work, before, after): the text hashes of every anchor whose wording changes between two
+    consecutive live states with text of one work in one language (of ``work_rowid`` only, when given)."""
     last: dict[tuple[int, str], dict[str, str]] = {}
+    one = "" if work_rowid is None else "AND v.work_rowid = ? "
     query = ("SELECT v.work_rowid, e.language, e.expression_rowid FROM versions v JOIN expressions e USING (version_rowid) "
-             "WHERE v.withdrawn = 0 AND e.text_state = 'provisions' AND e.provision_count > 0 "
+             f"WHERE v.withdrawn = 0 AND e.text_state = 'provisions' AND e.provision_count > 0 {one}"
              "ORDER BY v.work_rowid, e.language, v.valid_from, v.version_key")
-    for work, language, expression in conn.execute(query).fetchall():
+    for work, language, expression in conn.execute(query, () if work_rowid is None else (work_rowid,)).fetchall():
         current = dict(conn.execute("SELECT anchor, text_sha256 FROM provisions WHERE expression_rowid = ?",
                                     (expression,)).fetchall())
         previous = last.get((work, language))
@@ -162,7 +163,7 @@ def _successive_pairs(conn: sqlite3.Connection) -> Iterator[tuple[str, str]]:
             for anchor, sha in current.items():
                 before = previous.get(anchor)
                 if before is not None and before != sha:
-                    yield before, sha
+                    yield work, before, sha
         last[(work, language)] = current
 
 
@@ -188,15 +189,43 @@ def _pair_texts(conn: sqlite3.Connection, pairs: list[tuple[str, str]]) -> Itera
         yield before_sha, after_sha, texts[before_sha], texts[after_sha]
 
 
-def _word_diff_rows(conn: sqlite3.Connection) -> Iterator[tuple[bytes, bytes, str, bytes]]:
+def work_pairs(conn: sqlite3.Connection, work_rowid: int) -> list[succession.Pair]:
+    """The successive pairs of one work's time lines, in order (:func:`_successive_pairs`)."""
+    return [(before, after) for _, before, after in _successive_pairs(conn, work_rowid)]
+
+
+def _pairs_and_gone(conn: sqlite3.Connection, update: WindowUpdate | None
+                    ) -> tuple[list[succession.Pair], set[succession.Pair], set[succession.Pair]]:
+    """The successive pairs a build may have to store, first met first, each once; those of them
+    ``word_diffs`` holds already; the stored pairs no work holds any more. Every pair of every work,
+    unless ``update`` holds the previous build's counts (:mod:`derive.index.succession`) and the
+    rewritten works' old pairs: then only the rewritten works' time lines are walked (an unchanged
+    work's pairs are stored already, or too large to be). ``update.pairs_result`` receives the counts."""
+    if update is not None and update.pairs_previous is not None and update.pairs_old is not None:
+        new = {w: work_pairs(conn, w) for w in sorted(update.pairs_old)}
+        counts, gone = succession.recount(update.pairs_previous, update.pairs_old.values(), new.values())
+        pairs = list(dict.fromkeys(p for w in sorted(new) for p in new[w]))
+        stored = set(stored_pairs(conn, pairs))
+    else:
+        per_work: dict[int, list[succession.Pair]] = {}
+        for work, before, after in _successive_pairs(conn):
+            per_work.setdefault(work, []).append((before, after))
+        counts = succession.count(per_work.values())
+        pairs = list(dict.fromkeys(p for w in sorted(per_work) for p in per_work[w]))  # first met first, each once
+        stored = {(bytes(f).hex(), bytes(t).hex()) for f, t in conn.execute("SELECT from_sha256, to_sha256 FROM word_diffs")}
+        gone = stored.difference(pairs)
+    if update is not None:
+        update.pairs_result = counts
+    return pairs, stored, gone
+
+
+def _word_diff_rows(conn: sqlite3.Connection, update: WindowUpdate | None = None) -> Iterator[tuple[bytes, bytes, str, bytes]]:
     """The rows of every successive pair not stored yet, in the pairs' order: that of the works'
     time lines (work, language, then date), so a diff's stored pairs lie on a few neighbouring
     pages instead of one random page each; the stored pairs that no longer follow each other are
     removed (an incremental build keeps the others: a pair's row is a function of its two texts).
-    The texts are read block by block (:func:`_pair_texts`)."""
-    pairs = list(dict.fromkeys(_successive_pairs(conn)))  # first met first, each once
-    stored = {(bytes(f).hex(), bytes(t).hex()) for f, t in conn.execute("SELECT from_sha256, to_sha256 FROM word_diffs")}
-    gone = stored.difference(pairs)
+    The texts are read block by block (:func:`_pair_texts`). ``update``: :func:`_pairs_and_gone`."""
+    pairs, stored, gone = _pairs_and_gone(conn, update)
     conn.executemany("DELETE FROM word_diffs WHERE from_sha256 = ? AND to_sha256 = ?",
                      sorted((bytes.fromhex(f), bytes.fromhex(t)) for f, t in gone))
     rows: dict[tuple[str, str], tuple[str, bytes]] = {}
@@ -287,6 +316,11 @@ class WindowUpdate:
     terms_previous: Terms | None = None
     affected: Set[str] = frozenset()
     terms_result: Terms | None = None
+    #: the successive pairs' counts kept beside the index an incremental build copied and the
+    #: rewritten works' pairs in it (:mod:`derive.index.succession`); ``pairs_result`` out
+    pairs_previous: dict[succession.Pair, int] | None = None
+    pairs_old: dict[int, list[succession.Pair]] | None = None
+    pairs_result: dict[succession.Pair, int] | None = None
 
 
 def _frequent_rows(conn: sqlite3.Connection, update: WindowUpdate | None = None) -> Iterator[tuple[str, bytes]]:
@@ -505,7 +539,7 @@ def write_serving_tables(conn: sqlite3.Connection, update: WindowUpdate | None =
     conn.executemany("INSERT INTO serving_states VALUES (?,?,?,?,?,?,?)", _states(conn))
     conn.execute("INSERT INTO serving_coverage(k, v) VALUES ('counts', ?)",
                  (json.dumps(coverage_counts(conn), ensure_ascii=False, separators=(",", ":")),))
-    conn.executemany("INSERT INTO word_diffs VALUES (?,?,?,?)", list(_word_diff_rows(conn)))
+    conn.executemany("INSERT INTO word_diffs VALUES (?,?,?,?)", list(_word_diff_rows(conn, update)))
     conn.executemany("INSERT INTO frequent_matches VALUES (?,?)", list(_frequent_rows(conn, update)))
     return {t: int(conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]) for t in TABLES}
 

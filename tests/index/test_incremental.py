@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from corpus_tree import CorpusTree
-from derive.index import serving, terms, windows
+from derive.index import serving, succession, terms, windows
 from derive.index.build import (
     WORK_KEYS_SCHEMA,
     BuildResult,
@@ -294,6 +294,53 @@ def test_an_incremental_build_reading_only_the_changed_rows_terms_equals_a_full_
         mine = _kept_terms(out, incremental)
         assert mine is not None and (mine.docs, mine.groups) == (kept.docs, kept.groups)
         assert verify_index(incremental.index_path).ok
+
+
+@pytest.mark.usefixtures("small_windows")
+def test_an_incremental_build_with_its_sidecars_is_the_one_without_them_byte_for_byte(
+        fixture_indexes: FixtureBuild, tmp_path: Path) -> None:
+    """The kept terms and groups (:mod:`derive.index.terms`) and the kept successive pairs
+    (:mod:`derive.index.succession`) change what an incremental build reads, never what it writes:
+    from the same previous index, with and without them, the index files are equal byte for byte
+    (``word_diffs`` rows deleted and appended in the same order), and so are the kept counts."""
+    full = _build(fixture_indexes, fixture_indexes.datasets["lu"], tmp_path / "before")
+    bare = tmp_path / "bare"
+    bare.mkdir()
+    shutil.copyfile(full.index_path, bare / full.index_path.name)
+    shutil.copyfile(work_keys_path(tmp_path / "before", "lu-legilux"), work_keys_path(bare, "lu-legilux"))
+    shutil.copyfile(windows_path(tmp_path / "before", "lu-legilux"), windows_path(bare, "lu-legilux"))
+    changed = tmp_path / "dataset-lu"
+    _drop_one_version(fixture_indexes.datasets["lu"], changed)
+    kept = _build(fixture_indexes, changed, tmp_path / "kept", previous=tmp_path / "before")
+    walked = _build(fixture_indexes, changed, tmp_path / "walked", previous=bare)
+    assert (kept.metrics["pairs_walked"], walked.metrics["pairs_walked"]) == (1, "all")
+    assert isinstance(kept.metrics["terms_read"], int) and walked.metrics["terms_read"] == "all"
+    assert kept.index_path.read_bytes() == walked.index_path.read_bytes()
+    assert succession.load(succession.path_of(tmp_path / "kept", "lu-legilux"), kept.index_sha256) == \
+        succession.load(succession.path_of(tmp_path / "walked", "lu-legilux"), walked.index_sha256) != {}
+    # the pairs the change removes and adds: some stored pair goes, and the version's pairs come back
+    before, after = _serving_content(full.index_path)["word_diffs"], _serving_content(kept.index_path)["word_diffs"]
+    assert set(before) - set(after)
+    back = _build(fixture_indexes, fixture_indexes.datasets["lu"], tmp_path / "back", previous=tmp_path / "kept")
+    assert back.metrics["pairs_walked"] == 1
+    assert _serving_content(back.index_path) == _serving_content(full.index_path)
+
+
+def test_kept_pair_counts_follow_the_works_holding_each_pair(tmp_path: Path) -> None:
+    """A pair is gone only when no work holds it any more; a sidecar of another file or damaged is not read."""
+    a, b, c = ("a" * 64, "b" * 64), ("b" * 64, "c" * 64), ("c" * 64, "d" * 64)
+    counts = succession.count([[a, b, a], [a], [c]])
+    assert counts == {a: 2, b: 1, c: 1}
+    assert succession.recount(counts, [[a, b]], [[b]]) == ({a: 1, b: 1, c: 1}, set())
+    assert succession.recount(counts, [[a, b], [c]], [[b, b]]) == ({a: 1, b: 1}, {c})
+    path = tmp_path / ".lu-legilux.pairs.z"
+    succession.write(path, counts, "1" * 64)
+    assert succession.load(path, "1" * 64) == counts
+    assert succession.load(path, "0" * 64) is None
+    path.write_bytes(path.read_bytes()[:-3])
+    assert succession.load(path, "1" * 64) is None
+    succession.write(path, None, "1" * 64)
+    assert not path.exists()
 
 
 def _fts_terms(path: Path) -> list[str]:
