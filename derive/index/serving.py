@@ -2,7 +2,9 @@
 
 Derived from the content tables of the same file (so outside the content digest, like the FTS
 tables) and rebuilt by every full or incremental build (whole, but for ``word_diffs``: an
-incremental build computes only the pairs it does not hold yet):
+incremental build computes only the pairs it does not hold yet, and with the previous build's pair
+counts, :mod:`derive.index.succession`, walks only the rewritten works' time lines; the frequent
+groups of the terms a change does not affect are taken from :mod:`derive.index.terms`):
 
 - ``serving_states`` — one compact row per **live** state (``withdrawn = 0``): work, interval,
   version key, document type and a summary of its expressions (language, text held, provisions

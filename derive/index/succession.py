@@ -89,8 +89,9 @@ def load(path: Path, index_sha256: str) -> dict[Pair, int] | None:
 
 
 def write(path: Path, counts: Mapping[Pair, int] | None, index_sha256: str) -> None:
-    """Write (or, with no ``counts``, remove) the sidecar, through a file renamed into place."""
-    if counts is None:
+    """Write (or, with no ``counts`` or no pair to keep, remove) the sidecar, through a file renamed
+    into place (absent, the next incremental build walks every work: an index without successive pairs)."""
+    if not counts:
         path.unlink(missing_ok=True)
         return
     tmp = path.with_name(path.name + ".building")

@@ -87,8 +87,9 @@ def load(path: Path, index_sha256: str, wanted_recipe: str) -> Terms | None:
 
 
 def write(path: Path, terms: Terms | None, index_sha256: str) -> None:
-    """Write (or, with no ``terms``, remove) the sidecar, through a file renamed into place."""
-    if terms is None:
+    """Write (or, with no ``terms`` or no frequent term to keep, remove) the sidecar, through a file
+    renamed into place (absent, the next incremental build reads every term: a small index's few)."""
+    if terms is None or not terms.docs:
         path.unlink(missing_ok=True)
         return
     tmp = path.with_name(path.name + ".building")

@@ -339,7 +339,7 @@ def test_kept_pair_counts_follow_the_works_holding_each_pair(tmp_path: Path) -> 
     assert succession.load(path, "0" * 64) is None
     path.write_bytes(path.read_bytes()[:-3])
     assert succession.load(path, "1" * 64) is None
-    succession.write(path, None, "1" * 64)
+    succession.write(path, {}, "1" * 64)
     assert not path.exists()
 
 
