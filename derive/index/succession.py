@@ -14,14 +14,13 @@ SHA-256 it names; missing or damaged, every expression is walked as before.
 
 from __future__ import annotations
 
-import json
 import struct
-import zlib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from derive.index import sidecar
+
 SCHEMA = "lex-index-pairs/1"
-_LENGTH = struct.Struct("<I")
 
 #: a pair of wordings: the two texts' SHA-256, hex
 Pair = tuple[str, str]
@@ -61,39 +60,32 @@ def recount(previous: Mapping[Pair, int], old: Iterable[Iterable[Pair]], new: It
 
 
 def dump(counts: Mapping[Pair, int], index_sha256: str) -> bytes:
-    """zlib of a JSON head (the index file's SHA-256, the number of pairs), then each pair's two
-    32-byte hashes and its count (uint32), in pair order."""
+    """A :func:`derive.index.sidecar.frame`: the head names the index file and the number of pairs, the
+    body holds each pair's two 32-byte hashes, then every count (uint32), in pair order."""
     items = sorted(counts.items())
-    head = json.dumps({"schema": SCHEMA, "index_sha256": index_sha256, "pairs": len(items)}).encode()
     keys = b"".join(bytes.fromhex(b) + bytes.fromhex(a) for (b, a), _ in items)
-    return zlib.compress(_LENGTH.pack(len(head)) + head + keys + struct.pack(f"<{len(items)}I", *(n for _, n in items)), 1)
+    return sidecar.frame({"schema": SCHEMA, "index_sha256": index_sha256, "pairs": len(items)},
+                         keys + struct.pack(f"<{len(items)}I", *(n for _, n in items)))
 
 
 def load(path: Path, index_sha256: str) -> dict[Pair, int] | None:
     """The counts at ``path`` when they describe the index of SHA-256 ``index_sha256``, else None."""
+    found = sidecar.unframe(path, SCHEMA, index_sha256)
+    if found is None:
+        return None
+    head, data, at = found
     try:
-        data = zlib.decompress(path.read_bytes())
-        (length,) = _LENGTH.unpack_from(data, 0)
-        head = json.loads(data[_LENGTH.size:_LENGTH.size + length])
-        if not isinstance(head, dict) or head.get("schema") != SCHEMA or head.get("index_sha256") != index_sha256:
-            return None
         n = int(head["pairs"])
-        at = _LENGTH.size + length
         if n < 0 or len(data) != at + 68 * n:
             return None
         counts = struct.unpack_from(f"<{n}I", data, at + 64 * n)
-        keys = data[at:at + 64 * n].hex()
-        return {(keys[128 * i:128 * i + 64], keys[128 * i + 64:128 * i + 128]): int(counts[i]) for i in range(n)}
-    except (OSError, ValueError, TypeError, KeyError, struct.error, zlib.error):
+    except (ValueError, TypeError, KeyError, struct.error):
         return None
+    keys = data[at:at + 64 * n].hex()
+    return {(keys[128 * i:128 * i + 64], keys[128 * i + 64:128 * i + 128]): int(counts[i]) for i in range(n)}
 
 
 def write(path: Path, counts: Mapping[Pair, int] | None, index_sha256: str) -> None:
     """Write (or, with no ``counts`` or no pair to keep, remove) the sidecar, through a file renamed
     into place (absent, the next incremental build walks every work: an index without successive pairs)."""
-    if not counts:
-        path.unlink(missing_ok=True)
-        return
-    tmp = path.with_name(path.name + ".building")
-    tmp.write_bytes(dump(counts, index_sha256))
-    tmp.replace(path)
+    sidecar.write(path, dump(counts, index_sha256) if counts else None)

@@ -19,13 +19,12 @@ full build does (the result is the same index either way: ``tests/index/test_inc
 
 from __future__ import annotations
 
-import json
 import sqlite3
-import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from derive.index import sidecar
 from legal.canonical import digest
 
 SCHEMA = "lex-index-terms/1"
@@ -60,41 +59,35 @@ def path_of(out_dir: Path, publisher: str) -> Path:
 
 
 def dump(terms: Terms, index_sha256: str) -> bytes:
-    """The sidecar's bytes: zlib of compact JSON naming the index file and the recipe."""
-    value = {"schema": SCHEMA, "index_sha256": index_sha256, "recipe": terms.recipe,
-             "terms": [[t, terms.docs[t], [[m, list(ts)] for m, ts in terms.groups.get(t, [])]]
-                       for t in sorted(terms.docs)]}
-    return zlib.compress(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode(), 1)
+    """A :func:`derive.index.sidecar.frame` whose head holds everything: the index file, the recipe, and
+    per term its count and groups."""
+    return sidecar.frame({"schema": SCHEMA, "index_sha256": index_sha256, "recipe": terms.recipe,
+                          "terms": [[t, terms.docs[t], [[m, list(ts)] for m, ts in terms.groups.get(t, [])]]
+                                    for t in sorted(terms.docs)]})
 
 
 def load(path: Path, index_sha256: str, wanted_recipe: str) -> Terms | None:
     """The sidecar at ``path`` when it describes the index of SHA-256 ``index_sha256`` under
     ``wanted_recipe``, else None (missing, damaged, of another file or recipe: every term is read)."""
+    found = sidecar.unframe(path, SCHEMA, index_sha256)
+    if found is None or found[0].get("recipe") != wanted_recipe:
+        return None
+    out = Terms(wanted_recipe)
     try:
-        value = json.loads(zlib.decompress(path.read_bytes()))
-        if not isinstance(value, dict) or value.get("schema") != SCHEMA or \
-                value.get("index_sha256") != index_sha256 or value.get("recipe") != wanted_recipe:
-            return None
-        out = Terms(wanted_recipe)
-        for term, docs, groups in value["terms"]:
+        for term, docs, groups in found[0]["terms"]:
             if not isinstance(term, str) or not isinstance(docs, int) or isinstance(docs, bool):
                 return None
             out.docs[term] = docs
             out.groups[term] = [(str(m), tuple(str(t) for t in ts)) for m, ts in groups]
-        return out
-    except (OSError, ValueError, TypeError, KeyError, zlib.error):
+    except (ValueError, TypeError, KeyError):
         return None
+    return out
 
 
 def write(path: Path, terms: Terms | None, index_sha256: str) -> None:
     """Write (or, with no ``terms`` or no frequent term to keep, remove) the sidecar, through a file
     renamed into place (absent, the next incremental build reads every term: a small index's few)."""
-    if terms is None or not terms.docs:
-        path.unlink(missing_ok=True)
-        return
-    tmp = path.with_name(path.name + ".building")
-    tmp.write_bytes(dump(terms, index_sha256))
-    tmp.replace(path)
+    sidecar.write(path, dump(terms, index_sha256) if terms is not None and terms.docs else None)
 
 
 def changed_terms(conn: sqlite3.Connection, rows: Iterable[Sequence[object]], columns: Sequence[str],
