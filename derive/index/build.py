@@ -65,6 +65,7 @@ from derive.index.schema import (
     DDL,
     DIGEST_ORDER,
     FTS_SETTINGS,
+    FTS_TOKENIZER,
     INDEX_FORMAT,
     PAGE_SIZE,
     USER_VERSION,
@@ -72,9 +73,22 @@ from derive.index.schema import (
     index_file_name,
     stamp_file_name,
 )
-from derive.index.serving import WindowUpdate, write_serving_tables
+from derive.index.serving import (
+    WindowUpdate,
+    groups_recipe,
+    least_docs,
+    work_pairs,
+    write_serving_tables,
+)
 from derive.index.spill import SCHEMA, DirectSink, SpilledRows, SpillSink
 from derive.index.stamp import build_stamp, content_facts, stamp_document, stored_facts
+from derive.index.succession import load as load_pairs
+from derive.index.succession import path_of as pairs_path
+from derive.index.succession import write as write_pairs
+from derive.index.terms import changed_terms, term_docs, updated_docs
+from derive.index.terms import load as load_terms
+from derive.index.terms import path_of as terms_path
+from derive.index.terms import write as write_terms
 from derive.index.text import fts_number, fts_text
 from derive.index.textstore import (
     ZLIB_VERSION,
@@ -120,7 +134,8 @@ def _insert(conn: sqlite3.Connection, table: str, rows: list[tuple[Any, ...]]) -
     conn.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)
 
 
-_PROVISION_FTS = "provision_fts(rowid, title, number, heading, text)"
+_PROVISION_FTS_COLUMNS = ("title", "number", "heading", "text")
+_PROVISION_FTS = f"provision_fts(rowid, {', '.join(_PROVISION_FTS_COLUMNS)})"
 _WORK_FTS = "work_fts(rowid, identifiers, titles, short_titles, aliases, metadata)"
 
 
@@ -162,7 +177,7 @@ def _finish_search(conn: sqlite3.Connection, incremental: bool = False) -> list[
     conn.execute("INSERT INTO provision_fts(provision_fts) VALUES('optimize')")
     conn.execute("INSERT INTO work_fts(work_fts) VALUES('optimize')")
     terms = conn.execute("SELECT term, doc FROM provision_vocab ORDER BY term").fetchall()
-    words = [(t, d) for t, d in terms if len(t) >= VOCABULARY_MIN_LENGTH and t.isalpha()]
+    words = [(t, d) for t, d in terms if _vocabulary_word(t)]
     if incremental:
         _update_vocabulary(conn, words)
     else:
@@ -185,17 +200,21 @@ def vocabulary_changes(old: Mapping[str, int], words: Sequence[tuple[str, int]])
     return sorted({t for t, d in old.items() if new.get(t) != d} | {t for t, d in new.items() if old.get(t) != d})
 
 
-def _update_vocabulary(conn: sqlite3.Connection, words: list[tuple[str, int]]) -> None:
+def _update_vocabulary(conn: sqlite3.Connection, words: list[tuple[str, int]],
+                       old: Mapping[str, int] | None = None) -> set[tuple[str, str]]:
     """Bring the previous build's ``vocabulary`` and ``term_stems`` to ``words``: the rows of the
     words :func:`vocabulary_changes` names are deleted and those still held written again (a word's
     stems taken from the previous ``term_stems`` when the previous ``vocabulary`` held it: the stem
     of a word is a function of the word alone; a new word is stemmed), the others kept as they are.
     Both tables are ``WITHOUT ROWID``: their content, hence their bytes after ``VACUUM``, is that of
-    rewriting them whole."""
-    old = {str(t): int(d) for t, d in conn.execute("SELECT term, docs FROM vocabulary")}
+    rewriting them whole. ``old``: the previous rows of every word whose rows may have changed, when
+    ``words`` are those words only (:func:`_finish_search_delta`); else the whole table is read.
+    Returns the ``(language, stem)`` of every ``term_stems`` row deleted or written."""
+    if old is None:
+        old = {str(t): int(d) for t, d in conn.execute("SELECT term, docs FROM vocabulary")}
     touched = vocabulary_changes(old, words)
     if not touched:
-        return
+        return set()
     wanted = json.dumps(touched)
     known: dict[str, list[tuple[str, str]]] = {t: [] for t in touched if t in old}
     stale = conn.execute("SELECT language, stem, term FROM term_stems "
@@ -207,8 +226,34 @@ def _update_vocabulary(conn: sqlite3.Connection, words: list[tuple[str, int]]) -
     new = dict(words)
     fresh = [(t, new[t]) for t in touched if t in new]
     conn.executemany("INSERT INTO vocabulary(term, docs) VALUES (?, ?)", fresh)
-    conn.executemany("INSERT INTO term_stems(language, stem, term, docs) VALUES (?, ?, ?, ?)",
-                     sorted(_stem_rows(fresh, known)))
+    written = sorted(_stem_rows(fresh, known))
+    conn.executemany("INSERT INTO term_stems(language, stem, term, docs) VALUES (?, ?, ?, ?)", written)
+    return {(str(lang), str(stem)) for lang, stem, _ in stale} | {(lang, stem) for lang, stem, _, _ in written}
+
+
+def _vocabulary_word(term: str) -> bool:
+    return len(term) >= VOCABULARY_MIN_LENGTH and term.isalpha()
+
+
+def _finish_search_delta(conn: sqlite3.Connection, rows: Sequence[Sequence[object]]) -> tuple[dict[str, int], set[str]]:
+    """:func:`_finish_search` of an incremental build that knows every ``provision_fts`` row it
+    deleted or inserted (``rows``, with the values they were written with): FTS ``optimize``, then
+    only those rows' terms are looked up (:func:`derive.index.terms.changed_terms`; no other term's
+    row count can have changed) and their ``vocabulary`` and ``term_stems`` rows brought up to date.
+    Returns those terms' new row counts (0: gone) and the terms whose frequent groups may have
+    changed: those terms and every term sharing a stem with a ``term_stems`` row deleted or written."""
+    conn.execute("INSERT INTO provision_fts(provision_fts) VALUES('optimize')")
+    conn.execute("INSERT INTO work_fts(work_fts) VALUES('optimize')")
+    found = term_docs(conn, "provision_vocab", changed_terms(conn, rows, _PROVISION_FTS_COLUMNS, FTS_TOKENIZER))
+    candidates = [t for t in found if _vocabulary_word(t)]
+    old = {str(t): int(d) for t, d in conn.execute(
+        "SELECT term, docs FROM vocabulary WHERE term IN (SELECT value FROM json_each(?))", (json.dumps(candidates),))}
+    stems = _update_vocabulary(conn, [(t, found[t]) for t in candidates if found[t] > 0], old)
+    affected = set(found)
+    for language, stem in sorted(stems):
+        affected.update(str(t) for (t,) in conn.execute(
+            "SELECT term FROM term_stems WHERE language = ? AND stem = ?", (language, stem)))
+    return found, affected
 
 
 def _stem_rows(words: list[tuple[str, int]],
@@ -583,6 +628,11 @@ def _incremental_index(path: Path, previous: Path, publisher: Publisher, sources
         recorded = _read_work_keys(work_keys_path(previous.parent, publisher.value), previous_sha256)
     if windows is not None:
         windows.previous = load_windows(windows_path(previous.parent, publisher.value), previous_sha256)
+        windows.terms_previous = load_terms(terms_path(previous.parent, publisher.value), previous_sha256,
+                                            groups_recipe())
+        windows.pairs_previous = load_pairs(pairs_path(previous.parent, publisher.value), previous_sha256)
+        if windows.pairs_previous is not None:
+            windows.pairs_old = {}
     shutil.copyfile(previous, path)
     conn = sqlite3.connect(path, isolation_level=None)
     scratch = path.with_name(path.name + ".scratch")
@@ -610,11 +660,14 @@ def _incremental_index(path: Path, previous: Path, publisher: Publisher, sources
                 else _changed_rows(conn, meter, publisher, selection, unread))
         changed: list[str] = []
         rebuilt: list[int] = []
+        deleted: list[tuple[int, str, str, str, str]] = []
 
         def keep(work_rowid: int, slug: str, inputs_sha256: str) -> bool:
             if slug in unread or known.get(work_rowid) == (slug, inputs_sha256):
                 return True
-            delete_work(conn, work_rowid)
+            if windows is not None and windows.pairs_old is not None:
+                windows.pairs_old[work_rowid] = work_pairs(conn, work_rowid)
+            deleted.extend(delete_work(conn, work_rowid))
             changed.append(slug)
             rebuilt.append(work_rowid)
             return False
@@ -629,14 +682,22 @@ def _incremental_index(path: Path, previous: Path, publisher: Publisher, sources
         conn.execute("DELETE FROM paths WHERE path_rowid NOT IN (SELECT path_rowid FROM provision_rows)")
         conn.execute("DELETE FROM cites WHERE cite_rowid NOT IN (SELECT cite_rowid FROM citation_rows)")
         conn.execute("DELETE FROM metadata_terms WHERE term_rowid NOT IN (SELECT term_rowid FROM work_metadata_rows)")
-        terms = _finish_search(conn, incremental=True)
-        if windows is not None:
-            windows.terms = terms
+        inserted = tuple(r for w in sorted(rebuilt) for r in fts_state_rows(conn, w))
+        if windows is not None and windows.terms_previous is not None:
+            # only the rewritten rows' terms are read (docs/adr/0064-incremental-index-reads-changed-terms.md)
+            found, windows.affected = _finish_search_delta(conn, [*deleted, *inserted])
+            meter.facts["terms_read"] = len(found)
+            windows.terms = updated_docs(windows.terms_previous.docs, found, least_docs()).items()
+        else:
+            terms = _finish_search(conn, incremental=True)
+            meter.facts["terms_read"] = "all"
+            if windows is not None:
+                windows.terms = terms
         conn.execute("DELETE FROM stamp")
         excluded = conn.execute("SELECT COALESCE(SUM(excluded_empty_provisions), 0) FROM work_inputs").fetchone()[0]
         if windows is not None:
             windows.changes = Changes(tuple((w * WORK_SPAN, (w + 1) * WORK_SPAN - 1) for w in sorted(rebuilt)),
-                                      tuple(r for w in sorted(rebuilt) for r in fts_state_rows(conn, w)))
+                                      inserted)
         full = _seal_streamed(conn, meter, int(excluded), stamp, rebuilt, windows)
     except BaseException:
         conn.close()
@@ -646,7 +707,8 @@ def _incremental_index(path: Path, previous: Path, publisher: Publisher, sources
         scratch.unlink(missing_ok=True)
     conn.close()
     meter.facts.update(mode="incremental", works_changed=len(changed), changed=changed[:20], works_unread=len(unread),
-                       texts_from_block=first_block)
+                       texts_from_block=first_block,
+                       pairs_walked="all" if windows is None or windows.pairs_old is None else len(windows.pairs_old))
     return full
 
 
@@ -677,12 +739,13 @@ def fts_state_rows(conn: sqlite3.Connection, work_rowid: int) -> list[tuple[int,
             for rowid, language, anchor, num, heading, sha in states if sha in bodies]
 
 
-def delete_work(conn: sqlite3.Connection, work_rowid: int) -> None:
+def delete_work(conn: sqlite3.Connection, work_rowid: int) -> list[tuple[int, str, str, str, str]]:
     """Remove every row of one work from an index (FTS entries through FTS5's ``delete`` command, with the
-    values they were inserted with); shared ``texts`` are pruned by the caller."""
+    values they were inserted with); shared ``texts`` are pruned by the caller. Returns the
+    ``provision_fts`` rows deleted (:func:`fts_state_rows`)."""
     lo, hi = work_rowid * WORK_SPAN, (work_rowid + 1) * WORK_SPAN - 1
-    conn.executemany(f"INSERT INTO {_PROVISION_FTS_DELETE} VALUES ('delete', ?, ?, ?, ?, ?)",
-                     fts_state_rows(conn, work_rowid))
+    deleted = fts_state_rows(conn, work_rowid)
+    conn.executemany(f"INSERT INTO {_PROVISION_FTS_DELETE} VALUES ('delete', ?, ?, ?, ?, ?)", deleted)
     names = [Name(k, n, v, lang) for k, n, v, lang in conn.execute(
         "SELECT kind, normalized, value, language FROM work_names WHERE work_rowid = ?", (work_rowid,))]
     labels = [MetadataRow(k, i, label, lang, n, u, f, last) for k, i, label, lang, n, u, f, last in conn.execute(
@@ -697,6 +760,7 @@ def delete_work(conn: sqlite3.Connection, work_rowid: int) -> None:
     for table in ("versions", "lexical_states", "provision_state_rows", "anchor_events", "work_names", "work_metadata_rows",
                   "works", "work_inputs"):
         conn.execute(f"DELETE FROM {table} WHERE work_rowid = ?", (work_rowid,))
+    return deleted
 
 
 _PROVISION_FTS_DELETE = "provision_fts(provision_fts, rowid, title, number, heading, text)"
@@ -868,6 +932,8 @@ def _build(publisher: Publisher, sources: _Sources, out_dir: Path, built_at: str
                 return updated
             meter.facts["incremental_refused"] = "previous index not updatable (format, versions or set of works)"
             windows.previous = windows.changes = windows.result = windows.terms = None
+            windows.terms_previous, windows.affected = None, frozenset()
+            windows.pairs_previous = windows.pairs_old = None
             if selection is not None:  # the full build reads each expression's runs: find them now
                 found = sources.ranges(True)
                 selection.runs = None if found is None else found[1].runs
@@ -882,6 +948,8 @@ def _build(publisher: Publisher, sources: _Sources, out_dir: Path, built_at: str
     else:
         sidecar.unlink(missing_ok=True)
     _write_windows(out_dir, publisher.value, result.index_sha256, windows.result)
+    write_terms(terms_path(out_dir, publisher.value), windows.terms_result, result.index_sha256)
+    write_pairs(pairs_path(out_dir, publisher.value), windows.pairs_result, result.index_sha256)
     return result
 
 

@@ -2,7 +2,9 @@
 
 Derived from the content tables of the same file (so outside the content digest, like the FTS
 tables) and rebuilt by every full or incremental build (whole, but for ``word_diffs``: an
-incremental build computes only the pairs it does not hold yet):
+incremental build computes only the pairs it does not hold yet, and with the previous build's pair
+counts, :mod:`derive.index.succession`, walks only the rewritten works' time lines; the frequent
+groups of the terms a change does not affect are taken from :mod:`derive.index.terms`):
 
 - ``serving_states`` — one compact row per **live** state (``withdrawn = 0``): work, interval,
   version key, document type and a summary of its expressions (language, text held, provisions
@@ -39,11 +41,12 @@ import sqlite3
 import struct
 import zlib
 from collections import OrderedDict, defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from derive.index import windows
+from derive.index import succession, windows
+from derive.index.terms import Group, Terms
 from derive.index.textstore import LEVEL, decode, encode, inflate, locate, read_located
 from derive.index.textstore import key as textstore_key
 from derive.index.worddiff import bounded_opcodes, changes_of
@@ -146,14 +149,15 @@ def _states(conn: sqlite3.Connection) -> Iterator[tuple[Any, ...]]:
         yield vid, work, start, end, key, doc_type, json.dumps(exprs.get(vid, []), separators=(",", ":"))
 
 
-def _successive_pairs(conn: sqlite3.Connection) -> Iterator[tuple[str, str]]:
-    """(before, after) text hashes of every anchor whose wording changes between two consecutive
-    live states with text of one work in one language."""
+def _successive_pairs(conn: sqlite3.Connection, work_rowid: int | None = None) -> Iterator[tuple[int, str, str]]:
+    """(work, before, after): the text hashes of every anchor whose wording changes between two
+    consecutive live states with text of one work in one language (of ``work_rowid`` only, when given)."""
     last: dict[tuple[int, str], dict[str, str]] = {}
+    one = "" if work_rowid is None else "AND v.work_rowid = ? "
     query = ("SELECT v.work_rowid, e.language, e.expression_rowid FROM versions v JOIN expressions e USING (version_rowid) "
-             "WHERE v.withdrawn = 0 AND e.text_state = 'provisions' AND e.provision_count > 0 "
+             f"WHERE v.withdrawn = 0 AND e.text_state = 'provisions' AND e.provision_count > 0 {one}"
              "ORDER BY v.work_rowid, e.language, v.valid_from, v.version_key")
-    for work, language, expression in conn.execute(query).fetchall():
+    for work, language, expression in conn.execute(query, () if work_rowid is None else (work_rowid,)).fetchall():
         current = dict(conn.execute("SELECT anchor, text_sha256 FROM provisions WHERE expression_rowid = ?",
                                     (expression,)).fetchall())
         previous = last.get((work, language))
@@ -161,7 +165,7 @@ def _successive_pairs(conn: sqlite3.Connection) -> Iterator[tuple[str, str]]:
             for anchor, sha in current.items():
                 before = previous.get(anchor)
                 if before is not None and before != sha:
-                    yield before, sha
+                    yield work, before, sha
         last[(work, language)] = current
 
 
@@ -187,15 +191,43 @@ def _pair_texts(conn: sqlite3.Connection, pairs: list[tuple[str, str]]) -> Itera
         yield before_sha, after_sha, texts[before_sha], texts[after_sha]
 
 
-def _word_diff_rows(conn: sqlite3.Connection) -> Iterator[tuple[bytes, bytes, str, bytes]]:
+def work_pairs(conn: sqlite3.Connection, work_rowid: int) -> list[succession.Pair]:
+    """The successive pairs of one work's time lines, in order (:func:`_successive_pairs`)."""
+    return [(before, after) for _, before, after in _successive_pairs(conn, work_rowid)]
+
+
+def _pairs_and_gone(conn: sqlite3.Connection, update: WindowUpdate | None
+                    ) -> tuple[list[succession.Pair], set[succession.Pair], set[succession.Pair]]:
+    """The successive pairs a build may have to store, first met first, each once; those of them
+    ``word_diffs`` holds already; the stored pairs no work holds any more. Every pair of every work,
+    unless ``update`` holds the previous build's counts (:mod:`derive.index.succession`) and the
+    rewritten works' old pairs: then only the rewritten works' time lines are walked (an unchanged
+    work's pairs are stored already, or too large to be). ``update.pairs_result`` receives the counts."""
+    if update is not None and update.pairs_previous is not None and update.pairs_old is not None:
+        new = {w: work_pairs(conn, w) for w in sorted(update.pairs_old)}
+        counts, gone = succession.recount(update.pairs_previous, update.pairs_old.values(), new.values())
+        pairs = list(dict.fromkeys(p for w in sorted(new) for p in new[w]))
+        stored = set(stored_pairs(conn, pairs))
+    else:
+        per_work: dict[int, list[succession.Pair]] = {}
+        for work, before, after in _successive_pairs(conn):
+            per_work.setdefault(work, []).append((before, after))
+        counts = succession.count(per_work.values())
+        pairs = list(dict.fromkeys(p for w in sorted(per_work) for p in per_work[w]))  # first met first, each once
+        stored = {(bytes(f).hex(), bytes(t).hex()) for f, t in conn.execute("SELECT from_sha256, to_sha256 FROM word_diffs")}
+        gone = stored.difference(pairs)
+    if update is not None:
+        update.pairs_result = counts
+    return pairs, stored, gone
+
+
+def _word_diff_rows(conn: sqlite3.Connection, update: WindowUpdate | None = None) -> Iterator[tuple[bytes, bytes, str, bytes]]:
     """The rows of every successive pair not stored yet, in the pairs' order: that of the works'
     time lines (work, language, then date), so a diff's stored pairs lie on a few neighbouring
     pages instead of one random page each; the stored pairs that no longer follow each other are
     removed (an incremental build keeps the others: a pair's row is a function of its two texts).
-    The texts are read block by block (:func:`_pair_texts`)."""
-    pairs = list(dict.fromkeys(_successive_pairs(conn)))  # first met first, each once
-    stored = {(bytes(f).hex(), bytes(t).hex()) for f, t in conn.execute("SELECT from_sha256, to_sha256 FROM word_diffs")}
-    gone = stored.difference(pairs)
+    The texts are read block by block (:func:`_pair_texts`). ``update``: :func:`_pairs_and_gone`."""
+    pairs, stored, gone = _pairs_and_gone(conn, update)
     conn.executemany("DELETE FROM word_diffs WHERE from_sha256 = ? AND to_sha256 = ?",
                      sorted((bytes.fromhex(f), bytes.fromhex(t)) for f, t in gone))
     rows: dict[tuple[str, str], tuple[str, bytes]] = {}
@@ -212,31 +244,61 @@ def _word_diff_rows(conn: sqlite3.Connection) -> Iterator[tuple[bytes, bytes, st
             yield bytes.fromhex(before_sha), bytes.fromhex(after_sha), row[0], row[1]
 
 
-def _frequent_groups(conn: sqlite3.Connection, terms: Sequence[tuple[str, int]] | None = None
-                     ) -> tuple[list[tuple[str, list[str]]], dict[str, int]]:
-    """Every frequent match ``(match string, its terms)`` in build order, and the rows holding each
-    term of at least :data:`FORMS_MIN_DOCS` (or :data:`FREQUENT_DOCS`) states; ``terms``: every
-    ``provision_vocab`` term with its rows when the caller read them already."""
+def groups_recipe() -> str:
+    """The digest of what a term's frequent groups depend on besides the index's rows
+    (:func:`derive.index.terms.recipe`): the thresholds, the forms' rule and the stop words."""
+    from derive.index import analysis, relax, terms
+
+    return terms.recipe(FREQUENT_DOCS, FORMS_MIN_DOCS, analysis.MAX_FORMS, analysis.MIN_STEM_WORD, analysis.MIN_STEM,
+                        sorted(analysis.SNOWBALL.items()), set(relax.INDEX_STOP_WORDS), relax._YEAR.pattern)
+
+
+def least_docs() -> int:
+    """The fewest rows a term of a frequent group holds (:func:`_frequent_groups` reads no other)."""
+    return min(FREQUENT_DOCS, FORMS_MIN_DOCS)
+
+
+def _term_groups(conn: sqlite3.Connection, term: str, docs: Mapping[str, int]) -> list[Group]:
+    """``term``'s match groups (its one-word match when frequent; with its Snowball forms when they
+    are frequent together), before the build drops a match string met already."""
     from derive.index import analysis
     from derive.index.text import fts_query
 
-    least = min(FREQUENT_DOCS, FORMS_MIN_DOCS)
+    forms = analysis.word_forms(conn, term, None) if analysis.expandable(term) else []
+    groups = [[term]] if docs[term] >= FREQUENT_DOCS else []
+    if forms and docs[term] + sum(docs.get(f, 0) for f in forms) >= FREQUENT_DOCS:
+        groups.append([term, *forms])
+    out: list[Group] = []
+    for group in groups:
+        match = fts_query([group])
+        if match is not None:
+            out.append((match, tuple(t for t in group if t.strip())))
+    return out
+
+
+def _frequent_groups(conn: sqlite3.Connection, terms: Iterable[tuple[str, int]] | None = None,
+                     previous: Terms | None = None, affected: Set[str] = frozenset()
+                     ) -> tuple[list[tuple[str, list[str]]], dict[str, int], dict[str, list[Group]]]:
+    """Every frequent match ``(match string, its terms)`` in build order, the rows holding each
+    term of at least :data:`FORMS_MIN_DOCS` (or :data:`FREQUENT_DOCS`) states and each such term's
+    groups (:func:`_term_groups`); ``terms``: every ``provision_vocab`` term with its rows (or those
+    of at least that many rows) when the caller read them already. ``previous``: the groups kept by
+    the build of the index an incremental build updates (:mod:`derive.index.terms`), taken for
+    every term but the ``affected`` ones (whose rows or stems' ``term_stems`` rows changed)."""
+    least = least_docs()
     docs = {str(t): int(d) for t, d in (terms if terms is not None else conn.execute(
         "SELECT term, doc FROM provision_vocab WHERE doc >= ?", (least,))) if d >= least}
+    per_term: dict[str, list[Group]] = {}
     done: set[str] = set()
     out: list[tuple[str, list[str]]] = []
     for term in sorted(docs):
-        forms = analysis.word_forms(conn, term, None) if analysis.expandable(term) else []
-        groups = [[term]] if docs[term] >= FREQUENT_DOCS else []
-        if forms and docs[term] + sum(docs.get(f, 0) for f in forms) >= FREQUENT_DOCS:
-            groups.append([term, *forms])
-        for group in groups:
-            match = fts_query([group])
-            if match is None or match in done:
-                continue
-            done.add(match)
-            out.append((match, [t for t in group if t.strip()]))
-    return out, docs
+        kept = None if previous is None or term in affected else previous.groups.get(term)
+        per_term[term] = kept if kept is not None else _term_groups(conn, term, docs)
+        for match, group in per_term[term]:
+            if match not in done:
+                done.add(match)
+                out.append((match, list(group)))
+    return out, docs, per_term
 
 
 @dataclass
@@ -248,7 +310,19 @@ class WindowUpdate:
     changes: windows.Changes | None = None
     result: windows.Windows | None = None
     #: every ``provision_vocab`` term and its rows, as the build read them after the last FTS write
-    terms: list[tuple[str, int]] | None = None
+    #: (or every term of at least :data:`FORMS_MIN_DOCS` rows, when ``terms_previous`` gave them)
+    terms: Iterable[tuple[str, int]] | None = None
+    #: the frequent terms and groups kept beside the index an incremental build copied, when it
+    #: read only the changed rows' terms (:mod:`derive.index.terms`), and the terms whose groups
+    #: may have changed (their rows, or their stems' ``term_stems`` rows); ``terms_result`` out
+    terms_previous: Terms | None = None
+    affected: Set[str] = frozenset()
+    terms_result: Terms | None = None
+    #: the successive pairs' counts kept beside the index an incremental build copied and the
+    #: rewritten works' pairs in it (:mod:`derive.index.succession`); ``pairs_result`` out
+    pairs_previous: dict[succession.Pair, int] | None = None
+    pairs_old: dict[int, list[succession.Pair]] | None = None
+    pairs_result: dict[succession.Pair, int] | None = None
 
 
 def _frequent_rows(conn: sqlite3.Connection, update: WindowUpdate | None = None) -> Iterator[tuple[str, bytes]]:
@@ -261,7 +335,11 @@ def _frequent_rows(conn: sqlite3.Connection, update: WindowUpdate | None = None)
     )
 
     bm25 = "bm25(provision_fts, " + ", ".join(str(w) for w in PROVISION_FTS_WEIGHTS) + ")"
-    groups, docs = _frequent_groups(conn, update.terms if update is not None else None)
+    if update is None:
+        groups, docs, _ = _frequent_groups(conn)
+    else:
+        groups, docs, per_term = _frequent_groups(conn, update.terms, update.terms_previous, update.affected)
+        update.terms_result = Terms(groups_recipe(), dict(docs), per_term)
     if update is None:
         for match, _ in groups:
             rows = conn.execute(f"SELECT rowid, {bm25} AS score FROM provision_fts WHERE provision_fts MATCH ? "
@@ -463,7 +541,7 @@ def write_serving_tables(conn: sqlite3.Connection, update: WindowUpdate | None =
     conn.executemany("INSERT INTO serving_states VALUES (?,?,?,?,?,?,?)", _states(conn))
     conn.execute("INSERT INTO serving_coverage(k, v) VALUES ('counts', ?)",
                  (json.dumps(coverage_counts(conn), ensure_ascii=False, separators=(",", ":")),))
-    conn.executemany("INSERT INTO word_diffs VALUES (?,?,?,?)", list(_word_diff_rows(conn)))
+    conn.executemany("INSERT INTO word_diffs VALUES (?,?,?,?)", list(_word_diff_rows(conn, update)))
     conn.executemany("INSERT INTO frequent_matches VALUES (?,?)", list(_frequent_rows(conn, update)))
     return {t: int(conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]) for t in TABLES}
 

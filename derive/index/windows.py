@@ -34,16 +34,14 @@ ranked by FTS5 again (a *fallback*, counted in the build's facts).
 
 from __future__ import annotations
 
-import json
 import math
 import sqlite3
-import struct
-import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from derive.index import sidecar
 from legal.errors import IndexError_
 
 #: bm25's constants in FTS5 (``fts5_aux.c``).
@@ -184,8 +182,6 @@ class Changes:
     rows: tuple[tuple[int, str, str, str, str], ...]
 
 
-_LENGTH = struct.Struct("<Q")
-
 
 def dump(windows: Windows, index_sha256: str) -> bytes:
     """The sidecar's bytes: zlib of a JSON head (naming the index file it describes; per match its
@@ -194,27 +190,24 @@ def dump(windows: Windows, index_sha256: str) -> bytes:
     items = sorted(windows.matches.items())
     head = {"schema": SCHEMA, "index_sha256": index_sha256, "totals": list(windows.totals),
             "matches": [[m, list(k.terms), list(k.hits), k.limit, len(k.ids)] for m, k in items]}
-    raw = json.dumps(head, separators=(",", ":"), ensure_ascii=False).encode()
     ids = np.concatenate([k.ids for _, k in items] or [np.zeros(0)]).astype("<i8")
     sizes = np.concatenate([k.sizes for _, k in items] or [np.zeros(0)]).astype("<i4")
     freqs = np.concatenate([k.freqs.reshape(-1) for _, k in items] or [np.zeros(0)]).astype("<i4")
-    return zlib.compress(_LENGTH.pack(len(raw)) + raw + ids.tobytes() + sizes.tobytes() + freqs.tobytes(), 1)
+    return sidecar.frame(head, ids.tobytes() + sizes.tobytes() + freqs.tobytes())
 
 
 def load(path: Path, index_sha256: str) -> Windows | None:
     """The sidecar at ``path`` when it describes the index file of SHA-256 ``index_sha256``, else None
     (missing, damaged, of another schema or another file: the build ranks every match again)."""
     np = _np()
+    found = sidecar.unframe(path, SCHEMA, index_sha256)
+    if found is None:
+        return None
+    head, data, at = found
     try:
-        data = zlib.decompress(path.read_bytes())
-        (length,) = _LENGTH.unpack_from(data, 0)
-        head = json.loads(data[_LENGTH.size:_LENGTH.size + length])
-        if not isinstance(head, dict) or head.get("schema") != SCHEMA or head.get("index_sha256") != index_sha256:
-            return None
         rows_total, tokens_total = (int(v) for v in head["totals"])
         n = sum(int(e[4]) for e in head["matches"])
         cells = sum(int(e[4]) * len(e[1]) for e in head["matches"])
-        at = _LENGTH.size + length
         if len(data) != at + 8 * n + 4 * n + 4 * cells:
             return None
         ids = np.frombuffer(data, dtype="<i8", count=n, offset=at).astype(np.int64)
@@ -231,7 +224,7 @@ def load(path: Path, index_sha256: str) -> Windows | None:
                                            freqs[cell:cell + count * k].reshape(count, k))
             row, cell = row + count, cell + count * k
         return out
-    except (OSError, ValueError, TypeError, KeyError, IndexError, struct.error, zlib.error):
+    except (ValueError, TypeError, KeyError, IndexError):
         return None
 
 

@@ -138,7 +138,7 @@ def test_matches_summed_from_their_terms_equal_fts5_ranking_each_match(fixture_i
     monkeypatch.setattr(serving, "FREQUENT_DOCS", 300)
     monkeypatch.setattr(serving, "FORMS_MIN_DOCS", 30)
     conn = _open(fixture_indexes, publisher)
-    groups, docs = serving._frequent_groups(conn)
+    groups, docs, _ = serving._frequent_groups(conn)
     assert any(len(ts) > 1 for _, ts in groups) and any(len(ts) == 1 for _, ts in groups)
     bm25 = "bm25(provision_fts, " + ", ".join(str(w) for w in serving_weights()) + ")"
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from corpus_tree import CorpusTree
-from derive.index import serving, windows
+from derive.index import serving, succession, terms, windows
 from derive.index.build import (
     WORK_KEYS_SCHEMA,
     BuildResult,
@@ -257,6 +257,149 @@ def test_a_windows_sidecar_of_another_file_or_damaged_ranks_every_match(fixture_
         facts = again.metrics["frequent_windows"]
         assert facts == full.metrics["frequent_windows"]  # {"ranked": every match}, as a full build
         assert _serving_content(again.index_path) == _serving_content(full.index_path)
+
+
+def _kept_terms(out: Path, result: BuildResult) -> terms.Terms | None:
+    return terms.load(terms.path_of(out, "lu-legilux"), result.index_sha256, serving.groups_recipe())
+
+
+@pytest.mark.usefixtures("small_windows")
+def test_an_incremental_build_reading_only_the_changed_rows_terms_equals_a_full_build(
+        fixture_indexes: FixtureBuild, tmp_path: Path) -> None:
+    """With the previous build's frequent terms and groups beside its index, an incremental build
+    reads the row counts of the rewritten rows' terms only (not every term) and computes the groups
+    of the affected terms only; ``vocabulary``, ``term_stems``, every FTS entry, every serving row,
+    the stamp and the kept terms and groups are a full build's, both when one version's rows go and
+    when they come back."""
+    full_before = _build(fixture_indexes, fixture_indexes.datasets["lu"], tmp_path / "before")
+    changed = tmp_path / "dataset-lu"
+    _drop_one_version(fixture_indexes.datasets["lu"], changed)
+    full_after = _build(fixture_indexes, changed, tmp_path / "after")
+    kept_before, kept_after = _kept_terms(tmp_path / "before", full_before), _kept_terms(tmp_path / "after", full_after)
+    assert kept_before is not None and kept_after is not None
+    # the change moves counts of kept terms, and groups with word forms
+    assert any(kept_after.docs.get(t) != d for t, d in kept_before.docs.items())
+    assert kept_before.groups != kept_after.groups
+    assert any(len(ts) > 1 for gs in kept_before.groups.values() for _, ts in gs)
+    for previous, dataset, full, kept in ((tmp_path / "before", changed, full_after, kept_after),
+                                          (tmp_path / "after", fixture_indexes.datasets["lu"], full_before, kept_before)):
+        out = tmp_path / f"inc-{previous.name}"
+        incremental = _build(fixture_indexes, dataset, out, previous=previous)
+        assert incremental.metrics["mode"] == "incremental" and incremental.metrics["works_changed"] == 1
+        read = incremental.metrics["terms_read"]
+        assert isinstance(read, int) and 0 < read < len(_fts_terms(full.index_path))
+        assert incremental.stamp == full.stamp
+        assert _fts_content(incremental.index_path) == _fts_content(full.index_path)
+        assert _serving_content(incremental.index_path) == _serving_content(full.index_path)
+        mine = _kept_terms(out, incremental)
+        assert mine is not None and (mine.docs, mine.groups) == (kept.docs, kept.groups)
+        assert verify_index(incremental.index_path).ok
+
+
+@pytest.mark.usefixtures("small_windows")
+def test_an_incremental_build_with_its_sidecars_is_the_one_without_them_byte_for_byte(
+        fixture_indexes: FixtureBuild, tmp_path: Path) -> None:
+    """The kept terms and groups (:mod:`derive.index.terms`) and the kept successive pairs
+    (:mod:`derive.index.succession`) change what an incremental build reads, never what it writes:
+    from the same previous index, with and without them, the index files are equal byte for byte
+    (``word_diffs`` rows deleted and appended in the same order), and so are the kept counts."""
+    full = _build(fixture_indexes, fixture_indexes.datasets["lu"], tmp_path / "before")
+    bare = tmp_path / "bare"
+    bare.mkdir()
+    shutil.copyfile(full.index_path, bare / full.index_path.name)
+    shutil.copyfile(work_keys_path(tmp_path / "before", "lu-legilux"), work_keys_path(bare, "lu-legilux"))
+    shutil.copyfile(windows_path(tmp_path / "before", "lu-legilux"), windows_path(bare, "lu-legilux"))
+    changed = tmp_path / "dataset-lu"
+    _drop_one_version(fixture_indexes.datasets["lu"], changed)
+    kept = _build(fixture_indexes, changed, tmp_path / "kept", previous=tmp_path / "before")
+    walked = _build(fixture_indexes, changed, tmp_path / "walked", previous=bare)
+    assert (kept.metrics["pairs_walked"], walked.metrics["pairs_walked"]) == (1, "all")
+    assert isinstance(kept.metrics["terms_read"], int) and walked.metrics["terms_read"] == "all"
+    assert kept.index_path.read_bytes() == walked.index_path.read_bytes()
+    assert succession.load(succession.path_of(tmp_path / "kept", "lu-legilux"), kept.index_sha256) == \
+        succession.load(succession.path_of(tmp_path / "walked", "lu-legilux"), walked.index_sha256) != {}
+    # the pairs the change removes and adds: some stored pair goes, and the version's pairs come back
+    before, after = _serving_content(full.index_path)["word_diffs"], _serving_content(kept.index_path)["word_diffs"]
+    assert set(before) - set(after)
+    back = _build(fixture_indexes, fixture_indexes.datasets["lu"], tmp_path / "back", previous=tmp_path / "kept")
+    assert back.metrics["pairs_walked"] == 1
+    assert _serving_content(back.index_path) == _serving_content(full.index_path)
+
+
+def test_kept_pair_counts_follow_the_works_holding_each_pair(tmp_path: Path) -> None:
+    """A pair is gone only when no work holds it any more; a sidecar of another file or damaged is not read."""
+    a, b, c = ("a" * 64, "b" * 64), ("b" * 64, "c" * 64), ("c" * 64, "d" * 64)
+    counts = succession.count([[a, b, a], [a], [c]])
+    assert counts == {a: 2, b: 1, c: 1}
+    assert succession.recount(counts, [[a, b]], [[b]]) == ({a: 1, b: 1, c: 1}, set())
+    assert succession.recount(counts, [[a, b], [c]], [[b, b]]) == ({a: 1, b: 1}, {c})
+    path = tmp_path / ".lu-legilux.pairs.z"
+    succession.write(path, counts, "1" * 64)
+    assert succession.load(path, "1" * 64) == counts
+    assert succession.load(path, "0" * 64) is None
+    path.write_bytes(path.read_bytes()[:-3])
+    assert succession.load(path, "1" * 64) is None
+    succession.write(path, {}, "1" * 64)
+    assert not path.exists()
+
+
+def _fts_terms(path: Path) -> list[str]:
+    conn = sqlite3.connect(path)
+    try:
+        return [str(t) for (t,) in conn.execute("SELECT term FROM provision_vocab")]
+    finally:
+        conn.close()
+
+
+@pytest.mark.usefixtures("small_windows")
+def test_a_terms_sidecar_missing_stale_damaged_or_of_another_recipe_reads_every_term(
+        fixture_indexes: FixtureBuild, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kept terms are trusted only for the index file they name and the recipe they were made by:
+    otherwise the incremental build reads every term, as before, and the index is the full build's."""
+    first = _build(fixture_indexes, fixture_indexes.datasets["lu"], tmp_path / "first")
+    sidecar = terms.path_of(tmp_path / "first", "lu-legilux")
+    kept = _kept_terms(tmp_path / "first", first)
+    assert kept is not None
+    good = sidecar.read_bytes()
+    changed = tmp_path / "dataset-lu"
+    _drop_one_version(fixture_indexes.datasets["lu"], changed)
+    full = _build(fixture_indexes, changed, tmp_path / "full")
+    other_recipe = terms.Terms(terms.recipe("another"), kept.docs, kept.groups)
+    cases = {"missing": None, "another file": terms.dump(kept, "0" * 64), "damaged": good[:-9],
+             "another recipe": terms.dump(other_recipe, first.index_sha256)}
+    for n, (name, body) in enumerate(cases.items()):
+        if body is None:
+            sidecar.unlink()
+        else:
+            sidecar.write_bytes(body)
+        again = _build(fixture_indexes, changed, tmp_path / f"again{n}", previous=tmp_path / "first")
+        assert again.metrics["terms_read"] == "all", name
+        assert again.stamp == full.stamp, name
+        assert _fts_content(again.index_path) == _fts_content(full.index_path), name
+        assert _serving_content(again.index_path) == _serving_content(full.index_path), name
+        # the build it wrote keeps its own terms again
+        assert _kept_terms(tmp_path / f"again{n}", again) is not None, name
+    # a threshold changed since the sidecar was written: another recipe
+    sidecar.write_bytes(good)
+    assert _kept_terms(tmp_path / "first", first) is not None
+    monkeypatch.setattr(serving, "FORMS_MIN_DOCS", 6)
+    assert _kept_terms(tmp_path / "first", first) is None
+
+
+def test_the_terms_of_changed_rows_are_those_fts5_indexes() -> None:
+    """:func:`derive.index.terms.changed_terms` tokenizes like the index (folded, diacritics
+    removed, every column), and :func:`derive.index.terms.term_docs` counts rows, 0 when none."""
+    from derive.index.schema import FTS_TOKENIZER
+
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    conn.execute(f"CREATE VIRTUAL TABLE f USING fts5(a, b, content='', tokenize='{FTS_TOKENIZER}')")
+    conn.execute("CREATE VIRTUAL TABLE v USING fts5vocab(f, 'row')")
+    rows = [(7, "Règlement grand-ducal", "Art. 2"), (7, "", "Données")]  # one rowid twice: both counted
+    conn.executemany("INSERT INTO f(rowid, a, b) VALUES (?, ?, ?)", [(1, "Règlement", "x"), (2, "règlement", "")])
+    assert terms.changed_terms(conn, rows, ("a", "b"), FTS_TOKENIZER) == {
+        "reglement", "grand", "ducal", "art", "2", "donnees"}
+    assert terms.term_docs(conn, "v", ["reglement", "x", "absent"]) == {"absent": 0, "reglement": 2, "x": 1}
+    assert terms.updated_docs({"a": 9, "b": 5}, {"a": 4, "b": 6, "c": 5}, 5) == {"b": 6, "c": 5}
 
 
 def test_a_window_the_bound_does_not_prove_is_ranked_again() -> None:

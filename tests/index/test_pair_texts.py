@@ -28,7 +28,7 @@ def test_the_pairs_texts_are_the_texts_read_one_at_a_time(fixture_indexes: Fixtu
     for path in sorted(fixture_indexes.index_dir.glob("*.sqlite")):
         conn = open_readonly(path)
         try:
-            pairs = sorted(set(serving._successive_pairs(conn)))
+            pairs = sorted({(b, a) for _, b, a in serving._successive_pairs(conn)})
             textstore.BLOCKS.clear()
             inflaters[0] = 0
             read = {(b, a): (before, after) for b, a, before, after in serving._pair_texts(conn, pairs)}
@@ -50,7 +50,7 @@ def test_a_pair_whose_text_is_not_stored_is_refused(fixture_indexes: FixtureBuil
     path = sorted(fixture_indexes.index_dir.glob("*.sqlite"))[0]
     conn = open_readonly(path)
     try:
-        pairs = sorted(set(serving._successive_pairs(conn)))
+        pairs = sorted({(b, a) for _, b, a in serving._successive_pairs(conn)})
         missing = "f" * 64
         with pytest.raises(IndexError_) as caught:
             list(serving._pair_texts(conn, [*pairs, (pairs[0][0], missing)]))
@@ -69,7 +69,7 @@ def test_the_stored_pairs_lie_in_the_works_time_line_order(fixture_indexes: Fixt
             rows = [(bytes(f).hex(), bytes(t).hex())
                     for f, t in conn.execute("SELECT from_sha256, to_sha256 FROM word_diffs ORDER BY rowid")]
             stored = set(rows)
-            met = [pair for pair in dict.fromkeys(serving._successive_pairs(conn)) if pair in stored]
+            met = [pair for pair in dict.fromkeys((b, a) for _, b, a in serving._successive_pairs(conn)) if pair in stored]
             assert rows == met
             checked += len(rows)
         finally:
