@@ -488,6 +488,7 @@ def _fetch_all(adapter: PublisherAdapter, plan: Sequence[Manifestation], tree: C
             _failed(result, m, strict, out)
         else:
             _record(result, key, tree, now, out, report)
+        del result  # its bodies are staged: not held while the next one is fetched (issue #13)
         if progress is not None:
             progress("fetch", i, total)
     return done + len(plan)
