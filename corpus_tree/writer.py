@@ -343,11 +343,11 @@ def _apply_works(enumeration: Enumeration, tree_works: Iterable[WorkRecord], sta
     ≈ 1.9 KB, its rows ≈ 0.3 KB (issue #13, ADR 0063)."""
     listed = {w.slug: w for w in enumeration.works}
     existing: dict[str, WorkRecord] = {}
-    for w in tree_works:
-        if w.slug in listed:
-            existing[w.slug] = w  # compared below
+    for tree_work in tree_works:
+        if tree_work.slug in listed:
+            existing[tree_work.slug] = tree_work  # compared below
         else:
-            fold.add_work(w)
+            fold.add_work(tree_work)
     written = 0
     for slug, w in listed.items():
         record = _work_record(enumeration.publisher, w)
