@@ -64,8 +64,10 @@ record of an enumerated or withdrawn version is read again by its path, one at a
 (:meth:`CorpusTree.read_version`), compared (:func:`is_unchanged`) and dropped unless it is
 revised; a written record is rendered and staged on disk as soon as it is made, and only its
 manifest rows, the path of its staged file and the ``(sha256, language, file)`` of its held bodies
-are kept — neither its parsed value, its summary nor its bytes. So what an apply holds is a packed summary per version of its publisher, a manifest
-row per other version, plus the
+are kept — neither its parsed value, its summary nor its bytes. The tree's works are read once
+and folded into the manifest's rows as they are read (a listed one once compared and, if it
+differs, rewritten), not held as records (ADR 0063). So what an apply holds is a packed summary per
+version of its publisher, a manifest row per other version and per work, plus the
 enumeration it was given. With ``observe`` (ingest), the enumeration is a listing without
 observations and each version is completed (its bodies fetched) only when it is reached, so the
 observations of one version at a time are held, not the run's (ADR 0037).

@@ -7,7 +7,8 @@
   (500/502/503/504) and on network errors, timeouts and truncated bodies, honouring
   ``Retry-After`` (delta-seconds or HTTP-date), every wait capped at ``max_delay``;
 - timeouts (per request overridable), a body-size cap, verification of ``Content-Length`` and
-  of ``Repr-Digest``/``Content-Digest`` (sha-256) when the server sends them;
+  of ``Repr-Digest``/``Content-Digest`` (sha-256) when the server sends them; a body is read into
+  one buffer, held once (ADR 0063);
 - redirects followed by hand, only to hosts on an allow-list (``http://`` upgraded to
   ``https://`` where the policy says so);
 - conditional GET (``If-None-Match``) when the caller passes an ETag;
