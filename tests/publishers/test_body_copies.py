@@ -23,6 +23,7 @@ from legal.errors import PublisherError
 from publishers.eurlex import formex
 from publishers.eurlex.adapter import primary_extension
 from publishers.http import HttpClient, HttpPolicy
+from publishers.http.client import BodyBuffer
 from publishers.protocol import Manifestation, require_nonempty
 
 T = TypeVar("T")
@@ -149,3 +150,27 @@ def test_extension_check_copies_nothing(fixtures_dir: Path) -> None:
     body = b"\xef\xbb\xbf\n" + r0575_member(fixtures_dir)  # a BOM and whitespace: slicing and lstrip copied it
     extension, rise = traced_rise(lambda: primary_extension(body))
     assert extension == "xml" and rise < 64 * 1024
+
+
+@pytest.mark.parametrize(("hint", "chunks"), [
+    (0, [b"abc", b"def"]), (6, [b"abc", b"def"]), (10, [b"abc", b"def"]), (4, [b"abc", b"def"]),
+    (5, []), (0, []),
+], ids=["no-hint", "exact", "shorter-than-declared", "longer-than-declared", "declared-but-empty", "empty"])
+def test_body_buffer_holds_exactly_the_bytes_written(hint: int, chunks: list[bytes]) -> None:
+    buffer = BodyBuffer(hint)
+    for chunk in chunks:
+        buffer.write(chunk)
+    assert buffer.size == len(b"".join(chunks))
+    value = buffer.value()
+    assert type(value) is bytes and value == b"".join(chunks)
+
+
+def test_http_body_shorter_than_its_content_length_is_refused() -> None:
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, content=iter([b"abc"]), headers={"Content-Length": "10"})
+
+    client = HttpClient(httpx.Client(transport=httpx.MockTransport(handler)),
+                        HttpPolicy(politeness_delay=0, max_attempts=1), sleep=lambda s: None)
+    with pytest.raises(PublisherError) as caught:
+        client.get("https://example.test/short")
+    assert caught.value.code == "retry_exhausted" and "truncated" in caught.value.message
