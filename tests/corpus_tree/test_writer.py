@@ -428,10 +428,12 @@ def test_an_enumeration_handed_over_is_freed_before_the_commit(tree: CorpusTree,
 
 
 def _works_alive() -> int:
+    """Work records alive in the process (other tests' included: compare two counts)."""
     import gc
 
     from corpus_tree.records import WorkRecord
 
+    gc.collect()
     return sum(isinstance(o, WorkRecord) for o in gc.get_objects())
 
 
@@ -452,9 +454,10 @@ def test_the_apply_holds_the_works_as_manifest_rows_not_records(tree: CorpusTree
                                                 versions=(*first.versions, other_version)),
                       {_sha(EN_BODY): EN_BODY}, T0, durable=False)
     alive: list[int] = []
+    before = _works_alive()
 
     def observe(v: VersionInput) -> VersionInput:
-        alive.append(_works_alive())
+        alive.append(_works_alive() - before)
         return v
 
     # the listed work's title changes (rewritten); the other work is not listed (scoped: kept, folded)
@@ -466,10 +469,10 @@ def test_the_apply_holds_the_works_as_manifest_rows_not_records(tree: CorpusTree
     assert [w.title for w in tree.works()] == ["General Data Protection Regulation", "Regulation 2019/401"]
     assert verify_tree(tree.root).ok  # the manifest's rows are those of the records on disk
 
-    before = snapshot(tree.root)
+    tree_files = snapshot(tree.root)
     again = apply_enumeration(tree, dataclasses.replace(first, works=(retitled,), versions=(_original(),
                               _consolidated()), scoped=True), {}, T2, durable=False)
-    assert not again.wrote_anything and snapshot(tree.root) == before
+    assert not again.wrote_anything and snapshot(tree.root) == tree_files
 
 
 def test_consume_empties_the_list_handed_over_and_writes_the_same_bytes(tmp_path: Path) -> None:
