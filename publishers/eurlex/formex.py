@@ -9,9 +9,9 @@ date and is ignored).
 
 A member is read in chunks of :data:`CHUNK` bytes into one buffer sized once by the member's
 declared size (:class:`publishers.http.client.BodyBuffer`, whose value is handed over without a
-copy), not by ``ZipFile.read``: that decompresses a member whole and
-joins its output, ≈ 3.6× the member at once (8 MB for the largest fixture's 2.2 MB main member, the
-fresh ingest's peak; issue #13). The bytes, their CRC check and the caps are the same.
+copy), not by ``ZipFile.read``: that decompresses a member whole and joins its output, ≈ 3.6× the
+member at once (8 MB for the largest fixture's 2.2 MB main member, the fresh ingest's peak; issue
+#13, ADR 0063). The bytes, their CRC check and the caps are the same.
 """
 
 from __future__ import annotations
