@@ -64,8 +64,10 @@ record of an enumerated or withdrawn version is read again by its path, one at a
 (:meth:`CorpusTree.read_version`), compared (:func:`is_unchanged`) and dropped unless it is
 revised; a written record is rendered and staged on disk as soon as it is made, and only its
 manifest rows, the path of its staged file and the ``(sha256, language, file)`` of its held bodies
-are kept — neither its parsed value, its summary nor its bytes. So what an apply holds is a packed summary per version of its publisher, a manifest
-row per other version, plus the
+are kept — neither its parsed value, its summary nor its bytes. The tree's works are read once
+and folded into the manifest's rows as they are read (a listed one once compared and, if it
+differs, rewritten), not held as records (ADR 0063). So what an apply holds is a packed summary per
+version of its publisher, a manifest row per other version and per work, plus the
 enumeration it was given. With ``observe`` (ingest), the enumeration is a listing without
 observations and each version is completed (its bodies fetched) only when it is reached, so the
 observations of one version at a time are held, not the run's (ADR 0037).
@@ -235,14 +237,14 @@ def apply_enumeration(
     report = ApplyReport(enumeration.publisher.value, works_enumerated=len(enumeration.works),
                          versions_enumerated=len(enumeration.versions))
     with tree.lock(), tree.caching(), txn.staged(tree.root, tree.evidence) as stage:
-        works = {w.slug: w for w in tree.works()}
+        fold = ManifestFold()  # the manifest's rows of the works, of the records written, then of the others
         # Hashes are checked only for the records this run revises (see is_unchanged); the
         # publisher's versions are held as summaries, a full record is read again only to compare or
-        # revise it; the other publishers' versions only as their manifest fold (ADR 0048).
+        # revise it; the other publishers' versions only as their manifest fold (ADR 0048); the works
+        # only as their manifest rows, once applied (ADR 0063).
         versions, others = tree.publisher_summaries(enumeration.publisher)
         _check_existing_identities(versions.values(), enumeration.publisher)
-        new_works = _apply_works(enumeration, works, stage, report)
-        fold = ManifestFold()  # the manifest's rows of the records written, then of the others
+        works_written = _apply_works(enumeration, tree.works(), stage, report, fold)
         held: dict[str, tuple[tuple[str, str, str], ...]] = {}  # lex id → (sha256, language, file) of its held bodies
         for lex_id, record in _apply_versions(tree, enumeration, versions, stamp, report, guard, observe, consume):
             # each record goes to staging as it is made: the run keeps its manifest rows, not its bytes
@@ -255,13 +257,10 @@ def apply_enumeration(
         report.changed = sorted(held)
         stage.blobs.update(_needed_bodies(tree, ((lex_id, h) for lex_id in report.changed for h in held[lex_id]),
                                           bodies))
-        works.update(new_works)
-        if new_works or held:  # else no record changes, so neither does their manifest
+        if works_written or held:  # else no record changes, so neither does their manifest
             for lex_id, summary in versions.items():
                 if lex_id not in held:
                     fold.add_version(summary)
-            for w in works.values():
-                fold.add_work(w)
             report.manifest_changed = stage.put(MANIFEST, render(manifest_of(others, fold)))
         result = stage.commit(durable=durable, progress=progress)
         report.bodies_added = result.blobs_added
@@ -338,22 +337,35 @@ def _check_existing_identities(versions: Any, publisher: Publisher) -> None:
 # -- works ---------------------------------------------------------------------------------------
 
 
-def _apply_works(enumeration: Enumeration, works: dict[str, WorkRecord], stage: txn.Stage,
-                 report: ApplyReport) -> dict[str, WorkRecord]:
-    out: dict[str, WorkRecord] = {}
-    for w in enumeration.works:
+def _apply_works(enumeration: Enumeration, tree_works: Iterable[WorkRecord], stage: txn.Stage,
+                 report: ApplyReport, fold: ManifestFold) -> int:
+    """Stage the enumerated works that are new or differ from the tree's (``tree_works``: every work
+    record of the tree, read once); returns how many. Every work the tree will hold is folded into
+    ``fold`` (the manifest's rows: the record written, else the tree's), not kept: a work record is
+    ≈ 1.9 KB, its rows ≈ 0.3 KB (issue #13, ADR 0063)."""
+    listed = {w.slug: w for w in enumeration.works}
+    existing: dict[str, WorkRecord] = {}
+    for tree_work in tree_works:
+        if tree_work.slug in listed:
+            existing[tree_work.slug] = tree_work  # compared below
+        else:
+            fold.add_work(tree_work)
+    written = 0
+    for slug, w in listed.items():
         record = _work_record(enumeration.publisher, w)
-        existing = works.get(w.slug)
-        if existing is not None and (existing.publisher is not enumeration.publisher
-                                     or existing.work_identifier != w.work_identifier):
+        held = existing.pop(slug, None)
+        if held is not None and (held.publisher is not enumeration.publisher
+                                 or held.work_identifier != w.work_identifier):
             raise IntegrityError("the tree holds a different work under this slug", code="identity_mismatch",
-                                 subject=existing.path)
-        if existing is None or existing.data != record:
-            rel = work_relpath(w.slug)
+                                 subject=held.path)
+        if held is None or held.data != record:
+            rel = work_relpath(slug)
             stage.put(rel, render(record))
-            out[w.slug] = WorkRecord.from_dict(record, rel)
-            report.works_written += 1
-    return out
+            held = WorkRecord.from_dict(record, rel)
+            written += 1
+        fold.add_work(held)
+    report.works_written += written
+    return written
 
 
 def _work_record(publisher: Publisher, w: WorkInput) -> dict[str, Any]:

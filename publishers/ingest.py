@@ -48,6 +48,10 @@ or ``relations``; expressions packed), and the other publishers' records only as
 (:meth:`corpus_tree.CorpusTree.publisher_summaries`, ADR 0048), so a run holds a slim summary per
 record of its publisher and a row per other record, not the records.
 
+A body is held once while it is fetched and checked (no chunk list and join, no stripped or
+sliced copy; a Formex member decompressed in chunks) and the fetch's result is dropped once its
+bodies are staged, before the next manifestation is fetched (ADR 0063).
+
 Truncated bodies never reach step 4: the HTTP policy refuses a body shorter than its
 ``Content-Length`` or not matching its ``Repr-Digest``; the writer re-hashes every new body
 while staging it.
@@ -488,6 +492,7 @@ def _fetch_all(adapter: PublisherAdapter, plan: Sequence[Manifestation], tree: C
             _failed(result, m, strict, out)
         else:
             _record(result, key, tree, now, out, report)
+        del result  # its bodies are staged: not held while the next one is fetched (issue #13)
         if progress is not None:
             progress("fetch", i, total)
     return done + len(plan)

@@ -242,6 +242,6 @@ def status_result(m: Manifestation, status: int, final_url: str) -> FetchResult 
 
 def require_nonempty(m: Manifestation, body: bytes) -> bytes:
     """``body`` unless it is blank (a 2xx with nothing in it is ``body_empty``, never stored)."""
-    if not body.strip():
+    if not body or body.isspace():  # as ``not body.strip()``, without a copy of the body
         raise PublisherError("publisher served an empty body", code="body_empty", subject=m.subject)
     return body

@@ -18,6 +18,7 @@ allow-list; the replay host in replay mode). Recorded URIs are always the offici
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -52,6 +53,8 @@ from publishers.protocol import (
 )
 
 _QUERIES = "publishers.eurlex"
+#: a BOM, then ASCII whitespace (what ``bytes.lstrip`` strips), then ``<?xml``
+_XML_DECLARATION = re.compile(rb"(?:\xef\xbb\xbf)?[ \t\n\r\x0b\x0c]*<\?xml")
 
 
 @dataclass(frozen=True)
@@ -263,9 +266,9 @@ class EurlexAdapter:
 
 
 def primary_extension(body: bytes) -> str:
-    """``xml`` if the body (after a BOM and leading whitespace) starts with ``<?xml``, else ``html``."""
-    text = body[3:] if body.startswith(b"\xef\xbb\xbf") else body
-    return "xml" if text.lstrip().startswith(b"<?xml") else "html"
+    """``xml`` if the body (after a BOM and leading whitespace) starts with ``<?xml``, else ``html``
+    (matched in place: no copy of the body, issue #13)."""
+    return "xml" if _XML_DECLARATION.match(body) else "html"
 
 
 def _admitted(celex: str, scope: EurlexScope) -> bool:

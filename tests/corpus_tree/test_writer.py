@@ -427,6 +427,54 @@ def test_an_enumeration_handed_over_is_freed_before_the_commit(tree: CorpusTree,
     assert report.records_written == 2 and verify_tree(tree.root).ok
 
 
+def _works_alive() -> int:
+    """Work records alive in the process (other tests' included: compare two counts)."""
+    import gc
+
+    from corpus_tree.records import WorkRecord
+
+    gc.collect()
+    return sum(isinstance(o, WorkRecord) for o in gc.get_objects())
+
+
+OTHER_SLUG, OTHER_URI = "32019r0401", "http://publications.europa.eu/resource/celex/32019R0401"
+
+
+def test_the_apply_holds_the_works_as_manifest_rows_not_records(tree: CorpusTree) -> None:
+    """While the versions are applied no work record is held: the tree's works are folded into the
+    manifest's rows as they are read, those the enumeration lists once compared (and rewritten if they
+    differ); the manifest is the one the tree's records give (issue #13, ADR 0063)."""
+    other = WorkInput(slug=OTHER_SLUG, work_identifier=OTHER_URI, document_type="REG", title="Regulation 2019/401",
+                      title_language="en")
+    other_version = VersionInput(slug=OTHER_SLUG, publisher_version_identifier=OTHER_URI, work_identifier=OTHER_URI,
+                                 valid_from=dt.date(2019, 3, 14), valid_to=None, document_type="REG",
+                                 in_force_status="1", expressions=(), raw={"celex": "32019R0401"})
+    first = _enum(_original())
+    apply_enumeration(tree, dataclasses.replace(first, works=(*first.works, other),
+                                                versions=(*first.versions, other_version)),
+                      {_sha(EN_BODY): EN_BODY}, T0, durable=False)
+    alive: list[int] = []
+    before = _works_alive()
+
+    def observe(v: VersionInput) -> VersionInput:
+        alive.append(_works_alive() - before)
+        return v
+
+    # the listed work's title changes (rewritten); the other work is not listed (scoped: kept, folded)
+    retitled = dataclasses.replace(first.works[0], title="General Data Protection Regulation")
+    report = apply_enumeration(tree, dataclasses.replace(first, works=(retitled,), versions=(_original(),
+                               _consolidated()), scoped=True), {}, T1, durable=False, observe=observe)
+    assert alive == [0, 0]  # the old code held the 2 read and the 1 written through the loop: [3, 3]
+    assert report.works_written == 1 and report.records_written == 1 and report.manifest_changed
+    assert [w.title for w in tree.works()] == ["General Data Protection Regulation", "Regulation 2019/401"]
+    assert verify_tree(tree.root).ok  # the manifest's rows are those of the records on disk
+
+    tree_files = snapshot(tree.root)
+    again = apply_enumeration(tree, dataclasses.replace(first, works=(retitled,), versions=(_original(),
+                              _consolidated()), scoped=True), {}, T2, durable=False)
+    assert not again.wrote_anything and snapshot(tree.root) == tree_files
+
+
 def test_consume_empties_the_list_handed_over_and_writes_the_same_bytes(tmp_path: Path) -> None:
     """``consume=True`` pops the versions from the list it is handed (a tuple is only read); the
     tree is byte-identical to the one a tuple gives."""
