@@ -23,7 +23,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from derive.index.aliases import LEXICON_PATH, _load  # noqa: E402
-from derive.index.read import open_readonly  # noqa: E402
+from derive.index.read import readonly_indexes  # noqa: E402
 from derive.index.text import normalize  # noqa: E402
 from serve.core.ops.search import FREQUENT_PHRASE_WORKS  # noqa: E402
 
@@ -54,9 +54,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--index-dir", type=Path, required=True)
     args = parser.parse_args(argv)
     entries = _load(LEXICON_PATH)
-    conns = {path.stem: open_readonly(path) for path in sorted(args.index_dir.glob("*.sqlite"))}
     failed = frequent = 0
-    try:
+    with readonly_indexes(args.index_dir) as conns:
         for work, alias, _language, _source in entries:
             found = problems(work, alias, conns)
             for line in found:
@@ -66,9 +65,6 @@ def main(argv: list[str] | None = None) -> int:
             if not found and conn is not None and (n := text_works(conn, alias)) > FREQUENT_PHRASE_WORKS:
                 frequent += 1
                 print(f"note: {alias!r} ({work}) is held by the text of {n} works (an ordinary phrase of the corpus)")
-    finally:
-        for conn in conns.values():
-            conn.close()
     print(f"{len(entries)} entries, {failed} failures, {frequent} frequent in the corpus text")
     return 1 if failed else 0
 

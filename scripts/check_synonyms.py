@@ -24,7 +24,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from derive.index import relax  # noqa: E402
-from derive.index.read import open_readonly  # noqa: E402
+from derive.index.read import readonly_indexes  # noqa: E402
 from derive.index.text import normalize  # noqa: E402
 
 _ACT = re.compile(r"\[([a-z-]+):([^\]]+)\]")
@@ -71,9 +71,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--guard", type=int, default=GUARD)
     args = parser.parse_args(argv)
     entries = json.loads(relax.SYNONYMS_PATH.read_text(encoding="utf-8"))["entries"]
-    conns = {path.stem: open_readonly(path) for path in sorted(args.index_dir.glob("*.sqlite"))}
     failed = checked = 0
-    try:
+    with readonly_indexes(args.index_dir) as conns:
         for entry in entries:
             if not str(entry["source"]).startswith(REGISTER):
                 continue
@@ -82,9 +81,6 @@ def main(argv: list[str] | None = None) -> int:
             for line in found:
                 print(line)
             failed += bool(found)
-    finally:
-        for conn in conns.values():
-            conn.close()
     print(f"{len(entries)} entries, {checked} register entries checked, {failed} failures")
     return 1 if failed else 0
 

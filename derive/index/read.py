@@ -8,6 +8,8 @@ text hashes, stamp file).
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from derive.index.schema import (
@@ -33,6 +35,18 @@ def open_readonly(path: Path, *, check_same_thread: bool = True,
                            factory=factory)
     conn.execute("PRAGMA query_only=1")
     return conn
+
+
+@contextmanager
+def readonly_indexes(index_dir: Path) -> Iterator[dict[str, sqlite3.Connection]]:
+    """Every ``*.sqlite`` index of ``index_dir`` opened read-only (:func:`open_readonly`), by file
+    stem (the publisher), closed on exit — for the scripts that check a lexicon against a build."""
+    conns = {path.stem: open_readonly(path) for path in sorted(index_dir.glob("*.sqlite"))}
+    try:
+        yield conns
+    finally:
+        for conn in conns.values():
+            conn.close()
 
 
 def read_stamp(conn: sqlite3.Connection) -> dict[str, str]:
