@@ -2466,8 +2466,88 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
                 out.relaxed = relaxation.report(groups)
                 out.words = [str(t) for g in relaxation.groups for t in g]
                 break
+        if not hits and (out.relaxation_withheld or {}).get("reason") == "unknown_terms":
+            _relax_phrase_words(conn, plan, groups, filters, budget, out, seen, once)
         if (out.relaxation_withheld or {}).get("reason") == "filters" and filters.as_of:
             _relax_on_date(conn, plan, groups, filters, budget, out, seen, once)
+
+
+def phrase_words(conn: sqlite3.Connection, plan: Plan, groups: Sequence[Sequence[str]],
+                 unknown: Sequence[str]) -> tuple[list[str], list[list[str]]] | None:
+    """A translated question's terms and groups with each ``unknown`` translated phrase (a
+    multi-word question term the lexicon rendered as French phrases no provision holds) replaced by
+    the words of its French renderings, each word a group OR-ed with its form in the other
+    grammatical number (:func:`number_forms`) the index holds; ``None`` when an unknown word is not
+    such a phrase (an untranslated word: the question is about what no text holds), or when a
+    phrase's words are fewer than two or one of them is held by no provision.
+
+    The lexicon's phrase is one wording of the subject; the act may write it in another number or
+    order: "information technology" is rendered « technologie de l'information », the act's name
+    writes « Centre des technologies de l'information de l'État » (issue #15, bilingual25). The
+    phrase's words still say the subject, each one required (a weaker form than the phrase, as the
+    other relaxations are)."""
+    if plan.translations is None or not unknown:
+        return None
+    split: dict[str, list[list[str]]] = {}
+    for term in unknown:
+        alternatives = [a for a in plan.synonyms.get(term, []) if " " in a]
+        if " " not in term or not alternatives:
+            return None
+        words = list(dict.fromkeys(w for a in alternatives for w in a.split() if not relax.index_stop_word(w)))
+        docs = held_docs(conn, sorted({f for w in words for f in [w, *number_forms(w)]}))
+        word_groups = [[f for f in [w, *number_forms(w)] if docs.get(f, 0)] for w in words]
+        if len(word_groups) < PHRASE_MIN_WORDS or not all(word_groups):
+            return None
+        split[term] = word_groups
+    terms: list[str] = []
+    out: list[list[str]] = []
+    for term, group in zip(plan.terms, groups, strict=True):
+        for word_group in split.get(term, [list(group)]):
+            terms.append(word_group[0] if term in split else term)
+            out.append(word_group)
+    return terms, out
+
+
+#: The fewest content words an unheld translated phrase must hold to be searched as its words
+#: (:func:`phrase_words`): a one-word rest is the lexicon's word alone, not the phrase's subject.
+PHRASE_MIN_WORDS = 2
+
+
+def _relax_phrase_words(conn: sqlite3.Connection, plan: Plan, groups: Sequence[Sequence[str]], filters: Filters,
+                        limit: int, out: Lexical, seen: set[tuple[Any, ...]], once: _Once) -> None:
+    """A translated question withheld for ``unknown_terms`` that are only unheld translated phrases
+    (:func:`phrase_words`): searched with each phrase's words required, then relaxed as any
+    question is (:func:`derive.index.relax.relaxations`, with the same withholding guards:
+    :func:`relaxation_withheld`; an any-word answer then meets :func:`_keep_on_subject`). Reported as
+    ``query_relaxed: {reason: "phrase_words", …}`` (or the relaxation's own reason)."""
+    unknown = list((out.relaxation_withheld or {}).get("terms", []))
+    split = phrase_words(conn, plan, groups, unknown)
+    if split is None:
+        return
+    terms, word_groups = split
+    withheld = relaxation_withheld(conn, terms, word_groups, filters)
+    if withheld is not None:
+        return
+    # the title factors read the phrase's words too (the act's name holds them, not the phrase)
+    content = [g for t, g in zip(terms, word_groups, strict=True) if not relax.relaxable_term(t)]
+    strict = _ranked_groups(conn, word_groups, filters, limit)
+    if strict:
+        _merge(out.hits, strict, ["relaxed"], seen)
+        out.relaxation_withheld = None
+        out.relaxed = {"from": relax.describe(groups), "to": relax.describe(word_groups), "reason": "phrase_words",
+                       "dropped": [], "min_terms": len(word_groups)}
+        out.words = [str(t) for g in word_groups for t in g]
+        out.groups = content
+        return
+    for relaxation in relax.relaxations(terms, word_groups):
+        rows = _relaxed_rows(conn, relaxation, filters, limit)
+        if rows:
+            _merge(out.hits, rows, [relaxation.match_reason], seen)
+            out.relaxation_withheld = None
+            out.relaxed = relaxation.report(groups)
+            out.words = [str(t) for g in relaxation.groups for t in g]
+            out.groups = content
+            return
 
 
 def translated_fillers(plan: Plan, withheld: dict[str, Any] | None) -> list[str]:
