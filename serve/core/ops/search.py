@@ -1219,15 +1219,16 @@ def _ranked_groups(conn: sqlite3.Connection, groups: list[list[str]], filters: F
 
 
 def quorum_occurrences(conn: sqlite3.Connection, groups: list[list[str]], min_terms: int, filters: Filters,
-                       limit: int, article_key: str | None = None) -> list[dict[str, Any]]:
+                       limit: int, article_key: str | None = None, phrase_df: bool = False) -> list[dict[str, Any]]:
     """Occurrences of the states holding at least ``min_terms`` of the term ``groups``, ranked
-    by the BM25 of the groups OR-ed (optionally only provisions numbered ``article_key``)."""
+    by the BM25 of the groups OR-ed (optionally only provisions numbered ``article_key``; a phrase
+    weighed by its rarest word with ``phrase_df``, :func:`idf_weights`)."""
     groups = [g for g in groups if fts_query([g]) is not None]
     parts = [str(fts_query([g])) for g in groups]
     match = fts_query(groups, any_of=True)
     if not parts or match is None:
         return []
-    weights = idf_weights(conn, groups)
+    weights = idf_weights(conn, groups, phrase_df)
     # (not in the article lane: the article number the question names is itself the rare part)
     share = IDF_QUORUM if article_key is None else 0.0
     threshold = round(share * sum(weights), 6)
@@ -1281,10 +1282,11 @@ def pivot_parts(parts: Sequence[str], weights: Sequence[float], threshold: float
     return [f"({part}) AND ({restrict})" if i in common else part for i, part in enumerate(parts)]
 
 
-def idf_weights(conn: sqlite3.Connection, groups: Sequence[Sequence[str]]) -> list[float]:
+def idf_weights(conn: sqlite3.Connection, groups: Sequence[Sequence[str]], phrase_df: bool = False) -> list[float]:
     """``ln(1 + N / df)`` per term group (``df``: provisions holding any of its words, from
     ``vocabulary``; a word it does not list, such as a number, counts as rare — except a word
-    too short for it to list (:func:`short_word_docs`))."""
+    too short for it to list (:func:`short_word_docs`), and, with ``phrase_df``, a phrase
+    (:func:`phrase_docs`))."""
     row = conn.execute("SELECT v FROM stamp WHERE k = 'count.lexical_states'").fetchone()
     total = int(row[0]) if row else 1
     out = []
@@ -1292,9 +1294,20 @@ def idf_weights(conn: sqlite3.Connection, groups: Sequence[Sequence[str]]) -> li
         df = 0
         for term in group:
             row = conn.execute("SELECT docs FROM vocabulary WHERE term = ?", (term,)).fetchone()
-            df += int(row[0]) if row else short_word_docs(conn, term)
+            df += int(row[0]) if row else phrase_docs(conn, term) if phrase_df and " " in term \
+                else short_word_docs(conn, term)
         out.append(round(math.log(1 + total / max(df, 1)), 4))
     return out
+
+
+def phrase_docs(conn: sqlite3.Connection, phrase: str) -> int:
+    """The provisions a ``phrase`` may be held by, bounded by its rarest content word's count
+    (``vocabulary``; :func:`short_word_docs` for a short one): ``vocabulary`` lists no phrase, and
+    counted as held by one provision a phrase carried the any-word quorum's IDF share alone
+    ("state aid" « aide de l'État » over « journalisme professionnel »; issue #15)."""
+    words = [w for w in phrase.split() if not relax.index_stop_word(w)] or phrase.split()
+    docs = held_docs(conn, words)
+    return max(1, min(docs.get(w) or short_word_docs(conn, w) for w in words))
 
 
 #: Document counts of words too short for ``vocabulary``, per index content (see :func:`short_word_docs`).
@@ -1325,10 +1338,10 @@ def short_word_docs(conn: sqlite3.Connection, term: str) -> int:
 
 
 def _relaxed_rows(conn: sqlite3.Connection, relaxation: relax.Relaxation, filters: Filters, limit: int,
-                  article_key: str | None = None) -> list[dict[str, Any]]:
+                  article_key: str | None = None, phrase_df: bool = False) -> list[dict[str, Any]]:
     if not relaxation.any_of and article_key is None:
         return _ranked_groups(conn, relaxation.groups, filters, limit)
-    return quorum_occurrences(conn, relaxation.groups, relaxation.min_terms, filters, limit, article_key)
+    return quorum_occurrences(conn, relaxation.groups, relaxation.min_terms, filters, limit, article_key, phrase_df)
 
 
 def _held(conn: sqlite3.Connection, group: list[str]) -> bool:
@@ -2468,6 +2481,15 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
                 break
         if not hits and (out.relaxation_withheld or {}).get("reason") == "unknown_terms":
             _relax_phrase_words(conn, plan, groups, filters, budget, out, seen, once)
+        kept = held_cognates(conn, plan, fillers)
+        for relaxation in relax.relaxations(plan.terms, groups, [f for f in fillers if f not in kept]) \
+                if not hits and out.relaxation_withheld is None and kept else ():
+            rows = _relaxed_rows(conn, relaxation, filters, budget, phrase_df=True)
+            if rows:
+                _merge(hits, rows, [relaxation.match_reason], seen)
+                out.relaxed = relaxation.report(groups)
+                out.words = [str(t) for g in relaxation.groups for t in g]
+                break
         if (out.relaxation_withheld or {}).get("reason") == "filters" and filters.as_of:
             _relax_on_date(conn, plan, groups, filters, budget, out, seen, once)
 
@@ -2548,6 +2570,22 @@ def _relax_phrase_words(conn: sqlite3.Connection, plan: Plan, groups: Sequence[S
             out.words = [str(t) for g in relaxation.groups for t in g]
             out.groups = content
             return
+
+
+def held_cognates(conn: sqlite3.Connection, plan: Plan, fillers: Sequence[str]) -> list[str]:
+    """The ``fillers`` of a translated question (:func:`translated_fillers`) given French cognates
+    (:func:`derive.index.xlang.cognates`) that the index holds: "journalism" « journalisme »,
+    "autopsy" « autopsie ». Such a word is not a translated word for the filler rule (it never
+    leaves another word out), but its French is a word of the acts, so the question's relaxation,
+    when it found nothing without it, is tried again with it kept (issue #15, bilingual25:
+    "state aid for professional journalism" relaxed to « aide de l'État » AND « professionnel »)."""
+    if plan.translations is None or not fillers:
+        return []
+    cognates = {str(u["from"]): [str(t) for t in u.get("to", [])] for u in plan.translations.get("used", [])
+                if u.get("source") == "cognate"}
+    alternatives = {f: [t for t in cognates.get(f, []) if analysis.expandable(t)] for f in fillers}
+    docs = held_docs(conn, sorted({t for ts in alternatives.values() for t in ts}))
+    return [f for f in fillers if any(docs.get(t, 0) for t in alternatives[f])]
 
 
 def translated_fillers(plan: Plan, withheld: dict[str, Any] | None) -> list[str]:
