@@ -66,6 +66,14 @@ def test_an_untranslated_unknown_word_keeps_the_relaxation_withheld() -> None:
     assert search.phrase_words(conn, french, IT_GROUPS, ["information technology"]) is None
 
 
+def test_a_one_word_term_rendered_as_an_unheld_phrase_stays_unknown() -> None:
+    # only a phrase of the question is split: a single word the lexicon renders as a phrase names one thing
+    conn = _vocabulary({"armes": 400, "feu": 300})
+    plan = _plan(["firearms"], {"firearms": ["armes a feu"]}, [{"from": "firearms", "to": ["armes a feu"],
+                                                                "source": "reviewed"}])
+    assert search.phrase_words(conn, plan, [["firearms", "armes a feu"]], ["firearms"]) is None
+
+
 def test_a_phrase_whose_word_no_provision_holds_stays_unknown() -> None:
     conn = _vocabulary({"information": 3000})  # « technologie » held in no form
     assert search.phrase_words(conn, IT_CENTRE, IT_GROUPS, ["information technology"]) is None
