@@ -7,7 +7,9 @@ for a named work when nothing else is asked (a work named by its identifier is f
 held corrigenda); then, only when direct hits are few, a fuzzy expansion of unknown words (no
 work named) and light-stem prefix variants (:mod:`serve.core.relax`), and, when nothing
 matched, the relaxed query (stop words dropped, then any word; a translated question's words
-nothing translates dropped with them: :func:`translated_fillers`); a synonym or translation
+nothing translates dropped with them: :func:`translated_fillers`; when that found nothing, again
+with its held French cognates kept, :func:`held_cognates`; a translated phrase no provision holds
+searched as its French words, :func:`phrase_words`); a synonym or translation
 alternative is also searched in the grammatical number the text uses (:func:`alternative_forms`);
 beside keyword hits, the works whose text is not held and whose titles hold most of the words
 (:func:`untexted_title_rows`), and beside all-words provisions held by chance, the works whose titles
