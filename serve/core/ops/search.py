@@ -2474,24 +2474,13 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
         fillers = translated_fillers(plan, out.relaxation_withheld)
         if fillers:  # only untranslated words withheld it (if any did)
             out.relaxation_withheld = None
-        for relaxation in relax.relaxations(plan.terms, groups, fillers) if out.relaxation_withheld is None else ():
-            rows = _relaxed_rows(conn, relaxation, filters, budget)
-            if rows:
-                _merge(hits, rows, [relaxation.match_reason], seen)
-                out.relaxed = relaxation.report(groups)
-                out.words = [str(t) for g in relaxation.groups for t in g]
-                break
+        if out.relaxation_withheld is None:
+            _first_relaxation(conn, relax.relaxations(plan.terms, groups, fillers), groups, filters, budget, out, seen)
         if not hits and (out.relaxation_withheld or {}).get("reason") == "unknown_terms":
-            _relax_phrase_words(conn, plan, groups, filters, budget, out, seen, once)
-        kept = held_cognates(conn, plan, fillers)
-        for relaxation in relax.relaxations(plan.terms, groups, [f for f in fillers if f not in kept]) \
-                if not hits and out.relaxation_withheld is None and kept else ():
-            rows = _relaxed_rows(conn, relaxation, filters, budget, phrase_df=True)
-            if rows:
-                _merge(hits, rows, [relaxation.match_reason], seen)
-                out.relaxed = relaxation.report(groups)
-                out.words = [str(t) for g in relaxation.groups for t in g]
-                break
+            _relax_phrase_words(conn, plan, groups, filters, budget, out, seen)
+        if not hits and out.relaxation_withheld is None and (kept := held_cognates(conn, plan, fillers)):
+            _first_relaxation(conn, relax.relaxations(plan.terms, groups, [f for f in fillers if f not in kept]),
+                              groups, filters, budget, out, seen, phrase_df=True)
         if (out.relaxation_withheld or {}).get("reason") == "filters" and filters.as_of:
             _relax_on_date(conn, plan, groups, filters, budget, out, seen, once)
 
@@ -2537,8 +2526,23 @@ def phrase_words(conn: sqlite3.Connection, plan: Plan, groups: Sequence[Sequence
 PHRASE_MIN_WORDS = 2
 
 
+def _first_relaxation(conn: sqlite3.Connection, relaxations: Iterable[relax.Relaxation],
+                      groups: Sequence[Sequence[str]], filters: Filters, limit: int, out: Lexical,
+                      seen: set[tuple[Any, ...]], phrase_df: bool = False) -> bool:
+    """Merge the rows of the first of ``relaxations`` that finds any (:func:`_relaxed_rows`) into
+    ``out`` and report it (``query_relaxed``, the words its snippets mark); whether one did."""
+    for relaxation in relaxations:
+        rows = _relaxed_rows(conn, relaxation, filters, limit, phrase_df=phrase_df)
+        if rows:
+            _merge(out.hits, rows, [relaxation.match_reason], seen)
+            out.relaxed = relaxation.report(groups)
+            out.words = [str(t) for g in relaxation.groups for t in g]
+            return True
+    return False
+
+
 def _relax_phrase_words(conn: sqlite3.Connection, plan: Plan, groups: Sequence[Sequence[str]], filters: Filters,
-                        limit: int, out: Lexical, seen: set[tuple[Any, ...]], once: _Once) -> None:
+                        limit: int, out: Lexical, seen: set[tuple[Any, ...]]) -> None:
     """A translated question withheld for ``unknown_terms`` that are only unheld translated phrases
     (:func:`phrase_words`): searched with each phrase's words required, then relaxed as any
     question is (:func:`derive.index.relax.relaxations`, with the same withholding guards:
@@ -2563,15 +2567,9 @@ def _relax_phrase_words(conn: sqlite3.Connection, plan: Plan, groups: Sequence[S
         out.words = [str(t) for g in word_groups for t in g]
         out.groups = content
         return
-    for relaxation in relax.relaxations(terms, word_groups):
-        rows = _relaxed_rows(conn, relaxation, filters, limit)
-        if rows:
-            _merge(out.hits, rows, [relaxation.match_reason], seen)
-            out.relaxation_withheld = None
-            out.relaxed = relaxation.report(groups)
-            out.words = [str(t) for g in relaxation.groups for t in g]
-            out.groups = content
-            return
+    if _first_relaxation(conn, relax.relaxations(terms, word_groups), groups, filters, limit, out, seen):
+        out.relaxation_withheld = None
+        out.groups = content
 
 
 def held_cognates(conn: sqlite3.Connection, plan: Plan, fillers: Sequence[str]) -> list[str]:
