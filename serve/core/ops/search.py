@@ -7,7 +7,9 @@ for a named work when nothing else is asked (a work named by its identifier is f
 held corrigenda); then, only when direct hits are few, a fuzzy expansion of unknown words (no
 work named) and light-stem prefix variants (:mod:`serve.core.relax`), and, when nothing
 matched, the relaxed query (stop words dropped, then any word; a translated question's words
-nothing translates dropped with them: :func:`translated_fillers`); a synonym or translation
+nothing translates dropped with them: :func:`translated_fillers`; when that found nothing, again
+with its held French cognates kept, :func:`held_cognates`; a translated phrase no provision holds
+searched as its French words, :func:`phrase_words`); a synonym or translation
 alternative is also searched in the grammatical number the text uses (:func:`alternative_forms`);
 beside keyword hits, the works whose text is not held and whose titles hold most of the words
 (:func:`untexted_title_rows`), and beside all-words provisions held by chance, the works whose titles
@@ -1219,15 +1221,16 @@ def _ranked_groups(conn: sqlite3.Connection, groups: list[list[str]], filters: F
 
 
 def quorum_occurrences(conn: sqlite3.Connection, groups: list[list[str]], min_terms: int, filters: Filters,
-                       limit: int, article_key: str | None = None) -> list[dict[str, Any]]:
+                       limit: int, article_key: str | None = None, phrase_df: bool = False) -> list[dict[str, Any]]:
     """Occurrences of the states holding at least ``min_terms`` of the term ``groups``, ranked
-    by the BM25 of the groups OR-ed (optionally only provisions numbered ``article_key``)."""
+    by the BM25 of the groups OR-ed (optionally only provisions numbered ``article_key``; a phrase
+    weighed by its rarest word with ``phrase_df``, :func:`idf_weights`)."""
     groups = [g for g in groups if fts_query([g]) is not None]
     parts = [str(fts_query([g])) for g in groups]
     match = fts_query(groups, any_of=True)
     if not parts or match is None:
         return []
-    weights = idf_weights(conn, groups)
+    weights = idf_weights(conn, groups, phrase_df)
     # (not in the article lane: the article number the question names is itself the rare part)
     share = IDF_QUORUM if article_key is None else 0.0
     threshold = round(share * sum(weights), 6)
@@ -1281,10 +1284,11 @@ def pivot_parts(parts: Sequence[str], weights: Sequence[float], threshold: float
     return [f"({part}) AND ({restrict})" if i in common else part for i, part in enumerate(parts)]
 
 
-def idf_weights(conn: sqlite3.Connection, groups: Sequence[Sequence[str]]) -> list[float]:
+def idf_weights(conn: sqlite3.Connection, groups: Sequence[Sequence[str]], phrase_df: bool = False) -> list[float]:
     """``ln(1 + N / df)`` per term group (``df``: provisions holding any of its words, from
     ``vocabulary``; a word it does not list, such as a number, counts as rare — except a word
-    too short for it to list (:func:`short_word_docs`))."""
+    too short for it to list (:func:`short_word_docs`), and, with ``phrase_df``, a phrase
+    (:func:`phrase_docs`))."""
     row = conn.execute("SELECT v FROM stamp WHERE k = 'count.lexical_states'").fetchone()
     total = int(row[0]) if row else 1
     out = []
@@ -1292,9 +1296,20 @@ def idf_weights(conn: sqlite3.Connection, groups: Sequence[Sequence[str]]) -> li
         df = 0
         for term in group:
             row = conn.execute("SELECT docs FROM vocabulary WHERE term = ?", (term,)).fetchone()
-            df += int(row[0]) if row else short_word_docs(conn, term)
+            df += int(row[0]) if row else phrase_docs(conn, term) if phrase_df and " " in term \
+                else short_word_docs(conn, term)
         out.append(round(math.log(1 + total / max(df, 1)), 4))
     return out
+
+
+def phrase_docs(conn: sqlite3.Connection, phrase: str) -> int:
+    """The provisions a ``phrase`` may be held by, bounded by its rarest content word's count
+    (``vocabulary``; :func:`short_word_docs` for a short one): ``vocabulary`` lists no phrase, and
+    counted as held by one provision a phrase carried the any-word quorum's IDF share alone
+    ("state aid" « aide de l'État » over « journalisme professionnel »; issue #15)."""
+    words = [w for w in phrase.split() if not relax.index_stop_word(w)] or phrase.split()
+    docs = held_docs(conn, words)
+    return max(1, min(docs.get(w) or short_word_docs(conn, w) for w in words))
 
 
 #: Document counts of words too short for ``vocabulary``, per index content (see :func:`short_word_docs`).
@@ -1325,10 +1340,10 @@ def short_word_docs(conn: sqlite3.Connection, term: str) -> int:
 
 
 def _relaxed_rows(conn: sqlite3.Connection, relaxation: relax.Relaxation, filters: Filters, limit: int,
-                  article_key: str | None = None) -> list[dict[str, Any]]:
+                  article_key: str | None = None, phrase_df: bool = False) -> list[dict[str, Any]]:
     if not relaxation.any_of and article_key is None:
         return _ranked_groups(conn, relaxation.groups, filters, limit)
-    return quorum_occurrences(conn, relaxation.groups, relaxation.min_terms, filters, limit, article_key)
+    return quorum_occurrences(conn, relaxation.groups, relaxation.min_terms, filters, limit, article_key, phrase_df)
 
 
 def _held(conn: sqlite3.Connection, group: list[str]) -> bool:
@@ -2459,15 +2474,118 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
         fillers = translated_fillers(plan, out.relaxation_withheld)
         if fillers:  # only untranslated words withheld it (if any did)
             out.relaxation_withheld = None
-        for relaxation in relax.relaxations(plan.terms, groups, fillers) if out.relaxation_withheld is None else ():
-            rows = _relaxed_rows(conn, relaxation, filters, budget)
-            if rows:
-                _merge(hits, rows, [relaxation.match_reason], seen)
-                out.relaxed = relaxation.report(groups)
-                out.words = [str(t) for g in relaxation.groups for t in g]
-                break
+        if out.relaxation_withheld is None:
+            _first_relaxation(conn, relax.relaxations(plan.terms, groups, fillers), groups, filters, budget, out, seen)
+        if not hits and (out.relaxation_withheld or {}).get("reason") == "unknown_terms":
+            _relax_phrase_words(conn, plan, groups, filters, budget, out, seen)
+        if not hits and out.relaxation_withheld is None and (kept := held_cognates(conn, plan, fillers)):
+            _first_relaxation(conn, relax.relaxations(plan.terms, groups, [f for f in fillers if f not in kept]),
+                              groups, filters, budget, out, seen, phrase_df=True)
         if (out.relaxation_withheld or {}).get("reason") == "filters" and filters.as_of:
             _relax_on_date(conn, plan, groups, filters, budget, out, seen, once)
+
+
+def phrase_words(conn: sqlite3.Connection, plan: Plan, groups: Sequence[Sequence[str]],
+                 unknown: Sequence[str]) -> tuple[list[str], list[list[str]]] | None:
+    """A translated question's terms and groups with each ``unknown`` translated phrase (a
+    multi-word question term the lexicon rendered as French phrases no provision holds) replaced by
+    the words of its French renderings, each word a group OR-ed with its form in the other
+    grammatical number (:func:`number_forms`) the index holds; ``None`` when an unknown word is not
+    such a phrase (an untranslated word: the question is about what no text holds), or when a
+    phrase's words are fewer than two or one of them is held by no provision.
+
+    The lexicon's phrase is one wording of the subject; the act may write it in another number or
+    order: "information technology" is rendered « technologie de l'information », the act's name
+    writes « Centre des technologies de l'information de l'État » (issue #15, bilingual25). The
+    phrase's words still say the subject, each one required (a weaker form than the phrase, as the
+    other relaxations are)."""
+    if plan.translations is None or not unknown:
+        return None
+    split: dict[str, list[list[str]]] = {}
+    for term in unknown:
+        alternatives = [a for a in plan.synonyms.get(term, []) if " " in a]
+        if " " not in term or not alternatives:
+            return None
+        words = list(dict.fromkeys(w for a in alternatives for w in a.split() if not relax.index_stop_word(w)))
+        docs = held_docs(conn, sorted({f for w in words for f in [w, *number_forms(w)]}))
+        word_groups = [[f for f in [w, *number_forms(w)] if docs.get(f, 0)] for w in words]
+        if len(word_groups) < PHRASE_MIN_WORDS or not all(word_groups):
+            return None
+        split[term] = word_groups
+    terms: list[str] = []
+    out: list[list[str]] = []
+    for term, group in zip(plan.terms, groups, strict=True):
+        for word_group in split.get(term, [list(group)]):
+            terms.append(word_group[0] if term in split else term)
+            out.append(word_group)
+    return terms, out
+
+
+#: The fewest content words an unheld translated phrase must hold to be searched as its words
+#: (:func:`phrase_words`): a one-word rest is the lexicon's word alone, not the phrase's subject.
+PHRASE_MIN_WORDS = 2
+
+
+def _first_relaxation(conn: sqlite3.Connection, relaxations: Iterable[relax.Relaxation],
+                      groups: Sequence[Sequence[str]], filters: Filters, limit: int, out: Lexical,
+                      seen: set[tuple[Any, ...]], phrase_df: bool = False) -> bool:
+    """Merge the rows of the first of ``relaxations`` that finds any (:func:`_relaxed_rows`) into
+    ``out`` and report it (``query_relaxed``, the words its snippets mark); whether one did."""
+    for relaxation in relaxations:
+        rows = _relaxed_rows(conn, relaxation, filters, limit, phrase_df=phrase_df)
+        if rows:
+            _merge(out.hits, rows, [relaxation.match_reason], seen)
+            out.relaxed = relaxation.report(groups)
+            out.words = [str(t) for g in relaxation.groups for t in g]
+            return True
+    return False
+
+
+def _relax_phrase_words(conn: sqlite3.Connection, plan: Plan, groups: Sequence[Sequence[str]], filters: Filters,
+                        limit: int, out: Lexical, seen: set[tuple[Any, ...]]) -> None:
+    """A translated question withheld for ``unknown_terms`` that are only unheld translated phrases
+    (:func:`phrase_words`): searched with each phrase's words required, then relaxed as any
+    question is (:func:`derive.index.relax.relaxations`, with the same withholding guards:
+    :func:`relaxation_withheld`; an any-word answer then meets :func:`_keep_on_subject`). Reported as
+    ``query_relaxed: {reason: "phrase_words", …}`` (or the relaxation's own reason)."""
+    unknown = list((out.relaxation_withheld or {}).get("terms", []))
+    split = phrase_words(conn, plan, groups, unknown)
+    if split is None:
+        return
+    terms, word_groups = split
+    withheld = relaxation_withheld(conn, terms, word_groups, filters)
+    if withheld is not None:
+        return
+    # the title factors read the phrase's words too (the act's name holds them, not the phrase)
+    content = [g for t, g in zip(terms, word_groups, strict=True) if not relax.relaxable_term(t)]
+    strict = _ranked_groups(conn, word_groups, filters, limit)
+    if strict:
+        _merge(out.hits, strict, ["relaxed"], seen)
+        out.relaxation_withheld = None
+        out.relaxed = {"from": relax.describe(groups), "to": relax.describe(word_groups), "reason": "phrase_words",
+                       "dropped": [], "min_terms": len(word_groups)}
+        out.words = [str(t) for g in word_groups for t in g]
+        out.groups = content
+        return
+    if _first_relaxation(conn, relax.relaxations(terms, word_groups), groups, filters, limit, out, seen):
+        out.relaxation_withheld = None
+        out.groups = content
+
+
+def held_cognates(conn: sqlite3.Connection, plan: Plan, fillers: Sequence[str]) -> list[str]:
+    """The ``fillers`` of a translated question (:func:`translated_fillers`) given French cognates
+    (:func:`derive.index.xlang.cognates`) that the index holds: "journalism" « journalisme »,
+    "autopsy" « autopsie ». Such a word is not a translated word for the filler rule (it never
+    leaves another word out), but its French is a word of the acts, so the question's relaxation,
+    when it found nothing without it, is tried again with it kept (issue #15, bilingual25:
+    "state aid for professional journalism" relaxed to « aide de l'État » AND « professionnel »)."""
+    if plan.translations is None or not fillers:
+        return []
+    cognates = {str(u["from"]): [str(t) for t in u.get("to", [])] for u in plan.translations.get("used", [])
+                if u.get("source") == "cognate"}
+    alternatives = {f: [t for t in cognates.get(f, []) if analysis.expandable(t)] for f in fillers}
+    docs = held_docs(conn, sorted({t for ts in alternatives.values() for t in ts}))
+    return [f for f in fillers if any(docs.get(t, 0) for t in alternatives[f])]
 
 
 def translated_fillers(plan: Plan, withheld: dict[str, Any] | None) -> list[str]:
