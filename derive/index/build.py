@@ -80,6 +80,7 @@ from derive.index.serving import (
     work_pairs,
     write_serving_tables,
 )
+from derive.index.sidecar import write as write_sidecar
 from derive.index.spill import SCHEMA, DirectSink, SpilledRows, SpillSink
 from derive.index.stamp import build_stamp, content_facts, stamp_document, stored_facts
 from derive.index.succession import load as load_pairs
@@ -431,13 +432,9 @@ def windows_path(out_dir: Path, publisher: str) -> Path:
 
 
 def _write_windows(out_dir: Path, publisher: str, index_sha256: str, windows: Windows | None) -> None:
-    path = windows_path(out_dir, publisher)
-    if windows is None or not windows.matches:  # nothing to keep: every match would be ranked anyway
-        path.unlink(missing_ok=True)
-        return
-    tmp = path.with_name(path.name + ".building")
-    tmp.write_bytes(dump_windows(windows, index_sha256))
-    os.replace(tmp, path)
+    # nothing to keep (no window): every match would be ranked anyway, the file is removed
+    write_sidecar(windows_path(out_dir, publisher),
+                  dump_windows(windows, index_sha256) if windows is not None and windows.matches else None)
 
 
 @dataclass
