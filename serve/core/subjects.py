@@ -15,6 +15,13 @@ The law's own name for a subject is also the reviewed lexicon's legal term for a
 (:func:`legal_terms`: "group lawsuit" → "representative action"); a phrase of two content words or
 more names the subject of a question no lane answered (:func:`serve.core.ops.search._reach_legal_terms`).
 
+A word no provision holds ("musiciens": the acts say « artistes interprètes ») may still be one of
+EuroVoc's one-word labels — a descriptor or a non-preferred "used for" term of one — that at most
+:data:`WORD_LABEL_MAX_WORKS` works carry (:meth:`SubjectLabels.word_works`): those works are about it
+(:func:`serve.core.ops.search._reach_word_labels`, which also asks their text for the question's
+other words). Such labels are never subject evidence for words the texts hold: many are everyday
+words ("goods", "consumer") that one or two acts happen to carry.
+
 Only specific concepts count: a label of at least :data:`SUBJECT_MIN_WORDS` content words (a
 one-word label — "product", "obligation", "loi" — is in almost every question), carried by at
 most :data:`SUBJECT_MAX_WORKS` works (a concept that labels a hundred acts says nothing about

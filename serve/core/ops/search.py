@@ -14,7 +14,10 @@ alternative is also searched in the grammatical number the text uses (:func:`alt
 beside keyword hits, the works whose text is not held and whose titles hold most of the words
 (:func:`untexted_title_rows`), and beside all-words provisions held by chance, the works whose titles
 hold most of the subject words (:func:`majority_titled_rows`); a dated citation whose held acts of
-that day hold none of its subject words answers no hits (:func:`dated_subject_not_held`);
+that day hold none of its subject words answers no hits (:func:`dated_subject_not_held`); a
+section withheld for a word no provision holds is answered by the works EUR-Lex's thesaurus files
+under that word when it is a narrow one-word EuroVoc label and their text holds most of the other
+words (:func:`_reach_word_labels`);
 last, with no work named, the weak metadata lane (EuroVoc / subject labels, with the matched
 label as the reason). A typed reference ("la loi de 1968 sur la nationalité") ranks the one act of
 that form and year on that subject first (:func:`typed_references`). Every
