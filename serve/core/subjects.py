@@ -15,6 +15,13 @@ The law's own name for a subject is also the reviewed lexicon's legal term for a
 (:func:`legal_terms`: "group lawsuit" → "representative action"); a phrase of two content words or
 more names the subject of a question no lane answered (:func:`serve.core.ops.search._reach_legal_terms`).
 
+A word no provision holds ("musiciens": the acts say « artistes interprètes ») may still be one of
+EuroVoc's one-word labels — a descriptor or a non-preferred "used for" term of one — that at most
+:data:`WORD_LABEL_MAX_WORKS` works carry (:meth:`SubjectLabels.word_works`): those works are about it
+(:func:`serve.core.ops.search._reach_word_labels`, which also asks their text for the question's
+other words). Such labels are never subject evidence for words the texts hold: many are everyday
+words ("goods", "consumer") that one or two acts happen to carry.
+
 Only specific concepts count: a label of at least :data:`SUBJECT_MIN_WORDS` content words (a
 one-word label — "product", "obligation", "loi" — is in almost every question), carried by at
 most :data:`SUBJECT_MAX_WORKS` works (a concept that labels a hundred acts says nothing about
@@ -27,6 +34,7 @@ import sqlite3
 import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 
 from derive.index import analysis, relax
 from derive.index.text import normalize
@@ -38,6 +46,10 @@ SUBJECT_KINDS = ("eurovoc", "eurovoc_alt_label")
 SUBJECT_MIN_WORDS = 2
 #: A subject label is carried by at most this many works.
 SUBJECT_MAX_WORKS = 10
+#: A one-word label names a question's unknown word's subject when at most this many works carry it
+#: (:meth:`SubjectLabels.word_works`): EuroVoc's own "used for" terms of a narrow descriptor
+#: ("musician" under *artistic profession*, "disinfectant" under *biocide*).
+WORD_LABEL_MAX_WORKS = 3
 #: A legal term of the reviewed lexicon names a subject when it has at least this many content words
 #: (:func:`legal_terms`).
 LEGAL_TERM_MIN_WORDS = 2
@@ -93,6 +105,8 @@ class SubjectLabels:
     works: Mapping[tuple[str, ...], frozenset[int]]
     #: One label as the publisher wrote it per key (the first read), to say which one matched.
     labels: Mapping[tuple[str, ...], str]
+    #: The one-word labels carried by at most :data:`WORD_LABEL_MAX_WORKS` works: stem → works, label.
+    words: Mapping[str, tuple[frozenset[int], str]] = dataclass_field(default_factory=dict)
 
     def matched(self, words: Iterable[str]) -> list[tuple[int, str]]:
         """The works whose subject label the question's ``words`` hold wholly, with that label:
@@ -106,6 +120,14 @@ class SubjectLabels:
         ordered = sorted(found.items(), key=lambda kv: (-len(kv[1]), kv[0]))
         return [(work, self.labels[max(keys, key=len)]) for work, keys in ordered]
 
+    def word_works(self, word: str) -> tuple[frozenset[int], str] | None:
+        """The works a one-word label ``word`` says (in any inflection: its EN/FR Snowball stems) and
+        that label, or ``None`` when no narrow one-word label is the word."""
+        for form in sorted(query_stems([word])):
+            if form in self.words:
+                return self.words[form]
+        return None
+
     def named_by(self, words: Iterable[str]) -> frozenset[int]:
         """The works whose subject label the question's ``words`` hold wholly."""
         return frozenset(work for work, _ in self.matched(words))
@@ -115,6 +137,7 @@ def subject_labels(rows: Iterable[tuple[int, str, str]]) -> SubjectLabels:
     """The specific subject labels among ``(work_rowid, label, language)`` rows."""
     works: dict[tuple[str, ...], set[int]] = {}
     labels: dict[tuple[str, ...], str] = {}
+    single: dict[tuple[str, ...], set[int]] = {}
     keys: dict[tuple[str, str], tuple[str, ...]] = {}  # a label labels many works: keyed once
     for work, label, language in rows:
         key = keys.get((label, language))
@@ -123,8 +146,12 @@ def subject_labels(rows: Iterable[tuple[int, str, str]]) -> SubjectLabels:
         if len(key) >= SUBJECT_MIN_WORDS:
             works.setdefault(key, set()).add(work)
             labels.setdefault(key, label)
+        elif len(key) == 1:
+            single.setdefault(key, set()).add(work)
+            labels.setdefault(key, label)
     kept = {k: frozenset(v) for k, v in works.items() if len(v) <= SUBJECT_MAX_WORKS}
-    return SubjectLabels(kept, {k: labels[k] for k in kept})
+    narrow = {k[0]: (frozenset(v), labels[k]) for k, v in single.items() if len(v) <= WORD_LABEL_MAX_WORKS}
+    return SubjectLabels(kept, {k: labels[k] for k in kept}, narrow)
 
 
 _LABELS: weakref.WeakKeyDictionary[object, SubjectLabels] = weakref.WeakKeyDictionary()

@@ -14,7 +14,10 @@ alternative is also searched in the grammatical number the text uses (:func:`alt
 beside keyword hits, the works whose text is not held and whose titles hold most of the words
 (:func:`untexted_title_rows`), and beside all-words provisions held by chance, the works whose titles
 hold most of the subject words (:func:`majority_titled_rows`); a dated citation whose held acts of
-that day hold none of its subject words answers no hits (:func:`dated_subject_not_held`);
+that day hold none of its subject words answers no hits (:func:`dated_subject_not_held`); a
+section withheld for a word no provision holds is answered by the works EUR-Lex's thesaurus files
+under that word when it is a narrow one-word EuroVoc label and their text holds most of the other
+words (:func:`_reach_word_labels`);
 last, with no work named, the weak metadata lane (EuroVoc / subject labels, with the matched
 label as the reason). A typed reference ("la loi de 1968 sur la nationalité") ranks the one act of
 that form and year on that subject first (:func:`typed_references`). Every
@@ -1625,6 +1628,59 @@ def _reach_subject(conn: sqlite3.Connection, index: MountedIndex | None, out: Le
         out.relaxation_withheld = None
 
 
+def word_label_works(labels: subjects.SubjectLabels, unknown: Sequence[str]) -> tuple[list[int], list[str]]:
+    """The works every ``unknown`` word names as a narrow one-word EuroVoc label
+    (:meth:`serve.core.subjects.SubjectLabels.word_works`), in row order, with those labels; none when a
+    word is no such label. Pure."""
+    named: frozenset[int] | None = None
+    said: list[str] = []
+    for word in unknown:
+        found = labels.word_works(word)
+        if found is None:
+            return [], []
+        named = found[0] if named is None else named & found[0]
+        said.append(found[1])
+    return sorted(named or ()), said
+
+
+def word_label_evidence(others: int, held: int) -> bool:
+    """Whether a work a question's unknown word names as a EuroVoc label (:func:`_reach_word_labels`) is
+    on the question's subject by its own text: its provisions hold more than half of the question's other
+    subject words (``held`` of ``others``: frame words, act forms and the unknown words left out). A thesaurus
+    term has senses of its own: EuroVoc's "unicorn" (« licorne ») is a start-up valued over a billion, and the
+    crowdfunding regulation filed under it holds "permit" but not « chasse » (« permis de chasse aux
+    licornes »), nor "hygiene" and "stables" together. Pure."""
+    return 2 * held > others
+
+
+def _reach_word_labels(conn: sqlite3.Connection, index: MountedIndex | None, out: Lexical, hits: list[Hit],
+                       filters: Filters) -> None:
+    """A question withheld because a word of it is in no provision (``unknown_terms``: "musiciens",
+    « désinfectant », "Cleantech") is answered by the works the publisher's thesaurus indexes under that
+    word, when every such word is a one-word EuroVoc label — a descriptor or one of its non-preferred
+    "used for" terms — that at most :data:`serve.core.subjects.WORD_LABEL_MAX_WORKS` works carry: the acts
+    say "artistes interprètes ou exécutants", EuroVoc files the act under *artistic profession*, used for
+    "musician". Rows as the EuroVoc subject rows (:func:`subject_rows`: reason ``work_metadata``,
+    ``matched_metadata`` naming the label); nothing changes for a word no narrow label is."""
+    unknown = (out.relaxation_withheld or {}).get("terms") or []
+    if not unknown:
+        return
+    works, said = word_label_works(subjects.labels_of(conn, index), unknown)
+    other = [g for g in out.groups if g[0] not in unknown and ranking.says_subject(g[0]) and not ranking.frames(g[0])]
+    for work in works:
+        if (filters.works and work not in filters.works) or (filters.allowed is not None and work not in filters.allowed):
+            continue
+        if not word_label_evidence(len(other), sum(
+                1 for g in other if _ranked_groups(conn, [g], replace(filters, works=(work,)), 1))):
+            continue
+        hit = _work_row(conn, work, filters, ["work_metadata"])
+        if hit is not None:
+            hit.extra["matched_metadata"] = {"kind": "eurovoc_subject", "label": " / ".join(said)}
+            hits.append(hit)
+    if hits:
+        out.relaxation_withheld = None
+
+
 def _reach_legal_terms(conn: sqlite3.Connection, plan: Plan, filters: Filters, limit: int, out: Lexical,
                        hits: list[Hit], seen: set[tuple[Any, ...]], once: _Once) -> None:
     """The last stage of a question no section of the answer answered (:func:`ranked_answer`): the
@@ -2483,6 +2539,8 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
                               groups, filters, budget, out, seen, phrase_df=True)
         if (out.relaxation_withheld or {}).get("reason") == "filters" and filters.as_of:
             _relax_on_date(conn, plan, groups, filters, budget, out, seen, once)
+        if not hits and (out.relaxation_withheld or {}).get("reason") == "unknown_terms":
+            _reach_word_labels(conn, index, out, hits, filters)
 
 
 def phrase_words(conn: sqlite3.Connection, plan: Plan, groups: Sequence[Sequence[str]],
