@@ -7,7 +7,7 @@ Luxembourg outside a name (:func:`asks_of_country`) is answered by the Legilux s
 question asking for Luxembourg's law is; a section searched through the cross-language lexicon whose
 first work fits the question :data:`ROUTING_MARGIN` more than every other section's first work
 (:func:`titled_by_margin`) is not put after them for having been translated. Pure tests on sections
-shaped as the full-corpus cases measured (docs/retrieval-benchmark.md §8.3x, en27), and the call's
+shaped as the full-corpus cases measured (docs/retrieval-benchmark.md §8.31, en27), and the call's
 wiring end to end on the real fixture corpus (``LEX_FIXTURES``)."""
 
 from __future__ import annotations
