@@ -28,6 +28,7 @@ cross-language lexicon, loaded once).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -86,6 +87,22 @@ def is_acronym(raw_word: str) -> bool:
     « pacte » of « Pacte logement ». Pure."""
     letters = [c for c in raw_word if c.isalpha()]
     return len(letters) >= ACRONYM_MIN_LETTERS and all(c.isupper() for c in letters)
+
+
+#: A roman numeral of two letters or more, normalised ("ii", "iii", "iv", "vi" …): a series name's
+#: number ("Rome III", "Dublin III", "Solvency II"). A one-letter "i", "v" or "x" is as often a
+#: letter or a list mark as a number, so it is not read as one.
+_ROMAN_NUMERAL = re.compile(r"(?=[ivx]{2})x{0,3}(?:ix|iv|v?i{0,3})")
+
+
+def is_name_number(word: str) -> bool:
+    """Whether a normalised word of a popular name is the name's number: digits ("Euro 7") or a roman
+    numeral of two letters or more ("Rome III", "Seveso III"). EU private-law and asylum
+    instruments are a series told apart by that number alone — "Rome I" (Regulation 593/2008, the law
+    applicable to contracts), "Rome II" (864/2007, non-contractual obligations), "Rome III"
+    (1259/2010, divorce); "Dublin II" and "Dublin III" — so the word before it with another number
+    names another act: the name's word and its number are one phrase (nohit28, docs/adr/0075). Pure."""
+    return word.isdigit() or _ROMAN_NUMERAL.fullmatch(word) is not None
 
 
 def form_subject(raw: str) -> FormSubject | None:

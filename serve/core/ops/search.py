@@ -61,7 +61,7 @@ from derive.index.textstore import read_heads
 from legal.outcomes import Outcome
 from serve.core import lanes, merge, ranking, subjects
 from serve.core.envelope import Answer, CallContext, answer, fanout, is_provisional
-from serve.core.formnames import FORM_DOCUMENT_TYPES, LAW, FormSubject, form_subject
+from serve.core.formnames import FORM_DOCUMENT_TYPES, LAW, FormSubject, form_subject, is_name_number
 from serve.core.known_index import IndexAt, index_at
 from serve.core.mount import Catalogue, MountedIndex
 from serve.core.resolve import mounted_publisher
@@ -3474,7 +3474,7 @@ def _popular_tokens(words: Sequence[str]) -> list[str]:
     title ("of 7 March 2019")."""
     tokens: list[str] = []
     for k, word in enumerate(words):
-        if word.isdigit() and k > 0 and not words[k - 1].isdigit():
+        if is_name_number(word) and k > 0 and not is_name_number(words[k - 1]):
             tokens[-1] = f'"{words[k - 1]} {word}"'
         else:
             tokens.append(_name_word(word))
@@ -3539,8 +3539,8 @@ def popular_name_held(conn: sqlite3.Connection, shape: ActName) -> bool:
     if docs and all(w in docs for w in shape.words if len(w) >= VOCABULARY_MIN_LETTERS):
         rarest = min(docs, key=lambda w: (docs[w], w))
         k = shape.words.index(rarest)
-        number = shape.words[k + 1] if k + 1 < len(shape.words) and shape.words[k + 1].isdigit() else ""
-        # a word and the number after it are one name ("Euro 7": :func:`_popular_tokens`)
+        number = shape.words[k + 1] if k + 1 < len(shape.words) and is_name_number(shape.words[k + 1]) else ""
+        # a word and the number after it are one name ("Euro 7", "Rome III": :func:`_popular_tokens`)
         token = f'"{rarest} {number}"' if number else _inflections(rarest)
         named = [int(r[0]) for r in conn.execute("SELECT rowid FROM work_fts WHERE work_fts MATCH ? LIMIT ?",
                                                  ("{titles short_titles aliases} : " + token,
