@@ -65,13 +65,17 @@ class FormSubject:
     from the cross-language lexicon (``()`` for an English word the lexicon does not translate);
     ``language``: the statute question's language (``"fr"``, ``"en"``), empty for a form's;
     ``acronym``: a popular name's first word is written in capitals (« loi PACTE »): a sigle, which
-    only a name writing the same letters in capitals holds (:func:`is_acronym`)."""
+    only a name writing the same letters in capitals holds (:func:`is_acronym`); ``coordinated``: a
+    popular name of two nouns joined by « et » (:func:`popular_law_name`)."""
     form: str
     words: tuple[str, ...]
     popular: bool = False
     terms: tuple[tuple[str, ...], ...] = ()
     language: str = ""
     acronym: bool = False
+    #: A popular name of two nouns joined by « et » (« loi Climat et résilience », « loi Informatique et
+    #: Libertés »): ``words`` holds both, and the name is held only by a name holding both (nohit28).
+    coordinated: bool = False
 
 
 #: A word of at least this many letters written all in capitals is a sigle (« PACTE », « ALUR »,
@@ -157,11 +161,19 @@ def popular_law_name(raw_words: Sequence[str]) -> FormSubject | None:
     (:func:`is_acronym`: « loi PACTE … »). Pure."""
     name: list[str] = []
     first = raw_words[1] if len(raw_words) > 1 else ""
-    for word in raw_words[1:]:
+    end = len(raw_words)
+    for k, word in enumerate(raw_words[1:], start=1):
         if not word[:1].isupper():
+            end = k
             break
         name.extend(normalize(word).split())
     kept = tuple(w for w in name if not relax.relaxable(w))
     if not name or relax.relaxable(name[0]) or not kept or set(name) & LUXEMBOURG_WORDS:
         return None
+    # « et » and one word after the capitalised run: the name coordinates two nouns, and French writes
+    # a name's first word only with a capital (« loi Climat et résilience »; « Informatique et Libertés »)
+    joined = [w for w in normalize(" ".join(raw_words[end + 1:end + 2])).split() if not relax.relaxable(w)] \
+        if end + 1 < len(raw_words) and normalize(raw_words[end]) == "et" else []
+    if joined and not set(joined) & LUXEMBOURG_WORDS:
+        return FormSubject("law", (*kept, *joined), popular=True, coordinated=True)
     return FormSubject("law", kept, popular=True, acronym=is_acronym(first) and normalize(first) == kept[0])

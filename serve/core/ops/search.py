@@ -3683,12 +3683,14 @@ def acronym_in_names(conn: sqlite3.Connection, word: str, holders: Sequence[tupl
     return any(sigle in re.split(r"\W+", str(v)) for (v,) in values)
 
 
-def name_holds_inflection(conn: sqlite3.Connection, word: str) -> bool:
-    """Whether some work's name holds ``word`` as itself or its plural or singular
+def name_holds_inflection(conn: sqlite3.Connection, word: str, *others: str) -> bool:
+    """Whether some work's name holds ``word`` (and each of ``others``: a popular name's nouns joined by
+    « et », « Climat et résilience », nohit28) as itself or its plural or singular
     (:func:`_inflections`), not only as the prefix of a longer word (a popular name's « Veil » in
     « veille »; nohit27, docs/adr/0066). Read-only."""
+    match = " AND ".join(_inflections(w) for w in (word, *others))
     return conn.execute("SELECT 1 FROM work_fts WHERE work_fts MATCH ? LIMIT 1",
-                        ("{titles short_titles aliases} : " + _inflections(word),)).fetchone() is not None
+                        ("{titles short_titles aliases} : (" + match + ")",)).fetchone() is not None
 
 
 def missing_form_words(ctx: CallContext, indexes: Sequence[MountedIndex], shape: FormSubject) -> list[str] | None:
@@ -3715,13 +3717,15 @@ def missing_form_words(ctx: CallContext, indexes: Sequence[MountedIndex], shape:
                 holders += found
                 known = known or word_in_texts(conn, word)
                 sigle = sigle or (shape.acronym and acronym_in_names(conn, word, found))
-                proper = proper or (shape.popular and bool(found) and name_holds_inflection(conn, word))
+                proper = proper or (shape.popular and bool(found) and name_holds_inflection(
+                    conn, word, *(shape.words[1:] if shape.coordinated else ())))
         of_form = [w for w, kind in holders if kind in kinds]
         if shape.acronym:  # a sigle is held by a name writing it in capitals (nohit27)
             return None if sigle else [word]
         if shape.popular:
-            # a proper name, as itself or its inflections ("Veil" is not « veille »): the texts need not hold it
-            return None if proper else [word]
+            # a proper name, as itself or its inflections ("Veil" is not « veille »): the texts need not hold it;
+            # a name of two nouns joined by « et » is held by a name holding both (nohit28)
+            return None if proper else list(shape.words) if shape.coordinated else [word]
         if of_form and len(holders) <= SPECIFIC_NAME_WORKS:
             return None  # a specific word an act of the form is named by
         if not of_form and known:
