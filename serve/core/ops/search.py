@@ -3702,12 +3702,17 @@ def missing_form_words(ctx: CallContext, indexes: Sequence[MountedIndex], shape:
     word is missing and no other word is a specific word (in the names of at most
     :data:`SPECIFIC_NAME_WORKS` works) that an act of the form is named by: then an act of the form
     may be the one asked for, by other words than the question's ("directive on package holidays":
-    the Package Travel Directive). For a popular name after « loi », its first word is missing when no
+    the Package Travel Directive, whose texts are about holidays) — unless a missing word is one no
+    work's name holds at all and no act's texts are about (:func:`act_about`): a subject no held act
+    has, narrowing the specific word's ("regulation on fluorinated greenhouse gases": the emission
+    acts name greenhouse gases, no act is about fluorinated ones; nohit28, docs/adr/0075). For a
+    popular name after « loi », its first word is missing when no
     work's name holds it at all (a proper name: "Sapin", held by the texts only as « sapins »); a sigle
     written in capitals (« loi PACTE … ») when no name writes it in capitals (:func:`acronym_in_names`:
     « Pacte logement » holds the common noun, nohit27). Read-only."""
     kinds = FORM_DOCUMENT_TYPES[shape.form]
     missing: list[str] = []
+    specific = unsaid = False
     for word in shape.words if not shape.popular else shape.words[:1]:
         holders: list[tuple[int, str]] = []
         known = sigle = proper = False
@@ -3727,10 +3732,17 @@ def missing_form_words(ctx: CallContext, indexes: Sequence[MountedIndex], shape:
             # a name of two nouns joined by « et » is held by a name holding both (nohit28)
             return None if proper else list(shape.words) if shape.coordinated else [word]
         if of_form and len(holders) <= SPECIFIC_NAME_WORKS:
-            return None  # a specific word an act of the form is named by
-        if not of_form and known:
+            specific = True  # a specific word an act of the form is named by
+        elif not of_form and known:
             missing.append(word)
-    return missing or None
+            unsaid = unsaid or (not holders and not any(_about(ctx, index, word) for index in indexes))
+    return None if specific and not unsaid else missing or None
+
+
+def _about(ctx: CallContext, index: MountedIndex, word: str) -> bool:
+    """:func:`act_about` of one word in one index (a session of its own). Read-only."""
+    with index.session(ctx.deadline_seconds) as conn:
+        return act_about(conn, [word])
 
 
 #: Text states read to tell whether a subject word no name holds is what some act is about.
