@@ -154,6 +154,22 @@ def law_terms(words: Sequence[str], language: str) -> tuple[tuple[str, ...], ...
                  for w, f in zip(words, found, strict=True))
 
 
+def compound_terms(word: str) -> tuple[tuple[str, ...], ...] | None:
+    """A German word of a form question that the lexicon does not hold whole but cuts into parts it
+    holds (:func:`derive.index.xlang.compound_parts`: "plattformarbeit" → « plateforme »,
+    « travailleurs »), as its parts' French terms, each term as its content words (normalised,
+    stop words left out); ``None`` for a word the lexicon cannot cut so. A compound names one thing,
+    so its parts' terms stand together wherever that thing is named (nohit28, docs/adr/0075). Pure
+    (the lexicon is read once, on first use)."""
+    parts = xlang.compound_parts(word, "de")
+    if parts is None or len(parts) < 2:
+        return None
+    lexicon = xlang.lexicon("de")
+    found = [lexicon.lookup(part, "de") or () for part in parts]
+    return tuple(tuple(dict.fromkeys(" ".join(w for w in normalize(t).split() if not relax.relaxable(w)) or normalize(t)
+                                     for t in terms)) for terms in found)
+
+
 def popular_law_name(raw_words: Sequence[str]) -> FormSubject | None:
     """« loi » and a statute's popular name, its capitalised words ("loi Sapin II lutte …": ``sapin
     ii``), or ``None`` when the word after « loi » is not capitalised, is a stop word ("Loi du …"),

@@ -61,7 +61,14 @@ from derive.index.textstore import read_heads
 from legal.outcomes import Outcome
 from serve.core import lanes, merge, ranking, subjects
 from serve.core.envelope import Answer, CallContext, answer, fanout, is_provisional
-from serve.core.formnames import FORM_DOCUMENT_TYPES, LAW, FormSubject, form_subject, is_name_number
+from serve.core.formnames import (
+    FORM_DOCUMENT_TYPES,
+    LAW,
+    FormSubject,
+    compound_terms,
+    form_subject,
+    is_name_number,
+)
 from serve.core.known_index import IndexAt, index_at
 from serve.core.mount import Catalogue, MountedIndex
 from serve.core.resolve import mounted_publisher
@@ -3643,6 +3650,32 @@ def _compound_near(conn: sqlite3.Connection, shape: ActName, works: Sequence[int
         ("{titles short_titles aliases} : (" + near + ")", *works)))
 
 
+def compounds_not_held(ctx: CallContext, indexes: Sequence[MountedIndex], words: Sequence[str]) -> list[str]:
+    """The words no index holds of a German question naming an EU act by its form and subject
+    ("Richtlinie zur Verbesserung der Arbeitsbedingungen in der Plattformarbeit"), when each is a
+    compound whose parts the lexicon translates (:func:`serve.core.formnames.compound_terms`) and whose
+    parts' French terms stand together (:data:`COMPOUND_NEAR_WORDS` words per word) in no work's name
+    and in the texts of no act about them (:func:`_texts_about`): the compound names a subject no held
+    act has, and the act it narrows the other words to is not held (nohit28, docs/adr/0075). Empty
+    when any of them is no such compound, a part is untranslated, or the parts stand together
+    somewhere: an unknown word is then left to the lanes, as before. Read-only."""
+    unheld: list[str] = []
+    for word in words:
+        terms = compound_terms(word)
+        if not terms or not all(terms):
+            return []
+        combos = [[_name_word(w) for term in combo for w in term.split()] for combo in itertools.product(*terms)]
+        near = " OR ".join(f"NEAR({' '.join(c)}, {COMPOUND_NEAR_WORDS * len(c)})" for c in combos)
+        for index in indexes:
+            with index.session(ctx.deadline_seconds) as conn:
+                if conn.execute("SELECT 1 FROM work_fts WHERE work_fts MATCH ? LIMIT 1",
+                                ("{titles short_titles aliases} : (" + near + ")",)).fetchone() \
+                        or _texts_about(conn, near):
+                    return []
+        unheld.append(word)
+    return unheld
+
+
 #: A subject word in the names of at most this many works (both indexes) is a specific word: the act
 #: it is in the name of may be the one asked for. A word in more names is an ordinary word of titles
 #: ("produits" in 81 names, « eau » in 26 as one sector among others): an act of the form holding it
@@ -3896,7 +3929,14 @@ def named_act(ctx: CallContext, indexes: Sequence[MountedIndex], plans: dict[str
             known |= {w for w in shape.words if w not in known and word_held(conn, w)}
             translated |= {w for w in shape.words if w not in known and w not in translated
                            and word_or_alternative_held(conn, w, alternatives.get(w, ()))}
-    if len(known | translated) < len(shape.words) or (fuzzy and typo_words(ctx, shape.words)):
+    unknown = [w for w in shape.words if w not in known | translated]
+    if unknown or (fuzzy and typo_words(ctx, shape.words)):
+        # a German compound naming a subject no held act has is no typo nor a word to leave to the lanes
+        unheld = compounds_not_held(ctx, indexes, unknown) if unknown and shape.eu_form and shape.alternatives \
+            and not (fuzzy and typo_words(ctx, shape.words)) else []
+        for plan in plans.values() if unheld else ():
+            plan.name_not_held = {"reason": "name_not_held", "shape": shape.kind, "words": list(shape.words),
+                                  "compounds": unheld}
         return
     for index in indexes:
         with index.session(ctx.deadline_seconds) as conn:
