@@ -17,10 +17,16 @@ A popular name written as a sigle ("loi PACTE …": :func:`is_acronym`) is held 
 the same capitals, not by one holding the common noun it spells (« Pacte logement »; nohit27,
 docs/adr/0066).
 
+A popular name of two nouns joined by « et » (« loi Climat et résilience ») is held only by a name holding
+both (``FormSubject.coordinated``); a popular name's number, digits or a roman numeral ("Rome III"), is part
+of the name (:func:`is_name_number`; nohit28, docs/adr/0075).
+
 German questions ("Richtlinie über …", "Verordnung über …", "Gesetz über …") are not read: the acts'
 names are held in French and English, and the cross-language lexicon gives a German word one or two of
 its French terms (« Gebäude » → « immeuble », where the names say « bâtiments »), so a name silent on those terms
-does not show the act is absent (ADR 0052, "German questions").
+does not show the act is absent (ADR 0052, "German questions"). One exception, read by
+``serve.core.ops.search.compounds_not_held``: a compound held nowhere whose parts the lexicon translates
+(:func:`compound_terms`), when those terms stand together in no name and no act's texts (ADR 0075).
 
 Pure: these functions read only the query's words (and, for an English statute question, the
 cross-language lexicon, loaded once).

@@ -402,7 +402,9 @@ def act_name(raw: str) -> ActName | None:
       than a ``name``. Not in French ("règlement Taxonomie": the publisher's aliases are English,
       and the French name of a held act is often in no French title, nor a name of one text);
     - such a capitalised popular name followed by other words ("Common Charger Directive USB-C"):
-      kind ``popular`` too (:func:`embedded_popular_name`);
+      kind ``popular`` too (:func:`embedded_popular_name`); a capitalised ``… Act`` followed by other
+      words ("European Media Freedom Act editorial independence …"): kind ``name``
+      (:func:`embedded_act_name`);
     - an act form and a link word first, then at least two subject words ("directive on …",
       "loi sur les …", "Verordnung über …"): kind ``subject``, the subject words; an EU act's form
       (:data:`EU_SUBJECT_FORMS`) is kept in ``eu_form``, and a German form's words carry their French
