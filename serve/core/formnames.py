@@ -17,10 +17,16 @@ A popular name written as a sigle ("loi PACTE …": :func:`is_acronym`) is held 
 the same capitals, not by one holding the common noun it spells (« Pacte logement »; nohit27,
 docs/adr/0066).
 
+A popular name of two nouns joined by « et » (« loi Climat et résilience ») is held only by a name holding
+both (``FormSubject.coordinated``); a popular name's number, digits or a roman numeral ("Rome III"), is part
+of the name (:func:`is_name_number`; nohit28, docs/adr/0075).
+
 German questions ("Richtlinie über …", "Verordnung über …", "Gesetz über …") are not read: the acts'
 names are held in French and English, and the cross-language lexicon gives a German word one or two of
 its French terms (« Gebäude » → « immeuble », where the names say « bâtiments »), so a name silent on those terms
-does not show the act is absent (ADR 0052, "German questions").
+does not show the act is absent (ADR 0052, "German questions"). One exception, read by
+``serve.core.ops.search.compounds_not_held``: a compound held nowhere whose parts the lexicon translates
+(:func:`compound_terms`), when those terms stand together in no name and no act's texts (ADR 0075).
 
 Pure: these functions read only the query's words (and, for an English statute question, the
 cross-language lexicon, loaded once).
@@ -28,6 +34,7 @@ cross-language lexicon, loaded once).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -64,13 +71,17 @@ class FormSubject:
     from the cross-language lexicon (``()`` for an English word the lexicon does not translate);
     ``language``: the statute question's language (``"fr"``, ``"en"``), empty for a form's;
     ``acronym``: a popular name's first word is written in capitals (« loi PACTE »): a sigle, which
-    only a name writing the same letters in capitals holds (:func:`is_acronym`)."""
+    only a name writing the same letters in capitals holds (:func:`is_acronym`); ``coordinated``: a
+    popular name of two nouns joined by « et » (:func:`popular_law_name`)."""
     form: str
     words: tuple[str, ...]
     popular: bool = False
     terms: tuple[tuple[str, ...], ...] = ()
     language: str = ""
     acronym: bool = False
+    #: A popular name of two nouns joined by « et » (« loi Climat et résilience », « loi Informatique et
+    #: Libertés »): ``words`` holds both, and the name is held only by a name holding both (nohit28).
+    coordinated: bool = False
 
 
 #: A word of at least this many letters written all in capitals is a sigle (« PACTE », « ALUR »,
@@ -86,6 +97,22 @@ def is_acronym(raw_word: str) -> bool:
     « pacte » of « Pacte logement ». Pure."""
     letters = [c for c in raw_word if c.isalpha()]
     return len(letters) >= ACRONYM_MIN_LETTERS and all(c.isupper() for c in letters)
+
+
+#: A roman numeral of two letters or more, normalised ("ii", "iii", "iv", "vi" …): a series name's
+#: number ("Rome III", "Dublin III", "Solvency II"). A one-letter "i", "v" or "x" is as often a
+#: letter or a list mark as a number, so it is not read as one.
+_ROMAN_NUMERAL = re.compile(r"(?=[ivx]{2})x{0,3}(?:ix|iv|v?i{0,3})")
+
+
+def is_name_number(word: str) -> bool:
+    """Whether a normalised word of a popular name is the name's number: digits ("Euro 7") or a roman
+    numeral of two letters or more ("Rome III", "Seveso III"). EU private-law and asylum
+    instruments are a series told apart by that number alone — "Rome I" (Regulation 593/2008, the law
+    applicable to contracts), "Rome II" (864/2007, non-contractual obligations), "Rome III"
+    (1259/2010, divorce); "Dublin II" and "Dublin III" — so the word before it with another number
+    names another act: the name's word and its number are one phrase (nohit28, docs/adr/0075). Pure."""
+    return word.isdigit() or _ROMAN_NUMERAL.fullmatch(word) is not None
 
 
 def form_subject(raw: str) -> FormSubject | None:
@@ -133,6 +160,22 @@ def law_terms(words: Sequence[str], language: str) -> tuple[tuple[str, ...], ...
                  for w, f in zip(words, found, strict=True))
 
 
+def compound_terms(word: str) -> tuple[tuple[str, ...], ...] | None:
+    """A German word of a form question that the lexicon does not hold whole but cuts into parts it
+    holds (:func:`derive.index.xlang.compound_parts`: "plattformarbeit" → « plateforme »,
+    « travailleurs »), as its parts' French terms, each term as its content words (normalised,
+    stop words left out); ``None`` for a word the lexicon cannot cut so. A compound names one thing,
+    so its parts' terms stand together wherever that thing is named (nohit28, docs/adr/0075). Pure
+    (the lexicon is read once, on first use)."""
+    parts = xlang.compound_parts(word, "de")
+    if parts is None or len(parts) < 2:
+        return None
+    lexicon = xlang.lexicon("de")
+    found = [lexicon.lookup(part, "de") or () for part in parts]
+    return tuple(tuple(dict.fromkeys(" ".join(w for w in normalize(t).split() if not relax.relaxable(w)) or normalize(t)
+                                     for t in terms)) for terms in found)
+
+
 def popular_law_name(raw_words: Sequence[str]) -> FormSubject | None:
     """« loi » and a statute's popular name, its capitalised words ("loi Sapin II lutte …": ``sapin
     ii``), or ``None`` when the word after « loi » is not capitalised, is a stop word ("Loi du …"),
@@ -140,11 +183,19 @@ def popular_law_name(raw_words: Sequence[str]) -> FormSubject | None:
     (:func:`is_acronym`: « loi PACTE … »). Pure."""
     name: list[str] = []
     first = raw_words[1] if len(raw_words) > 1 else ""
-    for word in raw_words[1:]:
+    end = len(raw_words)
+    for k, word in enumerate(raw_words[1:], start=1):
         if not word[:1].isupper():
+            end = k
             break
         name.extend(normalize(word).split())
     kept = tuple(w for w in name if not relax.relaxable(w))
     if not name or relax.relaxable(name[0]) or not kept or set(name) & LUXEMBOURG_WORDS:
         return None
+    # « et » and one word after the capitalised run: the name coordinates two nouns, and French writes
+    # a name's first word only with a capital (« loi Climat et résilience »; « Informatique et Libertés »)
+    joined = [w for w in normalize(" ".join(raw_words[end + 1:end + 2])).split() if not relax.relaxable(w)] \
+        if end + 1 < len(raw_words) and normalize(raw_words[end]) == "et" else []
+    if joined and not set(joined) & LUXEMBOURG_WORDS:
+        return FormSubject("law", (*kept, *joined), popular=True, coordinated=True)
     return FormSubject("law", kept, popular=True, acronym=is_acronym(first) and normalize(first) == kept[0])

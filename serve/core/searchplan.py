@@ -402,7 +402,9 @@ def act_name(raw: str) -> ActName | None:
       than a ``name``. Not in French ("règlement Taxonomie": the publisher's aliases are English,
       and the French name of a held act is often in no French title, nor a name of one text);
     - such a capitalised popular name followed by other words ("Common Charger Directive USB-C"):
-      kind ``popular`` too (:func:`embedded_popular_name`);
+      kind ``popular`` too (:func:`embedded_popular_name`); a capitalised ``… Act`` followed by other
+      words ("European Media Freedom Act editorial independence …"): kind ``name``
+      (:func:`embedded_act_name`);
     - an act form and a link word first, then at least two subject words ("directive on …",
       "loi sur les …", "Verordnung über …"): kind ``subject``, the subject words; an EU act's form
       (:data:`EU_SUBJECT_FORMS`) is kept in ``eu_form``, and a German form's words carry their French
@@ -444,7 +446,34 @@ def act_name(raw: str) -> ActName | None:
             form = EU_SUBJECT_FORMS.get(words[0], "")
             return ActName("subject", subject, " ".join(words), eu_form=form,
                            alternatives=german_alternatives(subject) if words[0] in GERMAN_FORMS else ())
-    return embedded_popular_name(raw_words) or form_first_popular_name(raw_words)
+    return embedded_popular_name(raw_words) or form_first_popular_name(raw_words) or embedded_act_name(raw_words)
+
+
+def embedded_act_name(raw_words: Sequence[str]) -> ActName | None:
+    """An act's name ending in a capitalised ``Act`` followed by the question's other words
+    ("European Media Freedom Act editorial independence of public service media"): kind ``name``, as
+    when the name ends the query — the run of one to :data:`NAME_MAX_WORDS` capitalised words before
+    ``Act`` and ``act`` its words. English writes an act's short title with capitals and the words
+    about it in lower case, so the words after the name do not change which act is named. Not when
+    a word of the name has a digit or names Luxembourg, nor when the words after it hold another
+    act's form (two acts compared: "Digital Services Act and Digital Markets Act compared"; nohit28,
+    docs/adr/0075). Pure."""
+    for k, word in enumerate(raw_words[1:-1], start=1):
+        if word != "Act":
+            continue
+        run: list[str] = []
+        for before in reversed(raw_words[:k]):
+            if not before[:1].isupper() or len(run) == NAME_MAX_WORDS:
+                break
+            run.insert(0, before)
+        name = [*normalize(" ".join(run)).split(), "act"]
+        rest = set(normalize(" ".join(raw_words[k + 1:])).split())
+        kept = tuple(w for w in name if not relax.relaxable(w))
+        if len(kept) < 2 or any(c.isdigit() for w in run for c in w) or set(name) & LUXEMBOURG_WORDS \
+                or rest & (SUBJECT_FORMS | NAME_TAIL_FORMS | POPULAR_TAIL_FORMS.keys()):
+            return None
+        return ActName("name", kept, " ".join(name))
+    return None
 
 
 def embedded_popular_name(raw_words: Sequence[str]) -> ActName | None:

@@ -64,7 +64,14 @@ from derive.index.textstore import read_heads
 from legal.outcomes import Outcome
 from serve.core import lanes, merge, ranking, subjects
 from serve.core.envelope import Answer, CallContext, answer, fanout, is_provisional
-from serve.core.formnames import FORM_DOCUMENT_TYPES, LAW, FormSubject, form_subject
+from serve.core.formnames import (
+    FORM_DOCUMENT_TYPES,
+    LAW,
+    FormSubject,
+    compound_terms,
+    form_subject,
+    is_name_number,
+)
 from serve.core.known_index import IndexAt, index_at
 from serve.core.mount import Catalogue, MountedIndex
 from serve.core.resolve import mounted_publisher
@@ -3532,7 +3539,7 @@ def _popular_tokens(words: Sequence[str]) -> list[str]:
     title ("of 7 March 2019")."""
     tokens: list[str] = []
     for k, word in enumerate(words):
-        if word.isdigit() and k > 0 and not words[k - 1].isdigit():
+        if is_name_number(word) and k > 0 and not is_name_number(words[k - 1]):
             tokens[-1] = f'"{words[k - 1]} {word}"'
         else:
             tokens.append(_name_word(word))
@@ -3597,8 +3604,8 @@ def popular_name_held(conn: sqlite3.Connection, shape: ActName) -> bool:
     if docs and all(w in docs for w in shape.words if len(w) >= VOCABULARY_MIN_LETTERS):
         rarest = min(docs, key=lambda w: (docs[w], w))
         k = shape.words.index(rarest)
-        number = shape.words[k + 1] if k + 1 < len(shape.words) and shape.words[k + 1].isdigit() else ""
-        # a word and the number after it are one name ("Euro 7": :func:`_popular_tokens`)
+        number = shape.words[k + 1] if k + 1 < len(shape.words) and is_name_number(shape.words[k + 1]) else ""
+        # a word and the number after it are one name ("Euro 7", "Rome III": :func:`_popular_tokens`)
         token = f'"{rarest} {number}"' if number else _inflections(rarest)
         named = [int(r[0]) for r in conn.execute("SELECT rowid FROM work_fts WHERE work_fts MATCH ? LIMIT ?",
                                                  ("{titles short_titles aliases} : " + token,
@@ -3701,6 +3708,32 @@ def _compound_near(conn: sqlite3.Connection, shape: ActName, works: Sequence[int
         ("{titles short_titles aliases} : (" + near + ")", *works)))
 
 
+def compounds_not_held(ctx: CallContext, indexes: Sequence[MountedIndex], words: Sequence[str]) -> list[str]:
+    """The words no index holds of a German question naming an EU act by its form and subject
+    ("Richtlinie zur Verbesserung der Arbeitsbedingungen in der Plattformarbeit"), when each is a
+    compound whose parts the lexicon translates (:func:`serve.core.formnames.compound_terms`) and whose
+    parts' French terms stand together (:data:`COMPOUND_NEAR_WORDS` words per word) in no work's name
+    and in the texts of no act about them (:func:`_texts_about`): the compound names a subject no held
+    act has, and the act it narrows the other words to is not held (nohit28, docs/adr/0075). Empty
+    when any of them is no such compound, a part is untranslated, or the parts stand together
+    somewhere: an unknown word is then left to the lanes, as before. Read-only."""
+    unheld: list[str] = []
+    for word in words:
+        terms = compound_terms(word)
+        if not terms or not all(terms):
+            return []
+        combos = [[_name_word(w) for term in combo for w in term.split()] for combo in itertools.product(*terms)]
+        near = " OR ".join(f"NEAR({' '.join(c)}, {COMPOUND_NEAR_WORDS * len(c)})" for c in combos)
+        for index in indexes:
+            with index.session(ctx.deadline_seconds) as conn:
+                if conn.execute("SELECT 1 FROM work_fts WHERE work_fts MATCH ? LIMIT 1",
+                                ("{titles short_titles aliases} : (" + near + ")",)).fetchone() \
+                        or _texts_about(conn, near):
+                    return []
+        unheld.append(word)
+    return unheld
+
+
 #: A subject word in the names of at most this many works (both indexes) is a specific word: the act
 #: it is in the name of may be the one asked for. A word in more names is an ordinary word of titles
 #: ("produits" in 81 names, « eau » in 26 as one sector among others): an act of the form holding it
@@ -3741,12 +3774,14 @@ def acronym_in_names(conn: sqlite3.Connection, word: str, holders: Sequence[tupl
     return any(sigle in re.split(r"\W+", str(v)) for (v,) in values)
 
 
-def name_holds_inflection(conn: sqlite3.Connection, word: str) -> bool:
-    """Whether some work's name holds ``word`` as itself or its plural or singular
+def name_holds_inflection(conn: sqlite3.Connection, word: str, *others: str) -> bool:
+    """Whether some work's name holds ``word`` (and each of ``others``: a popular name's nouns joined by
+    « et », « Climat et résilience », nohit28) as itself or its plural or singular
     (:func:`_inflections`), not only as the prefix of a longer word (a popular name's « Veil » in
     « veille »; nohit27, docs/adr/0066). Read-only."""
+    match = " AND ".join(_inflections(w) for w in (word, *others))
     return conn.execute("SELECT 1 FROM work_fts WHERE work_fts MATCH ? LIMIT 1",
-                        ("{titles short_titles aliases} : " + _inflections(word),)).fetchone() is not None
+                        ("{titles short_titles aliases} : (" + match + ")",)).fetchone() is not None
 
 
 def missing_form_words(ctx: CallContext, indexes: Sequence[MountedIndex], shape: FormSubject) -> list[str] | None:
@@ -3758,12 +3793,17 @@ def missing_form_words(ctx: CallContext, indexes: Sequence[MountedIndex], shape:
     word is missing and no other word is a specific word (in the names of at most
     :data:`SPECIFIC_NAME_WORKS` works) that an act of the form is named by: then an act of the form
     may be the one asked for, by other words than the question's ("directive on package holidays":
-    the Package Travel Directive). For a popular name after « loi », its first word is missing when no
+    the Package Travel Directive, whose texts are about holidays) — unless a missing word is one no
+    work's name holds at all and no act's texts are about (:func:`act_about`): a subject no held act
+    has, narrowing the specific word's ("regulation on fluorinated greenhouse gases": the emission
+    acts name greenhouse gases, no act is about fluorinated ones; nohit28, docs/adr/0075). For a
+    popular name after « loi », its first word is missing when no
     work's name holds it at all (a proper name: "Sapin", held by the texts only as « sapins »); a sigle
     written in capitals (« loi PACTE … ») when no name writes it in capitals (:func:`acronym_in_names`:
     « Pacte logement » holds the common noun, nohit27). Read-only."""
     kinds = FORM_DOCUMENT_TYPES[shape.form]
     missing: list[str] = []
+    specific = unsaid = False
     for word in shape.words if not shape.popular else shape.words[:1]:
         holders: list[tuple[int, str]] = []
         known = sigle = proper = False
@@ -3773,18 +3813,27 @@ def missing_form_words(ctx: CallContext, indexes: Sequence[MountedIndex], shape:
                 holders += found
                 known = known or word_in_texts(conn, word)
                 sigle = sigle or (shape.acronym and acronym_in_names(conn, word, found))
-                proper = proper or (shape.popular and bool(found) and name_holds_inflection(conn, word))
+                proper = proper or (shape.popular and bool(found) and name_holds_inflection(
+                    conn, word, *(shape.words[1:] if shape.coordinated else ())))
         of_form = [w for w, kind in holders if kind in kinds]
         if shape.acronym:  # a sigle is held by a name writing it in capitals (nohit27)
             return None if sigle else [word]
         if shape.popular:
-            # a proper name, as itself or its inflections ("Veil" is not « veille »): the texts need not hold it
-            return None if proper else [word]
+            # a proper name, as itself or its inflections ("Veil" is not « veille »): the texts need not hold it;
+            # a name of two nouns joined by « et » is held by a name holding both (nohit28)
+            return None if proper else list(shape.words) if shape.coordinated else [word]
         if of_form and len(holders) <= SPECIFIC_NAME_WORKS:
-            return None  # a specific word an act of the form is named by
-        if not of_form and known:
+            specific = True  # a specific word an act of the form is named by
+        elif not of_form and known:
             missing.append(word)
-    return missing or None
+            unsaid = unsaid or (not holders and not any(_about(ctx, index, word) for index in indexes))
+    return None if specific and not unsaid else missing or None
+
+
+def _about(ctx: CallContext, index: MountedIndex, word: str) -> bool:
+    """:func:`act_about` of one word in one index (a session of its own). Read-only."""
+    with index.session(ctx.deadline_seconds) as conn:
+        return act_about(conn, [word])
 
 
 #: Text states read to tell whether a subject word no name holds is what some act is about.
@@ -3938,7 +3987,14 @@ def named_act(ctx: CallContext, indexes: Sequence[MountedIndex], plans: dict[str
             known |= {w for w in shape.words if w not in known and word_held(conn, w)}
             translated |= {w for w in shape.words if w not in known and w not in translated
                            and word_or_alternative_held(conn, w, alternatives.get(w, ()))}
-    if len(known | translated) < len(shape.words) or (fuzzy and typo_words(ctx, shape.words)):
+    unknown = [w for w in shape.words if w not in known | translated]
+    if unknown or (fuzzy and typo_words(ctx, shape.words)):
+        # a German compound naming a subject no held act has is no typo nor a word to leave to the lanes
+        unheld = compounds_not_held(ctx, indexes, unknown) if unknown and shape.eu_form and shape.alternatives \
+            and not (fuzzy and typo_words(ctx, shape.words)) else []
+        for plan in plans.values() if unheld else ():
+            plan.name_not_held = {"reason": "name_not_held", "shape": shape.kind, "words": list(shape.words),
+                                  "compounds": unheld}
         return
     for index in indexes:
         with index.session(ctx.deadline_seconds) as conn:
