@@ -13,6 +13,7 @@ and a withdrawn state sharing the winner's start is disclosed beside the answer.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -163,3 +164,17 @@ def neighbours(versions: Sequence[Version], day: str) -> tuple[Version | None, V
     before = [v for v in live if v.valid_from <= day]
     after = [v for v in live if v.valid_from > day]
     return (before[-1] if before else None), (after[0] if after else None)
+
+
+def enacted_by(conn: sqlite3.Connection, works: Sequence[int], day: str) -> list[int]:
+    """The works among ``works`` (rowids, order kept) with a live state starting on or before
+    ``day``: the acts held by then. A name asked of as of an earlier day (the alias « loi sur la
+    protection des données » of the 2018 law, asked as of 1993) names none of the others: the act
+    did not exist yet, and the question means the law of that time (issue #15, titles28). Read-only."""
+    if not works:
+        return []
+    marks = ",".join("?" * len(works))
+    held = {int(r[0]) for r in conn.execute(
+        f"SELECT DISTINCT work_rowid FROM versions WHERE work_rowid IN ({marks}) AND withdrawn = 0 "
+        "AND valid_from <= ?", (*works, day))}
+    return [w for w in works if w in held]

@@ -64,7 +64,7 @@ from serve.core.envelope import Answer, CallContext, answer, fanout, is_provisio
 from serve.core.formnames import FORM_DOCUMENT_TYPES, LAW, FormSubject, form_subject
 from serve.core.known_index import IndexAt, index_at
 from serve.core.mount import Catalogue, MountedIndex
-from serve.core.resolve import mounted_publisher
+from serve.core.resolve import enacted_by, mounted_publisher
 from serve.core.searchplan import (
     FREQUENT_PHRASE_WORKS,
     POPULAR_TAIL_FORMS,
@@ -1451,9 +1451,10 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         hits.extend(extra.hits)
         out.gates |= extra.gates
         out.expansions += [e for e in extra.expansions if e not in out.expansions]
-    if not plan.strong and hits and len(out.groups) >= 2 and options.grain == "works" \
-            and len({h.row["work_rowid"] for h in hits}) < options.limit:
-        # beside the keyword hits, the acts only their names can find
+    if not plan.strong and (hits or empty_at_last_stage(out, options)) and len(out.groups) >= 2 \
+            and options.grain == "works" and len({h.row["work_rowid"] for h in hits}) < options.limit:
+        # beside the keyword hits, the acts only their names can find; and instead of no hits at all
+        # (the last stage found none: empty_at_last_stage)
         listed = {h.row["work_rowid"] for h in hits}
         titled = once("untexted", lambda: untexted_title_rows(conn, out.groups, filters, options.limit, index))
         hits.extend(h for h in titled if h.row["work_rowid"] not in listed)
@@ -1531,6 +1532,16 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         out.top_title_match = title_match(works_subject_precision(conn, [top], out.groups, index).get(top, 0.0),
                                           works_title_coverage(conn, [top], out.groups, index).get(top, 0.0))
     return out
+
+
+def empty_at_last_stage(out: Lexical, options: LaneOptions) -> bool:
+    """Whether the lanes' last stage (relaxed: :attr:`LaneOptions.relax`) found nothing for words
+    this index holds (relaxation not withheld as ``unknown_terms``): then the acts whose names alone
+    hold a strict majority of the words (:func:`untexted_title_rows`: their text is not held) answer
+    rather than nothing. « durée du congé annuel payé d'un salarié du privé » asked as of 1975-06-01:
+    no text of that day holds the words, and the Loi du 22 avril 1966 … du congé annuel payé des
+    salariés du secteur privé, in force then, is held by its title only (issue #15, titles28). Pure."""
+    return not out.hits and options.relax and (out.relaxation_withheld or {}).get("reason") != "unknown_terms"
 
 
 def strict_hit(hit: Hit) -> bool:
@@ -3159,7 +3170,12 @@ def _plan(ctx: CallContext, index: MountedIndex, parsed: Any, args: dict[str, An
         with index.session(ctx.deadline_seconds) as conn:
             return phrase_is_frequent(conn, index, phrase)
 
-    plan = build_plan(index, parsed, args["works"], profiles, frequent, language=args.get("language"))
+    def enacted(works: Sequence[int]) -> list[int]:
+        with index.session(ctx.deadline_seconds) as conn:
+            return enacted_by(conn, works, args["as_of"])
+
+    plan = build_plan(index, parsed, args["works"], profiles, frequent, language=args.get("language"),
+                      enacted=enacted if args.get("as_of") else None)
     if index.publisher.value == "lu-legilux":  # "Luxembourg law on …": every Legilux act is
         plan.terms = ranking.without_own_country(plan.terms, plan.synonyms, plan.translations is not None,
                                                  lambda t: not relax.relaxable_term(t),
