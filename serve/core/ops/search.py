@@ -3522,10 +3522,29 @@ POPULAR_HOLDERS_SAMPLE = 50
 VOCABULARY_MIN_LETTERS = 4
 
 
-def _of_form(conn: sqlite3.Connection, works: Sequence[int], form: str) -> list[int]:
+#: The Luxembourg document types a French « règlement » also names: a règlement grand-ducal (the
+#: Grand Duke's regulations executing the laws, Constitution art. 45) or ministériel is « règlement »
+#: in Luxembourg French as an EU regulation is (« règlement sur les balances non automatiques »: the
+#: Règlement grand-ducal du 26 janvier 2016 concernant les instruments de pesage à fonctionnement non
+#: automatique; issue #15, titles28).
+FRENCH_REGLEMENT_KINDS = frozenset({"RGD", "RMIN"})
+
+
+def subject_form_kinds(shape: ActName) -> frozenset[str]:
+    """The document types a subject question's EU form (``shape.eu_form``) stands for: the EU form's
+    (:data:`serve.core.searchplan.POPULAR_TAIL_FORMS`), and for a French « règlement … » the
+    Luxembourg règlements too (:data:`FRENCH_REGLEMENT_KINDS`). Pure."""
+    kinds = POPULAR_TAIL_FORMS.get(shape.eu_form, frozenset())
+    if shape.eu_form == "regulation" and shape.phrase.split()[:1] == ["reglement"]:
+        kinds = kinds | FRENCH_REGLEMENT_KINDS
+    return kinds
+
+
+def _of_form(conn: sqlite3.Connection, works: Sequence[int], form: str,
+             kinds: frozenset[str] | None = None) -> list[int]:
     """The works among ``works`` of the document types a popular name's tail form stands for
-    (:data:`serve.core.searchplan.POPULAR_TAIL_FORMS`)."""
-    kinds = POPULAR_TAIL_FORMS.get(form, frozenset())
+    (:data:`serve.core.searchplan.POPULAR_TAIL_FORMS`), or of ``kinds`` when given."""
+    kinds = POPULAR_TAIL_FORMS.get(form, frozenset()) if kinds is None else kinds
     if not works or not kinds:
         return []
     marks = ",".join("?" * len(works))
@@ -3614,7 +3633,7 @@ def form_titled_works(conn: sqlite3.Connection, shape: ActName) -> list[int]:
     holders = [[int(r[0]) for r in conn.execute("SELECT rowid FROM work_fts WHERE work_fts MATCH ? LIMIT ?",
                                                 (m, FORM_TITLED_SAMPLE + 1))] for m in matches]
     of_form = {k: found for k, h in enumerate(holders) if 0 < len(h) <= FORM_TITLED_SAMPLE
-               and (found := _of_form(conn, h, shape.eu_form))}
+               and (found := _of_form(conn, h, shape.eu_form, subject_form_kinds(shape)))}
     if not of_form:
         return []
     first = min(of_form, key=lambda k: (len(holders[k]), k))  # the rarest word held by a name of an act of the form
