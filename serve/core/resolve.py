@@ -13,16 +13,19 @@ and a withdrawn state sharing the winner's start is disclosed beside the answer.
 
 from __future__ import annotations
 
+import re
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from derive.index.query import STOP_WORDS
 from derive.index.text import normalize
 from legal.errors import RequestError
 from legal.identifiers import EURLEX_ID, celex_numbers, celex_to_slug, clean_url, url_candidates
 from legal.publishers import registry as publisher_registry
 from serve.core.envelope import Answer, CallContext, unknown_publisher, unknown_work
 from serve.core.mount import MountedIndex
+from serve.core.searchplan import Mention, Plan
 from serve.core.store import Version, Work, work_by_slug
 
 IDENTITY_KINDS = ("official_identifier", "alias", "publisher_short_title", "official_title")
@@ -178,3 +181,71 @@ def enacted_by(conn: sqlite3.Connection, works: Sequence[int], day: str) -> list
         f"SELECT DISTINCT work_rowid FROM versions WHERE work_rowid IN ({marks}) AND withdrawn = 0 "
         "AND valid_from <= ?", (*works, day))}
     return [w for w in works if w in held]
+
+
+#: An acronym a question may write for a held name: capitals only, at least this many letters
+#: (three-letter sigles stand for too many names by chance).
+ACRONYM_MIN_LETTERS = 4
+#: Works whose names an acronym may stand for in one index (more: the initials say nothing of one act).
+ACRONYM_WORKS_MAX = 3
+_ACRONYM = re.compile(rf"^[A-Z]{{{ACRONYM_MIN_LETTERS},}}$")
+
+
+def initials(name: str) -> str:
+    """The acronym a name is written as: the first letter of each of its normalised words, the
+    linking words left out (« European Insurance and Occupational Pensions Authority » → ``eiopa``);
+    empty when a word is not alphabetic (a number, an act number: no acronym of a name). Pure."""
+    words = [w for w in normalize(name).split() if w not in STOP_WORDS]
+    if len(words) < ACRONYM_MIN_LETTERS or not all(w.isalpha() for w in words):
+        return ""
+    return "".join(w[0] for w in words)
+
+
+def name_initials(conn: sqlite3.Connection) -> dict[str, frozenset[int]]:
+    """Acronym (:func:`initials`) → the works an alias or a publisher short title of which it is the
+    initials of, whole: how an authority or an act is abbreviated (« EIOPA »: the alias « European
+    Insurance and Occupational Pensions Authority » of Regulation (EU) No 1094/2010 establishing it).
+    Read once per mounted index (``MountedIndex.memo``). Read-only."""
+    found: dict[str, set[int]] = {}
+    for work, value in conn.execute(
+            "SELECT work_rowid, value FROM work_names WHERE kind IN ('alias', 'publisher_short_title')"):
+        if key := initials(str(value)):
+            found.setdefault(key, set()).add(int(work))
+    return {key: frozenset(works) for key, works in found.items()}
+
+
+def acronym_works(by_initials: Mapping[str, frozenset[int]], held_names: Mapping[str, object],
+                  token: str) -> list[int]:
+    """The works a question's word ``token`` names as the acronym of their names: written in
+    capitals (:data:`ACRONYM_MIN_LETTERS` letters or more), held by no name as itself (a sigle an
+    alias already holds is resolved as a name), the initials of the whole names of one to
+    :data:`ACRONYM_WORKS_MAX` works (:func:`name_initials`). Empty otherwise. Pure."""
+    key = token.lower()
+    if not _ACRONYM.match(token) or key in held_names:
+        return []
+    works = by_initials.get(key, frozenset())
+    return sorted(works) if len(works) <= ACRONYM_WORKS_MAX else []
+
+
+def named_acronyms(indexes: Sequence[MountedIndex], plans: Mapping[str, Plan], raw: str) -> None:
+    """Name softly (reason ``acronym_name``: ranked first, nothing restricted; plans, in place) the
+    works a question's capitalised word is the acronym of (:func:`acronym_works`): « EIOPA regulation »
+    is the regulation establishing the European Insurance and Occupational Pensions Authority, whose
+    names hold the authority's name, never its acronym (issue #15, titles28). Not for a plan that
+    names a work otherwise (a mention, an article, an anchor) or says the act is not held."""
+    tokens = [t for t in re.split(r"[^\w]+", raw) if _ACRONYM.match(t)]
+    if not tokens:
+        return
+    if any(key in index.catalogue.names for index in indexes for key in (t.lower() for t in tokens)):
+        return  # a sigle some name holds as itself: the names resolve it
+    for index in indexes:
+        plan = plans[index.publisher.value]
+        if plan.mentions or plan.article_key or plan.anchor or plan.name_not_held:
+            continue
+        by_initials = index.memo("name_initials", name_initials)
+        for token in tokens:
+            works = acronym_works(by_initials, index.catalogue.names, token)
+            if works:
+                plan.mentions.append(Mention(token.lower(), "resolved" if len(works) == 1 else "ambiguous",
+                                             "acronym_name", works, soft=True))
+                plan.boost = sorted(set(plan.boost) | set(works))

@@ -85,7 +85,7 @@ def test_a_french_reglement_names_the_luxembourg_reglements_too() -> None:
     french = act_name("règlement sur la liste des vaccinations conseillées")
     english = act_name("regulation on the list of recommended vaccinations")
     assert french is not None and english is not None
-    assert FRENCH_REGLEMENT_KINDS <= subject_form_kinds(french)
+    assert subject_form_kinds(french) >= FRENCH_REGLEMENT_KINDS
     assert not FRENCH_REGLEMENT_KINDS & subject_form_kinds(english)
     directive = act_name("directive sur la liste des vaccinations conseillées")
     assert directive is not None and not FRENCH_REGLEMENT_KINDS & subject_form_kinds(directive)

@@ -64,7 +64,7 @@ from serve.core.envelope import Answer, CallContext, answer, fanout, is_provisio
 from serve.core.formnames import FORM_DOCUMENT_TYPES, LAW, FormSubject, form_subject
 from serve.core.known_index import IndexAt, index_at
 from serve.core.mount import Catalogue, MountedIndex
-from serve.core.resolve import enacted_by, mounted_publisher
+from serve.core.resolve import enacted_by, mounted_publisher, named_acronyms
 from serve.core.searchplan import (
     FREQUENT_PHRASE_WORKS,
     POPULAR_TAIL_FORMS,
@@ -4067,6 +4067,7 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
         dated_reference_not_held(indexes, plans, parsed.raw)
         dated_subject_not_held(ctx, indexes, plans, parsed.raw)
         form_subject_not_held(ctx, indexes, plans, parsed.raw)
+        named_acronyms(indexes, plans, parsed.raw)
         transposing_laws(ctx, indexes, plans, own_law)
     someone_strong = any(p.names_publisher for p in plans.values())
     known = _known_anywhere(ctx, plans, args["language"]) if args["fuzzy"] == "auto" else set()
