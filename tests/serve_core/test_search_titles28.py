@@ -17,7 +17,7 @@ from typing import Any
 
 from serve.core import LegalCore, ranking
 from serve.core.ops.search import FRENCH_REGLEMENT_KINDS, subject_form_kinds
-from serve.core.resolve import enacted_by
+from serve.core.resolve import acronym_works, enacted_by, initials, name_initials
 from serve.core.searchplan import act_name
 
 EU = "eu-eurlex"
@@ -114,3 +114,30 @@ def test_predecessors_follow_the_repealing_clause_not_the_rowids() -> None:
     # rowids in the opposite order of the title's: the newest-first order listed 2004/72 first
     numbered = {"2003 6": 2, "2003 124": 3, "2003 125": 4, "2004 72": 5, "596 2014": 1}
     assert ranking.predecessors(conn, 1, numbered) == [2, 3, 4, 5]
+
+
+def test_an_acronym_is_the_initials_of_a_names_words_less_the_linking_words() -> None:
+    assert initials("European Insurance and Occupational Pensions Authority") == "eiopa"
+    assert initials("Autorité européenne des marchés financiers") == "aemf"
+    assert initials("Regulation (EU) No 1094/2010") == ""  # numbers: no acronym of a name
+    assert initials("Code civil") == ""  # too few words to be written as an acronym
+
+
+def test_a_capitalised_acronym_names_the_works_it_is_the_initials_of(fixture_core: LegalCore) -> None:
+    index = fixture_core.indexes[EU]
+    gdpr = index.catalogue.rowid_of["32016r0679"]
+    with index.session(60.0) as conn:
+        by_initials = name_initials(conn)
+    # « Protection des données à caractère personnel », a publisher short title of the GDPR
+    assert acronym_works(by_initials, index.catalogue.names, "PDCP") == [gdpr]
+    assert acronym_works(by_initials, index.catalogue.names, "pdcp") == []  # not written as an acronym
+    assert acronym_works(by_initials, index.catalogue.names, "GDPR") == []  # a name itself: resolved as a name
+
+
+def test_a_question_writing_an_acronym_ranks_its_act_first(fixture_core: LegalCore) -> None:
+    section = _section(fixture_core, LU, "NCCP")  # the New Code of Civil Procedure, an alias of the NCPC
+    mention = section["query_plan"]["work_mentions"][0]
+    assert (mention["reason"], mention["works"], mention["soft"]) == \
+        ("acronym_name", [f"{LU}:rgd-1998-08-03-n4"], True)
+    assert section["hits"][0]["work"] == f"{LU}:rgd-1998-08-03-n4"
+    assert _section(fixture_core, LU, "nccp")["query_plan"]["work_mentions"] == []
