@@ -9,6 +9,10 @@ half-open interval contains the day, the latest start wins; several states with 
 are ambiguous and every key is offered. Withdrawn states never take part in a bare-date
 answer (they are no longer published) but stay addressable by their exact ``version_key``,
 and a withdrawn state sharing the winner's start is disclosed beside the answer.
+
+A name asked of as of a day names only the works held by then (:func:`enacted_by`), and a
+question's word written as an acronym names softly the works whose aliases or short titles it is
+the initials of (:func:`named_acronyms`; issue #15, docs/adr/0076).
 """
 
 from __future__ import annotations

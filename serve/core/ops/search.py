@@ -11,8 +11,8 @@ nothing translates dropped with them: :func:`translated_fillers`; when that foun
 with its held French cognates kept, :func:`held_cognates`; a translated phrase no provision holds
 searched as its French words, :func:`phrase_words`); a synonym or translation
 alternative is also searched in the grammatical number the text uses (:func:`alternative_forms`);
-beside keyword hits, the works whose text is not held and whose titles hold most of the words
-(:func:`untexted_title_rows`), and beside all-words provisions held by chance, the works whose titles
+beside keyword hits (or instead of none at the last stage: :func:`empty_at_last_stage`), the works
+whose text is not held and whose titles hold most of the words (:func:`untexted_title_rows`), and beside all-words provisions held by chance, the works whose titles
 hold most of the subject words (:func:`majority_titled_rows`); a dated citation whose held acts of
 that day hold none of its subject words answers no hits (:func:`dated_subject_not_held`);
 last, with no work named, the weak metadata lane (EuroVoc / subject labels, with the matched
@@ -25,7 +25,8 @@ unless works are named. Works are ranked by tier, then relevance × priors × ti
 among those holding every word at :data:`PARTIAL_WEIGHT` of its relevance; the principal act holding the words in twice the provisions of any other is
 weighed as if its names held them: :func:`work_breadth`, :func:`dominant_work`); a subordinate
 work's principal act comes before it when the query names its subject (:func:`parents_first`); an
-act named alone is followed by the acts in force that repealed it, the acts it repealed, the acts of
+act named alone is followed by the acts in force that repealed it, the acts it repealed (in its title's
+order), the acts of
 its name or title and the acts around it; a name several acts bear answers those acts when the
 words found nothing (:func:`ambiguous_rows`); an answer no section answered is relaxed, last, to the
 legal terms the reviewed lexicon gives its everyday words (:func:`_reach_legal_terms`). The fan-out answer lists its publisher sections in order of evidence
