@@ -525,19 +525,33 @@ def repealed_numbers(title: str) -> set[str]:
     repealing = _REPEALING.search(title)
     if repealing is None:
         return set()
+    return set(repealed_in_order(title))
+
+
+def repealed_in_order(title: str) -> list[str]:
+    """:func:`repealed_numbers` in the order the title cites them: the act a title repeals first is
+    the one it replaces (« … and repealing Directive 2003/6/EC of the European Parliament and of the
+    Council and Commission Directives 2003/124/EC, 2003/125/EC and 2004/72/EC »: the Market Abuse
+    Directive, then its implementing directives; titles28). Pure."""
+    repealing = _REPEALING.search(title)
+    if repealing is None:
+        return []
     words = title[repealing.end():].split()
-    return {f"{a} {b}" for a, b in itertools.pairwise(words) if a.isdigit() and b.isdigit()}
+    return list(dict.fromkeys(f"{a} {b}" for a, b in itertools.pairwise(words) if a.isdigit() and b.isdigit()))
 
 
 def predecessors(conn: sqlite3.Connection, target: int, numbered: Mapping[str, int]) -> list[int]:
     """The works ``target``'s official titles repeal (``… and repealing Directive 2003/71/EC``),
-    found by their numbers (``numbered``: :func:`cited_number` → work), newest first."""
-    found: set[int] = set()
+    found by their numbers (``numbered``: :func:`cited_number` → work), in the order a title cites
+    them (:func:`repealed_in_order`: the act replaced first), the earliest place over its titles."""
+    first: dict[int, int] = {}
     for (value,) in conn.execute("SELECT normalized FROM work_names WHERE kind = 'official_title' AND work_rowid = ?",
                                  (target,)):
-        found |= {numbered[n] for n in repealed_numbers(str(value)) if n in numbered}
-    found.discard(target)
-    return sorted(found, reverse=True)
+        for place, number in enumerate(repealed_in_order(str(value))):
+            if number in numbered and numbered[number] != target:
+                work = numbered[number]
+                first[work] = min(place, first.get(work, place))
+    return sorted(first, key=lambda w: (first[w], -w))
 
 
 #: Words of a title subject that say nothing of it (relation words, act forms, institutions).

@@ -9,19 +9,27 @@ half-open interval contains the day, the latest start wins; several states with 
 are ambiguous and every key is offered. Withdrawn states never take part in a bare-date
 answer (they are no longer published) but stay addressable by their exact ``version_key``,
 and a withdrawn state sharing the winner's start is disclosed beside the answer.
+
+A name asked of as of a day names only the works held by then (:func:`enacted_by`), and a
+question's word written as an acronym names softly the works whose aliases or short titles it is
+the initials of (:func:`named_acronyms`; issue #15, docs/adr/0076).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+import sqlite3
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from derive.index.query import STOP_WORDS
 from derive.index.text import normalize
 from legal.errors import RequestError
 from legal.identifiers import EURLEX_ID, celex_numbers, celex_to_slug, clean_url, url_candidates
 from legal.publishers import registry as publisher_registry
 from serve.core.envelope import Answer, CallContext, unknown_publisher, unknown_work
 from serve.core.mount import MountedIndex
+from serve.core.searchplan import Mention, Plan
 from serve.core.store import Version, Work, work_by_slug
 
 IDENTITY_KINDS = ("official_identifier", "alias", "publisher_short_title", "official_title")
@@ -163,3 +171,85 @@ def neighbours(versions: Sequence[Version], day: str) -> tuple[Version | None, V
     before = [v for v in live if v.valid_from <= day]
     after = [v for v in live if v.valid_from > day]
     return (before[-1] if before else None), (after[0] if after else None)
+
+
+def enacted_by(conn: sqlite3.Connection, works: Sequence[int], day: str) -> list[int]:
+    """The works among ``works`` (rowids, order kept) with a live state starting on or before
+    ``day``: the acts held by then. A name asked of as of an earlier day (the alias « loi sur la
+    protection des données » of the 2018 law, asked as of 1993) names none of the others: the act
+    did not exist yet, and the question means the law of that time (issue #15, titles28). Read-only."""
+    if not works:
+        return []
+    marks = ",".join("?" * len(works))
+    held = {int(r[0]) for r in conn.execute(
+        f"SELECT DISTINCT work_rowid FROM versions WHERE work_rowid IN ({marks}) AND withdrawn = 0 "
+        "AND valid_from <= ?", (*works, day))}
+    return [w for w in works if w in held]
+
+
+#: An acronym a question may write for a held name: capitals only, at least this many letters
+#: (three-letter sigles stand for too many names by chance).
+ACRONYM_MIN_LETTERS = 4
+#: Works whose names an acronym may stand for in one index (more: the initials say nothing of one act).
+ACRONYM_WORKS_MAX = 3
+_ACRONYM = re.compile(rf"^[A-Z]{{{ACRONYM_MIN_LETTERS},}}$")
+
+
+def initials(name: str) -> str:
+    """The acronym a name is written as: the first letter of each of its normalised words, the
+    linking words left out (« European Insurance and Occupational Pensions Authority » → ``eiopa``);
+    empty when a word is not alphabetic (a number, an act number: no acronym of a name). Pure."""
+    words = [w for w in normalize(name).split() if w not in STOP_WORDS]
+    if len(words) < ACRONYM_MIN_LETTERS or not all(w.isalpha() for w in words):
+        return ""
+    return "".join(w[0] for w in words)
+
+
+def name_initials(conn: sqlite3.Connection) -> dict[str, frozenset[int]]:
+    """Acronym (:func:`initials`) → the works an alias or a publisher short title of which it is the
+    initials of, whole: how an authority or an act is abbreviated (« EIOPA »: the alias « European
+    Insurance and Occupational Pensions Authority » of Regulation (EU) No 1094/2010 establishing it).
+    Read once per mounted index (``MountedIndex.memo``). Read-only."""
+    found: dict[str, set[int]] = {}
+    for work, value in conn.execute(
+            "SELECT work_rowid, value FROM work_names WHERE kind IN ('alias', 'publisher_short_title')"):
+        if key := initials(str(value)):
+            found.setdefault(key, set()).add(int(work))
+    return {key: frozenset(works) for key, works in found.items()}
+
+
+def acronym_works(by_initials: Mapping[str, frozenset[int]], held_names: Mapping[str, object],
+                  token: str) -> list[int]:
+    """The works a question's word ``token`` names as the acronym of their names: written in
+    capitals (:data:`ACRONYM_MIN_LETTERS` letters or more), held by no name as itself (a sigle an
+    alias already holds is resolved as a name), the initials of the whole names of one to
+    :data:`ACRONYM_WORKS_MAX` works (:func:`name_initials`). Empty otherwise. Pure."""
+    key = token.lower()
+    if not _ACRONYM.match(token) or key in held_names:
+        return []
+    works = by_initials.get(key, frozenset())
+    return sorted(works) if len(works) <= ACRONYM_WORKS_MAX else []
+
+
+def named_acronyms(indexes: Sequence[MountedIndex], plans: Mapping[str, Plan], raw: str) -> None:
+    """Name softly (reason ``acronym_name``: ranked first, nothing restricted; plans, in place) the
+    works a question's capitalised word is the acronym of (:func:`acronym_works`): « EIOPA regulation »
+    is the regulation establishing the European Insurance and Occupational Pensions Authority, whose
+    names hold the authority's name, never its acronym (issue #15, titles28). Not for a plan that
+    names a work otherwise (a mention, an article, an anchor) or says the act is not held."""
+    tokens = [t for t in re.split(r"[^\w]+", raw) if _ACRONYM.match(t)]
+    if not tokens:
+        return
+    if any(key in index.catalogue.names for index in indexes for key in (t.lower() for t in tokens)):
+        return  # a sigle some name holds as itself: the names resolve it
+    for index in indexes:
+        plan = plans[index.publisher.value]
+        if plan.mentions or plan.article_key or plan.anchor or plan.name_not_held:
+            continue
+        by_initials = index.memo("name_initials", name_initials)
+        for token in tokens:
+            works = acronym_works(by_initials, index.catalogue.names, token)
+            if works:
+                plan.mentions.append(Mention(token.lower(), "resolved" if len(works) == 1 else "ambiguous",
+                                             "acronym_name", works, soft=True))
+                plan.boost = sorted(set(plan.boost) | set(works))

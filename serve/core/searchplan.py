@@ -207,6 +207,9 @@ def _identifier_mentions(index: MountedIndex, parsed: ParsedQuery, plan: Plan) -
 
 
 Frequent = Callable[[str], bool]
+#: The works among a name's works that were held on the question's date (``as_of``): a name names,
+#: on a date, only an act that existed by then (:func:`serve.core.resolve.enacted_by`).
+Enacted = Callable[[Sequence[int]], list[int]]
 _ROMAN = re.compile(r"x{0,3}(?:ix|iv|v?i{0,3})", re.IGNORECASE)
 _WORD = re.compile(r"[^\W\d_]+|\d+")
 
@@ -242,7 +245,7 @@ def _prefer_in_force(works: list[int], profiles: Mapping[int, ranking.WorkProfil
 
 def _name_mentions(index: MountedIndex, tokens: list[str], whole: str, plan: Plan,
                    profiles: Mapping[int, ranking.WorkProfile] | None = None,
-                   frequent: Frequent | None = None) -> set[int]:
+                   frequent: Frequent | None = None, enacted: Enacted | None = None) -> set[int]:
     consumed: set[int] = set()
     longest = min(index.catalogue.longest_name_tokens, MAX_NAME_TOKENS)
     for start, end, phrase in ngrams(tokens, longest):
@@ -253,6 +256,12 @@ def _name_mentions(index: MountedIndex, tokens: list[str], whole: str, plan: Pla
             continue
         kind = min(entries, key=lambda e: list(_KIND_REASON).index(e.kind)).kind
         works = sorted({e.work_rowid for e in entries if e.kind == kind})
+        if enacted is not None:
+            # asked as of a date, a name stands for the acts held by then: the 2018 data-protection
+            # law's alias names nothing on 1993-03-01, its words are the question's (titles28)
+            works = enacted(works)
+            if not works:
+                continue
         reason = ("exact_" if phrase == whole else "contained_") + _KIND_REASON[kind]
         status = "resolved" if len(works) == 1 else "ambiguous"
         preferred, shared = None, []
@@ -681,16 +690,18 @@ def question_stop_words(tokens: Sequence[str], language: str | None) -> Collecti
 
 def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | None,
                profiles: Mapping[int, ranking.WorkProfile] | None = None, frequent: Frequent | None = None,
-               *, language: str | None = None) -> Plan:
+               *, language: str | None = None, enacted: Enacted | None = None) -> Plan:
     """The plan of a query against one publisher (see the module docstring); ``language``, the
-    caller's language filter: a question asked of the text in its own language is never translated."""
+    caller's language filter: a question asked of the text in its own language is never translated;
+    ``enacted``, for a question asked as of a date, the works of a name held by then (a name
+    naming none of them is no mention: its words stay terms)."""
     plan = Plan(terms=[], article_key=parsed.article.key if parsed.article else None, anchor=None, mentions=[],
                 constraints=[], explicit_works=bool(works))
     _identifier_mentions(index, parsed, plan)
     numbers, numbers_held = _act_number_mentions(index, parsed, plan) if index.publisher.value == "eu-eurlex" \
         else (set(), False)
     tokens = [t for t in normalize(parsed.residual.replace('"', " ")).split()]
-    consumed = _name_mentions(index, tokens, normalize(parsed.raw), plan, profiles, frequent)
+    consumed = _name_mentions(index, tokens, normalize(parsed.raw), plan, profiles, frequent, enacted)
     consumed |= {i for i, t in enumerate(tokens) if t in numbers}
     phrases = [normalize(p) for p in parsed.phrases]
     phrase_tokens = {t for p in phrases for t in p.split()}

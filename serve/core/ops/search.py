@@ -11,8 +11,8 @@ nothing translates dropped with them: :func:`translated_fillers`; when that foun
 with its held French cognates kept, :func:`held_cognates`; a translated phrase no provision holds
 searched as its French words, :func:`phrase_words`); a synonym or translation
 alternative is also searched in the grammatical number the text uses (:func:`alternative_forms`);
-beside keyword hits, the works whose text is not held and whose titles hold most of the words
-(:func:`untexted_title_rows`), and beside all-words provisions held by chance, the works whose titles
+beside keyword hits (or instead of none at the last stage: :func:`empty_at_last_stage`), the works
+whose text is not held and whose titles hold most of the words (:func:`untexted_title_rows`), and beside all-words provisions held by chance, the works whose titles
 hold most of the subject words (:func:`majority_titled_rows`); a dated citation whose held acts of
 that day hold none of its subject words answers no hits (:func:`dated_subject_not_held`); a
 section withheld for a word no provision holds is answered by the works EUR-Lex's thesaurus files
@@ -28,7 +28,8 @@ unless works are named. Works are ranked by tier, then relevance × priors × ti
 among those holding every word at :data:`PARTIAL_WEIGHT` of its relevance; the principal act holding the words in twice the provisions of any other is
 weighed as if its names held them: :func:`work_breadth`, :func:`dominant_work`); a subordinate
 work's principal act comes before it when the query names its subject (:func:`parents_first`); an
-act named alone is followed by the acts in force that repealed it, the acts it repealed, the acts of
+act named alone is followed by the acts in force that repealed it, the acts it repealed (in its title's
+order), the acts of
 its name or title and the acts around it; a name several acts bear answers those acts when the
 words found nothing (:func:`ambiguous_rows`); an answer no section answered is relaxed, last, to the
 legal terms the reviewed lexicon gives its everyday words (:func:`_reach_legal_terms`). The fan-out answer lists its publisher sections in order of evidence
@@ -74,7 +75,7 @@ from serve.core.formnames import (
 )
 from serve.core.known_index import IndexAt, index_at
 from serve.core.mount import Catalogue, MountedIndex
-from serve.core.resolve import mounted_publisher
+from serve.core.resolve import enacted_by, mounted_publisher, named_acronyms
 from serve.core.searchplan import (
     FREQUENT_PHRASE_WORKS,
     POPULAR_TAIL_FORMS,
@@ -1461,9 +1462,10 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         hits.extend(extra.hits)
         out.gates |= extra.gates
         out.expansions += [e for e in extra.expansions if e not in out.expansions]
-    if not plan.strong and hits and len(out.groups) >= 2 and options.grain == "works" \
-            and len({h.row["work_rowid"] for h in hits}) < options.limit:
-        # beside the keyword hits, the acts only their names can find
+    if not plan.strong and (hits or empty_at_last_stage(out, options)) and len(out.groups) >= 2 \
+            and options.grain == "works" and len({h.row["work_rowid"] for h in hits}) < options.limit:
+        # beside the keyword hits, the acts only their names can find; and instead of no hits at all
+        # (the last stage found none: empty_at_last_stage)
         listed = {h.row["work_rowid"] for h in hits}
         titled = once("untexted", lambda: untexted_title_rows(conn, out.groups, filters, options.limit, index))
         hits.extend(h for h in titled if h.row["work_rowid"] not in listed)
@@ -1541,6 +1543,16 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         out.top_title_match = title_match(works_subject_precision(conn, [top], out.groups, index).get(top, 0.0),
                                           works_title_coverage(conn, [top], out.groups, index).get(top, 0.0))
     return out
+
+
+def empty_at_last_stage(out: Lexical, options: LaneOptions) -> bool:
+    """Whether the lanes' last stage (relaxed: :attr:`LaneOptions.relax`) found nothing for words
+    this index holds (relaxation not withheld as ``unknown_terms``): then the acts whose names alone
+    hold a strict majority of the words (:func:`untexted_title_rows`: their text is not held) answer
+    rather than nothing. « durée du congé annuel payé d'un salarié du privé » asked as of 1975-06-01:
+    no text of that day holds the words, and the Loi du 22 avril 1966 … du congé annuel payé des
+    salariés du secteur privé, in force then, is held by its title only (issue #15, titles28). Pure."""
+    return not out.hits and options.relax and (out.relaxation_withheld or {}).get("reason") != "unknown_terms"
 
 
 def strict_hit(hit: Hit) -> bool:
@@ -3224,7 +3236,12 @@ def _plan(ctx: CallContext, index: MountedIndex, parsed: Any, args: dict[str, An
         with index.session(ctx.deadline_seconds) as conn:
             return phrase_is_frequent(conn, index, phrase)
 
-    plan = build_plan(index, parsed, args["works"], profiles, frequent, language=args.get("language"))
+    def enacted(works: Sequence[int]) -> list[int]:
+        with index.session(ctx.deadline_seconds) as conn:
+            return enacted_by(conn, works, args["as_of"])
+
+    plan = build_plan(index, parsed, args["works"], profiles, frequent, language=args.get("language"),
+                      enacted=enacted if args.get("as_of") else None)
     if index.publisher.value == "lu-legilux":  # "Luxembourg law on …": every Legilux act is
         plan.terms = ranking.without_own_country(plan.terms, plan.synonyms, plan.translations is not None,
                                                  lambda t: not relax.relaxable_term(t),
@@ -3571,10 +3588,29 @@ POPULAR_HOLDERS_SAMPLE = 50
 VOCABULARY_MIN_LETTERS = 4
 
 
-def _of_form(conn: sqlite3.Connection, works: Sequence[int], form: str) -> list[int]:
+#: The Luxembourg document types a French « règlement » also names: a règlement grand-ducal (the
+#: Grand Duke's regulations executing the laws, Constitution art. 45) or ministériel is « règlement »
+#: in Luxembourg French as an EU regulation is (« règlement sur les balances non automatiques »: the
+#: Règlement grand-ducal du 26 janvier 2016 concernant les instruments de pesage à fonctionnement non
+#: automatique; issue #15, titles28).
+FRENCH_REGLEMENT_KINDS = frozenset({"RGD", "RMIN"})
+
+
+def subject_form_kinds(shape: ActName) -> frozenset[str]:
+    """The document types a subject question's EU form (``shape.eu_form``) stands for: the EU form's
+    (:data:`serve.core.searchplan.POPULAR_TAIL_FORMS`), and for a French « règlement … » the
+    Luxembourg règlements too (:data:`FRENCH_REGLEMENT_KINDS`). Pure."""
+    kinds = POPULAR_TAIL_FORMS.get(shape.eu_form, frozenset())
+    if shape.eu_form == "regulation" and shape.phrase.split()[:1] == ["reglement"]:
+        kinds = kinds | FRENCH_REGLEMENT_KINDS
+    return kinds
+
+
+def _of_form(conn: sqlite3.Connection, works: Sequence[int], form: str,
+             kinds: frozenset[str] | None = None) -> list[int]:
     """The works among ``works`` of the document types a popular name's tail form stands for
-    (:data:`serve.core.searchplan.POPULAR_TAIL_FORMS`)."""
-    kinds = POPULAR_TAIL_FORMS.get(form, frozenset())
+    (:data:`serve.core.searchplan.POPULAR_TAIL_FORMS`), or of ``kinds`` when given."""
+    kinds = POPULAR_TAIL_FORMS.get(form, frozenset()) if kinds is None else kinds
     if not works or not kinds:
         return []
     marks = ",".join("?" * len(works))
@@ -3663,7 +3699,7 @@ def form_titled_works(conn: sqlite3.Connection, shape: ActName) -> list[int]:
     holders = [[int(r[0]) for r in conn.execute("SELECT rowid FROM work_fts WHERE work_fts MATCH ? LIMIT ?",
                                                 (m, FORM_TITLED_SAMPLE + 1))] for m in matches]
     of_form = {k: found for k, h in enumerate(holders) if 0 < len(h) <= FORM_TITLED_SAMPLE
-               and (found := _of_form(conn, h, shape.eu_form))}
+               and (found := _of_form(conn, h, shape.eu_form, subject_form_kinds(shape)))}
     if not of_form:
         return []
     first = min(of_form, key=lambda k: (len(holders[k]), k))  # the rarest word held by a name of an act of the form
@@ -4146,6 +4182,7 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
         dated_reference_not_held(indexes, plans, parsed.raw)
         dated_subject_not_held(ctx, indexes, plans, parsed.raw)
         form_subject_not_held(ctx, indexes, plans, parsed.raw)
+        named_acronyms(indexes, plans, parsed.raw)
         transposing_laws(ctx, indexes, plans, own_law)
     someone_strong = any(p.names_publisher for p in plans.values())
     known = _known_anywhere(ctx, plans, args["language"]) if args["fuzzy"] == "auto" else set()
