@@ -788,3 +788,34 @@ def without_own_country(terms: list[str], synonyms: Mapping[str, Iterable[str]],
     if not left or (not translated and left < OWN_COUNTRY_MIN_LEFT):
         return terms
     return kept
+
+
+#: The fewest distinct subject words of a question (:func:`says_subject`) an act's names must hold for
+#: :func:`titled_by_share` to answer with it (issue #15, everylu28).
+TITLED_SHARE_MIN = 3
+#: … and the share of that act's title subject the question must say (:func:`title_precision`): a
+#: title holding three of the question's words among many others is about more than the question.
+TITLED_SHARE_PRECISION = 0.33
+#: A section whose hits include an act whose names hold this many of the question's subject words is on
+#: subject already: :func:`titled_by_share`'s acts are not added beside it.
+TITLED_SHARE_BESIDE = 2
+#: The most acts :func:`titled_by_share` answers with.
+TITLED_SHARE_LIMIT = 3
+
+
+def titled_by_share(held: Mapping[int, int], precision: Mapping[int, float], order: Sequence[int]) -> list[int]:
+    """The acts whose names hold at least :data:`TITLED_SHARE_MIN` distinct subject words of an everyday
+    question (``held``: per act, how many of its word groups the act's names hold) and whose title
+    subject the question says for at least :data:`TITLED_SHARE_PRECISION` (``precision``), most words
+    first, then the most precise, then ``order`` (the title index's BM25 order); at most
+    :data:`TITLED_SHARE_LIMIT`. Pure.
+
+    A citizen asks in more words than an act's title holds ("comment devenir sapeur-pompier de métier :
+    conditions d'embauche et formation" — the Règlement grand-ducal fixant les conditions de recrutement,
+    de formation et de nomination aux emplois des pompiers professionnels holds three of the six), so no
+    provision holds a majority of them and the all-words lanes find nothing on the subject; the act
+    whose name says three of them is the act a reader would look at first."""
+    position = {w: i for i, w in enumerate(order)}
+    kept = [w for w in order if held.get(w, 0) >= TITLED_SHARE_MIN and precision.get(w, 0.0) >= TITLED_SHARE_PRECISION]
+    kept.sort(key=lambda w: (-held[w], -precision.get(w, 0.0), position[w]))
+    return kept[:TITLED_SHARE_LIMIT]

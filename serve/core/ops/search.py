@@ -175,6 +175,9 @@ BREADTH_REMEMBERED = 2048
 #: Off by default: measured and not adopted (six readable cases up, none down, but one case of the
 #: held-out concept12 down; ADR 0067).
 QUORUM_BREADTH = False
+#: A Legilux section whose provisions hold no question's every word answers, beside its weaker hits, with the
+#: acts whose names hold three or more of its subject words (:func:`share_titled_rows`; issue #15, everylu28).
+LEGILUX_TITLED_SHARE = True
 #: A Legilux code (the Code du travail, civil, pénal …) is the principal act of its field and its title
 #: names none of its subjects, while its long provisions score low by BM25: it is the question's
 #: principal treatment (:func:`dominant_work`) when it holds the words in more provisions than any
@@ -891,6 +894,44 @@ def untexted_subject_rows(conn: sqlite3.Connection, groups: list[list[str]], fil
                       groups, filters)
 
 
+def share_titled_rows(conn: sqlite3.Connection, groups: Sequence[Sequence[str]], filters: Filters,
+                      index: MountedIndex | None = None) -> list[Hit]:
+    """Works whose names hold at least :data:`serve.core.ranking.TITLED_SHARE_MIN` distinct subject words of
+    the question and whose title subject it says for a third (:func:`serve.core.ranking.titled_by_share`),
+    as work rows (``title_words``): the acts a Legilux section answers with when no provision holds every
+    word of an everyday question (:data:`LEGILUX_TITLED_SHARE`; issue #15, everylu28)."""
+    subject = [g for g in groups if ranking.says_subject(g[0])]
+    match = fts_query(subject, any_of=True)
+    if match is None or len(subject) < ranking.TITLED_SHARE_MIN:
+        return []
+    candidates = title_candidates(conn, match, filters, UNTEXTED_CANDIDATES)
+    coverage = works_title_coverage(conn, candidates, subject, index)
+    held = {w: round(c * len(subject)) for w, c in coverage.items()}
+    enough = [w for w in candidates if held.get(w, 0) >= ranking.TITLED_SHARE_MIN]
+    if not enough:
+        return []
+    precision = works_subject_precision(conn, enough, subject, index)
+    return title_rows(conn, ranking.titled_by_share(held, precision, enough), groups, filters)
+
+
+def _reach_titled_share(conn: sqlite3.Connection, index: MountedIndex | None, out: Lexical, hits: list[Hit],
+                        filters: Filters, once: _Once) -> None:
+    """Beside a Legilux section's weaker hits (or none), the acts whose names say a share of the
+    question (:func:`share_titled_rows`); a relaxation withheld as off-subject is answered by them."""
+    listed = {h.row["work_rowid"] for h in hits}
+    groups = out.groups
+    subject = [g for g in groups if ranking.says_subject(g[0])]
+    held = works_title_coverage(conn, sorted(listed), subject, index)
+    if any(round(c * len(subject)) >= ranking.TITLED_SHARE_BESIDE for c in held.values()):
+        return  # an act titled by part of the question is among the hits already: the answer is on subject
+    found = [h for h in once("titled_share", lambda: share_titled_rows(conn, groups, filters, index))
+             if h.row["work_rowid"] not in listed]
+    if found:
+        hits.extend(found)
+        out.relaxation_withheld = None
+        out.titled_share = frozenset(h.row["work_rowid"] for h in found)
+
+
 def _titled_in(conn: sqlite3.Connection, rowid: int, groups: Sequence[Sequence[str]], language: str) -> bool:
     """Whether one of the work's titles or names *in* ``language`` holds a word of every group."""
     for (normalized,) in conn.execute("SELECT normalized FROM work_names WHERE work_rowid = ? AND language = ? "
@@ -1205,6 +1246,8 @@ class Lexical:
     #: The branches reached whose course the stage's options ``stem`` and ``relax`` decide
     #: (:meth:`gate`); none: the lanes found the same whatever the stage (:func:`run` keeps the section).
     gates: set[str] = field(default_factory=set)
+    #: The works answered by their names' share of the question alone (:func:`_reach_titled_share`).
+    titled_share: frozenset[int] = frozenset()
 
     def gate(self, name: str, reached: bool) -> bool:
         """``reached``, noted in :attr:`gates` under ``name`` when true: a branch that the stage's
@@ -1502,6 +1545,12 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
     if out.gate("legal_terms", not hits and options.grain == "works" and bool(plan.synonyms) and not plan.strong
                 and not plan.constraints and not plan.article_key and not plan.act_number) and options.legal_terms:
         _reach_legal_terms(conn, plan, filters, budget, out, hits, seen, once)
+    if LEGILUX_TITLED_SHARE and index is not None and index.publisher.value == "lu-legilux" \
+            and options.grain == "works" and not plan.strong and not plan.mentions and not plan.constraints \
+            and not plan.article_key and not plan.act_number and out.groups and not any(strict_hit(h) for h in hits) \
+            and (out.relaxation_withheld or {}).get("reason") != "unknown_terms" \
+            and out.gate("titled_share", True) and options.relax:  # beside the relaxation, never before it
+        _reach_titled_share(conn, index, out, hits, filters, once)
     out.direct_titled = direct_titled(conn, index, hits, out.groups)
     precision = works_subject_precision(conn, [h.row["work_rowid"] for h in hits], out.groups, index)
     principal = dominant_work(out.breadth, profiles)  # weighed as if named by the words
@@ -1528,8 +1577,10 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         out.hits = capped[:options.limit]
     if out.hits and out.groups:
         top = out.hits[0].row["work_rowid"]
-        out.top_title_match = title_match(works_subject_precision(conn, [top], out.groups, index).get(top, 0.0),
-                                          works_title_coverage(conn, [top], out.groups, index).get(top, 0.0))
+        out.top_title_match = 0.0 if top in out.titled_share else \
+            title_match(works_subject_precision(conn, [top], out.groups, index).get(top, 0.0),
+                        works_title_coverage(conn, [top], out.groups, index).get(top, 0.0))
+        # an act found by its names alone is no evidence that the section answers first (order_sections)
     return out
 
 
