@@ -796,8 +796,9 @@ TITLED_SHARE_MIN = 3
 #: … and the share of that act's title subject the question must say (:func:`title_precision`): a
 #: title holding three of the question's words among many others is about more than the question.
 TITLED_SHARE_PRECISION = 0.33
-#: A section whose hits include an act whose names hold this many of the question's subject words is on
-#: subject already: :func:`titled_by_share`'s acts are not added beside it.
+#: A section's hit on an act whose names hold this many of the question's subject words is evidence of its
+#: provisions and its names together: :func:`titled_by_share`'s acts, found by their names alone, come after it
+#: (:func:`after_titled`).
 TITLED_SHARE_BESIDE = 2
 #: The most acts :func:`titled_by_share` answers with.
 TITLED_SHARE_LIMIT = 3
@@ -819,3 +820,18 @@ def titled_by_share(held: Mapping[int, int], precision: Mapping[int, float], ord
     kept = [w for w in order if held.get(w, 0) >= TITLED_SHARE_MIN and precision.get(w, 0.0) >= TITLED_SHARE_PRECISION]
     kept.sort(key=lambda w: (-held[w], -precision.get(w, 0.0), position[w]))
     return kept[:TITLED_SHARE_LIMIT]
+
+
+def after_titled(order: Sequence[int], share: frozenset[int], held: Mapping[int, int]) -> list[int]:
+    """``order`` (works, best first) with the works of ``share`` (found by their names alone,
+    :func:`titled_by_share`) placed right after the last other work whose names hold at least
+    :data:`TITLED_SHARE_BESIDE` of the question's subject words (``held``), their order kept; unchanged
+    when no other work is titled so. A provision holding the question's words in an act titled by two of
+    them is better evidence than a title holding three. Pure."""
+    last = max((i for i, w in enumerate(order) if w not in share and held.get(w, 0) >= TITLED_SHARE_BESIDE),
+               default=-1)
+    if last < 0:
+        return list(order)
+    before = [w for w in order[:last + 1] if w not in share]
+    moved = [w for w in order[:last + 1] if w in share]
+    return [*before, *moved, *order[last + 1:]]

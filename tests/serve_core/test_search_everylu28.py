@@ -8,8 +8,8 @@ holds them all, the any-word relaxation finds provisions off the subject or none
 Legilux section holding no provision with every word answers, beside its weaker hits, with the acts whose
 names hold at least :data:`serve.core.ranking.TITLED_SHARE_MIN` distinct subject words and whose title subject
 the question says for a third (:func:`serve.core.ranking.titled_by_share`,
-:func:`serve.core.ops.search.share_titled_rows`) — unless an act titled by
-:data:`serve.core.ranking.TITLED_SHARE_BESIDE` of them is among the hits already (ADR 0073).
+:func:`serve.core.ops.search.share_titled_rows`), after any hit on an act titled by
+:data:`serve.core.ranking.TITLED_SHARE_BESIDE` of them (:func:`serve.core.ranking.after_titled`; ADR 0073).
 
 On the real fixture corpus (``LEX_FIXTURES``), with pure checks beside.
 """
@@ -22,7 +22,7 @@ import pytest
 
 from serve.core import LegalCore, ranking
 from serve.core.ops import search
-from serve.core.ranking import titled_by_share
+from serve.core.ranking import after_titled, titled_by_share
 
 LU = "lu-legilux"
 BOVINES = "lu-legilux:rgd-2018-05-30-a455"  # RGD du 30 mai 2018 établissant un système d'identification et d'enregistrement des bovins
@@ -71,11 +71,18 @@ def test_without_the_rule_the_relaxation_alone_answers(fixture_core: LegalCore, 
     assert _works(answer) == [VETERINARY]
 
 
-def test_a_section_holding_an_act_titled_by_two_subject_words_is_left_as_it_is(fixture_core: LegalCore) -> None:
+def test_names_alone_come_after_an_act_whose_provisions_answer_and_names_hold_two_words() -> None:
+    # 5 and 6 found by their names alone; 2 is titled by two subject words, 1 and 3 by one
+    assert after_titled([5, 1, 2, 6, 3], frozenset({5, 6}), {1: 1, 2: 2, 3: 1, 5: 3, 6: 3}) == [1, 2, 5, 6, 3]
+    assert after_titled([5, 1, 3], frozenset({5}), {1: 1, 3: 0, 5: 4}) == [5, 1, 3]  # none titled so: unchanged
+    assert after_titled([1, 5], frozenset({5}), {1: 2, 5: 3}) == [1, 5]
+
+
+def test_a_section_holding_an_act_titled_by_two_subject_words_keeps_it_first(fixture_core: LegalCore) -> None:
     # the relaxation finds the Administration vétérinaire's law, titled by "administration" and "vétérinaire":
-    # the answer is on subject already, and the règlement on bovines is not added beside it
-    answer = fixture_core.call("search", {"query": "identifier et enregistrer mes bovins : rôle de l'administration vétérinaire"})
-    assert _works(answer) == [VETERINARY]
+    # the règlement on bovines, found by its names alone, comes after it
+    answer = fixture_core.call("search", {"query": "comment faire identifier et enregistrer mes bovins auprès du système national de l'administration vétérinaire"})
+    assert _works(answer) == [VETERINARY, BOVINES]
 
 
 def test_provisions_holding_every_word_keep_the_section_as_it_is(fixture_core: LegalCore) -> None:

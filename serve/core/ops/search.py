@@ -914,16 +914,23 @@ def share_titled_rows(conn: sqlite3.Connection, groups: Sequence[Sequence[str]],
     return title_rows(conn, ranking.titled_by_share(held, precision, enough), groups, filters)
 
 
+def _after_titled(conn: sqlite3.Connection, index: MountedIndex | None, hits: Sequence[Hit], share: frozenset[int],
+                  groups: Sequence[Sequence[str]]) -> list[Hit]:
+    """``hits`` (one per work, rank order) with the works found by their names alone (``share``) after the
+    works whose provisions answer and whose names hold two subject words (:func:`serve.core.ranking.after_titled`)."""
+    subject = [g for g in groups if ranking.says_subject(g[0])]
+    works = [h.row["work_rowid"] for h in hits]
+    held = {w: round(c * len(subject)) for w, c in works_title_coverage(conn, works, subject, index).items()}
+    by_work = {h.row["work_rowid"]: h for h in hits}
+    return [by_work[w] for w in ranking.after_titled(works, share, held)]
+
+
 def _reach_titled_share(conn: sqlite3.Connection, index: MountedIndex | None, out: Lexical, hits: list[Hit],
                         filters: Filters, once: _Once) -> None:
     """Beside a Legilux section's weaker hits (or none), the acts whose names say a share of the
     question (:func:`share_titled_rows`); a relaxation withheld as off-subject is answered by them."""
     listed = {h.row["work_rowid"] for h in hits}
     groups = out.groups
-    subject = [g for g in groups if ranking.says_subject(g[0])]
-    held = works_title_coverage(conn, sorted(listed), subject, index)
-    if any(round(c * len(subject)) >= ranking.TITLED_SHARE_BESIDE for c in held.values()):
-        return  # an act titled by part of the question is among the hits already: the answer is on subject
     found = [h for h in once("titled_share", lambda: share_titled_rows(conn, groups, filters, index))
              if h.row["work_rowid"] not in listed]
     if found:
@@ -1569,6 +1576,8 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
             grouped = parents_first(conn, index, grouped, profiles, filters, out.groups, options.limit,
                                     pinned=frozenset(plan.boost))
         out.held_back = 0
+        if out.titled_share:
+            grouped = _after_titled(conn, index, grouped, out.titled_share, out.groups)
         out.hits = grouped[:options.limit]
     else:
         cap = None if plan.constraints else options.per_work_limit
