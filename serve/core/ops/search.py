@@ -894,7 +894,7 @@ def untexted_subject_rows(conn: sqlite3.Connection, groups: list[list[str]], fil
                       groups, filters)
 
 
-def share_titled_rows(conn: sqlite3.Connection, groups: Sequence[Sequence[str]], filters: Filters,
+def share_titled_rows(conn: sqlite3.Connection, groups: Sequence[list[str]], filters: Filters,
                       index: MountedIndex | None = None) -> list[Hit]:
     """Works whose names hold at least :data:`serve.core.ranking.TITLED_SHARE_MIN` distinct subject words of
     the question and whose title subject it says for a third (:func:`serve.core.ranking.titled_by_share`),
