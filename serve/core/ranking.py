@@ -41,6 +41,11 @@ words after the act's date (on Legilux without the relation verb that opens them
 « fixant », « ayant pour objet »: :func:`lu_subject_opening`); the share of them a query holds weighs a
 work up, and works with a title of one subject are "acts of the same title".
 
+**Titled by a share of the question** (:func:`titled_by_share`, :func:`after_titled`): an everyday question
+holds more words than an act's title, and other ones; the acts whose names hold three or more of its subject
+words, and a third of whose title subject it says, answer a Legilux section no provision answers whole —
+after the section's hits on acts titled by two of the words.
+
 **The own country** (:func:`without_own_country`): asked of Legilux, the words naming Luxembourg
 ("Luxembourg law on …", "Luxemburger …gesetz", "… au Luxembourg", "droit luxembourgeois") say which
 country's law is meant, which every Legilux act is; they are left out of the words its text must hold.

@@ -13,7 +13,10 @@ searched as its French words, :func:`phrase_words`); a synonym or translation
 alternative is also searched in the grammatical number the text uses (:func:`alternative_forms`);
 beside keyword hits, the works whose text is not held and whose titles hold most of the words
 (:func:`untexted_title_rows`), and beside all-words provisions held by chance, the works whose titles
-hold most of the subject words (:func:`majority_titled_rows`); a dated citation whose held acts of
+hold most of the subject words (:func:`majority_titled_rows`); at the relaxed stage, a Legilux section holding
+no provision with every word also answers with the acts whose names hold three or more of the question's
+subject words, after its hits on acts titled by two of them (:func:`share_titled_rows`,
+:data:`LEGILUX_TITLED_SHARE`); a dated citation whose held acts of
 that day hold none of its subject words answers no hits (:func:`dated_subject_not_held`);
 last, with no work named, the weak metadata lane (EuroVoc / subject labels, with the matched
 label as the reason). A typed reference ("la loi de 1968 sur la nationalité") ranks the one act of
