@@ -41,6 +41,11 @@ words after the act's date (on Legilux without the relation verb that opens them
 « fixant », « ayant pour objet »: :func:`lu_subject_opening`); the share of them a query holds weighs a
 work up, and works with a title of one subject are "acts of the same title".
 
+**Titled by a share of the question** (:func:`titled_by_share`, :func:`after_titled`): an everyday question
+holds more words than an act's title, and other ones; the acts whose names hold three or more of its subject
+words, and a third of whose title subject it says, answer a Legilux section no provision answers whole —
+after the section's hits on acts titled by two of the words.
+
 **The own country** (:func:`without_own_country`): asked of Legilux, the words naming Luxembourg
 ("Luxembourg law on …", "Luxemburger …gesetz", "… au Luxembourg", "droit luxembourgeois") say which
 country's law is meant, which every Legilux act is; they are left out of the words its text must hold.
@@ -802,3 +807,50 @@ def without_own_country(terms: list[str], synonyms: Mapping[str, Iterable[str]],
     if not left or (not translated and left < OWN_COUNTRY_MIN_LEFT):
         return terms
     return kept
+
+
+#: The fewest distinct subject words of a question (:func:`says_subject`) an act's names must hold for
+#: :func:`titled_by_share` to answer with it (issue #15, everylu28).
+TITLED_SHARE_MIN = 3
+#: … and the share of that act's title subject the question must say (:func:`title_precision`): a
+#: title holding three of the question's words among many others is about more than the question.
+TITLED_SHARE_PRECISION = 0.33
+#: A section's hit on an act whose names hold this many of the question's subject words is evidence of its
+#: provisions and its names together: :func:`titled_by_share`'s acts, found by their names alone, come after it
+#: (:func:`after_titled`).
+TITLED_SHARE_BESIDE = 2
+#: The most acts :func:`titled_by_share` answers with.
+TITLED_SHARE_LIMIT = 3
+
+
+def titled_by_share(held: Mapping[int, int], precision: Mapping[int, float], order: Sequence[int]) -> list[int]:
+    """The acts whose names hold at least :data:`TITLED_SHARE_MIN` distinct subject words of an everyday
+    question (``held``: per act, how many of its word groups the act's names hold) and whose title
+    subject the question says for at least :data:`TITLED_SHARE_PRECISION` (``precision``), most words
+    first, then the most precise, then ``order`` (the title index's BM25 order); at most
+    :data:`TITLED_SHARE_LIMIT`. Pure.
+
+    A citizen asks in more words than an act's title holds ("comment devenir sapeur-pompier de métier :
+    conditions d'embauche et formation" — the Règlement grand-ducal fixant les conditions de recrutement,
+    de formation et de nomination aux emplois des pompiers professionnels holds three of the six), so no
+    provision holds a majority of them and the all-words lanes find nothing on the subject; the act
+    whose name says three of them is the act a reader would look at first."""
+    position = {w: i for i, w in enumerate(order)}
+    kept = [w for w in order if held.get(w, 0) >= TITLED_SHARE_MIN and precision.get(w, 0.0) >= TITLED_SHARE_PRECISION]
+    kept.sort(key=lambda w: (-held[w], -precision.get(w, 0.0), position[w]))
+    return kept[:TITLED_SHARE_LIMIT]
+
+
+def after_titled(order: Sequence[int], share: frozenset[int], held: Mapping[int, int]) -> list[int]:
+    """``order`` (works, best first) with the works of ``share`` (found by their names alone,
+    :func:`titled_by_share`) placed right after the last other work whose names hold at least
+    :data:`TITLED_SHARE_BESIDE` of the question's subject words (``held``), their order kept; unchanged
+    when no other work is titled so. A provision holding the question's words in an act titled by two of
+    them is better evidence than a title holding three. Pure."""
+    last = max((i for i, w in enumerate(order) if w not in share and held.get(w, 0) >= TITLED_SHARE_BESIDE),
+               default=-1)
+    if last < 0:
+        return list(order)
+    before = [w for w in order[:last + 1] if w not in share]
+    moved = [w for w in order[:last + 1] if w in share]
+    return [*before, *moved, *order[last + 1:]]

@@ -17,7 +17,10 @@ hold most of the subject words (:func:`majority_titled_rows`); a dated citation 
 that day hold none of its subject words answers no hits (:func:`dated_subject_not_held`); a
 section withheld for a word no provision holds is answered by the works EUR-Lex's thesaurus files
 under that word when it is a narrow one-word EuroVoc label and their text holds most of the other
-words (:func:`_reach_word_labels`);
+words (:func:`_reach_word_labels`); at the relaxed stage, a Legilux section holding
+no provision with every word also answers with the acts whose names hold three or more of the question's
+subject words, after its hits on acts titled by two of them (:func:`share_titled_rows`,
+:data:`LEGILUX_TITLED_SHARE`);
 last, with no work named, the weak metadata lane (EuroVoc / subject labels, with the matched
 label as the reason). A typed reference ("la loi de 1968 sur la nationalité") ranks the one act of
 that form and year on that subject first (:func:`typed_references`). Every
@@ -186,6 +189,9 @@ BREADTH_REMEMBERED = 2048
 #: Off by default: measured and not adopted (six readable cases up, none down, but one case of the
 #: held-out concept12 down; ADR 0067).
 QUORUM_BREADTH = False
+#: A Legilux section whose provisions hold no question's every word answers, beside its weaker hits, with the
+#: acts whose names hold three or more of its subject words (:func:`share_titled_rows`; issue #15, everylu28).
+LEGILUX_TITLED_SHARE = True
 #: A Legilux code (the Code du travail, civil, pénal …) is the principal act of its field and its title
 #: names none of its subjects, while its long provisions score low by BM25: it is the question's
 #: principal treatment (:func:`dominant_work`) when it holds the words in more provisions than any
@@ -902,6 +908,51 @@ def untexted_subject_rows(conn: sqlite3.Connection, groups: list[list[str]], fil
                       groups, filters)
 
 
+def share_titled_rows(conn: sqlite3.Connection, groups: Sequence[list[str]], filters: Filters,
+                      index: MountedIndex | None = None) -> list[Hit]:
+    """Works whose names hold at least :data:`serve.core.ranking.TITLED_SHARE_MIN` distinct subject words of
+    the question and whose title subject it says for a third (:func:`serve.core.ranking.titled_by_share`),
+    as work rows (``title_words``): the acts a Legilux section answers with when no provision holds every
+    word of an everyday question (:data:`LEGILUX_TITLED_SHARE`; issue #15, everylu28)."""
+    subject = [g for g in groups if ranking.says_subject(g[0])]
+    match = fts_query(subject, any_of=True)
+    if match is None or len(subject) < ranking.TITLED_SHARE_MIN:
+        return []
+    candidates = title_candidates(conn, match, filters, UNTEXTED_CANDIDATES)
+    coverage = works_title_coverage(conn, candidates, subject, index)
+    held = {w: round(c * len(subject)) for w, c in coverage.items()}
+    enough = [w for w in candidates if held.get(w, 0) >= ranking.TITLED_SHARE_MIN]
+    if not enough:
+        return []
+    precision = works_subject_precision(conn, enough, subject, index)
+    return title_rows(conn, ranking.titled_by_share(held, precision, enough), groups, filters)
+
+
+def _after_titled(conn: sqlite3.Connection, index: MountedIndex | None, hits: Sequence[Hit], share: frozenset[int],
+                  groups: Sequence[Sequence[str]]) -> list[Hit]:
+    """``hits`` (one per work, rank order) with the works found by their names alone (``share``) after the
+    works whose provisions answer and whose names hold two subject words (:func:`serve.core.ranking.after_titled`)."""
+    subject = [g for g in groups if ranking.says_subject(g[0])]
+    works = [h.row["work_rowid"] for h in hits]
+    held = {w: round(c * len(subject)) for w, c in works_title_coverage(conn, works, subject, index).items()}
+    by_work = {h.row["work_rowid"]: h for h in hits}
+    return [by_work[w] for w in ranking.after_titled(works, share, held)]
+
+
+def _reach_titled_share(conn: sqlite3.Connection, index: MountedIndex | None, out: Lexical, hits: list[Hit],
+                        filters: Filters, once: _Once) -> None:
+    """Beside a Legilux section's weaker hits (or none), the acts whose names say a share of the
+    question (:func:`share_titled_rows`); a relaxation withheld as off-subject is answered by them."""
+    listed = {h.row["work_rowid"] for h in hits}
+    groups = out.groups
+    found = [h for h in once("titled_share", lambda: share_titled_rows(conn, groups, filters, index))
+             if h.row["work_rowid"] not in listed]
+    if found:
+        hits.extend(found)
+        out.relaxation_withheld = None
+        out.titled_share = frozenset(h.row["work_rowid"] for h in found)
+
+
 def _titled_in(conn: sqlite3.Connection, rowid: int, groups: Sequence[Sequence[str]], language: str) -> bool:
     """Whether one of the work's titles or names *in* ``language`` holds a word of every group."""
     for (normalized,) in conn.execute("SELECT normalized FROM work_names WHERE work_rowid = ? AND language = ? "
@@ -1216,6 +1267,8 @@ class Lexical:
     #: The branches reached whose course the stage's options ``stem`` and ``relax`` decide
     #: (:meth:`gate`); none: the lanes found the same whatever the stage (:func:`run` keeps the section).
     gates: set[str] = field(default_factory=set)
+    #: The works answered by their names' share of the question alone (:func:`_reach_titled_share`).
+    titled_share: frozenset[int] = frozenset()
 
     def gate(self, name: str, reached: bool) -> bool:
         """``reached``, noted in :attr:`gates` under ``name`` when true: a branch that the stage's
@@ -1514,6 +1567,12 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
     if out.gate("legal_terms", not hits and options.grain == "works" and bool(plan.synonyms) and not plan.strong
                 and not plan.constraints and not plan.article_key and not plan.act_number) and options.legal_terms:
         _reach_legal_terms(conn, plan, filters, budget, out, hits, seen, once)
+    if LEGILUX_TITLED_SHARE and index is not None and index.publisher.value == "lu-legilux" \
+            and options.grain == "works" and not plan.strong and not plan.mentions and not plan.constraints \
+            and not plan.article_key and not plan.act_number and out.groups and not any(strict_hit(h) for h in hits) \
+            and (out.relaxation_withheld or {}).get("reason") != "unknown_terms" \
+            and out.gate("titled_share", True) and options.relax:  # beside the relaxation, never before it
+        _reach_titled_share(conn, index, out, hits, filters, once)
     out.direct_titled = direct_titled(conn, index, hits, out.groups)
     precision = works_subject_precision(conn, [h.row["work_rowid"] for h in hits], out.groups, index)
     principal = dominant_work(out.breadth, profiles)  # weighed as if named by the words
@@ -1532,6 +1591,8 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
             grouped = parents_first(conn, index, grouped, profiles, filters, out.groups, options.limit,
                                     pinned=frozenset(plan.boost))
         out.held_back = 0
+        if out.titled_share:
+            grouped = _after_titled(conn, index, grouped, out.titled_share, out.groups)
         out.hits = grouped[:options.limit]
     else:
         cap = None if plan.constraints else options.per_work_limit
@@ -1540,8 +1601,10 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         out.hits = capped[:options.limit]
     if out.hits and out.groups:
         top = out.hits[0].row["work_rowid"]
-        out.top_title_match = title_match(works_subject_precision(conn, [top], out.groups, index).get(top, 0.0),
-                                          works_title_coverage(conn, [top], out.groups, index).get(top, 0.0))
+        out.top_title_match = 0.0 if top in out.titled_share else \
+            title_match(works_subject_precision(conn, [top], out.groups, index).get(top, 0.0),
+                        works_title_coverage(conn, [top], out.groups, index).get(top, 0.0))
+        # an act found by its names alone is no evidence that the section answers first (order_sections)
     return out
 
 
