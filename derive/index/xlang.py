@@ -92,6 +92,10 @@ NEGATED_MIN = 5
 FRENCH_NEGATIONS = ("in", "im", "il", "ir", "non", "de", "dis", "mal")
 
 _STOPS = relax.STOP_WORDS_BY_LANGUAGE
+#: What normalisation leaves of a language's clitics as a word of its own: the English possessive
+#: ("Luxembourg's National Research Fund" → "luxembourg s national …"). Left out of a translated
+#: question as its stop words are (:func:`translate`); no French text holds it as a word.
+CLITICS: dict[str, frozenset[str]] = {"en": frozenset({"s"})}
 #: Stop words of one language only: evidence of a question's language.
 EXCLUSIVE_STOPS: dict[str, frozenset[str]] = {
     lang: words - frozenset().union(*(w for other, w in _STOPS.items() if other != lang))
@@ -618,7 +622,7 @@ def translate(terms: Sequence[str], language: str, covered: Collection[str] = ()
     translated word, so they never leave out a word nothing translates — a question no text
     answers in its own words is not made answerable by them. Pure (``held`` aside)."""
     lex = lexicon(language)
-    stops = _STOPS.get(language, frozenset())
+    stops = _STOPS.get(language, frozenset()) | CLITICS.get(language, frozenset())
     out: list[str] = []
     alternatives: dict[str, list[str]] = {}
     used: list[dict[str, Any]] = []
