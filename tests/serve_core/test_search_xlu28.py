@@ -102,3 +102,22 @@ def test_the_new_entries_name_their_source() -> None:
     ours = {e["word"]: e for e in reviewed["entries"] if e["word"] in {"Bistum", "Januar", "affordable", "Sauer"}}
     assert set(ours) == {"Bistum", "Januar", "affordable", "Sauer"}
     assert all("[lu-legilux:" in e["source"] for e in ours.values())
+
+
+def test_german_names_of_luxembourg_communes_reach_their_french() -> None:
+    de = xlang.lexicon("de")
+    assert de.lookup(normalize("Düdelingen"), "de") == ("dudelange",)
+    assert de.lookup("clerf", "de") == ("clervaux",)
+    assert de.lookup("obersauer", "de") == ("haute sure",)
+    # a name French spells alike once accents are folded ("Ettelbrück", « Ettelbruck ») needs no entry
+    assert de.lookup("ettelbruck", "de") is None
+    found = xlang.translate(normalize("Gemeinde Schifflingen Bebauungsplan").split(), "de")
+    assert found.alternatives.get("schifflingen") == ["schifflange"]
+
+
+def test_the_english_possessive_is_left_out_of_a_translated_question() -> None:
+    words = normalize("Luxembourg's National Research Fund").split()
+    assert "s" in words
+    found = xlang.translate([w for w in words if w != "luxembourg"], "en")
+    assert "s" not in found.terms and "s" in found.dropped
+    assert found.alternatives.get("fund")
