@@ -92,6 +92,19 @@ NEGATED_MIN = 5
 FRENCH_NEGATIONS = ("in", "im", "il", "ir", "non", "de", "dis", "mal")
 
 _STOPS = relax.STOP_WORDS_BY_LANGUAGE
+#: What normalisation leaves of a language's clitics as a word of its own: the English possessive
+#: ("Luxembourg's National Research Fund" → "luxembourg s national …"). Left out of a translated
+#: question as its stop words are (:func:`translate`); no French text holds it as a word.
+CLITICS: dict[str, frozenset[str]] = {"en": frozenset({"s"})}
+
+
+@functools.cache
+def translation_stops(language: str) -> frozenset[str]:
+    """The words :func:`translate` leaves out of a ``language`` question as stop words: the language's
+    stop words and :data:`CLITICS`. Pure."""
+    return _STOPS.get(language, frozenset()) | CLITICS.get(language, frozenset())
+
+
 #: Stop words of one language only: evidence of a question's language.
 EXCLUSIVE_STOPS: dict[str, frozenset[str]] = {
     lang: words - frozenset().union(*(w for other, w in _STOPS.items() if other != lang))
@@ -618,7 +631,7 @@ def translate(terms: Sequence[str], language: str, covered: Collection[str] = ()
     translated word, so they never leave out a word nothing translates — a question no text
     answers in its own words is not made answerable by them. Pure (``held`` aside)."""
     lex = lexicon(language)
-    stops = _STOPS.get(language, frozenset())
+    stops = translation_stops(language)
     out: list[str] = []
     alternatives: dict[str, list[str]] = {}
     used: list[dict[str, Any]] = []

@@ -88,14 +88,17 @@ def test_fits_over_asks_a_fitting_first_work_a_margin_and_no_better_titled_holde
 
 def test_a_corrigendum_found_by_its_metadata_stays_routed_out_on_the_fixtures(fixture_core: LegalCore) -> None:
     # fixture bilingual-007: the corrigendum of Directive 2014/41/EU fits "mutual assistance in
-    # criminal matters" at exactly 0.5; the Luxembourg law on « l'entraide judiciaire internationale en
-    # matière pénale » holds the words and answers alone
+    # criminal matters" at exactly 0.5 (the boundary: the shapes above); the Luxembourg law on « l'entraide
+    # judiciaire internationale en matière pénale » holds the words and answers first. Since xlu28 the question
+    # is translated ("matters" « matière », a reviewed entry), the EU section's any-word answer is led by
+    # another act, and the Legilux section adds the law on the judicial organisation second
     answer = fixture_core.call("search", {"query": "mutual assistance in criminal matters", "limit": 10})
     sections = {s["publisher"]: s for s in answer["publishers"]}
-    assert sections[EU]["top_title_match"] == search.FIT_OVER
+    assert float(sections[EU]["top_title_match"] or 0.0) <= search.FIT_OVER
     assert not sections[EU]["hits"]
     assert sections[EU]["routed"]["reason"] == "another publisher holds every word of the query"
-    assert [h["work"] for h in answer["merged"]] == ["lu-legilux:loi-2000-08-08-n4"]
+    assert answer["merged"][0]["work"] == "lu-legilux:loi-2000-08-08-n4"
+    assert all(h["work"].startswith("lu-legilux:") for h in answer["merged"])
 
 
 # -- a section named by every word answers first ------------------------------------------------

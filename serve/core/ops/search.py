@@ -155,6 +155,9 @@ ROUTING_MARGIN = 0.5
 #: 0.5 a corrigendum found by its metadata ("Corrigendum to Directive 2014/41/EU", "mutual
 #: assistance in criminal matters") would come back before the Luxembourg law holding the words.
 FIT_OVER = 0.5
+#: A section's works are titled by the query when their :func:`title_coverage` is at least this
+#: (:func:`translated_titled_over`; the bar :func:`titled_over` and :func:`route_sections` write as 0.5).
+TITLED_BAR = 0.5
 #: Provisions sampled when counting the works whose text holds a name as a phrase.
 PHRASE_SAMPLE = 5000
 #: Relevance multiplier of a work a soft (ordinary-phrase) name mention points at.
@@ -1925,7 +1928,7 @@ def route_sections(sections: list[Answer]) -> None:
     if direct:
         for section in sections:
             if section.get("hits") and not _direct(section) and not titled_over(section, direct) \
-                    and not fits_over(section, direct):
+                    and not fits_over(section, direct) and not translated_titled_over(section, direct):
                 _route_out(section, "another publisher holds every word of the query", None, None)
     covers = [routing_coverage(s) for s in sections]
     known = [c for c in covers if isinstance(c, float | int)]
@@ -1938,6 +1941,28 @@ def route_sections(sections: list[Answer]) -> None:
         if isinstance(cover, float | int) and best - cover >= ROUTING_MARGIN and section.get("hits") \
                 and not weaker_titled(section, sections, covers):
             _route_out(section, "another publisher's works are titled by the query", cover, best)
+
+
+def translated_titled_over(section: Answer, holders: Sequence[Answer]) -> bool:
+    """Whether a section searched in translation (``query_plan.translations``: an English or German
+    question on French-only Legilux text) answers the question by its titles better than every section
+    holding its words (``holders``): its works are titled by the query (:func:`title_coverage` at least
+    0.5, the bar of :func:`titled_over`) and by more of it than each holder's (:func:`routing_coverage`),
+    and its first work fits the query (``top_title_match``, :func:`title_match`) better than each
+    holder's first work. A translated section never holds the question's own words — only their
+    French terms, which a relaxation may have cut — so "another publisher holds every word" is no
+    evidence against it: "state participation in a new natural gas distribution company" is held word
+    for word by EU provisions on the gas market, while the Luxembourg law « autorisant l'Etat à participer
+    à une nouvelle société pour la distribution de gaz naturel » is titled by it (issue #15, xlu28). It is not routed out; it still comes
+    after the sections answered in the question's words (:func:`order_sections`). Pure."""
+    if not (section.get("query_plan") or {}).get("translations"):
+        return False
+    cover = section.get("title_coverage")
+    if not isinstance(cover, float | int) or cover < TITLED_BAR:
+        return False
+    fit = float(section.get("top_title_match") or 0.0)
+    return all(float(routing_coverage(h) or 0.0) < cover and float(h.get("top_title_match") or 0.0) < fit
+               for h in holders)
 
 
 def routing_coverage(section: Answer) -> float | None:
