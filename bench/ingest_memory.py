@@ -82,8 +82,10 @@ def run_child(args: list[str], code: Path, env: dict[str, str], log: Path) -> di
     return facts
 
 
-def measure(n: int, out: Path, base: Path, code: Path, *, trace: bool, keep: bool, wrap: list[str]) -> list[dict]:
-    """Serve N replicas and run a fresh ingest then a re-ingest against them."""
+def measure(n: int, out: Path, base: Path, code: Path, *, trace: bool | int, keep: bool,
+            wrap: list[str]) -> list[dict]:
+    """Serve N replicas and run a fresh ingest then a re-ingest against them (``trace``: traced,
+    with that many frames per allocation if an int, one if ``True``)."""
     from bench.scale.server import replay_server
 
     run_dir = out / f"n{n}"
@@ -93,7 +95,7 @@ def measure(n: int, out: Path, base: Path, code: Path, *, trace: bool, keep: boo
     log = out / "ingest_memory.log"
     env = {**os.environ, "PYTHONPATH": str(code)}
     if trace:
-        env["PYTHONTRACEMALLOC"] = "1"
+        env["PYTHONTRACEMALLOC"] = str(int(trace))
     results = []
     with replay_server(base, n, run_dir / "served.json", log, {}, ROOT) as server:
         for reingest in (False, True):

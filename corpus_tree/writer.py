@@ -412,8 +412,10 @@ def _apply_versions(tree: CorpusTree, enumeration: Enumeration, existing: Mappin
     for listed in _drained(enumeration.versions) if consume else enumeration.versions:
         v = listed if observe is None else _observed(observe, listed)
         lex_id = _lex_id(enumeration.publisher, v)
-        enumerated.add(lex_id)
         held = existing.get(lex_id)
+        if held is not None:
+            lex_id = held.lex_id  # the equal string the summary holds: not a second one per version (issue #13)
+        enumerated.add(lex_id)
         if held is None:
             record = new_record(enumeration.publisher, v, lex_id, stamp)
             report.count(RecordEvent.FIRST_SIGHTING)

@@ -198,13 +198,13 @@ def ingest(adapter: PublisherAdapter, tree: CorpusTree, *, scope: object | None 
     listing: PublisherEnumeration = owned[0]
     clock.done("enumerate_s")
     _count_listing(listing, report)
-    lex_ids = [lex_id_of(adapter.publisher.value, v) for v in listing.enumeration.versions]  # in order
     # Records are parsed once for the run to plan here, and only their summaries are kept
     # (corpus_tree.records.VersionSummary); the writer (under its lock) reuses them unless a file
     # changed meanwhile, and reads again only the records of the versions this run enumerates
     # or withdraws, one at a time; it checks the hash of every record it revises.
     with tree.caching():
         existing = _existing(tree, adapter.publisher)
+        lex_ids = _lex_ids(adapter.publisher.value, listing.enumeration.versions, existing)  # in order
         withdrawing, current = planned_withdrawals(listing.enumeration, existing.values(), set(lex_ids))
         guard.check(adapter.publisher.value, withdrawing, current, len(lex_ids))  # before any body request
         report.withdrawals = len(withdrawing)
@@ -226,6 +226,17 @@ def _staging_area(tree: CorpusTree, staging_dir: str | Path | None) -> Iterator[
         return
     with tree.evidence.staging_run(f"ingest-{uuid.uuid4().hex}") as staging:
         yield staging
+
+
+def _lex_ids(publisher: str, versions: Sequence[VersionInput], existing: Mapping[str, VersionSummary]) -> list[str]:
+    """The lex id of each enumerated version, in order; for a version the tree holds, the equal string
+    its summary holds (a re-ingest does not hold a second string per version while it plans: issue #13)."""
+    out: list[str] = []
+    for v in versions:
+        lex_id = lex_id_of(publisher, v)
+        held = existing.get(lex_id)
+        out.append(lex_id if held is None else held.lex_id)
+    return out
 
 
 def _existing(tree: CorpusTree, publisher: Publisher) -> dict[str, VersionSummary]:

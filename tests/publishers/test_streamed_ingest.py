@@ -136,3 +136,31 @@ def test_the_listing_is_released_version_by_version(lu_small: Harness, target: C
     # before: all the listing's versions were alive at every fetch (seen[-1] == report.versions)
     assert seen[-1] - already <= 3, (already, seen)
     assert seen == sorted(seen, reverse=True) and seen[0] - seen[-1] >= report.versions - 6, seen
+
+
+def test_a_re_ingest_holds_one_string_per_lex_id(lu_small: Harness, target: CorpusTree,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lex ids a re-ingest plans with (the guard's set) and those the writer collects for its
+    withdrawals are the strings the tree's summaries hold, not equal copies made per version
+    (issue #13, mem28)."""
+    import corpus_tree.writer as writer_module
+    import publishers.ingest as ingest_module
+
+    first = lu_small.ingest(target)
+    shared: dict[str, list[tuple[int, int]]] = {}
+
+    def watched(where: str, real: Any) -> Any:
+        def planned(enumeration: Any, existing: Any, enumerated: set[str]) -> Any:
+            held = list(existing)
+            ids = {id(x) for x in enumerated}
+            shared.setdefault(where, []).append(
+                (sum(1 for s in held if s.lex_id in enumerated), sum(1 for s in held if id(s.lex_id) in ids)))
+            return real(enumeration, held, enumerated)
+        return planned
+
+    monkeypatch.setattr(ingest_module, "planned_withdrawals", watched("plan", ingest_module.planned_withdrawals))
+    monkeypatch.setattr(writer_module, "planned_withdrawals", watched("apply", writer_module.planned_withdrawals))
+    again = lu_small.ingest(target, now=LATER)
+    assert again.versions == first.versions >= 30
+    # (summaries enumerated again, of them the very string the summary holds); before: (n, 0) each
+    assert shared == {"plan": [(first.versions, first.versions)], "apply": [(first.versions, first.versions)]}

@@ -1,0 +1,185 @@
+"""What the ingest holds at its checkpoints, and what of it grows with the corpus (issue #13, mem28).
+
+::
+
+    python -m bench.ingest_holders --n 4 16 [--out DIR] [--frames 25] [--top 12]
+
+Runs :mod:`bench.ingest_memory`'s fresh ingest and re-ingest of the scale harness's replay (traced:
+``PYTHONTRACEMALLOC=<frames>``, from the interpreter's start), each child started through this
+module's probe, which takes a ``tracemalloc`` snapshot at three checkpoints of each publisher's run:
+
+- ``summaries``: the plan's scan of the tree is done (:func:`publishers.ingest._existing` returned:
+  the listing, the publisher's summaries and the other publishers' fold rows are held);
+- ``first_observe``: the writer reaches the first version (the plan made, the works folded);
+- ``last_observe``: the writer reaches the last version (the listing consumed, the written
+  versions' rows and staged paths held).
+
+Each snapshot is grouped by **holder**: the innermost frame of an allocation's traceback in the
+project's packages (``publishers``, ``corpus_tree``, ``legal``, ``bench``), else its innermost
+frame. ``current_mb`` is the traced memory at the checkpoint and ``peak_mb`` the traced peak since
+the previous checkpoint (the probe's own work is not counted: the peak is reset after it).
+
+Printed: one JSON line per N, mode, publisher and checkpoint (``current_mb``, ``peak_mb``); then,
+between the smallest and the largest N, per checkpoint the growth of the current memory and of its
+``--top`` holders, in **MB per replica**.
+
+Internal: ``python -m bench.ingest_holders _probe --log FILE -- <the ingest child's command>``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tracemalloc
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+#: the project's packages whose frames name a holder
+PROJECT = ("publishers", "corpus_tree", "legal", "bench")
+CHECKPOINTS = ("summaries", "first_observe", "last_observe")
+#: a raw frame of ``tracemalloc``: ``(filename, lineno)``
+Frame = tuple[str, int]
+
+
+def holder_of(frames: Sequence[Frame], project: Sequence[str] = PROJECT) -> str:
+    """The holder of an allocation whose traceback is ``frames`` (the most recent first, as
+    ``tracemalloc`` records them): ``<package>/<file>:<line>`` of the innermost frame in one of the
+    ``project``'s packages, else ``~<file>:<line>`` of the innermost frame."""
+    for filename, lineno in frames:
+        parts = filename.replace("\\", "/").split("/")
+        if len(parts) >= 2 and parts[-2] in project:
+            return f"{parts[-2]}/{parts[-1]}:{lineno}"
+    if not frames:
+        return "~<unknown>"
+    filename, lineno = frames[0]
+    return f"~{filename.replace(chr(92), '/').split('/')[-1]}:{lineno}"
+
+
+def holders(traces: Iterable[tuple[int, int, Sequence[Frame]]]) -> dict[str, int]:
+    """Bytes per holder of raw traces ``(domain, size, frames, ...)`` (a traceback shared by several
+    traces, as ``tracemalloc`` hands them out, is resolved once)."""
+    out: dict[str, int] = {}
+    seen: dict[int, str] = {}
+    for trace in traces:
+        size, frames = trace[1], trace[2]
+        key = seen.get(id(frames))
+        if key is None:
+            key = seen[id(frames)] = holder_of(frames)
+        out[key] = out.get(key, 0) + size
+    return out
+
+
+def growth(small: dict[str, int], large: dict[str, int], replicas: int) -> list[tuple[str, float]]:
+    """``(holder, MB per replica)`` from the holders at N = n to those at N = n + ``replicas``,
+    the largest change first."""
+    keys = set(small) | set(large)
+    rows = [(k, (large.get(k, 0) - small.get(k, 0)) / replicas / 2**20) for k in keys]
+    return sorted(rows, key=lambda kv: (-abs(kv[1]), kv[0]))
+
+
+def _mb(size: int) -> float:
+    return round(size / 2**20, 3)
+
+
+def probe(log: Path, ingest_argv: list[str]) -> None:
+    """Run the ingest child ``ingest_argv`` with its checkpoints watched (see the module docstring)."""
+    import bench.ingest_memory as ingest_memory
+    import publishers.ingest as ingest
+
+    state: dict[str, str] = {"publisher": "?"}
+
+    def snap(checkpoint: str) -> None:
+        if not tracemalloc.is_tracing():
+            return
+        current, peak = tracemalloc.get_traced_memory()
+        snapshot = tracemalloc.take_snapshot()
+        held = holders(snapshot.traces._traces)  # type: ignore[attr-defined]  # raw: most recent frame first
+        del snapshot
+        with log.open("a", encoding="utf-8") as out:
+            out.write(json.dumps({"publisher": state["publisher"], "checkpoint": checkpoint,
+                                  "current": current, "peak": peak, "holders": held}) + "\n")
+        del held
+        tracemalloc.reset_peak()
+
+    existing = ingest._existing
+    call = ingest._Observer.__call__
+
+    def watched_existing(tree: Any, publisher: Any) -> Any:
+        state["publisher"] = publisher.value
+        summaries = existing(tree, publisher)
+        snap("summaries")
+        return summaries
+
+    def watched_call(self: Any, v: Any) -> Any:
+        if self.next == 0:
+            snap("first_observe")
+        if self.next == self.count - 1:
+            snap("last_observe")
+        return call(self, v)
+
+    ingest._existing = watched_existing  # type: ignore[assignment]
+    ingest._Observer.__call__ = watched_call  # type: ignore[method-assign]
+    ingest_memory.main(ingest_argv)
+
+
+def main(argv: list[str]) -> None:
+    if argv and argv[0] == "_probe":
+        split = argv.index("--")
+        parser = argparse.ArgumentParser(prog="python -m bench.ingest_holders _probe")
+        parser.add_argument("--log", type=Path, required=True)
+        args = parser.parse_args(argv[1:split])
+        rest = argv[split + 1:]
+        probe(args.log, rest[rest.index("_ingest"):])
+        return
+    import bench.ingest_memory as ingest_memory
+    from bench.scale.__main__ import default_fixtures
+    from bench.scale.corpus import prepare_base
+
+    parser = argparse.ArgumentParser(prog="python -m bench.ingest_holders", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--n", type=int, nargs="+", default=[4, 16])
+    parser.add_argument("--out", type=Path, default=Path("bench/out/ingest_holders"))
+    parser.add_argument("--fixtures", type=Path, default=None, help="default: $LEX_FIXTURES or ../shared/fixtures")
+    parser.add_argument("--frames", type=int, default=25, help="frames traced per allocation")
+    parser.add_argument("--top", type=int, default=12, help="holders printed per checkpoint")
+    args = parser.parse_args(argv)
+    out = args.out.resolve()
+    prepare_base((args.fixtures or default_fixtures()).resolve(), out / "base")
+    log = out / "holders.jsonl"
+    seen: dict[tuple[int, str, str, str], dict[str, Any]] = {}
+    for n in sorted(args.n):
+        log.unlink(missing_ok=True)
+        wrap = [sys.executable, "-m", "bench.ingest_holders", "_probe", "--log", str(log), "--"]
+        ingest_memory.measure(n, out, out / "base", ROOT, trace=args.frames, keep=False, wrap=wrap)
+        lines = log.read_text(encoding="utf-8").splitlines() if log.exists() else []
+        modes = iter(ingest_memory.MODES)
+        mode = next(modes)
+        for line in lines:
+            event = json.loads(line)
+            if (n, mode, event["publisher"], event["checkpoint"]) in seen:
+                mode = next(modes)  # the re-ingest's snapshots follow the fresh ingest's
+            seen[(n, mode, event["publisher"], event["checkpoint"])] = event
+            print(json.dumps({"n": n, "mode": mode, "publisher": event["publisher"],
+                              "checkpoint": event["checkpoint"], "current_mb": _mb(event["current"]),
+                              "peak_mb": _mb(event["peak"])}, sort_keys=True), flush=True)
+    small, large = min(args.n), max(args.n)
+    if small == large:
+        return
+    for (n, mode, publisher, checkpoint), event in seen.items():
+        other = seen.get((large, mode, publisher, checkpoint))
+        if n != small or other is None:
+            continue
+        per = large - small
+        print(json.dumps({"growth": f"N {small} -> {large}", "mode": mode, "publisher": publisher,
+                          "checkpoint": checkpoint,
+                          "current_mb_per_replica": round((other["current"] - event["current"]) / per / 2**20, 3),
+                          "holders_mb_per_replica": [[k, round(v, 3)] for k, v in
+                                                     growth(event["holders"], other["holders"], per)[:args.top]]},
+                         sort_keys=True), flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
