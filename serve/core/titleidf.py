@@ -22,11 +22,13 @@ import math
 import sqlite3
 import weakref
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 #: Whether :func:`serve.core.ops.search.rank_hits` weighs title coverage by the words' rarity.
 TITLE_IDF = True
+#: The part of the ranking's title share that is the IDF-weighted one (the rest is the plain share).
+IDF_SHARE = 0.5
 
 _DF: weakref.WeakKeyDictionary[Any, tuple[int, Counter[str]]] = weakref.WeakKeyDictionary()
 
@@ -78,16 +80,19 @@ def weighted_coverage(coverage: Mapping[int, float], names: Mapping[int, frozens
             out[work] = share
             continue
         words = names[work]
-        out[work] = round(sum(wt for g, wt in zip(groups, weights, strict=True) if held(words, g)) / total, 4)
+        rare = sum(wt for g, wt in zip(groups, weights, strict=True) if held(words, g)) / total
+        out[work] = round((1.0 - IDF_SHARE) * share + IDF_SHARE * rare, 4)
     return out
 
 
 def ranking_coverage(conn: sqlite3.Connection, index: Any | None, coverage: Mapping[int, float],
                      groups: Sequence[Sequence[str]],
-                     names_of: Any) -> dict[int, float]:
+                     names_of: Any, texted: Iterable[int] | None = None) -> dict[int, float]:
     """:func:`weighted_coverage` of the works of ``coverage`` whose share is partial, their name words
-    read with ``names_of(conn, works, index)`` (:func:`serve.core.ops.search.name_words`)."""
-    partial = [w for w, share in coverage.items() if 0.0 < share < 1.0]
+    read with ``names_of(conn, works, index)`` (:func:`serve.core.ops.search.name_words`); given
+    ``texted``, only of those works (the works of text hits, BM25-scored)."""
+    kept = None if texted is None else set(texted)
+    partial = [w for w, share in coverage.items() if 0.0 < share < 1.0 and (kept is None or w in kept)]
     if not partial or not groups:
         return dict(coverage)
     n, df = name_df(conn, index)

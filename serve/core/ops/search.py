@@ -1584,7 +1584,9 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
             and options.relax_words and any(getattr(profiles.get(h.row["work_rowid"]), "code", False) for h in hits):
         # counted only when a code is among the hits: weighing another work changes nothing
         principal = dominant_code(once("quorum_breadth", lambda: quorum_breadth(conn, out.groups, index)), profiles)
-    named_by = titleidf.ranking_coverage(conn, index, coverage, out.groups, name_words) if titleidf.TITLE_IDF \
+    named_by = titleidf.ranking_coverage(conn, index, coverage, out.groups, name_words,
+                                                [h.row["work_rowid"] for h in hits if _scored(h.row)]) \
+        if titleidf.TITLE_IDF \
         else coverage  # the words' rarity weighs the ranking prior only (serve.core.titleidf)
     named_by = named_by if principal is None else {**named_by, principal: 1.0}
     ranked = rank_hits(hits, profiles, plan, options, named_by, precision, breadth(hits))
