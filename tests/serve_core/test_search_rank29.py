@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 import sqlite3
 from collections import Counter
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -31,12 +30,8 @@ def _section(answer: dict[str, Any], publisher: str) -> dict[str, Any]:
 
 
 @pytest.fixture
-def rule_off() -> Iterator[None]:
-    titleidf.TITLE_IDF = False
-    try:
-        yield
-    finally:
-        titleidf.TITLE_IDF = True
+def rule_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(titleidf, "TITLE_IDF", False)
 
 
 def _order(core: LegalCore, query: str) -> list[str]:
