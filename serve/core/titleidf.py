@@ -7,13 +7,15 @@ Ranking multiplies a hit's relevance by ``1 + TITLE_BOOST × coverage``
 ("public", "services", "travail", "État") is weighed up exactly as much as a title holding one
 rare word of it ("chasse", "inclusion", "kirchberg").
 
-:func:`weighted_coverage` gives the ranking prior the same share with each group weighed by its
+:func:`weighted_coverage` gives the ranking prior a share that is :data:`IDF_SHARE` (half) the same
+share with each group weighed by its
 inverse document frequency over the works' names of the section's index (``log((N + 1) / (df + 1))``,
 ``N`` the works holding names, ``df`` the works whose names hold the group: the largest count of its
 terms, a phrase term counted by its rarest word). A work whose names hold every group or none keeps
 its coverage (1 or 0): only a partial coverage moves, up when the held words are the question's rare
-ones, down when they are its common ones. Routing and the other stages keep the plain share; only
-the ranking prior reads this one (:data:`TITLE_IDF`).
+ones, down when they are its common ones; the rest is the plain share. Works without a BM25 score
+(metadata or name rows, ranked by the prior alone) keep the plain share, and so do routing and the
+other stages: only the ranking prior of text hits reads this one (:data:`TITLE_IDF`; ADR 0080).
 """
 
 from __future__ import annotations
