@@ -66,7 +66,7 @@ from derive.index.serving import FREQUENT_WINDOW
 from derive.index.text import fts_query, levenshtein_within, normalize
 from derive.index.textstore import read_heads
 from legal.outcomes import Outcome
-from serve.core import lanes, merge, ranking, subjects
+from serve.core import lanes, merge, ranking, subjects, titleidf
 from serve.core.envelope import Answer, CallContext, answer, fanout, is_provisional
 from serve.core.formnames import (
     FORM_DOCUMENT_TYPES,
@@ -1584,7 +1584,11 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
             and options.relax_words and any(getattr(profiles.get(h.row["work_rowid"]), "code", False) for h in hits):
         # counted only when a code is among the hits: weighing another work changes nothing
         principal = dominant_code(once("quorum_breadth", lambda: quorum_breadth(conn, out.groups, index)), profiles)
-    named_by = coverage if principal is None else {**coverage, principal: 1.0}
+    named_by = titleidf.ranking_coverage(conn, index, coverage, out.groups, name_words,
+                                                [h.row["work_rowid"] for h in hits if _scored(h.row)]) \
+        if titleidf.TITLE_IDF \
+        else coverage  # the words' rarity weighs the ranking prior only (serve.core.titleidf)
+    named_by = named_by if principal is None else {**named_by, principal: 1.0}
     ranked = rank_hits(hits, profiles, plan, options, named_by, precision, breadth(hits))
     out.title_coverage = title_coverage(coverage, [h.row["work_rowid"] for h in ranked
                                                    if "work_metadata" not in h.reasons])
