@@ -11,7 +11,8 @@ right one.
 This stage (:func:`titled_works`) runs only when every stage before it left every section empty for
 no decided reason (:func:`answers_nothing`), and in a section only when the words its index does not
 hold are fewer than :data:`UNHELD_SHARE` of the question's content words (:func:`few_unheld`: one
-word of three unheld is the subject itself, "licornes"; one of four or more is a word around it). It
+unheld word of three or four is the subject itself, "licornes", "how much should I tip the organiser of my
+package travel"; one of five or more is a word around it, "mon papy est en fin de vie …"). It
 answers with the acts whose names hold at least :data:`MIN_WORDS` of the question's subject words that
 the index holds (frame words such as "règles" left out: every implementing act's title says them), and
 whose title subject the question says for at least :data:`PRECISION`; at most :data:`LIMIT` of them,
@@ -40,7 +41,7 @@ PRECISION = 0.2
 LIMIT = 3
 #: Unheld words are taken for words around the question, not for its subject, when they are fewer than
 #: this share of its content words (:func:`few_unheld`).
-UNHELD_SHARE = 1 / 3
+UNHELD_SHARE = 1 / 4
 #: The withheld reasons that say why the answer is empty better than the question's words can: the
 #: filters (``as_of``, language, type) emptied it.
 DECIDED = frozenset({"filters"})
