@@ -1575,8 +1575,7 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
                 and not plan.constraints and not plan.article_key and not plan.act_number) and options.legal_terms:
         _reach_legal_terms(conn, plan, filters, budget, out, hits, seen, once)
     if out.gate("empty_titled", not hits and options.grain == "works" and not plan.strong and not plan.constraints
-                and not plan.article_key and not plan.act_number and bool(out.groups)
-                and empty_titled.few_unheld(plan.terms, out.relaxation_withheld)) and options.empty_titled:
+                and not plan.article_key and not plan.act_number and bool(out.groups)) and options.empty_titled:
         titled_rows = once("empty_titled", lambda: _empty_titled_rows(conn, out.groups, filters, index))
         if titled_rows:
             hits.extend(titled_rows)
