@@ -78,6 +78,7 @@ from serve.core.formnames import (
 )
 from serve.core.known_index import IndexAt, index_at
 from serve.core.mount import Catalogue, MountedIndex
+from serve.core.ops import empty_titled
 from serve.core.resolve import enacted_by, mounted_publisher, named_acronyms
 from serve.core.searchplan import (
     FREQUENT_PHRASE_WORKS,
@@ -1239,6 +1240,9 @@ class LaneOptions:
     #: The last stage of a question no section answered: the lexicon's legal terms for its everyday
     #: words may answer (:func:`_reach_legal_terms`).
     legal_terms: bool = False
+    #: The stage after every other, when no section answered: the acts whose names hold the
+    #: question's held words (:mod:`serve.core.ops.empty_titled`, ADR 0078).
+    empty_titled: bool = False
 
 
 @dataclass
@@ -1570,6 +1574,12 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
     if out.gate("legal_terms", not hits and options.grain == "works" and bool(plan.synonyms) and not plan.strong
                 and not plan.constraints and not plan.article_key and not plan.act_number) and options.legal_terms:
         _reach_legal_terms(conn, plan, filters, budget, out, hits, seen, once)
+    if out.gate("empty_titled", not hits and options.grain == "works" and not plan.strong and not plan.constraints
+                and not plan.article_key and not plan.act_number and bool(out.groups)) and options.empty_titled:
+        titled_rows = once("empty_titled", lambda: _empty_titled_rows(conn, out.groups, filters, index))
+        if titled_rows:
+            hits.extend(titled_rows)
+            out.relaxation_withheld = None
     if LEGILUX_TITLED_SHARE and index is not None and index.publisher.value == "lu-legilux" \
             and options.grain == "works" and not plan.strong and not plan.mentions and not plan.constraints \
             and not plan.article_key and not plan.act_number and out.groups and not any(strict_hit(h) for h in hits) \
@@ -1768,6 +1778,13 @@ def _reach_word_labels(conn: sqlite3.Connection, index: MountedIndex | None, out
             hits.append(hit)
     if hits:
         out.relaxation_withheld = None
+
+
+def _empty_titled_rows(conn: sqlite3.Connection, groups: list[list[str]], filters: Filters,
+                       index: MountedIndex | None) -> list[Hit]:
+    """The work rows (``title_words``) of :func:`serve.core.ops.empty_titled.titled_works`."""
+    works = empty_titled.titled_works(conn, groups, filters.allowed, index)
+    return title_rows(conn, works, groups, filters)
 
 
 def _reach_legal_terms(conn: sqlite3.Connection, plan: Plan, filters: Filters, limit: int, out: Lexical,
@@ -2960,6 +2977,7 @@ WORKS_READ = "shaped:works"
 
 def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict[str, Any], suppressed: bool,
                    known: set[str], *, stem: bool = False, relaxed: bool = False, legal_terms: bool = False,
+                   last: bool = False,
                    memo: dict[str, Any] | None = None, later: list[LaterSnippets] | None = None,
                    gates: set[str] | None = None, titled: dict[int, float | None] | None = None) -> Answer:
     """One publisher's section of a search at one stage (``stem``, ``relaxed``: :func:`run`). With
@@ -2999,7 +3017,8 @@ def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict
     options = LaneOptions(50 if wide else args["limit"], fuzzy=args["fuzzy"] == "auto", stem=stem, relax=relaxed,
                           per_work_limit=50 if wide else args.get("per_work_limit"), language=args["language"],
                           grain=grain,
-                          partial=auto, status_prior=as_of is None, relax_words=auto, legal_terms=legal_terms)
+                          partial=auto, status_prior=as_of is None, relax_words=auto, legal_terms=legal_terms,
+                          empty_titled=last)
     with index.session(ctx.deadline_seconds) as conn:
         allowed = _allowed_works(conn, index, args)
         filters = Filters(tuple(plan.constraints), args["language"], args["document_type"], as_of, allowed)
@@ -4295,7 +4314,8 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
     def chance(section: Answer) -> bool:
         return chance_hits(section, titled.get(id(section)))
 
-    def section_of(index: MountedIndex, stem: bool = False, relaxed: bool = False, legal_terms: bool = False) -> Answer:
+    def section_of(index: MountedIndex, stem: bool = False, relaxed: bool = False, legal_terms: bool = False,
+                   last: bool = False) -> Answer:
         key = index.publisher.value
         kept = unstaged.get(key)
         if kept is not None:
@@ -4305,16 +4325,18 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
         section = search_section(ctx, index, plan, args,
                                  suppressed=someone_strong and not plan.strong and not plan.boost and not args["works"]
                                  and not (own_law and key == "lu-legilux"),
-                                 known=known, stem=stem, relaxed=relaxed, legal_terms=legal_terms, memo=memos[key],
+                                 known=known, stem=stem, relaxed=relaxed, legal_terms=legal_terms, last=last,
+                                 memo=memos[key],
                                  later=later[key],
                                  gates=gates, titled=titled)
         if not gates:
             unstaged[key] = (section, later[key])
         return section
 
-    def sections_of(stem: bool = False, relaxed: bool = False, legal_terms: bool = False) -> list[Answer]:
+    def sections_of(stem: bool = False, relaxed: bool = False, legal_terms: bool = False,
+                    last: bool = False) -> list[Answer]:
         later.clear()
-        return [section_of(i, stem, relaxed, legal_terms) for i in indexes]
+        return [section_of(i, stem, relaxed, legal_terms, last) for i in indexes]
 
     sections = sections_of()
     # Weaker queries are decided over the whole answer: a publisher's strict hits are not
@@ -4339,6 +4361,9 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
             and any(subjects.legal_terms(p.synonyms) for p in plans.values()):
         # no section answered: the lexicon's legal terms for the everyday words may (_reach_legal_terms)
         sections = sections_of(stem=True, relaxed=True, legal_terms=True)
+    if auto and not args["works"] and empty_titled.EMPTY_TITLED and empty_titled.answers_nothing(sections, plans):
+        # still no section answered: the acts whose names hold several of the question's words (ADR 0078)
+        sections = sections_of(stem=True, relaxed=True, legal_terms=True, last=True)
     if len(sections) > 1 and not args["works"] and not someone_strong:
         route_sections(sections)
     if _SNIPPETS.get():
