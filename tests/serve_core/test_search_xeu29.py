@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from serve.core import LegalCore, ranking
 from serve.core.ops import search
+from serve.core.searchplan import ActName
 
 EU = "eu-eurlex"
 GDPR = "eu-eurlex:32016r0679"
@@ -69,3 +70,21 @@ def test_the_title_language_of_each_question_language() -> None:
     # a Legilux act titled in French only: its French subject is its shortest, whatever the question
     french = ranking.title_subjects([("Loi du 1er janvier 2099 relative aux écuries de licornes", "")])
     assert ranking.title_language_subject(french, "de") == french.shortest == frozenset({"ecuries", "licornes"})
+
+
+def test_a_german_words_french_term_matches_the_titles_by_its_stem() -> None:
+    # « consommateur » is the lexicon's French for "Verbrauch"; the title of the consumer-goods sales
+    # directive says « biens de consommation »: the stem « consomm » holds both
+    assert search._french_word("consommateur") == "consomm*"
+    assert search._french_word("biens") == "bien*" and search._french_word("vente") == "vente*"
+
+
+def test_a_german_compound_name_finds_the_act_titled_by_a_word_of_its_terms_family(fixture_core: LegalCore) -> None:
+    # "Datenverarbeitungsverordnung" cut as « données » + « traiter »: the GDPR's names say « traitement des
+    # données » (« … à l'égard du traitement des données à caractère personnel … »), never « traiter »
+    index = fixture_core.indexes[EU]
+    shape = ActName("subject", ("daten", "verarbeitung"), "datenverarbeitungsverordnung", eu_form="regulation",
+                    alternatives=(("donnees",), ("traiter",)))
+    with index.session(60.0) as conn:
+        found = search.form_titled_works(conn, shape)
+    assert found == sorted([index.catalogue.rowid_of["32016r0679"], index.catalogue.rowid_of["32016r0679r(02)"]])

@@ -3776,13 +3776,22 @@ def popular_name_held(conn: sqlite3.Connection, shape: ActName) -> bool:
 FORM_TITLED_SAMPLE = 400
 
 
+def _french_word(word: str) -> str:
+    """A one-word French term of a German word as an FTS5 token: its Snowball stem as a prefix when the
+    stem is shorter than the word without its plural ending (« consommateur » → ``consomm*``: the
+    lexicon gives the German word one French word, the title says it in another of its family,
+    « biens de consommation »), else the word or its plural (:func:`_name_word`)."""
+    stem = analysis.stem_word(word, "fr")
+    return f"{stem}*" if stem and len(stem) < len(word) - 1 else _name_word(word)
+
+
 def _alternative_token(term: str) -> str:
     """A French term of a German word as an FTS5 token: a word as itself or its plural
     (:func:`_name_word`); a term of several words as its words (stop words left out), each so,
     near each other ("procédure d'insolvabilité" holds "procédures d'insolvabilité")."""
     words = [w for w in term.split() if not relax.relaxable(w)] or term.split()
     if len(words) == 1:
-        return _name_word(words[0])
+        return _french_word(words[0])
     return f"NEAR({' '.join(_name_word(w) for w in words)}, {len(words) + 1})"
 
 
@@ -3851,7 +3860,8 @@ def _compound_near(conn: sqlite3.Connection, shape: ActName, works: Sequence[int
     for k, word in enumerate(shape.words):
         alternatives = shape.alternatives[k] if k < len(shape.alternatives) else ()
         terms = [[word], *([w for w in t.split() if not relax.relaxable(w)] or t.split() for t in alternatives)]
-        options.append([[_name_word(w) for w in term] for term in terms])
+        options.append([[_name_word(word)], *([_french_word(w) if len(term) == 1 else _name_word(w) for w in term]
+                                             for term in terms[1:])])
     combos = [[t for term in combo for t in term] for combo in itertools.product(*options)]
     near = " OR ".join(f"NEAR({' '.join(c)}, {COMPOUND_NEAR_WORDS * len(c)})" for c in combos)
     marks = ",".join("?" * len(works))
