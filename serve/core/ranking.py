@@ -66,7 +66,7 @@ import threading
 import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from derive.index.query import STOP_WORDS
 from derive.index.text import fold, normalize
@@ -663,6 +663,49 @@ def subject_words(titles: Iterable[str], legilux: bool = False) -> frozenset[str
         if words and (best is None or len(words) < len(best)):
             best = words
     return frozenset(best or ())
+
+
+class TitleSubjects(NamedTuple):
+    """A work's title subject words (:func:`title_subjects`): the shortest subject of all its official
+    titles (:func:`subject_words`), and per title language the subject of the titles in it."""
+    shortest: frozenset[str]
+    by_language: Mapping[str, frozenset[str]]
+
+
+def title_subjects(titles: Iterable[tuple[str, str]], legilux: bool = False) -> TitleSubjects:
+    """The title subject words of a work's official titles (``(title, language)`` pairs): the
+    shortest of all (:func:`subject_words`) and, for each language that has one, the subject of the
+    titles in that language (issue #15, xeu29, docs/adr/0079). Pure."""
+    pairs = list(titles)
+    by_language: dict[str, list[str]] = {}
+    for title, language in pairs:
+        by_language.setdefault(language, []).append(title)
+    shortest = subject_words([t for t, _ in pairs], legilux)
+    found = {language: subject_words(by_language[language], legilux) for language in sorted(by_language)}
+    return TitleSubjects(shortest, {language: shortest if words == shortest else words
+                                    for language, words in found.items() if words})
+
+
+#: The title languages a question's words are weighed against (:func:`title_language_subject`), per
+#: language of the question: a German question is searched through the cross-language lexicon's French
+#: terms, and no held act but the Constitution is titled in German, so its French titles are the ones its
+#: terms can match. A French or English question keeps the shortest subject of all (measured: weighed
+#: against its own language's titles, 11 readable cases rose and 5 fell; docs/adr/0079).
+TITLE_LANGUAGES: dict[str, tuple[str, ...]] = {"de": ("de", "fr")}
+
+
+def title_language_subject(subjects: TitleSubjects, language: str | None) -> frozenset[str]:
+    """The title subject a question in ``language`` is weighed against: the subject of the work's titles
+    in the language its words are searched in (:data:`TITLE_LANGUAGES`), else — another language, the
+    language not told, or no title in it — the shortest subject of all, as before (issue #15, xeu29,
+    docs/adr/0079). An EUR-Lex act is titled in English and in French, and the shortest subject is almost
+    always the English one ("on market abuse (market abuse regulation)"): a German question, searched
+    through French terms, was weighed against English title words it can never hold, so every EU act
+    counted as titled by none of it. Pure."""
+    for candidate in TITLE_LANGUAGES.get(language or "", ()):
+        if candidate in subjects.by_language:
+            return subjects.by_language[candidate]
+    return subjects.shortest
 
 
 def truncated(title: str) -> bool:

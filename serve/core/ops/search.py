@@ -59,7 +59,7 @@ from dataclasses import dataclass, field, replace
 from operator import itemgetter
 from typing import Any, TypeVar, cast
 
-from derive.index import analysis, relax
+from derive.index import analysis, relax, xlang
 from derive.index.query import parse_query
 from derive.index.schema import PROVISION_FTS_WEIGHTS, VOCABULARY_MIN_LENGTH
 from derive.index.serving import FREQUENT_WINDOW
@@ -1888,7 +1888,16 @@ def load_name_words(conn: sqlite3.Connection, index: MountedIndex) -> int:
     return len(found)
 
 
-_SUBJECT_WORDS: weakref.WeakKeyDictionary[MountedIndex, dict[int, frozenset[str]]] = weakref.WeakKeyDictionary()
+_SUBJECT_WORDS: weakref.WeakKeyDictionary[MountedIndex, dict[int, ranking.TitleSubjects]] = \
+    weakref.WeakKeyDictionary()
+
+
+def _interned(subjects: ranking.TitleSubjects) -> ranking.TitleSubjects:
+    """``subjects`` with each word one string (:func:`sys.intern`), a set shared by the shortest
+    subject and its language's kept one object."""
+    shortest = frozenset(map(sys.intern, subjects.shortest))
+    return ranking.TitleSubjects(shortest, {language: shortest if words == shortest else frozenset(map(sys.intern, words))
+                                            for language, words in subjects.by_language.items()})
 
 
 def load_subject_words(conn: sqlite3.Connection, index: MountedIndex) -> int:
@@ -1897,33 +1906,52 @@ def load_subject_words(conn: sqlite3.Connection, index: MountedIndex) -> int:
     distinct word one string; the number of works. Called while an index is warmed
     (:func:`serve.core.mount.warm_index`), like :func:`load_name_words`: the table is built once
     before the workers fork and shared by them."""
-    titles: dict[int, list[str]] = {int(w): [] for w in index.catalogue.rowid_of.values()}
-    for work, value in conn.execute("SELECT work_rowid, value FROM work_names WHERE kind = 'official_title'"):
-        titles.setdefault(int(work), []).append(str(value))
+    titles: dict[int, list[tuple[str, str]]] = {int(w): [] for w in index.catalogue.rowid_of.values()}
+    for work, value, language in conn.execute(
+            "SELECT work_rowid, value, language FROM work_names WHERE kind = 'official_title'"):
+        titles.setdefault(int(work), []).append((str(value), str(language)))
     legilux = index.publisher.value == "lu-legilux"
-    _SUBJECT_WORDS[index] = {w: frozenset(map(sys.intern, ranking.subject_words(t, legilux)))
-                             for w, t in titles.items()}
+    _SUBJECT_WORDS[index] = {w: _interned(ranking.title_subjects(t, legilux)) for w, t in titles.items()}
     return len(titles)
 
 
 def works_subject_precision(conn: sqlite3.Connection, works: Sequence[int], groups: Sequence[Sequence[str]],
-                            index: MountedIndex | None = None) -> dict[int, float]:
-    """Per work, the share of its shortest title subject's words that the query holds
-    (:func:`serve.core.ranking.title_precision`); subjects read once per mounted ``index``."""
+                            index: MountedIndex | None = None, languages: bool = True) -> dict[int, float]:
+    """Per work, the share of its title subject's words that the query holds
+    (:func:`serve.core.ranking.title_precision`): the subject of its titles in the question's language
+    (:func:`groups_language`, :func:`serve.core.ranking.title_language_subject`), or without ``languages``
+    the shortest subject of all (``top_title_match``, which compares publishers); subjects read once per
+    mounted ``index``."""
     ids = sorted(set(works))
     if not groups or not ids:
         return {}
     known = _SUBJECT_WORDS.setdefault(index, {}) if index is not None else {}
     missing = [w for w in ids if w not in known]
     if missing:
-        titles: dict[int, list[str]] = {w: [] for w in missing}
-        for work, value in conn.execute(f"SELECT work_rowid, value FROM work_names WHERE work_rowid IN "
-                                        f"({','.join(map(str, missing))}) AND kind = 'official_title'"):
-            titles[int(work)].append(str(value))
+        titles: dict[int, list[tuple[str, str]]] = {w: [] for w in missing}
+        for work, value, language in conn.execute(
+                f"SELECT work_rowid, value, language FROM work_names WHERE work_rowid IN "
+                f"({','.join(map(str, missing))}) AND kind = 'official_title'"):
+            titles[int(work)].append((str(value), str(language)))
         legilux = index is not None and index.publisher.value == "lu-legilux"
-        known.update({w: ranking.subject_words(t, legilux) for w, t in titles.items()})
+        known.update({w: _interned(ranking.title_subjects(t, legilux)) for w, t in titles.items()})
     asked = frozenset(word for g in groups for t in g for word in t.split())  # a phrase term: its words
-    return {w: ranking.title_precision(known[w], asked) for w in ids}
+    # the title in the question's language (ranking.title_language_subject, xeu29); the section order
+    # (``languages`` off) compares publishers, and keeps the shortest subject of all
+    language = groups_language(groups) if languages else None
+    return {w: ranking.title_precision(ranking.title_language_subject(known[w], language), asked) for w in ids}
+
+
+def groups_language(groups: Sequence[Sequence[str]]) -> str | None:
+    """The language of a question's own words — the first term of each of its term groups, the others
+    being their forms, synonyms and translations — as :func:`derive.index.xlang.query_language` tells
+    it (``None`` when it does not). Pure (the lexicon is read once)."""
+    return _words_language(tuple(w for g in groups if g for w in g[0].split()))
+
+
+@functools.lru_cache(maxsize=4096)
+def _words_language(words: tuple[str, ...]) -> str | None:
+    return xlang.query_language(words)
 
 
 def title_coverage(coverage: dict[int, float], works: Sequence[int], top: int = 3) -> float | None:
@@ -3771,13 +3799,22 @@ def popular_name_held(conn: sqlite3.Connection, shape: ActName) -> bool:
 FORM_TITLED_SAMPLE = 400
 
 
+def _french_word(word: str) -> str:
+    """A one-word French term of a German word as an FTS5 token: its Snowball stem as a prefix when the
+    stem is shorter than the word without its plural ending (« consommateur » → ``consomm*``: the
+    lexicon gives the German word one French word, the title says it in another of its family,
+    « biens de consommation »), else the word or its plural (:func:`_name_word`)."""
+    stem = analysis.stem_word(word, "fr")
+    return f"{stem}*" if stem and len(stem) < len(word) - 1 else _name_word(word)
+
+
 def _alternative_token(term: str) -> str:
     """A French term of a German word as an FTS5 token: a word as itself or its plural
     (:func:`_name_word`); a term of several words as its words (stop words left out), each so,
     near each other ("procédure d'insolvabilité" holds "procédures d'insolvabilité")."""
     words = [w for w in term.split() if not relax.relaxable(w)] or term.split()
     if len(words) == 1:
-        return _name_word(words[0])
+        return _french_word(words[0])
     return f"NEAR({' '.join(_name_word(w) for w in words)}, {len(words) + 1})"
 
 
@@ -3846,7 +3883,8 @@ def _compound_near(conn: sqlite3.Connection, shape: ActName, works: Sequence[int
     for k, word in enumerate(shape.words):
         alternatives = shape.alternatives[k] if k < len(shape.alternatives) else ()
         terms = [[word], *([w for w in t.split() if not relax.relaxable(w)] or t.split() for t in alternatives)]
-        options.append([[_name_word(w) for w in term] for term in terms])
+        options.append([[_name_word(word)], *([_french_word(w) if len(term) == 1 else _name_word(w) for w in term]
+                                             for term in terms[1:])])
     combos = [[t for term in combo for t in term] for combo in itertools.product(*options)]
     near = " OR ".join(f"NEAR({' '.join(c)}, {COMPOUND_NEAR_WORDS * len(c)})" for c in combos)
     marks = ",".join("?" * len(works))
