@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import sqlite3
+import sys
 import weakref
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -40,14 +41,19 @@ def name_df(conn: sqlite3.Connection, index: Any | None = None) -> tuple[int, Co
     per word, the number of works whose names hold it; remembered per mounted ``index``."""
     if index is not None and index in _DF:
         return _DF[index]
-    words: dict[int, set[str]] = {}
-    for work, normalized in conn.execute(
-            "SELECT work_rowid, normalized FROM work_names WHERE kind != 'official_identifier'"):
-        words.setdefault(int(work), set()).update(str(normalized).split())
+    # One work's words at a time (rows in work order), each word's first string kept as the key: the
+    # works' sets held together weighed 6-9 MB at their peak on the full indexes, the table itself 0.3-0.4.
     df: Counter[str] = Counter()
-    for held in words.values():
-        df.update(held)
-    found = (len(words), df)
+    works, current = 0, None
+    held: set[str] = set()
+    for work, normalized in conn.execute(
+            "SELECT work_rowid, normalized FROM work_names WHERE kind != 'official_identifier' ORDER BY work_rowid"):
+        if work != current:
+            df.update(held)
+            works, current, held = works + 1, work, set()
+        held.update(map(sys.intern, str(normalized).split()))  # the name-word table's strings
+    df.update(held)
+    found = (works, df)
     if index is not None:
         _DF[index] = found
     return found

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from serve.core import subjects
+from serve.core import subjects, titleidf
 from serve.core.core import LegalCore
 from serve.core.ops import search
 
@@ -57,5 +57,21 @@ def test_the_warmed_subject_labels_are_those_a_search_would_read(dev_index: Path
                 assert index not in subjects._LABELS
                 index.warm()
                 assert subjects._LABELS[index] == lazily
+    finally:
+        core.close()
+
+
+def test_the_warmed_name_frequencies_are_those_a_search_would_read(dev_index: Path) -> None:
+    """rank29's table of name-word document frequencies is built before the workers fork, not in each
+    worker's first search, and holds what a search would read lazily."""
+    core = LegalCore.mount(dev_index / "indexes")
+    try:
+        for index in core.indexes.values():
+            with index.session(60.0) as conn:
+                lazily = titleidf.name_df(conn, None)  # no index: nothing remembered
+                assert index not in titleidf._DF
+                index.warm()
+                assert titleidf._DF[index] == lazily
+                assert lazily[0] > 0 and sum(lazily[1].values()) > 0
     finally:
         core.close()

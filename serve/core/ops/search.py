@@ -50,6 +50,7 @@ import math
 import re
 import sqlite3
 import sys
+import types
 import weakref
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
@@ -1892,12 +1893,23 @@ _SUBJECT_WORDS: weakref.WeakKeyDictionary[MountedIndex, dict[int, ranking.TitleS
     weakref.WeakKeyDictionary()
 
 
+_ASKED_LANGUAGES = frozenset(language for asked in ranking.TITLE_LANGUAGES.values() for language in asked)
+_NO_LANGUAGES: Mapping[str, frozenset[str]] = types.MappingProxyType({})
+
+
 def _interned(subjects: ranking.TitleSubjects) -> ranking.TitleSubjects:
-    """``subjects`` with each word one string (:func:`sys.intern`), a set shared by the shortest
-    subject and its language's kept one object."""
+    """``subjects`` kept for the table: each word one string (:func:`sys.intern`), a set shared by the
+    shortest subject and its language's kept one object, and only the languages a question is weighed
+    against (:data:`serve.core.ranking.TITLE_LANGUAGES`), none when each of them is weighed against the
+    shortest subject anyway (a Legilux act titled in French): the same answers; the per-language subjects
+    of every work weighed 1.6 MB per serving process otherwise (issue #14, worker memory)."""
     shortest = frozenset(map(sys.intern, subjects.shortest))
-    return ranking.TitleSubjects(shortest, {language: shortest if words == shortest else frozenset(map(sys.intern, words))
-                                            for language, words in subjects.by_language.items()})
+    kept = {language: shortest if words == shortest else frozenset(map(sys.intern, words))
+            for language, words in subjects.by_language.items() if language in _ASKED_LANGUAGES}
+    weighed = ranking.TitleSubjects(shortest, kept)
+    if all(ranking.title_language_subject(weighed, asked) == shortest for asked in ranking.TITLE_LANGUAGES):
+        return ranking.TitleSubjects(shortest, _NO_LANGUAGES)  # every question weighed as by the shortest
+    return weighed
 
 
 def load_subject_words(conn: sqlite3.Connection, index: MountedIndex) -> int:
