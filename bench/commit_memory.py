@@ -24,7 +24,6 @@ Internal: ``python -m bench.commit_memory _probe --log FILE -- <the ingest child
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import tracemalloc
@@ -87,23 +86,14 @@ def probe(log: Path, ingest_argv: list[str]) -> None:
 
 
 def main(argv: list[str]) -> None:
-    if argv and argv[0] == "_probe":
-        split = argv.index("--")
-        parser = argparse.ArgumentParser(prog="python -m bench.commit_memory _probe")
-        parser.add_argument("--log", type=Path, required=True)
-        args = parser.parse_args(argv[1:split])
-        rest = argv[split + 1:]
-        probe(args.log, rest[rest.index("_ingest"):])
-        return
     import bench.ingest_memory as ingest_memory
+
+    if ingest_memory.run_probe(argv, "python -m bench.commit_memory", probe):
+        return
     from bench.scale.__main__ import default_fixtures
     from bench.scale.corpus import prepare_base
 
-    parser = argparse.ArgumentParser(prog="python -m bench.commit_memory", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--n", type=int, nargs="+", default=[4, 16])
-    parser.add_argument("--out", type=Path, default=Path("bench/out/commit_memory"))
-    parser.add_argument("--fixtures", type=Path, default=None, help="default: $LEX_FIXTURES or ../shared/fixtures")
+    parser = ingest_memory.watched_parser("python -m bench.commit_memory", __doc__, "bench/out/commit_memory")
     parser.add_argument("--tracemalloc", action="store_true", help="trace the children (VmHWM then inflated)")
     args = parser.parse_args(argv)
     out = args.out.resolve()

@@ -28,7 +28,6 @@ Internal: ``python -m bench.ingest_holders _probe --log FILE -- <the ingest chil
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import tracemalloc
@@ -126,23 +125,14 @@ def probe(log: Path, ingest_argv: list[str]) -> None:
 
 
 def main(argv: list[str]) -> None:
-    if argv and argv[0] == "_probe":
-        split = argv.index("--")
-        parser = argparse.ArgumentParser(prog="python -m bench.ingest_holders _probe")
-        parser.add_argument("--log", type=Path, required=True)
-        args = parser.parse_args(argv[1:split])
-        rest = argv[split + 1:]
-        probe(args.log, rest[rest.index("_ingest"):])
-        return
     import bench.ingest_memory as ingest_memory
+
+    if ingest_memory.run_probe(argv, "python -m bench.ingest_holders", probe):
+        return
     from bench.scale.__main__ import default_fixtures
     from bench.scale.corpus import prepare_base
 
-    parser = argparse.ArgumentParser(prog="python -m bench.ingest_holders", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--n", type=int, nargs="+", default=[4, 16])
-    parser.add_argument("--out", type=Path, default=Path("bench/out/ingest_holders"))
-    parser.add_argument("--fixtures", type=Path, default=None, help="default: $LEX_FIXTURES or ../shared/fixtures")
+    parser = ingest_memory.watched_parser("python -m bench.ingest_holders", __doc__, "bench/out/ingest_holders")
     parser.add_argument("--frames", type=int, default=25, help="frames traced per allocation")
     parser.add_argument("--top", type=int, default=12, help="holders printed per checkpoint")
     args = parser.parse_args(argv)

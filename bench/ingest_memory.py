@@ -82,6 +82,29 @@ def run_child(args: list[str], code: Path, env: dict[str, str], log: Path) -> di
     return facts
 
 
+def run_probe(argv: list[str], prog: str, probe: Any) -> bool:
+    """In a watched child (``prog _probe --log F -- … _ingest …``, the ``wrap`` of :func:`measure`): call
+    ``probe(log, ingest_argv)`` and say so; otherwise ``False`` (the caller is the parent)."""
+    if not argv or argv[0] != "_probe":
+        return False
+    split = argv.index("--")
+    parser = argparse.ArgumentParser(prog=f"{prog} _probe")
+    parser.add_argument("--log", type=Path, required=True)
+    args = parser.parse_args(argv[1:split])
+    rest = argv[split + 1:]
+    probe(args.log, rest[rest.index("_ingest"):])
+    return True
+
+
+def watched_parser(prog: str, doc: str | None, out: str) -> argparse.ArgumentParser:
+    """The options every watched-ingest bench takes: ``--n``, ``--out``, ``--fixtures``."""
+    parser = argparse.ArgumentParser(prog=prog, description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--n", type=int, nargs="+", default=[4, 16])
+    parser.add_argument("--out", type=Path, default=Path(out))
+    parser.add_argument("--fixtures", type=Path, default=None, help="default: $LEX_FIXTURES or ../shared/fixtures")
+    return parser
+
+
 def measure(n: int, out: Path, base: Path, code: Path, *, trace: bool | int, keep: bool,
             wrap: list[str]) -> list[dict]:
     """Serve N replicas and run a fresh ingest then a re-ingest against them (``trace``: traced,

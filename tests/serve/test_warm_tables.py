@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from serve.core import subjects, titleidf
 from serve.core.core import LegalCore
@@ -48,30 +51,23 @@ def test_the_warmed_subject_words_are_those_each_search_would_read(dev_index: Pa
         core.close()
 
 
-def test_the_warmed_subject_labels_are_those_a_search_would_read(dev_index: Path) -> None:
+@pytest.mark.parametrize(("table", "lazily", "remembered"), [
+    # the EuroVoc subject labels (search's off-subject relaxation)
+    ("subject labels", subjects.labels_of, lambda: subjects._LABELS),
+    # rank29's name-word document frequencies (search's title share weighed by rarity)
+    ("name-word frequencies", titleidf.name_df, lambda: titleidf._DF),
+])
+def test_a_warmed_table_is_the_one_a_search_would_read(dev_index: Path, table: str, lazily: Any,
+                                                       remembered: Any) -> None:
+    """Built before the workers fork, not in each worker's first search, and what a search reads lazily."""
     core = LegalCore.mount(dev_index / "indexes")
     try:
         for index in core.indexes.values():
             with index.session(60.0) as conn:
-                lazily = subjects.labels_of(conn, None)  # no index: nothing remembered
-                assert index not in subjects._LABELS
+                expected = lazily(conn, None)  # no index: nothing remembered
+                assert expected, table
+                assert index not in remembered(), table
                 index.warm()
-                assert subjects._LABELS[index] == lazily
-    finally:
-        core.close()
-
-
-def test_the_warmed_name_frequencies_are_those_a_search_would_read(dev_index: Path) -> None:
-    """rank29's table of name-word document frequencies is built before the workers fork, not in each
-    worker's first search, and holds what a search would read lazily."""
-    core = LegalCore.mount(dev_index / "indexes")
-    try:
-        for index in core.indexes.values():
-            with index.session(60.0) as conn:
-                lazily = titleidf.name_df(conn, None)  # no index: nothing remembered
-                assert index not in titleidf._DF
-                index.warm()
-                assert titleidf._DF[index] == lazily
-                assert lazily[0] > 0 and sum(lazily[1].values()) > 0
+                assert remembered()[index] == expected, table
     finally:
         core.close()
