@@ -64,7 +64,7 @@ import re
 import sqlite3
 import threading
 import weakref
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -667,9 +667,11 @@ def subject_words(titles: Iterable[str], legilux: bool = False) -> frozenset[str
 
 class TitleSubjects(NamedTuple):
     """A work's title subject words (:func:`title_subjects`): the shortest subject of all its official
-    titles (:func:`subject_words`), and per title language the subject of the titles in it."""
-    shortest: frozenset[str]
-    by_language: Mapping[str, frozenset[str]]
+    titles (:func:`subject_words`), and per title language the subject of the titles in it: sets, or in
+    the serving table distinct words in a sorted tuple (``serve.core.ops.search``; a tuple weighs a fifth
+    of a set of its words)."""
+    shortest: Collection[str]
+    by_language: Mapping[str, Collection[str]]
 
 
 def title_subjects(titles: Iterable[tuple[str, str]], legilux: bool = False) -> TitleSubjects:
@@ -694,7 +696,7 @@ def title_subjects(titles: Iterable[tuple[str, str]], legilux: bool = False) -> 
 TITLE_LANGUAGES: dict[str, tuple[str, ...]] = {"de": ("de", "fr")}
 
 
-def title_language_subject(subjects: TitleSubjects, language: str | None) -> frozenset[str]:
+def title_language_subject(subjects: TitleSubjects, language: str | None) -> Collection[str]:
     """The title subject a question in ``language`` is weighed against: the subject of the work's titles
     in the language its words are searched in (:data:`TITLE_LANGUAGES`), else — another language, the
     language not told, or no title in it — the shortest subject of all, as before (issue #15, xeu29,
@@ -714,12 +716,12 @@ def truncated(title: str) -> bool:
     return title.rstrip().endswith(("…", "..."))
 
 
-def title_precision(subject: frozenset[str], asked: frozenset[str]) -> float:
-    """The share of a title subject's words that the query holds (``asked``: its words and their
-    forms)."""
+def title_precision(subject: Collection[str], asked: frozenset[str]) -> float:
+    """The share of a title subject's words (distinct: a set, or a tuple of distinct words) that the
+    query holds (``asked``: its words and their forms)."""
     if not subject:
         return 0.0
-    return round(len(subject & asked) / len(subject), 4)
+    return round(sum(1 for word in subject if word in asked) / len(subject), 4)
 
 
 #: The words by which a question names Luxembourg itself (its name in French, English and German and
