@@ -868,12 +868,15 @@ TITLED_SHARE_BESIDE = 2
 TITLED_SHARE_LIMIT = 3
 
 
-def titled_by_share(held: Mapping[int, int], precision: Mapping[int, float], order: Sequence[int]) -> list[int]:
-    """The acts whose names hold at least :data:`TITLED_SHARE_MIN` distinct subject words of an everyday
-    question (``held``: per act, how many of its word groups the act's names hold) and whose title
-    subject the question says for at least :data:`TITLED_SHARE_PRECISION` (``precision``), most words
-    first, then the most precise, then ``order`` (the title index's BM25 order); at most
-    :data:`TITLED_SHARE_LIMIT`. Pure.
+def titled_by_share(held: Mapping[int, int], precision: Mapping[int, float], order: Sequence[int], *,
+                    least: int = TITLED_SHARE_MIN, said: float = TITLED_SHARE_PRECISION,
+                    limit: int = TITLED_SHARE_LIMIT) -> list[int]:
+    """The acts whose names hold at least ``least`` (:data:`TITLED_SHARE_MIN`) distinct subject words of
+    an everyday question (``held``: per act, how many of its word groups the act's names hold) and whose
+    title subject the question says for at least ``said`` (:data:`TITLED_SHARE_PRECISION`; ``precision``),
+    most words first, then the most precise, then ``order`` (the title index's BM25 order); at most
+    ``limit`` (:data:`TITLED_SHARE_LIMIT`). The last stage of a question no section answered asks the
+    same with its own bars (``serve.core.ops.empty_titled.choose``). Pure.
 
     A citizen asks in more words than an act's title holds ("comment devenir sapeur-pompier de métier :
     conditions d'embauche et formation" — the Règlement grand-ducal fixant les conditions de recrutement,
@@ -881,9 +884,9 @@ def titled_by_share(held: Mapping[int, int], precision: Mapping[int, float], ord
     provision holds a majority of them and the all-words lanes find nothing on the subject; the act
     whose name says three of them is the act a reader would look at first."""
     position = {w: i for i, w in enumerate(order)}
-    kept = [w for w in order if held.get(w, 0) >= TITLED_SHARE_MIN and precision.get(w, 0.0) >= TITLED_SHARE_PRECISION]
+    kept = [w for w in order if held.get(w, 0) >= least and precision.get(w, 0.0) >= said]
     kept.sort(key=lambda w: (-held[w], -precision.get(w, 0.0), position[w]))
-    return kept[:TITLED_SHARE_LIMIT]
+    return kept[:limit]
 
 
 def after_titled(order: Sequence[int], share: frozenset[int], held: Mapping[int, int]) -> list[int]:

@@ -59,11 +59,9 @@ def held_by_text(conn: sqlite3.Connection, group: Sequence[str]) -> bool:
 def choose(held: Mapping[int, int], precision: Mapping[int, float], order: Sequence[int]) -> list[int]:
     """The acts kept: names holding at least :data:`MIN_WORDS` of the question's subject word groups
     (``held``), title subject said for at least :data:`PRECISION` (``precision``); most words first, then
-    the most precise, then ``order`` (the title index's BM25 order); at most :data:`LIMIT`. Pure."""
-    position = {w: i for i, w in enumerate(order)}
-    kept = [w for w in order if held.get(w, 0) >= MIN_WORDS and precision.get(w, 0.0) >= PRECISION]
-    kept.sort(key=lambda w: (-held[w], -precision.get(w, 0.0), position[w]))
-    return kept[:LIMIT]
+    the most precise, then ``order`` (the title index's BM25 order); at most :data:`LIMIT`
+    (:func:`serve.core.ranking.titled_by_share` with this stage's bars). Pure."""
+    return ranking.titled_by_share(held, precision, order, least=MIN_WORDS, said=PRECISION, limit=LIMIT)
 
 
 def subject_groups(groups: Sequence[list[str]]) -> list[list[str]]:
@@ -86,8 +84,7 @@ def titled_works(conn: sqlite3.Connection, groups: Sequence[list[str]], allowed:
     candidates = [int(r[0]) for r in rows if allowed is None or int(r[0]) in allowed]
     if not candidates:
         return []
-    coverage = search.works_title_coverage(conn, candidates, held_groups, index)
-    held = {w: round(c * len(held_groups)) for w, c in coverage.items()}
+    held = search.works_title_held(conn, candidates, held_groups, index)
     precision = search.works_subject_precision(conn, candidates, held_groups, index)
     return choose(held, precision, candidates)
 

@@ -913,6 +913,12 @@ def untexted_subject_rows(conn: sqlite3.Connection, groups: list[list[str]], fil
                       groups, filters)
 
 
+def works_title_held(conn: sqlite3.Connection, works: Sequence[int], groups: Sequence[Sequence[str]],
+                     index: MountedIndex | None = None) -> dict[int, int]:
+    """Per work, how many of the word ``groups`` its names hold (:func:`works_title_coverage` as a count)."""
+    return {w: round(c * len(groups)) for w, c in works_title_coverage(conn, works, groups, index).items()}
+
+
 def share_titled_rows(conn: sqlite3.Connection, groups: Sequence[list[str]], filters: Filters,
                       index: MountedIndex | None = None) -> list[Hit]:
     """Works whose names hold at least :data:`serve.core.ranking.TITLED_SHARE_MIN` distinct subject words of
@@ -924,8 +930,7 @@ def share_titled_rows(conn: sqlite3.Connection, groups: Sequence[list[str]], fil
     if match is None or len(subject) < ranking.TITLED_SHARE_MIN:
         return []
     candidates = title_candidates(conn, match, filters, UNTEXTED_CANDIDATES)
-    coverage = works_title_coverage(conn, candidates, subject, index)
-    held = {w: round(c * len(subject)) for w, c in coverage.items()}
+    held = works_title_held(conn, candidates, subject, index)
     enough = [w for w in candidates if held.get(w, 0) >= ranking.TITLED_SHARE_MIN]
     if not enough:
         return []
@@ -939,7 +944,7 @@ def _after_titled(conn: sqlite3.Connection, index: MountedIndex | None, hits: Se
     works whose provisions answer and whose names hold two subject words (:func:`serve.core.ranking.after_titled`)."""
     subject = [g for g in groups if ranking.says_subject(g[0])]
     works = [h.row["work_rowid"] for h in hits]
-    held = {w: round(c * len(subject)) for w, c in works_title_coverage(conn, works, subject, index).items()}
+    held = works_title_held(conn, works, subject, index)
     by_work = {h.row["work_rowid"]: h for h in hits}
     return [by_work[w] for w in ranking.after_titled(works, share, held)]
 
