@@ -72,6 +72,26 @@ def test_the_title_language_of_each_question_language() -> None:
     assert ranking.title_language_subject(french, "de") == french.shortest == frozenset({"ecuries", "licornes"})
 
 
+def test_the_serving_table_packs_the_subjects_and_weighs_them_alike() -> None:
+    """The title-subject table keeps each subject as a sorted tuple of distinct words, only the languages a
+    question reads, none where every question reads the shortest (worker memory), and the title share of
+    every question language is the one the sets give."""
+    subjects = ranking.title_subjects([
+        ("Regulation (EU) 2099/1 of the European Parliament and of the Council of 1 January 2099 on unicorn stables",
+         "en"),
+        ("Règlement (UE) 2099/1 du Parlement européen et du Conseil du 1er janvier 2099 relatif aux écuries de "
+         "licornes et à l'entretien", "fr")])
+    packed = search._interned(subjects)
+    assert packed.shortest == ("stables", "unicorn") and dict(packed.by_language) == {
+        "fr": ("ecuries", "entretien", "licornes")}
+    asked = frozenset({"licornes", "unicorn", "ecuries"})
+    for language in ("de", "fr", "en", None):
+        assert ranking.title_precision(ranking.title_language_subject(packed, language), asked) == \
+            ranking.title_precision(ranking.title_language_subject(subjects, language), asked)
+    french = search._interned(ranking.title_subjects([("Loi du 1er janvier 2099 relative aux écuries de licornes", "")]))
+    assert french.shortest == ("ecuries", "licornes") and not french.by_language
+
+
 def test_a_german_words_french_term_matches_the_titles_by_its_stem() -> None:
     # « consommateur » is the lexicon's French for "Verbrauch"; the title of the consumer-goods sales
     # directive says « biens de consommation »: the stem « consomm » holds both
