@@ -3909,11 +3909,17 @@ def _compound_near(conn: sqlite3.Connection, shape: ActName, works: Sequence[int
         options.append([[_name_word(word)], *([_french_word(w) if len(term) == 1 else _name_word(w) for w in term]
                                              for term in terms[1:])])
     combos = [[t for term in combo for t in term] for combo in itertools.product(*options)]
-    near = " OR ".join(f"NEAR({' '.join(c)}, {COMPOUND_NEAR_WORDS * len(c)})" for c in combos)
+    near = _near_any(combos)
     marks = ",".join("?" * len(works))
     return sorted(int(r[0]) for r in conn.execute(
         f"SELECT rowid FROM work_fts WHERE work_fts MATCH ? AND rowid IN ({marks})",
         ("{titles short_titles aliases} : (" + near + ")", *works)))
+
+
+def _near_any(combos: Sequence[Sequence[str]]) -> str:
+    """An FTS5 query for any of ``combos`` (FTS5 tokens), each combo's tokens near each other
+    (:data:`COMPOUND_NEAR_WORDS` words per token): a compound's parts standing together. Pure."""
+    return " OR ".join(f"NEAR({' '.join(c)}, {COMPOUND_NEAR_WORDS * len(c)})" for c in combos)
 
 
 def compounds_not_held(ctx: CallContext, indexes: Sequence[MountedIndex], words: Sequence[str]) -> list[str]:
@@ -3931,7 +3937,7 @@ def compounds_not_held(ctx: CallContext, indexes: Sequence[MountedIndex], words:
         if not terms or not all(terms):
             return []
         combos = [[_name_word(w) for term in combo for w in term.split()] for combo in itertools.product(*terms)]
-        near = " OR ".join(f"NEAR({' '.join(c)}, {COMPOUND_NEAR_WORDS * len(c)})" for c in combos)
+        near = _near_any(combos)
         for index in indexes:
             with index.session(ctx.deadline_seconds) as conn:
                 if conn.execute("SELECT 1 FROM work_fts WHERE work_fts MATCH ? LIMIT 1",
