@@ -19,7 +19,8 @@ interleaved again and every positive case scored with the benchmark's own scorin
 
 Feedback terms: the content words (four letters or more, no stop word, no number, no title noise) of
 the names (official titles, publisher short titles, aliases) of the section's first ``k`` works, held
-by at least two of them and by none of the question's words' Snowball stems (EN, FR), weighed by Bo1
+by at least two of them and by the names of at most ``DF_MAX`` of the index's works, matching none of
+the question's words' Snowball stems (EN, FR), weighed by Bo1
 (Amati, 2003: ``tf * log2((1 + l) / l) + log2(1 + l)``, ``l = F / N``, ``F`` the number of works
 whose names hold the word, ``N`` the works with names), the best ``terms`` of them. The ``names and
 headings`` source adds the heading of each row's provision (the work's best) to the words a row holds, for
@@ -52,6 +53,9 @@ GRID_K = (3, 5, 10)
 GRID_TERMS = (2, 3, 5)
 GRID_LAM = (0.05, 0.1, 0.2, 0.3)
 GRID_GATE = (0.0, 0.5, 0.7)
+#: A word the names of more than this share of the index's works hold is never a feedback term
+#: (« version consolidée applicable », « présentant de l'intérêt pour l'EEE », month names).
+DF_MAX = 0.05
 
 
 def collect(index_dir: Path, files: Sequence[Path]) -> dict[str, Any]:
@@ -147,7 +151,7 @@ def feedback_terms(names: Names, publisher: str, hits: Sequence[Mapping[str, Any
         lam = max(names.df[publisher][term], 1) / n
         return tf[term] * math.log2((1 + lam) / lam) + math.log2(1 + lam)
 
-    held = [t for t in tf if tf[t] >= 2 and not (_stems({t}) & asked)]
+    held = [t for t in tf if tf[t] >= 2 and names.df[publisher][t] <= DF_MAX * n and not (_stems({t}) & asked)]
     return {t: bo1(t) for t in sorted(held, key=lambda t: (-bo1(t), t))[:count]}
 
 
