@@ -67,7 +67,6 @@ from derive.index.serving import FREQUENT_WINDOW
 from derive.index.text import fts_query, levenshtein_within, normalize
 from derive.index.textstore import read_heads
 from legal.outcomes import Outcome
-from serve.core import coverage as body_cover
 from serve.core import lanes, merge, ranking, subjects, titleidf
 from serve.core.envelope import Answer, CallContext, answer, fanout, is_provisional
 from serve.core.formnames import (
@@ -1607,12 +1606,6 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         else coverage  # the words' rarity weighs the ranking prior only (serve.core.titleidf)
     named_by = named_by if principal is None else {**named_by, principal: 1.0}
     ranked = rank_hits(hits, profiles, plan, options, named_by, precision, breadth(hits))
-    if coverage_applies(plan, filters, options, out) \
-            and not (body_cover.NO_STRICT_ONLY and any(strict_hit(h) for h in hits)):  # a work's words spread over its provisions (ADR 0082)
-        body = body_cover.body_coverage(conn, [h.row["work_rowid"] for h in ranked], out.groups,
-                                      idf_weights(conn, out.groups[:body_cover.COVERAGE_MAX_GROUPS]))
-        if body_cover.moves_order(body):
-            ranked = rank_hits(hits, profiles, plan, options, named_by, precision, breadth(hits), body)
     out.title_coverage = title_coverage(coverage, [h.row["work_rowid"] for h in ranked
                                                    if "work_metadata" not in h.reasons])
     if options.grain == "works":
@@ -2257,8 +2250,7 @@ def breadth_factor(rows: int) -> float:
 
 def rank_hits(hits: Sequence[Hit], profiles: dict[int, ranking.WorkProfile], plan: Plan,
               options: LaneOptions, coverage: dict[int, float] | None = None,
-              precision: dict[int, float] | None = None, rows: dict[int, int] | None = None,
-              body: Mapping[int, float | None] | None = None) -> list[Hit]:
+              precision: dict[int, float] | None = None, rows: dict[int, int] | None = None) -> list[Hit]:
     """Hits by tier (named work, direct, weaker lanes), then relevance × the work's prior
     (:mod:`serve.core.ranking`; a soft mention's work × :data:`SOFT_MENTION_BOOST`) × the title
     field factor ``1 + TITLE_BOOST × share of the query's words in the work's names`` × the subject
@@ -2292,21 +2284,9 @@ def rank_hits(hits: Sequence[Hit], profiles: dict[int, ranking.WorkProfile], pla
         prior = priors.get((work, tier))
         if prior is None:
             prior = priors[work, tier] = _work_prior(hit, tier, profiles, options, boost, titled, about, rows)
-            if body:
-                prior *= body_cover.factor(body, work)
         return tier, -relevance * weight * prior, position
 
     return [hit for _, hit in sorted(enumerate(hits), key=key)]
-
-
-def coverage_applies(plan: Plan, filters: Filters, options: LaneOptions, out: Lexical) -> bool:
-    """Whether a section's works are weighed by their body coverage (:mod:`serve.core.coverage`): a
-    works answer to a question of several words naming no work, no article, no act number and no date
-    (:data:`serve.core.coverage.COVERAGE`)."""
-    return (body_cover.COVERAGE and options.grain == "works" and len(out.groups) >= body_cover.COVERAGE_MIN_GROUPS
-            and not plan.strong and not plan.mentions and not plan.constraints and not plan.boost
-            and not plan.explicit_works and not plan.article_key and not plan.anchor and not plan.act_number
-            and not plan.intent and not filters.works and filters.as_of is None)
 
 
 def _untexted_row(hit: Hit) -> bool:
