@@ -1,10 +1,11 @@
 """Issue #15, neg30: an act-shaped question whose most specific subject word no held act is about (ADR 0084).
 
-The fixture indexes (the real fixture corpora) hold "restorative", "household" and "software" in one to
-three EUR-Lex provisions each and in no work's name; "measures" and "products" are words many acts are
-about. "law on restorative measures" answered ten Legilux provisions holding "mesures" before the rule;
-it answers nothing now. "climatic" is held by two provisions too, but its French terms from the
-cross-language lexicon (« climat », « climatique ») are in names: the question is kept.
+The fixture indexes (the real fixture corpora) hold "restorative" and "household" in one EUR-Lex provision
+each and in no work's name; "measures", "insurance" and "products" are words many acts are about. "law on
+restorative insurance" answered eight Legilux provisions holding « assurance » before the rule; it answers
+nothing now. "law on restorative measures" is kept: a provision holds "restorative measures" together,
+the subject as the question writes it. "climatic" is held by two provisions too, but its French terms
+from the cross-language lexicon (« climat », « climatique ») are in names: the question is kept.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from serve.core.ops.subject_about import (
     rarest_held,
     subject_forms,
     subject_not_about,
+    together,
 )
 from serve.core.searchplan import Plan
 
@@ -80,34 +82,43 @@ def test_a_word_held_in_passing_is_not_what_an_act_is_about(conns: list[sqlite3.
 
 
 def test_the_question_whose_specific_word_no_act_is_about(conns: list[sqlite3.Connection]) -> None:
-    assert subject_not_about(conns, "law on restorative measures") == "restorative"
-    assert subject_not_about(conns, "law on household products") == "household"
+    assert subject_not_about(conns, "law on restorative insurance") == "restorative"
+    assert subject_not_about(conns, "law on household pets") == "household"
     assert subject_not_about(conns, "law on climatic conditions") is None
 
 
-def test_law_on_restorative_measures_answers_no_hits(fixture_core: LegalCore) -> None:
-    for section in _sections(fixture_core, "law on restorative measures"):
+def test_a_specific_word_written_beside_another_subject_word_keeps_the_question(
+        conns: list[sqlite3.Connection]) -> None:
+    assert not any(about(c, ("restorative",)) for c in conns)
+    assert any(together(c, ("restorative",), [("measures", "mesures")]) for c in conns)
+    assert not any(together(c, ("restorative",), [("insurance", "assurance")]) for c in conns)
+    assert subject_not_about(conns, "law on restorative measures") is None
+
+
+def test_law_on_restorative_insurance_answers_no_hits(fixture_core: LegalCore) -> None:
+    for section in _sections(fixture_core, "law on restorative insurance"):
         assert section.get("hits") in (None, [])
         assert section["relaxation_withheld"] == {"reason": "subject_not_about", "word": "restorative"}
 
 
-def test_law_on_household_products_answers_no_hits(fixture_core: LegalCore) -> None:
-    for section in _sections(fixture_core, "law on household products"):
+def test_law_on_household_pets_answers_no_hits(fixture_core: LegalCore) -> None:
+    for section in _sections(fixture_core, "law on household pets"):
         assert section.get("hits") in (None, [])
         assert (section["relaxation_withheld"] or {}).get("reason") == "subject_not_about"
 
 
 def test_a_word_whose_french_terms_name_acts_keeps_its_answer(fixture_core: LegalCore) -> None:
     assert any(s.get("hits") for s in _sections(fixture_core, "law on climatic conditions"))
+    assert any(s.get("hits") for s in _sections(fixture_core, "law on restorative measures"))
 
 
 def test_off_the_question_answers_as_before(fixture_core: LegalCore, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(subject_about, "SUBJECT_ABOUT", False)
-    assert any(s.get("hits") for s in _sections(fixture_core, "law on restorative measures"))
+    assert any(s.get("hits") for s in _sections(fixture_core, "law on restorative insurance"))
 
 
 def test_a_question_naming_a_work_is_never_weighed(fixture_core: LegalCore) -> None:
-    answer = fixture_core.call("search", {"query": "law on restorative measures",
+    answer = fixture_core.call("search", {"query": "law on restorative insurance",
                                           "works": ["eu-eurlex:32016r0679"]})
     assert all((s.get("relaxation_withheld") or {}).get("reason") != "subject_not_about"
                for s in answer["publishers"])
@@ -119,13 +130,16 @@ def _plan(**kw: object) -> Plan:
     return Plan(**fields)  # type: ignore[arg-type]
 
 
+_QUESTION = "law on restorative insurance"
+
+
 def test_the_plans_are_marked_unless_one_resolves_or_cites_a_work(fixture_core: LegalCore) -> None:
     ctx = CallContext(operation="search", indexes=fixture_core.indexes, artifact={}, deadline_seconds=5.0)
     indexes = list(fixture_core.indexes.values())
     plans = {EU: _plan(), LU: _plan()}
-    mark_subject_not_about(ctx, indexes, plans, "law on restorative measures")
+    mark_subject_not_about(ctx, indexes, plans, _QUESTION)
     assert plans[EU].name_not_held == {"reason": "subject_not_about", "word": "restorative"}
     for kw in ({"boost": [1]}, {"constraints": [1]}, {"article_key": "art_1"}, {"act_number": True}):
         plans = {EU: _plan(**kw), LU: _plan()}
-        mark_subject_not_about(ctx, indexes, plans, "law on restorative measures")
+        mark_subject_not_about(ctx, indexes, plans, _QUESTION)
         assert plans[EU].name_not_held is None and plans[LU].name_not_held is None, kw

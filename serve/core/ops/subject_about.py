@@ -26,8 +26,8 @@ from collections.abc import Mapping, Sequence
 from contextlib import ExitStack
 
 from derive.index import relax
-from serve.core.formnames import form_subject
 from serve.core.envelope import CallContext
+from serve.core.formnames import form_subject
 from serve.core.mount import MountedIndex
 from serve.core.searchplan import Plan, act_name
 
@@ -38,6 +38,9 @@ BREADTH_MIN = 5
 #: Provisions read by the breadth test; more than this holding the word is too common to tell
 #: (:data:`serve.core.ops.search.ABOUT_SAMPLE`).
 ABOUT_SAMPLE = 400
+#: Two subject words stand together in a provision when within this many words of each other
+#: (:data:`serve.core.ops.search.TOGETHER_NEAR_WORDS`: "booking errors", « sécurité sociale »).
+NEAR_WORDS = 3
 #: Words shorter than this are read from ``provision_vocab`` (``vocabulary`` lists longer words only).
 VOCABULARY_MIN_LETTERS = 4
 
@@ -110,11 +113,24 @@ def about(conn: sqlite3.Connection, forms: Sequence[str]) -> bool:
     return bool(rows) and (rows[0][1] > ABOUT_SAMPLE or max(int(n) for n, _ in rows) >= BREADTH_MIN)
 
 
+def together(conn: sqlite3.Connection, forms: Sequence[str], others: Sequence[Sequence[str]]) -> bool:
+    """Whether a provision of the index holds one of ``forms`` within :data:`NEAR_WORDS` words of a form
+    of one of the other subject words (``others``): the subject is written there as the question writes it
+    (the Package Travel Directive's "booking errors"). Read-only."""
+    pairs = [f"NEAR({_fts_word(a)} {_fts_word(b)}, {NEAR_WORDS})" for a in forms if " " not in a
+             for other in others for b in other if " " not in b]
+    if not pairs:
+        return False
+    return conn.execute("SELECT 1 FROM provision_fts WHERE provision_fts MATCH ? LIMIT 1",
+                        ("text : (" + " OR ".join(dict.fromkeys(pairs)) + ")",)).fetchone() is not None
+
+
 def subject_not_about(conns: Sequence[sqlite3.Connection], raw: str,
                       translations: Mapping[str, Sequence[str]] | None = None) -> str | None:
     """The most specific subject word of an act-shaped question (:func:`subject_forms`,
-    :func:`rarest_held` over every index and every form) when no index is :func:`about` it; else
-    ``None``. Read-only: two vocabulary reads per form and index, then at most two queries per index."""
+    :func:`rarest_held` over every index and every form) when no index is :func:`about` it and no
+    provision holds it beside another of the subject's words (:func:`together`); else ``None``.
+    Read-only: a vocabulary read per form and index, then at most three queries per index."""
     words = subject_forms(raw, translations)
     if not words:
         return None
@@ -123,7 +139,10 @@ def subject_not_about(conns: Sequence[sqlite3.Connection], raw: str,
     if rarest is None:
         return None
     forms = dict(words)[rarest]
-    return None if any(about(c, forms) for c in conns) else rarest
+    others = [f for w, f in words if w != rarest]
+    if any(about(c, forms) or together(c, forms, others) for c in conns):
+        return None
+    return rarest
 
 
 def plan_translations(plans: Mapping[str, Plan]) -> dict[str, list[str]]:
