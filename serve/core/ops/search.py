@@ -79,7 +79,7 @@ from serve.core.formnames import (
 )
 from serve.core.known_index import IndexAt, index_at
 from serve.core.mount import Catalogue, MountedIndex
-from serve.core.ops import empty_titled, subject_about
+from serve.core.ops import empty_titled
 from serve.core.resolve import enacted_by, mounted_publisher, named_acronyms
 from serve.core.searchplan import (
     FREQUENT_PHRASE_WORKS,
@@ -4360,7 +4360,6 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
         dated_reference_not_held(indexes, plans, parsed.raw)
         dated_subject_not_held(ctx, indexes, plans, parsed.raw)
         form_subject_not_held(ctx, indexes, plans, parsed.raw)
-        subject_about.mark_subject_not_about(ctx, indexes, plans, parsed.raw)
         named_acronyms(indexes, plans, parsed.raw)
         transposing_laws(ctx, indexes, plans, own_law)
     someone_strong = any(p.names_publisher for p in plans.values())
