@@ -187,7 +187,8 @@ def planned_withdrawals(enumeration: Enumeration, existing: Iterable[Any],
     """``(lex ids the enumeration would withdraw, current versions in its scope)``.
 
     ``existing`` are version records (anything with ``lex_id``, ``publisher``, ``is_withdrawn``);
-    ``enumerated`` the lex ids the enumeration lists. A scoped enumeration only covers the
+    ``enumerated`` the lex ids the enumeration lists (only those of ``existing`` are read: a caller
+    may give just those). A scoped enumeration only covers the
     versions of its works."""
     works = {WorkSlug(w.slug).value for w in enumeration.works} if enumeration.scoped else None
     withdrawing: list[str] = []
@@ -281,7 +282,7 @@ def _validate(enumeration: Enumeration) -> None:
         if slug in work_ids:
             raise CorpusError("work enumerated twice", code="duplicate_work", subject=slug)
         work_ids[slug] = w.work_identifier
-    seen: dict[tuple[str, str], VersionInput] = {}
+    seen: set[tuple[str, str]] = set()  # not the versions: a spilled listing is read one version at a time
     for v in enumeration.versions:
         slug = _slug(v.slug)
         if slug not in work_ids:
@@ -294,7 +295,7 @@ def _validate(enumeration: Enumeration) -> None:
             raise IntegrityError("duplicate publisher version identifier in one work",
                                  code="duplicate_version_identifier",
                                  subject=f"{slug} {v.publisher_version_identifier}")
-        seen[(slug, v.publisher_version_identifier)] = v
+        seen.add((slug, v.publisher_version_identifier))
         languages = [e.language for e in v.expressions]
         if len(set(languages)) != len(languages):
             raise CorpusError("repeated language in one version", code="repeated_language",
@@ -415,7 +416,7 @@ def _apply_versions(tree: CorpusTree, enumeration: Enumeration, existing: Mappin
         held = existing.get(lex_id)
         if held is not None:
             lex_id = held.lex_id  # the equal string the summary holds: not a second one per version (issue #13)
-        enumerated.add(lex_id)
+            enumerated.add(lex_id)  # only the tree's versions can be withdrawn: a new one is not collected
         if held is None:
             record = new_record(enumeration.publisher, v, lex_id, stamp)
             report.count(RecordEvent.FIRST_SIGHTING)
