@@ -14,9 +14,13 @@ applies the enumeration, all or nothing.
    planned manifestations are fetched (and, with ``revalidate``, its held bodies asked again),
    its new bodies staged, and the version is handed back with its observations; the writer
    stages its record at once. So the run never holds the observations of the whole
-   enumeration, only the listing, the plan and the staged bodies' sha256s (ADR 0037, 0057); and the
-   listing is handed over to the writer, not kept by the run's frames, so that each version is freed
-   once the writer has staged it, before the manifest and the commit (ADR 0048 addendum).
+   enumeration, only the plan and the staged bodies' sha256s (ADR 0037, 0057). Nor does it hold
+   the listing: as soon as the adapter returns it, its versions (each with the manifestations listed
+   for it) are spilled to an unnamed file in the run's staging directory
+   (:class:`publishers.spill.SpilledListing`) and read back one at a time by the plan, the writer's
+   validation and its apply; the run keeps an offset per version, the plan as indices among a
+   version's manifestations, and of the lex ids only those of the tree's versions the listing names
+   (what the withdrawal guard reads) (ADR 0083).
 4. Every fetch must succeed. A permanent failure (``body_not_found``, ``body_gone``), an
    exhausted retry budget or bad bytes abort the run with an error naming the record, and
    the tree stays byte-identical (the records already staged are removed with the run's
@@ -45,8 +49,9 @@ the typed ``disk_full``; the tree stays byte-identical.
 Planning reads the publisher's version records as :class:`corpus_tree.VersionSummary` objects (what
 the plan, the revalidation plan and the withdrawal guard read; not ``raw``, ``publisher_metadata``
 or ``relations``; expressions packed), and the other publishers' records only as the manifest's rows
-(:meth:`corpus_tree.CorpusTree.publisher_summaries`, ADR 0048), so a run holds a slim summary per
-record of its publisher and a row per other record, not the records.
+(:meth:`corpus_tree.CorpusTree.publisher_summaries`, ADR 0048); inside the tree's caching block the
+summaries themselves are spilled to a temporary file and made again when read (ADR 0083), so a run
+holds a lex id and an offset per record of its publisher and a row per other record, not the records.
 
 A body is held once while it is fetched and checked (no chunk list and join, no stripped or
 sliced copy; a Formex member decompressed in chunks) and the fetch's result is dropped once its
@@ -239,7 +244,7 @@ def _staging_area(tree: CorpusTree, staging_dir: str | Path | None) -> Iterator[
         yield staging
 
 
-def _existing(tree: CorpusTree, publisher: Publisher) -> dict[str, VersionSummary]:
+def _existing(tree: CorpusTree, publisher: Publisher) -> Mapping[str, VersionSummary]:
     """The summaries of the publisher's version records in the tree (for planning only), by lex id
     (the other publishers' records are folded for the writer's manifest, not kept: ADR 0048)."""
     return tree.publisher_summaries(publisher)[0]
