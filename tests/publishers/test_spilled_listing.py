@@ -100,3 +100,26 @@ def test_a_re_ingest_holds_no_summary_object_while_it_plans_and_applies(lu_small
     assert max(seen) - already <= 2, (already, seen, first.versions)
     assert again.apply is not None and not again.apply.wrote_anything
     assert snapshot(target.root) == before
+
+
+def test_the_legilux_catalogue_is_consumed_as_its_versions_are_built(lu_small: Harness,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Legilux adapter builds each version from a catalogue state it drops (and the file index
+    entries it used), so the listing is made in the memory they free: at the last version built only
+    that state is alive (before: every state of the catalogue), and the listing is the same."""
+    import publishers.legilux.adapter as adapter_module
+    from publishers.legilux.records import Consolidation
+
+    expected = lu_small.adapter().enumerate(None)
+    alive: list[int] = []
+    real = adapter_module.records.version_input
+
+    def version_input(c: Any, **kw: Any) -> Any:
+        alive.append(_live(Consolidation))
+        return real(c, **kw)
+
+    already = _live(Consolidation)
+    monkeypatch.setattr(adapter_module.records, "version_input", version_input)
+    listing = lu_small.adapter().enumerate(None)
+    assert listing == expected and len(alive) == len(listing.enumeration.versions) >= 30
+    assert alive[-1] - already <= 2 and alive == sorted(alive, reverse=True), (already, alive)
