@@ -25,6 +25,10 @@ publisher's records, not the parsed record, and fold every other publisher's rec
 manifest's rows (:class:`corpus_tree.manifest.ManifestFold`, kept with a digest of those files'
 states, ADR 0048): a run holds the summaries of its publisher's versions, a manifest row per other
 version, and the full records of the versions it revises only (:meth:`CorpusTree.read_version`).
+The summaries are not held as objects either: the block writes each to an unnamed temporary file
+and keeps its file state, lex id, publisher and offset; :meth:`CorpusTree.publisher_summaries`
+returns a :class:`SpilledSummaries` mapping that makes each summary again when it is read (issue #13,
+ADR 0083).
 """
 
 from __future__ import annotations
@@ -32,11 +36,13 @@ from __future__ import annotations
 import contextlib
 import errno
 import hashlib
+import marshal
 import os
 import shutil
 import struct
+import tempfile
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
@@ -60,6 +66,7 @@ from corpus_tree.records import (
 )
 from legal.errors import CorpusError, IdentityError, IntegrityError
 from legal.ids import Publisher, VersionId, VersionKey, WorkSlug
+from legal.outcomes import ValidToConvention
 
 MANIFEST = "manifest.json"
 WORKS = "works"
@@ -67,6 +74,79 @@ VERSIONS = "versions"
 EVIDENCE = "evidence"
 #: a file state ``(st_dev, st_ino, st_size, st_mtime_ns, st_ctime_ns)`` as the summary cache keeps it
 _STATE = struct.Struct("<QQQqq")
+_LENGTH = struct.Struct("<I")
+
+
+class _SummarySpill:
+    """The summaries a :meth:`CorpusTree.caching` block made, in an unnamed temporary file (removed
+    when it is closed, or when the process ends): the block keeps an offset per summary, and a
+    summary is made again (an equal value, a new object) each time it is read (issue #13, ADR 0083)."""
+
+    __slots__ = ("_end", "_file")
+
+    def __init__(self) -> None:
+        self._file = tempfile.TemporaryFile()  # noqa: SIM115 (closed with the caching block)
+        self._end = 0
+
+    def put(self, s: VersionSummary) -> int:
+        """Write ``s`` (but its lex id, which the caller keeps); returns where it is."""
+        data = marshal.dumps((s.publisher.value, s.publisher_version_identifier, s.valid_from,
+                              s.valid_to_convention.value, s.is_withdrawn, s.packed, s.record_sha256, s.path))
+        offset = self._end
+        self._file.write(_LENGTH.pack(len(data)))
+        self._file.write(data)
+        self._end += _LENGTH.size + len(data)
+        return offset
+
+    def get(self, offset: int, lex_id: str) -> VersionSummary:
+        """The summary written at ``offset``, with ``lex_id`` (the caller's string) as its lex id."""
+        self._file.flush()
+        fd = self._file.fileno()
+        (size,) = _LENGTH.unpack(os.pread(fd, _LENGTH.size, offset))
+        publisher, pvid, valid_from, convention, withdrawn, packed, sha, path = marshal.loads(
+            os.pread(fd, size, offset + _LENGTH.size))
+        return VersionSummary(lex_id, Publisher(publisher), pvid, valid_from, ValidToConvention(convention),
+                              withdrawn, packed, sha, path)
+
+    def close(self) -> None:
+        self._file.close()
+
+
+class SpilledSummaries(Mapping[str, VersionSummary]):
+    """A publisher's summaries by lex id, as :meth:`CorpusTree.publisher_summaries` returns them inside
+    :meth:`CorpusTree.caching`: per lex id the block's own cache entry (file state, lex id, publisher,
+    offset in its spill: no new value per version); each summary read is made again (read once per
+    use), its ``lex_id`` the string the cache holds, whatever string it was looked up with."""
+
+    __slots__ = ("_entries", "_spill")
+
+    def __init__(self, spill: _SummarySpill, entries: dict[str, tuple[bytes, str, Publisher, int]]) -> None:
+        self._spill, self._entries = spill, entries
+
+    def __getitem__(self, lex_id: str) -> VersionSummary:
+        entry = self._entries[lex_id]
+        return self._spill.get(entry[3], entry[1])
+
+    def get(self, lex_id: str, default: Any = None) -> Any:
+        entry = self._entries.get(lex_id)
+        return default if entry is None else self._spill.get(entry[3], entry[1])
+
+    def __contains__(self, lex_id: object) -> bool:
+        return lex_id in self._entries
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def items(self) -> Any:
+        for lex_id, entry in self._entries.items():
+            yield lex_id, self._spill.get(entry[3], entry[1])
+
+    def values(self) -> Any:
+        for entry in self._entries.values():
+            yield self._spill.get(entry[3], entry[1])
 
 
 def work_relpath(slug: str) -> str:
@@ -92,8 +172,10 @@ class CorpusTree:
         self.evidence = evidence
         # relative path -> (file state, record, hash checked); only inside ``caching()``
         self._records: dict[str, tuple[tuple[int, ...], VersionRecord, bool]] | None = None
-        # relative path -> (file state packed by _STATE, summary); only inside ``caching()``
-        self._summaries: dict[str, tuple[bytes, VersionSummary]] | None = None
+        # relative path -> (file state packed by _STATE, lex id, publisher, offset of the summary in
+        # ``_spill``); only inside ``caching()``
+        self._summaries: dict[str, tuple[bytes, str, Publisher, int]] | None = None
+        self._spill: _SummarySpill | None = None
         self._share: Shared | None = None
         # publisher -> (digest of the other versions' paths and file states, their manifest fold);
         # only inside ``caching()``
@@ -190,10 +272,12 @@ class CorpusTree:
             yield self
             return
         self._records, self._summaries, self._share, self._others = {}, {}, Shared(), {}
+        self._spill = _SummarySpill()
         try:
             yield self
         finally:
-            self._records = self._summaries = self._share = self._others = None
+            self._spill.close()
+            self._records = self._summaries = self._share = self._others = self._spill = None
 
     def parsed_records(self) -> dict[str, tuple[tuple[int, ...], VersionRecord, bool]]:
         """What the active :meth:`caching` block parsed: ``{record path: (file state, record,
@@ -276,7 +360,7 @@ class CorpusTree:
         for path, rel in self._version_files():
             yield self._summary(path, rel)
 
-    def publisher_summaries(self, publisher: Publisher) -> tuple[dict[str, VersionSummary], ManifestFold]:
+    def publisher_summaries(self, publisher: Publisher) -> tuple[Mapping[str, VersionSummary], ManifestFold]:
         """The :class:`VersionSummary` of each version record of ``publisher`` (its record's
         ``publisher`` member), by lex id in :meth:`iter_versions` order, and the
         :class:`corpus_tree.manifest.ManifestFold` of every other version record: what an ingest of
@@ -288,9 +372,9 @@ class CorpusTree:
         files, and parses them again only if that digest differs (a file of another publisher
         changed, or one of ``publisher``'s is no longer the file its summary was made of).
         A record of another publisher under a lex id of ``publisher`` is ``identity_mismatch``."""
-        others, summaries = self._others, self._summaries
-        if others is not None and summaries is not None and publisher in others:
-            own: dict[str, VersionSummary] = {}
+        others, summaries, spill = self._others, self._summaries, self._spill
+        if others is not None and summaries is not None and spill is not None and publisher in others:
+            entries: dict[str, tuple[bytes, str, Publisher, int]] = {}
             states = hashlib.blake2b(digest_size=32)
             for path, rel in self._version_files():
                 try:
@@ -299,20 +383,26 @@ class CorpusTree:
                     continue
                 packed = _STATE.pack(st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
                 hit = summaries.get(rel)
-                if hit is not None and hit[0] == packed and hit[1].publisher is publisher:
-                    own[hit[1].lex_id] = hit[1]
+                if hit is not None and hit[0] == packed and hit[2] is publisher:
+                    entries[hit[1]] = hit
                 else:
                     states.update(b"%d:%s%s" % (len(rel), rel.encode(), packed))
             digest, fold = others[publisher]
             if states.digest() == digest:
-                return own, fold
-        own, fold = {}, ManifestFold()
+                return SpilledSummaries(spill, entries), fold
+        own: dict[str, VersionSummary] = {}
+        entries = {}
+        fold = ManifestFold()
         states = hashlib.blake2b(digest_size=32)
         prefix = f"{publisher.value}:"
         for path, rel in self._version_files():
             summary, state, record = self._summary_or_record(path, rel, publisher)
             if summary is not None and summary.publisher is publisher:
-                own[summary.lex_id] = summary
+                if summaries is not None and spill is not None:
+                    kept = summaries[rel]
+                    entries[kept[1]] = kept  # the summary itself is in the spill
+                else:
+                    own[summary.lex_id] = summary
                 continue
             other = summary if summary is not None else record
             assert other is not None
@@ -323,6 +413,8 @@ class CorpusTree:
             states.update(b"%d:%s%s" % (len(rel), rel.encode(), state or b""))
         if others is not None:
             others[publisher] = (states.digest(), fold)
+        if spill is not None and summaries is not None:
+            return SpilledSummaries(spill, entries), fold
         return own, fold
 
     def _version_files(self) -> Iterator[tuple[str, str]]:
@@ -340,9 +432,9 @@ class CorpusTree:
         ``publisher``'s (any publisher's when ``None``) or already kept, else its parsed record (not
         kept); with the packed file state while caching. Inside :meth:`caching` a record parsed
         there already is summarised, not re-read."""
-        summaries, records = self._summaries, self._records
+        summaries, records, spill = self._summaries, self._records, self._spill
         with open(path, "rb") as f:
-            if summaries is None or records is None:
+            if summaries is None or records is None or spill is None:
                 record = load_version(f.read(), rel)
                 if publisher is not None and record.publisher is not publisher:
                     return None, None, record
@@ -352,13 +444,13 @@ class CorpusTree:
             packed = _STATE.pack(*state)  # 73 bytes held per summary instead of a tuple of five ints (≈ 245)
             hit = summaries.get(rel)
             if hit is not None and hit[0] == packed:
-                return hit[1], packed, None
+                return spill.get(hit[3], hit[1]), packed, None
             held = records.get(rel)
             record = held[1] if held is not None and held[0] == state else load_version(f.read(), rel)
         if publisher is not None and record.publisher is not publisher:
             return None, packed, record
         summary = summary_of(record, self._share)
-        summaries[rel] = (packed, summary)
+        summaries[rel] = (packed, summary.lex_id, summary.publisher, spill.put(summary))
         return summary, packed, None
 
     def read_version(self, rel: str) -> VersionRecord:

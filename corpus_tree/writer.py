@@ -67,8 +67,10 @@ manifest rows, the path of its staged file and the ``(sha256, language, file)`` 
 are kept — neither its parsed value, its summary nor its bytes. The tree's works are read once
 and folded into the manifest's rows as they are read (a listed one once compared and, if it
 differs, rewritten), not held as records (ADR 0063). So what an apply holds is a packed summary per
-version of its publisher, a manifest row per other version and per work, plus the
-enumeration it was given. With ``observe`` (ingest), the enumeration is a listing without
+version of its publisher (inside the tree's caching block, an offset in its spill: ADR 0083), a
+manifest row per other version and per work, plus the enumeration it was given (an ingest's is
+spilled too, its versions read back one at a time: :class:`publishers.spill.SpilledListing`, ADR
+0083). The lex ids collected for the withdrawals are only those of the tree's versions. With ``observe`` (ingest), the enumeration is a listing without
 observations and each version is completed (its bodies fetched) only when it is reached, so the
 observations of one version at a time are held, not the run's (ADR 0037).
 """
@@ -187,7 +189,8 @@ def planned_withdrawals(enumeration: Enumeration, existing: Iterable[Any],
     """``(lex ids the enumeration would withdraw, current versions in its scope)``.
 
     ``existing`` are version records (anything with ``lex_id``, ``publisher``, ``is_withdrawn``);
-    ``enumerated`` the lex ids the enumeration lists. A scoped enumeration only covers the
+    ``enumerated`` the lex ids the enumeration lists (only those of ``existing`` are read: a caller
+    may give just those). A scoped enumeration only covers the
     versions of its works."""
     works = {WorkSlug(w.slug).value for w in enumeration.works} if enumeration.scoped else None
     withdrawing: list[str] = []
@@ -281,7 +284,7 @@ def _validate(enumeration: Enumeration) -> None:
         if slug in work_ids:
             raise CorpusError("work enumerated twice", code="duplicate_work", subject=slug)
         work_ids[slug] = w.work_identifier
-    seen: dict[tuple[str, str], VersionInput] = {}
+    seen: set[tuple[str, str]] = set()  # not the versions: a spilled listing is read one version at a time
     for v in enumeration.versions:
         slug = _slug(v.slug)
         if slug not in work_ids:
@@ -294,7 +297,7 @@ def _validate(enumeration: Enumeration) -> None:
             raise IntegrityError("duplicate publisher version identifier in one work",
                                  code="duplicate_version_identifier",
                                  subject=f"{slug} {v.publisher_version_identifier}")
-        seen[(slug, v.publisher_version_identifier)] = v
+        seen.add((slug, v.publisher_version_identifier))
         languages = [e.language for e in v.expressions]
         if len(set(languages)) != len(languages):
             raise CorpusError("repeated language in one version", code="repeated_language",
@@ -415,7 +418,7 @@ def _apply_versions(tree: CorpusTree, enumeration: Enumeration, existing: Mappin
         held = existing.get(lex_id)
         if held is not None:
             lex_id = held.lex_id  # the equal string the summary holds: not a second one per version (issue #13)
-        enumerated.add(lex_id)
+            enumerated.add(lex_id)  # only the tree's versions can be withdrawn: a new one is not collected
         if held is None:
             record = new_record(enumeration.publisher, v, lex_id, stamp)
             report.count(RecordEvent.FIRST_SIGHTING)

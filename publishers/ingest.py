@@ -14,9 +14,13 @@ applies the enumeration, all or nothing.
    planned manifestations are fetched (and, with ``revalidate``, its held bodies asked again),
    its new bodies staged, and the version is handed back with its observations; the writer
    stages its record at once. So the run never holds the observations of the whole
-   enumeration, only the listing, the plan and the staged bodies' sha256s (ADR 0037, 0057); and the
-   listing is handed over to the writer, not kept by the run's frames, so that each version is freed
-   once the writer has staged it, before the manifest and the commit (ADR 0048 addendum).
+   enumeration, only the plan and the staged bodies' sha256s (ADR 0037, 0057). Nor does it hold
+   the listing: as soon as the adapter returns it, its versions (each with the manifestations listed
+   for it) are spilled to an unnamed file in the run's staging directory
+   (:class:`publishers.spill.SpilledListing`) and read back one at a time by the plan, the writer's
+   validation and its apply; the run keeps an offset per version, the plan as indices among a
+   version's manifestations, and of the lex ids only those of the tree's versions the listing names
+   (what the withdrawal guard reads) (ADR 0083).
 4. Every fetch must succeed. A permanent failure (``body_not_found``, ``body_gone``), an
    exhausted retry budget or bad bytes abort the run with an error naming the record, and
    the tree stays byte-identical (the records already staged are removed with the run's
@@ -45,8 +49,9 @@ the typed ``disk_full``; the tree stays byte-identical.
 Planning reads the publisher's version records as :class:`corpus_tree.VersionSummary` objects (what
 the plan, the revalidation plan and the withdrawal guard read; not ``raw``, ``publisher_metadata``
 or ``relations``; expressions packed), and the other publishers' records only as the manifest's rows
-(:meth:`corpus_tree.CorpusTree.publisher_summaries`, ADR 0048), so a run holds a slim summary per
-record of its publisher and a row per other record, not the records.
+(:meth:`corpus_tree.CorpusTree.publisher_summaries`, ADR 0048); inside the tree's caching block the
+summaries themselves are spilled to a temporary file and made again when read (ADR 0083), so a run
+holds a lex id and an offset per record of its publisher and a row per other record, not the records.
 
 A body is held once while it is fetched and checked (no chunk list and join, no stripped or
 sliced copy; a Formex member decompressed in chunks) and the fetch's result is dropped once its
@@ -86,6 +91,7 @@ from publishers.protocol import (
     PublisherAdapter,
     PublisherEnumeration,
 )
+from publishers.spill import SpilledListing
 
 #: Progress callback ``(phase, done, total)``; phases ``fetch`` and the writer's phases.
 Progress = Callable[[str, int, int], None]
@@ -192,27 +198,37 @@ def ingest(adapter: PublisherAdapter, tree: CorpusTree, *, scope: object | None 
     report = IngestReport(adapter.publisher.value)
     counters = _http_counters(adapter)
     clock = _Phases(report)
-    # The listing is handed over to the writer, never kept by the run's frames (popped from ``owned``
-    # by _fetch_and_apply), so that it is freed once its versions are staged, before the commit.
+    # The listing is spilled to the run's staging directory as soon as it is enumerated (ADR 0083): the
+    # run holds an offset per version, and the plan and the writer read the versions back one at a time.
     owned: list[Any] = [adapter.enumerate(scope)]
-    listing: PublisherEnumeration = owned[0]
     clock.done("enumerate_s")
-    _count_listing(listing, report)
-    # Records are parsed once for the run to plan here, and only their summaries are kept
-    # (corpus_tree.records.VersionSummary); the writer (under its lock) reuses them unless a file
-    # changed meanwhile, and reads again only the records of the versions this run enumerates
-    # or withdraws, one at a time; it checks the hash of every record it revises.
-    with tree.caching():
-        existing = _existing(tree, adapter.publisher)
-        lex_ids = _lex_ids(adapter.publisher.value, listing.enumeration.versions, existing)  # in order
-        withdrawing, current = planned_withdrawals(listing.enumeration, existing.values(), set(lex_ids))
-        guard.check(adapter.publisher.value, withdrawing, current, len(lex_ids))  # before any body request
-        report.withdrawals = len(withdrawing)
-        owned.append(lex_ids)  # handed over too: the plan reads them, the apply does not
-        del listing, withdrawing, lex_ids
-        with enospc_as_disk_full(str(tree.root)), _staging_area(tree, staging_dir) as staging:
-            report.apply = _fetch_and_apply(adapter, tree, owned, existing, stamp, staging,
-                                            strict, report, progress, durable, clock, revalidate, guard)
+    _count_listing(owned[0], report)
+    with enospc_as_disk_full(str(tree.root)), _staging_area(tree, staging_dir) as staging:
+        listing: PublisherEnumeration = owned.pop()
+        enumeration = dataclasses.replace(listing.enumeration, versions=())
+        versions, manifestations = list(listing.enumeration.versions), listing.manifestations
+        del listing
+        spilled = SpilledListing(versions, manifestations, staging)  # empties ``versions``
+        del versions, manifestations
+        try:
+            # Records are parsed once for the run to plan here, and only their summaries are kept
+            # (corpus_tree.records.VersionSummary); the writer (under its lock) reuses them unless a file
+            # changed meanwhile, and reads again only the records of the versions this run enumerates
+            # or withdraws, one at a time; it checks the hash of every record it revises.
+            with tree.caching():
+                existing = _existing(tree, adapter.publisher)
+                plan = _plan(adapter.publisher.value, spilled, existing, revalidate)
+                withdrawing, current = planned_withdrawals(enumeration, existing.values(), plan.enumerated)
+                guard.check(adapter.publisher.value, withdrawing, current, len(spilled))  # before any body request
+                report.withdrawals = len(withdrawing)
+                del withdrawing
+                plan.enumerated = set()  # the writer collects its own
+                clock.done("plan_s")
+                report.apply = _fetch_and_apply(adapter, tree, dataclasses.replace(enumeration, versions=spilled),
+                                                plan, stamp, staging, strict, report, progress, durable, guard)
+                clock.last = time.monotonic()
+        finally:
+            spilled.close()
     _record_http(adapter, counters, report)
     report.timings["total_s"] = time.monotonic() - clock.started
     return report
@@ -228,55 +244,24 @@ def _staging_area(tree: CorpusTree, staging_dir: str | Path | None) -> Iterator[
         yield staging
 
 
-def _lex_ids(publisher: str, versions: Sequence[VersionInput], existing: Mapping[str, VersionSummary]) -> list[str]:
-    """The lex id of each enumerated version, in order; for a version the tree holds, the equal string
-    its summary holds (a re-ingest does not hold a second string per version while it plans: issue #13)."""
-    out: list[str] = []
-    for v in versions:
-        lex_id = lex_id_of(publisher, v)
-        held = existing.get(lex_id)
-        out.append(lex_id if held is None else held.lex_id)
-    return out
-
-
-def _existing(tree: CorpusTree, publisher: Publisher) -> dict[str, VersionSummary]:
+def _existing(tree: CorpusTree, publisher: Publisher) -> Mapping[str, VersionSummary]:
     """The summaries of the publisher's version records in the tree (for planning only), by lex id
     (the other publishers' records are folded for the writer's manifest, not kept: ADR 0048)."""
     return tree.publisher_summaries(publisher)[0]
 
 
-def _fetch_and_apply(adapter: PublisherAdapter, tree: CorpusTree, owned: list[Any],
-                     existing: Mapping[str, VersionSummary], stamp: _dt.datetime,
-                     staging: Path, strict: bool, report: IngestReport, progress: Progress | None, durable: bool,
-                     clock: _Phases, revalidate: bool = False,
-                     guard: WithdrawalGuard | None = None) -> ApplyReport:
-    """Plan every fetch (before any body request), then let the writer apply the enumeration,
-    fetching each version's bodies when the writer reaches it (:class:`_Observer`).
-
-    ``owned`` holds the listing (a :class:`PublisherEnumeration`) and its versions' lex ids, in order,
-    and nothing else: both are popped, the lex ids dropped once planned (a string per version, issue
-    #13), and the enumeration handed to the writer as the call's argument, its versions as a list the
-    writer pops (``consume``), so that no frame of the run keeps the listing (its versions, their
-    metadata, the manifestations): each version is freed once staged, the rest before the commit (ADR
-    0048 addendum)."""
-    lex_ids: Sequence[str] = owned.pop()
-    listing: PublisherEnumeration = owned.pop()
-    plan, observed = _plan(listing.enumeration, listing.manifestations, existing, lex_ids)
-    rechecks = (_revalidation_plan(listing.enumeration, listing.manifestations, existing, lex_ids,
-                                   [m for ms in plan for m in ms]) if revalidate else None)
-    clock.done("plan_s")
-    del lex_ids
-    observer = _Observer(adapter, tree, listing.enumeration.versions, observed, plan, rechecks, stamp,
-                         staging, strict, report, progress)
-    # the writer pops the versions from this list as it applies them, and the observer from its own
-    owned.append(dataclasses.replace(listing.enumeration, versions=list(listing.enumeration.versions)))
-    del listing, plan, observed, rechecks
+def _fetch_and_apply(adapter: PublisherAdapter, tree: CorpusTree, enumeration: Enumeration, plan: _Plan,
+                     stamp: _dt.datetime, staging: Path, strict: bool, report: IngestReport,
+                     progress: Progress | None, durable: bool, guard: WithdrawalGuard | None = None) -> ApplyReport:
+    """Let the writer apply ``enumeration`` (its versions spilled: :class:`SpilledListing`), fetching
+    each version's planned manifestations when the writer reaches it (:class:`_Observer`)."""
+    observer = _Observer(adapter, tree, enumeration.versions, plan, stamp, staging, strict, report, progress)
+    del plan
     started = time.monotonic()
-    applied = apply_enumeration(tree, owned.pop(), observer.bodies, stamp, durable=durable,
+    applied = apply_enumeration(tree, enumeration, observer.bodies, stamp, durable=durable,
                                 progress=progress, guard=guard, observe=observer, consume=True)
     report.timings["fetch_s"] = observer.fetch_s
     report.timings["apply_s"] = time.monotonic() - started - observer.fetch_s
-    clock.last = time.monotonic()
     return applied
 
 
@@ -284,37 +269,44 @@ class _Observer:
     """The writer's ``observe``: fetches one version's planned manifestations (and revalidations)
     when the writer reaches it, stages the new bodies, and returns the version with its
     observations. Only the staged bodies' sha256s (``bodies``) are kept from one version to the next;
-    the observations go into the record the writer stages, and are not held for the run."""
+    the observations go into the record the writer stages, and are not held for the run. The planned
+    manifestations are taken from the version the writer read back from the spill (by their index
+    among the version's manifestations, :class:`_Plan`)."""
 
-    def __init__(self, adapter: PublisherAdapter, tree: CorpusTree, versions: Sequence[VersionInput],
-                 observed: Sequence[tuple[str, ...]], plan: list[tuple[Manifestation, ...]],
-                 rechecks: Sequence[list[_Recheck]] | None, now: _dt.datetime, staging: Path, strict: bool,
-                 report: IngestReport, progress: Progress | None) -> None:
-        self.adapter, self.tree, self.observed = adapter, tree, observed
+    def __init__(self, adapter: PublisherAdapter, tree: CorpusTree, versions: Sequence[VersionInput], plan: _Plan,
+                 now: _dt.datetime, staging: Path, strict: bool, report: IngestReport,
+                 progress: Progress | None) -> None:
+        self.adapter, self.tree = adapter, tree
+        self.listing = versions
         self.count = len(versions)
-        self.versions = list(reversed(versions))  # popped as they are observed (the next one last)
-        self.plan, self.rechecks, self.now, self.strict = plan, rechecks, now, strict
+        self.observed, self.plan, self.rechecks = plan.observed, plan.fetch, plan.rechecks
+        self.now, self.strict = now, strict
         self.report, self.progress = report, progress
         self.bodies = _StagedBodies(staging)
         self.next = 0
         self.done = 0
-        self.total = sum(len(ms) for ms in plan)
+        self.total = plan.total
         self.fetch_s = 0.0
 
     def __call__(self, v: VersionInput) -> VersionInput:
         i = self.next
-        if not self.versions or self.versions.pop() is not v:
+        listing = self.listing
+        manifestations = listing.manifestations_of(i, v) if isinstance(listing, SpilledListing) else None
+        if manifestations is None:
             raise PublisherError("the writer asked for versions out of the enumeration's order",
                                  code="incomplete_enumeration", subject=v.publisher_version_identifier)
         self.next = i + 1
         started = time.monotonic()
         out = _Fetched(bodies=self.bodies)
-        plan, self.plan[i] = self.plan[i], ()
-        self.done = _fetch_all(self.adapter, plan, self.tree, self.now, self.strict,
+        wanted, self.plan[i] = self.plan[i], ()
+        planned = tuple(manifestations[j] for j in wanted)
+        del manifestations
+        self.done = _fetch_all(self.adapter, planned, self.tree, self.now, self.strict,
                                self.report, self.progress, out, self.done, self.total)
         if self.rechecks is not None:
             _revalidate(self.adapter, self.rechecks[i], self.tree, self.now, self.strict, self.report,
                         out)
+            self.rechecks[i] = ()
         final = _with_observations(v, out)
         _count_reasons(final, self.observed[i], self.report)
         self.fetch_s += time.monotonic() - started
@@ -325,7 +317,7 @@ class _Observer:
     def _release(self) -> None:
         """Drop the plan once the last version is observed (the writer stages it next and then
         commits: nothing of the listing is needed for that)."""
-        self.observed, self.plan, self.rechecks = (), [], None
+        self.observed, self.plan, self.rechecks, self.listing = [], [], None, ()
 
 
 class _Phases:
@@ -357,79 +349,94 @@ def lex_id_of(adapter_publisher: str, v: VersionInput) -> str:
     return f"{adapter_publisher}:{WorkSlug(v.slug).value}:{key}"
 
 
-def _plan(enumeration: Enumeration, manifestations: Sequence[Manifestation],
-          existing: Mapping[str, VersionSummary], lex_ids: Sequence[str],
-          ) -> tuple[list[tuple[Manifestation, ...]], list[tuple[str, ...]]]:
-    """The manifestations to fetch, per enumerated version (in order): those the tree has no
-    observation for (a tuple: a version with none, most of a re-run's, holds the one empty tuple); and per enumerated version the languages of its expressions the tree holds an
-    observation of (equal tuples shared), so that the summaries are not read again (:func:`_count_reasons`)."""
-    languages: dict[tuple[str, ...], tuple[str, ...]] = {}
-    observed_out: list[tuple[str, ...]] = []
-    by_expression: dict[tuple[str, str], list[Manifestation]] = {}
-    for m in manifestations:
-        by_expression.setdefault((m.publisher_version_identifier, m.language), []).append(m)
-    out: list[tuple[Manifestation, ...]] = []
-    for v, lex_id in zip(enumeration.versions, lex_ids, strict=True):
-        plan: list[Manifestation] = []
-        old = existing.get(lex_id)
+@dataclass
+class _Plan:
+    """What a run plans before any body request, per enumerated version (in order): ``fetch``, the
+    indices of the manifestations to fetch among the version's (:meth:`SpilledListing.read`; equal
+    tuples shared: a re-run's versions hold the one empty tuple); ``observed``, the languages of its
+    expressions the tree holds an observation of (equal tuples shared, so that the summaries are not
+    read again: :func:`_count_reasons`); ``rechecks`` (``revalidate`` only), its held bodies to ask
+    again. ``enumerated``: the lex ids the listing names among the tree's (the withdrawal guard's set:
+    the summaries' own strings, not one made per version); ``total``: the manifestations to fetch."""
+
+    fetch: list[tuple[int, ...]] = field(default_factory=list)
+    observed: list[tuple[str, ...]] = field(default_factory=list)
+    rechecks: list[Sequence[_Recheck]] | None = None
+    enumerated: set[str] = field(default_factory=set)
+    total: int = 0
+
+
+def _plan(publisher: str, listing: SpilledListing, existing: Mapping[str, VersionSummary],
+          revalidate: bool = False) -> _Plan:
+    """The run's :class:`_Plan`, reading the spilled versions back one at a time: the manifestations to
+    fetch are those the tree has no observation for."""
+    shared: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+    out = _Plan(rechecks=[] if revalidate else None)
+    for v, manifestations in listing.spilled():
+        old = existing.get(lex_id_of(publisher, v))
+        if old is not None:
+            out.enumerated.add(old.lex_id)
         old_expressions = _by_language(old)
         held_languages = tuple(lang for lang, x in old_expressions.items() if x.observations)
-        observed_out.append(languages.setdefault(held_languages, held_languages))
+        out.observed.append(shared.setdefault(held_languages, held_languages))
+        by_expression: dict[tuple[str, str], list[int]] = {}
+        for j, m in enumerate(manifestations):
+            by_expression.setdefault((m.publisher_version_identifier, m.language), []).append(j)
+        wanted: list[int] = []
         for e in v.expressions:
             held = old_expressions.get(e.language)
             observed = [] if held is None else list(held.observations)
             has_primary = any(o.format is None for o in observed)
             formats = {(o.format, o.source_uri) for o in observed}
             alt_formats = {o.format for o in observed if o.format}
-            for m in by_expression.get((v.publisher_version_identifier, e.language), []):
+            for j in by_expression.get((v.publisher_version_identifier, e.language), []):
+                m = manifestations[j]
                 if m.is_primary:
-                    wanted = not has_primary
+                    want = not has_primary
                 elif m.optional:
-                    wanted = not has_primary and m.format not in alt_formats
+                    want = not has_primary and m.format not in alt_formats
                 else:
-                    wanted = (m.format, m.source_uri) not in formats
-                if wanted:
-                    plan.append(m)
-        out.append(tuple(plan))
-    return out, observed_out
+                    want = (m.format, m.source_uri) not in formats
+                if want:
+                    wanted.append(j)
+        fetch = tuple(wanted)
+        out.fetch.append(shared.setdefault(fetch, fetch))
+        out.total += len(fetch)
+        if out.rechecks is not None:
+            planned = {manifestations[j] for j in fetch}
+            rechecks = _rechecks(v, manifestations, old_expressions, planned)
+            out.rechecks.append(rechecks if rechecks else ())
+    return out
 
 
-def _revalidation_plan(enumeration: Enumeration, manifestations: Sequence[Manifestation],
-                       existing: Mapping[str, VersionSummary], lex_ids: Sequence[str],
-                       plan: Sequence[Manifestation]) -> list[list[_Recheck]]:
-    """Held bodies the enumeration still lists, each with a conditional request, per enumerated
-    version (in order)."""
-    planned = set(plan)
+def _rechecks(v: VersionInput, manifestations: Sequence[Manifestation], old_expressions: Mapping[str, Expression],
+              planned: set[Manifestation]) -> list[_Recheck]:
+    """Held bodies of ``v`` the enumeration still lists, each with a conditional request."""
+    out: list[_Recheck] = []
+    if not old_expressions:
+        return out
     by_expression: dict[tuple[str, str], list[Manifestation]] = {}
     for m in manifestations:
         by_expression.setdefault((m.publisher_version_identifier, m.language), []).append(m)
-    result: list[list[_Recheck]] = []
-    for v, lex_id in zip(enumeration.versions, lex_ids, strict=True):
-        out: list[_Recheck] = []
-        result.append(out)
-        old = existing.get(lex_id)
-        if old is None:
+    for e in v.expressions:
+        held = old_expressions.get(e.language)
+        if held is None:
             continue
-        old_expressions = _by_language(old)
-        for e in v.expressions:
-            held = old_expressions.get(e.language)
-            if held is None:
+        for m in by_expression.get((v.publisher_version_identifier, e.language), []):
+            if m in planned or m.optional:
                 continue
-            for m in by_expression.get((v.publisher_version_identifier, e.language), []):
-                if m in planned or m.optional:
-                    continue
-                matched = [o for o in held.observations if not o.held_elsewhere and o.format == m.format
-                           and (m.is_primary or o.source_uri == m.source_uri)]
-                if not matched:
-                    continue
-                since = max(_instant(o.retrieved_at) for o in matched)
-                files: dict[str, set[str]] = {}
-                for o in matched:
-                    files.setdefault(o.file, set()).add(o.sha256)
-                conditional = dataclasses.replace(m, if_modified_since=email.utils.format_datetime(
-                    since.astimezone(_dt.UTC), usegmt=True))
-                out.append(_Recheck(conditional, {f: frozenset(s) for f, s in files.items()}))
-    return result
+            matched = [o for o in held.observations if not o.held_elsewhere and o.format == m.format
+                       and (m.is_primary or o.source_uri == m.source_uri)]
+            if not matched:
+                continue
+            since = max(_instant(o.retrieved_at) for o in matched)
+            files: dict[str, set[str]] = {}
+            for o in matched:
+                files.setdefault(o.file, set()).add(o.sha256)
+            conditional = dataclasses.replace(m, if_modified_since=email.utils.format_datetime(
+                since.astimezone(_dt.UTC), usegmt=True))
+            out.append(_Recheck(conditional, {f: frozenset(s) for f, s in files.items()}))
+    return out
 
 
 def _by_language(old: VersionSummary | None) -> dict[str, Expression]:

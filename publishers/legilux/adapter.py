@@ -21,7 +21,7 @@ the replay publisher is selected by passing its URLs (see :func:`LegiluxConfig.f
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from corpus_tree.model import Enumeration, ExpressionInput, VersionInput, WorkInput
@@ -123,13 +123,16 @@ class LegiluxAdapter:
         files = self._manifestation_index()
         works = sorted({c.work for c in states})
         metadata = self._metadata(works)
-        versions, manifestations = self._versions(states, files, metadata)
         by_work: dict[str, list[Consolidation]] = {}
         for c in states:
             by_work.setdefault(c.work, []).append(c)
         work_inputs = tuple(records.work_input(w, by_work[w]) for w in works)
         work_inputs = tuple(sorted(work_inputs, key=lambda w: w.slug))
+        del by_work
         _require_unique_slugs(work_inputs)
+        # the catalogue's states and the file index are consumed as the versions are built (issue #13,
+        # ADR 0083): the listing is made in the memory they free, not on top of them
+        versions, manifestations = self._versions(states, files, metadata)
         enumeration = Enumeration(publisher=self.publisher, complete=True, works=work_inputs,
                                   versions=tuple(versions))
         return PublisherEnumeration(enumeration=enumeration, manifestations=tuple(manifestations))
@@ -146,7 +149,9 @@ class LegiluxAdapter:
     def _manifestation_index(self) -> dict[tuple[str, str], list[tuple[str, str]]]:
         rows = self._paged("manifestations.rq", self.config.manifestations, "Legilux manifestations")
         index: dict[tuple[str, str], list[tuple[str, str]]] = {}
-        for row in rows:
+        rows.reverse()
+        while rows:  # each row freed once indexed (issue #13)
+            row = rows.pop()
             try:
                 key = (row["c"], last_segment(row["expr"]))
                 index.setdefault(key, []).append((row["fmt"], row["file"]))
@@ -173,13 +178,17 @@ class LegiluxAdapter:
         query = load_query(_QUERIES, name).substitute(works=values, limit=cap + 1)
         return self.sparql.select_capped(query, cap, subject=subject)
 
-    def _versions(self, states: Iterable[Consolidation], files: Mapping[tuple[str, str], list[tuple[str, str]]],
+    def _versions(self, states: list[Consolidation], files: dict[tuple[str, str], list[tuple[str, str]]],
                   metadata: Mapping[str, list[dict[str, str]]]) -> tuple[list[VersionInput], list[Manifestation]]:
+        """The versions and their manifestations, in ``states``' order; ``states`` (emptied) and
+        ``files`` (each entry removed once used) are consumed."""
         versions: list[VersionInput] = []
         manifestations: list[Manifestation] = []
         share: SharedEntries = {}  # equal entries of different works held once
         per_work: dict[str, tuple[dict[str, str], ...]] = {}  # one tuple for all the versions of a work
-        for c in states:
+        states.reverse()
+        while states:
+            c = states.pop()
             expressions = []
             for e in c.expressions:
                 found = self._manifestations_of(c, e, files)
@@ -187,6 +196,9 @@ class LegiluxAdapter:
                 expressions.append(ExpressionInput(
                     language=e.language, source_uri=e.source_uri, title=e.title, title_short=e.title_short,
                     text_reason=None if found else PUBLISHER_METADATA_ONLY))
+            for e in c.expressions:  # no other consolidation reads them (the index is keyed by this one's URI)
+                if e.uri is not None:
+                    files.pop((c.uri, last_segment(e.uri)), None)
             entries = per_work.get(c.work)
             if entries is None:
                 entries = per_work[c.work] = canonical_metadata(metadata.get(c.work, []), subject=c.work,
@@ -195,7 +207,7 @@ class LegiluxAdapter:
         return versions, manifestations
 
     def _manifestations_of(self, c: Consolidation, e: records.Expression,
-                           files: Mapping[tuple[str, str], list[tuple[str, str]]]) -> list[Manifestation]:
+                           files: dict[tuple[str, str], list[tuple[str, str]]]) -> list[Manifestation]:
         if e.uri is None:
             return []
         listed = files.get((c.uri, last_segment(e.uri)), [])
