@@ -11,7 +11,7 @@ that each phase's figure is the peak reached inside it. No collection and no ``m
 done (the run's heap is left as it is); nothing is traced. The phases of each publisher's run:
 
 - ``enumerate`` (the adapter's; for Legilux split into ``lu_catalogue`` — the catalogue's pages
-  fetched and parsed —, ``lu_states``, ``lu_files`` — the manifestation pages and their index —,
+  fetched and parsed —, ``lu_states`` — the states built, marked once the catalogue's rows are freed —, ``lu_files`` — the manifestation pages and their index —,
   ``lu_metadata``, ``lu_versions`` and ``enumerate``, the rest);
 - ``spill`` (the listing pickled), ``scan`` (the tree's summaries), ``plan`` (the plan and the
   withdrawal guard);
@@ -75,7 +75,6 @@ def probe(log: Path, ingest_argv: list[str]) -> None:
     holders = _this_bench("ingest_holders").holders
     import publishers.ingest as ingest
     from publishers.legilux import adapter as lu
-    from publishers.legilux import records
 
     state: dict[str, Any] = {"publisher": "?"}
 
@@ -115,6 +114,12 @@ def probe(log: Path, ingest_argv: list[str]) -> None:
         report = real_ingest(adapter, tree, **kwargs)
         mark("end")
         return report
+
+    def before(phase: str, function: Any) -> Any:
+        def wrapped(*args: Any, **kwargs: Any) -> Any:
+            mark(phase)
+            return function(*args, **kwargs)
+        return wrapped
 
     real_paged = lu.LegiluxAdapter._paged
 
@@ -161,8 +166,7 @@ def probe(log: Path, ingest_argv: list[str]) -> None:
 
     ingest.ingest = watched_ingest  # type: ignore[assignment]
     lu.LegiluxAdapter._paged = watched_paged  # type: ignore[method-assign]
-    lu.records.consolidations = after("lu_states", records.consolidations)  # type: ignore[attr-defined]
-    lu.LegiluxAdapter._manifestation_index = after("lu_files", lu.LegiluxAdapter._manifestation_index)  # type: ignore[method-assign]
+    lu.LegiluxAdapter._manifestation_index = after("lu_files", before("lu_states", lu.LegiluxAdapter._manifestation_index))  # type: ignore[method-assign]
     lu.LegiluxAdapter._metadata = after("lu_metadata", lu.LegiluxAdapter._metadata)  # type: ignore[method-assign]
     lu.LegiluxAdapter._versions = after("lu_versions", lu.LegiluxAdapter._versions)  # type: ignore[method-assign]
     ingest._count_listing = watched_count  # type: ignore[assignment]
