@@ -49,8 +49,9 @@ def holder_of(frames: Sequence[Frame], project: Sequence[str] = PROJECT) -> str:
     ``project``'s packages, else ``~<file>:<line>`` of the innermost frame."""
     for filename, lineno in frames:
         parts = filename.replace("\\", "/").split("/")
-        if len(parts) >= 2 and parts[-2] in project:
-            return f"{parts[-2]}/{parts[-1]}:{lineno}"
+        for at in range(len(parts) - 2, -1, -1):  # a module of a subpackage too (publishers/http/sparql.py)
+            if parts[at] in project:
+                return f"{'/'.join(parts[at:])}:{lineno}"
     if not frames:
         return "~<unknown>"
     filename, lineno = frames[0]

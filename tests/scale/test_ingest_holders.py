@@ -13,6 +13,12 @@ def test_the_holder_is_the_innermost_frame_in_the_project() -> None:
     assert holder_of(frames) == "corpus_tree/records.py:640"
 
 
+def test_a_module_of_a_subpackage_is_its_own_holder() -> None:
+    frames = [("/usr/lib/python3.11/json/decoder.py", 353), ("/repo/publishers/http/sparql.py", 135),
+              ("/repo/publishers/legilux/adapter.py", 122), ("/repo/publishers/ingest.py", 203)]
+    assert holder_of(frames) == "publishers/http/sparql.py:135"
+
+
 def test_an_allocation_outside_the_project_is_named_by_its_innermost_frame() -> None:
     assert holder_of([("<frozen importlib._bootstrap>", 241), ("/usr/lib/python3.11/x.py", 3)]) == \
         "~<frozen importlib._bootstrap>:241"

@@ -1,0 +1,245 @@
+"""The ingest's high-water RSS phase by phase, untraced (issue #13, mem31).
+
+::
+
+    python -m bench.ingest_phases --n 16 64 [--out DIR] [--code DIR] [--frames 10 [--top 12]]
+
+Runs :mod:`bench.ingest_memory`'s fresh ingest and re-ingest of the scale harness's replay, each child
+started through this module's probe, which at the end of each phase reads the process's ``VmHWM``
+and ``VmRSS`` and resets the high-water mark to the current RSS (``/proc/self/clear_refs``: 5), so
+that each phase's figure is the peak reached inside it. No collection and no ``malloc_trim`` is
+done (the run's heap is left as it is); nothing is traced. The phases of each publisher's run:
+
+- ``enumerate`` (the adapter's; for Legilux split into ``lu_catalogue`` — the catalogue's pages
+  fetched and parsed —, ``lu_states`` — the states built, marked once the catalogue's rows are freed —, ``lu_files`` — the manifestation pages and their index —,
+  ``lu_metadata``, ``lu_versions`` and ``enumerate``, the rest);
+- ``spill`` (the listing pickled), ``scan`` (the tree's summaries), ``plan`` (the plan and the
+  withdrawal guard);
+- ``validate`` (the writer up to the first version), ``apply`` (to the last version observed),
+  ``stage`` (the last version staged, the bodies and the manifest rendered: up to the commit),
+  ``commit`` and ``end`` (the rest of the publisher's run).
+
+With ``--frames F`` the children are traced (``PYTHONTRACEMALLOC=F``, so ``VmHWM`` is inflated) and
+stop after the Legilux enumeration: at each mark a ``tracemalloc`` snapshot is grouped by holder as
+:mod:`bench.ingest_holders` groups it, and the traced memory and peak are logged with it. ``--code``
+runs another checkout's ingest (this file is the probe, run as a script).
+
+Printed: one JSON line per N, mode, publisher and phase (``hwm_mb``: the peak inside the phase,
+``rss_mb``: the RSS at its end); then the phase holding each run's peak, and per phase the growth of
+its peak and of the RSS at its end between the smallest and the largest N in **MB per replica**
+(traced: also of the traced memory, and of its ``--top`` holders).
+
+Internal: ``python -m bench.ingest_phases _probe --log FILE -- <the ingest child's command>``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sys
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _status() -> tuple[int, int]:
+    """``(VmHWM, VmRSS)`` of this process in kB."""
+    hwm = rss = 0
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            hwm = int(line.split()[1])
+        elif line.startswith("VmRSS:"):
+            rss = int(line.split()[1])
+    return hwm, rss
+
+
+def _this_bench(name: str) -> Any:
+    """The module ``name`` of this file's own directory (the probe runs another checkout's ingest, whose
+    ``bench`` is the one on the path)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(f"_bench_{name}", Path(__file__).with_name(f"{name}.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def probe(log: Path, ingest_argv: list[str]) -> None:
+    """Run the ingest child ``ingest_argv`` with its phases marked (see the module docstring)."""
+    import bench.ingest_memory as ingest_memory
+    import corpus_tree.txn as txn
+    holders = _this_bench("ingest_holders").holders
+    import publishers.ingest as ingest
+    from publishers.legilux import adapter as lu
+
+    state: dict[str, Any] = {"publisher": "?"}
+
+    traced = tracemalloc.is_tracing()
+
+    def mark(phase: str) -> None:
+        hwm, rss = _status()
+        event: dict[str, Any] = {"publisher": state["publisher"], "phase": phase, "hwm": hwm, "rss": rss}
+        if traced:
+            event["current"], event["peak"] = tracemalloc.get_traced_memory()
+            snapshot = tracemalloc.take_snapshot()
+            event["holders"] = holders(snapshot.traces._traces)  # type: ignore[attr-defined]
+            del snapshot
+        with log.open("a", encoding="utf-8") as out:
+            out.write(json.dumps(event) + "\n")
+        del event
+        if traced:
+            tracemalloc.reset_peak()
+            if phase == "enumerate":  # traced: only the Legilux enumeration is looked at
+                print(json.dumps({"mode": "traced", "stopped": "after the Legilux enumeration"}), flush=True)
+                os._exit(0)
+        with contextlib.suppress(OSError):
+            Path("/proc/self/clear_refs").write_text("5")
+
+    def after(phase: str, function: Any) -> Any:
+        def wrapped(*args: Any, **kwargs: Any) -> Any:
+            out = function(*args, **kwargs)
+            mark(phase)
+            return out
+        return wrapped
+
+    real_ingest = ingest.ingest
+
+    def watched_ingest(adapter: Any, tree: Any, **kwargs: Any) -> Any:
+        state["publisher"] = adapter.publisher.value
+        mark("before")
+        report = real_ingest(adapter, tree, **kwargs)
+        mark("end")
+        return report
+
+    def before(phase: str, function: Any) -> Any:
+        def wrapped(*args: Any, **kwargs: Any) -> Any:
+            mark(phase)
+            return function(*args, **kwargs)
+        return wrapped
+
+    real_paged = lu.LegiluxAdapter._paged
+
+    def watched_paged(self: Any, name: str, paging: Any, subject: str) -> Any:
+        rows = real_paged(self, name, paging, subject)
+        if name == "catalogue.rq":
+            mark("lu_catalogue")
+        return rows
+
+    count_listing = ingest._count_listing
+
+    def watched_count(listing: Any, report: Any) -> None:
+        mark("enumerate")
+        count_listing(listing, report)
+
+    class WatchedSpill(ingest.SpilledListing):  # type: ignore[misc,name-defined]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            mark("spill")
+
+    fetch_and_apply = ingest._fetch_and_apply
+
+    def watched_fetch_and_apply(*args: Any, **kwargs: Any) -> Any:
+        mark("plan")
+        return fetch_and_apply(*args, **kwargs)
+
+    call = ingest._Observer.__call__
+
+    def watched_call(self: Any, v: Any) -> Any:
+        if self.next == 0:
+            mark("validate")
+        out = call(self, v)
+        if self.next == self.count:
+            mark("apply")
+        return out
+
+    commit = txn.Stage.commit
+
+    def watched_commit(self: Any, *args: Any, **kwargs: Any) -> Any:
+        mark("stage")
+        out = commit(self, *args, **kwargs)
+        mark("commit")
+        return out
+
+    ingest.ingest = watched_ingest  # type: ignore[assignment]
+    lu.LegiluxAdapter._paged = watched_paged  # type: ignore[method-assign]
+    lu.LegiluxAdapter._manifestation_index = after("lu_files", before("lu_states", lu.LegiluxAdapter._manifestation_index))  # type: ignore[method-assign]
+    lu.LegiluxAdapter._metadata = after("lu_metadata", lu.LegiluxAdapter._metadata)  # type: ignore[method-assign]
+    lu.LegiluxAdapter._versions = after("lu_versions", lu.LegiluxAdapter._versions)  # type: ignore[method-assign]
+    ingest._count_listing = watched_count  # type: ignore[assignment]
+    ingest.SpilledListing = WatchedSpill  # type: ignore[misc]
+    ingest._existing = after("scan", ingest._existing)  # type: ignore[assignment]
+    ingest._fetch_and_apply = watched_fetch_and_apply  # type: ignore[assignment]
+    ingest._Observer.__call__ = watched_call  # type: ignore[method-assign]
+    txn.Stage.commit = watched_commit  # type: ignore[method-assign]
+    ingest_memory.main(ingest_argv)
+
+
+def main(argv: list[str]) -> None:
+    import bench.ingest_memory as ingest_memory
+
+    growth = _this_bench("ingest_holders").growth
+
+    if ingest_memory.run_probe(argv, "python -m bench.ingest_phases", probe):
+        return
+    from bench.scale.__main__ import default_fixtures
+    from bench.scale.corpus import prepare_base
+
+    parser = ingest_memory.watched_parser("python -m bench.ingest_phases", __doc__, "bench/out/ingest_phases")
+    parser.add_argument("--code", type=Path, default=ROOT, help="the checkout whose ingest is measured")
+    parser.add_argument("--frames", type=int, default=0,
+                        help="trace (that many frames) and stop after the Legilux enumeration")
+    parser.add_argument("--top", type=int, default=10, help="holders printed per phase (traced)")
+    args = parser.parse_args(argv)
+    out = args.out.resolve()
+    prepare_base((args.fixtures or default_fixtures()).resolve(), out / "base")
+    log = out / "phases.jsonl"
+    seen: dict[tuple[int, str, str, str], dict[str, Any]] = {}
+    for n in sorted(args.n):
+        log.unlink(missing_ok=True)
+        # the probe is this file, run as a script, so that it watches the ingest of ``--code`` (on its path)
+        wrap = [sys.executable, str(Path(__file__).resolve()), "_probe", "--log", str(log), "--"]
+        ingest_memory.measure(n, out, out / "base", args.code.resolve(), trace=args.frames, keep=False, wrap=wrap)
+        lines = log.read_text(encoding="utf-8").splitlines() if log.exists() else []
+        mode = "fresh"
+        for line in lines:
+            event = json.loads(line)
+            if (n, mode, event["publisher"], event["phase"]) in seen and event["phase"] == "before":
+                mode = "reingest"  # the re-ingest's marks follow the fresh ingest's
+            seen[(n, mode, event["publisher"], event["phase"])] = event
+            print(json.dumps({"n": n, "mode": mode, "publisher": event["publisher"], "phase": event["phase"],
+                              "hwm_mb": round(event["hwm"] / 1024, 2), "rss_mb": round(event["rss"] / 1024, 2),
+                              **({"traced_mb": round(event["current"] / 2**20, 2),
+                                  "traced_peak_mb": round(event["peak"] / 2**20, 2)} if "current" in event else {})}),
+                  flush=True)
+        for mode in ("fresh", "reingest"):
+            mine = {k: v for k, v in seen.items() if k[0] == n and k[1] == mode}
+            if mine:
+                top = max(event["hwm"] for event in mine.values())
+                key = next(k for k, event in mine.items() if event["hwm"] == top)  # the first phase reaching it
+                print(json.dumps({"n": n, "mode": mode, "peak_in": f"{key[2]}/{key[3]}",
+                                  "hwm_mb": round(mine[key]["hwm"] / 1024, 2)}), flush=True)
+    small, large = min(args.n), max(args.n)
+    if small == large:
+        return
+    for (n, mode, publisher, phase), event in seen.items():
+        other = seen.get((large, mode, publisher, phase))
+        if n != small or other is None:
+            continue
+        per = large - small
+        row: dict[str, Any] = {"growth": f"N {small} -> {large}", "mode": mode, "publisher": publisher, "phase": phase,
+                               "hwm_mb_per_replica": round((other["hwm"] - event["hwm"]) / per / 1024, 3),
+                               "rss_mb_per_replica": round((other["rss"] - event["rss"]) / per / 1024, 3)}
+        if "holders" in event and "holders" in other:
+            row["traced_mb_per_replica"] = round((other["current"] - event["current"]) / per / 2**20, 3)
+            row["traced_peak_mb_per_replica"] = round((other["peak"] - event["peak"]) / per / 2**20, 3)
+            row["holders_mb_per_replica"] = [[k, round(v, 3)] for k, v in
+                                             growth(event["holders"], other["holders"], per)[:args.top]]
+        print(json.dumps(row), flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
