@@ -200,11 +200,10 @@ def ingest(adapter: PublisherAdapter, tree: CorpusTree, *, scope: object | None 
     clock = _Phases(report)
     # The listing is spilled to the run's staging directory as soon as it is enumerated (ADR 0083): the
     # run holds an offset per version, and the plan and the writer read the versions back one at a time.
-    owned: list[Any] = [adapter.enumerate(scope)]
+    listing = adapter.enumerate(scope)
     clock.done("enumerate_s")
-    _count_listing(owned[0], report)
+    _count_listing(listing, report)
     with enospc_as_disk_full(str(tree.root)), _staging_area(tree, staging_dir) as staging:
-        listing: PublisherEnumeration = owned.pop()
         enumeration = dataclasses.replace(listing.enumeration, versions=())
         versions, manifestations = list(listing.enumeration.versions), listing.manifestations
         del listing
@@ -224,8 +223,7 @@ def ingest(adapter: PublisherAdapter, tree: CorpusTree, *, scope: object | None 
                 del withdrawing
                 plan.enumerated = set()  # the writer collects its own
                 clock.done("plan_s")
-                report.apply = _fetch_and_apply(adapter, tree, dataclasses.replace(enumeration, versions=spilled),
-                                                plan, stamp, staging, strict, report, progress, durable, guard)
+                report.apply = _fetch_and_apply(adapter, tree, enumeration, spilled, plan, stamp, staging, strict, report, progress, durable, guard)
                 clock.last = time.monotonic()
         finally:
             spilled.close()
@@ -250,15 +248,15 @@ def _existing(tree: CorpusTree, publisher: Publisher) -> Mapping[str, VersionSum
     return tree.publisher_summaries(publisher)[0]
 
 
-def _fetch_and_apply(adapter: PublisherAdapter, tree: CorpusTree, enumeration: Enumeration, plan: _Plan,
-                     stamp: _dt.datetime, staging: Path, strict: bool, report: IngestReport,
+def _fetch_and_apply(adapter: PublisherAdapter, tree: CorpusTree, enumeration: Enumeration, listing: SpilledListing,
+                     plan: _Plan, stamp: _dt.datetime, staging: Path, strict: bool, report: IngestReport,
                      progress: Progress | None, durable: bool, guard: WithdrawalGuard | None = None) -> ApplyReport:
-    """Let the writer apply ``enumeration`` (its versions spilled: :class:`SpilledListing`), fetching
-    each version's planned manifestations when the writer reaches it (:class:`_Observer`)."""
-    observer = _Observer(adapter, tree, enumeration.versions, plan, stamp, staging, strict, report, progress)
+    """Let the writer apply ``enumeration`` with ``listing`` (:class:`SpilledListing`) as its versions,
+    fetching each version's planned manifestations when the writer reaches it (:class:`_Observer`)."""
+    observer = _Observer(adapter, tree, listing, plan, stamp, staging, strict, report, progress)
     del plan
     started = time.monotonic()
-    applied = apply_enumeration(tree, enumeration, observer.bodies, stamp, durable=durable,
+    applied = apply_enumeration(tree, dataclasses.replace(enumeration, versions=listing), observer.bodies, stamp, durable=durable,
                                 progress=progress, guard=guard, observe=observer, consume=True)
     report.timings["fetch_s"] = observer.fetch_s
     report.timings["apply_s"] = time.monotonic() - started - observer.fetch_s
@@ -273,12 +271,12 @@ class _Observer:
     manifestations are taken from the version the writer read back from the spill (by their index
     among the version's manifestations, :class:`_Plan`)."""
 
-    def __init__(self, adapter: PublisherAdapter, tree: CorpusTree, versions: Sequence[VersionInput], plan: _Plan,
+    def __init__(self, adapter: PublisherAdapter, tree: CorpusTree, listing: SpilledListing, plan: _Plan,
                  now: _dt.datetime, staging: Path, strict: bool, report: IngestReport,
                  progress: Progress | None) -> None:
         self.adapter, self.tree = adapter, tree
-        self.listing = versions
-        self.count = len(versions)
+        self.listing: SpilledListing | None = listing
+        self.count = len(listing)
         self.observed, self.plan, self.rechecks = plan.observed, plan.fetch, plan.rechecks
         self.now, self.strict = now, strict
         self.report, self.progress = report, progress
@@ -290,8 +288,7 @@ class _Observer:
 
     def __call__(self, v: VersionInput) -> VersionInput:
         i = self.next
-        listing = self.listing
-        manifestations = listing.manifestations_of(i, v) if isinstance(listing, SpilledListing) else None
+        manifestations = None if self.listing is None else self.listing.manifestations_of(i, v)
         if manifestations is None:
             raise PublisherError("the writer asked for versions out of the enumeration's order",
                                  code="incomplete_enumeration", subject=v.publisher_version_identifier)
@@ -317,7 +314,7 @@ class _Observer:
     def _release(self) -> None:
         """Drop the plan once the last version is observed (the writer stages it next and then
         commits: nothing of the listing is needed for that)."""
-        self.observed, self.plan, self.rechecks, self.listing = [], [], None, ()
+        self.observed, self.plan, self.rechecks, self.listing = [], [], None, None
 
 
 class _Phases:
