@@ -103,10 +103,13 @@ def probability(values: Mapping[str, float], model: Mapping[str, Any]) -> float:
 
 
 def decide(values: Mapping[str, float], model: Mapping[str, Any]) -> bool:
-    """Whether to answer: never when the answer decided has no hit; else the model's probability at
-    least its threshold. Pure."""
+    """Whether to answer: never when the answer decided has no hit; always main's answer when the
+    model decides only for the questions main answers with nothing (``only_empty``); else the
+    model's probability at least its threshold. Pure."""
     if not values.get("fallback_answered"):
         return False
+    if model.get("only_empty") and values.get("main_answered"):
+        return True
     return probability(values, model) >= float(model["threshold"])
 
 
@@ -224,11 +227,14 @@ def gated(answer: dict[str, Any], fallback: Callable[[], dict[str, Any]], args: 
           model: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The answer under the gate's ``setting`` (:func:`mode`): ``off``, ``answer``; else the
     fallback (searched only when ``answer`` has no hit) in place of an empty answer; with ``on``,
-    that answer or, when :func:`decide` says so, no hit at all."""
+    that answer or, when :func:`decide` says so, no hit at all (main's empty answer, with its reasons,
+    when main answered nothing; else main's answer emptied, :func:`emptied`)."""
     if setting == "off":
         return answer
     decided = answer if answering(answer) else fallback()
     values = features(answer, decided, docs)
     keep = setting == "fallback" or decide(values, model if model is not None else coefficients())
     log(values, args, keep)
-    return decided if keep else emptied(decided)
+    if keep:
+        return decided
+    return emptied(answer) if answering(answer) else answer  # main's own empty answer says why
