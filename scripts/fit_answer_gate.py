@@ -56,7 +56,9 @@ def load(features: Path, main: Path, fallback: Path, judgments: Sequence[Path]) 
             if values is None:
                 raise SystemExit(f"no features for {name}:{case['id']}")
             m, f = scored["main"][case["id"]], scored["fallback"][case["id"]]
+            first = (case.get("relevant") or [{"work": ""}])[0]["work"]
             rows.append({"file": name, "id": case["id"], "negative": bool(case.get("expect_no_hits")),
+                         "lu": first.startswith("lu-"),
                          "main_hits": int(m.get("hits") or 0), "main_ndcg": float(m.get("ndcg_at_10") or 0),
                          "fb_hits": int(f.get("hits") or 0), "fb_ndcg": float(f.get("ndcg_at_10") or 0),
                          "x": [float(values[n]) for n in FEATURES]})
@@ -89,7 +91,7 @@ def label(r: dict[str, Any], kind: str = "ndcg") -> int:
 def figures(rows: Sequence[dict[str, Any]], answer: Sequence[bool]) -> dict[str, Any]:
     """Positives' pooled nDCG, zero-hit positives, negatives empty, and the nDCG with negatives
     counted (1 when empty, else 0)."""
-    pos, neg_empty, negs, zero = [], 0, 0, 0
+    pos, neg_empty, negs, zero, lu, eu = [], 0, 0, 0, [], []
     for r, yes in zip(rows, answer, strict=True):
         hits = r["fb_hits"] if yes else 0
         if r["negative"]:
@@ -98,10 +100,12 @@ def figures(rows: Sequence[dict[str, Any]], answer: Sequence[bool]) -> dict[str,
             continue
         v = r["fb_ndcg"] if yes else 0.0
         pos.append(v)
+        (lu if r["lu"] else eu).append(v)
         zero += hits == 0
     n = len(pos)
-    return {"ndcg": sum(pos) / n, "zero_hit_positives": zero, "negatives_empty": f"{neg_empty}/{negs}",
-            "neg_empty": neg_empty, "ndcg_with_negatives": (sum(pos) + neg_empty) / (n + negs)}
+    return {"ndcg": round(sum(pos) / n, 4), "lu": round(sum(lu) / len(lu), 4), "eu": round(sum(eu) / len(eu), 4),
+            "zero_hit_positives": zero, "negatives_empty": f"{neg_empty}/{negs}",
+            "neg_empty": neg_empty, "ndcg_with_negatives": round((sum(pos) + neg_empty) / (n + negs), 4)}
 
 
 def main(argv: Sequence[str] | None = None) -> None:

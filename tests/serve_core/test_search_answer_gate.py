@@ -142,3 +142,33 @@ def test_an_unknown_setting_is_off(monkeypatch: pytest.MonkeyPatch) -> None:
     assert answer_gate.mode() == "off"
     monkeypatch.setenv(answer_gate.GATE_ENV, " On ")
     assert answer_gate.mode() == "on"
+
+
+def test_the_fallback_keeps_an_off_subject_relaxation(fixture_core: LegalCore) -> None:
+    def relaxed() -> tuple[search.Lexical, list[search.Hit]]:
+        out = search.Lexical([], relaxed={"reason": "any_term"})
+        return out, [search.Hit({"work_rowid": 1}, ["any_term"], {})]
+    out, hits = relaxed()
+    search._keep_on_subject(out, hits, {1: 0.0})  # no name of work 1 holds a subject word
+    assert hits == [] and (out.relaxation_withheld or {}).get("reason") == "off_subject"
+    out, hits = relaxed()
+    with search.unguarded():
+        search._keep_on_subject(out, hits, {1: 0.0})
+    assert len(hits) == 1 and out.relaxation_withheld is None
+
+
+def test_the_fallback_lifts_the_act_number_no_act_bears(fixture_core: LegalCore) -> None:
+    query = "personal data consent Regulation (EU) 2031/4444"
+    main = fixture_core.call("search", {"query": query, "publisher": EU})
+    assert main["publishers"][0]["relaxation_withheld"] == {"reason": "unresolved_act_number"}
+    with search.unguarded():
+        fallback = fixture_core.call("search", {"query": query, "publisher": EU})
+    assert fallback["publishers"][0]["relaxation_withheld"] is None
+
+
+def test_the_gate_is_read_only_when_set(fixture_core: LegalCore, monkeypatch: pytest.MonkeyPatch) -> None:
+    def fail(*_: Any, **__: Any) -> Any:
+        raise AssertionError("gate computed")
+    monkeypatch.setattr(answer_gate, "gated", fail)
+    monkeypatch.delenv(answer_gate.GATE_ENV, raising=False)
+    assert _hits(fixture_core.call("search", {"query": "personal data processing"})) > 0
