@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from serve.core.ops.answer_gate import FEATURES  # noqa: E402
+from serve.core.ops.answer_gate import FEATURES
 
 L2 = 1.0
 
@@ -131,13 +131,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         train = ~test & decided
         w, b = fit(x[train], y[train], args.l2)
         oof[test] = 1 / (1 + np.exp(-(x[test] @ w + b)))
-    main_answer = [r["main_hits"] > 0 for r in rows]
+    [r["main_hits"] > 0 for r in rows]
     main_rows = [{**r, "fb_hits": r["main_hits"], "fb_ndcg": r["main_ndcg"]} for r in rows]
     base = figures(main_rows, [True] * len(rows))
     print("main      ", base)
     print("fallback  ", figures(rows, [True] * len(rows)))
     best: tuple[Any, ...] | None = None
-    for t in sorted(set(np.round(oof[decided], 4))) + [1.01]:
+    for t in [*sorted(set(np.round(oof[decided], 4))), 1.01]:
         answer = [bool(k or (d and p >= t)) for k, d, p in zip(keep_main, decided, oof, strict=True)]
         fig = figures(rows, answer)
         if fig["neg_empty"] < base["neg_empty"]:
