@@ -79,7 +79,7 @@ from serve.core.formnames import (
 )
 from serve.core.known_index import IndexAt, index_at
 from serve.core.mount import Catalogue, MountedIndex
-from serve.core.ops import answer_gate, empty_titled
+from serve.core.ops import empty_titled
 from serve.core.resolve import enacted_by, mounted_publisher, named_acronyms
 from serve.core.searchplan import (
     FREQUENT_PHRASE_WORKS,
@@ -1108,26 +1108,6 @@ def without_snippets() -> Iterator[None]:
         _SNIPPETS.reset(token)
 
 
-#: Whether the no-hit guards are lifted (the answer gate's fallback, :mod:`serve.core.ops.answer_gate`):
-#: off by default; only :func:`unguarded` turns it on, around a search the gate asks for.
-_UNGUARDED: ContextVar[bool] = ContextVar("search_unguarded", default=False)
-
-
-@contextmanager
-def unguarded() -> Iterator[None]:
-    """``search`` calls in this block answer what their relaxations find with no no-hit guard: no
-    plan-level guard (:func:`named_act`, :func:`dated_reference_not_held`, :func:`dated_subject_not_held`,
-    :func:`form_subject_not_held`, :func:`words_apart`), no act number that keeps the words from being
-    searched (``act_reference_only``, ``act_number``), no relaxation withheld for an ``unknown_terms``
-    word, no any-word hit dropped as off-subject (:func:`_keep_on_subject`). The answer gate's fallback
-    (ADR 0087); never on in a served search unless the gate is set."""
-    token = _UNGUARDED.set(True)
-    try:
-        yield
-    finally:
-        _UNGUARDED.reset(token)
-
-
 def cut_later(deadline_seconds: float, pending: Sequence[LaterSnippets]) -> None:
     """The snippets :func:`shape_hits` left for later, cut and set in their rows (in place): the
     same snippets, remembered the same way, as when cut at once."""
@@ -1459,8 +1439,7 @@ def relaxation_withheld(conn: sqlite3.Connection, terms: Sequence[str], groups: 
     the same works once ``as_of``/``language``/``document_type`` are lifted, so the filters,
     not the words, emptied the answer.
     """
-    unknown = [] if _UNGUARDED.get() else \
-        [t for t, g in zip(terms, groups, strict=True) if not relax.relaxable_term(t) and not _held(conn, g)]
+    unknown = [t for t, g in zip(terms, groups, strict=True) if not relax.relaxable_term(t) and not _held(conn, g)]
     if unknown:
         return {"reason": "unknown_terms", "terms": unknown}
     if filters.as_of or filters.language or filters.document_type:
@@ -1846,9 +1825,7 @@ def _keep_on_subject(out: Lexical, hits: list[Hit], coverage: dict[int, float]) 
     programme's provision on a permit and a submarine cable): relaxing must answer the same
     question less strictly, not another one. A comparison of two acts keeps its hits, each act
     being titled by its half of the question. With no hit left, the relaxation is reported
-    withheld (``off_subject``). Lifted by :func:`unguarded`."""
-    if _UNGUARDED.get():
-        return
+    withheld (``off_subject``)."""
     kept = [h for h in hits if "any_term" not in h.reasons or coverage.get(h.row["work_rowid"], 0.0) > 0]
     if len(kept) == len(hits):
         return
@@ -4305,32 +4282,8 @@ def depths(limit: int) -> list[int]:
 
 def run(ctx: CallContext, args: dict[str, Any]) -> Answer:
     """The search ranked at each of :func:`depths` (``limit``), stitched and cut to ``limit``
-    (:func:`stitched`); under the answer gate when it is set (:func:`serve.core.ops.answer_gate.mode`,
-    off by default: ADR 0087), for a keyword search that relaxes (``relax: auto``)."""
-    setting = answer_gate.mode()
-    if setting == "off" or args["retrieval_mode"] != "keyword" or args.get("relax", "auto") != "auto":
-        return _stitched_run(ctx, args)
-    return answer_gate.gated(_stitched_run(ctx, args), lambda: _unguarded_run(ctx, args), args,
-                             lambda publisher, words: _gate_docs(ctx, publisher, words), setting)
-
-
-def _stitched_run(ctx: CallContext, args: dict[str, Any]) -> Answer:
+    (:func:`stitched`)."""
     return stitched([ranked_answer(ctx, {**args, "limit": depth}) for depth in depths(args["limit"])], args["limit"])
-
-
-def _unguarded_run(ctx: CallContext, args: dict[str, Any]) -> Answer:
-    with unguarded():
-        return _stitched_run(ctx, args)
-
-
-def _gate_docs(ctx: CallContext, publisher: str, words: Sequence[str]) -> tuple[dict[str, int], int]:
-    """The answer gate's vocabulary look-up in one publisher's index (one query; its largest document
-    frequency read once per index)."""
-    index = ctx.indexes.get(publisher)
-    if index is None:
-        return {}, 1
-    return (answer_gate.vocabulary_docs(index, words, ctx.deadline_seconds),
-            index.memo("answer_gate_documents", answer_gate.documents))
 
 
 def _hit_key(hit: Mapping[str, Any], grain: Any) -> tuple[Any, ...]:
@@ -4402,11 +4355,7 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
     own_law = ranking.asks_own_law(words)
     # a work named by an ordinary phrase (soft) still says which publisher the question is about,
     # unless the phrase is an ordinary-phrase short title standing alone (searchplan.Plan.names_publisher)
-    guarded = not _UNGUARDED.get()
-    if not guarded:  # the answer gate's fallback: an act number keeps no word from being searched
-        for plan in plans.values():
-            plan.act_number = plan.act_reference_only = False
-    if guarded and args["retrieval_mode"] in ("keyword", "hybrid") and not args["works"]:
+    if args["retrieval_mode"] in ("keyword", "hybrid") and not args["works"]:
         named_act(ctx, indexes, plans, act_name(parsed.raw), fuzzy=args["fuzzy"] == "auto")
         dated_reference_not_held(indexes, plans, parsed.raw)
         dated_subject_not_held(ctx, indexes, plans, parsed.raw)
@@ -4472,7 +4421,7 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
         sections = _relax_translated(sections, indexes, plans, lambda i: section_of(i, stem=True, relaxed=True))
         sections = _relax_beside_untitled(sections, indexes, plans, lambda i: section_of(i, stem=True, relaxed=True),
                                           chance)
-    if guarded and auto and not args["works"] and words_apart(ctx, indexes, plans, sections):
+    if auto and not args["works"] and words_apart(ctx, indexes, plans, sections):
         unstaged.clear()  # the plans changed
         sections = sections_of()  # every section answers no hits (``words_apart``, set on the plans)
     elif auto and not args["works"] and not any(s.get("hits") for s in sections) \
