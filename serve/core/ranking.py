@@ -53,7 +53,8 @@ country's law is meant, which every Legilux act is; they are left out of the wor
 **Role intent** (:func:`role_intent`): "which acts amend X", "what implements X", "actes
 délégués du X", "Berichtigung X" with X a resolved work → the works holding that role towards X:
 works whose provisions cite X (``citations``) or whose official title names X (its number, or a
-Legilux act's date), filtered by their role.
+Legilux act's date), filtered by their role. The act's own form name is not a role question
+(:func:`names_own_form`): "Implementing Regulation (EU) 2025/848" names an implementing regulation.
 """
 
 from __future__ import annotations
@@ -297,6 +298,28 @@ _INTENTS: tuple[tuple[str, re.Pattern[str]], ...] = (
 #: Words of a role question that are not its subject ("which acts amend …").
 INTENT_WORDS = frozenset(
     ["which", "what", "acts", "act", "regulations", "directives", "laws", "lois", "actes", "quels", "quelles", "welche", "rechtsakte", "texts", "textes", "has", "have", "been", "was", "were", "ont", "sont", "by", "par", "durch"])
+
+
+#: The name of an act's own form, the role word qualifying its noun, and nothing else: "Commission
+#: Implementing Regulation (EU)", "règlement délégué (UE)", "Durchführungsverordnung (EU)" (folded,
+#: normalised words; the number is consumed before).
+_OWN_FORM = re.compile(
+    r"^(?:(?:commission|council|kommission)\s+)?"
+    r"(?:(?:implementing|delegated)\s+(?:regulation|directive|decision)"
+    r"|(?:reglement|directive|decision)\s+(?:d\s+execution|deleguee?)"
+    r"|durchfuhrungs(?:verordnung|richtlinie|beschluss)"
+    r"|delegierten?\s+(?:verordnung|richtlinie|beschluss))"
+    r"(?:\s+(?:de\s+la\s+commission|du\s+conseil|der\s+kommission|des\s+rates))?"
+    r"(?:\s+(?:eu|ue|eg|ce|no|n|nr))*$")
+
+
+def names_own_form(text: str, role: str, own_role: str | None) -> bool:
+    """Whether ``text`` — a question's words beside one resolved act — is that act's own form name
+    and the act is of that role: "Implementing Regulation (EU) 2025/848" names an implementing
+    regulation, it does not ask for the acts implementing it (issue #15: a held act asked by its full
+    name answered only the act that amends it). "Implementing acts of Regulation (EU) 2025/848"
+    stays a role question."""
+    return own_role == role and _OWN_FORM.match(normalize(fold(text))) is not None
 
 
 def role_intent(text: str) -> tuple[str, set[str]] | None:

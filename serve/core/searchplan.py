@@ -695,6 +695,11 @@ def question_stop_words(tokens: Sequence[str], language: str | None) -> Collecti
     return (STOP_WORDS | set(colliding)) - kept
 
 
+def _role(profiles: Mapping[int, ranking.WorkProfile], work: int) -> str | None:
+    profile = profiles.get(work)
+    return profile.role if profile is not None else None
+
+
 def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | None,
                profiles: Mapping[int, ranking.WorkProfile] | None = None, frequent: Frequent | None = None,
                *, language: str | None = None, enacted: Enacted | None = None) -> Plan:
@@ -737,6 +742,8 @@ def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | 
         and not numbers_held and reference_only(plan.terms)
     left = " ".join(t for i, t in enumerate(tokens) if i not in consumed)
     intent = ranking.role_intent(left) if len(plan.constraints) == 1 and not plan.article_key and left else None
+    if intent is not None and ranking.names_own_form(left, intent[0], _role(known, plan.constraints[0])):
+        intent = None
     if intent is not None:
         plan.intent = intent[0]
         plan.terms = [t for t in plan.terms if t not in intent[1] and t not in ranking.INTENT_WORDS]

@@ -211,3 +211,31 @@ def test_role_intent_lists_the_acts_holding_the_role(fixture_core: LegalCore) ->
     assert _works(eu) == [GDPR_CORRIGENDUM] and eu["hits"][0]["match_reasons"] == ["role_intent"]
     explicit = _section(fixture_core.call("search", {"query": "GDPR", "role": "corrigendum"}), "eu-eurlex")
     assert _works(explicit) == [GDPR_CORRIGENDUM]
+
+
+@pytest.mark.parametrize(("text", "role", "own_role", "expected"), [
+    ("Commission Implementing Regulation (EU)", "implementing", "implementing", True),
+    ("règlement d'exécution (UE)", "implementing", "implementing", True),
+    ("Durchführungsverordnung (EU)", "implementing", "implementing", True),
+    ("règlement délégué de la Commission", "delegated", "delegated", True),
+    ("delegierte Verordnung (EU) Nr.", "delegated", "delegated", True),
+    # a role question about the act, not its name
+    ("implementing acts of Regulation (EU)", "implementing", "implementing", False),
+    ("mesures d'exécution du règlement (UE)", "implementing", "implementing", False),
+    # the act is not of that form: the words ask for the acts holding the role
+    ("Implementing Regulation (EU)", "implementing", "principal", False),
+    ("Implementing Regulation (EU)", "implementing", None, False),
+])
+def test_an_acts_own_form_name_is_not_a_role_question(text: str, role: str, own_role: str | None,
+                                                      expected: bool) -> None:
+    assert ranking.names_own_form(text, role, own_role) is expected
+
+
+def test_an_implementing_regulation_asked_by_its_full_name_answers_itself(fixture_core: LegalCore) -> None:
+    named = _section(fixture_core.call("search", {"query": "Commission Implementing Regulation (EU) 2016/7"}),
+                     "eu-eurlex")
+    assert "role_intent" not in named["query_plan"]
+    assert _works(named)[0] == "eu-eurlex:32016r0007"
+    asked = _section(fixture_core.call("search", {"query": "implementing acts of Regulation (EU) 2016/7"}),
+                     "eu-eurlex")
+    assert asked["query_plan"]["role_intent"] == "implementing"
