@@ -700,6 +700,43 @@ def _role(profiles: Mapping[int, ranking.WorkProfile], work: int) -> str | None:
     return profile.role if profile is not None else None
 
 
+#: Words that make the year after them the question's time ("en 1997", "in 2015", "im Jahr 2000",
+#: "during 1990"), not a word of the act: "loi de 1979" (of) names the act's year and stays.
+_TIME_PREPOSITIONS = frozenset({"en", "in", "im", "during", "durant", "pendant"})
+_TIME_YEAR = re.compile(r"(?:1[89]|20)\d\d")
+
+
+def time_years(tokens: Sequence[str]) -> set[int]:
+    """Positions of the years a time preposition introduces ("… compatibilité électromagnétique en
+    1997", "im Jahr 2000"): the question's time, not a word the act's text holds (kept as a term, the
+    year asks the text to hold it). Pure."""
+    out = set()
+    for i, t in enumerate(tokens):
+        if i and _TIME_YEAR.fullmatch(t):
+            prev = tokens[i - 1]
+            if prev in _TIME_PREPOSITIONS or (prev in {"jahr", "jahre"} and i >= 2 and tokens[i - 2] == "im"):
+                out.add(i)
+    return out
+
+
+def _named_by_own_form(tokens: Sequence[str], consumed: Collection[int], numbers: Collection[str], left: str,
+                       role: str, own_role: str | None) -> bool:
+    """Whether the question names its one act by the act's own form (:func:`ranking.names_own_form`)
+    rather than asking for the acts holding ``role`` towards it: the whole of ``left`` is the form
+    name, or the words just before the act's number are ("Durchführungsverordnung (EU) 2022/423 der
+    Kommission", "règlement d'exécution (UE) 2025/848 de la Commission", "Implementing Regulation
+    (EU) No 680/2014 on supervisory reporting": the form, the number, then the institution or title
+    words) and the words after it ask no role of their own ("… 2016/7 amendments" still does)."""
+    if ranking.names_own_form(left, role, own_role):
+        return True
+    at = [i for i, t in enumerate(tokens) if t in numbers and i in consumed]
+    if not at:
+        return False
+    before = " ".join(t for i, t in enumerate(tokens[:at[0]]) if i not in consumed)
+    after = " ".join(t for i, t in enumerate(tokens) if i > at[-1] and i not in consumed)
+    return ranking.names_own_form(before, role, own_role) and (not after or ranking.role_intent(after) is None)
+
+
 def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | None,
                profiles: Mapping[int, ranking.WorkProfile] | None = None, frequent: Frequent | None = None,
                *, language: str | None = None, enacted: Enacted | None = None) -> Plan:
@@ -715,6 +752,7 @@ def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | 
     tokens = [t for t in normalize(parsed.residual.replace('"', " ")).split()]
     consumed = _name_mentions(index, tokens, normalize(parsed.raw), plan, profiles, frequent, enacted)
     consumed |= {i for i, t in enumerate(tokens) if t in numbers}
+    consumed |= time_years(tokens)
     phrases = [normalize(p) for p in parsed.phrases]
     phrase_tokens = {t for p in phrases for t in p.split()}
     stops = question_stop_words(tokens, language)
@@ -742,7 +780,8 @@ def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | 
         and not numbers_held and reference_only(plan.terms)
     left = " ".join(t for i, t in enumerate(tokens) if i not in consumed)
     intent = ranking.role_intent(left) if len(plan.constraints) == 1 and not plan.article_key and left else None
-    if intent is not None and ranking.names_own_form(left, intent[0], _role(known, plan.constraints[0])):
+    if intent is not None and _named_by_own_form(tokens, consumed, numbers, left, intent[0],
+                                                 _role(known, plan.constraints[0])):
         intent = None
     if intent is not None:
         plan.intent = intent[0]
