@@ -239,3 +239,37 @@ def test_an_implementing_regulation_asked_by_its_full_name_answers_itself(fixtur
     asked = _section(fixture_core.call("search", {"query": "implementing acts of Regulation (EU) 2016/7"}),
                      "eu-eurlex")
     assert asked["query_plan"]["role_intent"] == "implementing"
+
+
+# names32: an act asked by its form name with the institution or title words after its number.
+
+@pytest.mark.parametrize("query", [
+    "Durchführungsverordnung (EU) 2016/7 der Kommission",
+    "règlement d'exécution (UE) 2016/7 de la Commission",
+    "Implementing Regulation (EU) 2016/7 on the European Single Procurement Document",
+])
+def test_an_acts_form_name_before_its_number_names_it_whatever_follows(fixture_core: LegalCore, query: str) -> None:
+    named = _section(fixture_core.call("search", {"query": query}), "eu-eurlex")
+    assert "role_intent" not in named["query_plan"], query
+    assert _works(named)[0] == "eu-eurlex:32016r0007", query
+
+
+def test_words_after_the_number_that_ask_a_role_keep_the_role_question() -> None:
+    tokens = ["implementing", "regulation", "eu", "2016", "7", "amending", "acts"]
+    consumed = {3, 4}
+    assert not searchplan._named_by_own_form(tokens, consumed, {"2016", "7"}, "implementing regulation eu amending acts",
+                                            "implementing", "implementing")
+    tokens = ["durchfuhrungsverordnung", "eu", "2016", "7", "der", "kommission"]
+    assert searchplan._named_by_own_form(tokens, {2, 3}, {"2016", "7"}, "durchfuhrungsverordnung eu der kommission",
+                                        "implementing", "implementing")
+
+
+# names32: a year after a time preposition is the question's time, not a word the act must hold.
+
+def test_a_year_after_a_time_preposition_is_not_a_search_word(fixture_core: LegalCore) -> None:
+    for query in ("protection des données en 2019", "data protection in 2019", "Datenschutz im Jahr 2019"):
+        plan = _section(fixture_core.call("search", {"query": query}), "eu-eurlex")["query_plan"]
+        assert "2019" not in plan["terms"], query
+    # the act's own year ("loi de 1979", "Regulation of 2016") stays a word of the question
+    assert searchplan.time_years(["loi", "de", "1979", "sur", "le", "logement"]) == set()
+    assert searchplan.time_years(["reglement", "compatibilite", "en", "1997"]) == {3}
