@@ -68,7 +68,7 @@ from typing import Any
 from derive.index import analysis, relax, xlang
 from derive.index.identifiers import celex_numbers, celex_to_slug
 from derive.index.query import STOP_WORDS, ParsedQuery, ngrams
-from derive.index.text import normalize
+from derive.index.text import fold, normalize
 from serve.core import ranking
 from serve.core.mount import Catalogue, MountedIndex
 
@@ -309,6 +309,23 @@ def _act_slugs(before: str, first: str, second: str) -> list[str]:
     return [f"3{year}{kind}{number:04d}" for year, number in pairs for kind in kinds]
 
 
+#: An EEC regulation of the first years cited by its number alone, which carried no year until 1967
+#: ("Regulation No 17", "règlement n° 59", "Verordnung Nr. 17"; CELEX ``3YYYYRNNNN``): the form word,
+#: "No"/"n°"/"Nr.", one to three digits not followed by "/" (``No 17/62``, ``n° 1033/2008`` are numbers
+#: with a year). Matched on the folded, lower-cased residual.
+_EARLY_REGULATION = re.compile(r"\b(?:regulation|reglement|verordnung)\s+(?:no\.?|n\s?°|n\s?o\.?|nr\.?|numero)"
+                               r"\s*(\d{1,3})(?![\d/])")
+#: The years of the EEC regulations numbered without their year (the first, Regulation No 1, 1958).
+EARLY_REGULATION_YEARS = range(1958, 1968)
+
+
+def early_regulation_slugs(residual: str) -> list[tuple[str, list[str]]]:
+    """``(number, CELEX slugs it may stand for)`` for each early EEC regulation cited by its number
+    alone (:data:`_EARLY_REGULATION`). Pure."""
+    return [(m.group(1), [f"3{year}r{int(m.group(1)):04d}" for year in EARLY_REGULATION_YEARS])
+            for m in _EARLY_REGULATION.finditer(fold(residual).lower()) if int(m.group(1)) > 0]
+
+
 def _act_number_mentions(index: MountedIndex, parsed: ParsedQuery, plan: Plan) -> tuple[set[str], bool]:
     """Act numbers (``Regulation 1336/2013``, ``directive 95/46``) that name exactly one held act:
     resolved like an identifier. Returns the normalised number words they consume, and whether
@@ -322,6 +339,12 @@ def _act_number_mentions(index: MountedIndex, parsed: ParsedQuery, plan: Plan) -
         if len(held) == 1:
             plan.mentions.append(Mention(m.group(), "resolved", "contained_identifier", held))
             consumed.update(normalize(m.group()).split())
+    for number, slugs in early_regulation_slugs(parsed.residual):
+        held = sorted({r for r in (index.catalogue.rowid_of.get(s) for s in slugs) if r is not None})
+        any_held = any_held or bool(held)
+        if len(held) == 1 and not any(held == m.works for m in plan.mentions):
+            plan.mentions.append(Mention(number, "resolved", "contained_identifier", held))
+            consumed.add(number)
     return consumed, any_held
 
 

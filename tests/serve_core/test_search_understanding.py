@@ -273,3 +273,20 @@ def test_a_year_after_a_time_preposition_is_not_a_search_word(fixture_core: Lega
     # the act's own year ("loi de 1979", "Regulation of 2016") stays a word of the question
     assert searchplan.time_years(["loi", "de", "1979", "sur", "le", "logement"]) == set()
     assert searchplan.time_years(["reglement", "compatibilite", "en", "1997"]) == {3}
+
+
+# names32: an early EEC regulation cited by its number alone (numbered without a year until 1967).
+
+@pytest.mark.parametrize("query", ["Regulation No 59", "règlement n° 59 du Conseil", "Verordnung Nr. 59"])
+def test_an_early_eec_regulation_cited_by_its_number_alone_resolves(fixture_core: LegalCore, query: str) -> None:
+    eu = _section(fixture_core.call("search", {"query": query}), "eu-eurlex")
+    assert eu["query_plan"]["work_constraints"] == ["eu-eurlex:31962r0059"], query
+    assert _works(eu)[0] == "eu-eurlex:31962r0059", query
+
+
+def test_a_number_with_a_year_or_not_held_is_no_early_regulation(fixture_core: LegalCore) -> None:
+    assert searchplan.early_regulation_slugs("Regulation (EU) No 575/2013") == []
+    assert searchplan.early_regulation_slugs("règlement n° 17/62") == []
+    assert [n for n, _ in searchplan.early_regulation_slugs("Règlement n° 59 modifiant le règlement n° 17")] == ["59", "17"]
+    eu = _section(fixture_core.call("search", {"query": "Regulation No 58"}), "eu-eurlex")
+    assert eu["query_plan"].get("work_constraints") == []  # no held act of 1958–1967 bears No 58
