@@ -288,11 +288,14 @@ _ACT_NUMBER_PARTS = re.compile(r"(?<![\w/])(\d{1,4})/(\d{1,4})(?:/[A-Za-z]{2,4})
 _ACT_KINDS = (("r", ("regulation", "reglement", "verordnung")), ("l", ("directive", "richtlinie")),
               ("d", ("decision", "beschluss", "entscheidung")))
 #: Words that only frame a reference to an EU act by number: its kind, the Union's abbreviations,
-#: "No"/"Nr", and the enacting institutions.
+#: "No"/"Nr", and the enacting institutions — with the adjective's feminine forms ("Commission
+#: européenne", "Europäische Kommission") and the European Central Bank, which also enacts
+#: regulations and decisions (names32).
 _REFERENCE_WORDS = frozenset({name for _, names in _ACT_KINDS for name in names} | {
     "ue", "eu", "eg", "ce", "cee", "ewg", "euratom", "no", "nr", "n", "numero", "delegated", "implementing",
     "delegue", "execution", "delegierte", "durchfuhrungsverordnung", "council", "conseil", "rates", "commission",
-    "kommission", "european", "europeen", "europaischen", "parliament", "parlement", "parlaments", "des", "der"})
+    "kommission", "european", "europeen", "europeenne", "europaischen", "europaische", "parliament", "parlement",
+    "parlaments", "des", "der", "central", "centrale", "bank", "banque", "zentralbank"})
 
 
 def _act_slugs(before: str, first: str, second: str) -> list[str]:

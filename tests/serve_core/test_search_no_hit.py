@@ -115,3 +115,15 @@ def test_an_unheld_act_numbers_frame_words_answer_no_eurovoc_label(fixture_core:
     assert search_op.lexical_lanes(conn, plan, search_op.Filters(), options, set()).hits  # the label answers
     plan = replace(plan, act_reference_only=True)
     assert search_op.lexical_lanes(conn, plan, search_op.Filters(), options, set()).hits == []
+
+
+def test_the_institutions_feminine_and_central_bank_forms_frame_an_unheld_number(fixture_core: LegalCore) -> None:
+    # names32: "de la Commission européenne", "der Europäischen Zentralbank" are an act's enacting
+    # institution as much as "de la Commission": with an unheld number, nothing else is asked
+    for query in ("Décision (UE) 2031/4444 de la Commission européenne",
+                  "Règlement (UE) 2031/4444 de la Banque centrale européenne",
+                  "Beschluss (EU) 2031/4444 der Europäischen Zentralbank"):
+        section = _section(fixture_core, query, EU)
+        assert section["hits"] == [], query
+        assert section["relaxation_withheld"] == {"reason": "unresolved_act_number"}, query
+    assert searchplan.reference_only(["decision", "ue", "2031", "4444", "commission", "europeenne"])
