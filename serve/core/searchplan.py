@@ -68,7 +68,7 @@ from typing import Any
 from derive.index import analysis, relax, xlang
 from derive.index.identifiers import celex_numbers, celex_to_slug
 from derive.index.query import STOP_WORDS, ParsedQuery, ngrams
-from derive.index.text import normalize
+from derive.index.text import fold, normalize
 from serve.core import ranking
 from serve.core.mount import Catalogue, MountedIndex
 
@@ -288,11 +288,14 @@ _ACT_NUMBER_PARTS = re.compile(r"(?<![\w/])(\d{1,4})/(\d{1,4})(?:/[A-Za-z]{2,4})
 _ACT_KINDS = (("r", ("regulation", "reglement", "verordnung")), ("l", ("directive", "richtlinie")),
               ("d", ("decision", "beschluss", "entscheidung")))
 #: Words that only frame a reference to an EU act by number: its kind, the Union's abbreviations,
-#: "No"/"Nr", and the enacting institutions.
+#: "No"/"Nr", and the enacting institutions — with the adjective's feminine forms ("Commission
+#: européenne", "Europäische Kommission") and the European Central Bank, which also enacts
+#: regulations and decisions (names32).
 _REFERENCE_WORDS = frozenset({name for _, names in _ACT_KINDS for name in names} | {
     "ue", "eu", "eg", "ce", "cee", "ewg", "euratom", "no", "nr", "n", "numero", "delegated", "implementing",
     "delegue", "execution", "delegierte", "durchfuhrungsverordnung", "council", "conseil", "rates", "commission",
-    "kommission", "european", "europeen", "europaischen", "parliament", "parlement", "parlaments", "des", "der"})
+    "kommission", "european", "europeen", "europeenne", "europaischen", "europaische", "parliament", "parlement",
+    "parlaments", "des", "der", "central", "centrale", "bank", "banque", "zentralbank"})
 
 
 def _act_slugs(before: str, first: str, second: str) -> list[str]:
@@ -309,6 +312,23 @@ def _act_slugs(before: str, first: str, second: str) -> list[str]:
     return [f"3{year}{kind}{number:04d}" for year, number in pairs for kind in kinds]
 
 
+#: An EEC regulation of the first years cited by its number alone, which carried no year until 1967
+#: ("Regulation No 17", "règlement n° 59", "Verordnung Nr. 17"; CELEX ``3YYYYRNNNN``): the form word,
+#: "No"/"n°"/"Nr.", one to three digits not followed by "/" (``No 17/62``, ``n° 1033/2008`` are numbers
+#: with a year). Matched on the folded, lower-cased residual.
+_EARLY_REGULATION = re.compile(r"\b(?:regulation|reglement|verordnung)\s+(?:no\.?|n\s?°|n\s?o\.?|nr\.?|numero)"
+                               r"\s*(\d{1,3})(?![\d/])")
+#: The years of the EEC regulations numbered without their year (the first, Regulation No 1, 1958).
+EARLY_REGULATION_YEARS = range(1958, 1968)
+
+
+def early_regulation_slugs(residual: str) -> list[tuple[str, list[str]]]:
+    """``(number, CELEX slugs it may stand for)`` for each early EEC regulation cited by its number
+    alone (:data:`_EARLY_REGULATION`). Pure."""
+    return [(m.group(1), [f"3{year}r{int(m.group(1)):04d}" for year in EARLY_REGULATION_YEARS])
+            for m in _EARLY_REGULATION.finditer(fold(residual).lower()) if int(m.group(1)) > 0]
+
+
 def _act_number_mentions(index: MountedIndex, parsed: ParsedQuery, plan: Plan) -> tuple[set[str], bool]:
     """Act numbers (``Regulation 1336/2013``, ``directive 95/46``) that name exactly one held act:
     resolved like an identifier. Returns the normalised number words they consume, and whether
@@ -322,6 +342,12 @@ def _act_number_mentions(index: MountedIndex, parsed: ParsedQuery, plan: Plan) -
         if len(held) == 1:
             plan.mentions.append(Mention(m.group(), "resolved", "contained_identifier", held))
             consumed.update(normalize(m.group()).split())
+    for number, slugs in early_regulation_slugs(parsed.residual):
+        held = sorted({r for r in (index.catalogue.rowid_of.get(s) for s in slugs) if r is not None})
+        any_held = any_held or bool(held)
+        if len(held) == 1 and not any(held == m.works for m in plan.mentions):
+            plan.mentions.append(Mention(number, "resolved", "contained_identifier", held))
+            consumed.add(number)
     return consumed, any_held
 
 
@@ -700,6 +726,43 @@ def _role(profiles: Mapping[int, ranking.WorkProfile], work: int) -> str | None:
     return profile.role if profile is not None else None
 
 
+#: Words that make the year after them the question's time ("en 1997", "in 2015", "im Jahr 2000",
+#: "during 1990"), not a word of the act: "loi de 1979" (of) names the act's year and stays.
+_TIME_PREPOSITIONS = frozenset({"en", "in", "im", "during", "durant", "pendant"})
+_TIME_YEAR = re.compile(r"(?:1[89]|20)\d\d")
+
+
+def time_years(tokens: Sequence[str]) -> set[int]:
+    """Positions of the years a time preposition introduces ("… compatibilité électromagnétique en
+    1997", "im Jahr 2000"): the question's time, not a word the act's text holds (kept as a term, the
+    year asks the text to hold it). Pure."""
+    out = set()
+    for i, t in enumerate(tokens):
+        if i and _TIME_YEAR.fullmatch(t):
+            prev = tokens[i - 1]
+            if prev in _TIME_PREPOSITIONS or (prev in {"jahr", "jahre"} and i >= 2 and tokens[i - 2] == "im"):
+                out.add(i)
+    return out
+
+
+def _named_by_own_form(tokens: Sequence[str], consumed: Collection[int], numbers: Collection[str], left: str,
+                       role: str, own_role: str | None) -> bool:
+    """Whether the question names its one act by the act's own form (:func:`ranking.names_own_form`)
+    rather than asking for the acts holding ``role`` towards it: the whole of ``left`` is the form
+    name, or the words just before the act's number are ("Durchführungsverordnung (EU) 2022/423 der
+    Kommission", "règlement d'exécution (UE) 2025/848 de la Commission", "Implementing Regulation
+    (EU) No 680/2014 on supervisory reporting": the form, the number, then the institution or title
+    words) and the words after it ask no role of their own ("… 2016/7 amendments" still does)."""
+    if ranking.names_own_form(left, role, own_role):
+        return True
+    at = [i for i, t in enumerate(tokens) if t in numbers and i in consumed]
+    if not at:
+        return False
+    before = " ".join(t for i, t in enumerate(tokens[:at[0]]) if i not in consumed)
+    after = " ".join(t for i, t in enumerate(tokens) if i > at[-1] and i not in consumed)
+    return ranking.names_own_form(before, role, own_role) and (not after or ranking.role_intent(after) is None)
+
+
 def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | None,
                profiles: Mapping[int, ranking.WorkProfile] | None = None, frequent: Frequent | None = None,
                *, language: str | None = None, enacted: Enacted | None = None) -> Plan:
@@ -715,6 +778,7 @@ def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | 
     tokens = [t for t in normalize(parsed.residual.replace('"', " ")).split()]
     consumed = _name_mentions(index, tokens, normalize(parsed.raw), plan, profiles, frequent, enacted)
     consumed |= {i for i, t in enumerate(tokens) if t in numbers}
+    consumed |= time_years(tokens)
     phrases = [normalize(p) for p in parsed.phrases]
     phrase_tokens = {t for p in phrases for t in p.split()}
     stops = question_stop_words(tokens, language)
@@ -742,7 +806,8 @@ def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | 
         and not numbers_held and reference_only(plan.terms)
     left = " ".join(t for i, t in enumerate(tokens) if i not in consumed)
     intent = ranking.role_intent(left) if len(plan.constraints) == 1 and not plan.article_key and left else None
-    if intent is not None and ranking.names_own_form(left, intent[0], _role(known, plan.constraints[0])):
+    if intent is not None and _named_by_own_form(tokens, consumed, numbers, left, intent[0],
+                                                 _role(known, plan.constraints[0])):
         intent = None
     if intent is not None:
         plan.intent = intent[0]

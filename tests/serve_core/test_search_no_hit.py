@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import math
 import sqlite3
+from dataclasses import replace
 from typing import Any
 
 from serve.core import LegalCore, ranking, searchplan
+from serve.core.ops import search as search_op
 from serve.core.ops.search import idf_weights, short_word_docs
 from tests.index.pipeline import FixtureBuild
 
@@ -90,3 +92,38 @@ def test_a_reference_to_an_act_number_not_held_answers_no_hits(fixture_core: Leg
     assert searchplan.reference_only(["reglement", "ue", "2019", "9999"])
     assert not searchplan.reference_only(["reglement", "2019", "9999", "platforms"])
     assert not searchplan.reference_only([])
+
+
+
+def test_an_unheld_act_numbers_frame_words_answer_no_eurovoc_label(fixture_core: LegalCore,
+                                                                  fixture_indexes: FixtureBuild) -> None:
+    # names32: "Directive (UE) 2016/343 du Parlement européen et du Conseil" (not held) answered
+    # three acts through the EuroVoc label "Conseil des ministres européen": the metadata lane read
+    # the citation's frame words as a subject. The fixture's labels hold no two frame words of a
+    # natural citation, so the lane is driven with a reference-only plan whose words one label
+    # holds ("Office européen des brevets"): answered without the rule, nothing with it
+    for query in ("Directive (UE) 2031/4444 du Parlement européen et du Conseil",
+                  "Regulation (EU) 2031/4444 of the European Parliament and of the Council"):
+        section = _section(fixture_core, query, EU)
+        assert section["hits"] == [], query
+        assert section["relaxation_withheld"] == {"reason": "unresolved_act_number"}, query
+    conn = sqlite3.connect(fixture_indexes.index_dir / "eu-eurlex.sqlite")
+    conn.row_factory = sqlite3.Row
+    plan = searchplan.Plan(terms=["reglement", "2031", "4444", "europeen", "des"], article_key=None, anchor=None,
+                           mentions=[], constraints=[], explicit_works=False, act_number=True)
+    options = search_op.LaneOptions(limit=10)
+    assert search_op.lexical_lanes(conn, plan, search_op.Filters(), options, set()).hits  # the label answers
+    plan = replace(plan, act_reference_only=True)
+    assert search_op.lexical_lanes(conn, plan, search_op.Filters(), options, set()).hits == []
+
+
+def test_the_institutions_feminine_and_central_bank_forms_frame_an_unheld_number(fixture_core: LegalCore) -> None:
+    # names32: "de la Commission européenne", "der Europäischen Zentralbank" are an act's enacting
+    # institution as much as "de la Commission": with an unheld number, nothing else is asked
+    for query in ("Décision (UE) 2031/4444 de la Commission européenne",
+                  "Règlement (UE) 2031/4444 de la Banque centrale européenne",
+                  "Beschluss (EU) 2031/4444 der Europäischen Zentralbank"):
+        section = _section(fixture_core, query, EU)
+        assert section["hits"] == [], query
+        assert section["relaxation_withheld"] == {"reason": "unresolved_act_number"}, query
+    assert searchplan.reference_only(["decision", "ue", "2031", "4444", "commission", "europeenne"])

@@ -239,3 +239,54 @@ def test_an_implementing_regulation_asked_by_its_full_name_answers_itself(fixtur
     asked = _section(fixture_core.call("search", {"query": "implementing acts of Regulation (EU) 2016/7"}),
                      "eu-eurlex")
     assert asked["query_plan"]["role_intent"] == "implementing"
+
+
+# names32: an act asked by its form name with the institution or title words after its number.
+
+@pytest.mark.parametrize("query", [
+    "Durchführungsverordnung (EU) 2016/7 der Kommission",
+    "règlement d'exécution (UE) 2016/7 de la Commission",
+    "Implementing Regulation (EU) 2016/7 on the European Single Procurement Document",
+])
+def test_an_acts_form_name_before_its_number_names_it_whatever_follows(fixture_core: LegalCore, query: str) -> None:
+    named = _section(fixture_core.call("search", {"query": query}), "eu-eurlex")
+    assert "role_intent" not in named["query_plan"], query
+    assert _works(named)[0] == "eu-eurlex:32016r0007", query
+
+
+def test_words_after_the_number_that_ask_a_role_keep_the_role_question() -> None:
+    tokens = ["implementing", "regulation", "eu", "2016", "7", "amending", "acts"]
+    consumed = {3, 4}
+    assert not searchplan._named_by_own_form(tokens, consumed, {"2016", "7"}, "implementing regulation eu amending acts",
+                                            "implementing", "implementing")
+    tokens = ["durchfuhrungsverordnung", "eu", "2016", "7", "der", "kommission"]
+    assert searchplan._named_by_own_form(tokens, {2, 3}, {"2016", "7"}, "durchfuhrungsverordnung eu der kommission",
+                                        "implementing", "implementing")
+
+
+# names32: a year after a time preposition is the question's time, not a word the act must hold.
+
+def test_a_year_after_a_time_preposition_is_not_a_search_word(fixture_core: LegalCore) -> None:
+    for query in ("protection des données en 2019", "data protection in 2019", "Datenschutz im Jahr 2019"):
+        plan = _section(fixture_core.call("search", {"query": query}), "eu-eurlex")["query_plan"]
+        assert "2019" not in plan["terms"], query
+    # the act's own year ("loi de 1979", "Regulation of 2016") stays a word of the question
+    assert searchplan.time_years(["loi", "de", "1979", "sur", "le", "logement"]) == set()
+    assert searchplan.time_years(["reglement", "compatibilite", "en", "1997"]) == {3}
+
+
+# names32: an early EEC regulation cited by its number alone (numbered without a year until 1967).
+
+@pytest.mark.parametrize("query", ["Regulation No 59", "règlement n° 59 du Conseil", "Verordnung Nr. 59"])
+def test_an_early_eec_regulation_cited_by_its_number_alone_resolves(fixture_core: LegalCore, query: str) -> None:
+    eu = _section(fixture_core.call("search", {"query": query}), "eu-eurlex")
+    assert eu["query_plan"]["work_constraints"] == ["eu-eurlex:31962r0059"], query
+    assert _works(eu)[0] == "eu-eurlex:31962r0059", query
+
+
+def test_a_number_with_a_year_or_not_held_is_no_early_regulation(fixture_core: LegalCore) -> None:
+    assert searchplan.early_regulation_slugs("Regulation (EU) No 575/2013") == []
+    assert searchplan.early_regulation_slugs("règlement n° 17/62") == []
+    assert [n for n, _ in searchplan.early_regulation_slugs("Règlement n° 59 modifiant le règlement n° 17")] == ["59", "17"]
+    eu = _section(fixture_core.call("search", {"query": "Regulation No 58"}), "eu-eurlex")
+    assert eu["query_plan"].get("work_constraints") == []  # no held act of 1958–1967 bears No 58

@@ -1540,7 +1540,10 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         listed = {h.row["work_rowid"] for h in hits}
         exact = once("untexted_subject", lambda: untexted_subject_rows(conn, out.groups, filters, profiles, index))
         hits.extend(h for h in exact if h.row["work_rowid"] not in listed)
-    if not plan.strong and plan.terms and len({h.row["work_rowid"] for h in hits}) < options.limit:
+    if not plan.strong and not plan.act_reference_only and plan.terms \
+            and len({h.row["work_rowid"] for h in hits}) < options.limit:
+        # (an act number this publisher does not hold, and nothing else asked: its frame words —
+        # "du Parlement européen et du Conseil" — are no subject a EuroVoc label may answer)
         listed = {h.row["work_rowid"] for h in hits if h.row["anchor"] is None}
         weak = once("metadata", lambda: metadata_lane(conn, plan.terms, filters, options.limit))
         hits.extend(h for h in weak if h.row["work_rowid"] not in listed)
