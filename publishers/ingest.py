@@ -89,7 +89,6 @@ from publishers.protocol import (
     FetchResult,
     Manifestation,
     PublisherAdapter,
-    PublisherEnumeration,
 )
 from publishers.spill import SpilledListing
 
@@ -198,17 +197,19 @@ def ingest(adapter: PublisherAdapter, tree: CorpusTree, *, scope: object | None 
     report = IngestReport(adapter.publisher.value)
     counters = _http_counters(adapter)
     clock = _Phases(report)
-    # The listing is spilled to the run's staging directory as soon as it is enumerated (ADR 0083): the
-    # run holds an offset per version, and the plan and the writer read the versions back one at a time.
+    # The listing is spilled to the run's staging directory as the adapter lists it (ADR 0083, 0085): the
+    # adapter's versions come one at a time and are never all held; the run holds an offset per version,
+    # and the plan and the writer read the versions back one at a time.
     listing = adapter.enumerate(scope)
-    clock.done("enumerate_s")
-    _count_listing(listing, report)
     with enospc_as_disk_full(str(tree.root)), _staging_area(tree, staging_dir) as staging:
         enumeration = dataclasses.replace(listing.enumeration, versions=())
-        versions, manifestations = list(listing.enumeration.versions), listing.manifestations
+        report.notes.extend(listing.notes)
+        listed = listing.versions_listed()
         del listing
-        spilled = SpilledListing(versions, manifestations, staging)  # empties ``versions``
-        del versions, manifestations
+        spilled = SpilledListing(listed, staging)  # the enumeration ends here (a listed one may still raise)
+        del listed
+        clock.done("enumerate_s")
+        _count_listing(enumeration, spilled, report)
         try:
             # Records are parsed once for the run to plan here, and only their summaries are kept
             # (corpus_tree.records.VersionSummary); the writer (under its lock) reuses them unless a file
@@ -330,12 +331,9 @@ class _Phases:
         self.last = now
 
 
-def _count_listing(listing: PublisherEnumeration, report: IngestReport) -> None:
-    enumeration = listing.enumeration
-    report.works, report.versions = len(enumeration.works), len(enumeration.versions)
-    report.expressions = sum(len(v.expressions) for v in enumeration.versions)
-    report.manifestations_listed = len(listing.manifestations)
-    report.notes.extend(listing.notes)
+def _count_listing(enumeration: Enumeration, spilled: SpilledListing, report: IngestReport) -> None:
+    report.works, report.versions = len(enumeration.works), len(spilled)
+    report.expressions, report.manifestations_listed = spilled.expressions, spilled.manifestations
 
 
 # -- planning ----------------------------------------------------------------------------------

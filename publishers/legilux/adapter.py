@@ -21,10 +21,10 @@ the replay publisher is selected by passing its URLs (see :func:`LegiluxConfig.f
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from corpus_tree.model import Enumeration, ExpressionInput, VersionInput, WorkInput
+from corpus_tree.model import Enumeration, ExpressionInput, WorkInput
 from legal.errors import PublisherError
 from legal.ids import Publisher
 from legal.outcomes import FetchOutcome
@@ -40,6 +40,7 @@ from publishers.http import (
     load_query,
 )
 from publishers.http.client import MIB
+from publishers.http.sparql import each_page
 from publishers.legilux import records
 from publishers.legilux.records import Consolidation
 from publishers.legilux.vocab import (
@@ -55,6 +56,7 @@ from publishers.protocol import (
     HELD_ELSEWHERE_MEDIA_TYPE,
     PUBLISHER_METADATA_ONLY,
     FetchResult,
+    Listed,
     Manifestation,
     PublisherEnumeration,
     SharedEntries,
@@ -119,7 +121,7 @@ class LegiluxAdapter:
         if scope is not None:
             raise PublisherError("Legilux enumerates its whole consolidation catalogue; scope must be None",
                                  code="invalid_scope")
-        states = records.consolidations(self._paged("catalogue.rq", self.config.catalogue, "Legilux catalogue"))
+        states = records.consolidations_paged(self._pages("catalogue.rq", self.config.catalogue, "Legilux catalogue"))
         files = self._manifestation_index()
         works = sorted({c.work for c in states})
         metadata = self._metadata(works)
@@ -130,33 +132,42 @@ class LegiluxAdapter:
         work_inputs = tuple(sorted(work_inputs, key=lambda w: w.slug))
         del by_work
         _require_unique_slugs(work_inputs)
-        # the catalogue's states and the file index are consumed as the versions are built (issue #13,
-        # ADR 0083): the listing is made in the memory they free, not on top of them
-        versions, manifestations = self._versions(states, files, metadata)
-        enumeration = Enumeration(publisher=self.publisher, complete=True, works=work_inputs,
-                                  versions=tuple(versions))
-        return PublisherEnumeration(enumeration=enumeration, manifestations=tuple(manifestations))
+        # the versions are listed one at a time as the ingest spills them, each built from the catalogue's
+        # states and the file index as they are consumed (issue #13, ADR 0083, 0085): the listing is never
+        # held whole, and is made in the memory the states free
+        enumeration = Enumeration(publisher=self.publisher, complete=True, works=work_inputs)
+        return PublisherEnumeration(enumeration=enumeration, listed=self._versions(states, files, metadata))
 
-    def _paged(self, name: str, paging: Paging, subject: str) -> list[Row]:
-        """All rows of a paged query, checked against the publisher's own ``COUNT`` of them."""
+    def _pages(self, name: str, paging: Paging, subject: str) -> Iterator[list[Row]]:
+        """The rows of a paged query a page at a time, checked against the publisher's own ``COUNT`` of
+        them (once the last page is read: :meth:`SparqlClient.select_pages`)."""
         template = load_query(_QUERIES, name)
         expected = self.sparql.count(load_query(_QUERIES, name.replace(".rq", "_count.rq")).template,
                                      subject=f"{subject} (COUNT)")
-        return self.sparql.select_paged(
+        return self.sparql.select_pages(
             lambda limit, offset: template.substitute(limit=limit, offset=offset), paging, subject=subject,
             expected=expected)
 
     def _manifestation_index(self) -> dict[tuple[str, str], list[tuple[str, str]]]:
-        rows = self._paged("manifestations.rq", self.config.manifestations, "Legilux manifestations")
+        """The XML and PDF files listed per (consolidation, expression's last segment), built page by
+        page (each page's rows freed once indexed, issue #13, ADR 0085); each value is ``(format,
+        file)`` with the format one shared string."""
         index: dict[tuple[str, str], list[tuple[str, str]]] = {}
-        rows.reverse()
-        while rows:  # each row freed once indexed (issue #13)
-            row = rows.pop()
-            try:
-                key = (row["c"], last_segment(row["expr"]))
-                index.setdefault(key, []).append((row["fmt"], row["file"]))
-            except KeyError as exc:
-                raise records.bad_data(f"manifestation row without ?{exc.args[0]}", "Legilux manifestations") from None
+        formats = {USER_FORMAT_XML: USER_FORMAT_XML, USER_FORMAT_PDF: USER_FORMAT_PDF}
+
+        def use(page: list[Row]) -> None:
+            page.reverse()
+            while page:
+                row = page.pop()
+                try:
+                    key = (row["c"], last_segment(row["expr"]))
+                    fmt = row["fmt"]
+                    index.setdefault(key, []).append((formats.get(fmt, fmt), row["file"]))
+                except KeyError as exc:
+                    raise records.bad_data(f"manifestation row without ?{exc.args[0]}",
+                                           "Legilux manifestations") from None
+
+        each_page(self._pages("manifestations.rq", self.config.manifestations, "Legilux manifestations"), use)
         return index
 
     def _metadata(self, works: Sequence[str]) -> dict[str, list[dict[str, str]]]:
@@ -179,17 +190,16 @@ class LegiluxAdapter:
         return self.sparql.select_capped(query, cap, subject=subject)
 
     def _versions(self, states: list[Consolidation], files: dict[tuple[str, str], list[tuple[str, str]]],
-                  metadata: Mapping[str, list[dict[str, str]]]) -> tuple[list[VersionInput], list[Manifestation]]:
-        """The versions and their manifestations, in ``states``' order; ``states`` (emptied) and
-        ``files`` (each entry removed once used) are consumed."""
-        versions: list[VersionInput] = []
-        manifestations: list[Manifestation] = []
+                  metadata: dict[str, list[dict[str, str]]]) -> Iterator[Listed]:
+        """Each version with its manifestations, in ``states``' order, made as it is asked for;
+        ``states`` (emptied), ``files`` and ``metadata`` (each entry removed once used) are consumed."""
         share: SharedEntries = {}  # equal entries of different works held once
         per_work: dict[str, tuple[dict[str, str], ...]] = {}  # one tuple for all the versions of a work
         states.reverse()
         while states:
             c = states.pop()
             expressions = []
+            manifestations: list[Manifestation] = []
             for e in c.expressions:
                 found = self._manifestations_of(c, e, files)
                 manifestations.extend(found)
@@ -201,10 +211,14 @@ class LegiluxAdapter:
                     files.pop((c.uri, last_segment(e.uri)), None)
             entries = per_work.get(c.work)
             if entries is None:
-                entries = per_work[c.work] = canonical_metadata(metadata.get(c.work, []), subject=c.work,
+                # the work's entries are read once, by its first version (then dropped)
+                entries = per_work[c.work] = canonical_metadata(metadata.pop(c.work, []), subject=c.work,
                                                                 share=share)
-            versions.append(records.version_input(c, expressions=expressions, publisher_metadata=entries))
-        return versions, manifestations
+            version = records.version_input(c, expressions=expressions, publisher_metadata=entries)
+            listed = tuple(manifestations)
+            del c, expressions, manifestations
+            yield version, listed
+            del version, listed
 
     def _manifestations_of(self, c: Consolidation, e: records.Expression,
                            files: dict[tuple[str, str], list[tuple[str, str]]]) -> list[Manifestation]:
