@@ -7,7 +7,10 @@ An adapter has two operations:
   events or observations) plus the manifestations each expression offers (URL, format, how to
   ask for it). An enumeration that cannot be completed is never returned: the adapter raises
   :class:`legal.errors.PublisherError` (``incomplete_enumeration``, ``enumeration_*``) naming
-  the query or record at fault.
+  the query or record at fault. Both adapters return it **listed** (ADR 0085): the works whole,
+  the versions, each with its manifestations, from an iterator that builds them as they are read
+  (and may still raise: the enumeration is complete once it is exhausted), so the ingest spills
+  them one at a time and the listing is never held whole.
 - ``fetch(manifestation) -> FetchResult``: the bytes of one manifestation with a typed
   :class:`legal.outcomes.FetchOutcome` (``ok``, ``permanent_not_found``, ``gone``,
   ``retry_exhausted``, ``publisher_metadata_only``). Bad publisher bytes (empty, oversized,

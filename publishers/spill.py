@@ -1,13 +1,14 @@
 """An enumeration's listing spilled to a file: its versions and their manifestations read back one at a
-time (issue #13, ADR 0083).
+time (issue #13, ADR 0083, 0085).
 
 An adapter enumerates completely before anything is planned (all or nothing), so a run used to hold
 the whole listing — every :class:`corpus_tree.model.VersionInput`, its expressions and the
 :class:`publishers.protocol.Manifestation` of each file to fetch — from the enumeration to the last
 version applied: the part of the ingest's peak memory that grew with the corpus. :class:`SpilledListing`
 writes each version, with the manifestations listed for its publisher version identifier, to an
-unnamed file in the run's staging directory as soon as the adapter returns, and the run holds only
-an offset per version (8 bytes). The plan, the writer's validation and its apply read the versions
+unnamed file in the run's staging directory as the adapter lists it (the adapter's ``listed``
+iterator, :meth:`publishers.protocol.PublisherEnumeration.versions_listed`: the listing is never held
+whole, ADR 0085), and the run holds only an offset per version (8 bytes). The plan, the writer's validation and its apply read the versions
 back in order, each made again as an equal value and dropped once used.
 
 Values that the versions of one work share (the ``publisher_metadata`` tuple an adapter gives every

@@ -6,9 +6,17 @@ Enumeration (all before any body request, reference model §5.2):
 2. the XML/PDF manifestations (paged) keyed by consolidation and expression language;
    both paged queries are checked against the publisher's own ``COUNT`` of the same pattern
    (``*_count.rq``), with overlapping pages and a duplicate check
-   (:meth:`publishers.http.SparqlClient.select_paged`);
+   (:meth:`publishers.http.SparqlClient.select_pages`);
 3. per batch of 8 works: subjects (levels 1 and 2) and ``owl:sameAs`` aliases → official
    discovery metadata copied onto every version of the work.
+
+Memory (issue #13, ADR 0083, 0085): no form of the listing is held whole on top of the one it is
+made from. The catalogue's states are made page by page as its rows arrive
+(:func:`records.consolidations_paged`: the query orders by ``?c`` first) and the manifestation index
+likewise, each page's rows freed before the next page is asked for; a bad row is reported once the
+paging has proved itself. The versions are then *listed*: :meth:`LegiluxAdapter.enumerate` returns the
+works and an iterator that builds each version (with its manifestations) from the states and the file
+index as it consumes them, which the ingest spills one at a time.
 
 Bodies: the XML (Akoma Ntoso) when listed, stored as ``<lang>.xml``; a PDF only when no XML
 exists (never for the RECUEIL / CODE_RECUEIL shelves), stored as ``<lang>.pdf/<name>`` or
