@@ -136,9 +136,9 @@ def probe(log: Path, ingest_argv: list[str]) -> None:
 
     count_listing = ingest._count_listing
 
-    def watched_count(listing: Any, report: Any) -> None:
+    def watched_count(*args: Any) -> None:  # (listing, report); since mem32 (enumeration, spilled, report)
         mark("enumerate")
-        count_listing(listing, report)
+        count_listing(*args)
 
     class WatchedSpill(ingest.SpilledListing):  # type: ignore[misc,name-defined]
         def __init__(self, *args: Any, **kwargs: Any) -> None:

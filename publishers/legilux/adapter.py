@@ -77,6 +77,9 @@ from publishers.protocol import (
 
 _QUERIES = "publishers.legilux"
 
+#: the file index: per (consolidation, expression's last segment) its first XML file, else its PDF files
+Files = dict[tuple[str, str], str | list[str]]
+
 
 @dataclass(frozen=True)
 class LegiluxConfig:
@@ -156,12 +159,12 @@ class LegiluxAdapter:
             lambda limit, offset: template.substitute(limit=limit, offset=offset), paging, subject=subject,
             expected=expected)
 
-    def _manifestation_index(self) -> dict[tuple[str, str], list[tuple[str, str]]]:
-        """The XML and PDF files listed per (consolidation, expression's last segment), built page by
-        page (each page's rows freed once indexed, issue #13, ADR 0085); each value is ``(format,
-        file)`` with the format one shared string."""
-        index: dict[tuple[str, str], list[tuple[str, str]]] = {}
-        formats = {USER_FORMAT_XML: USER_FORMAT_XML, USER_FORMAT_PDF: USER_FORMAT_PDF}
+    def _manifestation_index(self) -> Files:
+        """What the versions need of the XML and PDF files listed per (consolidation, expression's last
+        segment): the first XML file (in URI order) where there is one, else every PDF file (issue #13,
+        ADR 0085: the other files of an expression with an XML are never read, so never held). Built
+        page by page, each page's rows freed once indexed."""
+        index: Files = {}
 
         def use(page: list[Row]) -> None:
             page.reverse()
@@ -169,11 +172,19 @@ class LegiluxAdapter:
                 row = page.pop()
                 try:
                     key = (row["c"], last_segment(row["expr"]))
-                    fmt = row["fmt"]
-                    index.setdefault(key, []).append((formats.get(fmt, fmt), row["file"]))
+                    fmt, file = row["fmt"], row["file"]
                 except KeyError as exc:
                     raise records.bad_data(f"manifestation row without ?{exc.args[0]}",
                                            "Legilux manifestations") from None
+                held = index.get(key)
+                if fmt == USER_FORMAT_XML:
+                    if not isinstance(held, str) or file < held:
+                        index[key] = file  # an XML file: the PDFs are not needed
+                elif fmt == USER_FORMAT_PDF:
+                    if held is None:
+                        index[key] = [file]
+                    elif isinstance(held, list):
+                        held.append(file)
 
         each_page(self._pages("manifestations.rq", self.config.manifestations, "Legilux manifestations"), use)
         return index
@@ -197,7 +208,7 @@ class LegiluxAdapter:
         query = load_query(_QUERIES, name).substitute(works=values, limit=cap + 1)
         return self.sparql.select_capped(query, cap, subject=subject)
 
-    def _versions(self, states: list[Consolidation], files: dict[tuple[str, str], list[tuple[str, str]]],
+    def _versions(self, states: list[Consolidation], files: Files,
                   metadata: dict[str, list[dict[str, str]]]) -> Iterator[Listed]:
         """Each version with its manifestations, in ``states``' order, made as it is asked for;
         ``states`` (emptied), ``files`` and ``metadata`` (each entry removed once used) are consumed."""
@@ -229,21 +240,19 @@ class LegiluxAdapter:
             del version, listed
 
     def _manifestations_of(self, c: Consolidation, e: records.Expression,
-                           files: dict[tuple[str, str], list[tuple[str, str]]]) -> list[Manifestation]:
+                           files: Files) -> list[Manifestation]:
         if e.uri is None:
             return []
-        listed = files.get((c.uri, last_segment(e.uri)), [])
-        xml = sorted(f for fmt, f in listed if fmt == USER_FORMAT_XML)
-        pdf = sorted(f for fmt, f in listed if fmt == USER_FORMAT_PDF)
+        listed = files.get((c.uri, last_segment(e.uri)))
         base = Manifestation(slug=c.slug, publisher_version_identifier=c.uri, valid_from=c.valid_from,
                              language=e.language, url="", source_uri=e.source_uri)
-        if xml:
-            official = official_file_uri(xml[0], subject=c.uri)
+        if isinstance(listed, str):  # the first XML file
+            official = official_file_uri(listed, subject=c.uri)
             return [dataclasses.replace(base, url=self._fetch_url(official), file=f"{e.language}.xml")]
-        if not pdf or (c.document_type or "").upper() in PDF_SKIPPED_TYPES:
+        if not listed or (c.document_type or "").upper() in PDF_SKIPPED_TYPES:
             return []
         out = []
-        for file_uri in pdf:
+        for file_uri in sorted(listed):
             official = official_file_uri(file_uri, subject=c.uri)
             fmt = "pdf-memorial" if "/memorial/" in official else "pdf"
             out.append(dataclasses.replace(base, url=self._fetch_url(official), source_uri=official, format=fmt,

@@ -152,3 +152,24 @@ def test_a_consolidation_whose_rows_go_on_in_the_next_page_is_made_once() -> Non
     with pytest.raises(PublisherError, match="without"):
         records.consolidations_paged(pages)
     assert next(pages, None) is None  # every page was read first
+
+
+def test_the_file_index_keeps_only_what_the_versions_read() -> None:
+    """Of an expression's files the index keeps its first XML file (in URI order), or its PDF files when
+    it has no XML: the versions read nothing else (before: every (format, file) pair listed)."""
+    from publishers.legilux import LegiluxAdapter
+    from tests.publishers.test_legilux_paging import CODE, FILE
+
+    pdf = FILE["fmt"][:-3] + "pdf"
+    other = CODE.replace("20240910", "20250101")
+    rows = [dict(FILE, fmt=pdf, file=FILE["file"][:-5] + "p.pdf"), dict(FILE, file=FILE["file"][:-5] + "b.xml"),
+            dict(FILE), dict(FILE, c=other, expr=other + "/fr", fmt=pdf, file=FILE["file"][:-5] + "q.pdf"),
+            dict(FILE, c=other, expr=other + "/fr", fmt=pdf, file=FILE["file"][:-5] + "p.pdf")]
+    from publishers.legilux import LegiluxConfig
+
+    adapter = LegiluxAdapter.__new__(LegiluxAdapter)
+    adapter.config = LegiluxConfig()
+    adapter._pages = lambda *args: iter([rows[:2], rows[2:]])  # type: ignore[method-assign]
+    index = adapter._manifestation_index()
+    assert index == {(CODE, "fr"): FILE["file"], (other, "fr"): [FILE["file"][:-5] + "q.pdf",
+                                                                 FILE["file"][:-5] + "p.pdf"]}
