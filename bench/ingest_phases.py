@@ -15,10 +15,6 @@ done (the run's heap is left as it is); nothing is traced. The phases of each pu
   ``lu_metadata``, ``lu_versions`` and ``enumerate``, the rest);
 - ``spill`` (the listing pickled), ``scan`` (the tree's summaries), ``plan`` (the plan and the
   withdrawal guard);
-- since mem32 (ADR 0085) the catalogue's states are made as its pages are read (no ``lu_catalogue``:
-  ``lu_states`` is the pages and the states), and the versions are built as they are spilled (no
-  ``lu_versions``: ``spill`` is the versions built and pickled; ``enumerate`` then follows it and is
-  empty);
 - ``validate`` (the writer up to the first version), ``apply`` (to the last version observed),
   ``stage`` (the last version staged, the bodies and the manifest rendered: up to the commit),
   ``commit`` and ``end`` (the rest of the publisher's run).
@@ -39,7 +35,6 @@ Internal: ``python -m bench.ingest_phases _probe --log FILE -- <the ingest child
 from __future__ import annotations
 
 import contextlib
-import inspect
 import json
 import os
 import sys
@@ -126,7 +121,7 @@ def probe(log: Path, ingest_argv: list[str]) -> None:
             return function(*args, **kwargs)
         return wrapped
 
-    real_paged = getattr(lu.LegiluxAdapter, "_paged", None)  # before mem32: the rows of a paged query, whole
+    real_paged = lu.LegiluxAdapter._paged
 
     def watched_paged(self: Any, name: str, paging: Any, subject: str) -> Any:
         rows = real_paged(self, name, paging, subject)
@@ -136,9 +131,9 @@ def probe(log: Path, ingest_argv: list[str]) -> None:
 
     count_listing = ingest._count_listing
 
-    def watched_count(*args: Any) -> None:  # (listing, report); since mem32 (enumeration, spilled, report)
+    def watched_count(listing: Any, report: Any) -> None:
         mark("enumerate")
-        count_listing(*args)
+        count_listing(listing, report)
 
     class WatchedSpill(ingest.SpilledListing):  # type: ignore[misc,name-defined]
         def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -170,12 +165,10 @@ def probe(log: Path, ingest_argv: list[str]) -> None:
         return out
 
     ingest.ingest = watched_ingest  # type: ignore[assignment]
-    if real_paged is not None:
-        lu.LegiluxAdapter._paged = watched_paged  # type: ignore[method-assign]
+    lu.LegiluxAdapter._paged = watched_paged  # type: ignore[method-assign]
     lu.LegiluxAdapter._manifestation_index = after("lu_files", before("lu_states", lu.LegiluxAdapter._manifestation_index))  # type: ignore[method-assign]
     lu.LegiluxAdapter._metadata = after("lu_metadata", lu.LegiluxAdapter._metadata)  # type: ignore[method-assign]
-    if not inspect.isgeneratorfunction(lu.LegiluxAdapter._versions):  # since mem32 the versions are listed into the spill
-        lu.LegiluxAdapter._versions = after("lu_versions", lu.LegiluxAdapter._versions)  # type: ignore[method-assign]
+    lu.LegiluxAdapter._versions = after("lu_versions", lu.LegiluxAdapter._versions)  # type: ignore[method-assign]
     ingest._count_listing = watched_count  # type: ignore[assignment]
     ingest.SpilledListing = WatchedSpill  # type: ignore[misc]
     ingest._existing = after("scan", ingest._existing)  # type: ignore[assignment]

@@ -2,10 +2,7 @@
 applies the enumeration, all or nothing.
 
 1. The adapter enumerates completely (an incomplete enumeration raises; nothing is read from
-   or written to the tree before that). It lists its versions one at a time
-   (:meth:`publishers.protocol.PublisherEnumeration.versions_listed`), and the run spills each as it
-   comes, inside the run's staging directory: a failure while they are listed (bad publisher data in a
-   late version) removes the staging directory with what was spilled, and the tree is untouched.
+   or written to the tree before that).
 2. For every expression, the manifestations to fetch are those the tree has no observation
    for: the primary body while the expression has no primary observation (once one exists
    it is never refetched); an alternative file (Legilux PDF) while no observation of it
@@ -18,12 +15,12 @@ applies the enumeration, all or nothing.
    its new bodies staged, and the version is handed back with its observations; the writer
    stages its record at once. So the run never holds the observations of the whole
    enumeration, only the plan and the staged bodies' sha256s (ADR 0037, 0057). Nor does it hold
-   the listing: as the adapter lists its versions (each with the manifestations listed for it), they
-   are spilled to an unnamed file in the run's staging directory
+   the listing: as soon as the adapter returns it, its versions (each with the manifestations listed
+   for it) are spilled to an unnamed file in the run's staging directory
    (:class:`publishers.spill.SpilledListing`) and read back one at a time by the plan, the writer's
    validation and its apply; the run keeps an offset per version, the plan as indices among a
    version's manifestations, and of the lex ids only those of the tree's versions the listing names
-   (what the withdrawal guard reads) (ADR 0083, 0085).
+   (what the withdrawal guard reads) (ADR 0083).
 4. Every fetch must succeed. A permanent failure (``body_not_found``, ``body_gone``), an
    exhausted retry budget or bad bytes abort the run with an error naming the record, and
    the tree stays byte-identical (the records already staged are removed with the run's
@@ -92,6 +89,7 @@ from publishers.protocol import (
     FetchResult,
     Manifestation,
     PublisherAdapter,
+    PublisherEnumeration,
 )
 from publishers.spill import SpilledListing
 
@@ -200,19 +198,17 @@ def ingest(adapter: PublisherAdapter, tree: CorpusTree, *, scope: object | None 
     report = IngestReport(adapter.publisher.value)
     counters = _http_counters(adapter)
     clock = _Phases(report)
-    # The listing is spilled to the run's staging directory as the adapter lists it (ADR 0083, 0085): the
-    # adapter's versions come one at a time and are never all held; the run holds an offset per version,
-    # and the plan and the writer read the versions back one at a time.
+    # The listing is spilled to the run's staging directory as soon as it is enumerated (ADR 0083): the
+    # run holds an offset per version, and the plan and the writer read the versions back one at a time.
     listing = adapter.enumerate(scope)
+    clock.done("enumerate_s")
+    _count_listing(listing, report)
     with enospc_as_disk_full(str(tree.root)), _staging_area(tree, staging_dir) as staging:
         enumeration = dataclasses.replace(listing.enumeration, versions=())
-        report.notes.extend(listing.notes)
-        listed = listing.versions_listed()
+        versions, manifestations = list(listing.enumeration.versions), listing.manifestations
         del listing
-        spilled = SpilledListing(listed, staging)  # the enumeration ends here (a listed one may still raise)
-        del listed
-        clock.done("enumerate_s")
-        _count_listing(enumeration, spilled, report)
+        spilled = SpilledListing(versions, manifestations, staging)  # empties ``versions``
+        del versions, manifestations
         try:
             # Records are parsed once for the run to plan here, and only their summaries are kept
             # (corpus_tree.records.VersionSummary); the writer (under its lock) reuses them unless a file
@@ -334,9 +330,12 @@ class _Phases:
         self.last = now
 
 
-def _count_listing(enumeration: Enumeration, spilled: SpilledListing, report: IngestReport) -> None:
-    report.works, report.versions = len(enumeration.works), len(spilled)
-    report.expressions, report.manifestations_listed = spilled.expressions, spilled.manifestations
+def _count_listing(listing: PublisherEnumeration, report: IngestReport) -> None:
+    enumeration = listing.enumeration
+    report.works, report.versions = len(enumeration.works), len(enumeration.versions)
+    report.expressions = sum(len(v.expressions) for v in enumeration.versions)
+    report.manifestations_listed = len(listing.manifestations)
+    report.notes.extend(listing.notes)
 
 
 # -- planning ----------------------------------------------------------------------------------

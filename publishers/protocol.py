@@ -7,10 +7,7 @@ An adapter has two operations:
   events or observations) plus the manifestations each expression offers (URL, format, how to
   ask for it). An enumeration that cannot be completed is never returned: the adapter raises
   :class:`legal.errors.PublisherError` (``incomplete_enumeration``, ``enumeration_*``) naming
-  the query or record at fault. Both adapters return it **listed** (ADR 0085): the works whole,
-  the versions, each with its manifestations, from an iterator that builds them as they are read
-  (and may still raise: the enumeration is complete once it is exhausted), so the ingest spills
-  them one at a time and the listing is never held whole.
+  the query or record at fault.
 - ``fetch(manifestation) -> FetchResult``: the bytes of one manifestation with a typed
   :class:`legal.outcomes.FetchOutcome` (``ok``, ``permanent_not_found``, ``gone``,
   ``retry_exhausted``, ``publisher_metadata_only``). Bad publisher bytes (empty, oversized,
@@ -23,15 +20,14 @@ import time. Ingest (:mod:`publishers.ingest`) is the only place their output me
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as _dt
 import hashlib
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
-from corpus_tree.model import Enumeration, VersionInput
+from corpus_tree.model import Enumeration
 from legal.canonical import is_sha256_hex
 from legal.errors import PublisherError
 from legal.ids import Publisher
@@ -135,72 +131,17 @@ class FetchResult:
         return OUTCOME_REASONS.get(self.outcome)
 
 
-#: A version with the manifestations listed for it (its publisher version identifier's), in the listing's order.
-Listed = tuple[VersionInput, tuple[Manifestation, ...]]
-
-
 @dataclass(frozen=True)
 class PublisherEnumeration:
-    """What :meth:`PublisherAdapter.enumerate` returns: the tree input plus manifestations.
-
-    Either whole (``enumeration.versions`` and ``manifestations``) or **listed** (``listed``: an
-    iterator of each version with its manifestations, made as it is read; ``enumeration.versions``
-    and ``manifestations`` are then empty). A listed enumeration's iterator finishes the adapter's
-    enumeration: it may still raise (bad publisher data), and the enumeration is complete only once
-    it is exhausted. Read it once, with :meth:`versions_listed` (both shapes), as the ingest does:
-    the versions go to the spill as they come (issue #13, ADR 0085), never all held."""
+    """What :meth:`PublisherAdapter.enumerate` returns: the tree input plus manifestations."""
 
     enumeration: Enumeration
     manifestations: Sequence[Manifestation] = ()
     notes: Sequence[str] = field(default_factory=tuple)
-    listed: Iterator[Listed] | None = None
-
-    def versions_listed(self) -> Iterator[Listed]:
-        """Every version with its manifestations, in the enumeration's order (a listed enumeration's
-        iterator itself, so once only)."""
-        if self.listed is not None:
-            return self.listed
-        return _whole_listed(self.enumeration.versions, self.manifestations)
-
-    def whole(self) -> PublisherEnumeration:
-        """This enumeration with its versions and manifestations held (a listed one's iterator read)."""
-        if self.listed is None:
-            return self
-        versions: list[VersionInput] = []
-        manifestations: list[Manifestation] = []
-        for v, listed in self.listed:
-            versions.append(v)
-            manifestations.extend(listed)
-        return PublisherEnumeration(dataclasses.replace(self.enumeration, versions=tuple(versions)),
-                                    tuple(manifestations), self.notes)
 
     def manifestations_of(self, pvid: str, language: str) -> list[Manifestation]:
         return [m for m in self.manifestations
                 if m.publisher_version_identifier == pvid and m.language == language]
-
-
-def listed_from(versions: list[VersionInput], manifestations: Sequence[Manifestation]) -> Iterator[Listed]:
-    """``versions`` (a list handed over: emptied as it is read, each version dropped once yielded) with
-    the ``manifestations`` of each (by publisher version identifier, in their order): the ``listed``
-    of an adapter that builds its listing whole."""
-    by_pvid: dict[str, list[Manifestation]] = {}
-    for m in manifestations:
-        by_pvid.setdefault(m.publisher_version_identifier, []).append(m)
-    del manifestations
-    versions.reverse()
-    while versions:
-        v = versions.pop()
-        listed = tuple(by_pvid.get(v.publisher_version_identifier, ()))
-        yield v, listed
-        del v, listed
-
-
-def _whole_listed(versions: Sequence[VersionInput], manifestations: Sequence[Manifestation]) -> Iterator[Listed]:
-    by_pvid: dict[str, list[Manifestation]] = {}
-    for m in manifestations:
-        by_pvid.setdefault(m.publisher_version_identifier, []).append(m)
-    for v in versions:
-        yield v, tuple(by_pvid.get(v.publisher_version_identifier, ()))
 
 
 @runtime_checkable

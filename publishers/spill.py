@@ -1,14 +1,13 @@
 """An enumeration's listing spilled to a file: its versions and their manifestations read back one at a
-time (issue #13, ADR 0083, 0085).
+time (issue #13, ADR 0083).
 
 An adapter enumerates completely before anything is planned (all or nothing), so a run used to hold
 the whole listing — every :class:`corpus_tree.model.VersionInput`, its expressions and the
 :class:`publishers.protocol.Manifestation` of each file to fetch — from the enumeration to the last
 version applied: the part of the ingest's peak memory that grew with the corpus. :class:`SpilledListing`
 writes each version, with the manifestations listed for its publisher version identifier, to an
-unnamed file in the run's staging directory as the adapter lists it (the adapter's ``listed``
-iterator, :meth:`publishers.protocol.PublisherEnumeration.versions_listed`: the listing is never held
-whole, ADR 0085), and the run holds only an offset per version (8 bytes). The plan, the writer's validation and its apply read the versions
+unnamed file in the run's staging directory as soon as the adapter returns, and the run holds only
+an offset per version (8 bytes). The plan, the writer's validation and its apply read the versions
 back in order, each made again as an equal value and dropped once used.
 
 Values that the versions of one work share (the ``publisher_metadata`` tuple an adapter gives every
@@ -23,15 +22,15 @@ import os
 import pickle
 import tempfile
 from array import array
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any, overload
 
 from corpus_tree.model import VersionInput
-from publishers.protocol import Listed, Manifestation
+from publishers.protocol import Manifestation
 
 #: a spilled version: the version and the manifestations listed for it, in the listing's order
-Spilled = Listed
+Spilled = tuple[VersionInput, tuple[Manifestation, ...]]
 
 
 class _Pickler(pickle.Pickler):
@@ -60,31 +59,31 @@ class SpilledListing(Sequence[VersionInput]):
     objects, each time: read once per use. :meth:`close` closes the file (the staging directory it
     is in is removed with the run's)."""
 
-    def __init__(self, listed: Iterable[Listed], staging: Path) -> None:
-        """Spill each version of ``listed`` with its manifestations, as they come (each pair dropped
-        once written: an adapter's iterator builds the next version in the memory the last one
-        freed), into an unnamed file in ``staging``. Whatever ``listed`` raises propagates (the file
-        is closed); :attr:`expressions` and :attr:`manifestations` count what was spilled."""
+    def __init__(self, versions: list[VersionInput], manifestations: Sequence[Manifestation], staging: Path) -> None:
+        """Spill ``versions`` (a list the caller hands over: emptied as it is written, each version freed
+        once spilled) with ``manifestations`` (each version gets those of its publisher version
+        identifier, in their order) into an unnamed file in ``staging``."""
+        by_pvid: dict[str, list[Manifestation]] = {}
+        for m in manifestations:
+            by_pvid.setdefault(m.publisher_version_identifier, []).append(m)
         self._table: list[Any] = []  # the shared values, pickled by reference
         shared: dict[int, int] = {}
         self._file = tempfile.TemporaryFile(dir=staging)  # noqa: SIM115 (closed by close(), or below)
         self._offsets = array("q", [0])
         self._current: tuple[int, VersionInput, tuple[Manifestation, ...]] | None = None
-        self.expressions = self.manifestations = 0
         try:
             buffer = io.BytesIO()
-            for pair in listed:
-                v = pair[0]
+            versions.reverse()
+            while versions:
+                v = versions.pop()
                 metadata = v.publisher_metadata
                 if metadata and id(metadata) not in shared:
                     shared[id(metadata)] = len(self._table)
                     self._table.append(metadata)
-                self.expressions += len(v.expressions)
-                self.manifestations += len(pair[1])
                 buffer.seek(0)
                 buffer.truncate()
-                _Pickler(buffer, shared).dump(pair)
-                del pair, v, metadata
+                _Pickler(buffer, shared).dump((v, tuple(by_pvid.get(v.publisher_version_identifier, ()))))
+                del v, metadata
                 self._file.write(buffer.getbuffer())
                 self._offsets.append(self._offsets[-1] + buffer.tell())
             self._file.flush()

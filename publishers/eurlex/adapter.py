@@ -47,7 +47,6 @@ from publishers.protocol import (
     PublisherEnumeration,
     SharedEntries,
     held_elsewhere_members,
-    listed_from,
     require_nonempty,
     sha256_member,
     status_result,
@@ -119,11 +118,10 @@ class EurlexAdapter:
                 versions.extend(built)
                 manifestations.extend(m for v in built for m in self._manifestations_of(v))
         enumeration = Enumeration(publisher=self.publisher, complete=True,
-                                  works=tuple(sorted(works, key=lambda w: w.slug)), versions=(), scoped=True)
+                                  works=tuple(sorted(works, key=lambda w: w.slug)), versions=tuple(versions),
+                                  scoped=True)
         notes = (f"scope {chosen.scope_id} sha256={chosen.sha256}",) if chosen.sha256 else ()
-        # listed: the versions handed over one at a time, as the Legilux adapter lists them (ADR 0085)
-        return PublisherEnumeration(enumeration=enumeration, notes=notes,
-                                    listed=listed_from(versions, manifestations))
+        return PublisherEnumeration(enumeration=enumeration, manifestations=tuple(manifestations), notes=notes)
 
     def _select(self, scope: EurlexScope) -> list[str]:
         for celex in scope.seeds:

@@ -6,17 +6,9 @@ Enumeration (all before any body request, reference model §5.2):
 2. the XML/PDF manifestations (paged) keyed by consolidation and expression language;
    both paged queries are checked against the publisher's own ``COUNT`` of the same pattern
    (``*_count.rq``), with overlapping pages and a duplicate check
-   (:meth:`publishers.http.SparqlClient.select_pages`);
+   (:meth:`publishers.http.SparqlClient.select_paged`);
 3. per batch of 8 works: subjects (levels 1 and 2) and ``owl:sameAs`` aliases → official
    discovery metadata copied onto every version of the work.
-
-Memory (issue #13, ADR 0083, 0085): no form of the listing is held whole on top of the one it is
-made from. The catalogue's states are made page by page as its rows arrive
-(:func:`records.consolidations_paged`: the query orders by ``?c`` first) and the manifestation index
-likewise, each page's rows freed before the next page is asked for; a bad row is reported once the
-paging has proved itself. The versions are then *listed*: :meth:`LegiluxAdapter.enumerate` returns the
-works and an iterator that builds each version (with its manifestations) from the states and the file
-index as it consumes them, which the ingest spills one at a time.
 
 Bodies: the XML (Akoma Ntoso) when listed, stored as ``<lang>.xml``; a PDF only when no XML
 exists (never for the RECUEIL / CODE_RECUEIL shelves), stored as ``<lang>.pdf/<name>`` or
@@ -29,10 +21,10 @@ the replay publisher is selected by passing its URLs (see :func:`LegiluxConfig.f
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from corpus_tree.model import Enumeration, ExpressionInput, WorkInput
+from corpus_tree.model import Enumeration, ExpressionInput, VersionInput, WorkInput
 from legal.errors import PublisherError
 from legal.ids import Publisher
 from legal.outcomes import FetchOutcome
@@ -48,7 +40,6 @@ from publishers.http import (
     load_query,
 )
 from publishers.http.client import MIB
-from publishers.http.sparql import each_page
 from publishers.legilux import records
 from publishers.legilux.records import Consolidation
 from publishers.legilux.vocab import (
@@ -64,7 +55,6 @@ from publishers.protocol import (
     HELD_ELSEWHERE_MEDIA_TYPE,
     PUBLISHER_METADATA_ONLY,
     FetchResult,
-    Listed,
     Manifestation,
     PublisherEnumeration,
     SharedEntries,
@@ -76,9 +66,6 @@ from publishers.protocol import (
 )
 
 _QUERIES = "publishers.legilux"
-
-#: the file index: per (consolidation, expression's last segment) its first XML file, else its PDF files
-Files = dict[tuple[str, str], str | list[str]]
 
 
 @dataclass(frozen=True)
@@ -132,7 +119,7 @@ class LegiluxAdapter:
         if scope is not None:
             raise PublisherError("Legilux enumerates its whole consolidation catalogue; scope must be None",
                                  code="invalid_scope")
-        states = records.consolidations_paged(self._pages("catalogue.rq", self.config.catalogue, "Legilux catalogue"))
+        states = records.consolidations(self._paged("catalogue.rq", self.config.catalogue, "Legilux catalogue"))
         files = self._manifestation_index()
         works = sorted({c.work for c in states})
         metadata = self._metadata(works)
@@ -143,50 +130,33 @@ class LegiluxAdapter:
         work_inputs = tuple(sorted(work_inputs, key=lambda w: w.slug))
         del by_work
         _require_unique_slugs(work_inputs)
-        # the versions are listed one at a time as the ingest spills them, each built from the catalogue's
-        # states and the file index as they are consumed (issue #13, ADR 0083, 0085): the listing is never
-        # held whole, and is made in the memory the states free
-        enumeration = Enumeration(publisher=self.publisher, complete=True, works=work_inputs)
-        return PublisherEnumeration(enumeration=enumeration, listed=self._versions(states, files, metadata))
+        # the catalogue's states and the file index are consumed as the versions are built (issue #13,
+        # ADR 0083): the listing is made in the memory they free, not on top of them
+        versions, manifestations = self._versions(states, files, metadata)
+        enumeration = Enumeration(publisher=self.publisher, complete=True, works=work_inputs,
+                                  versions=tuple(versions))
+        return PublisherEnumeration(enumeration=enumeration, manifestations=tuple(manifestations))
 
-    def _pages(self, name: str, paging: Paging, subject: str) -> Iterator[list[Row]]:
-        """The rows of a paged query a page at a time, checked against the publisher's own ``COUNT`` of
-        them (once the last page is read: :meth:`SparqlClient.select_pages`)."""
+    def _paged(self, name: str, paging: Paging, subject: str) -> list[Row]:
+        """All rows of a paged query, checked against the publisher's own ``COUNT`` of them."""
         template = load_query(_QUERIES, name)
         expected = self.sparql.count(load_query(_QUERIES, name.replace(".rq", "_count.rq")).template,
                                      subject=f"{subject} (COUNT)")
-        return self.sparql.select_pages(
+        return self.sparql.select_paged(
             lambda limit, offset: template.substitute(limit=limit, offset=offset), paging, subject=subject,
             expected=expected)
 
-    def _manifestation_index(self) -> Files:
-        """What the versions need of the XML and PDF files listed per (consolidation, expression's last
-        segment): the first XML file (in URI order) where there is one, else every PDF file (issue #13,
-        ADR 0085: the other files of an expression with an XML are never read, so never held). Built
-        page by page, each page's rows freed once indexed."""
-        index: Files = {}
-
-        def use(page: list[Row]) -> None:
-            page.reverse()
-            while page:
-                row = page.pop()
-                try:
-                    key = (row["c"], last_segment(row["expr"]))
-                    fmt, file = row["fmt"], row["file"]
-                except KeyError as exc:
-                    raise records.bad_data(f"manifestation row without ?{exc.args[0]}",
-                                           "Legilux manifestations") from None
-                held = index.get(key)
-                if fmt == USER_FORMAT_XML:
-                    if not isinstance(held, str) or file < held:
-                        index[key] = file  # an XML file: the PDFs are not needed
-                elif fmt == USER_FORMAT_PDF:
-                    if held is None:
-                        index[key] = [file]
-                    elif isinstance(held, list):
-                        held.append(file)
-
-        each_page(self._pages("manifestations.rq", self.config.manifestations, "Legilux manifestations"), use)
+    def _manifestation_index(self) -> dict[tuple[str, str], list[tuple[str, str]]]:
+        rows = self._paged("manifestations.rq", self.config.manifestations, "Legilux manifestations")
+        index: dict[tuple[str, str], list[tuple[str, str]]] = {}
+        rows.reverse()
+        while rows:  # each row freed once indexed (issue #13)
+            row = rows.pop()
+            try:
+                key = (row["c"], last_segment(row["expr"]))
+                index.setdefault(key, []).append((row["fmt"], row["file"]))
+            except KeyError as exc:
+                raise records.bad_data(f"manifestation row without ?{exc.args[0]}", "Legilux manifestations") from None
         return index
 
     def _metadata(self, works: Sequence[str]) -> dict[str, list[dict[str, str]]]:
@@ -208,17 +178,18 @@ class LegiluxAdapter:
         query = load_query(_QUERIES, name).substitute(works=values, limit=cap + 1)
         return self.sparql.select_capped(query, cap, subject=subject)
 
-    def _versions(self, states: list[Consolidation], files: Files,
-                  metadata: dict[str, list[dict[str, str]]]) -> Iterator[Listed]:
-        """Each version with its manifestations, in ``states``' order, made as it is asked for;
-        ``states`` (emptied), ``files`` and ``metadata`` (each entry removed once used) are consumed."""
+    def _versions(self, states: list[Consolidation], files: dict[tuple[str, str], list[tuple[str, str]]],
+                  metadata: Mapping[str, list[dict[str, str]]]) -> tuple[list[VersionInput], list[Manifestation]]:
+        """The versions and their manifestations, in ``states``' order; ``states`` (emptied) and
+        ``files`` (each entry removed once used) are consumed."""
+        versions: list[VersionInput] = []
+        manifestations: list[Manifestation] = []
         share: SharedEntries = {}  # equal entries of different works held once
         per_work: dict[str, tuple[dict[str, str], ...]] = {}  # one tuple for all the versions of a work
         states.reverse()
         while states:
             c = states.pop()
             expressions = []
-            manifestations: list[Manifestation] = []
             for e in c.expressions:
                 found = self._manifestations_of(c, e, files)
                 manifestations.extend(found)
@@ -230,29 +201,27 @@ class LegiluxAdapter:
                     files.pop((c.uri, last_segment(e.uri)), None)
             entries = per_work.get(c.work)
             if entries is None:
-                # the work's entries are read once, by its first version (then dropped)
-                entries = per_work[c.work] = canonical_metadata(metadata.pop(c.work, []), subject=c.work,
+                entries = per_work[c.work] = canonical_metadata(metadata.get(c.work, []), subject=c.work,
                                                                 share=share)
-            version = records.version_input(c, expressions=expressions, publisher_metadata=entries)
-            listed = tuple(manifestations)
-            del c, expressions, manifestations
-            yield version, listed
-            del version, listed
+            versions.append(records.version_input(c, expressions=expressions, publisher_metadata=entries))
+        return versions, manifestations
 
     def _manifestations_of(self, c: Consolidation, e: records.Expression,
-                           files: Files) -> list[Manifestation]:
+                           files: dict[tuple[str, str], list[tuple[str, str]]]) -> list[Manifestation]:
         if e.uri is None:
             return []
-        listed = files.get((c.uri, last_segment(e.uri)))
+        listed = files.get((c.uri, last_segment(e.uri)), [])
+        xml = sorted(f for fmt, f in listed if fmt == USER_FORMAT_XML)
+        pdf = sorted(f for fmt, f in listed if fmt == USER_FORMAT_PDF)
         base = Manifestation(slug=c.slug, publisher_version_identifier=c.uri, valid_from=c.valid_from,
                              language=e.language, url="", source_uri=e.source_uri)
-        if isinstance(listed, str):  # the first XML file
-            official = official_file_uri(listed, subject=c.uri)
+        if xml:
+            official = official_file_uri(xml[0], subject=c.uri)
             return [dataclasses.replace(base, url=self._fetch_url(official), file=f"{e.language}.xml")]
-        if not listed or (c.document_type or "").upper() in PDF_SKIPPED_TYPES:
+        if not pdf or (c.document_type or "").upper() in PDF_SKIPPED_TYPES:
             return []
         out = []
-        for file_uri in sorted(listed):
+        for file_uri in pdf:
             official = official_file_uri(file_uri, subject=c.uri)
             fmt = "pdf-memorial" if "/memorial/" in official else "pdf"
             out.append(dataclasses.replace(base, url=self._fetch_url(official), source_uri=official, format=fmt,

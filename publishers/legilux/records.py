@@ -24,7 +24,6 @@ from corpus_tree.model import ExpressionInput, VersionInput, WorkInput
 from legal.errors import IdentityError, PublisherError
 from legal.ids import WorkSlug, parse_date
 from publishers.http import Row
-from publishers.http.sparql import each_page
 from publishers.legilux.vocab import (
     EU_COUNTRY_SCHEME,
     GENERIC_SUBJECT_SCHEME,
@@ -137,47 +136,6 @@ def _expressions(uri: str, rows: Sequence[Row]) -> list[Expression]:
 def consolidations(rows: Iterable[Row]) -> list[Consolidation]:
     """Every consolidation of the catalogue, sorted by (work slug, valid_from, URI)."""
     found = [consolidation(uri, group) for uri, group in group_catalogue(rows).items()]
-    return sorted(found, key=lambda c: (c.slug, c.valid_from, c.uri))
-
-
-def consolidations_paged(pages: Iterable[list[Row]]) -> list[Consolidation]:
-    """Every consolidation of the catalogue read page by page, sorted as :func:`consolidations` sorts
-    them. Each page is grouped by ``?c`` (:func:`group_catalogue`) and emptied, and its consolidations
-    are made, in URI order, as soon as it is read, their rows dropped: only the one of the page's last
-    row is held until the next page is read, since the catalogue query orders by ``?c`` first and so
-    only that one can go on in the next page. So the catalogue's rows are never all held with the
-    states made of them (issue #13, ADR 0085). A ``?c`` whose rows resume after its consolidation was
-    made (the answer not ordered as asked across pages) is refused: never two states of one. A bad row
-    is reported once the paging has proved itself (:func:`publishers.http.sparql.each_page`)."""
-    found: list[Consolidation] = []
-    done: set[str] = set()  # the URIs made (the states' own strings)
-
-    def made(uri: str, rows: list[Row]) -> None:
-        if uri in done:
-            raise bad_data("the catalogue's rows of a consolidation are not contiguous (ORDER BY ?c)", uri)
-        found.append(consolidation(uri, rows))
-        done.add(found[-1].uri)
-
-    carried: list[tuple[str, list[Row]]] = []  # the page's last row's consolidation: may go on
-
-    def use(page: list[Row]) -> None:
-        last = page[-1].get("c") if page else None
-        groups = group_catalogue(page)
-        page.clear()
-        if carried:
-            uri, rows = carried.pop()
-            groups[uri] = rows + groups.get(uri, [])
-        for uri in sorted(groups):
-            rows = groups.pop(uri)
-            if uri == last:
-                carried.append((uri, rows))
-            else:
-                made(uri, rows)
-            del rows
-
-    each_page(pages, use)
-    if carried:
-        made(*carried.pop())
     return sorted(found, key=lambda c: (c.slug, c.valid_from, c.uri))
 
 

@@ -40,14 +40,14 @@ def test_legilux_versions_of_a_work_share_one_metadata_tuple() -> None:
                                        in_force_status=None, publication_date=None, expressions=[])
               for i, d in enumerate(("20060801", "20100101", "20200101"))]
     metadata = {work: [_entry("x:1", "data"), _entry("x:2", "privacy")]}
-    versions = [v for v, _ in adapter._versions(states, {}, metadata)]
+    versions, _ = adapter._versions(states, {}, metadata)
     first = versions[0].publisher_metadata
     assert len(first) == 2
     assert all(v.publisher_metadata is first for v in versions)
 
 
 def test_eurlex_enumeration_holds_each_distinct_entry_once(eu_full: Harness) -> None:
-    listing = eu_full.adapter().enumerate(eu_full.scope).whole()
+    listing = eu_full.adapter().enumerate(eu_full.scope)
     by_value: dict[tuple[tuple[str, str], ...], int] = {}
     for v in listing.enumeration.versions:
         for entry in v.publisher_metadata:
