@@ -3,7 +3,8 @@
 ::
 
     python -m bench.stage_slopes --n 1 4 16 [32] [--out DIR] [--fixtures DIR] [--code DIR]
-                                 [--workers 1] [--trace FRAMES] [--keep]
+                                 [--workers 1] [--trace FRAMES] [--keep] [--stages import derive verify]
+                                 [--publishers lu-legilux eu-eurlex]
 
 For each N, both fixture corpora are replicated N times *in the published layout*
 (:func:`bench.scale.published.replicate_published`, renamed as the scale harness renames), then
@@ -23,7 +24,7 @@ between consecutive Ns.
 
 ``--trace FRAMES`` runs the children traced (``PYTHONTRACEMALLOC``; ``VmHWM`` then inflated, not
 comparable): a watcher thread takes a ``tracemalloc`` snapshot each time the traced memory passes
-3 % above the last one, so the last snapshot is the peak's (within 3 % and one 10 ms poll);
+10 % above the last one, so the last snapshot is within 10 % of the peak (and one 50 ms poll);
 it is grouped by holder (:func:`bench.ingest_holders.holder_of`, the project's packages with
 ``derive``) and by module, and the growth per replica between the two largest Ns is printed.
 
@@ -57,7 +58,7 @@ PROJECT = ("publishers", "corpus_tree", "legal", "derive", "bench")
 class PeakWatcher:
     """While tracing: snapshot the traced heap each time it passes ``step`` above the last snapshot."""
 
-    def __init__(self, step: float = 1.03, poll: float = 0.01) -> None:
+    def __init__(self, step: float = 1.10, poll: float = 0.05) -> None:
         self.step, self.poll = step, poll
         self.snapshot: tracemalloc.Snapshot | None = None
         self.level = 0
@@ -152,9 +153,10 @@ def child(argv: list[str]) -> None:
 # -- the parent ----------------------------------------------------------------------------------
 
 
-def measure_n(n: int, out: Path, fixtures: Path, code: Path, workers: int, trace: int,
-              keep: bool) -> list[dict[str, Any]]:
-    """Replicate, then import, derive and verify each publisher at ``n``; one row per stage."""
+def measure_n(n: int, out: Path, fixtures: Path, code: Path, workers: int, trace: int, keep: bool,
+              stages: tuple[str, ...] = STAGES, publishers: tuple[str, ...] = tuple(CORPORA)) -> list[dict[str, Any]]:
+    """Replicate, then import, derive and verify each publisher at ``n`` (``stages``: these only; the
+    import and the derivation run anyway when a later stage needs their output); one row per stage."""
     from bench.scale.measure import run_measured
     from bench.scale.published import replicate_published
 
@@ -165,27 +167,30 @@ def measure_n(n: int, out: Path, fixtures: Path, code: Path, workers: int, trace
     log = out / "stage_slopes.log"
     rows = []
     env_trace = {"PYTHONTRACEMALLOC": str(trace)} if trace else {}
-    for publisher, corpus in CORPORA.items():
+    for publisher in publishers:
+        corpus = CORPORA[publisher]
         started = time.perf_counter()
         counts = replicate_published(fixtures / corpus, run / "published" / corpus, n)
         print(json.dumps({"n": n, "publisher": publisher, "replicated": counts,
                           "replicate_s": round(time.perf_counter() - started, 1)}), flush=True)
         tree, dataset = run / f"tree-{publisher}", run / f"dataset-{publisher}"
-        for name in STAGES:
+        for name in STAGES[:max(STAGES.index(s) for s in stages) + 1]:
             holders = run / f"holders-{publisher}-{name}.json"
             args = [sys.executable, "-m", "bench.stage_slopes", "_stage", name, "--tree", str(tree),
                     "--src", str(run / "published" / corpus), "--dataset", str(dataset),
                     "--workers", str(workers), "--holders", str(holders)]
-            with _env(PYTHONPATH=str(code), **(env_trace if name != "derive" else {})):
+            traced = name != "derive" and name in stages
+            with _env(PYTHONPATH=str(code), **(env_trace if traced else {})):
                 measured = run_measured(name, args, log, code)
             row = {"n": n, "publisher": publisher, "stage": name, "vm_hwm_mb": round(measured.peak_rss_mb, 1),
                    "cpu_s": round(measured.cpu_s, 2), "wall_s": round(measured.wall_s, 1),
                    "load": [round(measured.load_before[0], 2), round(measured.load_after[0], 2)],
-                   "traced": bool(trace) and name != "derive", "facts": measured.facts}
+                   "traced": bool(trace) and traced, "facts": measured.facts}
             if holders.exists():
                 row["holders_file"] = str(holders)
-            print(json.dumps(row, sort_keys=True), flush=True)
-            rows.append(row)
+            if name in stages:
+                print(json.dumps(row, sort_keys=True), flush=True)
+                rows.append(row)
         shutil.rmtree(run / "published" / corpus)
     if not keep:
         for path in run.iterdir():
@@ -275,12 +280,15 @@ def main(argv: list[str]) -> None:
                         help="trace import and verify (frames per allocation); VmHWM then not comparable")
     parser.add_argument("--top", type=int, default=12, help="holders printed per traced stage")
     parser.add_argument("--keep", action="store_true", help="keep each N's trees and datasets")
+    parser.add_argument("--stages", nargs="+", choices=STAGES, default=list(STAGES), help="default: all three")
+    parser.add_argument("--publishers", nargs="+", choices=list(CORPORA), default=list(CORPORA))
     args = parser.parse_args(argv)
     out = args.out.resolve()
     out.mkdir(parents=True, exist_ok=True)
     fixtures = (args.fixtures or default_fixtures()).resolve()
     rows = [row for n in sorted(set(args.n))
-            for row in measure_n(n, out, fixtures, args.code.resolve(), args.workers, args.trace, args.keep)]
+            for row in measure_n(n, out, fixtures, args.code.resolve(), args.workers, args.trace, args.keep,
+                                 tuple(args.stages), tuple(args.publishers))]
     (out / "stage_slopes.json").write_text(json.dumps(rows, indent=1, sort_keys=True))
     print(table(rows))
     holder_growth(rows, args.top)

@@ -598,8 +598,9 @@ def _import_into(tree: CorpusTree, source: PublishedSource, report: ImportReport
     extra = [(sha, path) for sha, path in source.extra_bodies if rehash or not tree.evidence.has(sha)]
     for sha, path in extra:
         _verify_body(path, sha)
-    with tree.lock():
-        changes = txn.ChangeSet()
+    # each record goes to the transaction's staging directory as it is rendered (its bytes are
+    # not held until the commit: ADR 0086); still one all-or-nothing commit
+    with tree.lock(), txn.staged(tree.root, tree.evidence) as stage:
         final_versions: dict[str, VersionRecord] = {}
         # Existing records are only compared by their claimed hash, never rewritten from, so
         # they are not re-hashed here (verify_tree reports a stale one).
@@ -613,7 +614,7 @@ def _import_into(tree: CorpusTree, source: PublishedSource, report: ImportReport
             if existing is not None:
                 _check_same_work(existing, work, tree.path(rel))
             if existing is None or existing.to_dict() != work:
-                changes.files[rel] = render(work)
+                stage.put(rel, render(work))
                 report.works_written += 1
             final_works[slug] = WorkRecord.from_dict(work, rel)
         _read_stale(tree, source, final_versions)
@@ -625,7 +626,7 @@ def _import_into(tree: CorpusTree, source: PublishedSource, report: ImportReport
                 continue
             if existing_v is not None:
                 _check_replaceable(existing_v, record, tree.path(rel))
-            changes.files[rel] = render_unchecked(record)  # sealed: digest already validated it
+            stage.put(rel, render_unchecked(record))  # sealed: digest already validated it
             typed = source.typed.get(rel)  # typed from this very dict when it was read
             final_versions[record["lex_id"]] = VersionRecord.from_dict(record, rel) if typed is None \
                 else replace(typed, path=rel)
@@ -633,10 +634,10 @@ def _import_into(tree: CorpusTree, source: PublishedSource, report: ImportReport
         manifest = build_manifest(final_works.values(), final_versions.values())
         manifest_bytes = render(manifest)
         if tree.path(MANIFEST).read_bytes() != manifest_bytes:
-            changes.files[MANIFEST] = manifest_bytes
+            stage.put(MANIFEST, manifest_bytes)
             report.manifest_changed = True
-        changes.blobs = dict(source.blobs)
-        result = txn.commit(tree.root, tree.evidence, changes, durable=durable, progress=progress, rehash=rehash)
+        stage.blobs.update(source.blobs)
+        result = stage.commit(durable=durable, progress=progress, rehash=rehash)
         not_reread = 0 if rehash else result.blobs_present_unread
         report.bodies_not_reread = not_reread + len(source.extra_bodies) - len(extra)
         report.bodies_verified = len(source.blobs) + len(source.extra_bodies) - report.bodies_not_reread

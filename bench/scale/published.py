@@ -34,7 +34,14 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from bench.scale.replicate import is_xml_like, marker, rename_celex, renamer, rewrite_strings, slug_of
+from bench.scale.replicate import (
+    is_xml_like,
+    marker,
+    rename_celex,
+    renamer,
+    rewrite_strings,
+    slug_of,
+)
 from corpus_tree.records import RECORD_FILE, parse_record_bytes
 from legal.dotnet_json import dotnet_serialize, published_record_sha256
 from legal.ids import Publisher, VersionKey, parse_date
