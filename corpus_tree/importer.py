@@ -370,7 +370,7 @@ def _replay_work(source: PublishedSource, slug: str, entry: dict[str, Any],
         _claim_identity(identities, slug, str(version["pvid"]),
                         source.root / "works" / slug / str(version["dir"]) / RECORD_FILE)
         for sha, rel, present in version["bodies"]:
-            _add_body(source, str(sha), source.root / str(rel), bool(present))
+            _add_body(source, str(sha), source.root / str(rel), bool(present), str(rel))
         source.unread[str(version["rel"])] = (str(version["lex_id"]), str(version["record_sha256"]), slug)
     source.memo[slug] = {**entry, "work": source.works[slug]}
 
@@ -557,14 +557,15 @@ def _convert_observation(source: PublishedSource, obs: Any, vdir: Path, path: Pa
         out["size"] = body.stat().st_size
     else:
         out["held_elsewhere"] = True
-    _add_body(source, sha, body, present)
-    bodies.append([sha, body.relative_to(source.root).as_posix(), present])
+    rel = body.relative_to(source.root).as_posix()  # one string for the memo and the held-elsewhere list
+    _add_body(source, sha, body, present, rel)
+    bodies.append([sha, rel, present])
     return out
 
 
-def _add_body(source: PublishedSource, sha: str, body: Path, present: bool) -> None:
+def _add_body(source: PublishedSource, sha: str, body: Path, present: bool, rel: str) -> None:
     """A body an observation names: to stage (or to verify, a second file of a listed sha256), or
-    held elsewhere."""
+    held elsewhere (``rel``: its path from the source root, the very string the memo keeps)."""
     if present:
         if sha in source.blobs:
             source.extra_bodies.append((sha, body))
@@ -572,7 +573,7 @@ def _add_body(source: PublishedSource, sha: str, body: Path, present: bool) -> N
             source.blobs[sha] = txn.BlobSource(path=body, label=str(body))
     else:
         source.held_elsewhere += 1
-        source.held_elsewhere_bodies.append({"path": body.relative_to(source.root).as_posix(), "sha256": sha})
+        source.held_elsewhere_bodies.append({"path": rel, "sha256": sha})
 
 
 def _body_path(vdir: Path, file: str, record_path: Path) -> Path:

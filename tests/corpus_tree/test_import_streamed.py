@@ -1,7 +1,8 @@
-"""The import streams each record it renders to the transaction's staging directory
-(``corpus_tree.txn.Stage``, ADR 0086): until the one all-or-nothing commit it holds each file's
-staged name, not its bytes; the tree is the same bytes, and a failure after some records are
-staged leaves the previous tree byte-identical."""
+"""What an import holds until its commit (ADR 0086). It streams each record it renders to the
+transaction's staging directory (``corpus_tree.txn.Stage``): until the one all-or-nothing commit it
+holds each file's staged name, not its bytes; the tree is the same bytes, and a failure after some
+records are staged leaves the previous tree byte-identical. A body held elsewhere is named by one
+path string, shared by the memo and the report's list."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pytest
 
 from corpus_tree import CorpusTree, txn
 from corpus_tree import importer as importer_module
-from corpus_tree.importer import import_published
+from corpus_tree.importer import SourceMemo, import_published
 from corpus_tree.verify import verify_tree
 from legal.errors import CorpusError
 
@@ -120,3 +121,14 @@ def test_a_failure_after_records_are_staged_leaves_the_tree_byte_identical(
     monkeypatch.setattr(importer_module, "build_manifest", real_manifest)
     import_published(src, tree, durable=False)
     assert verify_tree(tree).ok
+
+
+def test_a_body_held_elsewhere_is_named_by_one_string_for_the_memo_and_the_report(
+        lu_fixture: Path, tmp_path: Path) -> None:
+    src = copy_source(lu_fixture, tmp_path / "src", ("loi-1980-03-07-n1", "rgd-2020-03-18-a165", *SMALL_LU))
+    memo = SourceMemo()
+    report = import_published(src, tmp_path / "tree", durable=False, memo=memo)
+    kept = {rel: rel for work in memo.works.values() for version in work["versions"]
+            for _sha, rel, present in version["bodies"] if not present}
+    assert len(report.held_elsewhere) == len(kept) >= 25
+    assert all(entry["path"] is kept[entry["path"]] for entry in report.held_elsewhere)  # the same object
