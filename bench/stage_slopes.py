@@ -15,7 +15,10 @@ per publisher, each in a fresh child process started in ``--code`` (default: thi
 - ``derive``: :func:`derive.dataset.build_dataset` of that tree, no cache (the dataset verified next);
 - ``verify``: :func:`derive.verify.verify_dataset` then :func:`derive.lint.lint_dataset`, as
   ``lex derive verify DATASET --tree TREE`` runs them (``--workers``, default 1: the whole stage in
-  one process, so its ``VmHWM`` is the stage's peak; the CLI's default is the machine's cores).
+  one process, so its ``VmHWM`` is the stage's peak; the CLI's default is the machine's cores). Its
+  facts split the peak in two: ``rederive_peak_mb`` (``VmHWM`` when the comparison starts) and
+  ``compare_lint_peak_mb`` (the peak of the comparison and the lint, ``VmHWM`` reset between them
+  through ``/proc/self/clear_refs``; :mod:`bench.derive_rss`'s helpers).
 
 Each child is measured by :func:`bench.scale.measure.run_measured`: its own ``VmHWM`` (read at
 its end), CPU seconds (``wait4``: the process and the workers it waited for) and the load average.
@@ -121,12 +124,23 @@ def stage(name: str, tree: Path, src: Path | None, dataset: Path | None, workers
 
         built = build_dataset(CorpusTree.open(tree), dataset, use_cache=False, workers=workers)
         return {"works": built.works, "versions": built.versions, "provisions": built.provisions}
+    import derive.verify as verify_module
+    from bench.derive_rss import _reset_peak, _status
     from derive.lint import lint_dataset
-    from derive.verify import verify_dataset
 
-    verified = verify_dataset(dataset, CorpusTree.open(tree), workers=workers)
+    phases: dict[str, float | None] = {}
+    compare = verify_module.compare_dirs
+
+    def marked(expected: Path, actual: Path) -> verify_module.VerifyReport:
+        phases["rederive_peak_mb"] = _status().get("VmHWM")  # the re-derivation's peak (and start-up's)
+        _reset_peak()  # from here: the comparison's and the lint's own peak
+        return compare(expected, actual)
+
+    verify_module.compare_dirs = marked  # type: ignore[assignment]
+    verified = verify_module.verify_dataset(dataset, CorpusTree.open(tree), workers=workers)
     lint_dataset(dataset)
-    return {"ok": verified.ok, "line": verified.line()}
+    phases["compare_lint_peak_mb"] = _status().get("VmHWM")
+    return {"ok": verified.ok, "line": verified.line(), "phases": phases}
 
 
 def child(argv: list[str]) -> None:
@@ -145,6 +159,9 @@ def child(argv: list[str]) -> None:
     if args.holders is not None and tracemalloc.is_tracing():
         args.holders.write_text(json.dumps(watcher.holders(), sort_keys=True))
     facts["vm_hwm_kb"] = vm_hwm_kb()
+    rederive = facts.get("phases", {}).get("rederive_peak_mb")
+    if rederive is not None and facts["vm_hwm_kb"] is not None:  # the high-water mark was reset after it
+        facts["vm_hwm_kb"] = max(facts["vm_hwm_kb"], round(rederive * 1024))
     print(json.dumps(facts, sort_keys=True))
     if facts.get("ok") is False:
         raise SystemExit(3)  # as ``lex derive verify``
