@@ -284,13 +284,11 @@ def main(argv: list[str]) -> None:
     if argv and argv[0] == "_stage":
         child(argv[1:])
         return
+    from bench.ingest_memory import watched_parser
     from bench.scale.__main__ import default_fixtures
 
-    parser = argparse.ArgumentParser(prog="python -m bench.stage_slopes", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--n", type=int, nargs="+", default=[1, 4, 16])
-    parser.add_argument("--out", type=Path, default=Path("bench/out/stage_slopes"))
-    parser.add_argument("--fixtures", type=Path, default=None, help="default: $LEX_FIXTURES or ../shared/fixtures")
+    parser = watched_parser("python -m bench.stage_slopes", __doc__, "bench/out/stage_slopes")  # --n --out --fixtures
+    parser.set_defaults(n=[1, 4, 16])
     parser.add_argument("--code", type=Path, default=ROOT, help="the checkout whose stages are measured")
     parser.add_argument("--workers", type=int, default=1, help="derive and verify processes (default 1)")
     parser.add_argument("--trace", type=int, default=0, metavar="FRAMES",
