@@ -107,6 +107,58 @@ class PeakWatcher:
                 "holders": by_holder, "modules": by_module}
 
 
+class SinkWatcher:
+    """Untraced, in this process: at each new high of ``VmRSS`` (polled every ``poll`` s), what the
+    derivation's Parquet sinks buffer (rows, JSONL bytes of the row group being gathered), what Arrow's
+    memory pool has allocated, and the gap and error lists' lengths (``at_peak``)."""
+
+    def __init__(self, poll: float = 0.05) -> None:
+        self.poll = poll
+        self.at_peak: dict[str, Any] = {}
+        self.assemblers: list[Any] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> SinkWatcher:
+        import derive.dataset as dataset_module
+
+        real = dataset_module._Assembler.__init__
+        watched = self.assemblers
+
+        def init(this: Any, *args: Any, **kwargs: Any) -> None:
+            real(this, *args, **kwargs)
+            watched.append(this)
+
+        self._real = real
+        dataset_module._Assembler.__init__ = init  # type: ignore[method-assign]
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        import derive.dataset as dataset_module
+
+        self._stop.set()
+        self._thread.join()
+        dataset_module._Assembler.__init__ = self._real  # type: ignore[method-assign]
+
+    def _run(self) -> None:
+        import pyarrow as pa
+
+        from bench.derive_rss import _status
+
+        high = 0.0
+        while not self._stop.wait(self.poll):
+            rss = _status().get("VmRSS") or 0.0
+            if rss <= high or not self.assemblers:
+                continue
+            high = rss
+            a = self.assemblers[-1]
+            sinks = {name: [getattr(a, name).rows, round(getattr(a, name).bytes / 2**20, 1)]
+                     for name in ("parquet", "states", "events", "visibility")}
+            self.at_peak = {"rss_mb": rss, "arrow_mb": round(pa.total_allocated_bytes() / 2**20, 1),
+                            "sinks_rows_jsonl_mb": sinks, "gaps": len(a.gaps), "errors": len(a.errors)}
+
+
 def stage(name: str, tree: Path, src: Path | None, dataset: Path | None, workers: int) -> dict[str, Any]:
     """Run one stage in this process; its facts."""
     if name == "import":
@@ -137,7 +189,9 @@ def stage(name: str, tree: Path, src: Path | None, dataset: Path | None, workers
         return compare(expected, actual)
 
     verify_module.compare_dirs = marked  # type: ignore[assignment]
-    verified = verify_module.verify_dataset(dataset, CorpusTree.open(tree), workers=workers)
+    with SinkWatcher() as sinks:
+        verified = verify_module.verify_dataset(dataset, CorpusTree.open(tree), workers=workers)
+    phases["at_rss_peak"] = sinks.at_peak
     lint_dataset(dataset)
     phases["compare_lint_peak_mb"] = _status().get("VmHWM")
     return {"ok": verified.ok, "line": verified.line(), "phases": phases}
