@@ -370,7 +370,7 @@ def _replay_work(source: PublishedSource, slug: str, entry: dict[str, Any],
         _claim_identity(identities, slug, str(version["pvid"]),
                         source.root / "works" / slug / str(version["dir"]) / RECORD_FILE)
         for sha, rel, present in version["bodies"]:
-            _add_body(source, str(sha), source.root / str(rel), bool(present))
+            _add_body(source, str(sha), source.root / str(rel), bool(present), str(rel))
         source.unread[str(version["rel"])] = (str(version["lex_id"]), str(version["record_sha256"]), slug)
     source.memo[slug] = {**entry, "work": source.works[slug]}
 
@@ -557,14 +557,15 @@ def _convert_observation(source: PublishedSource, obs: Any, vdir: Path, path: Pa
         out["size"] = body.stat().st_size
     else:
         out["held_elsewhere"] = True
-    _add_body(source, sha, body, present)
-    bodies.append([sha, body.relative_to(source.root).as_posix(), present])
+    rel = body.relative_to(source.root).as_posix()  # one string for the memo and the held-elsewhere list
+    _add_body(source, sha, body, present, rel)
+    bodies.append([sha, rel, present])
     return out
 
 
-def _add_body(source: PublishedSource, sha: str, body: Path, present: bool) -> None:
+def _add_body(source: PublishedSource, sha: str, body: Path, present: bool, rel: str) -> None:
     """A body an observation names: to stage (or to verify, a second file of a listed sha256), or
-    held elsewhere."""
+    held elsewhere (``rel``: its path from the source root, the very string the memo keeps)."""
     if present:
         if sha in source.blobs:
             source.extra_bodies.append((sha, body))
@@ -572,7 +573,7 @@ def _add_body(source: PublishedSource, sha: str, body: Path, present: bool) -> N
             source.blobs[sha] = txn.BlobSource(path=body, label=str(body))
     else:
         source.held_elsewhere += 1
-        source.held_elsewhere_bodies.append({"path": body.relative_to(source.root).as_posix(), "sha256": sha})
+        source.held_elsewhere_bodies.append({"path": rel, "sha256": sha})
 
 
 def _body_path(vdir: Path, file: str, record_path: Path) -> Path:
@@ -598,8 +599,9 @@ def _import_into(tree: CorpusTree, source: PublishedSource, report: ImportReport
     extra = [(sha, path) for sha, path in source.extra_bodies if rehash or not tree.evidence.has(sha)]
     for sha, path in extra:
         _verify_body(path, sha)
-    with tree.lock():
-        changes = txn.ChangeSet()
+    # each record goes to the transaction's staging directory as it is rendered (its bytes are
+    # not held until the commit: ADR 0086); still one all-or-nothing commit
+    with tree.lock(), txn.staged(tree.root, tree.evidence) as stage:
         final_versions: dict[str, VersionRecord] = {}
         # Existing records are only compared by their claimed hash, never rewritten from, so
         # they are not re-hashed here (verify_tree reports a stale one).
@@ -613,7 +615,7 @@ def _import_into(tree: CorpusTree, source: PublishedSource, report: ImportReport
             if existing is not None:
                 _check_same_work(existing, work, tree.path(rel))
             if existing is None or existing.to_dict() != work:
-                changes.files[rel] = render(work)
+                stage.put(rel, render(work))
                 report.works_written += 1
             final_works[slug] = WorkRecord.from_dict(work, rel)
         _read_stale(tree, source, final_versions)
@@ -625,7 +627,7 @@ def _import_into(tree: CorpusTree, source: PublishedSource, report: ImportReport
                 continue
             if existing_v is not None:
                 _check_replaceable(existing_v, record, tree.path(rel))
-            changes.files[rel] = render_unchecked(record)  # sealed: digest already validated it
+            stage.put(rel, render_unchecked(record))  # sealed: digest already validated it
             typed = source.typed.get(rel)  # typed from this very dict when it was read
             final_versions[record["lex_id"]] = VersionRecord.from_dict(record, rel) if typed is None \
                 else replace(typed, path=rel)
@@ -633,10 +635,10 @@ def _import_into(tree: CorpusTree, source: PublishedSource, report: ImportReport
         manifest = build_manifest(final_works.values(), final_versions.values())
         manifest_bytes = render(manifest)
         if tree.path(MANIFEST).read_bytes() != manifest_bytes:
-            changes.files[MANIFEST] = manifest_bytes
+            stage.put(MANIFEST, manifest_bytes)
             report.manifest_changed = True
-        changes.blobs = dict(source.blobs)
-        result = txn.commit(tree.root, tree.evidence, changes, durable=durable, progress=progress, rehash=rehash)
+        stage.blobs.update(source.blobs)
+        result = stage.commit(durable=durable, progress=progress, rehash=rehash)
         not_reread = 0 if rehash else result.blobs_present_unread
         report.bodies_not_reread = not_reread + len(source.extra_bodies) - len(extra)
         report.bodies_verified = len(source.blobs) + len(source.extra_bodies) - report.bodies_not_reread
