@@ -3,10 +3,15 @@
 Recipe (see ``docs/corpus-tree.md``):
 
 1. Read the source manifest; its ``schema`` must be ``lex-corpus/3`` or ``lex-corpus/4``.
-2. Read every work and version record **before anything is written**: strict UTF-8 and
-   JSON, known members only, a valid slug equal to its directory, and each version record's
+2. Read every work record, then each version record in turn: strict UTF-8 and JSON, known
+   members only, a valid slug equal to its directory, and each version record's
    ``record_sha256`` verified with the published recipe
-   (:func:`legal.dotnet_json.published_record_sha256`).
+   (:func:`legal.dotnet_json.published_record_sha256`). **Nothing in the tree is written before
+   the whole source is read**: each version record, once converted (3–4), is rendered to the
+   transaction's staging directory (:class:`corpus_tree.txn.Stage`) unless the tree holds it
+   already, and only its :class:`corpus_tree.records.VersionSummary` is kept (for the manifest and
+   the checks), not the parsed or converted record (ADR 0088): the import holds a summary per
+   version, not the corpus.
 3. Establish each version's identity: the record's ``publisher_version_identifier``, or —
    for ``lex-corpus/3`` records, which lack it — the identifier recovered from the official
    URIs (Legilux: the expression ``source_uri`` without its trailing ``/<lang>``, host
@@ -20,7 +25,11 @@ Recipe (see ``docs/corpus-tree.md``):
    but absent are ``held_elsewhere: true``.
 5. Stage every present body into the evidence store, verifying its bytes against the
    observation ``sha256``, and commit records + manifest in one journaled transaction
-   (:mod:`corpus_tree.txn`): all or nothing. A body the store already holds under its address
+   (:mod:`corpus_tree.txn`): all or nothing (any error, met after records were staged or not,
+   removes the staging and leaves the tree as it was). The errors come in the order of a read of
+   the whole source first: the source's own, then ``strict``'s, then a shared body's, then the
+   tree's (a work or a version the tree holds differently; a refusal to replace a record is
+   found as the record is read, and raised once the whole source is read). A body the store already holds under its address
    is not read again (``rehash=True`` / ``lex corpus import --rehash`` re-reads and re-verifies
    it; ``lex corpus verify`` re-hashes the whole store).
 
