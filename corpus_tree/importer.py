@@ -29,9 +29,9 @@ Recipe (see ``docs/corpus-tree.md``):
    removes the staging and leaves the tree as it was). The errors come in the order of a read of
    the whole source first: the source's own, then ``strict``'s, then a shared body's, then the
    tree's (a work or a version the tree holds differently; a refusal to replace a record is
-   found as the record is read, and raised once the whole source is read). A body the store already holds under its address
-   is not read again (``rehash=True`` / ``lex corpus import --rehash`` re-reads and re-verifies
-   it; ``lex corpus verify`` re-hashes the whole store).
+   found as the record is read, and raised once the whole source is read). A body the store
+   already holds under its address is not read again (``rehash=True`` / ``lex corpus import
+   --rehash`` re-reads and re-verifies it; ``lex corpus verify`` re-hashes the whole store).
 
 Bodies named by a record but absent from the source (published snapshots leave out large
 files) are listed in the report (``held_elsewhere``: path and sha256) and become typed text
