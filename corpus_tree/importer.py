@@ -702,6 +702,7 @@ def _import_into(tree: CorpusTree, source: PublishedSource, report: ImportReport
         extra = [(sha, path) for sha, path in source.extra_bodies if rehash or not tree.evidence.has(sha)]
         for sha, path in extra:
             _verify_body(path, sha)
+        replayed = set(source.replayed_works)  # not staged above: staged here if the tree lacks them
         _reread_works(source, final_works)
         for slug, work in sorted(source.works.items()):
             rel = work_relpath(slug)
@@ -709,7 +710,8 @@ def _import_into(tree: CorpusTree, source: PublishedSource, report: ImportReport
             if existing is not None:
                 _check_same_work(existing, work, tree.path(rel))
             if existing is None or existing.to_dict() != work:
-                stage.put(rel, render(work))  # again: the bytes staged above, or a work read again
+                if slug in replayed:
+                    stage.put(rel, render(work))
                 report.works_written += 1
             final_works[slug] = WorkRecord.from_dict(work, rel)
         _read_stale(tree, source, final_versions, stage_record)

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from corpus_tree import txn
 from corpus_tree import importer as importer_module
+from corpus_tree import txn
 from corpus_tree.importer import import_published
 from corpus_tree.verify import verify_tree
 from legal.dotnet_json import published_record_sha256
