@@ -3,10 +3,15 @@
 Recipe (see ``docs/corpus-tree.md``):
 
 1. Read the source manifest; its ``schema`` must be ``lex-corpus/3`` or ``lex-corpus/4``.
-2. Read every work and version record **before anything is written**: strict UTF-8 and
-   JSON, known members only, a valid slug equal to its directory, and each version record's
+2. Read every work record, then each version record in turn: strict UTF-8 and JSON, known
+   members only, a valid slug equal to its directory, and each version record's
    ``record_sha256`` verified with the published recipe
-   (:func:`legal.dotnet_json.published_record_sha256`).
+   (:func:`legal.dotnet_json.published_record_sha256`). **Nothing in the tree is written before
+   the whole source is read**: each version record, once converted (3–4), is rendered to the
+   transaction's staging directory (:class:`corpus_tree.txn.Stage`) unless the tree holds it
+   already, and only its :class:`corpus_tree.records.VersionSummary` is kept (for the manifest and
+   the checks), not the parsed or converted record (ADR 0088): the import holds a summary per
+   version, not the corpus.
 3. Establish each version's identity: the record's ``publisher_version_identifier``, or —
    for ``lex-corpus/3`` records, which lack it — the identifier recovered from the official
    URIs (Legilux: the expression ``source_uri`` without its trailing ``/<lang>``, host
@@ -20,9 +25,13 @@ Recipe (see ``docs/corpus-tree.md``):
    but absent are ``held_elsewhere: true``.
 5. Stage every present body into the evidence store, verifying its bytes against the
    observation ``sha256``, and commit records + manifest in one journaled transaction
-   (:mod:`corpus_tree.txn`): all or nothing. A body the store already holds under its address
-   is not read again (``rehash=True`` / ``lex corpus import --rehash`` re-reads and re-verifies
-   it; ``lex corpus verify`` re-hashes the whole store).
+   (:mod:`corpus_tree.txn`): all or nothing (any error, met after records were staged or not,
+   removes the staging and leaves the tree as it was). The errors come in the order of a read of
+   the whole source first: the source's own, then ``strict``'s, then a shared body's, then the
+   tree's (a work or a version the tree holds differently; a refusal to replace a record is
+   found as the record is read, and raised once the whole source is read). A body the store
+   already holds under its address is not read again (``rehash=True`` / ``lex corpus import
+   --rehash`` re-reads and re-verifies it; ``lex corpus verify`` re-hashes the whole store).
 
 Bodies named by a record but absent from the source (published snapshots leave out large
 files) are listed in the report (``held_elsewhere``: path and sha256) and become typed text
@@ -55,13 +64,16 @@ from corpus_tree import txn
 from corpus_tree.manifest import build_manifest
 from corpus_tree.records import (
     RECORD_FILE,
+    Shared,
     VersionRecord,
+    VersionSummary,
     WorkRecord,
     build_work_record,
     parse_record_bytes,
     render,
     render_unchecked,
     seal,
+    summary_of,
 )
 from corpus_tree.tree import MANIFEST, CorpusTree, version_relpath, work_relpath
 from legal.canonical import hash_file
@@ -133,6 +145,12 @@ class ImportReport:
         return {k: v for k, v in self.__dict__.items() if k != "bodies_staged"}
 
 
+#: what reading a version hands on: ``(tree-relative path, converted sealed record, its typed record)``
+Sink = Callable[[str, dict[str, Any], VersionRecord], None]
+#: per work, in order: its version directories to read, or its memo entry to replay
+Plan = list[tuple[str, list[Path] | dict[str, Any]]]
+
+
 @dataclass
 class PublishedSource:
     """Everything :func:`read_source` read and verified from a published tree (no writes).
@@ -162,6 +180,14 @@ class PublishedSource:
     unread: dict[str, tuple[str, str, str]] = field(default_factory=dict)
     #: works whose ``lex-tree/1`` work record was replayed from the memo, not read
     replayed_works: set[str] = field(default_factory=set)
+    #: whether what each version read adds to ``memo`` is kept (``False``: no memo will be written)
+    remember: bool = True
+    #: version records read (and verified) from the source
+    read: int = 0
+    #: what :func:`import_published` has still to read: per work, its version directories or its memo entry
+    plan: Plan = field(default_factory=list)
+    #: :func:`import_published`'s ``strict``
+    strict: bool = False
 
 
 MEMO_SCHEMA = "lex-import-memo/1"
@@ -237,16 +263,13 @@ def import_published(
     (:class:`SourceMemo`); an unchanged work is not read again (never with ``rehash``); on success
     the memo holds what this import took, on failure it is left as it was.
     """
-    source = read_source(Path(src), progress, None if rehash else memo)
-    if strict and source.held_elsewhere_bodies:
-        first = source.held_elsewhere_bodies[0]
-        raise CorpusError(
-            f"{len(source.held_elsewhere_bodies)} bodies named by records are absent from the source "
-            f"(first: {first['path']}, sha256 {first['sha256']}); strict import refuses bodies held elsewhere",
-            code="bodies_held_elsewhere", subject=str(Path(src) / first["path"]))
+    # the manifest and every work record are read first (as before: their errors come first, and
+    # a source refused here creates nothing); each version record is then read, converted and
+    # staged as it is read, and only its summary is kept (ADR 0088)
+    source, plan = _open_source(Path(src), None if rehash else memo)
+    source.plan, source.remember, source.strict = plan, memo is not None, strict
     report = ImportReport(
-        str(src), source.schema, source.publisher.value, works=len(source.works),
-        records_verified=len(source.versions), bodies_held_elsewhere=source.held_elsewhere,
+        str(src), source.schema, source.publisher.value,
         imported_at=None if now is None else now.astimezone(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         unreferenced_files=source.unreferenced, held_elsewhere=source.held_elsewhere_bodies,
     )
@@ -255,13 +278,13 @@ def import_published(
     else:
         root = Path(into)
         existed = (root / MANIFEST).exists()
-        was_dir = root.is_dir()
+        created = _first_missing(root)
         tree = CorpusTree.open_or_create(root, evidence_dir=evidence_dir)
         try:
             _import_into(tree, source, report, progress, durable, rehash)
         except BaseException:
             if not existed:
-                _remove_created_tree(tree, was_dir)
+                _remove_created_tree(tree, created)
             raise
     report.works_not_reread = len({slug for _lex_id, _sha, slug in source.unread.values()})
     report.records_not_reread = len(source.unread)
@@ -270,10 +293,24 @@ def import_published(
     return report
 
 
-def _remove_created_tree(tree: CorpusTree, was_dir: bool) -> None:
-    """Undo :meth:`CorpusTree.create` after a failed first import (the tree was empty)."""
-    shutil.rmtree(tree.root, ignore_errors=True)
-    if was_dir:
+def _first_missing(root: Path) -> Path | None:
+    """The outermost directory of ``root`` (``root`` itself, or one of its parents) that does not
+    exist yet: what a failed first import removes, so that it leaves no directory behind."""
+    missing = None
+    current = root.absolute()
+    while not current.exists():
+        missing = current
+        if current.parent == current:
+            break
+        current = current.parent
+    return missing
+
+
+def _remove_created_tree(tree: CorpusTree, created: Path | None) -> None:
+    """Undo :meth:`CorpusTree.create` after a failed first import (the tree was empty):
+    ``created`` is the outermost directory it made (``None``: the tree's directory existed)."""
+    shutil.rmtree(tree.root if created is None else created, ignore_errors=True)
+    if created is None:
         tree.root.mkdir(parents=True, exist_ok=True)
 
 
@@ -290,7 +327,21 @@ def _verify_body(path: Path, sha: str) -> None:
 def read_source(root: Path, progress: Progress | None = None, memo: SourceMemo | None = None) -> PublishedSource:
     """Read and verify a published tree completely; raises on the first bad input. ``memo``: a work
     whose :func:`work_fingerprint` is the memo's is replayed from it (its versions in
-    ``unread``), not read."""
+    ``unread``), not read. Every converted record is kept (``versions``, ``typed``);
+    :func:`import_published` keeps a summary of each instead (:func:`_read_versions`)."""
+    source, plan = _open_source(root, memo)
+
+    def keep(rel: str, record: dict[str, Any], typed: VersionRecord) -> None:
+        source.versions[rel] = record
+        source.typed[rel] = typed
+
+    _read_versions(source, plan, progress, keep)
+    return source
+
+
+def _open_source(root: Path, memo: SourceMemo | None) -> tuple[PublishedSource, Plan]:
+    """The source's manifest and every work record, read and checked (or replayed from ``memo``),
+    and the plan of what to read of each work's versions."""
     manifest_path = root / MANIFEST
     if not manifest_path.is_file():
         raise CorpusError("no manifest.json in the source tree", code="not_a_published_tree",
@@ -312,8 +363,7 @@ def read_source(root: Path, progress: Progress | None = None, memo: SourceMemo |
     work_dirs = sorted(works_dir.iterdir())
     usable = memo is not None and (memo.schema, memo.publisher) == (source.schema, source.publisher.value)
     known = memo.works if memo is not None and usable else {}
-    # per work, in order: its version directories to read, or its memo entry to replay
-    plan: list[tuple[str, list[Path] | dict[str, Any]]] = []
+    plan: Plan = []
     for wdir in work_dirs:
         fingerprint = work_fingerprint(wdir) if memo is not None else ""
         entry = known.get(wdir.name)
@@ -327,6 +377,12 @@ def read_source(root: Path, progress: Progress | None = None, memo: SourceMemo |
         if vbase.exists():
             _require_real_dir(vbase)
         plan.append((slug, sorted(vbase.iterdir()) if vbase.exists() else []))
+    return source, plan
+
+
+def _read_versions(source: PublishedSource, plan: Plan, progress: Progress | None, sink: Sink) -> None:
+    """Read, verify and convert every version record of ``plan`` in order, each handed to ``sink``
+    as it is read (or replay the memo entry of an unchanged work); raises on the first bad input."""
     identities: dict[tuple[str, str], str] = {}
     total = sum(len(item) for _slug, item in plan if isinstance(item, list))
     done = 0
@@ -335,11 +391,13 @@ def read_source(root: Path, progress: Progress | None = None, memo: SourceMemo |
             _replay_work(source, slug, item, identities)
             continue
         for vdir in item:
-            source.memo[slug]["versions"].append(_read_version(source, slug, vdir, identities))
+            entry = _read_version(source, slug, vdir, identities, sink)
+            if source.remember:
+                source.memo[slug]["versions"].append(entry)
             done += 1
+            source.read += 1
             if progress is not None:
                 progress("records", done, total)
-    return source
 
 
 def _replay_work_record(source: PublishedSource, wdir: Path, entry: dict[str, Any]) -> str:
@@ -436,7 +494,7 @@ def _read_work(source: PublishedSource, wdir: Path) -> str:
 
 
 def _read_version(source: PublishedSource, slug: str, vdir: Path,
-                  identities: dict[tuple[str, str], str]) -> dict[str, Any]:
+                  identities: dict[tuple[str, str], str], sink: Sink) -> dict[str, Any]:
     """Read, verify and convert one version record; what the memo keeps of it."""
     _require_real_dir(vdir)
     path = vdir / RECORD_FILE
@@ -464,8 +522,7 @@ def _read_version(source: PublishedSource, slug: str, vdir: Path,
     record = _convert(source, published, slug, key, pvid, vdir, path, bodies)
     typed = VersionRecord.from_dict(record, str(path))
     rel = version_relpath(slug, key)
-    source.versions[rel] = record
-    source.typed[rel] = typed
+    sink(rel, record, typed)
     return {"dir": vdir.relative_to(source.root / "works" / slug).as_posix(), "rel": rel,
             "lex_id": record["lex_id"], "record_sha256": record["record_sha256"], "pvid": pvid, "bodies": bodies}
 
@@ -595,19 +652,57 @@ def _body_path(vdir: Path, file: str, record_path: Path) -> Path:
 
 def _import_into(tree: CorpusTree, source: PublishedSource, report: ImportReport, progress: Progress | None,
                  durable: bool, rehash: bool = False) -> None:
-    # a second file with an already-listed sha256 is verified unless the store holds those bytes
-    extra = [(sha, path) for sha, path in source.extra_bodies if rehash or not tree.evidence.has(sha)]
-    for sha, path in extra:
-        _verify_body(path, sha)
-    # each record goes to the transaction's staging directory as it is rendered (its bytes are
-    # not held until the commit: ADR 0086); still one all-or-nothing commit
+    """Read every version record of ``source.plan``, staging each that differs from the tree's as
+    it is read and keeping its summary, then commit once (all or nothing: a failure removes the
+    staging and leaves the tree as it was). The errors are raised in the order of a read of the
+    whole source first: the source's own, then ``strict``'s, then the bodies' and the tree's."""
+    # each record goes to the transaction's staging directory as it is read and converted (its
+    # bytes are not held until the commit: ADR 0086); what is kept of it is its summary, not its
+    # parsed or converted dict (ADR 0088). Still one all-or-nothing commit.
     with tree.lock(), txn.staged(tree.root, tree.evidence) as stage:
-        final_versions: dict[str, VersionRecord] = {}
         # Existing records are only compared by their claimed hash, never rewritten from, so
-        # they are not re-hashed here (verify_tree reports a stale one).
-        for v in tree.iter_versions(verify=False):
-            final_versions[v.lex_id] = v
+        # they are not re-hashed here (verify_tree reports a stale one); their summaries are kept.
+        final_versions: dict[str, VersionSummary] = {v.lex_id: v for v in tree.version_summaries()}
         final_works: dict[str, WorkRecord] = {w.slug: w for w in tree.works()}
+        for slug, work in sorted(source.works.items()):  # a replayed one may be read again below
+            existing = final_works.get(slug)
+            if slug not in source.replayed_works and (existing is None or existing.to_dict() != work):
+                stage.put(work_relpath(slug), render(work))  # checked against the tree's below
+        share = Shared()
+        #: the first refusal to replace a record of the tree, in path order (raised once the source is read)
+        refused: list[tuple[str, LexError]] = []
+
+        def stage_record(rel: str, record: dict[str, Any], typed: VersionRecord) -> None:
+            existing_v = final_versions.get(typed.lex_id)
+            if existing_v is not None and existing_v.record_sha256 == typed.record_sha256:
+                report.records_unchanged += 1
+                return
+            if existing_v is not None:
+                try:
+                    _check_replaceable(tree.read_version(str(existing_v.path)), record, tree.path(rel))
+                except LexError as exc:
+                    if not refused or rel < refused[0][0]:
+                        refused[:] = [(rel, exc)]
+                    return
+            stage.put(rel, render_unchecked(record))  # sealed: digest already validated it
+            final_versions[typed.lex_id] = replace(summary_of(typed, share), path=rel)
+            report.records_written += 1
+
+        _read_versions(source, source.plan, progress, stage_record)
+        source.plan = []
+        if source.strict and source.held_elsewhere_bodies:
+            first = source.held_elsewhere_bodies[0]
+            raise CorpusError(
+                f"{len(source.held_elsewhere_bodies)} bodies named by records are absent from the source "
+                f"(first: {first['path']}, sha256 {first['sha256']}); strict import refuses bodies held elsewhere",
+                code="bodies_held_elsewhere", subject=str(source.root / first["path"]))
+        report.works, report.records_verified = len(source.works), source.read
+        report.bodies_held_elsewhere = source.held_elsewhere
+        # a second file with an already-listed sha256 is verified unless the store holds those bytes
+        extra = [(sha, path) for sha, path in source.extra_bodies if rehash or not tree.evidence.has(sha)]
+        for sha, path in extra:
+            _verify_body(path, sha)
+        replayed = set(source.replayed_works)  # not staged above: staged here if the tree lacks them
         _reread_works(source, final_works)
         for slug, work in sorted(source.works.items()):
             rel = work_relpath(slug)
@@ -615,23 +710,14 @@ def _import_into(tree: CorpusTree, source: PublishedSource, report: ImportReport
             if existing is not None:
                 _check_same_work(existing, work, tree.path(rel))
             if existing is None or existing.to_dict() != work:
-                stage.put(rel, render(work))
+                if slug in replayed:
+                    stage.put(rel, render(work))
                 report.works_written += 1
             final_works[slug] = WorkRecord.from_dict(work, rel)
-        _read_stale(tree, source, final_versions)
+        _read_stale(tree, source, final_versions, stage_record)
         report.records_unchanged += len(source.unread)  # the tree holds them as they were imported
-        for rel, record in sorted(source.versions.items()):
-            existing_v = final_versions.get(record["lex_id"])
-            if existing_v is not None and existing_v.record_sha256 == record["record_sha256"]:
-                report.records_unchanged += 1
-                continue
-            if existing_v is not None:
-                _check_replaceable(existing_v, record, tree.path(rel))
-            stage.put(rel, render_unchecked(record))  # sealed: digest already validated it
-            typed = source.typed.get(rel)  # typed from this very dict when it was read
-            final_versions[record["lex_id"]] = VersionRecord.from_dict(record, rel) if typed is None \
-                else replace(typed, path=rel)
-            report.records_written += 1
+        if refused:
+            raise refused[0][1]
         manifest = build_manifest(final_works.values(), final_versions.values())
         manifest_bytes = render(manifest)
         if tree.path(MANIFEST).read_bytes() != manifest_bytes:
@@ -660,7 +746,8 @@ def _reread_works(source: PublishedSource, held: Mapping[str, WorkRecord]) -> No
     source.replayed_works.clear()
 
 
-def _read_stale(tree: CorpusTree, source: PublishedSource, held: Mapping[str, VersionRecord]) -> None:
+def _read_stale(tree: CorpusTree, source: PublishedSource, held: Mapping[str, VersionSummary],
+                sink: Sink) -> None:
     """The replayed versions the tree holds as they were imported count as unchanged; a work with
     any other (the tree changed since) is read from the source after all, its records converted
     and verified as a first read does (its bodies, unchanged, were replayed already)."""
@@ -671,9 +758,7 @@ def _read_stale(tree: CorpusTree, source: PublishedSource, held: Mapping[str, Ve
         vbase = source.root / "works" / slug / "versions"
         identities: dict[tuple[str, str], str] = {}
         for vdir in sorted(vbase.iterdir()) if vbase.exists() else []:
-            _read_version(fresh, slug, vdir, identities)
-        source.versions.update(fresh.versions)
-        source.typed.update(fresh.typed)
+            _read_version(fresh, slug, vdir, identities, sink)
     source.unread = {rel: v for rel, v in source.unread.items() if v[2] not in stale}
 
 
