@@ -734,8 +734,8 @@ _TIME_YEAR = re.compile(r"(?:1[89]|20)\d\d")
 
 def time_years(tokens: Sequence[str]) -> set[int]:
     """Positions of the years a time preposition introduces ("… compatibilité électromagnétique en
-    1997", "im Jahr 2000"): the question's time, not a word the act's text holds (kept as a term, the
-    year asks the text to hold it). Pure."""
+    1997", "im Jahr 2000"): the question's time, not a word the act's text must hold (kept as a
+    term, it would ask the text to hold the year). Pure."""
     out = set()
     for i, t in enumerate(tokens):
         if i and _TIME_YEAR.fullmatch(t):
