@@ -130,26 +130,19 @@ def main(argv: list[str]) -> None:
 
     if ingest_memory.run_probe(argv, "python -m bench.ingest_holders", probe):
         return
-    from bench.scale.__main__ import default_fixtures
-    from bench.scale.corpus import prepare_base
-
     parser = ingest_memory.watched_parser("python -m bench.ingest_holders", __doc__, "bench/out/ingest_holders")
     parser.add_argument("--frames", type=int, default=25, help="frames traced per allocation")
     parser.add_argument("--top", type=int, default=12, help="holders printed per checkpoint")
     args = parser.parse_args(argv)
     out = args.out.resolve()
-    prepare_base((args.fixtures or default_fixtures()).resolve(), out / "base")
     log = out / "holders.jsonl"
     seen: dict[tuple[int, str, str, str], dict[str, Any]] = {}
-    for n in sorted(args.n):
-        log.unlink(missing_ok=True)
-        wrap = [sys.executable, "-m", "bench.ingest_holders", "_probe", "--log", str(log), "--"]
-        ingest_memory.measure(n, out, out / "base", ROOT, trace=args.frames, keep=False, wrap=wrap)
-        lines = log.read_text(encoding="utf-8").splitlines() if log.exists() else []
+    wrap = [sys.executable, "-m", "bench.ingest_holders", "_probe", "--log", str(log), "--"]
+    for n, events in ingest_memory.probed_runs(args.n, out, args.fixtures, ROOT, trace=args.frames, log=log,
+                                               wrap=wrap):
         modes = iter(ingest_memory.MODES)
         mode = next(modes)
-        for line in lines:
-            event = json.loads(line)
+        for event in events:
             if (n, mode, event["publisher"], event["checkpoint"]) in seen:
                 mode = next(modes)  # the re-ingest's snapshots follow the fresh ingest's
             seen[(n, mode, event["publisher"], event["checkpoint"])] = event

@@ -185,9 +185,6 @@ def main(argv: list[str]) -> None:
 
     if ingest_memory.run_probe(argv, "python -m bench.ingest_phases", probe):
         return
-    from bench.scale.__main__ import default_fixtures
-    from bench.scale.corpus import prepare_base
-
     parser = ingest_memory.watched_parser("python -m bench.ingest_phases", __doc__, "bench/out/ingest_phases")
     parser.add_argument("--code", type=Path, default=ROOT, help="the checkout whose ingest is measured")
     parser.add_argument("--frames", type=int, default=0,
@@ -195,18 +192,14 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--top", type=int, default=10, help="holders printed per phase (traced)")
     args = parser.parse_args(argv)
     out = args.out.resolve()
-    prepare_base((args.fixtures or default_fixtures()).resolve(), out / "base")
     log = out / "phases.jsonl"
     seen: dict[tuple[int, str, str, str], dict[str, Any]] = {}
-    for n in sorted(args.n):
-        log.unlink(missing_ok=True)
-        # the probe is this file, run as a script, so that it watches the ingest of ``--code`` (on its path)
-        wrap = [sys.executable, str(Path(__file__).resolve()), "_probe", "--log", str(log), "--"]
-        ingest_memory.measure(n, out, out / "base", args.code.resolve(), trace=args.frames, keep=False, wrap=wrap)
-        lines = log.read_text(encoding="utf-8").splitlines() if log.exists() else []
+    # the probe is this file, run as a script, so that it watches the ingest of ``--code`` (on its path)
+    wrap = [sys.executable, str(Path(__file__).resolve()), "_probe", "--log", str(log), "--"]
+    for n, events in ingest_memory.probed_runs(args.n, out, args.fixtures, args.code.resolve(), trace=args.frames,
+                                               log=log, wrap=wrap):
         mode = "fresh"
-        for line in lines:
-            event = json.loads(line)
+        for event in events:
             if (n, mode, event["publisher"], event["phase"]) in seen and event["phase"] == "before":
                 mode = "reingest"  # the re-ingest's marks follow the fresh ingest's
             seen[(n, mode, event["publisher"], event["phase"])] = event

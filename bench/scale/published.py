@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.scale.replicate import (
+    Rename,
     is_xml_like,
     marker,
     rename_celex,
@@ -84,14 +85,13 @@ def _replicate_work(wdir: Path, works: Path, publisher: Publisher, replica: int,
     if not vbase.is_dir():
         return
     for vdir in sorted(vbase.iterdir()):
-        _replicate_version(vdir, target / "versions", publisher, slug, replica, counts)
+        _replicate_version(vdir, target / "versions", publisher, slug, replica, rename, counts)
 
 
 def _replicate_version(vdir: Path, versions: Path, publisher: Publisher, slug: str, replica: int,
-                       counts: dict[str, int]) -> None:
+                       rename: Rename, counts: dict[str, int]) -> None:
     published = parse_record_bytes((vdir / RECORD_FILE).read_bytes(), str(vdir))
-    record: dict[str, Any] = rewrite_strings({k: v for k, v in published.items() if k != "record_sha256"},
-                                             renamer(publisher, replica))
+    record: dict[str, Any] = rewrite_strings({k: v for k, v in published.items() if k != "record_sha256"}, rename)
     if publisher is Publisher.EURLEX and isinstance(record.get("raw", {}).get("celex"), str):
         record["raw"] = dict(record["raw"], celex=rename_celex(record["raw"]["celex"], replica))
     name = vdir.name
