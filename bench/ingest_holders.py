@@ -149,15 +149,8 @@ def main(argv: list[str]) -> None:
             print(json.dumps({"n": n, "mode": mode, "publisher": event["publisher"],
                               "checkpoint": event["checkpoint"], "current_mb": _mb(event["current"]),
                               "peak_mb": _mb(event["peak"])}, sort_keys=True), flush=True)
-    small, large = min(args.n), max(args.n)
-    if small == large:
-        return
-    for (n, mode, publisher, checkpoint), event in seen.items():
-        other = seen.get((large, mode, publisher, checkpoint))
-        if n != small or other is None:
-            continue
-        per = large - small
-        print(json.dumps({"growth": f"N {small} -> {large}", "mode": mode, "publisher": publisher,
+    for mode, publisher, checkpoint, event, other, per in ingest_memory.growth_pairs(seen, args.n):
+        print(json.dumps({"growth": f"N {min(args.n)} -> {max(args.n)}", "mode": mode, "publisher": publisher,
                           "checkpoint": checkpoint,
                           "current_mb_per_replica": round((other["current"] - event["current"]) / per / 2**20, 3),
                           "holders_mb_per_replica": [[k, round(v, 3)] for k, v in

@@ -149,6 +149,20 @@ def probed_runs(ns: list[int], out: Path, fixtures: Path | None, code: Path, *, 
         yield n, [json.loads(line) for line in lines]
 
 
+def growth_pairs(seen: dict[tuple[int, str, str, str], dict[str, Any]],
+                 ns: list[int]) -> Iterator[tuple[str, str, str, dict[str, Any], dict[str, Any], int]]:
+    """Each mark ``(n, mode, publisher, mark)`` of the smallest N that the largest N has too:
+    ``(mode, publisher, mark, small's event, large's event, replicas between them)``; nothing when
+    only one N was run."""
+    small, large = min(ns), max(ns)
+    if small == large:
+        return
+    for (n, mode, publisher, mark), event in seen.items():
+        other = seen.get((large, mode, publisher, mark))
+        if n == small and other is not None:
+            yield mode, publisher, mark, event, other, large - small
+
+
 def main(argv: list[str]) -> None:
     if argv and argv[0] == "_ingest":
         parser = argparse.ArgumentParser(prog="python -m bench.ingest_memory _ingest")

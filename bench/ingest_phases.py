@@ -215,15 +215,8 @@ def main(argv: list[str]) -> None:
                 key = next(k for k, event in mine.items() if event["hwm"] == top)  # the first phase reaching it
                 print(json.dumps({"n": n, "mode": mode, "peak_in": f"{key[2]}/{key[3]}",
                                   "hwm_mb": round(mine[key]["hwm"] / 1024, 2)}), flush=True)
-    small, large = min(args.n), max(args.n)
-    if small == large:
-        return
-    for (n, mode, publisher, phase), event in seen.items():
-        other = seen.get((large, mode, publisher, phase))
-        if n != small or other is None:
-            continue
-        per = large - small
-        row: dict[str, Any] = {"growth": f"N {small} -> {large}", "mode": mode, "publisher": publisher, "phase": phase,
+    for mode, publisher, phase, event, other, per in ingest_memory.growth_pairs(seen, args.n):
+        row: dict[str, Any] = {"growth": f"N {min(args.n)} -> {max(args.n)}", "mode": mode, "publisher": publisher, "phase": phase,
                                "hwm_mb_per_replica": round((other["hwm"] - event["hwm"]) / per / 1024, 3),
                                "rss_mb_per_replica": round((other["rss"] - event["rss"]) / per / 1024, 3)}
         if "holders" in event and "holders" in other:
