@@ -12,15 +12,16 @@ for an act or for the law itself*:
 - a country's adjective right before the act's words (English, German: "Swiss Federal Act", "Spanish
   housing law", « österreichisches Mietrechtsgesetz »): the act word within :data:`BEFORE_WORDS` words
   after the adjective, no link word between;
-- a country's adjective after the act word (French: « loi française », « droit belge »), or after a
-  code's name (« Code du travail français », « Code pénal suisse »: within :data:`AFTER_WORDS` words
-  after « code »), none of the words between a link word (« loi sur la langue française » asks for a law *on* French, not a
+- a country's adjective after the act word and its name's own words (French: « loi française »,
+  « Code du travail français », « Code pénal suisse », « arrêté royal belge »: within :data:`AFTER_WORDS`
+  words; right after « droit », also a right), none of the words between a link word (« loi sur la langue française » asks for a law *on* French, not a
   French law);
 - a country's name beside an act word (« Mindestlohngesetz Deutschland », "law in Germany"): not after a
   word joining two states (« convention entre la France et … », "agreement with Switzerland").
 
 Never for a question naming Luxembourg too (Luxembourg's law on a foreign matter: frontier workers,
-a tax treaty) or an EU act's form (a directive or regulation on a foreign matter is the EU's); "US" and
+a tax treaty), an agreement between states (:data:`TREATY_WORDS`: Legilux holds the laws approving
+them) or an EU act's form (a directive or regulation on a foreign matter is the EU's); "US" and
 "UK" count only as the user wrote them, in capitals ("us" is a pronoun). Language names (« français »,
 "German") are adjectives of a state only where the shape says so: "the German version of the Act" is no
 act word after the adjective without a link word between ("version of").
@@ -69,7 +70,8 @@ FOREIGN_COUNTRIES = frozenset({
 #: Forms of a state's name the user writes in capitals only ("us" is a pronoun, "uk" a word of no language).
 CAPITAL_COUNTRIES = frozenset({"US", "UK", "U.S.", "U.K."})
 #: Words for an act or for the law itself (normalised), and German compounds ending so.
-ACT_WORDS = frozenset({"loi", "lois", "code", "codes", "droit", "decret", "ordonnance", "legislation",
+ACT_WORDS = frozenset({"loi", "lois", "code", "codes", "droit", "decret", "ordonnance", "legislation", "arrete",
+                       "arretes",
                        "law", "laws", "act", "acts", "statute", "statutes", "gesetz", "gesetze", "gesetzbuch", "recht", "verordnung"})
 ACT_SUFFIXES_DE = ("gesetz", "gesetzes", "gesetzbuch", "ordnung", "recht", "rechts")
 #: Words that make what follows the subject of the act, not its state (FR/EN/DE).
@@ -87,12 +89,21 @@ OWN_WORDS = frozenset({"luxembourg", "luxemburg", "luxembourgeois", "luxembourge
                        "luxemburgischer", "luxemburgisches", "grand", "directive", "directives", "regulation",
                        "regulations", "reglement", "reglements", "richtlinie", "ue", "eu", "eg", "ce", "cee",
                        "union", "europeenne", "european", "europaische", "europaischen", "communaute"})
+#: Words for an agreement between states: Legilux holds the laws approving Luxembourg's treaties with
+#: other states (« loi portant approbation de la convention avec la Belgique »), so a question naming
+#: one asks Luxembourg's law.
+TREATY_WORDS = frozenset({"convention", "conventions", "accord", "accords", "agreement", "agreements", "traite",
+                          "treaty", "treaties", "protocole", "protocol", "abkommen", "vertrag", "ubereinkommen",
+                          "approbation", "approving", "zustimmung"})
+#: Articles a state's name may follow (« avec la Belgique »).
+_ARTICLES = frozenset({"la", "le", "l", "les", "the", "der", "die", "das", "dem", "den"})
 #: How far after an English/German adjective its act word may come ("US Foreign Corrupt Practices Act").
 BEFORE_WORDS = 4
-#: The act words a French code's name follows (its adjective after the name: « Code pénal suisse »).
-CODE_WORDS = frozenset({"code", "codes"})
-#: How far after « code » its adjective may come (« Code de la sécurité sociale belge »); after any other
-#: act word the adjective comes right after it (« loi française », « droit belge »).
+#: The act words whose adjective comes right after them: « droit » is also a right (« droit des
+#: ressortissants suisses » is a right of Swiss nationals, not Swiss law).
+ADJACENT_ONLY = frozenset({"droit", "recht"})
+#: How far after a French act word its adjective may come (« Code de la sécurité sociale belge »,
+#: « arrêté royal belge »); right after « droit » (:data:`ADJACENT_ONLY`).
 AFTER_WORDS = 5
 
 _DIGITS = re.compile(r"^\d+$")
@@ -119,7 +130,7 @@ def foreign_law(query: str) -> ForeignLaw | None:
     """The state other than Luxembourg a question names its act by (module docstring), or ``None``. Pure."""
     raw = query.replace("’", "'").split()
     words = normalize(query).split()
-    if OWN_WORDS & set(words):
+    if (OWN_WORDS | TREATY_WORDS) & set(words):
         return None
     capitals = [w.strip(",.;:()") for w in raw]
     if any(w.rstrip(".") in {c.rstrip(".") for c in CAPITAL_COUNTRIES} for w in capitals):
@@ -134,9 +145,8 @@ def foreign_law(query: str) -> ForeignLaw | None:
                 if _is_act(words[j]):
                     return ForeignLaw(word, words[j])
         if _is_act(word):
-            # « loi française », « droit belge » right after; a code after its name's own words too
-            # (« Code du travail français »)
-            reach = AFTER_WORDS if word in CODE_WORDS else 1
+            # « loi française », « Code du travail français »; « droit belge » right after
+            reach = 1 if word in ADJACENT_ONLY else AFTER_WORDS
             for j in range(i + 1, min(len(words), i + 1 + reach)):
                 if words[j] in LINK_WORDS or _DIGITS.match(words[j]) or _is_act(words[j]):
                     break
@@ -144,6 +154,7 @@ def foreign_law(query: str) -> ForeignLaw | None:
                     return ForeignLaw(words[j], word)
     acts = [w for w in words if _is_act(w)]
     for i, word in enumerate(words):
-        if word in FOREIGN_COUNTRIES and acts and (i == 0 or words[i - 1] not in PARTY_WORDS):
+        before = [w for w in words[max(0, i - 2):i] if w not in _ARTICLES][-1:]
+        if word in FOREIGN_COUNTRIES and acts and not PARTY_WORDS & set(before):
             return ForeignLaw(word, acts[0])
     return None

@@ -4161,10 +4161,11 @@ def foreign_law_not_held(ctx: CallContext, indexes: Sequence[MountedIndex], plan
     code of the same name (« Code du travail ») or the acts whose texts hold the other words are not the
     act asked for. Unless a held act's name (title, short title, alias) holds the state's word within
     :data:`FOREIGN_NAME_NEAR_WORDS` words of the act word (the act may then be held), or the question
-    cites an act number or explicit works. An article the question cites is the foreign act's (« article
+    cites an act number (explicit ``works`` are never weighed: :func:`ranked_answer`). A work its words
+    resolve (« Code de la consommation belge » → Luxembourg's code) is not the act asked. An article the question cites is the foreign act's (« article
     115 du Code pénal suisse » is not article 115 of Luxembourg's Code pénal). One FTS lookup per index."""
     shape = foreign_law(query)
-    if shape is None or any(p.constraints or p.act_number for p in plans.values()):
+    if shape is None or any(p.act_number for p in plans.values()):
         return
     near = f"NEAR({fts_string(normalize(shape.state))} {fts_string(shape.act)}, {FOREIGN_NAME_NEAR_WORDS})"
     for index in indexes:
