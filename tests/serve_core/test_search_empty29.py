@@ -104,10 +104,14 @@ def test_only_an_answer_empty_for_no_decided_reason_reaches_the_stage() -> None:
     empty = [{"hits": [], "relaxation_withheld": {"reason": "unknown_terms", "terms": ["papy"]}, "query_plan": words},
              {"hits": [], "relaxation_withheld": {"reason": "off_subject"}, "query_plan": words}]
     assert answers_nothing(empty, {"lu": _Plan(), "eu": _Plan()})
-    # one section's unheld words are a quarter of the question's: its subject, for every section
+    # one section's unheld words are a quarter of the question's: its subject, for every section …
     subject = {"hits": [], "relaxation_withheld": {"reason": "unknown_terms", "terms": ["papy", "jeter"]},
                "query_plan": words}
-    assert not answers_nothing([subject, empty[1]], {"lu": _Plan(), "eu": _Plan()})
+    translated = {"hits": [], "relaxation_withheld": {"reason": "off_subject"},
+                  "query_plan": {**words, "translations": {"language": "en", "used": []}}}
+    assert not answers_nothing([subject, translated], {"lu": _Plan(), "eu": _Plan()})
+    # … unless another section searched those words as written and holds them (neg33: own_words)
+    assert answers_nothing([subject, empty[1]], {"lu": _Plan(), "eu": _Plan()})
     assert not answers_nothing([{"hits": [{"work": "x"}]}, empty[1]], {"lu": _Plan()})
     # a name, a dated reference or words never near each other: answered with none on purpose
     assert not answers_nothing(empty, {"lu": _Plan({"reason": "name_not_held"}), "eu": _Plan()})

@@ -22,7 +22,7 @@ as work rows found by their names (``title_words``). See docs/adr/0078.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from derive.index import relax
 from derive.index.text import fts_query
@@ -110,17 +110,38 @@ def answers_nothing(sections: Sequence[Mapping[str, object]], plans: Mapping[str
             return False
         plan = section.get("query_plan")
         terms = plan.get("terms") if isinstance(plan, Mapping) else None
-        if not few_unheld(terms if isinstance(terms, list) else [], withheld):
+        others = set().union(*(own_words(s) for s in sections if s is not section))
+        if not few_unheld(terms if isinstance(terms, list) else [], withheld, others):
             return False  # one index says the question's subject is a word it does not hold: so for every index
     return True
 
 
-def few_unheld(terms: Sequence[str], withheld: Mapping[str, object] | None) -> bool:
+def own_words(section: Mapping[str, object]) -> set[str]:
+    """The words a section's index searched as the question wrote them and holds: its plan's terms when
+    the question was searched in its own words (no cross-language ``translations``: a translated section
+    searched other words), less those it withheld as unknown. Pure."""
+    plan = section.get("query_plan")
+    if not isinstance(plan, Mapping) or plan.get("translations") is not None:
+        return set()
+    terms = plan.get("terms")
+    withheld = section.get("relaxation_withheld")
+    unknown = withheld.get("terms") if isinstance(withheld, Mapping) and withheld.get("reason") == "unknown_terms" \
+        else None
+    return {t for t in terms if isinstance(t, str)} - set(unknown if isinstance(unknown, list) else []) \
+        if isinstance(terms, list) else set()
+
+
+def few_unheld(terms: Sequence[str], withheld: Mapping[str, object] | None,
+               held_elsewhere: Collection[str] = ()) -> bool:
     """Whether the words a section's index does not hold (``withheld``, its ``unknown_terms``) are
     fewer than :data:`UNHELD_SHARE` of the question's content words ``terms`` (true when it withheld
-    nothing for them). Pure."""
+    nothing for them). A word another index searched as written and holds (``held_elsewhere``,
+    :func:`own_words`: « Clervaux », a Luxembourg town EUR-Lex never names) says nothing of the question's
+    subject, only of that index's vocabulary, and is not counted. Pure."""
     if not withheld or withheld.get("reason") != "unknown_terms":
         return True
     unknown = withheld.get("terms")
+    if isinstance(unknown, list):
+        unknown = [t for t in unknown if t not in held_elsewhere]
     content = [t for t in terms if not relax.relaxable_term(t)]
     return isinstance(unknown, list) and bool(content) and len(unknown) < UNHELD_SHARE * len(content)

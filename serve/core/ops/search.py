@@ -64,7 +64,7 @@ from derive.index import analysis, relax, xlang
 from derive.index.query import parse_query
 from derive.index.schema import PROVISION_FTS_WEIGHTS, VOCABULARY_MIN_LENGTH
 from derive.index.serving import FREQUENT_WINDOW
-from derive.index.text import fts_query, levenshtein_within, normalize
+from derive.index.text import fts_query, fts_string, levenshtein_within, normalize
 from derive.index.textstore import read_heads
 from legal.outcomes import Outcome
 from serve.core import lanes, merge, ranking, subjects, titleidf
@@ -77,6 +77,7 @@ from serve.core.formnames import (
     form_subject,
     is_name_number,
 )
+from serve.core.jurisdiction import foreign_law
 from serve.core.known_index import IndexAt, index_at
 from serve.core.mount import Catalogue, MountedIndex
 from serve.core.ops import empty_titled
@@ -4146,6 +4147,36 @@ def words_together(ctx: CallContext, indexes: Sequence[MountedIndex], first: Seq
     return False
 
 
+#: How near each other a held act's name must hold a state's word and the act word for the act asked
+#: as that state's to be held (« Loi … portant approbation … belgo-luxembourgeoise » holds neither pair).
+FOREIGN_NAME_NEAR_WORDS = 3
+
+
+def foreign_law_not_held(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mapping[str, Plan],
+                         query: str) -> None:
+    """A question naming its act as another state's (« loi française du 29 juillet 1881 », « Code du
+    travail français », "Swiss Federal Act on Data Protection": :func:`serve.core.jurisdiction.foreign_law`)
+    asks for an act neither publisher holds: every section answers no hits with the typed reason
+    ``foreign_law``, the state's word and the act word (plans, in place; issue #15, neg33). Luxembourg's
+    code of the same name (« Code du travail ») or the acts whose texts hold the other words are not the
+    act asked for. Unless a held act's name (title, short title, alias) holds the state's word within
+    :data:`FOREIGN_NAME_NEAR_WORDS` words of the act word (the act may then be held), or the question
+    cites an act number (explicit ``works`` are never weighed: :func:`ranked_answer`). A work its words
+    resolve (« Code de la consommation belge » → Luxembourg's code) is not the act asked. An article the question cites is the foreign act's (« article
+    115 du Code pénal suisse » is not article 115 of Luxembourg's Code pénal). One FTS lookup per index."""
+    shape = foreign_law(query)
+    if shape is None or any(p.act_number for p in plans.values()):
+        return
+    near = f"NEAR({fts_string(normalize(shape.state))} {fts_string(shape.act)}, {FOREIGN_NAME_NEAR_WORDS})"
+    for index in indexes:
+        with index.session(ctx.deadline_seconds) as conn:
+            if conn.execute("SELECT 1 FROM work_fts WHERE work_fts MATCH ? LIMIT 1",
+                            ("{titles short_titles aliases} : (" + near + ")",)).fetchone():
+                return
+    for plan in plans.values():
+        plan.name_not_held = {"reason": "foreign_law", "state": shape.state, "act": shape.act}
+
+
 def form_subject_not_held(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mapping[str, Plan],
                           query: str) -> None:
     """A question naming one act by its form and subject ("directive sur les emballages", "règlement
@@ -4359,6 +4390,7 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
     # a work named by an ordinary phrase (soft) still says which publisher the question is about,
     # unless the phrase is an ordinary-phrase short title standing alone (searchplan.Plan.names_publisher)
     if args["retrieval_mode"] in ("keyword", "hybrid") and not args["works"]:
+        foreign_law_not_held(ctx, indexes, plans, parsed.raw)
         named_act(ctx, indexes, plans, act_name(parsed.raw), fuzzy=args["fuzzy"] == "auto")
         dated_reference_not_held(indexes, plans, parsed.raw)
         dated_subject_not_held(ctx, indexes, plans, parsed.raw)

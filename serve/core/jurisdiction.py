@@ -1,0 +1,160 @@
+"""Questions asking for another country's law (issue #15, neg33; docs/search.md "Another country's
+law"). Pure: reads the question's words only; the corpus test is :func:`serve.core.ops.search.foreign_law_not_held`.
+
+The corpora hold Luxembourg's law (Legilux) and the EU's (EUR-Lex). A question naming an act *as
+another state's* — « loi française du 29 juillet 1881 », « Code du travail français », « Code pénal
+suisse », "Swiss Federal Act on Data Protection", "US Foreign Corrupt Practices Act", « Mindestlohngesetz
+Deutschland », « belgisches Sterbehilfegesetz » — asks for an act neither publisher holds, however many of
+its other words Luxembourg's or the EU's acts hold (« Code du travail » names Luxembourg's code; « Code
+pénal » Luxembourg's). The shape is a word naming a state other than Luxembourg that *qualifies a word
+for an act or for the law itself*:
+
+- a country's adjective right before the act's words (English, German: "Swiss Federal Act", "Spanish
+  housing law", « österreichisches Mietrechtsgesetz »): the act word within :data:`BEFORE_WORDS` words
+  after the adjective, no link word between;
+- a country's adjective after the act word and its name's own words (French: « loi française »,
+  « Code du travail français », « Code pénal suisse », « arrêté royal belge »: within :data:`AFTER_WORDS`
+  words; right after « droit », also a right), none of the words between a link word (« loi sur la langue française » asks for a law *on* French, not a
+  French law);
+- a country's name beside an act word (« Mindestlohngesetz Deutschland », "law in Germany"): not after a
+  word joining two states (« convention entre la France et … », "agreement with Switzerland").
+
+Never for a question naming Luxembourg too (Luxembourg's law on a foreign matter: frontier workers,
+a tax treaty), an agreement between states (:data:`TREATY_WORDS`: Legilux holds the laws approving
+them) or an EU act's form (a directive or regulation on a foreign matter is the EU's); "US" and
+"UK" count only as the user wrote them, in capitals ("us" is a pronoun). Language names (« français »,
+"German") are adjectives of a state only where the shape says so: "the German version of the Act" is no
+act word after the adjective without a link word between ("version of").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from derive.index.text import normalize
+
+#: Adjectives naming a state other than Luxembourg, normalised (FR/EN/DE; German inflections listed).
+FOREIGN_ADJECTIVES = frozenset({
+    # French
+    "francais", "francaise", "francaises", "belge", "belges", "allemand", "allemande", "allemands",
+    "allemandes", "suisse", "suisses", "autrichien", "autrichienne", "autrichiens", "autrichiennes",
+    "neerlandais", "neerlandaise", "neerlandaises", "espagnol", "espagnole", "espagnols", "espagnoles",
+    "italien", "italienne", "italiens", "italiennes", "portugais", "portugaise", "portugaises",
+    "britannique", "britanniques", "americain", "americaine", "americains", "americaines", "irlandais",
+    "irlandaise", "irlandaises", "polonais", "polonaise", "polonaises", "danois", "danoise", "suedois",
+    "suedoise", "norvegien", "norvegienne", "finlandais", "finlandaise", "grec", "grecque", "tcheque",
+    "hongrois", "hongroise", "roumain", "roumaine", "canadien", "canadienne", "japonais", "japonaise",
+    "chinois", "chinoise", "russe", "turc", "turque",
+    # English
+    "french", "belgian", "german", "swiss", "austrian", "dutch", "spanish", "italian", "portuguese",
+    "british", "american", "irish", "polish", "danish", "swedish", "norwegian", "finnish", "greek",
+    "czech", "hungarian", "romanian", "canadian", "japanese", "chinese", "russian", "turkish",
+    # German (indeclinable)
+    "schweizer",
+    # (the stems below take every inflection: -e, -en, -er, -es)
+})
+#: German adjective stems naming a state other than Luxembourg (``franzosisch`` + e/en/er/es …).
+FOREIGN_ADJECTIVE_STEMS_DE = ("franzosisch", "belgisch", "deutsch", "schweizerisch", "osterreichisch",
+                              "niederlandisch", "spanisch", "italienisch", "portugiesisch", "britisch",
+                              "amerikanisch", "irisch", "polnisch", "danisch", "schwedisch", "norwegisch",
+                              "finnisch", "griechisch", "tschechisch", "ungarisch", "rumanisch",
+                              "kanadisch", "japanisch", "chinesisch", "russisch", "turkisch")
+#: Names of states other than Luxembourg, normalised (one word; FR/EN/DE).
+FOREIGN_COUNTRIES = frozenset({
+    "france", "frankreich", "belgique", "belgium", "belgien", "allemagne", "germany", "deutschland",
+    "switzerland", "schweiz", "autriche", "austria", "osterreich", "netherlands", "niederlande",
+    "espagne", "spain", "spanien", "italie", "italy", "portugal", "irlande", "ireland", "irland",
+    "pologne", "poland", "polen", "usa", "canada", "kanada", "japon", "japan", "chine", "china",
+})
+#: Forms of a state's name the user writes in capitals only ("us" is a pronoun, "uk" a word of no language).
+CAPITAL_COUNTRIES = frozenset({"US", "UK", "U.S.", "U.K."})
+#: Words for an act or for the law itself (normalised), and German compounds ending so.
+ACT_WORDS = frozenset({"loi", "lois", "code", "codes", "droit", "decret", "ordonnance", "legislation", "arrete",
+                       "arretes",
+                       "law", "laws", "act", "acts", "statute", "statutes", "gesetz", "gesetze", "gesetzbuch", "recht", "verordnung"})
+ACT_SUFFIXES_DE = ("gesetz", "gesetzes", "gesetzbuch", "ordnung", "recht", "rechts")
+#: Words that make what follows the subject of the act, not its state (FR/EN/DE).
+LINK_WORDS = frozenset({"sur", "relative", "relatif", "relatifs", "relatives", "concernant", "portant", "pour",
+                        "a", "au", "aux", "entre", "avec", "en", "dans", "of", "on", "for", "about", "to",
+                        "in", "with", "between", "from", "uber", "zur", "zum", "fur", "zwischen", "mit", "von",
+                        "im", "and", "et", "und", "version", "fassung", "texte", "text", "traduction",
+                        "translation", "ubersetzung", "langue", "language", "sprache"})
+#: Words joining two states: a country's name after them is a party, not the act's state.
+PARTY_WORDS = frozenset({"entre", "avec", "et", "between", "with", "and", "zwischen", "mit", "und", "to", "vers",
+                         "nach", "from", "de", "aus", "par", "by"})
+#: Words naming Luxembourg or an EU act's form: the question asks the corpus's own law then.
+OWN_WORDS = frozenset({"luxembourg", "luxemburg", "luxembourgeois", "luxembourgeoise", "luxembourgeoises",
+                       "luxembourgish", "luxemburger", "luxemburgisch", "luxemburgische", "luxemburgischen",
+                       "luxemburgischer", "luxemburgisches", "grand", "directive", "directives", "regulation",
+                       "regulations", "reglement", "reglements", "richtlinie", "ue", "eu", "eg", "ce", "cee",
+                       "union", "europeenne", "european", "europaische", "europaischen", "communaute"})
+#: Words for an agreement between states: Legilux holds the laws approving Luxembourg's treaties with
+#: other states (« loi portant approbation de la convention avec la Belgique »), so a question naming
+#: one asks Luxembourg's law.
+TREATY_WORDS = frozenset({"convention", "conventions", "accord", "accords", "agreement", "agreements", "traite",
+                          "treaty", "treaties", "protocole", "protocol", "abkommen", "vertrag", "ubereinkommen",
+                          "approbation", "approving", "zustimmung"})
+#: Articles a state's name may follow (« avec la Belgique »).
+_ARTICLES = frozenset({"la", "le", "l", "les", "the", "der", "die", "das", "dem", "den"})
+#: How far after an English/German adjective its act word may come ("US Foreign Corrupt Practices Act").
+BEFORE_WORDS = 4
+#: The act words whose adjective comes right after them: « droit » is also a right (« droit des
+#: ressortissants suisses » is a right of Swiss nationals, not Swiss law).
+ADJACENT_ONLY = frozenset({"droit", "recht"})
+#: How far after a French act word its adjective may come (« Code de la sécurité sociale belge »,
+#: « arrêté royal belge »); right after « droit » (:data:`ADJACENT_ONLY`).
+AFTER_WORDS = 5
+
+_DIGITS = re.compile(r"^\d+$")
+
+
+@dataclass(frozen=True)
+class ForeignLaw:
+    """The state word a question names its act by, and the act word it qualifies."""
+
+    state: str
+    act: str
+
+
+def _is_adjective(word: str) -> bool:
+    return word in FOREIGN_ADJECTIVES or any(
+        word.startswith(stem) and word[len(stem):] in ("", "e", "en", "er", "es") for stem in FOREIGN_ADJECTIVE_STEMS_DE)
+
+
+def _is_act(word: str) -> bool:
+    return word in ACT_WORDS or (len(word) > 8 and word.endswith(ACT_SUFFIXES_DE))
+
+
+def foreign_law(query: str) -> ForeignLaw | None:
+    """The state other than Luxembourg a question names its act by (module docstring), or ``None``. Pure."""
+    raw = query.replace("’", "'").split()
+    words = normalize(query).split()
+    if (OWN_WORDS | TREATY_WORDS) & set(words):
+        return None
+    capitals = [w.strip(",.;:()") for w in raw]
+    if any(w.rstrip(".") in {c.rstrip(".") for c in CAPITAL_COUNTRIES} for w in capitals):
+        acts = [w for w in words if _is_act(w)]
+        if acts:
+            return ForeignLaw(next(w for w in capitals if w.rstrip(".") in {"US", "UK", "U.S", "U.K"}), acts[0])
+    for i, word in enumerate(words):
+        if _is_adjective(word):
+            for j in range(i + 1, min(len(words), i + 1 + BEFORE_WORDS)):  # "Swiss Federal Act"
+                if words[j] in LINK_WORDS or _DIGITS.match(words[j]):
+                    break
+                if _is_act(words[j]):
+                    return ForeignLaw(word, words[j])
+        if _is_act(word):
+            # « loi française », « Code du travail français »; « droit belge » right after
+            reach = 1 if word in ADJACENT_ONLY else AFTER_WORDS
+            for j in range(i + 1, min(len(words), i + 1 + reach)):
+                if words[j] in LINK_WORDS or _DIGITS.match(words[j]) or _is_act(words[j]):
+                    break
+                if _is_adjective(words[j]):
+                    return ForeignLaw(words[j], word)
+    acts = [w for w in words if _is_act(w)]
+    for i, word in enumerate(words):
+        before = [w for w in words[max(0, i - 2):i] if w not in _ARTICLES][-1:]
+        if word in FOREIGN_COUNTRIES and acts and not PARTY_WORDS & set(before):
+            return ForeignLaw(word, acts[0])
+    return None
