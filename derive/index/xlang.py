@@ -501,6 +501,14 @@ COGNATE_ENDINGS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("itaten", ("ites",)), ("itat", ("ite", "ites")),
     ("ischen", ("iques", "ique")), ("ischer", ("ique",)), ("isches", ("ique",)), ("ische", ("ique", "iques")),
     ("isch", ("ique",)), ("ismus", ("isme",)), ("ionen", ("ions",)), ("ion", ("ion",)),
+    # participles of the learned -ieren verbs, and adjectives in -al / -ell (xlu33): "qualifizierte" →
+    # "qualifiée", "korrelierte" → "corrélée", "regionalen" → "régionales", "formelle" → "formelle";
+    # a noun in -at / -ate: "Zertifikate" → "certificats", "Mandat" → "mandat"
+    ("ifizierten", ("ifies", "ifiees")), ("ifizierte", ("ifiee", "ifie", "ifiees", "ifies")),
+    ("ifiziert", ("ifie",)), ("ierten", ("es", "ees")), ("ierte", ("ee", "e", "ees", "es")), ("iert", ("e",)),
+    ("alen", ("ales", "aux")), ("ale", ("ale", "al")), ("aler", ("al",)), ("ales", ("al",)),
+    ("ellen", ("elles", "els")), ("elle", ("elle", "el")), ("eller", ("el",)),
+    ("aten", ("ats",)), ("ate", ("ats",)), ("at", ("at",)),
     ("iken", ("iques",)), ("ik", ("ique", "iques")), ("uren", ("ures",)), ("ur", ("ure",)),
     ("enzen", ("ences",)), ("enz", ("ence",)), ("anzen", ("ances",)), ("anz", ("ance",)),
     ("oren", ("eurs",)), ("or", ("eur",)), ("ien", ("ies",)), ("ie", ("ie",)),
@@ -517,6 +525,9 @@ ENGLISH_COGNATE_ENDINGS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("ives", ("ifs", "ives")), ("ive", ("if", "ive")), ("ous", ("eux", "euse")),
     ("aries", ("aires",)), ("ary", ("aire",)), ("ories", ("oires",)), ("ory", ("oire",)),
     ("ors", ("eurs",)), ("or", ("eur",)), ("ized", ("ise", "ises")), ("ize", ("iser",)),
+    # a trade or science's person in -ian, a participle in -ied (xlu33): "technician" → "technicien",
+    # "modified" → "modifié"
+    ("ians", ("iens",)), ("ian", ("ien",)), ("ied", ("ie", "iee", "ies", "iees")),
     ("ies", ("ies", "ees")), ("y", ("ie", "ee")),
 )
 #: The ending rules of each language :func:`cognates` proposes French spellings for.
@@ -528,8 +539,8 @@ COGNATE_MIN_STEM = 3
 
 def _french_spelling(stem: str) -> str:
     """A German stem as French spells it: ``kk`` → ``cc``, ``k`` before ``a o u l r t`` and ``z``
-    before ``i`` → ``c`` ("Kommission", "Konkurrenz", "sozial"). Pure."""
-    return re.sub(r"z(?=i)", "c", re.sub(r"k(?=[aoulrt])", "c", stem.replace("kk", "cc")))
+    before ``e i y`` → ``c`` ("Kommission", "Konkurrenz", "sozial", "Konzession", "Zertifikat"). Pure."""
+    return re.sub(r"z(?=[eiy])", "c", re.sub(r"k(?=[aoulrt])", "c", stem.replace("kk", "cc")))
 
 
 def cognates(word: str, language: str) -> tuple[str, ...]:
@@ -544,8 +555,10 @@ def cognates(word: str, language: str) -> tuple[str, ...]:
     for ending, french in rules:
         stem = word[:-len(ending)]
         if word.endswith(ending) and len(stem) >= COGNATE_MIN_STEM:
-            stems = dict.fromkeys((_french_spelling(stem) if language == "de" else stem, stem))
-            return tuple(c for c in dict.fromkeys(s + f for s in stems for f in french) if c != word)
+            # German spelling read on the whole French word: the stem's last letter before the French
+            # ending ("Zertifik·ate" → "certificats")
+            spelt = [_french_spelling(stem + f) if language == "de" else stem + f for f in french]
+            return tuple(c for c in dict.fromkeys([*spelt, *(stem + f for f in french)]) if c != word)
     return ()
 
 
