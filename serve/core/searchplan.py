@@ -730,18 +730,36 @@ def _role(profiles: Mapping[int, ranking.WorkProfile], work: int) -> str | None:
 #: "during 1990"), not a word of the act: "loi de 1979" (of) names the act's year and stays.
 _TIME_PREPOSITIONS = frozenset({"en", "in", "im", "during", "durant", "pendant"})
 _TIME_YEAR = re.compile(r"(?:1[89]|20)\d\d")
+#: Words that ask for the act's state in a year ("dans sa version de 2017", "version 2020", "as of
+#: 2018", "Stand 2017", "Fassung 2000", « version applicable en 2015 »): a run of frame words just
+#: before the year holding one of these heads (or ending in "as of") …
+_TIME_FRAME_HEADS = frozenset({"version", "versions", "fassung", "stand"})
+_TIME_FRAME_LINKS = frozenset({"de", "du", "of", "vom", "von", "from"})
+#: … the frame words (links, prepositions and the words of « version consolidée applicable »).
+_TIME_FRAME_WORDS = _TIME_FRAME_HEADS | _TIME_FRAME_LINKS | _TIME_PREPOSITIONS | frozenset(
+    {"as", "at", "dans", "sa", "its", "the", "der", "au", "le", "applicable", "vigueur", "force", "consolidee",
+     "consolidated", "geltende", "geltenden", "gultig", "gultigen", "valid"})
 
 
 def time_years(tokens: Sequence[str]) -> set[int]:
     """Positions of the years a time preposition introduces ("… compatibilité électromagnétique en
     1997", "im Jahr 2000"): the question's time, not a word the act's text must hold (kept as a
-    term, it would ask the text to hold the year). Pure."""
+    term, it would ask the text to hold the year); and of the years a version frame introduces
+    (« dans sa version de 2017 », "version 2020", "as of 2018", « Stand 2017 »), with the frame's
+    words (:data:`_TIME_FRAME_WORDS` back to the first that is not one) when they hold a head word
+    (:data:`_TIME_FRAME_HEADS`) or end in "as of". Pure."""
     out = set()
     for i, t in enumerate(tokens):
         if i and _TIME_YEAR.fullmatch(t):
             prev = tokens[i - 1]
             if prev in _TIME_PREPOSITIONS or (prev in {"jahr", "jahre"} and i >= 2 and tokens[i - 2] == "im"):
                 out.add(i)
+            j = i - 1
+            while j >= 0 and tokens[j] in _TIME_FRAME_WORDS:
+                j -= 1
+            frame = tokens[j + 1:i]
+            if _TIME_FRAME_HEADS & set(frame) or frame[-2:] == ["as", "of"]:
+                out |= set(range(j + 1, i + 1))
     return out
 
 

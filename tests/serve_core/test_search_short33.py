@@ -1,0 +1,65 @@
+"""Acts asked by short title, popular name or as of a date (issue #15, short33): the reading fixes
+found by the short33 judgments, on the real fixture corpus."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from derive.index.query import parse_query
+from serve.core import LegalCore
+from serve.core.searchplan import time_years
+
+
+def _section(answer: dict[str, Any], publisher: str) -> dict[str, Any]:
+    return next(s for s in answer["publishers"] if s["publisher"] == publisher)
+
+
+@pytest.mark.parametrize(("query", "date"), [
+    ("Fassung vom 1. Januar 2021", "2021-01-01"), ("Stand 3. März 2010", "2010-03-03"),
+    ("am 15 Dezember 2019", "2019-12-15"), ("1. Oktober 2000", "2000-10-01"),
+])
+def test_german_dates_are_read(query: str, date: str) -> None:
+    assert [d.date for d in parse_query(query).dates] == [date]
+
+
+@pytest.mark.parametrize(("query", "residual"), [
+    ("loi budgétaire 2014 version applicable au 1er janvier 2018", "loi budgétaire 2014"),
+    ("Ausbildung der Polizei, in der Fassung vom 1. Januar 2021", "Ausbildung der Polizei,"),
+    ("Positionslimits, Stand 1. Januar 2024", "Positionslimits,"),
+    ("thresholds regulation 2013 as of 1 January 2015", "thresholds regulation 2013"),
+    ("règlement dans sa version en vigueur le 12 mai 2020", "règlement"),
+    ("loi du 1er janvier 2018", "loi du"),  # « du »: the act's own date, its form stays
+])
+def test_the_words_that_frame_a_date_as_the_questions_time_go_with_it(query: str, residual: str) -> None:
+    assert parse_query(query).residual == residual
+
+
+@pytest.mark.parametrize(("query", "kept"), [
+    ("rts credit risk adjustments version 2020", "rts credit risk adjustments"),
+    ("loi lycee clervaux dans sa version de 2017", "loi lycee clervaux"),
+    ("joint decision process as of 2018", "joint decision process"),
+    ("loi version applicable en 2015", "loi"),
+    ("loi de 1979 sur l aide", "loi de 1979 sur l aide"),  # « de 1979 »: the act's year
+    ("the law of 2015", "the law of 2015"),
+])
+def test_a_year_a_version_frame_introduces_is_the_questions_time(query: str, kept: str) -> None:
+    tokens = query.split()
+    consumed = time_years(tokens)
+    assert " ".join(t for i, t in enumerate(tokens) if i not in consumed) == kept
+
+
+@pytest.mark.parametrize("query", [
+    "loi enseignement fondamental, Fassung vom 1. Januar 2015",
+    "loi enseignement fondamental dans sa version de 2015",
+    "loi enseignement fondamental version applicable au 1er janvier 2015",
+])
+def test_an_act_asked_as_of_a_date_is_found_by_its_own_words_not_by_relaxation(fixture_core: LegalCore,
+                                                                                query: str) -> None:
+    answer = fixture_core.call("search", {"query": query, "as_of": "2015-01-01", "fuzzy": "off"})
+    lu = _section(answer, "lu-legilux")
+    assert lu["query_plan"]["terms"] == ["loi", "enseignement", "fondamental"]
+    assert lu["query_relaxed"] is None
+    assert lu["hits"][0]["work"] == "lu-legilux:loi-2009-02-06-n3"
+    assert lu["hits"][0]["match_reasons"] == ["keyword"]
