@@ -63,3 +63,35 @@ def test_an_act_asked_as_of_a_date_is_found_by_its_own_words_not_by_relaxation(f
     assert lu["query_relaxed"] is None
     assert lu["hits"][0]["work"] == "lu-legilux:loi-2009-02-06-n3"
     assert lu["hits"][0]["match_reasons"] == ["keyword"]
+
+
+# --- an EU act asked by its form and year: "VAT Rates Directive 2022", "thresholds regulation 2013"
+
+
+def _mentions(section: dict[str, Any]) -> list[tuple[str, list[str]]]:
+    return [(m["reason"], m["works"]) for m in section["query_plan"]["work_mentions"]]
+
+
+def test_an_eu_act_asked_by_its_form_and_year_comes_first(fixture_core: LegalCore) -> None:
+    # the CRR (Regulation No 575/2013) holds every word too and came first; of the 2013 regulations,
+    # only No 1336/2013's whole title holds "thresholds" (its shortest title ends after the acts it amends)
+    answer = fixture_core.call("search", {"query": "application thresholds regulation 2013", "fuzzy": "off"})
+    eu = _section(answer, "eu-eurlex")
+    assert _mentions(eu) == [("typed_reference", ["eu-eurlex:32013r1336"])]
+    assert [h["work"] for h in eu["hits"][:2]] == ["eu-eurlex:32013r1336", "eu-eurlex:32013r0575"]
+
+
+def test_an_eu_act_asked_by_its_form_and_year_answers_when_its_text_lacks_a_word(fixture_core: LegalCore) -> None:
+    answer = fixture_core.call("search", {"query": "public procurement thresholds regulation 2013", "fuzzy": "off"})
+    eu = _section(answer, "eu-eurlex")
+    assert eu["hits"][0]["work"] == "eu-eurlex:32013r1336"
+    assert eu["hits"][0]["match_reasons"][0] == "typed_reference"
+
+
+@pytest.mark.parametrize("query", [
+    "procurement thresholds regulation 2014",  # no 2014 regulation is titled so
+    "règlement grand-ducal sur les seuils de 2013",  # a Luxembourg form: no EUR-Lex reference
+])
+def test_no_eu_act_is_named_by_another_year_or_a_luxembourg_form(fixture_core: LegalCore, query: str) -> None:
+    eu = _section(fixture_core.call("search", {"query": query, "fuzzy": "off"}), "eu-eurlex")
+    assert not any(reason == "typed_reference" for reason, _ in _mentions(eu))
