@@ -113,3 +113,16 @@ def test_a_held_name_without_an_ordinal_still_resolves(fixture_core: LegalCore) 
                   "eu-eurlex")
     assert _mentions(eu) == [("contained_alias", ["eu-eurlex:32013r0575"])] or \
         _mentions(eu) == [("contained_publisher_short_title", ["eu-eurlex:32013r0575"])]
+
+
+# --- an article number the named act's own text cites ("derogating from Article 193 of …")
+
+
+def test_an_article_the_asked_act_cites_is_searched_as_its_words(fixture_core: LegalCore) -> None:
+    # no provision numbered 30 holds these words: the Czech coal-mining decision's text cites
+    # "Article 30(1) of Directive 2004/17/EC"; it was answered only by its metadata
+    answer = fixture_core.call("search", {"query": "coal mining Czech Republic Article 30 decision", "fuzzy": "off"})
+    eu = _section(answer, "eu-eurlex")
+    assert eu["query_plan"]["article_key"] == "30"
+    assert eu["hits"][0]["work"] == "eu-eurlex:32011d0306"
+    assert eu["hits"][0]["match_reasons"] == ["keyword"]

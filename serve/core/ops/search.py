@@ -1486,6 +1486,14 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         _merge(hits, rows, ["exact_identifier"], seen, newest=True)
     elif plan.article_key:
         _article_lanes(conn, plan, filters, options, out, seen, once)
+        if not hits and plan.terms and not plan.constraints and not plan.boost and plan.article_key.isdigit():
+            # no act named and no provision of that number holds the words: the article is one the
+            # named act's own text cites ("derogating from Article 193 of Directive 2006/112/EC"),
+            # so its number is one of the words (one more search, only when the first is empty, of
+            # the provisions holding every word: neither relaxed nor partial, the answers after it stay)
+            cited = replace(plan, article_key=None, terms=[*plan.terms, plan.article_key])
+            _keyword_lanes(conn, cited, filters, replace(options, relax=False, partial=False), known, out, seen,
+                           lambda key, compute: once("cited_article:" + key, compute), index)
     elif plan.terms:
         _keyword_lanes(conn, plan, filters, options, known, out, seen, once, index)
     named = bool(plan.constraints) and not plan.explicit_works
