@@ -90,6 +90,7 @@ def test_an_eu_act_asked_by_its_form_and_year_answers_when_its_text_lacks_a_word
 
 @pytest.mark.parametrize("query", [
     "procurement thresholds regulation 2014",  # no 2014 regulation is titled so
+    "Regulation (EU) No 9999/2013 on application thresholds",  # the year of an act number not held
     "règlement grand-ducal sur les seuils de 2013",  # a Luxembourg form: no EUR-Lex reference
 ])
 def test_no_eu_act_is_named_by_another_year_or_a_luxembourg_form(fixture_core: LegalCore, query: str) -> None:

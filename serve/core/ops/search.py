@@ -3423,7 +3423,9 @@ def _plan(ctx: CallContext, index: MountedIndex, parsed: Any, args: dict[str, An
         plan.intent = str(args["role"])
     if not args["works"] and not plan.strong:
         with index.session(ctx.deadline_seconds) as conn:
-            typed = typed_references(conn, index, parsed.raw, plan.terms)
+            # an EU act number's year ("Verordnung (EU) 2022/868") is the number's, not a typed year
+            typed = typed_references(conn, index, parsed.raw, plan.terms) \
+                if not (plan.act_number and index.publisher.value == "eu-eurlex") else []
         typed += dated_references(index, parsed.raw)
         if typed:
             plan.mentions.extend(typed)
