@@ -127,3 +127,11 @@ def test_an_article_the_asked_act_cites_is_searched_as_its_words(fixture_core: L
     assert eu["query_plan"]["article_key"] == "30"
     assert eu["hits"][0]["work"] == "eu-eurlex:32011d0306"
     assert eu["hits"][0]["match_reasons"] == ["keyword"]
+
+
+def test_rts_is_searched_with_the_regulatory_technical_standards_it_abbreviates(fixture_core: LegalCore) -> None:
+    # a reviewed synonym (derive/index/synonyms.json, short33, fit): no provision writes "RTS"
+    answer = fixture_core.call("search", {"query": "RTS on position management controls", "fuzzy": "off"})
+    eu = _section(answer, "eu-eurlex")
+    assert eu["hits"][0]["work"] == "eu-eurlex:32022r1299"
+    assert eu["hits"][0]["match_reasons"] == ["keyword"]
