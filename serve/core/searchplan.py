@@ -247,20 +247,22 @@ def _prefer_in_force(works: list[int], profiles: Mapping[int, ranking.WorkProfil
 #: another act of a series: "Eighteenth VAT Directive", « troisième directive anti-blanchiment »,
 #: "Zweite Bankrechtsrichtlinie" name the eighteenth, third, second act, not the one the name alone
 #: stands for (:func:`ordinal_word`, :func:`_name_mentions`).
-ORDINALS = frozenset(
-    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth "
-    "fifteenth sixteenth seventeenth eighteenth nineteenth twentieth "
-    "premier premiere deuxieme second seconde troisieme quatrieme cinquieme sixieme septieme huitieme neuvieme "
-    "dixieme onzieme douzieme treizieme quatorzieme quinzieme seizieme vingtieme "
-    "erste ersten erster zweite zweiten dritte dritten vierte vierten funfte funften sechste sechsten "
-    "siebte siebten achte achten neunte neunten zehnte zehnten".split())
+ORDINALS = frozenset({
+    "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh",
+    "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth",
+    "twentieth", "premier", "premiere", "deuxieme", "seconde", "troisieme", "quatrieme", "cinquieme", "sixieme",
+    "septieme", "huitieme", "neuvieme", "dixieme", "onzieme", "douzieme", "treizieme", "quatorzieme", "quinzieme",
+    "seizieme", "vingtieme", "erste", "ersten", "erster", "zweite", "zweiten", "dritte", "dritten", "vierte",
+    "vierten", "funfte", "funften", "sechste", "sechsten", "siebte", "siebten", "achte", "achten", "neunte",
+    "neunten", "zehnte", "zehnten"
+})
 #: An ordinal of at least this many letters is read with one typing slip ("eigthteenth").
 ORDINAL_SLIP_LETTERS = 7
 
 
 def ordinal_word(word: str) -> bool:
     """Whether ``word`` (normalised) is an ordinal of :data:`ORDINALS`, or one of at least
-    :data:`ORDINAL_SLIP_LETTERS` letters with one letter added, dropped, changed or two swapped. Pure."""
+    :data:`ORDINAL_SLIP_LETTERS` letters with one letter added, dropped or changed. Pure."""
     return word in ORDINALS or (len(word) >= ORDINAL_SLIP_LETTERS and any(
         abs(len(word) - len(o)) <= 1 and edit_distance(word, o) <= 1 for o in ORDINALS if len(o) >= ORDINAL_SLIP_LETTERS))
 
