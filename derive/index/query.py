@@ -11,7 +11,9 @@ Pure and index-free: the legal core matches the parts against a mounted catalogu
 - **Article**: ``Article 6``, ``art. 1er``, ``Art. 42ter``, ``article L. 111-1`` → an
   :func:`~derive.index.text.article_key` (``1er`` ↔ ``1``; ``42`` never ↔ ``42ter``).
 - **Dates**: ISO ``2021-01-01``, ``1er janvier 2021``, ``1 January 2021``, ``January 1, 2021``,
-  ``01/01/2021`` (day first). Reported, never silently applied as a filter.
+  ``1. Januar 2021``, ``01/01/2021`` (day first). Reported, never silently applied as a filter. The
+  words that frame a date as the question's time just before it (« version applicable au », "as of",
+  « in der Fassung vom », « Stand ») go with it: they are no words of the act.
 - **Terms**: what is left, normalised, without conversational stop words; ``"quoted text"``
   stays one phrase.
 """
@@ -39,13 +41,23 @@ _MONTHS = {
     "septembre": 9, "octobre": 10, "novembre": 11, "decembre": 12,
     "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7, "august": 8,
     "september": 9, "october": 10, "november": 11, "december": 12,
+    "januar": 1, "janner": 1, "februar": 2, "marz": 3, "maerz": 3, "juni": 6, "juli": 7, "oktober": 10,
+    "dezember": 12,
 }
 _MONTH_NAMES = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _ISO_DATE = re.compile(r"(?<![\d-])(\d{4})-(\d{2})-(\d{2})(?![\d-])")
-_DMY_WORDS = re.compile(r"\b(\d{1,2})(?:er|re|st|nd|rd|th)?\s+(" + _MONTH_NAMES + r")\s+(\d{4})\b")
+_DMY_WORDS = re.compile(r"\b(\d{1,2})(?:er|re|st|nd|rd|th|\.)?\s+(" + _MONTH_NAMES + r")\s+(\d{4})\b")
 _MDY_WORDS = re.compile(r"\b(" + _MONTH_NAMES + r")\s+(\d{1,2}),?\s+(\d{4})\b")
 _DMY_NUM = re.compile(r"(?<![\d/.])(\d{1,2})[/.](\d{1,2})[/.](\d{4})(?![\d/.])")
 _PHRASE = re.compile(r'"([^"]+)"')
+#: The words that frame a date as the question's time, just before it (folded): « version applicable
+#: au », « dans sa version en vigueur le », "as of", "in force on", « in der Fassung vom », « Stand ».
+#: They belong to the date, not to the act's words.
+_TIME_FRAME = re.compile(
+    r"(?:\b(?:(?:dans sa|in (?:its|der|the)) )?(?:version|fassung)(?: (?:consolidee|consolidated|coordonnee))?"
+    r"(?: (?:applicable|en vigueur|in force|valable|geltenden?|gultig))?(?: (?:au|le|du|on|at|of|vom|am))?"
+    r"|\bas (?:of|at|in force on)|\b(?:en vigueur|applicable|in force|valid|valable|gultig|in kraft) (?:au|le|on|at|am|ab)"
+    r"|\bstand(?: (?:vom|am))?|\ba la date du)[\s,:]+$")
 
 STOP_WORDS = frozenset(["a", "about", "according", "an", "and", "are", "as", "at", "au", "aux", "be", "between", "by", "ce", "ces", "comment", "compare", "concerning", "dans", "de", "des", "did", "do", "does", "du", "en", "est", "et", "for", "from", "how", "i", "in", "into", "is", "it", "its", "la", "le", "les", "me", "my", "of", "on", "or", "par", "please", "pour", "que", "quel", "quelle", "quelles", "quels", "qui", "quoi", "regarding", "say", "says", "show", "sur", "tell", "than", "that", "the", "their", "them", "this", "to", "un", "une", "was", "what", "whats", "when", "where", "which", "who", "why", "with"])
 
@@ -107,7 +119,9 @@ def _dates(folded: str, spans: list[tuple[int, int]]) -> list[DateMention]:
         for m in pattern.finditer(folded):
             iso = convert(m)
             if iso and _free(spans, *m.span()):
-                spans.append(m.span())
+                frame = _TIME_FRAME.search(folded, 0, m.start())
+                start = frame.start() if frame is not None and _free(spans, frame.start(), m.start()) else m.start()
+                spans.append((start, m.end()))
                 found.append((m.start(), DateMention(m.group(), iso)))
     return [d for _, d in sorted(found, key=lambda x: x[0])]
 

@@ -68,7 +68,7 @@ from typing import Any
 from derive.index import analysis, relax, xlang
 from derive.index.identifiers import celex_numbers, celex_to_slug
 from derive.index.query import STOP_WORDS, ParsedQuery, ngrams
-from derive.index.text import fold, normalize
+from derive.index.text import edit_distance, fold, normalize
 from serve.core import ranking
 from serve.core.mount import Catalogue, MountedIndex
 
@@ -243,6 +243,30 @@ def _prefer_in_force(works: list[int], profiles: Mapping[int, ranking.WorkProfil
     return best[0] if len(best) == 1 else None
 
 
+#: Ordinal words (EN, FR, DE; normalised) that, just before a name held inside a question, number
+#: another act of a series: "Eighteenth VAT Directive", « troisième directive anti-blanchiment »,
+#: "Zweite Bankrechtsrichtlinie" name the eighteenth, third, second act, not the one the name alone
+#: stands for (:func:`ordinal_word`, :func:`_name_mentions`).
+ORDINALS = frozenset({
+    "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh",
+    "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth",
+    "twentieth", "premier", "premiere", "deuxieme", "seconde", "troisieme", "quatrieme", "cinquieme", "sixieme",
+    "septieme", "huitieme", "neuvieme", "dixieme", "onzieme", "douzieme", "treizieme", "quatorzieme", "quinzieme",
+    "seizieme", "vingtieme", "erste", "ersten", "erster", "zweite", "zweiten", "dritte", "dritten", "vierte",
+    "vierten", "funfte", "funften", "sechste", "sechsten", "siebte", "siebten", "achte", "achten", "neunte",
+    "neunten", "zehnte", "zehnten"
+})
+#: An ordinal of at least this many letters is read with one typing slip ("eigthteenth").
+ORDINAL_SLIP_LETTERS = 7
+
+
+def ordinal_word(word: str) -> bool:
+    """Whether ``word`` (normalised) is an ordinal of :data:`ORDINALS`, or one of at least
+    :data:`ORDINAL_SLIP_LETTERS` letters with one letter added, dropped or changed. Pure."""
+    return word in ORDINALS or (len(word) >= ORDINAL_SLIP_LETTERS and any(
+        abs(len(word) - len(o)) <= 1 and edit_distance(word, o) <= 1 for o in ORDINALS if len(o) >= ORDINAL_SLIP_LETTERS))
+
+
 def _name_mentions(index: MountedIndex, tokens: list[str], whole: str, plan: Plan,
                    profiles: Mapping[int, ranking.WorkProfile] | None = None,
                    frequent: Frequent | None = None, enacted: Enacted | None = None) -> set[int]:
@@ -252,7 +276,7 @@ def _name_mentions(index: MountedIndex, tokens: list[str], whole: str, plan: Pla
         if consumed & set(range(start, end)) or all(t in STOP_WORDS for t in tokens[start:end]):
             continue
         entries = [e for e in index.catalogue.names.get(phrase, []) if _eligible(e.kind, phrase)]
-        if not entries:
+        if not entries or (start and ordinal_word(tokens[start - 1])):
             continue
         kind = min(entries, key=lambda e: list(_KIND_REASON).index(e.kind)).kind
         works = sorted({e.work_rowid for e in entries if e.kind == kind})
@@ -730,18 +754,36 @@ def _role(profiles: Mapping[int, ranking.WorkProfile], work: int) -> str | None:
 #: "during 1990"), not a word of the act: "loi de 1979" (of) names the act's year and stays.
 _TIME_PREPOSITIONS = frozenset({"en", "in", "im", "during", "durant", "pendant"})
 _TIME_YEAR = re.compile(r"(?:1[89]|20)\d\d")
+#: Words that ask for the act's state in a year ("dans sa version de 2017", "version 2020", "as of
+#: 2018", "Stand 2017", "Fassung 2000", « version applicable en 2015 »): a run of frame words just
+#: before the year holding one of these heads (or ending in "as of") …
+_TIME_FRAME_HEADS = frozenset({"version", "versions", "fassung", "stand"})
+_TIME_FRAME_LINKS = frozenset({"de", "du", "of", "vom", "von", "from"})
+#: … the frame words (links, prepositions and the words of « version consolidée applicable »).
+_TIME_FRAME_WORDS = _TIME_FRAME_HEADS | _TIME_FRAME_LINKS | _TIME_PREPOSITIONS | frozenset(
+    {"as", "at", "dans", "sa", "its", "the", "der", "au", "le", "applicable", "vigueur", "force", "consolidee",
+     "consolidated", "geltende", "geltenden", "gultig", "gultigen", "valid"})
 
 
 def time_years(tokens: Sequence[str]) -> set[int]:
     """Positions of the years a time preposition introduces ("… compatibilité électromagnétique en
     1997", "im Jahr 2000"): the question's time, not a word the act's text must hold (kept as a
-    term, it would ask the text to hold the year). Pure."""
+    term, it would ask the text to hold the year); and of the years a version frame introduces
+    (« dans sa version de 2017 », "version 2020", "as of 2018", « Stand 2017 »), with the frame's
+    words (:data:`_TIME_FRAME_WORDS` back to the first that is not one) when they hold a head word
+    (:data:`_TIME_FRAME_HEADS`) or end in "as of". Pure."""
     out = set()
     for i, t in enumerate(tokens):
         if i and _TIME_YEAR.fullmatch(t):
             prev = tokens[i - 1]
             if prev in _TIME_PREPOSITIONS or (prev in {"jahr", "jahre"} and i >= 2 and tokens[i - 2] == "im"):
                 out.add(i)
+            j = i - 1
+            while j >= 0 and tokens[j] in _TIME_FRAME_WORDS:
+                j -= 1
+            frame = tokens[j + 1:i]
+            if _TIME_FRAME_HEADS & set(frame) or frame[-2:] == ["as", "of"]:
+                out |= set(range(j + 1, i + 1))
     return out
 
 

@@ -1487,6 +1487,14 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         _merge(hits, rows, ["exact_identifier"], seen, newest=True)
     elif plan.article_key:
         _article_lanes(conn, plan, filters, options, out, seen, once)
+        if not hits and plan.terms and not plan.constraints and not plan.boost and plan.article_key.isdigit():
+            # no act named and no provision of that number holds the words: the article is one the
+            # named act's own text cites ("derogating from Article 193 of Directive 2006/112/EC"),
+            # so its number is one of the words (one more search, only when the first is empty, of
+            # the provisions holding every word: neither relaxed nor partial, the answers after it stay)
+            cited = replace(plan, article_key=None, terms=[*plan.terms, plan.article_key])
+            _keyword_lanes(conn, cited, filters, replace(options, relax=False, partial=False), known, out, seen,
+                           lambda key, compute: once("cited_article:" + key, compute), index)
     elif plan.terms:
         _keyword_lanes(conn, plan, filters, options, known, out, seen, once, index)
     named = bool(plan.constraints) and not plan.explicit_works
@@ -3416,7 +3424,9 @@ def _plan(ctx: CallContext, index: MountedIndex, parsed: Any, args: dict[str, An
         plan.intent = str(args["role"])
     if not args["works"] and not plan.strong:
         with index.session(ctx.deadline_seconds) as conn:
-            typed = typed_references(conn, index, parsed.raw, plan.terms)
+            # an EU act number's year ("Verordnung (EU) 2022/868") is the number's, not a typed year
+            typed = typed_references(conn, index, parsed.raw, plan.terms) \
+                if not (plan.act_number and index.publisher.value == "eu-eurlex") else []
         typed += dated_references(index, parsed.raw)
         if typed:
             plan.mentions.extend(typed)
@@ -3632,8 +3642,36 @@ def works_hold_any(conn: sqlite3.Connection, works: Sequence[int], words: Sequen
 #: Act forms of a typed reference (``la loi de 1968 sur la nationalité``) → the slug prefix of the
 #: publisher's identifiers of that form (``loi-1968-02-22-n1``).
 TYPED_FORMS = {"loi": "loi", "lois": "loi"}
+#: EUR-Lex act forms of a typed reference ("VAT Rates Directive 2022", « directive sur les taux de TVA
+#: de 2022 », "Verordnung … 2013") → the CELEX type letter of that form (``32022L0542``: ``l``, year 2022).
+EU_TYPED_FORMS = {"directive": "l", "directives": "l", "richtlinie": "l", "regulation": "r", "regulations": "r",
+                  "reglement": "r", "reglements": "r", "verordnung": "r", "decision": "d", "beschluss": "d"}
+#: Words that make a form word a Luxembourg form (« règlement grand-ducal de 2016 »): no EUR-Lex reference.
+_LU_FORM_WORDS = frozenset({"grand", "ducal", "grandducal", "rgd", "loi", "lois", "arrete", "gesetz"})
 _YEAR = re.compile(r"(?:1[89]|20)\d\d")
+_CELEX_PRINCIPAL = re.compile(r"3((?:19|20)\d\d)([lrd])\d{4}")
 _BY_YEAR: weakref.WeakKeyDictionary[MountedIndex, dict[str, list[int]]] = weakref.WeakKeyDictionary()
+
+
+def _works_by_form_year(index: MountedIndex) -> dict[str, list[int]]:
+    """The mounted catalogue's works by ``<form>-<year>``: a Legilux slug's form and year
+    (``loi-1968``), a EUR-Lex principal act's CELEX type letter and year (``l-2022``; corrigenda
+    left out); read once per mounted index."""
+    by_year = _BY_YEAR.get(index)
+    if by_year is None:
+        by_year = {}
+        eurlex = index.publisher.value == "eu-eurlex"
+        for slug, rowid in index.catalogue.rowid_of.items():
+            if eurlex:
+                celex = _CELEX_PRINCIPAL.fullmatch(slug)
+                if celex:
+                    by_year.setdefault(f"{celex.group(2)}-{celex.group(1)}", []).append(rowid)
+                continue
+            form, _, rest = slug.partition("-")
+            if rest[:4].isdigit():
+                by_year.setdefault(f"{form}-{rest[:4]}", []).append(rowid)
+        _BY_YEAR[index] = by_year
+    return by_year
 
 
 def typed_references(conn: sqlite3.Connection, index: MountedIndex, query: str, terms: Sequence[str]) -> list[Mention]:
@@ -3641,30 +3679,79 @@ def typed_references(conn: sqlite3.Connection, index: MountedIndex, query: str, 
     nationalité``: for each year the query names next to an act form, the one act of that form and
     year whose title subject holds most of the query's other words (some of them), when exactly one
     does (reason ``typed_reference``; it ranks first without restricting the answer). The year and
-    the words are the user's; the act is the publisher's only one that fits both."""
+    the words are the user's; the act is the publisher's only one that fits both. On EUR-Lex the
+    forms are a directive's, a regulation's and a decision's (:data:`EU_TYPED_FORMS`, "VAT Rates
+    Directive 2022") and the years the question's search words hold (not its time: « as of 1 January
+    2015 », « en 2015 »); a question naming a Luxembourg form (:data:`_LU_FORM_WORDS`) names none."""
     words = normalize(query).split()
-    forms = sorted({TYPED_FORMS[w] for w in words if w in TYPED_FORMS})
-    years = list(dict.fromkeys(w for w in words if _YEAR.fullmatch(w)))
-    subject = [[t] for t in terms if t not in TYPED_FORMS and not t.isdigit()]
+    if index.publisher.value == "eu-eurlex":
+        if _LU_FORM_WORDS & set(words):
+            return []
+        forms = sorted({EU_TYPED_FORMS[w] for w in words if w in EU_TYPED_FORMS})
+        years = list(dict.fromkeys(t for t in terms if _YEAR.fullmatch(t)))
+        subject = [[t] for t in terms if t not in EU_TYPED_FORMS and not t.isdigit()]
+    else:
+        forms = sorted({TYPED_FORMS[w] for w in words if w in TYPED_FORMS})
+        years = list(dict.fromkeys(w for w in words if _YEAR.fullmatch(w)))
+        subject = [[t] for t in terms if t not in TYPED_FORMS and not t.isdigit()]
     if not forms or not years or not subject:
         return []
-    by_year = _BY_YEAR.get(index)
-    if by_year is None:
-        by_year = {}
-        for slug, rowid in index.catalogue.rowid_of.items():
-            form, _, rest = slug.partition("-")
-            if rest[:4].isdigit():
-                by_year.setdefault(f"{form}-{rest[:4]}", []).append(rowid)
-        _BY_YEAR[index] = by_year
+    by_year = _works_by_form_year(index)
     out = []
     for year in years:
         candidates = sorted({w for form in forms for w in by_year.get(f"{form}-{year}", [])})
-        precision = works_subject_precision(conn, candidates, subject, index)
-        best = max(precision.values(), default=0.0)
+        if index.publisher.value == "eu-eurlex":
+            precision = _eu_typed_fit(conn, candidates, [g[0] for g in subject], index)
+        else:
+            precision = {w: (p, 0.0) for w, p in works_subject_precision(conn, candidates, subject, index).items()}
+        best = max(precision.values(), default=(0.0, 0.0))
         chosen = [w for w, value in precision.items() if value == best]
-        if best > 0 and len(chosen) == 1:
+        if best[0] > 0 and len(chosen) == 1:
             out.append(Mention(f"{forms[0]} {year}", "resolved", "typed_reference", chosen, soft=True))
     return out
+
+
+#: Subject words of a EUR-Lex typed reference looked up in the candidates' names (one statement each).
+TYPED_WORDS_MAX = 6
+
+
+def _titles_holding(conn: sqlite3.Connection, works: Sequence[int], words: Sequence[str]) -> dict[int, float]:
+    """Per work of ``works``, the share of ``words`` (the first :data:`TYPED_WORDS_MAX`, each as its
+    light stem's prefix, :func:`_fts_word`) that its names hold — its whole official titles in every
+    language, short titles and aliases. A EUR-Lex act's shortest title ends after the acts it amends or
+    supplements ("Commission Regulation (EU) No 1336/2013 … amending Directives 2004/17/EC, 2004/18/EC
+    and 2009/81/EC"), so its title subject (:func:`works_subject_precision`) says nothing of what it is
+    about; its whole titles do ("… in respect of the application thresholds …")."""
+    words = list(dict.fromkeys(w for w in words if " " not in w))[:TYPED_WORDS_MAX]
+    if not works or not words:
+        return {}
+    marks = ",".join("?" * len(works))
+    held: dict[int, int] = dict.fromkeys(works, 0)
+    for word in words:
+        for (rowid,) in conn.execute(f"SELECT rowid FROM work_fts WHERE work_fts MATCH ? AND rowid IN ({marks})",
+                                     ["{titles short_titles aliases} : " + _fts_word(word), *works]):
+            held[int(rowid)] += 1
+    return {w: n / len(words) for w, n in held.items()}
+
+
+def _eu_typed_fit(conn: sqlite3.Connection, works: Sequence[int], words: Sequence[str],
+                  index: MountedIndex) -> dict[int, tuple[float, float]]:
+    """How well each EUR-Lex act of a typed reference's form and year fits the question's subject
+    words: the share of them its names hold (:func:`_titles_holding`), then — between acts whose names
+    hold as many — the largest share of a title subject's words the question holds, over the subjects
+    of its titles in each language and the shortest (:func:`works_subject_precision`, its subjects
+    read once per mounted index): « taux de TVA » fits the directive « … en ce qui concerne les taux de
+    taxe sur la valeur ajoutée » better than one that only names VAT fraud."""
+    held = _titles_holding(conn, works, words)
+    works_subject_precision(conn, works, [[w] for w in words], index)
+    subjects = _SUBJECT_WORDS.get(index, {})
+    asked = frozenset(words)
+    fit = {}
+    for w, share in held.items():
+        known = subjects.get(w)
+        titled = [known.shortest, *known.by_language.values()] if known is not None else []
+        fit[w] = (share, max((ranking.title_precision(t, asked) for t in titled), default=0.0))
+    return fit
 
 
 #: Works a name-shaped query may name by a near-phrase of their names (more say nothing of one act).
