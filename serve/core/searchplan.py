@@ -68,7 +68,7 @@ from typing import Any
 from derive.index import analysis, relax, xlang
 from derive.index.identifiers import celex_numbers, celex_to_slug
 from derive.index.query import STOP_WORDS, ParsedQuery, ngrams
-from derive.index.text import edit_distance, fold, normalize
+from derive.index.text import fold, normalize
 from serve.core import ranking
 from serve.core.mount import Catalogue, MountedIndex
 
@@ -243,30 +243,6 @@ def _prefer_in_force(works: list[int], profiles: Mapping[int, ranking.WorkProfil
     return best[0] if len(best) == 1 else None
 
 
-#: Ordinal words (EN, FR, DE; normalised) that, just before a name held inside a question, number
-#: another act of a series: "Eighteenth VAT Directive", « troisième directive anti-blanchiment »,
-#: "Zweite Bankrechtsrichtlinie" name the eighteenth, third, second act, not the one the name alone
-#: stands for (:func:`ordinal_word`, :func:`_name_mentions`).
-ORDINALS = frozenset({
-    "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh",
-    "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth",
-    "twentieth", "premier", "premiere", "deuxieme", "seconde", "troisieme", "quatrieme", "cinquieme", "sixieme",
-    "septieme", "huitieme", "neuvieme", "dixieme", "onzieme", "douzieme", "treizieme", "quatorzieme", "quinzieme",
-    "seizieme", "vingtieme", "erste", "ersten", "erster", "zweite", "zweiten", "dritte", "dritten", "vierte",
-    "vierten", "funfte", "funften", "sechste", "sechsten", "siebte", "siebten", "achte", "achten", "neunte",
-    "neunten", "zehnte", "zehnten"
-})
-#: An ordinal of at least this many letters is read with one typing slip ("eigthteenth").
-ORDINAL_SLIP_LETTERS = 7
-
-
-def ordinal_word(word: str) -> bool:
-    """Whether ``word`` (normalised) is an ordinal of :data:`ORDINALS`, or one of at least
-    :data:`ORDINAL_SLIP_LETTERS` letters with one letter added, dropped or changed. Pure."""
-    return word in ORDINALS or (len(word) >= ORDINAL_SLIP_LETTERS and any(
-        abs(len(word) - len(o)) <= 1 and edit_distance(word, o) <= 1 for o in ORDINALS if len(o) >= ORDINAL_SLIP_LETTERS))
-
-
 def _name_mentions(index: MountedIndex, tokens: list[str], whole: str, plan: Plan,
                    profiles: Mapping[int, ranking.WorkProfile] | None = None,
                    frequent: Frequent | None = None, enacted: Enacted | None = None) -> set[int]:
@@ -276,7 +252,7 @@ def _name_mentions(index: MountedIndex, tokens: list[str], whole: str, plan: Pla
         if consumed & set(range(start, end)) or all(t in STOP_WORDS for t in tokens[start:end]):
             continue
         entries = [e for e in index.catalogue.names.get(phrase, []) if _eligible(e.kind, phrase)]
-        if not entries or (start and ordinal_word(tokens[start - 1])):
+        if not entries:
             continue
         kind = min(entries, key=lambda e: list(_KIND_REASON).index(e.kind)).kind
         works = sorted({e.work_rowid for e in entries if e.kind == kind})

@@ -98,24 +98,6 @@ def test_no_eu_act_is_named_by_another_year_or_a_luxembourg_form(fixture_core: L
     assert not any(reason == "typed_reference" for reason, _ in _mentions(eu))
 
 
-# --- an ordinal before a held name numbers another act of its series ("Eighteenth VAT Directive")
-
-
-@pytest.mark.parametrize("query", ["Second Capital Requirements Regulation", "zweite Capital Requirements Regulation",
-                                   "Seventth Capital Requirements Regulation"])
-def test_an_ordinal_before_a_held_name_does_not_resolve_it(fixture_core: LegalCore, query: str) -> None:
-    eu = _section(fixture_core.call("search", {"query": query, "fuzzy": "off"}), "eu-eurlex")
-    assert eu["query_plan"]["work_mentions"] == []
-    assert "capital" in eu["query_plan"]["terms"]
-
-
-def test_a_held_name_without_an_ordinal_still_resolves(fixture_core: LegalCore) -> None:
-    eu = _section(fixture_core.call("search", {"query": "the Capital Requirements Regulation", "fuzzy": "off"}),
-                  "eu-eurlex")
-    assert _mentions(eu) == [("contained_alias", ["eu-eurlex:32013r0575"])] or \
-        _mentions(eu) == [("contained_publisher_short_title", ["eu-eurlex:32013r0575"])]
-
-
 # --- an article number the named act's own text cites ("derogating from Article 193 of …")
 
 
