@@ -2710,6 +2710,7 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
     if out.gate("relax", not hits) and options.relax:
         out.relaxation_withheld = relaxation_withheld(conn, plan.terms, groups, filters)
         fillers = translated_fillers(plan, out.relaxation_withheld)
+        fillers = [f for f in fillers if f not in titled_fillers(conn, fillers)]
         if fillers:  # only untranslated words withheld it (if any did)
             out.relaxation_withheld = None
         if out.relaxation_withheld is None:
@@ -2826,6 +2827,33 @@ def held_cognates(conn: sqlite3.Connection, plan: Plan, fillers: Sequence[str]) 
     alternatives = {f: [t for t in cognates.get(f, []) if analysis.expandable(t)] for f in fillers}
     docs = held_docs(conn, sorted({t for ts in alternatives.values() for t in ts}))
     return [f for f in fillers if any(docs.get(t, 0) for t in alternatives[f])]
+
+
+def titled_fillers(conn: sqlite3.Connection, fillers: Sequence[str]) -> list[str]:
+    """The ``fillers`` of a translated question (:func:`translated_fillers`) that are specific words of
+    the searched index's titles: held as written by the title or short title of at least one work and
+    at most :data:`SPECIFIC_NAME_WORKS`. Such a word names what the question is about — an institution,
+    a school, a programme, a word French spells as English does (« Loi … portant création du
+    Sportlycée », « directive INSPIRE », « qualification initiale ») — it is not a verb or particle
+    nothing translates, so the relaxation keeps it (issue #15, concept33: "Nach welchen sportlichen
+    Kriterien werden Schüler im Sportlycée aufgenommen?" dropped « sportlycee » with « aufgenommen »
+    and was answered by chance holders of « critères sportifs »). A word in more names is an ordinary
+    word of titles (« budget », « organisation »): no evidence, dropped as before. A phrase or a word
+    of fewer than :data:`NAMED_FILLER_MIN_LETTERS` letters is never one. One FTS look-up per filler
+    over the works' names."""
+    named: list[str] = []
+    for word in fillers:
+        if " " in word or len(word) < NAMED_FILLER_MIN_LETTERS or not word.isalpha():
+            continue
+        holders = conn.execute("SELECT count(*) FROM (SELECT 1 FROM work_fts WHERE work_fts MATCH ? LIMIT ?)",
+                               (f'{{titles short_titles}} : "{word}"', SPECIFIC_NAME_WORKS + 1)).fetchone()[0]
+        if 0 < int(holders) <= SPECIFIC_NAME_WORKS:
+            named.append(word)
+    return named
+
+
+#: A filler of fewer letters is never kept as a name (:func:`titled_fillers`).
+NAMED_FILLER_MIN_LETTERS = 5
 
 
 def translated_fillers(plan: Plan, withheld: dict[str, Any] | None) -> list[str]:
