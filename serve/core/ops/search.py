@@ -2003,7 +2003,8 @@ def route_sections(sections: list[Answer]) -> None:
     if direct:
         for section in sections:
             if section.get("hits") and not _direct(section) and not titled_over(section, direct) \
-                    and not fits_over(section, direct) and not translated_titled_over(section, direct):
+                    and not fits_over(section, direct) and not translated_titled_over(section, direct) \
+                    and not fits_better(section, direct):
                 _route_out(section, "another publisher holds every word of the query", None, None)
     covers = [routing_coverage(s) for s in sections]
     known = [c for c in covers if isinstance(c, float | int)]
@@ -2108,6 +2109,26 @@ def fits_over(section: Answer, holders: Sequence[Answer]) -> bool:
     cover = routing_coverage(section) or 0.0
     return all(fit - float(h.get("top_title_match") or 0.0) >= ROUTING_MARGIN
                and float(routing_coverage(h) or 0.0) <= cover for h in holders)
+
+
+def fits_better(section: Answer, holders: Sequence[Answer]) -> bool:
+    """Whether a section of weaker matches is not dominated by the ``holders`` (sections holding every
+    word): its first work fits the question better (``top_title_match``, strictly more than each
+    holder's, and more than nothing) and its best works are titled by at least as much of it
+    (:func:`routing_coverage`). Holding every word is then no evidence that a holder answers better:
+    its provisions hold the words by chance — long annexes, articles on another subject — while this
+    section's first act is titled by the question (issue #15, concept33: « comment une commune obtient
+    des points pour ses mesures de protection de la nature et de la biodiversité » — EU annexes on
+    environmental objectives hold every word, titled by none of them; the règlement grand-ducal on the
+    pacte nature's catalogue of measures was left out with the Legilux section). The section is kept,
+    and :func:`order_sections` decides which comes first. A section searched in translation is weighed
+    by :func:`translated_titled_over` instead (its words are the lexicon's, not the question's). Pure."""
+    fit = section.get("top_title_match")
+    if not isinstance(fit, float | int) or fit <= 0 or (section.get("query_plan") or {}).get("translations"):
+        return False
+    cover = float(routing_coverage(section) or 0.0)
+    return all(float(fit) > float(h.get("top_title_match") or 0.0) and float(routing_coverage(h) or 0.0) <= cover
+               for h in holders)
 
 
 def title_match(precision: float, coverage: float) -> float:
