@@ -2012,7 +2012,8 @@ def route_sections(sections: list[Answer]) -> None:
     if direct:
         for section in sections:
             if section.get("hits") and not _direct(section) and not titled_over(section, direct) \
-                    and not fits_over(section, direct) and not translated_titled_over(section, direct):
+                    and not fits_over(section, direct) and not translated_titled_over(section, direct) \
+                    and not fits_better(section, direct):
                 _route_out(section, "another publisher holds every word of the query", None, None)
     covers = [routing_coverage(s) for s in sections]
     known = [c for c in covers if isinstance(c, float | int)]
@@ -2117,6 +2118,26 @@ def fits_over(section: Answer, holders: Sequence[Answer]) -> bool:
     cover = routing_coverage(section) or 0.0
     return all(fit - float(h.get("top_title_match") or 0.0) >= ROUTING_MARGIN
                and float(routing_coverage(h) or 0.0) <= cover for h in holders)
+
+
+def fits_better(section: Answer, holders: Sequence[Answer]) -> bool:
+    """Whether a section of weaker matches is not dominated by the ``holders`` (sections holding every
+    word): its first work fits the question better (``top_title_match``, strictly more than each
+    holder's, and more than nothing) and its best works are titled by at least as much of it
+    (:func:`routing_coverage`). Holding every word is then no evidence that a holder answers better:
+    its provisions hold the words by chance — long annexes, articles on another subject — while this
+    section's first act is titled by the question (issue #15, concept33: « comment une commune obtient
+    des points pour ses mesures de protection de la nature et de la biodiversité » — EU annexes on
+    environmental objectives hold every word, titled by none of them; the règlement grand-ducal on the
+    pacte nature's catalogue of measures was left out with the Legilux section). The section is kept,
+    and :func:`order_sections` decides which comes first. A section searched in translation is weighed
+    by :func:`translated_titled_over` instead (its words are the lexicon's, not the question's). Pure."""
+    fit = section.get("top_title_match")
+    if not isinstance(fit, float | int) or fit <= 0 or (section.get("query_plan") or {}).get("translations"):
+        return False
+    cover = float(routing_coverage(section) or 0.0)
+    return all(float(fit) > float(h.get("top_title_match") or 0.0) and float(routing_coverage(h) or 0.0) <= cover
+               for h in holders)
 
 
 def title_match(precision: float, coverage: float) -> float:
@@ -2719,6 +2740,7 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
     if out.gate("relax", not hits) and options.relax:
         out.relaxation_withheld = relaxation_withheld(conn, plan.terms, groups, filters)
         fillers = translated_fillers(plan, out.relaxation_withheld)
+        fillers = [f for f in fillers if f not in titled_fillers(conn, fillers)]
         if fillers:  # only untranslated words withheld it (if any did)
             out.relaxation_withheld = None
         if out.relaxation_withheld is None:
@@ -2835,6 +2857,33 @@ def held_cognates(conn: sqlite3.Connection, plan: Plan, fillers: Sequence[str]) 
     alternatives = {f: [t for t in cognates.get(f, []) if analysis.expandable(t)] for f in fillers}
     docs = held_docs(conn, sorted({t for ts in alternatives.values() for t in ts}))
     return [f for f in fillers if any(docs.get(t, 0) for t in alternatives[f])]
+
+
+def titled_fillers(conn: sqlite3.Connection, fillers: Sequence[str]) -> list[str]:
+    """The ``fillers`` of a translated question (:func:`translated_fillers`) that are specific words of
+    the searched index's titles: held as written by the title or short title of at least one work and
+    at most :data:`SPECIFIC_NAME_WORKS`. Such a word names what the question is about — an institution,
+    a school, a programme, a word French spells as English does (« Loi … portant création du
+    Sportlycée », « directive INSPIRE », « qualification initiale ») — it is not a verb or particle
+    nothing translates, so the relaxation keeps it (issue #15, concept33: "Nach welchen sportlichen
+    Kriterien werden Schüler im Sportlycée aufgenommen?" dropped « sportlycee » with « aufgenommen »
+    and was answered by chance holders of « critères sportifs »). A word in more names is an ordinary
+    word of titles (« budget », « organisation »): no evidence, dropped as before. A phrase or a word
+    of fewer than :data:`NAMED_FILLER_MIN_LETTERS` letters is never one. One FTS look-up per filler
+    over the works' names."""
+    named: list[str] = []
+    for word in fillers:
+        if " " in word or len(word) < NAMED_FILLER_MIN_LETTERS or not word.isalpha():
+            continue
+        holders = conn.execute("SELECT count(*) FROM (SELECT 1 FROM work_fts WHERE work_fts MATCH ? LIMIT ?)",
+                               (f'{{titles short_titles}} : "{word}"', SPECIFIC_NAME_WORKS + 1)).fetchone()[0]
+        if 0 < int(holders) <= SPECIFIC_NAME_WORKS:
+            named.append(word)
+    return named
+
+
+#: A filler of fewer letters is never kept as a name (:func:`titled_fillers`).
+NAMED_FILLER_MIN_LETTERS = 5
 
 
 def translated_fillers(plan: Plan, withheld: dict[str, Any] | None) -> list[str]:
