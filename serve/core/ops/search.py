@@ -2421,25 +2421,6 @@ def amending_law_titled_over(profile: ranking.WorkProfile | None, coverage: Mapp
             and coverage.get(child, 0.0) > coverage.get(parent, 0.0))
 
 
-#: A règlement whose names hold at least this many times the parent's share of the question, with a
-#: subject precision of at least :data:`REGULATION_OVER_PRECISION`, keeps its place before its law
-#: (:func:`regulation_titled_over`; measured and not adopted: ``REGULATION_OVER`` 0 turns it off).
-REGULATION_OVER = 2.0
-REGULATION_OVER_PRECISION = 0.5
-
-
-def regulation_titled_over(profile: ranking.WorkProfile | None, coverage: Mapping[int, float], parent: int,
-                           child: int, child_precision: Callable[[], Mapping[int, float]]) -> bool:
-    """Whether a Legilux règlement's names hold at least :data:`REGULATION_OVER` times the share of
-    the question its parent law's names hold, and its title subject is mostly the question's words
-    (:data:`REGULATION_OVER_PRECISION`): the question is the règlement's own subject, not its law's."""
-    if not REGULATION_OVER or profile is None or profile.hierarchy != "regulation":
-        return False
-    own, theirs = coverage.get(child, 0.0), coverage.get(parent, 0.0)
-    return own > theirs and own >= REGULATION_OVER * theirs \
-        and child_precision().get(child, 0.0) >= REGULATION_OVER_PRECISION
-
-
 def parents_first(conn: sqlite3.Connection, index: MountedIndex, hits: Sequence[Hit],
                   profiles: dict[int, ranking.WorkProfile], filters: Filters, groups: Sequence[Sequence[str]],
                   limit: int, pinned: frozenset[int] = frozenset()) -> list[Hit]:
@@ -2472,9 +2453,7 @@ def parents_first(conn: sqlite3.Connection, index: MountedIndex, hits: Sequence[
         if parent is None or parent in placed or (filters.allowed is not None and parent not in filters.allowed) \
                 or not parent_titled_enough(titled, parent, child,
                                             functools.partial(works_subject_precision, conn, [child], groups, index)) \
-                or amending_law_titled_over(profiles.get(child), titled, parent, child) \
-                or regulation_titled_over(profiles.get(child), titled, parent, child,
-                                          functools.partial(works_subject_precision, conn, [child], groups, index)):
+                or amending_law_titled_over(profiles.get(child), titled, parent, child):
             position += 1
             continue
         ahead = [i for i, h in enumerate(out[:position]) if h.row["work_rowid"] == parent]
