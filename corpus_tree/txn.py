@@ -40,7 +40,7 @@ import json
 import os
 import shutil
 import uuid
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -280,7 +280,8 @@ class Stage:
         self.run_id = uuid.uuid4().hex
         #: relative POSIX path in the tree → name of its staged file under ``files/``
         self.files: dict[str, str] = {}
-        self.blobs: dict[str, BlobSource] = {}
+        #: sha256 → its bytes' source (any mapping: an import hands its spilled one, ADR 0093)
+        self.blobs: MutableMapping[str, BlobSource] = {}
         self._count = 0
         self._open: contextlib.ExitStack | None = None
 
@@ -385,8 +386,8 @@ def _stage_blobs(
 ) -> list[str]:
     new: list[str] = []
     total = len(blobs)
-    for i, (sha, src) in enumerate(sorted(blobs.items())):
-        staged, size = _stage_blob(evidence, sha, src, ev_staging / sha, rehash)
+    for i, sha in enumerate(sorted(blobs)):  # the hashes, not their sources, listed at once
+        staged, size = _stage_blob(evidence, sha, blobs[sha], ev_staging / sha, rehash)
         report.bytes_hashed += size
         if staged:
             new.append(sha)

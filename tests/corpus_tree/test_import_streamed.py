@@ -67,7 +67,7 @@ def test_the_streamed_import_writes_the_bytes_of_the_in_memory_commit(
         import_published(src, tmp_path / "streamed", durable=False)
 
     def in_memory(tree: CorpusTree, source: Any, report: Any, progress: Any, durable: bool,
-                  rehash: bool = False) -> None:
+                  rehash: bool = False, *rest: Any) -> None:
         """The import as it was: every rendered record held, then :func:`txn.commit`."""
         changes = txn.ChangeSet()
 
@@ -81,6 +81,7 @@ def test_the_streamed_import_writes_the_bytes_of_the_in_memory_commit(
 
             @staticmethod
             def commit(**kw: Any) -> txn.CommitReport:
+                changes.blobs = dict(Held.blobs)  # the import hands its own (spilled) mapping (ADR 0093)
                 return txn.commit(tree.root, tree.evidence, changes, **kw)
 
         class HeldStage:
@@ -93,7 +94,7 @@ def test_the_streamed_import_writes_the_bytes_of_the_in_memory_commit(
         held_txn = SimpleNamespace(**{**vars(txn), "staged": lambda root, evidence: HeldStage()})
         with monkeypatch.context() as m:
             m.setattr(importer_module, "txn", held_txn)  # the importer's txn only: txn.commit stages as ever
-            real_import_into(tree, source, report, progress, durable, rehash)
+            real_import_into(tree, source, report, progress, durable, rehash, *rest)
 
     real_import_into = importer_module._import_into
     monkeypatch.setattr(importer_module, "_import_into", in_memory)

@@ -1,0 +1,183 @@
+"""What an import keeps per work, per version and per body, held on disk (issue #13, ADR 0093).
+
+:func:`corpus_tree.importer.import_published` keeps, until its one commit, something of every work
+(its ``lex-tree/1`` work record, the tree's and the source's), of every version (its
+:class:`~corpus_tree.records.VersionSummary`, for the comparison by claimed hash and the manifest)
+and of every body (the file to stage, a further file of a listed sha256 to verify). Held in memory
+those grow with the corpus; here they are rows of one SQLite database (the standard library's
+``sqlite3``), a *private temporary* database (``sqlite3.connect("")``): SQLite makes its file in
+the temporary directory and unlinks it as it opens it, so nothing of it outlives the connection or
+a killed process, and its page cache (:data:`CACHE_KIB`) bounds what it holds in memory.
+
+- :class:`SpilledMap`: a ``MutableMapping`` over one table (text key → value encoded by the map's
+  codec: :mod:`marshal` of plain values by default), iterated in key order (the order of Python's
+  ``sorted`` on ``str``: SQLite's ``BINARY`` collation compares the UTF-8 bytes, and UTF-8 byte
+  order is code-point order), page by page, so that iterating holds one page of rows and another
+  statement may write the table meanwhile.
+- :class:`SpilledList`: an append-only sequence of plain values, iterated in the order appended.
+
+The values are made again, as new objects, each time they are read.
+"""
+
+from __future__ import annotations
+
+import marshal
+import sqlite3
+from collections.abc import Callable, Iterator, MutableMapping
+from typing import Any, Generic, TypeVar
+
+from corpus_tree.records import VersionSummary
+from legal.ids import Publisher
+from legal.outcomes import ValidToConvention
+
+#: the database's page cache, KiB (SQLite's default is 2,000)
+CACHE_KIB = 2048
+#: rows read per statement while iterating
+PAGE = 512
+
+_V = TypeVar("_V")
+
+
+class Spill:
+    """One private temporary SQLite database; :meth:`close` drops it (and its file)."""
+
+    def __init__(self) -> None:
+        self.db = sqlite3.connect("", isolation_level=None, check_same_thread=False)
+        self.db.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
+        self.db.execute("PRAGMA journal_mode = OFF")
+        self.db.execute("PRAGMA synchronous = OFF")
+        self.db.execute("BEGIN")  # one transaction, never committed: the database dies with the connection
+        self._tables = 0
+
+    def table(self) -> str:
+        """A new table's name."""
+        self._tables += 1
+        return f"t{self._tables}"
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> Spill:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _plain_dumps(value: Any) -> bytes:
+    return marshal.dumps(value)
+
+
+class SpilledMap(MutableMapping[str, _V], Generic[_V]):
+    """``str`` → value, one table of ``spill``; values encoded by ``dumps`` and made again by
+    ``loads`` (default: :mod:`marshal`, for plain values: ``str``, ``int``, ``bool``, ``None``,
+    ``bytes``, and tuples, lists and dicts of them)."""
+
+    def __init__(self, spill: Spill, dumps: Callable[[Any], bytes] = _plain_dumps,
+                 loads: Callable[[bytes], Any] = marshal.loads) -> None:
+        self._db = spill.db
+        self._name = spill.table()
+        self._dumps, self._loads = dumps, loads
+        self._db.execute(f"CREATE TABLE {self._name} (k TEXT PRIMARY KEY, v BLOB NOT NULL) WITHOUT ROWID")
+        self._len = 0
+
+    def __getitem__(self, key: str) -> _V:
+        row = self._db.execute(f"SELECT v FROM {self._name} WHERE k = ?", (key,)).fetchone()
+        if row is None:
+            raise KeyError(key)
+        value: _V = self._loads(row[0])
+        return value
+
+    def get(self, key: str, default: Any = None) -> Any:
+        row = self._db.execute(f"SELECT v FROM {self._name} WHERE k = ?", (key,)).fetchone()
+        return default if row is None else self._loads(row[0])
+
+    def __contains__(self, key: object) -> bool:
+        return self._db.execute(f"SELECT 1 FROM {self._name} WHERE k = ?", (key,)).fetchone() is not None
+
+    def __setitem__(self, key: str, value: _V) -> None:
+        data = self._dumps(value)
+        if self._db.execute(f"UPDATE {self._name} SET v = ? WHERE k = ?", (data, key)).rowcount == 0:
+            self._db.execute(f"INSERT INTO {self._name} (k, v) VALUES (?, ?)", (key, data))
+            self._len += 1
+
+    def __delitem__(self, key: str) -> None:
+        if self._db.execute(f"DELETE FROM {self._name} WHERE k = ?", (key,)).rowcount == 0:
+            raise KeyError(key)
+        self._len -= 1
+
+    def __len__(self) -> int:
+        return self._len
+
+    def _rows(self) -> Iterator[tuple[str, bytes]]:
+        """Every row in key order, a page at a time (keyset paging: safe while the table is written)."""
+        rows = self._db.execute(f"SELECT k, v FROM {self._name} ORDER BY k LIMIT ?", (PAGE,)).fetchall()
+        while rows:
+            yield from rows
+            if len(rows) < PAGE:
+                return
+            rows = self._db.execute(f"SELECT k, v FROM {self._name} WHERE k > ? ORDER BY k LIMIT ?",
+                                    (rows[-1][0], PAGE)).fetchall()
+
+    def __iter__(self) -> Iterator[str]:
+        for key, _data in self._rows():
+            yield key
+
+    def items(self) -> Iterator[tuple[str, _V]]:  # type: ignore[override]  # in key order
+        loads = self._loads
+        for key, data in self._rows():
+            yield key, loads(data)
+
+    def values(self) -> Iterator[_V]:  # type: ignore[override]  # in key order
+        loads = self._loads
+        for _key, data in self._rows():
+            yield loads(data)
+
+
+class SpilledList(Generic[_V]):
+    """An append-only sequence of plain values (:mod:`marshal`), iterated in the order appended."""
+
+    def __init__(self, spill: Spill) -> None:
+        self._db = spill.db
+        self._name = spill.table()
+        self._db.execute(f"CREATE TABLE {self._name} (i INTEGER PRIMARY KEY, v BLOB NOT NULL)")
+        self._len = 0
+
+    def append(self, value: _V) -> None:
+        data = marshal.dumps(value)  # type: ignore[arg-type]  # plain values only
+        self._db.execute(f"INSERT INTO {self._name} (i, v) VALUES (?, ?)", (self._len, data))
+        self._len += 1
+
+    def __len__(self) -> int:
+        return self._len
+
+    def __bool__(self) -> bool:
+        return self._len > 0
+
+    def __iter__(self) -> Iterator[_V]:
+        start = 0
+        while start < self._len:
+            rows = self._db.execute(f"SELECT v FROM {self._name} WHERE i >= ? ORDER BY i LIMIT ?",
+                                    (start, PAGE)).fetchall()
+            if not rows:
+                return
+            for (data,) in rows:
+                yield marshal.loads(data)
+            start += len(rows)
+
+
+def dump_summary(s: VersionSummary) -> bytes:
+    """A :class:`VersionSummary` as the bytes :func:`load_summary` makes it again from."""
+    return marshal.dumps((s.lex_id, s.publisher.value, s.publisher_version_identifier, s.valid_from,
+                          s.valid_to_convention.value, s.is_withdrawn, s.packed, s.record_sha256, s.path))
+
+
+def load_summary(data: bytes) -> VersionSummary:
+    lex_id, publisher, pvid, valid_from, convention, withdrawn, packed, sha, path = marshal.loads(data)
+    return VersionSummary(lex_id, Publisher.parse(publisher), pvid, valid_from, ValidToConvention(convention),
+                          withdrawn, packed, sha, path)
+
+
+def summaries(spill: Spill) -> SpilledMap[VersionSummary]:
+    """lex id → :class:`VersionSummary`, held in ``spill``."""
+    return SpilledMap(spill, dump_summary, load_summary)
