@@ -21,12 +21,15 @@ The values are made again, as new objects, each time they are read.
 
 from __future__ import annotations
 
+import hashlib
 import marshal
 import sqlite3
 from collections.abc import Callable, Iterator, MutableMapping
-from typing import Any, Generic, TypeVar
+from typing import Any, BinaryIO, Generic, TypeVar
 
-from corpus_tree.records import VersionSummary
+from corpus_tree.manifest import _Tally
+from corpus_tree.records import SCHEMA, VersionSummary, WorkRecord, render
+from legal.canonical import canonical_bytes, digest
 from legal.ids import Publisher
 from legal.outcomes import ValidToConvention
 
@@ -181,3 +184,102 @@ def load_summary(data: bytes) -> VersionSummary:
 def summaries(spill: Spill) -> SpilledMap[VersionSummary]:
     """lex id → :class:`VersionSummary`, held in ``spill``."""
     return SpilledMap(spill, dump_summary, load_summary)
+
+
+class SpilledManifest:
+    """:func:`corpus_tree.manifest.build_manifest` of works and versions folded one at a time, its
+    rows held in ``spill``: what the manifest keeps per work and per version (the
+    ``[lex_work_id, digest]`` and ``[lex_id, record_sha256]`` rows, each work's rows, the sha256 of
+    each body held) are rows of three tables; per publisher only the counts, the languages, the
+    conventions and the dates are in memory. :meth:`write` renders the manifest, byte for byte
+    :func:`corpus_tree.records.render` of ``build_manifest``'s, to a file, a work at a time:
+    ``works_index`` (the last member) is rendered one entry at a time, and ``records_digest`` is
+    hashed as its canonical bytes are made, a row at a time."""
+
+    def __init__(self, spill: Spill) -> None:
+        self._db = spill.db
+        self._w, self._v, self._b = spill.table(), spill.table(), spill.table()
+        self._db.execute(f"CREATE TABLE {self._w} (wid TEXT PRIMARY KEY, digest TEXT NOT NULL) WITHOUT ROWID")
+        self._db.execute(f"CREATE TABLE {self._v} (wid TEXT NOT NULL, lex_id TEXT NOT NULL, sha TEXT NOT NULL, "
+                         "PRIMARY KEY (wid, lex_id, sha)) WITHOUT ROWID")
+        self._db.execute(f"CREATE TABLE {self._b} (pub TEXT NOT NULL, sha TEXT NOT NULL, "
+                         "PRIMARY KEY (pub, sha)) WITHOUT ROWID")
+        self.tallies: dict[str, _Tally] = {}
+
+    def _tally(self, publisher: str) -> _Tally:
+        tally = self.tallies.get(publisher)
+        if tally is None:
+            tally = self.tallies[publisher] = _Tally()
+        return tally
+
+    def add_work(self, w: WorkRecord) -> None:
+        self._db.execute(f"INSERT INTO {self._w} (wid, digest) VALUES (?, ?)", (w.lex_work_id, w.digest()))
+        self._tally(w.publisher.value).counts["works"] += 1
+
+    def add_version(self, v: VersionSummary) -> None:
+        publisher = v.publisher.value
+        tally = self._tally(publisher)
+        tally.add_version(v)  # its bodies go to the table below, not to the tally's set
+        if tally.bodies:
+            self._db.executemany(f"INSERT OR IGNORE INTO {self._b} (pub, sha) VALUES (?, ?)",
+                                 [(publisher, sha) for sha in tally.bodies])
+            tally.bodies.clear()
+        self._db.execute(f"INSERT INTO {self._v} (wid, lex_id, sha) VALUES (?, ?, ?)",
+                         (str(v.work_id), v.lex_id, v.record_sha256))
+
+    def _distinct(self, publisher: str | None) -> int:
+        if publisher is None:
+            row = self._db.execute(f"SELECT count(DISTINCT sha) FROM {self._b}").fetchone()
+        else:
+            row = self._db.execute(f"SELECT count(*) FROM {self._b} WHERE pub = ?", (publisher,)).fetchone()
+        return int(row[0])
+
+    def _records_digest(self) -> str:
+        """``digest({"works": sorted work rows, "versions": sorted version rows})``, a row at a time."""
+        h = hashlib.sha256(b'{"versions":[')
+        first = True
+        for row in self._db.execute(f"SELECT lex_id, sha FROM {self._v} ORDER BY lex_id, sha"):
+            h.update(canonical_bytes(list(row)) if first else b"," + canonical_bytes(list(row)))
+            first = False
+        h.update(b'],"works":[')
+        first = True
+        for row in self._db.execute(f"SELECT wid, digest FROM {self._w} ORDER BY wid, digest"):
+            h.update(canonical_bytes(list(row)) if first else b"," + canonical_bytes(list(row)))
+            first = False
+        h.update(b"]}")
+        return h.hexdigest()
+
+    def _works_index(self) -> Iterator[tuple[str, dict[str, Any]]]:
+        """``works_index``'s entries in key order: every work, and every work a version names."""
+        wids = self._db.execute(f"SELECT wid FROM {self._w} UNION SELECT wid FROM {self._v} ORDER BY 1")
+        for (wid,) in wids:
+            rows = self._db.execute(f"SELECT lex_id, sha FROM {self._v} WHERE wid = ? ORDER BY lex_id, sha",
+                                    (wid,)).fetchall()
+            yield wid, {"versions": len(rows), "digest": digest([list(r) for r in rows])}
+
+    def write(self, out: BinaryIO) -> None:
+        """Write the manifest's bytes to ``out``."""
+        total = _Tally()
+        publishers: dict[str, Any] = {}
+        for pub in sorted(self.tallies):
+            tally = self.tallies[pub]
+            total.absorb(tally)
+            entry = tally.to_dict()
+            entry["counts"]["distinct_bodies_held"] = self._distinct(pub)
+            if tally.conventions:
+                entry["valid_to_conventions"] = sorted(tally.conventions)
+            publishers[pub] = entry
+        head: dict[str, Any] = {"schema": SCHEMA, "publishers": publishers}
+        head.update(total.to_dict())
+        head["counts"]["distinct_bodies_held"] = self._distinct(None)
+        head["records_digest"] = self._records_digest()
+        rendered = render(head)
+        if not rendered.endswith(b"\n}\n"):
+            raise AssertionError("a rendered manifest ends its object on its own line")
+        out.write(rendered[:-3] + b',\n  "works_index": {')
+        first = True
+        for wid, entry in self._works_index():
+            lines = render({wid: entry}).split(b"\n")[1:-2]  # the member's lines, without ``{`` and ``}``
+            out.write((b"\n" if first else b",\n") + b"\n".join(b"  " + line for line in lines))
+            first = False
+        out.write(b"}\n}\n" if first else b"\n  }\n}\n")

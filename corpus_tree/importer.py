@@ -56,14 +56,14 @@ import marshal
 import os
 import shutil
 import stat as _stat
+import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from corpus_tree import txn
-from corpus_tree.import_spill import Spill, SpilledList, SpilledMap, summaries
-from corpus_tree.manifest import build_manifest
+from corpus_tree.import_spill import Spill, SpilledList, SpilledManifest, SpilledMap, summaries
 from corpus_tree.records import (
     RECORD_FILE,
     VersionRecord,
@@ -802,11 +802,13 @@ def _import_into(tree: CorpusTree, source: PublishedSource, report: ImportReport
         report.records_unchanged += len(source.unread)  # the tree holds them as they were imported
         if refused:
             raise refused[0][1]
-        manifest = build_manifest(final_works.values(), final_versions.values())
-        manifest_bytes = render(manifest)
-        if tree.path(MANIFEST).read_bytes() != manifest_bytes:
-            stage.put(MANIFEST, manifest_bytes)
-            report.manifest_changed = True
+        # the manifest is folded a version at a time into ``spill`` and rendered to an unnamed
+        # temporary file, a work at a time (ADR 0093): build_manifest's bytes, never held whole
+        fold = _fold_manifest(spill, final_works.values(), final_versions.values())
+        with tempfile.TemporaryFile() as manifest_file:
+            fold.write(manifest_file)
+            manifest_file.seek(0)
+            report.manifest_changed = stage.put_file(MANIFEST, manifest_file)
         stage.blobs = source.blobs
         result = stage.commit(durable=durable, progress=progress, rehash=rehash)
         not_reread = 0 if rehash else result.blobs_present_unread
@@ -815,6 +817,17 @@ def _import_into(tree: CorpusTree, source: PublishedSource, report: ImportReport
         report.bodies_added = result.blobs_added
         report.bodies_staged = result.staged
         report.bytes_hashed = result.bytes_hashed + extra_bytes
+
+
+def _fold_manifest(spill: Spill, works: Iterable[WorkRecord], versions: Iterable[VersionSummary]) -> SpilledManifest:
+    """The manifest of exactly ``works`` and ``versions`` (:func:`corpus_tree.manifest.build_manifest`'s),
+    folded into ``spill`` a record at a time."""
+    fold = SpilledManifest(spill)
+    for w in works:
+        fold.add_work(w)
+    for v in versions:
+        fold.add_version(v)
+    return fold
 
 
 def _in_key_order(works: MutableMapping[str, dict[str, Any]]) -> Iterable[tuple[str, dict[str, Any]]]:

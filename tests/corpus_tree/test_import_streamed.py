@@ -80,6 +80,14 @@ def test_the_streamed_import_writes_the_bytes_of_the_in_memory_commit(
                 return True
 
             @staticmethod
+            def put_file(rel: str, src: Any) -> bool:  # the manifest, rendered to a file (ADR 0093)
+                data = src.read()
+                if (tree.root / rel).read_bytes() == data:
+                    return False
+                changes.files[rel] = data
+                return True
+
+            @staticmethod
             def commit(**kw: Any) -> txn.CommitReport:
                 changes.blobs = dict(Held.blobs)  # the import hands its own (spilled) mapping (ADR 0093)
                 return txn.commit(tree.root, tree.evidence, changes, **kw)
@@ -109,17 +117,17 @@ def test_a_failure_after_records_are_staged_leaves_the_tree_byte_identical(
     shutil.copytree(small_tree, tree, symlinks=True)
     before = snapshot(tree)
     src = copy_source(eu_fixture, tmp_path / "src", ("32004l0048r(03)", "11997e083"))
-    real_manifest = importer_module.build_manifest
+    real_manifest = importer_module._fold_manifest
 
     def fail_after_staging(*args: Any) -> Any:
         assert _staged_files(tree), "records were staged before the manifest is built"
         raise CorpusError("injected failure", code="injected")
 
-    monkeypatch.setattr(importer_module, "build_manifest", fail_after_staging)
+    monkeypatch.setattr(importer_module, "_fold_manifest", fail_after_staging)
     with pytest.raises(CorpusError, match="injected"):
         import_published(src, tree, durable=False)
     assert snapshot(tree) == before
-    monkeypatch.setattr(importer_module, "build_manifest", real_manifest)
+    monkeypatch.setattr(importer_module, "_fold_manifest", real_manifest)
     import_published(src, tree, durable=False)
     assert verify_tree(tree).ok
 
