@@ -22,10 +22,12 @@ The values are made again, as new objects, each time they are read.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import marshal
 import sqlite3
-from collections.abc import Callable, Iterator, MutableMapping
-from typing import Any, BinaryIO, Generic, TypeVar
+import weakref
+from collections.abc import Callable, Iterator, MutableMapping, Sequence
+from typing import Any, BinaryIO, Generic, TypeVar, overload
 
 from corpus_tree.manifest import _Tally
 from corpus_tree.records import SCHEMA, VersionSummary, WorkRecord, render
@@ -283,3 +285,50 @@ class SpilledManifest:
             out.write((b"\n" if first else b",\n") + b"\n".join(b"  " + line for line in lines))
             first = False
         out.write(b"}\n}\n" if first else b"\n  }\n}\n")
+
+
+class HeldElsewhere(Sequence[dict[str, str]]):
+    """The import report's ``held_elsewhere``: ``{path, sha256}`` of every body a record names whose
+    bytes the source does not hold, in the order met, held in a private temporary database of its
+    own (it outlives the import with its report; dropped with the last reference to it). A sequence
+    of new dicts each time it is read; equal to a list of the same dicts."""
+
+    def __init__(self) -> None:
+        self._spill = Spill()
+        self._rows: SpilledList[tuple[str, str]] = SpilledList(self._spill)
+        self._finalizer = weakref.finalize(self, self._spill.close)
+
+    def append(self, entry: dict[str, str]) -> None:
+        self._rows.append((entry["path"], entry["sha256"]))
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __iter__(self) -> Iterator[dict[str, str]]:
+        for path, sha in self._rows:
+            yield {"path": path, "sha256": sha}
+
+    @overload
+    def __getitem__(self, index: int) -> dict[str, str]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[dict[str, str]]: ...
+
+    def __getitem__(self, index: int | slice) -> dict[str, str] | list[dict[str, str]]:
+        if isinstance(index, slice):
+            start, stop, step = index.indices(len(self))
+            if step != 1:
+                return list(self)[index]
+            return list(itertools.islice(self, start, max(start, stop)))
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        return next(itertools.islice(self, index, None))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, HeldElsewhere | list):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as a list

@@ -57,13 +57,20 @@ import os
 import shutil
 import stat as _stat
 import tempfile
-from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from corpus_tree import txn
-from corpus_tree.import_spill import Spill, SpilledList, SpilledManifest, SpilledMap, summaries
+from corpus_tree.import_spill import (
+    HeldElsewhere,
+    Spill,
+    SpilledList,
+    SpilledManifest,
+    SpilledMap,
+    summaries,
+)
 from corpus_tree.records import (
     RECORD_FILE,
     VersionRecord,
@@ -132,7 +139,8 @@ class ImportReport:
     unreferenced_files: list[str] = field(default_factory=list)
     #: every body a record names whose bytes the source does not hold: ``{path, sha256}``, the path
     #: relative to the source root (they become ``held_elsewhere`` observations, typed text gaps)
-    held_elsewhere: list[dict[str, str]] = field(default_factory=list)
+    #: (without a memo, :class:`~corpus_tree.import_spill.HeldElsewhere`: a sequence held on disk)
+    held_elsewhere: Sequence[dict[str, str]] = field(default_factory=list)
     #: the bodies this import installed in the evidence store, each hashed as its bytes were written
     #: there (not part of :meth:`to_dict`: a verification in the same process need not hash them again)
     bodies_staged: list[str] = field(default_factory=list)
@@ -143,7 +151,9 @@ class ImportReport:
         return 0
 
     def to_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if k != "bodies_staged"}
+        out = {k: v for k, v in self.__dict__.items() if k != "bodies_staged"}
+        out["held_elsewhere"] = list(self.held_elsewhere)
+        return out
 
 
 #: what reading a version hands on: ``(tree-relative path, converted sealed record, its typed record)``
@@ -225,7 +235,8 @@ class PublishedSource:
     #: ``(sha256, file)`` of each further file of an already-listed sha256
     extra_bodies: list[tuple[str, Path]] | SpilledBodies = field(default_factory=list)
     held_elsewhere: int = 0
-    held_elsewhere_bodies: list[dict[str, str]] = field(default_factory=list)
+    #: (:func:`import_published` without a memo: a :class:`~corpus_tree.import_spill.HeldElsewhere`, on disk)
+    held_elsewhere_bodies: list[dict[str, str]] | HeldElsewhere = field(default_factory=list)
     unreferenced: list[str] = field(default_factory=list)
     #: slug → what this read took from each work (:class:`SourceMemo` entries)
     memo: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -432,6 +443,8 @@ def _open_source(root: Path, memo: SourceMemo | None, *, spill: Spill | None = N
     if spill is not None:
         source.works, source.blobs, source.extra_bodies = _spilled_works(spill), _spilled_blobs(spill), \
             SpilledBodies(spill)
+        if not remember:  # with a memo, its body lists name each body by the list's very string (ADR 0086)
+            source.held_elsewhere_bodies = HeldElsewhere()
     works_dir = root / "works"
     _require_real_dir(works_dir)
     work_dirs = sorted(works_dir.iterdir())
