@@ -10,8 +10,13 @@ Recipe (see ``docs/corpus-tree.md``):
    the whole source is read**: each version record, once converted (3–4), is rendered to the
    transaction's staging directory (:class:`corpus_tree.txn.Stage`) unless the tree holds it
    already, and only its :class:`corpus_tree.records.VersionSummary` is kept (for the manifest and
-   the checks), not the parsed or converted record (ADR 0088): the import holds a summary per
-   version, not the corpus.
+   the checks), not the parsed or converted record (ADR 0088). What is kept per work, per version
+   and per body (the work records, the tree's and the source's summaries, the bodies to stage, the
+   further files of listed hashes, the manifest's rows and, without a memo, the report's
+   held-elsewhere list) is held on disk, in a private temporary SQLite database
+   (:mod:`corpus_tree.import_spill`), not in memory; the manifest is rendered to a temporary file a
+   work at a time (ADR 0093). What the import still holds per file it writes is the commit's
+   (:mod:`corpus_tree.txn`: the staged names and the journal planned in memory).
 3. Establish each version's identity: the record's ``publisher_version_identifier``, or —
    for ``lex-corpus/3`` records, which lack it — the identifier recovered from the official
    URIs (Legilux: the expression ``source_uri`` without its trailing ``/<lang>``, host
