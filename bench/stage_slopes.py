@@ -4,7 +4,7 @@
 
     python -m bench.stage_slopes --n 1 4 16 [32] [--out DIR] [--fixtures DIR] [--code DIR]
                                  [--workers 1] [--trace FRAMES] [--keep] [--stages import derive verify]
-                                 [--publishers lu-legilux eu-eurlex]
+                                 [--publishers lu-legilux eu-eurlex] [--corpora DIR]
 
 For each N, both fixture corpora are replicated N times *in the published layout*
 (:func:`bench.scale.published.replicate_published`, renamed as the scale harness renames), then
@@ -24,6 +24,13 @@ Each child is measured by :func:`bench.scale.measure.run_measured`: its own ``Vm
 its end), CPU seconds (``wait4``: the process and the workers it waited for) and the load average.
 Printed: one JSON line per N, publisher and stage, then a table with the growth in MB per replica
 between consecutive Ns.
+
+``--corpora DIR``: replicate the full exported corpora under ``DIR`` (``lex-corpus-lu-legilux``,
+``lex-corpus-eu-eurlex``) instead of the fixtures, every body of every replica a hard link to the
+source's file (``replicate_published(..., perturb=False)``: a copy is gigabytes per replica; ``DIR``
+must be on the output's file system). The records are renamed and sealed again as for the fixtures;
+the replicas share their bodies' hashes, so the evidence store holds them once and the import
+verifies each further replica's bodies as further files of listed hashes.
 
 ``--trace FRAMES`` runs the children traced (``PYTHONTRACEMALLOC``; ``VmHWM`` then inflated, not
 comparable): a watcher thread takes a ``tracemalloc`` snapshot each time the traced memory passes
@@ -225,9 +232,11 @@ def child(argv: list[str]) -> None:
 
 
 def measure_n(n: int, out: Path, fixtures: Path, code: Path, workers: int, trace: int, keep: bool,
-              stages: tuple[str, ...] = STAGES, publishers: tuple[str, ...] = tuple(CORPORA)) -> list[dict[str, Any]]:
+              stages: tuple[str, ...] = STAGES, publishers: tuple[str, ...] = tuple(CORPORA),
+              perturb: bool = True) -> list[dict[str, Any]]:
     """Replicate, then import, derive and verify each publisher at ``n`` (``stages``: these only; the
-    import and the derivation run anyway when a later stage needs their output); one row per stage."""
+    import and the derivation run anyway when a later stage needs their output); one row per stage.
+    ``perturb=False``: the bodies are hard links (``--corpora``)."""
     from bench.scale.measure import run_measured
     from bench.scale.published import replicate_published
 
@@ -241,7 +250,7 @@ def measure_n(n: int, out: Path, fixtures: Path, code: Path, workers: int, trace
     for publisher in publishers:
         corpus = CORPORA[publisher]
         started = time.perf_counter()
-        counts = replicate_published(fixtures / corpus, run / "published" / corpus, n)
+        counts = replicate_published(fixtures / corpus, run / "published" / corpus, n, perturb=perturb)
         print(json.dumps({"n": n, "publisher": publisher, "replicated": counts,
                           "replicate_s": round(time.perf_counter() - started, 1)}), flush=True)
         tree, dataset = run / f"tree-{publisher}", run / f"dataset-{publisher}"
@@ -351,13 +360,15 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--keep", action="store_true", help="keep each N's trees and datasets")
     parser.add_argument("--stages", nargs="+", choices=STAGES, default=list(STAGES), help="default: all three")
     parser.add_argument("--publishers", nargs="+", choices=list(CORPORA), default=list(CORPORA))
+    parser.add_argument("--corpora", type=Path, default=None,
+                        help="replicate the full exported corpora in DIR (bodies hard-linked), not the fixtures")
     args = parser.parse_args(argv)
     out = args.out.resolve()
     out.mkdir(parents=True, exist_ok=True)
-    fixtures = (args.fixtures or default_fixtures()).resolve()
+    fixtures = (args.corpora or args.fixtures or default_fixtures()).resolve()
     rows = [row for n in sorted(set(args.n))
             for row in measure_n(n, out, fixtures, args.code.resolve(), args.workers, args.trace, args.keep,
-                                 tuple(args.stages), tuple(args.publishers))]
+                                 tuple(args.stages), tuple(args.publishers), perturb=args.corpora is None)]
     (out / "stage_slopes.json").write_text(json.dumps(rows, indent=1, sort_keys=True))
     print(table(rows))
     holder_growth(rows, args.top)

@@ -10,8 +10,13 @@ Recipe (see ``docs/corpus-tree.md``):
    the whole source is read**: each version record, once converted (3–4), is rendered to the
    transaction's staging directory (:class:`corpus_tree.txn.Stage`) unless the tree holds it
    already, and only its :class:`corpus_tree.records.VersionSummary` is kept (for the manifest and
-   the checks), not the parsed or converted record (ADR 0088): the import holds a summary per
-   version, not the corpus.
+   the checks), not the parsed or converted record (ADR 0088). What is kept per work, per version
+   and per body (the work records, the tree's and the source's summaries, the bodies to stage, the
+   further files of listed hashes, the manifest's rows and, without a memo, the report's
+   held-elsewhere list) is held on disk, in a private temporary SQLite database
+   (:mod:`corpus_tree.import_spill`), not in memory; the manifest is rendered to a temporary file a
+   work at a time (ADR 0093). What the import still holds per file it writes is the commit's
+   (:mod:`corpus_tree.txn`: the staged names and the journal planned in memory).
 3. Establish each version's identity: the record's ``publisher_version_identifier``, or —
    for ``lex-corpus/3`` records, which lack it — the identifier recovered from the official
    URIs (Legilux: the expression ``source_uri`` without its trailing ``/<lang>``, host
@@ -52,19 +57,27 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import json
+import marshal
 import os
 import shutil
 import stat as _stat
-from collections.abc import Callable, Mapping
+import tempfile
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from corpus_tree import txn
-from corpus_tree.manifest import build_manifest
+from corpus_tree.import_spill import (
+    HeldElsewhere,
+    Spill,
+    SpilledList,
+    SpilledManifest,
+    SpilledMap,
+    summaries,
+)
 from corpus_tree.records import (
     RECORD_FILE,
-    Shared,
     VersionRecord,
     VersionSummary,
     WorkRecord,
@@ -131,7 +144,8 @@ class ImportReport:
     unreferenced_files: list[str] = field(default_factory=list)
     #: every body a record names whose bytes the source does not hold: ``{path, sha256}``, the path
     #: relative to the source root (they become ``held_elsewhere`` observations, typed text gaps)
-    held_elsewhere: list[dict[str, str]] = field(default_factory=list)
+    #: (without a memo, :class:`~corpus_tree.import_spill.HeldElsewhere`: a sequence held on disk)
+    held_elsewhere: Sequence[dict[str, str]] = field(default_factory=list)
     #: the bodies this import installed in the evidence store, each hashed as its bytes were written
     #: there (not part of :meth:`to_dict`: a verification in the same process need not hash them again)
     bodies_staged: list[str] = field(default_factory=list)
@@ -142,13 +156,64 @@ class ImportReport:
         return 0
 
     def to_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if k != "bodies_staged"}
+        out = {k: v for k, v in self.__dict__.items() if k != "bodies_staged"}
+        out["held_elsewhere"] = list(self.held_elsewhere)
+        return out
 
 
 #: what reading a version hands on: ``(tree-relative path, converted sealed record, its typed record)``
 Sink = Callable[[str, dict[str, Any], VersionRecord], None]
-#: per work, in order: its version directories to read, or its memo entry to replay
-Plan = list[tuple[str, list[Path] | dict[str, Any]]]
+#: per work, in order: its versions directory to read (``None``: it has none), or its memo entry to replay
+Plan = list[tuple[str, Path | dict[str, Any] | None]]
+
+
+class SpilledBodies:
+    """``(sha256, file)`` pairs held in a :class:`~corpus_tree.import_spill.Spill`, in the order appended."""
+
+    def __init__(self, spill: Spill) -> None:
+        self._rows: SpilledList[tuple[str, str]] = SpilledList(spill)
+
+    def append(self, pair: tuple[str, Path]) -> None:
+        self._rows.append((pair[0], os.fspath(pair[1])))
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __iter__(self) -> Iterator[tuple[str, Path]]:
+        for sha, path in self._rows:
+            yield sha, Path(path)
+
+
+def _spilled_blobs(spill: Spill) -> SpilledMap[txn.BlobSource]:
+    """sha256 → the body file to stage (``BlobSource(path=file, label=str(file))``), in ``spill``."""
+    return SpilledMap(spill, lambda b: marshal.dumps(os.fspath(b.path)),
+                      lambda data: _blob_source(marshal.loads(data)))
+
+
+def _blob_source(path: str) -> txn.BlobSource:
+    return txn.BlobSource(path=Path(path), label=path)
+
+
+def _spilled_works(spill: Spill) -> SpilledMap[dict[str, Any]]:
+    return SpilledMap(spill)
+
+
+class _HeldWorks:
+    """slug → the :class:`WorkRecord` an import ends with (the tree's, then the source's), held in a spill."""
+
+    def __init__(self, spill: Spill) -> None:
+        self._records: SpilledMap[dict[str, Any]] = SpilledMap(spill)
+
+    def get(self, slug: str) -> WorkRecord | None:
+        data = self._records.get(slug)
+        return None if data is None else WorkRecord.from_dict(data, work_relpath(slug))
+
+    def __setitem__(self, slug: str, work: WorkRecord) -> None:
+        self._records[slug] = dict(work.data)
+
+    def values(self) -> Iterator[WorkRecord]:
+        for slug, data in self._records.items():
+            yield WorkRecord.from_dict(data, work_relpath(slug))
 
 
 @dataclass
@@ -164,15 +229,19 @@ class PublishedSource:
     root: Path
     schema: str
     publisher: Publisher
-    works: dict[str, dict[str, Any]] = field(default_factory=dict)  # slug -> work record
+    #: slug -> work record (:func:`import_published`: held in its spill, iterated in slug order)
+    works: MutableMapping[str, dict[str, Any]] = field(default_factory=dict)
     versions: dict[str, dict[str, Any]] = field(default_factory=dict)  # rel path -> version record
     #: rel path -> the :class:`VersionRecord` typed from ``versions[rel]`` when it was read (kept, so
     #: that the commit does not type the same record again)
     typed: dict[str, VersionRecord] = field(default_factory=dict)
-    blobs: dict[str, txn.BlobSource] = field(default_factory=dict)
-    extra_bodies: list[tuple[str, Path]] = field(default_factory=list)
+    #: sha256 -> the body to stage (:func:`import_published`: held in its spill, iterated in sha256 order)
+    blobs: MutableMapping[str, txn.BlobSource] = field(default_factory=dict)
+    #: ``(sha256, file)`` of each further file of an already-listed sha256
+    extra_bodies: list[tuple[str, Path]] | SpilledBodies = field(default_factory=list)
     held_elsewhere: int = 0
-    held_elsewhere_bodies: list[dict[str, str]] = field(default_factory=list)
+    #: (:func:`import_published` without a memo: a :class:`~corpus_tree.import_spill.HeldElsewhere`, on disk)
+    held_elsewhere_bodies: list[dict[str, str]] | HeldElsewhere = field(default_factory=list)
     unreferenced: list[str] = field(default_factory=list)
     #: slug → what this read took from each work (:class:`SourceMemo` entries)
     memo: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -188,6 +257,8 @@ class PublishedSource:
     plan: Plan = field(default_factory=list)
     #: :func:`import_published`'s ``strict``
     strict: bool = False
+    #: version directories the plan lists (its progress' total)
+    planned: int = 0
 
 
 MEMO_SCHEMA = "lex-import-memo/1"
@@ -266,7 +337,19 @@ def import_published(
     # the manifest and every work record are read first (as before: their errors come first, and
     # a source refused here creates nothing); each version record is then read, converted and
     # staged as it is read, and only its summary is kept (ADR 0088)
-    source, plan = _open_source(Path(src), None if rehash else memo)
+    # what is kept per work, version and body is held in a private temporary SQLite database, not
+    # in memory (ADR 0093); it is dropped, with its file, when the import ends
+    with Spill() as spill:
+        return _import_spilled(spill, src, into, now, progress, evidence_dir=evidence_dir, durable=durable,
+                               strict=strict, rehash=rehash, memo=memo)
+
+
+def _import_spilled(
+    spill: Spill, src: str | os.PathLike[str], into: str | os.PathLike[str] | CorpusTree, now: _dt.datetime | None,
+    progress: Progress | None, *, evidence_dir: str | os.PathLike[str] | None, durable: bool, strict: bool,
+    rehash: bool, memo: SourceMemo | None,
+) -> ImportReport:
+    source, plan = _open_source(Path(src), None if rehash else memo, spill=spill, remember=memo is not None)
     source.plan, source.remember, source.strict = plan, memo is not None, strict
     report = ImportReport(
         str(src), source.schema, source.publisher.value,
@@ -274,14 +357,14 @@ def import_published(
         unreferenced_files=source.unreferenced, held_elsewhere=source.held_elsewhere_bodies,
     )
     if isinstance(into, CorpusTree):
-        _import_into(into, source, report, progress, durable, rehash)
+        _import_into(into, source, report, progress, durable, rehash, spill)
     else:
         root = Path(into)
         existed = (root / MANIFEST).exists()
         created = _first_missing(root)
         tree = CorpusTree.open_or_create(root, evidence_dir=evidence_dir)
         try:
-            _import_into(tree, source, report, progress, durable, rehash)
+            _import_into(tree, source, report, progress, durable, rehash, spill)
         except BaseException:
             if not existed:
                 _remove_created_tree(tree, created)
@@ -339,9 +422,13 @@ def read_source(root: Path, progress: Progress | None = None, memo: SourceMemo |
     return source
 
 
-def _open_source(root: Path, memo: SourceMemo | None) -> tuple[PublishedSource, Plan]:
+def _open_source(root: Path, memo: SourceMemo | None, *, spill: Spill | None = None,
+                 remember: bool = True) -> tuple[PublishedSource, Plan]:
     """The source's manifest and every work record, read and checked (or replayed from ``memo``),
-    and the plan of what to read of each work's versions."""
+    and the plan of what to read of each work's versions (each work's versions directory: its
+    entries are listed when its versions are read). ``spill``: the work records, the bodies to stage
+    and the further files of listed hashes are held there (:func:`import_published`); ``remember``:
+    keep what the memo will hold of each work read (``False``: no memo will be written)."""
     manifest_path = root / MANIFEST
     if not manifest_path.is_file():
         raise CorpusError("no manifest.json in the source tree", code="not_a_published_tree",
@@ -358,6 +445,11 @@ def _open_source(root: Path, memo: SourceMemo | None) -> tuple[PublishedSource, 
     except IdentityError as exc:
         raise IdentityError(exc.message, code=exc.code, subject=str(manifest_path)) from None
     source = PublishedSource(root, str(schema), publisher)
+    if spill is not None:
+        source.works, source.blobs, source.extra_bodies = _spilled_works(spill), _spilled_blobs(spill), \
+            SpilledBodies(spill)
+        if not remember:  # with a memo, its body lists name each body by the list's very string (ADR 0086)
+            source.held_elsewhere_bodies = HeldElsewhere()
     works_dir = root / "works"
     _require_real_dir(works_dir)
     work_dirs = sorted(works_dir.iterdir())
@@ -372,25 +464,28 @@ def _open_source(root: Path, memo: SourceMemo | None) -> tuple[PublishedSource, 
             plan.append((slug, entry))
             continue
         slug = _read_work(source, wdir)
-        source.memo[slug] = {"fingerprint": fingerprint, "versions": [], "work": source.works[slug]}
+        if remember:
+            source.memo[slug] = {"fingerprint": fingerprint, "versions": [], "work": source.works[slug]}
         vbase = wdir / "versions"
         if vbase.exists():
             _require_real_dir(vbase)
-        plan.append((slug, sorted(vbase.iterdir()) if vbase.exists() else []))
+            source.planned += sum(1 for _ in os.scandir(vbase))
+        plan.append((slug, vbase if vbase.exists() else None))
     return source, plan
 
 
 def _read_versions(source: PublishedSource, plan: Plan, progress: Progress | None, sink: Sink) -> None:
     """Read, verify and convert every version record of ``plan`` in order, each handed to ``sink``
     as it is read (or replay the memo entry of an unchanged work); raises on the first bad input."""
-    identities: dict[tuple[str, str], str] = {}
-    total = sum(len(item) for _slug, item in plan if isinstance(item, list))
+    total = source.planned
     done = 0
     for slug, item in plan:  # in work order, as a first read: the same blobs, gaps and report order
+        # an identity is claimed within its work (the key holds the slug), so each work starts anew
+        identities: dict[tuple[str, str], str] = {}
         if isinstance(item, dict):
             _replay_work(source, slug, item, identities)
             continue
-        for vdir in item:
+        for vdir in sorted(item.iterdir()) if item is not None else []:
             entry = _read_version(source, slug, vdir, identities, sink)
             if source.remember:
                 source.memo[slug]["versions"].append(entry)
@@ -651,7 +746,7 @@ def _body_path(vdir: Path, file: str, record_path: Path) -> Path:
 
 
 def _import_into(tree: CorpusTree, source: PublishedSource, report: ImportReport, progress: Progress | None,
-                 durable: bool, rehash: bool = False) -> None:
+                 durable: bool, rehash: bool, spill: Spill) -> None:
     """Read every version record of ``source.plan``, staging each that differs from the tree's as
     it is read and keeping its summary, then commit once (all or nothing: a failure removes the
     staging and leaves the tree as it was). The errors are raised in the order of a read of the
@@ -662,13 +757,17 @@ def _import_into(tree: CorpusTree, source: PublishedSource, report: ImportReport
     with tree.lock(), txn.staged(tree.root, tree.evidence) as stage:
         # Existing records are only compared by their claimed hash, never rewritten from, so
         # they are not re-hashed here (verify_tree reports a stale one); their summaries are kept.
-        final_versions: dict[str, VersionSummary] = {v.lex_id: v for v in tree.version_summaries()}
-        final_works: dict[str, WorkRecord] = {w.slug: w for w in tree.works()}
-        for slug, work in sorted(source.works.items()):  # a replayed one may be read again below
+        # What is kept of each (the tree's, then the source's) is held in ``spill`` (ADR 0093).
+        final_versions = summaries(spill)
+        for summary in tree.version_summaries():
+            final_versions[summary.lex_id] = summary
+        final_works = _HeldWorks(spill)
+        for w in tree.works():
+            final_works[w.slug] = w
+        for slug, work in _in_key_order(source.works):  # a replayed one may be read again below
             existing = final_works.get(slug)
             if slug not in source.replayed_works and (existing is None or existing.to_dict() != work):
                 stage.put(work_relpath(slug), render(work))  # checked against the tree's below
-        share = Shared()
         #: the first refusal to replace a record of the tree, in path order (raised once the source is read)
         refused: list[tuple[str, LexError]] = []
 
@@ -685,7 +784,7 @@ def _import_into(tree: CorpusTree, source: PublishedSource, report: ImportReport
                         refused[:] = [(rel, exc)]
                     return
             stage.put(rel, render_unchecked(record))  # sealed: digest already validated it
-            final_versions[typed.lex_id] = replace(summary_of(typed, share), path=rel)
+            final_versions[typed.lex_id] = replace(summary_of(typed), path=rel)
             report.records_written += 1
 
         _read_versions(source, source.plan, progress, stage_record)
@@ -699,12 +798,15 @@ def _import_into(tree: CorpusTree, source: PublishedSource, report: ImportReport
         report.works, report.records_verified = len(source.works), source.read
         report.bodies_held_elsewhere = source.held_elsewhere
         # a second file with an already-listed sha256 is verified unless the store holds those bytes
-        extra = [(sha, path) for sha, path in source.extra_bodies if rehash or not tree.evidence.has(sha)]
-        for sha, path in extra:
-            _verify_body(path, sha)
+        extra = extra_bytes = 0
+        for sha, path in source.extra_bodies:
+            if rehash or not tree.evidence.has(sha):
+                _verify_body(path, sha)
+                extra += 1
+                extra_bytes += path.stat().st_size
         replayed = set(source.replayed_works)  # not staged above: staged here if the tree lacks them
         _reread_works(source, final_works)
-        for slug, work in sorted(source.works.items()):
+        for slug, work in _in_key_order(source.works):
             rel = work_relpath(slug)
             existing = final_works.get(slug)
             if existing is not None:
@@ -718,22 +820,40 @@ def _import_into(tree: CorpusTree, source: PublishedSource, report: ImportReport
         report.records_unchanged += len(source.unread)  # the tree holds them as they were imported
         if refused:
             raise refused[0][1]
-        manifest = build_manifest(final_works.values(), final_versions.values())
-        manifest_bytes = render(manifest)
-        if tree.path(MANIFEST).read_bytes() != manifest_bytes:
-            stage.put(MANIFEST, manifest_bytes)
-            report.manifest_changed = True
-        stage.blobs.update(source.blobs)
+        # the manifest is folded a version at a time into ``spill`` and rendered to an unnamed
+        # temporary file, a work at a time (ADR 0093): build_manifest's bytes, never held whole
+        fold = _fold_manifest(spill, final_works.values(), final_versions.values())
+        with tempfile.TemporaryFile() as manifest_file:
+            fold.write(manifest_file)
+            manifest_file.seek(0)
+            report.manifest_changed = stage.put_file(MANIFEST, manifest_file)
+        stage.blobs = source.blobs
         result = stage.commit(durable=durable, progress=progress, rehash=rehash)
         not_reread = 0 if rehash else result.blobs_present_unread
-        report.bodies_not_reread = not_reread + len(source.extra_bodies) - len(extra)
+        report.bodies_not_reread = not_reread + len(source.extra_bodies) - extra
         report.bodies_verified = len(source.blobs) + len(source.extra_bodies) - report.bodies_not_reread
         report.bodies_added = result.blobs_added
         report.bodies_staged = result.staged
-        report.bytes_hashed = result.bytes_hashed + sum(p.stat().st_size for _, p in extra)
+        report.bytes_hashed = result.bytes_hashed + extra_bytes
 
 
-def _reread_works(source: PublishedSource, held: Mapping[str, WorkRecord]) -> None:
+def _fold_manifest(spill: Spill, works: Iterable[WorkRecord], versions: Iterable[VersionSummary]) -> SpilledManifest:
+    """The manifest of exactly ``works`` and ``versions`` (:func:`corpus_tree.manifest.build_manifest`'s),
+    folded into ``spill`` a record at a time."""
+    fold = SpilledManifest(spill)
+    for w in works:
+        fold.add_work(w)
+    for v in versions:
+        fold.add_version(v)
+    return fold
+
+
+def _in_key_order(works: MutableMapping[str, dict[str, Any]]) -> Iterable[tuple[str, dict[str, Any]]]:
+    """``works``' items by slug (a spilled map iterates in key order already)."""
+    return works.items() if isinstance(works, SpilledMap) else sorted(works.items())
+
+
+def _reread_works(source: PublishedSource, held: _HeldWorks) -> None:
     """A work record replayed from the memo is taken only when the tree holds it as it is (what the
     memo kept is then what the tree says; nothing is written); any other is read from the source
     after all, as a first read does, and its memo entry takes the record read."""
@@ -746,7 +866,7 @@ def _reread_works(source: PublishedSource, held: Mapping[str, WorkRecord]) -> No
     source.replayed_works.clear()
 
 
-def _read_stale(tree: CorpusTree, source: PublishedSource, held: Mapping[str, VersionSummary],
+def _read_stale(tree: CorpusTree, source: PublishedSource, held: SpilledMap[VersionSummary],
                 sink: Sink) -> None:
     """The replayed versions the tree holds as they were imported count as unchanged; a work with
     any other (the tree changed since) is read from the source after all, its records converted

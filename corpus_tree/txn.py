@@ -40,10 +40,10 @@ import json
 import os
 import shutil
 import uuid
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from corpus_tree.evidence import (
     EvidenceStore,
@@ -280,7 +280,8 @@ class Stage:
         self.run_id = uuid.uuid4().hex
         #: relative POSIX path in the tree → name of its staged file under ``files/``
         self.files: dict[str, str] = {}
-        self.blobs: dict[str, BlobSource] = {}
+        #: sha256 → its bytes' source (any mapping: an import hands its spilled one, ADR 0093)
+        self.blobs: MutableMapping[str, BlobSource] = {}
         self._count = 0
         self._open: contextlib.ExitStack | None = None
 
@@ -304,6 +305,27 @@ class Stage:
                 name = str(self._count)
                 self._count += 1
             _write_file(self._files_dir() / name, data)
+        self.files[rel] = name
+        return True
+
+    def put_file(self, rel: str, src: BinaryIO) -> bool:
+        """:meth:`put` of the bytes read from ``src`` (from its current position to its end),
+        copied a chunk at a time: the bytes are never held whole (an import's manifest, ADR 0093)."""
+        _check_rel(rel)
+        with enospc_as_disk_full(str(self.root)):
+            start = src.tell()
+            if not _differs_stream(self.root / rel, src):
+                name = self.files.pop(rel, None)
+                if name is not None:
+                    (self._files_dir() / name).unlink()
+                return False
+            src.seek(start)
+            name = self.files.get(rel)
+            if name is None:
+                name = str(self._count)
+                self._count += 1
+            with open(self._files_dir() / name, "wb") as f:
+                shutil.copyfileobj(src, f, _CHUNK)
         self.files[rel] = name
         return True
 
@@ -372,6 +394,25 @@ def _commit(root: Path, evidence: EvidenceStore, files: Mapping[str, str], blobs
     return report
 
 
+_CHUNK = 1 << 20
+
+
+def _differs_stream(path: Path, src: BinaryIO) -> bool:
+    """Whether the file at ``path`` (missing: it differs) holds other bytes than ``src`` from its
+    position to its end; both read a chunk at a time."""
+    try:
+        current = open(path, "rb")  # noqa: SIM115 - closed below; only its opening may find it missing
+    except FileNotFoundError:
+        return True
+    with current:
+        while True:
+            a, b = current.read(_CHUNK), src.read(_CHUNK)
+            if a != b:
+                return True
+            if not a:
+                return False
+
+
 def _differs(path: Path, data: bytes) -> bool:
     try:
         return path.read_bytes() != data
@@ -385,8 +426,8 @@ def _stage_blobs(
 ) -> list[str]:
     new: list[str] = []
     total = len(blobs)
-    for i, (sha, src) in enumerate(sorted(blobs.items())):
-        staged, size = _stage_blob(evidence, sha, src, ev_staging / sha, rehash)
+    for i, sha in enumerate(sorted(blobs)):  # the hashes, not their sources, listed at once
+        staged, size = _stage_blob(evidence, sha, blobs[sha], ev_staging / sha, rehash)
         report.bytes_hashed += size
         if staged:
             new.append(sha)

@@ -48,8 +48,13 @@ from legal.dotnet_json import dotnet_serialize, published_record_sha256
 from legal.ids import Publisher, VersionKey, parse_date
 
 
-def replicate_published(src: Path, dst: Path, n: int) -> dict[str, int]:
-    """Write ``n`` replicas (0 … n-1) of the published corpus at ``src`` into ``dst``; counts."""
+def replicate_published(src: Path, dst: Path, n: int, *, perturb: bool = True) -> dict[str, int]:
+    """Write ``n`` replicas (0 … n-1) of the published corpus at ``src`` into ``dst``; counts.
+
+    ``perturb=False`` (a full exported corpus, too large to copy per replica): every body of every
+    replica is a hard link to the source's file, its ``sha256`` unchanged (records renamed and
+    sealed again as above); the replicas then share their bodies in the evidence store, and an
+    import verifies each replica's bodies as further files of listed hashes."""
     if dst.exists():
         shutil.rmtree(dst)
     dst.mkdir(parents=True)
@@ -67,11 +72,12 @@ def replicate_published(src: Path, dst: Path, n: int) -> dict[str, int]:
                 counts["versions"] += sum(1 for _ in (wdir / "versions").iterdir()) \
                     if (wdir / "versions").is_dir() else 0
                 continue
-            _replicate_work(wdir, dst / "works", publisher, replica, counts)
+            _replicate_work(wdir, dst / "works", publisher, replica, counts, perturb)
     return counts
 
 
-def _replicate_work(wdir: Path, works: Path, publisher: Publisher, replica: int, counts: dict[str, int]) -> None:
+def _replicate_work(wdir: Path, works: Path, publisher: Publisher, replica: int, counts: dict[str, int],
+                    perturb: bool = True) -> None:
     rename = renamer(publisher, replica)
     work: dict[str, Any] = rewrite_strings(parse_record_bytes((wdir / RECORD_FILE).read_bytes(), str(wdir)),
                                            rename)
@@ -85,11 +91,11 @@ def _replicate_work(wdir: Path, works: Path, publisher: Publisher, replica: int,
     if not vbase.is_dir():
         return
     for vdir in sorted(vbase.iterdir()):
-        _replicate_version(vdir, target / "versions", publisher, slug, replica, rename, counts)
+        _replicate_version(vdir, target / "versions", publisher, slug, replica, rename, counts, perturb)
 
 
 def _replicate_version(vdir: Path, versions: Path, publisher: Publisher, slug: str, replica: int,
-                       rename: Rename, counts: dict[str, int]) -> None:
+                       rename: Rename, counts: dict[str, int], perturb: bool = True) -> None:
     published = parse_record_bytes((vdir / RECORD_FILE).read_bytes(), str(vdir))
     record: dict[str, Any] = rewrite_strings({k: v for k, v in published.items() if k != "record_sha256"}, rename)
     if publisher is Publisher.EURLEX and isinstance(record.get("raw", {}).get("celex"), str):
@@ -108,7 +114,7 @@ def _replicate_version(vdir: Path, versions: Path, publisher: Publisher, slug: s
         for observation in expression.get("observations", []):
             file = observation["file"]
             if file not in written:
-                written[file] = _replicate_body(vdir / file, target / file, replica, counts)
+                written[file] = _replicate_body(vdir / file, target / file, replica, counts, perturb)
             if written[file] is not None:
                 observation["sha256"] = written[file]
     record["record_sha256"] = published_record_sha256(record)
@@ -116,11 +122,15 @@ def _replicate_version(vdir: Path, versions: Path, publisher: Publisher, slug: s
     counts["versions"] += 1
 
 
-def _replicate_body(src: Path, dst: Path, replica: int, counts: dict[str, int]) -> str | None:
+def _replicate_body(src: Path, dst: Path, replica: int, counts: dict[str, int], perturb: bool = True) -> str | None:
     """Copy one body as replica ``replica`` holds it; its sha256 (``None``: absent, or not changed)."""
     if not src.is_file():
         return None
     dst.parent.mkdir(parents=True, exist_ok=True)
+    if not perturb:
+        os.link(src, dst)
+        counts["bodies_linked"] += 1
+        return None
     data = src.read_bytes()
     if not is_xml_like(data[:4096]):
         os.link(src, dst)

@@ -67,7 +67,7 @@ def test_the_streamed_import_writes_the_bytes_of_the_in_memory_commit(
         import_published(src, tmp_path / "streamed", durable=False)
 
     def in_memory(tree: CorpusTree, source: Any, report: Any, progress: Any, durable: bool,
-                  rehash: bool = False) -> None:
+                  rehash: bool = False, *rest: Any) -> None:
         """The import as it was: every rendered record held, then :func:`txn.commit`."""
         changes = txn.ChangeSet()
 
@@ -80,7 +80,16 @@ def test_the_streamed_import_writes_the_bytes_of_the_in_memory_commit(
                 return True
 
             @staticmethod
+            def put_file(rel: str, src: Any) -> bool:  # the manifest, rendered to a file (ADR 0093)
+                data = src.read()
+                if (tree.root / rel).read_bytes() == data:
+                    return False
+                changes.files[rel] = data
+                return True
+
+            @staticmethod
             def commit(**kw: Any) -> txn.CommitReport:
+                changes.blobs = dict(Held.blobs)  # the import hands its own (spilled) mapping (ADR 0093)
                 return txn.commit(tree.root, tree.evidence, changes, **kw)
 
         class HeldStage:
@@ -93,7 +102,7 @@ def test_the_streamed_import_writes_the_bytes_of_the_in_memory_commit(
         held_txn = SimpleNamespace(**{**vars(txn), "staged": lambda root, evidence: HeldStage()})
         with monkeypatch.context() as m:
             m.setattr(importer_module, "txn", held_txn)  # the importer's txn only: txn.commit stages as ever
-            real_import_into(tree, source, report, progress, durable, rehash)
+            real_import_into(tree, source, report, progress, durable, rehash, *rest)
 
     real_import_into = importer_module._import_into
     monkeypatch.setattr(importer_module, "_import_into", in_memory)
@@ -108,17 +117,17 @@ def test_a_failure_after_records_are_staged_leaves_the_tree_byte_identical(
     shutil.copytree(small_tree, tree, symlinks=True)
     before = snapshot(tree)
     src = copy_source(eu_fixture, tmp_path / "src", ("32004l0048r(03)", "11997e083"))
-    real_manifest = importer_module.build_manifest
+    real_manifest = importer_module._fold_manifest
 
     def fail_after_staging(*args: Any) -> Any:
         assert _staged_files(tree), "records were staged before the manifest is built"
         raise CorpusError("injected failure", code="injected")
 
-    monkeypatch.setattr(importer_module, "build_manifest", fail_after_staging)
+    monkeypatch.setattr(importer_module, "_fold_manifest", fail_after_staging)
     with pytest.raises(CorpusError, match="injected"):
         import_published(src, tree, durable=False)
     assert snapshot(tree) == before
-    monkeypatch.setattr(importer_module, "build_manifest", real_manifest)
+    monkeypatch.setattr(importer_module, "_fold_manifest", real_manifest)
     import_published(src, tree, durable=False)
     assert verify_tree(tree).ok
 

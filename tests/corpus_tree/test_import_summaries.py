@@ -41,13 +41,13 @@ def test_no_record_read_is_alive_when_the_manifest_is_built(
     sources = [copy_source(lu_fixture, tmp_path / "lu", SMALL_LU), copy_source(eu_fixture, tmp_path / "eu", SMALL_EU)]
     baseline = _records_alive()
     seen: list[int] = []
-    real = importer_module.build_manifest
+    real = importer_module._fold_manifest
 
     def spy(*args: Any) -> Any:
         seen.append(_records_alive() - baseline)
         return real(*args)
 
-    monkeypatch.setattr(importer_module, "build_manifest", spy)
+    monkeypatch.setattr(importer_module, "_fold_manifest", spy)
     reports = [import_published(src, tmp_path / "tree", durable=False) for src in sources]
     assert all(r.records_written > 3 for r in reports)
     assert seen == [0, 0]  # the whole source was read and staged; none of its records is held
