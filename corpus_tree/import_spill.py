@@ -32,6 +32,7 @@ from typing import Any, BinaryIO, Generic, TypeVar, overload
 from corpus_tree.manifest import _Tally
 from corpus_tree.records import SCHEMA, VersionSummary, WorkRecord, render
 from legal.canonical import canonical_bytes, digest
+from legal.errors import CorpusError
 from legal.ids import Publisher
 from legal.outcomes import ValidToConvention
 
@@ -67,6 +68,22 @@ class Spill:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+#: SQLite's result code for a database that cannot grow (its disk or its ``max_page_count`` full)
+SQLITE_FULL = 13
+
+
+def spill_full(exc: BaseException) -> CorpusError | None:
+    """The typed ``disk_full`` error for a spill that ran out of room, or ``None`` for any other error.
+
+    SQLite reports a full temporary directory as ``sqlite3.OperationalError`` ("database or disk
+    is full", result code ``SQLITE_FULL``); an import names it as it names any write that ran out
+    of space (:func:`corpus_tree.evidence.disk_full`). Pure."""
+    if isinstance(exc, sqlite3.Error) and getattr(exc, "sqlite_errorcode", None) == SQLITE_FULL:
+        return CorpusError(f"no space left for the import's temporary spill ({exc})", code="disk_full",
+                           subject="the import's temporary spill (SQLite's temporary directory)")
+    return None
 
 
 def _plain_dumps(value: Any) -> bytes:

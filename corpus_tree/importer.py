@@ -60,6 +60,7 @@ import json
 import marshal
 import os
 import shutil
+import sqlite3
 import stat as _stat
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
@@ -74,6 +75,7 @@ from corpus_tree.import_spill import (
     SpilledList,
     SpilledManifest,
     SpilledMap,
+    spill_full,
     summaries,
 )
 from corpus_tree.records import (
@@ -340,8 +342,14 @@ def import_published(
     # what is kept per work, version and body is held in a private temporary SQLite database, not
     # in memory (ADR 0093); it is dropped, with its file, when the import ends
     with Spill() as spill:
-        return _import_spilled(spill, src, into, now, progress, evidence_dir=evidence_dir, durable=durable,
-                               strict=strict, rehash=rehash, memo=memo)
+        try:
+            return _import_spilled(spill, src, into, now, progress, evidence_dir=evidence_dir, durable=durable,
+                                   strict=strict, rehash=rehash, memo=memo)
+        except sqlite3.Error as exc:
+            full = spill_full(exc)
+            if full is None:
+                raise
+            raise full from exc
 
 
 def _import_spilled(

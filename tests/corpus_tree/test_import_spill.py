@@ -8,18 +8,28 @@ from __future__ import annotations
 
 import gc
 import io
+import sqlite3
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from corpus_tree import CorpusTree, txn
-from corpus_tree.import_spill import Spill, SpilledList, SpilledManifest, SpilledMap, summaries
+from corpus_tree.import_spill import (
+    SQLITE_FULL,
+    Spill,
+    SpilledList,
+    SpilledManifest,
+    SpilledMap,
+    spill_full,
+    summaries,
+)
 from corpus_tree.importer import import_published
 from corpus_tree.manifest import build_manifest
 from corpus_tree.records import VersionSummary, WorkRecord, render
 from corpus_tree.tree import MANIFEST
 from corpus_tree.verify import verify_tree
+from legal.errors import CorpusError
 
 from .conftest import SMALL_EU, SMALL_LU, copy_source, snapshot
 
@@ -111,3 +121,34 @@ def test_a_file_staged_from_a_stream_is_staged_only_if_it_differs(tmp_path: Path
         assert stage.put_file("same.json", io.BytesIO(b"x" * 3_000_000)) is False  # the earlier staging dropped
         assert sorted(stage.files) == ["new.json"]
     assert snapshot(root) == before
+
+
+def test_a_spill_out_of_room_is_disk_full_and_leaves_the_tree_as_it_was(
+        lu_fixture: Path, eu_fixture: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full temporary directory reaches the import as SQLite's ``SQLITE_FULL``; here the spill's
+    database is capped at a few pages, which raises the same code. The import names it ``disk_full``
+    (not SQLite's bare OperationalError) and the tree it was importing into is byte-identical."""
+    tree = tmp_path / "tree"
+    import_published(copy_source(lu_fixture, tmp_path / "lu", SMALL_LU), tree, durable=False)
+    before = snapshot(tree)
+    real_init = Spill.__init__
+
+    def capped(self: Spill) -> None:
+        real_init(self)
+        self.db.execute("PRAGMA max_page_count = 8")
+
+    monkeypatch.setattr(Spill, "__init__", capped)
+    with pytest.raises(CorpusError) as err:
+        import_published(eu_fixture, tree, durable=False)
+    assert err.value.code == "disk_full" and "spill" in str(err.value)
+    assert snapshot(tree) == before
+
+
+def test_spill_full_names_only_a_full_database() -> None:
+    full = sqlite3.OperationalError("database or disk is full")
+    full.sqlite_errorcode = SQLITE_FULL  # type: ignore[attr-defined]
+    other = sqlite3.OperationalError("no such table: t1")
+    other.sqlite_errorcode = 1  # type: ignore[attr-defined]
+    named = spill_full(full)
+    assert named is not None and named.code == "disk_full"
+    assert spill_full(other) is None and spill_full(OSError("x")) is None
