@@ -802,7 +802,7 @@ def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | 
     stops = question_stop_words(tokens, language)
     plan.terms = [t for i, t in enumerate(tokens) if i not in consumed and t not in stops and t not in phrase_tokens]
     plan.terms = list(dict.fromkeys(plan.terms)) + [p for p in phrases if p and p not in plan.terms]
-    plan.terms = without_question_frame(plan.terms, relax.frame_pair_words(tokens))
+    plan.terms = without_question_frame(plan.terms, relax.frame_pair_words(tokens) | relax.frame_end_words(tokens))
     plan.terms, plan.synonyms = relax.with_synonyms(plan.terms, analysis.stem_word, xlang.query_language(tokens))
     held = text_languages(index) | ({language} if language else set())
     plan.terms, french, plan.translations = translated(plan.terms, tokens, held, plan.synonyms,
