@@ -1,0 +1,41 @@
+"""Issue #15, concepteu34: EUR-Lex questions asked in plain words, written before any search.
+
+- the verb of containing that ends a question asking what something contains ("what must a
+  market making agreement *contain*", "what information must the statement *include*") is a frame
+  word: it leaves the search words (:func:`derive.index.relax.frame_end_words`).
+
+On the real fixture corpus (``LEX_FIXTURES``) where an index is read.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from derive.index import relax
+from serve.core import LegalCore
+
+EU = "eu-eurlex"
+
+
+def _section(core: LegalCore, query: str, publisher: str, **args: Any) -> dict[str, Any]:
+    answer = core.call("search", {"query": query, **args})
+    return dict(next(s for s in answer["publishers"] if s["publisher"] == publisher))
+
+
+def test_the_verb_that_ends_a_what_does_it_contain_question_is_a_frame_word() -> None:
+    assert relax.frame_end_words("what must a market making agreement contain".split()) == {"contain"}
+    assert relax.frame_end_words("what information must the statement include".split()) == {"include"}
+    assert relax.frame_end_words("que doit contenir le plan ou que doit il comprendre".split()) == {
+        "comprendre"}
+    assert relax.frame_end_words("welche angaben muss die meldung enthalten".split()) == {"enthalten"}
+    # without the interrogative, or not at the end, the verb says what the question is about
+    assert relax.frame_end_words("the annex shall contain".split()) == set()
+    assert relax.frame_end_words("which rules cover bicycles".split()) == set()
+    assert relax.frame_end_words("contain".split()) == set()
+
+
+def test_a_breach_notification_question_is_not_required_to_say_contain(fixture_core: LegalCore) -> None:
+    section = _section(
+        fixture_core, "what must the notification of a personal data breach to the supervisory authority contain", EU)
+    assert "contain" not in section["query_plan"]["terms"]
+    assert section["hits"] and section["hits"][0]["work"] == f"{EU}:32016r0679"
