@@ -39,3 +39,11 @@ def test_a_breach_notification_question_is_not_required_to_say_contain(fixture_c
         fixture_core, "what must the notification of a personal data breach to the supervisory authority contain", EU)
     assert "contain" not in section["query_plan"]["terms"]
     assert section["hits"] and section["hits"][0]["work"] == f"{EU}:32016r0679"
+
+
+def test_a_possessive_or_elided_letter_is_no_search_word(fixture_core: LegalCore) -> None:
+    section = _section(fixture_core, "the controller's duty to notify a personal data breach", EU)
+    assert "s" not in section["query_plan"]["terms"]
+    assert section["hits"] and section["hits"][0]["work"] == f"{EU}:32016r0679"
+    french = _section(fixture_core, "quelles règles s'appliquent à la violation de données à caractère personnel", EU)
+    assert "s" not in french["query_plan"]["terms"] and "appliquent" in french["query_plan"]["terms"]
