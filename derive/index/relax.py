@@ -193,18 +193,20 @@ def frame_pair_words(tokens: Sequence[str]) -> set[str]:
 #: Interrogatives that ask *what* a thing is made of ("what must … contain", « que doit contenir … »,
 #: "welche Angaben muss … enthalten"): with one of them, a question's last word that is a verb of
 #: containing (:data:`CONTENT_VERBS`) is a frame word (:func:`frame_end_words`).
-CONTENT_INTERROGATIVES = frozenset(
-    "what which quelles quelle quels quel que qu quoi was welche welcher welches welchen".split())
+_CONTENT_INTERROGATIVES = "what which quelles quelle quels quel que qu quoi was welche welcher welches welchen"
+CONTENT_INTERROGATIVES = frozenset(_CONTENT_INTERROGATIVES.split())
 #: Verbs of containing (accents folded) that end a question asking for the content of a document,
 #: a policy, an agreement: "what must a market making agreement contain", "what information must
 #: the benchmark statement include", "what must the policy cover". The act answers with its list
 #: ("shall include at least the following", « comporte », "shall state", "enthält"), in whatever verb:
 #: the question's verb is how it is asked, not what it is about (concepteu34, issue #15).
-CONTENT_VERBS = frozenset(
+_CONTENT_VERBS = (
     "contain contains include includes cover covers comprise comprises "
     "contenir contient contiennent comprendre comprend comprennent comporter comporte comportent "
     "inclure inclut incluent couvrir couvre couvrent "
-    "enthalten enthalt umfassen umfasst beinhalten beinhaltet".split())
+    "enthalten enthalt umfassen umfasst beinhalten beinhaltet"
+)
+CONTENT_VERBS = frozenset(_CONTENT_VERBS.split())
 
 
 def frame_end_words(tokens: Sequence[str]) -> set[str]:

@@ -22,16 +22,20 @@ def _section(core: LegalCore, query: str, publisher: str, **args: Any) -> dict[s
     return dict(next(s for s in answer["publishers"] if s["publisher"] == publisher))
 
 
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
 def test_the_verb_that_ends_a_what_does_it_contain_question_is_a_frame_word() -> None:
-    assert relax.frame_end_words("what must a market making agreement contain".split()) == {"contain"}
-    assert relax.frame_end_words("what information must the statement include".split()) == {"include"}
-    assert relax.frame_end_words("que doit contenir le plan ou que doit il comprendre".split()) == {
+    assert relax.frame_end_words(_words("what must a market making agreement contain")) == {"contain"}
+    assert relax.frame_end_words(_words("what information must the statement include")) == {"include"}
+    assert relax.frame_end_words(_words("que doit contenir le plan ou que doit il comprendre")) == {
         "comprendre"}
-    assert relax.frame_end_words("welche angaben muss die meldung enthalten".split()) == {"enthalten"}
+    assert relax.frame_end_words(_words("welche angaben muss die meldung enthalten")) == {"enthalten"}
     # without the interrogative, or not at the end, the verb says what the question is about
-    assert relax.frame_end_words("the annex shall contain".split()) == set()
-    assert relax.frame_end_words("which rules cover bicycles".split()) == set()
-    assert relax.frame_end_words("contain".split()) == set()
+    assert relax.frame_end_words(_words("the annex shall contain")) == set()
+    assert relax.frame_end_words(_words("which rules cover bicycles")) == set()
+    assert relax.frame_end_words(_words("contain")) == set()
 
 
 def test_a_breach_notification_question_is_not_required_to_say_contain(fixture_core: LegalCore) -> None:
