@@ -190,6 +190,39 @@ def frame_pair_words(tokens: Sequence[str]) -> set[str]:
     return out
 
 
+#: Interrogatives that ask *what* a thing is made of ("what must … contain", « que doit contenir … »,
+#: "welche Angaben muss … enthalten"): with one of them, a question's last word that is a verb of
+#: containing (:data:`CONTENT_VERBS`) is a frame word (:func:`frame_end_words`).
+_CONTENT_INTERROGATIVES = "what which quelles quelle quels quel que qu quoi was welche welcher welches welchen"
+CONTENT_INTERROGATIVES = frozenset(_CONTENT_INTERROGATIVES.split())
+#: Verbs of containing (accents folded) that end a question asking for the content of a document,
+#: a policy, an agreement: "what must a market making agreement contain", "what information must
+#: the benchmark statement include", "what must the policy cover". The act answers with its list
+#: ("shall include at least the following", « comporte », "shall state", "enthält"), in whatever verb:
+#: the question's verb is how it is asked, not what it is about (concepteu34, issue #15).
+_CONTENT_VERBS = (
+    "contain contains include includes cover covers comprise comprises "
+    "contenir contient contiennent comprendre comprend comprennent comporter comporte comportent "
+    "inclure inclut incluent couvrir couvre couvrent "
+    "enthalten enthalt umfassen umfasst beinhalten beinhaltet"
+)
+CONTENT_VERBS = frozenset(_CONTENT_VERBS.split())
+
+
+def frame_end_words(tokens: Sequence[str]) -> set[str]:
+    """The verb of containing (:data:`CONTENT_VERBS`) that ends a question asking what something
+    contains (an interrogative of :data:`CONTENT_INTERROGATIVES` among its normalised ``tokens``):
+    "what must a market making agreement *contain*", "what information must the statement
+    *include*". Such a verb frames the question; required, it found the provisions that happen to
+    hold it (the parent regulation's article that says "shall contain", an annex) before the act
+    whose list answers. Only the last word: a verb of containing inside the question ("rules that
+    cover bicycles") or without the interrogative ("the annex shall contain") stays. Pure."""
+    words = [t for t in tokens if t]
+    if len(words) < 3 or words[-1] not in CONTENT_VERBS:
+        return set()
+    return {words[-1]} if any(t in CONTENT_INTERROGATIVES for t in words[:-1]) else set()
+
+
 def relaxable(word: str) -> bool:
     """A word a relaxed query drops: a stop word, a comparison or question frame word, or a bare year.
     For a word of a question's text whose language is not decided (the words of a name, a form's

@@ -704,6 +704,16 @@ def holds_word(index: MountedIndex, word: str) -> bool:
         return conn.execute("SELECT 1 FROM vocabulary WHERE term = ?", (word,)).fetchone() is not None
 
 
+#: Letters a question's normalising leaves alone that are never its words: the English possessive
+#: ("a provider*'s* policy", "an installation*'s* production"), the French elided pronouns and the
+#: euphonic « t » (« *s'*appliquent », « *j'*ai », « *m'*a », « a-*t*-on »). Planned as search words they
+#: were required in every provision (concepteu34, issue #15: "what a financial entity's policy …"
+#: required « s », which the French text and a few English possessives hold, not the answer's
+#: article). « l », « d », « n » are not among them: « l' » and « d' » are held by every French
+#: provision, and « n » is the number sign of « n° » in a name.
+ELIDED_LETTERS = frozenset({"s", "j", "m", "t"})
+
+
 def question_stop_words(tokens: Sequence[str], language: str | None) -> Collection[str]:
     """The words a question's search words leave out (``tokens``: its normalised words, stop words
     included; ``language``: the caller's language filter): the query parser's stop words
@@ -800,9 +810,10 @@ def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | 
     phrases = [normalize(p) for p in parsed.phrases]
     phrase_tokens = {t for p in phrases for t in p.split()}
     stops = question_stop_words(tokens, language)
-    plan.terms = [t for i, t in enumerate(tokens) if i not in consumed and t not in stops and t not in phrase_tokens]
+    plan.terms = [t for i, t in enumerate(tokens) if i not in consumed and t not in stops and t not in phrase_tokens
+                  and t not in ELIDED_LETTERS]
     plan.terms = list(dict.fromkeys(plan.terms)) + [p for p in phrases if p and p not in plan.terms]
-    plan.terms = without_question_frame(plan.terms, relax.frame_pair_words(tokens))
+    plan.terms = without_question_frame(plan.terms, relax.frame_pair_words(tokens) | relax.frame_end_words(tokens))
     plan.terms, plan.synonyms = relax.with_synonyms(plan.terms, analysis.stem_word, xlang.query_language(tokens))
     held = text_languages(index) | ({language} if language else set())
     plan.terms, french, plan.translations = translated(plan.terms, tokens, held, plan.synonyms,
