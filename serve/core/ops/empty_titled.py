@@ -97,7 +97,7 @@ def answers_nothing(sections: Sequence[Mapping[str, object]], plans: Mapping[str
     quarter of the question's content words or more (:func:`few_unheld`): an English question's words the EUR-Lex
     text does not hold ("Digital Services Act …" on a corpus without the DSA) are not made up for by the
     Legilux section, which searched their translations. Pure."""
-    if any(s.get("hits") for s in sections):
+    if any(answered(s) for s in sections):
         return False
     if any(getattr(p, "name_not_held", None) is not None or getattr(p, "act_reference_only", False)
            for p in plans.values()):
@@ -114,6 +114,23 @@ def answers_nothing(sections: Sequence[Mapping[str, object]], plans: Mapping[str
         if not few_unheld(terms if isinstance(terms, list) else [], withheld, others):
             return False  # one index says the question's subject is a word it does not hold: so for every index
     return True
+
+
+def answered(section: Mapping[str, object]) -> bool:
+    """Whether a section answered the question: with a hit found by its words (text or names), or with
+    ``work_metadata`` hits only (acts found by a EuroVoc label or subject term holding one of its words)
+    whose first act's title the question says in part (``top_title_match`` above 0: "acide décanoïque
+    … produits biocides", the implementing act approving decanoic acid). Metadata hits on acts whose
+    title shares none of the question's subject ("droit d'accise sur l'essence … au Luxembourg": EU
+    acts labelled "excise duty" amending the VAT directive) answer nothing of it, and leave the other
+    sections free to try the acts their names hold. Pure."""
+    hits = section.get("hits")
+    if not isinstance(hits, list) or not hits:
+        return False
+    if any("work_metadata" not in (h.get("match_reasons") or ()) for h in hits):
+        return True
+    fit = section.get("top_title_match")
+    return isinstance(fit, int | float) and fit > 0
 
 
 def own_words(section: Mapping[str, object]) -> set[str]:
