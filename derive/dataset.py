@@ -1104,6 +1104,10 @@ def build_dataset(tree: CorpusTree, out: str | Path, *, limits: Limits = DEFAULT
                     report.copied.append(work_id)
                 assembler.block(block, ident)
                 report.spans[work_id] = (at, assembler.jsonl.tell() - at)
+                # the work's encoded rows (JSONL chunks, Arrow stream) are written or in the sinks:
+                # let them go before the next work is derived, not when the loop rebinds the name
+                # (two large works in a row would otherwise be held at once; issue #13, ver34)
+                del block
         except BaseException:
             assembler.abort()
             raise

@@ -90,3 +90,30 @@ def test_an_interrupted_writer_leaves_nothing(tmp_path):
     writer.rows(_rows(2))
     writer.abort()
     assert list(store.path("eu-eurlex:x", "d" * 64).parent.iterdir()) == []
+
+
+def test_a_written_block_is_released_before_the_next_work_is_derived(imported_trees, tmp_path, monkeypatch):
+    """``build_dataset`` lets each work's encoded block go once it is written, before the next work is
+    derived (issue #13, ver34): otherwise two large works in a row are held at once."""
+    import gc
+    import weakref
+
+    import derive.dataset as dataset_module
+
+    real = dataset_module.work_blocks
+    held: list[str] = []
+
+    def watched(*args: Any, **kwargs: Any) -> Any:
+        previous: weakref.ref[Any] | None = None
+        for result in real(*args, **kwargs):
+            gc.collect()
+            if previous is not None and previous() is not None:
+                held.append(result[0])
+            previous = weakref.ref(result[1])
+            yield result
+            del result
+
+    monkeypatch.setattr(dataset_module, "work_blocks", watched)
+    report = dataset_module.build_dataset(imported_trees["lu"], tmp_path / "dataset", use_cache=False)
+    assert report.works > 1
+    assert held == []
