@@ -22,6 +22,16 @@ class FixtureBuild:
     datasets: dict[str, Path]
     index_dir: Path
 
+    def vocabulary(self, publisher: str) -> set[str]:
+        """Every term of the built index of ``publisher`` (its ``vocabulary`` table)."""
+        import sqlite3
+
+        conn = sqlite3.connect(self.index_dir / f"{publisher}.sqlite")
+        try:
+            return {str(r[0]) for r in conn.execute("SELECT term FROM vocabulary")}
+        finally:
+            conn.close()
+
 
 _CACHE: dict[Path, FixtureBuild] = {}
 

@@ -28,13 +28,6 @@ def _section(core: LegalCore, query: str, publisher: str) -> dict[str, Any]:
     return dict(next(s for s in answer["publishers"] if s["publisher"] == publisher))
 
 
-def _vocabulary(build: FixtureBuild, publisher: str) -> set[str]:
-    conn = sqlite3.connect(build.index_dir / f"{publisher}.sqlite")
-    try:
-        return {str(r[0]) for r in conn.execute("SELECT term FROM vocabulary")}
-    finally:
-        conn.close()
-
 
 def test_a_german_learned_word_proposes_its_french_endings() -> None:
     assert "identite" in xlang.cognates("identitat", "de")
@@ -50,7 +43,7 @@ def test_a_german_learned_word_proposes_its_french_endings() -> None:
 
 
 def test_only_the_cognates_the_searched_text_holds_are_searched(fixture_indexes: FixtureBuild) -> None:
-    held = _vocabulary(fixture_indexes, LU).__contains__
+    held = fixture_indexes.vocabulary(LU).__contains__
     # ("qualitat", the first example, is a reviewed entry since the twenty-sixth session's title words)
     found = xlang.translate(["kundigung", "identitat", "struktur"], "de", held=held)
     assert found.alternatives["identitat"] == [c for c in ("identite", "identites") if held(c)] != []
@@ -61,7 +54,7 @@ def test_only_the_cognates_the_searched_text_holds_are_searched(fixture_indexes:
 
 
 def test_a_cognate_is_never_a_translated_word_that_leaves_another_word_out(fixture_indexes: FixtureBuild) -> None:
-    held = _vocabulary(fixture_indexes, LU).__contains__
+    held = fixture_indexes.vocabulary(LU).__contains__
     # three translated words leave one word nothing translates ("einhornstalle": no text holds it)
     # out of the search words; counted, the cognate would be the third: it is not, so the word stays
     # and the question stays unanswered

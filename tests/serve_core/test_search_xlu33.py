@@ -14,7 +14,6 @@ fixture corpus (``LEX_FIXTURES``) where an index is read.
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 from derive.index import xlang
@@ -23,13 +22,6 @@ from tests.index.pipeline import FixtureBuild
 
 EU, LU = "eu-eurlex", "lu-legilux"
 
-
-def _vocabulary(build: FixtureBuild, publisher: str) -> set[str]:
-    conn = sqlite3.connect(build.index_dir / f"{publisher}.sqlite")
-    try:
-        return {str(r[0]) for r in conn.execute("SELECT term FROM vocabulary")}
-    finally:
-        conn.close()
 
 
 def _sections(core: LegalCore, query: str) -> dict[str, dict[str, Any]]:
@@ -57,7 +49,7 @@ def test_english_trades_in_ian_and_participles_in_ied_are_spelt_as_french() -> N
 
 
 def test_the_new_cognates_are_kept_only_where_the_index_holds_them(fixture_indexes: FixtureBuild) -> None:
-    held = _vocabulary(fixture_indexes, LU).__contains__
+    held = fixture_indexes.vocabulary(LU).__contains__
     # ("Zertifikat" is a reviewed entry: its French is the lexicon's, not a spelling)
     found = xlang.translate(["qualifizierte", "regionalen", "kundigung"], "de", held=held)
     assert "qualifiee" in found.alternatives["qualifizierte"]
