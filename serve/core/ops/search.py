@@ -1950,6 +1950,23 @@ def load_subject_words(conn: sqlite3.Connection, index: MountedIndex) -> int:
     return len(titles)
 
 
+def works_title_subjects(conn: sqlite3.Connection, works: Sequence[int],
+                         index: MountedIndex | None = None) -> Mapping[int, ranking.TitleSubjects]:
+    """The title subjects (:func:`serve.core.ranking.title_subjects`) of ``works`` — and of every work
+    read before on the mounted ``index``: its official titles read once per mounted index."""
+    known = _SUBJECT_WORDS.setdefault(index, {}) if index is not None else {}
+    missing = sorted({w for w in works if w not in known})
+    if missing:
+        titles: dict[int, list[tuple[str, str]]] = {w: [] for w in missing}
+        for work, value, language in conn.execute(
+                f"SELECT work_rowid, value, language FROM work_names WHERE work_rowid IN "
+                f"({','.join(map(str, missing))}) AND kind = 'official_title'"):
+            titles[int(work)].append((str(value), str(language)))
+        legilux = index is not None and index.publisher.value == "lu-legilux"
+        known.update({w: _interned(ranking.title_subjects(t, legilux)) for w, t in titles.items()})
+    return known
+
+
 def works_subject_precision(conn: sqlite3.Connection, works: Sequence[int], groups: Sequence[Sequence[str]],
                             index: MountedIndex | None = None, languages: bool = True) -> dict[int, float]:
     """Per work, the share of its title subject's words that the query holds
@@ -1960,16 +1977,7 @@ def works_subject_precision(conn: sqlite3.Connection, works: Sequence[int], grou
     ids = sorted(set(works))
     if not groups or not ids:
         return {}
-    known = _SUBJECT_WORDS.setdefault(index, {}) if index is not None else {}
-    missing = [w for w in ids if w not in known]
-    if missing:
-        titles: dict[int, list[tuple[str, str]]] = {w: [] for w in missing}
-        for work, value, language in conn.execute(
-                f"SELECT work_rowid, value, language FROM work_names WHERE work_rowid IN "
-                f"({','.join(map(str, missing))}) AND kind = 'official_title'"):
-            titles[int(work)].append((str(value), str(language)))
-        legilux = index is not None and index.publisher.value == "lu-legilux"
-        known.update({w: _interned(ranking.title_subjects(t, legilux)) for w, t in titles.items()})
+    known = works_title_subjects(conn, ids, index)
     asked = frozenset(word for g in groups for t in g for word in t.split())  # a phrase term: its words
     # the title in the question's language (ranking.title_language_subject, xeu29); the section order
     # (``languages`` off) compares publishers, and keeps the shortest subject of all
@@ -2740,7 +2748,8 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
     if out.gate("relax", not hits) and options.relax:
         out.relaxation_withheld = relaxation_withheld(conn, plan.terms, groups, filters)
         fillers = translated_fillers(plan, out.relaxation_withheld)
-        fillers = [f for f in fillers if f not in titled_fillers(conn, fillers)]
+        named = set(titled_fillers(conn, fillers))
+        fillers = [f for f in fillers if f not in named]
         if fillers:  # only untranslated words withheld it (if any did)
             out.relaxation_withheld = None
         if out.relaxation_withheld is None:
@@ -3788,12 +3797,11 @@ def _eu_typed_fit(conn: sqlite3.Connection, works: Sequence[int], words: Sequenc
     """How well each EUR-Lex act of a typed reference's form and year fits the question's subject
     words: the share of them its names hold (:func:`_titles_holding`), then — between acts whose names
     hold as many — the largest share of a title subject's words the question holds, over the subjects
-    of its titles in each language and the shortest (:func:`works_subject_precision`, its subjects
+    of its titles in each language and the shortest (:func:`works_title_subjects`, its subjects
     read once per mounted index): « taux de TVA » fits the directive « … en ce qui concerne les taux de
     taxe sur la valeur ajoutée » better than one that only names VAT fraud."""
     held = _titles_holding(conn, works, words)
-    works_subject_precision(conn, works, [[w] for w in words], index)
-    subjects = _SUBJECT_WORDS.get(index, {})
+    subjects = works_title_subjects(conn, works, index)
     asked = frozenset(words)
     fit = {}
     for w, share in held.items():
