@@ -323,6 +323,23 @@ def stems(terms: Sequence[str], language: str | None) -> dict[str, str]:
     return out
 
 
+#: The shortest English adverb in ``-ily`` whose adjective in ``-y`` is searched with it
+#: (:func:`adverb_adjective`): "temporarily", not "family".
+ADVERB_MIN_LETTERS = 7
+
+
+def adverb_adjective(term: str) -> str | None:
+    """The adjective an English adverb in ``-ily`` is made on ("temporarily" → "temporary",
+    "necessarily" → "necessary", "voluntarily" → "voluntary"), or ``None``. Snowball stems the
+    adverb to ``temporarili`` and the adjective to ``temporari``, so neither is a form of the other
+    (:func:`derive.index.analysis.word_forms`) and light stemming's prefix never meets the ``y``:
+    "before *temporarily* banning the marketing of crypto-assets" never met the articles on
+    *temporary* intervention (issue #15, concept35). Pure."""
+    if len(term) < ADVERB_MIN_LETTERS or not term.endswith("ily") or " " in term:
+        return None
+    return term[:-3] + "y"
+
+
 def variants(term: str, stem: str, held: Sequence[tuple[str, int]]) -> list[str]:
     """The inflections of ``term`` among ``held`` (index words starting with ``stem``, with their
     document counts): at most :data:`STEM_MAX_ENDING` letters past the stem or
