@@ -122,12 +122,20 @@ _FRAME = (
 #: ``pendant``, ``chaque`` are frame words, and since the twenty-second session so are their English and
 #: German counterparts (``before after during each every``, ``während bevor nachdem jede jeder jedes
 #: jeden``): "approval of farm tractors *before* they can be sold" required "before" of every provision.
+#: The negation of an English or German question is a frame word too (thirty-fifth session, concept35),
+#: as the French one (« ne », « pas », « n' ») is a stop word already: ``not``, ``cannot``, ``never``,
+#: the first half of a negative contraction ("doesn't" reads ``doesn``), ``nicht``, ``kein …``,
+#: ``nie``, ``niemals``, and the French ``jamais``. No provision is about "not": required, "who
+#: *cannot* obtain a passport from his own country" left a translated question more untranslated
+#: words than translated ones, and its relaxation was withheld.
 _QUESTION = (
     "combien comment pourquoi quand faut peut peuvent peux puis dois doit doivent voudrais mon apres avant "
-    "pendant chaque devenir si beaucoup "
+    "pendant chaque devenir si beaucoup jamais "
     "much many must should may might shall whether someone somebody become got before after during each every "
+    "not cannot never doesn isn aren wasn weren hasn haven hadn couldn shouldn wouldn mustn needn didn "
     "wann warum wieso weshalb welche welcher welches welchen wer wo darf durfen kann konnen muss mussen "
-    "soll sollen mein meine meinen meiner meinem ich hoch sein am wahrend bevor nachdem jede jeder jedes jeden"
+    "soll sollen mein meine meinen meiner meinem ich hoch sein am wahrend bevor nachdem jede jeder jedes jeden "
+    "nicht kein keine keinen keinem keiner keines nie niemals"
 )
 #: Two-word question frames whose second word asks for a measure (a time, a speed, a count) or an
 #: outcome, not a subject: "combien de temps", "how long", "how fast", "what happens", "wie lange".
@@ -313,6 +321,23 @@ def stems(terms: Sequence[str], language: str | None) -> dict[str, str]:
         if stem is not None and len(out) < STEM_MAX_WORDS:
             out[term] = stem
     return out
+
+
+#: The shortest English adverb in ``-ily`` whose adjective in ``-y`` is searched with it
+#: (:func:`adverb_adjective`): "temporarily", not "family".
+ADVERB_MIN_LETTERS = 7
+
+
+def adverb_adjective(term: str) -> str | None:
+    """The adjective an English adverb in ``-ily`` is made on ("temporarily" → "temporary",
+    "necessarily" → "necessary", "voluntarily" → "voluntary"), or ``None``. Snowball stems the
+    adverb to ``temporarili`` and the adjective to ``temporari``, so neither is a form of the other
+    (:func:`derive.index.analysis.word_forms`) and light stemming's prefix never meets the ``y``:
+    "before *temporarily* banning the marketing of crypto-assets" never met the articles on
+    *temporary* intervention (issue #15, concept35). Pure."""
+    if len(term) < ADVERB_MIN_LETTERS or not term.endswith("ily") or " " in term:
+        return None
+    return term[:-3] + "y"
 
 
 def variants(term: str, stem: str, held: Sequence[tuple[str, int]]) -> list[str]:

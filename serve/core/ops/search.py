@@ -596,13 +596,23 @@ def snowball_variants(conn: sqlite3.Connection, terms: Sequence[str], language: 
                       index: MountedIndex | None = None) -> dict[str, list[str]]:
     """The held word forms sharing each query word's Snowball stem (``term_stems``,
     :func:`derive.index.analysis.word_forms`): in the ``language`` filter's language, or in EN, FR
-    and DE (remembered per mounted ``index``: :func:`held_forms`)."""
+    and DE (remembered per mounted ``index``: :func:`held_forms`); an English adverb in ``-ily``
+    also its adjective in ``-y`` when the index holds it (:func:`derive.index.relax.adverb_adjective`;
+    issue #15, concept35)."""
     out: dict[str, list[str]] = {}
-    for term in [t for t in terms if analysis.expandable(t)][:relax.STEM_MAX_WORDS]:
+    expandable = [t for t in terms if analysis.expandable(t)][:relax.STEM_MAX_WORDS]
+    # an English adverb in -ily is searched with its adjective in -y when the index holds it
+    # (relax.adverb_adjective: one vocabulary look-up for all such words of the question)
+    adjectives = {t: a for t in expandable if language in (None, "en") and (a := relax.adverb_adjective(t))}
+    held = held_docs(conn, sorted(set(adjectives.values()))) if adjectives else {}
+    for term in expandable:
         try:
             chosen = held_forms(conn, term, language, index)
         except sqlite3.OperationalError:  # an index built before term_stems
             return {}
+        adjective = adjectives.get(term)
+        if adjective is not None and held.get(adjective, 0) and adjective not in chosen:
+            chosen = [*chosen, adjective]
         if chosen:
             out[term] = chosen
     return out
