@@ -122,20 +122,12 @@ _FRAME = (
 #: ``pendant``, ``chaque`` are frame words, and since the twenty-second session so are their English and
 #: German counterparts (``before after during each every``, ``während bevor nachdem jede jeder jedes
 #: jeden``): "approval of farm tractors *before* they can be sold" required "before" of every provision.
-#: The negation of an English or German question is a frame word too (thirty-fifth session, concept35),
-#: as the French one (« ne », « pas », « n' ») is a stop word already: ``not``, ``cannot``, ``never``,
-#: the first half of a negative contraction ("doesn't" reads ``doesn``), ``nicht``, ``kein …``,
-#: ``nie``, ``niemals``, and the French ``jamais``. No provision is about "not": required, "who
-#: *cannot* obtain a passport from his own country" left a translated question more untranslated
-#: words than translated ones, and its relaxation was withheld.
 _QUESTION = (
     "combien comment pourquoi quand faut peut peuvent peux puis dois doit doivent voudrais mon apres avant "
-    "pendant chaque devenir si beaucoup jamais "
+    "pendant chaque devenir si beaucoup "
     "much many must should may might shall whether someone somebody become got before after during each every "
-    "not cannot never doesn isn aren wasn weren hasn haven hadn couldn shouldn wouldn mustn needn didn "
     "wann warum wieso weshalb welche welcher welches welchen wer wo darf durfen kann konnen muss mussen "
-    "soll sollen mein meine meinen meiner meinem ich hoch sein am wahrend bevor nachdem jede jeder jedes jeden "
-    "nicht kein keine keinen keinem keiner keines nie niemals"
+    "soll sollen mein meine meinen meiner meinem ich hoch sein am wahrend bevor nachdem jede jeder jedes jeden"
 )
 #: Two-word question frames whose second word asks for a measure (a time, a speed, a count) or an
 #: outcome, not a subject: "combien de temps", "how long", "how fast", "what happens", "wie lange".
