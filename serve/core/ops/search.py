@@ -77,6 +77,7 @@ from serve.core.formnames import (
     form_subject,
     is_name_number,
 )
+from serve.core.impossible import impossible_citation
 from serve.core.jurisdiction import foreign_law
 from serve.core.known_index import IndexAt, index_at
 from serve.core.mount import Catalogue, MountedIndex
@@ -4296,6 +4297,24 @@ def words_together(ctx: CallContext, indexes: Sequence[MountedIndex], first: Seq
 FOREIGN_NAME_NEAR_WORDS = 3
 
 
+def impossible_citation_not_held(indexes: Sequence[MountedIndex], plans: Mapping[str, Plan], query: str) -> None:
+    """A question citing an act by a date no calendar holds (« loi du 32 mars 2001 », "Gesetz vom 29.
+    Februar 2011") or by a number or CELEX of a year after the indexes were built (« Règlement (UE)
+    2031/999 »: :func:`serve.core.impossible.impossible_citation`) cites an act that does not exist:
+    every section answers no hits with the typed reason ``impossible_citation``, its kind (``date``,
+    ``number``) and text (plans, in place; issue #15, neg35). The acts holding the citation's other
+    words, or its numbers apart (« 2031 » and « 999 » in a list), are not the act asked for. Never for
+    a question that names a held work otherwise (a resolved mention). The build year is the newest of
+    the mounted indexes'. No SQL statement."""
+    if not indexes or any(p.constraints for p in plans.values()):
+        return
+    found = impossible_citation(query, max(int(i.built_date[:4]) for i in indexes))
+    if found is None:
+        return
+    for plan in plans.values():
+        plan.name_not_held = {"reason": "impossible_citation", "kind": found.kind, "citation": found.text}
+
+
 def foreign_law_not_held(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mapping[str, Plan],
                          query: str) -> None:
     """A question naming its act as another state's (« loi française du 29 juillet 1881 », « Code du
@@ -4541,6 +4560,7 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
     # unless the phrase is an ordinary-phrase short title standing alone (searchplan.Plan.names_publisher)
     if args["retrieval_mode"] in ("keyword", "hybrid") and not args["works"]:
         foreign_law_not_held(ctx, indexes, plans, parsed.raw)
+        impossible_citation_not_held(indexes, plans, parsed.raw)
         named_act(ctx, indexes, plans, act_name(parsed.raw), fuzzy=args["fuzzy"] == "auto")
         dated_reference_not_held(indexes, plans, parsed.raw)
         dated_subject_not_held(ctx, indexes, plans, parsed.raw)
