@@ -1551,9 +1551,12 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         exact = once("untexted_subject", lambda: untexted_subject_rows(conn, out.groups, filters, profiles, index))
         hits.extend(h for h in exact if h.row["work_rowid"] not in listed)
     if not plan.strong and not plan.act_reference_only and plan.terms \
-            and len({h.row["work_rowid"] for h in hits}) < options.limit:
+            and len({h.row["work_rowid"] for h in hits}) < options.limit \
+            and (hits or (out.relaxation_withheld or {}).get("reason") != "unresolved_act_number"):
         # (an act number this publisher does not hold, and nothing else asked: its frame words —
-        # "du Parlement européen et du Conseil" — are no subject a EuroVoc label may answer)
+        # "du Parlement européen et du Conseil" — are no subject a EuroVoc label may answer; nor,
+        # where no text answered a question citing such a number beside its subject, may a label
+        # holding the subject's words: the question is about that act; issue #15, neg35)
         listed = {h.row["work_rowid"] for h in hits if h.row["anchor"] is None}
         weak = once("metadata", lambda: metadata_lane(conn, plan.terms, filters, options.limit))
         hits.extend(h for h in weak if h.row["work_rowid"] not in listed)
