@@ -81,10 +81,15 @@ def test_a_reference_to_an_act_number_not_held_answers_no_hits(fixture_core: Leg
     # "Règlement (UE) 2019/9999" names one act by number; the fixture corpus holds none of that
     # number, so the answer is empty with its typed reason — not other 2019 regulations holding the
     # words "règlement" and "2019" (what a text search gave before)
-    for query in ("Règlement (UE) 2019/9999", "Regulation (EU) No 2019/9999", "Richtlinie 2031/4444"):
+    for query in ("Règlement (UE) 2019/9999", "Regulation (EU) No 2019/9999", "Richtlinie 2019/4444"):
         section = _section(fixture_core, query, EU)
         assert section["hits"] == [], query
         assert section["relaxation_withheld"] == {"reason": "unresolved_act_number"}, query
+    # a number of a year after the build names no act at all (neg35: ``impossible_citation``)
+    section = _section(fixture_core, "Richtlinie 2031/4444", EU)
+    assert section["hits"] == []
+    assert section["relaxation_withheld"] == {"reason": "impossible_citation", "kind": "number",
+                                              "citation": "2031/4444"}
     # a held number still resolves, alone or with its kind; with words of a question beside a number
     # not held, the words are still searched under the old rule (never relaxed)
     for query in ("Regulation (EU) 2016/679", "2016/679"):

@@ -3407,10 +3407,32 @@ def words_near(conn: sqlite3.Connection, words: Sequence[str]) -> bool:
         is not None
 
 
+def hits_titled(ctx: CallContext, indexes: Sequence[MountedIndex], sections: Sequence[Answer],
+                words: Sequence[str]) -> bool:
+    """Whether a name (title, short title, alias) of a work some section answers with holds one of the
+    question's subject ``words`` (each as itself or a light-stem form). A section's ``title_coverage``
+    also counts the act form the question names its act by (« loi … » in every law's title): such a
+    title is no work titled by the question (issue #15, neg35). One FTS lookup per index answering."""
+    tokens = " OR ".join(_fts_word(w) for w in words)
+    for index in indexes:
+        prefix = index.publisher.value + ":"
+        rowids = sorted({r for s in sections for h in s.get("hits") or []
+                         if str(h.get("work", "")).startswith(prefix)
+                         and (r := index.catalogue.rowid_of.get(str(h["work"])[len(prefix):])) is not None})
+        if not rowids:
+            continue
+        with index.session(ctx.deadline_seconds) as conn:
+            if conn.execute(f"SELECT 1 FROM work_fts WHERE work_fts MATCH ? AND rowid IN ({','.join('?' * len(rowids))}) "
+                            "LIMIT 1", ["{titles short_titles aliases} : (" + tokens + ")", *rowids]).fetchone():
+                return True
+    return False
+
+
 def words_apart(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mapping[str, Plan],
                 sections: Sequence[Answer]) -> bool:
     """Whether a question's distinctive words no held text supports: every hit of the answer is on a
-    work no name of which holds a query word (``title_coverage`` 0 in every section with hits), and
+    work no name of which holds a query word (``title_coverage`` 0 in every section with hits, or no
+    name holding a subject word, :func:`hits_titled`: an act form's word is in every law's title), and
     the question's two rarest content words (:func:`rarest_words`) are near each other in no
     provision of any index and in no work's name (:func:`words_near`). The hits are then provisions
     holding the words by chance, far apart in a long text ("la gestation pour autrui est-elle
@@ -3419,10 +3441,12 @@ def words_apart(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mappin
     with no hits; issue #15). A question naming or citing an act, translated, or with a work titled
     by its words is never weighed; nor one whose rare words are unknown (typos, other languages)."""
     answered = [s for s in sections if s.get("hits")]
-    if not answered or any(s.get("title_coverage") != 0.0 for s in answered):
+    if not answered:
         return False
     words = _apart_candidates(plans)
     if not words:
+        return False
+    if any(s.get("title_coverage") != 0.0 for s in answered) and hits_titled(ctx, indexes, answered, words):
         return False
     vocab: list[dict[str, int]] = []
     for index in indexes:
