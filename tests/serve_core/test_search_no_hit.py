@@ -81,10 +81,15 @@ def test_a_reference_to_an_act_number_not_held_answers_no_hits(fixture_core: Leg
     # "Règlement (UE) 2019/9999" names one act by number; the fixture corpus holds none of that
     # number, so the answer is empty with its typed reason — not other 2019 regulations holding the
     # words "règlement" and "2019" (what a text search gave before)
-    for query in ("Règlement (UE) 2019/9999", "Regulation (EU) No 2019/9999", "Richtlinie 2031/4444"):
+    for query in ("Règlement (UE) 2019/9999", "Regulation (EU) No 2019/9999", "Richtlinie 2019/4444"):
         section = _section(fixture_core, query, EU)
         assert section["hits"] == [], query
         assert section["relaxation_withheld"] == {"reason": "unresolved_act_number"}, query
+    # a number of a year after the build names no act at all (neg35: ``impossible_citation``)
+    section = _section(fixture_core, "Richtlinie 2031/4444", EU)
+    assert section["hits"] == []
+    assert section["relaxation_withheld"] == {"reason": "impossible_citation", "kind": "number",
+                                              "citation": "2031/4444"}
     # a held number still resolves, alone or with its kind; with words of a question beside a number
     # not held, the words are still searched under the old rule (never relaxed)
     for query in ("Regulation (EU) 2016/679", "2016/679"):
@@ -102,27 +107,32 @@ def test_an_unheld_act_numbers_frame_words_answer_no_eurovoc_label(fixture_core:
     # the citation's frame words as a subject. The fixture's labels hold no two frame words of a
     # natural citation, so the lane is driven with a reference-only plan whose words one label
     # holds ("Office européen des brevets"): answered without the rule, nothing with it
-    for query in ("Directive (UE) 2031/4444 du Parlement européen et du Conseil",
-                  "Regulation (EU) 2031/4444 of the European Parliament and of the Council"):
+    # (a past year's number: a number of a year after the build is ``impossible_citation``, neg35)
+    for query in ("Directive (UE) 2019/4444 du Parlement européen et du Conseil",
+                  "Regulation (EU) 2019/4444 of the European Parliament and of the Council"):
         section = _section(fixture_core, query, EU)
         assert section["hits"] == [], query
         assert section["relaxation_withheld"] == {"reason": "unresolved_act_number"}, query
     conn = sqlite3.connect(fixture_indexes.index_dir / "eu-eurlex.sqlite")
     conn.row_factory = sqlite3.Row
     plan = searchplan.Plan(terms=["reglement", "2031", "4444", "europeen", "des"], article_key=None, anchor=None,
-                           mentions=[], constraints=[], explicit_works=False, act_number=True)
+                           mentions=[], constraints=[], explicit_works=False)
     options = search_op.LaneOptions(limit=10)
     assert search_op.lexical_lanes(conn, plan, search_op.Filters(), options, set()).hits  # the label answers
-    plan = replace(plan, act_reference_only=True)
+    plan = replace(plan, act_number=True, act_reference_only=True)
     assert search_op.lexical_lanes(conn, plan, search_op.Filters(), options, set()).hits == []
+    # neg35: nor, where no text answers, for an unheld number cited beside other words (``unresolved_act_number``)
+    plan = replace(plan, act_reference_only=False)
+    lexical = search_op.lexical_lanes(conn, plan, search_op.Filters(), options, set())
+    assert lexical.hits == [] and lexical.relaxation_withheld == {"reason": "unresolved_act_number"}
 
 
 def test_the_institutions_feminine_and_central_bank_forms_frame_an_unheld_number(fixture_core: LegalCore) -> None:
     # names32: "de la Commission européenne", "der Europäischen Zentralbank" are an act's enacting
     # institution as much as "de la Commission": with an unheld number, nothing else is asked
-    for query in ("Décision (UE) 2031/4444 de la Commission européenne",
-                  "Règlement (UE) 2031/4444 de la Banque centrale européenne",
-                  "Beschluss (EU) 2031/4444 der Europäischen Zentralbank"):
+    for query in ("Décision (UE) 2019/4444 de la Commission européenne",
+                  "Règlement (UE) 2019/4444 de la Banque centrale européenne",
+                  "Beschluss (EU) 2019/4444 der Europäischen Zentralbank"):
         section = _section(fixture_core, query, EU)
         assert section["hits"] == [], query
         assert section["relaxation_withheld"] == {"reason": "unresolved_act_number"}, query

@@ -77,6 +77,7 @@ from serve.core.formnames import (
     form_subject,
     is_name_number,
 )
+from serve.core.impossible import impossible_citation
 from serve.core.jurisdiction import foreign_law
 from serve.core.known_index import IndexAt, index_at
 from serve.core.mount import Catalogue, MountedIndex
@@ -1560,9 +1561,12 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         exact = once("untexted_subject", lambda: untexted_subject_rows(conn, out.groups, filters, profiles, index))
         hits.extend(h for h in exact if h.row["work_rowid"] not in listed)
     if not plan.strong and not plan.act_reference_only and plan.terms \
-            and len({h.row["work_rowid"] for h in hits}) < options.limit:
+            and len({h.row["work_rowid"] for h in hits}) < options.limit \
+            and (hits or (out.relaxation_withheld or {}).get("reason") != "unresolved_act_number"):
         # (an act number this publisher does not hold, and nothing else asked: its frame words —
-        # "du Parlement européen et du Conseil" — are no subject a EuroVoc label may answer)
+        # "du Parlement européen et du Conseil" — are no subject a EuroVoc label may answer; nor,
+        # where no text answered a question citing such a number beside its subject, may a label
+        # holding the subject's words: the question is about that act; issue #15, neg35)
         listed = {h.row["work_rowid"] for h in hits if h.row["anchor"] is None}
         weak = once("metadata", lambda: metadata_lane(conn, plan.terms, filters, options.limit))
         hits.extend(h for h in weak if h.row["work_rowid"] not in listed)
@@ -3413,10 +3417,32 @@ def words_near(conn: sqlite3.Connection, words: Sequence[str]) -> bool:
         is not None
 
 
+def hits_titled(ctx: CallContext, indexes: Sequence[MountedIndex], sections: Sequence[Answer],
+                words: Sequence[str]) -> bool:
+    """Whether a name (title, short title, alias) of a work some section answers with holds one of the
+    question's subject ``words`` (each as itself or a light-stem form). A section's ``title_coverage``
+    also counts the act form the question names its act by (« loi … » in every law's title): such a
+    title is no work titled by the question (issue #15, neg35). One FTS lookup per index answering."""
+    tokens = " OR ".join(_fts_word(w) for w in words)
+    for index in indexes:
+        prefix = index.publisher.value + ":"
+        rowids = sorted({r for s in sections for h in s.get("hits") or []
+                         if str(h.get("work", "")).startswith(prefix)
+                         and (r := index.catalogue.rowid_of.get(str(h["work"])[len(prefix):])) is not None})
+        if not rowids:
+            continue
+        with index.session(ctx.deadline_seconds) as conn:
+            if conn.execute(f"SELECT 1 FROM work_fts WHERE work_fts MATCH ? AND rowid IN ({','.join('?' * len(rowids))}) "
+                            "LIMIT 1", ["{titles short_titles aliases} : (" + tokens + ")", *rowids]).fetchone():
+                return True
+    return False
+
+
 def words_apart(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mapping[str, Plan],
                 sections: Sequence[Answer]) -> bool:
     """Whether a question's distinctive words no held text supports: every hit of the answer is on a
-    work no name of which holds a query word (``title_coverage`` 0 in every section with hits), and
+    work no name of which holds a query word (``title_coverage`` 0 in every section with hits, or no
+    name holding a subject word, :func:`hits_titled`: an act form's word is in every law's title), and
     the question's two rarest content words (:func:`rarest_words`) are near each other in no
     provision of any index and in no work's name (:func:`words_near`). The hits are then provisions
     holding the words by chance, far apart in a long text ("la gestation pour autrui est-elle
@@ -3425,10 +3451,12 @@ def words_apart(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mappin
     with no hits; issue #15). A question naming or citing an act, translated, or with a work titled
     by its words is never weighed; nor one whose rare words are unknown (typos, other languages)."""
     answered = [s for s in sections if s.get("hits")]
-    if not answered or any(s.get("title_coverage") != 0.0 for s in answered):
+    if not answered:
         return False
     words = _apart_candidates(plans)
     if not words:
+        return False
+    if any(s.get("title_coverage") != 0.0 for s in answered) and hits_titled(ctx, indexes, answered, words):
         return False
     vocab: list[dict[str, int]] = []
     for index in indexes:
@@ -4306,6 +4334,24 @@ def words_together(ctx: CallContext, indexes: Sequence[MountedIndex], first: Seq
 FOREIGN_NAME_NEAR_WORDS = 3
 
 
+def impossible_citation_not_held(indexes: Sequence[MountedIndex], plans: Mapping[str, Plan], query: str) -> None:
+    """A question citing an act by a date no calendar holds (« loi du 32 mars 2001 », "Gesetz vom 29.
+    Februar 2011") or by a number or CELEX of a year after the indexes were built (« Règlement (UE)
+    2031/999 »: :func:`serve.core.impossible.impossible_citation`) cites an act that does not exist:
+    every section answers no hits with the typed reason ``impossible_citation``, its kind (``date``,
+    ``number``) and text (plans, in place; issue #15, neg35). The acts holding the citation's other
+    words, or its numbers apart (« 2031 » and « 999 » in a list), are not the act asked for. Never for
+    a question that names a held work otherwise (a resolved mention). The build year is the newest of
+    the mounted indexes'. No SQL statement."""
+    if not indexes or any(p.constraints for p in plans.values()):
+        return
+    found = impossible_citation(query, max(int(i.built_date[:4]) for i in indexes))
+    if found is None:
+        return
+    for plan in plans.values():
+        plan.name_not_held = {"reason": "impossible_citation", "kind": found.kind, "citation": found.text}
+
+
 def foreign_law_not_held(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mapping[str, Plan],
                          query: str) -> None:
     """A question naming its act as another state's (« loi française du 29 juillet 1881 », « Code du
@@ -4551,6 +4597,7 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
     # unless the phrase is an ordinary-phrase short title standing alone (searchplan.Plan.names_publisher)
     if args["retrieval_mode"] in ("keyword", "hybrid") and not args["works"]:
         foreign_law_not_held(ctx, indexes, plans, parsed.raw)
+        impossible_citation_not_held(indexes, plans, parsed.raw)
         named_act(ctx, indexes, plans, act_name(parsed.raw), fuzzy=args["fuzzy"] == "auto")
         dated_reference_not_held(indexes, plans, parsed.raw)
         dated_subject_not_held(ctx, indexes, plans, parsed.raw)
