@@ -97,7 +97,8 @@ def main(argv: list[str] | None = None) -> int:
             ("lu-legilux", _lu_titles, slice(args.lu_from, args.lu_top))):
         counts, example = _counts(titles(open_readonly(args.index_dir / f"{publisher}.sqlite")))
         for word, n in unreached(counts, ranked, words, stems):
-            print(f"{publisher}\t{word}\t{n}\t{" ".join(example[word].split())[:120]}")
+            title = " ".join(example[word].split())
+            print(f"{publisher}\t{word}\t{n}\t{title[:120]}")
     return 0
 
 
