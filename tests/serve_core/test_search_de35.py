@@ -66,6 +66,8 @@ def test_only_the_words_no_provision_holds_are_dropped() -> None:
     # a question whose translated words only frame it keeps its unknown word (its subject)
     assert relax.unheld_fillers(["gesetz", "transport", "lawinenwarndienst"], ["lawinenwarndienst"], {"gesetz"},
                                 framing={"gesetz"}) == []
+    # a numeral or two-letter token is no kept word: "Hartz IV Arbeitslosengeld" keeps its unknown subject
+    assert relax.unheld_fillers(["hartz", "iv", "arbeitslosengeld"], ["hartz"], {"arbeitslosengeld"}) == []
     # more unknown words than kept ones: none dropped
     assert relax.unheld_fillers(["handel", "lagerung", "schiesspulver", "sprengstoffen"],
                                 ["lagerung", "schiesspulver", "sprengstoffen"], {"handel"}) == []
