@@ -31,15 +31,18 @@ from derive.index.text import normalize  # noqa: E402
 
 _PREFIX = re.compile(r"^Version [^:]*:\s*")
 #: Words of titles that say no subject: act forms, institutions' roles, dates, the title's frame verbs.
-FRAME = frozenset("""
-portant concernant fixant modifiant relatif relative relatifs relatives etablissant complement completant
-modification modifications application parlement europeen europeenne europeens conseil commission loi lois
-reglement reglements directive directives decision decisions delegue delegues execution grand ducal ducale
-grands ducaux arrete arretes arretant determinant janvier fevrier mars avril mai juin juillet aout septembre
-octobre novembre decembre texte presentant interet eee rectificatif abrogeant certaines certains diverses
-divers version consolidee applicable matiere vue egard ainsi notamment dispositions disposition article articles
-annexe annexes point points modifie modifiee modifies modifiees sous vertu prevue prevu prevues prevus
-""".split())
+FRAME = frozenset([
+    "portant", "concernant", "fixant", "modifiant", "relatif", "relative", "relatifs", "relatives", "etablissant",
+    "complement", "completant", "modification", "modifications", "application", "parlement", "europeen",
+    "europeenne", "europeens", "conseil", "commission", "loi", "lois", "reglement", "reglements", "directive",
+    "directives", "decision", "decisions", "delegue", "delegues", "execution", "grand", "ducal", "ducale", "grands",
+    "ducaux", "arrete", "arretes", "arretant", "determinant", "janvier", "fevrier", "mars", "avril", "mai", "juin",
+    "juillet", "aout", "septembre", "octobre", "novembre", "decembre", "texte", "presentant", "interet", "eee",
+    "rectificatif", "abrogeant", "certaines", "certains", "diverses", "divers", "version", "consolidee",
+    "applicable", "matiere", "vue", "egard", "ainsi", "notamment", "dispositions", "disposition", "article",
+    "articles", "annexe", "annexes", "point", "points", "modifie", "modifiee", "modifies", "modifiees", "sous",
+    "vertu", "prevue", "prevu", "prevues", "prevus"
+])
 
 
 def _eu_titles(conn) -> list[str]:
