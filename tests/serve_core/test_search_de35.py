@@ -68,6 +68,9 @@ def test_only_the_words_no_provision_holds_are_dropped() -> None:
                                 framing={"gesetz"}) == []
     # a numeral or two-letter token is no kept word: "Hartz IV Arbeitslosengeld" keeps its unknown subject
     assert relax.unheld_fillers(["hartz", "iv", "arbeitslosengeld"], ["hartz"], {"arbeitslosengeld"}) == []
+    # a word searched through its French cognates only is no kept word ("Genehmigung Identität Einhornställe")
+    assert relax.unheld_fillers(["genehmigung", "identitat", "einhornstalle"], ["einhornstalle"], {"genehmigung"},
+                                cognate={"identitat"}) == []
     # more unknown words than kept ones: none dropped
     assert relax.unheld_fillers(["handel", "lagerung", "schiesspulver", "sprengstoffen"],
                                 ["lagerung", "schiesspulver", "sprengstoffen"], {"handel"}) == []

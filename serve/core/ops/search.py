@@ -2916,7 +2916,7 @@ def translated_fillers(plan: Plan, withheld: dict[str, Any] | None) -> list[str]
     framing = {t for t in translated if not ranking.says_subject(t) or t in country}
     unknown = list((withheld or {}).get("terms", []))
     return relax.untranslated_fillers(plan.terms, unknown, translated, framing) \
-        or relax.unheld_fillers(plan.terms, unknown, translated, framing)
+        or relax.unheld_fillers(plan.terms, unknown, translated, framing, cognate)
 
 
 #: Works whose other states hold every query word, searched at the asked date (:func:`_relax_on_date`).
