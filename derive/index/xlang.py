@@ -584,7 +584,8 @@ def learned_compound(word: str, language: str, held: Callable[[str], bool]
     "Dokumentation·s·pflichten") or as it is spelt, a French word of the lexicon's terms
     ("Pension·s·kassen" → « pension » + « caisse »). Returns ``(modifier, head, the modifier's held
     cognates)``; ``None`` for another language or when no cut holds. As for :func:`cognates`, a rule
-    proposes and the French text (``held``) decides. At most one ``held`` look-up per cut tried."""
+    proposes and the French text (``held``) decides. One ``held`` look-up per cognate candidate of each cut
+    whose head the lexicon knows (at most 4 for a word of the readable files' German questions)."""
     if language != "de" or len(word) < LEARNED_MODIFIER_MIN + COMPOUND_MIN_PART:
         return None
     lex = lexicon(language)
