@@ -119,6 +119,14 @@ def words_of(text: str, language: str) -> list[str]:
             if len(w) >= MIN_WORD and w.isalpha() and w not in stops and not relax.relaxable(w)]
 
 
+def fold(word: str) -> str:
+    """A normalised word with German ``ß`` written ``ss``, as a keyboard without it writes it
+    ("Straße" / "Strasse", "großherzogliche" / "grossherzogliche"): the lexicon's entries and the
+    question's words meet on this form (the normaliser keeps ``ß``, as the index's tokenizer does).
+    Pure."""
+    return word.replace("ß", "ss")
+
+
 def key_of(word: str, language: str) -> str:
     """The lexicon key of a normalised word: its Snowball stem in ``language``, or the word itself
     (too short to stem)."""
@@ -341,6 +349,7 @@ class Lexicon:
         sibling's pair may be wrong ("customs" takes "customer"'s « client »); it only widens the word's
         OR group, while a refused pair can leave the word untranslated and the question unanswered
         ("controllers" → « contrôles »: ADR 0053, ADR 0061 addendum)."""
+        word = fold(word)
         found = self.words.get(word)
         if found is not None:
             return found
@@ -378,7 +387,7 @@ def lexicon(language: str) -> Lexicon:
     origin: dict[str, str] = {}
 
     def add(source: str, targets: Iterable[str], how: str) -> None:
-        parts = tuple(w for w in normalize(source).split() if w not in stops)
+        parts = tuple(fold(w) for w in normalize(source).split() if w not in stops)
         found = [t for t in (normalize(v) for v in targets) if t]
         if not parts or not found:
             return
@@ -562,6 +571,41 @@ def cognates(word: str, language: str) -> tuple[str, ...]:
     return ()
 
 
+#: The fewest letters of a compound's modifier read as a learned word (:func:`learned_compound`).
+LEARNED_MODIFIER_MIN = 5
+
+
+def learned_compound(word: str, language: str, held: Callable[[str], bool]
+                     ) -> tuple[str, str, tuple[str, ...]] | None:
+    """A German compound :func:`compound_parts` cannot cut because its modifier is a learned word the
+    lexicon lacks: the longest head the lexicon knows, and a modifier (a linking element left out)
+    of at least :data:`LEARNED_MODIFIER_MIN` letters that the searched text holds as French —
+    through its :func:`cognates` ("Ethik·kommission" → « éthique » + « commission »,
+    "Dokumentation·s·pflichten") or as it is spelt, a French word of the lexicon's terms
+    ("Pension·s·kassen" → « pension » + « caisse »). Returns ``(modifier, head, the modifier's held
+    cognates)``; ``None`` for another language or when no cut holds. As for :func:`cognates`, a rule
+    proposes and the French text (``held``) decides. One ``held`` look-up per cognate candidate of each cut
+    whose head the lexicon knows (at most 4 for a word of the readable files' German questions)."""
+    if language != "de" or len(word) < LEARNED_MODIFIER_MIN + COMPOUND_MIN_PART:
+        return None
+    lex = lexicon(language)
+    for cut in range(LEARNED_MODIFIER_MIN, len(word) - COMPOUND_MIN_PART + 1):  # longest head first
+        head = word[cut:]
+        if lex.lookup(head, language) is None:
+            continue
+        left = word[:cut]
+        for link in (*COMPOUND_LINKS, ""):
+            if link and not left.endswith(link):
+                continue
+            modifier = left[:len(left) - len(link)]
+            if len(modifier) < LEARNED_MODIFIER_MIN or not modifier.isalpha():
+                continue
+            similar = tuple(c for c in cognates(modifier, language) if held(c))
+            if similar or (modifier in lex.french and held(modifier)):
+                return modifier, head, similar
+    return None
+
+
 def query_language(words: Sequence[str]) -> str | None:
     """The language of a question's normalised words, when it is told: the most evidence among
     French, English and German — stop words of one language only, words only the English or
@@ -622,7 +666,7 @@ def joined_phrase(term: str, language: str) -> tuple[str, ...] | None:
     lexicon's phrase entry of its words, else the entry of its words written as one word (a German
     compound quoted with a hyphen: "Geldwäsche-Richtlinie" as "Geldwäscherichtlinie"). ``None`` for
     a single word or a term the lexicon does not hold. Two dictionary look-ups. Pure."""
-    parts = tuple(term.split())
+    parts = tuple(fold(w) for w in term.split())
     if len(parts) < 2:
         return None
     lex = lexicon(language)
@@ -654,7 +698,7 @@ def translate(terms: Sequence[str], language: str, covered: Collection[str] = ()
     i = 0
     while i < len(terms):
         for size in range(min(longest, len(terms) - i), 1, -1):
-            words = tuple(terms[i:i + size])
+            words = tuple(fold(t) for t in terms[i:i + size])
             if words in lex.phrases:
                 term = " ".join(words)
                 alternatives[term] = [t for t in lex.phrases[words] if t != term]
@@ -671,8 +715,11 @@ def translate(terms: Sequence[str], language: str, covered: Collection[str] = ()
             # ("Steuererklärung" is « déclaration d'impôt », not « fiscales » + « déclaration »)
             parts = compound_parts(word, language) if not french and " " not in word and word not in covered \
                 else None
+            learned = learned_compound(word, language, held) \
+                if held is not None and not french and not parts and " " not in word and word not in covered \
+                and word not in stops else None
             similar = [c for c in cognates(word, language) if held(c)] \
-                if held is not None and not french and not parts and word not in stops else []
+                if held is not None and not french and not parts and not learned and word not in stops else []
             if french:
                 alternatives[word] = [t for t in french if t != word]
                 used.append({"from": word, "to": alternatives[word], "source": lex.origin.get(word, "mined")})
@@ -682,6 +729,15 @@ def translate(terms: Sequence[str], language: str, covered: Collection[str] = ()
                     out.append(part)
                 used.append({"from": word, "to": [t for part in parts for t in alternatives[part]],
                              "source": "compound " + "+".join(parts)})
+                continue
+            elif learned:  # a learned modifier the text holds as French, a head the lexicon knows
+                modifier, head, held_cognates = learned
+                alternatives[modifier] = list(held_cognates)
+                alternatives[head] = [t for t in lex.lookup(head, language) or () if t != head]
+                cognate.add(modifier)  # its cognates never count as a translated word
+                out += [modifier, head]
+                used.append({"from": word, "to": [*held_cognates, *alternatives[head]],
+                             "source": f"compound {modifier}+{head} (learned modifier)"})
                 continue
             elif similar:  # alternatives only: never a translated word (see the docstring)
                 alternatives[word] = similar
@@ -693,7 +749,8 @@ def translate(terms: Sequence[str], language: str, covered: Collection[str] = ()
     # a phrase of the synonym file (``covered``: "smoking ban", "hausliche gewalt") counts as its words
     # translated: the run it took from the lexicon must not leave the question fewer translated words
     # than the lexicon would have translated one by one (a single covered word still counts for none)
-    fillers = [t for t in out if t in FRAME_FILLERS.get(language, ()) and t not in alternatives and t not in covered]
+    fillers = [t for t in out if fold(t) in FRAME_FILLERS.get(language, ()) and t not in alternatives
+               and t not in covered]
     if fillers and len(out) - len(fillers) - len(stops_found) >= 2:
         out = [t for t in out if t not in fillers]  # frame words: no subject to search for
     else:

@@ -597,7 +597,9 @@ _SUBJECT_NOISE = frozenset(
 FORM_WORDS = _SUBJECT_NOISE | frozenset(
     ["act", "acts", "law", "laws", "lois", "reglements", "regulations", "directives", "decisions", "arrete",
      "decret", "ordonnance", "gesetz", "verordnung", "richtlinie", "beschluss", "entscheidung", "treaty", "traite",
-     "convention", "grossherzogliche"])
+     "convention", "grossherzogliche", "grossherzoglichen",
+     # as the normaliser writes it (it keeps « ß », as the index's tokenizer does): the form a question holds
+     "großherzogliche", "großherzoglichen"])
 
 
 #: Words with which a subordinate act's title frames what it lays down for another act rather than a

@@ -2928,7 +2928,9 @@ def translated_fillers(plan: Plan, withheld: dict[str, Any] | None) -> list[str]
     # translated words that say no subject: an act form or relation word, the country's name
     country = {plan.terms[i] for i in ranking.own_country_terms(plan.terms, plan.synonyms)}
     framing = {t for t in translated if not ranking.says_subject(t) or t in country}
-    return relax.untranslated_fillers(plan.terms, list((withheld or {}).get("terms", [])), translated, framing)
+    unknown = list((withheld or {}).get("terms", []))
+    return relax.untranslated_fillers(plan.terms, unknown, translated, framing) \
+        or relax.unheld_fillers(plan.terms, unknown, translated, framing, cognate)
 
 
 #: Works whose other states hold every query word, searched at the asked date (:func:`_relax_on_date`).
