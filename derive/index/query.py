@@ -45,6 +45,8 @@ _MONTHS = {
     "dezember": 12,
 }
 _MONTH_NAMES = "|".join(sorted(_MONTHS, key=len, reverse=True))
+#: The folded month names of the three languages (a month before a year is a time, :func:`serve.core.searchplan.time_years`).
+MONTHS = frozenset(_MONTHS)
 _ISO_DATE = re.compile(r"(?<![\d-])(\d{4})-(\d{2})-(\d{2})(?![\d-])")
 _DMY_WORDS = re.compile(r"\b(\d{1,2})(?:er|re|st|nd|rd|th|\.)?\s+(" + _MONTH_NAMES + r")\s+(\d{4})\b")
 _MDY_WORDS = re.compile(r"\b(" + _MONTH_NAMES + r")\s+(\d{1,2}),?\s+(\d{4})\b")

@@ -59,6 +59,7 @@ A **role intent** ("which acts amend X", "actes délégués du X") with a resolv
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 import sqlite3
 from collections.abc import Callable, Collection, Mapping, Sequence
@@ -67,7 +68,7 @@ from typing import Any
 
 from derive.index import analysis, relax, xlang
 from derive.index.identifiers import celex_numbers, celex_to_slug
-from derive.index.query import STOP_WORDS, ParsedQuery, ngrams
+from derive.index.query import MONTHS, STOP_WORDS, ParsedQuery, ngrams
 from derive.index.text import fold, normalize
 from serve.core import ranking
 from serve.core.mount import Catalogue, MountedIndex
@@ -745,31 +746,86 @@ _TIME_YEAR = re.compile(r"(?:1[89]|20)\d\d")
 #: before the year holding one of these heads (or ending in "as of") …
 _TIME_FRAME_HEADS = frozenset({"version", "versions", "fassung", "stand"})
 _TIME_FRAME_LINKS = frozenset({"de", "du", "of", "vom", "von", "from"})
-#: … the frame words (links, prepositions and the words of « version consolidée applicable »).
+#: … the frame words (links, prepositions and the words of « version consolidée applicable », of "as it
+#: stood in", « telle qu'en vigueur en »).
 _TIME_FRAME_WORDS = _TIME_FRAME_HEADS | _TIME_FRAME_LINKS | _TIME_PREPOSITIONS | frozenset(
     {"as", "at", "dans", "sa", "its", "the", "der", "au", "le", "applicable", "vigueur", "force", "consolidee",
-     "consolidated", "geltende", "geltenden", "gultig", "gultigen", "valid"})
+     "consolidated", "geltende", "geltenden", "gultig", "gultigen", "valid", "it", "stood", "applied", "telle",
+     "tel", "tels", "telles", "qu", "kraft"})
+#: A frame without a head word asks for the state at a time when it says "stood" or "applied" ("as it
+#: stood in 1980") or "in force" (« telle qu'en vigueur en 2009 », "as in force in 2019").
+_TIME_FRAME_VERBS = frozenset({"stood", "applied"})
+_TIME_FRAME_PAIRS = frozenset({("in", "force"), ("en", "vigueur"), ("in", "kraft")})
+#: Words that bound the question's time by a year ("avant 1993", "before 2021", "bis 2017", "seit 2018",
+#: « entre 2017 et 2019 »): the year says when, it is no word of the act …
+_TIME_BOUNDS = frozenset({"avant", "apres", "before", "after", "until", "till", "bis", "vor", "nach", "seit", "since",
+                          "depuis", "jusqu", "jusque", "entre", "between", "zwischen"})
+_TIME_RANGE_LINKS = frozenset({"et", "and", "und"})
+#: … also through a change named by its year ("before the 2020 amendment", « avant sa modification de
+#: 2018 », « avant la réforme de 2025 », "vor der Änderung 2019"): the change's words go with the year.
+_TIME_CHANGES = frozenset({"amendment", "amendments", "modification", "modifications", "reform", "reforme",
+                           "revision", "anderung", "novelle", "recast", "refonte", "change", "changes"})
+_TIME_BOUND_FILLERS = _TIME_CHANGES | _TIME_FRAME_LINKS | _TIME_PREPOSITIONS | frozenset(
+    {"the", "its", "their", "sa", "son", "ses", "la", "le", "l", "der", "die", "das", "au"})
+_TIME_BOUND_REACH = 4
+
+
+def _time_frame(tokens: Sequence[str], at: int) -> range | None:
+    """The frame words just before position ``at`` (:data:`_TIME_FRAME_WORDS` back to the first that
+    is not one) when they ask for a state at a time: a head word, "as of", a verb of state or "in
+    force"; else ``None``."""
+    j = at - 1
+    while j >= 0 and tokens[j] in _TIME_FRAME_WORDS:
+        j -= 1
+    frame = tokens[j + 1:at]
+    if (_TIME_FRAME_HEADS & set(frame) or frame[-2:] == ["as", "of"] or _TIME_FRAME_VERBS & set(frame)
+            or any(pair in _TIME_FRAME_PAIRS for pair in itertools.pairwise(frame))):
+        return range(j + 1, at)
+    return None
+
+
+def _time_bound(tokens: Sequence[str], at: int) -> range | None:
+    """The bound word before position ``at`` and the words between (:data:`_TIME_BOUND_FILLERS`, at
+    most :data:`_TIME_BOUND_REACH`): « avant 1993 », "before the 2020 amendment"; else ``None``."""
+    j = at - 1
+    while j >= 0 and at - j <= _TIME_BOUND_REACH and tokens[j] in _TIME_BOUND_FILLERS:
+        j -= 1
+    if j >= 0 and tokens[j] in _TIME_BOUNDS:
+        return range(j, at)
+    return None
 
 
 def time_years(tokens: Sequence[str]) -> set[int]:
     """Positions of the years a time preposition introduces ("… compatibilité électromagnétique en
     1997", "im Jahr 2000"): the question's time, not a word the act's text must hold (kept as a
-    term, it would ask the text to hold the year); and of the years a version frame introduces
-    (« dans sa version de 2017 », "version 2020", "as of 2018", « Stand 2017 »), with the frame's
-    words (:data:`_TIME_FRAME_WORDS` back to the first that is not one) when they hold a head word
-    (:data:`_TIME_FRAME_HEADS`) or end in "as of". Pure."""
-    out = set()
+    term, it would ask the text to hold the year); of the years a version frame introduces
+    (« dans sa version de 2017 », "version 2020", "as of 2018", « Stand 2017 », "as it stood in 1980",
+    « telle qu'en vigueur en 2009 »), with the frame's words (:func:`_time_frame`); of the years a
+    bound introduces (« avant 1993 », "before the 2020 amendment", « entre 2017 et 2019 »), with the
+    bound's words (:func:`_time_bound`) and a change word just after ("amendment"); a month name before
+    the year (« en février 2021 », "as of June 2026", "im Mai 2021") goes with it. Pure."""
+    out: set[int] = set()
     for i, t in enumerate(tokens):
-        if i and _TIME_YEAR.fullmatch(t):
-            prev = tokens[i - 1]
-            if prev in _TIME_PREPOSITIONS or (prev in {"jahr", "jahre"} and i >= 2 and tokens[i - 2] == "im"):
-                out.add(i)
-            j = i - 1
-            while j >= 0 and tokens[j] in _TIME_FRAME_WORDS:
-                j -= 1
-            frame = tokens[j + 1:i]
-            if _TIME_FRAME_HEADS & set(frame) or frame[-2:] == ["as", "of"]:
-                out |= set(range(j + 1, i + 1))
+        if not (i and _TIME_YEAR.fullmatch(t)):
+            continue
+        at = i - 1 if tokens[i - 1] in MONTHS else i
+        if at < i:
+            out |= {at, i}
+        prev = tokens[at - 1] if at else ""
+        if prev in _TIME_PREPOSITIONS or (prev in {"jahr", "jahre"} and at >= 2 and tokens[at - 2] == "im"):
+            out |= {at - 1, i} if at < i else {i}
+        if prev in _TIME_RANGE_LINKS and at >= 2 and at - 2 in out and _TIME_YEAR.fullmatch(tokens[at - 2]):
+            out |= {at - 1, i}
+        frame = _time_frame(tokens, at)
+        if frame is not None:
+            out |= set(frame) | {i}
+        bound = _time_bound(tokens, at)
+        if bound is not None:
+            out |= set(bound) | {i}
+            k = i + 1
+            while k < len(tokens) and tokens[k] in _TIME_CHANGES:
+                out.add(k)
+                k += 1
     return out
 
 
