@@ -847,6 +847,42 @@ def _named_by_own_form(tokens: Sequence[str], consumed: Collection[int], numbers
     return ranking.names_own_form(before, role, own_role) and (not after or ranking.role_intent(after) is None)
 
 
+#: Words that make the article after them one the asked act's title cites, not the question's article:
+#: « portant dérogation à l'article L. 121-6 du Code du travail », « portant exécution de l'article 143 de
+#: la loi … », "derogating from Article 193 of Directive 2006/112/EC", « zur Durchführung von Artikel 5 ».
+_CITING_WORDS = frozenset({"derogation", "derogations", "derogeant", "deroger", "derogating", "derogate",
+                           "execution", "abweichung", "durchfuhrung"})
+_CITING_REACH = 4
+_CITING_LINKS = frozenset({"a", "l", "au", "aux", "de", "des", "du", "la", "le", "from", "of", "to", "the", "von",
+                           "vom", "zu", "zur", "der"})
+
+
+def cited_article(parsed: ParsedQuery) -> list[str]:
+    """The words of the question's article when a citing word (:data:`_CITING_WORDS`) stands just
+    before it (at most :data:`_CITING_REACH` words back, over the links « à l' », "from", « aux » and
+    at most one other word, « dérogation temporaire à l'article »):
+    the asked act is the one whose title cites that article of another act, so its number and the
+    other act's name are words of that title; else ``[]``. Pure."""
+    if parsed.article is None:
+        return []
+    folded = normalize(parsed.raw)
+    text = normalize(parsed.article.text)
+    at = folded.find(text)
+    if at < 0:
+        return []
+    before = folded[:at].split()
+    j, skipped = len(before) - 1, 0
+    while j >= 0 and len(before) - j <= _CITING_REACH and before[j] not in _CITING_WORDS:
+        if before[j] not in _CITING_LINKS:
+            skipped += 1  # one word between: « dérogation temporaire à l'article »
+            if skipped > 1:
+                return []
+        j -= 1
+    if j < 0 or before[j] not in _CITING_WORDS:
+        return []
+    return [t for t in text.split() if t not in {"article", "articles", "art", "artikel"}]
+
+
 def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | None,
                profiles: Mapping[int, ranking.WorkProfile] | None = None, frequent: Frequent | None = None,
                *, language: str | None = None, enacted: Enacted | None = None) -> Plan:
@@ -856,11 +892,16 @@ def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | 
     naming none of them is no mention: its words stay terms)."""
     plan = Plan(terms=[], article_key=parsed.article.key if parsed.article else None, anchor=None, mentions=[],
                 constraints=[], explicit_works=bool(works))
+    cited = cited_article(parsed)
+    if cited:
+        plan.article_key = None
     _identifier_mentions(index, parsed, plan)
     numbers, numbers_held = _act_number_mentions(index, parsed, plan) if index.publisher.value == "eu-eurlex" \
         else (set(), False)
     tokens = [t for t in normalize(parsed.residual.replace('"', " ")).split()]
-    consumed = _name_mentions(index, tokens, normalize(parsed.raw), plan, profiles, frequent, enacted)
+    # a cited article's act is named by words of the asked act's title (« … du Code du travail »)
+    consumed = set() if cited else _name_mentions(index, tokens, normalize(parsed.raw), plan, profiles, frequent,
+                                                  enacted)
     consumed |= {i for i, t in enumerate(tokens) if t in numbers}
     consumed |= time_years(tokens)
     phrases = [normalize(p) for p in parsed.phrases]
@@ -868,6 +909,7 @@ def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | 
     stops = question_stop_words(tokens, language)
     plan.terms = [t for i, t in enumerate(tokens) if i not in consumed and t not in stops and t not in phrase_tokens
                   and t not in ELIDED_LETTERS]
+    plan.terms += [t for t in cited if not (len(t) == 1 and t.isalpha())]  # « L. 121-6 »: 121, 6
     plan.terms = list(dict.fromkeys(plan.terms)) + [p for p in phrases if p and p not in plan.terms]
     plan.terms = without_question_frame(plan.terms, relax.frame_pair_words(tokens) | relax.frame_end_words(tokens))
     plan.terms, plan.synonyms = relax.with_synonyms(plan.terms, analysis.stem_word, xlang.query_language(tokens))

@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
+from derive.index.query import parse_query
 from serve.core import LegalCore
-from serve.core.searchplan import time_years
+from serve.core.searchplan import cited_article, time_years
 
 
 def _section(answer: dict[str, Any], publisher: str) -> dict[str, Any]:
@@ -83,3 +84,33 @@ def test_an_act_asked_in_a_period_is_found_by_its_own_words_not_by_relaxation(fi
     assert lu["query_relaxed"] is None
     assert lu["hits"][0]["work"] == "lu-legilux:loi-2009-02-06-n3"
     assert lu["hits"][0]["match_reasons"] == ["keyword"]
+
+
+# --- an article the asked act's title cites: « portant dérogation aux articles 6, 7 … du règlement … »
+
+
+@pytest.mark.parametrize(("query", "words"), [
+    ("dérogation à l'article L. 121-6 du Code du travail", ["l", "121", "6"]),
+    ("règlement portant exécution de l'article 143 de la loi", ["143"]),
+    ("Latvia VAT derogation Article 193 decision", ["193"]),
+])
+def test_an_article_after_a_citing_word_is_cited_by_the_asked_act(query: str, words: list[str]) -> None:
+    assert cited_article(parse_query(query)) == words
+
+
+@pytest.mark.parametrize("query", [
+    "article 6 du règlement grand-ducal du 10 avril 2020",
+    "délai de préavis article L. 124-4 du Code du travail",
+    "exécution des peines et article 5 du code pénal",  # the citing word is too far from the article
+])
+def test_an_article_asked_for_itself_is_not_cited(query: str) -> None:
+    assert cited_article(parse_query(query)) == []
+
+
+def test_an_act_derogating_from_articles_of_another_is_found_by_its_title(fixture_core: LegalCore) -> None:
+    answer = fixture_core.call("search", {"query": "dérogation aux articles 6 et 7 du règlement grand-ducal "
+                                                   "déterminant les branches enseignées et les diplômes", "fuzzy": "off"})
+    lu = _section(answer, "lu-legilux")
+    assert lu["query_plan"].get("article_key") is None
+    assert "6" in lu["query_plan"]["terms"]
+    assert lu["hits"][0]["work"] == "lu-legilux:rgd-2020-05-28-a457"
