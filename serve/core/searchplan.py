@@ -751,23 +751,34 @@ _TIME_FRAME_LINKS = frozenset({"de", "du", "of", "vom", "von", "from"})
 _TIME_FRAME_WORDS = _TIME_FRAME_HEADS | _TIME_FRAME_LINKS | _TIME_PREPOSITIONS | frozenset(
     {"as", "at", "dans", "sa", "its", "the", "der", "au", "le", "applicable", "vigueur", "force", "consolidee",
      "consolidated", "geltende", "geltenden", "gultig", "gultigen", "valid", "it", "stood", "applied", "telle",
-     "tel", "tels", "telles", "qu", "kraft"})
+     "tel", "tels", "telles", "qu", "kraft", "valable", "mois", "month", "monat", "annee", "year", "jahr", "jahre"})
 #: A frame without a head word asks for the state at a time when it says "stood" or "applied" ("as it
-#: stood in 1980") or "in force" (« telle qu'en vigueur en 2009 », "as in force in 2019").
-_TIME_FRAME_VERBS = frozenset({"stood", "applied"})
+#: stood in 1980"), "applicable", "valid" (« règlement valable en 2012 », "law applicable in 2012") or "in
+#: force" (« telle qu'en vigueur en 2009 », "as in force in 2019").
+_TIME_FRAME_VERBS = frozenset({"stood", "applied", "applicable", "valable", "valid", "gultig", "gultigen", "geltende",
+                               "geltenden"})
 _TIME_FRAME_PAIRS = frozenset({("in", "force"), ("en", "vigueur"), ("in", "kraft")})
 #: Words that bound the question's time by a year ("avant 1993", "before 2021", "bis 2017", "seit 2018",
 #: « entre 2017 et 2019 »): the year says when, it is no word of the act …
 _TIME_BOUNDS = frozenset({"avant", "apres", "before", "after", "until", "till", "bis", "vor", "nach", "seit", "since",
-                          "depuis", "jusqu", "jusque", "entre", "between", "zwischen"})
-_TIME_RANGE_LINKS = frozenset({"et", "and", "und"})
+                          "depuis", "jusqu", "jusque", "entre", "between", "zwischen", "cours"}) | _TIME_PREPOSITIONS
+#: … or a part of it ("end of 2015", « début 2019 », "Anfang 2019", "mid-2018", « fin 2018 ») …
+_TIME_PARTS = frozenset({"end", "early", "late", "mid", "beginning", "debut", "fin", "mi", "anfang", "ende", "mitte"})
+#: … or a range of years (« entre 2017 et 2019 », "from 2012 to 2014", « de 2012 à 2014 », "von 2012 bis 2014").
+_TIME_RANGE_LINKS = frozenset({"et", "and", "und", "to", "a", "au", "bis", "until", "till", "jusqu"})
+_TIME_RANGE_STARTS = frozenset({"from", "de", "du", "von", "vom", "entre", "between", "zwischen", "since", "depuis",
+                                "seit"})
+#: A year followed by a version head is the question's time too ("the 2015 version of …", « in der 2012
+#: geltenden Fassung »), unless a link names it the act's year (« directive de 2000, version … »).
+_TIME_HEADS_AFTER = frozenset({"version", "versions", "fassung"})
 #: … also through a change named by its year ("before the 2020 amendment", « avant sa modification de
 #: 2018 », « avant la réforme de 2025 », "vor der Änderung 2019"): the change's words go with the year.
 _TIME_CHANGES = frozenset({"amendment", "amendments", "modification", "modifications", "reform", "reforme",
                            "revision", "anderung", "novelle", "recast", "refonte", "change", "changes"})
-_TIME_BOUND_FILLERS = _TIME_CHANGES | _TIME_FRAME_LINKS | _TIME_PREPOSITIONS | frozenset(
-    {"the", "its", "their", "sa", "son", "ses", "la", "le", "l", "der", "die", "das", "au"})
-_TIME_BOUND_REACH = 4
+_TIME_BOUND_FILLERS = _TIME_CHANGES | _TIME_FRAME_LINKS | _TIME_PARTS | frozenset(
+    {"the", "its", "their", "sa", "son", "ses", "la", "le", "l", "der", "die", "das", "au", "annee", "year", "jahr",
+     "jahre", "jahres", "an"})
+_TIME_BOUND_REACH = 5
 
 
 def _time_frame(tokens: Sequence[str], at: int) -> range | None:
@@ -792,6 +803,10 @@ def _time_bound(tokens: Sequence[str], at: int) -> range | None:
         j -= 1
     if j >= 0 and tokens[j] in _TIME_BOUNDS:
         return range(j, at)
+    if at and tokens[at - 1] in _TIME_PARTS:  # « fin 2018 », "Anfang 2019"
+        return range(at - 1, at)
+    if at >= 2 and tokens[at - 1] in _TIME_FRAME_LINKS and tokens[at - 2] in _TIME_PARTS:  # "end of 2015"
+        return range(at - 2, at)
     return None
 
 
@@ -814,14 +829,24 @@ def time_years(tokens: Sequence[str]) -> set[int]:
         prev = tokens[at - 1] if at else ""
         if prev in _TIME_PREPOSITIONS or (prev in {"jahr", "jahre"} and at >= 2 and tokens[at - 2] == "im"):
             out |= {at - 1, i} if at < i else {i}
-        if prev in _TIME_RANGE_LINKS and at >= 2 and at - 2 in out and _TIME_YEAR.fullmatch(tokens[at - 2]):
-            out |= {at - 1, i}
+        if prev in _TIME_RANGE_LINKS and at >= 2 and _TIME_YEAR.fullmatch(tokens[at - 2]) \
+                and (at - 2 in out or (at >= 3 and tokens[at - 3] in _TIME_RANGE_STARTS)):
+            out |= {at - 3, at - 2, at - 1, i} if at - 2 not in out else {at - 1, i}
+        after = i + 1
+        while after < len(tokens) and tokens[after] in _TIME_FRAME_VERBS:  # « 2012 geltenden Fassung »
+            after += 1
+        if after < len(tokens) and tokens[after] in _TIME_HEADS_AFTER and prev not in _TIME_FRAME_LINKS:
+            out |= set(range(i, after + 1))
+            j = at - 1
+            while j >= 0 and tokens[j] in _TIME_FRAME_WORDS:
+                j -= 1
+            out |= set(range(j + 1, at))
         frame = _time_frame(tokens, at)
         if frame is not None:
             out |= set(frame) | {i}
         bound = _time_bound(tokens, at)
         if bound is not None:
-            out |= set(bound) | {i}
+            out |= set(bound) | {i} | set(_time_frame(tokens, bound.start) or ())  # "as of end of 2015"
             k = i + 1
             while k < len(tokens) and tokens[k] in _TIME_CHANGES:
                 out.add(k)

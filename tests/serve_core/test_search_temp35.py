@@ -58,7 +58,39 @@ def test_a_year_a_state_frame_introduces_is_the_questions_time(query: str, kept:
     assert _kept(query) == kept
 
 
+@pytest.mark.parametrize(("query", "kept"), [
+    ("loi pendant l annee 2015", "loi"),
+    ("gesetz gultig im jahr 2012", "gesetz"),
+    ("reglement valable en 2012", "reglement"),
+    ("law applicable in 2012", "law"),
+    ("reglement en vigueur au mois de mars 2019", "reglement"),
+    ("law as of end of 2015", "law"),
+    ("directive as of mid 2018", "directive"),
+    ("loi debut 2019", "loi"),
+    ("gesetz anfang 2019", "gesetz"),
+    ("regulation valid from 2012 to 2014", "regulation"),
+    ("loi en vigueur de 2012 a 2014", "loi"),
+    ("verordnung von 2012 bis 2014", "verordnung"),
+    ("the 2015 version of the working time directive", "of the working time directive"),
+    ("gesetz in der 2012 geltenden fassung", "gesetz"),
+])
+def test_a_year_of_a_period_or_a_state_is_the_questions_time(query: str, kept: str) -> None:
+    assert _kept(query) == kept
+
+
+@pytest.mark.parametrize(("query", "residual"), [
+    ("loi avant le 1er janvier 2020", "loi"),
+    ("directive before 1 January 2020", "directive"),
+    ("Gesetz vor dem 1. Januar 2020", "Gesetz"),
+    ("loi jusqu'au 31 mars 2019", "loi"),
+    ("loi du 1er janvier 2018", "loi du"),  # « du »: the act's own date, its form stays
+])
+def test_the_words_that_bound_a_date_go_with_it(query: str, residual: str) -> None:
+    assert parse_query(query).residual == residual
+
+
 @pytest.mark.parametrize("query", [
+    "directive de 2000 version applicable",  # « de 2000 »: the act's year, before the version frame
     "loi de 1979 sur l aide",  # « de 1979 »: the act's year
     "the law of 2015",
     "horizon 2020 programme",
