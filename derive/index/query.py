@@ -61,7 +61,8 @@ _TIME_FRAME = re.compile(
     r"(?: (?:applicable|en vigueur|in force|valable|geltenden?|gultig))?(?: (?:au|le|du|on|at|of|vom|am))?"
     r"|\bas (?:of|at|in force on)|\b(?:en vigueur|applicable|in force|valid|valable|gultig|in kraft) (?:au|le|on|at|am|ab)"
     r"|\bstand(?: (?:vom|am))?|\ba la date du"
-    r"|\b(?:avant|apres|before|after|until|till|since|depuis|jusqu.a|jusqu.au|vor|nach|seit|bis|prior to)"
+    r"|\b(?:avant|apres|before|after|until|till|since|depuis|jusqu.a|jusqu.au|vor|nach|seit|bis|prior to|entre"
+    r"|between|zwischen|from|a partir du|ab)"
     r"(?: (?:le|la|the|dem|zum|l.))?)[\s,:]+$")
 
 STOP_WORDS = frozenset(["a", "about", "according", "an", "and", "are", "as", "at", "au", "aux", "be", "between", "by", "ce", "ces", "comment", "compare", "concerning", "dans", "de", "des", "did", "do", "does", "du", "en", "est", "et", "for", "from", "how", "i", "in", "into", "is", "it", "its", "la", "le", "les", "me", "my", "of", "on", "or", "par", "please", "pour", "que", "quel", "quelle", "quelles", "quels", "qui", "quoi", "regarding", "say", "says", "show", "sur", "tell", "than", "that", "the", "their", "them", "this", "to", "un", "une", "was", "what", "whats", "when", "where", "which", "who", "why", "with"])

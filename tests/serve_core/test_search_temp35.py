@@ -83,6 +83,8 @@ def test_a_year_of_a_period_or_a_state_is_the_questions_time(query: str, kept: s
     ("directive before 1 January 2020", "directive"),
     ("Gesetz vor dem 1. Januar 2020", "Gesetz"),
     ("loi jusqu'au 31 mars 2019", "loi"),
+    ("loi entre le 1er janvier 2015 et le 31 décembre 2016", "loi et le"),
+    ("directive from 1 March 2015 to 1 March 2016", "directive to"),
     ("loi du 1er janvier 2018", "loi du"),  # « du »: the act's own date, its form stays
 ])
 def test_the_words_that_bound_a_date_go_with_it(query: str, residual: str) -> None:
