@@ -878,6 +878,8 @@ def _named_by_own_form(tokens: Sequence[str], consumed: Collection[int], numbers
 _CITING_WORDS = frozenset({"derogation", "derogations", "derogeant", "deroger", "derogating", "derogate",
                            "execution", "abweichung", "durchfuhrung"})
 _CITING_REACH = 4
+_ASKING_PREPOSITIONS = frozenset({"under", "in", "per", "by", "pursuant", "according", "selon", "dans", "par", "en",
+                                  "nach", "gemass", "im", "laut"})
 _CITING_LINKS = frozenset({"a", "l", "au", "aux", "de", "des", "du", "la", "le", "from", "of", "to", "the", "von",
                            "vom", "zu", "zur", "der"})
 
@@ -900,8 +902,8 @@ def cited_article(parsed: ParsedQuery) -> list[str]:
     while j >= 0 and len(before) - j <= _CITING_REACH and before[j] not in _CITING_WORDS:
         if before[j] not in _CITING_LINKS:
             skipped += 1  # one word between: « dérogation temporaire à l'article »
-            if skipped > 1:
-                return []
+            if skipped > 1 or before[j] in _ASKING_PREPOSITIONS:
+                return []  # "derogations under Article 23": the article asked for itself
         j -= 1
     if j < 0 or before[j] not in _CITING_WORDS:
         return []
