@@ -798,11 +798,13 @@ def _time_frame(tokens: Sequence[str], at: int) -> range | None:
 def _time_bound(tokens: Sequence[str], at: int) -> range | None:
     """The bound word before position ``at`` and the words between (:data:`_TIME_BOUND_FILLERS`, at
     most :data:`_TIME_BOUND_REACH`): « avant 1993 », "before the 2020 amendment"; else ``None``."""
-    j = at - 1
-    while j >= 0 and at - j <= _TIME_BOUND_REACH and tokens[j] in _TIME_BOUND_FILLERS:
+    j, start = at - 1, None
+    while j >= 0 and at - j <= _TIME_BOUND_REACH and tokens[j] in _TIME_BOUND_FILLERS | _TIME_BOUNDS:
+        if tokens[j] in _TIME_BOUNDS:  # the farthest: « jusqu'en 2015 », « au cours de l'année 2015 »
+            start = j
         j -= 1
-    if j >= 0 and tokens[j] in _TIME_BOUNDS:
-        return range(j, at)
+    if start is not None:  # a time preposition just before the year stays, as before (« en 1997 »)
+        return range(at if start == at - 1 and tokens[start] in _TIME_PREPOSITIONS else start, at)
     if at and tokens[at - 1] in _TIME_PARTS:  # « fin 2018 », "Anfang 2019"
         return range(at - 1, at)
     if at >= 2 and tokens[at - 1] in _TIME_FRAME_LINKS and tokens[at - 2] in _TIME_PARTS:  # "end of 2015"

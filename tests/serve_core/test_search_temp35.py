@@ -60,6 +60,8 @@ def test_a_year_a_state_frame_introduces_is_the_questions_time(query: str, kept:
 
 @pytest.mark.parametrize(("query", "kept"), [
     ("loi pendant l annee 2015", "loi"),
+    ("loi jusqu en 2015", "loi"),
+    ("loi au cours de l annee 2015", "loi au"),
     ("gesetz gultig im jahr 2012", "gesetz"),
     ("reglement valable en 2012", "reglement"),
     ("law applicable in 2012", "law"),
