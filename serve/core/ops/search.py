@@ -1625,8 +1625,6 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         if index is not None and plan.terms and not plan.constraints and not plan.intent:
             grouped = parents_first(conn, index, grouped, profiles, filters, out.groups, options.limit,
                                     pinned=frozenset(plan.boost))
-        if index is not None:
-            grouped = successors_first(index, grouped, options.limit)
         out.held_back = 0
         if out.titled_share:
             grouped = _after_titled(conn, index, grouped, out.titled_share, out.groups)
@@ -2484,26 +2482,6 @@ def parents_first(conn: sqlite3.Connection, index: MountedIndex, hits: Sequence[
             continue
         out.insert(position, hit)
         position += 2
-    return out
-
-
-def successors_first(index: MountedIndex, hits: Sequence[Hit], limit: int) -> list[Hit]:
-    """Works (one hit each, rank order) with an act whose official title repeals another listed
-    before it (« … and repealing Implementing Regulation (EU) 2021/637 »: :func:`ranking.repealers`)
-    moved right before that act, among the first ``limit``: both passed the filters (on an ``as_of``
-    day, both states cover it), and the publisher may keep the repealed act's last state open-ended,
-    so the act that replaced it answers first (issue #15, temp35). No row is added; no SQL statement
-    beyond the repealers' one pass over the titles, kept per mounted index."""
-    repealing = index.memo("repealers", ranking.repealers)
-    out = list(hits)
-    position = 0
-    while position < min(limit, len(out)):
-        number = ranking.cited_number(index.catalogue.slug_of.get(out[position].row["work_rowid"], ""))
-        by = repealing.get(number, frozenset()) if number is not None else frozenset()
-        later = [i for i in range(position + 1, min(limit, len(out))) if out[i].row["work_rowid"] in by]
-        if later:
-            out.insert(position, out.pop(later[0]))
-        position += 1
     return out
 
 
