@@ -45,19 +45,25 @@ _MONTHS = {
     "dezember": 12,
 }
 _MONTH_NAMES = "|".join(sorted(_MONTHS, key=len, reverse=True))
+#: The folded month names of the three languages (a month before a year is a time, :func:`serve.core.searchplan.time_years`).
+MONTHS = frozenset(_MONTHS)
 _ISO_DATE = re.compile(r"(?<![\d-])(\d{4})-(\d{2})-(\d{2})(?![\d-])")
 _DMY_WORDS = re.compile(r"\b(\d{1,2})(?:er|re|st|nd|rd|th|\.)?\s+(" + _MONTH_NAMES + r")\s+(\d{4})\b")
 _MDY_WORDS = re.compile(r"\b(" + _MONTH_NAMES + r")\s+(\d{1,2}),?\s+(\d{4})\b")
 _DMY_NUM = re.compile(r"(?<![\d/.])(\d{1,2})[/.](\d{1,2})[/.](\d{4})(?![\d/.])")
 _PHRASE = re.compile(r'"([^"]+)"')
 #: The words that frame a date as the question's time, just before it (folded): « version applicable
-#: au », « dans sa version en vigueur le », "as of", "in force on", « in der Fassung vom », « Stand ».
+#: au », « dans sa version en vigueur le », "as of", "in force on", « in der Fassung vom », « Stand »; and
+#: the words that bound the question's time by it: « avant le », "before", « jusqu'au », « vor dem ».
 #: They belong to the date, not to the act's words.
 _TIME_FRAME = re.compile(
     r"(?:\b(?:(?:dans sa|in (?:its|der|the)) )?(?:version|fassung)(?: (?:consolidee|consolidated|coordonnee))?"
     r"(?: (?:applicable|en vigueur|in force|valable|geltenden?|gultig))?(?: (?:au|le|du|on|at|of|vom|am))?"
     r"|\bas (?:of|at|in force on)|\b(?:en vigueur|applicable|in force|valid|valable|gultig|in kraft) (?:au|le|on|at|am|ab)"
-    r"|\bstand(?: (?:vom|am))?|\ba la date du)[\s,:]+$")
+    r"|\bstand(?: (?:vom|am))?|\ba la date du"
+    r"|\b(?:avant|apres|before|after|until|till|since|depuis|jusqu.a|jusqu.au|vor|nach|seit|bis|prior to|entre"
+    r"|between|zwischen|from|a partir du|ab)"
+    r"(?: (?:le|la|the|dem|zum|l.))?)[\s,:]+$")
 
 STOP_WORDS = frozenset(["a", "about", "according", "an", "and", "are", "as", "at", "au", "aux", "be", "between", "by", "ce", "ces", "comment", "compare", "concerning", "dans", "de", "des", "did", "do", "does", "du", "en", "est", "et", "for", "from", "how", "i", "in", "into", "is", "it", "its", "la", "le", "les", "me", "my", "of", "on", "or", "par", "please", "pour", "que", "quel", "quelle", "quelles", "quels", "qui", "quoi", "regarding", "say", "says", "show", "sur", "tell", "than", "that", "the", "their", "them", "this", "to", "un", "une", "was", "what", "whats", "when", "where", "which", "who", "why", "with"])
 

@@ -59,6 +59,7 @@ A **role intent** ("which acts amend X", "actes délégués du X") with a resolv
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 import sqlite3
 from collections.abc import Callable, Collection, Mapping, Sequence
@@ -67,7 +68,7 @@ from typing import Any
 
 from derive.index import analysis, relax, xlang
 from derive.index.identifiers import celex_numbers, celex_to_slug
-from derive.index.query import STOP_WORDS, ParsedQuery, ngrams
+from derive.index.query import MONTHS, STOP_WORDS, ParsedQuery, ngrams
 from derive.index.text import fold, normalize
 from serve.core import ranking
 from serve.core.mount import Catalogue, MountedIndex
@@ -745,31 +746,113 @@ _TIME_YEAR = re.compile(r"(?:1[89]|20)\d\d")
 #: before the year holding one of these heads (or ending in "as of") …
 _TIME_FRAME_HEADS = frozenset({"version", "versions", "fassung", "stand"})
 _TIME_FRAME_LINKS = frozenset({"de", "du", "of", "vom", "von", "from"})
-#: … the frame words (links, prepositions and the words of « version consolidée applicable »).
+#: … the frame words (links, prepositions and the words of « version consolidée applicable », of "as it
+#: stood in", « telle qu'en vigueur en »).
 _TIME_FRAME_WORDS = _TIME_FRAME_HEADS | _TIME_FRAME_LINKS | _TIME_PREPOSITIONS | frozenset(
     {"as", "at", "dans", "sa", "its", "the", "der", "au", "le", "applicable", "vigueur", "force", "consolidee",
-     "consolidated", "geltende", "geltenden", "gultig", "gultigen", "valid"})
+     "consolidated", "geltende", "geltenden", "gultig", "gultigen", "valid", "it", "stood", "applied", "telle",
+     "tel", "tels", "telles", "qu", "kraft", "valable", "mois", "month", "monat", "annee", "year", "jahr", "jahre"})
+#: A frame without a head word asks for the state at a time when it says "stood" or "applied" ("as it
+#: stood in 1980"), "applicable", "valid" (« règlement valable en 2012 », "law applicable in 2012") or "in
+#: force" (« telle qu'en vigueur en 2009 », "as in force in 2019").
+_TIME_FRAME_VERBS = frozenset({"stood", "applied", "applicable", "valable", "valid", "gultig", "gultigen", "geltende",
+                               "geltenden"})
+_TIME_FRAME_PAIRS = frozenset({("in", "force"), ("en", "vigueur"), ("in", "kraft")})
+#: Words that bound the question's time by a year ("avant 1993", "before 2021", "bis 2017", "seit 2018",
+#: « entre 2017 et 2019 »): the year says when, it is no word of the act …
+_TIME_BOUNDS = frozenset({"avant", "apres", "before", "after", "until", "till", "bis", "vor", "nach", "seit", "since",
+                          "depuis", "jusqu", "jusque", "entre", "between", "zwischen", "cours"}) | _TIME_PREPOSITIONS
+#: … or a part of it ("end of 2015", « début 2019 », "Anfang 2019", "mid-2018", « fin 2018 ») …
+_TIME_PARTS = frozenset({"end", "early", "late", "mid", "beginning", "debut", "fin", "mi", "anfang", "ende", "mitte"})
+#: … or a range of years (« entre 2017 et 2019 », "from 2012 to 2014", « de 2012 à 2014 », "von 2012 bis 2014").
+_TIME_RANGE_LINKS = frozenset({"et", "and", "und", "to", "a", "au", "bis", "until", "till", "jusqu"})
+_TIME_RANGE_STARTS = frozenset({"from", "de", "du", "von", "vom", "entre", "between", "zwischen", "since", "depuis",
+                                "seit"})
+#: A year followed by a version head is the question's time too ("the 2015 version of …", « in der 2012
+#: geltenden Fassung »), unless a link names it the act's year (« directive de 2000, version … »).
+_TIME_HEADS_AFTER = frozenset({"version", "versions", "fassung"})
+#: … also through a change named by its year ("before the 2020 amendment", « avant sa modification de
+#: 2018 », « avant la réforme de 2025 », "vor der Änderung 2019"): the change's words go with the year.
+_TIME_CHANGES = frozenset({"amendment", "amendments", "modification", "modifications", "reform", "reforme",
+                           "revision", "anderung", "novelle", "recast", "refonte", "change", "changes"})
+_TIME_BOUND_FILLERS = _TIME_CHANGES | _TIME_FRAME_LINKS | _TIME_PARTS | frozenset(
+    {"the", "its", "their", "sa", "son", "ses", "la", "le", "l", "der", "die", "das", "au", "annee", "year", "jahr",
+     "jahre", "jahres", "an"})
+_TIME_BOUND_REACH = 5
+
+
+def _time_frame(tokens: Sequence[str], at: int) -> range | None:
+    """The frame words just before position ``at`` (:data:`_TIME_FRAME_WORDS` back to the first that
+    is not one) when they ask for a state at a time: a head word, "as of", a verb of state or "in
+    force"; else ``None``."""
+    j = at - 1
+    while j >= 0 and tokens[j] in _TIME_FRAME_WORDS:
+        j -= 1
+    frame = tokens[j + 1:at]
+    if (_TIME_FRAME_HEADS & set(frame) or frame[-2:] == ["as", "of"] or _TIME_FRAME_VERBS & set(frame)
+            or any(pair in _TIME_FRAME_PAIRS for pair in itertools.pairwise(frame))):
+        return range(j + 1, at)
+    return None
+
+
+def _time_bound(tokens: Sequence[str], at: int) -> range | None:
+    """The bound word before position ``at`` and the words between (:data:`_TIME_BOUND_FILLERS`, at
+    most :data:`_TIME_BOUND_REACH`): « avant 1993 », "before the 2020 amendment"; else ``None``."""
+    j, start = at - 1, None
+    while j >= 0 and at - j <= _TIME_BOUND_REACH and tokens[j] in _TIME_BOUND_FILLERS | _TIME_BOUNDS:
+        if tokens[j] in _TIME_BOUNDS:  # the farthest: « jusqu'en 2015 », « au cours de l'année 2015 »
+            start = j
+        j -= 1
+    if start is not None:  # a time preposition just before the year stays, as before (« en 1997 »)
+        return range(at if start == at - 1 and tokens[start] in _TIME_PREPOSITIONS else start, at)
+    if at and tokens[at - 1] in _TIME_PARTS:  # « fin 2018 », "Anfang 2019"
+        return range(at - 1, at)
+    if at >= 2 and tokens[at - 1] in _TIME_FRAME_LINKS and tokens[at - 2] in _TIME_PARTS:  # "end of 2015"
+        return range(at - 2, at)
+    return None
 
 
 def time_years(tokens: Sequence[str]) -> set[int]:
     """Positions of the years a time preposition introduces ("… compatibilité électromagnétique en
     1997", "im Jahr 2000"): the question's time, not a word the act's text must hold (kept as a
-    term, it would ask the text to hold the year); and of the years a version frame introduces
-    (« dans sa version de 2017 », "version 2020", "as of 2018", « Stand 2017 »), with the frame's
-    words (:data:`_TIME_FRAME_WORDS` back to the first that is not one) when they hold a head word
-    (:data:`_TIME_FRAME_HEADS`) or end in "as of". Pure."""
-    out = set()
+    term, it would ask the text to hold the year); of the years a version frame introduces
+    (« dans sa version de 2017 », "version 2020", "as of 2018", « Stand 2017 », "as it stood in 1980",
+    « telle qu'en vigueur en 2009 »), with the frame's words (:func:`_time_frame`); of the years a
+    bound introduces (« avant 1993 », "before the 2020 amendment", « entre 2017 et 2019 »), with the
+    bound's words (:func:`_time_bound`) and a change word just after ("amendment"); a month name before
+    the year (« en février 2021 », "as of June 2026", "im Mai 2021") goes with it. Pure."""
+    out: set[int] = set()
     for i, t in enumerate(tokens):
-        if i and _TIME_YEAR.fullmatch(t):
-            prev = tokens[i - 1]
-            if prev in _TIME_PREPOSITIONS or (prev in {"jahr", "jahre"} and i >= 2 and tokens[i - 2] == "im"):
-                out.add(i)
-            j = i - 1
+        if not (i and _TIME_YEAR.fullmatch(t)):
+            continue
+        at = i - 1 if tokens[i - 1] in MONTHS else i
+        if at < i:
+            out |= {at, i}
+        prev = tokens[at - 1] if at else ""
+        if prev in _TIME_PREPOSITIONS or (prev in {"jahr", "jahre"} and at >= 2 and tokens[at - 2] == "im"):
+            out |= {at - 1, i} if at < i else {i}
+        if prev in _TIME_RANGE_LINKS and at >= 2 and _TIME_YEAR.fullmatch(tokens[at - 2]) \
+                and (at - 2 in out or (at >= 3 and tokens[at - 3] in _TIME_RANGE_STARTS)):
+            out |= {at - 3, at - 2, at - 1, i} if at - 2 not in out else {at - 1, i}
+        after = i + 1
+        while after < len(tokens) and tokens[after] in _TIME_FRAME_VERBS:  # « 2012 geltenden Fassung »
+            after += 1
+        if after < len(tokens) and tokens[after] in _TIME_HEADS_AFTER and prev not in _TIME_FRAME_LINKS:
+            out |= set(range(i, after + 1))
+            j = at - 1
             while j >= 0 and tokens[j] in _TIME_FRAME_WORDS:
                 j -= 1
-            frame = tokens[j + 1:i]
-            if _TIME_FRAME_HEADS & set(frame) or frame[-2:] == ["as", "of"]:
-                out |= set(range(j + 1, i + 1))
+            out |= set(range(j + 1, at))
+        frame = _time_frame(tokens, at)
+        if frame is not None:
+            out |= set(frame) | {i}
+        bound = _time_bound(tokens, at)
+        if bound is not None:
+            out |= set(bound) | {i} | set(_time_frame(tokens, bound.start) or ())  # "as of end of 2015"
+            k = i + 1
+            while k < len(tokens) and tokens[k] in _TIME_CHANGES:
+                out.add(k)
+                k += 1
     return out
 
 
@@ -791,6 +874,44 @@ def _named_by_own_form(tokens: Sequence[str], consumed: Collection[int], numbers
     return ranking.names_own_form(before, role, own_role) and (not after or ranking.role_intent(after) is None)
 
 
+#: Words that make the article after them one the asked act's title cites, not the question's article:
+#: « portant dérogation à l'article L. 121-6 du Code du travail », « portant exécution de l'article 143 de
+#: la loi … », "derogating from Article 193 of Directive 2006/112/EC", « zur Durchführung von Artikel 5 ».
+_CITING_WORDS = frozenset({"derogation", "derogations", "derogeant", "deroger", "derogating", "derogate",
+                           "execution", "abweichung", "durchfuhrung"})
+_CITING_REACH = 4
+_ASKING_PREPOSITIONS = frozenset({"under", "in", "per", "by", "pursuant", "according", "selon", "dans", "par", "en",
+                                  "nach", "gemass", "im", "laut"})
+_CITING_LINKS = frozenset({"a", "l", "au", "aux", "de", "des", "du", "la", "le", "from", "of", "to", "the", "von",
+                           "vom", "zu", "zur", "der"})
+
+
+def cited_article(parsed: ParsedQuery) -> list[str]:
+    """The words of the question's article when a citing word (:data:`_CITING_WORDS`) stands just
+    before it (at most :data:`_CITING_REACH` words back, over the links « à l' », "from", « aux » and
+    at most one other word, « dérogation temporaire à l'article »):
+    the asked act is the one whose title cites that article of another act, so its number and the
+    other act's name are words of that title; else ``[]``. Pure."""
+    if parsed.article is None:
+        return []
+    folded = normalize(parsed.raw)
+    text = normalize(parsed.article.text)
+    at = folded.find(text)
+    if at < 0:
+        return []
+    before = folded[:at].split()
+    j, skipped = len(before) - 1, 0
+    while j >= 0 and len(before) - j <= _CITING_REACH and before[j] not in _CITING_WORDS:
+        if before[j] not in _CITING_LINKS:
+            skipped += 1  # one word between: « dérogation temporaire à l'article »
+            if skipped > 1 or before[j] in _ASKING_PREPOSITIONS:
+                return []  # "derogations under Article 23": the article asked for itself
+        j -= 1
+    if j < 0 or before[j] not in _CITING_WORDS:
+        return []
+    return [t for t in text.split() if t not in {"article", "articles", "art", "artikel"}]
+
+
 def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | None,
                profiles: Mapping[int, ranking.WorkProfile] | None = None, frequent: Frequent | None = None,
                *, language: str | None = None, enacted: Enacted | None = None) -> Plan:
@@ -800,11 +921,16 @@ def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | 
     naming none of them is no mention: its words stay terms)."""
     plan = Plan(terms=[], article_key=parsed.article.key if parsed.article else None, anchor=None, mentions=[],
                 constraints=[], explicit_works=bool(works))
+    cited = cited_article(parsed)
+    if cited:
+        plan.article_key = None
     _identifier_mentions(index, parsed, plan)
     numbers, numbers_held = _act_number_mentions(index, parsed, plan) if index.publisher.value == "eu-eurlex" \
         else (set(), False)
     tokens = [t for t in normalize(parsed.residual.replace('"', " ")).split()]
-    consumed = _name_mentions(index, tokens, normalize(parsed.raw), plan, profiles, frequent, enacted)
+    # a cited article's act is named by words of the asked act's title (« … du Code du travail »)
+    consumed = set() if cited else _name_mentions(index, tokens, normalize(parsed.raw), plan, profiles, frequent,
+                                                  enacted)
     consumed |= {i for i, t in enumerate(tokens) if t in numbers}
     consumed |= time_years(tokens)
     phrases = [normalize(p) for p in parsed.phrases]
@@ -812,6 +938,7 @@ def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | 
     stops = question_stop_words(tokens, language)
     plan.terms = [t for i, t in enumerate(tokens) if i not in consumed and t not in stops and t not in phrase_tokens
                   and t not in ELIDED_LETTERS]
+    plan.terms += [t for t in cited if not (len(t) == 1 and t.isalpha())]  # « L. 121-6 »: 121, 6
     plan.terms = list(dict.fromkeys(plan.terms)) + [p for p in phrases if p and p not in plan.terms]
     plan.terms = without_question_frame(plan.terms, relax.frame_pair_words(tokens) | relax.frame_end_words(tokens))
     plan.terms, plan.synonyms = relax.with_synonyms(plan.terms, analysis.stem_word, xlang.query_language(tokens))
