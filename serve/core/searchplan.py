@@ -766,6 +766,10 @@ _TIME_BOUNDS = frozenset({"avant", "apres", "before", "after", "until", "till", 
 _TIME_PARTS = frozenset({"end", "early", "late", "mid", "beginning", "debut", "fin", "mi", "anfang", "ende", "mitte"})
 #: … or a range of years (« entre 2017 et 2019 », "from 2012 to 2014", « de 2012 à 2014 », "von 2012 bis 2014").
 _TIME_RANGE_LINKS = frozenset({"et", "and", "und", "to", "a", "au", "bis", "until", "till", "jusqu"})
+#: "et", "and", "und" make a range only after a word that opens one (« entre 2017 et 2019 », "between
+#: 2012 and 2014"): « en 2016 et 2018 », "in 2016 and in 2018" name two times (a comparison), and the second
+#: year stays a word as before.
+_TIME_CONJUNCTIONS = frozenset({"et", "and", "und"})
 _TIME_RANGE_STARTS = frozenset({"from", "de", "du", "von", "vom", "entre", "between", "zwischen", "since", "depuis",
                                 "seit"})
 #: A year followed by a version head is the question's time too ("the 2015 version of …", « in der 2012
@@ -812,6 +816,19 @@ def _time_bound(tokens: Sequence[str], at: int) -> range | None:
     return None
 
 
+#: A month and year just after an act's form word and a link ("loi de juillet 2006", "règlement grand-ducal
+#: de mars 2021", "Gesetz vom Mai 2021", "act of June 2006") are the act's date, which names it: not the
+#: question's time (:func:`time_years`).
+_ACT_DATE_LINKS = frozenset({"de", "du", "d", "des", "of", "vom", "von"})
+_ACT_DATE_FORMS = frozenset(ACT_FORMS) | SUBJECT_FORMS | frozenset({"act", "law", "ducal", "ducale"})
+
+
+def _names_act_date(tokens: Sequence[str], month: int) -> bool:
+    """Whether the month at position ``month`` dates an act named just before it (a form word, then
+    a link: :data:`_ACT_DATE_FORMS`, :data:`_ACT_DATE_LINKS`). Pure."""
+    return month >= 2 and tokens[month - 1] in _ACT_DATE_LINKS and tokens[month - 2] in _ACT_DATE_FORMS
+
+
 def time_years(tokens: Sequence[str]) -> set[int]:
     """Positions of the years a time preposition introduces ("… compatibilité électromagnétique en
     1997", "im Jahr 2000"): the question's time, not a word the act's text must hold (kept as a
@@ -820,19 +837,21 @@ def time_years(tokens: Sequence[str]) -> set[int]:
     « telle qu'en vigueur en 2009 »), with the frame's words (:func:`_time_frame`); of the years a
     bound introduces (« avant 1993 », "before the 2020 amendment", « entre 2017 et 2019 »), with the
     bound's words (:func:`_time_bound`) and a change word just after ("amendment"); a month name before
-    the year (« en février 2021 », "as of June 2026", "im Mai 2021") goes with it. Pure."""
+    the year (« en février 2021 », "as of June 2026", "im Mai 2021") goes with it, unless it dates the act
+    named just before it ("loi de juillet 2006": :func:`_names_act_date`). Pure."""
     out: set[int] = set()
     for i, t in enumerate(tokens):
         if not (i and _TIME_YEAR.fullmatch(t)):
             continue
-        at = i - 1 if tokens[i - 1] in MONTHS else i
+        at = i - 1 if tokens[i - 1] in MONTHS and not _names_act_date(tokens, i - 1) else i
         if at < i:
             out |= {at, i}
         prev = tokens[at - 1] if at else ""
         if prev in _TIME_PREPOSITIONS or (prev in {"jahr", "jahre"} and at >= 2 and tokens[at - 2] == "im"):
             out |= {at - 1, i} if at < i else {i}
         if prev in _TIME_RANGE_LINKS and at >= 2 and _TIME_YEAR.fullmatch(tokens[at - 2]) \
-                and (at - 2 in out or (at >= 3 and tokens[at - 3] in _TIME_RANGE_STARTS)):
+                and ((at - 2 in out and prev not in _TIME_CONJUNCTIONS)
+                     or (at >= 3 and tokens[at - 3] in _TIME_RANGE_STARTS)):
             out |= {at - 3, at - 2, at - 1, i} if at - 2 not in out else {at - 1, i}
         after = i + 1
         while after < len(tokens) and tokens[after] in _TIME_FRAME_VERBS:  # « 2012 geltenden Fassung »
