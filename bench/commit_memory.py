@@ -58,7 +58,7 @@ def probe(log: Path, ingest_argv: list[str]) -> None:
     def watched_plan(*args: Any, **kwargs: Any) -> Any:
         before = tracemalloc.get_traced_memory()[0] if tracemalloc.is_tracing() else 0
         journal = plan(*args, **kwargs)
-        facts.update(ops=len(journal["ops"]), new_dirs=len(journal["new_dirs"]),
+        facts.update(ops=journal["files"], new_dirs=journal["dirs"],
                      blob_dirs=len(journal["blob_dirs"]))
         if tracemalloc.is_tracing():
             facts["journal_mb"] = _mb(tracemalloc.get_traced_memory()[0] - before)

@@ -27,7 +27,7 @@ import marshal
 import sqlite3
 import weakref
 from collections.abc import Callable, Iterator, MutableMapping, Sequence
-from typing import Any, BinaryIO, Generic, TypeVar, overload
+from typing import Any, BinaryIO, ClassVar, Generic, TypeVar, overload
 
 from corpus_tree.manifest import _Tally
 from corpus_tree.records import SCHEMA, VersionSummary, WorkRecord, render
@@ -93,7 +93,10 @@ def _plain_dumps(value: Any) -> bytes:
 class SpilledMap(MutableMapping[str, _V], Generic[_V]):
     """``str`` → value, one table of ``spill``; values encoded by ``dumps`` and made again by
     ``loads`` (default: :mod:`marshal`, for plain values: ``str``, ``int``, ``bool``, ``None``,
-    ``bytes``, and tuples, lists and dicts of them)."""
+    ``bytes``, and tuples, lists and dicts of them). It iterates in key order (``in_key_order``:
+    :mod:`corpus_tree.txn` then takes its items as they come, ADR 0100)."""
+
+    in_key_order: ClassVar[bool] = True
 
     def __init__(self, spill: Spill, dumps: Callable[[Any], bytes] = _plain_dumps,
                  loads: Callable[[bytes], Any] = marshal.loads) -> None:

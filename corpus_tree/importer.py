@@ -763,6 +763,7 @@ def _import_into(tree: CorpusTree, source: PublishedSource, report: ImportReport
     # bytes are not held until the commit: ADR 0086); what is kept of it is its summary, not its
     # parsed or converted dict (ADR 0088). Still one all-or-nothing commit.
     with tree.lock(), txn.staged(tree.root, tree.evidence) as stage:
+        stage.files = SpilledMap(spill)  # each file's staged name, in path order (ADR 0100)
         # Existing records are only compared by their claimed hash, never rewritten from, so
         # they are not re-hashed here (verify_tree reports a stale one); their summaries are kept.
         # What is kept of each (the tree's, then the source's) is held in ``spill`` (ADR 0093).

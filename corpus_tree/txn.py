@@ -12,12 +12,16 @@ does not hold their bytes. A commit:
    staging directories has been touched (a run that fails or is killed while it stages
    leaves the tree as it was: the same process removes its staging, the next :func:`recover`
    an orphan's);
-2. writes the **journal** ``<tree>/.journal.json`` (fsynced) listing every planned rename,
-   the directories it will create and, for each file it replaces, the backup it will take;
+2. plans the run's operations — every rename (in path order), the directories it will create
+   (each before anything under it) and, for each file it replaces, the backup it will take — and
+   writes them, as they are planned, one JSON object a line to the run's **oplog**
+   ``<tree>/.staging/<run>/journal.ops``; after the durability barrier (which covers the staged
+   files and the oplog) it writes the **journal** ``<tree>/.journal.json`` (fsynced: format
+   ``lex-tree-journal/2``), which names the oplog, counts its lines and lists the new blobs;
 3. moves the blobs into the store, keeps every file it will replace as a backup (a hard
    link to the current file, so nothing is copied), and ``os.replace``-s each staged file
-   over its target; durability barriers (one ``sync(2)`` each) come after staging and after
-   the renames, and the journal itself is fsynced;
+   over its target, reading the oplog back (twice: directories and backups, then renames);
+   durability barriers (one ``sync(2)`` each) come after staging and after the renames;
 4. marks the journal ``committed`` and removes it with the staging directories.
 
 If anything fails in step 3 the same process rolls back at once; if the process dies, the
@@ -26,10 +30,20 @@ rolls back (or, if it says ``committed``, just cleans up). Rollback restores eve
 removes every file and directory the run created, and — when the evidence store lives inside
 the tree — the blobs it added, so the tree is byte-identical to before; each step can be done
 again, so a rollback killed part-way (in the failing process or in a recovery) is finished by the
-next :func:`recover`. The journal is planned in memory and written whole: streaming its operations
-was measured not to lower the ingest's peak (ADR 0058). (With a shared
+next :func:`recover`. Rollback reads the oplog last line first, so every file under a directory the
+run created is put back or removed before the directory. (With a shared
 evidence store outside the tree, blobs added by a rolled-back run are left in place: they
 are content-addressed, verified and harmless, and another run may already rely on them.)
+
+Nothing of the commit is held per file (ADR 0100, superseding ADR 0058's in-memory journal): the
+stage's file map may be any mapping (the import hands a spilled one that iterates in path order;
+a dict is sorted by its keys), the plan remembers only the current path's ancestor directories, and
+the operations are on disk. A journal of the first format (``lex-tree-journal/1``: operations and
+directories inline) left by an older run is still recovered as before. An oplog whose lines are not
+those its journal counts (it is made durable before the journal names it, so something else changed
+it) is refused before anything is undone (``journal_torn``); an oplog that is gone was removed by the
+clean-up of a finished rollback (or of a commit that failed before it applied anything), so nothing
+is left to undo.
 """
 
 from __future__ import annotations
@@ -43,7 +57,7 @@ import uuid
 from collections.abc import Callable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, TypeVar
 
 from corpus_tree.evidence import (
     EvidenceStore,
@@ -55,6 +69,10 @@ from legal.errors import CorpusError, IntegrityError
 from legal.fs import fsync_dir, is_inside
 
 JOURNAL = ".journal.json"
+#: the journal's format; a journal of ``lex-tree-journal/1`` (operations inline) is still recovered
+JOURNAL_SCHEMA = "lex-tree-journal/2"
+#: the run's planned operations, one JSON object a line, under ``<tree>/.staging/<run>/`` (ADR 0100)
+OPLOG = "journal.ops"
 STAGING = ".staging"
 LOCK = ".lock"
 
@@ -278,8 +296,9 @@ class Stage:
         self.root = root
         self.evidence = evidence
         self.run_id = uuid.uuid4().hex
-        #: relative POSIX path in the tree → name of its staged file under ``files/``
-        self.files: dict[str, str] = {}
+        #: relative POSIX path in the tree → name of its staged file under ``files/`` (any mapping: an
+        #: import hands its spilled one, which iterates in path order, ADR 0100)
+        self.files: MutableMapping[str, str] = {}
         #: sha256 → its bytes' source (any mapping: an import hands its spilled one, ADR 0093)
         self.blobs: MutableMapping[str, BlobSource] = {}
         self._count = 0
@@ -374,8 +393,8 @@ def _commit(root: Path, evidence: EvidenceStore, files: Mapping[str, str], blobs
         if not files and not new_blobs:
             _cleanup(root, evidence, run_id)
             return report
-        journal = _plan(root, evidence, run_id, files, new_blobs)
-        _barrier(durable)
+        journal = _plan(root, evidence, run_id, files, new_blobs)  # its operations written to the oplog
+        _barrier(durable)  # the staged files and the oplog durable before the journal names them
         _write_json_atomic(root / JOURNAL, root / STAGING / run_id / "journal.tmp", journal, durable)
     except BaseException:
         _cleanup(root, evidence, run_id)
@@ -388,7 +407,7 @@ def _commit(root: Path, evidence: EvidenceStore, files: Mapping[str, str], blobs
         rollback(root, evidence, journal)
         raise
     _finish(root, evidence, run_id)
-    report.files_written = len(files)
+    report.files_written = journal["files"]
     report.blobs_added = len(new_blobs)
     report.staged = new_blobs
     return report
@@ -426,8 +445,8 @@ def _stage_blobs(
 ) -> list[str]:
     new: list[str] = []
     total = len(blobs)
-    for i, sha in enumerate(sorted(blobs)):  # the hashes, not their sources, listed at once
-        staged, size = _stage_blob(evidence, sha, blobs[sha], ev_staging / sha, rehash)
+    for i, (sha, src) in enumerate(_in_key_order(blobs)):
+        staged, size = _stage_blob(evidence, sha, src, ev_staging / sha, rehash)
         report.bytes_hashed += size
         if staged:
             new.append(sha)
@@ -439,31 +458,146 @@ def _stage_blobs(
     return new
 
 
+_V = TypeVar("_V")
+
+
+def _in_key_order(mapping: Mapping[str, _V]) -> Iterator[tuple[str, _V]]:
+    """``mapping``'s items by key: a mapping that says it iterates in key order (``in_key_order``:
+    the import's spilled ones, ADR 0100) as it iterates, any other with its keys sorted (the keys,
+    not the values, listed at once)."""
+    if getattr(mapping, "in_key_order", False):
+        return iter(mapping.items())
+    return ((key, mapping[key]) for key in sorted(mapping))
+
+
+class _Ancestors:
+    """Which directories of the tree exist, for paths met in path order: only the last path's
+    ancestors are remembered (all paths under a directory are neighbours in path order, so a
+    directory left is never met again), each one looked up on disk once."""
+
+    def __init__(self, root: Path) -> None:
+        self.base = os.fspath(root)
+        self.chain: list[tuple[str, bool]] = []  # (relative directory, exists), top-down
+
+    def missing(self, rel_dir: str) -> list[str]:
+        """The directories (top-down) that would be created to make ``root/rel_dir`` and were not
+        reported by an earlier call."""
+        parts = [p for p in rel_dir.split("/") if p]
+        keep = 0
+        while keep < min(len(parts), len(self.chain)) and \
+                self.chain[keep][0] == "/".join(parts[:keep + 1]):
+            keep += 1
+        del self.chain[keep:]
+        out: list[str] = []
+        for i in range(keep + 1, len(parts) + 1):
+            rel = "/".join(parts[:i])
+            exists = os.path.isdir(os.path.join(self.base, rel))
+            self.chain.append((rel, exists))
+            if not exists:
+                out.append(rel)
+        return out
+
+
 def _plan(root: Path, evidence: EvidenceStore, run_id: str, files: Mapping[str, str],
           new_blobs: list[str]) -> dict[str, Any]:
-    """The journal: ``files`` (path → staged name) are renamed in path order."""
-    new_dirs: dict[str, None] = {}  # ordered set
-    known: dict[str, bool] = {}
-    ops = []
-    for rel in sorted(files):
-        parent = rel.rpartition("/")[0]
-        new_dirs.update(dict.fromkeys(_missing_dirs(root, parent, known)))
-        ops.append({"path": rel, "staged": files[rel], "backup": os.path.exists(os.path.join(root, rel))})
+    """The journal: ``files`` (path → staged name) are renamed in path order.
+
+    Its operations are written, as they are planned, one JSON object a line to the run's oplog
+    (``<tree>/.staging/<run>/journal.ops``, flushed and, when ``durable``, made durable by the
+    barrier before the journal is written): ``{"dir": rel}`` for a directory the run creates (before
+    anything under it) and ``{"path", "staged", "backup"}`` for a file it renames; what is returned
+    (the journal itself) lists the new blobs and their directories and counts the lines."""
+    oplog = root / STAGING / run_id / OPLOG
+    ancestors = _Ancestors(root)
+    n_files = n_dirs = 0
+    base = os.fspath(root)
+    with open(oplog, "w", encoding="utf-8", newline="\n") as out:
+        for rel, name in _in_key_order(files):
+            for d in ancestors.missing(rel.rpartition("/")[0]):
+                out.write(json.dumps({"dir": d}) + "\n")
+                n_dirs += 1
+            backup = os.path.exists(os.path.join(base, rel))
+            out.write(json.dumps({"backup": backup, "path": rel, "staged": name}, sort_keys=True) + "\n")
+            n_files += 1
+        out.flush()
     blob_dirs: dict[str, None] = {}
     known_blobs: dict[str, bool] = {}
     for sha in new_blobs:
         blob_dirs.update(dict.fromkeys(_missing_dirs(evidence.root, f"sha256/{sha[:2]}/{sha[2:4]}", known_blobs)))
     return {
-        "schema": "lex-tree-journal/1",
+        "schema": JOURNAL_SCHEMA,
         "run_id": run_id,
         "state": "prepared",
         "evidence_root": str(evidence.root),
         "evidence_in_tree": is_inside(evidence.root, root),
-        "ops": ops,
-        "new_dirs": list(new_dirs),
+        "oplog": OPLOG,
+        "files": n_files,
+        "dirs": n_dirs,
         "blobs": new_blobs,
         "blob_dirs": list(blob_dirs),
     }
+
+
+def _oplog(root: Path, journal: Mapping[str, Any], *, reverse: bool = False) -> Iterator[dict[str, Any]]:
+    """The operations of ``journal`` in the order planned (``reverse``: last first), read back a
+    line (forward) or a block (reverse) at a time: from the journal itself when it lists them (the
+    format before ADR 0100: ``ops`` then ``new_dirs``), else from its oplog. An oplog that is gone
+    was removed by the cleanup of a rollback or commit that had finished (only :func:`_cleanup`
+    removes a journaled run's staging, after its rollback): nothing is left to do. An oplog with
+    other lines than the journal counts is refused (``journal_torn``): it was written whole and
+    made durable before the journal named it, so it was changed by something else."""
+    if "ops" in journal:  # lex-tree-journal/1: operations inline, directories created first
+        entries: list[dict[str, Any]] = [{"dir": d} for d in journal["new_dirs"]] + list(journal["ops"])
+        yield from (reversed(entries) if reverse else entries)
+        return
+    path = root / STAGING / journal["run_id"] / journal["oplog"]
+    try:
+        handle = open(path, "rb")  # noqa: SIM115 - closed below; only its opening may find it gone
+    except FileNotFoundError:
+        return
+    with handle:
+        expected = journal["files"] + journal["dirs"]
+        if _count_lines(handle) != expected:  # checked before anything is done
+            raise CorpusError(f"the oplog of run {journal['run_id']} does not hold the {expected} operations its "
+                              f"journal counts", code="journal_torn", subject=str(path))
+        handle.seek(0)
+        for line in (_lines_reversed(handle) if reverse else handle):
+            yield json.loads(line)
+
+
+def _count_lines(handle: BinaryIO) -> int:
+    """The whole lines of ``handle`` (each ending in ``\\n``), or -1 if text follows the last one."""
+    count, last = 0, b"\n"
+    while chunk := handle.read(_CHUNK):
+        count += chunk.count(b"\n")
+        last = chunk[-1:]
+    return count if last == b"\n" else -1
+
+
+def _lines_reversed(handle: BinaryIO, block: int = 1 << 16) -> Iterator[bytes]:
+    """The lines of ``handle``, last first, read a block at a time: each with its ``\\n``, but for
+    text after the last ``\\n`` (an unterminated last line), given bare."""
+    end = handle.seek(0, os.SEEK_END)
+    pending, terminated = b"", False  # the start of the file's text after the last block's first newline
+    while end > 0:
+        start = max(0, end - block)
+        handle.seek(start)
+        pieces = (handle.read(end - start) + pending).split(b"\n")
+        end = start
+        if len(pieces) == 1:
+            pending = pieces[0]
+            continue
+        if terminated:
+            yield pieces[-1] + b"\n"
+        elif pieces[-1]:
+            yield pieces[-1]
+        for piece in reversed(pieces[1:-1]):
+            yield piece + b"\n"
+        pending, terminated = pieces[0], True
+    if terminated:
+        yield pending + b"\n"
+    elif pending:
+        yield pending
 
 
 def _apply(root: Path, evidence: EvidenceStore, journal: Mapping[str, Any], durable: bool,
@@ -473,19 +607,25 @@ def _apply(root: Path, evidence: EvidenceStore, journal: Mapping[str, Any], dura
     for sha in journal["blobs"]:
         evidence.install(ev_staging / sha, sha, sync_dir=False)
     staging = root / STAGING / run_id
-    for d in journal["new_dirs"]:
-        (root / d).mkdir(exist_ok=True)
-    ops = journal["ops"]
-    if any(op["backup"] for op in ops):
-        (staging / "backup").mkdir()
-    for op in ops:
-        if op["backup"]:
+    backups = False
+    for op in _oplog(root, journal):  # directories top-down, each before what is under it; backups
+        if "dir" in op:
+            (root / op["dir"]).mkdir(exist_ok=True)
+        elif op["backup"]:
+            if not backups:
+                (staging / "backup").mkdir()
+                backups = True
             _backup_op(root, staging, op)
     _barrier(durable)
-    for i, op in enumerate(ops):
+    total = journal["files"]
+    done = 0
+    for op in _oplog(root, journal):
+        if "dir" in op:
+            continue
         _apply_op(root, staging, op)
+        done += 1
         if progress is not None:
-            progress("commit", i + 1, len(ops))
+            progress("commit", done, total)
     _barrier(durable)
 
 
@@ -511,12 +651,16 @@ def _apply_op(root: Path, staging: Path, op: Mapping[str, Any]) -> None:
 
 
 def rollback(root: Path, evidence: EvidenceStore, journal: Mapping[str, Any]) -> None:
-    """Undo a (partially) applied journal; idempotent, so it can itself be interrupted."""
+    """Undo a (partially) applied journal; idempotent, so it can itself be interrupted.
+
+    The operations are undone last first: every file under a directory the run created is put back
+    or removed before the directory is removed (if empty)."""
     staging = root / STAGING / journal["run_id"]
-    for op in reversed(journal["ops"]):
-        _undo_op(root, staging, op)
-    for d in reversed(journal["new_dirs"]):
-        _rmdir_if_empty(root / d)
+    for op in _oplog(root, journal, reverse=True):
+        if "dir" in op:
+            _rmdir_if_empty(root / op["dir"])
+        else:
+            _undo_op(root, staging, op)
     if journal.get("evidence_in_tree"):
         for sha in journal["blobs"]:
             with contextlib.suppress(FileNotFoundError):

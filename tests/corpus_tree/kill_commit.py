@@ -29,6 +29,7 @@ POINTS: dict[str, tuple[str, str, bool]] = {
     "stage-blob": ("corpus_tree.txn", "_stage_blob", False),  # blobs being copied into evidence/.staging
     "stage-blob-pre": ("corpus_tree.txn", "_stage_blob", True),
     "stage-file": ("corpus_tree.txn", "_write_file", False),  # tree files being staged
+    "oplog-planned": ("corpus_tree.txn", "_plan", False),  # operations written to the oplog, no journal yet
     "journal-unrenamed": ("corpus_tree.txn", "json.dump", False),  # a journal's temporary file written, not renamed
     "journal-prepared": ("corpus_tree.txn", "_write_json_atomic", False),  # 1st call: journal written
     "blob-install": ("corpus_tree.evidence", "EvidenceStore.install", False),  # blobs moved into the store

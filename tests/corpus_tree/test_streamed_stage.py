@@ -243,7 +243,7 @@ def test_the_journal_is_streamed_with_the_bytes_of_one_dumps(tree: CorpusTree, m
     assert len(written) == 2  # prepared, then committed
     for on_disk, expected in written:
         assert on_disk == expected
-    assert json.loads(written[0][0])["ops"] and json.loads(written[1][0])["state"] == "committed"
+    assert json.loads(written[0][0])["files"] and json.loads(written[1][0])["state"] == "committed"
     value = {"files": [{"path": "works/é/ü.json", "staged": "0", "backup": False}], "dirs": ["works/é"]}
     real(tree.root / "j.json", tree.root / "j.tmp", value, False)
     assert (tree.root / "j.json").read_bytes() == json.dumps(value, indent=1, sort_keys=True).encode("utf-8")
