@@ -153,14 +153,14 @@ def derivation_digest(limits: Limits = DEFAULT_LIMITS) -> str:
     """The identity of the derivation as a whole: every profile id, the declared versions, the
     citation resolver's version and the limits. Shards of one build must agree on it, and the
     pipeline's derive stage re-runs when it changes (the per-work cache then re-derives only the
-    works whose own key changed). The Parquet format (``DATASET_FORMAT_VERSION``) is here too, not
-    in the per-work key: the cache holds rows, the Parquet files are written from them."""
+    works whose own key changed). The Parquet format (``DATASET_FORMAT_VERSION``, and the row
+    groups' cut, ``ROW_GROUPS_VERSION``) is here too, not in the per-work key: the cache holds rows, the Parquet files are written from them."""
     from derive.citations import RESOLVER_VERSION
-    from derive.parquet import DATASET_FORMAT_VERSION
+    from derive.parquet import DATASET_FORMAT_VERSION, ROW_GROUPS_VERSION
 
     return digest({"profiles": profile_ids(), "versions": derivation_versions(),
                    "resolver": RESOLVER_VERSION, "dataset": DATASET_FORMAT_VERSION,
-                   "limits": dataclasses.asdict(limits)})
+                   "row_groups": ROW_GROUPS_VERSION, "limits": dataclasses.asdict(limits)})
 
 
 def work_inputs_digest(work_id: str, versions: Iterable[VersionRecord], evidence: Evidence,

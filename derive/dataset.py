@@ -771,7 +771,8 @@ class _Assembler:
         self.errors: list[dict[str, Any]] = []
         self.jsonl = _HashedFile(out / "provisions.jsonl")
         self.parquet = ParquetSink(out / PROVISIONS_FILE, R.SCHEMA, parquet_schema(R.SCHEMA),
-                                   key_value_metadata("provisions", metadata), reuse=reuse, size=group_bytes)
+                                   key_value_metadata("provisions", metadata), reuse=reuse, size=group_bytes,
+                                   cut_before=True)
         self.states = ParquetSink(out / STATES_FILE, STATES_SCHEMA, STATES_SCHEMA,
                                   key_value_metadata("states", metadata))
         self.events = ParquetSink(out / EVENTS_FILE, EVENTS_SCHEMA, EVENTS_SCHEMA,
@@ -1757,9 +1758,18 @@ def _reusable_group(sink: ParquetSink, order: Sequence[str], position: int, iden
             return None
         matched[order[at]] = size
         at += 1
-    if not sink.cuts_after(members) and any(count(w) for w in order[at:]):
-        return None  # it was the previous file's last group; rows follow it now
-    return index, matched
+    if not sink.holds_whole(members):
+        return None  # a group cut by another rule (a previous file's, before ADR 0101)
+    following = next((w for w in order[at:] if count(w)), None)
+    if following is None or sink.cuts_after(members):
+        return index, matched  # it ends by its bound, or at the file's end both times
+    # cut before the work that follows (ADR 0101) when that work passes the bound: its JSONL size
+    # is known here only when it is the previous file's next group's first work (same rows)
+    later = sink.reuse.groups[index + 1][1][0] if index + 1 < len(sink.reuse.groups) else None
+    if later is not None and later[0] == ident(following) and later[1] == count(following) and \
+            sink.cuts_after(members, (later[1], later[2])):
+        return index, matched
+    return None  # the previous file's last group with rows after it now, or a cut not known to fall here
 
 
 def row_ident(work_id: str, key: str | None, encoding: str) -> str | None:

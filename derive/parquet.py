@@ -15,7 +15,9 @@ columns, typed for readers, plus two derived validity columns:
 
 :class:`ParquetSink` buffers whole works into row groups of at least :data:`ROW_GROUP_ROWS` rows
 or :data:`ROW_GROUP_BYTES` bytes of JSONL (whichever comes first), so row-group boundaries depend
-on the rows alone (not on processes, shards or Arrow chunking) and memory holds one row group.
+on the rows alone (not on processes, shards or Arrow chunking) and memory holds one row group; the
+provisions sink also cuts a group *before* a work that would take it past that bound (ADR 0101), so
+a group passes it only when one work does.
 """
 
 from __future__ import annotations
@@ -43,6 +45,11 @@ from legal.heap import release_free_heap
 # Parquet byte must bump it. (It is not in the per-work cache key: the cache holds rows, not Parquet.)
 DATASET_FORMAT_VERSION = 3
 DATASET_CONTRACT = f"lex-dataset/{DATASET_FORMAT_VERSION}"
+# Version of where the provisions file's row groups are cut (ADR 0101: 2, a group is cut before a
+# work that would take it past the bound; 1, only after the work that reached it). It moves row-group
+# boundaries, so Parquet bytes, but not the tables a reader gets: not the contract's version; it is
+# in derive.cache.derivation_digest() and in a row group's name (:func:`group_identity`).
+ROW_GROUPS_VERSION = 2
 
 DATE_COLUMNS = frozenset({"valid_from", "valid_to", "article_valid_from"})
 TIMESTAMP_COLUMNS = frozenset({"first_observed"})
@@ -287,7 +294,7 @@ def group_identity(schema: pa.Schema, idents: Sequence[str], bound: tuple[int, i
     ``bound`` (rows, JSONL bytes): the same name, the same bytes."""
     return digest({"schema": GROUPS_SCHEMA, "parquet": schema.remove_metadata().to_string(),
                    "options": WRITER_OPTIONS, "arrow": pa.__version__, "format": DATASET_FORMAT_VERSION,
-                   "bound": list(bound), "rows": list(idents)})
+                   "row_groups": ROW_GROUPS_VERSION, "bound": list(bound), "rows": list(idents)})
 
 
 #: one work of a row group: (what its rows are a function of, its rows, their JSONL bytes)
@@ -391,11 +398,14 @@ class ParquetSink:
 
     def __init__(self, path: Path, source: pa.Schema, schema: pa.Schema, metadata: Mapping[bytes, bytes],
                  *, rows: int | None = None, size: int | None = None,
-                 reuse: PreviousGroups | None = None) -> None:
+                 reuse: PreviousGroups | None = None, cut_before: bool = False) -> None:
         self.source = source
         self.schema = schema.with_metadata(dict(metadata))
         self.limit_rows = ROW_GROUP_ROWS if rows is None else rows
         self.limit_bytes = ROW_GROUP_BYTES if size is None else size
+        #: cut the group *before* a work whose rows would take it past the bound (ADR 0101), not
+        #: only after the work that reaches it: a group then passes the bound only when one work does
+        self.cut_before = cut_before
         self.loose: list[pa.Table] = []  # tables added since the last compaction (their buffers as given)
         self.loose_bytes = 0
         self.group: pa.Schema | None = None  # the schema of the row group's tables
@@ -436,15 +446,41 @@ class ParquetSink:
         self.idents, self.current = [], []
         return True
 
-    def cuts_after(self, members: Sequence[Member]) -> bool:
-        """Whether a group of exactly ``members`` ends by this sink's bound (not at the file's end)."""
-        return sum(m[1] for m in members) >= self.limit_rows or sum(m[2] for m in members) >= self.limit_bytes
+    def cuts_after(self, members: Sequence[Member], following: tuple[int, int] | None = None) -> bool:
+        """Whether a group of exactly ``members`` ends by this sink's bound (not at the file's end):
+        reached by them, or, cutting before (:attr:`cut_before`), passed by the work that follows
+        (``following``: its rows and JSONL bytes)."""
+        rows, size = sum(m[1] for m in members), sum(m[2] for m in members)
+        if rows >= self.limit_rows or size >= self.limit_bytes:
+            return True
+        return self.cut_before and following is not None and self._passes(rows, size, *following)
+
+    def holds_whole(self, members: Sequence[Member]) -> bool:
+        """Whether this sink, from empty, takes ``members`` into one group with no cut between them
+        (cutting before, a group of several works stays within the bound: ADR 0101)."""
+        if not self.cut_before or len(members) < 2:
+            return True
+        return sum(m[1] for m in members) <= self.limit_rows and sum(m[2] for m in members) <= self.limit_bytes
+
+    def _passes(self, rows: int, size: int, more_rows: int, more_size: int) -> bool:
+        """Whether a work of ``more_rows`` rows (``more_size`` bytes of JSONL) takes a group of
+        ``rows`` rows (``size`` bytes) past the bound, the group holding some rows."""
+        return rows > 0 and more_rows > 0 and (rows + more_rows > self.limit_rows or size + more_size > self.limit_bytes)
+
+    def _cut_before(self, rows: int, size: int) -> None:
+        """:attr:`cut_before`: write the group before a work of ``rows`` rows (``size`` bytes) that
+        would take it past the bound — the group's rows alone, while the caller still holds the
+        work's (ADR 0101)."""
+        if self.cut_before and self._passes(self.rows, self.bytes, rows, size):
+            self.flush()
+            release_unused()
 
     def add(self, table: pa.Table, size: int, hold: Any = None, ident: str | None = None) -> None:
         """Add one work's rows; ``size`` is their JSONL size in bytes. ``ident``: what the rows are a
         function of (the work and its derive cache key, under one rows encoding), or None: a row
         group of works that all have one is named by them (:meth:`group_identity`) and copied from
         the previous file's group of that name (``reuse``) instead of being encoded again."""
+        self._cut_before(table.num_rows, size)
         if table.num_rows:
             self._read_deferred()  # their rows come before these
         if self.idents is not None:
@@ -471,6 +507,7 @@ class ParquetSink:
         is the same bytes as with :meth:`add`."""
         if not rows:
             return
+        self._cut_before(rows, size)
         if self.idents is not None:
             if ident is None:
                 self.idents = None

@@ -58,16 +58,20 @@ def test_row_groups_are_whole_works_and_large(eu_dataset, imported_trees, tmp_pa
     original = P.ParquetSink.__init__
 
     def small(self: P.ParquetSink, *args: object, **kwargs: object) -> None:
-        original(self, *args, rows=500)  # type: ignore[arg-type]
+        original(self, *args, rows=500, cut_before=bool(kwargs.get("cut_before")))  # type: ignore[arg-type]
 
     monkeypatch.setattr(P.ParquetSink, "__init__", small)
     build_dataset(imported_trees["eu"], out, use_cache=False)
     small_file = pq.ParquetFile(out / "provisions.parquet")
     groups = [small_file.metadata.row_group(i) for i in range(small_file.metadata.num_row_groups)]
-    assert len(groups) > 1 and all(g.num_rows >= 500 for g in groups[:-1])
-    works = [set(small_file.read_row_group(i, columns=["work_id"]).column(0).to_pylist())
-             for i in range(len(groups))]
-    assert all(not (a & b) for a, b in itertools.pairwise(works))  # a work never spans two groups
+    works = [small_file.read_row_group(i, columns=["work_id"]).column(0).to_pylist() for i in range(len(groups))]
+    assert len(groups) > 1
+    assert all(not (set(a) & set(b)) for a, b in itertools.pairwise(works))  # a work never spans two groups
+    # cut before the work that would pass the bound (ADR 0101): a group of several works stays
+    # within it, and the next group's first work would have taken it past
+    for rows, following in itertools.pairwise(works):
+        assert len(rows) <= 500 or len(set(rows)) == 1
+        assert len(rows) + following.count(following[0]) > 500
     assert small_file.read().to_pylist() == pq.read_table(eu_dataset[0] / "provisions.parquet").to_pylist()
 
 
@@ -133,6 +137,51 @@ def test_sink_bytes_do_not_depend_on_how_rows_are_held(eu_dataset, lu_dataset, t
                 sink.add(table, size)
             sink.close()
             assert out.read_bytes() == reference.read_bytes(), (name, compact)
+
+
+def _expected_groups(sizes: list[int], bound: int, cut_before: bool) -> list[int]:
+    """The works per row group of a sink bounded at ``bound`` bytes (rows never bound here)."""
+    groups: list[int] = []
+    works = held = 0
+    for size in sizes:
+        if cut_before and works and held + size > bound:
+            groups.append(works)
+            works = held = 0
+        works, held = works + 1, held + size
+        if held >= bound:
+            groups.append(works)
+            works = held = 0
+    return groups + ([works] if works else [])
+
+
+def test_a_group_is_cut_before_the_work_that_would_pass_its_bound(lu_dataset, tmp_path):
+    """ADR 0101: the provisions sink writes its group before adding a work whose rows would take it
+    past the bound (a group then passes it only when one work does), and after a work that reaches
+    it, as before; the rows are the same, only the groups' boundaries move."""
+    from derive import rows as R
+
+    tables = _row_tables(lu_dataset[0])
+    sizes = [size for _, size in tables]
+    bound = max(sizes) + sum(sorted(sizes)[-3:-1])  # several works a group, some cut each way
+    schema, meta = P.parquet_schema(R.SCHEMA), P.key_value_metadata("provisions", {})
+    read = {}
+    for cut_before in (False, True):
+        out = tmp_path / f"cut-{cut_before}.parquet"
+        sink = P.ParquetSink(out, R.SCHEMA, schema, meta, size=bound, cut_before=cut_before)
+        for table, size in tables:
+            sink.add(table, size)
+        sink.close()
+        found = pq.ParquetFile(out)
+        works = [len(set(found.read_row_group(i, columns=["work_id"]).column(0).to_pylist()))
+                 for i in range(found.metadata.num_row_groups)]
+        assert works == _expected_groups(sizes, bound, cut_before)
+        read[cut_before] = found.read()
+    assert _expected_groups(sizes, bound, True) != _expected_groups(sizes, bound, False)
+    # the same rows (each group has its own dictionaries: compared decoded)
+    assert read[True].to_pylist() == read[False].to_pylist()
+    # a work larger than the bound is a group of its own, cut before and after it
+    assert _expected_groups([3, 10, 2, 2], 5, True) == [1, 1, 2]
+    assert _expected_groups([3, 10, 2, 2], 5, False) == [2, 2]
 
 
 def test_string_column_is_the_concatenation():
