@@ -35,22 +35,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from bench.commit_memory import _mb, _status
+
 ROOT = Path(__file__).resolve().parents[1]
 CORPORA = {"lu-legilux": "lex-corpus-lu-legilux", "eu-eurlex": "lex-corpus-eu-eurlex"}
-
-
-def _status() -> dict[str, float]:
-    out: dict[str, float] = {}
-    with open("/proc/self/status", encoding="ascii") as f:
-        for line in f:
-            key, _, value = line.partition(":")
-            if key in ("VmHWM", "VmRSS"):
-                out[key] = round(int(value.split()[0]) / 1024, 2)
-    return out
-
-
-def _mb(size: float) -> float:
-    return round(size / 2**20, 2)
 
 
 def deep_size(value: Any, seen: set[int] | None = None) -> int:

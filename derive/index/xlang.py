@@ -39,7 +39,7 @@ import json
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -483,21 +483,31 @@ def compound_parts(word: str, language: str) -> tuple[str, ...] | None:
     lex = lexicon(language)
     if lex.lookup(word, language) is not None:
         return None
-    for cut in range(COMPOUND_MIN_PART, len(word) - COMPOUND_MIN_PART + 1):  # longest head first
+    for modifier, head in _known_head_cuts(word, language, COMPOUND_MIN_PART):
+        if lex.lookup(modifier, language) is not None:
+            return (modifier, head)
+        inner = compound_parts(modifier, language)
+        if inner is not None:
+            return (*inner, head)
+    return None
+
+
+def _known_head_cuts(word: str, language: str, shortest: int) -> Iterator[tuple[str, str]]:
+    """``(modifier, head)`` for each cut of a compound whose head the lexicon knows, the longest head
+    first, and for each linking element the modifier ends with (:data:`COMPOUND_LINKS`, left out),
+    then none; a modifier shorter than ``shortest`` letters is not one. Pure."""
+    lex = lexicon(language)
+    for cut in range(shortest, len(word) - COMPOUND_MIN_PART + 1):
         head = word[cut:]
         if lex.lookup(head, language) is None:
             continue
         left = word[:cut]
         for link in (*COMPOUND_LINKS, ""):
-            modifier = left[:len(left) - len(link)] if link and left.endswith(link) else left if not link else ""
-            if len(modifier) < COMPOUND_MIN_PART:
+            if link and not left.endswith(link):
                 continue
-            if lex.lookup(modifier, language) is not None:
-                return (modifier, head)
-            inner = compound_parts(modifier, language)
-            if inner is not None:
-                return (*inner, head)
-    return None
+            modifier = left[:len(left) - len(link)]
+            if len(modifier) >= shortest:
+                yield modifier, head
 
 
 #: German endings of learned words and the French endings of the same word ("Identität" →
@@ -589,20 +599,12 @@ def learned_compound(word: str, language: str, held: Callable[[str], bool]
     if language != "de" or len(word) < LEARNED_MODIFIER_MIN + COMPOUND_MIN_PART:
         return None
     lex = lexicon(language)
-    for cut in range(LEARNED_MODIFIER_MIN, len(word) - COMPOUND_MIN_PART + 1):  # longest head first
-        head = word[cut:]
-        if lex.lookup(head, language) is None:
+    for modifier, head in _known_head_cuts(word, language, LEARNED_MODIFIER_MIN):
+        if not modifier.isalpha():
             continue
-        left = word[:cut]
-        for link in (*COMPOUND_LINKS, ""):
-            if link and not left.endswith(link):
-                continue
-            modifier = left[:len(left) - len(link)]
-            if len(modifier) < LEARNED_MODIFIER_MIN or not modifier.isalpha():
-                continue
-            similar = tuple(c for c in cognates(modifier, language) if held(c))
-            if similar or (modifier in lex.french and held(modifier)):
-                return modifier, head, similar
+        similar = tuple(c for c in cognates(modifier, language) if held(c))
+        if similar or (modifier in lex.french and held(modifier)):
+            return modifier, head, similar
     return None
 
 
