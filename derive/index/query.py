@@ -36,7 +36,9 @@ _ARTICLE = re.compile(
     r"\b(?:articles?|art)\b\.?\s*"
     r"((?:[a-z]\.?\s?)?\d+(?:\s?(?:" + _LATIN + r")(?![a-z])|(?:er|re)(?![a-z])|[a-z](?![a-z]))?(?:[-.]\d+)*)"
 )
-_MONTHS = {
+#: The month of each folded month name of the three languages (FR, EN, DE), read by the dates of a
+#: question here and by :mod:`serve.core.impossible`.
+MONTH_NUMBERS: dict[str, int] = {
     "janvier": 1, "fevrier": 2, "mars": 3, "avril": 4, "mai": 5, "juin": 6, "juillet": 7, "aout": 8,
     "septembre": 9, "octobre": 10, "novembre": 11, "decembre": 12,
     "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7, "august": 8,
@@ -44,9 +46,9 @@ _MONTHS = {
     "januar": 1, "janner": 1, "februar": 2, "marz": 3, "maerz": 3, "juni": 6, "juli": 7, "oktober": 10,
     "dezember": 12,
 }
-_MONTH_NAMES = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_MONTH_NAMES = "|".join(sorted(MONTH_NUMBERS, key=len, reverse=True))
 #: The folded month names of the three languages (a month before a year is a time, :func:`serve.core.searchplan.time_years`).
-MONTHS = frozenset(_MONTHS)
+MONTHS = frozenset(MONTH_NUMBERS)
 _ISO_DATE = re.compile(r"(?<![\d-])(\d{4})-(\d{2})-(\d{2})(?![\d-])")
 _DMY_WORDS = re.compile(r"\b(\d{1,2})(?:er|re|st|nd|rd|th|\.)?\s+(" + _MONTH_NAMES + r")\s+(\d{4})\b")
 _MDY_WORDS = re.compile(r"\b(" + _MONTH_NAMES + r")\s+(\d{1,2}),?\s+(\d{4})\b")
@@ -117,8 +119,8 @@ def _dates(folded: str, spans: list[tuple[int, int]]) -> list[DateMention]:
     found: list[tuple[int, DateMention]] = []
     patterns: list[tuple[re.Pattern[str], Any]] = [
         (_ISO_DATE, lambda m: _iso(int(m[1]), int(m[2]), int(m[3]))),
-        (_DMY_WORDS, lambda m: _iso(int(m[3]), _MONTHS[m[2]], int(m[1]))),
-        (_MDY_WORDS, lambda m: _iso(int(m[3]), _MONTHS[m[1]], int(m[2]))),
+        (_DMY_WORDS, lambda m: _iso(int(m[3]), MONTH_NUMBERS[m[2]], int(m[1]))),
+        (_MDY_WORDS, lambda m: _iso(int(m[3]), MONTH_NUMBERS[m[1]], int(m[2]))),
         (_DMY_NUM, lambda m: _iso(int(m[3]), int(m[2]), int(m[1]))),
     ]
     for pattern, convert in patterns:

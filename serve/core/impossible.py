@@ -28,18 +28,9 @@ import calendar
 import re
 from dataclasses import dataclass
 
+from derive.index.query import MONTH_NUMBERS as MONTHS
 from derive.index.text import normalize
 
-#: Month names, normalised (French, English, German; German « März » folds to ``marz``).
-MONTHS: dict[str, int] = {
-    **{m: i for i, m in enumerate(("janvier", "fevrier", "mars", "avril", "mai", "juin", "juillet", "aout",
-                                   "septembre", "octobre", "novembre", "decembre"), start=1)},
-    **{m: i for i, m in enumerate(("january", "february", "march", "april", "may", "june", "july", "august",
-                                   "september", "october", "november", "december"), start=1)},
-    **{m: i for i, m in enumerate(("januar", "februar", "marz", "april", "mai", "juni", "juli", "august",
-                                   "september", "oktober", "november", "dezember"), start=1)},
-    "maerz": 3, "janner": 1,
-}
 #: Words for an act or a citation's form (normalised; FR, EN, DE): a date no calendar holds is a
 #: citation only beside one of them.
 ACT_WORDS = frozenset({
