@@ -186,25 +186,6 @@ def _write_json_atomic(path: Path, tmp: Path, value: Any, durable: bool) -> None
         fsync_dir(path.parent)
 
 
-def _missing_dirs(root: Path, rel_dir: str, known: dict[str, bool] | None = None) -> list[str]:
-    """Directories (relative, top-down) that would be created to make ``root/rel_dir``.
-
-    ``known`` remembers, across the calls of one plan, which directories exist."""
-    out: list[str] = []
-    parts = [p for p in rel_dir.split("/") if p]
-    base = os.fspath(root)
-    for i in range(1, len(parts) + 1):
-        rel = "/".join(parts[:i])
-        exists = None if known is None else known.get(rel)
-        if exists is None:
-            exists = os.path.isdir(os.path.join(base, rel))
-            if known is not None:
-                known[rel] = exists
-        if not exists:
-            out.append(rel)
-    return out
-
-
 def _rmtree(path: Path) -> None:
     if path.exists():
         shutil.rmtree(path, ignore_errors=True)
@@ -520,10 +501,8 @@ def _plan(root: Path, evidence: EvidenceStore, run_id: str, files: Mapping[str, 
             out.write(json.dumps({"backup": backup, "path": rel, "staged": name}, sort_keys=True) + "\n")
             n_files += 1
         out.flush()
-    blob_dirs: dict[str, None] = {}
-    known_blobs: dict[str, bool] = {}
-    for sha in new_blobs:
-        blob_dirs.update(dict.fromkeys(_missing_dirs(evidence.root, f"sha256/{sha[:2]}/{sha[2:4]}", known_blobs)))
+    store = _Ancestors(evidence.root)  # new_blobs come in hash order (_stage_blobs), so in path order
+    blob_dirs = [d for sha in new_blobs for d in store.missing(f"sha256/{sha[:2]}/{sha[2:4]}")]
     return {
         "schema": JOURNAL_SCHEMA,
         "run_id": run_id,
@@ -534,7 +513,7 @@ def _plan(root: Path, evidence: EvidenceStore, run_id: str, files: Mapping[str, 
         "files": n_files,
         "dirs": n_dirs,
         "blobs": new_blobs,
-        "blob_dirs": list(blob_dirs),
+        "blob_dirs": blob_dirs,
     }
 
 

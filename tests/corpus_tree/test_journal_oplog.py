@@ -42,15 +42,15 @@ def _stage(tree: Path, stage: txn.Stage) -> None:
 
 def _v1_journal(tree: Path, evidence: EvidenceStore, stage: txn.Stage) -> dict[str, Any]:
     """The journal a run before ADR 0100 wrote (``lex-tree-journal/1``: ``ops`` and ``new_dirs`` inline)."""
-    new_dirs: dict[str, None] = {}
-    known: dict[str, bool] = {}
+    new_dirs: list[str] = []
+    ancestors = txn._Ancestors(tree)
     ops = []
     for rel in sorted(stage.files):
-        new_dirs.update(dict.fromkeys(txn._missing_dirs(tree, rel.rpartition("/")[0], known)))
+        new_dirs.extend(ancestors.missing(rel.rpartition("/")[0]))
         ops.append({"path": rel, "staged": stage.files[rel], "backup": (tree / rel).exists()})
     return {"schema": "lex-tree-journal/1", "run_id": stage.run_id, "state": "prepared",
             "evidence_root": str(evidence.root), "evidence_in_tree": True, "ops": ops,
-            "new_dirs": list(new_dirs), "blobs": [], "blob_dirs": []}
+            "new_dirs": new_dirs, "blobs": [], "blob_dirs": []}
 
 
 def _apply_v1(tree: Path, journal: dict[str, Any], renames: int) -> None:
