@@ -154,7 +154,8 @@ def derivation_digest(limits: Limits = DEFAULT_LIMITS) -> str:
     citation resolver's version and the limits. Shards of one build must agree on it, and the
     pipeline's derive stage re-runs when it changes (the per-work cache then re-derives only the
     works whose own key changed). The Parquet format (``DATASET_FORMAT_VERSION``, and the row
-    groups' cut, ``ROW_GROUPS_VERSION``) is here too, not in the per-work key: the cache holds rows, the Parquet files are written from them."""
+    groups' cut, ``ROW_GROUPS_VERSION``) is here too, not in the per-work key: the cache holds rows,
+    the Parquet files are written from them."""
     from derive.citations import RESOLVER_VERSION
     from derive.parquet import DATASET_FORMAT_VERSION, ROW_GROUPS_VERSION
 

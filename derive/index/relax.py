@@ -426,18 +426,18 @@ def unheld_fillers(terms: Sequence[str], unknown: Sequence[str], translated: Col
                    framing: Collection[str] = (), cognate: Collection[str] = ()) -> list[str]:
     """The words of a translated question that its relaxation drops when :func:`untranslated_fillers`
     drops none because its untranslated words outnumber its translated ones: the ``unknown`` words
-    alone (single words nothing translates and no provision holds), when the question's other content
-    words of at least :data:`KEPT_MIN_LETTERS` letters — the translated ones and the untranslated words the
-    index holds as they are written (names, international and French-spelt words: « armée », « mission »,
-    « EUTM ») — are at least
-    :data:`FILLER_MIN_KEPT` and at least as many as they are, and at least one translated word of them
-    says a subject (not ``framing``). A word the text holds is searchable, so it is a kept word, not a
-    filler; only a word nothing holds cannot be searched ("Beteiligung der luxemburgischen Armee an der
-    Mission EUTM in *Mosambik*"). None otherwise: every unknown word must be an untranslated single
-    word, and a question whose translated words only frame it ("*Gesetz* über den Lawinenwarndienst")
-    keeps its unknown word, which is what it is about; a word searched through its French ``cognate`` spellings
-    only is never a kept word (as for :func:`untranslated_fillers`, a question no text answers in its own words
-    is not made answerable by them: "Genehmigung *Identität* Einhornställe"). Pure."""
+    alone (single words nothing translates and no provision holds). They are dropped when the
+    question's other content words of at least :data:`KEPT_MIN_LETTERS` letters — the translated ones
+    and the untranslated words the index holds as they are written (names, international and
+    French-spelt words: « armée », « mission », « EUTM ») — are at least :data:`FILLER_MIN_KEPT` and
+    at least as many as they are, and at least one translated word of them says a subject (not
+    ``framing``). A word the text holds is searchable, so it is a kept word, not a filler; only a word
+    nothing holds cannot be searched ("Beteiligung der luxemburgischen Armee an der Mission EUTM in
+    *Mosambik*"). None otherwise: every unknown word must be an untranslated single word, and a
+    question whose translated words only frame it ("*Gesetz* über den Lawinenwarndienst") keeps its
+    unknown word, which is what it is about. A word searched through its French ``cognate`` spellings
+    only is never a kept word (as for :func:`untranslated_fillers`, a question no text answers in its
+    own words is not made answerable by them: "Genehmigung *Identität* Einhornställe"). Pure."""
     if not unknown or any(" " in t or t in translated or relaxable_term(t) for t in unknown):
         return []
     kept = [t for t in terms if not relaxable_term(t) and t not in unknown and t not in cognate and t.isalpha()

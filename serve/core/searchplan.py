@@ -785,17 +785,22 @@ _TIME_BOUND_FILLERS = _TIME_CHANGES | _TIME_FRAME_LINKS | _TIME_PARTS | frozense
 _TIME_BOUND_REACH = 5
 
 
-def _time_frame(tokens: Sequence[str], at: int) -> range | None:
-    """The frame words just before position ``at`` (:data:`_TIME_FRAME_WORDS` back to the first that
-    is not one) when they ask for a state at a time: a head word, "as of", a verb of state or "in
-    force"; else ``None``."""
+def _frame_words_before(tokens: Sequence[str], at: int) -> range:
+    """The positions of the run of frame words (:data:`_TIME_FRAME_WORDS`) just before ``at``. Pure."""
     j = at - 1
     while j >= 0 and tokens[j] in _TIME_FRAME_WORDS:
         j -= 1
-    frame = tokens[j + 1:at]
+    return range(j + 1, at)
+
+
+def _time_frame(tokens: Sequence[str], at: int) -> range | None:
+    """The frame words just before position ``at`` (:func:`_frame_words_before`) when they ask for a
+    state at a time: a head word, "as of", a verb of state or "in force"; else ``None``."""
+    run = _frame_words_before(tokens, at)
+    frame = tokens[run.start:at]
     if (_TIME_FRAME_HEADS & set(frame) or frame[-2:] == ["as", "of"] or _TIME_FRAME_VERBS & set(frame)
             or any(pair in _TIME_FRAME_PAIRS for pair in itertools.pairwise(frame))):
-        return range(j + 1, at)
+        return run
     return None
 
 
@@ -857,11 +862,7 @@ def time_years(tokens: Sequence[str]) -> set[int]:
         while after < len(tokens) and tokens[after] in _TIME_FRAME_VERBS:  # « 2012 geltenden Fassung »
             after += 1
         if after < len(tokens) and tokens[after] in _TIME_HEADS_AFTER and prev not in _TIME_FRAME_LINKS:
-            out |= set(range(i, after + 1))
-            j = at - 1
-            while j >= 0 and tokens[j] in _TIME_FRAME_WORDS:
-                j -= 1
-            out |= set(range(j + 1, at))
+            out |= set(range(i, after + 1)) | set(_frame_words_before(tokens, at))
         frame = _time_frame(tokens, at)
         if frame is not None:
             out |= set(frame) | {i}
