@@ -1,15 +1,19 @@
-"""List the French title words of the acts that no German entry of the cross-language lexicon reaches.
+"""List the French title words of the acts that no entry of the cross-language lexicon reaches in a language.
 
-    python scripts/select_de_title_words.py --index-dir DIR [--eu-top 500] [--lu-from 600 --lu-top 900]
+    python scripts/select_de_title_words.py --index-dir DIR [--language de|en] [--eu-top N] [--lu-from N --lu-top N]
 
 The words are counted by works (a word once per work): the French official titles of the EUR-Lex works
 (the longest French title of each work; corrigenda and treaties left out), and the Legilux works' titles
 (their « Version consolidée applicable au … : » prefix left out). A word is *reached* when it is a word of
-a German entry's French terms (reviewed or mined, ``derive.index.xlang.lexicon("de")``), as written or
-by its French Snowball stem. Printed: each unreached content word among the ``--eu-top`` most frequent
+an entry's French terms in ``--language`` (reviewed, mined or EuroVoc, ``derive.index.xlang.lexicon``),
+as written or by its French Snowball stem. Printed: each unreached content word among the ``--eu-top`` most frequent
 EUR-Lex title words, then among the Legilux title words ranked ``--lu-from`` to ``--lu-top`` (the first
 600 were the twenty-sixth session's list, §8.29), with its count of works and one title holding it.
 The list chooses the words; a reviewer writes the German words a user writes for each (issue #15, de35).
+
+``--language en`` (en36): English questions reach EUR-Lex's English text as written, so only the Legilux titles
+are listed, by default every rank to 900 (``--eu-top 0 --lu-from 0 --lu-top 900``); a reviewer writes the English
+words a user writes for each. ``--language de`` (the default) lists what it listed before.
 No question or judgment file is read.
 """
 
@@ -71,9 +75,13 @@ def _counts(titles: list[str]) -> tuple[Counter[str], dict[str, str]]:
     return counts, example
 
 
-def reached_words() -> tuple[set[str], set[str]]:
-    """The words of the German entries' French terms, and their French stems."""
-    lex = xlang.lexicon("de")
+#: Each language's default ranks: (EUR-Lex top, Legilux from, Legilux top).
+RANKS = {"de": (500, 600, 900), "en": (0, 0, 900)}
+
+
+def reached_words(language: str = "de") -> tuple[set[str], set[str]]:
+    """The words of the ``language`` entries' French terms, and their French stems."""
+    lex = xlang.lexicon(language)
     words = {w for terms in [*lex.words.values(), *lex.phrases.values()] for t in terms for w in normalize(t).split()}
     return words, {s for w in words if (s := analysis.stem_word(w, "fr"))}
 
@@ -90,14 +98,19 @@ def unreached(counts: Counter[str], ranked: slice, words: set[str], stems: set[s
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--index-dir", type=Path, required=True)
-    parser.add_argument("--eu-top", type=int, default=500)
-    parser.add_argument("--lu-from", type=int, default=600)
-    parser.add_argument("--lu-top", type=int, default=900)
+    parser.add_argument("--language", choices=sorted(RANKS), default="de")
+    parser.add_argument("--eu-top", type=int)
+    parser.add_argument("--lu-from", type=int)
+    parser.add_argument("--lu-top", type=int)
     args = parser.parse_args(argv)
-    words, stems = reached_words()
+    eu_top, lu_from, lu_top = (given if given is not None else default for given, default in
+                               zip((args.eu_top, args.lu_from, args.lu_top), RANKS[args.language], strict=True))
+    words, stems = reached_words(args.language)
     for publisher, titles, ranked in (
-            ("eu-eurlex", _eu_titles, slice(0, args.eu_top)),
-            ("lu-legilux", _lu_titles, slice(args.lu_from, args.lu_top))):
+            ("eu-eurlex", _eu_titles, slice(0, eu_top)),
+            ("lu-legilux", _lu_titles, slice(lu_from, lu_top))):
+        if ranked.stop == 0:
+            continue
         counts, example = _counts(titles(open_readonly(args.index_dir / f"{publisher}.sqlite")))
         for word, n in unreached(counts, ranked, words, stems):
             title = " ".join(example[word].split())

@@ -390,6 +390,9 @@ def related_by_role(conn: sqlite3.Connection, profiles_: Mapping[int, WorkProfil
     for work in titled & set(role_of) if target_work_id.startswith("lu-legilux:") else ():
         if role_of[work] == "principal" and amends_in_title(profiles_[work].title, reference or ""):
             role_of[work] = "amending"  # a law of its own subject whose title also amends the target
+        elif role_of[work] == "principal" and profiles_[work].hierarchy == "regulation" \
+                and executes_in_title(profiles_[work].title, reference or ""):
+            role_of[work] = "implementing"  # « prescrivant les mesures d'exécution de la loi du … »
     chosen = [w for w, role in role_of.items() if role in ROLES]
     slugs = dict(conn.execute(f"SELECT work_rowid, slug FROM works WHERE work_rowid IN ({','.join(map(str, chosen)) or 0})"))
     out: dict[str, list[int]] = {}
@@ -410,6 +413,29 @@ def amends_in_title(title: str, reference: str) -> bool:
     folded = normalize(title)
     at = f" {folded} ".find(f" {reference} ") if reference else -1
     return at > 0 and _AMENDS.search(folded[:at]) is not None
+
+
+#: The execution of another act, said in a title before it names that act: « mesures d'exécution de »,
+#: « concernant l'exécution de », « pris en exécution de » (folded, normalised).
+_EXECUTES = re.compile(r"\bexecution\s+(?:de|des|du|relatives?\s+a)\b")
+
+
+def executes_in_title(title: str, reference: str) -> bool:
+    """Whether a title says it executes the act it names by ``reference`` (another act's date,
+    normalised): an execution phrase comes just before the reference, nothing but the cited act's
+    form between them (« Règlement grand-ducal du 13 juin 1975 prescrivant les mesures d'exécution de
+    la loi du 16 mai 1975 portant statut de la copropriété »). Pure; Legilux titles only (issue #15,
+    en36: such a règlement keeps the role ``principal`` its title's opening verb gives it, so "implementing
+    measures of the law on co-ownership" found no act implementing the law; the opening verbs
+    :data:`_IMPLEMENTING_START` reads are « portant exécution », « pris en exécution », « fixant les
+    modalités d'exécution »)."""
+    folded = normalize(fold(title))
+    at = f" {folded} ".find(f" {reference} ") if reference else -1
+    if at <= 0:
+        return False
+    before = folded[:at].split()
+    # the execution phrase, then at most the cited act's form and its qualifiers (« la loi modifiée du »)
+    return _EXECUTES.search(" ".join(before[-8:])) is not None
 
 
 # -- the principal act a subordinate hit executes -----------------------------------------------
