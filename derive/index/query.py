@@ -8,7 +8,7 @@ Pure and index-free: the legal core matches the parts against a mounted catalogu
   (``eu-eurlex:32016r0679[:<version key>][#art_6]``), version keys, ELI URLs (Legilux and EU),
   EUR-Lex URLs carrying a CELEX, CELEX numbers (``32016R0679``, ``CELEX:02016R0679-20160504``,
   ``12012E/TXT``), Legilux slugs (``loi-2009-02-06-n3``).
-- **Article**: ``Article 6``, ``art. 1er``, ``Art. 42ter``, ``article L. 111-1`` → an
+- **Article**: ``Article 6``, ``art. 1er``, ``Art. 42ter``, ``article L. 111-1``, ``Artikel 5`` → an
   :func:`~derive.index.text.article_key` (``1er`` ↔ ``1``; ``42`` never ↔ ``42ter``).
 - **Dates**: ISO ``2021-01-01``, ``1er janvier 2021``, ``1 January 2021``, ``January 1, 2021``,
   ``1. Januar 2021``, ``01/01/2021`` (day first). Reported, never silently applied as a filter. The
@@ -32,8 +32,10 @@ from legal.identifiers import Identifier, scan_identifiers
 MAX_QUERY_CHARS = 1000
 
 _LATIN = r"bis|ter|quater|quinquies|sexies|septies|octies|nonies|decies"
+#: "article", "articles", "art." and the German "Artikel", "Artikeln" (de36: « Abweichung von Artikel L.551-2 »
+#: was read as the words "artikel", "l", "551", "2" that no French text holds together)
 _ARTICLE = re.compile(
-    r"\b(?:articles?|art)\b\.?\s*"
+    r"\b(?:articles?|artikeln?|art)\b\.?\s*"
     r"((?:[a-z]\.?\s?)?\d+(?:\s?(?:" + _LATIN + r")(?![a-z])|(?:er|re)(?![a-z])|[a-z](?![a-z]))?(?:[-.]\d+)*)"
 )
 #: The month of each folded month name of the three languages (FR, EN, DE), read by the dates of a

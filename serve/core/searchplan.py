@@ -929,7 +929,7 @@ def cited_article(parsed: ParsedQuery) -> list[str]:
         j -= 1
     if j < 0 or before[j] not in _CITING_WORDS:
         return []
-    return [t for t in text.split() if t not in {"article", "articles", "art", "artikel"}]
+    return [t for t in text.split() if t not in {"article", "articles", "art", "artikel", "artikeln"}]
 
 
 def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | None,

@@ -1,0 +1,119 @@
+"""Issue #15, thirty-sixth session (de36): German questions, Legilux first, on the real fixture corpus
+(``LEX_FIXTURES``) where an index is read.
+
+- The German article word: « Artikel 145 », « Artikeln L. 524-1 » are the question's article (or the article
+  an asked act's title cites after « Abweichung von », « Durchführung von »), as « article » and "Article"
+  are; before, "artikel" and the number were words no French text holds together.
+- The German lexicon reaches the French words of the next band of Legilux title words (ranks 900–1,500)
+  and of the Legilux article headings and chapter titles (``scripts/select_de_title_words.py --headings``):
+  "Hochwasser" « inondation », "Lebensräume" « habitats ». Entries that took a wrong sense or cut a
+  compound wrongly were withdrawn ("Vertreter", "Werke", "Ersatz").
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from derive.index import xlang
+from derive.index.query import parse_query
+from serve.core import LegalCore
+from serve.core.searchplan import cited_article
+from tests.index.pipeline import FixtureBuild
+
+EU, LU = "eu-eurlex", "lu-legilux"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _sections(core: LegalCore, query: str) -> dict[str, dict[str, Any]]:
+    answer = core.call("search", {"query": query, "limit": 10, "fuzzy": "off"})
+    return {str(s["publisher"]): dict(s) for s in answer["publishers"]}
+
+
+# --- the German article word
+
+
+@pytest.mark.parametrize(("query", "key"), [
+    ("Was sagt Artikel 6 des Gesetzes", "6"),
+    ("Abweichung von Artikel L.551-2 des Arbeitsgesetzbuches", "l-551-2"),
+    ("vorübergehende Abweichung von den Artikeln L. 524-1 und L. 541-1", "l-524-1"),
+    ("Art. 5 der Verordnung", "5"),
+])
+def test_the_german_article_word_reads_an_article(query: str, key: str) -> None:
+    article = parse_query(query).article
+    assert article is not None and article.key == key
+
+
+def test_the_german_article_word_without_a_number_is_a_word() -> None:
+    # "ein gekaufter Artikel": an item bought, no article of an act
+    assert parse_query("Wie lange darf ich einen im Internet gekauften Artikel zurückschicken").article is None
+
+
+@pytest.mark.parametrize(("query", "words"), [
+    ("Abweichung von Artikel L.551-2 des Arbeitsgesetzbuches", ["l", "551", "2"]),
+    ("Jahresausgleich bei der Einkommensteuer, Durchführung von Artikel 145", ["145"]),
+    ("vorübergehende Abweichung von den Artikeln L. 524-1 und L. 541-1", ["l", "524", "1"]),
+])
+def test_a_german_article_after_a_citing_word_is_cited_by_the_asked_act(query: str, words: list[str]) -> None:
+    assert cited_article(parse_query(query)) == words
+
+
+def test_a_german_article_asked_for_itself_is_not_cited() -> None:
+    assert cited_article(parse_query("Modalitäten des Referendums nach Artikel 35 des Gemeindegesetzes")) == []
+
+
+def test_a_german_question_on_an_act_derogating_from_articles_is_read_as_citing(fixture_core: LegalCore) -> None:
+    # the same question as the French one of temp35 (« dérogation aux articles 6 et 7 du règlement
+    # grand-ducal … »): the article is the one the asked act's title cites, its number a word of that title
+    lu = _sections(fixture_core, "Abweichung von den Artikeln 6 und 7 der großherzoglichen Verordnung "
+                                 "über die Schulfächer und Diplome")[LU]
+    assert lu["query_plan"].get("article_key") is None
+    assert "6" in lu["query_plan"]["terms"] and "artikeln" not in lu["query_plan"]["terms"]
+
+
+# --- the title and heading words
+
+
+def test_the_next_band_of_title_and_heading_words_reach_the_german_lexicon() -> None:
+    german = xlang.lexicon("de")
+    assert german.lookup("hochwasser", "de") == ("inondation",)
+    assert german.lookup("lebensraume", "de") == ("habitats",)
+    assert german.lookup("fachrichtungen", "de") is None  # not a title word: no entry
+    assert german.lookup("affouage", "de") is None
+    assert german.lookup("holzbezugsrecht", "de") == ("affouage",)
+    # withdrawn: a wrong sense taken ("Vertreter" is a representative), a compound cut wrongly
+    # ("Werkzeuge" as "werk" + "zeuge", "Mehrwertsteuersätze" as "mehrwertsteu" + "ersatze")
+    assert german.lookup("vertreter", "de") is None
+    assert german.lookup("werke", "de") is None
+    assert german.lookup("ersatz", "de") is None
+
+
+def test_a_plain_word_german_question_on_a_heading_word_is_translated(fixture_indexes: FixtureBuild) -> None:
+    held = fixture_indexes.vocabulary(LU).__contains__
+    found = xlang.translate(["geschutzte", "biotope", "lebensraume"], "de", held=held)
+    assert found.alternatives.get("lebensraume") == ["habitats"]
+
+
+def _selector() -> Any:
+    spec = importlib.util.spec_from_file_location("select_de_title_words", ROOT / "scripts" / "select_de_title_words.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("select_de_title_words", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_selection_script_counts_heading_words_by_work(fixture_indexes: FixtureBuild) -> None:
+    from derive.index.read import open_readonly
+
+    selector = _selector()
+    texts = selector._lu_headings(open_readonly(fixture_indexes.index_dir / f"{LU}.sqlite"))
+    counts, _ = selector._counts(texts)
+    assert texts and counts
+    # a word once per work: no count exceeds the works holding headings
+    assert max(counts.values()) <= len(texts)
+    assert counts["definitions"] >= 1
