@@ -33,7 +33,8 @@ MAX_QUERY_CHARS = 1000
 
 _LATIN = r"bis|ter|quater|quinquies|sexies|septies|octies|nonies|decies"
 #: "article", "articles", "art." and the German "Artikel", "Artikeln" (de36: « Abweichung von Artikel L.551-2 »
-#: was read as the words "artikel", "l", "551", "2" that no French text holds together)
+#: was read as the words "artikel", "l", "551", "2" that no French text holds together); the German word only
+#: after a citing word (:data:`GERMAN_CITING_WORDS`)
 _ARTICLE = re.compile(
     r"\b(?:articles?|artikeln?|art)\b\.?\s*"
     r"((?:[a-z]\.?\s?)?\d+(?:\s?(?:" + _LATIN + r")(?![a-z])|(?:er|re)(?![a-z])|[a-z](?![a-z]))?(?:[-.]\d+)*)"
@@ -136,8 +137,22 @@ def _dates(folded: str, spans: list[tuple[int, int]]) -> list[DateMention]:
     return [d for _, d in sorted(found, key=lambda x: x[0])]
 
 
+#: The German words after which « Artikel » names the article an asked act's title cites (« Abweichung von
+#: Artikel L.551-2 », « zur Durchführung von Artikel 5 »), at most :data:`GERMAN_CITING_REACH` words back.
+#: Elsewhere the German word stays words of the question, as before (de36: « Muster des Quittungsheftes nach
+#: Artikel 30-1 des Gesetzes … » asks an act made under the article, which its number alone does not find).
+GERMAN_CITING_WORDS = frozenset({"abweichung", "abweichungen", "abweichend", "durchfuhrung", "ausfuhrung"})
+GERMAN_CITING_REACH = 4
+
+
+def _cited_in_german(folded: str, start: int) -> bool:
+    return any(w in GERMAN_CITING_WORDS for w in normalize(folded[:start]).split()[-GERMAN_CITING_REACH:])
+
+
 def _article(folded: str, spans: list[tuple[int, int]]) -> ArticleRef | None:
     for m in _ARTICLE.finditer(folded):
+        if m.group().startswith("artikel") and not _cited_in_german(folded, m.start()):
+            continue
         if _free(spans, *m.span()):
             key = article_key(m.group(1))
             if key:
