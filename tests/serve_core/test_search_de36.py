@@ -120,3 +120,34 @@ def test_the_selection_script_counts_heading_words_by_work(fixture_indexes: Fixt
     # a word once per work: no count exceeds the works holding headings
     assert max(counts.values()) <= len(texts)
     assert counts["definitions"] >= 1
+
+
+# --- an act cited by its German form and date
+
+
+def test_the_german_citation_by_form_and_date_reads_the_act() -> None:
+    from serve.core.ops.search import dated_prefixes
+
+    assert dated_prefixes("Großherzogliche Verordnung vom 9. Januar 2009 über die Jugend") == [
+        ("großherzogliche verordnung vom 9 januar 2009", "rgd-2009-01-09-")]
+    assert dated_prefixes("des geänderten Gesetzes vom 4. Dezember 1967") == [
+        ("gesetzes vom 4 dezember 1967", "loi-1967-12-04-")]
+    assert dated_prefixes("Grossherzoglichen Beschlusses vom 22. November 1924") == [
+        ("grossherzoglichen beschlusses vom 22 november 1924", "agd-1924-11-22-")]
+    # a form word that names no Luxembourg form (a « Verordnung » may be the EU's) is no citation
+    assert dated_prefixes("Verordnung vom 3. März 2020") == []
+
+
+@pytest.mark.parametrize(("query", "first"), [("Gesetz vom 31. Juli 2006 Entlassung", "loi-2006-07-31-n2"),
+                                              ("Großherzogliche Verordnung vom 10. März 2014", "rgd-2014-03-10-n1")])
+def test_a_german_citation_of_a_held_act_names_it(fixture_core: LegalCore, query: str, first: str) -> None:
+    section = _sections(fixture_core, query)[LU]
+    mention = next(m for m in section["query_plan"]["work_mentions"] if m["reason"] == "dated_reference")
+    assert mention["works"] == [f"{LU}:{first}"]
+    assert section["hits"][0]["work"] == f"{LU}:{first}"
+
+
+def test_a_german_citation_no_index_holds_answers_no_hits(fixture_core: LegalCore) -> None:
+    for section in _sections(fixture_core, "Gesetz vom 8. Januar 2013 über die Überschuldung").values():
+        assert section["hits"] == []
+        assert section["relaxation_withheld"]["reason"] == "dated_reference_not_held"
