@@ -151,3 +151,11 @@ def test_a_german_citation_no_index_holds_answers_no_hits(fixture_core: LegalCor
     for section in _sections(fixture_core, "Gesetz vom 8. Januar 2013 über die Überschuldung").values():
         assert section["hits"] == []
         assert section["relaxation_withheld"]["reason"] == "dated_reference_not_held"
+
+
+def test_a_translated_dated_citation_is_not_weighed_by_its_german_words(fixture_core: LegalCore) -> None:
+    # the cited act is French: its silence on the German words ("Jahresabschlüsse") says nothing, so the
+    # subject guard (``dated_subject_not_held``) does not answer no hits for it; a French question still is
+    section = _sections(fixture_core, "Großherzogliche Verordnung vom 10. März 2014 über die Jahresabschlüsse")[LU]
+    assert (section.get("relaxation_withheld") or {}).get("reason") != "dated_subject_not_held"
+    assert section["hits"][0]["work"] == f"{LU}:rgd-2014-03-10-n1"

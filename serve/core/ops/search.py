@@ -3689,7 +3689,7 @@ DATED_SUBJECT_MIN_LETTERS = 3
 
 def dated_subject_not_held(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mapping[str, Plan],
                            query: str) -> None:
-    """A question citing acts by form and date and naming their subject (``loi du 14 juillet 2023
+    """A question (not a translated one) citing acts by form and date and naming their subject (``loi du 14 juillet 2023
     relative aux parcs éoliens en mer``), where every cited act the indexes hold is silent on that
     subject — none of at least :data:`DATED_SUBJECT_MIN` subject words (:func:`dated_subject_words`),
     in any light-stem form, is in their names or in their provisions' text (every one of them with its
@@ -3704,6 +3704,8 @@ def dated_subject_not_held(ctx: CallContext, indexes: Sequence[MountedIndex], pl
     if not cited or any(p.constraints or p.anchor or p.article_key or p.act_number or p.name_not_held
                         for p in plans.values()):
         return
+    if any((p.translations or {}).get("used") for p in plans.values()):
+        return  # a translated question's words are not the French act's: never weighed (« Gesetz vom … », de36)
     said: list[str] = []
     for index in indexes:
         works = sorted({w for _, prefix in cited for w in _dated_works(index, prefix)})
