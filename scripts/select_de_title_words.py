@@ -1,6 +1,7 @@
 """List the French title words of the acts that no entry of the cross-language lexicon reaches in a language.
 
     python scripts/select_de_title_words.py --index-dir DIR [--language de|en] [--eu-top N] [--lu-from N --lu-top N]
+        [--headings N]
 
 The words are counted by works (a word once per work): the French official titles of the EUR-Lex works
 (the longest French title of each work; corrigenda and treaties left out), and the Legilux works' titles
@@ -14,12 +15,18 @@ The list chooses the words; a reviewer writes the German words a user writes for
 ``--language en`` (en36): English questions reach EUR-Lex's English text as written, so only the Legilux titles
 are listed, by default every rank to 900 (``--eu-top 0 --lu-from 0 --lu-top 900``); a reviewer writes the English
 words a user writes for each. ``--language de`` (the default) lists what it listed before.
+
+With ``--headings N`` (de36), the words of the Legilux acts' article headings and chapter or section
+titles (their French states; a word once per work) are counted too, and each unreached content word among
+the N most frequent of them that the title lists above did not print is printed (publisher
+``lu-legilux-headings``): the words plain-word questions use that act titles may not hold.
 No question or judgment file is read.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 from collections import Counter
@@ -65,6 +72,19 @@ def _lu_titles(conn) -> list[str]:
     return [_PREFIX.sub("", t) for (t,) in conn.execute("SELECT title FROM works WHERE title IS NOT NULL")]
 
 
+def _lu_headings(conn) -> list[str]:
+    """Per Legilux work, the text of its French article headings and of its chapter and section titles."""
+    per_work: dict[int, set[str]] = {}
+    for work, heading in conn.execute(
+            "SELECT work_rowid, heading FROM lexical_states WHERE language = 'fr' AND coalesce(heading, '') != ''"):
+        per_work.setdefault(work, set()).add(heading)
+    for work, path in conn.execute(
+            "SELECT DISTINCT s.work_rowid, p.path FROM provision_rows r JOIN paths p USING (path_rowid) "
+            "JOIN lexical_states s USING (state_rowid) WHERE s.language = 'fr' AND p.path != '[]'"):
+        per_work.setdefault(work, set()).update(json.loads(path))
+    return [" ".join(texts) for texts in per_work.values()]
+
+
 def _counts(titles: list[str]) -> tuple[Counter[str], dict[str, str]]:
     counts: Counter[str] = Counter()
     example: dict[str, str] = {}
@@ -102,19 +122,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--eu-top", type=int)
     parser.add_argument("--lu-from", type=int)
     parser.add_argument("--lu-top", type=int)
+    parser.add_argument("--headings", type=int, default=0,
+                        help="also the unreached words among the N most frequent Legilux heading words")
     args = parser.parse_args(argv)
     eu_top, lu_from, lu_top = (given if given is not None else default for given, default in
                                zip((args.eu_top, args.lu_from, args.lu_top), RANKS[args.language], strict=True))
     words, stems = reached_words(args.language)
-    for publisher, titles, ranked in (
-            ("eu-eurlex", _eu_titles, slice(0, eu_top)),
-            ("lu-legilux", _lu_titles, slice(lu_from, lu_top))):
+    printed: set[str] = set()
+    lists = [("eu-eurlex", "eu-eurlex", _eu_titles, slice(0, eu_top)),
+             ("lu-legilux", "lu-legilux", _lu_titles, slice(lu_from, lu_top))]
+    if args.headings:
+        lists.append(("lu-legilux-headings", "lu-legilux", _lu_headings, slice(0, args.headings)))
+    for label, publisher, texts, ranked in lists:
         if ranked.stop == 0:
             continue
-        counts, example = _counts(titles(open_readonly(args.index_dir / f"{publisher}.sqlite")))
+        counts, example = _counts(texts(open_readonly(args.index_dir / f"{publisher}.sqlite")))
         for word, n in unreached(counts, ranked, words, stems):
+            if label.endswith("-headings") and word in printed:
+                continue
+            printed.add(word)
             title = " ".join(example[word].split())
-            print(f"{publisher}\t{word}\t{n}\t{title[:120]}")
+            print(f"{label}\t{word}\t{n}\t{title[:120]}")
     return 0
 
 

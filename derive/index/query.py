@@ -8,7 +8,7 @@ Pure and index-free: the legal core matches the parts against a mounted catalogu
   (``eu-eurlex:32016r0679[:<version key>][#art_6]``), version keys, ELI URLs (Legilux and EU),
   EUR-Lex URLs carrying a CELEX, CELEX numbers (``32016R0679``, ``CELEX:02016R0679-20160504``,
   ``12012E/TXT``), Legilux slugs (``loi-2009-02-06-n3``).
-- **Article**: ``Article 6``, ``art. 1er``, ``Art. 42ter``, ``article L. 111-1`` → an
+- **Article**: ``Article 6``, ``art. 1er``, ``Art. 42ter``, ``article L. 111-1``, ``Artikel 5`` → an
   :func:`~derive.index.text.article_key` (``1er`` ↔ ``1``; ``42`` never ↔ ``42ter``).
 - **Dates**: ISO ``2021-01-01``, ``1er janvier 2021``, ``1 January 2021``, ``January 1, 2021``,
   ``1. Januar 2021``, ``01/01/2021`` (day first). Reported, never silently applied as a filter. The
@@ -32,8 +32,11 @@ from legal.identifiers import Identifier, scan_identifiers
 MAX_QUERY_CHARS = 1000
 
 _LATIN = r"bis|ter|quater|quinquies|sexies|septies|octies|nonies|decies"
+#: "article", "articles", "art." and the German "Artikel", "Artikeln" (de36: « Abweichung von Artikel L.551-2 »
+#: was read as the words "artikel", "l", "551", "2" that no French text holds together); the German word only
+#: after a citing word (:data:`GERMAN_CITING_WORDS`)
 _ARTICLE = re.compile(
-    r"\b(?:articles?|art)\b\.?\s*"
+    r"\b(?:articles?|artikeln?|art)\b\.?\s*"
     r"((?:[a-z]\.?\s?)?\d+(?:\s?(?:" + _LATIN + r")(?![a-z])|(?:er|re)(?![a-z])|[a-z](?![a-z]))?(?:[-.]\d+)*)"
 )
 #: The month of each folded month name of the three languages (FR, EN, DE), read by the dates of a
@@ -134,8 +137,22 @@ def _dates(folded: str, spans: list[tuple[int, int]]) -> list[DateMention]:
     return [d for _, d in sorted(found, key=lambda x: x[0])]
 
 
+#: The German words after which « Artikel » names the article an asked act's title cites (« Abweichung von
+#: Artikel L.551-2 », « zur Durchführung von Artikel 5 »), at most :data:`GERMAN_CITING_REACH` words back.
+#: Elsewhere the German word stays words of the question, as before (de36: « Muster des Quittungsheftes nach
+#: Artikel 30-1 des Gesetzes … » asks an act made under the article, which its number alone does not find).
+GERMAN_CITING_WORDS = frozenset({"abweichung", "abweichungen", "abweichend", "durchfuhrung", "ausfuhrung"})
+GERMAN_CITING_REACH = 4
+
+
+def _cited_in_german(folded: str, start: int) -> bool:
+    return any(w in GERMAN_CITING_WORDS for w in normalize(folded[:start]).split()[-GERMAN_CITING_REACH:])
+
+
 def _article(folded: str, spans: list[tuple[int, int]]) -> ArticleRef | None:
     for m in _ARTICLE.finditer(folded):
+        if m.group().startswith("artikel") and not _cited_in_german(folded, m.start()):
+            continue
         if _free(spans, *m.span()):
             key = article_key(m.group(1))
             if key:

@@ -68,7 +68,7 @@ from typing import Any
 
 from derive.index import analysis, relax, xlang
 from derive.index.identifiers import celex_numbers, celex_to_slug
-from derive.index.query import MONTHS, STOP_WORDS, ParsedQuery, ngrams
+from derive.index.query import GERMAN_CITING_WORDS, MONTHS, STOP_WORDS, ParsedQuery, ngrams
 from derive.index.text import fold, normalize
 from serve.core import ranking
 from serve.core.mount import Catalogue, MountedIndex
@@ -898,7 +898,7 @@ def _named_by_own_form(tokens: Sequence[str], consumed: Collection[int], numbers
 #: « portant dérogation à l'article L. 121-6 du Code du travail », « portant exécution de l'article 143 de
 #: la loi … », "derogating from Article 193 of Directive 2006/112/EC", « zur Durchführung von Artikel 5 ».
 _CITING_WORDS = frozenset({"derogation", "derogations", "derogeant", "deroger", "derogating", "derogate",
-                           "execution", "abweichung", "durchfuhrung"})
+                           "execution"}) | GERMAN_CITING_WORDS
 _CITING_REACH = 4
 _ASKING_PREPOSITIONS = frozenset({"under", "in", "per", "by", "pursuant", "according", "selon", "dans", "par", "en",
                                   "nach", "gemass", "im", "laut"})
@@ -929,7 +929,7 @@ def cited_article(parsed: ParsedQuery) -> list[str]:
         j -= 1
     if j < 0 or before[j] not in _CITING_WORDS:
         return []
-    return [t for t in text.split() if t not in {"article", "articles", "art", "artikel"}]
+    return [t for t in text.split() if t not in {"article", "articles", "art", "artikel", "artikeln"}]
 
 
 def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | None,

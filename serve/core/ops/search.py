@@ -61,7 +61,7 @@ from operator import itemgetter
 from typing import Any, TypeVar, cast
 
 from derive.index import analysis, relax, xlang
-from derive.index.query import parse_query
+from derive.index.query import MONTH_NUMBERS, parse_query
 from derive.index.schema import PROVISION_FTS_WEIGHTS, VOCABULARY_MIN_LENGTH
 from derive.index.serving import FREQUENT_WINDOW
 from derive.index.text import fts_query, fts_string, levenshtein_within, normalize
@@ -3540,7 +3540,17 @@ def _plan(ctx: CallContext, index: MountedIndex, parsed: Any, args: dict[str, An
 DATED_FORMS = {"loi": "loi", "lois": "loi", "reglement grand ducal": "rgd", "reglements grand ducaux": "rgd",
                "rgd": "rgd", "r g d": "rgd", "arrete grand ducal": "agd", "arretes grand ducaux": "agd",
                "agd": "agd", "a g d": "agd", "reglement ministeriel": "rmin", "reglements ministeriels": "rmin",
-               "arrete ministeriel": "amin", "arretes ministeriels": "amin"}
+               "arrete ministeriel": "amin", "arretes ministeriels": "amin",
+               # the German citation (de36: « Großherzogliche Verordnung vom 9. Januar 2009 über die Jugend »
+               # named no act; « règlement grand-ducal du 9 janvier 2009 » named it), with « ß » or « ss »
+               **{f"{gross}{form}": slug for gross in ("groß", "gross") for form, slug in (
+                   ("herzogliche verordnung", "rgd"), ("herzoglichen verordnung", "rgd"),
+                   ("herzoglicher beschluss", "agd"), ("herzoglichen beschluss", "agd"),
+                   ("herzoglichen beschlusses", "agd"))},
+               "gesetz": "loi", "gesetzes": "loi", "gesetze": "loi",
+               "ministerielle verordnung": "rmin", "ministeriellen verordnung": "rmin",
+               "ministerieller beschluss": "amin", "ministeriellen beschluss": "amin",
+               "ministeriellen beschlusses": "amin"}
 _MONTHS = {m: i for i, m in enumerate(("janvier", "fevrier", "mars", "avril", "mai", "juin", "juillet", "aout",
                                        "septembre", "octobre", "novembre", "decembre"), start=1)}
 #: The abbreviations of month names practitioners write (``juil.``, ``sept.``, ``déc.``).
@@ -3548,8 +3558,9 @@ _MONTH_ABBREVIATIONS = {"janv": 1, "fev": 2, "fevr": 2, "avr": 4, "juil": 7, "se
                         "dec": 12}
 #: ``… du 31 juillet 2006`` or, in figures, ``… du 12/11/2004`` / ``12.11.2004`` (normalised to spaces);
 #: a month word is checked by :func:`month_number` (abbreviations and one typo are read).
+#: The German citation links its date with « vom » (« Gesetz vom 28. April 2015 »).
 _DATED = re.compile(r"\b(" + "|".join(sorted(DATED_FORMS, key=len, reverse=True))
-                    + r")(?: modifi(?:e|ee|es|ees))? du (\d{1,2}|1er) ([a-z]{3,10}|0?[1-9]|1[0-2]) ((?:1[89]|20)\d\d)\b")
+                    + r")(?: modifi(?:e|ee|es|ees))? (?:du|vom) (\d{1,2}|1er) ([a-z]{3,10}|0?[1-9]|1[0-2]) ((?:1[89]|20)\d\d)\b")
 
 
 def month_number(word: str) -> int | None:
@@ -3564,6 +3575,8 @@ def month_number(word: str) -> int | None:
         return _MONTHS[word]
     if word in _MONTH_ABBREVIATIONS:
         return _MONTH_ABBREVIATIONS[word]
+    if word in MONTH_NUMBERS:  # a German (or English) month name: « 9. Januar 2009 »
+        return MONTH_NUMBERS[word]
     if len(word) < 4:
         return None
     near = {number for name, number in _MONTHS.items()
@@ -3676,7 +3689,7 @@ DATED_SUBJECT_MIN_LETTERS = 3
 
 def dated_subject_not_held(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mapping[str, Plan],
                            query: str) -> None:
-    """A question citing acts by form and date and naming their subject (``loi du 14 juillet 2023
+    """A question (not a translated one) citing acts by form and date and naming their subject (``loi du 14 juillet 2023
     relative aux parcs éoliens en mer``), where every cited act the indexes hold is silent on that
     subject — none of at least :data:`DATED_SUBJECT_MIN` subject words (:func:`dated_subject_words`),
     in any light-stem form, is in their names or in their provisions' text (every one of them with its
@@ -3691,6 +3704,8 @@ def dated_subject_not_held(ctx: CallContext, indexes: Sequence[MountedIndex], pl
     if not cited or any(p.constraints or p.anchor or p.article_key or p.act_number or p.name_not_held
                         for p in plans.values()):
         return
+    if any((p.translations or {}).get("used") for p in plans.values()):
+        return  # a translated question's words are not the French act's: never weighed (« Gesetz vom … », de36)
     said: list[str] = []
     for index in indexes:
         works = sorted({w for _, prefix in cited for w in _dated_works(index, prefix)})
