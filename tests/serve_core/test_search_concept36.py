@@ -59,3 +59,17 @@ def test_an_act_that_is_no_code_is_not_kept_by_its_chapter_headings(fixture_core
     # the rule is for codes only: a question no provision and no title answers keeps its empty answer
     section = _section(fixture_core, "vente de porte en porte : le vendeur peut-il demander un acompte", LU)
     assert section["hits"] == []
+
+
+def test_an_article_saying_the_two_rarest_words_together_is_kept_though_its_title_holds_none(
+        fixture_core: LegalCore) -> None:
+    # the 1881 arrêté on transporting explosives, art. 15: « Le passage du convoi par des localités à
+    # habitations agglomérées … avis … à l'autorité chargée de la police locale »; its title (transport,
+    # poudre, substances explosives) holds none of the question's words, so the any-word hit was dropped
+    # as off-subject; « habitations agglomérées », the question's two rarest words, stand together there
+    section = _section(fixture_core, "passage par une localité à habitations agglomérées : faut-il prévenir la police ?",
+                       LU)
+    assert section.get("relaxation_withheld") is None
+    first = section["hits"][0]
+    assert (first["work"], first["anchor"]) == (f"{LU}:argd-1881-04-20-n1", "art_15")
+    assert "any_term" in first["match_reasons"]

@@ -1600,7 +1600,9 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         if framed and len(framed) < len(subject) and of_acts:
             on_subject = {**on_subject, **works_title_coverage(conn, of_acts, framed, index)}
         on_subject = with_headings(hits, subject, on_subject)
-        on_subject = with_code_parts(conn, hits, subject, on_subject, profiles)
+        if plan.translations is None:  # the question's own words (with_code_parts, with_rarest_near)
+            on_subject = with_code_parts(conn, hits, subject, on_subject, profiles)
+            on_subject = with_rarest_near(conn, hits, subject, on_subject)
         _keep_on_subject(out, hits, with_subject_labels(conn, index, out.groups, hits, on_subject))
         if out.relaxation_withheld is not None:
             _reach_subject(conn, index, out, hits, filters)
@@ -1758,8 +1760,11 @@ def with_code_parts(conn: sqlite3.Connection, hits: Sequence[Hit], groups: Seque
     their own before the code gathered them — so one word held there is the evidence one word of a
     title is for any other act (« dans une faillite, qui vend les immeubles et les marchandises du
     failli ? »: art. 528 under « TITRE Ier. — De la faillite »). Only codes: an ordinary act's chapter
-    headings ("Dispositions générales", "Organisation") are no names of it. One statement over the
-    dropped hits' states, only when a code's hit would be dropped. Never used to rank."""
+    headings ("Dispositions générales", "Organisation") are no names of it. Only the question's own
+    words (the caller does not weigh a translated question so): a translated question's words are the
+    lexicon's, and one of the hundreds of part headings of a code holds one of them by chance (« Verfahren in Zivil- und Handelssachen »: the consumer
+    code, above the acts on civil procedure). One statement over the dropped hits' states, only when
+    a code's hit would be dropped. Never used to rank."""
     words = [g for g in groups if not ranking.frames(g[0])]
     dropped = [h for h in hits if "any_term" in h.reasons and coverage.get(h.row["work_rowid"], 0.0) <= 0
                and getattr(profiles.get(h.row["work_rowid"]), "code", False)]
@@ -1768,6 +1773,42 @@ def with_code_parts(conn: sqlite3.Connection, hits: Sequence[Hit], groups: Seque
     paths = _paths_of_states(conn, [h.row["state_rowid"] for h in dropped])
     named = {h.row["work_rowid"] for h in dropped if code_part_groups(paths.get(h.row["state_rowid"], ()), words)}
     return {**coverage, **dict.fromkeys(named, HEADING_COVERAGE)} if named else coverage
+
+
+#: The subject evidence of an untitled work one of whose any-word hits holds the question's two rarest
+#: subject words near each other (:func:`with_rarest_near`): above 0, so :func:`_keep_on_subject` keeps it.
+NEAR_COVERAGE = 0.01
+
+
+def with_rarest_near(conn: sqlite3.Connection, hits: Sequence[Hit], groups: Sequence[Sequence[str]],
+                     coverage: dict[int, float]) -> dict[int, float]:
+    """``coverage`` with the works of the any-word hits whose names hold none of the question's subject
+    words but whose provision holds the question's two rarest subject words (:func:`rarest_words` over
+    this index, as :func:`words_apart` weighs them) within :data:`SUBJECT_NEAR` words of each other
+    (:func:`words_near`' test, on those provisions only), counted as titled by part of the question
+    (:data:`NEAR_COVERAGE`), so that :func:`_keep_on_subject` keeps them. Two rare words of a question
+    said together in one sentence are its subject as the article says it — « dénonciation calomnieuse »,
+    « mauvaise foi » — not words a long provision holds by chance pages apart ("submarine" and "permit"
+    in an energy programme); the names of a code or of an act on a wider subject hold neither. One
+    vocabulary look-up and one FTS statement over the dropped hits' provisions, only when a hit would be
+    dropped. Never used to rank."""
+    states = sorted({h.row["state_rowid"] for h in hits
+                     if "any_term" in h.reasons and coverage.get(h.row["work_rowid"], 0.0) <= 0})
+    words = [g[0] for g in groups if not ranking.frames(g[0]) and " " not in g[0] and not g[0].isdigit()
+             and len(g[0]) >= VOCABULARY_MIN_LETTERS]
+    if not states or len(words) < APART_WORDS:
+        return coverage
+    vocab = {str(t): int(n) for t, n in conn.execute(
+        f"SELECT term, docs FROM vocabulary WHERE term IN ({','.join('?' * len(words))})", words)}
+    rarest = rarest_words([vocab], words)
+    if rarest is None:
+        return coverage
+    near = f"text : NEAR({' '.join(_fts_word(w) for w in rarest)}, {SUBJECT_NEAR})"
+    found = {int(r[0]) for r in conn.execute(
+        f"SELECT rowid FROM provision_fts WHERE provision_fts MATCH ? AND rowid IN ({','.join('?' * len(states))})",
+        [near, *states])}
+    named = {h.row["work_rowid"] for h in hits if h.row["state_rowid"] in found and "any_term" in h.reasons}
+    return {**coverage, **dict.fromkeys(named, NEAR_COVERAGE)} if named else coverage
 
 
 def with_subject_labels(conn: sqlite3.Connection, index: MountedIndex | None, groups: Sequence[Sequence[str]],
