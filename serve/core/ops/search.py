@@ -1766,8 +1766,8 @@ def with_code_parts(conn: sqlite3.Connection, hits: Sequence[Hit], groups: Seque
     code, above the acts on civil procedure). One statement over the dropped hits' states, only when
     a code's hit would be dropped. Never used to rank."""
     words = [g for g in groups if not ranking.frames(g[0])]
-    dropped = [h for h in hits if "any_term" in h.reasons and coverage.get(h.row["work_rowid"], 0.0) <= 0
-               and getattr(profiles.get(h.row["work_rowid"]), "code", False)]
+    dropped = [h for h in hits if "any_term" in h.reasons and h.row.get("state_rowid") is not None
+               and coverage.get(h.row["work_rowid"], 0.0) <= 0 and getattr(profiles.get(h.row["work_rowid"]), "code", False)]
     if not dropped or not words:
         return coverage
     paths = _paths_of_states(conn, [h.row["state_rowid"] for h in dropped])
@@ -1776,24 +1776,30 @@ def with_code_parts(conn: sqlite3.Connection, hits: Sequence[Hit], groups: Seque
 
 
 #: The subject evidence of an untitled work one of whose any-word hits holds the question's two rarest
-#: subject words near each other (:func:`with_rarest_near`): above 0, so :func:`_keep_on_subject` keeps it.
+#: subject words together (:func:`with_rarest_near`): above 0, so :func:`_keep_on_subject` keeps it.
 NEAR_COVERAGE = 0.01
+#: Words between the question's two rarest subject words in an article for :func:`with_rarest_near`
+#: (FTS5 ``NEAR``: 0, side by side in either order).
+RAREST_NEAR = 0
 
 
 def with_rarest_near(conn: sqlite3.Connection, hits: Sequence[Hit], groups: Sequence[Sequence[str]],
                      coverage: dict[int, float]) -> dict[int, float]:
     """``coverage`` with the works of the any-word hits whose names hold none of the question's subject
-    words but whose provision holds the question's two rarest subject words (:func:`rarest_words` over
-    this index, as :func:`words_apart` weighs them) within :data:`SUBJECT_NEAR` words of each other
-    (:func:`words_near`' test, on those provisions only), counted as titled by part of the question
-    (:data:`NEAR_COVERAGE`), so that :func:`_keep_on_subject` keeps them. Two rare words of a question
-    said together in one sentence are its subject as the article says it — « dénonciation calomnieuse »,
-    « mauvaise foi » — not words a long provision holds by chance pages apart ("submarine" and "permit"
-    in an energy programme); the names of a code or of an act on a wider subject hold neither. One
-    vocabulary look-up and one FTS statement over the dropped hits' provisions, only when a hit would be
-    dropped. Never used to rank."""
-    states = sorted({h.row["state_rowid"] for h in hits
-                     if "any_term" in h.reasons and coverage.get(h.row["work_rowid"], 0.0) <= 0})
+    words but whose article (an article: an annex's lists and tables put words side by side by layout)
+    holds the question's two rarest subject words (:func:`rarest_words` over this index, the pair
+    :func:`words_apart` weighs) side by side (:data:`RAREST_NEAR`), counted as titled by part of the
+    question (:data:`NEAR_COVERAGE`), so that :func:`_keep_on_subject` keeps them. Two rare words of a
+    question said together as a term are its subject as the article says it — « dénonciation
+    calomnieuse » (Code pénal art. 445), « habitations agglomérées » — not words a provision holds by
+    chance; the names of a code or of an act on a wider subject hold neither. Within
+    :data:`SUBJECT_NEAR` words (:func:`words_near`' reach) was measured and dropped: « loi sur les
+    voitures volantes » (a negative) kept an article listing « voitures » a few words from « volantes »,
+    « bourse et prêt étudiant … » a règlement on residence resources above the law on student aid.
+    One vocabulary look-up and one FTS statement over the dropped hits' articles, only when a hit would
+    be dropped. Never used to rank."""
+    states = sorted({h.row["state_rowid"] for h in hits if "any_term" in h.reasons and h.row.get("type") == "article"
+                     and h.row.get("state_rowid") is not None and coverage.get(h.row["work_rowid"], 0.0) <= 0})
     words = [g[0] for g in groups if not ranking.frames(g[0]) and " " not in g[0] and not g[0].isdigit()
              and len(g[0]) >= VOCABULARY_MIN_LETTERS]
     if not states or len(words) < APART_WORDS:
@@ -1803,11 +1809,11 @@ def with_rarest_near(conn: sqlite3.Connection, hits: Sequence[Hit], groups: Sequ
     rarest = rarest_words([vocab], words)
     if rarest is None:
         return coverage
-    near = f"text : NEAR({' '.join(_fts_word(w) for w in rarest)}, {SUBJECT_NEAR})"
+    near = f"text : NEAR({' '.join(_fts_word(w) for w in rarest)}, {RAREST_NEAR})"
     found = {int(r[0]) for r in conn.execute(
         f"SELECT rowid FROM provision_fts WHERE provision_fts MATCH ? AND rowid IN ({','.join('?' * len(states))})",
         [near, *states])}
-    named = {h.row["work_rowid"] for h in hits if h.row["state_rowid"] in found and "any_term" in h.reasons}
+    named = {h.row["work_rowid"] for h in hits if "any_term" in h.reasons and h.row.get("state_rowid") in found}
     return {**coverage, **dict.fromkeys(named, NEAR_COVERAGE)} if named else coverage
 
 
