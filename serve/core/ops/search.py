@@ -1778,9 +1778,9 @@ def with_code_parts(conn: sqlite3.Connection, hits: Sequence[Hit], groups: Seque
 #: The subject evidence of an untitled work one of whose any-word hits holds the question's two rarest
 #: subject words together (:func:`with_rarest_near`): above 0, so :func:`_keep_on_subject` keeps it.
 NEAR_COVERAGE = 0.01
-#: Words between the question's two rarest subject words in an article for :func:`with_rarest_near`
-#: (FTS5 ``NEAR``: 0, side by side in either order).
-RAREST_NEAR = 0
+#: Words at most between the question's two rarest subject words in an article for :func:`with_rarest_near`
+#: (FTS5 ``NEAR``): a term of two nouns and its link words, « sursis de paiement », « construire un quartier ».
+RAREST_NEAR = 2
 
 
 def with_rarest_near(conn: sqlite3.Connection, hits: Sequence[Hit], groups: Sequence[Sequence[str]],
