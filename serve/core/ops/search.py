@@ -1779,8 +1779,9 @@ def with_code_parts(conn: sqlite3.Connection, hits: Sequence[Hit], groups: Seque
 #: subject words together (:func:`with_rarest_near`): above 0, so :func:`_keep_on_subject` keeps it.
 NEAR_COVERAGE = 0.01
 #: Words at most between the question's two rarest subject words in an article for :func:`with_rarest_near`
-#: (FTS5 ``NEAR``): a term of two nouns and its link words, « sursis de paiement », « construire un quartier ».
-RAREST_NEAR = 2
+#: (FTS5 ``NEAR``: 0, side by side in either order). 2 (a term of two nouns and its links, « construire un
+#: quartier ») was measured and dropped: concept35 ``conceptual-3909`` fell 0.83 → 0.28 (§8.71).
+RAREST_NEAR = 0
 
 
 def with_rarest_near(conn: sqlite3.Connection, hits: Sequence[Hit], groups: Sequence[Sequence[str]],
@@ -1788,11 +1789,11 @@ def with_rarest_near(conn: sqlite3.Connection, hits: Sequence[Hit], groups: Sequ
     """``coverage`` with the works of the any-word hits whose names hold none of the question's subject
     words but whose article (an article: an annex's lists and tables put words side by side by layout)
     holds the question's two rarest subject words (:func:`rarest_words` over this index, the pair
-    :func:`words_apart` weighs) with at most :data:`RAREST_NEAR` words between them, counted as titled by
-    part of the question (:data:`NEAR_COVERAGE`), so that :func:`_keep_on_subject` keeps them. Two rare
-    words of a question said together as a term are its subject as the article says it — « dénonciation
-    calomnieuse » (Code pénal art. 445), « habitations agglomérées », « construire un quartier » — not words
-    a provision holds by chance; the names of a code or of an act on a wider subject hold neither. Within
+    :func:`words_apart` weighs) side by side (:data:`RAREST_NEAR`), counted as titled by part of the
+    question (:data:`NEAR_COVERAGE`), so that :func:`_keep_on_subject` keeps them. Two rare words of a
+    question said together as a term are its subject as the article says it — « dénonciation
+    calomnieuse » (Code pénal art. 445), « habitations agglomérées » — not words a provision holds by
+    chance; the names of a code or of an act on a wider subject hold neither. Within
     :data:`SUBJECT_NEAR` words (:func:`words_near`' reach) was measured and dropped: « loi sur les
     voitures volantes » (a negative) kept an article listing « voitures » a few words from « volantes »,
     « bourse et prêt étudiant … » a règlement on residence resources above the law on student aid.
