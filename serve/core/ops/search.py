@@ -1600,6 +1600,9 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         if framed and len(framed) < len(subject) and of_acts:
             on_subject = {**on_subject, **works_title_coverage(conn, of_acts, framed, index)}
         on_subject = with_headings(hits, subject, on_subject)
+        if plan.translations is None:  # the question's own words (with_code_parts, with_rarest_near)
+            on_subject = with_code_parts(conn, hits, subject, on_subject, profiles)
+            on_subject = with_rarest_near(conn, hits, subject, on_subject)
         _keep_on_subject(out, hits, with_subject_labels(conn, index, out.groups, hits, on_subject))
         if out.relaxation_withheld is not None:
             _reach_subject(conn, index, out, hits, filters)
@@ -1718,6 +1721,101 @@ def with_headings(hits: Sequence[Hit], groups: Sequence[Sequence[str]], coverage
             held.setdefault(work, set()).update(heading_groups(hit.row.get("heading"), words))
     headed = [work for work, found in held.items() if len(found) >= HEADING_MIN_WORDS]
     return {**coverage, **dict.fromkeys(headed, HEADING_COVERAGE)} if headed else coverage
+
+
+def code_part_groups(paths: Iterable[str], groups: Sequence[Sequence[str]]) -> set[int]:
+    """The positions of the term ``groups`` one of whose terms a heading of ``paths`` holds (each path
+    a provision's headings above it, « LIVRE III. — Des faillites et de la réhabilitation », « TITRE IV.
+    — Des sursis de paiement », joined as stored; a word, or every word of a phrase term:
+    :func:`name_holds`). Pure."""
+    found: set[int] = set()
+    for path in paths:
+        found |= heading_groups(path, groups)
+    return found
+
+
+def _paths_of_states(conn: sqlite3.Connection, states: Sequence[int]) -> dict[int, list[str]]:
+    """Per lexical state, the stored paths (the headings above the provision) of the provision rows
+    holding it (one statement over the states, each once)."""
+    ids = sorted(set(states))
+    out: dict[int, list[str]] = {}
+    if not ids:
+        return out
+    for state, path in conn.execute(
+            "SELECT r.state_rowid, h.path FROM provision_rows r JOIN paths h ON h.path_rowid = r.path_rowid "
+            f"WHERE r.state_rowid IN ({','.join('?' * len(ids))})", ids):
+        if path and path != "[]":
+            out.setdefault(int(state), []).append(str(path))
+    return out
+
+
+def with_code_parts(conn: sqlite3.Connection, hits: Sequence[Hit], groups: Sequence[Sequence[str]],
+                    coverage: dict[int, float], profiles: Mapping[int, Any]) -> dict[int, float]:
+    """``coverage`` with the Legilux codes (:attr:`serve.core.ranking.WorkProfile.code`) one of whose
+    any-word hits sits under a part of the code whose heading holds a subject word of the question
+    (:func:`code_part_groups`; a frame word does not count) counted as titled by part of it
+    (:data:`HEADING_COVERAGE`), so that :func:`_keep_on_subject` keeps them. A code's title names its
+    field ("Code de commerce", "Code pénal"), none of its subjects; its books, titles and chapters
+    name them as an act's title does — « Des faillites », « Des sursis de paiement » were laws of
+    their own before the code gathered them — so one word held there is the evidence one word of a
+    title is for any other act (« dans une faillite, qui vend les immeubles et les marchandises du
+    failli ? »: art. 528 under « TITRE Ier. — De la faillite »). Only codes: an ordinary act's chapter
+    headings ("Dispositions générales", "Organisation") are no names of it. Only the question's own
+    words (the caller does not weigh a translated question so): a translated question's words are the
+    lexicon's, and one of the hundreds of part headings of a code holds one of them by chance (« Verfahren in Zivil- und Handelssachen »: the consumer
+    code, above the acts on civil procedure). One statement over the dropped hits' states, only when
+    a code's hit would be dropped. Never used to rank."""
+    words = [g for g in groups if not ranking.frames(g[0])]
+    dropped = [h for h in hits if "any_term" in h.reasons and h.row.get("state_rowid") is not None
+               and coverage.get(h.row["work_rowid"], 0.0) <= 0 and getattr(profiles.get(h.row["work_rowid"]), "code", False)]
+    if not dropped or not words:
+        return coverage
+    paths = _paths_of_states(conn, [h.row["state_rowid"] for h in dropped])
+    named = {h.row["work_rowid"] for h in dropped if code_part_groups(paths.get(h.row["state_rowid"], ()), words)}
+    return {**coverage, **dict.fromkeys(named, HEADING_COVERAGE)} if named else coverage
+
+
+#: The subject evidence of an untitled work one of whose any-word hits holds the question's two rarest
+#: subject words together (:func:`with_rarest_near`): above 0, so :func:`_keep_on_subject` keeps it.
+NEAR_COVERAGE = 0.01
+#: Words at most between the question's two rarest subject words in an article for :func:`with_rarest_near`
+#: (FTS5 ``NEAR``: 0, side by side in either order). 2 (a term of two nouns and its links, « construire un
+#: quartier ») was measured and dropped: concept35 ``conceptual-3909`` fell 0.83 → 0.28 (§8.71).
+RAREST_NEAR = 0
+
+
+def with_rarest_near(conn: sqlite3.Connection, hits: Sequence[Hit], groups: Sequence[Sequence[str]],
+                     coverage: dict[int, float]) -> dict[int, float]:
+    """``coverage`` with the works of the any-word hits whose names hold none of the question's subject
+    words but whose article (an article: an annex's lists and tables put words side by side by layout)
+    holds the question's two rarest subject words (:func:`rarest_words` over this index, the pair
+    :func:`words_apart` weighs) side by side (:data:`RAREST_NEAR`), counted as titled by part of the
+    question (:data:`NEAR_COVERAGE`), so that :func:`_keep_on_subject` keeps them. Two rare words of a
+    question said together as a term are its subject as the article says it — « dénonciation
+    calomnieuse » (Code pénal art. 445), « habitations agglomérées » — not words a provision holds by
+    chance; the names of a code or of an act on a wider subject hold neither. Within
+    :data:`SUBJECT_NEAR` words (:func:`words_near`' reach) was measured and dropped: « loi sur les
+    voitures volantes » (a negative) kept an article listing « voitures » a few words from « volantes »,
+    « bourse et prêt étudiant … » a règlement on residence resources above the law on student aid.
+    One vocabulary look-up and one FTS statement over the dropped hits' articles, only when a hit would
+    be dropped. Never used to rank."""
+    states = sorted({h.row["state_rowid"] for h in hits if "any_term" in h.reasons and h.row.get("type") == "article"
+                     and h.row.get("state_rowid") is not None and coverage.get(h.row["work_rowid"], 0.0) <= 0})
+    words = [g[0] for g in groups if not ranking.frames(g[0]) and " " not in g[0] and not g[0].isdigit()
+             and len(g[0]) >= VOCABULARY_MIN_LETTERS]
+    if not states or len(words) < APART_WORDS:
+        return coverage
+    vocab = {str(t): int(n) for t, n in conn.execute(
+        f"SELECT term, docs FROM vocabulary WHERE term IN ({','.join('?' * len(words))})", words)}
+    rarest = rarest_words([vocab], words)
+    if rarest is None:
+        return coverage
+    near = f"text : NEAR({' '.join(_fts_word(w) for w in rarest)}, {RAREST_NEAR})"
+    found = {int(r[0]) for r in conn.execute(
+        f"SELECT rowid FROM provision_fts WHERE provision_fts MATCH ? AND rowid IN ({','.join('?' * len(states))})",
+        [near, *states])}
+    named = {h.row["work_rowid"] for h in hits if "any_term" in h.reasons and h.row.get("state_rowid") in found}
+    return {**coverage, **dict.fromkeys(named, NEAR_COVERAGE)} if named else coverage
 
 
 def with_subject_labels(conn: sqlite3.Connection, index: MountedIndex | None, groups: Sequence[Sequence[str]],
@@ -3472,9 +3570,45 @@ def words_apart(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mappin
         with index.session(ctx.deadline_seconds) as conn:
             if words_near(conn, rarest):
                 return False
+    if code_parts_titled(ctx, indexes, answered, words):
+        return False
     for plan in plans.values():
         plan.name_not_held = {"reason": "words_apart", "words": rarest}
     return True
+
+
+def part_holds(path: str, words: Sequence[str]) -> bool:
+    """Whether the headings of a stored ``path`` (the headings above a provision, « TITRE IV. — Des
+    sursis de paiement ») hold one of ``words``, each as itself or a light-stem form (as
+    :func:`hits_titled` reads a work's names). Pure."""
+    held = normalize(path).split()
+    stems = [relax.light_stem(w) or w for w in words]
+    return any(t == w or t.startswith(stem) for w, stem in zip(words, stems, strict=True) for t in held)
+
+
+def code_parts_titled(ctx: CallContext, indexes: Sequence[MountedIndex], sections: Sequence[Answer],
+                      words: Sequence[str]) -> bool:
+    """Whether a hit of the answer is an article of a Legilux code (document type ``CODE``) under a part
+    whose heading holds one of the question's subject ``words`` (:func:`part_holds`): the part names
+    the article's subject as a title names an act's (:func:`with_code_parts`), so its words are not
+    held by chance (:func:`words_apart`). One statement per such hit, read only when every other
+    test found the words apart."""
+    for index in indexes:
+        prefix = index.publisher.value + ":"
+        cited = [(str(h["lex_id"]), str(h["anchor"])) for s in sections for h in s.get("hits") or []
+                 if str(h.get("work", "")).startswith(prefix) and h.get("document_type") == "CODE"
+                 and h.get("anchor") and h.get("lex_id")]
+        if not cited:
+            continue
+        with index.session(ctx.deadline_seconds) as conn:
+            for lex_id, anchor in dict.fromkeys(cited):
+                for (path,) in conn.execute(
+                        "SELECT h.path FROM versions v JOIN expressions e ON e.version_rowid = v.version_rowid "
+                        "JOIN provision_rows r ON r.expression_rowid = e.expression_rowid AND r.anchor = ? "
+                        "JOIN paths h ON h.path_rowid = r.path_rowid WHERE v.lex_id = ?", (anchor, lex_id)):
+                    if path and part_holds(str(path), words):
+                        return True
+    return False
 
 
 def relaxable_terms(terms: Sequence[str]) -> bool:
