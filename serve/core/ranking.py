@@ -943,7 +943,7 @@ _OWN_SUBJECT_CUE = re.compile(
     r"par le recensement|afin de|afin d|en vue de|en vue d|par des normes techniques de reglementation|"
     r"par des normes techniques d execution)\b")
 #: Where an act number stands in a normalised title (``2022 2065``, ``no 575 2013``, ``2003 87 ec``).
-_ACT_NUMBER = re.compile(r"\b\d{1,4} \d{2,4}\b")
+_ACT_NUMBER = re.compile(r"\b\d{1,4} \d{1,4}\b")
 #: Where a title's own subject stops: the EEA mark, and a clause repealing or amending further acts.
 _OWN_SUBJECT_END = re.compile(r"\b(?:text with eea|texte presentant|and repealing|et abrogeant|and amending|"
                               r"et modifiant)\b")
@@ -967,7 +967,7 @@ def own_subject(title: str) -> str | None:
     added tax*"), or, when no cue follows one, the words before the first act number ("laying down *the
     implementation arrangements for the digital product passport registry set up* under Regulation (EU)
     2024/1781"), up to :data:`_OWN_SUBJECT_END`; ``None`` without a dated header or an act number, or when
-    nothing is left. :func:`title_subject` keeps the whole rest of the title, and the shortest of an act's
+    no content word is left (:func:`_own_words`: "… implementing Directive 2003/6/EC", a title cut at the act). :func:`title_subject` keeps the whole rest of the title, and the shortest of an act's
     titles is often the one the publisher cut at the act it supplements ("… supplementing Regulation (EU)
     2022/2065"), so a question on the act's own subject weighed nothing against it (issue #15, amend36).
     Pure."""
@@ -985,7 +985,14 @@ def own_subject(title: str) -> str | None:
         own = rest[cue.end():]
     else:
         own = _OWN_SUBJECT_OPENING.sub("", rest[:number.start()])
-    return own.strip() or None
+    return own.strip() if _own_words(own) else None
+
+
+def _own_words(own: str) -> frozenset[str]:
+    """The content words of an own subject (:func:`own_subject`): without subject noise
+    (:data:`_SUBJECT_NOISE`, :data:`_OWN_SUBJECT_NOISE`), stop words, numbers and words of two letters."""
+    return frozenset(w for w in own.split() if w not in STOP_WORDS and w not in _SUBJECT_NOISE
+                     and w not in _OWN_SUBJECT_NOISE and len(w) > 2 and not w.isdigit())
 
 
 def own_subject_words(titles: Iterable[str]) -> list[frozenset[str]]:
@@ -999,8 +1006,7 @@ def own_subject_words(titles: Iterable[str]) -> list[frozenset[str]]:
         own = own_subject(title)
         if own is None:
             continue
-        words = frozenset(w for w in own.split() if w not in STOP_WORDS and w not in _SUBJECT_NOISE
-                          and w not in _OWN_SUBJECT_NOISE and len(w) > 2 and not w.isdigit())
+        words = _own_words(own)
         if len(words) >= OWN_SUBJECT_MIN_WORDS and words not in out:
             out.append(words)
     return out
