@@ -937,11 +937,11 @@ def after_titled(order: Sequence[int], share: frozenset[int], held: Mapping[int,
 #: concernant la réalisation d'audits …" (:func:`own_subject`).
 _OWN_SUBJECT_CUE = re.compile(
     r"\b(?:as regards|in respect of|with regard to|with respect to|in view of|by laying down|by establishing|"
-    r"by specifying|by identifying|by determining|by setting out|by defining|in order to|so as to|"
-    r"to add|to extend|to allow|to permit|to include|"
-    r"en ce qui concerne|pour ce qui est de|en etablissant|en precisant|en definissant|en fixant|"
-    r"par le recensement|afin de|afin d|en vue de|en vue d|par des normes techniques de reglementation|"
-    r"par des normes techniques d execution)\b")
+    r"by setting out|by setting up|in order to|so as to|to add|to extend|to allow|to permit|to include|"
+    r"by (?!being\b)[a-z]{3,}ing|"  # a gerund clause: "by establishing", "by specifying", "by identifying" …
+    r"en ce qui concerne|pour ce qui est de|par le recensement|afin de|afin d|en vue de|en vue d|"
+    r"en (?!tant\b)[a-z]{2,}ant|"  # « en établissant », « en précisant », « en instituant » …
+    r"par des normes techniques de reglementation|par des normes techniques d execution)\b")
 #: Where an act number stands in a normalised title (``2022 2065``, ``no 575 2013``, ``2003 87 ec``).
 _ACT_NUMBER = re.compile(r"\b\d{1,4} \d{1,4}\b")
 #: Where a title's own subject stops: the EEA mark, and a clause repealing or amending further acts.
@@ -957,7 +957,8 @@ _OWN_SUBJECT_NOISE = frozenset(
      "precisant", "further", "davantage", "rules", "regles", "laying", "establishing", "etablissant", "detailed",
      "application", "applicables", "applicable", "certain", "certains", "certaines", "specified", "set", "under",
      "vertu", "accordance", "conformement", "pursuant", "titre", "annex", "annexe", "article", "articles",
-     "paragraph", "paragraphe", "point", "implementing", "delegated", "delegue", "commission"])
+     "paragraph", "paragraphe", "point", "implementing", "delegated", "delegue", "commission", "supplementing",
+     "completant", "correcting", "rectifiant"])
 
 
 def own_subject(title: str) -> str | None:
@@ -966,7 +967,9 @@ def own_subject(title: str) -> str | None:
     first act number of the title ("… amending Directive 2006/112/EC *as regards reduced rates of value
     added tax*"), or, when no cue follows one, the words before the first act number ("laying down *the
     implementation arrangements for the digital product passport registry set up* under Regulation (EU)
-    2024/1781"), up to :data:`_OWN_SUBJECT_END`; ``None`` without a dated header or an act number, or when
+    2024/1781"), or the whole rest of a title that names no act ("Implementing Regulation (EU) 2020/1294 … *on
+    the Union renewable energy financing mechanism*"), up to :data:`_OWN_SUBJECT_END`; ``None`` without a
+    dated header, or when
     no content word is left (:func:`_own_words`: "… implementing Directive 2003/6/EC", a title cut at the act). :func:`title_subject` keeps the whole rest of the title, and the shortest of an act's
     titles is often the one the publisher cut at the act it supplements ("… supplementing Regulation (EU)
     2022/2065"), so a question on the act's own subject weighed nothing against it (issue #15, amend36).
@@ -978,10 +981,9 @@ def own_subject(title: str) -> str | None:
     stop = _OWN_SUBJECT_END.search(rest)
     rest = rest[:stop.start()] if stop else rest
     number = _ACT_NUMBER.search(rest)
-    if number is None:
-        return None
-    cue = _OWN_SUBJECT_CUE.search(rest, number.end())
-    if cue is not None:
+    if number is None:  # a title naming no act: its whole subject is its own ("on the Union renewable …")
+        own = rest
+    elif (cue := _OWN_SUBJECT_CUE.search(rest, number.end())) is not None:
         own = rest[cue.end():]
     else:
         own = _OWN_SUBJECT_OPENING.sub("", rest[:number.start()])

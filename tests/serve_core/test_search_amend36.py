@@ -69,8 +69,15 @@ def test_an_amending_acts_own_subject_leaves_out_the_acts_it_amends_and_the_eea_
     english = next(w for w in words if "switzerland" in w)
     assert english == frozenset({"exclusion", "incoming", "flights", "switzerland", "emissions", "trading",
                                  "system"})
-    # a principal act's title names no act before its subject: no own subject
-    assert ranking.own_subject_words(_fixture_titles("32016r0679")) == []
+    # a title cut at the act it amends says none
+    assert ranking.own_subject("Commission Delegated Decision (EU) 2020/1071 of 18 May 2020 amending Directive "
+                               "2003/87/EC") is None
+
+
+def test_a_subordinate_acts_title_naming_no_act_is_its_own_subject() -> None:
+    own = ranking.own_subject("Commission Implementing Regulation (EU) 2020/1294 of 15 September 2020 on the Union "
+                              "renewable energy financing mechanism")
+    assert own == "on the union renewable energy financing mechanism"
 
 
 def test_a_subject_said_before_the_act_it_acts_on_is_the_own_subject() -> None:
