@@ -953,3 +953,106 @@ def after_titled(order: Sequence[int], share: frozenset[int], held: Mapping[int,
     before = [w for w in order[:last + 1] if w not in share]
     moved = [w for w in order[:last + 1] if w in share]
     return [*before, *moved, *order[last + 1:]]
+
+
+# -- a subordinate EU act's own subject -----------------------------------------------------------
+
+#: The words with which an EU subordinate act's official title turns from the act it supplements, implements
+#: or amends to what it lays down itself (EN/FR, normalised): "… amending Directive 2003/87/EC *as regards*
+#: aviation's contribution …", "… complétant le règlement (UE) 2022/2065 … *en établissant* des règles
+#: concernant la réalisation d'audits …" (:func:`own_subject`).
+_OWN_SUBJECT_CUE = re.compile(
+    r"\b(?:as regards|in respect of|with regard to|with respect to|in view of|by laying down|by establishing|"
+    r"by setting out|by setting up|in order to|so as to|to add|to extend|to allow|to permit|to include|"
+    r"by (?!being\b)[a-z]{3,}ing|"  # a gerund clause: "by establishing", "by specifying", "by identifying" …
+    r"en ce qui concerne|pour ce qui est de|par le recensement|afin de|afin d|en vue de|en vue d|"
+    r"en (?!tant\b)[a-z]{2,}ant|"  # « en établissant », « en précisant », « en instituant » …
+    r"par des normes techniques de reglementation|par des normes techniques d execution)\b")
+#: Where an act number stands in a normalised title (``2022 2065``, ``no 575 2013``, ``2003 87 ec``).
+_ACT_NUMBER = re.compile(r"\b\d{1,4} \d{1,4}\b")
+#: Where a title's own subject stops: the EEA mark, and a clause repealing or amending further acts.
+_OWN_SUBJECT_END = re.compile(r"\b(?:text with eea|texte presentant|and repealing|et abrogeant|and amending|"
+                              r"et modifiant)\b")
+#: The opening of a subordinate act's title before the act it acts on ("laying down the implementation
+#: arrangements for … set up under Regulation …"): its role verb, not its subject.
+_OWN_SUBJECT_OPENING = re.compile(r"^(?:laying down|establishing|definissant|etablissant|portant|fixant)\s+")
+#: Words of a subordinate act's title that frame what it lays down, not what it is about: the forms of
+#: technical standards and the verbs specifying them (EN/FR).
+_OWN_SUBJECT_NOISE = frozenset(
+    ["regulatory", "technical", "standards", "normes", "techniques", "reglementation", "execution", "specifying",
+     "precisant", "further", "davantage", "rules", "regles", "laying", "establishing", "etablissant", "detailed",
+     "application", "applicables", "applicable", "certain", "certains", "certaines", "specified", "set", "under",
+     "vertu", "accordance", "conformement", "pursuant", "titre", "annex", "annexe", "article", "articles",
+     "paragraph", "paragraphe", "point", "implementing", "delegated", "delegue", "commission", "supplementing",
+     "completant", "correcting", "rectifiant"])
+
+
+def own_subject(title: str) -> str | None:
+    """What an EU subordinate act's official title says the act itself lays down (normalised), apart from
+    the act it supplements, implements or amends: the words after :data:`_OWN_SUBJECT_CUE` that follow the
+    first act number of the title ("… amending Directive 2006/112/EC *as regards reduced rates of value
+    added tax*"), or, when no cue follows one, the words before the first act number ("laying down *the
+    implementation arrangements for the digital product passport registry set up* under Regulation (EU)
+    2024/1781"), or the whole rest of a title that names no act ("Implementing Regulation (EU) 2020/1294 … *on
+    the Union renewable energy financing mechanism*"), up to :data:`_OWN_SUBJECT_END`; ``None`` without a
+    dated header, or when
+    no content word is left (:func:`_own_words`: "… implementing Directive 2003/6/EC", a title cut at the act). :func:`title_subject` keeps the whole rest of the title, and the shortest of an act's
+    titles is often the one the publisher cut at the act it supplements ("… supplementing Regulation (EU)
+    2022/2065"), so a question on the act's own subject weighed nothing against it (issue #15, amend36).
+    Pure."""
+    text, end = title_head(title)
+    if end is None:
+        return None
+    rest = normalize(text[end:])
+    stop = _OWN_SUBJECT_END.search(rest)
+    rest = rest[:stop.start()] if stop else rest
+    number = _ACT_NUMBER.search(rest)
+    if number is None:  # a title naming no act: its whole subject is its own ("on the Union renewable …")
+        own = rest
+    elif (cue := _OWN_SUBJECT_CUE.search(rest, number.end())) is not None:
+        own = rest[cue.end():]
+    else:
+        own = _OWN_SUBJECT_OPENING.sub("", rest[:number.start()])
+    return own.strip() if _own_words(own) else None
+
+
+def _own_words(own: str) -> frozenset[str]:
+    """The content words of an own subject (:func:`own_subject`): without subject noise
+    (:data:`_SUBJECT_NOISE`, :data:`_OWN_SUBJECT_NOISE`), stop words, numbers and words of two letters."""
+    return frozenset(w for w in own.split() if w not in STOP_WORDS and w not in _SUBJECT_NOISE
+                     and w not in _OWN_SUBJECT_NOISE and len(w) > 2 and not w.isdigit())
+
+
+def own_subject_words(titles: Iterable[str]) -> list[frozenset[str]]:
+    """The content words of each distinct own subject (:func:`own_subject`) of a work's official titles (one
+    per language, as a rule), without subject noise (:data:`_SUBJECT_NOISE`, :data:`_OWN_SUBJECT_NOISE`),
+    stop words, numbers and words of two letters. Pure."""
+    out: list[frozenset[str]] = []
+    for title in titles:
+        if truncated(title):
+            continue
+        own = own_subject(title)
+        if own is None:
+            continue
+        words = _own_words(own)
+        if len(words) >= OWN_SUBJECT_MIN_WORDS and words not in out:
+            out.append(words)
+    return out
+
+
+#: The roles whose acts' titles say an own subject beside the act they act on (:func:`own_subject`).
+OWN_SUBJECT_ROLES = frozenset({"amending", "delegated", "implementing"})
+#: The fewest content words an own subject (:func:`own_subject_words`) must have to weigh anything: one
+#: word ("… as regards *Croatia*") is a name, not a subject a question can be said to ask.
+OWN_SUBJECT_MIN_WORDS = 2
+#: The share of a subordinate act's own subject (:func:`own_subject_words`) a question must say for the
+#: act to be weighed as the principal act of that subject (:func:`own_subject_said`).
+OWN_SUBJECT_SAID = 0.6
+#: … and at least this much more than any other subordinate act's own subject among the hits.
+OWN_SUBJECT_MARGIN = 0.15
+
+
+def own_subject_precision(subjects: Iterable[frozenset[str]], asked: frozenset[str]) -> float:
+    """The largest share of an own subject's words (one per title language) that the question holds
+    (``asked``: its words and their forms). Pure."""
+    return max((title_precision(s, asked) for s in subjects), default=0.0)

@@ -1634,7 +1634,9 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         if titleidf.TITLE_IDF \
         else coverage  # the words' rarity weighs the ranking prior only (serve.core.titleidf)
     named_by = named_by if principal is None else {**named_by, principal: 1.0}
-    ranked = rank_hits(hits, profiles, plan, options, named_by, precision, breadth(hits))
+    own = own_over_principal(works_own_subject_precision(conn, [h.row["work_rowid"] for h in hits], out.groups,
+                                                         profiles), precision, profiles)
+    ranked = rank_hits(hits, profiles, plan, options, named_by, precision, breadth(hits), own)
     out.title_coverage = title_coverage(coverage, [h.row["work_rowid"] for h in ranked
                                                    if "work_metadata" not in h.reasons])
     if options.grain == "works":
@@ -2403,14 +2405,17 @@ def breadth_factor(rows: int) -> float:
 
 def rank_hits(hits: Sequence[Hit], profiles: dict[int, ranking.WorkProfile], plan: Plan,
               options: LaneOptions, coverage: dict[int, float] | None = None,
-              precision: dict[int, float] | None = None, rows: dict[int, int] | None = None) -> list[Hit]:
+              precision: dict[int, float] | None = None, rows: dict[int, int] | None = None,
+              own: Mapping[int, float] | None = None) -> list[Hit]:
     """Hits by tier (named work, direct, weaker lanes), then relevance × the work's prior
     (:mod:`serve.core.ranking`; a soft mention's work × :data:`SOFT_MENTION_BOOST`) × the title
     field factor ``1 + TITLE_BOOST × share of the query's words in the work's names`` × the subject
     factor ``1 + SUBJECT_BOOST × share of the work's title-subject words in the query``. The order
     of the lanes inside a tier is kept for hits without a BM25 score (they weigh 1). For a question
     naming no work, a provision holding a majority of its words ranks among those holding every word,
-    its relevance × :data:`PARTIAL_WEIGHT` (:func:`hit_tier`)."""
+    its relevance × :data:`PARTIAL_WEIGHT` (:func:`hit_tier`). A subordinate act whose own subject the
+    question says (``own``: :func:`works_own_subject_precision`) is weighed as a principal act
+    (:func:`own_subject_prior`)."""
     boost = set(plan.boost)
     titled = coverage or {}
     about = precision or {}
@@ -2436,7 +2441,7 @@ def rank_hits(hits: Sequence[Hit], profiles: dict[int, ranking.WorkProfile], pla
             relevance = _relevance(hit)
         prior = priors.get((work, tier))
         if prior is None:
-            prior = priors[work, tier] = _work_prior(hit, tier, profiles, options, boost, titled, about, rows)
+            prior = priors[work, tier] = _work_prior(hit, tier, profiles, options, boost, titled, about, rows, own)
         return tier, -relevance * weight * prior, position
 
     return [hit for _, hit in sorted(enumerate(hits), key=key)]
@@ -2463,11 +2468,13 @@ def untexted_relevance(hits: Sequence[Hit]) -> float | None:
 
 def _work_prior(hit: Hit, tier: int, profiles: dict[int, ranking.WorkProfile], options: LaneOptions,
                 boost: set[int], titled: dict[int, float], about: dict[int, float],
-                rows: dict[int, int] | None) -> float:
+                rows: dict[int, int] | None, own: Mapping[int, float] | None = None) -> float:
     """:func:`rank_hits`' prior of a hit's work (status and role, soft mention, title, subject, breadth)."""
     work = hit.row["work_rowid"]
     profile = profiles.get(work)
     prior = profile.prior(options.status_prior) if profile is not None and tier != TIER_NAMED else 1.0
+    if tier != TIER_NAMED:
+        prior *= own_subject_prior(profile, (own or {}).get(work, 0.0))
     if work in boost:
         prior *= SOFT_MENTION_BOOST
     prior *= 1.0 + TITLE_BOOST * titled.get(work, 0.0)
@@ -2475,6 +2482,74 @@ def _work_prior(hit: Hit, tier: int, profiles: dict[int, ranking.WorkProfile], o
     if exact_subject(profile, titled.get(work, 0.0), about.get(work, 0.0)):
         prior *= EXACT_SUBJECT_BOOST
     return prior * breadth_factor((rows or {}).get(work, 0))
+
+
+def own_subject_prior(profile: ranking.WorkProfile | None, said: float) -> float:
+    """The factor that lifts a subordinate act's role prior (:data:`serve.core.ranking.ROLE_PRIOR`: an
+    amending, delegated or implementing act) back to a principal act's when the question says at least
+    :data:`serve.core.ranking.OWN_SUBJECT_SAID` of that act's own subject (``said``,
+    :func:`works_own_subject_precision`): "thresholds for weekly position reporting" asks for Delegated
+    Regulation (EU) 2021/527 "amending Delegated Regulation (EU) 2017/565 as regards the thresholds for
+    weekly position reporting", not for MiFID II, whose field it is (issue #15, amend36). 1.0 otherwise.
+    Pure."""
+    if profile is None or profile.role not in ranking.OWN_SUBJECT_ROLES or said < ranking.OWN_SUBJECT_SAID:
+        return 1.0
+    return 1.0 / ranking.ROLE_PRIOR[profile.role]
+
+
+def own_over_principal(own: Mapping[int, float], precision: Mapping[int, float],
+                       profiles: Mapping[int, ranking.WorkProfile]) -> dict[int, float]:
+    """The one subordinate work of ``own`` (:func:`works_own_subject_precision`) whose own subject the
+    question singles out, or none: the question says at least :data:`serve.core.ranking.OWN_SUBJECT_SAID`
+    of it both ways, at least :data:`serve.core.ranking.OWN_SUBJECT_MARGIN` more than of any other
+    subordinate work's own subject (the yearly acts amending one list, or the technical standards of one
+    mandate, share a subject: titles cannot tell them apart, their text does), and more than of any
+    principal act's title subject among the hits (``precision``: :func:`works_subject_precision`; an
+    amending act "as regards the promotion of energy from renewable sources" repeats its parent's
+    subject, and a question on that subject asks for the parent). Pure (issue #15, amend36)."""
+    ranked = sorted(own.items(), key=lambda wp: -wp[1])
+    if not ranked or ranked[0][1] < ranking.OWN_SUBJECT_SAID:
+        return {}
+    work, said = ranked[0]
+    runner_up = ranked[1][1] if len(ranked) > 1 else 0.0
+    principal = max((p for w, p in precision.items()
+                     if (profile := profiles.get(w)) is not None and profile.role == "principal"), default=0.0)
+    return {work: said} if said - runner_up >= ranking.OWN_SUBJECT_MARGIN and said > principal else {}
+
+
+def works_own_subject_precision(conn: sqlite3.Connection, works: Sequence[int], groups: Sequence[Sequence[str]],
+                                profiles: Mapping[int, ranking.WorkProfile]) -> dict[int, float]:
+    """Per subordinate work among ``works`` (role :data:`serve.core.ranking.OWN_SUBJECT_ROLES`), the
+    own subject (:func:`serve.core.ranking.own_subject_words`, read from its whole official titles) the
+    question is, both ways: the smaller of the share of that subject's words the question holds
+    (:func:`serve.core.ranking.title_precision`) and the share of the question's words that subject holds
+    (its term ``groups``, a word or one of its forms; every word of a phrase term) — the best over its
+    titles (one per language). A question asking the field at large holds a child's subject among
+    others (« transparence pré- et post-négociation … et déclaration des transactions »: the transaction
+    reporting standards' subject is three of its ten words), and a recast's amending act's subject is
+    its parent's (« promotion de l'énergie produite à partir de sources renouvelables »). One
+    query over the official titles of those works, none when there is none; nothing is remembered
+    (issue #15, amend36)."""
+    ids = sorted({w for w in works if (p := profiles.get(w)) is not None and p.role in ranking.OWN_SUBJECT_ROLES})
+    if not groups or not ids:
+        return {}
+    titles: dict[int, list[str]] = {}
+    for work, value in conn.execute(
+            f"SELECT work_rowid, value FROM work_names WHERE work_rowid IN ({','.join(map(str, ids))}) "
+            "AND kind = 'official_title'"):
+        titles.setdefault(int(work), []).append(str(value))
+    asked = frozenset(word for g in groups for t in g for word in t.split())
+    split = [(frozenset(t for t in g if " " not in t), [t.split() for t in g if " " in t]) for g in groups]
+    out: dict[int, float] = {}
+    for work, names in titles.items():
+        best = 0.0
+        for words in ranking.own_subject_words(names):
+            held = sum(1 for single, phrases in split
+                       if not words.isdisjoint(single) or any(all(x in words for x in p) for p in phrases))
+            best = max(best, min(ranking.title_precision(words, asked), held / len(groups)))
+        if best > 0.0:
+            out[work] = round(best, 4)
+    return out
 
 
 def exact_subject(profile: ranking.WorkProfile | None, titled: float, about: float) -> bool:
