@@ -15,8 +15,10 @@ Recipe (see ``docs/corpus-tree.md``):
    further files of listed hashes, the manifest's rows and, without a memo, the report's
    held-elsewhere list) is held on disk, in a private temporary SQLite database
    (:mod:`corpus_tree.import_spill`), not in memory; the manifest is rendered to a temporary file a
-   work at a time (ADR 0093). What the import still holds per file it writes is the commit's
-   (:mod:`corpus_tree.txn`: the staged names and the journal planned in memory).
+   work at a time (ADR 0093). So is the listing of the source's work directories, by name, and the
+   plan of what to read of each (ADR 0106): without a memo, nothing is held in memory per work from the
+   first read to the commit; the commit's staged names are spilled too and its journal is planned
+   into an oplog (:mod:`corpus_tree.txn`, ADR 0100).
 3. Establish each version's identity: the record's ``publisher_version_identifier``, or —
    for ``lex-corpus/3`` records, which lack it — the identifier recovered from the official
    URIs (Legilux: the expression ``source_uri`` without its trailing ``/<lang>``, host
