@@ -15,6 +15,9 @@ a killed process, and its page cache (:data:`CACHE_KIB`) bounds what it holds in
   order is code-point order), page by page, so that iterating holds one page of rows and another
   statement may write the table meanwhile.
 - :class:`SpilledList`: an append-only sequence of plain values, iterated in the order appended.
+- :class:`SpilledNames`: a directory's entry names, each with a small integer mark, iterated in the
+  order of Python's ``sorted`` on the names (the import's listing of the source's work directories
+  and its plan of each: ADR 0106).
 
 The values are made again, as new objects, each time they are read.
 """
@@ -189,6 +192,49 @@ class SpilledList(Generic[_V]):
             for (data,) in rows:
                 yield marshal.loads(data)
             start += len(rows)
+
+
+class SpilledNames:
+    """A set of directory entry names (``str``, as :func:`os.scandir` gives them, a name that is not
+    UTF-8 with its surrogate escapes), each with an integer mark (``None`` until :meth:`mark` sets it),
+    one table of ``spill``; iterated as ``(name, mark)`` in the order of Python's ``sorted`` on the
+    names, a page at a time (a mark may be set meanwhile).
+
+    A name is kept as its UTF-8 bytes with ``surrogatepass`` (lone surrogates encoded as UTF-8 encodes
+    any code point): the bytes of two names compare as their code points do, so SQLite's comparison of
+    the keys (``memcmp``) is ``sorted``'s order, surrogate escapes included."""
+
+    def __init__(self, spill: Spill) -> None:
+        self._db = spill.db
+        self._name = spill.table()
+        self._db.execute(f"CREATE TABLE {self._name} (k BLOB PRIMARY KEY, mark INTEGER) WITHOUT ROWID")
+        self._len = 0
+
+    @staticmethod
+    def _key(name: str) -> bytes:
+        return name.encode("utf-8", "surrogatepass")
+
+    def add(self, name: str) -> None:
+        """Add ``name`` (unmarked); a name already held is left as it is."""
+        self._len += self._db.execute(f"INSERT OR IGNORE INTO {self._name} (k) VALUES (?)",
+                                      (self._key(name),)).rowcount
+
+    def mark(self, name: str, mark: int) -> None:
+        if self._db.execute(f"UPDATE {self._name} SET mark = ? WHERE k = ?", (mark, self._key(name))).rowcount == 0:
+            raise KeyError(name)
+
+    def __len__(self) -> int:
+        return self._len
+
+    def __iter__(self) -> Iterator[tuple[str, int | None]]:
+        rows = self._db.execute(f"SELECT k, mark FROM {self._name} ORDER BY k LIMIT ?", (PAGE,)).fetchall()
+        while rows:
+            for key, mark in rows:
+                yield bytes(key).decode("utf-8", "surrogatepass"), mark
+            if len(rows) < PAGE:
+                return
+            rows = self._db.execute(f"SELECT k, mark FROM {self._name} WHERE k > ? ORDER BY k LIMIT ?",
+                                    (rows[-1][0], PAGE)).fetchall()
 
 
 def dump_summary(s: VersionSummary) -> bytes:

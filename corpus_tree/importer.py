@@ -15,8 +15,10 @@ Recipe (see ``docs/corpus-tree.md``):
    further files of listed hashes, the manifest's rows and, without a memo, the report's
    held-elsewhere list) is held on disk, in a private temporary SQLite database
    (:mod:`corpus_tree.import_spill`), not in memory; the manifest is rendered to a temporary file a
-   work at a time (ADR 0093). What the import still holds per file it writes is the commit's
-   (:mod:`corpus_tree.txn`: the staged names and the journal planned in memory).
+   work at a time (ADR 0093). So is the listing of the source's work directories, by name, and the
+   plan of what to read of each (ADR 0106): without a memo, nothing is held in memory per work from the
+   first read to the commit; the commit's staged names are spilled too and its journal is planned
+   into an oplog (:mod:`corpus_tree.txn`, ADR 0100).
 3. Establish each version's identity: the record's ``publisher_version_identifier``, or —
    for ``lex-corpus/3`` records, which lack it — the identifier recovered from the official
    URIs (Legilux: the expression ``source_uri`` without its trailing ``/<lang>``, host
@@ -75,6 +77,7 @@ from corpus_tree.import_spill import (
     SpilledList,
     SpilledManifest,
     SpilledMap,
+    SpilledNames,
     spill_full,
     summaries,
 )
@@ -166,7 +169,52 @@ class ImportReport:
 #: what reading a version hands on: ``(tree-relative path, converted sealed record, its typed record)``
 Sink = Callable[[str, dict[str, Any], VersionRecord], None]
 #: per work, in order: its versions directory to read (``None``: it has none), or its memo entry to replay
-Plan = list[tuple[str, Path | dict[str, Any] | None]]
+Plan = Iterable[tuple[str, Path | dict[str, Any] | None]]
+
+#: a work's mark in :class:`_WorkPlan`: no versions directory, its versions directory to read, its memo entry
+_NO_VERSIONS, _VERSIONS, _REPLAY = 0, 1, 2
+
+
+class _WorkPlan:
+    """The :data:`Plan` of a source: its work directories by name, listed into a spill as its works
+    directory is walked (:class:`~corpus_tree.import_spill.SpilledNames`, in the order of ``sorted``
+    on the names: the order of ``sorted`` on their paths), each marked with what is to be read of it.
+    Neither the listing nor the plan is held in memory (a versions directory's path is made again as
+    its work is met), only the memo entries of the works to replay, which the memo holds anyway
+    (ADR 0106)."""
+
+    def __init__(self, works_dir: Path, spill: Spill) -> None:
+        self.works_dir = works_dir
+        self.names = SpilledNames(spill)
+        with os.scandir(works_dir) as entries:
+            for entry in entries:
+                self.names.add(entry.name)
+        #: name -> the memo entry of a work replayed (marked ``_REPLAY``)
+        self.replayed: dict[str, dict[str, Any]] = {}
+
+    def listed(self) -> Iterator[str]:
+        """The work directories' names, in order."""
+        for name, _mark in self.names:
+            yield name
+
+    def plan(self, name: str, item: Path | dict[str, Any] | None) -> None:
+        """What is to be read of the work ``name``: ``item`` as in :data:`Plan`."""
+        if isinstance(item, dict):
+            self.replayed[name] = item
+            self.names.mark(name, _REPLAY)
+        else:
+            self.names.mark(name, _NO_VERSIONS if item is None else _VERSIONS)
+
+    def __iter__(self) -> Iterator[tuple[str, Path | dict[str, Any] | None]]:
+        for name, mark in self.names:
+            if mark == _REPLAY:
+                yield name, self.replayed[name]
+            elif mark == _VERSIONS:
+                yield name, self.works_dir / name / "versions"
+            elif mark == _NO_VERSIONS:
+                yield name, None
+            else:
+                raise AssertionError(f"work {name!r} listed but not planned")
 
 
 class SpilledBodies:
@@ -256,7 +304,8 @@ class PublishedSource:
     #: version records read (and verified) from the source
     read: int = 0
     #: what :func:`import_published` has still to read: per work, its version directories or its memo entry
-    plan: Plan = field(default_factory=list)
+    #: (``None`` once read)
+    plan: Plan | None = None
     #: :func:`import_published`'s ``strict``
     strict: bool = False
     #: version directories the plan lists (its progress' total)
@@ -357,7 +406,8 @@ def _import_spilled(
     progress: Progress | None, *, evidence_dir: str | os.PathLike[str] | None, durable: bool, strict: bool,
     rehash: bool, memo: SourceMemo | None,
 ) -> ImportReport:
-    source, plan = _open_source(Path(src), None if rehash else memo, spill=spill, remember=memo is not None)
+    source, plan = _open_source(Path(src), None if rehash else memo, listing=spill, spill=spill,
+                                remember=memo is not None)
     source.plan, source.remember, source.strict = plan, memo is not None, strict
     report = ImportReport(
         str(src), source.schema, source.publisher.value,
@@ -420,23 +470,25 @@ def read_source(root: Path, progress: Progress | None = None, memo: SourceMemo |
     whose :func:`work_fingerprint` is the memo's is replayed from it (its versions in
     ``unread``), not read. Every converted record is kept (``versions``, ``typed``);
     :func:`import_published` keeps a summary of each instead (:func:`_read_versions`)."""
-    source, plan = _open_source(root, memo)
+    with Spill() as listing:  # the work directories' listing and the plan only
+        source, plan = _open_source(root, memo, listing=listing)
 
-    def keep(rel: str, record: dict[str, Any], typed: VersionRecord) -> None:
-        source.versions[rel] = record
-        source.typed[rel] = typed
+        def keep(rel: str, record: dict[str, Any], typed: VersionRecord) -> None:
+            source.versions[rel] = record
+            source.typed[rel] = typed
 
-    _read_versions(source, plan, progress, keep)
+        _read_versions(source, plan, progress, keep)
     return source
 
 
-def _open_source(root: Path, memo: SourceMemo | None, *, spill: Spill | None = None,
+def _open_source(root: Path, memo: SourceMemo | None, *, listing: Spill, spill: Spill | None = None,
                  remember: bool = True) -> tuple[PublishedSource, Plan]:
     """The source's manifest and every work record, read and checked (or replayed from ``memo``),
     and the plan of what to read of each work's versions (each work's versions directory: its
-    entries are listed when its versions are read). ``spill``: the work records, the bodies to stage
-    and the further files of listed hashes are held there (:func:`import_published`); ``remember``:
-    keep what the memo will hold of each work read (``False``: no memo will be written)."""
+    entries are listed when its versions are read). ``listing``: the work directories' names and the
+    plan are held there (:class:`_WorkPlan`, ADR 0106); ``spill``: the work records, the bodies to
+    stage and the further files of listed hashes are held there (:func:`import_published`);
+    ``remember``: keep what the memo will hold of each work read (``False``: no memo will be written)."""
     manifest_path = root / MANIFEST
     if not manifest_path.is_file():
         raise CorpusError("no manifest.json in the source tree", code="not_a_published_tree",
@@ -460,16 +512,16 @@ def _open_source(root: Path, memo: SourceMemo | None, *, spill: Spill | None = N
             source.held_elsewhere_bodies = HeldElsewhere()
     works_dir = root / "works"
     _require_real_dir(works_dir)
-    work_dirs = sorted(works_dir.iterdir())
+    plan = _WorkPlan(works_dir, listing)  # every name listed (into the spill) before any work is read
     usable = memo is not None and (memo.schema, memo.publisher) == (source.schema, source.publisher.value)
     known = memo.works if memo is not None and usable else {}
-    plan: Plan = []
-    for wdir in work_dirs:
+    for name in plan.listed():
+        wdir = works_dir / name
         fingerprint = work_fingerprint(wdir) if memo is not None else ""
         entry = known.get(wdir.name)
         if memo is not None and isinstance(entry, dict) and entry.get("fingerprint") == fingerprint:
             slug = _replay_work_record(source, wdir, entry)
-            plan.append((slug, entry))
+            plan.plan(wdir.name, entry)
             continue
         slug = _read_work(source, wdir)
         if remember:
@@ -478,7 +530,7 @@ def _open_source(root: Path, memo: SourceMemo | None, *, spill: Spill | None = N
         if vbase.exists():
             _require_real_dir(vbase)
             source.planned += sum(1 for _ in os.scandir(vbase))
-        plan.append((slug, vbase if vbase.exists() else None))
+        plan.plan(wdir.name, vbase if vbase.exists() else None)
     return source, plan
 
 
@@ -796,8 +848,8 @@ def _import_into(tree: CorpusTree, source: PublishedSource, report: ImportReport
             final_versions[typed.lex_id] = replace(summary_of(typed), path=rel)
             report.records_written += 1
 
-        _read_versions(source, source.plan, progress, stage_record)
-        source.plan = []
+        _read_versions(source, source.plan or (), progress, stage_record)
+        source.plan = None
         if source.strict and source.held_elsewhere_bodies:
             first = source.held_elsewhere_bodies[0]
             raise CorpusError(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gc
 import io
+import os
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from corpus_tree.import_spill import (
     SpilledList,
     SpilledManifest,
     SpilledMap,
+    SpilledNames,
     spill_full,
     summaries,
 )
@@ -39,16 +41,25 @@ def _alive(kind: type) -> int:
     return sum(1 for o in gc.get_objects() if type(o) is kind)
 
 
+def _work_paths_alive() -> int:
+    """The paths alive that name a source work directory or its versions directory."""
+    gc.collect()
+    return sum(1 for o in gc.get_objects()
+               if isinstance(o, Path) and (o.parent.name == "works" or o.name == "versions"))
+
+
 def test_nothing_per_work_version_or_body_is_held_in_memory_at_the_commit(
         lu_fixture: Path, eu_fixture: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Both fixture corpora into one tree, then EUR-Lex again over it (the tree's records summarised):
     at each commit at most the last VersionSummary, WorkRecord or BlobSource made is alive (main
-    held one per version, per work and per body to stage until the commit: hundreds here)."""
-    seen: list[tuple[int, int, int]] = []
+    held one per version, per work and per body to stage until the commit: hundreds here), and at most
+    the last work's directory paths (the listing of the work directories and the plan held a path per
+    work until the commit before ADR 0106)."""
+    seen: list[tuple[int, int, int, int]] = []
     real = txn.Stage.commit
 
     def spy(self: txn.Stage, **kw: Any) -> txn.CommitReport:
-        seen.append((_alive(VersionSummary), _alive(WorkRecord), _alive(txn.BlobSource)))
+        seen.append((_alive(VersionSummary), _alive(WorkRecord), _alive(txn.BlobSource), _work_paths_alive()))
         return real(self, **kw)
 
     monkeypatch.setattr(txn.Stage, "commit", spy)
@@ -104,6 +115,28 @@ def test_spilled_maps_and_lists_keep_their_values_in_key_and_append_order(tmp_pa
         for i in range(1100):
             items.append((f"p{i}", i))
         assert [v for _p, v in items] == list(range(1100)) and len(items) == 1100
+
+
+def test_spilled_names_iterate_in_sorteds_order_and_keep_their_marks() -> None:
+    """The names come back in ``sorted``'s order (code points), surrogate escapes of names that are
+    not UTF-8 and characters past the BMP included, a page at a time, marked while iterated."""
+    names = [f"w{i:04d}" for i in range(1100)] + ["é", "z", "Z", "a-b", "a", "\udcff", "\udc80x", "\U0001f600",
+                                                    "\uffff", "\ue000", "ab\udce9", os.fsdecode(b"\xc3\xa9\xff")]
+    with Spill() as spill:
+        listing = SpilledNames(spill)
+        for name in reversed(names):
+            listing.add(name)
+        listing.add("a")  # a name already held
+        assert len(listing) == len(names)
+        seen = []
+        for i, (name, mark) in enumerate(listing):
+            assert mark is None
+            listing.mark(name, i % 3)
+            seen.append(name)
+        assert seen == sorted(names)
+        assert list(listing) == [(name, i % 3) for i, name in enumerate(sorted(names))]
+        with pytest.raises(KeyError):
+            listing.mark("not-listed", 1)
 
 
 def test_a_file_staged_from_a_stream_is_staged_only_if_it_differs(tmp_path: Path) -> None:

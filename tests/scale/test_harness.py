@@ -78,3 +78,16 @@ def test_table_and_plot_are_written(run: tuple[Path, dict[str, Any]]) -> None:
     table = (out / "scale.md").read_text()
     assert "| ingest |" in table and "Growth against N=1" in table
     assert (out / "scale.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_replay_scope_admits_every_seed_past_the_default_guard() -> None:
+    """Full-corpus replicas N >= 2 serve more EUR-Lex seeds than the scope's default ``max_works``
+    (2,000): the replay's scope raises it to the seeds' number; under it, the scope is the default's."""
+    from bench.scale.stages import _replay_scope
+    from publishers.eurlex import EurlexScope
+
+    few = [f"3201{i:d}R{i:04d}" for i in range(30)]
+    assert _replay_scope(few) == EurlexScope.of(few)
+    many = [f"3201{i % 10:d}R{i:04d}" for i in range(2500)]
+    scope = _replay_scope(many)
+    assert scope.relations.max_works == len(scope.seeds) == 2500 and scope.relations.depth == 0
