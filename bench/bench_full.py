@@ -458,6 +458,11 @@ class StageServer:
         import multiprocessing
         import threading
 
+        # a fork server this process already runs (a derive worker pool's, a test's) was started with
+        # another preload and the signal dispositions of its time (one started while SIGTERM was
+        # ignored forks stages that ignore it, so a stage killed by SIGTERM reports exit 0): stop it,
+        # and the first stage starts this server's own
+        _stop_forkserver()
         self.context = multiprocessing.get_context("forkserver")
         self.context.set_forkserver_preload(PRELOAD if preload is None else preload)
         self.started = _children_cpu()

@@ -11,6 +11,7 @@ for a process that exited 0.
 
 from __future__ import annotations
 
+import multiprocessing
 import multiprocessing.connection
 import os
 import signal
@@ -71,6 +72,25 @@ def test_a_start_in_one_chain_leaves_the_other_chain_its_exit_status(server: Sta
 def test_a_stage_process_exit_code_is_returned(server: StageServer) -> None:
     assert server.launch(os._exit, (3,), "stage exits 3") == 3
     assert server.launch(signal.raise_signal, (signal.SIGTERM,), "stage killed") == -signal.SIGTERM
+
+
+def test_a_fork_server_already_running_is_not_the_stage_servers() -> None:
+    """A fork server started earlier in the process while SIGTERM was ignored (its children inherit
+    the disposition) is replaced by the stage server's own: a stage killed by SIGTERM reports it, not
+    exit 0 (what the suite met once, after a test's executor had started the process's fork server)."""
+    context = multiprocessing.get_context("forkserver")
+    previous = signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    try:
+        earlier = context.Process(target=os.getpid, name="earlier fork server user")
+        earlier.start()
+        earlier.join()
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    server = StageServer(preload=[])
+    try:
+        assert server.launch(signal.raise_signal, (signal.SIGTERM,), "stage killed") == -signal.SIGTERM
+    finally:
+        server.close()
 
 
 @pytest.mark.parametrize(("code", "meaning"), [
