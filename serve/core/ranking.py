@@ -1046,13 +1046,8 @@ OWN_SUBJECT_ROLES = frozenset({"amending", "delegated", "implementing"})
 #: word ("… as regards *Croatia*") is a name, not a subject a question can be said to ask.
 OWN_SUBJECT_MIN_WORDS = 2
 #: The share of a subordinate act's own subject (:func:`own_subject_words`) a question must say for the
-#: act to be weighed as the principal act of that subject (:func:`own_subject_said`).
+#: act to be weighed as the principal act of that subject (:func:`serve.core.ops.search.own_over_principal`).
 OWN_SUBJECT_SAID = 0.6
 #: … and at least this much more than any other subordinate act's own subject among the hits.
 OWN_SUBJECT_MARGIN = 0.15
 
-
-def own_subject_precision(subjects: Iterable[frozenset[str]], asked: frozenset[str]) -> float:
-    """The largest share of an own subject's words (one per title language) that the question holds
-    (``asked``: its words and their forms). Pure."""
-    return max((title_precision(s, asked) for s in subjects), default=0.0)
