@@ -1050,4 +1050,3 @@ OWN_SUBJECT_MIN_WORDS = 2
 OWN_SUBJECT_SAID = 0.6
 #: … and at least this much more than any other subordinate act's own subject among the hits.
 OWN_SUBJECT_MARGIN = 0.15
-
