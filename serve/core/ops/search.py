@@ -2529,24 +2529,38 @@ def works_own_subject_precision(conn: sqlite3.Connection, works: Sequence[int], 
     reporting standards' subject is three of its ten words), and a recast's amending act's subject is
     its parent's (« promotion de l'énergie produite à partir de sources renouvelables »). One
     query over the official titles of those works, none when there is none; nothing is remembered
-    (issue #15, amend36)."""
+    (issue #15, amend36). Only what :func:`own_over_principal` can weigh is worked out: nothing for a
+    question of one word (it says one word of an own subject of two or more) or when no title holds
+    :data:`serve.core.ranking.OWN_SUBJECT_SAID` of the question, and no title is parsed whose words hold
+    less than that less :data:`serve.core.ranking.OWN_SUBJECT_MARGIN` (a work first or runner-up): an own
+    subject's words are words of its title as the index normalised it (``work_names.normalized``; so on
+    all 8,282 titles of the full corpora that have one). Parsing every subordinate hit's titles was a
+    third of the search's CPU."""
     ids = sorted({w for w in works if (p := profiles.get(w)) is not None and p.role in ranking.OWN_SUBJECT_ROLES})
-    if not groups or not ids:
+    if len(groups) < ranking.OWN_SUBJECT_MIN_WORDS or not ids:
         return {}
-    titles: dict[int, list[str]] = {}
-    for work, value in conn.execute(
-            f"SELECT work_rowid, value FROM work_names WHERE work_rowid IN ({','.join(map(str, ids))}) "
+    titles: dict[int, list[tuple[str, str]]] = {}
+    for work, value, normalized in conn.execute(
+            f"SELECT work_rowid, value, normalized FROM work_names WHERE work_rowid IN ({','.join(map(str, ids))}) "
             "AND kind = 'official_title'"):
-        titles.setdefault(int(work), []).append(str(value))
+        titles.setdefault(int(work), []).append((str(value), str(normalized)))
     asked = frozenset(word for g in groups for t in g for word in t.split())
     split = [(frozenset(t for t in g if " " not in t), [t.split() for t in g if " " in t]) for g in groups]
+
+    def held(words: frozenset[str]) -> int:
+        return sum(1 for single, phrases in split
+                   if not words.isdisjoint(single) or any(all(x in words for x in p) for p in phrases))
+
+    bounds = {work: [(name, held(frozenset(normalized.split())) / len(groups)) for name, normalized in names]
+              for work, names in titles.items()}
+    if max((b for names in bounds.values() for _, b in names), default=0.0) < ranking.OWN_SUBJECT_SAID:
+        return {}
     out: dict[int, float] = {}
-    for work, names in titles.items():
+    for work, names in bounds.items():
         best = 0.0
-        for words in ranking.own_subject_words(names):
-            held = sum(1 for single, phrases in split
-                       if not words.isdisjoint(single) or any(all(x in words for x in p) for p in phrases))
-            best = max(best, min(ranking.title_precision(words, asked), held / len(groups)))
+        parsed = [name for name, bound in names if bound >= ranking.OWN_SUBJECT_SAID - ranking.OWN_SUBJECT_MARGIN]
+        for words in ranking.own_subject_words(parsed):
+            best = max(best, min(ranking.title_precision(words, asked), held(words) / len(groups)))
         if best > 0.0:
             out[work] = round(best, 4)
     return out
