@@ -84,11 +84,12 @@ Progress = Callable[[str, int, int], None]
 class BlobSource:
     """Bytes to add to the evidence store: in memory (``data``) or at ``path``.
 
-    ``label`` names what the blob is for (a record path and file) in error messages.
+    ``label`` names what the blob is for (a record path and file) in error messages. ``path`` may be
+    a string (the writer's staged bodies: no :class:`pathlib.Path` held per body, issue #13).
     """
 
     data: bytes | None = None
-    path: Path | None = None
+    path: Path | str | None = None
     label: str = ""
 
     def open(self) -> Any:

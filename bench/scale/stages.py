@@ -124,6 +124,8 @@ def ingest_publishers(tree: Any, dirs: RunDirs, url: str, n: int, *, now: Any = 
             scope = _replay_scope(seeds) if seeds else None
             report = ingest(_adapter(publisher, client, url, n), tree, scope=scope, now=now)
             facts[publisher] = _ingest_facts(report)
+            # not held through the next publisher's run: its apply's list of every lex id written (issue #13)
+            del report
             if after is not None:
                 after(publisher)
     return facts

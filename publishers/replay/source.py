@@ -92,7 +92,7 @@ def _from_published(root: Path) -> ReplaySource:
     paths: dict[str, Path] = {}
     for sha, blob in source.blobs.items():
         if blob.path is not None:
-            paths[sha] = blob.path
+            paths[sha] = Path(blob.path)
     for sha, extra in source.extra_bodies:
         paths.setdefault(sha, extra)
 
