@@ -442,6 +442,18 @@ def stage_outputs(out: Path, asset: str, partition: str | None) -> list[Path]:
 PRELOAD = [*STEP_PRELOAD, "bench.bench_full"]
 
 
+def _stage_entry(target: Any, args: tuple[Any, ...]) -> None:
+    """(In a stage process.) ``target(*args)`` with SIGTERM at its default and not blocked: a fork
+    server inherits the signal dispositions and mask of the process that started it, and one started while SIGTERM was ignored
+    (as a test runner's worker, or a shell's background job, can leave it) forked stages that ignored
+    it — a stage stopped by SIGTERM then ran on, or reported exit 0."""
+    import signal
+
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})  # nor blocked (the mask is inherited too)
+    target(*args)
+
+
 class StageServer:
     """The parent of the bench's stage processes: a multiprocessing fork server that preloaded
     :data:`PRELOAD` (started with the first stage, stopped by :meth:`close`), one per bench
@@ -459,9 +471,7 @@ class StageServer:
         import threading
 
         # a fork server this process already runs (a derive worker pool's, a test's) was started with
-        # another preload and the signal dispositions of its time (one started while SIGTERM was
-        # ignored forks stages that ignore it, so a stage killed by SIGTERM reports exit 0): stop it,
-        # and the first stage starts this server's own
+        # another preload: stop it, and the first stage starts this server's own
         _stop_forkserver()
         self.context = multiprocessing.get_context("forkserver")
         self.context.set_forkserver_preload(PRELOAD if preload is None else preload)
@@ -496,7 +506,7 @@ class StageServer:
         from multiprocessing.connection import wait
 
         with self.status_lock:
-            process = self.context.Process(target=target, args=args, name=name)
+            process = self.context.Process(target=_stage_entry, args=(target, args), name=name)
             process.start()
         wait([process.sentinel])  # readable: the status is there, or the server is gone; nothing read
         with self.status_lock:
