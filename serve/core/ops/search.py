@@ -3774,6 +3774,7 @@ DATED_FORMS = {"loi": "loi", "lois": "loi", "reglement grand ducal": "rgd", "reg
                "ministerielle verordnung": "rmin", "ministeriellen verordnung": "rmin",
                "ministerieller beschluss": "amin", "ministeriellen beschluss": "amin",
                "ministeriellen beschlusses": "amin"}
+#: The French month names, the ones a typo is read against (:func:`month_number`).
 _MONTHS = {m: i for i, m in enumerate(("janvier", "fevrier", "mars", "avril", "mai", "juin", "juillet", "aout",
                                        "septembre", "octobre", "novembre", "decembre"), start=1)}
 #: The abbreviations of month names practitioners write (``juil.``, ``sept.``, ``déc.``).
@@ -3794,12 +3795,10 @@ def month_number(word: str) -> int | None:
     if word.isdigit():
         number = int(word)
         return number if 1 <= number <= 12 else None
-    if word in _MONTHS:
-        return _MONTHS[word]
+    if word in MONTH_NUMBERS:  # a French, English or German month name: « 9. Januar 2009 »
+        return MONTH_NUMBERS[word]
     if word in _MONTH_ABBREVIATIONS:
         return _MONTH_ABBREVIATIONS[word]
-    if word in MONTH_NUMBERS:  # a German (or English) month name: « 9. Januar 2009 »
-        return MONTH_NUMBERS[word]
     if len(word) < 4:
         return None
     near = {number for name, number in _MONTHS.items()
