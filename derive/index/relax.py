@@ -90,6 +90,30 @@ SUFFIXES: tuple[str, ...] = tuple(sorted({
     "es", "ed", "s", "e",
 }, key=lambda s: (-len(s), s)))
 
+#: Function words of a German or English question that its language's stop list (:data:`_DE`,
+#: :data:`_EN`, kept short because the index build reads it) does not hold (issue #15, conlu37): the
+#: rest of the Snowball German stop list (snowballstem.org, ``german/stop.txt``, accents folded) —
+#: auxiliaries ("wurde", "worden", "hatte"), pronouns ("ihn", "ihm", "ihnen", "dessen"), negations
+#: ("nicht", "kein"), determiners ("solche", "manche", "andere") — and the English reflexive and
+#: possessive pronouns and auxiliaries of the Snowball English list. Legilux holds little German and
+#: no English text, so such a word is rare in its provisions and, searched, carried the any-word
+#: quorum's rarity share ("wie wurde die Gewerbesteuer … aufgeteilt": « wurde », in six provisions,
+#: outweighed « Gewerbesteuer »). Query-side only (no index rebuild). Left out: the words of the list
+#: that name a thing in another language the corpora are written in (« aller » French, "man" and
+#: "will" English, « Weg » a noun, "bin" English, « machen » a light verb measured nowhere).
+_FUNCTION = (
+    "alle allem allen alles also ander andere anderem anderen anderer anderes anderm andern anders bist damit "
+    "dann dasselbe dazu dein deine deinem deinen deiner deines demselben denn denselben derer derselbe derselben "
+    "desselben dessen dich dieselbe dieselben diesem diesen dir doch dort einig einige einigem einigen einiger "
+    "einiges einmal etwas euch euer eure eurem euren eurer eures gewesen hab habe hatte hatten hier hinter ihm "
+    "ihn ihnen ihrem ihren ihrer ihres indem jedem jene jenem jenen jener jenes jetzt kein keine keinem keinen "
+    "keiner keines konnte manche manchem manchen mancher manches meines mich mir musste nicht nichts nun nur sehr "
+    "seine seinem seinen seiner seines selbst solche solchem solchen solcher solches sollte sondern sonst unser "
+    "unsere unserem unseren unseres viel warst weil weiter welchem werde wieder wirst wollen wollte worden wurde "
+    "wurden zwar "
+    "myself yourself yourselves himself herself itself ourselves themselves hers ours theirs yours having doing "
+    "ought"
+)
 _FR = (
     "a au aux avec c ce ceci cela celle celles celui ces cet cette ceux d dans de des donc dont du elle elles en "
     "entre et eux il ils j je l la le les leur leurs lui m ma mais me mes n ne ni nos notre nous on ou par pas "
@@ -127,7 +151,8 @@ _QUESTION = (
     "pendant chaque devenir si beaucoup "
     "much many must should may might shall whether someone somebody become got before after during each every "
     "wann warum wieso weshalb welche welcher welches welchen wer wo darf durfen kann konnen muss mussen "
-    "soll sollen mein meine meinen meiner meinem ich hoch sein am wahrend bevor nachdem jede jeder jedes jeden"
+    "soll sollen mein meine meinen meiner meinem ich hoch sein am wahrend bevor nachdem jede jeder jedes jeden "
+    + _FUNCTION
 )
 #: Two-word question frames whose second word asks for a measure (a time, a speed, a count) or an
 #: outcome, not a subject: "combien de temps", "how long", "how fast", "what happens", "wie lange".
