@@ -394,23 +394,8 @@ def relaxations(terms: Sequence[str], groups: Sequence[Sequence[str]],
 FILLER_MIN_KEPT = 2
 
 
-def question_words(kept: Collection[str], joined: Collection[Collection[str]] = ()) -> int:
-    """How many of the question's own words the ``kept`` terms are: the parts of one German compound
-    the lexicon cut (``joined``: each compound's parts, :func:`derive.index.xlang.translate`'s
-    ``compound`` entries) count as the one word the question wrote. "Kündigungsschutz für
-    Babysitter bei den Großeltern" keeps ``kundigung`` and ``schutz`` — one word of the question's
-    three, not two: left as the whole question, its cut halves answered for the words nothing
-    translates (issue #15, neg37). Pure."""
-    count = len(kept)
-    for parts in joined:
-        inside = sum(1 for t in set(parts) if t in kept)
-        if inside > 1:
-            count -= inside - 1
-    return count
-
-
 def untranslated_fillers(terms: Sequence[str], unknown: Sequence[str], translated: Collection[str],
-                         framing: Collection[str] = (), joined: Collection[Collection[str]] = ()) -> list[str]:
+                         framing: Collection[str] = ()) -> list[str]:
     """The words of a question asked in a language the index holds no text in (its ``terms``; the
     ``translated`` ones were given French terms by the lexicon or the synonym file) that its
     relaxation drops like stop words: the single words nothing translates, when the translated
@@ -426,8 +411,7 @@ def untranslated_fillers(terms: Sequence[str], unknown: Sequence[str], translate
     holds it ("Luxembourg *law* on mutual societies" keeps ``societies`` and drops ``mutual``). Pure."""
     fillers = [t for t in terms if " " not in t and t not in translated and not relaxable_term(t)]
     left = [t for t in terms if t in translated and not relaxable_term(t)]
-    kept = question_words(left, joined)  # a compound's parts are one word of the question
-    if not fillers or kept < FILLER_MIN_KEPT or len(fillers) > kept \
+    if not fillers or len(left) < FILLER_MIN_KEPT or len(fillers) > len(left) \
             or any(t not in fillers for t in unknown) or all(t in framing for t in left):
         return []
     return fillers
@@ -439,8 +423,7 @@ KEPT_MIN_LETTERS = 3
 
 
 def unheld_fillers(terms: Sequence[str], unknown: Sequence[str], translated: Collection[str],
-                   framing: Collection[str] = (), cognate: Collection[str] = (),
-                   joined: Collection[Collection[str]] = ()) -> list[str]:
+                   framing: Collection[str] = (), cognate: Collection[str] = ()) -> list[str]:
     """The words of a translated question that its relaxation drops when :func:`untranslated_fillers`
     drops none because its untranslated words outnumber its translated ones: the ``unknown`` words
     alone (single words nothing translates and no provision holds). They are dropped when the
@@ -459,8 +442,7 @@ def unheld_fillers(terms: Sequence[str], unknown: Sequence[str], translated: Col
         return []
     kept = [t for t in terms if not relaxable_term(t) and t not in unknown and t not in cognate and t.isalpha()
             and len(t) >= KEPT_MIN_LETTERS]
-    words = question_words(kept, joined)  # a compound's parts are one word of the question
-    if words < FILLER_MIN_KEPT or len(unknown) > words \
+    if len(kept) < FILLER_MIN_KEPT or len(unknown) > len(kept) \
             or not any(t in translated and t not in framing for t in kept):
         return []
     return [t for t in terms if t in unknown]

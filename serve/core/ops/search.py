@@ -3116,21 +3116,8 @@ def translated_fillers(plan: Plan, withheld: dict[str, Any] | None) -> list[str]
     country = {plan.terms[i] for i in ranking.own_country_terms(plan.terms, plan.synonyms)}
     framing = {t for t in translated if not ranking.says_subject(t) or t in country}
     unknown = list((withheld or {}).get("terms", []))
-    joined = compound_parts_used(plan.translations)
-    return relax.untranslated_fillers(plan.terms, unknown, translated, framing, joined) \
-        or relax.unheld_fillers(plan.terms, unknown, translated, framing, cognate, joined)
-
-
-def compound_parts_used(translations: Mapping[str, Any]) -> list[tuple[str, ...]]:
-    """The parts of each German compound a translated question's lexicon cut (its ``used`` entries of
-    source ``compound a+b``, :func:`derive.index.xlang.translate`): one word of the question each,
-    for :func:`derive.index.relax.question_words`. Pure."""
-    out: list[tuple[str, ...]] = []
-    for used in translations.get("used", []):
-        source = str(used.get("source") or "")
-        if source.startswith("compound "):
-            out.append(tuple(source[len("compound "):].split(" ")[0].split("+")))
-    return out
+    return relax.untranslated_fillers(plan.terms, unknown, translated, framing) \
+        or relax.unheld_fillers(plan.terms, unknown, translated, framing, cognate)
 
 
 #: Works whose other states hold every query word, searched at the asked date (:func:`_relax_on_date`).
