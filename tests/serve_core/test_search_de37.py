@@ -83,3 +83,19 @@ def test_the_selection_script_starts_the_eur_lex_ranks_where_asked(fixture_index
                           "--lu-top", "0"]) == 0
     band = [line.split("\t")[1] for line in capsys.readouterr().out.splitlines()]
     assert set(band) <= set(whole) and len(band) < len(whole)
+
+
+def test_the_eur_lex_heading_words_reach_the_german_lexicon() -> None:
+    german = xlang.lexicon("de")
+    assert german.lookup("adressaten", "de") == ("destinataires",)
+    assert german.lookup("auslagerung", "de") == ("externalisation",)
+    # "digitale" was read through its cognate « digital » only; the EUR-Lex headings say « numérique »
+    assert german.lookup("digitale", "de") == ("numerique",)
+
+
+def test_the_selection_script_counts_eur_lex_heading_words(fixture_indexes: FixtureBuild, capsys: Any) -> None:
+    selector = _selector()
+    assert selector.main(["--index-dir", str(fixture_indexes.index_dir), "--eu-top", "0", "--lu-top", "0",
+                          "--eu-headings", "300"]) == 0
+    rows = [line.split("\t") for line in capsys.readouterr().out.splitlines()]
+    assert rows and {row[0] for row in rows} == {"eu-eurlex-headings"}
