@@ -99,3 +99,17 @@ def test_the_selection_script_counts_eur_lex_heading_words(fixture_indexes: Fixt
                           "--eu-headings", "300"]) == 0
     rows = [line.split("\t") for line in capsys.readouterr().out.splitlines()]
     assert rows and {row[0] for row in rows} == {"eu-eurlex-headings"}
+
+
+def test_an_act_named_beside_another_is_not_lost_when_only_the_other_holds_the_words(
+        fixture_core: LegalCore) -> None:
+    # two acts named by number; the question's other word ("erasure") is held by the GDPR's
+    # text, not by the CRR's: before, the CRR, named as well, was answered by nothing
+    answer = fixture_core.call("search", {"query": "Regulation 2016/679 and Regulation 575/2013 erasure",
+                                          "limit": 10, "fuzzy": "off"})
+    section = {str(s["publisher"]): dict(s) for s in answer["publishers"]}[EU]
+    works = [h["work"] for h in section["hits"]]
+    assert "eu-eurlex:32016r0679" in works and "eu-eurlex:32013r0575" in works
+    assert works.index("eu-eurlex:32016r0679") < works.index("eu-eurlex:32013r0575")
+    crr = next(h for h in section["hits"] if h["work"] == "eu-eurlex:32013r0575")
+    assert "residual_unmatched" in crr["match_reasons"]
