@@ -1,7 +1,7 @@
 """List the French title words of the acts that no entry of the cross-language lexicon reaches in a language.
 
-    python scripts/select_de_title_words.py --index-dir DIR [--language de|en] [--eu-top N] [--lu-from N --lu-top N]
-        [--headings N]
+    python scripts/select_de_title_words.py --index-dir DIR [--language de|en] [--eu-from N] [--eu-top N]
+        [--lu-from N --lu-top N] [--headings N]
 
 The words are counted by works (a word once per work): the French official titles of the EUR-Lex works
 (the longest French title of each work; corrigenda and treaties left out), and the Legilux works' titles
@@ -20,6 +20,9 @@ With ``--headings N`` (de36), the words of the Legilux acts' article headings an
 titles (their French states; a word once per work) are counted too, and each unreached content word among
 the N most frequent of them that the title lists above did not print is printed (publisher
 ``lu-legilux-headings``): the words plain-word questions use that act titles may not hold.
+``--eu-from N`` (de37) starts the EUR-Lex ranks at N (default 0): the next band past the 500 de35 took.
+``--eu-headings N`` (de37) does for the EUR-Lex works' French article headings and chapter or section titles
+what ``--headings`` does for Legilux's (publisher ``eu-eurlex-headings``).
 No question or judgment file is read.
 """
 
@@ -73,7 +76,8 @@ def _lu_titles(conn) -> list[str]:
 
 
 def _lu_headings(conn) -> list[str]:
-    """Per Legilux work, the text of its French article headings and of its chapter and section titles."""
+    """Per work (Legilux's, or EUR-Lex's for ``--eu-headings``), the text of its French article headings and
+    of its chapter and section titles."""
     per_work: dict[int, set[str]] = {}
     for work, heading in conn.execute(
             "SELECT work_rowid, heading FROM lexical_states WHERE language = 'fr' AND coalesce(heading, '') != ''"):
@@ -119,20 +123,25 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--index-dir", type=Path, required=True)
     parser.add_argument("--language", choices=sorted(RANKS), default="de")
+    parser.add_argument("--eu-from", type=int, default=0)
     parser.add_argument("--eu-top", type=int)
     parser.add_argument("--lu-from", type=int)
     parser.add_argument("--lu-top", type=int)
     parser.add_argument("--headings", type=int, default=0,
                         help="also the unreached words among the N most frequent Legilux heading words")
+    parser.add_argument("--eu-headings", type=int, default=0,
+                        help="also the unreached words among the N most frequent EUR-Lex heading words")
     args = parser.parse_args(argv)
     eu_top, lu_from, lu_top = (given if given is not None else default for given, default in
                                zip((args.eu_top, args.lu_from, args.lu_top), RANKS[args.language], strict=True))
     words, stems = reached_words(args.language)
     printed: set[str] = set()
-    lists = [("eu-eurlex", "eu-eurlex", _eu_titles, slice(0, eu_top)),
+    lists = [("eu-eurlex", "eu-eurlex", _eu_titles, slice(args.eu_from, eu_top)),
              ("lu-legilux", "lu-legilux", _lu_titles, slice(lu_from, lu_top))]
     if args.headings:
         lists.append(("lu-legilux-headings", "lu-legilux", _lu_headings, slice(0, args.headings)))
+    if args.eu_headings:
+        lists.append(("eu-eurlex-headings", "eu-eurlex", _lu_headings, slice(0, args.eu_headings)))
     for label, publisher, texts, ranked in lists:
         if ranked.stop == 0:
             continue

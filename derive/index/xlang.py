@@ -531,6 +531,9 @@ COGNATE_ENDINGS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("iken", ("iques",)), ("ik", ("ique", "iques")), ("uren", ("ures",)), ("ur", ("ure",)),
     ("enzen", ("ences",)), ("enz", ("ence",)), ("anzen", ("ances",)), ("anz", ("ance",)),
     ("oren", ("eurs",)), ("or", ("eur",)), ("ien", ("ies",)), ("ie", ("ie",)),
+    # a person of a trade or school in -ist (de37): "Journalist" → "journaliste", "Optometristen" →
+    # "optométristes", "Spezialisten" → "spécialistes"
+    ("isten", ("istes",)), ("ist", ("iste",)),
 )
 #: English endings of learned words and the French endings of the same word ("army" → "armée",
 #: "strategic" → "stratégique", "electricity" → "électricité"), on normalised words, the longest ending

@@ -1530,6 +1530,16 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
             listed |= {h.row["work_rowid"] for h in same}
             hits.extend(h for h in once("related", lambda: _related_rows(conn, index, plan, filters, profiles))
                         if h.row["work_rowid"] not in listed)
+    elif plan.strong and len(plan.constraints) >= 2 and not plan.anchor and not plan.article_key:
+        # several acts named and the words found in some of them only ("Regulation 1216/1999 amending
+        # Regulation No 17 implementing Articles 81 and 82"): a named act whose text holds none of the
+        # words is not lost either; its row follows the named acts that hold them (de37)
+        listed = {h.row["work_rowid"] for h in hits}
+        lost = [replace(m, works=[w for w in m.works if w not in listed]) for m in plan.mentions
+                if m.status == "resolved" and not m.soft and any(w not in listed for w in m.works)]
+        if lost:
+            hits.extend(Hit(dict(r.row), [*r.reasons, "residual_unmatched"], dict(r.extra), tier=TIER_NAMED)
+                        for r in once("lost_works", lambda: work_rows(conn, replace(plan, mentions=lost), filters, index)))
     missing = [w for w in plan.boost if w not in {h.row["work_rowid"] for h in hits}]
     if missing and not plan.explicit_works:
         # the rows of the boosted works not found by the words (the acts of one cited date are all
