@@ -20,6 +20,9 @@ With ``--headings N`` (de36), the words of the Legilux acts' article headings an
 titles (their French states; a word once per work) are counted too, and each unreached content word among
 the N most frequent of them that the title lists above did not print is printed (publisher
 ``lu-legilux-headings``): the words plain-word questions use that act titles may not hold.
+The thirty-seventh session's English band (en37): ``--language en --eu-top 0 --lu-from 900 --lu-top 1500
+--headings 800`` (the Legilux title words ranked 900 to 1500 and the heading words among the 800 most frequent,
+each unreached by an English entry), chosen and committed before any entry was written.
 No question or judgment file is read.
 """
 
