@@ -5,6 +5,10 @@ real fixture corpus (``LEX_FIXTURES``) where an index is read.
   10 March 2014 », « law of July 31, 2006 ») is a dated reference, as « loi du 27 janvier 1972 » and
   « Gesetz vom 27. Januar 1972 » are; before, the English citation named no act and the date's words
   were dropped, so the act was searched by its other words only.
+- The English lexicon reaches the French words of the next band of Legilux title words (ranks 900–1,500)
+  and of the Legilux heading words (``scripts/select_de_title_words.py --language en --lu-from 900
+  --lu-top 1500 --headings 800``): "incapacitated" « incapables », "vineyards" « vignoble »,
+  "unemployed" « chômeurs »; a word the selection did not choose has no entry.
 """
 
 from __future__ import annotations
@@ -13,8 +17,10 @@ from typing import Any
 
 import pytest
 
+from derive.index import xlang
 from serve.core import LegalCore
 from serve.core.ops.search import dated_prefixes
+from tests.index.pipeline import FixtureBuild
 
 LU = "lu-legilux"
 
@@ -64,3 +70,23 @@ def test_an_english_citation_no_index_holds_answers_no_hits(fixture_core: LegalC
     for section in _sections(fixture_core, "law of 8 January 2013 on over-indebtedness").values():
         assert section["hits"] == []
         assert section["relaxation_withheld"]["reason"] == "dated_reference_not_held"
+
+
+# --- the next band of title and heading words
+
+
+def test_the_next_band_of_title_and_heading_words_reach_the_english_lexicon() -> None:
+    english = xlang.lexicon("en")
+    assert english.lookup("incapacitated", "en") == ("incapables",)
+    assert english.lookup("vineyards", "en") == ("vignoble",)  # the plural reads its singular's entry
+    assert english.lookup("unemployed", "en") == ("chomeurs",)
+    assert english.phrases[("stock", "exchange")] == ("bourse",)
+    assert english.phrases[("repealing", "provisions")] == ("dispositions abrogatoires",)
+    # not chosen by the selection (a sense no title holds: « pièces » there are a file's documents)
+    assert english.lookup("coin", "en") is None
+
+
+def test_a_plain_word_english_question_on_a_title_word_is_translated(fixture_indexes: FixtureBuild) -> None:
+    held = fixture_indexes.vocabulary(LU).__contains__
+    found = xlang.translate(["benefits", "for", "unemployed", "workers"], "en", held=held)
+    assert found.alternatives.get("unemployed") == ["chomeurs"]
