@@ -51,6 +51,7 @@ def test_the_english_citation_by_form_and_date_reads_the_act(query: str, expecte
     "law of 2006 on asylum",  # a year only: no day
     "regulation of 16 March 2020",  # a « regulation » may be the EU's: no Luxembourg form named
     "law of Smith 12 2006",  # a month-first date needs an English month name
+    "law of 30 February 2016 on parental leave",  # no calendar day: the impossible-citation guard answers it
 ])
 def test_an_english_form_without_a_full_date_or_a_luxembourg_form_is_no_citation(query: str) -> None:
     assert dated_prefixes(query) == []
@@ -81,13 +82,15 @@ def test_the_next_band_of_title_and_heading_words_reach_the_english_lexicon() ->
     assert english.lookup("incapacitated", "en") == ("incapables",)
     assert english.lookup("vineyards", "en") == ("vignoble",)  # the plural reads its singular's entry
     assert english.lookup("garnishment", "en") == ("saisie",)
-    assert english.phrases[("stock", "exchange")] == ("bourse",)
     assert english.phrases[("repealing", "provisions")] == ("dispositions abrogatoires",)
     # not chosen by the selection (a sense no title holds: « pièces » there are a file's documents)
     assert english.lookup("coin", "en") is None
     # en36's fit entries, not merged (one of them cost a blind case), are not written again from the list
     assert english.lookup("unemployed", "en") is None
     assert english.lookup("screening", "en") is None
+    # withdrawn after scoring: a readable case fell with each ("war damage to houses": "houses" became required)
+    assert english.lookup("war", "en") is None
+    assert ("stock", "exchange") not in english.phrases
 
 
 def test_a_plain_word_english_question_on_a_title_word_is_translated(fixture_indexes: FixtureBuild) -> None:

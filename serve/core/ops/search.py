@@ -44,6 +44,7 @@ the fixed depths :data:`SEARCH_DEPTHS` and stitched (:func:`run`, :func:`stitche
 
 from __future__ import annotations
 
+import datetime
 import functools
 import itertools
 import math
@@ -3888,10 +3889,18 @@ def dated_prefixes(query: str) -> list[tuple[str, str]]:
             day, month = int(m.group(5)), MONTH_NUMBERS.get(m.group(4))
         else:
             day, month = 1 if m.group(2) == "1er" else int(m.group(2)), month_number(m.group(3))
-        if month is None or not 1 <= day <= 31:
-            continue
+        if month is None or not _calendar_day(int(m.group(6)), month, day):
+            continue  # « 30 February 2016 »: no act bears it (the impossible-citation guard answers)
         out.append((m.group(), f"{DATED_FORMS[m.group(1)]}-{m.group(6)}-{month:02d}-{day:02d}-"))
     return out
+
+
+def _calendar_day(year: int, month: int, day: int) -> bool:
+    try:
+        datetime.date(year, month, day)
+    except ValueError:
+        return False
+    return True
 
 
 def _dated_works(index: MountedIndex, prefix: str) -> list[int]:
