@@ -23,6 +23,9 @@ the N most frequent of them that the title lists above did not print is printed 
 ``--eu-from N`` (de37) starts the EUR-Lex ranks at N (default 0): the next band past the 500 de35 took.
 ``--eu-headings N`` (de37) does for the EUR-Lex works' French article headings and chapter or section titles
 what ``--headings`` does for Legilux's (publisher ``eu-eurlex-headings``).
+The thirty-seventh session's English band (en37): ``--language en --eu-top 0 --lu-from 900 --lu-top 1500
+--headings 800`` (the Legilux title words ranked 900 to 1500 and the heading words among the 800 most frequent,
+each unreached by an English entry), chosen and committed before any entry was written.
 No question or judgment file is read.
 """
 

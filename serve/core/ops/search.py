@@ -44,6 +44,7 @@ the fixed depths :data:`SEARCH_DEPTHS` and stitched (:func:`run`, :func:`stitche
 
 from __future__ import annotations
 
+import datetime
 import functools
 import itertools
 import math
@@ -3783,7 +3784,15 @@ DATED_FORMS = {"loi": "loi", "lois": "loi", "reglement grand ducal": "rgd", "reg
                "gesetz": "loi", "gesetzes": "loi", "gesetze": "loi",
                "ministerielle verordnung": "rmin", "ministeriellen verordnung": "rmin",
                "ministerieller beschluss": "amin", "ministeriellen beschluss": "amin",
-               "ministeriellen beschlusses": "amin"}
+               "ministeriellen beschlusses": "amin",
+               # the English citation (en37: « law of 27 January 1972 laying down the rules for State employees »
+               # named no act; « loi du 27 janvier 1972 » named it): the forms English translations of
+               # Luxembourg law write, linked by « of » or « dated »
+               "law": "loi", "laws": "loi", "act": "loi",
+               **{f"grand ducal {form}": slug for form, slug in (
+                   ("regulation", "rgd"), ("regulations", "rgd"), ("decree", "agd"), ("decrees", "agd"))},
+               "ministerial regulation": "rmin", "ministerial regulations": "rmin",
+               "ministerial decree": "amin", "ministerial decrees": "amin", "ministerial order": "amin"}
 #: The French month names, the ones a typo is read against (:func:`month_number`).
 _MONTHS = {m: i for i, m in enumerate(("janvier", "fevrier", "mars", "avril", "mai", "juin", "juillet", "aout",
                                        "septembre", "octobre", "novembre", "decembre"), start=1)}
@@ -3792,9 +3801,11 @@ _MONTH_ABBREVIATIONS = {"janv": 1, "fev": 2, "fevr": 2, "avr": 4, "juil": 7, "se
                         "dec": 12}
 #: ``… du 31 juillet 2006`` or, in figures, ``… du 12/11/2004`` / ``12.11.2004`` (normalised to spaces);
 #: a month word is checked by :func:`month_number` (abbreviations and one typo are read).
-#: The German citation links its date with « vom » (« Gesetz vom 28. April 2015 »).
+#: The German citation links its date with « vom » (« Gesetz vom 28. April 2015 »), the English one with
+#: « of » or « dated » (« law of 27 January 1972 »), its day after the month too (« law of January 27, 1972 »).
 _DATED = re.compile(r"\b(" + "|".join(sorted(DATED_FORMS, key=len, reverse=True))
-                    + r")(?: modifi(?:e|ee|es|ees))? (?:du|vom) (\d{1,2}|1er) ([a-z]{3,10}|0?[1-9]|1[0-2]) ((?:1[89]|20)\d\d)\b")
+                    + r")(?: modifi(?:e|ee|es|ees))? (?:du|vom|of|dated) (?:(\d{1,2}|1er)(?:st|nd|rd|th)? ([a-z]{3,10}|0?[1-9]|1[0-2])"
+                    r"|([a-z]{3,9}) (\d{1,2})) ((?:1[89]|20)\d\d)\b")
 
 
 def month_number(word: str) -> int | None:
@@ -3884,12 +3895,22 @@ def dated_prefixes(query: str) -> list[tuple[str, str]]:
     the publisher's identifiers of that form and day: ``loi-2013-01-08-``). Pure."""
     out = []
     for m in _DATED.finditer(normalize(query)):
-        day = 1 if m.group(2) == "1er" else int(m.group(2))
-        month = month_number(m.group(3))
-        if month is None or not 1 <= day <= 31:
-            continue
-        out.append((m.group(), f"{DATED_FORMS[m.group(1)]}-{m.group(4)}-{month:02d}-{day:02d}-"))
+        if m.group(2) is None:  # « January 27 1972 »: an English month name only, never a number or typo
+            day, month = int(m.group(5)), MONTH_NUMBERS.get(m.group(4))
+        else:
+            day, month = 1 if m.group(2) == "1er" else int(m.group(2)), month_number(m.group(3))
+        if month is None or not _calendar_day(int(m.group(6)), month, day):
+            continue  # « 30 February 2016 »: no act bears it (the impossible-citation guard answers)
+        out.append((m.group(), f"{DATED_FORMS[m.group(1)]}-{m.group(6)}-{month:02d}-{day:02d}-"))
     return out
+
+
+def _calendar_day(year: int, month: int, day: int) -> bool:
+    try:
+        datetime.date(year, month, day)
+    except ValueError:
+        return False
+    return True
 
 
 def _dated_works(index: MountedIndex, prefix: str) -> list[int]:
