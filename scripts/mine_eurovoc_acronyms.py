@@ -19,8 +19,12 @@ kinds ``eurovoc`` and ``eurovoc_alt_label``) and keeps a pair when
 * no other concept gives the same abbreviation in that language;
 * the long form is held as a phrase (case folded) by at least :data:`MIN_HELD` provisions.
 
-Each kept pair gives two entries of ``derive/index/synonyms.json`` (abbreviation → long form, long
-form → abbreviation), each with its source: the concept and the counts. An abbreviation or long
+Each kept pair gives one entry of ``derive/index/synonyms.json``, long form → abbreviation, with its
+source: the concept and the counts. The other way (the abbreviation a question says OR-ed with its
+long form) was measured and dropped (docs/retrieval-benchmark.md §8.74): the long form is the title
+of the principal act ("… on the common system of value added tax", "International Civil Aviation
+Organisation"), so the title factors lifted the principal act over the subordinate act a question
+naming "VAT" or "ICAO" asks for. An abbreviation or long
 form that already has an entry is left as it is. Without ``--write`` the entries are printed.
 """
 
@@ -131,11 +135,10 @@ def entries(pairs: list[tuple[str, str, str, str]], counts: dict[tuple[str, str]
         source = (f"{SOURCE}: EuroVoc concept {concept} labels '{short}' and '{long}' ({language}); the "
                   f"{language} provisions hold '{short}' in capitals in {upper} (of {anycase} in any case) "
                   f"[{short_work}] and '{long}' in {held} [{long_work}] (scripts/mine_eurovoc_acronyms.py)")
-        for word, term in ((short, long), (long, short)):
-            if normalize(word) in known:
-                continue
-            known.add(normalize(word))
-            out.append({"word": word, "terms": [term], "language": language, "source": source})
+        if normalize(long) in known:
+            continue
+        known.add(normalize(long))
+        out.append({"word": long, "terms": [short], "language": language, "source": source})
     return out
 
 
