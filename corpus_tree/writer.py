@@ -244,6 +244,7 @@ def apply_enumeration(
     report = ApplyReport(enumeration.publisher.value, works_enumerated=len(enumeration.works),
                          versions_enumerated=len(enumeration.versions))
     with tree.lock(), tree.caching(), txn.staged(tree.root, tree.evidence) as stage, _spill() as spill:
+        stage.files = SpilledMap(spill)  # each staged file's name, in path order, on disk (ADR 0100, 0112)
         fold = ManifestFold()  # the manifest's rows of the works, of the records written, then of the others
         # Hashes are checked only for the records this run revises (see is_unchanged); the
         # publisher's versions are held as summaries, a full record is read again only to compare or
