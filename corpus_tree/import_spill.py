@@ -50,9 +50,9 @@ _V = TypeVar("_V")
 class Spill:
     """One private temporary SQLite database; :meth:`close` drops it (and its file)."""
 
-    def __init__(self) -> None:
+    def __init__(self, cache_kib: int = CACHE_KIB) -> None:
         self.db = sqlite3.connect("", isolation_level=None, check_same_thread=False)
-        self.db.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
+        self.db.execute(f"PRAGMA cache_size = -{int(cache_kib)}")
         self.db.execute("PRAGMA journal_mode = OFF")
         self.db.execute("PRAGMA synchronous = OFF")
         self.db.execute("BEGIN")  # one transaction, never committed: the database dies with the connection

@@ -781,13 +781,18 @@ def _source(body: Body, label: str) -> txn.BlobSource:
     return txn.BlobSource(path=body if isinstance(body, str) else Path(body), label=label)
 
 
+#: the apply's spill's page cache, KiB: its tables are read in key order and written a row at a time, so a
+#: small cache only costs reads of the temporary file from the OS's page cache (the import's is 2 MiB)
+APPLY_CACHE_KIB = 512
+
+
 @contextlib.contextmanager
 def _spill() -> Iterator[Spill]:
     """The apply's private temporary SQLite database (:class:`corpus_tree.import_spill.Spill`: its file
     unlinked as it is opened, so nothing of it outlives the apply or a killed process) for what it
     keeps per written version and per new body until the commit (ADR 0112). A temporary directory
     that fills up is the typed ``disk_full`` error."""
-    spill = Spill()
+    spill = Spill(APPLY_CACHE_KIB)
     try:
         yield spill
     except sqlite3.Error as exc:

@@ -307,8 +307,9 @@ def test_an_apply_spill_out_of_room_is_disk_full_and_leaves_the_tree_as_it_was(
     before = snapshot(tree.root)
     real_init = Spill.__init__
 
-    def capped(self: Spill) -> None:
-        real_init(self)
+    def capped(self: Spill, cache_kib: int) -> None:
+        real_init(self, cache_kib)
+        assert self.db.execute("PRAGMA cache_size").fetchone() == (-cache_kib,)
         self.db.execute("PRAGMA max_page_count = 3")
 
     monkeypatch.setattr(Spill, "__init__", capped)
