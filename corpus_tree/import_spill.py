@@ -50,9 +50,9 @@ _V = TypeVar("_V")
 class Spill:
     """One private temporary SQLite database; :meth:`close` drops it (and its file)."""
 
-    def __init__(self) -> None:
+    def __init__(self, cache_kib: int = CACHE_KIB) -> None:
         self.db = sqlite3.connect("", isolation_level=None, check_same_thread=False)
-        self.db.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
+        self.db.execute(f"PRAGMA cache_size = -{int(cache_kib)}")
         self.db.execute("PRAGMA journal_mode = OFF")
         self.db.execute("PRAGMA synchronous = OFF")
         self.db.execute("BEGIN")  # one transaction, never committed: the database dies with the connection
@@ -77,15 +77,15 @@ class Spill:
 SQLITE_FULL = 13
 
 
-def spill_full(exc: BaseException) -> CorpusError | None:
+def spill_full(exc: BaseException, what: str = "the import's temporary spill") -> CorpusError | None:
     """The typed ``disk_full`` error for a spill that ran out of room, or ``None`` for any other error.
 
     SQLite reports a full temporary directory as ``sqlite3.OperationalError`` ("database or disk
-    is full", result code ``SQLITE_FULL``); an import names it as it names any write that ran out
-    of space (:func:`corpus_tree.evidence.disk_full`). Pure."""
+    is full", result code ``SQLITE_FULL``); an import (or an apply, ``what`` naming its spill) names it
+    as it names any write that ran out of space (:func:`corpus_tree.evidence.disk_full`). Pure."""
     if isinstance(exc, sqlite3.Error) and getattr(exc, "sqlite_errorcode", None) == SQLITE_FULL:
-        return CorpusError(f"no space left for the import's temporary spill ({exc})", code="disk_full",
-                           subject="the import's temporary spill (SQLite's temporary directory)")
+        return CorpusError(f"no space left for {what} ({exc})", code="disk_full",
+                           subject=f"{what} (SQLite's temporary directory)")
     return None
 
 

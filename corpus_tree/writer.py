@@ -77,17 +77,21 @@ observations of one version at a time are held, not the run's (ADR 0037).
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import datetime as _dt
 import json
+import marshal
 import os
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from corpus_tree import txn
+from corpus_tree.import_spill import Spill, SpilledMap, spill_full
 from corpus_tree.manifest import ManifestFold, manifest_of
 from corpus_tree.model import (
     DEFAULT_TEXT_REASON,
@@ -239,7 +243,8 @@ def apply_enumeration(
     _validate(enumeration)
     report = ApplyReport(enumeration.publisher.value, works_enumerated=len(enumeration.works),
                          versions_enumerated=len(enumeration.versions))
-    with tree.lock(), tree.caching(), txn.staged(tree.root, tree.evidence) as stage:
+    with tree.lock(), tree.caching(), txn.staged(tree.root, tree.evidence) as stage, _spill() as spill:
+        stage.files = SpilledMap(spill)  # each staged file's name, in path order, on disk (ADR 0100, 0112)
         fold = ManifestFold()  # the manifest's rows of the works, of the records written, then of the others
         # Hashes are checked only for the records this run revises (see is_unchanged); the
         # publisher's versions are held as summaries, a full record is read again only to compare or
@@ -248,7 +253,8 @@ def apply_enumeration(
         versions, others = tree.publisher_summaries(enumeration.publisher)
         _check_existing_identities(versions.values(), enumeration.publisher)
         works_written = _apply_works(enumeration, tree.works(), stage, report, fold)
-        held: dict[str, tuple[tuple[str, str, str], ...]] = {}  # lex id → (sha256, language, file) of its held bodies
+        # lex id → (sha256, language, file) of its held bodies, on disk (ADR 0112): iterated in lex id order
+        held: SpilledMap[tuple[tuple[str, str, str], ...]] = SpilledMap(spill)
         for lex_id, record in _apply_versions(tree, enumeration, versions, stamp, report, guard, observe, consume):
             # each record goes to staging as it is made: the run keeps its manifest rows, not its bytes
             fold.add_version(_stage_version(stage, lex_id, record))
@@ -257,9 +263,10 @@ def apply_enumeration(
         # them over (ingest keeps no reference) has its listing freed before the manifest and the commit.
         del enumeration, observe
         report.records_written = len(held)
-        report.changed = sorted(held)
-        stage.blobs.update(_needed_bodies(tree, ((lex_id, h) for lex_id in report.changed for h in held[lex_id]),
-                                          bodies))
+        report.changed = list(held)  # in key order: sorted
+        # the blobs to stage, on disk too (sha256 → its source), iterated by the commit in sha256 order
+        stage.blobs = _needed_bodies(tree, ((lex_id, h) for lex_id, hs in held.items() for h in hs), bodies,
+                                     _spilled_sources(spill))
         if works_written or held:  # else no record changes, so neither does their manifest
             for lex_id, summary in versions.items():
                 if lex_id not in held:
@@ -749,10 +756,11 @@ def _held_observations(record: Mapping[str, Any]) -> Iterator[tuple[str, str, st
 
 
 def _needed_bodies(tree: CorpusTree, held: Iterable[tuple[str, tuple[str, str, str]]],
-                   bodies: Mapping[str, Body]) -> dict[str, txn.BlobSource]:
-    """Blobs to stage: every held observation of a written record (``held``: lex id and
-    :func:`_held_observations`, in lex id order) must be given or stored."""
-    out: dict[str, txn.BlobSource] = {}
+                   bodies: Mapping[str, Body], out: MutableMapping[str, txn.BlobSource]
+                   ) -> MutableMapping[str, txn.BlobSource]:
+    """Blobs to stage, added to ``out`` (empty; the apply's spilled map): every held observation of a
+    written record (``held``: lex id and :func:`_held_observations`, in lex id order) must be given or
+    stored. The first observation of a body, in that order, names it."""
     for lex_id, (sha, language, file) in held:
         if sha in out or tree.evidence.has(sha):
             continue  # staged already, or stored (content-addressed; verify re-hashes the store)
@@ -771,3 +779,41 @@ def _source(body: Body, label: str) -> txn.BlobSource:
     # a staged body's path as the string it is (ingest's staged bodies): no :class:`pathlib.Path` per body
     # held until the commit (its parts, string and interned names: ≈ 0.4 KB a body, issue #13)
     return txn.BlobSource(path=body if isinstance(body, str) else Path(body), label=label)
+
+
+#: the apply's spill's page cache, KiB: its tables are read in key order and written a row at a time, so a
+#: small cache only costs reads of the temporary file from the OS's page cache (the import's is 2 MiB)
+APPLY_CACHE_KIB = 512
+
+
+@contextlib.contextmanager
+def _spill() -> Iterator[Spill]:
+    """The apply's private temporary SQLite database (:class:`corpus_tree.import_spill.Spill`: its file
+    unlinked as it is opened, so nothing of it outlives the apply or a killed process) for what it
+    keeps per written version and per new body until the commit (ADR 0112). A temporary directory
+    that fills up is the typed ``disk_full`` error."""
+    spill = Spill(APPLY_CACHE_KIB)
+    try:
+        yield spill
+    except sqlite3.Error as exc:
+        full = spill_full(exc, "the apply's temporary spill")
+        if full is None:
+            raise
+        raise full from exc
+    finally:
+        spill.close()
+
+
+def _dump_source(src: txn.BlobSource) -> bytes:
+    return marshal.dumps((src.data, None if src.path is None else os.fspath(src.path), src.label))
+
+
+def _load_source(data: bytes) -> txn.BlobSource:
+    body, path, label = marshal.loads(data)
+    return txn.BlobSource(data=body, path=path, label=label)
+
+
+def _spilled_sources(spill: Spill) -> SpilledMap[txn.BlobSource]:
+    """sha256 → the source of a body to stage, one table of ``spill`` (its bytes, or its path as a string,
+    and its label), made again when the commit reads it, in sha256 order."""
+    return SpilledMap(spill, _dump_source, _load_source)

@@ -69,6 +69,7 @@ import dataclasses
 import datetime as _dt
 import email.utils
 import os
+import re
 import tempfile
 import time
 import uuid
@@ -145,36 +146,69 @@ class _Fetched:
 class _StagedBodies(Mapping[str, str]):
     """The bodies a run has staged: sha256 → the staged file's path (what the writer reads).
 
-    A staged body's path is the staging directory joined with its sha256, so only the sha256s are
-    held, not a path string per body (≈ 0.2 KB each for the whole run, issue #13); and no
-    :class:`pathlib.Path` is made of it (pathlib interns each part: the interpreter's table of
-    interned strings would grow by a sha256 per body)."""
+    A staged body's path is the staging directory joined with its sha256, and the staging directory
+    (the run's own) is the set of the staged sha256s: a sha256 is staged if its file is there. So
+    nothing is held per body for the run — neither a path string (≈ 0.2 KB each) nor, since ADR 0112,
+    its sha256 (≈ 0.15 KB each with its entry, issue #13); and no :class:`pathlib.Path` is made of it
+    (pathlib interns each part: the interpreter's table of interned strings would grow by a sha256 per
+    body). Only the count is kept. Iterated in sha256 order."""
 
-    __slots__ = ("_dir", "_shas")
+    __slots__ = ("_count", "_dir")
 
     def __init__(self, staging: Path) -> None:
         self._dir = str(staging)
-        self._shas: dict[str, None] = {}  # in staging order
+        self._count = 0
 
     def put(self, sha256: str, body: bytes) -> None:
-        """Stage ``body`` under its ``sha256`` (an OS error, e.g. a full disk, propagates)."""
-        with open(os.path.join(self._dir, sha256), "wb") as f:
-            f.write(body)
-        self._shas[sha256] = None
+        """Stage ``body`` under its ``sha256`` (an OS error, e.g. a full disk, propagates, and a file
+        it left half written is removed: it is not listed)."""
+        if not _is_sha256(sha256):
+            raise ValueError(f"not a sha256: {sha256!r}")
+        path = os.path.join(self._dir, sha256)
+        known = os.path.exists(path)
+        try:
+            with open(path, "wb") as f:
+                f.write(body)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+            if known:
+                self._count -= 1
+            raise
+        self._count += 0 if known else 1
+
+    def _path(self, sha256: object) -> str | None:
+        if not isinstance(sha256, str) or not _is_sha256(sha256):
+            return None
+        path = os.path.join(self._dir, sha256)
+        return path if os.path.isfile(path) else None
 
     def __getitem__(self, sha256: str) -> str:
-        if sha256 not in self._shas:
+        path = self._path(sha256)
+        if path is None:
             raise KeyError(sha256)
-        return os.path.join(self._dir, sha256)
+        return path
 
     def __contains__(self, sha256: object) -> bool:
-        return sha256 in self._shas
+        return self._path(sha256) is not None
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._shas)
+        try:
+            names = [e.name for e in os.scandir(self._dir) if _is_sha256(e.name) and e.is_file()]
+        except FileNotFoundError:
+            names = []
+        return iter(sorted(names))
 
     def __len__(self) -> int:
-        return len(self._shas)
+        return self._count
+
+
+_SHA256 = re.compile("[0-9a-f]{64}")
+
+
+def _is_sha256(name: str) -> bool:
+    """Whether ``name`` is 64 lower-case hex digits (a staged body's name)."""
+    return _SHA256.fullmatch(name) is not None
 
 
 @dataclass(frozen=True)

@@ -248,3 +248,72 @@ def test_the_journal_is_streamed_with_the_bytes_of_one_dumps(tree: CorpusTree, m
     real(tree.root / "j.json", tree.root / "j.tmp", value, False)
     assert (tree.root / "j.json").read_bytes() == json.dumps(value, indent=1, sort_keys=True).encode("utf-8")
     assert not (tree.root / "j.tmp").exists()
+
+
+def test_the_written_versions_held_bodies_and_the_blobs_to_stage_are_on_disk_until_the_commit(
+        tree: CorpusTree, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the apply keeps per written version (the ``(sha256, language, file)`` of its held bodies, its
+    staged file's name) and per new body (its source: path and label) is in the apply's spill, not in memory, when the commit starts:
+    no :class:`txn.BlobSource` alive, and neither table a ``dict`` (ADR 0112). The commit takes the
+    blobs in sha256 order, each with the label of its first observation in lex id order."""
+    import gc
+    import sys
+
+    bodies: dict[str, str] = {}
+    versions: list[VersionInput] = []
+    for i in range(MANY):
+        en, fr = f"<p>Article {i}</p>".encode(), f"<p>Article {i} (fr)</p>".encode()
+        for body in (en, fr):
+            path = tmp_path / _sha(body)
+            path.write_bytes(body)
+            bodies[_sha(body)] = str(path)
+        pvid = f"http://publications.europa.eu/resource/celex/02016R0679-20{10 + i}0101"
+        versions.append(_version(pvid, dt.date(2010 + i, 1, 1), expressions=(_expr("en", en), _expr("fr", fr))))
+    seen: dict[str, Any] = {}
+    real_commit = txn_module.Stage.commit
+    real_stage_blob = txn_module._stage_blob
+
+    def commit_spy(self: txn_module.Stage, **kw: Any) -> txn_module.CommitReport:
+        gc.collect()
+        seen["sources_alive"] = sum(isinstance(o, txn_module.BlobSource) for o in gc.get_objects())
+        frame = sys._getframe(1)
+        while frame.f_code.co_name != "apply_enumeration":
+            frame = frame.f_back  # type: ignore[assignment]
+        seen["held"], seen["blobs"], seen["files"] = type(frame.f_locals["held"]), type(self.blobs), type(self.files)
+        return real_commit(self, **kw)
+
+    def stage_blob_spy(evidence: Any, sha: str, src: txn_module.BlobSource, *args: Any) -> tuple[bool, int]:
+        seen.setdefault("staged", []).append((sha, src.path, src.label))
+        return real_stage_blob(evidence, sha, src, *args)
+
+    monkeypatch.setattr(txn_module.Stage, "commit", commit_spy)
+    monkeypatch.setattr(txn_module, "_stage_blob", stage_blob_spy)
+    report = apply_enumeration(tree, _enum(_original(), *versions), bodies, T1, durable=False)
+    assert report.records_written == MANY and report.bodies_added == 2 * MANY
+    assert seen["sources_alive"] == 0  # 2 × MANY while the apply held them in a dict
+    assert seen["held"] is not dict and seen["blobs"] is not dict and seen["files"] is not dict
+    assert [sha for sha, _, _ in seen["staged"]] == sorted(bodies)
+    assert all(path == bodies[sha] and label.startswith("eu-eurlex:32016r0679:") and label.endswith(".html")
+               for sha, path, label in seen["staged"])
+    assert verify_tree(tree.root).ok
+
+
+def test_an_apply_spill_out_of_room_is_disk_full_and_leaves_the_tree_as_it_was(
+        tree: CorpusTree, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The apply's spill capped at a few pages raises SQLite's ``SQLITE_FULL`` (what a full temporary
+    directory raises): the apply names it ``disk_full`` and the tree is byte-identical (ADR 0112)."""
+    from corpus_tree.import_spill import Spill
+
+    before = snapshot(tree.root)
+    real_init = Spill.__init__
+
+    def capped(self: Spill, cache_kib: int) -> None:
+        real_init(self, cache_kib)
+        assert self.db.execute("PRAGMA cache_size").fetchone() == (-cache_kib,)
+        self.db.execute("PRAGMA max_page_count = 3")
+
+    monkeypatch.setattr(Spill, "__init__", capped)
+    with pytest.raises(CorpusError) as err:
+        apply_enumeration(tree, _many(60), BODIES, T1, durable=False)
+    assert err.value.code == "disk_full" and "the apply's temporary spill" in str(err.value)
+    assert snapshot(tree.root) == before
