@@ -36,16 +36,28 @@ from legal.errors import CorpusError
 from .conftest import SMALL_EU, SMALL_LU, copy_source, snapshot
 
 
-def _alive(kind: type) -> int:
+def _alive(kind: type, before: frozenset[int] = frozenset()) -> int:
+    """The objects of `kind` alive now that were not alive in `before` (ids): what earlier tests of the
+    same process still hold (a session fixture's summaries) is not this import's."""
     gc.collect()
-    return sum(1 for o in gc.get_objects() if type(o) is kind)
+    return sum(1 for o in gc.get_objects() if type(o) is kind and id(o) not in before)
 
 
-def _work_paths_alive() -> int:
-    """The paths alive that name a source work directory or its versions directory."""
+def _is_work_path(o: object) -> bool:
+    return isinstance(o, Path) and (o.parent.name == "works" or o.name == "versions")
+
+
+def _work_paths_alive(before: frozenset[int] = frozenset()) -> int:
+    """The paths alive, and not in `before`, that name a source work directory or its versions directory."""
     gc.collect()
-    return sum(1 for o in gc.get_objects()
-               if isinstance(o, Path) and (o.parent.name == "works" or o.name == "versions"))
+    return sum(1 for o in gc.get_objects() if _is_work_path(o) and id(o) not in before)
+
+
+def _alive_now() -> list[object]:
+    """The objects the counts above look for, alive now (held by the caller, so no id is reused)."""
+    gc.collect()
+    kinds = (VersionSummary, WorkRecord, txn.BlobSource)
+    return [o for o in gc.get_objects() if type(o) in kinds or _is_work_path(o)]
 
 
 def test_nothing_per_work_version_or_body_is_held_in_memory_at_the_commit(
@@ -57,9 +69,12 @@ def test_nothing_per_work_version_or_body_is_held_in_memory_at_the_commit(
     work until the commit before ADR 0106)."""
     seen: list[tuple[int, int, int, int]] = []
     real = txn.Stage.commit
+    held_before = _alive_now()
+    before = frozenset(map(id, held_before))
 
     def spy(self: txn.Stage, **kw: Any) -> txn.CommitReport:
-        seen.append((_alive(VersionSummary), _alive(WorkRecord), _alive(txn.BlobSource), _work_paths_alive()))
+        seen.append((_alive(VersionSummary, before), _alive(WorkRecord, before), _alive(txn.BlobSource, before),
+                     _work_paths_alive(before)))
         return real(self, **kw)
 
     monkeypatch.setattr(txn.Stage, "commit", spy)
