@@ -35,6 +35,11 @@ def test_the_en37b_band_of_title_and_heading_words_reach_the_english_lexicon() -
     # left out: a sense the band's acts do not give ("domestic" is « national » in EU law; "trial" an « essai »)
     assert "domestique" not in (english.lookup("domestic", "en") or ())
     assert english.lookup("trial", "en") is None or "proces" not in english.lookup("trial", "en")
+    # withdrawn after scoring, each because a readable case fell with it ("journalists" let a negative
+    # question gain a hit; "treasury" is « Trésor » there, not « trésorerie »)
+    assert english.lookup("journalists", "en") is None
+    assert english.lookup("treasury", "en") == ("tresor",)
+    assert english.lookup("technician", "en") is None or "technicien" not in english.lookup("technician", "en")
 
 
 def _selector() -> Any:
