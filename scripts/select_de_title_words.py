@@ -26,6 +26,10 @@ what ``--headings`` does for Legilux's (publisher ``eu-eurlex-headings``).
 The thirty-seventh session's English band (en37): ``--language en --eu-top 0 --lu-from 900 --lu-top 1500
 --headings 800`` (the Legilux title words ranked 900 to 1500 and the heading words among the 800 most frequent,
 each unreached by an English entry), chosen and committed before any entry was written.
+``--headings-from N`` (en37b) starts the Legilux heading ranks at N (default 0). English on EUR-Lex needs no
+band: every EUR-Lex work with text has English text but 35 French-only corrigenda, which the title counts leave
+out. The next English band (en37b): ``--language en --eu-top 0 --lu-from 1500 --lu-top 2100 --headings-from 800
+--headings 1400``, chosen and committed before any entry was written.
 No question or judgment file is read.
 """
 
@@ -132,6 +136,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lu-top", type=int)
     parser.add_argument("--headings", type=int, default=0,
                         help="also the unreached words among the N most frequent Legilux heading words")
+    parser.add_argument("--headings-from", type=int, default=0,
+                        help="start the Legilux heading ranks at N (with --headings N2: ranks N to N2)")
     parser.add_argument("--eu-headings", type=int, default=0,
                         help="also the unreached words among the N most frequent EUR-Lex heading words")
     args = parser.parse_args(argv)
@@ -142,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     lists = [("eu-eurlex", "eu-eurlex", _eu_titles, slice(args.eu_from, eu_top)),
              ("lu-legilux", "lu-legilux", _lu_titles, slice(lu_from, lu_top))]
     if args.headings:
-        lists.append(("lu-legilux-headings", "lu-legilux", _lu_headings, slice(0, args.headings)))
+        lists.append(("lu-legilux-headings", "lu-legilux", _lu_headings, slice(args.headings_from, args.headings)))
     if args.eu_headings:
         lists.append(("eu-eurlex-headings", "eu-eurlex", _lu_headings, slice(0, args.eu_headings)))
     for label, publisher, texts, ranked in lists:
