@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "anchor_churn.py"
+from tests.scripts_loader import load_script
+
 EXCERPTS = Path(__file__).resolve().parent / "excerpts"
 
 # Wording of 31977L0388 (EUR-Lex, en): Articles 31 and 32 of the 1977-05-17 page (en.html) as derived, and
@@ -33,12 +32,7 @@ ART_22A_2004 = ("When a taxable person stores invoices which he issues or receiv
 
 
 def _churn() -> Any:
-    spec = importlib.util.spec_from_file_location("anchor_churn", SCRIPT)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses resolve their module by name
-    spec.loader.exec_module(module)
-    return module
+    return load_script("anchor_churn")
 
 
 def _row(version: str, profile: str, anchor: str, text: str, wording: str | None = None,

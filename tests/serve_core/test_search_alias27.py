@@ -8,7 +8,6 @@ the check script runs on the real fixture build."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sqlite3
 from collections.abc import Iterator
@@ -18,9 +17,9 @@ from types import ModuleType
 import pytest
 
 from derive.index.aliases import LEXICON_PATH, alias_names, reviewed
+from tests.scripts_loader import load_script
 
 EU = "eu-eurlex"
-ROOT = Path(__file__).resolve().parents[2]
 # The administrative-cooperation series (Commission, DG TAXUD): Directive 2011/16/EU and, by number, the
 # directives amending it. An amending directive known by its own number names itself.
 DAC = {1: "32011l0016", 2: "32014l0107", 3: "32015l2376", 4: "32016l0881", 5: "32016l2258", 6: "32018l0822",
@@ -28,11 +27,7 @@ DAC = {1: "32011l0016", 2: "32014l0107", 3: "32015l2376", 4: "32016l0881", 5: "3
 
 
 def _check_aliases() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("check_aliases", ROOT / "scripts" / "check_aliases.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("check_aliases")
 
 
 def _works_named(alias: str) -> set[str]:

@@ -4,19 +4,16 @@ acts' "Member State" — on the real fixture corpus."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
 from typing import Any
 
 from derive.index import relax
 from serve.core import LegalCore
+from tests.scripts_loader import load_script
 
-ROOT = Path(__file__).resolve().parents[2]
-_SPEC = importlib.util.spec_from_file_location("mine_eurovoc_acronyms", ROOT / "scripts" / "mine_eurovoc_acronyms.py")
-assert _SPEC is not None and _SPEC.loader is not None
-miner = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(miner)
+
+def _miner() -> Any:
+    return load_script("mine_eurovoc_acronyms")
 
 
 def _section(answer: dict[str, Any], publisher: str) -> dict[str, Any]:
@@ -28,21 +25,21 @@ def test_an_abbreviation_is_paired_with_the_long_form_whose_initials_it_is() -> 
               ("c2", "fr"): {"PME", "petites et moyennes entreprises", "PMI"},
               ("c3", "en"): {"EEA", "European Economic Area"}, ("c4", "en"): {"EEA", "European Environment Agency"},
               ("c5", "en"): {"CAP", "price cap"}}
-    assert miner.pairs_of(labels) == [("en", "VAT", "value added tax", "c1"),
-                                      ("fr", "PME", "petites et moyennes entreprises", "c2")]
+    assert _miner().pairs_of(labels) == [("en", "VAT", "value added tax", "c1"),
+                                         ("fr", "PME", "petites et moyennes entreprises", "c2")]
 
 
 def test_an_abbreviation_the_texts_also_write_in_lower_case_is_left_out() -> None:
     pairs = [("fr", "BIS", "Banque des règlements internationaux", "c"), ("en", "VAT", "value added tax", "d")]
     counts = {("fr", "BIS"): [40, 900, "w"], ("fr", "banque des reglements internationaux"): [5, 0, "w"],
               ("en", "VAT"): [800, 805, "w"], ("en", "value added tax"): [300, 0, "w"]}
-    mined = miner.entries(pairs, counts, set())
+    mined = _miner().entries(pairs, counts, set())
     assert [(e["word"], e["terms"]) for e in mined] == [("value added tax", ["VAT"])]
 
 
 def test_the_mined_entries_are_in_the_synonym_file() -> None:
     entries = json.loads(relax.SYNONYMS_PATH.read_text(encoding="utf-8"))["entries"]
-    mined = {(e["word"], e["terms"][0]) for e in entries if str(e["source"]).startswith(miner.SOURCE)}
+    mined = {(e["word"], e["terms"][0]) for e in entries if str(e["source"]).startswith(_miner().SOURCE)}
     assert {("value added tax", "VAT"), ("European Banking Authority", "EBA"),
             ("taxe sur la valeur ajoutée", "TVA"), ("petites et moyennes entreprises", "PME")} <= mined
     assert not any(t == "EEA" for _, t in mined)  # two concepts' abbreviation

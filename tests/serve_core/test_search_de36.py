@@ -12,9 +12,6 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,9 +21,9 @@ from derive.index.query import parse_query
 from serve.core import LegalCore
 from serve.core.searchplan import cited_article
 from tests.index.pipeline import FixtureBuild
+from tests.scripts_loader import load_script
 
 EU, LU = "eu-eurlex", "lu-legilux"
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def _sections(core: LegalCore, query: str) -> dict[str, dict[str, Any]]:
@@ -102,12 +99,7 @@ def test_a_plain_word_german_question_on_a_heading_word_is_translated(fixture_in
 
 
 def _selector() -> Any:
-    spec = importlib.util.spec_from_file_location("select_de_title_words", ROOT / "scripts" / "select_de_title_words.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("select_de_title_words", module)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("select_de_title_words")
 
 
 def test_the_selection_script_counts_heading_words_by_work(fixture_indexes: FixtureBuild) -> None:

@@ -12,17 +12,14 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from typing import Any
 
 from derive.index import xlang
 from serve.core import LegalCore
 from tests.index.pipeline import FixtureBuild
+from tests.scripts_loader import load_script
 
 EU, LU = "eu-eurlex", "lu-legilux"
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_a_german_trade_noun_in_ist_is_spelt_as_the_french_word_in_iste() -> None:
@@ -66,12 +63,7 @@ def test_the_next_band_of_title_words_reach_the_german_lexicon() -> None:
 
 
 def _selector() -> Any:
-    spec = importlib.util.spec_from_file_location("select_de_title_words", ROOT / "scripts" / "select_de_title_words.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("select_de_title_words", module)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("select_de_title_words")
 
 
 def test_the_selection_script_starts_the_eur_lex_ranks_where_asked(fixture_indexes: FixtureBuild,

@@ -11,15 +11,12 @@ index is.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from typing import Any
 
 from derive.index import xlang
 from tests.index.pipeline import FixtureBuild
+from tests.scripts_loader import load_script
 
-ROOT = Path(__file__).resolve().parents[2]
 LU = "lu-legilux"
 
 
@@ -43,12 +40,7 @@ def test_the_en37b_band_of_title_and_heading_words_reach_the_english_lexicon() -
 
 
 def _selector() -> Any:
-    spec = importlib.util.spec_from_file_location("select_de_title_words", ROOT / "scripts" / "select_de_title_words.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("select_de_title_words", module)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("select_de_title_words")
 
 
 def test_the_selection_script_starts_the_legilux_heading_ranks_where_asked(fixture_indexes: FixtureBuild,
