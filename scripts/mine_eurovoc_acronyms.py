@@ -24,8 +24,8 @@ source: the concept and the counts. The other way (the abbreviation a question s
 long form) was measured and dropped (docs/retrieval-benchmark.md §8.74): the long form is the title
 of the principal act ("… on the common system of value added tax", "International Civil Aviation
 Organisation"), so the title factors lifted the principal act over the subordinate act a question
-naming "VAT" or "ICAO" asks for. An abbreviation or long
-form that already has an entry is left as it is. Without ``--write`` the entries are printed.
+naming "VAT" or "ICAO" asks for. A long form that already has an entry is left as it is. Without
+``--write`` the entries are printed.
 """
 
 from __future__ import annotations
@@ -89,7 +89,12 @@ def eurovoc_labels(conn: sqlite3.Connection) -> dict[tuple[str, str], set[str]]:
     return labels
 
 
-def text_counts(path: Path, pairs: list[tuple[str, str, str, str]]) -> dict[tuple[str, str], list[int]]:
+#: Per (language, abbreviation or normalised long form): provisions holding it in capitals (for a long
+#: form: as a phrase), provisions holding it in any case, and one work holding it.
+Counts = dict[tuple[str, str], tuple[int, int, str]]
+
+
+def text_counts(path: Path, pairs: list[tuple[str, str, str, str]]) -> Counts:
     """Per (language, abbreviation or long form): provisions holding it [in capitals, in any case] and
     one work holding it, read from the dataset's provisions (``language``, ``text_md``, ``work_id``)."""
     shorts: dict[str, set[str]] = defaultdict(set)
@@ -120,23 +125,21 @@ def text_counts(path: Path, pairs: list[tuple[str, str, str, str]]) -> dict[tupl
                 if f" {long} " in flat:
                     counts[(language, long)][0] += 1
                     example.setdefault((language, long), str(row.get("work_id")))
-    return {k: [v[0], v[1], example.get(k, "")] for k, v in counts.items()}  # type: ignore[misc]
+    return {k: (v[0], v[1], example.get(k, "")) for k, v in counts.items()}
 
 
-def entries(pairs: list[tuple[str, str, str, str]], counts: dict[tuple[str, str], list[int]],
-            known: set[str]) -> list[dict[str, object]]:
-    """The synonym entries of the kept pairs (two per pair), none for a word ``known`` already."""
+def entries(pairs: list[tuple[str, str, str, str]], counts: Counts, known: set[str]) -> list[dict[str, object]]:
+    """The synonym entries of the kept pairs (one per pair, long form → abbreviation), none for a long
+    form ``known`` already (``known`` gains the ones written)."""
     out: list[dict[str, object]] = []
     for language, short, long, concept in pairs:
-        upper, anycase, short_work = counts.get((language, short), [0, 0, ""])
-        held, _, long_work = counts.get((language, normalize(long)), [0, 0, ""])
-        if upper < MIN_HELD or upper < MIN_UPPER_SHARE * anycase or held < MIN_HELD:
+        upper, anycase, short_work = counts.get((language, short), (0, 0, ""))
+        held, _, long_work = counts.get((language, normalize(long)), (0, 0, ""))
+        if upper < MIN_HELD or upper < MIN_UPPER_SHARE * anycase or held < MIN_HELD or normalize(long) in known:
             continue
         source = (f"{SOURCE}: EuroVoc concept {concept} labels '{short}' and '{long}' ({language}); the "
                   f"{language} provisions hold '{short}' in capitals in {upper} (of {anycase} in any case) "
                   f"[{short_work}] and '{long}' in {held} [{long_work}] (scripts/mine_eurovoc_acronyms.py)")
-        if normalize(long) in known:
-            continue
         known.add(normalize(long))
         out.append({"word": long, "terms": [short], "language": language, "source": source})
     return out

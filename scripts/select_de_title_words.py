@@ -82,9 +82,9 @@ def _lu_titles(conn) -> list[str]:
     return [_PREFIX.sub("", t) for (t,) in conn.execute("SELECT title FROM works WHERE title IS NOT NULL")]
 
 
-def _lu_headings(conn) -> list[str]:
-    """Per work (Legilux's, or EUR-Lex's for ``--eu-headings``), the text of its French article headings and
-    of its chapter and section titles."""
+def _headings(conn) -> list[str]:
+    """Per work of the index (Legilux's for ``--headings``, EUR-Lex's for ``--eu-headings``), the text of
+    its French article headings and of its chapter and section titles."""
     per_work: dict[int, set[str]] = {}
     for work, heading in conn.execute(
             "SELECT work_rowid, heading FROM lexical_states WHERE language = 'fr' AND coalesce(heading, '') != ''"):
@@ -148,9 +148,9 @@ def main(argv: list[str] | None = None) -> int:
     lists = [("eu-eurlex", "eu-eurlex", _eu_titles, slice(args.eu_from, eu_top)),
              ("lu-legilux", "lu-legilux", _lu_titles, slice(lu_from, lu_top))]
     if args.headings:
-        lists.append(("lu-legilux-headings", "lu-legilux", _lu_headings, slice(args.headings_from, args.headings)))
+        lists.append(("lu-legilux-headings", "lu-legilux", _headings, slice(args.headings_from, args.headings)))
     if args.eu_headings:
-        lists.append(("eu-eurlex-headings", "eu-eurlex", _lu_headings, slice(0, args.eu_headings)))
+        lists.append(("eu-eurlex-headings", "eu-eurlex", _headings, slice(0, args.eu_headings)))
     for label, publisher, texts, ranked in lists:
         if ranked.stop == 0:
             continue

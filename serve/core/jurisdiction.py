@@ -76,13 +76,12 @@ ACT_WORDS = frozenset({"loi", "lois", "code", "codes", "droit", "decret", "ordon
 ACT_SUFFIXES_DE = ("gesetz", "gesetzes", "gesetzbuch", "ordnung", "recht", "rechts")
 #: Words for a state's own lawmaking or governing body, read as act words (neg37): a state's word
 #: qualifying one (« Sénat belge », « Assemblée nationale française », « Bundesrat allemand », "the
-#: Spanish parliament") asks how that state
-#: is organised — its constitution or statutes, which neither publisher holds — not the acts whose
-#: texts hold « élection », « membres » or « indemnité ». Its legislative chambers, its head of state,
-#: a town's mayor (FR/EN/DE). Not its courts (« jugement d'un tribunal allemand » asks the EU's and
-#: Luxembourg's rules on recognising it) nor its government or ministers (the EU's state-aid and
-#: exposure rules name "the French government" as a party), and never a question naming Luxembourg,
-#: the EU or a treaty (:func:`foreign_law`'s exceptions hold for these words too).
+#: Spanish parliament") asks how that state is organised — its constitution or statutes, which neither
+#: publisher holds — not the acts whose texts hold « élection », « membres » or « indemnité ». Its
+#: legislative chambers, its head of state, a town's mayor (FR/EN/DE). Not its courts (« jugement d'un
+#: tribunal allemand » asks the EU's and Luxembourg's rules on recognising it) nor its government or
+#: ministers (the EU's state-aid and exposure rules name "the French government" as a party), and never
+#: a question naming Luxembourg, the EU or a treaty (:func:`foreign_law`'s exceptions hold for these words too).
 INSTITUTION_WORDS = frozenset({"parlement", "parlements", "senat", "assemblee", "maire", "roi",
                                "parliament", "senate", "congress", "legislature", "mayor", "king",
                                "parlament", "bundestag", "bundesrat", "nationalrat", "burgermeister", "konig"})

@@ -106,7 +106,7 @@ def test_the_selection_script_counts_heading_words_by_work(fixture_indexes: Fixt
     from derive.index.read import open_readonly
 
     selector = _selector()
-    texts = selector._lu_headings(open_readonly(fixture_indexes.index_dir / f"{LU}.sqlite"))
+    texts = selector._headings(open_readonly(fixture_indexes.index_dir / f"{LU}.sqlite"))
     counts, _ = selector._counts(texts)
     assert texts and counts
     # a word once per work: no count exceeds the works holding headings
