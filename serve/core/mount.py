@@ -378,10 +378,12 @@ class MountedIndex:
         """A pooled connection until the block ends; statements stop at the deadline.
 
         The deadline is ``seconds`` from now or the enclosing call's (:func:`call_deadline`),
-        whichever comes first. A statement past it raises :class:`DeadlineExceeded` and the
+        whichever comes first. A statement past it raises :class:`DeadlineExceeded`, naming the
+        deadline that applied (the enclosing call's when it came first), and the
         connection goes back to the pool, free for the next caller.
         """
-        deadline = min(time.monotonic() + seconds, _CALL_DEADLINE.get())
+        started = time.monotonic()
+        deadline = min(started + seconds, _CALL_DEADLINE.get())
         reader = self._borrow(deadline)
         reader.deadline = deadline
         token = _CALL_DEADLINE.set(deadline)
@@ -389,7 +391,7 @@ class MountedIndex:
             yield reader.conn
         except sqlite3.OperationalError as exc:
             if "interrupt" in str(exc):
-                raise DeadlineExceeded(f"query exceeded its {seconds:.3f} s deadline",
+                raise DeadlineExceeded(f"query exceeded its {deadline - started:.3f} s deadline",
                                        subject=self.publisher.value) from None
             raise
         finally:
