@@ -29,7 +29,8 @@ each unreached by an English entry), chosen and committed before any entry was w
 ``--headings-from N`` (en37b) starts the Legilux heading ranks at N (default 0). English on EUR-Lex needs no
 band: every EUR-Lex work with text has English text but 35 French-only corrigenda, which the title counts leave
 out. The next English band (en37b): ``--language en --eu-top 0 --lu-from 1500 --lu-top 2100 --headings-from 800
---headings 1400``, chosen and committed before any entry was written.
+--headings 1400``, chosen and committed before any entry was written. The band after it (en38): ``--language en
+--eu-top 0 --lu-from 2100 --lu-top 2700 --headings-from 1400 --headings 2000``, chosen and committed the same way.
 No question or judgment file is read.
 """
 
