@@ -46,3 +46,19 @@ def test_the_selection_script_lists_the_legilux_provision_text_words(fixture_ind
                                                                         "lu-legilux.sqlite")))[0]
     assert not set(skipping) & {word for word, _ in titles.most_common(2700)}
     assert set(whole) & {word for word, _ in titles.most_common(2700)}
+
+
+def test_the_lutext38_band_reaches_the_english_and_german_lexicons() -> None:
+    from derive.index import xlang
+
+    english, german = xlang.lexicon("en"), xlang.lexicon("de")
+    assert english.phrases[("formal", "notice")] == ("mise en demeure",)
+    assert english.phrases[("res", "judicata")] == ("chose jugee",)
+    assert english.phrases[("casting", "vote")] == ("voix preponderante",)
+    assert english.lookup("alternate", "en") == ("suppleant", "suppleants")
+    # a word with an entry keeps its terms and gains the band's ("granted" was « accordé » only)
+    assert english.lookup("granted", "en") == ("accorde", "accordee", "accordees")
+    assert german.lookup("halfte", "de") == ("moitie",)
+    assert german.lookup("mehrheit", "de") == ("majorite",)
+    assert german.lookup("mahnung", "de") == ("mise en demeure",)
+    assert german.phrases[("letzter", "instanz")] == ("dernier ressort",)
