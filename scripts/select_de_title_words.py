@@ -31,6 +31,15 @@ band: every EUR-Lex work with text has English text but 35 French-only corrigend
 out. The next English band (en37b): ``--language en --eu-top 0 --lu-from 1500 --lu-top 2100 --headings-from 800
 --headings 1400``, chosen and committed before any entry was written. The band after it (en38): ``--language en
 --eu-top 0 --lu-from 2100 --lu-top 2700 --headings-from 1400 --headings 2000``, chosen and committed the same way.
+``--lu-text N`` (lutext38) counts the words of the Legilux works' French provisions (every French provision
+state of a work, a word once per work) and prints each unreached content word among the text words ranked
+``--lu-text-from`` to N (publisher ``lu-legilux-text``) that neither the lists above printed nor the
+title or heading bands other passes take: a word among the Legilux title words ranked below
+``--lu-text-skip-titles`` or the heading words ranked below ``--lu-text-skip-headings`` is skipped whatever the
+language (default 2,700 and 2,000: the bands of the thirty-eighth session's other passes). The words a question
+takes from an act's provisions, not its title or headings; Legilux is where English and German have no text of
+their own. The thirty-eighth session's runs: ``--language en --eu-top 0 --lu-top 0 --lu-text N`` and
+``--language de --eu-top 0 --lu-top 0 --lu-text N`` (N in docs/retrieval-benchmark.md §8.83).
 No question or judgment file is read.
 """
 
@@ -41,6 +50,7 @@ import json
 import re
 import sys
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -50,6 +60,7 @@ if str(ROOT) not in sys.path:
 from derive.index import analysis, xlang  # noqa: E402
 from derive.index.read import open_readonly  # noqa: E402
 from derive.index.text import normalize  # noqa: E402
+from derive.index.textstore import read_texts  # noqa: E402
 
 _PREFIX = re.compile(r"^Version [^:]*:\s*")
 #: Words of titles that say no subject: act forms, institutions' roles, dates, the title's frame verbs.
@@ -97,14 +108,37 @@ def _headings(conn) -> list[str]:
     return [" ".join(texts) for texts in per_work.values()]
 
 
-def _counts(titles: list[str]) -> tuple[Counter[str], dict[str, str]]:
+def _lu_provisions(conn) -> Iterator[str]:
+    """Per Legilux work, the text of its French provision states (``--lu-text``), a few hundred works at a time."""
+    shas: dict[int, set[str]] = {}
+    for work, sha in conn.execute("SELECT work_rowid, text_sha256 FROM lexical_states WHERE language = 'fr'"):
+        shas.setdefault(work, set()).add(sha)
+    works = sorted(shas)
+    for start in range(0, len(works), 200):
+        batch = works[start:start + 200]
+        texts = read_texts(conn, {sha for work in batch for sha in shas[work]})
+        for work in batch:
+            yield " ".join(texts.get(sha, "") for sha in sorted(shas[work]))
+
+
+def _counts(titles: Iterable[str]) -> tuple[Counter[str], dict[str, str]]:
     counts: Counter[str] = Counter()
     example: dict[str, str] = {}
     for title in titles:
-        for word in set(xlang.words_of(title, "fr")):
+        for word in sorted(set(xlang.words_of(title, "fr"))):  # sorted: ties keep one order from run to run
             counts[word] += 1
             example.setdefault(word, title)
     return counts, example
+
+
+def _top(counts: Counter[str], n: int) -> set[str]:
+    """The ``n`` most frequent words, with every word as frequent as the last of them (a tie at the edge
+    is taken whole, so the band skipped is the same whatever order the tie is in)."""
+    ranked = counts.most_common()
+    if n <= 0:
+        return set()
+    edge = ranked[min(n, len(ranked)) - 1][1]
+    return {word for word, count in ranked if count >= edge}
 
 
 #: Each language's default ranks: (EUR-Lex top, Legilux from, Legilux top).
@@ -141,26 +175,44 @@ def main(argv: list[str] | None = None) -> int:
                         help="start the Legilux heading ranks at N (with --headings N2: ranks N to N2)")
     parser.add_argument("--eu-headings", type=int, default=0,
                         help="also the unreached words among the N most frequent EUR-Lex heading words")
+    parser.add_argument("--lu-text", type=int, default=0,
+                        help="also the unreached words among the N most frequent words of Legilux provisions")
+    parser.add_argument("--lu-text-from", type=int, default=0,
+                        help="start the Legilux provision-text ranks at N (with --lu-text N2: ranks N to N2)")
+    parser.add_argument("--lu-text-skip-titles", type=int, default=2700,
+                        help="leave out of the text band the Legilux title words ranked below N (any language)")
+    parser.add_argument("--lu-text-skip-headings", type=int, default=2000,
+                        help="leave out of the text band the Legilux heading words ranked below N (any language)")
     args = parser.parse_args(argv)
     eu_top, lu_from, lu_top = (given if given is not None else default for given, default in
                                zip((args.eu_top, args.lu_from, args.lu_top), RANKS[args.language], strict=True))
     words, stems = reached_words(args.language)
     printed: set[str] = set()
+    skipped: set[str] = set()  # the other passes' title and heading bands, left out of the text band
     lists = [("eu-eurlex", "eu-eurlex", _eu_titles, slice(args.eu_from, eu_top)),
              ("lu-legilux", "lu-legilux", _lu_titles, slice(lu_from, lu_top))]
     if args.headings:
         lists.append(("lu-legilux-headings", "lu-legilux", _headings, slice(args.headings_from, args.headings)))
     if args.eu_headings:
         lists.append(("eu-eurlex-headings", "eu-eurlex", _headings, slice(0, args.eu_headings)))
+    if args.lu_text:
+        lu = open_readonly(args.index_dir / "lu-legilux.sqlite")
+        skipped.update(_top(_counts(_lu_titles(lu))[0], args.lu_text_skip_titles))
+        skipped.update(_top(_counts(_headings(lu))[0], args.lu_text_skip_headings))
+        lists.append(("lu-legilux-text", "lu-legilux", _lu_provisions, slice(args.lu_text_from, args.lu_text)))
     for label, publisher, texts, ranked in lists:
         if ranked.stop == 0:
             continue
         counts, example = _counts(texts(open_readonly(args.index_dir / f"{publisher}.sqlite")))
         for word, n in unreached(counts, ranked, words, stems):
-            if label.endswith("-headings") and word in printed:
+            if label.endswith(("-headings", "-text")) and (word in printed or (label.endswith("-text") and word in skipped)):
                 continue
             printed.add(word)
             title = " ".join(example[word].split())
+            if label.endswith("-text"):  # a provision text: the words about the word's first place in it
+                title = normalize(title)
+                at = max(0, f" {title} ".find(f" {word} ") - 50)
+                title = title[at:]
             print(f"{label}\t{word}\t{n}\t{title[:120]}")
     return 0
 
