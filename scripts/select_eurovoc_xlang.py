@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sqlite3
 import sys
 from collections import Counter, defaultdict
@@ -95,6 +96,8 @@ SECOND_SHARE = 0.25
 #: How an entry's source begins (and how ``--write`` tells that the file holds this script's entries).
 SOURCE = "EuroVoc concept"
 SCRIPT = "scripts/select_eurovoc_xlang.py"
+#: The « Version consolidée applicable au … : » prefix of a Legilux title, left out of a source.
+_PREFIX = re.compile(r"^Version [^:]*:\s*")
 
 
 @dataclass(frozen=True)
@@ -221,6 +224,8 @@ class Pair:
     held: Held
     act: str
     aligned: tuple[int, float]  # of the first term
+    #: the first term is the concept's French preferred label, paired without parallel evidence
+    preferred: bool = False
 
 
 def select(labels: dict[tuple[str, str], set[str]], lex: xlang.Lexicon, held: dict[str, Held],
@@ -262,6 +267,7 @@ def select(labels: dict[tuple[str, str], set[str]], lex: xlang.Lexicon, held: di
                 continue
             parallel = {f: t for f in french if xlang.words_of(f, "fr")
                         and (t := translates(english, f, aligned, best, min_aligned, min_dice))}
+            by_preference = None
             pref_fr = preferred.get((concept, "fr"))
             if preferred.get((concept, "en")) == english and pref_fr and pref_fr not in parallel \
                     and xlang.words_of(pref_fr, "fr"):
@@ -272,6 +278,7 @@ def select(labels: dict[tuple[str, str], set[str]], lex: xlang.Lexicon, held: di
                 fr_held = aligned.get(("fr", normalize(pref_fr)), frozenset())
                 if len(en_held) < min_aligned:
                     parallel[pref_fr] = (len(en_held & fr_held), dice_of(en_held, fr_held))
+                    by_preference = pref_fr
             if not parallel:
                 skipped.append((concept, english, "an alternative label no French label translates in EUR-Lex"))
                 continue
@@ -298,7 +305,7 @@ def select(labels: dict[tuple[str, str], set[str]], lex: xlang.Lexicon, held: di
                         and h.provisions >= SECOND_SHARE * first.provisions and act in h.by_work:
                     terms.append(other)
             kept.append(Pair(concept, english, preferred.get((concept, "en"), ""), tuple(terms), first, act,
-                             parallel[terms[0]]))
+                             parallel[terms[0]], terms[0] == by_preference))
     return kept, skipped
 
 
@@ -312,13 +319,16 @@ def source_of(pair: Pair, titles: dict[str, str]) -> str:
     """The source of a kept pair's entry: the concept and its labels, the act and its counts."""
     h = pair.held
     n, dice = pair.aligned
-    title = titles.get(pair.act, pair.act)
+    title = " ".join(_PREFIX.sub("", titles.get(pair.act, pair.act)).replace("\\n", " ").split())
     title = title if len(title) <= 120 else title[:118].rstrip() + " …"
     terms = " / ".join(f"'{t}'" for t in pair.terms)
     return (f"{SOURCE} {pair.concept} (English label '{pair.english}', French {terms}); {title} "
             f"[lu-legilux:{pair.act}]: '{pair.terms[0]}' in {h.example[pair.act]} "
             f"({h.by_work[pair.act]} provisions); Legilux: {h.provisions} provisions of {h.works} works; "
-            f"EUR-Lex: both labels in {n} aligned English/French provisions, Dice {dice:.2f} ({SCRIPT})")
+            + ("the concept's two preferred labels (the English one in too few aligned EUR-Lex provisions to "
+               "tell)" if pair.preferred else
+               f"EUR-Lex: both labels in {n} aligned English/French provisions, Dice {dice:.2f}")
+            + f" ({SCRIPT})")
 
 
 def entries_of(pairs: Iterable[Pair], titles: dict[str, str]) -> list[dict[str, object]]:
