@@ -280,7 +280,7 @@ def select(labels: dict[tuple[str, str], set[str]], lex: xlang.Lexicon, held: di
                     parallel[pref_fr] = (len(en_held & fr_held), dice_of(en_held, fr_held))
                     by_preference = pref_fr
             if not parallel:
-                skipped.append((concept, english, "an alternative label no French label translates in EUR-Lex"))
+                skipped.append((concept, english, "no French label proven by the EUR-Lex parallel text"))
                 continue
             parallel = {f: t for f, t in parallel.items() if not word_by_word(words, f, lex)}
             if not parallel:
