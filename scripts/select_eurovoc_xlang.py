@@ -226,6 +226,8 @@ class Pair:
     aligned: tuple[int, float]  # of the first term
     #: the first term is the concept's French preferred label, paired without parallel evidence
     preferred: bool = False
+    #: where Legilux holds the other terms
+    others: tuple[Held, ...] = ()
 
 
 def select(labels: dict[tuple[str, str], set[str]], lex: xlang.Lexicon, held: dict[str, Held],
@@ -305,7 +307,8 @@ def select(labels: dict[tuple[str, str], set[str]], lex: xlang.Lexicon, held: di
                         and h.provisions >= SECOND_SHARE * first.provisions and act in h.by_work:
                     terms.append(other)
             kept.append(Pair(concept, english, preferred.get((concept, "en"), ""), tuple(terms), first, act,
-                             parallel[terms[0]], terms[0] == by_preference))
+                             parallel[terms[0]], terms[0] == by_preference,
+                             tuple(held[normalize(t)] for t in terms[1:])))
     return kept, skipped
 
 
@@ -316,15 +319,17 @@ def preferred_labels(conn: sqlite3.Connection) -> dict[tuple[str, str], str]:
 
 
 def source_of(pair: Pair, titles: dict[str, str]) -> str:
-    """The source of a kept pair's entry: the concept and its labels, the act and its counts."""
+    """The source of a kept pair's entry: the concept and its labels, the act and where it holds each term
+    (the first provision and how many), the counts."""
     h = pair.held
     n, dice = pair.aligned
     title = " ".join(_PREFIX.sub("", titles.get(pair.act, pair.act)).replace("\\n", " ").split())
     title = title if len(title) <= 120 else title[:118].rstrip() + " …"
     terms = " / ".join(f"'{t}'" for t in pair.terms)
+    where = ", ".join(f"'{t}' in {th.example[pair.act]} ({th.by_work[pair.act]} provisions)"
+                      for t, th in zip(pair.terms, (h, *pair.others), strict=True))
     return (f"{SOURCE} {pair.concept} (English label '{pair.english}', French {terms}); {title} "
-            f"[lu-legilux:{pair.act}]: '{pair.terms[0]}' in {h.example[pair.act]} "
-            f"({h.by_work[pair.act]} provisions); Legilux: {h.provisions} provisions of {h.works} works; "
+            f"[lu-legilux:{pair.act}]: {where}; Legilux: {h.provisions} provisions of {h.works} works; "
             + ("the concept's two preferred labels (the English one in too few aligned EUR-Lex provisions to "
                "tell)" if pair.preferred else
                f"EUR-Lex: both labels in {n} aligned English/French provisions, Dice {dice:.2f}")
