@@ -1,7 +1,7 @@
 """List the French title words of the acts that no entry of the cross-language lexicon reaches in a language.
 
     python scripts/select_de_title_words.py --index-dir DIR [--language de|en] [--eu-from N] [--eu-top N]
-        [--lu-from N --lu-top N] [--headings N]
+        [--lu-from N --lu-top N] [--headings-from N] [--headings N] [--eu-headings-from N] [--eu-headings N]
 
 The words are counted by works (a word once per work): the French official titles of the EUR-Lex works
 (the longest French title of each work; corrigenda and treaties left out), and the Legilux works' titles
@@ -30,6 +30,10 @@ each unreached by an English entry), chosen and committed before any entry was w
 band: every EUR-Lex work with text has English text but 35 French-only corrigenda, which the title counts leave
 out. The next English band (en37b): ``--language en --eu-top 0 --lu-from 1500 --lu-top 2100 --headings-from 800
 --headings 1400``, chosen and committed before any entry was written.
+``--eu-headings-from N`` (de38) starts the EUR-Lex heading ranks at N (default 0), as ``--headings-from`` does
+for Legilux's. The thirty-eighth session's German band (de38): ``--eu-from 1000 --eu-top 1500 --lu-from 1800
+--lu-top 2400 --headings-from 600 --headings 1200 --eu-headings-from 600 --eu-headings 1200`` (the next band of
+each list past the ones de35, de36 and de37 took), chosen and committed before any entry was written.
 No question or judgment file is read.
 """
 
@@ -140,6 +144,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="start the Legilux heading ranks at N (with --headings N2: ranks N to N2)")
     parser.add_argument("--eu-headings", type=int, default=0,
                         help="also the unreached words among the N most frequent EUR-Lex heading words")
+    parser.add_argument("--eu-headings-from", type=int, default=0,
+                        help="start the EUR-Lex heading ranks at N (with --eu-headings N2: ranks N to N2)")
     args = parser.parse_args(argv)
     eu_top, lu_from, lu_top = (given if given is not None else default for given, default in
                                zip((args.eu_top, args.lu_from, args.lu_top), RANKS[args.language], strict=True))
@@ -150,7 +156,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.headings:
         lists.append(("lu-legilux-headings", "lu-legilux", _headings, slice(args.headings_from, args.headings)))
     if args.eu_headings:
-        lists.append(("eu-eurlex-headings", "eu-eurlex", _headings, slice(0, args.eu_headings)))
+        lists.append(("eu-eurlex-headings", "eu-eurlex", _headings,
+                      slice(args.eu_headings_from, args.eu_headings)))
     for label, publisher, texts, ranked in lists:
         if ranked.stop == 0:
             continue
