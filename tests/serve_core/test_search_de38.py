@@ -36,6 +36,10 @@ def test_the_de38_bands_reach_the_german_lexicon() -> None:
     assert german.lookup("wohnimmobilien", "de") is None
     # and "Ethik", as de37's "Schießpulver": de35's learned-modifier example ("Ethikkommission") needs it unknown
     assert german.lookup("ethik", "de") is None
+    # and "Identität", "Strukturen": lang17's examples of the cognate rule ("Identität" → « identité »,
+    # "Struktur" → « structure ») need them unknown to the lexicon
+    assert german.lookup("identitat", "de") is None
+    assert german.lookup("struktur", "de") is None
 
 
 def _selector() -> Any:
