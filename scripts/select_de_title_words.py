@@ -1,7 +1,7 @@
 """List the French title words of the acts that no entry of the cross-language lexicon reaches in a language.
 
     python scripts/select_de_title_words.py --index-dir DIR [--language de|en] [--eu-from N] [--eu-top N]
-        [--lu-from N --lu-top N] [--headings N]
+        [--lu-from N --lu-top N] [--headings-from N] [--headings N] [--eu-headings-from N] [--eu-headings N]
 
 The words are counted by works (a word once per work): the French official titles of the EUR-Lex works
 (the longest French title of each work; corrigenda and treaties left out), and the Legilux works' titles
@@ -40,6 +40,10 @@ language (default 2,700 and 2,000: the bands of the thirty-eighth session's othe
 takes from an act's provisions, not its title or headings; Legilux is where English and German have no text of
 their own. The thirty-eighth session's runs: ``--language en --eu-top 0 --lu-top 0 --lu-text N`` and
 ``--language de --eu-top 0 --lu-top 0 --lu-text N`` (N in docs/retrieval-benchmark.md §8.83).
+``--eu-headings-from N`` (de38) starts the EUR-Lex heading ranks at N (default 0), as ``--headings-from`` does
+for Legilux's. The thirty-eighth session's German band (de38): ``--eu-from 1000 --eu-top 1500 --lu-from 1800
+--lu-top 2400 --headings-from 600 --headings 1200 --eu-headings-from 600 --eu-headings 1200`` (the next band of
+each list past the ones de35, de36 and de37 took), chosen and committed before any entry was written.
 No question or judgment file is read.
 """
 
@@ -175,6 +179,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="start the Legilux heading ranks at N (with --headings N2: ranks N to N2)")
     parser.add_argument("--eu-headings", type=int, default=0,
                         help="also the unreached words among the N most frequent EUR-Lex heading words")
+    parser.add_argument("--eu-headings-from", type=int, default=0,
+                        help="start the EUR-Lex heading ranks at N (with --eu-headings N2: ranks N to N2)")
     parser.add_argument("--lu-text", type=int, default=0,
                         help="also the unreached words among the N most frequent words of Legilux provisions")
     parser.add_argument("--lu-text-from", type=int, default=0,
@@ -194,7 +200,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.headings:
         lists.append(("lu-legilux-headings", "lu-legilux", _headings, slice(args.headings_from, args.headings)))
     if args.eu_headings:
-        lists.append(("eu-eurlex-headings", "eu-eurlex", _headings, slice(0, args.eu_headings)))
+        lists.append(("eu-eurlex-headings", "eu-eurlex", _headings,
+                      slice(args.eu_headings_from, args.eu_headings)))
     if args.lu_text:
         lu = open_readonly(args.index_dir / "lu-legilux.sqlite")
         skipped.update(_top(_counts(_lu_titles(lu))[0], args.lu_text_skip_titles))
