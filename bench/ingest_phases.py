@@ -11,7 +11,7 @@ that each phase's figure is the peak reached inside it. No collection and no ``m
 done (the run's heap is left as it is); nothing is traced. The phases of each publisher's run:
 
 - ``enumerate`` (the adapter's; for Legilux split into ``lu_catalogue`` — the catalogue's pages
-  fetched and parsed, before ADR 0117 only —, ``lu_states`` — the states built, marked once the catalogue's rows are freed —, ``lu_files`` — the manifestation pages and their index —,
+  fetched and parsed —, ``lu_states`` — the states built, marked once the catalogue's rows are freed —, ``lu_files`` — the manifestation pages and their index —,
   ``lu_metadata``, ``lu_versions`` and ``enumerate``, the rest);
 - ``spill`` (the listing pickled), ``scan`` (the tree's summaries), ``plan`` (the plan and the
   withdrawal guard);
@@ -121,12 +121,9 @@ def probe(log: Path, ingest_argv: list[str]) -> None:
             return function(*args, **kwargs)
         return wrapped
 
-    # an ingest that reads the catalogue whole (before ADR 0117) marks it; one that reads it page by page
-    # makes the states as its pages arrive: ``lu_catalogue`` and ``lu_states`` are then one phase
-    real_paged = getattr(lu.LegiluxAdapter, "_paged", None)
+    real_paged = lu.LegiluxAdapter._paged
 
     def watched_paged(self: Any, name: str, paging: Any, subject: str) -> Any:
-        assert real_paged is not None
         rows = real_paged(self, name, paging, subject)
         if name == "catalogue.rq":
             mark("lu_catalogue")
@@ -168,8 +165,7 @@ def probe(log: Path, ingest_argv: list[str]) -> None:
         return out
 
     ingest.ingest = watched_ingest  # type: ignore[assignment]
-    if real_paged is not None:
-        lu.LegiluxAdapter._paged = watched_paged  # type: ignore[attr-defined]
+    lu.LegiluxAdapter._paged = watched_paged  # type: ignore[method-assign]
     lu.LegiluxAdapter._manifestation_index = after("lu_files", before("lu_states", lu.LegiluxAdapter._manifestation_index))  # type: ignore[method-assign]
     lu.LegiluxAdapter._metadata = after("lu_metadata", lu.LegiluxAdapter._metadata)  # type: ignore[method-assign]
     lu.LegiluxAdapter._versions = after("lu_versions", lu.LegiluxAdapter._versions)  # type: ignore[method-assign]

@@ -6,8 +6,7 @@ Each term is reduced to its value while the JSON is read (no dict per term is ev
 peak of a 5,000-row page, issue #13), and equal values of one answer are held once; an answer that
 reading cannot prove well-formed is parsed again by the checking path, so every malformed answer
 fails with the same first error (ADR 0041). The client decodes an answer and drops its bytes before
-parsing it, and paging keeps a digest per row for its duplicate check, not the row (ADR 0057, 0117);
-its pages can be consumed one at a time and dropped (:meth:`SparqlClient.select_pages`).
+parsing it, and paging keeps a hash per row for its duplicate check, not the row's key (ADR 0057).
 Every failure is a :class:`legal.errors.PublisherError` with a run-level code:
 ``enumeration_retry_exhausted``, ``enumeration_http_failure`` or ``enumeration_parser_failure``.
 
@@ -34,10 +33,9 @@ A malformed answer (not SPARQL JSON) is asked again with bounded exponential bac
 
 from __future__ import annotations
 
-import hashlib
 import json
 import string
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -256,63 +254,45 @@ class SparqlClient:
 
     def select_paged(self, render: Callable[[int, int], str], paging: Paging, *, subject: str,
                      expected: int | None = None) -> list[Row]:
-        """All rows of a sorted query rendered by ``render(limit, offset)``, fail-closed (the pages of
-        :meth:`select_pages`, joined)."""
-        rows: list[Row] = []
-        for page in self.select_pages(render, paging, subject=subject, expected=expected):
-            rows.extend(page)
-        return rows
-
-    def select_pages(self, render: Callable[[int, int], str], paging: Paging, *, subject: str,
-                     expected: int | None = None) -> Iterator[list[Row]]:
-        """The rows of a sorted query rendered by ``render(limit, offset)``, a page at a time (each
-        page's new rows, the overlap removed), fail-closed.
+        """All rows of a sorted query rendered by ``render(limit, offset)``, fail-closed.
 
         ``expected`` is the publisher's own count of the rows (its ``COUNT`` query); paging must
-        return exactly that many — checked once the last page is read, so a consumer has seen every
-        page when the count fails: it must not act on the rows before the iteration ends
-        (:func:`each_page`). See the module docstring for the overlap and duplicate checks. Only the
-        last ``overlap`` rows and a digest per row are kept, not the rows (issue #13, ADR 0117): the
-        consumer may drop each page once it has used it."""
-        read = 0
-        tail: list[Row] = []  # the last rows read (the next page's overlap)
-        seen: set[bytes] = set()  # each row's key's digest (row_digest)
+        return exactly that many. See the module docstring for the overlap and duplicate checks.
+        """
+        rows: list[Row] = []
+        seen: set[int] = set()  # each row's key's hash (a hit is confirmed against the rows: _repeated)
         while True:
-            remaining = paging.max_rows - read
+            remaining = paging.max_rows - len(rows)
             take = min(paging.page_size, remaining + 1)
-            back = min(paging.overlap, read)
-            offset, limit = read - back, take + back
+            back = min(paging.overlap, len(rows))
+            offset, limit = len(rows) - back, take + back
             if offset + limit > paging.window:
                 raise PublisherError(f"cannot verify a sorted result beyond {paging.window} rows",
                                      code="incomplete_enumeration", subject=subject)
             page = self.select(render(limit, offset), subject=subject)
             if back:
-                if page[:back] != tail[len(tail) - back:]:
+                if page[:back] != rows[len(rows) - back:]:
                     raise PublisherError(
                         f"unstable paging: the page at offset {offset} does not start with the last "
                         f"{back} row(s) of the previous page (rows moved between pages)",
                         code="unstable_paging", subject=subject, retryable=True)
-                del page[:back]
+                page = page[back:]
             if len(page) > take or len(page) > remaining:
                 raise PublisherError(f"{subject} exceeds the configured maximum of {paging.max_rows} rows",
                                      code="incomplete_enumeration", subject=subject)
-            for row in page:
-                key = row_digest(row)
-                if key in seen:
+            for index, row in enumerate(page):
+                key = hash(tuple(sorted(row.items())))
+                if key in seen and _repeated(row, rows, page, index):
                     raise PublisherError(f"paging returned a row twice (offset {offset}): {row!r}",
                                          code="duplicate_rows", subject=subject, retryable=True)
                 seen.add(key)
-            read += len(page)
-            last = len(page) < take
-            if paging.overlap:
-                tail = (tail + page)[-paging.overlap:]
-            yield page
-            del page
-            if last:
+            rows.extend(page)
+            if len(page) < take:
                 break
-        if expected is not None and read != expected:
-            raise PublisherError(f"paging returned {read} rows but the publisher counts {expected}",
+        if expected is not None and len(rows) != expected:
+            raise PublisherError(f"paging returned {len(rows)} rows but the publisher counts {expected}",
                                  code="incomplete_enumeration", subject=subject, retryable=True)
+        return rows
 
     def select_capped(self, query: str, cap: int, *, subject: str) -> list[Row]:
         """One unpaged query whose text carries ``LIMIT cap + 1``; more than ``cap`` rows aborts."""
@@ -323,33 +303,13 @@ class SparqlClient:
         return rows
 
 
-def each_page(pages: Iterable[list[Row]], use: Callable[[list[Row]], None]) -> None:
-    """Hand each page of ``pages`` (:meth:`SparqlClient.select_pages`) to ``use``, and empty it after.
+def _repeated(row: Row, rows: list[Row], page: list[Row], index: int) -> bool:
+    """Whether ``row`` equals a row already read (the earlier pages' ``rows`` or ``page[:index]``).
 
-    An error ``use`` raises (a bad row) is raised only once the paging has proved itself (every page
-    read, its overlap, duplicate and ``COUNT`` checks passed): the later pages are still read, and
-    dropped unused, so a paging error comes first, as when the rows were read whole before being used.
-    So ``use`` may raise the first bad row it meets only if no later row could have been reported
-    before it (the manifestation index); otherwise it must defer its error itself (the catalogue)."""
-    failed: PublisherError | None = None
-    for page in pages:
-        if failed is None:
-            try:
-                use(page)
-            except PublisherError as exc:
-                failed = exc
-        page.clear()
-        del page
-    if failed is not None:
-        raise failed
-
-
-def row_digest(row: Row) -> bytes:
-    """A 128-bit digest of a row's key (its bindings, names and values; injective before hashing: the
-    JSON of the sorted pairs). Paging keeps these, not the rows, for its duplicate check (issue #13,
-    ADR 0117): two different rows are taken for one only if their digests collide (≈ 2⁻¹²⁸ a pair),
-    and a real duplicate gives the same error and message as before."""
-    return hashlib.blake2b(json.dumps(sorted(row.items())).encode(), digest_size=16).digest()
+    Paging keeps a hash per row, not the row's key (a tuple of pairs per row, ≈ 0.6 KB: 3 MB for a
+    5,000-row catalogue, issue #13); a hash met twice is confirmed here, so two different rows whose
+    keys share a hash are never reported."""
+    return any(other == row for other in rows) or any(other == row for other in page[:index])
 
 
 def load_query(package: str, name: str) -> string.Template:

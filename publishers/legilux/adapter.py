@@ -6,7 +6,7 @@ Enumeration (all before any body request, reference model §5.2):
 2. the XML/PDF manifestations (paged) keyed by consolidation and expression language;
    both paged queries are checked against the publisher's own ``COUNT`` of the same pattern
    (``*_count.rq``), with overlapping pages and a duplicate check
-   (:meth:`publishers.http.SparqlClient.select_pages`, each page used and dropped);
+   (:meth:`publishers.http.SparqlClient.select_paged`);
 3. per batch of 8 works: subjects (levels 1 and 2) and ``owl:sameAs`` aliases → official
    discovery metadata copied onto every version of the work.
 
@@ -21,7 +21,7 @@ the replay publisher is selected by passing its URLs (see :func:`LegiluxConfig.f
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from corpus_tree.model import Enumeration, ExpressionInput, VersionInput, WorkInput
@@ -40,7 +40,6 @@ from publishers.http import (
     load_query,
 )
 from publishers.http.client import MIB
-from publishers.http.sparql import each_page
 from publishers.legilux import records
 from publishers.legilux.records import Consolidation
 from publishers.legilux.vocab import (
@@ -120,9 +119,7 @@ class LegiluxAdapter:
         if scope is not None:
             raise PublisherError("Legilux enumerates its whole consolidation catalogue; scope must be None",
                                  code="invalid_scope")
-        # the catalogue's and the manifestations' pages are each used and dropped as they are read: their
-        # rows are never all held (issue #13, ADR 0117)
-        states = records.consolidations_paged(self._pages("catalogue.rq", self.config.catalogue, "Legilux catalogue"))
+        states = records.consolidations(self._paged("catalogue.rq", self.config.catalogue, "Legilux catalogue"))
         files = self._manifestation_index()
         works = sorted({c.work for c in states})
         metadata = self._metadata(works)
@@ -140,29 +137,26 @@ class LegiluxAdapter:
                                   versions=tuple(versions))
         return PublisherEnumeration(enumeration=enumeration, manifestations=tuple(manifestations))
 
-    def _pages(self, name: str, paging: Paging, subject: str) -> Iterator[list[Row]]:
-        """The rows of a paged query, a page at a time, checked against the publisher's own ``COUNT`` of
-        them (once the last page is read: :func:`publishers.http.sparql.each_page`)."""
+    def _paged(self, name: str, paging: Paging, subject: str) -> list[Row]:
+        """All rows of a paged query, checked against the publisher's own ``COUNT`` of them."""
         template = load_query(_QUERIES, name)
         expected = self.sparql.count(load_query(_QUERIES, name.replace(".rq", "_count.rq")).template,
                                      subject=f"{subject} (COUNT)")
-        return self.sparql.select_pages(
+        return self.sparql.select_paged(
             lambda limit, offset: template.substitute(limit=limit, offset=offset), paging, subject=subject,
             expected=expected)
 
     def _manifestation_index(self) -> dict[tuple[str, str], list[tuple[str, str]]]:
+        rows = self._paged("manifestations.rq", self.config.manifestations, "Legilux manifestations")
         index: dict[tuple[str, str], list[tuple[str, str]]] = {}
-
-        def use(page: list[Row]) -> None:  # each page dropped once indexed (issue #13)
-            for row in page:
-                try:
-                    key = (row["c"], last_segment(row["expr"]))
-                    index.setdefault(key, []).append((row["fmt"], row["file"]))
-                except KeyError as exc:
-                    raise records.bad_data(f"manifestation row without ?{exc.args[0]}",
-                                           "Legilux manifestations") from None
-
-        each_page(self._pages("manifestations.rq", self.config.manifestations, "Legilux manifestations"), use)
+        rows.reverse()
+        while rows:  # each row freed once indexed (issue #13)
+            row = rows.pop()
+            try:
+                key = (row["c"], last_segment(row["expr"]))
+                index.setdefault(key, []).append((row["fmt"], row["file"]))
+            except KeyError as exc:
+                raise records.bad_data(f"manifestation row without ?{exc.args[0]}", "Legilux manifestations") from None
         return index
 
     def _metadata(self, works: Sequence[str]) -> dict[str, list[dict[str, str]]]:

@@ -24,7 +24,6 @@ from corpus_tree.model import ExpressionInput, VersionInput, WorkInput
 from legal.errors import IdentityError, PublisherError
 from legal.ids import WorkSlug, parse_date
 from publishers.http import Row
-from publishers.http.sparql import each_page
 from publishers.legilux.vocab import (
     EU_COUNTRY_SCHEME,
     GENERIC_SUBJECT_SCHEME,
@@ -137,70 +136,6 @@ def _expressions(uri: str, rows: Sequence[Row]) -> list[Expression]:
 def consolidations(rows: Iterable[Row]) -> list[Consolidation]:
     """Every consolidation of the catalogue, sorted by (work slug, valid_from, URI)."""
     found = [consolidation(uri, group) for uri, group in group_catalogue(rows).items()]
-    return sorted(found, key=lambda c: (c.slug, c.valid_from, c.uri))
-
-
-def consolidations_paged(pages: Iterable[list[Row]]) -> list[Consolidation]:
-    """:func:`consolidations` of the catalogue read page by page (:meth:`SparqlClient.select_pages`): the
-    same states, sorted alike, and the same first error, but the catalogue's rows are never all held
-    with the states made of them (issue #13, ADR 0117).
-
-    Each page is grouped by ``?c`` and emptied, and its consolidations are made in URI order as soon
-    as it is read, their rows dropped; only the group of the page's last row is held until the next
-    page is read (the query orders by ``?c`` first, so only it can go on there). Errors are deferred
-    until the paging has proved itself and are the ones :func:`consolidations` raises: a row without
-    ``?c`` anywhere first, else the bad consolidation with the smallest URI (every group is still
-    made after a bad one, to find it). A ``?c`` whose rows resume after its consolidation was made
-    (an answer not ordered as asked across pages) is refused, never made twice."""
-    found: list[Consolidation] = []
-    made: set[str] = set()  # the URIs made (the states' own strings)
-    carried: list[tuple[str, list[Row]]] = []  # the page's last row's group: may go on in the next page
-    no_c: list[PublisherError] = []
-    bad: list[tuple[str, PublisherError]] = []  # the bad consolidation with the smallest URI
-
-    def make(uri: str, rows: list[Row]) -> None:
-        try:
-            if uri in made:
-                raise bad_data("the catalogue's rows of a consolidation are not contiguous (ORDER BY ?c)", uri)
-            c = consolidation(uri, rows)
-        except PublisherError as exc:
-            if not bad or uri < bad[0][0]:
-                bad[:] = [(uri, exc)]
-            return
-        made.add(c.uri)
-        found.append(c)
-
-    def use(page: list[Row]) -> None:
-        if no_c:
-            return  # that error wins: no state is needed any more
-        groups: dict[str, list[Row]] = {}
-        for row in page:
-            if "c" not in row:
-                no_c.append(bad_data("catalogue row without ?c", "catalogue"))
-                carried.clear()
-                return
-            groups.setdefault(row["c"], []).append(row)
-        last = page[-1]["c"] if page else None
-        page.clear()
-        if carried:
-            uri, rows = carried.pop()
-            groups[uri] = rows + groups.get(uri, [])
-            del rows
-        for uri in sorted(groups):
-            rows = groups.pop(uri)
-            if uri == last:
-                carried.append((uri, rows))
-            else:
-                make(uri, rows)
-            del rows
-
-    each_page(pages, use)
-    if carried:
-        make(*carried.pop())
-    if no_c:
-        raise no_c[0]
-    if bad:
-        raise bad[0][1]
     return sorted(found, key=lambda c: (c.slug, c.valid_from, c.uri))
 
 
