@@ -126,3 +126,18 @@ def test_official_uris() -> None:
     assert official_file_uri(J + "filestore/eli/a.pdf", subject="c") == "https://legilux.public.lu/filestore/eli/a.pdf"
     with pytest.raises(PublisherError):
         official_file_uri("https://elsewhere.test/filestore/a.pdf", subject="c")
+
+
+def test_a_catalogues_equal_values_are_held_once() -> None:
+    """The states of one catalogue share their equal dates, types and statuses and hold one slug per work
+    (issue #13: they are all held until the versions are made); each state is equal to one made alone."""
+    old = row(J + "eli/etat/leg/code/consommation/20170101", **{"from": "2017-01-01"})
+    first, second, third = records.consolidations([old, row(), row(TWIN, expr="", lang="", title="")])
+    assert [s.uri for s in (first, second, third)] == [old["c"], CODE, TWIN]
+    assert first.slug is second.slug is third.slug
+    assert first.document_type is second.document_type is third.document_type == "CODE"
+    assert first.in_force_status is second.in_force_status is third.in_force_status == "not-applicable"
+    assert first.valid_to is second.valid_to is third.valid_to == _dt.date(2024, 12, 31)
+    assert second.valid_from is third.valid_from is second.publication_date is first.publication_date
+    assert second == records.consolidation(CODE, [row()]) and third == records.consolidation(TWIN, [row(
+        TWIN, expr="", lang="", title="")])
