@@ -109,7 +109,7 @@ def _headings(conn) -> list[str]:
             "SELECT DISTINCT s.work_rowid, p.path FROM provision_rows r JOIN paths p USING (path_rowid) "
             "JOIN lexical_states s USING (state_rowid) WHERE s.language = 'fr' AND p.path != '[]'"):
         per_work.setdefault(work, set()).update(json.loads(path))
-    return [" ".join(texts) for texts in per_work.values()]
+    return [" ".join(sorted(texts)) for texts in per_work.values()]  # sorted: the same example from run to run
 
 
 def _lu_provisions(conn) -> Iterator[str]:
@@ -211,8 +211,9 @@ def main(argv: list[str] | None = None) -> int:
         if ranked.stop == 0:
             continue
         counts, example = _counts(texts(open_readonly(args.index_dir / f"{publisher}.sqlite")))
+        left_out = skipped if label.endswith("-text") else set()
         for word, n in unreached(counts, ranked, words, stems):
-            if label.endswith(("-headings", "-text")) and (word in printed or (label.endswith("-text") and word in skipped)):
+            if word in left_out or (label.endswith(("-headings", "-text")) and word in printed):
                 continue
             printed.add(word)
             title = " ".join(example[word].split())

@@ -110,12 +110,17 @@ class Held:
     example: dict[str, str]  # slug → one anchor
 
 
+def fts_phrase(text: str) -> str:
+    """``text`` (normalised) as one FTS5 phrase query. Pure."""
+    return '"' + text.replace('"', " ") + '"'
+
+
 def held_in(conn: sqlite3.Connection, phrase: str) -> Held:
     """The Legilux French provisions holding ``phrase`` (normalised) as a phrase, by work."""
     rows = conn.execute(
         "SELECT w.slug, s.anchor FROM provision_fts f JOIN lexical_states s ON s.state_rowid = f.rowid "
         "JOIN works w USING (work_rowid) WHERE provision_fts MATCH ? AND s.language = 'fr'",
-        ('"' + phrase.replace('"', " ") + '"',)).fetchall()
+        (fts_phrase(phrase),)).fetchall()
     anchors: dict[str, set[str]] = defaultdict(set)
     for slug, anchor in rows:
         anchors[str(slug)].add(str(anchor))
@@ -138,7 +143,7 @@ def aligned_held(conn: sqlite3.Connection, forms: dict[str, set[str]]) -> Aligne
             rows = conn.execute(
                 "SELECT s.work_rowid, s.anchor FROM provision_fts f JOIN lexical_states s "
                 "ON s.state_rowid = f.rowid WHERE provision_fts MATCH ? AND s.language = ?",
-                ('"' + label.replace('"', " ") + '"', language)).fetchall()
+                (fts_phrase(label), language)).fetchall()
             out[(language, label)] = frozenset((int(w), str(a)) for w, a in rows if (w, a) in both)
     return out
 
