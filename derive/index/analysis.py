@@ -55,6 +55,22 @@ def stem_word(word: str, language: str) -> str | None:
     return stem if len(stem) >= MIN_STEM else None
 
 
+@functools.lru_cache(maxsize=8)
+def _stemmer_without_cache(language: str) -> Stemmer.Stemmer:
+    return Stemmer.Stemmer(SNOWBALL[language], 0)
+
+
+def stem_word_once(word: str, language: str) -> str | None:
+    """:func:`stem_word` through a stemmer that remembers nothing: for a table built once per process
+    from thousands of words (the cross-language lexicon, :func:`derive.index.xlang.lexicon`), which
+    would otherwise stay in the query stemmer's cache of every serving process (1.5 MB for the two
+    lexicons; the table keeps the stems it needs). The same stem as :func:`stem_word`."""
+    if language not in SNOWBALL or len(word) < MIN_STEM_WORD or not word.isalpha():
+        return None
+    stem = str(_stemmer_without_cache(language).stemWord(word))
+    return stem if len(stem) >= MIN_STEM else None
+
+
 def languages_for(language: str | None) -> tuple[str, ...]:
     """The stemming languages of a query: its ``language`` filter, or every one."""
     if language is None:

@@ -329,19 +329,36 @@ def label_pairs(labels: Iterable[tuple[str, str, str, str]]) -> list[dict[str, A
 
 @dataclass(frozen=True)
 class Lexicon:
-    """The lexicon of one source language, as the planner reads it."""
+    """The lexicon of one source language, as the planner reads it. Held compactly, one copy per
+    serving process (docs/search.md, "The lexicon's form in memory"): equal strings and equal term
+    tuples are one object, a stem with one form maps to the form itself, and :attr:`origin` lists
+    only the entries whose origin is not :attr:`default_origin`."""
 
     words: dict[str, tuple[str, ...]]  # source word form → French terms
-    stems: dict[str, tuple[str, ...]]  # source stem → its forms in ``words``
+    #: source stem → its forms in ``words``: the form itself when it is the only one, else a tuple
+    stems: dict[str, str | tuple[str, ...]]
     phrases: dict[tuple[str, ...], tuple[str, ...]]  # source phrase words → French terms
     shared: frozenset[str]  # source words French holds as they are
     foreign: frozenset[str]  # source words no French text holds
     french: frozenset[str]  # the French words the lexicon's targets are made of
     phrase_words: frozenset[str]  # the source words of its phrase entries
-    #: where each entry comes from (``mined`` / ``reviewed`` / ``eurovoc``), by form or phrase
+    #: where an entry comes from (``mined`` / ``reviewed`` / ``eurovoc``), by form or phrase, when it
+    #: is not :attr:`default_origin` (read through :meth:`origin_of`)
     origin: dict[str, str]
     #: the most words of a phrase entry (read by :func:`translate` at every question)
     longest: int = 0
+    #: the origin of every entry :attr:`origin` does not list (the most common one)
+    default_origin: str = ""
+
+    def origin_of(self, name: str, default: str) -> str:
+        """Where the entry of a form or a phrase (its words joined by a space) comes from, or
+        ``default`` when the lexicon has no such entry."""
+        found = self.origin.get(name)
+        if found is not None:
+            return found
+        if self.default_origin and (name in self.words or tuple(name.split(" ")) in self.phrases):
+            return self.default_origin
+        return default
 
     def lookup(self, word: str, language: str) -> tuple[str, ...] | None:
         """The French terms of a source word: its own entry, or that of a form of the same stem
@@ -353,7 +370,8 @@ class Lexicon:
         found = self.words.get(word)
         if found is not None:
             return found
-        for form in self.stems.get(key_of(word, language), ()):
+        forms = self.stems.get(key_of(word, language), ())
+        for form in (forms,) if isinstance(forms, str) else forms:
             if abs(len(form) - len(word)) <= 2 and analysis.inflection(word, form):
                 return self.words[form]
         return None
@@ -377,7 +395,9 @@ def rejected(language: str) -> dict[str, str]:
 @functools.cache
 def lexicon(language: str) -> Lexicon:
     """The lexicon of ``language`` (``en``/``de``) → French: reviewed and mined entries merged
-    (reviewed first), normalised. An absent file gives no entries."""
+    (reviewed first), normalised. An absent file gives no entries. Built once per process in its
+    compact form (:class:`Lexicon`; its stems through a stemmer that remembers nothing,
+    :func:`derive.index.analysis.stem_word_once`)."""
     mined = _read(MINED_PATH).get("languages", {}).get(language, {})
     reviewed = [e for e in _read(REVIEWED_PATH).get("entries", []) if e.get("language") == language]
     stops = _STOPS.get(language, frozenset())
@@ -385,15 +405,20 @@ def lexicon(language: str) -> Lexicon:
     stems: dict[str, list[str]] = {}
     phrases: dict[tuple[str, ...], list[str]] = {}
     origin: dict[str, str] = {}
+    # one object per distinct string or tuple of the lexicon (a pair's targets are normalised again
+    # for each of its forms; a French word is a target word and a word of the French set)
+    canon: dict[Any, Any] = {}
+    one = canon.setdefault
 
     def add(source: str, targets: Iterable[str], how: str) -> None:
-        parts = tuple(fold(w) for w in normalize(source).split() if w not in stops)
-        found = [t for t in (normalize(v) for v in targets) if t]
+        parts = tuple(one(f, f) for w in normalize(source).split() if w not in stops for f in (fold(w),))
+        found = [one(t, t) for t in (normalize(v) for v in targets) if t]
         if not parts or not found:
             return
         if len(parts) == 1:
             into = words.setdefault(parts[0], [])
-            forms = stems.setdefault(key_of(parts[0], language), [])
+            stem = analysis.stem_word_once(parts[0], language) or parts[0]
+            forms = stems.setdefault(one(stem, stem), [])
             forms += [] if parts[0] in forms else [parts[0]]
         else:
             into = phrases.setdefault(parts, [])
@@ -408,11 +433,20 @@ def lexicon(language: str) -> Lexicon:
             add(str(form), entry["targets"], "mined")
     for entry in mined.get("phrases", []):
         add(str(entry["source"]), entry["targets"], "eurovoc")
-    french = {w for terms in [*words.values(), *phrases.values()] for t in terms for w in t.split()}
-    return Lexicon({k: tuple(v) for k, v in words.items()}, {k: tuple(v) for k, v in stems.items()},
-                   {k: tuple(v) for k, v in phrases.items()},
-                   frozenset(mined.get("shared", [])), frozenset(mined.get("foreign", [])), frozenset(french),
-                   frozenset(w for p in phrases for w in p), origin, max((len(p) for p in phrases), default=0))
+    # a frozenset made from a dict is sized for its entries at once (one made from a list grows by
+    # fours and can end at twice the table: 0.5 MB for the English ``foreign`` words, 0.26 so made)
+    french = dict.fromkeys(one(w, w) for terms in [*words.values(), *phrases.values()] for t in terms
+                           for w in t.split())
+    common = Counter(origin.values()).most_common(1)
+    default = common[0][0] if common else ""
+    return Lexicon({k: one(tuple(v), tuple(v)) for k, v in words.items()},
+                   {k: v[0] if len(v) == 1 else tuple(v) for k, v in stems.items()},
+                   {k: one(tuple(v), tuple(v)) for k, v in phrases.items()},
+                   frozenset(dict.fromkeys(one(w, w) for w in mined.get("shared", []))),
+                   frozenset(dict.fromkeys(one(w, w) for w in mined.get("foreign", []))), frozenset(french),
+                   frozenset(dict.fromkeys(w for p in phrases for w in p)),
+                   {k: v for k, v in origin.items() if v != default}, max((len(p) for p in phrases), default=0),
+                   default)
 
 
 #: A question's words that nothing translates and no French text holds leave its search words only
@@ -707,7 +741,7 @@ def translate(terms: Sequence[str], language: str, covered: Collection[str] = ()
             if words in lex.phrases:
                 term = " ".join(words)
                 alternatives[term] = [t for t in lex.phrases[words] if t != term]
-                used.append({"from": term, "to": alternatives[term], "source": lex.origin.get(term, "")})
+                used.append({"from": term, "to": alternatives[term], "source": lex.origin_of(term, "")})
                 out.append(term)
                 i += size
                 break
@@ -727,7 +761,7 @@ def translate(terms: Sequence[str], language: str, covered: Collection[str] = ()
                 if held is not None and not french and not parts and not learned and word not in stops else []
             if french:
                 alternatives[word] = [t for t in french if t != word]
-                used.append({"from": word, "to": alternatives[word], "source": lex.origin.get(word, "mined")})
+                used.append({"from": word, "to": alternatives[word], "source": lex.origin_of(word, "mined")})
             elif parts:  # a German compound: searched as its parts, each with its French terms
                 for part in parts:
                     alternatives[part] = [t for t in lex.lookup(part, language) or () if t != part]
