@@ -409,6 +409,15 @@ def lexicon(language: str) -> Lexicon:
     # for each of its forms; a French word is a target word and a word of the French set)
     canon: dict[Any, Any] = {}
     one = canon.setdefault
+    for before in SOURCES[:SOURCES.index(language)] if language in SOURCES else ():
+        # the French terms and words of the lexicons built before this one: shared with them
+        built = lexicon(before)
+        for terms in (*built.words.values(), *built.phrases.values()):
+            one(terms, terms)
+            for term in terms:
+                one(term, term)
+        for word in built.french:
+            one(word, word)
 
     def add(source: str, targets: Iterable[str], how: str) -> None:
         parts = tuple(one(f, f) for w in normalize(source).split() if w not in stops for f in (fold(w),))

@@ -286,3 +286,27 @@ def test_light_verbs_and_pronouns_leave_a_translated_question() -> None:
     assert found.fillers == ["wenn", "jemand"] and found.terms == ["arzt", "melden", "masern"]
     # words that name things stay: "will" (a testament), "let" (a flat)
     assert not {"will", "let", "may"} & xlang.FRAME_FILLERS["en"]
+
+
+def test_the_lexicon_is_held_compactly_with_the_same_entries() -> None:
+    """pss39: one object per distinct term and term tuple, a stem with one form mapped to the form
+    itself, origins listed only where not the language's most common one — read back as the full map
+    would give them, and stems made without filling the query stemmer's cache."""
+    from derive.index import analysis
+
+    for language in xlang.SOURCES:
+        lex = xlang.lexicon(language)
+        targets = [t for terms in [*lex.words.values(), *lex.phrases.values()] for t in terms]
+        assert len({id(t) for t in targets}) == len(set(targets))  # equal strings are one object
+        assert all(isinstance(v, str) or len(v) > 1 for v in lex.stems.values())
+        for stem, forms in lex.stems.items():
+            for form in (forms,) if isinstance(forms, str) else forms:
+                assert (analysis.stem_word(form, language) or form) == stem
+                assert lex.lookup(form, language) == lex.words[form]
+        assert lex.default_origin and lex.default_origin not in lex.origin.values()
+        assert all(lex.origin_of(word, "x") in {"mined", "reviewed", "eurovoc", "reviewed+mined", "reviewed+eurovoc"}
+                   for word in lex.words)
+        assert all(lex.origin_of(" ".join(p), "x") != "x" for p in lex.phrases)
+        assert lex.origin_of("no such entry", "mined") == "mined" and lex.origin_of("zzzq", "") == ""
+    assert analysis.stem_word_once("contracts", "en") == analysis.stem_word("contracts", "en") == "contract"
+    assert analysis.stem_word_once("loi", "fr") is None and analysis.stem_word_once("wages", "xx") is None
