@@ -334,11 +334,11 @@ class SpilledManifest:
         when it is spilled, and its tallies."""
         if isinstance(other, SpilledManifest):
             tallies = other.tallies
-            for table, mine, columns in ((other._w, self._w, "wid, digest"), (other._v, self._v, "wid, lex_id, sha")):
+            for table, into, columns in ((other._w, self._w, "wid, digest"), (other._v, self._v, "wid, lex_id, sha")):
                 marks = ", ".join("?" * (columns.count(",") + 1))
                 rows = other._db.execute(f"SELECT {columns} FROM {table}")
                 while batch := rows.fetchmany(PAGE):
-                    self._db.executemany(f"INSERT INTO {mine} ({columns}) VALUES ({marks})", batch)
+                    self._db.executemany(f"INSERT INTO {into} ({columns}) VALUES ({marks})", batch)
             rows = other._db.execute(f"SELECT pub, sha FROM {other._b}")
             while batch := rows.fetchmany(PAGE):
                 self._db.executemany(f"INSERT OR IGNORE INTO {self._b} (pub, sha) VALUES (?, ?)", batch)

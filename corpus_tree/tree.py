@@ -396,9 +396,9 @@ class CorpusTree:
                     entries[hit[1]] = hit
                 else:
                     states.update(b"%d:%s%s" % (len(rel), rel.encode(), packed))
-            digest, fold = others[publisher]
+            digest, folded = others[publisher]
             if states.digest() == digest:
-                return SpilledSummaries(spill, entries), fold
+                return SpilledSummaries(spill, entries), folded
         own: dict[str, VersionSummary] = {}
         entries = {}
         fold: ManifestFold | SpilledManifest = ManifestFold()
