@@ -32,8 +32,8 @@ import weakref
 from collections.abc import Callable, Iterator, MutableMapping, Sequence
 from typing import Any, BinaryIO, ClassVar, Generic, TypeVar, overload
 
-from corpus_tree.manifest import _Tally
-from corpus_tree.records import SCHEMA, VersionSummary, WorkRecord, render
+from corpus_tree.manifest import ManifestFold, PublisherPart, _Tally
+from corpus_tree.records import SCHEMA, VersionRecord, VersionSummary, WorkRecord, render
 from legal.canonical import canonical_bytes, digest
 from legal.errors import CorpusError
 from legal.ids import Publisher
@@ -262,14 +262,25 @@ class SpilledManifest:
     conventions and the dates are in memory. :meth:`write` renders the manifest, byte for byte
     :func:`corpus_tree.records.render` of ``build_manifest``'s, to a file, a work at a time:
     ``works_index`` (the last member) is rendered one entry at a time, and ``records_digest`` is
-    hashed as its canonical bytes are made, a row at a time."""
+    hashed as its canonical bytes are made, a row at a time.
 
-    def __init__(self, spill: Spill) -> None:
+    With ``unique=False`` (an apply's fold, :mod:`corpus_tree.writer`, and the tree's fold of the other
+    publishers' versions, :meth:`corpus_tree.CorpusTree.publisher_summaries`; ADR 0121) a row met twice
+    is kept twice, as :class:`corpus_tree.manifest.ManifestFold` keeps it: the rendering is then
+    :func:`corpus_tree.manifest.manifest_of`'s of the same rows, byte for byte, whatever the tree holds.
+    :meth:`absorb` adds another fold's works and versions (in memory or spilled, in any database)."""
+
+    def __init__(self, spill: Spill, *, unique: bool = True) -> None:
         self._db = spill.db
         self._w, self._v, self._b = spill.table(), spill.table(), spill.table()
-        self._db.execute(f"CREATE TABLE {self._w} (wid TEXT PRIMARY KEY, digest TEXT NOT NULL) WITHOUT ROWID")
-        self._db.execute(f"CREATE TABLE {self._v} (wid TEXT NOT NULL, lex_id TEXT NOT NULL, sha TEXT NOT NULL, "
-                         "PRIMARY KEY (wid, lex_id, sha)) WITHOUT ROWID")
+        if unique:
+            self._db.execute(f"CREATE TABLE {self._w} (wid TEXT PRIMARY KEY, digest TEXT NOT NULL) WITHOUT ROWID")
+            self._db.execute(f"CREATE TABLE {self._v} (wid TEXT NOT NULL, lex_id TEXT NOT NULL, sha TEXT NOT NULL, "
+                             "PRIMARY KEY (wid, lex_id, sha)) WITHOUT ROWID")
+        else:
+            self._db.execute(f"CREATE TABLE {self._w} (wid TEXT NOT NULL, digest TEXT NOT NULL)")
+            self._db.execute(f"CREATE TABLE {self._v} (wid TEXT NOT NULL, lex_id TEXT NOT NULL, sha TEXT NOT NULL)")
+            self._db.execute(f"CREATE INDEX {self._v}_by_work ON {self._v} (wid, lex_id, sha)")
         self._db.execute(f"CREATE TABLE {self._b} (pub TEXT NOT NULL, sha TEXT NOT NULL, "
                          "PRIMARY KEY (pub, sha)) WITHOUT ROWID")
         self.tallies: dict[str, _Tally] = {}
@@ -284,7 +295,7 @@ class SpilledManifest:
         self._db.execute(f"INSERT INTO {self._w} (wid, digest) VALUES (?, ?)", (w.lex_work_id, w.digest()))
         self._tally(w.publisher.value).counts["works"] += 1
 
-    def add_version(self, v: VersionSummary) -> None:
+    def add_version(self, v: VersionRecord | VersionSummary) -> None:
         publisher = v.publisher.value
         tally = self._tally(publisher)
         tally.add_version(v)  # its bodies go to the table below, not to the tally's set
@@ -294,6 +305,56 @@ class SpilledManifest:
             tally.bodies.clear()
         self._db.execute(f"INSERT INTO {self._v} (wid, lex_id, sha) VALUES (?, ?, ?)",
                          (str(v.work_id), v.lex_id, v.record_sha256))
+
+    @property
+    def parts(self) -> dict[str, PublisherPart]:
+        """The fold as :attr:`corpus_tree.manifest.ManifestFold.parts` (made again, in memory: for
+        :func:`corpus_tree.manifest.manifest_of` and tests; every row goes to the first publisher's
+        part, which ``manifest_of`` does not tell apart)."""
+        out: dict[str, PublisherPart] = {}
+        for publisher in sorted(self.tallies):
+            part = out[publisher] = PublisherPart()
+            part.tally.absorb(self.tallies[publisher])
+            part.tally.conventions |= self.tallies[publisher].conventions
+            part.tally.bodies.update(sha for (sha,) in self._db.execute(
+                f"SELECT sha FROM {self._b} WHERE pub = ?", (publisher,)))
+        if out:
+            first = next(iter(out.values()))
+            first.work_rows.extend(self._db.execute(f"SELECT wid, digest FROM {self._w}"))
+            for wid, _digest in first.work_rows:
+                first.by_work.setdefault(wid, [])
+            for wid, lex_id, sha in self._db.execute(f"SELECT wid, lex_id, sha FROM {self._v}"):
+                row = (lex_id, sha)
+                first.version_rows.append(row)
+                first.by_work.setdefault(wid, []).append(row)
+        return out
+
+    def absorb(self, other: ManifestFold | SpilledManifest) -> None:
+        """Add the works and versions folded into ``other`` (left as it is): its rows, a page at a time
+        when it is spilled, and its tallies."""
+        if isinstance(other, SpilledManifest):
+            tallies = other.tallies
+            for table, into, columns in ((other._w, self._w, "wid, digest"), (other._v, self._v, "wid, lex_id, sha")):
+                marks = ", ".join("?" * (columns.count(",") + 1))
+                rows = other._db.execute(f"SELECT {columns} FROM {table}")
+                while batch := rows.fetchmany(PAGE):
+                    self._db.executemany(f"INSERT INTO {into} ({columns}) VALUES ({marks})", batch)
+            rows = other._db.execute(f"SELECT pub, sha FROM {other._b}")
+            while batch := rows.fetchmany(PAGE):
+                self._db.executemany(f"INSERT OR IGNORE INTO {self._b} (pub, sha) VALUES (?, ?)", batch)
+        else:
+            tallies = {}
+            for publisher, part in other.parts.items():
+                tallies[publisher] = part.tally
+                self._db.executemany(f"INSERT INTO {self._w} (wid, digest) VALUES (?, ?)", part.work_rows)
+                self._db.executemany(f"INSERT INTO {self._v} (wid, lex_id, sha) VALUES (?, ?, ?)",
+                                     ((wid, lex_id, sha) for wid, rows in part.by_work.items() for lex_id, sha in rows))
+                self._db.executemany(f"INSERT OR IGNORE INTO {self._b} (pub, sha) VALUES (?, ?)",
+                                     ((publisher, sha) for sha in part.tally.bodies))
+        for publisher, tally in tallies.items():
+            mine = self._tally(publisher)
+            mine.absorb(tally)
+            mine.conventions |= tally.conventions
 
     def _distinct(self, publisher: str | None) -> int:
         if publisher is None:

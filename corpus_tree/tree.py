@@ -39,6 +39,7 @@ import hashlib
 import marshal
 import os
 import shutil
+import sqlite3
 import struct
 import tempfile
 import uuid
@@ -49,6 +50,7 @@ from typing import Any
 
 from corpus_tree import txn
 from corpus_tree.evidence import ENV_EVIDENCE_DIR, EvidenceStore, enospc_as_disk_full
+from corpus_tree.import_spill import Spill, SpilledManifest, spill_full
 from corpus_tree.manifest import ManifestFold, empty_manifest
 from corpus_tree.records import (
     RECORD_FILE,
@@ -179,7 +181,9 @@ class CorpusTree:
         self._share: Shared | None = None
         # publisher -> (digest of the other versions' paths and file states, their manifest fold);
         # only inside ``caching()``
-        self._others: dict[Publisher, tuple[bytes, ManifestFold]] | None = None
+        self._others: dict[Publisher, tuple[bytes, ManifestFold | SpilledManifest]] | None = None
+        # the folds' rows, on disk (made at the first fold; only inside ``caching()``, ADR 0121)
+        self._folds: Spill | None = None
 
     def __repr__(self) -> str:
         return f"CorpusTree({str(self.root)!r})"
@@ -277,7 +281,9 @@ class CorpusTree:
             yield self
         finally:
             self._spill.close()
-            self._records = self._summaries = self._share = self._others = self._spill = None
+            if self._folds is not None:
+                self._folds.close()
+            self._records = self._summaries = self._share = self._others = self._spill = self._folds = None
 
     def parsed_records(self) -> dict[str, tuple[tuple[int, ...], VersionRecord, bool]]:
         """What the active :meth:`caching` block parsed: ``{record path: (file state, record,
@@ -360,7 +366,8 @@ class CorpusTree:
         for path, rel in self._version_files():
             yield self._summary(path, rel)
 
-    def publisher_summaries(self, publisher: Publisher) -> tuple[Mapping[str, VersionSummary], ManifestFold]:
+    def publisher_summaries(self, publisher: Publisher,
+                            ) -> tuple[Mapping[str, VersionSummary], ManifestFold | SpilledManifest]:
         """The :class:`VersionSummary` of each version record of ``publisher`` (its record's
         ``publisher`` member), by lex id in :meth:`iter_versions` order, and the
         :class:`corpus_tree.manifest.ManifestFold` of every other version record: what an ingest of
@@ -370,7 +377,9 @@ class CorpusTree:
         Inside :meth:`caching` the summaries are kept per file state, and so is the fold, with a
         digest of the paths and file states of the versions folded into it: a second call stats the
         files, and parses them again only if that digest differs (a file of another publisher
-        changed, or one of ``publisher``'s is no longer the file its summary was made of).
+        changed, or one of ``publisher``'s is no longer the file its summary was made of). There the
+        fold's rows are not held either: they are rows of the block's own private temporary database
+        (a :class:`corpus_tree.import_spill.SpilledManifest`, ADR 0121; one full is ``disk_full``).
         A record of another publisher under a lex id of ``publisher`` is ``identity_mismatch``."""
         others, summaries, spill = self._others, self._summaries, self._spill
         if others is not None and summaries is not None and spill is not None and publisher in others:
@@ -387,12 +396,16 @@ class CorpusTree:
                     entries[hit[1]] = hit
                 else:
                     states.update(b"%d:%s%s" % (len(rel), rel.encode(), packed))
-            digest, fold = others[publisher]
+            digest, folded = others[publisher]
             if states.digest() == digest:
-                return SpilledSummaries(spill, entries), fold
+                return SpilledSummaries(spill, entries), folded
         own: dict[str, VersionSummary] = {}
         entries = {}
-        fold = ManifestFold()
+        fold: ManifestFold | SpilledManifest = ManifestFold()
+        if others is not None:
+            if self._folds is None:
+                self._folds = Spill(FOLD_CACHE_KIB)
+            fold = SpilledManifest(self._folds, unique=False)
         states = hashlib.blake2b(digest_size=32)
         prefix = f"{publisher.value}:"
         for path, rel in self._version_files():
@@ -409,7 +422,7 @@ class CorpusTree:
             if other.lex_id.startswith(prefix):
                 raise IntegrityError(f"a record of {other.publisher.value} under a lex id of {publisher.value}",
                                      code="identity_mismatch", subject=rel)
-            fold.add_version(other)
+            _add_version(fold, other)
             states.update(b"%d:%s%s" % (len(rel), rel.encode(), state or b""))
         if others is not None:
             others[publisher] = (states.digest(), fold)
@@ -514,6 +527,21 @@ class CorpusTree:
             return path.relative_to(self.root).as_posix()
         except ValueError:
             return str(path)
+
+
+#: the page cache of the caching block's database of folds, KiB (written a row at a time, read once in order)
+FOLD_CACHE_KIB = 512
+
+
+def _add_version(fold: ManifestFold | SpilledManifest, v: VersionRecord | VersionSummary) -> None:
+    """``fold.add_version(v)``; a spilled fold that runs out of room is the typed ``disk_full``."""
+    try:
+        fold.add_version(v)
+    except sqlite3.Error as exc:
+        full = spill_full(exc, "the tree's temporary database of manifest rows")
+        if full is None:
+            raise
+        raise full from exc
 
 
 def _subdirectories(path: str) -> list[str]:

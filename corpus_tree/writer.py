@@ -85,14 +85,15 @@ import marshal
 import os
 import re
 import sqlite3
+import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from corpus_tree import txn
-from corpus_tree.import_spill import Spill, SpilledMap, spill_full
-from corpus_tree.manifest import ManifestFold, manifest_of
+from corpus_tree.evidence import enospc_as_disk_full
+from corpus_tree.import_spill import Spill, SpilledManifest, SpilledMap, spill_full
 from corpus_tree.model import (
     DEFAULT_TEXT_REASON,
     Enumeration,
@@ -245,7 +246,8 @@ def apply_enumeration(
                          versions_enumerated=len(enumeration.versions))
     with tree.lock(), tree.caching(), txn.staged(tree.root, tree.evidence) as stage, _spill() as spill:
         stage.files = SpilledMap(spill)  # each staged file's name, in path order, on disk (ADR 0100, 0112)
-        fold = ManifestFold()  # the manifest's rows of the works, of the records written, then of the others
+        # the manifest's rows of the works, of the records written, then of the others, on disk (ADR 0121)
+        fold = SpilledManifest(spill, unique=False)
         # Hashes are checked only for the records this run revises (see is_unchanged); the
         # publisher's versions are held as summaries, a full record is read again only to compare or
         # revise it; the other publishers' versions only as their manifest fold (ADR 0048); the works
@@ -271,7 +273,13 @@ def apply_enumeration(
             for lex_id, summary in versions.items():
                 if lex_id not in held:
                     fold.add_version(summary)
-            report.manifest_changed = stage.put(MANIFEST, render(manifest_of(others, fold)))
+            fold.absorb(others)
+            # rendered to an unnamed temporary file a work at a time (as the import's, ADR 0093): the
+            # bytes of ``render(manifest_of(others, fold))``, never held whole
+            with enospc_as_disk_full(str(tree.root)), tempfile.TemporaryFile() as manifest_file:
+                fold.write(manifest_file)
+                manifest_file.seek(0)
+                report.manifest_changed = stage.put_file(MANIFEST, manifest_file)
         result = stage.commit(durable=durable, progress=progress)
         report.bodies_added = result.blobs_added
         report.bytes_hashed = result.bytes_hashed
@@ -348,7 +356,7 @@ def _check_existing_identities(versions: Any, publisher: Publisher) -> None:
 
 
 def _apply_works(enumeration: Enumeration, tree_works: Iterable[WorkRecord], stage: txn.Stage,
-                 report: ApplyReport, fold: ManifestFold) -> int:
+                 report: ApplyReport, fold: SpilledManifest) -> int:
     """Stage the enumerated works that are new or differ from the tree's (``tree_works``: every work
     record of the tree, read once); returns how many. Every work the tree will hold is folded into
     ``fold`` (the manifest's rows: the record written, else the tree's), not kept: a work record is

@@ -347,7 +347,10 @@ class _Observer:
 
     def _release(self) -> None:
         """Drop the plan once the last version is observed (the writer stages it next and then
-        commits: nothing of the listing is needed for that)."""
+        commits: nothing of the listing is needed for that). The listing is closed: its file, and the values
+        its versions shared (a work's ``publisher_metadata``, ADR 0121), are not held through the commit."""
+        if self.listing is not None:
+            self.listing.close()
         self.observed, self.plan, self.rechecks, self.listing = [], [], None, None
 
 

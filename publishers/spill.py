@@ -92,7 +92,9 @@ class SpilledListing(Sequence[VersionInput]):
             raise
 
     def close(self) -> None:
+        """Close the file and drop the shared values (nothing can be read after this)."""
         self._current = None
+        self._table = []
         self._file.close()
 
     def __len__(self) -> int:

@@ -200,3 +200,44 @@ def test_spill_full_names_only_a_full_database() -> None:
     named = spill_full(full)
     assert named is not None and named.code == "disk_full"
     assert spill_full(other) is None and spill_full(OSError("x")) is None
+
+
+def test_a_fold_without_keys_absorbs_other_folds_and_renders_manifest_of_them(lu_fixture: Path, eu_fixture: Path,
+                                                                           tmp_path: Path) -> None:
+    """An apply's fold (``unique=False``, ADR 0121): a spilled fold that absorbs an in-memory
+    ``ManifestFold`` and a spilled one of another database renders ``render(manifest_of(...))`` of them
+    all, byte for byte — a row met twice kept twice, as ``ManifestFold`` keeps it — and ``parts`` gives
+    that fold back to ``manifest_of``."""
+    from corpus_tree.manifest import ManifestFold, manifest_of
+
+    tree_root = tmp_path / "tree"
+    for src in (copy_source(lu_fixture, tmp_path / "lu", SMALL_LU), copy_source(eu_fixture, tmp_path / "eu", SMALL_EU)):
+        import_published(src, tree_root, durable=False)
+    tree = CorpusTree.open(tree_root)
+    works, versions = list(tree.works()), list(tree.iter_versions(verify=False))
+    assert len({v.publisher for v in versions}) == 2
+    for twice in (False, True):
+        memory, other, mine = ManifestFold(), ManifestFold(), ManifestFold()
+        with Spill() as a, Spill() as b:
+            spilled_other, fold = SpilledManifest(b, unique=False), SpilledManifest(a, unique=False)
+            for i, v in enumerate(versions + versions[:2] if twice else versions):
+                if i % 3 == 0:
+                    memory.add_version(v)  # absorbed as it is
+                elif i % 3 == 1:
+                    other.add_version(v)
+                    spilled_other.add_version(v)  # the same rows, in another database
+                else:
+                    mine.add_version(v)
+                    fold.add_version(v)
+            for w in works:
+                mine.add_work(w)
+                fold.add_work(w)
+            fold.absorb(memory)
+            fold.absorb(spilled_other)
+            out = io.BytesIO()
+            fold.write(out)
+            expected = render(manifest_of(memory, other, mine))
+            assert out.getvalue() == expected
+            assert render(manifest_of(fold)) == expected
+        if not twice:
+            assert expected == render(build_manifest(works, versions)) == (tree_root / MANIFEST).read_bytes()

@@ -17,6 +17,7 @@ import pytest
 
 from corpus_tree import CorpusTree
 from corpus_tree import txn as txn_module
+from corpus_tree.manifest import build_manifest
 from corpus_tree.model import ObservationInput, VersionInput
 from corpus_tree.txn import STAGING
 from corpus_tree.writer import WithdrawalGuard
@@ -163,3 +164,41 @@ def test_a_re_ingest_holds_one_string_per_lex_id(lu_small: Harness, target: Corp
     assert again.versions == first.versions >= 30
     # (summaries enumerated again, of them the very string the summary holds); before: (n, 0) each
     assert shared == {"plan": [(first.versions, first.versions)], "apply": [(first.versions, first.versions)]}
+
+
+def _live_parts_and_shared() -> tuple[int, int]:
+    """Live manifest fold parts (each holds a row per version and a sha256 per body) and shared values
+    still held by a spilled listing (a work's ``publisher_metadata``)."""
+    from corpus_tree.manifest import PublisherPart
+    from publishers.spill import SpilledListing
+
+    gc.collect()
+    objects = gc.get_objects()
+    return (sum(1 for o in objects if type(o) is PublisherPart),
+            sum(len(o._table) for o in objects if isinstance(o, SpilledListing)))
+
+
+def test_the_manifest_rows_and_the_listing_s_shared_values_are_not_held_at_the_commit(
+        lu_small: Harness, eu_small: Harness, target: CorpusTree, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At the commit of an ingest into a tree that holds another publisher's versions, no manifest row
+    is held in memory — neither the other publishers' fold (the tree's scan) nor the apply's own: both
+    are rows of temporary databases — and the listing's shared values (a work's metadata entries) are
+    dropped once its last version is observed (issue #13, ADR 0121). On ``main``: two fold parts and
+    a metadata tuple per EUR-Lex work alive."""
+    at_commit: list[tuple[int, int]] = []
+    real_commit = txn_module.Stage.commit
+
+    def commit(self: txn_module.Stage, **kw: Any) -> txn_module.CommitReport:
+        at_commit.append(_live_parts_and_shared())
+        return real_commit(self, **kw)
+
+    before = target.root.joinpath("manifest.json").read_bytes()
+    lu = lu_small.ingest(target)
+    monkeypatch.setattr(txn_module.Stage, "commit", commit)
+    eu = eu_small.ingest(target)
+    assert lu.versions >= 30 and eu.versions >= 5 and eu.events["first_sighting"] == eu.versions
+    assert at_commit == [(0, 0)], at_commit
+    manifest = target.manifest()
+    assert manifest != before and manifest["counts"]["versions"] == lu.versions + eu.versions
+    assert sorted(manifest["publishers"]) == ["eu-eurlex", "lu-legilux"]
+    assert manifest == build_manifest(target.works(), target.iter_versions(verify=False))
