@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import contextlib
-from pathlib import Path
-
 import sys
+from pathlib import Path
 
 from bench.ingest_phases import _heap, _status
 
