@@ -6,7 +6,7 @@
 
 Runs :mod:`bench.ingest_memory`'s fresh ingest and re-ingest of the scale harness's replay, each child
 started through this module's probe, which at the end of each phase reads the process's ``VmHWM``
-and ``VmRSS`` and resets the high-water mark to the current RSS (``/proc/self/clear_refs``: 5), so
+and ``VmRSS`` (and the heap's live and retained parts: ``_heap``) and resets the high-water mark to the current RSS (``/proc/self/clear_refs``: 5), so
 that each phase's figure is the peak reached inside it. No collection and no ``malloc_trim`` is
 done (the run's heap is left as it is); nothing is traced. The phases of each publisher's run:
 
@@ -35,9 +35,13 @@ Internal: ``python -m bench.ingest_phases _probe --log FILE -- <the ingest child
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import gc
 import json
 import os
+import re
 import sys
+import tempfile
 import tracemalloc
 from pathlib import Path
 from typing import Any
@@ -54,6 +58,48 @@ def _status() -> tuple[int, int]:
         elif line.startswith("VmRSS:"):
             rss = int(line.split()[1])
     return hwm, rss
+
+
+class _MallInfo2(ctypes.Structure):
+    """glibc's ``struct mallinfo2`` (``malloc.h``)."""
+
+    _fields_ = [(name, ctypes.c_size_t) for name in ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks",
+                                                     "fsmblks", "uordblks", "fordblks", "keepcost")]
+
+
+_OBMALLOC = {"ob_arenas": r"# arenas allocated current\s*=\s*([\d,]+)",
+             "ob_alloc": r"# bytes in allocated blocks\s*=\s*([\d,]+)",
+             "ob_avail": r"# bytes in available blocks\s*=\s*([\d,]+)",
+             "ob_total": r"\nTotal\s*=\s*([\d,]+)"}
+
+
+def _heap() -> dict[str, Any]:
+    """Live against retained heap, in bytes (ing39m): glibc's ``mallinfo2`` (``arena``: the main heap,
+    ``uordblks`` of it in use, ``fordblks`` free, ``keepcost`` the free top a trim would return, ``hblkhd``
+    mmapped blocks; absent off glibc), Python's small-object allocator (``sys._debugmallocstats``: ``ob_total``
+    its arenas, ``ob_alloc`` in allocated blocks, ``ob_avail`` in free blocks of used pools),
+    ``sys.getallocatedblocks()`` and the collector's object count."""
+    out: dict[str, Any] = {"blocks": sys.getallocatedblocks(), "objects": len(gc.get_objects())}
+    with contextlib.suppress(OSError, AttributeError):
+        mallinfo2 = ctypes.CDLL(None).mallinfo2
+        mallinfo2.restype = _MallInfo2
+        info = mallinfo2()
+        out.update({name: getattr(info, name) for name in ("arena", "hblkhd", "uordblks", "fordblks", "keepcost")})
+    sys.stderr.flush()
+    with tempfile.TemporaryFile() as tmp:
+        saved = os.dup(2)
+        os.dup2(tmp.fileno(), 2)
+        try:
+            sys._debugmallocstats()
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        tmp.seek(0)
+        text = tmp.read().decode()
+    for key, pattern in _OBMALLOC.items():
+        found = re.search(pattern, text)
+        out[key] = int(found.group(1).replace(",", "")) if found else None
+    return out
 
 
 def _this_bench(name: str) -> Any:
@@ -82,7 +128,8 @@ def probe(log: Path, ingest_argv: list[str]) -> None:
 
     def mark(phase: str) -> None:
         hwm, rss = _status()
-        event: dict[str, Any] = {"publisher": state["publisher"], "phase": phase, "hwm": hwm, "rss": rss}
+        event: dict[str, Any] = {"publisher": state["publisher"], "phase": phase, "hwm": hwm, "rss": rss,
+                                 **_heap()}
         if traced:
             event["current"], event["peak"] = tracemalloc.get_traced_memory()
             snapshot = tracemalloc.take_snapshot()

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import contextlib
+import sys
 from pathlib import Path
 
-from bench.ingest_phases import _status
+from bench.ingest_phases import _heap, _status
 
 
 def test_the_status_is_this_process_high_water_mark_and_resident_size() -> None:
@@ -25,3 +26,12 @@ def test_a_reset_brings_the_high_water_mark_down_to_the_resident_size() -> None:
     assert hwm <= before
     if hwm < before:  # where the kernel allows the reset (the bench's numbers depend on it)
         assert hwm - rss < 32 * 1024
+
+
+def test_the_heap_is_read_as_live_and_retained_parts() -> None:
+    heap = _heap()
+    assert heap["blocks"] > 0 and heap["objects"] > 0
+    assert heap["ob_total"] >= heap["ob_alloc"] > 0  # the small-object allocator's arenas hold its blocks
+    if sys.platform.startswith("linux") and "arena" in heap:  # glibc's mallinfo2
+        assert heap["arena"] >= heap["uordblks"] > 0
+        assert heap["fordblks"] >= heap["keepcost"] >= 0
