@@ -46,12 +46,13 @@ def _stemmer(language: str) -> Stemmer.Stemmer:
     return stemmer
 
 
-def stem_word(word: str, language: str) -> str | None:
+def stem_word(word: str, language: str, *, cached: bool = True) -> str | None:
     """The Snowball stem of a folded word, or ``None`` (no stemmer, too short, not alphabetic,
-    or a stem shorter than :data:`MIN_STEM`)."""
+    or a stem shorter than :data:`MIN_STEM`). ``cached=False`` stems through a stemmer that remembers
+    nothing (:func:`stem_word_once`)."""
     if language not in SNOWBALL or len(word) < MIN_STEM_WORD or not word.isalpha():
         return None
-    stem = str(_stemmer(language).stemWord(word))
+    stem = str((_stemmer if cached else _stemmer_without_cache)(language).stemWord(word))
     return stem if len(stem) >= MIN_STEM else None
 
 
@@ -65,10 +66,7 @@ def stem_word_once(word: str, language: str) -> str | None:
     from thousands of words (the cross-language lexicon, :func:`derive.index.xlang.lexicon`), which
     would otherwise stay in the query stemmer's cache of every serving process (1.5 MB for the two
     lexicons; the table keeps the stems it needs). The same stem as :func:`stem_word`."""
-    if language not in SNOWBALL or len(word) < MIN_STEM_WORD or not word.isalpha():
-        return None
-    stem = str(_stemmer_without_cache(language).stemWord(word))
-    return stem if len(stem) >= MIN_STEM else None
+    return stem_word(word, language, cached=False)
 
 
 def languages_for(language: str | None) -> tuple[str, ...]:

@@ -127,10 +127,11 @@ def fold(word: str) -> str:
     return word.replace("ß", "ss")
 
 
-def key_of(word: str, language: str) -> str:
+def key_of(word: str, language: str, *, cached: bool = True) -> str:
     """The lexicon key of a normalised word: its Snowball stem in ``language``, or the word itself
-    (too short to stem)."""
-    return analysis.stem_word(word, language) or word
+    (too short to stem). ``cached=False`` when a table is built (:func:`lexicon`: its thousands of
+    words not left in the query stemmer's cache, :func:`derive.index.analysis.stem_word_once`)."""
+    return analysis.stem_word(word, language, cached=cached) or word
 
 
 @dataclass(frozen=True)
@@ -426,7 +427,7 @@ def lexicon(language: str) -> Lexicon:
             return
         if len(parts) == 1:
             into = words.setdefault(parts[0], [])
-            stem = analysis.stem_word_once(parts[0], language) or parts[0]
+            stem = key_of(parts[0], language, cached=False)
             forms = stems.setdefault(one(stem, stem), [])
             forms += [] if parts[0] in forms else [parts[0]]
         else:
