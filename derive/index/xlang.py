@@ -34,6 +34,8 @@ searched index holds; they add terms only and never count as translated words.
 
 from __future__ import annotations
 
+import array
+import bisect
 import functools
 import json
 import math
@@ -50,6 +52,9 @@ from derive.index.text import normalize
 SCHEMA = "lex-xlang-lexicon/1"
 MINED_PATH = Path(__file__).with_name("xlang_mined.json")
 REVIEWED_PATH = Path(__file__).with_name("xlang_reviewed.json")
+#: The dictionary tier (FreeDict, ``scripts/dict_xlang.py``): the lowest, for words no entry above translates.
+DICTIONARY_PATH = Path(__file__).with_name("xlang_dict.json")
+DICTIONARY_SCHEMA = "lex-xlang-dictionary/1"
 #: Source languages the lexicon translates from, into French.
 SOURCES = ("en", "de")
 #: A mined pair needs this many aligned provisions holding both words …
@@ -367,15 +372,68 @@ class Lexicon:
         sibling's pair may be wrong ("customs" takes "customer"'s « client »); it only widens the word's
         OR group, while a refused pair can leave the word untranslated and the question unanswered
         ("controllers" → « contrôles »: ADR 0053, ADR 0061 addendum)."""
+        return _lookup(self.words, self.stems, word, language)
+
+
+def _lookup(words: dict[str, tuple[str, ...]], stems: dict[str, str | tuple[str, ...]], word: str,
+            language: str) -> tuple[str, ...] | None:
+    """The terms of ``word`` in a table of forms and their stems: its own entry, or that of a form of
+    its stem it inflects, at most two letters apart (:meth:`Lexicon.lookup`)."""
+    word = fold(word)
+    found = words.get(word)
+    if found is not None:
+        return found
+    forms = stems.get(key_of(word, language), ())
+    for form in (forms,) if isinstance(forms, str) else forms:
+        if abs(len(form) - len(word)) <= 2 and analysis.inflection(word, form):
+            return words[form]
+    return None
+
+
+@dataclass(frozen=True)
+class Dictionary:
+    """The dictionary tier of one source language (``xlang_dict.json``, selected from FreeDict by
+    ``scripts/dict_xlang.py``), held packed: one UTF-8 byte string of lines ``stem<TAB>word<TAB>term…``
+    sorted by the word's stem (:func:`key_of`), and the offset of each line; a look-up is a binary
+    search on the stem. A dictionary of tens of thousands of words costs its text's bytes and four
+    per line, not a dictionary entry, two strings and a tuple per word (docs/search.md, "The
+    lexicon's form in memory"). The lowest tier: asked only for a word the lexicon neither translates
+    nor cuts as a compound (:func:`translate`); never evidence of a question's language."""
+
+    text: bytes
+    starts: array.array[int]
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def _line(self, i: int) -> list[str]:
+        end = self.text.index(b"\n", self.starts[i])
+        return self.text[self.starts[i]:end].decode("utf-8").split("\t")
+
+    def _stem(self, i: int) -> bytes:
+        return self.text[self.starts[i]:self.text.index(b"\t", self.starts[i])]
+
+    def entries(self) -> Iterator[tuple[str, tuple[str, ...]]]:
+        """Every ``(word, French terms)``, in the order of their stems."""
+        for i in range(len(self.starts)):
+            _, word, *terms = self._line(i)
+            yield word, tuple(terms)
+
+    def lookup(self, word: str, language: str) -> tuple[str, ...] | None:
+        """The French terms of a source word, or of a word of its stem it inflects, at most two letters
+        apart (as :meth:`Lexicon.lookup`: "Kündigungen" takes "Kündigung"'s), its own entry first."""
         word = fold(word)
-        found = self.words.get(word)
-        if found is not None:
-            return found
-        forms = self.stems.get(key_of(word, language), ())
-        for form in (forms,) if isinstance(forms, str) else forms:
+        stem = key_of(word, language).encode("utf-8")
+        i = bisect.bisect_left(range(len(self.starts)), stem, key=self._stem)
+        siblings = []
+        while i < len(self.starts) and self._stem(i) == stem:
+            _, form, *terms = self._line(i)
+            if form == word:
+                return tuple(terms)
             if abs(len(form) - len(word)) <= 2 and analysis.inflection(word, form):
-                return self.words[form]
-        return None
+                siblings.append(tuple(terms))
+            i += 1
+        return siblings[0] if siblings else None
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -457,6 +515,31 @@ def lexicon(language: str) -> Lexicon:
                    frozenset(dict.fromkeys(w for p in phrases for w in p)),
                    {k: v for k, v in origin.items() if v != default}, max((len(p) for p in phrases), default=0),
                    default)
+
+
+@functools.cache
+def dictionary(language: str) -> Dictionary:
+    """The dictionary tier of ``language`` (``en``/``de``) → French, built once per process in its
+    packed form (:class:`Dictionary`; the stems through a stemmer that remembers nothing). An absent
+    file or language gives no entries."""
+    entries = _read(DICTIONARY_PATH).get("languages", {}).get(language, {}).get("entries", [])
+    lines = sorted(f"{key_of(w, language, cached=False)}\t{w}\t" + "\t".join(entry["terms"]) + "\n"
+                   for entry in entries for w in (fold(str(entry["word"])),))
+    text = "".join(lines).encode("utf-8")
+    starts = array.array("I")
+    offset = 0
+    for line in lines:
+        starts.append(offset)
+        offset += len(line.encode("utf-8"))
+    return Dictionary(text, starts)
+
+
+#: The ``source`` of a dictionary translation in ``Translation.used`` (``query_plan.translations``).
+DICTIONARY = "dictionary"
+#: The sources whose translations add terms only and never count as a translated word (:func:`translate`,
+#: and the relaxation's fillers, ``serve.core.ops.search.translated_fillers``): a cognate, and a
+#: dictionary sense, which may be another sense than the question's ("permit" « permettre »).
+UNCOUNTED = frozenset({"cognate", DICTIONARY})
 
 
 #: A question's words that nothing translates and no French text holds leave its search words only
@@ -764,14 +847,24 @@ def translate(terms: Sequence[str], language: str, covered: Collection[str] = ()
             # ("Steuererklärung" is « déclaration d'impôt », not « fiscales » + « déclaration »)
             parts = compound_parts(word, language) if not french and " " not in word and word not in covered \
                 else None
+            # the dictionary tier: a word neither the lexicon nor a compound cut translates
+            listed = dictionary(language).lookup(word, language) \
+                if not french and not parts and " " not in word and word not in covered and word not in stops \
+                and word not in lex.shared and fold(word) not in FRAME_FILLERS.get(language, ()) else None
             learned = learned_compound(word, language, held) \
-                if held is not None and not french and not parts and " " not in word and word not in covered \
-                and word not in stops else None
+                if held is not None and not french and not parts and not listed and " " not in word \
+                and word not in covered and word not in stops else None
             similar = [c for c in cognates(word, language) if held(c)] \
-                if held is not None and not french and not parts and not learned and word not in stops else []
+                if held is not None and not french and not parts and not listed and not learned \
+                and word not in stops else []
             if french:
                 alternatives[word] = [t for t in french if t != word]
                 used.append({"from": word, "to": alternatives[word], "source": lex.origin_of(word, "mined")})
+            elif listed:  # a dictionary translation: an OR-alternative like the lexicon's
+                alternatives[word] = [t for t in listed if t != word]
+                if DICTIONARY in UNCOUNTED:
+                    cognate.add(word)
+                used.append({"from": word, "to": alternatives[word], "source": DICTIONARY})
             elif parts:  # a German compound: searched as its parts, each with its French terms
                 for part in parts:
                     alternatives[part] = [t for t in lex.lookup(part, language) or () if t != part]
