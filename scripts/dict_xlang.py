@@ -8,7 +8,8 @@ Reads the FreeDict German–French and English–French dictionaries in dictd fo
 ``.dict.dz``, the same for ``eng-fra``) and keeps a pair only when it is useful and safe
 (:func:`select`): a source word of one word, of a content part of speech, that no reviewed or mined
 entry translates (nor a German compound cut into such words), that French text does not hold as it is,
-with few senses; of it, the first French terms the corpus's French text holds. The built indexes
+that no other headword reads as, with few senses; of it, the first French terms the corpus's French text
+holds. The committed file holds German only (:data:`SELECTED`). The built indexes
 (read-only) say which words and phrases French text holds. The output is committed and reviewed as
 the mined file is (ADR 0021, ADR 0123): a new dictionary or corpus changes it only when this script is
 run again. The dictionaries' licences travel with the data (the file's ``languages.*.licence``).
@@ -48,6 +49,10 @@ DICTIONARIES: dict[str, dict[str, str]] = {
            "licence_url": "https://www.gnu.org/licenses/old-licenses/gpl-2.0.html",
            "attribution": "FreeDict contributors (FreeDict English-French dictionary, from Ergane)"},
 }
+#: The languages the committed file holds (ADR 0123): German. The English–French dictionary (Ergane's
+#: word lists: no part of speech, a sense's terms in alphabetical order, "permit" « permettre », "people"
+#: « gens, peuple ») lost more readable cases than it won and is GPL-licensed; ``--languages de,en`` selects it.
+SELECTED = ("de",)
 #: Parts of speech a kept entry may have (``None``: the English dictionary marks none): names of
 #: things, qualities and actions. Function words, affixes, letters, numerals and abbreviations are left out.
 CONTENT_POS = frozenset({"n", "adj", "v", "adv", "pn", None})
@@ -114,7 +119,8 @@ def parse_entry(text: str) -> Entry | None:
 def read_dictionary(index_path: Path, dict_path: Path) -> Iterator[Entry]:
     """The entries of a dictd dictionary (``.index`` lines ``headword<TAB>offset<TAB>length`` into
     the gzip-compressed ``.dict.dz``), in index order; the ``00database…`` records left out."""
-    data = gzip.open(dict_path).read()
+    with gzip.open(dict_path) as f:
+        data = f.read()
     for line in index_path.read_text(encoding="utf-8").splitlines():
         parts = line.split("\t")
         if len(parts) != 3 or parts[0].startswith("00database") or parts[0].startswith("00-database"):
@@ -165,12 +171,14 @@ def select(entries: Iterable[Entry], language: str, held: Callable[[str], int], 
            ordered: bool) -> tuple[list[dict[str, object]], Counter[str]]:
     """The kept pairs of ``language`` → French, and how many words each filter left out (the first
     failing filter counts). ``held``: provisions of the French text holding a normalised term (as a
-    phrase); ``french``: Legilux provisions holding a normalised word as it is. A word is kept when it is
-    one word of letters of at least :data:`MIN_SOURCE`, of a content part of speech
-    (:data:`CONTENT_POS`), not a stop, relaxable or frame word, with at most :data:`MAX_SENSES` senses;
-    when neither the reviewed and mined lexicon (a form of its stem) nor a German compound cut of it into
-    words the lexicon knows translates it (that entry wins: this tier is the lowest); when it is not
-    French text's own word (the mined ``shared`` words, the French of the lexicon's terms, or
+    phrase); ``french``: Legilux provisions holding a normalised word as it is. A word (its entries of one
+    normalised headword merged) is kept when it is one word of letters of at least :data:`MIN_SOURCE`, of a
+    content part of speech (:data:`CONTENT_POS`), not a stop, relaxable or frame word; when no other
+    headword of the dictionary is a form of it for the look-up (same stem, an inflection apart) with senses
+    of other French stems ("Rahm" « crème » would translate "Rahmen"); with at most :data:`MAX_SENSES`
+    senses; when neither the reviewed and mined lexicon (a form of its stem) nor a German compound cut of
+    it into words the lexicon knows translates it (that entry wins: this tier is the lowest); when it is
+    not French text's own word (the mined ``shared`` words, the French of the lexicons' terms, or
     :data:`FRENCH_MIN` Legilux provisions); and when at least one of its :func:`candidate_terms` is held
     by :data:`MIN_HELD` provisions — the first :data:`MAX_TERMS` held ones are its terms (in the
     dictionary's order, or the most held first when it is not ``ordered``), the word itself never one."""
@@ -230,7 +238,8 @@ def package_version(package: str) -> str:
 
 def edition(dict_path: Path) -> str:
     """The dictionary's own edition, from its ``00database…`` header (``Edition: 2022.11.18``)."""
-    head = gzip.open(dict_path).read(4000).decode("utf-8", "replace")
+    with gzip.open(dict_path) as f:
+        head = f.read(4000).decode("utf-8", "replace")
     found = re.search(r"Edition:\s*(\S+)", head)
     return found.group(1) if found else "unknown"
 
@@ -269,10 +278,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--eu", type=Path, required=True)
     parser.add_argument("--dictd", type=Path, default=Path("/usr/share/dictd"))
     parser.add_argument("--out", type=Path, default=xlang.DICTIONARY_PATH)
+    parser.add_argument("--languages", default=",".join(SELECTED),
+                        help="the source languages to select, comma separated (default: %(default)s)")
     args = parser.parse_args(argv)
     held = Held(open_readonly(args.lu), open_readonly(args.eu))
-    languages: dict[str, object] = {}
+    languages: dict[str, dict[str, object]] = {}
     for language, about in DICTIONARIES.items():
+        if language not in args.languages.split(","):
+            continue
         index = args.dictd / f"{about['name']}.index"
         dz = args.dictd / f"{about['name']}.dict.dz"
         entries = list(read_dictionary(index, dz))
@@ -282,10 +295,10 @@ def main(argv: list[str] | None = None) -> int:
             "package_version": package_version(about["package"]), "edition": edition(dz),
             "filters": dict(counts), "entries": kept}
         print(f"{language}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
-    out = {
+    out: dict[str, object] = {
         "schema": xlang.DICTIONARY_SCHEMA,
-        "description": "The cross-language lexicon's lowest tier (derive.index.xlang): EN→FR and DE→FR word pairs "
-                       "selected from the FreeDict dictionaries by scripts/dict_xlang.py, each French term held by "
+        "description": "The cross-language lexicon's lowest tier (derive.index.xlang): DE→FR word pairs (EN→FR "
+                       "when selected) chosen from the FreeDict dictionaries by scripts/dict_xlang.py, each French term held by "
                        "the corpus's French text. OR-alternatives of a question's word that no reviewed or mined "
                        "entry translates, never a filter. Each language's part keeps its dictionary's licence.",
         "generated_by": "scripts/dict_xlang.py",
@@ -293,8 +306,24 @@ def main(argv: list[str] | None = None) -> int:
                        "french_min": FRENCH_MIN, "min_source": MIN_SOURCE, "max_term_words": MAX_TERM_WORDS},
         "languages": languages,
     }
-    args.out.write_text(json.dumps(out, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
+    args.out.write_text(render(out), encoding="utf-8")
     return 0
+
+
+def render(out: dict[str, object]) -> str:
+    """The file's JSON: one line per key as ``scripts/mine_xlang.py`` writes its file, but one line per
+    entry (thousands of entries, each read and reviewed as a line). Pure."""
+    marker = "@@ENTRIES:{}@@"
+    languages = out["languages"]
+    assert isinstance(languages, dict)
+    shaped = {**out, "languages": {lang: {**part, "entries": marker.format(lang)} for lang, part in languages.items()}}
+    text = json.dumps(shaped, ensure_ascii=False, indent=0)
+    for lang, part in languages.items():
+        entries = part["entries"]
+        assert isinstance(entries, list)
+        rows = ",\n".join(json.dumps(e, ensure_ascii=False) for e in entries)
+        text = text.replace(json.dumps(marker.format(lang)), "[\n" + rows + "\n]")
+    return text + "\n"
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@
 Legilux holds its law in French only; an English or German question ("minimum wage Luxembourg",
 "Kündigungsfrist Arbeitsvertrag") stops at words no Luxembourg text holds. The EUR-Lex works hold
 parallel English and French expressions of the same work with the same anchors: an aligned legal
-corpus inside the project's own data. Two data files, both read here:
+corpus inside the project's own data. Three data files, all read here:
 
 - ``xlang_mined.json`` — **mined** by ``scripts/mine_xlang.py`` from the provisions of the same EU work
   and anchor in English and French (and the German and French texts of the Luxembourg Constitution,
@@ -19,6 +19,13 @@ corpus inside the project's own data. Two data files, both read here:
 - ``xlang_reviewed.json`` — **reviewed** entries for what the corpus cannot give (German compounds →
   French legal terms, "Arbeitsvertrag" → "contrat de travail"), each with a source: the act and
   article whose French wording holds the term.
+- ``xlang_dict.json`` — the **dictionary** tier, the lowest (ADR 0123): German words selected by
+  ``scripts/dict_xlang.py`` from FreeDict's German–French dictionary (CC-BY-SA 3.0, FreeDict
+  contributors; the file names its package and version), each French term held by the corpus's French
+  text ("Tierärztin" « vétérinaire », "Schalldämpfer" « silencieux »). Asked only for a word nothing
+  above reaches — no entry, no compound cut, no held cognate — and only for its terms the searched text
+  holds; like a cognate it adds terms and never counts as a translated word (:data:`UNCOUNTED`), and it
+  is never evidence of a question's language. Held packed (:class:`Dictionary`).
 
 Applied at query time by the planner (:func:`serve.core.searchplan.build_plan` through
 :func:`translate`) only when the question's language (:func:`query_language`) is not a language the
@@ -47,6 +54,7 @@ from pathlib import Path
 from typing import Any
 
 from derive.index import analysis, relax
+from derive.index.schema import VOCABULARY_MIN_LENGTH
 from derive.index.text import normalize
 
 SCHEMA = "lex-xlang-lexicon/1"
@@ -517,21 +525,26 @@ def lexicon(language: str) -> Lexicon:
                    default)
 
 
-@functools.cache
-def dictionary(language: str) -> Dictionary:
-    """The dictionary tier of ``language`` (``en``/``de``) → French, built once per process in its
-    packed form (:class:`Dictionary`; the stems through a stemmer that remembers nothing). An absent
-    file or language gives no entries."""
-    entries = _read(DICTIONARY_PATH).get("languages", {}).get(language, {}).get("entries", [])
-    lines = sorted(f"{key_of(w, language, cached=False)}\t{w}\t" + "\t".join(entry["terms"]) + "\n"
-                   for entry in entries for w in (fold(str(entry["word"])),))
-    text = "".join(lines).encode("utf-8")
+def packed(entries: Iterable[tuple[str, Sequence[str]]], language: str) -> Dictionary:
+    """A :class:`Dictionary` of ``(source word, French terms)`` pairs of ``language``: each word folded
+    (:func:`fold`) and keyed by its stem (through a stemmer that remembers nothing). Pure."""
+    lines = sorted(f"{key_of(w, language, cached=False)}\t{w}\t" + "\t".join(terms) + "\n"
+                   for word, terms in entries for w in (fold(word),))
     starts = array.array("I")
     offset = 0
     for line in lines:
         starts.append(offset)
         offset += len(line.encode("utf-8"))
-    return Dictionary(text, starts)
+    return Dictionary("".join(lines).encode("utf-8"), starts)
+
+
+@functools.cache
+def dictionary(language: str) -> Dictionary:
+    """The dictionary tier of ``language`` (``en``/``de``) → French, built once per process in its
+    packed form (:func:`packed`). An absent file or language gives no entries (the committed file
+    holds German only: ADR 0123)."""
+    entries = _read(DICTIONARY_PATH).get("languages", {}).get(language, {}).get("entries", [])
+    return packed(((str(e["word"]), [str(t) for t in e["terms"]]) for e in entries), language)
 
 
 #: The ``source`` of a dictionary translation in ``Translation.used`` (``query_plan.translations``).
@@ -805,6 +818,12 @@ def joined_phrase(term: str, language: str) -> tuple[str, ...] | None:
     return lex.phrases.get(parts) or lex.words.get("".join(parts))
 
 
+def vocabulary_word(word: str) -> bool:
+    """Whether an index's vocabulary would hold ``word`` (:data:`derive.index.schema.VOCABULARY_MIN_LENGTH`
+    letters or more, letters only): the only words a ``held`` look-up can tell of ("uni", « de » it cannot). Pure."""
+    return len(word) >= VOCABULARY_MIN_LENGTH and word.isalpha()
+
+
 def translate(terms: Sequence[str], language: str, covered: Collection[str] = (),
               held: Callable[[str], bool] | None = None) -> Translation:
     """``terms`` of a ``language`` (en/de) question, for a French-only text: each run of words that
@@ -818,7 +837,10 @@ def translate(terms: Sequence[str], language: str, covered: Collection[str] = ()
     the :func:`cognates` the searched text holds (``held``: whether the index holds a French word;
     none asked without it) as alternatives: they add terms to search and never count as a
     translated word, so they never leave out a word nothing translates — a question no text
-    answers in its own words is not made answerable by them. Pure (``held`` aside)."""
+    answers in its own words is not made answerable by them. A word none of these reaches (nor a
+    frame word) gains the :func:`dictionary` tier's terms that the searched text holds (all when no
+    ``held`` is given), the same way: alternatives only, reported with ``source: dictionary``. Pure
+    (``held`` and the dictionary file aside)."""
     lex = lexicon(language)
     stops = translation_stops(language)
     out: list[str] = []
@@ -847,24 +869,21 @@ def translate(terms: Sequence[str], language: str, covered: Collection[str] = ()
             # ("Steuererklärung" is « déclaration d'impôt », not « fiscales » + « déclaration »)
             parts = compound_parts(word, language) if not french and " " not in word and word not in covered \
                 else None
-            # the dictionary tier: a word neither the lexicon nor a compound cut translates
-            listed = dictionary(language).lookup(word, language) \
-                if not french and not parts and " " not in word and word not in covered and word not in stops \
-                and word not in lex.shared and fold(word) not in FRAME_FILLERS.get(language, ()) else None
             learned = learned_compound(word, language, held) \
-                if held is not None and not french and not parts and not listed and " " not in word \
-                and word not in covered and word not in stops else None
+                if held is not None and not french and not parts and " " not in word and word not in covered \
+                and word not in stops else None
             similar = [c for c in cognates(word, language) if held(c)] \
-                if held is not None and not french and not parts and not listed and not learned \
-                and word not in stops else []
+                if held is not None and not french and not parts and not learned and word not in stops else []
+            # the dictionary tier, the lowest: a word that neither the lexicon, a compound cut nor a held
+            # cognate reaches (a frame word stays one); of its terms, those the searched text holds
+            listed = [t for t in dictionary(language).lookup(word, language) or ()
+                      if t != word and (held is None or all(held(w) for w in t.split() if vocabulary_word(w)))] \
+                if not french and not parts and not learned and not similar and " " not in word \
+                and word not in covered and word not in stops and word not in lex.shared \
+                and fold(word) not in FRAME_FILLERS.get(language, ()) else []
             if french:
                 alternatives[word] = [t for t in french if t != word]
                 used.append({"from": word, "to": alternatives[word], "source": lex.origin_of(word, "mined")})
-            elif listed:  # a dictionary translation: an OR-alternative like the lexicon's
-                alternatives[word] = [t for t in listed if t != word]
-                if DICTIONARY in UNCOUNTED:
-                    cognate.add(word)
-                used.append({"from": word, "to": alternatives[word], "source": DICTIONARY})
             elif parts:  # a German compound: searched as its parts, each with its French terms
                 for part in parts:
                     alternatives[part] = [t for t in lex.lookup(part, language) or () if t != part]
@@ -885,6 +904,10 @@ def translate(terms: Sequence[str], language: str, covered: Collection[str] = ()
                 alternatives[word] = similar
                 cognate.add(word)
                 used.append({"from": word, "to": similar, "source": "cognate"})
+            elif listed:  # a dictionary translation: alternatives only, as a cognate's (UNCOUNTED)
+                alternatives[word] = listed
+                cognate.add(word)
+                used.append({"from": word, "to": alternatives[word], "source": DICTIONARY})
             elif word in stops:
                 stops_found.append(word)
             out.append(word)
