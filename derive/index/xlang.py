@@ -405,8 +405,9 @@ class Dictionary:
     sorted by the word's stem (:func:`key_of`), and the offset of each line; a look-up is a binary
     search on the stem. A dictionary of tens of thousands of words costs its text's bytes and four
     per line, not a dictionary entry, two strings and a tuple per word (docs/search.md, "The
-    lexicon's form in memory"). The lowest tier: asked only for a word the lexicon neither translates
-    nor cuts as a compound (:func:`translate`); never evidence of a question's language."""
+    lexicon's form in memory"). The lowest tier: asked only for a word that the lexicon does not
+    translate, no compound cut reaches and no held cognate spells (:func:`translate`); never evidence of
+    a question's language."""
 
     text: bytes
     starts: array.array[int]
