@@ -3,7 +3,7 @@
 Legilux holds its law in French only; an English or German question ("minimum wage Luxembourg",
 "Kündigungsfrist Arbeitsvertrag") stops at words no Luxembourg text holds. The EUR-Lex works hold
 parallel English and French expressions of the same work with the same anchors: an aligned legal
-corpus inside the project's own data. Two data files, both read here:
+corpus inside the project's own data. Three data files, all read here:
 
 - ``xlang_mined.json`` — **mined** by ``scripts/mine_xlang.py`` from the provisions of the same EU work
   and anchor in English and French (and the German and French texts of the Luxembourg Constitution,
@@ -19,6 +19,13 @@ corpus inside the project's own data. Two data files, both read here:
 - ``xlang_reviewed.json`` — **reviewed** entries for what the corpus cannot give (German compounds →
   French legal terms, "Arbeitsvertrag" → "contrat de travail"), each with a source: the act and
   article whose French wording holds the term.
+- ``xlang_dict.json`` — the **dictionary** tier, the lowest (ADR 0123): German words selected by
+  ``scripts/dict_xlang.py`` from FreeDict's German–French dictionary (CC-BY-SA 3.0, FreeDict
+  contributors; the file names its package and version), each French term held by the corpus's French
+  text ("Tierärztin" « vétérinaire », "Schalldämpfer" « silencieux »). Asked only for a word nothing
+  above reaches — no entry, no compound cut, no held cognate — and only for its terms the searched text
+  holds; like a cognate it adds terms and never counts as a translated word (:data:`UNCOUNTED`), and it
+  is never evidence of a question's language. Held packed (:class:`Dictionary`).
 
 Applied at query time by the planner (:func:`serve.core.searchplan.build_plan` through
 :func:`translate`) only when the question's language (:func:`query_language`) is not a language the
@@ -34,6 +41,8 @@ searched index holds; they add terms only and never count as translated words.
 
 from __future__ import annotations
 
+import array
+import bisect
 import functools
 import json
 import math
@@ -45,11 +54,15 @@ from pathlib import Path
 from typing import Any
 
 from derive.index import analysis, relax
+from derive.index.schema import VOCABULARY_MIN_LENGTH
 from derive.index.text import normalize
 
 SCHEMA = "lex-xlang-lexicon/1"
 MINED_PATH = Path(__file__).with_name("xlang_mined.json")
 REVIEWED_PATH = Path(__file__).with_name("xlang_reviewed.json")
+#: The dictionary tier (FreeDict, ``scripts/dict_xlang.py``): the lowest, for words no entry above translates.
+DICTIONARY_PATH = Path(__file__).with_name("xlang_dict.json")
+DICTIONARY_SCHEMA = "lex-xlang-dictionary/1"
 #: Source languages the lexicon translates from, into French.
 SOURCES = ("en", "de")
 #: A mined pair needs this many aligned provisions holding both words …
@@ -367,15 +380,69 @@ class Lexicon:
         sibling's pair may be wrong ("customs" takes "customer"'s « client »); it only widens the word's
         OR group, while a refused pair can leave the word untranslated and the question unanswered
         ("controllers" → « contrôles »: ADR 0053, ADR 0061 addendum)."""
+        return _lookup(self.words, self.stems, word, language)
+
+
+def _lookup(words: dict[str, tuple[str, ...]], stems: dict[str, str | tuple[str, ...]], word: str,
+            language: str) -> tuple[str, ...] | None:
+    """The terms of ``word`` in a table of forms and their stems: its own entry, or that of a form of
+    its stem it inflects, at most two letters apart (:meth:`Lexicon.lookup`)."""
+    word = fold(word)
+    found = words.get(word)
+    if found is not None:
+        return found
+    forms = stems.get(key_of(word, language), ())
+    for form in (forms,) if isinstance(forms, str) else forms:
+        if abs(len(form) - len(word)) <= 2 and analysis.inflection(word, form):
+            return words[form]
+    return None
+
+
+@dataclass(frozen=True)
+class Dictionary:
+    """The dictionary tier of one source language (``xlang_dict.json``, selected from FreeDict by
+    ``scripts/dict_xlang.py``), held packed: one UTF-8 byte string of lines ``stem<TAB>word<TAB>term…``
+    sorted by the word's stem (:func:`key_of`), and the offset of each line; a look-up is a binary
+    search on the stem. A dictionary of tens of thousands of words costs its text's bytes and four
+    per line, not a dictionary entry, two strings and a tuple per word (docs/search.md, "The
+    lexicon's form in memory"). The lowest tier: asked only for a word that the lexicon does not
+    translate, no compound cut reaches and no held cognate spells (:func:`translate`); never evidence of
+    a question's language."""
+
+    text: bytes
+    starts: array.array[int]
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def _line(self, i: int) -> list[str]:
+        end = self.text.index(b"\n", self.starts[i])
+        return self.text[self.starts[i]:end].decode("utf-8").split("\t")
+
+    def _stem(self, i: int) -> bytes:
+        return self.text[self.starts[i]:self.text.index(b"\t", self.starts[i])]
+
+    def entries(self) -> Iterator[tuple[str, tuple[str, ...]]]:
+        """Every ``(word, French terms)``, in the order of their stems."""
+        for i in range(len(self.starts)):
+            _, word, *terms = self._line(i)
+            yield word, tuple(terms)
+
+    def lookup(self, word: str, language: str) -> tuple[str, ...] | None:
+        """The French terms of a source word, or of a word of its stem it inflects, at most two letters
+        apart (as :meth:`Lexicon.lookup`: "Kündigungen" takes "Kündigung"'s), its own entry first."""
         word = fold(word)
-        found = self.words.get(word)
-        if found is not None:
-            return found
-        forms = self.stems.get(key_of(word, language), ())
-        for form in (forms,) if isinstance(forms, str) else forms:
+        stem = key_of(word, language).encode("utf-8")
+        i = bisect.bisect_left(range(len(self.starts)), stem, key=self._stem)
+        siblings = []
+        while i < len(self.starts) and self._stem(i) == stem:
+            _, form, *terms = self._line(i)
+            if form == word:
+                return tuple(terms)
             if abs(len(form) - len(word)) <= 2 and analysis.inflection(word, form):
-                return self.words[form]
-        return None
+                siblings.append(tuple(terms))
+            i += 1
+        return siblings[0] if siblings else None
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -457,6 +524,36 @@ def lexicon(language: str) -> Lexicon:
                    frozenset(dict.fromkeys(w for p in phrases for w in p)),
                    {k: v for k, v in origin.items() if v != default}, max((len(p) for p in phrases), default=0),
                    default)
+
+
+def packed(entries: Iterable[tuple[str, Sequence[str]]], language: str) -> Dictionary:
+    """A :class:`Dictionary` of ``(source word, French terms)`` pairs of ``language``: each word folded
+    (:func:`fold`) and keyed by its stem (through a stemmer that remembers nothing). Pure."""
+    lines = sorted(f"{key_of(w, language, cached=False)}\t{w}\t" + "\t".join(terms) + "\n"
+                   for word, terms in entries for w in (fold(word),))
+    starts = array.array("I")
+    offset = 0
+    for line in lines:
+        starts.append(offset)
+        offset += len(line.encode("utf-8"))
+    return Dictionary("".join(lines).encode("utf-8"), starts)
+
+
+@functools.cache
+def dictionary(language: str) -> Dictionary:
+    """The dictionary tier of ``language`` (``en``/``de``) → French, built once per process in its
+    packed form (:func:`packed`). An absent file or language gives no entries (the committed file
+    holds German only: ADR 0123)."""
+    entries = _read(DICTIONARY_PATH).get("languages", {}).get(language, {}).get("entries", [])
+    return packed(((str(e["word"]), [str(t) for t in e["terms"]]) for e in entries), language)
+
+
+#: The ``source`` of a dictionary translation in ``Translation.used`` (``query_plan.translations``).
+DICTIONARY = "dictionary"
+#: The sources whose translations add terms only and never count as a translated word (:func:`translate`,
+#: and the relaxation's fillers, ``serve.core.ops.search.translated_fillers``): a cognate, and a
+#: dictionary sense, which may be another sense than the question's ("permit" « permettre »).
+UNCOUNTED = frozenset({"cognate", DICTIONARY})
 
 
 #: A question's words that nothing translates and no French text holds leave its search words only
@@ -722,6 +819,12 @@ def joined_phrase(term: str, language: str) -> tuple[str, ...] | None:
     return lex.phrases.get(parts) or lex.words.get("".join(parts))
 
 
+def vocabulary_word(word: str) -> bool:
+    """Whether an index's vocabulary would hold ``word`` (:data:`derive.index.schema.VOCABULARY_MIN_LENGTH`
+    letters or more, letters only): the only words a ``held`` look-up can tell of ("uni", « de » it cannot). Pure."""
+    return len(word) >= VOCABULARY_MIN_LENGTH and word.isalpha()
+
+
 def translate(terms: Sequence[str], language: str, covered: Collection[str] = (),
               held: Callable[[str], bool] | None = None) -> Translation:
     """``terms`` of a ``language`` (en/de) question, for a French-only text: each run of words that
@@ -735,7 +838,10 @@ def translate(terms: Sequence[str], language: str, covered: Collection[str] = ()
     the :func:`cognates` the searched text holds (``held``: whether the index holds a French word;
     none asked without it) as alternatives: they add terms to search and never count as a
     translated word, so they never leave out a word nothing translates — a question no text
-    answers in its own words is not made answerable by them. Pure (``held`` aside)."""
+    answers in its own words is not made answerable by them. A word none of these reaches (nor a
+    frame word) gains the :func:`dictionary` tier's terms that the searched text holds (all when no
+    ``held`` is given), the same way: alternatives only, reported with ``source: dictionary``. Pure
+    (``held`` and the dictionary file aside)."""
     lex = lexicon(language)
     stops = translation_stops(language)
     out: list[str] = []
@@ -769,6 +875,13 @@ def translate(terms: Sequence[str], language: str, covered: Collection[str] = ()
                 and word not in stops else None
             similar = [c for c in cognates(word, language) if held(c)] \
                 if held is not None and not french and not parts and not learned and word not in stops else []
+            # the dictionary tier, the lowest: a word that neither the lexicon, a compound cut nor a held
+            # cognate reaches (a frame word stays one); of its terms, those the searched text holds
+            listed = [t for t in dictionary(language).lookup(word, language) or ()
+                      if t != word and (held is None or all(held(w) for w in t.split() if vocabulary_word(w)))] \
+                if not french and not parts and not learned and not similar and " " not in word \
+                and word not in covered and word not in stops and word not in lex.shared \
+                and fold(word) not in FRAME_FILLERS.get(language, ()) else []
             if french:
                 alternatives[word] = [t for t in french if t != word]
                 used.append({"from": word, "to": alternatives[word], "source": lex.origin_of(word, "mined")})
@@ -792,6 +905,10 @@ def translate(terms: Sequence[str], language: str, covered: Collection[str] = ()
                 alternatives[word] = similar
                 cognate.add(word)
                 used.append({"from": word, "to": similar, "source": "cognate"})
+            elif listed:  # a dictionary translation: alternatives only, as a cognate's (UNCOUNTED)
+                alternatives[word] = listed
+                cognate.add(word)
+                used.append({"from": word, "to": alternatives[word], "source": DICTIONARY})
             elif word in stops:
                 stops_found.append(word)
             out.append(word)

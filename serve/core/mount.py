@@ -452,7 +452,7 @@ def warm_index(index: MountedIndex) -> None:
     It also loads what a worker would otherwise build in its first searches and keep (issue #14,
     worker memory): every work's title subject words (search's title precision), the acts each
     title repeals (search's successors), the languages the index holds text in (search's plan),
-    the cross-language lexicons (an English or German query), the name words' document frequencies
+    the cross-language lexicons and their dictionary tier (an English or German query), the name words' document frequencies
     (search's title share weighed by rarity, :mod:`serve.core.titleidf`) and the EuroVoc subject labels (search's
     off-subject relaxation, :mod:`serve.core.subjects`): under ``lex serve --workers N``
     they are then built once before the workers fork (``serve.app.prebuild_core``) and shared
@@ -475,3 +475,4 @@ def warm_index(index: MountedIndex) -> None:
     text_languages(index)
     for language in xlang.SOURCES:
         xlang.lexicon(language)
+        xlang.dictionary(language)

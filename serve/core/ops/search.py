@@ -3121,7 +3121,7 @@ def translated_fillers(plan: Plan, withheld: dict[str, Any] | None) -> list[str]
         return []
     if plan.unheld_words.intersection((withheld or {}).get("terms", [])):
         return []  # a word no index holds in the question's own language is its subject, not a filler
-    cognate = {u["from"] for u in plan.translations.get("used", []) if u.get("source") == "cognate"}
+    cognate = {u["from"] for u in plan.translations.get("used", []) if u.get("source") in xlang.UNCOUNTED}
     translated = {t for t in plan.terms if plan.synonyms.get(t) and t not in cognate}
     # translated words that say no subject: an act form or relation word, the country's name
     country = {plan.terms[i] for i in ranking.own_country_terms(plan.terms, plan.synonyms)}
