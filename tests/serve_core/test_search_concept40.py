@@ -85,35 +85,3 @@ def test_any_answered_section_lets_an_empty_one_be_relaxed() -> None:
     assert _relax_beside_untitled(nothing, indexes, plans, lambda i: relaxed) == nothing  # type: ignore[arg-type]
     one_word = {p: SimpleNamespace(terms=["machines"]) for p in (EU, LU)}  # no weaker form to search
     assert _relax_beside_untitled(titled, indexes, one_word, lambda i: relaxed) == titled  # type: ignore[arg-type]
-
-
-# -- the second rule (search.NEAR_ALL_MIN_WORDS): beside all-words hits, a provision holding all of a
-# question's words but one joins the majority-of-words lane whatever the missing word's IDF share
-
-PAYMENT = "services de paiement établissements de paiement agrément"
-
-
-def _works(core: LegalCore, query: str, publisher: str) -> list[str]:
-    return [h["work"] for h in _section(_answer(core, query), publisher)["hits"]]
-
-
-def test_a_provision_missing_one_word_of_four_joins_the_majority_lane(fixture_core: LegalCore) -> None:
-    # three of the four words (« services », « paiement », « établissements », « agrément »), the rarest
-    # one missing: under the IDF share the majority lane asks (65 %), kept by the rule
-    works = _works(fixture_core, PAYMENT, LU)
-    assert works[:3] == ["lu-legilux:loi-1998-01-31-n1", "lu-legilux:loi-2011-04-08-n2", "lu-legilux:rgd-1998-08-03-n4"]
-    assert {"lu-legilux:loi-2022-09-08-a502", "lu-legilux:loi-2023-01-06-a16"} <= set(works[3:])
-
-
-def test_without_the_near_all_rule_the_idf_share_keeps_them_out(fixture_core: LegalCore,
-                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(search, "NEAR_ALL_MIN_WORDS", 0)
-    works = _works(fixture_core, PAYMENT, LU)
-    assert works == ["lu-legilux:loi-1998-01-31-n1", "lu-legilux:loi-2011-04-08-n2", "lu-legilux:rgd-1998-08-03-n4"]
-
-
-def test_the_near_all_rule_runs_only_beside_all_words_hits(fixture_core: LegalCore) -> None:
-    # no provision holds the four words of a negative: the section's answer is decided by the any-word
-    # relaxation and its IDF share, as before (the rule never fills an empty answer)
-    answer = _answer(fixture_core, "permis de chasse aux licornes")
-    assert all(s["hits"] == [] for s in answer["publishers"])

@@ -152,12 +152,6 @@ SUBJECT_BOOST = 1.0
 EXACT_SUBJECT_BOOST = 2.0
 #: Share of the query words' IDF mass a partially matching provision must hold.
 IDF_QUORUM = 0.65
-#: Beside provisions holding every word, a question of at least this many content words also takes
-#: the provisions holding all of them but one into the majority-of-words lane, whatever share of the
-#: IDF mass the missing word carries (:func:`_keyword_lanes`; issue #15, concept40, ADR 0124): that lane
-#: never decides whether a section answers (it runs only beside all-words hits), so the no-hit
-#: guard's rarity bar need not hold there for a provision missing one word. 0: off.
-NEAR_ALL_MIN_WORDS = 4
 #: Publisher routing: a section whose best works' titles hold this much less of the query than another
 #: section's is left out of a fan-out answer (:func:`route_sections`).
 ROUTING_MARGIN = 0.5
@@ -1317,12 +1311,10 @@ def _ranked_groups(conn: sqlite3.Connection, groups: list[list[str]], filters: F
 
 
 def quorum_occurrences(conn: sqlite3.Connection, groups: list[list[str]], min_terms: int, filters: Filters,
-                       limit: int, article_key: str | None = None, phrase_df: bool = False,
-                       idf_share: float = IDF_QUORUM) -> list[dict[str, Any]]:
-    """Occurrences of the states holding at least ``min_terms`` of the term ``groups`` and at
-    least ``idf_share`` of their IDF mass, ranked by the BM25 of the groups OR-ed (optionally only
-    provisions numbered ``article_key``; a phrase weighed by its rarest word with ``phrase_df``,
-    :func:`idf_weights`)."""
+                       limit: int, article_key: str | None = None, phrase_df: bool = False) -> list[dict[str, Any]]:
+    """Occurrences of the states holding at least ``min_terms`` of the term ``groups``, ranked
+    by the BM25 of the groups OR-ed (optionally only provisions numbered ``article_key``; a phrase
+    weighed by its rarest word with ``phrase_df``, :func:`idf_weights`)."""
     groups = [g for g in groups if fts_query([g]) is not None]
     parts = [str(fts_query([g])) for g in groups]
     match = fts_query(groups, any_of=True)
@@ -1330,7 +1322,7 @@ def quorum_occurrences(conn: sqlite3.Connection, groups: list[list[str]], min_te
         return []
     weights = idf_weights(conn, groups, phrase_df)
     # (not in the article lane: the article number the question names is itself the rare part)
-    share = idf_share if article_key is None else 0.0
+    share = IDF_QUORUM if article_key is None else 0.0
     threshold = round(share * sum(weights), 6)
     parts = pivot_parts(parts, weights, threshold)
     each = " UNION ALL ".join(f"SELECT rowid, {w!r} AS w FROM provision_fts WHERE provision_fts MATCH ?"
@@ -2965,11 +2957,6 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
             rows = once("partial", lambda: quorum_occurrences(conn, partial, relax.quorum(len(partial)), filters,
                                                               budget))
             _merge(hits, rows, ["partial_terms"], seen)
-            if NEAR_ALL_MIN_WORDS and len(partial) >= NEAR_ALL_MIN_WORDS:
-                # … and the provisions holding all of the words but one, whatever their IDF share
-                near = once("near_all", lambda: quorum_occurrences(conn, partial, len(partial) - 1, filters, budget,
-                                                                   idf_share=0.0))
-                _merge(hits, near, ["partial_terms"], seen)
     if out.gate("relax", not hits) and options.relax:
         out.relaxation_withheld = relaxation_withheld(conn, plan.terms, groups, filters)
         fillers = translated_fillers(plan, out.relaxation_withheld)
