@@ -3570,8 +3570,8 @@ def _relax_beside_untitled(sections: list[Answer], indexes: Sequence[MountedInde
     own (``relaxed``) when another section answered. Another publisher's provisions holding every
     word say nothing of how many of them this publisher's act holds in one article: "l'inspection du
     travail peut-elle participer aux contrôles des machines vendues …" is held word for word by one
-    EU regulation on machinery, and the Luxembourg règlement whose article answers holds five of
-    the seven words (issue #15, concept40). The relaxed section is then weighed by the routing rules
+    EU provision on machinery, and the Luxembourg law of 27 May 2010 on machinery, whose article
+    answers, holds fewer of them (issue #15, concept40). The relaxed section is then weighed by the routing rules
     as any section of weaker matches (:func:`route_sections`: it yields to the sections holding
     every word unless its works are titled by the question over theirs, :func:`titled_over`,
     :func:`fits_over`, :func:`fits_better`) and ordered by :func:`order_sections`. With
