@@ -174,17 +174,18 @@ def measure(n: int, out: Path, base: Path, code: Path, *, trace: bool | int, kee
 
 
 def probed_runs(ns: list[int], out: Path, fixtures: Path | None, code: Path, *, trace: bool | int,
-                log: Path, wrap: list[str]) -> Iterator[tuple[int, list[dict[str, Any]]]]:
+                log: Path, wrap: list[str], per_publisher: bool = False) -> Iterator[tuple[int, list[dict[str, Any]]]]:
     """For each N in ascending order: the fresh ingest and the re-ingest run under the probe
     ``wrap`` (which appends its marks, one JSON object a line, to ``log``), and the marks read
-    back. The fixture corpora are imported once into ``out/base``."""
+    back (``per_publisher``: each publisher's ingest a child of its own). The fixture corpora are
+    imported once into ``out/base``."""
     from bench.scale.__main__ import default_fixtures
     from bench.scale.corpus import prepare_base
 
     prepare_base((fixtures or default_fixtures()).resolve(), out / "base")
     for n in sorted(ns):
         log.unlink(missing_ok=True)
-        measure(n, out, out / "base", code, trace=trace, keep=False, wrap=wrap)
+        measure(n, out, out / "base", code, trace=trace, keep=False, wrap=wrap, per_publisher=per_publisher)
         lines = log.read_text(encoding="utf-8").splitlines() if log.exists() else []
         yield n, [json.loads(line) for line in lines]
 
