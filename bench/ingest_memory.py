@@ -3,7 +3,7 @@
 ::
 
     python -m bench.ingest_memory --n 1 4 16 [--out DIR] [--code DIR] [--tracemalloc] [--keep]
-                                  [--wrap "valgrind --tool=cachegrind --cache-sim=no ..."]
+                                  [--per-publisher] [--wrap "valgrind --tool=cachegrind --cache-sim=no ..."]
 
 For each N: the fixture corpora are imported once into ``--out/base`` (as the scale harness does),
 the replay child of ``python -m bench.scale _serve`` serves N replicas on loopback, and two ingest
@@ -14,6 +14,13 @@ nightly run). The ingest clock is fixed, so two commits' trees can be compared w
 (``--keep`` keeps ``n<N>/fresh`` — hard links of the fresh tree, safe because a commit only renames
 new files in — and ``n<N>/tree``, the re-ingested one).
 
+``--per-publisher`` runs each publisher's ingest in its own fresh process, one after the other
+(Legilux, then EUR-Lex, into the same tree): the product's shape, where ``lex ingest run`` takes one
+publisher and the Dagster ``corpus_tree`` asset is partitioned by publisher, each partition a run of
+its own. Each child's line is printed, then one line for the mode: ``vm_hwm_mb`` the children's
+largest, ``cpu_s`` their sum, ``by_publisher`` each child's figures. Without it both publishers run
+in one child (the shape of the scale harness's ``ingest`` stage).
+
 Each child prints one JSON line: ``vm_hwm_mb`` (its own ``VmHWM``), ``cpu_s`` (user + system) and,
 with ``--tracemalloc`` (``PYTHONTRACEMALLOC=1``: traced from the interpreter's start, so the
 imports, ≈ 12 MB, are included; ``VmHWM`` is then inflated by the tracing and not comparable),
@@ -21,7 +28,8 @@ imports, ≈ 12 MB, are included; ``VmHWM`` is then inflated by the tracing and 
 command (e.g. cachegrind; set ``PYTHONHASHSEED=0`` in the environment for instruction counts).
 The replay's own cost is not measured here (see ``python -m bench.scale``).
 
-Internal: ``python -m bench.ingest_memory _ingest --run-dir DIR --url URL --n N [--reingest]``.
+Internal: ``python -m bench.ingest_memory _ingest --run-dir DIR --url URL --n N [--reingest]
+[--publisher P ...]`` (default: every publisher; the tree is created unless ``--reingest`` or it exists).
 """
 
 from __future__ import annotations
@@ -34,7 +42,7 @@ import shlex
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -44,15 +52,19 @@ NOW = _dt.datetime(2026, 1, 1, tzinfo=_dt.UTC)
 MODES = ("fresh", "reingest")
 
 
-def child(run_dir: Path, url: str, n: int, reingest: bool) -> dict[str, Any]:
-    """One ingest of the replay at ``url`` into ``run_dir/tree`` (created unless ``reingest``)."""
+def child(run_dir: Path, url: str, n: int, reingest: bool,
+          publishers: Sequence[str] | None = None) -> dict[str, Any]:
+    """One ingest of ``publishers`` (default: every one, in the harness's order) of the replay at
+    ``url`` into ``run_dir/tree`` (created unless ``reingest`` or it exists: the first publisher's
+    child of a fresh ``--per-publisher`` run creates it, the next ones add to it)."""
     import tracemalloc
 
-    from bench.scale.stages import RunDirs, ingest_publishers, vm_hwm_kb
+    from bench.scale.stages import PUBLISHERS, RunDirs, ingest_publishers, vm_hwm_kb
     from corpus_tree import CorpusTree
 
     dirs = RunDirs(run_dir)
-    tree = CorpusTree.open(dirs.tree) if reingest else CorpusTree.create(dirs.tree)
+    held = reingest or (dirs.tree / "manifest.json").is_file()
+    tree = CorpusTree.open(dirs.tree) if held else CorpusTree.create(dirs.tree)
     traced: dict[str, float] = {}
 
     def after(publisher: str) -> None:
@@ -60,17 +72,33 @@ def child(run_dir: Path, url: str, n: int, reingest: bool) -> dict[str, Any]:
             traced[publisher] = round(tracemalloc.get_traced_memory()[1] / 2**20, 2)
             tracemalloc.reset_peak()
 
-    ingest_publishers(tree, dirs, url, n, now=NOW, after=after)
+    chosen = tuple(publishers or PUBLISHERS)
+    ingest_publishers(tree, dirs, url, n, now=NOW, after=after, publishers=chosen)
     times = os.times()
-    return {"mode": MODES[reingest], "n": n, "vm_hwm_mb": round((vm_hwm_kb() or 0) / 1024, 2),
+    return {"mode": MODES[reingest], "n": n, "publishers": list(chosen),
+            "vm_hwm_mb": round((vm_hwm_kb() or 0) / 1024, 2),
             "cpu_s": round(times.user + times.system, 2), "user_s": round(times.user, 2),
             "traced_peak_mb": traced or None}
 
 
-def child_command(run_dir: Path, url: str, n: int, reingest: bool, wrap: list[str]) -> list[str]:
+def child_command(run_dir: Path, url: str, n: int, reingest: bool, wrap: list[str],
+                  publisher: str | None = None) -> list[str]:
+    """The ingest child's command: every publisher in one process, or only ``publisher``."""
     args = [sys.executable, "-m", "bench.ingest_memory", "_ingest", "--run-dir", str(run_dir), "--url", url,
             "--n", str(n)]
-    return [*wrap, *args, *(["--reingest"] if reingest else [])]
+    chosen = ["--publisher", publisher] if publisher else []
+    return [*wrap, *args, *(["--reingest"] if reingest else []), *chosen]
+
+
+def combined(mode: str, n: int, parts: list[dict[str, Any]]) -> dict[str, Any]:
+    """One mode's figures from its per-publisher children: the largest ``VmHWM`` (what the machine
+    must hold), the summed CPU, each child's own figures, and the load at the last one's end."""
+    return {"mode": mode, "n": n, "per_publisher": True,
+            "vm_hwm_mb": max(p["vm_hwm_mb"] for p in parts),
+            "cpu_s": round(sum(p["cpu_s"] for p in parts), 2),
+            "user_s": round(sum(p["user_s"] for p in parts), 2),
+            "by_publisher": {p["publishers"][0]: {"vm_hwm_mb": p["vm_hwm_mb"], "cpu_s": p["cpu_s"]} for p in parts},
+            "load": parts[-1]["load"]}
 
 
 def run_child(args: list[str], code: Path, env: dict[str, str], log: Path) -> dict[str, Any]:
@@ -107,10 +135,12 @@ def watched_parser(prog: str, doc: str | None, out: str) -> argparse.ArgumentPar
 
 
 def measure(n: int, out: Path, base: Path, code: Path, *, trace: bool | int, keep: bool,
-            wrap: list[str]) -> list[dict]:
+            wrap: list[str], per_publisher: bool = False) -> list[dict]:
     """Serve N replicas and run a fresh ingest then a re-ingest against them (``trace``: traced,
-    with that many frames per allocation if an int, one if ``True``)."""
+    with that many frames per allocation if an int, one if ``True``; ``per_publisher``: each
+    publisher's ingest in its own child, one after the other)."""
     from bench.scale.server import replay_server
+    from bench.scale.stages import PUBLISHERS
 
     run_dir = out / f"n{n}"
     if run_dir.exists():
@@ -125,7 +155,17 @@ def measure(n: int, out: Path, base: Path, code: Path, *, trace: bool | int, kee
         for reingest in (False, True):
             if reingest and keep:
                 shutil.copytree(run_dir / "tree", run_dir / "fresh", copy_function=os.link)
-            facts = run_child(child_command(run_dir, server.url, n, reingest, wrap), code, env, log)
+            if not per_publisher:
+                facts = run_child(child_command(run_dir, server.url, n, reingest, wrap), code, env, log)
+                print(json.dumps(facts, sort_keys=True), flush=True)
+                results.append(facts)
+                continue
+            parts = []
+            for publisher in PUBLISHERS:
+                part = run_child(child_command(run_dir, server.url, n, reingest, wrap, publisher), code, env, log)
+                print(json.dumps(part, sort_keys=True), flush=True)
+                parts.append(part)
+            facts = combined(MODES[reingest], n, parts)
             print(json.dumps(facts, sort_keys=True), flush=True)
             results.append(facts)
     if not keep:
@@ -134,17 +174,18 @@ def measure(n: int, out: Path, base: Path, code: Path, *, trace: bool | int, kee
 
 
 def probed_runs(ns: list[int], out: Path, fixtures: Path | None, code: Path, *, trace: bool | int,
-                log: Path, wrap: list[str]) -> Iterator[tuple[int, list[dict[str, Any]]]]:
+                log: Path, wrap: list[str], per_publisher: bool = False) -> Iterator[tuple[int, list[dict[str, Any]]]]:
     """For each N in ascending order: the fresh ingest and the re-ingest run under the probe
     ``wrap`` (which appends its marks, one JSON object a line, to ``log``), and the marks read
-    back. The fixture corpora are imported once into ``out/base``."""
+    back (``per_publisher``: each publisher's ingest a child of its own). The fixture corpora are
+    imported once into ``out/base``."""
     from bench.scale.__main__ import default_fixtures
     from bench.scale.corpus import prepare_base
 
     prepare_base((fixtures or default_fixtures()).resolve(), out / "base")
     for n in sorted(ns):
         log.unlink(missing_ok=True)
-        measure(n, out, out / "base", code, trace=trace, keep=False, wrap=wrap)
+        measure(n, out, out / "base", code, trace=trace, keep=False, wrap=wrap, per_publisher=per_publisher)
         lines = log.read_text(encoding="utf-8").splitlines() if log.exists() else []
         yield n, [json.loads(line) for line in lines]
 
@@ -170,8 +211,9 @@ def main(argv: list[str]) -> None:
         parser.add_argument("--url", required=True)
         parser.add_argument("--n", type=int, required=True)
         parser.add_argument("--reingest", action="store_true")
+        parser.add_argument("--publisher", action="append", default=None)
         args = parser.parse_args(argv[1:])
-        print(json.dumps(child(args.run_dir, args.url, args.n, args.reingest), sort_keys=True))
+        print(json.dumps(child(args.run_dir, args.url, args.n, args.reingest, args.publisher), sort_keys=True))
         return
     from bench.scale.__main__ import default_fixtures
     from bench.scale.corpus import prepare_base
@@ -185,6 +227,8 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--tracemalloc", action="store_true", help="trace the children (VmHWM then inflated)")
     parser.add_argument("--keep", action="store_true", help="keep n<N>/fresh and n<N>/tree")
     parser.add_argument("--wrap", default="", help="command prefixed to each ingest child (e.g. valgrind …)")
+    parser.add_argument("--per-publisher", action="store_true",
+                        help="each publisher's ingest in its own child process (the product's shape)")
     args = parser.parse_args(argv)
     out = args.out.resolve()
     fixtures = (args.fixtures or default_fixtures()).resolve()
@@ -192,7 +236,7 @@ def main(argv: list[str]) -> None:
     prepare_base(fixtures, base)
     for n in args.n:
         measure(n, out, base, args.code.resolve(), trace=args.tracemalloc, keep=args.keep,
-                wrap=shlex.split(args.wrap))
+                wrap=shlex.split(args.wrap), per_publisher=args.per_publisher)
 
 
 if __name__ == "__main__":

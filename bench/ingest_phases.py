@@ -2,7 +2,7 @@
 
 ::
 
-    python -m bench.ingest_phases --n 16 64 [--out DIR] [--code DIR] [--frames 10 [--top 12]]
+    python -m bench.ingest_phases --n 16 64 [--out DIR] [--code DIR] [--frames 10 [--top 12]] [--per-publisher]
 
 Runs :mod:`bench.ingest_memory`'s fresh ingest and re-ingest of the scale harness's replay, each child
 started through this module's probe, which at the end of each phase reads the process's ``VmHWM``
@@ -22,7 +22,9 @@ done (the run's heap is left as it is); nothing is traced. The phases of each pu
 With ``--frames F`` the children are traced (``PYTHONTRACEMALLOC=F``, so ``VmHWM`` is inflated) and
 stop after the Legilux enumeration: at each mark a ``tracemalloc`` snapshot is grouped by holder as
 :mod:`bench.ingest_holders` groups it, and the traced memory and peak are logged with it. ``--code``
-runs another checkout's ingest (this file is the probe, run as a script).
+runs another checkout's ingest (this file is the probe, run as a script). ``--per-publisher`` runs
+each publisher's ingest in a child of its own (:mod:`bench.ingest_memory`'s option), so that each
+publisher's phases start from a fresh process.
 
 Printed: one JSON line per N, mode, publisher and phase (``hwm_mb``: the peak inside the phase,
 ``rss_mb``: the RSS at its end); then the phase holding each run's peak, and per phase the growth of
@@ -237,6 +239,8 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--frames", type=int, default=0,
                         help="trace (that many frames) and stop after the Legilux enumeration")
     parser.add_argument("--top", type=int, default=10, help="holders printed per phase (traced)")
+    parser.add_argument("--per-publisher", action="store_true",
+                        help="each publisher's ingest in its own child process (the product's shape)")
     args = parser.parse_args(argv)
     out = args.out.resolve()
     log = out / "phases.jsonl"
@@ -244,7 +248,7 @@ def main(argv: list[str]) -> None:
     # the probe is this file, run as a script, so that it watches the ingest of ``--code`` (on its path)
     wrap = [sys.executable, str(Path(__file__).resolve()), "_probe", "--log", str(log), "--"]
     for n, events in ingest_memory.probed_runs(args.n, out, args.fixtures, args.code.resolve(), trace=args.frames,
-                                               log=log, wrap=wrap):
+                                               log=log, wrap=wrap, per_publisher=args.per_publisher):
         mode = "fresh"
         for event in events:
             if (n, mode, event["publisher"], event["phase"]) in seen and event["phase"] == "before":

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -109,9 +109,11 @@ def ingest_stage(dirs: RunDirs, url: str, n: int) -> dict[str, Any]:
 
 
 def ingest_publishers(tree: Any, dirs: RunDirs, url: str, n: int, *, now: Any = None,
-                      after: Callable[[str], None] | None = None) -> dict[str, Any]:
-    """Ingest both publishers of the replay at ``url`` into ``tree`` (Legilux, then EUR-Lex in the
-    scope the replay serves); ``now`` fixes the ingest clock; ``after(publisher)`` runs after each."""
+                      after: Callable[[str], None] | None = None,
+                      publishers: Sequence[str] = PUBLISHERS) -> dict[str, Any]:
+    """Ingest ``publishers`` (default both: Legilux, then EUR-Lex in the scope the replay serves) of
+    the replay at ``url`` into ``tree``, in this process and in that order; ``now`` fixes the ingest
+    clock; ``after(publisher)`` runs after each."""
     import httpx
 
     from publishers.ingest import ingest
@@ -119,7 +121,7 @@ def ingest_publishers(tree: Any, dirs: RunDirs, url: str, n: int, *, now: Any = 
     served = json.loads(dirs.served.read_text())["publishers"]
     facts: dict[str, Any] = {}
     with httpx.Client(timeout=600) as client:
-        for publisher in PUBLISHERS:
+        for publisher in publishers:
             seeds = served[publisher]["seeds"]
             scope = _replay_scope(seeds) if seeds else None
             report = ingest(_adapter(publisher, client, url, n), tree, scope=scope, now=now)
