@@ -16,7 +16,6 @@ from types import SimpleNamespace
 from typing import Any
 
 from serve.core import LegalCore
-from serve.core.ops import search
 from serve.core.ops.search import (
     Hit,
     _relax_beside_untitled,
@@ -61,16 +60,9 @@ def test_chance_hits_are_few_all_words_hits_on_works_named_by_none_of_the_words(
     indexes = [SimpleNamespace(publisher=SimpleNamespace(value=p)) for p in (EU, LU)]
     plans = {p: SimpleNamespace(terms=["vendeur", "reparer", "remplacer", "produit"]) for p in (EU, LU)}
     sections = [_answered(["keyword"]), empty]
-    # the twenty-third session's rule, as it stands with the fortieth's generalisation switched off
-    # (search.RELAX_BESIDE_ANSWERED; on, any answered section lets the empty one be relaxed:
-    # tests/serve_core/test_search_concept40.py)
-    previous, search.RELAX_BESIDE_ANSWERED = search.RELAX_BESIDE_ANSWERED, False
-    try:
-        assert _relax_beside_untitled(sections, indexes, plans, lambda i: relaxed) == sections  # type: ignore[arg-type]
-        assert _relax_beside_untitled(sections, indexes, plans, lambda i: relaxed,  # type: ignore[arg-type]
-                                      lambda s: s is sections[0]) == [sections[0], relaxed]
-    finally:
-        search.RELAX_BESIDE_ANSWERED = previous
+    assert _relax_beside_untitled(sections, indexes, plans, lambda i: relaxed) == sections  # type: ignore[arg-type]
+    assert _relax_beside_untitled(sections, indexes, plans, lambda i: relaxed,  # type: ignore[arg-type]
+                                  lambda s: s is sections[0]) == [sections[0], relaxed]
 
 
 def test_an_untitled_act_whose_hit_headings_hold_two_subject_words_stays_on_subject(fixture_core: LegalCore) -> None:

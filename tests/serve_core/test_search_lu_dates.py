@@ -9,10 +9,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-import pytest
-
 from serve.core import LegalCore
-from serve.core.ops import search
 from serve.core.ops.search import _relax_beside_untitled, route_sections, titled_over
 
 LU = "lu-legilux"
@@ -81,7 +78,7 @@ def test_a_titled_weaker_section_is_not_routed_out_by_provisions_holding_the_wor
     assert lu["hits"] == [] and eu["hits"]
 
 
-def test_a_section_is_relaxed_on_its_own_when_the_answered_ones_are_untitled(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_section_is_relaxed_on_its_own_when_the_answered_ones_are_untitled() -> None:
     empty = {"publisher": LU, "outcome": "empty", "hits": [], "title_coverage": None}
     relaxed = _answered(LU, "relaxed", 0.6667)
     seen: list[str] = []
@@ -97,13 +94,6 @@ def test_a_section_is_relaxed_on_its_own_when_the_answered_ones_are_untitled(mon
     assert _relax_beside_untitled(untitled, indexes, plans, again) == [untitled[0], relaxed]  # type: ignore[arg-type]
     assert seen == [LU]
     titled = [_answered("eu-eurlex", "keyword", 0.3333), empty]
-    # beside a titled section: relaxed on its own since the fortieth session (search.RELAX_BESIDE_ANSWERED,
-    # ADR 0124); not with the switch off, as this rule first stood
-    assert _relax_beside_untitled(titled, indexes, plans, again) == [titled[0], relaxed]  # type: ignore[arg-type]
-    assert seen == [LU, LU]
-    seen.clear()
-    seen.append(LU)
-    monkeypatch.setattr(search, "RELAX_BESIDE_ANSWERED", False)
     assert _relax_beside_untitled(titled, indexes, plans, again) == titled  # type: ignore[arg-type]
     # two content words have no weaker form: nothing is searched again
     plans = {p: SimpleNamespace(terms=["bail", "ferme"]) for p in ("eu-eurlex", LU)}

@@ -3557,31 +3557,18 @@ def chance_hits(section: Answer, titled: float | None) -> bool:
     return titled == 0.0 and 0 < _strict_hits([section]) < FUZZY_MIN_EXACT_HITS
 
 
-#: Whether a section that found nothing is searched again on its own beside any other section's hits
-#: (:func:`_relax_beside_untitled`), not only beside hits on untitled works or held by chance (issue
-#: #15, concept40; ADR 0124). Off, every answer is the thirty-ninth session's.
-RELAX_BESIDE_ANSWERED = True
-
-
 def _relax_beside_untitled(sections: list[Answer], indexes: Sequence[MountedIndex], plans: Mapping[str, Plan],
                            relaxed: Callable[[MountedIndex], Answer],
                            chance: Callable[[Answer], bool] = lambda section: False) -> list[Answer]:
     """The sections, those that found nothing searched again with stems and relaxation on their
-    own (``relaxed``) when another section answered. Another publisher's provisions holding every
-    word say nothing of how many of them this publisher's act holds in one article: "l'inspection du
-    travail peut-elle participer aux contrôles des machines vendues …" is held word for word by one
-    EU provision on machinery, and the Luxembourg law of 27 May 2010 on machinery, whose article
-    answers, holds fewer of them (issue #15, concept40). The relaxed section is then weighed by the routing rules
-    as any section of weaker matches (:func:`route_sections`: it yields to the sections holding
-    every word unless its works are titled by the question over theirs, :func:`titled_over`,
-    :func:`fits_over`, :func:`fits_better`) and ordered by :func:`order_sections`. With
-    :data:`RELAX_BESIDE_ANSWERED` off, only when every section with hits holds the words in works
-    that no name of holds any of them (``title_coverage`` 0) or holds its direct hits by ``chance``
-    (:func:`chance_hits`; twenty-third session). Only a question that has a weaker form
-    (:func:`relaxable_terms`) is searched again."""
+    own (``relaxed``) when every section with hits holds the words only in works that no name of
+    holds any of them (``title_coverage`` 0) or holds its direct hits by ``chance``
+    (:func:`chance_hits`): such hits are long provisions holding every word by
+    chance, and must not keep another publisher from relaxing the question (issue #15; routing then
+    weighs the sections by their titles, :func:`titled_over`). Only a question that has a weaker
+    form (:func:`relaxable_terms`) is searched again."""
     answered = [s for s in sections if s.get("hits")]
-    if not answered or (not RELAX_BESIDE_ANSWERED
-                        and any(s.get("title_coverage") != 0.0 and not chance(s) for s in answered)):
+    if not answered or any(s.get("title_coverage") != 0.0 and not chance(s) for s in answered):
         return sections
     again = [k for k, (section, index) in enumerate(zip(sections, indexes, strict=True))
              if not section.get("hits") and not section.get("routed")
