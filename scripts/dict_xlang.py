@@ -173,7 +173,9 @@ def select(entries: Iterable[Entry], language: str, held: Callable[[str], int], 
     failing filter counts). ``held``: provisions of the French text holding a normalised term (as a
     phrase); ``french``: Legilux provisions holding a normalised word as it is. A word (its entries of one
     normalised headword merged) is kept when it is one word of letters of at least :data:`MIN_SOURCE`, of a
-    content part of speech (:data:`CONTENT_POS`), not a stop, relaxable or frame word; when no other
+    content part of speech (:data:`CONTENT_POS`), not a stop, relaxable or frame word, not a German present
+    participle used as an adjective ("fliegend" « volant », "folgend" « suivant »: the French -ant form is held by
+    legal text as another word, the steering wheel or the frame word); when no other
     headword of the dictionary is a form of it for the look-up (same stem, an inflection apart) with senses
     of other French stems ("Rahm" « crème » would translate "Rahmen"); with at most :data:`MAX_SENSES`
     senses; when neither the reviewed and mined lexicon (a form of its stem) nor a German compound cut of
@@ -200,6 +202,8 @@ def select(entries: Iterable[Entry], language: str, held: Callable[[str], int], 
             counts["not a content part of speech"] += 1
         elif word in stops or word in fillers or relax.relaxable(word):
             counts["stop, relaxable or frame word"] += 1
+        elif language == "de" and word.endswith("end") and "adj" in pos:
+            counts["a German present participle"] += 1
         elif any(other != word and abs(len(other) - len(word)) <= 2 and analysis.inflection(other, word)
                  and not french_stems(senses) & french_stems(words[other][1])
                  for other in by_stem[xlang.key_of(word, language, cached=False)]):
