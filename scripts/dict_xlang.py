@@ -36,6 +36,7 @@ if str(ROOT) not in sys.path:
 from derive.index import analysis, relax, xlang  # noqa: E402
 from derive.index.read import open_readonly  # noqa: E402
 from derive.index.text import normalize  # noqa: E402
+from scripts.mine_xlang import held_phrases  # noqa: E402
 
 #: The dictd base64 digits of an index line's offset and length.
 B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
@@ -263,13 +264,8 @@ class Held:
 
     def term(self, term: str) -> int:
         if term not in self.seen:
-            if " " not in term:
-                self.seen[term] = sum(self._word(c, term) for c in self.conns)
-            else:
-                match = '"' + term.replace('"', " ") + '"'
-                self.seen[term] = sum(int(c.execute(
-                    "SELECT count(*) FROM (SELECT 1 FROM provision_fts WHERE provision_fts MATCH ? LIMIT 1000)",
-                    (match,)).fetchone()[0]) for c in self.conns)
+            self.seen[term] = (sum(self._word(c, term) for c in self.conns) if " " not in term
+                               else held_phrases(list(self.conns), [term])[term])
         return self.seen[term]
 
     def french(self, word: str) -> int:

@@ -380,22 +380,15 @@ class Lexicon:
         sibling's pair may be wrong ("customs" takes "customer"'s « client »); it only widens the word's
         OR group, while a refused pair can leave the word untranslated and the question unanswered
         ("controllers" → « contrôles »: ADR 0053, ADR 0061 addendum)."""
-        return _lookup(self.words, self.stems, word, language)
-
-
-def _lookup(words: dict[str, tuple[str, ...]], stems: dict[str, str | tuple[str, ...]], word: str,
-            language: str) -> tuple[str, ...] | None:
-    """The terms of ``word`` in a table of forms and their stems: its own entry, or that of a form of
-    its stem it inflects, at most two letters apart (:meth:`Lexicon.lookup`)."""
-    word = fold(word)
-    found = words.get(word)
-    if found is not None:
-        return found
-    forms = stems.get(key_of(word, language), ())
-    for form in (forms,) if isinstance(forms, str) else forms:
-        if abs(len(form) - len(word)) <= 2 and analysis.inflection(word, form):
-            return words[form]
-    return None
+        word = fold(word)
+        found = self.words.get(word)
+        if found is not None:
+            return found
+        forms = self.stems.get(key_of(word, language), ())
+        for form in (forms,) if isinstance(forms, str) else forms:
+            if abs(len(form) - len(word)) <= 2 and analysis.inflection(word, form):
+                return self.words[form]
+        return None
 
 
 @dataclass(frozen=True)
