@@ -14,15 +14,14 @@ rare in both. This module tells them apart with one precomputed list:
   times per million words). The file is committed and reviewed; neither
   serving nor CI reads wordfreq.
 
-Held packed: the words' CRC-32 keys in one sorted ``array`` (four bytes a word), read on first use
-(:func:`is_everyday`); the JSON is dropped once read.
+Held packed: the words' CRC-32 keys in one sorted ``array`` (four bytes a word: 65 KiB), read on first
+use (:func:`is_everyday`) line by line from the file's text, which is dropped once read.
 """
 
 from __future__ import annotations
 
 import bisect
-import functools
-import json
+import re
 import zlib
 from array import array
 from pathlib import Path
@@ -36,20 +35,24 @@ def word_key(word: str) -> int:
     return zlib.crc32(word.encode("utf-8"))
 
 
-def pack(words: list[str]) -> array[int]:
-    """The sorted key array of ``words`` (:func:`word_key`). Pure."""
-    return array("I", sorted({word_key(w) for w in words}))
+#: A kept word's line in the file's ``words`` object (one a line: ``"word": zipf,``).
+_WORD_LINE = re.compile(r'^"([^"\\]+)": \d+,?$', re.MULTILINE)
+_KEYS: dict[Path, array[int]] = {}
 
 
-@functools.cache
-def _keys(path: Path = EVERYDAY_PATH) -> array[int]:
-    data = json.loads(path.read_text(encoding="utf-8"))
-    return pack(list(data["words"]))
+def read_keys(text: str) -> array[int]:
+    """The sorted key array of the words of an ``everyday_words.json`` text, read line by line from its
+    ``words`` object (never the whole document parsed: the list's strings would peak at megabytes). Pure."""
+    body = text[text.index('"words": {'):]
+    return array("I", sorted(word_key(m.group(1)) for m in _WORD_LINE.finditer(body)))
 
 
 def is_everyday(word: str, path: Path = EVERYDAY_PATH) -> bool:
-    """Whether ``word`` (folded, as the index holds it) is an everyday word rare in law (module docstring)."""
-    keys = _keys(path)
+    """Whether ``word`` (folded, as the index holds it) is an everyday word rare in law (module docstring);
+    the list is read on first use."""
+    keys = _KEYS.get(path)
+    if keys is None:
+        keys = _KEYS[path] = read_keys(path.read_text(encoding="utf-8"))
     key = word_key(word)
     i = bisect.bisect_left(keys, key)
     return i < len(keys) and keys[i] == key

@@ -46,11 +46,13 @@ def test_a_subject_word_or_a_common_legal_word_is_not(word: str) -> None:
 
 
 def test_the_list_is_packed_four_bytes_a_word() -> None:
-    data = json.loads(everyday.EVERYDAY_PATH.read_text(encoding="utf-8"))
-    keys = everyday.pack(list(data["words"]))
-    assert keys.itemsize == 4 and len(keys) == len(set(keys)) and list(keys) == sorted(keys)
-    assert len(keys) >= len(data["words"]) - 5  # CRC-32 collisions among the words: a handful at most
+    text = everyday.EVERYDAY_PATH.read_text(encoding="utf-8")
+    data = json.loads(text)
+    keys = everyday.read_keys(text)
+    assert keys.itemsize == 4 and list(keys) == sorted(everyday.word_key(w) for w in data["words"])
+    assert len(set(keys)) >= len(keys) - 5  # CRC-32 collisions among the words: a handful at most
     assert data["source"]["package"] == "wordfreq" and data["licence"].startswith("CC-BY-SA-4.0")
+    assert data["selection"]["max_docs"] == search.EVERYDAY_MAX_DOCS
 
 
 def test_pivot_parts_restricts_only_groups_common_under_both_quorums() -> None:
