@@ -452,12 +452,13 @@ def warm_index(index: MountedIndex) -> None:
     It also loads what a worker would otherwise build in its first searches and keep (issue #14,
     worker memory): every work's title subject words (search's title precision), the acts each
     title repeals (search's successors), the languages the index holds text in (search's plan),
-    the cross-language lexicons and their dictionary tier (an English or German query), the name words' document frequencies
+    the cross-language lexicons and their dictionary tier (an English or German query), the everyday-word list
+    (the any-word quorum, :mod:`derive.index.everyday`), the name words' document frequencies
     (search's title share weighed by rarity, :mod:`serve.core.titleidf`) and the EuroVoc subject labels (search's
     off-subject relaxation, :mod:`serve.core.subjects`): under ``lex serve --workers N``
     they are then built once before the workers fork (``serve.app.prebuild_core``) and shared
     copy-on-write, instead of ~3 MB built again in every worker."""
-    from derive.index import xlang
+    from derive.index import everyday, xlang
     from serve.core import ranking, subjects, titleidf
     from serve.core.ops.search import load_name_words, load_subject_words
     from serve.core.periods import load_periods
@@ -476,3 +477,4 @@ def warm_index(index: MountedIndex) -> None:
     for language in xlang.SOURCES:
         xlang.lexicon(language)
         xlang.dictionary(language)
+    everyday.is_everyday("")

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from serve.core import LegalCore
-from serve.core.ops import empty_titled
+from serve.core.ops import empty_titled, search
 from serve.core.ops.empty_titled import answered, answers_nothing
 
 LU, EU = "lu-legilux", "eu-eurlex"
@@ -47,11 +47,14 @@ def test_a_section_answered_by_labels_of_untitled_acts_leaves_the_other_its_titl
     assert eu["hits"][0]["match_reasons"] == ["work_metadata"] and eu["top_title_match"] == 0.0
     lu = _section(answer, LU)
     assert [h["work"] for h in lu["hits"]] == [act]
-    assert lu["hits"][0]["match_reasons"] == ["title_words"]  # the last stage's work row (ADR 0078)
+    # the last stage's work row (ADR 0078); « congé culturel des artistes » is now found before it by the any-word
+    # relaxation, « artistes » an everyday word excused beside « culturel » … (ADR 0128, on the fixture corpus)
+    assert lu["hits"][0]["match_reasons"] in (["title_words"], ["any_term"])
 
 
 def test_without_the_rule_the_labels_alone_answer(fixture_core: LegalCore, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(empty_titled, "answered", lambda section: bool(section.get("hits")))
+    monkeypatch.setattr(search, "EXCUSE_EVERYDAY", False)  # ADR 0128 answers the Legilux section before the labels
     answer = fixture_core.call("search", {"query": LEAVE_AND_PATENT + " "})  # another question: no answer cache
     assert [h["work"] for h in answer["merged"]] == [UNITARY_PATENT]
     assert _section(answer, LU)["hits"] == []

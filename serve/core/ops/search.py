@@ -61,7 +61,7 @@ from dataclasses import dataclass, field, replace
 from operator import itemgetter
 from typing import Any, TypeVar, cast
 
-from derive.index import analysis, relax, xlang
+from derive.index import analysis, everyday, relax, xlang
 from derive.index.query import MONTH_NUMBERS, parse_query
 from derive.index.schema import PROVISION_FTS_WEIGHTS, VOCABULARY_MIN_LENGTH
 from derive.index.serving import FREQUENT_WINDOW
@@ -152,6 +152,12 @@ SUBJECT_BOOST = 1.0
 EXACT_SUBJECT_BOOST = 2.0
 #: Share of the query words' IDF mass a partially matching provision must hold.
 IDF_QUORUM = 0.65
+#: Whether the any-word quorum excuses a missing everyday word rare in law to a provision holding
+#: another of them (:func:`everyday_words`, ADR 0128).
+EXCUSE_EVERYDAY = True
+#: An everyday word is rare in law when at most this many provisions of the searched index hold it
+#: (the list itself, ``derive/index/everyday_words.json``, is selected with the same count).
+EVERYDAY_MAX_DOCS = 100
 #: Publisher routing: a section whose best works' titles hold this much less of the query than another
 #: section's is left out of a fan-out answer (:func:`route_sections`).
 ROUTING_MARGIN = 0.5
@@ -1311,10 +1317,13 @@ def _ranked_groups(conn: sqlite3.Connection, groups: list[list[str]], filters: F
 
 
 def quorum_occurrences(conn: sqlite3.Connection, groups: list[list[str]], min_terms: int, filters: Filters,
-                       limit: int, article_key: str | None = None, phrase_df: bool = False) -> list[dict[str, Any]]:
+                       limit: int, article_key: str | None = None, phrase_df: bool = False,
+                       everyday: bool = True) -> list[dict[str, Any]]:
     """Occurrences of the states holding at least ``min_terms`` of the term ``groups``, ranked
     by the BM25 of the groups OR-ed (optionally only provisions numbered ``article_key``; a phrase
-    weighed by its rarest word with ``phrase_df``, :func:`idf_weights`)."""
+    weighed by its rarest word with ``phrase_df``, :func:`idf_weights`). With ``everyday`` (the
+    any-word relaxation; not the majority-of-words lane beside all-words hits), a provision holding one
+    of the question's everyday words rare in law may lack the others (:func:`everyday_words`, ADR 0128)."""
     groups = [g for g in groups if fts_query([g]) is not None]
     parts = [str(fts_query([g])) for g in groups]
     match = fts_query(groups, any_of=True)
@@ -1324,16 +1333,32 @@ def quorum_occurrences(conn: sqlite3.Connection, groups: list[list[str]], min_te
     # (not in the article lane: the article number the question names is itself the rare part)
     share = IDF_QUORUM if article_key is None else 0.0
     threshold = round(share * sum(weights), 6)
-    parts = pivot_parts(parts, weights, threshold)
-    each = " UNION ALL ".join(f"SELECT rowid, {w!r} AS w FROM provision_fts WHERE provision_fts MATCH ?"
-                              for w in weights)
+    excused = everyday_words(conn, groups, weights) if everyday and share > 0 else None
+    if excused is None:
+        parts = pivot_parts(parts, weights, threshold)
+        each = " UNION ALL ".join(f"SELECT rowid, {w!r} AS w FROM provision_fts WHERE provision_fts MATCH ?"
+                                  for w in weights)
+        having = "COUNT(*) >= ? AND SUM(w) >= ?"
+        quorum_params: list[Any] = [min_terms, threshold]
+    else:
+        # ADR 0128: or the row holds one of the question's everyday words rare in law and reaches
+        # the share of the mass counted without the everyday words it lacks — held + everyday held
+        # >= share x (other words + everyday held), i.e. each everyday word it holds counts
+        # (1 - share) of its weight against the share of the other words' mass
+        others = round(share * sum(w for w, e in zip(weights, excused, strict=True) if not e), 6)
+        counted = [round((1 - share) * w, 4) if e else w for w, e in zip(weights, excused, strict=True)]
+        parts = pivot_parts(parts, weights, threshold, (counted, others))
+        each = " UNION ALL ".join(f"SELECT rowid, {w!r} AS w, {r!r} AS r, {int(e)} AS e FROM provision_fts "
+                                  "WHERE provision_fts MATCH ?" for w, r, e in zip(weights, counted, excused, strict=True))
+        having = "COUNT(*) >= ? AND (SUM(w) >= ? OR (SUM(e) >= 1 AND SUM(r) >= ?))"
+        quorum_params = [min_terms, threshold, others]
     # ``+rowid``: a plain filter over the OR match; a bare ``rowid IN`` would make FTS5 re-run the
     # match once per quorum row (6x slower on the fixtures). Coverage-aware: a provision must hold
     # ``min_terms`` of the words *and* at least IDF_QUORUM of their IDF mass, so the rare word a
     # question is about cannot be dropped for two common ones.
     ranked = (f"SELECT rowid AS state_rowid, {_BM25} AS score FROM provision_fts WHERE provision_fts MATCH ? "
-              f"AND +rowid IN (SELECT rowid FROM ({each}) GROUP BY rowid HAVING COUNT(*) >= ? AND SUM(w) >= ?)")
-    params: list[Any] = [match, *parts, min_terms, threshold]
+              f"AND +rowid IN (SELECT rowid FROM ({each}) GROUP BY rowid HAVING {having})")
+    params: list[Any] = [match, *parts, *quorum_params]
     if article_key is not None:
         ranked = (f"SELECT ls.state_rowid, f.score FROM lexical_states ls JOIN ({ranked}) f "
                   "ON f.state_rowid = ls.state_rowid WHERE ls.article_key = ?")
@@ -1350,7 +1375,28 @@ def quorum_occurrences(conn: sqlite3.Connection, groups: list[list[str]], min_te
     return occurrences(conn, f"({ranked})", params, filters, limit)
 
 
-def pivot_parts(parts: Sequence[str], weights: Sequence[float], threshold: float) -> list[str]:
+def everyday_words(conn: sqlite3.Connection, groups: Sequence[Sequence[str]],
+                   weights: Sequence[float]) -> list[bool] | None:
+    """Which term ``groups`` (IDF ``weights``, :func:`idf_weights`) are everyday words rare in law, or
+    ``None`` when none is (or :data:`EXCUSE_EVERYDAY` is off; ADR 0128).
+
+    A group is one when its question word is listed by :func:`derive.index.everyday.is_everyday`
+    (common in general language: « fauteuil », « pommier », « colis ») and at most
+    :data:`EVERYDAY_MAX_DOCS` provisions of the searched index hold it (its weight is at least that
+    count's). The act that answers a plain-word question in its own words lacks such a word (« fauteuil
+    roulant » / « aides techniques »), which carried enough of the IDF mass to keep it under the
+    any-word quorum's share; :func:`quorum_occurrences` excuses it to a provision holding another of
+    the question's everyday words."""
+    if not EXCUSE_EVERYDAY:
+        return None
+    row = conn.execute("SELECT v FROM stamp WHERE k = 'count.lexical_states'").fetchone()
+    floor = math.log(1 + (int(row[0]) if row else 1) / EVERYDAY_MAX_DOCS)
+    excused = [bool(g) and w >= floor and everyday.is_everyday(g[0]) for g, w in zip(groups, weights, strict=True)]
+    return excused if any(excused) else None
+
+
+def pivot_parts(parts: Sequence[str], weights: Sequence[float], threshold: float,
+                also: tuple[Sequence[float], float] | None = None) -> list[str]:
     """The per-group matches of a quorum, the common groups' restricted to the rows holding a rarer one.
 
     The most common groups (lowest IDF weight first) whose weights together stay under
@@ -1359,7 +1405,19 @@ def pivot_parts(parts: Sequence[str], weights: Sequence[float], threshold: float
     answers by skipping through the common word's postings instead of reading them all. The rows
     counted, hence the quorum, are the same.
     """
-    order = sorted(range(len(parts)), key=lambda i: (weights[i], i))
+    common = common_groups(weights, threshold)
+    if also is not None:
+        common &= common_groups(*also)
+    rare = [parts[i] for i in range(len(parts)) if i not in common]
+    if not common or not rare:
+        return list(parts)
+    restrict = " OR ".join(rare)
+    return [f"({part}) AND ({restrict})" if i in common else part for i, part in enumerate(parts)]
+
+
+def common_groups(weights: Sequence[float], threshold: float) -> set[int]:
+    """The most common groups (lowest weight first) whose weights together stay under ``threshold``."""
+    order = sorted(range(len(weights)), key=lambda i: (weights[i], i))
     common: set[int] = set()
     mass = 0.0
     for i in order:
@@ -1367,11 +1425,7 @@ def pivot_parts(parts: Sequence[str], weights: Sequence[float], threshold: float
             break
         common.add(i)
         mass += weights[i]
-    rare = [parts[i] for i in range(len(parts)) if i not in common]
-    if not common or not rare:
-        return list(parts)
-    restrict = " OR ".join(rare)
-    return [f"({part}) AND ({restrict})" if i in common else part for i, part in enumerate(parts)]
+    return common
 
 
 def idf_weights(conn: sqlite3.Connection, groups: Sequence[Sequence[str]], phrase_df: bool = False) -> list[float]:
@@ -2955,7 +3009,7 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
         if withheld is None:
             partial = content
             rows = once("partial", lambda: quorum_occurrences(conn, partial, relax.quorum(len(partial)), filters,
-                                                              budget))
+                                                              budget, everyday=False))
             _merge(hits, rows, ["partial_terms"], seen)
     if out.gate("relax", not hits) and options.relax:
         out.relaxation_withheld = relaxation_withheld(conn, plan.terms, groups, filters)
