@@ -17,7 +17,8 @@ holds the very object (so the writer's memo of their canonical form still finds 
 A listing can also be spilled **as it is listed** (:meth:`SpilledListing.streamed`, ADR 0126): an adapter
 that hands each version over as it builds it (:class:`publishers.protocol.ListingAdapter`) never holds
 its listing whole, and the spill holds, while it is written, an 8-byte digest per version of its
-publisher version identifier. :meth:`SpilledListing.seal` then gives every version the manifestations of
+publisher version identifier. Its shared values are spilled too, each once, into a second unnamed file
+(the versions of a work, consecutive, read back share the one value last read). :meth:`SpilledListing.seal` then gives every version the manifestations of
 *every* version of its publisher version identifier, in the listing's order — what the whole form's
 grouping gives — rewriting the file only if two versions share one (the digests sorted once; a
 collision only costs the exact check).
@@ -52,8 +53,44 @@ class _Pickler(pickle.Pickler):
         return self.shared.get(id(obj))
 
 
+class _DiskTable:
+    """The shared values of a listing spilled as it is listed, each pickled by value into an unnamed file
+    in ``staging`` when first met (ADR 0126): not held for the run. The value last read is kept, so the
+    versions of a work — consecutive in the listing — read back share one object (the writer's memo of
+    its canonical form finds the repeats) and it is read once per work."""
+
+    def __init__(self, staging: Path) -> None:
+        self._file = tempfile.TemporaryFile(dir=staging)  # noqa: SIM115 (closed by close())
+        self._offsets = array("q", [0])
+        self._last: tuple[int, Any] | None = None
+
+    def append(self, value: Any) -> int:
+        """Write ``value``; its index."""
+        data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        self._file.write(data)
+        self._offsets.append(self._offsets[-1] + len(data))
+        return len(self._offsets) - 2
+
+    def flush(self) -> None:
+        self._file.flush()
+
+    def __getitem__(self, i: int) -> Any:
+        last = self._last
+        if last is not None and last[0] == i:
+            return last[1]
+        self._last = None
+        start, end = self._offsets[i], self._offsets[i + 1]
+        value = pickle.loads(os.pread(self._file.fileno(), end - start, start))
+        self._last = (i, value)
+        return value
+
+    def close(self) -> None:
+        self._last = None
+        self._file.close()
+
+
 class _Unpickler(pickle.Unpickler):
-    def __init__(self, file: IO[bytes], table: list[Any]) -> None:
+    def __init__(self, file: IO[bytes], table: list[Any] | _DiskTable) -> None:
         super().__init__(file)
         self.table = table
 
@@ -77,7 +114,8 @@ class SpilledListing(Sequence[VersionInput]):
         for m in manifestations:
             by_pvid.setdefault(m.publisher_version_identifier, []).append(m)
         self._staging = staging
-        self._table: list[Any] = []  # the shared values, pickled by reference
+        self._table: list[Any] | _DiskTable = []  # the shared values, pickled by reference
+        self._held: Any = None  # streamed: the shared value last written (alive while its id is in ``_shared``)
         self._shared: dict[int, int] = {}  # id of a shared value -> its index in the table (while written)
         self._buffer: io.BytesIO | None = io.BytesIO()
         self._digests = array("Q")  # streamed only: a digest per version's publisher version identifier
@@ -105,6 +143,7 @@ class SpilledListing(Sequence[VersionInput]):
         as it is listed; :meth:`seal` once the listing is complete, before it is read."""
         out = cls([], (), staging)
         out._buffer = io.BytesIO()
+        out._table = _DiskTable(staging)
         return out
 
     def append(self, v: VersionInput, manifestations: tuple[Manifestation, ...]) -> None:
@@ -128,16 +167,25 @@ class SpilledListing(Sequence[VersionInput]):
         self._digests = array("Q")
         if repeated:
             self._merge(repeated)
-        self._shared, self._buffer = {}, None
+        self._shared, self._buffer, self._held = {}, None, None
+        self._flush()
+
+    def _flush(self) -> None:
         self._file.flush()
+        if isinstance(self._table, _DiskTable):
+            self._table.flush()
 
     def _write(self, v: VersionInput, manifestations: tuple[Manifestation, ...]) -> None:
         """Append one pickled ``(v, manifestations)`` to the file (its shared metadata by reference)."""
         self.expressions += len(v.expressions)
         metadata = v.publisher_metadata
         if metadata and id(metadata) not in self._shared:
-            self._shared[id(metadata)] = len(self._table)
-            self._table.append(metadata)
+            if isinstance(self._table, _DiskTable):  # streamed: written once per work, not held
+                self._shared = {id(metadata): self._table.append(metadata)}
+                self._held = metadata
+            else:
+                self._shared[id(metadata)] = len(self._table)
+                self._table.append(metadata)
         del metadata
         buffer = self._buffer
         if buffer is None:
@@ -151,7 +199,7 @@ class SpilledListing(Sequence[VersionInput]):
     def _merge(self, repeated: set[int]) -> None:
         """Rewrite the file with each version of a shared publisher version identifier (its digest in
         ``repeated``; confirmed on the identifiers themselves) given the manifestations of all of them."""
-        self._file.flush()
+        self._flush()
         groups: dict[str, list[Manifestation]] = {}
         counts: dict[str, int] = {}
         for v, manifestations in self.spilled():
@@ -183,7 +231,9 @@ class SpilledListing(Sequence[VersionInput]):
     def close(self) -> None:
         """Close the file and drop the shared values (nothing can be read after this)."""
         self._current = None
-        self._table, self._shared, self._buffer, self._digests = [], {}, None, array("Q")
+        if isinstance(self._table, _DiskTable):
+            self._table.close()
+        self._table, self._shared, self._buffer, self._held, self._digests = [], {}, None, None, array("Q")
         self._file.close()
 
     def __len__(self) -> int:
