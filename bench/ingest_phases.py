@@ -13,7 +13,8 @@ done (the run's heap is left as it is); nothing is traced. The phases of each pu
 - ``enumerate`` (the adapter's; for Legilux split into ``lu_catalogue`` — the catalogue's pages
   fetched and parsed —, ``lu_states`` — the states built, marked once the catalogue's rows are freed —, ``lu_files`` — the manifestation pages and their index —,
   ``lu_metadata``, ``lu_versions`` and ``enumerate``, the rest);
-- ``spill`` (the listing pickled), ``scan`` (the tree's summaries), ``plan`` (the plan and the
+- ``spill`` (the listing pickled; a listing spilled as it is listed — EUR-Lex, ADR 0126 — has no
+  ``spill`` mark: its ``enumerate`` covers both), ``scan`` (the tree's summaries), ``plan`` (the plan and the
   withdrawal guard);
 - ``validate`` (the writer up to the first version), ``apply`` (to the last version observed),
   ``stage`` (the last version staged, the bodies and the manifest rendered: up to the commit),
@@ -180,14 +181,16 @@ def probe(log: Path, ingest_argv: list[str]) -> None:
 
     count_listing = ingest._count_listing
 
-    def watched_count(listing: Any, report: Any) -> None:
+    def watched_count(*args: Any) -> None:
         mark("enumerate")
-        count_listing(listing, report)
+        count_listing(*args)
 
     class WatchedSpill(ingest.SpilledListing):  # type: ignore[misc,name-defined]
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, **kwargs)
-            mark("spill")
+        def __init__(self, versions: Any, *args: Any, **kwargs: Any) -> None:
+            whole = bool(versions)  # a listing spilled as it is listed is marked with its enumeration
+            super().__init__(versions, *args, **kwargs)
+            if whole:
+                mark("spill")
 
     fetch_and_apply = ingest._fetch_and_apply
 

@@ -2,7 +2,10 @@
 applies the enumeration, all or nothing.
 
 1. The adapter enumerates completely (an incomplete enumeration raises; nothing is read from
-   or written to the tree before that).
+   or written to the tree before that). An adapter that lists its versions as it builds them
+   (:class:`publishers.protocol.ListingAdapter`: EUR-Lex) has them spilled as they come, into the
+   run's staging directory, entered first (ADR 0126): an enumeration error removes it with the
+   spill, and the tree is left as it was.
 2. For every expression, the manifestations to fetch are those the tree has no observation
    for: the primary body while the expression has no primary observation (once one exists
    it is never refetched); an alternative file (Legilux PDF) while no observation of it
@@ -88,6 +91,7 @@ from legal.outcomes import FetchOutcome
 from publishers.protocol import (
     PUBLISHER_METADATA_ONLY,
     FetchResult,
+    ListingAdapter,
     Manifestation,
     PublisherAdapter,
     PublisherEnumeration,
@@ -234,15 +238,25 @@ def ingest(adapter: PublisherAdapter, tree: CorpusTree, *, scope: object | None 
     clock = _Phases(report)
     # The listing is spilled to the run's staging directory as soon as it is enumerated (ADR 0083): the
     # run holds an offset per version, and the plan and the writer read the versions back one at a time.
-    listing = adapter.enumerate(scope)
-    clock.done("enumerate_s")
-    _count_listing(listing, report)
+    # An adapter that lists its versions as it builds them has them spilled as they come (ADR 0126): the
+    # staging area is entered first, and an enumeration error leaves it, removed with the spill.
+    lister = adapter if isinstance(adapter, ListingAdapter) else None
+    listing: PublisherEnumeration | None = None
+    if lister is None:
+        listing = adapter.enumerate(scope)
+        clock.done("enumerate_s")
+        _count_listing(listing, report)
     with enospc_as_disk_full(str(tree.root)), _staging_area(tree, staging_dir) as staging:
-        enumeration = dataclasses.replace(listing.enumeration, versions=())
-        versions, manifestations = list(listing.enumeration.versions), listing.manifestations
-        del listing
-        spilled = SpilledListing(versions, manifestations, staging)  # empties ``versions``
-        del versions, manifestations
+        if lister is not None:
+            enumeration, spilled = _enumerated_into_spill(lister, scope, staging, report)
+            clock.done("enumerate_s")
+        else:
+            assert listing is not None
+            enumeration = dataclasses.replace(listing.enumeration, versions=())
+            versions, manifestations = list(listing.enumeration.versions), listing.manifestations
+            del listing
+            spilled = SpilledListing(versions, manifestations, staging)  # empties ``versions``
+            del versions, manifestations
         try:
             # Records are parsed once for the run to plan here, and only their summaries are kept
             # (corpus_tree.records.VersionSummary); the writer (under its lock) reuses them unless a file
@@ -264,6 +278,22 @@ def ingest(adapter: PublisherAdapter, tree: CorpusTree, *, scope: object | None 
     _record_http(adapter, counters, report)
     report.timings["total_s"] = time.monotonic() - clock.started
     return report
+
+
+def _enumerated_into_spill(adapter: ListingAdapter, scope: object | None, staging: Path,
+                           report: IngestReport) -> tuple[Enumeration, SpilledListing]:
+    """``adapter``'s enumeration of ``scope`` with its versions spilled into ``staging`` as the adapter
+    lists them (:meth:`ListingAdapter.enumerate_into`): the enumeration (its works; no version) and the
+    sealed spill, the report's counts taken from the spill. The spill is closed if the enumeration fails."""
+    spilled = SpilledListing.streamed(staging)
+    try:
+        listing = adapter.enumerate_into(scope, spilled.append)
+        spilled.seal()
+    except BaseException:
+        spilled.close()
+        raise
+    _count_listing(listing, report, spilled)
+    return listing.enumeration, spilled
 
 
 @contextlib.contextmanager
@@ -367,11 +397,18 @@ class _Phases:
         self.last = now
 
 
-def _count_listing(listing: PublisherEnumeration, report: IngestReport) -> None:
+def _count_listing(listing: PublisherEnumeration, report: IngestReport, spilled: SpilledListing | None = None) -> None:
+    """The report's counts of the listing: its works and notes, and its versions, expressions and
+    manifestations — those of ``spilled`` when the versions were spilled as they were listed."""
     enumeration = listing.enumeration
-    report.works, report.versions = len(enumeration.works), len(enumeration.versions)
-    report.expressions = sum(len(v.expressions) for v in enumeration.versions)
-    report.manifestations_listed = len(listing.manifestations)
+    report.works = len(enumeration.works)
+    if spilled is None:
+        report.versions = len(enumeration.versions)
+        report.expressions = sum(len(v.expressions) for v in enumeration.versions)
+        report.manifestations_listed = len(listing.manifestations)
+    else:
+        report.versions, report.expressions = len(spilled), spilled.expressions
+        report.manifestations_listed = spilled.manifestations_listed
     report.notes.extend(listing.notes)
 
 

@@ -23,11 +23,11 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
-from corpus_tree.model import Enumeration
+from corpus_tree.model import Enumeration, VersionInput
 from legal.canonical import is_sha256_hex
 from legal.errors import PublisherError
 from legal.ids import Publisher
@@ -156,6 +156,29 @@ class PublisherAdapter(Protocol):
 
     def fetch(self, manifestation: Manifestation) -> FetchResult:
         """The bytes of one manifestation, with a typed outcome."""
+        ...
+
+
+#: What a :class:`ListingAdapter` hands over for each version as it lists it: the version and the
+#: manifestations listed for it, in the listing's order.
+ListedSink = Callable[[VersionInput, tuple[Manifestation, ...]], None]
+
+
+@runtime_checkable
+class ListingAdapter(Protocol):
+    """An adapter that can hand its versions over as it lists them (issue #13, ADR 0126).
+
+    ``enumerate_into(scope, sink)`` makes every publisher request :meth:`PublisherAdapter.enumerate`
+    makes, in the same order, and calls ``sink`` with each version and its manifestations in the order
+    of the whole enumeration's ``versions`` (each version's manifestations those ``enumerate`` lists for
+    it, in their order), as soon as the version is built; it returns the enumeration's works and notes
+    with no versions and no manifestations. An error (the adapter's, or one ``sink`` raises) propagates:
+    the caller discards what ``sink`` received. ``enumerate(scope)`` is the same listing held whole."""
+
+    publisher: Publisher
+
+    def enumerate_into(self, scope: object | None, sink: ListedSink) -> PublisherEnumeration:
+        """Enumerate ``scope``, each version handed to ``sink`` as it is built (see the class)."""
         ...
 
 

@@ -6,7 +6,8 @@ versions and official discovery metadata (directory codes, EuroVoc); versions ar
 :mod:`publishers.eurlex.records`. The consolidated versions of each batch are checked against
 the publisher's own ``COUNT`` of them (``consolidations_count.rq``). The enumeration is
 *scoped* (:attr:`corpus_tree.model.Enumeration.scoped`): versions of works the scope does not
-select are never withdrawn by it.
+select are never withdrawn by it. The ingest takes the versions as each batch is built
+(:meth:`EurlexAdapter.enumerate_into`, ADR 0126) and spills them at once; ``enumerate`` holds them whole.
 
 Bodies: the primary XHTML by ``GET <cellar>/resource/celex/<CELEX>`` with ``Accept:
 application/xhtml+xml, text/html`` and ``Accept-Language: eng|fra``; for published
@@ -43,6 +44,7 @@ from publishers.http.client import MIB, HttpResponse
 from publishers.protocol import (
     HELD_ELSEWHERE_MEDIA_TYPE,
     FetchResult,
+    ListedSink,
     Manifestation,
     PublisherEnumeration,
     SharedEntries,
@@ -103,25 +105,41 @@ class EurlexAdapter:
     # -- enumeration ---------------------------------------------------------------------------
 
     def enumerate(self, scope: object | None = None) -> PublisherEnumeration:
-        """Every version of the works in ``scope`` (default: the bundled reviewed scope)."""
+        """Every version of the works in ``scope`` (default: the bundled reviewed scope), held whole:
+        :meth:`enumerate_into`'s listing collected."""
+        versions: list[VersionInput] = []
+        manifestations: list[Manifestation] = []
+
+        def keep(version: VersionInput, listed: tuple[Manifestation, ...]) -> None:
+            versions.append(version)
+            manifestations.extend(listed)
+
+        listing = self.enumerate_into(scope, keep)
+        enumeration = dataclasses.replace(listing.enumeration, versions=tuple(versions))
+        return dataclasses.replace(listing, enumeration=enumeration, manifestations=tuple(manifestations))
+
+    def enumerate_into(self, scope: object | None, sink: ListedSink) -> PublisherEnumeration:
+        """Every version of the works in ``scope`` handed to ``sink`` with its manifestations as soon as
+        its batch of works is built (:class:`publishers.protocol.ListingAdapter`, ADR 0126): nothing
+        per version is held from one batch to the next. Returns the works (sorted by slug) and the
+        notes, with no versions and no manifestations."""
         chosen = scope if isinstance(scope, EurlexScope) else EurlexScope.load() if scope is None else None
         if chosen is None:
             raise PublisherError("EUR-Lex scope must be an EurlexScope", code="invalid_scope")
         selected = self._select(chosen)
         works: list[WorkInput] = []
-        versions: list[VersionInput] = []
-        manifestations: list[Manifestation] = []
         share: SharedEntries = {}  # equal metadata entries of different works held once
         for start in range(0, len(selected), self.config.batch):
             for work, built in self._batch(selected[start:start + self.config.batch], chosen, share):
                 works.append(work)
-                versions.extend(built)
-                manifestations.extend(m for v in built for m in self._manifestations_of(v))
+                while built:  # each version handed over, then freed
+                    version = built.pop(0)
+                    sink(version, tuple(self._manifestations_of(version)))
+                    del version
         enumeration = Enumeration(publisher=self.publisher, complete=True,
-                                  works=tuple(sorted(works, key=lambda w: w.slug)), versions=tuple(versions),
-                                  scoped=True)
+                                  works=tuple(sorted(works, key=lambda w: w.slug)), versions=(), scoped=True)
         notes = (f"scope {chosen.scope_id} sha256={chosen.sha256}",) if chosen.sha256 else ()
-        return PublisherEnumeration(enumeration=enumeration, manifestations=tuple(manifestations), notes=notes)
+        return PublisherEnumeration(enumeration=enumeration, manifestations=(), notes=notes)
 
     def _select(self, scope: EurlexScope) -> list[str]:
         for celex in scope.seeds:
