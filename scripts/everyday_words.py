@@ -38,8 +38,8 @@ LANGUAGES = ("fr", "en", "de")
 #: The lowest Zipf frequency kept (Zipf 3.5: about three times per million words; ADR 0128).
 MIN_ZIPF = 3.5
 #: A word held by more provisions than this in both indexes is left out: the search counts a word as
-#: rare in law only under this many provisions of the searched index
-#: (``serve.core.ops.search.EVERYDAY_MAX_DOCS``).
+#: rare in law only when its IDF weight in the searched index reaches
+#: ``serve.core.ops.search.EVERYDAY_MIN_IDF`` (about this many provisions of a full index).
 MAX_DOCS = 100
 #: The shortest word the index vocabulary lists (``derive.index.schema.VOCABULARY_MIN_LENGTH``).
 MIN_LETTERS = 4

@@ -14,8 +14,6 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from release.benchmark import load_judgments
 from serve.core import LegalCore
 
@@ -27,11 +25,6 @@ def _section(answer: dict[str, Any], publisher: str) -> dict[str, Any]:
     return next(s for s in answer["publishers"] if s["publisher"] == publisher)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "ADR 0128 on the fixture corpus: its 3,302 Legilux provisions make nearly every listed everyday word rarer "
-    "than the 100-provision bar, so « package » is excused beside « travel » in the transport law; on the full "
-    "corpora no readable negative moved (docs/retrieval-benchmark.md §8.94). A bar relative to the index's size "
-    "is the fix left to do."))
 def test_an_everyday_word_no_provision_holds_keeps_a_question_the_acts_do_not_answer_empty(
         fixture_core: LegalCore) -> None:
     # "tip" is an everyday English word (general-language Zipf frequency above 4) that no fixture

@@ -155,9 +155,11 @@ IDF_QUORUM = 0.65
 #: Whether the any-word quorum excuses a missing everyday word rare in law to a provision holding
 #: another of them (:func:`everyday_words`, ADR 0128).
 EXCUSE_EVERYDAY = True
-#: An everyday word is rare in law when at most this many provisions of the searched index hold it
-#: (the list itself, ``derive/index/everyday_words.json``, is selected with the same count).
-EVERYDAY_MAX_DOCS = 100
+#: An everyday word is rare in law when its IDF weight in the searched index is at least this: about
+#: 100 provisions of either full index (67,739 and 69,530 provision states: 102 and 105), the count
+#: the list itself, ``derive/index/everyday_words.json``, is selected with. A weight, not a count, so
+#: a smaller index (the fixtures' 3,302 states: 5 provisions) asks as much rarity of a word.
+EVERYDAY_MIN_IDF = 6.5
 #: Publisher routing: a section whose best works' titles hold this much less of the query than another
 #: section's is left out of a fan-out answer (:func:`route_sections`).
 ROUTING_MARGIN = 0.5
@@ -1382,16 +1384,14 @@ def everyday_words(conn: sqlite3.Connection, groups: Sequence[Sequence[str]],
 
     A group is one when its question word is listed by :func:`derive.index.everyday.is_everyday`
     (common in general language: « fauteuil », « pommier », « colis ») and at most
-    :data:`EVERYDAY_MAX_DOCS` provisions of the searched index hold it (its weight is at least that
-    count's). The act that answers a plain-word question in its own words lacks such a word (« fauteuil
+    its IDF weight in the searched index is at least :data:`EVERYDAY_MIN_IDF` (about 100 provisions of
+    a full index). The act that answers a plain-word question in its own words lacks such a word (« fauteuil
     roulant » / « aides techniques »), which carried enough of the IDF mass to keep it under the
     any-word quorum's share; :func:`quorum_occurrences` excuses it to a provision holding another of
     the question's everyday words."""
     if not EXCUSE_EVERYDAY:
         return None
-    row = conn.execute("SELECT v FROM stamp WHERE k = 'count.lexical_states'").fetchone()
-    floor = math.log(1 + (int(row[0]) if row else 1) / EVERYDAY_MAX_DOCS)
-    excused = [bool(g) and w >= floor and everyday.is_everyday(g[0]) for g, w in zip(groups, weights, strict=True)]
+    excused = [bool(g) and w >= EVERYDAY_MIN_IDF and everyday.is_everyday(g[0]) for g, w in zip(groups, weights, strict=True)]
     return excused if any(excused) else None
 
 
