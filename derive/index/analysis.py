@@ -49,7 +49,10 @@ def _stemmer(language: str) -> Stemmer.Stemmer:
 def stem_word(word: str, language: str, *, cached: bool = True) -> str | None:
     """The Snowball stem of a folded word, or ``None`` (no stemmer, too short, not alphabetic,
     or a stem shorter than :data:`MIN_STEM`). ``cached=False`` stems through a stemmer that remembers
-    nothing (:func:`stem_word_once`)."""
+    nothing: for a table built once per process from thousands of words (the cross-language lexicon,
+    :func:`derive.index.xlang.lexicon`), which would otherwise stay in the query stemmer's cache of every
+    serving process (1.5 MB for the two lexicons; the table keeps the stems it needs). The same stem
+    either way."""
     if language not in SNOWBALL or len(word) < MIN_STEM_WORD or not word.isalpha():
         return None
     stem = str((_stemmer if cached else _stemmer_without_cache)(language).stemWord(word))
@@ -59,14 +62,6 @@ def stem_word(word: str, language: str, *, cached: bool = True) -> str | None:
 @functools.lru_cache(maxsize=8)
 def _stemmer_without_cache(language: str) -> Stemmer.Stemmer:
     return Stemmer.Stemmer(SNOWBALL[language], 0)
-
-
-def stem_word_once(word: str, language: str) -> str | None:
-    """:func:`stem_word` through a stemmer that remembers nothing: for a table built once per process
-    from thousands of words (the cross-language lexicon, :func:`derive.index.xlang.lexicon`), which
-    would otherwise stay in the query stemmer's cache of every serving process (1.5 MB for the two
-    lexicons; the table keeps the stems it needs). The same stem as :func:`stem_word`."""
-    return stem_word(word, language, cached=False)
 
 
 def languages_for(language: str | None) -> tuple[str, ...]:

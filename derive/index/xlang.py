@@ -143,7 +143,7 @@ def fold(word: str) -> str:
 def key_of(word: str, language: str, *, cached: bool = True) -> str:
     """The lexicon key of a normalised word: its Snowball stem in ``language``, or the word itself
     (too short to stem). ``cached=False`` when a table is built (:func:`lexicon`: its thousands of
-    words not left in the query stemmer's cache, :func:`derive.index.analysis.stem_word_once`)."""
+    words not left in the query stemmer's cache, :func:`derive.index.analysis.stem_word`)."""
     return analysis.stem_word(word, language, cached=cached) or word
 
 
@@ -458,7 +458,7 @@ def lexicon(language: str) -> Lexicon:
     """The lexicon of ``language`` (``en``/``de``) → French: reviewed and mined entries merged
     (reviewed first), normalised. An absent file gives no entries. Built once per process in its
     compact form (:class:`Lexicon`; its stems through a stemmer that remembers nothing,
-    :func:`derive.index.analysis.stem_word_once`)."""
+    :func:`derive.index.analysis.stem_word` with ``cached=False``)."""
     mined = _read(MINED_PATH).get("languages", {}).get(language, {})
     reviewed = [e for e in _read(REVIEWED_PATH).get("entries", []) if e.get("language") == language]
     stops = _STOPS.get(language, frozenset())
