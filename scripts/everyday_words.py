@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sqlite3
 import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -31,6 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from derive.index.read import open_readonly  # noqa: E402
 from derive.index.text import normalize  # noqa: E402
 
 #: The general-language lists read (wordfreq's "best" list of each language).
@@ -70,7 +70,7 @@ def vocabulary(paths: Iterable[Path]) -> dict[str, int]:
     that list it (a word rare in one publisher's text can decide that publisher's quorum)."""
     out: dict[str, int] = {}
     for path in paths:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        conn = open_readonly(path)
         try:
             for term, docs in conn.execute("SELECT term, docs FROM vocabulary"):
                 out[term] = min(int(docs), out.get(term, int(docs)))

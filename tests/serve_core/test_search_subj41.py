@@ -91,7 +91,7 @@ def test_an_everyday_word_is_excused_only_beside_another(fixture_indexes: Fixtur
     conn = sqlite3.connect(fixture_indexes.index_dir / f"{LU}.sqlite")
     try:
         groups = [["juge"], ["saisir"], ["chat"], ["debiteur"]]
-        assert search.everyday_words(conn, groups, search.idf_weights(conn, groups)) == [False, False, True, False]
+        assert search.everyday_words(groups, search.idf_weights(conn, groups)) == [False, False, True, False]
     finally:
         conn.close()
     assert _section(fixture_core, "le juge peut-il saisir le chat du débiteur")["hits"] == []
@@ -101,8 +101,8 @@ def test_everyday_words_flags_the_everyday_word_rare_in_the_searched_index(fixtu
     conn = sqlite3.connect(fixture_indexes.index_dir / f"{LU}.sqlite")
     try:
         groups = [["juge", "juges"], ["chat"], ["debiteur", "debiteurs"]]
-        assert search.everyday_words(conn, groups, search.idf_weights(conn, groups)) == [False, True, False]
+        assert search.everyday_words(groups, search.idf_weights(conn, groups)) == [False, True, False]
         # a word too common in the searched index is not rare in law, whatever its list
-        assert search.everyday_words(conn, groups, [9.0, 0.5, 9.0]) is None
+        assert search.everyday_words(groups, [9.0, 0.5, 9.0]) is None
     finally:
         conn.close()

@@ -1320,10 +1320,10 @@ def _ranked_groups(conn: sqlite3.Connection, groups: list[list[str]], filters: F
 
 def quorum_occurrences(conn: sqlite3.Connection, groups: list[list[str]], min_terms: int, filters: Filters,
                        limit: int, article_key: str | None = None, phrase_df: bool = False,
-                       everyday: bool = True) -> list[dict[str, Any]]:
+                       excuse: bool = True) -> list[dict[str, Any]]:
     """Occurrences of the states holding at least ``min_terms`` of the term ``groups``, ranked
     by the BM25 of the groups OR-ed (optionally only provisions numbered ``article_key``; a phrase
-    weighed by its rarest word with ``phrase_df``, :func:`idf_weights`). With ``everyday`` (the
+    weighed by its rarest word with ``phrase_df``, :func:`idf_weights`). With ``excuse`` (the
     any-word relaxation; not the majority-of-words lane beside all-words hits), a provision holding one
     of the question's everyday words rare in law may lack the others (:func:`everyday_words`, ADR 0128)."""
     groups = [g for g in groups if fts_query([g]) is not None]
@@ -1335,7 +1335,7 @@ def quorum_occurrences(conn: sqlite3.Connection, groups: list[list[str]], min_te
     # (not in the article lane: the article number the question names is itself the rare part)
     share = IDF_QUORUM if article_key is None else 0.0
     threshold = round(share * sum(weights), 6)
-    excused = everyday_words(conn, groups, weights) if everyday and share > 0 else None
+    excused = everyday_words(groups, weights) if excuse and share > 0 else None
     if excused is None:
         parts = pivot_parts(parts, weights, threshold)
         each = " UNION ALL ".join(f"SELECT rowid, {w!r} AS w FROM provision_fts WHERE provision_fts MATCH ?"
@@ -1377,21 +1377,20 @@ def quorum_occurrences(conn: sqlite3.Connection, groups: list[list[str]], min_te
     return occurrences(conn, f"({ranked})", params, filters, limit)
 
 
-def everyday_words(conn: sqlite3.Connection, groups: Sequence[Sequence[str]],
-                   weights: Sequence[float]) -> list[bool] | None:
+def everyday_words(groups: Sequence[Sequence[str]], weights: Sequence[float]) -> list[bool] | None:
     """Which term ``groups`` (IDF ``weights``, :func:`idf_weights`) are everyday words rare in law, or
     ``None`` when none is (or :data:`EXCUSE_EVERYDAY` is off; ADR 0128).
 
     A group is one when its question word is listed by :func:`derive.index.everyday.is_everyday`
-    (common in general language: « fauteuil », « pommier », « colis ») and at most
-    its IDF weight in the searched index is at least :data:`EVERYDAY_MIN_IDF` (about 100 provisions of
-    a full index). The act that answers a plain-word question in its own words lacks such a word (« fauteuil
+    (common in general language: « fauteuil », « pommier », « colis ») and its IDF weight in the
+    searched index is at least :data:`EVERYDAY_MIN_IDF` (about 100 provisions of a full index). The act that answers a plain-word question in its own words lacks such a word (« fauteuil
     roulant » / « aides techniques »), which carried enough of the IDF mass to keep it under the
     any-word quorum's share; :func:`quorum_occurrences` excuses it to a provision holding another of
     the question's everyday words."""
     if not EXCUSE_EVERYDAY:
         return None
-    excused = [bool(g) and w >= EVERYDAY_MIN_IDF and everyday.is_everyday(g[0]) for g, w in zip(groups, weights, strict=True)]
+    excused = [bool(g) and w >= EVERYDAY_MIN_IDF and everyday.is_everyday(g[0])
+               for g, w in zip(groups, weights, strict=True)]
     return excused if any(excused) else None
 
 
@@ -3009,7 +3008,7 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
         if withheld is None:
             partial = content
             rows = once("partial", lambda: quorum_occurrences(conn, partial, relax.quorum(len(partial)), filters,
-                                                              budget, everyday=False))
+                                                              budget, excuse=False))
             _merge(hits, rows, ["partial_terms"], seen)
     if out.gate("relax", not hits) and options.relax:
         out.relaxation_withheld = relaxation_withheld(conn, plan.terms, groups, filters)
