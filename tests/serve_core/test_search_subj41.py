@@ -106,3 +106,20 @@ def test_everyday_words_flags_the_everyday_word_rare_in_the_searched_index(fixtu
         assert search.everyday_words(groups, [9.0, 0.5, 9.0]) is None
     finally:
         conn.close()
+
+
+def test_the_partial_lane_does_not_excuse_everyday_words(fixture_core: LegalCore,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    # the partial lane (two of three words beside answered provisions, reason ``partial_terms``) keeps
+    # the plain quorum: only the any-word relaxation, which runs when nothing else answered, excuses
+    calls: list[bool] = []
+    quorum_occurrences = search.quorum_occurrences
+
+    def spy(*args: Any, **kwargs: Any) -> list[dict[str, Any]]:
+        calls.append(kwargs.get("excuse", True))
+        return quorum_occurrences(*args, **kwargs)
+
+    monkeypatch.setattr(search, "quorum_occurrences", spy)
+    eu = _section(fixture_core, "notification supervisory authority", "eu-eurlex")
+    assert ["partial_terms"] in [h["match_reasons"] for h in eu["hits"]]
+    assert calls == [False]
