@@ -71,7 +71,7 @@ from derive.index.identifiers import celex_numbers, celex_to_slug
 from derive.index.query import GERMAN_CITING_WORDS, MONTHS, STOP_WORDS, ParsedQuery, ngrams
 from derive.index.text import fold, normalize
 from serve.core import ranking
-from serve.core.mount import Catalogue, MountedIndex
+from serve.core.mount import Catalogue, MountedIndex, NameEntry
 
 ACT_FORMS = ("loi", "reglement", "arrete", "code", "constitution", "convention", "ordonnance", "decret",
              "directive", "regulation", "traite", "treaty", "decision")
@@ -244,6 +244,30 @@ def _prefer_in_force(works: list[int], profiles: Mapping[int, ranking.WorkProfil
     return best[0] if len(best) == 1 else None
 
 
+def in_force_kind(entries: Sequence[NameEntry], kind: str, works: list[int],
+                  profiles: Mapping[int, ranking.WorkProfile] | None,
+                  enacted: Enacted | None = None) -> tuple[str, list[int]]:
+    """The kind of name and the works a name stands for: those of its strongest kind (``kind``,
+    ``works``), unless none of them is a principal act in force and exactly one work holding the name
+    as a weaker kind (not an identifier) is. Then that kind and its works, the act in force first
+    (:func:`_prefer_in_force` chooses it, the others are shared): the name a repealed act bears as a
+    title-derived alias and its recast in force as a publisher short title ("General Block Exemption
+    Regulation": Regulation (EC) No 800/2008's alias, Regulation (EU) No 651/2014's short title) is
+    the act in force's (issue #15, names42, class 3: recast pairs). Pure."""
+    if not profiles or kind == "official_identifier" or _prefer_in_force(works, profiles) is not None \
+            or any(w in profiles and profiles[w].status == "in_force" and profiles[w].role == "principal"
+                   for w in works):
+        return kind, works
+    order = list(_KIND_REASON)
+    for weaker in order[order.index(kind) + 1:]:
+        held = sorted({e.work_rowid for e in entries if e.kind == weaker})
+        if enacted is not None:
+            held = enacted(held)
+        if _prefer_in_force(held, profiles) is not None:
+            return weaker, sorted({*works, *held})
+    return kind, works
+
+
 def _name_mentions(index: MountedIndex, tokens: list[str], whole: str, plan: Plan,
                    profiles: Mapping[int, ranking.WorkProfile] | None = None,
                    frequent: Frequent | None = None, enacted: Enacted | None = None) -> set[int]:
@@ -263,6 +287,7 @@ def _name_mentions(index: MountedIndex, tokens: list[str], whole: str, plan: Pla
             works = enacted(works)
             if not works:
                 continue
+        kind, works = in_force_kind(entries, kind, works, profiles, enacted)
         reason = ("exact_" if phrase == whole else "contained_") + _KIND_REASON[kind]
         status = "resolved" if len(works) == 1 else "ambiguous"
         preferred, shared = None, []

@@ -4915,7 +4915,7 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
     # a question asking for Luxembourg's own law (or the act transposing a directive) is answered by
     # Legilux beside the EU act it names, never left out for it (ranking.asks_own_law)
     words = normalize(parsed.raw).split()
-    own_law = ranking.asks_own_law(words)
+    own_law = ranking.asks_own_law(words) or ranking.asks_a_loi(words, [p.strong for p in plans.values()])
     # a work named by an ordinary phrase (soft) still says which publisher the question is about,
     # unless the phrase is an ordinary-phrase short title standing alone (searchplan.Plan.names_publisher)
     if args["retrieval_mode"] in ("keyword", "hybrid") and not args["works"]:
