@@ -27,9 +27,9 @@ from derive.index.text import normalize
 from legal.errors import RequestError
 from legal.identifiers import EURLEX_ID, celex_numbers, celex_to_slug, clean_url, url_candidates
 from legal.publishers import registry as publisher_registry
+from serve.core import ranking
 from serve.core.envelope import Answer, CallContext, unknown_publisher, unknown_work
 from serve.core.mount import MountedIndex
-from serve.core import ranking
 from serve.core.searchplan import Mention, Plan
 from serve.core.store import Version, Work, work_by_slug
 
@@ -286,7 +286,7 @@ def acronym_tokens(raw: str) -> list[tuple[str, str | None]]:
     return found
 
 
-def _acronym_refused(plan: Plan, token: str) -> bool:
+def acronym_refused(plan: Plan, token: str) -> bool:
     """Whether a plan's refusal is only that the popular name this sigle and a form word make is
     held by no name ("ESMA Regulation": ``name_not_held``, shape ``popular``, words ``["esma"]``)."""
     refused = plan.name_not_held or {}
@@ -301,7 +301,7 @@ def named_acronyms(indexes: Sequence[MountedIndex], plans: Mapping[str, Plan], r
     names hold the authority's name, never its acronym (issue #15, titles28); a three-letter sigle
     before a form word too ("EBA Regulation", names42). Not for a plan that names a work otherwise
     (a mention, an article, an anchor) or says the act is not held, unless that refusal is only the
-    popular name the sigle and its form word make (:func:`_acronym_refused`): a sigle some index
+    popular name the sigle and its form word make (:func:`acronym_refused`): a sigle some index
     resolves is the name of its act, so that refusal is lifted from every plan."""
     tokens = acronym_tokens(raw)
     if not tokens:
@@ -315,14 +315,14 @@ def named_acronyms(indexes: Sequence[MountedIndex], plans: Mapping[str, Plan], r
             continue
         by_initials = index.memo("name_initials", name_initials)
         for token, form in tokens:
-            if plan.name_not_held and not _acronym_refused(plan, token):
+            if plan.name_not_held and not acronym_refused(plan, token):
                 continue
             works = acronym_works(by_initials, index.catalogue.names, token, form, _principal_works(index))
             if works:
                 resolved.append((plan, token, works))
     lifted = {token for _, token, _ in resolved}
     for plan in plans.values():
-        if plan.name_not_held and any(_acronym_refused(plan, token) for token in lifted):
+        if plan.name_not_held and any(acronym_refused(plan, token) for token in lifted):
             plan.name_not_held = None
     for plan, token, works in resolved:
         plan.mentions.append(Mention(token.lower(), "resolved" if len(works) == 1 else "ambiguous",
