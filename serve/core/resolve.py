@@ -249,15 +249,16 @@ def acronym_works(by_initials: Mapping[str, frozenset[int]], held_names: Mapping
     before an act's form word ``form``), held by no name as itself (a sigle an alias already holds
     is resolved as a name), the initials of the whole names of one to :data:`ACRONYM_WORKS_MAX` works
     (:func:`name_initials`); before a form word, also of a name of that form without its form word
-    (``cpc+regulation``). More than that many works: the ``principal`` acts among them, if few
-    enough. Empty otherwise. Pure."""
+    (``cpc+regulation``). More than that many works, for a sigle before a form word: the
+    ``principal`` acts among them, if few enough (a bare sigle in a question is the body it
+    abbreviates, not the act establishing it). Empty otherwise. Pure."""
     key = token.lower()
     if key in held_names or not (_ACRONYM.match(token) or (form and _FORM_ACRONYM.match(token))):
         return []
     works = set(by_initials.get(key, frozenset()))
     if form:
         works |= by_initials.get(f"{key}+{form}", frozenset())
-    if len(works) > ACRONYM_WORKS_MAX and principal is not None:
+    if len(works) > ACRONYM_WORKS_MAX and form and principal is not None:
         # the acts amending a founding regulation repeat the body's name in their titles ("ESMA": the
         # regulation establishing it and three acts amending it): the principal acts among them
         works = {w for w in works if w in principal}

@@ -84,8 +84,9 @@ def test_a_sigle_before_a_form_word_is_read_by_the_initials_of_the_names_of_that
     assert acronym_works(by_initials, {}, "EBA", "regulation") == [8]
     assert acronym_works(by_initials, {}, "EBA") == []  # three letters alone
     # four holders (a founding regulation and the acts amending it): the principal act among them
-    assert acronym_works(by_initials, {}, "ESMA") == []
-    assert acronym_works(by_initials, {}, "ESMA", principal={1}) == [1]
+    assert acronym_works(by_initials, {}, "ESMA", "regulation") == []
+    assert acronym_works(by_initials, {}, "ESMA", "regulation", principal={1}) == [1]
+    assert acronym_works(by_initials, {}, "ESMA", principal={1}) == []  # a bare sigle: the body, not its act
 
 
 def test_a_sigle_before_a_form_word_names_its_act_on_the_fixtures(fixture_core: LegalCore) -> None:
@@ -118,7 +119,9 @@ def test_only_the_popular_name_a_sigle_makes_is_a_refusal_the_sigle_lifts() -> N
 
 
 def test_a_question_opened_by_loi_asks_for_a_luxembourg_statute() -> None:
-    assert ranking.asks_a_loi(["loi", "sur", "le", "droit", "d", "auteur"], [False, False])
-    assert not ranking.asks_a_loi(["loi", "europeenne", "sur", "le", "climat"], [True, False])  # an EU alias
-    assert not ranking.asks_a_loi(["directive", "droit", "d", "auteur"], [False, False])
-    assert not ranking.asks_a_loi([], [])
+    words = ["loi", "sur", "le", "droit", "d", "auteur"]
+    assert ranking.asks_a_loi(words, [False, False], [True, False])
+    assert not ranking.asks_a_loi(words, [False, False], [False, False])  # nothing named: routed as before
+    assert not ranking.asks_a_loi(["loi", "europeenne", "sur", "le", "climat"], [True, False], [False, False])
+    assert not ranking.asks_a_loi(["directive", "droit", "d", "auteur"], [False, False], [True, False])
+    assert not ranking.asks_a_loi([], [], [])
