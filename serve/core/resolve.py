@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from derive.index.query import STOP_WORDS
@@ -265,12 +265,30 @@ def acronym_works(by_initials: Mapping[str, frozenset[int]], held_names: Mapping
     return sorted(works) if len(works) <= ACRONYM_WORKS_MAX else []
 
 
-def _principal_works(index: MountedIndex) -> frozenset[int]:
+def _principal_works(index: MountedIndex) -> Collection[int]:
     """The works of an index that are principal acts (no amending, delegated or implementing act,
-    corrigendum nor compilation: :func:`serve.core.ranking.profiles`)."""
+    corrigendum nor compilation): a view of :func:`serve.core.ranking.profiles`, already held per
+    mounted index (no new memory)."""
     with index.session(60.0) as conn:
         found = ranking.profiles(conn, index)
-    return frozenset(w for w, profile in found.items() if profile.role == "principal")
+    return _Principal(found)
+
+
+class _Principal(Collection[int]):
+    """The principal acts among ``profiles`` (a view: membership reads the profile)."""
+
+    def __init__(self, profiles: Mapping[int, ranking.WorkProfile]) -> None:
+        self._profiles = profiles
+
+    def __contains__(self, work: object) -> bool:
+        profile = self._profiles.get(work) if isinstance(work, int) else None
+        return profile is not None and profile.role == "principal"
+
+    def __iter__(self) -> Iterator[int]:
+        return (w for w, p in self._profiles.items() if p.role == "principal")
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
 def acronym_tokens(raw: str) -> list[tuple[str, str | None]]:
