@@ -244,6 +244,31 @@ def _prefer_in_force(works: list[int], profiles: Mapping[int, ranking.WorkProfil
     return best[0] if len(best) == 1 else None
 
 
+#: The kinds of name found whatever their spacing (:func:`compact_names`): the names people type.
+COMPACT_KINDS = ("alias", "publisher_short_title")
+#: Names of at most this many words are found whatever their spacing.
+COMPACT_MAX_WORDS = 4
+
+
+def compact(phrase: str) -> str:
+    """A normalised phrase without its spaces (« brussels i bis » → ``brusselsibis``). Pure."""
+    return phrase.replace(" ", "")
+
+
+def compact_names(catalogue: Catalogue) -> dict[str, str]:
+    """The aliases and publisher short titles of two to :data:`COMPACT_MAX_WORDS` words, by their
+    spaceless form (:func:`compact`) → the normalised name, when that form is itself no name and
+    names one name only: how a question finds "Brussels Ibis" (« Brussels I bis »), « MiFIDII »
+    (issue #15, names42). Read once per mounted index (``MountedIndex.memo``)."""
+    found: dict[str, set[str]] = {}
+    for phrase, entries in catalogue.names.items():
+        if " " in phrase and len(phrase.split()) <= COMPACT_MAX_WORDS \
+                and any(e.kind in COMPACT_KINDS for e in entries):
+            found.setdefault(compact(phrase), set()).add(phrase)
+    return {key: next(iter(names)) for key, names in found.items()
+            if len(names) == 1 and key not in catalogue.names}
+
+
 def in_force_kind(entries: Sequence[NameEntry], kind: str, works: list[int],
                   profiles: Mapping[int, ranking.WorkProfile] | None,
                   enacted: Enacted | None = None) -> tuple[str, list[int]]:
@@ -277,6 +302,11 @@ def _name_mentions(index: MountedIndex, tokens: list[str], whole: str, plan: Pla
         if consumed & set(range(start, end)) or all(t in STOP_WORDS for t in tokens[start:end]):
             continue
         entries = [e for e in index.catalogue.names.get(phrase, []) if _eligible(e.kind, phrase)]
+        if not entries and (" " in phrase or any(ch.isdigit() for ch in phrase) or len(phrase) <= 12):
+            # a name written with other spacing ("Brussels Ibis" for « Brussels I bis », « CRDIV »)
+            spaced = index.memo("compact_names", lambda _conn: compact_names(index.catalogue))
+            entries = [e for e in index.catalogue.names.get(spaced.get(compact(phrase), ""), [])
+                       if e.kind in COMPACT_KINDS]
         if not entries:
             continue
         kind = min(entries, key=lambda e: list(_KIND_REASON).index(e.kind)).kind
