@@ -255,18 +255,27 @@ def compact(phrase: str) -> str:
     return phrase.replace(" ", "")
 
 
-def compact_names(catalogue: Catalogue) -> dict[str, str]:
+def compact_names(catalogue: Catalogue, conn: sqlite3.Connection | None = None) -> dict[str, str]:
     """The aliases and publisher short titles of two to :data:`COMPACT_MAX_WORDS` words, by their
-    spaceless form (:func:`compact`) → the normalised name, when that form is itself no name and
-    names one name only: how a question finds "Brussels Ibis" (« Brussels I bis »), « MiFIDII »
-    (issue #15, names42). Read once per mounted index (``MountedIndex.memo``)."""
+    spaceless form (:func:`compact`) → the normalised name, when that form names one name only and is
+    itself no name nor, with ``conn``, a word of the index's texts (``vocabulary``: a word the texts
+    use is that word): how a question finds "Brussels Ibis" (« Brussels I bis »), « CRDIV »,
+    « Datenschutzgrundverordnung » (issue #15, names42). Read once per mounted index
+    (``MountedIndex.memo``). Read-only."""
     found: dict[str, set[str]] = {}
     for phrase, entries in catalogue.names.items():
         if " " in phrase and len(phrase.split()) <= COMPACT_MAX_WORDS \
                 and any(e.kind in COMPACT_KINDS for e in entries):
             found.setdefault(compact(phrase), set()).add(phrase)
+    words: set[str] = set()
+    if conn is not None and found:
+        keys = sorted(found)
+        for start in range(0, len(keys), 500):
+            part = keys[start:start + 500]
+            words |= {str(t) for (t,) in conn.execute(
+                f"SELECT term FROM vocabulary WHERE term IN ({','.join('?' * len(part))})", part)}
     return {key: next(iter(names)) for key, names in found.items()
-            if len(names) == 1 and key not in catalogue.names}
+            if len(names) == 1 and key not in catalogue.names and key not in words}
 
 
 def in_force_kind(entries: Sequence[NameEntry], kind: str, works: list[int],
@@ -302,9 +311,9 @@ def _name_mentions(index: MountedIndex, tokens: list[str], whole: str, plan: Pla
         if consumed & set(range(start, end)) or all(t in STOP_WORDS for t in tokens[start:end]):
             continue
         entries = [e for e in index.catalogue.names.get(phrase, []) if _eligible(e.kind, phrase)]
-        if not entries and (" " in phrase or any(ch.isdigit() for ch in phrase) or len(phrase) <= 12):
+        if not entries:
             # a name written with other spacing ("Brussels Ibis" for « Brussels I bis », « CRDIV »)
-            spaced = index.memo("compact_names", lambda _conn: compact_names(index.catalogue))
+            spaced = index.memo("compact_names", lambda conn: compact_names(index.catalogue, conn))
             entries = [e for e in index.catalogue.names.get(spaced.get(compact(phrase), ""), [])
                        if e.kind in COMPACT_KINDS]
         if not entries:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from serve.core import LegalCore, ranking
-from serve.core.mount import NameEntry
+from serve.core.mount import Catalogue, NameEntry
 from serve.core.ranking import WorkProfile
 from serve.core.resolve import (
     acronym_refused,
@@ -28,7 +28,7 @@ from serve.core.resolve import (
     form_initials,
     name_initials,
 )
-from serve.core.searchplan import Plan, in_force_kind
+from serve.core.searchplan import Plan, compact, compact_names, in_force_kind
 
 EU = "eu-eurlex"
 LU = "lu-legilux"
@@ -125,3 +125,24 @@ def test_a_question_opened_by_loi_asks_for_a_luxembourg_statute() -> None:
     assert not ranking.asks_a_loi(["loi", "europeenne", "sur", "le", "climat"], [True, False], [False, False])
     assert not ranking.asks_a_loi(["directive", "droit", "d", "auteur"], [False, False], [True, False])
     assert not ranking.asks_a_loi([], [], [])
+
+
+def test_a_name_is_found_whatever_its_spacing() -> None:
+    assert compact("brussels i bis") == "brusselsibis"
+    names = {"brussels i bis": (NameEntry(1, "alias"),), "crd iv": (NameEntry(2, "publisher_short_title"),),
+             "crd 4": (NameEntry(2, "publisher_short_title"),), "crdiv directive": (NameEntry(3, "alias"),),
+             "regulation eu no 1215 2012": (NameEntry(1, "official_title"),),
+             "nis 2": (NameEntry(4, "alias"),), "nis2": (NameEntry(4, "alias"),)}
+    catalogue = Catalogue(names=names)
+    found = compact_names(catalogue)
+    assert found["brusselsibis"] == "brussels i bis"
+    assert found["crdiv"] == "crd iv" and found["crd4"] == "crd 4"
+    assert "nis2" not in found  # a name itself: found as it is
+    assert not any(v.startswith("regulation") for v in found.values())  # titles: not a name people type
+
+
+def test_a_name_typed_without_its_spaces_names_its_act_on_the_fixtures(fixture_core: LegalCore) -> None:
+    # « Datenschutz-Grundverordnung », an alias of the GDPR, typed as one German word
+    section = _section(fixture_core, EU, "Datenschutzgrundverordnung")
+    assert section["query_plan"]["work_mentions"][0]["works"] == [f"{EU}:32016r0679"]
+    assert section["hits"][0]["work"] == f"{EU}:32016r0679"
