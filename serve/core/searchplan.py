@@ -311,11 +311,13 @@ def _name_mentions(index: MountedIndex, tokens: list[str], whole: str, plan: Pla
         if consumed & set(range(start, end)) or all(t in STOP_WORDS for t in tokens[start:end]):
             continue
         entries = [e for e in index.catalogue.names.get(phrase, []) if _eligible(e.kind, phrase)]
+        respaced = False
         if not entries:
             # a name written with other spacing ("Brussels Ibis" for « Brussels I bis », « CRDIV »)
             spaced = index.memo("compact_names", lambda conn: compact_names(index.catalogue, conn))
             entries = [e for e in index.catalogue.names.get(spaced.get(compact(phrase), ""), [])
                        if e.kind in COMPACT_KINDS]
+            respaced = bool(entries)
         if not entries:
             continue
         kind = min(entries, key=lambda e: list(_KIND_REASON).index(e.kind)).kind
@@ -338,7 +340,8 @@ def _name_mentions(index: MountedIndex, tokens: list[str], whole: str, plan: Pla
         compilation = status == "resolved" and profiles is not None and works[0] in profiles \
             and profiles[works[0]].role == "compilation"  # a recueil names a subject, not an act
         soft = status == "resolved" and kind != "official_identifier" and (
-            compilation or (phrase != whole and frequent is not None and frequent(phrase)))
+            compilation or (phrase != whole and frequent is not None and frequent(phrase))
+            or (respaced and phrase != whole))  # respaced inside a longer question: ranked up, nothing restricted
         ordinary = status == "resolved" and not soft and phrase == whole and kind == "publisher_short_title" \
             and frequent is not None and frequent(phrase) \
             and all(ordinary_words(value) for value in index.spellings(phrase, kind))
