@@ -333,10 +333,11 @@ def named_acronyms(indexes: Sequence[MountedIndex], plans: Mapping[str, Plan], r
         if plan.mentions or plan.article_key or plan.anchor:
             continue
         by_initials = index.memo("name_initials", name_initials)
+        principal = _principal_works(index) if any(form for _, form in tokens) else None
         for token, form in tokens:
             if plan.name_not_held and not acronym_refused(plan, token):
                 continue
-            works = acronym_works(by_initials, index.catalogue.names, token, form, _principal_works(index))
+            works = acronym_works(by_initials, index.catalogue.names, token, form, principal)
             if works:
                 resolved.append((plan, token, works))
     lifted = {token for _, token, _ in resolved}

@@ -248,6 +248,8 @@ def _prefer_in_force(works: list[int], profiles: Mapping[int, ranking.WorkProfil
 COMPACT_KINDS = ("alias", "publisher_short_title")
 #: Names of at most this many words are found whatever their spacing.
 COMPACT_MAX_WORDS = 4
+#: A question's runs of at most this many words are looked up by their spaceless form.
+COMPACT_QUERY_WORDS = 6
 
 
 def compact(phrase: str) -> str:
@@ -306,15 +308,17 @@ def _name_mentions(index: MountedIndex, tokens: list[str], whole: str, plan: Pla
                    profiles: Mapping[int, ranking.WorkProfile] | None = None,
                    frequent: Frequent | None = None, enacted: Enacted | None = None) -> set[int]:
     consumed: set[int] = set()
+    spaced: dict[str, str] | None = None
     longest = min(index.catalogue.longest_name_tokens, MAX_NAME_TOKENS)
     for start, end, phrase in ngrams(tokens, longest):
         if consumed & set(range(start, end)) or all(t in STOP_WORDS for t in tokens[start:end]):
             continue
         entries = [e for e in index.catalogue.names.get(phrase, []) if _eligible(e.kind, phrase)]
         respaced = False
-        if not entries:
+        if not entries and end - start <= COMPACT_QUERY_WORDS:
             # a name written with other spacing ("Brussels Ibis" for « Brussels I bis », « CRDIV »)
-            spaced = index.memo("compact_names", lambda conn: compact_names(index.catalogue, conn))
+            if spaced is None:
+                spaced = index.memo("compact_names", lambda conn: compact_names(index.catalogue, conn))
             entries = [e for e in index.catalogue.names.get(spaced.get(compact(phrase), ""), [])
                        if e.kind in COMPACT_KINDS]
             respaced = bool(entries)
