@@ -809,6 +809,16 @@ def asks_own_law(tokens: Sequence[str]) -> bool:
     return country and any(t in LAW_WORDS or (t.endswith("gesetz") and t not in OWN_COUNTRY_WORDS) for t in tokens)
 
 
+def asks_a_loi(tokens: Sequence[str], strong: Sequence[bool], soft: Sequence[bool]) -> bool:
+    """Whether a question (normalised ``tokens``) opens with the French « loi », some publisher's plan
+    names a work softly (``soft``, one per plan) and none strongly (``strong``): a « loi » is a
+    Luxembourg statute (the EU enacts regulations and directives), so an EU short title the question
+    holds softly (« loi sur le droit d'auteur » holds « droit d'auteur », a French short title of
+    Directive (EU) 2019/790) must not leave the Legilux section out (issue #15, names42). It only keeps
+    that section searched; the sections' order is not changed. Pure."""
+    return tokens[:1] == ["loi"] and any(soft) and not any(strong)
+
+
 _DIRECTIVE_SLUG = re.compile(r"^3(\d{4})l(\d{4})$")
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from derive.index.query import STOP_WORDS
@@ -27,6 +27,7 @@ from derive.index.text import normalize
 from legal.errors import RequestError
 from legal.identifiers import EURLEX_ID, celex_numbers, celex_to_slug, clean_url, url_candidates
 from legal.publishers import registry as publisher_registry
+from serve.core import ranking
 from serve.core.envelope import Answer, CallContext, unknown_publisher, unknown_work
 from serve.core.mount import MountedIndex
 from serve.core.searchplan import Mention, Plan
@@ -190,66 +191,160 @@ def enacted_by(conn: sqlite3.Connection, works: Sequence[int], day: str) -> list
 #: An acronym a question may write for a held name: capitals only, at least this many letters
 #: (three-letter sigles stand for too many names by chance).
 ACRONYM_MIN_LETTERS = 4
+#: Letters enough for a sigle written just before an act's form word ("EBA Regulation",
+#: "CPC-Verordnung"): the form word says the sigle names an act, not a passing abbreviation.
+FORM_ACRONYM_MIN_LETTERS = 3
 #: Works whose names an acronym may stand for in one index (more: the initials say nothing of one act).
 ACRONYM_WORKS_MAX = 3
 _ACRONYM = re.compile(rf"^[A-Z]{{{ACRONYM_MIN_LETTERS},}}$")
+_FORM_ACRONYM = re.compile(rf"^[A-Z]{{{FORM_ACRONYM_MIN_LETTERS},}}$")
+#: An act's form word after a sigle, in English and German, and the form it names (EU acts: French
+#: puts the form first and its sigles differ, « règlement ABE »).
+ACRONYM_FORMS = {"regulation": "regulation", "verordnung": "regulation", "directive": "directive",
+                 "richtlinie": "directive"}
 
 
-def initials(name: str) -> str:
+def initials(name: str, min_words: int = ACRONYM_MIN_LETTERS) -> str:
     """The acronym a name is written as: the first letter of each of its normalised words, the
     linking words left out (« European Insurance and Occupational Pensions Authority » → ``eiopa``);
-    empty when a word is not alphabetic (a number, an act number: no acronym of a name). Pure."""
+    empty when a word is not alphabetic (a number, an act number: no acronym of a name) or the name
+    has fewer than ``min_words`` words. Pure."""
     words = [w for w in normalize(name).split() if w not in STOP_WORDS]
-    if len(words) < ACRONYM_MIN_LETTERS or not all(w.isalpha() for w in words):
+    if len(words) < min_words or not all(w.isalpha() for w in words):
         return ""
     return "".join(w[0] for w in words)
 
 
+def form_initials(name: str) -> str:
+    """The key a sigle written before a form word finds a name by: the initials of a name of at least
+    :data:`FORM_ACRONYM_MIN_LETTERS` words before its closing form word, the form named after a
+    ``+`` (« Consumer Protection Cooperation Regulation » → ``cpc+regulation``), or of a whole name
+    of three words or more that ends in no form word (« European Banking Authority » → ``eba``: the
+    body its founding regulation is named by). Empty otherwise. Pure."""
+    words = [w for w in normalize(name).split() if w not in STOP_WORDS]
+    if words and words[-1] in ACRONYM_FORMS:
+        head = initials(" ".join(words[:-1]), FORM_ACRONYM_MIN_LETTERS)
+        return f"{head}+{ACRONYM_FORMS[words[-1]]}" if head else ""
+    return initials(name, FORM_ACRONYM_MIN_LETTERS)
+
+
 def name_initials(conn: sqlite3.Connection) -> dict[str, frozenset[int]]:
-    """Acronym (:func:`initials`) → the works an alias or a publisher short title of which it is the
-    initials of, whole: how an authority or an act is abbreviated (« EIOPA »: the alias « European
-    Insurance and Occupational Pensions Authority » of Regulation (EU) No 1094/2010 establishing it).
-    Read once per mounted index (``MountedIndex.memo``). Read-only."""
+    """Acronym (:func:`initials`, and :func:`form_initials` for a sigle written before a form word)
+    → the works an alias or a publisher short title of which it is the initials of, whole: how an
+    authority or an act is abbreviated (« EIOPA »: the alias « European Insurance and Occupational
+    Pensions Authority » of Regulation (EU) No 1094/2010 establishing it). Read once per mounted
+    index (``MountedIndex.memo``). Read-only."""
     found: dict[str, set[int]] = {}
     for work, value in conn.execute(
             "SELECT work_rowid, value FROM work_names WHERE kind IN ('alias', 'publisher_short_title')"):
-        if key := initials(str(value)):
+        for key in {initials(str(value)), form_initials(str(value))} - {""}:
             found.setdefault(key, set()).add(int(work))
     return {key: frozenset(works) for key, works in found.items()}
 
 
 def acronym_works(by_initials: Mapping[str, frozenset[int]], held_names: Mapping[str, object],
-                  token: str) -> list[int]:
+                  token: str, form: str | None = None, principal: Collection[int] | None = None) -> list[int]:
     """The works a question's word ``token`` names as the acronym of their names: written in
-    capitals (:data:`ACRONYM_MIN_LETTERS` letters or more), held by no name as itself (a sigle an
-    alias already holds is resolved as a name), the initials of the whole names of one to
-    :data:`ACRONYM_WORKS_MAX` works (:func:`name_initials`). Empty otherwise. Pure."""
+    capitals (:data:`ACRONYM_MIN_LETTERS` letters or more, or :data:`FORM_ACRONYM_MIN_LETTERS`
+    before an act's form word ``form``), held by no name as itself (a sigle an alias already holds
+    is resolved as a name), the initials of the whole names of one to :data:`ACRONYM_WORKS_MAX` works
+    (:func:`name_initials`); before a form word, also of a name of that form without its form word
+    (``cpc+regulation``). More than that many works, for a sigle before a form word: the
+    ``principal`` acts among them, if few enough (a bare sigle in a question is the body it
+    abbreviates, not the act establishing it). Empty otherwise. Pure."""
     key = token.lower()
-    if not _ACRONYM.match(token) or key in held_names:
+    if key in held_names or not (_ACRONYM.match(token) or (form and _FORM_ACRONYM.match(token))):
         return []
-    works = by_initials.get(key, frozenset())
+    works = set(by_initials.get(key, frozenset()))
+    if form:
+        works |= by_initials.get(f"{key}+{form}", frozenset())
+    if len(works) > ACRONYM_WORKS_MAX and form and principal is not None:
+        # the acts amending a founding regulation repeat the body's name in their titles ("ESMA": the
+        # regulation establishing it and three acts amending it): the principal acts among them
+        works = {w for w in works if w in principal}
     return sorted(works) if len(works) <= ACRONYM_WORKS_MAX else []
+
+
+def _principal_works(index: MountedIndex) -> Collection[int]:
+    """The works of an index that are principal acts (no amending, delegated or implementing act,
+    corrigendum nor compilation): a view of :func:`serve.core.ranking.profiles`, already held per
+    mounted index (no new memory)."""
+    with index.session(60.0) as conn:
+        found = ranking.profiles(conn, index)
+    return _Principal(found)
+
+
+class _Principal(Collection[int]):
+    """The principal acts among ``profiles`` (a view: membership reads the profile)."""
+
+    def __init__(self, profiles: Mapping[int, ranking.WorkProfile]) -> None:
+        self._profiles = profiles
+
+    def __contains__(self, work: object) -> bool:
+        profile = self._profiles.get(work) if isinstance(work, int) else None
+        return profile is not None and profile.role == "principal"
+
+    def __iter__(self) -> Iterator[int]:
+        return (w for w, p in self._profiles.items() if p.role == "principal")
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+def acronym_tokens(raw: str) -> list[tuple[str, str | None]]:
+    """A question's capitalised words that may be acronyms, each with the act form written just
+    after it (:data:`ACRONYM_FORMS`: "ESMA Regulation", "EIOPA-Verordnung") or ``None``: words of
+    :data:`ACRONYM_MIN_LETTERS` capitals, or of :data:`FORM_ACRONYM_MIN_LETTERS` before a form
+    word. Pure."""
+    words = [t for t in re.split(r"[^\w]+", raw) if t]
+    found: list[tuple[str, str | None]] = []
+    for i, token in enumerate(words):
+        form = ACRONYM_FORMS.get(normalize(words[i + 1])) if i + 1 < len(words) else None
+        if _ACRONYM.match(token) or (form and _FORM_ACRONYM.match(token)):
+            found.append((token, form))
+    return found
+
+
+def acronym_refused(plan: Plan, token: str) -> bool:
+    """Whether a plan's refusal is only that the popular name this sigle and a form word make is
+    held by no name ("ESMA Regulation": ``name_not_held``, shape ``popular``, words ``["esma"]``)."""
+    refused = plan.name_not_held or {}
+    return refused.get("reason") == "name_not_held" and refused.get("shape") == "popular" \
+        and refused.get("words") == [token.lower()]
 
 
 def named_acronyms(indexes: Sequence[MountedIndex], plans: Mapping[str, Plan], raw: str) -> None:
     """Name softly (reason ``acronym_name``: ranked first, nothing restricted; plans, in place) the
     works a question's capitalised word is the acronym of (:func:`acronym_works`): « EIOPA regulation »
     is the regulation establishing the European Insurance and Occupational Pensions Authority, whose
-    names hold the authority's name, never its acronym (issue #15, titles28). Not for a plan that
-    names a work otherwise (a mention, an article, an anchor) or says the act is not held."""
-    tokens = [t for t in re.split(r"[^\w]+", raw) if _ACRONYM.match(t)]
+    names hold the authority's name, never its acronym (issue #15, titles28); a three-letter sigle
+    before a form word too ("EBA Regulation", names42). Not for a plan that names a work otherwise
+    (a mention, an article, an anchor) or says the act is not held, unless that refusal is only the
+    popular name the sigle and its form word make (:func:`acronym_refused`): a sigle some index
+    resolves is the name of its act, so that refusal is lifted from every plan."""
+    tokens = acronym_tokens(raw)
     if not tokens:
         return
-    if any(key in index.catalogue.names for index in indexes for key in (t.lower() for t in tokens)):
+    if any(key in index.catalogue.names for index in indexes for key in (t.lower() for t, _ in tokens)):
         return  # a sigle some name holds as itself: the names resolve it
+    resolved: list[tuple[Plan, str, list[int]]] = []
     for index in indexes:
         plan = plans[index.publisher.value]
-        if plan.mentions or plan.article_key or plan.anchor or plan.name_not_held:
+        if plan.mentions or plan.article_key or plan.anchor:
             continue
         by_initials = index.memo("name_initials", name_initials)
-        for token in tokens:
-            works = acronym_works(by_initials, index.catalogue.names, token)
+        principal = _principal_works(index) if any(form for _, form in tokens) else None
+        for token, form in tokens:
+            if plan.name_not_held and not acronym_refused(plan, token):
+                continue
+            works = acronym_works(by_initials, index.catalogue.names, token, form, principal)
             if works:
-                plan.mentions.append(Mention(token.lower(), "resolved" if len(works) == 1 else "ambiguous",
-                                             "acronym_name", works, soft=True))
-                plan.boost = sorted(set(plan.boost) | set(works))
+                resolved.append((plan, token, works))
+    lifted = {token for _, token, _ in resolved}
+    for plan in plans.values():
+        if plan.name_not_held and any(acronym_refused(plan, token) for token in lifted):
+            plan.name_not_held = None
+    for plan, token, works in resolved:
+        plan.mentions.append(Mention(token.lower(), "resolved" if len(works) == 1 else "ambiguous",
+                                     "acronym_name", works, soft=True))
+        plan.boost = sorted(set(plan.boost) | set(works))

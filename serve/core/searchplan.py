@@ -71,7 +71,7 @@ from derive.index.identifiers import celex_numbers, celex_to_slug
 from derive.index.query import GERMAN_CITING_WORDS, MONTHS, STOP_WORDS, ParsedQuery, ngrams
 from derive.index.text import fold, normalize
 from serve.core import ranking
-from serve.core.mount import Catalogue, MountedIndex
+from serve.core.mount import Catalogue, MountedIndex, NameEntry
 
 ACT_FORMS = ("loi", "reglement", "arrete", "code", "constitution", "convention", "ordonnance", "decret",
              "directive", "regulation", "traite", "treaty", "decision")
@@ -244,15 +244,84 @@ def _prefer_in_force(works: list[int], profiles: Mapping[int, ranking.WorkProfil
     return best[0] if len(best) == 1 else None
 
 
+#: The kinds of name found whatever their spacing (:func:`compact_names`): the names people type.
+COMPACT_KINDS = ("alias", "publisher_short_title")
+#: Names of at most this many words are found whatever their spacing.
+COMPACT_MAX_WORDS = 4
+#: A question's runs of at most this many words are looked up by their spaceless form.
+COMPACT_QUERY_WORDS = 6
+
+
+def compact(phrase: str) -> str:
+    """A normalised phrase without its spaces (« brussels i bis » → ``brusselsibis``). Pure."""
+    return phrase.replace(" ", "")
+
+
+def compact_names(catalogue: Catalogue, conn: sqlite3.Connection | None = None) -> dict[str, str]:
+    """The aliases and publisher short titles of two to :data:`COMPACT_MAX_WORDS` words, by their
+    spaceless form (:func:`compact`) → the normalised name, when that form names one name only and is
+    itself no name nor, with ``conn``, a word of the index's texts (``vocabulary``: a word the texts
+    use is that word): how a question finds "Brussels Ibis" (« Brussels I bis »), « CRDIV »,
+    « Datenschutzgrundverordnung » (issue #15, names42). Read once per mounted index
+    (``MountedIndex.memo``). Read-only."""
+    found: dict[str, set[str]] = {}
+    for phrase, entries in catalogue.names.items():
+        if " " in phrase and len(phrase.split()) <= COMPACT_MAX_WORDS \
+                and any(e.kind in COMPACT_KINDS for e in entries):
+            found.setdefault(compact(phrase), set()).add(phrase)
+    words: set[str] = set()
+    if conn is not None and found:
+        keys = sorted(found)
+        for start in range(0, len(keys), 500):
+            part = keys[start:start + 500]
+            words |= {str(t) for (t,) in conn.execute(
+                f"SELECT term FROM vocabulary WHERE term IN ({','.join('?' * len(part))})", part)}
+    return {key: next(iter(names)) for key, names in found.items()
+            if len(names) == 1 and key not in catalogue.names and key not in words}
+
+
+def in_force_kind(entries: Sequence[NameEntry], kind: str, works: list[int],
+                  profiles: Mapping[int, ranking.WorkProfile] | None,
+                  enacted: Enacted | None = None) -> tuple[str, list[int]]:
+    """The kind of name and the works a name stands for: those of its strongest kind (``kind``,
+    ``works``), unless none of them is a principal act in force and exactly one work holding the name
+    as a weaker kind (not an identifier) is. Then that kind and its works, the act in force first
+    (:func:`_prefer_in_force` chooses it, the others are shared): the name a repealed act bears as a
+    title-derived alias and its recast in force as a publisher short title ("General Block Exemption
+    Regulation": Regulation (EC) No 800/2008's alias, Regulation (EU) No 651/2014's short title) is
+    the act in force's (issue #15, names42, class 3: recast pairs). Pure."""
+    if not profiles or kind == "official_identifier" or _prefer_in_force(works, profiles) is not None \
+            or any(w in profiles and profiles[w].status == "in_force" and profiles[w].role == "principal"
+                   for w in works):
+        return kind, works
+    order = list(_KIND_REASON)
+    for weaker in order[order.index(kind) + 1:]:
+        held = sorted({e.work_rowid for e in entries if e.kind == weaker})
+        if enacted is not None:
+            held = enacted(held)
+        if _prefer_in_force(held, profiles) is not None:
+            return weaker, sorted({*works, *held})
+    return kind, works
+
+
 def _name_mentions(index: MountedIndex, tokens: list[str], whole: str, plan: Plan,
                    profiles: Mapping[int, ranking.WorkProfile] | None = None,
                    frequent: Frequent | None = None, enacted: Enacted | None = None) -> set[int]:
     consumed: set[int] = set()
+    spaced: dict[str, str] | None = None
     longest = min(index.catalogue.longest_name_tokens, MAX_NAME_TOKENS)
     for start, end, phrase in ngrams(tokens, longest):
         if consumed & set(range(start, end)) or all(t in STOP_WORDS for t in tokens[start:end]):
             continue
         entries = [e for e in index.catalogue.names.get(phrase, []) if _eligible(e.kind, phrase)]
+        respaced = False
+        if not entries and end - start <= COMPACT_QUERY_WORDS:
+            # a name written with other spacing ("Brussels Ibis" for « Brussels I bis », « CRDIV »)
+            if spaced is None:
+                spaced = index.memo("compact_names", lambda conn: compact_names(index.catalogue, conn))
+            entries = [e for e in index.catalogue.names.get(spaced.get(compact(phrase), ""), [])
+                       if e.kind in COMPACT_KINDS]
+            respaced = bool(entries)
         if not entries:
             continue
         kind = min(entries, key=lambda e: list(_KIND_REASON).index(e.kind)).kind
@@ -263,6 +332,7 @@ def _name_mentions(index: MountedIndex, tokens: list[str], whole: str, plan: Pla
             works = enacted(works)
             if not works:
                 continue
+        kind, works = in_force_kind(entries, kind, works, profiles, enacted)
         reason = ("exact_" if phrase == whole else "contained_") + _KIND_REASON[kind]
         status = "resolved" if len(works) == 1 else "ambiguous"
         preferred, shared = None, []
@@ -274,7 +344,8 @@ def _name_mentions(index: MountedIndex, tokens: list[str], whole: str, plan: Pla
         compilation = status == "resolved" and profiles is not None and works[0] in profiles \
             and profiles[works[0]].role == "compilation"  # a recueil names a subject, not an act
         soft = status == "resolved" and kind != "official_identifier" and (
-            compilation or (phrase != whole and frequent is not None and frequent(phrase)))
+            compilation or (phrase != whole and frequent is not None and frequent(phrase))
+            or (respaced and phrase != whole))  # respaced inside a longer question: ranked up, nothing restricted
         ordinary = status == "resolved" and not soft and phrase == whole and kind == "publisher_short_title" \
             and frequent is not None and frequent(phrase) \
             and all(ordinary_words(value) for value in index.spellings(phrase, kind))

@@ -4916,6 +4916,9 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
     # Legilux beside the EU act it names, never left out for it (ranking.asks_own_law)
     words = normalize(parsed.raw).split()
     own_law = ranking.asks_own_law(words)
+    # a « loi … » question holding an EU short title softly still searches Legilux (ranking.asks_a_loi)
+    loi_asked = ranking.asks_a_loi(words, [p.strong for p in plans.values()],
+                                   [any(m.soft for m in p.mentions) for p in plans.values()])
     # a work named by an ordinary phrase (soft) still says which publisher the question is about,
     # unless the phrase is an ordinary-phrase short title standing alone (searchplan.Plan.names_publisher)
     if args["retrieval_mode"] in ("keyword", "hybrid") and not args["works"]:
@@ -4956,7 +4959,7 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
         plan, later[key], gates = plans[key], [], set[str]()
         section = search_section(ctx, index, plan, args,
                                  suppressed=someone_strong and not plan.strong and not plan.boost and not args["works"]
-                                 and not (own_law and key == "lu-legilux"),
+                                 and not ((own_law or loi_asked) and key == "lu-legilux"),
                                  known=known, stem=stem, relaxed=relaxed, legal_terms=legal_terms, last=last,
                                  memo=memos[key],
                                  later=later[key],
