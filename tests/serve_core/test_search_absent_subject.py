@@ -38,6 +38,7 @@ def _plan(terms: list[str], **kw: Any) -> SimpleNamespace:
 
 def test_the_rule_is_on_the_default_path() -> None:
     assert absent_subject.ABSENT_SUBJECT is True and absent_subject.MIN_SHARE == 1 / 5
+    assert absent_subject.TITLE_FIT == 0.4 and absent_subject.LABELS_ALONE is False
 
 
 def test_a_question_whose_subject_no_index_holds_answers_nothing_and_says_why(
@@ -89,6 +90,9 @@ def test_share_and_weakness() -> None:
     assert absent_subject.weak_only(weak) and not absent_subject.weak_only(strict)
     assert absent_subject.fires([weak, {"hits": []}]) and not absent_subject.fires([weak, strict])
     assert not absent_subject.fires([{"hits": []}])
+    # a first act the question all but titles answers it, whatever word it lacks
+    assert not absent_subject.fires([{**weak, "top_title_match": 0.4444}])
+    assert absent_subject.fires([{**weak, "top_title_match": 0.3636}])
     assert absent_subject.expanded_words([{"query_expansions": ["yoga -> yona", "wine growing -> viticole"]}]) \
         == {"yoga", "wine growing"}
 

@@ -106,10 +106,34 @@ def weak_only(section: Mapping[str, Any]) -> bool:
     return True
 
 
+def titled(section: Mapping[str, Any]) -> bool:
+    """Whether the section's first act is titled by the question (``top_title_match`` at least
+    :data:`TITLE_FIT`)."""
+    fit = section.get("top_title_match")
+    return bool(section.get("hits")) and isinstance(fit, (int, float)) and fit >= TITLE_FIT
+
+
 def fires(sections: Sequence[Mapping[str, Any]]) -> bool:
-    """Whether the answer is one the rule may empty: some section has hits and every section's hits
-    are weak (:func:`weak_only`)."""
-    return any(s.get("hits") for s in sections) and all(weak_only(s) for s in sections)
+    """Whether the answer is one the rule may empty: some section has hits, every section's hits are
+    weak (:func:`weak_only`) and no section's first act is titled by the question (:func:`titled`)."""
+    return any(s.get("hits") for s in sections) and all(weak_only(s) and not titled(s) for s in sections)
+
+
+#: A section whose first act's title fits the question this well (its ``top_title_match``: the harmonic mean
+#: of the share of the title's subject the question says and of the question's words the names hold) answers
+#: it, whatever word it lacks: the question all but titles the act ("Begleitkommission beim Centre national de
+#: l'audiovisuel", 0.44: the regulation on the CNA's monitoring commission). The negatives' first acts fit at
+#: most 0.36 (« cours » of the Cour constitutionnelle's law for the yoga question).
+TITLE_FIT = 0.4
+#: Experimental (off): an answer all of whose hits are acts found by their EuroVoc labels alone answers nothing.
+LABELS_ALONE = False
+
+
+def labels_alone(sections: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether some section has hits and every hit of every section was found by its labels alone."""
+    return any(s.get("hits") for s in sections) and all(
+        set(h.get("match_reasons") or ()) <= {"work_metadata", "translated"} and not h.get("provisions")
+        for s in sections for h in s.get("hits") or ())
 
 
 def reason(words: Sequence[str]) -> dict[str, Any]:
