@@ -125,17 +125,6 @@ def fires(sections: Sequence[Mapping[str, Any]]) -> bool:
 #: l'audiovisuel", 0.44: the regulation on the CNA's monitoring commission). The negatives' first acts fit at
 #: most 0.36 (« cours » of the Cour constitutionnelle's law for the yoga question).
 TITLE_FIT = 0.4
-#: Experimental (off): an answer all of whose hits are acts found by their EuroVoc labels alone answers nothing.
-LABELS_ALONE = False
-
-
-def labels_alone(sections: Sequence[Mapping[str, Any]]) -> bool:
-    """Whether some section has hits and every hit of every section was found by its labels alone."""
-    return any(s.get("hits") for s in sections) and all(
-        set(h.get("match_reasons") or ()) <= {"work_metadata", "translated"} and not h.get("provisions")
-        for s in sections for h in s.get("hits") or ())
-
-
 def reason(words: Sequence[str]) -> dict[str, Any]:
     """The typed no-hit reason every section answers with."""
     return {"reason": "subject_not_held", "words": list(words)}

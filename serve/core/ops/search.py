@@ -3751,10 +3751,6 @@ def absent_subject(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Map
     nowhere must be :data:`~serve.core.ops.absent_subject.MIN_SHARE` of the question's words."""
     if not absent.ABSENT_SUBJECT or not absent.fires(sections):
         return False
-    if absent.LABELS_ALONE and absent.labels_alone(sections) and absent.candidates(plans.values(), {"fr", "en", "de"}):
-        for plan in plans.values():
-            plan.name_not_held = {"reason": "labels_alone"}
-        return True
     held_languages: set[str] = set()
     for index in indexes:
         held_languages |= text_languages(index)
