@@ -11,7 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from serve.core import LegalCore
+from serve.core.ops import absent_subject
 
 GDPR = "eu-eurlex:32016r0679"
 
@@ -33,7 +36,17 @@ def test_a_named_work_still_answers_beside_an_unresolved_act_number(fixture_core
     assert answer["merged"][0]["work"] == GDPR
 
 
-def test_a_label_still_answers_where_an_unknown_word_withheld_the_relaxation(fixture_core: LegalCore) -> None:
-    # the GDPR's labels hold "data protection": a word no provision holds is no act asked for
+def test_a_label_still_answers_where_an_unknown_word_withheld_the_relaxation(
+        fixture_core: LegalCore, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the GDPR's labels hold "data protection": a word no provision holds is no act asked for (this rule's
+    # test, with ADR 0132's rule off)
+    monkeypatch.setattr(absent_subject, "ABSENT_SUBJECT", False)
     answer = _answer(fixture_core, "data protection zorgbrix")
     assert GDPR in [hit["work"] for hit in answer["merged"]]
+    # ADR 0132: a word no index holds in any form, a third of the question, answered by labels alone, is the
+    # question's subject: the answer is empty and says why (neg42)
+    monkeypatch.setattr(absent_subject, "ABSENT_SUBJECT", True)
+    answer = _answer(fixture_core, "data protection zorgbrix")
+    assert answer["merged"] == []
+    assert all(s["relaxation_withheld"] == {"reason": "subject_not_held", "words": ["zorgbrix"]}
+               for s in answer["publishers"])

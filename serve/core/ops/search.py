@@ -82,6 +82,7 @@ from serve.core.impossible import impossible_citation
 from serve.core.jurisdiction import foreign_law
 from serve.core.known_index import IndexAt, index_at
 from serve.core.mount import Catalogue, MountedIndex
+from serve.core.ops import absent_subject as absent
 from serve.core.ops import empty_titled
 from serve.core.resolve import enacted_by, mounted_publisher, named_acronyms
 from serve.core.searchplan import (
@@ -3730,6 +3731,46 @@ def words_apart(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mappin
     return True
 
 
+def held_anywhere(conn: sqlite3.Connection, word: str) -> bool:
+    """Whether a provision, a work's name or a EuroVoc label of this index holds ``word`` (or a
+    light-stem form: :func:`_fts_word`)."""
+    token = _fts_word(word)
+    return conn.execute("SELECT 1 FROM provision_fts WHERE provision_fts MATCH ? LIMIT 1", (token,)).fetchone() \
+        is not None or conn.execute("SELECT 1 FROM work_fts WHERE work_fts MATCH ? LIMIT 1",
+                                    ("{titles short_titles aliases metadata} : " + token,)).fetchone() is not None
+
+
+def absent_subject(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mapping[str, Plan],
+                   sections: Sequence[Answer], known: Callable[[], Collection[str]]) -> bool:
+    """Whether the question's subject word is held by no mounted index and every section answers
+    weakly (:mod:`serve.core.ops.absent_subject`, ADR 0132): then every plan is marked
+    (``relaxation_withheld: {"reason": "subject_not_held", "words"}``, answered with no hits). The
+    words weighed are :func:`~serve.core.ops.absent_subject.candidates` not in ``known``
+    (:func:`_known_anywhere`, read only then) and not expanded by any section; each is looked up in every index
+    (:func:`held_anywhere`, two FTS lookups per index at most), only when the answer is weak; the words held
+    nowhere must be :data:`~serve.core.ops.absent_subject.MIN_SHARE` of the question's words."""
+    if not absent.ABSENT_SUBJECT or not absent.fires(sections):
+        return False
+    held_languages: set[str] = set()
+    for index in indexes:
+        held_languages |= text_languages(index)
+    expanded = absent.expanded_words(sections) if absent.EXEMPT_EXPANDED else set()
+    words = [w for w in absent.candidates(plans.values(), held_languages) if w not in expanded]
+    if words:
+        held = known()
+        words = [w for w in words if w not in held]
+    for index in indexes:
+        if not words:
+            return False
+        with index.session(ctx.deadline_seconds) as conn:
+            words = [w for w in words if not held_anywhere(conn, w)]
+    if not absent.enough(words, absent.question_words(plans.values())):
+        return False
+    for plan in plans.values():
+        plan.name_not_held = absent.reason(words)
+    return True
+
+
 def part_holds(path: str, words: Sequence[str]) -> bool:
     """Whether the headings of a stored ``path`` (the headings above a provision, « TITRE IV. — Des
     sursis de paiement ») hold one of ``words``, each as itself or a light-stem form (as
@@ -4999,6 +5040,11 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
     if auto and not args["works"] and empty_titled.EMPTY_TITLED and empty_titled.answers_nothing(sections, plans):
         # still no section answered: the acts whose names hold several of the question's words (ADR 0078)
         sections = sections_of(stem=True, relaxed=True, legal_terms=True, last=True)
+    if auto and not args["works"] and absent_subject(
+            ctx, indexes, plans, sections,
+            lambda: known if args["fuzzy"] == "auto" else _known_anywhere(ctx, plans, args["language"])):
+        unstaged.clear()  # the plans changed
+        sections = sections_of()  # every section answers no hits (``subject_not_held``, set on the plans)
     if len(sections) > 1 and not args["works"] and not someone_strong:
         route_sections(sections)
     if _SNIPPETS.get():
