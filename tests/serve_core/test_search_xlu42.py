@@ -42,6 +42,20 @@ def test_everyday_words_reach_the_lexicons() -> None:
     assert german.lookup("mietzuschuss", "de") == ("subvention de loyer",)
 
 
+def test_the_everyday_sense_comes_first_and_the_mined_sense_stays_an_alternative() -> None:
+    english, german = xlang.lexicon("en"), xlang.lexicon("de")
+    # a word with an entry of its own no longer reads a sibling form's ("works" « travaux », "parent" « mère »)
+    assert english.lookup("work", "en") == ("travail",)
+    assert english.lookup("home", "en") == ("domicile", "origine")
+    assert english.lookup("report", "en")[:2] == ("declarer", "declaration")
+    assert english.lookup("parental", "en") == ("parental", "parentale")
+    assert german.lookup("zahlen", "de") == ("payer", "paiement")
+    # withdrawn after scoring: "benefit(s)" « prestation(s) », "Arbeit" « travail », "Verkauf" « vente »
+    assert english.lookup("benefits", "en") == ("avantages",)
+    assert "travail" not in (german.lookup("arbeit", "de") or ())
+    assert "vente" not in (german.lookup("verkauf", "de") or ())
+
+
 def test_the_entries_withdrawn_after_scoring_stay_out() -> None:
     english, german = xlang.lexicon("en"), xlang.lexicon("de")
     # "register(ing)" reached "registered" as a sibling form; "Mindestalter" answered the file's own negative;
