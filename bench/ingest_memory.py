@@ -3,7 +3,7 @@
 ::
 
     python -m bench.ingest_memory --n 1 4 16 [--out DIR] [--code DIR] [--tracemalloc] [--keep]
-                                  [--per-publisher] [--wrap "valgrind --tool=cachegrind --cache-sim=no ..."]
+                                  [--per-publisher [--only PUBLISHER ...]] [--wrap "valgrind --tool=cachegrind --cache-sim=no ..."]
 
 For each N: the fixture corpora are imported once into ``--out/base`` (as the scale harness does),
 the replay child of ``python -m bench.scale _serve`` serves N replicas on loopback, and two ingest
@@ -135,10 +135,11 @@ def watched_parser(prog: str, doc: str | None, out: str) -> argparse.ArgumentPar
 
 
 def measure(n: int, out: Path, base: Path, code: Path, *, trace: bool | int, keep: bool,
-            wrap: list[str], per_publisher: bool = False) -> list[dict]:
+            wrap: list[str], per_publisher: bool = False, only: Sequence[str] = ()) -> list[dict]:
     """Serve N replicas and run a fresh ingest then a re-ingest against them (``trace``: traced,
     with that many frames per allocation if an int, one if ``True``; ``per_publisher``: each
-    publisher's ingest in its own child, one after the other)."""
+    publisher's ingest in its own child, one after the other; ``only``: those publishers' children
+    alone, with ``per_publisher``)."""
     from bench.scale.server import replay_server
     from bench.scale.stages import PUBLISHERS
 
@@ -161,7 +162,7 @@ def measure(n: int, out: Path, base: Path, code: Path, *, trace: bool | int, kee
                 results.append(facts)
                 continue
             parts = []
-            for publisher in PUBLISHERS:
+            for publisher in only or PUBLISHERS:
                 part = run_child(child_command(run_dir, server.url, n, reingest, wrap, publisher), code, env, log)
                 print(json.dumps(part, sort_keys=True), flush=True)
                 parts.append(part)
@@ -174,7 +175,8 @@ def measure(n: int, out: Path, base: Path, code: Path, *, trace: bool | int, kee
 
 
 def probed_runs(ns: list[int], out: Path, fixtures: Path | None, code: Path, *, trace: bool | int,
-                log: Path, wrap: list[str], per_publisher: bool = False) -> Iterator[tuple[int, list[dict[str, Any]]]]:
+                log: Path, wrap: list[str], per_publisher: bool = False,
+                only: Sequence[str] = ()) -> Iterator[tuple[int, list[dict[str, Any]]]]:
     """For each N in ascending order: the fresh ingest and the re-ingest run under the probe
     ``wrap`` (which appends its marks, one JSON object a line, to ``log``), and the marks read
     back (``per_publisher``: each publisher's ingest a child of its own). The fixture corpora are
@@ -185,7 +187,8 @@ def probed_runs(ns: list[int], out: Path, fixtures: Path | None, code: Path, *, 
     prepare_base((fixtures or default_fixtures()).resolve(), out / "base")
     for n in sorted(ns):
         log.unlink(missing_ok=True)
-        measure(n, out, out / "base", code, trace=trace, keep=False, wrap=wrap, per_publisher=per_publisher)
+        measure(n, out, out / "base", code, trace=trace, keep=False, wrap=wrap, per_publisher=per_publisher,
+                only=only)
         lines = log.read_text(encoding="utf-8").splitlines() if log.exists() else []
         yield n, [json.loads(line) for line in lines]
 
@@ -229,14 +232,18 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--wrap", default="", help="command prefixed to each ingest child (e.g. valgrind …)")
     parser.add_argument("--per-publisher", action="store_true",
                         help="each publisher's ingest in its own child process (the product's shape)")
+    parser.add_argument("--only", nargs="+", default=[], metavar="PUBLISHER",
+                        help="with --per-publisher: only these publishers' children (e.g. lu-legilux)")
     args = parser.parse_args(argv)
+    if args.only and not args.per_publisher:
+        parser.error("--only needs --per-publisher")
     out = args.out.resolve()
     fixtures = (args.fixtures or default_fixtures()).resolve()
     base = out / "base"
     prepare_base(fixtures, base)
     for n in args.n:
         measure(n, out, base, args.code.resolve(), trace=args.tracemalloc, keep=args.keep,
-                wrap=shlex.split(args.wrap), per_publisher=args.per_publisher)
+                wrap=shlex.split(args.wrap), per_publisher=args.per_publisher, only=args.only)
 
 
 if __name__ == "__main__":

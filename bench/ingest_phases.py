@@ -248,6 +248,8 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--top", type=int, default=10, help="holders printed per phase (traced)")
     parser.add_argument("--per-publisher", action="store_true",
                         help="each publisher's ingest in its own child process (the product's shape)")
+    parser.add_argument("--only", nargs="+", default=[], metavar="PUBLISHER",
+                        help="with --per-publisher: only these publishers' children (e.g. lu-legilux)")
     args = parser.parse_args(argv)
     out = args.out.resolve()
     log = out / "phases.jsonl"
@@ -255,7 +257,8 @@ def main(argv: list[str]) -> None:
     # the probe is this file, run as a script, so that it watches the ingest of ``--code`` (on its path)
     wrap = [sys.executable, str(Path(__file__).resolve()), "_probe", "--log", str(log), "--"]
     for n, events in ingest_memory.probed_runs(args.n, out, args.fixtures, args.code.resolve(), trace=args.frames,
-                                               log=log, wrap=wrap, per_publisher=args.per_publisher):
+                                               log=log, wrap=wrap, per_publisher=args.per_publisher,
+                                               only=args.only):
         mode = "fresh"
         for event in events:
             if (n, mode, event["publisher"], event["phase"]) in seen and event["phase"] == "before":
