@@ -97,12 +97,16 @@ def child_command(run_dir: Path, url: str, n: int, reingest: bool, wrap: list[st
 
 def combined(mode: str, n: int, parts: list[dict[str, Any]]) -> dict[str, Any]:
     """One mode's figures from its per-publisher children: the largest ``VmHWM`` (what the machine
-    must hold), the summed CPU, each child's own figures, and the load at the last one's end."""
+    must hold), the summed CPU, each child's own figures, and the load at the last one's end (children
+    that printed none — traced, stopped after an enumeration — left out; none: ``stopped``)."""
+    measured = [p for p in parts if "vm_hwm_mb" in p]  # a traced child stopped early prints no figures
+    if not measured:
+        return {"mode": mode, "n": n, "per_publisher": True, "stopped": True, "load": parts[-1]["load"]}
     return {"mode": mode, "n": n, "per_publisher": True,
-            "vm_hwm_mb": max(p["vm_hwm_mb"] for p in parts),
-            "cpu_s": round(sum(p["cpu_s"] for p in parts), 2),
-            "user_s": round(sum(p["user_s"] for p in parts), 2),
-            "by_publisher": {p["publishers"][0]: {"vm_hwm_mb": p["vm_hwm_mb"], "cpu_s": p["cpu_s"]} for p in parts},
+            "vm_hwm_mb": max(p["vm_hwm_mb"] for p in measured),
+            "cpu_s": round(sum(p["cpu_s"] for p in measured), 2),
+            "user_s": round(sum(p["user_s"] for p in measured), 2),
+            "by_publisher": {p["publishers"][0]: {"vm_hwm_mb": p["vm_hwm_mb"], "cpu_s": p["cpu_s"]} for p in measured},
             "load": parts[-1]["load"]}
 
 
