@@ -6,9 +6,13 @@ Enumeration (all before any body request, reference model §5.2):
 2. the XML/PDF manifestations (paged) keyed by consolidation and expression language;
    both paged queries are checked against the publisher's own ``COUNT`` of the same pattern
    (``*_count.rq``), with overlapping pages and a duplicate check
-   (:meth:`publishers.http.SparqlClient.select_paged`);
+   (:meth:`publishers.http.SparqlClient.select_pages`);
 3. per batch of 8 works: subjects (levels 1 and 2) and ``owl:sameAs`` aliases → official
    discovery metadata copied onto every version of the work.
+
+The catalogue's states, the manifestation index and the works' metadata are held on disk as the
+pages are read (:mod:`publishers.legilux.listing_spill`), and the versions are built from them and
+handed over one at a time (:meth:`LegiluxAdapter.enumerate_into`, ADR 0129).
 
 Bodies: the XML (Akoma Ntoso) when listed, stored as ``<lang>.xml``; a PDF only when no XML
 exists (never for the RECUEIL / CODE_RECUEIL shelves), stored as ``<lang>.pdf/<name>`` or
