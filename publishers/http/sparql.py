@@ -94,16 +94,18 @@ class _TermReader:
     is kept; one whose members are all strings (a binding the checking path would reject, e.g.
     ``{"a": "x"}``) sets :attr:`stray`, so that no such object can pass for a row."""
 
-    __slots__ = ("hook", "share", "stray")
+    __slots__ = ("share", "stray")
 
     def __init__(self) -> None:
         self.stray = False
         #: equal values of one answer held once (a page repeats its types, dates, languages, works
         #: and titles row after row); sharing equal strings changes no row
         self.share: dict[str, str] = {}
-        self.hook = self._hook  # bound once: the parser calls it for every object
 
-    def _hook(self, obj: dict[str, Any]) -> Any:
+    def hook(self, obj: dict[str, Any]) -> Any:
+        """The ``object_hook``: bind it once per answer (``reader.hook``) and hand it to the decoder. It is
+        not kept on the reader: a reader holding its own bound method is a reference cycle, freed only by
+        the cyclic collector, and it holds the answer's every distinct value meanwhile (issue #13, ADR 0129)."""
         value = obj.get("value")
         if type(value) is str:
             return (self.share.setdefault(value, value),)
@@ -133,7 +135,7 @@ def _rows_as_read(text: str) -> list[Row] | None:
     binding or term, a document that merely looks odd) goes to the checking path."""
     reader = _TermReader()
     try:
-        document = json.JSONDecoder(object_hook=reader.hook).decode(text)
+        document = json.JSONDecoder(object_hook=reader.hook).decode(text)  # bound once, for every object
     except (ValueError, RecursionError):  # a JSONDecodeError is a ValueError
         return None
     if reader.stray or type(document) is not dict or type(document.get("head")) is not dict:
