@@ -7,7 +7,7 @@ tree byte-identical, no staging and no spill behind.
 from __future__ import annotations
 
 import datetime as _dt
-import os
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -234,7 +234,7 @@ def test_the_listed_ingest_writes_the_whole_ones_tree_and_report(lu_small: Harne
 
 
 def _temporary_files() -> set[str]:
-    return {p.name for p in Path(os.environ.get("TMPDIR", "/tmp")).iterdir()}
+    return {p.name for p in Path(tempfile.gettempdir()).iterdir()}
 
 
 @pytest.mark.parametrize("seeded", [False, True])
