@@ -3,7 +3,7 @@
 ::
 
     python -m bench.ingest_memory --n 1 4 16 [--out DIR] [--code DIR] [--tracemalloc] [--keep]
-                                  [--per-publisher] [--wrap "valgrind --tool=cachegrind --cache-sim=no ..."]
+                                  [--also DIR ...] [--per-publisher [--only PUBLISHER ...]] [--wrap "valgrind --tool=cachegrind --cache-sim=no ..."]
 
 For each N: the fixture corpora are imported once into ``--out/base`` (as the scale harness does),
 the replay child of ``python -m bench.scale _serve`` serves N replicas on loopback, and two ingest
@@ -27,6 +27,11 @@ imports, ≈ 12 MB, are included; ``VmHWM`` is then inflated by the tracing and 
 ``traced_peak_mb`` per publisher (the peak is reset between them). ``--wrap`` prefixes the child's
 command (e.g. cachegrind; set ``PYTHONHASHSEED=0`` in the environment for instruction counts).
 The replay's own cost is not measured here (see ``python -m bench.scale``).
+
+``--also DIR ...`` runs other checkouts' fresh ingest and re-ingest against the same replay, each right
+after ``--code``'s, into ``n<N>/also<i>`` (each line tagged with its ``code``): two commits side by side,
+at the same load, for one replay's start (``--only lu-legilux`` with ``--per-publisher``: one publisher's
+children alone).
 
 Internal: ``python -m bench.ingest_memory _ingest --run-dir DIR --url URL --n N [--reingest]
 [--publisher P ...]`` (default: every publisher; the tree is created unless ``--reingest`` or it exists).
@@ -92,12 +97,16 @@ def child_command(run_dir: Path, url: str, n: int, reingest: bool, wrap: list[st
 
 def combined(mode: str, n: int, parts: list[dict[str, Any]]) -> dict[str, Any]:
     """One mode's figures from its per-publisher children: the largest ``VmHWM`` (what the machine
-    must hold), the summed CPU, each child's own figures, and the load at the last one's end."""
+    must hold), the summed CPU, each child's own figures, and the load at the last one's end (children
+    that printed none — traced, stopped after an enumeration — left out; none: ``stopped``)."""
+    measured = [p for p in parts if "vm_hwm_mb" in p]  # a traced child stopped early prints no figures
+    if not measured:
+        return {"mode": mode, "n": n, "per_publisher": True, "stopped": True, "load": parts[-1]["load"]}
     return {"mode": mode, "n": n, "per_publisher": True,
-            "vm_hwm_mb": max(p["vm_hwm_mb"] for p in parts),
-            "cpu_s": round(sum(p["cpu_s"] for p in parts), 2),
-            "user_s": round(sum(p["user_s"] for p in parts), 2),
-            "by_publisher": {p["publishers"][0]: {"vm_hwm_mb": p["vm_hwm_mb"], "cpu_s": p["cpu_s"]} for p in parts},
+            "vm_hwm_mb": max(p["vm_hwm_mb"] for p in measured),
+            "cpu_s": round(sum(p["cpu_s"] for p in measured), 2),
+            "user_s": round(sum(p["user_s"] for p in measured), 2),
+            "by_publisher": {p["publishers"][0]: {"vm_hwm_mb": p["vm_hwm_mb"], "cpu_s": p["cpu_s"]} for p in measured},
             "load": parts[-1]["load"]}
 
 
@@ -135,46 +144,70 @@ def watched_parser(prog: str, doc: str | None, out: str) -> argparse.ArgumentPar
 
 
 def measure(n: int, out: Path, base: Path, code: Path, *, trace: bool | int, keep: bool,
-            wrap: list[str], per_publisher: bool = False) -> list[dict]:
+            wrap: list[str], per_publisher: bool = False, only: Sequence[str] = (),
+            also: Sequence[Path] = ()) -> list[dict]:
     """Serve N replicas and run a fresh ingest then a re-ingest against them (``trace``: traced,
     with that many frames per allocation if an int, one if ``True``; ``per_publisher``: each
-    publisher's ingest in its own child, one after the other)."""
+    publisher's ingest in its own child, one after the other; ``only``: those publishers' children
+    alone, with ``per_publisher``; ``also``: other checkouts whose fresh ingest and re-ingest run
+    against the same replay right after ``code``'s, each into a tree of its own under
+    ``n<N>/also<i>``: side by side, at the same load)."""
     from bench.scale.server import replay_server
-    from bench.scale.stages import PUBLISHERS
 
     run_dir = out / f"n{n}"
     if run_dir.exists():
         shutil.rmtree(run_dir)
     run_dir.mkdir(parents=True)
     log = out / "ingest_memory.log"
-    env = {**os.environ, "PYTHONPATH": str(code)}
-    if trace:
-        env["PYTHONTRACEMALLOC"] = str(int(trace))
     results = []
     with replay_server(base, n, run_dir / "served.json", log, {}, ROOT) as server:
-        for reingest in (False, True):
-            if reingest and keep:
-                shutil.copytree(run_dir / "tree", run_dir / "fresh", copy_function=os.link)
-            if not per_publisher:
-                facts = run_child(child_command(run_dir, server.url, n, reingest, wrap), code, env, log)
-                print(json.dumps(facts, sort_keys=True), flush=True)
-                results.append(facts)
-                continue
-            parts = []
-            for publisher in PUBLISHERS:
-                part = run_child(child_command(run_dir, server.url, n, reingest, wrap, publisher), code, env, log)
-                print(json.dumps(part, sort_keys=True), flush=True)
-                parts.append(part)
-            facts = combined(MODES[reingest], n, parts)
-            print(json.dumps(facts, sort_keys=True), flush=True)
-            results.append(facts)
+        for index, checkout in enumerate([code, *also]):
+            where = run_dir
+            if index:
+                where = run_dir / f"also{index}"
+                where.mkdir()
+                shutil.copy(run_dir / "served.json", where / "served.json")
+            env = {**os.environ, "PYTHONPATH": str(checkout)}
+            if trace:
+                env["PYTHONTRACEMALLOC"] = str(int(trace))
+            tag = {"code": str(checkout)} if also else {}
+            results += _fresh_and_again(where, server.url, n, checkout, env, log, keep=keep, wrap=wrap,
+                                        per_publisher=per_publisher, only=only, tag=tag)
     if not keep:
         shutil.rmtree(run_dir)
     return results
 
 
+def _fresh_and_again(run_dir: Path, url: str, n: int, code: Path, env: dict[str, str], log: Path, *, keep: bool,
+                     wrap: list[str], per_publisher: bool, only: Sequence[str],
+                     tag: dict[str, str]) -> list[dict[str, Any]]:
+    """``code``'s fresh ingest then its re-ingest of the replay at ``url`` into ``run_dir/tree``, each line
+    printed (with ``tag``) and returned."""
+    from bench.scale.stages import PUBLISHERS
+
+    results = []
+    for reingest in (False, True):
+        if reingest and keep:
+            shutil.copytree(run_dir / "tree", run_dir / "fresh", copy_function=os.link)
+        if not per_publisher:
+            facts = {**run_child(child_command(run_dir, url, n, reingest, wrap), code, env, log), **tag}
+            print(json.dumps(facts, sort_keys=True), flush=True)
+            results.append(facts)
+            continue
+        parts = []
+        for publisher in only or PUBLISHERS:
+            part = {**run_child(child_command(run_dir, url, n, reingest, wrap, publisher), code, env, log), **tag}
+            print(json.dumps(part, sort_keys=True), flush=True)
+            parts.append(part)
+        facts = {**combined(MODES[reingest], n, parts), **tag}
+        print(json.dumps(facts, sort_keys=True), flush=True)
+        results.append(facts)
+    return results
+
+
 def probed_runs(ns: list[int], out: Path, fixtures: Path | None, code: Path, *, trace: bool | int,
-                log: Path, wrap: list[str], per_publisher: bool = False) -> Iterator[tuple[int, list[dict[str, Any]]]]:
+                log: Path, wrap: list[str], per_publisher: bool = False,
+                only: Sequence[str] = ()) -> Iterator[tuple[int, list[dict[str, Any]]]]:
     """For each N in ascending order: the fresh ingest and the re-ingest run under the probe
     ``wrap`` (which appends its marks, one JSON object a line, to ``log``), and the marks read
     back (``per_publisher``: each publisher's ingest a child of its own). The fixture corpora are
@@ -185,7 +218,8 @@ def probed_runs(ns: list[int], out: Path, fixtures: Path | None, code: Path, *, 
     prepare_base((fixtures or default_fixtures()).resolve(), out / "base")
     for n in sorted(ns):
         log.unlink(missing_ok=True)
-        measure(n, out, out / "base", code, trace=trace, keep=False, wrap=wrap, per_publisher=per_publisher)
+        measure(n, out, out / "base", code, trace=trace, keep=False, wrap=wrap, per_publisher=per_publisher,
+                only=only)
         lines = log.read_text(encoding="utf-8").splitlines() if log.exists() else []
         yield n, [json.loads(line) for line in lines]
 
@@ -229,14 +263,21 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--wrap", default="", help="command prefixed to each ingest child (e.g. valgrind …)")
     parser.add_argument("--per-publisher", action="store_true",
                         help="each publisher's ingest in its own child process (the product's shape)")
+    parser.add_argument("--only", nargs="+", default=[], metavar="PUBLISHER",
+                        help="with --per-publisher: only these publishers' children (e.g. lu-legilux)")
+    parser.add_argument("--also", type=Path, nargs="+", default=[], metavar="DIR",
+                        help="other checkouts measured against the same replay right after --code's (side by side)")
     args = parser.parse_args(argv)
+    if args.only and not args.per_publisher:
+        parser.error("--only needs --per-publisher")
     out = args.out.resolve()
     fixtures = (args.fixtures or default_fixtures()).resolve()
     base = out / "base"
     prepare_base(fixtures, base)
     for n in args.n:
         measure(n, out, base, args.code.resolve(), trace=args.tracemalloc, keep=args.keep,
-                wrap=shlex.split(args.wrap), per_publisher=args.per_publisher)
+                wrap=shlex.split(args.wrap), per_publisher=args.per_publisher, only=args.only,
+                also=[a.resolve() for a in args.also])
 
 
 if __name__ == "__main__":

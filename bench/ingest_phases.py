@@ -11,7 +11,8 @@ that each phase's figure is the peak reached inside it. No collection and no ``m
 done (the run's heap is left as it is); nothing is traced. The phases of each publisher's run:
 
 - ``enumerate`` (the adapter's; for Legilux split into ``lu_catalogue`` — the catalogue's pages
-  fetched and parsed —, ``lu_states`` — the states built, marked once the catalogue's rows are freed —, ``lu_files`` — the manifestation pages and their index —,
+  fetched and parsed; with the states made as the pages are read, ADR 0129, the states too —, ``lu_states`` —
+  the states built, marked once the catalogue's rows are freed —, ``lu_files`` — the manifestation pages and their index —,
   ``lu_metadata``, ``lu_versions`` and ``enumerate``, the rest);
 - ``spill`` (the listing pickled; a listing spilled as it is listed — EUR-Lex, ADR 0126 — has no
   ``spill`` mark: its ``enumerate`` covers both), ``scan`` (the tree's summaries), ``plan`` (the plan and the
@@ -171,7 +172,7 @@ def probe(log: Path, ingest_argv: list[str]) -> None:
             return function(*args, **kwargs)
         return wrapped
 
-    real_paged = lu.LegiluxAdapter._paged
+    real_paged = getattr(lu.LegiluxAdapter, "_paged", None)  # an adapter that reads its pages whole
 
     def watched_paged(self: Any, name: str, paging: Any, subject: str) -> Any:
         rows = real_paged(self, name, paging, subject)
@@ -217,7 +218,10 @@ def probe(log: Path, ingest_argv: list[str]) -> None:
         return out
 
     ingest.ingest = watched_ingest  # type: ignore[assignment]
-    lu.LegiluxAdapter._paged = watched_paged  # type: ignore[method-assign]
+    if real_paged is not None:
+        lu.LegiluxAdapter._paged = watched_paged  # type: ignore[attr-defined]
+    else:  # the states made as the catalogue's pages are read (ADR 0129): one mark for both
+        lu.LegiluxAdapter._states = after("lu_catalogue", lu.LegiluxAdapter._states)  # type: ignore[attr-defined]
     lu.LegiluxAdapter._manifestation_index = after("lu_files", before("lu_states", lu.LegiluxAdapter._manifestation_index))  # type: ignore[method-assign]
     lu.LegiluxAdapter._metadata = after("lu_metadata", lu.LegiluxAdapter._metadata)  # type: ignore[method-assign]
     lu.LegiluxAdapter._versions = after("lu_versions", lu.LegiluxAdapter._versions)  # type: ignore[method-assign]
@@ -244,6 +248,8 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--top", type=int, default=10, help="holders printed per phase (traced)")
     parser.add_argument("--per-publisher", action="store_true",
                         help="each publisher's ingest in its own child process (the product's shape)")
+    parser.add_argument("--only", nargs="+", default=[], metavar="PUBLISHER",
+                        help="with --per-publisher: only these publishers' children (e.g. lu-legilux)")
     args = parser.parse_args(argv)
     out = args.out.resolve()
     log = out / "phases.jsonl"
@@ -251,7 +257,8 @@ def main(argv: list[str]) -> None:
     # the probe is this file, run as a script, so that it watches the ingest of ``--code`` (on its path)
     wrap = [sys.executable, str(Path(__file__).resolve()), "_probe", "--log", str(log), "--"]
     for n, events in ingest_memory.probed_runs(args.n, out, args.fixtures, args.code.resolve(), trace=args.frames,
-                                               log=log, wrap=wrap, per_publisher=args.per_publisher):
+                                               log=log, wrap=wrap, per_publisher=args.per_publisher,
+                                               only=args.only):
         mode = "fresh"
         for event in events:
             if (n, mode, event["publisher"], event["phase"]) in seen and event["phase"] == "before":

@@ -33,9 +33,12 @@ A malformed answer (not SPARQL JSON) is asked again with bounded exponential bac
 
 from __future__ import annotations
 
+import bisect
+import heapq
 import json
 import string
-from collections.abc import Callable
+from array import array
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -91,16 +94,18 @@ class _TermReader:
     is kept; one whose members are all strings (a binding the checking path would reject, e.g.
     ``{"a": "x"}``) sets :attr:`stray`, so that no such object can pass for a row."""
 
-    __slots__ = ("hook", "share", "stray")
+    __slots__ = ("share", "stray")
 
     def __init__(self) -> None:
         self.stray = False
         #: equal values of one answer held once (a page repeats its types, dates, languages, works
         #: and titles row after row); sharing equal strings changes no row
         self.share: dict[str, str] = {}
-        self.hook = self._hook  # bound once: the parser calls it for every object
 
-    def _hook(self, obj: dict[str, Any]) -> Any:
+    def hook(self, obj: dict[str, Any]) -> Any:
+        """The ``object_hook``: bind it once per answer (``reader.hook``) and hand it to the decoder. It is
+        not kept on the reader: a reader holding its own bound method is a reference cycle, freed only by
+        the cyclic collector, and it holds the answer's every distinct value meanwhile (issue #13, ADR 0129)."""
         value = obj.get("value")
         if type(value) is str:
             return (self.share.setdefault(value, value),)
@@ -130,7 +135,7 @@ def _rows_as_read(text: str) -> list[Row] | None:
     binding or term, a document that merely looks odd) goes to the checking path."""
     reader = _TermReader()
     try:
-        document = json.JSONDecoder(object_hook=reader.hook).decode(text)
+        document = json.JSONDecoder(object_hook=reader.hook).decode(text)  # bound once, for every object
     except (ValueError, RecursionError):  # a JSONDecodeError is a ValueError
         return None
     if reader.stray or type(document) is not dict or type(document.get("head")) is not dict:
@@ -254,24 +259,43 @@ class SparqlClient:
 
     def select_paged(self, render: Callable[[int, int], str], paging: Paging, *, subject: str,
                      expected: int | None = None) -> list[Row]:
-        """All rows of a sorted query rendered by ``render(limit, offset)``, fail-closed.
+        """All rows of a sorted query rendered by ``render(limit, offset)``, fail-closed: the pages of
+        :meth:`select_pages` joined.
 
         ``expected`` is the publisher's own count of the rows (its ``COUNT`` query); paging must
         return exactly that many. See the module docstring for the overlap and duplicate checks.
         """
         rows: list[Row] = []
-        seen: set[int] = set()  # each row's key's hash (a hit is confirmed against the rows: _repeated)
+        for page in self.select_pages(render, paging, subject=subject, expected=expected, earlier=lambda: rows):
+            rows.extend(page)
+        return rows
+
+    def select_pages(self, render: Callable[[int, int], str], paging: Paging, *, subject: str,
+                     expected: int | None = None,
+                     earlier: Callable[[], Iterable[Row]]) -> Iterator[list[Row]]:
+        """Each page's new rows (the overlap removed) of a sorted query rendered by ``render(limit,
+        offset)``, fail-closed, as :meth:`select_paged` reads them, in the same requests: the next page
+        is asked for only when the caller asks for it, and the publisher's ``COUNT`` (``expected``) is
+        checked once the last page is read.
+
+        Nothing is held of the pages already yielded but their last ``overlap`` rows and each row's
+        key's hash (8 bytes a row, :class:`_Hashes`); a hash met twice is confirmed against ``earlier()``
+        (every row already yielded, in order: the caller keeps them, e.g. on disk) and the page read so
+        far, so a duplicate gives the same error as when the rows were held (issue #13, ADR 0129)."""
+        count = 0
+        tail: list[Row] = []  # the last ``overlap`` rows yielded
+        seen = _Hashes()
         while True:
-            remaining = paging.max_rows - len(rows)
+            remaining = paging.max_rows - count
             take = min(paging.page_size, remaining + 1)
-            back = min(paging.overlap, len(rows))
-            offset, limit = len(rows) - back, take + back
+            back = min(paging.overlap, count)
+            offset, limit = count - back, take + back
             if offset + limit > paging.window:
                 raise PublisherError(f"cannot verify a sorted result beyond {paging.window} rows",
                                      code="incomplete_enumeration", subject=subject)
             page = self.select(render(limit, offset), subject=subject)
             if back:
-                if page[:back] != rows[len(rows) - back:]:
+                if page[:back] != tail[len(tail) - back:]:
                     raise PublisherError(
                         f"unstable paging: the page at offset {offset} does not start with the last "
                         f"{back} row(s) of the previous page (rows moved between pages)",
@@ -280,19 +304,26 @@ class SparqlClient:
             if len(page) > take or len(page) > remaining:
                 raise PublisherError(f"{subject} exceeds the configured maximum of {paging.max_rows} rows",
                                      code="incomplete_enumeration", subject=subject)
+            fresh: set[int] = set()
             for index, row in enumerate(page):
                 key = hash(tuple(sorted(row.items())))
-                if key in seen and _repeated(row, rows, page, index):
+                if (key in fresh or key in seen) and _repeated(row, earlier(), page, index):
                     raise PublisherError(f"paging returned a row twice (offset {offset}): {row!r}",
                                          code="duplicate_rows", subject=subject, retryable=True)
-                seen.add(key)
-            rows.extend(page)
-            if len(page) < take:
+                fresh.add(key)
+            seen.add_all(fresh)
+            del fresh
+            count += len(page)
+            if paging.overlap:
+                tail = (tail + page[-paging.overlap:])[-paging.overlap:]
+            last = len(page) < take
+            yield page
+            del page
+            if last:
                 break
-        if expected is not None and len(rows) != expected:
-            raise PublisherError(f"paging returned {len(rows)} rows but the publisher counts {expected}",
+        if expected is not None and count != expected:
+            raise PublisherError(f"paging returned {count} rows but the publisher counts {expected}",
                                  code="incomplete_enumeration", subject=subject, retryable=True)
-        return rows
 
     def select_capped(self, query: str, cap: int, *, subject: str) -> list[Row]:
         """One unpaged query whose text carries ``LIMIT cap + 1``; more than ``cap`` rows aborts."""
@@ -303,13 +334,30 @@ class SparqlClient:
         return rows
 
 
-def _repeated(row: Row, rows: list[Row], page: list[Row], index: int) -> bool:
+def _repeated(row: Row, rows: Iterable[Row], page: list[Row], index: int) -> bool:
     """Whether ``row`` equals a row already read (the earlier pages' ``rows`` or ``page[:index]``).
 
     Paging keeps a hash per row, not the row's key (a tuple of pairs per row, ≈ 0.6 KB: 3 MB for a
     5,000-row catalogue, issue #13); a hash met twice is confirmed here, so two different rows whose
     keys share a hash are never reported."""
     return any(other == row for other in rows) or any(other == row for other in page[:index])
+
+
+class _Hashes:
+    """A set of row hashes held as one sorted ``array`` (8 bytes a hash, not a Python ``int`` in a
+    ``set``: ≈ 80 bytes; issue #13): each page's hashes are merged in once it is read."""
+
+    __slots__ = ("_sorted",)
+
+    def __init__(self) -> None:
+        self._sorted = array("q")
+
+    def __contains__(self, key: int) -> bool:
+        at = bisect.bisect_left(self._sorted, key)
+        return at < len(self._sorted) and self._sorted[at] == key
+
+    def add_all(self, keys: Iterable[int]) -> None:
+        self._sorted = array("q", heapq.merge(self._sorted, sorted(keys)))
 
 
 def load_query(package: str, name: str) -> string.Template:

@@ -6,9 +6,13 @@ Enumeration (all before any body request, reference model §5.2):
 2. the XML/PDF manifestations (paged) keyed by consolidation and expression language;
    both paged queries are checked against the publisher's own ``COUNT`` of the same pattern
    (``*_count.rq``), with overlapping pages and a duplicate check
-   (:meth:`publishers.http.SparqlClient.select_paged`);
+   (:meth:`publishers.http.SparqlClient.select_pages`);
 3. per batch of 8 works: subjects (levels 1 and 2) and ``owl:sameAs`` aliases → official
    discovery metadata copied onto every version of the work.
+
+The catalogue's states, the manifestation index and the works' metadata are held on disk as the
+pages are read (:mod:`publishers.legilux.listing_spill`), and the versions are built from them and
+handed over one at a time (:meth:`LegiluxAdapter.enumerate_into`, ADR 0129).
 
 Bodies: the XML (Akoma Ntoso) when listed, stored as ``<lang>.xml``; a PDF only when no XML
 exists (never for the RECUEIL / CODE_RECUEIL shelves), stored as ``<lang>.pdf/<name>`` or
@@ -21,7 +25,9 @@ the replay publisher is selected by passing its URLs (see :func:`LegiluxConfig.f
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+import itertools
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from corpus_tree.model import Enumeration, ExpressionInput, VersionInput, WorkInput
@@ -41,6 +47,14 @@ from publishers.http import (
 )
 from publishers.http.client import MIB
 from publishers.legilux import records
+from publishers.legilux.listing_spill import (
+    CatalogueSpill,
+    FileIndex,
+    WorkTable,
+    grouped_by_slug,
+    open_spill,
+    spill_error,
+)
 from publishers.legilux.records import Consolidation
 from publishers.legilux.vocab import (
     LIVE_ENDPOINT,
@@ -55,9 +69,9 @@ from publishers.protocol import (
     HELD_ELSEWHERE_MEDIA_TYPE,
     PUBLISHER_METADATA_ONLY,
     FetchResult,
+    ListedSink,
     Manifestation,
     PublisherEnumeration,
-    SharedEntries,
     canonical_metadata,
     held_elsewhere_members,
     require_nonempty,
@@ -115,55 +129,85 @@ class LegiluxAdapter:
     # -- enumeration ---------------------------------------------------------------------------
 
     def enumerate(self, scope: object | None = None) -> PublisherEnumeration:
-        """The whole consolidation catalogue (``scope`` must be ``None``: Legilux has one scope)."""
+        """The whole consolidation catalogue (``scope`` must be ``None``: Legilux has one scope): the
+        listing of :meth:`enumerate_into` collected."""
+        versions: list[VersionInput] = []
+        manifestations: list[Manifestation] = []
+
+        def collect(v: VersionInput, found: tuple[Manifestation, ...]) -> None:
+            versions.append(v)
+            manifestations.extend(found)
+
+        listed = self.enumerate_into(scope, collect)
+        enumeration = dataclasses.replace(listed.enumeration, versions=tuple(versions))
+        return PublisherEnumeration(enumeration=enumeration, manifestations=tuple(manifestations))
+
+    def enumerate_into(self, scope: object | None, sink: ListedSink) -> PublisherEnumeration:
+        """The whole catalogue, each version handed to ``sink`` with its manifestations as it is built
+        (:class:`publishers.protocol.ListingAdapter`, issue #13, ADR 0129): the same requests in the same
+        order as ever (the catalogue, the manifestations, the works' metadata in batches), the catalogue's
+        states, the manifestation index and the works' metadata held on disk as they are read
+        (:mod:`publishers.legilux.listing_spill`), then the versions built from them in (slug, date, URI)
+        order. Returns the works (sorted by slug) and no version."""
         if scope is not None:
             raise PublisherError("Legilux enumerates its whole consolidation catalogue; scope must be None",
                                  code="invalid_scope")
-        states = records.consolidations(self._paged("catalogue.rq", self.config.catalogue, "Legilux catalogue"))
-        files = self._manifestation_index()
-        works = sorted({c.work for c in states})
-        metadata = self._metadata(works)
-        by_work: dict[str, list[Consolidation]] = {}
-        for c in states:
-            by_work.setdefault(c.work, []).append(c)
-        work_inputs = tuple(records.work_input(w, by_work[w]) for w in works)
-        work_inputs = tuple(sorted(work_inputs, key=lambda w: w.slug))
-        del by_work
-        _require_unique_slugs(work_inputs)
-        # the catalogue's states and the file index are consumed as the versions are built (issue #13,
-        # ADR 0083): the listing is made in the memory they free, not on top of them
-        versions, manifestations = self._versions(states, files, metadata)
-        enumeration = Enumeration(publisher=self.publisher, complete=True, works=work_inputs,
-                                  versions=tuple(versions))
-        return PublisherEnumeration(enumeration=enumeration, manifestations=tuple(manifestations))
+        spill = open_spill()
+        try:
+            works = WorkTable(spill)
+            catalogue = self._states(CatalogueSpill(spill, works))
+            files = self._manifestation_index(FileIndex(spill))
+            self._metadata(works)
+            _require_unique_slugs(works.by_slug())
+            work_inputs = self._versions(catalogue, files, works, sink)
+        except sqlite3.Error as exc:
+            raise spill_error(exc) from exc
+        finally:
+            spill.close()
+        enumeration = Enumeration(publisher=self.publisher, complete=True, works=tuple(work_inputs), versions=())
+        return PublisherEnumeration(enumeration=enumeration, manifestations=())
 
-    def _paged(self, name: str, paging: Paging, subject: str) -> list[Row]:
-        """All rows of a paged query, checked against the publisher's own ``COUNT`` of them."""
+    def _pages(self, name: str, paging: Paging, subject: str, earlier: Callable[[], Iterable[Row]]) -> Iterator[list[Row]]:
+        """Each page of a paged query, checked against the publisher's own ``COUNT`` of its rows once
+        the last is read (``earlier``: the rows already taken, for the duplicate check)."""
         template = load_query(_QUERIES, name)
         expected = self.sparql.count(load_query(_QUERIES, name.replace(".rq", "_count.rq")).template,
                                      subject=f"{subject} (COUNT)")
-        return self.sparql.select_paged(
+        return self.sparql.select_pages(
             lambda limit, offset: template.substitute(limit=limit, offset=offset), paging, subject=subject,
-            expected=expected)
+            expected=expected, earlier=earlier)
 
-    def _manifestation_index(self) -> dict[tuple[str, str], list[tuple[str, str]]]:
-        rows = self._paged("manifestations.rq", self.config.manifestations, "Legilux manifestations")
-        index: dict[tuple[str, str], list[tuple[str, str]]] = {}
-        rows.reverse()
-        while rows:  # each row freed once indexed (issue #13)
-            row = rows.pop()
-            try:
-                key = (row["c"], last_segment(row["expr"]))
-                index.setdefault(key, []).append((row["fmt"], row["file"]))
-            except KeyError as exc:
-                raise records.bad_data(f"manifestation row without ?{exc.args[0]}", "Legilux manifestations") from None
-        return index
+    def _states(self, catalogue: CatalogueSpill) -> CatalogueSpill:
+        """The catalogue's states, made and written as its pages are read; its first error raised once
+        the paging has proved itself. The rows file is closed once the states are made."""
+        try:
+            for page in self._pages("catalogue.rq", self.config.catalogue, "Legilux catalogue", catalogue.rows):
+                catalogue.add_page(page)
+                del page
+            catalogue.end()
+        finally:
+            catalogue.close()
+        return catalogue
 
-    def _metadata(self, works: Sequence[str]) -> dict[str, list[dict[str, str]]]:
-        out: dict[str, list[dict[str, str]]] = {}
+    def _manifestation_index(self, files: FileIndex) -> FileIndex:
+        """The manifestation index, written as its pages are read (no row is held: the duplicate check
+        reads the rows already indexed back from it)."""
+        try:
+            for page in self._pages("manifestations.rq", self.config.manifestations, "Legilux manifestations",
+                                    files.rows):
+                files.add_page(page)
+                del page
+            files.end()
+        finally:
+            files.close()
+        return files
+
+    def _metadata(self, works: WorkTable) -> None:
+        """Each work's subjects and aliases, asked for in batches of works in URI order, written to
+        ``works`` as raw entries (made canonical at the work's first version, as before)."""
         size = self.config.metadata_batch
-        for start in range(0, len(works), size):
-            batch = works[start:start + size]
+        uris = works.uris()
+        while batch := list(itertools.islice(uris, size)):
             values = " ".join(iri(w) for w in batch)
             subjects = self._capped("subjects.rq", values, len(batch) * self.config.subject_rows_per_work,
                                     f"Legilux subjects of {batch[0]} (+{len(batch) - 1})")
@@ -171,46 +215,42 @@ class LegiluxAdapter:
                                    f"Legilux sameAs of {batch[0]} (+{len(batch) - 1})")
             for mapping in (records.subject_metadata(subjects), records.same_as_metadata(aliases)):
                 for work, entries in mapping.items():
-                    out.setdefault(work, []).extend(entries)
-        return out
+                    works.extend_metadata(work, entries)
+            del subjects, aliases
 
     def _capped(self, name: str, values: str, cap: int, subject: str) -> list[Row]:
         query = load_query(_QUERIES, name).substitute(works=values, limit=cap + 1)
         return self.sparql.select_capped(query, cap, subject=subject)
 
-    def _versions(self, states: list[Consolidation], files: dict[tuple[str, str], list[tuple[str, str]]],
-                  metadata: Mapping[str, list[dict[str, str]]]) -> tuple[list[VersionInput], list[Manifestation]]:
-        """The versions and their manifestations, in ``states``' order; ``states`` (emptied) and
-        ``files`` (each entry removed once used) are consumed."""
-        versions: list[VersionInput] = []
-        manifestations: list[Manifestation] = []
-        share: SharedEntries = {}  # equal entries of different works held once
-        per_work: dict[str, tuple[dict[str, str], ...]] = {}  # one tuple for all the versions of a work
-        states.reverse()
-        while states:
-            c = states.pop()
-            expressions = []
-            for e in c.expressions:
-                found = self._manifestations_of(c, e, files)
-                manifestations.extend(found)
-                expressions.append(ExpressionInput(
-                    language=e.language, source_uri=e.source_uri, title=e.title, title_short=e.title_short,
-                    text_reason=None if found else PUBLISHER_METADATA_ONLY))
-            for e in c.expressions:  # no other consolidation reads them (the index is keyed by this one's URI)
-                if e.uri is not None:
-                    files.pop((c.uri, last_segment(e.uri)), None)
-            entries = per_work.get(c.work)
-            if entries is None:
-                entries = per_work[c.work] = canonical_metadata(metadata.get(c.work, []), subject=c.work,
-                                                                share=share)
-            versions.append(records.version_input(c, expressions=expressions, publisher_metadata=entries))
-        return versions, manifestations
+    def _versions(self, catalogue: CatalogueSpill, files: FileIndex, works: WorkTable,
+                  sink: ListedSink) -> list[WorkInput]:
+        """Each work's record and each version with its manifestations, handed to ``sink``, in the
+        states' (slug, date, URI) order; the works, sorted by slug."""
+        work_inputs: list[WorkInput] = []
+        for states in grouped_by_slug(catalogue.states()):
+            work = states[0].work
+            work_inputs.append(records.work_input(work, states))
+            entries: tuple[dict[str, str], ...] | None = None  # made at the work's first version, once (ADR 0083)
+            for c in states:
+                expressions = []
+                found: list[Manifestation] = []
+                for e in c.expressions:
+                    listed = self._manifestations_of(c, e, files)
+                    found.extend(listed)
+                    expressions.append(ExpressionInput(
+                        language=e.language, source_uri=e.source_uri, title=e.title, title_short=e.title_short,
+                        text_reason=None if listed else PUBLISHER_METADATA_ONLY))
+                if entries is None:
+                    entries = canonical_metadata(works.metadata(work), subject=work)
+                sink(records.version_input(c, expressions=expressions, publisher_metadata=entries), tuple(found))
+                del expressions, found
+            del states, entries
+        return work_inputs
 
-    def _manifestations_of(self, c: Consolidation, e: records.Expression,
-                           files: dict[tuple[str, str], list[tuple[str, str]]]) -> list[Manifestation]:
+    def _manifestations_of(self, c: Consolidation, e: records.Expression, files: FileIndex) -> list[Manifestation]:
         if e.uri is None:
             return []
-        listed = files.get((c.uri, last_segment(e.uri)), [])
+        listed = files.get(c.uri, last_segment(e.uri))
         xml = sorted(f for fmt, f in listed if fmt == USER_FORMAT_XML)
         pdf = sorted(f for fmt, f in listed if fmt == USER_FORMAT_PDF)
         base = Manifestation(slug=c.slug, publisher_version_identifier=c.uri, valid_from=c.valid_from,
@@ -264,10 +304,12 @@ class LegiluxAdapter:
         return FetchResult(FetchOutcome.OK, m, body=body, members=(member,), status=200, final_url=response.url)
 
 
-def _require_unique_slugs(works: Sequence[WorkInput]) -> None:
-    seen: dict[str, str] = {}
-    for w in works:
-        other = seen.setdefault(w.slug, w.work_identifier)
-        if other != w.work_identifier:
-            raise PublisherError(f"two works map to slug {w.slug!r}: {other} and {w.work_identifier}",
-                                 code="enumeration_parser_failure", subject=w.work_identifier)
+def _require_unique_slugs(works: Iterable[tuple[str, str]]) -> None:
+    """``works`` as ``(slug, work URI)`` sorted by slug then URI: two works of one slug are refused, naming
+    the smallest such slug's two smallest URIs (as the works sorted by URI, then stably by slug, gave)."""
+    last: tuple[str, str] | None = None
+    for slug, work in works:
+        if last is not None and last[0] == slug:
+            raise PublisherError(f"two works map to slug {slug!r}: {last[1]} and {work}",
+                                 code="enumeration_parser_failure", subject=work)
+        last = (slug, work)

@@ -7,11 +7,11 @@ the versions of a work one tuple. Values are unchanged: only what is shared diff
 
 from __future__ import annotations
 
-import datetime as _dt
-
+from corpus_tree.import_spill import Spill
+from corpus_tree.model import VersionInput
 from corpus_tree.writer import _canonical_list, _Memo
-from publishers.legilux import records as lu_records
 from publishers.legilux.adapter import LegiluxAdapter
+from publishers.legilux.listing_spill import CatalogueSpill, FileIndex, WorkTable
 from publishers.protocol import SharedEntries, canonical_metadata
 from tests.publishers.conftest import Harness
 
@@ -35,14 +35,21 @@ def test_equal_entries_of_two_works_are_one_object() -> None:
 def test_legilux_versions_of_a_work_share_one_metadata_tuple() -> None:
     adapter = LegiluxAdapter.__new__(LegiluxAdapter)  # _versions reads neither HTTP nor config here
     work = "http://data.legilux.public.lu/eli/etat/leg/loi/2006/07/31/n2/jo"
-    states = [lu_records.Consolidation(uri=f"{work}/consolidation/{d}", work=work, slug="loi-2006-07-31-n2",
-                                       valid_from=_dt.date(2006 + i, 1, 1), valid_to=None, document_type="LOI",
-                                       in_force_status=None, publication_date=None, expressions=[])
-              for i, d in enumerate(("20060801", "20100101", "20200101"))]
-    metadata = {work: [_entry("x:1", "data"), _entry("x:2", "privacy")]}
-    versions, _ = adapter._versions(states, {}, metadata)
+    rows = [{"c": f"{work}/consolidation/{d}", "work": work, "from": f"{2006 + i}-01-01", "type": "x/LOI"}
+            for i, d in enumerate(("20060801", "20100101", "20200101"))]
+    versions: list[VersionInput] = []
+    with Spill() as spill:
+        works = WorkTable(spill)
+        catalogue = CatalogueSpill(spill, works)
+        catalogue.add_page(rows)
+        catalogue.end()
+        catalogue.close()
+        files = FileIndex(spill)
+        files.end()
+        works.extend_metadata(work, [_entry("x:1", "data"), _entry("x:2", "privacy")])
+        adapter._versions(catalogue, files, works, lambda v, _: versions.append(v))
     first = versions[0].publisher_metadata
-    assert len(first) == 2
+    assert len(versions) == 3 and len(first) == 2
     assert all(v.publisher_metadata is first for v in versions)
 
 

@@ -193,3 +193,25 @@ def test_reading_path_agrees_with_checking_path(document: Any, cut: int | None) 
     if cut is not None:
         body = body[:cut]
     assert outcome(parse_results, body) == outcome(sparql_module._parse_checked, body)
+
+
+def test_a_parsed_answer_leaves_no_cycle_holding_its_values() -> None:
+    """The reader's ``object_hook`` is not kept on the reader: an answer's share table of values is freed
+    with the parse, not left to the cyclic collector (issue #13, ADR 0129)."""
+    import gc
+    import json as _json
+
+    from publishers.http.sparql import parse_text
+
+    text = _json.dumps({"head": {"vars": ["a"]},
+                        "results": {"bindings": [{"a": {"type": "literal", "value": f"v{i}"}} for i in range(50)]}})
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        rows = parse_text(text, subject="q")
+        assert len(rows) == 50
+        assert gc.collect() == 0
+    finally:
+        if enabled:
+            gc.enable()
