@@ -80,6 +80,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import datetime as _dt
+import hashlib
 import json
 import marshal
 import os
@@ -299,8 +300,8 @@ def _validate(enumeration: Enumeration) -> None:
         if slug in work_ids:
             raise CorpusError("work enumerated twice", code="duplicate_work", subject=slug)
         work_ids[slug] = w.work_identifier
-    seen: set[tuple[str, str]] = set()  # not the versions: a spilled listing is read one version at a time
-    for v in enumeration.versions:
+    seen: set[int] = set()  # a digest per (work, version identifier): a spilled listing is read one at a time
+    for i, v in enumerate(enumeration.versions):
         slug = _slug(v.slug)
         if slug not in work_ids:
             raise CorpusError("version of a work that is not enumerated", code="unknown_work", subject=slug)
@@ -308,11 +309,12 @@ def _validate(enumeration: Enumeration) -> None:
             raise IntegrityError("version work_identifier differs from its work's", code="identity_mismatch",
                                  subject=f"{slug} {v.publisher_version_identifier}")
         VersionKey.create(v.valid_from, v.publisher_version_identifier)
-        if (slug, v.publisher_version_identifier) in seen:
+        key = _pair_digest(slug, v.publisher_version_identifier)
+        if key in seen and _listed_before(enumeration.versions, i, slug, v.publisher_version_identifier):
             raise IntegrityError("duplicate publisher version identifier in one work",
                                  code="duplicate_version_identifier",
                                  subject=f"{slug} {v.publisher_version_identifier}")
-        seen.add((slug, v.publisher_version_identifier))
+        seen.add(key)
         languages = [e.language for e in v.expressions]
         if len(set(languages)) != len(languages):
             raise CorpusError("repeated language in one version", code="repeated_language",
@@ -320,6 +322,21 @@ def _validate(enumeration: Enumeration) -> None:
         for e in v.expressions:
             for o in e.observations:
                 _check_observation(o, f"{slug} {v.publisher_version_identifier}")
+
+
+def _pair_digest(slug: str, pvid: str) -> int:
+    """A 64-bit digest of a work's slug and a publisher version identifier (BLAKE2b): what the
+    validation holds per version instead of the two strings, so that it does not grow with them."""
+    return int.from_bytes(hashlib.blake2b(f"{slug}\n{pvid}".encode("utf-8", "surrogatepass"),
+                                          digest_size=8).digest(), "little")
+
+
+def _listed_before(versions: Sequence[VersionInput], end: int, slug: str, pvid: str) -> bool:
+    """Whether a version before ``end`` is of work ``slug`` with identifier ``pvid``: a digest seen
+    before is confirmed on the versions themselves (read one at a time), so that a collision of two
+    digests is never taken for a duplicate."""
+    return any(u.publisher_version_identifier == pvid and _slug(u.slug) == slug
+               for u in (versions[j] for j in range(end)))
 
 
 def _slug(text: str) -> str:

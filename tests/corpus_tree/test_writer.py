@@ -7,6 +7,7 @@ import datetime as dt
 import hashlib
 import os
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -17,6 +18,7 @@ from corpus_tree import (
     ObservationInput,
     VersionInput,
     WorkInput,
+    writer,
 )
 from corpus_tree import txn as txn_module
 from corpus_tree.verify import verify_tree
@@ -488,3 +490,13 @@ def test_consume_empties_the_list_handed_over_and_writes_the_same_bytes(tmp_path
     apply_enumeration(consumed, handed, bodies, T0, durable=False, consume=True)
     assert handed.versions == []
     assert snapshot(read.root) == snapshot(consumed.root)
+
+
+def test_a_digest_collision_is_not_taken_for_a_duplicate_version(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the validation holds a 64-bit digest per (work, version identifier); a digest seen before is
+    # confirmed on the listed versions, so two distinct pairs colliding are not refused
+    monkeypatch.setattr(writer, "_pair_digest", lambda slug, pvid: 0)
+    versions = [SimpleNamespace(slug="loi-a", publisher_version_identifier=p) for p in ("v1", "v2")]
+    assert not writer._listed_before(versions, 1, "loi-a", "v2")  # type: ignore[arg-type]
+    assert writer._listed_before(versions, 1, "loi-a", "v1")  # type: ignore[arg-type]
+    assert not writer._listed_before(versions, 1, "loi-b", "v1")  # type: ignore[arg-type]
