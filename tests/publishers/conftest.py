@@ -37,6 +37,15 @@ def snapshot(root: Path) -> dict[str, str]:
             for p in sorted(root.rglob("*")) if p.is_file()}
 
 
+def comparable(report: IngestReport) -> dict[str, Any]:
+    """An ingest report without its timings: two runs of the same inputs compare equal."""
+    out = report.to_dict()
+    out.pop("timings")
+    if out["apply"] is not None:
+        out["apply"].pop("timings", None)
+    return out
+
+
 @dataclass
 class Harness:
     """A replay publisher running on loopback, and a way to ingest from it."""

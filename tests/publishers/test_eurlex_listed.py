@@ -20,10 +20,9 @@ from corpus_tree.txn import STAGING
 from legal.errors import PublisherError
 from publishers import spill
 from publishers.eurlex import EurlexAdapter
-from publishers.ingest import IngestReport
 from publishers.protocol import FetchResult, ListingAdapter, Manifestation, PublisherEnumeration
 from publishers.spill import SpilledListing
-from tests.publishers.conftest import Harness, snapshot
+from tests.publishers.conftest import Harness, comparable, snapshot
 
 
 class _Whole:
@@ -43,14 +42,6 @@ def _eurlex(h: Harness, **config: Any) -> EurlexAdapter:
     adapter = h.adapter(**config)
     assert isinstance(adapter, EurlexAdapter) and isinstance(adapter, ListingAdapter)
     return adapter
-
-
-def _comparable(report: IngestReport) -> dict[str, Any]:
-    out = report.to_dict()
-    out.pop("timings")
-    if out["apply"] is not None:
-        out["apply"].pop("timings", None)
-    return out
 
 
 @pytest.mark.parametrize("batch", [1, 16])
@@ -116,7 +107,7 @@ def test_the_streamed_ingest_writes_the_tree_and_report_of_the_whole_one(eu_smal
             chosen = adapter if name == "streamed" else _Whole(adapter)
             reports[name] = eu_small.ingest(tree, adapter=chosen, revalidate=revalidate)
     assert snapshot(trees["streamed"].root) == snapshot(trees["whole"].root)
-    assert _comparable(reports["streamed"]) == _comparable(reports["whole"])
+    assert comparable(reports["streamed"]) == comparable(reports["whole"])
     assert reports["streamed"].versions >= 5
 
 

@@ -19,7 +19,6 @@ from corpus_tree.model import Enumeration, ExpressionInput, VersionInput
 from corpus_tree.txn import STAGING
 from legal.errors import PublisherError
 from publishers.http import Row
-from publishers.ingest import IngestReport
 from publishers.legilux import listing_spill, records
 from publishers.legilux.adapter import LegiluxAdapter, _require_unique_slugs
 from publishers.protocol import (
@@ -31,7 +30,7 @@ from publishers.protocol import (
     SharedEntries,
     canonical_metadata,
 )
-from tests.publishers.conftest import Harness, snapshot
+from tests.publishers.conftest import Harness, comparable, snapshot
 
 WORK = "http://data.legilux.public.lu/eli/etat/leg/loi/2006/07/31/n2/jo"
 
@@ -200,14 +199,6 @@ def test_the_keys_sort_as_the_tuples() -> None:
     assert listing_spill.load_state(listing_spill.dump_state(state)) == state
 
 
-def _comparable(report: IngestReport) -> dict[str, Any]:
-    out = report.to_dict()
-    out.pop("timings")
-    if out["apply"] is not None:
-        out["apply"].pop("timings", None)
-    return out
-
-
 class _Whole:
     """The same adapter enumerating whole (the ingest's other path)."""
 
@@ -228,7 +219,7 @@ def test_the_listed_ingest_writes_the_whole_ones_tree_and_report(lu_small: Harne
         first = lu_small.ingest(tree, adapter=adapter)  # type: ignore[arg-type]
         again = lu_small.ingest(tree, adapter=adapter if name == "whole" else _legilux(lu_small))  # type: ignore[arg-type]
         trees.append(snapshot(tree.root))
-        reports.append((_comparable(first), _comparable(again)))
+        reports.append((comparable(first), comparable(again)))
     assert trees[0] == trees[1] and reports[0] == reports[1]
     assert reports[1][0]["versions"] >= 5
 
