@@ -48,6 +48,12 @@ MIN_SHARE = 1 / 5
 #: The match reasons of the weaker stages: relaxed or partial provisions, acts found by their names or
 #: labels alone, and the cross-language marker (a translated hit is weak when its other reasons are).
 WEAK_REASONS = frozenset({"partial_terms", "any_term", "relaxed", "title_words", "work_metadata", "translated"})
+#: A section whose first act's title fits the question this well (its ``top_title_match``: the harmonic mean
+#: of the share of the title's subject the question says and of the question's words the names hold) answers
+#: it, whatever word it lacks: the question all but titles the act ("Begleitkommission beim Centre national de
+#: l'audiovisuel", 0.44: the regulation on the CNA's monitoring commission). The negatives' first acts fit at
+#: most 0.36 (« cours » of the Cour constitutionnelle's law for the yoga question).
+TITLE_FIT = 0.4
 
 
 def content_words(terms: Sequence[str]) -> list[str]:
@@ -119,12 +125,6 @@ def fires(sections: Sequence[Mapping[str, Any]]) -> bool:
     return any(s.get("hits") for s in sections) and all(weak_only(s) and not titled(s) for s in sections)
 
 
-#: A section whose first act's title fits the question this well (its ``top_title_match``: the harmonic mean
-#: of the share of the title's subject the question says and of the question's words the names hold) answers
-#: it, whatever word it lacks: the question all but titles the act ("Begleitkommission beim Centre national de
-#: l'audiovisuel", 0.44: the regulation on the CNA's monitoring commission). The negatives' first acts fit at
-#: most 0.36 (« cours » of the Cour constitutionnelle's law for the yoga question).
-TITLE_FIT = 0.4
 def reason(words: Sequence[str]) -> dict[str, Any]:
     """The typed no-hit reason every section answers with."""
     return {"reason": "subject_not_held", "words": list(words)}
