@@ -50,6 +50,7 @@ from publishers.legilux import records
 from publishers.legilux.listing_spill import (
     CatalogueSpill,
     FileIndex,
+    PageSpill,
     WorkTable,
     grouped_by_slug,
     open_spill,
@@ -155,8 +156,10 @@ class LegiluxAdapter:
         spill = open_spill()
         try:
             works = WorkTable(spill)
-            catalogue = self._states(CatalogueSpill(spill, works))
-            files = self._manifestation_index(FileIndex(spill))
+            catalogue = CatalogueSpill(spill, works)
+            self._spill_pages("catalogue.rq", self.config.catalogue, "Legilux catalogue", catalogue)
+            files = FileIndex(spill)
+            self._spill_pages("manifestations.rq", self.config.manifestations, "Legilux manifestations", files)
             self._metadata(works)
             _require_unique_slugs(works.by_slug())
             work_inputs = self._versions(catalogue, files, works, sink)
@@ -177,30 +180,18 @@ class LegiluxAdapter:
             lambda limit, offset: template.substitute(limit=limit, offset=offset), paging, subject=subject,
             expected=expected, earlier=earlier)
 
-    def _states(self, catalogue: CatalogueSpill) -> CatalogueSpill:
-        """The catalogue's states, made and written as its pages are read; its first error raised once
-        the paging has proved itself. The rows file is closed once the states are made."""
+    def _spill_pages(self, name: str, paging: Paging, subject: str, target: PageSpill) -> None:
+        """Every page of a paged query written to ``target`` as it is read (the catalogue's states, the
+        manifestation index: no row is held, the duplicate check reads the rows already taken back from
+        ``target``); its first error raised by ``target.end()`` once the paging has proved itself.
+        ``target``'s rows file is closed either way."""
         try:
-            for page in self._pages("catalogue.rq", self.config.catalogue, "Legilux catalogue", catalogue.rows):
-                catalogue.add_page(page)
+            for page in self._pages(name, paging, subject, target.rows):
+                target.add_page(page)
                 del page
-            catalogue.end()
+            target.end()
         finally:
-            catalogue.close()
-        return catalogue
-
-    def _manifestation_index(self, files: FileIndex) -> FileIndex:
-        """The manifestation index, written as its pages are read (no row is held: the duplicate check
-        reads the rows already indexed back from it)."""
-        try:
-            for page in self._pages("manifestations.rq", self.config.manifestations, "Legilux manifestations",
-                                    files.rows):
-                files.add_page(page)
-                del page
-            files.end()
-        finally:
-            files.close()
-        return files
+            target.close()
 
     def _metadata(self, works: WorkTable) -> None:
         """Each work's subjects and aliases, asked for in batches of works in URI order, written to

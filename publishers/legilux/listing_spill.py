@@ -40,7 +40,7 @@ import os
 import tempfile
 from array import array
 from collections.abc import Iterable, Iterator
-from typing import IO, Any
+from typing import IO, Any, Protocol
 
 from corpus_tree.import_spill import PAGE, Spill, spill_full
 from legal.errors import PublisherError
@@ -100,6 +100,19 @@ def spill_error(exc: BaseException) -> BaseException:
     return typed if typed is not None else exc
 
 
+class PageSpill(Protocol):
+    """What a paged answer is written to as its pages are read (:class:`CatalogueSpill`,
+    :class:`FileIndex`)."""
+
+    def add_page(self, page: list[Row]) -> None: ...
+
+    def rows(self) -> Iterator[Row]: ...
+
+    def end(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
 class _Table:
     """One ``key BLOB PRIMARY KEY → value BLOB`` table of ``spill``, read back in key order."""
 
@@ -119,6 +132,16 @@ class _Table:
     def get(self, key: bytes) -> bytes | None:
         row = self._db.execute(f"SELECT v FROM {self._name} WHERE k = ?", (key,)).fetchone()
         return None if row is None else bytes(row[0])
+
+    def listed(self, key: bytes) -> list[Any]:
+        """The list held under ``key`` (:mod:`marshal`), or an empty one."""
+        held = self.get(key)
+        out: list[Any] = marshal.loads(held) if held is not None else []
+        return out
+
+    def extend(self, key: bytes, values: list[Any]) -> None:
+        """The list held under ``key`` with ``values`` appended."""
+        self.put(key, marshal.dumps(self.listed(key) + values))
 
     def clear(self) -> None:
         self._db.execute(f"DELETE FROM {self._name}")
@@ -162,14 +185,10 @@ class WorkTable:
             yield _part(key, 0), _part(key, 1)
 
     def extend_metadata(self, work: str, entries: list[dict[str, str]]) -> None:
-        key = key_of(work)
-        held = self._metadata.get(key)
-        self._metadata.put(key, marshal.dumps((marshal.loads(held) if held is not None else []) + entries))
+        self._metadata.extend(key_of(work), entries)
 
     def metadata(self, work: str) -> list[dict[str, str]]:
-        held = self._metadata.get(key_of(work))
-        out: list[dict[str, str]] = marshal.loads(held) if held is not None else []
-        return out
+        return self._metadata.listed(key_of(work))
 
 
 class _PositionalReader(io.RawIOBase):
@@ -257,6 +276,9 @@ class CatalogueSpill:
             if self._first is None or uri < self._first[0]:
                 self._first = (uri, exc)
             return
+        self._keep(state)
+
+    def _keep(self, state: Consolidation) -> None:
         self._states.put(_state_key(state), dump_state(state))
         self._works.add(state.work, state.slug)
 
@@ -272,8 +294,7 @@ class CatalogueSpill:
             self._works.clear()
             self._first = None
             for state in records.consolidations(self.rows()):
-                self._states.put(_state_key(state), dump_state(state))
-                self._works.add(state.work, state.slug)
+                self._keep(state)
             return
         if self._without_c:
             raise records.bad_data("catalogue row without ?c", "catalogue")
@@ -325,8 +346,7 @@ class FileIndex:
         if key is None:
             return
         self._key, self._listed = None, []
-        held = self._files.get(key)
-        self._files.put(key, marshal.dumps((marshal.loads(held) if held is not None else []) + listed))
+        self._files.extend(key, listed)
 
     def rows(self) -> Iterator[Row]:
         """Every row taken so far, in the order read."""
@@ -344,8 +364,7 @@ class FileIndex:
         self._rows.close()
 
     def get(self, consolidation: str, segment: str) -> list[tuple[str, str]]:
-        held = self._files.get(key_of(consolidation, segment))
-        return [tuple(pair) for pair in marshal.loads(held)] if held is not None else []  # type: ignore[misc]
+        return [(fmt, file) for fmt, file in self._files.listed(key_of(consolidation, segment))]
 
 
 def grouped_by_slug(states: Iterable[Consolidation]) -> Iterator[list[Consolidation]]:
