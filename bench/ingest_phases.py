@@ -218,11 +218,22 @@ def probe(log: Path, ingest_argv: list[str]) -> None:
         return out
 
     ingest.ingest = watched_ingest  # type: ignore[assignment]
-    if real_paged is not None:
-        lu.LegiluxAdapter._paged = watched_paged  # type: ignore[attr-defined]
-    else:  # the states made as the catalogue's pages are read (ADR 0129): one mark for both
-        lu.LegiluxAdapter._states = after("lu_catalogue", lu.LegiluxAdapter._states)  # type: ignore[attr-defined]
-    lu.LegiluxAdapter._manifestation_index = after("lu_files", before("lu_states", lu.LegiluxAdapter._manifestation_index))  # type: ignore[method-assign]
+    spill_pages = getattr(lu.LegiluxAdapter, "_spill_pages", None)
+    if spill_pages is not None:  # the pages written to the spill as they are read (ADR 0129)
+        def watched_spill_pages(self: Any, name: str, *args: Any) -> None:
+            if name == "manifestations.rq":
+                mark("lu_states")
+            spill_pages(self, name, *args)
+            mark("lu_catalogue" if name == "catalogue.rq" else "lu_files")
+
+        lu.LegiluxAdapter._spill_pages = watched_spill_pages  # type: ignore[attr-defined]
+    else:  # a checkout from before ADR 0129 (``--code``)
+        if real_paged is not None:
+            lu.LegiluxAdapter._paged = watched_paged  # type: ignore[attr-defined]
+        else:  # the states made as the catalogue's pages are read: one mark for both
+            lu.LegiluxAdapter._states = after("lu_catalogue", lu.LegiluxAdapter._states)  # type: ignore[attr-defined]
+        lu.LegiluxAdapter._manifestation_index = after(  # type: ignore[attr-defined]
+            "lu_files", before("lu_states", lu.LegiluxAdapter._manifestation_index))  # type: ignore[attr-defined]
     lu.LegiluxAdapter._metadata = after("lu_metadata", lu.LegiluxAdapter._metadata)  # type: ignore[method-assign]
     lu.LegiluxAdapter._versions = after("lu_versions", lu.LegiluxAdapter._versions)  # type: ignore[method-assign]
     ingest._count_listing = watched_count  # type: ignore[assignment]

@@ -35,3 +35,10 @@ def test_the_heap_is_read_as_live_and_retained_parts() -> None:
     if sys.platform.startswith("linux") and "arena" in heap:  # glibc's mallinfo2
         assert heap["arena"] >= heap["uordblks"] > 0
         assert heap["fordblks"] >= heap["keepcost"] >= 0
+
+
+def test_the_probe_watches_methods_the_legilux_adapter_has() -> None:
+    # the probe marks the Legilux phases by wrapping these (a renamed method would leave its phase unmarked)
+    from publishers.legilux import LegiluxAdapter
+
+    assert all(callable(getattr(LegiluxAdapter, name, None)) for name in ("_spill_pages", "_metadata", "_versions"))
