@@ -47,6 +47,18 @@ PAGE = 512
 _V = TypeVar("_V")
 
 
+def keyed_rows(db: sqlite3.Connection, table: str, value: str = "v") -> Iterator[tuple[Any, Any]]:
+    """Every ``(k, value)`` row of ``table`` in key order, :data:`PAGE` rows per statement (keyset
+    paging: each statement starts after the last key read, so the table may be written meanwhile)."""
+    rows = db.execute(f"SELECT k, {value} FROM {table} ORDER BY k LIMIT ?", (PAGE,)).fetchall()
+    while rows:
+        yield from rows
+        if len(rows) < PAGE:
+            return
+        rows = db.execute(f"SELECT k, {value} FROM {table} WHERE k > ? ORDER BY k LIMIT ?",
+                          (rows[-1][0], PAGE)).fetchall()
+
+
 class Spill:
     """One private temporary SQLite database; :meth:`close` drops it (and its file)."""
 
@@ -138,14 +150,8 @@ class SpilledMap(MutableMapping[str, _V], Generic[_V]):
         return self._len
 
     def _rows(self) -> Iterator[tuple[str, bytes]]:
-        """Every row in key order, a page at a time (keyset paging: safe while the table is written)."""
-        rows = self._db.execute(f"SELECT k, v FROM {self._name} ORDER BY k LIMIT ?", (PAGE,)).fetchall()
-        while rows:
-            yield from rows
-            if len(rows) < PAGE:
-                return
-            rows = self._db.execute(f"SELECT k, v FROM {self._name} WHERE k > ? ORDER BY k LIMIT ?",
-                                    (rows[-1][0], PAGE)).fetchall()
+        """Every row in key order, a page at a time (:func:`keyed_rows`: safe while the table is written)."""
+        return keyed_rows(self._db, self._name)
 
     def __iter__(self) -> Iterator[str]:
         for key, _data in self._rows():
@@ -227,14 +233,8 @@ class SpilledNames:
         return self._len
 
     def __iter__(self) -> Iterator[tuple[str, int | None]]:
-        rows = self._db.execute(f"SELECT k, mark FROM {self._name} ORDER BY k LIMIT ?", (PAGE,)).fetchall()
-        while rows:
-            for key, mark in rows:
-                yield bytes(key).decode("utf-8", "surrogatepass"), mark
-            if len(rows) < PAGE:
-                return
-            rows = self._db.execute(f"SELECT k, mark FROM {self._name} WHERE k > ? ORDER BY k LIMIT ?",
-                                    (rows[-1][0], PAGE)).fetchall()
+        for key, mark in keyed_rows(self._db, self._name, "mark"):
+            yield bytes(key).decode("utf-8", "surrogatepass"), mark
 
 
 def dump_summary(s: VersionSummary) -> bytes:

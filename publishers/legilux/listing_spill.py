@@ -42,7 +42,7 @@ from array import array
 from collections.abc import Iterable, Iterator
 from typing import IO, Any, Protocol
 
-from corpus_tree.import_spill import PAGE, Spill, spill_full
+from corpus_tree.import_spill import Spill, keyed_rows, spill_full
 from legal.errors import PublisherError
 from publishers.http import Row
 from publishers.legilux import records
@@ -147,15 +147,9 @@ class _Table:
         self._db.execute(f"DELETE FROM {self._name}")
 
     def items(self) -> Iterator[tuple[bytes, bytes]]:
-        """Every row in key order, a page at a time (keyset paging)."""
-        rows = self._db.execute(f"SELECT k, v FROM {self._name} ORDER BY k LIMIT ?", (PAGE,)).fetchall()
-        while rows:
-            for k, v in rows:
-                yield bytes(k), bytes(v)
-            if len(rows) < PAGE:
-                return
-            rows = self._db.execute(f"SELECT k, v FROM {self._name} WHERE k > ? ORDER BY k LIMIT ?",
-                                    (rows[-1][0], PAGE)).fetchall()
+        """Every row in key order, a page at a time (:func:`corpus_tree.import_spill.keyed_rows`)."""
+        for k, v in keyed_rows(self._db, self._name):
+            yield bytes(k), bytes(v)
 
 
 class WorkTable:
