@@ -457,7 +457,10 @@ def warm_index(index: MountedIndex) -> None:
     (search's title share weighed by rarity, :mod:`serve.core.titleidf`) and the EuroVoc subject labels (search's
     off-subject relaxation, :mod:`serve.core.subjects`): under ``lex serve --workers N``
     they are then built once before the workers fork (``serve.app.prebuild_core``) and shared
-    copy-on-write, instead of ~3 MB built again in every worker."""
+    copy-on-write, instead of ~3 MB built again in every worker. And the tables a worker would build
+    by reading the whole catalogue or every profile (the spaceless names, the acronyms' initials, the
+    untexted works' name words) and the synonyms' languages: read in a worker, they wrote to every page
+    holding a name or a profile, which that worker then copied (ADR 0134)."""
     from derive.index import everyday, relax, xlang
     from serve.core import ranking, subjects, titleidf
     from serve.core.ops.search import load_name_words, load_subject_words, untexted_word_works
