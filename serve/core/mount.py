@@ -457,12 +457,16 @@ def warm_index(index: MountedIndex) -> None:
     (search's title share weighed by rarity, :mod:`serve.core.titleidf`) and the EuroVoc subject labels (search's
     off-subject relaxation, :mod:`serve.core.subjects`): under ``lex serve --workers N``
     they are then built once before the workers fork (``serve.app.prebuild_core``) and shared
-    copy-on-write, instead of ~3 MB built again in every worker."""
-    from derive.index import everyday, xlang
+    copy-on-write, instead of ~3 MB built again in every worker. And the tables a worker would build
+    by reading the whole catalogue or every profile (the spaceless names, the acronyms' initials, the
+    untexted works' name words) and the synonyms' languages: read in a worker, they wrote to every page
+    holding a name or a profile, which that worker then copied (ADR 0134)."""
+    from derive.index import everyday, relax, xlang
     from serve.core import ranking, subjects, titleidf
-    from serve.core.ops.search import load_name_words, load_subject_words
+    from serve.core.ops.search import load_name_words, load_subject_words, untexted_word_works
     from serve.core.periods import load_periods
-    from serve.core.searchplan import text_languages
+    from serve.core.resolve import name_initials
+    from serve.core.searchplan import spaced_names, text_languages
 
     with index.session(60.0) as conn:
         index.ranked_cache.newest_versions(conn)
@@ -473,6 +477,11 @@ def warm_index(index: MountedIndex) -> None:
         subjects.labels_of(conn, index)
     index.memo("periods", load_periods)
     index.memo("repealers", ranking.repealers)
+    index.memo("name_initials", name_initials)
+    spaced_names(index)
+    with index.session(60.0) as conn:
+        untexted_word_works(conn, ranking.profiles(conn, index), index)
+    relax.synonym_languages()
     text_languages(index)
     for language in xlang.SOURCES:
         xlang.lexicon(language)

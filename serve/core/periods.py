@@ -13,9 +13,12 @@ import json
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TypeVar, cast
+
+_T = TypeVar("_T")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ExpressionSummary:
     language: str
     has_text: bool
@@ -23,7 +26,7 @@ class ExpressionSummary:
     profile: str | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class State:
     version_rowid: int
     valid_from: str
@@ -44,7 +47,7 @@ class State:
         return (chosen.provisions_digest, chosen.profile) if chosen.has_text else (None, None)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class WorkPeriods:
     work_rowid: int
     work_id: str
@@ -83,14 +86,20 @@ class Periods:
 
 
 def load_periods(conn: sqlite3.Connection) -> Periods:
+    """The period index of the index ``conn`` reads, held compactly (pss43): the objects are slotted,
+    and equal values — a language, a profile, a document type, a date, an expression summary and a
+    state's tuple of them — are one object each (:class:`_Same`), as every served worker shares the
+    table its builder loaded (3.1 against 8.2 MB traced for the two full indexes)."""
     cursor = conn.cursor()
     cursor.row_factory = None
     by_work: dict[int, list[State]] = {}
+    same = _Same()
     for vid, work, start, end, key, doc_type, summary in cursor.execute(
             "SELECT version_rowid, work_rowid, valid_from, end_exclusive, version_key, document_type, expressions "
             "FROM serving_states ORDER BY work_rowid, valid_from, version_key"):
-        expressions = tuple(ExpressionSummary(str(e[0]), bool(e[1]), e[2], e[3]) for e in json.loads(summary))
-        by_work.setdefault(work, []).append(State(vid, start, end, key, doc_type, expressions))
+        expressions = same(tuple(same(ExpressionSummary(same(str(e[0])), bool(e[1]), e[2], same(e[3])))
+                                 for e in json.loads(summary)))
+        by_work.setdefault(work, []).append(State(vid, same(start), same(end), key, same(doc_type), expressions))
     works = []
     for rowid, work_id, title, document_type, primary in cursor.execute(
             "SELECT work_rowid, work_id, title, document_type, primary_language FROM works ORDER BY work_rowid"):
@@ -99,3 +108,14 @@ def load_periods(conn: sqlite3.Connection) -> Periods:
             works.append(WorkPeriods(rowid, work_id, title, document_type, primary, states,
                                      tuple(s.valid_from for s in states)))
     return Periods(tuple(works))
+
+
+class _Same:
+    """One object per equal value seen (the first): ``same(value)`` is that object. For immutable
+    values only."""
+
+    def __init__(self) -> None:
+        self._seen: dict[object, object] = {}
+
+    def __call__(self, value: _T) -> _T:
+        return cast(_T, self._seen.setdefault(value, value))

@@ -280,6 +280,12 @@ def compact_names(catalogue: Catalogue, conn: sqlite3.Connection | None = None) 
             if len(names) == 1 and key not in catalogue.names and key not in words}
 
 
+def spaced_names(index: MountedIndex) -> dict[str, str]:
+    """:func:`compact_names` of ``index``'s catalogue, read once per mounted index (at warm-up:
+    ``serve.core.mount.warm_index``)."""
+    return index.memo("compact_names", lambda conn: compact_names(index.catalogue, conn))
+
+
 def in_force_kind(entries: Sequence[NameEntry], kind: str, works: list[int],
                   profiles: Mapping[int, ranking.WorkProfile] | None,
                   enacted: Enacted | None = None) -> tuple[str, list[int]]:
@@ -318,7 +324,7 @@ def _name_mentions(index: MountedIndex, tokens: list[str], whole: str, plan: Pla
         if not entries and end - start <= COMPACT_QUERY_WORDS:
             # a name written with other spacing ("Brussels Ibis" for « Brussels I bis », « CRDIV »)
             if spaced is None:
-                spaced = index.memo("compact_names", lambda conn: compact_names(index.catalogue, conn))
+                spaced = spaced_names(index)
             entries = [e for e in index.catalogue.names.get(spaced.get(compact(phrase), ""), [])
                        if e.kind in COMPACT_KINDS]
             respaced = bool(entries)

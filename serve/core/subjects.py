@@ -107,15 +107,30 @@ class SubjectLabels:
     labels: Mapping[tuple[str, ...], str]
     #: The one-word labels carried by at most :data:`WORD_LABEL_MAX_WORKS` works: stem → works, label.
     words: Mapping[str, tuple[frozenset[int], str]] = dataclass_field(default_factory=dict)
+    #: The label keys in :attr:`works`'s order, and by first word the positions of those it begins
+    #: (built here): :meth:`matched` reads only the keys a question's word begins, not every key —
+    #: reading every key and its works each question wrote to every page holding them in a served
+    #: worker (reference counts), a copy of those pages in each worker instead of one they share.
+    order: tuple[tuple[str, ...], ...] = dataclass_field(init=False, repr=False, compare=False)
+    by_first: Mapping[str, tuple[int, ...]] = dataclass_field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        order = tuple(self.works)
+        by_first: dict[str, list[int]] = {}
+        for position, key in enumerate(order):
+            by_first.setdefault(key[0], []).append(position)
+        object.__setattr__(self, "order", order)
+        object.__setattr__(self, "by_first", {word: tuple(at) for word, at in by_first.items()})
 
     def matched(self, words: Iterable[str]) -> list[tuple[int, str]]:
         """The works whose subject label the question's ``words`` hold wholly, with that label:
         the works matched by the most labels first (then by row id), each once."""
         held = query_stems(words)
         found: dict[int, list[tuple[str, ...]]] = {}
-        for key, works in self.works.items():
-            if key[0] in held and all(w in held for w in key[1:]):
-                for work in works:
+        for position in sorted(p for word in held for p in self.by_first.get(word, ())):
+            key = self.order[position]
+            if all(w in held for w in key[1:]):
+                for work in self.works[key]:
                     found.setdefault(work, []).append(key)
         ordered = sorted(found.items(), key=lambda kv: (-len(kv[1]), kv[0]))
         return [(work, self.labels[max(keys, key=len)]) for work, keys in ordered]

@@ -71,3 +71,88 @@ def test_a_warmed_table_is_the_one_a_search_would_read(dev_index: Path, table: s
                 assert remembered()[index] == expected, table
     finally:
         core.close()
+
+
+def test_the_warmed_name_tables_are_those_a_question_would_read(dev_index: Path) -> None:
+    """The spaceless names, the acronyms' initials and the untexted works' name words (pss43): built
+    at warm-up, before the workers fork — reading them lazily in each worker read every name of the
+    catalogue there, which wrote to the pages holding them in each worker — and equal to what a
+    question reads lazily."""
+    from serve.core.resolve import name_initials
+    from serve.core.searchplan import compact_names, spaced_names
+
+    core = LegalCore.mount(dev_index / "indexes")
+    try:
+        for index in core.indexes.values():
+            assert "compact_names" not in index._memo and "name_initials" not in index._memo
+            assert index not in search._UNTEXTED_WORKS
+            with index.session(60.0) as conn:
+                spaceless = compact_names(index.catalogue, conn)
+                initials = name_initials(conn)
+                profiles = search.ranking.profiles(conn, index)
+                untexted = search.untexted_word_works(conn, profiles)  # no index: nothing remembered
+            index.warm()
+            assert index._memo["compact_names"] == spaceless
+            assert spaced_names(index) is index._memo["compact_names"]
+            assert index._memo["name_initials"] == initials
+            assert search._UNTEXTED_WORKS[index] == untexted
+    finally:
+        core.close()
+
+
+def test_subject_labels_match_as_a_read_of_every_label_would() -> None:
+    """:meth:`subjects.SubjectLabels.matched` reads only the labels a question's word begins (pss43),
+    and answers as reading every label in order did: the same works, order and labels."""
+    rows = [(1, "dominant position", "en"), (2, "dominant position", "en"), (2, "position dominante", "fr"),
+            (3, "control of restrictive practices", "en"), (3, "restrictive practices", "en"),
+            (4, "restrictive practices", "en"), (5, "position of women", "en"), (6, "women", "en")]
+    labels = subjects.subject_labels(rows)
+
+    def every_label(words: list[str]) -> list[tuple[int, str]]:
+        held = subjects.query_stems(words)
+        found: dict[int, list[tuple[str, ...]]] = {}
+        for key, works in labels.works.items():
+            if key[0] in held and all(w in held for w in key[1:]):
+                for work in works:
+                    found.setdefault(work, []).append(key)
+        ordered = sorted(found.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+        return [(work, labels.labels[max(keys, key=len)]) for work, keys in ordered]
+
+    for words in (["dominant", "position"], ["position", "dominante"], ["restrictive", "practices", "control"],
+                  ["practices", "restrictive"], ["women", "position", "dominant"], ["nothing"], []):
+        assert labels.matched(words) == every_label(words), words
+    assert labels.matched(["restrictive", "practices", "control"])[0][0] == 3
+    assert labels.named_by(["dominant", "position"]) == frozenset({1, 2})
+
+
+def test_the_period_index_is_held_compactly_with_the_values_it_read(dev_index: Path) -> None:
+    """:func:`serve.core.periods.load_periods` (pss43): slotted objects, equal values one object, and
+    every state as the ``serving_states`` rows say."""
+    import json
+
+    from serve.core.periods import ExpressionSummary, State, WorkPeriods, load_periods
+
+    assert not any(hasattr(cls, "__dict__") and "__dict__" in cls.__dict__
+                   for cls in (ExpressionSummary, State, WorkPeriods))
+    core = LegalCore.mount(dev_index / "indexes")
+    try:
+        for index in core.indexes.values():
+            with index.session(60.0) as conn:
+                periods = load_periods(conn)
+                rows = list(conn.execute(
+                    "SELECT version_rowid, valid_from, end_exclusive, version_key, document_type, expressions "
+                    "FROM serving_states ORDER BY work_rowid, valid_from, version_key"))
+            states = [s for w in periods for s in w.states]
+            assert [(s.version_rowid, s.valid_from, s.end_exclusive, s.version_key, s.document_type,
+                     [[e.language, e.has_text, e.provisions_digest, e.profile] for e in s.expressions])
+                    for s in states] == [(r[0], r[1], r[2], r[3], r[4], [[str(e[0]), bool(e[1]), e[2], e[3]]
+                                                                       for e in json.loads(r[5])]) for r in rows]
+            assert states
+            for values in ([s.valid_from for s in states], [s.document_type for s in states],
+                           [e.language for s in states for e in s.expressions],
+                           [e for s in states for e in s.expressions]):
+                assert len({id(v) for v in values}) == len(set(values))  # one object per value
+            for work in periods:
+                assert work.starts == tuple(s.valid_from for s in work.states)
+    finally:
+        core.close()
