@@ -30,8 +30,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
-import random
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -87,7 +85,8 @@ def section_rows(section: Mapping[str, Any], weights: reorder.Weights | None) ->
     candidates = section.get("candidates")
     if weights is None or not hits or not candidates:
         return list(hits)
-    return reorder.reordered(candidates, [c["vector"] for c in candidates], weights)[:len(hits)]
+    return reorder.reordered(candidates, [c["vector"] for c in candidates], weights,
+                             str(section["publisher"]))[:len(hits)]
 
 
 def simulated(case: Case, record: Mapping[str, Any], weights: reorder.Weights | None) -> float | None:
@@ -112,51 +111,59 @@ def check_sections(record: Mapping[str, Any]) -> None:
 # -- fitting -----------------------------------------------------------------------------------------
 
 
-def pairs_of(case: Case, record: Mapping[str, Any], depth: int) -> list[tuple[Vector, Vector]]:
-    """``(better, worse)`` vector pairs inside one section's first ``depth`` works: a work judged
-    higher than another (an unjudged work counts 0)."""
+Pair = tuple[Vector, Vector, float]
+
+
+def pairs_of(case: Case, record: Mapping[str, Any], depth: int) -> dict[str, list[Pair]]:
+    """Per publisher, ``(better, worse, weight)`` vector pairs inside one of its sections' first
+    ``depth`` works: a work judged higher than another (an unjudged work counts 0); each case's pairs
+    weigh 1 together."""
     grades = {r.work: r.grade for r in case.relevant}
-    out = []
+    out: dict[str, list[tuple[Vector, Vector]]] = {}
     for section in (record["captured"] or {}).get("sections", []):
         candidates = (section.get("candidates") or [])[:depth]
         if not section["hits"] or len(candidates) < 2:
             continue
         graded = [(grades.get(c["work"], 0), c["vector"]) for c in candidates]
-        for g1, v1 in graded:
-            for g2, v2 in graded:
-                if g1 > g2:
-                    out.append((v1, v2))
-    return out
+        out.setdefault(str(section["publisher"]), []).extend(
+            (v1, v2) for g1, v1 in graded for g2, v2 in graded if g1 > g2)
+    total = sum(len(p) for p in out.values())
+    return {publisher: [(v1, v2, 1.0 / total) for v1, v2 in pairs] for publisher, pairs in out.items()}
 
 
-def fit(pairs: Sequence[tuple[Vector, Vector]], l2: float, epochs: int = 60, seed: int = 7) -> Vector:
-    """Weights minimising the mean logistic loss of ``w · (better − worse)`` over ``pairs`` plus
-    ``l2 / 2 × |w|²`` (plain gradient descent on standardised differences; deterministic)."""
+PUBLISHERS = ("eu-eurlex", "lu-legilux")
+
+
+def fitted_weights(pairs: Sequence[Mapping[str, list[Pair]]], depth: int, l2: float) -> reorder.Weights:
+    """One weight vector per publisher, each fitted on that publisher's pairs (:func:`fit`)."""
+    return reorder.Weights(depth, {publisher: tuple(fit([p for ps in pairs for p in ps.get(publisher, [])], l2))
+                                   for publisher in PUBLISHERS})
+
+
+def fit(pairs: Sequence[Pair], l2: float, iterations: int = 30) -> Vector:
+    """Weights minimising the weighted mean logistic loss of ``w · (better − worse)`` over ``pairs``
+    plus ``l2 / 2 × |w|²`` on standardised differences (Newton's method; deterministic)."""
+    import numpy as np
+
     n = len(reorder.FEATURES)
     if not pairs:
         return [0.0] * n
-    diffs = [[a - b for a, b in zip(v1, v2, strict=True)] for v1, v2 in pairs]
-    scale = [max(1e-6, math.sqrt(sum(d[j] ** 2 for d in diffs) / len(diffs))) for j in range(n)]
-    xs = [[d[j] / scale[j] for j in range(n)] for d in diffs]
-    w = [0.0] * n
-    rate = 0.5
-    rng = random.Random(seed)
-    for _ in range(epochs):
-        grad = [l2 * wj for wj in w]
-        order = list(range(len(xs)))
-        rng.shuffle(order)
-        for i in order:
-            x = xs[i]
-            margin = sum(wj * xj for wj, xj in zip(w, x, strict=True))
-            p = 1.0 / (1.0 + math.exp(min(50.0, margin)))  # the loss's slope: sigmoid(-margin)
-            for j in range(n):
-                grad[j] -= p * x[j] / len(xs)
-        w = [wj - rate * gj for wj, gj in zip(w, grad, strict=True)]
-    return [wj / scale[j] for j, wj in enumerate(w)]
-
-
-def weights_of(values: Sequence[float], depth: int) -> reorder.Weights:
-    return reorder.Weights(depth, tuple(values))
+    x = np.array([[a - b for a, b in zip(v1, v2, strict=True)] for v1, v2, _ in pairs], dtype=float)
+    weight = np.array([w for _, _, w in pairs], dtype=float)
+    weight /= weight.sum()
+    scale = np.sqrt((x ** 2 * weight[:, None]).sum(axis=0))
+    scale[scale < 1e-9] = 1.0
+    x /= scale
+    w = np.zeros(n)
+    for _ in range(iterations):
+        s = 1.0 / (1.0 + np.exp(-np.clip(x @ w, -50, 50)))  # P(better ranked over worse)
+        grad = -(x * (weight * (1 - s))[:, None]).sum(axis=0) + l2 * w
+        hess = (x * (weight * s * (1 - s))[:, None]).T @ x + l2 * np.eye(n)
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if float(np.abs(step).max()) < 1e-8:
+            break
+    return [float(v) for v in w / scale]
 
 
 # -- reporting ---------------------------------------------------------------------------------------
@@ -212,19 +219,15 @@ def report(label: str, data: Mapping[str, list[tuple[Case, dict[str, Any], str]]
 
 
 def cross_validated(data: Mapping[str, list[tuple[Case, dict[str, Any], str]]], depth: int,
-                    l2: float) -> tuple[dict[tuple[str, str], float | None], dict[str, Vector]]:
+                    l2: float) -> dict[tuple[str, str], float | None]:
     """Leave-one-file-out: each file's cases answered with weights fitted on the other files."""
-    pairs = {name: [p for case, record, _ in rows for p in pairs_of(case, record, depth)]
-             for name, rows in data.items()}
+    pairs = {name: [pairs_of(case, record, depth) for case, record, _ in rows] for name, rows in data.items()}
     answers: dict[tuple[str, str], float | None] = {}
-    fitted = {}
     for name, rows in data.items():
-        values = fit([p for other, ps in pairs.items() if other != name for p in ps], l2)
-        fitted[name] = values
-        weights = weights_of(values, depth)
+        weights = fitted_weights([p for other, ps in pairs.items() if other != name for p in ps], depth, l2)
         for case, record, _ in rows:
             answers[name, case.id] = simulated(case, record, weights)
-    return answers, fitted
+    return answers
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -237,7 +240,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     f = commands.add_parser("fit")
     f.add_argument("out_dir", type=Path)
     f.add_argument("names", nargs="+")
-    f.add_argument("--depth", type=int, default=20)
+    f.add_argument("--depth", type=int, default=10)
     f.add_argument("--l2", type=float, default=0.01)
     f.add_argument("--no-cv", action="store_true")
     f.add_argument("--write", type=Path)
@@ -252,26 +255,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     if wrong:
         raise SystemExit(f"the hand-set order simulated differs from the harvest on {len(wrong)} cases: {wrong[:3]}")
     if not args.no_cv:
-        answers, _ = cross_validated(data, args.depth, args.l2)
+        answers = cross_validated(data, args.depth, args.l2)
         report(f"leave-one-file-out, depth {args.depth}, l2 {args.l2}", data, answers)
     if args.write:
-        pairs = [p for rows in data.values() for case, record, _ in rows for p in pairs_of(case, record, args.depth)]
-        values = fit(pairs, args.l2)
-        weights = weights_of(values, args.depth)
-        report("in-sample (every file)", data, {(name, case.id): simulated(case, record, weights)
+        pairs = [pairs_of(case, record, args.depth) for rows in data.values() for case, record, _ in rows]
+        weights = fitted_weights(pairs, args.depth, args.l2)
+        rounded = reorder.Weights(args.depth, {publisher: tuple(round(v, 6) for v in values)
+                                               for publisher, values in weights.by_publisher.items()})
+        report("in-sample (every file)", data, {(name, case.id): simulated(case, record, rounded)
                                                  for name, rows in data.items() for case, record, _ in rows})
+        counts = {publisher: sum(len(p.get(publisher, [])) for p in pairs) for publisher in PUBLISHERS}
         args.write.write_text(json.dumps({
             "version": 1, "depth": args.depth,
-            "fitted": {"by": "bench/fit_reorder.py", "files": len(args.names), "pairs": len(pairs), "l2": args.l2},
-            "weights": {name: round(v, 6) for name, v in zip(reorder.FEATURES, values, strict=True)}},
+            "fitted": {"by": f"bench/fit_reorder.py fit --depth {args.depth} --l2 {args.l2}",
+                       "files": len(args.names), "pairs": counts},
+            "weights": {publisher: dict(zip(reorder.FEATURES, values, strict=True))
+                        for publisher, values in rounded.by_publisher.items()}},
             indent=1) + "\n", "utf-8")
     return 0
 
 
 def data_ndcg(data: Mapping[str, list[tuple[Case, dict[str, Any], str]]], key: tuple[str, str]) -> float | None:
+    """The harvested (hand-set) nDCG@10 of one case."""
     for case, record, _ in data[key[0]]:
         if case.id == key[1]:
-            return record["ndcg"]
+            value = record["ndcg"]
+            return None if value is None else float(value)
     return None
 
 

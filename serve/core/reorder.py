@@ -32,7 +32,7 @@ from typing import Any, TypeVar
 
 #: Whether the search reorders a plain-word question's first works by the learnt weights
 #: (:data:`WEIGHTS_FILE`). Off: the hand-set order, and no feature is worked out.
-REORDER = False
+REORDER = True
 
 #: The reviewed weights, next to this module (written by ``bench/fit_reorder.py``).
 WEIGHTS_FILE = "reorder_weights.json"
@@ -52,6 +52,8 @@ FEATURES: tuple[str, ...] = (
     "metadata",       # found by its metadata (a EuroVoc label, a subject term) only
     "name_row",       # a work row found by its names (text not held) or put before its child as its parent
     "parent_row",     # put before a subordinate act as its parent (parents_first)
+    "placed_up",      # moved up (or brought in) by a placement rule after the ranking (parents_first, titled share)
+    "after_placed",   # right after such a work (the subordinate act its parent was put before)
     "coverage",       # share of the question's words its names hold
     "named_by",       # that share weighed by the words' rarity (the ranking's title factor)
     "precision",      # share of its title subject's words the question holds
@@ -80,22 +82,23 @@ class WeightsError(ValueError):
 
 @dataclass(frozen=True)
 class Weights:
-    """A parsed weights file: how many first works are reordered (``depth``), and one weight per
-    entry of :data:`FEATURES` (0 for a feature the file does not name)."""
+    """A parsed weights file: how many first works are reordered (``depth``), and per publisher
+    (``eu-eurlex``, ``lu-legilux``) one weight per entry of :data:`FEATURES` (0 for a feature the
+    file does not name); a publisher the file does not name is never reordered."""
 
     depth: int
-    weights: tuple[float, ...]
+    by_publisher: Mapping[str, tuple[float, ...]]
     version: int = 1
 
-    def score(self, vector: Sequence[float]) -> float:
-        """``weights · vector``."""
-        return sum(w * x for w, x in zip(self.weights, vector, strict=True))
+    def score(self, vector: Sequence[float], publisher: str) -> float:
+        """``weights · vector`` with the weights of ``publisher``."""
+        return sum(w * x for w, x in zip(self.by_publisher[publisher], vector, strict=True))
 
 
 def parse_weights(data: Any) -> Weights:
     """The :class:`Weights` of a decoded weights file: an object with ``version`` 1, ``depth`` (an
-    integer from 2 to 100) and ``weights`` (feature name → number; every name one of
-    :data:`FEATURES`). Raises :class:`WeightsError` naming the field otherwise."""
+    integer from 2 to 100) and ``weights`` (publisher → object of feature name → number; every name one
+    of :data:`FEATURES`). Raises :class:`WeightsError` naming the field otherwise."""
     if not isinstance(data, Mapping):
         raise WeightsError("a weights file is a JSON object")
     if data.get("version") != 1:
@@ -103,16 +106,21 @@ def parse_weights(data: Any) -> Weights:
     depth = data.get("depth")
     if not isinstance(depth, int) or isinstance(depth, bool) or not 2 <= depth <= 100:
         raise WeightsError(f"depth must be an integer from 2 to 100, not {depth!r}")
-    given = data.get("weights")
-    if not isinstance(given, Mapping) or not given:
-        raise WeightsError("weights must be a non-empty object of feature name to number")
-    unknown = sorted(set(given) - set(FEATURES))
-    if unknown:
-        raise WeightsError(f"unknown features: {', '.join(map(str, unknown))}")
-    for name, value in given.items():
-        if not isinstance(value, int | float) or isinstance(value, bool) or not math.isfinite(value):
-            raise WeightsError(f"weight of {name} must be a finite number, not {value!r}")
-    return Weights(depth, tuple(float(given.get(name, 0.0)) for name in FEATURES))
+    publishers = data.get("weights")
+    if not isinstance(publishers, Mapping) or not publishers:
+        raise WeightsError("weights must be a non-empty object of publisher to weights")
+    out: dict[str, tuple[float, ...]] = {}
+    for publisher, given in publishers.items():
+        if not isinstance(given, Mapping) or not given:
+            raise WeightsError(f"weights of {publisher} must be a non-empty object of feature name to number")
+        unknown = sorted(set(given) - set(FEATURES))
+        if unknown:
+            raise WeightsError(f"unknown features of {publisher}: {', '.join(map(str, unknown))}")
+        for name, value in given.items():
+            if not isinstance(value, int | float) or isinstance(value, bool) or not math.isfinite(value):
+                raise WeightsError(f"weight of {name} ({publisher}) must be a finite number, not {value!r}")
+        out[str(publisher)] = tuple(float(given.get(name, 0.0)) for name in FEATURES)
+    return Weights(depth, out)
 
 
 def load_weights(text: str) -> Weights:
@@ -148,6 +156,10 @@ class Candidate:
     own_subject: float
     breadth: int
     provisions: int
+    #: Moved up (or brought in) by a placement rule after :func:`rank_hits`' order.
+    placed_up: bool
+    #: Right after a work :attr:`placed_up`.
+    after_placed: bool
     dominant: bool
     status: str
     role: str
@@ -181,6 +193,8 @@ def vector(c: Candidate) -> tuple[float, ...]:
         "metadata": float("work_metadata" in c.reasons),
         "name_row": float("title_words" in c.reasons and c.bm25 == 0.0),
         "parent_row": float("parent_act" in c.reasons),
+        "placed_up": float(c.placed_up),
+        "after_placed": float(c.after_placed),
         "coverage": coverage,
         "named_by": c.named_by,
         "precision": precision,
@@ -200,14 +214,21 @@ def vector(c: Candidate) -> tuple[float, ...]:
     return tuple(values[name] for name in FEATURES)
 
 
-def reordered(items: Sequence[T], vectors: Sequence[Sequence[float]], weights: Weights) -> list[T]:
+_PLACED_UP = FEATURES.index("placed_up")
+
+
+def reordered(items: Sequence[T], vectors: Sequence[Sequence[float]], weights: Weights, publisher: str) -> list[T]:
     """``items`` with the first ``len(vectors)`` (at most ``weights.depth``) sorted by
-    :meth:`Weights.score`, best first, ties in their given order; the rest after them as given. A
-    permutation of ``items``. Pure."""
+    :meth:`Weights.score` for ``publisher``, best first, ties in their given order; the rest after
+    them as given. A permutation of ``items``; ``items`` as given for a publisher the weights do not
+    name. Pure."""
+    if publisher not in weights.by_publisher:
+        return list(items)
     head = min(len(vectors), weights.depth, len(items))
-    scores = [weights.score(v) for v in vectors[:head]]
-    order = sorted(range(head), key=lambda i: (-scores[i], i))
-    return [items[i] for i in order] + list(items[head:])
+    pinned = {i for i in range(head) if vectors[i][_PLACED_UP]}
+    scores = [weights.score(v, publisher) for v in vectors[:head]]
+    free = iter(sorted((i for i in range(head) if i not in pinned), key=lambda i: (-scores[i], i)))
+    return [items[i] if i in pinned else items[next(free)] for i in range(head)] + list(items[head:])
 
 
 #: Where a harvesting caller (``bench/fit_reorder.py``) collects, per final section of an answer,

@@ -1714,6 +1714,7 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
                                                    if "work_metadata" not in h.reasons])
     if options.grain == "works":
         grouped = group_by_work(ranked, options.per_work_limit)
+        ranked_places = {id(h): place for place, h in enumerate(grouped)} if values is not None else {}
         if index is not None and plan.terms and not plan.constraints and not plan.intent:
             grouped = parents_first(conn, index, grouped, profiles, filters, out.groups, options.limit,
                                     pinned=frozenset(plan.boost))
@@ -1721,13 +1722,13 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         if out.titled_share:
             grouped = _after_titled(conn, index, grouped, out.titled_share, out.groups)
         out.hits = grouped[:options.limit]
-        if values is not None:
+        if values is not None and index is not None:
             depth = reorder.default_weights().depth if reorder.REORDER else CAPTURE_DEPTH
             out.candidates = reorder_candidates(grouped[:depth], hits, values, profiles, coverage, named_by,
-                                                precision, own, direct_rows, principal)
+                                                precision, own, direct_rows, principal, ranked_places)
             if reorder.REORDER:
-                moved = reorder.reordered(grouped, [v for _, v in out.candidates],
-                                          reorder.default_weights())[:options.limit]
+                moved = reorder.reordered(grouped, [v for _, v in out.candidates], reorder.default_weights(),
+                                          index.publisher.value)[:options.limit]
                 if [id(h) for h in moved] != [id(h) for h in out.hits]:
                     out.reordered = moved
     else:
@@ -2549,12 +2550,15 @@ def reorderable(plan: Plan, options: LaneOptions) -> bool:
 def reorder_candidates(first: Sequence[Hit], hits: Sequence[Hit], values: Mapping[int, float],
                        profiles: Mapping[int, ranking.WorkProfile], coverage: Mapping[int, float],
                        named_by: Mapping[int, float], precision: Mapping[int, float], own: Mapping[int, float],
-                       rows: Mapping[int, int], principal: int | None) -> list[tuple[Hit, tuple[float, ...]]]:
+                       rows: Mapping[int, int], principal: int | None,
+                       ranked_places: Mapping[int, int]) -> list[tuple[Hit, tuple[float, ...]]]:
     """Each of a section's ``first`` works (one hit each, hand-set order) with its feature vector
     (:func:`serve.core.reorder.vector`), from what :func:`lexical_lanes` worked out for the ranking:
     ``values`` (:func:`rank_hits`' ranking value per hit), the title coverage, its rarity-weighed form,
     the subject precision, the own-subject share, the all-words provisions per work (:func:`breadth`),
-    the dominant work; ``hits`` (every candidate provision) gives the provisions per work. No SQL."""
+    the dominant work, each work's place in :func:`rank_hits`' order before the placement rules
+    (``ranked_places``, by the hit's ``id``: :func:`parents_first` and the titled share move works after
+    it); ``hits`` (every candidate provision) gives the provisions per work. No SQL."""
     if not first:
         return []
     counts = Counter(h.row["work_rowid"] for h in hits)
@@ -2562,6 +2566,7 @@ def reorder_candidates(first: Sequence[Hit], hits: Sequence[Hit], values: Mappin
     ranked = [values[id(h)] for h in first if id(h) in values]
     top = max(ranked, default=None)
     out = []
+    placed = [id(h) not in ranked_places or place < ranked_places[id(h)] for place, h in enumerate(first)]
     for place, hit in enumerate(first, 1):
         work = hit.row["work_rowid"]
         profile = profiles.get(work)
@@ -2574,6 +2579,7 @@ def reorder_candidates(first: Sequence[Hit], hits: Sequence[Hit], values: Mappin
             named_by=named_by.get(work, 0.0), precision=precision.get(work, 0.0),
             exact_subject=exact_subject(profile, named_by.get(work, 0.0), precision.get(work, 0.0)),
             own_subject=own.get(work, 0.0), breadth=rows.get(work, 0), provisions=counts.get(work, 0),
+            placed_up=placed[place - 1], after_placed=place > 1 and placed[place - 2],
             dominant=work == principal, status=profile.status if profile else "unknown",
             role=profile.role if profile else "principal", hierarchy=profile.hierarchy if profile else None,
             code=bool(profile and profile.code), year=year)
