@@ -7,7 +7,9 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from serve.core import LegalCore
+import pytest
+
+from serve.core import LegalCore, reorder
 
 LU = "lu-legilux"
 #: Arrêtés grand-ducaux on the salaire social minimum whose text the fixture corpus does not hold.
@@ -19,7 +21,11 @@ def _lu(core: LegalCore, query: str) -> list[dict[str, Any]]:
     return list(next(s for s in answer["publishers"] if s["publisher"] == LU)["hits"])
 
 
-def test_acts_only_their_titles_can_find_follow_the_keyword_hits(fixture_core: LegalCore) -> None:
+def test_acts_only_their_titles_can_find_follow_the_keyword_hits(fixture_core: LegalCore,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    # the hand-set order (the learnt reordering, ADR 0135, may put such a work among the keyword hits of the
+    # first ten: its weights rank a work found by its names higher than its weak tier does)
+    monkeypatch.setattr(reorder, "REORDER", False)
     db = sqlite3.connect(fixture_core._indexes[LU].path)
     for slug in UNTEXTED:  # the real index holds no searchable state of them
         assert db.execute("SELECT COUNT(*) FROM lexical_states s JOIN works w USING (work_rowid) WHERE w.slug = ?",

@@ -59,7 +59,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from operator import itemgetter
-from typing import Any, TypeVar, cast
+from typing import Any, NamedTuple, TypeVar, cast
 
 from derive.index import analysis, everyday, relax, xlang
 from derive.index.query import MONTH_NUMBERS, parse_query
@@ -68,7 +68,7 @@ from derive.index.serving import FREQUENT_WINDOW
 from derive.index.text import fts_query, fts_string, levenshtein_within, normalize
 from derive.index.textstore import read_heads
 from legal.outcomes import Outcome
-from serve.core import lanes, merge, ranking, subjects, titleidf
+from serve.core import lanes, merge, ranking, reorder, subjects, titleidf
 from serve.core.envelope import Answer, CallContext, answer, fanout, is_provisional
 from serve.core.formnames import (
     FORM_DOCUMENT_TYPES,
@@ -1304,6 +1304,12 @@ class Lexical:
     gates: set[str] = field(default_factory=set)
     #: The works answered by their names' share of the question alone (:func:`_reach_titled_share`).
     titled_share: frozenset[int] = frozenset()
+    #: The first works (one hit each, hand-set order) and their vectors (:func:`reorder_candidates`),
+    #: when :func:`serve.core.reorder.wanted` and the question may be reordered (:func:`reorderable`).
+    candidates: list[tuple[Hit, tuple[float, ...]]] = field(default_factory=list)
+    #: The first ``limit`` works as the learnt weights order them, when that differs from :attr:`hits`
+    #: (:data:`serve.core.reorder.REORDER`); the hand-set :attr:`hits` decide every stage and routing.
+    reordered: list[Hit] | None = None
 
     def gate(self, name: str, reached: bool) -> bool:
         """``reached``, noted in :attr:`gates` under ``name`` when true: a branch that the stage's
@@ -1701,11 +1707,14 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
     named_by = named_by if principal is None else {**named_by, principal: 1.0}
     own = own_over_principal(works_own_subject_precision(conn, [h.row["work_rowid"] for h in hits], out.groups,
                                                          profiles), precision, profiles)
-    ranked = rank_hits(hits, profiles, plan, options, named_by, precision, breadth(hits), own)
+    values: dict[int, float] | None = {} if reorder.wanted() and reorderable(plan, options) else None
+    direct_rows = breadth(hits)
+    ranked = rank_hits(hits, profiles, plan, options, named_by, precision, direct_rows, own, values)
     out.title_coverage = title_coverage(coverage, [h.row["work_rowid"] for h in ranked
                                                    if "work_metadata" not in h.reasons])
     if options.grain == "works":
         grouped = group_by_work(ranked, options.per_work_limit)
+        ranked_places = {id(h): place for place, h in enumerate(grouped)} if values is not None else {}
         if index is not None and plan.terms and not plan.constraints and not plan.intent:
             grouped = parents_first(conn, index, grouped, profiles, filters, out.groups, options.limit,
                                     pinned=frozenset(plan.boost))
@@ -1713,6 +1722,15 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         if out.titled_share:
             grouped = _after_titled(conn, index, grouped, out.titled_share, out.groups)
         out.hits = grouped[:options.limit]
+        if values is not None and index is not None:
+            depth = reorder.default_weights().depth if reorder.REORDER else CAPTURE_DEPTH
+            out.candidates = reorder_candidates(grouped[:depth], hits, values, profiles, coverage, named_by,
+                                                precision, own, direct_rows, principal, ranked_places)
+            if reorder.REORDER:
+                moved = reorder.reordered(grouped, [v for _, v in out.candidates], reorder.default_weights(),
+                                          index.publisher.value)[:options.limit]
+                if [id(h) for h in moved] != [id(h) for h in out.hits]:
+                    out.reordered = moved
     else:
         cap = None if plan.constraints else options.per_work_limit
         capped = merge.cap_per_work(ranked, lambda h: h.row["work_rowid"], cap)
@@ -2471,7 +2489,7 @@ def breadth_factor(rows: int) -> float:
 def rank_hits(hits: Sequence[Hit], profiles: dict[int, ranking.WorkProfile], plan: Plan,
               options: LaneOptions, coverage: dict[int, float] | None = None,
               precision: dict[int, float] | None = None, rows: dict[int, int] | None = None,
-              own: Mapping[int, float] | None = None) -> list[Hit]:
+              own: Mapping[int, float] | None = None, values: dict[int, float] | None = None) -> list[Hit]:
     """Hits by tier (named work, direct, weaker lanes), then relevance × the work's prior
     (:mod:`serve.core.ranking`; a soft mention's work × :data:`SOFT_MENTION_BOOST`) × the title
     field factor ``1 + TITLE_BOOST × share of the query's words in the work's names`` × the subject
@@ -2480,7 +2498,8 @@ def rank_hits(hits: Sequence[Hit], profiles: dict[int, ranking.WorkProfile], pla
     naming no work, a provision holding a majority of its words ranks among those holding every word,
     its relevance × :data:`PARTIAL_WEIGHT` (:func:`hit_tier`). A subordinate act whose own subject the
     question says (``own``: :func:`works_own_subject_precision`) is weighed as a principal act
-    (:func:`own_subject_prior`)."""
+    (:func:`own_subject_prior`). ``values``, when given, receives each hit's ranking value
+    (relevance × weight × prior) under its ``id`` (:func:`reorder_candidates` reads it)."""
     boost = set(plan.boost)
     titled = coverage or {}
     about = precision or {}
@@ -2507,9 +2526,65 @@ def rank_hits(hits: Sequence[Hit], profiles: dict[int, ranking.WorkProfile], pla
         prior = priors.get((work, tier))
         if prior is None:
             prior = priors[work, tier] = _work_prior(hit, tier, profiles, options, boost, titled, about, rows, own)
+        if values is not None:
+            values[id(hit)] = relevance * weight * prior
         return tier, -relevance * weight * prior, position
 
     return [hit for _, hit in sorted(enumerate(hits), key=key)]
+
+
+#: How many first works a harvesting caller records (:data:`serve.core.reorder.CAPTURE`) when
+#: reordering is off (on: the weights' own depth).
+CAPTURE_DEPTH = 30
+
+
+def reorderable(plan: Plan, options: LaneOptions) -> bool:
+    """Whether a section's first works may be reordered by the learnt weights (:mod:`serve.core.reorder`):
+    a question at the works grain that names no act — no named, cited or softly mentioned work, no
+    article, anchor or role intent — so that no exact citation or named work is ever moved. Pure."""
+    return (options.grain == "works" and bool(plan.terms) and not plan.strong and not plan.constraints
+            and not plan.boost and not plan.mentions and not plan.article_key and not plan.anchor
+            and not plan.intent)
+
+
+def reorder_candidates(first: Sequence[Hit], hits: Sequence[Hit], values: Mapping[int, float],
+                       profiles: Mapping[int, ranking.WorkProfile], coverage: Mapping[int, float],
+                       named_by: Mapping[int, float], precision: Mapping[int, float], own: Mapping[int, float],
+                       rows: Mapping[int, int], principal: int | None,
+                       ranked_places: Mapping[int, int]) -> list[tuple[Hit, tuple[float, ...]]]:
+    """Each of a section's ``first`` works (one hit each, hand-set order) with its feature vector
+    (:func:`serve.core.reorder.vector`), from what :func:`lexical_lanes` worked out for the ranking:
+    ``values`` (:func:`rank_hits`' ranking value per hit), the title coverage, its rarity-weighed form,
+    the subject precision, the own-subject share, the all-words provisions per work (:func:`breadth`),
+    the dominant work, each work's place in :func:`rank_hits`' order before the placement rules
+    (``ranked_places``, by the hit's ``id``: :func:`parents_first` and the titled share move works after
+    it); ``hits`` (every candidate provision) gives the provisions per work. No SQL."""
+    if not first:
+        return []
+    counts = Counter(h.row["work_rowid"] for h in hits)
+    best = max((_relevance(h) for h in hits if _scored(h.row)), default=1.0)
+    ranked = [values[id(h)] for h in first if id(h) in values]
+    top = max(ranked, default=None)
+    out = []
+    placed = [id(h) not in ranked_places or place < ranked_places[id(h)] for place, h in enumerate(first)]
+    for place, hit in enumerate(first, 1):
+        work = hit.row["work_rowid"]
+        profile = profiles.get(work)
+        day = hit.row.get("valid_from")
+        year = int(day[:4]) if isinstance(day, str) and day[:4].isdigit() else None
+        candidate = reorder.Candidate(
+            rank=place, score=values.get(id(hit)), top_score=top,
+            weak=hit_tier(hit, True)[0] == TIER_WEAK, bm25=_relevance(hit) / best if _scored(hit.row) else 0.0,
+            reasons=frozenset(hit.reasons), strict=strict_hit(hit), coverage=coverage.get(work, 0.0),
+            named_by=named_by.get(work, 0.0), precision=precision.get(work, 0.0),
+            exact_subject=exact_subject(profile, named_by.get(work, 0.0), precision.get(work, 0.0)),
+            own_subject=own.get(work, 0.0), breadth=rows.get(work, 0), provisions=counts.get(work, 0),
+            placed_up=placed[place - 1], after_placed=place > 1 and placed[place - 2],
+            dominant=work == principal, status=profile.status if profile else "unknown",
+            role=profile.role if profile else "principal", hierarchy=profile.hierarchy if profile else None,
+            code=bool(profile and profile.code), year=year)
+        out.append((hit, reorder.vector(candidate)))
+    return out
 
 
 def _untexted_row(hit: Hit) -> bool:
@@ -3368,12 +3443,14 @@ def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict
                    known: set[str], *, stem: bool = False, relaxed: bool = False, legal_terms: bool = False,
                    last: bool = False,
                    memo: dict[str, Any] | None = None, later: list[LaterSnippets] | None = None,
-                   gates: set[str] | None = None, titled: dict[int, float | None] | None = None) -> Answer:
+                   gates: set[str] | None = None, titled: dict[int, float | None] | None = None,
+                   swaps: dict[int, Swap] | None = None) -> Answer:
     """One publisher's section of a search at one stage (``stem``, ``relaxed``: :func:`run`). With
     ``gates``, the branches of the lanes that those two options decide (:attr:`Lexical.gates`) are
     added to it: none reached, the section is the same at every stage. With ``titled``, the
     section's :attr:`Lexical.direct_titled` is kept there under the section's ``id`` (for
-    :func:`chance_hits`; not part of the answer)."""
+    :func:`chance_hits`; not part of the answer). With ``swaps``, the section's learnt reordering and
+    captured candidates (:class:`Swap`) are kept there under its ``id`` (:func:`swapped`)."""
     as_of = args["as_of"] if args["time_scope"] == "as_of" else None
     base: dict[str, Any] = {"retrieval_mode": "keyword", "time_scope": args["time_scope"], "as_of": as_of,
                             "query_plan": {"terms": plan.terms, "article_key": plan.article_key, "anchor": plan.anchor,
@@ -3420,6 +3497,17 @@ def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict
             found.hits = known_hits(then, found.hits, args["limit"], args.get("per_work_limit") or 3)
         shaped = shape_hits(conn, index, found.hits, found.words, later,
                             None if memo is None else memo.setdefault(WORKS_READ, {}))
+        swap = None
+        if swaps is not None and found.candidates and not wide and args["retrieval_mode"] == "keyword":
+            swap = Swap(None, capture_rows(index, found.candidates) if reorder.CAPTURE.get() is not None else None)
+            if found.reordered is not None:
+                rows_of = {id(h): r for h, r in zip(found.hits, shaped, strict=True)}
+                extra = [h for h in found.reordered if id(h) not in rows_of]
+                if extra:
+                    rows_of.update(zip(map(id, extra), shape_hits(
+                        conn, index, extra, found.words, later,
+                        None if memo is None else memo.setdefault(WORKS_READ, {})), strict=True))
+                swap = swap._replace(rows=[rows_of[id(h)] for h in found.reordered])
     base["result_grain"] = grain
     base["title_coverage"] = found.title_coverage
     base["top_title_match"] = found.top_title_match
@@ -3436,7 +3524,43 @@ def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict
     section = answer(ctx, index, Outcome.SUCCEEDED if shaped else Outcome.EMPTY, payload, provisional=provisional)
     if titled is not None:
         titled[id(section)] = found.direct_titled
+    if swaps is not None and swap is not None:
+        swaps[id(section)] = swap
     return section
+
+
+class Swap(NamedTuple):
+    """A section's learnt reordering (``rows``: its first ``limit`` works' shaped rows in the learnt
+    order; ``None``: the hand-set order stands) and, for a harvesting caller, its candidates
+    (:func:`capture_rows`)."""
+
+    rows: list[dict[str, Any]] | None
+    captured: list[dict[str, Any]] | None
+
+
+def capture_rows(index: MountedIndex, candidates: Sequence[tuple[Hit, tuple[float, ...]]]) -> list[dict[str, Any]]:
+    """What a harvesting caller (:data:`serve.core.reorder.CAPTURE`) records of each candidate: the
+    fields the benchmark scores a hit by, and its vector."""
+    return [{"work": f"{index.publisher.value}:{index.catalogue.slug_of[h.row['work_rowid']]}",
+             "version_key": h.row.get("version_key"), "valid_from": h.row.get("valid_from"),
+             "end_exclusive": h.row.get("end_exclusive"), "anchor": h.row.get("anchor"), "vector": list(v)}
+            for h, v in candidates]
+
+
+def swapped(sections: Sequence[Answer], swaps: Mapping[int, Swap]) -> bool:
+    """Each section that still has hits (not routed out) and has a learnt reordering (``swaps``,
+    :func:`search_section`) given its reordered rows, ranks renumbered (in place); whether any was.
+    Called once routing and the order of sections are decided on the hand-set order, so that the
+    reordering changes nothing but the order of works inside a section."""
+    changed = False
+    for section in sections:
+        swap = swaps.get(id(section))
+        hits = section.get("hits")
+        if swap is None or swap.rows is None or not hits or len(swap.rows) != len(hits):
+            continue
+        section["hits"] = [{**row, "rank": rank} for rank, row in enumerate(swap.rows, 1)]
+        changed = True
+    return changed
 
 
 def known_hits(then: IndexAt, hits: Sequence[Hit], limit: int, per_work: int) -> list[Hit]:
@@ -4986,6 +5110,8 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
     unstaged: dict[str, tuple[Answer, list[LaterSnippets]]] = {}
     # per section (its ``id``; every section stays alive until the answer), :attr:`Lexical.direct_titled`
     titled: dict[int, float | None] = {}
+    # per section (its ``id``), its learnt reordering and captured candidates (serve.core.reorder)
+    swaps: dict[int, Swap] | None = {} if reorder.wanted() else None
 
     def chance(section: Answer) -> bool:
         return chance_hits(section, titled.get(id(section)))
@@ -5004,7 +5130,7 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
                                  known=known, stem=stem, relaxed=relaxed, legal_terms=legal_terms, last=last,
                                  memo=memos[key],
                                  later=later[key],
-                                 gates=gates, titled=titled)
+                                 gates=gates, titled=titled, swaps=swaps)
         if not gates:
             unstaged[key] = (section, later[key])
         return section
@@ -5062,5 +5188,15 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
         # a question naming Luxembourg is answered by Legilux first, as one asking for its law
         sections = order_sections(sections, eu_form=asks_eu_form(args["query"]),
                                   own_law=own_law or asks_of_country(words))
+    if swaps:
+        captured = reorder.CAPTURE.get()
+        if captured is not None:
+            captured.append({"query": args["query"], "limit": args["limit"], "sections": [
+                {"publisher": s.get("publisher"),
+                 "hits": [{k: h.get(k) for k in ("work", "version_key", "valid_from", "end_exclusive", "anchor")}
+                          for h in s.get("hits") or []],
+                 "candidates": (swaps[id(s)].captured if id(s) in swaps else None)} for s in sections]})
+        if swapped(sections, swaps):
+            merge.score_hits(sections)  # the rows a reordering brought in, scored on the one scale
     merged = merge.merged(sections, args["limit"], lead=True)
     return fanout(ctx, sections, {"query": parsed.to_dict(), "merged": merged})

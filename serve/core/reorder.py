@@ -1,0 +1,241 @@
+"""A learnt reordering of a search section's first works (issue #15, rank43; ADR 0135).
+
+The hand-set ranking (:func:`serve.core.ops.search.rank_hits`: relevance × status, role and title
+priors, then :func:`~serve.core.ops.search.parents_first` and the other placement rules) orders a
+publisher section's works. This module can reorder the first :attr:`Weights.depth` of them by a
+linear score learnt pairwise over the readable judgments (``bench/fit_reorder.py``): each work gets a
+vector of what the search already knows of it (:data:`FEATURES`, :func:`vector`: its place and score
+in the hand-set order, its best provision's match, its title fit, status, role, form, age), and the
+first works are sorted by ``weights · vector`` (ties keep the hand-set order).
+
+It only reorders: the works are the same (a permutation of the first ``depth``; the section keeps
+the first ``limit`` of the reordered list), a work's own provisions keep their order, and the search
+calls it only for a question that names no act (no named, cited or softly mentioned work, no article,
+no anchor), so an exact citation is never moved; every decision the search takes over a section (its
+stages, routing, order among sections, no hits) is taken on the hand-set order before the swap
+(:func:`serve.core.ops.search.ranked_answer`).
+
+Pure, but for :func:`default_weights` (reads the reviewed data file once). Nothing is held per
+question; the weights are one small tuple per process.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+from collections.abc import Mapping, Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, TypeVar
+
+#: Whether the search reorders a plain-word question's first works by the learnt weights
+#: (:data:`WEIGHTS_FILE`). Off: the hand-set order, and no feature is worked out.
+REORDER = True
+
+#: The reviewed weights, next to this module (written by ``bench/fit_reorder.py``).
+WEIGHTS_FILE = "reorder_weights.json"
+
+#: The names of :func:`vector`'s entries, in order; a weights file names the ones it weighs.
+FEATURES: tuple[str, ...] = (
+    "inv_rank",       # 1 / place in the hand-set order (1-based)
+    "log_rank",       # log of that place
+    "log_score",      # log of the hand-set ranking value over the section's first (floored at 1e-3)
+    "weak_tier",      # ranked in the weaker lanes' tier
+    "bm25",           # its best provision's BM25 relevance over the section's best (0 without BM25)
+    "strict",         # its best provision holds every word of the question as searched
+    "partial",        # its best provision holds a majority of the words only
+    "any_term",       # found by the any-word relaxation
+    "relaxed",        # found by a relaxed query (stop words dropped)
+    "stem",           # found through stem or fuzzy forms
+    "metadata",       # found by its metadata (a EuroVoc label, a subject term) only
+    "name_row",       # a work row found by its names (text not held) or put before its child as its parent
+    "parent_row",     # put before a subordinate act as its parent (parents_first)
+    "placed_up",      # moved up (or brought in) by a placement rule after the ranking (parents_first, titled share)
+    "after_placed",   # right after such a work (the subordinate act its parent was put before)
+    "coverage",       # share of the question's words its names hold
+    "named_by",       # that share weighed by the words' rarity (the ranking's title factor)
+    "precision",      # share of its title subject's words the question holds
+    "title_match",    # harmonic mean of precision and coverage
+    "exact_subject",  # a Legilux principal act whose names hold every word and subject nothing else
+    "own_subject",    # the share of a subordinate act's own subject the question says
+    "breadth",        # log(1 + its provisions holding every word among the candidates)
+    "provisions",     # log(1 + its provisions among the candidates)
+    "dominant",       # the work dominating the all-words provisions (weighed as named)
+    "repealed",       # status repealed
+    "not_in_force",   # status not yet in force or unknown
+    "amending", "implementing", "delegated", "corrigendum", "budget", "compilation",
+    "lu_law", "lu_regulation", "lu_other", "code",
+    "age",            # (this year - the year its hit's version is valid from) / 50, 0 when unknown
+)
+
+#: Year the ``age`` feature counts from (fixed, so the answer never depends on the clock).
+AGE_YEAR = 2026
+
+T = TypeVar("T")
+
+
+class WeightsError(ValueError):
+    """A weights file that is not a valid reordering model (say which field and why)."""
+
+
+@dataclass(frozen=True)
+class Weights:
+    """A parsed weights file: how many first works are reordered (``depth``), and per publisher
+    (``eu-eurlex``, ``lu-legilux``) one weight per entry of :data:`FEATURES` (0 for a feature the
+    file does not name); a publisher the file does not name is never reordered."""
+
+    depth: int
+    by_publisher: Mapping[str, tuple[float, ...]]
+    version: int = 1
+
+    def score(self, vector: Sequence[float], publisher: str) -> float:
+        """``weights · vector`` with the weights of ``publisher``."""
+        return sum(w * x for w, x in zip(self.by_publisher[publisher], vector, strict=True))
+
+
+def parse_weights(data: Any) -> Weights:
+    """The :class:`Weights` of a decoded weights file: an object with ``version`` 1, ``depth`` (an
+    integer from 2 to 100) and ``weights`` (publisher → object of feature name → number; every name one
+    of :data:`FEATURES`). Raises :class:`WeightsError` naming the field otherwise."""
+    if not isinstance(data, Mapping):
+        raise WeightsError("a weights file is a JSON object")
+    if data.get("version") != 1:
+        raise WeightsError(f"version must be 1, not {data.get('version')!r}")
+    depth = data.get("depth")
+    if not isinstance(depth, int) or isinstance(depth, bool) or not 2 <= depth <= 100:
+        raise WeightsError(f"depth must be an integer from 2 to 100, not {depth!r}")
+    publishers = data.get("weights")
+    if not isinstance(publishers, Mapping) or not publishers:
+        raise WeightsError("weights must be a non-empty object of publisher to weights")
+    out: dict[str, tuple[float, ...]] = {}
+    for publisher, given in publishers.items():
+        if not isinstance(given, Mapping) or not given:
+            raise WeightsError(f"weights of {publisher} must be a non-empty object of feature name to number")
+        unknown = sorted(set(given) - set(FEATURES))
+        if unknown:
+            raise WeightsError(f"unknown features of {publisher}: {', '.join(map(str, unknown))}")
+        for name, value in given.items():
+            if not isinstance(value, int | float) or isinstance(value, bool) or not math.isfinite(value):
+                raise WeightsError(f"weight of {name} ({publisher}) must be a finite number, not {value!r}")
+        out[str(publisher)] = tuple(float(given.get(name, 0.0)) for name in FEATURES)
+    return Weights(depth, out)
+
+
+def load_weights(text: str) -> Weights:
+    """:func:`parse_weights` of a weights file's text (:class:`WeightsError` for text that is not JSON)."""
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise WeightsError(f"a weights file is JSON: {exc}") from None
+    return parse_weights(data)
+
+
+@functools.cache
+def default_weights() -> Weights:
+    """The reviewed weights shipped beside this module (:data:`WEIGHTS_FILE`), read once."""
+    return load_weights(resources.files(__package__ or "serve.core").joinpath(WEIGHTS_FILE).read_text("utf-8"))
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """What the search knows of one of a section's first works (:func:`vector` reads it)."""
+
+    rank: int
+    score: float | None
+    top_score: float | None
+    weak: bool
+    bm25: float
+    reasons: frozenset[str]
+    strict: bool
+    coverage: float
+    named_by: float
+    precision: float
+    exact_subject: bool
+    own_subject: float
+    breadth: int
+    provisions: int
+    #: Moved up (or brought in) by a placement rule after :func:`rank_hits`' order.
+    placed_up: bool
+    #: Right after a work :attr:`placed_up`.
+    after_placed: bool
+    dominant: bool
+    status: str
+    role: str
+    hierarchy: str | None
+    code: bool
+    year: int | None
+
+
+_ROLES = ("amending", "implementing", "delegated", "corrigendum", "budget", "compilation")
+_LU_LEVELS = {"law": "lu_law", "constitution": "lu_law", "regulation": "lu_regulation", "other": "lu_other"}
+_STEM_REASONS = frozenset({"stem", "fuzzy"})
+
+
+def vector(c: Candidate) -> tuple[float, ...]:
+    """The feature vector of a candidate work, in :data:`FEATURES` order. Pure."""
+    ratio = (c.score / c.top_score) if c.score is not None and c.top_score else 0.0
+    precision, coverage = c.precision, c.coverage
+    match = 2 * precision * coverage / (precision + coverage) if precision + coverage else 0.0
+    level = _LU_LEVELS.get(c.hierarchy or "")
+    values: dict[str, float] = {
+        "inv_rank": 1.0 / c.rank,
+        "log_rank": math.log(c.rank),
+        "log_score": math.log(min(1.0, max(ratio, 1e-3))),
+        "weak_tier": float(c.weak),
+        "bm25": c.bm25,
+        "strict": float(c.strict),
+        "partial": float(c.reasons == {"partial_terms"}),
+        "any_term": float("any_term" in c.reasons),
+        "relaxed": float("relaxed" in c.reasons),
+        "stem": float(bool(_STEM_REASONS & c.reasons)),
+        "metadata": float("work_metadata" in c.reasons),
+        "name_row": float("title_words" in c.reasons and c.bm25 == 0.0),
+        "parent_row": float("parent_act" in c.reasons),
+        "placed_up": float(c.placed_up),
+        "after_placed": float(c.after_placed),
+        "coverage": coverage,
+        "named_by": c.named_by,
+        "precision": precision,
+        "title_match": match,
+        "exact_subject": float(c.exact_subject),
+        "own_subject": c.own_subject,
+        "breadth": math.log1p(c.breadth),
+        "provisions": math.log1p(c.provisions),
+        "dominant": float(c.dominant),
+        "repealed": float(c.status == "repealed"),
+        "not_in_force": float(c.status in ("not_yet", "unknown")),
+        **{role: float(c.role == role) for role in _ROLES},
+        "lu_law": float(level == "lu_law"), "lu_regulation": float(level == "lu_regulation"),
+        "lu_other": float(level == "lu_other"), "code": float(c.code),
+        "age": (AGE_YEAR - c.year) / 50.0 if c.year is not None else 0.0,
+    }
+    return tuple(values[name] for name in FEATURES)
+
+
+_PLACED_UP = FEATURES.index("placed_up")
+
+
+def reordered(items: Sequence[T], vectors: Sequence[Sequence[float]], weights: Weights, publisher: str) -> list[T]:
+    """``items`` with the first ``len(vectors)`` (at most ``weights.depth``) sorted by
+    :meth:`Weights.score` for ``publisher``, best first, ties in their given order; the rest after
+    them as given. A permutation of ``items``; ``items`` as given for a publisher the weights do not
+    name. Pure."""
+    if publisher not in weights.by_publisher:
+        return list(items)
+    head = min(len(vectors), weights.depth, len(items))
+    pinned = {i for i in range(head) if vectors[i][_PLACED_UP]}
+    scores = [weights.score(v, publisher) for v in vectors[:head]]
+    free = iter(sorted((i for i in range(head) if i not in pinned), key=lambda i: (-scores[i], i)))
+    return [items[i] if i in pinned else items[next(free)] for i in range(head)] + list(items[head:])
+
+
+#: Where a harvesting caller (``bench/fit_reorder.py``) collects, per final section of an answer,
+#: its candidates' works and vectors; ``None`` (the default): nothing is collected.
+CAPTURE: ContextVar[list[dict[str, Any]] | None] = ContextVar("reorder_capture", default=None)
+
+
+def wanted() -> bool:
+    """Whether the search works out candidates' vectors: reordering is on, or a caller captures them."""
+    return REORDER or CAPTURE.get() is not None
