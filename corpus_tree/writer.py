@@ -87,7 +87,15 @@ import os
 import re
 import sqlite3
 import tempfile
-from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
+from collections.abc import (
+    Callable,
+    Container,
+    Iterable,
+    Iterator,
+    Mapping,
+    MutableMapping,
+    Sequence,
+)
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -114,7 +122,7 @@ from corpus_tree.records import (
     render_unchecked,
     seal,
 )
-from corpus_tree.tree import MANIFEST, CorpusTree, version_relpath, work_relpath
+from corpus_tree.tree import MANIFEST, CorpusTree, listed_lex_ids, version_relpath, work_relpath
 from legal.canonical import canonical_text
 from legal.errors import CorpusError, IdentityError, IntegrityError
 from legal.ids import Publisher, VersionId, VersionKey, WorkId, WorkSlug
@@ -191,7 +199,7 @@ class WithdrawalGuard:
 
 
 def planned_withdrawals(enumeration: Enumeration, existing: Iterable[Any],
-                        enumerated: set[str]) -> tuple[list[str], int]:
+                        enumerated: Container[str]) -> tuple[list[str], int]:
     """``(lex ids the enumeration would withdraw, current versions in its scope)``.
 
     ``existing`` are version records (anything with ``lex_id``, ``publisher``, ``is_withdrawn``);
@@ -441,7 +449,7 @@ def _apply_versions(tree: CorpusTree, enumeration: Enumeration, existing: Mappin
     until the withdrawals are planned (after the last enumerated version). Each enumerated version
     is first completed by ``observe`` (if given) and its observations checked. With ``consume`` (and
     a list) the versions are popped from ``enumeration.versions`` as they are applied."""
-    enumerated: set[str] = set()
+    enumerated = listed_lex_ids(existing)  # a byte per tree version, not its lex id (ADR 0133)
     canonical_list = _Memo(_canonical_list)
     listed_count = len(enumeration.versions)
     for listed in _drained(enumeration.versions) if consume else enumeration.versions:

@@ -76,12 +76,12 @@ import re
 import tempfile
 import time
 import uuid
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Container, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from corpus_tree import CorpusTree, Expression, VersionSummary
+from corpus_tree import CorpusTree, Expression, VersionSummary, listed_lex_ids
 from corpus_tree.evidence import enospc_as_disk_full
 from corpus_tree.model import Enumeration, ObservationInput, VersionInput
 from corpus_tree.writer import ApplyReport, WithdrawalGuard, apply_enumeration, planned_withdrawals
@@ -433,7 +433,7 @@ class _Plan:
     fetch: list[tuple[int, ...]] = field(default_factory=list)
     observed: list[tuple[str, ...]] = field(default_factory=list)
     rechecks: list[Sequence[_Recheck]] | None = None
-    enumerated: set[str] = field(default_factory=set)
+    enumerated: Container[str] = field(default_factory=set)
     total: int = 0
 
 
@@ -442,11 +442,12 @@ def _plan(publisher: str, listing: SpilledListing, existing: Mapping[str, Versio
     """The run's :class:`_Plan`, reading the spilled versions back one at a time: the manifestations to
     fetch are those the tree has no observation for."""
     shared: dict[tuple[Any, ...], tuple[Any, ...]] = {}
-    out = _Plan(rechecks=[] if revalidate else None)
+    enumerated = listed_lex_ids(existing)  # a byte per tree version, not its lex id (ADR 0133)
+    out = _Plan(rechecks=[] if revalidate else None, enumerated=enumerated)
     for v, manifestations in listing.spilled():
         old = existing.get(lex_id_of(publisher, v))
         if old is not None:
-            out.enumerated.add(old.lex_id)
+            enumerated.add(old.lex_id)
         old_expressions = _by_language(old)
         held_languages = tuple(lang for lang, x in old_expressions.items() if x.observations)
         out.observed.append(shared.setdefault(held_languages, held_languages))
