@@ -55,7 +55,7 @@ def test_a_lex_id_added_again_keeps_its_place_and_takes_the_later_summary(tree_c
         first, later = summaries[0], summaries[-1]
         changed = dataclasses.replace(later, lex_id=first.lex_id)
         view.add(changed)
-        assert len(view) == len(summaries) and list(view)[0] == first.lex_id
+        assert len(view) == len(summaries) and next(iter(view)) == first.lex_id
         assert view[first.lex_id] == changed and next(iter(view.values())) == changed
         assert view.position(first.lex_id) == 1 and view.position(later.lex_id) == len(summaries)
     finally:
