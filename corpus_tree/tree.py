@@ -25,10 +25,12 @@ publisher's records, not the parsed record, and fold every other publisher's rec
 manifest's rows (:class:`corpus_tree.manifest.ManifestFold`, kept with a digest of those files'
 states, ADR 0048): a run holds the summaries of its publisher's versions, a manifest row per other
 version, and the full records of the versions it revises only (:meth:`CorpusTree.read_version`).
-The summaries are not held as objects either: the block writes each to an unnamed temporary file
-and keeps its file state, lex id, publisher and offset; :meth:`CorpusTree.publisher_summaries`
-returns a :class:`SpilledSummaries` mapping that makes each summary again when it is read (issue #13,
-ADR 0083).
+The summaries are not held in memory at all: the block writes each, with its file state, lex id and
+publisher, to a private temporary SQLite database keyed by its path (:class:`_SummaryStore`; its file
+unlinked as it is opened, dropped with the block), and :meth:`CorpusTree.publisher_summaries` returns a
+:class:`SpilledSummaries` mapping, a table of that database by lex id, that makes each summary again
+when it is read; the lex ids an enumeration lists among them are a byte per version
+(:class:`ListedLexIds`) (issue #13, ADR 0083, 0133).
 """
 
 from __future__ import annotations
@@ -517,8 +519,9 @@ class CorpusTree:
         files, and parses them again only if that digest differs (a file of another publisher
         changed, or one of ``publisher``'s is no longer the file its summary was made of). There the
         fold's rows are not held either: they are rows of the block's own private temporary database
-        (a :class:`corpus_tree.import_spill.SpilledManifest`, ADR 0121; one full is ``disk_full``).
-        A record of another publisher under a lex id of ``publisher`` is ``identity_mismatch``."""
+        (a :class:`corpus_tree.import_spill.SpilledManifest`, ADR 0121; one full is ``disk_full``), and
+        neither are the summaries: each call returns a new :class:`SpilledSummaries`, a table of the
+        block's database of summaries (ADR 0133). A record of another publisher under a lex id of ``publisher`` is ``identity_mismatch``."""
         others, summaries = self._others, self._summaries
         if others is not None and summaries is not None and publisher in others:
             view = summaries.view()

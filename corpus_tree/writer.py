@@ -67,10 +67,11 @@ manifest rows, the path of its staged file and the ``(sha256, language, file)`` 
 are kept — neither its parsed value, its summary nor its bytes. The tree's works are read once
 and folded into the manifest's rows as they are read (a listed one once compared and, if it
 differs, rewritten), not held as records (ADR 0063). So what an apply holds is a packed summary per
-version of its publisher (inside the tree's caching block, an offset in its spill: ADR 0083), a
+version of its publisher (inside the tree's caching block, a row of its database: ADR 0083, 0133), a
 manifest row per other version and per work, plus the enumeration it was given (an ingest's is
 spilled too, its versions read back one at a time: :class:`publishers.spill.SpilledListing`, ADR
-0083). The lex ids collected for the withdrawals are only those of the tree's versions. With ``observe`` (ingest), the enumeration is a listing without
+0083). The lex ids collected for the withdrawals are only those of the tree's versions, a byte per
+version at its place among the summaries (:func:`corpus_tree.tree.listed_lex_ids`, ADR 0133). With ``observe`` (ingest), the enumeration is a listing without
 observations and each version is completed (its bodies fetched) only when it is reached, so the
 observations of one version at a time are held, not the run's (ADR 0037).
 """

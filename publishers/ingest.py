@@ -53,8 +53,9 @@ Planning reads the publisher's version records as :class:`corpus_tree.VersionSum
 the plan, the revalidation plan and the withdrawal guard read; not ``raw``, ``publisher_metadata``
 or ``relations``; expressions packed), and the other publishers' records only as the manifest's rows
 (:meth:`corpus_tree.CorpusTree.publisher_summaries`, ADR 0048); inside the tree's caching block the
-summaries themselves are spilled to a temporary file and made again when read (ADR 0083), so a run
-holds a lex id and an offset per record of its publisher and a row per other record, not the records.
+summaries themselves are rows of a private temporary database, by path and by lex id, made again when
+read (ADR 0083, 0133), and the lex ids the listing names among them (the withdrawals') a byte per
+version, so a run holds nothing per record of its publisher and a row on disk per other record.
 
 A body is held once while it is fetched and checked (no chunk list and join, no stripped or
 sliced copy; a Formex member decompressed in chunks) and the fetch's result is dropped once its
