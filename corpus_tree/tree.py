@@ -160,7 +160,7 @@ class SpilledSummaries(Mapping[str, VersionSummary]):
     added again keeps its place and takes the later summary, as a ``dict``); each summary read is made
     again (read once per use)."""
 
-    __slots__ = ("_db", "_len", "_name")
+    __slots__ = ("_db", "_last", "_len", "_name")
 
     #: rows read at a time when iterating
     BATCH = 256
@@ -168,6 +168,8 @@ class SpilledSummaries(Mapping[str, VersionSummary]):
     def __init__(self, db: sqlite3.Connection, name: str) -> None:
         self._db, self._name = db, name
         self._len: int | None = 0  # None: not counted since the last add
+        # the lex id last read and its place: a withdrawal mark that follows a read asks nothing again
+        self._last: tuple[str, int] | None = None
         db.execute(f"CREATE TABLE {name} (pos INTEGER PRIMARY KEY, lex_id TEXT NOT NULL UNIQUE, data BLOB NOT NULL)")
 
     def add(self, summary: VersionSummary) -> None:
@@ -190,19 +192,23 @@ class SpilledSummaries(Mapping[str, VersionSummary]):
         except sqlite3.Error as exc:
             raise _spill_error(exc) from exc
         if added:
-            self._len = None
+            self._len = self._last = None
         return added
 
     def position(self, lex_id: str) -> int | None:
         """The place of ``lex_id`` (1 for the first added), or ``None`` if it is not here."""
+        last = self._last
+        if last is not None and last[0] == lex_id:
+            return last[1]
         row = self._db.execute(f"SELECT pos FROM {self._name} WHERE lex_id = ?", (lex_id,)).fetchone()
         return None if row is None else int(row[0])
 
     def __getitem__(self, lex_id: str) -> VersionSummary:
-        row = self._db.execute(f"SELECT lex_id, data FROM {self._name} WHERE lex_id = ?", (lex_id,)).fetchone()
+        row = self._db.execute(f"SELECT pos, lex_id, data FROM {self._name} WHERE lex_id = ?", (lex_id,)).fetchone()
         if row is None:
             raise KeyError(lex_id)
-        return _summary_from(row[0], row[1])
+        self._last = (row[1], row[0])
+        return _summary_from(row[1], row[2])
 
     def get(self, lex_id: str, default: Any = None) -> Any:
         try:
@@ -228,7 +234,8 @@ class SpilledSummaries(Mapping[str, VersionSummary]):
             if not rows:
                 return
             last = rows[-1][0]
-            for _, lex_id, data in rows:
+            for pos, lex_id, data in rows:
+                self._last = (lex_id, pos)
                 yield lex_id, data
             del rows
 
@@ -253,30 +260,20 @@ class ListedLexIds:
     """A set of lex ids of one :class:`SpilledSummaries` (those an enumeration lists, for the
     withdrawals), held as a byte per version at the lex id's place, not as the strings (ADR 0133)."""
 
-    __slots__ = ("_last", "_marks", "_summaries")
+    __slots__ = ("_marks", "_summaries")
 
     def __init__(self, summaries: SpilledSummaries) -> None:
         self._summaries, self._marks = summaries, bytearray(len(summaries) + 1)
-        self._last: tuple[str, int] | None = None
-
-    def _position(self, lex_id: str) -> int | None:
-        last = self._last
-        if last is not None and last[0] == lex_id:
-            return last[1]
-        pos = self._summaries.position(lex_id)
-        if pos is not None:
-            self._last = (lex_id, pos)
-        return pos
 
     def add(self, lex_id: str) -> None:
         """Mark ``lex_id``, which must be one of the mapping's (``KeyError`` otherwise)."""
-        pos = self._position(lex_id)
+        pos = self._summaries.position(lex_id)
         if pos is None:
             raise KeyError(lex_id)
         self._marks[pos] = 1
 
     def __contains__(self, lex_id: object) -> bool:
-        pos = self._position(lex_id) if isinstance(lex_id, str) else None
+        pos = self._summaries.position(lex_id) if isinstance(lex_id, str) else None
         return pos is not None and self._marks[pos] == 1
 
     def __len__(self) -> int:
