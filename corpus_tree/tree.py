@@ -130,15 +130,21 @@ class _SummaryStore:
                                      (rel, state)).fetchone()
         return None if row is None else _summary_from(row[0], row[1])
 
-    def put(self, rel: str, state: bytes, summary: VersionSummary) -> None:
-        """Keep ``summary``, made of the file ``rel`` in the state ``state`` (replacing what ``rel`` had)."""
+    def empty(self) -> bool:
+        """Whether no summary was kept yet (a scan that starts so finds none of its files here)."""
+        return self._made == 0
+
+    def put(self, rel: str, state: bytes, summary: VersionSummary) -> bytes:
+        """Keep ``summary``, made of the file ``rel`` in the state ``state`` (replacing what ``rel`` had);
+        returns its bytes (:func:`_summary_bytes`)."""
         self._made += 1
+        data = _summary_bytes(summary)
         try:
             self._spill.db.execute("INSERT OR REPLACE INTO summary VALUES (?, ?, ?, ?, ?, ?)",
-                                   (rel, state, summary.lex_id, summary.publisher.value, _summary_bytes(summary),
-                                    self._made))
+                                   (rel, state, summary.lex_id, summary.publisher.value, data, self._made))
         except sqlite3.Error as exc:
             raise _spill_error(exc) from exc
+        return data
 
     def rows(self) -> dict[str, tuple[bytes, str, Publisher, int]]:
         """``{record path: (packed file state, lex id, publisher, count when made)}`` (tests)."""
@@ -172,11 +178,11 @@ class SpilledSummaries(Mapping[str, VersionSummary]):
         self._last: tuple[str, int] | None = None
         db.execute(f"CREATE TABLE {name} (pos INTEGER PRIMARY KEY, lex_id TEXT NOT NULL UNIQUE, data BLOB NOT NULL)")
 
-    def add(self, summary: VersionSummary) -> None:
-        """Add ``summary`` under its lex id."""
+    def add(self, summary: VersionSummary, data: bytes | None = None) -> None:
+        """Add ``summary`` under its lex id (``data``: its bytes, if the caller made them already)."""
         self._added(f"INSERT INTO {self._name} (lex_id, data) VALUES (?, ?)"
                     " ON CONFLICT (lex_id) DO UPDATE SET data = excluded.data",
-                    (summary.lex_id, _summary_bytes(summary)))
+                    (summary.lex_id, _summary_bytes(summary) if data is None else data))
 
     def add_cached(self, rel: str, state: bytes, publisher: Publisher) -> bool:
         """Add the summary the block keeps for ``rel`` if it is ``publisher``'s and was made of the file
@@ -543,11 +549,12 @@ class CorpusTree:
             fold = SpilledManifest(self._folds, unique=False)
         states = hashlib.blake2b(digest_size=32)
         prefix = f"{publisher.value}:"
+        first = summaries is not None and summaries.empty()  # the block's first scan: no file of it is kept yet
         for path, rel in self._version_files():
-            summary, state, record = self._summary_or_record(path, rel, publisher)
+            summary, state, record, data = self._summary_or_record(path, rel, publisher, first)
             if summary is not None and summary.publisher is publisher:
                 if kept is not None:
-                    kept.add(summary)  # in the block's database, not in memory
+                    kept.add(summary, data)  # in the block's database, not in memory
                 else:
                     own[summary.lex_id] = summary
                 continue
@@ -573,8 +580,8 @@ class CorpusTree:
                 if os.path.isfile(path):
                     yield path, f"{WORKS}/{slug}/{VERSIONS}/{key}/{RECORD_FILE}"
 
-    def _summary_or_record(self, path: str, rel: str, publisher: Publisher | None = None,
-                           ) -> tuple[VersionSummary | None, bytes | None, VersionRecord | None]:
+    def _summary_or_record(self, path: str, rel: str, publisher: Publisher | None = None, new: bool = False,
+                           ) -> tuple[VersionSummary | None, bytes | None, VersionRecord | None, bytes | None]:
         """The summary of the record at ``path`` (kept while caching, per file state) if it is
         ``publisher``'s (any publisher's when ``None``) or already kept, else its parsed record (not
         kept); with the packed file state while caching. Inside :meth:`caching` a record parsed
@@ -584,21 +591,20 @@ class CorpusTree:
             if summaries is None or records is None:
                 record = load_version(f.read(), rel)
                 if publisher is not None and record.publisher is not publisher:
-                    return None, None, record
-                return summary_of(record), None, None
+                    return None, None, record, None
+                return summary_of(record), None, None, None
             st = os.fstat(f.fileno())
             state = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
             packed = _STATE.pack(*state)
-            hit = summaries.cached(rel, packed)
+            hit = None if new else summaries.cached(rel, packed)
             if hit is not None:
-                return hit, packed, None
+                return hit, packed, None, None
             held = records.get(rel)
             record = held[1] if held is not None and held[0] == state else load_version(f.read(), rel)
         if publisher is not None and record.publisher is not publisher:
-            return None, packed, record
+            return None, packed, record, None
         summary = summary_of(record)  # written to the block's database: no value to share with the others
-        summaries.put(rel, packed, summary)
-        return summary, packed, None
+        return summary, packed, None, summaries.put(rel, packed, summary)
 
     def read_version(self, rel: str) -> VersionRecord:
         """The version record at ``rel`` (a tree-relative path, as :attr:`VersionSummary.path`),
