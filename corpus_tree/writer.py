@@ -264,7 +264,7 @@ def apply_enumeration(
         # only as their manifest rows, once applied (ADR 0063).
         versions, others = tree.publisher_summaries(enumeration.publisher)
         _check_existing_identities(versions.values(), enumeration.publisher)
-        works_written = _apply_works(enumeration, tree.works(), stage, report, fold)
+        works_written = _apply_works(enumeration, tree.works(), stage, report, fold, tree.read_work)
         # lex id → (sha256, language, file) of its held bodies, on disk (ADR 0112): iterated in lex id order
         held: SpilledMap[tuple[tuple[str, str, str], ...]] = SpilledMap(spill)
         for lex_id, record in _apply_versions(tree, enumeration, versions, stamp, report, guard, observe, consume):
@@ -382,22 +382,28 @@ def _check_existing_identities(versions: Any, publisher: Publisher) -> None:
 
 
 def _apply_works(enumeration: Enumeration, tree_works: Iterable[WorkRecord], stage: txn.Stage,
-                 report: ApplyReport, fold: SpilledManifest) -> int:
+                 report: ApplyReport, fold: SpilledManifest,
+                 read: Callable[[str], WorkRecord] | None = None) -> int:
     """Stage the enumerated works that are new or differ from the tree's (``tree_works``: every work
     record of the tree, read once); returns how many. Every work the tree will hold is folded into
     ``fold`` (the manifest's rows: the record written, else the tree's), not kept: a work record is
-    ≈ 1.9 KB, its rows ≈ 0.3 KB (issue #13, ADR 0063)."""
+    ≈ 1.9 KB, its rows ≈ 0.3 KB (issue #13, ADR 0063). With ``read`` (the tree's
+    :meth:`CorpusTree.read_work`) a listed work's record is not held from the scan to its comparison
+    either: only its path is, and it is read again then (issue #13, ADR 0133)."""
     listed = {w.slug: w for w in enumeration.works}
-    existing: dict[str, WorkRecord] = {}
+    existing: dict[str, WorkRecord | str] = {}
     for tree_work in tree_works:
         if tree_work.slug in listed:
-            existing[tree_work.slug] = tree_work  # compared below
+            # compared below: the record itself, or only its path when it can be read again
+            existing[tree_work.slug] = tree_work if read is None or tree_work.path is None else tree_work.path
         else:
             fold.add_work(tree_work)
     written = 0
     for slug, w in listed.items():
         record = _work_record(enumeration.publisher, w)
-        held = existing.pop(slug, None)
+        kept = existing.pop(slug, None)
+        held = read(kept) if isinstance(kept, str) and read is not None else kept
+        assert held is None or isinstance(held, WorkRecord)
         if held is not None and (held.publisher is not enumeration.publisher
                                  or held.work_identifier != w.work_identifier):
             raise IntegrityError("the tree holds a different work under this slug", code="identity_mismatch",
