@@ -264,3 +264,25 @@ def test_the_summary_cache_keeps_a_packed_file_state_and_rereads_a_changed_file(
         os.replace(copy_, path)  # a new inode, same bytes
         third = next(iter(tree.version_summaries()))
         assert store.rows()[rel][3] != where and third == first
+
+
+def test_a_listed_works_record_is_read_again_when_compared_not_held(tree: CorpusTree,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue #13, ADR 0133: between the tree's scan and its comparison the writer keeps a listed work's
+    path, and reads its record again (``CorpusTree.read_work``); a changed work is still rewritten, an
+    unchanged one still left as it is."""
+    reads: list[str] = []
+    real = CorpusTree.read_work
+
+    def counted(self: CorpusTree, rel: str) -> Any:
+        reads.append(rel)
+        return real(self, rel)
+
+    monkeypatch.setattr(CorpusTree, "read_work", counted)
+    before = _states(tree.root)
+    report = apply_enumeration(tree, _enum(_version()), {_sha(BODY): BODY}, T1, durable=False)
+    assert reads == [f"works/{SLUG}/meta.json"] and report.works_written == 0 and _states(tree.root) == before
+    renamed = dataclasses.replace(_enum(_version()), works=(WorkInput(SLUG, WORK, document_type="DIR"),))
+    report = apply_enumeration(tree, renamed, {_sha(BODY): BODY}, T1, durable=False)
+    assert report.works_written == 1 and tree.work(SLUG).data["document_type"] == "DIR"
+    assert verify_tree(tree.root).ok
