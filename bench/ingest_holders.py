@@ -10,6 +10,7 @@ module's probe, which takes a ``tracemalloc`` snapshot at three checkpoints of e
 
 - ``summaries``: the plan's scan of the tree is done (:func:`publishers.ingest._existing` returned:
   the listing, the publisher's summaries and the other publishers' fold rows are held);
+- ``plan``: the plan is made (:func:`publishers.ingest._plan` returned);
 - ``first_observe``: the writer reaches the first version (the plan made, the works folded);
 - ``last_observe``: the writer reaches the last version (the listing consumed, the written
   versions' rows and staged paths held).
@@ -38,7 +39,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 #: the project's packages whose frames name a holder
 PROJECT = ("publishers", "corpus_tree", "legal", "bench")
-CHECKPOINTS = ("summaries", "first_observe", "last_observe")
+CHECKPOINTS = ("summaries", "plan", "first_observe", "last_observe")
 #: a raw frame of ``tracemalloc``: ``(filename, lineno)``
 Frame = tuple[str, int]
 
@@ -95,23 +96,31 @@ def probe(log: Path, ingest_argv: list[str]) -> None:
         if not tracemalloc.is_tracing():
             return
         current, peak = tracemalloc.get_traced_memory()
+        status = dict(line.split(":", 1) for line in Path("/proc/self/status").read_text().splitlines() if ":" in line)
         snapshot = tracemalloc.take_snapshot()
         held = holders(snapshot.traces._traces)  # type: ignore[attr-defined]  # raw: most recent frame first
         del snapshot
         with log.open("a", encoding="utf-8") as out:
             out.write(json.dumps({"publisher": state["publisher"], "checkpoint": checkpoint,
-                                  "current": current, "peak": peak, "holders": held}) + "\n")
+                                  "current": current, "peak": peak, "holders": held,
+                                  "hwm_kb": int(status["VmHWM"].split()[0]), "rss_kb": int(status["VmRSS"].split()[0])}) + "\n")
         del held
         tracemalloc.reset_peak()
 
     existing = ingest._existing
     call = ingest._Observer.__call__
+    plan = ingest._plan
 
     def watched_existing(tree: Any, publisher: Any) -> Any:
         state["publisher"] = publisher.value
         summaries = existing(tree, publisher)
         snap("summaries")
         return summaries
+
+    def watched_plan(*args: Any, **kwargs: Any) -> Any:
+        made = plan(*args, **kwargs)
+        snap("plan")
+        return made
 
     def watched_call(self: Any, v: Any) -> Any:
         if self.next == 0:
@@ -121,6 +130,7 @@ def probe(log: Path, ingest_argv: list[str]) -> None:
         return call(self, v)
 
     ingest._existing = watched_existing  # type: ignore[assignment]
+    ingest._plan = watched_plan  # type: ignore[assignment]
     ingest._Observer.__call__ = watched_call  # type: ignore[method-assign]
     ingest_memory.main(ingest_argv)
 
@@ -133,13 +143,17 @@ def main(argv: list[str]) -> None:
     parser = ingest_memory.watched_parser("python -m bench.ingest_holders", __doc__, "bench/out/ingest_holders")
     parser.add_argument("--frames", type=int, default=25, help="frames traced per allocation")
     parser.add_argument("--top", type=int, default=12, help="holders printed per checkpoint")
+    parser.add_argument("--per-publisher", action="store_true",
+                        help="each publisher's ingest in its own child process (the product's shape)")
+    parser.add_argument("--only", nargs="+", default=[], metavar="PUBLISHER",
+                        help="with --per-publisher: only these publishers' children (e.g. lu-legilux)")
     args = parser.parse_args(argv)
     out = args.out.resolve()
     log = out / "holders.jsonl"
     seen: dict[tuple[int, str, str, str], dict[str, Any]] = {}
     wrap = [sys.executable, "-m", "bench.ingest_holders", "_probe", "--log", str(log), "--"]
     for n, events in ingest_memory.probed_runs(args.n, out, args.fixtures, ROOT, trace=args.frames, log=log,
-                                               wrap=wrap):
+                                               wrap=wrap, per_publisher=args.per_publisher, only=args.only):
         modes = iter(ingest_memory.MODES)
         mode = next(modes)
         for event in events:
@@ -148,7 +162,9 @@ def main(argv: list[str]) -> None:
             seen[(n, mode, event["publisher"], event["checkpoint"])] = event
             print(json.dumps({"n": n, "mode": mode, "publisher": event["publisher"],
                               "checkpoint": event["checkpoint"], "current_mb": _mb(event["current"]),
-                              "peak_mb": _mb(event["peak"])}, sort_keys=True), flush=True)
+                              "peak_mb": _mb(event["peak"]),
+                              "hwm_mb": round(event.get("hwm_kb", 0) / 1024, 2),
+                              "rss_mb": round(event.get("rss_kb", 0) / 1024, 2)}, sort_keys=True), flush=True)
     for mode, publisher, checkpoint, event, other, per in ingest_memory.growth_pairs(seen, args.n):
         print(json.dumps({"growth": f"N {min(args.n)} -> {max(args.n)}", "mode": mode, "publisher": publisher,
                           "checkpoint": checkpoint,

@@ -36,7 +36,7 @@ from corpus_tree.records import (
     is_withdrawn,
     record_sha256,
 )
-from corpus_tree.tree import CorpusTree
+from corpus_tree.tree import CorpusTree, listed_lex_ids
 
 __all__ = [
     "SCHEMA",
@@ -55,5 +55,6 @@ __all__ = [
     "WorkInput",
     "WorkRecord",
     "is_withdrawn",
+    "listed_lex_ids",
     "record_sha256",
 ]

@@ -25,10 +25,12 @@ publisher's records, not the parsed record, and fold every other publisher's rec
 manifest's rows (:class:`corpus_tree.manifest.ManifestFold`, kept with a digest of those files'
 states, ADR 0048): a run holds the summaries of its publisher's versions, a manifest row per other
 version, and the full records of the versions it revises only (:meth:`CorpusTree.read_version`).
-The summaries are not held as objects either: the block writes each to an unnamed temporary file
-and keeps its file state, lex id, publisher and offset; :meth:`CorpusTree.publisher_summaries`
-returns a :class:`SpilledSummaries` mapping that makes each summary again when it is read (issue #13,
-ADR 0083).
+The summaries are not held in memory at all: the block writes each, with its file state, lex id and
+publisher, to a private temporary SQLite database keyed by its path (:class:`_SummaryStore`; its file
+unlinked as it is opened, dropped with the block), and :meth:`CorpusTree.publisher_summaries` returns a
+:class:`SpilledSummaries` mapping, a table of that database by lex id, that makes each summary again
+when it is read; the lex ids an enumeration lists among them are a byte per version
+(:class:`ListedLexIds`) (issue #13, ADR 0083, 0133).
 """
 
 from __future__ import annotations
@@ -41,7 +43,6 @@ import os
 import shutil
 import sqlite3
 import struct
-import tempfile
 import uuid
 from collections.abc import Iterator, Mapping
 from contextlib import AbstractContextManager
@@ -79,76 +80,216 @@ _STATE = struct.Struct("<QQQqq")
 _LENGTH = struct.Struct("<I")
 
 
-class _SummarySpill:
-    """The summaries a :meth:`CorpusTree.caching` block made, in an unnamed temporary file (removed
-    when it is closed, or when the process ends): the block keeps an offset per summary, and a
-    summary is made again (an equal value, a new object) each time it is read (issue #13, ADR 0083)."""
+#: the page cache of the caching block's database of summaries, KiB (a row written per version, read
+#: back by its path or lex id: the pages are the operating system's to cache, not the process's)
+SUMMARY_CACHE_KIB = 512
 
-    __slots__ = ("_end", "_file")
+
+def _summary_bytes(s: VersionSummary) -> bytes:
+    """``s`` but its lex id (kept beside it), as the caching block's database holds it."""
+    return marshal.dumps((s.publisher.value, s.publisher_version_identifier, s.valid_from,
+                          s.valid_to_convention.value, s.is_withdrawn, s.packed, s.record_sha256, s.path))
+
+
+def _summary_from(lex_id: str, data: bytes) -> VersionSummary:
+    """The summary :func:`_summary_bytes` wrote, with ``lex_id`` as its lex id (a new value)."""
+    publisher, pvid, valid_from, convention, withdrawn, packed, sha, path = marshal.loads(data)
+    return VersionSummary(lex_id, Publisher(publisher), pvid, valid_from, ValidToConvention(convention),
+                          withdrawn, packed, sha, path)
+
+
+def _spill_error(exc: sqlite3.Error) -> Exception:
+    """A full temporary directory under the summaries' database as the typed ``disk_full``, else ``exc``."""
+    full = spill_full(exc, "the tree's temporary database of version summaries")
+    return exc if full is None else full
+
+
+class _SummaryStore:
+    """The summaries a :meth:`CorpusTree.caching` block made, in one private temporary SQLite database
+    (its file unlinked as it is opened, dropped with the block; a full temporary directory is the typed
+    ``disk_full``), so that the block holds nothing per version (issue #13, ADR 0133; before it, a
+    dict entry per file and an offset in a spill file, ADR 0083):
+
+    - table ``summary``: per record path (tree-relative) its packed file state, lex id, publisher,
+      the summary (:func:`_summary_bytes`) and the count of summaries made when it was made (which
+      tells a test whether a file was summarised again);
+    - a table per :meth:`view` (:class:`SpilledSummaries`): a publisher's summaries by lex id, in the
+      order they were added."""
+
+    __slots__ = ("_made", "_spill")
 
     def __init__(self) -> None:
-        self._file = tempfile.TemporaryFile()  # noqa: SIM115 (closed with the caching block)
-        self._end = 0
+        self._spill = Spill(SUMMARY_CACHE_KIB)
+        self._made = 0
+        self._spill.db.execute("CREATE TABLE summary (rel TEXT PRIMARY KEY, state BLOB NOT NULL, lex_id TEXT NOT NULL,"
+                               " publisher TEXT NOT NULL, data BLOB NOT NULL, made INTEGER NOT NULL) WITHOUT ROWID")
 
-    def put(self, s: VersionSummary) -> int:
-        """Write ``s`` (but its lex id, which the caller keeps); returns where it is."""
-        data = marshal.dumps((s.publisher.value, s.publisher_version_identifier, s.valid_from,
-                              s.valid_to_convention.value, s.is_withdrawn, s.packed, s.record_sha256, s.path))
-        offset = self._end
-        self._file.write(_LENGTH.pack(len(data)))
-        self._file.write(data)
-        self._end += _LENGTH.size + len(data)
-        return offset
+    def cached(self, rel: str, state: bytes) -> VersionSummary | None:
+        """The summary kept for ``rel`` if it was made of the file state ``state``, else ``None``."""
+        row = self._spill.db.execute("SELECT lex_id, data FROM summary WHERE rel = ? AND state = ?",
+                                     (rel, state)).fetchone()
+        return None if row is None else _summary_from(row[0], row[1])
 
-    def get(self, offset: int, lex_id: str) -> VersionSummary:
-        """The summary written at ``offset``, with ``lex_id`` (the caller's string) as its lex id."""
-        self._file.flush()
-        fd = self._file.fileno()
-        (size,) = _LENGTH.unpack(os.pread(fd, _LENGTH.size, offset))
-        publisher, pvid, valid_from, convention, withdrawn, packed, sha, path = marshal.loads(
-            os.pread(fd, size, offset + _LENGTH.size))
-        return VersionSummary(lex_id, Publisher(publisher), pvid, valid_from, ValidToConvention(convention),
-                              withdrawn, packed, sha, path)
+    def empty(self) -> bool:
+        """Whether no summary was kept yet (a scan that starts so finds none of its files here)."""
+        return self._made == 0
+
+    def put(self, rel: str, state: bytes, summary: VersionSummary) -> bytes:
+        """Keep ``summary``, made of the file ``rel`` in the state ``state`` (replacing what ``rel`` had);
+        returns its bytes (:func:`_summary_bytes`)."""
+        self._made += 1
+        data = _summary_bytes(summary)
+        try:
+            self._spill.db.execute("INSERT OR REPLACE INTO summary VALUES (?, ?, ?, ?, ?, ?)",
+                                   (rel, state, summary.lex_id, summary.publisher.value, data, self._made))
+        except sqlite3.Error as exc:
+            raise _spill_error(exc) from exc
+        return data
+
+    def rows(self) -> dict[str, tuple[bytes, str, Publisher, int]]:
+        """``{record path: (packed file state, lex id, publisher, count when made)}`` (tests)."""
+        return {rel: (state, lex_id, Publisher(publisher), made) for rel, state, lex_id, publisher, made in
+                self._spill.db.execute("SELECT rel, state, lex_id, publisher, made FROM summary")}
+
+    def view(self) -> SpilledSummaries:
+        """A new, empty :class:`SpilledSummaries` (a table of this database)."""
+        return SpilledSummaries(self._spill.db, self._spill.table())
 
     def close(self) -> None:
-        self._file.close()
+        self._spill.close()
 
 
 class SpilledSummaries(Mapping[str, VersionSummary]):
     """A publisher's summaries by lex id, as :meth:`CorpusTree.publisher_summaries` returns them inside
-    :meth:`CorpusTree.caching`: per lex id the block's own cache entry (file state, lex id, publisher,
-    offset in its spill: no new value per version); each summary read is made again (read once per
-    use), its ``lex_id`` the string the cache holds, whatever string it was looked up with."""
+    :meth:`CorpusTree.caching`: a table of the block's database of summaries (:class:`_SummaryStore`),
+    nothing per version in memory (ADR 0133). Iterated in the order the lex ids were first added (a lex id
+    added again keeps its place and takes the later summary, as a ``dict``); each summary read is made
+    again (read once per use)."""
 
-    __slots__ = ("_entries", "_spill")
+    __slots__ = ("_db", "_last", "_len", "_name")
 
-    def __init__(self, spill: _SummarySpill, entries: dict[str, tuple[bytes, str, Publisher, int]]) -> None:
-        self._spill, self._entries = spill, entries
+    #: rows read at a time when iterating
+    BATCH = 256
+
+    def __init__(self, db: sqlite3.Connection, name: str) -> None:
+        self._db, self._name = db, name
+        self._len: int | None = 0  # None: not counted since the last add
+        # the lex id last read and its place: a withdrawal mark that follows a read asks nothing again
+        self._last: tuple[str, int] | None = None
+        db.execute(f"CREATE TABLE {name} (pos INTEGER PRIMARY KEY, lex_id TEXT NOT NULL UNIQUE, data BLOB NOT NULL)")
+
+    def add(self, summary: VersionSummary, data: bytes | None = None) -> None:
+        """Add ``summary`` under its lex id (``data``: its bytes, if the caller made them already)."""
+        self._added(f"INSERT INTO {self._name} (lex_id, data) VALUES (?, ?)"
+                    " ON CONFLICT (lex_id) DO UPDATE SET data = excluded.data",
+                    (summary.lex_id, _summary_bytes(summary) if data is None else data))
+
+    def add_cached(self, rel: str, state: bytes, publisher: Publisher) -> bool:
+        """Add the summary the block keeps for ``rel`` if it is ``publisher``'s and was made of the file
+        state ``state``; whether it was."""
+        return self._added(f"INSERT INTO {self._name} (lex_id, data) SELECT lex_id, data FROM summary"
+                           " WHERE rel = ? AND state = ? AND publisher = ?"
+                           " ON CONFLICT (lex_id) DO UPDATE SET data = excluded.data",
+                           (rel, state, publisher.value))
+
+    def _added(self, sql: str, args: tuple[Any, ...]) -> bool:
+        try:
+            added = self._db.execute(sql, args).rowcount > 0
+        except sqlite3.Error as exc:
+            raise _spill_error(exc) from exc
+        if added:
+            self._len = self._last = None
+        return added
+
+    def position(self, lex_id: str) -> int | None:
+        """The place of ``lex_id`` (1 for the first added), or ``None`` if it is not here."""
+        last = self._last
+        if last is not None and last[0] == lex_id:
+            return last[1]
+        row = self._db.execute(f"SELECT pos FROM {self._name} WHERE lex_id = ?", (lex_id,)).fetchone()
+        return None if row is None else int(row[0])
 
     def __getitem__(self, lex_id: str) -> VersionSummary:
-        entry = self._entries[lex_id]
-        return self._spill.get(entry[3], entry[1])
+        row = self._db.execute(f"SELECT pos, lex_id, data FROM {self._name} WHERE lex_id = ?", (lex_id,)).fetchone()
+        if row is None:
+            raise KeyError(lex_id)
+        self._last = (row[1], row[0])
+        return _summary_from(row[1], row[2])
 
     def get(self, lex_id: str, default: Any = None) -> Any:
-        entry = self._entries.get(lex_id)
-        return default if entry is None else self._spill.get(entry[3], entry[1])
+        try:
+            return self[lex_id]
+        except KeyError:
+            return default
 
     def __contains__(self, lex_id: object) -> bool:
-        return lex_id in self._entries
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._entries)
+        return isinstance(lex_id, str) and self.position(lex_id) is not None
 
     def __len__(self) -> int:
-        return len(self._entries)
+        if self._len is None:
+            self._len = int(self._db.execute(f"SELECT count(*) FROM {self._name}").fetchone()[0])
+        return self._len
+
+    def _rows(self) -> Iterator[tuple[str, bytes]]:
+        """``(lex id, summary bytes)`` in order, :attr:`BATCH` rows at a time (no statement left open
+        between them, so that the caller may use the database meanwhile)."""
+        last = 0
+        while True:
+            rows = self._db.execute(f"SELECT pos, lex_id, data FROM {self._name} WHERE pos > ? ORDER BY pos LIMIT ?",
+                                    (last, self.BATCH)).fetchall()
+            if not rows:
+                return
+            last = rows[-1][0]
+            for pos, lex_id, data in rows:
+                self._last = (lex_id, pos)
+                yield lex_id, data
+            del rows
+
+    def __iter__(self) -> Iterator[str]:
+        for lex_id, _ in self._rows():
+            yield lex_id
 
     def items(self) -> Any:
-        for lex_id, entry in self._entries.items():
-            yield lex_id, self._spill.get(entry[3], entry[1])
+        for lex_id, data in self._rows():
+            yield lex_id, _summary_from(lex_id, data)
 
     def values(self) -> Any:
-        for entry in self._entries.values():
-            yield self._spill.get(entry[3], entry[1])
+        for lex_id, data in self._rows():
+            yield _summary_from(lex_id, data)
+
+    def marks(self) -> ListedLexIds:
+        """An empty set of this mapping's lex ids (a byte per version: :class:`ListedLexIds`)."""
+        return ListedLexIds(self)
+
+
+class ListedLexIds:
+    """A set of lex ids of one :class:`SpilledSummaries` (those an enumeration lists, for the
+    withdrawals), held as a byte per version at the lex id's place, not as the strings (ADR 0133)."""
+
+    __slots__ = ("_marks", "_summaries")
+
+    def __init__(self, summaries: SpilledSummaries) -> None:
+        self._summaries, self._marks = summaries, bytearray(len(summaries) + 1)
+
+    def add(self, lex_id: str) -> None:
+        """Mark ``lex_id``, which must be one of the mapping's (``KeyError`` otherwise)."""
+        pos = self._summaries.position(lex_id)
+        if pos is None:
+            raise KeyError(lex_id)
+        self._marks[pos] = 1
+
+    def __contains__(self, lex_id: object) -> bool:
+        pos = self._summaries.position(lex_id) if isinstance(lex_id, str) else None
+        return pos is not None and self._marks[pos] == 1
+
+    def __len__(self) -> int:
+        return self._marks.count(1)
+
+
+def listed_lex_ids(summaries: Mapping[str, VersionSummary]) -> ListedLexIds | set[str]:
+    """An empty set for lex ids of ``summaries``: a :class:`ListedLexIds` for a :class:`SpilledSummaries`
+    (a byte per version), else a ``set``."""
+    return summaries.marks() if isinstance(summaries, SpilledSummaries) else set()
 
 
 def work_relpath(slug: str) -> str:
@@ -174,10 +315,9 @@ class CorpusTree:
         self.evidence = evidence
         # relative path -> (file state, record, hash checked); only inside ``caching()``
         self._records: dict[str, tuple[tuple[int, ...], VersionRecord, bool]] | None = None
-        # relative path -> (file state packed by _STATE, lex id, publisher, offset of the summary in
-        # ``_spill``); only inside ``caching()``
-        self._summaries: dict[str, tuple[bytes, str, Publisher, int]] | None = None
-        self._spill: _SummarySpill | None = None
+        # per relative path its file state (packed by _STATE), lex id, publisher and summary, on disk
+        # (ADR 0133); only inside ``caching()``
+        self._summaries: _SummaryStore | None = None
         self._share: Shared | None = None
         # publisher -> (digest of the other versions' paths and file states, their manifest fold);
         # only inside ``caching()``
@@ -275,15 +415,18 @@ class CorpusTree:
         if self._records is not None:
             yield self
             return
-        self._records, self._summaries, self._share, self._others = {}, {}, Shared(), {}
-        self._spill = _SummarySpill()
+        self._records, self._share, self._others = {}, Shared(), {}
+        try:
+            self._summaries = _SummaryStore()
+        except sqlite3.Error as exc:
+            raise _spill_error(exc) from exc
         try:
             yield self
         finally:
-            self._spill.close()
+            self._summaries.close()
             if self._folds is not None:
                 self._folds.close()
-            self._records = self._summaries = self._share = self._others = self._spill = self._folds = None
+            self._records = self._summaries = self._share = self._others = self._folds = None
 
     def parsed_records(self) -> dict[str, tuple[tuple[int, ...], VersionRecord, bool]]:
         """What the active :meth:`caching` block parsed: ``{record path: (file state, record,
@@ -321,6 +464,11 @@ class CorpusTree:
         except FileNotFoundError:
             raise CorpusError("unknown work", code="unknown_work", subject=slug) from None
         return load_work(data, self._rel(path))
+
+    def read_work(self, rel: str) -> WorkRecord:
+        """The work record at ``rel`` (a tree-relative path, as :attr:`WorkRecord.path`), parsed afresh."""
+        with open(os.path.join(self.root, rel), "rb") as f:
+            return load_work(f.read(), rel)
 
     def works(self) -> Iterator[WorkRecord]:
         """Every work record, in slug order."""
@@ -379,11 +527,12 @@ class CorpusTree:
         files, and parses them again only if that digest differs (a file of another publisher
         changed, or one of ``publisher``'s is no longer the file its summary was made of). There the
         fold's rows are not held either: they are rows of the block's own private temporary database
-        (a :class:`corpus_tree.import_spill.SpilledManifest`, ADR 0121; one full is ``disk_full``).
-        A record of another publisher under a lex id of ``publisher`` is ``identity_mismatch``."""
-        others, summaries, spill = self._others, self._summaries, self._spill
-        if others is not None and summaries is not None and spill is not None and publisher in others:
-            entries: dict[str, tuple[bytes, str, Publisher, int]] = {}
+        (a :class:`corpus_tree.import_spill.SpilledManifest`, ADR 0121; one full is ``disk_full``), and
+        neither are the summaries: each call returns a new :class:`SpilledSummaries`, a table of the
+        block's database of summaries (ADR 0133). A record of another publisher under a lex id of ``publisher`` is ``identity_mismatch``."""
+        others, summaries = self._others, self._summaries
+        if others is not None and summaries is not None and publisher in others:
+            view = summaries.view()
             states = hashlib.blake2b(digest_size=32)
             for path, rel in self._version_files():
                 try:
@@ -391,16 +540,13 @@ class CorpusTree:
                 except FileNotFoundError:
                     continue
                 packed = _STATE.pack(st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-                hit = summaries.get(rel)
-                if hit is not None and hit[0] == packed and hit[2] is publisher:
-                    entries[hit[1]] = hit
-                else:
+                if not view.add_cached(rel, packed, publisher):
                     states.update(b"%d:%s%s" % (len(rel), rel.encode(), packed))
             digest, folded = others[publisher]
             if states.digest() == digest:
-                return SpilledSummaries(spill, entries), folded
+                return view, folded
         own: dict[str, VersionSummary] = {}
-        entries = {}
+        kept = None if summaries is None else summaries.view()
         fold: ManifestFold | SpilledManifest = ManifestFold()
         if others is not None:
             if self._folds is None:
@@ -408,12 +554,12 @@ class CorpusTree:
             fold = SpilledManifest(self._folds, unique=False)
         states = hashlib.blake2b(digest_size=32)
         prefix = f"{publisher.value}:"
+        first = summaries is not None and summaries.empty()  # the block's first scan: no file of it is kept yet
         for path, rel in self._version_files():
-            summary, state, record = self._summary_or_record(path, rel, publisher)
+            summary, state, record, data = self._summary_or_record(path, rel, publisher, first)
             if summary is not None and summary.publisher is publisher:
-                if summaries is not None and spill is not None:
-                    kept = summaries[rel]
-                    entries[kept[1]] = kept  # the summary itself is in the spill
+                if kept is not None:
+                    kept.add(summary, data)  # in the block's database, not in memory
                 else:
                     own[summary.lex_id] = summary
                 continue
@@ -426,8 +572,8 @@ class CorpusTree:
             states.update(b"%d:%s%s" % (len(rel), rel.encode(), state or b""))
         if others is not None:
             others[publisher] = (states.digest(), fold)
-        if spill is not None and summaries is not None:
-            return SpilledSummaries(spill, entries), fold
+        if kept is not None:
+            return kept, fold
         return own, fold
 
     def _version_files(self) -> Iterator[tuple[str, str]]:
@@ -439,32 +585,31 @@ class CorpusTree:
                 if os.path.isfile(path):
                     yield path, f"{WORKS}/{slug}/{VERSIONS}/{key}/{RECORD_FILE}"
 
-    def _summary_or_record(self, path: str, rel: str, publisher: Publisher | None = None,
-                           ) -> tuple[VersionSummary | None, bytes | None, VersionRecord | None]:
+    def _summary_or_record(self, path: str, rel: str, publisher: Publisher | None = None, new: bool = False,
+                           ) -> tuple[VersionSummary | None, bytes | None, VersionRecord | None, bytes | None]:
         """The summary of the record at ``path`` (kept while caching, per file state) if it is
         ``publisher``'s (any publisher's when ``None``) or already kept, else its parsed record (not
         kept); with the packed file state while caching. Inside :meth:`caching` a record parsed
         there already is summarised, not re-read."""
-        summaries, records, spill = self._summaries, self._records, self._spill
+        summaries, records = self._summaries, self._records
         with open(path, "rb") as f:
-            if summaries is None or records is None or spill is None:
+            if summaries is None or records is None:
                 record = load_version(f.read(), rel)
                 if publisher is not None and record.publisher is not publisher:
-                    return None, None, record
-                return summary_of(record), None, None
+                    return None, None, record, None
+                return summary_of(record), None, None, None
             st = os.fstat(f.fileno())
             state = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-            packed = _STATE.pack(*state)  # 73 bytes held per summary instead of a tuple of five ints (≈ 245)
-            hit = summaries.get(rel)
-            if hit is not None and hit[0] == packed:
-                return spill.get(hit[3], hit[1]), packed, None
+            packed = _STATE.pack(*state)
+            hit = None if new else summaries.cached(rel, packed)
+            if hit is not None:
+                return hit, packed, None, None
             held = records.get(rel)
             record = held[1] if held is not None and held[0] == state else load_version(f.read(), rel)
         if publisher is not None and record.publisher is not publisher:
-            return None, packed, record
-        summary = summary_of(record, self._share)
-        summaries[rel] = (packed, summary.lex_id, summary.publisher, spill.put(summary))
-        return summary, packed, None
+            return None, packed, record, None
+        summary = summary_of(record)  # written to the block's database: no value to share with the others
+        return summary, packed, None, summaries.put(rel, packed, summary)
 
     def read_version(self, rel: str) -> VersionRecord:
         """The version record at ``rel`` (a tree-relative path, as :attr:`VersionSummary.path`),

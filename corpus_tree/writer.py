@@ -67,10 +67,11 @@ manifest rows, the path of its staged file and the ``(sha256, language, file)`` 
 are kept — neither its parsed value, its summary nor its bytes. The tree's works are read once
 and folded into the manifest's rows as they are read (a listed one once compared and, if it
 differs, rewritten), not held as records (ADR 0063). So what an apply holds is a packed summary per
-version of its publisher (inside the tree's caching block, an offset in its spill: ADR 0083), a
+version of its publisher (inside the tree's caching block, a row of its database: ADR 0083, 0133), a
 manifest row per other version and per work, plus the enumeration it was given (an ingest's is
 spilled too, its versions read back one at a time: :class:`publishers.spill.SpilledListing`, ADR
-0083). The lex ids collected for the withdrawals are only those of the tree's versions. With ``observe`` (ingest), the enumeration is a listing without
+0083). The lex ids collected for the withdrawals are only those of the tree's versions, a byte per
+version at its place among the summaries (:func:`corpus_tree.tree.listed_lex_ids`, ADR 0133). With ``observe`` (ingest), the enumeration is a listing without
 observations and each version is completed (its bodies fetched) only when it is reached, so the
 observations of one version at a time are held, not the run's (ADR 0037).
 """
@@ -87,7 +88,15 @@ import os
 import re
 import sqlite3
 import tempfile
-from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
+from collections.abc import (
+    Callable,
+    Container,
+    Iterable,
+    Iterator,
+    Mapping,
+    MutableMapping,
+    Sequence,
+)
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -114,7 +123,7 @@ from corpus_tree.records import (
     render_unchecked,
     seal,
 )
-from corpus_tree.tree import MANIFEST, CorpusTree, version_relpath, work_relpath
+from corpus_tree.tree import MANIFEST, CorpusTree, listed_lex_ids, version_relpath, work_relpath
 from legal.canonical import canonical_text
 from legal.errors import CorpusError, IdentityError, IntegrityError
 from legal.ids import Publisher, VersionId, VersionKey, WorkId, WorkSlug
@@ -191,7 +200,7 @@ class WithdrawalGuard:
 
 
 def planned_withdrawals(enumeration: Enumeration, existing: Iterable[Any],
-                        enumerated: set[str]) -> tuple[list[str], int]:
+                        enumerated: Container[str]) -> tuple[list[str], int]:
     """``(lex ids the enumeration would withdraw, current versions in its scope)``.
 
     ``existing`` are version records (anything with ``lex_id``, ``publisher``, ``is_withdrawn``);
@@ -255,7 +264,7 @@ def apply_enumeration(
         # only as their manifest rows, once applied (ADR 0063).
         versions, others = tree.publisher_summaries(enumeration.publisher)
         _check_existing_identities(versions.values(), enumeration.publisher)
-        works_written = _apply_works(enumeration, tree.works(), stage, report, fold)
+        works_written = _apply_works(enumeration, tree.works(), stage, report, fold, tree.read_work)
         # lex id → (sha256, language, file) of its held bodies, on disk (ADR 0112): iterated in lex id order
         held: SpilledMap[tuple[tuple[str, str, str], ...]] = SpilledMap(spill)
         for lex_id, record in _apply_versions(tree, enumeration, versions, stamp, report, guard, observe, consume):
@@ -373,22 +382,28 @@ def _check_existing_identities(versions: Any, publisher: Publisher) -> None:
 
 
 def _apply_works(enumeration: Enumeration, tree_works: Iterable[WorkRecord], stage: txn.Stage,
-                 report: ApplyReport, fold: SpilledManifest) -> int:
+                 report: ApplyReport, fold: SpilledManifest,
+                 read: Callable[[str], WorkRecord] | None = None) -> int:
     """Stage the enumerated works that are new or differ from the tree's (``tree_works``: every work
     record of the tree, read once); returns how many. Every work the tree will hold is folded into
     ``fold`` (the manifest's rows: the record written, else the tree's), not kept: a work record is
-    ≈ 1.9 KB, its rows ≈ 0.3 KB (issue #13, ADR 0063)."""
+    ≈ 1.9 KB, its rows ≈ 0.3 KB (issue #13, ADR 0063). With ``read`` (the tree's
+    :meth:`CorpusTree.read_work`) a listed work's record is not held from the scan to its comparison
+    either: only its path is, and it is read again then (issue #13, ADR 0133)."""
     listed = {w.slug: w for w in enumeration.works}
-    existing: dict[str, WorkRecord] = {}
+    existing: dict[str, WorkRecord | str] = {}
     for tree_work in tree_works:
         if tree_work.slug in listed:
-            existing[tree_work.slug] = tree_work  # compared below
+            # compared below: the record itself, or only its path when it can be read again
+            existing[tree_work.slug] = tree_work if read is None or tree_work.path is None else tree_work.path
         else:
             fold.add_work(tree_work)
     written = 0
     for slug, w in listed.items():
         record = _work_record(enumeration.publisher, w)
-        held = existing.pop(slug, None)
+        kept = existing.pop(slug, None)
+        held = read(kept) if isinstance(kept, str) and read is not None else kept
+        assert held is None or isinstance(held, WorkRecord)
         if held is not None and (held.publisher is not enumeration.publisher
                                  or held.work_identifier != w.work_identifier):
             raise IntegrityError("the tree holds a different work under this slug", code="identity_mismatch",
@@ -441,7 +456,7 @@ def _apply_versions(tree: CorpusTree, enumeration: Enumeration, existing: Mappin
     until the withdrawals are planned (after the last enumerated version). Each enumerated version
     is first completed by ``observe`` (if given) and its observations checked. With ``consume`` (and
     a list) the versions are popped from ``enumeration.versions`` as they are applied."""
-    enumerated: set[str] = set()
+    enumerated = listed_lex_ids(existing)  # a byte per tree version, not its lex id (ADR 0133)
     canonical_list = _Memo(_canonical_list)
     listed_count = len(enumeration.versions)
     for listed in _drained(enumeration.versions) if consume else enumeration.versions:

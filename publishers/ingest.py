@@ -53,8 +53,9 @@ Planning reads the publisher's version records as :class:`corpus_tree.VersionSum
 the plan, the revalidation plan and the withdrawal guard read; not ``raw``, ``publisher_metadata``
 or ``relations``; expressions packed), and the other publishers' records only as the manifest's rows
 (:meth:`corpus_tree.CorpusTree.publisher_summaries`, ADR 0048); inside the tree's caching block the
-summaries themselves are spilled to a temporary file and made again when read (ADR 0083), so a run
-holds a lex id and an offset per record of its publisher and a row per other record, not the records.
+summaries themselves are rows of a private temporary database, by path and by lex id, made again when
+read (ADR 0083, 0133), and the lex ids the listing names among them (the withdrawals') a byte per
+version, so a run holds nothing per record of its publisher and a row on disk per other record.
 
 A body is held once while it is fetched and checked (no chunk list and join, no stripped or
 sliced copy; a Formex member decompressed in chunks) and the fetch's result is dropped once its
@@ -76,12 +77,12 @@ import re
 import tempfile
 import time
 import uuid
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Container, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from corpus_tree import CorpusTree, Expression, VersionSummary
+from corpus_tree import CorpusTree, Expression, VersionSummary, listed_lex_ids
 from corpus_tree.evidence import enospc_as_disk_full
 from corpus_tree.model import Enumeration, ObservationInput, VersionInput
 from corpus_tree.writer import ApplyReport, WithdrawalGuard, apply_enumeration, planned_withdrawals
@@ -433,7 +434,7 @@ class _Plan:
     fetch: list[tuple[int, ...]] = field(default_factory=list)
     observed: list[tuple[str, ...]] = field(default_factory=list)
     rechecks: list[Sequence[_Recheck]] | None = None
-    enumerated: set[str] = field(default_factory=set)
+    enumerated: Container[str] = field(default_factory=set)
     total: int = 0
 
 
@@ -442,11 +443,12 @@ def _plan(publisher: str, listing: SpilledListing, existing: Mapping[str, Versio
     """The run's :class:`_Plan`, reading the spilled versions back one at a time: the manifestations to
     fetch are those the tree has no observation for."""
     shared: dict[tuple[Any, ...], tuple[Any, ...]] = {}
-    out = _Plan(rechecks=[] if revalidate else None)
+    enumerated = listed_lex_ids(existing)  # a byte per tree version, not its lex id (ADR 0133)
+    out = _Plan(rechecks=[] if revalidate else None, enumerated=enumerated)
     for v, manifestations in listing.spilled():
         old = existing.get(lex_id_of(publisher, v))
         if old is not None:
-            out.enumerated.add(old.lex_id)
+            enumerated.add(old.lex_id)
         old_expressions = _by_language(old)
         held_languages = tuple(lang for lang, x in old_expressions.items() if x.observations)
         out.observed.append(shared.setdefault(held_languages, held_languages))

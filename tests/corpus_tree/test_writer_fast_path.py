@@ -225,11 +225,11 @@ def test_the_whole_tree_scan_keeps_summaries_not_records(tree: CorpusTree) -> No
     with tree.caching():
         summaries = list(tree.version_summaries())
         assert tree.parsed_records() == {}  # only summaries are kept
-        held = tree._summaries
-        assert held is not None
-        where = {rel: kept[3] for rel, kept in held.items()}
+        store = tree._summaries
+        assert store is not None
+        where = {rel: kept[3] for rel, kept in store.rows().items()}
         assert next(iter(tree.version_summaries())) == summaries[0]  # once per file state: read from
-        assert {rel: kept[3] for rel, kept in held.items()} == where  # the block's spill, not summarised again
+        assert {rel: kept[3] for rel, kept in store.rows().items()} == where  # the block's database, not summarised again
     assert summaries == [summary_of(r) for r in records]
     assert all(type(s) is VersionSummary and not hasattr(s, "raw") for s in summaries)
     works = list(tree.works())
@@ -246,20 +246,43 @@ def test_the_summary_cache_keeps_a_packed_file_state_and_rereads_a_changed_file(
     bytes, not a tuple of five ints; any of its parts changing still means the file is read again."""
     with tree.caching():
         first = next(iter(tree.version_summaries()))
-        held = tree._summaries
-        assert held is not None and all(type(kept[0]) is bytes and len(kept[0]) == 40 for kept in held.values())
+        store = tree._summaries
+        assert store is not None
+        assert all(type(kept[0]) is bytes and len(kept[0]) == 40 for kept in store.rows().values())
         rel = str(first.path)
-        where = held[rel][3]  # the summary's place in the block's spill (ADR 0083)
-        assert next(iter(tree.version_summaries())) == first and held[rel][3] == where  # not read again
+        where = store.rows()[rel][3]  # when the summary was made (the block's database, ADR 0133)
+        assert next(iter(tree.version_summaries())) == first and store.rows()[rel][3] == where  # not read again
         path = tree.root / rel
         st = path.stat()
         os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1))  # same bytes, a new mtime (and ctime)
         again = next(iter(tree.version_summaries()))
-        assert held[rel][3] != where and again == first  # read again
-        where = held[rel][3]
+        assert store.rows()[rel][3] != where and again == first  # read again
+        where = store.rows()[rel][3]
         copy_ = path.with_name("copy")
         copy_.write_bytes(path.read_bytes())
         os.utime(copy_, ns=(st.st_atime_ns, st.st_mtime_ns + 1))
         os.replace(copy_, path)  # a new inode, same bytes
         third = next(iter(tree.version_summaries()))
-        assert held[rel][3] != where and third == first
+        assert store.rows()[rel][3] != where and third == first
+
+
+def test_a_listed_works_record_is_read_again_when_compared_not_held(tree: CorpusTree,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue #13, ADR 0133: between the tree's scan and its comparison the writer keeps a listed work's
+    path, and reads its record again (``CorpusTree.read_work``); a changed work is still rewritten, an
+    unchanged one still left as it is."""
+    reads: list[str] = []
+    real = CorpusTree.read_work
+
+    def counted(self: CorpusTree, rel: str) -> Any:
+        reads.append(rel)
+        return real(self, rel)
+
+    monkeypatch.setattr(CorpusTree, "read_work", counted)
+    before = _states(tree.root)
+    report = apply_enumeration(tree, _enum(_version()), {_sha(BODY): BODY}, T1, durable=False)
+    assert reads == [f"works/{SLUG}/meta.json"] and report.works_written == 0 and _states(tree.root) == before
+    renamed = dataclasses.replace(_enum(_version()), works=(WorkInput(SLUG, WORK, document_type="DIR"),))
+    report = apply_enumeration(tree, renamed, {_sha(BODY): BODY}, T1, durable=False)
+    assert report.works_written == 1 and tree.work(SLUG).data["document_type"] == "DIR"
+    assert verify_tree(tree.root).ok

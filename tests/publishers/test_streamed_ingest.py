@@ -138,23 +138,24 @@ def test_the_listing_is_released_version_by_version(lu_small: Harness, target: C
     assert max(seen) - already <= 3, (already, seen)
 
 
-def test_a_re_ingest_holds_one_string_per_lex_id(lu_small: Harness, target: CorpusTree,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_re_ingest_holds_no_string_per_lex_id(lu_small: Harness, target: CorpusTree,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """The lex ids a re-ingest plans with (the guard's set) and those the writer collects for its
-    withdrawals are the strings the tree's summaries hold, not equal copies made per version
-    (issue #13, mem28)."""
+    withdrawals are a byte per version of the tree's summaries (:class:`corpus_tree.tree.ListedLexIds`),
+    not strings: every version listed again is in them (issue #13, mem28; ADR 0133: before, the very
+    strings the summaries held)."""
     import corpus_tree.writer as writer_module
     import publishers.ingest as ingest_module
+    from corpus_tree.tree import ListedLexIds
 
     first = lu_small.ingest(target)
-    shared: dict[str, list[tuple[int, int]]] = {}
+    shared: dict[str, list[tuple[int, bool]]] = {}
 
     def watched(where: str, real: Any) -> Any:
-        def planned(enumeration: Any, existing: Any, enumerated: set[str]) -> Any:
+        def planned(enumeration: Any, existing: Any, enumerated: Any) -> Any:
             held = list(existing)
-            ids = {id(x) for x in enumerated}
             shared.setdefault(where, []).append(
-                (sum(1 for s in held if s.lex_id in enumerated), sum(1 for s in held if id(s.lex_id) in ids)))
+                (sum(1 for s in held if s.lex_id in enumerated), isinstance(enumerated, ListedLexIds)))
             return real(enumeration, held, enumerated)
         return planned
 
@@ -162,8 +163,8 @@ def test_a_re_ingest_holds_one_string_per_lex_id(lu_small: Harness, target: Corp
     monkeypatch.setattr(writer_module, "planned_withdrawals", watched("apply", writer_module.planned_withdrawals))
     again = lu_small.ingest(target, now=LATER)
     assert again.versions == first.versions >= 30
-    # (summaries enumerated again, of them the very string the summary holds); before: (n, 0) each
-    assert shared == {"plan": [(first.versions, first.versions)], "apply": [(first.versions, first.versions)]}
+    # (summaries enumerated again, held as a ListedLexIds)
+    assert shared == {"plan": [(first.versions, True)], "apply": [(first.versions, True)]}
 
 
 def _live_parts_and_shared() -> tuple[int, int]:
