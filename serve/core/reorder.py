@@ -30,6 +30,8 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any, TypeVar
 
+from legal.errors import ConfigError
+
 #: Whether the search reorders a plain-word question's first works by the learnt weights
 #: (:data:`WEIGHTS_FILE`). Off: the hand-set order, and no feature is worked out.
 REORDER = True
@@ -76,8 +78,10 @@ AGE_YEAR = 2026
 T = TypeVar("T")
 
 
-class WeightsError(ValueError):
-    """A weights file that is not a valid reordering model (say which field and why)."""
+class WeightsError(ConfigError):
+    """A weights file that is not a valid reordering model (the message says which field and why)."""
+
+    default_code = "invalid_reorder_weights"
 
 
 @dataclass(frozen=True)
