@@ -24,7 +24,7 @@ import datetime as _dt
 import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol, runtime_checkable
 
 from corpus_tree.model import Enumeration, VersionInput
@@ -180,6 +180,21 @@ class ListingAdapter(Protocol):
     def enumerate_into(self, scope: object | None, sink: ListedSink) -> PublisherEnumeration:
         """Enumerate ``scope``, each version handed to ``sink`` as it is built (see the class)."""
         ...
+
+
+def collected(adapter: ListingAdapter, scope: object | None) -> PublisherEnumeration:
+    """``adapter.enumerate_into(scope, …)``'s listing held whole: its works and notes with every version
+    and manifestation it handed over, in their order (what :meth:`PublisherAdapter.enumerate` returns)."""
+    versions: list[VersionInput] = []
+    manifestations: list[Manifestation] = []
+
+    def keep(version: VersionInput, listed: tuple[Manifestation, ...]) -> None:
+        versions.append(version)
+        manifestations.extend(listed)
+
+    listing = adapter.enumerate_into(scope, keep)
+    enumeration = replace(listing.enumeration, versions=tuple(versions))
+    return replace(listing, enumeration=enumeration, manifestations=tuple(manifestations))
 
 
 #: Equal metadata entries of one enumeration, shared (see :func:`canonical_metadata`).

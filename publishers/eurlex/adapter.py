@@ -48,6 +48,7 @@ from publishers.protocol import (
     Manifestation,
     PublisherEnumeration,
     SharedEntries,
+    collected,
     held_elsewhere_members,
     require_nonempty,
     sha256_member,
@@ -106,17 +107,8 @@ class EurlexAdapter:
 
     def enumerate(self, scope: object | None = None) -> PublisherEnumeration:
         """Every version of the works in ``scope`` (default: the bundled reviewed scope), held whole:
-        :meth:`enumerate_into`'s listing collected."""
-        versions: list[VersionInput] = []
-        manifestations: list[Manifestation] = []
-
-        def keep(version: VersionInput, listed: tuple[Manifestation, ...]) -> None:
-            versions.append(version)
-            manifestations.extend(listed)
-
-        listing = self.enumerate_into(scope, keep)
-        enumeration = dataclasses.replace(listing.enumeration, versions=tuple(versions))
-        return dataclasses.replace(listing, enumeration=enumeration, manifestations=tuple(manifestations))
+        :meth:`enumerate_into`'s listing collected (:func:`publishers.protocol.collected`)."""
+        return collected(self, scope)
 
     def enumerate_into(self, scope: object | None, sink: ListedSink) -> PublisherEnumeration:
         """Every version of the works in ``scope`` handed to ``sink`` with its manifestations as soon as

@@ -30,7 +30,7 @@ import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from corpus_tree.model import Enumeration, ExpressionInput, VersionInput, WorkInput
+from corpus_tree.model import Enumeration, ExpressionInput, WorkInput
 from legal.errors import PublisherError
 from legal.ids import Publisher
 from legal.outcomes import FetchOutcome
@@ -74,6 +74,7 @@ from publishers.protocol import (
     Manifestation,
     PublisherEnumeration,
     canonical_metadata,
+    collected,
     held_elsewhere_members,
     require_nonempty,
     sha256_member,
@@ -131,17 +132,8 @@ class LegiluxAdapter:
 
     def enumerate(self, scope: object | None = None) -> PublisherEnumeration:
         """The whole consolidation catalogue (``scope`` must be ``None``: Legilux has one scope): the
-        listing of :meth:`enumerate_into` collected."""
-        versions: list[VersionInput] = []
-        manifestations: list[Manifestation] = []
-
-        def collect(v: VersionInput, found: tuple[Manifestation, ...]) -> None:
-            versions.append(v)
-            manifestations.extend(found)
-
-        listed = self.enumerate_into(scope, collect)
-        enumeration = dataclasses.replace(listed.enumeration, versions=tuple(versions))
-        return PublisherEnumeration(enumeration=enumeration, manifestations=tuple(manifestations))
+        listing of :meth:`enumerate_into` collected (:func:`publishers.protocol.collected`)."""
+        return collected(self, scope)
 
     def enumerate_into(self, scope: object | None, sink: ListedSink) -> PublisherEnumeration:
         """The whole catalogue, each version handed to ``sink`` with its manifestations as it is built
