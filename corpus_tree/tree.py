@@ -465,11 +465,6 @@ class CorpusTree:
             raise CorpusError("unknown work", code="unknown_work", subject=slug) from None
         return load_work(data, self._rel(path))
 
-    def read_work(self, rel: str) -> WorkRecord:
-        """The work record at ``rel`` (a tree-relative path, as :attr:`WorkRecord.path`), parsed afresh."""
-        with open(os.path.join(self.root, rel), "rb") as f:
-            return load_work(f.read(), rel)
-
     def works(self) -> Iterator[WorkRecord]:
         """Every work record, in slug order."""
         for slug in self.slugs():
