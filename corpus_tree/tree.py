@@ -266,7 +266,7 @@ class SpilledSummaries(Mapping[str, VersionSummary]):
         """The summary of ``lex_id``. Reads that follow the places in order (the plan's and the writer's,
         the listing being in the tree's order) are answered from the rows read ahead, :attr:`BATCH` at a
         time, not by a statement each; any other read asks the database for its row."""
-        hit = self._ahead.pop(lex_id, None)
+        hit = self._ahead.get(lex_id)
         if hit is None:
             self._flush()
             row = self._db.execute(f"SELECT pos, data FROM {self._name} WHERE lex_id = ?", (lex_id,)).fetchone()
@@ -277,6 +277,9 @@ class SpilledSummaries(Mapping[str, VersionSummary]):
                 self._ahead = {key: (pos, data) for pos, key, data in self._db.execute(
                     f"SELECT pos, lex_id, data FROM {self._name} WHERE pos > ? ORDER BY pos LIMIT ?",
                     (hit[0], self.BATCH))}
+            elif len(self._ahead) >= 2 * self.BATCH:  # reads out of order: what is kept stays bounded
+                self._ahead = {}
+            self._ahead[lex_id] = hit  # read again next (a get, then the same lex id's mark): no statement
         pos, data = hit
         self._next = pos + 1
         self._last = (lex_id, pos)
