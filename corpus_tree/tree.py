@@ -30,7 +30,10 @@ publisher, to a private temporary SQLite database keyed by its path (:class:`_Su
 unlinked as it is opened, dropped with the block), and :meth:`CorpusTree.publisher_summaries` returns a
 :class:`SpilledSummaries` mapping, a table of that database by lex id, that makes each summary again
 when it is read; the lex ids an enumeration lists among them are a byte per version
-(:class:`ListedLexIds`) (issue #13, ADR 0083, 0133).
+(:class:`ListedLexIds`) (issue #13, ADR 0083, 0133). Its statements are few per version (ADR 0137):
+rows are written a batch at a time, a second scan that finds every file in the state the first saw
+returns the first's summaries, and reads by lex id in the order of the places (the plan's and the
+writer's, the listing being in the tree's order) are answered from rows read ahead.
 """
 
 from __future__ import annotations
@@ -597,8 +600,10 @@ class CorpusTree:
         changed, or one of ``publisher``'s is no longer the file its summary was made of). There the
         fold's rows are not held either: they are rows of the block's own private temporary database
         (a :class:`corpus_tree.import_spill.SpilledManifest`, ADR 0121; one full is ``disk_full``), and
-        neither are the summaries: each call returns a new :class:`SpilledSummaries`, a table of the
-        block's database of summaries (ADR 0133). A record of another publisher under a lex id of ``publisher`` is ``identity_mismatch``."""
+        neither are the summaries: a call returns a :class:`SpilledSummaries`, a table of the
+        block's database of summaries (ADR 0133) — the one an earlier call returned if every version
+        file is in the state that call saw (the same files in the same states, so the same summaries:
+        ADR 0137), else a new one. A record of another publisher under a lex id of ``publisher`` is ``identity_mismatch``."""
         others, summaries, scans = self._others, self._summaries, self._scans
         if others is not None and summaries is not None and scans is not None and publisher in others:
             if publisher in scans:

@@ -65,8 +65,9 @@ record of an enumerated or withdrawn version is read again by its path, one at a
 revised; a written record is rendered and staged on disk as soon as it is made, and only its
 manifest rows, the path of its staged file and the ``(sha256, language, file)`` of its held bodies
 are kept — neither its parsed value, its summary nor its bytes. The tree's works are read once
-and folded into the manifest's rows as they are read (a listed one once compared and, if it
-differs, rewritten), not held as records (ADR 0063). So what an apply holds is a packed summary per
+and folded into the manifest's rows as they are read (a listed one compared as it is read, and only
+the verdict kept until its turn, when it is rewritten if it differs: ADR 0137), not held as records
+(ADR 0063). So what an apply holds is a packed summary per
 version of its publisher (inside the tree's caching block, a row of its database: ADR 0083, 0133), a
 manifest row per other version and per work, plus the enumeration it was given (an ingest's is
 spilled too, its versions read back one at a time: :class:`publishers.spill.SpilledListing`, ADR
