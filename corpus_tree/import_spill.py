@@ -292,8 +292,12 @@ class SpilledManifest:
         return tally
 
     def add_work(self, w: WorkRecord) -> None:
-        self._db.execute(f"INSERT INTO {self._w} (wid, digest) VALUES (?, ?)", (w.lex_work_id, w.digest()))
-        self._tally(w.publisher.value).counts["works"] += 1
+        self.add_work_rows(w.publisher.value, w.lex_work_id, w.digest())
+
+    def add_work_rows(self, publisher: str, lex_work_id: str, digest: str) -> None:
+        """:meth:`add_work` of a work whose rows are known: its publisher, lex work id and ``digest``."""
+        self._db.execute(f"INSERT INTO {self._w} (wid, digest) VALUES (?, ?)", (lex_work_id, digest))
+        self._tally(publisher).counts["works"] += 1
 
     def add_version(self, v: VersionRecord | VersionSummary) -> None:
         publisher = v.publisher.value

@@ -683,12 +683,21 @@ def default_convention(publisher: Publisher) -> ValidToConvention:
 
 
 def load_version(data: bytes, path: str) -> VersionRecord:
-    """Parse the bytes of a version record file (shape only; no hash check)."""
-    return VersionRecord.from_dict(parse_record_bytes(data, path), path)
+    """Parse the bytes of a version record file (shape only; no hash check): by the C parser when they
+    are canonical (every file the tree writes is), else strictly (:func:`read_record_bytes`)."""
+    return VersionRecord.from_dict(read_record_bytes(data, path), path)
 
 
 def load_work(data: bytes, path: str) -> WorkRecord:
-    return WorkRecord.from_dict(parse_record_bytes(data, path), path)
+    """Parse the bytes of a work record file (shape only), as :func:`load_version`."""
+    return WorkRecord.from_dict(read_record_bytes(data, path), path)
+
+
+def read_record_bytes(data: bytes, path: str) -> dict[str, Any]:
+    """:func:`parse_record_bytes` of ``data``: the same value, read by :func:`parse_canonical_record`'s C
+    parser when ``data`` is canonical, and by :func:`parse_record_bytes` (its errors) otherwise (ADR 0137)."""
+    value = parse_canonical_record(data)
+    return parse_record_bytes(data, path) if value is None else value
 
 
 def require_hash(record: VersionRecord) -> VersionRecord:

@@ -30,7 +30,10 @@ publisher, to a private temporary SQLite database keyed by its path (:class:`_Su
 unlinked as it is opened, dropped with the block), and :meth:`CorpusTree.publisher_summaries` returns a
 :class:`SpilledSummaries` mapping, a table of that database by lex id, that makes each summary again
 when it is read; the lex ids an enumeration lists among them are a byte per version
-(:class:`ListedLexIds`) (issue #13, ADR 0083, 0133).
+(:class:`ListedLexIds`) (issue #13, ADR 0083, 0133). Its statements are few per version (ADR 0137):
+rows are written a batch at a time, a second scan that finds every file in the state the first saw
+returns the first's summaries, and reads by lex id in the order of the places (the plan's and the
+writer's, the listing being in the tree's order) are answered from rows read ahead.
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ import shutil
 import sqlite3
 import struct
 import uuid
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
@@ -104,6 +107,21 @@ def _spill_error(exc: sqlite3.Error) -> Exception:
     return exc if full is None else full
 
 
+def _walk_digest(files: Iterator[tuple[str, str]]) -> bytes:
+    """A digest of each version file's tree-relative path and packed state (:data:`_STATE`), in the walk's
+    order (``files``: ``(path, rel)``; a file gone since it was listed is left out), so that two scans
+    of one caching block that see the same digest saw the same files in the same states."""
+    walk = hashlib.blake2b(digest_size=32)
+    for path, rel in files:
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            continue
+        state = _STATE.pack(st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+        walk.update(b"%d:%s%s" % (len(rel), rel.encode(), state))
+    return walk.digest()
+
+
 class _SummaryStore:
     """The summaries a :meth:`CorpusTree.caching` block made, in one private temporary SQLite database
     (its file unlinked as it is opened, dropped with the block; a full temporary directory is the typed
@@ -116,16 +134,21 @@ class _SummaryStore:
     - a table per :meth:`view` (:class:`SpilledSummaries`): a publisher's summaries by lex id, in the
       order they were added."""
 
-    __slots__ = ("_made", "_spill")
+    __slots__ = ("_made", "_pending", "_spill")
+
+    #: rows written at a time (one ``executemany``): a row is kept in memory until its batch is written
+    BATCH = 256
 
     def __init__(self) -> None:
         self._spill = Spill(SUMMARY_CACHE_KIB)
         self._made = 0
+        self._pending: list[tuple[str, bytes, str, str, bytes, int]] = []
         self._spill.db.execute("CREATE TABLE summary (rel TEXT PRIMARY KEY, state BLOB NOT NULL, lex_id TEXT NOT NULL,"
                                " publisher TEXT NOT NULL, data BLOB NOT NULL, made INTEGER NOT NULL) WITHOUT ROWID")
 
     def cached(self, rel: str, state: bytes) -> VersionSummary | None:
         """The summary kept for ``rel`` if it was made of the file state ``state``, else ``None``."""
+        self.flush()
         row = self._spill.db.execute("SELECT lex_id, data FROM summary WHERE rel = ? AND state = ?",
                                      (rel, state)).fetchone()
         return None if row is None else _summary_from(row[0], row[1])
@@ -139,21 +162,30 @@ class _SummaryStore:
         returns its bytes (:func:`_summary_bytes`)."""
         self._made += 1
         data = _summary_bytes(summary)
+        self._pending.append((rel, state, summary.lex_id, summary.publisher.value, data, self._made))
+        if len(self._pending) >= self.BATCH:
+            self.flush()
+        return data
+
+    def flush(self) -> None:
+        """Write the rows :meth:`put` keeps for its batch (every read of the table writes them first)."""
+        if not self._pending:
+            return
+        rows, self._pending = self._pending, []
         try:
-            self._spill.db.execute("INSERT OR REPLACE INTO summary VALUES (?, ?, ?, ?, ?, ?)",
-                                   (rel, state, summary.lex_id, summary.publisher.value, data, self._made))
+            self._spill.db.executemany("INSERT OR REPLACE INTO summary VALUES (?, ?, ?, ?, ?, ?)", rows)
         except sqlite3.Error as exc:
             raise _spill_error(exc) from exc
-        return data
 
     def rows(self) -> dict[str, tuple[bytes, str, Publisher, int]]:
         """``{record path: (packed file state, lex id, publisher, count when made)}`` (tests)."""
+        self.flush()
         return {rel: (state, lex_id, Publisher(publisher), made) for rel, state, lex_id, publisher, made in
                 self._spill.db.execute("SELECT rel, state, lex_id, publisher, made FROM summary")}
 
     def view(self) -> SpilledSummaries:
         """A new, empty :class:`SpilledSummaries` (a table of this database)."""
-        return SpilledSummaries(self._spill.db, self._spill.table())
+        return SpilledSummaries(self._spill.db, self._spill.table(), self.flush)
 
     def close(self) -> None:
         self._spill.close()
@@ -166,27 +198,49 @@ class SpilledSummaries(Mapping[str, VersionSummary]):
     added again keeps its place and takes the later summary, as a ``dict``); each summary read is made
     again (read once per use)."""
 
-    __slots__ = ("_db", "_last", "_len", "_name")
+    __slots__ = ("_ahead", "_db", "_last", "_len", "_name", "_next", "_pending", "_stored")
 
-    #: rows read at a time when iterating
+    #: rows read at a time when iterating, and written at a time (one ``executemany``) when added
     BATCH = 256
 
-    def __init__(self, db: sqlite3.Connection, name: str) -> None:
+    def __init__(self, db: sqlite3.Connection, name: str, stored: Callable[[], None] = lambda: None) -> None:
         self._db, self._name = db, name
+        self._stored = stored  # writes what the block's table of summaries keeps for its batch
         self._len: int | None = 0  # None: not counted since the last add
         # the lex id last read and its place: a withdrawal mark that follows a read asks nothing again
         self._last: tuple[str, int] | None = None
+        self._pending: list[tuple[str, bytes]] = []  # added, not written yet (written before any read)
+        # read in order of place (a listing in the tree's order): the rows after the last one read, by lex
+        # id, read at once (at most BATCH), and the place that continues the sequence
+        self._ahead: dict[str, tuple[int, bytes]] = {}
+        self._next = 0
         db.execute(f"CREATE TABLE {name} (pos INTEGER PRIMARY KEY, lex_id TEXT NOT NULL UNIQUE, data BLOB NOT NULL)")
 
     def add(self, summary: VersionSummary, data: bytes | None = None) -> None:
-        """Add ``summary`` under its lex id (``data``: its bytes, if the caller made them already)."""
-        self._added(f"INSERT INTO {self._name} (lex_id, data) VALUES (?, ?)"
-                    " ON CONFLICT (lex_id) DO UPDATE SET data = excluded.data",
-                    (summary.lex_id, _summary_bytes(summary) if data is None else data))
+        """Add ``summary`` under its lex id (``data``: its bytes, if the caller made them already); written
+        with the next :attr:`BATCH` (or before the next read), in the order added."""
+        self._pending.append((summary.lex_id, _summary_bytes(summary) if data is None else data))
+        self._len = self._last = None
+        self._ahead = {}
+        if len(self._pending) >= self.BATCH:
+            self._flush()
+
+    def _flush(self) -> None:
+        """Write the summaries :meth:`add` keeps for its batch."""
+        if not self._pending:
+            return
+        rows, self._pending = self._pending, []
+        try:
+            self._db.executemany(f"INSERT INTO {self._name} (lex_id, data) VALUES (?, ?)"
+                                 " ON CONFLICT (lex_id) DO UPDATE SET data = excluded.data", rows)
+        except sqlite3.Error as exc:
+            raise _spill_error(exc) from exc
 
     def add_cached(self, rel: str, state: bytes, publisher: Publisher) -> bool:
         """Add the summary the block keeps for ``rel`` if it is ``publisher``'s and was made of the file
         state ``state``; whether it was."""
+        self._flush()
+        self._stored()
         return self._added(f"INSERT INTO {self._name} (lex_id, data) SELECT lex_id, data FROM summary"
                            " WHERE rel = ? AND state = ? AND publisher = ?"
                            " ON CONFLICT (lex_id) DO UPDATE SET data = excluded.data",
@@ -199,6 +253,7 @@ class SpilledSummaries(Mapping[str, VersionSummary]):
             raise _spill_error(exc) from exc
         if added:
             self._len = self._last = None
+            self._ahead = {}
         return added
 
     def position(self, lex_id: str) -> int | None:
@@ -206,15 +261,32 @@ class SpilledSummaries(Mapping[str, VersionSummary]):
         last = self._last
         if last is not None and last[0] == lex_id:
             return last[1]
+        self._flush()
         row = self._db.execute(f"SELECT pos FROM {self._name} WHERE lex_id = ?", (lex_id,)).fetchone()
         return None if row is None else int(row[0])
 
     def __getitem__(self, lex_id: str) -> VersionSummary:
-        row = self._db.execute(f"SELECT pos, lex_id, data FROM {self._name} WHERE lex_id = ?", (lex_id,)).fetchone()
-        if row is None:
-            raise KeyError(lex_id)
-        self._last = (row[1], row[0])
-        return _summary_from(row[1], row[2])
+        """The summary of ``lex_id``. Reads that follow the places in order (the plan's and the writer's,
+        the listing being in the tree's order) are answered from the rows read ahead, :attr:`BATCH` at a
+        time, not by a statement each; any other read asks the database for its row."""
+        hit = self._ahead.get(lex_id)
+        if hit is None:
+            self._flush()
+            row = self._db.execute(f"SELECT pos, data FROM {self._name} WHERE lex_id = ?", (lex_id,)).fetchone()
+            if row is None:
+                raise KeyError(lex_id)
+            hit = (int(row[0]), row[1])
+            if hit[0] == self._next:  # the place after the last read: read the next ones at once
+                self._ahead = {key: (pos, data) for pos, key, data in self._db.execute(
+                    f"SELECT pos, lex_id, data FROM {self._name} WHERE pos > ? ORDER BY pos LIMIT ?",
+                    (hit[0], self.BATCH))}
+            elif len(self._ahead) >= 2 * self.BATCH:  # reads out of order: what is kept stays bounded
+                self._ahead = {}
+            self._ahead[lex_id] = hit  # read again next (a get, then the same lex id's mark): no statement
+        pos, data = hit
+        self._next = pos + 1
+        self._last = (lex_id, pos)
+        return _summary_from(lex_id, data)
 
     def get(self, lex_id: str, default: Any = None) -> Any:
         try:
@@ -227,12 +299,14 @@ class SpilledSummaries(Mapping[str, VersionSummary]):
 
     def __len__(self) -> int:
         if self._len is None:
+            self._flush()
             self._len = int(self._db.execute(f"SELECT count(*) FROM {self._name}").fetchone()[0])
         return self._len
 
     def _rows(self) -> Iterator[tuple[str, bytes]]:
         """``(lex id, summary bytes)`` in order, :attr:`BATCH` rows at a time (no statement left open
         between them, so that the caller may use the database meanwhile)."""
+        self._flush()
         last = 0
         while True:
             rows = self._db.execute(f"SELECT pos, lex_id, data FROM {self._name} WHERE pos > ? ORDER BY pos LIMIT ?",
@@ -322,6 +396,9 @@ class CorpusTree:
         # publisher -> (digest of the other versions' paths and file states, their manifest fold);
         # only inside ``caching()``
         self._others: dict[Publisher, tuple[bytes, ManifestFold | SpilledManifest]] | None = None
+        # publisher -> (digest of every version's path and file state, the summaries the scan that made
+        # it returned); only inside ``caching()`` (ADR 0137)
+        self._scans: dict[Publisher, tuple[bytes, SpilledSummaries]] | None = None
         # the folds' rows, on disk (made at the first fold; only inside ``caching()``, ADR 0121)
         self._folds: Spill | None = None
 
@@ -415,7 +492,7 @@ class CorpusTree:
         if self._records is not None:
             yield self
             return
-        self._records, self._share, self._others = {}, Shared(), {}
+        self._records, self._share, self._others, self._scans = {}, Shared(), {}, {}
         try:
             self._summaries = _SummaryStore()
         except sqlite3.Error as exc:
@@ -426,7 +503,7 @@ class CorpusTree:
             self._summaries.close()
             if self._folds is not None:
                 self._folds.close()
-            self._records = self._summaries = self._share = self._others = self._folds = None
+            self._records = self._summaries = self._share = self._others = self._scans = self._folds = None
 
     def parsed_records(self) -> dict[str, tuple[tuple[int, ...], VersionRecord, bool]]:
         """What the active :meth:`caching` block parsed: ``{record path: (file state, record,
@@ -464,11 +541,6 @@ class CorpusTree:
         except FileNotFoundError:
             raise CorpusError("unknown work", code="unknown_work", subject=slug) from None
         return load_work(data, self._rel(path))
-
-    def read_work(self, rel: str) -> WorkRecord:
-        """The work record at ``rel`` (a tree-relative path, as :attr:`WorkRecord.path`), parsed afresh."""
-        with open(os.path.join(self.root, rel), "rb") as f:
-            return load_work(f.read(), rel)
 
     def works(self) -> Iterator[WorkRecord]:
         """Every work record, in slug order."""
@@ -528,10 +600,16 @@ class CorpusTree:
         changed, or one of ``publisher``'s is no longer the file its summary was made of). There the
         fold's rows are not held either: they are rows of the block's own private temporary database
         (a :class:`corpus_tree.import_spill.SpilledManifest`, ADR 0121; one full is ``disk_full``), and
-        neither are the summaries: each call returns a new :class:`SpilledSummaries`, a table of the
-        block's database of summaries (ADR 0133). A record of another publisher under a lex id of ``publisher`` is ``identity_mismatch``."""
-        others, summaries = self._others, self._summaries
-        if others is not None and summaries is not None and publisher in others:
+        neither are the summaries: a call returns a :class:`SpilledSummaries`, a table of the
+        block's database of summaries (ADR 0133) — the one an earlier call returned if every version
+        file is in the state that call saw (the same files in the same states, so the same summaries:
+        ADR 0137), else a new one. A record of another publisher under a lex id of ``publisher`` is ``identity_mismatch``."""
+        others, summaries, scans = self._others, self._summaries, self._scans
+        if others is not None and summaries is not None and scans is not None and publisher in others:
+            if publisher in scans:
+                walked, seen = scans[publisher]
+                if _walk_digest(self._version_files()) == walked:  # no file moved since: the same summaries
+                    return seen, others[publisher][1]
             view = summaries.view()
             states = hashlib.blake2b(digest_size=32)
             for path, rel in self._version_files():
@@ -553,10 +631,13 @@ class CorpusTree:
                 self._folds = Spill(FOLD_CACHE_KIB)
             fold = SpilledManifest(self._folds, unique=False)
         states = hashlib.blake2b(digest_size=32)
+        walk = hashlib.blake2b(digest_size=32)  # every version file's path and state, as _walk_digest
         prefix = f"{publisher.value}:"
         first = summaries is not None and summaries.empty()  # the block's first scan: no file of it is kept yet
         for path, rel in self._version_files():
             summary, state, record, data = self._summary_or_record(path, rel, publisher, first)
+            if state is not None:
+                walk.update(b"%d:%s%s" % (len(rel), rel.encode(), state))
             if summary is not None and summary.publisher is publisher:
                 if kept is not None:
                     kept.add(summary, data)  # in the block's database, not in memory
@@ -573,6 +654,8 @@ class CorpusTree:
         if others is not None:
             others[publisher] = (states.digest(), fold)
         if kept is not None:
+            if scans is not None:
+                scans[publisher] = (walk.digest(), kept)
             return kept, fold
         return own, fold
 

@@ -65,8 +65,9 @@ record of an enumerated or withdrawn version is read again by its path, one at a
 revised; a written record is rendered and staged on disk as soon as it is made, and only its
 manifest rows, the path of its staged file and the ``(sha256, language, file)`` of its held bodies
 are kept — neither its parsed value, its summary nor its bytes. The tree's works are read once
-and folded into the manifest's rows as they are read (a listed one once compared and, if it
-differs, rewritten), not held as records (ADR 0063). So what an apply holds is a packed summary per
+and folded into the manifest's rows as they are read (a listed one compared as it is read, and only
+the verdict kept until its turn, when it is rewritten if it differs: ADR 0137), not held as records
+(ADR 0063). So what an apply holds is a packed summary per
 version of its publisher (inside the tree's caching block, a row of its database: ADR 0083, 0133), a
 manifest row per other version and per work, plus the enumeration it was given (an ingest's is
 spilled too, its versions read back one at a time: :class:`publishers.spill.SpilledListing`, ADR
@@ -264,7 +265,7 @@ def apply_enumeration(
         # only as their manifest rows, once applied (ADR 0063).
         versions, others = tree.publisher_summaries(enumeration.publisher)
         _check_existing_identities(versions.values(), enumeration.publisher)
-        works_written = _apply_works(enumeration, tree.works(), stage, report, fold, tree.read_work)
+        works_written = _apply_works(enumeration, tree.works(), stage, report, fold)
         # lex id → (sha256, language, file) of its held bodies, on disk (ADR 0112): iterated in lex id order
         held: SpilledMap[tuple[tuple[str, str, str], ...]] = SpilledMap(spill)
         for lex_id, record in _apply_versions(tree, enumeration, versions, stamp, report, guard, observe, consume):
@@ -382,40 +383,59 @@ def _check_existing_identities(versions: Any, publisher: Publisher) -> None:
 
 
 def _apply_works(enumeration: Enumeration, tree_works: Iterable[WorkRecord], stage: txn.Stage,
-                 report: ApplyReport, fold: SpilledManifest,
-                 read: Callable[[str], WorkRecord] | None = None) -> int:
+                 report: ApplyReport, fold: SpilledManifest) -> int:
     """Stage the enumerated works that are new or differ from the tree's (``tree_works``: every work
     record of the tree, read once); returns how many. Every work the tree will hold is folded into
     ``fold`` (the manifest's rows: the record written, else the tree's), not kept: a work record is
-    ≈ 1.9 KB, its rows ≈ 0.3 KB (issue #13, ADR 0063). With ``read`` (the tree's
-    :meth:`CorpusTree.read_work`) a listed work's record is not held from the scan to its comparison
-    either: only its path is, and it is read again then (issue #13, ADR 0133)."""
+    ≈ 1.9 KB, its rows ≈ 0.3 KB (issue #13, ADR 0063). A listed work is compared as it is read (each
+    record parsed once), and only the comparison's verdict is kept until its turn: the digest of a
+    tree's record equal to the enumeration's, ``None`` for one that differs, or the path of one that is
+    another work (raised then, in the listing's order, as before) (issue #13, ADR 0133, 0137)."""
+    publisher = enumeration.publisher
     listed = {w.slug: w for w in enumeration.works}
-    existing: dict[str, WorkRecord | str] = {}
+    compared: dict[str, _Compared] = {}
     for tree_work in tree_works:
-        if tree_work.slug in listed:
-            # compared below: the record itself, or only its path when it can be read again
-            existing[tree_work.slug] = tree_work if read is None or tree_work.path is None else tree_work.path
-        else:
+        w = listed.get(tree_work.slug)
+        if w is None:
             fold.add_work(tree_work)
+        else:
+            compared[tree_work.slug] = _compared_work(publisher, w, tree_work)
     written = 0
     for slug, w in listed.items():
-        record = _work_record(enumeration.publisher, w)
-        kept = existing.pop(slug, None)
-        held = read(kept) if isinstance(kept, str) and read is not None else kept
-        assert held is None or isinstance(held, WorkRecord)
-        if held is not None and (held.publisher is not enumeration.publisher
-                                 or held.work_identifier != w.work_identifier):
+        record = _work_record(publisher, w)
+        held = compared.pop(slug, None)
+        if isinstance(held, _OtherWork):
             raise IntegrityError("the tree holds a different work under this slug", code="identity_mismatch",
                                  subject=held.path)
-        if held is None or held.data != record:
+        if held is None:
             rel = work_relpath(slug)
             stage.put(rel, render(record))
-            held = WorkRecord.from_dict(record, rel)
+            fold.add_work(WorkRecord.from_dict(record, rel))
             written += 1
-        fold.add_work(held)
+        else:
+            fold.add_work_rows(publisher.value, record["lex_work_id"], held)
     report.works_written += written
     return written
+
+
+@dataclass(frozen=True, slots=True)
+class _OtherWork:
+    """The tree holds another work (another publisher or work identifier) under a listed slug: its path."""
+
+    path: str | None
+
+
+#: what :func:`_apply_works` keeps of a listed work the tree holds, from its scan to its turn: the
+#: digest of its record (equal to the enumeration's), ``None`` (it differs) or :class:`_OtherWork`
+_Compared = str | None | _OtherWork
+
+
+def _compared_work(publisher: Publisher, w: WorkInput, held: WorkRecord) -> _Compared:
+    """The verdict on the tree's record ``held`` of the listed work ``w`` (:data:`_Compared`): a record
+    equal to the one the enumeration makes is unchanged (its digest, the manifest's row, is kept)."""
+    if held.publisher is not publisher or held.work_identifier != w.work_identifier:
+        return _OtherWork(held.path)
+    return held.digest() if held.data == _work_record(publisher, w) else None
 
 
 def _work_record(publisher: Publisher, w: WorkInput) -> dict[str, Any]:

@@ -21,7 +21,9 @@ from corpus_tree import (
     ObservationInput,
     VersionInput,
     WorkInput,
+    records,
 )
+from corpus_tree import tree as tree_module
 from corpus_tree.evidence import STREAM_CHUNK
 from corpus_tree.records import parse_record_bytes, render, seal
 from corpus_tree.verify import verify_tree
@@ -34,7 +36,7 @@ from corpus_tree.writer import (
     new_record,
 )
 from legal.canonical import canonical_text, hash_file
-from legal.errors import LexError
+from legal.errors import IntegrityError, LexError
 from legal.ids import Publisher, VersionKey
 
 T0 = dt.datetime(2026, 8, 1, 2, 0, tzinfo=dt.UTC)
@@ -266,23 +268,30 @@ def test_the_summary_cache_keeps_a_packed_file_state_and_rereads_a_changed_file(
         assert store.rows()[rel][3] != where and third == first
 
 
-def test_a_listed_works_record_is_read_again_when_compared_not_held(tree: CorpusTree,
-                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue #13, ADR 0133: between the tree's scan and its comparison the writer keeps a listed work's
-    path, and reads its record again (``CorpusTree.read_work``); a changed work is still rewritten, an
-    unchanged one still left as it is."""
-    reads: list[str] = []
-    real = CorpusTree.read_work
+def test_a_listed_works_record_is_parsed_once_and_compared_as_it_is_read(tree: CorpusTree,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue #13, ADR 0137: the writer parses each work record of the tree once (its scan) and keeps of a
+    listed one only the comparison's verdict; a changed work is still rewritten, an unchanged one still
+    left as it is, another work under the slug still ``identity_mismatch`` with nothing written."""
+    parsed: list[str] = []
+    real = records.load_work
 
-    def counted(self: CorpusTree, rel: str) -> Any:
-        reads.append(rel)
-        return real(self, rel)
+    def counted(data: bytes, path: str) -> Any:
+        parsed.append(path)
+        return real(data, path)
 
-    monkeypatch.setattr(CorpusTree, "read_work", counted)
+    monkeypatch.setattr(tree_module, "load_work", counted)
     before = _states(tree.root)
     report = apply_enumeration(tree, _enum(_version()), {_sha(BODY): BODY}, T1, durable=False)
-    assert reads == [f"works/{SLUG}/meta.json"] and report.works_written == 0 and _states(tree.root) == before
+    assert parsed == [f"works/{SLUG}/meta.json"] and report.works_written == 0 and _states(tree.root) == before
     renamed = dataclasses.replace(_enum(_version()), works=(WorkInput(SLUG, WORK, document_type="DIR"),))
     report = apply_enumeration(tree, renamed, {_sha(BODY): BODY}, T1, durable=False)
     assert report.works_written == 1 and tree.work(SLUG).data["document_type"] == "DIR"
     assert verify_tree(tree.root).ok
+    before = _states(tree.root)
+    other = dataclasses.replace(_enum(dataclasses.replace(_version(), work_identifier="another work")),
+                                works=(WorkInput(SLUG, "another work", document_type="DIR"),))
+    with pytest.raises(IntegrityError) as raised:
+        apply_enumeration(tree, other, {_sha(BODY): BODY}, T1, durable=False)
+    assert raised.value.code == "identity_mismatch" and raised.value.subject == f"works/{SLUG}/meta.json"
+    assert _states(tree.root) == before
