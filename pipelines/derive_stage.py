@@ -20,11 +20,12 @@ over the ``derive`` package.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -195,6 +196,17 @@ def dataset_state(lex: LexSettings, publisher: Publisher, shards: int,
     inputs = {"records": tree.manifest().get("records_digest"), "code": _profile_fingerprint(),
               "shards": shards}
     return state, inputs, {name: out / name for name in OUTPUTS}
+
+
+@contextlib.contextmanager
+def tree_facts_held(lex: LexSettings, publisher: Publisher) -> Iterator[None]:
+    """The publisher's tree's facts that every shard asks (its work facts, the build's tree digest,
+    each shard's inputs) computed once for the block (:func:`derive.dataset.tree_held`): around a
+    step that brings every shard up to date and merges them, which reads the tree it started on."""
+    from derive.dataset import tree_held
+
+    with tree_held(CorpusTree.open(lex.tree(publisher.value), evidence_dir=lex.evidence_dir or None)):
+        yield
 
 
 def run_shard(lex: LexSettings, publisher: Publisher, index: int, shards: int = SHARDS,
