@@ -590,6 +590,43 @@ def _check_shard(shard: tuple[int, int] | None) -> None:
 
 _WORK_FACTS: dict[str, tuple[object, list[tuple[str, str, str, str]]]] = {}
 
+#: The whole-tree facts held for the duration of a :func:`tree_held` block, by tree root: its work
+#: facts (``"facts"``), and the digests a stage asks of every shard, by their arguments.
+_HELD: dict[str, dict[Any, Any]] = {}
+
+
+@contextlib.contextmanager
+def tree_held(tree: CorpusTree) -> Iterator[None]:
+    """Within the block, what a stage asks of the same tree for every shard is computed once and
+    held: the work facts (:func:`_work_facts`: without the block, each ask stats every work record
+    again to know that the facts it keeps are still current), the build's tree digest
+    (:func:`_tree_digest`: every work's version keys listed) and each shard's inputs
+    (:func:`shard_inputs`). The caller promises that the tree does not change inside the block (a
+    stage reads the tree it started on; the import that writes it is another stage). The values are
+    those computed without the block; nothing is kept after it. Blocks nest (the outer one holds)."""
+    root = str(tree.root)
+    if root in _HELD:
+        yield
+        return
+    _HELD[root] = {}
+    try:
+        yield
+    finally:
+        del _HELD[root]
+
+
+def _held(tree: CorpusTree, key: Any, compute: Callable[[], Any], keep: object = None) -> Any:
+    """``compute()``, or inside :func:`tree_held` the value held under ``key`` for ``tree``.
+    ``keep``: an object the key names by identity (an alias table), held with the value so that
+    its identity cannot be taken by another object while the block lasts."""
+    held = _HELD.get(str(tree.root))
+    if held is None:
+        return compute()
+    found = held.get(key)
+    if found is None or found[0] is not keep:
+        found = held[key] = (keep, compute())
+    return found[1]
+
 
 def _work_records_state(tree: CorpusTree) -> object:
     """Each work record file's (slug, size, mtime_ns, inode): what the stage's quick checks
@@ -608,7 +645,19 @@ def _work_facts(tree: CorpusTree) -> list[tuple[str, str, str, str]]:
     """``(publisher, slug, lex_work_id, digest of the work record)`` of every work record of the
     tree, in slug order. Kept in this process while every work record file keeps its size, time
     and inode (:func:`_work_records_state`): the stage asks it of every shard, and each ask
-    parsed every work record."""
+    parsed every work record. Inside :func:`tree_held` they are read once (no stat per ask)."""
+    held = _HELD.get(str(tree.root))
+    if held is not None and "facts" in held:
+        facts: list[tuple[str, str, str, str]] = held["facts"]
+        return facts
+    found = _current_work_facts(tree)
+    if held is not None:
+        held["facts"] = found
+    return found
+
+
+def _current_work_facts(tree: CorpusTree) -> list[tuple[str, str, str, str]]:
+    """:func:`_work_facts` checked against every work record file's stat."""
     state = _work_records_state(tree)
     hit = _WORK_FACTS.get(str(tree.root))
     if hit is not None and hit[0] == state:
@@ -961,7 +1010,13 @@ def default_cache_dir(out: str | Path) -> Path:
 
 def _tree_digest(tree: CorpusTree, aliases: AliasTable, limits: Limits, shards: int) -> str:
     """What every shard of one build must agree on: works, version keys, aliases, the derivation
-    (:func:`derive.cache.derivation_digest`: profile ids, declared versions), limits."""
+    (:func:`derive.cache.derivation_digest`: profile ids, declared versions), limits. Held inside
+    :func:`tree_held` (the same for every shard)."""
+    return str(_held(tree, ("tree_digest", id(aliases), limits, shards),
+                     lambda: _tree_digest_of(tree, aliases, limits, shards), aliases))
+
+
+def _tree_digest_of(tree: CorpusTree, aliases: AliasTable, limits: Limits, shards: int) -> str:
     works = [[p, s, tree.version_keys(s)] for p, s in _works(tree)]
     return digest({"works": works, "aliases": sorted(aliases.aliases.items()), "held": sorted(aliases.held),
                    "code": derivation_digest(limits), "limits": dataclasses.asdict(limits), "shards": shards})
@@ -977,9 +1032,15 @@ def shard_inputs(tree: CorpusTree, shard: tuple[int, int], limits: Limits = DEFA
     """The digest of what a shard's files (all but ``shard.json``) are a function of: its own
     works' records (work record digest and the manifest's per-work digest of version records),
     the alias table and held works (citations resolve against them), the derivation code and
-    limits, the generator and the shard. Another work's new version leaves it unchanged."""
+    limits, the generator and the shard. Another work's new version leaves it unchanged. Held
+    inside :func:`tree_held` (a stage asks it of a shard up to three times)."""
     _check_shard(shard)
     table = aliases if aliases is not None else alias_table(tree)
+    return str(_held(tree, ("shard_inputs", tuple(shard), id(table), limits),
+                     lambda: _shard_inputs_of(tree, shard, limits, table), table))
+
+
+def _shard_inputs_of(tree: CorpusTree, shard: tuple[int, int], limits: Limits, table: AliasTable) -> str:
     try:
         index: dict[str, Any] = dict(tree.manifest().get("works_index") or {})
     except (OSError, LexError):

@@ -154,6 +154,14 @@ def _encode(value: Json, out: list[str], path: str) -> None:
         raise CanonicalError(f"{type(value).__name__} is not a JSON value", code="not_json", subject=path)
 
 
+def _utf16_apart(key: str) -> bool:
+    """True when ``key`` holds a surrogate or a character past the BMP: the only keys whose UTF-16
+    order (RFC 8785's) can differ from their code point order (the C encoders'), or that are no
+    UTF-8 (a lone surrogate). A key whose highest characters are U+E000–U+FFFF (a BOM, a private-use
+    bullet) sorts the same both ways."""
+    return any("\ud800" <= ch <= "\udfff" or ch > "\uffff" for ch in key)
+
+
 def _plain(value: Json) -> bool:
     """True when the C encoder's output is the RFC 8785 text of ``value`` (lone surrogates
     aside: they surface as ``UnicodeEncodeError`` when the text is encoded to UTF-8)."""
@@ -168,7 +176,7 @@ def _plain(value: Json) -> bool:
             return False
         if type(item) is dict:
             for key, sub in item.items():
-                if type(key) is not str or (not key.isascii() and max(key) >= "\ud800"):
+                if type(key) is not str or (not key.isascii() and max(key) >= "\ud800" and _utf16_apart(key)):
                     return False
                 stack.append(sub)
             continue

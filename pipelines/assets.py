@@ -193,16 +193,18 @@ def provisions(context: AssetExecutionContext, lex: LexSettings) -> dg.Materiali
     publisher = _publisher(context)
     in_step: list[int] = []
     works_derived = works_copied = 0
-    if not _shards_in_run(context):
-        for index in range(SHARDS):
-            shard = derive_stage.run_shard(lex, publisher, index, progress=_progress(context),
-                                           workers=derive_stage.partition_workers())
-            if not shard.skipped:  # a shard that was current did not run: nothing to record
-                in_step.append(index)
-                works_derived += int(shard.metadata.get("works_derived", 0))
-                works_copied += int(shard.metadata.get("works_copied", 0))
-                context.log_event(_shard_materialization(publisher, index, shard))
-    result = derive_stage.run(lex, publisher, progress=_progress(context))
+    # the tree's facts every shard asks (work facts, tree digest, shard inputs): computed once here
+    with derive_stage.tree_facts_held(lex, publisher):
+        if not _shards_in_run(context):
+            for index in range(SHARDS):
+                shard = derive_stage.run_shard(lex, publisher, index, progress=_progress(context),
+                                               workers=derive_stage.partition_workers())
+                if not shard.skipped:  # a shard that was current did not run: nothing to record
+                    in_step.append(index)
+                    works_derived += int(shard.metadata.get("works_derived", 0))
+                    works_copied += int(shard.metadata.get("works_copied", 0))
+                    context.log_event(_shard_materialization(publisher, index, shard))
+        result = derive_stage.run(lex, publisher, progress=_progress(context))
     metadata = dict(result.metadata)
     if in_step:  # the shards this step derived (before the merge, which then found them current)
         metadata.update({"shards_derived_in_step": in_step, "works_derived_in_step": works_derived,

@@ -20,11 +20,12 @@ over the ``derive`` package.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -197,6 +198,17 @@ def dataset_state(lex: LexSettings, publisher: Publisher, shards: int,
     return state, inputs, {name: out / name for name in OUTPUTS}
 
 
+@contextlib.contextmanager
+def tree_facts_held(lex: LexSettings, publisher: Publisher) -> Iterator[None]:
+    """The publisher's tree's facts that every shard asks (its work facts, the build's tree digest,
+    each shard's inputs) computed once for the block (:func:`derive.dataset.tree_held`): around a
+    step that brings every shard up to date and merges them, which reads the tree it started on."""
+    from derive.dataset import tree_held
+
+    with tree_held(CorpusTree.open(lex.tree(publisher.value), evidence_dir=lex.evidence_dir or None)):
+        yield
+
+
 def run_shard(lex: LexSettings, publisher: Publisher, index: int, shards: int = SHARDS,
               progress: Progress | None = None, workers: int | None = None,
               aliases: Any = None) -> StageResult:
@@ -271,7 +283,7 @@ def run(lex: LexSettings, publisher: Publisher, shards: int = SHARDS,
     partition was not run since the tree changed) is derived here first, in-step, so one
     per-publisher run is complete on its own; in the fan-out deployment every shard is already
     current and this step only merges."""
-    from derive.dataset import merge_shards
+    from derive.dataset import merge_shards, tree_held
 
     tree = CorpusTree.open(lex.tree(publisher.value), evidence_dir=lex.evidence_dir or None)
     out = lex.derived(publisher.value)
@@ -288,12 +300,14 @@ def run(lex: LexSettings, publisher: Publisher, shards: int = SHARDS,
         summary = json.loads((out / "summary.json").read_bytes())
     else:
         aliases = _alias_table(tree, alias_memo_path(lex, publisher))
-        for index in range(shards):
-            shard = run_shard(lex, publisher, index, shards, progress, workers=partition_workers(), aliases=aliases)
-            if not shard.skipped:
-                in_step.append(index)
-                works_derived += int(shard.metadata.get("works_derived", 0))
-                works_copied += int(shard.metadata.get("works_copied", 0))
+        with tree_held(tree):  # the tree's facts asked of every shard: computed once for the stage
+            for index in range(shards):
+                shard = run_shard(lex, publisher, index, shards, progress, workers=partition_workers(),
+                                  aliases=aliases)
+                if not shard.skipped:
+                    in_step.append(index)
+                    works_derived += int(shard.metadata.get("works_derived", 0))
+                    works_copied += int(shard.metadata.get("works_copied", 0))
         _remember_empty_counts(lex, publisher, out)
         merged = merge_shards([lex.shard(publisher.value, i, shards) for i in range(shards)], out)
         summary, spans, written = merged.to_dict(), merged.spans, merged.sha256

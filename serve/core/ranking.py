@@ -694,13 +694,25 @@ def lu_subject_opening(words: Sequence[str]) -> int:
     return 1 if words and len(words[0]) > 4 and words[0].endswith("ant") else 0
 
 
-def subject_words(titles: Iterable[str], legilux: bool = False) -> frozenset[str]:
+def _title_subject_of(title: str, subjects_of: dict[str, str | None] | None) -> str | None:
+    """:func:`title_subject` of ``title``, remembered in ``subjects_of`` when given (a pure function
+    of the title: the same value whether remembered or not)."""
+    if subjects_of is None:
+        return title_subject(title)
+    if title not in subjects_of:
+        subjects_of[title] = title_subject(title)
+    return subjects_of[title]
+
+
+def subject_words(titles: Iterable[str], legilux: bool = False,
+                  subjects_of: dict[str, str | None] | None = None) -> frozenset[str]:
     """The content words of a work's shortest official title subject (:func:`title_subject`; a
     title without a dated header counts only when it holds no number: ``Code du travail``); a
     Legilux subject without the acts it amends (:func:`lu_own_subject`) and without the relation
-    verb that opens it (:func:`lu_subject_opening`)."""
+    verb that opens it (:func:`lu_subject_opening`). ``subjects_of`` remembers each title's
+    :func:`title_subject` for the caller's next titles (:func:`title_subjects` reads each title twice)."""
     whole = [t for t in titles if not truncated(t)]
-    subjects = [s for s in (title_subject(t) for t in whole) if s]
+    subjects = [s for s in (_title_subject_of(t, subjects_of) for t in whole) if s]
     if legilux:
         subjects = [lu_own_subject(s) for s in subjects]
     if not subjects:
@@ -733,8 +745,9 @@ def title_subjects(titles: Iterable[tuple[str, str]], legilux: bool = False) -> 
     by_language: dict[str, list[str]] = {}
     for title, language in pairs:
         by_language.setdefault(language, []).append(title)
-    shortest = subject_words([t for t, _ in pairs], legilux)
-    found = {language: subject_words(by_language[language], legilux) for language in sorted(by_language)}
+    subjects_of: dict[str, str | None] = {}  # each title's subject, read for the shortest and for its language
+    shortest = subject_words([t for t, _ in pairs], legilux, subjects_of)
+    found = {language: subject_words(by_language[language], legilux, subjects_of) for language in sorted(by_language)}
     return TitleSubjects(shortest, {language: shortest if words == shortest else words
                                     for language, words in found.items() if words})
 

@@ -647,3 +647,47 @@ def test_unchanged_history_files_are_linked_and_an_altered_previous_one_is_writt
         merge_shards(outs, tmp_path / "merged")
         build_dataset(lu_copy, tmp_path / "scratch", use_cache=False)
         _same(tmp_path / "scratch", tmp_path / "merged")
+
+
+def test_a_one_change_run_inside_a_held_tree_writes_the_bytes_of_one_without_it(lu_copy, cache, tmp_path, monkeypatch):
+    """The derive stage holds the tree's facts for its shards (``tree_held``, issue #13, oc44): the
+    one-changed-work run made inside the block — the other shard refreshed, the changed work's shard
+    rebuilt, the shards merged — writes the same bytes as the same run without it (shard outputs and
+    merged dataset), which is an unsharded cold build of the changed tree; a merge that fails inside
+    the block leaves the previous dataset byte-identical and nothing held."""
+    slug, shards = "rgd-2001-10-18-n3", 2
+    mine, other = shard_of(slug, shards), 1 - shard_of(slug, shards)
+    sides = {}
+    for side in ("plain", "held"):
+        outs = [tmp_path / side / f"shard-{i}" for i in range(shards)]
+        side_cache = tmp_path / side / "cache"
+        shutil.copytree(cache, side_cache)
+        for i, out in enumerate(outs):
+            build_dataset(lu_copy, out, shard=(i, shards), cache=side_cache)
+        merge_shards(outs, tmp_path / side / "merged")
+        sides[side] = (outs, side_cache)
+    with _one_change(lu_copy, slug):
+        for side, (outs, side_cache) in sides.items():
+            block = D.tree_held(lu_copy) if side == "held" else contextlib.nullcontext()
+            with block:
+                tree = lu_copy
+                assert D.refresh_shard(tree, outs[other], (other, shards))
+                assert not D.refresh_shard(tree, outs[mine], (mine, shards))
+                build_dataset(tree, outs[mine], shard=(mine, shards), cache=side_cache)
+                if side == "held":
+                    previous = _snapshot(tmp_path / side / "merged")
+                    real = D._Assembler.history_link
+                    monkeypatch.setattr(D._Assembler, "history_link",
+                                        lambda *a: (_ for _ in ()).throw(RuntimeError("killed midway")))
+                    with pytest.raises(RuntimeError, match="killed midway"):
+                        merge_shards(outs, tmp_path / side / "merged")
+                    assert _snapshot(tmp_path / side / "merged") == previous
+                    monkeypatch.setattr(D._Assembler, "history_link", real)
+                merge_shards(outs, tmp_path / side / "merged")
+            assert D._HELD == {}
+        build_dataset(lu_copy, tmp_path / "scratch", use_cache=False)
+    plain, held = sides["plain"][0], sides["held"][0]
+    for i in range(shards):
+        assert _snapshot(plain[i]) == _snapshot(held[i])
+    assert _snapshot(tmp_path / "plain" / "merged") == _snapshot(tmp_path / "held" / "merged")
+    _same(tmp_path / "scratch", tmp_path / "held" / "merged")

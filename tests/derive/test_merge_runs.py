@@ -65,3 +65,49 @@ def test_the_work_facts_kept_in_process_follow_every_work_record_file(tmp_path, 
     assert changed == [shard_inputs(tree, (i, 2)) for i in range(2)]
     shutil.rmtree(root / "works" / slug)
     assert len(_work_facts(tree)) == len(tree.slugs())
+
+
+def test_a_held_tree_gives_the_facts_digests_and_inputs_computed_without_it(tmp_path, lu_tree) -> None:
+    """Inside ``tree_held`` a stage's asks of every shard (the work facts, the build's tree digest,
+    each shard's inputs) are answered once per tree and held, with the values computed without the
+    block; nothing is held after it, and a block inside another leaves the outer one's values."""
+    import derive.dataset as dataset
+    from derive.dataset import (
+        DEFAULT_LIMITS,
+        _tree_digest,
+        _work_facts,
+        alias_table,
+        shard_inputs,
+        tree_held,
+    )
+    from tests.fixture_builds import copy_tree
+
+    tree = copy_tree(lu_tree, tmp_path / "tree")
+    aliases = alias_table(tree)
+    plain = ([shard_inputs(tree, (i, 3), aliases=aliases) for i in range(3)],
+             _tree_digest(tree, aliases, DEFAULT_LIMITS, 3), list(_work_facts(tree)))
+    calls = {"state": 0}
+    stat_sweep = dataset._work_records_state
+
+    def counted(t):
+        calls["state"] += 1
+        return stat_sweep(t)
+
+    dataset._work_records_state = counted
+    try:
+        with tree_held(tree):
+            held = ([shard_inputs(tree, (i, 3), aliases=aliases) for i in range(3)],
+                    _tree_digest(tree, aliases, DEFAULT_LIMITS, 3), list(_work_facts(tree)))
+            with tree_held(tree):
+                assert shard_inputs(tree, (0, 3), aliases=aliases) == plain[0][0]
+            again = ([shard_inputs(tree, (i, 3), aliases=aliases) for i in range(3)],
+                     _tree_digest(tree, aliases, DEFAULT_LIMITS, 3), list(_work_facts(tree)))
+            assert calls["state"] == 1  # the work records stat'ed once for the whole block
+            other = alias_table(tree)  # another table object: its own entry, the same value
+            assert shard_inputs(tree, (1, 3), aliases=other) == plain[0][1]
+        assert held == plain == again
+        assert dataset._HELD == {}
+        _work_facts(tree)
+        assert calls["state"] == 2  # outside the block: checked against the files again
+    finally:
+        dataset._work_records_state = stat_sweep

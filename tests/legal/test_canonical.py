@@ -125,6 +125,29 @@ def test_fast_path_edge_values(value: object) -> None:
     assert _outcome(pretty_bytes, value) == _outcome(_slow_pretty, value)
 
 
+@pytest.mark.parametrize("value", [
+    {"\ufeff8. Médias": 1, "8. Médias": 2, "\uf0b7 a": 3, "é": 4, "\uffff": 5, "z": {"\ue000": [1]}},
+    [{"\u2019\ufeff": None, "\uf0b7": "\U0001f600"}],
+], ids=["bmp-keys", "astral-value"])
+def test_keys_up_to_the_bmp_end_take_the_c_encoder(value: object) -> None:
+    """A key whose highest characters are U+E000–U+FFFF (a BOM opening a heading, a private-use
+    bullet: the ratchet's signature counts hold such keys) sorts alike in UTF-16 and code point
+    order: the C encoder writes it, and its bytes are the full encoder's."""
+    import legal.canonical as canonical
+
+    assert canonical._plain(value)
+    assert canonical_bytes(value) == _slow_bytes(value) == rfc8785.dumps(value)
+    assert pretty_bytes(value) == _slow_pretty(value)
+
+
+def test_a_key_past_the_bmp_or_a_surrogate_takes_the_full_encoder() -> None:
+    import legal.canonical as canonical
+
+    assert not canonical._plain({"\ue000": 1, "\U0001f600": 2})
+    assert not canonical._plain({"a\ud800": 1})
+    assert canonical_bytes({"\ue000": 1, "\U0001f600": 2}) == rfc8785.dumps({"\ue000": 1, "\U0001f600": 2})
+
+
 @pytest.mark.parametrize("size", [0, 1, FILE_CHUNK - 1, FILE_CHUNK, FILE_CHUNK + 1, 2 * FILE_CHUNK + 7])
 def test_file_sha256_is_the_sha256_of_the_bytes(tmp_path: Path, size: int) -> None:
     data = bytes(range(256)) * (size // 256) + bytes(size % 256)

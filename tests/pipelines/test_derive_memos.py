@@ -6,6 +6,7 @@ for the works whose lines it copied, when its previous file is the one counted).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -286,3 +287,33 @@ def test_a_rebuilt_shards_counts_are_not_carried_over_from_a_file_that_changed(
     assert whole == [out] or change == "touched"
     assert found == real(out)
     assert (found == before) == (change == "touched")  # the changed row: one empty provision more
+
+
+def test_the_provisions_step_holds_its_trees_facts_for_every_shard(tmp_path: Path, imported_trees, monkeypatch) -> None:
+    """The ``provisions`` step brings every shard up to date itself, then merges them: inside
+    ``tree_facts_held`` the work records are ``stat``ed once for all the shards' asks (not once per
+    ask), the shards and dataset are those built without it, and nothing is held afterwards."""
+    from legal.ids import Publisher
+    from pipelines.settings import LexSettings
+
+    publisher = Publisher.parse("lu-legilux")
+    built = {}
+    for side in ("plain", "held"):
+        lex = LexSettings(workdir=str(tmp_path / side))
+        shutil.copytree(imported_trees["lu"].root, lex.tree(publisher.value), symlinks=True)
+        sweeps: list[int] = []
+        real = D._work_records_state
+        monkeypatch.setattr(D, "_work_records_state", lambda tree, _s=sweeps, _r=real: _s.append(1) or _r(tree))
+        D._WORK_FACTS.clear()
+        with derive_stage.tree_facts_held(lex, publisher) if side == "held" else contextlib.nullcontext():
+            for index in range(2):
+                derive_stage.run_shard(lex, publisher, index, 2, workers=1)
+            derive_stage.run(lex, publisher, shards=2)
+        monkeypatch.undo()
+        assert D._HELD == {}
+        built[side] = ({p.relative_to(lex.root).as_posix(): p.read_bytes() for p in (lex.root / "shards").rglob("*")
+                        if p.is_file() and not any(part.endswith(".cache") for part in p.parts)},
+                       {p.relative_to(lex.root).as_posix(): p.read_bytes() for p in lex.derived(publisher.value).rglob("*")
+                        if p.is_file()}, len(sweeps))
+    assert built["held"][2] == 1 < built["plain"][2]
+    assert built["held"][:2] == built["plain"][:2]

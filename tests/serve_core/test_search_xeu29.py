@@ -12,6 +12,8 @@ and ``ranking.title_language_subject`` weighs a German question against the Fren
 
 from __future__ import annotations
 
+import pytest
+
 from serve.core import LegalCore, ranking
 from serve.core.ops import search
 from serve.core.searchplan import ActName
@@ -108,3 +110,32 @@ def test_a_german_compound_name_finds_the_act_titled_by_a_word_of_its_terms_fami
     with index.session(60.0) as conn:
         found = search.form_titled_works(conn, shape)
     assert found == sorted([index.catalogue.rowid_of["32016r0679"], index.catalogue.rowid_of["32016r0679r(02)"]])
+
+
+@pytest.mark.parametrize("legilux", [False, True])
+def test_title_subjects_reads_each_title_once_with_the_same_words(legilux: bool) -> None:
+    """``title_subjects`` remembers each title's subject between the shortest subject and its
+    language's: the same words as each asked afresh, each title's subject computed once."""
+    titles = [
+        ("Directive 2009/28/EC of the European Parliament and of the Council of 23 April 2009 on the promotion "
+         "of the use of energy from renewable sources and amending Directives 2001/77/EC", "en"),
+        ("Directive 2009/28/CE du Parlement européen et du Conseil du 23 avril 2009 relative à la promotion de "
+         "l'utilisation de l'énergie produite à partir de sources renouvelables", "fr"),
+        ("Loi du 22 février 1968 sur la nationalité luxembourgeoise", "fr"),
+        ("Code du travail", "fr"),
+        ("Richtlinie 2009/28/EG des Europäischen Parlaments und des Rates vom 23. April 2009", "de"),
+    ]
+    found = ranking.title_subjects(titles, legilux)
+    shortest = ranking.subject_words([t for t, _ in titles], legilux)
+    by_language = {language: ranking.subject_words([t for t, lang in titles if lang == language], legilux)
+                   for language in ("de", "en", "fr")}
+    assert found.shortest == shortest
+    assert dict(found.by_language) == {k: v for k, v in by_language.items() if v}
+    asked: list[str] = []
+    subject = ranking.title_subject
+    try:
+        ranking.title_subject = lambda title, heads=None: asked.append(title) or subject(title, heads)  # type: ignore[assignment]
+        assert ranking.title_subjects(titles, legilux) == found
+    finally:
+        ranking.title_subject = subject  # type: ignore[assignment]
+    assert sorted(asked) == sorted(t for t, _ in titles)
