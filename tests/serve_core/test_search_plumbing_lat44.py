@@ -109,3 +109,24 @@ def test_the_index_bound_gives_the_own_subject_values_of_every_title(fixture_cor
             assert bounded == search.works_own_subject_precision(conn, works, groups, profiles)
             weighed += bool(bounded)
         assert weighed >= 2  # some questions weigh an own subject: the bound is not vacuous
+
+
+def test_a_window_row_is_its_columns_zipped() -> None:
+    row = tuple(f"value {i}" if i % 3 else i for i in range(len(search._WINDOW_COLUMNS)))
+    shaped = search._window_row(row)
+    assert shaped == dict(zip(search._WINDOW_COLUMNS, row, strict=True))
+    assert list(shaped) == list(search._WINDOW_COLUMNS)  # the same keys in the same order
+
+
+def test_ranked_window_rows_are_those_of_the_occurrences_join(fixture_core: LegalCore) -> None:
+    # the window's rows through the index's memory equal the correlated join's (serve.core.ops.search.occurrences)
+    answer = fixture_core.call("search", {"query": "directive"})
+    assert any(section.get("hits") for section in answer["publishers"])
+    index = fixture_core.indexes[EU]
+    with index.session(30.0) as conn:
+        window = search.ranked_rows(conn, "directive", search._BM25, 40)
+        filters = search.Filters()
+        fast = search.window_occurrences(conn, window, filters, 20)
+        slow = search.occurrences(conn, *search.values_source(window), filters, 20)
+    assert fast and fast == slow
+    assert all(list(row) == list(search._WINDOW_COLUMNS) for row in fast)
