@@ -351,6 +351,17 @@ _WINDOW_COLUMNS = ("state_rowid", "work_rowid", "language", "anchor", "text_sha2
 _BY_STATE, _BY_SCORE, _BY_VERSION, _BY_VALID_FROM = itemgetter(0), itemgetter(8), itemgetter(9), itemgetter(12)
 
 
+def _window_row(row: Sequence[Any]) -> dict[str, Any]:
+    """A joined row of :func:`_window_rows` as its dict, keyed by :data:`_WINDOW_COLUMNS` in order
+    (``dict(zip(_WINDOW_COLUMNS, row))``: the same keys, order and values, written out as one dict
+    display; a fifth of the CPU of ``dict(zip(…, strict=True))`` per row, a ranked window building
+    120 of them)."""
+    return {"state_rowid": row[0], "work_rowid": row[1], "language": row[2], "anchor": row[3],
+            "text_sha256": row[4], "num": row[5], "heading": row[6], "type": row[7], "score": row[8],
+            "version_rowid": row[9], "lex_id": row[10], "version_key": row[11], "valid_from": row[12],
+            "valid_to": row[13], "end_exclusive": row[14], "document_type": row[15]}
+
+
 def _window_rows(conn: sqlite3.Connection, rows: Sequence[tuple[int, float, int]], state_where: str,
                  state_params: Sequence[Any], limit: int) -> list[dict[str, Any]]:
     """:func:`window_occurrences`' rows of ``(state, score, version)`` ``rows``: each row's lexical
@@ -385,7 +396,7 @@ def _window_rows(conn: sqlite3.Connection, rows: Sequence[tuple[int, float, int]
     joined.sort(key=_BY_STATE)
     joined.sort(key=_BY_VALID_FROM, reverse=True)
     joined.sort(key=_BY_SCORE)
-    return [dict(zip(_WINDOW_COLUMNS, row, strict=True)) for row in (joined if limit < 0 else joined[:limit])]
+    return [_window_row(row) for row in (joined if limit < 0 else joined[:limit])]
 
 
 #: The versions whose shown columns (:func:`_version_columns`) are remembered per index, at most (a
@@ -1706,7 +1717,7 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         else coverage  # the words' rarity weighs the ranking prior only (serve.core.titleidf)
     named_by = named_by if principal is None else {**named_by, principal: 1.0}
     own = own_over_principal(works_own_subject_precision(conn, [h.row["work_rowid"] for h in hits], out.groups,
-                                                         profiles), precision, profiles)
+                                                         profiles, index), precision, profiles)
     values: dict[int, float] | None = {} if reorder.wanted() and reorderable(plan, options) else None
     direct_rows = breadth(hits)
     ranked = rank_hits(hits, profiles, plan, options, named_by, precision, direct_rows, own, values)
@@ -2658,7 +2669,8 @@ def own_over_principal(own: Mapping[int, float], precision: Mapping[int, float],
 
 
 def works_own_subject_precision(conn: sqlite3.Connection, works: Sequence[int], groups: Sequence[Sequence[str]],
-                                profiles: Mapping[int, ranking.WorkProfile]) -> dict[int, float]:
+                                profiles: Mapping[int, ranking.WorkProfile],
+                                index: MountedIndex | None = None) -> dict[int, float]:
     """Per subordinate work among ``works`` (role :data:`serve.core.ranking.OWN_SUBJECT_ROLES`), the
     own subject (:func:`serve.core.ranking.own_subject_words`, read from its whole official titles) the
     question is, both ways: the smaller of the share of that subject's words the question holds
@@ -2675,15 +2687,14 @@ def works_own_subject_precision(conn: sqlite3.Connection, works: Sequence[int], 
     less than that less :data:`serve.core.ranking.OWN_SUBJECT_MARGIN` (a work first or runner-up): an own
     subject's words are words of its title as the index normalised it (``work_names.normalized``; so on
     all 8,282 titles of the full corpora that have one). Parsing every subordinate hit's titles was a
-    third of the search's CPU."""
+    third of the search's CPU. With the mounted ``index``, the works are first bounded by their name
+    words as the index remembers them (:func:`name_words`: every name's words, so each official
+    title's among them): a work whose names hold less than a title must is left unread, and no title
+    is read when none can hold :data:`serve.core.ranking.OWN_SUBJECT_SAID` (the same values, no
+    statement for most questions)."""
     ids = sorted({w for w in works if (p := profiles.get(w)) is not None and p.role in ranking.OWN_SUBJECT_ROLES})
     if len(groups) < ranking.OWN_SUBJECT_MIN_WORDS or not ids:
         return {}
-    titles: dict[int, list[tuple[str, str]]] = {}
-    for work, value, normalized in conn.execute(
-            f"SELECT work_rowid, value, normalized FROM work_names WHERE work_rowid IN ({','.join(map(str, ids))}) "
-            "AND kind = 'official_title'"):
-        titles.setdefault(int(work), []).append((str(value), str(normalized)))
     asked = frozenset(word for g in groups for t in g for word in t.split())
     split = [(frozenset(t for t in g if " " not in t), [t.split() for t in g if " " in t]) for g in groups]
 
@@ -2691,6 +2702,15 @@ def works_own_subject_precision(conn: sqlite3.Connection, works: Sequence[int], 
         return sum(1 for single, phrases in split
                    if not words.isdisjoint(single) or any(all(x in words for x in p) for p in phrases))
 
+    if index is not None:
+        ids = own_subject_candidates(name_words(conn, ids, index), held, len(groups))
+        if not ids:
+            return {}
+    titles: dict[int, list[tuple[str, str]]] = {}
+    for work, value, normalized in conn.execute(
+            f"SELECT work_rowid, value, normalized FROM work_names WHERE work_rowid IN ({','.join(map(str, ids))}) "
+            "AND kind = 'official_title'"):
+        titles.setdefault(int(work), []).append((str(value), str(normalized)))
     bounds = {work: [(name, held(frozenset(normalized.split())) / len(groups)) for name, normalized in names]
               for work, names in titles.items()}
     if max((b for names in bounds.values() for _, b in names), default=0.0) < ranking.OWN_SUBJECT_SAID:
@@ -2704,6 +2724,21 @@ def works_own_subject_precision(conn: sqlite3.Connection, works: Sequence[int], 
         if best > 0.0:
             out[work] = round(best, 4)
     return out
+
+
+def own_subject_candidates(names: Mapping[int, frozenset[str]], held: Callable[[frozenset[str]], int],
+                           groups: int) -> list[int]:
+    """The works of ``names`` (a work's name words, :func:`name_words`) whose official titles can weigh
+    in :func:`works_own_subject_precision`, in order: none when no work's names hold
+    :data:`serve.core.ranking.OWN_SUBJECT_SAID` of the question's ``groups`` (``held``: how many of
+    them a set of words holds; it never falls when words are added, and a title's words are among its
+    work's name words, so no title can then hold that share), else those whose names hold at least
+    that share less :data:`serve.core.ranking.OWN_SUBJECT_MARGIN` (no title of another is parsed).
+    Pure."""
+    shares = {work: held(words) / groups for work, words in names.items()}
+    if max(shares.values(), default=0.0) < ranking.OWN_SUBJECT_SAID:
+        return []
+    return [work for work, share in shares.items() if share >= ranking.OWN_SUBJECT_SAID - ranking.OWN_SUBJECT_MARGIN]
 
 
 def exact_subject(profile: ranking.WorkProfile | None, titled: float, about: float) -> bool:
