@@ -111,45 +111,84 @@ def check_sections(record: Mapping[str, Any]) -> None:
 # -- fitting -----------------------------------------------------------------------------------------
 
 
-Pair = tuple[Vector, Vector, float]
+#: A publisher's pairs: the differences ``better − worse`` (one row each) and each pair's weight.
+Pairs = tuple[Any, Any]
 
 
-def pairs_of(case: Case, record: Mapping[str, Any], depth: int) -> dict[str, list[Pair]]:
-    """Per publisher, ``(better, worse, weight)`` vector pairs inside one of its sections' first
-    ``depth`` works: a work judged higher than another (an unjudged work counts 0); each case's pairs
-    weigh 1 together."""
+def pairs_of(case: Case, record: Mapping[str, Any], depth: int) -> dict[str, Pairs]:
+    """Per publisher, the vector pairs inside one of its sections' first ``depth`` works, a work judged
+    higher than another (an unjudged work counts 0), as ``(better − worse, weight)`` arrays; each
+    case's pairs weigh 1 together."""
+    import numpy as np
+
     grades = {r.work: r.grade for r in case.relevant}
-    out: dict[str, list[tuple[Vector, Vector]]] = {}
+    out: dict[str, list[Vector]] = {}
     for section in (record["captured"] or {}).get("sections", []):
         candidates = (section.get("candidates") or [])[:depth]
         if not section["hits"] or len(candidates) < 2:
             continue
         graded = [(grades.get(c["work"], 0), c["vector"]) for c in candidates]
         out.setdefault(str(section["publisher"]), []).extend(
-            (v1, v2) for g1, v1 in graded for g2, v2 in graded if g1 > g2)
+            [a - b for a, b in zip(v1, v2, strict=True)] for g1, v1 in graded for g2, v2 in graded if g1 > g2)
     total = sum(len(p) for p in out.values())
-    return {publisher: [(v1, v2, 1.0 / total) for v1, v2 in pairs] for publisher, pairs in out.items()}
+    return {publisher: (np.array(diffs, dtype=float), np.full(len(diffs), 1.0 / total))
+            for publisher, diffs in out.items() if diffs}
+
+
+def joined(pairs: Sequence[Mapping[str, Pairs]]) -> dict[str, Pairs]:
+    """Several cases' (or files') pairs as one array pair per publisher."""
+    import numpy as np
+
+    return {publisher: (np.concatenate([p[publisher][0] for p in kept]), np.concatenate([p[publisher][1] for p in kept]))
+            for publisher in PUBLISHERS if (kept := [p for p in pairs if publisher in p])}
 
 
 PUBLISHERS = ("eu-eurlex", "lu-legilux")
 
 
-def fitted_weights(pairs: Sequence[Mapping[str, list[Pair]]], depth: int, l2: float) -> reorder.Weights:
-    """One weight vector per publisher, each fitted on that publisher's pairs (:func:`fit`)."""
-    return reorder.Weights(depth, {publisher: tuple(fit([p for ps in pairs for p in ps.get(publisher, [])], l2))
+#: The features of the forty-third session's model (rank43): ``--features v43`` fits only these.
+V43 = reorder.FEATURES[:reorder.FEATURES.index("age") + 1]
+
+
+def feature_mask(spec: str) -> tuple[bool, ...]:
+    """Which of :data:`serve.core.reorder.FEATURES` a fit weighs: ``all``, ``v43`` (:data:`V43`), or
+    either followed by ``-name,name`` (those left out) or ``+name,name`` (only those added to ``v43``)."""
+    base, _, rest = spec.partition(":")
+    names = set(reorder.FEATURES if base == "all" else V43 if base == "v43" else ())
+    if not names:
+        raise SystemExit(f"unknown feature set {base!r} (all or v43)")
+    for part in filter(None, rest.split(";")):
+        listed = set(part[1:].split(","))
+        unknown = listed - set(reorder.FEATURES)
+        if unknown:
+            raise SystemExit(f"unknown features: {', '.join(sorted(unknown))}")
+        names = names - listed if part[0] == "-" else names | listed
+    return tuple(name in names for name in reorder.FEATURES)
+
+
+def fitted_weights(pairs: Sequence[Mapping[str, Pairs]], depth: int, l2: float,
+                   mask: Sequence[bool] | None = None) -> reorder.Weights:
+    """One weight vector per publisher, each fitted on that publisher's pairs (:func:`fit`), over the
+    features ``mask`` keeps (the others weigh 0)."""
+    return reorder.Weights(depth, {publisher: tuple(fit([ps[publisher] for ps in pairs if publisher in ps], l2,
+                                                        mask=mask))
                                    for publisher in PUBLISHERS})
 
 
-def fit(pairs: Sequence[Pair], l2: float, iterations: int = 30) -> Vector:
+def fit(pairs: Sequence[Pairs], l2: float, iterations: int = 30, mask: Sequence[bool] | None = None) -> Vector:
     """Weights minimising the weighted mean logistic loss of ``w · (better − worse)`` over ``pairs``
-    plus ``l2 / 2 × |w|²`` on standardised differences (Newton's method; deterministic)."""
+    plus ``l2 / 2 × |w|²`` on standardised differences (Newton's method; deterministic); a feature
+    ``mask`` leaves out weighs 0."""
     import numpy as np
 
     n = len(reorder.FEATURES)
+    keep = np.array(mask if mask is not None else [True] * n, dtype=bool)
+    pairs = [p for p in pairs if len(p[0])]
     if not pairs:
         return [0.0] * n
-    x = np.array([[a - b for a, b in zip(v1, v2, strict=True)] for v1, v2, _ in pairs], dtype=float)
-    weight = np.array([w for _, _, w in pairs], dtype=float)
+    x = np.concatenate([p[0] for p in pairs])
+    x[:, ~keep] = 0.0
+    weight = np.concatenate([p[1] for p in pairs])
     weight /= weight.sum()
     scale = np.sqrt((x ** 2 * weight[:, None]).sum(axis=0))
     scale[scale < 1e-9] = 1.0
@@ -187,14 +226,16 @@ def load(out_dir: Path, names: Sequence[str]) -> dict[str, list[tuple[Case, dict
 
 
 def report(label: str, data: Mapping[str, list[tuple[Case, dict[str, Any], str]]],
-           answers: Mapping[tuple[str, str], float | None]) -> None:
-    """Pooled nDCG@10 of ``answers`` (per ``(file, case)``) against the hand-set order, by publisher
-    and category, with the cases that went up and down."""
+           answers: Mapping[tuple[str, str], float | None],
+           against: Mapping[tuple[str, str], float | None] | None = None, cases: bool = True) -> None:
+    """Pooled nDCG@10 of ``answers`` (per ``(file, case)``) against the hand-set order (or the
+    answers ``against``), by publisher and category, with the cases that went up and down."""
     base, new, up, down = [], [], [], []
     by: dict[str, list[tuple[float, float]]] = {}
     for name, rows in data.items():
         for case, record, publisher in rows:
-            b, n = record["ndcg"], answers[name, case.id]
+            b = record["ndcg"] if against is None else against[name, case.id]
+            n = answers[name, case.id]
             if b is None or n is None:
                 continue
             base.append(b)
@@ -213,18 +254,18 @@ def report(label: str, data: Mapping[str, list[tuple[Case, dict[str, Any], str]]
         downs = sum(1 for b, n in pairs if n < b - 1e-9)
         print(f"  {key:28} {len(pairs):5} {sum(b for b, _ in pairs) / len(pairs):.4f} -> "
               f"{sum(n for _, n in pairs) / len(pairs):.4f}  up {ups} down {downs}")
-    for tag, cases in (("up", up), ("down", down)):
-        for name, case_id, b, n in cases:
+    for tag, moved in (("up", up), ("down", down)) if cases else ():
+        for name, case_id, b, n in moved:
             print(f"  {tag} {name} {case_id} {b:.3f} -> {n:.3f}")
 
 
 def cross_validated(data: Mapping[str, list[tuple[Case, dict[str, Any], str]]], depth: int,
-                    l2: float) -> dict[tuple[str, str], float | None]:
+                    l2: float, mask: Sequence[bool] | None = None) -> dict[tuple[str, str], float | None]:
     """Leave-one-file-out: each file's cases answered with weights fitted on the other files."""
-    pairs = {name: [pairs_of(case, record, depth) for case, record, _ in rows] for name, rows in data.items()}
+    pairs = {name: joined([pairs_of(case, record, depth) for case, record, _ in rows]) for name, rows in data.items()}
     answers: dict[tuple[str, str], float | None] = {}
     for name, rows in data.items():
-        weights = fitted_weights([p for other, ps in pairs.items() if other != name for p in ps], depth, l2)
+        weights = fitted_weights([ps for other, ps in pairs.items() if other != name], depth, l2, mask)
         for case, record, _ in rows:
             answers[name, case.id] = simulated(case, record, weights)
     return answers
@@ -243,6 +284,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     f.add_argument("--depth", type=int, default=10)
     f.add_argument("--l2", type=float, default=0.01)
     f.add_argument("--no-cv", action="store_true")
+    f.add_argument("--features", default="all", help="all, v43, or either with ':-a,b' / ':+a,b' (feature_mask)")
+    f.add_argument("--against", type=Path, help="a weights file whose simulated answers are the base (not the "
+                                                 "hand-set order): the shipped model")
+    f.add_argument("--quiet", action="store_true", help="no list of the cases up and down")
     f.add_argument("--write", type=Path)
     args = parser.parse_args(argv)
     if args.command == "harvest":
@@ -254,22 +299,36 @@ def main(argv: Sequence[str] | None = None) -> int:
              if (v is None) != (data_ndcg(data, k) is None) or (v is not None and abs(v - (data_ndcg(data, k) or 0)) > 1e-9)]
     if wrong:
         raise SystemExit(f"the hand-set order simulated differs from the harvest on {len(wrong)} cases: {wrong[:3]}")
+    mask = feature_mask(args.features)
+    against = None
+    if args.against is not None:
+        shipped = reorder.load_weights(args.against.read_text("utf-8"))
+        against = {(name, case.id): simulated(case, record, shipped) for name, rows in data.items()
+                   for case, record, _ in rows}
+        report(f"{args.against.name} against the hand-set order", data, against, cases=False)
     if not args.no_cv:
-        answers = cross_validated(data, args.depth, args.l2)
-        report(f"leave-one-file-out, depth {args.depth}, l2 {args.l2}", data, answers)
+        answers = cross_validated(data, args.depth, args.l2, mask)
+        report(f"leave-one-file-out, depth {args.depth}, l2 {args.l2}, features {args.features}", data, answers,
+               cases=False)
+        if against is not None:
+            report("  the same against the --against model", data, answers, against, cases=not args.quiet)
+        elif not args.quiet:
+            report("  the same, cases", data, answers)
     if args.write:
         pairs = [pairs_of(case, record, args.depth) for rows in data.values() for case, record, _ in rows]
-        weights = fitted_weights(pairs, args.depth, args.l2)
+        weights = fitted_weights(pairs, args.depth, args.l2, mask)
         rounded = reorder.Weights(args.depth, {publisher: tuple(round(v, 6) for v in values)
                                                for publisher, values in weights.by_publisher.items()})
         report("in-sample (every file)", data, {(name, case.id): simulated(case, record, rounded)
                                                  for name, rows in data.items() for case, record, _ in rows})
-        counts = {publisher: sum(len(p.get(publisher, [])) for p in pairs) for publisher in PUBLISHERS}
+        counts = {publisher: sum(len(p[publisher][0]) for p in pairs if publisher in p) for publisher in PUBLISHERS}
         args.write.write_text(json.dumps({
             "version": 1, "depth": args.depth,
-            "fitted": {"by": f"bench/fit_reorder.py fit --depth {args.depth} --l2 {args.l2}",
+            "fitted": {"by": f"bench/fit_reorder.py fit --depth {args.depth} --l2 {args.l2} "
+                             f"--features {args.features}",
                        "files": len(args.names), "pairs": counts},
-            "weights": {publisher: dict(zip(reorder.FEATURES, values, strict=True))
+            "weights": {publisher: {name: value for name, value, kept in zip(reorder.FEATURES, values, mask,
+                                                                              strict=True) if kept}
                         for publisher, values in rounded.by_publisher.items()}},
             indent=1) + "\n", "utf-8")
     return 0

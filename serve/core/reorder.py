@@ -70,7 +70,36 @@ FEATURES: tuple[str, ...] = (
     "amending", "implementing", "delegated", "corrigendum", "budget", "compilation",
     "lu_law", "lu_regulation", "lu_other", "code",
     "age",            # (this year - the year its hit's version is valid from) / 50, 0 when unknown
+    # rank44 (ADR 0139): which of the question's content words (each weighed by its IDF over the
+    # provisions, :attr:`Question.idf`) the work holds where, each also against the section's first works
+    "head_best",      # IDF share of the words its best provision's heading holds
+    "head_share",     # IDF share of the words the headings of its hit provisions hold together
+    "head_top",       # head_share is the largest among the section's first works (and not 0)
+    "body_best",      # IDF share of the words its best provision's text holds
+    "body_share",     # IDF share of the words its hit provisions' texts hold together
+    "body_top",       # body_share is the largest among the section's first works
+    "body_best_top",  # body_best is the largest among the section's first works
+    "title_idf",      # IDF share of the words its names hold
+    "title_top",      # title_idf is the largest among the section's first works (and not 0)
+    "rare_title",     # its names hold the question's rarest word
+    "rare_heading",   # a heading of its hit provisions holds the rarest word
+    "rare_body",      # a text of its hit provisions holds the rarest word
+    "title_count",    # the words its names hold / the most any first work's names hold
+    "body_count",     # the words its hit provisions hold / the most any first work's hold
+    "long_title",     # title_match, for a question of LONG_QUESTION content words or more
+    "long_bm25",      # bm25, for such a question
+    "long_body",      # body_share, for such a question
+    "foreign_title",  # title_match, for a question not in French (or translated)
+    "foreign_bm25",   # bm25, for such a question
+    "foreign_body",   # body_share, for such a question
+    "newest",         # the newest of the section's first works holding a word in their names
+    "age_title",      # age × title_match
+    "code_untitled",  # a code whose names do not hold the rarest word
+    "sub_untitled",   # an implementing or delegated act whose names do not hold the rarest word
 )
+
+#: A question of this many content words or more is "long" (the ``long_*`` features).
+LONG_QUESTION = 5
 
 #: Year the ``age`` feature counts from (fixed, so the answer never depends on the clock).
 AGE_YEAR = 2026
@@ -170,6 +199,38 @@ class Candidate:
     hierarchy: str | None
     code: bool
     year: int | None
+    #: The positions (in :attr:`Question.idf`) of the question's content words its names hold.
+    title_words: frozenset[int] = frozenset()
+    #: … that its best provision's heading holds, and the headings of its hit provisions together.
+    best_heading_words: frozenset[int] = frozenset()
+    heading_words: frozenset[int] = frozenset()
+    #: … that its best provision's text holds, and the texts of its hit provisions together.
+    best_body_words: frozenset[int] = frozenset()
+    body_words: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True)
+class Question:
+    """What the reordering knows of the question a section answers: per content word (term group) its
+    IDF over the provisions (``ln(1 + N / df)``), and whether it is not asked in French (another
+    language, or translated to French for the search)."""
+
+    idf: tuple[float, ...] = ()
+    foreign: bool = False
+
+    @property
+    def rarest(self) -> int | None:
+        """The position of the rarest content word (the first of equals), ``None`` without words."""
+        return max(range(len(self.idf)), key=lambda k: (self.idf[k], -k)) if self.idf else None
+
+    def share(self, words: frozenset[int]) -> float:
+        """The IDF-weighted share of the content words that ``words`` (positions) are."""
+        total = sum(self.idf)
+        return sum(self.idf[k] for k in words if k < len(self.idf)) / total if total > 0 else 0.0
+
+
+#: A question with no content words known (every ``rank44`` feature 0 but those it does not weigh).
+NO_QUESTION = Question()
 
 
 _ROLES = ("amending", "implementing", "delegated", "corrigendum", "budget", "compilation")
@@ -177,12 +238,41 @@ _LU_LEVELS = {"law": "lu_law", "constitution": "lu_law", "regulation": "lu_regul
 _STEM_REASONS = frozenset({"stem", "fuzzy"})
 
 
-def vector(c: Candidate) -> tuple[float, ...]:
-    """The feature vector of a candidate work, in :data:`FEATURES` order. Pure."""
+def vector(c: Candidate, question: Question = NO_QUESTION) -> tuple[float, ...]:
+    """The feature vector of a candidate work alone (its section's first works being itself), in
+    :data:`FEATURES` order. Pure."""
+    return vectors([c], question)[0]
+
+
+def vectors(candidates: Sequence[Candidate], question: Question = NO_QUESTION) -> list[tuple[float, ...]]:
+    """The feature vectors of a section's first works (hand-set order), in :data:`FEATURES` order:
+    each work's own features and those weighed against the others (``*_top``, ``*_count``,
+    ``newest``). Pure."""
+    shares = [(question.share(c.heading_words), question.share(c.body_words), question.share(c.best_body_words),
+               question.share(c.title_words)) for c in candidates]
+    top_head = max((s[0] for s in shares), default=0.0)
+    top_body = max((s[1] for s in shares), default=0.0)
+    top_best = max((s[2] for s in shares), default=0.0)
+    top_title = max((s[3] for s in shares), default=0.0)
+    most_title = max((len(c.title_words) for c in candidates), default=0)
+    most_body = max((len(c.body_words) for c in candidates), default=0)
+    newest = max((c.year for c in candidates if c.year is not None and c.title_words), default=None)
+    return [_vector(c, question, share, (top_head, top_body, top_best, top_title), (most_title, most_body), newest)
+            for c, share in zip(candidates, shares, strict=True)]
+
+
+def _vector(c: Candidate, question: Question, shares: tuple[float, float, float, float],
+            tops: tuple[float, float, float, float], most: tuple[int, int], newest: int | None) -> tuple[float, ...]:
     ratio = (c.score / c.top_score) if c.score is not None and c.top_score else 0.0
     precision, coverage = c.precision, c.coverage
     match = 2 * precision * coverage / (precision + coverage) if precision + coverage else 0.0
     level = _LU_LEVELS.get(c.hierarchy or "")
+    head, body, best, title = shares
+    rarest = question.rarest
+    long = float(len(question.idf) >= LONG_QUESTION)
+    foreign = float(question.foreign)
+    age = (AGE_YEAR - c.year) / 50.0 if c.year is not None else 0.0
+    rare_title = rarest is not None and rarest in c.title_words
     values: dict[str, float] = {
         "inv_rank": 1.0 / c.rank,
         "log_rank": math.log(c.rank),
@@ -213,7 +303,31 @@ def vector(c: Candidate) -> tuple[float, ...]:
         **{role: float(c.role == role) for role in _ROLES},
         "lu_law": float(level == "lu_law"), "lu_regulation": float(level == "lu_regulation"),
         "lu_other": float(level == "lu_other"), "code": float(c.code),
-        "age": (AGE_YEAR - c.year) / 50.0 if c.year is not None else 0.0,
+        "age": age,
+        "head_best": question.share(c.best_heading_words),
+        "head_share": head,
+        "head_top": float(head > 0 and head >= tops[0]),
+        "body_best": best,
+        "body_share": body,
+        "body_top": float(body > 0 and body >= tops[1]),
+        "body_best_top": float(best > 0 and best >= tops[2]),
+        "title_idf": title,
+        "title_top": float(title > 0 and title >= tops[3]),
+        "rare_title": float(rare_title),
+        "rare_heading": float(rarest is not None and rarest in c.heading_words),
+        "rare_body": float(rarest is not None and rarest in c.body_words),
+        "title_count": len(c.title_words) / most[0] if most[0] else 0.0,
+        "body_count": len(c.body_words) / most[1] if most[1] else 0.0,
+        "long_title": long * match,
+        "long_bm25": long * c.bm25,
+        "long_body": long * body,
+        "foreign_title": foreign * match,
+        "foreign_bm25": foreign * c.bm25,
+        "foreign_body": foreign * body,
+        "newest": float(newest is not None and c.year == newest and bool(c.title_words)),
+        "age_title": age * match,
+        "code_untitled": float(c.code and rarest is not None and not rare_title),
+        "sub_untitled": float(c.role in ("implementing", "delegated") and rarest is not None and not rare_title),
     }
     return tuple(values[name] for name in FEATURES)
 
