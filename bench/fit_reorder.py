@@ -90,12 +90,101 @@ def section_rows(section: Mapping[str, Any], weights: reorder.Weights | None) ->
 
 
 def simulated(case: Case, record: Mapping[str, Any], weights: reorder.Weights | None) -> float | None:
-    """nDCG@10 of a harvested case answered with ``weights`` (``None``: the hand-set order)."""
+    """nDCG@10 of a harvested case answered with ``weights`` (``None``: the hand-set order), its
+    sections in the order the weights' ``order`` model decides (:func:`ordered`)."""
     captured = record["captured"]
     if captured is None:
         return score_case(case, record["hits"]).ndcg_at_10
     groups = [section_rows(s, weights) for s in captured["sections"]]
+    if weights is not None and weights.order is not None:
+        groups = ordered(captured["sections"], groups, weights)
     return score_case(case, interleave(groups)).ndcg_at_10
+
+
+def heads(sections: Sequence[Mapping[str, Any]], groups: Sequence[list[dict[str, Any]]]) -> list[reorder.Head] | None:
+    """The :class:`serve.core.reorder.Head` of the two sections that answer (their first rows'
+    vectors from the candidates), ``None`` unless exactly two answer, each with candidates (a
+    question the reordering may touch), as :func:`serve.core.ops.search.learnt_order` sees them."""
+    live = [(s, g) for s, g in zip(sections, groups, strict=True) if g]
+    if len(live) != 2:
+        return None
+    out = []
+    for section, rows in live:
+        vectors = {c["work"]: c["vector"] for c in section.get("candidates") or []}
+        vector = vectors.get(rows[0]["work"])
+        if vector is None:
+            return None
+        out.append(reorder.Head(vector, len(rows), str(section["publisher"])))
+    return out
+
+
+def ordered(sections: Sequence[Mapping[str, Any]], groups: list[list[dict[str, Any]]],
+            weights: reorder.Weights) -> list[list[dict[str, Any]]]:
+    """``groups`` (the sections' rows), the two that answer swapped when the order model says so."""
+    pair = heads(sections, groups)
+    if pair is None or not reorder.swap_sections(weights, pair[0], pair[1]):
+        return groups
+    live = [i for i, g in enumerate(groups) if g]
+    out = list(groups)
+    out[live[0]], out[live[1]] = groups[live[1]], groups[live[0]]
+    return out
+
+
+def order_example(case: Case, record: Mapping[str, Any], weights: reorder.Weights) -> tuple[Vector, float] | None:
+    """The :func:`serve.core.reorder.order_vector` of a case's two answering sections (reordered by
+    ``weights``) and the nDCG@10 the swap of their order gains (negative: loses); ``None`` without two."""
+    captured = record["captured"]
+    if captured is None:
+        return None
+    groups = [section_rows(s, weights) for s in captured["sections"]]
+    pair = heads(captured["sections"], groups)
+    if pair is None:
+        return None
+    live = [i for i, g in enumerate(groups) if g]
+    swapped = list(groups)
+    swapped[live[0]], swapped[live[1]] = groups[live[1]], groups[live[0]]
+    gain = (score_case(case, interleave(swapped)).ndcg_at_10 or 0.0) - (score_case(case, interleave(groups)).ndcg_at_10 or 0.0)
+    return list(reorder.order_vector(pair[0], pair[1])), gain
+
+
+def order_mask(spec: str) -> tuple[bool, ...]:
+    """Which :data:`serve.core.reorder.ORDER_FEATURES` the order model weighs: ``all``, or ``v43``
+    (the differences of :data:`V43` features only, beside the section sizes, publisher and bias)."""
+    if spec not in ("all", "v43"):
+        raise SystemExit(f"unknown order feature set {spec!r} (all or v43)")
+    return tuple(spec == "all" or not name.startswith("d:") or name == "d:hits" or name[2:] in V43
+                 for name in reorder.ORDER_FEATURES)
+
+
+def fit_order(examples: Sequence[tuple[Vector, float]], l2: float, iterations: int = 30,
+              mask: Sequence[bool] | None = None) -> tuple[float, ...]:
+    """Order weights: the logistic regression of "the swap gains" on :func:`order_example`'s vectors,
+    each example weighing the nDCG it moves (one that moves none is left out), L2 ``l2`` on
+    standardised features, those ``mask`` leaves out weighing 0; Newton's method, deterministic."""
+    import numpy as np
+
+    kept = [(x, g) for x, g in examples if abs(g) > 1e-9]
+    n = len(reorder.ORDER_FEATURES)
+    if not kept:
+        return (0.0,) * (n - 1) + (-1.0,)
+    x = np.array([e[0] for e in kept], dtype=float)
+    x[:, ~np.array(mask if mask is not None else [True] * n, dtype=bool)] = 0.0
+    y = np.array([float(e[1] > 0) for e in kept])
+    weight = np.array([abs(e[1]) for e in kept])
+    weight /= weight.sum()
+    scale = np.sqrt((x ** 2 * weight[:, None]).sum(axis=0))
+    scale[scale < 1e-9] = 1.0
+    x /= scale
+    w = np.zeros(n)
+    for _ in range(iterations):
+        p = 1.0 / (1.0 + np.exp(-np.clip(x @ w, -50, 50)))
+        grad = x.T @ (weight * (p - y)) + l2 * w
+        hess = (x * (weight * p * (1 - p))[:, None]).T @ x + l2 * np.eye(n)
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if float(np.abs(step).max()) < 1e-8:
+            break
+    return tuple(float(v) for v in w / scale)
 
 
 def check_sections(record: Mapping[str, Any]) -> None:
@@ -260,12 +349,26 @@ def report(label: str, data: Mapping[str, list[tuple[Case, dict[str, Any], str]]
 
 
 def cross_validated(data: Mapping[str, list[tuple[Case, dict[str, Any], str]]], depth: int,
-                    l2: float, mask: Sequence[bool] | None = None) -> dict[tuple[str, str], float | None]:
-    """Leave-one-file-out: each file's cases answered with weights fitted on the other files."""
+                    l2: float, mask: Sequence[bool] | None = None,
+                    order_l2: float | None = None,
+                    order_features: Sequence[bool] | None = None) -> dict[tuple[str, str], float | None]:
+    """Leave-one-file-out: each file's cases answered with weights fitted on the other files. With
+    ``order_l2``, the order of sections too (:func:`fit_order`), fitted on the other files' examples,
+    each file's examples taken with the section weights that file was answered with."""
     pairs = {name: joined([pairs_of(case, record, depth) for case, record, _ in rows]) for name, rows in data.items()}
     answers: dict[tuple[str, str], float | None] = {}
+    fold: dict[str, reorder.Weights] = {}
     for name, rows in data.items():
-        weights = fitted_weights([ps for other, ps in pairs.items() if other != name], depth, l2, mask)
+        fold[name] = weights = fitted_weights([ps for other, ps in pairs.items() if other != name], depth, l2, mask)
+        for case, record, _ in rows:
+            answers[name, case.id] = simulated(case, record, weights)
+    if order_l2 is None:
+        return answers
+    examples = {name: [order_example(case, record, fold[name]) for case, record, _ in rows] for name, rows in data.items()}
+    for name, rows in data.items():
+        order = fit_order([e for other, es in examples.items() if other != name for e in es if e is not None], order_l2,
+                          mask=order_features)
+        weights = reorder.Weights(fold[name].depth, fold[name].by_publisher, order=order)
         for case, record, _ in rows:
             answers[name, case.id] = simulated(case, record, weights)
     return answers
@@ -283,6 +386,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     f.add_argument("names", nargs="+")
     f.add_argument("--depth", type=int, default=10)
     f.add_argument("--l2", type=float, default=0.01)
+    f.add_argument("--order-l2", type=float, help="learn the order of two sections too, with this L2 (fit_order)")
+    f.add_argument("--order-features", default="all", help="all or v43 (order_mask)")
     f.add_argument("--no-cv", action="store_true")
     f.add_argument("--features", default="all", help="all, v43, or either with ':-a,b' / ':+a,b' (feature_mask)")
     f.add_argument("--against", type=Path, help="a weights file whose simulated answers are the base (not the "
@@ -307,8 +412,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                    for case, record, _ in rows}
         report(f"{args.against.name} against the hand-set order", data, against, cases=False)
     if not args.no_cv:
-        answers = cross_validated(data, args.depth, args.l2, mask)
-        report(f"leave-one-file-out, depth {args.depth}, l2 {args.l2}, features {args.features}", data, answers,
+        answers = cross_validated(data, args.depth, args.l2, mask, args.order_l2, order_mask(args.order_features))
+        report(f"leave-one-file-out, depth {args.depth}, l2 {args.l2}, features {args.features}, "
+               f"order l2 {args.order_l2}", data, answers,
                cases=False)
         if against is not None:
             report("  the same against the --against model", data, answers, against, cases=not args.quiet)
@@ -317,19 +423,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.write:
         pairs = [pairs_of(case, record, args.depth) for rows in data.values() for case, record, _ in rows]
         weights = fitted_weights(pairs, args.depth, args.l2, mask)
+        examples = [order_example(case, record, weights) for rows in data.values() for case, record, _ in rows]
+        order = None if args.order_l2 is None else tuple(round(v, 6) for v in fit_order(
+            [e for e in examples if e is not None], args.order_l2, mask=order_mask(args.order_features)))
         rounded = reorder.Weights(args.depth, {publisher: tuple(round(v, 6) for v in values)
-                                               for publisher, values in weights.by_publisher.items()})
+                                               for publisher, values in weights.by_publisher.items()}, order=order)
         report("in-sample (every file)", data, {(name, case.id): simulated(case, record, rounded)
                                                  for name, rows in data.items() for case, record, _ in rows})
         counts = {publisher: sum(len(p[publisher][0]) for p in pairs if publisher in p) for publisher in PUBLISHERS}
         args.write.write_text(json.dumps({
             "version": 1, "depth": args.depth,
             "fitted": {"by": f"bench/fit_reorder.py fit --depth {args.depth} --l2 {args.l2} "
-                             f"--features {args.features}",
+                             f"--features {args.features}"
+                             + ("" if args.order_l2 is None else
+                                f" --order-l2 {args.order_l2} --order-features {args.order_features}"),
                        "files": len(args.names), "pairs": counts},
             "weights": {publisher: {name: value for name, value, kept in zip(reorder.FEATURES, values, mask,
                                                                               strict=True) if kept}
-                        for publisher, values in rounded.by_publisher.items()}},
+                        for publisher, values in rounded.by_publisher.items()},
+            **({} if order is None else {"order": {name: value for name, value, kept in zip(
+                reorder.ORDER_FEATURES, order, order_mask(args.order_features), strict=True) if kept}})},
             indent=1) + "\n", "utf-8")
     return 0
 

@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from legal.errors import ConfigError
 
@@ -98,8 +98,28 @@ FEATURES: tuple[str, ...] = (
     "sub_untitled",   # an implementing or delegated act whose names do not hold the rarest word
 )
 
+#: The features read from the question's words and where the works hold them (:class:`Question`, the
+#: ``*_words`` fields of :class:`Candidate`; every feature after ``age``): worked out only for weights that weigh one
+#: (:attr:`Weights.words`) or for a harvesting caller (:data:`CAPTURE`).
+WORD_FEATURES: tuple[str, ...] = FEATURES[FEATURES.index("age") + 1:]
+
 #: A question of this many content words or more is "long" (the ``long_*`` features).
 LONG_QUESTION = 5
+
+#: The features of each section's first work that the order of two sections weighs (rank44): the
+#: difference of the first section's first work's and the second's (:data:`ORDER_FEATURES`).
+ORDER_DIFFS: tuple[str, ...] = (
+    "weak_tier", "strict", "partial", "any_term", "stem", "metadata", "name_row", "coverage", "named_by",
+    "precision", "title_match", "exact_subject", "own_subject", "breadth", "provisions", "dominant", "repealed",
+    "implementing", "delegated", "amending", "code", "age", "head_best", "body_best", "title_idf", "rare_title",
+    "rare_heading", "rare_body", "title_count", "body_count",
+)
+
+#: The names of :func:`order_vector`'s entries: per :data:`ORDER_DIFFS` name ``d:NAME``, the section
+#: sizes' difference (``d:hits``, each over 10), whether EUR-Lex answers first (``eu_first``), and 1.
+ORDER_FEATURES: tuple[str, ...] = (*(f"d:{name}" for name in ORDER_DIFFS), "d:hits", "eu_first", "bias")
+
+_ORDER_AT = tuple(FEATURES.index(name) for name in ORDER_DIFFS)
 
 #: Year the ``age`` feature counts from (fixed, so the answer never depends on the clock).
 AGE_YEAR = 2026
@@ -122,10 +142,44 @@ class Weights:
     depth: int
     by_publisher: Mapping[str, tuple[float, ...]]
     version: int = 1
+    #: One weight per :data:`ORDER_FEATURES` entry: the order of two sections (:func:`swap_sections`);
+    #: ``None``: the hand-set order of sections stands.
+    order: tuple[float, ...] | None = None
+
+    @functools.cached_property
+    def words(self) -> bool:
+        """Whether a weight (of a publisher or of the order) falls on a feature read from where the
+        works hold the question's words (:data:`WORD_FEATURES`): else they are never worked out (0)."""
+        at = [FEATURES.index(name) for name in WORD_FEATURES]
+        return any(values[k] for values in self.by_publisher.values() for k in at) or any(
+            w for name, w in zip(ORDER_FEATURES, self.order or (), strict=False) if name[2:] in WORD_FEATURES)
 
     def score(self, vector: Sequence[float], publisher: str) -> float:
         """``weights · vector`` with the weights of ``publisher``."""
         return sum(w * x for w, x in zip(self.by_publisher[publisher], vector, strict=True))
+
+
+class Head(NamedTuple):
+    """A section's first work as the order of sections weighs it: its vector (:func:`vectors`), the
+    section's number of works, its publisher."""
+
+    vector: Sequence[float]
+    hits: int
+    publisher: str
+
+
+def order_vector(first: Head, second: Head) -> tuple[float, ...]:
+    """The :data:`ORDER_FEATURES` of two sections in their hand-set order. Pure."""
+    return (*(first.vector[k] - second.vector[k] for k in _ORDER_AT), (first.hits - second.hits) / 10.0,
+            float(first.publisher == "eu-eurlex"), 1.0)
+
+
+def swap_sections(weights: Weights, first: Head, second: Head) -> bool:
+    """Whether two sections answer in the other order: ``weights.order · order_vector`` above 0 (the
+    learnt odds of the swap's nDCG gain over its loss above even). Never without ``weights.order``. Pure."""
+    if weights.order is None:
+        return False
+    return sum(w * x for w, x in zip(weights.order, order_vector(first, second), strict=True)) > 0.0
 
 
 def parse_weights(data: Any) -> Weights:
@@ -153,7 +207,23 @@ def parse_weights(data: Any) -> Weights:
             if not isinstance(value, int | float) or isinstance(value, bool) or not math.isfinite(value):
                 raise WeightsError(f"weight of {name} ({publisher}) must be a finite number, not {value!r}")
         out[str(publisher)] = tuple(float(given.get(name, 0.0)) for name in FEATURES)
-    return Weights(depth, out)
+    return Weights(depth, out, order=parse_order(data.get("order")))
+
+
+def parse_order(given: Any) -> tuple[float, ...] | None:
+    """The ``order`` field of a weights file (absent: ``None``): an object of :data:`ORDER_FEATURES`
+    name to number (0 for a name it does not give). Raises :class:`WeightsError` naming what is wrong."""
+    if given is None:
+        return None
+    if not isinstance(given, Mapping) or not given:
+        raise WeightsError("order must be a non-empty object of feature name to number")
+    unknown = sorted(set(given) - set(ORDER_FEATURES))
+    if unknown:
+        raise WeightsError(f"unknown order features: {', '.join(map(str, unknown))}")
+    for name, value in given.items():
+        if not isinstance(value, int | float) or isinstance(value, bool) or not math.isfinite(value):
+            raise WeightsError(f"order weight of {name} must be a finite number, not {value!r}")
+    return tuple(float(given.get(name, 0.0)) for name in ORDER_FEATURES)
 
 
 def load_weights(text: str) -> Weights:

@@ -1727,7 +1727,9 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
             out.candidates = reorder_candidates(grouped[:depth], hits, values, profiles, coverage, named_by,
                                                 precision, own, direct_rows, principal, ranked_places,
                                                 word_places(conn, index, grouped[:depth], hits, out.groups,
-                                                            bool(plan.translations)))
+                                                            bool(plan.translations))
+                                                if reorder.CAPTURE.get() is not None
+                                                or reorder.default_weights().words else None)
             if reorder.REORDER:
                 moved = reorder.reordered(grouped, [v for _, v in out.candidates], reorder.default_weights(),
                                           index.publisher.value)[:options.limit]
@@ -3577,7 +3579,8 @@ def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict
                             None if memo is None else memo.setdefault(WORKS_READ, {}))
         swap = None
         if swaps is not None and found.candidates and not wide and args["retrieval_mode"] == "keyword":
-            swap = Swap(None, capture_rows(index, found.candidates) if reorder.CAPTURE.get() is not None else None)
+            swap = Swap(None, capture_rows(index, found.candidates) if reorder.CAPTURE.get() is not None else None,
+                        head_vector(found))
             if found.reordered is not None:
                 rows_of = {id(h): r for h, r in zip(found.hits, shaped, strict=True)}
                 extra = [h for h in found.reordered if id(h) not in rows_of]
@@ -3614,6 +3617,38 @@ class Swap(NamedTuple):
 
     rows: list[dict[str, Any]] | None
     captured: list[dict[str, Any]] | None
+    #: The vector of the section's first work as answered (reordered or not), for :func:`learnt_order`.
+    head: tuple[float, ...] | None = None
+
+
+def head_vector(found: Lexical) -> tuple[float, ...] | None:
+    """The vector (:attr:`Lexical.candidates`) of the first work a section answers, reordered or not."""
+    first = (found.reordered or found.hits or [None])[0]
+    return next((v for h, v in found.candidates if h is first), None)
+
+
+def learnt_order(sections: list[Answer], swaps: Mapping[int, Swap]) -> list[Answer]:
+    """``sections`` with the two that answer swapped when the learnt order of sections says so
+    (:func:`serve.core.reorder.swap_sections`, rank44): only when reordering is on, the weights have an
+    order model, and exactly two sections answer, each a question the reordering may touch (its
+    candidates worked out). Called once routing and the hand-set order of sections are decided."""
+    weights = reorder.default_weights()
+    if not reorder.REORDER or weights.order is None:
+        return sections
+    live = [i for i, s in enumerate(sections) if s.get("hits")]
+    if len(live) != 2:
+        return sections
+    heads = []
+    for i in live:
+        swap = swaps.get(id(sections[i]))
+        if swap is None or swap.head is None:
+            return sections
+        heads.append(reorder.Head(swap.head, len(sections[i]["hits"]), str(sections[i].get("publisher"))))
+    if not reorder.swap_sections(weights, heads[0], heads[1]):
+        return sections
+    out = list(sections)
+    out[live[0]], out[live[1]] = sections[live[1]], sections[live[0]]
+    return out
 
 
 def capture_rows(index: MountedIndex, candidates: Sequence[tuple[Hit, tuple[float, ...]]]) -> list[dict[str, Any]]:
@@ -5276,5 +5311,6 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
                  "candidates": (swaps[id(s)].captured if id(s) in swaps else None)} for s in sections]})
         if swapped(sections, swaps):
             merge.score_hits(sections)  # the rows a reordering brought in, scored on the one scale
+        sections = learnt_order(sections, swaps)
     merged = merge.merged(sections, args["limit"], lead=True)
     return fanout(ctx, sections, {"query": parsed.to_dict(), "merged": merged})
