@@ -3623,8 +3623,8 @@ class Swap(NamedTuple):
 
 def head_vector(found: Lexical) -> tuple[float, ...] | None:
     """The vector (:attr:`Lexical.candidates`) of the first work a section answers, reordered or not."""
-    first = (found.reordered or found.hits or [None])[0]
-    return next((v for h, v in found.candidates if h is first), None)
+    answered = found.reordered or found.hits
+    return next((v for h, v in found.candidates if h is answered[0]), None) if answered else None
 
 
 def learnt_order(sections: list[Answer], swaps: Mapping[int, Swap]) -> list[Answer]:
