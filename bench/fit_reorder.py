@@ -8,12 +8,16 @@ Two steps, each a subcommand:
     and write ``OUT_DIR/NAME.json``: per case its judged works and, per final section of its answer,
     the hand-set hits and the first works' vectors (:func:`serve.core.reorder.vector`).
 
-``fit OUT_DIR NAME… [--depth D] [--l2 L] [--write FILE]``
+``fit OUT_DIR NAME… [--depth D] [--l2 L] [--features SET] [--order-l2 L --order-features SET] [--against FILE] [--write FILE]``
     Fit the weights pairwise (logistic loss on every pair of a judged work over a less judged one
-    among one section's first ``depth`` works, L2 penalty ``L``), report the pooled nDCG@10 of the
-    reordered answers with leave-one-file-out cross-validation (each file reordered by weights
-    fitted on the others) against the hand-set order, by publisher and category with up / down
-    counts, and with ``--write`` fit on every file and write the weights file.
+    among one section's first ``depth`` works, L2 penalty ``L``, over the features ``SET`` keeps:
+    :func:`feature_mask`), report the pooled nDCG@10 of the reordered answers with leave-one-file-out
+    cross-validation (each file reordered by weights fitted on the others) against the hand-set
+    order — or against the answers of the weights file ``--against`` (the shipped model) — by
+    publisher and category with up / down counts, and with ``--write`` fit on every file and write
+    the weights file. With ``--order-l2``, the order of two answering sections is learnt too
+    (:func:`fit_order`: the swap's nDCG gain or loss on every case two sections answer, each file's
+    cases taken with the section weights it was answered with), cross-validated the same way.
 
 The reordered answers are simulated from the harvest: each section's first works sorted by the
 weights, cut to its hand-set length, the sections interleaved as the benchmark runner does and scored
@@ -23,7 +27,8 @@ scored the same way reproduces the benchmark's figures case by case (checked at 
 Regenerate the shipped weights (a full build's index directory; several CPU-minutes)::
 
     python bench/fit_reorder.py harvest INDEX_DIR HARVEST_DIR $(cat READABLE_NAMES)
-    python bench/fit_reorder.py fit HARVEST_DIR $(cat READABLE_NAMES) --write serve/core/reorder_weights.json
+    python bench/fit_reorder.py fit HARVEST_DIR $(cat READABLE_NAMES) --features v43 --order-l2 0.01 \
+        --order-features v43 --write serve/core/reorder_weights.json
 """
 
 from __future__ import annotations

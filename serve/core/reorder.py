@@ -15,6 +15,11 @@ no anchor), so an exact citation is never moved; every decision the search takes
 stages, routing, order among sections, no hits) is taken on the hand-set order before the swap
 (:func:`serve.core.ops.search.ranked_answer`).
 
+The weights file may also hold a model of the order of two answering sections (rank44, ADR 0139:
+:data:`ORDER_FEATURES`, :func:`swap_sections`): a logistic score over the difference of the two
+sections' first works' vectors, asked by :func:`serve.core.ops.search.learnt_order` after the
+sections are routed, ordered by hand and reordered; it swaps the two sections or leaves them.
+
 Pure, but for :func:`default_weights` (reads the reviewed data file once). Nothing is held per
 question; the weights are one small tuple per process.
 """
@@ -135,9 +140,10 @@ class WeightsError(ConfigError):
 
 @dataclass(frozen=True)
 class Weights:
-    """A parsed weights file: how many first works are reordered (``depth``), and per publisher
+    """A parsed weights file: how many first works are reordered (``depth``), per publisher
     (``eu-eurlex``, ``lu-legilux``) one weight per entry of :data:`FEATURES` (0 for a feature the
-    file does not name); a publisher the file does not name is never reordered."""
+    file does not name; a publisher the file does not name is never reordered), and the optional
+    order of two sections (:attr:`order`)."""
 
     depth: int
     by_publisher: Mapping[str, tuple[float, ...]]
@@ -184,8 +190,9 @@ def swap_sections(weights: Weights, first: Head, second: Head) -> bool:
 
 def parse_weights(data: Any) -> Weights:
     """The :class:`Weights` of a decoded weights file: an object with ``version`` 1, ``depth`` (an
-    integer from 2 to 100) and ``weights`` (publisher → object of feature name → number; every name one
-    of :data:`FEATURES`). Raises :class:`WeightsError` naming the field otherwise."""
+    integer from 2 to 100), ``weights`` (publisher → object of feature name → number; every name one
+    of :data:`FEATURES`) and optionally ``order`` (:func:`parse_order`). Raises :class:`WeightsError`
+    naming the field otherwise."""
     if not isinstance(data, Mapping):
         raise WeightsError("a weights file is a JSON object")
     if data.get("version") != 1:
