@@ -8,12 +8,16 @@ Two steps, each a subcommand:
     and write ``OUT_DIR/NAME.json``: per case its judged works and, per final section of its answer,
     the hand-set hits and the first works' vectors (:func:`serve.core.reorder.vector`).
 
-``fit OUT_DIR NAME… [--depth D] [--l2 L] [--write FILE]``
+``fit OUT_DIR NAME… [--depth D] [--l2 L] [--features SET] [--order-l2 L --order-features SET] [--against FILE] [--write FILE]``
     Fit the weights pairwise (logistic loss on every pair of a judged work over a less judged one
-    among one section's first ``depth`` works, L2 penalty ``L``), report the pooled nDCG@10 of the
-    reordered answers with leave-one-file-out cross-validation (each file reordered by weights
-    fitted on the others) against the hand-set order, by publisher and category with up / down
-    counts, and with ``--write`` fit on every file and write the weights file.
+    among one section's first ``depth`` works, L2 penalty ``L``, over the features ``SET`` keeps:
+    :func:`feature_mask`), report the pooled nDCG@10 of the reordered answers with leave-one-file-out
+    cross-validation (each file reordered by weights fitted on the others) against the hand-set
+    order — or against the answers of the weights file ``--against`` (the shipped model) — by
+    publisher and category with up / down counts, and with ``--write`` fit on every file and write
+    the weights file. With ``--order-l2``, the order of two answering sections is learnt too
+    (:func:`fit_order`: the swap's nDCG gain or loss on every case two sections answer, each file's
+    cases taken with the section weights it was answered with), cross-validated the same way.
 
 The reordered answers are simulated from the harvest: each section's first works sorted by the
 weights, cut to its hand-set length, the sections interleaved as the benchmark runner does and scored
@@ -23,7 +27,8 @@ scored the same way reproduces the benchmark's figures case by case (checked at 
 Regenerate the shipped weights (a full build's index directory; several CPU-minutes)::
 
     python bench/fit_reorder.py harvest INDEX_DIR HARVEST_DIR $(cat READABLE_NAMES)
-    python bench/fit_reorder.py fit HARVEST_DIR $(cat READABLE_NAMES) --write serve/core/reorder_weights.json
+    python bench/fit_reorder.py fit HARVEST_DIR $(cat READABLE_NAMES) --features v43 --order-l2 0.01 \
+        --order-features v43 --write serve/core/reorder_weights.json
 """
 
 from __future__ import annotations
@@ -90,12 +95,101 @@ def section_rows(section: Mapping[str, Any], weights: reorder.Weights | None) ->
 
 
 def simulated(case: Case, record: Mapping[str, Any], weights: reorder.Weights | None) -> float | None:
-    """nDCG@10 of a harvested case answered with ``weights`` (``None``: the hand-set order)."""
+    """nDCG@10 of a harvested case answered with ``weights`` (``None``: the hand-set order), its
+    sections in the order the weights' ``order`` model decides (:func:`ordered`)."""
     captured = record["captured"]
     if captured is None:
         return score_case(case, record["hits"]).ndcg_at_10
     groups = [section_rows(s, weights) for s in captured["sections"]]
+    if weights is not None and weights.order is not None:
+        groups = ordered(captured["sections"], groups, weights)
     return score_case(case, interleave(groups)).ndcg_at_10
+
+
+def heads(sections: Sequence[Mapping[str, Any]], groups: Sequence[list[dict[str, Any]]]) -> list[reorder.Head] | None:
+    """The :class:`serve.core.reorder.Head` of the two sections that answer (their first rows'
+    vectors from the candidates), ``None`` unless exactly two answer, each with candidates (a
+    question the reordering may touch), as :func:`serve.core.ops.search.learnt_order` sees them."""
+    live = [(s, g) for s, g in zip(sections, groups, strict=True) if g]
+    if len(live) != 2:
+        return None
+    out = []
+    for section, rows in live:
+        vectors = {c["work"]: c["vector"] for c in section.get("candidates") or []}
+        vector = vectors.get(rows[0]["work"])
+        if vector is None:
+            return None
+        out.append(reorder.Head(vector, len(rows), str(section["publisher"])))
+    return out
+
+
+def ordered(sections: Sequence[Mapping[str, Any]], groups: list[list[dict[str, Any]]],
+            weights: reorder.Weights) -> list[list[dict[str, Any]]]:
+    """``groups`` (the sections' rows), the two that answer swapped when the order model says so."""
+    pair = heads(sections, groups)
+    if pair is None or not reorder.swap_sections(weights, pair[0], pair[1]):
+        return groups
+    live = [i for i, g in enumerate(groups) if g]
+    out = list(groups)
+    out[live[0]], out[live[1]] = groups[live[1]], groups[live[0]]
+    return out
+
+
+def order_example(case: Case, record: Mapping[str, Any], weights: reorder.Weights) -> tuple[Vector, float] | None:
+    """The :func:`serve.core.reorder.order_vector` of a case's two answering sections (reordered by
+    ``weights``) and the nDCG@10 the swap of their order gains (negative: loses); ``None`` without two."""
+    captured = record["captured"]
+    if captured is None:
+        return None
+    groups = [section_rows(s, weights) for s in captured["sections"]]
+    pair = heads(captured["sections"], groups)
+    if pair is None:
+        return None
+    live = [i for i, g in enumerate(groups) if g]
+    swapped = list(groups)
+    swapped[live[0]], swapped[live[1]] = groups[live[1]], groups[live[0]]
+    gain = (score_case(case, interleave(swapped)).ndcg_at_10 or 0.0) - (score_case(case, interleave(groups)).ndcg_at_10 or 0.0)
+    return list(reorder.order_vector(pair[0], pair[1])), gain
+
+
+def order_mask(spec: str) -> tuple[bool, ...]:
+    """Which :data:`serve.core.reorder.ORDER_FEATURES` the order model weighs: ``all``, or ``v43``
+    (the differences of :data:`V43` features only, beside the section sizes, publisher and bias)."""
+    if spec not in ("all", "v43"):
+        raise SystemExit(f"unknown order feature set {spec!r} (all or v43)")
+    return tuple(spec == "all" or not name.startswith("d:") or name == "d:hits" or name[2:] in V43
+                 for name in reorder.ORDER_FEATURES)
+
+
+def fit_order(examples: Sequence[tuple[Vector, float]], l2: float, iterations: int = 30,
+              mask: Sequence[bool] | None = None) -> tuple[float, ...]:
+    """Order weights: the logistic regression of "the swap gains" on :func:`order_example`'s vectors,
+    each example weighing the nDCG it moves (one that moves none is left out), L2 ``l2`` on
+    standardised features, those ``mask`` leaves out weighing 0; Newton's method, deterministic."""
+    import numpy as np
+
+    kept = [(x, g) for x, g in examples if abs(g) > 1e-9]
+    n = len(reorder.ORDER_FEATURES)
+    if not kept:
+        return (0.0,) * (n - 1) + (-1.0,)
+    x = np.array([e[0] for e in kept], dtype=float)
+    x[:, ~np.array(mask if mask is not None else [True] * n, dtype=bool)] = 0.0
+    y = np.array([float(e[1] > 0) for e in kept])
+    weight = np.array([abs(e[1]) for e in kept])
+    weight /= weight.sum()
+    scale = np.sqrt((x ** 2 * weight[:, None]).sum(axis=0))
+    scale[scale < 1e-9] = 1.0
+    x /= scale
+    w = np.zeros(n)
+    for _ in range(iterations):
+        p = 1.0 / (1.0 + np.exp(-np.clip(x @ w, -50, 50)))
+        grad = x.T @ (weight * (p - y)) + l2 * w
+        hess = (x * (weight * p * (1 - p))[:, None]).T @ x + l2 * np.eye(n)
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if float(np.abs(step).max()) < 1e-8:
+            break
+    return tuple(float(v) for v in w / scale)
 
 
 def check_sections(record: Mapping[str, Any]) -> None:
@@ -111,45 +205,84 @@ def check_sections(record: Mapping[str, Any]) -> None:
 # -- fitting -----------------------------------------------------------------------------------------
 
 
-Pair = tuple[Vector, Vector, float]
+#: A publisher's pairs: the differences ``better − worse`` (one row each) and each pair's weight.
+Pairs = tuple[Any, Any]
 
 
-def pairs_of(case: Case, record: Mapping[str, Any], depth: int) -> dict[str, list[Pair]]:
-    """Per publisher, ``(better, worse, weight)`` vector pairs inside one of its sections' first
-    ``depth`` works: a work judged higher than another (an unjudged work counts 0); each case's pairs
-    weigh 1 together."""
+def pairs_of(case: Case, record: Mapping[str, Any], depth: int) -> dict[str, Pairs]:
+    """Per publisher, the vector pairs inside one of its sections' first ``depth`` works, a work judged
+    higher than another (an unjudged work counts 0), as ``(better − worse, weight)`` arrays; each
+    case's pairs weigh 1 together."""
+    import numpy as np
+
     grades = {r.work: r.grade for r in case.relevant}
-    out: dict[str, list[tuple[Vector, Vector]]] = {}
+    out: dict[str, list[Vector]] = {}
     for section in (record["captured"] or {}).get("sections", []):
         candidates = (section.get("candidates") or [])[:depth]
         if not section["hits"] or len(candidates) < 2:
             continue
         graded = [(grades.get(c["work"], 0), c["vector"]) for c in candidates]
         out.setdefault(str(section["publisher"]), []).extend(
-            (v1, v2) for g1, v1 in graded for g2, v2 in graded if g1 > g2)
+            [a - b for a, b in zip(v1, v2, strict=True)] for g1, v1 in graded for g2, v2 in graded if g1 > g2)
     total = sum(len(p) for p in out.values())
-    return {publisher: [(v1, v2, 1.0 / total) for v1, v2 in pairs] for publisher, pairs in out.items()}
+    return {publisher: (np.array(diffs, dtype=float), np.full(len(diffs), 1.0 / total))
+            for publisher, diffs in out.items() if diffs}
+
+
+def joined(pairs: Sequence[Mapping[str, Pairs]]) -> dict[str, Pairs]:
+    """Several cases' (or files') pairs as one array pair per publisher."""
+    import numpy as np
+
+    return {publisher: (np.concatenate([p[publisher][0] for p in kept]), np.concatenate([p[publisher][1] for p in kept]))
+            for publisher in PUBLISHERS if (kept := [p for p in pairs if publisher in p])}
 
 
 PUBLISHERS = ("eu-eurlex", "lu-legilux")
 
 
-def fitted_weights(pairs: Sequence[Mapping[str, list[Pair]]], depth: int, l2: float) -> reorder.Weights:
-    """One weight vector per publisher, each fitted on that publisher's pairs (:func:`fit`)."""
-    return reorder.Weights(depth, {publisher: tuple(fit([p for ps in pairs for p in ps.get(publisher, [])], l2))
+#: The features of the forty-third session's model (rank43): ``--features v43`` fits only these.
+V43 = reorder.FEATURES[:reorder.FEATURES.index("age") + 1]
+
+
+def feature_mask(spec: str) -> tuple[bool, ...]:
+    """Which of :data:`serve.core.reorder.FEATURES` a fit weighs: ``all``, ``v43`` (:data:`V43`), or
+    either followed by ``-name,name`` (those left out) or ``+name,name`` (only those added to ``v43``)."""
+    base, _, rest = spec.partition(":")
+    names = set(reorder.FEATURES if base == "all" else V43 if base == "v43" else ())
+    if not names:
+        raise SystemExit(f"unknown feature set {base!r} (all or v43)")
+    for part in filter(None, rest.split(";")):
+        listed = set(part[1:].split(","))
+        unknown = listed - set(reorder.FEATURES)
+        if unknown:
+            raise SystemExit(f"unknown features: {', '.join(sorted(unknown))}")
+        names = names - listed if part[0] == "-" else names | listed
+    return tuple(name in names for name in reorder.FEATURES)
+
+
+def fitted_weights(pairs: Sequence[Mapping[str, Pairs]], depth: int, l2: float,
+                   mask: Sequence[bool] | None = None) -> reorder.Weights:
+    """One weight vector per publisher, each fitted on that publisher's pairs (:func:`fit`), over the
+    features ``mask`` keeps (the others weigh 0)."""
+    return reorder.Weights(depth, {publisher: tuple(fit([ps[publisher] for ps in pairs if publisher in ps], l2,
+                                                        mask=mask))
                                    for publisher in PUBLISHERS})
 
 
-def fit(pairs: Sequence[Pair], l2: float, iterations: int = 30) -> Vector:
+def fit(pairs: Sequence[Pairs], l2: float, iterations: int = 30, mask: Sequence[bool] | None = None) -> Vector:
     """Weights minimising the weighted mean logistic loss of ``w · (better − worse)`` over ``pairs``
-    plus ``l2 / 2 × |w|²`` on standardised differences (Newton's method; deterministic)."""
+    plus ``l2 / 2 × |w|²`` on standardised differences (Newton's method; deterministic); a feature
+    ``mask`` leaves out weighs 0."""
     import numpy as np
 
     n = len(reorder.FEATURES)
+    keep = np.array(mask if mask is not None else [True] * n, dtype=bool)
+    pairs = [p for p in pairs if len(p[0])]
     if not pairs:
         return [0.0] * n
-    x = np.array([[a - b for a, b in zip(v1, v2, strict=True)] for v1, v2, _ in pairs], dtype=float)
-    weight = np.array([w for _, _, w in pairs], dtype=float)
+    x = np.concatenate([p[0] for p in pairs])
+    x[:, ~keep] = 0.0
+    weight = np.concatenate([p[1] for p in pairs])
     weight /= weight.sum()
     scale = np.sqrt((x ** 2 * weight[:, None]).sum(axis=0))
     scale[scale < 1e-9] = 1.0
@@ -187,14 +320,16 @@ def load(out_dir: Path, names: Sequence[str]) -> dict[str, list[tuple[Case, dict
 
 
 def report(label: str, data: Mapping[str, list[tuple[Case, dict[str, Any], str]]],
-           answers: Mapping[tuple[str, str], float | None]) -> None:
-    """Pooled nDCG@10 of ``answers`` (per ``(file, case)``) against the hand-set order, by publisher
-    and category, with the cases that went up and down."""
+           answers: Mapping[tuple[str, str], float | None],
+           against: Mapping[tuple[str, str], float | None] | None = None, cases: bool = True) -> None:
+    """Pooled nDCG@10 of ``answers`` (per ``(file, case)``) against the hand-set order (or the
+    answers ``against``), by publisher and category, with the cases that went up and down."""
     base, new, up, down = [], [], [], []
     by: dict[str, list[tuple[float, float]]] = {}
     for name, rows in data.items():
         for case, record, publisher in rows:
-            b, n = record["ndcg"], answers[name, case.id]
+            b = record["ndcg"] if against is None else against[name, case.id]
+            n = answers[name, case.id]
             if b is None or n is None:
                 continue
             base.append(b)
@@ -213,18 +348,32 @@ def report(label: str, data: Mapping[str, list[tuple[Case, dict[str, Any], str]]
         downs = sum(1 for b, n in pairs if n < b - 1e-9)
         print(f"  {key:28} {len(pairs):5} {sum(b for b, _ in pairs) / len(pairs):.4f} -> "
               f"{sum(n for _, n in pairs) / len(pairs):.4f}  up {ups} down {downs}")
-    for tag, cases in (("up", up), ("down", down)):
-        for name, case_id, b, n in cases:
+    for tag, moved in (("up", up), ("down", down)) if cases else ():
+        for name, case_id, b, n in moved:
             print(f"  {tag} {name} {case_id} {b:.3f} -> {n:.3f}")
 
 
 def cross_validated(data: Mapping[str, list[tuple[Case, dict[str, Any], str]]], depth: int,
-                    l2: float) -> dict[tuple[str, str], float | None]:
-    """Leave-one-file-out: each file's cases answered with weights fitted on the other files."""
-    pairs = {name: [pairs_of(case, record, depth) for case, record, _ in rows] for name, rows in data.items()}
+                    l2: float, mask: Sequence[bool] | None = None,
+                    order_l2: float | None = None,
+                    order_features: Sequence[bool] | None = None) -> dict[tuple[str, str], float | None]:
+    """Leave-one-file-out: each file's cases answered with weights fitted on the other files. With
+    ``order_l2``, the order of sections too (:func:`fit_order`), fitted on the other files' examples,
+    each file's examples taken with the section weights that file was answered with."""
+    pairs = {name: joined([pairs_of(case, record, depth) for case, record, _ in rows]) for name, rows in data.items()}
     answers: dict[tuple[str, str], float | None] = {}
+    fold: dict[str, reorder.Weights] = {}
     for name, rows in data.items():
-        weights = fitted_weights([p for other, ps in pairs.items() if other != name for p in ps], depth, l2)
+        fold[name] = weights = fitted_weights([ps for other, ps in pairs.items() if other != name], depth, l2, mask)
+        for case, record, _ in rows:
+            answers[name, case.id] = simulated(case, record, weights)
+    if order_l2 is None:
+        return answers
+    examples = {name: [order_example(case, record, fold[name]) for case, record, _ in rows] for name, rows in data.items()}
+    for name, rows in data.items():
+        order = fit_order([e for other, es in examples.items() if other != name for e in es if e is not None], order_l2,
+                          mask=order_features)
+        weights = reorder.Weights(fold[name].depth, fold[name].by_publisher, order=order)
         for case, record, _ in rows:
             answers[name, case.id] = simulated(case, record, weights)
     return answers
@@ -242,7 +391,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     f.add_argument("names", nargs="+")
     f.add_argument("--depth", type=int, default=10)
     f.add_argument("--l2", type=float, default=0.01)
+    f.add_argument("--order-l2", type=float, help="learn the order of two sections too, with this L2 (fit_order)")
+    f.add_argument("--order-features", default="all", help="all or v43 (order_mask)")
     f.add_argument("--no-cv", action="store_true")
+    f.add_argument("--features", default="all", help="all, v43, or either with ':-a,b' / ':+a,b' (feature_mask)")
+    f.add_argument("--against", type=Path, help="a weights file whose simulated answers are the base (not the "
+                                                 "hand-set order): the shipped model")
+    f.add_argument("--quiet", action="store_true", help="no list of the cases up and down")
     f.add_argument("--write", type=Path)
     args = parser.parse_args(argv)
     if args.command == "harvest":
@@ -254,23 +409,45 @@ def main(argv: Sequence[str] | None = None) -> int:
              if (v is None) != (data_ndcg(data, k) is None) or (v is not None and abs(v - (data_ndcg(data, k) or 0)) > 1e-9)]
     if wrong:
         raise SystemExit(f"the hand-set order simulated differs from the harvest on {len(wrong)} cases: {wrong[:3]}")
+    mask = feature_mask(args.features)
+    against = None
+    if args.against is not None:
+        shipped = reorder.load_weights(args.against.read_text("utf-8"))
+        against = {(name, case.id): simulated(case, record, shipped) for name, rows in data.items()
+                   for case, record, _ in rows}
+        report(f"{args.against.name} against the hand-set order", data, against, cases=False)
     if not args.no_cv:
-        answers = cross_validated(data, args.depth, args.l2)
-        report(f"leave-one-file-out, depth {args.depth}, l2 {args.l2}", data, answers)
+        answers = cross_validated(data, args.depth, args.l2, mask, args.order_l2, order_mask(args.order_features))
+        report(f"leave-one-file-out, depth {args.depth}, l2 {args.l2}, features {args.features}, "
+               f"order l2 {args.order_l2}", data, answers,
+               cases=False)
+        if against is not None:
+            report("  the same against the --against model", data, answers, against, cases=not args.quiet)
+        elif not args.quiet:
+            report("  the same, cases", data, answers)
     if args.write:
         pairs = [pairs_of(case, record, args.depth) for rows in data.values() for case, record, _ in rows]
-        weights = fitted_weights(pairs, args.depth, args.l2)
+        weights = fitted_weights(pairs, args.depth, args.l2, mask)
+        examples = [order_example(case, record, weights) for rows in data.values() for case, record, _ in rows]
+        order = None if args.order_l2 is None else tuple(round(v, 6) for v in fit_order(
+            [e for e in examples if e is not None], args.order_l2, mask=order_mask(args.order_features)))
         rounded = reorder.Weights(args.depth, {publisher: tuple(round(v, 6) for v in values)
-                                               for publisher, values in weights.by_publisher.items()})
+                                               for publisher, values in weights.by_publisher.items()}, order=order)
         report("in-sample (every file)", data, {(name, case.id): simulated(case, record, rounded)
                                                  for name, rows in data.items() for case, record, _ in rows})
-        counts = {publisher: sum(len(p.get(publisher, [])) for p in pairs) for publisher in PUBLISHERS}
+        counts = {publisher: sum(len(p[publisher][0]) for p in pairs if publisher in p) for publisher in PUBLISHERS}
         args.write.write_text(json.dumps({
             "version": 1, "depth": args.depth,
-            "fitted": {"by": f"bench/fit_reorder.py fit --depth {args.depth} --l2 {args.l2}",
+            "fitted": {"by": f"bench/fit_reorder.py fit --depth {args.depth} --l2 {args.l2} "
+                             f"--features {args.features}"
+                             + ("" if args.order_l2 is None else
+                                f" --order-l2 {args.order_l2} --order-features {args.order_features}"),
                        "files": len(args.names), "pairs": counts},
-            "weights": {publisher: dict(zip(reorder.FEATURES, values, strict=True))
-                        for publisher, values in rounded.by_publisher.items()}},
+            "weights": {publisher: {name: value for name, value, kept in zip(reorder.FEATURES, values, mask,
+                                                                              strict=True) if kept}
+                        for publisher, values in rounded.by_publisher.items()},
+            **({} if order is None else {"order": {name: value for name, value, kept in zip(
+                reorder.ORDER_FEATURES, order, order_mask(args.order_features), strict=True) if kept}})},
             indent=1) + "\n", "utf-8")
     return 0
 

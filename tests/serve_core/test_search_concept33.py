@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from serve.core import LegalCore
+from serve.core import LegalCore, reorder
 from serve.core.ops import search
 from tests.index.pipeline import FixtureBuild
 
@@ -104,7 +104,11 @@ def test_fits_better_asks_a_better_first_work_and_as_much_title_coverage() -> No
     assert not search.fits_better(_section(LU, 0.5, ["any_term"], fit=0.9, translated=True), [holder])
 
 
-def test_a_section_fitting_better_than_chance_holders_is_kept_on_the_fixtures(fixture_core: LegalCore) -> None:
+def test_a_section_fitting_better_than_chance_holders_is_kept_on_the_fixtures(fixture_core: LegalCore,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    # the hand-set order of sections is what is tested: with the learnt order of the two sections on (rank44,
+    # ADR 0139), the shipped weights put the Legilux holder's section first
+    monkeypatch.setattr(reorder, "REORDER", False)
     # « accès aux marchés d'instruments financiers »: a Code de la consommation provision holds every word
     # (its title fits none: 0.0); the EUR-Lex section, of weaker matches, is led by an act whose title holds
     # some of them (the corrigendum to the markets in financial instruments directive among its works):

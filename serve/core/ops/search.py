@@ -1736,7 +1736,11 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         if values is not None and index is not None:
             depth = reorder.default_weights().depth if reorder.REORDER else CAPTURE_DEPTH
             out.candidates = reorder_candidates(grouped[:depth], hits, values, profiles, coverage, named_by,
-                                                precision, own, direct_rows, principal, ranked_places)
+                                                precision, own, direct_rows, principal, ranked_places,
+                                                word_places(conn, index, grouped[:depth], hits, out.groups,
+                                                            bool(plan.translations))
+                                                if reorder.CAPTURE.get() is not None
+                                                or reorder.default_weights().words else None)
             if reorder.REORDER:
                 moved = reorder.reordered(grouped, [v for _, v in out.candidates], reorder.default_weights(),
                                           index.publisher.value)[:options.limit]
@@ -2562,16 +2566,19 @@ def reorder_candidates(first: Sequence[Hit], hits: Sequence[Hit], values: Mappin
                        profiles: Mapping[int, ranking.WorkProfile], coverage: Mapping[int, float],
                        named_by: Mapping[int, float], precision: Mapping[int, float], own: Mapping[int, float],
                        rows: Mapping[int, int], principal: int | None,
-                       ranked_places: Mapping[int, int]) -> list[tuple[Hit, tuple[float, ...]]]:
+                       ranked_places: Mapping[int, int],
+                       words: WordPlaces | None = None) -> list[tuple[Hit, tuple[float, ...]]]:
     """Each of a section's ``first`` works (one hit each, hand-set order) with its feature vector
     (:func:`serve.core.reorder.vector`), from what :func:`lexical_lanes` worked out for the ranking:
     ``values`` (:func:`rank_hits`' ranking value per hit), the title coverage, its rarity-weighed form,
     the subject precision, the own-subject share, the all-words provisions per work (:func:`breadth`),
     the dominant work, each work's place in :func:`rank_hits`' order before the placement rules
     (``ranked_places``, by the hit's ``id``: :func:`parents_first` and the titled share move works after
-    it); ``hits`` (every candidate provision) gives the provisions per work. No SQL."""
+    it); ``hits`` (every candidate provision) gives the provisions per work; ``words``
+    (:func:`word_places`), where each work holds the question's content words. No SQL."""
     if not first:
         return []
+    words = words or WordPlaces(reorder.NO_QUESTION, {})
     counts = Counter(h.row["work_rowid"] for h in hits)
     best = max((_relevance(h) for h in hits if _scored(h.row)), default=1.0)
     ranked = [values[id(h)] for h in first if id(h) in values]
@@ -2593,9 +2600,82 @@ def reorder_candidates(first: Sequence[Hit], hits: Sequence[Hit], values: Mappin
             placed_up=placed[place - 1], after_placed=place > 1 and placed[place - 2],
             dominant=work == principal, status=profile.status if profile else "unknown",
             role=profile.role if profile else "principal", hierarchy=profile.hierarchy if profile else None,
-            code=bool(profile and profile.code), year=year)
-        out.append((hit, reorder.vector(candidate)))
-    return out
+            code=bool(profile and profile.code), year=year, **words.of.get(work, {}))
+        out.append((hit, candidate))
+    return list(zip([h for h, _ in out], reorder.vectors([c for _, c in out], words.question), strict=True))
+
+
+class WordPlaces(NamedTuple):
+    """Where a section's first works hold the question's content words (:func:`word_places`): the
+    question's words weighed (:class:`serve.core.reorder.Question`) and, per work, the
+    :class:`serve.core.reorder.Candidate` fields of the word positions held (``title_words``,
+    ``best_heading_words``, ``heading_words``, ``best_body_words``, ``body_words``)."""
+
+    question: reorder.Question
+    of: dict[int, dict[str, frozenset[int]]]
+
+
+def word_places(conn: sqlite3.Connection, index: MountedIndex, first: Sequence[Hit], hits: Sequence[Hit],
+                groups: Sequence[Sequence[str]], translated: bool) -> WordPlaces:
+    """Where each of a section's ``first`` works (one hit each, its best provision) holds the question's
+    content words (``groups``): its names (the remembered name words, :func:`name_words`), its hit
+    provisions' headings (on the rows) and texts (a provision holding every word holds each; for the
+    others one FTS statement per word over their states), with each word's IDF over the provisions
+    (one ``vocabulary`` statement). A handful of statements per section, none per work."""
+    if not first or not groups:
+        return WordPlaces(reorder.NO_QUESTION, {})
+    works = [h.row["work_rowid"] for h in first]
+    wanted = set(works)
+    provisions: dict[int, list[Hit]] = {}
+    for hit in hits:
+        if hit.row["work_rowid"] in wanted and hit.row.get("state_rowid") is not None:
+            provisions.setdefault(hit.row["work_rowid"], []).append(hit)
+    every = frozenset(range(len(groups)))
+    states = sorted({h.row["state_rowid"] for hs in provisions.values() for h in hs if not strict_hit(h)})
+    holding: dict[int, set[int]] = {}
+    if states:
+        marks = ",".join("?" * len(states))
+        for k, group in enumerate(groups):
+            match = fts_query([[t for t in group if t.strip()]])
+            if match is None:
+                continue
+            for (state,) in conn.execute(f"SELECT rowid FROM provision_fts WHERE provision_fts MATCH ? "
+                                         f"AND rowid IN ({marks})", [f"text : ({match})", *states]):
+                holding.setdefault(int(state), set()).add(k)
+
+    def body(hit: Hit) -> frozenset[int]:
+        return every if strict_hit(hit) else frozenset(holding.get(hit.row.get("state_rowid") or -1, ()))
+
+    names = name_words(conn, works, index)
+    of: dict[int, dict[str, frozenset[int]]] = {}
+    for hit in first:
+        work = hit.row["work_rowid"]
+        own = provisions.get(work, [])
+        held = names.get(work, frozenset())
+        of[work] = {
+            "title_words": frozenset(k for k, g in enumerate(groups) if titleidf.held(held, g)),
+            "best_heading_words": frozenset(heading_groups(hit.row.get("heading"), groups)),
+            "heading_words": frozenset(k for h in own for k in heading_groups(h.row.get("heading"), groups)),
+            "best_body_words": body(hit) if hit.row.get("state_rowid") is not None else frozenset(),
+            "body_words": frozenset(k for h in own for k in body(h))}
+    language = groups_language(groups)
+    return WordPlaces(reorder.Question(group_idf(conn, groups), translated or language not in (None, "fr")), of)
+
+
+def group_idf(conn: sqlite3.Connection, groups: Sequence[Sequence[str]]) -> tuple[float, ...]:
+    """Per term group, ``ln(1 + N / df)`` over the provisions (as :func:`idf_weights`: ``df`` the
+    provisions holding any of its terms, a phrase counted as its rarest word; a term ``vocabulary``
+    does not list counts 1), in one ``vocabulary`` statement."""
+    row = conn.execute("SELECT v FROM stamp WHERE k = 'count.lexical_states'").fetchone()
+    total = int(row[0]) if row else 1
+    words = sorted({w for g in groups for t in g for w in t.split()})
+    docs = {str(t): int(n) for t, n in conn.execute(
+        f"SELECT term, docs FROM vocabulary WHERE term IN ({','.join('?' * len(words))})", words)} if words else {}
+    out = []
+    for group in groups:
+        df = sum(min((docs.get(w, 1) for w in t.split()), default=1) for t in group)
+        out.append(round(math.log(1 + total / max(df, 1)), 4))
+    return tuple(out)
 
 
 def _untexted_row(hit: Hit) -> bool:
@@ -3534,7 +3614,8 @@ def search_section(ctx: CallContext, index: MountedIndex, plan: Plan, args: dict
                             None if memo is None else memo.setdefault(WORKS_READ, {}))
         swap = None
         if swaps is not None and found.candidates and not wide and args["retrieval_mode"] == "keyword":
-            swap = Swap(None, capture_rows(index, found.candidates) if reorder.CAPTURE.get() is not None else None)
+            swap = Swap(None, capture_rows(index, found.candidates) if reorder.CAPTURE.get() is not None else None,
+                        head_vector(found))
             if found.reordered is not None:
                 rows_of = {id(h): r for h, r in zip(found.hits, shaped, strict=True)}
                 extra = [h for h in found.reordered if id(h) not in rows_of]
@@ -3571,6 +3652,38 @@ class Swap(NamedTuple):
 
     rows: list[dict[str, Any]] | None
     captured: list[dict[str, Any]] | None
+    #: The vector of the section's first work as answered (reordered or not), for :func:`learnt_order`.
+    head: tuple[float, ...] | None = None
+
+
+def head_vector(found: Lexical) -> tuple[float, ...] | None:
+    """The vector (:attr:`Lexical.candidates`) of the first work a section answers, reordered or not."""
+    answered = found.reordered or found.hits
+    return next((v for h, v in found.candidates if h is answered[0]), None) if answered else None
+
+
+def learnt_order(sections: list[Answer], swaps: Mapping[int, Swap]) -> list[Answer]:
+    """``sections`` with the two that answer swapped when the learnt order of sections says so
+    (:func:`serve.core.reorder.swap_sections`, rank44): only when reordering is on, the weights have an
+    order model, and exactly two sections answer, each a question the reordering may touch (its
+    candidates worked out). Called once routing and the hand-set order of sections are decided."""
+    weights = reorder.default_weights()
+    if not reorder.REORDER or weights.order is None:
+        return sections
+    live = [i for i, s in enumerate(sections) if s.get("hits")]
+    if len(live) != 2:
+        return sections
+    heads = []
+    for i in live:
+        swap = swaps.get(id(sections[i]))
+        if swap is None or swap.head is None:
+            return sections
+        heads.append(reorder.Head(swap.head, len(sections[i]["hits"]), str(sections[i].get("publisher"))))
+    if not reorder.swap_sections(weights, heads[0], heads[1]):
+        return sections
+    out = list(sections)
+    out[live[0]], out[live[1]] = sections[live[1]], sections[live[0]]
+    return out
 
 
 def capture_rows(index: MountedIndex, candidates: Sequence[tuple[Hit, tuple[float, ...]]]) -> list[dict[str, Any]]:
@@ -5233,5 +5346,6 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
                  "candidates": (swaps[id(s)].captured if id(s) in swaps else None)} for s in sections]})
         if swapped(sections, swaps):
             merge.score_hits(sections)  # the rows a reordering brought in, scored on the one scale
+        sections = learnt_order(sections, swaps)
     merged = merge.merged(sections, args["limit"], lead=True)
     return fanout(ctx, sections, {"query": parsed.to_dict(), "merged": merged})
