@@ -64,7 +64,7 @@ from typing import Any, NamedTuple, TypeVar, cast
 from derive.index import analysis, everyday, relax, xlang
 from derive.index.query import MONTH_NUMBERS, parse_query
 from derive.index.schema import PROVISION_FTS_WEIGHTS, VOCABULARY_MIN_LENGTH
-from derive.index.serving import FREQUENT_WINDOW
+from derive.index.serving import FREQUENT_DOCS, FREQUENT_WINDOW
 from derive.index.text import fts_query, fts_string, levenshtein_within, normalize
 from derive.index.textstore import read_heads
 from legal.outcomes import Outcome
@@ -627,6 +627,59 @@ def snowball_variants(conn: sqlite3.Connection, terms: Sequence[str], language: 
         if chosen:
             out[term] = chosen
     return out
+
+
+#: Whether a question word is also searched in its held derivations (:func:`held_derivations`;
+#: issue #15, recall44).
+DERIVATIONS = False
+#: A question word is searched in its derivations only when it and its inflections are held by at most
+#: this many provisions (:func:`held_derivations`) …
+DERIVATION_OWN_MAX = FREQUENT_DOCS - 1
+#: … and a derivation only when it is held by more than this many times as many.
+DERIVATION_RATIO = 0.0
+_DERIVED: weakref.WeakKeyDictionary[MountedIndex, dict[tuple[str, str | None], tuple[str, ...]]] = \
+    weakref.WeakKeyDictionary()
+
+
+def derivations(conn: sqlite3.Connection, terms: Sequence[str], typos: Mapping[str, Sequence[str]],
+                forms: Mapping[str, Sequence[str]], language: str | None,
+                index: MountedIndex | None = None) -> dict[str, list[str]]:
+    """Per question word (not a typo, :func:`fuzzy_expansions`: two approximations are not stacked),
+    its held derivations not among its held ``forms`` (:func:`held_derivations`). The stem stage's
+    (``_keyword_lanes``): only when the question's own words and forms found fewer than
+    :data:`FUZZY_MIN_EXACT_HITS` provisions, so an answer they found is never widened."""
+    out: dict[str, list[str]] = {}
+    for term in terms:
+        if term in typos or not analysis.expandable(term):
+            continue
+        held = list(forms.get(term, []))
+        found = [w for w in held_derivations(conn, term, held, language, index) if w not in held]
+        if found:
+            out[term] = found
+    return out
+
+
+def held_derivations(conn: sqlite3.Connection, term: str, forms: Sequence[str], language: str | None,
+                     index: MountedIndex | None = None) -> list[str]:
+    """The held derivations of a question word (:func:`derive.index.analysis.derived_forms`: ``posted``
+    → ``posting``, ``déclarer`` → ``declaration``), each held by fewer than
+    :data:`derive.index.serving.FREQUENT_DOCS` provisions, when the word and its held inflections
+    (``forms``) together are held by fewer too: the build holds no precomputed ranked window of such a
+    word's match (:mod:`derive.index.serving`), so a wider match loses none; a frequent word is said
+    in its own forms often enough. Remembered per mounted ``index`` like :func:`held_forms`."""
+    known = _DERIVED.setdefault(index, {}) if index is not None else {}
+    found = known.get((term, language))
+    if found is None:
+        if len(known) >= FORMS_REMEMBERED:
+            known.clear()
+        derived = analysis.derived_forms(conn, term, language, FREQUENT_DOCS)
+        if derived:
+            docs = held_docs(conn, [term, *forms, *derived])
+            own = sum(docs.get(w, 0) for w in [term, *forms])
+            derived = [w for w in derived if docs.get(w, 0) > own * DERIVATION_RATIO] \
+                if own <= DERIVATION_OWN_MAX else []
+        found = known[term, language] = tuple(derived)
+    return list(found)
 
 
 #: A synonym or translation alternative is also searched in its other grammatical number when the
@@ -1852,12 +1905,22 @@ def with_code_parts(conn: sqlite3.Connection, hits: Sequence[Hit], groups: Seque
     a code's hit would be dropped. Never used to rank."""
     words = [g for g in groups if not ranking.frames(g[0])]
     dropped = [h for h in hits if "any_term" in h.reasons and h.row.get("state_rowid") is not None
-               and coverage.get(h.row["work_rowid"], 0.0) <= 0 and getattr(profiles.get(h.row["work_rowid"]), "code", False)]
+               and coverage.get(h.row["work_rowid"], 0.0) <= 0
+               and (PART_HEADINGS or getattr(profiles.get(h.row["work_rowid"]), "code", False))]
     if not dropped or not words:
         return coverage
     paths = _paths_of_states(conn, [h.row["state_rowid"] for h in dropped])
-    named = {h.row["work_rowid"] for h in dropped if code_part_groups(paths.get(h.row["state_rowid"], ()), words)}
+    found: dict[int, set[int]] = {}
+    for h in dropped:
+        found.setdefault(h.row["work_rowid"], set()).update(code_part_groups(paths.get(h.row["state_rowid"], ()), words))
+    named = {work for work, held in found.items()
+             if len(held) >= (1 if getattr(profiles.get(work), "code", False) else HEADING_MIN_WORDS)}
     return {**coverage, **dict.fromkeys(named, HEADING_COVERAGE)} if named else coverage
+
+
+#: Whether an ordinary act's part headings are subject evidence too (:func:`with_code_parts`: at least
+#: :data:`HEADING_MIN_WORDS` subject words over the headings above its any-word hits; issue #15, recall44).
+PART_HEADINGS = True
 
 
 #: The subject evidence of an untitled work one of whose any-word hits holds the question's two rarest
@@ -3059,6 +3122,10 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
             fixes = sorted({dst for dsts in typos.values() for dst in dsts})
             fixed = once("stem_fixes", lambda: stem_variants(conn, fixes, [[f] for f in fixes], options.language))
             found = {**found, **{t: v for t in typos if (v := corrected_forms(typos[t], fixed))}}
+        if DERIVATIONS and options.relax_words:  # … and a word its held derivations (held_derivations)
+            derived = once("derivations", lambda: derivations(conn, plan.terms, typos, snow, options.language, index))
+            found = {t: list(dict.fromkeys([*found.get(t, []), *derived.get(t, [])])) for t in plan.terms
+                     if found.get(t) or derived.get(t)}
         if found:
             out.expansions += relax.expansion_labels(found)
             out.words += [v for words in found.values() for v in words]
