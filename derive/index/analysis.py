@@ -110,56 +110,6 @@ def word_forms(conn: sqlite3.Connection, term: str, language: str | None) -> lis
     return sorted(found, key=lambda w: (-found[w], w))[:MAX_FORMS]
 
 
-#: The reviewed endings of one word family per stemming language (issue #15, recall44), after the
-#: Snowball stem the language's stemmer gives both words: a verb's forms (the first set) and its nouns
-#: of action (the second). English ``post``: ``posted`` / ``posting``; ``declar``: ``declared`` /
-#: ``declaration``; French ``declar``: ``declarer`` / ``declaration``, ``enregistr``: ``enregistree`` /
-#: ``enregistrement``. A word is a derivation of a question word (:func:`derivation`) when one of the
-#: two ends in a verb ending and the other in another ending of the table. A bare stem and the
-#: ambiguous endings (English ``-e``/``-s``, French ``-e``/``-es``) are not verb endings: ``state`` is
-#: not ``statement``, ``public`` not ``publication``; other endings of one stem are other words
-#: (``authority`` and ``authorized``, ``journal`` and ``journalisme``, ``declarant`` the person).
-#: German has none: its stemmer keeps ``-ung`` (``Meldung``), so a verb never shares its noun's stem.
-DERIVATION_ENDINGS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
-    "en": (frozenset({"ed", "ing"}), frozenset({"ing", "ion", "ions", "ation", "ations", "ment", "ments"})),
-    "fr": (frozenset({"er", "ee", "ees"}), frozenset({"ation", "ations", "ement", "ements"})),
-}
-#: Derived forms added per question word (most frequent first; :func:`derived_forms`).
-MAX_DERIVED = 3
-
-
-def derivation(term: str, word: str, stem: str, language: str) -> bool:
-    """Whether ``word`` is a derivation of ``term`` (two different words of one Snowball ``stem``
-    in ``language``, not inflections of each other: :func:`inflection`) whose endings after the
-    stem are both reviewed endings of one word family (:data:`DERIVATION_ENDINGS`). Pure."""
-    table = DERIVATION_ENDINGS.get(language)
-    if table is None or term == word or not term.startswith(stem) or not word.startswith(stem):
-        return False
-    verb, noun = table
-    ends = term[len(stem):], word[len(stem):]
-    return ends[0] != ends[1] and all(e in verb or e in noun for e in ends) and any(e in verb for e in ends) \
-        and not inflection(term, word)
-
-
-def derived_forms(conn: sqlite3.Connection, term: str, language: str | None, most_docs: int) -> list[str]:
-    """The held derivations of ``term`` (:func:`derivation`: ``posted`` → ``posting``, ``déclarer`` →
-    ``declaration``) in ``language`` or in every language with a reviewed ending table, each held by
-    at most ``most_docs`` provisions (a rare enough word), most frequent first, at most
-    :data:`MAX_DERIVED`. An index built before ``term_stems`` raises ``sqlite3.OperationalError``."""
-    found: dict[str, int] = {}
-    for lang in languages_for(language):
-        stem = stem_word(term, lang)
-        if stem is None or lang not in DERIVATION_ENDINGS or not term.startswith(stem) \
-                or term[len(stem):] not in DERIVATION_ENDINGS[lang][0] | DERIVATION_ENDINGS[lang][1]:
-            continue
-        rows = conn.execute("SELECT term, docs FROM term_stems WHERE language = ? AND stem = ? AND docs <= ?",
-                            (lang, stem, most_docs)).fetchall()
-        for word, docs in rows:
-            if not relax.index_stop_word(str(word)) and derivation(term, str(word), stem, lang):
-                found[str(word)] = max(found.get(str(word), 0), int(docs))
-    return sorted(found, key=lambda w: (-found[w], w))[:MAX_DERIVED]
-
-
 def inflection(term: str, word: str) -> bool:
     """Whether two words of one stem are inflections of each other (see :func:`word_forms`)."""
     short, long = sorted((term, word), key=len)

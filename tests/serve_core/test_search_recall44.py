@@ -5,9 +5,8 @@
   Legilux article has no heading of its own; its section says its subject: « Section 5. — Du statut du
   député », « Section 4 — Les mesures d'aide, d'appui et d'assistance en cas de difficultés
   d'apprentissage »); a code still needs one.
-- A question word's derivations (``derive.index.analysis.derived_forms``: ``posted`` / ``posting``,
-  ``déclarer`` / ``declaration``), measured and kept off (``DERIVATIONS``): the reviewed ending table is
-  tested here, the switch's search is not on by default.
+- A question word's derivations (``posted`` / ``posting``, ``déclarer`` / ``declaration``) were measured
+  and not kept (docs/retrieval-benchmark.md §8.101): no test here.
 
 On the real fixture corpus (``LEX_FIXTURES``) where an index is read.
 """
@@ -19,7 +18,6 @@ from typing import Any
 
 import pytest
 
-from derive.index import analysis
 from serve.core import LegalCore
 from serve.core.ops import search
 
@@ -108,17 +106,3 @@ def test_one_part_word_does_not_keep_an_act_that_is_no_code(fixture_core: LegalC
     # concept36's counter-example holds: no act's parts name the question by two of its words
     section = _section(fixture_core, "vente de porte en porte : le vendeur peut-il demander un acompte")
     assert section["hits"] == []
-
-
-def test_a_derivation_is_a_verb_form_and_a_noun_of_action_of_one_stem() -> None:
-    assert analysis.derivation("posted", "posting", "post", "en")
-    assert analysis.derivation("declared", "declaration", "declar", "en")
-    assert analysis.derivation("declarer", "declaration", "declar", "fr")
-    assert analysis.derivation("declaration", "declarer", "declar", "fr")
-    # a bare stem or an ambiguous ending is no verb form; inflections are no derivations
-    assert not analysis.derivation("state", "statement", "state", "en")
-    assert not analysis.derivation("public", "publication", "public", "fr")
-    assert not analysis.derivation("declaration", "declarations", "declar", "fr")
-    assert not analysis.derivation("authority", "authorized", "author", "en")
-    # no table for German (its stemmer keeps -ung)
-    assert not analysis.derivation("melden", "meldung", "meld", "de")

@@ -64,7 +64,7 @@ from typing import Any, NamedTuple, TypeVar, cast
 from derive.index import analysis, everyday, relax, xlang
 from derive.index.query import MONTH_NUMBERS, parse_query
 from derive.index.schema import PROVISION_FTS_WEIGHTS, VOCABULARY_MIN_LENGTH
-from derive.index.serving import FREQUENT_DOCS, FREQUENT_WINDOW
+from derive.index.serving import FREQUENT_WINDOW
 from derive.index.text import fts_query, fts_string, levenshtein_within, normalize
 from derive.index.textstore import read_heads
 from legal.outcomes import Outcome
@@ -627,59 +627,6 @@ def snowball_variants(conn: sqlite3.Connection, terms: Sequence[str], language: 
         if chosen:
             out[term] = chosen
     return out
-
-
-#: Whether a question word is also searched in its held derivations (:func:`held_derivations`;
-#: issue #15, recall44).
-DERIVATIONS = False
-#: A question word is searched in its derivations only when it and its inflections are held by at most
-#: this many provisions (:func:`held_derivations`) …
-DERIVATION_OWN_MAX = FREQUENT_DOCS - 1
-#: … and a derivation only when it is held by more than this many times as many.
-DERIVATION_RATIO = 0.0
-_DERIVED: weakref.WeakKeyDictionary[MountedIndex, dict[tuple[str, str | None], tuple[str, ...]]] = \
-    weakref.WeakKeyDictionary()
-
-
-def derivations(conn: sqlite3.Connection, terms: Sequence[str], typos: Mapping[str, Sequence[str]],
-                forms: Mapping[str, Sequence[str]], language: str | None,
-                index: MountedIndex | None = None) -> dict[str, list[str]]:
-    """Per question word (not a typo, :func:`fuzzy_expansions`: two approximations are not stacked),
-    its held derivations not among its held ``forms`` (:func:`held_derivations`). The stem stage's
-    (``_keyword_lanes``): only when the question's own words and forms found fewer than
-    :data:`FUZZY_MIN_EXACT_HITS` provisions, so an answer they found is never widened."""
-    out: dict[str, list[str]] = {}
-    for term in terms:
-        if term in typos or not analysis.expandable(term):
-            continue
-        held = list(forms.get(term, []))
-        found = [w for w in held_derivations(conn, term, held, language, index) if w not in held]
-        if found:
-            out[term] = found
-    return out
-
-
-def held_derivations(conn: sqlite3.Connection, term: str, forms: Sequence[str], language: str | None,
-                     index: MountedIndex | None = None) -> list[str]:
-    """The held derivations of a question word (:func:`derive.index.analysis.derived_forms`: ``posted``
-    → ``posting``, ``déclarer`` → ``declaration``), each held by fewer than
-    :data:`derive.index.serving.FREQUENT_DOCS` provisions, when the word and its held inflections
-    (``forms``) together are held by fewer too: the build holds no precomputed ranked window of such a
-    word's match (:mod:`derive.index.serving`), so a wider match loses none; a frequent word is said
-    in its own forms often enough. Remembered per mounted ``index`` like :func:`held_forms`."""
-    known = _DERIVED.setdefault(index, {}) if index is not None else {}
-    found = known.get((term, language))
-    if found is None:
-        if len(known) >= FORMS_REMEMBERED:
-            known.clear()
-        derived = analysis.derived_forms(conn, term, language, FREQUENT_DOCS)
-        if derived:
-            docs = held_docs(conn, [term, *forms, *derived])
-            own = sum(docs.get(w, 0) for w in [term, *forms])
-            derived = [w for w in derived if docs.get(w, 0) > own * DERIVATION_RATIO] \
-                if own <= DERIVATION_OWN_MAX else []
-        found = known[term, language] = tuple(derived)
-    return list(found)
 
 
 #: A synonym or translation alternative is also searched in its other grammatical number when the
@@ -1890,19 +1837,25 @@ def _paths_of_states(conn: sqlite3.Connection, states: Sequence[int]) -> dict[in
 def with_code_parts(conn: sqlite3.Connection, hits: Sequence[Hit], groups: Sequence[Sequence[str]],
                     coverage: dict[int, float], profiles: Mapping[int, Any]) -> dict[int, float]:
     """``coverage`` with the Legilux codes (:attr:`serve.core.ranking.WorkProfile.code`) one of whose
-    any-word hits sits under a part of the code whose heading holds a subject word of the question
+    any-word hits sits under a part of the code whose heading holds a subject word of the question, and
+    the other works whose any-word hits sit under parts whose headings hold two
     (:func:`code_part_groups`; a frame word does not count) counted as titled by part of it
     (:data:`HEADING_COVERAGE`), so that :func:`_keep_on_subject` keeps them. A code's title names its
     field ("Code de commerce", "Code pénal"), none of its subjects; its books, titles and chapters
     name them as an act's title does — « Des faillites », « Des sursis de paiement » were laws of
     their own before the code gathered them — so one word held there is the evidence one word of a
     title is for any other act (« dans une faillite, qui vend les immeubles et les marchandises du
-    failli ? »: art. 528 under « TITRE Ier. — De la faillite »). Only codes: an ordinary act's chapter
-    headings ("Dispositions générales", "Organisation") are no names of it. Only the question's own
+    failli ? »: art. 528 under « TITRE Ier. — De la faillite »). An ordinary act (with
+    :data:`PART_HEADINGS`) needs :data:`HEADING_MIN_WORDS` subject words over the parts above its
+    hits, as :func:`with_headings` asks of article headings: one word of its chapter headings
+    ("Dispositions générales", "Organisation") is no name of it, two are its subject as the act says
+    it (« protection des sources des journalistes »: the 2004 law on freedom of expression in the
+    media, art. 7 under « Section 2. — De la protection des sources »; a Legilux article has no
+    heading of its own, its section has; issue #15, recall44). Only the question's own
     words (the caller does not weigh a translated question so): a translated question's words are the
     lexicon's, and one of the hundreds of part headings of a code holds one of them by chance (« Verfahren in Zivil- und Handelssachen »: the consumer
     code, above the acts on civil procedure). One statement over the dropped hits' states, only when
-    a code's hit would be dropped. Never used to rank."""
+    a hit would be dropped. Never used to rank."""
     words = [g for g in groups if not ranking.frames(g[0])]
     dropped = [h for h in hits if "any_term" in h.reasons and h.row.get("state_rowid") is not None
                and coverage.get(h.row["work_rowid"], 0.0) <= 0
@@ -3122,10 +3075,6 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
             fixes = sorted({dst for dsts in typos.values() for dst in dsts})
             fixed = once("stem_fixes", lambda: stem_variants(conn, fixes, [[f] for f in fixes], options.language))
             found = {**found, **{t: v for t in typos if (v := corrected_forms(typos[t], fixed))}}
-        if DERIVATIONS and options.relax_words:  # … and a word its held derivations (held_derivations)
-            derived = once("derivations", lambda: derivations(conn, plan.terms, typos, snow, options.language, index))
-            found = {t: list(dict.fromkeys([*found.get(t, []), *derived.get(t, [])])) for t in plan.terms
-                     if found.get(t) or derived.get(t)}
         if found:
             out.expansions += relax.expansion_labels(found)
             out.words += [v for words in found.values() for v in words]
