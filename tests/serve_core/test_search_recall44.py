@@ -4,7 +4,8 @@
   ``PART_HEADINGS``): two subject words of the question over the headings above its hit provisions (a
   Legilux article has no heading of its own; its section says its subject: « Section 5. — Du statut du
   député », « Section 4 — Les mesures d'aide, d'appui et d'assistance en cas de difficultés
-  d'apprentissage »); a code still needs one.
+  d'apprentissage »); a code still needs one. A translated question is weighed so too, on ordinary acts only
+  (``PART_HEADINGS_TRANSLATED``: a code's hundreds of part headings meet a lexicon word by chance).
 - A question word's derivations (``posted`` / ``posting``, ``déclarer`` / ``declaration``) were measured
   and not kept (docs/retrieval-benchmark.md §8.101): no test here.
 
@@ -71,6 +72,13 @@ def test_an_act_already_titled_or_a_hit_of_another_lane_is_left_as_it_is() -> No
     assert search.with_code_parts(conn, [_hit(10, 1)], GROUPS, {10: 0.5}, {10: _Profile(False)}) == {10: 0.5}
 
 
+def test_a_translated_question_reads_ordinary_acts_only() -> None:
+    conn = _paths({1: TWO_WORDS})
+    profiles = {10: _Profile(False), 30: _Profile(True)}
+    assert search.with_code_parts(conn, [_hit(10, 1), _hit(30, 1)], GROUPS, {}, profiles, codes=False) == \
+        {10: search.HEADING_COVERAGE}
+
+
 def test_without_the_switch_only_codes_are_read(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(search, "PART_HEADINGS", False)
     conn = _paths({1: TWO_WORDS})
@@ -106,3 +114,18 @@ def test_one_part_word_does_not_keep_an_act_that_is_no_code(fixture_core: LegalC
     # concept36's counter-example holds: no act's parts name the question by two of its words
     section = _section(fixture_core, "vente de porte en porte : le vendeur peut-il demander un acompte")
     assert section["hits"] == []
+
+
+def test_a_translated_question_is_answered_by_an_act_whose_parts_hold_two_of_its_lexicon_words(
+        fixture_core: LegalCore, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the lexicon's « droits », « libertés », « fondamentaux »: the Constitution's art. 43 under « Chapitre II. —
+    # Des droits et libertés », « Section 2. — Des droits fondamentaux »
+    query = "rights and freedoms: fundamental rights of citizens"
+    section = _section(fixture_core, query)
+    assert [h["work"] for h in section["hits"]][:1] == [CONSTITUTION]
+    assert {"any_term", "translated"} <= set(section["hits"][0]["match_reasons"])
+    monkeypatch.setattr(search, "PART_HEADINGS_TRANSLATED", False)
+    section = _section(fixture_core, query)
+    assert section["hits"] == []
+    assert (section.get("relaxation_withheld") or {}).get("reason") == "off_subject"
+

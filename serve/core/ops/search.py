@@ -1674,6 +1674,8 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         if plan.translations is None:  # the question's own words (with_code_parts, with_rarest_near)
             on_subject = with_code_parts(conn, hits, subject, on_subject, profiles)
             on_subject = with_rarest_near(conn, hits, subject, on_subject)
+        elif PART_HEADINGS_TRANSLATED:  # a translated question: an ordinary act's parts, two words (no code's)
+            on_subject = with_code_parts(conn, hits, subject, on_subject, profiles, codes=False)
         _keep_on_subject(out, hits, with_subject_labels(conn, index, out.groups, hits, on_subject))
         if out.relaxation_withheld is not None:
             _reach_subject(conn, index, out, hits, filters)
@@ -1835,7 +1837,7 @@ def _paths_of_states(conn: sqlite3.Connection, states: Sequence[int]) -> dict[in
 
 
 def with_code_parts(conn: sqlite3.Connection, hits: Sequence[Hit], groups: Sequence[Sequence[str]],
-                    coverage: dict[int, float], profiles: Mapping[int, Any]) -> dict[int, float]:
+                    coverage: dict[int, float], profiles: Mapping[int, Any], codes: bool = True) -> dict[int, float]:
     """``coverage`` with the Legilux codes (:attr:`serve.core.ranking.WorkProfile.code`) one of whose
     any-word hits sits under a part of the code whose heading holds a subject word of the question, and
     the other works whose any-word hits sit under parts whose headings hold two
@@ -1851,15 +1853,17 @@ def with_code_parts(conn: sqlite3.Connection, hits: Sequence[Hit], groups: Seque
     ("Dispositions générales", "Organisation") is no name of it, two are its subject as the act says
     it (« protection des sources des journalistes »: the 2004 law on freedom of expression in the
     media, art. 7 under « Section 2. — De la protection des sources »; a Legilux article has no
-    heading of its own, its section has; issue #15, recall44). Only the question's own
-    words (the caller does not weigh a translated question so): a translated question's words are the
+    heading of its own, its section has; issue #15, recall44). ``codes=False`` reads ordinary acts
+    only: the caller weighs a translated question so (:data:`PART_HEADINGS_TRANSLATED`), never a code
+    by a translated question's words: a translated question's words are the
     lexicon's, and one of the hundreds of part headings of a code holds one of them by chance (« Verfahren in Zivil- und Handelssachen »: the consumer
     code, above the acts on civil procedure). One statement over the dropped hits' states, only when
     a hit would be dropped. Never used to rank."""
     words = [g for g in groups if not ranking.frames(g[0])]
     dropped = [h for h in hits if "any_term" in h.reasons and h.row.get("state_rowid") is not None
                and coverage.get(h.row["work_rowid"], 0.0) <= 0
-               and (PART_HEADINGS or getattr(profiles.get(h.row["work_rowid"]), "code", False))]
+               and (PART_HEADINGS or getattr(profiles.get(h.row["work_rowid"]), "code", False))
+               and (codes or not getattr(profiles.get(h.row["work_rowid"]), "code", False))]
     if not dropped or not words:
         return coverage
     paths = _paths_of_states(conn, [h.row["state_rowid"] for h in dropped])
@@ -1874,6 +1878,10 @@ def with_code_parts(conn: sqlite3.Connection, hits: Sequence[Hit], groups: Seque
 #: Whether an ordinary act's part headings are subject evidence too (:func:`with_code_parts`: at least
 #: :data:`HEADING_MIN_WORDS` subject words over the headings above its any-word hits; issue #15, recall44).
 PART_HEADINGS = True
+#: … and for a translated question too (its lexicon words), on ordinary acts only: a code's hundreds of part
+#: headings hold one of a translated question's words by chance (concept36), two words of an act's parts are
+#: its subject whichever language asked (issue #15, recall44).
+PART_HEADINGS_TRANSLATED = True
 
 
 #: The subject evidence of an untitled work one of whose any-word hits holds the question's two rarest
