@@ -1685,6 +1685,8 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
         if plan.translations is None:  # the question's own words (with_code_parts, with_rarest_near)
             on_subject = with_code_parts(conn, hits, subject, on_subject, profiles)
             on_subject = with_rarest_near(conn, hits, subject, on_subject)
+        elif PART_HEADINGS_TRANSLATED:  # a translated question: an ordinary act's parts, two words (no code's)
+            on_subject = with_code_parts(conn, hits, subject, on_subject, profiles, codes=False)
         _keep_on_subject(out, hits, with_subject_labels(conn, index, out.groups, hits, on_subject))
         if out.relaxation_withheld is not None:
             _reach_subject(conn, index, out, hits, filters)
@@ -1850,29 +1852,51 @@ def _paths_of_states(conn: sqlite3.Connection, states: Sequence[int]) -> dict[in
 
 
 def with_code_parts(conn: sqlite3.Connection, hits: Sequence[Hit], groups: Sequence[Sequence[str]],
-                    coverage: dict[int, float], profiles: Mapping[int, Any]) -> dict[int, float]:
+                    coverage: dict[int, float], profiles: Mapping[int, Any], codes: bool = True) -> dict[int, float]:
     """``coverage`` with the Legilux codes (:attr:`serve.core.ranking.WorkProfile.code`) one of whose
-    any-word hits sits under a part of the code whose heading holds a subject word of the question
+    any-word hits sits under a part of the code whose heading holds a subject word of the question, and
+    the other works whose any-word hits sit under parts whose headings hold two
     (:func:`code_part_groups`; a frame word does not count) counted as titled by part of it
     (:data:`HEADING_COVERAGE`), so that :func:`_keep_on_subject` keeps them. A code's title names its
     field ("Code de commerce", "Code pénal"), none of its subjects; its books, titles and chapters
     name them as an act's title does — « Des faillites », « Des sursis de paiement » were laws of
     their own before the code gathered them — so one word held there is the evidence one word of a
     title is for any other act (« dans une faillite, qui vend les immeubles et les marchandises du
-    failli ? »: art. 528 under « TITRE Ier. — De la faillite »). Only codes: an ordinary act's chapter
-    headings ("Dispositions générales", "Organisation") are no names of it. Only the question's own
-    words (the caller does not weigh a translated question so): a translated question's words are the
+    failli ? »: art. 528 under « TITRE Ier. — De la faillite »). An ordinary act (with
+    :data:`PART_HEADINGS`) needs :data:`HEADING_MIN_WORDS` subject words over the parts above its
+    hits, as :func:`with_headings` asks of article headings: one word of its chapter headings
+    ("Dispositions générales", "Organisation") is no name of it, two are its subject as the act says
+    it (« protection des sources des journalistes »: the 2004 law on freedom of expression in the
+    media, art. 7 under « Section 2. — De la protection des sources »; a Legilux article has no
+    heading of its own, its section has; issue #15, recall44). ``codes=False`` reads ordinary acts
+    only: the caller weighs a translated question so (:data:`PART_HEADINGS_TRANSLATED`), never a code
+    by a translated question's words: a translated question's words are the
     lexicon's, and one of the hundreds of part headings of a code holds one of them by chance (« Verfahren in Zivil- und Handelssachen »: the consumer
     code, above the acts on civil procedure). One statement over the dropped hits' states, only when
-    a code's hit would be dropped. Never used to rank."""
+    a hit would be dropped. Never used to rank."""
     words = [g for g in groups if not ranking.frames(g[0])]
     dropped = [h for h in hits if "any_term" in h.reasons and h.row.get("state_rowid") is not None
-               and coverage.get(h.row["work_rowid"], 0.0) <= 0 and getattr(profiles.get(h.row["work_rowid"]), "code", False)]
+               and coverage.get(h.row["work_rowid"], 0.0) <= 0
+               and (PART_HEADINGS or getattr(profiles.get(h.row["work_rowid"]), "code", False))
+               and (codes or not getattr(profiles.get(h.row["work_rowid"]), "code", False))]
     if not dropped or not words:
         return coverage
     paths = _paths_of_states(conn, [h.row["state_rowid"] for h in dropped])
-    named = {h.row["work_rowid"] for h in dropped if code_part_groups(paths.get(h.row["state_rowid"], ()), words)}
+    found: dict[int, set[int]] = {}
+    for h in dropped:
+        found.setdefault(h.row["work_rowid"], set()).update(code_part_groups(paths.get(h.row["state_rowid"], ()), words))
+    named = {work for work, held in found.items()
+             if len(held) >= (1 if getattr(profiles.get(work), "code", False) else HEADING_MIN_WORDS)}
     return {**coverage, **dict.fromkeys(named, HEADING_COVERAGE)} if named else coverage
+
+
+#: Whether an ordinary act's part headings are subject evidence too (:func:`with_code_parts`: at least
+#: :data:`HEADING_MIN_WORDS` subject words over the headings above its any-word hits; issue #15, recall44).
+PART_HEADINGS = True
+#: … and for a translated question too (its lexicon words), on ordinary acts only: a code's hundreds of part
+#: headings hold one of a translated question's words by chance (concept36), two words of an act's parts are
+#: its subject whichever language asked (issue #15, recall44).
+PART_HEADINGS_TRANSLATED = True
 
 
 #: The subject evidence of an untitled work one of whose any-word hits holds the question's two rarest
