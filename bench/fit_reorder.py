@@ -176,20 +176,30 @@ def fit_order(examples: Sequence[tuple[Vector, float]], l2: float, iterations: i
     x[:, ~np.array(mask if mask is not None else [True] * n, dtype=bool)] = 0.0
     y = np.array([float(e[1] > 0) for e in kept])
     weight = np.array([abs(e[1]) for e in kept])
-    weight /= weight.sum()
+    return tuple(newton_logistic(x, y, weight, l2, iterations))
+
+
+def newton_logistic(x: Any, y: Any, weight: Any, l2: float, iterations: int) -> list[float]:
+    """The weights of a logistic regression of ``y`` (0 or 1) on the rows of ``x``, each row weighing
+    ``weight`` (normalised to sum 1), L2 ``l2 / 2 × |w|²`` on features standardised by their weighted
+    root mean square; Newton's method, deterministic, stopped when no step moves a weight by 1e-8.
+    Returned on the features' own scale. (A pairwise fit is ``y`` all ones on the pairs' differences.)"""
+    import numpy as np
+
+    weight = weight / weight.sum()
     scale = np.sqrt((x ** 2 * weight[:, None]).sum(axis=0))
     scale[scale < 1e-9] = 1.0
-    x /= scale
-    w = np.zeros(n)
+    x = x / scale
+    w = np.zeros(x.shape[1])
     for _ in range(iterations):
         p = 1.0 / (1.0 + np.exp(-np.clip(x @ w, -50, 50)))
         grad = x.T @ (weight * (p - y)) + l2 * w
-        hess = (x * (weight * p * (1 - p))[:, None]).T @ x + l2 * np.eye(n)
+        hess = (x * (weight * p * (1 - p))[:, None]).T @ x + l2 * np.eye(x.shape[1])
         step = np.linalg.solve(hess, grad)
         w -= step
         if float(np.abs(step).max()) < 1e-8:
             break
-    return tuple(float(v) for v in w / scale)
+    return [float(v) for v in w / scale]
 
 
 def check_sections(record: Mapping[str, Any]) -> None:
@@ -283,20 +293,7 @@ def fit(pairs: Sequence[Pairs], l2: float, iterations: int = 30, mask: Sequence[
     x = np.concatenate([p[0] for p in pairs])
     x[:, ~keep] = 0.0
     weight = np.concatenate([p[1] for p in pairs])
-    weight /= weight.sum()
-    scale = np.sqrt((x ** 2 * weight[:, None]).sum(axis=0))
-    scale[scale < 1e-9] = 1.0
-    x /= scale
-    w = np.zeros(n)
-    for _ in range(iterations):
-        s = 1.0 / (1.0 + np.exp(-np.clip(x @ w, -50, 50)))  # P(better ranked over worse)
-        grad = -(x * (weight * (1 - s))[:, None]).sum(axis=0) + l2 * w
-        hess = (x * (weight * s * (1 - s))[:, None]).T @ x + l2 * np.eye(n)
-        step = np.linalg.solve(hess, grad)
-        w -= step
-        if float(np.abs(step).max()) < 1e-8:
-            break
-    return [float(v) for v in w / scale]
+    return newton_logistic(x, np.ones(len(x)), weight, l2, iterations)
 
 
 # -- reporting ---------------------------------------------------------------------------------------
