@@ -1,0 +1,214 @@
+"""The acts a question names by the words people use for their subject: the act terms (issue #15).
+
+The index holds, per act, reviewed terms in French, English and German (``work_metadata`` kind
+``act_term``, :mod:`derive.index.actterms`): « auteur introuvable » for the law on orphan works,
+"beneficial owner register" for the Luxembourg law on the register of beneficial owners,
+« Spielzeugsicherheit » for the toy-safety law. This module reads them once per mounted index
+(:func:`terms_of`) and says which acts a question's words cover (:meth:`TermIndex.covered`):
+
+- a term is keyed by the Snowball stems of its content words in its own language; a question's word
+  is any of its forms (itself and its English, French and German stems), so a term is *said* by a
+  question when each of its words is one of the question's forms, in any order and any language —
+  an English question reaches a French-only Legilux act through its ``en`` terms, with no translation;
+- a word of the question is *covered* for a work when a term of that work the question says holds it;
+- a work's **coverage** is the share of the question's content words it covers, each weighed by its
+  rarity among the act terms (``log((N + 1) / (df + 0.5))``, ``df`` the works whose terms hold a form of
+  it, ``N`` the works with terms): a word every act's terms hold ("protection") weighs little, a word
+  no term holds weighs most and covers nothing (a question on an unknown subject covers little).
+
+Pure over the terms once read; the search decides what a coverage is worth
+(:func:`serve.core.ops.search.act_term_step`).
+"""
+
+from __future__ import annotations
+
+import math
+import sqlite3
+import weakref
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from derive.index import analysis, relax
+from derive.index.text import normalize
+from serve.core import ranking
+
+KIND = "act_term"
+K = TypeVar("K")
+
+#: Words that say nothing of an act's subject, left out of terms and questions alike: stop, frame and
+#: question words of the three languages (:data:`derive.index.relax.RELAXABLE_WORDS`), act forms
+#: (:data:`serve.core.ranking.FORM_WORDS`), the own country's name and the Union's.
+STOP: frozenset[str] = frozenset(relax.RELAXABLE_WORDS | relax.INDEX_STOP_WORDS | ranking.FORM_WORDS
+                                 | ranking.OWN_COUNTRY_WORDS | ranking.OWN_COUNTRY_ADJECTIVES
+                                 | {"eu", "ue", "european", "europeen", "europeenne", "europeens", "europeennes",
+                                    "europaische", "europaischen", "europaischer", "union"})
+
+
+def question_words(query: str) -> list[str]:
+    """A question's content words (normalised, each once, in its order): no :data:`STOP` word, no
+    one-letter word, no number. Pure."""
+    return list(dict.fromkeys(w for w in normalize(query).split()
+                              if len(w) > 1 and w not in STOP and not any(ch.isdigit() for ch in w)))
+
+
+#: The least weighed share of a question's content words an act's terms must cover to be ranked by them.
+MIN_COVERAGE = 0.15
+#: … and the least number of its words they must cover (a question of fewer content words is not ranked by
+#: them: one word, however rare among the terms, is a keyword search's question).
+MIN_WORDS = 2
+#: How many of the best-covered acts are ranked by their terms.
+DEPTH = 5
+#: The rank constant of the reciprocal-rank fusion (:func:`fused`).
+RANK_CONSTANT = 1.0
+#: The weight of the act terms' ranking beside the keyword ranking's (1) in :func:`fused`.
+WEIGHT = 0.5
+
+
+def interleaved(sections: Sequence[Sequence[K]]) -> list[K]:
+    """The works of ranked ``sections`` taken in turn (the first of each, then the second …), each once:
+    the order in which a reader of the answer meets them. Pure."""
+    out: dict[K, None] = {}
+    for i in range(max((len(s) for s in sections), default=0)):
+        for section in sections:
+            if i < len(section):
+                out.setdefault(section[i], None)
+    return list(out)
+
+
+def ranked(matches: Iterable[Match[K]], words: Sequence[str]) -> list[Match[K]]:
+    """The matches the terms rank: coverage at least :data:`MIN_COVERAGE`, at least :data:`MIN_WORDS` of the
+    question's words covered (none for a question of fewer content ``words``), best coverage first, at most
+    :data:`DEPTH`. Pure."""
+    if len(words) < MIN_WORDS:
+        return []
+    kept = [m for m in matches if m.coverage >= MIN_COVERAGE and len(m.words) >= MIN_WORDS]
+    return sorted(kept, key=lambda m: (-m.coverage, -len(m.terms), str(m.work)))[:DEPTH]
+
+
+def fused(listed: Sequence[K], matched: Sequence[K], constant: float = RANK_CONSTANT,
+          weight: float = WEIGHT) -> list[K]:
+    """Reciprocal-rank fusion of the keyword ranking ``listed`` and the act terms' ranking ``matched``: a
+    work's score is ``1 / (constant + rank)`` in the first plus ``weight / (constant + rank)`` in the second
+    (rank from 1; nothing where it is not listed); best score first, ties in ``listed``'s order then
+    ``matched``'s. With the defaults, an act the terms rank first and the keywords do not list comes third
+    (``0.5 / 2`` ties the keyword third's ``1 / 4`` and follows it); listed fifth, it comes second. Pure."""
+    score: dict[K, float] = {}
+    for rank, work in enumerate(listed, 1):
+        score[work] = score.get(work, 0.0) + 1.0 / (constant + rank)
+    for rank, work in enumerate(matched, 1):
+        score[work] = score.get(work, 0.0) + weight / (constant + rank)
+    order = {work: i for i, work in enumerate([*listed, *(w for w in matched if w not in set(listed))])}
+    return sorted(score, key=lambda w: (-score[w], order[w]))
+
+
+def term_key(normalized: str, language: str, stop: frozenset[str]) -> tuple[str, ...]:
+    """The content words of a normalised term as stems of its language (sorted, each once): words of
+    ``stop`` and one-letter words left out; a word with no stem stands as written. Pure."""
+    words = {w for w in normalized.split() if len(w) > 1 and w not in stop}
+    return tuple(sorted({analysis.stem_word(w, language) or w for w in words}))
+
+
+def word_forms(word: str) -> frozenset[str]:
+    """A question word and its English, French and German Snowball stems. Pure."""
+    forms = {word}
+    for language in ("en", "fr", "de"):
+        stem = analysis.stem_word(word, language)
+        if stem is not None:
+            forms.add(stem)
+    return frozenset(forms)
+
+
+@dataclass(frozen=True)
+class Match(Generic[K]):
+    """A work the question's words cover through its terms."""
+
+    work: K
+    #: the weighed share of the question's content words covered (0..1)
+    coverage: float
+    #: the question's words covered, in the question's order
+    words: tuple[str, ...]
+    #: the terms said (normalised), longest first
+    terms: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TermIndex(Generic[K]):
+    """The act terms of one index: each distinct term key, its works and one spelling; by stem, the keys
+    holding it; by stem, how many works' terms hold it."""
+
+    keys: tuple[tuple[str, ...], ...]
+    works: tuple[tuple[K, ...], ...]
+    spelled: tuple[str, ...]
+    by_stem: Mapping[str, tuple[int, ...]]
+    df: Mapping[str, int]
+    total: int
+
+    def weight(self, forms: Iterable[str]) -> float:
+        """The rarity weight of a question word of ``forms`` (see the module docstring)."""
+        df = max((self.df.get(f, 0) for f in forms), default=0)
+        return math.log((self.total + 1) / (df + 0.5))
+
+    def covered(self, words: Sequence[str]) -> list[Match[K]]:
+        """The works whose terms the question's content ``words`` (normalised, each once) say, best
+        coverage first (then more terms, then the work key), each once."""
+        if not words or not self.keys:
+            return []
+        forms = {w: word_forms(w) for w in words}
+        held = frozenset(f for fs in forms.values() for f in fs)
+        weights = {w: self.weight(fs) for w, fs in forms.items()}
+        total = sum(weights.values())
+        found: dict[K, tuple[set[str], list[str]]] = {}
+        for position in sorted({p for f in held for p in self.by_stem.get(f, ())}):
+            key = self.keys[position]
+            if not all(s in held for s in key):
+                continue
+            said = {w for w, fs in forms.items() if not fs.isdisjoint(key)}
+            for work in self.works[position]:
+                entry = found.setdefault(work, (set(), []))
+                entry[0].update(said)
+                entry[1].append(self.spelled[position])
+        out = [Match(work, sum(weights[w] for w in said) / total if total > 0 else 0.0,
+                     tuple(w for w in words if w in said), tuple(sorted(set(terms), key=lambda t: (-len(t), t))))
+               for work, (said, terms) in found.items()]
+        return sorted(out, key=lambda m: (-m.coverage, -len(m.terms), str(m.work)))
+
+
+def term_index(rows: Iterable[tuple[K, str, str]], stop: frozenset[str] = STOP) -> TermIndex[K]:
+    """The :class:`TermIndex` of ``(work, normalised term, language)`` rows. Pure."""
+    by_key: dict[tuple[str, ...], dict[K, None]] = {}
+    spelled: dict[tuple[str, ...], str] = {}
+    for work, term, language in rows:
+        key = term_key(normalize(term), language, stop)
+        if key:
+            by_key.setdefault(key, {})[work] = None
+            spelled.setdefault(key, term)
+    keys = tuple(by_key)
+    stems: dict[str, list[int]] = {}
+    stem_works: dict[str, set[K]] = {}
+    for position, key in enumerate(keys):
+        for stem in key:
+            stems.setdefault(stem, []).append(position)
+            stem_works.setdefault(stem, set()).update(by_key[key])
+    all_works = {w for ws in by_key.values() for w in ws}
+    return TermIndex(keys, tuple(tuple(by_key[k]) for k in keys), tuple(spelled[k] for k in keys),
+                     {s: tuple(p) for s, p in stems.items()}, {s: len(ws) for s, ws in stem_works.items()},
+                     len(all_works))
+
+
+_TERMS: weakref.WeakKeyDictionary[object, TermIndex[int]] = weakref.WeakKeyDictionary()
+
+
+def terms_of(conn: sqlite3.Connection, index: object | None, stop: frozenset[str] = STOP) -> TermIndex[int]:
+    """The act terms of the index ``conn`` reads, remembered per mounted ``index`` (an immutable file);
+    none for an index built without them."""
+    if index is not None and index in _TERMS:
+        return _TERMS[index]
+    found = term_index(
+        ((int(w), str(t), str(lang)) for w, t, lang in conn.execute(
+            "SELECT r.work_rowid, t.label, t.language FROM metadata_terms t "
+            "JOIN work_metadata_rows r ON r.term_rowid = t.term_rowid WHERE t.kind = ?", (KIND,))),
+        stop)
+    if index is not None:
+        _TERMS[index] = found
+    return found
