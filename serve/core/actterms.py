@@ -29,7 +29,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from derive.index import analysis, relax
+from derive.index import analysis, relax, xlang
 from derive.index.text import normalize
 from serve.core import ranking
 
@@ -45,10 +45,19 @@ STOP: frozenset[str] = frozenset(relax.RELAXABLE_WORDS | relax.INDEX_STOP_WORDS 
                                     "europaische", "europaischen", "europaischer", "union"})
 
 
+_LIGATURES = str.maketrans({"œ": "oe", "æ": "ae", "ß": "ss"})
+
+
+def folded(word: str) -> str:
+    """A normalised word with its ligatures and « ß » spelled out (« œuvre » → ``oeuvre``, « Straße » →
+    ``strasse``): reviewers and askers write them either way, the normaliser keeps them. Pure."""
+    return word.translate(_LIGATURES)
+
+
 def question_words(query: str) -> list[str]:
-    """A question's content words (normalised, each once, in its order): no :data:`STOP` word, no
-    one-letter word, no number. Pure."""
-    return list(dict.fromkeys(w for w in normalize(query).split()
+    """A question's content words (normalised, :func:`folded`, each once, in its order): no :data:`STOP`
+    word, no one-letter word, no number. Pure."""
+    return list(dict.fromkeys(folded(w) for w in normalize(query).split()
                               if len(w) > 1 and w not in STOP and not any(ch.isdigit() for ch in w)))
 
 
@@ -103,19 +112,24 @@ def fused(listed: Sequence[K], matched: Sequence[K], constant: float = RANK_CONS
 
 
 def term_key(normalized: str, language: str, stop: frozenset[str]) -> tuple[str, ...]:
-    """The content words of a normalised term as stems of its language (sorted, each once): words of
-    ``stop`` and one-letter words left out; a word with no stem stands as written. Pure."""
-    words = {w for w in normalized.split() if len(w) > 1 and w not in stop}
+    """The content words of a normalised term (:func:`folded`) as stems of its language (sorted, each
+    once): words of ``stop`` and one-letter words left out; a word with no stem stands as written. Pure."""
+    words = {folded(w) for w in normalized.split() if len(w) > 1 and w not in stop}
     return tuple(sorted({analysis.stem_word(w, language) or w for w in words}))
 
 
 def word_forms(word: str) -> frozenset[str]:
-    """A question word and its English, French and German Snowball stems. Pure."""
+    """A question word and its English, French and German Snowball stems; for a German compound the
+    cross-language lexicon cuts into words it knows (:func:`derive.index.xlang.compound_parts`), its head
+    too, with its stem (« Kinderspielzeug » says "Spielzeug"). Pure."""
     forms = {word}
-    for language in ("en", "fr", "de"):
-        stem = analysis.stem_word(word, language)
-        if stem is not None:
-            forms.add(stem)
+    parts = xlang.compound_parts(word, "de")
+    for form in (word, *(parts[-1:] if parts else ())):
+        forms.add(form)
+        for language in ("en", "fr", "de"):
+            stem = analysis.stem_word(form, language)
+            if stem is not None:
+                forms.add(stem)
     return frozenset(forms)
 
 

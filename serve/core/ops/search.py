@@ -5291,7 +5291,7 @@ def act_term_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, 
     listed = [[str(h.get("work")) for h in s.get("hits") or []] for s in sections]
     base = actterms.interleaved(listed)
     order = actterms.fused(base, [work for work, _, _ in matched])
-    if order[:len(base)] == base:
+    if order == base:
         return False
     rows = {str(h.get("work")): h for s in sections for h in s.get("hits") or []}
     new = {work: (position, m) for work, position, m in matched if work not in rows}
