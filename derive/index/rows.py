@@ -464,8 +464,7 @@ def _work(ctx: _Context, work_rowid: int, work: Mapping[str, Any], records: Sequ
                           work.get("source_uri"), primary, canonical_text(sorted(languages))))
     dated = [(str(r["valid_from"]), m) for r in live for m in (r.get("publisher_metadata") or [])]
     metadata = metadata_rows(dated)
-    for m in [*metadata, *act_term_rows(ctx.act_terms, ctx.publisher.value, slug,
-                                        [str(r["valid_from"]) for r in live])]:
+    for m in [*metadata, *act_term_rows(ctx.act_terms, ctx.publisher.value, slug, len(live))]:
         ctx.t["work_metadata"].append((work_rowid, m.kind, m.identifier, m.label, m.language, m.normalized,
                                       m.source_uri, m.first_valid_from, m.last_valid_from))
     for n in names:
@@ -475,16 +474,13 @@ def _work(ctx: _Context, work_rowid: int, work: Mapping[str, Any], records: Sequ
                                  ctx.out.excluded_empty_provisions - excluded_before, canonical_text(titles)))
 
 
-def act_term_rows(terms: actterms.ActTerms, publisher: str, slug: str, dated: Sequence[str]) -> list[MetadataRow]:
-    """One work's act terms (:mod:`derive.index.actterms`) as ``work_metadata`` rows of kind
-    ``act_term``, dated by the ``valid_from`` of the work's live versions (``dated``; none without one).
-    Not in ``work_fts``: the metadata lane reads the publisher's labels only. Pure."""
-    found = actterms.work_terms(terms, publisher, slug)
-    if not found or not dated:
-        return []
-    first, last = min(dated), max(dated)
-    # the label is the normalised term; no identifier and no second normalised copy (the index's bytes)
-    return [MetadataRow(actterms.KIND, "", term, language, "", None, first, last) for language, term in found]
+def act_term_rows(terms: actterms.ActTerms, publisher: str, slug: str, live: int) -> list[MetadataRow]:
+    """One work's act terms (:mod:`derive.index.actterms`) as ``work_metadata`` rows of kind ``act_term``
+    (label: the normalised term; no identifier, second normalised copy nor dates: the terms are the work's,
+    not a version's, and the index's bytes count), when it has ``live`` versions (none: no rows). Not in
+    ``work_fts``: the metadata lane reads the publisher's labels only. Pure."""
+    found = actterms.work_terms(terms, publisher, slug) if live else ()
+    return [MetadataRow(actterms.KIND, "", term, language, "", None, "", "") for language, term in found]
 
 
 def _work_inputs_digest(ctx: _Context, work: Mapping[str, Any], versions: Sequence[Mapping[str, Any]],

@@ -84,9 +84,8 @@ def test_a_changed_file_changes_the_digest(tmp_path: Path) -> None:
 def test_the_build_rows_of_a_work_are_metadata_rows_of_kind_act_term(tmp_path: Path) -> None:
     _write(tmp_path, "a.jsonl", [{"work": "lu-legilux:a", "fr": ["bail à loyer"], "en": ["lease"]}])
     terms = actterms.load(tmp_path)
-    rows = act_term_rows(terms, "lu-legilux", "a", ["2020-01-01", "2015-06-01"])
-    assert [(r.kind, r.label, r.language, r.first_valid_from, r.last_valid_from) for r in rows] == [
-        ("act_term", "bail a loyer", "fr", "2015-06-01", "2020-01-01"),
-        ("act_term", "lease", "en", "2015-06-01", "2020-01-01")]
-    assert act_term_rows(terms, "lu-legilux", "a", []) == []  # no live version: no rows
-    assert act_term_rows(terms, "lu-legilux", "b", ["2020-01-01"]) == []
+    rows = act_term_rows(terms, "lu-legilux", "a", 2)
+    assert [(r.kind, r.identifier, r.label, r.language, r.normalized, r.first_valid_from) for r in rows] == [
+        ("act_term", "", "bail a loyer", "fr", "", ""), ("act_term", "", "lease", "en", "", "")]
+    assert act_term_rows(terms, "lu-legilux", "a", 0) == []  # no live version: no rows
+    assert act_term_rows(terms, "lu-legilux", "b", 1) == []
