@@ -149,10 +149,11 @@ def test_the_ranked_matches_need_two_covered_words_and_a_share() -> None:
 
 def test_fusion_and_interleaving() -> None:
     assert actterms.interleaved([["e1", "e2", "e3"], ["l1"]]) == ["e1", "l1", "e2", "e3"]
-    # an act the terms rank first and the keywords do not list comes third (ties the keyword third, after it)
-    assert actterms.fused(["a", "b", "c", "d"], ["x"]) == ["a", "b", "c", "x", "d"]
-    # listed fifth, it comes second
-    assert actterms.fused(["a", "b", "c", "d", "x"], ["x"]) == ["a", "x", "b", "c", "d"]
+    # an act the terms rank first and the keywords do not list comes second
+    assert actterms.fused(["a", "b", "c", "d"], ["x"]) == ["a", "x", "b", "c", "d"]
+    # listed third, it comes first; the terms' second (0.8 / 3) unlisted comes after the keyword second (1 / 3)
+    assert actterms.fused(["a", "b", "x", "d"], ["x", "y"]) == ["x", "a", "b", "y", "d"]
+    assert actterms.fused(["a", "b", "x"], ["x"], weight=0.5) == ["a", "x", "b"]
     assert actterms.fused(["a", "b"], []) == ["a", "b"]
 
 

@@ -5245,22 +5245,22 @@ ACT_TERMS = True
 
 
 def act_term_plan(plan: Plan) -> bool:
-    """Whether a section's plan is a plain-word question the act terms may rank: no act named (strongly,
-    by constraint or by a cited date), no article, no act number, no role asked, no name answered on
-    purpose. Pure."""
-    return not (plan.strong or plan.constraints or plan.article_key or plan.anchor or plan.act_number
-                or plan.act_reference_only or plan.name_not_held is not None or plan.intent)
+    """Whether a section's plan is a plain-word question the act terms may rank: no act named (strongly or
+    softly, by constraint, a name, a cited date or a boost), no article, no act number, no role asked, no
+    name answered on purpose. Pure."""
+    return not (plan.strong or plan.constraints or plan.mentions or plan.boost or plan.article_key or plan.anchor
+                or plan.act_number or plan.act_reference_only or plan.name_not_held is not None or plan.intent)
 
 
 def act_term_matches(ctx: CallContext, sections: Sequence[Answer], plans: Mapping[str, Plan],
                      words: Sequence[str]) -> list[tuple[str, int, actterms.Match[int]]]:
-    """``(lex work id, publisher, match)`` of the acts the terms rank (:func:`serve.core.actterms.ranked`)
-    over every section whose plan :func:`act_term_plan` allows, best coverage first."""
+    """``(lex work id, section position, match)`` of the acts the terms rank
+    (:func:`serve.core.actterms.ranked`) over every section's index, best coverage first."""
     found: list[tuple[str, int, actterms.Match[int]]] = []
     for position, section in enumerate(sections):
         publisher = str(section.get("publisher"))
-        index, plan = ctx.indexes.get(publisher), plans.get(publisher)
-        if index is None or plan is None or not act_term_plan(plan):
+        index = ctx.indexes.get(publisher)
+        if index is None or publisher not in plans:
             continue
         with index.session(ctx.deadline_seconds) as conn:
             matches = actterms.ranked(actterms.terms_of(conn, index).covered(words), words)
@@ -5276,13 +5276,14 @@ def act_term_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, 
     acts whose act terms cover the most of the question (:func:`act_term_matches`), then dealt back:
     each section lists its publisher's works in the fused order (an act its hits did not hold comes in as
     a work row, reason ``act_term``, ``matched_act_terms``), keeping its count (a section that had none:
-    the ``limit``), and the section of the fused first work comes first. An answer with no hit stays
-    empty (the readable negatives: a question on a subject no act is about still says some act's terms);
-    the ``works`` filter, a ``known_on`` day, an ``as_of`` date, the provisions grain and the hybrid
-    mode leave every section as it was. Whether anything changed (in place)."""
+    the ``limit``); the sections keep their order. An answer with no hit stays empty (the readable
+    negatives: a question on a subject no act is about still says some act's terms); a question naming an
+    act in any section's plan (:func:`act_term_plan`), the ``works`` filter, a ``known_on`` day, an
+    ``as_of`` date, the provisions grain and the hybrid mode leave every section as it was. Whether
+    anything changed (in place)."""
     if not ACT_TERMS or args["works"] or args.get("known_on") is not None or args["time_scope"] == "as_of" \
             or (args.get("result_grain") or "works") != "works" or args["retrieval_mode"] != "keyword" \
-            or not any(s.get("hits") for s in sections):
+            or not any(s.get("hits") for s in sections) or not all(act_term_plan(p) for p in plans.values()):
         return False
     words = actterms.question_words(args["query"])
     matched = act_term_matches(ctx, sections, plans, words)
@@ -5314,9 +5315,6 @@ def act_term_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, 
             section["outcome"] = Outcome.SUCCEEDED.value
         if isinstance(section.get("row_set"), dict):
             section["row_set"] = {**section["row_set"], "returned": len(section["hits"])}
-    first = next((at[w] for w in order if w in rows and w in at), None)
-    if first:
-        sections.insert(0, sections.pop(first))
     return True
 
 
