@@ -27,7 +27,7 @@ import sqlite3
 import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Generic, TypeVar, cast
 
 from derive.index import analysis, relax, xlang
 from derive.index.text import normalize
@@ -35,6 +35,7 @@ from serve.core import ranking
 
 KIND = "act_term"
 K = TypeVar("K")
+T = TypeVar("T")
 
 #: Words that say nothing of an act's subject, left out of terms and questions alike: stop, frame and
 #: question words of the three languages (:data:`derive.index.relax.RELAXABLE_WORDS`), act forms
@@ -116,7 +117,8 @@ def term_key(normalized: str, language: str, stop: frozenset[str]) -> tuple[str,
     """The content words of a normalised term (:func:`folded`) as stems of its language (sorted, each
     once): words of ``stop`` and one-letter words left out; a word with no stem stands as written. Pure."""
     words = {folded(w) for w in normalized.split() if len(w) > 1 and w not in stop}
-    return tuple(sorted({analysis.stem_word(w, language) or w for w in words}))
+    # stemmed once per mounted index: not kept in the query stemmer's cache (analysis.stem_word)
+    return tuple(sorted({analysis.stem_word(w, language, cached=False) or w for w in words}))
 
 
 def word_forms(word: str) -> frozenset[str]:
@@ -143,19 +145,19 @@ class Match(Generic[K]):
     coverage: float
     #: the question's words covered, in the question's order
     words: tuple[str, ...]
-    #: the terms said (normalised), longest first
+    #: the term keys said (their stems joined by a space), longest first
     terms: tuple[str, ...]
 
 
 @dataclass(frozen=True)
 class TermIndex(Generic[K]):
-    """The act terms of one index: each distinct term key, its works and one spelling; by stem, the keys
-    holding it; by stem, how many works' terms hold it."""
+    """The act terms of one index, compact (built once per mounted index, read by every question and shared by
+    the served workers: few objects, each stem one string): each distinct term key (its stems joined by a
+    space) and its works; by first stem, the keys it begins (only the keys a question's word begins are read);
+    by stem, how many works' terms hold it."""
 
-    keys: tuple[tuple[str, ...], ...]
-    works: tuple[tuple[K, ...], ...]
-    spelled: tuple[str, ...]
-    by_stem: Mapping[str, tuple[int, ...]]
+    works: Mapping[str, tuple[K, ...]]
+    by_first: Mapping[str, tuple[str, ...]]
     df: Mapping[str, int]
     total: int
 
@@ -166,23 +168,24 @@ class TermIndex(Generic[K]):
 
     def covered(self, words: Sequence[str]) -> list[Match[K]]:
         """The works whose terms the question's content ``words`` (normalised, each once) say, best
-        coverage first (then more terms, then the work key), each once."""
-        if not words or not self.keys:
+        coverage first (then more terms, then the work key), each once; a match's ``terms`` are the keys
+        said (stems)."""
+        if not words or not self.works:
             return []
         forms = {w: word_forms(w) for w in words}
         held = frozenset(f for fs in forms.values() for f in fs)
         weights = {w: self.weight(fs) for w, fs in forms.items()}
         total = sum(weights.values())
         found: dict[K, tuple[set[str], list[str]]] = {}
-        for position in sorted({p for f in held for p in self.by_stem.get(f, ())}):
-            key = self.keys[position]
-            if not all(s in held for s in key):
+        for key in sorted({k for f in held for k in self.by_first.get(f, ())}):
+            stems = key.split(" ")
+            if not all(s in held for s in stems[1:]):
                 continue
-            said = {w for w, fs in forms.items() if not fs.isdisjoint(key)}
-            for work in self.works[position]:
+            said = {w for w, fs in forms.items() if not fs.isdisjoint(stems)}
+            for work in self.works[key]:
                 entry = found.setdefault(work, (set(), []))
                 entry[0].update(said)
-                entry[1].append(self.spelled[position])
+                entry[1].append(key)
         out = [Match(work, sum(weights[w] for w in said) / total if total > 0 else 0.0,
                      tuple(w for w in words if w in said), tuple(sorted(set(terms), key=lambda t: (-len(t), t))))
                for work, (said, terms) in found.items()]
@@ -191,24 +194,39 @@ class TermIndex(Generic[K]):
 
 def term_index(rows: Iterable[tuple[K, str, str]], stop: frozenset[str] = STOP) -> TermIndex[K]:
     """The :class:`TermIndex` of ``(work, normalised term, language)`` rows. Pure."""
-    by_key: dict[tuple[str, ...], dict[K, None]] = {}
-    spelled: dict[tuple[str, ...], str] = {}
+    pool: dict[object, object] = {}  # one object per equal stem, key, work and works tuple
+
+    def one(value: T) -> T:
+        return cast(T, pool.setdefault(value, value))
+
+    by_key: dict[str, dict[K, None]] = {}
     for work, term, language in rows:
-        key = term_key(normalize(term), language, stop)
-        if key:
-            by_key.setdefault(key, {})[work] = None
-            spelled.setdefault(key, term)
-    keys = tuple(by_key)
-    stems: dict[str, list[int]] = {}
+        found = term_key(normalize(term), language, stop)
+        if found:
+            key = one(" ".join(one(s) for s in found))
+            by_key.setdefault(key, {})[one(work)] = None
+    by_first: dict[str, list[str]] = {}
     stem_works: dict[str, set[K]] = {}
-    for position, key in enumerate(keys):
-        for stem in key:
-            stems.setdefault(stem, []).append(position)
-            stem_works.setdefault(stem, set()).update(by_key[key])
+    for key, held in by_key.items():
+        parts = key.split(" ")
+        by_first.setdefault(one(parts[0]), []).append(key)
+        for stem in parts:
+            stem_works.setdefault(one(stem), set()).update(held)
     all_works = {w for ws in by_key.values() for w in ws}
-    return TermIndex(keys, tuple(tuple(by_key[k]) for k in keys), tuple(spelled[k] for k in keys),
-                     {s: tuple(p) for s, p in stems.items()}, {s: len(ws) for s, ws in stem_works.items()},
-                     len(all_works))
+    return TermIndex({k: one(tuple(ws)) for k, ws in by_key.items()},
+                     {s: tuple(ks) for s, ks in by_first.items()},
+                     {s: len(ws) for s, ws in stem_works.items()}, len(all_works))
+
+
+def said_terms(conn: sqlite3.Connection, work: int, keys: Sequence[str], stop: frozenset[str] = STOP) -> list[str]:
+    """The act terms of ``work`` (as the index holds them) whose keys are among ``keys`` (a match's), in the
+    keys' order: what an answer shows of why the act came."""
+    found: dict[str, str] = {}
+    for term, language in conn.execute(
+            "SELECT t.label, t.language FROM work_metadata_rows r JOIN metadata_terms t ON t.term_rowid = r.term_rowid "
+            "WHERE r.work_rowid = ? AND t.kind = ? ORDER BY t.language, t.label", (work, KIND)):
+        found.setdefault(" ".join(term_key(normalize(str(term)), str(language), stop)), str(term))
+    return [found[k] for k in keys if k in found]
 
 
 _TERMS: weakref.WeakKeyDictionary[object, TermIndex[int]] = weakref.WeakKeyDictionary()

@@ -5275,8 +5275,8 @@ def act_term_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, 
     a reader meets them in (the sections taken in turn: :func:`serve.core.actterms.interleaved`) and the
     acts whose act terms cover the most of the question (:func:`act_term_matches`), then dealt back:
     each section lists its publisher's works in the fused order (an act its hits did not hold comes in as
-    a work row, reason ``act_term``, ``matched_act_terms``), keeping its count (a section that had none:
-    the ``limit``); the sections keep their order. An answer with no hit stays empty (the readable
+    a work row, reason ``act_term``, ``matched_act_terms``), at most ``limit`` of them (a full section's last
+    work gives way); the sections keep their order. An answer with no hit stays empty (the readable
     negatives: a question on a subject no act is about still says some act's terms); a question naming an
     act in any section's plan (:func:`act_term_plan`), the ``works`` filter, a ``known_on`` day, an
     ``as_of`` date, the provisions grain and the hybrid mode leave every section as it was. Whether
@@ -5307,10 +5307,9 @@ def act_term_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, 
         if work in rows and work in at:
             dealt[at[work]].append(work)
     for section, works, before in zip(sections, dealt, listed, strict=True):
-        count = len(before) or args["limit"]
-        if works[:count] == before[:count]:
+        if works[:args["limit"]] == before:
             continue
-        section["hits"] = [{**rows[w], "rank": rank} for rank, w in enumerate(works[:count], 1)]
+        section["hits"] = [{**rows[w], "rank": rank} for rank, w in enumerate(works[:args["limit"]], 1)]
         if section["hits"] and section.get("outcome") == Outcome.EMPTY.value:
             section["outcome"] = Outcome.SUCCEEDED.value
         if isinstance(section.get("row_set"), dict):
@@ -5333,7 +5332,7 @@ def act_term_rows(ctx: CallContext, section: Answer, wanted: Sequence[tuple[str,
                 continue
             hit = _work_row(conn, match.work, filters, ["act_term"])
             if hit is not None:
-                hit.extra["matched_act_terms"] = list(match.terms[:3])
+                hit.extra["matched_act_terms"] = actterms.said_terms(conn, match.work, match.terms[:3])
                 hits.append((work, hit))
         for (work, _), row in zip(hits, shape_hits(conn, index, [h for _, h in hits], words), strict=True):
             out[work] = row
