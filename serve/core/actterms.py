@@ -72,7 +72,7 @@ DEPTH = 5
 #: The rank constant of the reciprocal-rank fusion (:func:`fused`).
 RANK_CONSTANT = 1.0
 #: The weight of the act terms' ranking beside the keyword ranking's (1) in :func:`fused`.
-WEIGHT = 0.8
+WEIGHT = 0.5
 
 
 def interleaved(sections: Sequence[Sequence[K]]) -> list[K]:
@@ -101,9 +101,9 @@ def fused(listed: Sequence[K], matched: Sequence[K], constant: float = RANK_CONS
     """Reciprocal-rank fusion of the keyword ranking ``listed`` and the act terms' ranking ``matched``: a
     work's score is ``1 / (constant + rank)`` in the first plus ``weight / (constant + rank)`` in the second
     (rank from 1; nothing where it is not listed); best score first, ties in ``listed``'s order then
-    ``matched``'s. With the defaults, an act the terms rank first and the keywords do not list comes second
-    (``0.8 / 2`` between the keyword first's ``1 / 2`` and second's ``1 / 3``); the keywords' third that the
-    terms rank first comes first (``1 / 4 + 0.4``). Pure."""
+    ``matched``'s. With the defaults, an act the terms rank first and the keywords do not list comes after the
+    keywords' third (``0.5 / 2`` ties its ``1 / 4``); one they list third to tenth comes second (``1 / 11 + 0.25``
+    is above the second's ``1 / 3``; listed third, ``1 / 4 + 0.25`` ties the first and follows it). Pure."""
     score: dict[K, float] = {}
     for rank, work in enumerate(listed, 1):
         score[work] = score.get(work, 0.0) + 1.0 / (constant + rank)

@@ -88,10 +88,11 @@ def test_an_english_question_reaches_a_french_only_act_through_its_terms(terms_c
     assert _works(answer, EU) == _works(before, EU)  # the keyword answer's EU section is kept
     assert CONSUMER not in _works(before, LU)
     lu = next(s for s in answer["publishers"] if s["publisher"] == LU)
-    # the terms rank it first, the keywords not at all: it comes second of the answer, first of its section
-    assert _works(answer, LU) == [CONSUMER, *_works(before, LU)]
-    assert lu["hits"][0]["match_reasons"] == ["act_term"]
-    assert lu["hits"][0]["matched_act_terms"] == ["customer personal information"]
+    # the terms rank it first, the keywords not at all: it comes after the keywords' third work (the EU section's
+    # second), so after the Legilux section's own first work
+    assert _works(answer, LU) == [*_works(before, LU), CONSUMER]
+    assert lu["hits"][-1]["match_reasons"] == ["act_term"]
+    assert lu["hits"][-1]["matched_act_terms"] == ["customer personal information"]
     assert [s["publisher"] for s in answer["publishers"]] == [s["publisher"] for s in before["publishers"]]
 
 
@@ -167,11 +168,12 @@ def test_the_ranked_matches_need_two_covered_words_and_a_share() -> None:
 
 def test_fusion_and_interleaving() -> None:
     assert actterms.interleaved([["e1", "e2", "e3"], ["l1"]]) == ["e1", "l1", "e2", "e3"]
-    # an act the terms rank first and the keywords do not list comes second
-    assert actterms.fused(["a", "b", "c", "d"], ["x"]) == ["a", "x", "b", "c", "d"]
-    # listed third, it comes first; the terms' second (0.8 / 3) unlisted comes after the keyword second (1 / 3)
-    assert actterms.fused(["a", "b", "x", "d"], ["x", "y"]) == ["x", "a", "b", "y", "d"]
-    assert actterms.fused(["a", "b", "x"], ["x"], weight=0.5) == ["a", "x", "b"]
+    # an act the terms rank first and the keywords do not list comes after the keywords' third (0.5 / 2 = 1 / 4)
+    assert actterms.fused(["a", "b", "c", "d"], ["x"]) == ["a", "b", "c", "x", "d"]
+    # listed third, it comes second (ties the first, after it); listed fifth, second too
+    assert actterms.fused(["a", "b", "x", "d"], ["x", "y"]) == ["a", "x", "b", "d", "y"]
+    assert actterms.fused(["a", "b", "c", "d", "x"], ["x"]) == ["a", "x", "b", "c", "d"]
+    assert actterms.fused(["a", "b", "x"], ["x"], weight=0.8) == ["x", "a", "b"]
     assert actterms.fused(["a", "b"], []) == ["a", "b"]
 
 
