@@ -17,6 +17,7 @@ import click
 
 from cli.output import echo_json, json_option, phase_progress
 from corpus_tree import CorpusTree
+from derive.index import actterms
 from derive.index.build import build_from_paths
 from derive.index.inputs import as_dict, latest_transaction_time, work_publisher
 from derive.index.progress import Progress
@@ -110,8 +111,12 @@ def _reporter(enabled: bool) -> Callable[[Progress], None] | None:
 @click.option("--progress/--no-progress", default=True, show_default=True,
               help="Progress on stderr (a live line on a terminal, a log line every 10 s otherwise).")
 @click.option("--json", "as_json", is_flag=True, help="Print each build's stamp summary and metrics as JSON.")
+@click.option("--act-terms", "act_terms_dir", default=None, type=click.Path(file_okay=False, path_type=Path),
+              help="Directory of act-terms *.jsonl files (default: the packaged derive/index/act_terms; an absent "
+                   "or empty directory means no terms).")
 def build(trees: tuple[Path, ...], datasets: tuple[Path, ...], out: Path, built_at: str | None,
-          publishers: tuple[str, ...], previous: Path | None, incremental: bool, progress: bool, as_json: bool) -> None:
+          publishers: tuple[str, ...], previous: Path | None, incremental: bool, progress: bool, as_json: bool,
+          act_terms_dir: Path | None) -> None:
     """Build the index of every publisher found in the tree(s), in memory that does not grow with the corpus.
 
     \b
@@ -120,6 +125,8 @@ def build(trees: tuple[Path, ...], datasets: tuple[Path, ...], out: Path, built_
       lex index build --tree var/tree-eu --dataset var/dataset-eu --out var/index --built-at 2026-08-22T00:00:00Z
       lex index build --tree var/tree-lu --dataset var/dataset-lu --out var/index --incremental
     """
+    if act_terms_dir is not None:
+        actterms.DIRECTORY.set(act_terms_dir)
     tree = _Trees([CorpusTree.open(t) for t in trees])
     stamp_time = built_at or latest_transaction_time(tree)
     if stamp_time is None:

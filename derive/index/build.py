@@ -452,6 +452,15 @@ class _Selection:
     aliases: dict[str, list[str]] = field(default_factory=dict)
 
 
+def act_term_facts(context: BuildContext, publisher: Publisher) -> dict[str, int]:
+    """The build's facts on the act terms (:mod:`derive.index.actterms`): the held works given terms, and
+    the works of this publisher the files give terms that it does not hold (ignored). Pure."""
+    prefix = f"{publisher.value}:"
+    named = [w[len(prefix):] for w in context.act_terms.by_work if w.startswith(prefix)]
+    return {"act_terms_works": sum(1 for slug in named if slug in context.held),
+            "act_terms_not_held": sum(1 for slug in named if slug not in context.held)}
+
+
 def _select(publisher: Publisher, sources: _Sources, *, checked: bool = True,
             with_runs: bool = True, known: Mapping[str, tuple[str, list[str]]] | None = None
             ) -> tuple[BuildContext, _Selection | None]:
@@ -918,6 +927,8 @@ def _build(publisher: Publisher, sources: _Sources, out_dir: Path, built_at: str
         # (an incremental build finds the works' ranges only: it reads no expression's runs)
         context, selection = _select(publisher, sources, checked=incremental, with_runs=not incremental,
                                      known=known)
+        if context.act_terms.by_work:  # the act terms of works this publisher holds, and of those it does not
+            meter.facts.update(act_term_facts(context, publisher))
         if selection is not None:
             keys.update(selection.keys)
             records.update(selection.records)

@@ -20,8 +20,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from derive.index import actterms
 from derive.index.aliases import alias_names, lexicon_digest
 from derive.index.catalogue import (
+    MetadataRow,
     Name,
     dedupe,
     fts_columns,
@@ -164,6 +166,7 @@ class _Context:
     out: Sink
     keep: KeepWork | None = None
     context_digest: str = ""
+    act_terms: actterms.ActTerms = actterms.EMPTY
     states: dict[tuple[int, str, str, str], int] = field(default_factory=dict)
     #: the canonical text of each provision path met in the current work (a path repeats in every
     #: version that keeps the provision)
@@ -461,7 +464,7 @@ def _work(ctx: _Context, work_rowid: int, work: Mapping[str, Any], records: Sequ
                           work.get("source_uri"), primary, canonical_text(sorted(languages))))
     dated = [(str(r["valid_from"]), m) for r in live for m in (r.get("publisher_metadata") or [])]
     metadata = metadata_rows(dated)
-    for m in metadata:
+    for m in [*metadata, *act_term_rows(ctx.act_terms, ctx.publisher.value, slug, len(live))]:
         ctx.t["work_metadata"].append((work_rowid, m.kind, m.identifier, m.label, m.language, m.normalized,
                                       m.source_uri, m.first_valid_from, m.last_valid_from))
     for n in names:
@@ -469,6 +472,15 @@ def _work(ctx: _Context, work_rowid: int, work: Mapping[str, Any], records: Sequ
     ctx.t["work_fts"].append((work_rowid, *fts_columns(names, metadata)))
     ctx.t["work_inputs"].append((work_rowid, slug, inputs.hexdigest(),
                                  ctx.out.excluded_empty_provisions - excluded_before, canonical_text(titles)))
+
+
+def act_term_rows(terms: actterms.ActTerms, publisher: str, slug: str, live: int) -> list[MetadataRow]:
+    """One work's act terms (:mod:`derive.index.actterms`) as ``work_metadata`` rows of kind ``act_term``
+    (label: the normalised term; no identifier, second normalised copy nor dates: the terms are the work's,
+    not a version's, and the index's bytes count), when it has ``live`` versions (none: no rows). Not in
+    ``work_fts``: the metadata lane reads the publisher's labels only. Pure."""
+    found = actterms.work_terms(terms, publisher, slug) if live else ()
+    return [MetadataRow(actterms.KIND, "", term, language, "", None, "", "") for language, term in found]
 
 
 def _work_inputs_digest(ctx: _Context, work: Mapping[str, Any], versions: Sequence[Mapping[str, Any]],
@@ -585,6 +597,8 @@ class BuildContext:
     held: frozenset[str]
     aliases: dict[str, str]
     digest: str
+    #: the act terms of the build (:mod:`derive.index.actterms`; none: :data:`~derive.index.actterms.EMPTY`)
+    act_terms: actterms.ActTerms = actterms.EMPTY
 
 
 def build_context(publisher: Publisher, works: Sequence[Mapping[str, Any]],
@@ -594,9 +608,12 @@ def build_context(publisher: Publisher, works: Sequence[Mapping[str, Any]],
     takes each work's :func:`work_aliases` from ``aliases_of`` when given)."""
     held = {str(w["slug"]) for w in works}
     aliases = _aliases(works, aliases_of or (lambda slug: work_aliases(versions(slug))))
-    context = digest([publisher.value, sorted(held), sorted(aliases.items()),
-                      lexicon_digest()])  # search: the reviewed alias lexicon is a build input
-    return BuildContext(frozenset(held), aliases, context)
+    terms = actterms.load()
+    # search: the reviewed alias lexicon is a build input, and the act terms when there are any (none: the
+    # digest, and so every work's inputs digest, is what it was before them)
+    context = digest([publisher.value, sorted(held), sorted(aliases.items()), lexicon_digest(),
+                      *([terms.digest] if terms.by_work else [])])
+    return BuildContext(frozenset(held), aliases, context, terms)
 
 
 def assemble_into(out: Sink, publisher: Publisher, works: Sequence[Mapping[str, Any]],
@@ -614,7 +631,8 @@ def assemble_into(out: Sink, publisher: Publisher, works: Sequence[Mapping[str, 
     built = context if context is not None else build_context(publisher, works, versions)
     held, aliases, context_digest = set(built.held), built.aliases, built.digest
     ctx = _Context(publisher=publisher, rows_by_expression=rows, gaps_by_expression=_gaps(gaps),
-                   held_slugs=held, aliases=aliases, out=out, keep=keep, context_digest=context_digest)
+                   held_slugs=held, aliases=aliases, out=out, keep=keep, context_digest=context_digest,
+                   act_terms=built.act_terms)
     ordered = sorted(works, key=lambda w: str(w["slug"]))
     for work_rowid, work in enumerate(ordered, 1):
         before = getattr(out, "text_bytes", 0)

@@ -454,15 +454,15 @@ def warm_index(index: MountedIndex) -> None:
     title repeals (search's successors), the languages the index holds text in (search's plan),
     the cross-language lexicons and their dictionary tier (an English or German query), the everyday-word list
     (the any-word quorum, :mod:`derive.index.everyday`), the name words' document frequencies
-    (search's title share weighed by rarity, :mod:`serve.core.titleidf`) and the EuroVoc subject labels (search's
-    off-subject relaxation, :mod:`serve.core.subjects`): under ``lex serve --workers N``
-    they are then built once before the workers fork (``serve.app.prebuild_core``) and shared
+    (search's title share weighed by rarity, :mod:`serve.core.titleidf`), the EuroVoc subject labels (search's
+    off-subject relaxation, :mod:`serve.core.subjects`) and the act terms (:mod:`serve.core.actterms`, ≈ 3.6 MB
+    over the two full indexes): under ``lex serve --workers N`` they are then built once before the workers fork (``serve.app.prebuild_core``) and shared
     copy-on-write, instead of ~3 MB built again in every worker. And the tables a worker would build
     by reading the whole catalogue or every profile (the spaceless names, the acronyms' initials, the
     untexted works' name words) and the synonyms' languages: read in a worker, they wrote to every page
     holding a name or a profile, which that worker then copied (ADR 0134)."""
     from derive.index import everyday, relax, xlang
-    from serve.core import ranking, subjects, titleidf
+    from serve.core import actterms, ranking, subjects, titleidf
     from serve.core.ops.search import load_name_words, load_subject_words, untexted_word_works
     from serve.core.periods import load_periods
     from serve.core.resolve import name_initials
@@ -475,6 +475,7 @@ def warm_index(index: MountedIndex) -> None:
         load_subject_words(conn, index)
         titleidf.name_df(conn, index)
         subjects.labels_of(conn, index)
+        actterms.terms_of(conn, index)
     index.memo("periods", load_periods)
     index.memo("repealers", ranking.repealers)
     index.memo("name_initials", name_initials)

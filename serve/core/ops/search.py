@@ -68,7 +68,7 @@ from derive.index.serving import FREQUENT_WINDOW
 from derive.index.text import fts_query, fts_string, levenshtein_within, normalize
 from derive.index.textstore import read_heads
 from legal.outcomes import Outcome
-from serve.core import lanes, merge, ranking, reorder, subjects, titleidf
+from serve.core import actterms, lanes, merge, ranking, reorder, subjects, titleidf
 from serve.core.envelope import Answer, CallContext, answer, fanout, is_provisional
 from serve.core.formnames import (
     FORM_DOCUMENT_TYPES,
@@ -1028,7 +1028,7 @@ def metadata_lane(conn: sqlite3.Connection, terms: Sequence[str], filters: Filte
             continue
         meta = [r for r in cursor.execute(
             f"SELECT {', '.join(_METADATA_COLUMNS)} FROM work_metadata WHERE work_rowid = ? AND ({holding}) "
-            "ORDER BY kind, identifier, label, language", (rowid, *tokens))
+            f"AND kind != '{actterms.KIND}' ORDER BY kind, identifier, label, language", (rowid, *tokens))
             if not filters.language or r[3] in ("", filters.language)]
         best, best_overlap = best_label(meta, tokens)
         if best is None or best_overlap < min(MIN_METADATA_TOKENS, len(tokens)):
@@ -5239,6 +5239,106 @@ def stitched(answers: Sequence[Answer], limit: int) -> Answer:
     return {**first, "merged": merge.merged(sections, limit, lead=True)}
 
 
+#: Whether the act terms (:mod:`serve.core.actterms`) rank the acts whose terms the question says beside
+#: the keyword ranking (:func:`act_term_step`).
+ACT_TERMS = True
+
+
+def act_term_plan(plan: Plan) -> bool:
+    """Whether a section's plan is a plain-word question the act terms may rank: no act named (strongly or
+    softly, by constraint, a name, a cited date or a boost), no article, no act number, no role asked, no
+    name answered on purpose. Pure."""
+    return not (plan.strong or plan.constraints or plan.mentions or plan.boost or plan.article_key or plan.anchor
+                or plan.act_number or plan.act_reference_only or plan.name_not_held is not None or plan.intent)
+
+
+def act_term_matches(ctx: CallContext, sections: Sequence[Answer], plans: Mapping[str, Plan],
+                     words: Sequence[str]) -> list[tuple[str, int, actterms.Match[int]]]:
+    """``(lex work id, section position, match)`` of the acts the terms rank
+    (:func:`serve.core.actterms.ranked`) over every section's index, best coverage first."""
+    found: list[tuple[str, int, actterms.Match[int]]] = []
+    for position, section in enumerate(sections):
+        publisher = str(section.get("publisher"))
+        index = ctx.indexes.get(publisher)
+        if index is None or publisher not in plans:
+            continue
+        with index.session(ctx.deadline_seconds) as conn:
+            matches = actterms.ranked(actterms.terms_of(conn, index).covered(words), words)
+        found += [(f"{publisher}:{index.catalogue.slug_of[m.work]}", position, m) for m in matches]
+    best = actterms.ranked([m for _, _, m in found], words)
+    order = {id(m): i for i, m in enumerate(best)}
+    return sorted((f for f in found if id(f[2]) in order), key=lambda f: order[id(f[2])])
+
+
+def act_term_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, Plan], args: dict[str, Any]) -> bool:
+    """The answer's works reranked by reciprocal-rank fusion (:func:`serve.core.actterms.fused`) of the order
+    a reader meets them in (the sections taken in turn: :func:`serve.core.actterms.interleaved`) and the
+    acts whose act terms cover the most of the question (:func:`act_term_matches`), then dealt back:
+    each section lists its publisher's works in the fused order (an act its hits did not hold comes in as
+    a work row, reason ``act_term``, ``matched_act_terms``), at most ``limit`` of them (a full section's last
+    work gives way); the sections keep their order. An answer with no hit stays empty (the readable
+    negatives: a question on a subject no act is about still says some act's terms); a question naming an
+    act in any section's plan (:func:`act_term_plan`), the ``works`` filter, a ``known_on`` day, an
+    ``as_of`` date, the provisions grain and the hybrid mode leave every section as it was. Whether
+    anything changed (in place)."""
+    if not ACT_TERMS or args["works"] or args.get("known_on") is not None or args["time_scope"] == "as_of" \
+            or (args.get("result_grain") or "works") != "works" or args["retrieval_mode"] != "keyword" \
+            or not any(s.get("hits") for s in sections) or not all(act_term_plan(p) for p in plans.values()):
+        return False
+    words = actterms.question_words(args["query"])
+    matched = act_term_matches(ctx, sections, plans, words)
+    if not matched:
+        return False
+    listed = [[str(h.get("work")) for h in s.get("hits") or []] for s in sections]
+    base = actterms.interleaved(listed)
+    order = actterms.fused(base, [work for work, _, _ in matched])
+    if order == base:
+        return False
+    rows = {str(h.get("work")): h for s in sections for h in s.get("hits") or []}
+    new = {work: (position, m) for work, position, m in matched if work not in rows}
+    for position, section in enumerate(sections):
+        wanted = [(w, new[w][1]) for w in order if w in new and new[w][0] == position]
+        if wanted:
+            rows.update(act_term_rows(ctx, section, wanted, words, args))
+    dealt: list[list[str]] = [[] for _ in sections]
+    at = {work: position for position, works in enumerate(listed) for work in works}
+    at.update((work, position) for work, (position, _) in new.items())
+    for work in order:
+        if work in rows and work in at:
+            dealt[at[work]].append(work)
+    for section, works, before in zip(sections, dealt, listed, strict=True):
+        if works[:args["limit"]] == before:
+            continue
+        section["hits"] = [{**rows[w], "rank": rank} for rank, w in enumerate(works[:args["limit"]], 1)]
+        if section["hits"] and section.get("outcome") == Outcome.EMPTY.value:
+            section["outcome"] = Outcome.SUCCEEDED.value
+        if isinstance(section.get("row_set"), dict):
+            section["row_set"] = {**section["row_set"], "returned": len(section["hits"])}
+    return True
+
+
+def act_term_rows(ctx: CallContext, section: Answer, wanted: Sequence[tuple[str, actterms.Match[int]]],
+                  words: Sequence[str], args: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The public work rows (reason ``act_term``, ``matched_act_terms``: its terms the question says) of the
+    ``wanted`` works of one section's index that its hits do not hold: each work's newest version of the
+    document type asked, among the works the ``hierarchy`` and ``domain`` filters allow."""
+    index = ctx.indexes[str(section.get("publisher"))]
+    out: dict[str, dict[str, Any]] = {}
+    with index.session(ctx.deadline_seconds) as conn:
+        filters = Filters((), args["language"], args["document_type"], None, _allowed_works(conn, index, args))
+        hits = []
+        for work, match in wanted:
+            if filters.allowed is not None and match.work not in filters.allowed:
+                continue
+            hit = _work_row(conn, match.work, filters, ["act_term"])
+            if hit is not None:
+                hit.extra["matched_act_terms"] = actterms.said_terms(conn, match.work, match.terms[:3])
+                hits.append((work, hit))
+        for (work, _), row in zip(hits, shape_hits(conn, index, [h for _, h in hits], words), strict=True):
+            out[work] = row
+    return out
+
+
 def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
     """The search of ``args`` ranked at ``args["limit"]`` (:func:`run` calls it at each depth)."""
     chosen = mounted_publisher(ctx, args["publisher"])
@@ -5371,5 +5471,7 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
         if swapped(sections, swaps):
             merge.score_hits(sections)  # the rows a reordering brought in, scored on the one scale
         sections = learnt_order(sections, swaps)
+    if act_term_step(ctx, sections, plans, args):
+        merge.score_hits(sections)  # the rows the act terms brought in, scored on the one scale
     merged = merge.merged(sections, args["limit"], lead=True)
     return fanout(ctx, sections, {"query": parsed.to_dict(), "merged": merged})

@@ -1,0 +1,247 @@
+"""The acts a question names by the words people use for their subject: the act terms (issue #15).
+
+The index holds, per act, reviewed terms in French, English and German (``work_metadata`` kind
+``act_term``, :mod:`derive.index.actterms`): « auteur introuvable » for the law on orphan works,
+"beneficial owner register" for the Luxembourg law on the register of beneficial owners,
+« Spielzeugsicherheit » for the toy-safety law. This module reads them once per mounted index
+(:func:`terms_of`) and says which acts a question's words cover (:meth:`TermIndex.covered`):
+
+- a term is keyed by the Snowball stems of its content words in its own language; a question's word
+  is any of its forms (itself and its English, French and German stems), so a term is *said* by a
+  question when each of its words is one of the question's forms, in any order and any language —
+  an English question reaches a French-only Legilux act through its ``en`` terms, with no translation;
+- a word of the question is *covered* for a work when a term of that work the question says holds it;
+- a work's **coverage** is the share of the question's content words it covers, each weighed by its
+  rarity among the act terms (``log((N + 1) / (df + 0.5))``, ``df`` the works whose terms hold a form of
+  it, ``N`` the works with terms): a word every act's terms hold ("protection") weighs little, a word
+  no term holds weighs most and covers nothing (a question on an unknown subject covers little).
+
+Pure over the terms once read; the search decides what a coverage is worth
+(:func:`serve.core.ops.search.act_term_step`).
+"""
+
+from __future__ import annotations
+
+import math
+import sqlite3
+import weakref
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Generic, TypeVar, cast
+
+from derive.index import analysis, relax, xlang
+from derive.index.text import normalize
+from serve.core import ranking
+
+KIND = "act_term"
+K = TypeVar("K")
+T = TypeVar("T")
+
+#: Words that say nothing of an act's subject, left out of terms and questions alike: stop, frame and
+#: question words of the three languages (:data:`derive.index.relax.RELAXABLE_WORDS`), act forms
+#: (:data:`serve.core.ranking.FORM_WORDS`), the own country's name and the Union's.
+STOP: frozenset[str] = frozenset(relax.RELAXABLE_WORDS | relax.INDEX_STOP_WORDS | ranking.FORM_WORDS
+                                 | ranking.OWN_COUNTRY_WORDS | ranking.OWN_COUNTRY_ADJECTIVES
+                                 | {"eu", "ue", "european", "europeen", "europeenne", "europeens", "europeennes",
+                                    "europaische", "europaischen", "europaischer", "union"})
+
+
+_LIGATURES = str.maketrans({"œ": "oe", "æ": "ae", "ß": "ss"})
+
+
+def folded(word: str) -> str:
+    """A normalised word with its ligatures and « ß » spelled out (« œuvre » → ``oeuvre``, « Straße » →
+    ``strasse``): reviewers and askers write them either way, the normaliser keeps them. Pure."""
+    return word.translate(_LIGATURES)
+
+
+def question_words(query: str) -> list[str]:
+    """A question's content words (normalised, :func:`folded`, each once, in its order): no :data:`STOP`
+    word, no one-letter word, no number. Pure."""
+    return list(dict.fromkeys(folded(w) for w in normalize(query).split()
+                              if len(w) > 1 and w not in STOP and not any(ch.isdigit() for ch in w)))
+
+
+#: The least weighed share of a question's content words an act's terms must cover to be ranked by them.
+MIN_COVERAGE = 0.15
+#: … and the least number of its words they must cover (a question of fewer content words is not ranked by
+#: them: one word, however rare among the terms, is a keyword search's question).
+MIN_WORDS = 2
+#: How many of the best-covered acts are ranked by their terms.
+DEPTH = 5
+#: The rank constant of the reciprocal-rank fusion (:func:`fused`).
+RANK_CONSTANT = 1.0
+#: The weight of the act terms' ranking beside the keyword ranking's (1) in :func:`fused`.
+WEIGHT = 0.5
+
+
+def interleaved(sections: Sequence[Sequence[K]]) -> list[K]:
+    """The works of ranked ``sections`` taken in turn (the first of each, then the second …), each once:
+    the order in which a reader of the answer meets them. Pure."""
+    out: dict[K, None] = {}
+    for i in range(max((len(s) for s in sections), default=0)):
+        for section in sections:
+            if i < len(section):
+                out.setdefault(section[i], None)
+    return list(out)
+
+
+def ranked(matches: Iterable[Match[K]], words: Sequence[str]) -> list[Match[K]]:
+    """The matches the terms rank: coverage at least :data:`MIN_COVERAGE`, at least :data:`MIN_WORDS` of the
+    question's words covered (none for a question of fewer content ``words``), best coverage first, at most
+    :data:`DEPTH`. Pure."""
+    if len(words) < MIN_WORDS:
+        return []
+    kept = [m for m in matches if m.coverage >= MIN_COVERAGE and len(m.words) >= MIN_WORDS]
+    return sorted(kept, key=lambda m: (-m.coverage, -len(m.terms), str(m.work)))[:DEPTH]
+
+
+def fused(listed: Sequence[K], matched: Sequence[K], constant: float = RANK_CONSTANT,
+          weight: float = WEIGHT) -> list[K]:
+    """Reciprocal-rank fusion of the keyword ranking ``listed`` and the act terms' ranking ``matched``: a
+    work's score is ``1 / (constant + rank)`` in the first plus ``weight / (constant + rank)`` in the second
+    (rank from 1; nothing where it is not listed); best score first, ties in ``listed``'s order then
+    ``matched``'s. With the defaults, an act the terms rank first and the keywords do not list comes after the
+    keywords' third (``0.5 / 2`` ties its ``1 / 4``); one they list third to tenth comes second (``1 / 11 + 0.25``
+    is above the second's ``1 / 3``; listed third, ``1 / 4 + 0.25`` ties the first and follows it). Pure."""
+    score: dict[K, float] = {}
+    for rank, work in enumerate(listed, 1):
+        score[work] = score.get(work, 0.0) + 1.0 / (constant + rank)
+    for rank, work in enumerate(matched, 1):
+        score[work] = score.get(work, 0.0) + weight / (constant + rank)
+    order = {work: i for i, work in enumerate([*listed, *(w for w in matched if w not in set(listed))])}
+    return sorted(score, key=lambda w: (-score[w], order[w]))
+
+
+def term_key(normalized: str, language: str, stop: frozenset[str]) -> tuple[str, ...]:
+    """The content words of a normalised term (:func:`folded`) as stems of its language (sorted, each
+    once): words of ``stop`` and one-letter words left out; a word with no stem stands as written. Pure."""
+    words = {folded(w) for w in normalized.split() if len(w) > 1 and w not in stop}
+    # stemmed once per mounted index: not kept in the query stemmer's cache (analysis.stem_word)
+    return tuple(sorted({analysis.stem_word(w, language, cached=False) or w for w in words}))
+
+
+def word_forms(word: str) -> frozenset[str]:
+    """A question word and its English, French and German Snowball stems; for a German compound the
+    cross-language lexicon cuts into words it knows (:func:`derive.index.xlang.compound_parts`), its head
+    too, with its stem (« Kinderspielzeug » says "Spielzeug"). Pure."""
+    forms = {word}
+    parts = xlang.compound_parts(word, "de")
+    for form in (word, *(parts[-1:] if parts else ())):
+        forms.add(form)
+        for language in ("en", "fr", "de"):
+            stem = analysis.stem_word(form, language)
+            if stem is not None:
+                forms.add(stem)
+    return frozenset(forms)
+
+
+@dataclass(frozen=True)
+class Match(Generic[K]):
+    """A work the question's words cover through its terms."""
+
+    work: K
+    #: the weighed share of the question's content words covered (0..1)
+    coverage: float
+    #: the question's words covered, in the question's order
+    words: tuple[str, ...]
+    #: the term keys said (their stems joined by a space), longest first
+    terms: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TermIndex(Generic[K]):
+    """The act terms of one index, compact (built once per mounted index, read by every question and shared by
+    the served workers: few objects, each stem one string): each distinct term key (its stems joined by a
+    space) and its works; by first stem, the keys it begins (only the keys a question's word begins are read);
+    by stem, how many works' terms hold it."""
+
+    works: Mapping[str, tuple[K, ...]]
+    by_first: Mapping[str, tuple[str, ...]]
+    df: Mapping[str, int]
+    total: int
+
+    def weight(self, forms: Iterable[str]) -> float:
+        """The rarity weight of a question word of ``forms`` (see the module docstring)."""
+        df = max((self.df.get(f, 0) for f in forms), default=0)
+        return math.log((self.total + 1) / (df + 0.5))
+
+    def covered(self, words: Sequence[str]) -> list[Match[K]]:
+        """The works whose terms the question's content ``words`` (normalised, each once) say, best
+        coverage first (then more terms, then the work key), each once; a match's ``terms`` are the keys
+        said (stems)."""
+        if not words or not self.works:
+            return []
+        forms = {w: word_forms(w) for w in words}
+        held = frozenset(f for fs in forms.values() for f in fs)
+        weights = {w: self.weight(fs) for w, fs in forms.items()}
+        total = sum(weights.values())
+        found: dict[K, tuple[set[str], list[str]]] = {}
+        for key in sorted({k for f in held for k in self.by_first.get(f, ())}):
+            stems = key.split(" ")
+            if not all(s in held for s in stems[1:]):
+                continue
+            said = {w for w, fs in forms.items() if not fs.isdisjoint(stems)}
+            for work in self.works[key]:
+                entry = found.setdefault(work, (set(), []))
+                entry[0].update(said)
+                entry[1].append(key)
+        out = [Match(work, sum(weights[w] for w in said) / total if total > 0 else 0.0,
+                     tuple(w for w in words if w in said), tuple(sorted(set(terms), key=lambda t: (-len(t), t))))
+               for work, (said, terms) in found.items()]
+        return sorted(out, key=lambda m: (-m.coverage, -len(m.terms), str(m.work)))
+
+
+def term_index(rows: Iterable[tuple[K, str, str]], stop: frozenset[str] = STOP) -> TermIndex[K]:
+    """The :class:`TermIndex` of ``(work, normalised term, language)`` rows. Pure."""
+    pool: dict[object, object] = {}  # one object per equal stem, key, work and works tuple
+
+    def one(value: T) -> T:
+        return cast(T, pool.setdefault(value, value))
+
+    by_key: dict[str, dict[K, None]] = {}
+    for work, term, language in rows:
+        found = term_key(normalize(term), language, stop)
+        if found:
+            key = one(" ".join(one(s) for s in found))
+            by_key.setdefault(key, {})[one(work)] = None
+    by_first: dict[str, list[str]] = {}
+    stem_works: dict[str, set[K]] = {}
+    for key, held in by_key.items():
+        parts = key.split(" ")
+        by_first.setdefault(one(parts[0]), []).append(key)
+        for stem in parts:
+            stem_works.setdefault(one(stem), set()).update(held)
+    all_works = {w for ws in by_key.values() for w in ws}
+    return TermIndex({k: one(tuple(ws)) for k, ws in by_key.items()},
+                     {s: tuple(ks) for s, ks in by_first.items()},
+                     {s: len(ws) for s, ws in stem_works.items()}, len(all_works))
+
+
+def said_terms(conn: sqlite3.Connection, work: int, keys: Sequence[str], stop: frozenset[str] = STOP) -> list[str]:
+    """The act terms of ``work`` (as the index holds them) whose keys are among ``keys`` (a match's), in the
+    keys' order: what an answer shows of why the act came."""
+    found: dict[str, str] = {}
+    for term, language in conn.execute(
+            "SELECT t.label, t.language FROM work_metadata_rows r JOIN metadata_terms t ON t.term_rowid = r.term_rowid "
+            "WHERE r.work_rowid = ? AND t.kind = ? ORDER BY t.language, t.label", (work, KIND)):
+        found.setdefault(" ".join(term_key(normalize(str(term)), str(language), stop)), str(term))
+    return [found[k] for k in keys if k in found]
+
+
+_TERMS: weakref.WeakKeyDictionary[object, TermIndex[int]] = weakref.WeakKeyDictionary()
+
+
+def terms_of(conn: sqlite3.Connection, index: object | None, stop: frozenset[str] = STOP) -> TermIndex[int]:
+    """The act terms of the index ``conn`` reads, remembered per mounted ``index`` (an immutable file);
+    none for an index built without them."""
+    if index is not None and index in _TERMS:
+        return _TERMS[index]
+    found = term_index(
+        ((int(w), str(t), str(lang)) for w, t, lang in conn.execute(
+            "SELECT r.work_rowid, t.label, t.language FROM metadata_terms t "
+            "JOIN work_metadata_rows r ON r.term_rowid = t.term_rowid WHERE t.kind = ?", (KIND,))),
+        stop)
+    if index is not None:
+        _TERMS[index] = found
+    return found

@@ -1,0 +1,91 @@
+"""Issue #15, forty-fifth session (terms45): the act terms' loader (``derive.index.actterms``).
+
+The reviewed act terms are package data, one JSON object a line; the loader refuses a malformed line with
+``act_terms_invalid`` naming the file and the line, keeps terms normalised, drops those the rules drop, adds up
+two lines of one work, and reads an absent or empty directory as no terms. Pure checks on a small directory
+made here (never the packaged data).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from derive.index import actterms
+from derive.index.rows import act_term_rows
+from legal.errors import IndexError_
+
+
+def _write(directory: Path, name: str, lines: list[object]) -> None:
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / name).write_text("\n".join(x if isinstance(x, str) else json.dumps(x, ensure_ascii=False)
+                                            for x in lines) + "\n", encoding="utf-8")
+
+
+def test_terms_are_read_normalised_and_two_lines_of_one_work_add_up(tmp_path: Path) -> None:
+    _write(tmp_path, "lu1.jsonl", [
+        {"work": "lu-legilux:loi-2015-12-03-n1", "fr": ["Œuvre orpheline", "auteur introuvable"], "en": ["orphan work"]},
+        {"work": "eu-eurlex:32019l0790", "skip": "amending only"},
+    ])
+    _write(tmp_path, "lu2.jsonl", [
+        "",
+        {"work": "lu-legilux:loi-2015-12-03-n1", "de": ["verwaiste Werke"], "fr": ["auteur introuvable"], "it": ["x"]},
+    ])
+    terms = actterms.load(tmp_path)
+    assert terms.files == 2 and terms.skipped == 1 and terms.dropped == 0
+    assert terms.of("lu-legilux:loi-2015-12-03-n1") == (
+        ("fr", "œuvre orpheline"), ("fr", "auteur introuvable"), ("en", "orphan work"), ("de", "verwaiste werke"))
+    assert terms.of("eu-eurlex:32019l0790") == ()  # skipped: no terms
+    assert actterms.work_terms(terms, "lu-legilux", "loi-2015-12-03-n1")[0] == ("fr", "œuvre orpheline")
+    assert terms.not_held("lu-legilux", ["loi-2015-12-03-n1"]) == 0
+    assert terms.not_held("lu-legilux", ["loi-1999-01-01-n1"]) == 1
+
+
+def test_a_term_the_rules_drop_is_counted(tmp_path: Path) -> None:
+    _write(tmp_path, "a.jsonl", [{"work": "lu-legilux:a", "fr": ["!!", "un deux trois quatre cinq six sept", "bail"]}])
+    terms = actterms.load(tmp_path)
+    assert terms.of("lu-legilux:a") == (("fr", "bail"),)
+    assert terms.dropped == 2
+
+
+@pytest.mark.parametrize(("line", "why"), [
+    ("{not json", "not JSON"),
+    ("[1, 2]", "not a JSON object"),
+    (json.dumps({"fr": ["bail"]}), "work must be publisher:slug"),
+    (json.dumps({"work": "loi-2015", "fr": ["bail"]}), "work must be publisher:slug"),
+    (json.dumps({"work": "lu-legilux:a", "fr": "bail"}), "fr must be a list of strings"),
+    (json.dumps({"work": "lu-legilux:a", "en": ["lease", 3]}), "en must be a list of strings"),
+])
+def test_a_malformed_line_is_refused_naming_file_and_line(tmp_path: Path, line: str, why: str) -> None:
+    _write(tmp_path, "eu2.jsonl", [{"work": "eu-eurlex:a", "en": ["lease"]}, line])
+    with pytest.raises(IndexError_) as raised:
+        actterms.load(tmp_path)
+    assert raised.value.code == "act_terms_invalid"
+    assert raised.value.subject == "eu2.jsonl:2"
+    assert why in raised.value.message
+
+
+def test_no_directory_or_no_file_means_no_terms(tmp_path: Path) -> None:
+    assert actterms.load(tmp_path / "absent").by_work == {}
+    (tmp_path / "README.md").write_text("no data\n")
+    empty = actterms.load(tmp_path)
+    assert empty.by_work == {} and empty.digest == actterms.EMPTY.digest
+
+
+def test_a_changed_file_changes_the_digest(tmp_path: Path) -> None:
+    _write(tmp_path, "a.jsonl", [{"work": "lu-legilux:a", "fr": ["bail"]}])
+    before = actterms.load(tmp_path).digest
+    _write(tmp_path, "a.jsonl", [{"work": "lu-legilux:a", "fr": ["bail", "loyer"]}])
+    assert actterms.load(tmp_path).digest != before
+
+
+def test_the_build_rows_of_a_work_are_metadata_rows_of_kind_act_term(tmp_path: Path) -> None:
+    _write(tmp_path, "a.jsonl", [{"work": "lu-legilux:a", "fr": ["bail à loyer"], "en": ["lease"]}])
+    terms = actterms.load(tmp_path)
+    rows = act_term_rows(terms, "lu-legilux", "a", 2)
+    assert [(r.kind, r.identifier, r.label, r.language, r.normalized, r.first_valid_from) for r in rows] == [
+        ("act_term", "", "bail a loyer", "fr", "", ""), ("act_term", "", "lease", "en", "", "")]
+    assert act_term_rows(terms, "lu-legilux", "a", 0) == []  # no live version: no rows
+    assert act_term_rows(terms, "lu-legilux", "b", 1) == []

@@ -1,0 +1,183 @@
+"""Issue #15, forty-fifth session (terms45): questions asked in words the acts do not use, ranked by the act terms.
+
+Reviewed act terms (``derive/index/act_terms/*.jsonl``, :mod:`derive.index.actterms`) are stored in the index as
+``work_metadata`` rows of kind ``act_term``; the search fuses the keyword ranking with the ranking of the acts whose
+terms cover the question (:func:`serve.core.ops.search.act_term_step`, :mod:`serve.core.actterms`). The real fixture
+corpora (``LEX_FIXTURES``) are built here again with a small act-terms directory made by the test (never the packaged
+data), and once without any, which must answer exactly as the search without the step.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from derive.index import actterms as index_terms
+from serve.core import LegalCore, actterms
+from serve.core.ops import search
+from tests.index.pipeline import FixtureBuild, build_indexes
+
+EU, LU = "eu-eurlex", "lu-legilux"
+#: The Luxembourg consumer code (loi du 8 avril 2011): given, for the test, the English term "customer personal
+#: information" (and a German one) — no text of it says the question below in English.
+CONSUMER = "lu-legilux:loi-2011-04-08-n2"
+GDPR = "eu-eurlex:32016r0679"
+TERMS = [
+    {"work": CONSUMER, "fr": ["zorblax widget"], "en": ["customer personal information"], "de": ["Kundendaten"]},
+    {"work": "lu-legilux:loi-1800-01-01-n1", "en": ["an act not held"]},
+    {"work": GDPR, "skip": "test: no terms"},
+]
+
+
+@pytest.fixture(scope="module")
+def terms_dirs(fixture_indexes: FixtureBuild, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Path]]:
+    terms = tmp_path_factory.mktemp("act-terms")
+    (terms / "test.jsonl").write_text("\n".join(json.dumps(t, ensure_ascii=False) for t in TERMS) + "\n",
+                                      encoding="utf-8")
+    out = {"terms": tmp_path_factory.mktemp("index-terms"), "none": tmp_path_factory.mktemp("index-none")}
+    for name, directory in (("terms", terms), ("none", terms / "absent")):
+        token = index_terms.DIRECTORY.set(directory)
+        try:
+            build_indexes(fixture_indexes.trees, fixture_indexes.datasets, out[name])
+        finally:
+            index_terms.DIRECTORY.reset(token)
+    yield out
+
+
+@pytest.fixture(scope="module")
+def terms_core(terms_dirs: dict[str, Path]) -> Iterator[LegalCore]:
+    with LegalCore.mount(terms_dirs["terms"], {"set_id": "terms45"}) as core:
+        yield core
+
+
+def _works(answer: dict[str, Any], publisher: str) -> list[str]:
+    section = next(s for s in answer["publishers"] if s["publisher"] == publisher)
+    return [h["work"] for h in section.get("hits") or []]
+
+
+def test_the_index_holds_the_terms_of_held_works_only(terms_dirs: dict[str, Path]) -> None:
+    conn = sqlite3.connect(terms_dirs["terms"] / f"{LU}.sqlite")
+    try:
+        rows = conn.execute("SELECT w.work_id, m.label, m.language FROM work_metadata m JOIN works w USING (work_rowid) "
+                            "WHERE m.kind = 'act_term' ORDER BY m.language, m.label").fetchall()
+        fts = conn.execute("SELECT count(*) FROM work_fts WHERE work_fts MATCH 'metadata : zorblax'").fetchone()[0]
+    finally:
+        conn.close()
+    assert rows == [(CONSUMER, "kundendaten", "de"), (CONSUMER, "customer personal information", "en"),
+                    (CONSUMER, "zorblax widget", "fr")]
+    assert fts == 0  # not in work_fts: the metadata lane reads the publisher's labels only
+    conn = sqlite3.connect(terms_dirs["none"] / f"{LU}.sqlite")
+    try:
+        assert conn.execute("SELECT count(*) FROM work_metadata WHERE kind = 'act_term'").fetchone()[0] == 0
+    finally:
+        conn.close()
+
+
+def test_an_english_question_reaches_a_french_only_act_through_its_terms(terms_core: LegalCore) -> None:
+    search.ACT_TERMS = False
+    try:
+        before = terms_core.call("search", {"query": "personal information of customers"})
+    finally:
+        search.ACT_TERMS = True
+    answer = terms_core.call("search", {"query": "personal information of customers"})
+    assert _works(answer, EU) == _works(before, EU)  # the keyword answer's EU section is kept
+    assert CONSUMER not in _works(before, LU)
+    lu = next(s for s in answer["publishers"] if s["publisher"] == LU)
+    # the terms rank it first, the keywords not at all: it comes after the keywords' third work (the EU section's
+    # second), so after the Legilux section's own first work
+    assert _works(answer, LU) == [*_works(before, LU), CONSUMER]
+    assert lu["hits"][-1]["match_reasons"] == ["act_term"]
+    assert lu["hits"][-1]["matched_act_terms"] == ["customer personal information"]
+    assert [s["publisher"] for s in answer["publishers"]] == [s["publisher"] for s in before["publishers"]]
+
+
+def test_a_question_saying_part_of_a_term_is_not_ranked_by_it(terms_core: LegalCore) -> None:
+    # "personal information" without "customer": the term is not said; the answer is the keyword answer
+    with_terms = terms_core.call("search", {"query": "personal information of employees"})
+    search.ACT_TERMS = False
+    try:
+        without = terms_core.call("search", {"query": "personal information of employees"})
+    finally:
+        search.ACT_TERMS = True
+    assert with_terms["publishers"] == without["publishers"]
+
+
+def test_a_question_no_keyword_answers_stays_empty(terms_core: LegalCore) -> None:
+    # every word is a term of the consumer code, but no index holds "zorblax": no section answers, and the act
+    # terms do not make a negative answer
+    answer = terms_core.call("search", {"query": "zorblax widget"})
+    assert not any(s.get("hits") for s in answer["publishers"])
+    assert answer["merged"] == []
+
+
+def test_an_index_without_terms_answers_as_the_search_without_the_step(terms_dirs: dict[str, Path]) -> None:
+    with LegalCore.mount(terms_dirs["none"], {"set_id": "none"}) as core:
+        with_step = core.call("search", {"query": "personal information of customers"})
+        search.ACT_TERMS = False
+        try:
+            without = core.call("search", {"query": "personal information of customers"})
+        finally:
+            search.ACT_TERMS = True
+    assert with_step["publishers"] == without["publishers"]
+    assert CONSUMER not in _works(with_step, LU)
+
+
+def test_a_question_naming_an_act_is_left_to_the_keywords(terms_core: LegalCore) -> None:
+    # "personal data" is a short title of the GDPR (a soft mention): the question names an act
+    with_terms = terms_core.call("search", {"query": "personal data of customers information"})
+    search.ACT_TERMS = False
+    try:
+        without = terms_core.call("search", {"query": "personal data of customers information"})
+    finally:
+        search.ACT_TERMS = True
+    assert with_terms["publishers"] == without["publishers"]
+
+
+def test_coverage_weighs_words_by_their_rarity_among_the_terms() -> None:
+    terms = actterms.term_index([
+        (1, "beneficial owner register", "en"), (1, "registre des beneficiaires effectifs", "fr"),
+        (2, "company register", "en"), (3, "trade register", "en"), (4, "register", "en"),
+        (5, "Spielzeugsicherheit", "de"), (5, "spielzeug", "de"),
+    ])
+    found = terms.covered(["register", "beneficial", "owners"])
+    assert [m.work for m in found][:1] == [1] and found[0].coverage == pytest.approx(1.0)
+    assert found[0].terms == ("benefici owner regist",)  # the key said (stems)
+    assert found[0].words == ("register", "beneficial", "owners")
+    rest = {m.work: m.coverage for m in found[1:]}
+    # "register" alone (the other terms need "company", "trade"): a word most acts' terms hold weighs little
+    assert set(rest) == {4} and rest[4] < 0.1
+    # French question words say the French term in any inflection
+    assert terms.covered(actterms.question_words("registre des bénéficiaires effectifs"))[0].work == 1
+    # a German compound's head says a term
+    assert [m.work for m in terms.covered(["kinderspielzeug", "sicherheit"])] == [5]
+
+
+def test_the_ranked_matches_need_two_covered_words_and_a_share() -> None:
+    match = actterms.Match
+    words = ["a", "b", "c"]
+    kept = actterms.ranked([match(1, 0.9, ("a", "b"), ()), match(2, 0.95, ("a",), ()), match(3, 0.1, ("a", "b"), ())],
+                           words)
+    assert [m.work for m in kept] == [1]
+    assert actterms.ranked([match(1, 1.0, ("a",), ())], ["a"]) == []  # a question of one word
+
+
+def test_fusion_and_interleaving() -> None:
+    assert actterms.interleaved([["e1", "e2", "e3"], ["l1"]]) == ["e1", "l1", "e2", "e3"]
+    # an act the terms rank first and the keywords do not list comes after the keywords' third (0.5 / 2 = 1 / 4)
+    assert actterms.fused(["a", "b", "c", "d"], ["x"]) == ["a", "b", "c", "x", "d"]
+    # listed third, it comes second (ties the first, after it); listed fifth, second too
+    assert actterms.fused(["a", "b", "x", "d"], ["x", "y"]) == ["a", "x", "b", "d", "y"]
+    assert actterms.fused(["a", "b", "c", "d", "x"], ["x"]) == ["a", "x", "b", "c", "d"]
+    assert actterms.fused(["a", "b", "x"], ["x"], weight=0.8) == ["x", "a", "b"]
+    assert actterms.fused(["a", "b"], []) == ["a", "b"]
+
+
+def test_question_words_leave_out_frame_form_and_country_words() -> None:
+    assert actterms.question_words("Sicherheitsanforderungen für Kinderspielzeug in Luxemburg") == [
+        "sicherheitsanforderungen", "kinderspielzeug"]
+    assert actterms.question_words("loi sur l'œuvre orpheline au Luxembourg 2015") == ["oeuvre", "orpheline"]
