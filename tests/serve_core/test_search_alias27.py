@@ -74,7 +74,9 @@ def test_a_name_that_only_adds_a_word_to_another_name_of_the_act_is_left_out() -
 
 def test_every_new_entry_names_its_act_or_its_authority_in_the_source() -> None:
     entries = json.loads(LEXICON_PATH.read_text(encoding="utf-8"))["aliases"]
-    dac = [e for e in entries if e["alias"].replace(" ", "").startswith("DAC") and e["alias"] != "DAC"]
+    # the EU series only: the Luxembourg law transposing DAC 6 is named « loi DAC 6 » / "DAC 6 Law" (names45)
+    dac = [e for e in entries if e["alias"].replace(" ", "").startswith("DAC") and e["alias"] != "DAC"
+           and e["work"].startswith(f"{EU}:")]
     assert len(dac) == 18 and all("2011/16/EU" in e["source"] and "DG TAXUD" in e["source"] for e in dac)
 
 
