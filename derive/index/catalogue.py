@@ -22,6 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from derive.index import actterms
 from derive.index.identifiers import lu_slug_candidates
 from derive.index.text import normalize
 
@@ -141,10 +142,12 @@ def dedupe(names: Iterable[Name]) -> list[Name]:
 
 
 def fts_columns(names: Sequence[Name], metadata: Sequence[MetadataRow]) -> tuple[str, str, str, str, str]:
-    """``work_fts`` column values: identifiers, titles, short titles, aliases, metadata labels."""
+    """``work_fts`` column values: identifiers, titles, short titles, aliases, metadata labels (the
+    publisher's: the act terms, kind :data:`derive.index.actterms.KIND`, are never in ``work_fts``, so the
+    values a work's rows were inserted with and those an incremental build deletes them with agree)."""
 
     def join(kind: str) -> str:
         return "\n".join(sorted({n.value for n in names if n.kind == kind}))
 
-    labels = "\n".join(sorted({m.label for m in metadata}))
+    labels = "\n".join(sorted({m.label for m in metadata if m.kind != actterms.KIND}))
     return join("official_identifier"), join("official_title"), join("publisher_short_title"), join("alias"), labels

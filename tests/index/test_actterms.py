@@ -89,3 +89,16 @@ def test_the_build_rows_of_a_work_are_metadata_rows_of_kind_act_term(tmp_path: P
         ("act_term", "", "bail a loyer", "fr", "", ""), ("act_term", "", "lease", "en", "", "")]
     assert act_term_rows(terms, "lu-legilux", "a", 0) == []  # no live version: no rows
     assert act_term_rows(terms, "lu-legilux", "b", 1) == []
+
+
+def test_act_terms_are_left_out_of_work_fts_whichever_rows_are_passed() -> None:
+    # an incremental build deletes a work's contentless work_fts entry with the values its rows give, act
+    # terms included; the inserted entry never held them, so the labels column must leave them out both times
+    # (else FTS5's delete breaks the index: "database disk image is malformed")
+    from derive.index.catalogue import MetadataRow, fts_columns
+
+    eurovoc = MetadataRow("eurovoc", "c_1", "consumer protection", "en", "consumer protection", None, "", "")
+    terms = act_term_rows(actterms.parse([("t.jsonl", json.dumps(
+        {"work": "eu-eurlex:32019l0771", "en": ["faulty goods", "refund"]}))]), "eu-eurlex", "32019l0771", 1)
+    assert terms and all(t.kind == actterms.KIND for t in terms)
+    assert fts_columns([], [eurovoc, *terms]) == fts_columns([], [eurovoc])
