@@ -19,3 +19,12 @@ def handmade_core(handmade_dir: Path) -> LegalCore:
 @pytest.fixture(scope="session")
 def fixture_core(fixture_indexes: FixtureBuild) -> LegalCore:
     return LegalCore.mount(fixture_indexes.index_dir, {"set_id": "fixture-set"})
+
+
+@pytest.fixture
+def without_act_terms(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search without the act terms' fusion (ADR 0141): for the tests of another rule, whose fixture
+    questions the reviewed act terms (package data, in the fixture build) would otherwise also answer."""
+    from serve.core.ops import search
+
+    monkeypatch.setattr(search, "act_term_step", lambda *args, **kwargs: False)

@@ -52,7 +52,8 @@ def test_a_section_answered_by_labels_of_untitled_acts_leaves_the_other_its_titl
     assert lu["hits"][0]["match_reasons"] in (["title_words"], ["any_term"])
 
 
-def test_without_the_rule_the_labels_alone_answer(fixture_core: LegalCore, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_the_rule_the_labels_alone_answer(fixture_core: LegalCore, monkeypatch: pytest.MonkeyPatch,
+                                                  without_act_terms: None) -> None:
     monkeypatch.setattr(empty_titled, "answered", lambda section: bool(section.get("hits")))
     monkeypatch.setattr(search, "EXCUSE_EVERYDAY", False)  # ADR 0128 answers the Legilux section before the labels
     answer = fixture_core.call("search", {"query": LEAVE_AND_PATENT + " "})  # another question: no answer cache

@@ -59,7 +59,9 @@ def _works(section: dict[str, Any]) -> list[str]:
 
 
 def test_off_the_answer_is_the_hand_set_one_and_capturing_changes_nothing(fixture_core: LegalCore,
-                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+                                                                         monkeypatch: pytest.MonkeyPatch,
+                                                                         without_act_terms: None) -> None:
+    # the captured sections are the reordering's input, before the act terms' fusion (ADR 0141): compared without it
     monkeypatch.setattr(reorder, "REORDER", False)
     plain = _search(fixture_core, PLAIN)
     captured = _captured(fixture_core, PLAIN)
@@ -75,7 +77,7 @@ def test_off_the_answer_is_the_hand_set_one_and_capturing_changes_nothing(fixtur
 
 
 def test_on_a_section_is_its_first_works_reordered_never_another_work(fixture_core: LegalCore,
-                                                                      reversing: None) -> None:
+                                                                      reversing: None, without_act_terms: None) -> None:
     reorder.REORDER = False
     captured = _captured(fixture_core, PLAIN)[-1]["sections"]
     base = _search(fixture_core, PLAIN)

@@ -22,7 +22,8 @@ def _lu(core: LegalCore, query: str) -> list[dict[str, Any]]:
 
 
 def test_acts_only_their_titles_can_find_follow_the_keyword_hits(fixture_core: LegalCore,
-                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+                                                                monkeypatch: pytest.MonkeyPatch,
+                                                                without_act_terms: None) -> None:
     # the hand-set order (the learnt reordering, ADR 0135, may put such a work among the keyword hits of the
     # first ten: its weights rank a work found by its names higher than its weak tier does)
     monkeypatch.setattr(reorder, "REORDER", False)
