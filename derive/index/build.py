@@ -756,7 +756,7 @@ def delete_work(conn: sqlite3.Connection, work_rowid: int) -> list[tuple[int, st
         "SELECT kind, normalized, value, language FROM work_names WHERE work_rowid = ?", (work_rowid,))]
     labels = [MetadataRow(k, i, label, lang, n, u, f, last) for k, i, label, lang, n, u, f, last in conn.execute(
         "SELECT kind, identifier, label, language, normalized, source_uri, first_valid_from, last_valid_from "
-        "FROM work_metadata WHERE work_rowid = ?", (work_rowid,))]
+        "FROM work_metadata WHERE work_rowid = ?", (work_rowid,))]  # fts_columns leaves the act terms out, as inserted
     if conn.execute("SELECT 1 FROM works WHERE work_rowid = ?", (work_rowid,)).fetchone():
         conn.execute(f"INSERT INTO {_WORK_FTS_DELETE} VALUES ('delete', ?, ?, ?, ?, ?, ?)",
                      (work_rowid, *fts_columns(names, labels)))

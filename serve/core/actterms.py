@@ -73,6 +73,9 @@ DEPTH = 5
 RANK_CONSTANT = 1.0
 #: The weight of the act terms' ranking beside the keyword ranking's (1) in :func:`fused`.
 WEIGHT = 0.5
+#: … for an act of a section searched through the cross-language lexicon (an English or German question on
+#: French-only law: the terms' ``en`` and ``de`` words are the one bridge that needs no translation).
+CROSS_WEIGHT = 0.8
 
 
 def interleaved(sections: Sequence[Sequence[K]]) -> list[K]:
@@ -97,18 +100,19 @@ def ranked(matches: Iterable[Match[K]], words: Sequence[str]) -> list[Match[K]]:
 
 
 def fused(listed: Sequence[K], matched: Sequence[K], constant: float = RANK_CONSTANT,
-          weight: float = WEIGHT) -> list[K]:
+          weight: float | Sequence[float] = WEIGHT) -> list[K]:
     """Reciprocal-rank fusion of the keyword ranking ``listed`` and the act terms' ranking ``matched``: a
     work's score is ``1 / (constant + rank)`` in the first plus ``weight / (constant + rank)`` in the second
-    (rank from 1; nothing where it is not listed); best score first, ties in ``listed``'s order then
+    (rank from 1; nothing where it is not listed; ``weight`` one for all or one per matched work); best score first, ties in ``listed``'s order then
     ``matched``'s. With the defaults, an act the terms rank first and the keywords do not list comes after the
     keywords' third (``0.5 / 2`` ties its ``1 / 4``); one they list third to tenth comes second (``1 / 11 + 0.25``
     is above the second's ``1 / 3``; listed third, ``1 / 4 + 0.25`` ties the first and follows it). Pure."""
     score: dict[K, float] = {}
     for rank, work in enumerate(listed, 1):
         score[work] = score.get(work, 0.0) + 1.0 / (constant + rank)
-    for rank, work in enumerate(matched, 1):
-        score[work] = score.get(work, 0.0) + weight / (constant + rank)
+    weights = [weight] * len(matched) if isinstance(weight, int | float) else list(weight)
+    for rank, (work, each) in enumerate(zip(matched, weights, strict=True), 1):
+        score[work] = score.get(work, 0.0) + each / (constant + rank)
     order = {work: i for i, work in enumerate([*listed, *(w for w in matched if w not in set(listed))])}
     return sorted(score, key=lambda w: (-score[w], order[w]))
 

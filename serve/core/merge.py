@@ -32,7 +32,7 @@ WEIGHTS: Mapping[str, float] = {
     "exact_identifier": 1.0, "exact_title": 1.0, "exact_publisher_short_title": 1.0, "exact_alias": 1.0,
     "article_intent": 0.9, "contained_identifier": 0.9, "contained_title": 0.9,
     "contained_publisher_short_title": 0.9, "contained_alias": 0.9,
-    "keyword": 0.8, "relaxed": 0.7, "stem": 0.6, "fuzzy": 0.5, "title_words": 0.5, "any_term": 0.4,
+    "keyword": 0.8, "relaxed": 0.7, "stem": 0.6, "fuzzy": 0.5, "title_words": 0.5, "act_term": 0.5, "any_term": 0.4,
     "work_metadata": 0.2,
 }
 DEFAULT_WEIGHT = 0.5

@@ -9,13 +9,16 @@ made here (never the packaged data).
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from derive.index import actterms
 from derive.index.rows import act_term_rows
 from legal.errors import IndexError_
+from tests.index.pipeline import FixtureBuild
 
 
 def _write(directory: Path, name: str, lines: list[object]) -> None:
@@ -102,3 +105,39 @@ def test_act_terms_are_left_out_of_work_fts_whichever_rows_are_passed() -> None:
         {"work": "eu-eurlex:32019l0771", "en": ["faulty goods", "refund"]}))]), "eu-eurlex", "32019l0771", 1)
     assert terms and all(t.kind == actterms.KIND for t in terms)
     assert fts_columns([], [eurovoc, *terms]) == fts_columns([], [eurovoc])
+
+def test_an_incremental_build_over_act_terms_gives_the_full_build_content(fixture_indexes: FixtureBuild,
+                                                                         tmp_path: Path) -> None:
+    # an incremental build deletes each changed work's rows, its work_fts row with the values it was inserted
+    # with: the act terms are in work_metadata but never in work_fts (FTS5 refused a delete that named them:
+    # "database disk image is malformed")
+    from corpus_tree import CorpusTree
+    from derive.index.build import build_from_paths
+    from derive.index.verify import verify_index
+    from legal.ids import Publisher
+    from tests.index.pipeline import BUILT_AT
+
+    def build(terms: Path, out: Path, previous: Path | None = None) -> Any:
+        token = actterms.DIRECTORY.set(terms)
+        try:
+            return build_from_paths(Publisher.LEGILUX, CorpusTree.open(fixture_indexes.trees["lu"]),
+                                    fixture_indexes.datasets["lu"], out, built_at=BUILT_AT, previous=previous)
+        finally:
+            actterms.DIRECTORY.reset(token)
+
+    _write(tmp_path / "t1", "a.jsonl", [{"work": "lu-legilux:loi-2011-04-08-n2", "en": ["consumer code"]}])
+    _write(tmp_path / "t2", "a.jsonl", [{"work": "lu-legilux:loi-2011-04-08-n2", "en": ["consumer code", "refund"]},
+                                        {"work": "lu-legilux:loi-2009-02-06-n3", "de": ["Schulpflicht"]}])
+    build(tmp_path / "t1", tmp_path / "first")
+    incremental = build(tmp_path / "t2", tmp_path / "first", previous=tmp_path / "first")
+    full = build(tmp_path / "t2", tmp_path / "full")
+    assert incremental.metrics["mode"] == "incremental"
+    assert incremental.metrics["act_terms_works"] == 2
+    assert incremental.stamp == full.stamp  # the same content digest
+    assert verify_index(incremental.index_path).ok
+    conn = sqlite3.connect(incremental.index_path)
+    try:
+        assert conn.execute("SELECT label FROM work_metadata WHERE kind = 'act_term' ORDER BY label").fetchall() == [
+            ("consumer code",), ("refund",), ("schulpflicht",)]
+    finally:
+        conn.close()

@@ -175,6 +175,9 @@ def test_fusion_and_interleaving() -> None:
     assert actterms.fused(["a", "b", "c", "d", "x"], ["x"]) == ["a", "x", "b", "c", "d"]
     assert actterms.fused(["a", "b", "x"], ["x"], weight=0.8) == ["x", "a", "b"]
     assert actterms.fused(["a", "b"], []) == ["a", "b"]
+    # one weight per matched act: a cross-language section's act (CROSS_WEIGHT) comes second, not after the third
+    assert actterms.fused(["a", "b", "c", "d"], ["x", "y"], weight=[actterms.CROSS_WEIGHT, actterms.WEIGHT]) == [
+        "a", "x", "b", "c", "d", "y"]
 
 
 def test_question_words_leave_out_frame_form_and_country_words() -> None:

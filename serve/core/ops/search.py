@@ -5291,7 +5291,11 @@ def act_term_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, 
         return False
     listed = [[str(h.get("work")) for h in s.get("hits") or []] for s in sections]
     base = actterms.interleaved(listed)
-    order = actterms.fused(base, [work for work, _, _ in matched])
+    translated = {position for position, section in enumerate(sections)
+                  if (plan := plans.get(str(section.get("publisher")))) is not None and plan.translations is not None}
+    order = actterms.fused(base, [work for work, _, _ in matched],
+                           weight=[actterms.CROSS_WEIGHT if position in translated else actterms.WEIGHT
+                                   for _, position, _ in matched])
     if order == base:
         return False
     rows = {str(h.get("work")): h for s in sections for h in s.get("hits") or []}
