@@ -27,4 +27,4 @@ def without_act_terms(monkeypatch: pytest.MonkeyPatch) -> None:
     questions the reviewed act terms (package data, in the fixture build) would otherwise also answer."""
     from serve.core.ops import search
 
-    monkeypatch.setattr(search, "act_term_step", lambda *args, **kwargs: False)
+    monkeypatch.setattr(search, "ACT_TERMS", False)

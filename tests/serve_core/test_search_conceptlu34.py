@@ -24,12 +24,9 @@ from serve.core import LegalCore
 from serve.core.ops import empty_titled, search
 from serve.core.ops.empty_titled import answered, answers_nothing
 
-
-@pytest.fixture(autouse=True)
-def _without_act_terms(monkeypatch: pytest.MonkeyPatch) -> None:
-    """This file's rules, without the act terms' fusion after them (terms45, :func:`search.act_term_step`): with
-    reviewed act terms in the index it may add or move works in the answers these tests pin."""
-    monkeypatch.setattr(search, "ACT_TERMS", False)
+#: this file's rules without the act terms' fusion after them (ADR 0141): with the reviewed terms in the
+#: fixture index it adds or moves works in the answers these tests pin
+pytestmark = pytest.mark.usefixtures("without_act_terms")
 
 
 LU, EU = "lu-legilux", "eu-eurlex"
@@ -60,8 +57,7 @@ def test_a_section_answered_by_labels_of_untitled_acts_leaves_the_other_its_titl
     assert lu["hits"][0]["match_reasons"] in (["title_words"], ["any_term"])
 
 
-def test_without_the_rule_the_labels_alone_answer(fixture_core: LegalCore, monkeypatch: pytest.MonkeyPatch,
-                                                  without_act_terms: None) -> None:
+def test_without_the_rule_the_labels_alone_answer(fixture_core: LegalCore, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(empty_titled, "answered", lambda section: bool(section.get("hits")))
     monkeypatch.setattr(search, "EXCUSE_EVERYDAY", False)  # ADR 0128 answers the Legilux section before the labels
     answer = fixture_core.call("search", {"query": LEAVE_AND_PATENT + " "})  # another question: no answer cache

@@ -10,14 +10,10 @@ import pytest
 from legal.errors import RequestError
 from serve.core import CatalogueEntry, LegalCore
 from serve.core.mount import CATALOGUE_KINDS
-from serve.core.ops import search
 
-
-@pytest.fixture(autouse=True)
-def _without_act_terms(monkeypatch: pytest.MonkeyPatch) -> None:
-    """This file's rules, without the act terms' fusion after them (terms45, :func:`search.act_term_step`): with
-    reviewed act terms in the index it may add or move works in the answers these tests pin."""
-    monkeypatch.setattr(search, "ACT_TERMS", False)
+#: this file's rules without the act terms' fusion after them (ADR 0141): with the reviewed terms in the
+#: fixture index it adds or moves works in the answers these tests pin
+pytestmark = pytest.mark.usefixtures("without_act_terms")
 
 
 GDPR = "eu-eurlex:32016r0679"
@@ -137,8 +133,7 @@ def test_comparison_question_is_relaxed_with_a_report(fixture_core: LegalCore) -
     assert not {"1919", "2023"} & set(lu["query_plan"]["terms"])
 
 
-def test_merged_ranks_by_normalised_score_and_keeps_sections(fixture_core: LegalCore, without_act_terms: None) -> None:
-    # the routing rule alone (the act terms' fusion, ADR 0141, may deal an EUR-Lex act to the routed section)
+def test_merged_ranks_by_normalised_score_and_keeps_sections(fixture_core: LegalCore) -> None:
     answer = fixture_core.call("search", {"query": "statistiques de paiement Banque centrale du Luxembourg",
                                           "fuzzy": "off"})
     eu, lu = _section(answer, "eu-eurlex"), _section(answer, "lu-legilux")

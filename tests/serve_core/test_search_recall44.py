@@ -22,12 +22,9 @@ import pytest
 from serve.core import LegalCore
 from serve.core.ops import search
 
-
-@pytest.fixture(autouse=True)
-def _without_act_terms(monkeypatch: pytest.MonkeyPatch) -> None:
-    """This file's rules, without the act terms' fusion after them (terms45, :func:`search.act_term_step`): with
-    reviewed act terms in the index it may add or move works in the answers these tests pin."""
-    monkeypatch.setattr(search, "ACT_TERMS", False)
+#: this file's rules without the act terms' fusion after them (ADR 0141): with the reviewed terms in the
+#: fixture index it adds or moves works in the answers these tests pin
+pytestmark = pytest.mark.usefixtures("without_act_terms")
 
 
 LU = "lu-legilux"
@@ -125,8 +122,7 @@ def test_one_part_word_does_not_keep_an_act_that_is_no_code(fixture_core: LegalC
 
 
 def test_a_translated_question_is_answered_by_an_act_whose_parts_hold_two_of_its_lexicon_words(
-        fixture_core: LegalCore, monkeypatch: pytest.MonkeyPatch, without_act_terms: None) -> None:
-    # (the part-heading rule alone: the act terms' fusion, ADR 0141, also finds the Constitution)
+        fixture_core: LegalCore, monkeypatch: pytest.MonkeyPatch) -> None:
     # the lexicon's « droits », « libertés », « fondamentaux »: the Constitution's art. 43 under « Chapitre II. —
     # Des droits et libertés », « Section 2. — Des droits fondamentaux »
     query = "rights and freedoms: fundamental rights of citizens"

@@ -16,14 +16,10 @@ from typing import Any
 import pytest
 
 from serve.core import LegalCore, reorder
-from serve.core.ops import search
 
-
-@pytest.fixture(autouse=True)
-def _without_act_terms(monkeypatch: pytest.MonkeyPatch) -> None:
-    """This file's rules, without the act terms' fusion after them (terms45, :func:`search.act_term_step`): with
-    reviewed act terms in the index it may add or move works in the answers these tests pin."""
-    monkeypatch.setattr(search, "ACT_TERMS", False)
+#: this file's rules without the act terms' fusion after them (ADR 0141): with the reviewed terms in the
+#: fixture index it adds or moves works in the answers these tests pin
+pytestmark = pytest.mark.usefixtures("without_act_terms")
 
 
 PLAIN = "durée du travail"
@@ -68,9 +64,7 @@ def _works(section: dict[str, Any]) -> list[str]:
 
 
 def test_off_the_answer_is_the_hand_set_one_and_capturing_changes_nothing(fixture_core: LegalCore,
-                                                                         monkeypatch: pytest.MonkeyPatch,
-                                                                         without_act_terms: None) -> None:
-    # the captured sections are the reordering's input, before the act terms' fusion (ADR 0141): compared without it
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(reorder, "REORDER", False)
     plain = _search(fixture_core, PLAIN)
     captured = _captured(fixture_core, PLAIN)
@@ -86,7 +80,7 @@ def test_off_the_answer_is_the_hand_set_one_and_capturing_changes_nothing(fixtur
 
 
 def test_on_a_section_is_its_first_works_reordered_never_another_work(fixture_core: LegalCore,
-                                                                      reversing: None, without_act_terms: None) -> None:
+                                                                      reversing: None) -> None:
     reorder.REORDER = False
     captured = _captured(fixture_core, PLAIN)[-1]["sections"]
     base = _search(fixture_core, PLAIN)

@@ -10,14 +10,10 @@ from typing import Any
 import pytest
 
 from serve.core import LegalCore, reorder
-from serve.core.ops import search
 
-
-@pytest.fixture(autouse=True)
-def _without_act_terms(monkeypatch: pytest.MonkeyPatch) -> None:
-    """This file's rules, without the act terms' fusion after them (terms45, :func:`search.act_term_step`): with
-    reviewed act terms in the index it may add or move works in the answers these tests pin."""
-    monkeypatch.setattr(search, "ACT_TERMS", False)
+#: this file's rules without the act terms' fusion after them (ADR 0141): with the reviewed terms in the
+#: fixture index it adds or moves works in the answers these tests pin
+pytestmark = pytest.mark.usefixtures("without_act_terms")
 
 
 LU = "lu-legilux"
@@ -31,8 +27,7 @@ def _lu(core: LegalCore, query: str) -> list[dict[str, Any]]:
 
 
 def test_acts_only_their_titles_can_find_follow_the_keyword_hits(fixture_core: LegalCore,
-                                                                monkeypatch: pytest.MonkeyPatch,
-                                                                without_act_terms: None) -> None:
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     # the hand-set order (the learnt reordering, ADR 0135, may put such a work among the keyword hits of the
     # first ten: its weights rank a work found by its names higher than its weak tier does)
     monkeypatch.setattr(reorder, "REORDER", False)
