@@ -60,6 +60,17 @@ def _works(answer: dict[str, Any], publisher: str) -> list[str]:
     return [h["work"] for h in section.get("hits") or []]
 
 
+def _with_and_without(core: LegalCore, query: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The answer to ``query`` with the act terms' fusion, then without it (``search.ACT_TERMS`` off)."""
+    with_step = core.call("search", {"query": query})
+    search.ACT_TERMS = False
+    try:
+        without = core.call("search", {"query": query})
+    finally:
+        search.ACT_TERMS = True
+    return with_step, without
+
+
 def test_the_index_holds_the_terms_of_held_works_only(terms_dirs: dict[str, Path]) -> None:
     conn = sqlite3.connect(terms_dirs["terms"] / f"{LU}.sqlite")
     try:
@@ -79,12 +90,7 @@ def test_the_index_holds_the_terms_of_held_works_only(terms_dirs: dict[str, Path
 
 
 def test_an_english_question_reaches_a_french_only_act_through_its_terms(terms_core: LegalCore) -> None:
-    search.ACT_TERMS = False
-    try:
-        before = terms_core.call("search", {"query": "personal information of customers"})
-    finally:
-        search.ACT_TERMS = True
-    answer = terms_core.call("search", {"query": "personal information of customers"})
+    answer, before = _with_and_without(terms_core, "personal information of customers")
     assert _works(answer, EU) == _works(before, EU)  # the keyword answer's EU section is kept
     assert CONSUMER not in _works(before, LU)
     lu = next(s for s in answer["publishers"] if s["publisher"] == LU)
@@ -99,12 +105,7 @@ def test_an_english_question_reaches_a_french_only_act_through_its_terms(terms_c
 
 def test_a_question_saying_part_of_a_term_is_not_ranked_by_it(terms_core: LegalCore) -> None:
     # "personal information" without "customer": the term is not said; the answer is the keyword answer
-    with_terms = terms_core.call("search", {"query": "personal information of employees"})
-    search.ACT_TERMS = False
-    try:
-        without = terms_core.call("search", {"query": "personal information of employees"})
-    finally:
-        search.ACT_TERMS = True
+    with_terms, without = _with_and_without(terms_core, "personal information of employees")
     assert with_terms["publishers"] == without["publishers"]
 
 
@@ -118,24 +119,14 @@ def test_a_question_no_keyword_answers_stays_empty(terms_core: LegalCore) -> Non
 
 def test_an_index_without_terms_answers_as_the_search_without_the_step(terms_dirs: dict[str, Path]) -> None:
     with LegalCore.mount(terms_dirs["none"], {"set_id": "none"}) as core:
-        with_step = core.call("search", {"query": "personal information of customers"})
-        search.ACT_TERMS = False
-        try:
-            without = core.call("search", {"query": "personal information of customers"})
-        finally:
-            search.ACT_TERMS = True
+        with_step, without = _with_and_without(core, "personal information of customers")
     assert with_step["publishers"] == without["publishers"]
     assert CONSUMER not in _works(with_step, LU)
 
 
 def test_a_question_naming_an_act_is_left_to_the_keywords(terms_core: LegalCore) -> None:
     # "personal data" is a short title of the GDPR (a soft mention): the question names an act
-    with_terms = terms_core.call("search", {"query": "personal data of customers information"})
-    search.ACT_TERMS = False
-    try:
-        without = terms_core.call("search", {"query": "personal data of customers information"})
-    finally:
-        search.ACT_TERMS = True
+    with_terms, without = _with_and_without(terms_core, "personal data of customers information")
     assert with_terms["publishers"] == without["publishers"]
 
 
