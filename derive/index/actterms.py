@@ -44,7 +44,7 @@ from pathlib import Path
 from derive.index.text import normalize
 from legal.errors import IndexError_
 
-#: The packaged act terms (the lead commits the reviewed ``*.jsonl`` files there).
+#: The packaged act terms (the reviewed ``*.jsonl`` files and their README).
 ACT_TERMS_DIR = Path(__file__).with_name("act_terms")
 #: The directory the index build reads (``lex index build --act-terms DIR`` sets it for one build).
 DIRECTORY: ContextVar[Path] = ContextVar("act_terms_directory", default=ACT_TERMS_DIR)
@@ -167,8 +167,8 @@ def load(directory: Path | None = None) -> ActTerms:
     """The act terms of ``directory`` (default: :data:`DIRECTORY`'s value), read once per state of
     its files."""
     path = directory if directory is not None else DIRECTORY.get()
-    stamp = tuple((p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in sorted(path.glob("*.jsonl"))) \
-        if path.is_dir() else ()
+    stats = [(p.name, p.stat()) for p in sorted(path.glob("*.jsonl"))] if path.is_dir() else []
+    stamp = tuple((name, st.st_size, st.st_mtime_ns) for name, st in stats)
     return _load(path, stamp)
 
 

@@ -455,10 +455,9 @@ class _Selection:
 def act_term_facts(context: BuildContext, publisher: Publisher) -> dict[str, int]:
     """The build's facts on the act terms (:mod:`derive.index.actterms`): the held works given terms, and
     the works of this publisher the files give terms that it does not hold (ignored). Pure."""
-    prefix = f"{publisher.value}:"
-    named = [w[len(prefix):] for w in context.act_terms.by_work if w.startswith(prefix)]
-    return {"act_terms_works": sum(1 for slug in named if slug in context.held),
-            "act_terms_not_held": sum(1 for slug in named if slug not in context.held)}
+    named = sum(1 for w in context.act_terms.by_work if w.startswith(f"{publisher.value}:"))
+    missing = context.act_terms.not_held(publisher.value, context.held)
+    return {"act_terms_works": named - missing, "act_terms_not_held": missing}
 
 
 def _select(publisher: Publisher, sources: _Sources, *, checked: bool = True,

@@ -30,10 +30,10 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar, cast
 
 from derive.index import analysis, relax, xlang
+from derive.index.actterms import KIND as KIND  # the index rows' kind, re-exported for the search
 from derive.index.text import normalize
 from serve.core import ranking
 
-KIND = "act_term"
 K = TypeVar("K")
 T = TypeVar("T")
 
