@@ -4,7 +4,7 @@ The index holds, per act, reviewed terms in French, English and German (``work_m
 ``act_term``, :mod:`derive.index.actterms`): « auteur introuvable » for the law on orphan works,
 "beneficial owner register" for the Luxembourg law on the register of beneficial owners,
 « Spielzeugsicherheit » for the toy-safety law. This module reads them once per mounted index
-(:func:`terms_of`) and says which acts a question's words cover (:meth:`TermIndex.covered`):
+(:func:`terms_of`, held compact: :class:`SortedStrings`) and says which acts a question's words cover (:meth:`TermIndex.covered`):
 
 - a term is keyed by the Snowball stems of its content words in its own language; a question's word
   is any of its forms (itself and its English, French and German stems), so a term is *said* by a
@@ -22,12 +22,14 @@ Pure over the terms once read; the search decides what a coverage is worth
 
 from __future__ import annotations
 
+import bisect
 import math
 import sqlite3
 import weakref
-from collections.abc import Iterable, Mapping, Sequence
+from array import array
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar, cast
+from typing import Generic, TypeVar
 
 from derive.index import analysis, relax, xlang
 from derive.index.actterms import KIND as KIND  # the index rows' kind, re-exported for the search
@@ -35,7 +37,6 @@ from derive.index.text import normalize
 from serve.core import ranking
 
 K = TypeVar("K")
-T = TypeVar("T")
 
 #: Words that say nothing of an act's subject, left out of terms and questions alike: stop, frame and
 #: question words of the three languages (:data:`derive.index.relax.RELAXABLE_WORDS`), act forms
@@ -153,40 +154,91 @@ class Match(Generic[K]):
     terms: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class TermIndex(Generic[K]):
-    """The act terms of one index, compact (built once per mounted index, read by every question and shared by
-    the served workers: few objects, each stem one string): each distinct term key (its stems joined by a
-    space) and its works; by first stem, the keys it begins (only the keys a question's word begins are read);
-    by stem, how many works' terms hold it."""
+class SortedStrings:
+    """Sorted strings held as one string and an array of offsets, not one object per string: a mounted index's
+    thousands of term keys and stems cost two objects, and a served worker's lookups write no reference count
+    into the pages the supervisor built them in (they stay shared after the fork). Read by bisection."""
 
-    works: Mapping[str, tuple[K, ...]]
-    by_first: Mapping[str, tuple[str, ...]]
-    df: Mapping[str, int]
+    __slots__ = ("_blob", "_starts")
+
+    def __init__(self, items: Iterable[str]) -> None:
+        values = sorted(items)
+        starts = array("I", [0])
+        for value in values:
+            starts.append(starts[-1] + len(value))
+        self._blob = "".join(values)
+        self._starts = starts
+
+    def __len__(self) -> int:
+        return len(self._starts) - 1
+
+    def __getitem__(self, i: int) -> str:
+        return self._blob[self._starts[i]:self._starts[i + 1]]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SortedStrings) and (self._blob, self._starts) == (other._blob, other._starts)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def find(self, value: str) -> int:
+        """The position of ``value``, or -1."""
+        i = bisect.bisect_left(self, value)
+        return i if i < len(self) and self[i] == value else -1
+
+    def beginning(self, word: str) -> range:
+        """The positions of the strings that are ``word`` or begin with ``word`` and a space (contiguous: a space
+        sorts before every letter and digit a normalised word holds)."""
+        lo = bisect.bisect_left(self, word)
+        hi = bisect.bisect_left(self, word + "!", lo)  # "!" follows the space
+        return range(lo, hi)
+
+
+@dataclass(frozen=True, eq=False)
+class TermIndex:
+    """The act terms of one index, compact (built once per mounted index, read by every question and shared by
+    the served workers: a handful of objects, none per key): the distinct term keys (their stems joined by a
+    space, sorted: the keys a question's word begins are one range) and each key's works (one array, sliced by
+    offsets); the distinct stems and how many works' terms hold each."""
+
+    keys: SortedStrings
+    key_starts: array[int]
+    key_works: array[int]
+    stems: SortedStrings
+    stem_df: array[int]
     total: int
+
+    def df(self, form: str) -> int:
+        """How many works' terms hold the stem ``form``."""
+        i = self.stems.find(form)
+        return self.stem_df[i] if i >= 0 else 0
+
+    def works_of(self, key: int) -> list[int]:
+        """The works whose terms hold the key at position ``key``."""
+        return self.key_works[self.key_starts[key]:self.key_starts[key + 1]].tolist()
 
     def weight(self, forms: Iterable[str]) -> float:
         """The rarity weight of a question word of ``forms`` (see the module docstring)."""
-        df = max((self.df.get(f, 0) for f in forms), default=0)
+        df = max((self.df(f) for f in forms), default=0)
         return math.log((self.total + 1) / (df + 0.5))
 
-    def covered(self, words: Sequence[str]) -> list[Match[K]]:
+    def covered(self, words: Sequence[str]) -> list[Match[int]]:
         """The works whose terms the question's content ``words`` (normalised, each once) say, best
         coverage first (then more terms, then the work key), each once; a match's ``terms`` are the keys
         said (stems)."""
-        if not words or not self.works:
+        if not words or not len(self.keys):
             return []
         forms = {w: word_forms(w) for w in words}
         held = frozenset(f for fs in forms.values() for f in fs)
         weights = {w: self.weight(fs) for w, fs in forms.items()}
         total = sum(weights.values())
-        found: dict[K, tuple[set[str], list[str]]] = {}
-        for key in sorted({k for f in held for k in self.by_first.get(f, ())}):
+        found: dict[int, tuple[set[str], list[str]]] = {}
+        for position in sorted({i for f in held for i in self.keys.beginning(f)}):
+            key = self.keys[position]
             stems = key.split(" ")
-            if not all(s in held for s in stems[1:]):
+            if not all(s in held for s in stems):
                 continue
             said = {w for w, fs in forms.items() if not fs.isdisjoint(stems)}
-            for work in self.works[key]:
+            for work in self.works_of(position):
                 entry = found.setdefault(work, (set(), []))
                 entry[0].update(said)
                 entry[1].append(key)
@@ -196,30 +248,26 @@ class TermIndex(Generic[K]):
         return sorted(out, key=lambda m: (-m.coverage, -len(m.terms), str(m.work)))
 
 
-def term_index(rows: Iterable[tuple[K, str, str]], stop: frozenset[str] = STOP) -> TermIndex[K]:
+def term_index(rows: Iterable[tuple[int, str, str]], stop: frozenset[str] = STOP) -> TermIndex:
     """The :class:`TermIndex` of ``(work, normalised term, language)`` rows. Pure."""
-    pool: dict[object, object] = {}  # one object per equal stem, key, work and works tuple
-
-    def one(value: T) -> T:
-        return cast(T, pool.setdefault(value, value))
-
-    by_key: dict[str, dict[K, None]] = {}
+    by_key: dict[str, dict[int, None]] = {}
     for work, term, language in rows:
         found = term_key(normalize(term), language, stop)
         if found:
-            key = one(" ".join(one(s) for s in found))
-            by_key.setdefault(key, {})[one(work)] = None
-    by_first: dict[str, list[str]] = {}
-    stem_works: dict[str, set[K]] = {}
-    for key, held in by_key.items():
-        parts = key.split(" ")
-        by_first.setdefault(one(parts[0]), []).append(key)
-        for stem in parts:
-            stem_works.setdefault(one(stem), set()).update(held)
-    all_works = {w for ws in by_key.values() for w in ws}
-    return TermIndex({k: one(tuple(ws)) for k, ws in by_key.items()},
-                     {s: tuple(ks) for s, ks in by_first.items()},
-                     {s: len(ws) for s, ws in stem_works.items()}, len(all_works))
+            by_key.setdefault(" ".join(found), {})[work] = None
+    keys = SortedStrings(by_key)
+    key_starts, key_works = array("I", [0]), array("q")
+    stem_works: dict[str, set[int]] = {}
+    for position in range(len(keys)):
+        key = keys[position]
+        held = by_key[key]
+        key_works.extend(held)
+        key_starts.append(len(key_works))
+        for stem in key.split(" "):
+            stem_works.setdefault(stem, set()).update(held)
+    stems = SortedStrings(stem_works)
+    stem_df = array("I", (len(stem_works[stems[i]]) for i in range(len(stems))))
+    return TermIndex(keys, key_starts, key_works, stems, stem_df, len({w for ws in by_key.values() for w in ws}))
 
 
 def said_terms(conn: sqlite3.Connection, work: int, keys: Sequence[str], stop: frozenset[str] = STOP) -> list[str]:
@@ -233,10 +281,10 @@ def said_terms(conn: sqlite3.Connection, work: int, keys: Sequence[str], stop: f
     return [found[k] for k in keys if k in found]
 
 
-_TERMS: weakref.WeakKeyDictionary[object, TermIndex[int]] = weakref.WeakKeyDictionary()
+_TERMS: weakref.WeakKeyDictionary[object, TermIndex] = weakref.WeakKeyDictionary()
 
 
-def terms_of(conn: sqlite3.Connection, index: object | None, stop: frozenset[str] = STOP) -> TermIndex[int]:
+def terms_of(conn: sqlite3.Connection, index: object | None, stop: frozenset[str] = STOP) -> TermIndex:
     """The act terms of the index ``conn`` reads, remembered per mounted ``index`` (an immutable file);
     none for an index built without them."""
     if index is not None and index in _TERMS:
