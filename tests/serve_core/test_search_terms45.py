@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from derive.index import actterms as index_terms
 from serve.core import LegalCore, actterms
@@ -176,3 +178,15 @@ def test_question_words_leave_out_frame_form_and_country_words() -> None:
     assert actterms.question_words("Sicherheitsanforderungen für Kinderspielzeug in Luxemburg") == [
         "sicherheitsanforderungen", "kinderspielzeug"]
     assert actterms.question_words("loi sur l'œuvre orpheline au Luxembourg 2015") == ["oeuvre", "orpheline"]
+
+
+_WORD = st.text(alphabet="abcdez", min_size=1, max_size=4)
+
+
+@given(st.lists(st.lists(_WORD, min_size=1, max_size=3).map(" ".join), max_size=30), _WORD)
+def test_sorted_strings_find_and_the_keys_a_word_begins_as_a_list_would(items: list[str], word: str) -> None:
+    held = actterms.SortedStrings(items)
+    values = sorted(items)
+    assert [held[i] for i in range(len(held))] == values
+    assert held.find(word) == (values.index(word) if word in values else -1)
+    assert [held[i] for i in held.beginning(word)] == [v for v in values if v == word or v.startswith(word + " ")]
