@@ -69,6 +69,13 @@ MIN_COVERAGE = 0.15
 MIN_WORDS = 2
 #: How many of the best-covered acts are ranked by their terms.
 DEPTH = 5
+#: The share of its rarity weight a question word counts for in an act's coverage when a term of the act holding it
+#: is only partly said (:func:`partly_covered`): « chômage partiel » half says the term « indemnité de chômage
+#: partiel », "wolf kills sheep" half says "compensation for wolf damage".
+PARTIAL_SHARE = 0.5
+#: … and the least share of such a term's words the question must say (half of a two- or four-word term, two words of
+#: three); a one-word term is said or not.
+PARTIAL_LEAST = 0.5
 #: The rank constant of the reciprocal-rank fusion (:func:`fused`).
 RANK_CONSTANT = 1.0
 #: The weight of the act terms' ranking beside the keyword ranking's (1) in :func:`fused`.
@@ -196,6 +203,69 @@ class TermIndex(Generic[K]):
         return sorted(out, key=lambda m: (-m.coverage, -len(m.terms), str(m.work)))
 
 
+_STEM_KEYS: dict[int, Mapping[str, tuple[str, ...]]] = {}
+
+
+def stem_keys(index: TermIndex[K]) -> Mapping[str, tuple[str, ...]]:
+    """By stem, the term keys of ``index`` that hold it (at any place), built once per term index (warmed with it
+    by :func:`terms_of`) and dropped with it: the keys a question may say only in part."""
+    found = _STEM_KEYS.get(id(index))
+    if found is None:
+        keys: dict[str, list[str]] = {}
+        for key in index.works:
+            for stem in dict.fromkeys(key.split(" ")):
+                keys.setdefault(stem, []).append(key)
+        found = _STEM_KEYS[id(index)] = {stem: tuple(held) for stem, held in keys.items()}
+        weakref.finalize(index, _STEM_KEYS.pop, id(index), None)
+    return found
+
+
+def partly_covered(index: TermIndex[K], words: Sequence[str], share: float | None = None,
+                   least: float | None = None) -> list[Match[K]]:
+    """:meth:`TermIndex.covered`, with the question's words a term of the act says only in part (at least ``least``
+    of its words, not all: « chômage partiel » for « indemnité de chômage partiel ») counted at ``share`` of their
+    weight when no term of the act the question says whole holds them (``share`` and ``least`` default to
+    :data:`PARTIAL_SHARE` and :data:`PARTIAL_LEAST`). An act only partly said is matched with those
+    partly said keys as its ``terms``; one said whole keeps its whole terms (the ties among full matches are broken
+    as before). Best coverage first. Pure over the index."""
+    share = PARTIAL_SHARE if share is None else share
+    least = PARTIAL_LEAST if least is None else least
+    full = index.covered(words)
+    if not words or share <= 0:
+        return full
+    forms = {w: word_forms(w) for w in words}
+    held = frozenset(f for fs in forms.values() for f in fs)
+    weights = {w: index.weight(fs) for w, fs in forms.items()}
+    total = sum(weights.values())
+    if total <= 0:
+        return full
+    by_stem = stem_keys(index)
+    part: dict[K, tuple[set[str], list[str]]] = {}
+    for key in sorted({k for f in held for k in by_stem.get(f, ())}):
+        stems = key.split(" ")
+        said_stems = sum(1 for s in stems if s in held)
+        if len(stems) < 2 or said_stems == len(stems) or said_stems < least * len(stems):
+            continue
+        said = {w for w, fs in forms.items() if not fs.isdisjoint(stems)}
+        for work in index.works[key]:
+            entry = part.setdefault(work, (set(), []))
+            entry[0].update(said)
+            entry[1].append(key)
+    whole = {m.work: m for m in full}
+    out = [m for m in full if m.work not in part]
+    for work, (said, keys) in part.items():
+        match = whole.get(work)
+        fully = set(match.words) if match is not None else set()
+        partly = said - fully
+        if not partly:
+            out.append(cast(Match[K], match))
+            continue
+        coverage = (match.coverage if match is not None else 0.0) + share * sum(weights[w] for w in partly) / total
+        terms = match.terms if match is not None else tuple(sorted(set(keys), key=lambda t: (-len(t), t)))
+        out.append(Match(work, coverage, tuple(w for w in words if w in fully or w in partly), terms))
+    return sorted(out, key=lambda m: (-m.coverage, -len(m.terms), str(m.work)))
+
+
 def term_index(rows: Iterable[tuple[K, str, str]], stop: frozenset[str] = STOP) -> TermIndex[K]:
     """The :class:`TermIndex` of ``(work, normalised term, language)`` rows. Pure."""
     pool: dict[object, object] = {}  # one object per equal stem, key, work and works tuple
@@ -246,6 +316,7 @@ def terms_of(conn: sqlite3.Connection, index: object | None, stop: frozenset[str
             "SELECT r.work_rowid, t.label, t.language FROM metadata_terms t "
             "JOIN work_metadata_rows r ON r.term_rowid = t.term_rowid WHERE t.kind = ?", (KIND,))),
         stop)
+    stem_keys(found)  # the partly said terms' map, built while the index is (before a server's fork)
     if index is not None:
         _TERMS[index] = found
     return found

@@ -5255,7 +5255,8 @@ def act_term_plan(plan: Plan) -> bool:
 def act_term_matches(ctx: CallContext, sections: Sequence[Answer], plans: Mapping[str, Plan],
                      words: Sequence[str]) -> list[tuple[str, int, actterms.Match[int]]]:
     """``(lex work id, section position, match)`` of the acts the terms rank
-    (:func:`serve.core.actterms.ranked`) over every section's index, best coverage first."""
+    (:func:`serve.core.actterms.ranked`; the terms said whole or in part: :func:`serve.core.actterms.partly_covered`)
+    over every section's index, best coverage first."""
     found: list[tuple[str, int, actterms.Match[int]]] = []
     for position, section in enumerate(sections):
         publisher = str(section.get("publisher"))
@@ -5263,7 +5264,7 @@ def act_term_matches(ctx: CallContext, sections: Sequence[Answer], plans: Mappin
         if index is None or publisher not in plans:
             continue
         with index.session(ctx.deadline_seconds) as conn:
-            matches = actterms.ranked(actterms.terms_of(conn, index).covered(words), words)
+            matches = actterms.ranked(actterms.partly_covered(actterms.terms_of(conn, index), words), words)
         found += [(f"{publisher}:{index.catalogue.slug_of[m.work]}", position, m) for m in matches]
     best = actterms.ranked([m for _, _, m in found], words)
     order = {id(m): i for i, m in enumerate(best)}
