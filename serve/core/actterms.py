@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 import sqlite3
 import weakref
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar, cast
 
@@ -76,6 +76,10 @@ PARTIAL_SHARE = 0.5
 #: … and the least share of such a term's words the question must say (half of a two- or four-word term, two words of
 #: three); a one-word term is said or not.
 PARTIAL_LEAST = 0.5
+#: A match covering one word of a question (of :data:`MIN_WORDS` or more) still ranks when a term of the act holding
+#: it is said whole and that word is rare among the terms: held by the terms of at most this many acts ("wolf",
+#: « protêt », "blockchain", « Sportlycée »; :func:`rare_word`).
+RARE_WORKS = 10
 #: The rank constant of the reciprocal-rank fusion (:func:`fused`).
 RANK_CONSTANT = 1.0
 #: The weight of the act terms' ranking beside the keyword ranking's (1) in :func:`fused`.
@@ -96,13 +100,15 @@ def interleaved(sections: Sequence[Sequence[K]]) -> list[K]:
     return list(out)
 
 
-def ranked(matches: Iterable[Match[K]], words: Sequence[str]) -> list[Match[K]]:
+def ranked(matches: Iterable[Match[K]], words: Sequence[str],
+           rare: Callable[[Match[K]], bool] | None = None) -> list[Match[K]]:
     """The matches the terms rank: coverage at least :data:`MIN_COVERAGE`, at least :data:`MIN_WORDS` of the
-    question's words covered (none for a question of fewer content ``words``), best coverage first, at most
-    :data:`DEPTH`. Pure."""
+    question's words covered, or one word the ``rare`` predicate admits (:func:`rare_word`); none for a question of
+    fewer content ``words``; best coverage first, at most :data:`DEPTH`. Pure."""
     if len(words) < MIN_WORDS:
         return []
-    kept = [m for m in matches if m.coverage >= MIN_COVERAGE and len(m.words) >= MIN_WORDS]
+    kept = [m for m in matches if m.coverage >= MIN_COVERAGE
+            and (len(m.words) >= MIN_WORDS or (rare is not None and rare(m)))]
     return sorted(kept, key=lambda m: (-m.coverage, -len(m.terms), str(m.work)))[:DEPTH]
 
 
@@ -264,6 +270,33 @@ def partly_covered(index: TermIndex[K], words: Sequence[str], share: float | Non
         terms = match.terms if match is not None else tuple(sorted(set(keys), key=lambda t: (-len(t), t)))
         out.append(Match(work, coverage, tuple(w for w in words if w in fully or w in partly), terms))
     return sorted(out, key=lambda m: (-m.coverage, -len(m.terms), str(m.work)))
+
+
+def rare_word(index: TermIndex[K], words: Sequence[str]) -> Callable[[Match[K]], bool]:
+    """Whether a match of ``index`` for the question's ``words`` covers one word only, said whole (its first term's
+    every stem is among the question's forms: not a term said in part, :func:`partly_covered`) and rare among the
+    terms (at most :data:`RARE_WORKS` acts' terms hold a form of it). Pure over the index."""
+    held = frozenset(f for w in words for f in word_forms(w))
+    least = math.log((index.total + 1) / (RARE_WORKS + 0.5))
+
+    def rare(match: Match[K]) -> bool:
+        return (len(match.words) == 1 and said_whole(match, held)
+                and index.weight(word_forms(match.words[0])) >= least)
+    return rare
+
+
+def said_whole(match: Match[K], held: frozenset[str]) -> bool:
+    """Whether the question (its words' forms ``held``) says a term of the ``match`` whole — not only in part
+    (:func:`partly_covered` gives an act said only in part its partly said terms). Pure."""
+    return bool(match.terms) and all(s in held for s in match.terms[0].split(" "))
+
+
+def firm(match: Match[K], words: Sequence[str]) -> bool:
+    """Whether a ranked ``match`` is firm evidence: a term of the act said whole and at least :data:`MIN_WORDS` of the
+    question's ``words`` covered (whole or in part) — not an act said only in part, nor one rare word
+    (:func:`rare_word`). Only a firm match brings
+    an act into a section the keywords left empty (:func:`serve.core.ops.search.act_term_step`). Pure."""
+    return len(match.words) >= MIN_WORDS and said_whole(match, frozenset(f for w in words for f in word_forms(w)))
 
 
 def term_index(rows: Iterable[tuple[K, str, str]], stop: frozenset[str] = STOP) -> TermIndex[K]:

@@ -74,6 +74,52 @@ def test_too_little_of_a_term_or_a_one_word_term_is_not_said_in_part() -> None:
     assert actterms.partly_covered(terms, []) == []
 
 
+def test_one_rare_word_said_whole_ranks_an_act() -> None:
+    terms = actterms.term_index([(6, "compensation for wolf damage", "en"), (6, "wolf", "en"), (7, "sheep farming", "en"),
+                                 *((10 + i, f"damage claim {i}", "en") for i in range(actterms.RARE_WORKS + 1))])
+    # "wolf": a one-word term said whole, held by one act's terms: ranked though it is the one word covered
+    words = actterms.question_words("who pays when a wolf kills sheep")
+    found = actterms.partly_covered(terms, words)
+    rare = actterms.rare_word(terms, words)
+    assert [m.work for m in found] == [6, 7]
+    assert found[0].words == ("wolf",) and found[0].coverage >= actterms.MIN_COVERAGE
+    assert actterms.ranked(found, words) == []
+    assert [m.work for m in actterms.ranked(found, words, rare)] == [6]
+    # "sheep" is said only in part (one of the two words of "sheep farming"): not a rare word said whole
+    assert found[1].words == ("sheep",) and not rare(found[1])
+    # "damage": held by more than RARE_WORKS acts' terms — and said in part only — never ranks an act alone
+    words = actterms.question_words("damage done by storms")
+    assert actterms.ranked(actterms.partly_covered(terms, words), words, actterms.rare_word(terms, words)) == []
+    # a question of one content word is a keyword question, whatever its rarity
+    assert actterms.ranked(actterms.partly_covered(terms, ["wolf"]), ["wolf"], actterms.rare_word(terms, ["wolf"])) == []
+
+
+def test_a_common_word_said_whole_does_not_rank_an_act_alone() -> None:
+    terms = actterms.term_index([(i, "permis", "fr") for i in range(actterms.RARE_WORKS + 1)]
+                                + [(100, "permis de chasse", "fr")])
+    words = actterms.question_words("permis pour les bateaux")
+    rare = actterms.rare_word(terms, words)
+    found = actterms.partly_covered(terms, words)
+    assert found and not any(rare(m) for m in found)
+
+
+def test_only_a_firm_match_may_fill_a_section_the_keywords_left_empty() -> None:
+    terms = _index()
+    words = actterms.question_words("indemnité de chômage partiel")
+    whole = actterms.partly_covered(terms, words)[0]
+    assert whole.work == 1 and actterms.firm(whole, words)  # a term said whole, three words covered
+    # « chômage » said whole by a term of act 1, « partiel » in part: firm (a term said whole, two words covered)
+    words = actterms.question_words("chômage partiel en hiver")
+    part = next(m for m in actterms.partly_covered(terms, words) if m.work == 1)
+    assert part.words == ("chomage", "partiel") and actterms.firm(part, words)
+    # no term of act 1 said whole: not firm, however many words it covers in part
+    words = actterms.question_words("indemnité partielle en hiver")
+    part = next(m for m in actterms.partly_covered(terms, words) if m.work == 1)
+    assert part.words == ("indemnite", "partielle") and not actterms.firm(part, words)
+    words = actterms.question_words("compensation when a wolf kills sheep")
+    assert not any(actterms.firm(m, words) for m in actterms.partly_covered(terms, words))
+
+
 @pytest.fixture(scope="module")
 def terms_core(fixture_indexes: FixtureBuild, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LegalCore]:
     terms = tmp_path_factory.mktemp("act-terms")
