@@ -71,8 +71,8 @@ MIN_WORDS = 2
 DEPTH = 5
 #: The share of its rarity weight a question word counts for in an act's coverage when a term of the act holding it
 #: is only partly said (:func:`partly_covered`): « chômage partiel » half says the term « indemnité de chômage
-#: partiel », "wolf kills sheep" half says "compensation for wolf damage".
-PARTIAL_SHARE = 0.5
+#: partiel », "compensation when a wolf kills sheep" says two words of "compensation for wolf damage".
+PARTIAL_SHARE = 0.75
 #: … and the least share of such a term's words the question must say (half of a two- or four-word term, two words of
 #: three); a one-word term is said or not.
 PARTIAL_LEAST = 0.5
