@@ -294,8 +294,8 @@ def said_whole(match: Match[K], held: frozenset[str]) -> bool:
 def firm(match: Match[K], words: Sequence[str]) -> bool:
     """Whether a ranked ``match`` is firm evidence: a term of the act said whole and at least :data:`MIN_WORDS` of the
     question's ``words`` covered (whole or in part) — not an act said only in part, nor one rare word
-    (:func:`rare_word`). Only a firm match brings
-    an act into a section the keywords left empty (:func:`serve.core.ops.search.act_term_step`). Pure."""
+    (:func:`rare_word`). Only a firm match brings an act into a section the keywords left empty
+    (:func:`serve.core.ops.search.act_term_step`). Pure."""
     return len(match.words) >= MIN_WORDS and said_whole(match, frozenset(f for w in words for f in word_forms(w)))
 
 
