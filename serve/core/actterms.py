@@ -27,7 +27,7 @@ import math
 import sqlite3
 import weakref
 from array import array
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -70,6 +70,17 @@ MIN_COVERAGE = 0.15
 MIN_WORDS = 2
 #: How many of the best-covered acts are ranked by their terms.
 DEPTH = 5
+#: The share of its rarity weight a question word counts for in an act's coverage when a term of the act holding it
+#: is only partly said (:func:`partly_covered`): « chômage partiel » half says the term « indemnité de chômage
+#: partiel », "compensation when a wolf kills sheep" says two words of "compensation for wolf damage".
+PARTIAL_SHARE = 0.75
+#: … and the least share of such a term's words the question must say (half of a two- or four-word term, two words of
+#: three); a one-word term is said or not.
+PARTIAL_LEAST = 0.5
+#: A match covering one word of a question (of :data:`MIN_WORDS` or more) still ranks when a term of the act holding
+#: it is said whole and that word is rare among the terms: held by the terms of at most this many acts ("wolf",
+#: « protêt », "blockchain", « Sportlycée »; :func:`rare_word`).
+RARE_WORKS = 10
 #: The rank constant of the reciprocal-rank fusion (:func:`fused`).
 RANK_CONSTANT = 1.0
 #: The weight of the act terms' ranking beside the keyword ranking's (1) in :func:`fused`.
@@ -90,13 +101,15 @@ def interleaved(sections: Sequence[Sequence[K]]) -> list[K]:
     return list(out)
 
 
-def ranked(matches: Iterable[Match[K]], words: Sequence[str]) -> list[Match[K]]:
+def ranked(matches: Iterable[Match[K]], words: Sequence[str],
+           rare: Callable[[Match[K]], bool] | None = None) -> list[Match[K]]:
     """The matches the terms rank: coverage at least :data:`MIN_COVERAGE`, at least :data:`MIN_WORDS` of the
-    question's words covered (none for a question of fewer content ``words``), best coverage first, at most
-    :data:`DEPTH`. Pure."""
+    question's words covered, or one word the ``rare`` predicate admits (:func:`rare_word`); none for a question of
+    fewer content ``words``; best coverage first, at most :data:`DEPTH`. Pure."""
     if len(words) < MIN_WORDS:
         return []
-    kept = [m for m in matches if m.coverage >= MIN_COVERAGE and len(m.words) >= MIN_WORDS]
+    kept = [m for m in matches if m.coverage >= MIN_COVERAGE
+            and (len(m.words) >= MIN_WORDS or (rare is not None and rare(m)))]
     return sorted(kept, key=lambda m: (-m.coverage, -len(m.terms), str(m.work)))[:DEPTH]
 
 
@@ -198,19 +211,27 @@ class TermIndex:
     """The act terms of one index, compact (built once per mounted index, read by every question and shared by
     the served workers: a handful of objects, none per key): the distinct term keys (their stems joined by a
     space, sorted: the keys a question's word begins are one range) and each key's works (one array, sliced by
-    offsets); the distinct stems and how many works' terms hold each."""
+    offsets); the distinct stems, how many works' terms hold each and which keys hold each (at any place: the
+    keys a question may say only in part, :func:`partly_covered`)."""
 
     keys: SortedStrings
     key_starts: array[int]
     key_works: array[int]
     stems: SortedStrings
     stem_df: array[int]
+    stem_starts: array[int]
+    stem_keys: array[int]
     total: int
 
     def df(self, form: str) -> int:
         """How many works' terms hold the stem ``form``."""
         i = self.stems.find(form)
         return self.stem_df[i] if i >= 0 else 0
+
+    def keys_holding(self, stem: str) -> list[int]:
+        """The positions of the keys that hold the stem ``stem`` (at any place)."""
+        i = self.stems.find(stem)
+        return self.stem_keys[self.stem_starts[i]:self.stem_starts[i + 1]].tolist() if i >= 0 else []
 
     def works_of(self, key: int) -> list[int]:
         """The works whose terms hold the key at position ``key``."""
@@ -248,6 +269,79 @@ class TermIndex:
         return sorted(out, key=lambda m: (-m.coverage, -len(m.terms), str(m.work)))
 
 
+def partly_covered(index: TermIndex, words: Sequence[str], share: float | None = None,
+                   least: float | None = None) -> list[Match[int]]:
+    """:meth:`TermIndex.covered`, with the question's words a term of the act says only in part (at least ``least``
+    of its words, not all: « chômage partiel » for « indemnité de chômage partiel ») counted at ``share`` of their
+    weight when no term of the act the question says whole holds them (``share`` and ``least`` default to
+    :data:`PARTIAL_SHARE` and :data:`PARTIAL_LEAST`). An act only partly said is matched with those
+    partly said keys as its ``terms``; one said whole keeps its whole terms (the ties among full matches are broken
+    as before). Best coverage first. Pure over the index."""
+    share = PARTIAL_SHARE if share is None else share
+    least = PARTIAL_LEAST if least is None else least
+    full = index.covered(words)
+    if not words or share <= 0:
+        return full
+    forms = {w: word_forms(w) for w in words}
+    held = frozenset(f for fs in forms.values() for f in fs)
+    weights = {w: index.weight(fs) for w, fs in forms.items()}
+    total = sum(weights.values())
+    if total <= 0:
+        return full
+    part: dict[int, tuple[set[str], list[str]]] = {}
+    for position in sorted({k for f in held for k in index.keys_holding(f)}):
+        key = index.keys[position]
+        stems = key.split(" ")
+        said_stems = sum(1 for s in stems if s in held)
+        if len(stems) < 2 or said_stems == len(stems) or said_stems < least * len(stems):
+            continue
+        said = {w for w, fs in forms.items() if not fs.isdisjoint(stems)}
+        for work in index.works_of(position):
+            entry = part.setdefault(work, (set(), []))
+            entry[0].update(said)
+            entry[1].append(key)
+    whole = {m.work: m for m in full}
+    out = [m for m in full if m.work not in part]
+    for work, (said, keys) in part.items():
+        match = whole.get(work)
+        fully = set(match.words) if match is not None else set()
+        partly = said - fully
+        if match is not None and not partly:
+            out.append(match)
+            continue
+        coverage = (match.coverage if match is not None else 0.0) + share * sum(weights[w] for w in partly) / total
+        terms = match.terms if match is not None else tuple(sorted(set(keys), key=lambda t: (-len(t), t)))
+        out.append(Match(work, coverage, tuple(w for w in words if w in fully or w in partly), terms))
+    return sorted(out, key=lambda m: (-m.coverage, -len(m.terms), str(m.work)))
+
+
+def rare_word(index: TermIndex, words: Sequence[str]) -> Callable[[Match[int]], bool]:
+    """Whether a match of ``index`` for the question's ``words`` covers one word only, said whole (its first term's
+    every stem is among the question's forms: not a term said in part, :func:`partly_covered`) and rare among the
+    terms (at most :data:`RARE_WORKS` acts' terms hold a form of it). Pure over the index."""
+    held = frozenset(f for w in words for f in word_forms(w))
+    least = math.log((index.total + 1) / (RARE_WORKS + 0.5))
+
+    def rare(match: Match[int]) -> bool:
+        return (len(match.words) == 1 and said_whole(match, held)
+                and index.weight(word_forms(match.words[0])) >= least)
+    return rare
+
+
+def said_whole(match: Match[K], held: frozenset[str]) -> bool:
+    """Whether the question (its words' forms ``held``) says a term of the ``match`` whole — not only in part
+    (:func:`partly_covered` gives an act said only in part its partly said terms). Pure."""
+    return bool(match.terms) and all(s in held for s in match.terms[0].split(" "))
+
+
+def firm(match: Match[K], words: Sequence[str]) -> bool:
+    """Whether a ranked ``match`` is firm evidence: a term of the act said whole and at least :data:`MIN_WORDS` of the
+    question's ``words`` covered (whole or in part) — not an act said only in part, nor one rare word
+    (:func:`rare_word`). Only a firm match brings an act into a section the keywords left empty
+    (:func:`serve.core.ops.search.act_term_step`). Pure."""
+    return len(match.words) >= MIN_WORDS and said_whole(match, frozenset(f for w in words for f in word_forms(w)))
+
+
 def term_index(rows: Iterable[tuple[int, str, str]], stop: frozenset[str] = STOP) -> TermIndex:
     """The :class:`TermIndex` of ``(work, normalised term, language)`` rows. Pure."""
     by_key: dict[str, dict[int, None]] = {}
@@ -258,16 +352,23 @@ def term_index(rows: Iterable[tuple[int, str, str]], stop: frozenset[str] = STOP
     keys = SortedStrings(by_key)
     key_starts, key_works = array("I", [0]), array("q")
     stem_works: dict[str, set[int]] = {}
+    stem_positions: dict[str, list[int]] = {}
     for position in range(len(keys)):
         key = keys[position]
         held = by_key[key]
         key_works.extend(held)
         key_starts.append(len(key_works))
-        for stem in key.split(" "):
+        for stem in dict.fromkeys(key.split(" ")):
             stem_works.setdefault(stem, set()).update(held)
+            stem_positions.setdefault(stem, []).append(position)
     stems = SortedStrings(stem_works)
-    stem_df = array("I", (len(stem_works[stems[i]]) for i in range(len(stems))))
-    return TermIndex(keys, key_starts, key_works, stems, stem_df, len({w for ws in by_key.values() for w in ws}))
+    stem_df, stem_starts, stem_keys = array("I"), array("I", [0]), array("I")
+    for i in range(len(stems)):
+        stem_df.append(len(stem_works[stems[i]]))
+        stem_keys.extend(stem_positions[stems[i]])
+        stem_starts.append(len(stem_keys))
+    return TermIndex(keys, key_starts, key_works, stems, stem_df, stem_starts, stem_keys,
+                     len({w for ws in by_key.values() for w in ws}))
 
 
 def said_terms(conn: sqlite3.Connection, work: int, keys: Sequence[str], stop: frozenset[str] = STOP) -> list[str]:

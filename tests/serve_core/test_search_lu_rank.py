@@ -114,6 +114,7 @@ def _stand_in_citations(monkeypatch: pytest.MonkeyPatch, child: int, parent: int
     monkeypatch.setattr(search_op, "_PARENTS", weakref.WeakKeyDictionary())
 
 
+@pytest.mark.usefixtures("without_act_terms")  # « tests de dépistage » half says a sibling covid-test act's terms
 def test_a_regulation_cited_by_its_date_keeps_its_place_before_the_law_it_executes(
         fixture_core: LegalCore, monkeypatch: pytest.MonkeyPatch) -> None:
     catalogue = fixture_core._indexes[LU].catalogue

@@ -75,6 +75,7 @@ def _stand_in_citations(monkeypatch: pytest.MonkeyPatch, child: int, parent: int
     monkeypatch.setattr(search_op, "_PARENTS", weakref.WeakKeyDictionary())
 
 
+@pytest.mark.usefixtures("without_act_terms")  # « tests de dépistage » half says a sibling covid-test act's terms
 def test_the_law_a_regulation_executes_comes_before_it_when_it_holds_the_querys_subject(
         fixture_core: LegalCore, monkeypatch: pytest.MonkeyPatch) -> None:
     query = {"query": "tests de dépistage organisation", "publisher": LU}

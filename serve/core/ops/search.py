@@ -5255,7 +5255,8 @@ def act_term_plan(plan: Plan) -> bool:
 def act_term_matches(ctx: CallContext, sections: Sequence[Answer], plans: Mapping[str, Plan],
                      words: Sequence[str]) -> list[tuple[str, int, actterms.Match[int]]]:
     """``(lex work id, section position, match)`` of the acts the terms rank
-    (:func:`serve.core.actterms.ranked`) over every section's index, best coverage first."""
+    (:func:`serve.core.actterms.ranked`; the terms said whole or in part: :func:`serve.core.actterms.partly_covered`;
+    one rare word said whole: :func:`serve.core.actterms.rare_word`) over every section's index, best coverage first."""
     found: list[tuple[str, int, actterms.Match[int]]] = []
     for position, section in enumerate(sections):
         publisher = str(section.get("publisher"))
@@ -5263,9 +5264,10 @@ def act_term_matches(ctx: CallContext, sections: Sequence[Answer], plans: Mappin
         if index is None or publisher not in plans:
             continue
         with index.session(ctx.deadline_seconds) as conn:
-            matches = actterms.ranked(actterms.terms_of(conn, index).covered(words), words)
+            terms = actterms.terms_of(conn, index)
+            matches = actterms.ranked(actterms.partly_covered(terms, words), words, actterms.rare_word(terms, words))
         found += [(f"{publisher}:{index.catalogue.slug_of[m.work]}", position, m) for m in matches]
-    best = actterms.ranked([m for _, _, m in found], words)
+    best = actterms.ranked([m for _, _, m in found], words, lambda m: True)  # each admitted by its own index
     order = {id(m): i for i, m in enumerate(best)}
     return sorted((f for f in found if id(f[2]) in order), key=lambda f: order[id(f[2])])
 
@@ -5276,7 +5278,8 @@ def act_term_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, 
     acts whose act terms cover the most of the question (:func:`act_term_matches`), then dealt back:
     each section lists its publisher's works in the fused order (an act its hits did not hold comes in as
     a work row, reason ``act_term``, ``matched_act_terms``), at most ``limit`` of them (a full section's last
-    work gives way); the sections keep their order. An answer with no hit stays empty (the readable
+    work gives way; a section with no hit takes an act on firm evidence only, :func:`serve.core.actterms.firm`); the
+    sections keep their order. An answer with no hit stays empty (the readable
     negatives: a question on a subject no act is about still says some act's terms); a question naming an
     act in any section's plan (:func:`act_term_plan`), the ``works`` filter, a ``known_on`` day, an
     ``as_of`` date, the provisions grain and the hybrid mode leave every section as it was. Whether
@@ -5286,7 +5289,10 @@ def act_term_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, 
             or not any(s.get("hits") for s in sections) or not all(act_term_plan(p) for p in plans.values()):
         return False
     words = actterms.question_words(args["query"])
-    matched = act_term_matches(ctx, sections, plans, words)
+    # a section the keywords left empty takes an act on firm evidence only (a term said whole, two words covered)
+    # (actterms.firm)
+    matched = [(work, position, m) for work, position, m in act_term_matches(ctx, sections, plans, words)
+               if sections[position].get("hits") or actterms.firm(m, words)]
     if not matched:
         return False
     listed = [[str(h.get("work")) for h in s.get("hits") or []] for s in sections]
