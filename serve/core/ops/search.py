@@ -3944,6 +3944,18 @@ def rarest_words(indexes_vocab: Sequence[Mapping[str, int]], words: Sequence[str
     return sorted(docs, key=lambda w: (docs[w], w))[:APART_WORDS]
 
 
+#: Whether :func:`words_apart` weighs only an answer holding a provision (:func:`provision_hits`): its test
+#: is that the provisions hold the question's rare words by chance; an answer of works found by their names
+#: or EuroVoc labels alone holds no provision to judge and is left to the later stages (issue #15, neg46).
+WORDS_APART_TEXT_ONLY = True
+
+
+def provision_hits(section: Answer) -> bool:
+    """Whether some hit of ``section`` is a provision (it has an anchor), not a work row found by its names,
+    its EuroVoc labels or its act terms. Pure."""
+    return any(h.get("anchor") is not None for h in section.get("hits") or ())
+
+
 def _apart_candidates(plans: Mapping[str, Plan]) -> list[str] | None:
     """The words :func:`words_apart` weighs: the content words (not stop or frame words, not an act
     form, not a number, :data:`VOCABULARY_MIN_LETTERS` letters or more) of a question that names
@@ -4001,7 +4013,7 @@ def words_apart(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mappin
     with no hits; issue #15). A question naming or citing an act, translated, or with a work titled
     by its words is never weighed; nor one whose rare words are unknown (typos, other languages)."""
     answered = [s for s in sections if s.get("hits")]
-    if not answered:
+    if not answered or (WORDS_APART_TEXT_ONLY and not any(provision_hits(s) for s in answered)):
         return False
     words = _apart_candidates(plans)
     if not words:
@@ -4036,6 +4048,17 @@ def held_anywhere(conn: sqlite3.Connection, word: str) -> bool:
                                     ("{titles short_titles aliases metadata} : " + token,)).fetchone() is not None
 
 
+def held_outside_annexes(conn: sqlite3.Connection, word: str) -> bool:
+    """Whether a provision of this index that is not an annex (``lexical_states.type``), a work's name or a
+    EuroVoc label holds ``word`` (or a light-stem form: :func:`_fts_word`): :func:`held_anywhere` less the
+    annexes' lists (operators, places, products), where a word stands by chance."""
+    token = _fts_word(word)
+    return conn.execute("SELECT 1 FROM provision_fts f JOIN lexical_states s ON s.state_rowid = f.rowid "
+                        "WHERE provision_fts MATCH ? AND s.type != 'annex' LIMIT 1", (token,)).fetchone() \
+        is not None or conn.execute("SELECT 1 FROM work_fts WHERE work_fts MATCH ? LIMIT 1",
+                                    ("{titles short_titles aliases metadata} : " + token,)).fetchone() is not None
+
+
 def absent_subject(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mapping[str, Plan],
                    sections: Sequence[Answer], known: Callable[[], Collection[str]]) -> bool:
     """Whether the question's subject word is held by no mounted index and every section answers
@@ -4052,14 +4075,18 @@ def absent_subject(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Map
         held_languages |= text_languages(index)
     expanded = absent.expanded_words(sections) if absent.EXEMPT_EXPANDED else set()
     words = [w for w in absent.candidates(plans.values(), held_languages) if w not in expanded]
+    listed: list[str] = []  # known words, weighed by their provisions outside the annexes
     if words:
         held = known()
+        listed = [w for w in words if w in held] if absent.ANNEX_WORDS_ABSENT else []
         words = [w for w in words if w not in held]
     for index in indexes:
-        if not words:
+        if not words and not listed:
             return False
         with index.session(ctx.deadline_seconds) as conn:
             words = [w for w in words if not held_anywhere(conn, w)]
+            listed = [w for w in listed if not held_outside_annexes(conn, w)]
+    words = [w for w in absent.candidates(plans.values(), held_languages) if w in {*words, *listed}]
     if not absent.enough(words, absent.question_words(plans.values())):
         return False
     for plan in plans.values():
