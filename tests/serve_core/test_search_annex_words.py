@@ -56,3 +56,10 @@ def test_a_subject_word_held_only_in_annexes_answers_nothing(
 def test_an_annex_word_around_the_subject_keeps_the_answer(fixture_core: LegalCore) -> None:
     # one word of seven: the data-protection question is still answered (labels of the GDPR)
     assert GDPR in _works(fixture_core, "droit d'accès aux données personnelles des membres d'une association de Bettembourg")
+
+
+def test_annex_words_are_not_added_to_the_words_held_nowhere(fixture_core: LegalCore) -> None:
+    # « yoga » is held nowhere, « Bettembourg » only in an annex: one of seven each, so neither reaches the
+    # fifth of the question's words; added together they would, and the question's subject is the others'
+    query = "protection des données personnelles des membres yoga Bettembourg association"
+    assert GDPR in _works(fixture_core, query)

@@ -4064,10 +4064,13 @@ def absent_subject(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Map
     """Whether the question's subject word is held by no mounted index and every section answers
     weakly (:mod:`serve.core.ops.absent_subject`, ADR 0132): then every plan is marked
     (``relaxation_withheld: {"reason": "subject_not_held", "words"}``, answered with no hits). The
-    words weighed are :func:`~serve.core.ops.absent_subject.candidates` not in ``known``
-    (:func:`_known_anywhere`, read only then) and not expanded by any section; each is looked up in every index
-    (:func:`held_anywhere`, two FTS lookups per index at most), only when the answer is weak; the words held
-    nowhere must be :data:`~serve.core.ops.absent_subject.MIN_SHARE` of the question's words."""
+    words weighed are :func:`~serve.core.ops.absent_subject.candidates` not expanded by any section: those not in
+    ``known`` (:func:`_known_anywhere`, read only then) absent when no index holds them (:func:`held_anywhere`);
+    with :data:`~serve.core.ops.absent_subject.ANNEX_WORDS_ABSENT`, those in ``known`` absent when some index's
+    annexes hold them and no index holds them elsewhere (:func:`held_outside_annexes`; a word known only in
+    another inflection stays held). Each is looked up in every index (two to four FTS lookups per index at
+    most), only when the answer is weak; the words held nowhere, or else the words only annexes hold, must be
+    :data:`~serve.core.ops.absent_subject.MIN_SHARE` of the question's words."""
     if not absent.ABSENT_SUBJECT or not absent.fires(sections):
         return False
     held_languages: set[str] = set()
@@ -4080,15 +4083,22 @@ def absent_subject(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Map
         held = known()
         listed = [w for w in words if w in held] if absent.ANNEX_WORDS_ABSENT else []
         words = [w for w in words if w not in held]
+    annexed: set[str] = set()  # of the listed words, those an annex holds (not only another inflection)
     for index in indexes:
         if not words and not listed:
             return False
         with index.session(ctx.deadline_seconds) as conn:
             words = [w for w in words if not held_anywhere(conn, w)]
             listed = [w for w in listed if not held_outside_annexes(conn, w)]
-    words = [w for w in absent.candidates(plans.values(), held_languages) if w in {*words, *listed}]
-    if not absent.enough(words, absent.question_words(plans.values())):
-        return False
+            annexed.update(w for w in listed if w not in annexed and held_anywhere(conn, w))
+    asked = absent.question_words(plans.values())
+    if not absent.enough(words, asked):
+        # the words only annexes hold are weighed on their own, never added to the words held nowhere: a
+        # question with one of each is one whose subject the others say ("contract clause *saying* the seller
+        # is never liable for *anything*")
+        words = [w for w in absent.candidates(plans.values(), held_languages) if w in listed and w in annexed]
+        if not absent.enough(words, asked):
+            return False
     for plan in plans.values():
         plan.name_not_held = absent.reason(words)
     return True
