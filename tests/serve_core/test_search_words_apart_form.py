@@ -31,7 +31,7 @@ def _plans(core: LegalCore) -> dict[str, Plan]:
 
 def _sections(coverage: float) -> list[dict[str, object]]:
     # the section as a question naming its act by its form leaves it: the form word in the hit's title
-    return [{"publisher": LU, "hits": [{"work": CONSTITUTION}], "title_coverage": coverage}]
+    return [{"publisher": LU, "hits": [{"work": CONSTITUTION, "anchor": "art_1"}], "title_coverage": coverage}]
 
 
 def test_a_name_holding_no_subject_word_titles_no_hit(fixture_core: LegalCore) -> None:

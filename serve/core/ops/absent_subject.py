@@ -39,6 +39,10 @@ ABSENT_SUBJECT = True
 #: Whether a word some section searched in another form (a fuzzy correction, a light-stem variant) is
 #: taken for a typo and never weighed (:func:`expanded_words`).
 EXEMPT_EXPANDED = True
+#: Whether a word the indexes hold only in annexes (the lists of aircraft operators, contracting authorities,
+#: places or products, where "Texas", "Lords" or « influenceurs » stand by chance) counts as absent: held by no
+#: provision outside an annex, no work's name and no EuroVoc label of any index (issue #15, neg46).
+ANNEX_WORDS_ABSENT = True
 #: The absent words must be at least this share of the question's words (:func:`question_words`): one
 #: word of five is the question's subject ("TVA applicable aux cours de *yoga* en ligne"); one of six or
 #: more is more often a word around a subject the others say (« mon *papy* est en fin de vie, qui demande

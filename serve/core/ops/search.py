@@ -3944,6 +3944,18 @@ def rarest_words(indexes_vocab: Sequence[Mapping[str, int]], words: Sequence[str
     return sorted(docs, key=lambda w: (docs[w], w))[:APART_WORDS]
 
 
+#: Whether :func:`words_apart` weighs only an answer holding a provision (:func:`provision_hits`): its test
+#: is that the provisions hold the question's rare words by chance; an answer of works found by their names
+#: or EuroVoc labels alone holds no provision to judge and is left to the later stages (issue #15, neg46).
+WORDS_APART_TEXT_ONLY = True
+
+
+def provision_hits(section: Answer) -> bool:
+    """Whether some hit of ``section`` is a provision (it has an anchor), not a work row found by its names,
+    its EuroVoc labels or its act terms. Pure."""
+    return any(h.get("anchor") is not None for h in section.get("hits") or ())
+
+
 def _apart_candidates(plans: Mapping[str, Plan]) -> list[str] | None:
     """The words :func:`words_apart` weighs: the content words (not stop or frame words, not an act
     form, not a number, :data:`VOCABULARY_MIN_LETTERS` letters or more) of a question that names
@@ -4001,7 +4013,7 @@ def words_apart(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mappin
     with no hits; issue #15). A question naming or citing an act, translated, or with a work titled
     by its words is never weighed; nor one whose rare words are unknown (typos, other languages)."""
     answered = [s for s in sections if s.get("hits")]
-    if not answered:
+    if not answered or (WORDS_APART_TEXT_ONLY and not any(provision_hits(s) for s in answered)):
         return False
     words = _apart_candidates(plans)
     if not words:
@@ -4036,15 +4048,29 @@ def held_anywhere(conn: sqlite3.Connection, word: str) -> bool:
                                     ("{titles short_titles aliases metadata} : " + token,)).fetchone() is not None
 
 
+def held_outside_annexes(conn: sqlite3.Connection, word: str) -> bool:
+    """Whether a provision of this index that is not an annex (``lexical_states.type``), a work's name or a
+    EuroVoc label holds ``word`` (or a light-stem form: :func:`_fts_word`): :func:`held_anywhere` less the
+    annexes' lists (operators, places, products), where a word stands by chance."""
+    token = _fts_word(word)
+    return conn.execute("SELECT 1 FROM provision_fts f JOIN lexical_states s ON s.state_rowid = f.rowid "
+                        "WHERE provision_fts MATCH ? AND s.type != 'annex' LIMIT 1", (token,)).fetchone() \
+        is not None or conn.execute("SELECT 1 FROM work_fts WHERE work_fts MATCH ? LIMIT 1",
+                                    ("{titles short_titles aliases metadata} : " + token,)).fetchone() is not None
+
+
 def absent_subject(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mapping[str, Plan],
                    sections: Sequence[Answer], known: Callable[[], Collection[str]]) -> bool:
     """Whether the question's subject word is held by no mounted index and every section answers
     weakly (:mod:`serve.core.ops.absent_subject`, ADR 0132): then every plan is marked
     (``relaxation_withheld: {"reason": "subject_not_held", "words"}``, answered with no hits). The
-    words weighed are :func:`~serve.core.ops.absent_subject.candidates` not in ``known``
-    (:func:`_known_anywhere`, read only then) and not expanded by any section; each is looked up in every index
-    (:func:`held_anywhere`, two FTS lookups per index at most), only when the answer is weak; the words held
-    nowhere must be :data:`~serve.core.ops.absent_subject.MIN_SHARE` of the question's words."""
+    words weighed are :func:`~serve.core.ops.absent_subject.candidates` not expanded by any section: those not in
+    ``known`` (:func:`_known_anywhere`, read only then) absent when no index holds them (:func:`held_anywhere`);
+    with :data:`~serve.core.ops.absent_subject.ANNEX_WORDS_ABSENT`, those in ``known`` absent when some index's
+    annexes hold them and no index holds them elsewhere (:func:`held_outside_annexes`; a word known only in
+    another inflection stays held). Each is looked up in every index (two to four FTS lookups per index at
+    most), only when the answer is weak; the words held nowhere, or else the words only annexes hold, must be
+    :data:`~serve.core.ops.absent_subject.MIN_SHARE` of the question's words."""
     if not absent.ABSENT_SUBJECT or not absent.fires(sections):
         return False
     held_languages: set[str] = set()
@@ -4052,16 +4078,27 @@ def absent_subject(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Map
         held_languages |= text_languages(index)
     expanded = absent.expanded_words(sections) if absent.EXEMPT_EXPANDED else set()
     words = [w for w in absent.candidates(plans.values(), held_languages) if w not in expanded]
+    listed: list[str] = []  # known words, weighed by their provisions outside the annexes
     if words:
         held = known()
+        listed = [w for w in words if w in held] if absent.ANNEX_WORDS_ABSENT else []
         words = [w for w in words if w not in held]
+    annexed: set[str] = set()  # of the listed words, those an annex holds (not only another inflection)
     for index in indexes:
-        if not words:
+        if not words and not listed:
             return False
         with index.session(ctx.deadline_seconds) as conn:
             words = [w for w in words if not held_anywhere(conn, w)]
-    if not absent.enough(words, absent.question_words(plans.values())):
-        return False
+            listed = [w for w in listed if not held_outside_annexes(conn, w)]
+            annexed.update(w for w in listed if w not in annexed and held_anywhere(conn, w))
+    asked = absent.question_words(plans.values())
+    if not absent.enough(words, asked):
+        # the words only annexes hold are weighed on their own, never added to the words held nowhere: a
+        # question with one of each is one whose subject the others say ("contract clause *saying* the seller
+        # is never liable for *anything*")
+        words = [w for w in absent.candidates(plans.values(), held_languages) if w in listed and w in annexed]
+        if not absent.enough(words, asked):
+            return False
     for plan in plans.values():
         plan.name_not_held = absent.reason(words)
     return True
