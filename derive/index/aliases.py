@@ -56,6 +56,42 @@ _EDITORIAL = re.compile(
 _ACT_NUMBER_BEFORE = re.compile(r"(\d{2,4}/\d+(/[A-Z]{2,4})?|No \d+/\d{4}|n[o°] \d+/\d{4}|Nr\. \d+/\d{4})\s*$")
 _REPEALING = re.compile(r"(repealing|abrogeant|aufhebung)[^,;()]{0,30}$", re.IGNORECASE)
 _NO_POPULAR_TYPES = ("_DEL", "_IMPL", "CORRIGENDUM")
+_TYPE_WORDS = {"regulation": "R", "regulations": "R", "règlement": "R", "règlements": "R", "reglement": "R",
+               "verordnung": "R", "directive": "L", "directives": "L", "richtlinie": "L", "decision": "D",
+               "décision": "D", "beschluss": "D"}
+_OWN_TYPE = re.compile(r"^\W*(?:[\w'’-]+\s+){0,4}?(regulation|règlement|verordnung|directive|richtlinie|decision|décision|"
+                       r"beschluss)\b", re.IGNORECASE)
+# An act number (``2016/679``, ``No 1024/2012``, ``2009/138/EC``, ``n° 44/2001``).
+_ACT_NUMBER = re.compile(r"\b\d{2,4}/\d+(?:/[A-Z]{2,4})?\b")
+_OWN_NUMBER_WITHIN = 80
+# A closing note outside parentheses (``…  Text with EEA relevance``) is no more than this long.
+_EDITORIAL_TAIL = 60
+_CITING = re.compile(
+    r"\b(?:amending|supplementing|implementing|repealing|correcting|replacing|adapting|"
+    r"laying\s+down\s+detailed\s+rules\s+for\s+the\s+application\s+of|"
+    r"modifiant|compl[ée]tant|rectifiant|abrogeant|rempla[çc]ant|portant\s+(?:modalit[ée]s\s+d['’]\s*)?application|"
+    r"portant\s+(?:modification|ex[ée]cution|abrogation)|zur\s+(?:[Äa]nderung|Erg[äa]nzung|Aufhebung|Durchf[üu]hrung))\b",
+    re.IGNORECASE)
+# ``(EEC)``, ``(EC, Euratom)``: the treaty marker of an act number, never a name.
+_MARKER = re.compile(r"(?:EEC|EC|EU|CEE|CE|UE|EWG|EG|Euratom|ECSC|CECA|EGKS|EAG|CEEA)"
+                     r"(?:\s*[,/]\s*(?:EEC|EC|EU|CEE|CE|UE|EWG|EG|Euratom|ECSC|CECA|EGKS|EAG|CEEA))*", re.IGNORECASE)
+_NUMBER_AFTER = re.compile(r"\s*(?:No|n[o°º]|Nr\.?)?\s*\.?\s*\d")
+_GLOSS = re.compile(r"(?:including|i\.\s?e\.|e\.\s?g\.|see|namely|y\s+compris|actuellement|notamment|voir|c\.-à-d|"
+                    r"einschließlich|siehe)\b", re.IGNORECASE)
+_PART = re.compile(r"(?:annexes?|annex|anhang|anh[äa]nge|intitul[ée]\s+abr[ée]g[ée]|texte\s+coordonn[ée])",
+                   re.IGNORECASE)
+# A body's name (``European Securities and Markets Authority``, ``Office for Harmonization …``) names the body,
+# not an act citing it.
+_BODY = re.compile(r"\b(?:authority|agency|office|committee|board|platform|autorit[ée]|agence|office|comit[ée]|"
+                   r"beh[öo]rde|agentur|amt|ausschuss)\b", re.IGNORECASE)
+# A subject clause of the act's own after the acts it amends (``… 2023/1230 as regards the simplification …``).
+_OWN_SUBJECT = re.compile(r"\b(?:as\s+regards|en\s+ce\s+qui\s+concerne|hinsichtlich|im\s+hinblick\s+auf)\b",
+                          re.IGNORECASE)
+# A title whose own subject is amending other acts: ``Directive 2009/111/EC … of 16 September 2009 amending …``.
+_AMENDING_ACT = re.compile(r"^[^,;]{0,160}?\b(?:of|du|vom)\s+\d{1,2}(?:er)?\s+\w+\s+\d{4}\s+(?:amending|modifiant|zur\s+"
+                           r"[Äa]nderung)\b", re.IGNORECASE)
+_NUMERAL = re.compile(r"\d|(?-i:[A-Z]{2,}(?:II|III|IV|V|VI)\b)|\b(?:i{1,3}|iv|v|vi{1,3}|ix|x)\b|\b(?:second|third|fourth|fifth|sixth|deuxi[èe]me|"
+                      r"troisi[èe]me|quatri[èe]me|cinqui[èe]me|zweite|dritte|vierte|f[üu]nfte)\b", re.IGNORECASE)
 # A Legilux title's own clause ends where it starts listing the acts it amends, repeals or transposes
 # (``… et portant modification de - la loi modifiée du 15 juin 2004 relative à la SICAR``): a parenthesis
 # past that point names another act, not this one.
@@ -103,20 +139,100 @@ def lexicon_digest(path: Path = LEXICON_PATH) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def _instrument_type(text: str) -> set[str]:
+    """The kinds of instrument (``R`` regulation, ``L`` directive, ``D`` decision) the words of ``text`` name."""
+    return {_TYPE_WORDS[w] for w in re.findall(r"[^\W\d_]+", text.lower()) if w in _TYPE_WORDS}
+
+
+def _own_type(title: str) -> str | None:
+    """The kind of instrument a title opens with (``Commission Regulation (EU) …`` → ``R``), or ``None``."""
+    match = _OWN_TYPE.match(title)
+    return _TYPE_WORDS[match.group(1).lower()] if match else None
+
+
+def _cited_from(title: str) -> int:
+    """Where a title starts citing other acts: its first amending/supplementing/repealing… verb or the first
+    act number after its own (``len(title)`` when it cites none)."""
+    numbers = list(_ACT_NUMBER.finditer(title))
+    own = numbers[0] if numbers and numbers[0].start() < _OWN_NUMBER_WITHIN else None
+    own_end = own.end() if own else 0
+    starts = [m.start() for m in numbers if m is not own]
+    starts += [m.start() for m in _CITING.finditer(title, own_end)]
+    return min(starts, default=len(title))
+
+
+def _is_name(inner: str, title: str, match: re.Match[str]) -> bool:
+    """Whether one parenthesis could be a name at all: not an editorial note, a gloss, an instrument marker
+    (``(EEC)``), part of an act number or a generic part word (``(annexes)``, ``(intitulé abrégé)``)."""
+    if _EDITORIAL.search(inner) or any(ch.isdigit() for ch in inner) or not any(ch.isalpha() for ch in inner):
+        return False
+    if _GLOSS.match(inner) or _MARKER.fullmatch(inner) or _PART.fullmatch(inner):
+        return False
+    return not _NUMBER_AFTER.match(title, match.end())
+
+
+def _owns_cited_name(inner: str, title: str, match: re.Match[str], own_type: str | None) -> bool:
+    """Whether a parenthesis past the start of a title's cited acts still names the title's own act: only as the
+    title's closing name (nothing but editorial notes after it), and then only when it says the act's own kind
+    (``… amending Directive 84/450/EEC … ('Unfair Commercial Practices Directive')``), or says no kind, is no
+    body's name and either closes a subject clause of the act's own (``… amending Regulations (EU) 2024/1689 …
+    as regards the simplification … (Digital Omnibus on AI)``) or directly follows the act it repeals."""
+    rest = _PAREN.sub(lambda m: "" if _EDITORIAL.search(m.group(1)) else m.group(0), title[match.end():])
+    rest = rest.strip(" .;,'\"‘’«»“”\u00a0")
+    if rest and not (_EDITORIAL.search(rest) and len(rest) <= _EDITORIAL_TAIL):
+        return False  # a name inside the list of cited acts (``… 2009/138/EC on … (Solvency II), Directive …``)
+    kinds = _instrument_type(inner)
+    if kinds:
+        return own_type is not None and kinds == {own_type}
+    if _BODY.search(inner):
+        return False
+    head = title[:match.start()]
+    before = _ACT_NUMBER_BEFORE.search(head)
+    if before:
+        return bool(_REPEALING.search(head[:before.start()]))
+    ends = [m.end() for m in _ACT_NUMBER.finditer(head)]
+    return bool(ends) and bool(_OWN_SUBJECT.search(head[ends[-1]:]))
+
+
 def title_popular_name(title: str) -> str | None:
-    """The popular name a title gives its own act in a closing parenthesis, or ``None``."""
+    """The popular name a title gives its own act in a parenthesis, or ``None``.
+
+    The last name-like parenthesis wins. Before the title starts citing other acts (:func:`_cited_from`) a
+    parenthesis names the act itself unless it says another kind of instrument; past that point it names the act
+    only on the conditions of :func:`_owns_cited_name`."""
     found = None
+    own_type = _own_type(title)
+    cited = _cited_from(title)
     for match in _PAREN.finditer(title):
         inner = match.group(1).strip().strip("'\"‘’«»“” ").strip()
-        if _EDITORIAL.search(inner) or any(ch.isdigit() for ch in inner) or not any(ch.isalpha() for ch in inner):
+        if not _is_name(inner, title, match):
             continue
-        before = _ACT_NUMBER_BEFORE.search(title[:match.start()])
-        if before and not _REPEALING.search(title[:before.start()]):
+        kinds = _instrument_type(inner)
+        if kinds and own_type is not None and kinds != {own_type}:
+            continue  # ``… ( 'the IMI Regulation' )`` in a directive's title names the cited regulation
+        if match.start() >= cited and not _owns_cited_name(inner, title, match, own_type):
             continue
         found = inner
     if found is None or len(found) < 3:
         return None
     return re.sub(r"^(?:the|le|la|les|l’|l')\s*", "", found, flags=re.IGNORECASE).strip() or None
+
+
+def own_short_title(segment: str, titles: Iterable[str]) -> bool:
+    """Whether one segment of a publisher short title names the work itself, judged on the work's titles.
+
+    Not when it says another kind of instrument than the titles (``règlement Bruxelles II ter`` on a
+    directive), nor when the work is an amending act (its title's subject opens with ``amending``/``modifiant``)
+    and the segment carries no numeral of its own (``CRD`` on Directive 2009/111/EC, which amends the CRD, while
+    ``CRD V`` on Directive (EU) 2019/878 is that amendment's own name)."""
+    own = [t for t in titles if t]
+    kinds = _instrument_type(segment)
+    types = {t for t in (_own_type(title) for title in own) if t}
+    if kinds and types and not (kinds & types):
+        return False
+    if any(_AMENDING_ACT.match(title) for title in own):
+        return bool(_NUMERAL.search(segment))
+    return True
 
 
 def own_clause(title: str) -> str:
@@ -126,6 +242,13 @@ def own_clause(title: str) -> str:
     label = _LU_LABEL.search(head)
     clause = head[:end.start()] if end else head
     return f"{clause} {label.group(1)}" if end and label else clause
+
+
+def own_names(names: Iterable[Name], expressions: Iterable[Mapping[str, Any]]) -> list[Name]:
+    """``names`` without the publisher short titles that name another act than the work whose ``expressions``
+    (their titles) are given (:func:`own_short_title`); other names pass unchanged."""
+    titles = [str(e.get("title")) for e in expressions if isinstance(e.get("title"), str)]
+    return [n for n in names if n.kind != "publisher_short_title" or own_short_title(n.value, titles)]
 
 
 def alias_names(work: Mapping[str, Any], publisher: str, expressions: Iterable[Mapping[str, Any]]) -> list[Name]:
