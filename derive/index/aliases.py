@@ -81,7 +81,7 @@ _GLOSS = re.compile(r"(?:including|i\.\s?e\.|e\.\s?g\.|see|namely|y\s+compris|ac
 _PART = re.compile(r"(?:annexes?|annex|anhang|anh[äa]nge|intitul[ée]\s+abr[ée]g[ée]|texte\s+coordonn[ée])",
                    re.IGNORECASE)
 # A body's name (``European Securities and Markets Authority``, ``Office for Harmonization …``) names the body,
-# not an act citing it.
+# not an act, even the act establishing it.
 _BODY = re.compile(r"\b(?:authority|agency|office|committee|board|platform|autorit[ée]|agence|office|comit[ée]|"
                    r"beh[öo]rde|agentur|amt|ausschuss)\b", re.IGNORECASE)
 # A subject clause of the act's own after the acts it amends (``… 2023/1230 as regards the simplification …``).
@@ -162,11 +162,13 @@ def _cited_from(title: str) -> int:
 
 
 def _is_name(inner: str, title: str, match: re.Match[str]) -> bool:
-    """Whether one parenthesis could be a name at all: not an editorial note, a gloss, an instrument marker
-    (``(EEC)``), part of an act number or a generic part word (``(annexes)``, ``(intitulé abrégé)``)."""
+    """Whether one parenthesis could be a name of an act at all: not an editorial note, a gloss, an instrument
+    marker (``(EEC)``), part of an act number, a generic part word (``(annexes)``, ``(intitulé abrégé)``) or a
+    body's name (``establishing a European Supervisory Authority (European Securities and Markets Authority)``:
+    the authority's name, whose acronym a question asks about the authority, not the act establishing it)."""
     if _EDITORIAL.search(inner) or any(ch.isdigit() for ch in inner) or not any(ch.isalpha() for ch in inner):
         return False
-    if _GLOSS.match(inner) or _MARKER.fullmatch(inner) or _PART.fullmatch(inner):
+    if _GLOSS.match(inner) or _MARKER.fullmatch(inner) or _PART.fullmatch(inner) or _BODY.search(inner):
         return False
     return not _NUMBER_AFTER.match(title, match.end())
 
@@ -174,8 +176,8 @@ def _is_name(inner: str, title: str, match: re.Match[str]) -> bool:
 def _owns_cited_name(inner: str, title: str, match: re.Match[str], own_type: str | None) -> bool:
     """Whether a parenthesis past the start of a title's cited acts still names the title's own act: only as the
     title's closing name (nothing but editorial notes after it), and then only when it says the act's own kind
-    (``… amending Directive 84/450/EEC … ('Unfair Commercial Practices Directive')``), or says no kind, is no
-    body's name and either closes a subject clause of the act's own (``… amending Regulations (EU) 2024/1689 …
+    (``… amending Directive 84/450/EEC … ('Unfair Commercial Practices Directive')``), or says no kind and either
+    closes a subject clause of the act's own (``… amending Regulations (EU) 2024/1689 …
     as regards the simplification … (Digital Omnibus on AI)``) or directly follows the act it repeals."""
     rest = _PAREN.sub(lambda m: "" if _EDITORIAL.search(m.group(1)) else m.group(0), title[match.end():])
     rest = rest.strip(" .;,'\"‘’«»“”\u00a0")
@@ -184,8 +186,6 @@ def _owns_cited_name(inner: str, title: str, match: re.Match[str], own_type: str
     kinds = _instrument_type(inner)
     if kinds:
         return own_type is not None and kinds == {own_type}
-    if _BODY.search(inner):
-        return False
     head = title[:match.start()]
     before = _ACT_NUMBER_BEFORE.search(head)
     if before:

@@ -121,7 +121,7 @@ ANNEXES = ("Commission Regulation (EC) No 1496/2002 of 21 August 2002 amending A
     (POSTING_ENFORCEMENT, None),  # a directive's title: "the IMI Regulation" is the regulation it amends
     (IMI, "IMI Regulation"),  # the regulation's own title introduces it
     (ESA_POWERS, None),  # the authorities' names, after the regulations establishing them
-    (ESMA, "European Securities and Markets Authority"),  # in the establishing act's own clause
+    (ESMA, None),  # the authority's name, even in the establishing act's own clause (its acronym asks the body)
     (TRADE_MARKS, None),  # the Office's name, at the end of the act repealed
     (AI_OMNIBUS, "Digital Omnibus on AI"),  # an amending act's own name, after its own subject ("as regards")
     (UCPD, "Unfair Commercial Practices Directive"),  # the act's own kind, closing the title
