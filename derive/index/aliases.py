@@ -4,19 +4,25 @@ Built at index time (:func:`alias_names`, called for every work by :mod:`derive.
 and stored as ``work_names`` rows of kind ``alias``, so the serving catalogue resolves them as
 it resolves short titles. Two sources, both from the publisher's own metadata or a reviewed file:
 
-- **Popular names in official titles**: EUR-Lex titles name the act in a closing parenthesis
-  (``… (General Data Protection Regulation) (Text with EEA relevance)``). The *last* name-like
-  parenthesis of a title is an alias of the work when it is not an editorial note (EEA text,
-  recast, codification, consolidated version), holds a letter and no digit, is 3..80
-  characters, and does not directly follow another act's number (``… supplementing Regulation
-  (EU) 2022/2065 (Digital Services Act)`` names the supplemented act, not this one), unless that
-  act is the one it repeals (``… and repealing Directive 95/46/EC (General Data Protection
-  Regulation)`` names the repealing act itself). Only works
-  that are not delegated, implementing or corrigenda get them. A Legilux title is read only in its
-  own clause (:func:`own_clause`): after ``Version consolidée applicable au …:`` and before the
-  acts it amends, transposes or executes (``… et portant modification de la loi modifiée du 15 juin
-  2004 relative à la SICAR (SICAR)`` names the act amended, not this one), plus a label after the
-  title's closing full stop (``… sur le revenu. (Imposition forfaitaire du personnel de ménage)``).
+- **Popular names in official titles** (:func:`title_popular_name`): EUR-Lex titles name the act in a
+  parenthesis (``… (General Data Protection Regulation) (Text with EEA relevance)``). The *last* name-like
+  parenthesis of a title is an alias of the work when it is not an editorial note (EEA text, recast,
+  codification, consolidated version), holds a letter and no digit, is 3..80 characters, and is a name at all
+  (:func:`_is_name`: not an instrument marker such as ``(EEC)``, a gloss, a part word, a body's name, or part of
+  an act number). Before the title starts citing other acts (:func:`_cited_from`: its first amending,
+  supplementing, repealing… verb or another act's number) it names the act itself unless it says another kind of
+  instrument; past that point only on the conditions of :func:`_owns_cited_name` (the title's closing name, of
+  the act's own kind, or after a subject clause of its own, or right after the act it repeals): ``… amending
+  Directive 2009/138/EC on … (Solvency II), Directive 2014/65/EU …`` names the amended act, not this one (ADR
+  0146). Only works that are not delegated, implementing or corrigenda get them. A Legilux title is read only in
+  its own clause (:func:`own_clause`): after ``Version consolidée applicable au …:`` and before the acts it
+  amends, transposes or executes (``… et portant modification de la loi modifiée du 15 juin 2004 relative à la
+  SICAR (SICAR)`` names the act amended, not this one), plus a label after the title's closing full stop
+  (``… sur le revenu. (Imposition forfaitaire du personnel de ménage)``).
+- **Publisher short titles** (kind ``publisher_short_title``, :mod:`derive.index.catalogue`) are kept only when
+  they name the work (:func:`own_names`, :func:`own_short_title`): not one of another kind of instrument than the
+  work's titles (``règlement Bruxelles II ter`` on a directive), nor one without a numeral on an amending act
+  (``CRD`` on Directive 2009/111/EC, which amends the CRD).
 - **The reviewed file** :data:`LEXICON_PATH` (``aliases.json``): abbreviations and popular names
   in EN, FR and DE (``DSGVO``, ``RGPD``, ``MiFID II``, ``loi AML``), one work each, each with its
   source. A name of a work the publisher does not hold is ignored. Which acts get names (the most

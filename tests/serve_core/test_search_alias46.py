@@ -65,6 +65,16 @@ def test_a_fixture_amending_acts_short_title_without_a_numeral_is_the_amended_ac
     assert own_names(metadata_names(label), expressions) == []
 
 
+def test_a_fixture_legilux_gloss_is_no_name(fixtures_dir: Path) -> None:
+    # « (actuellement la Confédération des métiers de la santé a.s.b.l.) » glosses a party's name in a convention
+    newest = sorted((fixtures_dir / "lex-corpus-lu-legilux" / "works" / "conv-2020-11-25-a1029" / "versions")
+                    .glob("*/meta.json"))[-1]
+    expressions = json.loads(newest.read_text(encoding="utf-8"))["expressions"]
+    assert "actuellement" in expressions[0]["title"]
+    names = alias_names({"slug": "conv-2020-11-25-a1029", "document_type": "CONV"}, "lu-legilux", expressions)
+    assert not [n for n in names if "actuellement" in n.normalized]
+
+
 # -- real EUR-Lex titles of the full catalogue -------------------------------------------------------
 
 SOLVENCY_AMENDMENT = ("Directive (EU) 2019/2177 of the European Parliament and of the Council of 18 December 2019 "
