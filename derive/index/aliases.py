@@ -213,11 +213,12 @@ def title_popular_name(title: str) -> str | None:
         inner = match.group(1).strip().strip("'\"‘’«»“” ").strip()
         if not _is_name(inner, title, match):
             continue
-        kinds = _instrument_type(inner)
-        if kinds and own_type is not None and kinds != {own_type}:
-            continue  # ``… ( 'the IMI Regulation' )`` in a directive's title names the cited regulation
         if match.start() >= cited and not _owns_cited_name(inner, title, match, own_type):
-            continue
+            before = _ACT_NUMBER_BEFORE.search(title[:match.start()])
+            if before and not _REPEALING.search(title[:before.start()]):
+                continue
+            # a cited act's name the title gives (``… amending Directive 2009/138/EC on … (Solvency II), …``) is
+            # kept: the search lists the act that bears it after the act it names (``ambiguous_rows``)
         found = inner
     if found is None or len(found) < 3:
         return None
