@@ -93,11 +93,6 @@ _BODY = re.compile(r"\b(?:authority|agency|office|committee|board|platform|autor
 # A subject clause of the act's own after the acts it amends (``… 2023/1230 as regards the simplification …``).
 _OWN_SUBJECT = re.compile(r"\b(?:as\s+regards|en\s+ce\s+qui\s+concerne|hinsichtlich|im\s+hinblick\s+auf)\b",
                           re.IGNORECASE)
-# A title whose own subject is amending other acts: ``Directive 2009/111/EC … of 16 September 2009 amending …``.
-_AMENDING_ACT = re.compile(r"^[^,;]{0,160}?\b(?:of|du|vom)\s+\d{1,2}(?:er)?\s+\w+\s+\d{4}\s+(?:amending|modifiant|zur\s+"
-                           r"[Äa]nderung)\b", re.IGNORECASE)
-_NUMERAL = re.compile(r"\d|(?-i:[A-Z]{2,}(?:II|III|IV|V|VI)\b)|\b(?:i{1,3}|iv|v|vi{1,3}|ix|x)\b|\b(?:second|third|fourth|fifth|sixth|deuxi[èe]me|"
-                      r"troisi[èe]me|quatri[èe]me|cinqui[èe]me|zweite|dritte|vierte|f[üu]nfte)\b", re.IGNORECASE)
 # A Legilux title's own clause ends where it starts listing the acts it amends, repeals or transposes
 # (``… et portant modification de - la loi modifiée du 15 juin 2004 relative à la SICAR``): a parenthesis
 # past that point names another act, not this one.
@@ -229,17 +224,13 @@ def own_short_title(segment: str, titles: Iterable[str]) -> bool:
     """Whether one segment of a publisher short title names the work itself, judged on the work's titles.
 
     Not when it says another kind of instrument than the titles (``règlement Bruxelles II ter`` on a
-    directive), nor when the work is an amending act (its title's subject opens with ``amending``/``modifiant``)
-    and the segment carries no numeral of its own (``CRD`` on Directive 2009/111/EC, which amends the CRD, while
-    ``CRD V`` on Directive (EU) 2019/878 is that amendment's own name)."""
+    directive). An amending act's short title naming the act it amends (``CRD`` on Directive 2009/111/EC) is
+    kept: the search orders the holders of a shared name (``ambiguous_rows``: the act in force first, the acts
+    citing another holder last), which the judged answers list."""
     own = [t for t in titles if t]
     kinds = _instrument_type(segment)
     types = {t for t in (_own_type(title) for title in own) if t}
-    if kinds and types and not (kinds & types):
-        return False
-    if any(_AMENDING_ACT.match(title) for title in own):
-        return bool(_NUMERAL.search(segment))
-    return True
+    return not kinds or not types or bool(kinds & types)
 
 
 def own_clause(title: str) -> str:
