@@ -11,18 +11,20 @@ it resolves short titles. Two sources, both from the publisher's own metadata or
   (:func:`_is_name`: not an instrument marker such as ``(EEC)``, a gloss, a part word, a body's name, or part of
   an act number). Before the title starts citing other acts (:func:`_cited_from`: its first amending,
   supplementing, repealing… verb or another act's number) it names the act itself unless it says another kind of
-  instrument; past that point only on the conditions of :func:`_owns_cited_name` (the title's closing name, of
-  the act's own kind, or after a subject clause of its own, or right after the act it repeals): ``… amending
-  Directive 2009/138/EC on … (Solvency II), Directive 2014/65/EU …`` names the amended act, not this one (ADR
-  0146). Only works that are not delegated, implementing or corrigenda get them. A Legilux title is read only in
+  instrument; past that point too, unless it directly follows a cited act's number (``… supplementing
+  Regulation (EU) 2022/2065 (Digital Services Act)``) and is not the title's own name on the conditions of
+  :func:`_owns_cited_name` (``… and repealing Directive 95/46/EC (General Data Protection Regulation)``). A cited
+  act's name further on (``… amending Directive 2009/138/EC on … (Solvency II), Directive 2014/65/EU …``) is kept:
+  the search orders the holders of a shared name, the act in force first and the citing acts last, as the judged
+  answers list them (ADR 0146). Only works that are not delegated, implementing or corrigenda get them. A Legilux title is read only in
   its own clause (:func:`own_clause`): after ``Version consolidée applicable au …:`` and before the acts it
   amends, transposes or executes (``… et portant modification de la loi modifiée du 15 juin 2004 relative à la
   SICAR (SICAR)`` names the act amended, not this one), plus a label after the title's closing full stop
   (``… sur le revenu. (Imposition forfaitaire du personnel de ménage)``).
 - **Publisher short titles** (kind ``publisher_short_title``, :mod:`derive.index.catalogue`) are kept only when
   they name the work (:func:`own_names`, :func:`own_short_title`): not one of another kind of instrument than the
-  work's titles (``règlement Bruxelles II ter`` on a directive), nor one without a numeral on an amending act
-  (``CRD`` on Directive 2009/111/EC, which amends the CRD).
+  work's titles (``règlement Bruxelles II ter`` on a directive). An amending act's short title naming the act it
+  amends (``CRD`` on Directive 2009/111/EC) is kept, as a title's cited name is.
 - **The reviewed file** :data:`LEXICON_PATH` (``aliases.json``): abbreviations and popular names
   in EN, FR and DE (``DSGVO``, ``RGPD``, ``MiFID II``, ``loi AML``), one work each, each with its
   source. A name of a work the publisher does not hold is ignored. Which acts get names (the most
@@ -198,9 +200,9 @@ def _owns_cited_name(inner: str, title: str, match: re.Match[str], own_type: str
 def title_popular_name(title: str) -> str | None:
     """The popular name a title gives its own act in a parenthesis, or ``None``.
 
-    The last name-like parenthesis wins. Before the title starts citing other acts (:func:`_cited_from`) a
-    parenthesis names the act itself unless it says another kind of instrument; past that point it names the act
-    only on the conditions of :func:`_owns_cited_name`."""
+    The last name-like parenthesis (:func:`_is_name`) wins. Past the point where the title starts citing other
+    acts (:func:`_cited_from`) one directly after a cited act's number is skipped unless it is the title's own
+    name on the conditions of :func:`_owns_cited_name`; a cited act's name further on is kept (ADR 0146)."""
     found = None
     own_type = _own_type(title)
     cited = _cited_from(title)
