@@ -1,8 +1,8 @@
-"""Issue #15 (alias46): a name derived at index time belongs to its own act, not to an act it cites.
+"""Issue #15 (alias46): the names derived at index time are names of acts (ADR 0146).
 
 Two derived sources (:mod:`derive.index.aliases`): the popular name in a title's parenthesis
 (:func:`~derive.index.aliases.title_popular_name`) and the publisher's short titles
-(:func:`~derive.index.aliases.own_names`). Variant B (branch ``alias46b``): what is not a name of an act at all
+(:func:`~derive.index.aliases.own_names`). What is not a name of an act at all
 (an instrument marker, a gloss, a part word, a body's name) and a name of another kind of instrument are dropped;
 a cited act's name that an amending act's title or short title gives is kept, for the search orders the holders
 of a shared name (the act in force first, the citing acts last). Checked on the fixture corpus's own titles and
