@@ -6,7 +6,8 @@ Kinds of ``work_names`` (exact-match identity, compared on :func:`~derive.index.
   the CELEX number;
 - ``official_title``: every expression ``title``/``title_short`` of a held (non-withdrawn)
   version, plus the Legilux title with its consolidation banner removed;
-- ``publisher_short_title``: each comma segment of a publisher short title (``gdpr``, ``crr``);
+- ``publisher_short_title``: each comma or semicolon segment of a publisher short title (``gdpr``, ``crr``;
+  ``Law Enforcement Directive; LED``) that names the work itself (:func:`derive.index.aliases.own_names`);
 - ``alias``: the slug form of each ``legilux_same_as`` URI (``code-penal``), used to resolve
   citations and identifiers.
 
@@ -59,7 +60,7 @@ def strip_banner(title: str) -> str | None:
 
 
 def short_title_segments(label: str) -> list[str]:
-    segments = [s.strip() for s in label.split(",")]
+    segments = [s.strip() for s in re.split(r"[,;]", label)]
     return [s for s in segments if 0 < len(s) <= 256][:MAX_SHORT_TITLE_SEGMENTS]
 
 

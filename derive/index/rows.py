@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from derive.index import actterms
-from derive.index.aliases import alias_names, lexicon_digest
+from derive.index.aliases import alias_names, lexicon_digest, own_names
 from derive.index.catalogue import (
     MetadataRow,
     Name,
@@ -555,7 +555,8 @@ def _work_names(ctx: _Context, work: Mapping[str, Any], live: Sequence[Mapping[s
     names = [
         *identifier_names(work, ctx.publisher.value, _celex(work, ctx.publisher)),
         *title_names(expressions, work.get("title"), work.get("title_language")),
-        *metadata_names(metadata),
+        # a publisher short title naming another act (an amending act's ``CRD``) is not this work's
+        *own_names(metadata_names(metadata), expressions),
         # --- search: alias lexicon (derive/index/aliases.py) ---
         *alias_names(work, ctx.publisher.value, expressions),
         # --- end search ---
