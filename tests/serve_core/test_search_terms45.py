@@ -102,7 +102,19 @@ def test_an_english_question_reaches_a_french_only_act_through_its_terms(terms_c
     assert _works(answer, LU) == [CONSUMER, *_works(before, LU)]
     assert lu["hits"][0]["match_reasons"] == ["act_term"]
     assert lu["hits"][0]["matched_act_terms"] == ["customer personal information"]
-    assert [s["publisher"] for s in answer["publishers"]] == [s["publisher"] for s in before["publishers"]]
+    # the terms' first act, said whole, is Legilux's first work and EUR-Lex's first work is no term-matched act:
+    # the Legilux section comes first (search.act_term_lead; tests/serve_core/test_search_xsec46.py)
+    assert [s["publisher"] for s in before["publishers"]] == [EU, LU]
+    assert [s["publisher"] for s in answer["publishers"]] == [LU, EU]
+    assert answer["merged"][0]["work"] == CONSUMER
+
+
+def test_the_sections_keep_their_order_when_the_terms_evidence_is_not_ahead_by_the_margin(
+        terms_core: LegalCore, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(search, "LEAD_MARGIN", 1.01)  # no coverage is that far ahead
+    answer, before = _with_and_without(terms_core, "personal information of customers")
+    assert _works(answer, LU)[0] == CONSUMER
+    assert [s["publisher"] for s in answer["publishers"]] == [s["publisher"] for s in before["publishers"]] == [EU, LU]
 
 
 def test_a_question_saying_part_of_a_term_is_not_ranked_by_it(terms_core: LegalCore) -> None:

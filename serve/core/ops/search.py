@@ -5316,7 +5316,8 @@ def act_term_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, 
     each section lists its publisher's works in the fused order (an act its hits did not hold comes in as
     a work row, reason ``act_term``, ``matched_act_terms``), at most ``limit`` of them (a full section's last
     work gives way; a section with no hit takes an act on firm evidence only, :func:`serve.core.actterms.firm`); the
-    sections keep their order. An answer with no hit stays empty (the readable
+    sections keep their order unless the terms firmly put the second section's act first (:func:`act_term_lead`).
+    An answer with no hit stays empty (the readable
     negatives: a question on a subject no act is about still says some act's terms); a question naming an
     act in any section's plan (:func:`act_term_plan`), the ``works`` filter, a ``known_on`` day, an
     ``as_of`` date, the provisions grain and the hybrid mode leave every section as it was. Whether
@@ -5361,6 +5362,47 @@ def act_term_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, 
             section["outcome"] = Outcome.SUCCEEDED.value
         if isinstance(section.get("row_set"), dict):
             section["row_set"] = {**section["row_set"], "returned": len(section["hits"])}
+    act_term_lead(sections, matched, words, args["query"])
+    return True
+
+
+#: How much more of the question (:attr:`serve.core.actterms.Match.coverage`) the act the terms rank first must
+#: cover than the first section's best term-matched act for :func:`act_term_lead` to put its section first.
+LEAD_MARGIN = 0.15
+
+
+def act_term_lead(sections: list[Answer], matched: Sequence[tuple[str, int, actterms.Match[int]]],
+                  words: Sequence[str], query: str) -> bool:
+    """Put the second section first (in place) when the act terms are firm evidence that its publisher holds the
+    act asked for: the act the terms rank first (``matched[0]``, :func:`act_term_matches`; ``matched`` are
+    ``(lex work id, section position, match)`` of the sections as dealt) is the second section's first work, a
+    term of it said whole with two of the question's words covered (:func:`serve.core.actterms.firm`), its
+    coverage :data:`LEAD_MARGIN` above the best term-matched act of the first section, and the first section's
+    first work is no act the terms rank. What :func:`order_sections` decides for reasons the terms cannot
+    judge stays: a question asking for a directive keeps EUR-Lex first, one asking for Luxembourg's own law
+    Legilux (:func:`asks_eu_form`, :func:`serve.core.ranking.asks_own_law`, :func:`asks_of_country`), and a
+    first section some of whose best works every word of the question names (:func:`routing_coverage` 1.0)
+    stays before one whose works are not. The rule putting a section searched through translations after
+    one answered in the question's words does not hold the lead against it: the terms are said in the
+    question's own language. Whether the sections were reordered."""
+    if len(sections) < 2 or not matched or not sections[0].get("hits") or not sections[1].get("hits"):
+        return False
+    work, position, best = matched[0]
+    first, second = sections[0], sections[1]
+    if position != 1 or str(second["hits"][0].get("work")) != work or not actterms.firm(best, words) \
+            or str(first["hits"][0].get("work")) in {w for w, _, _ in matched}:
+        return False
+    ahead = max((m.coverage for _, p, m in matched if p == 0), default=0.0)
+    if best.coverage - ahead < LEAD_MARGIN:
+        return False
+    if routing_coverage(first) == 1.0 and routing_coverage(second) != 1.0:
+        return False
+    tokens = normalize(parse_query(query).raw).split()
+    asked = "eu-eurlex" if asks_eu_form(query) else \
+        "lu-legilux" if ranking.asks_own_law(tokens) or asks_of_country(tokens) else None
+    if asked is not None and second.get("publisher") != asked:
+        return False
+    sections[0], sections[1] = second, first
     return True
 
 
