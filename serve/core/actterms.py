@@ -26,7 +26,9 @@ import bisect
 import math
 import sqlite3
 import weakref
+import zlib
 from array import array
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
@@ -169,10 +171,12 @@ class Match(Generic[K]):
 
 class SortedStrings:
     """Sorted strings held as one string and an array of offsets, not one object per string: a mounted index's
-    thousands of term keys and stems cost two objects, and a served worker's lookups write no reference count
-    into the pages the supervisor built them in (they stay shared after the fork). Read by bisection."""
+    thousands of term keys and stems cost a few objects, and a served worker's lookups write no reference count
+    into the pages the supervisor built them in (they stay shared after the fork). A string is found through an
+    open-addressing table of positions (CRC-32 of its UTF-8 bytes: the same in every process), a prefix range by
+    bisection."""
 
-    __slots__ = ("_blob", "_starts")
+    __slots__ = ("_blob", "_mask", "_starts", "_table")
 
     def __init__(self, items: Iterable[str]) -> None:
         values = sorted(items)
@@ -181,6 +185,14 @@ class SortedStrings:
             starts.append(starts[-1] + len(value))
         self._blob = "".join(values)
         self._starts = starts
+        size = 1 << max(3, (2 * len(values)).bit_length())
+        self._mask = size - 1
+        self._table = array("i", [-1]) * size
+        for i, value in enumerate(values):
+            slot = zlib.crc32(value.encode()) & self._mask
+            while self._table[slot] >= 0:
+                slot = (slot + 1) & self._mask
+            self._table[slot] = i
 
     def __len__(self) -> int:
         return len(self._starts) - 1
@@ -195,8 +207,13 @@ class SortedStrings:
 
     def find(self, value: str) -> int:
         """The position of ``value``, or -1."""
-        i = bisect.bisect_left(self, value)
-        return i if i < len(self) and self[i] == value else -1
+        starts, table, mask = self._starts, self._table, self._mask
+        slot = zlib.crc32(value.encode()) & mask
+        while (i := table[slot]) >= 0:
+            if starts[i + 1] - starts[i] == len(value) and self._blob[starts[i]:starts[i + 1]] == value:
+                return i
+            slot = (slot + 1) & mask
+        return -1
 
     def beginning(self, word: str) -> range:
         """The positions of the strings that are ``word`` or begin with ``word`` and a space (contiguous: a space
@@ -221,12 +238,20 @@ class TermIndex:
     stem_df: array[int]
     stem_starts: array[int]
     stem_keys: array[int]
+    key_sizes: array[int]
+    first_starts: array[int]
+    first_ends: array[int]
     total: int
 
     def df(self, form: str) -> int:
         """How many works' terms hold the stem ``form``."""
         i = self.stems.find(form)
         return self.stem_df[i] if i >= 0 else 0
+
+    def beginning(self, stem: str) -> range:
+        """The positions of the keys whose first stem is ``stem`` (contiguous: the keys are sorted)."""
+        i = self.stems.find(stem)
+        return range(self.first_starts[i], self.first_ends[i]) if i >= 0 else range(0)
 
     def keys_holding(self, stem: str) -> list[int]:
         """The positions of the keys that hold the stem ``stem`` (at any place)."""
@@ -253,7 +278,7 @@ class TermIndex:
         weights = {w: self.weight(fs) for w, fs in forms.items()}
         total = sum(weights.values())
         found: dict[int, tuple[set[str], list[str]]] = {}
-        for position in sorted({i for f in held for i in self.keys.beginning(f)}):
+        for position in sorted({i for f in held for i in self.beginning(f)}):
             key = self.keys[position]
             stems = key.split(" ")
             if not all(s in held for s in stems):
@@ -289,12 +314,13 @@ def partly_covered(index: TermIndex, words: Sequence[str], share: float | None =
     if total <= 0:
         return full
     part: dict[int, tuple[set[str], list[str]]] = {}
-    for position in sorted({k for f in held for k in index.keys_holding(f)}):
+    # how many of each key's stems the question says (a form is one stem string: distinct forms, distinct stems),
+    # counted over the keys' positions before any key is read
+    said_count = Counter(k for f in held for k in index.keys_holding(f))
+    sizes = index.key_sizes
+    for position in sorted(k for k, n in said_count.items() if sizes[k] >= 2 and least * sizes[k] <= n < sizes[k]):
         key = index.keys[position]
         stems = key.split(" ")
-        said_stems = sum(1 for s in stems if s in held)
-        if len(stems) < 2 or said_stems == len(stems) or said_stems < least * len(stems):
-            continue
         said = {w for w, fs in forms.items() if not fs.isdisjoint(stems)}
         for work in index.works_of(position):
             entry = part.setdefault(work, (set(), []))
@@ -367,8 +393,15 @@ def term_index(rows: Iterable[tuple[int, str, str]], stop: frozenset[str] = STOP
         stem_df.append(len(stem_works[stems[i]]))
         stem_keys.extend(stem_positions[stems[i]])
         stem_starts.append(len(stem_keys))
-    return TermIndex(keys, key_starts, key_works, stems, stem_df, stem_starts, stem_keys,
-                     len({w for ws in by_key.values() for w in ws}))
+    key_sizes = array("B", (min(keys[i].count(" ") + 1, 255) for i in range(len(keys))))
+    first_starts, first_ends = array("I", [0]) * len(stems), array("I", [0]) * len(stems)
+    for position in range(len(keys)):
+        first = stems.find(keys[position].split(" ", 1)[0])
+        if first_ends[first] == 0:
+            first_starts[first] = position
+        first_ends[first] = position + 1
+    return TermIndex(keys, key_starts, key_works, stems, stem_df, stem_starts, stem_keys, key_sizes, first_starts,
+                     first_ends, len({w for ws in by_key.values() for w in ws}))
 
 
 def said_terms(conn: sqlite3.Connection, work: int, keys: Sequence[str], stop: frozenset[str] = STOP) -> list[str]:
