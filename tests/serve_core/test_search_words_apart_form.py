@@ -11,22 +11,11 @@ Constitution's one long German article holds "Stellungnahme" and "Rechtsnormen" 
 from __future__ import annotations
 
 from serve.core import LegalCore
-from serve.core.envelope import CallContext
 from serve.core.ops.search import hits_titled, words_apart
 from serve.core.searchplan import Plan
-
-LU = "lu-legilux"
-CONSTITUTION = f"{LU}:constitution-1868-10-17-n1"
-WORDS = ["stellungnahme", "rechtsnormen"]
-
-
-def _ctx(core: LegalCore) -> CallContext:
-    return CallContext(operation="search", indexes=core.indexes, artifact={}, deadline_seconds=5.0)
-
-
-def _plans(core: LegalCore) -> dict[str, Plan]:
-    return {key: Plan(terms=list(WORDS), article_key=None, anchor=None, mentions=[], constraints=[],
-                      explicit_works=False) for key in core.indexes}
+from tests.serve_core.words_apart import CONSTITUTION, LU, WORDS
+from tests.serve_core.words_apart import context as _ctx
+from tests.serve_core.words_apart import plans as _plans
 
 
 def _sections(coverage: float) -> list[dict[str, object]]:
