@@ -23,6 +23,7 @@ Pure over the terms once read; the search decides what a coverage is worth
 from __future__ import annotations
 
 import bisect
+import functools
 import math
 import sqlite3
 import weakref
@@ -141,10 +142,12 @@ def term_key(normalized: str, language: str, stop: frozenset[str]) -> tuple[str,
     return tuple(sorted({analysis.stem_word(w, language, cached=False) or w for w in words}))
 
 
+@functools.lru_cache(maxsize=4096)
 def word_forms(word: str) -> frozenset[str]:
     """A question word and its English, French and German Snowball stems; for a German compound the
     cross-language lexicon cuts into words it knows (:func:`derive.index.xlang.compound_parts`), its head
-    too, with its stem (« Kinderspielzeug » says "Spielzeug"). Pure."""
+    too, with its stem (« Kinderspielzeug » says "Spielzeug"). Pure; remembered for the last 4,096 words (a question's
+    words are read by :meth:`TermIndex.covered`, :func:`partly_covered` and :func:`rare_word`, over each index)."""
     forms = {word}
     parts = xlang.compound_parts(word, "de")
     for form in (word, *(parts[-1:] if parts else ())):
