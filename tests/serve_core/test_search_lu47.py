@@ -117,3 +117,18 @@ def test_weaker_first_reads_the_reasons() -> None:
     assert search.weaker_first({"match_reasons": ["partial_terms"]}, False)
     assert not search.weaker_first({"match_reasons": ["exact_identifier", "any_term"]}, False)
     assert not search.weaker_first({}, False)
+
+
+def test_a_section_first_found_by_some_words_weighs_the_terms_as_a_translated_one() -> None:
+    assert search.some_words_first({"hits": [{"match_reasons": ["any_term"]}, {"match_reasons": ["keyword"]}]})
+    assert not search.some_words_first({"hits": [{"match_reasons": ["keyword"]}, {"match_reasons": ["any_term"]}]})
+    assert not search.some_words_first({"hits": [{"match_reasons": ["contained_alias", "partial_terms"]}]})
+    assert not search.some_words_first({"hits": []})
+    matched, _ = _matched(QUERY, {1: (CONSUMER, 1)})
+    assert search.fusion_weights(matched, {1}) == [actterms.CROSS_WEIGHT]
+    assert search.fusion_weights(matched, {0}) == [actterms.WEIGHT]
+    # with the cross-language weight an act the keywords did not list is dealt second, where act_term_first may
+    # put it first; with the plain weight it comes after the keywords' third
+    listed = [DATA_LAW, "lu-legilux:a", "lu-legilux:b", "lu-legilux:c"]
+    assert actterms.fused(listed, [CONSUMER], weight=search.fusion_weights(matched, {1}))[1] == CONSUMER
+    assert actterms.fused(listed, [CONSUMER], weight=search.fusion_weights(matched, set())).index(CONSUMER) > 2

@@ -5339,9 +5339,10 @@ def act_term_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, 
     base = actterms.interleaved(listed)
     translated = {position for position, section in enumerate(sections)
                   if (plan := plans.get(str(section.get("publisher")))) is not None and plan.translations is not None}
-    order = actterms.fused(base, [work for work, _, _ in matched],
-                           weight=[actterms.CROSS_WEIGHT if position in translated else actterms.WEIGHT
-                                   for _, position, _ in matched])
+    # a section whose keyword first work holds only some of the question's words weighs the terms as a translated
+    # one does (some_words_first)
+    weaker = translated | {position for position, section in enumerate(sections) if some_words_first(section)}
+    order = actterms.fused(base, [work for work, _, _ in matched], weight=fusion_weights(matched, weaker))
     if order == base:
         return False
     rows = {str(h.get("work")): h for s in sections for h in s.get("hits") or []}
@@ -5378,6 +5379,24 @@ SOME_WORDS = frozenset({"any_term", "partial_terms", "title_words"})
 #: The match reasons no act term outranks: the act named (identifier, title, short title, alias, an article asked of it,
 #: each :data:`serve.core.merge.WEIGHTS` 0.9 or more) and a parent act put before its own subordinate act.
 NAMED_REASONS = frozenset({reason for reason, weight in merge.WEIGHTS.items() if weight >= 0.9} | {"parent_act"})
+
+
+def some_words_first(section: Answer) -> bool:
+    """Whether a section's keyword first hit was found by a stage holding only some of the question's words
+    (:data:`SOME_WORDS`: the any-word relaxation, the majority-of-words share, the title share) and names no act
+    (:data:`NAMED_REASONS`): its keyword order is as weak a reading of the question as a translated section's, and
+    :func:`act_term_step` weighs the terms' order beside it as beside a translated one (:func:`fusion_weights`). Pure."""
+    hits = section.get("hits") or []
+    return bool(hits) and weaker_first(hits[0], False)
+
+
+def fusion_weights(matched: Sequence[tuple[str, int, actterms.Match[int]]], weaker: Collection[int]) -> list[float]:
+    """The weight of each matched act's rank in the fusion (:func:`serve.core.actterms.fused`): the cross-language
+    weight (:data:`serve.core.actterms.CROSS_WEIGHT`) for an act of a section whose keyword order is the weaker
+    reading of the question (``weaker``: the positions of the sections searched through translations or whose first
+    hit holds some of the question's words only, :func:`some_words_first`), else :data:`serve.core.actterms.WEIGHT`.
+    Pure."""
+    return [actterms.CROSS_WEIGHT if position in weaker else actterms.WEIGHT for _, position, _ in matched]
 
 
 def weaker_first(hit: Mapping[str, Any], translated: bool) -> bool:
