@@ -5316,7 +5316,9 @@ def act_term_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, 
     each section lists its publisher's works in the fused order (an act its hits did not hold comes in as
     a work row, reason ``act_term``, ``matched_act_terms``), at most ``limit`` of them (a full section's last
     work gives way; a section with no hit takes an act on firm evidence only, :func:`serve.core.actterms.firm`); the
-    sections keep their order unless the terms firmly put the second section's act first (:func:`act_term_lead`).
+    sections keep their order unless the terms firmly put the second section's act first (:func:`act_term_lead`), and a
+    section's first work gives way to the act the terms firmly say when it rests on weaker evidence
+    (:func:`act_term_first`).
     An answer with no hit stays empty (the readable
     negatives: a question on a subject no act is about still says some act's terms); a question naming an
     act in any section's plan (:func:`act_term_plan`), the ``works`` filter, a ``known_on`` day, an
@@ -5337,9 +5339,10 @@ def act_term_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, 
     base = actterms.interleaved(listed)
     translated = {position for position, section in enumerate(sections)
                   if (plan := plans.get(str(section.get("publisher")))) is not None and plan.translations is not None}
-    order = actterms.fused(base, [work for work, _, _ in matched],
-                           weight=[actterms.CROSS_WEIGHT if position in translated else actterms.WEIGHT
-                                   for _, position, _ in matched])
+    # a section whose keyword first work holds only some of the question's words weighs the terms as a translated
+    # one does (some_words_first)
+    weaker = translated | {position for position, section in enumerate(sections) if some_words_first(section)}
+    order = actterms.fused(base, [work for work, _, _ in matched], weight=fusion_weights(matched, weaker))
     if order == base:
         return False
     rows = {str(h.get("work")): h for s in sections for h in s.get("hits") or []}
@@ -5362,8 +5365,72 @@ def act_term_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, 
             section["outcome"] = Outcome.SUCCEEDED.value
         if isinstance(section.get("row_set"), dict):
             section["row_set"] = {**section["row_set"], "returned": len(section["hits"])}
+    # the sections' order is decided on the dealt order (act_term_lead), then each section's first place
+    # (act_term_first)
+    searched_through = {str(sections[position].get("publisher")) for position in translated}
     act_term_lead(sections, matched, words, args["query"])
+    act_term_first(sections, matched, words, searched_through)
     return True
+
+
+#: The match reasons of the keyword stages that hold only some of the question's words (the any-word relaxation, the
+#: majority-of-words share, the title share): weaker evidence than a term of an act said whole (:func:`act_term_first`).
+SOME_WORDS = frozenset({"any_term", "partial_terms", "title_words"})
+#: The match reasons no act term outranks: the act named (identifier, title, short title, alias, an article asked of it,
+#: each :data:`serve.core.merge.WEIGHTS` 0.9 or more) and a parent act put before its own subordinate act.
+NAMED_REASONS = frozenset({reason for reason, weight in merge.WEIGHTS.items() if weight >= 0.9} | {"parent_act"})
+
+
+def some_words_first(section: Answer) -> bool:
+    """Whether a section's keyword first hit was found by a stage holding only some of the question's words
+    (:data:`SOME_WORDS`: the any-word relaxation, the majority-of-words share, the title share) and names no act
+    (:data:`NAMED_REASONS`): its keyword order is as weak a reading of the question as a translated section's, and
+    :func:`act_term_step` weighs the terms' order beside it as beside a translated one (:func:`fusion_weights`). Pure."""
+    hits = section.get("hits") or []
+    return bool(hits) and weaker_first(hits[0], False)
+
+
+def fusion_weights(matched: Sequence[tuple[str, int, actterms.Match[int]]], weaker: Collection[int]) -> list[float]:
+    """The weight of each matched act's rank in the fusion (:func:`serve.core.actterms.fused`): the cross-language
+    weight (:data:`serve.core.actterms.CROSS_WEIGHT`) for an act of a section whose keyword order is the weaker
+    reading of the question (``weaker``: the positions of the sections searched through translations or whose first
+    hit holds some of the question's words only, :func:`some_words_first`), else :data:`serve.core.actterms.WEIGHT`.
+    Pure."""
+    return [actterms.CROSS_WEIGHT if position in weaker else actterms.WEIGHT for _, position, _ in matched]
+
+
+def weaker_first(hit: Mapping[str, Any], translated: bool) -> bool:
+    """Whether a section's first ``hit`` rests on weaker evidence than a term said whole: found through the
+    cross-language lexicon (``translated``: an English or German question on French-only law, whose terms are said in
+    the question's own language) or by a stage holding only some of the question's words (:data:`SOME_WORDS`), and
+    naming no act (:data:`NAMED_REASONS`). Pure."""
+    reasons = frozenset(str(r) for r in hit.get("match_reasons") or ())
+    return not reasons & NAMED_REASONS and (translated or bool(reasons & SOME_WORDS))
+
+
+def act_term_first(sections: list[Answer], matched: Sequence[tuple[str, int, actterms.Match[int]]],
+                   words: Sequence[str], translated: Collection[str]) -> bool:
+    """In each section (in place), the act the terms rank best of its publisher (``matched``: ``(lex work id, section
+    position, match)``, best first, as :func:`act_term_step` dealt them) goes first when the fusion put it second, its
+    evidence is firm (a term said whole, two of the question's ``words`` covered: :func:`serve.core.actterms.firm`),
+    and the section's first work is no act the terms rank and rests on weaker evidence (:func:`weaker_first`;
+    ``translated``: the publishers whose sections were searched through the cross-language lexicon). The fusion gives
+    a keyword first place whatever stage found it; a translated keyword or a hit of some words only is the weaker
+    reading of the question. Whether a section changed."""
+    ranked = {work for work, _, _ in matched}
+    changed = False
+    for section in sections:
+        hits = section.get("hits") or []
+        publisher = str(section.get("publisher"))
+        best = next(((work, m) for work, _, m in matched if work.split(":", 1)[0] == publisher), None)
+        if len(hits) < 2 or best is None or str(hits[0].get("work")) in ranked:
+            continue
+        if str(hits[1].get("work")) != best[0] or not actterms.firm(best[1], words) \
+                or not weaker_first(hits[0], publisher in translated):
+            continue
+        section["hits"] = [{**hit, "rank": rank} for rank, hit in enumerate([hits[1], hits[0], *hits[2:]], 1)]
+        changed = True
+    return changed
 
 
 #: How much more of the question (:attr:`serve.core.actterms.Match.coverage`) the act the terms rank first must
