@@ -124,12 +124,26 @@ def test_a_question_saying_part_of_a_term_is_not_ranked_by_it(terms_core: LegalC
     assert with_terms["publishers"] == without["publishers"]
 
 
-def test_a_question_no_keyword_answers_stays_empty(terms_core: LegalCore) -> None:
-    # every word is a term of the consumer code, but no index holds "zorblax": no section answers, and the act
-    # terms do not make a negative answer
+def test_a_question_no_keyword_answers_takes_the_act_whose_term_it_says_whole(terms_core: LegalCore) -> None:
+    # no index holds "zorblax", so no section answers; the question is the consumer code's term, said whole and
+    # covering all of it (forty-seventh session, search.act_term_answer): the act is the answer, as a work row
     answer = terms_core.call("search", {"query": "zorblax widget"})
-    assert not any(s.get("hits") for s in answer["publishers"])
-    assert answer["merged"] == []
+    assert _works(answer, LU) == [CONSUMER]
+    hit = next(s for s in answer["publishers"] if s["publisher"] == LU)["hits"][0]
+    assert "act_term" in hit["match_reasons"] and hit["matched_act_terms"] == ["zorblax widget"]
+    assert [m["work"] for m in answer["merged"]] == [CONSUMER]
+    assert not _works(answer, EU)
+
+
+def test_a_question_no_keyword_answers_stays_empty_when_the_terms_cover_too_little(
+        terms_core: LegalCore, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the same term said beside words no term holds covers less than search.EMPTY_COVERAGE of the question: a
+    # question on a subject no act is about says some act's terms in part, and stays empty
+    answer = terms_core.call("search", {"query": "zorblax widget for unicorn racing trainers"})
+    assert not any(s.get("hits") for s in answer["publishers"]) and answer["merged"] == []
+    monkeypatch.setattr(search, "EMPTY_COVERAGE", 1.01)
+    answer = terms_core.call("search", {"query": "zorblax widget"})
+    assert not any(s.get("hits") for s in answer["publishers"]) and answer["merged"] == []
 
 
 def test_an_index_without_terms_answers_as_the_search_without_the_step(terms_dirs: dict[str, Path]) -> None:

@@ -5317,16 +5317,18 @@ def act_term_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, 
     a work row, reason ``act_term``, ``matched_act_terms``), at most ``limit`` of them (a full section's last
     work gives way; a section with no hit takes an act on firm evidence only, :func:`serve.core.actterms.firm`); the
     sections keep their order unless the terms firmly put the second section's act first (:func:`act_term_lead`).
-    An answer with no hit stays empty (the readable
-    negatives: a question on a subject no act is about still says some act's terms); a question naming an
+    An answer with no hit takes only the acts whose terms cover most of the question (:func:`act_term_answer`;
+    a question on a subject no act is about still says some act's terms in part); a question naming an
     act in any section's plan (:func:`act_term_plan`), the ``works`` filter, a ``known_on`` day, an
     ``as_of`` date, the provisions grain and the hybrid mode leave every section as it was. Whether
     anything changed (in place)."""
     if not ACT_TERMS or args["works"] or args.get("known_on") is not None or args["time_scope"] == "as_of" \
             or (args.get("result_grain") or "works") != "works" or args["retrieval_mode"] != "keyword" \
-            or not any(s.get("hits") for s in sections) or not all(act_term_plan(p) for p in plans.values()):
+            or not all(act_term_plan(p) for p in plans.values()):
         return False
     words = actterms.question_words(args["query"])
+    if not any(s.get("hits") for s in sections):
+        return act_term_answer(ctx, sections, plans, words, args)
     # a section the keywords left empty takes an act on firm evidence only (a term said whole, two words covered)
     # (actterms.firm)
     matched = [(work, position, m) for work, position, m in act_term_matches(ctx, sections, plans, words)
@@ -5364,6 +5366,36 @@ def act_term_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, 
             section["row_set"] = {**section["row_set"], "returned": len(section["hits"])}
     act_term_lead(sections, matched, words, args["query"])
     return True
+
+
+#: The least share of the question (:attr:`serve.core.actterms.Match.coverage`) the act terms must cover, a term
+#: said whole (:func:`serve.core.actterms.firm`), for an answer the keywords left empty to take the act
+#: (:func:`act_term_answer`).
+EMPTY_COVERAGE = 0.6
+
+
+def act_term_answer(ctx: CallContext, sections: list[Answer], plans: Mapping[str, Plan], words: Sequence[str],
+                    args: dict[str, Any]) -> bool:
+    """Answer a question the keywords left empty in every section from the act terms alone, on strong evidence:
+    the acts whose terms cover at least :data:`EMPTY_COVERAGE` of the question, a term said whole with two of its
+    words covered (:func:`serve.core.actterms.firm`), each as a work row (reason ``act_term``,
+    ``matched_act_terms``) in its publisher's section, best coverage first, at most ``limit`` a section. A question
+    on a subject no act is about says some act's terms only in part, or beside words no term covers (a share
+    below the threshold): it stays empty. Whether any section now has a hit (in place)."""
+    matched = [(work, position, m) for work, position, m in act_term_matches(ctx, sections, plans, words)
+               if m.coverage >= EMPTY_COVERAGE and actterms.firm(m, words)]
+    for position, section in enumerate(sections):
+        wanted = [(work, m) for work, p, m in matched if p == position]
+        rows = act_term_rows(ctx, section, wanted, words, args) if wanted else {}
+        hits = [rows[work] for work, _ in wanted if work in rows][:args["limit"]]
+        if not hits:
+            continue
+        section["hits"] = [{**row, "rank": rank} for rank, row in enumerate(hits, 1)]
+        if section.get("outcome") == Outcome.EMPTY.value:
+            section["outcome"] = Outcome.SUCCEEDED.value
+        if isinstance(section.get("row_set"), dict):
+            section["row_set"] = {**section["row_set"], "returned": len(hits)}
+    return any(s.get("hits") for s in sections)
 
 
 #: How much more of the question (:attr:`serve.core.actterms.Match.coverage`) the act the terms rank first must
