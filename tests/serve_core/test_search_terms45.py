@@ -217,3 +217,14 @@ def test_sorted_strings_find_and_the_keys_a_word_begins_as_a_list_would(items: l
     assert [held[i] for i in range(len(held))] == values
     assert held.find(word) == (values.index(word) if word in values else -1)
     assert [held[i] for i in held.beginning(word)] == [v for v in values if v == word or v.startswith(word + " ")]
+
+
+def test_a_match_covers_the_words_no_index_holds_only_when_its_words_say_them() -> None:
+    # an empty answer takes an act only when the words no index holds are among the words its terms cover
+    # (search.act_term_answer): "tip" beside the package-travel terms is what the question is about
+    match = actterms.Match(7, 0.8, ("organiser", "package", "travel"), ("organis", "packag travel"))
+    assert actterms.covers_words(match, [])
+    assert actterms.covers_words(match, ["travel", "Package"])
+    assert actterms.covers_words(match, ["travelling"])  # one of its forms (the English stem) is covered
+    assert not actterms.covers_words(match, ["tip"])
+    assert not actterms.covers_words(match, ["travel", "tip"])

@@ -5381,9 +5381,13 @@ def act_term_answer(ctx: CallContext, sections: list[Answer], plans: Mapping[str
     words covered (:func:`serve.core.actterms.firm`), each as a work row (reason ``act_term``,
     ``matched_act_terms``) in its publisher's section, best coverage first, at most ``limit`` a section. A question
     on a subject no act is about says some act's terms only in part, or beside words no term covers (a share
-    below the threshold): it stays empty. Whether any section now has a hit (in place)."""
+    below the threshold), or beside a word no index holds that the act's terms leave out (a section's
+    ``unknown_terms``: « tip » in "how much should I tip the organiser of my package travel" is what the question is
+    about): it stays empty. Whether any section now has a hit (in place)."""
+    unknown = [str(t) for s in sections if isinstance(w := s.get("relaxation_withheld"), dict)
+               and w.get("reason") == "unknown_terms" for t in w.get("terms") or ()]
     matched = [(work, position, m) for work, position, m in act_term_matches(ctx, sections, plans, words)
-               if m.coverage >= EMPTY_COVERAGE and actterms.firm(m, words)]
+               if m.coverage >= EMPTY_COVERAGE and actterms.firm(m, words) and actterms.covers_words(m, unknown)]
     for position, section in enumerate(sections):
         wanted = [(work, m) for work, p, m in matched if p == position]
         rows = act_term_rows(ctx, section, wanted, words, args) if wanted else {}
@@ -5442,7 +5446,8 @@ def act_term_rows(ctx: CallContext, section: Answer, wanted: Sequence[tuple[str,
                   words: Sequence[str], args: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """The public work rows (reason ``act_term``, ``matched_act_terms``: its terms the question says) of the
     ``wanted`` works of one section's index that its hits do not hold: each work's newest version of the
-    document type asked, among the works the ``hierarchy`` and ``domain`` filters allow."""
+    document type asked, among the works the ``hierarchy`` and ``domain`` filters allow and titled in the ``language``
+    asked, if any."""
     index = ctx.indexes[str(section.get("publisher"))]
     out: dict[str, dict[str, Any]] = {}
     with index.session(ctx.deadline_seconds) as conn:
@@ -5451,6 +5456,8 @@ def act_term_rows(ctx: CallContext, section: Answer, wanted: Sequence[tuple[str,
         for work, match in wanted:
             if filters.allowed is not None and match.work not in filters.allowed:
                 continue
+            if filters.language and not _titled_in(conn, match.work, (), filters.language):
+                continue  # the language filter holds on every lane: a work titled in that language
             hit = _work_row(conn, match.work, filters, ["act_term"])
             if hit is not None:
                 hit.extra["matched_act_terms"] = actterms.said_terms(conn, match.work, match.terms[:3])
