@@ -371,6 +371,14 @@ def firm(match: Match[K], words: Sequence[str]) -> bool:
     return len(match.words) >= MIN_WORDS and said_whole(match, frozenset(f for w in words for f in word_forms(w)))
 
 
+def covers_words(match: Match[K], words: Iterable[str]) -> bool:
+    """Whether the ``match`` covers each of ``words`` (the same word, or one of its forms: :func:`word_forms`) —
+    the words of the question no index holds, which are what the question is about when the terms leave them
+    out. Pure."""
+    covered = frozenset(f for w in match.words for f in word_forms(w))
+    return all(not word_forms(folded(w)).isdisjoint(covered) for n in words for w in normalize(n).split())
+
+
 def term_index(rows: Iterable[tuple[int, str, str]], stop: frozenset[str] = STOP) -> TermIndex:
     """The :class:`TermIndex` of ``(work, normalised term, language)`` rows. Pure."""
     by_key: dict[str, dict[int, None]] = {}

@@ -18,6 +18,7 @@ import pytest
 
 from derive.index import xlang
 from serve.core import LegalCore
+from serve.core.ops import search
 
 VETERINARY = "lu-legilux:loi-2022-09-08-a502"
 POWDER = "lu-legilux:argd-1881-04-20-n1"
@@ -57,7 +58,9 @@ def test_an_english_question_finds_the_act_through_the_dictionary(fixture_core: 
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     empty = xlang.Dictionary(b"", array.array("I"))
     _dictionaries(monkeypatch, empty, empty)
+    monkeypatch.setattr(search, "ACT_TERMS", False)  # the powder act's English terms would answer it (ADR 0152)
     assert fixture_core.call("search", {"query": ENGLISH, "limit": 10})["merged"] == []
+    monkeypatch.setattr(search, "ACT_TERMS", True)
     _dictionaries(monkeypatch, xlang.packed([("powder", ["poudre"])], "en"), empty)
     answer = fixture_core.call("search", {"query": ENGLISH, "limit": 10})
     translations = _legilux(answer)["query_plan"]["translations"]

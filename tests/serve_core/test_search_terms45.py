@@ -124,12 +124,26 @@ def test_a_question_saying_part_of_a_term_is_not_ranked_by_it(terms_core: LegalC
     assert with_terms["publishers"] == without["publishers"]
 
 
-def test_a_question_no_keyword_answers_stays_empty(terms_core: LegalCore) -> None:
-    # every word is a term of the consumer code, but no index holds "zorblax": no section answers, and the act
-    # terms do not make a negative answer
+def test_a_question_no_keyword_answers_takes_the_act_whose_term_it_says_whole(terms_core: LegalCore) -> None:
+    # no index holds "zorblax", so no section answers; the question is the consumer code's term, said whole and
+    # covering all of it (forty-seventh session, search.act_term_answer): the act is the answer, as a work row
     answer = terms_core.call("search", {"query": "zorblax widget"})
-    assert not any(s.get("hits") for s in answer["publishers"])
-    assert answer["merged"] == []
+    assert _works(answer, LU) == [CONSUMER]
+    hit = next(s for s in answer["publishers"] if s["publisher"] == LU)["hits"][0]
+    assert "act_term" in hit["match_reasons"] and hit["matched_act_terms"] == ["zorblax widget"]
+    assert [m["work"] for m in answer["merged"]] == [CONSUMER]
+    assert not _works(answer, EU)
+
+
+def test_a_question_no_keyword_answers_stays_empty_when_the_terms_cover_too_little(
+        terms_core: LegalCore, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the same term said beside words no term holds covers less than search.EMPTY_COVERAGE of the question: a
+    # question on a subject no act is about says some act's terms in part, and stays empty
+    answer = terms_core.call("search", {"query": "zorblax widget for unicorn racing trainers"})
+    assert not any(s.get("hits") for s in answer["publishers"]) and answer["merged"] == []
+    monkeypatch.setattr(search, "EMPTY_COVERAGE", 1.01)
+    answer = terms_core.call("search", {"query": "zorblax widget"})
+    assert not any(s.get("hits") for s in answer["publishers"]) and answer["merged"] == []
 
 
 def test_an_index_without_terms_answers_as_the_search_without_the_step(terms_dirs: dict[str, Path]) -> None:
@@ -203,3 +217,14 @@ def test_sorted_strings_find_and_the_keys_a_word_begins_as_a_list_would(items: l
     assert [held[i] for i in range(len(held))] == values
     assert held.find(word) == (values.index(word) if word in values else -1)
     assert [held[i] for i in held.beginning(word)] == [v for v in values if v == word or v.startswith(word + " ")]
+
+
+def test_a_match_covers_the_words_no_index_holds_only_when_its_words_say_them() -> None:
+    # an empty answer takes an act only when the words no index holds are among the words its terms cover
+    # (search.act_term_answer): "tip" beside the package-travel terms is what the question is about
+    match = actterms.Match(7, 0.8, ("organiser", "package", "travel"), ("organis", "packag travel"))
+    assert actterms.covers_words(match, [])
+    assert actterms.covers_words(match, ["travel", "Package"])
+    assert actterms.covers_words(match, ["travelling"])  # one of its forms (the English stem) is covered
+    assert not actterms.covers_words(match, ["tip"])
+    assert not actterms.covers_words(match, ["travel", "tip"])

@@ -5319,16 +5319,18 @@ def act_term_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, 
     sections keep their order unless the terms firmly put the second section's act first (:func:`act_term_lead`), and a
     section's first work gives way to the act the terms firmly say when it rests on weaker evidence
     (:func:`act_term_first`).
-    An answer with no hit stays empty (the readable
-    negatives: a question on a subject no act is about still says some act's terms); a question naming an
+    An answer with no hit takes only the acts whose terms cover most of the question (:func:`act_term_answer`;
+    a question on a subject no act is about still says some act's terms in part); a question naming an
     act in any section's plan (:func:`act_term_plan`), the ``works`` filter, a ``known_on`` day, an
     ``as_of`` date, the provisions grain and the hybrid mode leave every section as it was. Whether
     anything changed (in place)."""
     if not ACT_TERMS or args["works"] or args.get("known_on") is not None or args["time_scope"] == "as_of" \
             or (args.get("result_grain") or "works") != "works" or args["retrieval_mode"] != "keyword" \
-            or not any(s.get("hits") for s in sections) or not all(act_term_plan(p) for p in plans.values()):
+            or not all(act_term_plan(p) for p in plans.values()):
         return False
     words = actterms.question_words(args["query"])
+    if not any(s.get("hits") for s in sections):
+        return act_term_answer(ctx, sections, plans, words, args)
     # a section the keywords left empty takes an act on firm evidence only (a term said whole, two words covered)
     # (actterms.firm)
     matched = [(work, position, m) for work, position, m in act_term_matches(ctx, sections, plans, words)
@@ -5433,6 +5435,40 @@ def act_term_first(sections: list[Answer], matched: Sequence[tuple[str, int, act
     return changed
 
 
+#: The least share of the question (:attr:`serve.core.actterms.Match.coverage`) the act terms must cover, a term
+#: said whole (:func:`serve.core.actterms.firm`), for an answer the keywords left empty to take the act
+#: (:func:`act_term_answer`).
+EMPTY_COVERAGE = 0.6
+
+
+def act_term_answer(ctx: CallContext, sections: list[Answer], plans: Mapping[str, Plan], words: Sequence[str],
+                    args: dict[str, Any]) -> bool:
+    """Answer a question the keywords left empty in every section from the act terms alone, on strong evidence:
+    the acts whose terms cover at least :data:`EMPTY_COVERAGE` of the question, a term said whole with two of its
+    words covered (:func:`serve.core.actterms.firm`), each as a work row (reason ``act_term``,
+    ``matched_act_terms``) in its publisher's section, best coverage first, at most ``limit`` a section. A question
+    on a subject no act is about says some act's terms only in part, or beside words no term covers (a share
+    below the threshold), or beside a word no index holds that the act's terms leave out (a section's
+    ``unknown_terms``: « tip » in "how much should I tip the organiser of my package travel" is what the question is
+    about): it stays empty. Whether any section now has a hit (in place)."""
+    unknown = [str(t) for s in sections if isinstance(w := s.get("relaxation_withheld"), dict)
+               and w.get("reason") == "unknown_terms" for t in w.get("terms") or ()]
+    matched = [(work, position, m) for work, position, m in act_term_matches(ctx, sections, plans, words)
+               if m.coverage >= EMPTY_COVERAGE and actterms.firm(m, words) and actterms.covers_words(m, unknown)]
+    for position, section in enumerate(sections):
+        wanted = [(work, m) for work, p, m in matched if p == position]
+        rows = act_term_rows(ctx, section, wanted, words, args) if wanted else {}
+        hits = [rows[work] for work, _ in wanted if work in rows][:args["limit"]]
+        if not hits:
+            continue
+        section["hits"] = [{**row, "rank": rank} for rank, row in enumerate(hits, 1)]
+        if section.get("outcome") == Outcome.EMPTY.value:
+            section["outcome"] = Outcome.SUCCEEDED.value
+        if isinstance(section.get("row_set"), dict):
+            section["row_set"] = {**section["row_set"], "returned": len(hits)}
+    return any(s.get("hits") for s in sections)
+
+
 #: How much more of the question (:attr:`serve.core.actterms.Match.coverage`) the act the terms rank first must
 #: cover than the first section's best term-matched act for :func:`act_term_lead` to put its section first.
 LEAD_MARGIN = 0.15
@@ -5477,7 +5513,8 @@ def act_term_rows(ctx: CallContext, section: Answer, wanted: Sequence[tuple[str,
                   words: Sequence[str], args: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """The public work rows (reason ``act_term``, ``matched_act_terms``: its terms the question says) of the
     ``wanted`` works of one section's index that its hits do not hold: each work's newest version of the
-    document type asked, among the works the ``hierarchy`` and ``domain`` filters allow."""
+    document type asked, among the works the ``hierarchy`` and ``domain`` filters allow and titled in the ``language``
+    asked, if any."""
     index = ctx.indexes[str(section.get("publisher"))]
     out: dict[str, dict[str, Any]] = {}
     with index.session(ctx.deadline_seconds) as conn:
@@ -5486,6 +5523,8 @@ def act_term_rows(ctx: CallContext, section: Answer, wanted: Sequence[tuple[str,
         for work, match in wanted:
             if filters.allowed is not None and match.work not in filters.allowed:
                 continue
+            if filters.language and not _titled_in(conn, match.work, (), filters.language):
+                continue  # the language filter holds on every lane: a work titled in that language
             hit = _work_row(conn, match.work, filters, ["act_term"])
             if hit is not None:
                 hit.extra["matched_act_terms"] = actterms.said_terms(conn, match.work, match.terms[:3])
