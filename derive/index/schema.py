@@ -296,7 +296,10 @@ DDL: tuple[str, ...] = (
                 RAISE(ABORT, 'provision state without its lexical state')),
             NEW.first_version_rowid, NEW.last_version_rowid, NEW.versions, NEW.article_valid_from);
     END""",
-    """CREATE TABLE anchor_events(
+    # Format 9: ``anchor_events`` is a view over ``anchor_event_rows``, which names an event's wording by its lexical
+    # state (the anchor's state with that text: every event's anchor held that wording in one of the two versions)
+    # instead of repeating its 64-character hash; an ``INSTEAD OF INSERT`` trigger looks the state up.
+    """CREATE TABLE anchor_event_rows(
         work_rowid INTEGER NOT NULL REFERENCES works(work_rowid),
         language TEXT NOT NULL,
         seq INTEGER NOT NULL,
@@ -304,9 +307,21 @@ DDL: tuple[str, ...] = (
         event TEXT NOT NULL,
         anchor TEXT NOT NULL,
         from_anchor TEXT,
-        text_sha256 TEXT,
+        state_rowid INTEGER REFERENCES lexical_states(state_rowid),
         PRIMARY KEY (work_rowid, language, seq)
     ) WITHOUT ROWID""",
+    """CREATE VIEW anchor_events(
+        work_rowid, language, seq, version_rowid, event, anchor, from_anchor, text_sha256
+    ) AS SELECT r.work_rowid, r.language, r.seq, r.version_rowid, r.event, r.anchor, r.from_anchor,
+        (SELECT s.text_sha256 FROM lexical_states s WHERE s.state_rowid = r.state_rowid)
+    FROM anchor_event_rows r""",
+    """CREATE TRIGGER anchor_events_insert INSTEAD OF INSERT ON anchor_events BEGIN
+        INSERT INTO anchor_event_rows VALUES (NEW.work_rowid, NEW.language, NEW.seq, NEW.version_rowid, NEW.event,
+            NEW.anchor, NEW.from_anchor, CASE WHEN NEW.text_sha256 IS NOT NULL THEN
+                COALESCE((SELECT state_rowid FROM lexical_states WHERE work_rowid = NEW.work_rowid
+                    AND language = NEW.language AND anchor = NEW.anchor AND text_sha256 = NEW.text_sha256),
+                    RAISE(ABORT, 'anchor event without its lexical state')) END);
+    END""",
     """CREATE TABLE events(
         version_rowid INTEGER NOT NULL REFERENCES versions(version_rowid),
         seq INTEGER NOT NULL,

@@ -46,6 +46,7 @@ def test_shared_values_are_stored_once(fixture_indexes: FixtureBuild, publisher:
         "FROM citations)"))
     assert _one(conn, "SELECT COUNT(*) FROM provision_states") == _one(conn, "SELECT COUNT(*) FROM provision_state_rows")
     assert _one(conn, "SELECT COUNT(*) FROM work_metadata") == _one(conn, "SELECT COUNT(*) FROM work_metadata_rows")
+    assert _one(conn, "SELECT COUNT(*) FROM anchor_events") == _one(conn, "SELECT COUNT(*) FROM anchor_event_rows")
     # every hash a view hands out is a stored text's, and a provision's is its lexical state's
     assert _one(conn, "SELECT COUNT(*) FROM provisions p JOIN lexical_states s USING (state_rowid) "
                       "WHERE p.text_sha256 IS NOT s.text_sha256 OR p.anchor <> s.anchor") == 0
@@ -126,6 +127,36 @@ def test_a_provision_keeps_its_own_type_num_and_heading(fixture_indexes: Fixture
     bit = {"type": 1, "num": 2, "heading": 4}[column]
     assert conn.execute("SELECT own FROM provision_rows WHERE expression_rowid = ? AND seq = ?",
                         (first[0], 999_999)).fetchone() == (bit,)
+    conn.close()
+
+
+@pytest.mark.parametrize("publisher", PUBLISHERS)
+def test_an_anchor_events_wording_is_its_anchors_state(fixture_indexes: FixtureBuild, publisher: str) -> None:
+    """Format 9: an anchor event names its wording by the lexical state of its anchor with that text."""
+    conn = _open(fixture_indexes, publisher)
+    rows = conn.execute("SELECT r.work_rowid, r.language, r.anchor, r.state_rowid, s.work_rowid, s.language, s.anchor, "
+                        "e.text_sha256, s.text_sha256 FROM anchor_event_rows r JOIN anchor_events e "
+                        "USING (work_rowid, language, seq) LEFT JOIN lexical_states s ON s.state_rowid = r.state_rowid"
+                        ).fetchall()
+    assert rows
+    for work, language, anchor, state, s_work, s_language, s_anchor, sha, s_sha in rows:
+        assert state is not None and (work, language, anchor) == (s_work, s_language, s_anchor)
+        assert sha == s_sha and len(sha) == 64
+
+
+def test_an_anchor_event_without_its_state_is_refused(fixture_indexes: FixtureBuild, tmp_path: Path) -> None:
+    path = tmp_path / "copy.sqlite"
+    shutil.copyfile(fixture_indexes.index_dir / "lu-legilux.sqlite", path)
+    conn = sqlite3.connect(path)
+    row = list(conn.execute("SELECT * FROM anchor_events ORDER BY work_rowid, language, seq LIMIT 1").fetchone())
+    row[2] = 999_999  # another seq
+    with pytest.raises(sqlite3.IntegrityError, match="lexical state"):
+        conn.execute("INSERT INTO anchor_events VALUES (?,?,?,?,?,?,?,?)", [*row[:7], "0" * 64])
+    conn.execute("INSERT INTO anchor_events VALUES (?,?,?,?,?,?,?,?)", [*row[:7], None])  # no wording: no state
+    conn.execute("INSERT INTO anchor_events VALUES (?,?,?,?,?,?,?,?)", [row[0], row[1], 1_000_000, *row[3:]])
+    assert conn.execute("SELECT * FROM anchor_events WHERE work_rowid = ? AND language = ? AND seq IN (?, ?) "
+                        "ORDER BY seq", (row[0], row[1], 999_999, 1_000_000)).fetchall() == \
+        [(*row[:7], None), (row[0], row[1], 1_000_000, *row[3:])]
     conn.close()
 
 
