@@ -762,7 +762,7 @@ def delete_work(conn: sqlite3.Connection, work_rowid: int) -> list[tuple[int, st
     for table in ("citation_rows", "observations", "provision_rows", "expressions"):
         conn.execute(f"DELETE FROM {table} WHERE expression_rowid BETWEEN ? AND ?", (lo, hi))
     conn.execute("DELETE FROM events WHERE version_rowid BETWEEN ? AND ?", (lo, hi))
-    for table in ("versions", "lexical_states", "provision_state_rows", "anchor_events", "work_names", "work_metadata_rows",
+    for table in ("versions", "lexical_states", "provision_state_rows", "anchor_event_rows", "work_names", "work_metadata_rows",
                   "works", "work_inputs"):
         conn.execute(f"DELETE FROM {table} WHERE work_rowid = ?", (work_rowid,))
     return deleted

@@ -20,6 +20,7 @@ from derive.index.schema import (
     REQUIRED_TABLES,
     USER_VERSION,
     count_key,
+    count_sql,
 )
 from derive.index.text import NORMALIZATION
 from legal.errors import IndexError_
@@ -80,7 +81,7 @@ def mount_problems(conn: sqlite3.Connection) -> list[str]:
     if "text_normalization" in stamp and stamp["text_normalization"] != NORMALIZATION:
         problems.append(f"names normalised by {stamp['text_normalization']!r}, not {NORMALIZATION!r}; rebuild the index")
     for table in COUNTED_TABLES:
-        actual = conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
+        actual = conn.execute(count_sql(table)).fetchone()[0]
         if stamp.get(count_key(table)) != str(actual):
             problems.append(f"stamp {count_key(table)}={stamp.get(count_key(table))} but the table holds {actual}")
     return problems

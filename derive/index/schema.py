@@ -1,4 +1,4 @@
-"""The index format ``lex-evidence-index/8``: DDL, table order, digest order, read-side constants.
+"""The index format ``lex-evidence-index/9``: DDL, table order, digest order, read-side constants.
 
 One SQLite file per publisher (``<publisher>.sqlite``). Both the builder and the serving
 side import this module: the builder to create the file, the server to check what it mounts.
@@ -20,11 +20,11 @@ from derive.index.serving import TABLES as SERVING_TABLES
 from legal.artifacts import index_file_name as index_file_name
 from legal.artifacts import stamp_file_name as stamp_file_name
 
-INDEX_FORMAT = "lex-evidence-index/8"
+INDEX_FORMAT = "lex-evidence-index/9"
 #: ``PRAGMA application_id`` of every index file ("LEXI").
 APPLICATION_ID = 0x4C455849
 #: ``PRAGMA user_version``: the integer version of :data:`INDEX_FORMAT`.
-USER_VERSION = 8
+USER_VERSION = 9
 PAGE_SIZE = 4096
 
 FTS_TOKENIZER = "unicode61 remove_diacritics 2"
@@ -181,11 +181,16 @@ DDL: tuple[str, ...] = (
         path_rowid INTEGER PRIMARY KEY,
         path TEXT NOT NULL
     )""",
+    # Format 9: a provision's ``type``, ``num`` and ``heading`` are its lexical state's (the state takes them from
+    # the first provision that holds its wording) but where ``own`` says otherwise: bit 1 ``type``, bit 2 ``num``,
+    # bit 4 ``heading`` are the row's own values, stored in the column of that name (NULL where the bit is clear).
+    # A heading repeated in every version of its work was stored once per version (EUR-Lex: 7 of 19 MB).
     """CREATE TABLE provision_rows(
         expression_rowid INTEGER NOT NULL REFERENCES expressions(expression_rowid),
         seq INTEGER NOT NULL,
         anchor TEXT NOT NULL,
-        type TEXT NOT NULL,
+        own INTEGER NOT NULL,
+        type TEXT,
         num TEXT,
         heading TEXT,
         path_rowid INTEGER NOT NULL REFERENCES paths(path_rowid),
@@ -200,18 +205,24 @@ DDL: tuple[str, ...] = (
     """CREATE VIEW provisions(
         expression_rowid, seq, anchor, type, num, heading, path, article_valid_from, text_sha256, state_rowid,
         span_start, span_end
-    ) AS SELECT r.expression_rowid, r.seq, r.anchor, r.type, r.num, r.heading,
-        (SELECT h.path FROM paths h WHERE h.path_rowid = r.path_rowid), r.article_valid_from,
-        (SELECT s.text_sha256 FROM lexical_states s WHERE s.state_rowid = r.state_rowid), r.state_rowid,
-        r.span_start, r.span_end
-    FROM provision_rows r""",
+    ) AS SELECT r.expression_rowid, r.seq, r.anchor,
+        CASE WHEN r.own & 1 THEN r.type ELSE s.type END, CASE WHEN r.own & 2 THEN r.num ELSE s.num END,
+        CASE WHEN r.own & 4 THEN r.heading ELSE s.heading END,
+        (SELECT h.path FROM paths h WHERE h.path_rowid = r.path_rowid), r.article_valid_from, s.text_sha256,
+        r.state_rowid, r.span_start, r.span_end
+    FROM provision_rows r LEFT JOIN lexical_states s ON s.state_rowid = r.state_rowid""",
     """CREATE TRIGGER provisions_insert INSTEAD OF INSERT ON provisions BEGIN
         SELECT RAISE(ABORT, 'provision text is not its lexical state''s')
-            WHERE NEW.text_sha256 IS NOT (SELECT text_sha256 FROM lexical_states WHERE state_rowid = NEW.state_rowid);
+            WHERE NOT EXISTS (SELECT 1 FROM lexical_states WHERE state_rowid = NEW.state_rowid
+                AND text_sha256 IS NEW.text_sha256);
         INSERT INTO paths(path) SELECT NEW.path WHERE NOT EXISTS (SELECT 1 FROM paths WHERE path = NEW.path);
-        INSERT INTO provision_rows VALUES (NEW.expression_rowid, NEW.seq, NEW.anchor, NEW.type, NEW.num, NEW.heading,
+        INSERT INTO provision_rows SELECT NEW.expression_rowid, NEW.seq, NEW.anchor,
+            (NEW.type IS NOT s.type) + 2 * (NEW.num IS NOT s.num) + 4 * (NEW.heading IS NOT s.heading),
+            CASE WHEN NEW.type IS NOT s.type THEN NEW.type END, CASE WHEN NEW.num IS NOT s.num THEN NEW.num END,
+            CASE WHEN NEW.heading IS NOT s.heading THEN NEW.heading END,
             (SELECT path_rowid FROM paths WHERE path = NEW.path), NEW.article_valid_from, NEW.state_rowid,
-            NEW.span_start, NEW.span_end);
+            NEW.span_start, NEW.span_end
+            FROM lexical_states s WHERE s.state_rowid = NEW.state_rowid;
     END""",
     # ``citations`` is a view over ``citation_rows`` (one row per occurrence) and ``cites`` (each
     # distinct link once: a provision's links repeat in every version that keeps its wording).
@@ -285,7 +296,10 @@ DDL: tuple[str, ...] = (
                 RAISE(ABORT, 'provision state without its lexical state')),
             NEW.first_version_rowid, NEW.last_version_rowid, NEW.versions, NEW.article_valid_from);
     END""",
-    """CREATE TABLE anchor_events(
+    # Format 9: ``anchor_events`` is a view over ``anchor_event_rows``, which names an event's wording by its lexical
+    # state (the anchor's state with that text: every event's anchor held that wording in one of the two versions)
+    # instead of repeating its 64-character hash; an ``INSTEAD OF INSERT`` trigger looks the state up.
+    """CREATE TABLE anchor_event_rows(
         work_rowid INTEGER NOT NULL REFERENCES works(work_rowid),
         language TEXT NOT NULL,
         seq INTEGER NOT NULL,
@@ -293,9 +307,21 @@ DDL: tuple[str, ...] = (
         event TEXT NOT NULL,
         anchor TEXT NOT NULL,
         from_anchor TEXT,
-        text_sha256 TEXT,
+        state_rowid INTEGER REFERENCES lexical_states(state_rowid),
         PRIMARY KEY (work_rowid, language, seq)
     ) WITHOUT ROWID""",
+    """CREATE VIEW anchor_events(
+        work_rowid, language, seq, version_rowid, event, anchor, from_anchor, text_sha256
+    ) AS SELECT r.work_rowid, r.language, r.seq, r.version_rowid, r.event, r.anchor, r.from_anchor,
+        (SELECT s.text_sha256 FROM lexical_states s WHERE s.state_rowid = r.state_rowid)
+    FROM anchor_event_rows r""",
+    """CREATE TRIGGER anchor_events_insert INSTEAD OF INSERT ON anchor_events BEGIN
+        INSERT INTO anchor_event_rows VALUES (NEW.work_rowid, NEW.language, NEW.seq, NEW.version_rowid, NEW.event,
+            NEW.anchor, NEW.from_anchor, CASE WHEN NEW.text_sha256 IS NOT NULL THEN
+                COALESCE((SELECT state_rowid FROM lexical_states WHERE work_rowid = NEW.work_rowid
+                    AND language = NEW.language AND anchor = NEW.anchor AND text_sha256 = NEW.text_sha256),
+                    RAISE(ABORT, 'anchor event without its lexical state')) END);
+    END""",
     """CREATE TABLE events(
         version_rowid INTEGER NOT NULL REFERENCES versions(version_rowid),
         seq INTEGER NOT NULL,
@@ -428,3 +454,14 @@ REQUIRED_STAMP_KEYS: tuple[str, ...] = (
 def count_key(table: str) -> str:
     """The stamp key holding the row count of ``table``."""
     return f"count.{table}"
+
+
+#: Where a counted view's rows come from when that is one stored table, row for row: ``provisions`` is
+#: ``provision_rows`` left-joined to the lexical state of each row by its integer key (a join that neither adds
+#: nor drops a row), so its rows are counted without visiting every state (format 9; 14 ms of a Legilux mount).
+COUNTED_ROWS: dict[str, str] = {"provisions": "provision_rows"}
+
+
+def count_sql(table: str) -> str:
+    """``SELECT COUNT(*)`` of a counted table (:data:`COUNTED_ROWS` for a view that is one table's rows)."""
+    return f"SELECT COUNT(*) FROM {COUNTED_ROWS.get(table, table)}"

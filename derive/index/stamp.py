@@ -22,6 +22,7 @@ from derive.index.schema import (
     PROVISION_FTS_WEIGHTS,
     WORK_FTS_WEIGHTS,
     count_key,
+    count_sql,
 )
 from derive.index.text import NORMALIZATION
 from derive.index.textstore import ENCODING, ZLIB_VERSION
@@ -29,8 +30,9 @@ from legal.canonical import canonical_text, digest
 from legal.ids import Publisher
 from legal.validity import convention_of, semantics_of
 
-BUILDER = "derive.index/8"  # /5: texts packed in zlib blocks; /6: word counts of texts; /7: per-work digests;
-# /8: work_names ordered by work, every word_diffs pair stored as its changes
+BUILDER = "derive.index/9"  # /5: texts packed in zlib blocks; /6: word counts of texts; /7: per-work digests;
+# /8: work_names ordered by work, every word_diffs pair stored as its changes; /9: a provision's type, num and
+# heading stored only where they are not its lexical state's
 STAMP_FILE_SCHEMA = "lex-evidence-index-stamp/1"
 
 
@@ -89,7 +91,7 @@ def content_facts(rows: IndexRows) -> dict[str, str]:
 
 def stored_facts(conn: sqlite3.Connection, excluded_empty_provisions: int) -> dict[str, str]:
     """:func:`content_facts` read from the written tables (no row is held in memory)."""
-    out = {count_key(t): str(conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]) for t in COUNTED_TABLES}
+    out = {count_key(t): str(conn.execute(count_sql(t)).fetchone()[0]) for t in COUNTED_TABLES}
     withdrawn, earliest, latest = conn.execute(
         "SELECT (SELECT count(*) FROM versions WHERE withdrawn), min(valid_from), max(valid_from)"
         " FROM versions WHERE NOT withdrawn").fetchone()

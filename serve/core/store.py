@@ -229,17 +229,16 @@ _provision_key = functools.partial(tuple.__new__, ProvisionKey)
 def provision_keys(conn: sqlite3.Connection, expression_rowid: int,
                    anchors: Sequence[str] | None = None) -> list[ProvisionKey]:
     """The provisions' keys in document order (all of them, or those with exactly ``anchors``):
-    ``provision_rows`` joined to their lexical states directly (what the ``provisions`` view gives,
-    without its correlated subquery per row)."""
+    the ``provisions`` view's columns, which join ``provision_rows`` to their lexical states (the path's
+    subquery is not run for columns not asked)."""
     cursor = conn.cursor()
     cursor.row_factory = None
-    query = ("SELECT r.anchor, s.text_sha256, r.num, r.heading FROM provision_rows r "
-             "LEFT JOIN lexical_states s ON s.state_rowid = r.state_rowid WHERE r.expression_rowid = ?")
+    query = "SELECT anchor, text_sha256, num, heading FROM provisions WHERE expression_rowid = ?"
     params: list[Any] = [expression_rowid]
     if anchors is not None:
-        query += f" AND r.anchor IN ({_marks(anchors)})"
+        query += f" AND anchor IN ({_marks(anchors)})"
         params.extend(anchors)
-    return list(map(_provision_key, cursor.execute(query + " ORDER BY r.seq", params)))
+    return list(map(_provision_key, cursor.execute(query + " ORDER BY seq", params)))
 
 
 def anchors_of(conn: sqlite3.Connection, expression_rowid: int) -> list[str]:

@@ -151,7 +151,7 @@ def test_an_index_of_format_5_is_refused_with_rebuild(handmade_dir: Path, tmp_pa
     with pytest.raises(IndexError_) as err:
         check_mountable(open_readonly(copy), copy.name)
     assert err.value.code == "index_unfit"
-    assert "index format 5 is older than lex-evidence-index/8" in err.value.message
+    assert "index format 5 is older than lex-evidence-index/9" in err.value.message
     assert "rebuild the index" in err.value.message
 
 

@@ -1,4 +1,5 @@
-"""Format 3 stores shared values once; readers still see the format-2 columns, exactly (format 4: packed windows).
+"""Format 3 stores shared values once; readers still see the format-2 columns, exactly (format 4: packed windows;
+format 9: a provision's type, number and heading stored only where they are not its lexical state's).
 
 On the real fixture indexes: the view-backed tables (``provisions``, ``citations``,
 ``provision_states``, ``work_metadata``) give the values the builder inserted, repeated values
@@ -16,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from derive.index.schema import count_sql
 from derive.index.serving import stored_word_changes
 from derive.index.textstore import read_texts
 from derive.index.worddiff import word_changes
@@ -44,11 +46,24 @@ def test_shared_values_are_stored_once(fixture_indexes: FixtureBuild, publisher:
         "FROM citations)"))
     assert _one(conn, "SELECT COUNT(*) FROM provision_states") == _one(conn, "SELECT COUNT(*) FROM provision_state_rows")
     assert _one(conn, "SELECT COUNT(*) FROM work_metadata") == _one(conn, "SELECT COUNT(*) FROM work_metadata_rows")
+    assert _one(conn, "SELECT COUNT(*) FROM anchor_events") == _one(conn, "SELECT COUNT(*) FROM anchor_event_rows")
     # every hash a view hands out is a stored text's, and a provision's is its lexical state's
     assert _one(conn, "SELECT COUNT(*) FROM provisions p JOIN lexical_states s USING (state_rowid) "
                       "WHERE p.text_sha256 IS NOT s.text_sha256 OR p.anchor <> s.anchor") == 0
     assert _one(conn, "SELECT COUNT(*) FROM provision_states WHERE text_sha256 IS NULL OR text_sha256 NOT IN "
                       "(SELECT lower(hex(text_sha256)) FROM texts)") == 0
+
+
+@pytest.mark.parametrize("publisher", PUBLISHERS)
+def test_the_provisions_are_counted_as_their_rows(fixture_indexes: FixtureBuild, publisher: str) -> None:
+    """The stamp's ``count.provisions`` (what a mount checks) is the view's row count, counted on the table whose
+    rows the view is (:data:`derive.index.schema.COUNTED_ROWS`)."""
+    conn = _open(fixture_indexes, publisher)
+    stamp = dict(conn.execute("SELECT k, v FROM stamp"))
+    assert count_sql("provisions") == "SELECT COUNT(*) FROM provision_rows"
+    assert stamp["count.provisions"] == str(_one(conn, count_sql("provisions"))) == \
+        str(_one(conn, "SELECT COUNT(*) FROM provisions"))
+    assert count_sql("citations") == "SELECT COUNT(*) FROM citations"
 
 
 def test_a_provision_whose_hash_is_not_its_states_is_refused(fixture_indexes: FixtureBuild, tmp_path: Path) -> None:
@@ -62,6 +77,86 @@ def test_a_provision_whose_hash_is_not_its_states_is_refused(fixture_indexes: Fi
     conn.execute("INSERT INTO provisions VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", row)  # its own hash: accepted
     assert conn.execute("SELECT * FROM provisions WHERE expression_rowid = ? AND seq = ?",
                         (row[0], row[1])).fetchone() == tuple(row)
+    conn.close()
+
+
+@pytest.mark.parametrize("publisher", PUBLISHERS)
+def test_a_provision_stores_only_the_type_num_and_heading_its_state_lacks(fixture_indexes: FixtureBuild,
+                                                                         publisher: str) -> None:
+    """Format 9: ``provision_rows`` holds ``type``, ``num`` and ``heading`` only where ``own`` marks them as
+    not the lexical state's; where stored, they differ from the state's (else they would not be)."""
+    conn = _open(fixture_indexes, publisher)
+    rows = conn.execute("SELECT r.own, r.type, r.num, r.heading, s.type, s.num, s.heading FROM provision_rows r "
+                        "JOIN lexical_states s USING (state_rowid)").fetchall()
+    assert rows
+    for own, type_, num, heading, *state in rows:
+        assert 0 <= own <= 7
+        for bit, value, state_value in zip((1, 2, 4), (type_, num, heading), state, strict=True):
+            if own & bit:
+                assert value != state_value
+            else:
+                assert value is None
+    # most provisions repeat their state's values (a state is its wording in every version that keeps it)
+    assert sum(own == 0 for own, *_ in rows) > 0.9 * len(rows)
+
+
+@pytest.mark.parametrize(("column", "value"), [("type", "annex"), ("num", "7 bis"), ("num", None),
+                                               ("heading", "Another heading"), ("heading", None)])
+def test_a_provision_keeps_its_own_type_num_and_heading(fixture_indexes: FixtureBuild, tmp_path: Path,
+                                                        column: str, value: str | None) -> None:
+    """A provision inserted with a value other than its state's (a NULL included) reads back as inserted;
+    one with its state's values stores none of them."""
+    path = tmp_path / "copy.sqlite"
+    shutil.copyfile(fixture_indexes.index_dir / "lu-legilux.sqlite", path)
+    conn = sqlite3.connect(path)
+    names = ["expression_rowid", "seq", "anchor", "type", "num", "heading", "path", "article_valid_from",
+             "text_sha256", "state_rowid", "span_start", "span_end"]
+    first = conn.execute("SELECT * FROM provisions p WHERE num IS NOT NULL AND heading IS NOT NULL "
+                         "ORDER BY expression_rowid, seq LIMIT 1").fetchone()
+    assert first is not None
+    same = [*first[:1], 999_998, *first[2:]]
+    conn.execute("INSERT INTO provisions VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", same)
+    assert conn.execute("SELECT own, type, num, heading FROM provision_rows WHERE expression_rowid = ? AND seq = ?",
+                        (first[0], 999_998)).fetchone() == (0, None, None, None)
+    other = list(same)
+    other[1] = 999_999
+    other[names.index(column)] = value
+    conn.execute("INSERT INTO provisions VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", other)
+    assert conn.execute("SELECT * FROM provisions WHERE expression_rowid = ? AND seq = ?",
+                        (first[0], 999_999)).fetchone() == tuple(other)
+    bit = {"type": 1, "num": 2, "heading": 4}[column]
+    assert conn.execute("SELECT own FROM provision_rows WHERE expression_rowid = ? AND seq = ?",
+                        (first[0], 999_999)).fetchone() == (bit,)
+    conn.close()
+
+
+@pytest.mark.parametrize("publisher", PUBLISHERS)
+def test_an_anchor_events_wording_is_its_anchors_state(fixture_indexes: FixtureBuild, publisher: str) -> None:
+    """Format 9: an anchor event names its wording by the lexical state of its anchor with that text."""
+    conn = _open(fixture_indexes, publisher)
+    rows = conn.execute("SELECT r.work_rowid, r.language, r.anchor, r.state_rowid, s.work_rowid, s.language, s.anchor, "
+                        "e.text_sha256, s.text_sha256 FROM anchor_event_rows r JOIN anchor_events e "
+                        "USING (work_rowid, language, seq) LEFT JOIN lexical_states s ON s.state_rowid = r.state_rowid"
+                        ).fetchall()
+    assert rows
+    for work, language, anchor, state, s_work, s_language, s_anchor, sha, s_sha in rows:
+        assert state is not None and (work, language, anchor) == (s_work, s_language, s_anchor)
+        assert sha == s_sha and len(sha) == 64
+
+
+def test_an_anchor_event_without_its_state_is_refused(fixture_indexes: FixtureBuild, tmp_path: Path) -> None:
+    path = tmp_path / "copy.sqlite"
+    shutil.copyfile(fixture_indexes.index_dir / "lu-legilux.sqlite", path)
+    conn = sqlite3.connect(path)
+    row = list(conn.execute("SELECT * FROM anchor_events ORDER BY work_rowid, language, seq LIMIT 1").fetchone())
+    row[2] = 999_999  # another seq
+    with pytest.raises(sqlite3.IntegrityError, match="lexical state"):
+        conn.execute("INSERT INTO anchor_events VALUES (?,?,?,?,?,?,?,?)", [*row[:7], "0" * 64])
+    conn.execute("INSERT INTO anchor_events VALUES (?,?,?,?,?,?,?,?)", [*row[:7], None])  # no wording: no state
+    conn.execute("INSERT INTO anchor_events VALUES (?,?,?,?,?,?,?,?)", [row[0], row[1], 1_000_000, *row[3:]])
+    assert conn.execute("SELECT * FROM anchor_events WHERE work_rowid = ? AND language = ? AND seq IN (?, ?) "
+                        "ORDER BY seq", (row[0], row[1], 999_999, 1_000_000)).fetchall() == \
+        [(*row[:7], None), (row[0], row[1], 1_000_000, *row[3:])]
     conn.close()
 
 

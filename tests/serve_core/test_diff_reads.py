@@ -1,7 +1,8 @@
 """Issue #14 (diff CPU): the diff's reads, the same values by cheaper paths — provision keys read
-from ``provision_rows`` joined to their lexical states (not the ``provisions`` view's correlated
-subquery per row), stored word diffs matched as stored bytes, and a text cut from a block the diff
-read before. On the real fixture indexes (``LEX_FIXTURES``); the old paths are the reference."""
+from ``provision_rows`` joined to their lexical states (since format 9 through the ``provisions`` view,
+whose hash and type, number and heading come from that join), stored word diffs matched as stored
+bytes, and a text cut from a block the diff read before. On the real fixture indexes (``LEX_FIXTURES``);
+the old paths are the reference."""
 
 from __future__ import annotations
 

@@ -172,7 +172,7 @@ def _with_provisions(conn: sqlite3.Connection, rows: list[sqlite3.Row]) -> list[
     expression (the index build refuses a duplicate), so one look-up per row is the left join."""
     out = []
     for r in rows:
-        found = conn.execute("SELECT num, heading FROM provision_rows WHERE expression_rowid = ? AND anchor = ?",
+        found = conn.execute("SELECT num, heading FROM provisions WHERE expression_rowid = ? AND anchor = ?",
                              (r["expression_rowid"], r["anchor"])).fetchone()
         out.append({**dict(r), "num": found[0] if found else None, "heading": found[1] if found else None})
     return out
