@@ -14,27 +14,8 @@ from typing import Any
 
 from serve.core import actterms
 from serve.core.ops import search
-
-EU, LU = "eu-eurlex", "lu-legilux"
-#: fixture works: the GDPR, the Luxembourg consumer code and the Luxembourg data-protection law
-GDPR = "eu-eurlex:32016r0679"
-CONSUMER = "lu-legilux:loi-2011-04-08-n2"
-DATA_LAW = "lu-legilux:loi-2018-08-01-a686"
-
-
-def _terms() -> actterms.TermIndex[int]:
-    return actterms.term_index([(1, "customer personal information", "en"), (1, "consumer protection", "en"),
-                                (2, "personal data", "en"), (3, "data protection", "en")])
-
-
-def _matched(query: str, works: dict[int, tuple[str, int]]) -> tuple[list[tuple[str, int, actterms.Match[int]]],
-                                                                      list[str]]:
-    """The ranked matches of ``query`` as :func:`search.act_term_matches` gives them (``works``: the term index's
-    work → (lex work id, section position)), and the question's words."""
-    words = actterms.question_words(query)
-    terms = _terms()
-    ranked = actterms.ranked(actterms.partly_covered(terms, words), words, actterms.rare_word(terms, words))
-    return [(works[m.work][0], works[m.work][1], m) for m in ranked if m.work in works], words
+from tests.serve_core.term_matches import CONSUMER, DATA_LAW, EU, GDPR, LU
+from tests.serve_core.term_matches import matched as _matched
 
 
 def _section(publisher: str, *hits: tuple[str, list[str]]) -> dict[str, Any]:

@@ -1,0 +1,27 @@
+"""What the act-term section tests share (xsec46, lu47): three fixture works, a small term index over them, and the
+ranked matches of a question as :func:`serve.core.ops.search.act_term_matches` gives them."""
+
+from __future__ import annotations
+
+from serve.core import actterms
+
+EU, LU = "eu-eurlex", "lu-legilux"
+#: fixture works: the GDPR, the Luxembourg consumer code and the Luxembourg data-protection law
+GDPR = "eu-eurlex:32016r0679"
+CONSUMER = "lu-legilux:loi-2011-04-08-n2"
+DATA_LAW = "lu-legilux:loi-2018-08-01-a686"
+
+
+def terms() -> actterms.TermIndex[int]:
+    return actterms.term_index([(1, "customer personal information", "en"), (1, "consumer protection", "en"),
+                                (2, "personal data", "en"), (3, "data protection", "en")])
+
+
+def matched(query: str, works: dict[int, tuple[str, int]]) -> tuple[list[tuple[str, int, actterms.Match[int]]],
+                                                                     list[str]]:
+    """The ranked matches of ``query`` as :func:`search.act_term_matches` gives them (``works``: the term index's
+    work → (lex work id, section position)), and the question's words."""
+    words = actterms.question_words(query)
+    index = terms()
+    ranked = actterms.ranked(actterms.partly_covered(index, words), words, actterms.rare_word(index, words))
+    return [(works[m.work][0], works[m.work][1], m) for m in ranked if m.work in works], words
