@@ -4,7 +4,7 @@ The act terms' coverage (:meth:`serve.core.actterms.TermIndex.covered`, :func:`s
 summed the weights of the question's words a work's terms say over a ``set`` of strings: the order of that float
 sum, and so its last bits, followed ``PYTHONHASHSEED``. A whole cover came out ``1.0000000000000002`` in most
 processes and ``1.0`` in others, and two acts whose coverages tie swapped places between two processes (a full
-index's « interconnexion des registres du commerce des États membres »: ranks 3 and 5). The sums now run in the
+index's « interconnexion des registres du commerce des États membres »: an act at rank 3 or 6). The sums now run in the
 question's order.
 """
 
