@@ -291,7 +291,9 @@ class TermIndex:
                 entry = found.setdefault(work, (set(), []))
                 entry[0].update(said)
                 entry[1].append(key)
-        out = [Match(work, sum(weights[w] for w in said) / total if total > 0 else 0.0,
+        # the weights summed in the question's order, never a set's: the float sum's last bits, and so the ties
+        # between acts covering the same words, would follow the hash seed (ADR 0153)
+        out = [Match(work, sum(weights[w] for w in weights if w in said) / total if total > 0 else 0.0,
                      tuple(w for w in words if w in said), tuple(sorted(set(terms), key=lambda t: (-len(t), t))))
                for work, (said, terms) in found.items()]
         return sorted(out, key=lambda m: (-m.coverage, -len(m.terms), str(m.work)))
@@ -338,7 +340,8 @@ def partly_covered(index: TermIndex, words: Sequence[str], share: float | None =
         if match is not None and not partly:
             out.append(match)
             continue
-        coverage = (match.coverage if match is not None else 0.0) + share * sum(weights[w] for w in partly) / total
+        # in the question's order, as in TermIndex.covered (ADR 0153)
+        coverage = (match.coverage if match is not None else 0.0) + share * sum(weights[w] for w in weights if w in partly) / total
         terms = match.terms if match is not None else tuple(sorted(set(keys), key=lambda t: (-len(t), t)))
         out.append(Match(work, coverage, tuple(w for w in words if w in fully or w in partly), terms))
     return sorted(out, key=lambda m: (-m.coverage, -len(m.terms), str(m.work)))
