@@ -34,6 +34,13 @@ def _one(conn: sqlite3.Connection, sql: str) -> int:
     return int(conn.execute(sql).fetchone()[0])
 
 
+def _scratch(fixture_indexes: FixtureBuild, tmp_path: Path, publisher: str) -> sqlite3.Connection:
+    """A writable copy of a fixture index (the build's own file is shared by the module's tests)."""
+    path = tmp_path / "copy.sqlite"
+    shutil.copyfile(fixture_indexes.index_dir / f"{publisher}.sqlite", path)
+    return sqlite3.connect(path)
+
+
 @pytest.mark.parametrize("publisher", PUBLISHERS)
 def test_shared_values_are_stored_once(fixture_indexes: FixtureBuild, publisher: str) -> None:
     conn = _open(fixture_indexes, publisher)
@@ -67,9 +74,7 @@ def test_the_provisions_are_counted_as_their_rows(fixture_indexes: FixtureBuild,
 
 
 def test_a_provision_whose_hash_is_not_its_states_is_refused(fixture_indexes: FixtureBuild, tmp_path: Path) -> None:
-    path = tmp_path / "copy.sqlite"
-    shutil.copyfile(fixture_indexes.index_dir / "eu-eurlex.sqlite", path)
-    conn = sqlite3.connect(path)
+    conn = _scratch(fixture_indexes, tmp_path, "eu-eurlex")
     row = list(conn.execute("SELECT * FROM provisions ORDER BY expression_rowid, seq LIMIT 1").fetchone())
     row[1] = 999_999  # another seq
     with pytest.raises(sqlite3.IntegrityError, match="lexical state"):
@@ -106,9 +111,7 @@ def test_a_provision_keeps_its_own_type_num_and_heading(fixture_indexes: Fixture
                                                         column: str, value: str | None) -> None:
     """A provision inserted with a value other than its state's (a NULL included) reads back as inserted;
     one with its state's values stores none of them."""
-    path = tmp_path / "copy.sqlite"
-    shutil.copyfile(fixture_indexes.index_dir / "lu-legilux.sqlite", path)
-    conn = sqlite3.connect(path)
+    conn = _scratch(fixture_indexes, tmp_path, "lu-legilux")
     names = ["expression_rowid", "seq", "anchor", "type", "num", "heading", "path", "article_valid_from",
              "text_sha256", "state_rowid", "span_start", "span_end"]
     first = conn.execute("SELECT * FROM provisions p WHERE num IS NOT NULL AND heading IS NOT NULL "
@@ -145,9 +148,7 @@ def test_an_anchor_events_wording_is_its_anchors_state(fixture_indexes: FixtureB
 
 
 def test_an_anchor_event_without_its_state_is_refused(fixture_indexes: FixtureBuild, tmp_path: Path) -> None:
-    path = tmp_path / "copy.sqlite"
-    shutil.copyfile(fixture_indexes.index_dir / "lu-legilux.sqlite", path)
-    conn = sqlite3.connect(path)
+    conn = _scratch(fixture_indexes, tmp_path, "lu-legilux")
     row = list(conn.execute("SELECT * FROM anchor_events ORDER BY work_rowid, language, seq LIMIT 1").fetchone())
     row[2] = 999_999  # another seq
     with pytest.raises(sqlite3.IntegrityError, match="lexical state"):
