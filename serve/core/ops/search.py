@@ -5362,17 +5362,23 @@ def act_term_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, 
     for section, works, before in zip(sections, dealt, listed, strict=True):
         if works[:args["limit"]] == before:
             continue
-        section["hits"] = [{**rows[w], "rank": rank} for rank, w in enumerate(works[:args["limit"]], 1)]
-        if section["hits"] and section.get("outcome") == Outcome.EMPTY.value:
-            section["outcome"] = Outcome.SUCCEEDED.value
-        if isinstance(section.get("row_set"), dict):
-            section["row_set"] = {**section["row_set"], "returned": len(section["hits"])}
+        dealt_hits(section, [rows[w] for w in works[:args["limit"]]])
     # the sections' order is decided on the dealt order (act_term_lead), then each section's first place
     # (act_term_first)
     searched_through = {str(sections[position].get("publisher")) for position in translated}
     act_term_lead(sections, matched, words, args["query"])
     act_term_first(sections, matched, words, searched_through)
     return True
+
+
+def dealt_hits(section: Answer, rows: Sequence[Mapping[str, Any]]) -> None:
+    """Give a section (in place) the work ``rows`` the act terms dealt it, ranked in order: an empty section that now
+    has a hit succeeded, and its row set counts what it returns (:func:`act_term_step`, :func:`act_term_answer`)."""
+    section["hits"] = [{**row, "rank": rank} for rank, row in enumerate(rows, 1)]
+    if section["hits"] and section.get("outcome") == Outcome.EMPTY.value:
+        section["outcome"] = Outcome.SUCCEEDED.value
+    if isinstance(section.get("row_set"), dict):
+        section["row_set"] = {**section["row_set"], "returned": len(section["hits"])}
 
 
 #: The match reasons of the keyword stages that hold only some of the question's words (the any-word relaxation, the
@@ -5459,13 +5465,8 @@ def act_term_answer(ctx: CallContext, sections: list[Answer], plans: Mapping[str
         wanted = [(work, m) for work, p, m in matched if p == position]
         rows = act_term_rows(ctx, section, wanted, words, args) if wanted else {}
         hits = [rows[work] for work, _ in wanted if work in rows][:args["limit"]]
-        if not hits:
-            continue
-        section["hits"] = [{**row, "rank": rank} for rank, row in enumerate(hits, 1)]
-        if section.get("outcome") == Outcome.EMPTY.value:
-            section["outcome"] = Outcome.SUCCEEDED.value
-        if isinstance(section.get("row_set"), dict):
-            section["row_set"] = {**section["row_set"], "returned": len(hits)}
+        if hits:
+            dealt_hits(section, hits)
     return any(s.get("hits") for s in sections)
 
 
