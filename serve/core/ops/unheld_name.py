@@ -1,0 +1,68 @@
+"""An act named inside a question that no held act bears, answered by acts none of its words name (ADR 0158).
+
+"European Chips Act semiconductor crisis response", "California Consumer Privacy Act right to opt out of the
+sale of personal information", "Indian Companies Act corporate social responsibility spending": the question
+names an act by a capitalised short title ending in "Act" (:func:`serve.core.searchplan.embedded_act_name`),
+and no mounted index holds it — no work's title, short title or alias holds its words as a near-phrase, and
+the texts do not cite it as a phrase (the tests :func:`serve.core.ops.search.named_act` applies to a name that
+ends the question). The weaker stages still answer the question's other words: a list of aircraft operators
+holding "crisis response", the GDPR by its EuroVoc labels, the corporate sustainability directives by
+"corporate social responsibility". None of those acts is the one the user names.
+
+A name no held act bears is no evidence on its own that the act is not held: the alias file does not hold every
+popular name ("Whistleblower Protection Act reporting channels" means the directive on the protection of persons
+who report breaches; "Markets in Crypto-Assets Act white paper requirements" the MiCA regulation; ADR 0075,
+whose rule 3 emptied such questions and was turned off). Those questions are answered by the act they mean,
+and that act's name holds a word of the name the user gives it (« protection », « crypto »). So the answer is
+emptied only when **no work it answers with is named by any of the name's own words** (:func:`name_words`: the
+name's words less the words every EU act's name may carry, :data:`GENERIC_NAME_WORDS`): the question names an
+act that is not there, and the acts answered are about something else.
+
+Pure functions here; the index look-ups are :func:`serve.core.ops.search.unheld_act_name`'s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from serve.core.searchplan import ActName, embedded_act_name
+
+#: Whether the rule runs (docs/adr/0158).
+UNHELD_ACT_NAME = True
+
+#: Words of an act's short title that say its form or its author, not its subject: every EU act's name may hold
+#: them, so a work titled by them is no act the name means.
+GENERIC_NAME_WORDS = frozenset({"act", "acts", "eu", "european", "europe", "union", "community", "new"})
+
+
+def embedded_name(raw: str) -> ActName | None:
+    """The act's name a question holds before its other words ("European Media Freedom Act editorial
+    independence …": ``european media freedom act``), read as :func:`serve.core.searchplan.embedded_act_name`
+    does, whatever :data:`serve.core.searchplan.EMBEDDED_ACT_NAMES` says; ``None`` for a question of
+    another shape. Pure."""
+    return embedded_act_name(raw.split())
+
+
+def name_words(shape: ActName) -> list[str]:
+    """The words of the name that say which act it is: its words less :data:`GENERIC_NAME_WORDS` and
+    numbers (``california``, ``consumer``, ``privacy`` of "California Consumer Privacy Act"). Pure."""
+    return [w for w in dict.fromkeys(shape.words) if w not in GENERIC_NAME_WORDS and not w.isdigit()]
+
+
+def weighed(plans: Iterable[Any]) -> bool:
+    """Whether the plans are of a question the rule weighs: none names, cites or resolves a work, asks an
+    article or an act number, or was already answered with no hits by another rule. Pure."""
+    return not any(p.mentions or p.constraints or p.anchor or p.article_key or p.act_number or p.boost
+                   or p.strong or p.name_not_held is not None for p in plans)
+
+
+def answered(sections: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The sections with hits. Pure."""
+    return [s for s in sections if s.get("hits")]
+
+
+def reason(shape: ActName) -> dict[str, Any]:
+    """The typed no-hit reason every section answers with: the one :func:`serve.core.ops.search.named_act`
+    gives a name no index holds."""
+    return {"reason": "name_not_held", "shape": shape.kind, "words": list(shape.words)}
