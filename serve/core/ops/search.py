@@ -4129,12 +4129,18 @@ def unheld_act_name(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Ma
     if not words or (fuzzy and typo_words(ctx, shape.words)):
         return False
     known: set[str] = set()
+    docs: Counter[str] = Counter()
     for index in indexes:
         with index.session(ctx.deadline_seconds) as conn:
             known |= {w for w in shape.words if w not in known and word_held(conn, w)}
             if name_holders(conn, shape, 1) or phrase_is_frequent(conn, index, shape.phrase):
                 return False
-    if len(known) < len(set(shape.words)) or hits_titled(ctx, indexes, ans, words):
+            docs.update({str(t): int(n) for t, n in conn.execute(
+                f"SELECT term, docs FROM vocabulary WHERE term IN ({','.join('?' * len(words))})", words)})
+    if unheld.RAREST_WORD:
+        words = unheld.rarest_word(words, docs)
+    if len(known) < len(set(shape.words)) \
+            or hits_titled(ctx, indexes, ans, unheld.with_translations(words, plans.values())):
         return False
     for plan in plans.values():
         plan.name_not_held = unheld.reason(shape)
