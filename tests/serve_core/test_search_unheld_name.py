@@ -1,9 +1,10 @@
 """Issue #15, forty-eighth session (neg48): an act named inside a question that no held act bears, answered by
-acts none of its words name, answers nothing (ADR 0158, :mod:`serve.core.ops.unheld_name`), on the real fixture
+acts its rarest word does not name, answers nothing (ADR 0158, :mod:`serve.core.ops.unheld_name`), on the real fixture
 corpus (``LEX_FIXTURES``) where an index is read.
 
-"Consumer Credit Act package travel": no work of either fixture index is named "Consumer Credit Act"; the package
-travel directive and the consumer code answered the other words. Now every section answers no hits and says why.
+"Consumer Credit Act package travel": no work of either fixture index is named "Consumer Credit Act", and no work the
+search answered with (the package travel directive, by the other words) is named by the name's rarest word. Now every
+section answers no hits and says why.
 "Package Travel Act cancellation fees" names the directive by a name the alias file does not hold, and the
 directive's title holds « package » and « travel »: it is still answered.
 """
@@ -85,3 +86,19 @@ def test_the_reason_is_the_named_acts_own() -> None:
     assert unheld_name.reason(shape) == {"reason": "name_not_held", "shape": "name",
                                          "words": ["indian", "companies", "act"]}
     assert unheld_name.answered([{"hits": []}, {"hits": [{"work": "x"}]}]) == [{"hits": [{"work": "x"}]}]
+
+
+def test_the_rarest_word_of_the_name_is_the_one_weighed() -> None:
+    assert unheld_name.RAREST_WORD is True
+    assert unheld_name.rarest_word(["media", "freedom"], {"media": 418, "freedom": 477}) == ["media"]
+    # a word the vocabulary does not count (too short) is not weighed; none counted: every word
+    assert unheld_name.rarest_word(["net", "zero", "industry"], {"zero": 1238, "industry": 606}) == ["industry"]
+    assert unheld_name.rarest_word(["net"], {}) == ["net"]
+
+
+def test_a_word_of_the_name_is_also_weighed_as_the_search_translated_it() -> None:
+    english = _plan(translations={"language": "en", "used": [{"from": "packaging", "to": ["emballages"]},
+                                                             {"from": "minimum wage", "to": ["salaire social minimum"]},
+                                                             {"from": "reuse", "to": ["reemploi"]}]})
+    assert unheld_name.with_translations(["packaging"], [english, _plan(translations=None)]) == [
+        "packaging", "emballages"]

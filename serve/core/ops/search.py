@@ -4108,16 +4108,17 @@ def absent_subject(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Map
 def unheld_act_name(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mapping[str, Plan],
                     sections: Sequence[Answer], raw: str, fuzzy: bool = False) -> bool:
     """Whether the question names, before its other words, an act no mounted index holds and the answer's works
-    are named by none of the name's words (:mod:`serve.core.ops.unheld_name`, ADR 0158): then every plan is
+    are not named by the name's rarest word (:mod:`serve.core.ops.unheld_name`, ADR 0158): then every plan is
     marked (``relaxation_withheld: {"reason": "name_not_held", …}``, answered with no hits). The name is the
     capitalised run ending in "Act" (:func:`serve.core.ops.unheld_name.embedded_name`) of a question of no
     other act-name shape (:func:`~serve.core.searchplan.act_name`) that names or cites nothing; it is held
     when a word of it is held by no index (a typo or an unknown word, weighed elsewhere), when a name of some
     work holds its words as a near-phrase (:func:`name_holders`) or the texts cite it as a phrase
     (:func:`phrase_is_frequent`), and with ``fuzzy`` when a word of it is a typo (:func:`typo_words`). The
-    answer is kept when a name of a work it answers with holds one of the name's own words
-    (:func:`hits_titled` over :func:`serve.core.ops.unheld_name.name_words`): "Whistleblower Protection Act
-    reporting channels" is answered by the directive on the protection of persons who report breaches. Reads
+    answer is kept when a name of a work it answers with holds the name's rarest own word
+    (:func:`hits_titled` over :func:`serve.core.ops.unheld_name.rarest_word` of
+    :func:`serve.core.ops.unheld_name.name_words`, or a term the search translated it as): "Whistleblower
+    Protection Act reporting channels" is answered by the directive whose aliases say « whistleblower ». Reads
     the indexes only for a question of that shape."""
     if not unheld.UNHELD_ACT_NAME or not unheld.weighed(plans.values()):
         return False

@@ -1,4 +1,4 @@
-"""An act named inside a question that no held act bears, answered by acts none of its words name (ADR 0158).
+"""An act named inside a question that no held act bears, answered by acts its name does not name (ADR 0158).
 
 "European Chips Act semiconductor crisis response", "California Consumer Privacy Act right to opt out of the
 sale of personal information", "Indian Companies Act corporate social responsibility spending": the question
@@ -13,10 +13,12 @@ A name no held act bears is no evidence on its own that the act is not held: the
 popular name ("Whistleblower Protection Act reporting channels" means the directive on the protection of persons
 who report breaches; "Markets in Crypto-Assets Act white paper requirements" the MiCA regulation; ADR 0075,
 whose rule 3 emptied such questions and was turned off). Those questions are answered by the act they mean,
-and that act's name holds a word of the name the user gives it (« protection », « crypto »). So the answer is
-emptied only when **no work it answers with is named by any of the name's own words** (:func:`name_words`: the
-name's words less the words every EU act's name may carry, :data:`GENERIC_NAME_WORDS`): the question names an
-act that is not there, and the acts answered are about something else.
+and that act's name holds the word of the name that says which act it is (« whistleblower », « crypto »). So the
+answer is emptied only when **no work it answers with is named by the name's rarest word** (:func:`name_words`: the
+name's words less the words every EU act's name may carry, :data:`GENERIC_NAME_WORDS`; :func:`rarest_word`: the
+one fewest provisions hold; as itself, a light-stem form or a term the search translated it as,
+:func:`with_translations`): the question names an act that is not there, and the acts answered are about something
+else.
 
 Pure functions here; the index look-ups are :func:`serve.core.ops.search.unheld_act_name`'s.
 """
