@@ -99,6 +99,7 @@ def test_the_rarest_word_of_the_name_is_the_one_weighed() -> None:
 def test_a_word_of_the_name_is_also_weighed_as_the_search_translated_it() -> None:
     english = _plan(translations={"language": "en", "used": [{"from": "packaging", "to": ["emballages"]},
                                                              {"from": "minimum wage", "to": ["salaire social minimum"]},
-                                                             {"from": "reuse", "to": ["reemploi"]}]})
+                                                             {"from": "reuse", "to": ["reemploi"]},
+                                                             {"from": "packaging", "to": ["sur-emballage", "emballage"]}]})
     assert unheld_name.with_translations(["packaging"], [english, _plan(translations=None)]) == [
-        "packaging", "emballages"]
+        "packaging", "emballages", "emballage"]

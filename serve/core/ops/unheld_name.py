@@ -66,12 +66,13 @@ def rarest_word(words: Sequence[str], docs: Mapping[str, int]) -> list[str]:
 
 def with_translations(words: Sequence[str], plans: Iterable[Any]) -> list[str]:
     """``words`` and the terms a plan's cross-language lexicon searched them as (its ``translations.used``):
-    an English name's word said in French by a Legilux act's name ("packaging": « emballages »). Pure."""
+    an English name's word said in French by a Legilux act's name ("packaging": « emballages »); a term of
+    several words or holding a sign other than a letter is left out (it is read as one FTS word). Pure."""
     out = dict.fromkeys(words)
     for plan in plans:
         for used in (plan.translations or {}).get("used") or ():
             if used.get("from") in words:
-                out.update(dict.fromkeys(str(t) for t in used.get("to") or () if " " not in str(t)))
+                out.update(dict.fromkeys(str(t) for t in used.get("to") or () if str(t).isalpha()))
     return list(out)
 
 
