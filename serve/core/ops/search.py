@@ -84,6 +84,7 @@ from serve.core.known_index import IndexAt, index_at
 from serve.core.mount import Catalogue, MountedIndex
 from serve.core.ops import absent_subject as absent
 from serve.core.ops import empty_titled
+from serve.core.ops import unheld_name as unheld
 from serve.core.resolve import enacted_by, mounted_publisher, named_acronyms
 from serve.core.searchplan import (
     FREQUENT_PHRASE_WORKS,
@@ -4104,6 +4105,49 @@ def absent_subject(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Map
     return True
 
 
+def unheld_act_name(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mapping[str, Plan],
+                    sections: Sequence[Answer], raw: str, fuzzy: bool = False) -> bool:
+    """Whether the question names, before its other words, an act no mounted index holds and the answer's works
+    are not named by the name's rarest word (:mod:`serve.core.ops.unheld_name`, ADR 0158): then every plan is
+    marked (``relaxation_withheld: {"reason": "name_not_held", …}``, answered with no hits). The name is the
+    capitalised run ending in "Act" (:func:`serve.core.ops.unheld_name.embedded_name`) of a question of no
+    other act-name shape (:func:`~serve.core.searchplan.act_name`) that names or cites nothing; it is held
+    when a word of it is held by no index (a typo or an unknown word, weighed elsewhere), when a name of some
+    work holds its words as a near-phrase (:func:`name_holders`) or the texts cite it as a phrase
+    (:func:`phrase_is_frequent`), and with ``fuzzy`` when a word of it is a typo (:func:`typo_words`). The
+    answer is kept when a name of a work it answers with holds the name's rarest own word
+    (:func:`hits_titled` over :func:`serve.core.ops.unheld_name.rarest_word` of
+    :func:`serve.core.ops.unheld_name.name_words`, or a term the search translated it as): "Whistleblower
+    Protection Act reporting channels" is answered by the directive whose aliases say « whistleblower ». Reads
+    the indexes only for a question of that shape."""
+    if not unheld.UNHELD_ACT_NAME or not unheld.weighed(plans.values()):
+        return False
+    shape = unheld.embedded_name(raw)
+    ans = unheld.answered(sections)
+    if shape is None or not ans or act_name(raw) is not None:
+        return False
+    words = unheld.name_words(shape)
+    if not words or (fuzzy and typo_words(ctx, shape.words)):
+        return False
+    known: set[str] = set()
+    docs: Counter[str] = Counter()
+    for index in indexes:
+        with index.session(ctx.deadline_seconds) as conn:
+            known |= {w for w in shape.words if w not in known and word_held(conn, w)}
+            if name_holders(conn, shape, 1) or phrase_is_frequent(conn, index, shape.phrase):
+                return False
+            docs.update({str(t): int(n) for t, n in conn.execute(
+                f"SELECT term, docs FROM vocabulary WHERE term IN ({','.join('?' * len(words))})", words)})
+    if unheld.RAREST_WORD:
+        words = unheld.rarest_word(words, docs)
+    if len(known) < len(set(shape.words)) \
+            or hits_titled(ctx, indexes, ans, unheld.with_translations(words, plans.values())):
+        return False
+    for plan in plans.values():
+        plan.name_not_held = unheld.reason(shape)
+    return True
+
+
 def part_holds(path: str, words: Sequence[str]) -> bool:
     """Whether the headings of a stored ``path`` (the headings above a provision, « TITRE IV. — Des
     sursis de paiement ») hold one of ``words``, each as itself or a light-stem form (as
@@ -5639,6 +5683,10 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
             lambda: known if args["fuzzy"] == "auto" else _known_anywhere(ctx, plans, args["language"])):
         unstaged.clear()  # the plans changed
         sections = sections_of()  # every section answers no hits (``subject_not_held``, set on the plans)
+    if auto and not args["works"] and unheld_act_name(ctx, indexes, plans, sections, parsed.raw,
+                                                      fuzzy=args["fuzzy"] == "auto"):
+        unstaged.clear()  # the plans changed
+        sections = sections_of()  # every section answers no hits (``name_not_held``, set on the plans)
     if len(sections) > 1 and not args["works"] and not someone_strong:
         route_sections(sections)
     if _SNIPPETS.get():
