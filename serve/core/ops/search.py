@@ -5368,6 +5368,7 @@ def act_term_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, 
     searched_through = {str(sections[position].get("publisher")) for position in translated}
     act_term_lead(sections, matched, words, args["query"])
     act_term_first(sections, matched, words, searched_through)
+    act_term_over_first(ctx, sections, matched, words)
     return True
 
 
@@ -5437,6 +5438,78 @@ def act_term_first(sections: list[Answer], matched: Sequence[tuple[str, int, act
                 or not weaker_first(hits[0], publisher in translated):
             continue
         section["hits"] = [{**hit, "rank": rank} for rank, hit in enumerate([hits[1], hits[0], *hits[2:]], 1)]
+        changed = True
+    return changed
+
+
+#: The publishers whose sections :func:`act_term_over_first` reorders: EUR-Lex, whose technical acts (delegated and
+#: implementing regulations, Commission acts) share their basic act's words and are asked by a specific subject only
+#: their own terms say.
+OVER_FIRST_PUBLISHERS = frozenset({"eu-eurlex"})
+#: The least number of the question's content words for :func:`act_term_over_first` (a short question is most often an
+#: act's name or field, which its keyword first work answers).
+OVER_FIRST_WORDS = 5
+#: How much more of the question (:attr:`serve.core.actterms.Match.coverage`) the act the terms rank best must cover
+#: than the section's first work's own terms for :func:`act_term_over_first` to put it first.
+OVER_FIRST_MARGIN = 0.25
+
+
+def over_first(best: actterms.Match[Any], first_coverage: float, words: Sequence[str]) -> bool:
+    """Whether the act the terms rank best (``best``) goes before a section's first work whose own terms cover
+    ``first_coverage`` of the question: a question of at least :data:`OVER_FIRST_WORDS` content ``words``, firm
+    evidence (a term said whole, two words covered: :func:`serve.core.actterms.firm`) and a coverage at least
+    :data:`OVER_FIRST_MARGIN` above the first work's. Pure."""
+    return len(words) >= OVER_FIRST_WORDS and actterms.firm(best, words) \
+        and best.coverage - first_coverage >= OVER_FIRST_MARGIN
+
+
+#: The share of the question's content words a first work's names must hold for it to keep its place against
+#: :func:`act_term_over_first`: a question that is (nearly) an act's title asks for that act.
+OVER_FIRST_TITLED = 0.75
+
+
+def first_evidence(ctx: CallContext, publisher: str, work_id: str, words: Sequence[str]) -> tuple[float, float]:
+    """What a section's first work (``work_id``, a lex work id of ``publisher``'s index) has for itself against the
+    act the terms rank best (:func:`act_term_over_first`): the share of the question's content ``words`` its act terms
+    cover, whole or in part (:func:`serve.core.actterms.partly_covered`; 0 with no term the question says), and the
+    share of them its names hold (a word or one of its forms: :func:`serve.core.actterms.word_forms`)."""
+    index = ctx.indexes.get(publisher)
+    rowid = index.catalogue.rowid_of.get(work_id.split(":", 1)[-1]) if index is not None else None
+    if index is None or rowid is None or not words:
+        return 0.0, 0.0
+    with index.session(ctx.deadline_seconds) as conn:
+        terms = actterms.terms_of(conn, index)
+        held = name_words(conn, [rowid], index)[rowid]
+    covered = next((m.coverage for m in actterms.partly_covered(terms, words) if m.work == rowid), 0.0)
+    titled = sum(1 for w in words if not held.isdisjoint(actterms.word_forms(w))) / len(words)
+    return covered, titled
+
+
+def act_term_over_first(ctx: CallContext, sections: list[Answer],
+                        matched: Sequence[tuple[str, int, actterms.Match[int]]], words: Sequence[str]) -> bool:
+    """In each section of :data:`OVER_FIRST_PUBLISHERS` (in place), the act the terms rank best of its publisher
+    (``matched``, best first) goes first when it is listed below the first work, the first work names no act
+    (:data:`NAMED_REASONS`) nor is titled by most of the question (:data:`OVER_FIRST_TITLED`), and the terms say the act
+    clearly more than the first work's own terms (:func:`over_first`). A lawyer asks for a technical act by its specific subject ("minimum price increment for
+    trading shares and ETFs on a trading venue"); the keywords find first the basic act or a sibling holding the
+    procedural words in its body (MiFID II, another of its technical standards), whose terms say little of the
+    question, while the act's own terms say it whole (« minimum price increment »). A first work whose terms say
+    the question about as well keeps its place. Whether a section changed."""
+    changed = False
+    for section in sections:
+        hits = section.get("hits") or []
+        publisher = str(section.get("publisher"))
+        if publisher not in OVER_FIRST_PUBLISHERS or len(hits) < 2 or len(words) < OVER_FIRST_WORDS:
+            continue
+        best = next(((work, m) for work, _, m in matched if work.split(":", 1)[0] == publisher), None)
+        at = next((i for i, h in enumerate(hits) if best is not None and str(h.get("work")) == best[0]), None)
+        if best is None or not at or not actterms.firm(best[1], words) \
+                or frozenset(str(r) for r in hits[0].get("match_reasons") or ()) & NAMED_REASONS:
+            continue
+        covered, titled = first_evidence(ctx, publisher, str(hits[0].get("work")), words)
+        if titled >= OVER_FIRST_TITLED or not over_first(best[1], covered, words):
+            continue
+        section["hits"] = [{**hit, "rank": rank} for rank, hit in enumerate([hits[at], *hits[:at], *hits[at + 1:]], 1)]
         changed = True
     return changed
 
