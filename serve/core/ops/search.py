@@ -5321,13 +5321,16 @@ def act_term_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, 
     (:func:`act_term_first`).
     An answer with no hit takes only the acts whose terms cover most of the question (:func:`act_term_answer`;
     a question on a subject no act is about still says some act's terms in part); a question naming an
-    act in any section's plan (:func:`act_term_plan`), the ``works`` filter, a ``known_on`` day, an
+    act in any section's plan (:func:`act_term_plan`) leaves every section as it was but for the named act's own
+    subordinate act its other words say (:func:`named_own_act`); the ``works`` filter, a ``known_on`` day, an
     ``as_of`` date, the provisions grain and the hybrid mode leave every section as it was. Whether
     anything changed (in place)."""
     if not ACT_TERMS or args["works"] or args.get("known_on") is not None or args["time_scope"] == "as_of" \
-            or (args.get("result_grain") or "works") != "works" or args["retrieval_mode"] != "keyword" \
-            or not all(act_term_plan(p) for p in plans.values()):
+            or (args.get("result_grain") or "works") != "works" or args["retrieval_mode"] != "keyword":
         return False
+    if not all(act_term_plan(p) for p in plans.values()):
+        # a question naming an act may ask for that act's own technical act by its subject (named_own_act)
+        return named_own_act(ctx, sections, plans, args)
     words = actterms.question_words(args["query"])
     if not any(s.get("hits") for s in sections):
         return act_term_answer(ctx, sections, plans, words, args)
@@ -5370,6 +5373,100 @@ def act_term_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, 
     act_term_first(sections, matched, words, searched_through)
     act_term_over_first(ctx, sections, matched, words)
     return True
+
+
+#: The publishers whose sections :func:`named_own_act` reorders (EUR-Lex: a basic act's delegated and implementing acts
+#: are asked by naming the basic act and the technical subject).
+NAMED_OWN_PUBLISHERS = frozenset({"eu-eurlex"})
+#: The least share of the question's words beside the act's name (:func:`subject_words`) the terms of a named act's
+#: own subordinate act must cover (a term said whole, two words: :func:`serve.core.actterms.firm`) for
+#: :func:`named_own_act` to put it first …
+NAMED_OWN_COVERAGE = 0.3
+#: … and how much more of them than the named act's own terms.
+NAMED_OWN_MARGIN = 0.1
+
+
+def names_only(plan: Plan) -> bool:
+    """Whether a section's plan names an act (a resolved mention, a constraint, a boost) and asks nothing else the act
+    terms must leave alone: no article, anchor, act number, role, or name answered on purpose. Pure."""
+    named = bool(plan.constraints or plan.boost or any(m.status == "resolved" for m in plan.mentions))
+    return named and not (plan.article_key or plan.anchor or plan.act_number or plan.act_reference_only
+                          or plan.name_not_held is not None or plan.intent)
+
+
+def named_works(plan: Plan) -> frozenset[int]:
+    """The works a plan names: its constraints, boosts and resolved mentions' works. Pure."""
+    return frozenset([*plan.constraints, *plan.boost,
+                      *(w for m in plan.mentions if m.status == "resolved" for w in m.works)])
+
+
+def subject_words(query: str, plans: Iterable[Plan]) -> list[str]:
+    """The question's content words (:func:`serve.core.actterms.question_words`) beside the names of the acts it
+    names (the words of every plan's mentions' text): what it asks of the named act. Pure."""
+    named = {actterms.folded(w) for plan in plans for m in plan.mentions for w in normalize(m.text).split()}
+    return [w for w in actterms.question_words(query) if w not in named]
+
+
+def own_act(conn: sqlite3.Connection, index: MountedIndex, matches: Sequence[actterms.Match[int]],
+            named: Collection[int]) -> actterms.Match[int] | None:
+    """The first of the act terms' ranked ``matches`` that is an act of its own whose official title names one of the
+    ``named`` works (by the number or date other titles cite it by: :func:`serve.core.ranking.title_reference`): an
+    act supplementing, implementing or amending the named act; ``None`` when none is."""
+    references = []
+    for work in named:
+        row = conn.execute("SELECT title FROM works WHERE work_rowid = ?", (work,)).fetchone()
+        reference = ranking.title_reference(index.catalogue.slug_of[work], str(row[0] or "")) if row else None
+        if reference:
+            references.append(f" {reference} ")
+    for match in matches if references else ():
+        if match.work in named:
+            continue
+        titles = [f" {t} " for (t,) in conn.execute(
+            "SELECT normalized FROM work_names WHERE work_rowid = ? AND kind = 'official_title'", (match.work,))]
+        if any(r in t for r in references for t in titles):
+            return match
+    return None
+
+
+def named_own_act(ctx: CallContext, sections: list[Answer], plans: Mapping[str, Plan], args: dict[str, Any]) -> bool:
+    """In each section of :data:`NAMED_OWN_PUBLISHERS` whose plan names an act and nothing else (:func:`names_only`),
+    the named act's own subordinate act (:func:`own_act`) the act terms rank for the question's other words
+    (:func:`subject_words`) goes first, brought in as a work row when the keywords did not list it: its terms say
+    them firmly (:func:`serve.core.actterms.firm`), at least :data:`NAMED_OWN_COVERAGE` of them and
+    :data:`NAMED_OWN_MARGIN` more than the named act's own terms. "time limits for reporting major ICT-related
+    incidents under DORA", "governance and control requirements for supervised contributors to benchmarks": the
+    question names the basic act and the subject of one of its technical standards, and asks for that act; the
+    named act follows it. A question whose other words the named act's terms say as well, or no act of the named
+    act's family says, keeps its answer. Whether a section changed (in place)."""
+    if not all(names_only(p) or act_term_plan(p) for p in plans.values()):
+        return False
+    words = subject_words(args["query"], plans.values())
+    if len(words) < actterms.MIN_WORDS:
+        return False
+    changed = False
+    for section in sections:
+        publisher = str(section.get("publisher"))
+        plan, index, hits = plans.get(publisher), ctx.indexes.get(publisher), section.get("hits") or []
+        if publisher not in NAMED_OWN_PUBLISHERS or plan is None or index is None or not hits or not names_only(plan):
+            continue
+        named = named_works(plan)
+        with index.session(ctx.deadline_seconds) as conn:
+            terms = actterms.terms_of(conn, index)
+            found = actterms.partly_covered(terms, words)
+            own = own_act(conn, index, actterms.ranked(found, words, actterms.rare_word(terms, words)), named)
+        if own is None or not actterms.firm(own, words) or own.coverage < NAMED_OWN_COVERAGE \
+                or own.coverage - max((m.coverage for m in found if m.work in named), default=0.0) < NAMED_OWN_MARGIN:
+            continue
+        work = f"{publisher}:{index.catalogue.slug_of[own.work]}"
+        at = next((i for i, h in enumerate(hits) if str(h.get("work")) == work), None)
+        if at == 0:
+            continue
+        row = hits[at] if at is not None else act_term_rows(ctx, section, [(work, own)], words, args).get(work)
+        if row is None:
+            continue
+        dealt_hits(section, [row, *(h for h in hits if str(h.get("work")) != work)][:args["limit"]])
+        changed = True
+    return changed
 
 
 def dealt_hits(section: Answer, rows: Sequence[Mapping[str, Any]]) -> None:
