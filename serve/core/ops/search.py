@@ -5548,7 +5548,7 @@ OVER_FIRST_PUBLISHERS = frozenset({"eu-eurlex"})
 OVER_FIRST_WORDS = 5
 #: How much more of the question (:attr:`serve.core.actterms.Match.coverage`) the act the terms rank best must cover
 #: than the section's first work's own terms for :func:`act_term_over_first` to put it first.
-OVER_FIRST_MARGIN = 0.25
+OVER_FIRST_MARGIN = 0.2
 
 
 def over_first(best: actterms.Match[Any], first_coverage: float, words: Sequence[str]) -> bool:
