@@ -5365,13 +5365,16 @@ def act_term_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, 
     (:func:`act_term_first`).
     An answer with no hit takes only the acts whose terms cover most of the question (:func:`act_term_answer`;
     a question on a subject no act is about still says some act's terms in part); a question naming an
-    act in any section's plan (:func:`act_term_plan`), the ``works`` filter, a ``known_on`` day, an
+    act in any section's plan (:func:`act_term_plan`) leaves every section as it was but for the named act's own
+    subordinate act its other words say (:func:`named_own_act`); the ``works`` filter, a ``known_on`` day, an
     ``as_of`` date, the provisions grain and the hybrid mode leave every section as it was. Whether
     anything changed (in place)."""
     if not ACT_TERMS or args["works"] or args.get("known_on") is not None or args["time_scope"] == "as_of" \
-            or (args.get("result_grain") or "works") != "works" or args["retrieval_mode"] != "keyword" \
-            or not all(act_term_plan(p) for p in plans.values()):
+            or (args.get("result_grain") or "works") != "works" or args["retrieval_mode"] != "keyword":
         return False
+    if not all(act_term_plan(p) for p in plans.values()):
+        # a question naming an act may ask for that act's own technical act by its subject (named_own_act)
+        return named_own_act(ctx, sections, plans, args)
     words = actterms.question_words(args["query"])
     if not any(s.get("hits") for s in sections):
         return act_term_answer(ctx, sections, plans, words, args)
@@ -5412,7 +5415,102 @@ def act_term_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, 
     searched_through = {str(sections[position].get("publisher")) for position in translated}
     act_term_lead(sections, matched, words, args["query"])
     act_term_first(sections, matched, words, searched_through)
+    act_term_over_first(ctx, sections, matched, words)
     return True
+
+
+#: The publishers whose sections :func:`named_own_act` reorders (EUR-Lex: a basic act's delegated and implementing acts
+#: are asked by naming the basic act and the technical subject).
+NAMED_OWN_PUBLISHERS = frozenset({"eu-eurlex"})
+#: The least share of the question's words beside the act's name (:func:`subject_words`) the terms of a named act's
+#: own subordinate act must cover (a term said whole, two words: :func:`serve.core.actterms.firm`) for
+#: :func:`named_own_act` to put it first …
+NAMED_OWN_COVERAGE = 0.3
+#: … and how much more of them than the named act's own terms.
+NAMED_OWN_MARGIN = 0.1
+
+
+def names_only(plan: Plan) -> bool:
+    """Whether a section's plan names an act (a resolved mention, a constraint, a boost) and asks nothing else the act
+    terms must leave alone: no article, anchor, act number, role, or name answered on purpose. Pure."""
+    named = bool(plan.constraints or plan.boost or any(m.status == "resolved" for m in plan.mentions))
+    return named and not (plan.article_key or plan.anchor or plan.act_number or plan.act_reference_only
+                          or plan.name_not_held is not None or plan.intent)
+
+
+def named_works(plan: Plan) -> frozenset[int]:
+    """The works a plan names: its constraints, boosts and resolved mentions' works. Pure."""
+    return frozenset([*plan.constraints, *plan.boost,
+                      *(w for m in plan.mentions if m.status == "resolved" for w in m.works)])
+
+
+def subject_words(query: str, plans: Iterable[Plan]) -> list[str]:
+    """The question's content words (:func:`serve.core.actterms.question_words`) beside the names of the acts it
+    names (the words of every plan's mentions' text): what it asks of the named act. Pure."""
+    named = {actterms.folded(w) for plan in plans for m in plan.mentions for w in normalize(m.text).split()}
+    return [w for w in actterms.question_words(query) if w not in named]
+
+
+def own_act(conn: sqlite3.Connection, index: MountedIndex, matches: Sequence[actterms.Match[int]],
+            named: Collection[int]) -> actterms.Match[int] | None:
+    """The first of the act terms' ranked ``matches`` that is an act of its own whose official title names one of the
+    ``named`` works (by the number or date other titles cite it by: :func:`serve.core.ranking.title_reference`): an
+    act supplementing, implementing or amending the named act; ``None`` when none is."""
+    references = []
+    for work in named:
+        row = conn.execute("SELECT title FROM works WHERE work_rowid = ?", (work,)).fetchone()
+        reference = ranking.title_reference(index.catalogue.slug_of[work], str(row[0] or "")) if row else None
+        if reference:
+            references.append(f" {reference} ")
+    for match in matches if references else ():
+        if match.work in named:
+            continue
+        titles = [f" {t} " for (t,) in conn.execute(
+            "SELECT normalized FROM work_names WHERE work_rowid = ? AND kind = 'official_title'", (match.work,))]
+        if any(r in t for r in references for t in titles):
+            return match
+    return None
+
+
+def named_own_act(ctx: CallContext, sections: list[Answer], plans: Mapping[str, Plan], args: dict[str, Any]) -> bool:
+    """In each section of :data:`NAMED_OWN_PUBLISHERS` whose plan names an act and nothing else (:func:`names_only`),
+    the named act's own subordinate act (:func:`own_act`) the act terms rank for the question's other words
+    (:func:`subject_words`) goes first, brought in as a work row when the keywords did not list it: its terms say
+    them firmly (:func:`serve.core.actterms.firm`), at least :data:`NAMED_OWN_COVERAGE` of them and
+    :data:`NAMED_OWN_MARGIN` more than the named act's own terms. "time limits for reporting major ICT-related
+    incidents under DORA", "governance and control requirements for supervised contributors to benchmarks": the
+    question names the basic act and the subject of one of its technical standards, and asks for that act; the
+    named act follows it. A question whose other words the named act's terms say as well, or no act of the named
+    act's family says, keeps its answer. Whether a section changed (in place)."""
+    if not all(names_only(p) or act_term_plan(p) for p in plans.values()):
+        return False
+    words = subject_words(args["query"], plans.values())
+    if len(words) < actterms.MIN_WORDS:
+        return False
+    changed = False
+    for section in sections:
+        publisher = str(section.get("publisher"))
+        plan, index, hits = plans.get(publisher), ctx.indexes.get(publisher), section.get("hits") or []
+        if publisher not in NAMED_OWN_PUBLISHERS or plan is None or index is None or not hits or not names_only(plan):
+            continue
+        named = named_works(plan)
+        with index.session(ctx.deadline_seconds) as conn:
+            terms = actterms.terms_of(conn, index)
+            found = actterms.partly_covered(terms, words)
+            own = own_act(conn, index, actterms.ranked(found, words, actterms.rare_word(terms, words)), named)
+        if own is None or not actterms.firm(own, words) or own.coverage < NAMED_OWN_COVERAGE \
+                or own.coverage - max((m.coverage for m in found if m.work in named), default=0.0) < NAMED_OWN_MARGIN:
+            continue
+        work = f"{publisher}:{index.catalogue.slug_of[own.work]}"
+        at = next((i for i, h in enumerate(hits) if str(h.get("work")) == work), None)
+        if at == 0:
+            continue
+        row = hits[at] if at is not None else act_term_rows(ctx, section, [(work, own)], words, args).get(work)
+        if row is None:
+            continue
+        dealt_hits(section, [row, *(h for h in hits if str(h.get("work")) != work)][:args["limit"]])
+        changed = True
+    return changed
 
 
 def dealt_hits(section: Answer, rows: Sequence[Mapping[str, Any]]) -> None:
@@ -5481,6 +5579,78 @@ def act_term_first(sections: list[Answer], matched: Sequence[tuple[str, int, act
                 or not weaker_first(hits[0], publisher in translated):
             continue
         section["hits"] = [{**hit, "rank": rank} for rank, hit in enumerate([hits[1], hits[0], *hits[2:]], 1)]
+        changed = True
+    return changed
+
+
+#: The publishers whose sections :func:`act_term_over_first` reorders: EUR-Lex, whose technical acts (delegated and
+#: implementing regulations, Commission acts) share their basic act's words and are asked by a specific subject only
+#: their own terms say.
+OVER_FIRST_PUBLISHERS = frozenset({"eu-eurlex"})
+#: The least number of the question's content words for :func:`act_term_over_first` (a short question is most often an
+#: act's name or field, which its keyword first work answers).
+OVER_FIRST_WORDS = 5
+#: How much more of the question (:attr:`serve.core.actterms.Match.coverage`) the act the terms rank best must cover
+#: than the section's first work's own terms for :func:`act_term_over_first` to put it first.
+OVER_FIRST_MARGIN = 0.2
+
+
+def over_first(best: actterms.Match[Any], first_coverage: float, words: Sequence[str]) -> bool:
+    """Whether the act the terms rank best (``best``) goes before a section's first work whose own terms cover
+    ``first_coverage`` of the question: a question of at least :data:`OVER_FIRST_WORDS` content ``words``, firm
+    evidence (a term said whole, two words covered: :func:`serve.core.actterms.firm`) and a coverage at least
+    :data:`OVER_FIRST_MARGIN` above the first work's. Pure."""
+    return len(words) >= OVER_FIRST_WORDS and actterms.firm(best, words) \
+        and best.coverage - first_coverage >= OVER_FIRST_MARGIN
+
+
+#: The share of the question's content words a first work's names must hold for it to keep its place against
+#: :func:`act_term_over_first`: a question that is (nearly) an act's title asks for that act.
+OVER_FIRST_TITLED = 0.75
+
+
+def first_evidence(ctx: CallContext, publisher: str, work_id: str, words: Sequence[str]) -> tuple[float, float]:
+    """What a section's first work (``work_id``, a lex work id of ``publisher``'s index) has for itself against the
+    act the terms rank best (:func:`act_term_over_first`): the share of the question's content ``words`` its act terms
+    cover, whole or in part (:func:`serve.core.actterms.partly_covered`; 0 with no term the question says), and the
+    share of them its names hold (a word or one of its forms: :func:`serve.core.actterms.word_forms`)."""
+    index = ctx.indexes.get(publisher)
+    rowid = index.catalogue.rowid_of.get(work_id.split(":", 1)[-1]) if index is not None else None
+    if index is None or rowid is None or not words:
+        return 0.0, 0.0
+    with index.session(ctx.deadline_seconds) as conn:
+        terms = actterms.terms_of(conn, index)
+        held = name_words(conn, [rowid], index)[rowid]
+    covered = next((m.coverage for m in actterms.partly_covered(terms, words) if m.work == rowid), 0.0)
+    titled = sum(1 for w in words if not held.isdisjoint(actterms.word_forms(w))) / len(words)
+    return covered, titled
+
+
+def act_term_over_first(ctx: CallContext, sections: list[Answer],
+                        matched: Sequence[tuple[str, int, actterms.Match[int]]], words: Sequence[str]) -> bool:
+    """In each section of :data:`OVER_FIRST_PUBLISHERS` (in place), the act the terms rank best of its publisher
+    (``matched``, best first) goes first when it is listed below the first work, the first work names no act
+    (:data:`NAMED_REASONS`) nor is titled by most of the question (:data:`OVER_FIRST_TITLED`), and the terms say the act
+    clearly more than the first work's own terms (:func:`over_first`). A lawyer asks for a technical act by its specific subject ("minimum price increment for
+    trading shares and ETFs on a trading venue"); the keywords find first the basic act or a sibling holding the
+    procedural words in its body (MiFID II, another of its technical standards), whose terms say little of the
+    question, while the act's own terms say it whole (« minimum price increment »). A first work whose terms say
+    the question about as well keeps its place. Whether a section changed."""
+    changed = False
+    for section in sections:
+        hits = section.get("hits") or []
+        publisher = str(section.get("publisher"))
+        if publisher not in OVER_FIRST_PUBLISHERS or len(hits) < 2 or len(words) < OVER_FIRST_WORDS:
+            continue
+        best = next(((work, m) for work, _, m in matched if work.split(":", 1)[0] == publisher), None)
+        at = next((i for i, h in enumerate(hits) if best is not None and str(h.get("work")) == best[0]), None)
+        if best is None or not at or not actterms.firm(best[1], words) \
+                or frozenset(str(r) for r in hits[0].get("match_reasons") or ()) & NAMED_REASONS:
+            continue
+        covered, titled = first_evidence(ctx, publisher, str(hits[0].get("work")), words)
+        if titled >= OVER_FIRST_TITLED or not over_first(best[1], covered, words):
+            continue
+        section["hits"] = [{**hit, "rank": rank} for rank, hit in enumerate([hits[at], *hits[:at], *hits[at + 1:]], 1)]
         changed = True
     return changed
 
