@@ -134,23 +134,47 @@ def fused(listed: Sequence[K], matched: Sequence[K], constant: float = RANK_CONS
     return sorted(score, key=lambda w: (-score[w], order[w]))
 
 
+#: The shortest word :func:`singular` reads a plural ending off ("news", « pays », « fils » are shorter and stay).
+SINGULAR_LEAST = 5
+
+
+def singular(word: str) -> str:
+    """A folded word without the plural ending Snowball leaves on it: a final ``s`` (not ``ss``) and the French ``aux`` of
+    a word in ``al`` (« aides » → ``aide``, « revenus » → ``revenu``, « communaux » → ``communal``, "benefits" →
+    ``benefit``), for a word of at least :data:`SINGULAR_LEAST` letters; any other word as it is. The Snowball stems
+    drop such endings only from words whose stem keeps four letters (« aides » has no stem, ``aid`` is too short) and
+    never after a ``u`` in French (« revenus » stays ``revenus``): a term and a question that say one word in the
+    singular and in the plural would not meet. The same rule on both sides (:func:`term_key`, :func:`word_forms`);
+    two words it makes one (« cours », « cour ») share their terms. Pure."""
+    if len(word) < SINGULAR_LEAST or not word.isalpha():
+        return word
+    if word.endswith("aux") and len(word) > SINGULAR_LEAST:
+        return word[:-3] + "al"
+    if word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
 def term_key(normalized: str, language: str, stop: frozenset[str]) -> tuple[str, ...]:
     """The content words of a normalised term (:func:`folded`) as stems of its language (sorted, each
-    once): words of ``stop`` and one-letter words left out; a word with no stem stands as written. Pure."""
-    words = {folded(w) for w in normalized.split() if len(w) > 1 and w not in stop}
+    once), each read in the singular first (:func:`singular`): words of ``stop`` and one-letter words left out; a word
+    with no stem stands as written (in the singular). Pure."""
+    words = {singular(folded(w)) for w in normalized.split() if len(w) > 1 and w not in stop}
     # stemmed once per mounted index: not kept in the query stemmer's cache (analysis.stem_word)
     return tuple(sorted({analysis.stem_word(w, language, cached=False) or w for w in words}))
 
 
 @functools.lru_cache(maxsize=4096)
 def word_forms(word: str) -> frozenset[str]:
-    """A question word and its English, French and German Snowball stems; for a German compound the
+    """A question word, the word in the singular (:func:`singular`) and their English, French and German Snowball
+    stems; for a German compound the
     cross-language lexicon cuts into words it knows (:func:`derive.index.xlang.compound_parts`), its head
     too, with its stem (« Kinderspielzeug » says "Spielzeug"). Pure; remembered for the last 4,096 words (a question's
     words are read by :meth:`TermIndex.covered`, :func:`partly_covered` and :func:`rare_word`, over each index)."""
     forms = {word}
     parts = xlang.compound_parts(word, "de")
-    for form in (word, *(parts[-1:] if parts else ())):
+    heads = parts[-1:] if parts else []
+    for form in dict.fromkeys((word, singular(word), *heads, *(singular(p) for p in heads))):
         forms.add(form)
         for language in ("en", "fr", "de"):
             stem = analysis.stem_word(form, language)
