@@ -155,13 +155,40 @@ def singular(word: str) -> str:
     return word
 
 
+#: French derivational endings left on a Snowball stem, and what each becomes, so that a verb, its agent noun and its
+#: action noun meet (:func:`root`): the agent noun in « -eur » (« chasseur », « assureur », « acheteur ») and the
+#: action noun in « -age » (« étiquetage », « abattage ») lose their ending; the verbs in « -uire » and « -rire » take
+#: their nouns' « -uct » and « -ript » (« construire » / « construction », « inscrire » / « inscription »); « -aminer »
+#: and « -amen » meet (« réexaminer » / « réexamen »), a participle in « -u » its verb (« abattu », « délégué »), « -icat »
+#: its noun in « -ication » (« certificat » / « certification »). Read in order, the first ending that fits only.
+DERIVATIONS: tuple[tuple[str, str], ...] = (
+    ("eur", ""), ("ag", ""), ("uir", "uct"), ("rir", "ript"), ("amin", "am"), ("amen", "am"), ("icat", ""), ("u", ""))
+#: The shortest root :func:`root` leaves (« chass », « assur », « deleg »): a shorter one is no word's own.
+ROOT_LEAST = 5
+
+
+def root(form: str) -> str:
+    """A French stem (or word) without its derivational ending (:data:`DERIVATIONS`): « chasseur » → ``chass`` (the
+    stem of « chasse », « chasser »), ``etiquetag`` → ``etiquet``, ``inscrir`` → ``inscript``; a form no ending fits,
+    or whose root would be shorter than :data:`ROOT_LEAST`, as it is. The same rule on the stems of a term's French
+    words (:func:`term_key`) and on the French stems of a question's word (:func:`word_forms`). Pure."""
+    for ending, becomes in DERIVATIONS:
+        if form.endswith(ending):
+            found = form[:len(form) - len(ending)] + becomes
+            return found if len(found) >= ROOT_LEAST else form
+    return form
+
+
 def term_key(normalized: str, language: str, stop: frozenset[str]) -> tuple[str, ...]:
     """The content words of a normalised term (:func:`folded`) as stems of its language (sorted, each
-    once), each read in the singular first (:func:`singular`): words of ``stop`` and one-letter words left out; a word
-    with no stem stands as written (in the singular). Pure."""
+    once), each read in the singular first (:func:`singular`), a French stem without its derivational ending
+    (:func:`root`): words of ``stop`` and one-letter words left out; a word with no stem stands as written (in the
+    singular). Pure."""
     words = {singular(folded(w)) for w in normalized.split() if len(w) > 1 and w not in stop}
     # stemmed once per mounted index: not kept in the query stemmer's cache (analysis.stem_word)
-    return tuple(sorted({analysis.stem_word(w, language, cached=False) or w for w in words}))
+    stems = {(root(stem) if language == "fr" else stem) if (stem := analysis.stem_word(w, language, cached=False))
+             else w for w in words}
+    return tuple(sorted(stems))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -180,6 +207,8 @@ def word_forms(word: str) -> frozenset[str]:
             stem = analysis.stem_word(form, language)
             if stem is not None:
                 forms.add(stem)
+            if stem is not None and language == "fr":
+                forms.add(root(stem))
     return frozenset(forms)
 
 
