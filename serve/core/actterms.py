@@ -139,8 +139,8 @@ SINGULAR_LEAST = 5
 
 
 def singular(word: str) -> str:
-    """A folded word without the plural ending Snowball leaves on it: a final ``s`` (not ``ss``) and the French ``aux`` of
-    a word in ``al`` (« aides » → ``aide``, « revenus » → ``revenu``, « communaux » → ``communal``, "benefits" →
+    """A folded word without the plural ending Snowball leaves on it: a final ``s`` (not ``ss``) and the French
+    ``aux`` of a word in ``al`` (« aides » → ``aide``, « revenus » → ``revenu``, « communaux » → ``communal``, "benefits" →
     ``benefit``), for a word of at least :data:`SINGULAR_LEAST` letters; any other word as it is. The Snowball stems
     drop such endings only from words whose stem keeps four letters (« aides » has no stem, ``aid`` is too short) and
     never after a ``u`` in French (« revenus » stays ``revenus``): a term and a question that say one word in the
@@ -159,8 +159,8 @@ def singular(word: str) -> str:
 #: action noun meet (:func:`root`): the agent noun in « -eur » (« chasseur », « assureur », « acheteur ») and the
 #: action noun in « -age » (« étiquetage », « abattage ») lose their ending; the verbs in « -uire » and « -rire » take
 #: their nouns' « -uct » and « -ript » (« construire » / « construction », « inscrire » / « inscription »); « -aminer »
-#: and « -amen » meet (« réexaminer » / « réexamen »), a participle in « -u » its verb (« abattu », « délégué »), « -icat »
-#: its noun in « -ication » (« certificat » / « certification »). Read in order, the first ending that fits only.
+#: and « -amen » meet (« réexaminer » / « réexamen »), a participle in « -u » its verb (« abattu », « délégué »),
+#: « -icat » its noun in « -ication » (« certificat » / « certification »). Read in order, the first ending that fits only.
 DERIVATIONS: tuple[tuple[str, str], ...] = (
     ("eur", ""), ("ag", ""), ("uir", "uct"), ("rir", "ript"), ("amin", "am"), ("amen", "am"), ("icat", ""), ("u", ""))
 #: The shortest root :func:`root` leaves (« chass », « assur », « deleg »): a shorter one is no word's own.

@@ -5458,8 +5458,9 @@ def act_term_clear_first(sections: list[Answer], matched: Sequence[tuple[str, in
     """Put the act the terms rank first (``matched[0]``: ``(lex work id, section position, match)``, best first, as
     :func:`act_term_step` dealt them) first in its section (in place) when the question has at least :data:`CLEAR_WORDS`
     content ``words``, the act is firm evidence (a term said whole, two of them covered:
-    :func:`serve.core.actterms.firm`), covers at least :data:`CLEAR_COVERAGE` of the question, and covers :data:`CLEAR_MARGIN` more of it than every work its section lists before it, none of which
-    names an act (:data:`NAMED_REASONS`). The fusion lets a keyword first work keep its place however little of the
+    :func:`serve.core.actterms.firm`), covers at least :data:`CLEAR_COVERAGE` of the question, and covers
+    :data:`CLEAR_MARGIN` more of it than every work its section lists before it, none of which names an act
+    (:data:`NAMED_REASONS`). The fusion lets a keyword first work keep its place however little of the
     question the acts' own subject words give it; a clear lead of the terms is the better reading of a plain-word
     question (a specific règlement behind the law it executes, one act of a family of siblings). Whether a section
     changed."""
