@@ -134,28 +134,81 @@ def fused(listed: Sequence[K], matched: Sequence[K], constant: float = RANK_CONS
     return sorted(score, key=lambda w: (-score[w], order[w]))
 
 
+#: The shortest word :func:`singular` reads a plural ending off ("news", « pays », « fils » are shorter and stay).
+SINGULAR_LEAST = 5
+
+
+def singular(word: str) -> str:
+    """A folded word without the plural ending Snowball leaves on it: a final ``s`` (not ``ss``) and the French
+    ``aux`` of a word in ``al`` (« aides » → ``aide``, « revenus » → ``revenu``, « communaux » → ``communal``, "benefits" →
+    ``benefit``), for a word of at least :data:`SINGULAR_LEAST` letters; any other word as it is. The Snowball stems
+    drop such endings only from words whose stem keeps four letters (« aides » has no stem, ``aid`` is too short) and
+    never after a ``u`` in French (« revenus » stays ``revenus``): a term and a question that say one word in the
+    singular and in the plural would not meet. The same rule on both sides (:func:`term_key`, :func:`word_forms`);
+    two words it makes one (« cours », « cour ») share their terms. Pure."""
+    if len(word) < SINGULAR_LEAST or not word.isalpha():
+        return word
+    if word.endswith("aux") and len(word) > SINGULAR_LEAST:
+        return word[:-3] + "al"
+    if word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+#: French derivational endings left on a Snowball stem, and what each becomes, so that a verb, its agent noun and its
+#: action noun meet (:func:`root`): the agent noun in « -eur » (« chasseur », « assureur », « acheteur ») and the
+#: action noun in « -age » (« étiquetage », « abattage ») lose their ending; the verbs in « -uire » and « -rire » take
+#: their nouns' « -uct » and « -ript » (« construire » / « construction », « inscrire » / « inscription »); « -aminer »
+#: and « -amen » meet (« réexaminer » / « réexamen »), a participle in « -u » its verb (« abattu », « délégué »),
+#: « -icat » its noun in « -ication » (« certificat » / « certification »). Read in order, the first ending that fits only.
+DERIVATIONS: tuple[tuple[str, str], ...] = (
+    ("eur", ""), ("ag", ""), ("uir", "uct"), ("rir", "ript"), ("amin", "am"), ("amen", "am"), ("icat", ""), ("u", ""))
+#: The shortest root :func:`root` leaves (« chass », « assur », « deleg »): a shorter one is no word's own.
+ROOT_LEAST = 5
+
+
+def root(form: str) -> str:
+    """A French stem (or word) without its derivational ending (:data:`DERIVATIONS`): « chasseur » → ``chass`` (the
+    stem of « chasse », « chasser »), ``etiquetag`` → ``etiquet``, ``inscrir`` → ``inscript``; a form no ending fits,
+    or whose root would be shorter than :data:`ROOT_LEAST`, as it is. The same rule on the stems of a term's French
+    words (:func:`term_key`) and on the French stems of a question's word (:func:`word_forms`). Pure."""
+    for ending, becomes in DERIVATIONS:
+        if form.endswith(ending):
+            found = form[:len(form) - len(ending)] + becomes
+            return found if len(found) >= ROOT_LEAST else form
+    return form
+
+
 def term_key(normalized: str, language: str, stop: frozenset[str]) -> tuple[str, ...]:
     """The content words of a normalised term (:func:`folded`) as stems of its language (sorted, each
-    once): words of ``stop`` and one-letter words left out; a word with no stem stands as written. Pure."""
-    words = {folded(w) for w in normalized.split() if len(w) > 1 and w not in stop}
+    once), each read in the singular first (:func:`singular`), a French stem without its derivational ending
+    (:func:`root`): words of ``stop`` and one-letter words left out; a word with no stem stands as written (in the
+    singular). Pure."""
+    words = {singular(folded(w)) for w in normalized.split() if len(w) > 1 and w not in stop}
     # stemmed once per mounted index: not kept in the query stemmer's cache (analysis.stem_word)
-    return tuple(sorted({analysis.stem_word(w, language, cached=False) or w for w in words}))
+    stems = {(root(stem) if language == "fr" else stem) if (stem := analysis.stem_word(w, language, cached=False))
+             else w for w in words}
+    return tuple(sorted(stems))
 
 
 @functools.lru_cache(maxsize=4096)
 def word_forms(word: str) -> frozenset[str]:
-    """A question word and its English, French and German Snowball stems; for a German compound the
+    """A question word, the word in the singular (:func:`singular`) and their English, French and German Snowball
+    stems; for a German compound the
     cross-language lexicon cuts into words it knows (:func:`derive.index.xlang.compound_parts`), its head
     too, with its stem (« Kinderspielzeug » says "Spielzeug"). Pure; remembered for the last 4,096 words (a question's
     words are read by :meth:`TermIndex.covered`, :func:`partly_covered` and :func:`rare_word`, over each index)."""
     forms = {word}
     parts = xlang.compound_parts(word, "de")
-    for form in (word, *(parts[-1:] if parts else ())):
+    heads = parts[-1:] if parts else []
+    for form in dict.fromkeys((word, singular(word), *heads, *(singular(p) for p in heads))):
         forms.add(form)
         for language in ("en", "fr", "de"):
             stem = analysis.stem_word(form, language)
             if stem is not None:
                 forms.add(stem)
+            if stem is not None and language == "fr":
+                forms.add(root(stem))
     return frozenset(forms)
 
 

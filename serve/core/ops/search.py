@@ -5416,6 +5416,7 @@ def act_term_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, 
     act_term_lead(sections, matched, words, args["query"])
     act_term_first(sections, matched, words, searched_through)
     act_term_over_first(ctx, sections, matched, words)
+    act_term_clear_first(sections, matched, words)
     return True
 
 
@@ -5653,6 +5654,48 @@ def act_term_over_first(ctx: CallContext, sections: list[Answer],
         section["hits"] = [{**hit, "rank": rank} for rank, hit in enumerate([hits[at], *hits[:at], *hits[at + 1:]], 1)]
         changed = True
     return changed
+
+
+#: The least share of the question (:attr:`serve.core.actterms.Match.coverage`) the act the terms rank first must cover
+#: for :func:`act_term_clear_first` to put it first in its section …
+CLEAR_COVERAGE = 0.3
+#: … and how much more of it than each work its section lists before it (a work the terms do not rank covers none) …
+CLEAR_MARGIN = 0.25
+#: … in a question of at least this many content words (:func:`serve.core.actterms.question_words`): a shorter one
+#: ("credit agreements for consumers", « congé pour raisons familiales ») reads as an act's title, and the keywords'
+#: first work, whose title says it, is the better reading of it.
+CLEAR_WORDS = 5
+
+
+def act_term_clear_first(sections: list[Answer], matched: Sequence[tuple[str, int, actterms.Match[int]]],
+                         words: Sequence[str]) -> bool:
+    """Put the act the terms rank first (``matched[0]``: ``(lex work id, section position, match)``, best first, as
+    :func:`act_term_step` dealt them) first in its section (in place) when the question has at least :data:`CLEAR_WORDS`
+    content ``words``, the act is firm evidence (a term said whole, two of them covered:
+    :func:`serve.core.actterms.firm`), covers at least :data:`CLEAR_COVERAGE` of the question, and covers
+    :data:`CLEAR_MARGIN` more of it than every work its section lists before it, none of which names an act
+    (:data:`NAMED_REASONS`). The fusion lets a keyword first work keep its place however little of the
+    question the acts' own subject words give it; a clear lead of the terms is the better reading of a plain-word
+    question (a specific règlement behind the law it executes, one act of a family of siblings). Whether a section
+    changed."""
+    if not matched or len(words) < CLEAR_WORDS:
+        return False
+    work, _, best = matched[0]
+    if best.coverage < CLEAR_COVERAGE or not actterms.firm(best, words):
+        return False
+    covered = {w: m.coverage for w, _, m in matched}
+    for section in sections:
+        hits = section.get("hits") or []
+        at = next((i for i, hit in enumerate(hits) if str(hit.get("work")) == work), None)
+        if not at:
+            continue
+        before = hits[:at]
+        if any(best.coverage - covered.get(str(h.get("work")), 0.0) < CLEAR_MARGIN for h in before) \
+                or any(frozenset(str(r) for r in h.get("match_reasons") or ()) & NAMED_REASONS for h in before):
+            return False
+        section["hits"] = [{**hit, "rank": rank} for rank, hit in enumerate([hits[at], *before, *hits[at + 1:]], 1)]
+        return True
+    return False
 
 
 #: The least share of the question (:attr:`serve.core.actterms.Match.coverage`) the act terms must cover, a term
