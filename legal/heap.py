@@ -1,4 +1,5 @@
-"""The C heap: its free pages handed back to the system (glibc's ``malloc_trim``), and its
+"""The C heap: its free pages handed back to the system (glibc's ``malloc_trim``), Python's
+small-object allocator's free blocks filled before a server forks (:func:`pin_free_blocks`), and its
 fastbins turned off while bodies are derived (glibc's ``mallopt``); and the Python collector's
 first threshold raised while bodies are derived (:func:`collector_relaxed`).
 
@@ -15,6 +16,9 @@ import contextlib
 import ctypes
 import functools
 import gc
+import os
+import sys
+import tempfile
 from collections.abc import Callable, Iterator
 
 
@@ -34,6 +38,69 @@ def release_free_heap() -> bool:
         return False
     trim(0)
     return True
+
+
+def free_small_blocks() -> dict[int, int] | None:
+    """Python's small-object allocator's free blocks in its partly used pools, per block size
+    (``sys._debugmallocstats``' "avail blocks" column, read from what it writes to standard
+    error, lent to a temporary file for the call); None where it cannot be read (no such function,
+    no descriptor 2, or its table not found)."""
+    debug = getattr(sys, "_debugmallocstats", None)
+    if debug is None:
+        return None
+    try:
+        with tempfile.TemporaryFile() as out:
+            if sys.stderr is not None:
+                sys.stderr.flush()
+            saved = os.dup(2)
+            try:
+                os.dup2(out.fileno(), 2)
+                debug()
+            finally:
+                os.dup2(saved, 2)
+                os.close(saved)
+            out.seek(0)
+            text = out.read().decode("ascii", "replace")
+    except (OSError, ValueError):  # no standard error to borrow, no temporary file
+        return None
+    found: dict[int, int] = {}
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) == 5 and all(part.isdigit() for part in parts):
+            found[int(parts[1])] = int(parts[4])
+    return found or None
+
+
+#: Objects :func:`pin_free_blocks` made (never freed: the process forks and its children keep them).
+_PINNED: list[object] = []
+
+
+def _filler(size: int, n: int) -> object:
+    """A new object of ``size`` bytes exactly as Python's allocator counts them (``n`` tells them apart)."""
+    if size <= 16:
+        return object()
+    if size <= 32:
+        return float(n) + 0.5  # a float: 24 bytes
+    return bytes(size - 33)  # a bytes object: 33 bytes and its contents
+
+
+def pin_free_blocks() -> int:
+    """Fill every free block of the small-object allocator's partly used pools with an object
+    that is never freed nor read; the blocks filled (0 where :func:`free_small_blocks` has nothing).
+
+    Why a server does it just before it forks its workers (:func:`serve.workers._settle`): the
+    warmed tables leave free blocks scattered among live objects — a few in each of hundreds of
+    pools — and a worker's next small objects go there first: each of its allocations then
+    copies a shared page (and its pool's header page) to use a few dozen bytes of it. Pinned in
+    the builder, a worker's new objects go to pools of its own, many to a page (ADR 0159)."""
+    free = free_small_blocks()
+    if not free:
+        return 0
+    made = 0
+    for size, count in sorted(free.items()):
+        _PINNED.extend(_filler(size, made + i) for i in range(count))
+        made += count
+    return made
 
 
 #: ``mallopt``'s parameter for the largest request served from glibc's *fastbins* (``M_MXFAST``)

@@ -168,12 +168,15 @@ def _die_with_parent(supervisor: int) -> bool:
 
 def _settle() -> None:
     """Before forking: collect, give the free heap back (:func:`legal.heap.release_free_heap`: a free
-    page still resident would be copied into each child as soon as it allocates there) and freeze
+    page still resident would be copied into each child as soon as it allocates there), fill the
+    small-object allocator's scattered free blocks (:func:`legal.heap.pin_free_blocks`: a child's
+    new objects would go there first, copying a shared page for each) and freeze
     what is alive out of the collector (``gc.freeze``: a child's collections then write to none of it)."""
-    from legal.heap import release_free_heap
+    from legal.heap import pin_free_blocks, release_free_heap
 
     gc.collect()
     release_free_heap()
+    pin_free_blocks()
     gc.freeze()
 
 

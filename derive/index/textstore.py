@@ -222,9 +222,11 @@ def dictionary(conn: sqlite3.Connection) -> bytes:
     return bytes(row[0])
 
 
-#: What an inflater kept to go on with holds (zlib's 32 KiB window and its state), counted against
-#: the cache's capacity.
-INFLATER_BYTES = 40 << 10
+#: What an inflater kept to go on with holds, counted against the cache's capacity: zlib's 32 KiB
+#: window and its state (≈ 40 KiB); ISA-L's state is larger, its window and decoding tables (84–91 KiB
+#: of memory per inflater kept, measured over blocks of the full indexes and in the tests; ADR 0159).
+#: Counted at 40 KiB, a served worker's 1 MiB cache held ≈ 2.3 MB.
+INFLATER_BYTES = (40 << 10) if _INFLATE is zlib else (96 << 10)
 
 
 def _holder(conn: sqlite3.Connection) -> Callable[[], sqlite3.Connection | None]:

@@ -62,3 +62,47 @@ def test_collector_relaxed_for_the_block_then_the_threshold_before():
         assert gc.get_threshold()[0] == 1234
         raise RuntimeError
     assert gc.get_threshold() == before
+
+
+def test_free_blocks_are_read_per_size():
+    free = heap.free_small_blocks()
+    assert free is not None
+    assert set(free) == {16 * k for k in range(1, 33)}
+    assert all(count >= 0 for count in free.values())
+
+
+def test_a_filler_is_of_its_size():
+    import sys
+
+    for size in range(48, 513, 16):
+        assert size - 16 < sys.getsizeof(heap._filler(size, 0)) <= size
+    assert sys.getsizeof(heap._filler(32, 1)) == 24 and sys.getsizeof(heap._filler(16, 2)) == 16
+
+
+def test_pinning_fills_the_scattered_free_blocks():
+    held = [bytes(100) for _ in range(20_000)]  # 133 bytes: the 144-byte class
+    del held[::2]  # a free block between every two live ones
+    before = heap.free_small_blocks()
+    assert before is not None and before[144] >= 10_000
+    pinned = len(heap._PINNED)
+    assert heap.pin_free_blocks() >= before[144]
+    after = heap.free_small_blocks()
+    assert after is not None and after[144] < before[144] // 10
+    del heap._PINNED[pinned:]
+
+
+def test_without_the_allocators_table_nothing_is_pinned(monkeypatch):
+    monkeypatch.delattr("sys._debugmallocstats")
+    assert heap.free_small_blocks() is None
+    assert heap.pin_free_blocks() == 0
+
+
+def test_without_a_standard_error_nothing_is_pinned(monkeypatch):
+    import os
+
+    def closed(fd):
+        raise OSError(9, "Bad file descriptor")
+
+    monkeypatch.setattr(os, "dup", closed)
+    assert heap.free_small_blocks() is None
+    assert heap.pin_free_blocks() == 0

@@ -241,6 +241,48 @@ def test_the_supervisor_can_trim_its_free_heap() -> None:
     assert release_free_heap() is True
 
 
+def test_the_builder_pins_the_free_blocks_before_it_forks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Collect, trim, pin the small-object allocator's free blocks, freeze: in that order (ADR 0159)."""
+    import gc
+
+    from legal import heap
+    from serve import workers
+
+    done: list[str] = []
+    monkeypatch.setattr(heap, "release_free_heap", lambda: done.append("trim") or True)
+    monkeypatch.setattr(heap, "pin_free_blocks", lambda: done.append("pin") or 0)
+    monkeypatch.setattr(gc, "freeze", lambda: done.append("freeze"))
+    workers._settle()
+    assert done == ["trim", "pin", "freeze"]
+
+
+def test_a_kept_inflater_holds_what_the_text_cache_counts() -> None:
+    """A block inflated in part keeps its inflater, counted as :data:`derive.index.textstore.INFLATER_BYTES`
+    (ISA-L's holds more than twice zlib's 40 KiB): no more than that is traced per inflater kept, with
+    the block's first bytes it gave."""
+    import tracemalloc
+    import zlib
+
+    from derive.index import textstore
+
+    dictionary = bytes(range(256)) * 64
+    text = b" ".join(b"article %d of the act" % i for i in range(4000))
+    packer = zlib.compressobj(zdict=dictionary)
+    body = packer.compress(text) + packer.flush()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        kept = []
+        for _ in range(20):
+            inflater = textstore.inflater(dictionary)
+            kept.append((inflater, inflater.decompress(body, 1000)))
+        each = (tracemalloc.get_traced_memory()[0] - before) / len(kept)
+    finally:
+        tracemalloc.stop()
+    assert each <= textstore.INFLATER_BYTES + 1100
+    assert (40 << 10 if textstore._INFLATE is zlib else 96 << 10) == textstore.INFLATER_BYTES
+
+
 def test_a_worker_bounds_its_text_block_cache(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each worker keeps a smaller per-process text-block cache; never a larger one than configured."""
     from derive.index import textstore
