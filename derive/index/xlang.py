@@ -543,13 +543,10 @@ def dictionary(language: str) -> Dictionary:
 
 #: The ``source`` of a dictionary translation in ``Translation.used`` (``query_plan.translations``).
 DICTIONARY = "dictionary"
-#: The ``source`` of a German compound searched by its head's French terms (:func:`head_cut`).
-HEAD = "compound head"
 #: The sources whose translations add terms only and never count as a translated word (:func:`translate`,
-#: and the relaxation's fillers, ``serve.core.ops.search.translated_fillers``): a cognate, a
-#: dictionary sense, which may be another sense than the question's ("permit" « permettre »), and a
-#: compound's head, which names a wider class than the compound ("Gebühren" for "Bearbeitungsgebühren").
-UNCOUNTED = frozenset({"cognate", DICTIONARY, HEAD})
+#: and the relaxation's fillers, ``serve.core.ops.search.translated_fillers``): a cognate, and a
+#: dictionary sense, which may be another sense than the question's ("permit" « permettre »).
+UNCOUNTED = frozenset({"cognate", DICTIONARY})
 
 
 #: A question's words that nothing translates and no French text holds leave its search words only
@@ -721,26 +718,6 @@ def cognates(word: str, language: str) -> tuple[str, ...]:
     return ()
 
 
-#: The fewest letters of the modifier a German compound is searched without (:func:`head_cut`).
-HEAD_MODIFIER_MIN = 4
-
-
-def head_cut(word: str, language: str) -> tuple[str, str] | None:
-    """A German compound that nothing else reaches, as ``(modifier, head)``: the longest head the lexicon
-    knows, the modifier (a linking element left out) of at least :data:`HEAD_MODIFIER_MIN` letters that
-    neither the lexicon, a compound cut nor a cognate translates ("Bearbeitung·s·gebühren",
-    "Konsular·gebühren", "Reise·ausweis", "Mindest·gehalt"). A German compound is headed by its last
-    part: the head names the class of thing ("Gebühren": fees), the modifier which of them, so the
-    compound's French is searched as the head's (wider, never narrower), and the question's other words
-    decide. ``None`` for another language, a word of a French form, or no such cut. Pure."""
-    if language != "de" or not word.isalpha() or len(word) < HEAD_MODIFIER_MIN + COMPOUND_MIN_PART:
-        return None
-    for modifier, head in _known_head_cuts(word, language, HEAD_MODIFIER_MIN):
-        if head not in ACT_FORM_HEADS:
-            return modifier, head
-    return None
-
-
 #: The fewest letters of a compound's modifier read as a learned word (:func:`learned_compound`).
 LEARNED_MODIFIER_MIN = 5
 
@@ -898,11 +875,6 @@ def translate(terms: Sequence[str], language: str, covered: Collection[str] = ()
                 if not french and not parts and not learned and not similar and " " not in word \
                 and word not in covered and word not in stops and word not in lex.shared \
                 and fold(word) not in FRAME_FILLERS.get(language, ()) else []
-            # the lowest of all: a German compound searched by its head's French terms
-            headed = head_cut(fold(word), language) \
-                if not french and not parts and not learned and not similar and not listed and " " not in word \
-                and word not in covered and word not in stops and word not in lex.shared \
-                and word not in lex.french and fold(word) not in FRAME_FILLERS.get(language, ()) else None
             if french:
                 alternatives[word] = [t for t in french if t != word]
                 used.append({"from": word, "to": alternatives[word], "source": lex.origin_of(word, "mined")})
@@ -930,10 +902,6 @@ def translate(terms: Sequence[str], language: str, covered: Collection[str] = ()
                 alternatives[word] = listed
                 cognate.add(word)
                 used.append({"from": word, "to": alternatives[word], "source": DICTIONARY})
-            elif headed:  # the head's French terms: alternatives only, as a cognate's (UNCOUNTED)
-                alternatives[word] = [t for t in lex.lookup(headed[1], language) or () if t != word]
-                cognate.add(word)
-                used.append({"from": word, "to": alternatives[word], "source": HEAD})
             elif word in stops:
                 stops_found.append(word)
             out.append(word)
