@@ -547,6 +547,9 @@ DICTIONARY = "dictionary"
 #: and the relaxation's fillers, ``serve.core.ops.search.translated_fillers``): a cognate, and a
 #: dictionary sense, which may be another sense than the question's ("permit" « permettre »).
 UNCOUNTED = frozenset({"cognate", DICTIONARY})
+#: The ``source`` of a German compound cut into parts the lower tiers reach (:func:`reached_parts`), before
+#: its parts ("compound parts steuer+gutschrift"); its uncounted parts are named in ``UNCOUNTED`` by word.
+COMPOUND_REACHED = "compound parts"
 
 
 #: A question's words that nothing translates and no French text holds leave its search words only
@@ -718,6 +721,66 @@ def cognates(word: str, language: str) -> tuple[str, ...]:
     return ()
 
 
+#: The fewest letters of a compound's part spelt as a French word (:func:`reached_parts`): "statut", "pension",
+#: "garantie" — never "rat" (« conseil »), "art" (« sorte »), which German and French spell alike in other senses.
+FRENCH_PART_MIN = 5
+
+
+def part_terms(part: str, language: str, held: Callable[[str], bool]) -> tuple[tuple[str, ...], bool] | None:
+    """The French terms of one part of a German compound and whether they count as a translated word:
+    the lexicon's entry (counted), else the :func:`dictionary` tier's terms the searched text holds, the
+    part's held :func:`cognates`, or the part itself when French text holds it as it is spelt and the
+    lexicon knows it as French ("statut", "pension", "garantie": at least :data:`FRENCH_PART_MIN` letters)
+    — those never count (:data:`UNCOUNTED`). ``None`` when nothing reaches it. Pure (``held`` aside)."""
+    found = lexicon(language).lookup(part, language)
+    if found is not None:
+        return found, True
+    listed = tuple(t for t in dictionary(language).lookup(part, language) or ()
+                   if t != part and all(held(w) for w in t.split() if vocabulary_word(w)))
+    if listed:
+        return listed, False
+    similar = tuple(c for c in cognates(part, language) if held(c))
+    if similar:
+        return similar, False
+    if len(part) >= FRENCH_PART_MIN and (part in lexicon(language).french or part in lexicon("en").french) \
+            and held(part):
+        return (), False
+    return None
+
+
+def reached_parts(word: str, language: str, held: Callable[[str], bool]
+                  ) -> tuple[tuple[str, tuple[str, ...], bool], tuple[str, tuple[str, ...], bool]] | None:
+    """A German compound that neither :func:`compound_parts` nor :func:`learned_compound` cuts, as its two
+    parts when every tier below the lexicon reaches them too (:func:`part_terms`): the longest head first,
+    the modifier (a linking element left out) of at least :data:`COMPOUND_MIN_PART` letters —
+    "Steuer·gutschrift" (« impôt », the dictionary's « créance »), "Personal·statut" (the dictionary's
+    « personnel », « statut » as French spells it), "Beamten·pension". Each part is searched with its
+    terms, as :func:`compound_parts`' are: the compound names one thing by both, never by its head alone
+    (a head alone, "-pflicht", "-verkauf", answered "Winterreifenpflicht für Fahrräder"). Returns
+    ``((modifier, terms, counted), (head, terms, counted))``; ``None`` for another language or no such cut.
+    At most one ``held`` look-up per candidate term of each cut tried. Pure (``held`` aside)."""
+    if language != "de" or not word.isalpha() or len(word) < 2 * COMPOUND_MIN_PART:
+        return None
+    for cut in range(COMPOUND_MIN_PART, len(word) - COMPOUND_MIN_PART + 1):
+        head = word[cut:]
+        if head in ACT_FORM_HEADS:
+            continue
+        head_terms = part_terms(head, language, held)
+        if head_terms is None:
+            continue
+        left = word[:cut]
+        for link in (*COMPOUND_LINKS, ""):
+            if link and not left.endswith(link):
+                continue
+            modifier = left[:len(left) - len(link)]
+            if len(modifier) < COMPOUND_MIN_PART:
+                continue
+            modifier_terms = part_terms(modifier, language, held)
+            if modifier_terms is not None:
+                return (modifier, *modifier_terms), (head, *head_terms)
+    return None
+
+
 #: The fewest letters of a compound's modifier read as a learned word (:func:`learned_compound`).
 LEARNED_MODIFIER_MIN = 5
 
@@ -875,6 +938,11 @@ def translate(terms: Sequence[str], language: str, covered: Collection[str] = ()
                 if not french and not parts and not learned and not similar and " " not in word \
                 and word not in covered and word not in stops and word not in lex.shared \
                 and fold(word) not in FRAME_FILLERS.get(language, ()) else []
+            # the lowest of all: a German compound whose parts the lower tiers reach, searched as its parts
+            reached = reached_parts(fold(word), language, held) \
+                if held is not None and not french and not parts and not learned and not similar and not listed \
+                and " " not in word and word not in covered and word not in stops and word not in lex.shared \
+                and word not in lex.french and fold(word) not in FRAME_FILLERS.get(language, ()) else None
             if french:
                 alternatives[word] = [t for t in french if t != word]
                 used.append({"from": word, "to": alternatives[word], "source": lex.origin_of(word, "mined")})
@@ -902,6 +970,15 @@ def translate(terms: Sequence[str], language: str, covered: Collection[str] = ()
                 alternatives[word] = listed
                 cognate.add(word)
                 used.append({"from": word, "to": alternatives[word], "source": DICTIONARY})
+            elif reached:  # parts the lower tiers reach: each searched with its terms, as compound parts are
+                for part, terms_of, counted in reached:
+                    alternatives[part] = [t for t in terms_of if t != part]
+                    if not counted:
+                        cognate.add(part)  # a dictionary, cognate or French-spelt part never counts
+                    out.append(part)
+                used.append({"from": word, "to": [t for part, _, _ in reached for t in alternatives[part]],
+                             "source": f"{COMPOUND_REACHED} " + "+".join(part for part, _, _ in reached)})
+                continue
             elif word in stops:
                 stops_found.append(word)
             out.append(word)
