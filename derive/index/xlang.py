@@ -728,17 +728,16 @@ FRENCH_PART_MIN = 5
 
 def part_terms(part: str, language: str, held: Callable[[str], bool]) -> tuple[tuple[str, ...], bool] | None:
     """The French terms of one part of a German compound and whether they count as a translated word:
-    the lexicon's entry (counted), else the :func:`dictionary` tier's terms the searched text holds, the
-    part's held :func:`cognates`, or the part itself when French text holds it as it is spelt and the
-    lexicon knows it as French ("statut", "pension", "garantie": at least :data:`FRENCH_PART_MIN` letters)
-    — those never count (:data:`UNCOUNTED`). ``None`` when nothing reaches it. Pure (``held`` aside)."""
+    the lexicon's entry (counted), else the part's held :func:`cognates` ("Kontroll·zonen" « contrôle »),
+    or the part itself when French text holds it as it is spelt and the lexicon knows it as French
+    ("statut", "pension", "garantie": at least :data:`FRENCH_PART_MIN` letters) — those never count
+    (:data:`UNCOUNTED`). Never the :func:`dictionary` tier: its senses of a compound's fragment are
+    another word's ("Leih·mutterschaft" « prêter », "Leit·programm" « chef », "Hilfs·lehrer" « secours »),
+    and a compound so cut answered judged negatives ("Weihnachts·markt" « noël » + « marché »).
+    ``None`` when nothing reaches it. Pure (``held`` aside)."""
     found = lexicon(language).lookup(part, language)
     if found is not None:
         return found, True
-    listed = tuple(t for t in dictionary(language).lookup(part, language) or ()
-                   if t != part and all(held(w) for w in t.split() if vocabulary_word(w)))
-    if listed:
-        return listed, False
     similar = tuple(c for c in cognates(part, language) if held(c))
     if similar:
         return similar, False
@@ -749,18 +748,18 @@ def part_terms(part: str, language: str, held: Callable[[str], bool]) -> tuple[t
 
 
 def reached_parts(word: str, language: str, held: Callable[[str], bool]
-                  ) -> tuple[tuple[str, tuple[str, ...], bool], tuple[str, tuple[str, ...], bool]] | None:
-    """A German compound that neither :func:`compound_parts` nor :func:`learned_compound` cuts, as its two
-    parts when every tier below the lexicon reaches them too (:func:`part_terms`): the longest head first,
-    the modifier (a linking element left out) of at least :data:`COMPOUND_MIN_PART` letters —
-    "Steuer·gutschrift" (« impôt », the dictionary's « créance »), "Personal·statut" (the dictionary's
-    « personnel », « statut » as French spells it), "Beamten·pension". Each part is searched with its
-    terms, as :func:`compound_parts`' are: the compound names one thing by both, never by its head alone
-    (a head alone, "-pflicht", "-verkauf", answered "Winterreifenpflicht für Fahrräder"). Returns
-    ``((modifier, terms, counted), (head, terms, counted))``; ``None`` for another language or no such cut.
-    At most one ``held`` look-up per candidate term of each cut tried. Pure (``held`` aside)."""
+                  ) -> tuple[tuple[str, tuple[str, ...], bool], ...] | None:
+    """A German compound that neither :func:`compound_parts` nor :func:`learned_compound` cuts, as parts
+    when :func:`part_terms` reaches each of them (the lexicon, a held cognate, a French spelling): the
+    longest head first, the modifier (a linking element left out) of at least :data:`COMPOUND_MIN_PART`
+    letters, itself a part or a compound cut so (:func:`compound_parts`, or this) — "Beamten·pension"
+    (« fonctionnaires », « pension » as French spells it), "Hochwasser·risiko·management". Each part is
+    searched with its terms, as :func:`compound_parts`' are: the compound names one thing by all of them.
+    Returns ``((part, terms, counted), …)``; ``None`` for another language or no such cut. At most one
+    ``held`` look-up per cognate and French spelling of each cut tried. Pure (``held`` aside)."""
     if language != "de" or not word.isalpha() or len(word) < 2 * COMPOUND_MIN_PART:
         return None
+    lex = lexicon(language)
     for cut in range(COMPOUND_MIN_PART, len(word) - COMPOUND_MIN_PART + 1):
         head = word[cut:]
         if head in ACT_FORM_HEADS:
@@ -778,6 +777,12 @@ def reached_parts(word: str, language: str, held: Callable[[str], bool]
             modifier_terms = part_terms(modifier, language, held)
             if modifier_terms is not None:
                 return (modifier, *modifier_terms), (head, *head_terms)
+            inner = compound_parts(modifier, language)
+            if inner is not None:
+                return (*((p, lex.lookup(p, language) or (), True) for p in inner), (head, *head_terms))
+            deeper = reached_parts(modifier, language, held)
+            if deeper is not None:
+                return (*deeper, (head, *head_terms))
     return None
 
 
