@@ -976,13 +976,15 @@ def translate(terms: Sequence[str], language: str, covered: Collection[str] = ()
                 cognate.add(word)
                 used.append({"from": word, "to": alternatives[word], "source": DICTIONARY})
             elif reached:  # parts the lower tiers reach: each searched with its terms, as compound parts are
+                used.append({"from": word, "to": [t for _, terms_of, _ in reached for t in terms_of],
+                             "source": f"{COMPOUND_REACHED} " + "+".join(part for part, _, _ in reached)})
                 for part, terms_of, counted in reached:
                     alternatives[part] = [t for t in terms_of if t != part]
-                    if not counted:
-                        cognate.add(part)  # a dictionary, cognate or French-spelt part never counts
+                    if not counted:  # a cognate or French-spelt part never counts, here nor in the relaxation
+                        cognate.add(part)
+                        if alternatives[part]:
+                            used.append({"from": part, "to": alternatives[part], "source": "cognate"})
                     out.append(part)
-                used.append({"from": word, "to": [t for part, _, _ in reached for t in alternatives[part]],
-                             "source": f"{COMPOUND_REACHED} " + "+".join(part for part, _, _ in reached)})
                 continue
             elif word in stops:
                 stops_found.append(word)
