@@ -671,6 +671,9 @@ COGNATE_ENDINGS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # a person of a trade or school in -ist (de37): "Journalist" → "journaliste", "Optometristen" →
     # "optométristes", "Spezialisten" → "spécialistes"
     ("isten", ("istes",)), ("ist", ("iste",)),
+    # a noun or adjective in -ar / -är (lu48b): "Notar" → "notaire", "Honorare" → "honoraires", "Formular" →
+    # "formulaire", "konsular" → "consulaire", "Sekretär" → "secrétaire" (the umlaut folded)
+    ("aren", ("aires",)), ("are", ("aires", "aire")), ("ar", ("aire",)),
 )
 #: English endings of learned words and the French endings of the same word ("army" → "armée",
 #: "strategic" → "stratégique", "electricity" → "électricité"), on normalised words, the longest ending

@@ -54,3 +54,15 @@ def test_the_frequent_act_term_pieces_have_entries_and_cut_their_compounds() -> 
     # compounds of them are now cut by the lexicon alone
     assert xlang.compound_parts("handwerkskammer", "de") == ("handwerk", "kammer")
     assert xlang.compound_parts("kreditrisiko", "de") == ("kredit", "risiko")
+
+
+def test_a_german_word_in_ar_is_given_the_french_aire() -> None:
+    # "Notar" « notaire », "Honorare" « honoraires », "konsular" « consulaire » (k read as c): a spelling the
+    # searched text must hold, as every cognate; a word in -ar no French text holds proposes nothing held
+    assert xlang.cognates("notar", "de") == ("notaire",)
+    assert "honoraires" in xlang.cognates("honorare", "de")
+    assert xlang.cognates("konsular", "de")[0] == "consulaire"
+    held = {"consulaire", "redevances", "frais"}.__contains__
+    found = xlang.translate(["konsulargebuhren"], "de", held=held)
+    assert found.terms == ["konsular", "gebuhren"] and found.alternatives["konsular"] == ["consulaire"]
+    assert xlang.translate(["januar"], "de", held=held).alternatives == {}
