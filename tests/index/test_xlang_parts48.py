@@ -65,4 +65,4 @@ def test_a_german_word_in_ar_is_given_the_french_aire() -> None:
     held = {"consulaire", "redevances", "frais"}.__contains__
     found = xlang.translate(["konsulargebuhren"], "de", held=held)
     assert found.terms == ["konsular", "gebuhren"] and found.alternatives["konsular"] == ["consulaire"]
-    assert xlang.translate(["januar"], "de", held=held).alternatives == {}
+    assert "januaire" not in xlang.translate(["januar"], "de", held=held).alternatives.get("januar", [])
