@@ -547,6 +547,9 @@ DICTIONARY = "dictionary"
 #: and the relaxation's fillers, ``serve.core.ops.search.translated_fillers``): a cognate, and a
 #: dictionary sense, which may be another sense than the question's ("permit" « permettre »).
 UNCOUNTED = frozenset({"cognate", DICTIONARY})
+#: The ``source`` of a German compound cut into parts the lower tiers reach (:func:`reached_parts`), before
+#: its parts ("compound parts steuer+gutschrift"); its uncounted parts are named in ``UNCOUNTED`` by word.
+COMPOUND_REACHED = "compound parts"
 
 
 #: A question's words that nothing translates and no French text holds leave its search words only
@@ -668,6 +671,9 @@ COGNATE_ENDINGS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # a person of a trade or school in -ist (de37): "Journalist" → "journaliste", "Optometristen" →
     # "optométristes", "Spezialisten" → "spécialistes"
     ("isten", ("istes",)), ("ist", ("iste",)),
+    # a noun or adjective in -ar / -är (lu48b): "Notar" → "notaire", "Honorare" → "honoraires", "Formular" →
+    # "formulaire", "konsular" → "consulaire", "Sekretär" → "secrétaire" (the umlaut folded)
+    ("aren", ("aires",)), ("are", ("aires", "aire")), ("ar", ("aire",)),
 )
 #: English endings of learned words and the French endings of the same word ("army" → "armée",
 #: "strategic" → "stratégique", "electricity" → "électricité"), on normalised words, the longest ending
@@ -716,6 +722,71 @@ def cognates(word: str, language: str) -> tuple[str, ...]:
             spelt = [_french_spelling(stem + f) if language == "de" else stem + f for f in french]
             return tuple(c for c in dict.fromkeys([*spelt, *(stem + f for f in french)]) if c != word)
     return ()
+
+
+#: The fewest letters of a compound's part spelt as a French word (:func:`reached_parts`): "statut", "pension",
+#: "garantie" — never "rat" (« conseil »), "art" (« sorte »), which German and French spell alike in other senses.
+FRENCH_PART_MIN = 5
+
+
+def part_terms(part: str, language: str, held: Callable[[str], bool]) -> tuple[tuple[str, ...], bool] | None:
+    """The French terms of one part of a German compound and whether they count as a translated word:
+    the lexicon's entry (counted), else the part's held :func:`cognates` ("Kontroll·zonen" « contrôle »),
+    or the part itself when French text holds it as it is spelt and the lexicon knows it as French
+    ("statut", "pension", "garantie": at least :data:`FRENCH_PART_MIN` letters) — those never count
+    (:data:`UNCOUNTED`). Never the :func:`dictionary` tier: its senses of a compound's fragment are
+    another word's ("Leih·mutterschaft" « prêter », "Leit·programm" « chef », "Hilfs·lehrer" « secours »),
+    and a compound so cut answered judged negatives ("Weihnachts·markt" « noël » + « marché »).
+    ``None`` when nothing reaches it. Pure (``held`` aside)."""
+    found = lexicon(language).lookup(part, language)
+    if found is not None:
+        return found, True
+    similar = tuple(c for c in cognates(part, language) if held(c))
+    if similar:
+        return similar, False
+    if len(part) >= FRENCH_PART_MIN and (part in lexicon(language).french or part in lexicon("en").french) \
+            and held(part):
+        return (), False
+    return None
+
+
+def reached_parts(word: str, language: str, held: Callable[[str], bool]
+                  ) -> tuple[tuple[str, tuple[str, ...], bool], ...] | None:
+    """A German compound that neither :func:`compound_parts` nor :func:`learned_compound` cuts, as parts
+    when :func:`part_terms` reaches each of them (the lexicon, a held cognate, a French spelling): the
+    longest head first, the modifier (a linking element left out) of at least :data:`COMPOUND_MIN_PART`
+    letters, itself a part or a compound cut so (:func:`compound_parts`, or this) — "Beamten·pension"
+    (« fonctionnaires », « pension » as French spells it), "Hochwasser·risiko·management". Each part is
+    searched with its terms, as :func:`compound_parts`' are: the compound names one thing by all of them.
+    Returns ``((part, terms, counted), …)``; ``None`` for another language or no such cut. At most one
+    ``held`` look-up per cognate and French spelling of each cut tried. Pure (``held`` aside)."""
+    if language != "de" or not word.isalpha() or len(word) < 2 * COMPOUND_MIN_PART:
+        return None
+    lex = lexicon(language)
+    for cut in range(COMPOUND_MIN_PART, len(word) - COMPOUND_MIN_PART + 1):
+        head = word[cut:]
+        if head in ACT_FORM_HEADS:
+            continue
+        head_terms = part_terms(head, language, held)
+        if head_terms is None:
+            continue
+        left = word[:cut]
+        for link in (*COMPOUND_LINKS, ""):
+            if link and not left.endswith(link):
+                continue
+            modifier = left[:len(left) - len(link)]
+            if len(modifier) < COMPOUND_MIN_PART:
+                continue
+            modifier_terms = part_terms(modifier, language, held)
+            if modifier_terms is not None:
+                return (modifier, *modifier_terms), (head, *head_terms)
+            inner = compound_parts(modifier, language)
+            if inner is not None:
+                return (*((p, lex.lookup(p, language) or (), True) for p in inner), (head, *head_terms))
+            deeper = reached_parts(modifier, language, held)
+            if deeper is not None:
+                return (*deeper, (head, *head_terms))
+    return None
 
 
 #: The fewest letters of a compound's modifier read as a learned word (:func:`learned_compound`).
@@ -875,6 +946,11 @@ def translate(terms: Sequence[str], language: str, covered: Collection[str] = ()
                 if not french and not parts and not learned and not similar and " " not in word \
                 and word not in covered and word not in stops and word not in lex.shared \
                 and fold(word) not in FRAME_FILLERS.get(language, ()) else []
+            # the lowest of all: a German compound whose parts the lower tiers reach, searched as its parts
+            reached = reached_parts(fold(word), language, held) \
+                if held is not None and not french and not parts and not learned and not similar and not listed \
+                and " " not in word and word not in covered and word not in stops and word not in lex.shared \
+                and word not in lex.french and fold(word) not in FRAME_FILLERS.get(language, ()) else None
             if french:
                 alternatives[word] = [t for t in french if t != word]
                 used.append({"from": word, "to": alternatives[word], "source": lex.origin_of(word, "mined")})
@@ -902,6 +978,17 @@ def translate(terms: Sequence[str], language: str, covered: Collection[str] = ()
                 alternatives[word] = listed
                 cognate.add(word)
                 used.append({"from": word, "to": alternatives[word], "source": DICTIONARY})
+            elif reached:  # parts the lower tiers reach: each searched with its terms, as compound parts are
+                used.append({"from": word, "to": [t for _, terms_of, _ in reached for t in terms_of],
+                             "source": f"{COMPOUND_REACHED} " + "+".join(part for part, _, _ in reached)})
+                for part, terms_of, counted in reached:
+                    alternatives[part] = [t for t in terms_of if t != part]
+                    if not counted:  # a cognate or French-spelt part never counts, here nor in the relaxation
+                        cognate.add(part)
+                        if alternatives[part]:
+                            used.append({"from": part, "to": alternatives[part], "source": "cognate"})
+                    out.append(part)
+                continue
             elif word in stops:
                 stops_found.append(word)
             out.append(word)
