@@ -638,13 +638,19 @@ def _known_head_cuts(word: str, language: str, shortest: int) -> Iterator[tuple[
         head = word[cut:]
         if lex.lookup(head, language) is None:
             continue
-        left = word[:cut]
-        for link in (*COMPOUND_LINKS, ""):
-            if link and not left.endswith(link):
-                continue
-            modifier = left[:len(left) - len(link)]
-            if len(modifier) >= shortest:
-                yield modifier, head
+        for modifier in _unlinked(word[:cut], shortest):
+            yield modifier, head
+
+
+def _unlinked(left: str, shortest: int) -> Iterator[str]:
+    """The modifiers a compound's part before its head (``left``) may be: without each linking element it
+    ends with (:data:`COMPOUND_LINKS`), then as it is; none shorter than ``shortest`` letters. Pure."""
+    for link in (*COMPOUND_LINKS, ""):
+        if link and not left.endswith(link):
+            continue
+        modifier = left[:len(left) - len(link)]
+        if len(modifier) >= shortest:
+            yield modifier
 
 
 #: German endings of learned words and the French endings of the same word ("Identität" →
@@ -770,13 +776,7 @@ def reached_parts(word: str, language: str, held: Callable[[str], bool]
         head_terms = part_terms(head, language, held)
         if head_terms is None:
             continue
-        left = word[:cut]
-        for link in (*COMPOUND_LINKS, ""):
-            if link and not left.endswith(link):
-                continue
-            modifier = left[:len(left) - len(link)]
-            if len(modifier) < COMPOUND_MIN_PART:
-                continue
+        for modifier in _unlinked(word[:cut], COMPOUND_MIN_PART):
             modifier_terms = part_terms(modifier, language, held)
             if modifier_terms is not None:
                 return (modifier, *modifier_terms), (head, *head_terms)

@@ -1,7 +1,10 @@
-"""What the act-term section tests share (xsec46, lu47): three fixture works, a small term index over them, and the
-ranked matches of a question as :func:`serve.core.ops.search.act_term_matches` gives them."""
+"""What the act-term section tests share (xsec46, lu47, lu48, eu48b): three fixture works, a small term index over
+them, the ranked matches of a question as :func:`serve.core.ops.search.act_term_matches` gives them, and a section
+of hits made and read back."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from serve.core import actterms
 
@@ -25,3 +28,14 @@ def matched(query: str, works: dict[int, tuple[str, int]]) -> tuple[list[tuple[s
     index = terms()
     ranked = actterms.ranked(actterms.partly_covered(index, words), words, actterms.rare_word(index, words))
     return [(works[m.work][0], works[m.work][1], m) for m in ranked if m.work in works], words
+
+
+def section(publisher: str, *hits: tuple[str, list[str]]) -> dict[str, Any]:
+    """A section of ``publisher`` listing ``hits`` (lex work id, match reasons) in order, ranked from 1."""
+    return {"publisher": publisher,
+            "hits": [{"work": w, "match_reasons": r, "rank": i} for i, (w, r) in enumerate(hits, 1)]}
+
+
+def works(section: dict[str, Any]) -> list[str]:
+    """The lex work ids a section lists, in order."""
+    return [h["work"] for h in section["hits"]]

@@ -27,6 +27,8 @@ from serve.core import LegalCore, actterms
 from serve.core.envelope import CallContext
 from serve.core.ops import search
 from serve.core.searchplan import Mention, Plan
+from tests.serve_core.term_matches import section as _section
+from tests.serve_core.term_matches import works as _works
 
 EU, LU = "eu-eurlex", "lu-legilux"
 BASIC = "eu-eurlex:32014l0065"
@@ -49,15 +51,6 @@ def _matched(query: str) -> tuple[list[tuple[str, int, actterms.Match[int]]], li
     ranked = actterms.ranked(actterms.partly_covered(index, words), words, actterms.rare_word(index, words))
     lex = {1: TICK, 2: BASIC, 3: SIBLING}
     return [(lex.get(m.work, f"{EU}:x{m.work}"), 0, m) for m in ranked], words
-
-
-def _section(publisher: str, *hits: tuple[str, list[str]]) -> dict[str, Any]:
-    return {"publisher": publisher,
-            "hits": [{"work": w, "match_reasons": r, "rank": i} for i, (w, r) in enumerate(hits, 1)]}
-
-
-def _works(section: dict[str, Any]) -> list[str]:
-    return [h["work"] for h in section["hits"]]
 
 
 @pytest.fixture

@@ -10,22 +10,12 @@ holding only some of the question's words. Sections and matches are built from f
 
 from __future__ import annotations
 
-from typing import Any
-
 from serve.core import actterms
 from serve.core.ops import search
 from tests.serve_core.term_matches import CONSUMER, DATA_LAW, EU, GDPR, LU
 from tests.serve_core.term_matches import matched as _matched
-
-
-def _section(publisher: str, *hits: tuple[str, list[str]]) -> dict[str, Any]:
-    return {"publisher": publisher,
-            "hits": [{"work": w, "match_reasons": r, "rank": i} for i, (w, r) in enumerate(hits, 1)]}
-
-
-def _works(section: dict[str, Any]) -> list[str]:
-    return [h["work"] for h in section["hits"]]
-
+from tests.serve_core.term_matches import section as _section
+from tests.serve_core.term_matches import works as _works
 
 QUERY = "who must protect customer personal information in shops"
 

@@ -10,14 +10,14 @@ fixture works and a small term index.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from serve.core import actterms
 from serve.core.ops import search
 from tests.serve_core.term_matches import CONSUMER, DATA_LAW, EU, GDPR, LU
 from tests.serve_core.term_matches import matched as _matched
+from tests.serve_core.term_matches import section as _section
+from tests.serve_core.term_matches import works as _works
 
 
 @pytest.mark.parametrize(("word", "one"), [("aides", "aide"), ("revenus", "revenu"), ("communaux", "communal"),
@@ -53,15 +53,6 @@ def test_the_derivational_family_is_french_only() -> None:
     assert actterms.term_key("employer", "en", actterms.STOP) == ("employ",)
     assert actterms.term_key("employeur", "fr", actterms.STOP) == ("employ",)
     assert actterms.term_key("chauffeurs", "en", actterms.STOP) == ("chauffeur",)
-
-
-def _section(publisher: str, *hits: tuple[str, list[str]]) -> dict[str, Any]:
-    return {"publisher": publisher,
-            "hits": [{"work": w, "match_reasons": r, "rank": i} for i, (w, r) in enumerate(hits, 1)]}
-
-
-def _works(section: dict[str, Any]) -> list[str]:
-    return [h["work"] for h in section["hits"]]
 
 
 QUERY = "who must protect customer personal information in shops"
