@@ -941,16 +941,15 @@ def translate(terms: Sequence[str], language: str, covered: Collection[str] = ()
                 if held is not None and not french and not parts and not learned and word not in stops else []
             # the dictionary tier, the lowest: a word that neither the lexicon, a compound cut nor a held
             # cognate reaches (a frame word stays one); of its terms, those the searched text holds
+            lowest = not french and not parts and not learned and not similar and " " not in word \
+                and word not in covered and word not in stops and word not in lex.shared \
+                and fold(word) not in FRAME_FILLERS.get(language, ())
             listed = [t for t in dictionary(language).lookup(word, language) or ()
                       if t != word and (held is None or all(held(w) for w in t.split() if vocabulary_word(w)))] \
-                if not french and not parts and not learned and not similar and " " not in word \
-                and word not in covered and word not in stops and word not in lex.shared \
-                and fold(word) not in FRAME_FILLERS.get(language, ()) else []
+                if lowest else []
             # the lowest of all: a German compound whose parts the lower tiers reach, searched as its parts
             reached = reached_parts(fold(word), language, held) \
-                if held is not None and not french and not parts and not learned and not similar and not listed \
-                and " " not in word and word not in covered and word not in stops and word not in lex.shared \
-                and word not in lex.french and fold(word) not in FRAME_FILLERS.get(language, ()) else None
+                if held is not None and lowest and not listed and word not in lex.french else None
             if french:
                 alternatives[word] = [t for t in french if t != word]
                 used.append({"from": word, "to": alternatives[word], "source": lex.origin_of(word, "mined")})

@@ -4136,8 +4136,7 @@ def unheld_act_name(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Ma
             known |= {w for w in shape.words if w not in known and word_held(conn, w)}
             if name_holders(conn, shape, 1) or phrase_is_frequent(conn, index, shape.phrase):
                 return False
-            docs.update({str(t): int(n) for t, n in conn.execute(
-                f"SELECT term, docs FROM vocabulary WHERE term IN ({','.join('?' * len(words))})", words)})
+            docs.update(held_docs(conn, words))
     if unheld.RAREST_WORD:
         words = unheld.rarest_word(words, docs)
     if len(known) < len(set(shape.words)) \
@@ -5532,6 +5531,17 @@ SOME_WORDS = frozenset({"any_term", "partial_terms", "title_words"})
 NAMED_REASONS = frozenset({reason for reason, weight in merge.WEIGHTS.items() if weight >= 0.9} | {"parent_act"})
 
 
+def names_act(hit: Mapping[str, Any]) -> bool:
+    """Whether a hit was found by naming its act (a match reason of :data:`NAMED_REASONS`). Pure."""
+    return bool(frozenset(str(r) for r in hit.get("match_reasons") or ()) & NAMED_REASONS)
+
+
+def to_front(section: Answer, at: int) -> None:
+    """Move a section's hit at position ``at`` first (in place), the hits before it one place down, ranked again."""
+    hits = section["hits"]
+    section["hits"] = [{**hit, "rank": rank} for rank, hit in enumerate([hits[at], *hits[:at], *hits[at + 1:]], 1)]
+
+
 def some_words_first(section: Answer) -> bool:
     """Whether a section's keyword first hit was found by a stage holding only some of the question's words
     (:data:`SOME_WORDS`: the any-word relaxation, the majority-of-words share, the title share) and names no act
@@ -5579,7 +5589,7 @@ def act_term_first(sections: list[Answer], matched: Sequence[tuple[str, int, act
         if str(hits[1].get("work")) != best[0] or not actterms.firm(best[1], words) \
                 or not weaker_first(hits[0], publisher in translated):
             continue
-        section["hits"] = [{**hit, "rank": rank} for rank, hit in enumerate([hits[1], hits[0], *hits[2:]], 1)]
+        to_front(section, 1)
         changed = True
     return changed
 
@@ -5637,21 +5647,22 @@ def act_term_over_first(ctx: CallContext, sections: list[Answer],
     procedural words in its body (MiFID II, another of its technical standards), whose terms say little of the
     question, while the act's own terms say it whole (« minimum price increment »). A first work whose terms say
     the question about as well keeps its place. Whether a section changed."""
+    if len(words) < OVER_FIRST_WORDS:
+        return False
     changed = False
     for section in sections:
         hits = section.get("hits") or []
         publisher = str(section.get("publisher"))
-        if publisher not in OVER_FIRST_PUBLISHERS or len(hits) < 2 or len(words) < OVER_FIRST_WORDS:
+        if publisher not in OVER_FIRST_PUBLISHERS or len(hits) < 2:
             continue
         best = next(((work, m) for work, _, m in matched if work.split(":", 1)[0] == publisher), None)
         at = next((i for i, h in enumerate(hits) if best is not None and str(h.get("work")) == best[0]), None)
-        if best is None or not at or not actterms.firm(best[1], words) \
-                or frozenset(str(r) for r in hits[0].get("match_reasons") or ()) & NAMED_REASONS:
+        if best is None or not at or not actterms.firm(best[1], words) or names_act(hits[0]):
             continue
         covered, titled = first_evidence(ctx, publisher, str(hits[0].get("work")), words)
         if titled >= OVER_FIRST_TITLED or not over_first(best[1], covered, words):
             continue
-        section["hits"] = [{**hit, "rank": rank} for rank, hit in enumerate([hits[at], *hits[:at], *hits[at + 1:]], 1)]
+        to_front(section, at)
         changed = True
     return changed
 
@@ -5690,10 +5701,9 @@ def act_term_clear_first(sections: list[Answer], matched: Sequence[tuple[str, in
         if not at:
             continue
         before = hits[:at]
-        if any(best.coverage - covered.get(str(h.get("work")), 0.0) < CLEAR_MARGIN for h in before) \
-                or any(frozenset(str(r) for r in h.get("match_reasons") or ()) & NAMED_REASONS for h in before):
+        if any(best.coverage - covered.get(str(h.get("work")), 0.0) < CLEAR_MARGIN or names_act(h) for h in before):
             return False
-        section["hits"] = [{**hit, "rank": rank} for rank, hit in enumerate([hits[at], *before, *hits[at + 1:]], 1)]
+        to_front(section, at)
         return True
     return False
 
