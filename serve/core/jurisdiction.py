@@ -33,6 +33,7 @@ import re
 from dataclasses import dataclass
 
 from derive.index.text import normalize
+from serve.core.places import FOREIGN_PLACES, MAX_PLACE_WORDS
 
 #: Adjectives naming a state other than Luxembourg, normalised (FR/EN/DE; German inflections listed).
 FOREIGN_ADJECTIVES = frozenset({
@@ -168,4 +169,87 @@ def foreign_law(query: str) -> ForeignLaw | None:
         before = [w for w in words[max(0, i - 2):i] if w not in _ARTICLES][-1:]
         if word in FOREIGN_COUNTRIES and acts and not PARTY_WORDS & set(before):
             return ForeignLaw(word, acts[0])
+    return foreign_body(words)
+
+
+#: Words for a body a place has of its own (neg49): a state's or region's legislature or supreme court, a
+#: town's mayor, its head of state (:data:`INSTITUTION_WORDS` and these). « conseil » and "council" only
+#: beside a word of :data:`COUNCIL_KINDS` (« conseil municipal », "city council"): the EU's Council is no
+#: place's own body.
+PLACE_BODY_WORDS = INSTITUTION_WORDS | frozenset({"landtag", "gemeinderat", "stadtrat", "governor", "gouverneur",
+                                                  "prefet", "supreme"})
+#: The words that make « conseil » / "council" a town's or region's own assembly.
+COUNCIL_KINDS = frozenset({"municipal", "communal", "regional", "general", "departemental", "city", "town",
+                           "county", "state"})
+_COUNCILS = frozenset({"conseil", "council"})
+#: Words that may stand between a body and the place it belongs to (« maire de Metz », "mayor of the city of
+#: Trier" is not read: a second noun ends the reach).
+OF_WORDS = frozenset({"de", "du", "des", "d", "of", "the", "von", "der", "la", "le", "l", "les"})
+#: Bodies named as one state's own, no place word needed (FR/EN/DE, normalised): the United Kingdom's houses.
+NAMED_FOREIGN_BODIES = {"house of lords": ForeignLaw("lords", "house"),
+                        "house of commons": ForeignLaw("commons", "house")}
+
+
+def _place_at(words: list[str], i: int) -> str | None:
+    """The longest name of :data:`serve.core.places.FOREIGN_PLACES` starting at ``words[i]``, or ``None``."""
+    for n in range(min(MAX_PLACE_WORDS, len(words) - i), 0, -1):
+        name = " ".join(words[i:i + n])
+        if name in FOREIGN_PLACES:
+            return name
+    return None
+
+
+def _is_body(words: list[str], i: int) -> bool:
+    word = words[i]
+    if word in _COUNCILS:
+        return bool(COUNCIL_KINDS & set(words[max(0, i - 1):i + 2]))
+    return word in PLACE_BODY_WORDS
+
+
+def _place_after(words: list[str], i: int) -> str | None:
+    """The place a body at ``words[i]`` belongs to, named after it through :data:`OF_WORDS` (« maire de Metz »,
+    « conseil municipal de Paris », « Cour suprême des États-Unis », "mayor of Trier"); one qualifying word may
+    come first (« municipal », "court")."""
+    j, qualifiers, linked = i + 1, 0, False
+    while j < len(words):
+        if linked:
+            place = _place_at(words, j)
+            if place:
+                return place
+        if words[j] in OF_WORDS:
+            linked = True
+        elif linked or qualifiers:
+            return None
+        else:
+            qualifiers += 1
+        j += 1
+    return None
+
+
+def foreign_body(words: list[str]) -> ForeignLaw | None:
+    """A body of a place outside Luxembourg that a question asks about (neg49, docs/search.md "Another place's own
+    body"), or ``None``. Pure; ``words`` normalised, the corpus's own and treaty words already ruled out by
+    :func:`foreign_law`. The place (:data:`serve.core.places.FOREIGN_PLACES`: a state, a region, a town) is the
+    body's own: named after it through a link word (« pouvoirs de police du maire de Metz », "term of office of the
+    mayor of Trier", « Bürgermeister von Wien », « composition du conseil municipal de Paris ») or right before it
+    ("the Texas state legislature", "Trier city council"); or the body is one state's by its name ("House of
+    Lords"). A place named otherwise (a frontier worker from Trier, a third country in an EU list, a boat on the
+    Moselle) is not read: Luxembourg's and the EU's acts answer those."""
+    text = " ".join(words)
+    for name, shape in NAMED_FOREIGN_BODIES.items():
+        if f" {name} " in f" {text} ":
+            return shape
+    for i in range(len(words)):
+        if _is_body(words, i):
+            place = _place_after(words, i)
+            if place:
+                return ForeignLaw(place, words[i])
+        place = _place_at(words, i)
+        if place:
+            end = i + len(place.split())
+            for j in range(end, min(len(words), end + 3)):
+                if words[j] in LINK_WORDS or words[j] in OF_WORDS:
+                    break
+                if _is_body(words, j):
+                    return ForeignLaw(place, words[j])
     return None
