@@ -33,7 +33,7 @@ import re
 from dataclasses import dataclass
 
 from derive.index.text import normalize
-from serve.core.places import FOREIGN_PLACES, MAX_PLACE_WORDS
+from serve.core.places import FOREIGN_PLACES, MAX_PLACE_WORDS, PLACE_FIRST_WORDS
 
 #: Adjectives naming a state other than Luxembourg, normalised (FR/EN/DE; German inflections listed).
 FOREIGN_ADJECTIVES = frozenset({
@@ -192,6 +192,8 @@ NAMED_FOREIGN_BODIES = {"house of lords": ForeignLaw("lords", "house"),
 
 def _place_at(words: list[str], i: int) -> str | None:
     """The longest name of :data:`serve.core.places.FOREIGN_PLACES` starting at ``words[i]``, or ``None``."""
+    if words[i] not in PLACE_FIRST_WORDS:
+        return None
     for n in range(min(MAX_PLACE_WORDS, len(words) - i), 0, -1):
         name = " ".join(words[i:i + n])
         if name in FOREIGN_PLACES:

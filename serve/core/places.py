@@ -176,3 +176,5 @@ FOREIGN_PLACES = frozenset({
 })
 #: The most words a name of :data:`FOREIGN_PLACES` has.
 MAX_PLACE_WORDS = max(len(place.split()) for place in FOREIGN_PLACES)
+#: The first words of the names of :data:`FOREIGN_PLACES` (a word no name starts with is looked up no further).
+PLACE_FIRST_WORDS = frozenset(place.split()[0] for place in FOREIGN_PLACES)
