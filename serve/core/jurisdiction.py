@@ -134,6 +134,19 @@ def _is_adjective(word: str) -> bool:
         word.startswith(stem) and word[len(stem):] in ("", "e", "en", "er", "es") for stem in FOREIGN_ADJECTIVE_STEMS_DE)
 
 
+#: A state's own officers and its rules, read as act words only right beside a state's adjective (neg49): a
+#: state's word qualifying its prefect, governor, chancellor or president (« pouvoirs du préfet français », "the
+#: German chancellor") asks how that state is governed, and its rules ("Belgian rules on …", « règles
+#: françaises », « deutsche Vorschriften ») are its law. Not farther off ("German central bank governor",
+#: "Belgian frontier workers' tax rules" are Luxembourg's or the EU's questions), not beside a state's name
+#: ("rules for frontier workers living in France"), and never its ministers or government (the EU's acts name
+#: "the French government" as a party).
+ADJACENT_ACT_WORDS = frozenset({"prefet", "prefets", "prefect", "prefects", "prafekt", "gouverneur", "governor",
+                                "chancelier", "chancellor", "kanzler", "bundeskanzler", "president", "prasident",
+                                "bundesprasident", "rules", "rule", "regles", "regle", "regeln", "regelungen",
+                                "vorschriften", "reglementation"})
+
+
 def _is_act(word: str) -> bool:
     return word in ACT_WORDS or word in INSTITUTION_WORDS or (len(word) > 8 and word.endswith(ACT_SUFFIXES_DE))
 
@@ -154,11 +167,11 @@ def foreign_law(query: str) -> ForeignLaw | None:
             for j in range(i + 1, min(len(words), i + 1 + BEFORE_WORDS)):  # "Swiss Federal Act"
                 if words[j] in LINK_WORDS or _DIGITS.match(words[j]):
                     break
-                if _is_act(words[j]):
+                if _is_act(words[j]) or (j == i + 1 and words[j] in ADJACENT_ACT_WORDS):
                     return ForeignLaw(word, words[j])
-        if _is_act(word):
-            # « loi française », « Code du travail français »; « droit belge » right after
-            reach = 1 if word in ADJACENT_ONLY else AFTER_WORDS
+        if _is_act(word) or word in ADJACENT_ACT_WORDS:
+            # « loi française », « Code du travail français »; « droit belge », « préfet français » right after
+            reach = 1 if word in ADJACENT_ONLY or word in ADJACENT_ACT_WORDS else AFTER_WORDS
             for j in range(i + 1, min(len(words), i + 1 + reach)):
                 if words[j] in LINK_WORDS or _DIGITS.match(words[j]) or _is_act(words[j]):
                     break
@@ -177,7 +190,8 @@ def foreign_law(query: str) -> ForeignLaw | None:
 #: beside a word of :data:`COUNCIL_KINDS` (« conseil municipal », "city council"): the EU's Council is no
 #: place's own body.
 PLACE_BODY_WORDS = INSTITUTION_WORDS | frozenset({"landtag", "gemeinderat", "stadtrat", "governor", "gouverneur",
-                                                  "prefet", "supreme"})
+                                                  "prefet", "prefect", "prafekt", "president", "prasident",
+                                                  "supreme"})
 #: The words that make « conseil » / "council" a town's or region's own assembly.
 COUNCIL_KINDS = frozenset({"municipal", "communal", "regional", "general", "departemental", "city", "town",
                            "county", "state"})
@@ -185,9 +199,18 @@ _COUNCILS = frozenset({"conseil", "council"})
 #: Words that may stand between a body and the place it belongs to (« maire de Metz », "mayor of the city of
 #: Trier" is not read: a second noun ends the reach).
 OF_WORDS = frozenset({"de", "du", "des", "d", "of", "the", "von", "der", "la", "le", "l", "les"})
-#: Bodies named as one state's own, no place word needed (FR/EN/DE, normalised): the United Kingdom's houses.
+#: Bodies named as another state's own, no place word needed (FR/EN/DE, normalised): the United Kingdom's
+#: houses, a "House of Representatives", a senate (Luxembourg has none, nor the EU), the German-speaking states'
+#: federal and regional chambers, their federal president and chancellor. Not "Congress" alone (a congress is also a meeting; "US Congress" is read by
+#: the state's name) nor a parliament or an assembly (Luxembourg's Chamber and the EU's Parliament are ones).
 NAMED_FOREIGN_BODIES = {"house of lords": ForeignLaw("lords", "house"),
-                        "house of commons": ForeignLaw("commons", "house")}
+                        "house of commons": ForeignLaw("commons", "house"),
+                        "house of representatives": ForeignLaw("representatives", "house"),
+                        **{word: ForeignLaw(word, word) for word in (
+                            "senat", "senats", "senate", "senates", "bundestag", "bundestags", "bundestages",
+                            "bundesrat", "bundesrats", "bundesrates", "nationalrat", "nationalrats", "nationalrates",
+                            "landtag", "landtags", "landtages", "bundesversammlung", "bundesprasident",
+                            "bundesprasidenten", "bundeskanzler", "bundeskanzlers")}}
 
 
 def _place_at(words: list[str], i: int) -> str | None:

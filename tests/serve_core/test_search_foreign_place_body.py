@@ -66,3 +66,35 @@ def test_a_foreign_mayor_answers_no_hits(fixture_core: LegalCore) -> None:
     plain = fixture_core.call("search", {"query": "unemployment benefits for frontier workers living in Trier",
                                          "limit": 10})
     assert all((s.get("relaxation_withheld") or {}).get("reason") != "foreign_law" for s in plain["publishers"])
+
+
+@pytest.mark.parametrize(("query", "shape"), [
+    ("pouvoirs du préfet français en matière de police", ForeignLaw("francais", "prefet")),
+    ("powers of the French prefect over municipalities", ForeignLaw("french", "prefect")),
+    ("how is the German chancellor elected", ForeignLaw("german", "chancellor")),
+    ("Belgian rules on teleworking", ForeignLaw("belgian", "rules")),
+    ("règles belges sur le télétravail", ForeignLaw("belges", "regles")),
+    ("deutsche Vorschriften für Mietwohnungen", ForeignLaw("deutsche", "vorschriften")),
+    ("governor of Texas veto power", ForeignLaw("texas", "governor")),
+    ("election of the president of the United States", ForeignLaw("united states", "president")),
+    ("Wahl zum Bundestag Sperrklausel", ForeignLaw("bundestag", "bundestag")),
+    ("Zusammensetzung des Bundesrates", ForeignLaw("bundesrates", "bundesrates")),
+    ("rôle du Sénat dans la procédure législative", ForeignLaw("senat", "senat")),
+])
+def test_a_states_officer_or_rules_right_beside_its_word_and_a_named_chamber(query: str, shape: ForeignLaw) -> None:
+    assert foreign_law(query) == shape
+
+
+@pytest.mark.parametrize("query", [
+    "Belgian frontier workers tax rules",  # the rules are not the state's: its word qualifies the workers
+    "German central bank governor appointment",
+    "telework rules for Belgian cross-border workers",
+    "tax rules for French residents working in Luxembourg",
+    "president of the district court powers",
+    "President of the European Commission appointment",
+    "tax deduction for attending a medical congress",  # "congress" alone is a meeting
+    "élection des membres de la Chambre des députés",
+    "Luxembourg relations with the Belgian Senate",  # Luxembourg named
+])
+def test_an_officer_or_rules_farther_off_or_a_held_body_is_not_read(query: str) -> None:
+    assert foreign_law(query) is None
