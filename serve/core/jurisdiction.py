@@ -107,6 +107,15 @@ OWN_WORDS = frozenset({"luxembourg", "luxemburg", "luxembourgeois", "luxembourge
 TREATY_WORDS = frozenset({"convention", "conventions", "accord", "accords", "agreement", "agreements", "traite",
                           "treaty", "treaties", "protocole", "protocol", "abkommen", "vertrag", "ubereinkommen",
                           "approbation", "approving", "zustimmung"})
+#: Official abbreviations of other states' statutes, as the user writes them (case kept; neg49): Germany's civil
+#: code « § 823 BGB », its company, insolvency, trade, building, labour, procedure and road-traffic acts,
+#: Austria's civil code and social-insurance act, Switzerland's debt-enforcement act. Only acts no Luxembourg
+#: act is called by in German (the aliases call Luxembourg's codes « Strafgesetzbuch », « Handelsgesetzbuch »,
+#: « Zivilprozessordnung »: StGB, HGB, ZPO, StPO and ZGB are left out), and none named for an EU act
+#: (« DSGVO », « AEUV », « EuGVVO »).
+FOREIGN_STATUTE_ABBREVIATIONS = frozenset({"BGB", "GmbHG", "AktG", "InsO", "GewO", "BauGB", "BetrVG", "KSchG",
+                                           "ArbZG", "BUrlG", "EntgFG", "TzBfG", "FamFG", "VwVfG", "VwGO", "StVG",
+                                           "ABGB", "ASVG", "SchKG"})
 #: Articles a state's name may follow (« avec la Belgique »).
 _ARTICLES = frozenset({"la", "le", "l", "les", "the", "der", "die", "das", "dem", "den"})
 #: How far after an English/German adjective its act word may come ("US Foreign Corrupt Practices Act").
@@ -158,6 +167,9 @@ def foreign_law(query: str) -> ForeignLaw | None:
     if (OWN_WORDS | TREATY_WORDS) & set(words):
         return None
     capitals = [w.strip(",.;:()") for w in raw]
+    statute = next((w for w in capitals if w in FOREIGN_STATUTE_ABBREVIATIONS), None)
+    if statute:  # « § 823 BGB »: another state's statute by its own abbreviation
+        return ForeignLaw(statute.lower(), statute.lower())
     if any(w.rstrip(".") in {c.rstrip(".") for c in CAPITAL_COUNTRIES} for w in capitals):
         acts = [w for w in words if _is_act(w)]
         if acts:

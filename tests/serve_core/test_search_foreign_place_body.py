@@ -98,3 +98,22 @@ def test_a_states_officer_or_rules_right_beside_its_word_and_a_named_chamber(que
 ])
 def test_an_officer_or_rules_farther_off_or_a_held_body_is_not_read(query: str) -> None:
     assert foreign_law(query) is None
+
+
+@pytest.mark.parametrize(("query", "shape"), [
+    ("§ 823 BGB Schadensersatzpflicht", ForeignLaw("bgb", "bgb")),
+    ("KSchG Kündigungsschutz im Kleinbetrieb", ForeignLaw("kschg", "kschg")),
+    ("ABGB Erbrecht Pflichtteil", ForeignLaw("abgb", "abgb")),
+])
+def test_another_states_statute_by_its_abbreviation(query: str, shape: ForeignLaw) -> None:
+    assert foreign_law(query) == shape
+
+
+@pytest.mark.parametrize("query", [
+    "DSGVO Auskunftsrecht der betroffenen Person",  # the GDPR's German abbreviation
+    "AEUV Artikel 101 Kartellverbot",  # the TFEU's
+    "StGB Artikel 372",  # the aliases call Luxembourg's Code pénal « Strafgesetzbuch »: left out
+    "bgb in lower case is no abbreviation the user wrote",
+])
+def test_an_abbreviation_the_corpora_may_mean_is_not_read(query: str) -> None:
+    assert foreign_law(query) is None
