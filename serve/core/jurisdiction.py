@@ -144,16 +144,15 @@ def _is_adjective(word: str) -> bool:
 
 
 #: A state's own officers and its rules, read as act words only right beside a state's adjective (neg49): a
-#: state's word qualifying its prefect, governor, chancellor or president (« pouvoirs du préfet français », "the
-#: German chancellor") asks how that state is governed, and its rules ("Belgian rules on …", « règles
+#: state's word qualifying its prefect, governor or chancellor (« pouvoirs du préfet français », "the German
+#: chancellor") asks how that state is governed, and its rules ("Belgian rules on …", « règles
 #: françaises », « deutsche Vorschriften ») are its law. Not farther off ("German central bank governor",
 #: "Belgian frontier workers' tax rules" are Luxembourg's or the EU's questions), not beside a state's name
-#: ("rules for frontier workers living in France"), and never its ministers or government (the EU's acts name
-#: "the French government" as a party).
+#: ("rules for frontier workers living in France"), and never its ministers, government or president (the EU's
+#: acts name "the French government" as a party, and its sanctions lists a state's president).
 ADJACENT_ACT_WORDS = frozenset({"prefet", "prefets", "prefect", "prefects", "prafekt", "gouverneur", "governor",
-                                "chancelier", "chancellor", "kanzler", "bundeskanzler", "president", "prasident",
-                                "bundesprasident", "rules", "rule", "regles", "regle", "regeln", "regelungen",
-                                "vorschriften", "reglementation"})
+                                "chancelier", "chancellor", "kanzler", "bundeskanzler", "rules", "rule", "regles",
+                                "regle", "regeln", "regelungen", "vorschriften", "reglementation"})
 
 
 def _is_act(word: str) -> bool:
@@ -202,8 +201,7 @@ def foreign_law(query: str) -> ForeignLaw | None:
 #: beside a word of :data:`COUNCIL_KINDS` (« conseil municipal », "city council"): the EU's Council is no
 #: place's own body.
 PLACE_BODY_WORDS = INSTITUTION_WORDS | frozenset({"landtag", "gemeinderat", "stadtrat", "governor", "gouverneur",
-                                                  "prefet", "prefect", "prafekt", "president", "prasident",
-                                                  "supreme"})
+                                                  "prefet", "prefect", "prafekt", "supreme"})
 #: The words that make « conseil » / "council" a town's or region's own assembly.
 COUNCIL_KINDS = frozenset({"municipal", "communal", "regional", "general", "departemental", "city", "town",
                            "county", "state"})
