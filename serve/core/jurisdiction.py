@@ -33,6 +33,7 @@ import re
 from dataclasses import dataclass
 
 from derive.index.text import normalize
+from serve.core.places import FOREIGN_PLACES, MAX_PLACE_WORDS, PLACE_FIRST_WORDS
 
 #: Adjectives naming a state other than Luxembourg, normalised (FR/EN/DE; German inflections listed).
 FOREIGN_ADJECTIVES = frozenset({
@@ -106,6 +107,15 @@ OWN_WORDS = frozenset({"luxembourg", "luxemburg", "luxembourgeois", "luxembourge
 TREATY_WORDS = frozenset({"convention", "conventions", "accord", "accords", "agreement", "agreements", "traite",
                           "treaty", "treaties", "protocole", "protocol", "abkommen", "vertrag", "ubereinkommen",
                           "approbation", "approving", "zustimmung"})
+#: Official abbreviations of other states' statutes, as the user writes them (case kept; neg49): Germany's civil
+#: code « § 823 BGB », its company, insolvency, trade, building, labour, procedure and road-traffic acts,
+#: Austria's civil code and social-insurance act, Switzerland's debt-enforcement act. Only acts no Luxembourg
+#: act is called by in German (the aliases call Luxembourg's codes « Strafgesetzbuch », « Handelsgesetzbuch »,
+#: « Zivilprozessordnung »: StGB, HGB, ZPO, StPO and ZGB are left out), and none named for an EU act
+#: (« DSGVO », « AEUV », « EuGVVO »).
+FOREIGN_STATUTE_ABBREVIATIONS = frozenset({"BGB", "GmbHG", "AktG", "InsO", "GewO", "BauGB", "BetrVG", "KSchG",
+                                           "ArbZG", "BUrlG", "EntgFG", "TzBfG", "FamFG", "VwVfG", "VwGO", "StVG",
+                                           "ABGB", "ASVG", "SchKG"})
 #: Articles a state's name may follow (« avec la Belgique »).
 _ARTICLES = frozenset({"la", "le", "l", "les", "the", "der", "die", "das", "dem", "den"})
 #: How far after an English/German adjective its act word may come ("US Foreign Corrupt Practices Act").
@@ -133,6 +143,18 @@ def _is_adjective(word: str) -> bool:
         word.startswith(stem) and word[len(stem):] in ("", "e", "en", "er", "es") for stem in FOREIGN_ADJECTIVE_STEMS_DE)
 
 
+#: A state's own officers and its rules, read as act words only right beside a state's adjective (neg49): a
+#: state's word qualifying its prefect, governor or chancellor (« pouvoirs du préfet français », "the German
+#: chancellor") asks how that state is governed, and its rules ("Belgian rules on …", « règles
+#: françaises », « deutsche Vorschriften ») are its law. Not farther off ("German central bank governor",
+#: "Belgian frontier workers' tax rules" are Luxembourg's or the EU's questions), not beside a state's name
+#: ("rules for frontier workers living in France"), and never its ministers, government or president (the EU's
+#: acts name "the French government" as a party, and its sanctions lists a state's president).
+ADJACENT_ACT_WORDS = frozenset({"prefet", "prefets", "prefect", "prefects", "prafekt", "gouverneur", "governor",
+                                "chancelier", "chancellor", "kanzler", "bundeskanzler", "rules", "rule", "regles",
+                                "regle", "regeln", "regelungen", "vorschriften", "reglementation"})
+
+
 def _is_act(word: str) -> bool:
     return word in ACT_WORDS or word in INSTITUTION_WORDS or (len(word) > 8 and word.endswith(ACT_SUFFIXES_DE))
 
@@ -144,6 +166,9 @@ def foreign_law(query: str) -> ForeignLaw | None:
     if (OWN_WORDS | TREATY_WORDS) & set(words):
         return None
     capitals = [w.strip(",.;:()") for w in raw]
+    statute = next((w for w in capitals if w in FOREIGN_STATUTE_ABBREVIATIONS), None)
+    if statute:  # « § 823 BGB »: another state's statute by its own abbreviation
+        return ForeignLaw(statute.lower(), statute.lower())
     if any(w.rstrip(".") in {c.rstrip(".") for c in CAPITAL_COUNTRIES} for w in capitals):
         acts = [w for w in words if _is_act(w)]
         if acts:
@@ -153,11 +178,11 @@ def foreign_law(query: str) -> ForeignLaw | None:
             for j in range(i + 1, min(len(words), i + 1 + BEFORE_WORDS)):  # "Swiss Federal Act"
                 if words[j] in LINK_WORDS or _DIGITS.match(words[j]):
                     break
-                if _is_act(words[j]):
+                if _is_act(words[j]) or (j == i + 1 and words[j] in ADJACENT_ACT_WORDS):
                     return ForeignLaw(word, words[j])
-        if _is_act(word):
-            # « loi française », « Code du travail français »; « droit belge » right after
-            reach = 1 if word in ADJACENT_ONLY else AFTER_WORDS
+        if _is_act(word) or word in ADJACENT_ACT_WORDS:
+            # « loi française », « Code du travail français »; « droit belge », « préfet français » right after
+            reach = 1 if word in ADJACENT_ONLY or word in ADJACENT_ACT_WORDS else AFTER_WORDS
             for j in range(i + 1, min(len(words), i + 1 + reach)):
                 if words[j] in LINK_WORDS or _DIGITS.match(words[j]) or _is_act(words[j]):
                     break
@@ -168,4 +193,98 @@ def foreign_law(query: str) -> ForeignLaw | None:
         before = [w for w in words[max(0, i - 2):i] if w not in _ARTICLES][-1:]
         if word in FOREIGN_COUNTRIES and acts and not PARTY_WORDS & set(before):
             return ForeignLaw(word, acts[0])
+    return foreign_body(words)
+
+
+#: Words for a body a place has of its own (neg49): a state's or region's legislature or supreme court, a
+#: town's mayor, its head of state (:data:`INSTITUTION_WORDS` and these). « conseil » and "council" only
+#: beside a word of :data:`COUNCIL_KINDS` (« conseil municipal », "city council"): the EU's Council is no
+#: place's own body.
+PLACE_BODY_WORDS = INSTITUTION_WORDS | frozenset({"landtag", "gemeinderat", "stadtrat", "governor", "gouverneur",
+                                                  "prefet", "prefect", "prafekt", "supreme"})
+#: The words that make « conseil » / "council" a town's or region's own assembly.
+COUNCIL_KINDS = frozenset({"municipal", "communal", "regional", "general", "departemental", "city", "town",
+                           "county", "state"})
+_COUNCILS = frozenset({"conseil", "council"})
+#: Words that may stand between a body and the place it belongs to (« maire de Metz », "mayor of the city of
+#: Trier" is not read: a second noun ends the reach).
+OF_WORDS = frozenset({"de", "du", "des", "d", "of", "the", "von", "der", "la", "le", "l", "les"})
+#: Bodies named as another state's own, no place word needed (FR/EN/DE, normalised): the United Kingdom's
+#: houses, a "House of Representatives", a senate (Luxembourg has none, nor the EU), the German-speaking states'
+#: federal and regional chambers, their federal president and chancellor. Not "Congress" alone (a congress is also a meeting; "US Congress" is read by
+#: the state's name) nor a parliament or an assembly (Luxembourg's Chamber and the EU's Parliament are ones).
+NAMED_FOREIGN_BODIES = {"house of lords": ForeignLaw("lords", "house"),
+                        "house of commons": ForeignLaw("commons", "house"),
+                        "house of representatives": ForeignLaw("representatives", "house"),
+                        **{word: ForeignLaw(word, word) for word in (
+                            "senat", "senats", "senate", "senates", "bundestag", "bundestags", "bundestages",
+                            "bundesrat", "bundesrats", "bundesrates", "nationalrat", "nationalrats", "nationalrates",
+                            "landtag", "landtags", "landtages", "bundesversammlung", "bundesprasident",
+                            "bundesprasidenten", "bundeskanzler", "bundeskanzlers")}}
+
+
+def _place_at(words: list[str], i: int) -> str | None:
+    """The longest name of :data:`serve.core.places.FOREIGN_PLACES` starting at ``words[i]``, or ``None``."""
+    if words[i] not in PLACE_FIRST_WORDS:
+        return None
+    for n in range(min(MAX_PLACE_WORDS, len(words) - i), 0, -1):
+        name = " ".join(words[i:i + n])
+        if name in FOREIGN_PLACES:
+            return name
+    return None
+
+
+def _is_body(words: list[str], i: int) -> bool:
+    word = words[i]
+    if word in _COUNCILS:
+        return bool(COUNCIL_KINDS & set(words[max(0, i - 1):i + 2]))
+    return word in PLACE_BODY_WORDS
+
+
+def _place_after(words: list[str], i: int) -> str | None:
+    """The place a body at ``words[i]`` belongs to, named after it through :data:`OF_WORDS` (« maire de Metz »,
+    « conseil municipal de Paris », « Cour suprême des États-Unis », "mayor of Trier"); one qualifying word may
+    come first (« municipal », "court")."""
+    j, qualifiers, linked = i + 1, 0, False
+    while j < len(words):
+        if linked:
+            place = _place_at(words, j)
+            if place:
+                return place
+        if words[j] in OF_WORDS:
+            linked = True
+        elif linked or qualifiers:
+            return None
+        else:
+            qualifiers += 1
+        j += 1
+    return None
+
+
+def foreign_body(words: list[str]) -> ForeignLaw | None:
+    """A body of a place outside Luxembourg that a question asks about (neg49, docs/search.md "Another place's own
+    body"), or ``None``. Pure; ``words`` normalised, the corpus's own and treaty words already ruled out by
+    :func:`foreign_law`. The place (:data:`serve.core.places.FOREIGN_PLACES`: a state, a region, a town) is the
+    body's own: named after it through a link word (« pouvoirs de police du maire de Metz », "term of office of the
+    mayor of Trier", « Bürgermeister von Wien », « composition du conseil municipal de Paris ») or right before it
+    ("the Texas state legislature", "Trier city council"); or the body is one state's by its name ("House of
+    Lords"). A place named otherwise (a frontier worker from Trier, a third country in an EU list, a boat on the
+    Moselle) is not read: Luxembourg's and the EU's acts answer those."""
+    text = " ".join(words)
+    for name, shape in NAMED_FOREIGN_BODIES.items():
+        if f" {name} " in f" {text} ":
+            return shape
+    for i in range(len(words)):
+        if _is_body(words, i):
+            place = _place_after(words, i)
+            if place:
+                return ForeignLaw(place, words[i])
+        place = _place_at(words, i)
+        if place:
+            end = i + len(place.split())
+            for j in range(end, min(len(words), end + 3)):
+                if words[j] in LINK_WORDS or words[j] in OF_WORDS:
+                    break
+                if _is_body(words, j):
+                    return ForeignLaw(place, words[j])
     return None
