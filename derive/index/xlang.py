@@ -111,11 +111,34 @@ _STOPS = relax.STOP_WORDS_BY_LANGUAGE
 CLITICS: dict[str, frozenset[str]] = {"en": frozenset({"s"})}
 
 
+#: Closed-class words of a language (prepositions, determiners and quantifiers, pronouns, negation,
+#: conjunctions, adverbs of degree and time) that are neither the planner's stop words
+#: (:data:`derive.index.relax.STOP_WORDS_BY_LANGUAGE`) nor its question-frame words and that no French
+#: text holds: the mining lists most of them as ``foreign``, so one of them, untranslated, left a
+#: whole English question untranslated ("which trades can be learned *through* apprenticeship",
+#: "free lawyer for people who *cannot* afford one", "moving to *another* town"), and when it did
+#: not, it stayed a required word no French provision holds. Left out of a translated question as
+#: its stop words are (:func:`translation_stops`), and only there: a question searched in its own
+#: language keeps them (lu49a). A word of the class that the lexicon translates ("without" « sans »,
+#: "against" « contre », "since" « depuis ») keeps its translation (the lexicon is asked first), and
+#: words that name a thing ("will", a testament; "last", "own" as verbs; "self" in "self-employed")
+#: are not in it.
+TRANSLATION_FUNCTION_WORDS: dict[str, frozenset[str]] = {"en": frozenset((
+    "another such some any all both either neither most few fewer none "
+    "through throughout under within towards toward upon above below over across along beyond behind "
+    "beside besides onto per "
+    "not cannot cant dont doesnt isnt arent wont only still even here once further already yet ever never "
+    "always just too rather quite however therefore thus although though whereas nor "
+    "whose whoever whatever whichever anyone anybody anything everyone everybody everything something "
+    "nothing nobody ones him am gets done").split())}
+
+
 @functools.cache
 def translation_stops(language: str) -> frozenset[str]:
     """The words :func:`translate` leaves out of a ``language`` question as stop words: the language's
-    stop words and :data:`CLITICS`. Pure."""
-    return _STOPS.get(language, frozenset()) | CLITICS.get(language, frozenset())
+    stop words, :data:`CLITICS` and :data:`TRANSLATION_FUNCTION_WORDS`. Pure."""
+    return _STOPS.get(language, frozenset()) | CLITICS.get(language, frozenset()) \
+        | TRANSLATION_FUNCTION_WORDS.get(language, frozenset())
 
 
 #: Stop words of one language only: evidence of a question's language.
@@ -883,6 +906,19 @@ def joined_phrase(term: str, language: str) -> tuple[str, ...] | None:
     return lex.phrases.get(parts) or lex.words.get("".join(parts))
 
 
+def shared_unreviewed(word: str, language: str) -> bool:
+    """Whether a question's word is one French text holds as it is (the mining's ``shared`` list) and
+    the reviewed file gives no entry of its own: then it is searched as it is, untranslated. A
+    reviewed entry of the word's own form outranks the mining's count ("dog" « chien »: the aligned
+    texts' French holds "dog" in a few lists of goods, so the mining calls it shared, and the
+    reviewer's entry was never asked; "hunter" « chasseur », "tourism" « tourisme »); a sibling
+    form's entry does not (lu49a). Pure."""
+    lex = lexicon(language)
+    if word not in lex.shared:
+        return False
+    return not (fold(word) in lex.words and "reviewed" in lex.origin_of(fold(word), ""))
+
+
 def vocabulary_word(word: str) -> bool:
     """Whether an index's vocabulary would hold ``word`` (:data:`derive.index.schema.VOCABULARY_MIN_LENGTH`
     letters or more, letters only): the only words a ``held`` look-up can tell of ("uni", « de » it cannot). Pure."""
@@ -928,7 +964,7 @@ def translate(terms: Sequence[str], language: str, covered: Collection[str] = ()
         else:
             word = terms[i]
             i += 1
-            french = lex.lookup(word, language) if " " not in word and word not in lex.shared \
+            french = lex.lookup(word, language) if " " not in word and not shared_unreviewed(word, language) \
                 else joined_phrase(word, language)
             # a word the synonym file covers keeps its own legal terms: never cut into parts
             # ("Steuererklärung" is « déclaration d'impôt », not « fiscales » + « déclaration »)
