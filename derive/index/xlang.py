@@ -906,6 +906,16 @@ def joined_phrase(term: str, language: str) -> tuple[str, ...] | None:
     return lex.phrases.get(parts) or lex.words.get("".join(parts))
 
 
+def translated_words(term: str) -> int:
+    """How many of a question's words a translated term stands for: a phrase entry of the lexicon ("liability
+    insurance" « assurance responsabilité civile ») or of the synonym file counts as its words, a word as one.
+    The lexicon's phrase run must not leave a question fewer translated words than the lexicon would have
+    translated one by one ("liability" and "insurance" each have entries): before, it counted once, and a
+    question whose words nothing translates were otherwise outnumbered (:data:`UNTRANSLATED_SHARE`) was left
+    untranslated whole because the lexicon knew its two words as a phrase (lu49a). Pure."""
+    return len(term.split())
+
+
 def shared_unreviewed(word: str, language: str) -> bool:
     """Whether a question's word is one French text holds as it is (the mining's ``shared`` list) and
     the reviewed file gives no entry of its own: then it is searched as it is, untranslated. A
@@ -1036,7 +1046,7 @@ def translate(terms: Sequence[str], language: str, covered: Collection[str] = ()
         out = [t for t in out if t not in fillers]  # frame words: no subject to search for
     else:
         fillers = []
-    translated = sum(1 if alternatives.get(t) else len(t.split()) for t in out
+    translated = sum(translated_words(t) for t in out
                      if t not in cognate and (alternatives.get(t) or (t in covered and " " in t)))
     absent = [t for t in out if t not in alternatives and t not in covered and t not in stops_found
               and not_french(t, language)]
