@@ -123,14 +123,15 @@ CLITICS: dict[str, frozenset[str]] = {"en": frozenset({"s"})}
 #: "against" « contre », "since" « depuis ») keeps its translation (the lexicon is asked first), and
 #: words that name a thing ("will", a testament; "last", "own" as verbs; "self" in "self-employed")
 #: are not in it.
-TRANSLATION_FUNCTION_WORDS: dict[str, frozenset[str]] = {"en": frozenset((
+_EN_FUNCTION = (
     "another such some any all both either neither most few fewer none "
     "through throughout under within towards toward upon above below over across along beyond behind "
     "beside besides onto per "
     "not cannot cant dont doesnt isnt arent wont only still even here once further already yet ever never "
     "always just too rather quite however therefore thus although though whereas nor "
     "whose whoever whatever whichever anyone anybody anything everyone everybody everything something "
-    "nothing nobody ones him am gets done").split())}
+    "nothing nobody ones him am gets done")
+TRANSLATION_FUNCTION_WORDS: dict[str, frozenset[str]] = {"en": frozenset(_EN_FUNCTION.split())}
 
 
 @functools.cache

@@ -79,3 +79,15 @@ def test_second_senses_add_the_acts_french_and_keep_the_mined_one() -> None:
     assert "metiers" in (en.lookup("trades", "en") or ())
     assert "nationalite" in (en.lookup("citizenship", "en") or ())
     assert en.phrases[("liability", "insurance")][0] == "assurance responsabilite civile"
+
+
+def test_a_translated_phrase_counts_as_its_words() -> None:
+    # "liability insurance" is a phrase entry: one search term standing for two translated words, as a
+    # synonym phrase does; counted once, "registering" (a word nothing translates) outnumbered the
+    # translated words and the whole question was searched untranslated
+    assert xlang.translated_words("liability insurance") == 2 and xlang.translated_words("dog") == 1
+    found = xlang.translate(["registering", "dog", "commune", "liability", "insurance"], "en")
+    assert not found.missing and found.untranslated == ["registering"]
+    assert found.terms == ["dog", "commune", "liability insurance"]
+    # the guard is unchanged: one translated word does not outnumber a word no French text holds
+    assert xlang.translate(["space", "elevator", "construction", "permit"], "en").missing == ["permit"]
