@@ -111,11 +111,35 @@ _STOPS = relax.STOP_WORDS_BY_LANGUAGE
 CLITICS: dict[str, frozenset[str]] = {"en": frozenset({"s"})}
 
 
+#: Closed-class words of a language (prepositions, determiners and quantifiers, pronouns, negation,
+#: conjunctions, adverbs of degree and time) that are neither the planner's stop words
+#: (:data:`derive.index.relax.STOP_WORDS_BY_LANGUAGE`) nor its question-frame words and that no French
+#: text holds: the mining lists most of them as ``foreign``, so one of them, untranslated, left a
+#: whole English question untranslated ("which trades can be learned *through* apprenticeship",
+#: "free lawyer for people who *cannot* afford one", "moving to *another* town"), and when it did
+#: not, it stayed a required word no French provision holds. Left out of a translated question as
+#: its stop words are (:func:`translation_stops`), and only there: a question searched in its own
+#: language keeps them (lu49a). A word of the class that the lexicon translates ("without" « sans »,
+#: "against" « contre », "since" « depuis ») keeps its translation (the lexicon is asked first), and
+#: words that name a thing ("will", a testament; "last", "own" as verbs; "self" in "self-employed")
+#: are not in it.
+_EN_FUNCTION = (
+    "another such some any all both either neither most few fewer none "
+    "through throughout under within towards toward upon above below over across along beyond behind "
+    "beside besides onto per "
+    "not cannot cant dont doesnt isnt arent wont only still even here once further already yet ever never "
+    "always just too rather quite however therefore thus although though whereas nor "
+    "whose whoever whatever whichever anyone anybody anything everyone everybody everything something "
+    "nothing nobody ones him am gets done")
+TRANSLATION_FUNCTION_WORDS: dict[str, frozenset[str]] = {"en": frozenset(_EN_FUNCTION.split())}
+
+
 @functools.cache
 def translation_stops(language: str) -> frozenset[str]:
     """The words :func:`translate` leaves out of a ``language`` question as stop words: the language's
-    stop words and :data:`CLITICS`. Pure."""
-    return _STOPS.get(language, frozenset()) | CLITICS.get(language, frozenset())
+    stop words, :data:`CLITICS` and :data:`TRANSLATION_FUNCTION_WORDS`. Pure."""
+    return _STOPS.get(language, frozenset()) | CLITICS.get(language, frozenset()) \
+        | TRANSLATION_FUNCTION_WORDS.get(language, frozenset())
 
 
 #: Stop words of one language only: evidence of a question's language.
@@ -883,6 +907,29 @@ def joined_phrase(term: str, language: str) -> tuple[str, ...] | None:
     return lex.phrases.get(parts) or lex.words.get("".join(parts))
 
 
+def translated_words(term: str) -> int:
+    """How many of a question's words a translated term stands for: a phrase entry of the lexicon ("liability
+    insurance" « assurance responsabilité civile ») or of the synonym file counts as its words, a word as one.
+    The lexicon's phrase run must not leave a question fewer translated words than the lexicon would have
+    translated one by one ("liability" and "insurance" each have entries): before, it counted once, and a
+    question whose words nothing translates were otherwise outnumbered (:data:`UNTRANSLATED_SHARE`) was left
+    untranslated whole because the lexicon knew its two words as a phrase (lu49a). Pure."""
+    return len(term.split())
+
+
+def shared_unreviewed(word: str, language: str) -> bool:
+    """Whether a question's word is one French text holds as it is (the mining's ``shared`` list) and
+    the reviewed file gives no entry of its own: then it is searched as it is, untranslated. A
+    reviewed entry of the word's own form outranks the mining's count ("dog" « chien »: the aligned
+    texts' French holds "dog" in a few lists of goods, so the mining calls it shared, and the
+    reviewer's entry was never asked; "hunter" « chasseur », "tourism" « tourisme »); a sibling
+    form's entry does not (lu49a). Pure."""
+    lex = lexicon(language)
+    if word not in lex.shared:
+        return False
+    return not (fold(word) in lex.words and "reviewed" in lex.origin_of(fold(word), ""))
+
+
 def vocabulary_word(word: str) -> bool:
     """Whether an index's vocabulary would hold ``word`` (:data:`derive.index.schema.VOCABULARY_MIN_LENGTH`
     letters or more, letters only): the only words a ``held`` look-up can tell of ("uni", « de » it cannot). Pure."""
@@ -928,7 +975,7 @@ def translate(terms: Sequence[str], language: str, covered: Collection[str] = ()
         else:
             word = terms[i]
             i += 1
-            french = lex.lookup(word, language) if " " not in word and word not in lex.shared \
+            french = lex.lookup(word, language) if " " not in word and not shared_unreviewed(word, language) \
                 else joined_phrase(word, language)
             # a word the synonym file covers keeps its own legal terms: never cut into parts
             # ("Steuererklärung" is « déclaration d'impôt », not « fiscales » + « déclaration »)
@@ -1000,7 +1047,7 @@ def translate(terms: Sequence[str], language: str, covered: Collection[str] = ()
         out = [t for t in out if t not in fillers]  # frame words: no subject to search for
     else:
         fillers = []
-    translated = sum(1 if alternatives.get(t) else len(t.split()) for t in out
+    translated = sum(translated_words(t) for t in out
                      if t not in cognate and (alternatives.get(t) or (t in covered and " " in t)))
     absent = [t for t in out if t not in alternatives and t not in covered and t not in stops_found
               and not_french(t, language)]
