@@ -95,7 +95,7 @@ def sibling_first(words: Sequence[str], family: Sequence[K], held: Mapping[K, fr
         return None
     score = dict.fromkeys(family, 0.0)
     count = dict.fromkeys(family, 0)
-    for word, holders in distinctive(words, held).items():
+    for word, holders in distinctive(words, {m: held[m] for m in family}).items():
         for member in holders:
             score[member] += weights[word] / total
             count[member] += 1
