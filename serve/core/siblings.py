@@ -11,14 +11,18 @@ question's words that tell them apart only: a word every sibling's names or act 
 them, a word only some hold does (:func:`distinctive`). Each sibling's score is the share of the question's weight
 (the act terms' rarity weight, :meth:`serve.core.actterms.TermIndex.weight`) its distinctive words carry; the sibling
 that alone scores best comes first when it scores at least :data:`MARGIN` more than the first work and holds at
-least :data:`MORE_WORDS` more of those words (:func:`sibling_first`).
+least :data:`MORE_WORDS` more of those words (:func:`sibling_first`). A year the question names as an act's
+(« Verordnung (EG) Nr. 44/2001 Änderung 2002 », "Richtlinie 2019", not "as of 2015" nor « en 2010 »:
+:func:`named_years`) that the first work's names do not hold puts first the first sibling whose names hold it
+(:func:`year_first`): the siblings of one family are most often told apart by their year.
 
 Pure: the search reads the names and act terms (:func:`serve.core.ops.search.sibling_step`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+import re
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TypeVar
 
 from derive.index.query import MONTH_NUMBERS
@@ -106,3 +110,31 @@ def sibling_first(words: Sequence[str], family: Sequence[K], held: Mapping[K, fr
     if score[best] - score[first] < margin - 1e-9 or count[best] - count[first] < more:
         return None
     return best
+
+
+_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+#: A year after one of these words is a point in time the question asks about ("as of 2015", « en 2010 », « avant
+#: 1993 », "seit 2020", "für 2024"), not an act's year.
+_TIME_YEAR = re.compile(
+    r"\b(?:en|in|im|as of|of|au|avant|before|apres|after|depuis|since|seit|vor|nach|bis|until|jusqu|version|stand|"
+    r"year|annee|jahr|fur|for|pour)\s+(?:(?:the|l|le|das|dem|des|du|de)\s+)?(?:year\s+|annee\s+|jahr\s+)?"
+    r"((?:19|20)\d\d)\b")
+
+
+def named_years(normalized: str, dated: Iterable[str] = ()) -> frozenset[str]:
+    """The years (1900–2099) a normalised question names as an act's: not one after a word of time
+    (:data:`_TIME_YEAR`) nor one of a date the query parser read (``dated``: the dates' texts, normalised: « au 1er
+    janvier 2015 » is the day a version applies). Pure."""
+    years = set(_YEAR.findall(normalized)) - set(_TIME_YEAR.findall(normalized))
+    for text in dated:
+        years -= set(_YEAR.findall(text))
+    return frozenset(years)
+
+
+def year_first(years: Collection[str], family: Sequence[K], names: Mapping[K, Collection[str]]) -> K | None:
+    """The first member of ``family`` (the first work first, then its siblings in rank order) whose ``names``' words
+    hold one of the question's ``years`` (:func:`named_years`), when the first work's do not; ``None`` otherwise.
+    Pure."""
+    if not years or not family or any(y in names[family[0]] for y in years):
+        return None
+    return next((m for m in family[1:] if any(y in names[m] for y in years)), None)

@@ -106,3 +106,22 @@ def test_the_works_filter_leaves_the_answer(fixture_core: LegalCore) -> None:
     ctx = CallContext("search", fixture_core.indexes, {}, 10.0)
     assert not search.sibling_step(ctx, [{"publisher": "eu-eurlex", "hits": [{"work": "a"}, {"work": "b"}]}],
                                    {"works": ["a"], "query": "x y z w"})
+
+
+def test_the_years_a_question_names_as_an_acts() -> None:
+    assert search.named_years("Liste der zuständigen Gerichte Verordnung (EG) Nr. 44/2001 Änderung 2002") == {
+        "2001", "2002"}
+    assert search.named_years("Mehrwertsteuer Fernverkäufe von Waren Richtlinie 2019") == {"2019"}
+    # a point in time, not an act's year: after a word of time, or a date the parser reads
+    assert not search.named_years("non-delta risk of options RTS as of 2015")
+    assert not search.named_years("intégration des activités aériennes en 2010")
+    assert not search.named_years("réception des véhicules routiers version applicable au 1er janvier 2015")
+    assert not search.named_years("plain words only")
+
+
+def test_the_first_sibling_holding_the_year_comes_first() -> None:
+    names = {"first": frozenset({"2017", "tick"}), "a": frozenset({"2019", "tick"}), "b": frozenset({"2019"})}
+    assert siblings.year_first({"2019"}, ["first", "a", "b"], names) == "a"
+    assert siblings.year_first({"2017"}, ["first", "a", "b"], names) is None  # the first holds it
+    assert siblings.year_first({"2020"}, ["first", "a", "b"], names) is None
+    assert siblings.year_first(set(), ["first", "a"], names) is None

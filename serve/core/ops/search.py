@@ -5965,10 +5965,21 @@ def work_term_stems(conn: sqlite3.Connection, works: Sequence[int]) -> dict[int,
     return {w: frozenset(v) for w, v in found.items()}
 
 
+def named_years(query: str) -> frozenset[str]:
+    """The years a question names as an act's (:func:`serve.core.siblings.named_years`; the query parser's dates left
+    out); none, and no parse, for a question holding no year."""
+    normalized = normalize(query)
+    if not any(ch.isdigit() for ch in normalized):
+        return frozenset()
+    return siblings.named_years(normalized, [normalize(d.text) for d in parse_query(query).dates])
+
+
 def sibling_step(ctx: CallContext, sections: list[Answer], args: dict[str, Any]) -> bool:
     """The first section's first work gives way to a sibling of it (an act of its family listed among the answer's
     first :data:`SIBLING_DEPTH` works: :func:`serve.core.siblings.siblings`) whose own matter the question names
-    (:func:`serve.core.siblings.sibling_first`): the words the family shares weigh nothing between them. The moved
+    (:func:`serve.core.siblings.sibling_first`): the words the family shares weigh nothing between them; or the first
+    sibling whose names hold a year the question names as an act's, when the first's do not
+    (:func:`serve.core.siblings.year_first`). The moved
     work takes the first place and the first work's score; the others keep their places' scores, one place down. The
     ``works`` filter and the provisions grain leave the answer as it was. Whether anything changed (in place)."""
     if not SIBLINGS or args["works"] or (args.get("result_grain") or "works") != "works" or not sections:
@@ -5998,6 +6009,11 @@ def sibling_step(ctx: CallContext, sections: list[Answer], args: dict[str, Any])
         terms = actterms.terms_of(conn, index)
     held = {w: siblings.vocabulary(names[w], stems[w]) for w in family}
     best = siblings.sibling_first(words, family, held, lambda word: terms.weight(actterms.word_forms(word)))
+    years = named_years(args["query"])
+    if years:
+        ahead = [] if best is None else [best]
+        dated = siblings.year_first(years, [*ahead, *(w for w in family if w not in ahead)], names)
+        best = dated if dated is not None else best
     if best is None:
         return False
     wanted = f"{publisher}:{index.catalogue.slug_of[best]}"
