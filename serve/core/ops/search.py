@@ -5991,7 +5991,9 @@ def sibling_step(ctx: CallContext, sections: list[Answer], args: dict[str, Any])
     if len(hits) < 2 or index is None:
         return False
     words = actterms.question_words(args["query"])
-    if len(words) < siblings.MIN_WORDS:
+    # a year the question names decides in a question of any length (« Richtlinie 2019 »); the words need three
+    years = named_years(args["query"])
+    if len(words) < siblings.MIN_WORDS and not years:
         return False
     read = [h for h in merge.merged(sections, SIBLING_DEPTH, lead=True) if h.get("publisher") == publisher]
     slugs = [str(h.get("work")).split(":", 1)[1] for h in read]
@@ -6009,7 +6011,6 @@ def sibling_step(ctx: CallContext, sections: list[Answer], args: dict[str, Any])
         terms = actterms.terms_of(conn, index)
     held = {w: siblings.vocabulary(names[w], stems[w]) for w in family}
     best = siblings.sibling_first(words, family, held, lambda word: terms.weight(actterms.word_forms(word)))
-    years = named_years(args["query"])
     if years:
         ahead = [] if best is None else [best]
         dated = siblings.year_first(years, [*ahead, *(w for w in family if w not in ahead)], names)
