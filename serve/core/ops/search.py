@@ -68,7 +68,7 @@ from derive.index.serving import FREQUENT_WINDOW
 from derive.index.text import fts_query, fts_string, levenshtein_within, normalize
 from derive.index.textstore import read_heads
 from legal.outcomes import Outcome
-from serve.core import actterms, lanes, merge, ranking, reorder, subjects, titleidf
+from serve.core import actterms, lanes, merge, ranking, reorder, siblings, subjects, titleidf
 from serve.core.envelope import Answer, CallContext, answer, fanout, is_provisional
 from serve.core.formnames import (
     FORM_DOCUMENT_TYPES,
@@ -5940,5 +5940,91 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
         sections = learnt_order(sections, swaps)
     if act_term_step(ctx, sections, plans, args):
         merge.score_hits(sections)  # the rows the act terms brought in, scored on the one scale
+    sibling_step(ctx, sections, args)
     merged = merge.merged(sections, args["limit"], lead=True)
     return fanout(ctx, sections, {"query": parsed.to_dict(), "merged": merged})
+
+
+#: Whether :func:`sibling_step` runs (ADR 0162).
+SIBLINGS = True
+#: How many of the answer's first works (both publishers, in the order a reader meets them) :func:`sibling_step` reads
+#: for the first work's siblings.
+SIBLING_DEPTH = 10
+
+
+def work_term_stems(conn: sqlite3.Connection, works: Sequence[int]) -> dict[int, frozenset[str]]:
+    """The stems of each work's act terms (the keys :func:`serve.core.actterms.term_index` holds), read for ``works``
+    (one statement; nothing remembered)."""
+    found: dict[int, set[str]] = {w: set() for w in works}
+    if works:
+        for work, label, language in conn.execute(
+                "SELECT r.work_rowid, t.label, t.language FROM work_metadata_rows r "
+                "JOIN metadata_terms t ON t.term_rowid = r.term_rowid "
+                f"WHERE r.work_rowid IN ({','.join(map(str, works))}) AND t.kind = ?", (actterms.KIND,)):
+            found[int(work)].update(actterms.term_key(normalize(str(label)), str(language), actterms.STOP))
+    return {w: frozenset(v) for w, v in found.items()}
+
+
+def named_years(query: str) -> frozenset[str]:
+    """The years a question names as an act's (:func:`serve.core.siblings.named_years`; the query parser's dates left
+    out); none, and no parse, for a question holding no year."""
+    normalized = normalize(query)
+    if not any(ch.isdigit() for ch in normalized):
+        return frozenset()
+    return siblings.named_years(normalized, [normalize(d.text) for d in parse_query(query).dates])
+
+
+def sibling_step(ctx: CallContext, sections: list[Answer], args: dict[str, Any]) -> bool:
+    """The first section's first work gives way to a sibling of it (an act of its family listed among the answer's
+    first :data:`SIBLING_DEPTH` works: :func:`serve.core.siblings.siblings`) whose own matter the question names
+    (:func:`serve.core.siblings.sibling_first`): the words the family shares weigh nothing between them; or the first
+    sibling whose names hold a year the question names as an act's, when the first's do not
+    (:func:`serve.core.siblings.year_first`). The moved
+    work takes the first place and the first work's score; the others keep their places' scores, one place down. The
+    ``works`` filter and the provisions grain leave the answer as it was. Whether anything changed (in place)."""
+    if not SIBLINGS or args["works"] or (args.get("result_grain") or "works") != "works" or not sections:
+        return False
+    section = sections[0]
+    hits = section.get("hits") or []
+    publisher = str(section.get("publisher"))
+    index = ctx.indexes.get(publisher)
+    if len(hits) < 2 or index is None:
+        return False
+    words = actterms.question_words(args["query"])
+    # a year the question names decides in a question of any length (« Richtlinie 2019 »); the words need three
+    years = named_years(args["query"])
+    if len(words) < siblings.MIN_WORDS and not years:
+        return False
+    read = [h for h in merge.merged(sections, SIBLING_DEPTH, lead=True) if h.get("publisher") == publisher]
+    slugs = [str(h.get("work")).split(":", 1)[1] for h in read]
+    rowids = [index.catalogue.rowid_of.get(s) for s in slugs]
+    if any(r is None for r in rowids):
+        return False
+    works = [int(r) for r in rowids if r is not None]
+    with index.session(ctx.deadline_seconds) as conn:
+        names = name_words(conn, works, index)
+        subject = {w: siblings.subject_words(names[w]) for w in works}
+        family = [w for w in works if w == works[0] or siblings.siblings(subject[works[0]], subject[w])]
+        if len(family) < 2:
+            return False
+        stems = work_term_stems(conn, family)
+        terms = actterms.terms_of(conn, index)
+    held = {w: siblings.vocabulary(names[w], stems[w]) for w in family}
+    best = siblings.sibling_first(words, family, held, lambda word: terms.weight(actterms.word_forms(word)))
+    if years:
+        ahead = [] if best is None else [best]
+        dated = siblings.year_first(years, [*ahead, *(w for w in family if w not in ahead)], names)
+        best = dated if dated is not None else best
+    if best is None:
+        return False
+    wanted = f"{publisher}:{index.catalogue.slug_of[best]}"
+    at = next((i for i, h in enumerate(hits) if str(h.get("work")) == wanted), None)
+    if at is None:
+        return False
+    scores = [h.get("score") for h in hits]
+    moved = [hits[at], *hits[:at], *hits[at + 1:]]
+    dealt_hits(section, moved)
+    for hit, score in zip(section["hits"], scores, strict=True):
+        if score is not None:
+            hit["score"] = score
+    return True

@@ -1,0 +1,140 @@
+"""The one act of a family the question means (issue #15, ADR 0162).
+
+A *family* is a set of acts that share a subject and most of their names' words: the delegated and implementing
+acts of one basic act, an act and the acts amending it, the successive Legilux regulations on one matter. A
+question means one of them by its own matter ("tick sizes", « taux normal », "auctioning"), and the ranking may put
+another sibling first, because the words the family shares weigh as much as the one that decides.
+
+Here the answer's first work and the works listed with it that are its siblings (:func:`siblings`: their names share
+at least :data:`LEAST_SHARED` of the shorter's subject words, and :data:`LEAST_WORDS` of them) are compared on the
+question's words that tell them apart only: a word every sibling's names or act terms hold tells nothing between
+them, a word only some hold does (:func:`distinctive`). Each sibling's score is the share of the question's weight
+(the act terms' rarity weight, :meth:`serve.core.actterms.TermIndex.weight`) its distinctive words carry; the sibling
+that alone scores best comes first when it scores at least :data:`MARGIN` more than the first work and holds at
+least :data:`MORE_WORDS` more of those words (:func:`sibling_first`). A year the question names as an act's
+(« Verordnung (EG) Nr. 44/2001 Änderung 2002 », "Richtlinie 2019", not "as of 2015" nor « en 2010 »:
+:func:`named_years`) that the first work's names do not hold puts first the first sibling whose names hold it
+(:func:`year_first`): the siblings of one family are most often told apart by their year.
+
+Pure: the search reads the names and act terms (:func:`serve.core.ops.search.sibling_step`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from typing import TypeVar
+
+from derive.index.query import MONTH_NUMBERS
+from serve.core import actterms
+
+K = TypeVar("K")
+
+#: The least share of the shorter set of subject words two works' names must share to be siblings …
+LEAST_SHARED = 0.3
+#: … and the least number of such words.
+LEAST_WORDS = 2
+#: The least number of the question's content words for the step (a shorter question asks the family at large).
+MIN_WORDS = 3
+#: How much more of the question's weight a sibling's distinctive words must carry than the first work's …
+MARGIN = 0.3
+#: … and how many more distinctive words it must hold.
+MORE_WORDS = 2
+#: The words of a title's frame, not of its subject: the months of its date, a Legilux consolidated or rectified
+#: version's heading (« Version consolidée applicable au … »), the amending and repealing verbs.
+FRAME_WORDS: frozenset[str] = frozenset(MONTH_NUMBERS) | frozenset(
+    {"version", "consolidee", "rectifiee", "applicable", "modifie", "modifiee", "modifiant", "portant", "concernant",
+     "abrogation", "abrogeant", "coordonne", "coordonnee", "texte"})
+
+
+def subject_words(names: Collection[str]) -> frozenset[str]:
+    """The words of a work's names that may say its subject: not an :data:`serve.core.actterms.STOP` word nor a
+    :data:`FRAME_WORDS` one, three letters or more, no digit (dates and numbers are every act's). Pure."""
+    return frozenset(w for w in (actterms.folded(n) for n in names)
+                     if len(w) > 2 and w not in actterms.STOP and w not in FRAME_WORDS
+                     and not any(ch.isdigit() for ch in w))
+
+
+def siblings(a: frozenset[str], b: frozenset[str], least: float = LEAST_SHARED, words: int = LEAST_WORDS) -> bool:
+    """Whether two works whose names' subject words are ``a`` and ``b`` (:func:`subject_words`) are of one family:
+    they share at least ``words`` of them, and at least ``least`` of the shorter set. Pure."""
+    shared = len(a & b)
+    return shared >= words and shared / max(1, min(len(a), len(b))) >= least
+
+
+def vocabulary(names: Collection[str], stems: Collection[str]) -> frozenset[str]:
+    """What a work holds of a question's words: every form (:func:`serve.core.actterms.word_forms`) of its names'
+    subject words and its act terms' ``stems``. Pure."""
+    out: set[str] = set(stems)
+    for word in subject_words(names):
+        out |= actterms.word_forms(word)
+    return frozenset(out)
+
+
+def distinctive(words: Sequence[str], held: Mapping[K, frozenset[str]]) -> dict[str, list[K]]:
+    """Per question word (``words``: :func:`serve.core.actterms.question_words`), the family members of ``held``
+    (each one's :func:`vocabulary`) holding one of its forms, for the words some members hold and others do not (the
+    words that tell them apart). Pure."""
+    out: dict[str, list[K]] = {}
+    for word in words:
+        forms = actterms.word_forms(word)
+        holders = [member for member, vocab in held.items() if not forms.isdisjoint(vocab)]
+        if 0 < len(holders) < len(held):
+            out[word] = holders
+    return out
+
+
+def sibling_first(words: Sequence[str], family: Sequence[K], held: Mapping[K, frozenset[str]],
+                  weight: Callable[[str], float], margin: float = MARGIN, more: int = MORE_WORDS) -> K | None:
+    """The member of ``family`` (the first work first, then its siblings in rank order) that should come before the
+    first: the one whose distinctive words (:func:`distinctive`) carry the most of the question's ``weight`` (a word's,
+    summed over ``words``), alone, at least ``margin`` of the question's weight more than the first work's and at least
+    ``more`` words more; ``None`` when the first keeps its place, the family has one member or the question fewer than
+    :data:`MIN_WORDS` content words. Pure."""
+    if len(family) < 2 or len(words) < MIN_WORDS:
+        return None
+    weights = {w: weight(w) for w in words}
+    total = sum(weights.values())
+    if total <= 0:
+        return None
+    score = dict.fromkeys(family, 0.0)
+    count = dict.fromkeys(family, 0)
+    for word, holders in distinctive(words, {m: held[m] for m in family}).items():
+        for member in holders:
+            score[member] += weights[word] / total
+            count[member] += 1
+    first = family[0]
+    best = max(family, key=lambda m: score[m])  # the first in rank order among equals
+    if best == first or sum(1 for m in family if abs(score[m] - score[best]) < 1e-9) > 1:
+        return None
+    if score[best] - score[first] < margin - 1e-9 or count[best] - count[first] < more:
+        return None
+    return best
+
+
+_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+#: A year after one of these words is a point in time the question asks about ("as of 2015", « en 2010 », « avant
+#: 1993 », "seit 2020", "für 2024"), not an act's year.
+_TIME_YEAR = re.compile(
+    r"\b(?:en|in|im|as of|of|au|avant|before|apres|after|depuis|since|seit|vor|nach|bis|until|jusqu|version|stand|"
+    r"year|annee|jahr|fur|for|pour)\s+(?:(?:the|l|le|das|dem|des|du|de)\s+)?(?:year\s+|annee\s+|jahr\s+)?"
+    r"((?:19|20)\d\d)\b")
+
+
+def named_years(normalized: str, dated: Iterable[str] = ()) -> frozenset[str]:
+    """The years (1900–2099) a normalised question names as an act's: not one after a word of time
+    (:data:`_TIME_YEAR`) nor one of a date the query parser read (``dated``: the dates' texts, normalised: « au 1er
+    janvier 2015 » is the day a version applies). Pure."""
+    years = set(_YEAR.findall(normalized)) - set(_TIME_YEAR.findall(normalized))
+    for text in dated:
+        years -= set(_YEAR.findall(text))
+    return frozenset(years)
+
+
+def year_first(years: Collection[str], family: Sequence[K], names: Mapping[K, Collection[str]]) -> K | None:
+    """The first member of ``family`` (the first work first, then its siblings in rank order) whose ``names``' words
+    hold one of the question's ``years`` (:func:`named_years`), when the first work's do not; ``None`` otherwise.
+    Pure."""
+    if not years or not family or any(y in names[family[0]] for y in years):
+        return None
+    return next((m for m in family[1:] if any(y in names[m] for y in years)), None)
