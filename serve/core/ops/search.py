@@ -4105,6 +4105,38 @@ def absent_subject(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Map
     return True
 
 
+#: Whether :func:`absent_words_termed` withdraws an absent subject some act's reviewed terms say (issue #15, zh49).
+ABSENT_TERMED = True
+
+
+def termed_words(matches: Sequence[actterms.Match[Any]], words: Sequence[str], asked: Sequence[str]) -> bool:
+    """Whether one of the act terms' ``matches`` for the question's ``asked`` words is firm evidence
+    (:func:`serve.core.actterms.firm`) and covers every one of ``words`` (:func:`serve.core.actterms.covers_words`).
+    Pure."""
+    return bool(words) and any(actterms.firm(m, asked) and actterms.covers_words(m, words) for m in matches)
+
+
+def absent_words_termed(ctx: CallContext, sections: Sequence[Answer], plans: Mapping[str, Plan], query: str) -> bool:
+    """Withdraw (in place) the ``subject_not_held`` mark :func:`absent_subject` set on the plans when an act's reviewed
+    terms say the words it found held by no text (:func:`termed_words` over :func:`act_term_matches`): the acts say
+    « loup », the terms of the act on damage by protected wildlife say "wolf" too; a word the terms of an act say is a
+    subject the corpus holds, in other words. A question whose plans name an act (:func:`act_term_plan`) keeps the
+    mark. Whether the mark was withdrawn."""
+    marked = [p.name_not_held for p in plans.values()]
+    if not ABSENT_TERMED or not marked or any(m is None or m.get("reason") != "subject_not_held" for m in marked):
+        return False
+    for plan in plans.values():
+        plan.name_not_held = None
+    asked = actterms.question_words(query)
+    words = [str(w) for w in (marked[0] or {}).get("words") or ()]
+    if all(act_term_plan(p) for p in plans.values()) \
+            and termed_words([m for _, _, m in act_term_matches(ctx, sections, plans, asked)], words, asked):
+        return True
+    for plan, mark in zip(plans.values(), marked, strict=True):
+        plan.name_not_held = mark
+    return False
+
+
 def unheld_act_name(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mapping[str, Plan],
                     sections: Sequence[Answer], raw: str, fuzzy: bool = False) -> bool:
     """Whether the question names, before its other words, an act no mounted index holds and the answer's works
@@ -5724,8 +5756,8 @@ def act_term_answer(ctx: CallContext, sections: list[Answer], plans: Mapping[str
     below the threshold), or beside a word no index holds that the act's terms leave out (a section's
     ``unknown_terms``: « tip » in "how much should I tip the organiser of my package travel" is what the question is
     about): it stays empty. Whether any section now has a hit (in place)."""
-    unknown = [str(t) for s in sections if isinstance(w := s.get("relaxation_withheld"), dict)
-               and w.get("reason") == "unknown_terms" for t in w.get("terms") or ()]
+    unknown = held_nowhere(ctx, [str(t) for s in sections if isinstance(w := s.get("relaxation_withheld"), dict)
+                                 and w.get("reason") == "unknown_terms" for t in w.get("terms") or ()])
     matched = [(work, position, m) for work, position, m in act_term_matches(ctx, sections, plans, words)
                if m.coverage >= EMPTY_COVERAGE and actterms.firm(m, words) and actterms.covers_words(m, unknown)]
     for position, section in enumerate(sections):
@@ -5735,6 +5767,29 @@ def act_term_answer(ctx: CallContext, sections: list[Answer], plans: Mapping[str
         if hits:
             dealt_hits(section, hits)
     return any(s.get("hits") for s in sections)
+
+
+#: Whether the words a section lists as ``unknown_terms`` weigh in :func:`act_term_answer` only when no mounted index
+#: holds them (:func:`held_nowhere`): a word of an English question the French texts of Legilux lack, which the
+#: English texts of EUR-Lex hold (« amount », « undergo »), is a word of the corpus the terms need not say, not a
+#: subject the corpus has nothing on (issue #15, zh49).
+UNKNOWN_HELD_NOWHERE = True
+
+
+def held_nowhere(ctx: CallContext, unknown: Sequence[str]) -> list[str]:
+    """Of the ``unknown`` words the sections' ``relaxation_withheld`` listed (a section's words no provision of its
+    own index holds; a phrase counts by each of its words), the words no mounted index holds in a provision, a
+    work's name or a EuroVoc label (:func:`held_anywhere`), in their first order; all of them, as listed, without
+    :data:`UNKNOWN_HELD_NOWHERE`. Two FTS lookups per word and index at most, only for an answer left empty."""
+    if not UNKNOWN_HELD_NOWHERE:
+        return list(unknown)
+    words = [w for w in dict.fromkeys(x for t in unknown for x in normalize(t).split()) if w]
+    for index in ctx.indexes.values():
+        if not words:
+            break
+        with index.session(ctx.deadline_seconds) as conn:
+            words = [w for w in words if not held_anywhere(conn, w)]
+    return words
 
 
 #: How much more of the question (:attr:`serve.core.actterms.Match.coverage`) the act the terms rank first must
@@ -5903,7 +5958,8 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
         sections = sections_of(stem=True, relaxed=True, legal_terms=True, last=True)
     if auto and not args["works"] and absent_subject(
             ctx, indexes, plans, sections,
-            lambda: known if args["fuzzy"] == "auto" else _known_anywhere(ctx, plans, args["language"])):
+            lambda: known if args["fuzzy"] == "auto" else _known_anywhere(ctx, plans, args["language"])) \
+            and not absent_words_termed(ctx, sections, plans, args["query"]):
         unstaged.clear()  # the plans changed
         sections = sections_of()  # every section answers no hits (``subject_not_held``, set on the plans)
     if auto and not args["works"] and unheld_act_name(ctx, indexes, plans, sections, parsed.raw,
