@@ -5756,8 +5756,7 @@ def act_term_answer(ctx: CallContext, sections: list[Answer], plans: Mapping[str
     below the threshold), or beside a word no index holds that the act's terms leave out (a section's
     ``unknown_terms``: « tip » in "how much should I tip the organiser of my package travel" is what the question is
     about): it stays empty. Whether any section now has a hit (in place)."""
-    unknown = held_nowhere(ctx, [str(t) for s in sections if isinstance(w := s.get("relaxation_withheld"), dict)
-                                 and w.get("reason") == "unknown_terms" for t in w.get("terms") or ()])
+    unknown = unknown_everywhere(sections)
     matched = [(work, position, m) for work, position, m in act_term_matches(ctx, sections, plans, words)
                if m.coverage >= EMPTY_COVERAGE and actterms.firm(m, words) and actterms.covers_words(m, unknown)]
     for position, section in enumerate(sections):
@@ -5769,27 +5768,36 @@ def act_term_answer(ctx: CallContext, sections: list[Answer], plans: Mapping[str
     return any(s.get("hits") for s in sections)
 
 
-#: Whether the words a section lists as ``unknown_terms`` weigh in :func:`act_term_answer` only when no mounted index
-#: holds them (:func:`held_nowhere`): a word of an English question the French texts of Legilux lack, which the
-#: English texts of EUR-Lex hold (« amount », « undergo »), is a word of the corpus the terms need not say, not a
-#: subject the corpus has nothing on (issue #15, zh49).
-UNKNOWN_HELD_NOWHERE = True
+#: Whether :func:`act_term_answer` weighs only the words every section lists as ``unknown_terms``
+#: (:func:`unknown_everywhere`): a word of an English question the French texts of Legilux lack and the English texts
+#: of EUR-Lex hold (« amount », « undergo ») is a word of the corpus the terms need not say, not a subject the
+#: corpus has nothing on (issue #15, zh49).
+UNKNOWN_EVERYWHERE = True
 
 
-def held_nowhere(ctx: CallContext, unknown: Sequence[str]) -> list[str]:
-    """Of the ``unknown`` words the sections' ``relaxation_withheld`` listed (a section's words no provision of its
-    own index holds; a phrase counts by each of its words), the words no mounted index holds in a provision, a
-    work's name or a EuroVoc label (:func:`held_anywhere`), in their first order; all of them, as listed, without
-    :data:`UNKNOWN_HELD_NOWHERE`. Two FTS lookups per word and index at most, only for an answer left empty."""
-    if not UNKNOWN_HELD_NOWHERE:
-        return list(unknown)
-    words = [w for w in dict.fromkeys(x for t in unknown for x in normalize(t).split()) if w]
-    for index in ctx.indexes.values():
-        if not words:
-            break
-        with index.session(ctx.deadline_seconds) as conn:
-            words = [w for w in words if not held_anywhere(conn, w)]
-    return words
+def section_unknown(section: Mapping[str, Any]) -> list[str] | None:
+    """The words a section lists as its index's ``unknown_terms`` (a phrase counted by each of its words; none when
+    its relaxation was withheld for another reason or not at all: then its index holds every word it searched), or
+    ``None`` for a section that searched no words. Pure."""
+    plan = section.get("query_plan")
+    if not isinstance(plan, Mapping) or not plan.get("terms"):
+        return None
+    withheld = section.get("relaxation_withheld")
+    if not isinstance(withheld, Mapping) or withheld.get("reason") != "unknown_terms":
+        return []
+    return [w for t in withheld.get("terms") or () for w in normalize(str(t)).split()]
+
+
+def unknown_everywhere(sections: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The words no section's index holds: those every section that searched words lists as ``unknown_terms``
+    (:func:`section_unknown`), in the first such section's order; with :data:`UNKNOWN_EVERYWHERE` off, every word any
+    section lists. Pure."""
+    listed = [u for s in sections if (u := section_unknown(s)) is not None]
+    if not UNKNOWN_EVERYWHERE:
+        return [w for u in listed for w in u]
+    if not listed:
+        return []
+    return [w for w in dict.fromkeys(listed[0]) if all(w in u for u in listed[1:])]
 
 
 #: How much more of the question (:attr:`serve.core.actterms.Match.coverage`) the act the terms rank first must
