@@ -62,7 +62,8 @@ def _search(core: LegalCore, query: str) -> dict[str, Any]:
 
 
 def _section(withheld: dict[str, Any] | None, terms: list[str] | None = None) -> dict[str, Any]:
-    return {"query_plan": {"terms": ["x"] if terms is None else terms}, "relaxation_withheld": withheld}
+    words = ["amount", "phosphate", "washing", "powder", "tip", "group lawsuit", "lawsuit"]
+    return {"query_plan": {"terms": words if terms is None else terms}, "relaxation_withheld": withheld}
 
 
 def test_the_rules_are_on_the_default_path() -> None:
@@ -74,13 +75,18 @@ def test_the_words_no_index_holds_are_those_every_section_lists() -> None:
     held = {"reason": "off_subject", "relaxed": {}}
     # EUR-Lex holds the English words Legilux's French texts lack: none is held nowhere
     assert search.unknown_everywhere([_section(held), _section(unknown)]) == []
-    assert search.unknown_everywhere([_section(None), _section(unknown)]) == []
+    # a section whose relaxation was not withheld says nothing of what its index holds
+    assert search.unknown_everywhere([_section(None), _section(unknown)]) == ["amount", "washing", "powder"]
     # a word both sections lack is held nowhere; a phrase counts by its words
     assert search.unknown_everywhere([_section({"reason": "unknown_terms", "terms": ["tip", "group lawsuit"]}),
                                       _section({"reason": "unknown_terms", "terms": ["lawsuit", "tip"]})]) \
         == ["tip", "lawsuit"]
-    # a section that searched no words does not weigh
-    assert search.unknown_everywhere([_section(None, terms=[]), _section(unknown)]) == ["amount", "washing", "powder"]
+    # a section that did not search a word (a translation of the question, its untranslated words left out) says
+    # nothing of it: "tip" stays a word no index holds
+    assert search.unknown_everywhere([_section(held, terms=[]), _section(unknown)]) == ["amount", "washing", "powder"]
+    assert search.unknown_everywhere([_section(held, terms=["combien", "organisateur", "voyage"]),
+                                      _section({"reason": "unknown_terms", "terms": ["tip"]},
+                                               terms=["much", "tip", "organiser", "package", "travel"])]) == ["tip"]
     assert search.unknown_everywhere([]) == []
 
 

@@ -5775,29 +5775,33 @@ def act_term_answer(ctx: CallContext, sections: list[Answer], plans: Mapping[str
 UNKNOWN_EVERYWHERE = True
 
 
-def section_unknown(section: Mapping[str, Any]) -> list[str] | None:
-    """The words a section lists as its index's ``unknown_terms`` (a phrase counted by each of its words; none when
-    its relaxation was withheld for another reason or not at all: then its index holds every word it searched), or
-    ``None`` for a section that searched no words. Pure."""
-    plan = section.get("query_plan")
-    if not isinstance(plan, Mapping) or not plan.get("terms"):
-        return None
+def section_words(section: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+    """The words a section's index was asked whether it holds — its plan's terms (a phrase counted by each of its
+    words) when its relaxation was withheld, for any reason (the words it lacks are weighed first:
+    :func:`relaxation_withheld`); none when it was not withheld (nothing says what its index holds) — and those of
+    them it lists as ``unknown_terms``. Pure."""
     withheld = section.get("relaxation_withheld")
-    if not isinstance(withheld, Mapping) or withheld.get("reason") != "unknown_terms":
-        return []
-    return [w for t in withheld.get("terms") or () for w in normalize(str(t)).split()]
+    if not isinstance(withheld, Mapping) or not withheld.get("reason"):
+        return [], []
+    plan = section.get("query_plan")
+    terms = plan.get("terms") if isinstance(plan, Mapping) else None
+    searched = [w for t in terms or () for w in normalize(str(t)).split()]
+    if withheld.get("reason") != "unknown_terms":
+        return searched, []
+    return searched, [w for t in withheld.get("terms") or () for w in normalize(str(t)).split()]
 
 
 def unknown_everywhere(sections: Sequence[Mapping[str, Any]]) -> list[str]:
-    """The words no section's index holds: those every section that searched words lists as ``unknown_terms``
-    (:func:`section_unknown`), in the first such section's order; with :data:`UNKNOWN_EVERYWHERE` off, every word any
-    section lists. Pure."""
-    listed = [u for s in sections if (u := section_unknown(s)) is not None]
+    """The words no section's index holds: those some section lists as ``unknown_terms`` that no section was asked of
+    without listing them (:func:`section_words`; a section searching a translation of the question was not asked of
+    its untranslated words, a section not withheld says nothing), in their first order; with
+    :data:`UNKNOWN_EVERYWHERE` off, every word any section lists. Pure."""
+    read = [section_words(s) for s in sections]
+    listed = list(dict.fromkeys(w for _, unknown in read for w in unknown))
     if not UNKNOWN_EVERYWHERE:
-        return [w for u in listed for w in u]
-    if not listed:
-        return []
-    return [w for w in dict.fromkeys(listed[0]) if all(w in u for u in listed[1:])]
+        return listed
+    held = {w for searched, unknown in read for w in searched if w not in unknown}
+    return [w for w in listed if w not in held]
 
 
 #: How much more of the question (:attr:`serve.core.actterms.Match.coverage`) the act the terms rank first must
