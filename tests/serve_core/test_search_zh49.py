@@ -7,6 +7,8 @@ terms, without answering a question no act is about (ADR 0164), on the real fixt
   word the French texts of Legilux lack and the English texts of EUR-Lex hold is a word of the corpus.
 * A subject word no text holds (``subject_not_held``, ADR 0132) that an act's reviewed terms say firmly is a subject the
   corpus holds in other words: the mark is withdrawn (:func:`serve.core.ops.search.absent_words_termed`).
+* The any-word relaxation's hits on an act whose reviewed terms firmly say the question are on its subject, when no
+  other subject evidence keeps any of them (:func:`serve.core.ops.search.with_termed_works`).
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ OTHERS = ["31962r0059", "31978l0583", "32003r2273", "32004r0139", "32011d0167", 
           "32013r0575", "32013r1336", "32015l2302"]
 TERMS = [
     {"work": CONSUMER, "fr": ["zorblax widget"]},
-    {"work": GDPR, "fr": ["robots humanoïdes"]},
+    {"work": GDPR, "fr": ["robots humanoïdes"], "en": ["identifiable carriage"]},
     *({"work": f"eu-eurlex:{slug}", "fr": [f"quuxel{n} frobnic{n}"]} for n, slug in enumerate(OTHERS)),
 ]
 
@@ -131,3 +133,29 @@ def test_an_absent_subject_no_act_terms_say_stays_empty(zh49_core: LegalCore) ->
 def test_the_mark_stays_without_the_rule(zh49_core: LegalCore, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(search, "ABSENT_TERMED", False)
     assert _works(_search(zh49_core, "statut juridique des robots humanoïdes au travail")) == []
+
+
+def test_a_relaxation_on_an_act_the_terms_say_is_kept(zh49_core: LegalCore, fixture_core: LegalCore,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    # "carriage entend identifiable": two of the words meet in the GDPR and the package-travel directive, whose names
+    # hold none of them; without terms for it the relaxation is withheld (tests/serve_core/test_search_off_subject.py)
+    query = "carriage entend identifiable"
+    plain = next(s for s in _search(fixture_core, query)["publishers"] if s["publisher"] == EU)
+    assert plain["hits"] == [] and plain["relaxation_withheld"]["reason"] == "off_subject"
+    # the GDPR's terms say "identifiable carriage" (a test term): its hits are on the subject, the directive's are not
+    # (the later words-apart rule, which finds the two words pages apart in the GDPR, is left out here)
+    monkeypatch.setattr(search, "words_apart", lambda *args, **kwargs: False)
+    section = next(s for s in _search(zh49_core, query)["publishers"] if s["publisher"] == EU)
+    assert [h["work"] for h in section["hits"]] == [GDPR]
+    assert section["hits"][0]["match_reasons"] == ["any_term"] and section["relaxation_withheld"] is None
+    monkeypatch.setattr(search, "RELAXED_TERMED", False)
+    section = next(s for s in _search(zh49_core, query)["publishers"] if s["publisher"] == EU)
+    assert section["hits"] == [] and section["relaxation_withheld"]["reason"] == "off_subject"
+
+
+def test_termed_works_are_the_firm_matches(zh49_core: LegalCore) -> None:
+    index = zh49_core.indexes[EU]
+    with index.session(5.0) as conn:
+        termed = search.termed_works(conn, index, ["carriage", "entend", "identifiable"])
+        assert set(termed) == {index.catalogue.rowid_of["32016r0679"]}
+        assert search.termed_works(conn, index, ["carriage", "entend"]) == {}  # the term said in part only

@@ -1688,7 +1688,8 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
             on_subject = with_rarest_near(conn, hits, subject, on_subject)
         elif PART_HEADINGS_TRANSLATED:  # a translated question: an ordinary act's parts, two words (no code's)
             on_subject = with_code_parts(conn, hits, subject, on_subject, profiles, codes=False)
-        _keep_on_subject(out, hits, with_subject_labels(conn, index, out.groups, hits, on_subject))
+        on_subject = with_subject_labels(conn, index, out.groups, hits, on_subject)
+        _keep_on_subject(out, hits, with_termed_works(conn, index, plan.terms, hits, on_subject))
         if out.relaxation_withheld is not None:
             _reach_subject(conn, index, out, hits, filters)
     if out.gate("legal_terms", not hits and options.grain == "works" and bool(plan.synonyms) and not plan.strong
@@ -2063,6 +2064,36 @@ def _reach_legal_terms(conn: sqlite3.Connection, plan: Plan, filters: Filters, l
         out.relaxed = {"reason": "legal_term", "from": " ".join(plan.terms), "to": match}
         out.relaxation_withheld = None
         out.words = [w for t in terms for w in t.split()]
+
+
+#: Whether :func:`with_termed_works` counts the act terms as subject evidence for an any-word relaxation whose every
+#: hit would otherwise be withheld (issue #15, zh49).
+RELAXED_TERMED = True
+
+
+def termed_works(conn: sqlite3.Connection, index: MountedIndex | None, terms: Sequence[str]) -> dict[int, float]:
+    """Per work, the coverage of the acts this index's act terms rank for the question's ``terms``
+    (:func:`serve.core.actterms.ranked`, as :func:`act_term_matches` ranks them) that are firm evidence
+    (:func:`serve.core.actterms.firm`: a term said whole, two words covered)."""
+    words = list(dict.fromkeys(actterms.folded(t) for term in terms for t in normalize(term).split()))
+    found = actterms.terms_of(conn, index)
+    matches = actterms.ranked(actterms.partly_covered(found, words), words, actterms.rare_word(found, words))
+    return {m.work: m.coverage for m in matches if actterms.firm(m, words)}
+
+
+def with_termed_works(conn: sqlite3.Connection, index: MountedIndex | None, terms: Sequence[str], hits: Sequence[Hit],
+                      coverage: dict[int, float]) -> dict[int, float]:
+    """``coverage`` (the subject evidence :func:`_keep_on_subject` weighs) with, when it would keep no hit of the any-word
+    relaxation, the works of those hits whose reviewed act terms firmly say the question (:func:`termed_works`): a
+    provision holding a majority of the words in an act whose terms say its subject — « notaire », « actes » in the
+    notaries' law, whose title says « notariat » — is on the subject, not a text sharing the words by chance. The
+    relaxation is then kept for those works only; an answer some subject evidence already keeps is left as it was."""
+    relaxed = [h.row["work_rowid"] for h in hits if "any_term" in h.reasons]
+    if not RELAXED_TERMED or not relaxed or any(coverage.get(w, 0.0) > 0 for w in relaxed):
+        return coverage
+    termed = termed_works(conn, index, terms)
+    found = {w: termed[w] for w in relaxed if w in termed}
+    return {**coverage, **found} if found else coverage
 
 
 def _keep_on_subject(out: Lexical, hits: list[Hit], coverage: dict[int, float]) -> None:
