@@ -8,7 +8,8 @@ terms, without answering a question no act is about (ADR 0164), on the real fixt
 * A subject word no text holds (``subject_not_held``, ADR 0132) that an act's reviewed terms say firmly is a subject the
   corpus holds in other words: the mark is withdrawn (:func:`serve.core.ops.search.absent_words_termed`).
 * The any-word relaxation's hits on an act whose reviewed terms firmly say the question are on its subject, when no
-  other subject evidence keeps any of them (:func:`serve.core.ops.search.with_termed_works`).
+  other subject evidence keeps any of them (:func:`serve.core.ops.search.with_termed_works`); the question's rare words
+  held apart in such an act are no chance (:func:`serve.core.ops.search.answered_termed`).
 """
 
 from __future__ import annotations
@@ -159,3 +160,15 @@ def test_termed_works_are_the_firm_matches(zh49_core: LegalCore) -> None:
         termed = search.termed_works(conn, index, ["carriage", "entend", "identifiable"])
         assert set(termed) == {index.catalogue.rowid_of["32016r0679"]}
         assert search.termed_works(conn, index, ["carriage", "entend"]) == {}  # the term said in part only
+
+
+def test_rare_words_apart_in_an_act_the_terms_say_are_no_chance(zh49_core: LegalCore,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    # the GDPR holds "carriage" and "identifiable" pages apart (search.words_apart); its terms say the question, as a
+    # title holding its words would: the answer stands
+    query = "carriage entend identifiable"
+    assert GDPR in _works(_search(zh49_core, query))
+    monkeypatch.setattr(search, "WORDS_APART_TERMED", False)
+    answer = _search(zh49_core, query)
+    assert _works(answer) == []
+    assert {s["relaxation_withheld"]["reason"] for s in answer["publishers"]} == {"words_apart"}

@@ -4032,6 +4032,33 @@ def hits_titled(ctx: CallContext, indexes: Sequence[MountedIndex], sections: Seq
     return False
 
 
+#: Whether :func:`words_apart` leaves an answer alone when a work it answers with is an act whose reviewed terms
+#: firmly say the question (:func:`answered_termed`; issue #15, zh49).
+WORDS_APART_TERMED = True
+
+
+def answered_termed(ctx: CallContext, indexes: Sequence[MountedIndex], sections: Sequence[Answer],
+                    plans: Mapping[str, Plan]) -> bool:
+    """Whether a work some section answers with is one of the acts its index's act terms firmly say the question of
+    (:func:`termed_works` over the section's plan's words): its reviewed subject words name the question as a title
+    holding them would (:func:`hits_titled`), so the rare words it holds apart are no chance (« dans quel délai
+    l'acheteur d'un bovin abattu doit-il payer l'éleveur ? » — « éleveur » and « abattu » pages apart in the
+    règlement whose terms say the two together). One read of the act terms per index answering."""
+    if not WORDS_APART_TERMED:
+        return False
+    for index in indexes:
+        plan = plans.get(index.publisher.value)
+        prefix = index.publisher.value + ":"
+        rowids = {r for s in sections for h in s.get("hits") or [] if str(h.get("work", "")).startswith(prefix)
+                  and (r := index.catalogue.rowid_of.get(str(h["work"])[len(prefix):])) is not None}
+        if plan is None or not rowids:
+            continue
+        with index.session(ctx.deadline_seconds) as conn:
+            if rowids & set(termed_works(conn, index, plan.terms)):
+                return True
+    return False
+
+
 def words_apart(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mapping[str, Plan],
                 sections: Sequence[Answer]) -> bool:
     """Whether a question's distinctive words no held text supports: every hit of the answer is on a
@@ -4065,6 +4092,8 @@ def words_apart(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mappin
             if words_near(conn, rarest):
                 return False
     if code_parts_titled(ctx, indexes, answered, words):
+        return False
+    if answered_termed(ctx, indexes, answered, plans):
         return False
     for plan in plans.values():
         plan.name_not_held = {"reason": "words_apart", "words": rarest}
