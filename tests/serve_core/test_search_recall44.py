@@ -129,8 +129,14 @@ def test_a_translated_question_is_answered_by_an_act_whose_parts_hold_two_of_its
     section = _section(fixture_core, query)
     assert [h["work"] for h in section["hits"]][:1] == [CONSTITUTION]
     assert {"any_term", "translated"} <= set(section["hits"][0]["match_reasons"])
+    # without the parts' headings, and without the act terms' evidence (the Constitution's act terms firmly say the
+    # question: search.with_termed_works, ADR 0164), nothing says the relaxation's hits are on the subject
     monkeypatch.setattr(search, "PART_HEADINGS_TRANSLATED", False)
+    monkeypatch.setattr(search, "RELAXED_TERMED", False)
     section = _section(fixture_core, query)
     assert section["hits"] == []
     assert (section.get("relaxation_withheld") or {}).get("reason") == "off_subject"
+    # with the act terms' evidence alone, the Constitution's relaxed hits are kept
+    monkeypatch.setattr(search, "RELAXED_TERMED", True)
+    assert [h["work"] for h in _section(fixture_core, query)["hits"]][:1] == [CONSTITUTION]
 

@@ -1688,7 +1688,8 @@ def lexical_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, option
             on_subject = with_rarest_near(conn, hits, subject, on_subject)
         elif PART_HEADINGS_TRANSLATED:  # a translated question: an ordinary act's parts, two words (no code's)
             on_subject = with_code_parts(conn, hits, subject, on_subject, profiles, codes=False)
-        _keep_on_subject(out, hits, with_subject_labels(conn, index, out.groups, hits, on_subject))
+        on_subject = with_subject_labels(conn, index, out.groups, hits, on_subject)
+        _keep_on_subject(out, hits, with_termed_works(conn, index, plan.terms, hits, on_subject))
         if out.relaxation_withheld is not None:
             _reach_subject(conn, index, out, hits, filters)
     if out.gate("legal_terms", not hits and options.grain == "works" and bool(plan.synonyms) and not plan.strong
@@ -2063,6 +2064,36 @@ def _reach_legal_terms(conn: sqlite3.Connection, plan: Plan, filters: Filters, l
         out.relaxed = {"reason": "legal_term", "from": " ".join(plan.terms), "to": match}
         out.relaxation_withheld = None
         out.words = [w for t in terms for w in t.split()]
+
+
+#: Whether :func:`with_termed_works` counts the act terms as subject evidence for an any-word relaxation whose every
+#: hit would otherwise be withheld (issue #15, zh49).
+RELAXED_TERMED = True
+
+
+def termed_works(conn: sqlite3.Connection, index: MountedIndex | None, terms: Sequence[str]) -> dict[int, float]:
+    """Per work, the coverage of the acts this index's act terms rank for the question's ``terms``
+    (:func:`serve.core.actterms.ranked`, as :func:`act_term_matches` ranks them) that are firm evidence
+    (:func:`serve.core.actterms.firm`: a term said whole, two words covered)."""
+    words = list(dict.fromkeys(actterms.folded(t) for term in terms for t in normalize(term).split()))
+    found = actterms.terms_of(conn, index)
+    matches = actterms.ranked(actterms.partly_covered(found, words), words, actterms.rare_word(found, words))
+    return {m.work: m.coverage for m in matches if actterms.firm(m, words)}
+
+
+def with_termed_works(conn: sqlite3.Connection, index: MountedIndex | None, terms: Sequence[str], hits: Sequence[Hit],
+                      coverage: dict[int, float]) -> dict[int, float]:
+    """``coverage`` (the subject evidence :func:`_keep_on_subject` weighs) with, when it would keep no hit of the any-word
+    relaxation, the works of those hits whose reviewed act terms firmly say the question (:func:`termed_works`): a
+    provision holding a majority of the words in an act whose terms say its subject — « notaire », « actes » in the
+    notaries' law, whose title says « notariat » — is on the subject, not a text sharing the words by chance. The
+    relaxation is then kept for those works only; an answer some subject evidence already keeps is left as it was."""
+    relaxed = [h.row["work_rowid"] for h in hits if "any_term" in h.reasons]
+    if not RELAXED_TERMED or not relaxed or any(coverage.get(w, 0.0) > 0 for w in relaxed):
+        return coverage
+    termed = termed_works(conn, index, terms)
+    found = {w: termed[w] for w in relaxed if w in termed}
+    return {**coverage, **found} if found else coverage
 
 
 def _keep_on_subject(out: Lexical, hits: list[Hit], coverage: dict[int, float]) -> None:
@@ -4001,6 +4032,33 @@ def hits_titled(ctx: CallContext, indexes: Sequence[MountedIndex], sections: Seq
     return False
 
 
+#: Whether :func:`words_apart` leaves an answer alone when a work it answers with is an act whose reviewed terms
+#: firmly say the question (:func:`answered_termed`; issue #15, zh49).
+WORDS_APART_TERMED = True
+
+
+def answered_termed(ctx: CallContext, indexes: Sequence[MountedIndex], sections: Sequence[Answer],
+                    plans: Mapping[str, Plan]) -> bool:
+    """Whether a work some section answers with is one of the acts its index's act terms firmly say the question of
+    (:func:`termed_works` over the section's plan's words): its reviewed subject words name the question as a title
+    holding them would (:func:`hits_titled`), so the rare words it holds apart are no chance (« dans quel délai
+    l'acheteur d'un bovin abattu doit-il payer l'éleveur ? » — « éleveur » and « abattu » pages apart in the
+    règlement whose terms say the two together). One read of the act terms per index answering."""
+    if not WORDS_APART_TERMED:
+        return False
+    for index in indexes:
+        plan = plans.get(index.publisher.value)
+        prefix = index.publisher.value + ":"
+        rowids = {r for s in sections for h in s.get("hits") or [] if str(h.get("work", "")).startswith(prefix)
+                  and (r := index.catalogue.rowid_of.get(str(h["work"])[len(prefix):])) is not None}
+        if plan is None or not rowids:
+            continue
+        with index.session(ctx.deadline_seconds) as conn:
+            if rowids & set(termed_works(conn, index, plan.terms)):
+                return True
+    return False
+
+
 def words_apart(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mapping[str, Plan],
                 sections: Sequence[Answer]) -> bool:
     """Whether a question's distinctive words no held text supports: every hit of the answer is on a
@@ -4034,6 +4092,8 @@ def words_apart(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mappin
             if words_near(conn, rarest):
                 return False
     if code_parts_titled(ctx, indexes, answered, words):
+        return False
+    if answered_termed(ctx, indexes, answered, plans):
         return False
     for plan in plans.values():
         plan.name_not_held = {"reason": "words_apart", "words": rarest}
@@ -4103,6 +4163,38 @@ def absent_subject(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Map
     for plan in plans.values():
         plan.name_not_held = absent.reason(words)
     return True
+
+
+#: Whether :func:`absent_words_termed` withdraws an absent subject some act's reviewed terms say (issue #15, zh49).
+ABSENT_TERMED = True
+
+
+def termed_words(matches: Sequence[actterms.Match[Any]], words: Sequence[str], asked: Sequence[str]) -> bool:
+    """Whether one of the act terms' ``matches`` for the question's ``asked`` words is firm evidence
+    (:func:`serve.core.actterms.firm`) and covers every one of ``words`` (:func:`serve.core.actterms.covers_words`).
+    Pure."""
+    return bool(words) and any(actterms.firm(m, asked) and actterms.covers_words(m, words) for m in matches)
+
+
+def absent_words_termed(ctx: CallContext, sections: Sequence[Answer], plans: Mapping[str, Plan], query: str) -> bool:
+    """Withdraw (in place) the ``subject_not_held`` mark :func:`absent_subject` set on the plans when an act's reviewed
+    terms say the words it found held by no text (:func:`termed_words` over :func:`act_term_matches`): the acts say
+    « loup », the terms of the act on damage by protected wildlife say "wolf" too; a word the terms of an act say is a
+    subject the corpus holds, in other words. A question whose plans name an act (:func:`act_term_plan`) keeps the
+    mark. Whether the mark was withdrawn."""
+    marked = [p.name_not_held for p in plans.values()]
+    if not ABSENT_TERMED or not marked or any(m is None or m.get("reason") != "subject_not_held" for m in marked):
+        return False
+    for plan in plans.values():
+        plan.name_not_held = None
+    asked = actterms.question_words(query)
+    words = [str(w) for w in (marked[0] or {}).get("words") or ()]
+    if all(act_term_plan(p) for p in plans.values()) \
+            and termed_words([m for _, _, m in act_term_matches(ctx, sections, plans, asked)], words, asked):
+        return True
+    for plan, mark in zip(plans.values(), marked, strict=True):
+        plan.name_not_held = mark
+    return False
 
 
 def unheld_act_name(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mapping[str, Plan],
@@ -5724,8 +5816,7 @@ def act_term_answer(ctx: CallContext, sections: list[Answer], plans: Mapping[str
     below the threshold), or beside a word no index holds that the act's terms leave out (a section's
     ``unknown_terms``: « tip » in "how much should I tip the organiser of my package travel" is what the question is
     about): it stays empty. Whether any section now has a hit (in place)."""
-    unknown = [str(t) for s in sections if isinstance(w := s.get("relaxation_withheld"), dict)
-               and w.get("reason") == "unknown_terms" for t in w.get("terms") or ()]
+    unknown = unknown_everywhere(sections)
     matched = [(work, position, m) for work, position, m in act_term_matches(ctx, sections, plans, words)
                if m.coverage >= EMPTY_COVERAGE and actterms.firm(m, words) and actterms.covers_words(m, unknown)]
     for position, section in enumerate(sections):
@@ -5735,6 +5826,42 @@ def act_term_answer(ctx: CallContext, sections: list[Answer], plans: Mapping[str
         if hits:
             dealt_hits(section, hits)
     return any(s.get("hits") for s in sections)
+
+
+#: Whether :func:`act_term_answer` weighs only the words every section lists as ``unknown_terms``
+#: (:func:`unknown_everywhere`): a word of an English question the French texts of Legilux lack and the English texts
+#: of EUR-Lex hold (« amount », « undergo ») is a word of the corpus the terms need not say, not a subject the
+#: corpus has nothing on (issue #15, zh49).
+UNKNOWN_EVERYWHERE = True
+
+
+def section_words(section: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+    """The words a section's index was asked whether it holds — its plan's terms (a phrase counted by each of its
+    words) when its relaxation was withheld, for any reason (the words it lacks are weighed first:
+    :func:`relaxation_withheld`); none when it was not withheld (nothing says what its index holds) — and those of
+    them it lists as ``unknown_terms``. Pure."""
+    withheld = section.get("relaxation_withheld")
+    if not isinstance(withheld, Mapping) or not withheld.get("reason"):
+        return [], []
+    plan = section.get("query_plan")
+    terms = plan.get("terms") if isinstance(plan, Mapping) else None
+    searched = [w for t in terms or () for w in normalize(str(t)).split()]
+    if withheld.get("reason") != "unknown_terms":
+        return searched, []
+    return searched, [w for t in withheld.get("terms") or () for w in normalize(str(t)).split()]
+
+
+def unknown_everywhere(sections: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The words no section's index holds: those some section lists as ``unknown_terms`` that no section was asked of
+    without listing them (:func:`section_words`; a section searching a translation of the question was not asked of
+    its untranslated words, a section not withheld says nothing), in their first order; with
+    :data:`UNKNOWN_EVERYWHERE` off, every word any section lists. Pure."""
+    read = [section_words(s) for s in sections]
+    listed = list(dict.fromkeys(w for _, unknown in read for w in unknown))
+    if not UNKNOWN_EVERYWHERE:
+        return listed
+    held = {w for searched, unknown in read for w in searched if w not in unknown}
+    return [w for w in listed if w not in held]
 
 
 #: How much more of the question (:attr:`serve.core.actterms.Match.coverage`) the act the terms rank first must
@@ -5903,7 +6030,8 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
         sections = sections_of(stem=True, relaxed=True, legal_terms=True, last=True)
     if auto and not args["works"] and absent_subject(
             ctx, indexes, plans, sections,
-            lambda: known if args["fuzzy"] == "auto" else _known_anywhere(ctx, plans, args["language"])):
+            lambda: known if args["fuzzy"] == "auto" else _known_anywhere(ctx, plans, args["language"])) \
+            and not absent_words_termed(ctx, sections, plans, args["query"]):
         unstaged.clear()  # the plans changed
         sections = sections_of()  # every section answers no hits (``subject_not_held``, set on the plans)
     if auto and not args["works"] and unheld_act_name(ctx, indexes, plans, sections, parsed.raw,
