@@ -6,8 +6,8 @@ work is written to by every lookup: reading an entry increments the reference co
 key's ``int``, compared when its hash matches), iterating a tuple increments each string it holds. Over a few
 thousand requests each worker so copied nearly every page of the name words and the title subjects (ADR 0165).
 
-:class:`StringColumn` holds one string per key: the keys sorted in an ``array('q')`` (found by bisection), the
-strings joined into one ``str`` and sliced by an ``array('I')`` of offsets. A lookup reads the arrays' buffers
+:class:`StringColumn` holds one string per key: each key's position in an array indexed by the key, the strings
+joined into one ``str`` and sliced by an ``array('I')`` of offsets. A lookup reads the arrays' buffers
 and makes the value it returns; it writes nothing the builder made. :class:`WordSets` and :class:`SubjectTable`
 are the two tables the search reads through it (:func:`serve.core.ops.search.name_words`,
 :func:`serve.core.ops.search.works_title_subjects`): mappings of the same values as the dicts they replace.
@@ -18,12 +18,18 @@ from __future__ import annotations
 import types
 from array import array
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
-from typing import TypeVar
+from typing import TypeVar, cast
 
 #: Between the words of one value: no normalised word or title subject word holds a control character.
 WORD_SEP = "\x1f"
 #: Between the fields of one value (:class:`SubjectTable`: the shortest subject, then language and subject).
 FIELD_SEP = "\x1e"
+
+#: Values :class:`WordSets` and :class:`SubjectTable` keep once made (the last ones, all forgotten when full):
+#: a question reads the name words of ≈ 100 works and the title subjects of ≈ 50, mostly its own hits again
+#: and again. What a builder made before forking is at most that many objects a worker may write to.
+MADE_SETS = 256
+MADE_SUBJECTS = 512
 
 _NO_LANGUAGES: Mapping[str, Collection[str]] = types.MappingProxyType({})
 
@@ -79,27 +85,34 @@ def _joined(words: Collection[str]) -> str:
 
 class WordSets(Mapping[int, frozenset[str]]):
     """Each work's set of words (a work's name words), held in a :class:`StringColumn` (its words sorted,
-    joined); a lookup makes the set it returns."""
+    joined); a lookup makes the set it returns (keeping the last :data:`MADE_SETS`)."""
 
-    __slots__ = ("_column",)
+    __slots__ = ("_column", "_made")
 
     def __init__(self, items: Iterable[tuple[int, Collection[str]]]) -> None:
         self._column = StringColumn((key, _joined(sorted(words))) for key, words in items)
-
-    def __getitem__(self, key: int) -> frozenset[str]:
-        text = self._column.get(key)
-        if text is None:
-            raise KeyError(key)
-        return frozenset(text.split(WORD_SEP)) if text else frozenset()
+        self._made: dict[int, frozenset[str]] = {}
 
     def get(self, key: int, default: object = None) -> frozenset[str] | object:  # type: ignore[override]
-        text = self._column.get(key)
-        if text is None:
-            return default
-        return frozenset(text.split(WORD_SEP)) if text else frozenset()
+        found = self._made.get(key)
+        if found is None:
+            text = self._column.get(key)
+            if text is None:
+                return default
+            found = frozenset(text.split(WORD_SEP)) if text else frozenset()
+            if len(self._made) >= MADE_SETS:
+                self._made = {}
+            self._made[key] = found
+        return found
+
+    def __getitem__(self, key: int) -> frozenset[str]:
+        found = self.get(key)
+        if found is None:
+            raise KeyError(key)
+        return cast(frozenset[str], found)
 
     def __contains__(self, key: object) -> bool:
-        return isinstance(key, int) and self._column.position(key) >= 0
+        return self._column.position(key) >= 0
 
     def __iter__(self) -> Iterator[int]:
         return self._column.keys()
@@ -117,12 +130,13 @@ class SubjectTable(Mapping[int, _S]):
     an empty mapping), held in a :class:`StringColumn`; a lookup makes the value it returns with ``make``
     (:class:`serve.core.ranking.TitleSubjects`)."""
 
-    __slots__ = ("_column", "_make")
+    __slots__ = ("_column", "_made", "_make")
 
     def __init__(self, items: Iterable[tuple[int, tuple[Collection[str], Mapping[str, Collection[str]]]]],
                  make: Callable[[Collection[str], Mapping[str, Collection[str]]], _S]) -> None:
         self._column = StringColumn((key, self._encoded(value)) for key, value in items)
         self._make = make
+        self._made: dict[int, _S] = {}
 
     @staticmethod
     def _encoded(value: tuple[Collection[str], Mapping[str, Collection[str]]]) -> str:
@@ -134,17 +148,29 @@ class SubjectTable(Mapping[int, _S]):
             fields += [language, _joined(words)]
         return FIELD_SEP.join(fields)
 
+    def get(self, key: int, default: object = None) -> _S | object:  # type: ignore[override]
+        found = self._made.get(key)
+        if found is None:
+            text = self._column.get(key)
+            if text is None:
+                return default
+            fields = text.split(FIELD_SEP)
+            languages = ({fields[i]: _words(fields[i + 1]) for i in range(1, len(fields), 2)} if len(fields) > 1
+                         else _NO_LANGUAGES)
+            found = self._make(_words(fields[0]), languages)
+            if len(self._made) >= MADE_SUBJECTS:
+                self._made = {}
+            self._made[key] = found
+        return found
+
     def __getitem__(self, key: int) -> _S:
-        text = self._column.get(key)
-        if text is None:
+        found = self.get(key)
+        if found is None:
             raise KeyError(key)
-        fields = text.split(FIELD_SEP)
-        if len(fields) == 1:
-            return self._make(_words(fields[0]), _NO_LANGUAGES)
-        return self._make(_words(fields[0]), {fields[i]: _words(fields[i + 1]) for i in range(1, len(fields), 2)})
+        return cast(_S, found)
 
     def __contains__(self, key: object) -> bool:
-        return isinstance(key, int) and self._column.position(key) >= 0
+        return self._column.position(key) >= 0
 
     def __iter__(self) -> Iterator[int]:
         return self._column.keys()

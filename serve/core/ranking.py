@@ -230,15 +230,20 @@ def load_profiles(conn: sqlite3.Connection, today: str = "9999-12-31",
     return out
 
 
+#: Profiles a :class:`ProfileTable` keeps once made (the last ones, all forgotten when full): a question reads
+#: ≈ 200 profiles, mostly of its own hits again and again.
+MADE_PROFILES = 512
+
+
 class ProfileTable(Mapping[int, WorkProfile]):
     """Work profiles held as columns (issue #14, worker memory; ADR 0165): per work its position (an array indexed
     by the work's row id), the index of its ``(status, role, hierarchy, code)`` among the few distinct ones, and
     its title in one joined string sliced by offsets. A lookup makes the :class:`WorkProfile` it returns (equal to
-    the one it was built from) and writes to nothing the table holds: a dict of one profile object per work was
+    the one it was built from; the last :data:`MADE_PROFILES` kept) and writes to nothing the table holds: a dict of one profile object per work was
     written to by every lookup (reference counts), and each served worker copied the pages holding them. Iterates
     in the order it was given. Row ids are small non-negative integers (SQLite's): anything else is not held."""
 
-    __slots__ = ("_at", "_keys", "_shape", "_shapes", "_starts", "_titles")
+    __slots__ = ("_at", "_keys", "_made", "_shape", "_shapes", "_starts", "_titles")
 
     def __init__(self, profiles: Mapping[int, WorkProfile]) -> None:
         if any(key < 0 for key in profiles):
@@ -256,29 +261,31 @@ class ProfileTable(Mapping[int, WorkProfile]):
             self._starts.append(self._starts[-1] + len(profile.title))
         self._shapes = tuple(shapes)
         self._titles = "".join(titles)
+        self._made: dict[int, WorkProfile] = {}
 
     def _position(self, key: object) -> int:
         at = self._at
         return at[key] if isinstance(key, int) and 0 <= key < len(at) else -1
 
     def __getitem__(self, key: int) -> WorkProfile:
-        position = self._position(key)
-        if position < 0:
+        found: WorkProfile | None = self.get(key)
+        if found is None:
             raise KeyError(key)
-        return self.get(key)
+        return found
 
     def get(self, key: int, default: Any = None) -> Any:
+        found = self._made.get(key)
+        if found is not None:
+            return found
         at = self._at
         if not isinstance(key, int) or not 0 <= key < len(at) or (position := at[key]) < 0:
             return default
         status, role, hierarchy, code = self._shapes[self._shape[position]]
-        # a frozen dataclass made without its __init__'s five frozen assignments (a third of its CPU)
-        profile = _new(WorkProfile)
-        fields = profile.__dict__
-        fields["status"], fields["role"], fields["hierarchy"] = status, role, hierarchy
-        fields["title"] = self._titles[self._starts[position]:self._starts[position + 1]]
-        fields["code"] = code
-        return profile
+        found = WorkProfile(status, role, hierarchy, self._titles[self._starts[position]:self._starts[position + 1]], code)
+        if len(self._made) >= MADE_PROFILES:
+            self._made = {}
+        self._made[key] = found
+        return found
 
     def __contains__(self, key: object) -> bool:
         return self._position(key) >= 0
@@ -290,7 +297,6 @@ class ProfileTable(Mapping[int, WorkProfile]):
         return len(self._keys)
 
 
-_new = object.__new__
 _CACHE: weakref.WeakKeyDictionary[Any, Mapping[int, WorkProfile]] = weakref.WeakKeyDictionary()
 _SUBJECTS: weakref.WeakKeyDictionary[Any, dict[str, frozenset[int]]] = weakref.WeakKeyDictionary()
 _LOCK = threading.Lock()
