@@ -29,7 +29,7 @@ FIELD_SEP = "\x1e"
 #: a question reads the name words of ≈ 100 works and the title subjects of ≈ 50, mostly its own hits again
 #: and again. What a builder made before forking is at most that many objects a worker may write to.
 MADE_SETS = 256
-MADE_SUBJECTS = 512
+MADE_SUBJECTS = 256
 
 _NO_LANGUAGES: Mapping[str, Collection[str]] = types.MappingProxyType({})
 

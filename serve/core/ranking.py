@@ -232,7 +232,7 @@ def load_profiles(conn: sqlite3.Connection, today: str = "9999-12-31",
 
 #: Profiles a :class:`ProfileTable` keeps once made (the last ones, all forgotten when full): a question reads
 #: ≈ 200 profiles, mostly of its own hits again and again.
-MADE_PROFILES = 512
+MADE_PROFILES = 256
 
 
 class ProfileTable(Mapping[int, WorkProfile]):

@@ -2136,16 +2136,15 @@ def name_words(conn: sqlite3.Connection, works: Sequence[int], index: MountedInd
 
 def load_name_words(conn: sqlite3.Connection, index: MountedIndex) -> int:
     """Remember now the name words of every work of ``index`` (what :func:`name_words` remembers
-    work by work as queries ask); the number of works. Called while an index is warmed
-    (:func:`serve.core.mount.warm_index`): under ``lex serve --workers N`` the table is then built
-    once before the workers fork and shared by them, instead of filled again in each worker as it
-    serves. It is held packed (:class:`serve.core.packed.WordSets`: one string and two arrays, no
-    object per work or word), so that a worker's lookups write to none of its pages (ADR 0165)."""
+    work by work as queries ask), each distinct word one string; the number of works. Called while
+    an index is warmed (:func:`serve.core.mount.warm_index`): under ``lex serve --workers N`` the
+    table is then built once before the workers fork and shared by them, instead of filled again
+    in each worker as it serves."""
     found: dict[int, set[str]] = {int(w): set() for w in index.catalogue.rowid_of.values()}
     for work, normalized in conn.execute(
             "SELECT work_rowid, normalized FROM work_names WHERE kind != 'official_identifier'"):
-        found.setdefault(int(work), set()).update(str(normalized).split())
-    _NAME_WORDS[index] = packed.WordSets(found.items())
+        found.setdefault(int(work), set()).update(map(sys.intern, str(normalized).split()))
+    _NAME_WORDS[index] = {w: frozenset(v) for w, v in found.items()}
     return len(found)
 
 
