@@ -66,8 +66,7 @@ import re
 import sqlite3
 import threading
 import weakref
-from array import array
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -230,87 +229,20 @@ def load_profiles(conn: sqlite3.Connection, today: str = "9999-12-31",
     return out
 
 
-#: Profiles a :class:`ProfileTable` keeps once made (the last ones, all forgotten when full): a question reads
-#: ≈ 200 profiles, mostly of its own hits again and again.
-MADE_PROFILES = 256
-
-
-class ProfileTable(Mapping[int, WorkProfile]):
-    """Work profiles held as columns (issue #14, worker memory; ADR 0165): per work its position (an array indexed
-    by the work's row id), the index of its ``(status, role, hierarchy, code)`` among the few distinct ones, and
-    its title in one joined string sliced by offsets. A lookup makes the :class:`WorkProfile` it returns (equal to
-    the one it was built from; the last :data:`MADE_PROFILES` kept) and writes to nothing the table holds: a dict of one profile object per work was
-    written to by every lookup (reference counts), and each served worker copied the pages holding them. Iterates
-    in the order it was given. Row ids are small non-negative integers (SQLite's): anything else is not held."""
-
-    __slots__ = ("_at", "_keys", "_made", "_shape", "_shapes", "_starts", "_titles")
-
-    def __init__(self, profiles: Mapping[int, WorkProfile]) -> None:
-        if any(key < 0 for key in profiles):
-            raise ValueError("a profile's key is negative")
-        shapes: dict[tuple[str, str, str | None, bool], int] = {}
-        self._at = array("i", [-1]) * (max(profiles, default=-1) + 1)
-        self._keys, self._shape, self._starts = array("q"), array("H"), array("I", [0])
-        titles = []
-        for position, (key, profile) in enumerate(profiles.items()):
-            self._at[key] = position
-            self._keys.append(key)
-            self._shape.append(shapes.setdefault((profile.status, profile.role, profile.hierarchy, profile.code),
-                                                 len(shapes)))
-            titles.append(profile.title)
-            self._starts.append(self._starts[-1] + len(profile.title))
-        self._shapes = tuple(shapes)
-        self._titles = "".join(titles)
-        self._made: dict[int, WorkProfile] = {}
-
-    def _position(self, key: object) -> int:
-        at = self._at
-        return at[key] if isinstance(key, int) and 0 <= key < len(at) else -1
-
-    def __getitem__(self, key: int) -> WorkProfile:
-        found: WorkProfile | None = self.get(key)
-        if found is None:
-            raise KeyError(key)
-        return found
-
-    def get(self, key: int, default: Any = None) -> Any:
-        found = self._made.get(key)
-        if found is not None:
-            return found
-        at = self._at
-        if not isinstance(key, int) or not 0 <= key < len(at) or (position := at[key]) < 0:
-            return default
-        status, role, hierarchy, code = self._shapes[self._shape[position]]
-        found = WorkProfile(status, role, hierarchy, self._titles[self._starts[position]:self._starts[position + 1]], code)
-        if len(self._made) >= MADE_PROFILES:
-            self._made = {}
-        self._made[key] = found
-        return found
-
-    def __contains__(self, key: object) -> bool:
-        return self._position(key) >= 0
-
-    def __iter__(self) -> Iterator[int]:
-        return iter(self._keys)
-
-    def __len__(self) -> int:
-        return len(self._keys)
-
-
-_CACHE: weakref.WeakKeyDictionary[Any, Mapping[int, WorkProfile]] = weakref.WeakKeyDictionary()
+_CACHE: weakref.WeakKeyDictionary[Any, dict[int, WorkProfile]] = weakref.WeakKeyDictionary()
 _SUBJECTS: weakref.WeakKeyDictionary[Any, dict[str, frozenset[int]]] = weakref.WeakKeyDictionary()
 _LOCK = threading.Lock()
 
 
-def profiles(conn: sqlite3.Connection, index: Any) -> Mapping[int, WorkProfile]:
-    """The profiles of ``index``'s works, read once per mounted index (held as a :class:`ProfileTable`) — with
-    its works by title subject (:func:`subjects`): both read every official title, folded and cut once for
-    both (:func:`title_head`; about a third of their CPU on a full index)."""
+def profiles(conn: sqlite3.Connection, index: Any) -> dict[int, WorkProfile]:
+    """The profiles of ``index``'s works, read once per mounted index — with its works by title
+    subject (:func:`subjects`): both read every official title, folded and cut once for both
+    (:func:`title_head`; about a third of their CPU on a full index)."""
     with _LOCK:
         found = _CACHE.get(index)
     if found is None:
         heads: dict[str, TitleHead] = {}
-        found = ProfileTable(load_profiles(conn, str(getattr(index, "built_date", "9999-12-31")), heads))
+        found = load_profiles(conn, str(getattr(index, "built_date", "9999-12-31")), heads)
         by_subject = works_by_subject(conn, heads)
         with _LOCK:
             _CACHE[index] = found

@@ -68,7 +68,7 @@ from derive.index.serving import FREQUENT_WINDOW
 from derive.index.text import fts_query, fts_string, levenshtein_within, normalize
 from derive.index.textstore import read_heads
 from legal.outcomes import Outcome
-from serve.core import actterms, lanes, merge, packed, ranking, reorder, subjects, titleidf
+from serve.core import actterms, lanes, merge, ranking, reorder, subjects, titleidf
 from serve.core.envelope import Answer, CallContext, answer, fanout, is_provisional
 from serve.core.formnames import (
     FORM_DOCUMENT_TYPES,
@@ -858,7 +858,7 @@ def majority_titled_rows(conn: sqlite3.Connection, groups: list[list[str]], filt
 _UNTEXTED_WORKS: weakref.WeakKeyDictionary[MountedIndex, dict[str, frozenset[int]]] = weakref.WeakKeyDictionary()
 
 
-def untexted_word_works(conn: sqlite3.Connection, profiles: Mapping[int, ranking.WorkProfile],
+def untexted_word_works(conn: sqlite3.Connection, profiles: dict[int, ranking.WorkProfile],
                         index: MountedIndex | None = None) -> dict[str, frozenset[int]]:
     """Per name word, the works :func:`untexted_subject_rows` may answer whose names hold it: no
     text held, and a Legilux principal act (or budget law) not repealed (:func:`exact_subject`'s
@@ -878,7 +878,7 @@ def untexted_word_works(conn: sqlite3.Connection, profiles: Mapping[int, ranking
     return known
 
 
-def untexted_name_words(conn: sqlite3.Connection, profiles: Mapping[int, ranking.WorkProfile],
+def untexted_name_words(conn: sqlite3.Connection, profiles: dict[int, ranking.WorkProfile],
                         index: MountedIndex | None = None) -> frozenset[str]:
     """The name words of the works :func:`untexted_subject_rows` may answer (:func:`untexted_word_works`)."""
     return frozenset(untexted_word_works(conn, profiles, index))
@@ -904,7 +904,7 @@ def names_holding_all(by_word: Mapping[str, frozenset[int]], groups: Sequence[Se
 
 
 def untexted_subjects(conn: sqlite3.Connection, by_word: Mapping[str, frozenset[int]],
-                      groups: Sequence[Sequence[str]], profiles: Mapping[int, ranking.WorkProfile],
+                      groups: Sequence[Sequence[str]], profiles: dict[int, ranking.WorkProfile],
                       index: MountedIndex | None = None) -> list[int]:
     """The works of ``by_word`` (:func:`untexted_word_works`) whose whole title subject the question
     is (:func:`exact_subject` of their title coverage and subject precision): the only works
@@ -922,7 +922,7 @@ UNTEXTED_SUBJECT_CANDIDATES = 50
 
 
 def untexted_subject_rows(conn: sqlite3.Connection, groups: list[list[str]], filters: Filters,
-                          profiles: Mapping[int, ranking.WorkProfile], index: MountedIndex | None = None) -> list[Hit]:
+                          profiles: dict[int, ranking.WorkProfile], index: MountedIndex | None = None) -> list[Hit]:
     """Works whose text is not held and whose names hold every word of the question, kept when the
     question is their whole title subject (:func:`exact_subject`), as work rows (``title_words``):
     "impôt sur le revenu" finds the Loi du 4 décembre 1967 concernant l'impôt sur le revenu, whose
@@ -2111,13 +2111,12 @@ def name_holds(held: frozenset[str], term: str) -> bool:
     return term in held or (" " in term and all(word in held for word in term.split()))
 
 
-_NAME_WORDS: weakref.WeakKeyDictionary[MountedIndex, Mapping[int, frozenset[str]]] = weakref.WeakKeyDictionary()
+_NAME_WORDS: weakref.WeakKeyDictionary[MountedIndex, dict[int, frozenset[str]]] = weakref.WeakKeyDictionary()
 
 
 def name_words(conn: sqlite3.Connection, works: Sequence[int], index: MountedIndex | None = None) -> dict[int, frozenset[str]]:
     """The words of each work's names (every ``work_names`` row but identifiers), remembered per
-    mounted index (an immutable file: at most one entry per work; every work at once when the index
-    is warmed, :func:`load_name_words`)."""
+    mounted index (an immutable file: at most one entry per work)."""
     known = _NAME_WORDS.setdefault(index, {}) if index is not None else {}
     missing = [w for w in works if w not in known]
     if missing:
@@ -2126,11 +2125,7 @@ def name_words(conn: sqlite3.Connection, works: Sequence[int], index: MountedInd
                 f"SELECT work_rowid, normalized FROM work_names WHERE work_rowid IN ({','.join(map(str, missing))}) "
                 "AND kind != 'official_identifier'"):
             found[int(work)].update(str(normalized).split())
-        read = {w: frozenset(v) for w, v in found.items()}
-        if isinstance(known, dict):
-            known.update(read)
-        else:  # the warmed table holds every work of the catalogue: nothing else is remembered
-            return {w: read[w] if w in read else known[w] for w in works}
+        known.update({w: frozenset(v) for w, v in found.items()})
     return {w: known[w] for w in works}
 
 
@@ -2148,7 +2143,7 @@ def load_name_words(conn: sqlite3.Connection, index: MountedIndex) -> int:
     return len(found)
 
 
-_SUBJECT_WORDS: weakref.WeakKeyDictionary[MountedIndex, Mapping[int, ranking.TitleSubjects]] = \
+_SUBJECT_WORDS: weakref.WeakKeyDictionary[MountedIndex, dict[int, ranking.TitleSubjects]] = \
     weakref.WeakKeyDictionary()
 
 
@@ -2180,16 +2175,15 @@ def _interned(subjects: ranking.TitleSubjects) -> ranking.TitleSubjects:
 def load_subject_words(conn: sqlite3.Connection, index: MountedIndex) -> int:
     """Remember now the title subject words of every work of ``index`` (what
     :func:`works_subject_precision` remembers work by work as queries ask; the same values), each
-    the number of works. Called while an index is warmed (:func:`serve.core.mount.warm_index`), like
-    :func:`load_name_words`: the table is built once before the workers fork and shared by them, held
-    packed (:class:`serve.core.packed.SubjectTable`) so that a worker's lookups write to none of its pages."""
+    distinct word one string; the number of works. Called while an index is warmed
+    (:func:`serve.core.mount.warm_index`), like :func:`load_name_words`: the table is built once
+    before the workers fork and shared by them."""
     titles: dict[int, list[tuple[str, str]]] = {int(w): [] for w in index.catalogue.rowid_of.values()}
     for work, value, language in conn.execute(
             "SELECT work_rowid, value, language FROM work_names WHERE kind = 'official_title'"):
         titles.setdefault(int(work), []).append((str(value), str(language)))
     legilux = index.publisher.value == "lu-legilux"
-    _SUBJECT_WORDS[index] = packed.SubjectTable(((w, _interned(ranking.title_subjects(t, legilux))) for w, t in titles.items()),
-                                                 ranking.TitleSubjects)
+    _SUBJECT_WORDS[index] = {w: _interned(ranking.title_subjects(t, legilux)) for w, t in titles.items()}
     return len(titles)
 
 
@@ -2206,10 +2200,7 @@ def works_title_subjects(conn: sqlite3.Connection, works: Sequence[int],
                 f"({','.join(map(str, missing))}) AND kind = 'official_title'"):
             titles[int(work)].append((str(value), str(language)))
         legilux = index is not None and index.publisher.value == "lu-legilux"
-        read = {w: _interned(ranking.title_subjects(t, legilux)) for w, t in titles.items()}
-        if not isinstance(known, dict):  # the warmed table holds every work of the catalogue
-            return {w: read[w] if w in read else known[w] for w in works}
-        known.update(read)
+        known.update({w: _interned(ranking.title_subjects(t, legilux)) for w, t in titles.items()})
     return known
 
 
@@ -2535,7 +2526,7 @@ def breadth_factor(rows: int) -> float:
     return 1.0 + BREADTH_BOOST * min(1.0, math.log(rows) / math.log(BREADTH_FULL))
 
 
-def rank_hits(hits: Sequence[Hit], profiles: Mapping[int, ranking.WorkProfile], plan: Plan,
+def rank_hits(hits: Sequence[Hit], profiles: dict[int, ranking.WorkProfile], plan: Plan,
               options: LaneOptions, coverage: dict[int, float] | None = None,
               precision: dict[int, float] | None = None, rows: dict[int, int] | None = None,
               own: Mapping[int, float] | None = None, values: dict[int, float] | None = None) -> list[Hit]:
@@ -2731,7 +2722,7 @@ def untexted_relevance(hits: Sequence[Hit]) -> float | None:
     return max(weak, default=None)
 
 
-def _work_prior(hit: Hit, tier: int, profiles: Mapping[int, ranking.WorkProfile], options: LaneOptions,
+def _work_prior(hit: Hit, tier: int, profiles: dict[int, ranking.WorkProfile], options: LaneOptions,
                 boost: set[int], titled: dict[int, float], about: dict[int, float],
                 rows: dict[int, int] | None, own: Mapping[int, float] | None = None) -> float:
     """:func:`rank_hits`' prior of a hit's work (status and role, soft mention, title, subject, breadth)."""
@@ -2920,7 +2911,7 @@ def amending_law_titled_over(profile: ranking.WorkProfile | None, coverage: Mapp
 
 
 def parents_first(conn: sqlite3.Connection, index: MountedIndex, hits: Sequence[Hit],
-                  profiles: Mapping[int, ranking.WorkProfile], filters: Filters, groups: Sequence[Sequence[str]],
+                  profiles: dict[int, ranking.WorkProfile], filters: Filters, groups: Sequence[Sequence[str]],
                   limit: int, pinned: frozenset[int] = frozenset()) -> list[Hit]:
     """Works (one hit each, rank order) with the principal act a subordinate work of the first
     ``limit`` executes or modifies (:func:`serve.core.ranking.parent_act`) placed right before it,
@@ -2992,7 +2983,7 @@ def group_by_work(hits: Sequence[Hit], per_work: int | None) -> list[Hit]:
 
 
 def _intent_rows(conn: sqlite3.Connection, index: MountedIndex, plan: Plan, filters: Filters,
-                 profiles: Mapping[int, ranking.WorkProfile]) -> list[Hit]:
+                 profiles: dict[int, ranking.WorkProfile]) -> list[Hit]:
     """Work rows of the acts holding ``plan.intent`` towards the named work."""
     target = plan.constraints[0]
     slug = index.catalogue.slug_of[target]
@@ -3021,7 +3012,7 @@ _RELATED: weakref.WeakKeyDictionary[MountedIndex, dict[int, dict[str, list[int]]
 
 
 def _related_rows(conn: sqlite3.Connection, index: MountedIndex, plan: Plan, filters: Filters,
-                  profiles: Mapping[int, ranking.WorkProfile]) -> list[Hit]:
+                  profiles: dict[int, ranking.WorkProfile]) -> list[Hit]:
     """Work rows of the acts holding a role towards the one work a query only names (its
     corrigenda, the acts amending it, its delegated and implementing acts: at most
     :data:`RELATED_PER_ROLE` of each, newest first), reason ``related_work``, after the work."""
@@ -3091,7 +3082,7 @@ def _same_name_rows(conn: sqlite3.Connection, index: MountedIndex, plan: Plan, f
 
 
 def ambiguous_rows(conn: sqlite3.Connection, index: MountedIndex, plan: Plan, filters: Filters,
-                   profiles: Mapping[int, ranking.WorkProfile]) -> list[Hit]:
+                   profiles: dict[int, ranking.WorkProfile]) -> list[Hit]:
     """Work rows (reason ``ambiguous_name``, ``ambiguous_name`` the name) of the acts a name bears
     that several acts bear (no one of them the single principal act in force, so the name
     constrains nothing: :mod:`serve.core.searchplan`), for a query whose words found nothing. First
@@ -3516,7 +3507,7 @@ def quorum_breadth(conn: sqlite3.Connection, groups: Sequence[Sequence[str]],
     return found
 
 
-def dominant_work(counts: dict[int, int], profiles: Mapping[int, ranking.WorkProfile]) -> int | None:
+def dominant_work(counts: dict[int, int], profiles: dict[int, ranking.WorkProfile]) -> int | None:
     """The principal act of ``counts`` with at least :data:`BREADTH_MIN` provisions and
     :data:`BREADTH_DOMINANCE` times those of every other principal act, if one has (a compilation,
     an amending act or a corrigendum restates or changes another act's provisions: it neither
@@ -3530,7 +3521,7 @@ def dominant_work(counts: dict[int, int], profiles: Mapping[int, ranking.WorkPro
     return work if len(top) < 2 or dominates(top[0], top[1], profiles[work].code) else None
 
 
-def dominant_code(counts: dict[int, int], profiles: Mapping[int, ranking.WorkProfile]) -> int | None:
+def dominant_code(counts: dict[int, int], profiles: dict[int, ranking.WorkProfile]) -> int | None:
     """:func:`dominant_work` when it is a Legilux code (:attr:`serve.core.ranking.WorkProfile.code`),
     else ``None``: over the majority-of-words provisions (:func:`quorum_breadth`) only a code, whose
     title names none of its subjects, is weighed as if named — an act titled by its subject has its
