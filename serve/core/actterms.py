@@ -22,7 +22,6 @@ Pure over the terms once read; the search decides what a coverage is worth
 
 from __future__ import annotations
 
-import bisect
 import functools
 import math
 import sqlite3
@@ -229,8 +228,7 @@ class SortedStrings:
     """Sorted strings held as one string and an array of offsets, not one object per string: a mounted index's
     thousands of term keys and stems cost a few objects, and a served worker's lookups write no reference count
     into the pages the supervisor built them in (they stay shared after the fork). A string is found through an
-    open-addressing table of positions (CRC-32 of its UTF-8 bytes: the same in every process), a prefix range by
-    bisection."""
+    open-addressing table of positions (CRC-32 of its UTF-8 bytes: the same in every process)."""
 
     __slots__ = ("_blob", "_mask", "_starts", "_table")
 
@@ -270,13 +268,6 @@ class SortedStrings:
                 return i
             slot = (slot + 1) & mask
         return -1
-
-    def beginning(self, word: str) -> range:
-        """The positions of the strings that are ``word`` or begin with ``word`` and a space (contiguous: a space
-        sorts before every letter and digit a normalised word holds)."""
-        lo = bisect.bisect_left(self, word)
-        hi = bisect.bisect_left(self, word + "!", lo)  # "!" follows the space
-        return range(lo, hi)
 
 
 @dataclass(frozen=True, eq=False)
