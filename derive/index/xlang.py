@@ -140,6 +140,31 @@ def fold(word: str) -> str:
     return word.replace("ß", "ss")
 
 
+#: German umlauts as a keyboard without them writes them ("Auszaehlung", "Gebuehren", "aerztliche"), after a
+#: letter that makes no diphthong with the ``e``'s vowel: never the ``ue`` of "Steuer", "neue", "Bauer", "Quelle".
+_UMLAUT_SPELLT = re.compile(r"(?<=[^aeiq])([aou])e|^([aou])e")
+#: The German plural and genitive ``s`` the Snowball stemmer leaves on a word: after a vowel or a letter it never
+#: strips an ``s`` after ("LKWs", "Büros", "Risikos"), or on a word too short to stem ("Rats"); never after
+#: ``e`` or ``s`` ("hohes", "Preis" keep it: an ``-es`` is the stemmer's, and a stem in ``s`` no ending).
+_PLURAL_S = re.compile(r"(?<=[^es])s$")
+#: The fewest letters a word keeps without its ``s`` (:func:`german_spellings`).
+GERMAN_ENDING_MIN = 3
+
+
+def german_spellings(word: str) -> tuple[str, ...]:
+    """The other spellings under which a normalised German word may be a lexicon entry, tried when its own
+    form and stem are not: its umlauts written ``ae``/``oe``/``ue`` read as the normaliser writes an umlaut
+    ("auszaehlung" → "auszahlung", "gebuehren" → "gebuhren"), then the word without the plural or genitive
+    ``s`` the stemmer leaves on it (``_PLURAL_S``, at least :data:`GERMAN_ENDING_MIN` letters left: "lkws" →
+    "lkw", "rats" → "rat"), also with its umlauts so read. Candidates only: :meth:`Lexicon.lookup` takes the
+    first that is an entry as written. Pure."""
+    unspelt = _UMLAUT_SPELLT.sub(lambda m: m.group(1) or m.group(2), word)
+    out = [unspelt] if unspelt != word else []
+    out += [base[:-1] for base in dict.fromkeys((word, unspelt))
+            if _PLURAL_S.search(base) and len(base) > GERMAN_ENDING_MIN]
+    return tuple(dict.fromkeys(out))
+
+
 def key_of(word: str, language: str, *, cached: bool = True) -> str:
     """The lexicon key of a normalised word: its Snowball stem in ``language``, or the word itself
     (too short to stem). ``cached=False`` when a table is built (:func:`lexicon`: its thousands of
@@ -388,6 +413,10 @@ class Lexicon:
         for form in (forms,) if isinstance(forms, str) else forms:
             if abs(len(form) - len(word)) <= 2 and analysis.inflection(word, form):
                 return self.words[form]
+        for other in german_spellings(word) if language == "de" else ():
+            found = self.words.get(other)
+            if found is not None:
+                return found
         return None
 
 
