@@ -145,8 +145,8 @@ def fold(word: str) -> str:
 _UMLAUT_SPELLT = re.compile(r"(?<=[^aeiq])([aou])e|^([aou])e")
 #: The German plural and genitive ``s`` the Snowball stemmer leaves on a word: after a vowel or a letter it never
 #: strips an ``s`` after ("LKWs", "Büros", "Risikos"), or on a word too short to stem ("Rats"); never after
-#: ``e`` or ``s`` ("hohes", "Preis" keep it: an ``-es`` is the stemmer's, and a stem in ``s`` no ending).
-_PLURAL_S = re.compile(r"(?<=[^es])s$")
+#: ``e``, ``i`` or ``s`` ("hohes", "Preis" keep it: an ``-es`` is the stemmer's, an ``-is`` seldom a plural).
+_PLURAL_S = re.compile(r"(?<=[^eis])s$")
 #: The fewest letters a word keeps without its ``s`` (:func:`german_spellings`).
 GERMAN_ENDING_MIN = 3
 
@@ -688,6 +688,9 @@ def _unlinked(left: str, shortest: int) -> Iterator[str]:
 #: translation only when the searched index holds it as a word (:func:`cognates`, ``held``): a
 #: rule proposes, the French text decides.
 COGNATE_ENDINGS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    # a learned noun in -orium (lu49b): "Observatorium" → "observatoire", "Laboratorium" → "laboratoire",
+    # "Moratorium" → "moratoire", "Territorium" → "territoire"
+    ("orien", ("oires",)), ("orium", ("oire",)),
     ("isierungen", ("isations",)), ("isierung", ("isation",)), ("ierungen", ("ations",)), ("ierung", ("ation",)),
     ("itaten", ("ites",)), ("itat", ("ite", "ites")),
     ("ischen", ("iques", "ique")), ("ischer", ("ique",)), ("isches", ("ique",)), ("ische", ("ique", "iques")),
