@@ -151,6 +151,12 @@ _PLURAL_S = re.compile(r"(?<=[^eis])s$")
 GERMAN_ENDING_MIN = 3
 
 
+def unspelt_umlauts(word: str) -> str:
+    """A normalised German word with its umlauts written ``ae``/``oe``/``ue`` as the normaliser writes an umlaut
+    ("auszaehlung" → "auszahlung"; "steuer", "neue", "quelle" as they are: ``_UMLAUT_SPELLT``). Pure."""
+    return _UMLAUT_SPELLT.sub(lambda m: m.group(1) or m.group(2), word)
+
+
 def german_spellings(word: str) -> tuple[str, ...]:
     """The other spellings under which a normalised German word may be a lexicon entry, tried when its own
     form and stem are not: its umlauts written ``ae``/``oe``/``ue`` read as the normaliser writes an umlaut
@@ -158,7 +164,7 @@ def german_spellings(word: str) -> tuple[str, ...]:
     ``s`` the stemmer leaves on it (``_PLURAL_S``, at least :data:`GERMAN_ENDING_MIN` letters left: "lkws" →
     "lkw", "rats" → "rat"), also with its umlauts so read. Candidates only: :meth:`Lexicon.lookup` takes the
     first that is an entry as written. Pure."""
-    unspelt = _UMLAUT_SPELLT.sub(lambda m: m.group(1) or m.group(2), word)
+    unspelt = unspelt_umlauts(word)
     out = [unspelt] if unspelt != word else []
     out += [base[:-1] for base in dict.fromkeys((word, unspelt))
             if _PLURAL_S.search(base) and len(base) > GERMAN_ENDING_MIN]
@@ -767,6 +773,24 @@ def cognates(word: str, language: str) -> tuple[str, ...]:
 FRENCH_PART_MIN = 5
 
 
+#: German modifiers that are no word of their own but say one thing before any head (lu49b): a bound ("Mindest·lohn",
+#: "Höchst·betrag") or a special kind ("Sonder·ausbildung"), with the French words the acts say it by. They reach a
+#: compound's modifier only (:func:`part_terms`, from :func:`reached_parts`) and never count as a translated word
+#: (:data:`UNCOUNTED`, as a cognate): an entry of their own made questions translatable whose subject was the head
+#: nothing translates ("Mindestalter für den Kauf von Energydrinks", a judged negative: ADR 0157).
+GERMAN_PREFIX_TERMS: dict[str, tuple[str, ...]] = {
+    "mindest": ("minimum", "minimal", "minimale", "minimaux", "minimales", "minima"),
+    "hochst": ("maximum", "maximal", "maximale", "maximaux", "maximales", "maxima"),
+    "sonder": ("special", "speciale", "speciaux", "speciales", "extraordinaire"),
+}
+
+
+def prefix_terms(part: str, held: Callable[[str], bool]) -> tuple[str, ...]:
+    """The French words of a German modifier of :data:`GERMAN_PREFIX_TERMS` that the searched text holds (empty
+    for any other part). Pure (``held`` aside)."""
+    return tuple(t for t in GERMAN_PREFIX_TERMS.get(part, ()) if held(t))
+
+
 def part_terms(part: str, language: str, held: Callable[[str], bool]) -> tuple[tuple[str, ...], bool] | None:
     """The French terms of one part of a German compound and whether they count as a translated word:
     the lexicon's entry (counted), else the part's held :func:`cognates` ("Kontroll·zonen" « contrôle »),
@@ -779,6 +803,9 @@ def part_terms(part: str, language: str, held: Callable[[str], bool]) -> tuple[t
     found = lexicon(language).lookup(part, language)
     if found is not None:
         return found, True
+    bound = prefix_terms(part, held) if language == "de" else ()
+    if bound:
+        return bound, False
     similar = tuple(c for c in cognates(part, language) if held(c))
     if similar:
         return similar, False

@@ -62,3 +62,26 @@ def test_the_lu49b_block_is_sourced_and_reaches_its_words() -> None:
     # several-sense nouns and prefixes stay without an entry of their own (ADR 0157)
     for word in ("zulage", "geschaft", "mindest", "sonder", "werk"):
         assert de.lookup(word, "de") is None
+
+
+def test_a_bound_or_kind_modifier_reaches_a_compound_without_counting() -> None:
+    held = lambda w: True  # noqa: E731
+    # "Höchst·betrag": the head an entry (counted), the modifier the French of a bound (never counted)
+    parts = xlang.reached_parts("hochstbetrag", "de", held)
+    assert parts is not None and parts[0][0] == "hochst" and "maximum" in parts[0][1] and parts[0][2] is False
+    assert parts[1] == ("betrag", xlang.lexicon("de").lookup("betrag", "de"), True)
+    assert xlang.reached_parts("mindestgehalt", "de", held)[0][1][0] == "minimum"
+    # only the words the searched text holds
+    assert xlang.prefix_terms("mindest", {"minimal"}.__contains__) == ("minimal",)
+    # the modifier alone is no entry, and a head nothing reaches is not cut: "Mindest·alter" stays as it is
+    assert xlang.lexicon("de").lookup("mindest", "de") is None
+    assert xlang.reached_parts("mindestalter", "de", held) is None
+    found = xlang.translate(["mindestalter", "kauf", "energydrinks"], "de", held=held)
+    assert "mindestalter" in found.terms and "mindest" not in found.alternatives
+
+
+def test_act_terms_meet_umlauts_typed_with_an_e() -> None:
+    from serve.core import actterms
+
+    assert "gebuhren" in actterms.word_forms("gebuehren")
+    assert xlang.unspelt_umlauts("steuer") == "steuer" and xlang.unspelt_umlauts("quelle") == "quelle"
