@@ -85,3 +85,16 @@ def test_act_terms_meet_umlauts_typed_with_an_e() -> None:
 
     assert "gebuhren" in actterms.word_forms("gebuehren")
     assert xlang.unspelt_umlauts("steuer") == "steuer" and xlang.unspelt_umlauts("quelle") == "quelle"
+
+
+def test_a_widened_entry_keeps_its_earlier_french() -> None:
+    # the act terms' French says « examen » where the entry said « enquête » only; both stay OR-alternatives
+    entries = [e for e in json.loads(xlang.REVIEWED_PATH.read_text(encoding="utf-8"))["entries"]
+               if "(lu49b widening)" in e["source"]]
+    assert len(entries) >= 30
+    de = xlang.lexicon("de")
+    for entry in entries:
+        found = de.lookup(xlang.fold(entry["word"].lower()).translate(str.maketrans("äöü", "aou")), "de")
+        assert found is not None and len(found) >= 2
+    assert {"enquete", "examen"} <= set(de.lookup("untersuchung", "de") or ())
+    assert {"charges", "frais"} <= set(de.lookup("kosten", "de") or ())
