@@ -164,6 +164,37 @@ def fold(word: str) -> str:
     return word.replace("ß", "ss")
 
 
+#: German umlauts as a keyboard without them writes them ("Auszaehlung", "Gebuehren", "aerztliche"), after a
+#: letter that makes no diphthong with the ``e``'s vowel: never the ``ue`` of "Steuer", "neue", "Bauer", "Quelle".
+_UMLAUT_SPELLT = re.compile(r"(?<=[^aeiq])([aou])e|^([aou])e")
+#: The German plural and genitive ``s`` the Snowball stemmer leaves on a word: after a vowel or a letter it never
+#: strips an ``s`` after ("LKWs", "Büros", "Risikos"), or on a word too short to stem ("Rats"); never after
+#: ``e``, ``i`` or ``s`` ("hohes", "Preis" keep it: an ``-es`` is the stemmer's, an ``-is`` seldom a plural).
+_PLURAL_S = re.compile(r"(?<=[^eis])s$")
+#: The fewest letters a word keeps without its ``s`` (:func:`german_spellings`).
+GERMAN_ENDING_MIN = 3
+
+
+def unspelt_umlauts(word: str) -> str:
+    """A normalised German word with its umlauts written ``ae``/``oe``/``ue`` as the normaliser writes an umlaut
+    ("auszaehlung" → "auszahlung"; "steuer", "neue", "quelle" as they are: ``_UMLAUT_SPELLT``). Pure."""
+    return _UMLAUT_SPELLT.sub(lambda m: m.group(1) or m.group(2), word)
+
+
+def german_spellings(word: str) -> tuple[str, ...]:
+    """The other spellings under which a normalised German word may be a lexicon entry, tried when its own
+    form and stem are not: its umlauts written ``ae``/``oe``/``ue`` read as the normaliser writes an umlaut
+    ("auszaehlung" → "auszahlung", "gebuehren" → "gebuhren"), then the word without the plural or genitive
+    ``s`` the stemmer leaves on it (``_PLURAL_S``, at least :data:`GERMAN_ENDING_MIN` letters left: "lkws" →
+    "lkw", "rats" → "rat"), also with its umlauts so read. Candidates only: :meth:`Lexicon.lookup` takes the
+    first that is an entry as written. Pure."""
+    unspelt = unspelt_umlauts(word)
+    out = [unspelt] if unspelt != word else []
+    out += [base[:-1] for base in dict.fromkeys((word, unspelt))
+            if _PLURAL_S.search(base) and len(base) > GERMAN_ENDING_MIN]
+    return tuple(dict.fromkeys(out))
+
+
 def key_of(word: str, language: str, *, cached: bool = True) -> str:
     """The lexicon key of a normalised word: its Snowball stem in ``language``, or the word itself
     (too short to stem). ``cached=False`` when a table is built (:func:`lexicon`: its thousands of
@@ -412,6 +443,10 @@ class Lexicon:
         for form in (forms,) if isinstance(forms, str) else forms:
             if abs(len(form) - len(word)) <= 2 and analysis.inflection(word, form):
                 return self.words[form]
+        for other in german_spellings(word) if language == "de" else ():
+            found = self.words.get(other)
+            if found is not None:
+                return found
         return None
 
 
@@ -683,6 +718,9 @@ def _unlinked(left: str, shortest: int) -> Iterator[str]:
 #: translation only when the searched index holds it as a word (:func:`cognates`, ``held``): a
 #: rule proposes, the French text decides.
 COGNATE_ENDINGS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    # a learned noun in -orium (lu49b): "Observatorium" → "observatoire", "Laboratorium" → "laboratoire",
+    # "Moratorium" → "moratoire", "Territorium" → "territoire"
+    ("orien", ("oires",)), ("orium", ("oire",)),
     ("isierungen", ("isations",)), ("isierung", ("isation",)), ("ierungen", ("ations",)), ("ierung", ("ation",)),
     ("itaten", ("ites",)), ("itat", ("ite", "ites")),
     ("ischen", ("iques", "ique")), ("ischer", ("ique",)), ("isches", ("ique",)), ("ische", ("ique", "iques")),
@@ -759,6 +797,24 @@ def cognates(word: str, language: str) -> tuple[str, ...]:
 FRENCH_PART_MIN = 5
 
 
+#: German modifiers that are no word of their own but say one thing before any head (lu49b): a bound ("Mindest·lohn",
+#: "Höchst·betrag") or a special kind ("Sonder·ausbildung"), with the French words the acts say it by. They reach a
+#: compound's modifier only (:func:`part_terms`, from :func:`reached_parts`) and never count as a translated word
+#: (:data:`UNCOUNTED`, as a cognate): an entry of their own made questions translatable whose subject was the head
+#: nothing translates ("Mindestalter für den Kauf von Energydrinks", a judged negative: ADR 0157).
+GERMAN_PREFIX_TERMS: dict[str, tuple[str, ...]] = {
+    "mindest": ("minimum", "minimal", "minimale", "minimaux", "minimales", "minima"),
+    "hochst": ("maximum", "maximal", "maximale", "maximaux", "maximales", "maxima"),
+    "sonder": ("special", "speciale", "speciaux", "speciales", "extraordinaire"),
+}
+
+
+def prefix_terms(part: str, held: Callable[[str], bool]) -> tuple[str, ...]:
+    """The French words of a German modifier of :data:`GERMAN_PREFIX_TERMS` that the searched text holds (empty
+    for any other part). Pure (``held`` aside)."""
+    return tuple(t for t in GERMAN_PREFIX_TERMS.get(part, ()) if held(t))
+
+
 def part_terms(part: str, language: str, held: Callable[[str], bool]) -> tuple[tuple[str, ...], bool] | None:
     """The French terms of one part of a German compound and whether they count as a translated word:
     the lexicon's entry (counted), else the part's held :func:`cognates` ("Kontroll·zonen" « contrôle »),
@@ -771,6 +827,9 @@ def part_terms(part: str, language: str, held: Callable[[str], bool]) -> tuple[t
     found = lexicon(language).lookup(part, language)
     if found is not None:
         return found, True
+    bound = prefix_terms(part, held) if language == "de" else ()
+    if bound:
+        return bound, False
     similar = tuple(c for c in cognates(part, language) if held(c))
     if similar:
         return similar, False

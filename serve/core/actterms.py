@@ -193,14 +193,17 @@ def term_key(normalized: str, language: str, stop: frozenset[str]) -> tuple[str,
 @functools.lru_cache(maxsize=4096)
 def word_forms(word: str) -> frozenset[str]:
     """A question word, the word in the singular (:func:`singular`) and their English, French and German Snowball
-    stems; for a German compound the
+    stems, and its German umlauts typed with an ``e`` read as umlauts (:func:`derive.index.xlang.unspelt_umlauts`); for a
+    German compound the
     cross-language lexicon cuts into words it knows (:func:`derive.index.xlang.compound_parts`), its head
     too, with its stem (« Kinderspielzeug » says "Spielzeug"). Pure; remembered for the last 4,096 words (a question's
     words are read by :meth:`TermIndex.covered`, :func:`partly_covered` and :func:`rare_word`, over each index)."""
     forms = {word}
     parts = xlang.compound_parts(word, "de")
     heads = parts[-1:] if parts else []
-    for form in dict.fromkeys((word, singular(word), *heads, *(singular(p) for p in heads))):
+    # a German word's umlauts typed "ae"/"oe"/"ue" ("Gebuehren") meet the terms' "gebühren" as the normaliser writes it
+    unspelt = xlang.unspelt_umlauts(word)
+    for form in dict.fromkeys((word, singular(word), *heads, *(singular(p) for p in heads), unspelt)):
         forms.add(form)
         for language in ("en", "fr", "de"):
             stem = analysis.stem_word(form, language)
