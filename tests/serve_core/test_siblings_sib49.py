@@ -38,8 +38,8 @@ def test_siblings_share_most_of_the_shorter_names_subject() -> None:
 
 
 def _held() -> dict[str, frozenset[str]]:
-    return {"first": siblings.vocabulary(PRE.split(), ()), "tick": siblings.vocabulary(TICK.split(), ("tick",)),
-            "other": siblings.vocabulary(["position", "limits", "commodity", "derivatives", "trading", "venue"], ())}
+    return {"first": siblings.vocabulary(_subject(PRE), ()), "tick": siblings.vocabulary(_subject(TICK), ("tick",)),
+            "other": siblings.vocabulary(_subject("position limits commodity derivatives trading venue"), ())}
 
 
 def test_the_words_every_sibling_holds_tell_nothing() -> None:
@@ -71,12 +71,20 @@ def test_no_sibling_first_on_a_tie_a_small_lead_or_a_short_question() -> None:
     assert siblings.sibling_first(words, ["first"], held, lambda w: 1.0) is None
 
 
-def test_the_act_terms_stems_of_a_work(fixture_core: LegalCore) -> None:
+def test_the_act_terms_forms_of_the_question_a_work_holds(fixture_core: LegalCore) -> None:
     index = fixture_core.indexes["eu-eurlex"]
     rowid = index.catalogue.rowid_of["32015r0233"]
     with index.session(10.0) as conn:
-        stems = search.work_term_stems(conn, [rowid])[rowid]
-    assert stems & actterms.word_forms("narrow")
+        terms = actterms.terms_of(conn, index)
+    held = siblings.term_forms(terms, ["narrow", "unheardofword"], [rowid])[rowid]
+    assert held & actterms.word_forms("narrow") and not held & actterms.word_forms("unheardofword")
+
+
+def test_only_the_subject_words_beginning_like_the_question_are_stemmed() -> None:
+    begins = siblings.prefixes(["auctioning"])
+    held = siblings.vocabulary(["auctioning", "greenhouse", "allowances"], (), begins)
+    assert held & actterms.word_forms("auctioning") and not held & actterms.word_forms("greenhouse")
+    assert siblings.vocabulary(["greenhouse"], ()) & actterms.word_forms("greenhouse")
 
 
 def _first_works(answer: dict[str, Any]) -> list[str]:
