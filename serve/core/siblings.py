@@ -50,9 +50,11 @@ FRAME_WORDS: frozenset[str] = frozenset(MONTH_NUMBERS) | frozenset(
 def subject_words(names: Collection[str]) -> frozenset[str]:
     """The words of a work's names that may say its subject: not an :data:`serve.core.actterms.STOP` word nor a
     :data:`FRAME_WORDS` one, three letters or more, no digit (dates and numbers are every act's). Pure."""
-    return frozenset(w for w in (actterms.folded(n) for n in names)
-                     if len(w) > 2 and w not in actterms.STOP and w not in FRAME_WORDS
-                     and not any(ch.isdigit() for ch in w))
+    folded = {actterms.folded(n) for n in names} - actterms.STOP - FRAME_WORDS
+    return frozenset(w for w in folded if len(w) > 2 and not _DIGIT.search(w))
+
+
+_DIGIT = re.compile(r"\d")
 
 
 def siblings(a: frozenset[str], b: frozenset[str], least: float = LEAST_SHARED, words: int = LEAST_WORDS) -> bool:
@@ -62,13 +64,40 @@ def siblings(a: frozenset[str], b: frozenset[str], least: float = LEAST_SHARED, 
     return shared >= words and shared / max(1, min(len(a), len(b))) >= least
 
 
-def vocabulary(names: Collection[str], stems: Collection[str]) -> frozenset[str]:
+def vocabulary(subject: Collection[str], stems: Collection[str],
+               begins: Collection[str] | None = None) -> frozenset[str]:
     """What a work holds of a question's words: every form (:func:`serve.core.actterms.word_forms`) of its names'
-    subject words and its act terms' ``stems``. Pure."""
+    ``subject`` words (:func:`subject_words`) and its act terms' ``stems``; with ``begins`` (:func:`prefixes`), only the forms of the subject
+    words that begin like one of the question's forms (a stem begins like its word: the others cannot meet the
+    question, and stemming every word of a long title three ways is the step's largest cost). Pure."""
     out: set[str] = set(stems)
-    for word in subject_words(names):
-        out |= actterms.word_forms(word)
+    for word in subject:
+        if begins is None or word[:PREFIX] in begins:
+            out |= actterms.word_forms(word)
     return frozenset(out)
+
+
+#: The letters a subject word must share with one of the question's forms to be stemmed (:func:`vocabulary`).
+PREFIX = 3
+
+
+def prefixes(words: Iterable[str]) -> frozenset[str]:
+    """The first :data:`PREFIX` letters of every form of the question's ``words``. Pure."""
+    return frozenset(f[:PREFIX] for w in words for f in actterms.word_forms(w))
+
+
+def term_forms(index: actterms.TermIndex, words: Sequence[str], works: Collection[int]) -> dict[int, frozenset[str]]:
+    """Per work of ``works``, the forms of the question's ``words`` its act terms hold (a term key holding the stem:
+    :meth:`serve.core.actterms.TermIndex.keys_holding`), read from the term index the act-term step holds. Pure over
+    the index."""
+    found: dict[int, set[str]] = {w: set() for w in works}
+    for word in words:
+        for form in actterms.word_forms(word):
+            for key in index.keys_holding(form):
+                for work in index.works_of(key):
+                    if work in found:
+                        found[work].add(form)
+    return {w: frozenset(v) for w, v in found.items()}
 
 
 def distinctive(words: Sequence[str], held: Mapping[K, frozenset[str]]) -> dict[str, list[K]]:

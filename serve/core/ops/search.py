@@ -6080,19 +6080,6 @@ SIBLINGS = True
 SIBLING_DEPTH = 10
 
 
-def work_term_stems(conn: sqlite3.Connection, works: Sequence[int]) -> dict[int, frozenset[str]]:
-    """The stems of each work's act terms (the keys :func:`serve.core.actterms.term_index` holds), read for ``works``
-    (one statement; nothing remembered)."""
-    found: dict[int, set[str]] = {w: set() for w in works}
-    if works:
-        for work, label, language in conn.execute(
-                "SELECT r.work_rowid, t.label, t.language FROM work_metadata_rows r "
-                "JOIN metadata_terms t ON t.term_rowid = r.term_rowid "
-                f"WHERE r.work_rowid IN ({','.join(map(str, works))}) AND t.kind = ?", (actterms.KIND,)):
-            found[int(work)].update(actterms.term_key(normalize(str(label)), str(language), actterms.STOP))
-    return {w: frozenset(v) for w, v in found.items()}
-
-
 def named_years(query: str) -> frozenset[str]:
     """The years a question names as an act's (:func:`serve.core.siblings.named_years`; the query parser's dates left
     out); none, and no parse, for a question holding no year."""
@@ -6135,9 +6122,10 @@ def sibling_step(ctx: CallContext, sections: list[Answer], args: dict[str, Any])
         family = [w for w in works if w == works[0] or siblings.siblings(subject[works[0]], subject[w])]
         if len(family) < 2:
             return False
-        stems = work_term_stems(conn, family)
         terms = actterms.terms_of(conn, index)
-    held = {w: siblings.vocabulary(names[w], stems[w]) for w in family}
+    stems = siblings.term_forms(terms, words, family)
+    begins = siblings.prefixes(words)
+    held = {w: siblings.vocabulary(subject[w], stems[w], begins) for w in family}
     best = siblings.sibling_first(words, family, held, lambda word: terms.weight(actterms.word_forms(word)))
     if years:
         ahead = [] if best is None else [best]
