@@ -1,12 +1,18 @@
 """What the act-term section tests share (xsec46, lu47, lu48, eu48b): three fixture works, a small term index over
 them, the ranked matches of a question as :func:`serve.core.ops.search.act_term_matches` gives them, and a section
-of hits made and read back."""
+of hits made and read back; and the fixture indexes built with a test file of act terms (terms45, concept46,
+zh49)."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
+from derive.index import actterms as index_terms
 from serve.core import actterms
+from tests.index.pipeline import FixtureBuild, build_indexes
 
 EU, LU = "eu-eurlex", "lu-legilux"
 #: fixture works: the GDPR, the Luxembourg consumer code and the Luxembourg data-protection law
@@ -39,3 +45,22 @@ def section(publisher: str, *hits: tuple[str, list[str]]) -> dict[str, Any]:
 def works(section: dict[str, Any]) -> list[str]:
     """The lex work ids a section lists, in order."""
     return [h["work"] for h in section["hits"]]
+
+
+def write_terms(directory: Path, rows: Iterable[Mapping[str, Any]]) -> Path:
+    """``directory`` holding ``rows`` as its one act-terms file (``test.jsonl``, the shape of ``derive/index/actterms``'
+    files)."""
+    (directory / "test.jsonl").write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows) + "\n",
+                                          encoding="utf-8")
+    return directory
+
+
+def build_with_terms(fixture: FixtureBuild, terms: Path, out: Path) -> Path:
+    """The fixture indexes built into ``out`` with the act terms of the directory ``terms`` (none when it holds no
+    file) in place of the reviewed ones."""
+    token = index_terms.DIRECTORY.set(terms)
+    try:
+        build_indexes(fixture.trees, fixture.datasets, out)
+    finally:
+        index_terms.DIRECTORY.reset(token)
+    return out

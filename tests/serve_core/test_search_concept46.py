@@ -10,15 +10,14 @@ corpora built again with a small act-terms directory made by the test (never the
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from derive.index import actterms as index_terms
 from serve.core import LegalCore, actterms
-from tests.index.pipeline import FixtureBuild, build_indexes
+from tests.index.pipeline import FixtureBuild
+from tests.serve_core.term_matches import build_with_terms, write_terms
 
 LU = "lu-legilux"
 #: The Luxembourg consumer code, given for the test the English term "customer personal information" only.
@@ -122,15 +121,8 @@ def test_only_a_firm_match_may_fill_a_section_the_keywords_left_empty() -> None:
 
 @pytest.fixture(scope="module")
 def terms_core(fixture_indexes: FixtureBuild, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LegalCore]:
-    terms = tmp_path_factory.mktemp("act-terms")
-    (terms / "test.jsonl").write_text("\n".join(json.dumps(t, ensure_ascii=False) for t in TERMS) + "\n",
-                                      encoding="utf-8")
-    out = tmp_path_factory.mktemp("index-terms")
-    token = index_terms.DIRECTORY.set(terms)
-    try:
-        build_indexes(fixture_indexes.trees, fixture_indexes.datasets, out)
-    finally:
-        index_terms.DIRECTORY.reset(token)
+    terms = write_terms(tmp_path_factory.mktemp("act-terms"), TERMS)
+    out = build_with_terms(fixture_indexes, terms, tmp_path_factory.mktemp("index-terms"))
     with LegalCore.mount(out, {"set_id": "concept46"}) as core:
         yield core
 

@@ -9,7 +9,6 @@ data), and once without any, which must answer exactly as the search without the
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,10 +18,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from derive.index import actterms as index_terms
 from serve.core import LegalCore, actterms
 from serve.core.ops import search
-from tests.index.pipeline import FixtureBuild, build_indexes
+from tests.index.pipeline import FixtureBuild
+from tests.serve_core.term_matches import build_with_terms, write_terms
 
 EU, LU = "eu-eurlex", "lu-legilux"
 #: The Luxembourg consumer code (loi du 8 avril 2011): given, for the test, the English term "customer personal
@@ -38,17 +37,9 @@ TERMS = [
 
 @pytest.fixture(scope="module")
 def terms_dirs(fixture_indexes: FixtureBuild, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Path]]:
-    terms = tmp_path_factory.mktemp("act-terms")
-    (terms / "test.jsonl").write_text("\n".join(json.dumps(t, ensure_ascii=False) for t in TERMS) + "\n",
-                                      encoding="utf-8")
-    out = {"terms": tmp_path_factory.mktemp("index-terms"), "none": tmp_path_factory.mktemp("index-none")}
-    for name, directory in (("terms", terms), ("none", terms / "absent")):
-        token = index_terms.DIRECTORY.set(directory)
-        try:
-            build_indexes(fixture_indexes.trees, fixture_indexes.datasets, out[name])
-        finally:
-            index_terms.DIRECTORY.reset(token)
-    yield out
+    terms = write_terms(tmp_path_factory.mktemp("act-terms"), TERMS)
+    yield {"terms": build_with_terms(fixture_indexes, terms, tmp_path_factory.mktemp("index-terms")),
+           "none": build_with_terms(fixture_indexes, terms / "absent", tmp_path_factory.mktemp("index-none"))}
 
 
 @pytest.fixture(scope="module")

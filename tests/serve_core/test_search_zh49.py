@@ -14,16 +14,15 @@ terms, without answering a question no act is about (ADR 0164), on the real fixt
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from derive.index import actterms as index_terms
 from serve.core import LegalCore, actterms
 from serve.core.ops import search
-from tests.index.pipeline import FixtureBuild, build_indexes
+from tests.index.pipeline import FixtureBuild
+from tests.serve_core.term_matches import build_with_terms, write_terms
 
 EU, LU = "eu-eurlex", "lu-legilux"
 CONSUMER = "lu-legilux:loi-2011-04-08-n2"
@@ -43,15 +42,8 @@ TERMS = [
 
 @pytest.fixture(scope="module")
 def zh49_core(fixture_indexes: FixtureBuild, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LegalCore]:
-    terms = tmp_path_factory.mktemp("act-terms-zh49")
-    (terms / "test.jsonl").write_text("\n".join(json.dumps(t, ensure_ascii=False) for t in TERMS) + "\n",
-                                      encoding="utf-8")
-    out = tmp_path_factory.mktemp("index-zh49")
-    token = index_terms.DIRECTORY.set(terms)
-    try:
-        build_indexes(fixture_indexes.trees, fixture_indexes.datasets, out)
-    finally:
-        index_terms.DIRECTORY.reset(token)
+    terms = write_terms(tmp_path_factory.mktemp("act-terms-zh49"), TERMS)
+    out = build_with_terms(fixture_indexes, terms, tmp_path_factory.mktemp("index-zh49"))
     with LegalCore.mount(out, {"set_id": "zh49"}) as core:
         yield core
 
