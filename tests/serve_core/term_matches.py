@@ -6,12 +6,15 @@ zh49)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from derive.index import actterms as index_terms
-from serve.core import actterms
+from serve.core import LegalCore, actterms
 from tests.index.pipeline import FixtureBuild, build_indexes
 
 EU, LU = "eu-eurlex", "lu-legilux"
@@ -64,3 +67,13 @@ def build_with_terms(fixture: FixtureBuild, terms: Path, out: Path) -> Path:
     finally:
         index_terms.DIRECTORY.reset(token)
     return out
+
+
+@contextmanager
+def mounted_with_terms(fixture: FixtureBuild, tmp: pytest.TempPathFactory, rows: Iterable[Mapping[str, Any]],
+                       name: str) -> Iterator[LegalCore]:
+    """A core mounted over the fixture indexes built with the act terms ``rows`` (:func:`build_with_terms`), its set
+    named ``name``."""
+    terms = write_terms(tmp.mktemp(f"act-terms-{name}"), rows)
+    with LegalCore.mount(build_with_terms(fixture, terms, tmp.mktemp(f"index-{name}")), {"set_id": name}) as core:
+        yield core

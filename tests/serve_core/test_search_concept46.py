@@ -17,7 +17,7 @@ import pytest
 
 from serve.core import LegalCore, actterms
 from tests.index.pipeline import FixtureBuild
-from tests.serve_core.term_matches import build_with_terms, write_terms
+from tests.serve_core.term_matches import mounted_with_terms
 
 LU = "lu-legilux"
 #: The Luxembourg consumer code, given for the test the English term "customer personal information" only.
@@ -121,9 +121,7 @@ def test_only_a_firm_match_may_fill_a_section_the_keywords_left_empty() -> None:
 
 @pytest.fixture(scope="module")
 def terms_core(fixture_indexes: FixtureBuild, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LegalCore]:
-    terms = write_terms(tmp_path_factory.mktemp("act-terms"), TERMS)
-    out = build_with_terms(fixture_indexes, terms, tmp_path_factory.mktemp("index-terms"))
-    with LegalCore.mount(out, {"set_id": "concept46"}) as core:
+    with mounted_with_terms(fixture_indexes, tmp_path_factory, TERMS, "concept46") as core:
         yield core
 
 

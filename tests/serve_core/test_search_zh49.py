@@ -22,7 +22,7 @@ import pytest
 from serve.core import LegalCore, actterms
 from serve.core.ops import search
 from tests.index.pipeline import FixtureBuild
-from tests.serve_core.term_matches import build_with_terms, write_terms
+from tests.serve_core.term_matches import mounted_with_terms
 
 EU, LU = "eu-eurlex", "lu-legilux"
 CONSUMER = "lu-legilux:loi-2011-04-08-n2"
@@ -42,9 +42,7 @@ TERMS = [
 
 @pytest.fixture(scope="module")
 def zh49_core(fixture_indexes: FixtureBuild, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LegalCore]:
-    terms = write_terms(tmp_path_factory.mktemp("act-terms-zh49"), TERMS)
-    out = build_with_terms(fixture_indexes, terms, tmp_path_factory.mktemp("index-zh49"))
-    with LegalCore.mount(out, {"set_id": "zh49"}) as core:
+    with mounted_with_terms(fixture_indexes, tmp_path_factory, TERMS, "zh49") as core:
         yield core
 
 
