@@ -407,6 +407,12 @@ def rare_word(index: TermIndex, words: Sequence[str]) -> Callable[[Match[int]], 
     return rare
 
 
+def matches(index: TermIndex, words: Sequence[str]) -> list[Match[int]]:
+    """The acts ``index``'s terms rank for the question's ``words``: the terms said whole or in part
+    (:func:`partly_covered`) or one rare word said whole (:func:`rare_word`), best first (:func:`ranked`). Pure over
+    the index."""
+    return ranked(partly_covered(index, words), words, rare_word(index, words))
+
 def said_whole(match: Match[K], held: frozenset[str]) -> bool:
     """Whether the question (its words' forms ``held``) says a term of the ``match`` whole — not only in part
     (:func:`partly_covered` gives an act said only in part its partly said terms). Pure."""

@@ -35,7 +35,7 @@ def matched(query: str, works: dict[int, tuple[str, int]]) -> tuple[list[tuple[s
     work → (lex work id, section position)), and the question's words."""
     words = actterms.question_words(query)
     index = terms()
-    ranked = actterms.ranked(actterms.partly_covered(index, words), words, actterms.rare_word(index, words))
+    ranked = actterms.matches(index, words)
     return [(works[m.work][0], works[m.work][1], m) for m in ranked if m.work in works], words
 
 

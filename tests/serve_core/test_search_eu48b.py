@@ -48,7 +48,7 @@ def _terms() -> actterms.TermIndex:
 def _matched(query: str) -> tuple[list[tuple[str, int, actterms.Match[int]]], list[str]]:
     words = actterms.question_words(query)
     index = _terms()
-    ranked = actterms.ranked(actterms.partly_covered(index, words), words, actterms.rare_word(index, words))
+    ranked = actterms.matches(index, words)
     lex = {1: TICK, 2: BASIC, 3: SIBLING}
     return [(lex.get(m.work, f"{EU}:x{m.work}"), 0, m) for m in ranked], words
 

@@ -2073,12 +2073,11 @@ RELAXED_TERMED = True
 
 def termed_works(conn: sqlite3.Connection, index: MountedIndex | None, terms: Sequence[str]) -> dict[int, float]:
     """Per work, the coverage of the acts this index's act terms rank for the question's ``terms``
-    (:func:`serve.core.actterms.ranked`, as :func:`act_term_matches` ranks them) that are firm evidence
+    (:func:`serve.core.actterms.matches`, as :func:`act_term_matches` ranks them) that are firm evidence
     (:func:`serve.core.actterms.firm`: a term said whole, two words covered)."""
     words = list(dict.fromkeys(actterms.folded(t) for term in terms for t in normalize(term).split()))
     found = actterms.terms_of(conn, index)
-    matches = actterms.ranked(actterms.partly_covered(found, words), words, actterms.rare_word(found, words))
-    return {m.work: m.coverage for m in matches if actterms.firm(m, words)}
+    return {m.work: m.coverage for m in actterms.matches(found, words) if actterms.firm(m, words)}
 
 
 def with_termed_works(conn: sqlite3.Connection, index: MountedIndex | None, terms: Sequence[str], hits: Sequence[Hit],
@@ -5437,7 +5436,7 @@ def act_term_matches(ctx: CallContext, sections: Sequence[Answer], plans: Mappin
             continue
         with index.session(ctx.deadline_seconds) as conn:
             terms = actterms.terms_of(conn, index)
-            matches = actterms.ranked(actterms.partly_covered(terms, words), words, actterms.rare_word(terms, words))
+            matches = actterms.matches(terms, words)
         found += [(f"{publisher}:{index.catalogue.slug_of[m.work]}", position, m) for m in matches]
     best = actterms.ranked([m for _, _, m in found], words, lambda m: True)  # each admitted by its own index
     order = {id(m): i for i, m in enumerate(best)}
