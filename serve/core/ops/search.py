@@ -6149,7 +6149,7 @@ def sibling_step(ctx: CallContext, sections: list[Answer], args: dict[str, Any])
 #: Whether :func:`form_step` puts first the sibling of the form the question names (ADR 0168) …
 FORM_SIBLINGS = True
 #: … and the règlement executing the first law for a question on its implementing matter.
-EXECUTING_SIBLINGS = False
+EXECUTING_SIBLINGS = True
 
 
 def form_step(ctx: CallContext, sections: list[Answer], args: dict[str, Any]) -> bool:
