@@ -26,7 +26,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TypeVar
 
 from derive.index.query import MONTH_NUMBERS
-from serve.core import actterms
+from serve.core import actterms, formnames
 
 K = TypeVar("K")
 
@@ -167,3 +167,66 @@ def year_first(years: Collection[str], family: Sequence[K], names: Mapping[K, Co
     if not years or not family or any(y in names[family[0]] for y in years):
         return None
     return next((m for m in family[1:] if any(y in names[m] for y in years)), None)
+
+
+# -- the act's form the question names; the règlement that sets a law's implementing matter (ADR 0168) ---------------
+
+#: The words of a question naming an act's form, and the form (a key of
+#: :data:`serve.core.formnames.FORM_DOCUMENT_TYPES`): siblings of one family are often of two forms (the Market Abuse
+#: Directive and the Market Abuse Regulation; a law and its règlement grand-ducal), and a question naming one asks for
+#: that one. « loi », "law" and « Gesetz » are left out: « loi applicable », "EU law", "the asylum law" name a subject
+#: or the law a question is about as often as the form of the act it asks for.
+FORM_WORDS: dict[str, str] = {
+    "directive": "directive", "directives": "directive", "richtlinie": "directive", "richtlinien": "directive",
+    "reglement": "regulation", "reglements": "regulation", "regulation": "regulation", "regulations": "regulation",
+    "verordnung": "regulation", "verordnungen": "regulation"}
+
+
+def named_form(words: Iterable[str]) -> frozenset[str]:
+    """The publisher document types of the one act form a normalised question's ``words`` name
+    (:data:`FORM_WORDS`, :data:`serve.core.formnames.FORM_DOCUMENT_TYPES`); empty when they name none or two. Pure."""
+    forms = {FORM_WORDS[w] for w in words if w in FORM_WORDS}
+    if len(forms) != 1:
+        return frozenset()
+    return formnames.FORM_DOCUMENT_TYPES[forms.pop()]
+
+
+def form_first(types: Collection[str], family: Sequence[K], document_type: Mapping[K, str | None]) -> K | None:
+    """The first member of ``family`` (the first work first, then its siblings in rank order) whose document type is
+    one of the form the question names (``types``: :func:`named_form`), when the first work's is not; ``None``
+    otherwise. Pure."""
+    if not types or not family or document_type.get(family[0]) in types:
+        return None
+    return next((m for m in family[1:] if document_type.get(m) in types), None)
+
+
+#: The words of a question asking for the matter a law leaves to the règlement that executes it: an amount, a
+#: tariff or fee, a scale, a list, a form or model, the modalities, the execution itself (French, English, German;
+#: normalised). A law says who and what; its règlement grand-ducal sets these.
+IMPLEMENTING_WORDS: frozenset[str] = frozenset({
+    "montant", "montants", "amount", "amounts", "betrag", "betrage", "hohe",
+    "tarif", "tarifs", "tariff", "tariffs", "fee", "fees", "gebuhr", "gebuhren", "frais", "kosten", "cost", "costs",
+    "combien", "bareme", "baremes", "taux", "indemnite", "indemnites", "indemnity", "entschadigung",
+    "liste", "listes", "list", "lists", "listen",
+    "formulaire", "formulaires", "modele", "modeles", "muster",
+    "modalites", "modalities", "modalitaten", "implementing", "execution", "durchfuhrung"})
+#: The document types of a statute and of the règlements that execute one (Legilux).
+STATUTE_TYPES: frozenset[str] = frozenset({"LOI"})
+EXECUTING_TYPES: frozenset[str] = frozenset({"RGD", "RMIN"})
+
+
+def asks_implementing_matter(words: Iterable[str]) -> bool:
+    """Whether a normalised question's ``words`` ask for a matter a law's règlement sets
+    (:data:`IMPLEMENTING_WORDS`). Pure."""
+    return not IMPLEMENTING_WORDS.isdisjoint(words)
+
+
+def executing_first(listed: Sequence[K], document_type: Mapping[K, str | None],
+                    parent: Callable[[K], K | None]) -> K | None:
+    """The first work of ``listed`` (the first work first, then the works listed with it in rank order) that is a
+    règlement (:data:`EXECUTING_TYPES`) executing the first work (``parent``: :func:`serve.core.ranking.parent_act`),
+    when the first is a statute (:data:`STATUTE_TYPES`); ``None`` otherwise. ``parent`` is asked of the règlements
+    only. Pure over ``parent``."""
+    if len(listed) < 2 or document_type.get(listed[0]) not in STATUTE_TYPES:
+        return None
+    return next((m for m in listed[1:] if document_type.get(m) in EXECUTING_TYPES and parent(m) == listed[0]), None)

@@ -6068,6 +6068,7 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
     if act_term_step(ctx, sections, plans, args):
         merge.score_hits(sections)  # the rows the act terms brought in, scored on the one scale
     sibling_step(ctx, sections, args)
+    form_step(ctx, sections, args)
     merged = merge.merged(sections, args["limit"], lead=True)
     return fanout(ctx, sections, {"query": parsed.to_dict(), "merged": merged})
 
@@ -6139,6 +6140,90 @@ def sibling_step(ctx: CallContext, sections: list[Answer], args: dict[str, Any])
     scores = [h.get("score") for h in hits]
     moved = [hits[at], *hits[:at], *hits[at + 1:]]
     dealt_hits(section, moved)
+    for hit, score in zip(section["hits"], scores, strict=True):
+        if score is not None:
+            hit["score"] = score
+    return True
+
+
+#: Whether :func:`form_step` puts first the sibling of the form the question names (ADR 0168) …
+FORM_SIBLINGS = True
+#: … and the règlement executing the first law for a question on its implementing matter.
+EXECUTING_SIBLINGS = True
+
+
+def form_step(ctx: CallContext, sections: list[Answer], args: dict[str, Any]) -> bool:
+    """After :func:`sibling_step`: the first section's first work gives way to the first sibling of it (of the
+    answer's first :data:`SIBLING_DEPTH` works) of the act form the question names when the first is not of it
+    (:func:`serve.core.siblings.form_first`: « règlement sur les abus de marché » asks for the Regulation, not the
+    Directive of that family); or, for a question on the matter a law leaves to its règlement (an amount, a tariff, a
+    list, a form, the modalities: :func:`serve.core.siblings.asks_implementing_matter`), to the first règlement listed
+    that executes the first law (:func:`serve.core.siblings.executing_first`, the parent by
+    :func:`serve.core.ranking.parent_act`). The same ``works``, grain and place rules as :func:`sibling_step`.
+    Whether anything changed (in place)."""
+    if args["works"] or (args.get("result_grain") or "works") != "works" or not sections:
+        return False
+    words = normalize(args["query"]).split()
+    types = siblings.named_form(words) if FORM_SIBLINGS else frozenset()
+    executing = EXECUTING_SIBLINGS and siblings.asks_implementing_matter(words)
+    if not types and not executing:
+        return False
+    section = sections[0]
+    hits = section.get("hits") or []
+    publisher = str(section.get("publisher"))
+    index = ctx.indexes.get(publisher)
+    if len(hits) < 2 or index is None:
+        return False
+    read = [h for h in merge.merged(sections, SIBLING_DEPTH, lead=True) if h.get("publisher") == publisher]
+    rowids = [index.catalogue.rowid_of.get(str(h.get("work")).split(":", 1)[1]) for h in read]
+    if any(r is None for r in rowids) or len(rowids) < 2:
+        return False
+    works = [int(r) for r in rowids if r is not None]
+    best = None
+    with index.session(ctx.deadline_seconds) as conn:
+        kinds = document_types(conn, works)
+        if types:
+            names = name_words(conn, works, index)
+            subject = {w: siblings.subject_words(names[w]) for w in works}
+            family = [w for w in works if w == works[0] or siblings.siblings(subject[works[0]], subject[w])]
+            best = siblings.form_first(types, family, kinds)
+        if best is None and executing:
+            profiles = ranking.profiles(conn, index)
+            best = siblings.executing_first(works, kinds, lambda child: parent_of(conn, index, profiles, child))
+    if best is None:
+        return False
+    return put_first(section, f"{publisher}:{index.catalogue.slug_of[best]}")
+
+
+def document_types(conn: sqlite3.Connection, works: Sequence[int]) -> dict[int, str | None]:
+    """Each work's publisher document type (``RGD``, ``LOI``, ``DIR``, ``REG_IMPL`` …)."""
+    return {int(w): (str(t) if t is not None else None) for w, t in conn.execute(
+        f"SELECT work_rowid, document_type FROM works WHERE work_rowid IN ({','.join(map(str, works))})")}
+
+
+def parent_of(conn: sqlite3.Connection, index: MountedIndex, profiles: dict[int, ranking.WorkProfile],
+              child: int) -> int | None:
+    """The principal act ``child`` executes or modifies (:func:`serve.core.ranking.parent_act`), remembered per
+    mounted index with :func:`parents_first`'s."""
+    known = _PARENTS.setdefault(index, {})
+    if child not in known:
+        if len(known) >= RELATED_REMEMBERED:
+            known.clear()
+        known[child] = ranking.parent_act(
+            ranking.cited_works(conn, child, index.catalogue.rowid_of, index.publisher.value)
+            if ranking.subordinate(profiles.get(child)) else (), profiles, child)
+    return known[child]
+
+
+def put_first(section: Answer, wanted: str) -> bool:
+    """Move the hit of work ``wanted`` to the section's first place; it takes the first's score, the others keep
+    their places' scores, one place down (as :func:`sibling_step`). Whether it was listed."""
+    hits = section.get("hits") or []
+    at = next((i for i, h in enumerate(hits) if str(h.get("work")) == wanted), None)
+    if at is None or at == 0:
+        return False
+    scores = [h.get("score") for h in hits]
+    dealt_hits(section, [hits[at], *hits[:at], *hits[at + 1:]])
     for hit, score in zip(section["hits"], scores, strict=True):
         if score is not None:
             hit["score"] = score
