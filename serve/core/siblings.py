@@ -26,6 +26,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TypeVar
 
 from derive.index.query import MONTH_NUMBERS
+from derive.index.text import normalize
 from serve.core import actterms, formnames
 
 K = TypeVar("K")
@@ -182,9 +183,31 @@ FORM_WORDS: dict[str, str] = {
     "verordnung": "regulation", "verordnungen": "regulation"}
 
 
+#: The words after « règlement » that make it the name of another form: a body's own rules (« règlement intérieur »,
+#: « règlement d'ordre intérieur ») are neither a regulation of the EU nor a règlement grand-ducal.
+OTHER_FORM_AFTER: frozenset[str] = frozenset({"interieur", "ordre"})
+
+
+def form_words(query: str) -> list[str]:
+    """The normalised words of ``query`` that may name an act's form (:func:`named_form` reads them): « régulation »
+    (a body's regulating: « Institut luxembourgeois de régulation ») folds to the English form word "regulation" and
+    is left out, as is « règlement » followed by a word of :data:`OTHER_FORM_AFTER`. Pure."""
+    accented = {w for w in re.findall(r"\w+", query.lower()) if w.startswith("régulation")}
+    words = normalize(query).split()
+    kept = []
+    for i, word in enumerate(words):
+        if word.startswith("regulation") and accented:
+            continue
+        if word.startswith("reglement") and OTHER_FORM_AFTER.intersection(words[i + 1:i + 4]):
+            continue
+        kept.append(word)
+    return kept
+
+
 def named_form(words: Iterable[str]) -> frozenset[str]:
     """The publisher document types of the one act form a normalised question's ``words`` name
-    (:data:`FORM_WORDS`, :data:`serve.core.formnames.FORM_DOCUMENT_TYPES`); empty when they name none or two. Pure."""
+    (:data:`FORM_WORDS`, :data:`serve.core.formnames.FORM_DOCUMENT_TYPES`; the words :func:`form_words` keeps); empty
+    when they name none or two. Pure."""
     forms = {FORM_WORDS[w] for w in words if w in FORM_WORDS}
     if len(forms) != 1:
         return frozenset()

@@ -101,3 +101,14 @@ def test_the_step_leaves_a_question_naming_no_form_nor_implementing_matter(fixtu
     sections: list[dict[str, Any]] = [{"publisher": "eu-eurlex", "hits": [{"work": "a"}, {"work": "b"}]}]
     assert not search.form_step(ctx, sections, {"works": [], "query": "own funds of credit institutions"})
     assert not search.form_step(ctx, sections, {"works": ["a"], "query": "regulation on own funds"})
+
+
+@pytest.mark.parametrize(("query", "named"), [
+    ("règlement sur les abus de marché", True),
+    ("market abuse regulation", True),
+    ("institut luxembourgeois de régulation", False),  # a body's regulating, not the form
+    ("règlement intérieur du Barreau de Luxembourg", False),  # a body's own rules
+    ("règlement d'ordre intérieur de la Chambre des députés", False),
+])
+def test_the_words_that_name_a_form(query: str, named: bool) -> None:
+    assert bool(siblings.named_form(siblings.form_words(query))) is named

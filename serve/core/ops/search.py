@@ -6164,7 +6164,7 @@ def form_step(ctx: CallContext, sections: list[Answer], args: dict[str, Any]) ->
     if args["works"] or (args.get("result_grain") or "works") != "works" or not sections:
         return False
     words = normalize(args["query"]).split()
-    types = siblings.named_form(words) if FORM_SIBLINGS else frozenset()
+    types = siblings.named_form(siblings.form_words(args["query"])) if FORM_SIBLINGS else frozenset()
     executing = EXECUTING_SIBLINGS and siblings.asks_implementing_matter(words)
     if not types and not executing:
         return False
