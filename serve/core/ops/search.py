@@ -5506,7 +5506,8 @@ def act_term_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, 
     act_term_lead(sections, matched, words, args["query"])
     act_term_first(sections, matched, words, searched_through)
     act_term_over_first(ctx, sections, matched, words)
-    act_term_clear_first(sections, matched, words)
+    if not act_term_clear_first(sections, matched, words):
+        act_term_titled_first(ctx, sections, matched, words)  # a short question the act's own title says
     return True
 
 
@@ -5782,9 +5783,20 @@ def act_term_clear_first(sections: list[Answer], matched: Sequence[tuple[str, in
     changed."""
     if not matched or len(words) < CLEAR_WORDS:
         return False
-    work, _, best = matched[0]
+    best = matched[0][2]
     if best.coverage < CLEAR_COVERAGE or not actterms.firm(best, words):
         return False
+    return clear_lead(sections, matched)
+
+
+def clear_lead(sections: list[Answer], matched: Sequence[tuple[str, int, actterms.Match[int]]]) -> bool:
+    """Put the act the terms rank first (``matched[0]``) first in the section listing it (in place) when it covers
+    :data:`CLEAR_MARGIN` more of the question than every work the section lists before it (a work the terms do not rank
+    covers none), none of which names an act (:data:`NAMED_REASONS`); the lead's other conditions are the caller's
+    (:func:`act_term_clear_first`, :func:`act_term_titled_first`). Whether a section changed."""
+    if not matched:
+        return False
+    work, _, best = matched[0]
     covered = {w: m.coverage for w, _, m in matched}
     for section in sections:
         hits = section.get("hits") or []
@@ -5797,6 +5809,62 @@ def act_term_clear_first(sections: list[Answer], matched: Sequence[tuple[str, in
         to_front(section, at)
         return True
     return False
+
+
+#: The publishers whose acts :func:`act_term_titled_first` may put first: Legilux, whose titles say an act's matter in
+#: a few words (« relatif à la carte d'identité », « sur les collectes à domicile »); a EUR-Lex title's subject is long
+#: and shared by a family of acts (measured: with EUR-Lex the tuning file goes down, docs/retrieval-benchmark.md §8.138).
+TITLED_FIRST_PUBLISHERS = frozenset({"lu-legilux"})
+#: The least share of the act's title subject words (:func:`serve.core.ranking.title_subjects`, the shortest; stop
+#: words left out) a short question must say for :func:`act_term_titled_first` …
+TITLED_FIRST_SHARE = 0.6
+#: … and the least number of such words (a one-word subject, « chasse », is a field, not an act's matter).
+TITLED_FIRST_SUBJECT = 2
+
+
+def title_said(subject: Collection[str], words: Sequence[str]) -> bool:
+    """Whether a question's content ``words`` (:func:`serve.core.actterms.question_words`) say an act's title
+    ``subject`` words (its shortest title subject): at least :data:`TITLED_FIRST_SUBJECT` of them, not
+    :data:`serve.core.actterms.STOP` words, and :data:`TITLED_FIRST_SHARE` of them said in one of their forms
+    (:func:`serve.core.actterms.word_forms`). Pure."""
+    held = [w for w in dict.fromkeys(actterms.folded(s) for s in subject) if w not in actterms.STOP]
+    if len(held) < TITLED_FIRST_SUBJECT:
+        return False
+    asked = frozenset(f for w in words for f in actterms.word_forms(w))
+    said = sum(1 for w in held if not actterms.word_forms(w).isdisjoint(asked))
+    return said >= TITLED_FIRST_SHARE * len(held) - 1e-9
+
+
+def act_term_titled_first(ctx: CallContext, sections: list[Answer],
+                          matched: Sequence[tuple[str, int, actterms.Match[int]]], words: Sequence[str]) -> bool:
+    """The clear lead of the terms (:func:`act_term_clear_first`) in a question shorter than :data:`CLEAR_WORDS`
+    content ``words`` (two at least), for an act of :data:`TITLED_FIRST_PUBLISHERS` whose own title the question says
+    (:func:`title_said`): a short question reads as an act's title, and the keywords' first work is kept for it because
+    its title is taken to say the question; when the act the terms rank first clearly (firm evidence, covering
+    :data:`CLEAR_COVERAGE` of the question and :data:`CLEAR_MARGIN` more than each work before it) is also the act the
+    question's words title (« durée de validité de la carte d'identité » and the règlement « relatif à la carte
+    d'identité », listed below the immigration law), the title reading and the terms agree on it. Whether a section
+    changed (in place)."""
+    if not matched or not actterms.MIN_WORDS <= len(words) < CLEAR_WORDS:
+        return False
+    work, _, best = matched[0]
+    if work.split(":", 1)[0] not in TITLED_FIRST_PUBLISHERS or best.coverage < CLEAR_COVERAGE \
+            or not actterms.firm(best, words):
+        return False
+    return title_said(act_title_subject(ctx, work), words) and clear_lead(sections, matched)
+
+
+def act_title_subject(ctx: CallContext, work: str) -> Collection[str]:
+    """The shortest title subject words of a lex ``work`` id (:func:`works_title_subjects`, read once per mounted
+    index); none for a work its publisher's index does not hold."""
+    publisher, _, slug = work.partition(":")
+    index = ctx.indexes.get(publisher)
+    rowid = index.catalogue.rowid_of.get(slug) if index is not None else None
+    if index is None or rowid is None:
+        return ()
+    with index.session(ctx.deadline_seconds) as conn:
+        subjects = works_title_subjects(conn, [rowid], index).get(rowid)
+    return subjects.shortest if subjects is not None else ()
 
 
 #: The least share of the question (:attr:`serve.core.actterms.Match.coverage`) the act terms must cover, a term
