@@ -2,7 +2,9 @@
 
 - :func:`serve.core.ops.search.act_term_titled_first`: in a question shorter than ``CLEAR_WORDS`` content words, the act
   the terms rank first clearly goes first in its (Legilux) section when the question also says most of its own title
-  subject (:func:`serve.core.ops.search.title_said`).
+  subject (:func:`serve.core.ops.search.title_said`);
+- :func:`serve.core.ops.search.empty_lead`: an answer the keywords left empty takes the act the terms rank first below
+  ``EMPTY_COVERAGE`` when it leads clearly on three of the question's words or more.
 
 Sections and matches are built from fixture works and a small term index; the title subjects are read from the
 fixture indexes.
@@ -118,3 +120,42 @@ def test_the_title_subject_is_read_from_the_index(fixture_core: LegalCore) -> No
     assert set(search.act_title_subject(ctx, RENT)) == {"subvention", "loyer"}
     assert search.act_title_subject(ctx, "lu-legilux:loi-1900-01-01-n9") == ()
     assert search.act_title_subject(ctx, "xx-none:loi-1") == ()
+
+
+# -- an empty answer's clear lead ----------------------------------------------------------------------------------
+
+
+def _match(work: int, coverage: float, words: tuple[str, ...], term: str) -> actterms.Match[int]:
+    return actterms.Match(work, coverage, words, (term,))
+
+
+HUNT = "qui décide combien de cerfs et de sangliers les chasseurs doivent tirer chaque année"
+
+
+def test_an_empty_answer_takes_an_act_leading_clearly_on_three_words() -> None:
+    words = actterms.question_words(HUNT)
+    best = _match(1, 0.47, ("cerfs", "sangliers", "chasseurs"), "cerf")
+    other = _match(2, 0.26, ("sangliers", "chasseurs"), "sanglier")
+    assert best.coverage < search.EMPTY_COVERAGE
+    assert search.empty_lead(best, [other], words)
+    assert search.empty_lead(best, [], words)
+
+
+def test_two_words_a_narrow_lead_a_small_share_or_a_term_said_in_part_answer_nothing() -> None:
+    words = actterms.question_words(HUNT)
+    two = _match(1, 0.47, ("cerfs", "sangliers"), "cerf")
+    assert not search.empty_lead(two, [], words)
+    best = _match(1, 0.47, ("cerfs", "sangliers", "chasseurs"), "cerf")
+    near = _match(2, 0.47 - search.EMPTY_LEAD_MARGIN / 2, ("sangliers", "chasseurs"), "sanglier")
+    assert not search.empty_lead(best, [near], words)
+    small = _match(1, search.EMPTY_LEAD_COVERAGE - 0.01, ("cerfs", "sangliers", "chasseurs"), "cerf")
+    assert not search.empty_lead(small, [], words)
+    part = _match(1, 0.47, ("cerfs", "sangliers", "chasseurs"), "cerf elaphe")  # not said whole: not firm
+    assert not search.empty_lead(part, [], words)
+
+
+def test_a_question_no_acts_terms_lead_on_stays_empty(fixture_core: LegalCore) -> None:
+    # no fixture act's terms say three words of a question the keywords leave empty
+    answer = fixture_core.call("search", {"query": "combien de licornes un dragon peut-il chasser chaque année",
+                                          "limit": 10, "retrieval_mode": "keyword"})
+    assert not any(s.get("hits") for s in answer.get("publishers") or [])

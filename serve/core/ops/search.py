@@ -5878,14 +5878,19 @@ def act_term_answer(ctx: CallContext, sections: list[Answer], plans: Mapping[str
     """Answer a question the keywords left empty in every section from the act terms alone, on strong evidence:
     the acts whose terms cover at least :data:`EMPTY_COVERAGE` of the question, a term said whole with two of its
     words covered (:func:`serve.core.actterms.firm`), each as a work row (reason ``act_term``,
-    ``matched_act_terms``) in its publisher's section, best coverage first, at most ``limit`` a section. A question
+    ``matched_act_terms``) in its publisher's section, best coverage first, at most ``limit`` a section; with none
+    such, the act the terms rank first alone when it leads clearly on several words (:func:`empty_lead`). A question
     on a subject no act is about says some act's terms only in part, or beside words no term covers (a share
     below the threshold), or beside a word no index holds that the act's terms leave out (a section's
     ``unknown_terms``: « tip » in "how much should I tip the organiser of my package travel" is what the question is
     about): it stays empty. Whether any section now has a hit (in place)."""
     unknown = unknown_everywhere(sections)
-    matched = [(work, position, m) for work, position, m in act_term_matches(ctx, sections, plans, words)
+    found = act_term_matches(ctx, sections, plans, words)
+    matched = [(work, position, m) for work, position, m in found
                if m.coverage >= EMPTY_COVERAGE and actterms.firm(m, words) and actterms.covers_words(m, unknown)]
+    if not matched and found and empty_lead(found[0][2], [m for _, _, m in found[1:]], words) \
+            and actterms.covers_words(found[0][2], unknown):
+        matched = found[:1]
     for position, section in enumerate(sections):
         wanted = [(work, m) for work, p, m in matched if p == position]
         rows = act_term_rows(ctx, section, wanted, words, args) if wanted else {}
@@ -5893,6 +5898,29 @@ def act_term_answer(ctx: CallContext, sections: list[Answer], plans: Mapping[str
         if hits:
             dealt_hits(section, hits)
     return any(s.get("hits") for s in sections)
+
+
+#: The least number of the question's words the act the terms rank first must cover (a term said whole) for an answer the
+#: keywords left empty to take it below :data:`EMPTY_COVERAGE` (:func:`empty_lead`) …
+EMPTY_LEAD_WORDS = 3
+#: … the least share of the question it must cover …
+EMPTY_LEAD_COVERAGE = 0.3
+#: … and how much more of it than the act the terms rank next.
+EMPTY_LEAD_MARGIN = 0.15
+
+
+def empty_lead(best: actterms.Match[Any], others: Sequence[actterms.Match[Any]], words: Sequence[str]) -> bool:
+    """Whether an answer the keywords left empty takes the act the terms rank first (``best``; ``others``: the acts
+    they rank after it) though it covers less than :data:`EMPTY_COVERAGE` of the question: firm evidence (a term said
+    whole, :func:`serve.core.actterms.firm`) on at least :data:`EMPTY_LEAD_WORDS` of the question's content ``words``,
+    at least :data:`EMPTY_LEAD_COVERAGE` of the question, and :data:`EMPTY_LEAD_MARGIN` more than any other act. A
+    plain-word question holds words no act's terms say (« qui décide combien de cerfs et de sangliers les chasseurs
+    doivent tirer chaque année »: « décide », « tirer », « année »), so the act its subject words name covers half
+    of it; a question on a subject no act is about says one or two words of several acts' terms, not three of one act's
+    alone. Pure."""
+    if len(best.words) < EMPTY_LEAD_WORDS or best.coverage < EMPTY_LEAD_COVERAGE or not actterms.firm(best, words):
+        return False
+    return all(best.coverage - m.coverage >= EMPTY_LEAD_MARGIN - 1e-9 for m in others)
 
 
 #: Whether :func:`act_term_answer` weighs only the words every section lists as ``unknown_terms``
