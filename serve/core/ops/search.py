@@ -5506,7 +5506,8 @@ def act_term_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, 
     act_term_lead(sections, matched, words, args["query"])
     act_term_first(sections, matched, words, searched_through)
     act_term_over_first(ctx, sections, matched, words)
-    act_term_clear_first(sections, matched, words)
+    if not act_term_clear_first(sections, matched, words):
+        act_term_titled_first(ctx, sections, matched, words)  # a short question the act's own title says
     return True
 
 
@@ -5782,9 +5783,20 @@ def act_term_clear_first(sections: list[Answer], matched: Sequence[tuple[str, in
     changed."""
     if not matched or len(words) < CLEAR_WORDS:
         return False
-    work, _, best = matched[0]
+    best = matched[0][2]
     if best.coverage < CLEAR_COVERAGE or not actterms.firm(best, words):
         return False
+    return clear_lead(sections, matched)
+
+
+def clear_lead(sections: list[Answer], matched: Sequence[tuple[str, int, actterms.Match[int]]]) -> bool:
+    """Put the act the terms rank first (``matched[0]``) first in the section listing it (in place) when it covers
+    :data:`CLEAR_MARGIN` more of the question than every work the section lists before it (a work the terms do not rank
+    covers none), none of which names an act (:data:`NAMED_REASONS`); the lead's other conditions are the caller's
+    (:func:`act_term_clear_first`, :func:`act_term_titled_first`). Whether a section changed."""
+    if not matched:
+        return False
+    work, _, best = matched[0]
     covered = {w: m.coverage for w, _, m in matched}
     for section in sections:
         hits = section.get("hits") or []
@@ -5799,6 +5811,62 @@ def act_term_clear_first(sections: list[Answer], matched: Sequence[tuple[str, in
     return False
 
 
+#: The publishers whose acts :func:`act_term_titled_first` may put first: Legilux, whose titles say an act's matter in
+#: a few words (« relatif à la carte d'identité », « sur les collectes à domicile »); a EUR-Lex title's subject is long
+#: and shared by a family of acts (measured: with EUR-Lex the tuning file goes down, docs/retrieval-benchmark.md §8.138).
+TITLED_FIRST_PUBLISHERS = frozenset({"lu-legilux"})
+#: The least share of the act's title subject words (:func:`serve.core.ranking.title_subjects`, the shortest; stop
+#: words left out) a short question must say for :func:`act_term_titled_first` …
+TITLED_FIRST_SHARE = 0.6
+#: … and the least number of such words (a one-word subject, « chasse », is a field, not an act's matter).
+TITLED_FIRST_SUBJECT = 2
+
+
+def title_said(subject: Collection[str], words: Sequence[str]) -> bool:
+    """Whether a question's content ``words`` (:func:`serve.core.actterms.question_words`) say an act's title
+    ``subject`` words (its shortest title subject): at least :data:`TITLED_FIRST_SUBJECT` of them, not
+    :data:`serve.core.actterms.STOP` words, and :data:`TITLED_FIRST_SHARE` of them said in one of their forms
+    (:func:`serve.core.actterms.word_forms`). Pure."""
+    held = [w for w in dict.fromkeys(actterms.folded(s) for s in subject) if w not in actterms.STOP]
+    if len(held) < TITLED_FIRST_SUBJECT:
+        return False
+    asked = frozenset(f for w in words for f in actterms.word_forms(w))
+    said = sum(1 for w in held if not actterms.word_forms(w).isdisjoint(asked))
+    return said >= TITLED_FIRST_SHARE * len(held) - 1e-9
+
+
+def act_term_titled_first(ctx: CallContext, sections: list[Answer],
+                          matched: Sequence[tuple[str, int, actterms.Match[int]]], words: Sequence[str]) -> bool:
+    """The clear lead of the terms (:func:`act_term_clear_first`) in a question shorter than :data:`CLEAR_WORDS`
+    content ``words`` (two at least), for an act of :data:`TITLED_FIRST_PUBLISHERS` whose own title the question says
+    (:func:`title_said`): a short question reads as an act's title, and the keywords' first work is kept for it because
+    its title is taken to say the question; when the act the terms rank first clearly (firm evidence, covering
+    :data:`CLEAR_COVERAGE` of the question and :data:`CLEAR_MARGIN` more than each work before it) is also the act the
+    question's words title (« durée de validité de la carte d'identité » and the règlement « relatif à la carte
+    d'identité », listed below the immigration law), the title reading and the terms agree on it. Whether a section
+    changed (in place)."""
+    if not matched or not actterms.MIN_WORDS <= len(words) < CLEAR_WORDS:
+        return False
+    work, _, best = matched[0]
+    if work.split(":", 1)[0] not in TITLED_FIRST_PUBLISHERS or best.coverage < CLEAR_COVERAGE \
+            or not actterms.firm(best, words):
+        return False
+    return title_said(act_title_subject(ctx, work), words) and clear_lead(sections, matched)
+
+
+def act_title_subject(ctx: CallContext, work: str) -> Collection[str]:
+    """The shortest title subject words of a lex ``work`` id (:func:`works_title_subjects`, read once per mounted
+    index); none for a work its publisher's index does not hold."""
+    publisher, _, slug = work.partition(":")
+    index = ctx.indexes.get(publisher)
+    rowid = index.catalogue.rowid_of.get(slug) if index is not None else None
+    if index is None or rowid is None:
+        return ()
+    with index.session(ctx.deadline_seconds) as conn:
+        subjects = works_title_subjects(conn, [rowid], index).get(rowid)
+    return subjects.shortest if subjects is not None else ()
+
+
 #: The least share of the question (:attr:`serve.core.actterms.Match.coverage`) the act terms must cover, a term
 #: said whole (:func:`serve.core.actterms.firm`), for an answer the keywords left empty to take the act
 #: (:func:`act_term_answer`).
@@ -5810,14 +5878,19 @@ def act_term_answer(ctx: CallContext, sections: list[Answer], plans: Mapping[str
     """Answer a question the keywords left empty in every section from the act terms alone, on strong evidence:
     the acts whose terms cover at least :data:`EMPTY_COVERAGE` of the question, a term said whole with two of its
     words covered (:func:`serve.core.actterms.firm`), each as a work row (reason ``act_term``,
-    ``matched_act_terms``) in its publisher's section, best coverage first, at most ``limit`` a section. A question
+    ``matched_act_terms``) in its publisher's section, best coverage first, at most ``limit`` a section; with none
+    such, the act the terms rank first alone when it leads clearly on several words (:func:`empty_lead`). A question
     on a subject no act is about says some act's terms only in part, or beside words no term covers (a share
     below the threshold), or beside a word no index holds that the act's terms leave out (a section's
     ``unknown_terms``: « tip » in "how much should I tip the organiser of my package travel" is what the question is
     about): it stays empty. Whether any section now has a hit (in place)."""
     unknown = unknown_everywhere(sections)
-    matched = [(work, position, m) for work, position, m in act_term_matches(ctx, sections, plans, words)
+    found = act_term_matches(ctx, sections, plans, words)
+    matched = [(work, position, m) for work, position, m in found
                if m.coverage >= EMPTY_COVERAGE and actterms.firm(m, words) and actterms.covers_words(m, unknown)]
+    if not matched and found and empty_lead(found[0][2], [m for _, _, m in found[1:]], words) \
+            and actterms.covers_words(found[0][2], unknown):
+        matched = found[:1]
     for position, section in enumerate(sections):
         wanted = [(work, m) for work, p, m in matched if p == position]
         rows = act_term_rows(ctx, section, wanted, words, args) if wanted else {}
@@ -5825,6 +5898,29 @@ def act_term_answer(ctx: CallContext, sections: list[Answer], plans: Mapping[str
         if hits:
             dealt_hits(section, hits)
     return any(s.get("hits") for s in sections)
+
+
+#: The least number of the question's words the act the terms rank first must cover (a term said whole) for an answer the
+#: keywords left empty to take it below :data:`EMPTY_COVERAGE` (:func:`empty_lead`) …
+EMPTY_LEAD_WORDS = 3
+#: … the least share of the question it must cover …
+EMPTY_LEAD_COVERAGE = 0.3
+#: … and how much more of it than the act the terms rank next.
+EMPTY_LEAD_MARGIN = 0.15
+
+
+def empty_lead(best: actterms.Match[Any], others: Sequence[actterms.Match[Any]], words: Sequence[str]) -> bool:
+    """Whether an answer the keywords left empty takes the act the terms rank first (``best``; ``others``: the acts
+    they rank after it) though it covers less than :data:`EMPTY_COVERAGE` of the question: firm evidence (a term said
+    whole, :func:`serve.core.actterms.firm`) on at least :data:`EMPTY_LEAD_WORDS` of the question's content ``words``,
+    at least :data:`EMPTY_LEAD_COVERAGE` of the question, and :data:`EMPTY_LEAD_MARGIN` more than any other act. A
+    plain-word question holds words no act's terms say (« qui décide combien de cerfs et de sangliers les chasseurs
+    doivent tirer chaque année »: « décide », « tirer », « année »), so the act its subject words name covers half
+    of it; a question on a subject no act is about says one or two words of several acts' terms, not three of one act's
+    alone. Pure."""
+    if len(best.words) < EMPTY_LEAD_WORDS or best.coverage < EMPTY_LEAD_COVERAGE or not actterms.firm(best, words):
+        return False
+    return all(best.coverage - m.coverage >= EMPTY_LEAD_MARGIN - 1e-9 for m in others)
 
 
 #: Whether :func:`act_term_answer` weighs only the words every section lists as ``unknown_terms``
