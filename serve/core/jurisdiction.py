@@ -116,6 +116,45 @@ TREATY_WORDS = frozenset({"convention", "conventions", "accord", "accords", "agr
 FOREIGN_STATUTE_ABBREVIATIONS = frozenset({"BGB", "GmbHG", "AktG", "InsO", "GewO", "BauGB", "BetrVG", "KSchG",
                                            "ArbZG", "BUrlG", "EntgFG", "TzBfG", "FamFG", "VwVfG", "VwGO", "StVG",
                                            "ABGB", "ASVG", "SchKG"})
+#: Whether :func:`foreign_law` reads another state's statute by its official name (neg50, ADR 0171).
+STATUTE_NAMES = True
+#: Official names of other states' statutes (normalised; one to three words, inflections listed): the statutes of
+#: :data:`FOREIGN_STATUTE_ABBREVIATIONS` by their names (« Insolvenzordnung », « Bürgerliches Gesetzbuch »,
+#: « Kündigungsschutzgesetz »), Germany's Basic Law and social code, Austria's tenancy act. Only names no
+#: Luxembourg act is called by in German: not the civil, commercial, criminal and procedure codes (the aliases
+#: say « Zivilgesetzbuch », « Handelsgesetzbuch », « Strafgesetzbuch », « Zivilprozessordnung »), nor the tax
+#: acts Luxembourg kept from 1941 (« Abgabenordnung », « Bewertungsgesetz », « Einkommensteuergesetz »), nor a
+#: name a German speaker may give Luxembourg's own act on the subject (« Straßenverkehrsgesetz »,
+#: « Wohnungseigentumsgesetz »).
+FOREIGN_STATUTE_NAMES = frozenset({
+    "insolvenzordnung", "burgerliches gesetzbuch", "burgerlichen gesetzbuch", "burgerlichen gesetzbuches",
+    "burgerlichen gesetzbuchs", "baugesetzbuch", "baugesetzbuches", "baugesetzbuchs", "betriebsverfassungsgesetz",
+    "betriebsverfassungsgesetzes", "kundigungsschutzgesetz", "kundigungsschutzgesetzes", "arbeitszeitgesetz",
+    "arbeitszeitgesetzes", "bundesurlaubsgesetz", "bundesurlaubsgesetzes", "entgeltfortzahlungsgesetz",
+    "entgeltfortzahlungsgesetzes", "teilzeit und befristungsgesetz", "befristungsgesetz", "befristungsgesetzes",
+    "verwaltungsverfahrensgesetz", "verwaltungsverfahrensgesetzes", "verwaltungsgerichtsordnung", "aktiengesetz",
+    "aktiengesetzes", "gmbh gesetz", "gmbh gesetzes", "gmbhgesetz", "gewerbeordnung", "grundgesetz",
+    "grundgesetzes", "sozialgesetzbuch", "sozialgesetzbuches", "sozialgesetzbuchs", "mietrechtsgesetz",
+    "mietrechtsgesetzes", "allgemeines sozialversicherungsgesetz", "allgemeinen sozialversicherungsgesetz",
+    "allgemeinen sozialversicherungsgesetzes", "schuldbetreibungs und konkursgesetz",
+})
+#: The most words of a name of :data:`FOREIGN_STATUTE_NAMES`.
+STATUTE_NAME_WORDS = 3
+
+
+def statute_name(words: list[str]) -> str | None:
+    """The first official name of another state's statute (:data:`FOREIGN_STATUTE_NAMES`) among the question's
+    normalised ``words``, longest first at each position, or ``None``. Pure."""
+    if not STATUTE_NAMES:
+        return None
+    for i in range(len(words)):
+        for n in range(min(STATUTE_NAME_WORDS, len(words) - i), 0, -1):
+            name = " ".join(words[i:i + n])
+            if name in FOREIGN_STATUTE_NAMES:
+                return name
+    return None
+
+
 #: Articles a state's name may follow (« avec la Belgique »).
 _ARTICLES = frozenset({"la", "le", "l", "les", "the", "der", "die", "das", "dem", "den"})
 #: How far after an English/German adjective its act word may come ("US Foreign Corrupt Practices Act").
@@ -169,6 +208,9 @@ def foreign_law(query: str) -> ForeignLaw | None:
     statute = next((w for w in capitals if w in FOREIGN_STATUTE_ABBREVIATIONS), None)
     if statute:  # « § 823 BGB »: another state's statute by its own abbreviation
         return ForeignLaw(statute.lower(), statute.lower())
+    named = statute_name(words)
+    if named:  # « Insolvenzordnung »: … or by its official name (ADR 0171)
+        return ForeignLaw(named.split()[0], named.split()[-1])
     if any(w.rstrip(".") in {c.rstrip(".") for c in CAPITAL_COUNTRIES} for w in capitals):
         acts = [w for w in words if _is_act(w)]
         if acts:

@@ -3245,6 +3245,8 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
     content = [g for t, g in zip(plan.terms, groups, strict=True) if not relax.relaxable_term(t)]
     if plan.act_number and not plan.strong:
         # an act number that names no held act: the question is about that act, not about its words
+        if plan.number_not_held:
+            hits.clear()  # … nor about the texts citing it (searchplan.unheld_number_cited; ADR 0171)
         if not hits:
             out.relaxation_withheld = {"reason": "unresolved_act_number"}
         return
