@@ -202,6 +202,9 @@ def foreign_law(query: str) -> ForeignLaw | None:
     """The state other than Luxembourg a question names its act by (module docstring), or ``None``. Pure."""
     raw = query.replace("’", "'").split()
     words = normalize(query).split()
+    missing = missing_own_body(words)
+    if missing:  # "composition of the Luxembourg Senate": a chamber Luxembourg has not (ADR 0171)
+        return missing
     if (OWN_WORDS | TREATY_WORDS) & set(words):
         return None
     capitals = [w.strip(",.;:()") for w in raw]
@@ -330,3 +333,34 @@ def foreign_body(words: list[str]) -> ForeignLaw | None:
                 if _is_body(words, j):
                     return ForeignLaw(place, words[j])
     return None
+
+
+#: Whether :func:`foreign_law` reads a chamber only other states have, named as Luxembourg's (neg50, ADR 0171).
+MISSING_OWN_BODIES = True
+#: Words naming Luxembourg (normalised; « grand » is left out: "grand public" is no state's word).
+LUXEMBOURG_WORDS = frozenset({"luxembourg", "luxemburg", "luxembourgeois", "luxembourgeoise", "luxembourgeoises",
+                              "luxembourgish", "luxemburger", "luxemburgisch", "luxemburgische", "luxemburgischen",
+                              "luxemburgischer", "luxemburgisches"})
+#: The members of a senate (FR/EN/DE): Luxembourg's texts hold no senate, nor its senators.
+SENATORS = frozenset({"senator", "senators", "senateur", "senateurs", "senatoren"})
+
+
+def missing_own_body(words: list[str]) -> ForeignLaw | None:
+    """A chamber Luxembourg has not, asked about as Luxembourg's ("composition of the Luxembourg Senate", "election of
+    senators in Luxembourg", « Luxemburger Bundesrat »), or ``None``: the chambers of :data:`NAMED_FOREIGN_BODIES`
+    (other states' by their names) and a senate's members (:data:`SENATORS`), in a question naming Luxembourg
+    (:data:`LUXEMBOURG_WORDS`) and no other state, place, EU word or treaty (« Luxembourg relations with the
+    Belgian Senate » names Belgium's; the EU's accession acts name other states' senates). Neither publisher holds
+    an act on a body that does not exist: the EU texts holding « Senate » are about another state's. The state
+    word is « luxembourg ». Pure; ``words`` normalised."""
+    held = set(words)
+    if not MISSING_OWN_BODIES or not LUXEMBOURG_WORDS & held:
+        return None
+    if (OWN_WORDS - LUXEMBOURG_WORDS - {"grand"}) & held or TREATY_WORDS & held:
+        return None
+    if any(_is_adjective(w) or w in FOREIGN_COUNTRIES or _place_at(words, i) for i, w in enumerate(words)):
+        return None
+    text = f" {' '.join(words)} "
+    body = next((shape.state if " " in name else name for name, shape in NAMED_FOREIGN_BODIES.items()
+                 if f" {name} " in text), None) or next((w for w in words if w in SENATORS), None)
+    return ForeignLaw("luxembourg", body) if body else None
