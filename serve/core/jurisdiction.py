@@ -140,6 +140,8 @@ FOREIGN_STATUTE_NAMES = frozenset({
 })
 #: The most words of a name of :data:`FOREIGN_STATUTE_NAMES`.
 STATUTE_NAME_WORDS = 3
+#: The words a name of :data:`FOREIGN_STATUTE_NAMES` starts with (a word of none is looked up no further).
+_STATUTE_FIRST_WORDS = frozenset(name.split()[0] for name in FOREIGN_STATUTE_NAMES)
 
 
 def statute_name(words: list[str]) -> str | None:
@@ -148,6 +150,8 @@ def statute_name(words: list[str]) -> str | None:
     if not STATUTE_NAMES:
         return None
     for i in range(len(words)):
+        if words[i] not in _STATUTE_FIRST_WORDS:
+            continue
         for n in range(min(STATUTE_NAME_WORDS, len(words) - i), 0, -1):
             name = " ".join(words[i:i + n])
             if name in FOREIGN_STATUTE_NAMES:

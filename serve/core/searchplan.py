@@ -408,6 +408,14 @@ def unheld_number_cited(raw: str) -> bool:
     return ranking.role_intent(" ".join(sorted(words))) is None and not words & RELATION_WORDS
 
 
+def number_held_as_any_kind(index: MountedIndex, parsed: ParsedQuery) -> bool:
+    """Whether an act number of the question names a held act of any kind, whatever kind the question calls it
+    ("Directive 2016/679" for the Regulation): a wrong kind is a slip of the user's, not an act no index holds
+    (:attr:`Plan.number_not_held` is then left unset)."""
+    return any(index.catalogue.rowid_of.get(s) is not None for m in _ACT_NUMBER_PARTS.finditer(parsed.residual)
+               for s in _act_slugs("", m.group(1), m.group(2)))
+
+
 def _act_slugs(before: str, first: str, second: str) -> list[str]:
     """CELEX slugs an act number may stand for (``2016/679``, ``575/2013``, ``95/46``), of the act
     kind named just before it when there is one."""
@@ -1090,7 +1098,7 @@ def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | 
     plan.act_reference_only = plan.act_number and index.publisher.value == "eu-eurlex" and not works \
         and not numbers_held and reference_only(plan.terms)
     plan.number_not_held = plan.act_number and index.publisher.value == "eu-eurlex" and not works \
-        and not numbers_held and unheld_number_cited(parsed.raw)
+        and not numbers_held and unheld_number_cited(parsed.raw) and not number_held_as_any_kind(index, parsed)
     left = " ".join(t for i, t in enumerate(tokens) if i not in consumed)
     intent = ranking.role_intent(left) if len(plan.constraints) == 1 and not plan.article_key and left else None
     if intent is not None and _named_by_own_form(tokens, consumed, numbers, left, intent[0],
