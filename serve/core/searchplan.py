@@ -416,6 +416,20 @@ def number_held_as_any_kind(index: MountedIndex, parsed: ParsedQuery) -> bool:
                for s in _act_slugs("", m.group(1), m.group(2)))
 
 
+def number_in_titles(index: MountedIndex, parsed: ParsedQuery) -> bool:
+    """Whether a held act's title cites an act number of the question ("Commission Delegated Directive (EU)
+    2024/1405 amending Annex IX to Directive (EU) 2018/2001"): the act the number names is held through the acts
+    its title says amend, supplement or implement it, which hold its replaced parts (« annexe IX de la directive
+    (UE) 2018/2001 »), so :attr:`Plan.number_not_held` is left unset. One FTS lookup on the titles per number."""
+    with index.session(VOCABULARY_SECONDS) as conn:
+        for m in _ACT_NUMBER_PARTS.finditer(parsed.residual):
+            phrase = '"' + " ".join(normalize(m.group()).split()[:2]) + '"'
+            if conn.execute("SELECT 1 FROM work_fts WHERE work_fts MATCH ? LIMIT 1",
+                            ("{titles short_titles} : " + phrase,)).fetchone() is not None:
+                return True
+    return False
+
+
 def _act_slugs(before: str, first: str, second: str) -> list[str]:
     """CELEX slugs an act number may stand for (``2016/679``, ``575/2013``, ``95/46``), of the act
     kind named just before it when there is one."""
@@ -1098,7 +1112,8 @@ def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | 
     plan.act_reference_only = plan.act_number and index.publisher.value == "eu-eurlex" and not works \
         and not numbers_held and reference_only(plan.terms)
     plan.number_not_held = plan.act_number and index.publisher.value == "eu-eurlex" and not works \
-        and not numbers_held and unheld_number_cited(parsed.raw) and not number_held_as_any_kind(index, parsed)
+        and not numbers_held and unheld_number_cited(parsed.raw) and not number_held_as_any_kind(index, parsed) \
+        and not number_in_titles(index, parsed)
     left = " ".join(t for i, t in enumerate(tokens) if i not in consumed)
     intent = ranking.role_intent(left) if len(plan.constraints) == 1 and not plan.article_key and left else None
     if intent is not None and _named_by_own_form(tokens, consumed, numbers, left, intent[0],
