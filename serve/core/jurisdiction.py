@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from derive.index.text import normalize
+from derive.index.text import fold, normalize
 from serve.core.places import FOREIGN_PLACES, MAX_PLACE_WORDS, PLACE_FIRST_WORDS
 
 #: Adjectives naming a state other than Luxembourg, normalised (FR/EN/DE; German inflections listed).
@@ -218,6 +218,9 @@ def foreign_law(query: str) -> ForeignLaw | None:
     named = statute_name(words)
     if named:  # « Insolvenzordnung »: … or by its official name (ADR 0171)
         return ForeignLaw(named.split()[0], named.split()[-1])
+    numbered = numbered_act(query)
+    if numbered:  # « loi n° 2016-1691 »: France's numbering of its acts (ADR 0171)
+        return numbered
     if any(w.rstrip(".") in {c.rstrip(".") for c in CAPITAL_COUNTRIES} for w in capitals):
         acts = [w for w in words if _is_act(w)]
         if acts:
@@ -368,3 +371,23 @@ def missing_own_body(words: list[str]) -> ForeignLaw | None:
     body = next((shape.state if " " in name else name for name, shape in NAMED_FOREIGN_BODIES.items()
                  if f" {name} " in text), None) or next((w for w in words if w in SENATORS), None)
     return ForeignLaw("luxembourg", body) if body else None
+
+
+#: Whether :func:`foreign_law` reads an act cited by France's numbering (neg50, ADR 0171).
+NUMBERED_ACTS = True
+#: An act cited by a form word, a number sign and a number of two parts joined by a hyphen (« loi n° 2016-1691 »,
+#: « décret n° 2019-1234 », « ordonnance nº 2020-306 », "Law No. 78-17"): France's numbering of its laws, decrees
+#: and ordinances. Luxembourg cites its acts by form and date (its bills' numbers have no hyphen: « projet de loi
+#: n° 7945 »), the EU by a number and year joined by a slash; a Code's article (« L. 121-6 ») has no number sign.
+_NUMBERED = re.compile(r"\b(loi|lois|decret|decrets|ordonnance|ordonnances|law|decree|ordinance|gesetz|dekret)\s+"
+                       r"(?:n\s*°|n\s*º|no\.?|nr\.?|numero)\s*(\d{2,4}-\d{1,5})\b(?!-\d)", re.IGNORECASE)
+
+
+def numbered_act(query: str) -> ForeignLaw | None:
+    """The act a question cites by France's numbering (:data:`_NUMBERED`), its number as the state's word (the
+    shape is the state's, not a word of it) and its form, or ``None``. Pure; the caller's exceptions hold (a
+    question naming Luxembourg, the EU or a treaty is not read)."""
+    if not NUMBERED_ACTS:
+        return None
+    m = _NUMBERED.search(fold(query).lower())
+    return ForeignLaw(m.group(2).replace("-", " "), normalize(m.group(1))) if m else None

@@ -139,3 +139,24 @@ def test_a_missing_luxembourg_chamber_answers_nothing(fixture_core: LegalCore) -
     assert answer["merged"] == []
     for section in answer["publishers"]:
         assert section["relaxation_withheld"] == {"reason": "foreign_law", "state": "luxembourg", "act": "senate"}
+
+
+@pytest.mark.parametrize(("query", "shape"), [
+    ("loi n° 2016-1691 transparence lutte contre la corruption", ForeignLaw("2016 1691", "loi")),
+    ("décret n° 2019-1234 relatif au télétravail", ForeignLaw("2019 1234", "decret")),
+    ("loi n° 78-17 informatique et libertés", ForeignLaw("78 17", "loi")),
+    ("ordonnance nº 2020-306 prorogation des délais", ForeignLaw("2020 306", "ordonnance")),
+])
+def test_an_act_by_frances_numbering(query: str, shape: ForeignLaw) -> None:
+    assert foreign_law(query) == shape
+
+
+@pytest.mark.parametrize("query", [
+    "loi n° 2006-07-31 code du travail",  # a date, not a number
+    "projet de loi n° 7945",  # a Luxembourg bill's number
+    "dérogation à l'article L. 121-6 du Code du travail",  # a code's article
+    "loi n° 78-17 Luxembourg",  # Luxembourg named
+    "Loi 2006-07-31 code du travail",
+])
+def test_a_number_luxembourg_cites_is_not_read(query: str) -> None:
+    assert foreign_law(query) is None
