@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from derive.index.text import normalize
+from derive.index.text import fold, normalize
 from serve.core.places import FOREIGN_PLACES, MAX_PLACE_WORDS, PLACE_FIRST_WORDS
 
 #: Adjectives naming a state other than Luxembourg, normalised (FR/EN/DE; German inflections listed).
@@ -116,6 +116,49 @@ TREATY_WORDS = frozenset({"convention", "conventions", "accord", "accords", "agr
 FOREIGN_STATUTE_ABBREVIATIONS = frozenset({"BGB", "GmbHG", "AktG", "InsO", "GewO", "BauGB", "BetrVG", "KSchG",
                                            "ArbZG", "BUrlG", "EntgFG", "TzBfG", "FamFG", "VwVfG", "VwGO", "StVG",
                                            "ABGB", "ASVG", "SchKG"})
+#: Whether :func:`foreign_law` reads another state's statute by its official name (neg50, ADR 0171).
+STATUTE_NAMES = True
+#: Official names of other states' statutes (normalised; one to three words, inflections listed): the statutes of
+#: :data:`FOREIGN_STATUTE_ABBREVIATIONS` by their names (« Insolvenzordnung », « Bürgerliches Gesetzbuch »,
+#: « Kündigungsschutzgesetz »), Germany's Basic Law and social code, Austria's tenancy act. Only names no
+#: Luxembourg act is called by in German: not the civil, commercial, criminal and procedure codes (the aliases
+#: say « Zivilgesetzbuch », « Handelsgesetzbuch », « Strafgesetzbuch », « Zivilprozessordnung »), nor the tax
+#: acts Luxembourg kept from 1941 (« Abgabenordnung », « Bewertungsgesetz », « Einkommensteuergesetz »), nor a
+#: name a German speaker may give Luxembourg's own act on the subject (« Straßenverkehrsgesetz »,
+#: « Wohnungseigentumsgesetz »).
+FOREIGN_STATUTE_NAMES = frozenset({
+    "insolvenzordnung", "burgerliches gesetzbuch", "burgerlichen gesetzbuch", "burgerlichen gesetzbuches",
+    "burgerlichen gesetzbuchs", "baugesetzbuch", "baugesetzbuches", "baugesetzbuchs", "betriebsverfassungsgesetz",
+    "betriebsverfassungsgesetzes", "kundigungsschutzgesetz", "kundigungsschutzgesetzes", "arbeitszeitgesetz",
+    "arbeitszeitgesetzes", "bundesurlaubsgesetz", "bundesurlaubsgesetzes", "entgeltfortzahlungsgesetz",
+    "entgeltfortzahlungsgesetzes", "teilzeit und befristungsgesetz", "befristungsgesetz", "befristungsgesetzes",
+    "verwaltungsverfahrensgesetz", "verwaltungsverfahrensgesetzes", "verwaltungsgerichtsordnung", "aktiengesetz",
+    "aktiengesetzes", "gmbh gesetz", "gmbh gesetzes", "gmbhgesetz", "gewerbeordnung", "grundgesetz",
+    "grundgesetzes", "sozialgesetzbuch", "sozialgesetzbuches", "sozialgesetzbuchs", "mietrechtsgesetz",
+    "mietrechtsgesetzes", "allgemeines sozialversicherungsgesetz", "allgemeinen sozialversicherungsgesetz",
+    "allgemeinen sozialversicherungsgesetzes", "schuldbetreibungs und konkursgesetz",
+})
+#: The most words of a name of :data:`FOREIGN_STATUTE_NAMES`.
+STATUTE_NAME_WORDS = 3
+#: The words a name of :data:`FOREIGN_STATUTE_NAMES` starts with (a word of none is looked up no further).
+_STATUTE_FIRST_WORDS = frozenset(name.split()[0] for name in FOREIGN_STATUTE_NAMES)
+
+
+def statute_name(words: list[str]) -> str | None:
+    """The first official name of another state's statute (:data:`FOREIGN_STATUTE_NAMES`) among the question's
+    normalised ``words``, longest first at each position, or ``None``. Pure."""
+    if not STATUTE_NAMES:
+        return None
+    for i in range(len(words)):
+        if words[i] not in _STATUTE_FIRST_WORDS:
+            continue
+        for n in range(min(STATUTE_NAME_WORDS, len(words) - i), 0, -1):
+            name = " ".join(words[i:i + n])
+            if name in FOREIGN_STATUTE_NAMES:
+                return name
+    return None
+
+
 #: Articles a state's name may follow (« avec la Belgique »).
 _ARTICLES = frozenset({"la", "le", "l", "les", "the", "der", "die", "das", "dem", "den"})
 #: How far after an English/German adjective its act word may come ("US Foreign Corrupt Practices Act").
@@ -163,12 +206,21 @@ def foreign_law(query: str) -> ForeignLaw | None:
     """The state other than Luxembourg a question names its act by (module docstring), or ``None``. Pure."""
     raw = query.replace("’", "'").split()
     words = normalize(query).split()
+    missing = missing_own_body(words)
+    if missing:  # "composition of the Luxembourg Senate": a chamber Luxembourg has not (ADR 0171)
+        return missing
     if (OWN_WORDS | TREATY_WORDS) & set(words):
         return None
     capitals = [w.strip(",.;:()") for w in raw]
     statute = next((w for w in capitals if w in FOREIGN_STATUTE_ABBREVIATIONS), None)
     if statute:  # « § 823 BGB »: another state's statute by its own abbreviation
         return ForeignLaw(statute.lower(), statute.lower())
+    named = statute_name(words)
+    if named:  # « Insolvenzordnung »: … or by its official name (ADR 0171)
+        return ForeignLaw(named.split()[0], named.split()[-1])
+    numbered = numbered_act(query)
+    if numbered:  # « loi n° 2016-1691 »: France's numbering of its acts (ADR 0171)
+        return numbered
     if any(w.rstrip(".") in {c.rstrip(".") for c in CAPITAL_COUNTRIES} for w in capitals):
         acts = [w for w in words if _is_act(w)]
         if acts:
@@ -288,3 +340,54 @@ def foreign_body(words: list[str]) -> ForeignLaw | None:
                 if _is_body(words, j):
                     return ForeignLaw(place, words[j])
     return None
+
+
+#: Whether :func:`foreign_law` reads a chamber only other states have, named as Luxembourg's (neg50, ADR 0171).
+MISSING_OWN_BODIES = True
+#: Words naming Luxembourg (normalised; « grand » is left out: "grand public" is no state's word).
+LUXEMBOURG_WORDS = frozenset({"luxembourg", "luxemburg", "luxembourgeois", "luxembourgeoise", "luxembourgeoises",
+                              "luxembourgish", "luxemburger", "luxemburgisch", "luxemburgische", "luxemburgischen",
+                              "luxemburgischer", "luxemburgisches"})
+#: The members of a senate (FR/EN/DE): Luxembourg's texts hold no senate, nor its senators.
+SENATORS = frozenset({"senator", "senators", "senateur", "senateurs", "senatoren"})
+
+
+def missing_own_body(words: list[str]) -> ForeignLaw | None:
+    """A chamber Luxembourg has not, asked about as Luxembourg's ("composition of the Luxembourg Senate", "election of
+    senators in Luxembourg", « Luxemburger Bundesrat »), or ``None``: the chambers of :data:`NAMED_FOREIGN_BODIES`
+    (other states' by their names) and a senate's members (:data:`SENATORS`), in a question naming Luxembourg
+    (:data:`LUXEMBOURG_WORDS`) and no other state, place, EU word or treaty (« Luxembourg relations with the
+    Belgian Senate » names Belgium's; the EU's accession acts name other states' senates). Neither publisher holds
+    an act on a body that does not exist: the EU texts holding « Senate » are about another state's. The state
+    word is « luxembourg ». Pure; ``words`` normalised."""
+    held = set(words)
+    if not MISSING_OWN_BODIES or not LUXEMBOURG_WORDS & held:
+        return None
+    if (OWN_WORDS - LUXEMBOURG_WORDS - {"grand"}) & held or TREATY_WORDS & held:
+        return None
+    if any(_is_adjective(w) or w in FOREIGN_COUNTRIES or _place_at(words, i) for i, w in enumerate(words)):
+        return None
+    text = f" {' '.join(words)} "
+    body = next((shape.state if " " in name else name for name, shape in NAMED_FOREIGN_BODIES.items()
+                 if f" {name} " in text), None) or next((w for w in words if w in SENATORS), None)
+    return ForeignLaw("luxembourg", body) if body else None
+
+
+#: Whether :func:`foreign_law` reads an act cited by France's numbering (neg50, ADR 0171).
+NUMBERED_ACTS = True
+#: An act cited by a form word, a number sign and a number of two parts joined by a hyphen (« loi n° 2016-1691 »,
+#: « décret n° 2019-1234 », « ordonnance nº 2020-306 », "Law No. 78-17"): France's numbering of its laws, decrees
+#: and ordinances. Luxembourg cites its acts by form and date (its bills' numbers have no hyphen: « projet de loi
+#: n° 7945 »), the EU by a number and year joined by a slash; a Code's article (« L. 121-6 ») has no number sign.
+_NUMBERED = re.compile(r"\b(loi|lois|decret|decrets|ordonnance|ordonnances|law|decree|ordinance|gesetz|dekret)\s+"
+                       r"(?:n\s*°|n\s*º|no\.?|nr\.?|numero)\s*(\d{2,4}-\d{1,5})\b(?!-\d)", re.IGNORECASE)
+
+
+def numbered_act(query: str) -> ForeignLaw | None:
+    """The act a question cites by France's numbering (:data:`_NUMBERED`), its number as the state's word (the
+    shape is the state's, not a word of it) and its form, or ``None``. Pure; the caller's exceptions hold (a
+    question naming Luxembourg, the EU or a treaty is not read)."""
+    if not NUMBERED_ACTS:
+        return None
+    m = _NUMBERED.search(fold(query).lower())
+    return ForeignLaw(m.group(2).replace("-", " "), normalize(m.group(1))) if m else None

@@ -132,6 +132,10 @@ class Plan:
     #: ``Directive 2031/4444``) that names no act this publisher holds: answered with no hits and
     #: the typed reason ``unresolved_act_number``, not with other acts holding the same words.
     act_reference_only: bool = False
+    #: The question cites an EU act number that may stand for no act this publisher holds, and asks for no act
+    #: holding a role towards it (:func:`unheld_number_cited`): the texts citing the number are not the act
+    #: asked for, so the keyword lanes answer nothing (``unresolved_act_number``; neg50, ADR 0171).
+    number_not_held: bool = False
     #: The query is shaped like an act's name that no held name holds (``{"reason": "name_not_held",
     #: …}``, set by :func:`serve.core.ops.search.named_act`), or cites by form and date only acts no
     #: index holds (``{"reason": "dated_reference_not_held", …}``,
@@ -374,6 +378,56 @@ _REFERENCE_WORDS = frozenset({name for _, names in _ACT_KINDS for name in names}
     "delegue", "execution", "delegierte", "durchfuhrungsverordnung", "council", "conseil", "rates", "commission",
     "kommission", "european", "europeen", "europeenne", "europaischen", "europaische", "parliament", "parlement",
     "parlaments", "des", "der", "central", "centrale", "bank", "banque", "zentralbank"})
+
+
+#: Whether an EU act number no held act bears empties the EUR-Lex section even when texts citing it hold the
+#: question's words (:attr:`Plan.number_not_held`; neg50, ADR 0171).
+UNHELD_NUMBER_CITED = True
+#: Words asking for an act by its relation to the act a number names (its transposition, its citing acts),
+#: beside the role intents :func:`serve.core.ranking.role_intent` reads (amending, implementing, delegated,
+#: corrigendum): such a question is about the acts citing the number, which the texts holding it may be.
+RELATION_WORDS = frozenset({"transposing", "transposes", "transpose", "transposed", "transposition", "transposant",
+                            "transposee", "umsetzung", "umgesetzt", "umsetzen", "citing", "cites",
+                            "cite", "citant", "referring", "refers", "repealing", "repealed", "repeals", "abrogeant",
+                            "abroge", "abrogee", "replacing", "replaced", "replaces", "remplace", "remplacant",
+                            "aufgehoben", "aufhebung", "ersetzt", "successor", "successeur", "nachfolger"})
+
+
+def unheld_number_cited(raw: str) -> bool:
+    """Whether ``raw`` cites an EU act by number (``Directive 2015/2436``) as the act it asks about: some number
+    of the act-number shape that is not a span of two years (``2023/2024``, a school or marketing year), in a
+    question asking for no act by its role towards it (:func:`serve.core.ranking.role_intent`,
+    :data:`RELATION_WORDS`). The caller checks that no held act bears the number. Pure."""
+    if not UNHELD_NUMBER_CITED:
+        return False
+    spans = [len(m.group(1)) == len(m.group(2)) == 4 and int(m.group(2)) == int(m.group(1)) + 1
+             for m in _ACT_NUMBER_PARTS.finditer(raw)]
+    if all(spans):  # no number, or only spans of two years
+        return False
+    words = set(normalize(raw).split())
+    return ranking.role_intent(" ".join(sorted(words))) is None and not words & RELATION_WORDS
+
+
+def number_held_as_any_kind(index: MountedIndex, parsed: ParsedQuery) -> bool:
+    """Whether an act number of the question names a held act of any kind, whatever kind the question calls it
+    ("Directive 2016/679" for the Regulation): a wrong kind is a slip of the user's, not an act no index holds
+    (:attr:`Plan.number_not_held` is then left unset)."""
+    return any(index.catalogue.rowid_of.get(s) is not None for m in _ACT_NUMBER_PARTS.finditer(parsed.residual)
+               for s in _act_slugs("", m.group(1), m.group(2)))
+
+
+def number_in_titles(index: MountedIndex, parsed: ParsedQuery) -> bool:
+    """Whether a held act's title cites an act number of the question ("Commission Delegated Directive (EU)
+    2024/1405 amending Annex IX to Directive (EU) 2018/2001"): the act the number names is held through the acts
+    its title says amend, supplement or implement it, which hold its replaced parts (« annexe IX de la directive
+    (UE) 2018/2001 »), so :attr:`Plan.number_not_held` is left unset. One FTS lookup on the titles per number."""
+    with index.session(VOCABULARY_SECONDS) as conn:
+        for m in _ACT_NUMBER_PARTS.finditer(parsed.residual):
+            phrase = '"' + " ".join(normalize(m.group()).split()[:2]) + '"'
+            if conn.execute("SELECT 1 FROM work_fts WHERE work_fts MATCH ? LIMIT 1",
+                            ("{titles short_titles} : " + phrase,)).fetchone() is not None:
+                return True
+    return False
 
 
 def _act_slugs(before: str, first: str, second: str) -> list[str]:
@@ -1057,6 +1111,9 @@ def build_plan(index: MountedIndex, parsed: ParsedQuery, works: Sequence[str] | 
     # (a Luxembourg act citing "règlement (UE) 2016/679" is found by them)
     plan.act_reference_only = plan.act_number and index.publisher.value == "eu-eurlex" and not works \
         and not numbers_held and reference_only(plan.terms)
+    plan.number_not_held = plan.act_number and index.publisher.value == "eu-eurlex" and not works \
+        and not numbers_held and unheld_number_cited(parsed.raw) and not number_held_as_any_kind(index, parsed) \
+        and not number_in_titles(index, parsed)
     left = " ".join(t for i, t in enumerate(tokens) if i not in consumed)
     intent = ranking.role_intent(left) if len(plan.constraints) == 1 and not plan.article_key and left else None
     if intent is not None and _named_by_own_form(tokens, consumed, numbers, left, intent[0],

@@ -3245,6 +3245,8 @@ def _keyword_lanes(conn: sqlite3.Connection, plan: Plan, filters: Filters, optio
     content = [g for t, g in zip(plan.terms, groups, strict=True) if not relax.relaxable_term(t)]
     if plan.act_number and not plan.strong:
         # an act number that names no held act: the question is about that act, not about its words
+        if plan.number_not_held:
+            hits.clear()  # … nor about the texts citing it (searchplan.unheld_number_cited; ADR 0171)
         if not hits:
             out.relaxation_withheld = {"reason": "unresolved_act_number"}
         return
@@ -4529,7 +4531,7 @@ def dated_subject_not_held(ctx: CallContext, indexes: Sequence[MountedIndex], pl
                 return
             continue
         with index.session(ctx.deadline_seconds) as conn:
-            if works_hold_any(conn, works, words):
+            if works_hold_any(conn, works, words) and not rarest_unsaid(conn, works, words):
                 return
         said = words
     if said:
@@ -4546,6 +4548,33 @@ def dated_subject_words(terms: Sequence[str]) -> list[str]:
     form, "R.G.D. du 10 mars 2014"). Pure."""
     return [t for t in terms if " " not in t and len(t) >= DATED_SUBJECT_MIN_LETTERS and not t.isdigit()
             and month_number(t) is None and ranking.says_subject(t) and not relax.relaxable_term(t)]
+
+
+#: Whether :func:`dated_subject_not_held` also weighs the cited acts' silence on the question's rarest subject
+#: word when their names hold none of its words (:func:`rarest_unsaid`; neg50, ADR 0171).
+DATED_RAREST = True
+
+
+def rarest_unsaid(conn: sqlite3.Connection, works: Sequence[int], words: Sequence[str]) -> bool:
+    """Whether the cited ``works`` are silent on the subject a dated citation names, though their texts hold some of
+    its words: no name of theirs holds one of ``words`` and no provision of theirs holds the rarest of them (fewest
+    provisions of this index hold it, among the words some provision holds). « loi du 20 juillet 2017 sur
+    l'exploration et l'utilisation des ressources de l'espace »: the held law of that day (an aid scheme) says
+    « utilisation » and « espace », never « exploration » (the space-resources law of that day is not held). Every
+    cited work's text is held (:func:`works_hold_any` answers first for the others)."""
+    if not DATED_RAREST:
+        return False
+    tokens = " OR ".join(_fts_word(w) for w in words)
+    marks = ",".join("?" * len(works))
+    if conn.execute(f"SELECT 1 FROM work_fts WHERE work_fts MATCH ? AND rowid IN ({marks}) LIMIT 1",
+                    ["{titles short_titles aliases} : (" + tokens + ")", *works]).fetchone() is not None:
+        return False
+    docs = {str(t): int(n) for t, n in conn.execute(
+        f"SELECT term, docs FROM vocabulary WHERE term IN ({','.join('?' * len(words))})", list(words)) if n}
+    if not docs:
+        return False
+    rarest = min(docs, key=lambda w: (docs[w], w))
+    return not works_hold_any(conn, works, [rarest])
 
 
 def works_hold_any(conn: sqlite3.Connection, works: Sequence[int], words: Sequence[str]) -> bool:
