@@ -80,6 +80,7 @@ from serve.core.formnames import (
 )
 from serve.core.impossible import impossible_citation
 from serve.core.jurisdiction import foreign_law
+from serve.core.places import FOREIGN_PLACES, PLACE_FIRST_WORDS
 from serve.core.known_index import IndexAt, index_at
 from serve.core.mount import Catalogue, MountedIndex
 from serve.core.ops import absent_subject as absent
@@ -5817,7 +5818,8 @@ def act_term_answer(ctx: CallContext, sections: list[Answer], plans: Mapping[str
     about): it stays empty. Whether any section now has a hit (in place)."""
     unknown = unknown_everywhere(sections)
     matched = [(work, position, m) for work, position, m in act_term_matches(ctx, sections, plans, words)
-               if m.coverage >= EMPTY_COVERAGE and actterms.firm(m, words) and actterms.covers_words(m, unknown)]
+               if actterms.firm(m, words) and actterms.covers_words(m, unknown)
+               and (m.coverage >= EMPTY_COVERAGE or framed_subject(ctx, sections, plans, m, words))]
     for position, section in enumerate(sections):
         wanted = [(work, m) for work, p, m in matched if p == position]
         rows = act_term_rows(ctx, section, wanted, words, args) if wanted else {}
@@ -5825,6 +5827,60 @@ def act_term_answer(ctx: CallContext, sections: list[Answer], plans: Mapping[str
         if hits:
             dealt_hits(section, hits)
     return any(s.get("hits") for s in sections)
+
+
+#: Whether :func:`act_term_answer` also takes an act whose terms cover less than :data:`EMPTY_COVERAGE` of the question
+#: (at least :data:`FRAME_COVERAGE`) when every word they leave out is a word the law says often (:func:`framed_subject`;
+#: issue #15, zh50).
+FRAME_WORDS = True
+#: The least share of the question the act terms must cover, a term said whole, for :func:`framed_subject`: half of
+#: :data:`EMPTY_COVERAGE`.
+FRAME_COVERAGE = 0.3
+#: A word the act terms leave out is a frame word of the question ("give", "leave", « décider », « année ») when its
+#: IDF weight in some searched index is below this: the weight above which an everyday word is rare in law
+#: (:data:`EVERYDAY_MIN_IDF`, about 100 provisions of a full index).
+FRAME_MAX_IDF = EVERYDAY_MIN_IDF
+
+
+def frame_word(word: str, weights: Sequence[float]) -> bool:
+    """Whether a question's ``word`` the act terms leave out is a frame word: its IDF ``weights`` (one per searched
+    index; a word an index does not hold weighs nothing there) hold one below :data:`FRAME_MAX_IDF`, and it is no
+    foreign place's name or first word (« Bruxelles » in « le mandat du bourgmestre de Bruxelles » is what the
+    question is about, however often the law names it). Pure."""
+    if word in FOREIGN_PLACES or word in PLACE_FIRST_WORDS:
+        return False
+    return any(w < FRAME_MAX_IDF for w in weights)
+
+
+def framed_subject(ctx: CallContext, sections: Sequence[Answer], plans: Mapping[str, Plan],
+                   match: actterms.Match[int], words: Sequence[str]) -> bool:
+    """Whether an empty answer's act-term ``match`` (firm: :func:`serve.core.actterms.firm`) covers at least
+    :data:`FRAME_COVERAGE` of the question and every question word it leaves out is a frame word the law says often
+    (:func:`frame_word`, weighed in the vocabulary of every searched index): "how much notice must a tenant give to
+    leave a rented flat" — the terms of the law on the lease say "tenant", "rented flat"; « notice », "give",
+    "leave" are words of every act. A question on a subject no act is about leaves out its subject, a word the law
+    rarely says or never (« permis de chasse aux licornes », "submarine parking permit", « bar à chats »): it
+    stays empty. Reads the vocabulary of the sections' indexes for the words left out only (a few rows); false
+    with :data:`FRAME_WORDS` off. Pure over the indexes."""
+    if not FRAME_WORDS or match.coverage < FRAME_COVERAGE:
+        return False
+    left = [w for w in words if w not in match.words]
+    if not left:
+        return False
+    weights: dict[str, list[float]] = {w: [] for w in left}
+    for section in sections:
+        publisher = str(section.get("publisher"))
+        index = ctx.indexes.get(publisher)
+        if index is None or publisher not in plans:
+            continue
+        with index.session(ctx.deadline_seconds) as conn:
+            row = conn.execute("SELECT v FROM stamp WHERE k = 'count.lexical_states'").fetchone()
+            total = int(row[0]) if row else 1
+            held = held_docs(conn, left)
+        for w in left:
+            if held.get(w):
+                weights[w].append(math.log(1 + total / held[w]))
+    return all(frame_word(w, weights[w]) for w in left)
 
 
 #: Whether :func:`act_term_answer` weighs only the words every section lists as ``unknown_terms``
