@@ -5873,14 +5873,33 @@ def framed_subject(ctx: CallContext, sections: Sequence[Answer], plans: Mapping[
         index = ctx.indexes.get(publisher)
         if index is None or publisher not in plans:
             continue
+        said = frame_alternatives(plans[publisher], left)
         with index.session(ctx.deadline_seconds) as conn:
             row = conn.execute("SELECT v FROM stamp WHERE k = 'count.lexical_states'").fetchone()
             total = int(row[0]) if row else 1
-            held = held_docs(conn, left)
+            held = held_docs(conn, list(dict.fromkeys([*left, *(a for alts in said.values() for a in alts)])))
         for w in left:
-            if held.get(w):
-                weights[w].append(math.log(1 + total / held[w]))
+            # a word the index does not hold is weighed in the words its section searched it as (its translations)
+            docs = held.get(w) or max((held.get(a, 0) for a in said.get(w, ())), default=0)
+            if docs:
+                weights[w].append(math.log(1 + total / docs))
     return all(frame_word(w, weights[w]) for w in left)
+
+
+#: Whether :func:`framed_subject` weighs a word a section's index does not hold in the words the section searched it
+#: as (:func:`frame_alternatives`: a German or English question's translations into the French texts).
+FRAME_TRANSLATED = True
+
+
+def frame_alternatives(plan: Plan, words: Sequence[str]) -> dict[str, list[str]]:
+    """The single words a section searched each of ``words`` (question words, :func:`serve.core.actterms.folded`) as
+    when its plan translated it (``Plan.translations``; the alternatives of ``Plan.synonyms``): « Rechte » → « droit »,
+    "give" → « donner »; none for a plan searched in the question's own words, or with :data:`FRAME_TRANSLATED`
+    off. Pure."""
+    if not FRAME_TRANSLATED or plan.translations is None or not plan.synonyms:
+        return {}
+    by_word = {actterms.folded(k): v for k, v in plan.synonyms.items()}
+    return {w: [a for a in by_word[w] if " " not in a] for w in words if w in by_word}
 
 
 #: Whether :func:`act_term_answer` weighs only the words every section lists as ``unknown_terms``
