@@ -85,6 +85,7 @@ from serve.core.mount import Catalogue, MountedIndex
 from serve.core.ops import absent_subject as absent
 from serve.core.ops import empty_titled
 from serve.core.ops import unheld_name as unheld
+from serve.core.places import FOREIGN_PLACES, PLACE_FIRST_WORDS
 from serve.core.resolve import enacted_by, mounted_publisher, named_acronyms
 from serve.core.searchplan import (
     FREQUENT_PHRASE_WORKS,
@@ -5916,7 +5917,8 @@ def act_term_answer(ctx: CallContext, sections: list[Answer], plans: Mapping[str
     unknown = unknown_everywhere(sections)
     found = act_term_matches(ctx, sections, plans, words)
     matched = [(work, position, m) for work, position, m in found
-               if m.coverage >= EMPTY_COVERAGE and actterms.firm(m, words) and actterms.covers_words(m, unknown)]
+               if actterms.firm(m, words) and actterms.covers_words(m, unknown)
+               and (m.coverage >= EMPTY_COVERAGE or framed_subject(ctx, sections, plans, m, words))]
     if not matched and found and empty_lead(found[0][2], [m for _, _, m in found[1:]], words) \
             and actterms.covers_words(found[0][2], unknown):
         matched = found[:1]
@@ -5929,6 +5931,9 @@ def act_term_answer(ctx: CallContext, sections: list[Answer], plans: Mapping[str
     return any(s.get("hits") for s in sections)
 
 
+#: Whether an answer the keywords left empty may take the act the terms rank first on a clear lead (:func:`empty_lead`;
+#: issue #15, conlu50).
+EMPTY_LEAD = True
 #: The least number of the question's words the act the terms rank first must cover (a term said whole) for an answer the
 #: keywords left empty to take it below :data:`EMPTY_COVERAGE` (:func:`empty_lead`) …
 EMPTY_LEAD_WORDS = 3
@@ -5946,10 +5951,83 @@ def empty_lead(best: actterms.Match[Any], others: Sequence[actterms.Match[Any]],
     plain-word question holds words no act's terms say (« qui décide combien de cerfs et de sangliers les chasseurs
     doivent tirer chaque année »: « décide », « tirer », « année »), so the act its subject words name covers half
     of it; a question on a subject no act is about says one or two words of several acts' terms, not three of one act's
-    alone. Pure."""
-    if len(best.words) < EMPTY_LEAD_WORDS or best.coverage < EMPTY_LEAD_COVERAGE or not actterms.firm(best, words):
+    alone. False with :data:`EMPTY_LEAD` off. Pure."""
+    if not EMPTY_LEAD or len(best.words) < EMPTY_LEAD_WORDS or best.coverage < EMPTY_LEAD_COVERAGE or not actterms.firm(best, words):
         return False
     return all(best.coverage - m.coverage >= EMPTY_LEAD_MARGIN - 1e-9 for m in others)
+
+
+#: Whether :func:`act_term_answer` also takes an act whose terms cover less than :data:`EMPTY_COVERAGE` of the question
+#: (at least :data:`FRAME_COVERAGE`) when every word they leave out is a word the law says often (:func:`framed_subject`;
+#: issue #15, zh50).
+FRAME_WORDS = True
+#: The least share of the question the act terms must cover, a term said whole, for :func:`framed_subject`: half of
+#: :data:`EMPTY_COVERAGE`.
+FRAME_COVERAGE = 0.3
+#: A word the act terms leave out is a frame word of the question ("give", "leave", « décider », « année ») when its
+#: IDF weight in some searched index is below this: the weight above which an everyday word is rare in law
+#: (:data:`EVERYDAY_MIN_IDF`, about 100 provisions of a full index).
+FRAME_MAX_IDF = EVERYDAY_MIN_IDF
+
+
+def frame_word(word: str, weights: Sequence[float]) -> bool:
+    """Whether a question's ``word`` the act terms leave out is a frame word: its IDF ``weights`` (one per searched
+    index; a word an index does not hold weighs nothing there) hold one below :data:`FRAME_MAX_IDF`, and it is no
+    foreign place's name or first word (« Bruxelles » in « le mandat du bourgmestre de Bruxelles » is what the
+    question is about, however often the law names it). Pure."""
+    if word in FOREIGN_PLACES or word in PLACE_FIRST_WORDS:
+        return False
+    return any(w < FRAME_MAX_IDF for w in weights)
+
+
+def framed_subject(ctx: CallContext, sections: Sequence[Answer], plans: Mapping[str, Plan],
+                   match: actterms.Match[int], words: Sequence[str]) -> bool:
+    """Whether an empty answer's act-term ``match`` (firm: :func:`serve.core.actterms.firm`) covers at least
+    :data:`FRAME_COVERAGE` of the question and every question word it leaves out is a frame word the law says often
+    (:func:`frame_word`, weighed in the vocabulary of every searched index): "how much notice must a tenant give to
+    leave a rented flat" — the terms of the law on the lease say "tenant", "rented flat"; « notice », "give",
+    "leave" are words of every act. A question on a subject no act is about leaves out its subject, a word the law
+    rarely says or never (« permis de chasse aux licornes », "submarine parking permit", « bar à chats »): it
+    stays empty. Reads the vocabulary of the sections' indexes for the words left out only (a few rows); false
+    with :data:`FRAME_WORDS` off. Pure over the indexes."""
+    if not FRAME_WORDS or match.coverage < FRAME_COVERAGE:
+        return False
+    left = [w for w in words if w not in match.words]
+    if not left:
+        return False
+    weights: dict[str, list[float]] = {w: [] for w in left}
+    for section in sections:
+        publisher = str(section.get("publisher"))
+        index = ctx.indexes.get(publisher)
+        if index is None or publisher not in plans:
+            continue
+        said = frame_alternatives(plans[publisher], left)
+        with index.session(ctx.deadline_seconds) as conn:
+            row = conn.execute("SELECT v FROM stamp WHERE k = 'count.lexical_states'").fetchone()
+            total = int(row[0]) if row else 1
+            held = held_docs(conn, list(dict.fromkeys([*left, *(a for alts in said.values() for a in alts)])))
+        for w in left:
+            # a word the index does not hold is weighed in the words its section searched it as (its translations)
+            docs = held.get(w) or max((held.get(a, 0) for a in said.get(w, ())), default=0)
+            if docs:
+                weights[w].append(math.log(1 + total / docs))
+    return all(frame_word(w, weights[w]) for w in left)
+
+
+#: Whether :func:`framed_subject` weighs a word a section's index does not hold in the words the section searched it
+#: as (:func:`frame_alternatives`: a German or English question's translations into the French texts).
+FRAME_TRANSLATED = True
+
+
+def frame_alternatives(plan: Plan, words: Sequence[str]) -> dict[str, list[str]]:
+    """The single words a section searched each of ``words`` (question words, :func:`serve.core.actterms.folded`) as
+    when its plan translated it (``Plan.translations``; the alternatives of ``Plan.synonyms``): « Rechte » → « droit »,
+    "give" → « donner »; none for a plan searched in the question's own words, or with :data:`FRAME_TRANSLATED`
+    off. Pure."""
+    if not FRAME_TRANSLATED or plan.translations is None or not plan.synonyms:
+        return {}
+    by_word = {actterms.folded(k): v for k, v in plan.synonyms.items()}
+    return {w: [a for a in by_word[w] if " " not in a] for w in words if w in by_word}
 
 
 #: Whether :func:`act_term_answer` weighs only the words every section lists as ``unknown_terms``
