@@ -25,6 +25,7 @@ import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TypeVar
 
+from derive.index import xlang
 from derive.index.query import MONTH_NUMBERS
 from derive.index.text import normalize
 from serve.core import actterms, formnames
@@ -189,14 +190,15 @@ OTHER_FORM_AFTER: frozenset[str] = frozenset({"interieur", "ordre"})
 
 
 def form_words(query: str) -> list[str]:
-    """The normalised words of ``query`` that may name an act's form (:func:`named_form` reads them): « régulation »
-    (a body's regulating: « Institut luxembourgeois de régulation ») folds to the English form word "regulation" and
-    is left out, as is « règlement » followed by a word of :data:`OTHER_FORM_AFTER`. Pure."""
-    accented = {w for w in re.findall(r"\w+", query.lower()) if w.startswith("régulation")}
+    """The normalised words of ``query`` that may name an act's form (:func:`named_form` reads them): "regulation" only
+    in a question told English (:func:`derive.index.xlang.query_language`; « régulation », a body's regulating, folds
+    to it: « Institut luxembourgeois de régulation »), « règlement » not before a word of :data:`OTHER_FORM_AFTER`.
+    Pure over the lexicons."""
     words = normalize(query).split()
+    english = any(w.startswith("regulation") for w in words) and xlang.query_language(words) == "en"
     kept = []
     for i, word in enumerate(words):
-        if word.startswith("regulation") and accented:
+        if word.startswith("regulation") and not english:
             continue
         if word.startswith("reglement") and OTHER_FORM_AFTER.intersection(words[i + 1:i + 4]):
             continue

@@ -107,6 +107,7 @@ def test_the_step_leaves_a_question_naming_no_form_nor_implementing_matter(fixtu
     ("règlement sur les abus de marché", True),
     ("market abuse regulation", True),
     ("institut luxembourgeois de régulation", False),  # a body's regulating, not the form
+    ("institut luxembourgeois de regulation", False),  # the same, typed without its accent
     ("règlement intérieur du Barreau de Luxembourg", False),  # a body's own rules
     ("règlement d'ordre intérieur de la Chambre des députés", False),
 ])
