@@ -5503,7 +5503,8 @@ def act_term_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, 
     # the sections' order is decided on the dealt order (act_term_lead), then each section's first place
     # (act_term_first)
     searched_through = {str(sections[position].get("publisher")) for position in translated}
-    act_term_lead(sections, matched, words, args["query"])
+    if not act_term_lead(sections, matched, words, args["query"]):
+        untranslated_lead(sections, matched, words, args["query"], searched_through)
     act_term_first(sections, matched, words, searched_through)
     act_term_over_first(ctx, sections, matched, words)
     act_term_clear_first(sections, matched, words)
@@ -5898,6 +5899,42 @@ def act_term_lead(sections: list[Answer], matched: Sequence[tuple[str, int, actt
     asked = "eu-eurlex" if asks_eu_form(query) else \
         "lu-legilux" if ranking.asks_own_law(tokens) or asks_of_country(tokens) else None
     if asked is not None and second.get("publisher") != asked:
+        return False
+    sections[0], sections[1] = second, first
+    return True
+
+
+def best_firm_coverage(section: Answer, matched: Sequence[tuple[str, int, actterms.Match[int]]],
+                       words: Sequence[str]) -> float | None:
+    """The best coverage of the acts of ``section``'s hits the terms firmly say (``matched``: ``(lex work id, section
+    position, match)``; a term said whole, two of the question's ``words`` covered: :func:`serve.core.actterms.firm`), or
+    ``None`` when the terms firmly say none of them. Pure."""
+    listed = {str(h.get("work")) for h in section.get("hits") or []}
+    found = [m.coverage for work, _, m in matched if work in listed and actterms.firm(m, words)]
+    return max(found) if found else None
+
+
+def untranslated_lead(sections: list[Answer], matched: Sequence[tuple[str, int, actterms.Match[int]]],
+                      words: Sequence[str], query: str, translated: Collection[str]) -> bool:
+    """Put the second section first (in place) when the first was searched through the cross-language lexicon
+    (``translated``: an English or German question on French-only law), the question names no Luxembourg marker
+    (:func:`serve.core.ranking.asks_own_law`, :func:`asks_of_country`), and the terms firmly say an act of the second
+    section's hits (:func:`best_firm_coverage`) covering at least as much of the question as any act of the first
+    section's hits they firmly say. The first section's lead rests on translated words that may fit its act loosely
+    ("closed period before annual results" read as « période », « résultats »), while the terms of both sections' acts
+    are said in the question's own language: on evidence at least as firm, the section not led by translated words
+    goes first (searched in the question's words, or translated as well: a German question on EUR-Lex, whose texts
+    are English and French). Whether the sections were reordered (ADR 0169)."""
+    if len(sections) < 2 or not sections[0].get("hits") or not sections[1].get("hits"):
+        return False
+    first, second = sections[0], sections[1]
+    if str(first.get("publisher")) not in translated:
+        return False
+    ahead = best_firm_coverage(second, matched, words)
+    if ahead is None or ahead < (best_firm_coverage(first, matched, words) or 0.0):
+        return False
+    tokens = normalize(parse_query(query).raw).split()
+    if ranking.asks_own_law(tokens) or asks_of_country(tokens):
         return False
     sections[0], sections[1] = second, first
     return True
