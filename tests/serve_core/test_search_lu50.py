@@ -64,3 +64,12 @@ def test_both_sections_translated_the_firmer_terms_lead() -> None:
     words = ["geschlossene", "zeitraum", "jahresergebnisse"]
     assert search.untranslated_lead(sections, matched, words, "geschlossene Zeitraum vor Jahresergebnisse", {LU, EU})
     assert [s["publisher"] for s in sections] == [EU, LU]
+
+
+def test_an_act_of_the_translated_section_said_in_part_but_covering_more_keeps_it_first() -> None:
+    sections = _sections()
+    matched = [(f"{LU}:loi-b", 0, _match(2, 0.9, ("closed", "period", "annual"), "close period annual report")),
+               (f"{EU}:32014r0596", 1, _match(1, 0.8, ("closed", "period"), "close period"))]
+    assert not actterms.firm(matched[0][2], WORDS)  # "report" unsaid: a term said in part
+    assert not search.untranslated_lead(sections, matched, WORDS, "closed period before annual results", {LU})
+    assert [s["publisher"] for s in sections] == [LU, EU]

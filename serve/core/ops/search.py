@@ -5904,13 +5904,14 @@ def act_term_lead(sections: list[Answer], matched: Sequence[tuple[str, int, actt
     return True
 
 
-def best_firm_coverage(section: Answer, matched: Sequence[tuple[str, int, actterms.Match[int]]],
-                       words: Sequence[str]) -> float | None:
-    """The best coverage of the acts of ``section``'s hits the terms firmly say (``matched``: ``(lex work id, section
-    position, match)``; a term said whole, two of the question's ``words`` covered: :func:`serve.core.actterms.firm`), or
-    ``None`` when the terms firmly say none of them. Pure."""
+def best_coverage(section: Answer, matched: Sequence[tuple[str, int, actterms.Match[int]]],
+                  words: Sequence[str] | None = None) -> float | None:
+    """The best coverage of the acts of ``section``'s hits the terms rank (``matched``: ``(lex work id, section
+    position, match)``), only those they firmly say when the question's ``words`` are given (a term said whole, two of
+    them covered: :func:`serve.core.actterms.firm`); ``None`` when there is none. Pure."""
     listed = {str(h.get("work")) for h in section.get("hits") or []}
-    found = [m.coverage for work, _, m in matched if work in listed and actterms.firm(m, words)]
+    found = [m.coverage for work, _, m in matched
+             if work in listed and (words is None or actterms.firm(m, words))]
     return max(found) if found else None
 
 
@@ -5919,8 +5920,8 @@ def untranslated_lead(sections: list[Answer], matched: Sequence[tuple[str, int, 
     """Put the second section first (in place) when the first was searched through the cross-language lexicon
     (``translated``: an English or German question on French-only law), the question names no Luxembourg marker
     (:func:`serve.core.ranking.asks_own_law`, :func:`asks_of_country`), and the terms firmly say an act of the second
-    section's hits (:func:`best_firm_coverage`) covering at least as much of the question as any act of the first
-    section's hits they firmly say. The first section's lead rests on translated words that may fit its act loosely
+    section's hits (:func:`best_coverage`) covering at least as much of the question as any act of the first
+    section's hits they rank, firmly or not (a term said in part counts: the first section's act is not outweighed). The first section's lead rests on translated words that may fit its act loosely
     ("closed period before annual results" read as « période », « résultats »), while the terms of both sections' acts
     are said in the question's own language: on evidence at least as firm, the section not led by translated words
     goes first (searched in the question's words, or translated as well: a German question on EUR-Lex, whose texts
@@ -5930,8 +5931,8 @@ def untranslated_lead(sections: list[Answer], matched: Sequence[tuple[str, int, 
     first, second = sections[0], sections[1]
     if str(first.get("publisher")) not in translated:
         return False
-    ahead = best_firm_coverage(second, matched, words)
-    if ahead is None or ahead < (best_firm_coverage(first, matched, words) or 0.0):
+    ahead = best_coverage(second, matched, words)
+    if ahead is None or ahead < (best_coverage(first, matched) or 0.0):
         return False
     tokens = normalize(parse_query(query).raw).split()
     if ranking.asks_own_law(tokens) or asks_of_country(tokens):
