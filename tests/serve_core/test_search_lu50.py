@@ -73,3 +73,10 @@ def test_an_act_of_the_translated_section_said_in_part_but_covering_more_keeps_i
     assert not actterms.firm(matched[0][2], WORDS)  # "report" unsaid: a term said in part
     assert not search.untranslated_lead(sections, matched, WORDS, "closed period before annual results", {LU})
     assert [s["publisher"] for s in sections] == [LU, EU]
+
+
+def test_the_own_countrys_section_is_not_put_first_by_the_rule() -> None:
+    sections = list(reversed(_sections()))  # EUR-Lex first, translated too (a German question)
+    matched = [(f"{LU}:loi-a", 1, _match(2, 0.9, ("closed", "period"), "close period"))]
+    assert not search.untranslated_lead(sections, matched, WORDS, "closed period before annual results", {LU, EU})
+    assert [s["publisher"] for s in sections] == [EU, LU]
