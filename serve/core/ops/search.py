@@ -5533,7 +5533,8 @@ def act_term_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, 
     # the sections' order is decided on the dealt order (act_term_lead), then each section's first place
     # (act_term_first)
     searched_through = {str(sections[position].get("publisher")) for position in translated}
-    act_term_lead(sections, matched, words, args["query"])
+    if not act_term_lead(sections, matched, words, args["query"]):
+        untranslated_lead(sections, matched, words, args["query"], searched_through)
     act_term_first(sections, matched, words, searched_through)
     act_term_over_first(ctx, sections, matched, words)
     if not act_term_clear_first(sections, matched, words):
@@ -6101,6 +6102,50 @@ def act_term_lead(sections: list[Answer], matched: Sequence[tuple[str, int, actt
     asked = "eu-eurlex" if asks_eu_form(query) else \
         "lu-legilux" if ranking.asks_own_law(tokens) or asks_of_country(tokens) else None
     if asked is not None and second.get("publisher") != asked:
+        return False
+    sections[0], sections[1] = second, first
+    return True
+
+
+def best_coverage(section: Answer, matched: Sequence[tuple[str, int, actterms.Match[int]]],
+                  words: Sequence[str] | None = None) -> float | None:
+    """The best coverage of the acts of ``section``'s hits the terms rank (``matched``: ``(lex work id, section
+    position, match)``), only those they firmly say when the question's ``words`` are given (a term said whole, two of
+    them covered: :func:`serve.core.actterms.firm`); ``None`` when there is none. Pure."""
+    listed = {str(h.get("work")) for h in section.get("hits") or []}
+    found = [m.coverage for work, _, m in matched
+             if work in listed and (words is None or actterms.firm(m, words))]
+    return max(found) if found else None
+
+
+#: The publishers whose section :func:`untranslated_lead` may put first: the Union's (EUR-Lex). A question that names
+#: no Luxembourg marker is not asking for Luxembourg's own law (:func:`asks_of_country` and
+#: :func:`serve.core.ranking.asks_own_law` are how it would), so the own country's section loses its lead there only.
+UNMARKED_LEAD_PUBLISHERS = frozenset({"eu-eurlex"})
+
+
+def untranslated_lead(sections: list[Answer], matched: Sequence[tuple[str, int, actterms.Match[int]]],
+                      words: Sequence[str], query: str, translated: Collection[str]) -> bool:
+    """Put the second section first (in place) when the first was searched through the cross-language lexicon
+    (``translated``: an English or German question on French-only law), the question names no Luxembourg marker
+    (:func:`serve.core.ranking.asks_own_law`, :func:`asks_of_country`), and the terms firmly say an act of the second
+    section's hits (:func:`best_coverage`) covering at least as much of the question as any act of the first
+    section's hits they rank, firmly or not (a term said in part counts: the first section's act is not outweighed),
+    the second section being one of :data:`UNMARKED_LEAD_PUBLISHERS`. The first section's lead rests on translated words that may fit its act loosely
+    ("closed period before annual results" read as « période », « résultats »), while the terms of both sections' acts
+    are said in the question's own language: on evidence at least as firm, the section not led by translated words
+    goes first (searched in the question's words, or translated as well: a German question on EUR-Lex, whose texts
+    are English and French). Whether the sections were reordered (ADR 0169)."""
+    if len(sections) < 2 or not sections[0].get("hits") or not sections[1].get("hits"):
+        return False
+    first, second = sections[0], sections[1]
+    if str(first.get("publisher")) not in translated or str(second.get("publisher")) not in UNMARKED_LEAD_PUBLISHERS:
+        return False
+    ahead = best_coverage(second, matched, words)
+    if ahead is None or ahead < (best_coverage(first, matched) or 0.0):
+        return False
+    tokens = normalize(parse_query(query).raw).split()
+    if ranking.asks_own_law(tokens) or asks_of_country(tokens):
         return False
     sections[0], sections[1] = second, first
     return True
