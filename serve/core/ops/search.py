@@ -6347,23 +6347,15 @@ def sibling_step(ctx: CallContext, sections: list[Answer], args: dict[str, Any])
     ``works`` filter and the provisions grain leave the answer as it was. Whether anything changed (in place)."""
     if not SIBLINGS or args["works"] or (args.get("result_grain") or "works") != "works" or not sections:
         return False
-    section = sections[0]
-    hits = section.get("hits") or []
-    publisher = str(section.get("publisher"))
-    index = ctx.indexes.get(publisher)
-    if len(hits) < 2 or index is None:
-        return False
     words = actterms.question_words(args["query"])
     # a year the question names decides in a question of any length (« Richtlinie 2019 »); the words need three
     years = named_years(args["query"])
     if len(words) < siblings.MIN_WORDS and not years:
         return False
-    read = [h for h in merge.merged(sections, SIBLING_DEPTH, lead=True) if h.get("publisher") == publisher]
-    slugs = [str(h.get("work")).split(":", 1)[1] for h in read]
-    rowids = [index.catalogue.rowid_of.get(s) for s in slugs]
-    if any(r is None for r in rowids):
+    listed = first_section_works(ctx, sections)
+    if listed is None:
         return False
-    works = [int(r) for r in rowids if r is not None]
+    section, publisher, index, works = listed
     with index.session(ctx.deadline_seconds) as conn:
         names = name_words(conn, works, index)
         subject = {w: siblings.subject_words(names[w]) for w in works}
@@ -6381,17 +6373,25 @@ def sibling_step(ctx: CallContext, sections: list[Answer], args: dict[str, Any])
         best = dated if dated is not None else best
     if best is None:
         return False
-    wanted = f"{publisher}:{index.catalogue.slug_of[best]}"
-    at = next((i for i, h in enumerate(hits) if str(h.get("work")) == wanted), None)
-    if at is None:
-        return False
-    scores = [h.get("score") for h in hits]
-    moved = [hits[at], *hits[:at], *hits[at + 1:]]
-    dealt_hits(section, moved)
-    for hit, score in zip(section["hits"], scores, strict=True):
-        if score is not None:
-            hit["score"] = score
-    return True
+    return put_first(section, f"{publisher}:{index.catalogue.slug_of[best]}")
+
+
+def first_section_works(ctx: CallContext, sections: Sequence[Answer]
+                        ) -> tuple[Answer, str, MountedIndex, list[int]] | None:
+    """The first section, its publisher and mounted index, and the row ids of its works among the answer's first
+    :data:`SIBLING_DEPTH` works, in rank order: what :func:`sibling_step` and :func:`form_step` reorder. ``None`` when
+    the section lists fewer than two hits or two works, its publisher is not mounted, or a listed work is not in the
+    index's catalogue."""
+    section = sections[0]
+    publisher = str(section.get("publisher"))
+    index = ctx.indexes.get(publisher)
+    if len(section.get("hits") or []) < 2 or index is None:
+        return None
+    read = [h for h in merge.merged(list(sections), SIBLING_DEPTH, lead=True) if h.get("publisher") == publisher]
+    rowids = [index.catalogue.rowid_of.get(str(h.get("work")).split(":", 1)[1]) for h in read]
+    if len(rowids) < 2 or any(r is None for r in rowids):
+        return None
+    return section, publisher, index, [int(r) for r in rowids if r is not None]
 
 
 #: Whether :func:`form_step` puts first the sibling of the form the question names (ADR 0168) …
@@ -6416,17 +6416,10 @@ def form_step(ctx: CallContext, sections: list[Answer], args: dict[str, Any]) ->
     executing = EXECUTING_SIBLINGS and siblings.asks_implementing_matter(words)
     if not types and not executing:
         return False
-    section = sections[0]
-    hits = section.get("hits") or []
-    publisher = str(section.get("publisher"))
-    index = ctx.indexes.get(publisher)
-    if len(hits) < 2 or index is None:
+    listed = first_section_works(ctx, sections)
+    if listed is None:
         return False
-    read = [h for h in merge.merged(sections, SIBLING_DEPTH, lead=True) if h.get("publisher") == publisher]
-    rowids = [index.catalogue.rowid_of.get(str(h.get("work")).split(":", 1)[1]) for h in read]
-    if any(r is None for r in rowids) or len(rowids) < 2:
-        return False
-    works = [int(r) for r in rowids if r is not None]
+    section, publisher, index, works = listed
     best = None
     with index.session(ctx.deadline_seconds) as conn:
         kinds = document_types(conn, works)
