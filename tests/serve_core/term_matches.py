@@ -77,3 +77,13 @@ def mounted_with_terms(fixture: FixtureBuild, tmp: pytest.TempPathFactory, rows:
     terms = write_terms(tmp.mktemp(f"act-terms-{name}"), rows)
     with LegalCore.mount(build_with_terms(fixture, terms, tmp.mktemp(f"index-{name}")), {"set_id": name}) as core:
         yield core
+
+
+def answer_works(answer: Mapping[str, Any]) -> list[str]:
+    """Every work an answer lists, section by section."""
+    return [h["work"] for s in answer["publishers"] for h in s.get("hits") or []]
+
+
+def searched(core: LegalCore, query: str) -> dict[str, Any]:
+    """The search's answer to ``query`` (ten hits, no fuzzy matching), as the empty-answer tests read it."""
+    return dict(core.call("search", {"query": query, "limit": 10, "fuzzy": "off"}))

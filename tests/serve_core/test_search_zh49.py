@@ -22,7 +22,7 @@ import pytest
 from serve.core import LegalCore, actterms
 from serve.core.ops import search
 from tests.index.pipeline import FixtureBuild
-from tests.serve_core.term_matches import mounted_with_terms
+from tests.serve_core.term_matches import answer_works, mounted_with_terms, searched
 
 EU, LU = "eu-eurlex", "lu-legilux"
 CONSUMER = "lu-legilux:loi-2011-04-08-n2"
@@ -44,14 +44,6 @@ TERMS = [
 def zh49_core(fixture_indexes: FixtureBuild, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LegalCore]:
     with mounted_with_terms(fixture_indexes, tmp_path_factory, TERMS, "zh49") as core:
         yield core
-
-
-def _works(answer: dict[str, Any]) -> list[str]:
-    return [h["work"] for s in answer["publishers"] for h in s.get("hits") or []]
-
-
-def _search(core: LegalCore, query: str) -> dict[str, Any]:
-    return dict(core.call("search", {"query": query, "limit": 10, "fuzzy": "off"}))
 
 
 def _section(withheld: dict[str, Any] | None, terms: list[str] | None = None) -> dict[str, Any]:
@@ -104,26 +96,26 @@ def test_termed_words_need_a_firm_match_covering_every_word() -> None:
 def test_an_absent_subject_the_act_terms_say_is_answered(zh49_core: LegalCore, fixture_core: LegalCore) -> None:
     query = "statut juridique des robots humanoïdes au travail"
     # without terms for it (the plain fixture build), no text holds the subject: nothing answers (ADR 0132)
-    plain = _search(fixture_core, query)
-    assert _works(plain) == []
+    plain = searched(fixture_core, query)
+    assert answer_works(plain) == []
     assert {s["relaxation_withheld"]["reason"] for s in plain["publishers"]} == {"subject_not_held"}
     # the GDPR's terms say « robots humanoïdes »: the subject is held, in other words, and the GDPR answers
-    answer = _search(zh49_core, query)
-    assert GDPR in _works(answer)
+    answer = searched(zh49_core, query)
+    assert GDPR in answer_works(answer)
     assert not any((s.get("relaxation_withheld") or {}).get("reason") == "subject_not_held"
                    for s in answer["publishers"])
 
 
 def test_an_absent_subject_no_act_terms_say_stays_empty(zh49_core: LegalCore) -> None:
     # « yoga » is held by no text and said by no act's terms: the question stays empty, with its reason
-    answer = _search(zh49_core, "protection des données et le yoga")
-    assert _works(answer) == []
+    answer = searched(zh49_core, "protection des données et le yoga")
+    assert answer_works(answer) == []
     assert {s["relaxation_withheld"]["reason"] for s in answer["publishers"]} == {"subject_not_held"}
 
 
 def test_the_mark_stays_without_the_rule(zh49_core: LegalCore, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(search, "ABSENT_TERMED", False)
-    assert _works(_search(zh49_core, "statut juridique des robots humanoïdes au travail")) == []
+    assert answer_works(searched(zh49_core, "statut juridique des robots humanoïdes au travail")) == []
 
 
 def test_a_relaxation_on_an_act_the_terms_say_is_kept(zh49_core: LegalCore, fixture_core: LegalCore,
@@ -131,19 +123,19 @@ def test_a_relaxation_on_an_act_the_terms_say_is_kept(zh49_core: LegalCore, fixt
     # "carriage entend identifiable": two of the words meet in the GDPR and the package-travel directive, whose names
     # hold none of them; without terms for it the relaxation is withheld (tests/serve_core/test_search_off_subject.py)
     query = "carriage entend identifiable"
-    plain = next(s for s in _search(fixture_core, query)["publishers"] if s["publisher"] == EU)
+    plain = next(s for s in searched(fixture_core, query)["publishers"] if s["publisher"] == EU)
     assert plain["hits"] == [] and plain["relaxation_withheld"]["reason"] == "off_subject"
     # the GDPR's terms say "identifiable carriage" (a test term): its hits are on the subject, the directive's are not
     # (the later words-apart rule, which finds the two words pages apart in the GDPR, is left out here)
     monkeypatch.setattr(search, "words_apart", lambda *args, **kwargs: False)
-    section = next(s for s in _search(zh49_core, query)["publishers"] if s["publisher"] == EU)
+    section = next(s for s in searched(zh49_core, query)["publishers"] if s["publisher"] == EU)
     assert [h["work"] for h in section["hits"]] == [GDPR]
     assert section["hits"][0]["match_reasons"] == ["any_term"] and section["relaxation_withheld"] is None
     monkeypatch.setattr(search, "RELAXED_TERMED", False)
     # … and with the empty answer's act-term rule for frame words off (ADR 0170: the GDPR's terms say two of the three
     # words, « entend » is a frame word, so the emptied answer would take the GDPR from its terms alone)
     monkeypatch.setattr(search, "FRAME_WORDS", False)
-    section = next(s for s in _search(zh49_core, query)["publishers"] if s["publisher"] == EU)
+    section = next(s for s in searched(zh49_core, query)["publishers"] if s["publisher"] == EU)
     assert section["hits"] == [] and section["relaxation_withheld"]["reason"] == "off_subject"
 
 
@@ -160,8 +152,8 @@ def test_rare_words_apart_in_an_act_the_terms_say_are_no_chance(zh49_core: Legal
     # the GDPR holds "carriage" and "identifiable" pages apart (search.words_apart); its terms say the question, as a
     # title holding its words would: the answer stands
     query = "carriage entend identifiable"
-    assert GDPR in _works(_search(zh49_core, query))
+    assert GDPR in answer_works(searched(zh49_core, query))
     monkeypatch.setattr(search, "WORDS_APART_TERMED", False)
-    answer = _search(zh49_core, query)
-    assert _works(answer) == []
+    answer = searched(zh49_core, query)
+    assert answer_works(answer) == []
     assert {s["relaxation_withheld"]["reason"] for s in answer["publishers"]} == {"words_apart"}

@@ -20,7 +20,7 @@ from serve.core import LegalCore
 from serve.core.ops import search
 from serve.core.searchplan import Plan
 from tests.index.pipeline import FixtureBuild
-from tests.serve_core.term_matches import mounted_with_terms
+from tests.serve_core.term_matches import answer_works, mounted_with_terms, searched
 
 CONSUMER = "lu-legilux:loi-2011-04-08-n2"
 #: Test terms: the consumer code's term of three words no text holds; other held acts given terms of made-up words no
@@ -39,14 +39,6 @@ FRAMED = "zorblax widget quuxor procédure"
 def zh50_core(fixture_indexes: FixtureBuild, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LegalCore]:
     with mounted_with_terms(fixture_indexes, tmp_path_factory, TERMS, "zh50") as core:
         yield core
-
-
-def _works(answer: dict[str, Any]) -> list[str]:
-    return [h["work"] for s in answer["publishers"] for h in s.get("hits") or []]
-
-
-def _search(core: LegalCore, query: str) -> dict[str, Any]:
-    return dict(core.call("search", {"query": query, "limit": 10, "fuzzy": "off"}))
 
 
 def _plan(terms: list[str], synonyms: dict[str, list[str]], translations: dict[str, Any] | None) -> Plan:
@@ -80,8 +72,8 @@ def test_the_alternatives_off(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_an_act_the_terms_say_beside_frame_words_answers(zh50_core: LegalCore) -> None:
-    answer = _search(zh50_core, FRAMED)
-    assert _works(answer) == [CONSUMER]
+    answer = searched(zh50_core, FRAMED)
+    assert answer_works(answer) == [CONSUMER]
     hit = next(h for s in answer["publishers"] for h in s.get("hits") or [])
     assert "act_term" in hit["match_reasons"] and hit["matched_act_terms"] == ["zorblax widget quuxor"]
 
@@ -89,9 +81,9 @@ def test_an_act_the_terms_say_beside_frame_words_answers(zh50_core: LegalCore) -
 def test_without_the_rule_the_answer_stays_empty(zh50_core: LegalCore, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(search, "FRAME_WORDS", False)
     monkeypatch.setattr(search, "EMPTY_LEAD", False)  # conlu50's clear lead would take the act on its own
-    assert _works(_search(zh50_core, FRAMED)) == []
+    assert answer_works(searched(zh50_core, FRAMED)) == []
 
 
 def test_a_word_the_law_never_says_keeps_the_answer_empty(zh50_core: LegalCore) -> None:
     # « licornes » is held by no fixture text: the question is about it, and the terms leave it out
-    assert _works(_search(zh50_core, "zorblax widget quuxor licornes")) == []
+    assert answer_works(searched(zh50_core, "zorblax widget quuxor licornes")) == []
