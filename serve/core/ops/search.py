@@ -2953,7 +2953,6 @@ def parents_first(conn: sqlite3.Connection, index: MountedIndex, hits: Sequence[
     A ``pinned`` work (one the query cites itself, ``RGD du 24 janvier 1991 huissier``) keeps its
     place: the parent is not put before the act the user asked for; nor is an amending law whose names
     hold more of the query than its parent's (:func:`amending_law_titled_over`)."""
-    known = _PARENTS.setdefault(index, {})
     out = list(hits)
     placed: set[int] = set()
     position = 0
@@ -2962,13 +2961,7 @@ def parents_first(conn: sqlite3.Connection, index: MountedIndex, hits: Sequence[
         if child in pinned:
             position += 1
             continue
-        if child not in known:
-            if len(known) >= RELATED_REMEMBERED:
-                known.clear()
-            known[child] = ranking.parent_act(
-                ranking.cited_works(conn, child, index.catalogue.rowid_of, index.publisher.value)
-                if ranking.subordinate(profiles.get(child)) else (), profiles, child)
-        parent = known[child]
+        parent = parent_of(conn, index, profiles, child)
         titled = works_title_coverage(conn, [parent, child], groups, index) if parent is not None else {}
         if parent is None or parent in placed or (filters.allowed is not None and parent not in filters.allowed) \
                 or not parent_titled_enough(titled, parent, child,
@@ -6445,7 +6438,7 @@ def document_types(conn: sqlite3.Connection, works: Sequence[int]) -> dict[int, 
 def parent_of(conn: sqlite3.Connection, index: MountedIndex, profiles: dict[int, ranking.WorkProfile],
               child: int) -> int | None:
     """The principal act ``child`` executes or modifies (:func:`serve.core.ranking.parent_act`), remembered per
-    mounted index with :func:`parents_first`'s."""
+    mounted index (:data:`RELATED_REMEMBERED` at most), as :func:`parents_first` reads it."""
     known = _PARENTS.setdefault(index, {})
     if child not in known:
         if len(known) >= RELATED_REMEMBERED:
