@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from itertools import pairwise
 from typing import TypeVar
 
 from derive.index import xlang
@@ -288,7 +289,8 @@ def numbered_years(query: str) -> frozenset[str]:
 def named_months(words: Sequence[str], years: Collection[str]) -> frozenset[int]:
     """The months (1–12) a normalised question names right before one of the ``years`` ("December 2020", « avril
     2020 »). Pure."""
-    return frozenset(MONTH_NUMBERS[w] for w, after in zip(words, words[1:]) if w in MONTH_NUMBERS and after in years)
+    return frozenset(MONTH_NUMBERS[w] for w, after in pairwise(words)
+                     if w in MONTH_NUMBERS and after in years)
 
 
 #: An act's date in its normalised official title: "… of 7 november 2012 …", « … du 7 novembre 2012 … ».
@@ -305,7 +307,7 @@ def act_date(slug: str, title: str) -> tuple[frozenset[str], int | None]:
     celex = _CELEX_YEAR.match(slug)
     if celex is not None:
         years.add(celex.group(1))
-    for day, name, year in _ACT_DATE.findall(title):
+    for _day, name, year in _ACT_DATE.findall(title):
         if name in MONTH_NUMBERS:
             years.add(year)
             month = MONTH_NUMBERS[name]

@@ -6311,6 +6311,7 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
     sibling_step(ctx, sections, args)
     form_step(ctx, sections, args)
     dated_amendment_step(ctx, sections, args)
+    title_parent_step(ctx, sections, args)
     merged = merge.merged(sections, args["limit"], lead=True)
     return fanout(ctx, sections, {"query": parsed.to_dict(), "merged": merged})
 
@@ -6492,9 +6493,9 @@ def title_cited(title: str, own: str | None, numbered: Mapping[str, int]) -> lis
 
 
 class TitleCitations(NamedTuple):
-    """Per EUR-Lex work, the first held act its official title names (the act it amends, supplements or implements:
-    ``named``), and per act the works whose titles name it (``naming``, row ids ascending)."""
-    named: dict[int, int]
+    """Per EUR-Lex work, the held acts its official title names, in its order (``named``: the first is the act it
+    amends, supplements or implements), and per act the works whose titles name it (``naming``, row ids ascending)."""
+    named: dict[int, tuple[int, ...]]
     naming: dict[int, tuple[int, ...]]
 
 
@@ -6508,16 +6509,21 @@ def title_citations(conn: sqlite3.Connection, catalogue: Catalogue) -> TitleCita
         key = (language == "en", len(str(value)), str(value))
         if key > longest.get(int(rowid), (False, -1, "")):
             longest[int(rowid)] = key
-    named: dict[int, int] = {}
+    named: dict[int, tuple[int, ...]] = {}
     naming: dict[int, list[int]] = {}
     for rowid in sorted(longest):
         slug = catalogue.slug_of.get(rowid)
         cited = title_cited(longest[rowid][2], ranking.cited_number(slug) if slug else None, numbered)
         if cited:
-            named[rowid] = cited[0]
+            named[rowid] = tuple(cited)
         for work in cited:
             naming.setdefault(work, []).append(rowid)
     return TitleCitations(named, {w: tuple(v) for w, v in naming.items()})
+
+
+def citations(index: MountedIndex) -> TitleCitations:
+    """:func:`title_citations` of a mounted index, read once."""
+    return index.memo("title_citations", lambda conn: title_citations(conn, index.catalogue))
 
 
 def act_dates(conn: sqlite3.Connection, index: MountedIndex, works: Sequence[int]
@@ -6560,9 +6566,9 @@ def dated_amendment_step(ctx: CallContext, sections: list[Answer], args: dict[st
     first = index.catalogue.rowid_of.get(str(hits[0].get("work")).split(":", 1)[-1])
     if not years or first is None:
         return False
-    cited = index.memo("title_citations", lambda conn: title_citations(conn, index.catalogue))
+    cited = citations(index)
     amending = list(cited.naming.get(first, ()))
-    target = cited.named.get(first)
+    target = next(iter(cited.named.get(first, ())), None)
     fellows = [w for w in ((target, *cited.naming.get(target, ())) if target is not None else ()) if w != first]
     with index.session(ctx.deadline_seconds) as conn:
         dates = act_dates(conn, index, [first, *amending, *fellows])
@@ -6591,6 +6597,62 @@ def dated_amendment_step(ctx: CallContext, sections: list[Answer], args: dict[st
         row = shape_hits(conn, index, [hit], words)[0]
     scores = [h.get("score") for h in hits]
     dealt_hits(section, [row, *hits][:max(len(hits), args["limit"])])
+    for hit_, score in zip(section["hits"], [*scores, scores[-1]], strict=False):
+        if score is not None:
+            hit_["score"] = score
+    return True
+
+
+#: Whether :func:`title_parent_step` runs (ADR 0173).
+TITLE_PARENT_SECOND = False
+
+
+def title_parent_step(ctx: CallContext, sections: list[Answer], args: dict[str, Any]) -> bool:
+    """The first section's first work, when it is a EUR-Lex amending, delegated or implementing act
+    (:func:`serve.core.ranking.subordinate`), is followed by its basic act: the first principal act its official title
+    names (« … supplementing Directive 2014/65/EU … »: :class:`TitleCitations`). A question a technical act answers
+    asks about its basic act's matter; the basic act is the act its reader needs next. Listed further down, it moves
+    up; not listed, it comes in as a work row (reason ``parent_act``); the places keep their scores, one place down
+    after the first (the section keeps ``limit`` works). Nothing moves when the second work is already an act the
+    first's title names. The same publishers, filters and grain as :func:`dated_amendment_step`. Whether anything
+    changed (in place)."""
+    if not TITLE_PARENT_SECOND or args["works"] or args.get("known_on") is not None \
+            or args["time_scope"] == "as_of" or (args.get("result_grain") or "works") != "works" or not sections:
+        return False
+    section = sections[0]
+    publisher = str(section.get("publisher"))
+    index = ctx.indexes.get(publisher)
+    hits = section.get("hits") or []
+    if publisher not in DATED_AMENDMENT_PUBLISHERS or index is None or not hits:
+        return False
+    listed = [index.catalogue.rowid_of.get(str(h.get("work")).split(":", 1)[-1]) for h in hits]
+    first = listed[0]
+    named = citations(index).named.get(first, ()) if first is not None else ()
+    if not named or (len(listed) > 1 and listed[1] in named):
+        return False
+    with index.session(ctx.deadline_seconds) as conn:
+        profiles = ranking.profiles(conn, index)
+        if not ranking.subordinate(profiles.get(first)):
+            return False
+        parent = next((w for w in named if (p := profiles.get(w)) is not None and p.role == "principal"), None)
+        if parent is None:
+            return False
+        if parent in listed:
+            at = listed.index(parent)
+            rows = [hits[0], hits[at], *hits[1:at], *hits[at + 1:]]
+        else:
+            filters = Filters((), args["language"], args["document_type"], None, _allowed_works(conn, index, args))
+            if filters.allowed is not None and parent not in filters.allowed:
+                return False
+            if filters.language and not _titled_in(conn, parent, (), filters.language):
+                return False
+            hit = _work_row(conn, parent, filters, ["parent_act"])
+            if hit is None:
+                return False
+            row = shape_hits(conn, index, [hit], normalize(args["query"]).split())[0]
+            rows = [hits[0], row, *hits[1:]][:max(len(hits), args["limit"])]
+    scores = [h.get("score") for h in hits]
+    dealt_hits(section, rows)
     for hit_, score in zip(section["hits"], [*scores, scores[-1]], strict=False):
         if score is not None:
             hit_["score"] = score
