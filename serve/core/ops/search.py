@@ -6604,7 +6604,7 @@ def dated_amendment_step(ctx: CallContext, sections: list[Answer], args: dict[st
 
 
 #: Whether :func:`title_parent_step` runs (ADR 0173).
-TITLE_PARENT_SECOND = False
+TITLE_PARENT_SECOND = True
 
 
 def title_parent_step(ctx: CallContext, sections: list[Answer], args: dict[str, Any]) -> bool:
