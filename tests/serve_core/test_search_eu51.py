@@ -116,3 +116,46 @@ def test_the_amendment_not_listed_comes_in_as_a_work_row(fixture_core: LegalCore
     # the works filter leaves the section as it was
     section = {**sections[0], "hits": [{**crr, "rank": 1}]}
     assert not search.dated_amendment_step(ctx, [section], {**args, "works": (1,)})
+
+
+# -- the basic act after its technical act (title_parent_step) --------------------------------------------------------
+
+TECHNICAL = "currencies with an extremely narrow definition of central bank eligibility"
+
+
+def _eu_section(core: LegalCore, query: str) -> dict[str, Any] | None:
+    answer = core.call("search", {"query": query})
+    return next((s for s in answer["publishers"] if s.get("publisher") == "eu-eurlex" and s.get("hits")), None)
+
+
+def _args(query: str) -> dict[str, Any]:
+    return {"query": query, "works": (), "known_on": None, "time_scope": "all_versions", "result_grain": "works",
+            "language": None, "document_type": None, "limit": 10, "hierarchy": None, "domain": None}
+
+
+def test_the_basic_act_comes_right_after_its_technical_act(fixture_core: LegalCore) -> None:
+    found = _eu_section(fixture_core, TECHNICAL)
+    if found is None or not any(h["work"] == CURRENCIES for h in found["hits"]):
+        pytest.skip("the fixture answer does not list Implementing Regulation (EU) 2015/233")
+    own = next(h for h in found["hits"] if h["work"] == CURRENCIES)
+    ctx = CallContext("search", fixture_core.indexes, {}, 10.0)
+    alone = {**found, "hits": [{**own, "rank": 1}]}
+    assert search.title_parent_step(ctx, [alone], _args(TECHNICAL))  # not listed: brought in as a work row
+    assert [h["work"] for h in alone["hits"]] == [CURRENCIES, CRR]
+    assert "parent_act" in alone["hits"][1]["match_reasons"]
+    # already second: nothing moves; the basic act first: nothing moves (it is no subordinate act)
+    assert not search.title_parent_step(ctx, [alone], _args(TECHNICAL))
+    basic = {**found, "hits": [{**alone["hits"][1], "rank": 1}, {**own, "rank": 2}]}
+    assert not search.title_parent_step(ctx, [basic], _args(TECHNICAL))
+    # the works filter and an as_of date leave the section as it was
+    alone = {**found, "hits": [{**own, "rank": 1}]}
+    assert not search.title_parent_step(ctx, [alone], {**_args(TECHNICAL), "works": (1,)})
+    assert not search.title_parent_step(ctx, [alone], {**_args(TECHNICAL), "time_scope": "as_of"})
+
+
+def test_the_index_remembers_the_acts_each_title_names(fixture_core: LegalCore) -> None:
+    index = fixture_core.indexes["eu-eurlex"]
+    cited = search.citations(index)
+    crr, currencies = (index.catalogue.rowid_of[w.split(":", 1)[1]] for w in (CRR, CURRENCIES))
+    assert cited.named[currencies][0] == crr and currencies in cited.naming[crr]
+    assert search.citations(index) is cited
