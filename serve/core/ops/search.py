@@ -6607,11 +6607,30 @@ def dated_amendment_step(ctx: CallContext, sections: list[Answer], args: dict[st
 TITLE_PARENT_SECOND = True
 
 
+#: Whether :func:`basic_act` takes the act a title names first, whatever its role (the act an amendment amends, which
+#: may itself be a delegated or implementing act), rather than the first principal act it names.
+FIRST_NAMED_ACT = False
+
+
+def basic_act(named: Sequence[int], profiles: Mapping[int, ranking.WorkProfile]) -> int | None:
+    """The act a subordinate EUR-Lex work's title says it amends, supplements or implements (``named``:
+    :attr:`TitleCitations.named`): the first it names (:data:`FIRST_NAMED_ACT`), else the first principal act it
+    names; never a corrigendum. Pure."""
+    for work in named:
+        profile = profiles.get(work)
+        if profile is None or profile.role == "corrigendum":
+            continue
+        if FIRST_NAMED_ACT or profile.role == "principal":
+            return work
+    return None
+
+
 def title_parent_step(ctx: CallContext, sections: list[Answer], args: dict[str, Any]) -> bool:
     """The first section's first work, when it is a EUR-Lex amending, delegated or implementing act
-    (:func:`serve.core.ranking.subordinate`), is followed by its basic act: the first principal act its official title
-    names (« … supplementing Directive 2014/65/EU … »: :class:`TitleCitations`). A question a technical act answers
-    asks about its basic act's matter; the basic act is the act its reader needs next. Listed further down, it moves
+    (:func:`serve.core.ranking.subordinate`), is followed by the act its official title says it amends, supplements or
+    implements (« … supplementing Directive 2014/65/EU … », « … amending Implementing Regulation (EU) 2015/2378 … »:
+    :func:`basic_act`). A question a technical act or an amendment answers asks about that act's matter; it is the act
+    its reader needs next. Listed further down, it moves
     up; not listed, it comes in as a work row (reason ``parent_act``); the places keep their scores, one place down
     after the first (the section keeps ``limit`` works). Nothing moves when the second work is already an act the
     first's title names. The same publishers, filters and grain as :func:`dated_amendment_step`. Whether anything
@@ -6634,7 +6653,7 @@ def title_parent_step(ctx: CallContext, sections: list[Answer], args: dict[str, 
         profiles = ranking.profiles(conn, index)
         if not ranking.subordinate(profiles.get(first)):
             return False
-        parent = next((w for w in named if (p := profiles.get(w)) is not None and p.role == "principal"), None)
+        parent = basic_act(named, profiles)
         if parent is None:
             return False
         if parent in listed:
