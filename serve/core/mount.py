@@ -451,7 +451,8 @@ def warm_index(index: MountedIndex) -> None:
 
     It also loads what a worker would otherwise build in its first searches and keep (issue #14,
     worker memory): every work's title subject words (search's title precision), the acts each
-    title repeals (search's successors), the languages the index holds text in (search's plan),
+    title repeals (search's successors), the acts each EUR-Lex title names by number (search's dated
+    amendment and title parent), the languages the index holds text in (search's plan),
     the cross-language lexicons and their dictionary tier (an English or German query), the everyday-word list
     (the any-word quorum, :mod:`derive.index.everyday`), the name words' document frequencies
     (search's title share weighed by rarity, :mod:`serve.core.titleidf`), the EuroVoc subject labels (search's
@@ -463,7 +464,12 @@ def warm_index(index: MountedIndex) -> None:
     holding a name or a profile, which that worker then copied (ADR 0134)."""
     from derive.index import everyday, relax, xlang
     from serve.core import actterms, ranking, subjects, titleidf
-    from serve.core.ops.search import load_name_words, load_subject_words, untexted_word_works
+    from serve.core.ops.search import (
+        citations,
+        load_name_words,
+        load_subject_words,
+        untexted_word_works,
+    )
     from serve.core.periods import load_periods
     from serve.core.resolve import name_initials
     from serve.core.searchplan import spaced_names, text_languages
@@ -479,6 +485,7 @@ def warm_index(index: MountedIndex) -> None:
     index.memo("periods", load_periods)
     index.memo("repealers", ranking.repealers)
     index.memo("name_initials", name_initials)
+    citations(index)
     spaced_names(index)
     with index.session(60.0) as conn:
         untexted_word_works(conn, ranking.profiles(conn, index), index)

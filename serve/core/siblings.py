@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from itertools import pairwise
 from typing import TypeVar
 
 from derive.index import xlang
@@ -255,3 +256,80 @@ def executing_first(listed: Sequence[K], document_type: Mapping[K, str | None],
     if len(listed) < 2 or document_type.get(listed[0]) not in STATUTE_TYPES:
         return None
     return next((m for m in listed[1:] if document_type.get(m) in EXECUTING_TYPES and parent(m) == listed[0]), None)
+
+
+# -- the amendment of the year a question names (ADR 0173) ------------------------------------------------------------
+
+#: The words of a question asking for an act's change (normalised): "amendment", "update", « modification », « mise à
+#: jour », « Änderung », « Aktualisierung » and their forms and compounds (:func:`asks_amendment`). A year beside one of
+#: them is the year of the amending act asked for, not of the act amended.
+AMENDMENT_PREFIXES: tuple[str, ...] = ("amend", "modif", "anderung", "aenderung")
+AMENDMENT_WORDS: frozenset[str] = frozenset({
+    "update", "updates", "updated", "updating", "aktualisierung", "aktualisierungen", "geandert", "revision",
+    "revised"})
+
+
+def asks_amendment(words: Sequence[str]) -> bool:
+    """Whether a normalised question's ``words`` ask for a change of an act (:data:`AMENDMENT_PREFIXES`,
+    :data:`AMENDMENT_WORDS`, « mise à jour »). Pure."""
+    return any(w.startswith(AMENDMENT_PREFIXES) or w in AMENDMENT_WORDS for w in words) \
+        or "mise a jour" in " ".join(words)
+
+
+#: An EU act's number as a question writes it (``2015/61``, ``575/2013``, ``96/97/EC``): a year inside it names that
+#: act, not the year of an amendment.
+_NUMBER_YEARS = re.compile(r"\b\d{1,4}\s*/\s*\d{1,4}\b")
+
+
+def numbered_years(query: str) -> frozenset[str]:
+    """The years a raw question writes inside an act's number (:data:`_NUMBER_YEARS`). Pure."""
+    return frozenset(y for found in _NUMBER_YEARS.findall(query) for y in _YEAR.findall(found.replace("/", " ")))
+
+
+def named_months(words: Sequence[str], years: Collection[str]) -> frozenset[int]:
+    """The months (1–12) a normalised question names right before one of the ``years`` ("December 2020", « avril
+    2020 »). Pure."""
+    return frozenset(MONTH_NUMBERS[w] for w, after in pairwise(words)
+                     if w in MONTH_NUMBERS and after in years)
+
+
+#: An act's date in its normalised official title: "… of 7 november 2012 …", « … du 7 novembre 2012 … ».
+_ACT_DATE = re.compile(r"\b(?:of|du)\s+(\d{1,2})\s+([a-z]+)\s+((?:19|20)\d\d)\b")
+#: A CELEX number's year (``32012r1042``).
+_CELEX_YEAR = re.compile(r"^3((?:19|20)\d\d)[a-z]")
+
+
+def act_date(slug: str, title: str) -> tuple[frozenset[str], int | None]:
+    """An EU act's own years (its CELEX number's and its date's, which differ for an act adopted in one year and
+    published the next) and its date's month, read from its ``slug`` and normalised official ``title``. Pure."""
+    years: set[str] = set()
+    month = None
+    celex = _CELEX_YEAR.match(slug)
+    if celex is not None:
+        years.add(celex.group(1))
+    for _day, name, year in _ACT_DATE.findall(title):
+        if name in MONTH_NUMBERS:
+            years.add(year)
+            month = MONTH_NUMBERS[name]
+            break
+    return frozenset(years), month
+
+
+def dated_member(years: Collection[str], months: Collection[int], pools: Sequence[Sequence[K]],
+                 dates: Mapping[K, tuple[frozenset[str], int | None]], held: Mapping[K, int],
+                 listed: Sequence[K] = ()) -> K | None:
+    """The act of the year a question names (``years``; in ``months`` of it when it names one) among the first of
+    ``pools`` holding one: the first work's own amending acts, else the other acts amending the act it amends (each
+    act's ``dates``: :func:`act_date`). Several such acts: the one whose names hold the most of the question's words
+    (``held``), the first ``listed`` of those on a tie, else none. Pure."""
+    for pool in pools:
+        dated = [m for m in pool if m in dates and not dates[m][0].isdisjoint(years)
+                 and (not months or dates[m][1] in months)]
+        if not dated:
+            continue
+        most = max(held.get(m, 0) for m in dated)
+        best = [m for m in dated if held.get(m, 0) == most]
+        if len(best) == 1:
+            return best[0]
+        return next((m for m in listed if m in best), None)
+    return None

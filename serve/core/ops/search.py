@@ -6310,6 +6310,8 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
         merge.score_hits(sections)  # the rows the act terms brought in, scored on the one scale
     sibling_step(ctx, sections, args)
     form_step(ctx, sections, args)
+    dated_amendment_step(ctx, sections, args)
+    title_parent_step(ctx, sections, args)
     merged = merge.merged(sections, args["limit"], lead=True)
     return fanout(ctx, sections, {"query": parsed.to_dict(), "merged": merged})
 
@@ -6461,4 +6463,216 @@ def put_first(section: Answer, wanted: str) -> bool:
     for hit, score in zip(section["hits"], scores, strict=True):
         if score is not None:
             hit["score"] = score
+    return True
+
+
+#: Whether :func:`dated_amendment_step` runs (ADR 0173).
+DATED_AMENDMENTS = True
+#: The publishers whose first work :func:`dated_amendment_step` reads (EUR-Lex: its official titles name the act an
+#: act amends, supplements or implements by number).
+DATED_AMENDMENT_PUBLISHERS = frozenset({"eu-eurlex"})
+#: An EU act cited by its number in a normalised official title: the form, the qualifiers a title writes before the
+#: number (« (EU) No », « (EEC) », « CE »), then the number's two parts (``regulation eu no 575 2013``, ``directive
+#: 2014 65 eu``, ``reglement ue 2016 1011``).
+_TITLE_CITED = re.compile(
+    r"\b(?:regulation|directive|decision|reglement|richtlinie|verordnung|beschluss)\s+"
+    r"(?:(?:eu|ec|eec|euratom|ecsc|ue|ce|cee|eg|ewg|no|n|nr)\s+)*(\d+)\s+(\d+)\b")
+
+
+def title_cited(title: str, own: str | None, numbered: Mapping[str, int]) -> list[int]:
+    """The held acts a normalised EUR-Lex official title names by their numbers (``numbered``:
+    :func:`serve.core.ranking.cited_number` → work), in the order it names them, its own number (``own``) left out:
+    ``commission implementing regulation eu 2020 125 … amending implementing regulation eu no 945 2014 …`` → 945/2014.
+    Pure."""
+    out: list[int] = []
+    for found in _TITLE_CITED.finditer(title):
+        number = f"{found.group(1)} {found.group(2)}"
+        if number != own and number in numbered and numbered[number] not in out:
+            out.append(numbered[number])
+    return out
+
+
+class TitleCitations(NamedTuple):
+    """Per EUR-Lex work, the held acts its official title names, in its order (``named``: the first is the act it
+    amends, supplements or implements), and per act the works whose titles name it (``naming``, row ids ascending)."""
+    named: dict[int, tuple[int, ...]]
+    naming: dict[int, tuple[int, ...]]
+
+
+def title_citations(conn: sqlite3.Connection, catalogue: Catalogue) -> TitleCitations:
+    """:class:`TitleCitations` of an index, read from each work's longest English official title (else its longest
+    one): one pass over the titles, kept per mounted index (:func:`dated_amendment_step`)."""
+    numbered = {n: w for w, slug in catalogue.slug_of.items() if (n := ranking.cited_number(slug)) is not None}
+    longest: dict[int, tuple[bool, int, str]] = {}
+    for rowid, language, value in conn.execute(
+            "SELECT work_rowid, language, normalized FROM work_names WHERE kind = 'official_title'"):
+        key = (language == "en", len(str(value)), str(value))
+        if key > longest.get(int(rowid), (False, -1, "")):
+            longest[int(rowid)] = key
+    named: dict[int, tuple[int, ...]] = {}
+    naming: dict[int, list[int]] = {}
+    for rowid in sorted(longest):
+        slug = catalogue.slug_of.get(rowid)
+        cited = title_cited(longest[rowid][2], ranking.cited_number(slug) if slug else None, numbered)
+        if cited:
+            named[rowid] = tuple(cited)
+        for work in cited:
+            naming.setdefault(work, []).append(rowid)
+    return TitleCitations(named, {w: tuple(v) for w, v in naming.items()})
+
+
+def citations(index: MountedIndex) -> TitleCitations:
+    """:func:`title_citations` of a mounted index, read once."""
+    return index.memo("title_citations", lambda conn: title_citations(conn, index.catalogue))
+
+
+def act_dates(conn: sqlite3.Connection, index: MountedIndex, works: Sequence[int]
+              ) -> dict[int, tuple[frozenset[str], int | None]]:
+    """Each work's own years and month (:func:`serve.core.siblings.act_date`), read from its slug and its longest
+    official title."""
+    titles: dict[int, str] = {}
+    for rowid, value in conn.execute(
+            f"SELECT work_rowid, normalized FROM work_names WHERE kind = 'official_title' "
+            f"AND work_rowid IN ({','.join(map(str, works))})"):
+        if len(str(value)) > len(titles.get(int(rowid), "")):
+            titles[int(rowid)] = str(value)
+    return {w: siblings.act_date(index.catalogue.slug_of.get(w, ""), titles.get(w, "")) for w in works}
+
+
+def dated_amendment_step(ctx: CallContext, sections: list[Answer], args: dict[str, Any]) -> bool:
+    """A question asking for a change of an act (:func:`serve.core.siblings.asks_amendment`: "2020 update", « Änderung
+    2019 ») by a year it names as an act's (:func:`named_years`; not one inside an act's number,
+    :func:`serve.core.siblings.numbered_years`) that the first work's own date does not bear: the act of that year
+    (and month, when the question names one before the year) whose official title names the first work (its
+    amendment, :class:`TitleCitations`), else one naming the act the first work's title names first (the first
+    work's fellow amendment), comes first (:func:`serve.core.siblings.dated_member`). Listed further down, it moves
+    up; not listed, it comes in as a work row (reason ``dated_amendment``); it takes the first place's score and the
+    others keep their places' scores, one place down (the section keeps ``limit`` works). The first section of
+    :data:`DATED_AMENDMENT_PUBLISHERS` only; the ``works`` filter, a ``known_on`` day, an ``as_of`` date and the
+    provisions grain leave the answer as it was. Whether anything changed (in place)."""
+    if not DATED_AMENDMENTS or args["works"] or args.get("known_on") is not None or args["time_scope"] == "as_of" \
+            or (args.get("result_grain") or "works") != "works" or not sections:
+        return False
+    section = sections[0]
+    publisher = str(section.get("publisher"))
+    index = ctx.indexes.get(publisher)
+    hits = section.get("hits") or []
+    if publisher not in DATED_AMENDMENT_PUBLISHERS or index is None or not hits:
+        return False
+    words = normalize(args["query"]).split()
+    if not siblings.asks_amendment(words):
+        return False
+    years = named_years(args["query"]) - siblings.numbered_years(args["query"])
+    first = index.catalogue.rowid_of.get(str(hits[0].get("work")).split(":", 1)[-1])
+    if not years or first is None:
+        return False
+    cited = citations(index)
+    amending = list(cited.naming.get(first, ()))
+    target = next(iter(cited.named.get(first, ())), None)
+    fellows = [w for w in ((target, *cited.naming.get(target, ())) if target is not None else ()) if w != first]
+    with index.session(ctx.deadline_seconds) as conn:
+        dates = act_dates(conn, index, [first, *amending, *fellows])
+        if not dates[first][0].isdisjoint(years):
+            return False
+        listed = [index.catalogue.rowid_of.get(str(h.get("work")).split(":", 1)[-1]) for h in hits]
+        asked = actterms.question_words(args["query"])
+        pooled = [w for w in (*amending, *fellows) if not dates[w][0].isdisjoint(years)]
+        names = name_words(conn, pooled, index) if pooled else {}
+        held = {w: sum(1 for word in asked if word in names[w]) for w in pooled}
+        best = siblings.dated_member(years, siblings.named_months(words, years), [amending, fellows], dates, held,
+                                     [w for w in listed if w is not None])
+        if best is None:
+            return False
+        wanted = f"{publisher}:{index.catalogue.slug_of[best]}"
+        if best in listed:
+            return put_first(section, wanted)
+        filters = Filters((), args["language"], args["document_type"], None, _allowed_works(conn, index, args))
+        if filters.allowed is not None and best not in filters.allowed:
+            return False
+        if filters.language and not _titled_in(conn, best, (), filters.language):
+            return False
+        hit = _work_row(conn, best, filters, ["dated_amendment"])
+        if hit is None:
+            return False
+        row = shape_hits(conn, index, [hit], words)[0]
+    scores = [h.get("score") for h in hits]
+    dealt_hits(section, [row, *hits][:max(len(hits), args["limit"])])
+    for hit_, score in zip(section["hits"], [*scores, scores[-1]], strict=False):
+        if score is not None:
+            hit_["score"] = score
+    return True
+
+
+#: Whether :func:`title_parent_step` runs (ADR 0173).
+TITLE_PARENT_SECOND = True
+
+
+#: Whether :func:`basic_act` takes the act a title names first, whatever its role (the act an amendment amends, which
+#: may itself be a delegated or implementing act), rather than the first principal act it names.
+FIRST_NAMED_ACT = False
+
+
+def basic_act(named: Sequence[int], profiles: Mapping[int, ranking.WorkProfile]) -> int | None:
+    """The act a subordinate EUR-Lex work's title says it amends, supplements or implements (``named``:
+    :attr:`TitleCitations.named`): the first it names (:data:`FIRST_NAMED_ACT`), else the first principal act it
+    names; never a corrigendum. Pure."""
+    for work in named:
+        profile = profiles.get(work)
+        if profile is None or profile.role == "corrigendum":
+            continue
+        if FIRST_NAMED_ACT or profile.role == "principal":
+            return work
+    return None
+
+
+def title_parent_step(ctx: CallContext, sections: list[Answer], args: dict[str, Any]) -> bool:
+    """The first section's first work, when it is a EUR-Lex amending, delegated or implementing act
+    (:func:`serve.core.ranking.subordinate`), is followed by the act its official title says it amends, supplements or
+    implements (« … supplementing Directive 2014/65/EU … », « … amending Implementing Regulation (EU) 2015/2378 … »:
+    :func:`basic_act`). A question a technical act or an amendment answers asks about that act's matter; it is the act
+    its reader needs next. Listed further down, it moves
+    up; not listed, it comes in as a work row (reason ``parent_act``); the places keep their scores, one place down
+    after the first (the section keeps ``limit`` works). Nothing moves when the second work is already an act the
+    first's title names. The same publishers, filters and grain as :func:`dated_amendment_step`. Whether anything
+    changed (in place)."""
+    if not TITLE_PARENT_SECOND or args["works"] or args.get("known_on") is not None \
+            or args["time_scope"] == "as_of" or (args.get("result_grain") or "works") != "works" or not sections:
+        return False
+    section = sections[0]
+    publisher = str(section.get("publisher"))
+    index = ctx.indexes.get(publisher)
+    hits = section.get("hits") or []
+    if publisher not in DATED_AMENDMENT_PUBLISHERS or index is None or not hits:
+        return False
+    listed = [index.catalogue.rowid_of.get(str(h.get("work")).split(":", 1)[-1]) for h in hits]
+    first = listed[0]
+    named = citations(index).named.get(first, ()) if first is not None else ()
+    if not named or (len(listed) > 1 and listed[1] in named):
+        return False
+    with index.session(ctx.deadline_seconds) as conn:
+        profiles = ranking.profiles(conn, index)
+        if not ranking.subordinate(profiles.get(first)):
+            return False
+        parent = basic_act(named, profiles)
+        if parent is None:
+            return False
+        if parent in listed:
+            at = listed.index(parent)
+            rows = [hits[0], hits[at], *hits[1:at], *hits[at + 1:]]
+        else:
+            filters = Filters((), args["language"], args["document_type"], None, _allowed_works(conn, index, args))
+            if filters.allowed is not None and parent not in filters.allowed:
+                return False
+            if filters.language and not _titled_in(conn, parent, (), filters.language):
+                return False
+            hit = _work_row(conn, parent, filters, ["parent_act"])
+            if hit is None:
+                return False
+            row = shape_hits(conn, index, [hit], normalize(args["query"]).split())[0]
+            rows = [hits[0], row, *hits[1:]][:max(len(hits), args["limit"])]
+    scores = [h.get("score") for h in hits]
+    dealt_hits(section, rows)
+    for hit_, score in zip(section["hits"], [*scores, scores[-1]], strict=False):
+        if score is not None:
+            hit_["score"] = score
     return True
