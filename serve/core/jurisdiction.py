@@ -33,6 +33,7 @@ import re
 from dataclasses import dataclass
 
 from derive.index.text import fold, normalize
+from serve.core import places
 from serve.core.places import FOREIGN_PLACES, MAX_PLACE_WORDS, PLACE_FIRST_WORDS
 
 #: Adjectives naming a state other than Luxembourg, normalised (FR/EN/DE; German inflections listed).
@@ -183,7 +184,20 @@ class ForeignLaw:
 
 def _is_adjective(word: str) -> bool:
     return word in FOREIGN_ADJECTIVES or any(
-        word.startswith(stem) and word[len(stem):] in ("", "e", "en", "er", "es") for stem in FOREIGN_ADJECTIVE_STEMS_DE)
+        word.startswith(stem) and word[len(stem):] in ("", "e", "en", "er", "es") for stem in FOREIGN_ADJECTIVE_STEMS_DE
+    ) or place_adjective(word)
+
+
+def place_adjective(word: str) -> bool:
+    """Whether the normalised ``word`` is the adjective of a state, region or town other than Luxembourg that
+    :data:`FOREIGN_ADJECTIVES` lacks (« loi québécoise », "Bavarian law", « bayerisches Gesetz », « Wiener
+    Mietrecht »: :data:`serve.core.places.PLACE_ADJECTIVES`), read as a state's adjective is (neg51, ADR 0176).
+    Pure."""
+    if not places.PLACE_ADJECTIVES_ON:
+        return False
+    return word in places.PLACE_ADJECTIVES or any(
+        word.startswith(stem) and word[len(stem):] in ("", "e", "en", "er", "es")
+        for stem in places.PLACE_ADJECTIVE_STEMS_DE)
 
 
 #: A state's own officers and its rules, read as act words only right beside a state's adjective (neg49): a
@@ -245,7 +259,35 @@ def foreign_law(query: str) -> ForeignLaw | None:
         before = [w for w in words[max(0, i - 2):i] if w not in _ARTICLES][-1:]
         if word in FOREIGN_COUNTRIES and acts and not PARTY_WORDS & set(before):
             return ForeignLaw(word, acts[0])
-    return foreign_body(words)
+    return place_before_act(words) or foreign_body(words)
+
+
+#: Whether :func:`foreign_law` reads a place's name qualifying an act word after it (neg51, ADR 0176).
+PLACE_BEFORE_ACT = True
+#: A Roman numeral after a place names an EU act or a treaty ("Rome II", "Dublin III", "Basel III"), not the place's.
+_ROMAN = re.compile(r"^(?:i|ii|iii|iv|v|vi)$")
+
+
+def place_before_act(words: list[str]) -> ForeignLaw | None:
+    """A place of :data:`serve.core.places.FOREIGN_PLACES` (a state, a region, a town) used as an adjective before an
+    act word, as English writes it ("Texas law on handguns", "California Consumer Privacy Act", "Quebec Civil
+    Code"): the act word within :data:`BEFORE_WORDS` words after the place's name, no link word, number or Roman
+    numeral between ("Rome II law applicable", "law in Texas" are not read), and not a town's name
+    (:data:`serve.core.places.TOWNS`: "Rome Statute", "Geneva Act", "Helsinki Final Act" name treaties), or ``None``. Pure; ``words``
+    normalised, the corpus's own and treaty words already ruled out by :func:`foreign_law` ("Paris Agreement",
+    "Dublin regulation", "Brussels I regulation" are not read)."""
+    if not PLACE_BEFORE_ACT:
+        return None
+    for i in range(len(words)):
+        place = _place_at(words, i)
+        if not place or place in places.TOWNS:
+            continue
+        for j in range(i + len(place.split()), min(len(words), i + len(place.split()) + BEFORE_WORDS)):
+            if words[j] in LINK_WORDS or _DIGITS.match(words[j]) or _ROMAN.match(words[j]):
+                break
+            if _is_act(words[j]):
+                return ForeignLaw(place, words[j])
+    return None
 
 
 #: Words for a body a place has of its own (neg49): a state's or region's legislature or supreme court, a

@@ -178,3 +178,104 @@ FOREIGN_PLACES = frozenset({
 MAX_PLACE_WORDS = max(len(place.split()) for place in FOREIGN_PLACES)
 #: The first words of the names of :data:`FOREIGN_PLACES` (a word no name starts with is looked up no further).
 PLACE_FIRST_WORDS = frozenset(place.split()[0] for place in FOREIGN_PLACES)
+
+
+#: The names of :data:`FOREIGN_PLACES` that are towns (a state's capital, a large town, a Greater Region town; a town
+#: that is also a Land or a canton, « Berlin », « Genève », counted here). A town names treaties and acts the corpora
+#: hold ("Rome Statute", "Geneva Act of the Lisbon Agreement", "Helsinki Final Act"), so
+#: :func:`serve.core.jurisdiction.place_before_act` does not read one.
+TOWNS = frozenset({
+    "amsterdam", "antwerp", "antwerpen", "anvers", "arel", "arlon", "athen", "athenes", "athens", "barcelona",
+    "barcelone", "basel", "bale", "beijing", "berlin", "bern", "berne", "bitburg", "bordeaux", "boston",
+    "bratislava", "breme", "bremen", "brussel", "brussels", "bruxelles", "bucarest", "bucharest", "budapest",
+    "bukarest", "canberra", "chicago", "coblence", "cologne", "copenhagen", "copenhague", "diedenhofen", "dublin",
+    "dusseldorf", "epinal", "forbach", "francfort", "frankfurt", "gand", "geneva", "geneve", "genf", "gent", "ghent",
+    "hambourg", "hamburg", "helsinki", "hong kong", "hongkong", "kaiserslautern", "koblenz", "koln", "kopenhagen",
+    "liege", "lille", "lisboa", "lisbon", "lisbonne", "lissabon", "ljubljana", "london", "londres", "longwy",
+    "los angeles", "lucerne", "luttich", "luzern", "lyon", "macao", "macau", "madrid", "mailand", "mainz",
+    "marseille", "mayence", "metz", "milan", "milano", "moscou", "moscow", "moskau", "munchen", "munich", "namur",
+    "nancy", "nantes", "naples", "napoli", "new york", "nicosia", "nicosie", "nikosia", "oslo", "ottawa", "paris",
+    "pekin", "peking", "prag", "prague", "praha", "reykjavik", "riga", "rom", "roma", "rome", "rotterdam",
+    "saarbrucken", "saarlouis", "san francisco", "sarrebruck", "sarrelouis", "singapore", "singapour", "singapur",
+    "stockholm", "strasbourg", "strassburg", "stuttgart", "tallinn", "thionville", "tokyo", "torino", "toulouse",
+    "treves", "trier", "turin", "utrecht", "valletta", "varsovie", "verdun", "vienna", "vienne", "vilnius", "warsaw",
+    "warschau", "washington", "wien", "zagreb", "zurich", "zug", "zoug", "fribourg", "neuchatel", "neuenburg",
+    "salzburg", "salzbourg", "gibraltar", "monaco", "san marino", "andorra", "liechtenstein",
+})
+
+#: Whether :func:`serve.core.jurisdiction.foreign_law` reads the adjectives of :data:`PLACE_ADJECTIVES` as a state's
+#: (neg51, ADR 0176).
+PLACE_ADJECTIVES_ON = True
+
+
+def _french_forms(pairs: str) -> frozenset[str]:
+    """Every form of French adjectives given as ``masculine/feminine`` pairs: both, and their plurals (-s, none
+    after -s or -x). Pure."""
+    out: set[str] = set()
+    for pair in pairs.split():
+        for form in pair.split("/"):
+            out.add(form)
+            out.add(form if form.endswith(("s", "x")) else form + "s")
+    return frozenset(out)
+
+
+#: The adjectives (normalised, one word) of states other than Luxembourg that :data:`jurisdiction.FOREIGN_ADJECTIVES`
+#: lacks, and of the regions and towns of :data:`FOREIGN_PLACES` that legislate or that a user may name a law by
+#: (a Land, a canton, a province, a region, a US state, a large town), in French (every gender and number), English
+#: and German (indeclinable forms; the declined stems are :data:`PLACE_ADJECTIVE_STEMS_DE`). Reviewed for the class,
+#: from the places' usual adjectives (the French gentilés, the English and German demonyms), not from any question.
+#: Left out: adjectives that are also an ordinary word or a term of the corpora's law (« romain » : Roman law;
+#: « lombard » : a Lombard loan; « rhénan » : the Rhine's navigation, which Luxembourg's acts regulate; « sarde » ;
+#: "hamburger"), and the adjectives of the Greater Region's towns (a frontier worker's town: « messin »,
+#: « thionvillois », « arlonais », "Trierer", « Saarbrücker »).
+PLACE_ADJECTIVES = _french_forms(
+    # states
+    "slovaque/slovaque slovene/slovene croate/croate bulgare/bulgare lituanien/lituanienne letton/lettone "
+    "estonien/estonienne maltais/maltaise chypriote/chypriote islandais/islandaise ukrainien/ukrainienne serbe/serbe "
+    "albanais/albanaise monegasque/monegasque liechtensteinois/liechtensteinoise andorran/andorrane "
+    "mexicain/mexicaine bresilien/bresilienne argentin/argentine chilien/chilienne australien/australienne "
+    "indien/indienne israelien/israelienne marocain/marocaine tunisien/tunisienne algerien/algerienne "
+    "coreen/coreenne egyptien/egyptienne anglais/anglaise ecossais/ecossaise gallois/galloise "
+    "neozelandais/neozelandaise sudafricain/sudafricaine "
+    # regions, Länder, cantons, provinces, US states
+    "quebecois/quebecoise ontarien/ontarienne albertain/albertaine bavarois/bavaroise wallon/wallonne "
+    "flamand/flamande bruxellois/bruxelloise lorrain/lorraine alsacien/alsacienne breton/bretonne "
+    "normand/normande corse/corse provencal/provencale sarrois/sarroise hessois/hessoise saxon/saxonne "
+    "prussien/prussienne genevois/genevoise vaudois/vaudoise bernois/bernoise zurichois/zurichoise "
+    "balois/baloise tessinois/tessinoise valaisan/valaisanne fribourgeois/fribourgeoise "
+    "neuchatelois/neuchateloise lucernois/lucernoise jurassien/jurassienne argovien/argovienne "
+    "tyrolien/tyrolienne styrien/styrienne carinthien/carinthienne catalan/catalane andalou/andalouse "
+    "basque/basque galicien/galicienne madrilene/madrilene toscan/toscane sicilien/sicilienne "
+    "venitien/venitienne piemontais/piemontaise californien/californienne texan/texane floridien/floridienne "
+    "yorkais/yorkaise "
+    # towns
+    "parisien/parisienne lyonnais/lyonnaise marseillais/marseillaise strasbourgeois/strasbourgeoise "
+    "lillois/lilloise liegeois/liegeoise namurois/namuroise anversois/anversoise gantois/gantoise "
+    "berlinois/berlinoise munichois/munichoise viennois/viennoise londonien/londonienne "
+    "barcelonais/barcelonaise milanais/milanaise"
+) | frozenset({
+    # English
+    "slovak", "slovakian", "slovenian", "croatian", "bulgarian", "lithuanian", "latvian", "estonian", "maltese",
+    "cypriot", "icelandic", "ukrainian", "serbian", "albanian", "mexican", "brazilian", "argentinian", "argentine",
+    "chilean", "australian", "indian", "israeli", "moroccan", "tunisian", "algerian", "korean", "egyptian",
+    "english", "scottish", "welsh", "quebecois", "quebecer", "ontarian", "albertan", "bavarian", "walloon",
+    "flemish", "alsatian", "saxon", "prussian", "hessian", "genevan", "bernese", "tyrolean", "styrian", "catalan",
+    "andalusian", "basque", "galician", "tuscan", "sicilian", "venetian", "californian", "texan", "floridian",
+    "parisian", "berliner", "viennese", "londoner", "milanese",
+    # German, indeclinable (a town's or canton's adjective: « Wiener Mietrecht », « Zürcher Steuergesetz »)
+    "wiener", "berliner", "munchner", "kolner", "frankfurter", "stuttgarter", "dusseldorfer", "zurcher", "genfer",
+    "basler", "berner", "luzerner", "tiroler", "salzburger", "vorarlberger", "karntner", "quebecer", "pariser",
+    "londoner", "bruesseler", "brusseler",
+})
+#: German adjective stems of the places of :data:`PLACE_ADJECTIVES` (+ e/en/er/es: « bayerisches Gesetz »).
+PLACE_ADJECTIVE_STEMS_DE = ("slowakisch", "slowenisch", "kroatisch", "bulgarisch", "litauisch", "lettisch",
+                            "estnisch", "maltesisch", "zyprisch", "islandisch", "ukrainisch", "serbisch",
+                            "albanisch", "mexikanisch", "brasilianisch", "argentinisch", "australisch", "indisch",
+                            "israelisch", "marokkanisch", "koreanisch", "agyptisch", "englisch", "schottisch",
+                            "walisisch", "bayerisch", "bayrisch", "hessisch", "sachsisch", "thuringisch",
+                            "brandenburgisch", "niedersachsisch", "westfalisch", "badisch", "wurttembergisch",
+                            "saarlandisch", "pfalzisch", "holsteinisch", "mecklenburgisch", "preussisch",
+                            "hamburgisch", "bremisch", "berlinisch", "wallonisch", "flamisch", "elsassisch",
+                            "lothringisch", "tirolisch", "steirisch", "karntnerisch", "katalanisch", "baskisch",
+                            "andalusisch", "toskanisch", "sizilianisch", "kalifornisch", "texanisch", "floridianisch",
+                            "bernisch", "zurcherisch", "genferisch", "wienerisch", "quebecisch")

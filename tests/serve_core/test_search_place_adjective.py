@@ -1,0 +1,77 @@
+"""Issue #15, neg51 (ADR 0176): the adjective of a region, a town or a state the state list lacks (« loi québécoise
+sur la profession de sage-femme », "Bavarian building code", « bayerisches Gesetz », « Wiener Mietrecht ») names
+that place's law as a state's adjective does (test_search_foreign_law), and a region's or state's name before an
+act word, as English writes it ("Texas law on handguns", "California Consumer Privacy Act"), too; a town's name
+is not read so (it names treaties: "Rome Statute", "Geneva Act"). The shapes are
+:func:`serve.core.jurisdiction.place_adjective` and :func:`serve.core.jurisdiction.place_before_act` (pure), the
+words :data:`serve.core.places.PLACE_ADJECTIVES`; on the real fixture corpus (``LEX_FIXTURES``) for the answers."""
+
+from __future__ import annotations
+
+import pytest
+
+from derive.index.text import normalize
+from serve.core import LegalCore, places
+from serve.core.jurisdiction import ForeignLaw, foreign_law, place_adjective, place_before_act
+
+
+@pytest.mark.parametrize(("query", "shape"), [
+    ("loi québécoise sur la profession de sage-femme", ForeignLaw("quebecoise", "loi")),
+    ("Code civil québécois contrat de mariage", ForeignLaw("quebecois", "code")),
+    ("décret wallon relatif au permis d'urbanisme", ForeignLaw("wallon", "decret")),
+    ("Bavarian building code height limits", ForeignLaw("bavarian", "code")),
+    ("bayerisches Gesetz über Kindertagesstätten", ForeignLaw("bayerisches", "gesetz")),
+    ("Wiener Mietrecht Befristung", ForeignLaw("wiener", "mietrecht")),
+    ("Indian Companies Act corporate social responsibility", ForeignLaw("indian", "act")),
+])
+def test_a_places_adjective_names_its_law(query: str, shape: ForeignLaw) -> None:
+    assert foreign_law(query) == shape
+
+
+@pytest.mark.parametrize(("query", "shape"), [
+    ("Texas law on carrying concealed handguns", ForeignLaw("texas", "law")),
+    ("California Consumer Privacy Act right to opt out", ForeignLaw("california", "act")),
+    ("Quebec Civil Code marriage", ForeignLaw("quebec", "code")),
+])
+def test_a_regions_name_before_an_act_word(query: str, shape: ForeignLaw) -> None:
+    assert foreign_law(query) == shape
+    assert place_before_act(normalize(query).split()) == shape
+
+
+@pytest.mark.parametrize("query", [
+    "Rome Statute of the International Criminal Court",  # a town names a treaty
+    "Geneva Act appellations of origin",
+    "Helsinki Final Act",
+    "Rome II law applicable to non-contractual obligations",
+    "law in Texas",  # a link word between
+    "English version of the act",  # a language, then a link word
+    "the English text of the law on rents",
+    "loi sur la langue française",
+    "navigation rhénane sur la Moselle",  # « rhénan » left out: the Rhine's navigation
+    "frontier workers living in Trier income tax law",
+    "Schengen Borders Code",
+])
+def test_names_and_adjectives_read_otherwise_are_not(query: str) -> None:
+    assert foreign_law(query) is None
+
+
+def test_the_adjectives_switch_off_and_hold_no_luxembourg_word() -> None:
+    assert not {"luxembourgeois", "luxembourgeoise", "romain", "lombard", "rhenan", "messin"} & places.PLACE_ADJECTIVES
+    assert {"quebecoise", "quebecoises", "wallonne", "bavarian"} <= places.PLACE_ADJECTIVES
+    assert all(word == normalize(word) and " " not in word for word in places.PLACE_ADJECTIVES)
+    assert place_adjective("bayerischen")
+    try:
+        places.PLACE_ADJECTIVES_ON = False
+        assert not place_adjective("quebecoise")
+        assert foreign_law("loi québécoise sur la profession de sage-femme") is None
+    finally:
+        places.PLACE_ADJECTIVES_ON = True
+
+
+def test_a_quebec_law_answers_no_hits(fixture_core: LegalCore) -> None:
+    answer = fixture_core.call("search", {"query": "loi québécoise sur la protection des données", "limit": 10})
+    assert answer["merged"] == []
+    for section in answer["publishers"]:
+        assert section["relaxation_withheld"] == {"reason": "foreign_law", "state": "quebecoise", "act": "loi"}
+    plain = fixture_core.call("search", {"query": "loi sur la protection des données", "limit": 10})
+    assert plain["merged"]
