@@ -69,6 +69,7 @@ from derive.index.text import fts_query, fts_string, levenshtein_within, normali
 from derive.index.textstore import read_heads
 from legal.outcomes import Outcome
 from serve.core import actterms, lanes, merge, ranking, reorder, siblings, subjects, titleidf
+from serve.core.actyears import asked_year, dated_first, slug_year
 from serve.core.envelope import Answer, CallContext, answer, fanout, is_provisional
 from serve.core.formnames import (
     FORM_DOCUMENT_TYPES,
@@ -6310,6 +6311,7 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
         merge.score_hits(sections)  # the rows the act terms brought in, scored on the one scale
     sibling_step(ctx, sections, args)
     form_step(ctx, sections, args)
+    year_step(ctx, sections, args)
     merged = merge.merged(sections, args["limit"], lead=True)
     return fanout(ctx, sections, {"query": parsed.to_dict(), "merged": merged})
 
@@ -6427,6 +6429,67 @@ def form_step(ctx: CallContext, sections: list[Answer], args: dict[str, Any]) ->
     if best is None:
         return False
     return put_first(section, f"{publisher}:{index.catalogue.slug_of[best]}")
+
+
+#: Whether :func:`year_step` puts first the act of the year a plain-word question names (issue #15, ADR 0175).
+YEAR_ACTS = True
+#: The publishers whose sections :func:`year_step` reorders: Legilux, whose slugs carry the act's own date.
+YEAR_PUBLISHERS = frozenset({"lu-legilux"})
+
+
+def question_year(query: str) -> str | None:
+    """The one year a question names as an act's (:func:`serve.core.actyears.asked_year`; the query parser's dates
+    left out); none, and no parse, for a question holding no digit."""
+    normalized = normalize(query)
+    if not any(ch.isdigit() for ch in normalized):
+        return None
+    return asked_year(normalized, [normalize(d.text) for d in parse_query(query).dates])
+
+
+def titled_words(subject: Collection[str], words: Sequence[str]) -> int:
+    """How many of a question's content ``words`` (:func:`serve.core.actterms.question_words`) an act's title
+    ``subject`` words say, a word or one of its forms (:func:`serve.core.actterms.word_forms`). Pure."""
+    held = frozenset(f for w in subject for f in actterms.word_forms(actterms.folded(w)))
+    return sum(1 for w in words if not held.isdisjoint(actterms.word_forms(w)))
+
+
+def year_step(ctx: CallContext, sections: list[Answer], args: dict[str, Any]) -> bool:
+    """After :func:`form_step`: in a section of :data:`YEAR_PUBLISHERS`, the first work gives way to the first work of
+    the year the question names (:func:`question_year`; a Legilux act's year is its slug's,
+    :func:`serve.core.actyears.slug_year`) among the section's works of the answer's first :data:`SIBLING_DEPTH`, when
+    the first work is of another year and that act's title says at least as many of the question's words
+    (:func:`serve.core.actyears.dated_first`): « régime des indemnités des employés de l'État fixé en 1974 » asks for
+    the act of 1974, not the later law on the same matter. The same ``works``, grain and place rules as
+    :func:`sibling_step`; an ``as_of`` question's year is the day it asks about. Whether anything changed (in
+    place)."""
+    if not YEAR_ACTS or args["works"] or (args.get("result_grain") or "works") != "works" or not sections \
+            or args["time_scope"] == "as_of":
+        return False
+    year = question_year(args["query"])
+    if year is None:
+        return False
+    read = merge.merged(list(sections), SIBLING_DEPTH, lead=True)
+    for section in sections:
+        publisher = str(section.get("publisher"))
+        index = ctx.indexes.get(publisher)
+        if publisher not in YEAR_PUBLISHERS or index is None or len(section.get("hits") or []) < 2:
+            continue
+        slugs = [str(h.get("work")).split(":", 1)[1] for h in read if h.get("publisher") == publisher]
+        rowids = [index.catalogue.rowid_of.get(s) for s in slugs]
+        listed = [int(r) for r in rowids if r is not None]
+        if len(listed) < 2 or len(listed) != len(rowids):
+            continue
+        year_of = {r: slug_year(s) for r, s in zip(listed, slugs, strict=True)}
+        if year_of[listed[0]] == year or year not in year_of.values():
+            continue
+        words = actterms.question_words(args["query"])
+        with index.session(ctx.deadline_seconds) as conn:
+            titles = works_title_subjects(conn, listed, index)
+        said = {r: titled_words(titles[r].shortest if r in titles else (), words) for r in listed}
+        best = dated_first(year, listed, year_of, said)
+        if best is not None:
+            return put_first(section, f"{publisher}:{index.catalogue.slug_of[best]}")
+    return False
 
 
 def document_types(conn: sqlite3.Connection, works: Sequence[int]) -> dict[int, str | None]:
