@@ -6311,6 +6311,7 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
         merge.score_hits(sections)  # the rows the act terms brought in, scored on the one scale
     sibling_step(ctx, sections, args)
     form_step(ctx, sections, args)
+    titled_second_step(ctx, sections, plans, args)
     year_step(ctx, sections, args)
     merged = merge.merged(sections, args["limit"], lead=True)
     return fanout(ctx, sections, {"query": parsed.to_dict(), "merged": merged})
@@ -6429,6 +6430,63 @@ def form_step(ctx: CallContext, sections: list[Answer], args: dict[str, Any]) ->
     if best is None:
         return False
     return put_first(section, f"{publisher}:{index.catalogue.slug_of[best]}")
+
+
+#: Whether :func:`titled_second_step` puts first a second work whose title and act terms both say more of the question
+#: (issue #15, ADR 0175).
+TITLED_SECOND = True
+#: The publishers whose sections :func:`titled_second_step` reorders: Legilux, whose titles say an act's matter in a
+#: few words.
+TITLED_SECOND_PUBLISHERS = frozenset({"lu-legilux"})
+#: How many more of the question's content words the second work's title subject must say than the first's …
+TITLED_SECOND_WORDS = 2
+#: … and how much more of the question (:attr:`serve.core.actterms.Match.coverage`) its act terms must cover.
+TITLED_SECOND_MARGIN = 0.1
+
+
+def titled_second(said: tuple[int, int], covered: tuple[float, float], code: bool) -> bool:
+    """Whether a section's second work goes before its first: its title subject says at least
+    :data:`TITLED_SECOND_WORDS` more of the question's content words than the first's (``said``: first, second), its
+    act terms cover at least :data:`TITLED_SECOND_MARGIN` more of the question (``covered``: first, second; an act the
+    terms do not rank covers none), and the first is no code (``code``: a code's title names none of its subjects).
+    Two readings of the act's own matter agreeing against the first work's are stronger than the keyword order between
+    two close works. Pure."""
+    return not code and said[1] - said[0] >= TITLED_SECOND_WORDS \
+        and covered[1] - covered[0] >= TITLED_SECOND_MARGIN - 1e-9
+
+
+def titled_second_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, Plan],
+                       args: dict[str, Any]) -> bool:
+    """After :func:`form_step`: in a section of :data:`TITLED_SECOND_PUBLISHERS`, the second work goes first when its
+    title says more of the question and its act terms cover more of it than the first work's (:func:`titled_second`):
+    « établissement public qui construit des logements à coût modéré » and the law on the Fonds du logement
+    (« logements à coût modéré ») listed below the law on affordable housing. The act terms are read only when the
+    titles already differ. The same ``works``, grain and place rules as :func:`sibling_step`. Whether anything
+    changed (in place)."""
+    if not TITLED_SECOND or not ACT_TERMS or args["works"] or (args.get("result_grain") or "works") != "works":
+        return False
+    words = actterms.question_words(args["query"])
+    for section in sections:
+        publisher = str(section.get("publisher"))
+        index = ctx.indexes.get(publisher)
+        hits = section.get("hits") or []
+        if publisher not in TITLED_SECOND_PUBLISHERS or index is None or len(hits) < 2:
+            continue
+        pair = [str(h.get("work")) for h in hits[:2]]
+        rowids = [index.catalogue.rowid_of.get(w.split(":", 1)[1]) for w in pair]
+        if pair[0] == pair[1] or any(r is None for r in rowids):
+            continue
+        first, second = (int(r) for r in rowids if r is not None)
+        with index.session(ctx.deadline_seconds) as conn:
+            titles = works_title_subjects(conn, [first, second], index)
+            said = tuple(titled_words(titles[r].shortest if r in titles else (), words) for r in (first, second))
+            if said[1] - said[0] < TITLED_SECOND_WORDS:
+                continue
+            code = document_types(conn, [first]).get(first) == "CODE"
+        found = {work: m.coverage for work, _, m in act_term_matches(ctx, sections, plans, words)}
+        if titled_second((said[0], said[1]), (found.get(pair[0], 0.0), found.get(pair[1], 0.0)), code):
+            return put_first(section, pair[1])
+    return False
 
 
 #: Whether :func:`year_step` puts first the act of the year a plain-word question names (issue #15, ADR 0175).
