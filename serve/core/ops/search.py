@@ -69,6 +69,7 @@ from derive.index.text import fts_query, fts_string, levenshtein_within, normali
 from derive.index.textstore import read_heads
 from legal.outcomes import Outcome
 from serve.core import actterms, lanes, merge, ranking, reorder, siblings, subjects, titleidf
+from serve.core.actyears import asked_year, dated_first, slug_year
 from serve.core.envelope import Answer, CallContext, answer, fanout, is_provisional
 from serve.core.formnames import (
     FORM_DOCUMENT_TYPES,
@@ -6312,6 +6313,8 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
     form_step(ctx, sections, args)
     dated_amendment_step(ctx, sections, args)
     title_parent_step(ctx, sections, args)
+    titled_second_step(ctx, sections, plans, args)
+    year_step(ctx, sections, args)
     merged = merge.merged(sections, args["limit"], lead=True)
     return fanout(ctx, sections, {"query": parsed.to_dict(), "merged": merged})
 
@@ -6429,6 +6432,124 @@ def form_step(ctx: CallContext, sections: list[Answer], args: dict[str, Any]) ->
     if best is None:
         return False
     return put_first(section, f"{publisher}:{index.catalogue.slug_of[best]}")
+
+
+#: Whether :func:`titled_second_step` puts first a second work whose title and act terms both say more of the question
+#: (issue #15, ADR 0175).
+TITLED_SECOND = True
+#: The publishers whose sections :func:`titled_second_step` reorders: Legilux, whose titles say an act's matter in a
+#: few words.
+TITLED_SECOND_PUBLISHERS = frozenset({"lu-legilux"})
+#: How many more of the question's content words the second work's title subject must say than the first's …
+TITLED_SECOND_WORDS = 2
+#: … and how much more of the question (:attr:`serve.core.actterms.Match.coverage`) its act terms must cover.
+TITLED_SECOND_MARGIN = 0.1
+
+
+def titled_second(said: tuple[int, int], covered: tuple[float, float], code: bool) -> bool:
+    """Whether a section's second work goes before its first: its title subject says at least
+    :data:`TITLED_SECOND_WORDS` more of the question's content words than the first's (``said``: first, second), its
+    act terms cover at least :data:`TITLED_SECOND_MARGIN` more of the question (``covered``: first, second; an act the
+    terms do not rank covers none), and the first is no code (``code``: a code's title names none of its subjects).
+    Two readings of the act's own matter agreeing against the first work's are stronger than the keyword order between
+    two close works. Pure."""
+    return not code and said[1] - said[0] >= TITLED_SECOND_WORDS \
+        and covered[1] - covered[0] >= TITLED_SECOND_MARGIN - 1e-9
+
+
+def titled_second_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, Plan],
+                       args: dict[str, Any]) -> bool:
+    """After :func:`form_step`: in a section of :data:`TITLED_SECOND_PUBLISHERS`, the second work goes first when its
+    title says more of the question and its act terms cover more of it than the first work's (:func:`titled_second`):
+    « établissement public qui construit des logements à coût modéré » and the law on the Fonds du logement
+    (« logements à coût modéré ») listed below the law on affordable housing. The act terms are read only when the
+    titles already differ. The same ``works``, grain and place rules as :func:`sibling_step`. Whether anything
+    changed (in place)."""
+    if not TITLED_SECOND or not ACT_TERMS or args["works"] or (args.get("result_grain") or "works") != "works":
+        return False
+    words = actterms.question_words(args["query"])
+    for section in sections:
+        publisher = str(section.get("publisher"))
+        index = ctx.indexes.get(publisher)
+        hits = section.get("hits") or []
+        if publisher not in TITLED_SECOND_PUBLISHERS or index is None or len(hits) < 2:
+            continue
+        pair = [str(h.get("work")) for h in hits[:2]]
+        rowids = [index.catalogue.rowid_of.get(w.split(":", 1)[1]) for w in pair]
+        if pair[0] == pair[1] or any(r is None for r in rowids):
+            continue
+        first, second = (int(r) for r in rowids if r is not None)
+        with index.session(ctx.deadline_seconds) as conn:
+            titles = works_title_subjects(conn, [first, second], index)
+            said = tuple(titled_words(titles[r].shortest if r in titles else (), words) for r in (first, second))
+            if said[1] - said[0] < TITLED_SECOND_WORDS:
+                continue
+            code = document_types(conn, [first]).get(first) == "CODE"
+        found = {work: m.coverage for work, _, m in act_term_matches(ctx, sections, plans, words)}
+        if titled_second((said[0], said[1]), (found.get(pair[0], 0.0), found.get(pair[1], 0.0)), code):
+            return put_first(section, pair[1])
+    return False
+
+
+#: Whether :func:`year_step` puts first the act of the year a plain-word question names (issue #15, ADR 0175).
+YEAR_ACTS = True
+#: The publishers whose sections :func:`year_step` reorders: Legilux, whose slugs carry the act's own date.
+YEAR_PUBLISHERS = frozenset({"lu-legilux"})
+
+
+def question_year(query: str) -> str | None:
+    """The one year a question names as an act's (:func:`serve.core.actyears.asked_year`; the query parser's dates
+    left out); none, and no parse, for a question holding no digit."""
+    normalized = normalize(query)
+    if not any(ch.isdigit() for ch in normalized):
+        return None
+    return asked_year(normalized, [normalize(d.text) for d in parse_query(query).dates])
+
+
+def titled_words(subject: Collection[str], words: Sequence[str]) -> int:
+    """How many of a question's content ``words`` (:func:`serve.core.actterms.question_words`) an act's title
+    ``subject`` words say, a word or one of its forms (:func:`serve.core.actterms.word_forms`). Pure."""
+    held = frozenset(f for w in subject for f in actterms.word_forms(actterms.folded(w)))
+    return sum(1 for w in words if not held.isdisjoint(actterms.word_forms(w)))
+
+
+def year_step(ctx: CallContext, sections: list[Answer], args: dict[str, Any]) -> bool:
+    """After :func:`form_step`: in a section of :data:`YEAR_PUBLISHERS`, the first work gives way to the first work of
+    the year the question names (:func:`question_year`; a Legilux act's year is its slug's,
+    :func:`serve.core.actyears.slug_year`) among the section's works of the answer's first :data:`SIBLING_DEPTH`, when
+    the first work is of another year and that act's title says at least as many of the question's words
+    (:func:`serve.core.actyears.dated_first`): « régime des indemnités des employés de l'État fixé en 1974 » asks for
+    the act of 1974, not the later law on the same matter. The same ``works``, grain and place rules as
+    :func:`sibling_step`; an ``as_of`` question's year is the day it asks about. Whether anything changed (in
+    place)."""
+    if not YEAR_ACTS or args["works"] or (args.get("result_grain") or "works") != "works" or not sections \
+            or args["time_scope"] == "as_of":
+        return False
+    year = question_year(args["query"])
+    if year is None:
+        return False
+    read = merge.merged(list(sections), SIBLING_DEPTH, lead=True)
+    for section in sections:
+        publisher = str(section.get("publisher"))
+        index = ctx.indexes.get(publisher)
+        if publisher not in YEAR_PUBLISHERS or index is None or len(section.get("hits") or []) < 2:
+            continue
+        slugs = [str(h.get("work")).split(":", 1)[1] for h in read if h.get("publisher") == publisher]
+        rowids = [index.catalogue.rowid_of.get(s) for s in slugs]
+        listed = [int(r) for r in rowids if r is not None]
+        if len(listed) < 2 or len(listed) != len(rowids):
+            continue
+        year_of = {r: slug_year(s) for r, s in zip(listed, slugs, strict=True)}
+        if year_of[listed[0]] == year or year not in year_of.values():
+            continue
+        words = actterms.question_words(args["query"])
+        with index.session(ctx.deadline_seconds) as conn:
+            titles = works_title_subjects(conn, listed, index)
+        said = {r: titled_words(titles[r].shortest if r in titles else (), words) for r in listed}
+        best = dated_first(year, listed, year_of, said)
+        if best is not None:
+            return put_first(section, f"{publisher}:{index.catalogue.slug_of[best]}")
+    return False
 
 
 def document_types(conn: sqlite3.Connection, works: Sequence[int]) -> dict[int, str | None]:
