@@ -5909,7 +5909,6 @@ def act_term_answer(ctx: CallContext, sections: list[Answer], plans: Mapping[str
     ``unknown_terms``: « tip » in "how much should I tip the organiser of my package travel" is what the question is
     about): it stays empty. Whether any section now has a hit (in place)."""
     unknown = held_nowhere(ctx, sections, plans, unknown_everywhere(sections))
-    words, unknown = termed_compounds(ctx, sections, plans, words, unknown)
     found = act_term_matches(ctx, sections, plans, words)
     matched = [(work, position, m) for work, position, m in found
                if actterms.firm(m, words) and actterms.covers_words(m, unknown)
@@ -5925,98 +5924,6 @@ def act_term_answer(ctx: CallContext, sections: list[Answer], plans: Mapping[str
         if hits:
             dealt_hits(section, hits)
     return any(s.get("hits") for s in sections)
-
-
-#: Whether :func:`act_term_answer` reads a long question word the act terms hold in no form as the parts the act terms
-#: hold (:func:`term_parts`: "Bearbeitungs·gebühren", "Buchhaltungs·belege"; issue #15, zh51).
-TERMED_COMPOUNDS = True
-#: The fewest letters of a word :func:`term_parts` cuts (a compound of two parts of :data:`TERM_PART_MIN` letters or
-#: more, and more than a long simple word: « distributeurs » is held whole by some act's terms) …
-TERM_COMPOUND_MIN = 10
-#: … and of each of its parts (a shorter piece, "bus", "amt", "leit", is the beginning or end of too many words).
-TERM_PART_MIN = 5
-#: The linking elements a German compound puts between its parts ("Bearbeitung·s·gebühren", "Schwangerschaft·s·abbruch"),
-#: left out of the modifier when it is not held as written.
-TERM_LINKS = ("s", "es", "n", "en")
-
-
-def term_parts(held: Callable[[str], bool], word: str) -> tuple[str, ...] | None:
-    """A long question ``word`` (:data:`TERM_COMPOUND_MIN` letters, alphabetic) that ``held`` (a form of the word among
-    the act terms' stems) says is no act term's word, as the parts that are: the longest head held, of at least
-    :data:`TERM_PART_MIN` letters, and a modifier held as written or without a linking element (:data:`TERM_LINKS`), or
-    itself so cut — "bearbeitungsgebuhren" → ("bearbeitung", "gebuhren"). The act terms are the dictionary: a word their
-    reviewers wrote in a German, French or English term, in any inflection their stems meet. ``None`` for a word held
-    whole, a short word, or one no cut reaches. Pure (``held`` aside)."""
-    if len(word) < TERM_COMPOUND_MIN or not word.isalpha() or held(word):
-        return None
-    return _cut(held, word)
-
-
-def _cut(held: Callable[[str], bool], word: str) -> tuple[str, ...] | None:
-    for at in range(TERM_PART_MIN, len(word) - TERM_PART_MIN + 1):
-        head = word[at:]
-        if not held(head):
-            continue
-        modifier = word[:at]
-        for link in ("", *TERM_LINKS):
-            if link and not modifier.endswith(link):
-                continue
-            bare = modifier[:len(modifier) - len(link)] if link else modifier
-            if len(bare) >= TERM_PART_MIN and held(bare):
-                return (bare, head)
-        inner = _cut(held, modifier) if len(modifier) >= 2 * TERM_PART_MIN else None
-        if inner is not None:
-            return (*inner, head)
-    return None
-
-
-def own_forms(word: str) -> frozenset[str]:
-    """A word, in the singular too (:func:`serve.core.actterms.singular`), and their English, French (and its root,
-    :func:`serve.core.actterms.root`) and German Snowball stems: the forms the act terms' stems meet — not a compound's
-    head, which :func:`serve.core.actterms.word_forms` adds (a cut is what :func:`term_parts` looks for). Pure."""
-    forms = {word, actterms.singular(word)}
-    for form in tuple(forms):
-        for language in ("en", "fr", "de"):
-            stem = analysis.stem_word(form, language)
-            if stem is not None:
-                forms.add(stem)
-                if language == "fr":
-                    forms.add(actterms.root(stem))
-    return frozenset(forms)
-
-
-def compound_words(words: Sequence[str], unknown: Sequence[str], parts: Mapping[str, tuple[str, ...]]
-                   ) -> tuple[list[str], list[str]]:
-    """The question's content ``words`` with each cut word (``parts``: :func:`term_parts`) replaced by its parts, each
-    once, and the words no index holds (``unknown``) likewise: a compound is covered when each of its parts is. Pure."""
-    def spread(ws: Sequence[str]) -> list[str]:
-        return list(dict.fromkeys(p for w in ws for p in parts.get(actterms.folded(w), (w,))))
-    return spread(words), spread(unknown)
-
-
-def termed_compounds(ctx: CallContext, sections: Sequence[Answer], plans: Mapping[str, Plan], words: Sequence[str],
-                     unknown: Sequence[str]) -> tuple[list[str], list[str]]:
-    """The question's ``words`` and its ``unknown`` words (no index holds them) for :func:`act_term_answer`, a long word
-    no act term of any searched index says in any form read as the parts their terms hold (:func:`term_parts`;
-    :func:`compound_words`). As they are with :data:`TERMED_COMPOUNDS` off or no word so cut. Reads the act terms held
-    in memory per mounted index."""
-    if not TERMED_COMPOUNDS:
-        return list(words), list(unknown)
-    indexes: list[actterms.TermIndex] = []
-    for section in sections:
-        publisher = str(section.get("publisher"))
-        index = ctx.indexes.get(publisher)
-        if index is None or publisher not in plans:
-            continue
-        with index.session(ctx.deadline_seconds) as conn:
-            indexes.append(actterms.terms_of(conn, index))
-
-    def held(part: str) -> bool:
-        return any(terms.df(f) > 0 for terms in indexes for f in own_forms(part))
-    parts = {w: cut for w in words if (cut := term_parts(held, w)) is not None}
-    if not parts:
-        return list(words), list(unknown)
-    return compound_words(words, unknown, parts)
 
 
 #: Whether an answer the keywords left empty may take the act the terms rank first on a clear lead (:func:`empty_lead`;
@@ -6049,8 +5956,8 @@ def empty_lead(best: actterms.Match[Any], others: Sequence[actterms.Match[Any]],
 #: (:func:`pair_lead`; issue #15, zh51).
 PAIR_LEAD = True
 #: How much more of the question than any other act the act the terms rank first must cover when it covers two of its
-#: words (:func:`pair_lead`): more than the three-word lead's :data:`EMPTY_LEAD_MARGIN`.
-PAIR_LEAD_MARGIN = 0.2
+#: words (:func:`pair_lead`): the three-word lead's :data:`EMPTY_LEAD_MARGIN`.
+PAIR_LEAD_MARGIN = EMPTY_LEAD_MARGIN
 
 
 def pair_lead(best: actterms.Match[Any], others: Sequence[actterms.Match[Any]], words: Sequence[str]) -> bool:
