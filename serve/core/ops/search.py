@@ -4115,6 +4115,33 @@ def held_outside_annexes(conn: sqlite3.Connection, word: str) -> bool:
                                     ("{titles short_titles aliases metadata} : " + token,)).fetchone() is not None
 
 
+#: Whether :func:`absent_subject` takes a word made of a repeating prefix and a word some index holds for a word of the
+#: corpus (:func:`held_unprefixed`; issue #15, zh51).
+UNPREFIXED = True
+#: The prefixes of repetition French and English put before a noun or verb as they are written, without a hyphen
+#: (« recoordination », « réexamen », "reorganisation"), normalised.
+REPEAT_PREFIXES = ("re",)
+#: The fewest letters of the word left once the prefix is cut (a shorter rest is another word's beginning: « rester »).
+UNPREFIXED_MIN = 7
+
+
+def unprefixed(word: str) -> str | None:
+    """``word`` without a prefix of :data:`REPEAT_PREFIXES` when what is left has :data:`UNPREFIXED_MIN` letters or more
+    (« recoordination » → ``coordination``); ``None`` otherwise. Pure."""
+    for prefix in REPEAT_PREFIXES:
+        if word.startswith(prefix) and len(word) - len(prefix) >= UNPREFIXED_MIN:
+            return word[len(prefix):]
+    return None
+
+
+def held_unprefixed(conn: sqlite3.Connection, word: str) -> bool:
+    """Whether ``word`` is a prefixed form of a word this index holds (:func:`unprefixed`, :func:`held_anywhere`): "1988
+    *recoordination* of the civil service pensions law" asks for the coordinated text of a held law, not for a subject
+    the corpus has nothing on. False with :data:`UNPREFIXED` off."""
+    rest = unprefixed(word) if UNPREFIXED else None
+    return rest is not None and held_anywhere(conn, rest)
+
+
 def absent_subject(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mapping[str, Plan],
                    sections: Sequence[Answer], known: Callable[[], Collection[str]]) -> bool:
     """Whether the question's subject word is held by no mounted index and every section answers
@@ -4144,7 +4171,7 @@ def absent_subject(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Map
         if not words and not listed:
             return False
         with index.session(ctx.deadline_seconds) as conn:
-            words = [w for w in words if not held_anywhere(conn, w)]
+            words = [w for w in words if not held_anywhere(conn, w) and not held_unprefixed(conn, w)]
             listed = [w for w in listed if not held_outside_annexes(conn, w)]
             annexed.update(w for w in listed if w not in annexed and held_anywhere(conn, w))
     asked = absent.question_words(plans.values())
