@@ -211,7 +211,32 @@ def word_forms(word: str) -> frozenset[str]:
                 forms.add(stem)
             if stem is not None and language == "fr":
                 forms.add(root(stem))
+    noun = verb_noun(word)
+    if noun is not None:
+        forms.add(noun)
     return frozenset(forms)
+
+
+#: Whether :func:`word_forms` reads a German verb as its noun in « -ung » too (:func:`verb_noun`; issue #15, zh51).
+VERB_NOUNS = True
+#: The fewest letters of a verb :func:`verb_noun` reads.
+VERB_NOUN_LEAST = 6
+
+
+def verb_noun(word: str) -> str | None:
+    """The German action noun in « -ung » of a question word read as a German infinitive (:data:`VERB_NOUN_LEAST` letters
+    or more): "melden" → ``meldung``, "ändern" → ``anderung``, "regeln" → ``regelung``. The German Snowball stems leave
+    the ending on the noun (``meldung``) and take it off the verb (``meld``): a question asking whether a doctor must
+    *melden* measles and the act whose German terms say *Meldung* would not meet. The noun is a form the terms hold
+    or not (a word that is no verb makes a noun no term holds); only the question's side is read. ``None`` with
+    :data:`VERB_NOUNS` off or for a word not so ended. Pure."""
+    if not VERB_NOUNS or len(word) < VERB_NOUN_LEAST or not word.isalpha():
+        return None
+    if word.endswith(("ern", "eln")):
+        return word[:-1] + "ung"
+    if word.endswith("en") and not word.endswith("ungen"):
+        return word[:-2] + "ung"
+    return None
 
 
 @dataclass(frozen=True)
