@@ -211,13 +211,11 @@ def word_forms(word: str) -> frozenset[str]:
                 forms.add(stem)
             if stem is not None and language == "fr":
                 forms.add(root(stem))
-    noun = verb_noun(word)
-    if noun is not None:
-        forms.add(noun)
     return frozenset(forms)
 
 
-#: Whether :func:`word_forms` reads a German verb as its noun in « -ung » too (:func:`verb_noun`; issue #15, zh51).
+#: Whether a German verb may be read as its noun in « -ung » (:func:`verb_noun`; read by
+#: :func:`serve.core.ops.search.noun_words` for an answer the keywords left empty; issue #15, zh51).
 VERB_NOUNS = True
 #: The fewest letters of a verb :func:`verb_noun` reads.
 VERB_NOUN_LEAST = 6
@@ -228,7 +226,9 @@ def verb_noun(word: str) -> str | None:
     or more): "melden" → ``meldung``, "ändern" → ``anderung``, "regeln" → ``regelung``. The German Snowball stems leave
     the ending on the noun (``meldung``) and take it off the verb (``meld``): a question asking whether a doctor must
     *melden* measles and the act whose German terms say *Meldung* would not meet. The noun is a form the terms hold
-    or not (a word that is no verb makes a noun no term holds); only the question's side is read. ``None`` with
+    or not (a word that is no verb makes a noun no term holds). Not a form of :func:`word_forms`: read everywhere, it
+    took "zahlen" for the terms' *Zahlung* and "melden" for the whistle-blowers' *Meldung* in answers the keywords had
+    right. ``None`` with
     :data:`VERB_NOUNS` off or for a word not so ended. Pure."""
     if not VERB_NOUNS or len(word) < VERB_NOUN_LEAST or not word.isalpha():
         return None

@@ -5936,6 +5936,7 @@ def act_term_answer(ctx: CallContext, sections: list[Answer], plans: Mapping[str
     ``unknown_terms``: « tip » in "how much should I tip the organiser of my package travel" is what the question is
     about): it stays empty. Whether any section now has a hit (in place)."""
     unknown = held_nowhere(ctx, sections, plans, unknown_everywhere(sections))
+    words, unknown = noun_words(ctx, sections, plans, words, unknown)
     found = act_term_matches(ctx, sections, plans, words)
     matched = [(work, position, m) for work, position, m in found
                if actterms.firm(m, words) and actterms.covers_words(m, unknown)
@@ -6027,6 +6028,42 @@ def held_nowhere(ctx: CallContext, sections: Sequence[Answer], plans: Mapping[st
             held = held_docs(conn, [actterms.folded(w) for w in left])
         left = [w for w in left if not held.get(actterms.folded(w))]
     return left
+
+
+def nouns_for(held: Callable[[str], int], words: Sequence[str]) -> dict[str, str]:
+    """Of the question's ``words``, those that read as a German verb whose noun in « -ung »
+    (:func:`serve.core.actterms.verb_noun`) more acts' terms say than the verb's own forms (``held``: how many acts'
+    terms hold a form of a word, at most), each with that noun: "melden" (2 acts' terms hold ``meld``) → ``meldung``
+    (28). Pure (``held`` aside)."""
+    return {w: noun for w in words if (noun := actterms.verb_noun(w)) is not None and held(noun) > held(w)}
+
+
+def noun_words(ctx: CallContext, sections: Sequence[Answer], plans: Mapping[str, Plan], words: Sequence[str],
+               unknown: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The question's ``words`` and its ``unknown`` words (no index holds them) for :func:`act_term_answer`, a German verb
+    read as its noun when the act terms say the noun more (:func:`nouns_for`): « Muss der Arzt *melden*, wenn
+    jemand Masern hat » meets the règlement whose German terms say « Masern Meldung ». Only for an answer the keywords
+    left empty: read in every answer, the nouns took acts before ones the keywords had right. As they are with
+    :data:`serve.core.actterms.VERB_NOUNS` off or no word so read. Reads the act terms held in memory per mounted
+    index."""
+    if not actterms.VERB_NOUNS or not any(actterms.verb_noun(w) for w in words):
+        return list(words), list(unknown)
+    indexes: list[actterms.TermIndex] = []
+    for section in sections:
+        publisher = str(section.get("publisher"))
+        index = ctx.indexes.get(publisher)
+        if index is None or publisher not in plans:
+            continue
+        with index.session(ctx.deadline_seconds) as conn:
+            indexes.append(actterms.terms_of(conn, index))
+
+    def held(word: str) -> int:
+        return max((terms.df(f) for terms in indexes for f in actterms.word_forms(word)), default=0)
+    nouns = nouns_for(held, words)
+    if not nouns:
+        return list(words), list(unknown)
+    return ([nouns.get(w, w) for w in words],
+            [nouns.get(actterms.folded(w), w) for w in unknown])
 
 
 #: Whether :func:`act_term_answer` also takes an act whose terms cover less than :data:`EMPTY_COVERAGE` of the question
