@@ -11,7 +11,8 @@ Four query-side rules, each with an on/off constant:
   holds is no absent word (a section not withheld was never asked of it);
 - :func:`serve.core.ops.search.held_unprefixed`: a word of a repeating prefix and a held word (« recoordination ») is
   no absent subject;
-- :func:`serve.core.actterms.verb_noun`: a German verb in a question ("melden") meets the act terms' noun in « -ung »
+- :func:`serve.core.ops.search.noun_words`: in an answer the keywords left empty, a German verb in a question
+  ("melden") is read as its noun in « -ung » (:func:`serve.core.actterms.verb_noun`) when more acts' terms say the noun
   ("Meldung").
 """
 
@@ -137,16 +138,25 @@ def test_a_german_verb_reads_as_its_noun() -> None:
     assert actterms.verb_noun("andern") == "anderung"
     assert actterms.verb_noun("regeln") == "regelung"
     assert actterms.verb_noun("meldungen") is None and actterms.verb_noun("arzt") is None
-    assert "meldung" in actterms.word_forms("melden")
+    assert "meldung" not in actterms.word_forms("melden")  # not a form everywhere: only in an empty answer
 
 
-def test_a_german_verb_meets_the_terms_noun() -> None:
+def test_a_verb_is_read_as_the_noun_the_terms_say_more() -> None:
+    counts = {"melden": 2, "meldung": 28, "arzt": 5, "masern": 3, "zahlen": 9}
+    found = search.nouns_for(lambda w: counts.get(w, 0), ["arzt", "melden", "masern", "zahlen"])
+    assert found == {"melden": "meldung"}  # "zahlung" no term says: "zahlen" stays
+
+
+def test_the_noun_meets_the_terms() -> None:
     index = actterms.term_index([(1, "Masern Meldung", "de"), (2, "Arzt Berufskrankheit", "de")])
-    found = actterms.matches(index, ["arzt", "melden", "masern"])
-    assert found[0].work == 1 and found[0].words == ("melden", "masern")
-    assert actterms.firm(found[0], ["arzt", "melden", "masern"])
+    found = actterms.matches(index, ["arzt", "meldung", "masern"])
+    assert found[0].work == 1 and found[0].words == ("meldung", "masern")
+    assert actterms.firm(found[0], ["arzt", "meldung", "masern"])
+    # the verb itself: its German stem « meld » is no stem of « Meldung »
+    assert not any("melden" in m.words for m in actterms.matches(index, ["arzt", "melden", "masern"]))
 
 
 def test_the_verb_noun_off(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(actterms, "VERB_NOUNS", False)
     assert actterms.verb_noun("melden") is None
+    assert search.nouns_for(lambda w: {"meldung": 28}.get(w, 0), ["melden"]) == {}
