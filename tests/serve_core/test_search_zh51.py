@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import types
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -105,7 +106,7 @@ def _ctx(core: LegalCore) -> types.SimpleNamespace:
 
 def test_a_word_some_index_holds_is_not_absent(zh51_core: LegalCore) -> None:
     sections = [{"publisher": "eu-eurlex"}, {"publisher": "lu-legilux"}]
-    plans = {"eu-eurlex": None, "lu-legilux": None}
+    plans: dict[str, Any] = {"eu-eurlex": None, "lu-legilux": None}  # only which publishers were searched is read
     # « licornes » no fixture index holds; "processing" the GDPR's English text does
     found = search.held_nowhere(_ctx(zh51_core), sections, plans, ["processing", "licornes"])  # type: ignore[arg-type]
     assert found == ["licornes"]
@@ -114,7 +115,8 @@ def test_a_word_some_index_holds_is_not_absent(zh51_core: LegalCore) -> None:
 def test_held_nowhere_off(zh51_core: LegalCore, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(search, "HELD_NOWHERE", False)
     sections = [{"publisher": "eu-eurlex"}]
-    found = search.held_nowhere(_ctx(zh51_core), sections, {"eu-eurlex": None}, ["processing"])  # type: ignore[arg-type]
+    plans: dict[str, Any] = {"eu-eurlex": None}
+    found = search.held_nowhere(_ctx(zh51_core), sections, plans, ["processing"])  # type: ignore[arg-type]
     assert found == ["processing"]
 
 
