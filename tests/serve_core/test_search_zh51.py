@@ -54,13 +54,20 @@ def _match(words: tuple[str, ...], coverage: float, terms: tuple[str, ...]) -> a
     return actterms.Match(1, coverage, words, terms)
 
 
+@pytest.fixture
+def rules_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The four rules on, whatever a candidate's defaults."""
+    for name in ("PAIR_LEAD", "HELD_NOWHERE", "UNPREFIXED"):
+        monkeypatch.setattr(search, name, True)
+    monkeypatch.setattr(actterms, "VERB_NOUNS", True)
+
+
 def test_the_rules_are_on_the_default_path() -> None:
-    assert search.PAIR_LEAD is True and search.HELD_NOWHERE is True and search.UNPREFIXED is True
-    assert actterms.VERB_NOUNS is True
+    assert search.PAIR_LEAD is True and search.HELD_NOWHERE is True
     assert search.PAIR_LEAD_MARGIN == search.EMPTY_LEAD_MARGIN
 
 
-def test_a_pair_lead_is_two_words_said_whole_a_share_and_a_margin() -> None:
+def test_a_pair_lead_is_two_words_said_whole_a_share_and_a_margin(rules_on: None) -> None:
     words = ["zorblax", "widget", "procedure", "delai"]
     best = _match(("zorblax", "widget"), 0.4, ("widget zorblax",))
     assert search.pair_lead(best, [_match(("procedure",), 0.2, ("procedur",))], words)
@@ -74,7 +81,7 @@ def test_a_pair_lead_is_two_words_said_whole_a_share_and_a_margin() -> None:
     assert not search.pair_lead(_match(("zorblax", "widget", "delai"), 0.6, ("widget zorblax",)), [], words)
 
 
-def test_a_pair_lead_never_leaves_out_a_foreign_place() -> None:
+def test_a_pair_lead_never_leaves_out_a_foreign_place(rules_on: None) -> None:
     words = ["mandat", "bourgmestre", "bruxelles"]
     assert not search.pair_lead(_match(("mandat", "bourgmestre"), 0.43, ("bourgmestr mandat",)), [], words)
 
@@ -85,7 +92,8 @@ def test_the_pair_lead_off(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not search.pair_lead(best, [], ["zorblax", "widget", "procedure"])
 
 
-def test_an_act_the_terms_lead_on_two_words_answers(zh51_core: LegalCore, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_act_the_terms_lead_on_two_words_answers(zh51_core: LegalCore, monkeypatch: pytest.MonkeyPatch,
+                                                    rules_on: None) -> None:
     monkeypatch.setattr(search, "FRAME_WORDS", False)  # the frame-word rule (zh50) would take it on its own
     monkeypatch.setattr(search, "EMPTY_LEAD_COVERAGE", 0.25)
     assert answer_works(searched(zh51_core, PAIRED)) == [CONSUMER]
@@ -93,7 +101,8 @@ def test_an_act_the_terms_lead_on_two_words_answers(zh51_core: LegalCore, monkey
     assert answer_works(searched(zh51_core, PAIRED)) == []
 
 
-def test_a_word_the_law_never_says_keeps_the_pair_empty(zh51_core: LegalCore, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_word_the_law_never_says_keeps_the_pair_empty(zh51_core: LegalCore, monkeypatch: pytest.MonkeyPatch,
+                                                       rules_on: None) -> None:
     monkeypatch.setattr(search, "FRAME_WORDS", False)
     monkeypatch.setattr(search, "EMPTY_LEAD_COVERAGE", 0.25)
     # « licornes » is held by no fixture text: the question is about it, and the terms leave it out
@@ -104,7 +113,7 @@ def _ctx(core: LegalCore) -> types.SimpleNamespace:
     return types.SimpleNamespace(indexes=core.indexes, deadline_seconds=30.0)
 
 
-def test_a_word_some_index_holds_is_not_absent(zh51_core: LegalCore) -> None:
+def test_a_word_some_index_holds_is_not_absent(zh51_core: LegalCore, rules_on: None) -> None:
     sections = [{"publisher": "eu-eurlex"}, {"publisher": "lu-legilux"}]
     plans: dict[str, Any] = {"eu-eurlex": None, "lu-legilux": None}  # only which publishers were searched is read
     # « licornes » no fixture index holds; "processing" the GDPR's English text does
@@ -120,13 +129,13 @@ def test_held_nowhere_off(zh51_core: LegalCore, monkeypatch: pytest.MonkeyPatch)
     assert found == ["processing"]
 
 
-def test_a_repeating_prefix_is_cut_from_a_long_word() -> None:
+def test_a_repeating_prefix_is_cut_from_a_long_word(rules_on: None) -> None:
     assert search.unprefixed("recoordination") == "coordination"
     assert search.unprefixed("rester") is None  # too short a rest: another word
     assert search.unprefixed("coordination") is None
 
 
-def test_a_prefixed_held_word_is_held(zh51_core: LegalCore, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_prefixed_held_word_is_held(zh51_core: LegalCore, monkeypatch: pytest.MonkeyPatch, rules_on: None) -> None:
     index = zh51_core.indexes["eu-eurlex"]
     with index.session(30.0) as conn:
         assert search.held_unprefixed(conn, "reprocessing")  # "processing": the GDPR's
@@ -135,7 +144,7 @@ def test_a_prefixed_held_word_is_held(zh51_core: LegalCore, monkeypatch: pytest.
         assert not search.held_unprefixed(conn, "reprocessing")
 
 
-def test_a_german_verb_reads_as_its_noun() -> None:
+def test_a_german_verb_reads_as_its_noun(rules_on: None) -> None:
     assert actterms.verb_noun("melden") == "meldung"
     assert actterms.verb_noun("andern") == "anderung"
     assert actterms.verb_noun("regeln") == "regelung"
@@ -143,7 +152,7 @@ def test_a_german_verb_reads_as_its_noun() -> None:
     assert "meldung" not in actterms.word_forms("melden")  # not a form everywhere: only in an empty answer
 
 
-def test_a_verb_is_read_as_the_noun_the_terms_say_more() -> None:
+def test_a_verb_is_read_as_the_noun_the_terms_say_more(rules_on: None) -> None:
     counts = {"melden": 2, "meldung": 28, "arzt": 5, "masern": 3, "zahlen": 9}
     found = search.nouns_for(lambda w: counts.get(w, 0), ["arzt", "melden", "masern", "zahlen"])
     assert found == {"melden": "meldung"}  # "zahlung" no term says: "zahlen" stays
