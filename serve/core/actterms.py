@@ -214,6 +214,31 @@ def word_forms(word: str) -> frozenset[str]:
     return frozenset(forms)
 
 
+#: Whether a German verb may be read as its noun in « -ung » (:func:`verb_noun`; read by
+#: :func:`serve.core.ops.search.noun_words` for an answer the keywords left empty; issue #15, zh51).
+VERB_NOUNS = False
+#: The fewest letters of a verb :func:`verb_noun` reads.
+VERB_NOUN_LEAST = 6
+
+
+def verb_noun(word: str) -> str | None:
+    """The German action noun in « -ung » of a question word read as a German infinitive (:data:`VERB_NOUN_LEAST` letters
+    or more): "melden" → ``meldung``, "ändern" → ``anderung``, "regeln" → ``regelung``. The German Snowball stems leave
+    the ending on the noun (``meldung``) and take it off the verb (``meld``): a question asking whether a doctor must
+    *melden* measles and the act whose German terms say *Meldung* would not meet. The noun is a form the terms hold
+    or not (a word that is no verb makes a noun no term holds). Not a form of :func:`word_forms`: read everywhere, it
+    took "zahlen" for the terms' *Zahlung* and "melden" for the whistle-blowers' *Meldung* in answers the keywords had
+    right. ``None`` with
+    :data:`VERB_NOUNS` off or for a word not so ended. Pure."""
+    if not VERB_NOUNS or len(word) < VERB_NOUN_LEAST or not word.isalpha():
+        return None
+    if word.endswith(("ern", "eln")):
+        return word[:-1] + "ung"
+    if word.endswith("en") and not word.endswith("ungen"):
+        return word[:-2] + "ung"
+    return None
+
+
 @dataclass(frozen=True)
 class Match(Generic[K]):
     """A work the question's words cover through its terms."""

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from serve.core import LegalCore
-from serve.core.ops import empty_titled
+from serve.core.ops import empty_titled, search
 from serve.core.ops.empty_titled import few_unheld, own_words
 
 MONDORF_LYCEE = "lu-legilux:loi-2018-07-13-a652"  # « Loi du 13 juillet 2018 portant création d'un lycée à Mondorf-les-Bains »
@@ -36,7 +36,16 @@ def test_a_word_another_index_holds_as_written_lets_the_last_stage_answer(fixtur
 def test_without_the_last_stage_the_question_is_empty(fixture_core: LegalCore,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(empty_titled, "EMPTY_TITLED", False)
+    # the words EUR-Lex lists as unknown are held by Legilux: without the last stage the act terms take the act
+    # (search.held_nowhere, zh51); the counterfactual asks for neither
+    monkeypatch.setattr(search, "HELD_NOWHERE", False)
     assert _works(fixture_core.call("search", {"query": QUESTION + " "})) == []  # another question: no cache
+
+
+def test_without_the_last_stage_the_act_terms_take_the_act(fixture_core: LegalCore,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(empty_titled, "EMPTY_TITLED", False)
+    assert _works(fixture_core.call("search", {"query": QUESTION + "  "})) == [MONDORF_LYCEE]
 
 
 def test_own_words_are_a_section_s_untranslated_terms_it_did_not_withhold() -> None:

@@ -4116,6 +4116,33 @@ def held_outside_annexes(conn: sqlite3.Connection, word: str) -> bool:
                                     ("{titles short_titles aliases metadata} : " + token,)).fetchone() is not None
 
 
+#: Whether :func:`absent_subject` takes a word made of a repeating prefix and a word some index holds for a word of the
+#: corpus (:func:`held_unprefixed`; issue #15, zh51).
+UNPREFIXED = False
+#: The prefixes of repetition French and English put before a noun or verb as they are written, without a hyphen
+#: (« recoordination », « réexamen », "reorganisation"), normalised.
+REPEAT_PREFIXES = ("re",)
+#: The fewest letters of the word left once the prefix is cut (a shorter rest is another word's beginning: « rester »).
+UNPREFIXED_MIN = 7
+
+
+def unprefixed(word: str) -> str | None:
+    """``word`` without a prefix of :data:`REPEAT_PREFIXES` when what is left has :data:`UNPREFIXED_MIN` letters or more
+    (« recoordination » → ``coordination``); ``None`` otherwise. Pure."""
+    for prefix in REPEAT_PREFIXES:
+        if word.startswith(prefix) and len(word) - len(prefix) >= UNPREFIXED_MIN:
+            return word[len(prefix):]
+    return None
+
+
+def held_unprefixed(conn: sqlite3.Connection, word: str) -> bool:
+    """Whether ``word`` is a prefixed form of a word this index holds (:func:`unprefixed`, :func:`held_anywhere`): "1988
+    *recoordination* of the civil service pensions law" asks for the coordinated text of a held law, not for a subject
+    the corpus has nothing on. False with :data:`UNPREFIXED` off."""
+    rest = unprefixed(word) if UNPREFIXED else None
+    return rest is not None and held_anywhere(conn, rest)
+
+
 def absent_subject(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mapping[str, Plan],
                    sections: Sequence[Answer], known: Callable[[], Collection[str]]) -> bool:
     """Whether the question's subject word is held by no mounted index and every section answers
@@ -4145,7 +4172,7 @@ def absent_subject(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Map
         if not words and not listed:
             return False
         with index.session(ctx.deadline_seconds) as conn:
-            words = [w for w in words if not held_anywhere(conn, w)]
+            words = [w for w in words if not held_anywhere(conn, w) and not held_unprefixed(conn, w)]
             listed = [w for w in listed if not held_outside_annexes(conn, w)]
             annexed.update(w for w in listed if w not in annexed and held_anywhere(conn, w))
     asked = absent.question_words(plans.values())
@@ -5909,12 +5936,14 @@ def act_term_answer(ctx: CallContext, sections: list[Answer], plans: Mapping[str
     below the threshold), or beside a word no index holds that the act's terms leave out (a section's
     ``unknown_terms``: « tip » in "how much should I tip the organiser of my package travel" is what the question is
     about): it stays empty. Whether any section now has a hit (in place)."""
-    unknown = unknown_everywhere(sections)
+    unknown = held_nowhere(ctx, sections, plans, unknown_everywhere(sections))
+    words, unknown = noun_words(ctx, sections, plans, words, unknown)
     found = act_term_matches(ctx, sections, plans, words)
     matched = [(work, position, m) for work, position, m in found
                if actterms.firm(m, words) and actterms.covers_words(m, unknown)
                and (m.coverage >= EMPTY_COVERAGE or framed_subject(ctx, sections, plans, m, words))]
-    if not matched and found and empty_lead(found[0][2], [m for _, _, m in found[1:]], words) \
+    if not matched and found and (empty_lead(found[0][2], [m for _, _, m in found[1:]], words)
+                                  or pair_lead(found[0][2], [m for _, _, m in found[1:]], words)) \
             and actterms.covers_words(found[0][2], unknown):
         matched = found[:1]
     for position, section in enumerate(sections):
@@ -5950,6 +5979,92 @@ def empty_lead(best: actterms.Match[Any], others: Sequence[actterms.Match[Any]],
     if not EMPTY_LEAD or len(best.words) < EMPTY_LEAD_WORDS or best.coverage < EMPTY_LEAD_COVERAGE or not actterms.firm(best, words):
         return False
     return all(best.coverage - m.coverage >= EMPTY_LEAD_MARGIN - 1e-9 for m in others)
+
+
+#: Whether an answer the keywords left empty may take the act the terms rank first on a clear lead over two words
+#: (:func:`pair_lead`; issue #15, zh51).
+PAIR_LEAD = True
+#: How much more of the question than any other act the act the terms rank first must cover when it covers two of its
+#: words (:func:`pair_lead`): the three-word lead's :data:`EMPTY_LEAD_MARGIN`.
+PAIR_LEAD_MARGIN = EMPTY_LEAD_MARGIN
+
+
+def pair_lead(best: actterms.Match[Any], others: Sequence[actterms.Match[Any]], words: Sequence[str]) -> bool:
+    """Whether an answer the keywords left empty takes the act the terms rank first (``best``; ``others``: the acts they
+    rank after it) on two of the question's content ``words``: a term of it said whole over both
+    (:func:`serve.core.actterms.firm`), at least :data:`EMPTY_LEAD_COVERAGE` of the question, :data:`PAIR_LEAD_MARGIN`
+    more than any other act, and no foreign place among the words it leaves out (« durée du mandat du bourgmestre de
+    Bruxelles »: the place is what the question is about, as for :func:`frame_word`). « coupures publicitaires et
+    parrainage des émissions à la télévision »: the règlement on advertising and sponsorship, whose terms say
+    « parrainage » and « publicitaires » together and no other act's more than « télévision ». False with
+    :data:`PAIR_LEAD` off. Pure."""
+    if not PAIR_LEAD or len(best.words) != 2 or best.coverage < EMPTY_LEAD_COVERAGE or not actterms.firm(best, words):
+        return False
+    if any(w in FOREIGN_PLACES or w in PLACE_FIRST_WORDS for w in words if w not in best.words):
+        return False
+    return all(best.coverage - m.coverage >= PAIR_LEAD_MARGIN - 1e-9 for m in others)
+
+
+#: Whether :func:`act_term_answer` weighs as absent only the words no searched index's vocabulary holds
+#: (:func:`held_nowhere`; issue #15, zh51).
+HELD_NOWHERE = True
+
+
+def held_nowhere(ctx: CallContext, sections: Sequence[Answer], plans: Mapping[str, Plan], unknown: Sequence[str]
+                 ) -> list[str]:
+    """Of the words the sections list as no index's (``unknown``: :func:`unknown_everywhere`), those no searched index's
+    vocabulary holds as written: a section whose relaxation was not withheld says nothing of the words it was not
+    asked of (« law *abolishing* the child bonus »: the Legilux section, searched in English, lists "abolishing"; the
+    EUR-Lex texts hold it). One vocabulary look-up per index, only for those words; all of them with
+    :data:`HELD_NOWHERE` off."""
+    if not HELD_NOWHERE or not unknown:
+        return list(unknown)
+    left = list(unknown)
+    for section in sections:
+        publisher = str(section.get("publisher"))
+        index = ctx.indexes.get(publisher)
+        if index is None or publisher not in plans or not left:
+            continue
+        with index.session(ctx.deadline_seconds) as conn:
+            held = held_docs(conn, [actterms.folded(w) for w in left])
+        left = [w for w in left if not held.get(actterms.folded(w))]
+    return left
+
+
+def nouns_for(held: Callable[[str], int], words: Sequence[str]) -> dict[str, str]:
+    """Of the question's ``words``, those that read as a German verb whose noun in « -ung »
+    (:func:`serve.core.actterms.verb_noun`) more acts' terms say than the verb's own forms (``held``: how many acts'
+    terms hold a form of a word, at most), each with that noun: "melden" (2 acts' terms hold ``meld``) → ``meldung``
+    (28). Pure (``held`` aside)."""
+    return {w: noun for w in words if (noun := actterms.verb_noun(w)) is not None and held(noun) > held(w)}
+
+
+def noun_words(ctx: CallContext, sections: Sequence[Answer], plans: Mapping[str, Plan], words: Sequence[str],
+               unknown: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The question's ``words`` and its ``unknown`` words (no index holds them) for :func:`act_term_answer`, a German verb
+    read as its noun when the act terms say the noun more (:func:`nouns_for`): « Muss der Arzt *melden*, wenn
+    jemand Masern hat » meets the règlement whose German terms say « Masern Meldung ». Only for an answer the keywords
+    left empty: read in every answer, the nouns took acts before ones the keywords had right. As they are with
+    :data:`serve.core.actterms.VERB_NOUNS` off or no word so read. Reads the act terms held in memory per mounted
+    index."""
+    if not actterms.VERB_NOUNS or not any(actterms.verb_noun(w) for w in words):
+        return list(words), list(unknown)
+    indexes: list[actterms.TermIndex] = []
+    for section in sections:
+        publisher = str(section.get("publisher"))
+        index = ctx.indexes.get(publisher)
+        if index is None or publisher not in plans:
+            continue
+        with index.session(ctx.deadline_seconds) as conn:
+            indexes.append(actterms.terms_of(conn, index))
+
+    def held(word: str) -> int:
+        return max((terms.df(f) for terms in indexes for f in actterms.word_forms(word)), default=0)
+    nouns = nouns_for(held, words)
+    if not nouns:
+        return list(words), list(unknown)
+    return ([nouns.get(w, w) for w in words],
+            [nouns.get(actterms.folded(w), w) for w in unknown])
 
 
 #: Whether :func:`act_term_answer` also takes an act whose terms cover less than :data:`EMPTY_COVERAGE` of the question
