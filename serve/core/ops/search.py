@@ -6609,7 +6609,7 @@ TITLE_PARENT_SECOND = True
 
 #: Whether :func:`basic_act` takes the act a title names first, whatever its role (the act an amendment amends, which
 #: may itself be a delegated or implementing act), rather than the first principal act it names.
-FIRST_NAMED_ACT = False
+FIRST_NAMED_ACT = True
 
 
 def basic_act(named: Sequence[int], profiles: Mapping[int, ranking.WorkProfile]) -> int | None:
