@@ -6647,7 +6647,7 @@ def title_parent_step(ctx: CallContext, sections: list[Answer], args: dict[str, 
     listed = [index.catalogue.rowid_of.get(str(h.get("work")).split(":", 1)[-1]) for h in hits]
     first = listed[0]
     named = citations(index).named.get(first, ()) if first is not None else ()
-    if not named or (len(listed) > 1 and listed[1] in named):
+    if first is None or not named or (len(listed) > 1 and listed[1] in named):
         return False
     with index.session(ctx.deadline_seconds) as conn:
         profiles = ranking.profiles(conn, index)
