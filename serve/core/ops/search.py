@@ -6845,7 +6845,7 @@ TITLE_PARENT_SECOND = True
 
 #: Whether :func:`basic_act` takes the act a title names first, whatever its role (the act an amendment amends, which
 #: may itself be a delegated or implementing act), rather than the first principal act it names.
-FIRST_NAMED_ACT = False
+FIRST_NAMED_ACT = True
 
 
 def basic_act(named: Sequence[int], profiles: Mapping[int, ranking.WorkProfile]) -> int | None:
@@ -6883,7 +6883,7 @@ def title_parent_step(ctx: CallContext, sections: list[Answer], args: dict[str, 
     listed = [index.catalogue.rowid_of.get(str(h.get("work")).split(":", 1)[-1]) for h in hits]
     first = listed[0]
     named = citations(index).named.get(first, ()) if first is not None else ()
-    if not named or (len(listed) > 1 and listed[1] in named):
+    if first is None or not named or (len(listed) > 1 and listed[1] in named):
         return False
     with index.session(ctx.deadline_seconds) as conn:
         profiles = ranking.profiles(conn, index)
