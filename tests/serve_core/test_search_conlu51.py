@@ -138,3 +138,22 @@ def test_the_titled_second_step_on_fixture_titles(fixture_core: LegalCore, monke
     monkeypatch.setattr(search, "TITLED_SECOND", False)
     sections = [_section("lu-legilux", (TRANSPORT, ["keyword"]), (RENT, ["keyword"]))]
     assert not search.titled_second_step(ctx, sections, {}, _args(query))
+
+
+COORDINATED = "lu-legilux:tc-1986-12-18-n1"  # « Texte coordonné du 18 décembre 1986 … »: a compilation
+
+
+def test_a_compilation_first_gives_way_to_the_first_act(fixture_core: LegalCore,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    ctx = _ctx(fixture_core)
+    sections = [_section("lu-legilux", (COORDINATED, ["keyword"]), (RENT, ["keyword"]), (LEAVE, ["keyword"]))]
+    assert search.compilation_step(ctx, sections, _args("subvention de loyer"))
+    assert _works(sections[0]) == [RENT, COORDINATED, LEAVE]
+    # an act first, or a compilation the question names, keeps its place
+    sections = [_section("lu-legilux", (RENT, ["keyword"]), (COORDINATED, ["keyword"]))]
+    assert not search.compilation_step(ctx, sections, _args("subvention de loyer"))
+    sections = [_section("lu-legilux", (COORDINATED, ["exact_title"]), (RENT, ["keyword"]))]
+    assert not search.compilation_step(ctx, sections, _args("texte coordonné du 18 décembre 1986"))
+    monkeypatch.setattr(search, "COMPILATION_AFTER", False)
+    sections = [_section("lu-legilux", (COORDINATED, ["keyword"]), (RENT, ["keyword"]))]
+    assert not search.compilation_step(ctx, sections, _args("subvention de loyer"))

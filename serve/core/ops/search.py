@@ -6430,6 +6430,7 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
     title_parent_step(ctx, sections, args)
     titled_second_step(ctx, sections, plans, args)
     year_step(ctx, sections, args)
+    compilation_step(ctx, sections, args)
     merged = merge.merged(sections, args["limit"], lead=True)
     return fanout(ctx, sections, {"query": parsed.to_dict(), "merged": merged})
 
@@ -6547,6 +6548,40 @@ def form_step(ctx: CallContext, sections: list[Answer], args: dict[str, Any]) ->
     if best is None:
         return False
     return put_first(section, f"{publisher}:{index.catalogue.slug_of[best]}")
+
+
+#: Whether :func:`compilation_step` puts a Legilux section's first act before a compilation listed first (issue #15,
+#: ADR 0175).
+COMPILATION_AFTER = True
+#: The publishers whose sections :func:`compilation_step` reorders: Legilux, whose recueils and coordinated texts
+#: (:func:`serve.core.ranking.role_of`: role ``compilation``) shelve or restate acts.
+COMPILATION_PUBLISHERS = frozenset({"lu-legilux"})
+
+
+def compilation_step(ctx: CallContext, sections: list[Answer], args: dict[str, Any]) -> bool:
+    """Last of the first-place steps: in a section of :data:`COMPILATION_PUBLISHERS` whose first work is a compilation
+    (a recueil, a texte coordonné: role ``compilation``) that names no act of the question (:func:`names_act`), the
+    first act listed after it goes first. A recueil shelves the texts of a subject and a coordinated text restates an
+    act: a question in plain words asks for the act itself, which the compilation's words match because they are the
+    act's. The same ``works``, grain and place rules as :func:`sibling_step`. Whether anything changed (in place)."""
+    if not COMPILATION_AFTER or args["works"] or (args.get("result_grain") or "works") != "works":
+        return False
+    for section in sections:
+        publisher = str(section.get("publisher"))
+        index = ctx.indexes.get(publisher)
+        hits = (section.get("hits") or [])[:SIBLING_DEPTH]
+        if publisher not in COMPILATION_PUBLISHERS or index is None or len(hits) < 2 or names_act(hits[0]):
+            continue
+        rowids = [index.catalogue.rowid_of.get(str(h.get("work")).split(":", 1)[1]) for h in hits]
+        with index.session(ctx.deadline_seconds) as conn:
+            profiles = ranking.profiles(conn, index)
+        roles = [profiles[r].role if r is not None and r in profiles else None for r in rowids]
+        if roles[0] != "compilation":
+            continue
+        at = next((i for i, role in enumerate(roles) if role is not None and role != "compilation"), None)
+        if at is not None:
+            return put_first(section, str(hits[at].get("work")))
+    return False
 
 
 #: Whether :func:`titled_second_step` puts first a second work whose title and act terms both say more of the question
