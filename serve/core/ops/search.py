@@ -2451,11 +2451,13 @@ EU_ACT_FORMS = frozenset({"reglement", "reglements", "regulation", "regulations"
 EU_ACT_ADJECTIVES = frozenset({"europeen", "europeenne", "europeens", "europeennes", "ue", "eu", "european",
                                "europaische", "europaischen", "europaischer", "europaisches"})
 #: The match reasons of rows an EUR-Lex section answers with that do not hold the act asked for: its EuroVoc labels
-#: alone, or some of the question's words (the any-word and majority-of-words lanes, the cross-language marker).
-EU_WEAK_REASONS = frozenset({"work_metadata", "any_term", "partial_terms", "translated"})
-#: The match reasons of rows another section answers with that do not hold the act asked for: these, or its name's
-#: words alone (an act titled by the question's ordinary words, « liberté d'expression dans les médias »).
-OTHER_WEAK_REASONS = EU_WEAK_REASONS | {"title_words"}
+#: alone. (The any-word lane is the Union's answer to a question about its acts in plain words: "changes made to EU
+#: regulations because Bulgaria and Romania joined the Union" is answered by the accession's adaptation regulation so.)
+EU_WEAK_REASONS = frozenset({"work_metadata"})
+#: The match reasons of rows another section answers with that do not hold the act asked for: its EuroVoc labels,
+#: some of the question's words (the any-word and majority-of-words lanes, the cross-language marker) or its
+#: name's words alone (an act titled by the question's ordinary words, « liberté d'expression dans les médias »).
+OTHER_WEAK_REASONS = frozenset({"work_metadata", "any_term", "partial_terms", "translated", "title_words"})
 #: The publishers whose acts an EU form asks for.
 EU_PUBLISHERS = frozenset({"eu-eurlex"})
 #: The words of an EU act's name the Union's adjective comes before ("European Media Freedom Act", "EU AI Act").
@@ -2489,8 +2491,8 @@ def weak_rows_only(section: Answer, reasons: Collection[str]) -> bool:
 def eu_act_unanswered(plans: Mapping[str, Plan], sections: Sequence[Answer], query: str) -> bool:
     """A question asking for an act of the Union (:func:`asks_eu_act`: « règlement européen sur les produits
     cosmétiques pour animaux de compagnie », "European Media Freedom Act protection of journalists' sources") that
-    EUR-Lex answers with nothing, or only by EuroVoc labels or some of its words (:data:`EU_WEAK_REASONS`), and that
-    the other sections answer only so or by their names' words (:data:`OTHER_WEAK_REASONS`: the Luxembourg acts
+    EUR-Lex answers with nothing, or only by EuroVoc labels (:data:`EU_WEAK_REASONS`), and that the other sections
+    answer only so, by some of its words or by their names' words (:data:`OTHER_WEAK_REASONS`: the Luxembourg acts
     holding « produits », « animaux » or « compagnie » apart, a law titled « liberté d'expression dans les médias »)
     asks for an EU act no index holds: every section answers no hits, typed ``eu_act_not_held`` (plans, in place;
     neg51, ADR 0176). A section holding every word of the question, or the act's name, is left alone: it may hold
