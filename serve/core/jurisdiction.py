@@ -259,7 +259,7 @@ def foreign_law(query: str) -> ForeignLaw | None:
         before = [w for w in words[max(0, i - 2):i] if w not in _ARTICLES][-1:]
         if word in FOREIGN_COUNTRIES and acts and not PARTY_WORDS & set(before):
             return ForeignLaw(word, acts[0])
-    return place_before_act(words) or foreign_body(words)
+    return place_before_act(words) or foreign_body(words) or region_asked(words)
 
 
 #: Whether :func:`foreign_law` reads a place's name qualifying an act word after it (neg51, ADR 0176).
@@ -433,3 +433,28 @@ def numbered_act(query: str) -> ForeignLaw | None:
         return None
     m = _NUMBERED.search(fold(query).lower())
     return ForeignLaw(m.group(2).replace("-", " "), normalize(m.group(1))) if m else None
+
+
+#: The words before a place that make it where the question is asked (FR/EN/DE; an article may follow them).
+WHERE_WORDS = frozenset({"in", "im", "en", "dans", "au", "aux"})
+
+
+def region_asked(words: list[str]) -> ForeignLaw | None:
+    """A region of another state (:data:`serve.core.places.REGIONS`: a Land, a canton, a province, a US state) named as
+    where the question is asked (:data:`WHERE_WORDS`, an article allowed between: « Rechtsanspruch auf einen Kitaplatz
+    in Bayern », « permis de construire en Bavière », "gun permit in Texas"): the rules there are the region's or its
+    state's, which neither publisher holds; its state's word is the region, its act word the preposition, or ``None``.
+    Not a state (the EU's acts and Luxembourg's answer "loans for companies hit by the war in Ukraine", "children living
+    in France"), a town, nor a region of the Greater Region (a frontier worker's). Pure; ``words`` normalised, the
+    corpus's own and treaty words already ruled out by :func:`foreign_law`."""
+    if not places.REGION_ASKED:
+        return None
+    for i, word in enumerate(words):
+        if word not in WHERE_WORDS:
+            continue
+        j = i + 1 + (i + 1 < len(words) and words[i + 1] in _ARTICLES)
+        if j < len(words) and words[j] in PLACE_FIRST_WORDS:
+            place = _place_at(words, j)
+            if place and place in places.REGIONS:
+                return ForeignLaw(place, word)
+    return None

@@ -263,9 +263,9 @@ PLACE_ADJECTIVES = _french_forms(
     "andalusian", "basque", "galician", "tuscan", "sicilian", "venetian", "californian", "texan", "floridian",
     "parisian", "berliner", "viennese", "londoner", "milanese",
     # German, indeclinable (a town's or canton's adjective: « Wiener Mietrecht », « Zürcher Steuergesetz »)
-    "wiener", "berliner", "munchner", "kolner", "frankfurter", "stuttgarter", "dusseldorfer", "zurcher", "genfer",
-    "basler", "berner", "luzerner", "tiroler", "salzburger", "vorarlberger", "karntner", "quebecer", "pariser",
-    "londoner", "bruesseler", "brusseler",
+    "wiener", "munchner", "kolner", "frankfurter", "stuttgarter", "dusseldorfer", "zurcher", "genfer",
+    "basler", "berner", "luzerner", "tiroler", "salzburger", "vorarlberger", "karntner", "pariser",
+    "bruesseler", "brusseler",
 })
 #: German adjective stems of the places of :data:`PLACE_ADJECTIVES` (+ e/en/er/es: « bayerisches Gesetz »).
 PLACE_ADJECTIVE_STEMS_DE = ("slowakisch", "slowenisch", "kroatisch", "bulgarisch", "litauisch", "lettisch",
@@ -279,3 +279,55 @@ PLACE_ADJECTIVE_STEMS_DE = ("slowakisch", "slowenisch", "kroatisch", "bulgarisch
                             "lothringisch", "tirolisch", "steirisch", "karntnerisch", "katalanisch", "baskisch",
                             "andalusisch", "toskanisch", "sizilianisch", "kalifornisch", "texanisch", "floridianisch",
                             "bernisch", "zurcherisch", "genferisch", "wienerisch", "quebecisch")
+
+
+#: Whether :func:`serve.core.jurisdiction.region_asked` reads a question asked *in* one of :data:`REGIONS` (neg51).
+REGION_ASKED = True
+#: The first-level regions of :data:`FOREIGN_PLACES` (ISO 3166-2's subdivisions of the states of the module
+#: docstring, by their names in :data:`FOREIGN_PLACES`), less the states' and towns' names, the Greater Region's
+#: regions (a frontier worker lives in the Saarland, Rhineland-Palatinate, the Grand Est or Wallonia; Belgium's
+#: and the Netherlands' Limburg), the outermost regions the EU's acts provide for (the Canaries) and names that are
+#: also another place's or an ordinary word (« Jura », "Maine", « Marken », « Hesse »).
+REGIONS = frozenset({
+    "aargau", "abruzzen", "abruzzes", "abruzzo", "alabama", "alaska", "alberta", "andalousie", "andalucia",
+    "andalusien", "appenzell ausserrhoden", "appenzell innerrhoden", "appenzell rhodes exterieures",
+    "appenzell rhodes interieures", "apulien", "aragon", "aragonien", "argovie", "arizona", "arkansas",
+    "asturias principado de", "asturien", "asturies principaute des", "auvergne rhone alpes", "bade wurtemberg",
+    "baden wurttemberg", "bale campagne", "bale ville", "basel landschaft", "basel stadt", "basilicata",
+    "basilicate", "basilikata", "basse autriche", "basse saxe", "baviere", "bayern", "bourgogne franche comte",
+    "brabant flamand", "brabant septentrional", "brabant wallon", "brandebourg", "brandenburg", "bretagne",
+    "british columbia", "burgenland", "calabre", "calabria", "california", "californie", "campania", "campanie",
+    "cantabria", "cantabrique", "carinthie", "caroline du nord", "caroline du sud", "castilla la mancha",
+    "castilla y leon", "castille et leon", "castille la manche", "catalunya cataluna", "centre val de loire",
+    "colombie britannique", "colorado", "connecticut", "dakota du nord", "dakota du sud", "delaware",
+    "district de columbia", "district of columbia", "drenthe", "emilia romagna", "emilie romagne", "england",
+    "extramadoure", "extremadura", "flamande region", "flamisch brabant", "flandre occidentale",
+    "flandre orientale", "flevoland", "florida", "floride", "friuli venezia giulia", "fryslan", "galicia galicia",
+    "gelderland", "glaris", "glarus", "graubunden", "grisons", "groningen", "groningue", "gueldre",
+    "haute autriche", "hauts de france", "hawaii", "hennegau", "hessen", "hollande meridionale",
+    "hollande septentrionale", "idaho", "ile de france", "ile du prince edouard", "illes balears islas baleares",
+    "illinois", "indiana", "iowa", "kalabrien", "kalifornien", "kampanien", "kansas", "kantabrien", "karnten",
+    "kastilien la mancha", "kastilien und leon", "kentucky", "la rioja", "latium", "lazio", "liguria", "ligurie",
+    "ligurien", "lombardei", "lombardia", "lombardie", "louisiana", "louisiane", "madrid communaute de",
+    "madrid comunidad de", "manitoba", "maryland", "massachusetts", "mecklembourg pomeranie occidentale",
+    "mecklenburg vorpommern", "michigan", "minnesota", "mississippi", "missouri", "molise", "montana",
+    "murcei region de", "murcia region de", "nebraska", "nevada", "new brunswick", "new hampshire", "new jersey",
+    "new mexico", "newfoundland and labrador", "newfoundland und labrador", "nidwald", "nidwalden",
+    "niederosterreich", "niedersachsen", "noord brabant", "noord holland", "nordbrabant", "nordholland",
+    "nordrhein westfalen", "nordwest territorien", "normandie", "north carolina", "north dakota",
+    "northwest territories", "nouveau brunswick", "nouveau mexique", "nouvelle aquitaine", "nouvelle ecosse",
+    "nova scotia", "nunavut", "oberosterreich", "obwald", "obwalden", "occitanie", "ohio", "oklahoma", "okzitanien",
+    "ombrie", "ontario", "oost vlaanderen", "oregon", "ostflandern", "overijssel", "pays de la loire",
+    "pennsylvania", "pennsylvanie", "piemont", "piemonte", "pouilles", "prince edward island",
+    "provence alpes cote d azur", "puglia", "quebec", "rhenanie du nord westfalie", "rhode island", "sachsen",
+    "sachsen anhalt", "saint gall", "sankt gallen", "sardaigne", "sardegna", "sardinien", "saskatchewan", "saxe",
+    "saxe anhalt", "schaffhausen", "schaffhouse", "schleswig holstein", "schottland", "schwytz", "schwyz",
+    "scotland", "sicile", "sicilia", "sizilien", "soleure", "solothurn", "south carolina", "south dakota",
+    "steiermark", "styrie", "sudholland", "tennessee", "terre neuve et labrador", "territoires du nord ouest",
+    "tessin", "texas", "thurgau", "thurgovie", "thuringen", "ticino", "tirol", "toscana", "toscane", "toskana",
+    "trentin haut adige", "trentino alto adige", "trentino sudtirol", "turinge", "tyrol", "umbria", "umbrien",
+    "utah", "valais", "valenciana comunidad", "vaud", "venetie", "venetien", "veneto", "vermont", "virginia",
+    "virginia occidentale", "virginie", "vlaams brabant", "vlaams gewest", "vorarlberg", "waadt",
+    "wales cymru gb cym", "wallis", "wallonisch brabant", "west virginia", "west vlaanderen", "westflandern",
+    "wisconsin", "wyoming", "yukon", "zeeland", "zelande", "zuid holland",
+})

@@ -12,7 +12,13 @@ import pytest
 
 from derive.index.text import normalize
 from serve.core import LegalCore, places
-from serve.core.jurisdiction import ForeignLaw, foreign_law, place_adjective, place_before_act
+from serve.core.jurisdiction import (
+    ForeignLaw,
+    foreign_law,
+    place_adjective,
+    place_before_act,
+    region_asked,
+)
 
 
 @pytest.mark.parametrize(("query", "shape"), [
@@ -38,12 +44,15 @@ def test_a_regions_name_before_an_act_word(query: str, shape: ForeignLaw) -> Non
     assert place_before_act(normalize(query).split()) == shape
 
 
+def test_a_link_word_ends_the_place_before_act_shape() -> None:
+    assert place_before_act(normalize("law in Texas").split()) is None  # read as a region asked in (below)
+
+
 @pytest.mark.parametrize("query", [
     "Rome Statute of the International Criminal Court",  # a town names a treaty
     "Geneva Act appellations of origin",
     "Helsinki Final Act",
     "Rome II law applicable to non-contractual obligations",
-    "law in Texas",  # a link word between
     "English version of the act",  # a language, then a link word
     "the English text of the law on rents",
     "loi sur la langue française",
@@ -75,3 +84,39 @@ def test_a_quebec_law_answers_no_hits(fixture_core: LegalCore) -> None:
         assert section["relaxation_withheld"] == {"reason": "foreign_law", "state": "quebecoise", "act": "loi"}
     plain = fixture_core.call("search", {"query": "loi sur la protection des données", "limit": 10})
     assert plain["merged"]
+
+
+@pytest.mark.parametrize(("query", "shape"), [
+    ("Rechtsanspruch auf einen Kitaplatz in Bayern", ForeignLaw("bayern", "in")),
+    ("permis de construire en Bavière", ForeignLaw("baviere", "en")),
+    ("Kindergeld für Kinder in der Toskana", ForeignLaw("toskana", "in")),
+    ("gun permit in Texas", ForeignLaw("texas", "in")),
+])
+def test_a_region_asked_in(query: str, shape: ForeignLaw) -> None:
+    assert foreign_law(query) == shape
+    assert region_asked(normalize(query).split()) == shape
+
+
+@pytest.mark.parametrize("query", [
+    "state-guaranteed loans for companies hit by the war in Ukraine",  # a state: the EU's acts answer
+    "children living in France family allowance",
+    "Kurzarbeit für Grenzgänger wohnhaft im Saarland",  # the Greater Region: a frontier worker's home
+    "frontaliers résidant en Lorraine",
+    "unemployment benefits for frontier workers living in Trier",  # a town
+    "aid to banana growers in the Canaries",  # an outermost region the EU's acts provide for
+    "Kitaplatz in Bayern für Kinder von EU-Beamten",  # an EU word
+])
+def test_a_state_town_or_greater_region_asked_in_is_not_read(query: str) -> None:
+    assert foreign_law(query) is None
+
+
+def test_the_regions_leave_out_states_towns_and_the_greater_region() -> None:
+    assert {"bayern", "baviere", "texas", "quebec", "toskana"} <= places.REGIONS
+    assert not {"saarland", "grand est", "rheinland pfalz", "wallonne region", "canarias", "jura", "france",
+                "ukraine", "trier", "berlin"} & places.REGIONS
+    assert places.REGIONS <= places.FOREIGN_PLACES
+    try:
+        places.REGION_ASKED = False
+        assert region_asked(["kitaplatz", "in", "bayern"]) is None
+    finally:
+        places.REGION_ASKED = True

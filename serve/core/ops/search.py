@@ -2444,6 +2444,77 @@ def asks_eu_form(query: str) -> bool:
         and not LU_ASKED_WORDS & set(words)
 
 
+#: Whether :func:`eu_act_unanswered` runs (neg51, ADR 0176).
+EU_ACT_UNANSWERED = True
+#: The act forms an EU act has (normalised; FR/EN/DE) and the words that make one the Union's right beside it.
+EU_ACT_FORMS = frozenset({"reglement", "reglements", "regulation", "regulations", "directive", "directives",
+                          "verordnung", "verordnungen", "richtlinie", "richtlinien"})
+EU_ACT_ADJECTIVES = frozenset({"europeen", "europeenne", "europeens", "europeennes", "ue", "eu", "european",
+                               "europaische", "europaischen", "europaischer", "europaisches"})
+#: The match reasons of rows an EUR-Lex section answers with that do not hold the act asked for: its EuroVoc labels
+#: alone. (The any-word lane is the Union's answer to a question about its acts in plain words: "changes made to EU
+#: regulations because Bulgaria and Romania joined the Union" is answered by the accession's adaptation regulation so.)
+EU_WEAK_REASONS = frozenset({"work_metadata"})
+#: The match reasons of rows another section answers with that do not hold the act asked for: its EuroVoc labels,
+#: some of the question's words (the any-word and majority-of-words lanes, the cross-language marker) or its
+#: name's words alone (an act titled by the question's ordinary words, « liberté d'expression dans les médias »).
+OTHER_WEAK_REASONS = frozenset({"work_metadata", "any_term", "partial_terms", "translated", "title_words"})
+#: The publishers whose acts an EU form asks for.
+EU_PUBLISHERS = frozenset({"eu-eurlex"})
+#: The words of an EU act's name the Union's adjective comes before ("European Media Freedom Act", "EU AI Act").
+EU_NAME_WORDS = frozenset({"act", "acts"})
+#: How many words before :data:`EU_NAME_WORDS` the Union's adjective may stand.
+EU_NAME_REACH = 4
+
+
+def asks_eu_act(words: Sequence[str]) -> bool:
+    """Whether a question's normalised ``words`` ask for an act *of the Union*: an act form (:data:`EU_ACT_FORMS`)
+    with the Union's adjective right before or within two words after it (« règlement européen sur … », « directive
+    (UE) », "EU regulation on …", « europäische Richtlinie »), or an act's name the Union's adjective opens
+    ("European Media Freedom Act": :data:`EU_NAME_WORDS` within :data:`EU_NAME_REACH` words after it), and no word
+    asking for Luxembourg's own law (:data:`LU_ASKED_WORDS`: « loi transposant la directive … »;
+    :func:`serve.core.ranking.asks_own_law`). Pure."""
+    if LU_ASKED_WORDS & set(words) or ranking.asks_own_law(list(words)):
+        return False
+    return any((w in EU_ACT_FORMS and EU_ACT_ADJECTIVES & set(words[max(0, i - 1):i + 3]))
+               or (w in EU_NAME_WORDS and EU_ACT_ADJECTIVES & set(words[max(0, i - EU_NAME_REACH):i]))
+               for i, w in enumerate(words))
+
+
+def weak_rows_only(section: Answer, reasons: Collection[str]) -> bool:
+    """Whether every hit of ``section`` (and every provision under it) was found only for ``reasons``; ``True`` for a
+    section with no hits. Pure."""
+    return all(bool(found) and found <= set(reasons)
+               for hit in section.get("hits") or [] for row in (hit, *(hit.get("provisions") or ()))
+               for found in [set(row.get("match_reasons") or ())])
+
+
+def eu_act_unanswered(plans: Mapping[str, Plan], sections: Sequence[Answer], query: str) -> bool:
+    """A question asking for an act of the Union (:func:`asks_eu_act`: « règlement européen sur les produits
+    cosmétiques pour animaux de compagnie », "European Media Freedom Act protection of journalists' sources") that
+    EUR-Lex answers with nothing, or only by EuroVoc labels (:data:`EU_WEAK_REASONS`), and that the other sections
+    answer only so, by some of its words or by their names' words (:data:`OTHER_WEAK_REASONS`: the Luxembourg acts
+    holding « produits », « animaux » or « compagnie » apart, a law titled « liberté d'expression dans les médias »)
+    asks for an EU act no index holds: every section answers no hits, typed ``eu_act_not_held`` (plans, in place;
+    neg51, ADR 0176). A section holding every word of the question, or the act's name, is left alone: it may hold
+    the act asked or carry it out. Never for a question naming, citing or resolving an act. Whether the plans
+    changed. Pure."""
+    if not EU_ACT_UNANSWERED or any(p.mentions or p.constraints or p.act_number or p.anchor or p.article_key
+                                    or p.name_not_held for p in plans.values()):
+        return False
+    eu = [s for s in sections if str(s.get("publisher")) in EU_PUBLISHERS]
+    if not eu or not any(s.get("hits") for s in sections):
+        return False
+    if not all(weak_rows_only(s, EU_WEAK_REASONS if str(s.get("publisher")) in EU_PUBLISHERS else OTHER_WEAK_REASONS)
+               for s in sections):
+        return False
+    if not asks_eu_act(normalize(parse_query(query).raw).split()):
+        return False
+    for plan in plans.values():
+        plan.name_not_held = {"reason": "eu_act_not_held"}
+    return True
+
+
 def asks_of_country(tokens: Sequence[str]) -> bool:
     """Whether a question's (normalised) ``tokens`` name Luxembourg outside a name
     (:data:`serve.core.ranking.OWN_COUNTRY_WORDS`, not after a name link:
@@ -6394,6 +6465,9 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
                                                       fuzzy=args["fuzzy"] == "auto"):
         unstaged.clear()  # the plans changed
         sections = sections_of()  # every section answers no hits (``name_not_held``, set on the plans)
+    if auto and not args["works"] and eu_act_unanswered(plans, sections, args["query"]):
+        unstaged.clear()  # the plans changed
+        sections = sections_of()  # the other sections answer no hits (``eu_act_not_held``, set on the plans)
     if len(sections) > 1 and not args["works"] and not someone_strong:
         route_sections(sections)
     if _SNIPPETS.get():
