@@ -216,7 +216,7 @@ def word_forms(word: str) -> frozenset[str]:
 
 #: Whether a German verb may be read as its noun in « -ung » (:func:`verb_noun`; read by
 #: :func:`serve.core.ops.search.noun_words` for an answer the keywords left empty; issue #15, zh51).
-VERB_NOUNS = False
+VERB_NOUNS = True
 #: The fewest letters of a verb :func:`verb_noun` reads.
 VERB_NOUN_LEAST = 6
 

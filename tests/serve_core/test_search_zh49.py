@@ -135,6 +135,8 @@ def test_a_relaxation_on_an_act_the_terms_say_is_kept(zh49_core: LegalCore, fixt
     # … and with the empty answer's act-term rule for frame words off (ADR 0170: the GDPR's terms say two of the three
     # words, « entend » is a frame word, so the emptied answer would take the GDPR from its terms alone)
     monkeypatch.setattr(search, "FRAME_WORDS", False)
+    # (and the two-word lead, zh51: the GDPR's term says two of the three words, and no other act's terms say any)
+    monkeypatch.setattr(search, "PAIR_LEAD", False)
     section = next(s for s in searched(zh49_core, query)["publishers"] if s["publisher"] == EU)
     assert section["hits"] == [] and section["relaxation_withheld"]["reason"] == "off_subject"
 

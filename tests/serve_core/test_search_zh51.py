@@ -64,6 +64,7 @@ def rules_on(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_the_rules_are_on_the_default_path() -> None:
     assert search.PAIR_LEAD is True and search.HELD_NOWHERE is True
+    assert search.UNPREFIXED is True and actterms.VERB_NOUNS is True
     assert search.PAIR_LEAD_MARGIN == search.EMPTY_LEAD_MARGIN
 
 

@@ -4189,7 +4189,7 @@ def held_outside_annexes(conn: sqlite3.Connection, word: str) -> bool:
 
 #: Whether :func:`absent_subject` takes a word made of a repeating prefix and a word some index holds for a word of the
 #: corpus (:func:`held_unprefixed`; issue #15, zh51).
-UNPREFIXED = False
+UNPREFIXED = True
 #: The prefixes of repetition French and English put before a noun or verb as they are written, without a hyphen
 #: (« recoordination », « réexamen », "reorganisation"), normalised.
 REPEAT_PREFIXES = ("re",)
