@@ -196,8 +196,12 @@ def place_adjective(word: str) -> bool:
     if not places.PLACE_ADJECTIVES_ON:
         return False
     return word in places.PLACE_ADJECTIVES or any(
-        word.startswith(stem) and word[len(stem):] in ("", "e", "en", "er", "es")
-        for stem in places.PLACE_ADJECTIVE_STEMS_DE)
+        word.endswith(ending) and word[:len(word) - len(ending)] in places.PLACE_ADJECTIVE_STEMS_DE
+        for ending in _GERMAN_ENDINGS)
+
+
+#: The endings a German adjective stem takes (none, -e, -en, -er, -es).
+_GERMAN_ENDINGS = ("", "e", "en", "er", "es")
 
 
 #: A state's own officers and its rules, read as act words only right beside a state's adjective (neg49): a

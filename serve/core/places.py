@@ -268,7 +268,7 @@ PLACE_ADJECTIVES = _french_forms(
     "bruesseler", "brusseler",
 })
 #: German adjective stems of the places of :data:`PLACE_ADJECTIVES` (+ e/en/er/es: « bayerisches Gesetz »).
-PLACE_ADJECTIVE_STEMS_DE = ("slowakisch", "slowenisch", "kroatisch", "bulgarisch", "litauisch", "lettisch",
+PLACE_ADJECTIVE_STEMS_DE = frozenset({"slowakisch", "slowenisch", "kroatisch", "bulgarisch", "litauisch", "lettisch",
                             "estnisch", "maltesisch", "zyprisch", "islandisch", "ukrainisch", "serbisch",
                             "albanisch", "mexikanisch", "brasilianisch", "argentinisch", "australisch", "indisch",
                             "israelisch", "marokkanisch", "koreanisch", "agyptisch", "englisch", "schottisch",
@@ -278,7 +278,7 @@ PLACE_ADJECTIVE_STEMS_DE = ("slowakisch", "slowenisch", "kroatisch", "bulgarisch
                             "hamburgisch", "bremisch", "berlinisch", "wallonisch", "flamisch", "elsassisch",
                             "lothringisch", "tirolisch", "steirisch", "karntnerisch", "katalanisch", "baskisch",
                             "andalusisch", "toskanisch", "sizilianisch", "kalifornisch", "texanisch", "floridianisch",
-                            "bernisch", "zurcherisch", "genferisch", "wienerisch", "quebecisch")
+                            "bernisch", "zurcherisch", "genferisch", "wienerisch", "quebecisch"})
 
 
 #: Whether :func:`serve.core.jurisdiction.region_asked` reads a question asked *in* one of :data:`REGIONS` (neg51).

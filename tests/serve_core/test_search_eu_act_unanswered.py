@@ -24,6 +24,9 @@ from serve.core.ops import search
     "europäische Richtlinie über Pauschalreisen",
     "European Media Freedom Act protection of journalists' sources",
     "EU AI Act prohibited practices",
+    "Chat Control regulation scanning private messages for abuse",  # "regulation" in an English question
+    "directive sur les emballages",  # a form only the Union's acts have
+    "Richtlinie über Pauschalreisen",
 ])
 def test_an_eu_act_asked(query: str) -> None:
     assert search.asks_eu_act(normalize(query).split())
@@ -35,7 +38,9 @@ def test_an_eu_act_asked(query: str) -> None:
     "Luxembourg rules implementing the EU regulation on drones",
     "Geodateninfrastruktur Umsetzung der INSPIRE Richtlinie",
     "produits cosmétiques pour animaux",  # no form
-    "regulation of the European Parliament",  # the Union's adjective beyond the form word's reach
+    "grand-ducal regulation on speed limits",  # Luxembourg's regulation
+    "Institut luxembourgeois de regulation",  # a body's regulating, typed without its accent
+    "règlement sur les produits cosmétiques",  # « règlement » alone: Luxembourg's too
 ])
 def test_not_an_eu_act_asked(query: str) -> None:
     assert not search.asks_eu_act(normalize(query).split())

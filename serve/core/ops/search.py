@@ -2456,9 +2456,10 @@ EU_ACT_ADJECTIVES = frozenset({"europeen", "europeenne", "europeens", "europeenn
 #: regulations because Bulgaria and Romania joined the Union" is answered by the accession's adaptation regulation so.)
 EU_WEAK_REASONS = frozenset({"work_metadata"})
 #: The match reasons of rows another section answers with that do not hold the act asked for: its EuroVoc labels,
-#: some of the question's words (the any-word and majority-of-words lanes, the cross-language marker) or its
-#: name's words alone (an act titled by the question's ordinary words, « liberté d'expression dans les médias »).
-OTHER_WEAK_REASONS = frozenset({"work_metadata", "any_term", "partial_terms", "translated", "title_words"})
+#: some of the question's words (the any-word and majority-of-words lanes, the cross-language marker, the words left
+#: once those no text holds were dropped) or its name's words alone (an act titled by the question's ordinary words,
+#: « liberté d'expression dans les médias »).
+OTHER_WEAK_REASONS = frozenset({"work_metadata", "any_term", "partial_terms", "translated", "title_words", "relaxed"})
 #: The publishers whose acts an EU form asks for.
 EU_PUBLISHERS = frozenset({"eu-eurlex"})
 #: The words of an EU act's name the Union's adjective comes before ("European Media Freedom Act", "EU AI Act").
@@ -2467,15 +2468,29 @@ EU_NAME_WORDS = frozenset({"act", "acts"})
 EU_NAME_REACH = 4
 
 
+#: Whether :func:`asks_eu_act` also reads a form only the Union's acts have, with no adjective (« directive »,
+#: « Richtlinie »; "regulation" in a question told English: Luxembourg's are "grand-ducal regulations"; neg51).
+EU_FORM_ALONE = True
+#: The English forms of the Union's regulations (in a question told English, :func:`derive.index.xlang.query_language`:
+#: the French « régulation » of a body folds to "regulation").
+EN_REGULATION_WORDS = frozenset({"regulation", "regulations"})
+
+
 def asks_eu_act(words: Sequence[str]) -> bool:
     """Whether a question's normalised ``words`` ask for an act *of the Union*: an act form (:data:`EU_ACT_FORMS`)
     with the Union's adjective right before or within two words after it (« règlement européen sur … », « directive
     (UE) », "EU regulation on …", « europäische Richtlinie »), or an act's name the Union's adjective opens
-    ("European Media Freedom Act": :data:`EU_NAME_WORDS` within :data:`EU_NAME_REACH` words after it), and no word
-    asking for Luxembourg's own law (:data:`LU_ASKED_WORDS`: « loi transposant la directive … »;
+    ("European Media Freedom Act": :data:`EU_NAME_WORDS` within :data:`EU_NAME_REACH` words after it), or a form only
+    the Union's acts have (:data:`EU_FORM_ALONE`: :data:`EU_ONLY_FORMS`, "regulation" in a question told English:
+    "Chat Control regulation scanning private messages"); never beside a word asking for Luxembourg's own law
+    (:data:`LU_ASKED_WORDS`, « grand-ducal »: « loi transposant la directive … »;
     :func:`serve.core.ranking.asks_own_law`). Pure."""
-    if LU_ASKED_WORDS & set(words) or ranking.asks_own_law(list(words)):
+    held = set(words)
+    if LU_ASKED_WORDS & held or "ducal" in held or ranking.asks_own_law(list(words)):
         return False
+    if EU_FORM_ALONE and (EU_ONLY_FORMS & held or (EN_REGULATION_WORDS & held
+                                                    and xlang.query_language(list(words)) == "en")):
+        return True
     return any((w in EU_ACT_FORMS and EU_ACT_ADJECTIVES & set(words[max(0, i - 1):i + 3]))
                or (w in EU_NAME_WORDS and EU_ACT_ADJECTIVES & set(words[max(0, i - EU_NAME_REACH):i]))
                for i, w in enumerate(words))
