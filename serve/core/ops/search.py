@@ -68,7 +68,7 @@ from derive.index.serving import FREQUENT_WINDOW
 from derive.index.text import fts_query, fts_string, levenshtein_within, normalize
 from derive.index.textstore import read_heads
 from legal.outcomes import Outcome
-from serve.core import actterms, lanes, merge, ranking, reorder, siblings, subjects, titleidf
+from serve.core import actterms, dated, lanes, merge, ranking, reorder, siblings, subjects, titleidf
 from serve.core.envelope import Answer, CallContext, answer, fanout, is_provisional
 from serve.core.formnames import (
     FORM_DOCUMENT_TYPES,
@@ -6310,6 +6310,7 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
         merge.score_hits(sections)  # the rows the act terms brought in, scored on the one scale
     sibling_step(ctx, sections, args)
     form_step(ctx, sections, args)
+    dated_step(ctx, sections, plans, args)
     merged = merge.merged(sections, args["limit"], lead=True)
     return fanout(ctx, sections, {"query": parsed.to_dict(), "merged": merged})
 
@@ -6459,6 +6460,126 @@ def put_first(section: Answer, wanted: str) -> bool:
     scores = [h.get("score") for h in hits]
     dealt_hits(section, [hits[at], *hits[:at], *hits[at + 1:]])
     for hit, score in zip(section["hits"], scores, strict=True):
+        if score is not None:
+            hit["score"] = score
+    return True
+
+
+#: Whether :func:`dated_step` puts first the act of the year a question names (ADR 0174).
+DATED_ACTS = True
+#: The publishers whose identifiers carry each act's day (``rgd-2024-11-07-a452``), read by :func:`dated_step`.
+DATED_PUBLISHERS = frozenset({"lu-legilux"})
+#: How many of a section's first works :func:`dated_step` reads for the act a dated act amends or executes, and for
+#: its family.
+DATED_LISTED = 3
+
+
+def dated_groups(plan: Plan) -> list[dated.WordGroup]:
+    """The word groups of a section's plan an act's names are read for (:class:`serve.core.dated.WordGroup`): a
+    translated question's translated words, each with its French translations (``query_plan.translations``); an
+    untranslated one's search words. Digits, month names and :data:`serve.core.actterms.STOP` words left out. Pure."""
+    def content(word: str) -> bool:
+        return len(word) > 2 and word not in actterms.STOP and word not in MONTH_NUMBERS \
+            and not any(ch.isdigit() for ch in word)
+
+    if plan.translations is not None:
+        return [dated.word_group(str(u["from"]), [str(t) for t in u.get("to") or ()])
+                for u in plan.translations.get("used") or () if content(str(u["from"]))]
+    return [dated.word_group(t) for t in dict.fromkeys(plan.terms) if content(t)]
+
+
+def dated_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, Plan], args: dict[str, Any]) -> bool:
+    """The act of the year (and month) a question names, put first in its publisher's section
+    (:mod:`serve.core.dated`): for a question naming no act (:func:`act_term_plan`) and one year as an act's
+    (:func:`serve.core.dated.act_year`), not asking for an EU form (:func:`serve.core.dated.asks_eu_form`), the acts
+    of a :data:`DATED_PUBLISHERS` section with hits dated that year (that month, :func:`serve.core.dated.named_month`)
+    are read for the question's word groups (:func:`dated_groups`); the one whose names hold the most
+    (:func:`serve.core.dated.dated_first`; ties: the act whose title cites the day of one of the section's first
+    :data:`DATED_LISTED` works, the act it amends or executes, :func:`serve.core.dated.cites_day`, then one of their
+    family) takes the section's first place and
+    the first's score (a work the section did not list comes in as a work row, reason ``dated_act``; a full section's
+    last work gives way). The ``works`` filter, a ``known_on`` day and the provisions grain leave the answer as it was.
+    Whether anything changed (in place)."""
+    if not DATED_ACTS or args["works"] or args.get("known_on") is not None \
+            or (args.get("result_grain") or "works") != "works" or not sections:
+        return False
+    if not all(act_term_plan(p) for p in plans.values()):
+        return False
+    raw = str(args["query"])
+    normalized = normalize(raw)
+    if not any(ch.isdigit() for ch in normalized):
+        return False
+    year = dated.act_year(raw, normalized, [normalize(d.text) for d in parse_query(raw).dates])
+    if year is None or dated.asks_eu_form(normalized.split(), LU_ASKED_WORDS):
+        return False
+    section = next((s for s in sections if s.get("publisher") in DATED_PUBLISHERS and s.get("hits")), None)
+    if section is None:
+        return False
+    publisher = str(section["publisher"])
+    index, plan = ctx.indexes.get(publisher), plans.get(publisher)
+    if index is None or plan is None:
+        return False
+    groups = dated_groups(plan)
+    if len(groups) < dated.MIN_HELD:
+        return False
+    month = dated.named_month(normalized, year)
+    slugs = index.catalogue.slug_of
+    candidates = dated.same_day_works(_works_by_form_year(index), year, month, lambda w: _slug_month(slugs[w]))
+    if not candidates:
+        return False
+    wanted = dated.wanted_forms(groups)
+    hits = section.get("hits") or []
+    listed = [r for r in (index.catalogue.rowid_of.get(str(h.get("work")).split(":", 1)[1])
+                          for h in hits[:DATED_LISTED]) if r is not None]
+    with index.session(ctx.deadline_seconds) as conn:
+        names = name_words(conn, [*candidates, *listed], index)
+        forms = {w: dated.name_forms(names[w], wanted) for w in candidates}
+        days = [p for p in (dated.day_phrase(slugs[x]) for x in listed) if p]
+        best = dated.dated_first(
+            candidates, lambda w: sum(1 for g in groups if g.held(forms[w])), len(groups),
+            ties=(lambda w: dated.cites_day(official_titles(conn, w), days),
+                  lambda w: any(siblings.siblings(siblings.subject_words(names[w]), siblings.subject_words(names[x]))
+                                for x in listed if x != w)))
+        if best is None:
+            return False
+        wanted_work = f"{publisher}:{slugs[best]}"
+        if any(str(h.get("work")) == wanted_work for h in hits):
+            return put_first(section, wanted_work)
+        filters = Filters((), args["language"], args["document_type"], args.get("as_of"),
+                          _allowed_works(conn, index, args))
+        if filters.allowed is not None and best not in filters.allowed:
+            return False
+        if filters.language and not _titled_in(conn, best, (), filters.language):
+            return False
+        hit = _work_row(conn, best, filters, ["dated_act"])
+        if hit is None:
+            return False
+        row = shape_hits(conn, index, [hit], actterms.question_words(raw))[0]
+    return insert_first(section, row, args["limit"])
+
+
+def official_titles(conn: sqlite3.Connection, work: int) -> list[str]:
+    """A work's official titles, normalised (every version's)."""
+    return [str(t) for (t,) in conn.execute(
+        "SELECT normalized FROM work_names WHERE work_rowid = ? AND kind = 'official_title'", (work,))]
+
+
+def _slug_month(slug: str) -> int | None:
+    """The month of a Legilux identifier's day (``rgd-2024-11-07-a452`` → 11), or ``None``. Pure."""
+    parts = slug.split("-")
+    return int(parts[2]) if len(parts) > 3 and parts[2].isdigit() else None
+
+
+def insert_first(section: Answer, row: Mapping[str, Any], limit: int) -> bool:
+    """Put ``row`` (a work the section did not list) first in the section, at most ``limit`` hits (the last gives
+    way); it takes the first's score, the others keep their places' scores, one place down (as :func:`put_first`).
+    Whether the section changed (in place)."""
+    hits = section.get("hits") or []
+    if not hits or limit < 1:
+        return False
+    scores = [h.get("score") for h in hits]
+    dealt_hits(section, [dict(row), *hits][:limit])
+    for hit, score in zip(section["hits"], [*scores, scores[-1]], strict=False):
         if score is not None:
             hit["score"] = score
     return True
