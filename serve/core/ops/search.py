@@ -6308,7 +6308,7 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
         sections = learnt_order(sections, swaps)
     if act_term_step(ctx, sections, plans, args):
         merge.score_hits(sections)  # the rows the act terms brought in, scored on the one scale
-    sibling_step(ctx, sections, args)
+    sibling_step(ctx, sections, args, plans)
     form_step(ctx, sections, args)
     dated_step(ctx, sections, plans, args)
     merged = merge.merged(sections, args["limit"], lead=True)
@@ -6331,14 +6331,17 @@ def named_years(query: str) -> frozenset[str]:
     return siblings.named_years(normalized, [normalize(d.text) for d in parse_query(query).dates])
 
 
-def sibling_step(ctx: CallContext, sections: list[Answer], args: dict[str, Any]) -> bool:
+def sibling_step(ctx: CallContext, sections: list[Answer], args: dict[str, Any],
+                 plans: Mapping[str, Plan] | None = None) -> bool:
     """The first section's first work gives way to a sibling of it (an act of its family listed among the answer's
     first :data:`SIBLING_DEPTH` works: :func:`serve.core.siblings.siblings`) whose own matter the question names
     (:func:`serve.core.siblings.sibling_first`): the words the family shares weigh nothing between them; or the first
     sibling whose names hold a year the question names as an act's, when the first's do not
     (:func:`serve.core.siblings.year_first`). The moved
     work takes the first place and the first work's score; the others keep their places' scores, one place down. The
-    ``works`` filter and the provisions grain leave the answer as it was. Whether anything changed (in place)."""
+    ``works`` filter and the provisions grain leave the answer as it was. A question searched in the section through
+    the cross-language lexicon (its ``plans``' translations) is read with its words' French translations
+    (:func:`sibling_forms`). Whether anything changed (in place)."""
     if not SIBLINGS or args["works"] or (args.get("result_grain") or "works") != "works" or not sections:
         return False
     words = actterms.question_words(args["query"])
@@ -6358,9 +6361,11 @@ def sibling_step(ctx: CallContext, sections: list[Answer], args: dict[str, Any])
             return False
         terms = actterms.terms_of(conn, index)
     stems = siblings.term_forms(terms, words, family)
-    begins = siblings.prefixes(words)
+    forms = sibling_forms(plans.get(publisher) if plans is not None else None)
+    begins = siblings.prefixes(words, forms)
     held = {w: siblings.vocabulary(subject[w], stems[w], begins) for w in family}
-    best = siblings.sibling_first(words, family, held, lambda word: terms.weight(actterms.word_forms(word)))
+    best = siblings.sibling_first(words, family, held, lambda word: terms.weight(actterms.word_forms(word)),
+                                  forms_of=forms)
     if years:
         ahead = [] if best is None else [best]
         dated = siblings.year_first(years, [*ahead, *(w for w in family if w not in ahead)], names)
@@ -6368,6 +6373,23 @@ def sibling_step(ctx: CallContext, sections: list[Answer], args: dict[str, Any])
     if best is None:
         return False
     return put_first(section, f"{publisher}:{index.catalogue.slug_of[best]}")
+
+
+#: Whether :func:`sibling_step` reads a translated question's words with their French translations (ADR 0174).
+TRANSLATED_SIBLINGS = True
+
+
+def sibling_forms(plan: Plan | None) -> Callable[[str], frozenset[str]]:
+    """How :func:`sibling_step` reads a question word's forms in a section: with :data:`TRANSLATED_SIBLINGS`, a
+    section searched through the cross-language lexicon (``plan.translations``) reads each word with its French
+    translations (:func:`serve.core.siblings.translated_forms`): an English or German word never meets a French-only
+    act's names; any other section as :func:`serve.core.actterms.word_forms`. Pure over the plan."""
+    if not TRANSLATED_SIBLINGS or plan is None or plan.translations is None:
+        return actterms.word_forms
+    translations: dict[str, list[str]] = {}
+    for used in plan.translations.get("used") or ():
+        translations.setdefault(actterms.folded(str(used["from"])), []).extend(str(t) for t in used.get("to") or ())
+    return siblings.translated_forms(translations)
 
 
 def first_section_works(ctx: CallContext, sections: Sequence[Answer]
