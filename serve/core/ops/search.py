@@ -6496,18 +6496,22 @@ DATED_PUBLISHERS = frozenset({"lu-legilux"})
 DATED_LISTED = 3
 
 
-def dated_groups(plan: Plan) -> list[dated.WordGroup]:
-    """The word groups of a section's plan an act's names are read for (:class:`serve.core.dated.WordGroup`): a
-    translated question's translated words, each with its French translations (``query_plan.translations``); an
-    untranslated one's search words. Digits, month names and :data:`serve.core.actterms.STOP` words left out. Pure."""
+def dated_groups(plan: Plan) -> tuple[list[dated.WordGroup], list[dated.WordGroup]]:
+    """The word groups of a section's plan an act's names are read for (:class:`serve.core.dated.WordGroup`), and those
+    that count only where held: a translated question's translated words, each with its French translations
+    (``query_plan.translations``), then its search words kept as written (a word French shares, « nomenclature »,
+    "pension", or a compound's part nothing translates: counted when an act's names hold it); an untranslated
+    question's search words. Digits, month names and :data:`serve.core.actterms.STOP` words left out. Pure."""
     def content(word: str) -> bool:
         return len(word) > 2 and word not in actterms.STOP and word not in MONTH_NUMBERS \
             and not any(ch.isdigit() for ch in word)
 
-    if plan.translations is not None:
-        return [dated.word_group(str(u["from"]), [str(t) for t in u.get("to") or ()])
-                for u in plan.translations.get("used") or () if content(str(u["from"]))]
-    return [dated.word_group(t) for t in dict.fromkeys(plan.terms) if content(t)]
+    if plan.translations is None:
+        return [dated.word_group(t) for t in dict.fromkeys(plan.terms) if content(t)], []
+    used = [u for u in plan.translations.get("used") or () if content(str(u["from"]))]
+    translated = {str(u["from"]) for u in plan.translations.get("used") or ()}
+    return ([dated.word_group(str(u["from"]), [str(t) for t in u.get("to") or ()]) for u in used],
+            [dated.word_group(t) for t in dict.fromkeys(plan.terms) if content(t) and t not in translated])
 
 
 def dated_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, Plan], args: dict[str, Any]) -> bool:
@@ -6515,7 +6519,8 @@ def dated_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, Pla
     (:mod:`serve.core.dated`): for a question naming no act (:func:`act_term_plan`) and one year as an act's
     (:func:`serve.core.dated.act_year`), not asking for an EU form (:func:`serve.core.dated.asks_eu_form`), the acts
     of a :data:`DATED_PUBLISHERS` section with hits dated that year (that month, :func:`serve.core.dated.named_month`)
-    are read for the question's word groups (:func:`dated_groups`); the one whose names hold the most
+    are read for the question's word groups (:func:`dated_groups`; a word kept as written counted where one of them
+    holds it); the one whose names hold the most
     (:func:`serve.core.dated.dated_first`; ties: the act whose title cites the day of one of the section's first
     :data:`DATED_LISTED` works, the act it amends or executes, :func:`serve.core.dated.cites_day`, then one of their
     family) takes the section's first place and
@@ -6541,24 +6546,26 @@ def dated_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, Pla
     index, plan = ctx.indexes.get(publisher), plans.get(publisher)
     if index is None or plan is None:
         return False
-    groups = dated_groups(plan)
-    if len(groups) < dated.MIN_HELD:
+    groups, written = dated_groups(plan)
+    if len(groups) + len(written) < dated.MIN_HELD:
         return False
     month = dated.named_month(normalized, year)
     slugs = index.catalogue.slug_of
     candidates = dated.same_day_works(_works_by_form_year(index), year, month, lambda w: _slug_month(slugs[w]))
     if not candidates:
         return False
-    wanted = dated.wanted_forms(groups)
+    wanted = dated.wanted_forms([*groups, *written])
     hits = section.get("hits") or []
     listed = [r for r in (index.catalogue.rowid_of.get(str(h.get("work")).split(":", 1)[1])
                           for h in hits[:DATED_LISTED]) if r is not None]
     with index.session(ctx.deadline_seconds) as conn:
         names = name_words(conn, [*candidates, *listed], index)
         forms = {w: dated.name_forms(names[w], wanted) for w in candidates}
+        # a word kept as written counts where some act of the year holds it
+        counted = [*groups, *(g for g in written if any(g.held(forms[w]) for w in candidates))]
         days = [p for p in (dated.day_phrase(slugs[x]) for x in listed) if p]
         best = dated.dated_first(
-            candidates, lambda w: sum(1 for g in groups if g.held(forms[w])), len(groups),
+            candidates, lambda w: sum(1 for g in counted if g.held(forms[w])), len(counted),
             ties=(lambda w: dated.cites_day(official_titles(conn, w), days),
                   lambda w: any(siblings.siblings(siblings.subject_words(names[w]), siblings.subject_words(names[x]))
                                 for x in listed if x != w)))
