@@ -29,7 +29,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from derive.index import analysis
+from derive.index import analysis, relax
 from derive.index.query import MONTH_NUMBERS
 from serve.core import actterms, siblings
 
@@ -95,9 +95,14 @@ class WordGroup:
 
 
 def word_group(word: str, translations: Iterable[str] = ()) -> WordGroup:
-    """The :class:`WordGroup` of a question ``word`` and its French ``translations`` (a phrase: every word). Pure."""
-    alternatives = dict.fromkeys(tuple(actterms.word_forms(w) for w in text.split())
-                                 for text in (word, *translations) if text.split())
+    """The :class:`WordGroup` of a question ``word`` and its French ``translations`` (a phrase: every word of three
+    letters or more but its stop words, as :func:`name_forms` reads names: « administration de la navigation
+    aérienne »). Pure."""
+    alternatives = dict.fromkeys(
+        tuple(actterms.word_forms(w) for w in kept)
+        for text in (word, *translations)
+        for kept in [[w for w in text.split() if len(w) > 2 and w not in relax.INDEX_STOP_WORDS] or text.split()]
+        if kept)
     return WordGroup(word, tuple(alternatives))
 
 
@@ -138,19 +143,22 @@ def name_forms(words: Iterable[str], wanted: Collection[str]) -> frozenset[str]:
     return frozenset(found)
 
 
-def dated_first(candidates: Sequence[K], held: Callable[[K], int], groups: int,
+def dated_first(candidates: Sequence[K], held: Callable[[K], int], groups: int | Callable[[K], int],
                 ties: Sequence[Callable[[K], bool]] = (), least: int = MIN_HELD, share: float = MIN_SHARE) -> K | None:
-    """The one candidate act whose names hold the most of a question's ``groups`` word groups (``held``), at least
-    ``least`` and ``share`` of them; between acts holding as many, the first tie-break of ``ties`` that one of them
-    alone passes decides (each asked only of the acts still tied). ``None`` when no act holds enough or the tie
-    stays. Pure over the callbacks."""
-    if groups <= 0 or not candidates:
+    """The one candidate act whose names hold the most of a question's word groups (``held``), at least ``least`` and
+    ``share`` of its ``groups`` (their number, or each act's: a word counted only where held); between acts holding
+    as many, the first tie-break of ``ties`` that one of them alone passes decides (each asked only of the acts still
+    tied). ``None`` when no act holds enough or the tie stays. Pure over the callbacks."""
+    if not candidates:
         return None
+    total = groups if callable(groups) else (lambda _: groups)
     counts = {c: held(c) for c in candidates}
     most = max(counts.values())
-    if most < least or most / groups < share - 1e-9:
+    if most < least:
         return None
-    tied = [c for c in candidates if counts[c] == most]
+    tied = [c for c in candidates if counts[c] == most and total(c) > 0 and most / total(c) >= share - 1e-9]
+    if not tied:
+        return None
     for tie in ties:
         if len(tied) == 1:
             break
@@ -163,24 +171,31 @@ def dated_first(candidates: Sequence[K], held: Callable[[K], int], groups: int,
 #: The French month names of a Legilux act's day as its title writes them, normalised (« 22 août 2003 »).
 FRENCH_MONTHS = ("janvier", "fevrier", "mars", "avril", "mai", "juin", "juillet", "aout", "septembre", "octobre",
                  "novembre", "decembre")
+#: The forms of Legilux identifiers (their first part) and how a title cites an act of that form, normalised.
+CITED_FORMS = {"loi": "loi", "rgd": "reglement grand ducal", "agd": "arrete grand ducal",
+               "rmin": "reglement ministeriel", "amin": "arrete ministeriel"}
 
 
-def day_phrase(slug: str) -> str | None:
-    """How a Legilux title cites the act of identifier ``slug`` by its day, normalised (``rgd-2003-08-22-n7`` →
-    ``22 aout 2003``, the first of a month ``1er``), or ``None`` for an identifier holding no day. Pure."""
+def day_citation(slug: str) -> re.Pattern[str] | None:
+    """How a Legilux title cites the act of identifier ``slug`` by its form and day, normalised (``rgd-2003-08-22-n7``
+    → « règlement grand-ducal (modifié) du 22 août 2003 », the first of a month « 1er »), or ``None`` for an identifier
+    of another form or holding no day. Pure."""
     parts = slug.split("-")
-    if len(parts) < 4 or not all(p.isdigit() for p in parts[1:4]) or not 1 <= int(parts[2]) <= 12:
+    if len(parts) < 4 or parts[0] not in CITED_FORMS or not all(p.isdigit() for p in parts[1:4]) \
+            or not 1 <= int(parts[2]) <= 12:
         return None
     day = int(parts[3])
-    return f"{'1er' if day == 1 else day} {FRENCH_MONTHS[int(parts[2]) - 1]} {parts[1]}"
+    return re.compile(rf"\b{CITED_FORMS[parts[0]]}(?: modifiee?)? du {'1er' if day == 1 else day} "
+                      rf"{FRENCH_MONTHS[int(parts[2]) - 1]} {parts[1]}\b")
 
 
-def cites_day(titles: Iterable[str], phrases: Iterable[str]) -> bool:
-    """Whether one of an act's normalised ``titles`` cites one of the days ``phrases`` (:func:`day_phrase`) after
-    « du » (« … modification du règlement grand-ducal du 22 août 2003 … »): the act amends or executes the act of that
-    day. Pure."""
-    wanted = [f" du {p} " for p in phrases]
-    return any(w in f" {t} " for t in titles for w in wanted)
+def cites_day(titles: Iterable[str], citations: Iterable[re.Pattern[str]]) -> bool:
+    """Whether one of an act's normalised ``titles`` cites an act by its form and day (``citations``:
+    :func:`day_citation` of other acts than itself: « … portant modification du règlement grand-ducal du 22 août
+    2003 … », « … portant exécution de l'article 3 de la loi du 3 avril 2020 … »): the act amends or executes the act
+    cited. Pure."""
+    found = list(citations)
+    return any(c.search(t) for t in titles for c in found)
 
 
 def same_day_works(by_year: Mapping[str, Sequence[K]], year: str, month: int | None,

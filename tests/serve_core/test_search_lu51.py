@@ -89,13 +89,20 @@ def test_the_one_act_holding_the_most_groups() -> None:
 
 
 def test_the_day_a_title_cites() -> None:
-    assert dated.day_phrase("rgd-2003-08-22-n7") == "22 aout 2003"
-    assert dated.day_phrase("rgd-2014-08-01-n9") == "1er aout 2014"
-    assert dated.day_phrase("code-travail") is None
+    regulation = dated.day_citation("rgd-2003-08-22-n7")
+    law = dated.day_citation("loi-2020-04-03-a230")
+    assert regulation is not None and law is not None and dated.day_citation("code-travail") is None
     title = normalize("Règlement grand-ducal du 1er août 2014 portant modification du règlement grand-ducal du "
                       "22 août 2003 portant exécution de certaines dispositions")
-    assert dated.cites_day([title], ["22 aout 2003"])
-    assert not dated.cites_day([title], ["2 aout 2003"])
+    assert dated.cites_day([title], [regulation])
+    assert not dated.cites_day([title], [dated.day_citation("rgd-2003-08-02-n1")])
+    assert dated.cites_day([normalize("Règlement grand-ducal du 1er août 2014 modifiant le règlement grand-ducal "
+                                      "modifié du 22 août 2003")], [regulation])
+    # the act of a law's own day executing it cites the law by its form; a law of that day does not cite itself
+    executing = normalize("Règlement grand-ducal du 3 avril 2020 portant exécution de l'article 3 de la loi du "
+                          "3 avril 2020 relative à la mise en place d'un régime d'aides")
+    assert dated.cites_day([executing], [law])
+    assert not dated.cites_day([normalize("Règlement grand-ducal du 3 avril 2020 relatif aux aides")], [law])
 
 
 def test_the_acts_of_a_year_and_month() -> None:

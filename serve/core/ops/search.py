@@ -6500,7 +6500,7 @@ def dated_groups(plan: Plan) -> tuple[list[dated.WordGroup], list[dated.WordGrou
     """The word groups of a section's plan an act's names are read for (:class:`serve.core.dated.WordGroup`), and those
     that count only where held: a translated question's translated words, each with its French translations
     (``query_plan.translations``), then its search words kept as written (a word French shares, « nomenclature »,
-    "pension", or a compound's part nothing translates: counted when an act's names hold it); an untranslated
+    "pension", or a compound's part nothing translates: counted for an act whose names hold it); an untranslated
     question's search words. Digits, month names and :data:`serve.core.actterms.STOP` words left out. Pure."""
     def content(word: str) -> bool:
         return len(word) > 2 and word not in actterms.STOP and word not in MONTH_NUMBERS \
@@ -6519,11 +6519,11 @@ def dated_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, Pla
     (:mod:`serve.core.dated`): for a question naming no act (:func:`act_term_plan`) and one year as an act's
     (:func:`serve.core.dated.act_year`), not asking for an EU form (:func:`serve.core.dated.asks_eu_form`), the acts
     of a :data:`DATED_PUBLISHERS` section with hits dated that year (that month, :func:`serve.core.dated.named_month`)
-    are read for the question's word groups (:func:`dated_groups`; a word kept as written counted where one of them
-    holds it); the one whose names hold the most
-    (:func:`serve.core.dated.dated_first`; ties: the act whose title cites the day of one of the section's first
-    :data:`DATED_LISTED` works, the act it amends or executes, :func:`serve.core.dated.cites_day`, then one of their
-    family) takes the section's first place and
+    are read for the question's word groups (:func:`dated_groups`; a word kept as written counted for an act whose
+    names hold it); the one whose names hold the most
+    (:func:`serve.core.dated.dated_first`; ties: the act whose title cites one of the section's first
+    :data:`DATED_LISTED` works other than itself by its form and day, the act it amends or executes,
+    :func:`serve.core.dated.cites_day`, then one of their family) takes the section's first place and
     the first's score (a work the section did not list comes in as a work row, reason ``dated_act``; a full section's
     last work gives way). The ``works`` filter, a ``known_on`` day and the provisions grain leave the answer as it was.
     Whether anything changed (in place)."""
@@ -6561,12 +6561,12 @@ def dated_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, Pla
     with index.session(ctx.deadline_seconds) as conn:
         names = name_words(conn, [*candidates, *listed], index)
         forms = {w: dated.name_forms(names[w], wanted) for w in candidates}
-        # a word kept as written counts where some act of the year holds it
-        counted = [*groups, *(g for g in written if any(g.held(forms[w]) for w in candidates))]
-        days = [p for p in (dated.day_phrase(slugs[x]) for x in listed) if p]
+        # a word kept as written counts for an act whose names hold it (a French word the question shares)
+        kept = {w: sum(1 for g in written if g.held(forms[w])) for w in candidates}
+        cited = {x: dated.day_citation(slugs[x]) for x in listed}
         best = dated.dated_first(
-            candidates, lambda w: sum(1 for g in counted if g.held(forms[w])), len(counted),
-            ties=(lambda w: dated.cites_day(official_titles(conn, w), days),
+            candidates, lambda w: sum(1 for g in groups if g.held(forms[w])) + kept[w], lambda w: len(groups) + kept[w],
+            ties=(lambda w: dated.cites_day(official_titles(conn, w), [c for x, c in cited.items() if c and x != w]),
                   lambda w: any(siblings.siblings(siblings.subject_words(names[w]), siblings.subject_words(names[x]))
                                 for x in listed if x != w)))
         if best is None:
