@@ -26,7 +26,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from itertools import pairwise
 from typing import TypeVar
 
-from derive.index import xlang
+from derive.index import relax, xlang
 from derive.index.query import MONTH_NUMBERS
 from derive.index.text import normalize
 from serve.core import actterms, formnames
@@ -84,9 +84,26 @@ def vocabulary(subject: Collection[str], stems: Collection[str],
 PREFIX = 3
 
 
-def prefixes(words: Iterable[str]) -> frozenset[str]:
-    """The first :data:`PREFIX` letters of every form of the question's ``words``. Pure."""
-    return frozenset(f[:PREFIX] for w in words for f in actterms.word_forms(w))
+def prefixes(words: Iterable[str], forms: Callable[[str], frozenset[str]] = actterms.word_forms) -> frozenset[str]:
+    """The first :data:`PREFIX` letters of every form of the question's ``words`` (``forms``: a word's forms,
+    :func:`serve.core.actterms.word_forms` unless a translated question's :func:`translated_forms`). Pure."""
+    return frozenset(f[:PREFIX] for w in words for f in forms(w))
+
+
+def translated_forms(translations: Mapping[str, Sequence[str]]) -> Callable[[str], frozenset[str]]:
+    """A question word's forms (:func:`serve.core.actterms.word_forms`) with those of each word of its French
+    ``translations`` (a translated question's ``query_plan.translations``: word → its French terms), for a translated
+    question on French-only acts: their names hold the translations, not the question's words (ADR 0174); a
+    translation's :data:`serve.core.actterms.STOP` words and words of fewer than three letters left out (« sans » of
+    « sans autorisation » says nothing of an act). Pure."""
+    def forms(word: str) -> frozenset[str]:
+        found = set(actterms.word_forms(word))
+        for text in translations.get(word, ()):
+            for part in text.split():
+                if len(part) > 2 and part not in relax.INDEX_STOP_WORDS:
+                    found |= actterms.word_forms(part)
+        return frozenset(found)
+    return forms
 
 
 def term_forms(index: actterms.TermIndex, words: Sequence[str], works: Collection[int]) -> dict[int, frozenset[str]]:
@@ -103,13 +120,15 @@ def term_forms(index: actterms.TermIndex, words: Sequence[str], works: Collectio
     return {w: frozenset(v) for w, v in found.items()}
 
 
-def distinctive(words: Sequence[str], held: Mapping[K, frozenset[str]]) -> dict[str, list[K]]:
+def distinctive(words: Sequence[str], held: Mapping[K, frozenset[str]],
+                forms_of: Callable[[str], frozenset[str]] = actterms.word_forms) -> dict[str, list[K]]:
     """Per question word (``words``: :func:`serve.core.actterms.question_words`), the family members of ``held``
-    (each one's :func:`vocabulary`) holding one of its forms, for the words some members hold and others do not (the
+    (each one's :func:`vocabulary`) holding one of its forms (``forms_of``: :func:`serve.core.actterms.word_forms`, or a
+    translated question's :func:`translated_forms`), for the words some members hold and others do not (the
     words that tell them apart). Pure."""
     out: dict[str, list[K]] = {}
     for word in words:
-        forms = actterms.word_forms(word)
+        forms = forms_of(word)
         holders = [member for member, vocab in held.items() if not forms.isdisjoint(vocab)]
         if 0 < len(holders) < len(held):
             out[word] = holders
@@ -117,7 +136,8 @@ def distinctive(words: Sequence[str], held: Mapping[K, frozenset[str]]) -> dict[
 
 
 def sibling_first(words: Sequence[str], family: Sequence[K], held: Mapping[K, frozenset[str]],
-                  weight: Callable[[str], float], margin: float = MARGIN, more: int = MORE_WORDS) -> K | None:
+                  weight: Callable[[str], float], margin: float = MARGIN, more: int = MORE_WORDS,
+                  forms_of: Callable[[str], frozenset[str]] = actterms.word_forms) -> K | None:
     """The member of ``family`` (the first work first, then its siblings in rank order) that should come before the
     first: the one whose distinctive words (:func:`distinctive`) carry the most of the question's ``weight`` (a word's,
     summed over ``words``), alone, at least ``margin`` of the question's weight more than the first work's and at least
@@ -131,7 +151,7 @@ def sibling_first(words: Sequence[str], family: Sequence[K], held: Mapping[K, fr
         return None
     score = dict.fromkeys(family, 0.0)
     count = dict.fromkeys(family, 0)
-    for word, holders in distinctive(words, {m: held[m] for m in family}).items():
+    for word, holders in distinctive(words, {m: held[m] for m in family}, forms_of).items():
         for member in holders:
             score[member] += weights[word] / total
             count[member] += 1

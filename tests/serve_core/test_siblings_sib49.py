@@ -100,7 +100,7 @@ def test_the_step_moves_the_chosen_sibling_first_and_keeps_the_places_scores(
     assert len(works) >= 2
     monkeypatch.setattr(search, "SIBLINGS", True)
     monkeypatch.setattr(siblings, "siblings", lambda a, b: True)
-    monkeypatch.setattr(siblings, "sibling_first", lambda words, family, held, weight: family[1])
+    monkeypatch.setattr(siblings, "sibling_first", lambda words, family, held, weight, **_: family[1])
     after = fixture_core.call("search", {"query": query})
     section = before["merged"][0]["publisher"]
     same = [w for w in works if w.startswith(section + ":")]

@@ -68,7 +68,7 @@ from derive.index.serving import FREQUENT_WINDOW
 from derive.index.text import fts_query, fts_string, levenshtein_within, normalize
 from derive.index.textstore import read_heads
 from legal.outcomes import Outcome
-from serve.core import actterms, lanes, merge, ranking, reorder, siblings, subjects, titleidf
+from serve.core import actterms, dated, lanes, merge, ranking, reorder, siblings, subjects, titleidf
 from serve.core.actyears import asked_year, dated_first, slug_year
 from serve.core.envelope import Answer, CallContext, answer, fanout, is_provisional
 from serve.core.formnames import (
@@ -6513,12 +6513,13 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
         sections = learnt_order(sections, swaps)
     if act_term_step(ctx, sections, plans, args):
         merge.score_hits(sections)  # the rows the act terms brought in, scored on the one scale
-    sibling_step(ctx, sections, args)
+    sibling_step(ctx, sections, args, plans)
     form_step(ctx, sections, args)
     dated_amendment_step(ctx, sections, args)
     title_parent_step(ctx, sections, args)
     titled_second_step(ctx, sections, plans, args)
     year_step(ctx, sections, args)
+    dated_step(ctx, sections, plans, args)
     compilation_step(ctx, sections, args)
     merged = merge.merged(sections, args["limit"], lead=True)
     return fanout(ctx, sections, {"query": parsed.to_dict(), "merged": merged})
@@ -6540,14 +6541,17 @@ def named_years(query: str) -> frozenset[str]:
     return siblings.named_years(normalized, [normalize(d.text) for d in parse_query(query).dates])
 
 
-def sibling_step(ctx: CallContext, sections: list[Answer], args: dict[str, Any]) -> bool:
+def sibling_step(ctx: CallContext, sections: list[Answer], args: dict[str, Any],
+                 plans: Mapping[str, Plan] | None = None) -> bool:
     """The first section's first work gives way to a sibling of it (an act of its family listed among the answer's
     first :data:`SIBLING_DEPTH` works: :func:`serve.core.siblings.siblings`) whose own matter the question names
     (:func:`serve.core.siblings.sibling_first`): the words the family shares weigh nothing between them; or the first
     sibling whose names hold a year the question names as an act's, when the first's do not
     (:func:`serve.core.siblings.year_first`). The moved
     work takes the first place and the first work's score; the others keep their places' scores, one place down. The
-    ``works`` filter and the provisions grain leave the answer as it was. Whether anything changed (in place)."""
+    ``works`` filter and the provisions grain leave the answer as it was. A question searched in the section through
+    the cross-language lexicon (its ``plans``' translations) is read with its words' French translations
+    (:func:`sibling_forms`). Whether anything changed (in place)."""
     if not SIBLINGS or args["works"] or (args.get("result_grain") or "works") != "works" or not sections:
         return False
     words = actterms.question_words(args["query"])
@@ -6567,9 +6571,11 @@ def sibling_step(ctx: CallContext, sections: list[Answer], args: dict[str, Any])
             return False
         terms = actterms.terms_of(conn, index)
     stems = siblings.term_forms(terms, words, family)
-    begins = siblings.prefixes(words)
+    forms = sibling_forms(plans.get(publisher) if plans is not None else None)
+    begins = siblings.prefixes(words, forms)
     held = {w: siblings.vocabulary(subject[w], stems[w], begins) for w in family}
-    best = siblings.sibling_first(words, family, held, lambda word: terms.weight(actterms.word_forms(word)))
+    best = siblings.sibling_first(words, family, held, lambda word: terms.weight(actterms.word_forms(word)),
+                                  forms_of=forms)
     if years:
         ahead = [] if best is None else [best]
         dated = siblings.year_first(years, [*ahead, *(w for w in family if w not in ahead)], names)
@@ -6577,6 +6583,23 @@ def sibling_step(ctx: CallContext, sections: list[Answer], args: dict[str, Any])
     if best is None:
         return False
     return put_first(section, f"{publisher}:{index.catalogue.slug_of[best]}")
+
+
+#: Whether :func:`sibling_step` reads a translated question's words with their French translations (ADR 0174).
+TRANSLATED_SIBLINGS = True
+
+
+def sibling_forms(plan: Plan | None) -> Callable[[str], frozenset[str]]:
+    """How :func:`sibling_step` reads a question word's forms in a section: with :data:`TRANSLATED_SIBLINGS`, a
+    section searched through the cross-language lexicon (``plan.translations``) reads each word with its French
+    translations (:func:`serve.core.siblings.translated_forms`): an English or German word never meets a French-only
+    act's names; any other section as :func:`serve.core.actterms.word_forms`. Pure over the plan."""
+    if not TRANSLATED_SIBLINGS or plan is None or plan.translations is None:
+        return actterms.word_forms
+    translations: dict[str, list[str]] = {}
+    for used in plan.translations.get("used") or ():
+        translations.setdefault(actterms.folded(str(used["from"])), []).extend(str(t) for t in used.get("to") or ())
+    return siblings.translated_forms(translations)
 
 
 def first_section_works(ctx: CallContext, sections: Sequence[Answer]
@@ -7035,4 +7058,131 @@ def title_parent_step(ctx: CallContext, sections: list[Answer], args: dict[str, 
     for hit_, score in zip(section["hits"], [*scores, scores[-1]], strict=False):
         if score is not None:
             hit_["score"] = score
+    return True
+
+
+#: Whether :func:`dated_step` puts first the act of the year a question names (ADR 0174).
+DATED_ACTS = True
+#: The publishers whose identifiers carry each act's day (``rgd-2024-11-07-a452``), read by :func:`dated_step`.
+DATED_PUBLISHERS = frozenset({"lu-legilux"})
+#: How many of a section's first works :func:`dated_step` reads for the act a dated act amends or executes, and for
+#: its family.
+DATED_LISTED = 3
+
+
+def dated_groups(plan: Plan) -> tuple[list[dated.WordGroup], list[dated.WordGroup]]:
+    """The word groups of a section's plan an act's names are read for (:class:`serve.core.dated.WordGroup`), and those
+    that count only where held: a translated question's translated words, each with its French translations
+    (``query_plan.translations``), then its search words kept as written (a word French shares, « nomenclature »,
+    "pension", or a compound's part nothing translates: counted for an act whose names hold it); an untranslated
+    question's search words. Digits, month names and :data:`serve.core.actterms.STOP` words left out. Pure."""
+    def content(word: str) -> bool:
+        return len(word) > 2 and word not in actterms.STOP and word not in MONTH_NUMBERS \
+            and not any(ch.isdigit() for ch in word)
+
+    if plan.translations is None:
+        return [dated.word_group(t) for t in dict.fromkeys(plan.terms) if content(t)], []
+    used = [u for u in plan.translations.get("used") or () if content(str(u["from"]))]
+    translated = {str(u["from"]) for u in plan.translations.get("used") or ()}
+    return ([dated.word_group(str(u["from"]), [str(t) for t in u.get("to") or ()]) for u in used],
+            [dated.word_group(t) for t in dict.fromkeys(plan.terms) if content(t) and t not in translated])
+
+
+def dated_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, Plan], args: dict[str, Any]) -> bool:
+    """The act of the year (and month) a question names, put first in its publisher's section
+    (:mod:`serve.core.dated`): for a question naming no act (:func:`act_term_plan`) and one year as an act's
+    (:func:`serve.core.dated.act_year`), not asking for an EU form (:func:`serve.core.dated.asks_eu_form`), the acts
+    of a :data:`DATED_PUBLISHERS` section with hits dated that year (that month, :func:`serve.core.dated.named_month`)
+    are read for the question's word groups (:func:`dated_groups`; a word kept as written counted for an act whose
+    names hold it); the one whose names hold the most
+    (:func:`serve.core.dated.dated_first`; ties: the act whose title cites one of the section's first
+    :data:`DATED_LISTED` works other than itself by its form and day, the act it amends or executes,
+    :func:`serve.core.dated.cites_day`, then one of their family) takes the section's first place and
+    the first's score (a work the section did not list comes in as a work row, reason ``dated_act``; a full section's
+    last work gives way). The ``works`` filter, a ``known_on`` day and the provisions grain leave the answer as it was.
+    Whether anything changed (in place)."""
+    if not DATED_ACTS or args["works"] or args.get("known_on") is not None \
+            or (args.get("result_grain") or "works") != "works" or not sections:
+        return False
+    if not all(act_term_plan(p) for p in plans.values()):
+        return False
+    raw = str(args["query"])
+    normalized = normalize(raw)
+    if not any(ch.isdigit() for ch in normalized):
+        return False
+    year = dated.act_year(raw, normalized, [normalize(d.text) for d in parse_query(raw).dates])
+    if year is None or dated.asks_eu_form(normalized.split(), LU_ASKED_WORDS):
+        return False
+    section = next((s for s in sections if s.get("publisher") in DATED_PUBLISHERS and s.get("hits")), None)
+    if section is None:
+        return False
+    publisher = str(section["publisher"])
+    index, plan = ctx.indexes.get(publisher), plans.get(publisher)
+    if index is None or plan is None:
+        return False
+    groups, written = dated_groups(plan)
+    if len(groups) + len(written) < dated.MIN_HELD:
+        return False
+    month = dated.named_month(normalized, year)
+    slugs = index.catalogue.slug_of
+    candidates = dated.same_day_works(_works_by_form_year(index), year, month, lambda w: _slug_month(slugs[w]))
+    if not candidates:
+        return False
+    wanted = dated.wanted_forms([*groups, *written])
+    hits = section.get("hits") or []
+    listed = [r for r in (index.catalogue.rowid_of.get(str(h.get("work")).split(":", 1)[1])
+                          for h in hits[:DATED_LISTED]) if r is not None]
+    with index.session(ctx.deadline_seconds) as conn:
+        names = name_words(conn, [*candidates, *listed], index)
+        forms = {w: dated.name_forms(names[w], wanted) for w in candidates}
+        # a word kept as written counts for an act whose names hold it (a French word the question shares)
+        kept = {w: sum(1 for g in written if g.held(forms[w])) for w in candidates}
+        cited = {x: dated.day_citation(slugs[x]) for x in listed}
+        best = dated.dated_first(
+            candidates, lambda w: sum(1 for g in groups if g.held(forms[w])) + kept[w], lambda w: len(groups) + kept[w],
+            ties=(lambda w: dated.cites_day(official_titles(conn, w), [c for x, c in cited.items() if c and x != w]),
+                  lambda w: any(siblings.siblings(siblings.subject_words(names[w]), siblings.subject_words(names[x]))
+                                for x in listed if x != w)))
+        if best is None:
+            return False
+        wanted_work = f"{publisher}:{slugs[best]}"
+        if any(str(h.get("work")) == wanted_work for h in hits):
+            return put_first(section, wanted_work)
+        filters = Filters((), args["language"], args["document_type"], args.get("as_of"),
+                          _allowed_works(conn, index, args))
+        if filters.allowed is not None and best not in filters.allowed:
+            return False
+        if filters.language and not _titled_in(conn, best, (), filters.language):
+            return False
+        hit = _work_row(conn, best, filters, ["dated_act"])
+        if hit is None:
+            return False
+        row = shape_hits(conn, index, [hit], actterms.question_words(raw))[0]
+    return insert_first(section, row, args["limit"])
+
+
+def official_titles(conn: sqlite3.Connection, work: int) -> list[str]:
+    """A work's official titles, normalised (every version's)."""
+    return [str(t) for (t,) in conn.execute(
+        "SELECT normalized FROM work_names WHERE work_rowid = ? AND kind = 'official_title'", (work,))]
+
+
+def _slug_month(slug: str) -> int | None:
+    """The month of a Legilux identifier's day (``rgd-2024-11-07-a452`` → 11), or ``None``. Pure."""
+    parts = slug.split("-")
+    return int(parts[2]) if len(parts) > 3 and parts[2].isdigit() else None
+
+
+def insert_first(section: Answer, row: Mapping[str, Any], limit: int) -> bool:
+    """Put ``row`` (a work the section did not list) first in the section, at most ``limit`` hits (the last gives
+    way); it takes the first's score, the others keep their places' scores, one place down (as :func:`put_first`).
+    Whether the section changed (in place)."""
+    hits = section.get("hits") or []
+    if not hits or limit < 1:
+        return False
+    scores = [h.get("score") for h in hits]
+    dealt_hits(section, [dict(row), *hits][:limit])
+    for hit, score in zip(section["hits"], [*scores, scores[-1]], strict=False):
+        if score is not None:
+            hit["score"] = score
     return True
