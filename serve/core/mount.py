@@ -463,6 +463,7 @@ def warm_index(index: MountedIndex) -> None:
     holding a name or a profile, which that worker then copied (ADR 0134)."""
     from derive.index import everyday, relax, xlang
     from serve.core import actterms, ranking, subjects, titleidf
+    from serve.core.ops.inventory import slug_ranks_of
     from serve.core.ops.search import load_name_words, load_subject_words, untexted_word_works
     from serve.core.periods import load_periods
     from serve.core.resolve import name_initials
@@ -477,6 +478,7 @@ def warm_index(index: MountedIndex) -> None:
         subjects.labels_of(conn, index)
         actterms.terms_of(conn, index)
     index.memo("periods", load_periods)
+    slug_ranks_of(index)
     index.memo("repealers", ranking.repealers)
     index.memo("name_initials", name_initials)
     spaced_names(index)
