@@ -15,6 +15,7 @@ import sqlite3
 from array import array
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from itertools import groupby
 from typing import Any, NamedTuple, cast
 
 
@@ -71,22 +72,23 @@ _OPEN = 2**31 - 1
 
 class _Strings:
     """Strings (or None) held as one UTF-8 buffer and its offsets: no object per string until one is
-    asked for."""
+    asked for. Filled by :meth:`add`."""
 
     __slots__ = ("_data", "_offsets", "_none")
 
-    def __init__(self, values: Iterable[str | None]) -> None:
-        parts: list[bytes] = []
-        offsets = array("i", [0])
-        none = bytearray()
-        for value in values:
-            encoded = (value or "").encode("utf-8", "surrogatepass")
-            parts.append(encoded)
-            offsets.append(offsets[-1] + len(encoded))
-            none.append(value is None)
-        self._data = b"".join(parts)
-        self._offsets = offsets
-        self._none = bytes(none)
+    def __init__(self) -> None:
+        self._data = bytearray()
+        self._offsets = array("i", [0])
+        self._none = bytearray()
+
+    def add(self, value: str | None) -> None:
+        if value is not None:
+            self._data += value.encode("utf-8", "surrogatepass")
+        self._offsets.append(len(self._data))
+        self._none.append(value is None)
+
+    def __len__(self) -> int:
+        return len(self._none)
 
     def __getitem__(self, i: int) -> str | None:
         if self._none[i]:
@@ -122,42 +124,49 @@ class Periods:
                  "_language", "_has_text", "_digest", "_profile")
 
     def __init__(self, works: Iterable[WorkPeriods]) -> None:
-        held = list(works)
-        states = [s for w in held for s in w.states]
-        days = sorted({s.valid_from for s in states} | {s.end_exclusive for s in states if s.end_exclusive is not None})
-        self._days = tuple(days)
-        place = {d: 2 * i + 1 for i, d in enumerate(days)}
-        codes = _Codes()
-        self._rowid = array("q", (w.work_rowid for w in held))
-        first = array("i", [0])
-        for w in held:
-            first.append(first[-1] + len(w.states))
-        self._first = first
-        self._work_id = _Strings(w.work_id for w in held)
-        self._title = _Strings(w.title for w in held)
-        self._work_type = array("i", (codes(w.document_type) for w in held))
-        self._primary = array("i", (codes(w.primary_language) for w in held))
-        order = sorted(range(len(held)), key=lambda i: held[i].work_id)
-        by_id = array("i", bytes(4 * len(held)))
-        for rank, i in enumerate(order):
-            by_id[i] = rank
-        self._by_id = by_id
-        self._start = array("i", (place[s.valid_from] for s in states))
-        self._end = array("i", (_OPEN if s.end_exclusive is None else place[s.end_exclusive] for s in states))
-        self._version = array("q", (s.version_rowid for s in states))
-        self._key = _Strings(s.version_key for s in states)
-        self._type = array("i", (codes(s.document_type) for s in states))
-        self._languages = array("i", (codes(frozenset(e.language for e in s.expressions)) for s in states))
-        first_expression = array("i", [0])
-        for s in states:
-            first_expression.append(first_expression[-1] + len(s.expressions))
-        self._first_expression = first_expression
-        expressions = [e for s in states for e in s.expressions]
-        self._language = array("i", (codes(e.language) for e in expressions))
-        self._has_text = bytes(e.has_text for e in expressions)
-        self._digest = _Strings(e.provisions_digest for e in expressions)
-        self._profile = array("i", (codes(e.profile) for e in expressions))
+        """Packs ``works`` one at a time (no more of their objects alive at once than one work's)."""
+        codes, days = _Codes(), _Codes()
+        self._rowid, self._first = array("q"), array("i", [0])
+        self._work_id, self._title = _Strings(), _Strings()
+        self._work_type, self._primary = array("i"), array("i")
+        self._start, self._end, self._version = array("i"), array("i"), array("q")
+        self._key, self._type, self._languages = _Strings(), array("i"), array("i")
+        self._first_expression, self._language, self._profile = array("i", [0]), array("i"), array("i")
+        has_text, self._digest = bytearray(), _Strings()
+        for work in works:
+            self._rowid.append(work.work_rowid)
+            self._first.append(self._first[-1] + len(work.states))
+            self._work_id.add(work.work_id)
+            self._title.add(work.title)
+            self._work_type.append(codes(work.document_type))
+            self._primary.append(codes(work.primary_language))
+            for state in work.states:
+                self._start.append(days(state.valid_from))
+                self._end.append(-1 if state.end_exclusive is None else days(state.end_exclusive))
+                self._version.append(state.version_rowid)
+                self._key.add(state.version_key)
+                self._type.append(codes(state.document_type))
+                self._languages.append(codes(frozenset(e.language for e in state.expressions)))
+                self._first_expression.append(self._first_expression[-1] + len(state.expressions))
+                for e in state.expressions:
+                    self._language.append(codes(e.language))
+                    has_text.append(bool(e.has_text))
+                    self._digest.add(e.provisions_digest)
+                    self._profile.append(codes(e.profile))
+        self._has_text = bytes(has_text)
         self._values = codes.values
+        # the days in order, and each held day's code 2i + 1 (:meth:`day`)
+        seen = days.values
+        self._days = tuple(sorted(seen))
+        place = array("i", bytes(4 * len(seen)))
+        for i, day in enumerate(self._days):
+            place[days(day)] = 2 * i + 1
+        for column in (self._start, self._end):
+            for i, held in enumerate(column):
+                column[i] = _OPEN if held < 0 else place[held]
+        self._by_id = array("i", bytes(4 * len(self._rowid)))
+        for rank, w in enumerate(sorted(range(len(self._rowid)), key=self._work_id.__getitem__)):  # type: ignore[arg-type]
+            self._by_id[w] = rank
 
     def __len__(self) -> int:
         return len(self._rowid)
@@ -278,22 +287,21 @@ class Periods:
 
 
 def load_periods(conn: sqlite3.Connection) -> Periods:
-    """The period index of the index ``conn`` reads (``serving_states``), packed (:class:`Periods`);
-    each work's states are made once, while packing, and dropped."""
+    """The period index of the index ``conn`` reads (``serving_states`` of the held works), packed
+    (:class:`Periods`): each work's states are made, packed and dropped in turn."""
     return Periods(_read_works(conn))
 
 
 def _read_works(conn: sqlite3.Connection) -> Iterator[WorkPeriods]:
     cursor = conn.cursor()
     cursor.row_factory = None
-    by_work: dict[int, list[State]] = {}
-    for vid, work, start, end, key, doc_type, summary in cursor.execute(
-            "SELECT version_rowid, work_rowid, valid_from, end_exclusive, version_key, document_type, expressions "
-            "FROM serving_states ORDER BY work_rowid, valid_from, version_key"):
-        expressions = tuple(ExpressionSummary(str(e[0]), bool(e[1]), e[2], e[3]) for e in json.loads(summary))
-        by_work.setdefault(work, []).append(State(vid, start, end, key, doc_type, expressions))
-    for rowid, work_id, title, document_type, primary in cursor.execute(
-            "SELECT work_rowid, work_id, title, document_type, primary_language FROM works ORDER BY work_rowid"):
-        states = tuple(by_work.pop(rowid, ()))
-        if states:
-            yield WorkPeriods(rowid, work_id, title, document_type, primary, states, tuple(s.valid_from for s in states))
+    rows = cursor.execute(
+        "SELECT s.work_rowid, w.work_id, w.title, w.document_type, w.primary_language, s.version_rowid, "
+        "s.valid_from, s.end_exclusive, s.version_key, s.document_type, s.expressions "
+        "FROM serving_states s JOIN works w ON w.work_rowid = s.work_rowid "
+        "ORDER BY s.work_rowid, s.valid_from, s.version_key")
+    for (rowid, work_id, title, document_type, primary), held in groupby(rows, key=lambda r: r[:5]):
+        states = tuple(State(vid, start, end, key, doc_type,
+                             tuple(ExpressionSummary(str(e[0]), bool(e[1]), e[2], e[3]) for e in json.loads(summary)))
+                       for *_, vid, start, end, key, doc_type, summary in held)
+        yield WorkPeriods(rowid, work_id, title, document_type, primary, states, tuple(s.valid_from for s in states))
