@@ -74,7 +74,7 @@ class _Strings:
     """Strings (or None) held as one UTF-8 buffer and its offsets: no object per string until one is
     asked for. Filled by :meth:`add`."""
 
-    __slots__ = ("_data", "_offsets", "_none")
+    __slots__ = ("_data", "_none", "_offsets")
 
     def __init__(self) -> None:
         self._data = bytearray()
@@ -119,9 +119,28 @@ class Periods:
     count, and a served worker then copies its page; ADR 0178). A work (:class:`WorkPeriods`) or a
     state (:class:`State`) is made only for the page an answer shows."""
 
-    __slots__ = ("_days", "_values", "_rowid", "_first", "_work_id", "_title", "_work_type", "_primary",
-                 "_by_id", "_start", "_end", "_version", "_key", "_type", "_languages", "_first_expression",
-                 "_language", "_has_text", "_digest", "_profile")
+    __slots__ = (
+        "_by_id",
+        "_days",
+        "_digest",
+        "_end",
+        "_first",
+        "_first_expression",
+        "_has_text",
+        "_key",
+        "_language",
+        "_languages",
+        "_primary",
+        "_profile",
+        "_rowid",
+        "_start",
+        "_title",
+        "_type",
+        "_values",
+        "_version",
+        "_work_id",
+        "_work_type",
+    )
 
     def __init__(self, works: Iterable[WorkPeriods]) -> None:
         """Packs ``works`` one at a time (no more of their objects alive at once than one work's)."""
