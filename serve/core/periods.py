@@ -15,7 +15,7 @@ import sqlite3
 from array import array
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from itertools import groupby
+from itertools import groupby, islice
 from typing import Any, NamedTuple, cast
 
 
@@ -254,11 +254,15 @@ class Periods:
         starts, first = self._start, self._first
         wanted = self._code_of(document_type) if document_type else -1
         found: list[tuple[int, int, int]] = []
-        for w in range(len(first) - 1):
-            lo = bisect.bisect_left(starts, a, first[w], first[w + 1])
-            hi = bisect.bisect_right(starts, b, first[w], first[w + 1])
-            if hi > lo and (not document_type or any(self._type[i] == wanted for i in range(lo, hi))):
-                found.append((w, lo, hi))
+        left, right = bisect.bisect_left, bisect.bisect_right
+        bound = 0
+        for w, end in enumerate(islice(first, 1, None)):
+            lo = left(starts, a, bound, end)
+            if lo < end and starts[lo] <= b:  # a state starts in the window
+                hi = right(starts, b, lo, end)
+                if not document_type or any(self._type[i] == wanted for i in range(lo, hi)):
+                    found.append((w, lo, hi))
+            bound = end
         return found
 
     # -- what a page shows ----------------------------------------------------------------------
@@ -289,6 +293,22 @@ class Periods:
 
     def version_rowid(self, state: int) -> int:
         return self._version[state]
+
+    def valid_from(self, state: int) -> str:
+        return self._days[self._start[state] // 2]
+
+    def version_key(self, state: int) -> str:
+        return cast(str, self._key[state])
+
+    def primary(self, state: int, primary_language: str | None) -> tuple[str | None, str | None]:
+        """:meth:`State.primary` of ``state``, without making its expressions."""
+        lo, hi = self._first_expression[state], self._first_expression[state + 1]
+        if lo == hi:
+            return None, None
+        values, language, has_text = self._values, self._language, self._has_text
+        chosen = min(range(lo, hi), key=lambda e: (not has_text[e], values[language[e]] != primary_language,
+                                                   values[language[e]]))
+        return (self._digest[chosen], values[self._profile[chosen]]) if has_text[chosen] else (None, None)
 
     def state(self, i: int) -> State:
         values, lo, hi = self._values, self._first_expression[i], self._first_expression[i + 1]

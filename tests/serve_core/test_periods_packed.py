@@ -109,6 +109,9 @@ def test_the_packed_periods_answer_as_the_objects_did(works: list[WorkPeriods], 
         assert tuple(periods.head(w)) == (work.work_id, work.title, work.document_type, work.primary_language)
         assert periods.rowids[w] == work.work_rowid
         for i, state in zip(range(lo, hi), work.states, strict=True):
+            assert (periods.valid_from(i), periods.version_key(i)) == (state.valid_from, state.version_key)
+            for primary in (work.primary_language, "fr", "en", None):
+                assert periods.primary(i, primary) == state.primary(primary)
             for held in _DAY_LIST:
                 assert (periods.start_codes[i] < periods.day(held)) == (state.valid_from < held)
                 assert (periods.start_codes[i] == periods.day(held)) == (state.valid_from == held)

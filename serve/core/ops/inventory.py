@@ -125,19 +125,19 @@ def _distinct_texts(first: tuple[str | None, str | None], last: tuple[str | None
 
 def _change_entry(periods: Periods, work: int, lo: int, hi: int) -> dict[str, Any]:
     head, (first_held, end_held) = periods.head(work), periods.states_of(work)
-    first, last = periods.state(lo), periods.state(hi - 1)
+    last = hi - 1
     # states start in order: the one before the window
-    baseline = periods.state(lo - 1) if lo > first_held else None
-    start_side = baseline or first
-    distinct, comparable = _distinct_texts(start_side.primary(head.primary_language),
-                                           last.primary(head.primary_language))
+    baseline = lo - 1 if lo > first_held else None
+    start_side = lo if baseline is None else baseline
+    distinct, comparable = _distinct_texts(periods.primary(start_side, head.primary_language),
+                                           periods.primary(last, head.primary_language))
     return {
         "work": head.work_id, "title": head.title, "document_type": head.document_type,
         "versions_in_period": hi - lo, "versions_total": end_held - first_held,
-        "first_change": first.valid_from, "last_change": last.valid_from,
-        "baseline": baseline.valid_from if baseline else None,
+        "first_change": periods.valid_from(lo), "last_change": periods.valid_from(last),
+        "baseline": None if baseline is None else periods.valid_from(baseline),
         "distinct_texts": distinct, "wording_changed": distinct == 2, "text_comparable": comparable,
-        "diff_from": start_side.version_key, "diff_to": last.version_key,
+        "diff_from": periods.version_key(start_side), "diff_to": periods.version_key(last),
     }
 
 
