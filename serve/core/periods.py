@@ -211,10 +211,11 @@ class Periods:
 
     def in_force(self, day: str, document_type: str | None = None,
                  language: str | None = None) -> list[tuple[int, list[int]]]:
-        """Each work with live states covering ``day`` and the winners among them (the latest start;
-        several: same-day states), as :meth:`WorkPeriods.winners` — or, given ``document_type``,
-        the winners among that type's covering states — picks them, and that have an expression in
-        ``language`` when it is given: ``(work, states)``, positions in work order."""
+        """Each work with live states covering ``day``, and its winners among them: the covering states
+        with the latest start (several: same-day states), found walking back from the last state
+        starting by ``day`` until the start changes; given ``document_type``, the latest covering states
+        of that type. Given ``language``, only works whose winners have an expression in it.
+        ``(work, states)``: positions, in work order."""
         d = self.day(day)
         start, end, first = self._start, self._end, self._first
         wanted = self._code_of(document_type) if document_type else -1
