@@ -443,8 +443,9 @@ class MountedIndex:
 def warm_index(index: MountedIndex) -> None:
     """Load the tables every process builds alike on the first call that needs them — the newest
     live version of each state (search), the work profiles and works by title subject (search's
-    ranking, built together), every work's name words (search's title coverage) and the validity
-    periods (``in_force_on``, ``changes_in_period``): about 1 s of CPU over the two full indexes,
+    ranking, built together), every work's name words (search's title coverage), the validity
+    periods (``in_force_on``, ``changes_in_period``, held packed: ADR 0178) and each work's place in
+    slug order (``in_force_on``'s order): about 1 s of CPU over the two full indexes,
     which a served worker spends at mount, before it says it is ready, instead of in its first
     requests. Each is a function of the immutable index alone, loaded into the same place the
     calls read it from, so no answer changes.
@@ -464,6 +465,7 @@ def warm_index(index: MountedIndex) -> None:
     holding a name or a profile, which that worker then copied (ADR 0134)."""
     from derive.index import everyday, relax, xlang
     from serve.core import actterms, ranking, subjects, titleidf
+    from serve.core.ops.inventory import slug_ranks_of
     from serve.core.ops.search import (
         citations,
         load_name_words,
@@ -483,6 +485,7 @@ def warm_index(index: MountedIndex) -> None:
         subjects.labels_of(conn, index)
         actterms.terms_of(conn, index)
     index.memo("periods", load_periods)
+    slug_ranks_of(index)
     index.memo("repealers", ranking.repealers)
     index.memo("name_initials", name_initials)
     citations(index)

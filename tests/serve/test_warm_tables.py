@@ -123,36 +123,3 @@ def test_subject_labels_match_as_a_read_of_every_label_would() -> None:
         assert labels.matched(words) == every_label(words), words
     assert labels.matched(["restrictive", "practices", "control"])[0][0] == 3
     assert labels.named_by(["dominant", "position"]) == frozenset({1, 2})
-
-
-def test_the_period_index_is_held_compactly_with_the_values_it_read(dev_index: Path) -> None:
-    """:func:`serve.core.periods.load_periods` (pss43): slotted objects, equal values one object, and
-    every state as the ``serving_states`` rows say."""
-    import json
-
-    from serve.core.periods import ExpressionSummary, State, WorkPeriods, load_periods
-
-    assert not any(hasattr(cls, "__dict__") and "__dict__" in cls.__dict__
-                   for cls in (ExpressionSummary, State, WorkPeriods))
-    core = LegalCore.mount(dev_index / "indexes")
-    try:
-        for index in core.indexes.values():
-            with index.session(60.0) as conn:
-                periods = load_periods(conn)
-                rows = list(conn.execute(
-                    "SELECT version_rowid, valid_from, end_exclusive, version_key, document_type, expressions "
-                    "FROM serving_states ORDER BY work_rowid, valid_from, version_key"))
-            states = [s for w in periods for s in w.states]
-            assert [(s.version_rowid, s.valid_from, s.end_exclusive, s.version_key, s.document_type,
-                     [[e.language, e.has_text, e.provisions_digest, e.profile] for e in s.expressions])
-                    for s in states] == [(r[0], r[1], r[2], r[3], r[4], [[str(e[0]), bool(e[1]), e[2], e[3]]
-                                                                       for e in json.loads(r[5])]) for r in rows]
-            assert states
-            for values in ([s.valid_from for s in states], [s.document_type for s in states],
-                           [e.language for s in states for e in s.expressions],
-                           [e for s in states for e in s.expressions]):
-                assert len({id(v) for v in values}) == len(set(values))  # one object per value
-            for work in periods:
-                assert work.starts == tuple(s.valid_from for s in work.states)
-    finally:
-        core.close()

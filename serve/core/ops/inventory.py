@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from array import array
 from collections.abc import Callable
 from typing import Any
 
@@ -15,8 +16,8 @@ from derive.index.serving import coverage_counts
 from legal.outcomes import Outcome
 from serve.core.envelope import Answer, CallContext, answer, fanout, is_provisional
 from serve.core.known_index import IndexAt, held_expressions, index_at
-from serve.core.mount import MountedIndex
-from serve.core.periods import Periods, State, WorkPeriods, load_periods
+from serve.core.mount import Catalogue, MountedIndex
+from serve.core.periods import Periods, load_periods
 from serve.core.resolve import mounted_publisher
 from serve.core.shapes import choose_expression, version_choice
 from serve.core.store import (
@@ -46,6 +47,21 @@ def _periods(index: MountedIndex, known_on: str | None = None) -> Periods:
     return index.memo("periods", load_periods)
 
 
+def slug_ranks(catalogue: Catalogue) -> array[int]:
+    """Each work's place in slug order, by work rowid (``in_force_on`` lists its works in slug
+    order): sorting by it touches none of the catalogue's strings, whose pages a served worker would
+    otherwise copy (ADR 0178)."""
+    slugs = catalogue.slug_of
+    ranks = array("i", bytes(4 * (max(slugs, default=0) + 1)))
+    for rank, rowid in enumerate(sorted(slugs, key=lambda r: (slugs[r], r))):
+        ranks[rowid] = rank
+    return ranks
+
+
+def slug_ranks_of(index: MountedIndex) -> array[int]:
+    return index.memo("slug_ranks", lambda _conn: slug_ranks(index.catalogue))
+
+
 def _in_force_entry(work: Work, version: Version, expressions: list[Expression], language: str | None) -> dict[str, Any]:
     entry = version_choice(work, version, expressions)
     entry["work"] = work.work_id
@@ -56,25 +72,23 @@ def _in_force_entry(work: Work, version: Version, expressions: list[Expression],
 
 def in_force_section(ctx: CallContext, index: MountedIndex, args: dict[str, Any]) -> Answer:
     day, language, document_type = args["date"], args["language"], args["document_type"]
-    winners: list[tuple[WorkPeriods, list[State]]] = []
     known_on = args["known_on"]
-    for held in _periods(index, known_on):
-        states = held.winners(day) if not document_type else _winners_of_type(held, day, document_type)
-        if states and (not language or any(e.language == language for s in states for e in s.expressions)):
-            winners.append((held, states))
-    slugs = index.catalogue.slug_of
-    ordered = sorted(winners, key=lambda kv: slugs[kv[0].work_rowid])
-    page = ordered[args["offset"]:args["offset"] + args["limit"]]
+    periods = _periods(index, known_on)
+    winners = periods.in_force(day, document_type, language)
+    ranks, rowids = slug_ranks_of(index), periods.rowids
+    ordered = sorted(winners, key=lambda kv: ranks[rowids[kv[0]]])
+    page = [(rowids[w], [periods.version_rowid(s) for s in states])
+            for w, states in ordered[args["offset"]:args["offset"] + args["limit"]]]
     with index.session(ctx.deadline_seconds) as conn:
-        works = works_by_rowid(conn, [w.work_rowid for w, _ in page])
-        page_ids = [s.version_rowid for _, states in page for s in states]
+        works = works_by_rowid(conn, [w for w, _ in page])
+        page_ids = [s for _, states in page for s in states]
         versions = versions_by_rowid(conn, page_ids)
         exprs = expressions_for(conn, page_ids)
     then = None if known_on is None else index_at(index, known_on)
     if then is not None:
         versions = {rid: then.live.get(rid, v) for rid, v in versions.items()}
         exprs = {rid: then.expressions(rid, held) for rid, held in exprs.items()}
-    shown = [(works[w.work_rowid], [versions[s.version_rowid] for s in states]) for w, states in page]
+    shown = [(works[w], [versions[s] for s in states]) for w, states in page]
     single, ambiguous = [], []
     for work, chosen in shown:
         if len(chosen) == 1:
@@ -101,15 +115,6 @@ def in_force_on(ctx: CallContext, args: dict[str, Any]) -> Answer:
     return over_publishers(ctx, args, in_force_section, {"date": args["date"]})
 
 
-def _winners_of_type(work: WorkPeriods, day: str, document_type: str) -> list[State]:
-    """The winners among the covering states of one document type (the type filters first)."""
-    covering = [s for s in work.states if s.document_type == document_type and s.covers(day)]
-    if not covering:
-        return []
-    start = max(s.valid_from for s in covering)
-    return [s for s in covering if s.valid_from == start]
-
-
 def _distinct_texts(first: tuple[str | None, str | None], last: tuple[str | None, str | None]) -> tuple[int, bool]:
     if first[0] is None and last[0] is None:
         return 0, False
@@ -118,41 +123,41 @@ def _distinct_texts(first: tuple[str | None, str | None], last: tuple[str | None
     return (1 if first[0] == last[0] else 2), first[1] == last[1]
 
 
-def _change_entry(work: WorkPeriods, lo: int, hi: int) -> dict[str, Any]:
-    history = work.states
-    first, last = history[lo], history[hi - 1]
-    baseline = history[lo - 1] if lo > 0 else None  # states start in order: the one before the window
-    start_side = baseline or first
-    distinct, comparable = _distinct_texts(start_side.primary(work.primary_language),
-                                           last.primary(work.primary_language))
+def _change_entry(periods: Periods, work: int, lo: int, hi: int) -> dict[str, Any]:
+    head, (first_held, end_held) = periods.head(work), periods.states_of(work)
+    last = hi - 1
+    # states start in order: the one before the window
+    baseline = lo - 1 if lo > first_held else None
+    start_side = lo if baseline is None else baseline
+    distinct, comparable = _distinct_texts(periods.primary(start_side, head.primary_language),
+                                           periods.primary(last, head.primary_language))
     return {
-        "work": work.work_id, "title": work.title, "document_type": work.document_type,
-        "versions_in_period": hi - lo, "versions_total": len(history),
-        "first_change": first.valid_from, "last_change": last.valid_from,
-        "baseline": baseline.valid_from if baseline else None,
+        "work": head.work_id, "title": head.title, "document_type": head.document_type,
+        "versions_in_period": hi - lo, "versions_total": end_held - first_held,
+        "first_change": periods.valid_from(lo), "last_change": periods.valid_from(last),
+        "baseline": None if baseline is None else periods.valid_from(baseline),
         "distinct_texts": distinct, "wording_changed": distinct == 2, "text_comparable": comparable,
-        "diff_from": start_side.version_key, "diff_to": last.version_key,
+        "diff_from": periods.version_key(start_side), "diff_to": periods.version_key(last),
     }
 
 
-def _ordered(found: list[tuple[WorkPeriods, int, int]], order: str) -> list[tuple[WorkPeriods, int, int]]:
+def _ordered(periods: Periods, found: list[tuple[int, int, int]], order: str) -> list[tuple[int, int, int]]:
     """``by_date``: latest last change, most states, work id; ``by_churn``: most states, latest last
-    change, work id (two stable sorts instead of a key of negated characters)."""
-    found = sorted(found, key=lambda f: f[0].work_id)
+    change, work id (two stable sorts instead of a key of negated characters). A start's day code
+    orders as its day (:meth:`Periods.day`)."""
+    ranks, starts = periods.id_ranks, periods.start_codes
+    found = sorted(found, key=lambda f: ranks[f[0]])
     if order == "by_churn":
-        return sorted(found, key=lambda f: (f[2] - f[1], f[0].starts[f[2] - 1]), reverse=True)
-    return sorted(found, key=lambda f: (f[0].starts[f[2] - 1], f[2] - f[1]), reverse=True)
+        return sorted(found, key=lambda f: (f[2] - f[1], starts[f[2] - 1]), reverse=True)
+    return sorted(found, key=lambda f: (starts[f[2] - 1], f[2] - f[1]), reverse=True)
 
 
 def changes_section(ctx: CallContext, index: MountedIndex, args: dict[str, Any]) -> Answer:
     start, stop, document_type = args["from_date"], args["to_date"], args["document_type"]
-    found: list[tuple[WorkPeriods, int, int]] = []
-    for work in _periods(index, args["known_on"]):
-        lo, hi = work.in_window(start, stop)
-        if hi > lo and (not document_type or any(s.document_type == document_type for s in work.states[lo:hi])):
-            found.append((work, lo, hi))
-    ordered = _ordered(found, args["order"])
-    page = [_change_entry(*f) for f in ordered[args["offset"]:args["offset"] + args["limit"]]]
+    periods = _periods(index, args["known_on"])
+    found = periods.changed(start, stop, document_type)
+    ordered = _ordered(periods, found, args["order"])
+    page = [_change_entry(periods, *f) for f in ordered[args["offset"]:args["offset"] + args["limit"]]]
     for rank, entry in enumerate(page, args["offset"] + 1):
         entry["rank"] = rank
     payload = {"window": {"from": start, "to": stop}, "order": args["order"], "works_changed": len(found),
@@ -182,7 +187,7 @@ def _coverage_then(ctx: CallContext, index: MountedIndex, known_on: str) -> Answ
     exprs = [e for v in then.live.values() for e in then.expressions(v.rowid, held_expressions(index, v.rowid))]
     with_text = {e.version_rowid for e in exprs if e.has_text}
     payload = {
-        "works": len(then.periods.works), "versions": len(then.live), "withdrawn_versions": then.withdrawn_then,
+        "works": len(then.periods), "versions": len(then.live), "withdrawn_versions": then.withdrawn_then,
         "versions_sighted_later": then.sighted_later, "expressions": len(exprs),
         "versions_with_text": len(with_text),
         "expressions_text_not_held_then": sum(1 for e in exprs if e.rowid in then.unproven_text),
