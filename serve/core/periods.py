@@ -296,7 +296,7 @@ class Periods:
         return self._version[state]
 
     def valid_from(self, state: int) -> str:
-        return self._days[self._start[state] // 2]
+        return cast(str, self._days[self._start[state] // 2])
 
     def version_key(self, state: int) -> str:
         return cast(str, self._key[state])
