@@ -22,6 +22,15 @@ EU, LU = "eu-eurlex", "lu-legilux"
 GDPR = "eu-eurlex:32016r0679"
 CONSUMER = "lu-legilux:loi-2011-04-08-n2"
 DATA_LAW = "lu-legilux:loi-2018-08-01-a686"
+#: held EUR-Lex acts of the fixture build that the empty-answer tests (zh49, zh50, zh51) give terms of made-up words no
+#: question says, so that the terms weigh a word as the full build's thousands of acts do
+FILLER_ACTS = ("31962r0059", "31978l0583", "32003r2273", "32004r0139", "32011d0167", "32011d0306", "32013d1359",
+               "32013r0575", "32013r1336", "32015l2302")
+
+
+def filler_terms() -> list[dict[str, Any]]:
+    """Terms of made-up words (« quuxelN frobnicN ») for each of :data:`FILLER_ACTS`."""
+    return [{"work": f"eu-eurlex:{slug}", "fr": [f"quuxel{n} frobnic{n}"]} for n, slug in enumerate(FILLER_ACTS)]
 
 
 def terms() -> actterms.TermIndex[int]:

@@ -22,7 +22,7 @@ import pytest
 from serve.core import LegalCore, actterms
 from serve.core.ops import search
 from tests.index.pipeline import FixtureBuild
-from tests.serve_core.term_matches import answer_works, mounted_with_terms, searched
+from tests.serve_core.term_matches import answer_works, filler_terms, mounted_with_terms, searched
 
 EU, LU = "eu-eurlex", "lu-legilux"
 CONSUMER = "lu-legilux:loi-2011-04-08-n2"
@@ -31,12 +31,10 @@ GDPR = "eu-eurlex:32016r0679"
 #: the absent-subject test question is about (no fixture text holds « robots » nor « humanoïdes »).
 #: Other held acts are given terms of made-up words no question says, so that the terms weigh a word as the full
 #: build's thousands of acts do (a word among few acts' terms is rare: :func:`serve.core.actterms.partly_covered`).
-OTHERS = ["31962r0059", "31978l0583", "32003r2273", "32004r0139", "32011d0167", "32011d0306", "32013d1359",
-          "32013r0575", "32013r1336", "32015l2302"]
 TERMS = [
     {"work": CONSUMER, "fr": ["zorblax widget"]},
     {"work": GDPR, "fr": ["robots humanoïdes"], "en": ["identifiable carriage"]},
-    *({"work": f"eu-eurlex:{slug}", "fr": [f"quuxel{n} frobnic{n}"]} for n, slug in enumerate(OTHERS)),
+    *filler_terms(),
 ]
 
 

@@ -20,16 +20,14 @@ from serve.core import LegalCore
 from serve.core.ops import search
 from serve.core.searchplan import Plan
 from tests.index.pipeline import FixtureBuild
-from tests.serve_core.term_matches import answer_works, mounted_with_terms, searched
+from tests.serve_core.term_matches import answer_works, filler_terms, mounted_with_terms, searched
 
 CONSUMER = "lu-legilux:loi-2011-04-08-n2"
 #: Test terms: the consumer code's term of three words no text holds; other held acts given terms of made-up words no
 #: question says, so that the terms weigh a word as the full build's thousands of acts do.
-OTHERS = ["31962r0059", "31978l0583", "32003r2273", "32004r0139", "32011d0167", "32011d0306", "32013d1359",
-          "32013r0575", "32013r1336", "32015l2302"]
 TERMS = [
     {"work": CONSUMER, "fr": ["zorblax widget quuxor"]},
-    *({"work": f"eu-eurlex:{slug}", "fr": [f"quuxel{n} frobnic{n}"]} for n, slug in enumerate(OTHERS)),
+    *filler_terms(),
 ]
 #: Three words the terms say and a frame word every fixture index holds in many provisions: the terms cover 0.38.
 FRAMED = "zorblax widget quuxor procédure"

@@ -27,16 +27,14 @@ import pytest
 from serve.core import LegalCore, actterms
 from serve.core.ops import search
 from tests.index.pipeline import FixtureBuild
-from tests.serve_core.term_matches import answer_works, mounted_with_terms, searched
+from tests.serve_core.term_matches import answer_works, filler_terms, mounted_with_terms, searched
 
 CONSUMER = "lu-legilux:loi-2011-04-08-n2"
 #: Test terms, as in the zh50 tests: the consumer code's term of two words no text holds; other held acts given terms of
 #: made-up words no question says, so that the terms weigh a word as the full build's thousands of acts do.
-OTHERS = ["31962r0059", "31978l0583", "32003r2273", "32004r0139", "32011d0167", "32011d0306", "32013d1359",
-          "32013r0575", "32013r1336", "32015l2302"]
 TERMS = [
     {"work": CONSUMER, "fr": ["zorblax widget"]},
-    *({"work": f"eu-eurlex:{slug}", "fr": [f"quuxel{n} frobnic{n}"]} for n, slug in enumerate(OTHERS)),
+    *filler_terms(),
 ]
 #: Two words the consumer code's terms say whole and a word every fixture index holds that they leave out: on the
 #: fixture's few acts the terms weigh it so that they cover 0.29 of the question, which the tests take as the least share

@@ -6969,21 +6969,10 @@ def dated_amendment_step(ctx: CallContext, sections: list[Answer], args: dict[st
         wanted = f"{publisher}:{index.catalogue.slug_of[best]}"
         if best in listed:
             return put_first(section, wanted)
-        filters = Filters((), args["language"], args["document_type"], None, _allowed_works(conn, index, args))
-        if filters.allowed is not None and best not in filters.allowed:
-            return False
-        if filters.language and not _titled_in(conn, best, (), filters.language):
-            return False
-        hit = _work_row(conn, best, filters, ["dated_amendment"])
-        if hit is None:
-            return False
-        row = shape_hits(conn, index, [hit], words)[0]
-    scores = [h.get("score") for h in hits]
-    dealt_hits(section, [row, *hits][:max(len(hits), args["limit"])])
-    for hit_, score in zip(section["hits"], [*scores, scores[-1]], strict=False):
-        if score is not None:
-            hit_["score"] = score
-    return True
+        row = brought_row(conn, index, best, args, "dated_amendment", words)
+    if row is None:
+        return False
+    return deal_keeping_scores(section, [row, *hits][:max(len(hits), args["limit"])])
 
 
 #: Whether :func:`title_parent_step` runs (ADR 0173).
@@ -7043,22 +7032,11 @@ def title_parent_step(ctx: CallContext, sections: list[Answer], args: dict[str, 
             at = listed.index(parent)
             rows = [hits[0], hits[at], *hits[1:at], *hits[at + 1:]]
         else:
-            filters = Filters((), args["language"], args["document_type"], None, _allowed_works(conn, index, args))
-            if filters.allowed is not None and parent not in filters.allowed:
+            row = brought_row(conn, index, parent, args, "parent_act", normalize(args["query"]).split())
+            if row is None:
                 return False
-            if filters.language and not _titled_in(conn, parent, (), filters.language):
-                return False
-            hit = _work_row(conn, parent, filters, ["parent_act"])
-            if hit is None:
-                return False
-            row = shape_hits(conn, index, [hit], normalize(args["query"]).split())[0]
             rows = [hits[0], row, *hits[1:]][:max(len(hits), args["limit"])]
-    scores = [h.get("score") for h in hits]
-    dealt_hits(section, rows)
-    for hit_, score in zip(section["hits"], [*scores, scores[-1]], strict=False):
-        if score is not None:
-            hit_["score"] = score
-    return True
+    return deal_keeping_scores(section, rows)
 
 
 #: Whether :func:`dated_step` puts first the act of the year a question names (ADR 0174).
@@ -7148,17 +7126,8 @@ def dated_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, Pla
         wanted_work = f"{publisher}:{slugs[best]}"
         if any(str(h.get("work")) == wanted_work for h in hits):
             return put_first(section, wanted_work)
-        filters = Filters((), args["language"], args["document_type"], args.get("as_of"),
-                          _allowed_works(conn, index, args))
-        if filters.allowed is not None and best not in filters.allowed:
-            return False
-        if filters.language and not _titled_in(conn, best, (), filters.language):
-            return False
-        hit = _work_row(conn, best, filters, ["dated_act"])
-        if hit is None:
-            return False
-        row = shape_hits(conn, index, [hit], actterms.question_words(raw))[0]
-    return insert_first(section, row, args["limit"])
+        row = brought_row(conn, index, best, args, "dated_act", actterms.question_words(raw), args.get("as_of"))
+    return row is not None and insert_first(section, row, args["limit"])
 
 
 def official_titles(conn: sqlite3.Connection, work: int) -> list[str]:
@@ -7180,9 +7149,30 @@ def insert_first(section: Answer, row: Mapping[str, Any], limit: int) -> bool:
     hits = section.get("hits") or []
     if not hits or limit < 1:
         return False
-    scores = [h.get("score") for h in hits]
-    dealt_hits(section, [dict(row), *hits][:limit])
+    return deal_keeping_scores(section, [dict(row), *hits][:limit])
+
+
+def deal_keeping_scores(section: Answer, rows: Sequence[Mapping[str, Any]]) -> bool:
+    """Deal ``rows`` (the section's hits reordered, a work brought in among them) into the section's places, each place
+    keeping the score it had (a place past the old last takes the last's): the scale the merge reads stays the one the
+    lanes gave. ``True`` (the section changed, in place)."""
+    scores = [h.get("score") for h in section.get("hits") or []]
+    dealt_hits(section, rows)
     for hit, score in zip(section["hits"], [*scores, scores[-1]], strict=False):
         if score is not None:
             hit["score"] = score
     return True
+
+
+def brought_row(conn: sqlite3.Connection, index: MountedIndex, work: int, args: dict[str, Any], reason: str,
+                words: Sequence[str], as_of: str | None = None) -> dict[str, Any] | None:
+    """A work a first-place step brings into a section that did not list it, as the section's work row (reason
+    ``reason``, shaped with the question's ``words``), or ``None`` when the question's language, document type or
+    allowed works (``works``, hierarchy, domain) refuse it or it has no row."""
+    filters = Filters((), args["language"], args["document_type"], as_of, _allowed_works(conn, index, args))
+    if filters.allowed is not None and work not in filters.allowed:
+        return None
+    if filters.language and not _titled_in(conn, work, (), filters.language):
+        return None
+    hit = _work_row(conn, work, filters, [reason])
+    return None if hit is None else shape_hits(conn, index, [hit], words)[0]
