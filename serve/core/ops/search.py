@@ -6922,6 +6922,24 @@ def act_dates(conn: sqlite3.Connection, index: MountedIndex, works: Sequence[int
     return {w: siblings.act_date(index.catalogue.slug_of.get(w, ""), titles.get(w, "")) for w in works}
 
 
+def cited_section(ctx: CallContext, sections: Sequence[Answer], args: dict[str, Any]
+                  ) -> tuple[Answer, str, MountedIndex, list[dict[str, Any]]] | None:
+    """The first section, its publisher, mounted index and hits, when the steps that read the acts a title names
+    (:func:`dated_amendment_step`, :func:`title_parent_step`) may reorder it: a works-grain answer with no ``works``
+    filter, ``known_on`` day or ``as_of`` date whose first section is of :data:`DATED_AMENDMENT_PUBLISHERS`, mounted,
+    and lists a hit; else ``None``."""
+    if args["works"] or args.get("known_on") is not None or args["time_scope"] == "as_of" \
+            or (args.get("result_grain") or "works") != "works" or not sections:
+        return None
+    section = sections[0]
+    publisher = str(section.get("publisher"))
+    index = ctx.indexes.get(publisher)
+    hits = section.get("hits") or []
+    if publisher not in DATED_AMENDMENT_PUBLISHERS or index is None or not hits:
+        return None
+    return section, publisher, index, hits
+
+
 def dated_amendment_step(ctx: CallContext, sections: list[Answer], args: dict[str, Any]) -> bool:
     """A question asking for a change of an act (:func:`serve.core.siblings.asks_amendment`: "2020 update", « Änderung
     2019 ») by a year it names as an act's (:func:`named_years`; not one inside an act's number,
@@ -6933,15 +6951,10 @@ def dated_amendment_step(ctx: CallContext, sections: list[Answer], args: dict[st
     others keep their places' scores, one place down (the section keeps ``limit`` works). The first section of
     :data:`DATED_AMENDMENT_PUBLISHERS` only; the ``works`` filter, a ``known_on`` day, an ``as_of`` date and the
     provisions grain leave the answer as it was. Whether anything changed (in place)."""
-    if not DATED_AMENDMENTS or args["works"] or args.get("known_on") is not None or args["time_scope"] == "as_of" \
-            or (args.get("result_grain") or "works") != "works" or not sections:
+    found = cited_section(ctx, sections, args) if DATED_AMENDMENTS else None
+    if found is None:
         return False
-    section = sections[0]
-    publisher = str(section.get("publisher"))
-    index = ctx.indexes.get(publisher)
-    hits = section.get("hits") or []
-    if publisher not in DATED_AMENDMENT_PUBLISHERS or index is None or not hits:
-        return False
+    section, publisher, index, hits = found
     words = normalize(args["query"]).split()
     if not siblings.asks_amendment(words):
         return False
@@ -7007,15 +7020,10 @@ def title_parent_step(ctx: CallContext, sections: list[Answer], args: dict[str, 
     after the first (the section keeps ``limit`` works). Nothing moves when the second work is already an act the
     first's title names. The same publishers, filters and grain as :func:`dated_amendment_step`. Whether anything
     changed (in place)."""
-    if not TITLE_PARENT_SECOND or args["works"] or args.get("known_on") is not None \
-            or args["time_scope"] == "as_of" or (args.get("result_grain") or "works") != "works" or not sections:
+    found = cited_section(ctx, sections, args) if TITLE_PARENT_SECOND else None
+    if found is None:
         return False
-    section = sections[0]
-    publisher = str(section.get("publisher"))
-    index = ctx.indexes.get(publisher)
-    hits = section.get("hits") or []
-    if publisher not in DATED_AMENDMENT_PUBLISHERS or index is None or not hits:
-        return False
+    section, _, index, hits = found
     listed = [index.catalogue.rowid_of.get(str(h.get("work")).split(":", 1)[-1]) for h in hits]
     first = listed[0]
     named = citations(index).named.get(first, ()) if first is not None else ()
