@@ -1393,7 +1393,9 @@ def quorum_occurrences(conn: sqlite3.Connection, groups: list[list[str]], min_te
     cursor.row_factory = None
     window = [(int(r[0]), float(r[1])) for r in cursor.execute(f"{ranked} ORDER BY score LIMIT {first}", params)]
     rows = window_occurrences(conn, window, filters, limit)
-    if len(rows) >= limit:
+    if len(rows) >= limit or len(window) < first:
+        # a window short of its ``LIMIT`` holds every state of the quorum: the filtered join over
+        # the whole quorum (run again below) would give these same rows
         return rows
     return occurrences(conn, f"({ranked})", params, filters, limit)
 
