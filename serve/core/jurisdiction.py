@@ -445,15 +445,15 @@ def missing_own_kind(words: list[str]) -> ForeignLaw | None:
     held = set(words)
     if not MISSING_OWN_KINDS or not LUXEMBOURG_WORDS & held:
         return None
-    if (OWN_WORDS - LUXEMBOURG_WORDS - {"grand"}) & held or TREATY_WORDS & held:
-        return None
-    if any(_is_adjective(w) or w in FOREIGN_COUNTRIES or _place_at(words, i) for i, w in enumerate(words)):
-        return None
     text = f" {' '.join(words)} "
     kind = next((w for w in words if w in MISSING_OWN_KIND_WORDS
                  or (w.startswith(FEDERAL_PREFIX_DE) and len(w) > len(FEDERAL_PREFIX_DE) + 2)), None) \
         or next((phrase for phrase in MISSING_OWN_KIND_PHRASES if f" {phrase} " in text), None)
-    return ForeignLaw("luxembourg", kind) if kind else None
+    if kind is None or (OWN_WORDS - LUXEMBOURG_WORDS - {"grand"}) & held or TREATY_WORDS & held:
+        return None
+    if any(_is_adjective(w) or w in FOREIGN_COUNTRIES or _place_at(words, i) for i, w in enumerate(words)):
+        return None
+    return ForeignLaw("luxembourg", kind)
 
 
 #: Whether :func:`foreign_law` reads an act cited by France's numbering (neg50, ADR 0171).
