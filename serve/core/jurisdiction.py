@@ -224,8 +224,8 @@ def foreign_law(query: str) -> ForeignLaw | None:
     """The state other than Luxembourg a question names its act by (module docstring), or ``None``. Pure."""
     raw = query.replace("’", "'").split()
     words = normalize(query).split()
-    missing = missing_own_body(words)
-    if missing:  # "composition of the Luxembourg Senate": a chamber Luxembourg has not (ADR 0171)
+    missing = missing_own_body(words) or missing_own_kind(words)
+    if missing:  # "composition of the Luxembourg Senate": a chamber Luxembourg has not (ADR 0171, 0183)
         return missing
     if (OWN_WORDS | TREATY_WORDS) & set(words):
         return None
@@ -417,6 +417,43 @@ def missing_own_body(words: list[str]) -> ForeignLaw | None:
     body = next((shape.state if " " in name else name for name, shape in NAMED_FOREIGN_BODIES.items()
                  if f" {name} " in text), None) or next((w for w in words if w in SENATORS), None)
     return ForeignLaw("luxembourg", body) if body else None
+
+
+#: Whether :func:`foreign_law` reads a kind of body Luxembourg cannot have, named as Luxembourg's (neg52, ADR 0183).
+MISSING_OWN_KINDS = True
+#: The words of bodies a unitary, landlocked grand duchy has none of (normalised; FR/EN/DE): a federation's (« Cour
+#: fédérale », "Federal Constitutional Court", « föderal »), a navy's and a coast guard's. « royal » is left out:
+#: Luxembourg's King-Grand Dukes signed « arrêtés royaux grands-ducaux »; « marine » too: its merchant navy
+#: (« marine marchande ») is held.
+MISSING_OWN_KIND_WORDS = frozenset({"federal", "federale", "federales", "federaux", "federals", "foderal", "foderale",
+                                    "foderalen", "foderaler", "foderales", "navy", "navies", "kriegsmarine",
+                                    "coastguard", "coastguards", "kustenwache"})
+#: The same kinds said in two words (normalised).
+MISSING_OWN_KIND_PHRASES = ("coast guard", "garde cotiere", "garde cotieres", "garde cote", "garde cotes")
+#: The German prefix of a federation's bodies (« Bundesverfassungsgericht », « Bundesamt », « Bundespolizei »).
+FEDERAL_PREFIX_DE = "bundes"
+
+
+def missing_own_kind(words: list[str]) -> ForeignLaw | None:
+    """A kind of body Luxembourg cannot have, asked about as Luxembourg's ("Luxembourg Federal Constitutional Court
+    powers", « Cour fédérale du Luxembourg », "Luxembourg Navy ships", « garde côtière luxembourgeoise », « Luxemburger
+    Küstenwache », « Luxembourg Bundesverfassungsgericht »), or ``None``: a word of :data:`MISSING_OWN_KIND_WORDS`, a
+    phrase of :data:`MISSING_OWN_KIND_PHRASES` or a German word opening with :data:`FEDERAL_PREFIX_DE`, with
+    :func:`missing_own_body`'s conditions (a question naming Luxembourg and no other state, place, EU word or treaty:
+    "Luxembourg's relations with the Federal Republic of Germany" names Germany). Neither publisher holds an act on a
+    body that does not exist. The state word is « luxembourg », the act the word read. Pure; ``words`` normalised."""
+    held = set(words)
+    if not MISSING_OWN_KINDS or not LUXEMBOURG_WORDS & held:
+        return None
+    text = f" {' '.join(words)} "
+    kind = next((w for w in words if w in MISSING_OWN_KIND_WORDS
+                 or (w.startswith(FEDERAL_PREFIX_DE) and len(w) > len(FEDERAL_PREFIX_DE) + 2)), None) \
+        or next((phrase for phrase in MISSING_OWN_KIND_PHRASES if f" {phrase} " in text), None)
+    if kind is None or (OWN_WORDS - LUXEMBOURG_WORDS - {"grand"}) & held or TREATY_WORDS & held:
+        return None
+    if any(_is_adjective(w) or w in FOREIGN_COUNTRIES or _place_at(words, i) for i, w in enumerate(words)):
+        return None
+    return ForeignLaw("luxembourg", kind)
 
 
 #: Whether :func:`foreign_law` reads an act cited by France's numbering (neg50, ADR 0171).

@@ -87,7 +87,7 @@ from serve.core.ops import absent_subject as absent
 from serve.core.ops import empty_titled
 from serve.core.ops import unheld_name as unheld
 from serve.core.places import FOREIGN_PLACES, PLACE_FIRST_WORDS
-from serve.core.resolve import enacted_by, mounted_publisher, named_acronyms
+from serve.core.resolve import acronym_tokens, enacted_by, mounted_publisher, named_acronyms
 from serve.core.searchplan import (
     FREQUENT_PHRASE_WORKS,
     POPULAR_TAIL_FORMS,
@@ -2493,9 +2493,34 @@ def asks_eu_act(words: Sequence[str]) -> bool:
     if EU_FORM_ALONE and (EU_ONLY_FORMS & held or (EN_REGULATION_WORDS & held
                                                     and xlang.query_language(list(words)) == "en")):
         return True
+    if de_regulation_alone(words):
+        return True
     return any((w in EU_ACT_FORMS and EU_ACT_ADJECTIVES & set(words[max(0, i - 1):i + 3]))
                or (w in EU_NAME_WORDS and EU_ACT_ADJECTIVES & set(words[max(0, i - EU_NAME_REACH):i]))
                for i, w in enumerate(words))
+
+
+#: Whether :func:`asks_eu_act` also reads the German « Verordnung » with no adjective in a question told German
+#: (:func:`de_regulation_alone`; neg52, ADR 0183).
+EU_FORM_ALONE_DE = True
+#: The German forms of a regulation (normalised).
+DE_REGULATION_WORDS = frozenset({"verordnung", "verordnungen"})
+#: The German words that make a « Verordnung » Luxembourg's: the grand-ducal and ministerial regulations
+#: (normalised, with « ß » and spelled out).
+DE_LU_REGULATION_WORDS = frozenset({
+    f"{stem}{ending}" for stem in ("großherzoglich", "grossherzoglich", "ministeriell")
+    for ending in ("", "e", "en", "er", "es")})
+
+
+def de_regulation_alone(words: Sequence[str]) -> bool:
+    """Whether a question's normalised ``words`` ask for a « Verordnung » with no word making it Luxembourg's
+    (:data:`DE_LU_REGULATION_WORDS`: « großherzogliche Verordnung ») in a question
+    :func:`derive.index.xlang.query_language` tells German: the Union's regulations are « Verordnungen » in German,
+    Luxembourg's are grand-ducal or ministerial ones (« Verordnung über Verbot von in Zwangsarbeit hergestellten
+    Produkten »). Off with :data:`EU_FORM_ALONE_DE`. Pure."""
+    held = set(words)
+    return EU_FORM_ALONE_DE and bool(DE_REGULATION_WORDS & held) and not DE_LU_REGULATION_WORDS & held \
+        and xlang.query_language(list(words)) == "de"
 
 
 def weak_rows_only(section: Answer, reasons: Collection[str]) -> bool:
@@ -2529,6 +2554,48 @@ def eu_act_unanswered(plans: Mapping[str, Plan], sections: Sequence[Answer], que
         return False
     for plan in plans.values():
         plan.name_not_held = {"reason": "eu_act_not_held"}
+    return True
+
+
+#: Whether :func:`sigle_unanswered` runs (neg52, ADR 0183).
+SIGLE_UNANSWERED = True
+
+
+def capital_sigles(raw: str) -> list[str]:
+    """A question's words written in capitals only that may be an act's sigle (:func:`serve.core.resolve.acronym_tokens`:
+    four capitals or more, three before a form word: « PPWR », "HIPAA", « BGB-Kommentar »), normalised, in order. A
+    word with a small letter (« RoHS », « LKWs ») is not read: it is a word or a name the search may hold otherwise.
+    Pure."""
+    return list(dict.fromkeys(token.lower() for token, _ in acronym_tokens(raw) if token.isupper()))
+
+
+def sigle_unanswered(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Mapping[str, Plan],
+                     sections: Sequence[Answer], raw: str) -> bool:
+    """A question naming an act by a sigle no mounted index holds (:func:`capital_sigles`: no provision, no work's name,
+    no label holds it, :func:`held_anywhere`; no name resolves it, :func:`serve.core.resolve.named_acronyms` ran before)
+    whose every section answers only by labels, some of its words, the words left once those no text holds were
+    dropped, or names' words (:data:`OTHER_WEAK_REASONS`) asks for an act no index holds: « règlement emballages et
+    déchets d'emballages PPWR objectifs de réemploi 2030 » was answered by Luxembourg's packaging law through its
+    title's words. Every plan is marked ``{"reason": "sigle_not_held", "words": [...]}`` (in place; neg52, ADR 0183).
+    Never for a question naming, citing or resolving an act, or one another rule already answered with no hits. The
+    look-ups (two FTS statements per index and sigle) run only for a question holding a sigle and answered weakly.
+    Whether the plans changed."""
+    if not SIGLE_UNANSWERED or any(p.mentions or p.constraints or p.act_number or p.anchor or p.article_key or p.boost
+                                   or p.strong or p.name_not_held for p in plans.values()):
+        return False
+    sigles = capital_sigles(raw)
+    if not sigles or not any(s.get("hits") for s in sections) \
+            or not all(weak_rows_only(s, OTHER_WEAK_REASONS) for s in sections):
+        return False
+    if any(sigle in index.catalogue.names for index in indexes for sigle in sigles):
+        return False
+    for index in indexes:
+        with index.session(ctx.deadline_seconds) as conn:
+            sigles = [w for w in sigles if not held_anywhere(conn, w)]
+        if not sigles:
+            return False
+    for plan in plans.values():
+        plan.name_not_held = {"reason": "sigle_not_held", "words": sigles}
     return True
 
 
@@ -6485,6 +6552,9 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
     if auto and not args["works"] and eu_act_unanswered(plans, sections, args["query"]):
         unstaged.clear()  # the plans changed
         sections = sections_of()  # the other sections answer no hits (``eu_act_not_held``, set on the plans)
+    if auto and not args["works"] and sigle_unanswered(ctx, indexes, plans, sections, parsed.raw):
+        unstaged.clear()  # the plans changed
+        sections = sections_of()  # every section answers no hits (``sigle_not_held``, set on the plans)
     if len(sections) > 1 and not args["works"] and not someone_strong:
         route_sections(sections)
     if _SNIPPETS.get():
