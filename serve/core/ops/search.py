@@ -3824,6 +3824,37 @@ def learnt_order(sections: list[Answer], swaps: Mapping[int, Swap]) -> list[Answ
     return out
 
 
+#: Whether the learnt order of sections keeps first the publisher the question names (:func:`kept_asked_first`;
+#: pub52, ADR 0180).
+ASKED_KEPT_FIRST = True
+
+
+def asked_publisher(eu_form: bool, own_law: bool) -> str | None:
+    """The publisher :func:`order_sections` puts first whatever its evidence: EUR-Lex for a question asking for a
+    directive (``eu_form``, :func:`asks_eu_form`), else Legilux for one asking for Luxembourg's own law or naming
+    Luxembourg (``own_law``: :func:`serve.core.ranking.asks_own_law`, :func:`asks_of_country`); ``None`` when the
+    question names neither. Pure."""
+    return "eu-eurlex" if eu_form else "lu-legilux" if own_law else None
+
+
+def first_publisher(sections: Sequence[Answer]) -> str | None:
+    """The publisher of the first section with hits, ``None`` when no section has any. Pure."""
+    return next((str(s.get("publisher")) for s in sections if s.get("hits")), None)
+
+
+def kept_asked_first(before: list[Answer], after: list[Answer], asked: str | None) -> list[Answer]:
+    """``after`` (the sections as the learnt order of sections left them, :func:`learnt_order`), unless it takes the
+    lead from the publisher the question names (``asked``, :func:`asked_publisher`) that ``before`` (the hand-set
+    order, :func:`order_sections`) gave it: then ``before``. The learnt order weighs the two first works' vectors, which
+    know nothing of a question saying "in Luxembourg" or asking for a directive; the hand-set order reads those words
+    first ("enforcement in Luxembourg of fines imposed in another EU member state", "public procurement rules and
+    tender procedures for contracting authorities in Luxembourg": the learnt order put the EU directives back before
+    the Luxembourg laws). Pure."""
+    if ASKED_KEPT_FIRST and asked is not None and first_publisher(before) == asked and first_publisher(after) != asked:
+        return before
+    return after
+
+
 def capture_rows(index: MountedIndex, candidates: Sequence[tuple[Hit, tuple[float, ...]]]) -> list[dict[str, Any]]:
     """What a harvesting caller (:data:`serve.core.reorder.CAPTURE`) records of each candidate: the
     fields the benchmark scores a hit by, and its vector."""
@@ -4033,6 +4064,38 @@ def _relax_beside_untitled(sections: list[Answer], indexes: Sequence[MountedInde
     form (:func:`relaxable_terms`) is searched again."""
     answered = [s for s in sections if s.get("hits")]
     if not answered or any(s.get("title_coverage") != 0.0 and not chance(s) for s in answered):
+        return sections
+    again = [k for k, (section, index) in enumerate(zip(sections, indexes, strict=True))
+             if not section.get("hits") and not section.get("routed")
+             and relaxable_terms(plans[index.publisher.value].terms)]
+    if not again:
+        return sections
+    return [relaxed(index) if k in again else section for k, (section, index) in enumerate(zip(sections, indexes,
+                                                                                                  strict=True))]
+
+
+#: Whether :func:`relax_empty_alone` runs (pub52, ADR 0180).
+EMPTY_ALONE = True
+#: The most of the question the best works of every answered section may be titled by (:func:`routing_coverage`) for
+#: :func:`relax_empty_alone` to search an empty section again on its own.
+EMPTY_ALONE_TITLED = 0.4
+
+
+def relax_empty_alone(sections: list[Answer], indexes: Sequence[MountedIndex], plans: Mapping[str, Plan],
+                      relaxed: Callable[[MountedIndex], Answer]) -> list[Answer]:
+    """The sections, those that found nothing searched again with stems and relaxation on their own (``relaxed``) when
+    every section with hits has its best works titled by little of the question (:func:`routing_coverage` at most
+    :data:`EMPTY_ALONE_TITLED`). Another publisher's provisions holding every word, in acts whose names say little of
+    the question, are no evidence that this publisher holds nothing on it: « l'inspection du travail peut-elle
+    participer aux contrôles des machines vendues sur le marché » — EU acts on machinery hold every word, the
+    Luxembourg law on market surveillance, which names the labour inspectorate, holds them in other forms. Routing then
+    weighs the relaxed hits against the strict ones (:func:`route_sections`: left out unless the section's first work
+    fits the question better, :func:`fits_better`). The generalisation of :func:`_relax_beside_untitled` (answered
+    sections titled by none of the question) to sections titled by little of it; only a question that has a weaker
+    form (:func:`relaxable_terms`) is searched again."""
+    answered = [s for s in sections if s.get("hits")]
+    if not EMPTY_ALONE or not answered or any(float(routing_coverage(s) or 0.0) > EMPTY_ALONE_TITLED
+                                              for s in answered):
         return sections
     again = [k for k, (section, index) in enumerate(zip(sections, indexes, strict=True))
              if not section.get("hits") and not section.get("routed")
@@ -6460,6 +6523,7 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
         sections = _relax_translated(sections, indexes, plans, lambda i: section_of(i, stem=True, relaxed=True))
         sections = _relax_beside_untitled(sections, indexes, plans, lambda i: section_of(i, stem=True, relaxed=True),
                                           chance)
+        sections = relax_empty_alone(sections, indexes, plans, lambda i: section_of(i, stem=True, relaxed=True))
     if auto and not args["works"] and words_apart(ctx, indexes, plans, sections):
         unstaged.clear()  # the plans changed
         sections = sections_of()  # every section answers no hits (``words_apart``, set on the plans)
@@ -6496,10 +6560,12 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
                 then = index_at(ctx.indexes[s["publisher"]], args["known_on"])
                 s["hits"] = [h for h in s.get("hits") or [] if then.held_row(h)]
     merge.score_hits(sections)
+    asked = None
     if len(sections) > 1:
         # a question naming Luxembourg is answered by Legilux first, as one asking for its law
-        sections = order_sections(sections, eu_form=asks_eu_form(args["query"]),
-                                  own_law=own_law or asks_of_country(words))
+        eu_form, own_asked = asks_eu_form(args["query"]), own_law or asks_of_country(words)
+        sections = order_sections(sections, eu_form=eu_form, own_law=own_asked)
+        asked = asked_publisher(eu_form, own_asked)
     if swaps:
         captured = reorder.CAPTURE.get()
         if captured is not None:
@@ -6510,7 +6576,8 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
                  "candidates": (swaps[id(s)].captured if id(s) in swaps else None)} for s in sections]})
         if swapped(sections, swaps):
             merge.score_hits(sections)  # the rows a reordering brought in, scored on the one scale
-        sections = learnt_order(sections, swaps)
+        # the learnt order does not take the lead from the publisher the question names (kept_asked_first)
+        sections = kept_asked_first(sections, learnt_order(sections, swaps), asked)
     if act_term_step(ctx, sections, plans, args):
         merge.score_hits(sections)  # the rows the act terms brought in, scored on the one scale
     sibling_step(ctx, sections, args, plans)
