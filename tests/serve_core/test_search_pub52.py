@@ -3,7 +3,6 @@ does not take it away (ADR 0180, search.kept_asked_first)."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -58,54 +57,3 @@ def test_the_switch_turns_the_rule_off(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(search, "ASKED_KEPT_FIRST", False)
     assert search.kept_asked_first(before, after, LU) is after
 
-
-# -- an empty section beside sections titled by little of the question (search.relax_empty_alone) -----------------
-
-TERMS = ["inspection", "travail", "participer", "controles", "machines", "vendues", "marche"]
-
-
-def _index(publisher: str) -> Any:
-    return SimpleNamespace(publisher=SimpleNamespace(value=publisher))
-
-
-def _plans(terms: list[str]) -> dict[str, Any]:
-    return {EU: SimpleNamespace(terms=terms), LU: SimpleNamespace(terms=terms)}
-
-
-def _titled(section: dict[str, Any], coverage: float) -> dict[str, Any]:
-    return {**section, "title_coverage": coverage}
-
-
-def test_an_empty_section_beside_one_titled_by_little_of_the_question_is_relaxed_on_its_own() -> None:
-    sections = [_titled(_section(EU, "32023r1230"), 0.1429), _section(LU)]
-    asked: list[str] = []
-
-    def relaxed(index: Any) -> dict[str, Any]:
-        asked.append(index.publisher.value)
-        return _section(LU, "loi-2010-05-27-n2")
-
-    out = search.relax_empty_alone(sections, [_index(EU), _index(LU)], _plans(TERMS), relaxed)
-    assert asked == [LU]
-    assert out[0] is sections[0] and out[1]["hits"][0]["work"] == f"{LU}:loi-2010-05-27-n2"
-
-
-def test_no_relaxation_beside_a_section_titled_by_the_question_or_of_a_short_question() -> None:
-    def relaxed(index: Any) -> dict[str, Any]:
-        raise AssertionError("not searched again")
-
-    indexes = [_index(EU), _index(LU)]
-    titled = [_titled(_section(EU, "32006l0042"), 0.5), _section(LU)]
-    assert search.relax_empty_alone(titled, indexes, _plans(TERMS), relaxed) is titled
-    short = [_titled(_section(EU, "32006l0042"), 0.0), _section(LU)]
-    assert search.relax_empty_alone(short, indexes, _plans(["machines"]), relaxed) is short  # no weaker form
-    routed = [_titled(_section(EU, "32006l0042"), 0.0), {**_section(LU), "routed": {"reason": "left out"}}]
-    assert search.relax_empty_alone(routed, indexes, _plans(TERMS), relaxed) is routed
-    nothing = [_section(EU), _section(LU)]
-    assert search.relax_empty_alone(nothing, indexes, _plans(TERMS), relaxed) is nothing
-
-
-def test_the_switch_turns_the_relaxation_off(monkeypatch: pytest.MonkeyPatch) -> None:
-    sections = [_titled(_section(EU, "32023r1230"), 0.1429), _section(LU)]
-    monkeypatch.setattr(search, "EMPTY_ALONE", False)
-    assert search.relax_empty_alone(sections, [_index(EU), _index(LU)], _plans(TERMS),
-                                    lambda index: _section(LU, "loi-a")) is sections

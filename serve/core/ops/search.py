@@ -4074,38 +4074,6 @@ def _relax_beside_untitled(sections: list[Answer], indexes: Sequence[MountedInde
                                                                                                   strict=True))]
 
 
-#: Whether :func:`relax_empty_alone` runs (pub52, ADR 0180).
-EMPTY_ALONE = True
-#: The most of the question the best works of every answered section may be titled by (:func:`routing_coverage`) for
-#: :func:`relax_empty_alone` to search an empty section again on its own.
-EMPTY_ALONE_TITLED = 0.4
-
-
-def relax_empty_alone(sections: list[Answer], indexes: Sequence[MountedIndex], plans: Mapping[str, Plan],
-                      relaxed: Callable[[MountedIndex], Answer]) -> list[Answer]:
-    """The sections, those that found nothing searched again with stems and relaxation on their own (``relaxed``) when
-    every section with hits has its best works titled by little of the question (:func:`routing_coverage` at most
-    :data:`EMPTY_ALONE_TITLED`). Another publisher's provisions holding every word, in acts whose names say little of
-    the question, are no evidence that this publisher holds nothing on it: « l'inspection du travail peut-elle
-    participer aux contrôles des machines vendues sur le marché » — EU acts on machinery hold every word, the
-    Luxembourg law on market surveillance, which names the labour inspectorate, holds them in other forms. Routing then
-    weighs the relaxed hits against the strict ones (:func:`route_sections`: left out unless the section's first work
-    fits the question better, :func:`fits_better`). The generalisation of :func:`_relax_beside_untitled` (answered
-    sections titled by none of the question) to sections titled by little of it; only a question that has a weaker
-    form (:func:`relaxable_terms`) is searched again."""
-    answered = [s for s in sections if s.get("hits")]
-    if not EMPTY_ALONE or not answered or any(float(routing_coverage(s) or 0.0) > EMPTY_ALONE_TITLED
-                                              for s in answered):
-        return sections
-    again = [k for k, (section, index) in enumerate(zip(sections, indexes, strict=True))
-             if not section.get("hits") and not section.get("routed")
-             and relaxable_terms(plans[index.publisher.value].terms)]
-    if not again:
-        return sections
-    return [relaxed(index) if k in again else section for k, (section, index) in enumerate(zip(sections, indexes,
-                                                                                                  strict=True))]
-
-
 #: The question's rarest words weighed by :func:`words_apart`.
 APART_WORDS = 2
 
@@ -6523,7 +6491,6 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
         sections = _relax_translated(sections, indexes, plans, lambda i: section_of(i, stem=True, relaxed=True))
         sections = _relax_beside_untitled(sections, indexes, plans, lambda i: section_of(i, stem=True, relaxed=True),
                                           chance)
-        sections = relax_empty_alone(sections, indexes, plans, lambda i: section_of(i, stem=True, relaxed=True))
     if auto and not args["works"] and words_apart(ctx, indexes, plans, sections):
         unstaged.clear()  # the plans changed
         sections = sections_of()  # every section answers no hits (``words_apart``, set on the plans)
