@@ -57,3 +57,26 @@ def test_the_switch_turns_the_rule_off(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(search, "ASKED_KEPT_FIRST", False)
     assert search.kept_asked_first(before, after, LU) is after
 
+
+
+# -- a question naming one of Luxembourg's own bodies (search.names_own_body) ------------------------------------
+
+
+def _words(question: str) -> list[str]:
+    return question.split(" ")
+
+
+def test_a_question_naming_a_luxembourg_body_names_luxembourg() -> None:
+    words = _words("obligation de compensation des produits derives de gre a gre surveillance par la cssf")
+    assert search.names_own_body(words) and search.asks_of_country(words)
+    assert search.names_own_body(_words("qui signe les proces verbaux de la chambre des deputes"))
+    assert search.names_own_body(_words("missions de la police grand ducale"))
+    assert search.asked_publisher(search.asks_eu_form("surveillance par la CSSF"), search.asks_of_country(words)) == LU
+
+
+def test_a_body_of_the_union_or_a_part_of_a_name_is_no_luxembourg_body(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert not search.names_own_body(_words("supervision by esma of credit rating agencies"))
+    assert not search.names_own_body(_words("police cooperation between member states"))
+    assert not search.names_own_body(_words("la chambre de commerce et les deputes"))  # words apart: no name
+    monkeypatch.setattr(search, "OWN_BODIES_ASKED", False)
+    assert not search.names_own_body(["cssf"])

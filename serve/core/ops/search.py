@@ -2541,7 +2541,38 @@ def asks_of_country(tokens: Sequence[str]) -> bool:
     itself (:func:`serve.core.ranking.asks_own_law`): the Legilux section keeps every other
     treatment of a section (left out, relaxed) as it had it. Pure."""
     inside = ranking.country_in_names(tokens)
-    return any(w in ranking.OWN_COUNTRY_WORDS and w not in inside for w in tokens)
+    return any(w in ranking.OWN_COUNTRY_WORDS and w not in inside for w in tokens) or names_own_body(tokens)
+
+
+#: Whether a question naming one of Luxembourg's own public bodies (:data:`OWN_BODY_NAMES`) asks how a thing is in
+#: Luxembourg, as one naming the country does (:func:`asks_of_country`; pub52, ADR 0180).
+OWN_BODIES_ASKED = True
+#: The names (normalised words) of Luxembourg's own public bodies that no other state's body bears and no EU act
+#: names as its own: the supervisory and regulatory authorities, the statistics office, the public employment
+#: service, the social security bodies, the Chamber of Deputies, the Grand Ducal Police and the administrative
+#: courts, as the Legilux acts creating them name them (acronyms a question uses alone, and the full names in French,
+#: English and German). Reviewed for the class, from the Legilux titles; not from any question.
+OWN_BODY_NAMES: tuple[tuple[str, ...], ...] = tuple(tuple(name.split()) for name in (
+    "cssf", "commission de surveillance du secteur financier", "statec", "adem", "cnpd",
+    "commission nationale pour la protection des donnees", "ilr", "institut luxembourgeois de regulation", "alia",
+    "autorite luxembourgeoise independante de l audiovisuel", "ccss", "centre commun de la securite sociale", "cns",
+    "caisse nationale de sante", "cnap", "caisse nationale d assurance pension", "cgdis", "itm",
+    "inspection du travail et des mines", "chambre des deputes", "chamber of deputies", "abgeordnetenkammer",
+    "police grand ducale", "grand ducal police", "grossherzogliche polizei", "tribunal administratif",
+    "cour administrative"))
+
+
+def names_own_body(tokens: Sequence[str]) -> bool:
+    """Whether a question's (normalised) ``tokens`` hold the name of one of Luxembourg's own public bodies
+    (:data:`OWN_BODY_NAMES`, as consecutive words): the question asks about that body's law, which Legilux holds
+    (« obligation de compensation des produits dérivés de gré à gré surveillance par la CSSF »: the EU regulation on
+    derivatives says what is cleared, the Luxembourg law naming the CSSF who supervises it). Off with
+    :data:`OWN_BODIES_ASKED`. Pure."""
+    if not OWN_BODIES_ASKED:
+        return False
+    held = set(tokens)
+    return any(name[0] in held and any(tuple(tokens[i:i + len(name)]) == name for i in range(len(tokens)))
+               for name in OWN_BODY_NAMES)
 
 
 def titled_by_margin(section: Answer, sections: Sequence[Answer]) -> bool:
