@@ -77,6 +77,7 @@ def test_a_question_naming_a_luxembourg_body_names_luxembourg() -> None:
 def test_a_body_of_the_union_or_a_part_of_a_name_is_no_luxembourg_body(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not search.names_own_body(_words("supervision by esma of credit rating agencies"))
     assert not search.names_own_body(_words("police cooperation between member states"))
+    assert not search.names_own_body(_words("rights of the data subject inter alia to access"))  # no acronym ALIA
     assert not search.names_own_body(_words("la chambre de commerce et les deputes"))  # words apart: no name
     monkeypatch.setattr(search, "OWN_BODIES_ASKED", False)
     assert not search.names_own_body(["cssf"])

@@ -2551,10 +2551,11 @@ OWN_BODIES_ASKED = True
 #: names as its own: the supervisory and regulatory authorities, the statistics office, the public employment
 #: service, the social security bodies, the Chamber of Deputies, the Grand Ducal Police and the administrative
 #: courts, as the Legilux acts creating them name them (acronyms a question uses alone, and the full names in French,
-#: English and German). Reviewed for the class, from the Legilux titles; not from any question.
+#: English and German). Reviewed for the class, from the Legilux titles; not from any question. An acronym that is a
+#: word of another language (ALIA: "inter alia") is left to its full name.
 OWN_BODY_NAMES: tuple[tuple[str, ...], ...] = tuple(tuple(name.split()) for name in (
     "cssf", "commission de surveillance du secteur financier", "statec", "adem", "cnpd",
-    "commission nationale pour la protection des donnees", "ilr", "institut luxembourgeois de regulation", "alia",
+    "commission nationale pour la protection des donnees", "ilr", "institut luxembourgeois de regulation",
     "autorite luxembourgeoise independante de l audiovisuel", "ccss", "centre commun de la securite sociale", "cns",
     "caisse nationale de sante", "cnap", "caisse nationale d assurance pension", "cgdis", "itm",
     "inspection du travail et des mines", "chambre des deputes", "chamber of deputies", "abgeordnetenkammer",
