@@ -2610,7 +2610,39 @@ def asks_of_country(tokens: Sequence[str]) -> bool:
     itself (:func:`serve.core.ranking.asks_own_law`): the Legilux section keeps every other
     treatment of a section (left out, relaxed) as it had it. Pure."""
     inside = ranking.country_in_names(tokens)
-    return any(w in ranking.OWN_COUNTRY_WORDS and w not in inside for w in tokens)
+    return any(w in ranking.OWN_COUNTRY_WORDS and w not in inside for w in tokens) or names_own_body(tokens)
+
+
+#: Whether a question naming one of Luxembourg's own public bodies (:data:`OWN_BODY_NAMES`) asks how a thing is in
+#: Luxembourg, as one naming the country does (:func:`asks_of_country`; pub52, ADR 0180).
+OWN_BODIES_ASKED = True
+#: The names (normalised words) of Luxembourg's own public bodies that no other state's body bears and no EU act
+#: names as its own: the supervisory and regulatory authorities, the statistics office, the public employment
+#: service, the social security bodies, the Chamber of Deputies, the Grand Ducal Police and the administrative
+#: courts, as the Legilux acts creating them name them (acronyms a question uses alone, and the full names in French,
+#: English and German). Reviewed for the class, from the Legilux titles; not from any question. An acronym that is a
+#: word of another language (ALIA: "inter alia") is left to its full name.
+OWN_BODY_NAMES: tuple[tuple[str, ...], ...] = tuple(tuple(name.split()) for name in (
+    "cssf", "commission de surveillance du secteur financier", "statec", "adem", "cnpd",
+    "commission nationale pour la protection des donnees", "ilr", "institut luxembourgeois de regulation",
+    "autorite luxembourgeoise independante de l audiovisuel", "ccss", "centre commun de la securite sociale", "cns",
+    "caisse nationale de sante", "cnap", "caisse nationale d assurance pension", "cgdis", "itm",
+    "inspection du travail et des mines", "chambre des deputes", "chamber of deputies", "abgeordnetenkammer",
+    "police grand ducale", "grand ducal police", "grossherzogliche polizei", "tribunal administratif",
+    "cour administrative"))
+
+
+def names_own_body(tokens: Sequence[str]) -> bool:
+    """Whether a question's (normalised) ``tokens`` hold the name of one of Luxembourg's own public bodies
+    (:data:`OWN_BODY_NAMES`, as consecutive words): the question asks about that body's law, which Legilux holds
+    (« obligation de compensation des produits dérivés de gré à gré surveillance par la CSSF »: the EU regulation on
+    derivatives says what is cleared, the Luxembourg law naming the CSSF who supervises it). Off with
+    :data:`OWN_BODIES_ASKED`. Pure."""
+    if not OWN_BODIES_ASKED:
+        return False
+    held = set(tokens)
+    return any(name[0] in held and any(tuple(tokens[i:i + len(name)]) == name for i in range(len(tokens)))
+               for name in OWN_BODY_NAMES)
 
 
 def titled_by_margin(section: Answer, sections: Sequence[Answer]) -> bool:
@@ -3891,6 +3923,37 @@ def learnt_order(sections: list[Answer], swaps: Mapping[int, Swap]) -> list[Answ
     out = list(sections)
     out[live[0]], out[live[1]] = sections[live[1]], sections[live[0]]
     return out
+
+
+#: Whether the learnt order of sections keeps first the publisher the question names (:func:`kept_asked_first`;
+#: pub52, ADR 0180).
+ASKED_KEPT_FIRST = True
+
+
+def asked_publisher(eu_form: bool, own_law: bool) -> str | None:
+    """The publisher :func:`order_sections` puts first whatever its evidence: EUR-Lex for a question asking for a
+    directive (``eu_form``, :func:`asks_eu_form`), else Legilux for one asking for Luxembourg's own law or naming
+    Luxembourg (``own_law``: :func:`serve.core.ranking.asks_own_law`, :func:`asks_of_country`); ``None`` when the
+    question names neither. Pure."""
+    return "eu-eurlex" if eu_form else "lu-legilux" if own_law else None
+
+
+def first_publisher(sections: Sequence[Answer]) -> str | None:
+    """The publisher of the first section with hits, ``None`` when no section has any. Pure."""
+    return next((str(s.get("publisher")) for s in sections if s.get("hits")), None)
+
+
+def kept_asked_first(before: list[Answer], after: list[Answer], asked: str | None) -> list[Answer]:
+    """``after`` (the sections as the learnt order of sections left them, :func:`learnt_order`), unless it takes the
+    lead from the publisher the question names (``asked``, :func:`asked_publisher`) that ``before`` (the hand-set
+    order, :func:`order_sections`) gave it: then ``before``. The learnt order weighs the two first works' vectors, which
+    know nothing of a question saying "in Luxembourg" or asking for a directive; the hand-set order reads those words
+    first ("enforcement in Luxembourg of fines imposed in another EU member state", "public procurement rules and
+    tender procedures for contracting authorities in Luxembourg": the learnt order put the EU directives back before
+    the Luxembourg laws). Pure."""
+    if ASKED_KEPT_FIRST and asked is not None and first_publisher(before) == asked and first_publisher(after) != asked:
+        return before
+    return after
 
 
 def capture_rows(index: MountedIndex, candidates: Sequence[tuple[Hit, tuple[float, ...]]]) -> list[dict[str, Any]]:
@@ -6568,10 +6631,12 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
                 then = index_at(ctx.indexes[s["publisher"]], args["known_on"])
                 s["hits"] = [h for h in s.get("hits") or [] if then.held_row(h)]
     merge.score_hits(sections)
+    asked = None
     if len(sections) > 1:
         # a question naming Luxembourg is answered by Legilux first, as one asking for its law
-        sections = order_sections(sections, eu_form=asks_eu_form(args["query"]),
-                                  own_law=own_law or asks_of_country(words))
+        eu_form, own_asked = asks_eu_form(args["query"]), own_law or asks_of_country(words)
+        sections = order_sections(sections, eu_form=eu_form, own_law=own_asked)
+        asked = asked_publisher(eu_form, own_asked)
     if swaps:
         captured = reorder.CAPTURE.get()
         if captured is not None:
@@ -6582,7 +6647,8 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
                  "candidates": (swaps[id(s)].captured if id(s) in swaps else None)} for s in sections]})
         if swapped(sections, swaps):
             merge.score_hits(sections)  # the rows a reordering brought in, scored on the one scale
-        sections = learnt_order(sections, swaps)
+        # the learnt order does not take the lead from the publisher the question names (kept_asked_first)
+        sections = kept_asked_first(sections, learnt_order(sections, swaps), asked)
     if act_term_step(ctx, sections, plans, args):
         merge.score_hits(sections)  # the rows the act terms brought in, scored on the one scale
     sibling_step(ctx, sections, args, plans)
