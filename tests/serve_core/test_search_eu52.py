@@ -5,9 +5,11 @@ a question. Two acts often cover exactly as much (a family's technical acts whos
 its recast); the terms' order between them is their tie-break (more terms said, then the row id), not a reading of
 the question. So:
 
-- in the fusion, acts of one coverage share the best of their ranks (:func:`serve.core.actterms.shared_ranks`,
-  :func:`serve.core.ops.search.fusion_ranks`): the keyword order decides between them;
-- an act the terms rank no better than another act of its publisher takes no first place of its own
+- in the fusion, EUR-Lex acts covering as much as the act the terms rank first share its rank
+  (:func:`serve.core.actterms.shared_ranks`, :func:`serve.core.ops.search.fusion_ranks`): the keyword order decides
+  between them (not for a question naming an act's form, which the form step reads);
+- (written, off: :data:`~serve.core.ops.search.TIED_NO_LEAD`) an act the terms rank no better than another act of its
+  publisher takes no first place of its own
   (:func:`serve.core.ops.search.lone_best`; :func:`~serve.core.ops.search.act_term_first`,
   :func:`~serve.core.ops.search.act_term_over_first`, :func:`~serve.core.ops.search.act_term_clear_first`);
 - the clear lead of the terms (:func:`~serve.core.ops.search.act_term_clear_first`) weighs each work listed before the
@@ -46,10 +48,13 @@ def _match(work: int, coverage: float, *words: str) -> actterms.Match[int]:
 @pytest.fixture
 def switches() -> Iterator[None]:
     """The ADR 0179 switches on (the tie rules share the first rank only), restored after each test."""
-    saved = (search.TIED_FUSION, search.TIED_NO_LEAD, search.CLEAR_OWN_COVERAGE, search.TIED_FIRST_ONLY)
+    saved = (search.TIED_FUSION, search.TIED_NO_LEAD, search.CLEAR_OWN_COVERAGE, search.TIED_FIRST_ONLY,
+             search.TIED_FORM_KEEPS)
     search.TIED_FUSION = search.TIED_NO_LEAD = search.CLEAR_OWN_COVERAGE = search.TIED_FIRST_ONLY = True
+    search.TIED_FORM_KEEPS = True
     yield
-    search.TIED_FUSION, search.TIED_NO_LEAD, search.CLEAR_OWN_COVERAGE, search.TIED_FIRST_ONLY = saved
+    (search.TIED_FUSION, search.TIED_NO_LEAD, search.CLEAR_OWN_COVERAGE, search.TIED_FIRST_ONLY,
+     search.TIED_FORM_KEEPS) = saved
 
 
 # -- shared ranks in the fusion ----------------------------------------------------------------------------------------
@@ -82,6 +87,9 @@ def test_fusion_ranks_follow_the_switch(switches: None) -> None:
     assert search.fusion_ranks(matched) == [1, 1, 3, 4, 5]  # a tie below the first keeps the terms' order
     search.TIED_FIRST_ONLY = False
     assert search.fusion_ranks(matched) == [1, 1, 3, 3, 5]  # a Legilux act shares no EUR-Lex act's rank
+    # a question naming an act's form keeps the terms' order (the form step reads the form)
+    assert search.fusion_ranks(matched, "anti-money laundering directive") is None
+    assert search.fusion_ranks(matched, "anti-money laundering rules") == [1, 1, 3, 3, 5]
     search.TIED_FUSION = False
     assert search.fusion_ranks(matched) is None
 

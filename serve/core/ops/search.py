@@ -5619,7 +5619,7 @@ def act_term_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, 
     # one does (some_words_first)
     weaker = translated | {position for position, section in enumerate(sections) if some_words_first(section)}
     order = actterms.fused(base, [work for work, _, _ in matched], weight=fusion_weights(matched, weaker),
-                           ranks=fusion_ranks(matched))
+                           ranks=fusion_ranks(matched, args["query"]))
     if order == base:
         return False
     rows = {str(h.get("work")): h for s in sections for h in s.get("hits") or []}
@@ -5792,25 +5792,33 @@ def fusion_weights(matched: Sequence[tuple[str, int, actterms.Match[int]]], weak
 
 
 #: Whether acts the terms cover equally share one rank in the fusion (:func:`fusion_ranks`, ADR 0179) …
-TIED_FUSION = False
+TIED_FUSION = True
 #: … and whether an act the terms rank no better than another of its publisher takes no first place of its own
 #: (:func:`lone_best`: :func:`act_term_first`, :func:`act_term_over_first`, :func:`act_term_clear_first`).
 TIED_NO_LEAD = False
 #: Whether :data:`TIED_FUSION` shares the first rank only: the acts tied with the act the terms rank first, among
 #: which the keyword order decides the first place; a tie further down the terms' list keeps the terms' order.
 TIED_FIRST_ONLY = True
+#: Whether a question naming an act's form ("directive", « règlement », « Richtlinie »:
+#: :func:`serve.core.siblings.named_form`) keeps the terms' order between tied acts: it asks for an act by its name,
+#: and the form step (ADR 0168), not the keyword order, decides between siblings by the form named (measured: of three
+#: such questions the shared rank moved, the release gate's tuning file's went down, docs/retrieval-benchmark.md
+#: §8.146).
+TIED_FORM_KEEPS = True
 #: The publishers whose acts :data:`TIED_FUSION` and :data:`TIED_NO_LEAD` read: EUR-Lex, whose families of technical
-#: acts and recasts share their terms (measured: over Legilux sections the shared ranks put a règlement before the law
-#: asked for, docs/retrieval-benchmark.md §8.146).
+#: acts and recasts share their terms (measured over both publishers: Legilux 27 cases up, 24 down, a règlement put
+#: before the law asked for, docs/retrieval-benchmark.md §8.146).
 TIED_PUBLISHERS = frozenset({"eu-eurlex"})
 
 
-def fusion_ranks(matched: Sequence[tuple[str, int, actterms.Match[int]]]) -> list[int] | None:
+def fusion_ranks(matched: Sequence[tuple[str, int, actterms.Match[int]]], query: str = "") -> list[int] | None:
     """The matched acts' ranks in the fusion (:func:`serve.core.actterms.fused`): with :data:`TIED_FUSION`, acts of
     one coverage share the best of their ranks (:func:`serve.core.actterms.shared_ranks`), so that the keyword order
     decides between acts the terms cannot tell apart (a family's technical acts whose terms say the same words, an act
-    and its recast); ``None`` (each its own rank) without. Pure."""
-    if not TIED_FUSION:
+    and its recast); only acts of one publisher of :data:`TIED_PUBLISHERS`, and with :data:`TIED_FIRST_ONLY` only the
+    first rank. ``None`` (each its own rank) without, and for a ``query`` naming an act's form
+    (:data:`TIED_FORM_KEEPS`). Pure."""
+    if not TIED_FUSION or (TIED_FORM_KEEPS and siblings.named_form(siblings.form_words(query))):
         return None
     # a rank is shared only between two acts of one publisher of TIED_PUBLISHERS (with TIED_FIRST_ONLY, the first rank)
     ranks = actterms.shared_ranks([m.coverage for _, _, m in matched],
