@@ -116,21 +116,45 @@ def ranked(matches: Iterable[Match[K]], words: Sequence[str],
 
 
 def fused(listed: Sequence[K], matched: Sequence[K], constant: float = RANK_CONSTANT,
-          weight: float | Sequence[float] = WEIGHT) -> list[K]:
+          weight: float | Sequence[float] = WEIGHT, ranks: Sequence[int] | None = None) -> list[K]:
     """Reciprocal-rank fusion of the keyword ranking ``listed`` and the act terms' ranking ``matched``: a
     work's score is ``1 / (constant + rank)`` in the first plus ``weight / (constant + rank)`` in the second
     (rank from 1; nothing where it is not listed; ``weight`` one for all or one per matched work); best score first, ties in ``listed``'s order then
     ``matched``'s. With the defaults, an act the terms rank first and the keywords do not list comes after the
     keywords' third (``0.5 / 2`` ties its ``1 / 4``); one they list third to tenth comes second (``1 / 11 + 0.25``
-    is above the second's ``1 / 3``; listed third, ``1 / 4 + 0.25`` ties the first and follows it). Pure."""
+    is above the second's ``1 / 3``; listed third, ``1 / 4 + 0.25`` ties the first and follows it). ``ranks``, when
+    given, are the matched works' ranks in the second ranking (from 1; :func:`shared_ranks`: acts the terms cannot
+    tell apart share one). Pure."""
     score: dict[K, float] = {}
     for rank, work in enumerate(listed, 1):
         score[work] = score.get(work, 0.0) + 1.0 / (constant + rank)
     weights = [weight] * len(matched) if isinstance(weight, int | float) else list(weight)
-    for rank, (work, each) in enumerate(zip(matched, weights, strict=True), 1):
+    places = list(ranks) if ranks is not None else list(range(1, len(matched) + 1))
+    for rank, work, each in zip(places, matched, weights, strict=True):
         score[work] = score.get(work, 0.0) + each / (constant + rank)
     order = {work: i for i, work in enumerate([*listed, *(w for w in matched if w not in set(listed))])}
     return sorted(score, key=lambda w: (-score[w], order[w]))
+
+
+#: How close two coverages must be for the terms to rank the two acts alike (:func:`shared_ranks`, :func:`tied`).
+TIE = 1e-9
+
+
+def shared_ranks(coverages: Sequence[float], joinable: Sequence[bool] | None = None) -> list[int]:
+    """The ranks (from 1) of matches ordered by ``coverages`` (best first), a match covering as much of the question as
+    the one before it sharing that one's rank (when ``joinable`` says it may, if given): ``[0.7, 0.7, 0.5]`` →
+    ``[1, 1, 3]``. The terms' order between acts of one coverage is their tie-break (more terms said, then the row
+    id), not a reading of the question. Pure."""
+    out: list[int] = []
+    for i, coverage in enumerate(coverages):
+        joined = i > 0 and coverages[i - 1] - coverage <= TIE and (joinable is None or joinable[i])
+        out.append(out[-1] if joined else i + 1)
+    return out
+
+
+def tied(best: Match[K], others: Iterable[Match[K]]) -> bool:
+    """Whether another match (``others``; ``best`` itself left out) covers as much of the question as ``best``. Pure."""
+    return any(m is not best and best.coverage - m.coverage <= TIE for m in others)
 
 
 #: The shortest word :func:`singular` reads a plural ending off ("news", « pays », « fils » are shorter and stay).

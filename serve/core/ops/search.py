@@ -5750,7 +5750,8 @@ def act_term_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, 
     # a section whose keyword first work holds only some of the question's words weighs the terms as a translated
     # one does (some_words_first)
     weaker = translated | {position for position, section in enumerate(sections) if some_words_first(section)}
-    order = actterms.fused(base, [work for work, _, _ in matched], weight=fusion_weights(matched, weaker))
+    order = actterms.fused(base, [work for work, _, _ in matched], weight=fusion_weights(matched, weaker),
+                           ranks=fusion_ranks(matched, args["query"]))
     if order == base:
         return False
     rows = {str(h.get("work")): h for s in sections for h in s.get("hits") or []}
@@ -5776,7 +5777,7 @@ def act_term_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, 
         untranslated_lead(sections, matched, words, args["query"], searched_through)
     act_term_first(sections, matched, words, searched_through)
     act_term_over_first(ctx, sections, matched, words)
-    if not act_term_clear_first(sections, matched, words):
+    if not act_term_clear_first(sections, matched, words, ctx):
         act_term_titled_first(ctx, sections, matched, words)  # a short question the act's own title says
     return True
 
@@ -5922,6 +5923,62 @@ def fusion_weights(matched: Sequence[tuple[str, int, actterms.Match[int]]], weak
     return [actterms.CROSS_WEIGHT if position in weaker else actterms.WEIGHT for _, position, _ in matched]
 
 
+#: Whether acts the terms cover equally share one rank in the fusion (:func:`fusion_ranks`, ADR 0179) …
+TIED_FUSION = True
+#: … and whether an act the terms rank no better than another of its publisher takes no first place of its own
+#: (:func:`lone_best`: :func:`act_term_first`, :func:`act_term_over_first`, :func:`act_term_clear_first`).
+TIED_NO_LEAD = False
+#: Whether :data:`TIED_FUSION` shares the first rank only: the acts tied with the act the terms rank first, among
+#: which the keyword order decides the first place; a tie further down the terms' list keeps the terms' order.
+TIED_FIRST_ONLY = True
+#: Whether a question naming an act's form ("directive", « règlement », « Richtlinie »:
+#: :func:`serve.core.siblings.named_form`) keeps the terms' order between tied acts: it asks for an act by its name,
+#: and the form step (ADR 0168), not the keyword order, decides between siblings by the form named (measured: of three
+#: such questions the shared rank moved, the release gate's tuning file's went down, docs/retrieval-benchmark.md
+#: §8.146).
+TIED_FORM_KEEPS = True
+#: The publishers whose acts :data:`TIED_FUSION` and :data:`TIED_NO_LEAD` read: EUR-Lex, whose families of technical
+#: acts and recasts share their terms (measured over both publishers: Legilux 27 cases up, 24 down, a règlement put
+#: before the law asked for, docs/retrieval-benchmark.md §8.146).
+TIED_PUBLISHERS = frozenset({"eu-eurlex"})
+
+
+def fusion_ranks(matched: Sequence[tuple[str, int, actterms.Match[int]]], query: str = "") -> list[int] | None:
+    """The matched acts' ranks in the fusion (:func:`serve.core.actterms.fused`): with :data:`TIED_FUSION`, acts of
+    one coverage share the best of their ranks (:func:`serve.core.actterms.shared_ranks`), so that the keyword order
+    decides between acts the terms cannot tell apart (a family's technical acts whose terms say the same words, an act
+    and its recast); only acts of one publisher of :data:`TIED_PUBLISHERS`, and with :data:`TIED_FIRST_ONLY` only the
+    first rank. ``None`` (each its own rank) without, and for a ``query`` naming an act's form
+    (:data:`TIED_FORM_KEEPS`). Pure."""
+    if not TIED_FUSION or (TIED_FORM_KEEPS and siblings.named_form(siblings.form_words(query))):
+        return None
+    # a rank is shared only between two acts of one publisher of TIED_PUBLISHERS (with TIED_FIRST_ONLY, the first rank)
+    ranks = actterms.shared_ranks([m.coverage for _, _, m in matched],
+                                  [i > 0 and _tied_pair(matched[i - 1][0], work) for i, (work, _, _) in enumerate(matched)])
+    return [rank if rank == 1 or not TIED_FIRST_ONLY else i + 1 for i, rank in enumerate(ranks)]
+
+
+def _tied_pair(work: str, other: str) -> bool:
+    """Whether two lex work ids are of one publisher of :data:`TIED_PUBLISHERS`. Pure."""
+    publisher = work.split(":", 1)[0]
+    return publisher in TIED_PUBLISHERS and other.split(":", 1)[0] == publisher
+
+
+def lone_best(matched: Sequence[tuple[str, int, actterms.Match[int]]], publisher: str
+              ) -> tuple[str, actterms.Match[int]] | None:
+    """The act the terms rank best of ``publisher`` (``matched``: ``(lex work id, section position, match)``, best
+    first), or ``None`` when there is none or, with :data:`TIED_NO_LEAD`, another act of that publisher covers as
+    much of the question (:func:`serve.core.actterms.tied`): which of two equally covered acts the terms list first
+    is their tie-break, no reading of the question, and gives neither a first place over the keywords' first work.
+    Pure."""
+    own = [(work, m) for work, _, m in matched if work.split(":", 1)[0] == publisher]
+    if not own:
+        return None
+    if TIED_NO_LEAD and publisher in TIED_PUBLISHERS and actterms.tied(own[0][1], [m for _, m in own[1:]]):
+        return None
+    return own[0]
+
+
 def weaker_first(hit: Mapping[str, Any], translated: bool) -> bool:
     """Whether a section's first ``hit`` rests on weaker evidence than a term said whole: found through the
     cross-language lexicon (``translated``: an English or German question on French-only law, whose terms are said in
@@ -5945,7 +6002,7 @@ def act_term_first(sections: list[Answer], matched: Sequence[tuple[str, int, act
     for section in sections:
         hits = section.get("hits") or []
         publisher = str(section.get("publisher"))
-        best = next(((work, m) for work, _, m in matched if work.split(":", 1)[0] == publisher), None)
+        best = lone_best(matched, publisher)
         if len(hits) < 2 or best is None or str(hits[0].get("work")) in ranked:
             continue
         if str(hits[1].get("work")) != best[0] or not actterms.firm(best[1], words) \
@@ -6017,7 +6074,7 @@ def act_term_over_first(ctx: CallContext, sections: list[Answer],
         publisher = str(section.get("publisher"))
         if publisher not in OVER_FIRST_PUBLISHERS or len(hits) < 2:
             continue
-        best = next(((work, m) for work, _, m in matched if work.split(":", 1)[0] == publisher), None)
+        best = lone_best(matched, publisher)
         at = next((i for i, h in enumerate(hits) if best is not None and str(h.get("work")) == best[0]), None)
         if best is None or not at or not actterms.firm(best[1], words) or names_act(hits[0]):
             continue
@@ -6041,7 +6098,7 @@ CLEAR_WORDS = 5
 
 
 def act_term_clear_first(sections: list[Answer], matched: Sequence[tuple[str, int, actterms.Match[int]]],
-                         words: Sequence[str]) -> bool:
+                         words: Sequence[str], ctx: CallContext | None = None) -> bool:
     """Put the act the terms rank first (``matched[0]``: ``(lex work id, section position, match)``, best first, as
     :func:`act_term_step` dealt them) first in its section (in place) when the question has at least :data:`CLEAR_WORDS`
     content ``words``, the act is firm evidence (a term said whole, two of them covered:
@@ -6056,18 +6113,44 @@ def act_term_clear_first(sections: list[Answer], matched: Sequence[tuple[str, in
     best = matched[0][2]
     if best.coverage < CLEAR_COVERAGE or not actterms.firm(best, words):
         return False
-    return clear_lead(sections, matched)
+    if TIED_NO_LEAD and matched[0][0].split(":", 1)[0] in TIED_PUBLISHERS \
+            and actterms.tied(best, [m for w, _, m in matched[1:] if _tied_pair(matched[0][0], w)]):
+        return False
+    return clear_lead(sections, matched, own_coverages(ctx, matched[0][0], words) if ctx is not None else None)
 
 
-def clear_lead(sections: list[Answer], matched: Sequence[tuple[str, int, actterms.Match[int]]]) -> bool:
+#: Whether :func:`act_term_clear_first` weighs each work listed before the act by its own terms' coverage of the
+#: question (:func:`own_coverages`), not by none when the terms do not rank it among their first (ADR 0179).
+CLEAR_OWN_COVERAGE = True
+
+
+def own_coverages(ctx: CallContext, work_id: str, words: Sequence[str]) -> dict[str, float] | None:
+    """With :data:`CLEAR_OWN_COVERAGE`, the share of the question's content ``words`` each act of ``work_id``'s
+    publisher covers through its own terms, whole or in part (:func:`serve.core.actterms.partly_covered`; lex work
+    ids; an act whose terms say none of them is left out), as :func:`first_evidence` reads a first work's: the terms
+    rank only their first :data:`serve.core.actterms.DEPTH` acts, and a family's basic act listed first by the
+    keywords may cover nearly as much of the question as the one they rank first. ``None`` without."""
+    publisher = work_id.split(":", 1)[0]
+    index = ctx.indexes.get(publisher)
+    if not CLEAR_OWN_COVERAGE or index is None:
+        return None
+    with index.session(ctx.deadline_seconds) as conn:
+        terms = actterms.terms_of(conn, index)
+    slugs = index.catalogue.slug_of
+    return {f"{publisher}:{slugs[m.work]}": m.coverage for m in actterms.partly_covered(terms, words) if m.work in slugs}
+
+
+def clear_lead(sections: list[Answer], matched: Sequence[tuple[str, int, actterms.Match[int]]],
+               own: Mapping[str, float] | None = None) -> bool:
     """Put the act the terms rank first (``matched[0]``) first in the section listing it (in place) when it covers
     :data:`CLEAR_MARGIN` more of the question than every work the section lists before it (a work the terms do not rank
-    covers none), none of which names an act (:data:`NAMED_REASONS`); the lead's other conditions are the caller's
-    (:func:`act_term_clear_first`, :func:`act_term_titled_first`). Whether a section changed."""
+    covers its ``own`` coverage when given — :func:`own_coverages` — else none), none of which names an act
+    (:data:`NAMED_REASONS`); the lead's other conditions are the caller's (:func:`act_term_clear_first`,
+    :func:`act_term_titled_first`). Whether a section changed."""
     if not matched:
         return False
     work, _, best = matched[0]
-    covered = {w: m.coverage for w, _, m in matched}
+    covered = {**(own or {}), **{w: m.coverage for w, _, m in matched}}
     for section in sections:
         hits = section.get("hits") or []
         at = next((i for i, hit in enumerate(hits) if str(hit.get("work")) == work), None)
