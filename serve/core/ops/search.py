@@ -84,8 +84,7 @@ from serve.core.jurisdiction import foreign_law
 from serve.core.known_index import IndexAt, index_at
 from serve.core.mount import Catalogue, MountedIndex
 from serve.core.ops import absent_subject as absent
-from serve.core.ops import empty_titled
-from serve.core.ops import rare_body
+from serve.core.ops import empty_titled, rare_body
 from serve.core.ops import unheld_name as unheld
 from serve.core.places import FOREIGN_PLACES, PLACE_FIRST_WORDS
 from serve.core.resolve import enacted_by, mounted_publisher, named_acronyms
