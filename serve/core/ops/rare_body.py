@@ -15,7 +15,7 @@ of them (anywhere in its text), more of them than any other act's, is the act th
 (:func:`leading_work`); between acts holding as many, the act terms decide when they cover one of the acts
 more than the others. A question about a subject no act is about holds at most one or two rare words one
 act says together by chance ("underwater hotel", « miel » and « soigner » in a food directive), and its
-subject word no index holds at all: it stays empty.
+subject word no index holds at all: it stays empty (:data:`HELD_ONLY`).
 
 Only for an answer every section left empty after every other step
 (:func:`serve.core.ops.search.act_term_answer`); one FTS look-up per rare word and index, each matching at
@@ -33,6 +33,10 @@ RARE_BODY = True
 MAX_DOCS = 60
 #: The least number of the question's rare words an act's provisions must hold.
 MIN_WORDS = 3
+#: Whether the step is left out when a word of the question is held by no searched index (the act-term step's
+#: ``unknown`` words, :func:`serve.core.ops.search.held_nowhere`): « Streupflicht » in a question on a German town's
+#: winter rules is its subject, and no act's provisions can hold it.
+HELD_ONLY = True
 
 
 def rare_words(docs: Sequence[Mapping[str, int]], words: Sequence[str]) -> list[str]:

@@ -6038,7 +6038,8 @@ def act_term_answer(ctx: CallContext, sections: list[Answer], plans: Mapping[str
         hits = [rows[work] for work, _ in wanted if work in rows][:args["limit"]]
         if hits:
             dealt_hits(section, hits)
-    if not any(s.get("hits") for s in sections):
+    if not any(s.get("hits") for s in sections) and not (unknown and rare_body.HELD_ONLY):
+        # a word no index holds is what the question is about: no act's provisions answer it
         rare_body_answer(ctx, sections, plans, actterms.question_words(args["query"]), args)
     return any(s.get("hits") for s in sections)
 
