@@ -84,3 +84,20 @@ def test_the_step_off(fixture_core: LegalCore, monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(rare_body, "RARE_BODY", False)
     sections = _empty()
     assert not search.rare_body_answer(_ctx(fixture_core), sections, PLANS, RARE, dict(ARGS))  # type: ignore[arg-type]
+
+
+def _works(core: LegalCore, query: str) -> list[str]:
+    found = core.call("search", {"query": query, "limit": 10})
+    return [str(h["work"]) for s in found["publishers"] for h in s.get("hits") or []]
+
+
+def test_a_question_of_rare_words_is_answered(fixture_core: LegalCore, monkeypatch: pytest.MonkeyPatch) -> None:
+    query = "abgeordnetenmandat abgeordneteneigenschaft abgedankt"
+    assert _works(fixture_core, query) == [CONSTITUTION]
+    monkeypatch.setattr(rare_body, "RARE_BODY", False)
+    assert _works(fixture_core, query) == []
+
+
+def test_a_word_no_index_holds_keeps_the_answer_empty(fixture_core: LegalCore) -> None:
+    # « licornes » is what the question is about: no act's provisions answer it
+    assert _works(fixture_core, "abgeordnetenmandat abgeordneteneigenschaft abgedankt licornes") == []
