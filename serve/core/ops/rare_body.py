@@ -36,7 +36,7 @@ MIN_WORDS = 3
 #: Whether the step is left out when a word of the question is held by no searched index (the act-term step's
 #: ``unknown`` words, :func:`serve.core.ops.search.held_nowhere`): « Streupflicht » in a question on a German town's
 #: winter rules is its subject, and no act's provisions can hold it.
-HELD_ONLY = True
+HELD_ONLY = False
 
 
 def rare_words(docs: Sequence[Mapping[str, int]], words: Sequence[str]) -> list[str]:
