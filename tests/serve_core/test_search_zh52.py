@@ -19,14 +19,17 @@ RARE = ["abgeordnetenmandat", "abgeordneteneigenschaft", "abgedankt"]
 
 def test_the_step_is_on_the_default_path() -> None:
     assert rare_body.RARE_BODY is True
-    assert rare_body.MIN_WORDS == 3 and rare_body.MAX_DOCS >= 60
+    assert rare_body.MIN_WORDS == 3 and rare_body.MAX_SHARE >= 0.00044
 
 
 def test_a_rare_word_is_rare_in_every_index_together() -> None:
     docs = [{"unsold": 27, "over": 5000, "footwear": 21}, {"over": 4, "unsold": 0}]
     # « over » is rare in the French texts and everywhere in the English ones: no rare word; « licornes » no index holds
-    assert rare_body.rare_words(docs, ["unsold", "over", "footwear", "licornes"]) == ["unsold", "footwear"]
-    assert rare_body.rare_words([{"clothing": 40}, {"clothing": 30}], ["clothing"]) == []
+    words = ["unsold", "over", "footwear", "licornes"]
+    assert rare_body.rare_words(docs, words, 137_269) == ["unsold", "footwear"]  # at most 150 provisions
+    assert rare_body.rare_words([{"clothing": 100}, {"clothing": 60}], ["clothing"], 137_269) == []
+    # a share of the corpus: in a small one, a word of a few provisions is no rare word
+    assert rare_body.rare_words(docs, words, 5_000) == []
 
 
 def test_the_act_holding_the_most_rare_words_leads() -> None:

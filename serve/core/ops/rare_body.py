@@ -7,8 +7,8 @@ products" and whose article on the destruction of unsold consumer products says 
 dropped them as off the subject (their acts' names hold none of the words, ``off_subject``); the act terms say
 none of them. The answer is empty, the worst a lawyer can get.
 
-This step (:func:`rare_body_works`) reads the words of the question that are **rare in the whole corpus**: held
-by at most :data:`MAX_DOCS` provisions of all the searched indexes together (:func:`rare_words`: a word of
+This step (:func:`serve.core.ops.search.rare_body_answer`) reads the words of the question that are **rare in the whole corpus**: held
+by at most :data:`MAX_SHARE` of all the searched indexes' provisions together (:func:`rare_words`: a word of
 another language that one index happens not to hold, « over » in the French texts of Legilux, is no rare word
 when the English texts hold it thousands of times). An act whose provisions hold at least :data:`MIN_WORDS`
 of them (anywhere in its text), more of them than any other act's, is the act the question means
@@ -18,8 +18,8 @@ act says together by chance ("underwater hotel", « miel » and « soigner » in
 subject word no index holds at all: it stays empty (:data:`HELD_ONLY`).
 
 Only for an answer every section left empty after every other step
-(:func:`serve.core.ops.search.act_term_answer`); one FTS look-up per rare word and index, each matching at
-most :data:`MAX_DOCS` provisions (issue #15, zh52, ADR 0184).
+(:func:`serve.core.ops.search.act_term_answer`); one FTS look-up per rare word and index, each matching a
+few provisions (issue #15, zh52, ADR 0184).
 """
 
 from __future__ import annotations
@@ -29,8 +29,10 @@ from collections.abc import Mapping, Sequence
 
 #: Whether the step runs (ADR 0184).
 RARE_BODY = True
-#: The most provisions of all the searched indexes together that may hold a word for it to count as rare.
-MAX_DOCS = 60
+#: The largest share of all the searched indexes' provisions together that may hold a word for it to count as rare:
+#: 1.1 in a thousand (on the full indexes, 137,269 provisions: 150; on a small corpus, a few: a word of every tenth
+#: text of a fixture build is no rare word).
+MAX_SHARE = 0.0011
 #: The least number of the question's rare words an act's provisions must hold.
 MIN_WORDS = 3
 #: Whether the step is left out when a word of the question is held by no searched index (the act-term step's
@@ -39,14 +41,14 @@ MIN_WORDS = 3
 HELD_ONLY = False
 
 
-def rare_words(docs: Sequence[Mapping[str, int]], words: Sequence[str]) -> list[str]:
+def rare_words(docs: Sequence[Mapping[str, int]], words: Sequence[str], provisions: int) -> list[str]:
     """The question's ``words`` held by some index (``docs``: per searched index, how many provisions hold each
-    word, :func:`serve.core.ops.search.held_docs`) and by at most :data:`MAX_DOCS` provisions of them all
-    together, in the question's order. Pure."""
+    word, :func:`serve.core.ops.search.held_docs`) and by at most :data:`MAX_SHARE` of the searched indexes'
+    ``provisions`` all together, in the question's order. Pure."""
     out = []
     for word in words:
         total = sum(d.get(word, 0) for d in docs)
-        if 0 < total <= MAX_DOCS:
+        if 0 < total <= MAX_SHARE * provisions:
             out.append(word)
     return out
 

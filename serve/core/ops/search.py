@@ -6056,10 +6056,13 @@ def rare_body_answer(ctx: CallContext, sections: list[Answer], plans: Mapping[st
     searched = [(position, str(s.get("publisher"))) for position, s in enumerate(sections)
                 if str(s.get("publisher")) in plans and str(s.get("publisher")) in ctx.indexes]
     docs: list[dict[str, int]] = []
+    provisions = 0
     for _, publisher in searched:
         with ctx.indexes[publisher].session(ctx.deadline_seconds) as conn:
             docs.append(held_docs(conn, list(words)))
-    rare = rare_body.rare_words(docs, words)
+            row = conn.execute("SELECT v FROM stamp WHERE k = 'count.lexical_states'").fetchone()
+            provisions += int(row[0]) if row else 0
+    rare = rare_body.rare_words(docs, words, provisions)
     if len(rare) < rare_body.MIN_WORDS:
         return False
     held: dict[tuple[str, int], set[str]] = {}
