@@ -84,7 +84,7 @@ from serve.core.jurisdiction import foreign_law
 from serve.core.known_index import IndexAt, index_at
 from serve.core.mount import Catalogue, MountedIndex
 from serve.core.ops import absent_subject as absent
-from serve.core.ops import empty_titled
+from serve.core.ops import empty_titled, rare_body
 from serve.core.ops import unheld_name as unheld
 from serve.core.places import FOREIGN_PLACES, PLACE_FIRST_WORDS
 from serve.core.resolve import acronym_tokens, enacted_by, mounted_publisher, named_acronyms
@@ -6253,7 +6253,64 @@ def act_term_answer(ctx: CallContext, sections: list[Answer], plans: Mapping[str
         hits = [rows[work] for work, _ in wanted if work in rows][:args["limit"]]
         if hits:
             dealt_hits(section, hits)
+    if not any(s.get("hits") for s in sections) and not (unknown and rare_body.HELD_ONLY):
+        # a word no index holds is what the question is about: no act's provisions answer it
+        rare_body_answer(ctx, sections, plans, actterms.question_words(args["query"]), args)
     return any(s.get("hits") for s in sections)
+
+
+def rare_body_answer(ctx: CallContext, sections: list[Answer], plans: Mapping[str, Plan], words: Sequence[str],
+                     args: dict[str, Any]) -> bool:
+    """An answer still empty after the act terms takes the one act whose provisions hold the most of the question's
+    words rare in the whole corpus (:mod:`serve.core.ops.rare_body`: at least three, more than any other act; the act
+    terms' coverage, said whole or in part, breaks a tie), as a work row (reason ``any_term``, ``rare_words``) in its publisher's
+    section: "ban on destroying unsold clothing and footwear" — the ecodesign regulation's article on unsold
+    consumer products. Whether a section now has a hit (in place); nothing with :data:`rare_body.RARE_BODY` off."""
+    if not rare_body.RARE_BODY:
+        return False
+    searched = [(position, str(s.get("publisher"))) for position, s in enumerate(sections)
+                if str(s.get("publisher")) in plans and str(s.get("publisher")) in ctx.indexes]
+    docs: list[dict[str, int]] = []
+    provisions = 0
+    for _, publisher in searched:
+        with ctx.indexes[publisher].session(ctx.deadline_seconds) as conn:
+            docs.append(held_docs(conn, list(words)))
+            row = conn.execute("SELECT v FROM stamp WHERE k = 'count.lexical_states'").fetchone()
+            provisions += int(row[0]) if row else 0
+    rare = rare_body.rare_words(docs, words, provisions)
+    if len(rare) < rare_body.MIN_WORDS:
+        return False
+    held: dict[tuple[str, int], set[str]] = {}
+    for (_, publisher), counts in zip(searched, docs, strict=True):
+        with ctx.indexes[publisher].session(ctx.deadline_seconds) as conn:
+            for word in (w for w in rare if counts.get(w)):
+                for work in rare_body.works_holding(conn, word):
+                    held.setdefault((publisher, work), set()).add(word)
+    termed: dict[tuple[str, int], float] = {}
+    for _, publisher in searched:  # the act terms' coverage, said whole or in part, breaks a tie
+        index = ctx.indexes[publisher]
+        with index.session(ctx.deadline_seconds) as conn:
+            termed.update(((publisher, m.work), m.coverage)
+                          for m in actterms.partly_covered(actterms.terms_of(conn, index), words))
+    chosen = rare_body.leading_work({k: frozenset(v) for k, v in held.items()}, termed)
+    if chosen is None:
+        return False
+    publisher, work = chosen
+    position = next(p for p, pub in searched if pub == publisher)
+    index = ctx.indexes[publisher]
+    with index.session(ctx.deadline_seconds) as conn:
+        filters = Filters((), args["language"], args["document_type"], None, _allowed_works(conn, index, args))
+        if filters.allowed is not None and work not in filters.allowed:
+            return False
+        if filters.language and not _titled_in(conn, work, (), filters.language):
+            return False
+        hit = _work_row(conn, work, filters, ["any_term"])
+        if hit is None:
+            return False
+        hit.extra["rare_words"] = [w for w in rare if w in held[chosen]]
+        rows = shape_hits(conn, index, [hit], list(words))
+    dealt_hits(sections[position], rows[:1])
+    return True
 
 
 #: Whether an answer the keywords left empty may take the act the terms rank first on a clear lead (:func:`empty_lead`;
