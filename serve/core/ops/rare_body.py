@@ -30,15 +30,15 @@ from collections.abc import Mapping, Sequence
 #: Whether the step runs (ADR 0184).
 RARE_BODY = True
 #: The largest share of all the searched indexes' provisions together that may hold a word for it to count as rare:
-#: 1.1 in a thousand (on the full indexes, 137,269 provisions: 150; on a small corpus, a few: a word of every tenth
+#: 0.44 in a thousand (on the full indexes, 137,269 provisions: 60; on a small corpus, a few: a word of every tenth
 #: text of a fixture build is no rare word).
-MAX_SHARE = 0.0011
+MAX_SHARE = 0.00044
 #: The least number of the question's rare words an act's provisions must hold.
 MIN_WORDS = 3
 #: Whether the step is left out when a word of the question is held by no searched index (the act-term step's
 #: ``unknown`` words, :func:`serve.core.ops.search.held_nowhere`): « Streupflicht » in a question on a German town's
 #: winter rules is its subject, and no act's provisions can hold it.
-HELD_ONLY = False
+HELD_ONLY = True
 
 
 def rare_words(docs: Sequence[Mapping[str, int]], words: Sequence[str], provisions: int) -> list[str]:

@@ -5924,7 +5924,7 @@ def fusion_weights(matched: Sequence[tuple[str, int, actterms.Match[int]]], weak
 
 
 #: Whether acts the terms cover equally share one rank in the fusion (:func:`fusion_ranks`, ADR 0179) …
-TIED_FUSION = True
+TIED_FUSION = False
 #: … and whether an act the terms rank no better than another of its publisher takes no first place of its own
 #: (:func:`lone_best`: :func:`act_term_first`, :func:`act_term_over_first`, :func:`act_term_clear_first`).
 TIED_NO_LEAD = False
