@@ -13,21 +13,13 @@ import pytest
 
 from serve.core.ops import search
 from serve.core.ops.search import Filters, quorum_occurrences
-from serve.core.topk import IndexConnection, RankedCache
 from tests.index.pipeline import FixtureBuild
+from tests.serve_core.test_search_newest import _connect  # the same fixture connection
 
 QUORUMS = (["article", "commission"], ["loi", "taxe", "conseil"], ["directive", "member", "règlement"],
            ["tax", "taxe", "steuer"])
 FILTERS = (Filters(), Filters(as_of="2010-01-01"), Filters(document_type="loi"), Filters(language="fr"),
            Filters(language="en"))
-
-
-def _connect(fixture_indexes: FixtureBuild, name: str) -> sqlite3.Connection:
-    conn = sqlite3.connect(f"file:{fixture_indexes.index_dir / name}?mode=ro", uri=True, factory=IndexConnection)
-    assert isinstance(conn, IndexConnection)
-    conn.ranked_cache = RankedCache()
-    conn.row_factory = sqlite3.Row
-    return conn
 
 
 @pytest.mark.parametrize("name", ["eu-eurlex.sqlite", "lu-legilux.sqlite"])
