@@ -131,10 +131,10 @@ def test_the_clear_lead_weighs_a_listed_work_by_its_own_coverage(switches: None)
     matched = [(OLD, 0, best), (NEW, 0, actterms.Match(2, 0.3, ("a",), ("a",)))]
     sections = [_section(EU, (BASIC, ["keyword"]), (OLD, ["act_term"]))]
     # the basic act's own terms cover 0.6 of the question: the lead of 0.1 is no clear lead
-    assert not search.clear_lead(sections, matched, {BASIC: 0.6})
+    assert not search.clear_lead(sections, matched, lambda: {BASIC: 0.6})
     assert _works(sections[0]) == [BASIC, OLD]
     # unranked and with no own coverage given, it covers none
-    assert search.clear_lead(sections, matched, {})
+    assert search.clear_lead(sections, matched, lambda: {})
     assert _works(sections[0]) == [OLD, BASIC]
 
 

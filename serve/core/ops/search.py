@@ -1450,13 +1450,19 @@ def common_groups(weights: Sequence[float], threshold: float) -> set[int]:
     return common
 
 
+def provision_count(conn: sqlite3.Connection, default: int) -> int:
+    """The number of provision states the index holds (its stamp's ``count.lexical_states``), ``default`` when the
+    stamp does not say."""
+    row = conn.execute("SELECT v FROM stamp WHERE k = 'count.lexical_states'").fetchone()
+    return int(row[0]) if row else default
+
+
 def idf_weights(conn: sqlite3.Connection, groups: Sequence[Sequence[str]], phrase_df: bool = False) -> list[float]:
     """``ln(1 + N / df)`` per term group (``df``: provisions holding any of its words, from
     ``vocabulary``; a word it does not list, such as a number, counts as rare — except a word
     too short for it to list (:func:`short_word_docs`), and, with ``phrase_df``, a phrase
     (:func:`phrase_docs`))."""
-    row = conn.execute("SELECT v FROM stamp WHERE k = 'count.lexical_states'").fetchone()
-    total = int(row[0]) if row else 1
+    total = provision_count(conn, 1)
     out = []
     for group in groups:
         df = 0
@@ -2910,8 +2916,7 @@ def group_idf(conn: sqlite3.Connection, groups: Sequence[Sequence[str]]) -> tupl
     """Per term group, ``ln(1 + N / df)`` over the provisions (as :func:`idf_weights`: ``df`` the
     provisions holding any of its terms, a phrase counted as its rarest word; a term ``vocabulary``
     does not list counts 1), in one ``vocabulary`` statement."""
-    row = conn.execute("SELECT v FROM stamp WHERE k = 'count.lexical_states'").fetchone()
-    total = int(row[0]) if row else 1
+    total = provision_count(conn, 1)
     words = sorted({w for g in groups for t in g for w in t.split()})
     docs = {str(t): int(n) for t, n in conn.execute(
         f"SELECT term, docs FROM vocabulary WHERE term IN ({','.join('?' * len(words))})", words)} if words else {}
@@ -6116,7 +6121,7 @@ def act_term_clear_first(sections: list[Answer], matched: Sequence[tuple[str, in
     if TIED_NO_LEAD and matched[0][0].split(":", 1)[0] in TIED_PUBLISHERS \
             and actterms.tied(best, [m for w, _, m in matched[1:] if _tied_pair(matched[0][0], w)]):
         return False
-    return clear_lead(sections, matched, own_coverages(ctx, matched[0][0], words) if ctx is not None else None)
+    return clear_lead(sections, matched, (lambda: own_coverages(ctx, matched[0][0], words)) if ctx is not None else None)
 
 
 #: Whether :func:`act_term_clear_first` weighs each work listed before the act by its own terms' coverage of the
@@ -6141,22 +6146,24 @@ def own_coverages(ctx: CallContext, work_id: str, words: Sequence[str]) -> dict[
 
 
 def clear_lead(sections: list[Answer], matched: Sequence[tuple[str, int, actterms.Match[int]]],
-               own: Mapping[str, float] | None = None) -> bool:
+               own: Callable[[], Mapping[str, float] | None] | None = None) -> bool:
     """Put the act the terms rank first (``matched[0]``) first in the section listing it (in place) when it covers
     :data:`CLEAR_MARGIN` more of the question than every work the section lists before it (a work the terms do not rank
-    covers its ``own`` coverage when given — :func:`own_coverages` — else none), none of which names an act
-    (:data:`NAMED_REASONS`); the lead's other conditions are the caller's (:func:`act_term_clear_first`,
-    :func:`act_term_titled_first`). Whether a section changed."""
+    covers its ``own`` coverage when given — :func:`own_coverages`, asked only when such a work is listed before the
+    act — else none), none of which names an act (:data:`NAMED_REASONS`); the lead's other conditions are the caller's
+    (:func:`act_term_clear_first`, :func:`act_term_titled_first`). Whether a section changed."""
     if not matched:
         return False
     work, _, best = matched[0]
-    covered = {**(own or {}), **{w: m.coverage for w, _, m in matched}}
+    ranked = {w: m.coverage for w, _, m in matched}
     for section in sections:
         hits = section.get("hits") or []
         at = next((i for i, hit in enumerate(hits) if str(hit.get("work")) == work), None)
         if not at:
             continue
         before = hits[:at]
+        own_of = own() if own is not None and any(str(h.get("work")) not in ranked for h in before) else None
+        covered = {**(own_of or {}), **ranked}
         if any(best.coverage - covered.get(str(h.get("work")), 0.0) < CLEAR_MARGIN or names_act(h) for h in before):
             return False
         to_front(section, at)
@@ -6275,21 +6282,19 @@ def rare_body_answer(ctx: CallContext, sections: list[Answer], plans: Mapping[st
     for _, publisher in searched:
         with ctx.indexes[publisher].session(ctx.deadline_seconds) as conn:
             docs.append(held_docs(conn, list(words)))
-            row = conn.execute("SELECT v FROM stamp WHERE k = 'count.lexical_states'").fetchone()
-            provisions += int(row[0]) if row else 0
+            provisions += provision_count(conn, 0)
     rare = rare_body.rare_words(docs, words, provisions)
     if len(rare) < rare_body.MIN_WORDS:
         return False
     held: dict[tuple[str, int], set[str]] = {}
+    termed: dict[tuple[str, int], float] = {}
     for (_, publisher), counts in zip(searched, docs, strict=True):
-        with ctx.indexes[publisher].session(ctx.deadline_seconds) as conn:
+        index = ctx.indexes[publisher]
+        with index.session(ctx.deadline_seconds) as conn:
             for word in (w for w in rare if counts.get(w)):
                 for work in rare_body.works_holding(conn, word):
                     held.setdefault((publisher, work), set()).add(word)
-    termed: dict[tuple[str, int], float] = {}
-    for _, publisher in searched:  # the act terms' coverage, said whole or in part, breaks a tie
-        index = ctx.indexes[publisher]
-        with index.session(ctx.deadline_seconds) as conn:
+            # the act terms' coverage, said whole or in part, breaks a tie
             termed.update(((publisher, m.work), m.coverage)
                           for m in actterms.partly_covered(actterms.terms_of(conn, index), words))
     chosen = rare_body.leading_work({k: frozenset(v) for k, v in held.items()}, termed)
@@ -6471,8 +6476,7 @@ def framed_subject(ctx: CallContext, sections: Sequence[Answer], plans: Mapping[
             continue
         said = frame_alternatives(plans[publisher], left)
         with index.session(ctx.deadline_seconds) as conn:
-            row = conn.execute("SELECT v FROM stamp WHERE k = 'count.lexical_states'").fetchone()
-            total = int(row[0]) if row else 1
+            total = provision_count(conn, 1)
             held = held_docs(conn, list(dict.fromkeys([*left, *(a for alts in said.values() for a in alts)])))
         for w in left:
             # a word the index does not hold is weighed in the words its section searched it as (its translations)
