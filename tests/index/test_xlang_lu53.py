@@ -62,6 +62,17 @@ def test_a_word_keeps_its_other_sense_and_gains_the_provision_sense() -> None:
     assert "opposition" in (en.lookup("objection", "en") or ())
 
 
+def test_the_second_batch_a_bodys_task_and_a_duty() -> None:
+    # candidate 2: the verbs of a body's task and a duty, German « verpflichtet » « tenu », « Verstoß » « infraction »
+    assert {"surveille", "controle"} <= set(_used("body that oversees the discipline of judges", "en")["oversees"])
+    assert "retard" in _used("interest on an overdue tax payment", "en")["overdue"]
+    assert "introduire" in (xlang.lexicon("en").lookup("lodge", "en") or ())
+    assert not _translate("who must ensure the rules are applied", "en").missing
+    de = xlang.lexicon("de")
+    assert "tenu" in (de.lookup("verpflichtet", "de") or ())
+    assert "infraction" in (de.lookup("verstoss", "de") or ())
+
+
 def test_the_words_of_two_senses_have_no_lu53_entry() -> None:
     # a holding or a meeting ("held"), a tax or waste ("collected"), a noun or a verb ("permit": a negative asking
     # for a construction permit no act gives gained a hit), a German « melden » that answered EU questions with a
@@ -69,5 +80,8 @@ def test_the_words_of_two_senses_have_no_lu53_entry() -> None:
     words = {str(e["word"]) for e in _block()}
     # "register" stays without one (ADR 0131 withdrew it; here it moved one EU question down and none up)
     for word in ("held", "collected", "permit", "permitted", "melden", "gemeldet", "Mitglied", "Mitglieder",
-                 "Vorsitzende", "Vorsitzender", "register", "registered", "registering"):
+                 "Vorsitzende", "Vorsitzender", "register", "registered", "registering",
+                 # German « Stunden » « heures » took the Legilux section first for a question on the EU working-time
+                 # directive ("maximale wöchentliche Arbeitszeit 48 Stunden")
+                 "Stunden", "Stunde"):
         assert word not in words
