@@ -29,7 +29,6 @@ def test_the_block_is_one_contiguous_run_at_the_end_of_the_entries() -> None:
     entries = json.loads(xlang.REVIEWED_PATH.read_text(encoding="utf-8"))["entries"]
     marked = [i for i, e in enumerate(entries) if str(e["source"]).endswith("(lu53)")]
     assert marked and marked == list(range(marked[0], marked[0] + len(marked)))
-    assert marked[-1] == len(entries) - 1
     # one French term an entry, each sourced on a Legilux act's French provisions
     assert all(len(e["terms"]) == 1 and "[lu-legilux:" in str(e["source"]) for e in _block())
 
@@ -85,3 +84,18 @@ def test_the_words_of_two_senses_have_no_lu53_entry() -> None:
                  # directive ("maximale wöchentliche Arbeitszeit 48 Stunden")
                  "Stunden", "Stunde"):
         assert word not in words
+
+
+def test_candidate_3_carries_the_lu52_block_without_implementing() -> None:
+    # the fifty-second session's reviewed block (sources ending "(lu52)", §8.149 on its branch), after the lu53 block,
+    # without "implementing" « exécution » (its readable downs and `fresh52`'s one down) and without the two words
+    # the lu53 block already gives ("days", "officials")
+    entries = json.loads(xlang.REVIEWED_PATH.read_text(encoding="utf-8"))["entries"]
+    lu52 = [i for i, e in enumerate(entries) if str(e["source"]).endswith("(lu52)")]
+    assert lu52 and lu52 == list(range(lu52[0], len(entries)))
+    words = {str(entries[i]["word"]) for i in lu52}
+    assert "implementing" not in words and not words & {"days", "officials"}
+    en, de = xlang.lexicon("en"), xlang.lexicon("de")
+    assert "execution" not in (en.lookup("implementing", "en") or ())
+    assert en.phrases[("secondary", "school", "leaving", "examination")] == ("examen de fin d etudes secondaires",)
+    assert "collaboration" in (de.lookup("zusammenarbeit", "de") or ())
