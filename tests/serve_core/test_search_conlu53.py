@@ -99,3 +99,36 @@ def test_a_recueil_is_not_put_first_nor_read_first(fixture_core: LegalCore, monk
     assert not search.code_body_step(ctx, sections, {}, _args(query))
     sections = [_section("lu-legilux", (RECUEIL, ["keyword"]), (CONSUMER_CODE, ["keyword"]))]
     assert not search.code_body_step(ctx, sections, {}, _args(query))
+
+
+@pytest.mark.parametrize(("said", "covered", "held", "hierarchy", "later"), [
+    (0, (0.0, 0.3), (2, 2), ("law", "law"), True),
+    (0, (0.0, 0.3), (1, 3), ("regulation", "law"), True),
+    (1, (0.0, 0.3), (2, 2), ("law", "law"), False),  # the first's title says a word of the question
+    (0, (0.1, 0.3), (2, 2), ("law", "law"), False),  # the first's act terms cover some of it
+    (0, (0.0, 0.0), (2, 3), ("law", "law"), False),  # the later work's terms cover none
+    (0, (0.0, 0.3), (3, 2), ("law", "law"), False),  # its fullest provision holds fewer words
+    (0, (0.0, 0.3), (0, 1), ("law", "law"), False),  # one word only
+    (0, (0.0, 0.3), (1, 3), ("law", "regulation"), False)])  # a règlement after a law
+def test_a_termed_work_over_a_first_held_by_its_body_alone(said: int, covered: tuple[float, float],
+                                                           held: tuple[int, int], hierarchy: tuple[str, str],
+                                                           later: bool) -> None:
+    assert search.termed_over_untitled(said, covered, held, hierarchy) is later
+
+
+def test_the_termed_work_goes_first_on_fixture_provisions(fixture_core: LegalCore,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    ctx = _ctx(fixture_core)
+    query = "droits des voyageurs dans les transports"
+    # the cultural leave law's title says none of the words, nor do its terms; the transport law is termed and one of
+    # its provisions holds three of the words
+    monkeypatch.setattr(search, "act_term_matches", _matches({TRANSPORT: 0.3}))
+    sections = [_section("lu-legilux", (LEAVE, ["keyword"]), (TRANSPORT, ["keyword"]))]
+    assert search.code_body_step(ctx, sections, {}, _args(query))
+    assert _works(sections[0]) == [TRANSPORT, LEAVE]
+    monkeypatch.setattr(search, "act_term_matches", _matches({}))
+    sections = [_section("lu-legilux", (LEAVE, ["keyword"]), (TRANSPORT, ["keyword"]))]
+    assert not search.code_body_step(ctx, sections, {}, _args(query))
+    monkeypatch.setattr(search, "act_term_matches", _matches({TRANSPORT: 0.3}))
+    monkeypatch.setattr(search, "TERMED_BODY", False)
+    assert not search.code_body_step(ctx, sections, {}, _args(query))

@@ -7004,6 +7004,12 @@ CODE_BODY_LEAST = 2
 CODE_BODY_SLACK = 0
 #: The fewest letters of a question word :func:`provision_words` reads.
 CODE_BODY_MIN_LETTERS = 3
+#: Whether :func:`code_body_step`, failing a code, puts a first work that neither its title nor its act terms tie to
+#: the question after a later work the terms tie to it whose one provision holds as many of its words
+#: (:func:`termed_over_untitled`).
+TERMED_BODY = True
+#: How many of the section's first works :func:`termed_over_untitled` reads (the first included).
+TERMED_BODY_DEPTH = 3
 
 
 def code_over_untitled(said: int, covered: float, held: tuple[int, int]) -> bool:
@@ -7016,6 +7022,18 @@ def code_over_untitled(said: int, covered: float, held: tuple[int, int]) -> bool
     question's. Pure."""
     return said <= CODE_BODY_TITLED and covered <= 0.0 \
         and held[1] >= max(CODE_BODY_LEAST, held[0] - CODE_BODY_SLACK)
+
+
+def termed_over_untitled(said: int, covered: tuple[float, float], held: tuple[int, int],
+                         hierarchy: tuple[str | None, str | None]) -> bool:
+    """Whether a later work of a section goes before a first work that neither its title nor its act terms tie to the
+    question: the first's title subject says none of the question's content words (``said``) and its terms cover none
+    of it, the later work's terms cover some (``covered``: first, later), one of its provisions holds at least
+    :data:`CODE_BODY_LEAST` of the question's words and as many as the first's fullest provision (``held``: first,
+    later), and it is no règlement or lesser act placed before a law (``hierarchy``: first, later). The first came
+    first on the words of its body alone; the later work holds them as well and its terms say the question. Pure."""
+    return said == 0 and covered[0] <= 0.0 < covered[1] and held[1] >= max(CODE_BODY_LEAST, held[0]) \
+        and not (hierarchy[0] == "law" and hierarchy[1] != "law")
 
 
 def provision_words(conn: sqlite3.Connection, work: int, words: Sequence[str]) -> int:
@@ -7040,8 +7058,11 @@ def code_body_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str,
     answer's first :data:`SIBLING_DEPTH`) goes first when the first work is neither titled nor termed on the question
     and one of the code's provisions holds as many of the question's words (:func:`code_over_untitled`): « combien de
     temps la police peut-elle me retenir » and the Code of criminal procedure listed below a règlement on the police of
-    the waterways, whose title says « police ». The same ``works``, grain and place rules as :func:`sibling_step`.
-    Whether anything changed (in place)."""
+    the waterways, whose title says « police ». Failing a code, a first work whose title says none of the question's
+    words and whose terms cover none of it gives way to the first of the next works (the section's first
+    :data:`TERMED_BODY_DEPTH`) that the terms tie to the question and one of whose provisions holds as many of its
+    words (:func:`termed_over_untitled`, :data:`TERMED_BODY`). The same ``works``, grain and place rules as
+    :func:`sibling_step`. Whether anything changed (in place)."""
     if not CODE_BODY or not ACT_TERMS or args["works"] or (args.get("result_grain") or "works") != "works" \
             or not sections:
         return False
@@ -7064,11 +7085,12 @@ def code_body_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str,
         with index.session(ctx.deadline_seconds) as conn:
             types = document_types(conn, works)
             codes = [i for i in range(1, len(works)) if types.get(works[i]) in CODE_BODY_TYPES]
-            if not codes or types.get(works[0]) in CODE_BODY_FIRST_NOT:
+            if types.get(works[0]) in CODE_BODY_FIRST_NOT:
                 continue
             titles = works_title_subjects(conn, works[:1], index)
             said = titled_words(titles[works[0]].shortest if works[0] in titles else (), words)
-        if said > CODE_BODY_TITLED:
+        termed = TERMED_BODY and said == 0
+        if said > CODE_BODY_TITLED or not (codes or termed):
             continue
         found = {work: m.coverage for work, _, m in act_term_matches(ctx, sections, plans, words)}
         covered = found.get(listed[0], 0.0)
@@ -7078,6 +7100,17 @@ def code_body_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str,
             first = provision_words(conn, works[0], body)
             for i in codes:
                 if code_over_untitled(said, covered, (first, provision_words(conn, works[i], body))):
+                    return put_first(section, listed[i])
+            if not termed:
+                continue
+            profiles = ranking.profiles(conn, index)
+            hierarchy = [profiles[r].hierarchy if r in profiles else None for r in works]
+            for i in range(1, min(len(works), TERMED_BODY_DEPTH)):
+                later = found.get(listed[i], 0.0)
+                if later > 0.0 and not (hierarchy[0] == "law" and hierarchy[i] != "law") \
+                        and termed_over_untitled(said, (covered, later),
+                                                 (first, provision_words(conn, works[i], body)),
+                                                 (hierarchy[0], hierarchy[i])):
                     return put_first(section, listed[i])
     return False
 
