@@ -7094,21 +7094,21 @@ def code_body_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str,
             continue
         found = {work: m.coverage for work, _, m in act_term_matches(ctx, sections, plans, words)}
         covered = found.get(listed[0], 0.0)
-        if covered > 0.0:
+        # the later works the terms tie to the question, read only when the first's title says none of its words
+        later = [i for i in range(1, min(len(works), TERMED_BODY_DEPTH)) if found.get(listed[i], 0.0) > 0.0] \
+            if termed else []
+        if covered > 0.0 or not (codes or later):
             continue
         with index.session(ctx.deadline_seconds) as conn:
             first = provision_words(conn, works[0], body)
             for i in codes:
                 if code_over_untitled(said, covered, (first, provision_words(conn, works[i], body))):
                     return put_first(section, listed[i])
-            if not termed:
-                continue
-            profiles = ranking.profiles(conn, index)
+            profiles = ranking.profiles(conn, index) if later else {}
             hierarchy = [profiles[r].hierarchy if r in profiles else None for r in works]
-            for i in range(1, min(len(works), TERMED_BODY_DEPTH)):
-                later = found.get(listed[i], 0.0)
-                if later > 0.0 and not (hierarchy[0] == "law" and hierarchy[i] != "law") \
-                        and termed_over_untitled(said, (covered, later),
+            for i in later:
+                if not (hierarchy[0] == "law" and hierarchy[i] != "law") \
+                        and termed_over_untitled(said, (covered, found.get(listed[i], 0.0)),
                                                  (first, provision_words(conn, works[i], body)),
                                                  (hierarchy[0], hierarchy[i])):
                     return put_first(section, listed[i])
