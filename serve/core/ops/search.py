@@ -6804,7 +6804,7 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
     year_step(ctx, sections, args)
     dated_step(ctx, sections, plans, args)
     compilation_step(ctx, sections, args)
-    code_body_step(ctx, sections, plans, args)
+    code_body_step(ctx, sections, plans, args) or body_second_step(ctx, sections, plans, args)
     merged = merge.merged(sections, args["limit"], lead=True)
     return fanout(ctx, sections, {"query": parsed.to_dict(), "merged": merged})
 
@@ -7112,6 +7112,69 @@ def code_body_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str,
                                                  (first, provision_words(conn, works[i], body)),
                                                  (hierarchy[0], hierarchy[i])):
                     return put_first(section, listed[i])
+    return False
+
+
+#: Whether :func:`body_second_step` puts first a second Legilux work whose act terms cover more of the question and one
+#: of whose provisions holds more of its words than any of the first's (issue #15, ADR 0188).
+BODY_SECOND = True
+#: How many more of the question's words the second work's fullest provision must hold than the first's.
+BODY_SECOND_WORDS = 2
+
+
+def body_second(covered: tuple[float, float], held: tuple[int, int],
+                hierarchy: tuple[str | None, str | None]) -> bool:
+    """Whether a section's second work goes before its first: its act terms cover more of the question
+    (``covered``: first, second), its fullest provision holds at least :data:`BODY_SECOND_WORDS` more of the
+    question's words than the first's (``held``: first, second; :func:`provision_words`), and it is no règlement or
+    lesser act placed before a law (``hierarchy``). Two readings of the acts' own matter — what their reviewed terms
+    say and what their provisions hold — agreeing against the keyword order, as :func:`titled_second` reads the title
+    and the terms. Pure."""
+    return covered[1] > covered[0] and held[1] - held[0] >= BODY_SECOND_WORDS \
+        and not (hierarchy[0] == "law" and hierarchy[1] != "law")
+
+
+def body_second_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, Plan],
+                     args: dict[str, Any]) -> bool:
+    """After :func:`code_body_step`, when it moved nothing: in the Legilux section (:data:`CODE_BODY_PUBLISHERS`)
+    whose first work is no code, the second work (of the answer's first :data:`SIBLING_DEPTH`) goes first when
+    :func:`body_second` holds. The act terms are read only when the second work may go before the first by its
+    hierarchy, the provisions only when the terms cover the second more. The same ``works``, grain and place rules as
+    :func:`sibling_step`. Whether anything changed (in place)."""
+    if not BODY_SECOND or not ACT_TERMS or args["works"] or (args.get("result_grain") or "works") != "works" \
+            or not sections:
+        return False
+    words = actterms.question_words(args["query"])
+    body = [w for w in words if len(w) >= CODE_BODY_MIN_LETTERS]
+    if len(body) < BODY_SECOND_WORDS:
+        return False
+    read = merge.merged(list(sections), SIBLING_DEPTH, lead=True)
+    for section in sections:
+        publisher = str(section.get("publisher"))
+        index = ctx.indexes.get(publisher)
+        if publisher not in CODE_BODY_PUBLISHERS or index is None or len(section.get("hits") or []) < 2:
+            continue
+        listed = list(dict.fromkeys(str(h.get("work")) for h in read if h.get("publisher") == publisher))[:2]
+        rowids = [index.catalogue.rowid_of.get(w.split(":", 1)[1]) for w in listed]
+        if len(rowids) < 2 or any(r is None for r in rowids):
+            continue
+        works = [int(r) for r in rowids if r is not None]
+        with index.session(ctx.deadline_seconds) as conn:
+            if document_types(conn, works[:1]).get(works[0]) in CODE_BODY_FIRST_NOT:
+                continue
+            profiles = ranking.profiles(conn, index)
+        hierarchy = (profiles[works[0]].hierarchy if works[0] in profiles else None,
+                     profiles[works[1]].hierarchy if works[1] in profiles else None)
+        if hierarchy[0] == "law" and hierarchy[1] != "law":
+            continue
+        found = {work: m.coverage for work, _, m in act_term_matches(ctx, sections, plans, words)}
+        covered = (found.get(listed[0], 0.0), found.get(listed[1], 0.0))
+        if covered[1] <= covered[0]:
+            continue
+        with index.session(ctx.deadline_seconds) as conn:
+            held = (provision_words(conn, works[0], body), provision_words(conn, works[1], body))
+        if body_second(covered, held, hierarchy):
+            return put_first(section, listed[1])
     return False
 
 
