@@ -132,3 +132,31 @@ def test_the_termed_work_goes_first_on_fixture_provisions(fixture_core: LegalCor
     monkeypatch.setattr(search, "act_term_matches", _matches({TRANSPORT: 0.3}))
     monkeypatch.setattr(search, "TERMED_BODY", False)
     assert not search.code_body_step(ctx, sections, {}, _args(query))
+
+
+@pytest.mark.parametrize(("covered", "held", "hierarchy", "second"), [
+    ((0.2, 0.3), (1, 3), ("law", "law"), True),
+    ((0.0, 0.3), (2, 4), ("regulation", "law"), True),
+    ((0.3, 0.3), (1, 3), ("law", "law"), False),  # the terms cover both alike
+    ((0.2, 0.3), (2, 3), ("law", "law"), False),  # one word more only
+    ((0.2, 0.3), (1, 3), ("law", "regulation"), False)])  # a règlement after a law
+def test_a_second_work_termed_and_held_better(covered: tuple[float, float], held: tuple[int, int],
+                                              hierarchy: tuple[str, str], second: bool) -> None:
+    assert search.body_second(covered, held, hierarchy) is second
+
+
+def test_the_body_second_step_on_fixture_provisions(fixture_core: LegalCore, monkeypatch: pytest.MonkeyPatch) -> None:
+    ctx = _ctx(fixture_core)
+    query = "droits des voyageurs dans les transports"
+    monkeypatch.setattr(search, "act_term_matches", _matches({LEAVE: 0.1, TRANSPORT: 0.3}))
+    sections = [_section("lu-legilux", (LEAVE, ["keyword"]), (TRANSPORT, ["keyword"]))]
+    assert search.body_second_step(ctx, sections, {}, _args(query))
+    assert _works(sections[0]) == [TRANSPORT, LEAVE]
+    # the terms say the first better: it stays
+    monkeypatch.setattr(search, "act_term_matches", _matches({LEAVE: 0.4, TRANSPORT: 0.3}))
+    sections = [_section("lu-legilux", (LEAVE, ["keyword"]), (TRANSPORT, ["keyword"]))]
+    assert not search.body_second_step(ctx, sections, {}, _args(query))
+    monkeypatch.setattr(search, "act_term_matches", _matches({TRANSPORT: 0.3}))
+    monkeypatch.setattr(search, "BODY_SECOND", False)
+    assert not search.body_second_step(ctx, sections, {}, _args(query))
+    assert _works(sections[0]) == [LEAVE, TRANSPORT]
