@@ -119,6 +119,7 @@ def test_a_termed_work_over_a_first_held_by_its_body_alone(said: int, covered: t
 def test_the_termed_work_goes_first_on_fixture_provisions(fixture_core: LegalCore,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     ctx = _ctx(fixture_core)
+    monkeypatch.setattr(search, "TERMED_BODY", True)
     query = "droits des voyageurs dans les transports"
     # the cultural leave law's title says none of the words, nor do its terms; the transport law is termed and one of
     # its provisions holds three of the words
@@ -147,6 +148,7 @@ def test_a_second_work_termed_and_held_better(covered: tuple[float, float], held
 
 def test_the_body_second_step_on_fixture_provisions(fixture_core: LegalCore, monkeypatch: pytest.MonkeyPatch) -> None:
     ctx = _ctx(fixture_core)
+    monkeypatch.setattr(search, "BODY_SECOND", True)
     query = "droits des voyageurs dans les transports"
     monkeypatch.setattr(search, "act_term_matches", _matches({LEAVE: 0.1, TRANSPORT: 0.3}))
     sections = [_section("lu-legilux", (LEAVE, ["keyword"]), (TRANSPORT, ["keyword"]))]

@@ -7007,7 +7007,7 @@ CODE_BODY_MIN_LETTERS = 3
 #: Whether :func:`code_body_step`, failing a code, puts a first work that neither its title nor its act terms tie to
 #: the question after a later work the terms tie to it whose one provision holds as many of its words
 #: (:func:`termed_over_untitled`).
-TERMED_BODY = True
+TERMED_BODY = False
 #: How many of the section's first works :func:`termed_over_untitled` reads (the first included).
 TERMED_BODY_DEPTH = 3
 
@@ -7062,7 +7062,8 @@ def code_body_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str,
     words and whose terms cover none of it gives way to the first of the next works (the section's first
     :data:`TERMED_BODY_DEPTH`) that the terms tie to the question and one of whose provisions holds as many of its
     words (:func:`termed_over_untitled`, :data:`TERMED_BODY`). The same ``works``, grain and place rules as
-    :func:`sibling_step`. Whether anything changed (in place)."""
+    :func:`sibling_step`; a question naming an act (:func:`act_term_plan`) is left to the steps that read the name.
+    Whether anything changed (in place)."""
     if not CODE_BODY or not ACT_TERMS or args["works"] or (args.get("result_grain") or "works") != "works" \
             or not sections:
         return False
@@ -7074,7 +7075,9 @@ def code_body_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str,
     for section in sections:
         publisher = str(section.get("publisher"))
         index = ctx.indexes.get(publisher)
-        if publisher not in CODE_BODY_PUBLISHERS or index is None or len(section.get("hits") or []) < 2:
+        plan = plans.get(publisher)
+        if publisher not in CODE_BODY_PUBLISHERS or index is None or len(section.get("hits") or []) < 2 \
+                or (plan is not None and not act_term_plan(plan)):
             continue
         listed = list(dict.fromkeys(str(h.get("work")) for h in read if h.get("publisher") == publisher))
         listed = listed[:CODE_BODY_DEPTH]
@@ -7117,7 +7120,7 @@ def code_body_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str,
 
 #: Whether :func:`body_second_step` puts first a second Legilux work whose act terms cover more of the question and one
 #: of whose provisions holds more of its words than any of the first's (issue #15, ADR 0188).
-BODY_SECOND = True
+BODY_SECOND = False
 #: How many more of the question's words the second work's fullest provision must hold than the first's.
 BODY_SECOND_WORDS = 2
 
@@ -7140,7 +7143,8 @@ def body_second_step(ctx: CallContext, sections: list[Answer], plans: Mapping[st
     whose first work is no code, the second work (of the answer's first :data:`SIBLING_DEPTH`) goes first when
     :func:`body_second` holds. The act terms are read only when the second work may go before the first by its
     hierarchy, the provisions only when the terms cover the second more. The same ``works``, grain and place rules as
-    :func:`sibling_step`. Whether anything changed (in place)."""
+    :func:`sibling_step`, and the same plain-word questions as :func:`code_body_step`. Whether anything changed (in
+    place)."""
     if not BODY_SECOND or not ACT_TERMS or args["works"] or (args.get("result_grain") or "works") != "works" \
             or not sections:
         return False
@@ -7152,7 +7156,9 @@ def body_second_step(ctx: CallContext, sections: list[Answer], plans: Mapping[st
     for section in sections:
         publisher = str(section.get("publisher"))
         index = ctx.indexes.get(publisher)
-        if publisher not in CODE_BODY_PUBLISHERS or index is None or len(section.get("hits") or []) < 2:
+        plan = plans.get(publisher)
+        if publisher not in CODE_BODY_PUBLISHERS or index is None or len(section.get("hits") or []) < 2 \
+                or (plan is not None and not act_term_plan(plan)):
             continue
         listed = list(dict.fromkeys(str(h.get("work")) for h in read if h.get("publisher") == publisher))[:2]
         rowids = [index.catalogue.rowid_of.get(w.split(":", 1)[1]) for w in listed]
