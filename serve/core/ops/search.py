@@ -7007,7 +7007,7 @@ CODE_BODY_MIN_LETTERS = 3
 #: Whether :func:`code_body_step`, failing a code, puts a first work that neither its title nor its act terms tie to
 #: the question after a later work the terms tie to it whose one provision holds as many of its words
 #: (:func:`termed_over_untitled`).
-TERMED_BODY = False
+TERMED_BODY = True
 #: How many of the section's first works :func:`termed_over_untitled` reads (the first included).
 TERMED_BODY_DEPTH = 3
 
