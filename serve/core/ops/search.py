@@ -7120,7 +7120,7 @@ def code_body_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str,
 
 #: Whether :func:`body_second_step` puts first a second Legilux work whose act terms cover more of the question and one
 #: of whose provisions holds more of its words than any of the first's (issue #15, ADR 0188).
-BODY_SECOND = False
+BODY_SECOND = True
 #: How many more of the question's words the second work's fullest provision must hold than the first's.
 BODY_SECOND_WORDS = 2
 
