@@ -63,6 +63,7 @@ from typing import Any, NamedTuple, TypeVar, cast
 
 from derive.index import analysis, everyday, relax, xlang
 from derive.index.query import MONTH_NUMBERS, parse_query
+from derive.index.rows import WORK_SPAN
 from derive.index.schema import PROVISION_FTS_WEIGHTS, VOCABULARY_MIN_LENGTH
 from derive.index.serving import FREQUENT_WINDOW
 from derive.index.text import fts_query, fts_string, levenshtein_within, normalize
@@ -6803,6 +6804,7 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
     year_step(ctx, sections, args)
     dated_step(ctx, sections, plans, args)
     compilation_step(ctx, sections, args)
+    code_body_step(ctx, sections, plans, args) or body_second_step(ctx, sections, plans, args)
     merged = merge.merged(sections, args["limit"], lead=True)
     return fanout(ctx, sections, {"query": parsed.to_dict(), "merged": merged})
 
@@ -6975,6 +6977,210 @@ def compilation_step(ctx: CallContext, sections: list[Answer], args: dict[str, A
         at = next((i for i, role in enumerate(roles) if role is not None and role != "compilation"), None)
         if at is not None:
             return put_first(section, str(hits[at].get("work")))
+    return False
+
+
+#: Whether :func:`code_body_step` puts first a code one of whose provisions holds as many of the question's words as
+#: any provision of a first work that neither its title nor its act terms tie to the question (issue #15, ADR 0188).
+CODE_BODY = True
+#: The publishers whose sections :func:`code_body_step` reorders: Legilux, whose codes carry a title that names no
+#: subject.
+CODE_BODY_PUBLISHERS = frozenset({"lu-legilux"})
+#: The document types :func:`code_body_step` puts first: Legilux's codified laws (the Civil, Commercial, Criminal,
+#: Labour and Consumer Codes, the two Codes of procedure). A code's title says no matter of it, so the title lanes and
+#: the title words never favour it; its matter stands in its articles. The recueils (``CODE_RECUEIL``) shelve other
+#: acts' texts and are left to :func:`compilation_step`.
+CODE_BODY_TYPES = frozenset({"CODE"})
+#: The document types a first work may not have for :func:`code_body_step` to read its section.
+CODE_BODY_FIRST_NOT = frozenset({"CODE", "CODE_RECUEIL"})
+#: How many of the section's first works, among the answer's first :data:`SIBLING_DEPTH`, :func:`code_body_step`
+#: reads (the first included).
+CODE_BODY_DEPTH = 5
+#: The most of the question's content words the first work's title subject may say …
+CODE_BODY_TITLED = 1
+#: … the fewest of them one provision of the code must hold …
+CODE_BODY_LEAST = 2
+#: … and how many fewer than the first work's fullest provision it may hold.
+CODE_BODY_SLACK = 0
+#: The fewest letters of a question word :func:`provision_words` reads.
+CODE_BODY_MIN_LETTERS = 3
+#: Whether :func:`code_body_step`, failing a code, puts a first work that neither its title nor its act terms tie to
+#: the question after a later work the terms tie to it whose one provision holds as many of its words
+#: (:func:`termed_over_untitled`).
+TERMED_BODY = True
+#: How many of the section's first works :func:`termed_over_untitled` reads (the first included).
+TERMED_BODY_DEPTH = 3
+
+
+def code_over_untitled(said: int, covered: float, held: tuple[int, int]) -> bool:
+    """Whether a code listed after a section's first work goes before it: the first work's title subject says at most
+    :data:`CODE_BODY_TITLED` of the question's content words (``said``), its act terms cover none of the question
+    (``covered``), and one provision of the code holds at least :data:`CODE_BODY_LEAST` of the question's words and
+    no fewer (but :data:`CODE_BODY_SLACK`) than the first work's fullest provision (``held``: first, code). A first
+    work that neither its title nor its terms tie to the question came first on a field word of its title or on the
+    words of its body; the code's title names none of its matters, so only its provisions can say that it holds the
+    question's. Pure."""
+    return said <= CODE_BODY_TITLED and covered <= 0.0 \
+        and held[1] >= max(CODE_BODY_LEAST, held[0] - CODE_BODY_SLACK)
+
+
+def termed_over_untitled(said: int, covered: tuple[float, float], held: tuple[int, int],
+                         hierarchy: tuple[str | None, str | None]) -> bool:
+    """Whether a later work of a section goes before a first work that neither its title nor its act terms tie to the
+    question: the first's title subject says none of the question's content words (``said``) and its terms cover none
+    of it, the later work's terms cover some (``covered``: first, later), one of its provisions holds at least
+    :data:`CODE_BODY_LEAST` of the question's words and as many as the first's fullest provision (``held``: first,
+    later), and it is no règlement or lesser act placed before a law (``hierarchy``: first, later). The first came
+    first on the words of its body alone; the later work holds them as well and its terms say the question. Pure."""
+    return said == 0 and covered[0] <= 0.0 < covered[1] and held[1] >= max(CODE_BODY_LEAST, held[0]) \
+        and not (hierarchy[0] == "law" and hierarchy[1] != "law")
+
+
+def provision_words(conn: sqlite3.Connection, work: int, words: Sequence[str]) -> int:
+    """The most of ``words`` one lexical state of ``work`` (a provision's text in one of its versions) holds, each
+    word or one of its held French forms (:func:`derive.index.analysis.word_forms`). A work's states are the row ids
+    ``work * WORK_SPAN + n`` (:data:`derive.index.rows.WORK_SPAN`): the provision index is read over that range
+    only."""
+    low, high = work * WORK_SPAN, (work + 1) * WORK_SPAN - 1
+    held: Counter[int] = Counter()
+    for word in words:
+        match = " OR ".join(fts_string(f) for f in dict.fromkeys([word, *analysis.word_forms(conn, word, "fr")]))
+        held.update(int(r) for (r,) in conn.execute(
+            "SELECT rowid FROM provision_fts WHERE provision_fts MATCH ? AND rowid BETWEEN ? AND ?",
+            (match, low, high)))
+    return max(held.values(), default=0)
+
+
+def code_body_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, Plan],
+                   args: dict[str, Any]) -> bool:
+    """Last of the first-place steps: in a section of :data:`CODE_BODY_PUBLISHERS` whose first work is no code, the
+    first code (:data:`CODE_BODY_TYPES`) among its next works (the section's first :data:`CODE_BODY_DEPTH` among the
+    answer's first :data:`SIBLING_DEPTH`) goes first when the first work is neither titled nor termed on the question
+    and one of the code's provisions holds as many of the question's words (:func:`code_over_untitled`): « combien de
+    temps la police peut-elle me retenir » and the Code of criminal procedure listed below a règlement on the police of
+    the waterways, whose title says « police ». Failing a code, a first work whose title says none of the question's
+    words and whose terms cover none of it gives way to the first of the next works (the section's first
+    :data:`TERMED_BODY_DEPTH`) that the terms tie to the question and one of whose provisions holds as many of its
+    words (:func:`termed_over_untitled`, :data:`TERMED_BODY`). The same ``works``, grain and place rules as
+    :func:`sibling_step`; a question naming an act (:func:`act_term_plan`) is left to the steps that read the name.
+    Whether anything changed (in place)."""
+    if not CODE_BODY or not ACT_TERMS or args["works"] or (args.get("result_grain") or "works") != "works" \
+            or not sections:
+        return False
+    words = actterms.question_words(args["query"])
+    body = [w for w in words if len(w) >= CODE_BODY_MIN_LETTERS]
+    if len(body) < CODE_BODY_LEAST:
+        return False
+    read = merge.merged(list(sections), SIBLING_DEPTH, lead=True)
+    for section in sections:
+        publisher = str(section.get("publisher"))
+        index = ctx.indexes.get(publisher)
+        plan = plans.get(publisher)
+        if publisher not in CODE_BODY_PUBLISHERS or index is None or len(section.get("hits") or []) < 2 \
+                or (plan is not None and not act_term_plan(plan)):
+            continue
+        listed = list(dict.fromkeys(str(h.get("work")) for h in read if h.get("publisher") == publisher))
+        listed = listed[:CODE_BODY_DEPTH]
+        rowids = [index.catalogue.rowid_of.get(w.split(":", 1)[1]) for w in listed]
+        if len(rowids) < 2 or any(r is None for r in rowids):
+            continue
+        works = [int(r) for r in rowids if r is not None]
+        with index.session(ctx.deadline_seconds) as conn:
+            types = document_types(conn, works)
+            codes = [i for i in range(1, len(works)) if types.get(works[i]) in CODE_BODY_TYPES]
+            if types.get(works[0]) in CODE_BODY_FIRST_NOT:
+                continue
+            titles = works_title_subjects(conn, works[:1], index)
+            said = titled_words(titles[works[0]].shortest if works[0] in titles else (), words)
+        termed = TERMED_BODY and said == 0
+        if said > CODE_BODY_TITLED or not (codes or termed):
+            continue
+        found = {work: m.coverage for work, _, m in act_term_matches(ctx, sections, plans, words)}
+        covered = found.get(listed[0], 0.0)
+        # the later works the terms tie to the question, read only when the first's title says none of its words
+        later = [i for i in range(1, min(len(works), TERMED_BODY_DEPTH)) if found.get(listed[i], 0.0) > 0.0] \
+            if termed else []
+        if covered > 0.0 or not (codes or later):
+            continue
+        with index.session(ctx.deadline_seconds) as conn:
+            first = provision_words(conn, works[0], body)
+            for i in codes:
+                if code_over_untitled(said, covered, (first, provision_words(conn, works[i], body))):
+                    return put_first(section, listed[i])
+            profiles = ranking.profiles(conn, index) if later else {}
+            hierarchy = [profiles[r].hierarchy if r in profiles else None for r in works]
+            for i in later:
+                if not (hierarchy[0] == "law" and hierarchy[i] != "law") \
+                        and termed_over_untitled(said, (covered, found.get(listed[i], 0.0)),
+                                                 (first, provision_words(conn, works[i], body)),
+                                                 (hierarchy[0], hierarchy[i])):
+                    return put_first(section, listed[i])
+    return False
+
+
+#: Whether :func:`body_second_step` puts first a second Legilux work whose act terms cover more of the question and one
+#: of whose provisions holds more of its words than any of the first's (issue #15, ADR 0188).
+BODY_SECOND = True
+#: How many more of the question's words the second work's fullest provision must hold than the first's.
+BODY_SECOND_WORDS = 2
+
+
+def body_second(covered: tuple[float, float], held: tuple[int, int],
+                hierarchy: tuple[str | None, str | None]) -> bool:
+    """Whether a section's second work goes before its first: its act terms cover more of the question
+    (``covered``: first, second), its fullest provision holds at least :data:`BODY_SECOND_WORDS` more of the
+    question's words than the first's (``held``: first, second; :func:`provision_words`), and it is no règlement or
+    lesser act placed before a law (``hierarchy``). Two readings of the acts' own matter — what their reviewed terms
+    say and what their provisions hold — agreeing against the keyword order, as :func:`titled_second` reads the title
+    and the terms. Pure."""
+    return covered[1] > covered[0] and held[1] - held[0] >= BODY_SECOND_WORDS \
+        and not (hierarchy[0] == "law" and hierarchy[1] != "law")
+
+
+def body_second_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, Plan],
+                     args: dict[str, Any]) -> bool:
+    """After :func:`code_body_step`, when it moved nothing: in the Legilux section (:data:`CODE_BODY_PUBLISHERS`)
+    whose first work is no code, the second work (of the answer's first :data:`SIBLING_DEPTH`) goes first when
+    :func:`body_second` holds. The act terms are read only when the second work may go before the first by its
+    hierarchy, the provisions only when the terms cover the second more. The same ``works``, grain and place rules as
+    :func:`sibling_step`, and the same plain-word questions as :func:`code_body_step`. Whether anything changed (in
+    place)."""
+    if not BODY_SECOND or not ACT_TERMS or args["works"] or (args.get("result_grain") or "works") != "works" \
+            or not sections:
+        return False
+    words = actterms.question_words(args["query"])
+    body = [w for w in words if len(w) >= CODE_BODY_MIN_LETTERS]
+    if len(body) < BODY_SECOND_WORDS:
+        return False
+    read = merge.merged(list(sections), SIBLING_DEPTH, lead=True)
+    for section in sections:
+        publisher = str(section.get("publisher"))
+        index = ctx.indexes.get(publisher)
+        plan = plans.get(publisher)
+        if publisher not in CODE_BODY_PUBLISHERS or index is None or len(section.get("hits") or []) < 2 \
+                or (plan is not None and not act_term_plan(plan)):
+            continue
+        listed = list(dict.fromkeys(str(h.get("work")) for h in read if h.get("publisher") == publisher))[:2]
+        rowids = [index.catalogue.rowid_of.get(w.split(":", 1)[1]) for w in listed]
+        if len(rowids) < 2 or any(r is None for r in rowids):
+            continue
+        works = [int(r) for r in rowids if r is not None]
+        with index.session(ctx.deadline_seconds) as conn:
+            if document_types(conn, works[:1]).get(works[0]) in CODE_BODY_FIRST_NOT:
+                continue
+            profiles = ranking.profiles(conn, index)
+        hierarchy = (profiles[works[0]].hierarchy if works[0] in profiles else None,
+                     profiles[works[1]].hierarchy if works[1] in profiles else None)
+        if hierarchy[0] == "law" and hierarchy[1] != "law":
+            continue
+        found = {work: m.coverage for work, _, m in act_term_matches(ctx, sections, plans, words)}
+        covered = (found.get(listed[0], 0.0), found.get(listed[1], 0.0))
+        if covered[1] <= covered[0]:
+            continue
+        with index.session(ctx.deadline_seconds) as conn:
+            held = (provision_words(conn, works[0], body), provision_words(conn, works[1], body))
+        if body_second(covered, held, hierarchy):
+            return put_first(section, listed[1])
     return False
 
 
