@@ -2537,7 +2537,8 @@ def weak_rows_only(section: Answer, reasons: Collection[str]) -> bool:
                for found in [set(row.get("match_reasons") or ())])
 
 
-def eu_act_unanswered(plans: Mapping[str, Plan], sections: Sequence[Answer], query: str) -> bool:
+def eu_act_unanswered(plans: Mapping[str, Plan], sections: Sequence[Answer], query: str,
+                      held_dated: Callable[[], bool] | None = None) -> bool:
     """A question asking for an act of the Union (:func:`asks_eu_act`: « règlement européen sur les produits
     cosmétiques pour animaux de compagnie », "European Media Freedom Act protection of journalists' sources") that
     EUR-Lex answers with nothing, or only by EuroVoc labels (:data:`EU_WEAK_REASONS`), and that the other sections
@@ -2546,7 +2547,8 @@ def eu_act_unanswered(plans: Mapping[str, Plan], sections: Sequence[Answer], que
     asks for an EU act no index holds: every section answers no hits, typed ``eu_act_not_held`` (plans, in place;
     neg51, ADR 0176). A section holding every word of the question, or the act's name, is left alone: it may hold
     the act asked or carry it out. Never for a question naming, citing or resolving an act. Whether the plans
-    changed. Pure."""
+    changed. A question whose form word is also Luxembourg's and whose year a held act of that form bears
+    (``held_dated``: :func:`dated_own_act`, asked last) is left alone. Pure (``held_dated`` aside)."""
     if not EU_ACT_UNANSWERED or any(p.mentions or p.constraints or p.act_number or p.anchor or p.article_key
                                     or p.name_not_held for p in plans.values()):
         return False
@@ -2558,9 +2560,30 @@ def eu_act_unanswered(plans: Mapping[str, Plan], sections: Sequence[Answer], que
         return False
     if not asks_eu_act(normalize(parse_query(query).raw).split()):
         return False
+    if held_dated is not None and held_dated():
+        return False
     for plan in plans.values():
         plan.name_not_held = {"reason": "eu_act_not_held"}
     return True
+
+
+#: Whether :func:`eu_act_unanswered` leaves an answer holding the act of the year the question names
+#: (:func:`dated_own_act`; issue #15, zh53).
+EU_ACT_DATED_OWN = True
+
+
+def dated_own_act(ctx: CallContext, sections: Sequence[Answer], plans: Mapping[str, Plan], args: dict[str, Any]) -> bool:
+    """Whether a section holds the act of the year the question names, its names holding the question's words
+    (:func:`dated_step`, run on a copy of the sections): "2023 regulation changing road traffic, vehicle registration,
+    roadworthiness test and tachograph rules" reads as a Union act by its English form alone (:func:`asks_eu_act`),
+    yet Luxembourg's grand-ducal regulations are regulations in English too, and the grand-ducal regulation of 2023
+    whose title names the road traffic, registration and technical inspection rules it amends is the act asked. A
+    question on a Union act no index holds names no year a held Luxembourg act of its words bears. False with
+    :data:`EU_ACT_DATED_OWN` off."""
+    if not EU_ACT_DATED_OWN:
+        return False
+    trial = [{**s, "hits": [dict(h) for h in s.get("hits") or []]} for s in sections]
+    return dated_step(ctx, trial, plans, args)
 
 
 #: Whether :func:`sigle_unanswered` runs (neg52, ADR 0183).
@@ -6756,7 +6779,8 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
                                                       fuzzy=args["fuzzy"] == "auto"):
         unstaged.clear()  # the plans changed
         sections = sections_of()  # every section answers no hits (``name_not_held``, set on the plans)
-    if auto and not args["works"] and eu_act_unanswered(plans, sections, args["query"]):
+    if auto and not args["works"] and eu_act_unanswered(plans, sections, args["query"],
+                                                        lambda: dated_own_act(ctx, sections, plans, args)):
         unstaged.clear()  # the plans changed
         sections = sections_of()  # the other sections answer no hits (``eu_act_not_held``, set on the plans)
     if auto and not args["works"] and sigle_unanswered(ctx, indexes, plans, sections, parsed.raw):
