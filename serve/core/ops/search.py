@@ -6277,6 +6277,8 @@ def act_term_answer(ctx: CallContext, sections: list[Answer], plans: Mapping[str
                                                     words)) \
             and actterms.covers_words(found[0][2], unknown):
         matched = found[:1]
+    if not matched:
+        matched = compound_name_act(ctx, sections, plans, words, unknown)
     for position, section in enumerate(sections):
         wanted = [(work, m) for work, p, m in matched if p == position]
         rows = act_term_rows(ctx, section, wanted, words, args) if wanted else {}
@@ -6365,6 +6367,61 @@ def empty_lead(best: actterms.Match[Any], others: Sequence[actterms.Match[Any]],
     if not EMPTY_LEAD or len(best.words) < EMPTY_LEAD_WORDS or best.coverage < EMPTY_LEAD_COVERAGE or not actterms.firm(best, words):
         return False
     return all(best.coverage - m.coverage >= EMPTY_LEAD_MARGIN - 1e-9 for m in others)
+
+
+#: Whether an answer the keywords left empty may take the one Union act whose terms say whole the German name of its
+#: form a one-word question asks (:func:`compound_name_act`; issue #15, zh53).
+COMPOUND_NAME = False
+#: The endings of a German compound naming a Union act by its form, and the CELEX type letter of that form
+#: (« Konzessionsrichtlinie »: a directive, ``l``; « Holzhandelsverordnung »: a regulation, ``r``).
+COMPOUND_FORM_ENDINGS = (("richtlinien", "l"), ("richtlinie", "l"), ("verordnungen", "r"), ("verordnung", "r"))
+#: The fewest letters a compound's modifier must have before its form's ending.
+COMPOUND_MODIFIER_MIN = 4
+
+
+def compound_form(word: str) -> str | None:
+    """The CELEX type letter of the Union form a German compound ``word`` ends with (:data:`COMPOUND_FORM_ENDINGS`),
+    its modifier at least :data:`COMPOUND_MODIFIER_MIN` letters long; ``None`` otherwise. Pure."""
+    for ending, kind in COMPOUND_FORM_ENDINGS:
+        if word.endswith(ending) and len(word) - len(ending) >= COMPOUND_MODIFIER_MIN:
+            return kind
+    return None
+
+
+def compound_name_act(ctx: CallContext, sections: Sequence[Answer], plans: Mapping[str, Plan], words: Sequence[str],
+                      unknown: Sequence[str]) -> list[tuple[str, int, actterms.Match[int]]]:
+    """The act of a one-word question that is a German compound naming a Union act by its form (:func:`compound_form`:
+    « Konzessionsrichtlinie ») and that no index's text holds (``unknown``): the one act whose reviewed terms say the
+    whole compound (not its head alone: every directive's name ends in « Richtlinie »), held by a Union section and of
+    that form (a directive's CELEX ``l``, a regulation's ``r``) — ``[(lex work id, section position, match)]``, else
+    none. The German popular names of Union acts are no text's words (the German language versions are not held) but
+    their act terms': « Konzessionsrichtlinie » is directive 2014/23/EU's. A Luxembourg act whose terms name the
+    directive it carries out (« Vogelschutzrichtlinie » for a règlement on bird protection areas) is no directive;
+    a name no act's terms say stays empty. Reads the act terms held in memory; none with :data:`COMPOUND_NAME` off."""
+    if not COMPOUND_NAME or len(words) != 1 or list(unknown) != list(words):
+        return []
+    word = words[0]
+    kind = compound_form(word)
+    if kind is None:
+        return []
+    whole = {f for f in actterms.word_forms(word) if len(f) > len(word) - 4}
+    found: list[tuple[str, int, actterms.Match[int]]] = []
+    for position, section in enumerate(sections):
+        publisher = str(section.get("publisher"))
+        index = ctx.indexes.get(publisher)
+        if index is None or publisher not in plans:
+            continue
+        with index.session(ctx.deadline_seconds) as conn:
+            terms = actterms.terms_of(conn, index)
+        for m in terms.covered(list(words)):
+            if any(set(key.split(" ")) & whole for key in m.terms):
+                found.append((f"{publisher}:{index.catalogue.slug_of[m.work]}", position, m))
+    if len(found) != 1:
+        return []
+    work = found[0][0]
+    publisher, _, slug = work.partition(":")
+    celex = _CELEX_PRINCIPAL.fullmatch(slug)
+    return found if publisher in EU_PUBLISHERS and celex is not None and celex.group(2) == kind else []
 
 
 #: Whether an answer the keywords left empty may take the act the terms rank first on a clear lead over the acts the
