@@ -6426,7 +6426,7 @@ def compound_name_act(ctx: CallContext, sections: Sequence[Answer], plans: Mappi
 
 #: Whether an answer the keywords left empty may take the act the terms rank first on a clear lead over the acts the
 #: terms firmly say (:func:`firm_lead`; issue #15, zh53).
-FIRM_LEAD = False
+FIRM_LEAD = True
 
 
 def firm_lead(best: actterms.Match[Any], others: Sequence[actterms.Match[Any]], words: Sequence[str]) -> bool:
@@ -6445,7 +6445,7 @@ def firm_lead(best: actterms.Match[Any], others: Sequence[actterms.Match[Any]], 
 #: Whether an answer the keywords left empty may take the act the terms rank first when they cover three of the
 #: question's words at least in part and every word they leave out is a frame word (:func:`framed_in_part`; issue #15,
 #: zh53).
-FRAMED_IN_PART = False
+FRAMED_IN_PART = True
 
 
 def framed_in_part(ctx: CallContext, sections: Sequence[Answer], plans: Mapping[str, Plan], best: actterms.Match[int],
