@@ -6371,7 +6371,7 @@ def empty_lead(best: actterms.Match[Any], others: Sequence[actterms.Match[Any]],
 
 #: Whether an answer the keywords left empty may take the one Union act whose terms say whole the German name of its
 #: form a one-word question asks (:func:`compound_name_act`; issue #15, zh53).
-COMPOUND_NAME = False
+COMPOUND_NAME = True
 #: The endings of a German compound naming a Union act by its form, and the CELEX type letter of that form
 #: (« Konzessionsrichtlinie »: a directive, ``l``; « Holzhandelsverordnung »: a regulation, ``r``).
 COMPOUND_FORM_ENDINGS = (("richtlinien", "l"), ("richtlinie", "l"), ("verordnungen", "r"), ("verordnung", "r"))
@@ -6398,7 +6398,7 @@ def compound_name_act(ctx: CallContext, sections: Sequence[Answer], plans: Mappi
     their act terms': « Konzessionsrichtlinie » is directive 2014/23/EU's. A Luxembourg act whose terms name the
     directive it carries out (« Vogelschutzrichtlinie » for a règlement on bird protection areas) is no directive;
     a name no act's terms say stays empty. Reads the act terms held in memory; none with :data:`COMPOUND_NAME` off."""
-    if not COMPOUND_NAME or len(words) != 1 or list(unknown) != list(words):
+    if not COMPOUND_NAME or len(words) != 1 or [actterms.folded(w) for w in unknown] != list(words):
         return []
     word = words[0]
     kind = compound_form(word)
