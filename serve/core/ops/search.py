@@ -2538,7 +2538,8 @@ def weak_rows_only(section: Answer, reasons: Collection[str]) -> bool:
                for found in [set(row.get("match_reasons") or ())])
 
 
-def eu_act_unanswered(plans: Mapping[str, Plan], sections: Sequence[Answer], query: str) -> bool:
+def eu_act_unanswered(plans: Mapping[str, Plan], sections: Sequence[Answer], query: str,
+                      held_dated: Callable[[], bool] | None = None) -> bool:
     """A question asking for an act of the Union (:func:`asks_eu_act`: « règlement européen sur les produits
     cosmétiques pour animaux de compagnie », "European Media Freedom Act protection of journalists' sources") that
     EUR-Lex answers with nothing, or only by EuroVoc labels (:data:`EU_WEAK_REASONS`), and that the other sections
@@ -2547,7 +2548,8 @@ def eu_act_unanswered(plans: Mapping[str, Plan], sections: Sequence[Answer], que
     asks for an EU act no index holds: every section answers no hits, typed ``eu_act_not_held`` (plans, in place;
     neg51, ADR 0176). A section holding every word of the question, or the act's name, is left alone: it may hold
     the act asked or carry it out. Never for a question naming, citing or resolving an act. Whether the plans
-    changed. Pure."""
+    changed. A question whose form word is also Luxembourg's and whose year a held act of that form bears
+    (``held_dated``: :func:`dated_own_act`, asked last) is left alone. Pure (``held_dated`` aside)."""
     if not EU_ACT_UNANSWERED or any(p.mentions or p.constraints or p.act_number or p.anchor or p.article_key
                                     or p.name_not_held for p in plans.values()):
         return False
@@ -2559,9 +2561,27 @@ def eu_act_unanswered(plans: Mapping[str, Plan], sections: Sequence[Answer], que
         return False
     if not asks_eu_act(normalize(parse_query(query).raw).split()):
         return False
+    if held_dated is not None and held_dated():
+        return False
     for plan in plans.values():
         plan.name_not_held = {"reason": "eu_act_not_held"}
     return True
+
+
+#: Whether :func:`eu_act_unanswered` leaves an answer holding the act of the year the question names
+#: (:func:`dated_own_act`; issue #15, zh53).
+EU_ACT_DATED_OWN = True
+
+
+def dated_own_act(ctx: CallContext, sections: Sequence[Answer], plans: Mapping[str, Plan], args: dict[str, Any]) -> bool:
+    """Whether a section holds the act of the year the question names, its names holding the question's words
+    (:func:`dated_pick`, as :func:`dated_step` would put it first): "2023 regulation changing road traffic, vehicle registration,
+    roadworthiness test and tachograph rules" reads as a Union act by its English form alone (:func:`asks_eu_act`),
+    yet Luxembourg's grand-ducal regulations are regulations in English too, and the grand-ducal regulation of 2023
+    whose title names the road traffic, registration and technical inspection rules it amends is the act asked. A
+    question on a Union act no index holds names no year a held Luxembourg act of its words bears. False with
+    :data:`EU_ACT_DATED_OWN` off."""
+    return EU_ACT_DATED_OWN and dated_pick(ctx, sections, plans, args) is not None
 
 
 #: Whether :func:`sigle_unanswered` runs (neg52, ADR 0183).
@@ -6252,9 +6272,14 @@ def act_term_answer(ctx: CallContext, sections: list[Answer], plans: Mapping[str
                if actterms.firm(m, words) and actterms.covers_words(m, unknown)
                and (m.coverage >= EMPTY_COVERAGE or framed_subject(ctx, sections, plans, m, words))]
     if not matched and found and (empty_lead(found[0][2], [m for _, _, m in found[1:]], words)
-                                  or pair_lead(found[0][2], [m for _, _, m in found[1:]], words)) \
+                                  or pair_lead(found[0][2], [m for _, _, m in found[1:]], words)
+                                  or firm_lead(found[0][2], [m for _, _, m in found[1:]], words)
+                                  or framed_in_part(ctx, sections, plans, found[0][2], [m for _, _, m in found[1:]],
+                                                    words)) \
             and actterms.covers_words(found[0][2], unknown):
         matched = found[:1]
+    if not matched:
+        matched = compound_name_act(ctx, sections, plans, words, unknown)
     for position, section in enumerate(sections):
         wanted = [(work, m) for work, p, m in matched if p == position]
         rows = act_term_rows(ctx, section, wanted, words, args) if wanted else {}
@@ -6343,6 +6368,103 @@ def empty_lead(best: actterms.Match[Any], others: Sequence[actterms.Match[Any]],
     if not EMPTY_LEAD or len(best.words) < EMPTY_LEAD_WORDS or best.coverage < EMPTY_LEAD_COVERAGE or not actterms.firm(best, words):
         return False
     return all(best.coverage - m.coverage >= EMPTY_LEAD_MARGIN - 1e-9 for m in others)
+
+
+#: Whether an answer the keywords left empty may take the one Union act whose terms say whole the German name of its
+#: form a one-word question asks (:func:`compound_name_act`; issue #15, zh53).
+COMPOUND_NAME = True
+#: The endings of a German compound naming a Union act by its form, and the CELEX type letter of that form
+#: (« Konzessionsrichtlinie »: a directive, ``l``; « Holzhandelsverordnung »: a regulation, ``r``).
+COMPOUND_FORM_ENDINGS = (("richtlinien", "l"), ("richtlinie", "l"), ("verordnungen", "r"), ("verordnung", "r"))
+#: The fewest letters a compound's modifier must have before its form's ending.
+COMPOUND_MODIFIER_MIN = 4
+
+
+def compound_form(word: str) -> str | None:
+    """The CELEX type letter of the Union form a German compound ``word`` ends with (:data:`COMPOUND_FORM_ENDINGS`),
+    its modifier at least :data:`COMPOUND_MODIFIER_MIN` letters long; ``None`` otherwise. Pure."""
+    for ending, kind in COMPOUND_FORM_ENDINGS:
+        if word.endswith(ending) and len(word) - len(ending) >= COMPOUND_MODIFIER_MIN:
+            return kind
+    return None
+
+
+def compound_name_act(ctx: CallContext, sections: Sequence[Answer], plans: Mapping[str, Plan], words: Sequence[str],
+                      unknown: Sequence[str]) -> list[tuple[str, int, actterms.Match[int]]]:
+    """The act of a one-word question that is a German compound naming a Union act by its form (:func:`compound_form`:
+    « Konzessionsrichtlinie ») and that no index's text holds (``unknown``): the one act whose reviewed terms say the
+    whole compound (not its head alone: every directive's name ends in « Richtlinie »), held by a Union section and of
+    that form (a directive's CELEX ``l``, a regulation's ``r``) — ``[(lex work id, section position, match)]``, else
+    none. The German popular names of Union acts are no text's words (the German language versions are not held) but
+    their act terms': « Konzessionsrichtlinie » is directive 2014/23/EU's. A Luxembourg act whose terms name the
+    directive it carries out (« Vogelschutzrichtlinie » for a règlement on bird protection areas) is no directive;
+    a name no act's terms say stays empty. Reads the act terms held in memory; none with :data:`COMPOUND_NAME` off."""
+    if not COMPOUND_NAME or len(words) != 1 or [actterms.folded(w) for w in unknown] != list(words):
+        return []
+    word = words[0]
+    kind = compound_form(word)
+    if kind is None:
+        return []
+    whole = {f for f in actterms.word_forms(word) if len(f) > len(word) - 4}
+    found: list[tuple[str, int, actterms.Match[int]]] = []
+    for position, section in enumerate(sections):
+        publisher = str(section.get("publisher"))
+        index = ctx.indexes.get(publisher)
+        if index is None or publisher not in plans:
+            continue
+        with index.session(ctx.deadline_seconds) as conn:
+            terms = actterms.terms_of(conn, index)
+        for m in terms.covered(list(words)):
+            if any(set(key.split(" ")) & whole for key in m.terms):
+                found.append((f"{publisher}:{index.catalogue.slug_of[m.work]}", position, m))
+    if len(found) != 1:
+        return []
+    work = found[0][0]
+    publisher, _, slug = work.partition(":")
+    celex = _CELEX_PRINCIPAL.fullmatch(slug)
+    return found if publisher in EU_PUBLISHERS and celex is not None and celex.group(2) == kind else []
+
+
+#: Whether an answer the keywords left empty may take the act the terms rank first on a clear lead over the acts the
+#: terms firmly say (:func:`firm_lead`; issue #15, zh53).
+FIRM_LEAD = True
+
+
+def firm_lead(best: actterms.Match[Any], others: Sequence[actterms.Match[Any]], words: Sequence[str]) -> bool:
+    """:func:`empty_lead` with the lead weighed over the other acts the terms firmly say only
+    (:func:`serve.core.actterms.firm`: a term said whole, two words covered): an act matched by one word, or by a
+    term the question says only in part, is no act the question is about, and the lead need not clear it ("how long
+    does the maker of a smart device have to keep sending security updates": the Cyber Resilience Act's terms say
+    "security updates" and "device"; a radio règlement's « long wave » and « sending » said in part come second,
+    0.136 below). Three words, :data:`EMPTY_LEAD_COVERAGE` of the question and :data:`EMPTY_LEAD_MARGIN` over every
+    firm act, as :func:`empty_lead`. False with :data:`FIRM_LEAD` off. Pure."""
+    if not FIRM_LEAD:
+        return False
+    return empty_lead(best, [m for m in others if actterms.firm(m, words)], words)
+
+
+#: Whether an answer the keywords left empty may take the act the terms rank first when they cover three of the
+#: question's words at least in part and every word they leave out is a frame word (:func:`framed_in_part`; issue #15,
+#: zh53).
+FRAMED_IN_PART = True
+
+
+def framed_in_part(ctx: CallContext, sections: Sequence[Answer], plans: Mapping[str, Plan], best: actterms.Match[int],
+                   others: Sequence[actterms.Match[int]], words: Sequence[str]) -> bool:
+    """Whether the act the terms rank first (``best``; ``others``: the acts after it) is the act of an empty answer
+    though no term of it is said whole: its terms cover at least :data:`EMPTY_LEAD_WORDS` of the question's words,
+    whole or in part, more of the question than any other act, and every word they leave out is a frame word
+    (:func:`framed_subject`: the subject is all in the terms). « chômage refusé : comment se réunit la commission qui
+    réexamine la décision de l'ADEM, et les séances sont-elles publiques ? » — the règlement on the special
+    re-examination commission, whose terms say « chômage complet réexamen » and « ADEM » in part; « réunit »,
+    « séances », « publiques », « refusé » are words of every act. A question on a subject no act is about leaves
+    its subject word out. False with :data:`FRAMED_IN_PART` off or for a firm act (:func:`act_term_answer` weighs it
+    already)."""
+    if not FRAMED_IN_PART or actterms.firm(best, words) or len(best.words) < EMPTY_LEAD_WORDS:
+        return False
+    if any(m.coverage >= best.coverage - 1e-9 for m in others):
+        return False
+    return framed_subject(ctx, sections, plans, best, words)
 
 
 #: Whether an answer the keywords left empty may take the act the terms rank first on a clear lead over two words
@@ -6757,7 +6879,8 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
                                                       fuzzy=args["fuzzy"] == "auto"):
         unstaged.clear()  # the plans changed
         sections = sections_of()  # every section answers no hits (``name_not_held``, set on the plans)
-    if auto and not args["works"] and eu_act_unanswered(plans, sections, args["query"]):
+    if auto and not args["works"] and eu_act_unanswered(plans, sections, args["query"],
+                                                        lambda: dated_own_act(ctx, sections, plans, args)):
         unstaged.clear()  # the plans changed
         sections = sections_of()  # the other sections answer no hits (``eu_act_not_held``, set on the plans)
     if auto and not args["works"] and sigle_unanswered(ctx, indexes, plans, sections, parsed.raw):
@@ -7562,46 +7685,38 @@ def dated_groups(plan: Plan) -> tuple[list[dated.WordGroup], list[dated.WordGrou
             [dated.word_group(t) for t in dict.fromkeys(plan.terms) if content(t) and t not in translated])
 
 
-def dated_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, Plan], args: dict[str, Any]) -> bool:
-    """The act of the year (and month) a question names, put first in its publisher's section
-    (:mod:`serve.core.dated`): for a question naming no act (:func:`act_term_plan`) and one year as an act's
-    (:func:`serve.core.dated.act_year`), not asking for an EU form (:func:`serve.core.dated.asks_eu_form`), the acts
-    of a :data:`DATED_PUBLISHERS` section with hits dated that year (that month, :func:`serve.core.dated.named_month`)
-    are read for the question's word groups (:func:`dated_groups`; a word kept as written counted for an act whose
-    names hold it); the one whose names hold the most
-    (:func:`serve.core.dated.dated_first`; ties: the act whose title cites one of the section's first
-    :data:`DATED_LISTED` works other than itself by its form and day, the act it amends or executes,
-    :func:`serve.core.dated.cites_day`, then one of their family) takes the section's first place and
-    the first's score (a work the section did not list comes in as a work row, reason ``dated_act``; a full section's
-    last work gives way). The ``works`` filter, a ``known_on`` day and the provisions grain leave the answer as it was.
-    Whether anything changed (in place)."""
+def dated_pick(ctx: CallContext, sections: Sequence[Answer], plans: Mapping[str, Plan], args: dict[str, Any]
+               ) -> tuple[Answer, int] | None:
+    """The section and the act (its row id in the section's index) :func:`dated_step` puts first, or ``None``: the
+    act of the year a question names whose names hold the most of its word groups (:func:`dated_step` tells how).
+    Reads the names of the acts of that year and form."""
     if not DATED_ACTS or args["works"] or args.get("known_on") is not None \
             or (args.get("result_grain") or "works") != "works" or not sections:
-        return False
+        return None
     if not all(act_term_plan(p) for p in plans.values()):
-        return False
+        return None
     raw = str(args["query"])
     normalized = normalize(raw)
     if not any(ch.isdigit() for ch in normalized):
-        return False
+        return None
     year = dated.act_year(raw, normalized, [normalize(d.text) for d in parse_query(raw).dates])
     if year is None or dated.asks_eu_form(normalized.split(), LU_ASKED_WORDS):
-        return False
+        return None
     section = next((s for s in sections if s.get("publisher") in DATED_PUBLISHERS and s.get("hits")), None)
     if section is None:
-        return False
+        return None
     publisher = str(section["publisher"])
     index, plan = ctx.indexes.get(publisher), plans.get(publisher)
     if index is None or plan is None:
-        return False
+        return None
     groups, written = dated_groups(plan)
     if len(groups) + len(written) < dated.MIN_HELD:
-        return False
+        return None
     month = dated.named_month(normalized, year)
     slugs = index.catalogue.slug_of
     candidates = dated.same_day_works(_works_by_form_year(index), year, month, lambda w: _slug_month(slugs[w]))
     if not candidates:
-        return False
+        return None
     wanted = dated.wanted_forms([*groups, *written])
     hits = section.get("hits") or []
     listed = [r for r in (index.catalogue.rowid_of.get(str(h.get("work")).split(":", 1)[1])
@@ -7617,9 +7732,32 @@ def dated_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, Pla
             ties=(lambda w: dated.cites_day(official_titles(conn, w), [c for x, c in cited.items() if c and x != w]),
                   lambda w: any(siblings.siblings(siblings.subject_words(names[w]), siblings.subject_words(names[x]))
                                 for x in listed if x != w)))
-        if best is None:
-            return False
-        wanted_work = f"{publisher}:{slugs[best]}"
+        return None if best is None else (section, best)
+
+
+def dated_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, Plan], args: dict[str, Any]) -> bool:
+    """The act of the year (and month) a question names, put first in its publisher's section
+    (:mod:`serve.core.dated`): for a question naming no act (:func:`act_term_plan`) and one year as an act's
+    (:func:`serve.core.dated.act_year`), not asking for an EU form (:func:`serve.core.dated.asks_eu_form`), the acts
+    of a :data:`DATED_PUBLISHERS` section with hits dated that year (that month, :func:`serve.core.dated.named_month`)
+    are read for the question's word groups (:func:`dated_groups`; a word kept as written counted for an act whose
+    names hold it); the one whose names hold the most
+    (:func:`serve.core.dated.dated_first`; ties: the act whose title cites one of the section's first
+    :data:`DATED_LISTED` works other than itself by its form and day, the act it amends or executes,
+    :func:`serve.core.dated.cites_day`, then one of their family) takes the section's first place and
+    the first's score (a work the section did not list comes in as a work row, reason ``dated_act``; a full section's
+    last work gives way). The ``works`` filter, a ``known_on`` day and the provisions grain leave the answer as it was.
+    Whether anything changed (in place)."""
+    picked = dated_pick(ctx, sections, plans, args)
+    if picked is None:
+        return False
+    section, best = picked
+    publisher = str(section["publisher"])
+    index = ctx.indexes[publisher]
+    raw = str(args["query"])
+    hits = section.get("hits") or []
+    with index.session(ctx.deadline_seconds) as conn:
+        wanted_work = f"{publisher}:{index.catalogue.slug_of[best]}"
         if any(str(h.get("work")) == wanted_work for h in hits):
             return put_first(section, wanted_work)
         row = brought_row(conn, index, best, args, "dated_act", actterms.question_words(raw), args.get("as_of"))
