@@ -2,9 +2,7 @@
 state, place, EU word or treaty) that Legilux answers with nothing once the act terms were read, and that EUR-Lex
 answers only by EuroVoc labels, asks for a Luxembourg law or body no index holds: every section answers no hits, typed
 ``own_law_not_held``. A EUR-Lex row holding some of the question's words, a Legilux row, a routed Legilux section or a
-question naming an act leaves the answer as it is. And :func:`serve.core.ops.absent_subject.expansion_forms` and
-:func:`serve.core.ops.search.annex_expanded`: a word some section searched in other forms is weighed as a word only
-annexes hold when it and its forms are. Pure; the plans and sections are stand-ins."""
+question naming an act leaves the answer as it is. Pure; the plans and sections are stand-ins."""
 
 from __future__ import annotations
 
@@ -14,7 +12,7 @@ import pytest
 
 from derive.index.text import normalize
 from serve.core import jurisdiction
-from serve.core.ops import absent_subject, search
+from serve.core.ops import search
 
 
 @pytest.mark.parametrize("query", [
@@ -96,28 +94,3 @@ def test_off_by_constant(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(search, "OWN_COUNTRY_UNANSWERED", False)
     sections = [_section("eu-eurlex", ["work_metadata"]), _section("lu-legilux")]
     assert not search.own_country_unanswered(_plans(), sections, QUERY)  # type: ignore[arg-type]
-
-
-def test_expansion_forms() -> None:
-    sections = [{"query_expansions": ["greyhound -> greyhounds", "races -> race"]},
-                {"query_expansions": ["betting -> paris", "races -> race", "greyhound -> greyhounde"]}, {}]
-    assert absent_subject.expansion_forms(sections) == {
-        "greyhound": ["greyhounds", "greyhounde"], "races": ["race"], "betting": ["paris"]}
-
-
-class _TermsPlan(_Plan):
-    translations = None
-
-    def __init__(self, terms: list[str]) -> None:
-        super().__init__()
-        self.terms = terms
-
-
-def test_annex_expanded(monkeypatch: pytest.MonkeyPatch) -> None:
-    plans = {"eu-eurlex": _TermsPlan(["greyhound", "races", "winegrowing"])}
-    sections = [{"query_expansions": ["greyhound -> greyhounds", "winegrowing -> wine growing"]}]
-    expanded = absent_subject.expanded_words(sections)
-    # a phrase among the forms leaves its word held
-    assert search.annex_expanded(plans, sections, {"en"}, expanded) == {"greyhound": ["greyhounds"]}  # type: ignore[arg-type]
-    monkeypatch.setattr(absent_subject, "ANNEX_EXPANDED", False)
-    assert search.annex_expanded(plans, sections, {"en"}, expanded) == {}  # type: ignore[arg-type]

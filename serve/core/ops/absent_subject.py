@@ -43,11 +43,6 @@ EXEMPT_EXPANDED = True
 #: places or products, where "Texas", "Lords" or « influenceurs » stand by chance) counts as absent: held by no
 #: provision outside an annex, no work's name and no EuroVoc label of any index (issue #15, neg46).
 ANNEX_WORDS_ABSENT = True
-#: Whether a word some section searched in another form counts as absent when it and every form it was searched in
-#: are held only in annexes (:func:`expansion_forms`; the word is weighed with :data:`ANNEX_WORDS_ABSENT`'s words):
-#: "greyhound", searched as "greyhounds" too, stands only in the Union's lists of animal breeds and tariff headings.
-#: A typo corrected into a word some provision holds outside an annex stays held (neg53, ADR 0192).
-ANNEX_EXPANDED = True
 #: The absent words must be at least this share of the question's words (:func:`question_words`): one
 #: word of five is the question's subject ("TVA applicable aux cours de *yoga* en ligne"); one of six or
 #: more is more often a word around a subject the others say (« mon *papy* est en fin de vie, qui demande
@@ -108,18 +103,6 @@ def expanded_words(sections: Sequence[Mapping[str, Any]]) -> set[str]:
     """The words some section searched in another form (its ``query_expansions``, "word -> form": a
     typo's correction, a held inflection, a translation)."""
     return {str(e).split(" -> ", 1)[0] for s in sections for e in s.get("query_expansions") or () if " -> " in str(e)}
-
-
-def expansion_forms(sections: Sequence[Mapping[str, Any]]) -> dict[str, list[str]]:
-    """The words some section searched in another form (:func:`expanded_words`), each with the forms every section
-    searched it in, in order."""
-    out: dict[str, dict[str, None]] = {}
-    for section in sections:
-        for expansion in section.get("query_expansions") or ():
-            if " -> " in str(expansion):
-                word, form = str(expansion).split(" -> ", 1)
-                out.setdefault(word, {})[form] = None
-    return {word: list(forms) for word, forms in out.items()}
 
 
 def weak_only(section: Mapping[str, Any]) -> bool:

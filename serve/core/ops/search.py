@@ -4427,20 +4427,14 @@ def absent_subject(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Map
         held = known()
         listed = [w for w in words if w in held] if absent.ANNEX_WORDS_ABSENT else []
         words = [w for w in words if w not in held]
-    # the words searched in other forms, weighed as the listed words are, each with its forms (absent.ANNEX_EXPANDED)
-    forms = annex_expanded(plans, sections, held_languages, expanded)
     annexed: set[str] = set()  # of the listed words, those an annex holds (not only another inflection)
     for index in indexes:
-        if not words and not listed and not forms:
+        if not words and not listed:
             return False
         with index.session(ctx.deadline_seconds) as conn:
             words = [w for w in words if not held_anywhere(conn, w) and not held_unprefixed(conn, w)]
             listed = [w for w in listed if not held_outside_annexes(conn, w)]
             annexed.update(w for w in listed if w not in annexed and held_anywhere(conn, w))
-            forms = {w: f for w, f in forms.items() if not any(held_outside_annexes(conn, x) for x in (w, *f))}
-            annexed.update(w for w, f in forms.items() if w not in annexed and any(held_anywhere(conn, x)
-                                                                                   for x in (w, *f)))
-    listed += [w for w in forms if w not in listed]
     asked = absent.question_words(plans.values())
     if not absent.enough(words, asked):
         # the words only annexes hold are weighed on their own, never added to the words held nowhere: a
@@ -4452,21 +4446,6 @@ def absent_subject(ctx: CallContext, indexes: Sequence[MountedIndex], plans: Map
     for plan in plans.values():
         plan.name_not_held = absent.reason(words)
     return True
-
-
-def annex_expanded(plans: Mapping[str, Plan], sections: Sequence[Answer], held_languages: Collection[str],
-                   expanded: Collection[str]) -> dict[str, list[str]]:
-    """The candidate words of :func:`absent_subject` some section searched in other forms (``expanded``), each with
-    those forms (:func:`serve.core.ops.absent_subject.expansion_forms`), weighed as words the indexes hold only in
-    annexes when they and every form are (:data:`serve.core.ops.absent_subject.ANNEX_EXPANDED`; neg53, ADR 0192).
-    Empty with that constant or :data:`~serve.core.ops.absent_subject.ANNEX_WORDS_ABSENT` off. Pure."""
-    if not absent.ANNEX_EXPANDED or not absent.ANNEX_WORDS_ABSENT or not expanded:
-        return {}
-    searched = absent.expansion_forms(sections)
-    # a word searched as a phrase or a form that is not one word (a translation, « wine growing -> viticole ») is left
-    # held
-    return {w: searched[w] for w in absent.candidates(plans.values(), held_languages) if w in expanded
-            and w in searched and all(f.isalpha() for f in searched[w])}
 
 
 #: Whether :func:`absent_words_termed` withdraws an absent subject some act's reviewed terms say (issue #15, zh49).
