@@ -419,6 +419,18 @@ def missing_own_body(words: list[str]) -> ForeignLaw | None:
     return ForeignLaw("luxembourg", body) if body else None
 
 
+def luxembourg_alone(words: list[str]) -> bool:
+    """Whether a question's normalised ``words`` name Luxembourg (:data:`LUXEMBOURG_WORDS`) and no other state, place,
+    EU word or act form of the Union (:data:`OWN_WORDS`), nor a treaty (:data:`TREATY_WORDS`): the conditions of
+    :func:`missing_own_body`, read alone ("Luxembourg video game regulatory authority and its powers" asks how a thing
+    is in Luxembourg; "Luxembourg relations with the Belgian Senate", « directive … au Luxembourg » do not only).
+    Pure."""
+    held = set(words)
+    if not LUXEMBOURG_WORDS & held or (OWN_WORDS - LUXEMBOURG_WORDS - {"grand"}) & held or TREATY_WORDS & held:
+        return False
+    return not any(_is_adjective(w) or w in FOREIGN_COUNTRIES or _place_at(words, i) for i, w in enumerate(words))
+
+
 #: Whether :func:`foreign_law` reads a kind of body Luxembourg cannot have, named as Luxembourg's (neg52, ADR 0183).
 MISSING_OWN_KINDS = True
 #: The words of bodies a unitary, landlocked grand duchy has none of (normalised; FR/EN/DE): a federation's (« Cour

@@ -81,7 +81,7 @@ from serve.core.formnames import (
     is_name_number,
 )
 from serve.core.impossible import impossible_citation
-from serve.core.jurisdiction import foreign_law
+from serve.core.jurisdiction import foreign_law, luxembourg_alone
 from serve.core.known_index import IndexAt, index_at
 from serve.core.mount import Catalogue, MountedIndex
 from serve.core.ops import absent_subject as absent
@@ -2623,6 +2623,72 @@ def sigle_unanswered(ctx: CallContext, indexes: Sequence[MountedIndex], plans: M
             return False
     for plan in plans.values():
         plan.name_not_held = {"reason": "sigle_not_held", "words": sigles}
+    return True
+
+
+#: Whether :func:`own_country_unanswered` runs (neg53, ADR 0192).
+OWN_COUNTRY_UNANSWERED = True
+#: The publishers whose acts say how a thing is in Luxembourg.
+OWN_PUBLISHERS = frozenset({"lu-legilux"})
+#: The match reasons of the other sections' rows that do not say how a thing is in Luxembourg: EuroVoc labels alone
+#: (:data:`EU_WEAK_REASONS`). A row holding some of the question's words is left alone: the Union's act on the
+#: subject holds every word but the country's name ("Luxembourg ship recycling", "Luxembourg short selling
+#: disclosure", answered by the any-word and majority-of-words lanes) and applies in Luxembourg.
+OWN_COUNTRY_WEAK_REASONS = EU_WEAK_REASONS
+
+
+#: Whether :func:`listed_only` also takes a row standing in an annex of the Union's acts for one that does not say how a
+#: thing is in Luxembourg (neg53, ADR 0192).
+OWN_COUNTRY_ANNEXES = True
+#: Whether a Legilux section routing left out (:func:`route_sections`: "another publisher holds every word of the
+#: query", the words standing in a Union list) counts as one answering nothing for :func:`own_country_unanswered`
+#: (neg53, ADR 0192).
+OWN_COUNTRY_ROUTED = True
+#: The anchors' opening of the Union's annexes (« anx », « anx_I », « anx_VIII »).
+ANNEX_ANCHOR_PREFIX = "anx"
+
+
+def annex_row(row: Mapping[str, Any]) -> bool:
+    """Whether a hit or provision ``row`` stands in an annex (its anchor opens with :data:`ANNEX_ANCHOR_PREFIX`).
+    Pure."""
+    return str(row.get("anchor") or "").startswith(ANNEX_ANCHOR_PREFIX)
+
+
+def listed_only(section: Answer) -> bool:
+    """Whether every hit of ``section`` (and every provision under it) was found only by EuroVoc labels
+    (:data:`OWN_COUNTRY_WEAK_REASONS`) or, with :data:`OWN_COUNTRY_ANNEXES`, stands in an annex (:func:`annex_row`:
+    the Union's lists of aircraft operators, contracting entities, bodies governed by public law, where a Luxembourg
+    body's or ministry's name stands among every member state's); ``True`` for a section with no hits. Pure."""
+    return all((bool(found) and found <= OWN_COUNTRY_WEAK_REASONS) or (OWN_COUNTRY_ANNEXES and annex_row(row))
+               for hit in section.get("hits") or [] for row in (hit, *(hit.get("provisions") or ()))
+               for found in [set(row.get("match_reasons") or ())])
+
+
+def own_country_unanswered(plans: Mapping[str, Plan], sections: Sequence[Answer], query: str) -> bool:
+    """A question asking how a thing is in Luxembourg (:func:`serve.core.jurisdiction.luxembourg_alone`: it names
+    Luxembourg and no other state, place, EU word or treaty) that Legilux answers with nothing once the act terms
+    were read (or whose hits routing left out, with :data:`OWN_COUNTRY_ROUTED`), and the other sections answer only
+    by EuroVoc labels (:data:`OWN_COUNTRY_WEAK_REASONS`) or in annexes (:func:`listed_only`) asks for a Luxembourg law
+    or body no index holds: the Union's acts found by a label alone ("Luxembourg video game regulatory authority and
+    its powers" was answered by the copyright directive through its EuroVoc label) or by a list where a Luxembourg
+    name stands among every member state's ("Luxembourg Ministry of Magic powers", by the list of aircraft operators)
+    do not say how the thing is in Luxembourg. Every plan is marked ``{"reason": "own_law_not_held"}`` (in place; neg53, ADR 0192).
+    An EUR-Lex row holding some of the question's words (:data:`OWN_COUNTRY_WEAK_REASONS`), a cited or named act, or
+    one its act terms brought (reviewed on the act's subject) leaves the answer as it is; never for a question naming,
+    citing or resolving an act, or one another rule already answered with no hits. Whether the plans changed. Pure."""
+    if not OWN_COUNTRY_UNANSWERED or any(p.mentions or p.constraints or p.act_number or p.anchor or p.article_key
+                                         or p.boost or p.strong or p.name_not_held for p in plans.values()):
+        return False
+    own = [s for s in sections if str(s.get("publisher")) in OWN_PUBLISHERS]
+    if not own or any(s.get("hits") or (s.get("routed") and not OWN_COUNTRY_ROUTED) for s in own) \
+            or not any(s.get("hits") for s in sections):
+        return False
+    if not all(listed_only(s) for s in sections):
+        return False
+    if not luxembourg_alone(normalize(parse_query(query).raw).split()):
+        return False
+    for plan in plans.values():
+        plan.name_not_held = {"reason": "own_law_not_held"}
     return True
 
 
@@ -6919,6 +6985,9 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
         sections = kept_asked_first(sections, learnt_order(sections, swaps), asked)
     if act_term_step(ctx, sections, plans, args):
         merge.score_hits(sections)  # the rows the act terms brought in, scored on the one scale
+    if auto and not args["works"] and own_country_unanswered(plans, sections, args["query"]):
+        unstaged.clear()  # the plans changed
+        sections = sections_of()  # every section answers no hits (``own_law_not_held``, set on the plans)
     sibling_step(ctx, sections, args, plans)
     form_step(ctx, sections, args)
     dated_amendment_step(ctx, sections, args)
