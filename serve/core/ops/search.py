@@ -2639,11 +2639,11 @@ OWN_COUNTRY_WEAK_REASONS = EU_WEAK_REASONS
 
 #: Whether :func:`listed_only` also takes a row standing in an annex of the Union's acts for one that does not say how a
 #: thing is in Luxembourg (neg53, ADR 0192).
-OWN_COUNTRY_ANNEXES = True
+OWN_COUNTRY_ANNEXES = False
 #: Whether a Legilux section routing left out (:func:`route_sections`: "another publisher holds every word of the
 #: query", the words standing in a Union list) counts as one answering nothing for :func:`own_country_unanswered`
 #: (neg53, ADR 0192).
-OWN_COUNTRY_ROUTED = True
+OWN_COUNTRY_ROUTED = False
 #: The anchors' opening of the Union's annexes (« anx », « anx_I », « anx_VIII »).
 ANNEX_ANCHOR_PREFIX = "anx"
 
@@ -6438,7 +6438,7 @@ def empty_lead(best: actterms.Match[Any], others: Sequence[actterms.Match[Any]],
 
 #: Whether an answer the keywords left empty may take the one Union act whose terms say whole the German name of its
 #: form a one-word question asks (:func:`compound_name_act`; issue #15, zh53).
-COMPOUND_NAME = True
+COMPOUND_NAME = False
 #: The endings of a German compound naming a Union act by its form, and the CELEX type letter of that form
 #: (« Konzessionsrichtlinie »: a directive, ``l``; « Holzhandelsverordnung »: a regulation, ``r``).
 COMPOUND_FORM_ENDINGS = (("richtlinien", "l"), ("richtlinie", "l"), ("verordnungen", "r"), ("verordnung", "r"))
@@ -6493,7 +6493,7 @@ def compound_name_act(ctx: CallContext, sections: Sequence[Answer], plans: Mappi
 
 #: Whether an answer the keywords left empty may take the act the terms rank first on a clear lead over the acts the
 #: terms firmly say (:func:`firm_lead`; issue #15, zh53).
-FIRM_LEAD = True
+FIRM_LEAD = False
 
 
 def firm_lead(best: actterms.Match[Any], others: Sequence[actterms.Match[Any]], words: Sequence[str]) -> bool:
@@ -6512,7 +6512,7 @@ def firm_lead(best: actterms.Match[Any], others: Sequence[actterms.Match[Any]], 
 #: Whether an answer the keywords left empty may take the act the terms rank first when they cover three of the
 #: question's words at least in part and every word they leave out is a frame word (:func:`framed_in_part`; issue #15,
 #: zh53).
-FRAMED_IN_PART = True
+FRAMED_IN_PART = False
 
 
 def framed_in_part(ctx: CallContext, sections: Sequence[Answer], plans: Mapping[str, Plan], best: actterms.Match[int],
@@ -7199,7 +7199,7 @@ CODE_BODY_MIN_LETTERS = 3
 #: Whether :func:`code_body_step`, failing a code, puts a first work that neither its title nor its act terms tie to
 #: the question after a later work the terms tie to it whose one provision holds as many of its words
 #: (:func:`termed_over_untitled`).
-TERMED_BODY = True
+TERMED_BODY = False
 #: How many of the section's first works :func:`termed_over_untitled` reads (the first included).
 TERMED_BODY_DEPTH = 3
 
@@ -7312,7 +7312,7 @@ def code_body_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str,
 
 #: Whether :func:`body_second_step` puts first a second Legilux work whose act terms cover more of the question and one
 #: of whose provisions holds more of its words than any of the first's (issue #15, ADR 0188).
-BODY_SECOND = True
+BODY_SECOND = False
 #: How many more of the question's words the second work's fullest provision must hold than the first's.
 BODY_SECOND_WORDS = 2
 
