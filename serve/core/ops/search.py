@@ -7243,6 +7243,38 @@ def provision_words(conn: sqlite3.Connection, work: int, words: Sequence[str]) -
     return max(held.values(), default=0)
 
 
+def body_words(args: dict[str, Any], least: int) -> tuple[list[str], list[str]] | None:
+    """The question's words and those of them long enough to read in provisions (:data:`CODE_BODY_MIN_LETTERS`), for
+    the body steps (:func:`code_body_step`, :func:`body_second_step`): ``None`` when the call names works, asks
+    another grain than works, or holds fewer than ``least`` such words. Pure."""
+    if args["works"] or (args.get("result_grain") or "works") != "works":
+        return None
+    words = actterms.question_words(args["query"])
+    body = [w for w in words if len(w) >= CODE_BODY_MIN_LETTERS]
+    return (words, body) if len(body) >= least else None
+
+
+def legilux_listed(ctx: CallContext, sections: list[Answer], plans: Mapping[str, Plan],
+                   depth: int) -> Iterator[tuple[Answer, MountedIndex, list[str], list[int]]]:
+    """For the body steps: each section of :data:`CODE_BODY_PUBLISHERS` with two hits or more whose plan is a
+    plain-word one (:func:`act_term_plan`), with its index, its first ``depth`` works as the answer lists them
+    (of the answer's first :data:`SIBLING_DEPTH`) and their row ids; a section with fewer than two listed works or a
+    work its catalogue does not hold is passed over."""
+    read = merge.merged(list(sections), SIBLING_DEPTH, lead=True)
+    for section in sections:
+        publisher = str(section.get("publisher"))
+        index = ctx.indexes.get(publisher)
+        plan = plans.get(publisher)
+        if publisher not in CODE_BODY_PUBLISHERS or index is None or len(section.get("hits") or []) < 2 \
+                or (plan is not None and not act_term_plan(plan)):
+            continue
+        listed = list(dict.fromkeys(str(h.get("work")) for h in read if h.get("publisher") == publisher))[:depth]
+        rowids = [index.catalogue.rowid_of.get(w.split(":", 1)[1]) for w in listed]
+        if len(rowids) < 2 or any(r is None for r in rowids):
+            continue
+        yield section, index, listed, [int(r) for r in rowids if r is not None]
+
+
 def code_body_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str, Plan],
                    args: dict[str, Any]) -> bool:
     """Last of the first-place steps: in a section of :data:`CODE_BODY_PUBLISHERS` whose first work is no code, the
@@ -7256,27 +7288,13 @@ def code_body_step(ctx: CallContext, sections: list[Answer], plans: Mapping[str,
     words (:func:`termed_over_untitled`, :data:`TERMED_BODY`). The same ``works``, grain and place rules as
     :func:`sibling_step`; a question naming an act (:func:`act_term_plan`) is left to the steps that read the name.
     Whether anything changed (in place)."""
-    if not CODE_BODY or not ACT_TERMS or args["works"] or (args.get("result_grain") or "works") != "works" \
-            or not sections:
+    if not CODE_BODY or not ACT_TERMS or not sections:
         return False
-    words = actterms.question_words(args["query"])
-    body = [w for w in words if len(w) >= CODE_BODY_MIN_LETTERS]
-    if len(body) < CODE_BODY_LEAST:
+    asked = body_words(args, CODE_BODY_LEAST)
+    if asked is None:
         return False
-    read = merge.merged(list(sections), SIBLING_DEPTH, lead=True)
-    for section in sections:
-        publisher = str(section.get("publisher"))
-        index = ctx.indexes.get(publisher)
-        plan = plans.get(publisher)
-        if publisher not in CODE_BODY_PUBLISHERS or index is None or len(section.get("hits") or []) < 2 \
-                or (plan is not None and not act_term_plan(plan)):
-            continue
-        listed = list(dict.fromkeys(str(h.get("work")) for h in read if h.get("publisher") == publisher))
-        listed = listed[:CODE_BODY_DEPTH]
-        rowids = [index.catalogue.rowid_of.get(w.split(":", 1)[1]) for w in listed]
-        if len(rowids) < 2 or any(r is None for r in rowids):
-            continue
-        works = [int(r) for r in rowids if r is not None]
+    words, body = asked
+    for section, index, listed, works in legilux_listed(ctx, sections, plans, CODE_BODY_DEPTH):
         with index.session(ctx.deadline_seconds) as conn:
             types = document_types(conn, works)
             codes = [i for i in range(1, len(works)) if types.get(works[i]) in CODE_BODY_TYPES]
@@ -7337,26 +7355,13 @@ def body_second_step(ctx: CallContext, sections: list[Answer], plans: Mapping[st
     hierarchy, the provisions only when the terms cover the second more. The same ``works``, grain and place rules as
     :func:`sibling_step`, and the same plain-word questions as :func:`code_body_step`. Whether anything changed (in
     place)."""
-    if not BODY_SECOND or not ACT_TERMS or args["works"] or (args.get("result_grain") or "works") != "works" \
-            or not sections:
+    if not BODY_SECOND or not ACT_TERMS or not sections:
         return False
-    words = actterms.question_words(args["query"])
-    body = [w for w in words if len(w) >= CODE_BODY_MIN_LETTERS]
-    if len(body) < BODY_SECOND_WORDS:
+    asked = body_words(args, BODY_SECOND_WORDS)
+    if asked is None:
         return False
-    read = merge.merged(list(sections), SIBLING_DEPTH, lead=True)
-    for section in sections:
-        publisher = str(section.get("publisher"))
-        index = ctx.indexes.get(publisher)
-        plan = plans.get(publisher)
-        if publisher not in CODE_BODY_PUBLISHERS or index is None or len(section.get("hits") or []) < 2 \
-                or (plan is not None and not act_term_plan(plan)):
-            continue
-        listed = list(dict.fromkeys(str(h.get("work")) for h in read if h.get("publisher") == publisher))[:2]
-        rowids = [index.catalogue.rowid_of.get(w.split(":", 1)[1]) for w in listed]
-        if len(rowids) < 2 or any(r is None for r in rowids):
-            continue
-        works = [int(r) for r in rowids if r is not None]
+    words, body = asked
+    for section, index, listed, works in legilux_listed(ctx, sections, plans, 2):
         with index.session(ctx.deadline_seconds) as conn:
             if document_types(conn, works[:1]).get(works[0]) in CODE_BODY_FIRST_NOT:
                 continue
