@@ -6996,7 +6996,8 @@ def ranked_answer(ctx: CallContext, args: dict[str, Any]) -> Answer:
     year_step(ctx, sections, args)
     dated_step(ctx, sections, plans, args)
     compilation_step(ctx, sections, args)
-    code_body_step(ctx, sections, plans, args) or body_second_step(ctx, sections, plans, args)
+    if not code_body_step(ctx, sections, plans, args):
+        body_second_step(ctx, sections, plans, args)
     merged = merge.merged(sections, args["limit"], lead=True)
     return fanout(ctx, sections, {"query": parsed.to_dict(), "merged": merged})
 
