@@ -13,6 +13,7 @@ import pytest
 from derive.index.text import normalize
 from serve.core import LegalCore, jurisdiction
 from serve.core.ops import search
+from tests.serve_core.test_search_eu_act_unanswered import _Plan as _EuPlan
 
 
 @pytest.mark.parametrize("query", [
@@ -43,17 +44,10 @@ def _section(publisher: str, *reasons: list[str], routed: bool = False, anchor: 
     return section
 
 
-class _Plan:
-    mentions: tuple[str, ...] = ()
-    constraints: tuple[str, ...] = ()
-    act_number = None
-    anchor = None
-    article_key = None
+class _Plan(_EuPlan):
+    """The EU-act rule's plan stand-in, with the two fields this rule reads besides."""
     boost = None
     strong = False
-
-    def __init__(self) -> None:
-        self.name_not_held: dict[str, Any] | None = None
 
 
 QUERY = "Luxembourg video game regulatory authority and its powers"

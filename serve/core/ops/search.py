@@ -5784,12 +5784,11 @@ def act_term_plan(plan: Plan) -> bool:
                 or plan.act_number or plan.act_reference_only or plan.name_not_held is not None or plan.intent)
 
 
-def act_term_matches(ctx: CallContext, sections: Sequence[Answer], plans: Mapping[str, Plan],
-                     words: Sequence[str]) -> list[tuple[str, int, actterms.Match[int]]]:
-    """``(lex work id, section position, match)`` of the acts the terms rank
-    (:func:`serve.core.actterms.ranked`; the terms said whole or in part: :func:`serve.core.actterms.partly_covered`;
-    one rare word said whole: :func:`serve.core.actterms.rare_word`) over every section's index, best coverage first."""
-    found: list[tuple[str, int, actterms.Match[int]]] = []
+def planned_terms(ctx: CallContext, sections: Sequence[Answer], plans: Mapping[str, Plan]
+                  ) -> Iterator[tuple[int, str, MountedIndex, actterms.TermIndex]]:
+    """``(section position, publisher, index, act terms)`` of every section whose index is mounted and whose publisher
+    has a plan, in the sections' order: the act terms each index holds in memory
+    (:func:`serve.core.actterms.terms_of`)."""
     for position, section in enumerate(sections):
         publisher = str(section.get("publisher"))
         index = ctx.indexes.get(publisher)
@@ -5797,8 +5796,17 @@ def act_term_matches(ctx: CallContext, sections: Sequence[Answer], plans: Mappin
             continue
         with index.session(ctx.deadline_seconds) as conn:
             terms = actterms.terms_of(conn, index)
-            matches = actterms.matches(terms, words)
-        found += [(f"{publisher}:{index.catalogue.slug_of[m.work]}", position, m) for m in matches]
+        yield position, publisher, index, terms
+
+
+def act_term_matches(ctx: CallContext, sections: Sequence[Answer], plans: Mapping[str, Plan],
+                     words: Sequence[str]) -> list[tuple[str, int, actterms.Match[int]]]:
+    """``(lex work id, section position, match)`` of the acts the terms rank
+    (:func:`serve.core.actterms.ranked`; the terms said whole or in part: :func:`serve.core.actterms.partly_covered`;
+    one rare word said whole: :func:`serve.core.actterms.rare_word`) over every section's index, best coverage first."""
+    found = [(f"{publisher}:{index.catalogue.slug_of[m.work]}", position, m)
+             for position, publisher, index, terms in planned_terms(ctx, sections, plans)
+             for m in actterms.matches(terms, words)]
     best = actterms.ranked([m for _, _, m in found], words, lambda m: True)  # each admitted by its own index
     order = {id(m): i for i, m in enumerate(best)}
     return sorted((f for f in found if id(f[2]) in order), key=lambda f: order[id(f[2])])
@@ -6472,17 +6480,9 @@ def compound_name_act(ctx: CallContext, sections: Sequence[Answer], plans: Mappi
     if kind is None:
         return []
     whole = {f for f in actterms.word_forms(word) if len(f) > len(word) - 4}
-    found: list[tuple[str, int, actterms.Match[int]]] = []
-    for position, section in enumerate(sections):
-        publisher = str(section.get("publisher"))
-        index = ctx.indexes.get(publisher)
-        if index is None or publisher not in plans:
-            continue
-        with index.session(ctx.deadline_seconds) as conn:
-            terms = actterms.terms_of(conn, index)
-        for m in terms.covered(list(words)):
-            if any(set(key.split(" ")) & whole for key in m.terms):
-                found.append((f"{publisher}:{index.catalogue.slug_of[m.work]}", position, m))
+    found = [(f"{publisher}:{index.catalogue.slug_of[m.work]}", position, m)
+             for position, publisher, index, terms in planned_terms(ctx, sections, plans)
+             for m in terms.covered(list(words)) if any(set(key.split(" ")) & whole for key in m.terms)]
     if len(found) != 1:
         return []
     work = found[0][0]
@@ -6601,14 +6601,7 @@ def noun_words(ctx: CallContext, sections: Sequence[Answer], plans: Mapping[str,
     index."""
     if not actterms.VERB_NOUNS or not any(actterms.verb_noun(w) for w in words):
         return list(words), list(unknown)
-    indexes: list[actterms.TermIndex] = []
-    for section in sections:
-        publisher = str(section.get("publisher"))
-        index = ctx.indexes.get(publisher)
-        if index is None or publisher not in plans:
-            continue
-        with index.session(ctx.deadline_seconds) as conn:
-            indexes.append(actterms.terms_of(conn, index))
+    indexes = [terms for _, _, _, terms in planned_terms(ctx, sections, plans)]
 
     def held(word: str) -> int:
         return max((terms.df(f) for terms in indexes for f in actterms.word_forms(word)), default=0)
